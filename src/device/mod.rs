@@ -1,0 +1,416 @@
+//! The device layer: the only module that calls OpenCL.
+//!
+//! Every device of every platform is numbered in one list, GPUs first (then accelerators, then
+//! CPUs, then the rest), keeping the platforms' own order within a kind. The default device is
+//! number 0 of that list, i.e. the first GPU or else the first device; `METAOPT_DEVICE` or
+//! [`set_device_number`] choose another.
+//!
+//! Contexts are shared per device within the process, so that the program cache (keyed by the
+//! source hash and the build options) serves every solver on that device. Each solver takes its
+//! own in-order, profiling-enabled queue.
+
+mod buffer;
+mod source;
+
+pub use buffer::{ClScalar, DeviceBuffer};
+pub use source::{kernel_source, source_dir};
+
+use crate::error::{Error, Result};
+use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
+use opencl3::context::Context;
+use opencl3::device::{
+    Device, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU,
+};
+use opencl3::error_codes::ClError;
+use opencl3::event::Event;
+use opencl3::kernel::Kernel;
+use opencl3::program::Program;
+use opencl3::types::cl_device_id;
+use serde::Serialize;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Environment variable that selects the device by its number in [`list_devices`].
+pub const DEVICE_ENV: &str = "METAOPT_DEVICE";
+
+/// The kind of an OpenCL device, in the order the list sorts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum DeviceKind {
+    Gpu,
+    Accelerator,
+    Cpu,
+    Other,
+}
+
+impl DeviceKind {
+    fn from_cl(t: u64) -> Self {
+        if t & CL_DEVICE_TYPE_GPU != 0 {
+            DeviceKind::Gpu
+        } else if t & CL_DEVICE_TYPE_ACCELERATOR != 0 {
+            DeviceKind::Accelerator
+        } else if t & CL_DEVICE_TYPE_CPU != 0 {
+            DeviceKind::Cpu
+        } else {
+            DeviceKind::Other
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeviceKind::Gpu => "GPU",
+            DeviceKind::Accelerator => "accelerator",
+            DeviceKind::Cpu => "CPU",
+            DeviceKind::Other => "other",
+        }
+    }
+}
+
+/// What the library knows of one device.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeviceInfo {
+    /// Number in the global list (what `--device N` and `METAOPT_DEVICE` take).
+    pub index: usize,
+    pub platform: String,
+    pub name: String,
+    pub vendor: String,
+    pub kind: DeviceKind,
+    pub version: String,
+    pub global_mem_bytes: u64,
+    pub local_mem_bytes: u64,
+    pub max_alloc_bytes: u64,
+    pub compute_units: u32,
+    pub max_work_group_size: usize,
+    pub fp64: bool,
+    #[serde(skip)]
+    id: usize,
+}
+
+impl DeviceInfo {
+    fn cl_id(&self) -> cl_device_id {
+        self.id as cl_device_id
+    }
+}
+
+/// Maps an OpenCL error of `call` to the library's error.
+pub(crate) fn cl_error(call: &'static str) -> impl Fn(ClError) -> Error {
+    move |e: ClError| {
+        let code = e.0;
+        let name = opencl3::error_codes::error_text(code);
+        match code {
+            // CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES, CL_INVALID_BUFFER_SIZE
+            -4 | -5 | -61 => Error::OutOfDeviceMemory(format!("{call}: {name}")),
+            // the dlopen failures of the dynamic loader
+            c if name.starts_with("DLOPEN") || c == -1001 => Error::NoDevice(format!(
+                "the OpenCL driver could not be loaded ({call}: {name}); install an OpenCL ICD \
+                 loader and a driver (e.g. pocl-opencl-icd)"
+            )),
+            _ => Error::OpenCl { call, code, name },
+        }
+    }
+}
+
+fn enumerate() -> Result<Vec<DeviceInfo>> {
+    if !cl3::is_opencl_runtime_available() {
+        return Err(Error::NoDevice(
+            "the OpenCL loader libOpenCL.so.1 could not be loaded; install ocl-icd-libopencl1 and \
+             a driver (e.g. pocl-opencl-icd)"
+                .into(),
+        ));
+    }
+    let platforms = match opencl3::platform::get_platforms() {
+        Ok(p) => p,
+        // -1001 (CL_PLATFORM_NOT_FOUND_KHR): a loader without any driver
+        Err(e) if e.0 == -1001 => Vec::new(),
+        Err(e) => return Err(cl_error("clGetPlatformIDs")(e)),
+    };
+    let mut all = Vec::new();
+    for p in &platforms {
+        let pname = p.name().unwrap_or_else(|_| "unknown platform".into());
+        // A platform without devices answers CL_DEVICE_NOT_FOUND; that is not an error here.
+        let ids = p.get_devices(CL_DEVICE_TYPE_ALL).unwrap_or_default();
+        for id in ids {
+            let d = Device::new(id);
+            let kind = DeviceKind::from_cl(d.dev_type().unwrap_or(0));
+            let ext = d.extensions().unwrap_or_default();
+            all.push(DeviceInfo {
+                index: 0,
+                platform: pname.trim().to_string(),
+                name: d.name().unwrap_or_default().trim().to_string(),
+                vendor: d.vendor().unwrap_or_default().trim().to_string(),
+                kind,
+                version: d.version().unwrap_or_default().trim().to_string(),
+                global_mem_bytes: d.global_mem_size().unwrap_or(0),
+                local_mem_bytes: d.local_mem_size().unwrap_or(0),
+                max_alloc_bytes: d.max_mem_alloc_size().unwrap_or(0),
+                compute_units: d.max_compute_units().unwrap_or(0),
+                max_work_group_size: d.max_work_group_size().unwrap_or(1),
+                fp64: ext.split_whitespace().any(|e| e == "cl_khr_fp64"),
+                id: id as usize,
+            });
+        }
+    }
+    // stable sort: the platforms' own order is kept within a kind
+    all.sort_by_key(|d| d.kind);
+    for (i, d) in all.iter_mut().enumerate() {
+        d.index = i;
+    }
+    Ok(all)
+}
+
+static DEVICES: OnceLock<std::result::Result<Vec<DeviceInfo>, String>> = OnceLock::new();
+/// Device chosen through the API; -1 = not chosen.
+static SELECTED: AtomicI32 = AtomicI32::new(-1);
+static MEM_SPACE_VALID: AtomicBool = AtomicBool::new(true);
+static CONTEXTS: OnceLock<Mutex<HashMap<usize, Arc<DeviceContext>>>> = OnceLock::new();
+
+/// Every OpenCL device of every platform, GPUs first. An empty list is not an error here;
+/// asking for a device from it is.
+pub fn list_devices() -> Result<Vec<DeviceInfo>> {
+    match DEVICES.get_or_init(|| enumerate().map_err(|e| e.to_string())) {
+        Ok(v) => Ok(v.clone()),
+        Err(msg) => Err(Error::NoDevice(msg.clone())),
+    }
+}
+
+fn check_index(n: i64, what: &'static str) -> Result<usize> {
+    let devs = list_devices()?;
+    if devs.is_empty() {
+        return Err(Error::NoDevice("no OpenCL platform reports any device".into()));
+    }
+    if n < 0 || n as usize >= devs.len() {
+        return Err(Error::arg(
+            what,
+            format!("device {n} does not exist; there are {} (0..{})", devs.len(), devs.len() - 1),
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// The device number in use: the one set through the API, else `METAOPT_DEVICE`, else 0.
+pub fn get_device_number() -> Result<usize> {
+    let sel = SELECTED.load(Ordering::SeqCst);
+    if sel >= 0 {
+        return check_index(sel as i64, "device");
+    }
+    if let Ok(v) = std::env::var(DEVICE_ENV) {
+        let n: i64 = v.trim().parse().map_err(|_| {
+            Error::arg(DEVICE_ENV, format!("`{v}` is not a device number"))
+        })?;
+        return check_index(n, DEVICE_ENV);
+    }
+    check_index(0, "device")
+}
+
+/// Chooses the device for solvers created from now on.
+pub fn set_device_number(n: i32) -> Result<usize> {
+    let idx = check_index(n as i64, "deviceNumber")?;
+    SELECTED.store(idx as i32, Ordering::SeqCst);
+    Ok(idx)
+}
+
+/// False after a device failure that may have invalidated the context (the thesis's
+/// `cudaErrorLaunchFailure` case); [`reset_mem_space`] drops the contexts so new ones are made.
+pub fn is_mem_space_valid() -> bool {
+    MEM_SPACE_VALID.load(Ordering::SeqCst)
+}
+
+/// Drops every cached context and marks the memory space valid again.
+pub fn reset_mem_space() {
+    if let Some(m) = CONTEXTS.get() {
+        m.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+    MEM_SPACE_VALID.store(true, Ordering::SeqCst);
+}
+
+/// Records a failure that leaves the device's state unknown (kernel launch or read failures).
+pub(crate) fn note_failure(e: &Error) {
+    if let Error::OpenCl { code, .. } = e {
+        // CL_OUT_OF_RESOURCES during execution, CL_INVALID_COMMAND_QUEUE,
+        // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_CONTEXT
+        if matches!(code, -5 | -36 | -14 | -34) {
+            MEM_SPACE_VALID.store(false, Ordering::SeqCst);
+        }
+    }
+}
+
+/// A context on one device with its program cache.
+pub struct DeviceContext {
+    pub info: DeviceInfo,
+    context: Context,
+    programs: Mutex<HashMap<(u64, String), Arc<Program>>>,
+}
+
+// SAFETY: OpenCL contexts and programs are thread-safe objects (OpenCL 1.2 appendix A.2);
+// the program map is behind a mutex.
+unsafe impl Send for DeviceContext {}
+unsafe impl Sync for DeviceContext {}
+
+impl DeviceContext {
+    /// The shared context of device `index` (made on first use).
+    pub fn get(index: usize) -> Result<Arc<DeviceContext>> {
+        if !is_mem_space_valid() {
+            return Err(Error::InvalidMemSpace(
+                "an earlier device failure invalidated the context; call \
+                 metaopt_reset_device() to make a new one"
+                    .into(),
+            ));
+        }
+        let index = check_index(index as i64, "device")?;
+        let map = CONTEXTS.get_or_init(|| Mutex::new(HashMap::new()));
+        let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = map.get(&index) {
+            return Ok(c.clone());
+        }
+        let info = list_devices()?[index].clone();
+        let device = Device::new(info.cl_id());
+        let context = Context::from_device(&device).map_err(cl_error("clCreateContext"))?;
+        let ctx = Arc::new(DeviceContext { info, context, programs: Mutex::new(HashMap::new()) });
+        map.insert(index, ctx.clone());
+        Ok(ctx)
+    }
+
+    /// The context of the device in use ([`get_device_number`]).
+    pub fn current() -> Result<Arc<DeviceContext>> {
+        Self::get(get_device_number()?)
+    }
+
+    /// A fresh in-order queue with profiling.
+    pub fn queue(self: &Arc<Self>) -> Result<Queue> {
+        // clCreateCommandQueue (1.x) rather than the 2.0 call: OpenCL 1.2 devices have no other.
+        #[allow(deprecated)]
+        let q = unsafe {
+            CommandQueue::create(&self.context, self.info.cl_id(), CL_QUEUE_PROFILING_ENABLE)
+        }
+        .map_err(cl_error("clCreateCommandQueue"))?;
+        Ok(Queue { ctx: self.clone(), queue: q })
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Errors unless the device has `cl_khr_fp64`.
+    pub fn require_fp64(&self) -> Result<()> {
+        if self.info.fp64 {
+            Ok(())
+        } else {
+            Err(Error::Unsupported(format!(
+                "double precision (cl_khr_fp64) on device {} ({}); use a float type",
+                self.info.index, self.info.name
+            )))
+        }
+    }
+
+    /// Builds (once per source and options) a program from kernel files of `cl/`, concatenated
+    /// in order. A failed build returns the build log.
+    pub fn program(&self, files: &[&str], options: &str) -> Result<Arc<Program>> {
+        let mut src = String::new();
+        for f in files {
+            src.push_str(&kernel_source(f)?);
+            src.push('\n');
+        }
+        self.program_from_source(&src, options)
+    }
+
+    /// Builds (once per source and options) a program from source text.
+    pub fn program_from_source(&self, src: &str, options: &str) -> Result<Arc<Program>> {
+        let mut h = DefaultHasher::new();
+        src.hash(&mut h);
+        let key = (h.finish(), options.to_string());
+        if let Some(p) = self.programs.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(p.clone());
+        }
+        let mut program =
+            Program::create_from_source(&self.context, src).map_err(cl_error("clCreateProgramWithSource"))?;
+        let opts = format!("-cl-std=CL1.2 {options}");
+        if let Err(e) = program.build(&[self.info.cl_id()], &opts) {
+            let log = program.get_build_log(self.info.cl_id()).unwrap_or_default();
+            // CL_BUILD_PROGRAM_FAILURE (-11) and CL_INVALID_BUILD_OPTIONS (-43) carry a log
+            if e.0 == -11 || e.0 == -43 || !log.trim().is_empty() {
+                return Err(Error::KernelBuild {
+                    device: format!("device {} ({})", self.info.index, self.info.name),
+                    log: format!("options: {opts}\n{}", log.trim()),
+                });
+            }
+            return Err(cl_error("clBuildProgram")(e));
+        }
+        let p = Arc::new(program);
+        self.programs.lock().unwrap_or_else(|e| e.into_inner()).insert(key, p.clone());
+        Ok(p)
+    }
+
+    /// Number of programs built so far on this context (for tests of the cache).
+    pub fn cached_programs(&self) -> usize {
+        self.programs.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// An in-order command queue with profiling, tied to its context.
+pub struct Queue {
+    ctx: Arc<DeviceContext>,
+    queue: CommandQueue,
+}
+
+// SAFETY: command queues are thread-safe OpenCL objects; a solver uses its own queue from one
+// thread at a time (it is behind `&mut` in every solver method).
+unsafe impl Send for Queue {}
+unsafe impl Sync for Queue {}
+
+impl Queue {
+    pub fn ctx(&self) -> &Arc<DeviceContext> {
+        &self.ctx
+    }
+
+    pub fn cl(&self) -> &CommandQueue {
+        &self.queue
+    }
+
+    /// A device buffer of `len` elements.
+    pub fn buffer<T: ClScalar>(&self, len: usize, what: &'static str) -> Result<DeviceBuffer<T>> {
+        DeviceBuffer::new(&self.ctx, len, what)
+    }
+
+    /// A device buffer holding a copy of `data`.
+    pub fn buffer_from<T: ClScalar>(&self, data: &[T], what: &'static str) -> Result<DeviceBuffer<T>> {
+        let mut b = DeviceBuffer::new(&self.ctx, data.len().max(1), what)?;
+        if !data.is_empty() {
+            b.write(self, data)?;
+        }
+        Ok(b)
+    }
+
+    pub fn finish(&self) -> Result<()> {
+        self.queue.finish().map_err(|e| {
+            let e = cl_error("clFinish")(e);
+            note_failure(&e);
+            e
+        })
+    }
+
+    /// Creates a kernel object of a built program.
+    pub fn kernel(&self, program: &Program, name: &'static str) -> Result<Kernel> {
+        Kernel::create(program, name).map_err(cl_error("clCreateKernel"))
+    }
+}
+
+/// Nanoseconds between the start and the end of a profiled event.
+pub fn event_ns(ev: &Event) -> u64 {
+    let s = ev.profiling_command_start().unwrap_or(0);
+    let e = ev.profiling_command_end().unwrap_or(0);
+    e.saturating_sub(s)
+}
+
+/// A work-group size for a 1-D kernel: the largest power of two not above the device's limit,
+/// the kernel's limit and `cap`.
+pub fn work_group_size(ctx: &DeviceContext, kernel: &Kernel, cap: usize) -> usize {
+    let k = kernel.get_work_group_size(ctx.info.cl_id()).unwrap_or(1);
+    let lim = ctx.info.max_work_group_size.min(k).min(cap).max(1);
+    let mut wg = 1;
+    while wg * 2 <= lim {
+        wg *= 2;
+    }
+    wg
+}

@@ -1,0 +1,121 @@
+//! Counter-based random numbers: Philox4x32-10 (Salmon, Moraes, Dror, Shaw: "Parallel random
+//! numbers: as easy as 1, 2, 3", SC'11), the same function as `metaopt_rng4` in `cl/common.cl`.
+//! A (seed, stream, counter) triple always gives the same four words, on any device and here.
+
+const M0: u32 = 0xD251_1F53;
+const M1: u32 = 0xCD9E_8D57;
+const W0: u32 = 0x9E37_79B9;
+const W1: u32 = 0xBB67_AE85;
+
+/// The Philox4x32 bijection with 10 rounds.
+pub fn philox4x32_10(mut c: [u32; 4], mut k: [u32; 2]) -> [u32; 4] {
+    for _ in 0..10 {
+        let p0 = (M0 as u64) * (c[0] as u64);
+        let p1 = (M1 as u64) * (c[2] as u64);
+        let (hi0, lo0) = ((p0 >> 32) as u32, p0 as u32);
+        let (hi1, lo1) = ((p1 >> 32) as u32, p1 as u32);
+        c = [hi1 ^ c[1] ^ k[0], lo1, hi0 ^ c[3] ^ k[1], lo0];
+        k[0] = k[0].wrapping_add(W0);
+        k[1] = k[1].wrapping_add(W1);
+    }
+    c
+}
+
+/// Four random words for (seed, stream, counter), as `metaopt_rng4` in the kernels.
+pub fn rng4(seed: u64, stream: u32, counter: u64) -> [u32; 4] {
+    philox4x32_10(
+        [counter as u32, (counter >> 32) as u32, stream, 0],
+        [seed as u32, (seed >> 32) as u32],
+    )
+}
+
+/// A sequential reader over one (seed, stream): words 4c..4c+3 come from counter c.
+#[derive(Clone, Debug)]
+pub struct Philox {
+    seed: u64,
+    stream: u32,
+    counter: u64,
+    buf: [u32; 4],
+    used: usize,
+}
+
+impl Philox {
+    pub fn new(seed: u64, stream: u32) -> Self {
+        Philox { seed, stream, counter: 0, buf: [0; 4], used: 4 }
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        if self.used == 4 {
+            self.buf = rng4(self.seed, self.stream, self.counter);
+            self.counter += 1;
+            self.used = 0;
+        }
+        let v = self.buf[self.used];
+        self.used += 1;
+        v
+    }
+
+    /// Uniform in 0..n (n >= 1) by Lemire's multiply-shift with rejection, so without bias.
+    pub fn below(&mut self, n: u32) -> u32 {
+        debug_assert!(n > 0);
+        let threshold = n.wrapping_neg() % n;
+        loop {
+            let m = (self.next_u32() as u64) * (n as u64);
+            if (m as u32) >= threshold {
+                return (m >> 32) as u32;
+            }
+        }
+    }
+
+    /// A uniformly random permutation of 0..n (Fisher-Yates).
+    pub fn permutation(&mut self, n: usize) -> Vec<usize> {
+        let mut p: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            p.swap(i, j);
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Known-answer vectors of Random123 (kat_vectors, philox4x32 with 10 rounds).
+    #[test]
+    fn philox_known_answers() {
+        assert_eq!(philox4x32_10([0; 4], [0; 2]), [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
+        assert_eq!(
+            philox4x32_10([u32::MAX; 4], [u32::MAX; 2]),
+            [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]
+        );
+        assert_eq!(
+            philox4x32_10([0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0]),
+            [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]
+        );
+    }
+
+    #[test]
+    fn permutation_is_a_permutation_and_seeded() {
+        let mut a = Philox::new(7, 3);
+        let p = a.permutation(100);
+        let mut s = p.clone();
+        s.sort();
+        assert_eq!(s, (0..100).collect::<Vec<_>>());
+        assert_eq!(p, Philox::new(7, 3).permutation(100));
+        assert_ne!(p, Philox::new(7, 4).permutation(100));
+    }
+
+    #[test]
+    fn below_is_in_range_and_roughly_uniform() {
+        let mut r = Philox::new(1, 0);
+        let mut counts = [0u32; 6];
+        for _ in 0..60_000 {
+            counts[r.below(6) as usize] += 1;
+        }
+        for c in counts {
+            assert!((9_000..11_000).contains(&c), "{counts:?}");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use metaopt::problem::qap::QapInstance;
+use std::path::PathBuf;
+
+/// The shared QAPLIB folder (`../shared/data/qaplib` beside the checkout).
+pub fn qaplib() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/qaplib")
+}
+
+pub fn instance(name: &str) -> QapInstance {
+    QapInstance::from_dat(&qaplib().join(format!("{name}.dat"))).unwrap()
+}
+
+/// Every shared instance name, sorted.
+pub fn all_instances() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(qaplib())
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "dat").then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+        })
+        .collect();
+    v.sort();
+    v
+}
