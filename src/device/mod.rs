@@ -13,7 +13,7 @@ mod buffer;
 mod source;
 
 pub use buffer::{ClScalar, DeviceBuffer};
-pub use source::{kernel_source, source_dir};
+pub use source::{embedded_source, kernel_source, source_dir};
 
 use crate::error::{Error, Result};
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};

@@ -1,6 +1,6 @@
 //! The iterated use of the qapswap2 solver (docs/QAP.md "Iterated use"): runs from a start, then
 //! rebasing (base := best permutation, string := zeros) while that improves, and restarts from a
-//! random permutation when it does not, until the run count, the time limit or the target ends
+//! random permutation and a random string when it does not, until the run count, the time limit or the target ends
 //! it. The best over all runs is the result.
 
 use crate::error::{Error, Result};
@@ -121,12 +121,21 @@ pub fn solve(
         }
     };
     let zero = solver.zero_string();
+    let (n_param, nbit) = (solver.neighbourhood().n_param as usize, solver.neighbourhood().nbit);
+    // A random start is a random base and a random string: from the zero string only swaps
+    // with an end at a position whose Gray code has one or two bits set are one move away, so
+    // climbs from it end within a few iterations; a random swap list makes every position
+    // reachable (the thesis's runs, whose success grows with the number of swaps).
+    let mut random_string = |rng: &mut Philox| -> Vec<u32> {
+        (0..n_param).map(|_| if nbit == 32 { rng.next_u32() } else { rng.next_u32() & ((1u32 << nbit) - 1) }).collect()
+    };
+    let mut k = if opts.start == Start::Random { random_string(&mut rng) } else { zero.clone() };
     let mut best: Option<(Cost, Vec<usize>)> = None;
     let (mut runs, mut iterations, mut evaluations) = (0u32, 0u64, 0u64);
     let (mut best_run_iterations, mut seconds_to_best) = (0u32, 0.0);
     let mut target_reached = false;
     loop {
-        let out = solver.run(Some(&base), Some(&zero))?;
+        let out = solver.run(Some(&base), Some(&k))?;
         runs += 1;
         iterations += out.iterations as u64;
         evaluations += out.evaluations;
@@ -149,11 +158,13 @@ pub fn solve(
         }
         // a run that moved found a better permutation than its base: its neighbourhood seen from
         // the new base is a fresh one, worth climbing; a run that did not move is stuck there
-        base = if opts.restart == RestartMode::Rebase && out.iterations > 1 {
-            out.order
+        if opts.restart == RestartMode::Rebase && out.iterations > 1 {
+            base = out.order;
+            k = zero.clone();
         } else {
-            rng.permutation(n)
-        };
+            base = rng.permutation(n);
+            k = random_string(&mut rng);
+        }
     }
     let (cost, permutation) = best.expect("at least one run");
     Ok(SolveResult {

@@ -1,0 +1,71 @@
+//! The device layer on the machine's OpenCL devices (PoCL's CPU device in CI).
+
+use metaopt::device::*;
+use metaopt::Error;
+
+#[test]
+fn devices_are_listed_gpus_first_and_numbered() {
+    let devs = list_devices().unwrap();
+    assert!(!devs.is_empty(), "no OpenCL device; install pocl-opencl-icd");
+    for (i, d) in devs.iter().enumerate() {
+        assert_eq!(d.index, i);
+        assert!(!d.name.is_empty() && d.compute_units > 0 && d.global_mem_bytes > 0);
+    }
+    assert!(devs.windows(2).all(|w| w[0].kind <= w[1].kind), "GPUs first");
+    assert_eq!(get_device_number().unwrap(), 0);
+}
+
+#[test]
+fn bad_device_numbers_are_errors() {
+    let n = list_devices().unwrap().len() as i32;
+    let e = set_device_number(n).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument { .. }) && e.to_string().contains("does not exist"), "{e}");
+    assert!(set_device_number(-1).is_err());
+    assert!(DeviceContext::get(n as usize + 5).is_err());
+}
+
+#[test]
+fn build_errors_carry_the_build_log() {
+    let ctx = DeviceContext::current().unwrap();
+    let e = ctx
+        .program_from_source("__kernel void broken(__global int *x) { x[0] = undefined_name; }", "")
+        .unwrap_err();
+    let s = e.to_string();
+    assert!(matches!(e, Error::KernelBuild { .. }), "{s}");
+    assert!(s.contains("undefined_name"), "the log names the culprit: {s}");
+    assert_eq!(e.code(), 7);
+}
+
+#[test]
+fn programs_are_built_once_per_source_and_options() {
+    let ctx = DeviceContext::current().unwrap();
+    let src = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2 * FACTOR; }";
+    let a = ctx.program_from_source(src, "-DFACTOR=1").unwrap();
+    let before = ctx.cached_programs();
+    let b = ctx.program_from_source(src, "-DFACTOR=1").unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+    assert_eq!(ctx.cached_programs(), before);
+    let c = ctx.program_from_source(src, "-DFACTOR=2").unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&a, &c));
+}
+
+#[test]
+fn embedded_kernels_match_the_source_tree() {
+    for f in ["common.cl", "hc12.cl", "qap.cl"] {
+        let tree = std::fs::read_to_string(format!("{}/cl/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert_eq!(embedded_source(f), Some(tree.as_str()), "{f}");
+        assert_eq!(kernel_source(f).unwrap(), tree);
+    }
+    assert!(kernel_source("nope.cl").is_err());
+}
+
+#[test]
+fn buffers_round_trip() {
+    let ctx = DeviceContext::current().unwrap();
+    let q = ctx.queue().unwrap();
+    let data: Vec<u64> = (0..1000).map(|i| i * 0x1_0000_0001).collect();
+    let b = q.buffer_from(&data, "test").unwrap();
+    assert_eq!(b.to_vec(&q).unwrap(), data);
+    let mut small = q.buffer::<u64>(4, "small").unwrap();
+    assert!(small.write(&q, &data).is_err(), "writes past the end are refused");
+}
