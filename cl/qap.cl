@@ -53,16 +53,22 @@ typedef FT ACC;
 #define ST_BASE (2 * QAP_NP + QAP_N + 2)
 #define QAP_MAXD (4 * HC_ORDER)
 
-// Builds the permutation of mask row `row` in `order`.
-inline void qap_row_order(__global const uint *st, ulong row, uchar order[QAP_N])
+// The flips of mask row `row`: h of them, in parameters mp[] with value-bit masks mm[].
+inline int qap_row_flips(ulong row, uint mp[3], uint mm[3])
 {
     uint bits[3];
     int h = hc12_row_bits(row, bits);
-    uint mp[3], mm[3];
     for (int t = 0; t < h; ++t) {
         mp[t] = hc12_bit_param(bits[t]);
         mm[t] = hc12_bit_mask(bits[t]);
     }
+    return h;
+}
+
+// Builds the permutation of the row with flips (h, mp, mm) in `order`.
+inline void qap_row_order(__global const uint *st, int h, const uint mp[3], const uint mm[3],
+                          uchar order[QAP_N])
+{
     for (uint e = 0; e < QAP_N; ++e) order[e] = (uchar)st[ST_BASE + e];
     for (uint k = 0; k < QAP_SWAPS; ++k) {
         uint v[2];
@@ -142,21 +148,40 @@ inline FT qap_delta_cost(__global const QT *A, __global const QT *B, __global co
 
 // One HC12 iteration's evaluation: every row's cost, the work-group argmin into group_best
 // (f bits, row per group) and, when store_f is set, every row's cost into all_f.
+// With tabu_check set, a row whose string is on the tabu list (tabu.cl) gets the worst value,
+// unless aspiration is set and it beats the best cost ever seen (best_bits).
 __kernel void qap_eval(__global const QT *A, __global const QT *B, __global const uint *st,
                        __global ulong *group_best, __global FT *all_f, uint store_f,
-                       __local FT *lf, __local uint *lr)
+                       __global const uint *tabu_x, __global const uint *tabu_idx,
+                       __global const uint *tabu_meta, uint tabu_check, uint aspiration,
+                       ulong best_bits, __local FT *lf, __local uint *lr)
 {
     uint row = get_global_id(0);
     FT f = FT_WORST;
     uint r = 0xFFFFFFFFu;
     if (row < QAP_ROWS) {
+        uint mp[3], mm[3];
+        int h = qap_row_flips(row, mp, mm);
         uchar order[QAP_N];
-        qap_row_order(st, row, order);
+        qap_row_order(st, h, mp, mm, order);
 #if QAP_DELTA
         f = qap_delta_cost(A, B, st, order);
 #else
         f = qap_full_cost(A, B, order);
 #endif
+        if (tabu_check) {
+            tabu_cand c;
+            c.base = st + ST_K;
+            c.h = (uint)h;
+            for (int t = 0; t < 3; ++t) {
+                c.mp[t] = t < h ? mp[t] : 0u;
+                c.mm[t] = t < h ? mm[t] : 0u;
+            }
+            uint p;
+            if (tabu_find(tabu_x, tabu_idx, tabu_meta[0], &c, &p) >= 0 &&
+                !(aspiration && FT_LESS(f, FT_FROM_BITS(best_bits))))
+                f = FT_WORST;
+        }
         r = row;
         if (store_f) all_f[row] = f;
     }

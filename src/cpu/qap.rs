@@ -4,7 +4,8 @@
 
 use crate::device::ClScalar;
 use crate::error::Result;
-use crate::hc12::qap::{Cost, ElemType, Evaluator, IterState, RowCosts};
+use crate::hc12::qap::{Cost, ElemType, Evaluator, IterState, RowCosts, TabuQuery};
+use crate::hc12::tabu::CpuTabu;
 use crate::hc12::{gray_to_binary, Neighbourhood};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -168,6 +169,7 @@ pub struct CpuEvaluator<T: QapElem> {
     pub b: Arc<Vec<T>>,
     pub nb: Neighbourhood,
     pub delta: bool,
+    pub tabu: Option<CpuTabu>,
 }
 
 impl<T: QapElem> CpuEvaluator<T> {
@@ -182,13 +184,47 @@ impl<T: QapElem> CpuEvaluator<T> {
 }
 
 impl<T: QapElem> Evaluator for CpuEvaluator<T> {
-    fn best_row(&mut self, st: &IterState) -> Result<(Cost, u64)> {
+    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery) -> Result<(Cost, u64)> {
+        let list = self.tabu.as_ref().filter(|_| tabu.check);
+        let worst = st.cur_cost.worst();
         let best = (0..self.nb.rows)
             .into_par_iter()
-            .map_init(|| [0u8; 256], |order, r| (self.row_cost(st, r, order), r))
+            .map_init(
+                || ([0u8; 256], st.k.clone()),
+                |(order, cand), r| {
+                    let mut f = self.row_cost(st, r, order);
+                    if let Some(list) = list {
+                        cand.copy_from_slice(&st.k);
+                        self.nb.apply_row(cand, r);
+                        if list.contains(cand) && !tabu.aspiration.is_some_and(|b| f.less(&b)) {
+                            f = worst;
+                        }
+                    }
+                    (f, r)
+                },
+            )
             .reduce_with(|x, y| if y.0.less(&x.0) || (!x.0.less(&y.0) && y.1 < x.1) { y } else { x })
             .expect("a neighbourhood has at least row 0");
         Ok(best)
+    }
+
+    fn tabu_reset(&mut self, max_length: usize) -> Result<()> {
+        self.tabu = (max_length > 0).then(|| CpuTabu::new(max_length));
+        Ok(())
+    }
+
+    fn tabu_insert(&mut self, st: &IterState) -> Result<()> {
+        match &mut self.tabu {
+            Some(t) => {
+                t.insert(&st.k);
+                Ok(())
+            }
+            None => Err(crate::Error::arg("tabu list", "not initialised")),
+        }
+    }
+
+    fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>> {
+        Ok(self.tabu.as_ref().map(|t| t.sorted_strings()).unwrap_or_default())
     }
 
     fn all_costs(&mut self, st: &IterState) -> Result<RowCosts> {

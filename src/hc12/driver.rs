@@ -126,7 +126,7 @@ pub fn solve(
     // with an end at a position whose Gray code has one or two bits set are one move away, so
     // climbs from it end within a few iterations; a random swap list makes every position
     // reachable (the thesis's runs, whose success grows with the number of swaps).
-    let mut random_string = |rng: &mut Philox| -> Vec<u32> {
+    let random_string = |rng: &mut Philox| -> Vec<u32> {
         (0..n_param).map(|_| if nbit == 32 { rng.next_u32() } else { rng.next_u32() & ((1u32 << nbit) - 1) }).collect()
     };
     let mut k = if opts.start == Start::Random { random_string(&mut rng) } else { zero.clone() };

@@ -6,6 +6,7 @@
 
 pub mod driver;
 pub mod qap;
+pub mod tabu;
 
 use crate::error::{Error, Result};
 

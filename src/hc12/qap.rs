@@ -8,6 +8,7 @@
 use crate::cpu::qap::{full_cost, CpuEvaluator, QapElem};
 use crate::device::{event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
 use crate::error::{Error, Result};
+use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
 use crate::hc12::{gray_to_binary, Neighbourhood};
 use crate::problem::qap::{QapInstance, MAX_N};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -136,6 +137,16 @@ impl Cost {
             2 => Cost::U64(u),
             3 => Cost::F32(f32::from_bits(u as u32)),
             _ => Cost::F64(f64::from_bits(u)),
+        }
+    }
+
+    /// The worst value of this cost's type (`FT_WORST` of the kernels): what a tabu row gets.
+    pub fn worst(&self) -> Cost {
+        match self {
+            Cost::I64(_) => Cost::I64(i64::MAX),
+            Cost::U64(_) => Cost::U64(u64::MAX),
+            Cost::F32(_) => Cost::F32(f32::INFINITY),
+            Cost::F64(_) => Cost::F64(f64::INFINITY),
         }
     }
 
@@ -362,12 +373,28 @@ pub struct IterState {
 /// Every row's cost of one iteration.
 pub type RowCosts = Vec<Cost>;
 
-/// Evaluates every row of the neighbourhood of an [`IterState`].
+/// How the tabu list takes part in one evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TabuQuery {
+    /// Rows whose string is listed get the worst value.
+    pub check: bool,
+    /// With aspiration: the best cost ever seen, which a listed row may still beat.
+    pub aspiration: Option<Cost>,
+}
+
+/// Evaluates every row of the neighbourhood of an [`IterState`], and keeps the tabu list.
 pub trait Evaluator: Send {
-    /// The best row: lowest cost, ties to the lowest row.
-    fn best_row(&mut self, st: &IterState) -> Result<(Cost, u64)>;
-    /// Every row's cost (for tests and traces).
+    /// The best row: lowest cost, ties to the lowest row. Listed rows count as worst when
+    /// `tabu.check` is set; a row of worst value is then returned only when every row is listed.
+    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery) -> Result<(Cost, u64)>;
+    /// Every row's cost, without the tabu list (for tests and traces).
     fn all_costs(&mut self, st: &IterState) -> Result<RowCosts>;
+    /// Makes an empty tabu list of `max_length` entries (0: none).
+    fn tabu_reset(&mut self, max_length: usize) -> Result<()>;
+    /// Adds the current string `st.k` to the tabu list.
+    fn tabu_insert(&mut self, st: &IterState) -> Result<()>;
+    /// The listed strings in sorted order (for tests).
+    fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>>;
     fn description(&self) -> String;
 }
 
@@ -392,8 +419,13 @@ pub enum CostForm {
 /// 16-byte read per iteration.
 pub struct DeviceEvaluator {
     queue: Queue,
+    options: String,
+    n_param: usize,
     eval: Kernel,
     argmin: Kernel,
+    tabu: Option<DeviceTabu>,
+    /// Stands in for the tabu buffers while there is no list.
+    no_tabu: DeviceBuffer<u32>,
     a: DeviceBuffer<u8>,
     b: DeviceBuffer<u8>,
     state: DeviceBuffer<u32>,
@@ -435,8 +467,9 @@ impl DeviceEvaluator {
             nb.mask_order,
             nb.nbit
         );
-        let program = ctx.program(&["common.cl", "hc12.cl", "qap.cl"], &opts)?;
         let queue = ctx.queue()?;
+        let n_param = 2 * swaps as usize;
+        let program = ctx.program(&Self::FILES, &format!("{opts} {}", tabu_options(1, n_param)))?;
         let eval = queue.kernel(&program, "qap_eval")?;
         let argmin = queue.kernel(&program, "hc12_argmin_groups")?;
         let wg = work_group_size(&ctx, &eval, 256);
@@ -447,6 +480,10 @@ impl DeviceEvaluator {
         let b = queue.buffer_from(bb, "B")?;
         let state_len = 4 * swaps as usize + 2 * p.n + 2;
         Ok(DeviceEvaluator {
+            options: opts,
+            n_param,
+            tabu: None,
+            no_tabu: queue.buffer_from(&[0u32; 2], "no tabu")?,
             state: queue.buffer(state_len, "state")?,
             group_best: queue.buffer(2 * groups, "group_best")?,
             out: queue.buffer(2, "out")?,
@@ -466,6 +503,8 @@ impl DeviceEvaluator {
         })
     }
 
+    const FILES: [&'static str; 4] = ["common.cl", "hc12.cl", "tabu.cl", "qap.cl"];
+
     fn upload(&mut self, st: &IterState) -> Result<()> {
         let mut s = Vec::with_capacity(self.state.len());
         s.extend_from_slice(&st.k);
@@ -478,7 +517,7 @@ impl DeviceEvaluator {
         self.state.write(&self.queue, &s)
     }
 
-    fn launch(&mut self, store_f: bool) -> Result<()> {
+    fn launch(&mut self, store_f: bool, tabu: &TabuQuery) -> Result<()> {
         let local_f = self.wg * 8;
         let local_r = self.wg * 4;
         let dummy;
@@ -491,6 +530,13 @@ impl DeviceEvaluator {
         };
         let store = store_f as u32;
         let groups = self.groups as u32;
+        let (tx, ti, tm) = match &self.tabu {
+            Some(t) => (&t.x, t.index(), &t.meta),
+            None => (&self.no_tabu, &self.no_tabu, &self.no_tabu),
+        };
+        let check = (tabu.check && self.tabu.is_some()) as u32;
+        let aspiration = tabu.aspiration.is_some() as u32;
+        let best_bits = tabu.aspiration.map_or(0, |c| c.bits());
         // SAFETY: the arguments match `qap_eval` and `hc12_argmin_groups` in type and order; the
         // buffers outlive the kernels, which finish before `read` returns (in-order queue).
         let (e1, e2) = unsafe {
@@ -501,6 +547,12 @@ impl DeviceEvaluator {
                 .set_arg(self.group_best.cl())
                 .set_arg(all_f.cl())
                 .set_arg(&store)
+                .set_arg(tx.cl())
+                .set_arg(ti.cl())
+                .set_arg(tm.cl())
+                .set_arg(&check)
+                .set_arg(&aspiration)
+                .set_arg(&best_bits)
                 .set_arg_local_buffer(local_f)
                 .set_arg_local_buffer(local_r)
                 .set_global_work_size(self.groups * self.wg)
@@ -526,9 +578,9 @@ impl DeviceEvaluator {
 }
 
 impl Evaluator for DeviceEvaluator {
-    fn best_row(&mut self, st: &IterState) -> Result<(Cost, u64)> {
+    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery) -> Result<(Cost, u64)> {
         self.upload(st)?;
-        self.launch(false)?;
+        self.launch(false, tabu)?;
         let mut out = [0u64; 2];
         self.out.read(&self.queue, &mut out)?;
         if out[1] >= self.rows {
@@ -542,7 +594,7 @@ impl Evaluator for DeviceEvaluator {
             self.all_f = Some(self.queue.buffer(self.rows as usize * self.ft_size, "all_f")?);
         }
         self.upload(st)?;
-        self.launch(true)?;
+        self.launch(true, &TabuQuery::default())?;
         let raw = self.all_f.as_ref().expect("allocated above").to_vec(&self.queue)?;
         Ok(raw
             .chunks_exact(self.ft_size)
@@ -553,6 +605,40 @@ impl Evaluator for DeviceEvaluator {
                 Cost::from_bits(self.ft_kind, u64::from_le_bytes(w))
             })
             .collect())
+    }
+
+    fn tabu_reset(&mut self, max_length: usize) -> Result<()> {
+        if max_length == 0 {
+            self.tabu = None;
+            return Ok(());
+        }
+        if let Some(t) = &mut self.tabu {
+            if t.max_length == max_length {
+                return t.clear(&self.queue);
+            }
+        }
+        // the capacity is a build-time constant of the kernels
+        let opts = format!("{} {}", self.options, tabu_options(max_length, self.n_param));
+        let program = self.queue.ctx().program(&Self::FILES, &opts)?;
+        self.eval = self.queue.kernel(&program, "qap_eval")?;
+        self.argmin = self.queue.kernel(&program, "hc12_argmin_groups")?;
+        self.tabu = Some(DeviceTabu::new(&self.queue, &program, max_length, self.n_param)?);
+        Ok(())
+    }
+
+    fn tabu_insert(&mut self, st: &IterState) -> Result<()> {
+        self.upload(st)?;
+        match &mut self.tabu {
+            Some(t) => t.insert(&self.queue, &self.state, 0),
+            None => Err(Error::arg("tabu list", "not initialised")),
+        }
+    }
+
+    fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>> {
+        match &self.tabu {
+            Some(t) => t.sorted_strings(&self.queue),
+            None => Ok(Vec::new()),
+        }
     }
 
     fn description(&self) -> String {
@@ -573,8 +659,19 @@ pub struct RunOutcome {
     pub iterations: u32,
     /// Rows evaluated.
     pub evaluations: u64,
-    /// True when the run ended at a local optimum, false when the iteration cap ended it.
+    /// True when the run ended at a local optimum (plain HC12) or because every neighbour was
+    /// tabu; false when an iteration limit ended it.
     pub local_optimum: bool,
+}
+
+/// One iteration of a traced run: the string the iteration started from (which a tabu run has
+/// just put on its list), the row selected, the string moved to and its cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct TraceStep {
+    pub from: Vec<u32>,
+    pub row: u64,
+    pub to: Vec<u32>,
+    pub cost: Cost,
 }
 
 /// The qapswap2 HC12 solver over one problem.
@@ -583,8 +680,11 @@ pub struct QapHc12 {
     nb: Neighbourhood,
     swaps: u32,
     eval: Box<dyn Evaluator>,
-    /// Cap on iterations per run.
+    tabu: Option<TabuConfig>,
+    /// Cap on iterations per run of plain HC12 (a tabu run has its own limits).
     pub max_iterations: u32,
+    /// When set, every iteration of the following runs is recorded here.
+    pub trace: Option<Vec<TraceStep>>,
 }
 
 /// Bits per parameter of an n-element problem: ceil(log2 n).
@@ -614,7 +714,7 @@ impl QapHc12 {
                 let (n, slices, delta) = (problem.n, problem.slices, form == CostForm::Delta);
                 macro_rules! cpu {
                     ($a:expr, $b:expr) => {
-                        Box::new(CpuEvaluator { n, slices, a: Arc::new($a.clone()), b: Arc::new($b.clone()), nb, delta })
+                        Box::new(CpuEvaluator { n, slices, a: Arc::new($a.clone()), b: Arc::new($b.clone()), nb, delta, tabu: None })
                     };
                 }
                 match &problem.data {
@@ -627,7 +727,7 @@ impl QapHc12 {
                 }
             }
         };
-        Ok(QapHc12 { problem, nb, swaps, eval, max_iterations: 1_000_000 })
+        Ok(QapHc12 { problem, nb, swaps, eval, tabu: None, max_iterations: 1_000_000, trace: None })
     }
 
     pub fn problem(&self) -> &Arc<QapProblem> {
@@ -669,9 +769,9 @@ impl QapHc12 {
         Ok(IterState { base: base.iter().map(|&v| v as u8).collect(), k: k.to_vec(), i_cur, cur, cur_cost })
     }
 
-    /// The best row of the neighbourhood of (base, k).
+    /// The best row of the neighbourhood of (base, k), without the tabu list.
     pub fn best_row(&mut self, st: &IterState) -> Result<(Cost, u64)> {
-        self.eval.best_row(st)
+        self.eval.best_row(st, &TabuQuery::default())
     }
 
     /// Every row's cost in the neighbourhood of (base, k).
@@ -686,32 +786,84 @@ impl QapHc12 {
         order[..self.problem.n].iter().map(|&v| v as usize).collect()
     }
 
-    /// One HC12 run from `base` (identity when None) and string `k` (zeros when None) to a local
-    /// optimum or `max_iterations`.
+    /// Turns the tabu list on (thesis `initTabuList` / `set-tabu-list`); each run then starts
+    /// with an empty list.
+    pub fn init_tabu_list(&mut self, cfg: TabuConfig) -> Result<()> {
+        cfg.check()?;
+        self.eval.tabu_reset(cfg.max_length)?;
+        self.tabu = Some(cfg);
+        Ok(())
+    }
+
+    /// Back to plain HC12.
+    pub fn clear_tabu_list(&mut self) -> Result<()> {
+        self.eval.tabu_reset(0)?;
+        self.tabu = None;
+        Ok(())
+    }
+
+    pub fn tabu_config(&self) -> Option<&TabuConfig> {
+        self.tabu.as_ref()
+    }
+
+    /// The strings on the tabu list now, sorted (for tests).
+    pub fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>> {
+        self.eval.tabu_strings()
+    }
+
+    /// One run from `base` (identity when None) and string `k` (zeros when None): plain HC12 to
+    /// a local optimum or `max_iterations`, or with the tabu list until its limits; the result is
+    /// the best string ever seen.
     pub fn run(&mut self, base: Option<&[usize]>, k: Option<&[u32]>) -> Result<RunOutcome> {
         let identity: Vec<usize> = (0..self.problem.n).collect();
         let base = base.unwrap_or(&identity);
         let zero = self.zero_string();
         let mut st = self.state(base, k.unwrap_or(&zero))?;
-        let mut iterations = 0u32;
-        let mut evaluations = 0u64;
+        let tabu = self.tabu.clone();
+        if let Some(cfg) = &tabu {
+            self.eval.tabu_reset(cfg.max_length)?;
+        }
+        let max_iterations = tabu.as_ref().map_or(self.max_iterations, |c| c.max_iterations);
+        let mut best = st.clone();
+        let (mut iterations, mut evaluations, mut no_improve) = (0u32, 0u64, 0u32);
         let mut local_optimum = false;
-        while iterations < self.max_iterations {
-            let (_, row) = self.eval.best_row(&st)?;
+        while iterations < max_iterations {
+            let mut query = TabuQuery::default();
+            if let Some(cfg) = &tabu {
+                // only the string moved to is listed, never the whole neighbourhood
+                self.eval.tabu_insert(&st)?;
+                query.check = cfg.activation_limit.is_none_or(|l| st.cur_cost.as_f64() < l);
+                query.aspiration = cfg.aspiration.then_some(best.cur_cost);
+            }
+            let (f, row) = self.eval.best_row(&st, &query)?;
             iterations += 1;
             evaluations += self.nb.rows;
-            if row == 0 {
+            // row 0 is the current string: a local optimum, or (with the list) every row tabu
+            if row == 0 || (query.check && f == st.cur_cost.worst()) {
                 local_optimum = true;
                 break;
             }
             let mut k = st.k.clone();
             self.nb.apply_row(&mut k, row);
-            st = self.state(base, &k)?;
+            let next = self.state(base, &k)?;
+            if let Some(trace) = &mut self.trace {
+                trace.push(TraceStep { from: st.k.clone(), row, to: k, cost: next.cur_cost });
+            }
+            st = next;
+            if st.cur_cost.less(&best.cur_cost) {
+                best = st.clone();
+                no_improve = 0;
+            } else {
+                no_improve += 1;
+                if tabu.as_ref().is_some_and(|c| no_improve >= c.max_no_improve) {
+                    break;
+                }
+            }
         }
         Ok(RunOutcome {
-            cost: st.cur_cost,
-            order: st.cur.iter().map(|&v| v as usize).collect(),
-            k_gc: st.k,
+            cost: best.cur_cost,
+            order: best.cur.iter().map(|&v| v as usize).collect(),
+            k_gc: best.k,
             iterations,
             evaluations,
             local_optimum,
