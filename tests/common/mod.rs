@@ -4,9 +4,13 @@
 use metaopt::problem::qap::QapInstance;
 use std::path::PathBuf;
 
-/// The shared QAPLIB folder (`../shared/data/qaplib` beside the checkout).
+/// The shared QAPLIB folder: `QAPLIB_DIR` when set (test binaries run on another machine), else
+/// `../shared/data/qaplib` beside the checkout.
 pub fn qaplib() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/qaplib")
+    match std::env::var_os("QAPLIB_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/qaplib"),
+    }
 }
 
 pub fn instance(name: &str) -> QapInstance {
