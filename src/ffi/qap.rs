@@ -1,0 +1,901 @@
+//! The QAP solver (HC12 over qapswap2, the thesis's `libhc12qap`) over the C ABI: instances as
+//! opaque handles, one run, and the iterated solve.
+
+use super::{copy_in, ffi_boundary, free_c, str_arg, CArray, FfiResult, Int32Result};
+use crate::error::{Error, Result};
+use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
+use crate::hc12::tabu::TabuConfig;
+use crate::hc12::qap::{split_df, Backend, Cost, CostForm, ElemType, QapHc12, QapMatrices, QapProblem};
+use crate::problem::qap::{find_bks, QapInstance, MAX_N};
+use std::collections::BTreeSet;
+use std::ffi::{c_char, c_void};
+use std::path::Path;
+use std::ptr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// An instance of the QAP solver: the problem's matrices, the solver's settings and its device
+/// buffers. Opaque: made by `metaopt_params`, `metaopt_params_ab` or `metaopt_params_from_file`,
+/// released by `metaopt_free_params`. A handle may be used by one thread at a time.
+pub struct ParamsInstance {
+    _opaque: [u8; 0],
+}
+
+/// `ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
+/// caller, who releases it with `metaopt_free_params`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct ParamsResult {
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+    /// The new instance, or NULL on error.
+    pub instance: *mut ParamsInstance,
+}
+
+/// The result of `metaopt_run`. The cost sits in the field that `result_type` names
+/// (`MetaoptResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
+/// are owned by the caller: free them with `metaopt_free_run_result` (or each, and
+/// `error_message`, with `metaopt_free_pointer`).
+#[repr(C)]
+#[allow(non_snake_case)]
+#[derive(Debug)]
+pub struct RunResult {
+    /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the cost.
+    pub result_type: i32,
+    /// The cost of integer-signed data (int32, int64).
+    pub f_t1: i64,
+    /// The cost of unsigned data (uint32, uint64).
+    pub f_t2: u64,
+    /// The cost of float32 data.
+    pub f_t3: f32,
+    /// The cost of float64 data.
+    pub f_t4: f64,
+    /// The best permutation, 0-based: facility i goes to location `order[i]`; `orderLength`
+    /// entries.
+    pub order: *mut u16,
+    /// Entries of `order` (nElements).
+    pub orderLength: u16,
+    /// Iterations of the run (neighbourhood evaluations).
+    pub lastIteration: u32,
+    /// The final string, Gray-coded, one parameter per word, relative to the run's base
+    /// `initOrder`: passing both back continues from this result.
+    pub K_GC: *mut u32,
+    /// Entries of `K_GC` (2 * swaps).
+    pub K_GCLength: u32,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+}
+
+/// Which field of a result holds its cost (`result_type`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptResultType {
+    /// The call failed; no cost.
+    MetaoptResultError = 0,
+    /// `f_t1` (int64), for int32 and int64 data.
+    MetaoptResultInt64 = 1,
+    /// `f_t2` (uint64), for uint32 and uint64 data.
+    MetaoptResultUint64 = 2,
+    /// `f_t3` (float), for float32 data.
+    MetaoptResultFloat = 3,
+    /// `f_t4` (double), for float64 data.
+    MetaoptResultDouble = 4,
+}
+
+/// Where an instance evaluates its neighbourhoods (`metaopt_set_backend`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptBackend {
+    /// The OpenCL device in use when the solver is (re)built (the default).
+    MetaoptBackendDevice = 0,
+    /// The rayon CPU backend.
+    MetaoptBackendCpu = 1,
+}
+
+/// How a row's cost is computed (`metaopt_set_backend`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptCostForm {
+    /// The O(n) delta form (the default).
+    MetaoptCostDelta = 0,
+    /// The thesis's full O(n^2) sum.
+    MetaoptCostFull = 1,
+}
+
+/// Where the first run of `metaopt_solve` starts (`MetaoptSolveOptions.start`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptStart {
+    /// A random permutation from the seed.
+    MetaoptStartRandom = 0,
+    /// The identity permutation.
+    MetaoptStartIdentity = 1,
+    /// The assignment of the Gilmore-Lawler bound; only for instances made by
+    /// `metaopt_params_from_file`.
+    MetaoptStartGlb = 2,
+    /// `MetaoptSolveOptions.start_order`.
+    MetaoptStartGiven = 3,
+}
+
+/// What follows a run of `metaopt_solve` (`MetaoptSolveOptions.restart`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptRestart {
+    /// Rebase on the best permutation while that improves it, else restart at random.
+    MetaoptRestartRebase = 0,
+    /// Always restart from a new random permutation.
+    MetaoptRestartRandom = 1,
+}
+
+/// Options of `metaopt_solve`; start from `metaopt_default_solve_options()` and change fields.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptSolveOptions {
+    /// Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
+    pub runs: u32,
+    /// Time limit in seconds, checked after each run; <= 0 (or infinity) = none.
+    pub time_limit_s: f64,
+    /// Seed of the random starts: the same seed gives the same result on every device.
+    pub seed: u64,
+    /// A `MetaoptStart` value.
+    pub start: i32,
+    /// For `METAOPT_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
+    /// during the call only); ignored otherwise.
+    pub start_order: *const u16,
+    /// A `MetaoptRestart` value.
+    pub restart: i32,
+    /// 1 to stop once the best cost is at or below `target`.
+    pub has_target: u8,
+    /// The target cost (used when `has_target` is 1).
+    pub target: f64,
+}
+
+/// The result of `metaopt_solve`: the best over all runs. The cost sits in the field that
+/// `result_type` names, as in `RunResult`. `permutation` and `error_message` are owned by the
+/// caller: free them with `metaopt_free_solve_result` (or each with `metaopt_free_pointer`).
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptSolveResult {
+    /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the best cost.
+    pub result_type: i32,
+    /// The cost of integer-signed data.
+    pub f_t1: i64,
+    /// The cost of unsigned data.
+    pub f_t2: u64,
+    /// The cost of float32 data.
+    pub f_t3: f32,
+    /// The cost of float64 data.
+    pub f_t4: f64,
+    /// The best permutation, 0-based; `permutation_length` entries.
+    pub permutation: *mut u16,
+    /// Entries of `permutation` (nElements).
+    pub permutation_length: u32,
+    /// Runs made.
+    pub runs: u32,
+    /// Iterations over all runs.
+    pub iterations: u64,
+    /// Iterations of the run that found the best.
+    pub best_run_iterations: u32,
+    /// Rows evaluated over all runs.
+    pub evaluations: u64,
+    /// Wall time of the solve in seconds.
+    pub seconds: f64,
+    /// Seconds until the best was first found.
+    pub seconds_to_best: f64,
+    /// 1 when the target ended the solve.
+    pub target_reached: u8,
+    /// 1 when the instance came from a file with a `BKS.csv` beside it that lists it.
+    pub has_bks: u8,
+    /// The best-known value (when `has_bks`).
+    pub bks: i64,
+    /// 100 * (cost - bks) / |bks| (when `has_bks`).
+    pub gap_percent: f64,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+}
+
+/// What `metaopt_params_info` reports of an instance (sizes for `initOrder` and `initK`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MetaoptParamsInfo {
+    /// Problem size n: entries of a permutation (`initOrder`).
+    pub n_elements: u32,
+    /// Number of matrix slices (scenarios, summed).
+    pub n_slices: u32,
+    /// Swaps per string.
+    pub swaps: u32,
+    /// Words of a string (`initK`): 2 * swaps.
+    pub k_length: u32,
+    /// Bits per parameter: ceil(log2 n).
+    pub bits_per_param: u32,
+    /// Rows of one neighbourhood (evaluations per iteration).
+    pub rows: u64,
+    /// The `MetaoptResultType` of this instance's costs.
+    pub result_type: i32,
+    /// The `MetaoptBackend` in use.
+    pub backend: i32,
+    /// The `MetaoptCostForm` in use.
+    pub cost_form: i32,
+    /// The cap on iterations per run.
+    pub max_iterations: u32,
+}
+
+macro_rules! zeroed_error_result {
+    ($($t:ty),*) => {$(
+        impl FfiResult for $t {
+            fn from_error(error_code: i32, error_message: *mut c_char) -> Self {
+                // SAFETY: a plain C struct of integers, floats and pointers: all-zero is valid
+                // (zero costs, NULL arrays, `result_type` 0 = error).
+                let mut r: Self = unsafe { std::mem::zeroed() };
+                r.error_code = error_code;
+                r.error_message = error_message;
+                r
+            }
+        }
+    )*};
+}
+zeroed_error_result!(ParamsResult, RunResult, MetaoptSolveResult);
+
+/// `result_type` and `f_t1`..`f_t4` of a cost.
+struct CostFields(i32, i64, u64, f32, f64);
+
+impl From<Cost> for CostFields {
+    fn from(c: Cost) -> Self {
+        let mut f = CostFields(c.result_type(), 0, 0, 0.0, 0.0);
+        match c {
+            Cost::I64(v) => f.1 = v,
+            Cost::U64(v) => f.2 = v,
+            Cost::F32(v) => f.3 = v,
+            Cost::F64(v) => f.4 = v,
+        }
+        f
+    }
+}
+
+/// "metaQAP1": the first word of every live handle; zeroed when it is freed.
+const MAGIC: u64 = u64::from_be_bytes(*b"metaQAP1");
+
+/// The solver's settings, kept to rebuild it when the backend changes.
+#[derive(Clone, Copy)]
+struct Settings {
+    swaps: u32,
+    mask_order: u32,
+    start_bit: i32,
+    bit_length: i32,
+    backend: MetaoptBackend,
+    form: MetaoptCostForm,
+}
+
+impl Settings {
+    fn build(&self, problem: Arc<QapProblem>) -> Result<QapHc12> {
+        let backend = match self.backend {
+            MetaoptBackend::MetaoptBackendDevice => Backend::Device(None),
+            MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
+        };
+        let form = match self.form {
+            MetaoptCostForm::MetaoptCostDelta => CostForm::Delta,
+            MetaoptCostForm::MetaoptCostFull => CostForm::Full,
+        };
+        QapHc12::new(problem, self.swaps, self.mask_order, self.start_bit.into(), self.bit_length.into(), backend, form)
+    }
+}
+
+/// What a `ParamsInstance *` points to. `repr(C)` keeps the magic number first.
+#[repr(C)]
+struct Handle {
+    magic: u64,
+    solver: QapHc12,
+    settings: Settings,
+    /// The QAPLIB instance, for the GLB start (instances from files only).
+    instance: Option<QapInstance>,
+    bks: Option<i64>,
+}
+
+/// Addresses of the live handles: a pointer not in it is never dereferenced.
+static LIVE: Mutex<BTreeSet<usize>> = Mutex::new(BTreeSet::new());
+
+fn live() -> std::sync::MutexGuard<'static, BTreeSet<usize>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut ParamsInstance> {
+    let solver = settings.build(Arc::new(problem))?;
+    let p = Box::into_raw(Box::new(Handle { magic: MAGIC, solver, settings, instance, bks }));
+    live().insert(p as usize);
+    Ok(p.cast())
+}
+
+/// The handle behind `h`, checked: non-null, live, with its magic number.
+///
+/// # Safety
+/// The handle must not be in use by another thread (a live handle is otherwise valid).
+unsafe fn handle<'a>(h: *const ParamsInstance) -> Result<&'a mut Handle> {
+    if h.is_null() {
+        return Err(Error::NullPointer("h"));
+    }
+    if !live().contains(&(h as usize)) {
+        return Err(Error::arg(
+            "h",
+            format!("{h:p} is not a live ParamsInstance (freed already, or not made by metaopt_params*)"),
+        ));
+    }
+    // SAFETY: registered addresses come from Box::into_raw and leave the set before being freed.
+    let handle = unsafe { &mut *(h as *mut Handle) };
+    if handle.magic != MAGIC {
+        return Err(Error::arg("h", format!("{h:p} is a corrupted ParamsInstance (bad magic number)")));
+    }
+    Ok(handle)
+}
+
+/// Element types of QAP matrices as the C caller passes them.
+trait Elem: Copy + Default + PartialEq {
+    fn matrices(a: Vec<Self>, b: Vec<Self>) -> QapMatrices;
+}
+
+macro_rules! elem {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl Elem for $t {
+            fn matrices(a: Vec<Self>, b: Vec<Self>) -> QapMatrices {
+                QapMatrices::$variant(a, b)
+            }
+        }
+    )*};
+}
+elem!(i32 => I32, i64 => I64, u32 => U32, u64 => U64, f32 => F32, f64 => F64);
+
+/// Calls the generic function `$f::<T>(args)` with the Rust type `T` of an [`ElemType`].
+macro_rules! with_elem_type {
+    ($ty:expr, $f:ident($($arg:expr),*)) => {
+        match $ty {
+            ElemType::I32 => $f::<i32>($($arg),*),
+            ElemType::I64 => $f::<i64>($($arg),*),
+            ElemType::U32 => $f::<u32>($($arg),*),
+            ElemType::U64 => $f::<u64>($($arg),*),
+            ElemType::F32 => $f::<f32>($($arg),*),
+            ElemType::F64 => $f::<f64>($($arg),*),
+        }
+    };
+}
+
+/// Elements of nSlices matrices of n x n, checked before anything is read through a pointer.
+fn matrix_len(n: u32, slices: u32) -> Result<usize> {
+    if n < 2 || n as usize > MAX_N {
+        return Err(Error::arg("nElements", format!("{n}; expected 2..{MAX_N}")));
+    }
+    if slices == 0 {
+        return Err(Error::arg("nSlices", "0; expected at least 1"));
+    }
+    (n as usize)
+        .checked_mul(n as usize)
+        .and_then(|nn| nn.checked_mul(slices as usize))
+        .ok_or_else(|| Error::arg("nSlices", format!("{slices} slices of {n} x {n} overflow the address space")))
+}
+
+/// The element type called `name`, the error naming argument `arg`.
+///
+/// # Safety
+/// `name` must be NULL or a NUL-terminated string.
+unsafe fn elem_type(name: *const c_char, arg: &'static str) -> Result<ElemType> {
+    // SAFETY: forwarded contract.
+    let name = unsafe { str_arg(name, arg)? };
+    ElemType::from_name(name).map_err(|e| match e {
+        Error::UnsupportedType { name, expected, .. } => Error::UnsupportedType { arg, name, expected },
+        e => e,
+    })
+}
+
+/// # Safety
+/// `df` must hold `len` elements of `T`.
+unsafe fn df_matrices<T: Elem>(n: usize, slices: usize, len: usize, df: *const c_void) -> Result<QapMatrices> {
+    // SAFETY: forwarded contract.
+    let df = unsafe { copy_in::<T>(df, len, "DF")? };
+    let (a, b) = split_df(n, slices, &df)?;
+    Ok(T::matrices(a, b))
+}
+
+/// # Safety
+/// `a` and `b` must hold `len` elements of `T` each.
+unsafe fn ab_matrices<T: Elem>(len: usize, a: *const c_void, b: *const c_void) -> Result<QapMatrices> {
+    // SAFETY: forwarded contract.
+    unsafe { Ok(T::matrices(copy_in(a, len, "A")?, copy_in(b, len, "B")?)) }
+}
+
+fn default_settings(swaps: u32, mask_order: u32, start_bit: i32, bit_length: i32) -> Settings {
+    Settings {
+        swaps,
+        mask_order,
+        start_bit,
+        bit_length,
+        backend: MetaoptBackend::MetaoptBackendDevice,
+        form: MetaoptCostForm::MetaoptCostDelta,
+    }
+}
+
+/// A 0-based permutation of `n` entries from a caller's array.
+///
+/// # Safety
+/// `p` must be NULL or hold `n` entries.
+unsafe fn order_arg(p: *const u16, n: usize, arg: &'static str) -> Result<Vec<usize>> {
+    // SAFETY: forwarded contract.
+    Ok(unsafe { copy_in::<u16>(p.cast(), n, arg)? }.into_iter().map(usize::from).collect())
+}
+
+/// Creates a QAP instance from the thesis's combined matrix DF: nSlices consecutive row-major
+/// nElements x nElements matrices whose part below the diagonal is the flow matrix and whose part
+/// above it is the distance matrix (both symmetric; the diagonal must be zero). `DF_type_name` is
+/// one of `int32`, `int64`, `uint32`, `uint64`, `single`/`float`/`float32`,
+/// `double`/`float64`; float data must be finite. The string of a solution holds 2 * `swaps`
+/// parameters (1..64 swaps); `maskOrder` (1..3) is the Hamming radius of the neighbourhood, and
+/// `startBit`/`bitLength` (0 = to the end) the window of the string it acts on. The solver is
+/// built on the device in use (see `metaopt_set_backend`). DF is copied: the caller keeps
+/// ownership of it. On success `instance` is a new handle the caller releases with
+/// `metaopt_free_params`; on error the message is the caller's to free with
+/// `metaopt_free_pointer`.
+///
+/// # Safety
+/// `DF` must be NULL or hold nElements * nElements * nSlices elements of the named type;
+/// `DF_type_name` must be NULL or a NUL-terminated string.
+#[no_mangle]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub unsafe extern "C" fn metaopt_params(
+    swaps: u32,
+    nElements: u32,
+    nSlices: u32,
+    DF: *const c_void,
+    DF_type_name: *const c_char,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+) -> ParamsResult {
+    ffi_boundary!({
+        if DF.is_null() {
+            return Err(Error::NullPointer("DF"));
+        }
+        // SAFETY: the caller's contract.
+        let ty = unsafe { elem_type(DF_type_name, "DF_type_name")? };
+        let len = matrix_len(nElements, nSlices)?;
+        let (n, slices) = (nElements as usize, nSlices as usize);
+        // SAFETY: the caller's contract, for the length checked above.
+        let data = unsafe { with_elem_type!(ty, df_matrices(n, slices, len, DF))? };
+        let problem = QapProblem::new("DF", n, slices, data)?;
+        let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
+        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+    })
+}
+
+/// As `metaopt_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
+/// `A` the flow matrices (indexed by facilities) and `B` the distance matrices (indexed by
+/// locations), each nSlices consecutive row-major nElements x nElements matrices of `type_name`
+/// elements. The cost of a permutation p is the sum over slices, i and j of
+/// `A[i][j] * B[p[i]][p[j]]`. A and B are copied. Ownership as in `metaopt_params`.
+///
+/// # Safety
+/// `A` and `B` must be NULL or hold nElements * nElements * nSlices elements of the named type
+/// each; `type_name` must be NULL or a NUL-terminated string.
+#[no_mangle]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub unsafe extern "C" fn metaopt_params_ab(
+    swaps: u32,
+    nElements: u32,
+    nSlices: u32,
+    A: *const c_void,
+    B: *const c_void,
+    type_name: *const c_char,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+) -> ParamsResult {
+    ffi_boundary!({
+        if A.is_null() {
+            return Err(Error::NullPointer("A"));
+        }
+        if B.is_null() {
+            return Err(Error::NullPointer("B"));
+        }
+        // SAFETY: the caller's contract.
+        let ty = unsafe { elem_type(type_name, "type_name")? };
+        let len = matrix_len(nElements, nSlices)?;
+        // SAFETY: the caller's contract, for the length checked above.
+        let data = unsafe { with_elem_type!(ty, ab_matrices(len, A, B))? };
+        let problem = QapProblem::new("AB", nElements as usize, nSlices as usize, data)?;
+        let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
+        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+    })
+}
+
+/// As `metaopt_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
+/// file's matrices, so `METAOPT_START_GLB` works, and the best-known value from a `BKS.csv` in
+/// the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
+/// Ownership as in `metaopt_params`.
+///
+/// # Safety
+/// `dat_path` must be NULL or a NUL-terminated string.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn metaopt_params_from_file(
+    dat_path: *const c_char,
+    swaps: u32,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+) -> ParamsResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract.
+        let path = Path::new(unsafe { str_arg(dat_path, "dat_path")? });
+        let inst = QapInstance::from_dat(path)?;
+        let bks = find_bks(path).ok().flatten().map(|b| b.bks);
+        let problem = QapProblem::from_instance_as(&inst, ElemType::I64)?;
+        let settings = default_settings(swaps, maskOrder, startBit, bitLength);
+        let instance = new_handle(problem, settings, Some(inst), bks)?;
+        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+    })
+}
+
+/// Rebuilds the solver of `h` with another backend (`MetaoptBackend`: 0 the device in use now,
+/// 1 the CPU) and cost form (`MetaoptCostForm`: 0 delta, 1 full); the iteration cap is kept. On
+/// error the instance keeps its previous solver. The result is 0; an error message is the
+/// caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i32, cost_form: i32) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        let backend = match backend {
+            0 => MetaoptBackend::MetaoptBackendDevice,
+            1 => MetaoptBackend::MetaoptBackendCpu,
+            b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
+        };
+        let form = match cost_form {
+            0 => MetaoptCostForm::MetaoptCostDelta,
+            1 => MetaoptCostForm::MetaoptCostFull,
+            f => return Err(Error::arg("cost_form", format!("{f}; expected 0 (delta) or 1 (full)"))),
+        };
+        let settings = Settings { backend, form, ..h.settings };
+        let mut solver = settings.build(h.solver.problem().clone())?;
+        solver.max_iterations = h.solver.max_iterations;
+        if let Some(cfg) = h.solver.tabu_config() {
+            solver.init_tabu_list(cfg.clone())?;
+        }
+        h.solver = solver;
+        h.settings = settings;
+        Int32Result::ok(0)
+    })
+}
+
+/// Sets the cap on iterations per run (at least 1; the default is 1,000,000). The result is 0;
+/// an error message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_set_max_iterations(h: *mut ParamsInstance, max_iterations: u32) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        if max_iterations == 0 {
+            return Err(Error::arg("max_iterations", "0; expected at least 1"));
+        }
+        h.solver.max_iterations = max_iterations;
+        Int32Result::ok(0)
+    })
+}
+
+/// Options of the tabu list (thesis Table 1: `set-tabu-list`, `run:taboo`, `activationLimit`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptTabuOptions {
+    /// Nonzero: the list is consulted only while the current cost is below `activation_limit`.
+    pub has_activation_limit: u8,
+    pub activation_limit: f64,
+    /// Nonzero: a tabu neighbour better than the best cost ever seen may still be selected.
+    pub aspiration: u8,
+    /// A tabu run ends after this many iterations (at least 1; default 10,000).
+    pub max_iterations: u32,
+    /// ... or after this many iterations without a new best (at least 1; default 100).
+    pub max_no_improve: u32,
+}
+
+/// Turns the tabu list on with room for `maxLength` strings (thesis `init_tabu_list`; 0 turns it
+/// off again). Runs then leave local optima by their best neighbour not on the list and end by
+/// the limits of `metaopt_set_tabu_options`; each run starts with an empty list. The result is 0;
+/// an error message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn metaopt_init_tabu_list(h: *mut ParamsInstance, maxLength: u32) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        if maxLength == 0 {
+            h.solver.clear_tabu_list()?;
+        } else {
+            let mut cfg = h.solver.tabu_config().cloned().unwrap_or(TabuConfig::new(maxLength as usize)?);
+            cfg.max_length = maxLength as usize;
+            h.solver.init_tabu_list(cfg)?;
+        }
+        Int32Result::ok(0)
+    })
+}
+
+/// The default tabu options: no activation limit, no aspiration, 10,000 iterations, 100 without
+/// improvement.
+#[no_mangle]
+pub extern "C" fn metaopt_default_tabu_options() -> MetaoptTabuOptions {
+    let d = TabuConfig::new(1).expect("1 is a valid length");
+    MetaoptTabuOptions {
+        has_activation_limit: 0,
+        activation_limit: 0.0,
+        aspiration: d.aspiration as u8,
+        max_iterations: d.max_iterations,
+        max_no_improve: d.max_no_improve,
+    }
+}
+
+/// Sets the options of the tabu list of `h`, which `metaopt_init_tabu_list` must have turned on.
+/// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_set_tabu_options(h: *mut ParamsInstance, opts: *const MetaoptTabuOptions) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        // SAFETY: non-null is readable by the caller's contract.
+        let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
+        let mut cfg = h
+            .solver
+            .tabu_config()
+            .cloned()
+            .ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_init_tabu_list first"))?;
+        cfg.activation_limit = (o.has_activation_limit != 0).then_some(o.activation_limit);
+        cfg.aspiration = o.aspiration != 0;
+        cfg.max_iterations = o.max_iterations;
+        cfg.max_no_improve = o.max_no_improve;
+        h.solver.init_tabu_list(cfg)?;
+        Int32Result::ok(0)
+    })
+}
+
+/// Fills `*out` with the sizes and settings of `h` (e.g. the lengths of `initOrder` and `initK`
+/// of an instance read from a file). The result is 0; an error message is the caller's to free
+/// with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut MetaoptParamsInfo) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        if out.is_null() {
+            return Err(Error::NullPointer("out"));
+        }
+        let (p, nb) = (h.solver.problem(), h.solver.neighbourhood());
+        let info = MetaoptParamsInfo {
+            n_elements: p.n as u32,
+            n_slices: p.slices as u32,
+            swaps: h.solver.swaps(),
+            k_length: nb.n_param,
+            bits_per_param: nb.nbit,
+            rows: nb.rows,
+            result_type: p.elem_type().ft_kind() as i32,
+            backend: h.settings.backend as i32,
+            cost_form: h.settings.form as i32,
+            max_iterations: h.solver.max_iterations,
+        };
+        // SAFETY: non-null and writable by the caller's contract.
+        unsafe { out.write(info) };
+        Int32Result::ok(0)
+    })
+}
+
+/// One HC12 run from base permutation `initOrder` (nElements entries, 0-based; NULL = identity)
+/// and string `initK` (2 * swaps Gray-coded words below 2^bits_per_param; NULL = zeros, i.e. the
+/// base itself), to a local optimum or the iteration cap. Both arrays are borrowed for the call.
+/// The arrays and message of the result are the caller's: free them with
+/// `metaopt_free_run_result`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `initOrder` and `initK` NULL or
+/// holding the number of entries above.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u16, initK: *const u32) -> RunResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        let n = h.solver.problem().n;
+        let k_len = h.solver.neighbourhood().n_param as usize;
+        // SAFETY: the caller's contract for the lengths.
+        let base = (!initOrder.is_null()).then(|| unsafe { order_arg(initOrder, n, "initOrder") }).transpose()?;
+        let k = (!initK.is_null()).then(|| unsafe { copy_in::<u32>(initK.cast(), k_len, "initK") }).transpose()?;
+        let out = h.solver.run(base.as_deref(), k.as_deref())?;
+        let order: Vec<u16> = out.order.iter().map(|&v| v as u16).collect();
+        let (order, k_gc) = (CArray::from_slice(&order)?, CArray::from_slice(&out.k_gc)?);
+        let c = CostFields::from(out.cost);
+        RunResult {
+            result_type: c.0,
+            f_t1: c.1,
+            f_t2: c.2,
+            f_t3: c.3,
+            f_t4: c.4,
+            order: order.into_raw(),
+            orderLength: n as u16,
+            lastIteration: out.iterations,
+            K_GC: k_gc.into_raw(),
+            K_GCLength: out.k_gc.len() as u32,
+            error_code: 0,
+            error_message: ptr::null_mut(),
+        }
+    })
+}
+
+/// Frees the arrays and the message of a `RunResult` and sets them to NULL (so a second call is
+/// harmless); the struct itself belongs to the caller. NULL is a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a `RunResult` returned by `metaopt_run` (or already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_free_run_result(r: *mut RunResult) {
+    ffi_boundary!({
+        // SAFETY: NULL or valid by the caller's contract.
+        if let Some(r) = unsafe { r.as_mut() } {
+            free_c(std::mem::replace(&mut r.order, ptr::null_mut()));
+            free_c(std::mem::replace(&mut r.K_GC, ptr::null_mut()));
+            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
+            r.orderLength = 0;
+            r.K_GCLength = 0;
+        }
+    })
+}
+
+/// The default options: 100 runs, no time limit, seed 1, random start, rebase restarts, no
+/// target.
+#[no_mangle]
+pub extern "C" fn metaopt_default_solve_options() -> MetaoptSolveOptions {
+    let d = SolveOptions::default();
+    MetaoptSolveOptions {
+        runs: d.runs,
+        time_limit_s: 0.0,
+        seed: d.seed,
+        start: MetaoptStart::MetaoptStartRandom as i32,
+        start_order: ptr::null(),
+        restart: MetaoptRestart::MetaoptRestartRebase as i32,
+        has_target: 0,
+        target: 0.0,
+    }
+}
+
+/// The Rust options of C options.
+///
+/// # Safety
+/// `o.start_order` must be NULL or hold `n` entries.
+unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOptions> {
+    let start = match o.start {
+        0 => Start::Random,
+        1 => Start::Identity,
+        2 => Start::Glb,
+        // SAFETY: the caller's contract.
+        3 => Start::Given(unsafe { order_arg(o.start_order, n, "start_order")? }),
+        s => return Err(Error::arg("start", format!("{s}; expected 0 (random), 1 (identity), 2 (GLB) or 3 (given)"))),
+    };
+    let restart = match o.restart {
+        0 => RestartMode::Rebase,
+        1 => RestartMode::Random,
+        r => return Err(Error::arg("restart", format!("{r}; expected 0 (rebase) or 1 (random)"))),
+    };
+    let t = o.time_limit_s;
+    if t.is_nan() {
+        return Err(Error::arg("time_limit_s", "NaN"));
+    }
+    // infinity does not fit a Duration: no limit, as documented
+    let time_limit = if t > 0.0 { Duration::try_from_secs_f64(t).ok() } else { None };
+    Ok(SolveOptions {
+        runs: o.runs,
+        time_limit,
+        seed: o.seed,
+        start,
+        restart,
+        target: (o.has_target != 0).then_some(o.target),
+    })
+}
+
+/// The iterated solve (runs from a start, rebasing or restarting, until the run count, the time
+/// limit or the target ends it), on the instance's backend. `opts` is borrowed for the call. The
+/// permutation and message of the result are the caller's: free them with
+/// `metaopt_free_solve_result`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or valid, with
+/// `start_order` as its documentation says.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const MetaoptSolveOptions) -> MetaoptSolveResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        // SAFETY: NULL or valid by the caller's contract.
+        let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
+        let n = h.solver.problem().n;
+        // SAFETY: the caller's contract.
+        let opts = unsafe { solve_options(o, n)? };
+        let r = solve(&mut h.solver, &opts, h.instance.as_ref(), |_| {})?;
+        let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
+        let perm = CArray::from_slice(&perm)?;
+        let c = CostFields::from(r.cost);
+        MetaoptSolveResult {
+            result_type: c.0,
+            f_t1: c.1,
+            f_t2: c.2,
+            f_t3: c.3,
+            f_t4: c.4,
+            permutation: perm.into_raw(),
+            permutation_length: n as u32,
+            runs: r.runs,
+            iterations: r.iterations,
+            best_run_iterations: r.best_run_iterations,
+            evaluations: r.evaluations,
+            seconds: r.seconds,
+            seconds_to_best: r.seconds_to_best,
+            target_reached: r.target_reached as u8,
+            has_bks: h.bks.is_some() as u8,
+            bks: h.bks.unwrap_or(0),
+            gap_percent: h.bks.map_or(0.0, |b| gap_percent(r.cost.as_f64(), b as f64)),
+            error_code: 0,
+            error_message: ptr::null_mut(),
+        }
+    })
+}
+
+/// Frees the permutation and the message of a `MetaoptSolveResult` and sets them to NULL (so a
+/// second call is harmless); the struct itself belongs to the caller. NULL is a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a result of `metaopt_solve` (or one already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_free_solve_result(r: *mut MetaoptSolveResult) {
+    ffi_boundary!({
+        // SAFETY: NULL or valid by the caller's contract.
+        if let Some(r) = unsafe { r.as_mut() } {
+            free_c(std::mem::replace(&mut r.permutation, ptr::null_mut()));
+            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
+            r.permutation_length = 0;
+        }
+    })
+}
+
+/// Releases an instance and its device buffers. NULL, and a pointer that is not a live instance
+/// (e.g. one freed already), are ignored.
+///
+/// # Safety
+/// `h` must not be in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_free_params(h: *mut ParamsInstance) {
+    ffi_boundary!({
+        if live().remove(&(h as usize)) {
+            let p = h as *mut Handle;
+            // SAFETY: a live address comes from Box::into_raw in `new_handle`, and it has just
+            // left the registry, so no other call frees it again.
+            unsafe {
+                (*p).magic = 0;
+                drop(Box::from_raw(p));
+            }
+        }
+    })
+}
