@@ -6,6 +6,7 @@
 pub mod cpu;
 pub mod device;
 pub mod error;
+pub mod experiments;
 pub mod ffi;
 pub mod hc12;
 pub mod problem;

@@ -1,1 +1,80 @@
-fn main(){}
+//! `metaopt`: the command-line front end over the Rust API (docs/DESIGN.md, layer 1).
+//!
+//! Every failure, including a caught panic, ends as `error: <message>` on stderr and exit status 2
+//! (clap's own usage errors use the same status), so scripts can tell a failed command from one
+//! that ran.
+
+// The submodules live in src/bin/metaopt/ so that cargo does not take them for binaries.
+#[path = "metaopt/bench.rs"]
+mod bench;
+#[path = "metaopt/devices.rs"]
+mod devices;
+#[path = "metaopt/out.rs"]
+mod out;
+#[path = "metaopt/qap.rs"]
+mod qap;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exit status of every error.
+const EXIT_ERROR: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "metaopt",
+    version,
+    about = "GPU metaheuristics over OpenCL: the HC12 QAP solver, device listing and benchmarks",
+    after_help = "Device selection: `metaopt devices` numbers every OpenCL device (GPUs first); \
+                  choose one with --device N or the METAOPT_DEVICE=N environment variable.\n\
+                  Kernel sources are read from $METAOPT_CL_DIR, else cl/ beside the library, else the \
+                  source tree's cl/, else the copy built into the binary."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the OpenCL devices, numbered as --device and METAOPT_DEVICE take them
+    Devices(devices::DevicesArgs),
+    /// Quadratic assignment problem (QAPLIB instances)
+    #[command(subcommand)]
+    Qap(qap::QapCommand),
+    /// Benchmarks (throughput measurements, not tests)
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+fn main() -> ExitCode {
+    // A panic is a bug, but the user still gets one line and the documented status, not a
+    // backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("error: internal error (panic{at}): {msg}");
+        std::process::exit(EXIT_ERROR as i32);
+    }));
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Devices(a) => devices::run(&a),
+        Command::Qap(c) => qap::run(c),
+        Command::Bench(c) => bench::run(c),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

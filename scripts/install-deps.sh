@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs the system packages that building and testing metaopt need, on Debian and Ubuntu:
+# the OpenCL loader and headers, PoCL (OpenCL on the CPU, so everything runs without a GPU),
+# clinfo, valgrind (the C example's memory check) and a C toolchain. Rust itself is not installed
+# here: cargo must already be on the PATH.
+#
+# Idempotent: packages already installed are left alone, and when nothing is missing apt is not
+# touched at all (no `apt-get update`). Runs as root (as CI does) or through sudo.
+set -euo pipefail
+
+PACKAGES=(
+    pocl-opencl-icd     # OpenCL driver for the CPU
+    ocl-icd-libopencl1  # the OpenCL ICD loader, libOpenCL.so.1
+    ocl-icd-opencl-dev  # libOpenCL.so and the CL headers
+    clinfo
+    valgrind
+    gcc
+    libc6-dev
+    make
+    pkg-config
+)
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: not a Debian-like system (no dpkg-query/apt-get); install these yourself:" >&2
+    echo "  ${PACKAGES[*]}" >&2
+    echo "  (an OpenCL ICD loader, an OpenCL driver such as PoCL, OpenCL headers, clinfo, valgrind, a C compiler)" >&2
+    exit 0
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all system packages present"
+else
+    if [ "$(id -u)" -eq 0 ]; then
+        SUDO=()
+    elif command -v sudo >/dev/null 2>&1; then
+        SUDO=(sudo)
+    else
+        echo "install-deps: missing ${missing[*]}, and neither root nor sudo is available to install them" >&2
+        exit 1
+    fi
+    echo "install-deps: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    "${SUDO[@]}" apt-get update -q
+    "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "install-deps: cargo is not on the PATH; install Rust (https://rustup.rs) first" >&2
+    exit 1
+fi

@@ -1,0 +1,115 @@
+//! Output helpers shared by the subcommands: the CLI's error type, writing to stdout without
+//! panicking on a closed pipe, and number formatting.
+
+use std::fmt;
+use std::io::Write;
+
+/// An error as the user sees it: one line after `error: `.
+#[derive(Debug)]
+pub struct Failure(pub String);
+
+pub type CliResult<T = ()> = Result<T, Failure>;
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<metaopt::Error> for Failure {
+    fn from(e: metaopt::Error) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Self {
+        Failure(s)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(s: &str) -> Self {
+        Failure(s.to_string())
+    }
+}
+
+/// An argument error that names the command-line flag rather than the library's parameter name.
+pub fn flag_error(flag: &str, e: metaopt::Error) -> Failure {
+    match e {
+        metaopt::Error::InvalidArgument { msg, .. } => Failure(format!("{flag}: {msg}")),
+        other => Failure(format!("{flag}: {other}")),
+    }
+}
+
+/// Writes `text` to stdout. A reader that went away (`metaopt devices | head -1`) is not an
+/// error: the output is simply no longer wanted.
+pub fn print(text: &str) -> CliResult {
+    let mut so = std::io::stdout().lock();
+    match so.write_all(text.as_bytes()).and_then(|_| so.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+/// One JSON document on stdout, followed by a newline.
+pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
+    let mut s =
+        serde_json::to_string(value).map_err(|e| Failure(format!("cannot encode JSON: {e}")))?;
+    s.push('\n');
+    print(&s)
+}
+
+/// Bytes in binary units, e.g. `15.6 GiB`.
+pub fn bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// A count with thousands separators, e.g. `28,921`.
+pub fn thousands(v: u64) -> String {
+    let digits = v.to_string().into_bytes();
+    let groups: Vec<&str> = digits
+        .rchunks(3)
+        .rev()
+        .map(|g| std::str::from_utf8(g).expect("ASCII digits"))
+        .collect();
+    groups.join(",")
+}
+
+/// A rate in engineering notation, e.g. `1.23e6`.
+pub fn rate(v: f64) -> String {
+    if v >= 1e4 {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands() {
+        assert_eq!(super::thousands(0), "0");
+        assert_eq!(super::thousands(999), "999");
+        assert_eq!(super::thousands(28921), "28,921");
+        assert_eq!(super::thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn bytes() {
+        assert_eq!(super::bytes(512), "512 B");
+        assert_eq!(super::bytes(3 << 30), "3.0 GiB");
+    }
+}
