@@ -21,11 +21,14 @@ use std::time::Instant;
 pub enum BenchCommand {
     /// Rows per second of the QAP neighbourhood: device full kernel, device delta kernel, CPU
     Qap(BenchQapArgs),
+    /// The thesis's Table 4: success ratio and time to the optimum, plain HC12 and with the tabu list
+    Tabu(crate::bench_tabu::BenchTabuArgs),
 }
 
 pub fn run(c: BenchCommand) -> CliResult {
     match c {
         BenchCommand::Qap(a) => bench_qap(&a),
+        BenchCommand::Tabu(a) => crate::bench_tabu::bench_tabu(&a),
     }
 }
 

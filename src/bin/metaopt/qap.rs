@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use metaopt::device::{get_device_number, set_device_number};
 use metaopt::hc12::driver::{gap_percent, solve, Progress, RestartMode, SolveOptions, Start};
 use metaopt::hc12::qap::{Backend, Cost, CostForm, QapHc12, QapProblem};
+use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use serde::Serialize;
 use serde_json::Value;
@@ -271,6 +272,53 @@ pub struct SolveArgs {
     /// Print one JSON object on stdout (no progress bar)
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    tabu: TabuArgs,
+}
+
+/// The tabu list options shared by `qap solve` and `bench tabu`.
+#[derive(Args, Clone, Debug)]
+pub struct TabuArgs {
+    /// Keep a tabu list of N strings on the device: runs leave local optima by their best
+    /// neighbour not on the list, and end by --tabu-iterations / --no-improve
+    #[arg(long, value_name = "N")]
+    pub tabu: Option<usize>,
+    /// Iterations of one tabu run
+    #[arg(long, default_value_t = 10_000, value_name = "N", requires = "tabu")]
+    pub tabu_iterations: u32,
+    /// A tabu run ends after N iterations without a new best
+    #[arg(long, default_value_t = 100, value_name = "N", requires = "tabu")]
+    pub no_improve: u32,
+    /// Consult the list only while the current cost is below V
+    #[arg(long, value_name = "V", requires = "tabu")]
+    pub activation_limit: Option<f64>,
+    /// A tabu neighbour better than the best ever seen may be selected
+    #[arg(long, requires = "tabu")]
+    pub aspiration: bool,
+}
+
+impl TabuArgs {
+    /// The library's configuration, or None without --tabu.
+    pub fn config(&self) -> CliResult<Option<TabuConfig>> {
+        let Some(len) = self.tabu else { return Ok(None) };
+        let cfg = TabuConfig {
+            max_length: len,
+            activation_limit: self.activation_limit,
+            aspiration: self.aspiration,
+            max_iterations: self.tabu_iterations,
+            max_no_improve: self.no_improve,
+        };
+        cfg.check().map_err(|e| {
+            let flag = match &e {
+                metaopt::Error::InvalidArgument { arg: "maxLength", .. } => "--tabu",
+                metaopt::Error::InvalidArgument { arg: "maxIterations", .. } => "--tabu-iterations",
+                metaopt::Error::InvalidArgument { arg: "maxNoImprove", .. } => "--no-improve",
+                _ => "--activation-limit",
+            };
+            flag_error(flag, e)
+        })?;
+        Ok(Some(cfg))
+    }
 }
 
 /// Swaps per string when `--swaps` is not given. With random restarts (a random permutation and
@@ -326,6 +374,7 @@ struct SolveJson {
     seed: u64,
     start: &'static str,
     restart_mode: &'static str,
+    tabu: Option<TabuConfig>,
 }
 
 fn progress_bar(runs: u32, limit: Option<Duration>) -> ProgressBar {
@@ -414,8 +463,12 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
     };
     let swaps = a.swaps;
     let problem = Arc::new(QapProblem::from_instance(&inst));
+    let tabu = a.tabu.config()?;
     let mut solver =
         QapHc12::new(problem, swaps, a.mask_order, 0, 0, backend, form).map_err(solver_error)?;
+    if let Some(cfg) = &tabu {
+        solver.init_tabu_list(cfg.clone()).map_err(solver_error)?;
+    }
     let device = solver.backend_description();
     let device_index = if a.cpu {
         None
@@ -481,6 +534,7 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
             seed: a.seed,
             start: start_name,
             restart_mode: restart_name,
+            tabu,
         });
     }
     let mut s = format!("instance     {} (n = {})\n", inst.name, inst.n);
@@ -491,6 +545,16 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
         out::thousands(solver.rows()),
         a.seed
     );
+    if let Some(t) = &tabu {
+        s += &format!(
+            "tabu list    {} strings, {} iterations per run, {} without improvement{}{}\n",
+            t.max_length,
+            t.max_iterations,
+            t.max_no_improve,
+            t.activation_limit.map(|l| format!(", active below {l}")).unwrap_or_default(),
+            if t.aspiration { ", aspiration" } else { "" }
+        );
+    }
     s += &format!("best cost    {}\n", r.cost);
     s += &format!("best known   {}\n", gap_text(r.cost.as_f64(), bks));
     s += &format!("permutation  {}  (1-based)\n", spaced(&perm1));
