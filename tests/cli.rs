@@ -610,3 +610,26 @@ fn help_and_version() {
     // no subcommand: usage on stderr, status 2
     assert_eq!(metaopt(&[]).status.code(), Some(2));
 }
+
+#[test]
+fn solve_with_a_tabu_list() {
+    let o = ok(&["qap", "solve", &data("nug12.dat"), "--swaps", "4", "--restarts", "1", "--tabu", "20", "--no-improve", "15", "--json"]);
+    let j = one_json_object(&o);
+    assert_eq!(j["tabu"]["max_length"], 20);
+    assert_eq!(j["tabu"]["max_no_improve"], 15);
+    assert!(j["iterations"].as_u64().unwrap() >= 16, "a tabu run goes on past its first local optimum");
+    fails_with(&["qap", "solve", &data("nug12.dat"), "--tabu", "0"], &[], &["--tabu"]);
+    fails_with(&["qap", "solve", &data("nug12.dat"), "--no-improve", "5"], &[], &["--tabu"]);
+}
+
+#[test]
+fn bench_tabu_writes_the_table_as_csv() {
+    let qaplib = root().join("../shared/data/qaplib");
+    let o = ok(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "esc16a", "--runs", "3", "--swaps", "6", "--cpu"]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("instance,n,swaps,mode,runs,successes,success_ratio_percent,time_to_optimum_s"), "{text}");
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[1].starts_with("esc16a,16,6,plain,3,") && lines[2].starts_with("esc16a,16,6,tabu100,3,"), "{text}");
+    fails_with(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "nug12"], &[], &["--swaps"]);
+}
