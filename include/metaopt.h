@@ -2,7 +2,8 @@
  * metaopt: GPU metaheuristics over OpenCL, C API of libmetaopt.so (docs/API.md).
  *
  * Ownership: every string and array the library returns is the caller's and is released with
- * metaopt_free_pointer (or the metaopt_free_* helpers); instances with metaopt_free_params.
+ * metaopt_free_pointer (or the metaopt_free_* helpers); instances with metaopt_free_params
+ * (QAP) or metaopt_hc12_free (general HC12).
  * Every result struct carries error_code (a MetaoptErrorCode, METAOPT_OK = 0) and error_message
  * (NULL on success). A handle may be used by one thread at a time.
  */
@@ -195,6 +196,96 @@ typedef enum MetaoptRestart {
 } MetaoptRestart;
 
 /**
+ * What a parameter's value is to the objective (`metaopt_hc12_params`, argument `domain`).
+ */
+typedef enum MetaoptDomain {
+  /**
+   * The bit string of each parameter (B); no real matrix is made (the thesis's `params:noR`).
+   */
+  METAOPT_DOMAIN_BINARY = 0,
+  /**
+   * The decoded unsigned integer of each parameter (I); no real matrix is made (`params:noR`).
+   */
+  METAOPT_DOMAIN_INTEGER = 1,
+  /**
+   * The real value a + I (b - a) / (2^bits - 1) of each parameter (R).
+   */
+  METAOPT_DOMAIN_REAL = 2,
+} MetaoptDomain;
+
+/**
+ * Where an objective comes from (`MetaoptObjective.kind`).
+ */
+typedef enum MetaoptObjectiveKind {
+  /**
+   * A function of the built-in catalogue, by name (`function_name`, e.g. "F1", "CEC05t").
+   */
+  METAOPT_OBJECTIVE_CATALOGUE = 0,
+  /**
+   * OpenCL C source (`source`) defining the objective of the objective contract, compiled at
+   * run time.
+   */
+  METAOPT_OBJECTIVE_SOURCE = 1,
+  /**
+   * A host function (`callback` with `user_data`) that receives a whole matrix per iteration.
+   */
+  METAOPT_OBJECTIVE_HOST_CALLBACK = 2,
+} MetaoptObjectiveKind;
+
+/**
+ * How a parameter's bits encode its integer (`MetaoptHc12RunOptions.coding`, thesis `mCode`).
+ */
+typedef enum MetaoptCoding {
+  /**
+   * `GC`: Gray code (the default).
+   */
+  METAOPT_CODING_GRAY = 0,
+  /**
+   * `BC`: plain binary.
+   */
+  METAOPT_CODING_BINARY = 1,
+} MetaoptCoding;
+
+/**
+ * Minimise or maximise (`MetaoptHc12RunOptions.sense`, thesis `funOpt`).
+ */
+typedef enum MetaoptSense {
+  /**
+   * Minimise (the default).
+   */
+  METAOPT_SENSE_MIN = 0,
+  /**
+   * Maximise.
+   */
+  METAOPT_SENSE_MAX = 1,
+} MetaoptSense;
+
+/**
+ * Where the first run starts (`MetaoptHc12RunOptions.start`, thesis `startSeed`).
+ */
+typedef enum MetaoptHc12Start {
+  /**
+   * A random string from the seed (the default).
+   */
+  METAOPT_HC12_START_RANDOM = 0,
+  /**
+   * The all-zero string (the thesis's `bit-zeros`).
+   */
+  METAOPT_HC12_START_ZEROS = 1,
+  /**
+   * `MetaoptHc12RunOptions.start_vector`, quantised onto the parameters' grids and encoded.
+   */
+  METAOPT_HC12_START_VECTOR = 2,
+} MetaoptHc12Start;
+
+/**
+ * An instance of the general HC12 solver: the problem's shape, its objective, the solver's
+ * settings and its device buffers. Opaque: made by `metaopt_hc12_params`, released by
+ * `metaopt_hc12_free`. A handle may be used by one thread at a time.
+ */
+typedef struct Hc12Instance Hc12Instance;
+
+/**
  * An instance of the QAP solver: the problem's matrices, the solver's settings and its device
  * buffers. Opaque: made by `metaopt_params`, `metaopt_params_ab` or `metaopt_params_from_file`,
  * released by `metaopt_free_params`. A handle may be used by one thread at a time.
@@ -277,10 +368,10 @@ typedef struct MetaoptDeviceInfo {
 } MetaoptDeviceInfo;
 
 /**
- * `ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
- * caller, who releases it with `metaopt_free_params`.
+ * `Hc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by
+ * the caller, who releases it with `metaopt_hc12_free`.
  */
-typedef struct ParamsResult {
+typedef struct Hc12ParamsResult {
   /**
    * `METAOPT_OK` or a `MetaoptErrorCode`.
    */
@@ -292,8 +383,55 @@ typedef struct ParamsResult {
   /**
    * The new instance, or NULL on error.
    */
-  struct ParamsInstance *instance;
-} ParamsResult;
+  struct Hc12Instance *instance;
+} Hc12ParamsResult;
+
+/**
+ * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
+ * `0..rows`. `x` holds `rows * dims` values, row `r` at `x[r * dims]`: the reals R, or for the
+ * integer and binary domains the integers I or the bit strings B as doubles (exact). Both
+ * arrays belong to the library and are valid during the call only. Returns 0 on success; any
+ * other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
+ */
+typedef int32_t (*MetaoptObjectiveCallback)(const double *x,
+                                            uint32_t rows,
+                                            uint32_t dims,
+                                            double *f,
+                                            void *user_data);
+
+/**
+ * The objective of `metaopt_hc12_params`. The strings are borrowed for that call only (the
+ * library keeps copies); `callback` and `user_data` are kept and used by every
+ * `metaopt_hc12_run` of the instance until `metaopt_hc12_free`, after which the callback is
+ * never called.
+ */
+typedef struct MetaoptObjective {
+  /**
+   * A `MetaoptObjectiveKind` value.
+   */
+  int32_t kind;
+  /**
+   * The catalogue function's name (`METAOPT_OBJECTIVE_CATALOGUE`, required); for the other
+   * kinds an optional label (NULL or a name) that `metaopt_hc12_info` shows.
+   */
+  const char *function_name;
+  /**
+   * `METAOPT_OBJECTIVE_SOURCE`: OpenCL C defining
+   * `FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)`
+   * (component j of the point at `x[j * stride]`; `data` is the buffer of
+   * `metaopt_hc12_func_data`), or `objective_u` over `__global const uint *` for the integer
+   * and binary domains. Ignored for the other kinds.
+   */
+  const char *source;
+  /**
+   * `METAOPT_OBJECTIVE_HOST_CALLBACK`: the function. Ignored for the other kinds.
+   */
+  MetaoptObjectiveCallback callback;
+  /**
+   * Passed unchanged to every call of `callback`; the library never reads or frees it.
+   */
+  void *user_data;
+} MetaoptObjective;
 
 /**
  * Options of the tabu list (thesis Table 1: `set-tabu-list`, `run:taboo`, `activationLimit`).
@@ -317,6 +455,149 @@ typedef struct MetaoptTabuOptions {
    */
   uint32_t max_no_improve;
 } MetaoptTabuOptions;
+
+/**
+ * Options of `metaopt_hc12_run` (the thesis's `run` option list); start from
+ * `metaopt_hc12_default_run_options()` and change fields.
+ */
+typedef struct MetaoptHc12RunOptions {
+  /**
+   * A `MetaoptCoding` value (0 `GC`, 1 `BC`).
+   */
+  int32_t coding;
+  /**
+   * A `MetaoptSense` value (0 min, 1 max).
+   */
+  int32_t sense;
+  /**
+   * Runs (restarts, at least 1): the first from `start`, the others from random strings.
+   */
+  uint32_t runs;
+  /**
+   * A `MetaoptHc12Start` value (0 random, 1 bit-zeros, 2 vector).
+   */
+  int32_t start;
+  /**
+   * For `METAOPT_HC12_START_VECTOR`: nParam reals (borrowed, read during the call only);
+   * ignored otherwise.
+   */
+  const double *start_vector;
+  /**
+   * Seed of the random strings: the same seed gives the same runs on every device.
+   */
+  uint64_t seed;
+  /**
+   * Cap on iterations per plain run (at least 1); a tabu run ends by its own limits
+   * (`metaopt_hc12_set_tabu_options`).
+   */
+  uint32_t max_iterations;
+  /**
+   * The thesis's `run:taboo`: nonzero runs with the tabu list of
+   * `metaopt_hc12_init_tabu_list` (an error when there is none); 0 runs plain HC12, which ends
+   * at the first local optimum, whether a list is set or not.
+   */
+  uint8_t taboo;
+} MetaoptHc12RunOptions;
+
+/**
+ * The result of `metaopt_hc12_run`: the best over all runs. Every array is owned by the caller:
+ * free them all with `metaopt_hc12_free_result` (or each, and `error_message`, with
+ * `metaopt_free_pointer`). On error the arrays are NULL and the numbers 0.
+ */
+typedef struct MetaoptHc12Result {
+  /**
+   * The best objective value.
+   */
+  double value;
+  /**
+   * The best string as stored, one word per parameter (Gray-coded under `GC`: the thesis's
+   * `K_GC`); `nParam` entries.
+   */
+  uint32_t *string;
+  /**
+   * Its decoded integers; `nParam` entries.
+   */
+  uint32_t *integers;
+  /**
+   * Its real parameters; `nParam` entries.
+   */
+  double *reals;
+  /**
+   * Entries of `string`, `integers` and `reals`.
+   */
+  uint32_t nParam;
+  /**
+   * Iterations of the best run.
+   */
+  uint32_t iterations;
+  /**
+   * Rows evaluated over all runs.
+   */
+  uint64_t evaluations;
+  /**
+   * Wall time of the call in seconds.
+   */
+  double seconds;
+  /**
+   * The best value of each run; `runs` entries.
+   */
+  double *run_values;
+  /**
+   * The iterations of each run; `runs` entries.
+   */
+  uint32_t *run_iterations;
+  /**
+   * Entries of `run_values` and `run_iterations`.
+   */
+  uint32_t runs;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+} MetaoptHc12Result;
+
+/**
+ * A string with its error: `text` is non-NULL exactly when `error_code` is `METAOPT_OK`.
+ */
+typedef struct MetaoptStringResult {
+  /**
+   * The text, NUL-terminated UTF-8; owned by the caller, who frees it with
+   * `metaopt_free_pointer`. NULL on error.
+   */
+  char *text;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; owned by the caller, who frees it with
+   * `metaopt_free_pointer`.
+   */
+  char *error_message;
+} MetaoptStringResult;
+
+/**
+ * `ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
+ * caller, who releases it with `metaopt_free_params`.
+ */
+typedef struct ParamsResult {
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+  /**
+   * The new instance, or NULL on error.
+   */
+  struct ParamsInstance *instance;
+} ParamsResult;
 
 /**
  * What `metaopt_params_info` reports of an instance (sizes for `initOrder` and `initK`).
@@ -551,8 +832,8 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Frees a string or array that the library returned (any `char *`, `uint16_t *` or
- * `uint32_t *` of a result struct). NULL is a no-op.
+ * Frees a string or array that the library returned (any `char *` or array pointer of a result
+ * struct: `uint16_t *`, `uint32_t *`, `double *`). NULL is a no-op.
  *
  * # Safety
  * `p` must be NULL or a pointer the library returned and that has not been freed yet.
@@ -612,6 +893,171 @@ struct Int32Result metaopt_device_info(int32_t n, struct MetaoptDeviceInfo *out)
  * `metaopt_device_info`.
  */
 void metaopt_free_device_info(struct MetaoptDeviceInfo *info);
+
+/**
+ * Creates a general HC12 instance (the thesis's `params`; `params:noR` is the binary or integer
+ * domain). `nParam` parameters (at least 1) of `nBitParam[p]` bits each (1..32), given as one
+ * value for all (`nBitParamLength` 1) or one per parameter (`nBitParamLength` nParam);
+ * `dodParam` the interval [a, b] (finite, a < b) of each parameter as consecutive pairs a, b:
+ * one pair for all (`dodParamLength` 2) or one per parameter (2 * nParam). `maskOrder` (1..3)
+ * is the Hamming radius of the neighbourhood and `startBit`/`bitLength` (0 = to the end) its
+ * window of the string. `domain` is a `MetaoptDomain`: what the objective reads (only that
+ * matrix is made on the device). `double_precision` nonzero computes R and F in double (the
+ * device needs `cl_khr_fp64`). The objective is built now, so a source that does not compile
+ * fails here with `METAOPT_ERR_KERNEL_BUILD` and the build log in the message. The instance
+ * runs on the device in use (`metaopt_set_device_number`).
+ *
+ * The arrays and the objective's strings are copied. A host callback and its `user_data` are
+ * kept until `metaopt_hc12_free` and called only from the thread calling `metaopt_hc12_run`;
+ * the caller guarantees that this is safe for them (the library adds no locking of its own).
+ * On success `instance` is a new handle the caller releases with `metaopt_hc12_free`; on error
+ * the message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `nBitParam` must be NULL or hold `nBitParamLength` values; `dodParam` NULL or hold
+ * `dodParamLength` values; `objective` NULL or valid, with its strings NULL or NUL-terminated
+ * and its callback (when used) valid until the instance is freed.
+ */
+struct Hc12ParamsResult metaopt_hc12_params(uint32_t nParam,
+                                            const uint32_t *nBitParam,
+                                            uint32_t nBitParamLength,
+                                            const double *dodParam,
+                                            uint32_t dodParamLength,
+                                            uint32_t maskOrder,
+                                            int32_t startBit,
+                                            int32_t bitLength,
+                                            int32_t domain,
+                                            uint8_t double_precision,
+                                            const struct MetaoptObjective *objective);
+
+/**
+ * Sets the tabu list that runs with `taboo` use, with room for `maxLength` strings (the
+ * thesis's `set-tabu-list`; 0 removes it). The options of `metaopt_hc12_set_tabu_options` are
+ * kept when the length changes; a new list starts from `metaopt_default_tabu_options()`. Each
+ * run starts with an empty list. The result is 0; an error message is the caller's to free with
+ * `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct Int32Result metaopt_hc12_init_tabu_list(struct Hc12Instance *h, uint32_t maxLength);
+
+/**
+ * Sets the options of the tabu list of `h` (`MetaoptTabuOptions`, as for the QAP solver), which
+ * `metaopt_hc12_init_tabu_list` must have set. `opts` is borrowed for the call. The result is
+ * 0; an error message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+ */
+struct Int32Result metaopt_hc12_set_tabu_options(struct Hc12Instance *h,
+                                                 const struct MetaoptTabuOptions *opts);
+
+/**
+ * The default run options: Gray code, minimise, 1 run, random start, seed 1, 1,000,000
+ * iterations at most, no tabu list.
+ */
+struct MetaoptHc12RunOptions metaopt_hc12_default_run_options(void);
+
+/**
+ * Runs HC12 (the thesis's `run`): `opts.runs` runs, each to a local optimum (or, with `taboo`,
+ * by the tabu list's limits) or the iteration cap; the result is the best of them. `opts` is
+ * borrowed for the call. The arrays and message of the result are the caller's: free them with
+ * `metaopt_hc12_free_result`. A failing host callback ends the call with
+ * `METAOPT_ERR_CALLBACK`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `opts` NULL or valid, with
+ * `start_vector` as its documentation says.
+ */
+struct MetaoptHc12Result metaopt_hc12_run(struct Hc12Instance *h,
+                                          const struct MetaoptHc12RunOptions *opts);
+
+/**
+ * Frees the arrays and the message of a `MetaoptHc12Result` and sets them to NULL and their
+ * lengths to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is
+ * a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_hc12_run` (or one already freed here).
+ */
+void metaopt_hc12_free_result(struct MetaoptHc12Result *r);
+
+/**
+ * Replaces the data buffer of a user OpenCL source objective (the thesis's `func-data`): the
+ * `data` argument of its `objective` function, `bytes` bytes copied to the device (the caller
+ * keeps ownership of `data`). `bytes` 0 is `metaopt_hc12_func_data_clean` (then `data` may be
+ * NULL). Other objectives have no data buffer: an error. The result is 0; an error message is
+ * the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `data` NULL or holding `bytes`
+ * bytes.
+ */
+struct Int32Result metaopt_hc12_func_data(struct Hc12Instance *h, const void *data, uint64_t bytes);
+
+/**
+ * Empties the data buffer of a user OpenCL source objective (the thesis's `func-data-clean`).
+ * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct Int32Result metaopt_hc12_func_data_clean(struct Hc12Instance *h);
+
+/**
+ * Nonzero `on` prints every kernel launch of `h` (name, work-items, work-group size) to
+ * stderr; 0 stops it (the thesis's `kernel-verbose`). The result is 0; an error message is the
+ * caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct Int32Result metaopt_hc12_kernel_verbose(struct Hc12Instance *h, uint8_t on);
+
+/**
+ * Turns kernel profiling on for `h` and clears the timings gathered so far (the thesis's
+ * `profiler-on`): from now on every kernel launch's OpenCL event time is summed per kernel
+ * until the handle is freed. The result is 0; an error message is the caller's to free with
+ * `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct Int32Result metaopt_hc12_profiler_on(struct Hc12Instance *h);
+
+/**
+ * The kernel timings gathered since `metaopt_hc12_profiler_on` (the thesis's
+ * `profiler-output`): one line per kernel, `NAME launches=N total_ms=T mean_us=M`, where T is
+ * the summed device time of its launches in milliseconds and M the mean per launch in
+ * microseconds (from OpenCL profiling events). An error when the profiler is off. `text` is the
+ * caller's to free with `metaopt_free_pointer`, as is an error message.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct MetaoptStringResult metaopt_hc12_profiler_output(const struct Hc12Instance *h);
+
+/**
+ * A human-readable description of `h` (the thesis's `info`): parameters, bits, intervals,
+ * domain, precision, string length, neighbourhood rows, objective, device, tabu list, verbose
+ * and profiler state; lines end in `\n`. `text` is the caller's to free with
+ * `metaopt_free_pointer`, as is an error message.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct MetaoptStringResult metaopt_hc12_info(const struct Hc12Instance *h);
+
+/**
+ * Releases an instance, its device buffers and its copy of the objective; a host callback is
+ * never called again. NULL, and a pointer that is not a live instance (e.g. one freed already),
+ * are ignored.
+ *
+ * # Safety
+ * `h` must not be in use by another thread.
+ */
+void metaopt_hc12_free(struct Hc12Instance *h);
 
 /**
  * Creates a QAP instance from the thesis's combined matrix DF: nSlices consecutive row-major

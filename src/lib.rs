@@ -9,6 +9,7 @@ pub mod error;
 pub mod experiments;
 pub mod ffi;
 pub mod hc12;
+pub mod objective;
 pub mod problem;
 pub mod rng;
 

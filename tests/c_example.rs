@@ -4,55 +4,14 @@
 //! name only the OpenCL driver's libraries (`tests/valgrind-pocl.supp`).
 
 mod common;
+use common::cbuild::*;
 use common::*;
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12, QapProblem};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
-use std::time::Instant;
-
-fn crate_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Where `cargo test` put the cdylib: `target/<profile>/deps`, the folder of this test
-/// (`target/<profile>/deps/c_example-<hash>`). `cargo test` does not copy it up to
-/// `target/<profile>` as `cargo build` does, so a copy there may be stale and is only a fallback.
-fn library_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let dir = if deps.ends_with("deps") { deps.parent().unwrap() } else { deps };
-    for d in [deps, dir] {
-        if d.join("libmetaopt.so").is_file() {
-            return d.to_path_buf();
-        }
-    }
-    panic!("libmetaopt.so is neither in {} nor in {}: is the cdylib crate type gone?", dir.display(), deps.display());
-}
-
-/// Compiles a C file against the header and the library (warnings are errors).
-fn compile(src: &Path, exe: &Path) {
-    let lib = library_dir();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let out = Command::new(&cc)
-        .args(["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1", "-g"])
-        .arg("-I")
-        .arg(crate_dir().join("include"))
-        .arg(src)
-        .arg("-o")
-        .arg(exe)
-        .arg(format!("-L{}", lib.display()))
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-lmetaopt")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}`: {e}"));
-    assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
-}
 
 fn work_dir() -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_example");
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::cbuild::work_dir("c_example")
 }
 
 /// The example, built once per test process.
@@ -65,21 +24,8 @@ fn example() -> &'static Path {
     })
 }
 
-/// A command that loads the library of [`library_dir`]: cargo's `LD_LIBRARY_PATH` for tests
-/// lists `target/<profile>` (where a stale copy from an older `cargo build` may lie) and takes
-/// precedence over the executable's RUNPATH, so it is replaced.
-fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
-    let mut c = Command::new(program);
-    c.env("LD_LIBRARY_PATH", library_dir());
-    c
-}
-
 fn had12() -> PathBuf {
     qaplib().join("had12.dat")
-}
-
-fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
 /// The number after `key` on the line starting with `prefix`.
@@ -132,34 +78,6 @@ fn qap_solve_reports_errors_in_its_exit_status() {
     assert!(stderr.contains("metaopt_params_from_file failed: error 10"), "{stderr}");
 }
 
-fn have_valgrind() -> bool {
-    match Command::new("valgrind").arg("--version").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            println!("notice: valgrind is not installed; skipping the valgrind check of the C example");
-            false
-        }
-    }
-}
-
-/// Runs `args` under memcheck; returns (exit code, log).
-fn memcheck(name: &str, args: &[&std::ffi::OsStr], cache: &Path) -> (Option<i32>, String) {
-    let log = work_dir().join(format!("{name}.valgrind.log"));
-    let t = Instant::now();
-    let out = command("valgrind")
-        .args(["--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"])
-        .args(["--show-leak-kinds=definite", "--num-callers=40"])
-        .arg(format!("--suppressions={}", crate_dir().join("tests/valgrind-pocl.supp").display()))
-        .arg(format!("--log-file={}", log.display()))
-        .args(args)
-        .env("POCL_KERNEL_CACHE", "1")
-        .env("POCL_CACHE_DIR", cache)
-        .output()
-        .unwrap();
-    println!("memcheck of {name}: {:.1} s", t.elapsed().as_secs_f64());
-    (out.status.code(), std::fs::read_to_string(&log).unwrap_or_default())
-}
-
 #[test]
 fn qap_solve_is_clean_under_valgrind() {
     if !have_valgrind() {
@@ -170,28 +88,9 @@ fn qap_solve_is_clean_under_valgrind() {
     let had12 = had12();
     let args = [exe, had12.as_os_str(), "2".as_ref(), "2".as_ref(), "1".as_ref()];
 
-    // PoCL compiles kernels for the CPU it detects, which differs under valgrind's emulated CPU;
-    // a run under valgrind's no-op tool (a few times faster than memcheck) fills the kernel cache
-    // for that CPU, so memcheck checks the library and the example, not PoCL's LLVM compiling.
-    let t = Instant::now();
-    let warm = command("valgrind")
-        .args(["--tool=none", "--log-file=/dev/null"])
-        .args(args)
-        .env("POCL_KERNEL_CACHE", "1")
-        .env("POCL_CACHE_DIR", &cache)
-        .output()
-        .unwrap();
-    println!("kernel cache warm-up under valgrind: {:.1} s", t.elapsed().as_secs_f64());
-    assert!(warm.status.success(), "warm-up run failed:\n{}", text(&warm).1);
-
-    let (code, log) = memcheck("qap_solve", &args, &cache);
-    assert_eq!(
-        code,
-        Some(0),
-        "memcheck found invalid accesses or definite leaks (exit 99) or the example failed:\n{log}"
-    );
-    assert!(log.contains("ERROR SUMMARY: 0 errors"), "{log}");
-    assert!(log.contains("definitely lost: 0 bytes") || log.contains("no leaks are possible"), "{log}");
+    warm_kernel_cache(&args, &cache);
+    let (code, log) = memcheck(&work_dir(), "qap_solve", &args, &cache);
+    assert_clean(code, &log);
 }
 
 /// The check above can fail: a program that leaks a library-allocated error message is caught
@@ -213,7 +112,7 @@ fn valgrind_check_catches_a_leaked_message() {
     .unwrap();
     let exe = work_dir().join("leak");
     compile(&src, &exe);
-    let (code, log) = memcheck("leak", &[exe.as_os_str()], &work_dir().join("pocl-cache"));
+    let (code, log) = memcheck(&work_dir(), "leak", &[exe.as_os_str()], &work_dir().join("pocl-cache"));
     assert_eq!(code, Some(99), "the leak must fail the check:\n{log}");
     assert!(log.contains("definitely lost") && log.contains("metaopt_params"), "{log}");
 }

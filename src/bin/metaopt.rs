@@ -11,6 +11,8 @@ mod bench;
 mod bench_tabu;
 #[path = "metaopt/devices.rs"]
 mod devices;
+#[path = "metaopt/hc12.rs"]
+mod hc12;
 #[path = "metaopt/out.rs"]
 mod out;
 #[path = "metaopt/qap.rs"]
@@ -26,7 +28,7 @@ const EXIT_ERROR: u8 = 2;
 #[command(
     name = "metaopt",
     version,
-    about = "GPU metaheuristics over OpenCL: the HC12 QAP solver, device listing and benchmarks",
+    about = "GPU metaheuristics over OpenCL: HC12 for the QAP and for continuous functions, device listing and benchmarks",
     after_help = "Device selection: `metaopt devices` numbers every OpenCL device (GPUs first); \
                   choose one with --device N or the METAOPT_DEVICE=N environment variable.\n\
                   Kernel sources are read from $METAOPT_CL_DIR, else cl/ beside the library, else the \
@@ -44,6 +46,10 @@ enum Command {
     /// Quadratic assignment problem (QAPLIB instances)
     #[command(subcommand)]
     Qap(qap::QapCommand),
+    /// The test-function catalogue: name, domain, dimensions, minimum
+    Functions(hc12::FunctionsArgs),
+    /// The general HC12 solver on a catalogue function or a user OpenCL objective
+    Hc12(Box<hc12::Hc12Args>),
     /// Benchmarks (throughput measurements, not tests)
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -70,6 +76,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Devices(a) => devices::run(&a),
         Command::Qap(c) => qap::run(c),
+        Command::Functions(a) => hc12::functions_cmd(&a),
+        Command::Hc12(a) => hc12::hc12_cmd(&a),
         Command::Bench(c) => bench::run(c),
     };
     match result {

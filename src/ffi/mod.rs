@@ -15,16 +15,21 @@
 //!   by a new handle is indistinguishable from it).
 
 mod device;
+mod hc12;
 mod qap;
 
 pub use device::*;
+pub use hc12::*;
 pub use qap::*;
 
 use crate::error::{Error, Result};
 use std::any::Any;
+use std::collections::BTreeSet;
 use std::ffi::{c_char, c_void, CStr};
+use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
+use std::sync::{Mutex, MutexGuard};
 
 /// Error codes of the C API: the `error_code` field of every result struct. The numbers are
 /// stable and never reused; 0 is success.
@@ -110,11 +115,57 @@ impl Int32Result {
     }
 }
 
+/// A string with its error: `text` is non-NULL exactly when `error_code` is `METAOPT_OK`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptStringResult {
+    /// The text, NUL-terminated UTF-8; owned by the caller, who frees it with
+    /// `metaopt_free_pointer`. NULL on error.
+    pub text: *mut c_char,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; owned by the caller, who frees it with
+    /// `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+}
+
+impl MetaoptStringResult {
+    /// A success carrying a C copy of `s`.
+    pub(crate) fn ok(s: &str) -> Result<Self> {
+        let text = c_string(s);
+        if text.is_null() {
+            return Err(Error::Panic(format!("out of host memory: malloc({}) failed", s.len() + 1)));
+        }
+        Ok(MetaoptStringResult { text, error_code: 0, error_message: ptr::null_mut() })
+    }
+}
+
 /// Maps every library error to the error fields of a C result struct.
 pub(crate) trait FfiResult {
     /// The result that reports `code` and `message` (both from an [`Error`]).
     fn from_error(code: i32, message: *mut c_char) -> Self;
 }
+
+/// Implements [`FfiResult`] for C result structs with `error_code` and `error_message` fields
+/// whose other fields are integers, floats and pointers: an error result is all zeros (NULL
+/// arrays, zero values) apart from those two.
+macro_rules! zeroed_error_result {
+    ($($t:ty),*) => {$(
+        impl $crate::ffi::FfiResult for $t {
+            fn from_error(error_code: i32, error_message: *mut std::ffi::c_char) -> Self {
+                // SAFETY: a plain C struct of integers, floats and pointers: all-zero is valid
+                // (zero values, NULL arrays, `result_type` 0 = error where there is one).
+                let mut r: Self = unsafe { std::mem::zeroed() };
+                r.error_code = error_code;
+                r.error_message = error_message;
+                r
+            }
+        }
+    )*};
+}
+pub(crate) use zeroed_error_result;
+
+zeroed_error_result!(MetaoptStringResult);
 
 impl FfiResult for Int32Result {
     fn from_error(error_code: i32, error_message: *mut c_char) -> Self {
@@ -278,8 +329,86 @@ pub(crate) unsafe fn str_arg<'a>(s: *const c_char, arg: &'static str) -> Result<
     cs.to_str().map_err(|e| Error::arg(arg, format!("not valid UTF-8 ({e})")))
 }
 
-/// Frees a string or array that the library returned (any `char *`, `uint16_t *` or
-/// `uint32_t *` of a result struct). NULL is a no-op.
+/// What a handle points to: the magic number first (`repr(C)`), then the object.
+#[repr(C)]
+struct Tagged<T> {
+    magic: u64,
+    value: T,
+}
+
+/// The live handles of one opaque C type, each a boxed `T` behind a magic number. A pointer that
+/// is not registered is never dereferenced, so a freed or forged handle is an error rather than a
+/// crash; the magic number catches a registered object that was overwritten.
+pub(crate) struct Registry<T> {
+    live: Mutex<BTreeSet<usize>>,
+    magic: u64,
+    /// The C name of the handle type, for messages.
+    c_name: &'static str,
+    /// The functions that make such handles, for messages.
+    made_by: &'static str,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Registry<T> {
+    pub(crate) const fn new(magic: u64, c_name: &'static str, made_by: &'static str) -> Self {
+        Registry { live: Mutex::new(BTreeSet::new()), magic, c_name, made_by, _t: PhantomData }
+    }
+
+    fn live(&self) -> MutexGuard<'_, BTreeSet<usize>> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Boxes `value` behind the magic number and registers it: a new handle of C type `H`.
+    pub(crate) fn insert<H>(&self, value: T) -> *mut H {
+        let p = Box::into_raw(Box::new(Tagged { magic: self.magic, value }));
+        self.live().insert(p as usize);
+        p.cast()
+    }
+
+    /// The object behind handle `h` (named `arg` in errors), checked: non-null, live, with its
+    /// magic number.
+    ///
+    /// # Safety
+    /// The handle must not be in use by another thread (a live handle is otherwise valid).
+    pub(crate) unsafe fn get<'a, H>(&self, h: *const H, arg: &'static str) -> Result<&'a mut T> {
+        if h.is_null() {
+            return Err(Error::NullPointer(arg));
+        }
+        if !self.live().contains(&(h as usize)) {
+            return Err(Error::arg(
+                arg,
+                format!("{h:p} is not a live {} (freed already, or not made by {})", self.c_name, self.made_by),
+            ));
+        }
+        // SAFETY: registered addresses come from Box::into_raw in `insert` and leave the set
+        // before being freed.
+        let tagged = unsafe { &mut *(h as *mut Tagged<T>) };
+        if tagged.magic != self.magic {
+            return Err(Error::arg(arg, format!("{h:p} is a corrupted {} (bad magic number)", self.c_name)));
+        }
+        Ok(&mut tagged.value)
+    }
+
+    /// Unregisters and drops the object behind `h`; NULL and unregistered pointers (freed or
+    /// forged) are ignored.
+    ///
+    /// # Safety
+    /// The handle must not be in use by another thread.
+    pub(crate) unsafe fn free<H>(&self, h: *mut H) {
+        if self.live().remove(&(h as usize)) {
+            let p = h as *mut Tagged<T>;
+            // SAFETY: a live address comes from Box::into_raw in `insert`, and it has just left
+            // the registry, so no other call frees it again.
+            unsafe {
+                (*p).magic = 0;
+                drop(Box::from_raw(p));
+            }
+        }
+    }
+}
+
+/// Frees a string or array that the library returned (any `char *` or array pointer of a result
+/// struct: `uint16_t *`, `uint32_t *`, `double *`). NULL is a no-op.
 ///
 /// # Safety
 /// `p` must be NULL or a pointer the library returned and that has not been freed yet.

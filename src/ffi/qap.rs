@@ -1,17 +1,16 @@
 //! The QAP solver (HC12 over qapswap2, the thesis's `libhc12qap`) over the C ABI: instances as
 //! opaque handles, one run, and the iterated solve.
 
-use super::{copy_in, ffi_boundary, free_c, str_arg, CArray, FfiResult, Int32Result};
+use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, Int32Result, Registry};
 use crate::error::{Error, Result};
 use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::qap::{split_df, Backend, Cost, CostForm, ElemType, QapHc12, QapMatrices, QapProblem};
 use crate::problem::qap::{find_bks, QapInstance, MAX_N};
-use std::collections::BTreeSet;
 use std::ffi::{c_char, c_void};
 use std::path::Path;
 use std::ptr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// An instance of the QAP solver: the problem's matrices, the solver's settings and its device
@@ -231,20 +230,6 @@ pub struct MetaoptParamsInfo {
     pub max_iterations: u32,
 }
 
-macro_rules! zeroed_error_result {
-    ($($t:ty),*) => {$(
-        impl FfiResult for $t {
-            fn from_error(error_code: i32, error_message: *mut c_char) -> Self {
-                // SAFETY: a plain C struct of integers, floats and pointers: all-zero is valid
-                // (zero costs, NULL arrays, `result_type` 0 = error).
-                let mut r: Self = unsafe { std::mem::zeroed() };
-                r.error_code = error_code;
-                r.error_message = error_message;
-                r
-            }
-        }
-    )*};
-}
 zeroed_error_result!(ParamsResult, RunResult, MetaoptSolveResult);
 
 /// `result_type` and `f_t1`..`f_t4` of a cost.
@@ -291,10 +276,8 @@ impl Settings {
     }
 }
 
-/// What a `ParamsInstance *` points to. `repr(C)` keeps the magic number first.
-#[repr(C)]
+/// What a `ParamsInstance *` points to (behind the registry's magic number).
 struct Handle {
-    magic: u64,
     solver: QapHc12,
     settings: Settings,
     /// The QAPLIB instance, for the GLB start (instances from files only).
@@ -302,18 +285,12 @@ struct Handle {
     bks: Option<i64>,
 }
 
-/// Addresses of the live handles: a pointer not in it is never dereferenced.
-static LIVE: Mutex<BTreeSet<usize>> = Mutex::new(BTreeSet::new());
-
-fn live() -> std::sync::MutexGuard<'static, BTreeSet<usize>> {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner())
-}
+/// The live `ParamsInstance` handles.
+static LIVE: Registry<Handle> = Registry::new(MAGIC, "ParamsInstance", "metaopt_params*");
 
 fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut ParamsInstance> {
     let solver = settings.build(Arc::new(problem))?;
-    let p = Box::into_raw(Box::new(Handle { magic: MAGIC, solver, settings, instance, bks }));
-    live().insert(p as usize);
-    Ok(p.cast())
+    Ok(LIVE.insert(Handle { solver, settings, instance, bks }))
 }
 
 /// The handle behind `h`, checked: non-null, live, with its magic number.
@@ -321,21 +298,8 @@ fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInsta
 /// # Safety
 /// The handle must not be in use by another thread (a live handle is otherwise valid).
 unsafe fn handle<'a>(h: *const ParamsInstance) -> Result<&'a mut Handle> {
-    if h.is_null() {
-        return Err(Error::NullPointer("h"));
-    }
-    if !live().contains(&(h as usize)) {
-        return Err(Error::arg(
-            "h",
-            format!("{h:p} is not a live ParamsInstance (freed already, or not made by metaopt_params*)"),
-        ));
-    }
-    // SAFETY: registered addresses come from Box::into_raw and leave the set before being freed.
-    let handle = unsafe { &mut *(h as *mut Handle) };
-    if handle.magic != MAGIC {
-        return Err(Error::arg("h", format!("{h:p} is a corrupted ParamsInstance (bad magic number)")));
-    }
-    Ok(handle)
+    // SAFETY: forwarded contract.
+    unsafe { LIVE.get(h, "h") }
 }
 
 /// Element types of QAP matrices as the C caller passes them.
@@ -888,14 +852,7 @@ pub unsafe extern "C" fn metaopt_free_solve_result(r: *mut MetaoptSolveResult) {
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_free_params(h: *mut ParamsInstance) {
     ffi_boundary!({
-        if live().remove(&(h as usize)) {
-            let p = h as *mut Handle;
-            // SAFETY: a live address comes from Box::into_raw in `new_handle`, and it has just
-            // left the registry, so no other call frees it again.
-            unsafe {
-                (*p).magic = 0;
-                drop(Box::from_raw(p));
-            }
-        }
+        // SAFETY: the caller's contract; unregistered pointers are ignored.
+        unsafe { LIVE.free(h) }
     })
 }

@@ -5,6 +5,7 @@
 //! closed-form mask rows, Gray coding and the string layout.
 
 pub mod driver;
+pub mod general;
 pub mod qap;
 pub mod tabu;
 

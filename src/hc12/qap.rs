@@ -259,7 +259,7 @@ pub fn split_df<T: Copy + Default + PartialEq>(n: usize, slices: usize, df: &[T]
 }
 
 fn check_sizes(n: usize, slices: usize) -> Result<()> {
-    if n < 2 || n > MAX_N {
+    if !(2..=MAX_N).contains(&n) {
         return Err(Error::arg("nElements", format!("{n}; expected 2..{MAX_N}")));
     }
     if slices == 0 {

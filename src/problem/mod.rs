@@ -1,1 +1,2 @@
 pub mod qap;
+pub mod functions;

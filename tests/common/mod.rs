@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod cbuild;
+
 use metaopt::problem::qap::QapInstance;
 use std::path::PathBuf;
 

@@ -23,12 +23,15 @@ pub enum BenchCommand {
     Qap(BenchQapArgs),
     /// The thesis's Table 4: success ratio and time to the optimum, plain HC12 and with the tabu list
     Tabu(crate::bench_tabu::BenchTabuArgs),
+    /// The thesis's Table 6: accuracy of the function catalogue against 50-digit references
+    Functions(crate::hc12::BenchFunctionsArgs),
 }
 
 pub fn run(c: BenchCommand) -> CliResult {
     match c {
         BenchCommand::Qap(a) => bench_qap(&a),
         BenchCommand::Tabu(a) => crate::bench_tabu::bench_tabu(&a),
+        BenchCommand::Functions(a) => crate::hc12::bench_functions(&a),
     }
 }
 

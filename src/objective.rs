@@ -1,0 +1,390 @@
+//! The objective contract on the host side (docs/DESIGN.md): an objective is OpenCL C defining
+//!
+//! ```c
+//! FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)
+//! ```
+//!
+//! where component j of the point is `x[j * stride]`: a catalogue function of `cl/functions.cl`
+//! chosen by name, a user's source (with an optional data buffer, the thesis's `func-data`), or a
+//! host callback that receives a whole matrix per call instead.
+//!
+//! Solvers append [`Objective::program_source`] to their own kernels and add
+//! [`Objective::build_options`]; [`evaluate_points`] does the same for plain evaluation, and
+//! [`accuracy`] measures the catalogue against reference values (the thesis's Table 6).
+
+use crate::device::{cl_error, kernel_source, work_group_size, DeviceContext};
+use crate::error::{Error, Result};
+use crate::problem::functions::{self, FunctionInfo};
+use opencl3::kernel::ExecuteKernel;
+use opencl3::program::Program;
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+
+/// The callback's signature: `(x, rows, dims, out)` with `x` holding `rows * dims` values row by
+/// row (row r is the point x_r) and `out` the `rows` values to fill; `Err(status)` reports failure.
+pub type CallbackFn = dyn Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32> + Send + Sync;
+
+/// A host function evaluating a whole matrix of points per call.
+#[derive(Clone)]
+pub struct HostCallback {
+    pub f: Arc<CallbackFn>,
+}
+
+impl HostCallback {
+    pub fn new(f: impl Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32> + Send + Sync + 'static) -> Self {
+        HostCallback { f: Arc::new(f) }
+    }
+
+    /// Calls the callback; a failure with status s is [`Error::Callback`]`(s)`.
+    pub fn call(&self, x: &[f64], rows: usize, dims: usize, out: &mut [f64]) -> Result<()> {
+        if x.len() != rows * dims || out.len() != rows {
+            return Err(Error::arg(
+                "callback",
+                format!("{} values and {} outputs for {rows} rows of {dims}", x.len(), out.len()),
+            ));
+        }
+        (self.f)(x, rows, dims, out).map_err(Error::Callback)
+    }
+}
+
+impl fmt::Debug for HostCallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HostCallback")
+    }
+}
+
+/// What a solver minimises (or maximises).
+#[derive(Clone, Debug)]
+pub enum Objective {
+    /// A catalogue function by name (`F1`, `CEC04t`, ...; see [`functions::catalogue`]).
+    Catalogue { name: String },
+    /// OpenCL C defining `objective` (FP is defined before it), and the bytes of its data buffer.
+    Source { code: String, data: Vec<u8> },
+    /// A host function called with the whole matrix of an iteration.
+    Callback(HostCallback),
+}
+
+/// Defines FP for a user's source as functions.cl does; `#line 1` makes build-log line numbers
+/// those of the user's file.
+const SOURCE_PRELUDE: &str = "\
+#if defined(FP_DOUBLE) && FP_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#ifndef FP
+#if defined(FP_DOUBLE) && FP_DOUBLE
+#define FP double
+#else
+#define FP float
+#endif
+#endif
+#line 1
+";
+
+impl Objective {
+    /// A catalogue function; the name is checked (case-insensitive) and stored as the catalogue
+    /// spells it.
+    pub fn catalogue(name: &str) -> Result<Self> {
+        Ok(Objective::Catalogue { name: functions::lookup(name)?.name.to_string() })
+    }
+
+    /// A user's OpenCL source with its data buffer (may be empty).
+    pub fn source(code: impl Into<String>, data: Vec<u8>) -> Self {
+        Objective::Source { code: code.into(), data }
+    }
+
+    /// A host callback.
+    pub fn callback(
+        f: impl Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32> + Send + Sync + 'static,
+    ) -> Self {
+        Objective::Callback(HostCallback::new(f))
+    }
+
+    /// The catalogue entry of a catalogue objective.
+    pub fn info(&self) -> Result<Option<&'static FunctionInfo>> {
+        match self {
+            Objective::Catalogue { name } => functions::lookup(name).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// The OpenCL text that defines `objective`, to follow common.cl in a program: functions.cl
+    /// for the catalogue, the user's code (after a prelude defining FP) for a source.
+    pub fn program_source(&self) -> Result<String> {
+        match self {
+            Objective::Catalogue { name } => {
+                functions::lookup(name)?;
+                kernel_source("functions.cl")
+            }
+            Objective::Source { code, .. } => Ok(format!("{SOURCE_PRELUDE}{code}\n")),
+            Objective::Callback(_) => {
+                Err(Error::arg("objective", "a host callback has no OpenCL source; it is called on the host"))
+            }
+        }
+    }
+
+    /// Build options: `-DFP_DOUBLE=0|1`, and `-DMO_OBJECTIVE=mo_<name>` for the catalogue.
+    pub fn build_options(&self, double: bool) -> String {
+        let mut o = format!("-DFP_DOUBLE={}", double as u8);
+        if let Objective::Catalogue { name } = self {
+            // an unknown name fails earlier, in program_source
+            if let Ok(info) = functions::lookup(name) {
+                o += &format!(" -DMO_OBJECTIVE={}", info.kernel);
+            }
+        }
+        o
+    }
+
+    /// The data buffer in `dims` dimensions: the catalogue's constants as float or double bytes,
+    /// a source's bytes as given, nothing for a callback.
+    pub fn data_bytes(&self, dims: usize, double: bool) -> Result<Vec<u8>> {
+        match self {
+            Objective::Catalogue { name } => Ok(fp_bytes(&functions::data(name, dims)?, double)),
+            Objective::Source { data, .. } => Ok(data.clone()),
+            Objective::Callback(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Errors (naming `dims`) unless the objective is defined in `dims` dimensions.
+    pub fn check_dims(&self, dims: usize) -> Result<()> {
+        match self {
+            Objective::Catalogue { name } => functions::lookup(name)?.check_dims(dims),
+            _ if dims == 0 => Err(Error::arg("dims", "0; expected at least 1")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `values` as little-endian float (`!double`) or double bytes, the layout of an FP buffer.
+pub fn fp_bytes(values: &[f64], double: bool) -> Vec<u8> {
+    if double {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    } else {
+        values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect()
+    }
+}
+
+/// The inverse of [`fp_bytes`].
+pub fn fp_values(bytes: &[u8], double: bool) -> Vec<f64> {
+    if double {
+        bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+    } else {
+        bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect()
+    }
+}
+
+fn context(device: Option<usize>) -> Result<Arc<DeviceContext>> {
+    match device {
+        Some(d) => DeviceContext::get(d),
+        None => DeviceContext::current(),
+    }
+}
+
+/// Checks a row-by-row point matrix and returns the number of points.
+fn point_count(points: &[f64], dims: usize) -> Result<usize> {
+    if dims == 0 {
+        return Err(Error::arg("dims", "0; expected at least 1"));
+    }
+    if !points.len().is_multiple_of(dims) {
+        return Err(Error::arg("points", format!("{} values is not a whole number of {dims}-dimensional points", points.len())));
+    }
+    let count = points.len() / dims;
+    if count > u32::MAX as usize || dims > u32::MAX as usize {
+        return Err(Error::arg("points", format!("{count} points of {dims} dimensions; at most 2^32 - 1 of each")));
+    }
+    Ok(count)
+}
+
+/// Values of `objective` at `count` points (`points` = count * dims values, row by row), in float
+/// or double: the program is common.cl, the objective's source and the evaluation kernel of
+/// functions.cl, built on `device` (or the device in use). A callback is simply called. In float,
+/// the points and data are rounded to float first.
+pub fn evaluate_points(
+    obj: &Objective,
+    points: &[f64],
+    dims: usize,
+    double: bool,
+    device: Option<usize>,
+) -> Result<Vec<f64>> {
+    let count = point_count(points, dims)?;
+    obj.check_dims(dims)?;
+    if let Objective::Callback(cb) = obj {
+        let mut out = vec![0.0; count];
+        cb.call(points, count, dims, &mut out)?;
+        return Ok(out);
+    }
+    let mut src = kernel_source("common.cl")?;
+    src.push('\n');
+    src += &obj.program_source()?;
+    if let Objective::Source { .. } = obj {
+        // the evaluation kernel must follow the user's `objective`
+        src.push('\n');
+        src += &kernel_source("functions.cl")?;
+    }
+    let ctx = context(device)?;
+    if double {
+        ctx.require_fp64()?;
+    }
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let program = ctx.program_from_source(&src, &format!("{} -DMO_EVAL_KERNEL", obj.build_options(double)))?;
+    let data = obj.data_bytes(dims, double)?;
+    run_eval(&ctx, &program, None, points, dims, count, &data, double)
+}
+
+/// Values of catalogue function `name` at `count` points (row by row), through one program that
+/// holds the whole catalogue (`functions_eval_id`): what accuracy tables and tests use, so that
+/// the catalogue costs two builds (float, double) per device rather than two per function.
+pub fn evaluate_catalogue(
+    name: &str,
+    points: &[f64],
+    dims: usize,
+    double: bool,
+    device: Option<usize>,
+) -> Result<Vec<f64>> {
+    let info = functions::lookup(name)?;
+    let count = point_count(points, dims)?;
+    info.check_dims(dims)?;
+    let ctx = context(device)?;
+    if double {
+        ctx.require_fp64()?;
+    }
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let src = format!("{}\n{}", kernel_source("common.cl")?, kernel_source("functions.cl")?);
+    let program = ctx.program_from_source(&src, &format!("-DFP_DOUBLE={} -DMO_EVAL_ALL", double as u8))?;
+    let data = fp_bytes(&info.data(dims)?, double);
+    run_eval(&ctx, &program, Some(info.id), points, dims, count, &data, double)
+}
+
+/// Runs `functions_eval` (or `functions_eval_id` with `which`) over the points, laid out
+/// column-wise (component j of point i at [j * count + i]).
+#[allow(clippy::too_many_arguments)]
+fn run_eval(
+    ctx: &Arc<DeviceContext>,
+    program: &Program,
+    which: Option<u32>,
+    points: &[f64],
+    dims: usize,
+    count: usize,
+    data: &[u8],
+    double: bool,
+) -> Result<Vec<f64>> {
+    let q = ctx.queue()?;
+    let mut cols = vec![0.0; points.len()];
+    for (i, row) in points.chunks_exact(dims).enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            cols[j * count + i] = v;
+        }
+    }
+    let size = if double { 8 } else { 4 };
+    let x = q.buffer_from(&fp_bytes(&cols, double), "points")?;
+    let data = q.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "data")?;
+    let out = q.buffer::<u8>(count * size, "values")?;
+    let name = if which.is_some() { "functions_eval_id" } else { "functions_eval" };
+    let kernel = q.kernel(program, name)?;
+    let wg = work_group_size(ctx, &kernel, 64);
+    let (dims32, count32) = (dims as u32, count as u32);
+    // SAFETY: the arguments match the kernel's parameters; the buffers outlive the blocking
+    // finish below.
+    unsafe {
+        let mut exec = ExecuteKernel::new(&kernel);
+        if let Some(w) = &which {
+            exec.set_arg(w);
+        }
+        exec.set_arg(x.cl())
+            .set_arg(&dims32)
+            .set_arg(&count32)
+            .set_arg(data.cl())
+            .set_arg(out.cl())
+            .set_global_work_size(count.div_ceil(wg) * wg)
+            .set_local_work_size(wg)
+            .enqueue_nd_range(q.cl())
+            .map_err(|e| {
+                let e = cl_error("clEnqueueNDRangeKernel(functions_eval)")(e);
+                crate::device::note_failure(&e);
+                e
+            })?;
+    }
+    q.finish()?;
+    let bytes = out.to_vec(&q)?;
+    Ok(fp_values(&bytes[..count * size], double))
+}
+
+/// Statistics of the absolute error |value - reference| over a set of points.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AccuracyStats {
+    pub max_abs: f64,
+    pub mean_abs: f64,
+    /// Sample standard deviation (n - 1), as MATLAB's `std`.
+    pub std_abs: f64,
+    pub count: usize,
+}
+
+/// Error statistics of `values` against references given as double-double pairs (hi, lo): each
+/// error is |(v - hi) - lo|, so errors below an ulp of the reference are measured too. A NaN
+/// value makes every statistic NaN.
+pub fn accuracy_stats(values: &[f64], refs: &[(f64, f64)]) -> Result<AccuracyStats> {
+    if values.len() != refs.len() || values.is_empty() {
+        return Err(Error::arg("refs", format!("{} references for {} values", refs.len(), values.len())));
+    }
+    let errs: Vec<f64> = values.iter().zip(refs).map(|(&v, &(h, l))| ((v - h) - l).abs()).collect();
+    let n = errs.len() as f64;
+    let max_abs = errs.iter().fold(0.0f64, |m, &e| if e.is_nan() || m.is_nan() { f64::NAN } else { m.max(e) });
+    let mean_abs = errs.iter().sum::<f64>() / n;
+    let var = if errs.len() > 1 { errs.iter().map(|e| (e - mean_abs).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    Ok(AccuracyStats { max_abs, mean_abs, std_abs: var.sqrt(), count: errs.len() })
+}
+
+fn dims_of(points: &[f64], refs: &[(f64, f64)]) -> Result<usize> {
+    if refs.is_empty() || !points.len().is_multiple_of(refs.len()) {
+        return Err(Error::arg("points", format!("{} values for {} references", points.len(), refs.len())));
+    }
+    Ok(points.len() / refs.len())
+}
+
+/// Device accuracy of catalogue function `name` (double or float) on the device in use:
+/// `points` row by row, one reference per point (see [`functions::ReferenceFixture`]).
+pub fn accuracy(name: &str, double: bool, points: &[f64], refs: &[(f64, f64)]) -> Result<AccuracyStats> {
+    let dims = dims_of(points, refs)?;
+    accuracy_stats(&evaluate_catalogue(name, points, dims, double, None)?, refs)
+}
+
+/// Accuracy of the f64 host reference of catalogue function `name`.
+pub fn accuracy_host(name: &str, points: &[f64], refs: &[(f64, f64)]) -> Result<AccuracyStats> {
+    let dims = dims_of(points, refs)?;
+    accuracy_stats(&functions::lookup(name)?.eval_rows(points, dims)?, refs)
+}
+
+/// The thesis's Table 6, CUDA column (double, 10,000 points in 10 dimensions, against Matlab vpa
+/// at 50 digits): (function, max, mean, standard deviation) of the absolute error.
+pub const THESIS_CUDA_ACCURACY: [(&str, f64, f64, f64); 26] = [
+    ("F1", 5.97e-13, 6.05e-15, 1.44e-14),
+    ("F2", 4.89e-12, 2.78e-14, 9.26e-14),
+    ("F3", 9.75e-10, 1.00e-11, 2.08e-11),
+    ("F4", 2.46e-11, 1.35e-13, 4.62e-13),
+    ("F5", 7.82e-11, 3.94e-13, 1.12e-12),
+    ("F6", 3.30e-12, 2.26e-14, 7.10e-14),
+    ("F7", 2.96e-12, 5.26e-13, 4.14e-13),
+    ("F8", 1.71e-13, 2.45e-14, 2.88e-14),
+    ("F9", 4.17e-14, 1.55e-16, 5.74e-16),
+    ("F10", 1.14e-13, 1.45e-15, 2.21e-15),
+    ("F11", 4.86e-16, 1.43e-19, 5.72e-18),
+    ("F12", 2.09e-13, 1.15e-15, 3.16e-15),
+    ("CEC04", 3.30e-12, 2.26e-14, 7.10e-14),
+    ("CEC05", 1.71e-13, 2.45e-14, 2.88e-14),
+    ("CEC06", 4.59e-11, 1.41e-12, 1.19e-12),
+    ("CEC07", 3.64e-12, 7.94e-13, 6.78e-13),
+    ("CEC08", 7.82e-14, 4.53e-16, 9.58e-16),
+    ("CEC09", 9.95e-14, 4.90e-16, 1.31e-15),
+    ("CEC10", 1.85e-13, 4.18e-15, 4.23e-15),
+    ("CEC04t", 5.12e-13, 5.99e-14, 5.72e-14),
+    ("CEC05t", 6.82e-13, 6.82e-14, 7.64e-14),
+    ("CEC06t", 1.76e-11, 2.84e-12, 2.25e-12),
+    ("CEC07t", 2.46e-11, 1.42e-12, 1.23e-12),
+    ("CEC08t", 9.77e-15, 6.60e-16, 8.80e-16),
+    ("CEC09t", 9.21e-13, 1.92e-15, 9.62e-15),
+    ("CEC10t", 3.73e-13, 8.16e-15, 8.00e-15),
+];
