@@ -94,19 +94,9 @@ __kernel void hc12g_eval(__global const uint *K, __global const uint *bit_param,
         key = HC_MAX ? -f : f;
         // NaN never wins: it compares false both ways, so it is made the worst
         if (isnan(key)) key = FT_WORST;
-        if (tabu_check) {
-            tabu_cand c;
-            c.base = K;
-            c.h = (uint)h;
-            for (int t = 0; t < 3; ++t) {
-                c.mp[t] = t < h ? mp[t] : 0u;
-                c.mm[t] = t < h ? mm[t] : 0u;
-            }
-            uint p;
-            if (tabu_find(tabu_x, tabu_idx, tabu_meta[0], &c, &p) >= 0 &&
-                !(aspiration && FT_LESS(key, FT_FROM_BITS(best_bits))))
-                key = FT_WORST;
-        }
+        if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, K, h, mp, mm) &&
+            !(aspiration && FT_LESS(key, FT_FROM_BITS(best_bits))))
+            key = FT_WORST;
         r = row;
     }
     HC12_WG_ARGMIN(FT, FT_LESS, key, r, lf, lr);

@@ -169,19 +169,9 @@ __kernel void qap_eval(__global const QT *A, __global const QT *B, __global cons
 #else
         f = qap_full_cost(A, B, order);
 #endif
-        if (tabu_check) {
-            tabu_cand c;
-            c.base = st + ST_K;
-            c.h = (uint)h;
-            for (int t = 0; t < 3; ++t) {
-                c.mp[t] = t < h ? mp[t] : 0u;
-                c.mm[t] = t < h ? mm[t] : 0u;
-            }
-            uint p;
-            if (tabu_find(tabu_x, tabu_idx, tabu_meta[0], &c, &p) >= 0 &&
-                !(aspiration && FT_LESS(f, FT_FROM_BITS(best_bits))))
-                f = FT_WORST;
-        }
+        if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, st + ST_K, h, mp, mm) &&
+            !(aspiration && FT_LESS(f, FT_FROM_BITS(best_bits))))
+            f = FT_WORST;
         r = row;
         if (store_f) all_f[row] = f;
     }

@@ -59,6 +59,22 @@ inline int tabu_find(__global const uint *X, __global const uint *idx, uint m, c
     return (int)a;
 }
 
+// Whether the string `base` with the flips (h, mp, mm) of a mask row is on the list: the test
+// every evaluation kernel makes for its own row.
+inline bool tabu_listed(__global const uint *X, __global const uint *idx, __global const uint *meta,
+                        __global const uint *base, int h, const uint mp[3], const uint mm[3])
+{
+    tabu_cand c;
+    c.base = base;
+    c.h = (uint)h;
+    for (int t = 0; t < 3; ++t) {
+        c.mp[t] = t < h ? mp[t] : 0u;
+        c.mm[t] = t < h ? mm[t] : 0u;
+    }
+    uint p;
+    return tabu_find(X, idx, meta[0], &c, &p) >= 0;
+}
+
 // First half of Algorithm 1 for the string v (one work-item): where v goes and, when the list is
 // full, which entry leaves (FIFO: the one in the slot the new string takes).
 // pos[0] = 1 when v is already listed (nothing to do), pos[1] = insert position in the index after

@@ -12,5 +12,6 @@ pub mod hc12;
 pub mod objective;
 pub mod problem;
 pub mod rng;
+pub mod sateval;
 
 pub use error::{Error, Result};

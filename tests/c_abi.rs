@@ -3,53 +3,21 @@
 
 mod common;
 use common::*;
+#[path = "common/cabi.rs"]
+mod cabi;
+use cabi::*;
 use metaopt::ffi::*;
 use metaopt::hc12::driver::{solve, SolveOptions, Start};
 use metaopt::hc12::qap::{Backend, Cost, CostForm, QapHc12, QapProblem};
 use metaopt::problem::qap::QapInstance;
-use std::ffi::{c_char, c_void, CStr, CString};
+use std::ffi::{c_void, CStr, CString};
 use std::ptr;
-use std::sync::{Arc, RwLock, RwLockReadGuard};
+use std::sync::Arc;
 
-/// Tests share the process: one that frees a handle and then uses its address takes this lock
-/// exclusively, so that no other test's new handle can reuse that address meanwhile.
-static HANDLES: RwLock<()> = RwLock::new(());
-
-fn shared() -> RwLockReadGuard<'static, ()> {
-    HANDLES.read().unwrap_or_else(|e| e.into_inner())
-}
-
-const OK: i32 = MetaoptErrorCode::MetaoptOk as i32;
-const INVALID: i32 = MetaoptErrorCode::MetaoptErrInvalidArgument as i32;
-const NULL: i32 = MetaoptErrorCode::MetaoptErrNullPointer as i32;
-const UNSUPPORTED_TYPE: i32 = MetaoptErrorCode::MetaoptErrUnsupportedType as i32;
-
-/// Takes a returned message: reads it and frees it with `metaopt_free_pointer`.
-fn take_message(p: *mut c_char) -> String {
-    assert!(!p.is_null(), "an error must carry a message");
-    let s = unsafe { CStr::from_ptr(p) }.to_str().expect("messages are UTF-8").to_string();
-    unsafe { metaopt_free_pointer(p.cast()) };
-    s
-}
-
-/// Checks an error's code and that its message mentions `needle`; frees the message.
-fn expect_error(code: i32, message: *mut c_char, want: i32, needle: &str) {
-    let m = take_message(message);
-    assert_eq!(code, want, "message: {m}");
-    assert!(m.contains(needle), "`{m}` should mention `{needle}`");
-}
 
 fn expect_params_error(r: ParamsResult, want: i32, needle: &str) {
     assert!(r.instance.is_null());
     expect_error(r.error_code, r.error_message, want, needle);
-}
-
-fn expect_ok(r: Int32Result) -> i32 {
-    if r.error_code != OK {
-        panic!("error {}: {}", r.error_code, take_message(r.error_message));
-    }
-    assert!(r.error_message.is_null());
-    r.result
 }
 
 fn had12_path() -> CString {
@@ -203,7 +171,7 @@ fn type_names_sizes_and_values_are_checked() {
 
 #[test]
 fn forged_and_freed_handles_are_errors() {
-    let _exclusive = HANDLES.write().unwrap_or_else(|e| e.into_inner());
+    let _exclusive = exclusive();
     // zeroed memory that looks like nothing the library made
     let mut fake = vec![0u64; 256];
     let forged = fake.as_mut_ptr().cast::<ParamsInstance>();

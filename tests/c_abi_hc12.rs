@@ -2,59 +2,26 @@
 //! and messages, handle validation, the three kinds of objective, func-data, the tabu list, the
 //! profiler and info, and results equal to the Rust API's.
 
+#[path = "common/cabi.rs"]
+mod cabi;
+use cabi::*;
 use metaopt::ffi::*;
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::objective::Objective;
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{RwLock, RwLockReadGuard};
 
-/// Tests share the process: one that frees a handle and then uses its address takes this lock
-/// exclusively, so that no other test's new handle can reuse that address meanwhile.
-static HANDLES: RwLock<()> = RwLock::new(());
 
-fn shared() -> RwLockReadGuard<'static, ()> {
-    HANDLES.read().unwrap_or_else(|e| e.into_inner())
-}
-
-const OK: i32 = MetaoptErrorCode::MetaoptOk as i32;
-const INVALID: i32 = MetaoptErrorCode::MetaoptErrInvalidArgument as i32;
-const NULL: i32 = MetaoptErrorCode::MetaoptErrNullPointer as i32;
-const KERNEL_BUILD: i32 = MetaoptErrorCode::MetaoptErrKernelBuild as i32;
-const CALLBACK: i32 = MetaoptErrorCode::MetaoptErrCallback as i32;
 
 const BINARY: i32 = MetaoptDomain::MetaoptDomainBinary as i32;
 const INTEGER: i32 = MetaoptDomain::MetaoptDomainInteger as i32;
 const REAL: i32 = MetaoptDomain::MetaoptDomainReal as i32;
 
-/// Takes a returned message: reads it and frees it with `metaopt_free_pointer`.
-fn take_message(p: *mut c_char) -> String {
-    assert!(!p.is_null(), "an error must carry a message");
-    let s = unsafe { CStr::from_ptr(p) }.to_str().expect("messages are UTF-8").to_string();
-    unsafe { metaopt_free_pointer(p.cast()) };
-    s
-}
-
-/// Checks an error's code and that its message mentions `needle`; frees the message.
-fn expect_error(code: i32, message: *mut c_char, want: i32, needle: &str) {
-    let m = take_message(message);
-    assert_eq!(code, want, "message: {m}");
-    assert!(m.contains(needle), "`{m}` should mention `{needle}`");
-}
-
 fn expect_params_error(r: Hc12ParamsResult, want: i32, needle: &str) {
     assert!(r.instance.is_null());
     expect_error(r.error_code, r.error_message, want, needle);
-}
-
-fn expect_ok(r: Int32Result) {
-    if r.error_code != OK {
-        panic!("error {}: {}", r.error_code, take_message(r.error_message));
-    }
-    assert!(r.error_message.is_null());
-    assert_eq!(r.result, 0);
 }
 
 /// The text of a string result, freed.
@@ -587,7 +554,7 @@ fn info_describes_the_instance() {
 
 #[test]
 fn forged_and_freed_handles_are_errors() {
-    let _exclusive = HANDLES.write().unwrap_or_else(|e| e.into_inner());
+    let _exclusive = exclusive();
     let opts = metaopt_hc12_default_run_options();
     // zeroed memory that looks like nothing the library made
     let mut fake = vec![0u64; 256];

@@ -7,6 +7,8 @@
 // The submodules live in src/bin/metaopt/ so that cargo does not take them for binaries.
 #[path = "metaopt/bench.rs"]
 mod bench;
+#[path = "metaopt/bench_sat.rs"]
+mod bench_sat;
 #[path = "metaopt/bench_tabu.rs"]
 mod bench_tabu;
 #[path = "metaopt/devices.rs"]

@@ -3,3 +3,4 @@
 //! benchmarks.
 
 pub mod qap;
+pub mod sat;

@@ -6,7 +6,7 @@
 use crate::device::{cl_error, event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
-use crate::hc12::{binary_to_gray, gray_to_binary, Neighbourhood};
+use crate::hc12::{binary_to_gray, enqueue_argmin, gray_to_binary, Neighbourhood};
 use crate::objective::{fp_bytes, fp_values as fp_from_bytes, Objective};
 use crate::rng::Philox;
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -572,16 +572,7 @@ impl Hc12 {
                 .set_local_work_size(wg)
                 .enqueue_nd_range(self.queue.cl())
                 .map_err(cl_error("clEnqueueNDRangeKernel(hc12g_eval)"))?;
-            let e2 = ExecuteKernel::new(&k.argmin)
-                .set_arg(self.bufs.group_best.cl())
-                .set_arg(&groups)
-                .set_arg(self.bufs.out.cl())
-                .set_arg_local_buffer(wg2 * fp)
-                .set_arg_local_buffer(wg2 * 4)
-                .set_global_work_size(wg2)
-                .set_local_work_size(wg2)
-                .enqueue_nd_range(self.queue.cl())
-                .map_err(cl_error("clEnqueueNDRangeKernel(hc12_argmin_groups)"))?;
+            let e2 = enqueue_argmin(&self.queue, &k.argmin, &self.bufs.group_best, groups, &self.bufs.out, wg2, fp)?;
             (e1, e2)
         };
         let mut out = [0u64; 2];

@@ -9,7 +9,10 @@ pub mod general;
 pub mod qap;
 pub mod tabu;
 
+use crate::device::{cl_error, DeviceBuffer, Queue};
 use crate::error::{Error, Result};
+use opencl3::event::Event;
+use opencl3::kernel::{ExecuteKernel, Kernel};
 
 /// Binomial coefficient C(n, k) for k <= 3.
 pub fn choose(n: u64, k: u32) -> u64 {
@@ -145,6 +148,35 @@ impl Neighbourhood {
         }
         Ok(())
     }
+}
+
+/// Enqueues `hc12_argmin_groups` (cl/hc12.cl): one work-group of `wg` reduces the `groups`
+/// per-group winners of an evaluation kernel into `out` (value bits, row). `ft_size` is the size
+/// of the value type.
+pub(crate) fn enqueue_argmin(
+    q: &Queue,
+    kernel: &Kernel,
+    group_best: &DeviceBuffer<u64>,
+    groups: u32,
+    out: &DeviceBuffer<u64>,
+    wg: usize,
+    ft_size: usize,
+) -> Result<Event> {
+    // SAFETY: the arguments match `hc12_argmin_groups` in type and order; the buffers are
+    // borrowed for the call and outlive the kernel, whose result is read on the same in-order
+    // queue.
+    unsafe {
+        ExecuteKernel::new(kernel)
+            .set_arg(group_best.cl())
+            .set_arg(&groups)
+            .set_arg(out.cl())
+            .set_arg_local_buffer(wg * ft_size)
+            .set_arg_local_buffer(wg * 4)
+            .set_global_work_size(wg)
+            .set_local_work_size(wg)
+            .enqueue_nd_range(q.cl())
+    }
+    .map_err(cl_error("clEnqueueNDRangeKernel(hc12_argmin_groups)"))
 }
 
 /// Pair number t (lexicographic) of the pairs i < j from 0..n.

@@ -9,7 +9,7 @@ use crate::cpu::qap::{full_cost, CpuEvaluator, QapElem};
 use crate::device::{event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
-use crate::hc12::{gray_to_binary, Neighbourhood};
+use crate::hc12::{enqueue_argmin, gray_to_binary, Neighbourhood};
 use crate::problem::qap::{QapInstance, MAX_N};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use serde::Serialize;
@@ -559,16 +559,7 @@ impl DeviceEvaluator {
                 .set_local_work_size(self.wg)
                 .enqueue_nd_range(self.queue.cl())
                 .map_err(crate::device::cl_error("clEnqueueNDRangeKernel(qap_eval)"))?;
-            let e2 = ExecuteKernel::new(&self.argmin)
-                .set_arg(self.group_best.cl())
-                .set_arg(&groups)
-                .set_arg(self.out.cl())
-                .set_arg_local_buffer(self.wg2 * 8)
-                .set_arg_local_buffer(self.wg2 * 4)
-                .set_global_work_size(self.wg2)
-                .set_local_work_size(self.wg2)
-                .enqueue_nd_range(self.queue.cl())
-                .map_err(crate::device::cl_error("clEnqueueNDRangeKernel(hc12_argmin_groups)"))?;
+            let e2 = enqueue_argmin(&self.queue, &self.argmin, &self.group_best, groups, &self.out, self.wg2, 8)?;
             (e1, e2)
         };
         self.queue.finish()?;

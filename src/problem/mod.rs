@@ -1,2 +1,3 @@
 pub mod qap;
 pub mod functions;
+pub mod sat;

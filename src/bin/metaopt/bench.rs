@@ -25,6 +25,8 @@ pub enum BenchCommand {
     Tabu(crate::bench_tabu::BenchTabuArgs),
     /// The thesis's Table 6: accuracy of the function catalogue against 50-digit references
     Functions(crate::hc12::BenchFunctionsArgs),
+    /// Clause evaluations per second of a CNF formula: device DXAC and MCSX, rayon CPU
+    Sat(crate::bench_sat::BenchSatArgs),
 }
 
 pub fn run(c: BenchCommand) -> CliResult {
@@ -32,6 +34,7 @@ pub fn run(c: BenchCommand) -> CliResult {
         BenchCommand::Qap(a) => bench_qap(&a),
         BenchCommand::Tabu(a) => crate::bench_tabu::bench_tabu(&a),
         BenchCommand::Functions(a) => crate::hc12::bench_functions(&a),
+        BenchCommand::Sat(a) => crate::bench_sat::bench_sat(&a),
     }
 }
 
@@ -279,17 +282,7 @@ fn bench_qap(a: &BenchQapArgs) -> CliResult {
         ])
         .map_err(csv_err)?;
     }
-    let text = String::from_utf8(
-        w.into_inner()
-            .map_err(|e| Failure(format!("cannot write CSV: {e}")))?,
-    )
-    .map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
-    out::print(&text)?;
-    if let Some(f) = &a.csv {
-        std::fs::write(f, &text)
-            .map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
-        eprintln!("CSV written to {}", f.display());
-    }
+    out::finish_csv(w, a.csv.as_deref())?;
 
     let first = results[0].best;
     let inconsistent: Vec<&str> = results

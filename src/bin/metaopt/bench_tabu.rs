@@ -114,11 +114,5 @@ pub fn bench_tabu(a: &BenchTabuArgs) -> CliResult {
             w.serialize(&row).map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
         }
     }
-    let text = String::from_utf8(w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?)
-        .map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
-    out::print(&text)?;
-    if let Some(f) = &a.csv {
-        std::fs::write(f, &text).map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
-    }
-    Ok(())
+    out::finish_csv(w, a.csv.as_deref())
 }

@@ -6,7 +6,7 @@ use crate::qap::TabuArgs;
 use clap::{Args, ValueEnum};
 use metaopt::device::set_device_number;
 use metaopt::hc12::general::{Coding, Domain, Hc12, Hc12Params, RunOptions, Sense, StartPoint};
-use metaopt::objective::{accuracy, accuracy_host, AccuracyStats, Objective};
+use metaopt::objective::{accuracy, accuracy_host, AccuracyStats, Objective, THESIS_CUDA_ACCURACY};
 use metaopt::problem::functions::{self, default_fixture_path, ReferenceFixture};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -235,36 +235,6 @@ pub fn hc12_cmd(a: &Hc12Args) -> CliResult {
     out::print(&t)
 }
 
-/// The thesis's CUDA column of Table 6: max, mean, std of the absolute error (double).
-const THESIS_CUDA: [(&str, f64, f64, f64); 26] = [
-    ("F1", 5.97e-13, 6.05e-15, 1.44e-14),
-    ("F2", 4.89e-12, 2.78e-14, 9.26e-14),
-    ("F3", 9.75e-10, 1.00e-11, 2.08e-11),
-    ("F4", 2.46e-11, 1.35e-13, 4.62e-13),
-    ("F5", 7.82e-11, 3.94e-13, 1.12e-12),
-    ("F6", 3.30e-12, 2.26e-14, 7.10e-14),
-    ("F7", 2.96e-12, 5.26e-13, 4.14e-13),
-    ("F8", 1.71e-13, 2.45e-14, 2.88e-14),
-    ("F9", 4.17e-14, 1.55e-16, 5.74e-16),
-    ("F10", 1.14e-13, 1.45e-15, 2.21e-15),
-    ("F11", 4.86e-16, 1.43e-19, 5.72e-18),
-    ("F12", 2.09e-13, 1.15e-15, 3.16e-15),
-    ("CEC04", 3.30e-12, 2.26e-14, 7.10e-14),
-    ("CEC05", 1.71e-13, 2.45e-14, 2.88e-14),
-    ("CEC06", 4.59e-11, 1.41e-12, 1.19e-12),
-    ("CEC07", 3.64e-12, 7.94e-13, 6.78e-13),
-    ("CEC08", 7.82e-14, 4.53e-16, 9.58e-16),
-    ("CEC09", 9.95e-14, 4.90e-16, 1.31e-15),
-    ("CEC10", 1.85e-13, 4.18e-15, 4.23e-15),
-    ("CEC04t", 5.12e-13, 5.99e-14, 5.72e-14),
-    ("CEC05t", 6.82e-13, 6.82e-14, 7.64e-14),
-    ("CEC06t", 1.76e-11, 2.84e-12, 2.25e-12),
-    ("CEC07t", 2.46e-11, 1.42e-12, 1.23e-12),
-    ("CEC08t", 9.77e-15, 6.60e-16, 8.80e-16),
-    ("CEC09t", 9.21e-13, 1.92e-15, 9.62e-15),
-    ("CEC10t", 3.73e-13, 8.16e-15, 8.00e-15),
-];
-
 #[derive(Args)]
 pub struct BenchFunctionsArgs {
     /// The mpmath reference fixture [default: tests/fixtures of the source tree]
@@ -321,7 +291,7 @@ pub fn bench_functions(a: &BenchFunctionsArgs) -> CliResult {
         row(&mut w, name, "device-double", dev_d)?;
         row(&mut w, name, "device-float", dev_f)?;
         row(&mut w, name, "host-f64", host)?;
-        let thesis = THESIS_CUDA.iter().find(|t| t.0.eq_ignore_ascii_case(name));
+        let thesis = THESIS_CUDA_ACCURACY.iter().find(|t| t.0.eq_ignore_ascii_case(name));
         if let Some(t) = thesis {
             row(&mut w, name, "thesis-cuda-double", AccuracyStats { max_abs: t.1, mean_abs: t.2, std_abs: t.3, count: 10_000 })?;
         }
@@ -334,11 +304,5 @@ pub fn bench_functions(a: &BenchFunctionsArgs) -> CliResult {
             thesis.map_or("-".into(), |t| format!("{:.2e} {:.2e} {:.2e}", t.1, t.2, t.3))
         );
     }
-    let text = String::from_utf8(w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?)
-        .map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
-    out::print(&text)?;
-    if let Some(f) = &a.csv {
-        std::fs::write(f, &text).map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
-    }
-    Ok(())
+    out::finish_csv(w, a.csv.as_deref())
 }

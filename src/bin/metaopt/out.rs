@@ -53,6 +53,19 @@ pub fn print(text: &str) -> CliResult {
     }
 }
 
+/// Prints a finished CSV table on stdout and, when `file` is given, writes it there too: how
+/// every benchmark command ends.
+pub fn finish_csv(w: csv::Writer<Vec<u8>>, file: Option<&std::path::Path>) -> CliResult {
+    let bytes = w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
+    print(&text)?;
+    if let Some(f) = file {
+        std::fs::write(f, &text).map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
+        eprintln!("CSV written to {}", f.display());
+    }
+    Ok(())
+}
+
 /// One JSON document on stdout, followed by a newline.
 pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
     let mut s =

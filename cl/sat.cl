@@ -1,0 +1,112 @@
+// sat.cl: clause evaluation of CNF formulas (docs/SAT.md; thesis 000, 3.2.2, 5.3.3, appendices C, E).
+//
+// The clauses are stored flat: clause c is lits[offsets[c] .. offsets[c + 1]), literals signed
+// and 1-based, of the type SAT_LIT (char, short or int: the smallest holding +-vars, chosen by the
+// host). An assignment is bit-packed: variable v is bit (v - 1) % 32 of its word (v - 1) / 32,
+// and word w lives at x[w * stride], so one function serves a lone assignment (stride 1) and the
+// transposed, pitched batches of DXAC (stride = pitch). A clause's true-literal count counts true
+// occurrences; the clause is satisfied when it is positive (so a clause holding v and -v always is).
+
+#ifndef SAT_LIT
+#define SAT_LIT int
+#endif
+
+// Whether literal lit is true under the assignment whose word w is x[w * stride].
+inline uint sat_lit_true(int lit, __global const uint *x, uint stride)
+{
+    uint v = (uint)(lit > 0 ? lit : -lit) - 1u;
+    uint bit = (x[(v >> 5) * stride] >> (v & 31u)) & 1u;
+    return bit ^ (uint)(lit < 0);
+}
+
+// True literals of clause c.
+inline uint sat_clause_true(uint c, __global const uint *offsets, __global const SAT_LIT *lits,
+                            __global const uint *x, uint stride)
+{
+    uint n = 0;
+    uint end = offsets[c + 1];
+    for (uint k = offsets[c]; k < end; ++k)
+        n += sat_lit_true((int)lits[k], x, stride);
+    return n;
+}
+
+// Satisfied clauses of one assignment, sequentially (the integer twin of the objective contract:
+// the unsatisfied count is clauses minus this).
+inline uint sat_count_satisfied(__global const uint *offsets, __global const SAT_LIT *lits, uint clauses,
+                                __global const uint *x, uint stride)
+{
+    uint s = 0;
+    for (uint c = 0; c < clauses; ++c)
+        s += sat_clause_true(c, offsets, lits, x, stride) > 0u;
+    return s;
+}
+
+// Sum of scratch[0 .. get_local_size(0)) into scratch[0]; the size must be a power of two. Every
+// work-item of the group must call it.
+inline void sat_group_sum(__local uint *scratch)
+{
+    uint lid = get_local_id(0);
+    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// MCSX phase 1: one assignment x (stride 1), the clauses spread over every work-item (grid-stride,
+// so any number of groups covers any clause count). Writes each clause's true-literal count when
+// write_counts, and each group's satisfied count to partial[group].
+__kernel void sat_mcsx_count(__global const uint *offsets, __global const SAT_LIT *lits, uint clauses,
+                             __global const uint *x, __global uint *counts, uint write_counts,
+                             __global uint *partial, __local uint *scratch)
+{
+    uint sat = 0;
+    for (uint c = get_global_id(0); c < clauses; c += get_global_size(0)) {
+        uint n = sat_clause_true(c, offsets, lits, x, 1u);
+        if (write_counts)
+            counts[c] = n;
+        sat += n > 0u;
+    }
+    scratch[get_local_id(0)] = sat;
+    sat_group_sum(scratch);
+    if (get_local_id(0) == 0)
+        partial[get_group_id(0)] = scratch[0];
+}
+
+// MCSX phase 2: one work-group sums the groups' counts: result[0] = satisfied clauses,
+// result[1] = 1 when every clause is satisfied.
+__kernel void sat_mcsx_reduce(__global const uint *partial, uint groups, uint clauses,
+                              __global uint *result, __local uint *scratch)
+{
+    uint s = 0;
+    for (uint g = get_local_id(0); g < groups; g += get_local_size(0))
+        s += partial[g];
+    scratch[get_local_id(0)] = s;
+    sat_group_sum(scratch);
+    if (get_local_id(0) == 0) {
+        result[0] = scratch[0];
+        result[1] = scratch[0] == clauses;
+    }
+}
+
+// DXAC: one work-item per assignment, looping over the clauses. Assignments are transposed: word w
+// of assignment a is x[w * pitch + a], so neighbouring work-items read neighbouring words. Writes
+// satisfied[a] and, when write_counts, counts[c * pitch + a] (transposed too, for the same reason).
+__kernel void sat_dxac(__global const uint *offsets, __global const SAT_LIT *lits, uint clauses,
+                       __global const uint *x, uint pitch, uint count,
+                       __global uint *satisfied, __global uint *counts, uint write_counts)
+{
+    uint a = get_global_id(0);
+    if (a >= count)
+        return;
+    __global const uint *xa = x + a;
+    uint s = 0;
+    for (uint c = 0; c < clauses; ++c) {
+        uint n = sat_clause_true(c, offsets, lits, xa, pitch);
+        if (write_counts)
+            counts[(size_t)c * pitch + a] = n;
+        s += n > 0u;
+    }
+    satisfied[a] = s;
+}
