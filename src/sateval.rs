@@ -251,7 +251,7 @@ impl DeviceSat {
         satisfied: &DeviceBuffer<u32>,
         counts: Option<&DeviceBuffer<u32>>,
     ) -> Result<Option<Event>> {
-        if pitch % DXAC_WG != 0 || pitch < count {
+        if !pitch.is_multiple_of(DXAC_WG) || pitch < count {
             return Err(Error::arg("pitch", format!("{pitch}; expected a multiple of {DXAC_WG} and at least {count}")));
         }
         if x.len() < self.words * pitch || satisfied.len() < count {

@@ -223,13 +223,7 @@ pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
         ])
         .map_err(csv_err)?;
     }
-    let text = String::from_utf8(w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?)
-        .map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
-    out::print(&text)?;
-    if let Some(f) = &a.csv {
-        std::fs::write(f, &text).map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
-        eprintln!("CSV written to {}", f.display());
-    }
+    out::finish_csv(w, a.csv.as_deref())?;
     if mismatch.is_empty() {
         eprintln!("check: DXAC, MCSX and the CPU evaluator gave the same satisfied counts for every assignment they evaluated");
         Ok(())
