@@ -110,3 +110,86 @@ __kernel void sat_dxac(__global const uint *offsets, __global const SAT_LIT *lit
     }
     satisfied[a] = s;
 }
+
+#ifdef SAT_LOCAL_SEARCH
+// SAT local search with HC12 (docs/SAT.md): the string is the assignment, one bit per variable;
+// mask row r flips the variables of its bits (b -> variable b + 1: M1 one, M2 two). A row's value
+// is the number of unsatisfied clauses after its flips, computed incrementally from the current
+// per-clause true-literal counts: only the clauses of the flipped variables can change.
+// Needs hc12.cl (rows, argmin), tabu.cl and FT_KIND = 1 (long).
+
+// Net change of clause c's true-literal count when the variables u and v (0 = none) flip under
+// the current assignment x.
+inline int sat_clause_change(uint c, __global const uint *offsets, __global const SAT_LIT *lits,
+                             __global const uint *x, uint u, uint v)
+{
+    int d = 0;
+    for (uint k = offsets[c]; k < offsets[c + 1]; ++k) {
+        int lit = (int)lits[k];
+        uint var = (uint)(lit > 0 ? lit : -lit);
+        if (var == u || var == v) d += sat_lit_true(lit, x, 1u) ? -1 : 1;
+    }
+    return d;
+}
+
+inline bool sat_clause_has(uint c, __global const uint *offsets, __global const SAT_LIT *lits, uint u)
+{
+    for (uint k = offsets[c]; k < offsets[c + 1]; ++k) {
+        int lit = (int)lits[k];
+        if ((uint)(lit > 0 ? lit : -lit) == u) return true;
+    }
+    return false;
+}
+
+// Change of the unsatisfied count over the clauses of variable `var` (occurrence lists of var and
+// -var), leaving out clauses that hold `skip` (already counted).
+inline int sat_var_delta(uint var, uint u, uint v, uint skip, __global const uint *occ_off,
+                         __global const uint *occ, __global const uint *counts,
+                         __global const uint *offsets, __global const SAT_LIT *lits,
+                         __global const uint *x)
+{
+    int delta = 0;
+    for (uint k = occ_off[2 * (var - 1)]; k < occ_off[2 * var]; ++k) {
+        uint c = occ[k];
+        // a literal written twice lists its clause twice, next to each other
+        if (k > occ_off[2 * (var - 1)] && occ[k - 1] == c) continue;
+        if (skip && sat_clause_has(c, offsets, lits, skip)) continue;
+        int before = counts[c] == 0u;
+        int after = (int)counts[c] + sat_clause_change(c, offsets, lits, x, u, v) == 0;
+        delta += after - before;
+    }
+    return delta;
+}
+
+__kernel void sat_hc12_eval(__global const uint *offsets, __global const SAT_LIT *lits,
+                            __global const uint *occ_off, __global const uint *occ,
+                            __global const uint *x, __global const uint *counts, uint unsat,
+                            __global const uint *tabu_x, __global const uint *tabu_idx,
+                            __global const uint *tabu_meta, uint tabu_check,
+                            __global ulong *group_best, __local FT *lf, __local uint *lr)
+{
+    uint row = get_global_id(0);
+    FT f = FT_WORST;
+    uint r = 0xFFFFFFFFu;
+    if (row < HC_ROWS) {
+        uint bits[3], mp[3], mm[3];
+        int h = hc12_row_bits(row, bits);
+        for (int t = 0; t < h; ++t) {
+            mp[t] = bits[t] >> 5;
+            mm[t] = 1u << (bits[t] & 31u);
+        }
+        uint u = h > 0 ? bits[0] + 1 : 0u, v = h > 1 ? bits[1] + 1 : 0u;
+        int delta = 0;
+        if (u) delta += sat_var_delta(u, u, v, 0u, occ_off, occ, counts, offsets, lits, x);
+        if (v) delta += sat_var_delta(v, u, v, u, occ_off, occ, counts, offsets, lits, x);
+        f = (FT)unsat + (FT)delta;
+        if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, x, h, mp, mm)) f = FT_WORST;
+        r = row;
+    }
+    HC12_WG_ARGMIN(FT, FT_LESS, f, r, lf, lr);
+    if (get_local_id(0) == 0) {
+        group_best[2 * get_group_id(0)] = FT_TO_BITS(lf[0]);
+        group_best[2 * get_group_id(0) + 1] = (ulong)lr[0];
+    }
+}
+#endif

@@ -12,6 +12,7 @@ pub mod hc12;
 pub mod objective;
 pub mod problem;
 pub mod rng;
+pub mod sat;
 pub mod sateval;
 
 pub use error::{Error, Result};
