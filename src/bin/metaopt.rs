@@ -19,6 +19,8 @@ mod hc12;
 mod out;
 #[path = "metaopt/qap.rs"]
 mod qap;
+#[path = "metaopt/sat.rs"]
+mod sat;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -48,6 +50,9 @@ enum Command {
     /// Quadratic assignment problem (QAPLIB instances)
     #[command(subcommand)]
     Qap(qap::QapCommand),
+    /// SAT: evaluate assignments of a DIMACS CNF file, or look for a model
+    #[command(subcommand)]
+    Sat(sat::SatCommand),
     /// The test-function catalogue: name, domain, dimensions, minimum
     Functions(hc12::FunctionsArgs),
     /// The general HC12 solver on a catalogue function or a user OpenCL objective
@@ -78,6 +83,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Devices(a) => devices::run(&a),
         Command::Qap(c) => qap::run(c),
+        Command::Sat(c) => sat::run(c),
         Command::Functions(a) => hc12::functions_cmd(&a),
         Command::Hc12(a) => hc12::hc12_cmd(&a),
         Command::Bench(c) => bench::run(c),

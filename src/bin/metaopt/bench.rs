@@ -27,6 +27,8 @@ pub enum BenchCommand {
     Functions(crate::hc12::BenchFunctionsArgs),
     /// Clause evaluations per second of a CNF formula: device DXAC and MCSX, rayon CPU
     Sat(crate::bench_sat::BenchSatArgs),
+    /// SAT local search: solved share and median time per SATLIB family, as CSV
+    SatSolve(crate::sat::BenchSatSolveArgs),
 }
 
 pub fn run(c: BenchCommand) -> CliResult {
@@ -35,6 +37,7 @@ pub fn run(c: BenchCommand) -> CliResult {
         BenchCommand::Tabu(a) => crate::bench_tabu::bench_tabu(&a),
         BenchCommand::Functions(a) => crate::hc12::bench_functions(&a),
         BenchCommand::Sat(a) => crate::bench_sat::bench_sat(&a),
+        BenchCommand::SatSolve(a) => crate::sat::bench_sat_solve(&a),
     }
 }
 
