@@ -3,7 +3,7 @@
  *
  * Ownership: every string and array the library returns is the caller's and is released with
  * metaopt_free_pointer (or the metaopt_free_* helpers); instances with metaopt_free_params
- * (QAP) or metaopt_hc12_free (general HC12).
+ * (QAP), metaopt_hc12_free (general HC12) or metaopt_sat_free (SAT).
  * Every result struct carries error_code (a MetaoptErrorCode, METAOPT_OK = 0) and error_message
  * (NULL on success). A handle may be used by one thread at a time.
  */
@@ -291,6 +291,13 @@ typedef struct Hc12Instance Hc12Instance;
  * released by `metaopt_free_params`. A handle may be used by one thread at a time.
  */
 typedef struct ParamsInstance ParamsInstance;
+
+/**
+ * A CNF formula with its lazily made device evaluator and solver. Opaque: made by
+ * `metaopt_sat_parse` or `metaopt_sat_from_clauses`, released by `metaopt_sat_free`. A handle
+ * may be used by one thread at a time.
+ */
+typedef struct SatInstance SatInstance;
 
 /**
  * A 32-bit result with its error: `result` is meaningful only when `error_code` is
@@ -827,6 +834,157 @@ typedef struct MetaoptSolveResult {
   char *error_message;
 } MetaoptSolveResult;
 
+/**
+ * The result of `metaopt_sat_parse` and `metaopt_sat_from_clauses`. `instance` is NULL on error;
+ * on success it is a new handle owned by the caller, who releases it with `metaopt_sat_free`.
+ */
+typedef struct SatParseResult {
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+  /**
+   * The new instance, or NULL on error.
+   */
+  struct SatInstance *instance;
+  /**
+   * Variables of the formula (0 on error).
+   */
+  uint32_t num_vars;
+  /**
+   * Clauses of the formula (0 on error).
+   */
+  uint32_t num_clauses;
+} SatParseResult;
+
+/**
+ * The result of `metaopt_sat_evaluate`. The array and the message are the caller's: free both
+ * with `metaopt_sat_free_eval_result` (or each with `metaopt_free_pointer`). On error the array
+ * is NULL and the numbers 0.
+ */
+typedef struct MetaoptSatEvalResult {
+  /**
+   * The number of satisfied clauses of each assignment, in the order given; `count` entries.
+   */
+  uint32_t *satisfied;
+  /**
+   * Entries of `satisfied` (the `count` argument).
+   */
+  uint32_t count;
+  /**
+   * Clauses of the formula: assignment `i` is a model exactly when `satisfied[i]` equals it.
+   */
+  uint32_t num_clauses;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+} MetaoptSatEvalResult;
+
+/**
+ * Options of `metaopt_sat_solve`; start from `metaopt_sat_default_solve_options()` and change
+ * fields.
+ */
+typedef struct MetaoptSatSolveOptions {
+  /**
+   * 1: each move flips one variable (the GSAT neighbourhood); 2: also every pair.
+   */
+  uint32_t mask_order;
+  /**
+   * Strings the tabu list holds (1..=the library's maximum); 0 runs plain HC12, which ends each
+   * run at its first local optimum.
+   */
+  uint32_t tabu_length;
+  /**
+   * With a tabu list: a run ends after this many iterations (at least 1).
+   */
+  uint32_t tabu_max_iterations;
+  /**
+   * With a tabu list: ... or after this many iterations without a new best of the run (at
+   * least 1); then the next run restarts from a random assignment.
+   */
+  uint32_t tabu_max_no_improve;
+  /**
+   * Seed of the random starting assignments: the same seed gives the same runs.
+   */
+  uint64_t seed;
+  /**
+   * Most runs (restarts); 0 = until a model or the time limit.
+   */
+  uint32_t runs;
+  /**
+   * Wall-time limit in seconds (0..=1e9); 0 = none, which needs `runs` > 0.
+   */
+  double time_limit_s;
+} MetaoptSatSolveOptions;
+
+/**
+ * The result of `metaopt_sat_solve`. Every array is owned by the caller: free them all with
+ * `metaopt_sat_free_solve_result` (or each, and `error_message`, with `metaopt_free_pointer`).
+ * On error the arrays are NULL and the numbers 0.
+ */
+typedef struct MetaoptSatSolveResult {
+  /**
+   * 1 when a model was found (and verified against every clause on the host), else 0. 0 does
+   * not prove the formula unsatisfiable: the search is incomplete.
+   */
+  uint8_t satisfiable;
+  /**
+   * The fewest unsatisfied clauses seen (0 with a model).
+   */
+  uint32_t best_unsatisfied;
+  /**
+   * The best assignment seen, bit-packed (variable v is bit (v - 1) % 32 of word
+   * (v - 1) / 32); `words` entries.
+   */
+  uint32_t *assignment;
+  /**
+   * Entries of `assignment`.
+   */
+  uint32_t words;
+  /**
+   * The model as `num_vars` signed literals (`v` true, `-v` false, in variable order), only
+   * when `satisfiable`; NULL otherwise.
+   */
+  int32_t *model_literals;
+  /**
+   * Variables of the formula: entries of `model_literals` when it is not NULL.
+   */
+  uint32_t num_vars;
+  /**
+   * Runs made.
+   */
+  uint32_t runs;
+  /**
+   * Iterations over all runs.
+   */
+  uint64_t iterations;
+  /**
+   * Neighbours evaluated over all runs.
+   */
+  uint64_t evaluations;
+  /**
+   * Wall time of the search in seconds.
+   */
+  double seconds;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+} MetaoptSatSolveResult;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1241,6 +1399,109 @@ void metaopt_free_solve_result(struct MetaoptSolveResult *r);
  * `h` must not be in use by another thread.
  */
 void metaopt_free_params(struct ParamsInstance *h);
+
+/**
+ * Reads a DIMACS CNF file (comments, a `%` end marker, clauses spanning lines and a missing
+ * final 0 are accepted). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
+ * (bad header, literal out of range, clause count mismatch) is `METAOPT_ERR_PARSE` with the path
+ * and line in the message. On success `instance` is a new handle the caller releases with
+ * `metaopt_sat_free`; an error message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `cnf_path` must be NULL or a NUL-terminated string.
+ */
+struct SatParseResult metaopt_sat_parse(const char *cnf_path);
+
+/**
+ * A formula of `num_vars` variables from `literals_length` DIMACS literals: each clause is its
+ * literals (±1..±num_vars) followed by 0, so the array ends with 0 and an empty clause (two 0 in
+ * a row) is an error. `literals` is copied; it may be NULL only when `literals_length` is 0 (no
+ * clauses). On success `instance` is a new handle the caller releases with `metaopt_sat_free`;
+ * an error message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `literals` must be NULL or hold `literals_length` values.
+ */
+struct SatParseResult metaopt_sat_from_clauses(uint32_t num_vars,
+                                               const int32_t *literals,
+                                               uint64_t literals_length);
+
+/**
+ * The number of 32-bit words of one bit-packed assignment of the formula of `h`:
+ * ceil(num_vars / 32). An error message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct Int32Result metaopt_sat_words_per_assignment(const struct SatInstance *h);
+
+/**
+ * Counts the satisfied clauses of each of `count` (at least 1) assignments. `assignments` holds
+ * `count` rows of `metaopt_sat_words_per_assignment(h)` words, row after row; variable v of a
+ * row is bit (v - 1) % 32 of its word (v - 1) / 32, and the bits past the last variable must be
+ * 0 (else `METAOPT_ERR_INVALID_ARGUMENT` naming the row). `use_cpu` 0 evaluates on the device in
+ * use with the DXAC kernel (one work-item per assignment), nonzero on the host over all cores;
+ * both give the same counts. `assignments` is copied. The array and message of the result are
+ * the caller's: free them with `metaopt_sat_free_eval_result`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `assignments` NULL or holding
+ * `count * words_per_assignment` values.
+ */
+struct MetaoptSatEvalResult metaopt_sat_evaluate(struct SatInstance *h,
+                                                 const uint32_t *assignments,
+                                                 uint32_t count,
+                                                 uint8_t use_cpu);
+
+/**
+ * Frees the array and the message of a `MetaoptSatEvalResult` and sets them to NULL and `count`
+ * to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_sat_evaluate` (or one already freed here).
+ */
+void metaopt_sat_free_eval_result(struct MetaoptSatEvalResult *r);
+
+/**
+ * The tuned defaults of `metaopt_sat_solve`: one-flip moves, a tabu list of 500 with runs of at
+ * most 100,000 iterations restarted after 300 without improvement, seed 1, runs until a model
+ * and a 10 s time limit.
+ */
+struct MetaoptSatSolveOptions metaopt_sat_default_solve_options(void);
+
+/**
+ * Searches for a model of the formula of `h` with HC12 on the device in use (docs/SAT.md):
+ * runs from random assignments, each moving to its best neighbour (the tabu list keeps it off
+ * recent assignments) until a model, `opts.runs` or the time limit. A model is verified against
+ * every clause before it is reported. A formula with no variables or no clauses is an error.
+ * `opts` is borrowed for the call (NULL: an error; use `metaopt_sat_default_solve_options`). The
+ * arrays and message of the result are the caller's: free them with
+ * `metaopt_sat_free_solve_result`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+ */
+struct MetaoptSatSolveResult metaopt_sat_solve(struct SatInstance *h,
+                                               const struct MetaoptSatSolveOptions *opts);
+
+/**
+ * Frees the arrays and the message of a `MetaoptSatSolveResult` and sets them to NULL and their
+ * lengths to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is
+ * a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_sat_solve` (or one already freed here).
+ */
+void metaopt_sat_free_solve_result(struct MetaoptSatSolveResult *r);
+
+/**
+ * Releases an instance, its formula and its device buffers. NULL, and a pointer that is not a
+ * live instance (e.g. one freed already), are ignored.
+ *
+ * # Safety
+ * `h` must not be in use by another thread.
+ */
+void metaopt_sat_free(struct SatInstance *h);
 
 #ifdef __cplusplus
 }  // extern "C"

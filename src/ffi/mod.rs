@@ -17,10 +17,12 @@
 mod device;
 mod hc12;
 mod qap;
+mod sat;
 
 pub use device::*;
 pub use hc12::*;
 pub use qap::*;
+pub use sat::*;
 
 use crate::error::{Error, Result};
 use std::any::Any;

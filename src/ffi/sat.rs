@@ -1,0 +1,453 @@
+//! SAT over the C ABI (docs/SAT.md): a formula from a DIMACS CNF file or from clauses, the
+//! evaluation of many bit-packed assignments at once (DXAC on the device, or the rayon evaluator
+//! on the host), and the HC12 local search, with the error discipline of the QAP functions
+//! (docs/API.md).
+
+use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, Int32Result, Registry};
+use crate::error::{Error, Result};
+use crate::hc12::tabu::TabuConfig;
+use crate::problem::sat::{Assignment, Cnf};
+use crate::sat::{SatOptions, SatSolver};
+use crate::sateval::DeviceSat;
+use std::ffi::c_char;
+use std::path::Path;
+use std::ptr;
+use std::time::Duration;
+
+/// A CNF formula with its lazily made device evaluator and solver. Opaque: made by
+/// `metaopt_sat_parse` or `metaopt_sat_from_clauses`, released by `metaopt_sat_free`. A handle
+/// may be used by one thread at a time.
+pub struct SatInstance {
+    _opaque: [u8; 0],
+}
+
+/// The result of `metaopt_sat_parse` and `metaopt_sat_from_clauses`. `instance` is NULL on error;
+/// on success it is a new handle owned by the caller, who releases it with `metaopt_sat_free`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct SatParseResult {
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+    /// The new instance, or NULL on error.
+    pub instance: *mut SatInstance,
+    /// Variables of the formula (0 on error).
+    pub num_vars: u32,
+    /// Clauses of the formula (0 on error).
+    pub num_clauses: u32,
+}
+
+/// The result of `metaopt_sat_evaluate`. The array and the message are the caller's: free both
+/// with `metaopt_sat_free_eval_result` (or each with `metaopt_free_pointer`). On error the array
+/// is NULL and the numbers 0.
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptSatEvalResult {
+    /// The number of satisfied clauses of each assignment, in the order given; `count` entries.
+    pub satisfied: *mut u32,
+    /// Entries of `satisfied` (the `count` argument).
+    pub count: u32,
+    /// Clauses of the formula: assignment `i` is a model exactly when `satisfied[i]` equals it.
+    pub num_clauses: u32,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+}
+
+/// Options of `metaopt_sat_solve`; start from `metaopt_sat_default_solve_options()` and change
+/// fields.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptSatSolveOptions {
+    /// 1: each move flips one variable (the GSAT neighbourhood); 2: also every pair.
+    pub mask_order: u32,
+    /// Strings the tabu list holds (1..=the library's maximum); 0 runs plain HC12, which ends each
+    /// run at its first local optimum.
+    pub tabu_length: u32,
+    /// With a tabu list: a run ends after this many iterations (at least 1).
+    pub tabu_max_iterations: u32,
+    /// With a tabu list: ... or after this many iterations without a new best of the run (at
+    /// least 1); then the next run restarts from a random assignment.
+    pub tabu_max_no_improve: u32,
+    /// Seed of the random starting assignments: the same seed gives the same runs.
+    pub seed: u64,
+    /// Most runs (restarts); 0 = until a model or the time limit.
+    pub runs: u32,
+    /// Wall-time limit in seconds (0..=1e9); 0 = none, which needs `runs` > 0.
+    pub time_limit_s: f64,
+}
+
+/// The result of `metaopt_sat_solve`. Every array is owned by the caller: free them all with
+/// `metaopt_sat_free_solve_result` (or each, and `error_message`, with `metaopt_free_pointer`).
+/// On error the arrays are NULL and the numbers 0.
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptSatSolveResult {
+    /// 1 when a model was found (and verified against every clause on the host), else 0. 0 does
+    /// not prove the formula unsatisfiable: the search is incomplete.
+    pub satisfiable: u8,
+    /// The fewest unsatisfied clauses seen (0 with a model).
+    pub best_unsatisfied: u32,
+    /// The best assignment seen, bit-packed (variable v is bit (v - 1) % 32 of word
+    /// (v - 1) / 32); `words` entries.
+    pub assignment: *mut u32,
+    /// Entries of `assignment`.
+    pub words: u32,
+    /// The model as `num_vars` signed literals (`v` true, `-v` false, in variable order), only
+    /// when `satisfiable`; NULL otherwise.
+    pub model_literals: *mut i32,
+    /// Variables of the formula: entries of `model_literals` when it is not NULL.
+    pub num_vars: u32,
+    /// Runs made.
+    pub runs: u32,
+    /// Iterations over all runs.
+    pub iterations: u64,
+    /// Neighbours evaluated over all runs.
+    pub evaluations: u64,
+    /// Wall time of the search in seconds.
+    pub seconds: f64,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+}
+
+zeroed_error_result!(SatParseResult, MetaoptSatEvalResult, MetaoptSatSolveResult);
+
+/// "metaSAT1": the first word of every live handle; zeroed when it is freed.
+const MAGIC: u64 = u64::from_be_bytes(*b"metaSAT1");
+
+/// What a `SatInstance *` points to (behind the registry's magic number).
+struct Handle {
+    cnf: Cnf,
+    /// The DXAC evaluator, made by the first device evaluation.
+    device: Option<DeviceSat>,
+    /// The solver of the last solve with its (mask order, tabu length), reused while they match.
+    solver: Option<(u32, usize, SatSolver)>,
+}
+
+/// The live `SatInstance` handles.
+static LIVE: Registry<Handle> =
+    Registry::new(MAGIC, "SatInstance", "metaopt_sat_parse or metaopt_sat_from_clauses");
+
+/// The handle behind `h`, checked: non-null, live, with its magic number.
+///
+/// # Safety
+/// The handle must not be in use by another thread (a live handle is otherwise valid).
+unsafe fn handle<'a>(h: *const SatInstance) -> Result<&'a mut Handle> {
+    // SAFETY: forwarded contract.
+    unsafe { LIVE.get(h, "h") }
+}
+
+/// A new handle for `cnf`.
+fn instance(cnf: Cnf) -> Result<SatParseResult> {
+    let num_vars = u32::try_from(cnf.num_vars).map_err(|_| Error::arg("num_vars", "exceeds 2^32 - 1"))?;
+    let num_clauses =
+        u32::try_from(cnf.num_clauses()).map_err(|_| Error::arg("clauses", "more than 2^32 - 1 clauses"))?;
+    let instance = LIVE.insert(Handle { cnf, device: None, solver: None });
+    Ok(SatParseResult { error_code: 0, error_message: ptr::null_mut(), instance, num_vars, num_clauses })
+}
+
+/// Reads a DIMACS CNF file (comments, a `%` end marker, clauses spanning lines and a missing
+/// final 0 are accepted). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
+/// (bad header, literal out of range, clause count mismatch) is `METAOPT_ERR_PARSE` with the path
+/// and line in the message. On success `instance` is a new handle the caller releases with
+/// `metaopt_sat_free`; an error message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `cnf_path` must be NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_parse(cnf_path: *const c_char) -> SatParseResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract.
+        let path = unsafe { str_arg(cnf_path, "cnf_path")? };
+        instance(Cnf::from_file(Path::new(path))?)?
+    })
+}
+
+/// A formula of `num_vars` variables from `literals_length` DIMACS literals: each clause is its
+/// literals (±1..±num_vars) followed by 0, so the array ends with 0 and an empty clause (two 0 in
+/// a row) is an error. `literals` is copied; it may be NULL only when `literals_length` is 0 (no
+/// clauses). On success `instance` is a new handle the caller releases with `metaopt_sat_free`;
+/// an error message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `literals` must be NULL or hold `literals_length` values.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_from_clauses(
+    num_vars: u32,
+    literals: *const i32,
+    literals_length: u64,
+) -> SatParseResult {
+    ffi_boundary!({
+        let len = usize::try_from(literals_length)
+            .map_err(|_| Error::arg("literals_length", format!("{literals_length} exceeds the address space")))?;
+        let lits: Vec<i32> = if len == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: the caller's contract for `len` values.
+            unsafe { copy_in(literals.cast(), len, "literals")? }
+        };
+        if lits.last().is_some_and(|&l| l != 0) {
+            return Err(Error::arg("literals", "the last clause does not end with 0"));
+        }
+        let clauses: Vec<&[i32]> = if lits.is_empty() {
+            Vec::new()
+        } else {
+            lits[..lits.len() - 1].split(|&l| l == 0).collect()
+        };
+        let cnf = Cnf::from_clauses("clauses", num_vars as usize, clauses).map_err(|e| match e {
+            Error::InvalidArgument { msg, .. } => Error::arg("literals", msg),
+            e => e,
+        })?;
+        instance(cnf)?
+    })
+}
+
+/// The number of 32-bit words of one bit-packed assignment of the formula of `h`:
+/// ceil(num_vars / 32). An error message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const SatInstance) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        let words = Assignment::words_for(h.cnf.num_vars);
+        Int32Result::ok(i32::try_from(words).map_err(|_| Error::arg("h", "too many words"))?)
+    })
+}
+
+/// Counts the satisfied clauses of each of `count` (at least 1) assignments. `assignments` holds
+/// `count` rows of `metaopt_sat_words_per_assignment(h)` words, row after row; variable v of a
+/// row is bit (v - 1) % 32 of its word (v - 1) / 32, and the bits past the last variable must be
+/// 0 (else `METAOPT_ERR_INVALID_ARGUMENT` naming the row). `use_cpu` 0 evaluates on the device in
+/// use with the DXAC kernel (one work-item per assignment), nonzero on the host over all cores;
+/// both give the same counts. `assignments` is copied. The array and message of the result are
+/// the caller's: free them with `metaopt_sat_free_eval_result`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `assignments` NULL or holding
+/// `count * words_per_assignment` values.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_evaluate(
+    h: *mut SatInstance,
+    assignments: *const u32,
+    count: u32,
+    use_cpu: u8,
+) -> MetaoptSatEvalResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        if assignments.is_null() {
+            return Err(Error::NullPointer("assignments"));
+        }
+        if count == 0 {
+            return Err(Error::arg("count", "0; expected at least 1 assignment"));
+        }
+        let n = h.cnf.num_vars;
+        let words = Assignment::words_for(n);
+        let total = (count as usize)
+            .checked_mul(words)
+            .ok_or_else(|| Error::arg("count", format!("{count} rows of {words} words overflow the address space")))?;
+        // SAFETY: the caller's contract for count * words values.
+        let flat: Vec<u32> = unsafe { copy_in(assignments.cast(), total, "assignments")? };
+        // the padding of the last word must be clear: bits set there are garbage, not values
+        let pad_mask = if n % 32 == 0 { 0 } else { !((1u32 << (n % 32)) - 1) };
+        let mut batch = Vec::with_capacity(count as usize);
+        for (i, row) in flat.chunks_exact(words.max(1)).take(count as usize).enumerate() {
+            let row = &row[..words];
+            if let Some(&last) = row.last() {
+                if last & pad_mask != 0 {
+                    return Err(Error::arg(
+                        "assignments",
+                        format!(
+                            "row {i} sets bits past variable {n} (word {} = {last:#010x}, padding mask {pad_mask:#010x})",
+                            words - 1
+                        ),
+                    ));
+                }
+            }
+            batch.push(Assignment::from_words(n, row.to_vec())?);
+        }
+        if words == 0 {
+            batch = vec![Assignment::all_false(0); count as usize];
+        }
+        let r = if use_cpu != 0 {
+            crate::cpu::sat::evaluate_many(&h.cnf, &batch, false)?
+        } else {
+            if h.device.is_none() {
+                h.device = Some(DeviceSat::new(&h.cnf)?);
+            }
+            h.device.as_mut().expect("made above").dxac(&batch, false)?
+        };
+        let satisfied = CArray::from_slice(&r.satisfied)?;
+        MetaoptSatEvalResult {
+            satisfied: satisfied.into_raw(),
+            count,
+            num_clauses: h.cnf.num_clauses() as u32,
+            error_code: 0,
+            error_message: ptr::null_mut(),
+        }
+    })
+}
+
+/// Frees the array and the message of a `MetaoptSatEvalResult` and sets them to NULL and `count`
+/// to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a result of `metaopt_sat_evaluate` (or one already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_free_eval_result(r: *mut MetaoptSatEvalResult) {
+    ffi_boundary!({
+        // SAFETY: NULL or valid by the caller's contract.
+        if let Some(r) = unsafe { r.as_mut() } {
+            free_c(std::mem::replace(&mut r.satisfied, ptr::null_mut()));
+            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
+            r.count = 0;
+        }
+    })
+}
+
+/// The tuned defaults of `metaopt_sat_solve`: one-flip moves, a tabu list of 500 with runs of at
+/// most 100,000 iterations restarted after 300 without improvement, seed 1, runs until a model
+/// and a 10 s time limit.
+#[no_mangle]
+pub extern "C" fn metaopt_sat_default_solve_options() -> MetaoptSatSolveOptions {
+    let d = SatOptions::default();
+    let t = d.tabu.as_ref();
+    MetaoptSatSolveOptions {
+        mask_order: d.mask_order,
+        tabu_length: t.map_or(0, |t| t.max_length as u32),
+        tabu_max_iterations: t.map_or(0, |t| t.max_iterations),
+        tabu_max_no_improve: t.map_or(0, |t| t.max_no_improve),
+        seed: d.seed,
+        runs: d.runs,
+        time_limit_s: d.time_limit.map_or(0.0, |l| l.as_secs_f64()),
+    }
+}
+
+/// The Rust options of C ones.
+fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
+    let tabu = if o.tabu_length == 0 {
+        None
+    } else {
+        let mut t = TabuConfig::new(o.tabu_length as usize).map_err(|e| match e {
+            Error::InvalidArgument { msg, .. } => Error::arg("opts.tabu_length", msg),
+            e => e,
+        })?;
+        if o.tabu_max_iterations == 0 {
+            return Err(Error::arg("opts.tabu_max_iterations", "0; expected at least 1"));
+        }
+        if o.tabu_max_no_improve == 0 {
+            return Err(Error::arg("opts.tabu_max_no_improve", "0; expected at least 1"));
+        }
+        t.max_iterations = o.tabu_max_iterations;
+        t.max_no_improve = o.tabu_max_no_improve;
+        Some(t)
+    };
+    let s = o.time_limit_s;
+    if !(0.0..=1e9).contains(&s) {
+        return Err(Error::arg("opts.time_limit_s", format!("{s}; expected 0..=1e9 seconds")));
+    }
+    let time_limit = (s > 0.0).then(|| Duration::from_secs_f64(s));
+    if o.runs == 0 && time_limit.is_none() {
+        return Err(Error::arg("opts.runs", "0 (until a model) needs a time limit (opts.time_limit_s > 0)"));
+    }
+    if !(1..=2).contains(&o.mask_order) {
+        return Err(Error::arg("opts.mask_order", format!("{}; expected 1 or 2", o.mask_order)));
+    }
+    Ok(SatOptions { mask_order: o.mask_order, tabu, seed: o.seed, runs: o.runs, time_limit })
+}
+
+/// Searches for a model of the formula of `h` with HC12 on the device in use (docs/SAT.md):
+/// runs from random assignments, each moving to its best neighbour (the tabu list keeps it off
+/// recent assignments) until a model, `opts.runs` or the time limit. A model is verified against
+/// every clause before it is reported. A formula with no variables or no clauses is an error.
+/// `opts` is borrowed for the call (NULL: an error; use `metaopt_sat_default_solve_options`). The
+/// arrays and message of the result are the caller's: free them with
+/// `metaopt_sat_free_solve_result`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_solve(
+    h: *mut SatInstance,
+    opts: *const MetaoptSatSolveOptions,
+) -> MetaoptSatSolveResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        // SAFETY: NULL or readable by the caller's contract.
+        let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
+        let options = solve_options(o)?;
+        let tabu_len = options.tabu.as_ref().map_or(0, |t| t.max_length);
+        let fits = h.solver.as_ref().is_some_and(|(m, t, _)| *m == options.mask_order && *t == tabu_len);
+        if !fits {
+            h.solver = None; // free the old device buffers first
+            let solver = SatSolver::new(h.cnf.clone(), options.mask_order, tabu_len, None)?;
+            h.solver = Some((options.mask_order, tabu_len, solver));
+        }
+        let (_, _, solver) = h.solver.as_mut().expect("made above");
+        let r = solver.solve(&options)?;
+        let assignment = CArray::from_slice(r.best.words())?;
+        let model = match &r.model {
+            Some(m) => {
+                let a = m.assignment();
+                let lits: Vec<i32> = (1..=a.num_vars()).map(|v| if a.get(v) { v as i32 } else { -(v as i32) }).collect();
+                Some(CArray::from_slice(&lits)?)
+            }
+            None => None,
+        };
+        MetaoptSatSolveResult {
+            satisfiable: r.satisfiable as u8,
+            best_unsatisfied: r.best_unsatisfied,
+            assignment: assignment.into_raw(),
+            words: r.best.words().len() as u32,
+            model_literals: model.map_or(ptr::null_mut(), CArray::into_raw),
+            num_vars: h.cnf.num_vars as u32,
+            runs: r.runs,
+            iterations: r.iterations,
+            evaluations: r.evaluations,
+            seconds: r.seconds,
+            error_code: 0,
+            error_message: ptr::null_mut(),
+        }
+    })
+}
+
+/// Frees the arrays and the message of a `MetaoptSatSolveResult` and sets them to NULL and their
+/// lengths to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is
+/// a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a result of `metaopt_sat_solve` (or one already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_free_solve_result(r: *mut MetaoptSatSolveResult) {
+    ffi_boundary!({
+        // SAFETY: NULL or valid by the caller's contract.
+        if let Some(r) = unsafe { r.as_mut() } {
+            free_c(std::mem::replace(&mut r.assignment, ptr::null_mut()));
+            free_c(std::mem::replace(&mut r.model_literals, ptr::null_mut()));
+            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
+            r.words = 0;
+            r.num_vars = 0;
+        }
+    })
+}
+
+/// Releases an instance, its formula and its device buffers. NULL, and a pointer that is not a
+/// live instance (e.g. one freed already), are ignored.
+///
+/// # Safety
+/// `h` must not be in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_free(h: *mut SatInstance) {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; unregistered pointers are ignored.
+        unsafe { LIVE.free(h) }
+    })
+}
