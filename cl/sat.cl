@@ -166,6 +166,7 @@ __kernel void sat_hc12_eval(__global const uint *offsets, __global const SAT_LIT
                             __global const uint *x, __global const uint *counts, uint unsat,
                             __global const uint *tabu_x, __global const uint *tabu_idx,
                             __global const uint *tabu_meta, uint tabu_check,
+                            __global const uint *until, uint iteration, long best,
                             __global ulong *group_best, __local FT *lf, __local uint *lr)
 {
     uint row = get_global_id(0);
@@ -184,6 +185,10 @@ __kernel void sat_hc12_eval(__global const uint *offsets, __global const SAT_LIT
         if (v) delta += sat_var_delta(v, u, v, u, occ_off, occ, counts, offsets, lits, x);
         f = (FT)unsat + (FT)delta;
         if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, x, h, mp, mm)) f = FT_WORST;
+        // variable tenure (tabu search for SAT): a variable flipped recently stays put until
+        // until[var - 1], unless the move beats the best count of the run (aspiration)
+        bool held = (u && until[u - 1] > iteration) || (v && until[v - 1] > iteration);
+        if (held && !(f < best)) f = FT_WORST;
         r = row;
     }
     HC12_WG_ARGMIN(FT, FT_LESS, f, r, lf, lr);

@@ -913,6 +913,10 @@ typedef struct MetaoptSatSolveOptions {
    */
   uint32_t tabu_max_no_improve;
   /**
+   * Iterations a flipped variable stays put unless flipping it beats the run's best (0: off).
+   */
+  uint32_t tenure;
+  /**
    * Seed of the random starting assignments: the same seed gives the same runs.
    */
   uint64_t seed;

@@ -71,6 +71,8 @@ pub struct MetaoptSatSolveOptions {
     /// With a tabu list: ... or after this many iterations without a new best of the run (at
     /// least 1); then the next run restarts from a random assignment.
     pub tabu_max_no_improve: u32,
+    /// Iterations a flipped variable stays put unless flipping it beats the run's best (0: off).
+    pub tenure: u32,
     /// Seed of the random starting assignments: the same seed gives the same runs.
     pub seed: u64,
     /// Most runs (restarts); 0 = until a model or the time limit.
@@ -324,6 +326,7 @@ pub extern "C" fn metaopt_sat_default_solve_options() -> MetaoptSatSolveOptions 
         tabu_length: t.map_or(0, |t| t.max_length as u32),
         tabu_max_iterations: t.map_or(0, |t| t.max_iterations),
         tabu_max_no_improve: t.map_or(0, |t| t.max_no_improve),
+        tenure: d.tenure,
         seed: d.seed,
         runs: d.runs,
         time_limit_s: d.time_limit.map_or(0.0, |l| l.as_secs_f64()),
@@ -360,7 +363,7 @@ fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     if !(1..=2).contains(&o.mask_order) {
         return Err(Error::arg("opts.mask_order", format!("{}; expected 1 or 2", o.mask_order)));
     }
-    Ok(SatOptions { mask_order: o.mask_order, tabu, seed: o.seed, runs: o.runs, time_limit })
+    Ok(SatOptions { mask_order: o.mask_order, tabu, tenure: o.tenure, seed: o.seed, runs: o.runs, time_limit })
 }
 
 /// Searches for a model of the formula of `h` with HC12 on the device in use (docs/SAT.md):

@@ -23,6 +23,10 @@ pub struct SatOptions {
     pub mask_order: u32,
     /// The tabu list (None: plain HC12, which stops at the first local optimum of each run).
     pub tabu: Option<TabuConfig>,
+    /// Iterations a flipped variable stays put (0: off), unless flipping it beats the run's best:
+    /// the variable tenure of tabu search for SAT, which the list of whole assignments cannot
+    /// give (it only forbids exact revisits, so the walk cycles on plateaus).
+    pub tenure: u32,
     pub seed: u64,
     /// Most runs (restarts); 0 = until the time limit.
     pub runs: u32,
@@ -36,9 +40,12 @@ impl Default for SatOptions {
         let mut tabu = TabuConfig::new(500).expect("a valid length");
         tabu.max_iterations = 100_000;
         tabu.max_no_improve = 300;
-        SatOptions { mask_order: 1, tabu: Some(tabu), seed: 1, runs: 0, time_limit: Some(Duration::from_secs(10)) }
+        SatOptions { mask_order: 1, tabu: Some(tabu), tenure: DEFAULT_TENURE, seed: 1, runs: 0, time_limit: Some(Duration::from_secs(10)) }
     }
 }
+
+/// The default variable tenure.
+pub const DEFAULT_TENURE: u32 = 10;
 
 /// The result of [`SatSolver::solve`].
 #[derive(Clone, Debug, Serialize)]
@@ -80,6 +87,7 @@ pub struct SatSolver {
     group_best: DeviceBuffer<u64>,
     out: DeviceBuffer<u64>,
     no_tabu: DeviceBuffer<u32>,
+    until: DeviceBuffer<u32>,
 }
 
 impl SatSolver {
@@ -124,6 +132,7 @@ impl SatSolver {
             group_best: queue.buffer(2 * groups, "group_best")?,
             out: queue.buffer(2, "out")?,
             no_tabu: queue.buffer_from(&[0u32; 2], "no tabu")?,
+            until: queue.buffer_from(&vec![0u32; cnf.num_vars], "tenure")?,
             cnf,
             occ,
             nb,
@@ -153,7 +162,7 @@ impl SatSolver {
 
     /// The best row for the current state `cc` (uploaded by the caller): (unsatisfied after its
     /// flips, row); a listed row counts as `i64::MAX` when `tabu_check`.
-    fn best_row(&mut self, cc: &ClauseCounts, tabu_check: bool) -> Result<(i64, u64)> {
+    fn best_row(&mut self, cc: &ClauseCounts, tabu_check: bool, iteration: u32, best: i64) -> Result<(i64, u64)> {
         let (tx, ti, tm) = match &self.tabu {
             Some(t) => (&t.x, t.index(), &t.meta),
             None => (&self.no_tabu, &self.no_tabu, &self.no_tabu),
@@ -175,6 +184,9 @@ impl SatSolver {
                 .set_arg(ti.cl())
                 .set_arg(tm.cl())
                 .set_arg(&check)
+                .set_arg(self.until.cl())
+                .set_arg(&iteration)
+                .set_arg(&best)
                 .set_arg(self.group_best.cl())
                 .set_arg_local_buffer(self.wg * 8)
                 .set_arg_local_buffer(self.wg * 4)
@@ -194,7 +206,8 @@ impl SatSolver {
         let cc = ClauseCounts::new(&self.cnf, a.clone());
         self.x.write(&self.queue, cc.assignment.words())?;
         self.counts.write(&self.queue, &cc.counts)?;
-        self.best_row(&cc, false)
+        self.until.write(&self.queue, &vec![0u32; self.cnf.num_vars])?;
+        self.best_row(&cc, false, 0, i64::MIN)
     }
 
     /// Runs until a model, the run count or the time limit.
@@ -226,6 +239,7 @@ impl SatSolver {
             }
             let max_iterations = opts.tabu.as_ref().map_or(u32::MAX, |c| c.max_iterations);
             let (mut it, mut no_improve, mut run_best) = (0u32, 0u32, cc.unsatisfied);
+            let mut until = vec![0u32; n];
             loop {
                 if cc.unsatisfied < best_unsat {
                     best_unsat = cc.unsatisfied;
@@ -243,7 +257,10 @@ impl SatSolver {
                     // only the assignment moved to is listed
                     t.insert(&self.queue, &self.x, 0)?;
                 }
-                let (f, row) = self.best_row(&cc, opts.tabu.is_some())?;
+                if opts.tenure > 0 {
+                    self.until.write(&self.queue, &until)?;
+                }
+                let (f, row) = self.best_row(&cc, opts.tabu.is_some(), if opts.tenure > 0 { it } else { u32::MAX }, run_best as i64)?;
                 it += 1;
                 iterations += 1;
                 evaluations += self.nb.rows;
@@ -253,6 +270,7 @@ impl SatSolver {
                 let (bits, h) = self.nb.row_bits(row);
                 for &b in &bits[..h] {
                     cc.flip(&self.occ, b as usize + 1);
+                    until[b as usize] = it.saturating_add(opts.tenure);
                 }
                 debug_assert_eq!(cc.unsatisfied as i64, f);
                 if cc.unsatisfied < run_best {

@@ -128,6 +128,9 @@ pub struct SolveArgs {
     /// 1: flip one variable per move (GSAT); 2: also pairs
     #[arg(long, default_value_t = 1, value_name = "ORDER")]
     mask_order: u32,
+    /// Iterations a flipped variable stays put unless flipping it beats the run's best (0: off)
+    #[arg(long, default_value_t = metaopt::sat::DEFAULT_TENURE, value_name = "N")]
+    tenure: u32,
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
     #[arg(long, value_name = "N")]
@@ -141,7 +144,7 @@ fn options(a: &SolveArgs) -> CliResult<SatOptions> {
     if !(a.time_limit.is_finite() && a.time_limit > 0.0) {
         return Err(Failure(format!("--time-limit: {} is not a positive number of seconds", a.time_limit)));
     }
-    let mut o = SatOptions { mask_order: a.mask_order, seed: a.seed, runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
+    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed, runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
     o.tabu = if a.tabu == 0 {
         None
     } else {
