@@ -185,6 +185,9 @@ impl<T: QapElem> CpuEvaluator<T> {
 
 impl<T: QapElem> Evaluator for CpuEvaluator<T> {
     fn best_row(&mut self, st: &IterState, tabu: &TabuQuery) -> Result<(Cost, u64)> {
+        if tabu.insert {
+            self.tabu.as_mut().ok_or_else(|| crate::Error::arg("tabu list", "not initialised"))?.insert(&st.k);
+        }
         let list = self.tabu.as_ref().filter(|_| tabu.check);
         let worst = st.cur_cost.worst();
         let best = (0..self.nb.rows)
@@ -211,16 +214,6 @@ impl<T: QapElem> Evaluator for CpuEvaluator<T> {
     fn tabu_reset(&mut self, max_length: usize) -> Result<()> {
         self.tabu = (max_length > 0).then(|| CpuTabu::new(max_length));
         Ok(())
-    }
-
-    fn tabu_insert(&mut self, st: &IterState) -> Result<()> {
-        match &mut self.tabu {
-            Some(t) => {
-                t.insert(&st.k);
-                Ok(())
-            }
-            None => Err(crate::Error::arg("tabu list", "not initialised")),
-        }
     }
 
     fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>> {

@@ -202,6 +202,26 @@ struct Buffers {
     no_tabu: DeviceBuffer<u32>,
 }
 
+impl Buffers {
+    /// The arguments `hc12g_decode` and `hc12g_eval` begin with: K, the bit tables, the
+    /// intervals and the two matrices (only one of which the objective reads).
+    ///
+    /// # Safety
+    /// `e` must be one of those two kernels (the order and types above are theirs).
+    unsafe fn set_string_args(&self, e: &mut ExecuteKernel) {
+        // SAFETY: the caller's contract; OpenCL copies the handles when they are set.
+        unsafe {
+            e.set_arg(self.k.cl())
+                .set_arg(self.bit_param.cl())
+                .set_arg(self.bit_mask.cl())
+                .set_arg(self.lo.cl())
+                .set_arg(self.step.cl())
+                .set_arg(self.u.cl())
+                .set_arg(self.r.cl());
+        }
+    }
+}
+
 impl Hc12 {
     /// Checks the parameters, builds the kernels for `objective` and allocates the matrices on
     /// the device in use (or `device`).
@@ -484,14 +504,9 @@ impl Hc12 {
         let (wg, global) = (k.wg, k.groups * k.wg);
         // SAFETY: the arguments match `hc12g_decode`; the buffers outlive the kernel.
         let ev = unsafe {
-            ExecuteKernel::new(&k.decode)
-                .set_arg(self.bufs.k.cl())
-                .set_arg(self.bufs.bit_param.cl())
-                .set_arg(self.bufs.bit_mask.cl())
-                .set_arg(self.bufs.lo.cl())
-                .set_arg(self.bufs.step.cl())
-                .set_arg(self.bufs.u.cl())
-                .set_arg(self.bufs.r.cl())
+            let mut e = ExecuteKernel::new(&k.decode);
+            self.bufs.set_string_args(&mut e);
+            e
                 .set_global_work_size(global)
                 .set_local_work_size(wg)
                 .enqueue_nd_range(self.queue.cl())
@@ -548,14 +563,9 @@ impl Hc12 {
         // SAFETY: arguments match `hc12g_eval` and `hc12_argmin_groups`; the buffers outlive
         // the kernels, which finish before the read below (in-order queue).
         let (e1, e2) = unsafe {
-            let e1 = ExecuteKernel::new(&k.eval)
-                .set_arg(self.bufs.k.cl())
-                .set_arg(self.bufs.bit_param.cl())
-                .set_arg(self.bufs.bit_mask.cl())
-                .set_arg(self.bufs.lo.cl())
-                .set_arg(self.bufs.step.cl())
-                .set_arg(self.bufs.u.cl())
-                .set_arg(self.bufs.r.cl())
+            let mut e = ExecuteKernel::new(&k.eval);
+            self.bufs.set_string_args(&mut e);
+            let e1 = e
                 .set_arg(self.bufs.data.cl())
                 .set_arg(self.bufs.f.cl())
                 .set_arg(&store)

@@ -376,6 +376,9 @@ pub type RowCosts = Vec<Cost>;
 /// How the tabu list takes part in one evaluation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TabuQuery {
+    /// Put the current string `st.k` on the list before evaluating (only the string moved to is
+    /// ever listed, never the whole neighbourhood).
+    pub insert: bool,
     /// Rows whose string is listed get the worst value.
     pub check: bool,
     /// With aspiration: the best cost ever seen, which a listed row may still beat.
@@ -391,8 +394,6 @@ pub trait Evaluator: Send {
     fn all_costs(&mut self, st: &IterState) -> Result<RowCosts>;
     /// Makes an empty tabu list of `max_length` entries (0: none).
     fn tabu_reset(&mut self, max_length: usize) -> Result<()>;
-    /// Adds the current string `st.k` to the tabu list.
-    fn tabu_insert(&mut self, st: &IterState) -> Result<()>;
     /// The listed strings in sorted order (for tests).
     fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>>;
     fn description(&self) -> String;
@@ -570,7 +571,12 @@ impl DeviceEvaluator {
 
 impl Evaluator for DeviceEvaluator {
     fn best_row(&mut self, st: &IterState, tabu: &TabuQuery) -> Result<(Cost, u64)> {
+        // one upload serves the insert (which reads K from the state buffer) and the evaluation
         self.upload(st)?;
+        if tabu.insert {
+            let t = self.tabu.as_mut().ok_or_else(|| Error::arg("tabu list", "not initialised"))?;
+            t.insert(&self.queue, &self.state, 0)?;
+        }
         self.launch(false, tabu)?;
         let mut out = [0u64; 2];
         self.out.read(&self.queue, &mut out)?;
@@ -615,14 +621,6 @@ impl Evaluator for DeviceEvaluator {
         self.argmin = self.queue.kernel(&program, "hc12_argmin_groups")?;
         self.tabu = Some(DeviceTabu::new(&self.queue, &program, max_length, self.n_param)?);
         Ok(())
-    }
-
-    fn tabu_insert(&mut self, st: &IterState) -> Result<()> {
-        self.upload(st)?;
-        match &mut self.tabu {
-            Some(t) => t.insert(&self.queue, &self.state, 0),
-            None => Err(Error::arg("tabu list", "not initialised")),
-        }
     }
 
     fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>> {
@@ -821,8 +819,7 @@ impl QapHc12 {
         while iterations < max_iterations {
             let mut query = TabuQuery::default();
             if let Some(cfg) = &tabu {
-                // only the string moved to is listed, never the whole neighbourhood
-                self.eval.tabu_insert(&st)?;
+                query.insert = true;
                 query.check = cfg.activation_limit.is_none_or(|l| st.cur_cost.as_f64() < l);
                 query.aspiration = cfg.aspiration.then_some(best.cur_cost);
             }
