@@ -1,0 +1,42 @@
+"""metaopt: GPU metaheuristics over OpenCL, from Python.
+
+A ctypes wrapper of ``libmetaopt.so`` (no compiled extension). The library is found through
+the ``METAOPT_LIB`` environment variable (the file or its folder), a copy inside this package,
+or the source tree's ``target/release``.
+
+Classes (each owns a library handle: free it with ``free()``, a ``with`` block, or let it be
+collected): ``HC12QAP`` (QAP, the thesis's class), ``HC12`` (general HC12, with catalogue,
+OpenCL C or Python objectives) and ``SAT``. Library errors raise ``MetaoptError`` with
+``code`` and ``message``; bad arguments raise ``TypeError``/``ValueError`` naming the
+argument.
+"""
+
+from ._errors import ErrorCode, MetaoptError
+from ._lib import library_path
+from ._objective import Source
+from .device import (
+    DeviceInfo,
+    device_count,
+    device_info,
+    devices,
+    get_device_number,
+    is_mem_space_valid,
+    reset_device,
+    set_device_number,
+)
+from .hc12 import HC12, HC12Result
+from .qap import HC12QAP, QAPRun, QAPSolution, df_from_ab, qap_cost, read_qaplib, read_solution
+from .sat import SAT, SATResult, read_dimacs, unsatisfied_clauses
+
+# island DE: `from .de import IslandDE, DEResult` once metaopt_de_* is in the C ABI
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ErrorCode", "MetaoptError", "library_path", "Source",
+    "DeviceInfo", "device_count", "device_info", "devices", "get_device_number", "is_mem_space_valid",
+    "reset_device", "set_device_number",
+    "HC12", "HC12Result",
+    "HC12QAP", "QAPRun", "QAPSolution", "df_from_ab", "qap_cost", "read_qaplib", "read_solution",
+    "SAT", "SATResult", "read_dimacs", "unsatisfied_clauses",
+]

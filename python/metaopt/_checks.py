@@ -1,0 +1,69 @@
+"""Argument checks whose errors name the argument and say what was expected."""
+
+import numbers
+
+import numpy as np
+
+
+def integer(name, value, lo=None, hi=None):
+    """``value`` as a Python int in ``[lo, hi]``; TypeError/ValueError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    v = int(value)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        want = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+        raise ValueError(f"{name} must be {want}, got {v}")
+    return v
+
+
+def real(name, value, finite=True):
+    """``value`` as a Python float; NaN (and with ``finite`` infinity) is a ValueError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    v = float(value)
+    if v != v:
+        raise ValueError(f"{name} is NaN")
+    if finite and v in (float("inf"), float("-inf")):
+        raise ValueError(f"{name} must be finite, got {v}")
+    return v
+
+
+def flag(name, value):
+    if not isinstance(value, (bool, np.bool_, numbers.Integral)) or int(value) not in (0, 1):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def vector(name, value, dtype, length=None, lengths=None, finite=False):
+    """A contiguous 1-D array of ``dtype``. ``length`` (or one of ``lengths``) checks its
+    size; integer targets refuse non-integral or out-of-range values; ``finite`` refuses NaN
+    and infinity."""
+    try:
+        raw = np.asarray(value)
+    except Exception as e:  # e.g. ragged lists
+        raise TypeError(f"{name} must be array-like: {e}") from None
+    if raw.dtype == object or raw.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers, got dtype {raw.dtype}")
+    if raw.ndim != 1:
+        if sum(d != 1 for d in raw.shape) > 1:
+            raise ValueError(f"{name} must be a vector, got shape {raw.shape}")
+        raw = raw.reshape(-1)
+    want = [length] if length is not None else lengths
+    if want is not None and raw.size not in want:
+        expect = " or ".join(str(w) for w in want)
+        raise ValueError(f"{name} must have {expect} entries, got {raw.size}")
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        if raw.dtype.kind == "f":
+            if not np.all(np.isfinite(raw)):
+                raise ValueError(f"{name} contains NaN or infinite values")
+            if np.any(raw != np.round(raw)):
+                raise ValueError(f"{name} must hold integers")
+        info = np.iinfo(dt)
+        if raw.size and (raw.min() < info.min or raw.max() > info.max):
+            raise ValueError(f"{name} values must lie in {info.min}..{info.max}")
+    out = np.ascontiguousarray(raw, dtype=dt)
+    if finite and dt.kind == "f" and not np.all(np.isfinite(out)):
+        bad = int(np.flatnonzero(~np.isfinite(out))[0])
+        raise ValueError(f"{name} contains NaN or infinite values (entry {bad})")
+    return out

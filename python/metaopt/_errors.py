@@ -1,0 +1,69 @@
+"""Library errors as Python exceptions, and the helpers that read and free C messages."""
+
+import ctypes
+import enum
+
+from . import _lib
+
+
+class ErrorCode(enum.IntEnum):
+    """``MetaoptErrorCode`` of ``include/metaopt.h``: stable numbers, 0 is success."""
+
+    OK = 0
+    STD_EXCEPTION = 1
+    INVALID_ARGUMENT = 2
+    NULL_POINTER = 3
+    UNSUPPORTED_TYPE = 4
+    OPENCL = 5
+    NO_DEVICE = 6
+    KERNEL_BUILD = 7
+    OUT_OF_DEVICE_MEMORY = 8
+    UNSUPPORTED = 9
+    IO = 10
+    PARSE = 11
+    PANIC = 12
+    INVALID_MEM_SPACE = 13
+    CALLBACK = 14
+
+
+class MetaoptError(RuntimeError):
+    """An error reported by ``libmetaopt``: ``code`` (an ``ErrorCode`` where the number is
+    known, else the int), ``message`` (the library's text) and ``function`` (the C function)."""
+
+    def __init__(self, code, message, function=None):
+        try:
+            code = ErrorCode(code)
+        except ValueError:
+            pass
+        self.code = code
+        self.message = message
+        self.function = function
+        name = code.name if isinstance(code, ErrorCode) else "UNKNOWN"
+        where = f"{function}: " if function else ""
+        super().__init__(f"{where}{message} (error {int(code)}, {name})")
+
+
+def take_string(p):
+    """Reads a library-owned C string (``POINTER(c_char)``) and frees it with
+    ``metaopt_free_pointer``; None for NULL."""
+    if not p:
+        return None
+    try:
+        return ctypes.string_at(p).decode("utf-8", errors="replace")
+    finally:
+        _lib.lib().metaopt_free_pointer(ctypes.cast(p, ctypes.c_void_p))
+
+
+def check(result, function):
+    """Raises ``MetaoptError`` when ``result.error_code`` is not OK, freeing the message
+    (the caller frees any arrays of the struct). Returns ``result`` otherwise."""
+    if result.error_code != 0:
+        message = take_string(result.error_message) or "(no message)"
+        result.error_message = None
+        raise MetaoptError(result.error_code, message, function)
+    return result
+
+
+def check_int(result, function):
+    """``check`` for an ``Int32Result``: its ``result``."""
+    return check(result, function).result

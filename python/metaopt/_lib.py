@@ -1,0 +1,425 @@
+"""ctypes declarations of ``libmetaopt.so`` (``include/metaopt.h``) and the library loader.
+
+Every struct of the header is a ``ctypes.Structure`` here and every function has its
+``argtypes`` and ``restype``.  Strings the library returns are declared ``POINTER(c_char)``,
+never ``c_char_p``: ctypes would turn a ``c_char_p`` into a Python ``bytes`` and lose the
+pointer that must go back to ``metaopt_free_pointer``.
+
+Adding a solver (e.g. island DE): declare its structs below and its functions in
+``_SIGNATURES``, then remove its prefix from ``PENDING_PREFIXES`` (the test suite checks that
+every function of the header is declared here, except those prefixes).
+"""
+
+import ctypes
+import os
+import platform
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char,
+    c_char_p,
+    c_double,
+    c_float,
+    c_int32,
+    c_int64,
+    c_uint8,
+    c_uint16,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+
+# Header functions this package does not wrap yet: the test of the declarations skips them.
+PENDING_PREFIXES = ("metaopt_de_",)
+
+c_char_ptr = POINTER(c_char)
+
+
+# --- opaque handles -------------------------------------------------------------------------
+class ParamsInstance(Structure):
+    """Opaque QAP instance (``metaopt_params``)."""
+
+
+class Hc12Instance(Structure):
+    """Opaque general HC12 instance (``metaopt_hc12_params``)."""
+
+
+class SatInstance(Structure):
+    """Opaque SAT instance (``metaopt_sat_parse``)."""
+
+
+ParamsInstance_p = POINTER(ParamsInstance)
+Hc12Instance_p = POINTER(Hc12Instance)
+SatInstance_p = POINTER(SatInstance)
+
+
+# --- structs, in the order of the header ----------------------------------------------------
+class Int32Result(Structure):
+    _fields_ = [("result", c_int32), ("error_code", c_int32), ("error_message", c_char_ptr)]
+
+
+class MetaoptDeviceInfo(Structure):
+    _fields_ = [
+        ("index", c_int32),
+        ("kind", c_int32),
+        ("platform", c_char_ptr),
+        ("name", c_char_ptr),
+        ("vendor", c_char_ptr),
+        ("version", c_char_ptr),
+        ("global_mem_bytes", c_uint64),
+        ("local_mem_bytes", c_uint64),
+        ("max_alloc_bytes", c_uint64),
+        ("compute_units", c_uint32),
+        ("max_work_group_size", c_uint32),
+        ("fp64", c_uint8),
+    ]
+
+
+class Hc12ParamsResult(Structure):
+    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", Hc12Instance_p)]
+
+
+# int32_t (*)(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data)
+MetaoptObjectiveCallback = CFUNCTYPE(c_int32, POINTER(c_double), c_uint32, c_uint32, POINTER(c_double), c_void_p)
+
+
+class MetaoptObjective(Structure):
+    _fields_ = [
+        ("kind", c_int32),
+        ("function_name", c_char_p),
+        ("source", c_char_p),
+        ("callback", MetaoptObjectiveCallback),
+        ("user_data", c_void_p),
+    ]
+
+
+class MetaoptTabuOptions(Structure):
+    _fields_ = [
+        ("has_activation_limit", c_uint8),
+        ("activation_limit", c_double),
+        ("aspiration", c_uint8),
+        ("max_iterations", c_uint32),
+        ("max_no_improve", c_uint32),
+    ]
+
+
+class MetaoptHc12RunOptions(Structure):
+    _fields_ = [
+        ("coding", c_int32),
+        ("sense", c_int32),
+        ("runs", c_uint32),
+        ("start", c_int32),
+        ("start_vector", POINTER(c_double)),
+        ("seed", c_uint64),
+        ("max_iterations", c_uint32),
+        ("taboo", c_uint8),
+    ]
+
+
+class MetaoptHc12Result(Structure):
+    _fields_ = [
+        ("value", c_double),
+        ("string", POINTER(c_uint32)),
+        ("integers", POINTER(c_uint32)),
+        ("reals", POINTER(c_double)),
+        ("nParam", c_uint32),
+        ("iterations", c_uint32),
+        ("evaluations", c_uint64),
+        ("seconds", c_double),
+        ("run_values", POINTER(c_double)),
+        ("run_iterations", POINTER(c_uint32)),
+        ("runs", c_uint32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptStringResult(Structure):
+    _fields_ = [("text", c_char_ptr), ("error_code", c_int32), ("error_message", c_char_ptr)]
+
+
+class ParamsResult(Structure):
+    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", ParamsInstance_p)]
+
+
+class MetaoptParamsInfo(Structure):
+    _fields_ = [
+        ("n_elements", c_uint32),
+        ("n_slices", c_uint32),
+        ("swaps", c_uint32),
+        ("k_length", c_uint32),
+        ("bits_per_param", c_uint32),
+        ("rows", c_uint64),
+        ("result_type", c_int32),
+        ("backend", c_int32),
+        ("cost_form", c_int32),
+        ("max_iterations", c_uint32),
+    ]
+
+
+class RunResult(Structure):
+    _fields_ = [
+        ("result_type", c_int32),
+        ("f_t1", c_int64),
+        ("f_t2", c_uint64),
+        ("f_t3", c_float),
+        ("f_t4", c_double),
+        ("order", POINTER(c_uint16)),
+        ("orderLength", c_uint16),
+        ("lastIteration", c_uint32),
+        ("K_GC", POINTER(c_uint32)),
+        ("K_GCLength", c_uint32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptSolveOptions(Structure):
+    _fields_ = [
+        ("runs", c_uint32),
+        ("time_limit_s", c_double),
+        ("seed", c_uint64),
+        ("start", c_int32),
+        ("start_order", POINTER(c_uint16)),
+        ("restart", c_int32),
+        ("has_target", c_uint8),
+        ("target", c_double),
+    ]
+
+
+class MetaoptSolveResult(Structure):
+    _fields_ = [
+        ("result_type", c_int32),
+        ("f_t1", c_int64),
+        ("f_t2", c_uint64),
+        ("f_t3", c_float),
+        ("f_t4", c_double),
+        ("permutation", POINTER(c_uint16)),
+        ("permutation_length", c_uint32),
+        ("runs", c_uint32),
+        ("iterations", c_uint64),
+        ("best_run_iterations", c_uint32),
+        ("evaluations", c_uint64),
+        ("seconds", c_double),
+        ("seconds_to_best", c_double),
+        ("target_reached", c_uint8),
+        ("has_bks", c_uint8),
+        ("bks", c_int64),
+        ("gap_percent", c_double),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class SatParseResult(Structure):
+    _fields_ = [
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+        ("instance", SatInstance_p),
+        ("num_vars", c_uint32),
+        ("num_clauses", c_uint32),
+    ]
+
+
+class MetaoptSatEvalResult(Structure):
+    _fields_ = [
+        ("satisfied", POINTER(c_uint32)),
+        ("count", c_uint32),
+        ("num_clauses", c_uint32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptSatSolveOptions(Structure):
+    _fields_ = [
+        ("mask_order", c_uint32),
+        ("tabu_length", c_uint32),
+        ("tabu_max_iterations", c_uint32),
+        ("tabu_max_no_improve", c_uint32),
+        ("tenure", c_uint32),
+        ("seed", c_uint64),
+        ("runs", c_uint32),
+        ("time_limit_s", c_double),
+    ]
+
+
+class MetaoptSatSolveResult(Structure):
+    _fields_ = [
+        ("satisfiable", c_uint8),
+        ("best_unsatisfied", c_uint32),
+        ("assignment", POINTER(c_uint32)),
+        ("words", c_uint32),
+        ("model_literals", POINTER(c_int32)),
+        ("num_vars", c_uint32),
+        ("runs", c_uint32),
+        ("iterations", c_uint64),
+        ("evaluations", c_uint64),
+        ("seconds", c_double),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+# Every struct of the header, by its C name (the ABI test compares sizes and offsets with C).
+STRUCTS = {
+    cls.__name__: cls
+    for cls in (
+        Int32Result,
+        MetaoptDeviceInfo,
+        Hc12ParamsResult,
+        MetaoptObjective,
+        MetaoptTabuOptions,
+        MetaoptHc12RunOptions,
+        MetaoptHc12Result,
+        MetaoptStringResult,
+        ParamsResult,
+        MetaoptParamsInfo,
+        RunResult,
+        MetaoptSolveOptions,
+        MetaoptSolveResult,
+        SatParseResult,
+        MetaoptSatEvalResult,
+        MetaoptSatSolveOptions,
+        MetaoptSatSolveResult,
+    )
+}
+
+# --- functions: name -> (restype, argtypes) --------------------------------------------------
+_SIGNATURES = {
+    # memory and devices
+    "metaopt_free_pointer": (None, [c_void_p]),
+    "metaopt_is_mem_space_valid": (c_uint8, []),
+    "metaopt_get_device_number": (Int32Result, []),
+    "metaopt_set_device_number": (Int32Result, [c_int32]),
+    "metaopt_reset_device": (Int32Result, []),
+    "metaopt_device_count": (Int32Result, []),
+    "metaopt_device_info": (Int32Result, [c_int32, POINTER(MetaoptDeviceInfo)]),
+    "metaopt_free_device_info": (None, [POINTER(MetaoptDeviceInfo)]),
+    # general HC12
+    "metaopt_hc12_params": (
+        Hc12ParamsResult,
+        [
+            c_uint32,  # nParam
+            POINTER(c_uint32),  # nBitParam
+            c_uint32,  # nBitParamLength
+            POINTER(c_double),  # dodParam
+            c_uint32,  # dodParamLength
+            c_uint32,  # maskOrder
+            c_int32,  # startBit
+            c_int32,  # bitLength
+            c_int32,  # domain
+            c_uint8,  # double_precision
+            POINTER(MetaoptObjective),  # objective
+        ],
+    ),
+    "metaopt_hc12_init_tabu_list": (Int32Result, [Hc12Instance_p, c_uint32]),
+    "metaopt_hc12_set_tabu_options": (Int32Result, [Hc12Instance_p, POINTER(MetaoptTabuOptions)]),
+    "metaopt_hc12_default_run_options": (MetaoptHc12RunOptions, []),
+    "metaopt_hc12_run": (MetaoptHc12Result, [Hc12Instance_p, POINTER(MetaoptHc12RunOptions)]),
+    "metaopt_hc12_free_result": (None, [POINTER(MetaoptHc12Result)]),
+    "metaopt_hc12_func_data": (Int32Result, [Hc12Instance_p, c_void_p, c_uint64]),
+    "metaopt_hc12_func_data_clean": (Int32Result, [Hc12Instance_p]),
+    "metaopt_hc12_kernel_verbose": (Int32Result, [Hc12Instance_p, c_uint8]),
+    "metaopt_hc12_profiler_on": (Int32Result, [Hc12Instance_p]),
+    "metaopt_hc12_profiler_output": (MetaoptStringResult, [Hc12Instance_p]),
+    "metaopt_hc12_info": (MetaoptStringResult, [Hc12Instance_p]),
+    "metaopt_hc12_free": (None, [Hc12Instance_p]),
+    # QAP
+    "metaopt_params": (
+        ParamsResult,
+        [c_uint32, c_uint32, c_uint32, c_void_p, c_char_p, c_uint32, c_int32, c_int32],
+    ),
+    "metaopt_params_ab": (
+        ParamsResult,
+        [c_uint32, c_uint32, c_uint32, c_void_p, c_void_p, c_char_p, c_uint32, c_int32, c_int32],
+    ),
+    "metaopt_params_from_file": (ParamsResult, [c_char_p, c_uint32, c_uint32, c_int32, c_int32]),
+    "metaopt_set_backend": (Int32Result, [ParamsInstance_p, c_int32, c_int32]),
+    "metaopt_set_max_iterations": (Int32Result, [ParamsInstance_p, c_uint32]),
+    "metaopt_init_tabu_list": (Int32Result, [ParamsInstance_p, c_uint32]),
+    "metaopt_default_tabu_options": (MetaoptTabuOptions, []),
+    "metaopt_set_tabu_options": (Int32Result, [ParamsInstance_p, POINTER(MetaoptTabuOptions)]),
+    "metaopt_params_info": (Int32Result, [ParamsInstance_p, POINTER(MetaoptParamsInfo)]),
+    "metaopt_run": (RunResult, [ParamsInstance_p, POINTER(c_uint16), POINTER(c_uint32)]),
+    "metaopt_free_run_result": (None, [POINTER(RunResult)]),
+    "metaopt_default_solve_options": (MetaoptSolveOptions, []),
+    "metaopt_solve": (MetaoptSolveResult, [ParamsInstance_p, POINTER(MetaoptSolveOptions)]),
+    "metaopt_free_solve_result": (None, [POINTER(MetaoptSolveResult)]),
+    "metaopt_free_params": (None, [ParamsInstance_p]),
+    # SAT
+    "metaopt_sat_parse": (SatParseResult, [c_char_p]),
+    "metaopt_sat_from_clauses": (SatParseResult, [c_uint32, POINTER(c_int32), c_uint64]),
+    "metaopt_sat_words_per_assignment": (Int32Result, [SatInstance_p]),
+    "metaopt_sat_evaluate": (MetaoptSatEvalResult, [SatInstance_p, POINTER(c_uint32), c_uint32, c_uint8]),
+    "metaopt_sat_free_eval_result": (None, [POINTER(MetaoptSatEvalResult)]),
+    "metaopt_sat_default_solve_options": (MetaoptSatSolveOptions, []),
+    "metaopt_sat_solve": (MetaoptSatSolveResult, [SatInstance_p, POINTER(MetaoptSatSolveOptions)]),
+    "metaopt_sat_free_solve_result": (None, [POINTER(MetaoptSatSolveResult)]),
+    "metaopt_sat_free": (None, [SatInstance_p]),
+}
+
+SIGNATURES = _SIGNATURES  # public name for tests and tools
+
+# --- loading --------------------------------------------------------------------------------
+_LIB_NAMES = {"Linux": "libmetaopt.so", "Darwin": "libmetaopt.dylib", "Windows": "metaopt.dll"}
+LIB_FILE = _LIB_NAMES.get(platform.system(), "libmetaopt.so")
+
+_lib = None
+_lib_path = None
+
+
+def candidate_paths():
+    """Where the library is looked for, in order: ``METAOPT_LIB`` (the file, or a folder that
+    holds it), a copy inside this package, the source tree's ``target/release``."""
+    out = []
+    env = os.environ.get("METAOPT_LIB")
+    if env:
+        p = Path(env)
+        out.append(("METAOPT_LIB", p / LIB_FILE if p.is_dir() else p))
+    here = Path(__file__).resolve().parent
+    out.append(("package copy", here / LIB_FILE))
+    out.append(("build tree", here.parents[1] / "target" / "release" / LIB_FILE))
+    return out
+
+
+def _declare(lib):
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        f = getattr(lib, name)
+        f.restype = restype
+        f.argtypes = argtypes
+
+
+def lib():
+    """The loaded library (loaded and declared on first use)."""
+    global _lib, _lib_path
+    if _lib is not None:
+        return _lib
+    tried = []
+    for origin, path in candidate_paths():
+        if path.is_file():
+            try:
+                handle = ctypes.CDLL(str(path))
+            except OSError as e:
+                raise OSError(f"metaopt: cannot load {path} ({origin}): {e}") from e
+            try:
+                _declare(handle)
+            except AttributeError as e:
+                raise OSError(f"metaopt: {path} ({origin}) lacks a function of this package: {e}; is it an older build?") from e
+            _lib, _lib_path = handle, path
+            return _lib
+        tried.append(f"{path} ({origin})")
+        if origin == "METAOPT_LIB":
+            raise OSError(f"metaopt: METAOPT_LIB names {path}, which is not a file")
+    raise OSError(
+        "metaopt: cannot find " + LIB_FILE + "; tried " + ", ".join(tried)
+        + ". Build it with `cargo build --release` or set METAOPT_LIB to its path."
+    )
+
+
+def library_path():
+    """The path of the loaded library (loading it if needed)."""
+    lib()
+    return _lib_path

@@ -1,0 +1,183 @@
+"""The general HC12 solver (thesis Table 1) over ``metaopt_hc12_*``."""
+
+import ctypes
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _checks, _lib
+from ._errors import MetaoptError, check, check_int, take_string
+from ._handle import Instance
+from ._result import ArrayEq
+from ._objective import as_bytes, make_objective
+from .qap import _tabu_options
+
+_DOMAINS = {"binary": 0, "integer": 1, "real": 2, "B": 0, "I": 1, "R": 2}
+_CODINGS = {"GC": 0, "BC": 1}
+_SENSES = {"min": 0, "max": 1}
+
+
+@dataclass(eq=False)
+class HC12Result(ArrayEq):
+    """The best of the runs: ``value``; ``x`` (the reals for the real domain, else the decoded
+    integers); ``string`` (the stored words, Gray-coded under GC: the thesis's K_GC),
+    ``integers``, ``reals``; ``iterations`` of the best run, ``evaluations`` over all runs,
+    ``seconds``, and per run ``run_values`` and ``run_iterations``."""
+
+    value: float
+    x: np.ndarray
+    string: np.ndarray
+    integers: np.ndarray
+    reals: np.ndarray
+    iterations: int
+    evaluations: int
+    seconds: float
+    run_values: np.ndarray
+    run_iterations: np.ndarray
+
+
+def _copy(ptr, n, dtype):
+    return np.ctypeslib.as_array(ptr, shape=(n,)).astype(dtype, copy=True) if n else np.zeros(0, dtype)
+
+
+class HC12(Instance):
+    """General HC12: ``n_param`` parameters of ``n_bit_param`` bits (one value or one per
+    parameter) on the intervals ``dod_param`` ((2,) for all, or (n_param, 2)).
+
+    ``objective`` is a catalogue function name (``"F1"``, ``"CEC05t"``, ...), a
+    ``metaopt.Source`` of OpenCL C, or a Python callable ``f(X) -> F`` that receives the
+    (rows, n_param) matrix of one iteration (float64; the integers or bit strings for the
+    ``"integer"``/``"binary"`` domains) and returns its ``rows`` values. An exception raised by
+    the callable ends the run and is re-raised by ``run``.
+
+    ``domain``: ``"real"`` (default), ``"integer"`` or ``"binary"`` (the thesis's
+    ``params:noR``); ``double``: compute in double precision (the device needs cl_khr_fp64).
+    """
+
+    def __init__(self, n_param, n_bit_param, dod_param, objective, mask_order=2, start_bit=0, bit_len=0,
+                 domain="real", double=False):
+        self.n_param = _checks.integer("n_param", n_param, 1, 2**32 - 1)
+        self.n_bit_param = _checks.vector("n_bit_param", n_bit_param, np.uint32, lengths=(1, self.n_param))
+        if np.any(self.n_bit_param < 1) or np.any(self.n_bit_param > 32):
+            raise ValueError(f"n_bit_param values must be 1..32, got {self.n_bit_param.tolist()}")
+        self.dod_param = _checks.vector("dod_param", dod_param, np.float64, lengths=(2, 2 * self.n_param), finite=True)
+        pairs = self.dod_param.reshape(-1, 2)
+        bad = np.flatnonzero(pairs[:, 0] >= pairs[:, 1])
+        if bad.size:
+            raise ValueError(f"dod_param row {int(bad[0])} is [{pairs[bad[0], 0]}, {pairs[bad[0], 1]}]; expected a < b")
+        self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
+        if domain not in _DOMAINS:
+            raise ValueError(f"domain must be 'real', 'integer' or 'binary', got {domain!r}")
+        self.domain = {0: "binary", 1: "integer", 2: "real"}[_DOMAINS[domain]]
+        self.double = _checks.flag("double", double)
+        obj, self._callback, keep = make_objective(objective)
+        self.objective = objective
+        r = _lib.lib().metaopt_hc12_params(
+            self.n_param,
+            self.n_bit_param.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), self.n_bit_param.size,
+            self.dod_param.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.dod_param.size,
+            self.mask_order,
+            _checks.integer("start_bit", start_bit, 0, 2**31 - 1),
+            _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
+            _DOMAINS[domain], int(self.double), ctypes.byref(obj),
+        )
+        del keep  # the library copied the strings
+        # the callback object lives as long as the handle (freed first, then released)
+        self._adopt(check(r, "metaopt_hc12_params").instance, "metaopt_hc12_free", keep=self._callback)
+
+    def init_tabu_list(self, max_length):
+        """The thesis's ``set-tabu-list``: room for ``max_length`` strings (0 removes it); runs
+        with ``taboo=True`` use it."""
+        n = _checks.integer("max_length", max_length, 0, 2**32 - 1)
+        check_int(_lib.lib().metaopt_hc12_init_tabu_list(self._h(), n), "metaopt_hc12_init_tabu_list")
+
+    set_tabu_list = init_tabu_list
+
+    def set_tabu_options(self, activation_limit=None, aspiration=False, max_iterations=10000, max_no_improve=100):
+        o = _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve)
+        check_int(_lib.lib().metaopt_hc12_set_tabu_options(self._h(), ctypes.byref(o)), "metaopt_hc12_set_tabu_options")
+
+    def run(self, runs=1, coding="GC", sense="min", start=None, seed=1, max_iterations=1_000_000, taboo=False):
+        """``runs`` runs (the first from ``start``: None = random, ``"zeros"`` = the thesis's
+        bit-zeros, or a vector of ``n_param`` reals), the best of them as ``HC12Result``."""
+        h = self._h()
+        L = _lib.lib()
+        o = L.metaopt_hc12_default_run_options()
+        if coding not in _CODINGS:
+            raise ValueError(f"coding must be 'GC' or 'BC', got {coding!r}")
+        if sense not in _SENSES:
+            raise ValueError(f"sense must be 'min' or 'max', got {sense!r}")
+        o.coding, o.sense = _CODINGS[coding], _SENSES[sense]
+        o.runs = _checks.integer("runs", runs, 1, 2**32 - 1)
+        o.seed = _checks.integer("seed", seed, 0, 2**64 - 1)
+        o.max_iterations = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
+        o.taboo = int(_checks.flag("taboo", taboo))
+        vec = None
+        if start is None:
+            o.start = 0
+        elif isinstance(start, str):
+            if start not in ("zeros", "bit-zeros"):
+                raise ValueError(f"start must be None, 'zeros' or a vector of {self.n_param} reals, got {start!r}")
+            o.start = 1
+        else:
+            vec = _checks.vector("start", start, np.float64, length=self.n_param, finite=True)
+            o.start = 2
+            o.start_vector = vec.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        if self._callback is not None:
+            self._callback.error = None
+        r = L.metaopt_hc12_run(h, ctypes.byref(o))
+        try:
+            try:
+                check(r, "metaopt_hc12_run")
+            except MetaoptError as err:
+                if self._callback is not None:
+                    self._callback.raise_pending(err)
+                raise
+            n = r.nParam
+            integers = _copy(r.integers, n, np.uint32)
+            reals = _copy(r.reals, n, np.float64)
+            return HC12Result(
+                value=float(r.value),
+                x=reals if self.domain == "real" else integers,
+                string=_copy(r.string, n, np.uint32),
+                integers=integers,
+                reals=reals,
+                iterations=int(r.iterations),
+                evaluations=int(r.evaluations),
+                seconds=float(r.seconds),
+                run_values=_copy(r.run_values, r.runs, np.float64),
+                run_iterations=_copy(r.run_iterations, r.runs, np.uint32),
+            )
+        finally:
+            L.metaopt_hc12_free_result(ctypes.byref(r))
+
+    def func_data(self, data):
+        """The thesis's ``func-data``: the ``data`` buffer of a ``Source`` objective (bytes, or
+        a NumPy array's raw memory: e.g. ``np.float32([10])`` for one float)."""
+        b = as_bytes("data", data)
+        check_int(_lib.lib().metaopt_hc12_func_data(self._h(), b, len(b)), "metaopt_hc12_func_data")
+
+    def func_data_clean(self):
+        check_int(_lib.lib().metaopt_hc12_func_data_clean(self._h()), "metaopt_hc12_func_data_clean")
+
+    def kernel_verbose(self, on=True):
+        """Prints every kernel launch to stderr while on."""
+        check_int(_lib.lib().metaopt_hc12_kernel_verbose(self._h(), int(_checks.flag("on", on))), "metaopt_hc12_kernel_verbose")
+
+    def profiler_on(self):
+        check_int(_lib.lib().metaopt_hc12_profiler_on(self._h()), "metaopt_hc12_profiler_on")
+
+    def profiler_output(self):
+        """Kernel timings since ``profiler_on``, one line per kernel."""
+        return _text(_lib.lib().metaopt_hc12_profiler_output(self._h()), "metaopt_hc12_profiler_output")
+
+    @property
+    def info(self):
+        """The thesis's ``info``: a description of the instance."""
+        return _text(_lib.lib().metaopt_hc12_info(self._h()), "metaopt_hc12_info")
+
+
+def _text(r, function):
+    """The text of a MetaoptStringResult, freed."""
+    check(r, function)
+    return take_string(r.text) or ""

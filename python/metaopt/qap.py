@@ -1,0 +1,335 @@
+"""HC12 over the qapswap2 encoding for the quadratic assignment problem (the thesis's
+``HC12QAP`` class, over ``metaopt_params`` / ``metaopt_run`` / ``metaopt_solve``)."""
+
+import ctypes
+import math
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from . import _checks, _lib
+from ._errors import check, check_int
+from ._handle import Instance
+from ._result import ArrayEq
+
+# numpy dtype name -> the library's type name
+_DF_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
+_BACKENDS = {"device": 0, "cpu": 1}
+_COST_FORMS = {"delta": 0, "full": 1}
+_STARTS = {"random": 0, "identity": 1, "glb": 2}
+_RESTARTS = {"rebase": 0, "random": 1}
+
+
+def _cost(r):
+    """The cost of a RunResult / MetaoptSolveResult, from the field its result_type names."""
+    return {1: lambda: int(r.f_t1), 2: lambda: int(r.f_t2), 3: lambda: float(r.f_t3), 4: lambda: float(r.f_t4)}[
+        r.result_type
+    ]()
+
+
+def _copy(ptr, n, dtype):
+    return np.ctypeslib.as_array(ptr, shape=(n,)).astype(dtype, copy=True) if n else np.zeros(0, dtype)
+
+
+@dataclass(eq=False)
+class QAPRun(ArrayEq):
+    """One HC12 run: ``cost``, ``order`` (0-based permutation: facility i at location
+    ``order[i]``), ``k`` (the final Gray-coded string ``K_GC``, relative to the run's base
+    order) and ``last_iteration``."""
+
+    cost: object
+    order: np.ndarray
+    k: np.ndarray
+    last_iteration: int
+
+
+@dataclass(eq=False)
+class QAPSolution(ArrayEq):
+    """The iterated solve: best ``cost`` and ``permutation`` (0-based) with its statistics;
+    ``bks``/``gap_percent`` are None unless the instance came from a file listed in a
+    ``BKS.csv`` beside it."""
+
+    cost: object
+    permutation: np.ndarray
+    runs: int
+    iterations: int
+    best_run_iterations: int
+    evaluations: int
+    seconds: float
+    seconds_to_best: float
+    target_reached: bool
+    bks: Optional[int]
+    gap_percent: Optional[float]
+
+
+def _matrix_stack(name, M):
+    """A thesis-style (n, n) or (n, n, nSlices) array as (nSlices, n, n) C-contiguous, checked."""
+    if isinstance(M, np.ndarray):
+        a = M
+    else:
+        try:
+            a = np.asarray(M)
+        except Exception as e:
+            raise TypeError(f"{name} must be array-like: {e}") from None
+    if a.ndim not in (2, 3):
+        raise ValueError(f"{name} must be a square matrix (n, n) or a stack of them (n, n, nSlices), got shape {a.shape}")
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"{name} must be a square matrix (or array of square matrices), got shape {a.shape}")
+    if a.dtype.name not in _DF_TYPES:
+        raise TypeError(f"{name} has dtype {a.dtype}; expected one of {', '.join(_DF_TYPES)}")
+    if a.shape[0] < 2 or (a.ndim == 3 and a.shape[2] < 1):
+        raise ValueError(f"{name} must be at least 2 x 2 with at least one slice, got shape {a.shape}")
+    if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite elements")
+    stack = a[np.newaxis] if a.ndim == 2 else np.moveaxis(a, 2, 0)
+    return np.ascontiguousarray(stack, dtype=a.dtype.newbyteorder("="))
+
+
+class HC12QAP(Instance):
+    """HC12 with the qapswap2 encoding on the device in use.
+
+    ``HC12QAP(swaps, DF, start_bit=0, bit_len=0, mask_order=2)``: ``DF`` is the thesis's
+    combined matrix, (n, n) or (n, n, nSlices), of int32/int64/uint32/uint64/float32/float64:
+    below the diagonal the flow matrix, above it the distance matrix (symmetric instances, zero
+    diagonal). ``HC12QAP.from_file`` reads a QAPLIB ``.dat``; ``HC12QAP.from_ab`` takes the two
+    matrices of a general (asymmetric) instance.
+    """
+
+    def __init__(self, swaps, DF, start_bit=0, bit_len=0, mask_order=2):
+        stack = _matrix_stack("DF", DF)
+        self._setup(swaps, stack.shape[1], stack.shape[0], mask_order)
+        L = _lib.lib()
+        r = L.metaopt_params(
+            self.swaps, self.n_elements, self.n_slices, stack.ctypes.data_as(ctypes.c_void_p),
+            stack.dtype.name.encode(), self.mask_order,
+            _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
+        )
+        self._adopt(check(r, "metaopt_params").instance, "metaopt_free_params")
+        self.DF = DF
+
+    def _setup(self, swaps, n, slices, mask_order):
+        self.swaps = _checks.integer("swaps", swaps, 1, 64)
+        self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
+        self.n_elements = int(n)
+        self.n_slices = int(slices)
+        self.n_param = 2 * self.swaps
+        self.n_bit_param = int(math.ceil(math.log2(self.n_elements)))
+
+    @classmethod
+    def from_ab(cls, swaps, A, B, start_bit=0, bit_len=0, mask_order=2):
+        """From the flow matrices ``A`` and distance matrices ``B`` (same shape and dtype, (n, n)
+        or (n, n, nSlices)); the cost of p is sum A[i, j] * B[p[i], p[j]] over the slices."""
+        a, b = _matrix_stack("A", A), _matrix_stack("B", B)
+        if a.shape != b.shape:
+            raise ValueError(f"A and B must have the same shape, got {np.shape(A)} and {np.shape(B)}")
+        if a.dtype != b.dtype:
+            raise TypeError(f"A and B must have the same dtype, got {a.dtype} and {b.dtype}")
+        self = cls.__new__(cls)
+        self._setup(swaps, a.shape[1], a.shape[0], mask_order)
+        r = _lib.lib().metaopt_params_ab(
+            self.swaps, self.n_elements, self.n_slices, a.ctypes.data_as(ctypes.c_void_p),
+            b.ctypes.data_as(ctypes.c_void_p), a.dtype.name.encode(), self.mask_order,
+            _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
+        )
+        self._adopt(check(r, "metaopt_params_ab").instance, "metaopt_free_params")
+        self.DF = None
+        return self
+
+    @classmethod
+    def from_file(cls, path, swaps, start_bit=0, bit_len=0, mask_order=2):
+        """From a QAPLIB ``.dat`` file (int64); a ``BKS.csv`` beside it gives ``solve`` its gap,
+        and ``start="glb"`` works."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a str or path, got {type(path).__name__}")
+        self = cls.__new__(cls)
+        self.swaps = _checks.integer("swaps", swaps, 1, 64)
+        self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
+        r = _lib.lib().metaopt_params_from_file(
+            os.fsencode(path), self.swaps, self.mask_order,
+            _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
+        )
+        self._adopt(check(r, "metaopt_params_from_file").instance, "metaopt_free_params")
+        info = self.info
+        self._setup(swaps, info["n_elements"], info["n_slices"], mask_order)
+        self.DF = None
+        return self
+
+    # --- the thesis's interface ---
+    @property
+    def zero_kernel(self):
+        """The all-zero string (``n_param`` words): as ``init_kernel`` it starts at the base
+        order itself."""
+        return np.zeros(self.n_param, dtype=np.uint32)
+
+    def init_tabu_list(self, max_length):
+        """Turns the tabu list on with room for ``max_length`` strings (0 turns it off)."""
+        n = _checks.integer("max_length", max_length, 0, 2**32 - 1)
+        check_int(_lib.lib().metaopt_init_tabu_list(self._h(), n), "metaopt_init_tabu_list")
+
+    def set_tabu_options(self, activation_limit=None, aspiration=False, max_iterations=10000, max_no_improve=100):
+        """Options of the tabu list (after ``init_tabu_list``)."""
+        o = _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve)
+        check_int(_lib.lib().metaopt_set_tabu_options(self._h(), ctypes.byref(o)), "metaopt_set_tabu_options")
+
+    def run(self, init_order=None, init_kernel=None):
+        """One HC12 run from base permutation ``init_order`` (0-based, None = identity) and string
+        ``init_kernel`` (``n_param`` Gray-coded words, None = zeros) to a local optimum."""
+        h = self._h()
+        n = self.n_elements
+        order_p = k_p = None
+        if init_order is not None:
+            order = _checks.vector("init_order", init_order, np.uint16, length=n)
+            if not np.array_equal(np.sort(order), np.arange(n)):
+                raise ValueError(f"init_order must be a permutation of 0..{n - 1}")
+            order_p = order.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
+        if init_kernel is not None:
+            k = _checks.vector("init_kernel", init_kernel, np.uint32, length=self.n_param)
+            if np.any(k >= (1 << self.n_bit_param)):
+                raise ValueError(f"init_kernel values must be below 2**{self.n_bit_param} (bits per parameter)")
+            k_p = k.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))
+        L = _lib.lib()
+        r = L.metaopt_run(h, order_p, k_p)
+        try:
+            check(r, "metaopt_run")
+            return QAPRun(
+                cost=_cost(r),
+                order=_copy(r.order, r.orderLength, np.uint16),
+                k=_copy(r.K_GC, r.K_GCLength, np.uint32),
+                last_iteration=int(r.lastIteration),
+            )
+        finally:
+            L.metaopt_free_run_result(ctypes.byref(r))
+
+    # --- beyond the thesis ---
+    def solve(self, runs=100, time_limit=None, seed=1, start="random", restart="rebase", target=None):
+        """The iterated solve: up to ``runs`` runs (0 = no limit), ``time_limit`` seconds,
+        stopping at ``target``; ``start`` is "random", "identity", "glb" or a 0-based
+        permutation; ``restart`` "rebase" or "random"."""
+        h = self._h()
+        L = _lib.lib()
+        o = L.metaopt_default_solve_options()
+        o.runs = _checks.integer("runs", runs, 0, 2**32 - 1)
+        if time_limit is not None:
+            o.time_limit_s = _checks.real("time_limit", time_limit)
+            if o.time_limit_s <= 0:
+                raise ValueError(f"time_limit must be positive, got {time_limit}")
+        if o.runs == 0 and time_limit is None and target is None:
+            raise ValueError("runs=0 (no limit) needs a time_limit or a target")
+        o.seed = _checks.integer("seed", seed, 0, 2**64 - 1)
+        keep = None
+        if isinstance(start, str):
+            if start not in _STARTS:
+                raise ValueError(f"start must be one of {', '.join(_STARTS)} or a permutation, got {start!r}")
+            o.start = _STARTS[start]
+        else:
+            keep = _checks.vector("start", start, np.uint16, length=self.n_elements)
+            if not np.array_equal(np.sort(keep), np.arange(self.n_elements)):
+                raise ValueError(f"start must be a permutation of 0..{self.n_elements - 1}")
+            o.start = 3
+            o.start_order = keep.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
+        if restart not in _RESTARTS:
+            raise ValueError(f"restart must be one of {', '.join(_RESTARTS)}, got {restart!r}")
+        o.restart = _RESTARTS[restart]
+        if target is not None:
+            o.has_target = 1
+            o.target = _checks.real("target", target)
+        r = L.metaopt_solve(h, ctypes.byref(o))
+        try:
+            check(r, "metaopt_solve")
+            return QAPSolution(
+                cost=_cost(r),
+                permutation=_copy(r.permutation, r.permutation_length, np.uint16),
+                runs=int(r.runs),
+                iterations=int(r.iterations),
+                best_run_iterations=int(r.best_run_iterations),
+                evaluations=int(r.evaluations),
+                seconds=float(r.seconds),
+                seconds_to_best=float(r.seconds_to_best),
+                target_reached=bool(r.target_reached),
+                bks=int(r.bks) if r.has_bks else None,
+                gap_percent=float(r.gap_percent) if r.has_bks else None,
+            )
+        finally:
+            L.metaopt_free_solve_result(ctypes.byref(r))
+
+    def set_backend(self, backend="device", cost_form="delta"):
+        """Rebuilds the solver on the device in use (``"device"``) or the CPU (``"cpu"``), with
+        the ``"delta"`` or ``"full"`` cost."""
+        if backend not in _BACKENDS:
+            raise ValueError(f"backend must be 'device' or 'cpu', got {backend!r}")
+        if cost_form not in _COST_FORMS:
+            raise ValueError(f"cost_form must be 'delta' or 'full', got {cost_form!r}")
+        check_int(
+            _lib.lib().metaopt_set_backend(self._h(), _BACKENDS[backend], _COST_FORMS[cost_form]), "metaopt_set_backend"
+        )
+
+    def set_max_iterations(self, max_iterations):
+        n = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
+        check_int(_lib.lib().metaopt_set_max_iterations(self._h(), n), "metaopt_set_max_iterations")
+
+    @property
+    def info(self):
+        """Sizes and settings (``metaopt_params_info``) as a dict."""
+        out = _lib.MetaoptParamsInfo()
+        check_int(_lib.lib().metaopt_params_info(self._h(), ctypes.byref(out)), "metaopt_params_info")
+        d = {name: getattr(out, name) for name, _ in out._fields_}
+        d["backend"] = {v: k for k, v in _BACKENDS.items()}.get(d["backend"], d["backend"])
+        d["cost_form"] = {v: k for k, v in _COST_FORMS.items()}.get(d["cost_form"], d["cost_form"])
+        return d
+
+
+def _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve):
+    o = _lib.lib().metaopt_default_tabu_options()
+    if activation_limit is not None:
+        o.has_activation_limit = 1
+        o.activation_limit = _checks.real("activation_limit", activation_limit, finite=False)
+    o.aspiration = int(_checks.flag("aspiration", aspiration))
+    o.max_iterations = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
+    o.max_no_improve = _checks.integer("max_no_improve", max_no_improve, 1, 2**32 - 1)
+    return o
+
+
+# --- QAPLIB helpers (host side, no library) ---
+def read_qaplib(path):
+    """The matrices (A, B) of a QAPLIB ``.dat`` file as int64 arrays."""
+    with open(path) as f:
+        tokens = f.read().split()
+    if not tokens:
+        raise ValueError(f"{path}: empty file")
+    n = int(tokens[0])
+    want = 1 + 2 * n * n
+    if len(tokens) < want:
+        raise ValueError(f"{path}: {len(tokens) - 1} numbers after n = {n}; expected {2 * n * n}")
+    vals = np.array([int(t) for t in tokens[1:want]], dtype=np.int64)
+    return vals[: n * n].reshape(n, n), vals[n * n :].reshape(n, n)
+
+
+def read_solution(path):
+    """(n, cost, 0-based permutation) of a QAPLIB ``.sln`` file."""
+    with open(path) as f:
+        tokens = f.read().split()
+    n, cost = int(tokens[0]), int(tokens[1])
+    return n, cost, np.array([int(t) - 1 for t in tokens[2 : 2 + n]], dtype=np.int64)
+
+
+def df_from_ab(A, B):
+    """The thesis's combined matrix of a symmetric zero-diagonal instance: A below the diagonal,
+    B above it."""
+    A, B = np.asarray(A), np.asarray(B)
+    if A.shape != B.shape or A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"A and B must be square matrices of one shape, got {A.shape} and {B.shape}")
+    if not (np.array_equal(A, A.T) and np.array_equal(B, B.T)):
+        raise ValueError("A and B must be symmetric (use HC12QAP.from_ab for other instances)")
+    if np.any(np.diag(A)) or np.any(np.diag(B)):
+        raise ValueError("A and B must have zero diagonals (use HC12QAP.from_ab for other instances)")
+    lower = np.tril(np.ones(A.shape, dtype=bool), -1)
+    return np.where(lower, A, B)
+
+
+def qap_cost(A, B, perm):
+    """sum_ij A[i, j] * B[perm[i], perm[j]] (computed on the host)."""
+    A, B = np.asarray(A), np.asarray(B)
+    p = np.asarray(perm, dtype=np.int64)
+    return (A * B[np.ix_(p, p)]).sum()

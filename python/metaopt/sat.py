@@ -1,0 +1,200 @@
+"""SAT over ``metaopt_sat_*``: formulas from DIMACS files or clause lists, evaluation of many
+assignments at once, and the HC12 local search."""
+
+import ctypes
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from . import _checks, _lib
+from ._errors import check, check_int
+from ._handle import Instance
+from ._result import ArrayEq
+
+
+@dataclass(eq=False)
+class SATResult(ArrayEq):
+    """``satisfiable`` (a model was found and verified; False proves nothing), ``model`` (bool
+    per variable, when satisfiable, else None), ``literals`` (the model as signed DIMACS
+    literals, or None), ``assignment`` (bool per variable: the best assignment seen),
+    ``best_unsatisfied`` (0 with a model), ``runs``, ``iterations``, ``evaluations``,
+    ``seconds``."""
+
+    satisfiable: bool
+    model: Optional[np.ndarray]
+    literals: Optional[np.ndarray]
+    assignment: np.ndarray
+    best_unsatisfied: int
+    runs: int
+    iterations: int
+    evaluations: int
+    seconds: float
+
+
+def _unpack(words, num_vars):
+    """Bit-packed words (variable v is bit (v-1) % 32 of word (v-1) // 32) as bools."""
+    w = np.asarray(words, dtype=np.uint32)
+    bits = (w[:, None] >> np.arange(32, dtype=np.uint32)) & 1
+    return bits.reshape(-1)[:num_vars].astype(bool)
+
+
+def _pack(assignments, num_vars, words):
+    """(count, num_vars) bools as (count, words) uint32."""
+    count = assignments.shape[0]
+    padded = np.zeros((count, words * 32), dtype=np.uint32)
+    padded[:, :num_vars] = assignments
+    return np.ascontiguousarray((padded.reshape(count, words, 32) << np.arange(32, dtype=np.uint32)).sum(axis=2, dtype=np.uint32))
+
+
+def _literals(clauses, num_vars):
+    """DIMACS literals, each clause ended by 0, checked; (flat int32 array, num_vars)."""
+    if isinstance(clauses, (str, bytes)) or not hasattr(clauses, "__iter__"):
+        raise TypeError(f"clauses must be a list of clauses (lists of nonzero ints), got {type(clauses).__name__}")
+    flat = []
+    top = 0
+    for k, c in enumerate(clauses):
+        lits = _checks.vector(f"clauses[{k}]", c, np.int64)
+        if lits.size == 0:
+            raise ValueError(f"clauses[{k}] is empty")
+        if np.any(lits == 0):
+            raise ValueError(f"clauses[{k}] contains 0 (literals are ±1..±num_vars; 0 only ends a clause in DIMACS files)")
+        top = max(top, int(np.abs(lits).max()))
+        flat.extend(lits.tolist())
+        flat.append(0)
+    if num_vars is None:
+        num_vars = top
+    num_vars = _checks.integer("num_vars", num_vars, 0, 2**32 - 1)
+    if top > num_vars:
+        raise ValueError(f"clauses name variable {top}, above num_vars = {num_vars}")
+    if flat and max(abs(v) for v in flat) > 2**31 - 1:
+        raise ValueError("literals must fit in int32")
+    return np.array(flat, dtype=np.int32), num_vars
+
+
+class SAT(Instance):
+    """A CNF formula: ``SAT(clauses, num_vars=None)`` from a list of clauses (each a list of
+    signed DIMACS literals, e.g. ``[[1, -2], [2, 3]]``), or ``SAT.from_file(path)`` from a
+    DIMACS file."""
+
+    def __init__(self, clauses, num_vars=None):
+        flat, nv = _literals(clauses, num_vars)
+        r = _lib.lib().metaopt_sat_from_clauses(nv, flat.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)), flat.size)
+        self._init(r, "metaopt_sat_from_clauses")
+
+    def _init(self, r, function):
+        check(r, function)
+        self.num_vars = int(r.num_vars)
+        self.num_clauses = int(r.num_clauses)
+        self._adopt(r.instance, "metaopt_sat_free")
+        self.words = check_int(_lib.lib().metaopt_sat_words_per_assignment(self._h()), "metaopt_sat_words_per_assignment")
+
+    @classmethod
+    def from_file(cls, path):
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a str or path, got {type(path).__name__}")
+        self = cls.__new__(cls)
+        self._init(_lib.lib().metaopt_sat_parse(os.fsencode(path)), "metaopt_sat_parse")
+        return self
+
+    def evaluate(self, assignments, cpu=False):
+        """Satisfied clauses of each row of ``assignments`` ((count, num_vars) or (num_vars,)
+        of bools or 0/1), on the device (DXAC kernel) or with ``cpu=True`` on the host."""
+        h = self._h()
+        a = np.asarray(assignments)
+        if a.ndim == 1:
+            a = a[np.newaxis]
+        if a.ndim != 2 or a.shape[1] != self.num_vars:
+            raise ValueError(f"assignments must have shape (count, {self.num_vars}), got {np.shape(assignments)}")
+        if a.shape[0] == 0:
+            raise ValueError("assignments must hold at least one row")
+        if a.dtype != bool:
+            if a.dtype.kind not in "biuf" or not np.all((a == 0) | (a == 1)):
+                raise ValueError("assignments must hold booleans or 0/1")
+            a = a.astype(bool)
+        packed = _pack(a, self.num_vars, self.words)
+        L = _lib.lib()
+        r = L.metaopt_sat_evaluate(
+            h, packed.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), _checks.integer("count", a.shape[0], 1, 2**32 - 1),
+            int(_checks.flag("cpu", cpu)),
+        )
+        try:
+            check(r, "metaopt_sat_evaluate")
+            return np.ctypeslib.as_array(r.satisfied, shape=(r.count,)).astype(np.uint32, copy=True)
+        finally:
+            L.metaopt_sat_free_eval_result(ctypes.byref(r))
+
+    def solve(self, time_limit=None, runs=None, seed=None, mask_order=None, tabu_length=None,
+              tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None):
+        """HC12 local search for a model; None keeps the library's default of an option
+        (``metaopt_sat_default_solve_options``: 10 s, runs until a model, seed 1, ...)."""
+        h = self._h()
+        L = _lib.lib()
+        o = L.metaopt_sat_default_solve_options()
+        if time_limit is not None:
+            o.time_limit_s = _checks.real("time_limit", time_limit)
+            if o.time_limit_s < 0:
+                raise ValueError(f"time_limit must be >= 0, got {time_limit}")
+        for name, value, hi in (("runs", runs, 2**32 - 1), ("seed", seed, 2**64 - 1), ("mask_order", mask_order, 2),
+                                ("tabu_length", tabu_length, 2**32 - 1), ("tabu_max_iterations", tabu_max_iterations, 2**32 - 1),
+                                ("tabu_max_no_improve", tabu_max_no_improve, 2**32 - 1), ("tenure", tenure, 2**32 - 1)):
+            if value is not None:
+                setattr(o, name, _checks.integer(name, value, 0, hi))
+        r = L.metaopt_sat_solve(h, ctypes.byref(o))
+        try:
+            check(r, "metaopt_sat_solve")
+            words = np.ctypeslib.as_array(r.assignment, shape=(r.words,)).copy() if r.words else np.zeros(0, np.uint32)
+            literals = (
+                np.ctypeslib.as_array(r.model_literals, shape=(r.num_vars,)).astype(np.int32, copy=True)
+                if r.model_literals else None
+            )
+            return SATResult(
+                satisfiable=bool(r.satisfiable),
+                model=(literals > 0) if literals is not None else None,
+                literals=literals,
+                assignment=_unpack(words, self.num_vars),
+                best_unsatisfied=int(r.best_unsatisfied),
+                runs=int(r.runs),
+                iterations=int(r.iterations),
+                evaluations=int(r.evaluations),
+                seconds=float(r.seconds),
+            )
+        finally:
+            L.metaopt_sat_free_solve_result(ctypes.byref(r))
+
+
+# --- host helpers (no library) ---
+def read_dimacs(path):
+    """(num_vars, clauses) of a DIMACS CNF file, clauses as lists of ints (host-side reader,
+    independent of the library: the tests check models with it)."""
+    num_vars = None
+    clauses, cur = [], []
+    with open(path) as f:
+        for line in f:
+            s = line.strip()
+            if not s or s[0] == "c":
+                continue
+            if s[0] == "%":
+                break
+            if s[0] == "p":
+                num_vars = int(s.split()[2])
+                continue
+            for t in s.split():
+                v = int(t)
+                if v == 0:
+                    if cur:
+                        clauses.append(cur)
+                    cur = []
+                else:
+                    cur.append(v)
+    if cur:
+        clauses.append(cur)
+    return num_vars, clauses
+
+
+def unsatisfied_clauses(clauses, model):
+    """Indices of the clauses that ``model`` (bool per variable, variable v at ``model[v-1]``)
+    leaves unsatisfied."""
+    m = np.asarray(model, dtype=bool)
+    return [k for k, c in enumerate(clauses) if not any(m[abs(l) - 1] == (l > 0) for l in c)]

@@ -1,0 +1,63 @@
+"""The ctypes declarations against the C header: every function of include/metaopt.h is
+declared (except the prefixes of PENDING_PREFIXES), and every struct has the size and field
+offsets that a C compiler gives it."""
+
+import ctypes
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import REPO
+from metaopt import _lib
+
+HEADER = REPO / "include" / "metaopt.h"
+
+
+def header_functions():
+    text = HEADER.read_text()
+    return set(re.findall(r"^[A-Za-z_][\w\s\*]*?\b(metaopt_\w+)\(", text, flags=re.M))
+
+
+def test_every_header_function_is_declared():
+    funcs = header_functions()
+    assert len(funcs) >= 45, funcs
+    missing = sorted(f for f in funcs if f not in _lib.SIGNATURES and not f.startswith(_lib.PENDING_PREFIXES))
+    assert not missing, f"declare these in metaopt/_lib.py: {missing}"
+    extra = sorted(set(_lib.SIGNATURES) - funcs)
+    assert not extra, f"declared but not in the header: {extra}"
+
+
+def test_every_header_struct_is_declared():
+    structs = set(re.findall(r"^typedef struct (\w+) \{", HEADER.read_text(), flags=re.M))
+    assert structs == set(_lib.STRUCTS), structs ^ set(_lib.STRUCTS)
+
+
+def test_struct_layouts_match_the_c_compiler(tmp_path):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "metaopt.h"', "int main(void) {"]
+    expected = []
+    for name, cls in _lib.STRUCTS.items():
+        lines.append(f'    printf("{name} %zu\\n", sizeof({name}));')
+        expected.append(f"{name} {ctypes.sizeof(cls)}")
+        for field, _ in cls._fields_:
+            lines.append(f'    printf("{name}.{field} %zu\\n", offsetof({name}, {field}));')
+            expected.append(f"{name}.{field} {getattr(cls, field).offset}")
+    lines += ["    return 0;", "}"]
+    src = tmp_path / "layout.c"
+    src.write_text("\n".join(lines) + "\n")
+    exe = tmp_path / "layout"
+    subprocess.run([cc, "-std=c11", "-I", str(REPO / "include"), str(src), "-o", str(exe)], check=True)
+    got = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split("\n")
+    assert [l for l in got if l] == expected
+
+
+def test_signatures_are_set_on_the_loaded_library():
+    L = _lib.lib()
+    for name, (restype, argtypes) in _lib.SIGNATURES.items():
+        f = getattr(L, name)
+        assert f.restype is restype, name
+        assert list(f.argtypes) == list(argtypes), name
