@@ -1,4 +1,5 @@
-"""Equality for result dataclasses that hold NumPy arrays (field by field, arrays by value)."""
+"""Equality for result dataclasses that hold NumPy arrays (field by field, arrays by value;
+fields declared with ``compare=False``, the wall times, are left out)."""
 
 import dataclasses
 
@@ -10,6 +11,8 @@ class ArrayEq:
         if type(other) is not type(self):
             return NotImplemented
         for f in dataclasses.fields(self):
+            if not f.compare:  # wall times
+                continue
             a, b = getattr(self, f.name), getattr(other, f.name)
             if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
                 if a is None or b is None or not np.array_equal(a, b):

@@ -1,7 +1,7 @@
 """The general HC12 solver (thesis Table 1) over ``metaopt_hc12_*``."""
 
 import ctypes
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,7 +31,7 @@ class HC12Result(ArrayEq):
     reals: np.ndarray
     iterations: int
     evaluations: int
-    seconds: float
+    seconds: float = field(compare=False)
     run_values: np.ndarray
     run_iterations: np.ndarray
 
@@ -60,7 +60,11 @@ class HC12(Instance):
         self.n_bit_param = _checks.vector("n_bit_param", n_bit_param, np.uint32, lengths=(1, self.n_param))
         if np.any(self.n_bit_param < 1) or np.any(self.n_bit_param > 32):
             raise ValueError(f"n_bit_param values must be 1..32, got {self.n_bit_param.tolist()}")
-        self.dod_param = _checks.vector("dod_param", dod_param, np.float64, lengths=(2, 2 * self.n_param), finite=True)
+        dod = np.asarray(dod_param) if not isinstance(dod_param, np.ndarray) else dod_param
+        if dod.ndim == 2 and dod.shape not in ((1, 2), (self.n_param, 2)):
+            raise ValueError(f"dod_param must have shape (2,) or (n_param, 2) = ({self.n_param}, 2), got {dod.shape}")
+        self.dod_param = _checks.vector("dod_param", dod.reshape(-1) if dod.ndim == 2 else dod, np.float64,
+                                        lengths=(2, 2 * self.n_param), finite=True)
         pairs = self.dod_param.reshape(-1, 2)
         bad = np.flatnonzero(pairs[:, 0] >= pairs[:, 1])
         if bad.size:

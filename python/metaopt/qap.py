@@ -4,7 +4,7 @@
 import ctypes
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
@@ -57,8 +57,8 @@ class QAPSolution(ArrayEq):
     iterations: int
     best_run_iterations: int
     evaluations: int
-    seconds: float
-    seconds_to_best: float
+    seconds: float = field(compare=False)
+    seconds_to_best: float = field(compare=False)
     target_reached: bool
     bks: Optional[int]
     gap_percent: Optional[float]

@@ -3,7 +3,7 @@ assignments at once, and the HC12 local search."""
 
 import ctypes
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
@@ -30,7 +30,7 @@ class SATResult(ArrayEq):
     runs: int
     iterations: int
     evaluations: int
-    seconds: float
+    seconds: float = field(compare=False)
 
 
 def _unpack(words, num_vars):

@@ -1,0 +1,132 @@
+"""SAT: SATLIB files parsed and solved, every model checked against the clauses in Python;
+evaluation on the device and the CPU against a host count; errors and handles."""
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import metaopt
+from conftest import satlib
+from metaopt import SAT, ErrorCode, MetaoptError
+
+
+def host_counts(clauses, rows):
+    return [len(clauses) - len(metaopt.unsatisfied_clauses(clauses, r)) for r in rows]
+
+
+@pytest.mark.parametrize("rel", ["uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf", "uf75-325/uf75-01.cnf"])
+def test_satlib_models_satisfy_every_clause(rel):
+    path = satlib(rel)
+    num_vars, clauses = metaopt.read_dimacs(path)
+    with SAT.from_file(path) as s:
+        assert (s.num_vars, s.num_clauses) == (num_vars, len(clauses))
+        r = s.solve(time_limit=60)
+        assert r.satisfiable and r.best_unsatisfied == 0, r
+        assert r.model.dtype == bool and r.model.shape == (num_vars,)
+        assert metaopt.unsatisfied_clauses(clauses, r.model) == []
+        assert r.literals.tolist() == [v if m else -v for v, m in zip(range(1, num_vars + 1), r.model)]
+        assert np.array_equal(r.assignment, r.model)
+        # the library's own count agrees: every clause satisfied
+        assert s.evaluate(r.model).tolist() == [len(clauses)]
+        # the same seed, the same search
+        again = s.solve(time_limit=60)
+        assert again == r
+
+
+def test_unsatisfiable_formula_reports_its_best_count():
+    path = satlib("uuf50-218/uuf50-01.cnf")
+    _, clauses = metaopt.read_dimacs(path)
+    with SAT.from_file(path) as s:
+        r = s.solve(time_limit=0.5)
+    assert not r.satisfiable and r.model is None and r.literals is None
+    assert r.best_unsatisfied >= 1
+    assert len(metaopt.unsatisfied_clauses(clauses, r.assignment)) == r.best_unsatisfied
+
+
+def test_evaluate_matches_the_host_on_device_and_cpu():
+    path = satlib("uf50-218/uf50-02.cnf")
+    _, clauses = metaopt.read_dimacs(path)
+    rng = np.random.default_rng(7)
+    rows = rng.integers(0, 2, size=(64, 50)).astype(bool)
+    want = host_counts(clauses, rows)
+    with SAT.from_file(path) as s:
+        assert s.words == 2
+        assert s.evaluate(rows).tolist() == want
+        assert s.evaluate(rows.astype(np.uint8), cpu=True).tolist() == want
+
+
+def test_clause_lists():
+    # (x1 or not x2) and (x2 or x3) and (not x1)
+    with SAT([[1, -2], [2, 3], [-1]]) as s:
+        assert (s.num_vars, s.num_clauses, s.words) == (3, 3, 1)
+        assert s.evaluate([[0, 0, 1], [1, 1, 1]]).tolist() == [3, 2]
+        r = s.solve(runs=10, time_limit=0)
+        assert r.satisfiable and r.model.tolist() == [False, False, True]
+    # more variables than the clauses name
+    with SAT([[40]], num_vars=40) as s:
+        assert (s.num_vars, s.words) == (40, 2)
+        r = s.solve(runs=10, time_limit=0)
+        assert r.satisfiable and r.model[39] and r.model.shape == (40,)
+
+
+def test_argument_and_library_errors():
+    with pytest.raises(ValueError, match=r"clauses\[1\] contains 0"):
+        SAT([[1], [2, 0]])
+    with pytest.raises(ValueError, match=r"clauses\[0\] is empty"):
+        SAT([[]])
+    with pytest.raises(ValueError, match="above num_vars = 2"):
+        SAT([[1, -3]], num_vars=2)
+    with pytest.raises(TypeError, match="clauses must be a list"):
+        SAT("1 2 0")
+    with pytest.raises(TypeError, match=r"clauses\[0\] must hold numbers"):
+        SAT([["a"]])
+    with SAT([[1, 2], [-1]]) as s:
+        with pytest.raises(ValueError, match=r"assignments must have shape \(count, 2\)"):
+            s.evaluate([[1, 0, 1]])
+        with pytest.raises(ValueError, match="booleans or 0/1"):
+            s.evaluate([[2, 0]])
+        with pytest.raises(ValueError, match="time_limit is NaN"):
+            s.solve(time_limit=float("nan"))
+        with pytest.raises(MetaoptError) as e:
+            s.solve(mask_order=0)
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "opts.mask_order" in e.value.message
+        with pytest.raises(MetaoptError) as e:
+            s.solve(time_limit=0, runs=0)  # neither limit: the library refuses
+        assert "opts.runs" in e.value.message
+    with pytest.raises(MetaoptError) as e:
+        SAT.from_file(satlib("uf20-91/uf20-01.cnf").parent / "no-such-file.cnf")
+    assert e.value.code == ErrorCode.IO and "no-such-file.cnf" in e.value.message
+
+
+def test_parse_errors_give_the_line(tmp_path):
+    bad = tmp_path / "bad.cnf"
+    bad.write_text("c a comment\np cnf 3 2\n1 -2 0\n2 7 0\n")
+    with pytest.raises(MetaoptError) as e:
+        SAT.from_file(bad)
+    assert e.value.code == ErrorCode.PARSE and "bad.cnf:4" in e.value.message
+
+
+def test_forged_foreign_and_freed_handles():
+    s = SAT([[1, 2], [-1]])
+    real = s._handle
+    fake = (ctypes.c_uint64 * 64)()
+    s._handle = ctypes.cast(fake, type(real))
+    with pytest.raises(MetaoptError, match="not a live SatInstance"):
+        s.solve(runs=1)
+    with pytest.raises(MetaoptError, match="not a live SatInstance"):
+        s.evaluate([[1, 0]])
+    assert all(w == 0 for w in fake)
+    h = metaopt.HC12(2, 8, [0, 1], "F1")
+    s._handle = ctypes.cast(h._handle, type(real))
+    with pytest.raises(MetaoptError, match="not a live SatInstance"):
+        s.solve(runs=1)
+    h.free()
+    s._handle = real
+    s.free()
+    with pytest.raises(ValueError, match="SAT: the instance was freed"):
+        s.solve()
+    s._handle = real
+    with pytest.raises(MetaoptError, match="freed already"):
+        s.solve(runs=1)
+    s._handle = None
