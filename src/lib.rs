@@ -4,6 +4,7 @@
 //! problems (`problem`) and the device layer (`device`), with rayon CPU twins in `cpu`.
 
 pub mod cpu;
+pub mod de;
 pub mod device;
 pub mod error;
 pub mod experiments;

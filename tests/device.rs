@@ -51,7 +51,7 @@ fn programs_are_built_once_per_source_and_options() {
 
 #[test]
 fn embedded_kernels_match_the_source_tree() {
-    for f in ["common.cl", "hc12.cl", "tabu.cl", "qap.cl", "hc12_eval.cl", "sat.cl"] {
+    for f in ["common.cl", "hc12.cl", "tabu.cl", "qap.cl", "hc12_eval.cl", "sat.cl", "de.cl"] {
         let tree = std::fs::read_to_string(format!("{}/cl/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         assert_eq!(embedded_source(f), Some(tree.as_str()), "{f}");
         assert_eq!(kernel_source(f).unwrap(), tree);

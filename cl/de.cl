@@ -1,0 +1,300 @@
+// de.cl: island differential evolution (thesis 000, 2.3, 2.3.1, 5.2; docs/DE.md).
+// It follows common.cl and, unless DE_EXTERNAL_F, the objective's source (a catalogue function of
+// functions.cl or a user's code defining `objective`).
+//
+// Sizes: Np populations (islands) of Nm members in Nn dimensions. Layouts (thesis 5.2):
+//   X  (targets), population fastest: x[p, m, n] at X[(n * (Nm + 1) + m) * Np + p]; member
+//      m = Nm is an extra row per population holding a copy of its best;
+//   Fx (their values): Fx[p * (Nm + 1) + m], m = Nm the best's value;
+//   Y  (trials), member fastest: y[p, m, n] at Y[(n * Np + p) * Nm + m] (the objective's
+//      stride is Np * Nm, so evaluation reads coalesce across members);
+//   Fy: Fy[p * Nm + m].
+// The trial kernel reads X with the population fastest and writes Y with the member fastest by
+// transposing DE_TILE x DE_TILE tiles in local memory (DE_TILE + 1 columns against bank
+// conflicts); the work-group's first index means the population before the barrier and the
+// member after it. tests/de.rs checks the index arithmetic as the thesis's appendix D does.
+//
+// Random numbers are Philox words keyed by (seed, counter) as src/de/ops.rs documents, so the
+// CPU backend draws the same ones; no generator state is stored. Arithmetic is not contracted
+// (FP_CONTRACT OFF), so in double the mutation, crossover and bound corrections equal the host's
+// bit for bit.
+//
+// Build-time macros: FP (float or double; FP_DOUBLE 1 with double), DE_TILE (16 or 8),
+// DE_EXTERNAL_F (the host fills Fy: no objective is compiled).
+
+#if defined(FP_DOUBLE) && FP_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#pragma OPENCL FP_CONTRACT OFF
+
+#ifndef DE_TILE
+#define DE_TILE 16
+#endif
+
+// Mutation strategies (src/de/mod.rs `Mutation` uses the same numbers).
+#define DE_RAND_1 1
+#define DE_RAND_2 2
+#define DE_BEST_1 3
+#define DE_BEST_2 4
+#define DE_CURRENT_TO_RAND_1 5
+#define DE_CURRENT_TO_BEST_1 6
+
+// Bound corrections (`BoundsCorrection`).
+#define DE_SAT 0
+#define DE_MIR 1
+#define DE_TOR 2
+#define DE_HVB 3
+#define DE_UNI 4
+#define DE_COTN 5
+
+#define DE_X(p, m, n) X[((size_t)(n) * (nm + 1) + (m)) * np + (p)]
+
+// A uniform value in (0, 1) from one word; the host computes ((double)w + 0.5) * 2^-32.
+inline FP de_unit(uint w)
+{
+    return ((FP)w + (FP)0.5) * (FP)2.3283064365386963e-10;
+}
+
+// A value in 0..n-1 from one word by multiply-shift.
+inline uint de_below(uint w, uint n)
+{
+    return (uint)(((ulong)w * n) >> 32);
+}
+
+// How many distinct random members strategy `mutation` uses.
+inline uint de_randoms(uint mutation)
+{
+    switch (mutation) {
+    case DE_RAND_2: return 5u;
+    case DE_BEST_2: return 4u;
+    case DE_RAND_1:
+    case DE_CURRENT_TO_RAND_1: return 3u;
+    default: return 2u;
+    }
+}
+
+// Member indices r[0..k-1], distinct and different from m, and j_rand, for target (p, m) of
+// generation `gen`: word t picks the t-th index among the members not yet chosen (ranks mapped
+// past the chosen ones in ascending order), word 5 picks j_rand. With `shared` the words do not
+// depend on p (the thesis's sharing across populations, which keeps X reads coalesced).
+inline uint de_indices(ulong seed, ulong gen, uint p, uint m, uint np, uint nm, uint nn, uint mutation,
+                       uint shared, uint r[5])
+{
+    ulong pk = shared ? 0 : p;
+    ulong npk = shared ? 1 : np;
+    ulong c = ((gen * npk + pk) * nm + m) * 2;
+    uint4 a = metaopt_rng4(seed, 0u, c);
+    uint4 b = metaopt_rng4(seed, 0u, c + 1);
+    uint w[6] = {a.x, a.y, a.z, a.w, b.x, b.y};
+    uint k = de_randoms(mutation);
+    uint chosen[6];
+    chosen[0] = m;
+    uint nc = 1;
+    for (uint t = 0; t < k; ++t) {
+        uint v = de_below(w[t], nm - 1 - t);
+        uint pos = 0;
+        for (uint s = 0; s < nc; ++s) {
+            if (v >= chosen[s]) {
+                ++v;
+                pos = s + 1;
+            }
+        }
+        for (uint s = nc; s > pos; --s) chosen[s] = chosen[s - 1];
+        chosen[pos] = v;
+        ++nc;
+        r[t] = v;
+    }
+    return de_below(w[5], nn);
+}
+
+// Moves a mutant component v outside [a, b] back inside (docs/DE.md). x is the target's
+// component; w1, w2 are the component's random words (uni, COTN).
+inline FP de_correct(uint kind, FP v, FP x, FP a, FP b, uint w1, uint w2)
+{
+    if (!(v < a) && !(v > b)) return v;
+    int low = v < a;
+    FP width = b - a;
+    switch (kind) {
+    case DE_SAT:
+        return low ? a : b;
+    case DE_MIR: {
+        FP d = low ? a - v : v - b;
+        if (d > width) return low ? a : b;
+        return low ? (FP)2 * a - v : (FP)2 * b - v;
+    }
+    case DE_TOR: {
+        FP r = fmod(v - a, width);
+        if (r < (FP)0) r += width;
+        return a + r;
+    }
+    case DE_HVB:
+        return low ? (x + a) / (FP)2 : (x + b) / (FP)2;
+    case DE_UNI:
+        return a + de_unit(w1) * width;
+    default: { // DE_COTN
+        FP r0 = (FP)0.32 * sqrt((FP)-2 * log(de_unit(w1))) * cospi((FP)2 * de_unit(w2));
+        FP r = r0;
+        if (r0 < (FP)0) r = fabs(fmod(r0, (FP)1));
+        else if (r0 > (FP)1) r = fabs(fmod((FP)1 - r0, (FP)1));
+        return low ? a + r * width : b - r * width;
+    }
+    }
+}
+
+// The trial component y[p, m, n] from X.
+inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, uint p, uint m, uint n,
+                             __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
+                             __global const FP *F, __global const ulong *crt, uint mutation, uint shared,
+                             ulong gen, ulong seed_mut, ulong seed_cross)
+{
+    uint r[5];
+    uint jrand = de_indices(seed_mut, gen, p, m, np, nm, nn, mutation, shared, r);
+    ulong pk = shared ? 0 : p;
+    ulong npk = shared ? 1 : np;
+    uint4 w = metaopt_rng4(seed_cross, 0u, ((gen * npk + pk) * nm + m) * nn + n);
+    FP xi = DE_X(p, m, n);
+    if (!(n == jrand || (ulong)w.x < crt[p])) return xi;
+    FP f = F[p];
+    FP v;
+    switch (mutation) {
+    case DE_RAND_1:
+        v = DE_X(p, r[0], n) + f * (DE_X(p, r[1], n) - DE_X(p, r[2], n));
+        break;
+    case DE_RAND_2:
+        v = DE_X(p, r[0], n) + f * (DE_X(p, r[1], n) - DE_X(p, r[2], n));
+        v = v + f * (DE_X(p, r[3], n) - DE_X(p, r[4], n));
+        break;
+    case DE_BEST_1:
+        v = DE_X(p, nm, n) + f * (DE_X(p, r[0], n) - DE_X(p, r[1], n));
+        break;
+    case DE_BEST_2:
+        v = DE_X(p, nm, n) + f * (DE_X(p, r[0], n) - DE_X(p, r[1], n));
+        v = v + f * (DE_X(p, r[2], n) - DE_X(p, r[3], n));
+        break;
+    case DE_CURRENT_TO_RAND_1:
+        v = xi + f * (DE_X(p, r[0], n) - xi);
+        v = v + f * (DE_X(p, r[1], n) - DE_X(p, r[2], n));
+        break;
+    default: // DE_CURRENT_TO_BEST_1
+        v = xi + f * (DE_X(p, nm, n) - xi);
+        v = v + f * (DE_X(p, r[0], n) - DE_X(p, r[1], n));
+        break;
+    }
+    return de_correct(kinds[n], v, xi, lo[n], hi[n], w.y, w.z);
+}
+
+// Initial population: uniform in [lo, hi] per dimension, one work-item per (p, m, n) with n
+// fastest; every Fx (the best rows' too) starts at +infinity, so the first selection takes all.
+__kernel void de_init(__global FP *X, __global FP *Fx, __global const FP *lo, __global const FP *hi,
+                      uint np, uint nm, uint nn, ulong seed)
+{
+    size_t i = get_global_id(0);
+    if (i >= (size_t)np * nm * nn) return;
+    uint n = i % nn;
+    uint m = (i / nn) % nm;
+    uint p = i / ((size_t)nn * nm);
+    uint4 w = metaopt_rng4(seed, 0u, (ulong)i);
+    DE_X(p, m, n) = lo[n] + de_unit(w.x) * (hi[n] - lo[n]);
+    if (n == 0) {
+        Fx[(size_t)p * (nm + 1) + m] = INFINITY;
+        if (m == 0) Fx[(size_t)p * (nm + 1) + nm] = INFINITY;
+    }
+}
+
+// Global ids (p, m, n) and a local tile: the value of (p, m, n) is stored at tile[lx][ly]; after
+// the barrier the work-item (lx, ly) writes member m_blk + lx of population p_blk + ly.
+#define DE_TILE_STORE(VALUE)                                                                       \
+    __local FP tile[DE_TILE][DE_TILE + 1];                                                         \
+    uint lx = get_local_id(0), ly = get_local_id(1);                                               \
+    uint p = get_global_id(0), m = get_global_id(1), n = get_global_id(2);                         \
+    if (p < np && m < nm) tile[lx][ly] = (VALUE);                                                  \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    uint p_blk = get_group_id(0) * DE_TILE, m_blk = get_group_id(1) * DE_TILE;                    \
+    uint y_m = m_blk + lx, y_p = p_blk + ly;                                                       \
+    if (y_m < nm && y_p < np) Y[((size_t)n * np + y_p) * nm + y_m] = tile[ly][lx];
+
+// Y = X (the initial evaluation), through the tile.
+__kernel __attribute__((reqd_work_group_size(DE_TILE, DE_TILE, 1)))
+void de_copy_x_y(__global const FP *X, __global FP *Y, uint np, uint nm, uint nn)
+{
+    DE_TILE_STORE(p < np && m < nm ? DE_X(p, m, n) : (FP)0)
+}
+
+// Y = trials of generation `gen`, through the tile.
+__kernel __attribute__((reqd_work_group_size(DE_TILE, DE_TILE, 1)))
+void de_trial(__global const FP *X, __global FP *Y, __global const FP *lo, __global const FP *hi,
+              __global const uchar *kinds, __global const FP *F, __global const ulong *crt, uint np,
+              uint nm, uint nn, uint mutation, uint shared, ulong gen, ulong seed_mut, ulong seed_cross)
+{
+    DE_TILE_STORE(p < np && m < nm ? de_trial_component(X, np, nm, nn, p, m, n, lo, hi, kinds, F, crt,
+                                                        mutation, shared, gen, seed_mut, seed_cross)
+                                   : (FP)0)
+}
+
+// Greedy selection of trial (p, m) with value f (the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X):
+// the trial replaces the target when f <= Fx.
+inline void de_select_one(__global const FP *Y, __global FP *X, __global FP *Fx, uint np, uint nm,
+                          uint nn, uint p, uint m, FP f)
+{
+    size_t fx = (size_t)p * (nm + 1) + m;
+    if (f <= Fx[fx]) {
+        Fx[fx] = f;
+        for (uint n = 0; n < nn; ++n) DE_X(p, m, n) = Y[((size_t)n * np + p) * nm + m];
+    }
+}
+
+#ifndef DE_EXTERNAL_F
+// Evaluates every trial (one work-item per (p, m), member fastest) and selects.
+__kernel void de_eval_select(__global const FP *Y, __global FP *Fy, __global FP *X, __global FP *Fx,
+                             __global const void *data, uint np, uint nm, uint nn)
+{
+    size_t i = get_global_id(0);
+    if (i >= (size_t)np * nm) return;
+    uint m = i % nm, p = i / nm;
+    FP f = objective(Y + (size_t)p * nm + m, nn, np * nm, data);
+    Fy[i] = f;
+    de_select_one(Y, X, Fx, np, nm, nn, p, m, f);
+}
+#endif
+
+// Selection with the values the host put in Fy (host callback objectives).
+__kernel void de_select(__global const FP *Y, __global const FP *Fy, __global FP *X, __global FP *Fx,
+                        uint np, uint nm, uint nn)
+{
+    size_t i = get_global_id(0);
+    if (i >= (size_t)np * nm) return;
+    de_select_one(Y, X, Fx, np, nm, nn, i / nm, i % nm, Fy[i]);
+}
+
+// The best member of each population (lowest value, ties to the lowest index; NaN never best)
+// copied to the extra row; one work-item per population.
+__kernel void de_best(__global FP *X, __global FP *Fx, uint np, uint nm, uint nn)
+{
+    uint p = get_global_id(0);
+    if (p >= np) return;
+    __global FP *fx = Fx + (size_t)p * (nm + 1);
+    uint best = nm;
+    FP bf = INFINITY;
+    for (uint m = 0; m < nm; ++m) {
+        if (fx[m] < bf || (best == nm && fx[m] == bf)) {
+            bf = fx[m];
+            best = m;
+        }
+    }
+    if (best == nm) return; // every value NaN: keep the old copy
+    fx[nm] = bf;
+    for (uint n = 0; n < nn; ++n) DE_X(p, nm, n) = DE_X(p, best, n);
+}
+
+// Migration moves planned on the host: move k copies the best of population moves[3k] over
+// member moves[3k+2] of population moves[3k+1]. The sources are the best rows, which no move
+// writes, so the moves are independent. One work-item per (move, n).
+__kernel void de_migrate(__global FP *X, __global FP *Fx, __global const uint *moves, uint count, uint np,
+                         uint nm, uint nn)
+{
+    uint k = get_global_id(0), n = get_global_id(1);
+    if (k >= count || n >= nn) return;
+    uint src = moves[3 * k], dst = moves[3 * k + 1], dm = moves[3 * k + 2];
+    DE_X(dst, dm, n) = DE_X(src, nm, n);
+    if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
+}

@@ -1,0 +1,189 @@
+//! Island DE on the CPU with rayon: the operators of `crate::de::ops`, so on one seed it draws
+//! the random numbers the device draws and (in double) follows the device's run. It computes in
+//! f64 whatever the device precision. Catalogue objectives use their f64 host twins, callbacks
+//! are called with all trials at once, and a user OpenCL source is evaluated on the device in
+//! use (it has no host form).
+
+use crate::de::ops::{self, Move};
+use crate::de::{Config, Engine, Mutation};
+use crate::error::Result;
+use crate::objective::{evaluate_points, Objective};
+use crate::problem::functions::FunctionInfo;
+use rayon::prelude::*;
+
+enum Eval {
+    Catalogue(&'static FunctionInfo),
+    Other(Objective),
+}
+
+/// The CPU engine. X is stored population by population: member m of population p at
+/// `x[(p * (Nm + 1) + m) * Nn ..]`, the best copy at m = Nm; values alike in `fx`.
+pub struct CpuDe {
+    cfg: Config,
+    x: Vec<f64>,
+    fx: Vec<f64>,
+    y: Vec<f64>,
+    fy: Vec<f64>,
+    eval: Option<Eval>,
+    mutation: Mutation,
+    func_data: Option<Vec<u8>>,
+}
+
+impl CpuDe {
+    pub fn new(cfg: Config) -> Self {
+        let (np, nm, nn) = (cfg.np as usize, cfg.nm as usize, cfg.nn as usize);
+        CpuDe {
+            x: vec![0.0; np * (nm + 1) * nn],
+            fx: vec![f64::INFINITY; np * (nm + 1)],
+            y: vec![0.0; np * nm * nn],
+            fy: vec![0.0; np * nm],
+            cfg,
+            eval: None,
+            mutation: Mutation::Rand1,
+            func_data: None,
+        }
+    }
+
+    fn values(&self, rows: &[f64]) -> Result<Vec<f64>> {
+        let nn = self.cfg.nn as usize;
+        match self.eval.as_ref().expect("started") {
+            Eval::Catalogue(info) => {
+                let chunks: Vec<Result<Vec<f64>>> = rows.par_chunks(64 * nn).map(|c| info.eval_rows(c, nn)).collect();
+                let mut out = Vec::with_capacity(rows.len() / nn);
+                for c in chunks {
+                    out.extend(c?);
+                }
+                Ok(out)
+            }
+            Eval::Other(Objective::Callback(cb)) => {
+                let mut out = vec![0.0; rows.len() / nn];
+                cb.call(rows, rows.len() / nn, nn, &mut out)?;
+                Ok(out)
+            }
+            Eval::Other(obj) => {
+                let obj = match (&self.func_data, obj) {
+                    (Some(d), Objective::Source { code, .. }) => Objective::source(code.clone(), d.clone()),
+                    _ => obj.clone(),
+                };
+                evaluate_points(&obj, rows, nn, self.cfg.options.double, None)
+            }
+        }
+    }
+
+    /// Selection of every trial, then the bests.
+    fn select(&mut self) {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let (y, fy) = (&self.y, &self.fy);
+        self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).enumerate().for_each(|(p, (xp, fxp))| {
+            for m in 0..nm {
+                let f = fy[p * nm + m];
+                if f <= fxp[m] {
+                    fxp[m] = f;
+                    xp[m * nn..(m + 1) * nn].copy_from_slice(&y[(p * nm + m) * nn..(p * nm + m + 1) * nn]);
+                }
+            }
+        });
+        self.rank();
+    }
+
+    fn rank(&mut self) {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).for_each(|(xp, fxp)| {
+            if let Some(b) = ops::best_member(&fxp[..nm]) {
+                fxp[nm] = fxp[b];
+                xp.copy_within(b * nn..(b + 1) * nn, nm * nn);
+            }
+        });
+    }
+
+    fn evaluate(&mut self) -> Result<()> {
+        let y = std::mem::take(&mut self.y);
+        let fy = self.values(&y);
+        self.y = y;
+        self.fy = fy?;
+        self.select();
+        Ok(())
+    }
+}
+
+impl Engine for CpuDe {
+    fn start(&mut self, objective: &Objective, mutation: Mutation) -> Result<()> {
+        self.eval = Some(match objective {
+            Objective::Catalogue { name } => Eval::Catalogue(crate::problem::functions::lookup(name)?),
+            other => Eval::Other(other.clone()),
+        });
+        self.func_data = None;
+        self.mutation = mutation;
+        let c = &self.cfg;
+        let (nm, nn) = (c.nm as usize, c.nn as usize);
+        let seed = c.options.init_seed;
+        self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
+        self.y.par_chunks_mut(nn).enumerate().for_each(|(r, row)| {
+            let (p, m) = ((r / nm) as u32, (r % nm) as u32);
+            for (n, v) in row.iter_mut().enumerate() {
+                *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
+            }
+        });
+        self.evaluate()
+    }
+
+    fn generation(&mut self, gen: u64) -> Result<()> {
+        let c = &self.cfg;
+        let (np, nm, nn) = (c.np, c.nm as usize, c.nn as usize);
+        let (x, mutation) = (&self.x, self.mutation);
+        let o = &c.options;
+        let thresholds: Vec<u64> = c.cr.iter().map(|&v| ops::cr_threshold(v)).collect();
+        self.y.par_chunks_mut(nn).enumerate().for_each(|(row, out)| {
+            let (p, m) = (row / nm, row % nm);
+            let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
+            let (r, jrand) = ops::indices(o.mutation_seed, gen, p as u32, m as u32, np, c.nm, c.nn, mutation, o.shared_random);
+            for (n, y) in out.iter_mut().enumerate() {
+                let w = ops::crossover_words(o.crossover_seed, gen, p as u32, m as u32, n as u32, np, c.nm, c.nn, o.shared_random);
+                let xi = xp[m * nn + n];
+                *y = if n as u32 == jrand || (w[0] as u64) < thresholds[p] {
+                    let v = ops::mutant(mutation, c.f[p], &r, m as u32, c.nm, |k| xp[k as usize * nn + n]);
+                    ops::correct(c.kinds[n], v, xi, c.lo[n], c.hi[n], w[1], w[2])
+                } else {
+                    xi
+                };
+            }
+        });
+        self.evaluate()
+    }
+
+    fn fitness(&mut self) -> Result<Vec<f64>> {
+        Ok(self.fx.clone())
+    }
+
+    fn migrate(&mut self, moves: &[Move]) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        for mv in moves {
+            let (s, d, m) = (mv.src as usize, mv.dst as usize, mv.member as usize);
+            let src = (s * (nm + 1) + nm) * nn;
+            let dst = (d * (nm + 1) + m) * nn;
+            self.x.copy_within(src..src + nn, dst);
+            self.fx[d * (nm + 1) + m] = self.fx[s * (nm + 1) + nm];
+        }
+        self.rank();
+        Ok(())
+    }
+
+    fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let at = (p as usize * (nm + 1) + m as usize) * nn;
+        Ok(self.x[at..at + nn].to_vec())
+    }
+
+    fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
+        Ok((self.y.clone(), self.fy.clone()))
+    }
+
+    fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
+        self.func_data = Some(data.to_vec());
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("CPU backend ({} rayon threads)", rayon::current_num_threads())
+    }
+}

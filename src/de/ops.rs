@@ -1,0 +1,318 @@
+//! The operators of island DE on the host, word for word those of `cl/de.cl`: the random numbers
+//! (which Philox words each decision uses), the choice of distinct members, the mutation
+//! strategies, binomial crossover, the six bound corrections and migration planning. The CPU
+//! backend is built from these functions, and the tests hold the device to them.
+//!
+//! Random numbers, all `rng4(seed, 0, counter)` (`crate::rng`), no state kept anywhere:
+//! - initial population, seed `init`: counter `(p * Nm + m) * Nn + n`, word 0;
+//! - mutation, seed `mutation`: counters `((g * Np' + p') * Nm + m) * 2 + {0, 1}` give words
+//!   w0..w7 for target (p, m) of generation g: w0..w4 the distinct members, w5 j_rand;
+//! - crossover, seed `crossover`: counter `((g * Np' + p') * Nm + m) * Nn + n`: word 0 the
+//!   crossover test (`w0 < CR * 2^32`, exact in integers), words 1 and 2 the uniform values of
+//!   `uni` and `COTN` (Box-Muller);
+//! - migration, seed `migration`: a sequential [`Philox`] reader on stream g (the generation).
+//!
+//! where (Np', p') is (Np, p), or (1, 0) when the populations share their random numbers (the
+//! thesis's choice: coalesced reads of X, correlated populations).
+
+use crate::de::{BoundsCorrection, MigrationKind, Mutation};
+use crate::rng::{rng4, Philox};
+
+/// A uniform value in (0, 1) from one word.
+pub fn unit(w: u32) -> f64 {
+    (w as f64 + 0.5) * (1.0 / 4_294_967_296.0)
+}
+
+/// A value in 0..n from one word by multiply-shift.
+pub fn below(w: u32, n: u32) -> u32 {
+    ((w as u64 * n as u64) >> 32) as u32
+}
+
+/// The crossover threshold of `cr`: the component comes from the mutant when its word is below.
+pub fn cr_threshold(cr: f64) -> u64 {
+    (cr.clamp(0.0, 1.0) * 4_294_967_296.0).round() as u64
+}
+
+fn population_key(p: u32, np: u32, shared: bool) -> (u64, u64) {
+    if shared {
+        (0, 1)
+    } else {
+        (p as u64, np as u64)
+    }
+}
+
+/// Initial value of component n of member m of population p in [a, b].
+pub fn initial(seed: u64, p: u32, m: u32, n: u32, nm: u32, nn: u32, a: f64, b: f64) -> f64 {
+    let c = ((p as u64 * nm as u64) + m as u64) * nn as u64 + n as u64;
+    a + unit(rng4(seed, 0, c)[0]) * (b - a)
+}
+
+/// The distinct member indices (first `mutation.randoms()` meaningful), all different from m,
+/// and j_rand, for target (p, m) of generation `gen`.
+#[allow(clippy::too_many_arguments)]
+pub fn indices(seed: u64, gen: u64, p: u32, m: u32, np: u32, nm: u32, nn: u32, mutation: Mutation, shared: bool) -> ([u32; 5], u32) {
+    let (pk, npk) = population_key(p, np, shared);
+    let c = ((gen * npk + pk) * nm as u64 + m as u64) * 2;
+    let a = rng4(seed, 0, c);
+    let b = rng4(seed, 0, c + 1);
+    let w = [a[0], a[1], a[2], a[3], b[0], b[1]];
+    let mut chosen = vec![m];
+    let mut r = [0u32; 5];
+    for t in 0..mutation.randoms() {
+        let mut v = below(w[t], nm - 1 - t as u32);
+        let mut pos = 0;
+        for (s, &c) in chosen.iter().enumerate() {
+            if v >= c {
+                v += 1;
+                pos = s + 1;
+            }
+        }
+        chosen.insert(pos, v);
+        r[t] = v;
+    }
+    (r, below(w[5], nn))
+}
+
+/// The crossover words of component n of target (p, m) in generation `gen`.
+#[allow(clippy::too_many_arguments)]
+pub fn crossover_words(seed: u64, gen: u64, p: u32, m: u32, n: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 4] {
+    let (pk, npk) = population_key(p, np, shared);
+    rng4(seed, 0, ((gen * npk + pk) * nm as u64 + m as u64) * nn as u64 + n as u64)
+}
+
+/// Component n of the mutant: `x(m)` reads component n of member m of the population, member
+/// Nm being its best; `i` is the target.
+pub fn mutant(mutation: Mutation, f: f64, r: &[u32; 5], i: u32, best: u32, x: impl Fn(u32) -> f64) -> f64 {
+    let xi = x(i);
+    match mutation {
+        Mutation::Rand1 => x(r[0]) + f * (x(r[1]) - x(r[2])),
+        Mutation::Rand2 => (x(r[0]) + f * (x(r[1]) - x(r[2]))) + f * (x(r[3]) - x(r[4])),
+        Mutation::Best1 => x(best) + f * (x(r[0]) - x(r[1])),
+        Mutation::Best2 => (x(best) + f * (x(r[0]) - x(r[1]))) + f * (x(r[2]) - x(r[3])),
+        Mutation::CurrentToRand1 => (xi + f * (x(r[0]) - xi)) + f * (x(r[1]) - x(r[2])),
+        Mutation::CurrentToBest1 => (xi + f * (x(best) - xi)) + f * (x(r[0]) - x(r[1])),
+    }
+}
+
+/// The number r of COTN in [0, 1]: `r0 = 0.32 sqrt(-2 ln u1) cos(2 pi u2)` (Box-Muller) folded
+/// into [0, 1] by the thesis's formula (12).
+pub fn cotn_unit(w1: u32, w2: u32) -> f64 {
+    let r0 = 0.32 * (-2.0 * unit(w1).ln()).sqrt() * (2.0 * std::f64::consts::PI * unit(w2)).cos();
+    if r0 < 0.0 {
+        (r0 % 1.0).abs()
+    } else if r0 > 1.0 {
+        ((1.0 - r0) % 1.0).abs()
+    } else {
+        r0
+    }
+}
+
+/// Moves mutant component `v` back into [a, b] when it is outside (docs/DE.md): `x` is the
+/// target's component, `w1`, `w2` the component's random words (used by `uni` and `COTN`).
+pub fn correct(kind: BoundsCorrection, v: f64, x: f64, a: f64, b: f64, w1: u32, w2: u32) -> f64 {
+    if !(v < a) && !(v > b) {
+        return v;
+    }
+    let low = v < a;
+    let width = b - a;
+    match kind {
+        BoundsCorrection::Saturation => {
+            if low {
+                a
+            } else {
+                b
+            }
+        }
+        BoundsCorrection::Mirror => {
+            let d = if low { a - v } else { v - b };
+            match (d > width, low) {
+                (true, true) => a,
+                (true, false) => b,
+                (false, true) => 2.0 * a - v,
+                (false, false) => 2.0 * b - v,
+            }
+        }
+        BoundsCorrection::Toroidal => {
+            let mut r = (v - a) % width;
+            if r < 0.0 {
+                r += width;
+            }
+            a + r
+        }
+        BoundsCorrection::Halfway => {
+            if low {
+                (x + a) / 2.0
+            } else {
+                (x + b) / 2.0
+            }
+        }
+        BoundsCorrection::Uniform => a + unit(w1) * width,
+        BoundsCorrection::Cotn => {
+            let r = cotn_unit(w1, w2);
+            if low {
+                a + r * width
+            } else {
+                b - r * width
+            }
+        }
+    }
+}
+
+/// One migrant: the best of population `src` replaces member `member` of population `dst`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub src: u32,
+    pub dst: u32,
+    pub member: u32,
+}
+
+/// Members of one population from worst to best by value (NaN worst; ties: higher index
+/// first, so the lowest-index best, the one the best row copies, comes last).
+fn worst_first(fx: &[f64]) -> Vec<u32> {
+    let mut idx: Vec<u32> = (0..fx.len() as u32).collect();
+    idx.sort_by(|&i, &j| {
+        let (a, b) = (fx[i as usize], fx[j as usize]);
+        match (a.is_nan(), b.is_nan()) {
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            (true, true) => j.cmp(&i),
+            _ => b.partial_cmp(&a).expect("not NaN").then(j.cmp(&i)),
+        }
+    });
+    idx
+}
+
+/// Order on best values: lower first, NaN last, ties by population index.
+fn better_first(order: &mut [u32], best: impl Fn(u32) -> f64) {
+    order.sort_by(|&i, &j| {
+        let key = |p: u32| {
+            let v = best(p);
+            (v.is_nan(), if v.is_nan() { 0.0 } else { v })
+        };
+        key(i).partial_cmp(&key(j)).expect("NaN mapped").then(i.cmp(&j))
+    });
+}
+
+/// A uniformly random derangement of 0..n (n >= 2) by rejection of permutations with a fixed
+/// point (about e tries).
+fn derangement(rng: &mut Philox, n: usize) -> Vec<usize> {
+    loop {
+        let p = rng.permutation(n);
+        if p.iter().enumerate().all(|(i, &t)| i != t) {
+            return p;
+        }
+    }
+}
+
+/// The migration of generation `gen`: `fx` holds every value, population p's members at
+/// `fx[p * (nm + 1) + m]` and its best at `m = nm`. A receiving population loses its worst
+/// members, at most Nm - 1 of them, so its best always survives; when more populations send to
+/// one than that, the senders with the better bests are taken.
+/// - One2One: two random populations swap bests (each one's best replaces the other's worst);
+/// - One2N: a random population's best replaces the worst of every other;
+/// - N2One: the bests of all others replace the worst members of one random population;
+/// - N2N: every population receives the bests of all others;
+/// - PermuteN: a random derangement gives each population a distinct target;
+/// - RandTarget: each population picks a random other target; a target chosen by several gets
+///   the sender with the best value (ties: lowest index).
+pub fn plan_migration(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32, fx: &[f64]) -> Vec<Move> {
+    let stride = nm as usize + 1;
+    debug_assert_eq!(fx.len(), np as usize * stride);
+    if np < 2 || nm < 2 {
+        return Vec::new();
+    }
+    let best = |p: u32| fx[p as usize * stride + nm as usize];
+    let mut rng = Philox::new(seed, gen as u32);
+    // senders per receiving population
+    let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); np as usize];
+    match kind {
+        MigrationKind::None => return Vec::new(),
+        MigrationKind::One2One => {
+            let a = rng.below(np);
+            let b = (a + 1 + rng.below(np - 1)) % np;
+            incoming[b as usize].push(a);
+            incoming[a as usize].push(b);
+        }
+        MigrationKind::One2N => {
+            let s = rng.below(np);
+            for d in (0..np).filter(|&d| d != s) {
+                incoming[d as usize].push(s);
+            }
+        }
+        MigrationKind::N2One => {
+            let t = rng.below(np);
+            incoming[t as usize] = (0..np).filter(|&s| s != t).collect();
+        }
+        MigrationKind::N2N => {
+            for d in 0..np {
+                incoming[d as usize] = (0..np).filter(|&s| s != d).collect();
+            }
+        }
+        MigrationKind::PermuteN => {
+            for (s, t) in derangement(&mut rng, np as usize).into_iter().enumerate() {
+                incoming[t].push(s as u32);
+            }
+        }
+        MigrationKind::RandTarget => {
+            for s in 0..np {
+                let t = (s + 1 + rng.below(np - 1)) % np;
+                incoming[t as usize].push(s);
+            }
+            for senders in incoming.iter_mut() {
+                better_first(senders, best);
+                senders.truncate(1);
+            }
+        }
+    }
+    let mut moves = Vec::new();
+    for (d, senders) in incoming.iter_mut().enumerate() {
+        if senders.is_empty() {
+            continue;
+        }
+        better_first(senders, best);
+        let worst = worst_first(&fx[d * stride..d * stride + nm as usize]);
+        for (&s, &member) in senders.iter().zip(worst.iter().take(nm as usize - 1)) {
+            moves.push(Move { src: s, dst: d as u32, member });
+        }
+    }
+    moves
+}
+
+/// Index of the best member (lowest value, ties to the lowest index, NaN never), as `de_best`.
+pub fn best_member(fx: &[f64]) -> Option<usize> {
+    let mut best = None;
+    let mut bf = f64::INFINITY;
+    for (m, &v) in fx.iter().enumerate() {
+        if v < bf || (best.is_none() && v == bf) {
+            bf = v;
+            best = Some(m);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worst_first_orders_nan_then_descending() {
+        let fx = [3.0, f64::NAN, 5.0, 3.0, 1.0];
+        assert_eq!(worst_first(&fx), vec![1, 2, 3, 0, 4]);
+    }
+
+    #[test]
+    fn indices_are_distinct_and_not_the_target() {
+        for m in 0..6 {
+            for gen in 0..200 {
+                let (r, j) = indices(345, gen, 3, m, 8, 6, 4, Mutation::Rand2, false);
+                let mut all = r.to_vec();
+                all.push(m);
+                all.sort();
+                all.dedup();
+                assert_eq!(all.len(), 6, "{r:?} {m}");
+                assert!(r.iter().all(|&v| v < 6) && j < 4);
+            }
+        }
+    }
+}
