@@ -279,6 +279,13 @@ typedef enum MetaoptHc12Start {
 } MetaoptHc12Start;
 
 /**
+ * An island DE instance: populations, settings, objective and device buffers. Opaque: made by
+ * `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
+ * time.
+ */
+typedef struct DeInstance DeInstance;
+
+/**
  * An instance of the general HC12 solver: the problem's shape, its objective, the solver's
  * settings and its device buffers. Opaque: made by `metaopt_hc12_params`, released by
  * `metaopt_hc12_free`. A handle may be used by one thread at a time.
@@ -300,6 +307,98 @@ typedef struct ParamsInstance ParamsInstance;
 typedef struct SatInstance SatInstance;
 
 /**
+ * Options of `metaopt_de_create` (the thesis's `OptionsDict`, Table 3); start from
+ * `metaopt_de_default_options()` and change fields.
+ */
+typedef struct MetaoptDeOptions {
+  /**
+   * Nonzero: F is `f_min` for every population (`const`); 0: F_p evenly from `f_min` to
+   * `f_max` over the populations (`linspace`, the default).
+   */
+  uint8_t f_const;
+  /**
+   * F of the first population, or of all with `f_const` (default 0.1).
+   */
+  double f_min;
+  /**
+   * F of the last population under `linspace` (default 1.5).
+   */
+  double f_max;
+  /**
+   * CR of every population when `cr_per_island` is NULL (default 0.5), in [0, 1].
+   */
+  double cr;
+  /**
+   * NULL, or `islands` values: the CR of each population (borrowed for the call).
+   */
+  const double *cr_per_island;
+  /**
+   * Seeds of the initial population, mutation, crossover and migration (defaults 123, 345,
+   * 457, 581): the same seeds give the same run on every device and on the CPU backend.
+   */
+  uint64_t init_seed;
+  uint64_t mutation_seed;
+  uint64_t crossover_seed;
+  uint64_t migration_seed;
+  /**
+   * Nonzero: double precision on the device (needs `cl_khr_fp64`).
+   */
+  uint8_t double_precision;
+  /**
+   * Nonzero: populations share the random numbers of mutation and crossover (the thesis's
+   * device compromise); 0 (default): each population draws its own.
+   */
+  uint8_t shared_random;
+  /**
+   * A `MetaoptBackend`: 0 the OpenCL device in use, 1 the rayon CPU backend.
+   */
+  int32_t backend;
+} MetaoptDeOptions;
+
+/**
+ * Stop conditions of `metaopt_de_run`: a zero field (or `has_target` 0) is no limit; at least
+ * one condition must be set.
+ */
+typedef struct MetaoptDeStop {
+  /**
+   * Generations of this call.
+   */
+  uint64_t generations;
+  /**
+   * Objective evaluations of this call.
+   */
+  uint64_t evaluations;
+  /**
+   * Nonzero: stop once the best value is at most `target`.
+   */
+  uint8_t has_target;
+  double target;
+  /**
+   * Seconds of this call.
+   */
+  double time_limit;
+} MetaoptDeStop;
+
+/**
+ * `DeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned by the
+ * caller, who releases it with `metaopt_de_free`.
+ */
+typedef struct DeCreateResult {
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+  /**
+   * The new instance, or NULL on error.
+   */
+  struct DeInstance *instance;
+} DeCreateResult;
+
+/**
  * A 32-bit result with its error: `result` is meaningful only when `error_code` is
  * `METAOPT_OK`.
  */
@@ -318,6 +417,132 @@ typedef struct Int32Result {
    */
   char *error_message;
 } Int32Result;
+
+/**
+ * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
+ * `0..rows`. `x` holds `rows * dims` values, row `r` at `x[r * dims]`: the reals R, or for the
+ * integer and binary domains the integers I or the bit strings B as doubles (exact). Both
+ * arrays belong to the library and are valid during the call only. Returns 0 on success; any
+ * other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
+ */
+typedef int32_t (*MetaoptObjectiveCallback)(const double *x,
+                                            uint32_t rows,
+                                            uint32_t dims,
+                                            double *f,
+                                            void *user_data);
+
+/**
+ * The objective of `metaopt_hc12_params`. The strings are borrowed for that call only (the
+ * library keeps copies); `callback` and `user_data` are kept and used by every
+ * `metaopt_hc12_run` of the instance until `metaopt_hc12_free`, after which the callback is
+ * never called.
+ */
+typedef struct MetaoptObjective {
+  /**
+   * A `MetaoptObjectiveKind` value.
+   */
+  int32_t kind;
+  /**
+   * The catalogue function's name (`METAOPT_OBJECTIVE_CATALOGUE`, required); for the other
+   * kinds an optional label (NULL or a name) that `metaopt_hc12_info` shows.
+   */
+  const char *function_name;
+  /**
+   * `METAOPT_OBJECTIVE_SOURCE`: OpenCL C defining
+   * `FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)`
+   * (component j of the point at `x[j * stride]`; `data` is the buffer of
+   * `metaopt_hc12_func_data`), or `objective_u` over `__global const uint *` for the integer
+   * and binary domains. Ignored for the other kinds.
+   */
+  const char *source;
+  /**
+   * `METAOPT_OBJECTIVE_HOST_CALLBACK`: the function. Ignored for the other kinds.
+   */
+  MetaoptObjectiveCallback callback;
+  /**
+   * Passed unchanged to every call of `callback`; the library never reads or frees it.
+   */
+  void *user_data;
+} MetaoptObjective;
+
+/**
+ * The result of `metaopt_de_run`. `x` is owned by the caller: free it with
+ * `metaopt_de_free_result` (or `x` and `error_message` with `metaopt_free_pointer`). On error
+ * `x` is NULL and the numbers 0.
+ */
+typedef struct MetaoptDeResult {
+  /**
+   * The best value over all populations.
+   */
+  double value;
+  /**
+   * Its vector; `dims` entries.
+   */
+  double *x;
+  uint32_t dims;
+  /**
+   * The population that holds it.
+   */
+  uint32_t island;
+  /**
+   * Generations and evaluations since `metaopt_de_init`.
+   */
+  uint64_t generations;
+  uint64_t evaluations;
+  /**
+   * Wall time of the call in seconds.
+   */
+  double seconds;
+  /**
+   * A `MetaoptDeStopReason`.
+   */
+  int32_t stopped_by;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+} MetaoptDeResult;
+
+/**
+ * An array of doubles owned by the caller: free it with `metaopt_free_double_array` (or
+ * `values` and `error_message` with `metaopt_free_pointer`).
+ */
+typedef struct MetaoptDoubleArrayResult {
+  double *values;
+  uint32_t length;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   */
+  char *error_message;
+} MetaoptDoubleArrayResult;
+
+/**
+ * A string with its error: `text` is non-NULL exactly when `error_code` is `METAOPT_OK`.
+ */
+typedef struct MetaoptStringResult {
+  /**
+   * The text, NUL-terminated UTF-8; owned by the caller, who frees it with
+   * `metaopt_free_pointer`. NULL on error.
+   */
+  char *text;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; owned by the caller, who frees it with
+   * `metaopt_free_pointer`.
+   */
+  char *error_message;
+} MetaoptStringResult;
 
 /**
  * One OpenCL device, as `metaopt_device_info` fills it. The strings are owned by the caller:
@@ -392,53 +617,6 @@ typedef struct Hc12ParamsResult {
    */
   struct Hc12Instance *instance;
 } Hc12ParamsResult;
-
-/**
- * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
- * `0..rows`. `x` holds `rows * dims` values, row `r` at `x[r * dims]`: the reals R, or for the
- * integer and binary domains the integers I or the bit strings B as doubles (exact). Both
- * arrays belong to the library and are valid during the call only. Returns 0 on success; any
- * other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
- */
-typedef int32_t (*MetaoptObjectiveCallback)(const double *x,
-                                            uint32_t rows,
-                                            uint32_t dims,
-                                            double *f,
-                                            void *user_data);
-
-/**
- * The objective of `metaopt_hc12_params`. The strings are borrowed for that call only (the
- * library keeps copies); `callback` and `user_data` are kept and used by every
- * `metaopt_hc12_run` of the instance until `metaopt_hc12_free`, after which the callback is
- * never called.
- */
-typedef struct MetaoptObjective {
-  /**
-   * A `MetaoptObjectiveKind` value.
-   */
-  int32_t kind;
-  /**
-   * The catalogue function's name (`METAOPT_OBJECTIVE_CATALOGUE`, required); for the other
-   * kinds an optional label (NULL or a name) that `metaopt_hc12_info` shows.
-   */
-  const char *function_name;
-  /**
-   * `METAOPT_OBJECTIVE_SOURCE`: OpenCL C defining
-   * `FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)`
-   * (component j of the point at `x[j * stride]`; `data` is the buffer of
-   * `metaopt_hc12_func_data`), or `objective_u` over `__global const uint *` for the integer
-   * and binary domains. Ignored for the other kinds.
-   */
-  const char *source;
-  /**
-   * `METAOPT_OBJECTIVE_HOST_CALLBACK`: the function. Ignored for the other kinds.
-   */
-  MetaoptObjectiveCallback callback;
-  /**
-   * Passed unchanged to every call of `callback`; the library never reads or frees it.
-   */
-  void *user_data;
-} MetaoptObjective;
 
 /**
  * Options of the tabu list (thesis Table 1: `set-tabu-list`, `run:taboo`, `activationLimit`).
@@ -566,26 +744,6 @@ typedef struct MetaoptHc12Result {
    */
   char *error_message;
 } MetaoptHc12Result;
-
-/**
- * A string with its error: `text` is non-NULL exactly when `error_code` is `METAOPT_OK`.
- */
-typedef struct MetaoptStringResult {
-  /**
-   * The text, NUL-terminated UTF-8; owned by the caller, who frees it with
-   * `metaopt_free_pointer`. NULL on error.
-   */
-  char *text;
-  /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
-   */
-  int32_t error_code;
-  /**
-   * NULL on success, else the message; owned by the caller, who frees it with
-   * `metaopt_free_pointer`.
-   */
-  char *error_message;
-} MetaoptStringResult;
 
 /**
  * `ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
@@ -1001,6 +1159,152 @@ extern "C" {
  * `p` must be NULL or a pointer the library returned and that has not been freed yet.
  */
 void metaopt_free_pointer(void *p);
+
+/**
+ * The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own
+ * random numbers per population, the device backend.
+ */
+struct MetaoptDeOptions metaopt_de_default_options(void);
+
+/**
+ * No limits: set at least one field before `metaopt_de_run`.
+ */
+struct MetaoptDeStop metaopt_de_default_stop(void);
+
+/**
+ * Creates an island DE instance (the thesis's `DEMultiPop` constructor): `islands` populations
+ * (at least 1) of `members` members (at least 3) in `dims` dimensions. `limits` holds the
+ * interval [a, b] (finite, a < b) of each dimension as consecutive pairs a, b: one pair for all
+ * (`limitsLength` 2) or one per dimension (2 * dims). `bounds` names the bound correction
+ * (`sat`, `mir`, `tor`, `HVB`, `uni`, `COTN`): one name for all dimensions or a comma-separated
+ * list of `dims` names. `options` may be NULL for `metaopt_de_default_options()`. Nothing runs
+ * until `metaopt_de_init`.
+ *
+ * On success `instance` is a new handle the caller releases with `metaopt_de_free`; on error
+ * the message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `limits` must be NULL or hold `limitsLength` values; `bounds` NULL or NUL-terminated;
+ * `options` NULL or valid, its `cr_per_island` NULL or holding `islands` values.
+ */
+struct DeCreateResult metaopt_de_create(uint32_t islands,
+                                        uint32_t members,
+                                        uint32_t dims,
+                                        const double *limits,
+                                        uint32_t limitsLength,
+                                        const char *bounds,
+                                        const struct MetaoptDeOptions *options);
+
+/**
+ * Sets the objective (a `MetaoptObjective`: catalogue function, OpenCL source, or a host
+ * callback that receives all trials of a generation, row `p * members + m`), the mutation
+ * strategy by name (`DE/rand/1`, `DE/rand/2`, `DE/best/1`, `DE/best/2`, `DE/current-to-rand/1`,
+ * `DE/current-to-best/1`) and the migration strategy by name (`None`, `One2One`, `One2N`,
+ * `N2One`, `N2N`, `PermuteN`, `RandTarget`; NULL is `None`) with its period in generations, and
+ * makes and evaluates a new initial population (the thesis's `init`). A source is compiled now
+ * (`METAOPT_ERR_KERNEL_BUILD` with the log). A callback and its `user_data` are kept until
+ * `metaopt_de_free` or the next init, and called only from the thread running the instance.
+ * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `objective` NULL or valid (its
+ * callback valid until the instance is freed); the strings NULL or NUL-terminated.
+ */
+struct Int32Result metaopt_de_init(struct DeInstance *h,
+                                   const struct MetaoptObjective *objective,
+                                   const char *mutation,
+                                   const char *migration,
+                                   uint32_t period);
+
+/**
+ * One generation (the thesis's `iteration`): trials, evaluation, selection, and migration when
+ * its period comes. The result is the generation number since init (saturating at 2^31 - 1).
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct Int32Result metaopt_de_iteration(struct DeInstance *h);
+
+/**
+ * Runs generations until a condition of `stop` holds (borrowed for the call). Free the result
+ * with `metaopt_de_free_result`. A failing host callback ends the call with
+ * `METAOPT_ERR_CALLBACK`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `stop` NULL or valid.
+ */
+struct MetaoptDeResult metaopt_de_run(struct DeInstance *h, const struct MetaoptDeStop *stop);
+
+/**
+ * Frees the vector and the message of a `MetaoptDeResult` and sets them to NULL (a second call
+ * is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_de_run` (or one already freed here).
+ */
+void metaopt_de_free_result(struct MetaoptDeResult *r);
+
+/**
+ * The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct DeInstance *h);
+
+/**
+ * The best member of population `island`, `dims` entries (the thesis's `getBest`).
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct MetaoptDoubleArrayResult metaopt_de_best(struct DeInstance *h, uint32_t island);
+
+/**
+ * Member `member` of population `island`, `dims` entries (the thesis's `getX`).
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct MetaoptDoubleArrayResult metaopt_de_x(struct DeInstance *h,
+                                             uint32_t island,
+                                             uint32_t member);
+
+/**
+ * Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL.
+ * NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_free_double_array(struct MetaoptDoubleArrayResult *r);
+
+/**
+ * Replaces the data buffer of a user OpenCL source objective (the `data` argument of its
+ * `objective`; the thesis's `func-data`): `bytes` bytes copied (0 empties it). Takes effect
+ * from the next generation. The result is 0.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread; `data` valid for `bytes` bytes.
+ */
+struct Int32Result metaopt_de_func_data(struct DeInstance *h, const void *data, uint64_t bytes);
+
+/**
+ * A description of the instance: sizes, F, CR, bounds, objective, strategies, device,
+ * generations. Free the text with `metaopt_free_pointer`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+struct MetaoptStringResult metaopt_de_info(const struct DeInstance *h);
+
+/**
+ * Releases an instance and its device buffers; NULL and already freed handles are ignored.
+ *
+ * # Safety
+ * `h` must be NULL or a handle not in use by another thread.
+ */
+void metaopt_de_free(struct DeInstance *h);
 
 /**
  * 1 while the device memory space is usable; 0 after a device failure that may have invalidated

@@ -266,7 +266,7 @@ unsafe fn label(name: *const c_char) -> Result<Option<String>> {
 ///
 /// # Safety
 /// The strings of `o` must be NULL or NUL-terminated.
-unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, String)> {
+pub(crate) unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, String)> {
     match o.kind {
         0 => {
             // SAFETY: the caller's contract.

@@ -14,11 +14,13 @@
 //!   freed or forged handle is an error rather than a crash (best effort: a freed address reused
 //!   by a new handle is indistinguishable from it).
 
+mod de;
 mod device;
 mod hc12;
 mod qap;
 mod sat;
 
+pub use de::*;
 pub use device::*;
 pub use hc12::*;
 pub use qap::*;

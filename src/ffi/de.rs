@@ -1,0 +1,484 @@
+//! Island differential evolution over the C ABI: the thesis's `DEMultiPop` (5.2.1) under a
+//! `metaopt_de_` prefix — create, init, iteration, run with stop conditions, the bests of the
+//! populations, any member, func-data, info, free — with the error discipline of the QAP
+//! functions (docs/API.md, docs/DE.md).
+
+use super::{
+    copy_in, ffi_boundary, free_c, objective_arg, str_arg, zeroed_error_result, CArray, Int32Result, MetaoptObjective,
+    MetaoptStringResult, Registry,
+};
+use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Stop, StopReason};
+use crate::error::{Error, Result};
+use std::ffi::{c_char, c_void};
+use std::ptr;
+use std::time::Duration;
+
+/// An island DE instance: populations, settings, objective and device buffers. Opaque: made by
+/// `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
+/// time.
+pub struct DeInstance {
+    _opaque: [u8; 0],
+}
+
+/// `DeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned by the
+/// caller, who releases it with `metaopt_de_free`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct DeCreateResult {
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+    /// The new instance, or NULL on error.
+    pub instance: *mut DeInstance,
+}
+
+/// Options of `metaopt_de_create` (the thesis's `OptionsDict`, Table 3); start from
+/// `metaopt_de_default_options()` and change fields.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptDeOptions {
+    /// Nonzero: F is `f_min` for every population (`const`); 0: F_p evenly from `f_min` to
+    /// `f_max` over the populations (`linspace`, the default).
+    pub f_const: u8,
+    /// F of the first population, or of all with `f_const` (default 0.1).
+    pub f_min: f64,
+    /// F of the last population under `linspace` (default 1.5).
+    pub f_max: f64,
+    /// CR of every population when `cr_per_island` is NULL (default 0.5), in [0, 1].
+    pub cr: f64,
+    /// NULL, or `islands` values: the CR of each population (borrowed for the call).
+    pub cr_per_island: *const f64,
+    /// Seeds of the initial population, mutation, crossover and migration (defaults 123, 345,
+    /// 457, 581): the same seeds give the same run on every device and on the CPU backend.
+    pub init_seed: u64,
+    pub mutation_seed: u64,
+    pub crossover_seed: u64,
+    pub migration_seed: u64,
+    /// Nonzero: double precision on the device (needs `cl_khr_fp64`).
+    pub double_precision: u8,
+    /// Nonzero: populations share the random numbers of mutation and crossover (the thesis's
+    /// device compromise); 0 (default): each population draws its own.
+    pub shared_random: u8,
+    /// A `MetaoptBackend`: 0 the OpenCL device in use, 1 the rayon CPU backend.
+    pub backend: i32,
+}
+
+/// Stop conditions of `metaopt_de_run`: a zero field (or `has_target` 0) is no limit; at least
+/// one condition must be set.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptDeStop {
+    /// Generations of this call.
+    pub generations: u64,
+    /// Objective evaluations of this call.
+    pub evaluations: u64,
+    /// Nonzero: stop once the best value is at most `target`.
+    pub has_target: u8,
+    pub target: f64,
+    /// Seconds of this call.
+    pub time_limit: f64,
+}
+
+/// Why `metaopt_de_run` stopped (`MetaoptDeResult.stopped_by`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptDeStopReason {
+    MetaoptDeStopGenerations = 1,
+    MetaoptDeStopEvaluations = 2,
+    MetaoptDeStopTarget = 3,
+    MetaoptDeStopTimeLimit = 4,
+}
+
+/// The result of `metaopt_de_run`. `x` is owned by the caller: free it with
+/// `metaopt_de_free_result` (or `x` and `error_message` with `metaopt_free_pointer`). On error
+/// `x` is NULL and the numbers 0.
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptDeResult {
+    /// The best value over all populations.
+    pub value: f64,
+    /// Its vector; `dims` entries.
+    pub x: *mut f64,
+    pub dims: u32,
+    /// The population that holds it.
+    pub island: u32,
+    /// Generations and evaluations since `metaopt_de_init`.
+    pub generations: u64,
+    pub evaluations: u64,
+    /// Wall time of the call in seconds.
+    pub seconds: f64,
+    /// A `MetaoptDeStopReason`.
+    pub stopped_by: i32,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+}
+
+/// An array of doubles owned by the caller: free it with `metaopt_free_double_array` (or
+/// `values` and `error_message` with `metaopt_free_pointer`).
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptDoubleArrayResult {
+    pub values: *mut f64,
+    pub length: u32,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    pub error_message: *mut c_char,
+}
+
+zeroed_error_result!(DeCreateResult, MetaoptDeResult, MetaoptDoubleArrayResult);
+
+/// "metaDE01": the first word of every live handle; zeroed when it is freed.
+const MAGIC: u64 = u64::from_be_bytes(*b"metaDE01");
+
+struct Handle {
+    solver: DeMultiPop,
+    objective: Option<String>,
+}
+
+/// The live `DeInstance` handles.
+static LIVE: Registry<Handle> = Registry::new(MAGIC, "DeInstance", "metaopt_de_create");
+
+/// # Safety
+/// The handle must not be in use by another thread.
+unsafe fn handle<'a>(h: *const DeInstance) -> Result<&'a mut Handle> {
+    // SAFETY: forwarded contract.
+    unsafe { LIVE.get(h, "h") }
+}
+
+fn doubles(v: &[f64]) -> Result<MetaoptDoubleArrayResult> {
+    let length = u32::try_from(v.len()).map_err(|_| Error::arg("length", "more than 2^32 - 1 values"))?;
+    Ok(MetaoptDoubleArrayResult { values: CArray::from_slice(v)?.into_raw(), length, error_code: 0, error_message: ptr::null_mut() })
+}
+
+/// The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own
+/// random numbers per population, the device backend.
+#[no_mangle]
+pub extern "C" fn metaopt_de_default_options() -> MetaoptDeOptions {
+    let d = DeOptions::default();
+    MetaoptDeOptions {
+        f_const: 0,
+        f_min: d.f_min,
+        f_max: d.f_max,
+        cr: d.cr[0],
+        cr_per_island: ptr::null(),
+        init_seed: d.init_seed,
+        mutation_seed: d.mutation_seed,
+        crossover_seed: d.crossover_seed,
+        migration_seed: d.migration_seed,
+        double_precision: 0,
+        shared_random: 0,
+        backend: 0,
+    }
+}
+
+/// No limits: set at least one field before `metaopt_de_run`.
+#[no_mangle]
+pub extern "C" fn metaopt_de_default_stop() -> MetaoptDeStop {
+    MetaoptDeStop { generations: 0, evaluations: 0, has_target: 0, target: 0.0, time_limit: 0.0 }
+}
+
+/// Creates an island DE instance (the thesis's `DEMultiPop` constructor): `islands` populations
+/// (at least 1) of `members` members (at least 3) in `dims` dimensions. `limits` holds the
+/// interval [a, b] (finite, a < b) of each dimension as consecutive pairs a, b: one pair for all
+/// (`limitsLength` 2) or one per dimension (2 * dims). `bounds` names the bound correction
+/// (`sat`, `mir`, `tor`, `HVB`, `uni`, `COTN`): one name for all dimensions or a comma-separated
+/// list of `dims` names. `options` may be NULL for `metaopt_de_default_options()`. Nothing runs
+/// until `metaopt_de_init`.
+///
+/// On success `instance` is a new handle the caller releases with `metaopt_de_free`; on error
+/// the message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `limits` must be NULL or hold `limitsLength` values; `bounds` NULL or NUL-terminated;
+/// `options` NULL or valid, its `cr_per_island` NULL or holding `islands` values.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn metaopt_de_create(
+    islands: u32,
+    members: u32,
+    dims: u32,
+    limits: *const f64,
+    limitsLength: u32,
+    bounds: *const c_char,
+    options: *const MetaoptDeOptions,
+) -> DeCreateResult {
+    ffi_boundary!({
+        if limits.is_null() {
+            return Err(Error::NullPointer("limits"));
+        }
+        let pairs = u64::from(dims) * 2;
+        if limitsLength != 2 && u64::from(limitsLength) != pairs {
+            return Err(Error::arg("limitsLength", format!("{limitsLength}; expected 2 or 2 * dims = {pairs}")));
+        }
+        // SAFETY: the caller's contract, for the length checked above.
+        let lim = unsafe { copy_in::<f64>(limits.cast(), limitsLength as usize, "limits")? };
+        // SAFETY: the caller's contract.
+        let bounds = BoundsCorrection::parse_list(unsafe { str_arg(bounds, "bounds")? })?;
+        // SAFETY: NULL or valid by the caller's contract.
+        let o = unsafe { options.as_ref() }.copied().unwrap_or_else(|| metaopt_de_default_options());
+        let cr = if o.cr_per_island.is_null() {
+            vec![o.cr]
+        } else {
+            // SAFETY: the caller's contract: `islands` values.
+            unsafe { copy_in::<f64>(o.cr_per_island.cast(), islands as usize, "options.cr_per_island")? }
+        };
+        let backend = match o.backend {
+            0 => Backend::Device,
+            1 => Backend::Cpu,
+            b => return Err(Error::arg("options.backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
+        };
+        let params = DeParams {
+            islands,
+            members,
+            dims,
+            limits: lim.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
+            bounds,
+            options: DeOptions {
+                f_mode: if o.f_const != 0 { FMode::Const } else { FMode::Linspace },
+                f_min: o.f_min,
+                f_max: o.f_max,
+                cr,
+                init_seed: o.init_seed,
+                mutation_seed: o.mutation_seed,
+                crossover_seed: o.crossover_seed,
+                migration_seed: o.migration_seed,
+                double: o.double_precision != 0,
+                shared_random: o.shared_random != 0,
+            },
+        };
+        let solver = DeMultiPop::new(&params, backend)?;
+        let instance = LIVE.insert(Handle { solver, objective: None });
+        DeCreateResult { error_code: 0, error_message: ptr::null_mut(), instance }
+    })
+}
+
+/// Sets the objective (a `MetaoptObjective`: catalogue function, OpenCL source, or a host
+/// callback that receives all trials of a generation, row `p * members + m`), the mutation
+/// strategy by name (`DE/rand/1`, `DE/rand/2`, `DE/best/1`, `DE/best/2`, `DE/current-to-rand/1`,
+/// `DE/current-to-best/1`) and the migration strategy by name (`None`, `One2One`, `One2N`,
+/// `N2One`, `N2N`, `PermuteN`, `RandTarget`; NULL is `None`) with its period in generations, and
+/// makes and evaluates a new initial population (the thesis's `init`). A source is compiled now
+/// (`METAOPT_ERR_KERNEL_BUILD` with the log). A callback and its `user_data` are kept until
+/// `metaopt_de_free` or the next init, and called only from the thread running the instance.
+/// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `objective` NULL or valid (its
+/// callback valid until the instance is freed); the strings NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_init(
+    h: *mut DeInstance,
+    objective: *const MetaoptObjective,
+    mutation: *const c_char,
+    migration: *const c_char,
+    period: u32,
+) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        // SAFETY: NULL or valid by the caller's contract.
+        let o = unsafe { objective.as_ref() }.ok_or(Error::NullPointer("objective"))?;
+        // SAFETY: the caller's contract for the strings.
+        let (obj, what) = unsafe { objective_arg(o)? };
+        // SAFETY: as above.
+        let mutation = unsafe { str_arg(mutation, "mutation")? }.parse()?;
+        let kind = if migration.is_null() {
+            MigrationKind::None
+        } else {
+            // SAFETY: as above.
+            unsafe { str_arg(migration, "migration")? }.parse()?
+        };
+        h.solver.init(&obj, mutation, Migration::new(kind, period))?;
+        h.objective = Some(what);
+        Int32Result::ok(0)
+    })
+}
+
+/// One generation (the thesis's `iteration`): trials, evaluation, selection, and migration when
+/// its period comes. The result is the generation number since init (saturating at 2^31 - 1).
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_iteration(h: *mut DeInstance) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        h.solver.iteration()?;
+        Int32Result::ok(i32::try_from(h.solver.generation()).unwrap_or(i32::MAX))
+    })
+}
+
+/// Runs generations until a condition of `stop` holds (borrowed for the call). Free the result
+/// with `metaopt_de_free_result`. A failing host callback ends the call with
+/// `METAOPT_ERR_CALLBACK`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `stop` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_run(h: *mut DeInstance, stop: *const MetaoptDeStop) -> MetaoptDeResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        // SAFETY: NULL or valid by the caller's contract.
+        let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
+        if !(s.time_limit >= 0.0 && s.time_limit.is_finite()) {
+            return Err(Error::arg("stop.time_limit", format!("{}; expected finite seconds >= 0", s.time_limit)));
+        }
+        let stop = Stop {
+            generations: (s.generations > 0).then_some(s.generations),
+            evaluations: (s.evaluations > 0).then_some(s.evaluations),
+            target: (s.has_target != 0).then_some(s.target),
+            time_limit: (s.time_limit > 0.0).then(|| Duration::from_secs_f64(s.time_limit)),
+            record_every: 0,
+        };
+        let r = h.solver.run(&stop)?;
+        let x = CArray::from_slice(&r.x)?;
+        MetaoptDeResult {
+            value: r.value,
+            dims: r.x.len() as u32,
+            x: x.into_raw(),
+            island: r.island,
+            generations: r.generations,
+            evaluations: r.evaluations,
+            seconds: r.seconds,
+            stopped_by: match r.stopped_by {
+                StopReason::Generations => 1,
+                StopReason::Evaluations => 2,
+                StopReason::Target => 3,
+                StopReason::TimeLimit => 4,
+            },
+            error_code: 0,
+            error_message: ptr::null_mut(),
+        }
+    })
+}
+
+/// Frees the vector and the message of a `MetaoptDeResult` and sets them to NULL (a second call
+/// is harmless). NULL is a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a result of `metaopt_de_run` (or one already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_free_result(r: *mut MetaoptDeResult) {
+    // SAFETY: NULL or valid by the caller's contract.
+    if let Some(r) = unsafe { r.as_mut() } {
+        free_c(r.x);
+        free_c(r.error_message);
+        r.x = ptr::null_mut();
+        r.error_message = ptr::null_mut();
+        r.dims = 0;
+    }
+}
+
+/// The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut DeInstance) -> MetaoptDoubleArrayResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        doubles(&h.solver.bests_fitness()?)?
+    })
+}
+
+/// The best member of population `island`, `dims` entries (the thesis's `getBest`).
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_best(h: *mut DeInstance, island: u32) -> MetaoptDoubleArrayResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        doubles(&h.solver.best(island)?)?
+    })
+}
+
+/// Member `member` of population `island`, `dims` entries (the thesis's `getX`).
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_x(h: *mut DeInstance, island: u32, member: u32) -> MetaoptDoubleArrayResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        doubles(&h.solver.x(island, member)?)?
+    })
+}
+
+/// Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL.
+/// NULL is a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a result of this library (or one already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_free_double_array(r: *mut MetaoptDoubleArrayResult) {
+    // SAFETY: NULL or valid by the caller's contract.
+    if let Some(r) = unsafe { r.as_mut() } {
+        free_c(r.values);
+        free_c(r.error_message);
+        r.values = ptr::null_mut();
+        r.error_message = ptr::null_mut();
+        r.length = 0;
+    }
+}
+
+/// Replaces the data buffer of a user OpenCL source objective (the `data` argument of its
+/// `objective`; the thesis's `func-data`): `bytes` bytes copied (0 empties it). Takes effect
+/// from the next generation. The result is 0.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread; `data` valid for `bytes` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_func_data(h: *mut DeInstance, data: *const c_void, bytes: u64) -> Int32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        let len = usize::try_from(bytes).map_err(|_| Error::arg("bytes", format!("{bytes} exceeds the address space")))?;
+        let buffer = if len == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: the caller's contract.
+            unsafe { copy_in::<u8>(data, len, "data")? }
+        };
+        h.solver.set_func_data(&buffer)?;
+        Int32Result::ok(0)
+    })
+}
+
+/// A description of the instance: sizes, F, CR, bounds, objective, strategies, device,
+/// generations. Free the text with `metaopt_free_pointer`.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_info(h: *const DeInstance) -> MetaoptStringResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle(h)? };
+        let mut s = h.solver.info();
+        if let Some(o) = &h.objective {
+            s += &format!("objective detail: {o}\n");
+        }
+        MetaoptStringResult::ok(&s)?
+    })
+}
+
+/// Releases an instance and its device buffers; NULL and already freed handles are ignored.
+///
+/// # Safety
+/// `h` must be NULL or a handle not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_free(h: *mut DeInstance) {
+    // SAFETY: the caller's contract.
+    unsafe { LIVE.free(h) }
+}

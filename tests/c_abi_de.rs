@@ -1,0 +1,266 @@
+//! The island DE C ABI called directly from Rust: create/init/iteration/run, the accessors
+//! against each other, the device against the CPU backend, a C callback objective with its user
+//! pointer, error codes and messages naming the argument, and handle validation.
+
+#[path = "common/cabi.rs"]
+mod cabi;
+use cabi::*;
+use metaopt::ffi::*;
+use std::ffi::{c_void, CString};
+use std::ptr;
+
+fn create(islands: u32, members: u32, dims: u32, limits: &[f64], bounds: &str, o: Option<&MetaoptDeOptions>) -> DeCreateResult {
+    let b = CString::new(bounds).unwrap();
+    unsafe {
+        metaopt_de_create(islands, members, dims, limits.as_ptr(), limits.len() as u32, b.as_ptr(), o.map_or(ptr::null(), |o| o as *const _))
+    }
+}
+
+fn instance(r: DeCreateResult) -> *mut DeInstance {
+    if r.error_code != OK {
+        panic!("error {}: {}", r.error_code, take_message(r.error_message));
+    }
+    r.instance
+}
+
+fn catalogue(name: &CString) -> MetaoptObjective {
+    MetaoptObjective { kind: 0, function_name: name.as_ptr(), source: ptr::null(), callback: None, user_data: ptr::null_mut() }
+}
+
+fn init(h: *mut DeInstance, o: &MetaoptObjective, mutation: &str, migration: Option<&str>, period: u32) -> Int32Result {
+    let m = CString::new(mutation).unwrap();
+    let g = migration.map(|s| CString::new(s).unwrap());
+    unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ref().map_or(ptr::null(), |c| c.as_ptr()), period) }
+}
+
+fn array(r: MetaoptDoubleArrayResult) -> Vec<f64> {
+    let mut r = r;
+    if r.error_code != OK {
+        panic!("error {}: {}", r.error_code, take_message(r.error_message));
+    }
+    let v = unsafe { std::slice::from_raw_parts(r.values, r.length as usize) }.to_vec();
+    unsafe { metaopt_free_double_array(&mut r) };
+    assert!(r.values.is_null());
+    v
+}
+
+fn run(h: *mut DeInstance, stop: &MetaoptDeStop) -> (f64, Vec<f64>, MetaoptDeResult) {
+    let mut r = unsafe { metaopt_de_run(h, stop) };
+    if r.error_code != OK {
+        panic!("error {}: {}", r.error_code, take_message(r.error_message));
+    }
+    let x = unsafe { std::slice::from_raw_parts(r.x, r.dims as usize) }.to_vec();
+    let v = r.value;
+    unsafe { metaopt_de_free_result(&mut r) };
+    unsafe { metaopt_de_free_result(&mut r) };
+    (v, x, r)
+}
+
+#[test]
+fn sphere_on_the_device_and_on_the_cpu() {
+    let _g = shared();
+    let f1 = CString::new("F1").unwrap();
+    let mut o = metaopt_de_default_options();
+    assert_eq!((o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed), (123, 345, 457, 581));
+    o.double_precision = 1;
+    o.f_min = 0.5;
+    o.f_max = 0.9;
+    o.cr = 0.9;
+    let mut values = Vec::new();
+    for backend in [0, 1] {
+        o.backend = backend;
+        let h = instance(create(6, 30, 8, &[-5.12, 5.12], "COTN", Some(&o)));
+        expect_ok(init(h, &catalogue(&f1), "DE/rand/1", Some("PermuteN"), 10));
+        assert_eq!(expect_ok(unsafe { metaopt_de_iteration(h) }), 1);
+        let mut stop = metaopt_de_default_stop();
+        stop.generations = 500;
+        stop.has_target = 1;
+        stop.target = 1e-10;
+        let (v, x, r) = run(h, &stop);
+        assert!(v <= 1e-10, "backend {backend}: {v}");
+        assert_eq!(r.stopped_by, MetaoptDeStopReason::MetaoptDeStopTarget as i32);
+        assert_eq!(x.len(), 8);
+        assert_eq!(r.evaluations, 180 * (r.generations + 1));
+        let bests = array(unsafe { metaopt_de_bests_fitness(h) });
+        assert_eq!(bests.len(), 6);
+        assert_eq!(bests[r.island as usize], v);
+        assert_eq!(array(unsafe { metaopt_de_best(h, r.island) }), x);
+        let member = array(unsafe { metaopt_de_x(h, 2, 29) });
+        assert_eq!(member.len(), 8);
+        assert!(member.iter().all(|v| v.abs() <= 5.12));
+        let info = unsafe { metaopt_de_info(h) };
+        assert_eq!(info.error_code, OK);
+        let text = take_message(info.text);
+        assert!(text.contains("6 populations x 30 members x 8 dimensions") && text.contains("PermuteN"), "{text}");
+        assert!(text.contains("F1") && text.contains("COTN"), "{text}");
+        values.push((r.generations, v));
+        unsafe { metaopt_de_free(h) };
+    }
+    // the same seeds give the same run on both backends
+    assert_eq!(values[0].0, values[1].0);
+}
+
+struct Counter {
+    calls: u32,
+    rows: u32,
+    fail_after: u32,
+}
+
+unsafe extern "C" fn sphere(x: *const f64, rows: u32, dims: u32, f: *mut f64, user: *mut c_void) -> i32 {
+    let c = unsafe { &mut *(user as *mut Counter) };
+    c.calls += 1;
+    c.rows = rows;
+    if c.calls > c.fail_after {
+        return 42;
+    }
+    for r in 0..rows as usize {
+        let row = unsafe { std::slice::from_raw_parts(x.add(r * dims as usize), dims as usize) };
+        unsafe { *f.add(r) = row.iter().map(|v| v * v).sum() };
+    }
+    0
+}
+
+#[test]
+fn c_callback_objective() {
+    let _g = shared();
+    let mut counter = Counter { calls: 0, rows: 0, fail_after: 1000 };
+    // every access after this goes through the pointer the library also uses
+    let user = &mut counter as *mut Counter;
+    let o = MetaoptObjective {
+        kind: 2,
+        function_name: ptr::null(),
+        source: ptr::null(),
+        callback: Some(sphere),
+        user_data: user as *mut c_void,
+    };
+    let mut opts = metaopt_de_default_options();
+    opts.cr_per_island = [0.9, 0.8, 0.7, 0.6].as_ptr();
+    let h = instance(create(4, 12, 3, &[-2.0, 2.0, -1.0, 1.0, 0.0, 3.0], "sat,mir,HVB", Some(&opts)));
+    expect_ok(init(h, &o, "DE/current-to-best/1", None, 0));
+    assert_eq!(unsafe { ((*user).calls, (*user).rows) }, (1, 48));
+    let mut stop = metaopt_de_default_stop();
+    stop.generations = 40;
+    let (v, x, _) = run(h, &stop);
+    assert_eq!(unsafe { (*user).calls }, 41);
+    assert!((v - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-4 * v.max(1e-3), "{v} {x:?}");
+    assert!((-2.0..=2.0).contains(&x[0]) && (-1.0..=1.0).contains(&x[1]) && (0.0..=3.0).contains(&x[2]), "{x:?}");
+    // a failing callback ends the call with its status
+    unsafe { (*user).fail_after = (*user).calls };
+    let r = unsafe { metaopt_de_iteration(h) };
+    expect_error(r.error_code, r.error_message, CALLBACK, "42");
+    unsafe { metaopt_de_free(h) };
+}
+
+#[test]
+fn errors_name_the_argument() {
+    let _g = exclusive();
+    let f1 = CString::new("F1").unwrap();
+    let lim = [-1.0, 1.0];
+    let r = create(4, 10, 3, &lim, "bounce", None);
+    assert!(r.instance.is_null());
+    expect_error(r.error_code, r.error_message, INVALID, "bounds");
+    let r = create(4, 10, 3, &lim, "sat,sat", None);
+    expect_error(r.error_code, r.error_message, INVALID, "bounds");
+    let r = create(4, 10, 3, &[1.0, 1.0], "sat", None);
+    expect_error(r.error_code, r.error_message, INVALID, "limits");
+    let r = create(4, 10, 3, &[0.0, 1.0, 0.0, 1.0], "sat", None);
+    expect_error(r.error_code, r.error_message, INVALID, "limitsLength");
+    let r = create(0, 10, 3, &lim, "sat", None);
+    expect_error(r.error_code, r.error_message, INVALID, "islands");
+    let mut o = metaopt_de_default_options();
+    o.cr = f64::NAN;
+    let r = create(4, 10, 3, &lim, "sat", Some(&o));
+    expect_error(r.error_code, r.error_message, INVALID, "cr");
+    o = metaopt_de_default_options();
+    o.backend = 7;
+    let r = create(4, 10, 3, &lim, "sat", Some(&o));
+    expect_error(r.error_code, r.error_message, INVALID, "options.backend");
+    let b = CString::new("sat").unwrap();
+    let r = unsafe { metaopt_de_create(4, 10, 3, ptr::null(), 2, b.as_ptr(), ptr::null()) };
+    expect_error(r.error_code, r.error_message, NULL, "limits");
+    let r = unsafe { metaopt_de_create(4, 10, 3, lim.as_ptr(), 2, ptr::null(), ptr::null()) };
+    expect_error(r.error_code, r.error_message, NULL, "bounds");
+
+    let h = instance(create(4, 5, 3, &lim, "sat", None));
+    // use before init
+    let r = unsafe { metaopt_de_iteration(h) };
+    expect_error(r.error_code, r.error_message, INVALID, "init");
+    let mut s = metaopt_de_default_stop();
+    s.generations = 1;
+    let r = unsafe { metaopt_de_run(h, &s) };
+    expect_error(r.error_code, r.error_message, INVALID, "init");
+    let r = init(h, &catalogue(&f1), "DE/rand/9", None, 0);
+    expect_error(r.error_code, r.error_message, INVALID, "mutation");
+    let r = init(h, &catalogue(&f1), "DE/rand/2", None, 0);
+    expect_error(r.error_code, r.error_message, INVALID, "members");
+    let r = init(h, &catalogue(&f1), "DE/rand/1", Some("Ring"), 5);
+    expect_error(r.error_code, r.error_message, INVALID, "migration");
+    let r = init(h, &catalogue(&f1), "DE/rand/1", Some("One2One"), 0);
+    expect_error(r.error_code, r.error_message, INVALID, "period");
+    let cec = CString::new("CEC04t").unwrap();
+    let r = init(h, &catalogue(&cec), "DE/rand/1", None, 0);
+    expect_error(r.error_code, r.error_message, INVALID, "dims");
+    let r = unsafe { metaopt_de_init(h, ptr::null(), ptr::null(), ptr::null(), 0) };
+    expect_error(r.error_code, r.error_message, NULL, "objective");
+    let src = CString::new("FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return undefined_thing; }").unwrap();
+    let bad = MetaoptObjective { kind: 1, function_name: ptr::null(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
+    let r = init(h, &bad, "DE/rand/1", None, 0);
+    expect_error(r.error_code, r.error_message, KERNEL_BUILD, "undefined_thing");
+    expect_ok(init(h, &catalogue(&f1), "DE/best/2", Some("N2N"), 3));
+    let r = unsafe { metaopt_de_run(h, &metaopt_de_default_stop()) };
+    expect_error(r.error_code, r.error_message, INVALID, "stop");
+    let r = unsafe { metaopt_de_run(h, ptr::null()) };
+    expect_error(r.error_code, r.error_message, NULL, "stop");
+    s.time_limit = f64::NAN;
+    let r = unsafe { metaopt_de_run(h, &s) };
+    expect_error(r.error_code, r.error_message, INVALID, "stop.time_limit");
+    let r = unsafe { metaopt_de_best(h, 4) };
+    expect_error(r.error_code, r.error_message, INVALID, "island");
+    let r = unsafe { metaopt_de_x(h, 0, 5) };
+    expect_error(r.error_code, r.error_message, INVALID, "member");
+    // forged, null and freed handles
+    let mut fake = [0u64; 16];
+    let forged = fake.as_mut_ptr() as *mut DeInstance;
+    let r = unsafe { metaopt_de_iteration(forged) };
+    expect_error(r.error_code, r.error_message, INVALID, "not a live DeInstance");
+    let r = unsafe { metaopt_de_iteration(ptr::null_mut()) };
+    expect_error(r.error_code, r.error_message, NULL, "h");
+    unsafe { metaopt_de_free(h) };
+    let r = unsafe { metaopt_de_bests_fitness(h) };
+    expect_error(r.error_code, r.error_message, INVALID, "not a live DeInstance");
+    unsafe { metaopt_de_free(h) };
+    unsafe { metaopt_de_free(forged) };
+    unsafe { metaopt_de_free(ptr::null_mut()) };
+}
+
+#[test]
+fn user_source_with_func_data() {
+    let _g = shared();
+    // sum (x_j - c)^2 with c from the data buffer
+    let src = CString::new(
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {\n\
+           FP c = ((__global const FP *)data)[0]; FP s = 0;\n\
+           for (uint j = 0; j < dims; ++j) { FP v = x[j * stride] - c; s += v * v; }\n\
+           return s; }",
+    )
+    .unwrap();
+    let name = CString::new("shifted sphere").unwrap();
+    let o = MetaoptObjective { kind: 1, function_name: name.as_ptr(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
+    let mut opts = metaopt_de_default_options();
+    opts.double_precision = 1;
+    opts.f_min = 0.5;
+    opts.f_max = 0.8;
+    opts.cr = 0.9;
+    let h = instance(create(4, 20, 4, &[-5.0, 5.0], "mir", Some(&opts)));
+    expect_ok(init(h, &o, "DE/rand/1", None, 0));
+    let c = 1.5f64;
+    expect_ok(unsafe { metaopt_de_func_data(h, (&c as *const f64).cast(), 8) });
+    let mut stop = metaopt_de_default_stop();
+    stop.generations = 300;
+    let (v, x, _) = run(h, &stop);
+    assert!(v < 1e-8, "{v}");
+    assert!(x.iter().all(|&xi| (xi - c).abs() < 1e-3), "{x:?}");
+    let text = take_message(unsafe { metaopt_de_info(h) }.text);
+    assert!(text.contains("shifted sphere"), "{text}");
+    unsafe { metaopt_de_free(h) };
+}
