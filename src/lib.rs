@@ -8,6 +8,7 @@ pub mod de;
 pub mod device;
 pub mod error;
 pub mod experiments;
+pub mod experiments_de;
 pub mod ffi;
 pub mod hc12;
 pub mod objective;
