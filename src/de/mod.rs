@@ -232,6 +232,15 @@ pub enum FMode {
     Const,
 }
 
+impl FMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            FMode::Linspace => "linspace",
+            FMode::Const => "const",
+        }
+    }
+}
+
 impl FromStr for FMode {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
@@ -694,12 +703,12 @@ impl DeMultiPop {
     pub fn info(&self) -> String {
         let c = &self.cfg;
         let mut s = format!(
-            "island DE: {} populations x {} members x {} dimensions, {}, F {:?} {}..{}, CR {}{}\nrunning on {}\n",
+            "island DE: {} populations x {} members x {} dimensions, {}, F {} {}..{}, CR {}{}\nrunning on {}\n",
             c.np,
             c.nm,
             c.nn,
             if c.options.double { "double" } else { "float" },
-            c.options.f_mode,
+            c.options.f_mode.name(),
             c.options.f_min,
             c.options.f_max,
             c.cr[0],

@@ -4,7 +4,7 @@
 //! functions (docs/API.md, docs/DE.md).
 
 use super::{
-    copy_in, ffi_boundary, free_c, objective_arg, str_arg, zeroed_error_result, CArray, Int32Result, MetaoptObjective,
+    copy_in, ffi_boundary, free_c, func_data_arg, objective_arg, str_arg, zeroed_error_result, CArray, Int32Result, MetaoptObjective,
     MetaoptStringResult, Registry,
 };
 use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Stop, StopReason};
@@ -443,13 +443,8 @@ pub unsafe extern "C" fn metaopt_de_func_data(h: *mut DeInstance, data: *const c
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle(h)? };
-        let len = usize::try_from(bytes).map_err(|_| Error::arg("bytes", format!("{bytes} exceeds the address space")))?;
-        let buffer = if len == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: the caller's contract.
-            unsafe { copy_in::<u8>(data, len, "data")? }
-        };
+        // SAFETY: the caller's contract.
+        let buffer = unsafe { func_data_arg(data, bytes)? };
         h.solver.set_func_data(&buffer)?;
         Int32Result::ok(0)
     })

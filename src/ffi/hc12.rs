@@ -4,7 +4,7 @@
 //! error discipline of the QAP functions (docs/API.md, docs/HC12.md).
 
 use super::{
-    copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, Int32Result, MetaoptStringResult,
+    copy_in, ffi_boundary, free_c, func_data_arg, str_arg, zeroed_error_result, CArray, Int32Result, MetaoptStringResult,
     MetaoptTabuOptions, Registry,
 };
 use crate::error::{Error, Result};
@@ -595,13 +595,9 @@ pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut Hc12Instance, data: *con
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle(h)? };
-        let len = usize::try_from(bytes).map_err(|_| Error::arg("bytes", format!("{bytes} exceeds the address space")))?;
-        let buffer = if len == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: the caller's contract.
-            unsafe { copy_in::<u8>(data, len, "data")? }
-        };
+        // SAFETY: the caller's contract.
+        let buffer = unsafe { func_data_arg(data, bytes)? };
+        let len = buffer.len();
         h.solver.set_func_data(&buffer)?;
         h.func_data = len;
         Int32Result::ok(0)

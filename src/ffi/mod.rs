@@ -320,6 +320,20 @@ pub(crate) unsafe fn copy_in<T: Copy>(p: *const c_void, len: usize, arg: &'stati
     Ok(v)
 }
 
+/// The bytes of a func-data buffer (`data`, `bytes` long; 0 bytes is an empty buffer, and then
+/// `data` may be NULL).
+///
+/// # Safety
+/// `data` must be valid for reads of `bytes` bytes when `bytes` is not 0.
+pub(crate) unsafe fn func_data_arg(data: *const c_void, bytes: u64) -> Result<Vec<u8>> {
+    let len = usize::try_from(bytes).map_err(|_| Error::arg("bytes", format!("{bytes} exceeds the address space")))?;
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the caller's contract.
+    unsafe { copy_in::<u8>(data, len, "data") }
+}
+
 /// A caller's C string as UTF-8.
 ///
 /// # Safety
