@@ -1,0 +1,19 @@
+function build_matlab(libdir)
+% BUILD_MATLAB  Builds the metaopt_mex MEX function with MATLAB's mex command.
+%   build_matlab() links against ../target/release/libmetaopt.so (made by
+%   `cargo build --release`); build_matlab(LIBDIR) against the library in LIBDIR. The library's
+%   folder is written into the MEX file's run path (Linux), so no LD_LIBRARY_PATH is needed.
+%   Then: addpath(<this folder>) and call metaopt_mex(...) or the metaopt_*.m wrappers.
+  here = fileparts(mfilename('fullpath'));
+  root = fileparts(here);
+  if nargin < 1 || isempty(libdir)
+    libdir = fullfile(root, 'target', 'release');
+  end
+  if ~exist(fullfile(libdir, 'libmetaopt.so'), 'file')
+    error('metaopt:build', 'no libmetaopt.so in %s: run `cargo build --release` first', libdir);
+  end
+  % the gateway uses only the C MEX API (mex.h) and real arrays through mxGetData
+  mex('-R2018a', ['-I' fullfile(root, 'include')], ['-L' libdir], '-lmetaopt', ...
+      'CFLAGS=$CFLAGS -std=c11 -Wall', ['LDFLAGS=$LDFLAGS -Wl,-rpath,' libdir], ...
+      '-outdir', here, fullfile(here, 'metaopt_mex.c'));
+end

@@ -1,0 +1,28 @@
+function build_octave(libdir)
+% BUILD_OCTAVE  Builds metaopt_mex.mex with GNU Octave (mkoctfile --mex).
+%   build_octave() links against ../target/release/libmetaopt.so (made by
+%   `cargo build --release`); build_octave(LIBDIR) against the library in LIBDIR. The library's
+%   folder is written into the MEX file's run path, so no LD_LIBRARY_PATH is needed.
+%   Then: addpath(<this folder>) and call metaopt_mex(...) or the metaopt_*.m wrappers.
+  here = fileparts(mfilename('fullpath'));
+  root = fileparts(here);
+  if nargin < 1 || isempty(libdir)
+    libdir = fullfile(root, 'target', 'release');
+  end
+  if ~exist(fullfile(libdir, 'libmetaopt.so'), 'file')
+    error('metaopt:build', 'no libmetaopt.so in %s: run `cargo build --release` first', libdir);
+  end
+  old = getenv('CFLAGS');
+  setenv('CFLAGS', [old ' -std=c11 -O2 -Wall -Wextra']);
+  unwind_protect
+    [out, status] = mkoctfile('--mex', ['-I' fullfile(root, 'include')], ['-L' libdir], ...
+                              ['-Wl,-rpath,' libdir], '-lmetaopt', ...
+                              '-o', fullfile(here, 'metaopt_mex.mex'), fullfile(here, 'metaopt_mex.c'));
+  unwind_protect_cleanup
+    setenv('CFLAGS', old);
+  end_unwind_protect
+  if status ~= 0
+    error('metaopt:build', 'mkoctfile failed:\n%s', out);
+  end
+  printf('built %s\n', fullfile(here, 'metaopt_mex.mex'));
+end

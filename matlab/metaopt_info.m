@@ -1,0 +1,4 @@
+function info = metaopt_info(h)
+% METAOPT_INFO  What an instance is: a struct (QAP, SAT) or text (general HC12).
+  info = metaopt_mex('info', h);
+end

@@ -1,0 +1,285 @@
+% Octave tests of the metaopt MEX gateway and its m-file wrappers (run by `make test-octave`):
+% devices, a QAP instance solved to its best-known value (costs checked in Octave), general HC12
+% with m-function objectives (handle and name) and the Table 1 modes, SAT models checked
+% against the clauses in Octave, library and argument errors, forged / freed / foreign
+% instances, and the README's Octave example. Ends with "N passed, M failed"; exit status 1 on
+% a failure.
+1;
+
+function check(cond, what)
+  global PASSED FAILED
+  if cond
+    PASSED = PASSED + 1;
+  else
+    FAILED = FAILED + 1;
+    fprintf(2, 'FAILED: %s\n', what);
+  end
+end
+
+function id = error_id(f)
+  % the identifier of the error f() raises ('' when it raises none); the message is printed
+  id = '';
+  try
+    f();
+  catch err
+    id = err.identifier;
+    global LAST_MESSAGE
+    LAST_MESSAGE = err.message;
+  end
+end
+
+function [A, B] = read_qaplib(path)
+  fid = fopen(path, 'r');
+  v = fscanf(fid, '%d');
+  fclose(fid);
+  n = v(1);
+  A = reshape(v(2:1 + n * n), n, n)';
+  B = reshape(v(2 + n * n:1 + 2 * n * n), n, n)';
+end
+
+function c = qap_cost(A, B, p)
+  c = sum(sum(A .* B(p, p)));
+end
+
+function clauses = read_cnf(path)
+  text = fileread(path);
+  lines = strsplit(text, "\n");
+  lits = [];
+  for k = 1:numel(lines)
+    l = strtrim(lines{k});
+    if isempty(l) || l(1) == 'c' || l(1) == 'p'
+      continue;
+    end
+    if l(1) == '%'
+      break;
+    end
+    lits = [lits; sscanf(l, '%d')];
+  end
+  ends = find(lits == 0);
+  clauses = cell(numel(ends), 1);
+  s = 1;
+  for k = 1:numel(ends)
+    clauses{k} = lits(s:ends(k) - 1)';
+    s = ends(k) + 1;
+  end
+end
+
+function bad = unsatisfied(clauses, model)
+  bad = 0;
+  for k = 1:numel(clauses)
+    c = clauses{k};
+    if ~any(model(abs(c)) == (c > 0))
+      bad = bad + 1;
+    end
+  end
+end
+
+global PASSED FAILED LAST_MESSAGE
+PASSED = 0;
+FAILED = 0;
+here = fileparts(mfilename('fullpath'));
+root = fileparts(fileparts(here));
+addpath(fileparts(here));  % the MEX function and the wrappers
+data = fullfile(root, 'data');
+satlib = getenv('METAOPT_SATLIB');
+if isempty(satlib)
+  satlib = fullfile(fileparts(root), 'shared', 'data', 'satlib');
+end
+t0 = tic;
+
+% --- devices ---
+[devs, cur] = metaopt_devices();
+check(numel(devs) >= 1 && cur >= 0 && cur < numel(devs), 'a device list and a current device');
+check(~isempty(devs(1).name) && any(strcmp(devs(1).kind, {'gpu', 'accelerator', 'cpu', 'other'})), 'device fields');
+check(metaopt_mex('set-device', cur) == cur && metaopt_mex('get-device') == cur, 'set-device / get-device');
+check(metaopt_mex('mem-space-valid'), 'mem-space-valid');
+check(strcmp(error_id(@() metaopt_mex('set-device', numel(devs))), 'metaopt:invalidArgument'), 'set-device out of range');
+
+% --- QAP (thesis Table 2) ---
+[A, B] = read_qaplib(fullfile(data, 'had12.dat'));
+DF = tril(A, -1) + triu(B, 1);  % flow below the diagonal, distance above
+h = metaopt_mex('params', 12, 12, 4, int64(DF));
+check(isa(h, 'uint8') && numel(h) == 32, 'params returns a uint8 instance');
+info = metaopt_info(h);
+check(info.nElements == 12 && info.swaps == 12 && info.kLength == 24 && info.nBitParam == 4, 'QAP info');
+[cost, order, K, it] = metaopt_mex('run', h, [], []);
+check(isequal(sort(order), 1:12) && cost == qap_cost(A, B, order) && cost >= 1652, 'run from the identity: the cost of its order');
+check(isa(K, 'uint32') && numel(K) == 24 && it >= 1, 'run returns K_GC and the iterations');
+[cost2, order2, ~, it2] = metaopt_qap_run(h, 1:12, K);
+check(cost2 == cost && isequal(order2, order) && it2 == 1, 'passing the result back continues at the local optimum');
+s = metaopt_qap_solve(h, struct('runs', 0, 'timeLimit', 60, 'target', 1652, 'seed', 5));
+check(s.cost == 1652 && s.targetReached && qap_cost(A, B, s.permutation) == 1652, 'had12 solved to its BKS 1652');
+check(isnan(s.bks), 'no BKS for a matrix instance');
+metaopt_mex('set-tabu-list', h, 50);
+[ct, ot, ~, itt] = metaopt_qap_run(h);
+check(ct <= cost && ct == qap_cost(A, B, ot) && itt > it, 'a tabu run goes on and keeps the best string');
+metaopt_free(h);
+% the same instance as single and as 3-D stack of two slices
+h = metaopt_qap_params(4, single(DF));
+[c1, o1] = metaopt_qap_run(h);
+metaopt_free(h);
+h = metaopt_qap_params(4, cat(3, int32(DF), int32(DF)));
+[c2, o2] = metaopt_qap_run(h);
+check(metaopt_info(h).nSlices == 2 && c2 == 2 * c1 && isequal(o1, o2) && c1 == qap_cost(A, B, o1), 'float and two-slice DF');
+metaopt_free(h);
+% from the file: the BKS and the gap
+h = metaopt_qap_from_file(fullfile(data, 'nug12.dat'), 12);
+s = metaopt_qap_solve(h, struct('runs', 0, 'timeLimit', 60, 'target', 578, 'start', 'glb'));
+[An, Bn] = read_qaplib(fullfile(data, 'nug12.dat'));
+check(s.cost == 578 && s.bks == 578 && s.gapPercent == 0 && qap_cost(An, Bn, s.permutation) == 578, 'nug12 solved to its BKS');
+metaopt_free(h);
+
+% QAP errors: library errors with their code, argument errors naming the argument
+bad = DF;
+bad(3, 3) = 7;
+check(strcmp(error_id(@() metaopt_qap_params(4, int64(bad))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'diagonal')), 'a nonzero diagonal is a library error');
+check(strcmp(error_id(@() metaopt_mex('params', 4, 12, 4, DF(:, 1:11))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'DF must be')), 'a non-square DF');
+check(strcmp(error_id(@() metaopt_mex('params', 4, 12, 5, DF)), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'nBitParam')), 'a wrong nBitParam');
+check(strcmp(error_id(@() metaopt_mex('params', 4, 12, [], int8(DF))), 'metaopt:badArgument'), 'an int8 DF');
+nanDF = DF; nanDF(2, 5) = NaN;
+check(strcmp(error_id(@() metaopt_qap_params(4, nanDF)), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'NaN')), 'a NaN in DF');
+check(strcmp(error_id(@() metaopt_qap_from_file(fullfile(data, 'none.dat'), 4)), 'metaopt:io'), 'a missing file');
+h = metaopt_qap_params(4, int64(DF));
+check(strcmp(error_id(@() metaopt_qap_run(h, [1 1 2 3 4 5 6 7 8 9 10 11])), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'initOrder')), 'initOrder must be a permutation');
+check(strcmp(error_id(@() metaopt_qap_run(h, [], [1 2 3])), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'initKernel')), 'initKernel length');
+check(strcmp(error_id(@() metaopt_qap_solve(h, struct('timeLimit', NaN))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.timeLimit is NaN')), 'a NaN option');
+metaopt_free(h);
+
+% --- general HC12 (thesis Table 1) with m-function objectives ---
+g = metaopt_hc12_params(5, 16, [-5.12 5.12], 'real,double');
+[v, x, r] = metaopt_hc12_run(g, @(R) sum(R .^ 2, 2), struct('runs', 2, 'seed', 3));
+check(v < 1e-6 && all(abs(x) < 1e-3) && abs(v - sum(x .^ 2)) < 1e-12, 'HC12 minimises an anonymous m-function to ~0');
+check(numel(r.runValues) == 2 && v == min(r.runValues) && r.objectiveCalls >= sum(r.runIterations), 'run statistics');
+[v2, x2] = metaopt_mex('run', g, 'GC', 2, [], 'sphere_objective', 'min', 'seed', 3);
+check(v2 == v && isequal(x2, x), 'an m-function by name gives the same run');
+[v3, x3] = metaopt_mex('run', g, 'GC', 2, [], '@F1', 'min', 'seed', 3);
+check(abs(v3 - v) < 1e-12 && isequal(x3, x), 'the catalogue F1 on the device gives the same run');
+[v4, x4] = metaopt_mex('run', g, 'BC', 1, 'bit-zeros', @(R) -sum(R, 2), 'max');
+check(abs(v4 - 5 * 5.12) < 1e-9 && all(abs(x4 + 5.12) < 1e-9), 'maximising from bit-zeros');
+[v5, x5, r5] = metaopt_mex('run', g, 'GC', 1, [0.3 -0.2 0 0 0], @(R) sum(R .^ 2, 2), 'min');
+check(r5.iterations >= 1 && v5 <= 0.3^2 + 0.2^2 + 1e-9, 'a start vector');
+% tabu list, kernel-verbose, profiler
+metaopt_mex('set-tabu-list', g, 40);
+metaopt_mex('profiler-on', g);
+metaopt_mex('kernel-verbose', g, 0);
+[vp, ~, rp] = metaopt_mex('run', g, 'GC', 1, [], '@F6', 'min', 'seed', 2);
+[vt, ~, rt] = metaopt_mex('run:taboo', g, 'GC', 1, [], '@F6', 'min', [], 60, 'seed', 2, 'tabuIterations', 200, 'noImprove', 30);
+check(vt <= vp && rt.iterations > rp.iterations, 'run:taboo goes past the local optimum and keeps the best');
+prof = metaopt_mex('profiler-output', g);
+check(~isempty(strfind(prof, 'hc12g_eval launches=')), 'profiler-output lists the kernels');
+txt = metaopt_info(g);
+check(~isempty(strfind(txt, 'tabu list: 60 strings')) && ~isempty(strfind(txt, 'F6')) && ...
+      ~isempty(strfind(txt, 'profiler: on')), 'info describes the instance');
+% objective errors reach the caller with their own identifier
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], 'failing_objective', 'min')), 'metaoptTest:failing') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'failing objective called with')), 'an m-function error is rethrown');
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], @(R) NaN(size(R, 1), 1), 'min')), 'metaopt:objective') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'NaN for row 1')), 'a NaN objective value');
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], @(R) [1 2 3], 'min')), 'metaopt:objective') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'must return')), 'a wrong number of values');
+[vv] = metaopt_mex('run', g, 'GC', 1, [], @(R) sum(abs(R), 2), 'min');
+check(vv >= 0 && vv < 1e-3, 'the instance is usable after an objective error');
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GCi', 1, [], '@F1', 'min')), 'metaopt:unsupported'), 'GCi');
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [1 2], '@F1', 'min')), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'startSeed')), 'startSeed length');
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], '@F1', 'mid')), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'funOpt')), 'funOpt');
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], '@NoSuchFunction', 'min')), 'metaopt:invalidArgument'), 'unknown catalogue function');
+check(strcmp(error_id(@() metaopt_mex('run:fast', g, 'GC', 1, [], '@F1', 'min')), 'metaopt:badOption'), 'an unknown run option');
+metaopt_free(g);
+check(strcmp(error_id(@() metaopt_hc12_params(3, 8, [0 NaN])), 'metaopt:badArgument'), 'a NaN interval');
+check(strcmp(error_id(@() metaopt_hc12_params(3, [8 8], [0 1])), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'nBitParam')), 'nBitParam length');
+check(strcmp(error_id(@() metaopt_hc12_params(3, 33, [0 1])), 'metaopt:badArgument'), 'nBitParam > 32');
+% params:noR with an OpenCL C objective and its func-data
+cl = [tempname() '.cl'];
+fid = fopen(cl, 'w');
+fprintf(fid, ['FP objective_u(__global const uint *v, uint dims, uint stride, __global const void *data)\n' ...
+              '{ __global const uint *t = (__global const uint *)data; FP s = 0;\n' ...
+              '  for (uint j = 0; j < dims; ++j) s += fabs((FP)v[j * stride] - (FP)t[j]); return s; }\n']);
+fclose(fid);
+g = metaopt_mex('params:noR', 3, 8, [0 1]);
+metaopt_mex('func-data', g, ['@' cl], uint32([37 5 200]));
+[vi, xi, ri] = metaopt_mex('run', g, 'BC', 4, [], ['@' cl], 'min');
+check(vi == 0 && isequal(xi, [37 5 200]) && isequal(ri.string, uint32([37 5 200])), 'params:noR, an OpenCL C objective and func-data');
+check(~isempty(strfind(metaopt_info(g), 'func-data: 12 bytes')), 'func-data reaches the instance');
+metaopt_mex('func-data-clean', g, ['@' cl]);
+check(~isempty(strfind(metaopt_info(g), 'func-data: 0 bytes')), 'func-data-clean');
+metaopt_free(g);
+delete(cl);
+
+% --- SAT ---
+for name = {'uf20-91/uf20-01.cnf', 'uf50-218/uf50-01.cnf'}
+  path = fullfile(satlib, name{1});
+  clauses = read_cnf(path);
+  h = metaopt_sat_parse(path);
+  in = metaopt_info(h);
+  r = metaopt_sat_solve(h, struct('timeLimit', 60));
+  check(r.satisfiable && r.bestUnsatisfied == 0 && numel(r.model) == in.numVars, [name{1} ': a model']);
+  check(unsatisfied(clauses, r.model) == 0 && numel(clauses) == in.numClauses, [name{1} ': every clause satisfied, checked in Octave']);
+  check(isequal(r.literals, (1:in.numVars) .* (2 * r.model - 1)), [name{1} ': literals']);
+  check(metaopt_sat_evaluate(h, r.model) == in.numClauses, [name{1} ': the evaluator agrees']);
+  metaopt_free(h);
+end
+h = metaopt_sat_from_clauses(3, {[1 -2], [2 3], -1});
+counts = metaopt_sat_evaluate(h, logical([0 0 1; 1 1 1]));
+check(isequal(counts, [3; 2]) && isequal(metaopt_sat_evaluate(h, [0 0 1; 1 1 1], true), [3; 2]), 'sat-evaluate, device and CPU');
+r = metaopt_sat_solve(h, struct('runs', 10, 'timeLimit', 0));
+check(r.satisfiable && isequal(r.model, logical([0 0 1])), 'a clause list solved');
+check(strcmp(error_id(@() metaopt_sat_evaluate(h, [1 0])), 'metaopt:badArgument'), 'sat-evaluate shape');
+check(strcmp(error_id(@() metaopt_sat_solve(h, struct('maskOrder', 5))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.mask_order')), 'a library option error');
+metaopt_free(h);
+h2 = metaopt_mex('sat-clauses', 3, [1 -2 0 2 3 0 -1 0]);
+check(metaopt_info(h2).numClauses == 3, 'sat-clauses from DIMACS literals');
+check(strcmp(error_id(@() metaopt_sat_from_clauses(3, {[1 4]})), 'metaopt:badArgument'), 'a literal out of range');
+check(strcmp(error_id(@() metaopt_sat_parse(fullfile(satlib, 'none.cnf'))), 'metaopt:io'), 'a missing CNF');
+
+% --- forged, edited, foreign and freed instances: clear errors, never a crash ---
+q = metaopt_qap_params(2, int64(DF));
+check(strcmp(error_id(@() metaopt_qap_run(uint8(zeros(1, 32)))), 'metaopt:badHandle'), 'zeros: no magic');
+check(strcmp(error_id(@() metaopt_qap_run(uint8(randi(255, 1, 32)))), 'metaopt:badHandle'), 'random bytes');
+check(strcmp(error_id(@() metaopt_qap_run(q(1:31))), 'metaopt:badHandle') && ...
+      ~isempty(strfind(LAST_MESSAGE, '31 bytes')), 'wrong size');
+check(strcmp(error_id(@() metaopt_qap_run(double(q))), 'metaopt:badHandle'), 'not uint8');
+edited = q;
+edited(13) = bitxor(edited(13), 1);  % the slot
+check(strcmp(error_id(@() metaopt_qap_run(edited)), 'metaopt:badHandle') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'corrupted')), 'an edited instance');
+check(strcmp(error_id(@() metaopt_qap_solve(h2)), 'metaopt:wrongKind') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'SAT')), 'a SAT instance given to solve');
+check(strcmp(error_id(@() metaopt_sat_solve(q)), 'metaopt:wrongKind'), 'a QAP instance given to sat-solve');
+check(strcmp(error_id(@() metaopt_mex('profiler-on', q)), 'metaopt:wrongKind'), 'a QAP instance given to profiler-on');
+metaopt_free(q);
+metaopt_free(h2);
+check(strcmp(error_id(@() metaopt_qap_run(q)), 'metaopt:freedHandle') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'freed already')), 'a freed instance');
+check(strcmp(error_id(@() metaopt_free(q)), 'metaopt:freedHandle'), 'a double free');
+check(strcmp(error_id(@() metaopt_mex('no-such-mode')), 'metaopt:unknownMode'), 'an unknown mode');
+check(strcmp(error_id(@() metaopt_mex(42)), 'metaopt:usage'), 'a mode that is not a string');
+
+% --- the README's Octave example, as README.md shows it ---
+readme = fileread(fullfile(root, 'README.md'));
+a = strfind(readme, '<!-- octave-example:start -->');
+b = strfind(readme, '<!-- octave-example:end -->');
+check(numel(a) == 1 && numel(b) == 1, 'README.md holds one Octave example between markers');
+if numel(a) == 1 && numel(b) == 1
+  block = readme(a:b);
+  fences = strfind(block, '```');
+  code = block(fences(1):fences(2) - 1);
+  code = code(find(code == "\n", 1) + 1:end);  % drop the ```matlab line
+  cd(root);
+  eval(code);
+  check(exist('readme_ok', 'var') && readme_ok, 'the README example ran and checked its results');
+end
+
+fprintf('octave tests: %.1f s\n', toc(t0));
+printf('%d passed, %d failed\n', PASSED, FAILED);
+exit(FAILED > 0);
