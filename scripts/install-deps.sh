@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages that building and testing metaopt need, on Debian and Ubuntu:
 # the OpenCL loader and headers, PoCL (OpenCL on the CPU, so everything runs without a GPU),
-# clinfo, valgrind (the C example's memory check) and a C toolchain. Rust itself is not installed
-# here: cargo must already be on the PATH.
+# clinfo, valgrind (the C example's memory check), a C toolchain, Python 3 with NumPy and
+# pytest (the Python package's tests) and GNU Octave with mkoctfile (the MEX gateway's tests).
+# Rust itself is not installed here: cargo must already be on the PATH.
 #
 # Idempotent: packages already installed are left alone, and when nothing is missing apt is not
 # touched at all (no `apt-get update`). Runs as root (as CI does) or through sudo.
@@ -18,6 +19,17 @@ PACKAGES=(
     libc6-dev
     make
     pkg-config
+    # the Python front end's tests (Debian's interpreter, no downloads)
+    python3
+    python3-numpy
+    python3-pytest
+    python3-venv
+    python3-setuptools
+    python3-wheel
+    python3-pip
+    # the MATLAB/Octave front end: Octave and mkoctfile (--mex) with its headers
+    octave
+    octave-dev
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

@@ -1,6 +1,6 @@
-"""The ctypes declarations against the C header: every function of include/metaopt.h is
-declared (except the prefixes of PENDING_PREFIXES), and every struct has the size and field
-offsets that a C compiler gives it."""
+"""The ctypes declarations against the C header: every function and struct of
+include/metaopt.h is declared (except those not wrapped yet: PENDING_PREFIXES, PENDING_NAMES),
+and every declared struct has the size and field offsets that a C compiler gives it."""
 
 import ctypes
 import re
@@ -23,7 +23,10 @@ def header_functions():
 def test_every_header_function_is_declared():
     funcs = header_functions()
     assert len(funcs) >= 45, funcs
-    missing = sorted(f for f in funcs if f not in _lib.SIGNATURES and not f.startswith(_lib.PENDING_PREFIXES))
+    missing = sorted(
+        f for f in funcs
+        if f not in _lib.SIGNATURES and not f.startswith(_lib.PENDING_PREFIXES) and f not in _lib.PENDING_NAMES
+    )
     assert not missing, f"declare these in metaopt/_lib.py: {missing}"
     extra = sorted(set(_lib.SIGNATURES) - funcs)
     assert not extra, f"declared but not in the header: {extra}"
@@ -31,7 +34,9 @@ def test_every_header_function_is_declared():
 
 def test_every_header_struct_is_declared():
     structs = set(re.findall(r"^typedef struct (\w+) \{", HEADER.read_text(), flags=re.M))
-    assert structs == set(_lib.STRUCTS), structs ^ set(_lib.STRUCTS)
+    assert set(_lib.STRUCTS) <= structs, set(_lib.STRUCTS) - structs
+    missing = structs - set(_lib.STRUCTS) - _lib.PENDING_NAMES
+    assert not missing, f"declare these in metaopt/_lib.py: {sorted(missing)}"
 
 
 def test_struct_layouts_match_the_c_compiler(tmp_path):
