@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mex.h"
 #include "metaopt.h"
@@ -267,7 +268,9 @@ typedef struct {
 
 static Entry *g_entries;
 static uint32_t g_capacity;
-static uint64_t g_next_serial = 1;
+/* Serial numbers start at a value drawn when the MEX file is loaded, so that an instance array
+ * kept from before a `clear metaopt_mex` never matches an instance made after it. */
+static uint64_t g_first_serial, g_next_serial;
 static int g_atexit;
 
 static void hc12_release(Entry *e) {
@@ -305,6 +308,8 @@ static Entry *entry_new(uint32_t kind, mxArray **out) {
     if (!g_atexit) {
         mexAtExit(free_all);
         g_atexit = 1;
+        g_first_serial = g_next_serial = ((uint64_t)time(NULL) << 20) ^ ((uint64_t)clock() << 40) ^ (uint64_t)(uintptr_t)&g_mode;
+        g_first_serial = g_next_serial = (g_next_serial & 0x7fffffffffffffffull) | 1;
     }
     uint32_t slot = 0;
     while (slot < g_capacity && g_entries[slot].serial)
@@ -349,7 +354,7 @@ static Entry *entry_get(const mxArray *a, uint32_t kind) {
     if (kind && t.kind != kind)
         fail("wrongKind", "instance is a %s instance; this mode needs a %s instance", kind_name(t.kind), kind_name(kind));
     if (t.slot >= g_capacity || g_entries[t.slot].serial != t.serial) {
-        if (t.serial < g_next_serial)
+        if (t.serial >= g_first_serial && t.serial < g_next_serial)
             fail("freedHandle", "instance was freed already");
         fail("freedHandle", "instance was not made by this session of the MEX function (it was cleared, or the array is forged)");
     }

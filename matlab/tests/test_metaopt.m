@@ -262,6 +262,14 @@ metaopt_free(h2);
 check(strcmp(error_id(@() metaopt_qap_run(q)), 'metaopt:freedHandle') && ...
       ~isempty(strfind(LAST_MESSAGE, 'freed already')), 'a freed instance');
 check(strcmp(error_id(@() metaopt_free(q)), 'metaopt:freedHandle'), 'a double free');
+% an instance from before the MEX file was cleared (its instances are freed then)
+old = metaopt_sat_from_clauses(2, {[1 2]});
+clear metaopt_mex
+check(strcmp(error_id(@() metaopt_sat_solve(old)), 'metaopt:freedHandle') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'not made by this session')), 'an instance from before clear metaopt_mex');
+fresh = metaopt_sat_from_clauses(2, {[1 2]});
+check(strcmp(error_id(@() metaopt_sat_solve(old)), 'metaopt:freedHandle'), 'an old instance never matches a new one');
+metaopt_free(fresh);
 check(strcmp(error_id(@() metaopt_mex('no-such-mode')), 'metaopt:unknownMode'), 'an unknown mode');
 check(strcmp(error_id(@() metaopt_mex(42)), 'metaopt:usage'), 'a mode that is not a string');
 
