@@ -328,11 +328,12 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
     }
     let cr: Vec<f64> = (0..s.islands as usize).map(|i| s.cr[i % s.cr.len()]).collect();
     let objective = Objective::catalogue(&s.function)?;
-    let t0 = Instant::now();
     let target = optimum + s.tolerance;
     let chunk = s.stall_generations.max(1);
     let mut best: Option<(f64, Vec<f64>, f64)> = None;
     let (mut generations, mut evaluations, mut restarts) = (0u64, 0u64, 0u32);
+    // the budget starts once the first solver is ready: building the program is not search
+    let mut start: Option<Instant> = None;
     'runs: loop {
         let seed = s.seed + 4 * restarts as u64;
         let options = DeOptions {
@@ -351,19 +352,25 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
         let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };
         let mut de = DeMultiPop::new(&params, s.backend)?;
         de.init(&objective, s.mutation, s.migration)?;
+        let t0 = *start.get_or_insert_with(Instant::now);
         evaluations += de.evaluations();
         let mut last = f64::INFINITY;
         loop {
             let left = s.time_limit.saturating_sub(t0.elapsed());
-            if left.is_zero() {
-                break 'runs;
-            }
             let (g0, e0) = (de.generation(), de.evaluations());
-            let r = de.run(&Stop { generations: Some(chunk), target: Some(target), time_limit: Some(left), ..Stop::default() })?;
+            // with no time left this returns at once with the current best
+            // records every 20 generations date the improvements
+            let mut seen: Vec<(f64, f64)> = Vec::new();
+            let stop = Stop { generations: Some(chunk), target: Some(target), time_limit: Some(left), record_every: 20, evaluations: None };
+            let r = de.run_observed(&stop, |rec| {
+                let v = rec.bests.iter().copied().fold(f64::INFINITY, f64::min);
+                seen.push((v, t0.elapsed().as_secs_f64()));
+            })?;
             generations += r.generations - g0;
             evaluations += r.evaluations - e0;
             if best.as_ref().is_none_or(|b| r.value < b.0) {
-                best = Some((r.value, r.x.clone(), t0.elapsed().as_secs_f64()));
+                let when = seen.iter().find(|(v, _)| *v <= r.value).map_or(t0.elapsed().as_secs_f64(), |w| w.1);
+                best = Some((r.value, r.x.clone(), when));
             }
             if r.value <= target || t0.elapsed() >= s.time_limit {
                 break 'runs;
@@ -383,7 +390,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
         digits: correct_digits(value, optimum),
         x,
         seconds_to_best,
-        seconds: t0.elapsed().as_secs_f64(),
+        seconds: start.map_or(0.0, |t| t.elapsed().as_secs_f64()),
         restarts,
         generations,
         evaluations,

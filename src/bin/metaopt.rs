@@ -7,16 +7,24 @@
 // The submodules live in src/bin/metaopt/ so that cargo does not take them for binaries.
 #[path = "metaopt/bench.rs"]
 mod bench;
+#[path = "metaopt/bench_de.rs"]
+mod bench_de;
 #[path = "metaopt/bench_sat.rs"]
 mod bench_sat;
 #[path = "metaopt/bench_tabu.rs"]
 mod bench_tabu;
+#[path = "metaopt/de.rs"]
+mod de;
 #[path = "metaopt/devices.rs"]
 mod devices;
+#[path = "metaopt/experiment.rs"]
+mod experiment;
 #[path = "metaopt/hc12.rs"]
 mod hc12;
 #[path = "metaopt/out.rs"]
 mod out;
+#[path = "metaopt/plot.rs"]
+mod plot;
 #[path = "metaopt/qap.rs"]
 mod qap;
 #[path = "metaopt/sat.rs"]
@@ -57,6 +65,11 @@ enum Command {
     Functions(hc12::FunctionsArgs),
     /// The general HC12 solver on a catalogue function or a user OpenCL objective
     Hc12(Box<hc12::Hc12Args>),
+    /// Island differential evolution on a catalogue function or a user OpenCL objective
+    De(Box<de::DeArgs>),
+    /// The thesis's experiments (island DE, section 6.1): CSV tables and PNG plots in a folder
+    #[command(subcommand)]
+    Experiment(experiment::ExperimentCommand),
     /// Benchmarks (throughput measurements, not tests)
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -86,6 +99,8 @@ fn main() -> ExitCode {
         Command::Sat(c) => sat::run(c),
         Command::Functions(a) => hc12::functions_cmd(&a),
         Command::Hc12(a) => hc12::hc12_cmd(&a),
+        Command::De(a) => de::de_cmd(&a),
+        Command::Experiment(c) => experiment::run(c),
         Command::Bench(c) => bench::run(c),
     };
     match result {

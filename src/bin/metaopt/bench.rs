@@ -29,6 +29,10 @@ pub enum BenchCommand {
     Sat(crate::bench_sat::BenchSatArgs),
     /// SAT local search: solved share and median time per SATLIB family, as CSV
     SatSolve(crate::sat::BenchSatSolveArgs),
+    /// Island DE: generations and evaluations per second on the device and the CPU backend
+    De(crate::bench_de::BenchDeArgs),
+    /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t
+    DeDigits(crate::bench_de::BenchDigitsArgs),
 }
 
 pub fn run(c: BenchCommand) -> CliResult {
@@ -38,6 +42,8 @@ pub fn run(c: BenchCommand) -> CliResult {
         BenchCommand::Functions(a) => crate::hc12::bench_functions(&a),
         BenchCommand::Sat(a) => crate::bench_sat::bench_sat(&a),
         BenchCommand::SatSolve(a) => crate::sat::bench_sat_solve(&a),
+        BenchCommand::De(a) => crate::bench_de::bench_de(&a),
+        BenchCommand::DeDigits(a) => crate::bench_de::bench_digits(&a),
     }
 }
 
