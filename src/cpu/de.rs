@@ -183,6 +183,10 @@ impl Engine for CpuDe {
         Ok(())
     }
 
+    fn sync(&mut self) -> Result<()> {
+        Ok(())
+    }
+
     fn describe(&self) -> String {
         format!("CPU backend ({} rayon threads)", rayon::current_num_threads())
     }

@@ -301,6 +301,10 @@ impl Engine for DeviceDe {
         Ok(())
     }
 
+    fn sync(&mut self) -> Result<()> {
+        self.queue.finish()
+    }
+
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         format!("{} ({}), tile {}x{}", i.name, i.platform, self.tile, self.tile)

@@ -421,6 +421,8 @@ pub trait Engine: Send {
     fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)>;
     /// Replaces a user source objective's data buffer.
     fn set_func_data(&mut self, data: &[u8]) -> Result<()>;
+    /// Waits until the work enqueued so far is done (device launches are asynchronous).
+    fn sync(&mut self) -> Result<()>;
     fn describe(&self) -> String;
 }
 
@@ -594,8 +596,12 @@ impl DeMultiPop {
             if stop.evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
                 break StopReason::Evaluations;
             }
-            if stop.time_limit.is_some_and(|t| t0.elapsed() >= t) {
-                break StopReason::TimeLimit;
+            if let Some(t) = stop.time_limit {
+                // launches are asynchronous: the clock means something only once they are done
+                self.engine.sync()?;
+                if t0.elapsed() >= t {
+                    break StopReason::TimeLimit;
+                }
             }
             self.iteration()?;
             if stop.record_every > 0 && (self.generation - g0).is_multiple_of(stop.record_every) {
@@ -605,6 +611,8 @@ impl DeMultiPop {
         if stop.record_every > 0 && history.last().is_none_or(|r| r.generation != self.generation) {
             record(self, &mut history, &mut observe)?;
         }
+        self.engine.sync()?;
+        let seconds = t0.elapsed().as_secs_f64();
         let (island, value) = self.best_island()?;
         Ok(DeResult {
             value,
@@ -612,7 +620,7 @@ impl DeMultiPop {
             island,
             generations: self.generation,
             evaluations: self.evaluations,
-            seconds: t0.elapsed().as_secs_f64(),
+            seconds,
             stopped_by,
             history,
         })
