@@ -6,7 +6,8 @@ or the source tree's ``target/release``.
 
 Classes (each owns a library handle: free it with ``free()``, a ``with`` block, or let it be
 collected): ``HC12QAP`` (QAP, the thesis's class), ``HC12`` (general HC12, with catalogue,
-OpenCL C or Python objectives) and ``SAT``. Library errors raise ``MetaoptError`` with
+OpenCL C or Python objectives), ``IslandDE`` (island differential evolution, the thesis's
+``DEMultiPop``, with the same objectives) and ``SAT``. Library errors raise ``MetaoptError`` with
 ``code`` and ``message``; bad arguments raise ``TypeError``/``ValueError`` naming the
 argument.
 """
@@ -14,6 +15,7 @@ argument.
 from ._errors import ErrorCode, MetaoptError
 from ._lib import library_path
 from ._objective import Source
+from .de import DEResult, IslandDE
 from .device import (
     DeviceInfo,
     device_count,
@@ -28,8 +30,6 @@ from .hc12 import HC12, HC12Result
 from .qap import HC12QAP, QAPRun, QAPSolution, df_from_ab, qap_cost, read_qaplib, read_solution
 from .sat import SAT, SATResult, read_dimacs, unsatisfied_clauses
 
-# island DE: `from .de import IslandDE, DEResult` once metaopt_de_* is in the C ABI
-
 __version__ = "0.1.0"
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "DeviceInfo", "device_count", "device_info", "devices", "get_device_number", "is_mem_space_valid",
     "reset_device", "set_device_number",
     "HC12", "HC12Result",
+    "IslandDE", "DEResult",
     "HC12QAP", "QAPRun", "QAPSolution", "df_from_ab", "qap_cost", "read_qaplib", "read_solution",
     "SAT", "SATResult", "read_dimacs", "unsatisfied_clauses",
 ]

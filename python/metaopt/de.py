@@ -1,0 +1,255 @@
+"""Island differential evolution (the thesis's ``DEMultiPop``, 5.2.1) over ``metaopt_de_*``."""
+
+import ctypes
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _checks, _lib
+from ._errors import MetaoptError, check, check_int, take_string
+from ._handle import Instance
+from ._objective import as_bytes, make_objective
+from ._result import ArrayEq
+
+_F_MODES = {"linspace": 0, "const": 1}
+_BACKENDS = {"device": 0, "cpu": 1}
+# MetaoptDeStopReason
+STOP_REASONS = {1: "generations", 2: "evaluations", 3: "target", 4: "time_limit"}
+U32 = 2**32 - 1
+U64 = 2**64 - 1
+
+
+@dataclass(eq=False)
+class DEResult(ArrayEq):
+    """What ``IslandDE.run`` found: the best ``value`` over all populations, its vector ``x``,
+    the population (``island``, 0-based) that holds it, the ``generations`` and ``evaluations``
+    since ``init``, the wall ``seconds`` of the call, and ``stopped_by``: ``"generations"``,
+    ``"evaluations"``, ``"target"`` or ``"time_limit"``."""
+
+    value: float
+    x: np.ndarray
+    island: int
+    generations: int
+    evaluations: int
+    seconds: float = field(compare=False)
+    stopped_by: str
+
+
+def _doubles(r, function):
+    """The values of a ``MetaoptDoubleArrayResult`` as a NumPy array, freed."""
+    try:
+        check(r, function)
+        return np.ctypeslib.as_array(r.values, shape=(r.length,)).copy() if r.length else np.zeros(0)
+    finally:
+        _lib.lib().metaopt_free_double_array(ctypes.byref(r))
+
+
+class IslandDE(Instance):
+    """Island DE: ``islands`` populations of ``members`` members in ``dims`` dimensions.
+
+    ``limits``: the interval ``(a, b)`` of every dimension, or an array of shape ``(dims, 2)``
+    with one interval per dimension. ``bounds``: the bound correction (``"sat"``, ``"mir"``,
+    ``"tor"``, ``"HVB"``, ``"uni"``, ``"COTN"``), one name or a list of ``dims`` names.
+    Options (the thesis's Table 3): ``f_mode`` ``"linspace"`` (F_p evenly from ``f_min`` to
+    ``f_max`` over the populations) or ``"const"`` (``f_min`` for all); ``cr`` one value or one
+    per population; ``seeds`` (init, mutation, crossover, migration); ``double`` precision (the
+    device needs cl_khr_fp64); ``shared_random``: the populations share the random numbers of
+    mutation and crossover; ``backend`` ``"device"`` (OpenCL) or ``"cpu"``. The same seeds give
+    the same run on every device and on the CPU backend.
+
+    Nothing runs until ``init(objective, mutation, migration, period)``; then ``iteration()``
+    or ``run(...)``, and ``bests_fitness()``, ``best(p)``, ``x(p, m)`` read the populations.
+    Settings the library refuses (a < b, names, member counts, CR in [0, 1], ...) raise
+    ``MetaoptError`` naming the argument.
+    """
+
+    def __init__(self, islands, members, dims, limits, bounds="COTN", *, f_mode="linspace", f_min=0.1, f_max=1.5,
+                 cr=0.5, seeds=(123, 345, 457, 581), double=False, shared_random=False, backend="device"):
+        self.islands = _checks.integer("islands", islands, 0, U32)
+        self.members = _checks.integer("members", members, 0, U32)
+        self.dims = _checks.integer("dims", dims, 0, U32)
+        self.limits = _limits(limits, self.dims)
+        self.bounds = _bounds(bounds)
+        o = _lib.lib().metaopt_de_default_options()
+        if f_mode not in _F_MODES:
+            raise ValueError(f"f_mode must be 'linspace' or 'const', got {f_mode!r}")
+        o.f_const = _F_MODES[f_mode]
+        o.f_min = _checks.real("f_min", f_min, finite=False)
+        o.f_max = _checks.real("f_max", f_max, finite=False)
+        cr_values = None
+        if isinstance(cr, numbers.Real) or (isinstance(cr, np.ndarray) and cr.ndim == 0):
+            o.cr = _checks.real("cr", cr, finite=False)
+        else:
+            # the library reads `islands` values: the length is checked here
+            cr_values = _checks.vector("cr", cr, np.float64, length=self.islands)
+            if np.isnan(cr_values).any():
+                raise ValueError(f"cr contains NaN (entry {int(np.flatnonzero(np.isnan(cr_values))[0])})")
+            o.cr_per_island = cr_values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__") or len(seeds) != 4:
+            raise ValueError(f"seeds must be 4 integers (init, mutation, crossover, migration), got {seeds!r}")
+        names = ("init", "mutation", "crossover", "migration")
+        seeds = [_checks.integer(f"seeds[{i}] ({n})", s, 0, U64) for i, (n, s) in enumerate(zip(names, seeds))]
+        o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed = seeds
+        self.double = _checks.flag("double", double)
+        o.double_precision = int(self.double)
+        o.shared_random = int(_checks.flag("shared_random", shared_random))
+        if backend not in _BACKENDS:
+            raise ValueError(f"backend must be 'device' or 'cpu', got {backend!r}")
+        self.backend = backend
+        o.backend = _BACKENDS[backend]
+        r = _lib.lib().metaopt_de_create(
+            self.islands, self.members, self.dims,
+            self.limits.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.limits.size,
+            ",".join(self.bounds).encode(), ctypes.byref(o),
+        )
+        del cr_values  # copied by the library
+        # the callbacks of Python objectives, kept as long as the handle (the list fills in init)
+        self._callbacks = []
+        self._callback = None
+        self._adopt(check(r, "metaopt_de_create").instance, "metaopt_de_free", keep=self._callbacks)
+
+    def init(self, objective, mutation="DE/rand/1", migration="None", period=10):
+        """Sets the objective and the strategies and makes and evaluates a new initial population
+        (the generation count restarts at 0).
+
+        ``objective``: a catalogue function name (``"F1"``, ``"CEC07t"``, ...), a
+        ``metaopt.Source`` of OpenCL C (``FP objective(x, dims, stride, data)``, its data buffer
+        set by ``func_data``), or a Python callable ``f(X) -> F`` that receives the
+        ``(islands * members, dims)`` trials of one generation (row ``p * members + m``) and
+        returns their values. An exception raised by the callable ends the call and is
+        re-raised. ``mutation``: ``DE/rand/1``, ``DE/rand/2``, ``DE/best/1``, ``DE/best/2``,
+        ``DE/current-to-rand/1``, ``DE/current-to-best/1``. ``migration``: ``None``,
+        ``One2One``, ``One2N``, ``N2One``, ``N2N``, ``PermuteN``, ``RandTarget``, every
+        ``period`` generations."""
+        h = self._h()
+        if not isinstance(mutation, str):
+            raise TypeError(f"mutation must be a str such as 'DE/rand/1', got {type(mutation).__name__}")
+        if migration is not None and not isinstance(migration, str):
+            raise TypeError(f"migration must be a str such as 'PermuteN' (or None), got {type(migration).__name__}")
+        period = _checks.integer("period", period, 0, U32)
+        obj, state, keep = make_objective(objective)
+        if state is not None:
+            # the library may hold the new callback from here on, even if init fails
+            self._callbacks.append(state)
+        r = _lib.lib().metaopt_de_init(h, ctypes.byref(obj), mutation.encode(),
+                                       None if migration is None else migration.encode(), period)
+        del keep  # the library copied the strings
+        try:
+            check_int(r, "metaopt_de_init")
+        except MetaoptError as err:
+            if state is not None:
+                state.raise_pending(err)
+            raise
+        # the library holds only the new objective now
+        self._callbacks[:] = [state] if state is not None else []
+        self._callback = state
+        self.objective = objective
+
+    def _call(self, function, *args):
+        """Calls ``function`` (``metaopt_de_*``) on the handle; re-raises a Python objective's
+        exception when the call failed through it."""
+        if self._callback is not None:
+            self._callback.error = None
+        r = getattr(_lib.lib(), function)(self._h(), *args)
+        return r
+
+    def _checked(self, r, function):
+        try:
+            return check(r, function)
+        except MetaoptError as err:
+            if self._callback is not None:
+                self._callback.raise_pending(err)
+            raise
+
+    def iteration(self):
+        """One generation (trials, evaluation, selection, migration when its period comes);
+        returns the generation number since ``init``."""
+        return self._checked(self._call("metaopt_de_iteration"), "metaopt_de_iteration").result
+
+    def run(self, generations=None, evaluations=None, target=None, time_limit=None):
+        """Generations until one condition holds (at least one is needed): ``generations`` and
+        ``evaluations`` of this call, the best value at most ``target``, ``time_limit``
+        seconds of this call. Returns a ``DEResult``."""
+        L = _lib.lib()
+        s = L.metaopt_de_default_stop()
+        if generations is not None:
+            s.generations = _checks.integer("generations", generations, 1, U64)
+        if evaluations is not None:
+            s.evaluations = _checks.integer("evaluations", evaluations, 1, U64)
+        if target is not None:
+            s.has_target = 1
+            s.target = _checks.real("target", target, finite=False)
+        if time_limit is not None:
+            s.time_limit = _checks.real("time_limit", time_limit, finite=False)
+            if s.time_limit <= 0:
+                raise ValueError(f"time_limit must be > 0 seconds, got {s.time_limit}")
+        r = self._call("metaopt_de_run", ctypes.byref(s))
+        try:
+            self._checked(r, "metaopt_de_run")
+            return DEResult(
+                value=float(r.value),
+                x=np.ctypeslib.as_array(r.x, shape=(r.dims,)).copy() if r.dims else np.zeros(0),
+                island=int(r.island),
+                generations=int(r.generations),
+                evaluations=int(r.evaluations),
+                seconds=float(r.seconds),
+                stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
+            )
+        finally:
+            L.metaopt_de_free_result(ctypes.byref(r))
+
+    def bests_fitness(self):
+        """The best value of every population (the thesis's ``getBestsFitness``), ``(islands,)``."""
+        return _doubles(_lib.lib().metaopt_de_bests_fitness(self._h()), "metaopt_de_bests_fitness")
+
+    def best(self, p):
+        """The best member of population ``p`` (0-based), ``(dims,)``."""
+        p = _checks.integer("p", p, 0, U32)
+        return _doubles(_lib.lib().metaopt_de_best(self._h(), p), "metaopt_de_best")
+
+    def x(self, p, m):
+        """Member ``m`` of population ``p`` (both 0-based), ``(dims,)``."""
+        p = _checks.integer("p", p, 0, U32)
+        m = _checks.integer("m", m, 0, U32)
+        return _doubles(_lib.lib().metaopt_de_x(self._h(), p, m), "metaopt_de_x")
+
+    def func_data(self, data):
+        """The ``data`` buffer of a ``Source`` objective (bytes, or a NumPy array's raw memory:
+        e.g. ``np.float64([1.5])`` for one double under ``double=True``); empty bytes clear it.
+        Set it right after ``init``: ``init`` empties the buffer and evaluates its population
+        without it, and a change takes effect from the next generation's trials (the values
+        already held by the populations are not computed again)."""
+        b = as_bytes("data", data)
+        check_int(_lib.lib().metaopt_de_func_data(self._h(), b, len(b)), "metaopt_de_func_data")
+
+    def info(self):
+        """A description: sizes, F, CR, bounds, objective, strategies, device, generations."""
+        r = _lib.lib().metaopt_de_info(self._h())
+        check(r, "metaopt_de_info")
+        return take_string(r.text) or ""
+
+
+def _limits(limits, dims):
+    """The limits as consecutive pairs a, b: (2,) for all dimensions or (dims, 2)."""
+    try:
+        a = np.asarray(limits)
+    except Exception as e:  # e.g. ragged lists
+        raise TypeError(f"limits must be array-like: {e}") from None
+    if a.dtype == object or a.dtype.kind not in "biuf":
+        raise TypeError(f"limits must hold numbers, got dtype {a.dtype}")
+    if a.shape not in ((2,), (1, 2), (dims, 2)):
+        raise ValueError(f"limits must be (a, b) or of shape (dims, 2) = ({dims}, 2), got shape {a.shape}")
+    return np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
+
+
+def _bounds(bounds):
+    names = [bounds] if isinstance(bounds, str) else bounds
+    if isinstance(names, (bytes, np.ndarray)) or not isinstance(names, (list, tuple)):
+        raise TypeError(f"bounds must be a name such as 'COTN' or a list of names, got {type(bounds).__name__}")
+    for i, n in enumerate(names):
+        if not isinstance(n, str):
+            raise TypeError(f"bounds[{i}] must be a str, got {type(n).__name__}")
+        if "," in n and len(names) > 1:
+            raise ValueError(f"bounds[{i}] is {n!r}; give one name per entry")
+    return list(names)

@@ -1,0 +1,338 @@
+"""Island DE (the thesis's DEMultiPop): catalogue, OpenCL C and Python objectives, the device
+against the CPU backend, the accessors against each other, stop conditions, callback errors,
+argument errors and handles."""
+
+import ctypes
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import metaopt
+from metaopt import DEResult, ErrorCode, IslandDE, MetaoptError, Source
+
+# the thesis's sphere setting of the C ABI test: F 0.5..0.9 over the islands, CR 0.9, double
+FAST = dict(f_min=0.5, f_max=0.9, cr=0.9, double=True)
+
+SHIFTED_SPHERE = """
+FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)
+{
+    FP c = ((__global const FP *)data)[0];
+    FP s = 0;
+    for (uint j = 0; j < dims; ++j) { FP v = x[j * stride] - c; s += v * v; }
+    return s;
+}
+"""
+
+
+def sphere(X):
+    return (X**2).sum(axis=1)
+
+
+def test_f1_in_10_dimensions_reaches_1e_8():
+    with IslandDE(8, 40, 10, (-5.12, 5.12), "COTN", **FAST) as de:
+        assert de.init("F1", "DE/rand/1", "PermuteN", 10) is None
+        r = de.run(generations=600, target=1e-8)
+        assert isinstance(r, DEResult) and r.stopped_by == "target"
+        assert r.value < 1e-8 and r.generations <= 600
+        assert r.x.shape == (10,) and r.x.dtype == np.float64 and np.all(np.abs(r.x) < 1e-3)
+        assert abs(r.value - np.sum(r.x**2)) <= 1e-15
+        assert r.evaluations == 8 * 40 * (r.generations + 1) and r.seconds >= 0
+        assert 0 <= r.island < 8
+        text = de.info()
+        assert "8 populations x 40 members x 10 dimensions" in text and "double" in text
+        assert "F1" in text and "PermuteN every 10 generations" in text and "COTN" in text
+
+
+def test_the_device_and_the_cpu_backend_give_the_same_run():
+    got = []
+    for backend in ("device", "cpu"):
+        with IslandDE(6, 30, 8, (-5.12, 5.12), "COTN", backend=backend, **FAST) as de:
+            de.init("F1", "DE/rand/1", "PermuteN", 10)
+            assert de.iteration() == 1 and de.iteration() == 2
+            r = de.run(generations=500, target=1e-10)
+            assert r.stopped_by == "target", r
+            got.append((r, de.bests_fitness()))
+            assert ("CPU backend" in de.info()) == (backend == "cpu")
+    (dev, dev_bests), (cpu, cpu_bests) = got
+    assert dev.generations == cpu.generations and dev.island == cpu.island
+    np.testing.assert_allclose(dev.x, cpu.x, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(dev_bests, cpu_bests, rtol=1e-6, atol=1e-15)
+
+
+def test_a_python_callable_gives_the_same_run_as_the_catalogue():
+    settings = dict(islands=4, members=20, dims=5, limits=[[-5.12, 5.12]] * 5, bounds="sat")
+    with IslandDE(**settings, **FAST) as de:
+        de.init("F1", "DE/best/1", "One2N", 5)
+        want = de.run(generations=60)
+        want_bests = de.bests_fitness()
+    calls = []
+
+    def counted(X):
+        calls.append(X.shape)
+        return sphere(X)
+
+    with IslandDE(**settings, **FAST) as de:
+        de.init(counted, "DE/best/1", "One2N", 5)
+        assert calls == [(80, 5)], "init evaluates the first population: all islands at once"
+        got = de.run(generations=60)
+        got_bests = de.bests_fitness()
+        assert "host callback" in de.info()
+    assert len(calls) == 61 and all(c == (80, 5) for c in calls)
+    assert (got.generations, got.evaluations, got.island, got.stopped_by) == (
+        want.generations, want.evaluations, want.island, want.stopped_by)
+    np.testing.assert_allclose(got_bests, want_bests, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(got.x, want.x, rtol=0, atol=1e-9)
+
+
+def test_the_callable_sees_row_p_times_members_plus_m():
+    # the objective is the row's island index: the best of island p is p
+    members, islands = 6, 3
+    seen = {}
+
+    def island_of(X):
+        seen["rows"] = X.shape[0]
+        return np.repeat(np.arange(islands, dtype=float), members) + 0 * X[:, 0]
+
+    with IslandDE(islands, members, 2, (0, 1), "sat", double=True, backend="cpu") as de:
+        de.init(island_of, "DE/rand/1")
+        assert seen["rows"] == islands * members
+        assert de.bests_fitness().tolist() == [0.0, 1.0, 2.0]
+
+
+class Boom(Exception):
+    pass
+
+
+def test_an_exception_in_the_callable_is_re_raised():
+    calls = []
+
+    def failing(X):
+        calls.append(1)
+        if len(calls) == 3:
+            raise Boom("third call")
+        return sphere(X)
+
+    de = IslandDE(4, 10, 3, (-1, 1), "mir", double=True)
+    de.init(failing)
+    with pytest.raises(Boom, match="third call") as e:
+        de.run(generations=10)
+    assert isinstance(e.value.__cause__, MetaoptError) and e.value.__cause__.code == ErrorCode.CALLBACK
+    assert len(calls) == 3, "the run ends at the failing call"
+    assert de.run(generations=2).generations >= 2  # the instance stays usable
+    with pytest.raises(Boom, match="at init"):
+        de.init(lambda X: (_ for _ in ()).throw(Boom("at init")))
+    with pytest.raises(ValueError, match="objective returned NaN for row 0"):
+        de.init(lambda X: np.full(len(X), np.nan))
+    with pytest.raises(ValueError, match=r"objective must return 40 values"):
+        de.init(lambda X: np.zeros(3))
+    de.init(sphere)  # a good objective after failed inits
+    assert de.iteration() == 1
+    de.free()
+
+
+def test_an_exception_in_iteration_is_re_raised():
+    de = IslandDE(2, 5, 2, (-1, 1), "sat", double=True)
+    state = {"fail": False}
+
+    def f(X):
+        if state["fail"]:
+            raise Boom("in iteration")
+        return sphere(X)
+
+    de.init(f)
+    assert de.iteration() == 1
+    state["fail"] = True
+    with pytest.raises(Boom, match="in iteration"):
+        de.iteration()
+    de.free()
+
+
+def test_opencl_source_with_func_data():
+    with IslandDE(4, 20, 4, (-5, 5), "mir", f_min=0.5, f_max=0.8, cr=0.9, double=True) as de:
+        de.init(Source(SHIFTED_SPHERE, "shifted sphere"), "DE/rand/1")
+        de.func_data(np.float64([1.5]))
+        r = de.run(generations=300)
+        assert r.value < 1e-8 and np.all(np.abs(r.x - 1.5) < 1e-3), r
+        assert "shifted sphere" in de.info()
+        # init evaluates its population without data and empties the buffer: set it after init
+        de.init(Source(SHIFTED_SPHERE, "shifted sphere"), "DE/rand/1")
+        de.func_data(bytes(np.float64([-2.0])))
+        r = de.run(generations=300)
+        assert r.value < 1e-8 and np.all(np.abs(r.x + 2.0) < 1e-3), r
+        with pytest.raises(TypeError, match="data must be bytes"):
+            de.func_data("text")
+    with IslandDE(2, 5, 2, (0, 1)) as de:
+        with pytest.raises(MetaoptError) as e:
+            de.func_data(b"12345678")  # before init
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "init" in e.value.message
+    with IslandDE(2, 5, 2, (0, 1)) as de:
+        with pytest.raises(MetaoptError) as e:
+            de.init(Source("FP objective(this does not compile"))
+        assert e.value.code == ErrorCode.KERNEL_BUILD
+
+
+def test_bests_best_and_x_agree():
+    limits = np.array([[-2.0, 2.0], [-1.0, 1.0], [0.0, 3.0]])
+    with IslandDE(4, 12, 3, limits, ["sat", "mir", "HVB"], cr=[0.9, 0.8, 0.7, 0.6], double=True) as de:
+        de.init("F1", "DE/current-to-best/1")
+        r = de.run(generations=40)
+        bests = de.bests_fitness()
+        assert bests.shape == (4,) and bests[r.island] == r.value == bests.min()
+        np.testing.assert_array_equal(de.best(r.island), r.x)
+        for p in range(4):
+            b = de.best(p)
+            assert b.shape == (3,) and abs(np.sum(b**2) - bests[p]) <= 1e-12
+            members = np.array([de.x(p, m) for m in range(12)])
+            assert np.all(members >= limits[:, 0]) and np.all(members <= limits[:, 1])
+            assert any(np.array_equal(b, x) for x in members), "the best is a member"
+            assert np.all(np.sum(members**2, axis=1) >= bests[p] - 1e-12)
+        text = de.info()
+        assert "bounds: sat,mir,HVB" in text and "CR 0.9 (per population)" in text
+        with pytest.raises(MetaoptError) as e:
+            de.best(4)
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "island" in e.value.message
+        with pytest.raises(MetaoptError) as e:
+            de.x(0, 12)
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "member" in e.value.message
+
+
+def test_stop_conditions_and_options():
+    with IslandDE(3, 10, 4, (-1, 1), f_mode="const", f_min=0.6, seeds=(1, 2, 3, 4), shared_random=True,
+                  backend="cpu") as de:
+        assert "F const 0.6" in de.info()
+        de.init("F1", "DE/rand/2", "RandTarget", 3)
+        r = de.run(evaluations=150)
+        assert (r.stopped_by, r.generations, r.evaluations) == ("evaluations", 5, 180)
+        r = de.run(generations=3)
+        assert (r.stopped_by, r.generations) == ("generations", 8)
+        r = de.run(time_limit=0.05)
+        assert r.stopped_by == "time_limit" and r.generations > 8
+        r = de.run(target=1e300)
+        assert r.stopped_by == "target"
+        # init starts again: generation 0, the same seeds, the same first generations
+        de.init("F1", "DE/rand/2", "RandTarget", 3)
+        again = de.run(evaluations=150)
+        de.init("F1", "DE/rand/2", "RandTarget", 3)
+        assert de.run(evaluations=150) == again and again.generations == 5
+        with pytest.raises(MetaoptError) as e:
+            de.run()
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "stop" in e.value.message
+        with pytest.raises(ValueError, match="time_limit must be > 0"):
+            de.run(time_limit=0)
+        with pytest.raises(ValueError, match="generations must be"):
+            de.run(generations=0)
+        with pytest.raises(ValueError, match="target is NaN"):
+            de.run(target=float("nan"))
+
+
+def test_errors_name_the_argument():
+    def lib_error(fn, code, word):
+        with pytest.raises(MetaoptError) as e:
+            fn()
+        assert e.value.code == code and word in e.value.message, e.value
+        return e.value
+
+    INVALID = ErrorCode.INVALID_ARGUMENT
+    # the library's checks, its messages naming the argument
+    lib_error(lambda: IslandDE(4, 10, 3, (-1, 1), "bounce"), INVALID, "bounds")
+    lib_error(lambda: IslandDE(4, 10, 3, (-1, 1), ["sat", "sat"]), INVALID, "bounds")
+    lib_error(lambda: IslandDE(4, 10, 3, (1, 1)), INVALID, "limits")
+    lib_error(lambda: IslandDE(4, 10, 2, [[0, 1], [2, -2]]), INVALID, "limits")
+    lib_error(lambda: IslandDE(4, 10, 3, (0, np.nan)), INVALID, "limits")
+    lib_error(lambda: IslandDE(0, 10, 3, (-1, 1)), INVALID, "islands")
+    lib_error(lambda: IslandDE(4, 2, 3, (-1, 1)), INVALID, "members")
+    lib_error(lambda: IslandDE(4, 10, 3, (-1, 1), cr=1.5), INVALID, "cr")
+    lib_error(lambda: IslandDE(4, 10, 3, (-1, 1), f_max=-1), INVALID, "f_max")
+    # shapes and types: Python errors naming the argument
+    with pytest.raises(ValueError, match=r"limits must be \(a, b\) or of shape \(dims, 2\) = \(3, 2\), got shape \(2, 2\)"):
+        IslandDE(4, 10, 3, [[0, 1], [0, 1]])
+    with pytest.raises(ValueError, match="limits must be"):
+        IslandDE(4, 10, 2, [[0, 0], [1, 1], [2, 2]])
+    with pytest.raises(ValueError, match="limits must be"):
+        IslandDE(4, 10, 3, [0, 1, 2])
+    with pytest.raises(TypeError, match="limits must hold numbers"):
+        IslandDE(4, 10, 3, ["a", "b"])
+    with pytest.raises(ValueError, match="cr must have 4 entries"):
+        IslandDE(4, 10, 3, (-1, 1), cr=[0.5, 0.5])
+    with pytest.raises(ValueError, match="cr contains NaN"):
+        IslandDE(2, 10, 3, (-1, 1), cr=[0.5, np.nan])
+    with pytest.raises(TypeError, match="bounds must be"):
+        IslandDE(4, 10, 3, (-1, 1), 5)
+    with pytest.raises(ValueError, match="f_mode must be"):
+        IslandDE(4, 10, 3, (-1, 1), f_mode="random")
+    with pytest.raises(ValueError, match="backend must be"):
+        IslandDE(4, 10, 3, (-1, 1), backend="gpu0")
+    with pytest.raises(ValueError, match="seeds must be 4 integers"):
+        IslandDE(4, 10, 3, (-1, 1), seeds=(1, 2))
+    with pytest.raises(ValueError, match=r"seeds\[1\] \(mutation\) must be"):
+        IslandDE(4, 10, 3, (-1, 1), seeds=(1, -2, 3, 4))
+    with pytest.raises(TypeError, match="islands must be an integer"):
+        IslandDE(4.5, 10, 3, (-1, 1))
+    with IslandDE(4, 5, 3, (-1, 1), "sat") as de:
+        lib_error(de.iteration, INVALID, "init")
+        lib_error(lambda: de.run(generations=1), INVALID, "init")
+        lib_error(lambda: de.init("F1", "DE/rand/9"), INVALID, "mutation")
+        e = lib_error(lambda: de.init("F1", "DE/rand/2"), INVALID, "members")
+        assert "DE/rand/2" in e.message
+        lib_error(lambda: de.init("F1", "DE/rand/1", "Ring", 5), INVALID, "migration")
+        lib_error(lambda: de.init("F1", "DE/rand/1", "One2One", 0), INVALID, "period")
+        lib_error(lambda: de.init("NoSuchFunction"), INVALID, "NoSuchFunction")
+        with pytest.raises(TypeError, match="objective must be"):
+            de.init(42)
+        with pytest.raises(TypeError, match="mutation must be a str"):
+            de.init("F1", 1)
+        de.init("F1", "DE/best/2", None)  # None: no migration
+        assert "migration None" in de.info()
+
+
+def test_use_after_free_and_forged_handles():
+    de = IslandDE(2, 5, 2, (0, 1))
+    de.init("F1")
+    real = de._handle
+    fake = (ctypes.c_uint64 * 64)()
+    de._handle = ctypes.cast(fake, type(real))
+    for call in (de.iteration, de.info, de.bests_fitness, lambda: de.best(0), lambda: de.run(generations=1)):
+        with pytest.raises(MetaoptError) as e:
+            call()
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "not a live DeInstance" in e.value.message
+    assert all(w == 0 for w in fake)
+    de._handle = real
+    de.free()
+    assert de.freed
+    for call in (de.iteration, de.info, de.bests_fitness, lambda: de.x(0, 0), lambda: de.init("F1"),
+                 lambda: de.run(generations=1), lambda: de.func_data(b"")):
+        with pytest.raises(ValueError, match="IslandDE: the instance was freed"):
+            call()
+    de.free()  # a second free does nothing
+    de._handle = real
+    with pytest.raises(MetaoptError, match="freed already"):
+        de.iteration()
+    de._handle = None
+    with pytest.raises(ValueError, match="freed"):
+        with de:
+            pass
+
+
+def test_context_manager_and_collection_free_the_instance():
+    with IslandDE(2, 5, 2, (0, 1)) as de:
+        fin = de._finalizer
+        assert fin.alive and not de.freed
+    assert de.freed and not fin.alive
+
+    def make():
+        # nothing but the instance holds the lambda and its ctypes callback
+        de = IslandDE(3, 8, 2, (-1, 1), double=True)
+        de.init(lambda X: np.abs(X).sum(axis=1))
+        return de
+
+    de = make()
+    gc.collect()
+    assert de.run(generations=20).value >= 0
+    state = weakref.ref(de._callback)
+    ref, fin = weakref.ref(de), de._finalizer
+    del de
+    gc.collect()
+    assert ref() is None and not fin.alive and state() is None
+    assert metaopt.IslandDE is IslandDE
