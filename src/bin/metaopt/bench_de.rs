@@ -156,10 +156,10 @@ pub struct BenchDigitsArgs {
     #[arg(long, default_value_t = 10, value_name = "D")]
     dims: u32,
     /// Populations
-    #[arg(long, default_value_t = 32, value_name = "NP")]
+    #[arg(long, default_value_t = 128, value_name = "NP")]
     islands: u32,
     /// Members of every population
-    #[arg(long, default_value_t = 64, value_name = "NM")]
+    #[arg(long, default_value_t = 100, value_name = "NM")]
     members: u32,
     /// Mutation strategy
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
@@ -167,7 +167,7 @@ pub struct BenchDigitsArgs {
     /// Migration strategy and period
     #[arg(long, default_value = "PermuteN", value_name = "NAME")]
     migration: String,
-    #[arg(long, default_value_t = 50, value_name = "K")]
+    #[arg(long, default_value_t = 200, value_name = "K")]
     period: u32,
     /// Bound correction
     #[arg(long, default_value = "COTN", value_name = "NAME")]
@@ -181,7 +181,7 @@ pub struct BenchDigitsArgs {
     #[arg(long = "CR", visible_alias = "cr", default_value = "0.9,0.5,0.1,0.97", value_name = "CR[,CR...]")]
     cr: String,
     /// A run restarts with new seeds after this many generations without improvement
-    #[arg(long, default_value_t = 1000, value_name = "G")]
+    #[arg(long, default_value_t = 3000, value_name = "G")]
     stall: u64,
     /// Seed of the first run (restart r uses S + 4r ..)
     #[arg(long, default_value_t = 123, value_name = "S")]

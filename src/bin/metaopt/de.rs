@@ -130,10 +130,10 @@ pub struct DeArgs {
     #[arg(long, default_value_t = 10, value_name = "K")]
     period: u32,
     /// Smallest F (all populations with --F-mode const)
-    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.1, value_name = "F")]
+    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.1, value_name = "F", allow_negative_numbers = true)]
     f_min: f64,
     /// Largest F (--F-mode linspace)
-    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 1.5, value_name = "F")]
+    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 1.5, value_name = "F", allow_negative_numbers = true)]
     f_max: f64,
     /// linspace: F evenly from --F-min to --F-max over the populations; const: --F-min for all
     #[arg(long = "F-mode", visible_alias = "f-mode", default_value = "linspace", value_name = "MODE")]

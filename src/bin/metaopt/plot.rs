@@ -234,14 +234,14 @@ where
     chart
         .configure_mesh()
         .x_labels(10)
-        .y_labels(12)
+        .y_labels(9)
         .x_desc(p.x_label.as_str())
         .y_desc(p.y_label.as_str())
         .x_label_formatter(&|v| axis_number(*v))
         .y_label_formatter(&|v| axis_number(*v))
         .label_style((FAMILY, 12).into_font())
         .axis_desc_style((FAMILY, 14).into_font())
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(TRANSPARENT)
         .bold_line_style(RGBColor(210, 210, 210))
         .draw()
         .map_err(err)?;
