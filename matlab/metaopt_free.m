@@ -1,4 +1,5 @@
 function metaopt_free(h)
-% METAOPT_FREE  Frees an instance (QAP, general HC12 or SAT); using it afterwards is an error.
+% METAOPT_FREE  Frees an instance (QAP, general HC12, island DE or SAT); using it afterwards is
+%   an error.
   metaopt_mex('free', h);
 end

@@ -16,6 +16,10 @@
  *                 options), func-data, func-data-clean, kernel-verbose, profiler-on,
  *                 profiler-output, info, free
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free
+ *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
+ *   (5.2.1)       (instance, objective, [mutation, migration, period]), de-iteration, de-run
+ *                 (instance, generations, [stop conditions]), de-bests, de-best, de-x,
+ *                 de-func-data, info, free
  *
  * `params` makes a QAP instance when its fourth argument (DF) is a matrix, else a general HC12
  * instance (whose third argument, dodParam, holds 2 or 2*nParam values). The modes that take
@@ -27,9 +31,9 @@
  * serial, so a forged, edited, freed or foreign array is a clear error, never a crash.
  * Clearing the MEX function (or leaving MATLAB) frees every instance still live.
  *
- * Adding a solver (e.g. island DE): a KIND_ value, its fields in struct Entry, its free in
- * entry_release, its modes in the MODES table (e.g. "de-params", "de-run") and its branch in
- * mode_info / mode_free where they apply.
+ * Adding a solver: a KIND_ value, its fields in struct Entry, its free in entry_release, its
+ * modes in the MODES table (e.g. "de-params", "de-run") and its branch in mode_info /
+ * mode_free where they apply.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -213,13 +217,14 @@ static void check_options(const char *options, const char *const *known) {
 /* ---------------------------------------------------------------------------------------- */
 /* instances                                                                                */
 
-enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3 /* KIND_DE = 4 when island DE comes */ };
+enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4 };
 
 static const char *kind_name(uint32_t k) {
     switch (k) {
     case KIND_QAP: return "QAP (HC12 qapswap2)";
     case KIND_HC12: return "general HC12";
     case KIND_SAT: return "SAT";
+    case KIND_DE: return "differential evolution (island DE)";
     default: return "unknown";
     }
 }
@@ -260,13 +265,23 @@ typedef struct {
     char *func_data_name;   /* func-data: the bytes and the function they are for */
     void *func_data;
     size_t func_data_bytes;
-    /* the m-function of the running `run` and the error it raised */
+    /* island DE: the library instance (made by 'de-params') and its sizes; the m-function
+     * objective of the last successful 'de-init' (a persistent copy: the library calls it in
+     * later 'de-iteration' and 'de-run' calls), NULL for a device objective */
+    DeInstance *de;
+    uint32_t de_islands, de_members, de_dims;
+    mxArray *de_fun;
+    /* the m-function of the running `run` (HC12) or DE call and the error it raised */
     const mxArray *fun;
     mxArray *fun_error;
     uint32_t fun_calls;
 } Entry;
 
-static Entry *g_entries;
+/* The table of instances: g_capacity pointers, each NULL or an Entry that stays where it is
+ * for as long as the MEX file is loaded (a freed slot is reused), because the library keeps
+ * an Entry's address as the user data of an m-function objective: growing the table must not
+ * move the entries. */
+static Entry **g_entries;
 static uint32_t g_capacity;
 /* Serial numbers start at a value drawn when the MEX file is loaded, so that an instance array
  * kept from before a `clear metaopt_mex` never matches an instance made after it. */
@@ -286,6 +301,10 @@ static void entry_release(Entry *e) {
         metaopt_free_params(e->qap);
     if (e->sat)
         metaopt_sat_free(e->sat);
+    if (e->de)
+        metaopt_de_free(e->de);
+    if (e->de_fun)
+        mxDestroyArray(e->de_fun);
     hc12_release(e);
     free(e->n_bits);
     free(e->dod);
@@ -295,9 +314,11 @@ static void entry_release(Entry *e) {
 }
 
 static void free_all(void) {
-    for (uint32_t i = 0; i < g_capacity; ++i)
-        if (g_entries[i].serial)
-            entry_release(&g_entries[i]);
+    for (uint32_t i = 0; i < g_capacity; ++i) {
+        if (g_entries[i] && g_entries[i]->serial)
+            entry_release(g_entries[i]);
+        free(g_entries[i]);
+    }
     free(g_entries);
     g_entries = NULL;
     g_capacity = 0;
@@ -312,18 +333,20 @@ static Entry *entry_new(uint32_t kind, mxArray **out) {
         g_first_serial = g_next_serial = (g_next_serial & 0x7fffffffffffffffull) | 1;
     }
     uint32_t slot = 0;
-    while (slot < g_capacity && g_entries[slot].serial)
+    while (slot < g_capacity && g_entries[slot] && g_entries[slot]->serial)
         ++slot;
     if (slot == g_capacity) {
         uint32_t cap = g_capacity ? 2 * g_capacity : 16;
-        Entry *p = realloc(g_entries, cap * sizeof *p);
+        Entry **p = realloc(g_entries, cap * sizeof *p);
         if (!p)
             fail("outOfMemory", "cannot grow the instance table");
         memset(p + g_capacity, 0, (cap - g_capacity) * sizeof *p);
         g_entries = p;
         g_capacity = cap;
     }
-    Entry *e = &g_entries[slot];
+    if (!g_entries[slot] && !(g_entries[slot] = calloc(1, sizeof(Entry))))
+        fail("outOfMemory", "cannot allocate an instance");
+    Entry *e = g_entries[slot];
     memset(e, 0, sizeof *e);
     e->serial = g_next_serial++;
     e->kind = kind;
@@ -353,12 +376,12 @@ static Entry *entry_get(const mxArray *a, uint32_t kind) {
         fail("badHandle", "instance is corrupted (its check word does not match)");
     if (kind && t.kind != kind)
         fail("wrongKind", "instance is a %s instance; this mode needs a %s instance", kind_name(t.kind), kind_name(kind));
-    if (t.slot >= g_capacity || g_entries[t.slot].serial != t.serial) {
+    if (t.slot >= g_capacity || !g_entries[t.slot] || g_entries[t.slot]->serial != t.serial) {
         if (t.serial >= g_first_serial && t.serial < g_next_serial)
             fail("freedHandle", "instance was freed already");
         fail("freedHandle", "instance was not made by this session of the MEX function (it was cleared, or the array is forged)");
     }
-    return &g_entries[t.slot];
+    return g_entries[t.slot];
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -784,6 +807,10 @@ static mxArray *error_struct(const char *identifier, const char *message) {
 static int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data) {
     Entry *e = user_data;
     e->fun_calls++;
+    if (!e->fun) {
+        e->fun_error = error_struct("metaopt:objective", "the m-function objective is not set (internal error)");
+        return 1;
+    }
     mxArray *X = mxCreateDoubleMatrix(rows, dims, mxREAL);
     double *xd = mxGetData(X);
     for (uint32_t r = 0; r < rows; ++r)
@@ -1313,6 +1340,377 @@ static void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* island DE (thesis 5.2.1, DEMultiPop)                                                     */
+
+/* Fails for a field of the 1x1 struct `s` that is not among the NULL-terminated `known`. */
+static void check_fields(const mxArray *s, const char *what, const char *const *known) {
+    if (!s)
+        return;
+    for (int i = 0; i < mxGetNumberOfFields(s); ++i) {
+        const char *f = mxGetFieldNameByNumber(s, i);
+        int ok = 0;
+        for (const char *const *k = known; *k && !ok; ++k)
+            ok = strcmp(*k, f) == 0;
+        if (!ok) {
+            char list[512] = "";
+            for (const char *const *k = known; *k; ++k)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == known ? "" : ", ", *k);
+            fail("badOption", "unknown field %s.%s (known: %s)", what, f, list);
+        }
+    }
+}
+
+/* 'de-params', islands, members, dims, limits ([a b] or dims x 2), bounds (a name or a cell
+ * array of dims names), [opts: F_coefs_mode ('linspace' | 'const'), F_coefs_min, F_coefs_max,
+ * CR (one value or one per island), init_rng_seed, mutation_rng_seed, crossover_rng_seed,
+ * migration_rng_seed, double, shared_random, cpu] -> instance */
+static void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    static const char *known[] = {"F_coefs_mode", "F_coefs_min", "F_coefs_max", "CR",
+                                  "init_rng_seed", "mutation_rng_seed", "crossover_rng_seed", "migration_rng_seed",
+                                  "double", "shared_random", "cpu", NULL};
+    /* the library checks the counts (islands >= 1, members >= 3, dims >= 1) and names them */
+    uint32_t np = (uint32_t)int_scalar(arg(nrhs, prhs, 1, "islands"), "islands", 0, 4294967295.0);
+    uint32_t nm = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "members"), "members", 0, 4294967295.0);
+    uint32_t nn = (uint32_t)int_scalar(arg(nrhs, prhs, 3, "dims"), "dims", 0, 4294967295.0);
+    const mxArray *lim = arg(nrhs, prhs, 4, "limits");
+    if (!is_real_numeric(lim) || mxGetNumberOfDimensions(lim) != 2)
+        fail("badArgument", "limits must be a real [a b] pair or a dims x 2 matrix of [a b] rows");
+    size_t rows = mxGetM(lim), cols = mxGetN(lim);
+    int one = (rows == 1 && cols == 2) || (rows == 2 && cols == 1);
+    if (!one && !(rows == nn && cols == 2))
+        fail("badArgument", "limits must be [a b] or a dims x 2 matrix of [a b] rows (dims = %u), got %zu x %zu", nn, rows,
+             cols);
+    /* the library takes the pairs a, b consecutively (and checks finite a < b) */
+    size_t pairs = one ? 1 : rows;
+    double *limits = mxMalloc(2 * pairs * sizeof *limits);
+    for (size_t p = 0; p < pairs; ++p) {
+        limits[2 * p] = one ? elem(lim, 0) : elem(lim, p);
+        limits[2 * p + 1] = one ? elem(lim, 1) : elem(lim, p + rows);
+    }
+    /* bounds: one name, or a cell array of names joined by commas (the library checks them) */
+    const mxArray *b = arg(nrhs, prhs, 5, "bounds");
+    char *bounds;
+    if (mxIsCell(b)) {
+        size_t k = mxGetNumberOfElements(b), len = 0;
+        if (k == 0)
+            fail("badArgument", "bounds is an empty cell array; give a name or one name per dimension");
+        char **names = mxMalloc(k * sizeof *names);
+        for (size_t i = 0; i < k; ++i) {
+            const mxArray *c = mxGetCell(b, i);
+            char what[32];
+            snprintf(what, sizeof what, "bounds{%zu}", i + 1);
+            if (!c)
+                fail("badArgument", "%s must be a string (char array)", what);
+            names[i] = string_arg(c, what);
+            if (strchr(names[i], ','))
+                fail("badArgument", "%s is '%s'; give one name per cell", what, names[i]);
+            len += strlen(names[i]) + 1;
+        }
+        bounds = mxMalloc(len);
+        bounds[0] = '\0';
+        for (size_t i = 0; i < k; ++i) {
+            if (i)
+                strcat(bounds, ",");
+            strcat(bounds, names[i]);
+        }
+    } else if (mxIsChar(b)) {
+        bounds = string_arg(b, "bounds");
+    } else {
+        fail("badArgument", "bounds must be a name ('sat', 'mir', 'tor', 'HVB', 'uni', 'COTN') or a cell array of names");
+        return;
+    }
+    const mxArray *s = options_struct(nrhs, prhs, 6), *v;
+    if (nrhs > 7)
+        fail("tooManyArguments", "de-params takes islands, members, dims, limits, bounds, opts");
+    check_fields(s, "opts", known);
+    MetaoptDeOptions o = metaopt_de_default_options();
+    if ((v = opt(s, "F_coefs_mode"))) {
+        char *m = string_arg(v, "opts.F_coefs_mode");
+        if (strcmp(m, "linspace") == 0)
+            o.f_const = 0;
+        else if (strcmp(m, "const") == 0)
+            o.f_const = 1;
+        else
+            fail("badArgument", "opts.F_coefs_mode must be 'linspace' or 'const', got '%s'", m);
+    }
+    if ((v = opt(s, "F_coefs_min")))
+        o.f_min = real_scalar(v, "opts.F_coefs_min");
+    if ((v = opt(s, "F_coefs_max")))
+        o.f_max = real_scalar(v, "opts.F_coefs_max");
+    if ((v = opt(s, "CR"))) {
+        size_t n;
+        double *cr = real_vector(v, "opts.CR", &n, 0);
+        if (n == 1)
+            o.cr = cr[0];
+        else if (n == np)
+            o.cr_per_island = cr; /* the library reads `islands` values: the length is checked here */
+        else
+            fail("badArgument", "opts.CR must hold 1 or islands = %u values, got %zu", np, n);
+    }
+    if ((v = opt(s, "init_rng_seed")))
+        o.init_seed = (uint64_t)int_scalar(v, "opts.init_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "mutation_rng_seed")))
+        o.mutation_seed = (uint64_t)int_scalar(v, "opts.mutation_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "crossover_rng_seed")))
+        o.crossover_seed = (uint64_t)int_scalar(v, "opts.crossover_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "migration_rng_seed")))
+        o.migration_seed = (uint64_t)int_scalar(v, "opts.migration_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "double")))
+        o.double_precision = (uint8_t)flag_arg(v, "opts.double");
+    if ((v = opt(s, "shared_random")))
+        o.shared_random = (uint8_t)flag_arg(v, "opts.shared_random");
+    if ((v = opt(s, "cpu")))
+        o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    DeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
+    if (r.error_code != METAOPT_OK)
+        fail_library("metaopt_de_create", r.error_code, r.error_message);
+    Entry *e = entry_new(KIND_DE, &plhs[0]);
+    e->de = r.instance;
+    e->de_islands = np;
+    e->de_members = nm;
+    e->de_dims = nn;
+}
+
+/* Raises the error of a failed DE call: an m-function objective's own error (rethrown), else
+ * the library's. */
+static void de_fail(Entry *e, const char *call, int32_t code, char *message) {
+    if (code == METAOPT_ERR_CALLBACK && e->fun_error) {
+        metaopt_free_pointer(message);
+        rethrow_objective_error(e);
+    }
+    e->fun_error = NULL;
+    fail_library(call, code, message);
+}
+
+/* 'de-init', instance, objective, [mutation='DE/rand/1', migration='None', period=10]
+ * objective: a function handle or m-function name (called with the (islands * members) x dims
+ * trials of a generation, row (p - 1) * members + m for island p and member m, returning their
+ * values), '@NAME' (a catalogue function on the device), '@FILE.cl' (OpenCL C read from
+ * FILE.cl), or a struct with field `source` (OpenCL C code) and optional `name` (its label). */
+static void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)plhs, (void)options;
+    static const char *source_fields[] = {"source", "name", NULL};
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
+    const mxArray *fun = arg(nrhs, prhs, 2, "objective");
+    const char *mutation = given(nrhs, prhs, 3) ? string_arg(prhs[3], "mutation") : "DE/rand/1";
+    const char *migration = given(nrhs, prhs, 4) ? string_arg(prhs[4], "migration") : "None";
+    uint32_t period = given(nrhs, prhs, 5) ? (uint32_t)int_scalar(prhs[5], "period", 0, 4294967295.0) : 10;
+    if (nrhs > 6)
+        fail("tooManyArguments", "de-init takes instance, objective, mutation, migration, period");
+    MetaoptObjective o;
+    memset(&o, 0, sizeof o);
+    char label[512] = "";
+    int callback = 0;
+    if (mxIsFunctionHandle(fun)) {
+        callback = 1;
+        snprintf(label, sizeof label, "function handle");
+    } else if (mxIsStruct(fun)) {
+        if (mxGetNumberOfElements(fun) != 1)
+            fail("badArgument", "an objective struct must be 1x1 with fields source and name");
+        check_fields(fun, "objective", source_fields);
+        const mxArray *code = mxGetField(fun, 0, "source");
+        if (!code)
+            fail("badArgument", "an objective struct needs the field source (OpenCL C code)");
+        o.kind = METAOPT_OBJECTIVE_SOURCE;
+        o.source = string_arg(code, "objective.source");
+        const mxArray *name = mxGetField(fun, 0, "name");
+        if (name && !mxIsEmpty(name))
+            o.function_name = string_arg(name, "objective.name");
+    } else if (mxIsChar(fun)) {
+        char *name = string_arg(fun, "objective");
+        if (!name[0])
+            fail("badArgument", "objective is empty");
+        if (name[0] != '@') {
+            callback = 1;
+            snprintf(label, sizeof label, "m-function %s", name);
+        } else {
+            size_t len = strlen(name + 1);
+            if (len > 3 && strcmp(name + 1 + len - 3, ".cl") == 0) {
+                o.kind = METAOPT_OBJECTIVE_SOURCE;
+                o.source = read_file(name + 1);
+                o.function_name = name + 1;
+            } else {
+                o.kind = METAOPT_OBJECTIVE_CATALOGUE;
+                o.function_name = name + 1;
+            }
+        }
+    } else {
+        fail("badArgument", "objective must be a function handle, an m-function name, '@CATALOGUE', '@FILE.cl' or a "
+                            "struct with field source (OpenCL C code), got a %s", mxGetClassName(fun));
+    }
+    mxArray *copy = NULL;
+    if (callback) {
+        o.kind = METAOPT_OBJECTIVE_HOST_CALLBACK;
+        o.callback = mex_objective;
+        o.user_data = e;
+        o.function_name = label;
+        /* the library calls it again in later MEX calls ('de-iteration', 'de-run') */
+        copy = mxDuplicateArray(fun);
+        mexMakeArrayPersistent(copy);
+    }
+    e->fun = copy;
+    e->fun_error = NULL;
+    e->fun_calls = 0;
+    Int32Result r = metaopt_de_init(e->de, &o, mutation, migration, period);
+    e->fun = NULL;
+    if (r.error_code != METAOPT_OK) {
+        /* the previous objective stays (or, after a failed first evaluation, none runs) */
+        if (copy)
+            mxDestroyArray(copy);
+        de_fail(e, "metaopt_de_init", r.error_code, r.error_message);
+    }
+    if (e->de_fun)
+        mxDestroyArray(e->de_fun);
+    e->de_fun = copy;
+}
+
+/* 'de-iteration', instance -> the generation number since 'de-init' */
+static void mode_de_iteration(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
+    if (nrhs > 2)
+        fail("tooManyArguments", "de-iteration takes the instance only");
+    e->fun = e->de_fun;
+    e->fun_error = NULL;
+    Int32Result r = metaopt_de_iteration(e->de);
+    e->fun = NULL;
+    if (r.error_code != METAOPT_OK)
+        de_fail(e, "metaopt_de_iteration", r.error_code, r.error_message);
+    plhs[0] = mxCreateDoubleScalar(r.result);
+}
+
+/* One stop condition of 'de-run' by name. */
+static void de_stop_option(MetaoptDeStop *st, const char *name, const mxArray *v) {
+    if (strcmp(name, "generations") == 0) {
+        st->generations = (uint64_t)int_scalar(v, "generations", 0, 9007199254740992.0);
+    } else if (strcmp(name, "evaluations") == 0) {
+        st->evaluations = (uint64_t)int_scalar(v, "evaluations", 0, 9007199254740992.0);
+    } else if (strcmp(name, "target") == 0) {
+        st->has_target = 1;
+        st->target = real_scalar(v, "target");
+    } else if (strcmp(name, "time_limit") == 0) {
+        st->time_limit = real_scalar(v, "time_limit");
+    } else {
+        fail("badOption", "unknown stop condition '%s' (generations, evaluations, target, time_limit)", name);
+    }
+}
+
+/* 'de-run', instance, [generations ([] or 0: no limit)], then a struct or name/value pairs of
+ * 'generations', 'evaluations', 'target', 'time_limit' (at least one condition)
+ * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy] */
+static void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)options;
+    static const char *known[] = {"generations", "evaluations", "target", "time_limit", NULL};
+    static const char *reasons[] = {"", "generations", "evaluations", "target", "time_limit"};
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
+    MetaoptDeStop st = metaopt_de_default_stop();
+    int i = 2;
+    if (i < nrhs && !mxIsChar(prhs[i]) && !mxIsStruct(prhs[i])) {
+        if (!mxIsEmpty(prhs[i]))
+            de_stop_option(&st, "generations", prhs[i]);
+        ++i;
+    }
+    if (i < nrhs && mxIsStruct(prhs[i])) {
+        const mxArray *s = options_struct(nrhs, prhs, i);
+        check_fields(s, "stop", known);
+        for (const char *const *k = known; *k; ++k) {
+            const mxArray *v = opt(s, *k);
+            if (v)
+                de_stop_option(&st, *k, v);
+        }
+        ++i;
+    }
+    for (; i < nrhs; i += 2) {
+        char *name = string_arg(prhs[i], "stop condition name");
+        if (i + 1 >= nrhs)
+            fail("badArgument", "stop condition '%s' has no value", name);
+        de_stop_option(&st, name, prhs[i + 1]);
+    }
+    e->fun = e->de_fun;
+    e->fun_error = NULL;
+    MetaoptDeResult r = metaopt_de_run(e->de, &st);
+    e->fun = NULL;
+    if (r.error_code != METAOPT_OK) {
+        char *m = r.error_message;
+        r.error_message = NULL;
+        metaopt_de_free_result(&r);
+        de_fail(e, "metaopt_de_run", r.error_code, m);
+    }
+    plhs[0] = mxCreateDoubleScalar(r.value);
+    if (nlhs > 1)
+        plhs[1] = row_double(r.x, r.dims);
+    if (nlhs > 2)
+        plhs[2] = mxCreateDoubleScalar(r.island + 1.0);
+    if (nlhs > 3)
+        plhs[3] = mxCreateDoubleScalar((double)r.generations);
+    if (nlhs > 4)
+        plhs[4] = mxCreateDoubleScalar((double)r.evaluations);
+    if (nlhs > 5)
+        plhs[5] = mxCreateDoubleScalar(r.seconds);
+    if (nlhs > 6)
+        plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 4 ? reasons[r.stopped_by] : "unknown");
+    metaopt_de_free_result(&r);
+}
+
+/* A MetaoptDoubleArrayResult as a row, freed. */
+static mxArray *de_row(Entry *e, const char *call, MetaoptDoubleArrayResult r) {
+    if (r.error_code != METAOPT_OK) {
+        char *m = r.error_message;
+        r.error_message = NULL;
+        metaopt_free_double_array(&r);
+        de_fail(e, call, r.error_code, m);
+    }
+    mxArray *a = row_double(r.values, r.length);
+    metaopt_free_double_array(&r);
+    return a;
+}
+
+/* 'de-bests', instance -> 1 x islands: the best value of every island (getBestsFitness) */
+static void mode_de_bests(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
+    if (nrhs > 2)
+        fail("tooManyArguments", "de-bests takes the instance only");
+    plhs[0] = de_row(e, "metaopt_de_bests_fitness", metaopt_de_bests_fitness(e->de));
+}
+
+/* 'de-best', instance, island (1-based) -> 1 x dims: the best member of the island */
+static void mode_de_best(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
+    uint32_t p = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "island"), "island (1-based)", 1, e->de_islands);
+    if (nrhs > 3)
+        fail("tooManyArguments", "de-best takes instance, island");
+    plhs[0] = de_row(e, "metaopt_de_best", metaopt_de_best(e->de, p - 1));
+}
+
+/* 'de-x', instance, island, member (both 1-based) -> 1 x dims */
+static void mode_de_x(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
+    uint32_t p = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "island"), "island (1-based)", 1, e->de_islands);
+    uint32_t m = (uint32_t)int_scalar(arg(nrhs, prhs, 3, "member"), "member (1-based)", 1, e->de_members);
+    if (nrhs > 4)
+        fail("tooManyArguments", "de-x takes instance, island, member");
+    plhs[0] = de_row(e, "metaopt_de_x", metaopt_de_x(e->de, p - 1, m - 1));
+}
+
+/* 'de-func-data', instance, data (numeric array: its raw bytes, e.g. 1.5 for one double under
+ * opts.double, single(1.5) for one float; [] empties it) */
+static void mode_de_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)plhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
+    const mxArray *d = arg(nrhs, prhs, 2, "data");
+    if (!is_real_numeric(d) || mxIsLogical(d))
+        fail("badArgument", "data must be a real numeric array (its bytes are passed as they are)");
+    if (nrhs > 3)
+        fail("tooManyArguments", "de-func-data takes instance, data");
+    size_t bytes = mxGetNumberOfElements(d) * mxGetElementSize(d);
+    check_int("metaopt_de_func_data", metaopt_de_func_data(e->de, bytes ? mxGetData(d) : NULL, bytes));
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* modes shared by the solvers                                                              */
 
 static void mode_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
@@ -1336,6 +1734,8 @@ static void mode_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, c
         qap_run(e, nlhs, plhs, nrhs, prhs);
     } else if (e->kind == KIND_HC12) {
         hc12_run(e, nlhs, plhs, nrhs, prhs, options);
+    } else if (e->kind == KIND_DE) {
+        fail("wrongKind", "'run' needs a QAP or general HC12 instance; a %s instance runs with 'de-run'", kind_name(e->kind));
     } else {
         fail("wrongKind", "'run' needs a QAP or general HC12 instance; a %s instance is solved by 'sat-solve'", kind_name(e->kind));
     }
@@ -1364,6 +1764,8 @@ static void mode_info(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
         plhs[0] = qap_info(e);
     } else if (e->kind == KIND_HC12) {
         plhs[0] = hc12_info(e);
+    } else if (e->kind == KIND_DE) {
+        plhs[0] = string_result("metaopt_de_info", metaopt_de_info(e->de));
     } else {
         mxArray *s = empty_struct();
         set_field(s, "kind", mxCreateString("sat"));
@@ -1408,7 +1810,14 @@ static const struct {
     {"sat-clauses", mode_sat_clauses, 1},
     {"sat-evaluate", mode_sat_evaluate, 1},
     {"sat-solve", mode_sat_solve, 1},
-    /* island DE: {"de-params", mode_de_params, 1}, {"de-run", mode_de_run, ...}, ... */
+    {"de-params", mode_de_params, 1},
+    {"de-init", mode_de_init, 0},
+    {"de-iteration", mode_de_iteration, 1},
+    {"de-run", mode_de_run, 7},
+    {"de-bests", mode_de_bests, 1},
+    {"de-best", mode_de_best, 1},
+    {"de-x", mode_de_x, 1},
+    {"de-func-data", mode_de_func_data, 0},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

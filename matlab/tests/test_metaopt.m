@@ -2,7 +2,8 @@
 % devices, a QAP instance solved to its best-known value (costs checked in Octave), general HC12
 % with m-function objectives (handle and name) and the Table 1 modes, SAT models checked
 % against the clauses in Octave, library and argument errors, forged / freed / foreign
-% instances, and the README's Octave example. Ends with "N passed, M failed"; exit status 1 on
+% instances, island DE (catalogue, m-function and OpenCL C objectives, 1-based accessors,
+% errors and instances), and the README's Octave examples. Ends with "N passed, M failed"; exit status 1 on
 % a failure.
 1;
 
@@ -272,6 +273,160 @@ check(strcmp(error_id(@() metaopt_sat_solve(old)), 'metaopt:freedHandle'), 'an o
 metaopt_free(fresh);
 check(strcmp(error_id(@() metaopt_mex('no-such-mode')), 'metaopt:unknownMode'), 'an unknown mode');
 check(strcmp(error_id(@() metaopt_mex(42)), 'metaopt:usage'), 'a mode that is not a string');
+
+% --- island DE (thesis 5.2.1, DEMultiPop) ---
+fast = struct('F_coefs_min', 0.5, 'F_coefs_max', 0.9, 'CR', 0.9, 'double', true);
+d = metaopt_mex('de-params', 8, 40, 10, [-5.12 5.12], 'COTN', fast);
+check(isa(d, 'uint8') && numel(d) == 32, 'de-params returns a uint8 instance');
+metaopt_mex('de-init', d, '@F1', 'DE/rand/1', 'PermuteN', 10);
+[v, x, island, gens, evals, secs, why] = metaopt_mex('de-run', d, 600, 'target', 1e-6);
+check(v < 1e-6 && strcmp(why, 'target') && gens <= 600 && secs >= 0, 'DE on the catalogue F1 in 10-D reaches 1e-6');
+check(isequal(size(x), [1 10]) && abs(v - sum(x .^ 2)) < 1e-15 && island >= 1 && island <= 8, 'de-run: x and the 1-based island');
+check(evals == 8 * 40 * (gens + 1), 'de-run: evaluations count the first populations and every generation');
+txt = metaopt_info(d);
+check(~isempty(strfind(txt, '8 populations x 40 members x 10 dimensions')) && ~isempty(strfind(txt, 'PermuteN')) && ...
+      ~isempty(strfind(txt, 'F1')), 'info describes a DE instance');
+metaopt_free(d);
+% an m-function objective (by name and as a handle) gives the catalogue's run; the trials come
+% as one (islands * members) x dims matrix per generation
+small = {4, 20, 5, [-5.12 5.12; -5.12 5.12; -5.12 5.12; -5.12 5.12; -5.12 5.12], 'sat', fast};
+d = metaopt_de_params(small{:});
+metaopt_de_init(d, '@F1', 'DE/best/1', 'One2N', 5);
+[vc, xc, rc] = metaopt_de_run(d, 60);
+bc = metaopt_de_bests(d);
+metaopt_free(d);
+dn = metaopt_de_params(small{:});
+metaopt_de_init(dn, 'sphere_objective', 'DE/best/1', 'One2N', 5);
+dh = metaopt_de_params(small{:});
+metaopt_de_init(dh, @(X) sum(X .^ 2, 2), 'DE/best/1', 'One2N', 5);
+others = cell(1, 40);  % the table of instances grows: the m-function instances must not move
+for k = 1:numel(others)
+  others{k} = metaopt_sat_from_clauses(2, {[1 2]});
+end
+[vn, xn, rn] = metaopt_de_run(dn, struct('generations', 60));
+[vh, xh, rh] = metaopt_de_run(dh, 60);
+bn = metaopt_de_bests(dn);
+bh = metaopt_de_bests(dh);
+check(strcmp(rc.stoppedBy, 'generations') && rn.generations == 60 && rh.generations == 60, 'the m-function runs ran 60 generations');
+check(max(abs(bn - bc)) <= 1e-9 && max(abs(xn - xc)) <= 1e-9 && rn.island == rc.island, 'an m-function by name gives the catalogue run (bests to 1e-9)');
+check(max(abs(bh - bc)) <= 1e-9 && max(abs(xh - xc)) <= 1e-9, 'a function handle gives the catalogue run (bests to 1e-9)');
+check(~isempty(strfind(metaopt_info(dn), 'host callback')), 'info names the host callback');
+for k = 1:numel(others)
+  metaopt_free(others{k});
+end
+% bests, best and x agree, 1-based
+bests = metaopt_de_bests(dh);
+check(isequal(size(bests), [1 4]) && bests(rh.island) == vh && vh == min(bests), 'de-bests: the run value is the best island''s');
+check(isequal(metaopt_de_best(dh, rh.island), xh), 'de-best of the run''s island is the run''s x');
+ok = true;
+for p = 1:4
+  b = metaopt_de_best(dh, p);
+  members = zeros(20, 5);
+  for m = 1:20
+    members(m, :) = metaopt_de_x(dh, p, m);
+  end
+  ok = ok && abs(sum(b .^ 2) - bests(p)) <= 1e-12 && any(all(members == b, 2)) && ...
+       all(sum(members .^ 2, 2) >= bests(p) - 1e-12) && all(abs(members(:)) <= 5.12);
+end
+check(ok, 'de-best is a member of its island with the island''s best value; de-x within the limits');
+check(strcmp(error_id(@() metaopt_de_best(dh, 5)), 'metaopt:badArgument') && ~isempty(strfind(LAST_MESSAGE, 'island')), 'de-best: island out of range');
+check(strcmp(error_id(@() metaopt_de_best(dh, 0)), 'metaopt:badArgument'), 'de-best: islands are 1-based');
+check(strcmp(error_id(@() metaopt_de_x(dh, 1, 21)), 'metaopt:badArgument') && ~isempty(strfind(LAST_MESSAGE, 'member')), 'de-x: member out of range');
+% iteration, stop conditions, m-function errors
+check(metaopt_de_iteration(dh) == 61 && metaopt_mex('de-iteration', dh) == 62, 'de-iteration counts the generations');
+[~, ~, ~, g2, e2, ~, why2] = metaopt_mex('de-run', dh, [], 'evaluations', 400);
+check(strcmp(why2, 'evaluations') && g2 == 67 && e2 == 80 * 68, 'de-run with an evaluation budget');
+[~, ~, r3] = metaopt_de_run(dh, struct('time_limit', 0.05));
+check(strcmp(r3.stoppedBy, 'time_limit') && r3.generations > 67, 'de-run with a time limit');
+check(strcmp(error_id(@() metaopt_mex('de-run', dh)), 'metaopt:invalidArgument') && ~isempty(strfind(LAST_MESSAGE, 'stop')), 'de-run needs a stop condition');
+check(strcmp(error_id(@() metaopt_mex('de-run', dh, 10, 'budget', 5)), 'metaopt:badOption'), 'an unknown stop condition');
+global FLAKY_CALLS FLAKY_FAIL_AT
+FLAKY_CALLS = 0;
+FLAKY_FAIL_AT = 5;
+metaopt_de_init(dh, 'flaky_objective');
+check(strcmp(error_id(@() metaopt_de_run(dh, 10)), 'metaoptTest:flaky') && ~isempty(strfind(LAST_MESSAGE, 'call 5')), 'an m-function error in de-run is rethrown');
+FLAKY_FAIL_AT = Inf;
+[vf, ~, rf] = metaopt_de_run(dh, 2);
+check(vf >= 0 && rf.generations == 5, 'the instance goes on after the error (3 generations before it, 2 after)');
+check(strcmp(error_id(@() metaopt_de_init(dh, 'failing_objective')), 'metaoptTest:failing') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'called with 80 rows')), 'an m-function error in de-init is rethrown');
+check(strcmp(error_id(@() metaopt_de_iteration(dh)), 'metaopt:invalidArgument') && ~isempty(strfind(LAST_MESSAGE, 'init')), ...
+      'a failed first evaluation leaves no objective');
+check(strcmp(error_id(@() metaopt_de_init(dh, @(X) NaN(size(X, 1), 1))), 'metaopt:objective') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'NaN for row 1')), 'a NaN objective value');
+metaopt_de_init(dh, @(X) sum(abs(X), 2));
+check(metaopt_de_iteration(dh) == 1, 'a good objective after failed ones');
+metaopt_free(dn);
+metaopt_free(dh);
+% OpenCL C objectives (a struct of source and label, or a file) with func-data
+code = ['FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n' ...
+        '{ FP c = ((__global const FP *)data)[0]; FP s = 0;\n' ...
+        '  for (uint j = 0; j < dims; ++j) { FP v = x[j * stride] - c; s += v * v; } return s; }\n'];
+d = metaopt_de_params(4, 20, 4, [-5 5], 'mir', struct('F_coefs_min', 0.5, 'F_coefs_max', 0.8, 'CR', 0.9, 'double', 1));
+metaopt_de_init(d, struct('source', sprintf(code), 'name', 'shifted sphere'));
+metaopt_de_func_data(d, 1.5);
+[vs, xs] = metaopt_de_run(d, 300);
+check(vs < 1e-8 && all(abs(xs - 1.5) < 1e-3) && ~isempty(strfind(metaopt_info(d), 'shifted sphere')), 'an OpenCL C struct objective with func-data');
+cl = [tempname() '.cl'];
+fid = fopen(cl, 'w');
+fprintf(fid, code);
+fclose(fid);
+metaopt_de_init(d, ['@' cl], 'DE/rand/1');
+metaopt_mex('de-func-data', d, -2);
+[vs, xs] = metaopt_de_run(d, 300);
+check(vs < 1e-8 && all(abs(xs + 2) < 1e-3), 'an OpenCL C file objective with func-data');
+delete(cl);
+check(strcmp(error_id(@() metaopt_de_init(d, struct('source', 'FP objective(this does not compile'))), 'metaopt:kernelBuild'), 'a source that does not compile');
+metaopt_free(d);
+% per-island CR, per-dimension bounds, the CPU backend, const F
+d = metaopt_de_params(4, 12, 3, [-2 2; -1 1; 0 3], {'sat', 'mir', 'HVB'}, ...
+                      struct('CR', [0.9 0.8 0.7 0.6], 'F_coefs_mode', 'const', 'F_coefs_min', 0.6, 'cpu', true, 'double', true));
+metaopt_de_init(d, '@F1', 'DE/current-to-best/1');
+[vd, xd] = metaopt_de_run(d, 40);
+txt = metaopt_info(d);
+check(~isempty(strfind(txt, 'bounds: sat,mir,HVB')) && ~isempty(strfind(txt, 'CR 0.9 (per population)')) && ...
+      ~isempty(strfind(txt, 'CPU backend')) && ~isempty(strfind(txt, 'F const 0.6')), 'de-params options reach the instance');
+check(xd(1) >= -2 && xd(1) <= 2 && xd(2) >= -1 && xd(2) <= 1 && xd(3) >= 0 && xd(3) <= 3 && vd >= 0, 'per-dimension limits');
+% errors: library errors naming the argument, gateway errors for shapes
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'bounce')), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'bounds')), 'an unknown bound correction');
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], {'sat', 'mir'})), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'bounds')), 'too few bound corrections');
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [1 1])), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'limits')), 'a >= b');
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [0 1; 0 1])), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'limits must be')), 'limits of the wrong shape');
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'sat', struct('CR', [0.5 0.5]))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.CR')), 'CR of the wrong length');
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'sat', struct('CR', 2))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'cr')), 'CR out of [0, 1]');
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'sat', struct('F_min', 0.2))), 'metaopt:badOption') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'F_min')), 'an unknown option field');
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'sat', struct('F_coefs_mode', 'random'))), 'metaopt:badArgument'), 'an unknown F mode');
+e5 = metaopt_de_params(4, 5, 3, [-1 1], 'sat');
+check(strcmp(error_id(@() metaopt_de_iteration(e5)), 'metaopt:invalidArgument'), 'de-iteration before de-init');
+check(strcmp(error_id(@() metaopt_de_init(e5, '@F1', 'DE/rand/9')), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'mutation')), 'an unknown mutation');
+check(strcmp(error_id(@() metaopt_de_init(e5, '@F1', 'DE/rand/2')), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'members')), 'too few members for DE/rand/2');
+check(strcmp(error_id(@() metaopt_de_init(e5, '@F1', 'DE/rand/1', 'Ring', 5)), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'migration')), 'an unknown migration');
+check(strcmp(error_id(@() metaopt_de_init(e5, '@NoSuchFunction')), 'metaopt:invalidArgument'), 'an unknown catalogue function');
+check(strcmp(error_id(@() metaopt_de_init(e5, 42)), 'metaopt:badArgument') && ~isempty(strfind(LAST_MESSAGE, 'objective')), 'an objective that is a number');
+% forged, edited, freed and wrong-kind instances
+check(strcmp(error_id(@() metaopt_mex('de-run', uint8(zeros(1, 32)), 1)), 'metaopt:badHandle'), 'a forged DE instance');
+edited = d;
+edited(13) = bitxor(edited(13), 1);
+check(strcmp(error_id(@() metaopt_mex('de-bests', edited)), 'metaopt:badHandle') && ~isempty(strfind(LAST_MESSAGE, 'corrupted')), 'an edited DE instance');
+q = metaopt_qap_params(2, int64(DF));
+check(strcmp(error_id(@() metaopt_mex('de-run', q, 10)), 'metaopt:wrongKind') && ~isempty(strfind(LAST_MESSAGE, 'QAP')), 'a QAP instance given to de-run');
+check(strcmp(error_id(@() metaopt_mex('run', d, [], [])), 'metaopt:wrongKind') && ~isempty(strfind(LAST_MESSAGE, 'de-run')), 'a DE instance given to run');
+check(strcmp(error_id(@() metaopt_sat_solve(d)), 'metaopt:wrongKind'), 'a DE instance given to sat-solve');
+metaopt_free(q);
+metaopt_free(e5);
+metaopt_free(d);
+check(strcmp(error_id(@() metaopt_de_run(d, 1)), 'metaopt:freedHandle') && ~isempty(strfind(LAST_MESSAGE, 'freed already')), 'a freed DE instance');
+check(strcmp(error_id(@() metaopt_free(d)), 'metaopt:freedHandle'), 'a double free of a DE instance');
 
 % --- the README's Octave example, as README.md shows it ---
 readme = fileread(fullfile(root, 'README.md'));

@@ -1,0 +1,15 @@
+function metaopt_de_init(h, objective, mutation, migration, period)
+% METAOPT_DE_INIT  Sets the objective and strategies of an island DE instance and makes and
+%   evaluates its first populations (the thesis's init; mode 'de-init').
+%   objective: a function handle or m-function name, called with the (islands * members) x dims
+%   trials of one generation (row (p - 1) * members + m for island p, member m) and returning
+%   their values; '@NAME' for a catalogue function on the device ('@F1', '@CEC07t'); '@FILE.cl'
+%   or struct('source', code, 'name', label) for OpenCL C defining objective (its data buffer
+%   set by metaopt_de_func_data). mutation: 'DE/rand/1' (default), 'DE/rand/2', 'DE/best/1',
+%   'DE/best/2', 'DE/current-to-rand/1', 'DE/current-to-best/1'. migration: 'None' (default),
+%   'One2One', 'One2N', 'N2One', 'N2N', 'PermuteN', 'RandTarget', every period (10) generations.
+  if nargin < 3, mutation = []; end
+  if nargin < 4, migration = []; end
+  if nargin < 5, period = []; end
+  metaopt_mex('de-init', h, objective, mutation, migration, period);
+end

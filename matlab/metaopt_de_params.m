@@ -1,0 +1,16 @@
+function h = metaopt_de_params(islands, members, dims, limits, bounds, opts)
+% METAOPT_DE_PARAMS  An island DE instance (the thesis's DEMultiPop, 5.2.1; mode 'de-params').
+%   h = metaopt_de_params(islands, members, dims, limits, bounds, opts): islands populations of
+%   members members in dims dimensions; limits [a b] for every dimension or a dims x 2 matrix
+%   of [a b] rows; bounds the bound correction 'sat', 'mir', 'tor', 'HVB', 'uni' or 'COTN'
+%   (default), or a cell array of dims names. opts (all optional, the thesis's Table 3 names):
+%   F_coefs_mode 'linspace' (F evenly from F_coefs_min to F_coefs_max over the islands) or
+%   'const' (F_coefs_min for all), F_coefs_min (0.1), F_coefs_max (1.5), CR (0.5, or one value
+%   per island), init_rng_seed (123), mutation_rng_seed (345), crossover_rng_seed (457),
+%   migration_rng_seed (581), double (false), shared_random (false), cpu (false: the OpenCL
+%   device; true: the CPU backend, which gives the same runs). The objective and the
+%   strategies are given to metaopt_de_init.
+  if nargin < 5 || isempty(bounds), bounds = 'COTN'; end
+  if nargin < 6, opts = struct(); end
+  h = metaopt_mex('de-params', islands, members, dims, limits, bounds, opts);
+end

@@ -1,0 +1,14 @@
+function [value, x, result] = metaopt_de_run(h, stop)
+% METAOPT_DE_RUN  Runs island DE until a stop condition holds (mode 'de-run').
+%   stop: a number of generations, or a struct with any of generations, evaluations (of this
+%   call), target (stop once the best value is at most target) and time_limit (seconds).
+%   value: the best value over all islands; x: its vector; result: island (1-based),
+%   generations and evaluations since metaopt_de_init, seconds of this call, stoppedBy
+%   ('generations', 'evaluations', 'target' or 'time_limit').
+  if ~isstruct(stop)
+    stop = struct('generations', stop);
+  end
+  [value, x, island, generations, evaluations, seconds, stoppedBy] = metaopt_mex('de-run', h, stop);
+  result = struct('value', value, 'x', x, 'island', island, 'generations', generations, ...
+                  'evaluations', evaluations, 'seconds', seconds, 'stoppedBy', stoppedBy);
+end
