@@ -428,19 +428,22 @@ metaopt_free(d);
 check(strcmp(error_id(@() metaopt_de_run(d, 1)), 'metaopt:freedHandle') && ~isempty(strfind(LAST_MESSAGE, 'freed already')), 'a freed DE instance');
 check(strcmp(error_id(@() metaopt_free(d)), 'metaopt:freedHandle'), 'a double free of a DE instance');
 
-% --- the README's Octave example, as README.md shows it ---
+% --- the README's Octave examples (QAP and HC12; island DE), as README.md shows them ---
 readme = fileread(fullfile(root, 'README.md'));
-a = strfind(readme, '<!-- octave-example:start -->');
-b = strfind(readme, '<!-- octave-example:end -->');
-check(numel(a) == 1 && numel(b) == 1, 'README.md holds one Octave example between markers');
-if numel(a) == 1 && numel(b) == 1
-  block = readme(a:b);
-  fences = strfind(block, '```');
-  code = block(fences(1):fences(2) - 1);
-  code = code(find(code == "\n", 1) + 1:end);  % drop the ```matlab line
-  cd(root);
-  eval(code);
-  check(exist('readme_ok', 'var') && readme_ok, 'the README example ran and checked its results');
+examples = {'octave-example', 'readme_ok'; 'octave-de-example', 'readme_de_ok'};
+for k = 1:rows(examples)
+  a = strfind(readme, ['<!-- ' examples{k, 1} ':start -->']);
+  b = strfind(readme, ['<!-- ' examples{k, 1} ':end -->']);
+  check(numel(a) == 1 && numel(b) == 1, ['README.md holds one Octave example between the ' examples{k, 1} ' markers']);
+  if numel(a) == 1 && numel(b) == 1
+    block = readme(a:b);
+    fences = strfind(block, '```');
+    code = block(fences(1):fences(2) - 1);
+    code = code(find(code == "\n", 1) + 1:end);  % drop the ```matlab line
+    cd(root);
+    eval(code);
+    check(exist(examples{k, 2}, 'var') && eval(examples{k, 2}), ['the README example ' examples{k, 1} ' ran and checked its results']);
+  end
 end
 
 fprintf('octave tests: %.1f s\n', toc(t0));

@@ -1,4 +1,4 @@
-"""The Python example of README.md, taken from between its markers and run as a user would:
+"""The Python examples of README.md, taken from between their markers and run as a user would:
 from the repository root, with the package of this tree on the path."""
 
 import os
@@ -8,19 +8,33 @@ import sys
 from conftest import PYDIR, REPO
 
 
-def readme_example():
+def readme_example(marker="python-example"):
     text = (REPO / "README.md").read_text()
-    start, end = "<!-- python-example:start -->", "<!-- python-example:end -->"
-    assert text.count(start) == 1 and text.count(end) == 1, "README.md holds one marked Python example"
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
+    assert text.count(start) == 1 and text.count(end) == 1, f"README.md holds one Python example marked {marker}"
     block = text[text.index(start) + len(start) : text.index(end)].strip()
     assert block.startswith("```python\n") and block.endswith("```"), block[:40]
     return block[len("```python\n") : -3]
 
 
-def test_the_readme_python_example_runs():
-    code = readme_example()
-    assert "metaopt.HC12QAP" in code and "assert" in code
+def run_example(code):
     env = dict(os.environ, PYTHONPATH=str(PYDIR))
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "nug12:" in r.stdout and "-> 578" in r.stdout and "sphere:" in r.stdout
+    return r.stdout
+
+
+def test_the_readme_python_example_runs():
+    code = readme_example()
+    assert "metaopt.HC12QAP" in code and "assert" in code
+    out = run_example(code)
+    assert "nug12:" in out and "-> 578" in out and "sphere:" in out
+
+
+def test_the_readme_island_de_example_runs():
+    code = readme_example("python-de-example")
+    assert "metaopt.IslandDE" in code and "assert" in code
+    out = run_example(code)
+    value = float(out.split("DE F1:")[1].split()[0])
+    python = float(out.split("DE Python sphere:")[1].split()[0])
+    assert value < 1e-8 and python < 1e-6, out
