@@ -147,14 +147,14 @@ class IslandDE(Instance):
         self.objective = objective
 
     def _call(self, function, *args):
-        """Calls ``function`` (``metaopt_de_*``) on the handle; re-raises a Python objective's
-        exception when the call failed through it."""
+        """Calls ``function`` (``metaopt_de_*``) on the handle, with no callback error pending."""
+        h = self._h()
         if self._callback is not None:
             self._callback.error = None
-        r = getattr(_lib.lib(), function)(self._h(), *args)
-        return r
+        return getattr(_lib.lib(), function)(h, *args)
 
     def _checked(self, r, function):
+        """``check``, re-raising a Python objective's exception when the call failed through it."""
         try:
             return check(r, function)
         except MetaoptError as err:

@@ -121,8 +121,13 @@ def test_an_exception_in_the_callable_is_re_raised():
     assert isinstance(e.value.__cause__, MetaoptError) and e.value.__cause__.code == ErrorCode.CALLBACK
     assert len(calls) == 3, "the run ends at the failing call"
     assert de.run(generations=2).generations >= 2  # the instance stays usable
+    def fails_at_once(X):
+        raise Boom("at init")
+
     with pytest.raises(Boom, match="at init"):
-        de.init(lambda X: (_ for _ in ()).throw(Boom("at init")))
+        de.init(fails_at_once)  # the first populations are evaluated by init
+    with pytest.raises(MetaoptError, match="init"):
+        de.iteration()  # a failed first evaluation leaves no objective
     with pytest.raises(ValueError, match="objective returned NaN for row 0"):
         de.init(lambda X: np.full(len(X), np.nan))
     with pytest.raises(ValueError, match=r"objective must return 40 values"):
