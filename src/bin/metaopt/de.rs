@@ -10,7 +10,7 @@ use metaopt::de::{
     Record, Stop, StopReason,
 };
 use metaopt::device::set_device_number;
-use metaopt::experiments_de::stats;
+use metaopt::experiments_de::{stats, Stats};
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
 use serde::Serialize;
@@ -246,27 +246,23 @@ fn stop_name(s: StopReason) -> &'static str {
     }
 }
 
-/// The convergence summary of one record: best, quartiles and worst of the island bests.
-fn record_row(r: &Record) -> (f64, f64, f64, f64, f64) {
-    let s = stats(&r.bests);
-    (s.min, s.q25, s.q50, s.q75, s.max)
-}
 
 pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
     let mut w = csv::Writer::from_writer(Vec::new());
     let e = |e: csv::Error| Failure(format!("cannot write CSV: {e}"));
     w.write_record(["generation", "evaluations", "seconds", "best", "q25", "median", "q75", "worst"]).map_err(e)?;
     for r in history {
-        let (b, q1, m, q3, worst) = record_row(r);
+        // best, quartiles and worst of the island bests
+        let s = stats(&r.bests);
         w.write_record([
             r.generation.to_string(),
             r.evaluations.to_string(),
             format!("{:.6}", r.seconds),
-            b.to_string(),
-            q1.to_string(),
-            m.to_string(),
-            q3.to_string(),
-            worst.to_string(),
+            s.min.to_string(),
+            s.q25.to_string(),
+            s.q50.to_string(),
+            s.q75.to_string(),
+            s.max.to_string(),
         ])
         .map_err(e)?;
     }
@@ -275,13 +271,13 @@ pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
 }
 
 pub fn write_history_plot(path: &Path, title: &str, history: &[Record]) -> CliResult {
-    let rows: Vec<(f64, (f64, f64, f64, f64, f64))> = history.iter().map(|r| (r.generation as f64, record_row(r))).collect();
+    let rows: Vec<(f64, Stats)> = history.iter().map(|r| (r.generation as f64, stats(&r.bests))).collect();
     let mut p = Panel::new(title, "generation", "objective value");
     p.series.push(
-        Series::line("median island best (25-75 % band)", rows.iter().map(|(g, r)| (*g, r.2)).collect(), plot::color(0))
-            .with_band(rows.iter().map(|(g, r)| (*g, r.1, r.3)).collect()),
+        Series::line("median island best (25-75 % band)", rows.iter().map(|(g, s)| (*g, s.q50)).collect(), plot::color(0))
+            .with_band(rows.iter().map(|(g, s)| (*g, s.q25, s.q75)).collect()),
     );
-    p.series.push(Series::line("best over all islands", rows.iter().map(|(g, r)| (*g, r.0)).collect(), plot::color(3)));
+    p.series.push(Series::line("best over all islands", rows.iter().map(|(g, s)| (*g, s.min)).collect(), plot::color(3)));
     plot::write_png(path, "", &[p], 1, (900, 560))
 }
 

@@ -5,6 +5,7 @@
 //! so nothing depends on the fonts of the machine.
 
 use crate::out::{CliResult, Failure};
+use plotters::coord::combinators::{BindKeyPoints, LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -210,10 +211,37 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> D
     let (y0, y1, log_y, floor) = extent(p.ys(), p.log_y);
     match (log_x, log_y) {
         (false, false) => draw_chart(area, p, x0..x1, y0..y1, floor),
-        (true, false) => draw_chart(area, p, (x0..x1).log_scale(), y0..y1, floor),
-        (false, true) => draw_chart(area, p, x0..x1, (y0..y1).log_scale(), floor),
-        (true, true) => draw_chart(area, p, (x0..x1).log_scale(), (y0..y1).log_scale(), floor),
+        (true, false) => draw_chart(area, p, log_axis(x0, x1), y0..y1, floor),
+        (false, true) => draw_chart(area, p, x0..x1, log_axis(y0, y1), floor),
+        (true, true) => draw_chart(area, p, log_axis(x0, x1), log_axis(y0, y1), floor),
     }
+}
+
+/// A log axis labelled at [`log_ticks`] (plotters labels only powers of ten, or crowds them).
+fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
+    (lo..hi).log_scale().with_key_points(log_ticks(lo, hi))
+}
+
+/// At most 10 ticks in [lo, hi] (0 < lo < hi) at 1, 2, 5 times powers of ten, or 1 and 3, or
+/// powers of ten, or every k-th power of ten, the densest of these that fits.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let (e0, e1) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    for mantissas in [&[1.0, 2.0, 5.0][..], &[1.0, 3.0], &[1.0]] {
+        let t: Vec<f64> = (e0..=e1)
+            .flat_map(|e| mantissas.iter().map(move |m| m * pow10(e)))
+            .filter(|v| (lo..=hi).contains(v))
+            .collect();
+        if t.len() <= 10 {
+            return t;
+        }
+    }
+    let step = ((e1 - e0) as usize).div_ceil(10).max(1);
+    (e0..=e1).step_by(step).map(pow10).filter(|v| (lo..=hi).contains(v)).collect()
+}
+
+/// 10^e, the closest f64 (as the literal `1e<e>` reads), for labels such as 1e-24.
+fn pow10(e: i32) -> f64 {
+    format!("1e{e}").parse().unwrap_or(f64::NAN)
 }
 
 fn draw_chart<DB, X, Y>(area: &DrawingArea<DB, Shift>, p: &Panel, xr: X, yr: Y, floor: f64) -> DrawResult
@@ -304,6 +332,15 @@ mod tests {
         assert!(!log && lo < -5.0);
         let (lo, hi, _, _) = extent([3.0, 3.0].into_iter(), false);
         assert!(lo < 3.0 && hi > 3.0);
+    }
+
+    #[test]
+    fn log_ticks_fit() {
+        assert_eq!(log_ticks(15.0, 300.0), [20.0, 50.0, 100.0, 200.0]);
+        assert_eq!(log_ticks(1.0, 1000.0), [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]);
+        assert_eq!(log_ticks(1.0, 1e5), [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]);
+        let t = log_ticks(1e-30, 1.0);
+        assert!(t.len() <= 11 && t.len() >= 5 && t[0] == 1e-30, "{t:?}");
     }
 
     #[test]
