@@ -188,23 +188,43 @@ fn experiment_de_migration_writes_stats_and_a_plot() {
     let out = dir.path().join("mig");
     let text = ok(&[
         "experiment", "de-migration", "--out", out.to_str().unwrap(), "--islands", "20", "--members", "8", "--generations",
-        "20", "--strategies", "PermuteN,RandTarget", "--periods", "1,5",
+        "20", "--strategies", "PermuteN,RandTarget", "--periods", "1,5", "--runs", "2",
     ]);
-    assert!(text.contains("5 runs of 20 generations"), "{text}");
+    assert!(text.contains("10 runs of 20 generations"), "{text}");
     let lines = csv_lines(&out.join("de_migration.csv"));
-    assert_eq!(lines[0], "strategy,period,mean,q25,q50,q75,min,max,best,best_island,best_F");
+    assert_eq!(
+        lines[0],
+        "strategy,period,runs,mean,q25,q50,q75,min,max,best,best_run,best_island,best_F,run_best_median,run_best_max"
+    );
     let keys: Vec<String> = lines[1..].iter().map(|l| l.split(',').take(2).collect::<Vec<_>>().join(",")).collect();
     assert_eq!(keys, ["None,0", "PermuteN,1", "PermuteN,5", "RandTarget,1", "RandTarget,5"]);
+    let runs = csv_lines(&out.join("de_migration_runs.csv"));
+    assert_eq!(runs[0], "strategy,period,run,init_seed,best,best_island,best_F,island_best_mean");
+    assert_eq!(runs.len(), 1 + 10);
     for l in &lines[1..] {
+        let key: String = l.split(',').take(2).collect::<Vec<_>>().join(",");
         let v: Vec<f64> = l.split(',').skip(2).map(|x| x.parse().unwrap()).collect();
-        let (mean, q25, q50, q75, min, max, best) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+        let (count, mean, q25, q50, q75, min, max, best) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+        assert_eq!(count, 2.0, "{l}");
         assert!(min <= q25 && q25 <= q50 && q50 <= q75 && q75 <= max && min <= mean && mean <= max, "{l}");
         assert_eq!(best, min, "{l}");
-        assert!(v[7] < 20.0, "{l}");
+        assert!(v[10] < 20.0, "{l}");
+        // the runs of this row: seeds 123 and 127, the best of them is the row's best
+        let mine: Vec<Vec<String>> = runs[1..]
+            .iter()
+            .filter(|r| r.starts_with(&format!("{key},")))
+            .map(|r| r.split(',').map(String::from).collect())
+            .collect();
+        assert_eq!(mine.iter().map(|r| r[3].as_str()).collect::<Vec<_>>(), ["123", "127"], "{key}");
+        let bests: Vec<f64> = mine.iter().map(|r| r[4].parse().unwrap()).collect();
+        assert_eq!(bests.iter().copied().fold(f64::INFINITY, f64::min), best, "{key}");
+        assert_eq!(bests.iter().copied().fold(f64::NEG_INFINITY, f64::max), v[12], "{key}");
+        assert_eq!(mine[v[8] as usize][4].parse::<f64>().unwrap(), best, "{key}: best_run");
     }
     check_png(&out.join("de_migration.png"), 2 * 620, 440 + 40);
     fails(&["experiment", "de-migration", "--out", out.to_str().unwrap(), "--strategies", "Teleport"], "--strategies");
     fails(&["experiment", "de-migration", "--out", out.to_str().unwrap(), "--periods", "0"], "--periods");
+    fails(&["experiment", "de-migration", "--out", out.to_str().unwrap(), "--runs", "0"], "--runs");
 }
 
 #[test]

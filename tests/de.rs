@@ -312,6 +312,8 @@ fn migration_on_the_device_copies_best_over_worst() {
 /// Appendix D simulated thread by thread: each work-item of a DE_TILE x DE_TILE group reads
 /// x[p, m, n] (population fastest) into the tile at [lx][ly]; after the barrier work-item
 /// (lx, ly) writes tile[ly][lx] to Y at member m_blk + lx, population p_blk + ly.
+// Indexed loops on purpose: each (lx, ly) pair is one work-item, as in the kernel.
+#[allow(clippy::needless_range_loop)]
 fn simulate_copy(np: usize, nm: usize, nn: usize, tile: usize) -> Vec<Option<(usize, usize, usize)>> {
     let mut y = vec![None; np * nm * nn];
     for n in 0..nn {
@@ -470,6 +472,40 @@ fn user_source_and_callback_follow_the_catalogue() {
 }
 
 #[test]
+fn func_data_evaluates_the_population_again() {
+    // sum (x_j - c)^2 with c the first value of the data buffer
+    let src = Objective::source(
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {\n\
+         FP c = ((__global const FP *)data)[0]; FP s = 0;\n\
+         for (uint j = 0; j < dims; ++j) { FP v = x[j * stride] - c; s += v * v; } return s; }",
+        vec![],
+    );
+    let (np, nm) = (3u32, 7u32);
+    let p = params(np, nm, 4, -3.0, 3.0, BoundsCorrection::Saturation, true);
+    for backend in [Backend::Device, Backend::Cpu] {
+        let mut de = DeMultiPop::new(&p, backend).unwrap();
+        de.init(&src, Mutation::Rand1, Migration::NONE).unwrap();
+        for _ in 0..5 {
+            de.iteration().unwrap();
+        }
+        let evaluations = de.evaluations();
+        de.set_func_data(&1.5f64.to_le_bytes()).unwrap();
+        assert_eq!(de.evaluations(), evaluations + (np * nm) as u64);
+        let f = de.fitness().unwrap();
+        for q in 0..np {
+            for m in 0..nm {
+                let want: f64 = de.x(q, m).unwrap().iter().map(|v| (v - 1.5) * (v - 1.5)).sum();
+                let got = f[(q * (nm + 1) + m) as usize];
+                assert!((got - want).abs() <= 1e-12 * want.max(1.0), "{backend:?} {q} {m}: {got} vs {want}");
+            }
+            let best = de.bests_fitness().unwrap()[q as usize];
+            let min = (0..nm).map(|m| f[(q * (nm + 1) + m) as usize]).fold(f64::INFINITY, f64::min);
+            assert_eq!(best, min, "{backend:?}: island {q}'s best under the new data");
+        }
+    }
+}
+
+#[test]
 fn stop_conditions() {
     let p = params(4, 10, 4, -5.0, 5.0, BoundsCorrection::Saturation, false);
     let mut de = solver(&p, Backend::Device, "F1", Mutation::Rand1, Migration::NONE);
@@ -536,6 +572,8 @@ fn invalid_settings_name_the_argument() {
     de2.init(&f1, Mutation::Rand1, Migration::NONE).unwrap();
     arg_error(de2.best(4), "island");
     arg_error(de2.x(0, 6), "member");
+    // only a user OpenCL source takes a data buffer
+    arg_error(de2.set_func_data(&[0u8; 8]), "func-data");
     // a source that does not compile is a build error with the log
     let mut de3 = DeMultiPop::new(&ok, Backend::Device).unwrap();
     let bad = Objective::source("FP objective(__global const FP *x, uint d, uint s, __global const void *data) { return nope; }", vec![]);

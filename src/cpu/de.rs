@@ -180,7 +180,16 @@ impl Engine for CpuDe {
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
         self.func_data = Some(data.to_vec());
-        Ok(())
+        // The population's fitness came from the old data: evaluate every member again.
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let x = &self.x;
+        self.y.par_chunks_mut(nn).enumerate().for_each(|(r, row)| {
+            let (p, m) = (r / nm, r % nm);
+            let at = (p * (nm + 1) + m) * nn;
+            row.copy_from_slice(&x[at..at + nn]);
+        });
+        self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
+        self.evaluate()
     }
 
     fn sync(&mut self) -> Result<()> {

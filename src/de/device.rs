@@ -176,6 +176,23 @@ impl DeviceDe {
         self.rank()
     }
 
+    /// Evaluates every member of X afresh (Fx of the members reset to +inf first, so selection
+    /// takes every member's new value): after `de_init`, and when the objective's data changes.
+    fn evaluate_population(&mut self) -> Result<()> {
+        let (np, nm, nn) = self.sizes();
+        let inf = vec![f64::INFINITY; np as usize * (nm as usize + 1)];
+        self.fx.write(&self.queue, &fp_bytes(&inf, self.cfg.options.double))?;
+        let k = self.k()?;
+        let mut e = ExecuteKernel::new(&k.copy);
+        // SAFETY: arguments match `de_copy_x_y`.
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.y.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+        }
+        launch(&self.queue, &mut e, &self.tile_global(), Some(&[self.tile, self.tile, 1]), "clEnqueueNDRangeKernel(de_copy_x_y)")?;
+        self.evaluate()?;
+        self.queue.finish()
+    }
+
     /// Copies each population's best to its extra row.
     fn rank(&mut self) -> Result<()> {
         let (np, nm, nn) = self.sizes();
@@ -230,14 +247,7 @@ impl Engine for DeviceDe {
             e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&seed);
         }
         launch(&self.queue, &mut e, &[round_up(total, 64)], Some(&[64]), "clEnqueueNDRangeKernel(de_init)")?;
-        let mut e = ExecuteKernel::new(&k.copy);
-        // SAFETY: arguments match `de_copy_x_y`.
-        unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.y.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-        }
-        launch(&self.queue, &mut e, &self.tile_global(), Some(&[self.tile, self.tile, 1]), "clEnqueueNDRangeKernel(de_copy_x_y)")?;
-        self.evaluate()?;
-        self.queue.finish()
+        self.evaluate_population()
     }
 
     fn generation(&mut self, gen: u64) -> Result<()> {
@@ -298,7 +308,8 @@ impl Engine for DeviceDe {
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
         self.queue.finish()?;
         self.data = self.queue.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "func-data")?;
-        Ok(())
+        // The population's fitness came from the old data: evaluate every member again.
+        self.evaluate_population()
     }
 
     fn sync(&mut self) -> Result<()> {

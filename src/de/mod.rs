@@ -484,6 +484,8 @@ struct Running {
     mutation: Mutation,
     migration: Migration,
     objective_label: String,
+    /// A user OpenCL source objective: the only kind that takes a data buffer.
+    source: bool,
 }
 
 /// The island DE solver (the thesis's `DEMultiPop`).
@@ -534,7 +536,8 @@ impl DeMultiPop {
             Objective::Source { .. } => "OpenCL source".into(),
             Objective::Callback(_) => "host callback".into(),
         };
-        self.running = Some(Running { mutation, migration, objective_label });
+        let source = matches!(objective, Objective::Source { .. });
+        self.running = Some(Running { mutation, migration, objective_label, source });
         self.generation = 0;
         self.evaluations = self.cfg.np as u64 * self.cfg.nm as u64;
         Ok(())
@@ -681,10 +684,16 @@ impl DeMultiPop {
         Ok(())
     }
 
-    /// Replaces the data buffer of a user OpenCL source objective (the thesis's `func-data`).
+    /// Replaces the data buffer of a user OpenCL source objective (the thesis's `func-data`) and
+    /// evaluates the population again under it (counted as Np * Nm evaluations), so no member
+    /// keeps a fitness of the old data. Only a user OpenCL source objective takes data.
     pub fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
-        self.running()?;
-        self.engine.set_func_data(data)
+        if !self.running()?.source {
+            return Err(Error::arg("func-data", "only a user OpenCL source objective takes a data buffer"));
+        }
+        self.engine.set_func_data(data)?;
+        self.evaluations += self.cfg.np as u64 * self.cfg.nm as u64;
+        Ok(())
     }
 
     pub fn config(&self) -> &Config {

@@ -42,6 +42,7 @@ fn population_key(p: u32, np: u32, shared: bool) -> (u64, u64) {
 }
 
 /// Initial value of component n of member m of population p in [a, b].
+#[allow(clippy::too_many_arguments)]
 pub fn initial(seed: u64, p: u32, m: u32, n: u32, nm: u32, nn: u32, a: f64, b: f64) -> f64 {
     let c = ((p as u64 * nm as u64) + m as u64) * nn as u64 + n as u64;
     a + unit(rng4(seed, 0, c)[0]) * (b - a)
@@ -110,7 +111,8 @@ pub fn cotn_unit(w1: u32, w2: u32) -> f64 {
 /// Moves mutant component `v` back into [a, b] when it is outside (docs/DE.md): `x` is the
 /// target's component, `w1`, `w2` the component's random words (used by `uni` and `COTN`).
 pub fn correct(kind: BoundsCorrection, v: f64, x: f64, a: f64, b: f64, w1: u32, w2: u32) -> f64 {
-    if !(v < a) && !(v > b) {
+    // As the kernel's `!(v < a) && !(v > b)`: a NaN component passes through unchanged.
+    if v.is_nan() || (a..=b).contains(&v) {
         return v;
     }
     let low = v < a;

@@ -169,7 +169,12 @@ static CONTEXTS: OnceLock<Mutex<HashMap<usize, Arc<DeviceContext>>>> = OnceLock:
 /// Every OpenCL device of every platform, GPUs first. An empty list is not an error here;
 /// asking for a device from it is.
 pub fn list_devices() -> Result<Vec<DeviceInfo>> {
-    match DEVICES.get_or_init(|| enumerate().map_err(|e| e.to_string())) {
+    match DEVICES.get_or_init(|| {
+        enumerate().map_err(|e| match e {
+            Error::NoDevice(msg) => msg,
+            e => e.to_string(),
+        })
+    }) {
         Ok(v) => Ok(v.clone()),
         Err(msg) => Err(Error::NoDevice(msg.clone())),
     }

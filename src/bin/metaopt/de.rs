@@ -74,7 +74,7 @@ pub fn de_error(e: metaopt::Error) -> Failure {
             };
             flag_error(flag, e)
         }
-        metaopt::Error::NoDevice(_) => Failure(format!("{e}; install an OpenCL driver (e.g. pocl-opencl-icd), or use --cpu")),
+        metaopt::Error::NoDevice(_) => Failure(format!("{e}; or use --cpu")),
         _ => e.into(),
     }
 }

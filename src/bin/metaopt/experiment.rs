@@ -140,6 +140,10 @@ pub struct DeMigrationArgs {
     /// Bound correction
     #[arg(long, default_value = "COTN", value_name = "NAME")]
     bounds: String,
+    /// Independent runs of every strategy and period; run r adds 4r to each of the four seeds.
+    /// The statistics pool the final island bests of all runs, and the plot marks each run's best
+    #[arg(long, default_value_t = 1, value_name = "R", value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
 }
 
 fn runs_bar(total: u64) -> Option<ProgressBar> {
@@ -373,40 +377,74 @@ fn de_migration(a: &DeMigrationArgs) -> CliResult {
     let function = info.name;
     let backend = c.prepare()?;
     let with_baseline = !kinds.contains(&MigrationKind::None);
-    let bar = runs_bar((kinds.len() * a.periods.len() + with_baseline as usize) as u64);
+    let bar = runs_bar((kinds.len() * a.periods.len() + with_baseline as usize) as u64 * a.runs as u64);
     let t0 = Instant::now();
     let mut rows = Vec::new();
+    let mut run_rows = Vec::new();
     let mut text = String::new();
-    let one = |kind: MigrationKind, period: u32, rows: &mut Vec<Vec<String>>| -> CliResult<ex::Stats> {
-        if let Some(b) = &bar {
-            b.set_message(format!("{kind} every {period}"));
+    // Every run of one strategy and period: the pooled final island bests and each run's best.
+    let one = |kind: MigrationKind, period: u32, rows: &mut Vec<Vec<String>>, run_rows: &mut Vec<Vec<String>>| -> CliResult<(ex::Stats, Vec<f64>)> {
+        let mut pooled = Vec::new();
+        let mut run_bests = Vec::new();
+        let mut best: Option<(f64, u32, u32, f64)> = None;
+        for run in 0..a.runs {
+            if let Some(b) = &bar {
+                b.set_message(format!("{kind} every {period}, run {}", run + 1));
+            }
+            let mut s = c.setup(function, bounds[0], backend)?;
+            let o = &mut s.options;
+            let shift = 4 * run as u64;
+            for seed in [&mut o.init_seed, &mut o.mutation_seed, &mut o.crossover_seed, &mut o.migration_seed] {
+                *seed = seed.wrapping_add(shift);
+            }
+            s.migration = Migration::new(kind, period);
+            s.record_every = 0;
+            let r = ex::run(&s).map_err(de_error)?;
+            let finals = &r.history.last().ok_or_else(|| Failure("no records".into()))?.bests;
+            let f = island_f(c.islands, &s.options).map_err(de_error)?;
+            let island_mean = finals.iter().sum::<f64>() / finals.len().max(1) as f64;
+            run_rows.push(vec![
+                kind.name().to_string(),
+                period.to_string(),
+                run.to_string(),
+                s.options.init_seed.to_string(),
+                num(r.value),
+                r.island.to_string(),
+                num(f[r.island as usize]),
+                num(island_mean),
+            ]);
+            pooled.extend_from_slice(finals);
+            run_bests.push(r.value);
+            if best.is_none_or(|b| r.value < b.0) {
+                best = Some((r.value, run, r.island, f[r.island as usize]));
+            }
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
         }
-        let mut s = c.setup(function, bounds[0], backend)?;
-        s.migration = Migration::new(kind, period);
-        s.record_every = 0;
-        let r = ex::run(&s).map_err(de_error)?;
-        let finals = &r.history.last().ok_or_else(|| Failure("no records".into()))?.bests;
-        let st = stats(finals);
-        let f = island_f(c.islands, &s.options).map_err(de_error)?;
+        let st = stats(&pooled);
+        let (value, run, island, f) = best.ok_or_else(|| Failure("no runs".into()))?;
+        let rb = stats(&run_bests);
         rows.push(vec![
             kind.name().to_string(),
             period.to_string(),
+            a.runs.to_string(),
             num(st.mean),
             num(st.q25),
             num(st.q50),
             num(st.q75),
             num(st.min),
             num(st.max),
-            num(r.value),
-            r.island.to_string(),
-            num(f[r.island as usize]),
+            num(value),
+            run.to_string(),
+            island.to_string(),
+            num(f),
+            num(rb.q50),
+            num(rb.max),
         ]);
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-        Ok(st)
+        Ok((st, run_bests))
     };
-    let baseline = if with_baseline { Some(one(MigrationKind::None, 0, &mut rows)?) } else { None };
+    let baseline = if with_baseline { Some(one(MigrationKind::None, 0, &mut rows, &mut run_rows)?.0) } else { None };
     if let Some(st) = &baseline {
         text += &format!("{:<10} {:>6}  mean {:<12.6e} q25 {:<12.6e} q75 {:<12.6e} best {:.6e}\n", "None", "-", st.mean, st.q25, st.q75, st.min);
     }
@@ -414,18 +452,27 @@ fn de_migration(a: &DeMigrationArgs) -> CliResult {
     for &kind in &kinds {
         let mut per = Vec::new();
         for &period in &a.periods {
-            let st = one(kind, period, &mut rows)?;
-            text += &format!("{:<10} {period:>6}  mean {:<12.6e} q25 {:<12.6e} q75 {:<12.6e} best {:.6e}\n", kind.name(), st.mean, st.q25, st.q75, st.min);
-            per.push((period as f64, st));
+            let (st, run_bests) = one(kind, period, &mut rows, &mut run_rows)?;
+            text += &format!("{:<10} {period:>6}  mean {:<12.6e} q25 {:<12.6e} q75 {:<12.6e} best {:.6e}", kind.name(), st.mean, st.q25, st.q75, st.min);
+            if a.runs > 1 {
+                let rb: Vec<String> = run_bests.iter().map(|v| format!("{v:.4e}")).collect();
+                text += &format!("  runs {}", rb.join(" "));
+            }
+            text += "\n";
+            per.push((period as f64, st, run_bests));
         }
         let mut p = Panel::new(format!("{function}, {}", kind.name()), "migration period (generations)", "final island best");
         p.log_x = true;
         p.series.push(
-            Series::line("mean (25-75 % band)", per.iter().map(|(x, s)| (*x, s.mean)).collect(), plot::color(0))
-                .with_band(per.iter().map(|(x, s)| (*x, s.q25, s.q75)).collect()),
+            Series::line("mean (25-75 % band)", per.iter().map(|(x, s, _)| (*x, s.mean)).collect(), plot::color(0))
+                .with_band(per.iter().map(|(x, s, _)| (*x, s.q25, s.q75)).collect()),
         );
-        p.series.push(Series::line("median", per.iter().map(|(x, s)| (*x, s.q50)).collect(), plot::color(2)));
-        p.series.push(Series::line("best island", per.iter().map(|(x, s)| (*x, s.min)).collect(), plot::color(3)));
+        p.series.push(Series::line("median", per.iter().map(|(x, s, _)| (*x, s.q50)).collect(), plot::color(2)));
+        p.series.push(Series::line("best island", per.iter().map(|(x, s, _)| (*x, s.min)).collect(), plot::color(3)));
+        if a.runs > 1 {
+            let dots = per.iter().flat_map(|(x, _, rb)| rb.iter().map(move |v| (*x, *v))).collect();
+            p.series.push(Series::dots("best of each run", dots, plot::color(1)));
+        }
         if let Some(b) = &baseline {
             let (lo, hi) = (a.periods.iter().min().copied().unwrap_or(1) as f64, a.periods.iter().max().copied().unwrap_or(1) as f64);
             let mut s = Series::line("no migration (mean)", vec![(lo, b.mean), (hi, b.mean)], plot::color(7));
@@ -438,19 +485,38 @@ fn de_migration(a: &DeMigrationArgs) -> CliResult {
         b.finish_and_clear();
     }
     let csv_path = c.out.join("de_migration.csv");
-    csv_file(&csv_path, &["strategy", "period", "mean", "q25", "q50", "q75", "min", "max", "best", "best_island", "best_F"], &rows)?;
+    csv_file(
+        &csv_path,
+        &[
+            "strategy", "period", "runs", "mean", "q25", "q50", "q75", "min", "max", "best", "best_run", "best_island", "best_F",
+            "run_best_median", "run_best_max",
+        ],
+        &rows,
+    )?;
+    let runs_path = c.out.join("de_migration_runs.csv");
+    csv_file(&runs_path, &["strategy", "period", "run", "init_seed", "best", "best_island", "best_F", "island_best_mean"], &run_rows)?;
     let png = c.out.join("de_migration.png");
     let title = format!(
-        "{function}, D = {}, {}: {} islands x {} members, CR {}, F linspace({}, {}), {} generations",
-        c.dims, bounds[0], c.islands, c.members, c.cr, c.f_min, c.f_max, c.generations
+        "{function}, D = {}, {}: {} islands x {} members, CR {}, F linspace({}, {}), {} generations, {} run{}",
+        c.dims,
+        bounds[0],
+        c.islands,
+        c.members,
+        c.cr,
+        c.f_min,
+        c.f_max,
+        c.generations,
+        a.runs,
+        if a.runs == 1 { "" } else { "s" }
     );
     plot::write_png(&png, &title, &panels, 3.min(panels.len().max(1)), (620, 440))?;
     text += &format!(
-        "{} runs of {} generations in {:.1} s; wrote {} and {} in {}\n",
-        rows.len(),
+        "{} runs of {} generations in {:.1} s; wrote {}, {} and {} in {}\n",
+        run_rows.len(),
         c.generations,
         t0.elapsed().as_secs_f64(),
         csv_path.file_name().unwrap_or_default().to_string_lossy(),
+        runs_path.file_name().unwrap_or_default().to_string_lossy(),
         png.file_name().unwrap_or_default().to_string_lossy(),
         c.out.display()
     );

@@ -177,7 +177,6 @@ pub fn hc12_cmd(a: &Hc12Args) -> CliResult {
             "nRuns" => flag_error("--runs", e),
             _ => e.into(),
         },
-        metaopt::Error::NoDevice(_) => Failure(format!("{e}; install an OpenCL driver (e.g. pocl-opencl-icd)")),
         _ => e.into(),
     };
     let mut s = Hc12::new(params, objective, None).map_err(flag)?;

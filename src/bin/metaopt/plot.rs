@@ -68,11 +68,18 @@ pub struct Series {
     pub color: RGBColor,
     /// Line width in pixels.
     pub width: u32,
+    /// Draw the points as unconnected dots instead of a line.
+    pub dots: bool,
 }
 
 impl Series {
     pub fn line(label: impl Into<String>, points: Vec<(f64, f64)>, color: RGBColor) -> Self {
-        Series { label: label.into(), points, band: None, color, width: 2 }
+        Series { label: label.into(), points, band: None, color, width: 2, dots: false }
+    }
+
+    /// Unconnected dots (one per run, say).
+    pub fn dots(label: impl Into<String>, points: Vec<(f64, f64)>, color: RGBColor) -> Self {
+        Series { dots: true, ..Series::line(label, points, color) }
     }
 
     pub fn with_band(mut self, band: Vec<(f64, f64, f64)>) -> Self {
@@ -286,11 +293,17 @@ where
     }
     for s in &p.series {
         let pts: Vec<(f64, f64)> = s.points.iter().filter(|q| q.0.is_finite() && q.1.is_finite()).map(|q| (q.0, y(q.1))).collect();
-        let style = s.color.stroke_width(s.width);
-        let drawn = chart.draw_series(LineSeries::new(pts, style)).map_err(err)?;
-        if p.legend && !s.label.is_empty() {
-            let c = s.color;
-            drawn.label(s.label.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+        let c = s.color;
+        if s.dots {
+            let drawn = chart.draw_series(pts.into_iter().map(|q| Circle::new(q, 3, c.mix(0.7).filled()))).map_err(err)?;
+            if p.legend && !s.label.is_empty() {
+                drawn.label(s.label.as_str()).legend(move |(x, y)| Circle::new((x + 8, y), 3, c.filled()));
+            }
+        } else {
+            let drawn = chart.draw_series(LineSeries::new(pts, c.stroke_width(s.width))).map_err(err)?;
+            if p.legend && !s.label.is_empty() {
+                drawn.label(s.label.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+            }
         }
     }
     if p.legend && p.series.iter().any(|s| !s.label.is_empty()) {

@@ -340,7 +340,7 @@ fn solver_error(e: metaopt::Error) -> Failure {
             flag_error(flag, e)
         }
         metaopt::Error::NoDevice(_) => {
-            Failure(format!("{e}; install an OpenCL driver, or use --cpu"))
+            Failure(format!("{e}; or use --cpu"))
         }
         _ => e.into(),
     }
