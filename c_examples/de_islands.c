@@ -52,7 +52,7 @@ static int solve(const MetaoptObjective *objective, const char *label, uint64_t 
         return fail("metaopt_de_create", created.error_code, created.error_message);
     DeInstance *h = created.instance;
     int status = 0;
-    Int32Result r = metaopt_de_init(h, objective, "DE/rand/1", "PermuteN", 20);
+    Int32Result r = metaopt_de_init(h, objective, "DE/rand/1", "PermuteN", 20, NULL);
     if (r.error_code != METAOPT_OK) {
         status = fail("metaopt_de_init", r.error_code, r.error_message);
         goto out;

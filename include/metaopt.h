@@ -307,8 +307,8 @@ typedef struct ParamsInstance ParamsInstance;
 typedef struct SatInstance SatInstance;
 
 /**
- * Options of `metaopt_de_create` (the thesis's `OptionsDict`, Table 3); start from
- * `metaopt_de_default_options()` and change fields.
+ * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
+ * `OptionsDict`, Table 3); start from `metaopt_de_default_options()` and change fields.
  */
 typedef struct MetaoptDeOptions {
   /**
@@ -1201,20 +1201,26 @@ struct DeCreateResult metaopt_de_create(uint32_t islands,
  * strategy by name (`DE/rand/1`, `DE/rand/2`, `DE/best/1`, `DE/best/2`, `DE/current-to-rand/1`,
  * `DE/current-to-best/1`) and the migration strategy by name (`None`, `One2One`, `One2N`,
  * `N2One`, `N2N`, `PermuteN`, `RandTarget`; NULL is `None`) with its period in generations, and
- * makes and evaluates a new initial population (the thesis's `init`). A source is compiled now
+ * makes and evaluates a new initial population (the thesis's `init`). `options` (the thesis's
+ * `optionsUpdate`) replaces F, CR, the seeds and `shared_random` from now on; NULL keeps the
+ * current ones; its `double_precision` and `backend` must stay those of `metaopt_de_create`
+ * (`METAOPT_ERR_INVALID_ARGUMENT` naming `double` or `options.backend` otherwise), and an
+ * invalid update changes nothing. A source is compiled now
  * (`METAOPT_ERR_KERNEL_BUILD` with the log). A callback and its `user_data` are kept until
  * `metaopt_de_free` or the next init, and called only from the thread running the instance.
  * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
  * `h` must be NULL or a handle not in use by another thread; `objective` NULL or valid (its
- * callback valid until the instance is freed); the strings NULL or NUL-terminated.
+ * callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
+ * NULL or valid, its `cr_per_island` NULL or holding `islands` values.
  */
 struct Int32Result metaopt_de_init(struct DeInstance *h,
                                    const struct MetaoptObjective *objective,
                                    const char *mutation,
                                    const char *migration,
-                                   uint32_t period);
+                                   uint32_t period,
+                                   const struct MetaoptDeOptions *options);
 
 /**
  * One generation (the thesis's `iteration`): trials, evaluation, selection, and migration when

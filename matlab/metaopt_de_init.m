@@ -1,4 +1,4 @@
-function metaopt_de_init(h, objective, mutation, migration, period)
+function metaopt_de_init(h, objective, mutation, migration, period, opts)
 % METAOPT_DE_INIT  Sets the objective and strategies of an island DE instance and makes and
 %   evaluates its first populations (the thesis's init; mode 'de-init').
 %   objective: a function handle or m-function name, called with the (islands * members) x dims
@@ -8,8 +8,15 @@ function metaopt_de_init(h, objective, mutation, migration, period)
 %   set by metaopt_de_func_data). mutation: 'DE/rand/1' (default), 'DE/rand/2', 'DE/best/1',
 %   'DE/best/2', 'DE/current-to-rand/1', 'DE/current-to-best/1'. migration: 'None' (default),
 %   'One2One', 'One2N', 'N2One', 'N2N', 'PermuteN', 'RandTarget', every period (10) generations.
+%   opts (the thesis's optionsUpdate): fields as in metaopt_de_params (F_coefs_mode,
+%   F_coefs_min, F_coefs_max, CR, the four *_rng_seed, shared_random) that replace the
+%   instance's current ones for this and later runs; double and cpu are fixed at creation.
   if nargin < 3, mutation = []; end
   if nargin < 4, migration = []; end
   if nargin < 5, period = []; end
-  metaopt_mex('de-init', h, objective, mutation, migration, period);
+  if nargin < 6
+    metaopt_mex('de-init', h, objective, mutation, migration, period);
+  else
+    metaopt_mex('de-init', h, objective, mutation, migration, period, opts);
+  end
 end

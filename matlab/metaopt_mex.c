@@ -271,6 +271,10 @@ typedef struct {
     DeInstance *de;
     uint32_t de_islands, de_members, de_dims;
     mxArray *de_fun;
+    /* the instance's current options (a 'de-init' opts update starts from them) and its
+     * per-island CR values (malloc'ed, de_islands values) or NULL */
+    MetaoptDeOptions de_opts;
+    double *de_cr;
     /* the m-function of the running `run` (HC12) or DE call and the error it raised */
     const mxArray *fun;
     mxArray *fun_error;
@@ -305,6 +309,7 @@ static void entry_release(Entry *e) {
         metaopt_de_free(e->de);
     if (e->de_fun)
         mxDestroyArray(e->de_fun);
+    free(e->de_cr);
     hc12_release(e);
     free(e->n_bits);
     free(e->dod);
@@ -1360,15 +1365,77 @@ static void check_fields(const mxArray *s, const char *what, const char *const *
     }
 }
 
+/* The DE option fields (thesis Table 3) of the names de-params takes. */
+static const char *const de_option_fields[] = {"F_coefs_mode", "F_coefs_min", "F_coefs_max", "CR",
+                                              "init_rng_seed", "mutation_rng_seed", "crossover_rng_seed",
+                                              "migration_rng_seed", "double", "shared_random", "cpu", NULL};
+
+/* Applies the fields of the opts struct `s` (NULL: none) to *o; CR values given per island are
+ * left in mxMalloc'ed memory that *o points to (freed with the MEX call). */
+static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o) {
+    const mxArray *v;
+    check_fields(s, "opts", de_option_fields);
+    if ((v = opt(s, "F_coefs_mode"))) {
+        char *m = string_arg(v, "opts.F_coefs_mode");
+        if (strcmp(m, "linspace") == 0)
+            o->f_const = 0;
+        else if (strcmp(m, "const") == 0)
+            o->f_const = 1;
+        else
+            fail("badArgument", "opts.F_coefs_mode must be 'linspace' or 'const', got '%s'", m);
+    }
+    if ((v = opt(s, "F_coefs_min")))
+        o->f_min = real_scalar(v, "opts.F_coefs_min");
+    if ((v = opt(s, "F_coefs_max")))
+        o->f_max = real_scalar(v, "opts.F_coefs_max");
+    if ((v = opt(s, "CR"))) {
+        size_t n;
+        double *cr = real_vector(v, "opts.CR", &n, 0);
+        if (n == 1) {
+            o->cr = cr[0];
+            o->cr_per_island = NULL;
+        } else if (n == np)
+            o->cr_per_island = cr; /* the library reads `islands` values: the length is checked here */
+        else
+            fail("badArgument", "opts.CR must hold 1 or islands = %u values, got %zu", np, n);
+    }
+    if ((v = opt(s, "init_rng_seed")))
+        o->init_seed = (uint64_t)int_scalar(v, "opts.init_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "mutation_rng_seed")))
+        o->mutation_seed = (uint64_t)int_scalar(v, "opts.mutation_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "crossover_rng_seed")))
+        o->crossover_seed = (uint64_t)int_scalar(v, "opts.crossover_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "migration_rng_seed")))
+        o->migration_seed = (uint64_t)int_scalar(v, "opts.migration_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "double")))
+        o->double_precision = (uint8_t)flag_arg(v, "opts.double");
+    if ((v = opt(s, "shared_random")))
+        o->shared_random = (uint8_t)flag_arg(v, "opts.shared_random");
+    if ((v = opt(s, "cpu")))
+        o->backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+}
+
+/* Keeps *o as the instance's current options (with a malloc'ed copy of per-island CR). */
+static void de_keep_options(Entry *e, const MetaoptDeOptions *o) {
+    double *cr = NULL;
+    if (o->cr_per_island) {
+        cr = malloc(e->de_islands * sizeof *cr);
+        if (!cr)
+            fail("outOfMemory", "cannot keep %u CR values", e->de_islands);
+        memcpy(cr, o->cr_per_island, e->de_islands * sizeof *cr);
+    }
+    free(e->de_cr);
+    e->de_cr = cr;
+    e->de_opts = *o;
+    e->de_opts.cr_per_island = cr;
+}
+
 /* 'de-params', islands, members, dims, limits ([a b] or dims x 2), bounds (a name or a cell
  * array of dims names), [opts: F_coefs_mode ('linspace' | 'const'), F_coefs_min, F_coefs_max,
  * CR (one value or one per island), init_rng_seed, mutation_rng_seed, crossover_rng_seed,
  * migration_rng_seed, double, shared_random, cpu] -> instance */
 static void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
-    static const char *known[] = {"F_coefs_mode", "F_coefs_min", "F_coefs_max", "CR",
-                                  "init_rng_seed", "mutation_rng_seed", "crossover_rng_seed", "migration_rng_seed",
-                                  "double", "shared_random", "cpu", NULL};
     /* the library checks the counts (islands >= 1, members >= 3, dims >= 1) and names them */
     uint32_t np = (uint32_t)int_scalar(arg(nrhs, prhs, 1, "islands"), "islands", 0, 4294967295.0);
     uint32_t nm = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "members"), "members", 0, 4294967295.0);
@@ -1420,48 +1487,11 @@ static void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
         fail("badArgument", "bounds must be a name ('sat', 'mir', 'tor', 'HVB', 'uni', 'COTN') or a cell array of names");
         return;
     }
-    const mxArray *s = options_struct(nrhs, prhs, 6), *v;
+    const mxArray *s = options_struct(nrhs, prhs, 6);
     if (nrhs > 7)
         fail("tooManyArguments", "de-params takes islands, members, dims, limits, bounds, opts");
-    check_fields(s, "opts", known);
     MetaoptDeOptions o = metaopt_de_default_options();
-    if ((v = opt(s, "F_coefs_mode"))) {
-        char *m = string_arg(v, "opts.F_coefs_mode");
-        if (strcmp(m, "linspace") == 0)
-            o.f_const = 0;
-        else if (strcmp(m, "const") == 0)
-            o.f_const = 1;
-        else
-            fail("badArgument", "opts.F_coefs_mode must be 'linspace' or 'const', got '%s'", m);
-    }
-    if ((v = opt(s, "F_coefs_min")))
-        o.f_min = real_scalar(v, "opts.F_coefs_min");
-    if ((v = opt(s, "F_coefs_max")))
-        o.f_max = real_scalar(v, "opts.F_coefs_max");
-    if ((v = opt(s, "CR"))) {
-        size_t n;
-        double *cr = real_vector(v, "opts.CR", &n, 0);
-        if (n == 1)
-            o.cr = cr[0];
-        else if (n == np)
-            o.cr_per_island = cr; /* the library reads `islands` values: the length is checked here */
-        else
-            fail("badArgument", "opts.CR must hold 1 or islands = %u values, got %zu", np, n);
-    }
-    if ((v = opt(s, "init_rng_seed")))
-        o.init_seed = (uint64_t)int_scalar(v, "opts.init_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "mutation_rng_seed")))
-        o.mutation_seed = (uint64_t)int_scalar(v, "opts.mutation_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "crossover_rng_seed")))
-        o.crossover_seed = (uint64_t)int_scalar(v, "opts.crossover_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "migration_rng_seed")))
-        o.migration_seed = (uint64_t)int_scalar(v, "opts.migration_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "double")))
-        o.double_precision = (uint8_t)flag_arg(v, "opts.double");
-    if ((v = opt(s, "shared_random")))
-        o.shared_random = (uint8_t)flag_arg(v, "opts.shared_random");
-    if ((v = opt(s, "cpu")))
-        o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    de_options(s, np, &o);
     DeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
     if (r.error_code != METAOPT_OK)
         fail_library("metaopt_de_create", r.error_code, r.error_message);
@@ -1470,6 +1500,7 @@ static void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
     e->de_islands = np;
     e->de_members = nm;
     e->de_dims = nn;
+    de_keep_options(e, &o);
 }
 
 /* Raises the error of a failed DE call: an m-function objective's own error (rethrown), else
@@ -1483,7 +1514,9 @@ static void de_fail(Entry *e, const char *call, int32_t code, char *message) {
     fail_library(call, code, message);
 }
 
-/* 'de-init', instance, objective, [mutation='DE/rand/1', migration='None', period=10]
+/* 'de-init', instance, objective, [mutation='DE/rand/1', migration='None', period=10, opts]
+ * opts (the thesis's optionsUpdate): fields as in de-params, applied to the instance's current
+ * options for this and later runs; double and cpu cannot change.
  * objective: a function handle or m-function name (called with the (islands * members) x dims
  * trials of a generation, row (p - 1) * members + m for island p and member m, returning their
  * values), '@NAME' (a catalogue function on the device), '@FILE.cl' (OpenCL C read from
@@ -1496,8 +1529,12 @@ static void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
     const char *mutation = given(nrhs, prhs, 3) ? string_arg(prhs[3], "mutation") : "DE/rand/1";
     const char *migration = given(nrhs, prhs, 4) ? string_arg(prhs[4], "migration") : "None";
     uint32_t period = given(nrhs, prhs, 5) ? (uint32_t)int_scalar(prhs[5], "period", 0, 4294967295.0) : 10;
-    if (nrhs > 6)
-        fail("tooManyArguments", "de-init takes instance, objective, mutation, migration, period");
+    const mxArray *update = options_struct(nrhs, prhs, 6);
+    if (nrhs > 7)
+        fail("tooManyArguments", "de-init takes instance, objective, mutation, migration, period, opts");
+    MetaoptDeOptions opts = e->de_opts;
+    if (update)
+        de_options(update, e->de_islands, &opts);
     MetaoptObjective o;
     memset(&o, 0, sizeof o);
     char label[512] = "";
@@ -1552,7 +1589,7 @@ static void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
     e->fun = copy;
     e->fun_error = NULL;
     e->fun_calls = 0;
-    Int32Result r = metaopt_de_init(e->de, &o, mutation, migration, period);
+    Int32Result r = metaopt_de_init(e->de, &o, mutation, migration, period, update ? &opts : NULL);
     e->fun = NULL;
     if (r.error_code != METAOPT_OK) {
         /* the previous objective stays (or, after a failed first evaluation, none runs) */
@@ -1563,6 +1600,8 @@ static void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
     if (e->de_fun)
         mxDestroyArray(e->de_fun);
     e->de_fun = copy;
+    if (update)
+        de_keep_options(e, &opts);
 }
 
 /* 'de-iteration', instance -> the generation number since 'de-init' */

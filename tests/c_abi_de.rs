@@ -30,7 +30,13 @@ fn catalogue(name: &CString) -> MetaoptObjective {
 fn init(h: *mut DeInstance, o: &MetaoptObjective, mutation: &str, migration: Option<&str>, period: u32) -> Int32Result {
     let m = CString::new(mutation).unwrap();
     let g = migration.map(|s| CString::new(s).unwrap());
-    unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ref().map_or(ptr::null(), |c| c.as_ptr()), period) }
+    unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ref().map_or(ptr::null(), |c| c.as_ptr()), period, ptr::null()) }
+}
+
+fn init_options(h: *mut DeInstance, o: &MetaoptObjective, options: &MetaoptDeOptions) -> Int32Result {
+    let m = CString::new("DE/rand/1").unwrap();
+    let g = CString::new("PermuteN").unwrap();
+    unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ptr(), 5, options) }
 }
 
 fn array(r: MetaoptDoubleArrayResult) -> Vec<f64> {
@@ -200,7 +206,7 @@ fn errors_name_the_argument() {
     let cec = CString::new("CEC04t").unwrap();
     let r = init(h, &catalogue(&cec), "DE/rand/1", None, 0);
     expect_error(r.error_code, r.error_message, INVALID, "dims");
-    let r = unsafe { metaopt_de_init(h, ptr::null(), ptr::null(), ptr::null(), 0) };
+    let r = unsafe { metaopt_de_init(h, ptr::null(), ptr::null(), ptr::null(), 0, ptr::null()) };
     expect_error(r.error_code, r.error_message, NULL, "objective");
     let src = CString::new("FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return undefined_thing; }").unwrap();
     let bad = MetaoptObjective { kind: 1, function_name: ptr::null(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
@@ -264,3 +270,58 @@ fn user_source_with_func_data() {
     assert!(text.contains("shifted sphere"), "{text}");
     unsafe { metaopt_de_free(h) };
 }
+
+#[test]
+fn init_with_an_options_update_runs_as_a_solver_created_with_them() {
+    let _g = shared();
+    let f = CString::new("CEC05t").unwrap();
+    let limits = [-100.0, 100.0];
+    let base = metaopt_de_default_options();
+    let mut updated = base;
+    updated.f_const = 1;
+    updated.f_min = 0.6;
+    let cr = [0.2, 0.9, 0.5, 0.7];
+    updated.cr_per_island = cr.as_ptr();
+    updated.init_seed = 7;
+    updated.mutation_seed = 8;
+    updated.crossover_seed = 9;
+    updated.migration_seed = 10;
+    let stop = {
+        let mut s = metaopt_de_default_stop();
+        s.generations = 40;
+        s
+    };
+    // created with the defaults, then init with the update
+    let a = instance(create(4, 12, 10, &limits, "mir", Some(&base)));
+    expect_ok(init(a, &catalogue(&f), "DE/rand/1", None, 0));
+    let _ = run(a, &stop);
+    expect_ok(init_options(a, &catalogue(&f), &updated));
+    // created with the updated options
+    let b = instance(create(4, 12, 10, &limits, "mir", Some(&updated)));
+    expect_ok(init_options(b, &catalogue(&f), &updated));
+    let (va, xa, _) = run(a, &stop);
+    let (vb, xb, _) = run(b, &stop);
+    assert_eq!((va, xa.clone()), (vb, xb), "the update takes F, CR and the seeds");
+    assert_eq!(array(unsafe { metaopt_de_bests_fitness(a) }), array(unsafe { metaopt_de_bests_fitness(b) }));
+    // a NULL update keeps the updated options: the same run again
+    expect_ok(init(a, &catalogue(&f), "DE/rand/1", Some("PermuteN"), 5));
+    assert_eq!(run(a, &stop).0, va);
+    // precision and backend are fixed; an invalid update changes nothing
+    let mut bad = updated;
+    bad.double_precision = 1;
+    let r = init_options(a, &catalogue(&f), &bad);
+    expect_error(r.error_code, r.error_message, INVALID, "double");
+    let mut bad = updated;
+    bad.backend = 1;
+    let r = init_options(a, &catalogue(&f), &bad);
+    expect_error(r.error_code, r.error_message, INVALID, "options.backend");
+    let mut bad = updated;
+    bad.cr_per_island = ptr::null();
+    bad.cr = 1.5;
+    let r = init_options(a, &catalogue(&f), &bad);
+    expect_error(r.error_code, r.error_message, INVALID, "cr");
+    assert_eq!(expect_ok(unsafe { metaopt_de_iteration(a) }), 41, "the run before the refused update goes on");
+    unsafe { metaopt_de_free(a) };
+    unsafe { metaopt_de_free(b) };
+}
+

@@ -287,6 +287,28 @@ txt = metaopt_info(d);
 check(~isempty(strfind(txt, '8 populations x 40 members x 10 dimensions')) && ~isempty(strfind(txt, 'PermuteN')) && ...
       ~isempty(strfind(txt, 'F1')), 'info describes a DE instance');
 metaopt_free(d);
+% de-init with an options update (the thesis's optionsUpdate) runs as an instance made with them
+upd = struct('F_coefs_mode', 'const', 'F_coefs_min', 0.6, 'CR', [0.2 0.9 0.5 0.7], 'init_rng_seed', 7, ...
+             'mutation_rng_seed', 8, 'crossover_rng_seed', 9, 'migration_rng_seed', 10);
+da = metaopt_de_params(4, 12, 10, [-100 100], 'mir');
+metaopt_de_init(da, '@CEC05t');
+metaopt_de_run(da, 40);
+metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'PermuteN', 5, upd);
+db = metaopt_de_params(4, 12, 10, [-100 100], 'mir', upd);
+metaopt_de_init(db, '@CEC05t', 'DE/rand/1', 'PermuteN', 5);
+[va, xa] = metaopt_de_run(da, 40);
+[vb, xb] = metaopt_de_run(db, 40);
+check(va == vb && isequal(xa, xb) && isequal(metaopt_de_bests(da), metaopt_de_bests(db)), ...
+      'de-init opts: F, CR and the seeds as if made with them');
+metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'PermuteN', 5, struct('F_coefs_min', 0.6));
+[vc2, xc2] = metaopt_de_run(da, 40);
+check(vc2 == va && isequal(xc2, xa), 'de-init opts: a later update keeps the other updated fields (per-island CR included)');
+check(strcmp(error_id(@() metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'None', 5, struct('double', true))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'double')), 'de-init opts: the precision is fixed');
+check(strcmp(error_id(@() metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'None', 5, struct('colour', 1))), 'metaopt:badOption'), ...
+      'de-init opts: an unknown field');
+metaopt_free(da);
+metaopt_free(db);
 % an m-function objective (by name and as a handle) gives the catalogue's run; the trials come
 % as one (islands * members) x dims matrix per generation
 small = {4, 20, 5, [-5.12 5.12; -5.12 5.12; -5.12 5.12; -5.12 5.12; -5.12 5.12], 'sat', fast};

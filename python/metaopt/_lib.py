@@ -381,7 +381,8 @@ _SIGNATURES = {
             POINTER(MetaoptDeOptions),  # options
         ],
     ),
-    "metaopt_de_init": (Int32Result, [DeInstance_p, POINTER(MetaoptObjective), c_char_p, c_char_p, c_uint32]),
+    "metaopt_de_init": (Int32Result, [DeInstance_p, POINTER(MetaoptObjective), c_char_p, c_char_p, c_uint32,
+                                      POINTER(MetaoptDeOptions)]),
     "metaopt_de_iteration": (Int32Result, [DeInstance_p]),
     "metaopt_de_run": (MetaoptDeResult, [DeInstance_p, POINTER(MetaoptDeStop)]),
     "metaopt_de_free_result": (None, [POINTER(MetaoptDeResult)]),

@@ -71,12 +71,33 @@ class IslandDE(Instance):
         self.dims = _checks.integer("dims", dims, 0, U32)
         self.limits = _limits(limits, self.dims)
         self.bounds = _bounds(bounds)
+        self.double = _checks.flag("double", double)
+        if backend not in _BACKENDS:
+            raise ValueError(f"backend must be 'device' or 'cpu', got {backend!r}")
+        self.backend = backend
+        self._settings = dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds, shared_random=shared_random)
+        o, cr_values = self._options(self._settings)
+        r = _lib.lib().metaopt_de_create(
+            self.islands, self.members, self.dims,
+            self.limits.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.limits.size,
+            ",".join(self.bounds).encode(), ctypes.byref(o),
+        )
+        del cr_values  # copied by the library
+        # the callbacks of Python objectives, kept as long as the handle (the list fills in init)
+        self._callbacks = []
+        self._callback = None
+        self._adopt(check(r, "metaopt_de_create").instance, "metaopt_de_free", keep=self._callbacks)
+
+    def _options(self, settings):
+        """The library's options struct for ``settings`` (and the CR array it points to, which
+        must live until the call that reads it)."""
         o = _lib.lib().metaopt_de_default_options()
+        f_mode, cr, seeds = settings["f_mode"], settings["cr"], settings["seeds"]
         if f_mode not in _F_MODES:
             raise ValueError(f"f_mode must be 'linspace' or 'const', got {f_mode!r}")
         o.f_const = _F_MODES[f_mode]
-        o.f_min = _checks.real("f_min", f_min, finite=False)
-        o.f_max = _checks.real("f_max", f_max, finite=False)
+        o.f_min = _checks.real("f_min", settings["f_min"], finite=False)
+        o.f_max = _checks.real("f_max", settings["f_max"], finite=False)
         cr_values = None
         if isinstance(cr, numbers.Real) or (isinstance(cr, np.ndarray) and cr.ndim == 0):
             o.cr = _checks.real("cr", cr, finite=False)
@@ -89,27 +110,14 @@ class IslandDE(Instance):
         if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__") or len(seeds) != 4:
             raise ValueError(f"seeds must be 4 integers (init, mutation, crossover, migration), got {seeds!r}")
         names = ("init", "mutation", "crossover", "migration")
-        seeds = [_checks.integer(f"seeds[{i}] ({n})", s, 0, U64) for i, (n, s) in enumerate(zip(names, seeds))]
+        seeds = [_checks.integer(f"seeds[{i}] ({n})", v, 0, U64) for i, (n, v) in enumerate(zip(names, seeds))]
         o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed = seeds
-        self.double = _checks.flag("double", double)
         o.double_precision = int(self.double)
-        o.shared_random = int(_checks.flag("shared_random", shared_random))
-        if backend not in _BACKENDS:
-            raise ValueError(f"backend must be 'device' or 'cpu', got {backend!r}")
-        self.backend = backend
-        o.backend = _BACKENDS[backend]
-        r = _lib.lib().metaopt_de_create(
-            self.islands, self.members, self.dims,
-            self.limits.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.limits.size,
-            ",".join(self.bounds).encode(), ctypes.byref(o),
-        )
-        del cr_values  # copied by the library
-        # the callbacks of Python objectives, kept as long as the handle (the list fills in init)
-        self._callbacks = []
-        self._callback = None
-        self._adopt(check(r, "metaopt_de_create").instance, "metaopt_de_free", keep=self._callbacks)
+        o.shared_random = int(_checks.flag("shared_random", settings["shared_random"]))
+        o.backend = _BACKENDS[self.backend]
+        return o, cr_values
 
-    def init(self, objective, mutation="DE/rand/1", migration="None", period=10):
+    def init(self, objective, mutation="DE/rand/1", migration="None", period=10, **options):
         """Sets the objective and the strategies and makes and evaluates a new initial population
         (the generation count restarts at 0).
 
@@ -121,8 +129,21 @@ class IslandDE(Instance):
         re-raised. ``mutation``: ``DE/rand/1``, ``DE/rand/2``, ``DE/best/1``, ``DE/best/2``,
         ``DE/current-to-rand/1``, ``DE/current-to-best/1``. ``migration``: ``None``,
         ``One2One``, ``One2N``, ``N2One``, ``N2N``, ``PermuteN``, ``RandTarget``, every
-        ``period`` generations."""
+        ``period`` generations.
+
+        Keyword ``options`` update the settings of the constructor for this and later runs
+        (the thesis's ``optionsUpdate``): ``f_mode``, ``f_min``, ``f_max``, ``cr``, ``seeds``,
+        ``shared_random``; the others stay. ``double`` and ``backend`` are fixed at creation."""
         h = self._h()
+        unknown = sorted(set(options) - set(self._settings))
+        if unknown:
+            fixed = [k for k in unknown if k in ("double", "backend")]
+            if fixed:
+                raise ValueError(f"{fixed[0]} is fixed when the solver is created; make a new IslandDE")
+            raise TypeError(f"init() got unexpected option(s) {', '.join(unknown)}; "
+                            f"expected some of {', '.join(self._settings)}")
+        settings = {**self._settings, **options}
+        update, cr_values = self._options(settings) if options else (None, None)
         if not isinstance(mutation, str):
             raise TypeError(f"mutation must be a str such as 'DE/rand/1', got {type(mutation).__name__}")
         if migration is not None and not isinstance(migration, str):
@@ -133,15 +154,17 @@ class IslandDE(Instance):
             # the library may hold the new callback from here on, even if init fails
             self._callbacks.append(state)
         r = _lib.lib().metaopt_de_init(h, ctypes.byref(obj), mutation.encode(),
-                                       None if migration is None else migration.encode(), period)
-        del keep  # the library copied the strings
+                                       None if migration is None else migration.encode(), period,
+                                       None if update is None else ctypes.byref(update))
+        del keep, cr_values  # the library copied the strings and the CR values
         try:
             check_int(r, "metaopt_de_init")
         except MetaoptError as err:
             if state is not None:
                 state.raise_pending(err)
             raise
-        # the library holds only the new objective now
+        # the library holds only the new objective now, and the updated options
+        self._settings = settings
         self._callbacks[:] = [state] if state is not None else []
         self._callback = state
         self.objective = objective

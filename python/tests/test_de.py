@@ -341,3 +341,30 @@ def test_context_manager_and_collection_free_the_instance():
     gc.collect()
     assert ref() is None and not fin.alive and state() is None
     assert metaopt.IslandDE is IslandDE
+
+
+def test_init_with_an_options_update():
+    # the thesis's optionsUpdate: F, CR and the seeds of init run as a solver made with them
+    upd = dict(f_mode="const", f_min=0.6, cr=[0.2, 0.9, 0.5, 0.7], seeds=(7, 8, 9, 10))
+    with IslandDE(4, 12, 10, (-100, 100), "mir") as a, IslandDE(4, 12, 10, (-100, 100), "mir", **upd) as b:
+        a.init("CEC05t")
+        a.run(generations=40)
+        a.init("CEC05t", "DE/rand/1", "PermuteN", 5, **upd)
+        b.init("CEC05t", "DE/rand/1", "PermuteN", 5)
+        ra, rb = a.run(generations=40), b.run(generations=40)
+        assert ra.value == rb.value and np.array_equal(ra.x, rb.x)
+        assert np.array_equal(a.bests_fitness(), b.bests_fitness())
+        # a later update keeps the other updated settings
+        a.init("CEC05t", "DE/rand/1", "PermuteN", 5, f_min=0.6)
+        assert a.run(generations=40).value == ra.value
+        with pytest.raises(ValueError, match="double is fixed"):
+            a.init("CEC05t", double=True)
+        with pytest.raises(TypeError, match="colour"):
+            a.init("CEC05t", colour=1)
+        with pytest.raises(ValueError, match="cr"):
+            a.init("CEC05t", cr=[0.5, 0.5])
+        with pytest.raises(MetaoptError) as e:
+            a.init("CEC05t", cr=1.5)
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "cr" in e.value.message
+        # the refused updates changed nothing: the run goes on
+        assert a.iteration() == 41

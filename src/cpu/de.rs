@@ -196,6 +196,11 @@ impl Engine for CpuDe {
         Ok(())
     }
 
+    fn configure(&mut self, cfg: &Config) -> Result<()> {
+        self.cfg = cfg.clone();
+        Ok(())
+    }
+
     fn describe(&self) -> String {
         format!("CPU backend ({} rayon threads)", rayon::current_num_threads())
     }

@@ -316,6 +316,15 @@ impl Engine for DeviceDe {
         self.queue.finish()
     }
 
+    fn configure(&mut self, cfg: &Config) -> Result<()> {
+        self.queue.finish()?;
+        let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
+        self.f.write(&self.queue, &fp_bytes(&cfg.f, cfg.options.double))?;
+        self.crt.write(&self.queue, &crt)?;
+        self.cfg = cfg.clone();
+        Ok(())
+    }
+
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         format!("{} ({}), tile {}x{}", i.name, i.platform, self.tile, self.tile)

@@ -399,6 +399,28 @@ impl Config {
         })
     }
 
+    /// This configuration with other options (the thesis's `optionsUpdate` of `init`): F, CR
+    /// and the seeds may change; the precision is fixed when the solver is created.
+    pub fn with_options(&self, options: &DeOptions) -> Result<Config> {
+        if options.double != self.options.double {
+            return Err(Error::arg(
+                "double",
+                format!(
+                    "{}; the precision is fixed when the solver is created ({}); create a new solver",
+                    options.double, self.options.double
+                ),
+            ));
+        }
+        Config::new(&DeParams {
+            islands: self.np,
+            members: self.nm,
+            dims: self.nn,
+            limits: self.lo.iter().copied().zip(self.hi.iter().copied()).collect(),
+            bounds: self.kinds.clone(),
+            options: options.clone(),
+        })
+    }
+
     /// Number of values in X and Fx (with the best rows).
     pub fn fx_len(&self) -> usize {
         self.np as usize * (self.nm as usize + 1)
@@ -424,6 +446,8 @@ pub trait Engine: Send {
     /// Waits until the work enqueued so far is done (device launches are asynchronous).
     fn sync(&mut self) -> Result<()>;
     fn describe(&self) -> String;
+    /// Takes new F, CR and seeds (same sizes, limits, bounds and precision) before `start`.
+    fn configure(&mut self, cfg: &Config) -> Result<()>;
 }
 
 /// Stop conditions of [`DeMultiPop::run`]; `None` means no limit, and at least one is needed.
@@ -514,6 +538,23 @@ impl DeMultiPop {
     /// too small for the mutation, migration with one population or period 0, an objective not
     /// defined in Nn dimensions, a source that does not compile.
     pub fn init(&mut self, objective: &Objective, mutation: Mutation, migration: Migration) -> Result<()> {
+        self.init_with(objective, mutation, migration, None)
+    }
+
+    /// `init` with an options update (the thesis's `optionsUpdate`): new F mode and range, CR
+    /// and seeds for this and later runs; `None` keeps the current options. The precision
+    /// (`double`) is fixed at creation. Nothing changes when an argument is invalid.
+    pub fn init_with(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        migration: Migration,
+        options: Option<&DeOptions>,
+    ) -> Result<()> {
+        let cfg = match options {
+            Some(o) => Some(self.cfg.with_options(o)?),
+            None => None,
+        };
         if self.cfg.nm < mutation.min_members() {
             return Err(Error::arg(
                 "members",
@@ -530,6 +571,10 @@ impl DeMultiPop {
         }
         objective.check_dims(self.cfg.nn as usize)?;
         self.running = None;
+        if let Some(cfg) = cfg {
+            self.engine.configure(&cfg)?;
+            self.cfg = cfg;
+        }
         self.engine.start(objective, mutation)?;
         let objective_label = match objective {
             Objective::Catalogue { name } => name.clone(),

@@ -33,8 +33,8 @@ pub struct DeCreateResult {
     pub instance: *mut DeInstance,
 }
 
-/// Options of `metaopt_de_create` (the thesis's `OptionsDict`, Table 3); start from
-/// `metaopt_de_default_options()` and change fields.
+/// Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
+/// `OptionsDict`, Table 3); start from `metaopt_de_default_options()` and change fields.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MetaoptDeOptions {
@@ -138,6 +138,8 @@ const MAGIC: u64 = u64::from_be_bytes(*b"metaDE01");
 struct Handle {
     solver: DeMultiPop,
     objective: Option<String>,
+    /// `options.backend` of `metaopt_de_create`.
+    backend: i32,
 }
 
 /// The live `DeInstance` handles.
@@ -221,12 +223,6 @@ pub unsafe extern "C" fn metaopt_de_create(
         let bounds = BoundsCorrection::parse_list(unsafe { str_arg(bounds, "bounds")? })?;
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { options.as_ref() }.copied().unwrap_or_else(|| metaopt_de_default_options());
-        let cr = if o.cr_per_island.is_null() {
-            vec![o.cr]
-        } else {
-            // SAFETY: the caller's contract: `islands` values.
-            unsafe { copy_in::<f64>(o.cr_per_island.cast(), islands as usize, "options.cr_per_island")? }
-        };
         let backend = match o.backend {
             0 => Backend::Device,
             1 => Backend::Cpu,
@@ -238,22 +234,37 @@ pub unsafe extern "C" fn metaopt_de_create(
             dims,
             limits: lim.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
             bounds,
-            options: DeOptions {
-                f_mode: if o.f_const != 0 { FMode::Const } else { FMode::Linspace },
-                f_min: o.f_min,
-                f_max: o.f_max,
-                cr,
-                init_seed: o.init_seed,
-                mutation_seed: o.mutation_seed,
-                crossover_seed: o.crossover_seed,
-                migration_seed: o.migration_seed,
-                double: o.double_precision != 0,
-                shared_random: o.shared_random != 0,
-            },
+            // SAFETY: the caller's contract for `cr_per_island`.
+            options: unsafe { de_options(&o, islands)? },
         };
         let solver = DeMultiPop::new(&params, backend)?;
-        let instance = LIVE.insert(Handle { solver, objective: None });
+        let instance = LIVE.insert(Handle { solver, objective: None, backend: o.backend });
         DeCreateResult { error_code: 0, error_message: ptr::null_mut(), instance }
+    })
+}
+
+/// `DeOptions` from the C options (the backend aside).
+///
+/// # Safety
+/// `o.cr_per_island` must be NULL or hold `islands` values.
+unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
+    let cr = if o.cr_per_island.is_null() {
+        vec![o.cr]
+    } else {
+        // SAFETY: the caller's contract: `islands` values.
+        unsafe { copy_in::<f64>(o.cr_per_island.cast(), islands as usize, "options.cr_per_island")? }
+    };
+    Ok(DeOptions {
+        f_mode: if o.f_const != 0 { FMode::Const } else { FMode::Linspace },
+        f_min: o.f_min,
+        f_max: o.f_max,
+        cr,
+        init_seed: o.init_seed,
+        mutation_seed: o.mutation_seed,
+        crossover_seed: o.crossover_seed,
+        migration_seed: o.migration_seed,
+        double: o.double_precision != 0,
+        shared_random: o.shared_random != 0,
     })
 }
 
@@ -262,14 +273,19 @@ pub unsafe extern "C" fn metaopt_de_create(
 /// strategy by name (`DE/rand/1`, `DE/rand/2`, `DE/best/1`, `DE/best/2`, `DE/current-to-rand/1`,
 /// `DE/current-to-best/1`) and the migration strategy by name (`None`, `One2One`, `One2N`,
 /// `N2One`, `N2N`, `PermuteN`, `RandTarget`; NULL is `None`) with its period in generations, and
-/// makes and evaluates a new initial population (the thesis's `init`). A source is compiled now
+/// makes and evaluates a new initial population (the thesis's `init`). `options` (the thesis's
+/// `optionsUpdate`) replaces F, CR, the seeds and `shared_random` from now on; NULL keeps the
+/// current ones; its `double_precision` and `backend` must stay those of `metaopt_de_create`
+/// (`METAOPT_ERR_INVALID_ARGUMENT` naming `double` or `options.backend` otherwise), and an
+/// invalid update changes nothing. A source is compiled now
 /// (`METAOPT_ERR_KERNEL_BUILD` with the log). A callback and its `user_data` are kept until
 /// `metaopt_de_free` or the next init, and called only from the thread running the instance.
 /// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
 /// `h` must be NULL or a handle not in use by another thread; `objective` NULL or valid (its
-/// callback valid until the instance is freed); the strings NULL or NUL-terminated.
+/// callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
+/// NULL or valid, its `cr_per_island` NULL or holding `islands` values.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_init(
     h: *mut DeInstance,
@@ -277,6 +293,7 @@ pub unsafe extern "C" fn metaopt_de_init(
     mutation: *const c_char,
     migration: *const c_char,
     period: u32,
+    options: *const MetaoptDeOptions,
 ) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
@@ -293,7 +310,19 @@ pub unsafe extern "C" fn metaopt_de_init(
             // SAFETY: as above.
             unsafe { str_arg(migration, "migration")? }.parse()?
         };
-        h.solver.init(&obj, mutation, Migration::new(kind, period))?;
+        // SAFETY: NULL or valid by the caller's contract.
+        let update = match unsafe { options.as_ref() } {
+            None => None,
+            Some(o) if o.backend != h.backend => {
+                return Err(Error::arg(
+                    "options.backend",
+                    format!("{}; the backend is fixed when the instance is created ({})", o.backend, h.backend),
+                ))
+            }
+            // SAFETY: the caller's contract for `cr_per_island`.
+            Some(o) => Some(unsafe { de_options(o, h.solver.config().np)? }),
+        };
+        h.solver.init_with(&obj, mutation, Migration::new(kind, period), update.as_ref())?;
         h.objective = Some(what);
         Int32Result::ok(0)
     })
