@@ -741,6 +741,12 @@ impl DeMultiPop {
         Ok(())
     }
 
+    /// The backend in words: the OpenCL device (and its platform, with the tile size), or the
+    /// CPU backend with its thread count.
+    pub fn backend_description(&self) -> String {
+        self.engine.describe()
+    }
+
     pub fn config(&self) -> &Config {
         &self.cfg
     }

@@ -7,7 +7,7 @@
 //! the initial population, untimed), one warm-up generation, then the timed generations, closed
 //! by reading the island bests back so that the device has finished them.
 
-use crate::de::{backend, backend_description, de_error, parse_bounds, parse_migration, parse_mutation, parse_numbers};
+use crate::de::{backend, de_error, parse_bounds, parse_migration, parse_mutation, parse_numbers};
 use crate::out::{self, CliResult, Failure};
 use clap::Args;
 use metaopt::de::{Backend, DeMultiPop, DeParams, Migration};
@@ -122,7 +122,7 @@ pub fn bench_de(a: &BenchDeArgs) -> CliResult {
                 dims: nn,
                 precision: if a.double || backend == Backend::Cpu { "double" } else { "float" },
                 backend: bname,
-                device: backend_description(&de),
+                device: de.backend_description(),
                 generations: a.generations,
                 seconds: secs,
                 generations_per_s: gps,

@@ -80,9 +80,6 @@ pub fn de_error(e: metaopt::Error) -> Failure {
 }
 
 /// The `running on ...` line of [`DeMultiPop::info`]: the device or the CPU backend.
-pub fn backend_description(de: &DeMultiPop) -> String {
-    de.info().lines().find_map(|l| l.strip_prefix("running on ")).unwrap_or("?").to_string()
-}
 
 /// `--device N` / `--cpu` as a backend.
 pub fn backend(cpu: bool, device: Option<i32>) -> CliResult<Backend> {
@@ -346,7 +343,7 @@ pub fn de_cmd(a: &DeArgs) -> CliResult {
     let migration = Migration::new(kind, a.period);
     let mut de = DeMultiPop::new(&params, backend).map_err(de_error)?;
     de.init(&objective, mutation, migration).map_err(de_error)?;
-    let device = backend_description(&de);
+    let device = de.backend_description();
 
     let generations = match (a.generations, a.target, a.time_limit, a.evaluations) {
         (None, None, None, None) => Some(DEFAULT_GENERATIONS),
