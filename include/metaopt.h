@@ -80,6 +80,11 @@ typedef enum MetaoptErrorCode {
    * A host callback reported failure.
    */
   METAOPT_ERR_CALLBACK = 14,
+  /**
+   * The handle is in use by a call still running: called again from its own objective
+   * callback, or by a second thread at the same time (a handle serves one call at a time).
+   */
+  METAOPT_ERR_BUSY = 15,
 } MetaoptErrorCode;
 
 /**

@@ -60,6 +60,10 @@ pub enum Error {
     /// A host callback reported failure.
     #[error("callback failed with status {0}")]
     Callback(i32),
+
+    /// A handle was used while a call on it was still running.
+    #[error("busy: {0}")]
+    Busy(String),
 }
 
 impl Error {
@@ -89,6 +93,7 @@ impl Error {
             Error::Panic(_) => 12,
             Error::InvalidMemSpace(_) => 13,
             Error::Callback(_) => 14,
+            Error::Busy(_) => 15,
         }
     }
 }

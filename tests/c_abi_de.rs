@@ -220,6 +220,10 @@ fn errors_name_the_argument() {
     s.time_limit = f64::NAN;
     let r = unsafe { metaopt_de_run(h, &s) };
     expect_error(r.error_code, r.error_message, INVALID, "stop.time_limit");
+    s.time_limit = 1e20;
+    let r = unsafe { metaopt_de_run(h, &s) };
+    expect_error(r.error_code, r.error_message, INVALID, "stop.time_limit");
+    s.time_limit = 0.0;
     let r = unsafe { metaopt_de_best(h, 4) };
     expect_error(r.error_code, r.error_message, INVALID, "island");
     let r = unsafe { metaopt_de_x(h, 0, 5) };
@@ -325,3 +329,90 @@ fn init_with_an_options_update_runs_as_a_solver_created_with_them() {
     unsafe { metaopt_de_free(b) };
 }
 
+
+/// What the re-entering objective does with its own handle while the library calls it.
+struct Reenter {
+    h: usize,
+    codes: Vec<i32>,
+    free: bool,
+    /// Set: signal this once inside the callback and wait for the reply before returning.
+    meet: Option<(std::sync::mpsc::Sender<()>, std::sync::mpsc::Receiver<()>)>,
+}
+
+unsafe extern "C" fn reenter(x: *const f64, rows: u32, dims: u32, f: *mut f64, user: *mut c_void) -> i32 {
+    let r = unsafe { &mut *(user as *mut Reenter) };
+    let h = r.h as *mut DeInstance;
+    if !h.is_null() {
+        let it = unsafe { metaopt_de_iteration(h) };
+        r.codes.push(it.error_code);
+        if !it.error_message.is_null() {
+            take_message(it.error_message);
+        }
+        if r.free {
+            unsafe { metaopt_de_free(h) };
+        }
+    }
+    if let Some((tx, rx)) = r.meet.take() {
+        tx.send(()).unwrap();
+        rx.recv().unwrap();
+    }
+    for i in 0..rows as usize {
+        let row = unsafe { std::slice::from_raw_parts(x.add(i * dims as usize), dims as usize) };
+        unsafe { *f.add(i) = row.iter().map(|v| v * v).sum() };
+    }
+    0
+}
+
+fn reentering(user: *mut Reenter) -> MetaoptObjective {
+    MetaoptObjective { kind: 2, function_name: ptr::null(), source: ptr::null(), callback: Some(reenter), user_data: user.cast() }
+}
+
+#[test]
+fn a_call_from_the_objective_on_its_own_handle_is_busy_and_a_free_there_waits_for_the_run() {
+    let _g = exclusive();
+    for backend in [0, 1] {
+        let mut o = metaopt_de_default_options();
+        o.backend = backend;
+        let h = instance(create(2, 6, 3, &[-1.0, 1.0], "sat", Some(&o)));
+        let mut state = Reenter { h: h as usize, codes: Vec::new(), free: false, meet: None };
+        let user = &mut state as *mut Reenter;
+        expect_ok(init(h, &reentering(user), "DE/rand/1", None, 0));
+        let mut stop = metaopt_de_default_stop();
+        stop.generations = 2;
+        let (_, _, r) = run(h, &stop);
+        assert_eq!(r.generations, 2, "the nested iterations did not run");
+        assert_eq!(unsafe { &(*user).codes }, &[BUSY, BUSY, BUSY]);
+        // a free from inside the objective takes effect when the run returns
+        unsafe { (*user).free = true };
+        stop.generations = 1;
+        let (v, x, _) = run(h, &stop);
+        assert!((v - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-5, "{v} {x:?}");
+        let r = unsafe { metaopt_de_bests_fitness(h) };
+        expect_error(r.error_code, r.error_message, INVALID, "not a live DeInstance");
+    }
+}
+
+#[test]
+fn a_second_thread_gets_busy_while_a_run_holds_the_handle() {
+    let _g = shared();
+    let h = instance(create(2, 6, 3, &[-1.0, 1.0], "sat", None));
+    let (inside_tx, inside_rx) = std::sync::mpsc::channel();
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let mut state = Reenter { h: 0, codes: Vec::new(), free: false, meet: None };
+    let user = &mut state as *mut Reenter;
+    expect_ok(init(h, &reentering(user), "DE/rand/1", None, 0));
+    unsafe { (*user).meet = Some((inside_tx, done_rx)) };
+    let (hh, uu) = (h as usize, user as usize);
+    let runner = std::thread::spawn(move || {
+        let _ = uu;
+        let r = unsafe { metaopt_de_iteration(hh as *mut DeInstance) };
+        (r.error_code, r.result)
+    });
+    inside_rx.recv().unwrap();
+    let r = unsafe { metaopt_de_bests_fitness(h) };
+    expect_error(r.error_code, r.error_message, BUSY, "second thread");
+    done_tx.send(()).unwrap();
+    assert_eq!(runner.join().unwrap(), (OK, 1));
+    assert_eq!(array(unsafe { metaopt_de_bests_fitness(h) }).len(), 2);
+    unsafe { metaopt_de_free(h) };
+}

@@ -4,7 +4,7 @@
 //! functions (docs/API.md, docs/DE.md).
 
 use super::{
-    copy_in, ffi_boundary, free_c, func_data_arg, objective_arg, str_arg, zeroed_error_result, CArray, Int32Result, MetaoptObjective,
+    copy_in, ffi_boundary, free_c, func_data_arg, objective_arg, str_arg, zeroed_error_result, CArray, InUse, Int32Result, MetaoptObjective,
     MetaoptStringResult, Registry,
 };
 use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Stop, StopReason};
@@ -145,9 +145,11 @@ struct Handle {
 /// The live `DeInstance` handles.
 static LIVE: Registry<Handle> = Registry::new(MAGIC, "DeInstance", "metaopt_de_create");
 
+/// The object behind `h`, held busy for the current call.
+///
 /// # Safety
-/// The handle must not be in use by another thread.
-unsafe fn handle<'a>(h: *const DeInstance) -> Result<&'a mut Handle> {
+/// See [`Registry::get`].
+unsafe fn handle(h: *const DeInstance) -> Result<InUse<'static, Handle>> {
     // SAFETY: forwarded contract.
     unsafe { LIVE.get(h, "h") }
 }
@@ -297,7 +299,7 @@ pub unsafe extern "C" fn metaopt_de_init(
 ) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { objective.as_ref() }.ok_or(Error::NullPointer("objective"))?;
         // SAFETY: the caller's contract for the strings.
@@ -337,7 +339,7 @@ pub unsafe extern "C" fn metaopt_de_init(
 pub unsafe extern "C" fn metaopt_de_iteration(h: *mut DeInstance) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         h.solver.iteration()?;
         Int32Result::ok(i32::try_from(h.solver.generation()).unwrap_or(i32::MAX))
     })
@@ -353,17 +355,17 @@ pub unsafe extern "C" fn metaopt_de_iteration(h: *mut DeInstance) -> Int32Result
 pub unsafe extern "C" fn metaopt_de_run(h: *mut DeInstance, stop: *const MetaoptDeStop) -> MetaoptDeResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: NULL or valid by the caller's contract.
         let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
-        if !(s.time_limit >= 0.0 && s.time_limit.is_finite()) {
-            return Err(Error::arg("stop.time_limit", format!("{}; expected finite seconds >= 0", s.time_limit)));
+        if !(s.time_limit >= 0.0 && Duration::try_from_secs_f64(s.time_limit).is_ok()) {
+            return Err(Error::arg("stop.time_limit", format!("{}; expected finite seconds >= 0 (at most {:e})", s.time_limit, u64::MAX as f64)));
         }
         let stop = Stop {
             generations: (s.generations > 0).then_some(s.generations),
             evaluations: (s.evaluations > 0).then_some(s.evaluations),
             target: (s.has_target != 0).then_some(s.target),
-            time_limit: (s.time_limit > 0.0).then(|| Duration::from_secs_f64(s.time_limit)),
+            time_limit: (s.time_limit > 0.0).then(|| Duration::from_secs_f64(s.time_limit)), // checked above
             record_every: 0,
         };
         let r = h.solver.run(&stop)?;
@@ -413,7 +415,7 @@ pub unsafe extern "C" fn metaopt_de_free_result(r: *mut MetaoptDeResult) {
 pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut DeInstance) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         doubles(&h.solver.bests_fitness()?)?
     })
 }
@@ -426,7 +428,7 @@ pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut DeInstance) -> Metaopt
 pub unsafe extern "C" fn metaopt_de_best(h: *mut DeInstance, island: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         doubles(&h.solver.best(island)?)?
     })
 }
@@ -439,7 +441,7 @@ pub unsafe extern "C" fn metaopt_de_best(h: *mut DeInstance, island: u32) -> Met
 pub unsafe extern "C" fn metaopt_de_x(h: *mut DeInstance, island: u32, member: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         doubles(&h.solver.x(island, member)?)?
     })
 }
@@ -471,7 +473,7 @@ pub unsafe extern "C" fn metaopt_free_double_array(r: *mut MetaoptDoubleArrayRes
 pub unsafe extern "C" fn metaopt_de_func_data(h: *mut DeInstance, data: *const c_void, bytes: u64) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: the caller's contract.
         let buffer = unsafe { func_data_arg(data, bytes)? };
         h.solver.set_func_data(&buffer)?;

@@ -4,7 +4,7 @@
 //! error discipline of the QAP functions (docs/API.md, docs/HC12.md).
 
 use super::{
-    copy_in, ffi_boundary, free_c, func_data_arg, str_arg, zeroed_error_result, CArray, Int32Result, MetaoptStringResult,
+    copy_in, ffi_boundary, free_c, func_data_arg, str_arg, zeroed_error_result, CArray, InUse, Int32Result, MetaoptStringResult,
     MetaoptTabuOptions, Registry,
 };
 use crate::error::{Error, Result};
@@ -216,7 +216,7 @@ static LIVE: Registry<Handle> = Registry::new(MAGIC, "Hc12Instance", "metaopt_hc
 ///
 /// # Safety
 /// The handle must not be in use by another thread (a live handle is otherwise valid).
-unsafe fn handle<'a>(h: *const Hc12Instance) -> Result<&'a mut Handle> {
+unsafe fn handle(h: *const Hc12Instance) -> Result<InUse<'static, Handle>> {
     // SAFETY: forwarded contract.
     unsafe { LIVE.get(h, "h") }
 }
@@ -414,7 +414,7 @@ pub unsafe extern "C" fn metaopt_hc12_params(
 pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut Hc12Instance, maxLength: u32) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         if maxLength == 0 {
             h.tabu = None;
         } else {
@@ -443,7 +443,7 @@ pub unsafe extern "C" fn metaopt_hc12_set_tabu_options(
 ) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let mut cfg = h.tabu.clone().ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_hc12_init_tabu_list first"))?;
@@ -518,7 +518,7 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
 pub unsafe extern "C" fn metaopt_hc12_run(h: *mut Hc12Instance, opts: *const MetaoptHc12RunOptions) -> MetaoptHc12Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let n = h.solver.params().n_param as usize;
@@ -594,7 +594,7 @@ pub unsafe extern "C" fn metaopt_hc12_free_result(r: *mut MetaoptHc12Result) {
 pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut Hc12Instance, data: *const c_void, bytes: u64) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: the caller's contract.
         let buffer = unsafe { func_data_arg(data, bytes)? };
         let len = buffer.len();
@@ -613,7 +613,7 @@ pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut Hc12Instance, data: *con
 pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut Hc12Instance) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         h.solver.set_func_data(&[])?;
         h.func_data = 0;
         Int32Result::ok(0)
@@ -630,7 +630,7 @@ pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut Hc12Instance) -> I
 pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut Hc12Instance, on: u8) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         h.solver.verbose = on != 0;
         Int32Result::ok(0)
     })
@@ -647,7 +647,7 @@ pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut Hc12Instance, on: u
 pub unsafe extern "C" fn metaopt_hc12_profiler_on(h: *mut Hc12Instance) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         h.solver.profile = Some(Profile::new());
         Int32Result::ok(0)
     })
@@ -762,7 +762,7 @@ pub unsafe extern "C" fn metaopt_hc12_info(h: *const Hc12Instance) -> MetaoptStr
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle(h)? };
-        MetaoptStringResult::ok(&info_text(h))?
+        MetaoptStringResult::ok(&info_text(&h))?
     })
 }
 

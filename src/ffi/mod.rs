@@ -28,7 +28,7 @@ pub use sat::*;
 
 use crate::error::{Error, Result};
 use std::any::Any;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::ffi::{c_char, c_void, CStr};
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -71,6 +71,9 @@ pub enum MetaoptErrorCode {
     MetaoptErrInvalidMemSpace = 13,
     /// A host callback reported failure.
     MetaoptErrCallback = 14,
+    /// The handle is in use by a call still running: called again from its own objective
+    /// callback, or by a second thread at the same time (a handle serves one call at a time).
+    MetaoptErrBusy = 15,
 }
 
 impl MetaoptErrorCode {
@@ -93,6 +96,7 @@ impl MetaoptErrorCode {
             12 => MetaoptErrPanic,
             13 => MetaoptErrInvalidMemSpace,
             14 => MetaoptErrCallback,
+            15 => MetaoptErrBusy,
             _ => return None,
         })
     }
@@ -354,11 +358,21 @@ struct Tagged<T> {
     value: T,
 }
 
+/// The state of a live handle: whether a call is using it, and whether a free came meanwhile.
+#[derive(Clone, Copy, Default)]
+struct Use {
+    busy: bool,
+    free_pending: bool,
+}
+
 /// The live handles of one opaque C type, each a boxed `T` behind a magic number. A pointer that
 /// is not registered is never dereferenced, so a freed or forged handle is an error rather than a
-/// crash; the magic number catches a registered object that was overwritten.
+/// crash; the magic number catches a registered object that was overwritten. A handle serves one
+/// call at a time: [`Registry::get`] marks it busy until its [`InUse`] guard drops, so a call
+/// re-entered from the handle's own objective callback, or made by a second thread while the
+/// first runs, is `METAOPT_ERR_BUSY` rather than a data race; a free meanwhile is deferred.
 pub(crate) struct Registry<T> {
-    live: Mutex<BTreeSet<usize>>,
+    live: Mutex<BTreeMap<usize, Use>>,
     magic: u64,
     /// The C name of the handle type, for messages.
     c_name: &'static str,
@@ -367,60 +381,131 @@ pub(crate) struct Registry<T> {
     _t: PhantomData<fn() -> T>,
 }
 
+/// The object behind a handle, held for the length of one call (see [`Registry::get`]).
+pub(crate) struct InUse<'a, T> {
+    registry: &'a Registry<T>,
+    tagged: *mut Tagged<T>,
+}
+
+impl<T> std::ops::Deref for InUse<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the handle is live and marked busy while this guard exists, so no other call
+        // frees or uses it.
+        unsafe { &(*self.tagged).value }
+    }
+}
+
+impl<T> std::ops::DerefMut for InUse<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as in `deref`; the guard is the only access.
+        unsafe { &mut (*self.tagged).value }
+    }
+}
+
+impl<T> Drop for InUse<'_, T> {
+    fn drop(&mut self) {
+        let key = self.tagged as usize;
+        let free = {
+            let mut live = self.registry.live();
+            let free = live.get(&key).is_some_and(|u| u.free_pending);
+            if free {
+                live.remove(&key);
+            } else if let Some(u) = live.get_mut(&key) {
+                u.busy = false;
+            }
+            free
+        };
+        if free {
+            // SAFETY: the address has just left the registry, so this is its only free.
+            unsafe { Registry::drop_tagged(self.tagged) }
+        }
+    }
+}
+
 impl<T> Registry<T> {
     pub(crate) const fn new(magic: u64, c_name: &'static str, made_by: &'static str) -> Self {
-        Registry { live: Mutex::new(BTreeSet::new()), magic, c_name, made_by, _t: PhantomData }
+        Registry { live: Mutex::new(BTreeMap::new()), magic, c_name, made_by, _t: PhantomData }
     }
 
-    fn live(&self) -> MutexGuard<'_, BTreeSet<usize>> {
+    fn live(&self) -> MutexGuard<'_, BTreeMap<usize, Use>> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Boxes `value` behind the magic number and registers it: a new handle of C type `H`.
     pub(crate) fn insert<H>(&self, value: T) -> *mut H {
         let p = Box::into_raw(Box::new(Tagged { magic: self.magic, value }));
-        self.live().insert(p as usize);
+        self.live().insert(p as usize, Use::default());
         p.cast()
     }
 
     /// The object behind handle `h` (named `arg` in errors), checked: non-null, live, with its
-    /// magic number.
+    /// magic number, and not in use by a call still running (`METAOPT_ERR_BUSY`). It stays
+    /// marked busy until the guard drops.
     ///
     /// # Safety
-    /// The handle must not be in use by another thread (a live handle is otherwise valid).
-    pub(crate) unsafe fn get<'a, H>(&self, h: *const H, arg: &'static str) -> Result<&'a mut T> {
+    /// `h` must be NULL, a handle of this registry, or a pointer that is not registered (it is
+    /// then never dereferenced).
+    pub(crate) unsafe fn get<H>(&self, h: *const H, arg: &'static str) -> Result<InUse<'_, T>> {
         if h.is_null() {
             return Err(Error::NullPointer(arg));
         }
-        if !self.live().contains(&(h as usize)) {
+        let mut live = self.live();
+        let Some(state) = live.get_mut(&(h as usize)) else {
             return Err(Error::arg(
                 arg,
                 format!("{h:p} is not a live {} (freed already, or not made by {})", self.c_name, self.made_by),
             ));
+        };
+        if state.busy {
+            return Err(Error::Busy(format!(
+                "`{arg}` ({h:p}, a {}) is in use by a call still running: called again from its own objective \
+                 callback, or by a second thread at the same time",
+                self.c_name
+            )));
         }
+        let tagged = h as *mut Tagged<T>;
         // SAFETY: registered addresses come from Box::into_raw in `insert` and leave the set
-        // before being freed.
-        let tagged = unsafe { &mut *(h as *mut Tagged<T>) };
-        if tagged.magic != self.magic {
+        // before being freed; the lock is held.
+        if unsafe { (*tagged).magic } != self.magic {
             return Err(Error::arg(arg, format!("{h:p} is a corrupted {} (bad magic number)", self.c_name)));
         }
-        Ok(&mut tagged.value)
+        state.busy = true;
+        Ok(InUse { registry: self, tagged })
     }
 
     /// Unregisters and drops the object behind `h`; NULL and unregistered pointers (freed or
-    /// forged) are ignored.
+    /// forged) are ignored. A handle in use by a running call is freed when that call returns.
     ///
     /// # Safety
-    /// The handle must not be in use by another thread.
+    /// `h` must be NULL, a handle of this registry, or an unregistered pointer.
     pub(crate) unsafe fn free<H>(&self, h: *mut H) {
-        if self.live().remove(&(h as usize)) {
-            let p = h as *mut Tagged<T>;
+        let key = h as usize;
+        let free = {
+            let mut live = self.live();
+            match live.get_mut(&key) {
+                Some(u) if u.busy => {
+                    u.free_pending = true;
+                    false
+                }
+                Some(_) => live.remove(&key).is_some(),
+                None => false,
+            }
+        };
+        if free {
             // SAFETY: a live address comes from Box::into_raw in `insert`, and it has just left
             // the registry, so no other call frees it again.
-            unsafe {
-                (*p).magic = 0;
-                drop(Box::from_raw(p));
-            }
+            unsafe { Self::drop_tagged(h as *mut Tagged<T>) }
+        }
+    }
+
+    /// # Safety
+    /// `p` comes from `insert` and has left the registry.
+    unsafe fn drop_tagged(p: *mut Tagged<T>) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            (*p).magic = 0;
+            drop(Box::from_raw(p));
         }
     }
 }
@@ -456,6 +541,7 @@ mod tests {
             Error::Panic("p".into()),
             Error::InvalidMemSpace("m".into()),
             Error::Callback(1),
+            Error::Busy("b".into()),
         ];
         for e in &all {
             match e {
@@ -471,7 +557,8 @@ mod tests {
                 | Error::Parse { .. }
                 | Error::Panic(_)
                 | Error::InvalidMemSpace(_)
-                | Error::Callback(_) => {}
+                | Error::Callback(_)
+                | Error::Busy(_) => {}
             }
         }
         all
@@ -486,11 +573,11 @@ mod tests {
             assert!(c != MetaoptErrorCode::MetaoptOk && c != MetaoptErrorCode::MetaoptErrStdException, "{e:?}");
             assert!(seen.insert(c), "{e:?} shares code {}", e.code());
         }
-        assert_eq!(seen.len(), 13);
-        for code in 0..=14 {
+        assert_eq!(seen.len(), 14);
+        for code in 0..=15 {
             assert_eq!(MetaoptErrorCode::from_code(code).map(|c| c as i32), Some(code));
         }
-        assert_eq!(MetaoptErrorCode::from_code(15), None);
+        assert_eq!(MetaoptErrorCode::from_code(16), None);
     }
 
     #[test]
@@ -505,6 +592,28 @@ mod tests {
         free_c(r.error_message);
         let r: Int32Result = ffi_boundary!({ Int32Result::ok(7) });
         assert_eq!((r.result, r.error_code, r.error_message.is_null()), (7, 0, true));
+    }
+
+    #[test]
+    fn a_handle_serves_one_call_at_a_time_and_a_free_meanwhile_waits() {
+        static R: Registry<Vec<u8>> = Registry::new(0x7e57, "TestInstance", "the test");
+        let h: *mut u8 = R.insert(vec![1, 2, 3]);
+        let mut first = unsafe { R.get(h, "h") }.expect("live");
+        first.push(4);
+        let e = unsafe { R.get(h, "h") }.err().expect("busy");
+        assert_eq!(e.code(), 15);
+        assert!(e.to_string().contains("`h`") && e.to_string().contains("TestInstance"), "{e}");
+        // a free during the call is deferred to its end
+        unsafe { R.free(h) };
+        assert_eq!(*first, [1, 2, 3, 4]);
+        drop(first);
+        let e = unsafe { R.get(h, "h") }.err().expect("freed");
+        assert_eq!(e.code(), 2, "{e}");
+        // and a handle not freed is usable again once the call ends
+        let h2: *mut u8 = R.insert(vec![9]);
+        drop(unsafe { R.get(h2, "h") }.expect("live"));
+        assert_eq!(*unsafe { R.get(h2, "h") }.expect("no longer busy"), [9]);
+        unsafe { R.free(h2) };
     }
 
     #[test]

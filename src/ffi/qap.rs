@@ -1,7 +1,7 @@
 //! The QAP solver (HC12 over qapswap2, the thesis's `libhc12qap`) over the C ABI: instances as
 //! opaque handles, one run, and the iterated solve.
 
-use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, Int32Result, Registry};
+use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, InUse, Int32Result, Registry};
 use crate::error::{Error, Result};
 use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
 use crate::hc12::tabu::TabuConfig;
@@ -297,7 +297,7 @@ fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInsta
 ///
 /// # Safety
 /// The handle must not be in use by another thread (a live handle is otherwise valid).
-unsafe fn handle<'a>(h: *const ParamsInstance) -> Result<&'a mut Handle> {
+unsafe fn handle(h: *const ParamsInstance) -> Result<InUse<'static, Handle>> {
     // SAFETY: forwarded contract.
     unsafe { LIVE.get(h, "h") }
 }
@@ -517,7 +517,7 @@ pub unsafe extern "C" fn metaopt_params_from_file(
 pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i32, cost_form: i32) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         let backend = match backend {
             0 => MetaoptBackend::MetaoptBackendDevice,
             1 => MetaoptBackend::MetaoptBackendCpu,
@@ -549,7 +549,7 @@ pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i3
 pub unsafe extern "C" fn metaopt_set_max_iterations(h: *mut ParamsInstance, max_iterations: u32) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         if max_iterations == 0 {
             return Err(Error::arg("max_iterations", "0; expected at least 1"));
         }
@@ -585,7 +585,7 @@ pub struct MetaoptTabuOptions {
 pub unsafe extern "C" fn metaopt_init_tabu_list(h: *mut ParamsInstance, maxLength: u32) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         if maxLength == 0 {
             h.solver.clear_tabu_list()?;
         } else {
@@ -620,7 +620,7 @@ pub extern "C" fn metaopt_default_tabu_options() -> MetaoptTabuOptions {
 pub unsafe extern "C" fn metaopt_set_tabu_options(h: *mut ParamsInstance, opts: *const MetaoptTabuOptions) -> Int32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: non-null is readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let mut cfg = h
@@ -684,7 +684,7 @@ pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut
 pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u16, initK: *const u32) -> RunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         let n = h.solver.problem().n;
         let k_len = h.solver.neighbourhood().n_param as usize;
         // SAFETY: the caller's contract for the lengths.
@@ -793,12 +793,13 @@ unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOption
 pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const MetaoptSolveOptions) -> MetaoptSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let n = h.solver.problem().n;
         // SAFETY: the caller's contract.
         let opts = unsafe { solve_options(o, n)? };
+        let h = &mut *h;
         let r = solve(&mut h.solver, &opts, h.instance.as_ref(), |_| {})?;
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;

@@ -3,7 +3,7 @@
 //! on the host), and the HC12 local search, with the error discipline of the QAP functions
 //! (docs/API.md).
 
-use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, Int32Result, Registry};
+use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, InUse, Int32Result, Registry};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::TabuConfig;
 use crate::problem::sat::{Assignment, Cnf};
@@ -138,7 +138,7 @@ static LIVE: Registry<Handle> =
 ///
 /// # Safety
 /// The handle must not be in use by another thread (a live handle is otherwise valid).
-unsafe fn handle<'a>(h: *const SatInstance) -> Result<&'a mut Handle> {
+unsafe fn handle(h: *const SatInstance) -> Result<InUse<'static, Handle>> {
     // SAFETY: forwarded contract.
     unsafe { LIVE.get(h, "h") }
 }
@@ -243,7 +243,7 @@ pub unsafe extern "C" fn metaopt_sat_evaluate(
 ) -> MetaoptSatEvalResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         if assignments.is_null() {
             return Err(Error::NullPointer("assignments"));
         }
@@ -383,7 +383,7 @@ pub unsafe extern "C" fn metaopt_sat_solve(
 ) -> MetaoptSatSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let mut h = unsafe { handle(h)? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let options = solve_options(o)?;

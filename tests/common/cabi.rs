@@ -24,6 +24,7 @@ pub const NULL: i32 = MetaoptErrorCode::MetaoptErrNullPointer as i32;
 pub const UNSUPPORTED_TYPE: i32 = MetaoptErrorCode::MetaoptErrUnsupportedType as i32;
 pub const KERNEL_BUILD: i32 = MetaoptErrorCode::MetaoptErrKernelBuild as i32;
 pub const CALLBACK: i32 = MetaoptErrorCode::MetaoptErrCallback as i32;
+pub const BUSY: i32 = MetaoptErrorCode::MetaoptErrBusy as i32;
 
 /// Takes a returned message: reads it and frees it with `metaopt_free_pointer`.
 pub fn take_message(p: *mut c_char) -> String {
