@@ -1216,7 +1216,7 @@ struct DeCreateResult metaopt_de_create(uint32_t islands,
  * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `objective` NULL or valid (its
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `objective` NULL or valid (its
  * callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
  * NULL or valid, its `cr_per_island` NULL or holding `islands` values.
  */
@@ -1232,7 +1232,7 @@ struct Int32Result metaopt_de_init(struct DeInstance *h,
  * its period comes. The result is the generation number since init (saturating at 2^31 - 1).
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct Int32Result metaopt_de_iteration(struct DeInstance *h);
 
@@ -1242,9 +1242,10 @@ struct Int32Result metaopt_de_iteration(struct DeInstance *h);
  * `METAOPT_ERR_CALLBACK`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `stop` NULL or valid.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `stop` NULL or valid.
  */
-struct MetaoptDeResult metaopt_de_run(struct DeInstance *h, const struct MetaoptDeStop *stop);
+struct MetaoptDeResult metaopt_de_run(struct DeInstance *h,
+                                      const struct MetaoptDeStop *stop);
 
 /**
  * Frees the vector and the message of a `MetaoptDeResult` and sets them to NULL (a second call
@@ -1259,7 +1260,7 @@ void metaopt_de_free_result(struct MetaoptDeResult *r);
  * The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct DeInstance *h);
 
@@ -1267,15 +1268,16 @@ struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct DeInstance *h);
  * The best member of population `island`, `dims` entries (the thesis's `getBest`).
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
-struct MetaoptDoubleArrayResult metaopt_de_best(struct DeInstance *h, uint32_t island);
+struct MetaoptDoubleArrayResult metaopt_de_best(struct DeInstance *h,
+                                                uint32_t island);
 
 /**
  * Member `member` of population `island`, `dims` entries (the thesis's `getX`).
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct MetaoptDoubleArrayResult metaopt_de_x(struct DeInstance *h,
                                              uint32_t island,
@@ -1292,11 +1294,13 @@ void metaopt_free_double_array(struct MetaoptDoubleArrayResult *r);
 
 /**
  * Replaces the data buffer of a user OpenCL source objective (the `data` argument of its
- * `objective`; the thesis's `func-data`): `bytes` bytes copied (0 empties it). Takes effect
- * from the next generation. The result is 0.
+ * `objective`; the thesis's `func-data`): `bytes` bytes copied (0 empties it). The whole
+ * population is evaluated again at once with the new data (islands x members evaluations; the
+ * members and the generation count stay), so every fitness held is of the new data. Refused
+ * for other objectives. The result is 0.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `data` valid for `bytes` bytes.
+ * `h` must be NULL or a handle of this library; `data` valid for `bytes` bytes.
  */
 struct Int32Result metaopt_de_func_data(struct DeInstance *h, const void *data, uint64_t bytes);
 
@@ -1305,7 +1309,7 @@ struct Int32Result metaopt_de_func_data(struct DeInstance *h, const void *data, 
  * generations. Free the text with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct MetaoptStringResult metaopt_de_info(const struct DeInstance *h);
 
@@ -1313,7 +1317,7 @@ struct MetaoptStringResult metaopt_de_info(const struct DeInstance *h);
  * Releases an instance and its device buffers; NULL and already freed handles are ignored.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 void metaopt_de_free(struct DeInstance *h);
 
@@ -1415,9 +1419,10 @@ struct Hc12ParamsResult metaopt_hc12_params(uint32_t nParam,
  * `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
-struct Int32Result metaopt_hc12_init_tabu_list(struct Hc12Instance *h, uint32_t maxLength);
+struct Int32Result metaopt_hc12_init_tabu_list(struct Hc12Instance *h,
+                                               uint32_t maxLength);
 
 /**
  * Sets the options of the tabu list of `h` (`MetaoptTabuOptions`, as for the QAP solver), which
@@ -1425,7 +1430,7 @@ struct Int32Result metaopt_hc12_init_tabu_list(struct Hc12Instance *h, uint32_t 
  * 0; an error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
  */
 struct Int32Result metaopt_hc12_set_tabu_options(struct Hc12Instance *h,
                                                  const struct MetaoptTabuOptions *opts);
@@ -1444,7 +1449,7 @@ struct MetaoptHc12RunOptions metaopt_hc12_default_run_options(void);
  * `METAOPT_ERR_CALLBACK`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `opts` NULL or valid, with
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
  * `start_vector` as its documentation says.
  */
 struct MetaoptHc12Result metaopt_hc12_run(struct Hc12Instance *h,
@@ -1468,17 +1473,19 @@ void metaopt_hc12_free_result(struct MetaoptHc12Result *r);
  * the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `data` NULL or holding `bytes`
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `data` NULL or holding `bytes`
  * bytes.
  */
-struct Int32Result metaopt_hc12_func_data(struct Hc12Instance *h, const void *data, uint64_t bytes);
+struct Int32Result metaopt_hc12_func_data(struct Hc12Instance *h,
+                                          const void *data,
+                                          uint64_t bytes);
 
 /**
  * Empties the data buffer of a user OpenCL source objective (the thesis's `func-data-clean`).
  * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct Int32Result metaopt_hc12_func_data_clean(struct Hc12Instance *h);
 
@@ -1488,9 +1495,10 @@ struct Int32Result metaopt_hc12_func_data_clean(struct Hc12Instance *h);
  * caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
-struct Int32Result metaopt_hc12_kernel_verbose(struct Hc12Instance *h, uint8_t on);
+struct Int32Result metaopt_hc12_kernel_verbose(struct Hc12Instance *h,
+                                               uint8_t on);
 
 /**
  * Turns kernel profiling on for `h` and clears the timings gathered so far (the thesis's
@@ -1499,7 +1507,7 @@ struct Int32Result metaopt_hc12_kernel_verbose(struct Hc12Instance *h, uint8_t o
  * `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct Int32Result metaopt_hc12_profiler_on(struct Hc12Instance *h);
 
@@ -1511,7 +1519,7 @@ struct Int32Result metaopt_hc12_profiler_on(struct Hc12Instance *h);
  * caller's to free with `metaopt_free_pointer`, as is an error message.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct MetaoptStringResult metaopt_hc12_profiler_output(const struct Hc12Instance *h);
 
@@ -1522,7 +1530,7 @@ struct MetaoptStringResult metaopt_hc12_profiler_output(const struct Hc12Instanc
  * `metaopt_free_pointer`, as is an error message.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct MetaoptStringResult metaopt_hc12_info(const struct Hc12Instance *h);
 
@@ -1605,7 +1613,7 @@ struct ParamsResult metaopt_params_from_file(const char *dat_path,
  * caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct Int32Result metaopt_set_backend(struct ParamsInstance *h,
                                        int32_t backend,
@@ -1616,9 +1624,10 @@ struct Int32Result metaopt_set_backend(struct ParamsInstance *h,
  * an error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
-struct Int32Result metaopt_set_max_iterations(struct ParamsInstance *h, uint32_t max_iterations);
+struct Int32Result metaopt_set_max_iterations(struct ParamsInstance *h,
+                                              uint32_t max_iterations);
 
 /**
  * Turns the tabu list on with room for `maxLength` strings (thesis `init_tabu_list`; 0 turns it
@@ -1627,9 +1636,10 @@ struct Int32Result metaopt_set_max_iterations(struct ParamsInstance *h, uint32_t
  * an error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
-struct Int32Result metaopt_init_tabu_list(struct ParamsInstance *h, uint32_t maxLength);
+struct Int32Result metaopt_init_tabu_list(struct ParamsInstance *h,
+                                          uint32_t maxLength);
 
 /**
  * The default tabu options: no activation limit, no aspiration, 10,000 iterations, 100 without
@@ -1642,7 +1652,7 @@ struct MetaoptTabuOptions metaopt_default_tabu_options(void);
  * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
  */
 struct Int32Result metaopt_set_tabu_options(struct ParamsInstance *h,
                                             const struct MetaoptTabuOptions *opts);
@@ -1653,7 +1663,7 @@ struct Int32Result metaopt_set_tabu_options(struct ParamsInstance *h,
  * with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `out` NULL or writable.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `out` NULL or writable.
  */
 struct Int32Result metaopt_params_info(const struct ParamsInstance *h,
                                        struct MetaoptParamsInfo *out);
@@ -1666,7 +1676,7 @@ struct Int32Result metaopt_params_info(const struct ParamsInstance *h,
  * `metaopt_free_run_result`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `initOrder` and `initK` NULL or
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `initOrder` and `initK` NULL or
  * holding the number of entries above.
  */
 struct RunResult metaopt_run(struct ParamsInstance *h,
@@ -1695,7 +1705,7 @@ struct MetaoptSolveOptions metaopt_default_solve_options(void);
  * `metaopt_free_solve_result`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `opts` NULL or valid, with
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
  * `start_order` as its documentation says.
  */
 struct MetaoptSolveResult metaopt_solve(struct ParamsInstance *h,
@@ -1750,7 +1760,7 @@ struct SatParseResult metaopt_sat_from_clauses(uint32_t num_vars,
  * ceil(num_vars / 32). An error message is the caller's to free with `metaopt_free_pointer`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
  */
 struct Int32Result metaopt_sat_words_per_assignment(const struct SatInstance *h);
 
@@ -1764,7 +1774,7 @@ struct Int32Result metaopt_sat_words_per_assignment(const struct SatInstance *h)
  * the caller's: free them with `metaopt_sat_free_eval_result`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `assignments` NULL or holding
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `assignments` NULL or holding
  * `count * words_per_assignment` values.
  */
 struct MetaoptSatEvalResult metaopt_sat_evaluate(struct SatInstance *h,
@@ -1798,7 +1808,7 @@ struct MetaoptSatSolveOptions metaopt_sat_default_solve_options(void);
  * `metaopt_sat_free_solve_result`.
  *
  * # Safety
- * `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+ * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
  */
 struct MetaoptSatSolveResult metaopt_sat_solve(struct SatInstance *h,
                                                const struct MetaoptSatSolveOptions *opts);

@@ -16,6 +16,7 @@ PACKAGES=(
     clinfo
     valgrind
     gcc
+    g++                 # the MEX gateway's small C++ part (catches Octave's interrupt)
     libc6-dev
     make
     pkg-config

@@ -97,3 +97,14 @@ impl Error {
         }
     }
 }
+
+/// A vector of `len` copies of `value`, or an invalid `arg` when the host cannot allocate it (a
+/// size from the caller must be an error, not an abort on allocation failure).
+pub fn try_filled<T: Clone>(len: usize, value: T, arg: &'static str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        Error::arg(arg, format!("{len} values ({} bytes) cannot be allocated on the host", len.saturating_mul(std::mem::size_of::<T>())))
+    })?;
+    v.resize(len, value);
+    Ok(v)
+}

@@ -36,7 +36,9 @@ impl HostCallback {
         HostCallback { f: Arc::new(f) }
     }
 
-    /// Calls the callback; a failure with status s is [`Error::Callback`]`(s)`.
+    /// Calls the callback; a failure with status s is [`Error::Callback`]`(s)`, and a NaN among
+    /// its values an invalid `objective` (no ordering holds for NaN: a solver would keep or drop
+    /// such a point arbitrarily; +-inf are values and stay allowed).
     pub fn call(&self, x: &[f64], rows: usize, dims: usize, out: &mut [f64]) -> Result<()> {
         if x.len() != rows * dims || out.len() != rows {
             return Err(Error::arg(
@@ -44,7 +46,14 @@ impl HostCallback {
                 format!("{} values and {} outputs for {rows} rows of {dims}", x.len(), out.len()),
             ));
         }
-        (self.f)(x, rows, dims, out).map_err(Error::Callback)
+        (self.f)(x, rows, dims, out).map_err(Error::Callback)?;
+        match out.iter().position(|v| v.is_nan()) {
+            Some(r) => Err(Error::arg(
+                "objective",
+                format!("the callback returned NaN for row {r} of {rows} (x = {:?})", &x[r * dims..(r + 1) * dims]),
+            )),
+            None => Ok(()),
+        }
     }
 }
 
@@ -153,6 +162,25 @@ impl Objective {
             _ => Ok(()),
         }
     }
+}
+
+/// Checks search intervals `[a, b]` (named `arg` in errors): finite, `a < b`, and, in single
+/// precision (`!double`), representable as floats with a finite float width `b - a`, so that
+/// no device computes with an infinite or collapsed interval.
+pub fn check_intervals(arg: &'static str, intervals: &[(f64, f64)], double: bool) -> Result<()> {
+    for (i, &(a, b)) in intervals.iter().enumerate() {
+        if !(a.is_finite() && b.is_finite() && a < b) {
+            return Err(Error::arg(arg, format!("interval {i} is [{a}, {b}]; expected finite a < b")));
+        }
+        let (fa, fb) = (a as f32, b as f32);
+        if !double && !(fa.is_finite() && fb.is_finite() && fa < fb && (fb - fa).is_finite()) {
+            return Err(Error::arg(
+                arg,
+                format!("interval {i} is [{a}, {b}], which single precision cannot hold (bounds or width beyond {:e}, or equal as floats); use double precision", f32::MAX),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `values` as little-endian float (`!double`) or double bytes, the layout of an FP buffer.

@@ -416,3 +416,47 @@ fn a_second_thread_gets_busy_while_a_run_holds_the_handle() {
     assert_eq!(array(unsafe { metaopt_de_bests_fitness(h) }).len(), 2);
     unsafe { metaopt_de_free(h) };
 }
+
+unsafe extern "C" fn nan_at_row_2(_x: *const f64, rows: u32, _dims: u32, f: *mut f64, _user: *mut c_void) -> i32 {
+    for r in 0..rows as usize {
+        unsafe { *f.add(r) = if r == 2 { f64::NAN } else { r as f64 } };
+    }
+    0
+}
+
+#[test]
+fn limits_precision_nan_values_and_a_failed_init() {
+    let _g = shared();
+    // single precision cannot hold [-3e38, 3e38] (its width overflows a float); double can
+    let r = create(2, 6, 3, &[-3e38, 3e38], "sat", None);
+    expect_error(r.error_code, r.error_message, INVALID, "single precision");
+    let mut o = metaopt_de_default_options();
+    o.double_precision = 1;
+    unsafe { metaopt_de_free(instance(create(2, 6, 3, &[-3e38, 3e38], "sat", Some(&o)))) };
+    // a NaN from a host objective is an error naming the objective, on both backends
+    for backend in [0, 1] {
+        let mut o = metaopt_de_default_options();
+        o.backend = backend;
+        let h = instance(create(2, 6, 3, &[5.0, 10.0], "sat", Some(&o)));
+        let nan = MetaoptObjective { kind: 2, function_name: ptr::null(), source: ptr::null(), callback: Some(nan_at_row_2), user_data: ptr::null_mut() };
+        let r = init(h, &nan, "DE/rand/1", None, 0);
+        expect_error(r.error_code, r.error_message, INVALID, "NaN for row 2");
+        unsafe { metaopt_de_free(h) };
+    }
+    // an init whose objective fails to build keeps the options it was given before
+    let h = instance(create(4, 6, 3, &[-1.0, 1.0], "sat", None));
+    let f1 = CString::new("F1").unwrap();
+    expect_ok(init(h, &catalogue(&f1), "DE/rand/1", None, 0));
+    let before = take_message(unsafe { metaopt_de_info(h) }.text);
+    let mut update = metaopt_de_default_options();
+    update.f_min = 0.9;
+    update.f_max = 0.9;
+    update.cr = 0.2;
+    let src = CString::new("FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return nope; }").unwrap();
+    let bad = MetaoptObjective { kind: 1, function_name: ptr::null(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
+    let r = init_options(h, &bad, &update);
+    expect_error(r.error_code, r.error_message, KERNEL_BUILD, "nope");
+    expect_ok(init(h, &catalogue(&f1), "DE/rand/1", None, 0));
+    assert_eq!(take_message(unsafe { metaopt_de_info(h) }.text), before);
+    unsafe { metaopt_de_free(h) };
+}

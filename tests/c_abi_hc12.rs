@@ -252,6 +252,11 @@ fn lengths_and_values_are_checked() {
     expect_params_error(p(3, &bits3, 3, &[-1.0, 1.0, 2.0, 2.0, -1.0, 1.0], 6, 2, REAL, &f1), INVALID, "`dodParam`");
     expect_params_error(p(3, &bits3, 1, &[1.0, -1.0], 2, 2, REAL, &f1), INVALID, "`dodParam`");
     expect_params_error(p(3, &bits3, 1, &[f64::NAN, 1.0], 2, 2, REAL, &f1), INVALID, "`dodParam`");
+    // single precision cannot hold this interval (its width overflows a float); double can
+    let wide = [-3e38, 3e38];
+    expect_params_error(p(3, &bits3, 1, &wide, 2, 2, REAL, &f1), INVALID, "single precision");
+    let r = unsafe { metaopt_hc12_params(3, bits3.as_ptr(), 1, wide.as_ptr(), 2, 2, 0, 0, REAL, 1, &f1) };
+    unsafe { metaopt_hc12_free(instance(r)) };
     expect_params_error(p(3, &bits3, 1, &dod3, 2, 4, REAL, &f1), INVALID, "`maskOrder`");
     expect_params_error(p(3, &bits3, 1, &dod3, 2, 2, 5, &f1), INVALID, "`domain`");
     let mut kind9 = f1;
@@ -287,7 +292,8 @@ fn lengths_and_values_are_checked() {
     }
     let v = [0.5, f64::NAN, 0.0];
     let o = MetaoptHc12RunOptions { start: 2, start_vector: v.as_ptr(), ..metaopt_hc12_default_run_options() };
-    assert_eq!(try_run(h, &o).unwrap_err().0, INVALID);
+    let (code, m) = try_run(h, &o).unwrap_err();
+    assert!(code == INVALID && m.contains("`start_vector`") && m.contains("value 1"), "{m}");
     // tabu options
     let e = unsafe { metaopt_hc12_set_tabu_options(h, &metaopt_default_tabu_options()) };
     expect_error(e.error_code, e.error_message, INVALID, "metaopt_hc12_init_tabu_list");

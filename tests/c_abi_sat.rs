@@ -151,6 +151,9 @@ fn clauses_from_an_array() {
     expect_parse_error(r, INVALID, "-4");
     let r = unsafe { metaopt_sat_from_clauses(3, ptr::null(), 3) };
     expect_parse_error(r, NULL, "literals");
+    // a variable count beyond the maximum names num_vars, not the literals
+    let r = unsafe { metaopt_sat_from_clauses(1 << 31, lits.as_ptr(), lits.len() as u64) };
+    expect_parse_error(r, INVALID, "`num_vars`");
 }
 
 #[test]

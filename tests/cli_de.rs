@@ -84,6 +84,22 @@ fn de_reaches_the_sphere_minimum() {
 }
 
 #[test]
+fn a_population_the_host_cannot_allocate_is_an_error_not_an_abort() {
+    // 2^31 values of the CPU backend under a 4 GB address-space limit
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 4000000 && exec {} de --cpu --function F1 --islands 1 --members 2097151 --dims 1024 --generations 1",
+            env!("CARGO_BIN_EXE_metaopt")
+        ))
+        .output()
+        .expect("bash runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--islands") && err.contains("cannot be allocated"), "{err}");
+}
+
+#[test]
 fn de_writes_the_plot_and_the_history() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("conv.png");

@@ -29,6 +29,28 @@ fn wrong_sizes_and_lengths() {
 }
 
 #[test]
+fn integer_costs_that_could_overflow_64_bits_are_refused() {
+    // 2^40 * 2^40 * 2 off-diagonal pairs: beyond i64, so the cost would wrap
+    let big = 1i64 << 40;
+    let (a, b) = split_df(2, 1, &[0, big, big, 0]).unwrap();
+    let e = msg(QapProblem::new("x", 2, 1, QapMatrices::I64(a, b)));
+    assert!(e.contains("`DF`") && e.contains("int64"), "{e}");
+    let (a, b) = split_df(2, 1, &[0u64, 1 << 63, 1 << 63, 0]).unwrap();
+    assert!(msg(QapProblem::new("x", 2, 1, QapMatrices::U64(a, b))).contains("uint64"));
+    // int32 products are summed in 64 bits: six pairs of 2^31 - 1 can reach 2.8e19, beyond
+    // i64; values of 2^30 stay within (6 * 2^60 < 2^63)
+    let m = i32::MAX;
+    let (a, b) = split_df(3, 1, &[0, m, m, m, 0, m, m, m, 0]).unwrap();
+    assert!(msg(QapProblem::new("x", 3, 1, QapMatrices::I32(a, b))).contains("int32"));
+    let m = 1 << 30;
+    let (a, b) = split_df(3, 1, &[0, m, m, m, 0, m, m, m, 0]).unwrap();
+    assert!(QapProblem::new("x", 3, 1, QapMatrices::I32(a, b)).is_ok());
+    // and the bound is the smaller of the two products: one large flow, small distances
+    let (a, b) = split_df(2, 1, &[0, 1, big * 1000, 0]).unwrap();
+    assert!(QapProblem::new("x", 2, 1, QapMatrices::I64(a, b)).is_ok());
+}
+
+#[test]
 fn split_df_puts_the_lower_triangle_in_a_and_the_upper_in_b() {
     // DF = [0 1 2; 3 0 4; 5 6 0]: lower (3,5,6) is A, upper (1,2,4) is B
     let (a, b) = split_df(3, 1, &[0, 1, 2, 3, 0, 4, 5, 6, 0]).unwrap();

@@ -6,7 +6,7 @@
 
 use crate::de::ops::{self, Move};
 use crate::de::{Config, Engine, Mutation};
-use crate::error::Result;
+use crate::error::{try_filled, Result};
 use crate::objective::{evaluate_points, Objective};
 use crate::problem::functions::FunctionInfo;
 use rayon::prelude::*;
@@ -30,18 +30,18 @@ pub struct CpuDe {
 }
 
 impl CpuDe {
-    pub fn new(cfg: Config) -> Self {
+    pub fn new(cfg: Config) -> Result<Self> {
         let (np, nm, nn) = (cfg.np as usize, cfg.nm as usize, cfg.nn as usize);
-        CpuDe {
-            x: vec![0.0; np * (nm + 1) * nn],
-            fx: vec![f64::INFINITY; np * (nm + 1)],
-            y: vec![0.0; np * nm * nn],
-            fy: vec![0.0; np * nm],
+        Ok(CpuDe {
+            x: try_filled(np * (nm + 1) * nn, 0.0, "islands")?,
+            fx: try_filled(np * (nm + 1), f64::INFINITY, "islands")?,
+            y: try_filled(np * nm * nn, 0.0, "islands")?,
+            fy: try_filled(np * nm, 0.0, "islands")?,
             cfg,
             eval: None,
             mutation: Mutation::Rand1,
             func_data: None,
-        }
+        })
     }
 
     fn values(&self, rows: &[f64]) -> Result<Vec<f64>> {

@@ -362,9 +362,7 @@ impl Config {
         }
         let nn = p.dims as usize;
         let limits = per_dim(&p.limits, nn, "limits")?;
-        if let Some((i, (a, b))) = limits.iter().enumerate().find(|(_, (a, b))| !(a.is_finite() && b.is_finite() && a < b)) {
-            return Err(Error::arg("limits", format!("interval of dimension {i} is [{a}, {b}]; expected finite a < b")));
-        }
+        crate::objective::check_intervals("limits", &limits, p.options.double)?;
         let kinds = per_dim(&p.bounds, nn, "bounds")?;
         let o = &p.options;
         for (name, v) in [("f_min", o.f_min), ("f_max", o.f_max)] {
@@ -528,7 +526,7 @@ impl DeMultiPop {
         let engine: Box<dyn Engine> = match backend {
             Backend::Device => Box::new(device::DeviceDe::new(cfg.clone(), None)?),
             Backend::DeviceNumber(d) => Box::new(device::DeviceDe::new(cfg.clone(), Some(d))?),
-            Backend::Cpu => Box::new(crate::cpu::de::CpuDe::new(cfg.clone())),
+            Backend::Cpu => Box::new(crate::cpu::de::CpuDe::new(cfg.clone())?),
         };
         Ok(DeMultiPop { cfg, engine, running: None, generation: 0, evaluations: 0 })
     }
@@ -543,7 +541,9 @@ impl DeMultiPop {
 
     /// `init` with an options update (the thesis's `optionsUpdate`): new F mode and range, CR
     /// and seeds for this and later runs; `None` keeps the current options. The precision
-    /// (`double`) is fixed at creation. Nothing changes when an argument is invalid.
+    /// (`double`) is fixed at creation. Nothing changes when an argument is invalid; an
+    /// objective that fails to compile or to evaluate leaves the options as they were and the
+    /// solver without an objective.
     pub fn init_with(
         &mut self,
         objective: &Objective,
@@ -571,11 +571,19 @@ impl DeMultiPop {
         }
         objective.check_dims(self.cfg.nn as usize)?;
         self.running = None;
+        let previous = cfg.as_ref().map(|_| self.cfg.clone());
         if let Some(cfg) = cfg {
             self.engine.configure(&cfg)?;
             self.cfg = cfg;
         }
-        self.engine.start(objective, mutation)?;
+        if let Err(e) = self.engine.start(objective, mutation) {
+            // an objective that fails to build or to evaluate leaves the options as they were
+            if let Some(old) = previous {
+                self.engine.configure(&old)?;
+                self.cfg = old;
+            }
+            return Err(e);
+        }
         let objective_label = match objective {
             Objective::Catalogue { name } => name.clone(),
             Objective::Source { .. } => "OpenCL source".into(),

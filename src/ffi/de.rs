@@ -285,7 +285,7 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
 /// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `objective` NULL or valid (its
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `objective` NULL or valid (its
 /// callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
 /// NULL or valid, its `cr_per_island` NULL or holding `islands` values.
 #[no_mangle]
@@ -334,7 +334,7 @@ pub unsafe extern "C" fn metaopt_de_init(
 /// its period comes. The result is the generation number since init (saturating at 2^31 - 1).
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_iteration(h: *mut DeInstance) -> Int32Result {
     ffi_boundary!({
@@ -350,7 +350,7 @@ pub unsafe extern "C" fn metaopt_de_iteration(h: *mut DeInstance) -> Int32Result
 /// `METAOPT_ERR_CALLBACK`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `stop` NULL or valid.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `stop` NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_run(h: *mut DeInstance, stop: *const MetaoptDeStop) -> MetaoptDeResult {
     ffi_boundary!({
@@ -410,7 +410,7 @@ pub unsafe extern "C" fn metaopt_de_free_result(r: *mut MetaoptDeResult) {
 /// The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut DeInstance) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
@@ -423,7 +423,7 @@ pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut DeInstance) -> Metaopt
 /// The best member of population `island`, `dims` entries (the thesis's `getBest`).
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_best(h: *mut DeInstance, island: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
@@ -436,7 +436,7 @@ pub unsafe extern "C" fn metaopt_de_best(h: *mut DeInstance, island: u32) -> Met
 /// Member `member` of population `island`, `dims` entries (the thesis's `getX`).
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_x(h: *mut DeInstance, island: u32, member: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
@@ -464,11 +464,13 @@ pub unsafe extern "C" fn metaopt_free_double_array(r: *mut MetaoptDoubleArrayRes
 }
 
 /// Replaces the data buffer of a user OpenCL source objective (the `data` argument of its
-/// `objective`; the thesis's `func-data`): `bytes` bytes copied (0 empties it). Takes effect
-/// from the next generation. The result is 0.
+/// `objective`; the thesis's `func-data`): `bytes` bytes copied (0 empties it). The whole
+/// population is evaluated again at once with the new data (islands x members evaluations; the
+/// members and the generation count stay), so every fitness held is of the new data. Refused
+/// for other objectives. The result is 0.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `data` valid for `bytes` bytes.
+/// `h` must be NULL or a handle of this library; `data` valid for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_func_data(h: *mut DeInstance, data: *const c_void, bytes: u64) -> Int32Result {
     ffi_boundary!({
@@ -485,7 +487,7 @@ pub unsafe extern "C" fn metaopt_de_func_data(h: *mut DeInstance, data: *const c
 /// generations. Free the text with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_info(h: *const DeInstance) -> MetaoptStringResult {
     ffi_boundary!({
@@ -502,7 +504,7 @@ pub unsafe extern "C" fn metaopt_de_info(h: *const DeInstance) -> MetaoptStringR
 /// Releases an instance and its device buffers; NULL and already freed handles are ignored.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_free(h: *mut DeInstance) {
     // SAFETY: the caller's contract.

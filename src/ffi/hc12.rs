@@ -408,7 +408,7 @@ pub unsafe extern "C" fn metaopt_hc12_params(
 /// `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 #[allow(non_snake_case)]
 pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut Hc12Instance, maxLength: u32) -> Int32Result {
@@ -435,7 +435,7 @@ pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut Hc12Instance, maxLe
 /// 0; an error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_set_tabu_options(
     h: *mut Hc12Instance,
@@ -492,8 +492,14 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
     let start = match o.start {
         0 => StartPoint::Random,
         1 => StartPoint::Zeros,
-        // SAFETY: the caller's contract.
-        2 => StartPoint::Vector(unsafe { copy_in::<f64>(o.start_vector.cast(), n, "start_vector")? }),
+        2 => {
+            // SAFETY: the caller's contract.
+            let x = unsafe { copy_in::<f64>(o.start_vector.cast(), n, "start_vector")? };
+            if let Some((i, v)) = x.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                return Err(Error::arg("start_vector", format!("value {i} is {v}; expected finite values")));
+            }
+            StartPoint::Vector(x)
+        }
         s => return Err(Error::arg("start", format!("{s}; expected 0 (random), 1 (bit-zeros) or 2 (vector)"))),
     };
     if o.runs == 0 {
@@ -512,7 +518,7 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
 /// `METAOPT_ERR_CALLBACK`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or valid, with
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
 /// `start_vector` as its documentation says.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_run(h: *mut Hc12Instance, opts: *const MetaoptHc12RunOptions) -> MetaoptHc12Result {
@@ -588,7 +594,7 @@ pub unsafe extern "C" fn metaopt_hc12_free_result(r: *mut MetaoptHc12Result) {
 /// the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `data` NULL or holding `bytes`
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `data` NULL or holding `bytes`
 /// bytes.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut Hc12Instance, data: *const c_void, bytes: u64) -> Int32Result {
@@ -608,7 +614,7 @@ pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut Hc12Instance, data: *con
 /// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut Hc12Instance) -> Int32Result {
     ffi_boundary!({
@@ -625,7 +631,7 @@ pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut Hc12Instance) -> I
 /// caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut Hc12Instance, on: u8) -> Int32Result {
     ffi_boundary!({
@@ -642,7 +648,7 @@ pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut Hc12Instance, on: u
 /// `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_profiler_on(h: *mut Hc12Instance) -> Int32Result {
     ffi_boundary!({
@@ -672,7 +678,7 @@ fn profile_text(p: &Profile) -> String {
 /// caller's to free with `metaopt_free_pointer`, as is an error message.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_profiler_output(h: *const Hc12Instance) -> MetaoptStringResult {
     ffi_boundary!({
@@ -756,7 +762,7 @@ fn info_text(h: &Handle) -> String {
 /// `metaopt_free_pointer`, as is an error message.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_info(h: *const Hc12Instance) -> MetaoptStringResult {
     ffi_boundary!({

@@ -13,6 +13,9 @@
 //! - Handles are opaque, carry a magic number and are tracked in a registry of live handles, so a
 //!   freed or forged handle is an error rather than a crash (best effort: a freed address reused
 //!   by a new handle is indistinguishable from it).
+//! - A handle serves one call at a time: a call on a handle whose previous call is still running
+//!   (re-entered from its own objective callback, or from a second thread) is
+//!   `METAOPT_ERR_BUSY`, and a free meanwhile takes effect when the running call returns.
 
 mod de;
 mod device;

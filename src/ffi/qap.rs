@@ -512,7 +512,7 @@ pub unsafe extern "C" fn metaopt_params_from_file(
 /// caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i32, cost_form: i32) -> Int32Result {
     ffi_boundary!({
@@ -544,7 +544,7 @@ pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i3
 /// an error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_set_max_iterations(h: *mut ParamsInstance, max_iterations: u32) -> Int32Result {
     ffi_boundary!({
@@ -579,7 +579,7 @@ pub struct MetaoptTabuOptions {
 /// an error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 #[allow(non_snake_case)]
 pub unsafe extern "C" fn metaopt_init_tabu_list(h: *mut ParamsInstance, maxLength: u32) -> Int32Result {
@@ -615,7 +615,7 @@ pub extern "C" fn metaopt_default_tabu_options() -> MetaoptTabuOptions {
 /// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_set_tabu_options(h: *mut ParamsInstance, opts: *const MetaoptTabuOptions) -> Int32Result {
     ffi_boundary!({
@@ -642,7 +642,7 @@ pub unsafe extern "C" fn metaopt_set_tabu_options(h: *mut ParamsInstance, opts: 
 /// with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `out` NULL or writable.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `out` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut MetaoptParamsInfo) -> Int32Result {
     ffi_boundary!({
@@ -677,7 +677,7 @@ pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut
 /// `metaopt_free_run_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `initOrder` and `initK` NULL or
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `initOrder` and `initK` NULL or
 /// holding the number of entries above.
 #[no_mangle]
 #[allow(non_snake_case)]
@@ -787,7 +787,7 @@ unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOption
 /// `metaopt_free_solve_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or valid, with
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
 /// `start_order` as its documentation says.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const MetaoptSolveOptions) -> MetaoptSolveResult {

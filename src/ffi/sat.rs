@@ -201,7 +201,7 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
             lits[..lits.len() - 1].split(|&l| l == 0).collect()
         };
         let cnf = Cnf::from_clauses("clauses", num_vars as usize, clauses).map_err(|e| match e {
-            Error::InvalidArgument { msg, .. } => Error::arg("literals", msg),
+            Error::InvalidArgument { arg: "clauses", msg } => Error::arg("literals", msg),
             e => e,
         })?;
         instance(cnf)?
@@ -212,7 +212,7 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
 /// ceil(num_vars / 32). An error message is the caller's to free with `metaopt_free_pointer`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const SatInstance) -> Int32Result {
     ffi_boundary!({
@@ -232,7 +232,7 @@ pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const SatInstance)
 /// the caller's: free them with `metaopt_sat_free_eval_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `assignments` NULL or holding
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `assignments` NULL or holding
 /// `count * words_per_assignment` values.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_evaluate(
@@ -375,7 +375,7 @@ fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
 /// `metaopt_sat_free_solve_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a handle not in use by another thread; `opts` NULL or readable.
+/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_solve(
     h: *mut SatInstance,

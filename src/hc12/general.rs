@@ -235,9 +235,7 @@ impl Hc12 {
             return Err(Error::arg("nBitParam", format!("{b} bits; expected 1..32")));
         }
         let bounds = Hc12Params::per_param(&params.bounds, n, "dodParam")?;
-        if let Some((i, (a, b))) = bounds.iter().enumerate().find(|(_, (a, b))| !(a.is_finite() && b.is_finite() && a < b)) {
-            return Err(Error::arg("dodParam", format!("interval {i} is [{a}, {b}]; expected finite a < b")));
-        }
+        crate::objective::check_intervals("dodParam", &bounds, params.double)?;
         let total: u64 = bits.iter().map(|&b| b as u64).sum();
         // a window of more bits would exceed the row limit anyway; this keeps the sum in range
         if total > (1 << 24) {

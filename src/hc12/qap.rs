@@ -221,6 +221,38 @@ impl QapMatrices {
         with_matrices!(self, |a, b| a.iter().chain(b.iter()).all(|x| x.is_finite()))
     }
 
+    /// Integer costs are summed in 64-bit arithmetic (signed for the signed types): refuses
+    /// matrices whose costs could leave that range, so no cost wraps silently. The bound of a
+    /// slice is min(sum |A| max |B|, sum |B| max |A|); slices are summed.
+    fn check_integer_range(&self, n: usize) -> Result<()> {
+        fn check<T: Copy + Into<i128>>(a: &[T], b: &[T], n: usize, limit: u128, ty: &str) -> Result<()> {
+            let abs = |v: &[T]| v.iter().map(|&x| x.into().unsigned_abs()).collect::<Vec<u128>>();
+            let sum = |v: &[u128]| v.iter().fold(0u128, |s, &x| s.saturating_add(x));
+            let max = |v: &[u128]| v.iter().copied().max().unwrap_or(0);
+            let mut bound = 0u128;
+            for (sa, sb) in a.chunks(n * n).zip(b.chunks(n * n)) {
+                let (sa, sb) = (abs(sa), abs(sb));
+                let slice = sum(&sa).saturating_mul(max(&sb)).min(sum(&sb).saturating_mul(max(&sa)));
+                bound = bound.saturating_add(slice);
+            }
+            if bound > limit {
+                return Err(Error::arg(
+                    "DF",
+                    format!("{ty} costs can reach {bound}, beyond {limit}, the range of their 64-bit sums; use smaller values or a float type"),
+                ));
+            }
+            Ok(())
+        }
+        let (signed, unsigned) = (i64::MAX as u128, u64::MAX as u128);
+        match self {
+            QapMatrices::I32(a, b) => check(a, b, n, signed, "int32"),
+            QapMatrices::I64(a, b) => check(a, b, n, signed, "int64"),
+            QapMatrices::U32(a, b) => check(a, b, n, unsigned, "uint32"),
+            QapMatrices::U64(a, b) => check(a, b, n, unsigned, "uint64"),
+            QapMatrices::F32(..) | QapMatrices::F64(..) => Ok(()),
+        }
+    }
+
     fn bytes(&self) -> (&[u8], &[u8]) {
         with_matrices!(self, |a, b| (as_bytes(a), as_bytes(b)))
     }
@@ -293,6 +325,7 @@ impl QapProblem {
         if !data.all_finite() {
             return Err(Error::arg("DF", "contains NaN or infinite elements"));
         }
+        data.check_integer_range(n)?;
         Ok(QapProblem { name: name.into(), n, slices, data })
     }
 

@@ -30,8 +30,10 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::rng::Philox;
 
-/// Largest variable count accepted: literals are stored as `i32`.
-pub const MAX_VARS: usize = i32::MAX as usize;
+/// Largest variable count accepted, 2^27 (134 million, beyond the largest SAT competition
+/// formulas): a solver keeps per literal an occurrence offset, so 2^28 offsets take 1 GiB, and a
+/// header of an absurd count must be an error, not an allocation failure.
+pub const MAX_VARS: usize = 1 << 27;
 
 /// A CNF formula with its clauses stored flat.
 ///
