@@ -12,14 +12,21 @@ function build_octave(libdir)
   if ~exist(fullfile(libdir, 'libmetaopt.so'), 'file')
     error('metaopt:build', 'no libmetaopt.so in %s: run `cargo build --release` first', libdir);
   end
-  old = getenv('CFLAGS');
-  setenv('CFLAGS', [old ' -std=c11 -O2 -Wall -Wextra']);
+  % metaopt_mex.c is C; metaopt_mex_trap.cpp, which stops Octave's exceptions (errors, Ctrl-C)
+  % before they reach the library, is C++ and knows Octave's interrupt (METAOPT_MEX_OCTAVE);
+  % -fexceptions: those exceptions pass through the C frames between them
+  old_c = getenv('CFLAGS');
+  old_cxx = getenv('CXXFLAGS');
+  setenv('CFLAGS', [old_c ' -std=c11 -O2 -Wall -Wextra -fexceptions']);
+  setenv('CXXFLAGS', [old_cxx ' -std=c++11 -O2 -Wall -Wextra']);
   unwind_protect
-    [out, status] = mkoctfile('--mex', ['-I' fullfile(root, 'include')], ['-L' libdir], ...
-                              ['-Wl,-rpath,' libdir], '-lmetaopt', ...
-                              '-o', fullfile(here, 'metaopt_mex.mex'), fullfile(here, 'metaopt_mex.c'));
+    [out, status] = mkoctfile('--mex', '-DMETAOPT_MEX_OCTAVE', ['-I' fullfile(root, 'include')], ...
+                              ['-L' libdir], ['-Wl,-rpath,' libdir], '-lmetaopt', ...
+                              '-o', fullfile(here, 'metaopt_mex.mex'), fullfile(here, 'metaopt_mex.c'), ...
+                              fullfile(here, 'metaopt_mex_trap.cpp'));
   unwind_protect_cleanup
-    setenv('CFLAGS', old);
+    setenv('CFLAGS', old_c);
+    setenv('CXXFLAGS', old_cxx);
   end_unwind_protect
   if status ~= 0
     error('metaopt:build', 'mkoctfile failed:\n%s', out);

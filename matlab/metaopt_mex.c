@@ -1,7 +1,9 @@
 /*
  * metaopt_mex: the MATLAB / GNU Octave gateway of libmetaopt (C MEX API, mex.h).
  *
- *   MATLAB: build_matlab          Octave: build_octave  (or: make -C matlab)
+ *   MATLAB: build_matlab          Octave: build_octave  (`make test-octave` builds it too)
+ *
+ * built with metaopt_mex_trap.cpp, its one C++ part (see "m-function objectives" below).
  *
  * One function whose first argument is a mode string, as in the thesis's Tables 1 (general
  * HC12) and 2 (HC12 for QAP); modes after a colon take options (`run:taboo,consts_reload`).
@@ -21,9 +23,10 @@
  *                 (instance, generations, [stop conditions]), de-bests, de-best, de-x,
  *                 de-func-data, info, free
  *
- * `params` makes a QAP instance when its fourth argument (DF) is a matrix, else a general HC12
- * instance (whose third argument, dodParam, holds 2 or 2*nParam values). The modes that take
- * an instance dispatch on the instance's kind.
+ * `params` makes a QAP instance when it has a fourth argument (DF) that cannot be HC12's
+ * maskOrder (a scalar or []) or a third that cannot be HC12's dodParam (2 or 2*nParam values),
+ * else a general HC12 instance; with options (`params:noR`) always HC12. The modes that take an
+ * instance dispatch on the instance's kind.
  *
  * Instances are uint8 arrays of a fixed layout (struct Token): a magic header, the kind, a
  * slot in this gateway's table and the instance's serial number. No pointer travels through
@@ -31,9 +34,17 @@
  * serial, so a forged, edited, freed or foreign array is a clear error, never a crash.
  * Clearing the MEX function (or leaving MATLAB) frees every instance still live.
  *
+ * m-function objectives: the library calls mex_objective from inside its own (Rust) frames,
+ * which no MATLAB/Octave exception may cross, so the callback's MATLAB work runs inside
+ * metaopt_mex_protect (metaopt_mex_trap.cpp), and the objective's error, an exception, or the
+ * user's Ctrl-C (`metaopt:interrupted`) is raised once the library call has returned. While
+ * such a call runs its instance is busy (call_begin / call_end): the objective may call
+ * metaopt_mex, but any use of that instance is `metaopt:busy`, and the MEX file stays locked.
+ *
  * Adding a solver: a KIND_ value, its fields in struct Entry, its free in entry_release, its
- * modes in the MODES table (e.g. "de-params", "de-run") and its branch in mode_info /
- * mode_free where they apply.
+ * modes in the MODES table (e.g. "de-params", "de-run", with their most outputs and
+ * arguments), call_begin / call_end around its library calls that may call an m-function,
+ * and its branch in mode_info / mode_free where they apply.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -45,10 +56,13 @@
 
 #include "mex.h"
 #include "metaopt.h"
+#include "metaopt_mex_trap.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* errors                                                                                   */
 
+/* The mode string of the MEX call running now (a nested call, made by an m-function objective,
+ * sets its own; mex_objective puts the outer call's back). */
 static const char *g_mode = "";
 
 /* Raises a MATLAB error `metaopt:<id>` prefixed with the mode; never returns. */
@@ -80,6 +94,7 @@ static const char *code_name(int32_t code) {
     case METAOPT_ERR_PANIC: return "internal";
     case METAOPT_ERR_INVALID_MEM_SPACE: return "invalidMemSpace";
     case METAOPT_ERR_CALLBACK: return "callback";
+    case METAOPT_ERR_BUSY: return "busy";
     default: return "library";
     }
 }
@@ -103,8 +118,41 @@ static int32_t check_int(const char *call, Int32Result r) {
 /* ---------------------------------------------------------------------------------------- */
 /* arguments                                                                                */
 
-static int is_real_numeric(const mxArray *a) {
-    return (mxIsNumeric(a) || mxIsLogical(a)) && !mxIsComplex(a) && !mxIsSparse(a);
+/* Why `a` is not a real, full numeric or logical array ("a sparse array", ...), or NULL when it
+ * is one: the gateway reads such arrays element by element (elem, mxGetData), which a sparse
+ * or complex array does not allow. */
+static const char *not_real_numeric(const mxArray *a) {
+    static char what[96];
+    if (mxIsSparse(a))
+        return "a sparse array (use full(...))";
+    if (mxIsComplex(a))
+        return "a complex array";
+    if (!mxIsNumeric(a) && !mxIsLogical(a)) {
+        snprintf(what, sizeof what, "a %s array", mxGetClassName(a));
+        return what;
+    }
+    return NULL;
+}
+
+/* What `a` is, for a message: "a 1 x 1 double array", "a sparse array (use full(...))", ... */
+static const char *array_kind(const mxArray *a) {
+    static char what[96];
+    const char *why = not_real_numeric(a);
+    if (why)
+        return why;
+    if (mxGetNumberOfDimensions(a) == 2)
+        snprintf(what, sizeof what, "a %zu x %zu %s array", (size_t)mxGetM(a), (size_t)mxGetN(a), mxGetClassName(a));
+    else
+        snprintf(what, sizeof what, "a %zu-dimensional %s array", (size_t)mxGetNumberOfDimensions(a),
+                 mxGetClassName(a));
+    return what;
+}
+
+/* Fails unless `a` is a real, full numeric or logical array; `expected` says what `name` must be. */
+static void check_real_numeric(const mxArray *a, const char *name, const char *expected) {
+    const char *why = not_real_numeric(a);
+    if (why)
+        fail("badArgument", "%s must be %s, got %s", name, expected, why);
 }
 
 /* Element i of a real numeric or logical array as double. */
@@ -137,8 +185,9 @@ static int given(int nrhs, const mxArray **prhs, int i) {
 }
 
 static double real_scalar(const mxArray *a, const char *name) {
-    if (!is_real_numeric(a) || mxGetNumberOfElements(a) != 1)
-        fail("badArgument", "%s must be a real scalar", name);
+    check_real_numeric(a, name, "a real scalar");
+    if (mxGetNumberOfElements(a) != 1)
+        fail("badArgument", "%s must be a real scalar, got %zu values", name, (size_t)mxGetNumberOfElements(a));
     double v = elem(a, 0);
     if (isnan(v))
         fail("badArgument", "%s is NaN", name);
@@ -154,8 +203,7 @@ static double int_scalar(const mxArray *a, const char *name, double lo, double h
 
 /* A real vector (any orientation) as an mxMalloc'd double array of `*n` values. */
 static double *real_vector(const mxArray *a, const char *name, size_t *n, int finite) {
-    if (!is_real_numeric(a))
-        fail("badArgument", "%s must be a real numeric vector", name);
+    check_real_numeric(a, name, "a real numeric vector");
     size_t len = mxGetNumberOfElements(a);
     if (mxGetNumberOfDimensions(a) > 2 || (mxGetM(a) != 1 && mxGetN(a) != 1 && len > 0))
         fail("badArgument", "%s must be a vector, got a %zu x %zu matrix", name, (size_t)mxGetM(a), (size_t)mxGetN(a));
@@ -169,12 +217,24 @@ static double *real_vector(const mxArray *a, const char *name, size_t *n, int fi
     return v;
 }
 
+/* Where the char array `a` holds its first NUL character (1-based), 0 where none: a C string
+ * would end there. */
+static size_t nul_at(const mxArray *a) {
+    const mxChar *c = mxGetChars(a);
+    for (size_t i = 0; c && i < mxGetNumberOfElements(a); ++i)
+        if (c[i] == 0)
+            return i + 1;
+    return 0;
+}
+
 static char *string_arg(const mxArray *a, const char *name) {
-    if (!mxIsChar(a))
-        fail("badArgument", "%s must be a string (char array)", name);
+    if (!mxIsChar(a) || mxGetNumberOfDimensions(a) != 2 || (mxGetM(a) > 1 && mxGetN(a) > 0))
+        fail("badArgument", "%s must be a string (a 1 x n char array)", name);
+    if (nul_at(a))
+        fail("badArgument", "%s holds a NUL character (at %zu)", name, nul_at(a));
     char *s = mxArrayToString(a);
     if (!s)
-        fail("badArgument", "%s must be a string (char array)", name);
+        fail("badArgument", "%s must be a string (a 1 x n char array)", name);
     return s;
 }
 
@@ -183,6 +243,15 @@ static int flag_arg(const mxArray *a, const char *name) {
     if (v != 0 && v != 1)
         fail("badArgument", "%s must be true or false (1 or 0), got %g", name, v);
     return v != 0;
+}
+
+/* The bytes of a real numeric array, passed as they are (func-data, de-func-data). */
+static const void *data_bytes(const mxArray *a, const char *name, size_t *bytes) {
+    check_real_numeric(a, name, "a real numeric array (its bytes are passed as they are)");
+    if (mxIsLogical(a))
+        fail("badArgument", "%s must be a real numeric array (its bytes are passed as they are), got a logical array", name);
+    *bytes = mxGetNumberOfElements(a) * mxGetElementSize(a);
+    return mxGetData(a);
 }
 
 /* Whether the comma/semicolon/bar separated `options` holds `word`. */
@@ -218,6 +287,9 @@ static void check_options(const char *options, const char *const *known) {
 /* instances                                                                                */
 
 enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4 };
+
+/* The longest tabu list the library takes (its MAX_TABU_LENGTH, 2^24 strings). */
+#define TABU_MAX_LENGTH 16777216.0
 
 static const char *kind_name(uint32_t k) {
     switch (k) {
@@ -275,10 +347,17 @@ typedef struct {
      * per-island CR values (malloc'ed, de_islands values) or NULL */
     MetaoptDeOptions de_opts;
     double *de_cr;
-    /* the m-function of the running `run` (HC12) or DE call and the error it raised */
+    /* the running library call that may call an m-function objective (call_begin .. call_end):
+     * its mode (NULL when none runs: any use of the instance meanwhile, from the objective, is
+     * refused), the objective, its calls, and how a failed objective call ended: its error
+     * (raised once the library has returned), an exception caught around it (rethrown then, see
+     * metaopt_mex_trap.cpp) or an interruption by the user (Ctrl-C) */
+    const char *busy;
     const mxArray *fun;
-    mxArray *fun_error;
     uint32_t fun_calls;
+    mxArray *fun_error;
+    void *fun_exception;
+    int fun_interrupted;
 } Entry;
 
 /* The table of instances: g_capacity pointers, each NULL or an Entry that stays where it is
@@ -291,6 +370,11 @@ static uint32_t g_capacity;
  * kept from before a `clear metaopt_mex` never matches an instance made after it. */
 static uint64_t g_first_serial, g_next_serial;
 static int g_atexit;
+/* Library calls running now (nested through m-function objectives); while any runs the MEX
+ * file is locked (mexLock, if the user had not locked it), so that `clear metaopt_mex` from an
+ * objective cannot free the instances in use. */
+static uint32_t g_running;
+static int g_locked;
 
 static void hc12_release(Entry *e) {
     if (e->hc12)
@@ -379,14 +463,47 @@ static Entry *entry_get(const mxArray *a, uint32_t kind) {
         fail("badHandle", "instance has no metaopt magic header (not an instance, or corrupted)");
     if (t.check != (t.serial ^ t.kind ^ t.slot ^ TOKEN_KEY))
         fail("badHandle", "instance is corrupted (its check word does not match)");
-    if (kind && t.kind != kind)
-        fail("wrongKind", "instance is a %s instance; this mode needs a %s instance", kind_name(t.kind), kind_name(kind));
     if (t.slot >= g_capacity || !g_entries[t.slot] || g_entries[t.slot]->serial != t.serial) {
         if (t.serial >= g_first_serial && t.serial < g_next_serial)
             fail("freedHandle", "instance was freed already");
         fail("freedHandle", "instance was not made by this session of the MEX function (it was cleared, or the array is forged)");
     }
-    return g_entries[t.slot];
+    Entry *e = g_entries[t.slot];
+    if (t.kind != e->kind)
+        fail("badHandle", "instance is forged: it says %s, but instance %u is a %s instance", kind_name(t.kind), t.slot + 1,
+             kind_name(e->kind));
+    if (kind && e->kind != kind)
+        fail("wrongKind", "instance is a %s instance; this mode needs a %s instance", kind_name(e->kind), kind_name(kind));
+    if (e->busy)
+        fail("busy",
+             "instance %u (%s) is in use by the call '%s' still running: its m-function objective cannot use "
+             "it (nor free it) until that call returns",
+             t.slot + 1, kind_name(e->kind), e->busy);
+    return e;
+}
+
+/* Marks `e` in use by a library call that may call the m-function objective `fun` (NULL: none).
+ * Nothing may raise an error between call_begin and call_end: the library call alone. */
+static void call_begin(Entry *e, const mxArray *fun) {
+    e->busy = g_mode;
+    e->fun = fun;
+    e->fun_calls = 0;
+    e->fun_error = NULL;
+    e->fun_exception = NULL;
+    e->fun_interrupted = 0;
+    if (g_running++ == 0 && !mexIsLocked()) {
+        mexLock();
+        g_locked = 1;
+    }
+}
+
+static void call_end(Entry *e) {
+    e->busy = NULL;
+    e->fun = NULL;
+    if (--g_running == 0 && g_locked) {
+        mexUnlock();
+        g_locked = 0;
+    }
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -427,6 +544,24 @@ static const mxArray *opt(const mxArray *s, const char *name) {
         return NULL;
     const mxArray *v = mxGetField(s, 0, name);
     return v && !mxIsEmpty(v) ? v : NULL;
+}
+
+/* Fails for a field of the 1x1 struct `s` that is not among the NULL-terminated `known`. */
+static void check_fields(const mxArray *s, const char *what, const char *const *known) {
+    if (!s)
+        return;
+    for (int i = 0; i < mxGetNumberOfFields(s); ++i) {
+        const char *f = mxGetFieldNameByNumber(s, i);
+        int ok = 0;
+        for (const char *const *k = known; *k && !ok; ++k)
+            ok = strcmp(*k, f) == 0;
+        if (!ok) {
+            char list[512] = "";
+            for (const char *const *k = known; *k; ++k)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == known ? "" : ", ", *k);
+            fail("badOption", "unknown field %s.%s (known: %s)", what, f, list);
+        }
+    }
 }
 
 static const mxArray *options_struct(int nrhs, const mxArray **prhs, int i) {
@@ -517,6 +652,11 @@ static void qap_record(Entry *e) {
     e->swaps = info.swaps;
 }
 
+/* The two forms of 'params', for messages where a call may have meant the other. */
+static const char PARAMS_FORMS[] = " (QAP: 'params', swaps, nElements, nBitParam, DF, [nSlices, maskOrder, startBit, "
+                                   "bitLength]; general HC12: 'params', nParam, nBitParam, dodParam, [maskOrder, "
+                                   "startBit, bitLength])";
+
 /* 'params', swaps, nElements, nBitParam, DF, [nSlices=1, maskOrder=2, startBit=0, bitLength=0] */
 static void qap_params(mxArray **plhs, int nrhs, const mxArray **prhs) {
     uint32_t swaps = (uint32_t)int_scalar(arg(nrhs, prhs, 1, "swaps"), "swaps", 1, 64);
@@ -537,14 +677,15 @@ static void qap_params(mxArray **plhs, int nrhs, const mxArray **prhs) {
             fail("badArgument", "nBitParam is %g; nElements = %u needs ceil(log2(nElements)) = %u (or pass [])", b, n, bits);
     }
     const char *type = qap_type_name(df);
-    if (!type || mxIsComplex(df))
-        fail("badArgument", "DF must be a real int32, int64, uint32, uint64, single or double array, got %s", mxGetClassName(df));
+    if (not_real_numeric(df) || !type)
+        fail("badArgument", "DF must be a real int32, int64, uint32, uint64, single or double array, got %s%s",
+             array_kind(df), PARAMS_FORMS);
     mwSize nd = mxGetNumberOfDimensions(df);
     const mwSize *dims = mxGetDimensions(df);
     size_t df_slices = nd >= 3 ? dims[2] : 1;
     if (nd > 3 || dims[0] != n || dims[1] != n || df_slices != slices)
-        fail("badArgument", "DF must be nElements x nElements x nSlices = %u x %u x %u, got %zu x %zu x %zu", n, n, slices,
-             (size_t)dims[0], (size_t)dims[1], df_slices);
+        fail("badArgument", "DF must be nElements x nElements x nSlices = %u x %u x %u, got %zu x %zu x %zu%s", n, n,
+             slices, (size_t)dims[0], (size_t)dims[1], df_slices, PARAMS_FORMS);
     /* MATLAB stores columns first; the library reads rows first: transpose every slice, so DF(i,j)
      * below the diagonal is the flow and above it the distance, as the thesis writes them */
     size_t elem_size = mxGetElementSize(df), nn = (size_t)n * n;
@@ -617,7 +758,9 @@ static void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray 
     }
     if (nrhs > 4)
         fail("tooManyArguments", "QAP run takes instance, initOrder, initKernel");
+    call_begin(e, NULL);
     RunResult r = metaopt_run(e->qap, order, k);
+    call_end(e);
     if (r.error_code != METAOPT_OK) {
         char *m = r.error_message;
         r.error_message = NULL;
@@ -643,18 +786,26 @@ static void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray 
 static void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_QAP);
+    static const char *known[] = {"runs", "timeLimit", "seed", "start", "restart", "target", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2);
+    check_fields(s, "opts", known);
     MetaoptSolveOptions o = metaopt_default_solve_options();
     const mxArray *v;
     if ((v = opt(s, "runs")))
         o.runs = (uint32_t)int_scalar(v, "opts.runs", 0, 4294967295.0);
     if ((v = opt(s, "timeLimit")))
         o.time_limit_s = real_scalar(v, "opts.timeLimit");
+    /* runs = 0 is no limit on the runs: only a time limit surely ends the solve (a target may
+     * never be reached) */
+    if (o.runs == 0 && !(o.time_limit_s > 0 && isfinite(o.time_limit_s)))
+        fail("badArgument", "opts.runs = 0 (no limit on the runs) needs a finite opts.timeLimit > 0");
     if ((v = opt(s, "seed")))
         o.seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
     if ((v = opt(s, "target"))) {
         o.has_target = 1;
         o.target = real_scalar(v, "opts.target");
+        if (!isfinite(o.target))
+            fail("badArgument", "opts.target must be finite, got %g", o.target);
     }
     if ((v = opt(s, "restart"))) {
         char *r = string_arg(v, "opts.restart");
@@ -681,7 +832,9 @@ static void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
             o.start_order = permutation_arg(v, "opts.start", e->n);
         }
     }
+    call_begin(e, NULL);
     MetaoptSolveResult r = metaopt_solve(e->qap, &o);
+    call_end(e);
     if (r.error_code != METAOPT_OK) {
         char *m = r.error_message;
         r.error_message = NULL;
@@ -736,15 +889,14 @@ static void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const ch
     size_t nb, nd;
     double *bits = real_vector(arg(nrhs, prhs, 2, "nBitParam"), "nBitParam", &nb, 1);
     const mxArray *dod_a = arg(nrhs, prhs, 3, "dodParam");
-    if (!is_real_numeric(dod_a) || mxGetNumberOfDimensions(dod_a) != 2)
-        fail("badArgument", "dodParam must be a real [a b] pair or an nParam x 2 matrix of [a b] rows");
+    if (not_real_numeric(dod_a) || mxGetNumberOfDimensions(dod_a) != 2)
+        fail("badArgument", "dodParam must be a real [a b] pair or an nParam x 2 matrix of [a b] rows, got %s%s",
+             array_kind(dod_a), PARAMS_FORMS);
     size_t rows = mxGetM(dod_a), cols = mxGetN(dod_a);
     nd = rows * cols;
     if (!((rows == 1 && cols == 2) || (rows == 2 && cols == 1) || (rows == n && cols == 2)))
-        fail("badArgument",
-             "dodParam must be [a b] or an nParam x 2 matrix (nParam = %u), got %zu x %zu "
-             "(for the QAP solver 'params' takes swaps, nElements, nBitParam, DF)",
-             n, rows, cols);
+        fail("badArgument", "dodParam must be [a b] or an nParam x 2 matrix (nParam = %u), got %zu x %zu%s", n, rows,
+             cols, PARAMS_FORMS);
     if (nb != 1 && nb != n)
         fail("badArgument", "nBitParam must hold 1 or nParam = %u values, got %zu", n, nb);
     uint32_t mask = given(nrhs, prhs, 4) ? (uint32_t)int_scalar(prhs[4], "maskOrder", 1, 3) : 2;
@@ -805,22 +957,35 @@ static mxArray *error_struct(const char *identifier, const char *message) {
     return err;
 }
 
-/* The host callback: calls the m-function of the running `run` on the rows x dims matrix
- * through metaopt_call_objective.m, which returns the m-function's error instead of raising it
- * (nothing may unwind through the library), and copies its rows values back. An error is kept
- * for `run`, which raises it once the library has returned. */
-static int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data) {
-    Entry *e = user_data;
+/* One call of the m-function objective: the library's arguments and what the call ended with. */
+typedef struct {
+    Entry *e;
+    const double *x;
+    uint32_t rows, dims;
+    double *f;
+    int32_t status; /* the callback's: 0 the values are in f, else failed (e->fun_error says why) */
+} ObjectiveCall;
+
+/* Calls the m-function of the running call on the rows x dims matrix through
+ * metaopt_call_objective.m, which returns the m-function's error instead of raising it, and
+ * copies its rows values back; an error is kept in e->fun_error. Runs inside
+ * metaopt_mex_protect: whatever Octave or MATLAB throws here (Ctrl-C, an mx allocation error)
+ * stops there, never unwinding through the library. */
+static void objective_body(void *arg) {
+    ObjectiveCall *c = arg;
+    Entry *e = c->e;
+    uint32_t rows = c->rows, dims = c->dims;
+    c->status = 1;
     e->fun_calls++;
     if (!e->fun) {
         e->fun_error = error_struct("metaopt:objective", "the m-function objective is not set (internal error)");
-        return 1;
+        return;
     }
     mxArray *X = mxCreateDoubleMatrix(rows, dims, mxREAL);
     double *xd = mxGetData(X);
     for (uint32_t r = 0; r < rows; ++r)
         for (uint32_t j = 0; j < dims; ++j)
-            xd[r + (size_t)j * rows] = x[(size_t)r * dims + j];
+            xd[r + (size_t)j * rows] = c->x[(size_t)r * dims + j];
     mxArray *in[2] = {(mxArray *)e->fun, X};
     mxArray *out[2] = {NULL, NULL};
     mxArray *trapped = mexCallMATLABWithTrap(2, out, 2, in, "metaopt_call_objective");
@@ -828,23 +993,33 @@ static int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, doub
     if (trapped) {
         e->fun_error = error_struct("metaopt:objective", "cannot call the objective through metaopt_call_objective.m "
                                                          "(it must lie on the path beside metaopt_mex)");
-        return 1;
+        return;
     }
     if (out[1] && !mxIsEmpty(out[1])) {
-        e->fun_error = out[1]; /* the m-function's own error, rethrown by `run` */
+        e->fun_error = out[1]; /* the m-function's own error, rethrown by raise_objective_failure */
         if (out[0])
             mxDestroyArray(out[0]);
-        return 1;
+        return;
     }
+    if (out[1])
+        mxDestroyArray(out[1]);
     const mxArray *F = out[0];
+    const char *why = F ? not_real_numeric(F) : "nothing";
     char msg[512] = "";
-    if (!F || !is_real_numeric(F) || mxGetNumberOfElements(F) != rows) {
-        snprintf(msg, sizeof msg, "the objective must return %u values (one per row of its %u x %u argument), got %zu", rows,
-                 rows, dims, F ? (size_t)mxGetNumberOfElements(F) : (size_t)0);
+    if (why || mxGetNumberOfElements(F) != rows) {
+        char got[128];
+        if (why)
+            snprintf(got, sizeof got, "%s", why);
+        else
+            snprintf(got, sizeof got, "%zu values", (size_t)mxGetNumberOfElements(F));
+        snprintf(msg, sizeof msg,
+                 "the objective must return %u real values (a real numeric vector, one value per row of its %u x %u "
+                 "argument), got %s",
+                 rows, rows, dims, got);
     } else {
         for (uint32_t r = 0; r < rows; ++r) {
-            f[r] = elem(F, r);
-            if (isnan(f[r])) {
+            c->f[r] = elem(F, r);
+            if (isnan(c->f[r])) {
                 snprintf(msg, sizeof msg, "the objective returned NaN for row %u", r + 1);
                 break;
             }
@@ -852,36 +1027,80 @@ static int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, doub
     }
     if (out[0])
         mxDestroyArray(out[0]);
-    if (out[1])
-        mxDestroyArray(out[1]);
     if (msg[0]) {
         e->fun_error = error_struct("metaopt:objective", msg);
-        return 2;
+        c->status = 2;
+        return;
     }
-    return 0;
+    c->status = 0;
 }
 
-/* Raises the error kept by mex_objective: the m-function's own (identifier, message and
- * stack, by `rethrow`), or ours. */
-static void rethrow_objective_error(Entry *e) {
+/* The host callback the library calls (user_data: the Entry). */
+static int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data) {
+    ObjectiveCall c = {user_data, x, rows, dims, f, 1};
+    const char *mode = g_mode; /* a nested MEX call from the objective sets its own */
+    int trap = metaopt_mex_protect(objective_body, &c, &c.e->fun_exception);
+    g_mode = mode;
+    if (trap == METAOPT_MEX_TRAP_INTERRUPTED)
+        c.e->fun_interrupted = 1;
+    return trap == METAOPT_MEX_TRAP_OK ? c.status : 3;
+}
+
+/* Raises how the objective failed in the library call that has just returned on `e`: the
+ * user's interruption (`metaopt:interrupted`), the exception caught around it (rethrown as
+ * it was), or the error it kept (the m-function's own, with its identifier, message and
+ * stack, by `rethrow`, or ours). Returns when the objective did not fail. */
+static void raise_objective_failure(Entry *e) {
+    void *exception = e->fun_exception;
     mxArray *err = e->fun_error;
+    int interrupted = e->fun_interrupted;
+    e->fun_exception = NULL;
     e->fun_error = NULL;
-    mexCallMATLAB(0, NULL, 1, &err, "rethrow");
-    mexErrMsgIdAndTxt("metaopt:objective", "the objective failed"); /* not reached */
+    e->fun_interrupted = 0;
+    if (interrupted) {
+        metaopt_mex_discard(exception);
+        fail("interrupted", "interrupted by the user (Ctrl-C) in the m-function objective");
+    }
+    if (exception)
+        metaopt_mex_rethrow(exception);
+    if (err) {
+        mexCallMATLAB(0, NULL, 1, &err, "rethrow");
+        mexErrMsgIdAndTxt("metaopt:objective", "the objective failed"); /* not reached */
+    }
+}
+
+/* Raises the error of a failed library call on `e`: the objective's failure, if it failed,
+ * else the library's (freeing its message). */
+static void fail_call(Entry *e, const char *call, int32_t code, char *message) {
+    if (e->fun_interrupted || e->fun_exception || e->fun_error) {
+        metaopt_free_pointer(message);
+        raise_objective_failure(e);
+    }
+    fail_library(call, code, message);
+}
+
+/* Checks the result of a call that sets up the library instance of `e`: on failure the instance
+ * is released (the next `run` makes it again from the stored settings, so it is never left
+ * half set up) and the error raised. */
+static void hc12_check(Entry *e, const char *call, Int32Result r) {
+    if (r.error_code != METAOPT_OK) {
+        hc12_release(e);
+        fail_library(call, r.error_code, r.error_message);
+    }
 }
 
 /* Applies the stored settings to a newly made instance. */
 static void hc12_apply_settings(Entry *e) {
     if (e->tabu_length) {
-        check_int("metaopt_hc12_init_tabu_list", metaopt_hc12_init_tabu_list(e->hc12, e->tabu_length));
-        check_int("metaopt_hc12_set_tabu_options", metaopt_hc12_set_tabu_options(e->hc12, &e->tabu));
+        hc12_check(e, "metaopt_hc12_init_tabu_list", metaopt_hc12_init_tabu_list(e->hc12, e->tabu_length));
+        hc12_check(e, "metaopt_hc12_set_tabu_options", metaopt_hc12_set_tabu_options(e->hc12, &e->tabu));
     }
     if (e->verbose)
-        check_int("metaopt_hc12_kernel_verbose", metaopt_hc12_kernel_verbose(e->hc12, 1));
+        hc12_check(e, "metaopt_hc12_kernel_verbose", metaopt_hc12_kernel_verbose(e->hc12, 1));
     if (e->profiler)
-        check_int("metaopt_hc12_profiler_on", metaopt_hc12_profiler_on(e->hc12));
+        hc12_check(e, "metaopt_hc12_profiler_on", metaopt_hc12_profiler_on(e->hc12));
     if (e->func_data && e->objective_key && strcmp(e->objective_key, e->func_data_name) == 0)
-        check_int("metaopt_hc12_func_data", metaopt_hc12_func_data(e->hc12, e->func_data, e->func_data_bytes));
+        hc12_check(e, "metaopt_hc12_func_data", metaopt_hc12_func_data(e->hc12, e->func_data, e->func_data_bytes));
 }
 
 /* Reads a whole file into an mxMalloc'd NUL-terminated string. */
@@ -1019,7 +1238,7 @@ static void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray
         ++i;
         if (i < nrhs && !mxIsChar(prhs[i])) {
             if (!mxIsEmpty(prhs[i]))
-                limit_rows = (uint32_t)int_scalar(prhs[i], "limitRows", 1, 4294967295.0);
+                limit_rows = (uint32_t)int_scalar(prhs[i], "limitRows", 1, TABU_MAX_LENGTH);
             ++i;
         }
     }
@@ -1041,33 +1260,25 @@ static void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray
         else
             fail("badOption", "unknown option '%s' (seed, maxIterations, aspiration, tabuIterations, noImprove)", name);
     }
-    int taboo = has_option(options, "taboo");
-    if (taboo) {
-        if (limit_rows)
-            e->tabu_length = limit_rows;
-        else if (!e->tabu_length)
-            e->tabu_length = 100; /* the thesis's default limitRows */
-    }
     hc12_ensure_instance(e, fun, has_option(options, "consts_reload"));
-    if (taboo) {
-        check_int("metaopt_hc12_init_tabu_list", metaopt_hc12_init_tabu_list(e->hc12, e->tabu_length));
-        check_int("metaopt_hc12_set_tabu_options", metaopt_hc12_set_tabu_options(e->hc12, &tabu));
+    if (has_option(options, "taboo")) {
+        /* limitRows, else the list there, else the thesis's default of 100 strings; kept only
+         * once the instance has taken it */
+        uint32_t length = limit_rows ? limit_rows : e->tabu_length ? e->tabu_length : 100;
+        hc12_check(e, "metaopt_hc12_init_tabu_list", metaopt_hc12_init_tabu_list(e->hc12, length));
+        hc12_check(e, "metaopt_hc12_set_tabu_options", metaopt_hc12_set_tabu_options(e->hc12, &tabu));
+        e->tabu_length = length;
         e->tabu = tabu;
         o.taboo = 1;
     }
-    e->fun = fun;
-    e->fun_error = NULL;
+    call_begin(e, fun);
     MetaoptHc12Result r = metaopt_hc12_run(e->hc12, &o);
-    e->fun = NULL;
+    call_end(e);
     if (r.error_code != METAOPT_OK) {
         char *m = r.error_message;
         r.error_message = NULL;
         metaopt_hc12_free_result(&r);
-        if (r.error_code == METAOPT_ERR_CALLBACK && e->fun_error) {
-            metaopt_free_pointer(m);
-            rethrow_objective_error(e);
-        }
-        fail_library("metaopt_hc12_run", r.error_code, m);
+        fail_call(e, "metaopt_hc12_run", r.error_code, m);
     }
     plhs[0] = mxCreateDoubleScalar(r.value);
     if (nlhs > 1) {
@@ -1105,12 +1316,10 @@ static void mode_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
     (void)nlhs, (void)plhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_HC12);
     char *name = string_arg(arg(nrhs, prhs, 2, "funcName"), "funcName");
-    const mxArray *d = arg(nrhs, prhs, 3, "data");
-    if (!is_real_numeric(d) || mxIsLogical(d))
-        fail("badArgument", "data must be a real numeric array (its bytes are passed as they are)");
+    size_t bytes;
+    const void *data = data_bytes(arg(nrhs, prhs, 3, "data"), "data", &bytes);
     if (name[0] != '@' || strlen(name) < 5 || strcmp(name + strlen(name) - 3, ".cl") != 0)
         fail("badArgument", "funcName must name an OpenCL C objective as 'run' does ('@FILE.cl'), got '%s'", name);
-    size_t bytes = mxGetNumberOfElements(d) * mxGetElementSize(d);
     void *copy = malloc(bytes ? bytes : 1);
     char *name_copy = malloc(strlen(name) + 1);
     if (!copy || !name_copy) {
@@ -1119,7 +1328,7 @@ static void mode_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
         fail("outOfMemory", "cannot copy the data");
     }
     if (bytes)
-        memcpy(copy, mxGetData(d), bytes);
+        memcpy(copy, data, bytes);
     strcpy(name_copy, name);
     free(e->func_data);
     free(e->func_data_name);
@@ -1127,7 +1336,7 @@ static void mode_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
     e->func_data_bytes = bytes;
     e->func_data_name = name_copy;
     if (e->hc12 && e->objective_key && strcmp(e->objective_key, name) == 0)
-        check_int("metaopt_hc12_func_data", metaopt_hc12_func_data(e->hc12, copy, bytes));
+        hc12_check(e, "metaopt_hc12_func_data", metaopt_hc12_func_data(e->hc12, copy, bytes));
 }
 
 /* 'func-data-clean', instance, funcName */
@@ -1143,7 +1352,7 @@ static void mode_func_data_clean(int nlhs, mxArray **plhs, int nrhs, const mxArr
     e->func_data_name = NULL;
     e->func_data_bytes = 0;
     if (e->hc12 && e->objective_key && strcmp(e->objective_key, name) == 0)
-        check_int("metaopt_hc12_func_data_clean", metaopt_hc12_func_data_clean(e->hc12));
+        hc12_check(e, "metaopt_hc12_func_data_clean", metaopt_hc12_func_data_clean(e->hc12));
 }
 
 static void mode_kernel_verbose(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
@@ -1151,7 +1360,7 @@ static void mode_kernel_verbose(int nlhs, mxArray **plhs, int nrhs, const mxArra
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_HC12);
     e->verbose = flag_arg(arg(nrhs, prhs, 2, "verbose"), "verbose");
     if (e->hc12)
-        check_int("metaopt_hc12_kernel_verbose", metaopt_hc12_kernel_verbose(e->hc12, (uint8_t)e->verbose));
+        hc12_check(e, "metaopt_hc12_kernel_verbose", metaopt_hc12_kernel_verbose(e->hc12, (uint8_t)e->verbose));
 }
 
 static void mode_profiler_on(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
@@ -1159,7 +1368,7 @@ static void mode_profiler_on(int nlhs, mxArray **plhs, int nrhs, const mxArray *
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_HC12);
     e->profiler = 1;
     if (e->hc12)
-        check_int("metaopt_hc12_profiler_on", metaopt_hc12_profiler_on(e->hc12));
+        hc12_check(e, "metaopt_hc12_profiler_on", metaopt_hc12_profiler_on(e->hc12));
 }
 
 static mxArray *string_result(const char *call, MetaoptStringResult r) {
@@ -1221,8 +1430,9 @@ static void mode_sat_clauses(int nlhs, mxArray **plhs, int nrhs, const mxArray *
         size_t k = mxGetNumberOfElements(c), total = 0;
         for (size_t i = 0; i < k; ++i) {
             const mxArray *cl = mxGetCell(c, i);
-            if (!cl || !is_real_numeric(cl))
-                fail("badArgument", "clauses{%zu} must be a numeric vector of literals", i + 1);
+            if (!cl || not_real_numeric(cl))
+                fail("badArgument", "clauses{%zu} must be a real numeric vector of literals, got %s", i + 1,
+                     cl ? array_kind(cl) : "nothing");
             if (mxIsEmpty(cl))
                 fail("badArgument", "clauses{%zu} is empty", i + 1);
             total += mxGetNumberOfElements(cl) + 1;
@@ -1262,7 +1472,8 @@ static void mode_sat_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray 
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_SAT);
     const mxArray *a = arg(nrhs, prhs, 2, "assignments");
     int cpu = given(nrhs, prhs, 3) ? flag_arg(prhs[3], "useCpu") : 0;
-    if (!is_real_numeric(a) || mxGetNumberOfDimensions(a) != 2 || mxGetN(a) != e->num_vars || mxGetM(a) == 0)
+    check_real_numeric(a, "assignments", "a count x numVars logical or 0/1 matrix");
+    if (mxGetNumberOfDimensions(a) != 2 || mxGetN(a) != e->num_vars || mxGetM(a) == 0)
         fail("badArgument", "assignments must be a count x numVars (numVars = %u) logical or 0/1 matrix, got %zu x %zu",
              e->num_vars, (size_t)mxGetM(a), (size_t)mxGetN(a));
     size_t count = mxGetM(a), words = (e->num_vars + 31) / 32;
@@ -1294,7 +1505,10 @@ static void mode_sat_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray 
 static void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_SAT);
+    static const char *known[] = {"timeLimit", "runs", "seed", "maskOrder", "tabuLength", "tabuMaxIterations",
+                                  "tabuMaxNoImprove", "tenure", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2), *v;
+    check_fields(s, "opts", known);
     MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
     if ((v = opt(s, "timeLimit")))
         o.time_limit_s = real_scalar(v, "opts.timeLimit");
@@ -1312,7 +1526,9 @@ static void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
         o.tabu_max_no_improve = (uint32_t)int_scalar(v, "opts.tabuMaxNoImprove", 0, 4294967295.0);
     if ((v = opt(s, "tenure")))
         o.tenure = (uint32_t)int_scalar(v, "opts.tenure", 0, 4294967295.0);
+    call_begin(e, NULL);
     MetaoptSatSolveResult r = metaopt_sat_solve(e->sat, &o);
+    call_end(e);
     if (r.error_code != METAOPT_OK) {
         char *m = r.error_message;
         r.error_message = NULL;
@@ -1346,24 +1562,6 @@ static void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
 
 /* ---------------------------------------------------------------------------------------- */
 /* island DE (thesis 5.2.1, DEMultiPop)                                                     */
-
-/* Fails for a field of the 1x1 struct `s` that is not among the NULL-terminated `known`. */
-static void check_fields(const mxArray *s, const char *what, const char *const *known) {
-    if (!s)
-        return;
-    for (int i = 0; i < mxGetNumberOfFields(s); ++i) {
-        const char *f = mxGetFieldNameByNumber(s, i);
-        int ok = 0;
-        for (const char *const *k = known; *k && !ok; ++k)
-            ok = strcmp(*k, f) == 0;
-        if (!ok) {
-            char list[512] = "";
-            for (const char *const *k = known; *k; ++k)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == known ? "" : ", ", *k);
-            fail("badOption", "unknown field %s.%s (known: %s)", what, f, list);
-        }
-    }
-}
 
 /* The DE option fields (thesis Table 3) of the names de-params takes. */
 static const char *const de_option_fields[] = {"F_coefs_mode", "F_coefs_min", "F_coefs_max", "CR",
@@ -1441,7 +1639,8 @@ static void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
     uint32_t nm = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "members"), "members", 0, 4294967295.0);
     uint32_t nn = (uint32_t)int_scalar(arg(nrhs, prhs, 3, "dims"), "dims", 0, 4294967295.0);
     const mxArray *lim = arg(nrhs, prhs, 4, "limits");
-    if (!is_real_numeric(lim) || mxGetNumberOfDimensions(lim) != 2)
+    check_real_numeric(lim, "limits", "a real [a b] pair or a dims x 2 matrix of [a b] rows");
+    if (mxGetNumberOfDimensions(lim) != 2)
         fail("badArgument", "limits must be a real [a b] pair or a dims x 2 matrix of [a b] rows");
     size_t rows = mxGetM(lim), cols = mxGetN(lim);
     int one = (rows == 1 && cols == 2) || (rows == 2 && cols == 1);
@@ -1488,8 +1687,6 @@ static void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
         return;
     }
     const mxArray *s = options_struct(nrhs, prhs, 6);
-    if (nrhs > 7)
-        fail("tooManyArguments", "de-params takes islands, members, dims, limits, bounds, opts");
     MetaoptDeOptions o = metaopt_de_default_options();
     de_options(s, np, &o);
     DeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
@@ -1501,17 +1698,6 @@ static void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **p
     e->de_members = nm;
     e->de_dims = nn;
     de_keep_options(e, &o);
-}
-
-/* Raises the error of a failed DE call: an m-function objective's own error (rethrown), else
- * the library's. */
-static void de_fail(Entry *e, const char *call, int32_t code, char *message) {
-    if (code == METAOPT_ERR_CALLBACK && e->fun_error) {
-        metaopt_free_pointer(message);
-        rethrow_objective_error(e);
-    }
-    e->fun_error = NULL;
-    fail_library(call, code, message);
 }
 
 /* 'de-init', instance, objective, [mutation='DE/rand/1', migration='None', period=10, opts]
@@ -1530,8 +1716,6 @@ static void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
     const char *migration = given(nrhs, prhs, 4) ? string_arg(prhs[4], "migration") : "None";
     uint32_t period = given(nrhs, prhs, 5) ? (uint32_t)int_scalar(prhs[5], "period", 0, 4294967295.0) : 10;
     const mxArray *update = options_struct(nrhs, prhs, 6);
-    if (nrhs > 7)
-        fail("tooManyArguments", "de-init takes instance, objective, mutation, migration, period, opts");
     MetaoptDeOptions opts = e->de_opts;
     if (update)
         de_options(update, e->de_islands, &opts);
@@ -1586,16 +1770,14 @@ static void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
         copy = mxDuplicateArray(fun);
         mexMakeArrayPersistent(copy);
     }
-    e->fun = copy;
-    e->fun_error = NULL;
-    e->fun_calls = 0;
+    call_begin(e, copy);
     Int32Result r = metaopt_de_init(e->de, &o, mutation, migration, period, update ? &opts : NULL);
-    e->fun = NULL;
+    call_end(e);
     if (r.error_code != METAOPT_OK) {
         /* the previous objective stays (or, after a failed first evaluation, none runs) */
         if (copy)
             mxDestroyArray(copy);
-        de_fail(e, "metaopt_de_init", r.error_code, r.error_message);
+        fail_call(e, "metaopt_de_init", r.error_code, r.error_message);
     }
     if (e->de_fun)
         mxDestroyArray(e->de_fun);
@@ -1608,14 +1790,11 @@ static void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
 static void mode_de_iteration(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
-    if (nrhs > 2)
-        fail("tooManyArguments", "de-iteration takes the instance only");
-    e->fun = e->de_fun;
-    e->fun_error = NULL;
+    call_begin(e, e->de_fun);
     Int32Result r = metaopt_de_iteration(e->de);
-    e->fun = NULL;
+    call_end(e);
     if (r.error_code != METAOPT_OK)
-        de_fail(e, "metaopt_de_iteration", r.error_code, r.error_message);
+        fail_call(e, "metaopt_de_iteration", r.error_code, r.error_message);
     plhs[0] = mxCreateDoubleScalar(r.result);
 }
 
@@ -1666,15 +1845,14 @@ static void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
             fail("badArgument", "stop condition '%s' has no value", name);
         de_stop_option(&st, name, prhs[i + 1]);
     }
-    e->fun = e->de_fun;
-    e->fun_error = NULL;
+    call_begin(e, e->de_fun);
     MetaoptDeResult r = metaopt_de_run(e->de, &st);
-    e->fun = NULL;
+    call_end(e);
     if (r.error_code != METAOPT_OK) {
         char *m = r.error_message;
         r.error_message = NULL;
         metaopt_de_free_result(&r);
-        de_fail(e, "metaopt_de_run", r.error_code, m);
+        fail_call(e, "metaopt_de_run", r.error_code, m);
     }
     plhs[0] = mxCreateDoubleScalar(r.value);
     if (nlhs > 1)
@@ -1698,7 +1876,7 @@ static mxArray *de_row(Entry *e, const char *call, MetaoptDoubleArrayResult r) {
         char *m = r.error_message;
         r.error_message = NULL;
         metaopt_free_double_array(&r);
-        de_fail(e, call, r.error_code, m);
+        fail_call(e, call, r.error_code, m);
     }
     mxArray *a = row_double(r.values, r.length);
     metaopt_free_double_array(&r);
@@ -1709,8 +1887,6 @@ static mxArray *de_row(Entry *e, const char *call, MetaoptDoubleArrayResult r) {
 static void mode_de_bests(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
-    if (nrhs > 2)
-        fail("tooManyArguments", "de-bests takes the instance only");
     plhs[0] = de_row(e, "metaopt_de_bests_fitness", metaopt_de_bests_fitness(e->de));
 }
 
@@ -1719,8 +1895,6 @@ static void mode_de_best(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
     uint32_t p = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "island"), "island (1-based)", 1, e->de_islands);
-    if (nrhs > 3)
-        fail("tooManyArguments", "de-best takes instance, island");
     plhs[0] = de_row(e, "metaopt_de_best", metaopt_de_best(e->de, p - 1));
 }
 
@@ -1730,8 +1904,6 @@ static void mode_de_x(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
     uint32_t p = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "island"), "island (1-based)", 1, e->de_islands);
     uint32_t m = (uint32_t)int_scalar(arg(nrhs, prhs, 3, "member"), "member (1-based)", 1, e->de_members);
-    if (nrhs > 4)
-        fail("tooManyArguments", "de-x takes instance, island, member");
     plhs[0] = de_row(e, "metaopt_de_x", metaopt_de_x(e->de, p - 1, m - 1));
 }
 
@@ -1740,13 +1912,14 @@ static void mode_de_x(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
 static void mode_de_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)plhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), KIND_DE);
-    const mxArray *d = arg(nrhs, prhs, 2, "data");
-    if (!is_real_numeric(d) || mxIsLogical(d))
-        fail("badArgument", "data must be a real numeric array (its bytes are passed as they are)");
-    if (nrhs > 3)
-        fail("tooManyArguments", "de-func-data takes instance, data");
-    size_t bytes = mxGetNumberOfElements(d) * mxGetElementSize(d);
-    check_int("metaopt_de_func_data", metaopt_de_func_data(e->de, bytes ? mxGetData(d) : NULL, bytes));
+    size_t bytes;
+    const void *data = data_bytes(arg(nrhs, prhs, 2, "data"), "data", &bytes);
+    /* it evaluates the populations again (with a device objective: no m-function runs) */
+    call_begin(e, NULL);
+    Int32Result r = metaopt_de_func_data(e->de, bytes ? data : NULL, bytes);
+    call_end(e);
+    if (r.error_code != METAOPT_OK)
+        fail_call(e, "metaopt_de_func_data", r.error_code, r.error_message);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1754,14 +1927,23 @@ static void mode_de_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray 
 
 static void mode_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs;
-    /* QAP when the 4th argument (DF) is a matrix: HC12's 4th (maskOrder) is a scalar */
-    int qap = nrhs >= 5 && mxGetNumberOfElements(prhs[4]) > 1;
-    if (qap) {
-        if (options && *options)
-            fail("badOption", "QAP params takes no options (':%s')", options);
-        qap_params(plhs, nrhs, prhs);
-    } else {
+    /* QAP (no options; a 4th argument, DF, of n x n >= 4 values) or HC12 (a 3rd, dodParam, of 2
+     * or more values; a 4th, maskOrder, a scalar or []) */
+    const mxArray *a4 = nrhs >= 5 ? prhs[4] : NULL;
+    if (options[0] || !a4) {
         hc12_params(plhs, nrhs, prhs, options);
+    } else if ((!mxIsNumeric(a4) && !mxIsLogical(a4)) || mxGetNumberOfElements(a4) > 1) {
+        qap_params(plhs, nrhs, prhs);
+    } else if (mxGetNumberOfElements(prhs[3]) >= 2) {
+        hc12_params(plhs, nrhs, prhs, options);
+    } else {
+        char df[96];
+        snprintf(df, sizeof df, "%s", array_kind(a4));
+        fail("badArgument",
+             "neither form fits: DF (the 4th argument of the QAP form) must be an nElements x nElements "
+             "[x nSlices] array, got %s; dodParam (the 3rd of the general HC12 form) must be [a b] or an "
+             "nParam x 2 matrix, got %s%s",
+             df, array_kind(prhs[3]), PARAMS_FORMS);
     }
 }
 
@@ -1784,13 +1966,17 @@ static void mode_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, c
 static void mode_set_tabu_list(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)plhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), 0);
-    uint32_t len = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "maxLength"), "maxLength", 0, 4294967295.0);
+    uint32_t len = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "maxLength"), "maxLength", 0, TABU_MAX_LENGTH);
     if (e->kind == KIND_QAP) {
         check_int("metaopt_init_tabu_list", metaopt_init_tabu_list(e->qap, len));
     } else if (e->kind == KIND_HC12) {
         e->tabu_length = len;
-        if (e->hc12)
-            check_int("metaopt_hc12_init_tabu_list", metaopt_hc12_init_tabu_list(e->hc12, len));
+        if (e->hc12) {
+            /* as a remade instance would have it (hc12_apply_settings) */
+            hc12_check(e, "metaopt_hc12_init_tabu_list", metaopt_hc12_init_tabu_list(e->hc12, len));
+            if (len)
+                hc12_check(e, "metaopt_hc12_set_tabu_options", metaopt_hc12_set_tabu_options(e->hc12, &e->tabu));
+        }
     } else {
         fail("wrongKind", "a %s instance has no tabu list of this kind", kind_name(e->kind));
     }
@@ -1827,46 +2013,52 @@ typedef void (*ModeFn)(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
 static const struct {
     const char *name;
     ModeFn fn;
-    int outputs; /* most outputs */
+    int outputs;       /* most outputs */
+    int args;          /* most arguments after the mode; -1: the mode checks them */
+    const char *usage; /* its arguments, for the message when there are too many */
 } MODES[] = {
-    {"get-device", mode_get_device, 1},
-    {"set-device", mode_set_device, 1},
-    {"devices", mode_devices, 1},
-    {"mem-space-valid", mode_mem_space_valid, 1},
-    {"params", mode_params, 1},
-    {"params-file", mode_params_file, 1},
-    {"set-tabu-list", mode_set_tabu_list, 0},
-    {"run", mode_run, 4},
-    {"solve", mode_solve, 1},
-    {"func-data", mode_func_data, 0},
-    {"func-data-clean", mode_func_data_clean, 0},
-    {"kernel-verbose", mode_kernel_verbose, 0},
-    {"profiler-on", mode_profiler_on, 0},
-    {"profiler-output", mode_profiler_output, 1},
-    {"info", mode_info, 1},
-    {"free", mode_free, 0},
-    {"sat-parse", mode_sat_parse, 1},
-    {"sat-clauses", mode_sat_clauses, 1},
-    {"sat-evaluate", mode_sat_evaluate, 1},
-    {"sat-solve", mode_sat_solve, 1},
-    {"de-params", mode_de_params, 1},
-    {"de-init", mode_de_init, 0},
-    {"de-iteration", mode_de_iteration, 1},
-    {"de-run", mode_de_run, 7},
-    {"de-bests", mode_de_bests, 1},
-    {"de-best", mode_de_best, 1},
-    {"de-x", mode_de_x, 1},
-    {"de-func-data", mode_de_func_data, 0},
+    {"get-device", mode_get_device, 1, 0, NULL},
+    {"set-device", mode_set_device, 1, 1, "deviceNumber"},
+    {"devices", mode_devices, 1, 0, NULL},
+    {"mem-space-valid", mode_mem_space_valid, 1, 0, NULL},
+    {"params", mode_params, 1, -1, NULL},
+    {"params-file", mode_params_file, 1, 5, "path, swaps, maskOrder, startBit, bitLength"},
+    {"set-tabu-list", mode_set_tabu_list, 0, 2, "instance, maxLength"},
+    {"run", mode_run, 4, -1, NULL},
+    {"solve", mode_solve, 1, 2, "instance, opts"},
+    {"func-data", mode_func_data, 0, 3, "instance, funcName, data"},
+    {"func-data-clean", mode_func_data_clean, 0, 2, "instance, funcName"},
+    {"kernel-verbose", mode_kernel_verbose, 0, 2, "instance, verbose"},
+    {"profiler-on", mode_profiler_on, 0, 1, "instance"},
+    {"profiler-output", mode_profiler_output, 1, 1, "instance"},
+    {"info", mode_info, 1, 1, "instance"},
+    {"free", mode_free, 0, 1, "instance"},
+    {"sat-parse", mode_sat_parse, 1, 1, "path"},
+    {"sat-clauses", mode_sat_clauses, 1, 2, "numVars, clauses"},
+    {"sat-evaluate", mode_sat_evaluate, 1, 3, "instance, assignments, useCpu"},
+    {"sat-solve", mode_sat_solve, 1, 2, "instance, opts"},
+    {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
+    {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
+    {"de-iteration", mode_de_iteration, 1, 1, "instance"},
+    {"de-run", mode_de_run, 7, -1, NULL},
+    {"de-bests", mode_de_bests, 1, 1, "instance"},
+    {"de-best", mode_de_best, 1, 2, "instance, island"},
+    {"de-x", mode_de_x, 1, 3, "instance, island, member"},
+    {"de-func-data", mode_de_func_data, 0, 2, "instance, data"},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+    /* the mode string lives in this call's frame: a nested call (from an m-function objective)
+     * has its own, and the outer call's is put back when the objective returns */
+    char mode[256];
     g_mode = "";
     if (nrhs < 1 || !mxIsChar(prhs[0]))
         mexErrMsgIdAndTxt("metaopt:usage", "metaopt_mex(mode, ...): the first argument must be a mode string such as "
                                            "'get-device', 'params', 'run', 'free' (see matlab/README.md)");
-    static char mode[256];
     if (mxGetString(prhs[0], mode, sizeof mode) != 0)
         mexErrMsgIdAndTxt("metaopt:usage", "metaopt_mex: the mode string is too long");
+    if (nul_at(prhs[0]))
+        mexErrMsgIdAndTxt("metaopt:usage", "metaopt_mex: the mode string holds a NUL character");
     g_mode = mode;
     char *colon = strchr(mode, ':');
     const char *options = "";
@@ -1880,10 +2072,18 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         if (strcmp(base, MODES[i].name) != 0)
             continue;
         if (colon && strcmp(base, "run") != 0 && strcmp(base, "params") != 0)
-            fail("badOption", "mode '%s' takes no options", base);
-        if (nlhs > (MODES[i].outputs > 0 ? MODES[i].outputs : 1))
-            fail("tooManyOutputs", "mode '%s' returns at most %d output%s", base, MODES[i].outputs,
+            fail("badOption", "'%s' takes no options", base);
+        if (MODES[i].outputs == 0 && nlhs > 0)
+            fail("badArgument", "'%s' returns nothing: call it without an output", base);
+        if (nlhs > MODES[i].outputs)
+            fail("tooManyOutputs", "'%s' returns at most %d output%s", base, MODES[i].outputs,
                  MODES[i].outputs == 1 ? "" : "s");
+        if (MODES[i].args >= 0 && nrhs - 1 > MODES[i].args) {
+            if (MODES[i].args == 0)
+                fail("tooManyArguments", "'%s' takes no arguments after the mode, got %d", base, nrhs - 1);
+            fail("tooManyArguments", "'%s' takes at most %d argument%s after the mode (%s), got %d", base,
+                 MODES[i].args, MODES[i].args == 1 ? "" : "s", MODES[i].usage, nrhs - 1);
+        }
         MODES[i].fn(nlhs, plhs, nrhs, prhs, options);
         return;
     }

@@ -29,6 +29,18 @@ function id = error_id(f)
   end
 end
 
+function out = output_of(varargin)
+  % metaopt_mex(varargin{:}) asked for one output
+  out = metaopt_mex(varargin{:});
+end
+
+function t = with_kind(h, kind)
+  % the instance array h saying `kind` (its kind byte changed and its check word made to match)
+  t = h;
+  t(9) = uint8(kind);
+  t(25) = bitxor(bitxor(h(25), h(9)), uint8(kind));
+end
+
 function [A, B] = read_qaplib(path)
   fid = fopen(path, 'r');
   v = fscanf(fid, '%d');
@@ -449,6 +461,137 @@ metaopt_free(e5);
 metaopt_free(d);
 check(strcmp(error_id(@() metaopt_de_run(d, 1)), 'metaopt:freedHandle') && ~isempty(strfind(LAST_MESSAGE, 'freed already')), 'a freed DE instance');
 check(strcmp(error_id(@() metaopt_free(d)), 'metaopt:freedHandle'), 'a double free of a DE instance');
+
+% --- sparse arrays are refused wherever numbers are read (they are no plain element arrays) ---
+DF3 = [0 1 2; 1 0 3; 2 3 0];
+g = metaopt_hc12_params(3, 8, [-1 1]);
+s3 = metaopt_sat_from_clauses(3, {[1 2], [-1 3]});
+d = metaopt_de_params(2, 4, 3, [-1 1], 'sat');
+metaopt_de_init(d, '@F1');
+sparse_calls = {{'params', 2, 3000, [], sparse(3000, 3000)}, 'DF'; {'params', 2, 3, [], sparse(DF3)}, 'DF'; ...
+                {'params', 3, 8, sparse([-1 1])}, 'dodParam'; {'params', 3, sparse(8), [-1 1]}, 'nBitParam'; ...
+                {'params', 3, 8, [-1 1], sparse(2)}, 'maskOrder'; {'set-device', sparse(0)}, 'deviceNumber'; ...
+                {'sat-evaluate', s3, sparse([1 0 1])}, 'assignments'; {'sat-clauses', 3, {sparse([1 2])}}, 'clauses{1}'; ...
+                {'de-params', 2, 4, 3, sparse([-1 1]), 'sat'}, 'limits'; {'de-func-data', d, sparse(1)}, 'data'; ...
+                {'func-data', g, '@x.cl', sparse(1)}, 'data'; {'run', g, 'GC', 1, sparse([0 0 0]), '@F1', 'min'}, 'startSeed'};
+for k = 1:rows(sparse_calls)
+  check(strcmp(error_id(@() metaopt_mex(sparse_calls{k, 1}{:})), 'metaopt:badArgument') && ...
+        ~isempty(strfind(LAST_MESSAGE, [sparse_calls{k, 2} ' must be'])) && ~isempty(strfind(LAST_MESSAGE, 'sparse')), ...
+        sprintf('a sparse %s is refused (%s)', sparse_calls{k, 2}, sparse_calls{k, 1}{1}));
+end
+% an objective's values must be real
+bad_values = {@(X) complex(sum(X .^ 2, 2), 1), 'complex'; @(X) num2cell(sum(X .^ 2, 2)), 'cell'; ...
+              @(X) sparse(sum(X .^ 2, 2)), 'sparse'};
+for k = 1:rows(bad_values)
+  check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], bad_values{k, 1}, 'min')), 'metaopt:objective') && ...
+        ~isempty(strfind(LAST_MESSAGE, 'must return 301 real values')) && ~isempty(strfind(LAST_MESSAGE, bad_values{k, 2})), ...
+        ['an objective returning ' bad_values{k, 2} ' values']);
+end
+
+% --- 'params': the QAP form names DF; a call that fits neither form names both ---
+check(strcmp(error_id(@() metaopt_mex('params', 2, 3, [], {1})), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'DF must be')) && isempty(strfind(LAST_MESSAGE, 'dodParam must')), 'params: a cell DF is named DF');
+check(strcmp(error_id(@() metaopt_mex('params', 2, 3, [], struct('a', 1))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'DF must be')), 'params: a struct DF is named DF');
+check(strcmp(error_id(@() metaopt_mex('params', 2, 3, [], 5)), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'DF (the 4th argument of the QAP form)')) && ~isempty(strfind(LAST_MESSAGE, 'dodParam')), ...
+      'params: a scalar DF names both forms');
+check(strcmp(error_id(@() metaopt_hc12_params(3, 8, 5)), 'metaopt:badArgument') && ~isempty(strfind(LAST_MESSAGE, 'dodParam')), ...
+      'params: a scalar dodParam names dodParam');
+check(strcmp(error_id(@() metaopt_mex('params', 3, 8, [-1 1], 2, 0, 0, 1)), 'metaopt:tooManyArguments') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'HC12')), 'params: HC12 with a trailing argument');
+
+% --- modes: outputs, trailing arguments, options fields, NUL characters ---
+q = metaopt_qap_params(2, int64(DF3));
+check(strcmp(error_id(@() output_of('free', q)), 'metaopt:badArgument') && ~isempty(strfind(LAST_MESSAGE, 'returns nothing')) && ...
+      metaopt_info(q).nElements == 3, 'x = metaopt_mex(''free'', h) is refused before it frees');
+check(strcmp(error_id(@() output_of('set-tabu-list', q, 5)), 'metaopt:badArgument'), 'set-tabu-list returns nothing');
+trailing = {{'info', q, 1}, {'free', q, 1}, {'get-device', 1}, {'sat-solve', s3, struct(), 1}, {'sat-evaluate', s3, [1 0 1], 0, 1}, ...
+            {'sat-clauses', 3, {[1 2]}, 1}, {'solve', q, struct('runs', 1), 1}, {'params-file', fullfile(data, 'nug12.dat'), 4, 2, 0, 0, 1}, ...
+            {'set-tabu-list', q, 5, 1}, {'func-data', g, '@x.cl', single(1), 1}, {'de-bests', d, 1}};
+for k = 1:numel(trailing)
+  check(strcmp(error_id(@() metaopt_mex(trailing{k}{:})), 'metaopt:tooManyArguments'), ['a trailing argument to ' trailing{k}{1}]);
+end
+check(metaopt_info(q).nElements == 3, 'the instance is live after the refused calls');
+check(strcmp(error_id(@() metaopt_qap_solve(q, struct('run', 3))), 'metaopt:badOption') && ~isempty(strfind(LAST_MESSAGE, 'opts.run ')), ...
+      'solve: an unknown opts field');
+check(strcmp(error_id(@() metaopt_sat_solve(s3, struct('timelimit', 1))), 'metaopt:badOption') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'timelimit')), 'sat-solve: an unknown opts field');
+check(strcmp(error_id(@() metaopt_mex(['info' char(0) 'x'], q)), 'metaopt:usage') && ~isempty(strfind(LAST_MESSAGE, 'NUL')), ...
+      'a mode string with a NUL character');
+check(strcmp(error_id(@() metaopt_mex('sat-parse', [fullfile(satlib, 'x.cnf') char(0) 'y'])), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'NUL')), 'a path with a NUL character');
+% solve with no run limit needs a time limit; a target must be finite
+check(strcmp(error_id(@() metaopt_qap_solve(q, struct('runs', 0, 'target', -Inf))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.runs')) && ~isempty(strfind(LAST_MESSAGE, 'opts.timeLimit')), 'solve: runs = 0 without a time limit');
+check(strcmp(error_id(@() metaopt_qap_solve(q, struct('runs', 1, 'target', Inf))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.target')), 'solve: an infinite target');
+r0 = metaopt_qap_solve(q, struct('runs', 0, 'timeLimit', 0.1));
+check(r0.runs >= 1 && r0.cost == qap_cost(DF3, DF3, r0.permutation), 'solve: runs = 0 with a time limit');
+% a handle whose kind was changed (and its check word fixed) is forged
+check(strcmp(error_id(@() metaopt_info(with_kind(g, 1))), 'metaopt:badHandle') && ~isempty(strfind(LAST_MESSAGE, 'forged')), ...
+      'an HC12 instance made to say QAP');
+check(strcmp(error_id(@() metaopt_free(with_kind(s3, 4))), 'metaopt:badHandle') && metaopt_info(s3).numVars == 3, ...
+      'a SAT instance made to say DE is not freed');
+
+% --- general HC12: tabu lengths checked before they are kept; per-run objective calls ---
+metaopt_mex('profiler-on', g);
+metaopt_mex('set-tabu-list', g, 30);
+check(strcmp(error_id(@() metaopt_mex('set-tabu-list', g, 20000000)), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'maxLength')), 'set-tabu-list: a length over 2^24');
+check(strcmp(error_id(@() metaopt_mex('run:taboo', g, 'GC', 1, [], '@F1', 'min', [], 20000000)), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'limitRows')), 'run:taboo: limitRows over 2^24');
+[v1, ~, r1] = metaopt_mex('run', g, 'GC', 2, [], @(X) sum(X .^ 2, 2), 'min');
+[v2, ~, r2] = metaopt_mex('run', g, 'GC', 2, [], @(X) sum(X .^ 2, 2), 'min');
+txt = metaopt_info(g);
+check(~isempty(strfind(txt, 'tabu list: 30 strings')) && ~isempty(strfind(txt, 'profiler: on')), ...
+      'the refused lengths changed nothing: the instance has the settings given before');
+check(v1 == v2 && r1.objectiveCalls == r2.objectiveCalls && r1.objectiveCalls >= sum(r1.runIterations), ...
+      'objectiveCalls counts the calls of one run');
+
+% --- re-entry: an objective may call metaopt_mex, but not on the instance whose call runs ---
+global REENTRANT_CALLS
+other = metaopt_hc12_params(2, 8, [-1 1]);
+own = {{{'free', g}}, 'free'; {{'run', g, 'GC', 1, [], @(X) sum(X .^ 2, 2), 'min'}}, 'run'; {{'info', g}}, 'info'; ...
+       {{'set-tabu-list', g, 5}}, 'set-tabu-list'};
+for k = 1:rows(own)
+  REENTRANT_CALLS = own{k, 1};
+  check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], 'reentrant_objective', 'min')), 'metaopt:busy') && ...
+        ~isempty(strfind(LAST_MESSAGE, 'still running')), ['an objective calling ' own{k, 2} ' on its own HC12 instance']);
+end
+% another instance is usable, and the mode of the running call stays its own
+REENTRANT_CALLS = {{'run', other, 'GC', 1, [], @(X) sum(X .^ 2, 2), 'min'}, {'info', other}, {'free', g}};
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], 'reentrant_objective', 'min')), 'metaopt:busy') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'the call ''run''')), 'an objective using another instance, then its own');
+REENTRANT_CALLS = 'clear metaopt_mex';
+[vr, xr] = metaopt_mex('run', g, 'GC', 1, [], 'reentrant_objective', 'min');
+check(vr < 1e-3 && ~isempty(strfind(metaopt_info(g), 'tabu list: 30 strings')), 'clear metaopt_mex in an objective frees nothing');
+[v3, ~, r3] = metaopt_mex('run', g, 'GC', 2, [], @(X) sum(X .^ 2, 2), 'min');
+check(v3 == v1 && r3.objectiveCalls == r1.objectiveCalls, 'the HC12 instance runs as before after the refused calls');
+metaopt_de_init(d, 'reentrant_objective');
+own_de = {{{'de-init', d, @(X) sum(X .^ 2, 2)}}, 'de-init'; {{'free', d}}, 'free'; {{'de-run', d, 1}}, 'de-run'; ...
+          {{'de-bests', d}}, 'de-bests'};
+for k = 1:rows(own_de)
+  REENTRANT_CALLS = own_de{k, 1};
+  check(strcmp(error_id(@() metaopt_de_run(d, 3)), 'metaopt:busy') && ~isempty(strfind(LAST_MESSAGE, 'de-run')), ...
+        ['an objective calling ' own_de{k, 2} ' on its own DE instance']);
+end
+REENTRANT_CALLS = {};
+[vd, ~, rd] = metaopt_de_run(d, 3);
+check(vd >= 0 && rd.generations >= 3 && numel(metaopt_de_bests(d)) == 2, 'the DE instance keeps its objective and runs on');
+metaopt_free(other);
+metaopt_free(g);
+metaopt_free(q);
+metaopt_free(s3);
+metaopt_free(d);
+
+% --- Ctrl-C in an m-function objective: a separate Octave, interrupted by tests/test_interrupt.sh ---
+octave_cli = fullfile(OCTAVE_HOME, 'bin', 'octave-cli');
+if ~exist(octave_cli, 'file')
+  octave_cli = 'octave-cli';
+end
+[status, out] = system(sprintf('sh "%s" "%s"', fullfile(here, 'test_interrupt.sh'), octave_cli));
+check(status == 0, ['Ctrl-C in an m-function objective: metaopt:interrupted, the instance usable after it; ' out]);
 
 % --- the README's Octave examples (QAP and HC12; island DE), as README.md shows them ---
 readme = fileread(fullfile(root, 'README.md'));

@@ -9,7 +9,9 @@ collected): ``HC12QAP`` (QAP, the thesis's class), ``HC12`` (general HC12, with 
 OpenCL C or Python objectives), ``IslandDE`` (island differential evolution, the thesis's
 ``DEMultiPop``, with the same objectives) and ``SAT``. Library errors raise ``MetaoptError`` with
 ``code`` and ``message``; bad arguments raise ``TypeError``/``ValueError`` naming the
-argument.
+argument. Threads may share an instance: its calls run one at a time. A Python objective must
+not call its own instance (``free`` included): that raises ``MetaoptError`` with code
+``ErrorCode.BUSY``.
 """
 
 from ._errors import ErrorCode, MetaoptError

@@ -1,6 +1,7 @@
 """Argument checks whose errors name the argument and say what was expected."""
 
 import numbers
+import os
 
 import numpy as np
 
@@ -38,12 +39,7 @@ def vector(name, value, dtype, length=None, lengths=None, finite=False):
     """A contiguous 1-D array of ``dtype``. ``length`` (or one of ``lengths``) checks its
     size; integer targets refuse non-integral or out-of-range values; ``finite`` refuses NaN
     and infinity."""
-    try:
-        raw = np.asarray(value)
-    except Exception as e:  # e.g. ragged lists
-        raise TypeError(f"{name} must be array-like: {e}") from None
-    if raw.dtype == object or raw.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold numbers, got dtype {raw.dtype}")
+    raw = numeric_array(name, value)
     if raw.ndim != 1:
         if sum(d != 1 for d in raw.shape) > 1:
             raise ValueError(f"{name} must be a vector, got shape {raw.shape}")
@@ -67,3 +63,47 @@ def vector(name, value, dtype, length=None, lengths=None, finite=False):
         bad = int(np.flatnonzero(~np.isfinite(out))[0])
         raise ValueError(f"{name} contains NaN or infinite values (entry {bad})")
     return out
+
+
+def numeric_array(name, value):
+    """``value`` as a NumPy array of real numbers (bool, integer or float dtype, as it is);
+    strings, complex numbers, other objects and ragged lists are a TypeError naming ``name``."""
+    try:
+        raw = np.asarray(value)
+    except Exception as e:  # e.g. ragged lists
+        raise TypeError(f"{name} must be array-like: {e}") from None
+    if raw.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers (bool, int or float), got dtype {raw.dtype}")
+    return raw
+
+
+def choice(name, value, choices):
+    """``choices[value]`` (``choices``: a dict keyed by the accepted names). Another value is a
+    ValueError, or for a value that is not a str (unhashable ones included) a TypeError; both
+    name ``name`` and list the accepted values."""
+    if isinstance(value, str) and value in choices:
+        return choices[value]
+    accepted = ", ".join(repr(k) for k in choices)
+    if isinstance(value, str):
+        raise ValueError(f"{name} must be one of {accepted}, got {value!r}")
+    raise TypeError(f"{name} must be one of {accepted} (a str), got {type(value).__name__} {value!r}")
+
+
+def c_string(name, value, path=False):
+    """``value`` as the bytes of a C string for the library: a str (with ``path`` also an
+    ``os.PathLike``, encoded as the file system does). An embedded NUL, where C would end the
+    string early, is a ValueError naming ``name``."""
+    if path:
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a str or path, got {type(value).__name__}")
+        b = os.fsencode(value)
+    else:
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {type(value).__name__} {value!r}")
+        b = value.encode()
+    nul = b.find(b"\0")
+    if nul >= 0:
+        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:76] + " ..."
+        raise ValueError(f"{name} contains a NUL character (at byte {nul}), where the library would "
+                         f"end it: {shown}")
+    return b

@@ -24,6 +24,7 @@ class ErrorCode(enum.IntEnum):
     PANIC = 12
     INVALID_MEM_SPACE = 13
     CALLBACK = 14
+    BUSY = 15
 
 
 class MetaoptError(RuntimeError):

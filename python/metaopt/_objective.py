@@ -13,7 +13,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _lib
+from . import _checks, _lib
 from ._errors import ErrorCode
 
 KIND_CATALOGUE, KIND_SOURCE, KIND_CALLBACK = 0, 1, 2
@@ -47,7 +47,8 @@ class CallbackState:
             if rows == 0:
                 return 0
             X = np.ctypeslib.as_array(x, shape=(rows, dims)).copy()
-            F = np.asarray(self.fn(X), dtype=np.float64)
+            # real numbers only: no silent parsing of strings or dropping of imaginary parts
+            F = _checks.numeric_array("the objective's return value", self.fn(X)).astype(np.float64)
             if F.shape not in ((rows,), (rows, 1)):
                 raise ValueError(f"objective must return {rows} values (one per row of its ({rows}, {dims}) argument), got shape {F.shape}")
             F = F.reshape(rows)
@@ -74,18 +75,16 @@ def make_objective(objective):
     state = None
     if isinstance(objective, str):
         o.kind = KIND_CATALOGUE
-        b = objective.encode()
+        b = _checks.c_string("objective", objective)
         keep.append(b)
         o.function_name = b
     elif isinstance(objective, Source):
-        if not isinstance(objective.code, str):
-            raise TypeError(f"objective.code must be a str, got {type(objective.code).__name__}")
         o.kind = KIND_SOURCE
-        code = objective.code.encode()
+        code = _checks.c_string("objective.code", objective.code)
         keep.append(code)
         o.source = code
         if objective.name is not None:
-            name = str(objective.name).encode()
+            name = _checks.c_string("objective.name", str(objective.name))
             keep.append(name)
             o.function_name = name
     elif callable(objective):
@@ -93,7 +92,7 @@ def make_objective(objective):
         state = CallbackState(objective)
         o.callback = state.c_callback
         label = getattr(objective, "__qualname__", None) or type(objective).__name__
-        name = label.encode()
+        name = _checks.c_string("objective's name", label)
         keep.append(name)
         o.function_name = name
     else:

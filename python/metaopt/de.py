@@ -52,11 +52,12 @@ class IslandDE(Instance):
     with one interval per dimension. ``bounds``: the bound correction (``"sat"``, ``"mir"``,
     ``"tor"``, ``"HVB"``, ``"uni"``, ``"COTN"``), one name or a list of ``dims`` names.
     Options (the thesis's Table 3): ``f_mode`` ``"linspace"`` (F_p evenly from ``f_min`` to
-    ``f_max`` over the populations) or ``"const"`` (``f_min`` for all); ``cr`` one value or one
-    per population; ``seeds`` (init, mutation, crossover, migration); ``double`` precision (the
-    device needs cl_khr_fp64); ``shared_random``: the populations share the random numbers of
-    mutation and crossover; ``backend`` ``"device"`` (OpenCL) or ``"cpu"``. The same seeds give
-    the same run on every device and on the CPU backend.
+    ``f_max`` over the populations) or ``"const"`` (``f_min`` for all); ``cr`` one value (a
+    number or a list of one) or a list of one per population; ``seeds`` (init, mutation,
+    crossover, migration); ``double`` precision (the device needs cl_khr_fp64);
+    ``shared_random``: the populations share the random numbers of mutation and crossover;
+    ``backend`` ``"device"`` (OpenCL) or ``"cpu"``. The same seeds give the same run on every
+    device and on the CPU backend.
 
     Nothing runs until ``init(objective, mutation, migration, period)``; then ``iteration()``
     or ``run(...)``, and ``bests_fitness()``, ``best(p)``, ``x(p, m)`` read the populations.
@@ -72,41 +73,42 @@ class IslandDE(Instance):
         self.limits = _limits(limits, self.dims)
         self.bounds = _bounds(bounds)
         self.double = _checks.flag("double", double)
-        if backend not in _BACKENDS:
-            raise ValueError(f"backend must be 'device' or 'cpu', got {backend!r}")
+        _checks.choice("backend", backend, _BACKENDS)
         self.backend = backend
         self._settings = dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds, shared_random=shared_random)
         o, cr_values = self._options(self._settings)
         r = _lib.lib().metaopt_de_create(
             self.islands, self.members, self.dims,
             self.limits.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.limits.size,
-            ",".join(self.bounds).encode(), ctypes.byref(o),
+            _checks.c_string("bounds", ",".join(self.bounds)), ctypes.byref(o),
         )
         del cr_values  # copied by the library
         # the callbacks of Python objectives, kept as long as the handle (the list fills in init)
         self._callbacks = []
-        self._callback = None
         self._adopt(check(r, "metaopt_de_create").instance, "metaopt_de_free", keep=self._callbacks)
 
     def _options(self, settings):
         """The library's options struct for ``settings`` (and the CR array it points to, which
         must live until the call that reads it)."""
         o = _lib.lib().metaopt_de_default_options()
-        f_mode, cr, seeds = settings["f_mode"], settings["cr"], settings["seeds"]
-        if f_mode not in _F_MODES:
-            raise ValueError(f"f_mode must be 'linspace' or 'const', got {f_mode!r}")
-        o.f_const = _F_MODES[f_mode]
+        cr, seeds = settings["cr"], settings["seeds"]
+        o.f_const = _checks.choice("f_mode", settings["f_mode"], _F_MODES)
         o.f_min = _checks.real("f_min", settings["f_min"], finite=False)
         o.f_max = _checks.real("f_max", settings["f_max"], finite=False)
         cr_values = None
         if isinstance(cr, numbers.Real) or (isinstance(cr, np.ndarray) and cr.ndim == 0):
             o.cr = _checks.real("cr", cr, finite=False)
         else:
-            # the library reads `islands` values: the length is checked here
-            cr_values = _checks.vector("cr", cr, np.float64, length=self.islands)
-            if np.isnan(cr_values).any():
-                raise ValueError(f"cr contains NaN (entry {int(np.flatnonzero(np.isnan(cr_values))[0])})")
-            o.cr_per_island = cr_values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+            # one value for all populations or one each; the library reads `islands` values
+            # from a per-population array, so its length is checked here
+            values = _checks.vector("cr", cr, np.float64, lengths=(1, self.islands))
+            if np.isnan(values).any():
+                raise ValueError(f"cr contains NaN (entry {int(np.flatnonzero(np.isnan(values))[0])})")
+            if values.size == self.islands:
+                cr_values = values
+                o.cr_per_island = cr_values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+            else:
+                o.cr = float(values[0])
         if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__") or len(seeds) != 4:
             raise ValueError(f"seeds must be 4 integers (init, mutation, crossover, migration), got {seeds!r}")
         names = ("init", "mutation", "crossover", "migration")
@@ -125,8 +127,9 @@ class IslandDE(Instance):
         ``metaopt.Source`` of OpenCL C (``FP objective(x, dims, stride, data)``, its data buffer
         set by ``func_data``), or a Python callable ``f(X) -> F`` that receives the
         ``(islands * members, dims)`` trials of one generation (row ``p * members + m``) and
-        returns their values. An exception raised by the callable ends the call and is
-        re-raised. ``mutation``: ``DE/rand/1``, ``DE/rand/2``, ``DE/best/1``, ``DE/best/2``,
+        returns their values (real numbers). An exception raised by the callable ends the call
+        and is re-raised; the callable must not use this instance (see ``Instance``).
+        ``mutation``: ``DE/rand/1``, ``DE/rand/2``, ``DE/best/1``, ``DE/best/2``,
         ``DE/current-to-rand/1``, ``DE/current-to-best/1``. ``migration``: ``None``,
         ``One2One``, ``One2N``, ``N2One``, ``N2N``, ``PermuteN``, ``RandTarget``, every
         ``period`` generations.
@@ -134,7 +137,6 @@ class IslandDE(Instance):
         Keyword ``options`` update the settings of the constructor for this and later runs
         (the thesis's ``optionsUpdate``): ``f_mode``, ``f_min``, ``f_max``, ``cr``, ``seeds``,
         ``shared_random``; the others stay. ``double`` and ``backend`` are fixed at creation."""
-        h = self._h()
         unknown = sorted(set(options) - set(self._settings))
         if unknown:
             fixed = [k for k in unknown if k in ("double", "backend")]
@@ -142,53 +144,36 @@ class IslandDE(Instance):
                 raise ValueError(f"{fixed[0]} is fixed when the solver is created; make a new IslandDE")
             raise TypeError(f"init() got unexpected option(s) {', '.join(unknown)}; "
                             f"expected some of {', '.join(self._settings)}")
-        settings = {**self._settings, **options}
-        update, cr_values = self._options(settings) if options else (None, None)
-        if not isinstance(mutation, str):
-            raise TypeError(f"mutation must be a str such as 'DE/rand/1', got {type(mutation).__name__}")
-        if migration is not None and not isinstance(migration, str):
-            raise TypeError(f"migration must be a str such as 'PermuteN' (or None), got {type(migration).__name__}")
-        period = _checks.integer("period", period, 0, U32)
-        obj, state, keep = make_objective(objective)
-        if state is not None:
-            # the library may hold the new callback from here on, even if init fails
-            self._callbacks.append(state)
-        r = _lib.lib().metaopt_de_init(h, ctypes.byref(obj), mutation.encode(),
-                                       None if migration is None else migration.encode(), period,
-                                       None if update is None else ctypes.byref(update))
-        del keep, cr_values  # the library copied the strings and the CR values
-        try:
-            check_int(r, "metaopt_de_init")
-        except MetaoptError as err:
+        with self._use("init") as h:
+            settings = {**self._settings, **options}
+            update, cr_values = self._options(settings) if options else (None, None)
+            mutation = _checks.c_string("mutation", mutation)
+            migration = None if migration is None else _checks.c_string("migration", migration)
+            period = _checks.integer("period", period, 0, U32)
+            obj, state, keep = make_objective(objective)
             if state is not None:
-                state.raise_pending(err)
-            raise
-        # the library holds only the new objective now, and the updated options
-        self._settings = settings
-        self._callbacks[:] = [state] if state is not None else []
-        self._callback = state
-        self.objective = objective
-
-    def _call(self, function, *args):
-        """Calls ``function`` (``metaopt_de_*``) on the handle, with no callback error pending."""
-        h = self._h()
-        if self._callback is not None:
-            self._callback.error = None
-        return getattr(_lib.lib(), function)(h, *args)
-
-    def _checked(self, r, function):
-        """``check``, re-raising a Python objective's exception when the call failed through it."""
-        try:
-            return check(r, function)
-        except MetaoptError as err:
-            if self._callback is not None:
-                self._callback.raise_pending(err)
-            raise
+                # the library may hold the new callback from here on, even if init fails
+                self._callbacks.append(state)
+            r = _lib.lib().metaopt_de_init(h, ctypes.byref(obj), mutation, migration, period,
+                                           None if update is None else ctypes.byref(update))
+            del keep, cr_values  # the library copied the strings and the CR values
+            try:
+                check_int(r, "metaopt_de_init")
+            except MetaoptError as err:
+                if state is not None:
+                    state.raise_pending(err)
+                raise
+            # the library holds only the new objective now, and the updated options
+            self._settings = settings
+            self._callbacks[:] = [state] if state is not None else []
+            self._callback = state
+            self.objective = objective
 
     def iteration(self):
         """One generation (trials, evaluation, selection, migration when its period comes);
         returns the generation number since ``init``."""
-        return self._checked(self._call("metaopt_de_iteration"), "metaopt_de_iteration").result
+        with self._use("iteration") as h:
+            return self._check(_lib.lib().metaopt_de_iteration(h), "metaopt_de_iteration").result
 
     def run(self, generations=None, evaluations=None, target=None, time_limit=None):
         """Generations until one condition holds (at least one is needed): ``generations`` and
@@ -207,60 +192,66 @@ class IslandDE(Instance):
             s.time_limit = _checks.real("time_limit", time_limit, finite=False)
             if s.time_limit <= 0:
                 raise ValueError(f"time_limit must be > 0 seconds, got {s.time_limit}")
-        r = self._call("metaopt_de_run", ctypes.byref(s))
-        try:
-            self._checked(r, "metaopt_de_run")
-            return DEResult(
-                value=float(r.value),
-                x=np.ctypeslib.as_array(r.x, shape=(r.dims,)).copy() if r.dims else np.zeros(0),
-                island=int(r.island),
-                generations=int(r.generations),
-                evaluations=int(r.evaluations),
-                seconds=float(r.seconds),
-                stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
-            )
-        finally:
-            L.metaopt_de_free_result(ctypes.byref(r))
+        with self._use("run") as h:
+            r = L.metaopt_de_run(h, ctypes.byref(s))
+            try:
+                self._check(r, "metaopt_de_run")
+                return DEResult(
+                    value=float(r.value),
+                    x=np.ctypeslib.as_array(r.x, shape=(r.dims,)).copy() if r.dims else np.zeros(0),
+                    island=int(r.island),
+                    generations=int(r.generations),
+                    evaluations=int(r.evaluations),
+                    seconds=float(r.seconds),
+                    stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
+                )
+            finally:
+                L.metaopt_de_free_result(ctypes.byref(r))
 
     def bests_fitness(self):
         """The best value of every population (the thesis's ``getBestsFitness``), ``(islands,)``."""
-        return _doubles(_lib.lib().metaopt_de_bests_fitness(self._h()), "metaopt_de_bests_fitness")
+        with self._use("bests_fitness") as h:
+            return _doubles(_lib.lib().metaopt_de_bests_fitness(h), "metaopt_de_bests_fitness")
 
     def best(self, p):
         """The best member of population ``p`` (0-based), ``(dims,)``."""
-        p = _checks.integer("p", p, 0, U32)
-        return _doubles(_lib.lib().metaopt_de_best(self._h(), p), "metaopt_de_best")
+        p = self._population(p)
+        with self._use("best") as h:
+            return _doubles(_lib.lib().metaopt_de_best(h, p), "metaopt_de_best")
 
     def x(self, p, m):
         """Member ``m`` of population ``p`` (both 0-based), ``(dims,)``."""
-        p = _checks.integer("p", p, 0, U32)
-        m = _checks.integer("m", m, 0, U32)
-        return _doubles(_lib.lib().metaopt_de_x(self._h(), p, m), "metaopt_de_x")
+        p = self._population(p)
+        m = _checks.integer("m (member)", m, 0, self.members - 1)
+        with self._use("x") as h:
+            return _doubles(_lib.lib().metaopt_de_x(h, p, m), "metaopt_de_x")
+
+    def _population(self, p):
+        return _checks.integer("p (population)", p, 0, self.islands - 1)
 
     def func_data(self, data):
         """The ``data`` buffer of a ``Source`` objective (bytes, or a NumPy array's raw memory:
         e.g. ``np.float64([1.5])`` for one double under ``double=True``); empty bytes clear it.
-        Set it right after ``init``: ``init`` empties the buffer and evaluates its population
-        without it, and a change takes effect from the next generation's trials (the values
-        already held by the populations are not computed again)."""
+        The library evaluates the whole population again with the new data at once: the bests
+        (``bests_fitness``, ``best``, ``run``'s value) are those of the new data right away, the
+        members stay, the generation count stays and the evaluations grow by
+        ``islands * members``. ``init`` empties the buffer (and evaluates its population
+        without it): set the data after ``init``."""
         b = as_bytes("data", data)
-        check_int(_lib.lib().metaopt_de_func_data(self._h(), b, len(b)), "metaopt_de_func_data")
+        with self._use("func_data") as h:
+            check_int(_lib.lib().metaopt_de_func_data(h, b, len(b)), "metaopt_de_func_data")
 
     def info(self):
         """A description: sizes, F, CR, bounds, objective, strategies, device, generations."""
-        r = _lib.lib().metaopt_de_info(self._h())
-        check(r, "metaopt_de_info")
-        return take_string(r.text) or ""
+        with self._use("info") as h:
+            r = _lib.lib().metaopt_de_info(h)
+            check(r, "metaopt_de_info")
+            return take_string(r.text) or ""
 
 
 def _limits(limits, dims):
     """The limits as consecutive pairs a, b: (2,) for all dimensions or (dims, 2)."""
-    try:
-        a = np.asarray(limits)
-    except Exception as e:  # e.g. ragged lists
-        raise TypeError(f"limits must be array-like: {e}") from None
-    if a.dtype == object or a.dtype.kind not in "biuf":
-        raise TypeError(f"limits must hold numbers, got dtype {a.dtype}")
+    a = _checks.numeric_array("limits", limits)
     if a.shape not in ((2,), (1, 2), (dims, 2)):
         raise ValueError(f"limits must be (a, b) or of shape (dims, 2) = ({dims}, 2), got shape {a.shape}")
     return np.ascontiguousarray(a, dtype=np.float64).reshape(-1)

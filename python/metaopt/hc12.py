@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _checks, _lib
-from ._errors import MetaoptError, check, check_int, take_string
+from ._errors import check, check_int, take_string
 from ._handle import Instance
 from ._result import ArrayEq
 from ._objective import as_bytes, make_objective
@@ -48,7 +48,8 @@ class HC12(Instance):
     ``metaopt.Source`` of OpenCL C, or a Python callable ``f(X) -> F`` that receives the
     (rows, n_param) matrix of one iteration (float64; the integers or bit strings for the
     ``"integer"``/``"binary"`` domains) and returns its ``rows`` values. An exception raised by
-    the callable ends the run and is re-raised by ``run``.
+    the callable ends the run and is re-raised by ``run``; the callable must not use this
+    instance (see ``Instance``).
 
     ``domain``: ``"real"`` (default), ``"integer"`` or ``"binary"`` (the thesis's
     ``params:noR``); ``double``: compute in double precision (the device needs cl_khr_fp64).
@@ -70,9 +71,8 @@ class HC12(Instance):
         if bad.size:
             raise ValueError(f"dod_param row {int(bad[0])} is [{pairs[bad[0], 0]}, {pairs[bad[0], 1]}]; expected a < b")
         self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
-        if domain not in _DOMAINS:
-            raise ValueError(f"domain must be 'real', 'integer' or 'binary', got {domain!r}")
-        self.domain = {0: "binary", 1: "integer", 2: "real"}[_DOMAINS[domain]]
+        domain = _checks.choice("domain", domain, _DOMAINS)
+        self.domain = {0: "binary", 1: "integer", 2: "real"}[domain]
         self.double = _checks.flag("double", double)
         obj, self._callback, keep = make_objective(objective)
         self.objective = objective
@@ -83,7 +83,7 @@ class HC12(Instance):
             self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1),
             _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
-            _DOMAINS[domain], int(self.double), ctypes.byref(obj),
+            domain, int(self.double), ctypes.byref(obj),
         )
         del keep  # the library copied the strings
         # the callback object lives as long as the handle (freed first, then released)
@@ -93,25 +93,23 @@ class HC12(Instance):
         """The thesis's ``set-tabu-list``: room for ``max_length`` strings (0 removes it); runs
         with ``taboo=True`` use it."""
         n = _checks.integer("max_length", max_length, 0, 2**32 - 1)
-        check_int(_lib.lib().metaopt_hc12_init_tabu_list(self._h(), n), "metaopt_hc12_init_tabu_list")
+        with self._use("init_tabu_list") as h:
+            check_int(_lib.lib().metaopt_hc12_init_tabu_list(h, n), "metaopt_hc12_init_tabu_list")
 
     set_tabu_list = init_tabu_list
 
     def set_tabu_options(self, activation_limit=None, aspiration=False, max_iterations=10000, max_no_improve=100):
         o = _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve)
-        check_int(_lib.lib().metaopt_hc12_set_tabu_options(self._h(), ctypes.byref(o)), "metaopt_hc12_set_tabu_options")
+        with self._use("set_tabu_options") as h:
+            check_int(_lib.lib().metaopt_hc12_set_tabu_options(h, ctypes.byref(o)), "metaopt_hc12_set_tabu_options")
 
     def run(self, runs=1, coding="GC", sense="min", start=None, seed=1, max_iterations=1_000_000, taboo=False):
         """``runs`` runs (the first from ``start``: None = random, ``"zeros"`` = the thesis's
         bit-zeros, or a vector of ``n_param`` reals), the best of them as ``HC12Result``."""
-        h = self._h()
         L = _lib.lib()
         o = L.metaopt_hc12_default_run_options()
-        if coding not in _CODINGS:
-            raise ValueError(f"coding must be 'GC' or 'BC', got {coding!r}")
-        if sense not in _SENSES:
-            raise ValueError(f"sense must be 'min' or 'max', got {sense!r}")
-        o.coding, o.sense = _CODINGS[coding], _SENSES[sense]
+        o.coding = _checks.choice("coding", coding, _CODINGS)
+        o.sense = _checks.choice("sense", sense, _SENSES)
         o.runs = _checks.integer("runs", runs, 1, 2**32 - 1)
         o.seed = _checks.integer("seed", seed, 0, 2**64 - 1)
         o.max_iterations = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
@@ -127,58 +125,59 @@ class HC12(Instance):
             vec = _checks.vector("start", start, np.float64, length=self.n_param, finite=True)
             o.start = 2
             o.start_vector = vec.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-        if self._callback is not None:
-            self._callback.error = None
-        r = L.metaopt_hc12_run(h, ctypes.byref(o))
-        try:
+        with self._use("run") as h:
+            r = L.metaopt_hc12_run(h, ctypes.byref(o))
             try:
-                check(r, "metaopt_hc12_run")
-            except MetaoptError as err:
-                if self._callback is not None:
-                    self._callback.raise_pending(err)
-                raise
-            n = r.nParam
-            integers = _copy(r.integers, n, np.uint32)
-            reals = _copy(r.reals, n, np.float64)
-            return HC12Result(
-                value=float(r.value),
-                x=reals if self.domain == "real" else integers,
-                string=_copy(r.string, n, np.uint32),
-                integers=integers,
-                reals=reals,
-                iterations=int(r.iterations),
-                evaluations=int(r.evaluations),
-                seconds=float(r.seconds),
-                run_values=_copy(r.run_values, r.runs, np.float64),
-                run_iterations=_copy(r.run_iterations, r.runs, np.uint32),
-            )
-        finally:
-            L.metaopt_hc12_free_result(ctypes.byref(r))
+                self._check(r, "metaopt_hc12_run")
+                n = r.nParam
+                integers = _copy(r.integers, n, np.uint32)
+                reals = _copy(r.reals, n, np.float64)
+                return HC12Result(
+                    value=float(r.value),
+                    x=reals if self.domain == "real" else integers,
+                    string=_copy(r.string, n, np.uint32),
+                    integers=integers,
+                    reals=reals,
+                    iterations=int(r.iterations),
+                    evaluations=int(r.evaluations),
+                    seconds=float(r.seconds),
+                    run_values=_copy(r.run_values, r.runs, np.float64),
+                    run_iterations=_copy(r.run_iterations, r.runs, np.uint32),
+                )
+            finally:
+                L.metaopt_hc12_free_result(ctypes.byref(r))
 
     def func_data(self, data):
         """The thesis's ``func-data``: the ``data`` buffer of a ``Source`` objective (bytes, or
         a NumPy array's raw memory: e.g. ``np.float32([10])`` for one float)."""
         b = as_bytes("data", data)
-        check_int(_lib.lib().metaopt_hc12_func_data(self._h(), b, len(b)), "metaopt_hc12_func_data")
+        with self._use("func_data") as h:
+            check_int(_lib.lib().metaopt_hc12_func_data(h, b, len(b)), "metaopt_hc12_func_data")
 
     def func_data_clean(self):
-        check_int(_lib.lib().metaopt_hc12_func_data_clean(self._h()), "metaopt_hc12_func_data_clean")
+        with self._use("func_data_clean") as h:
+            check_int(_lib.lib().metaopt_hc12_func_data_clean(h), "metaopt_hc12_func_data_clean")
 
     def kernel_verbose(self, on=True):
         """Prints every kernel launch to stderr while on."""
-        check_int(_lib.lib().metaopt_hc12_kernel_verbose(self._h(), int(_checks.flag("on", on))), "metaopt_hc12_kernel_verbose")
+        on = int(_checks.flag("on", on))
+        with self._use("kernel_verbose") as h:
+            check_int(_lib.lib().metaopt_hc12_kernel_verbose(h, on), "metaopt_hc12_kernel_verbose")
 
     def profiler_on(self):
-        check_int(_lib.lib().metaopt_hc12_profiler_on(self._h()), "metaopt_hc12_profiler_on")
+        with self._use("profiler_on") as h:
+            check_int(_lib.lib().metaopt_hc12_profiler_on(h), "metaopt_hc12_profiler_on")
 
     def profiler_output(self):
         """Kernel timings since ``profiler_on``, one line per kernel."""
-        return _text(_lib.lib().metaopt_hc12_profiler_output(self._h()), "metaopt_hc12_profiler_output")
+        with self._use("profiler_output") as h:
+            return _text(_lib.lib().metaopt_hc12_profiler_output(h), "metaopt_hc12_profiler_output")
 
     @property
     def info(self):
         """The thesis's ``info``: a description of the instance."""
-        return _text(_lib.lib().metaopt_hc12_info(self._h()), "metaopt_hc12_info")
+        with self._use("info") as h:
+            return _text(_lib.lib().metaopt_hc12_info(h), "metaopt_hc12_info")
 
 
 def _text(r, function):

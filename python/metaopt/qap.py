@@ -3,7 +3,6 @@
 
 import ctypes
 import math
-import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -103,7 +102,7 @@ class HC12QAP(Instance):
         L = _lib.lib()
         r = L.metaopt_params(
             self.swaps, self.n_elements, self.n_slices, stack.ctypes.data_as(ctypes.c_void_p),
-            stack.dtype.name.encode(), self.mask_order,
+            _checks.c_string("DF dtype", stack.dtype.name), self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
         )
         self._adopt(check(r, "metaopt_params").instance, "metaopt_free_params")
@@ -130,7 +129,7 @@ class HC12QAP(Instance):
         self._setup(swaps, a.shape[1], a.shape[0], mask_order)
         r = _lib.lib().metaopt_params_ab(
             self.swaps, self.n_elements, self.n_slices, a.ctypes.data_as(ctypes.c_void_p),
-            b.ctypes.data_as(ctypes.c_void_p), a.dtype.name.encode(), self.mask_order,
+            b.ctypes.data_as(ctypes.c_void_p), _checks.c_string("A dtype", a.dtype.name), self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
         )
         self._adopt(check(r, "metaopt_params_ab").instance, "metaopt_free_params")
@@ -141,13 +140,12 @@ class HC12QAP(Instance):
     def from_file(cls, path, swaps, start_bit=0, bit_len=0, mask_order=2):
         """From a QAPLIB ``.dat`` file (int64); a ``BKS.csv`` beside it gives ``solve`` its gap,
         and ``start="glb"`` works."""
-        if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"path must be a str or path, got {type(path).__name__}")
+        path = _checks.c_string("path", path, path=True)
         self = cls.__new__(cls)
         self.swaps = _checks.integer("swaps", swaps, 1, 64)
         self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
         r = _lib.lib().metaopt_params_from_file(
-            os.fsencode(path), self.swaps, self.mask_order,
+            path, self.swaps, self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
         )
         self._adopt(check(r, "metaopt_params_from_file").instance, "metaopt_free_params")
@@ -166,17 +164,18 @@ class HC12QAP(Instance):
     def init_tabu_list(self, max_length):
         """Turns the tabu list on with room for ``max_length`` strings (0 turns it off)."""
         n = _checks.integer("max_length", max_length, 0, 2**32 - 1)
-        check_int(_lib.lib().metaopt_init_tabu_list(self._h(), n), "metaopt_init_tabu_list")
+        with self._use("init_tabu_list") as h:
+            check_int(_lib.lib().metaopt_init_tabu_list(h, n), "metaopt_init_tabu_list")
 
     def set_tabu_options(self, activation_limit=None, aspiration=False, max_iterations=10000, max_no_improve=100):
         """Options of the tabu list (after ``init_tabu_list``)."""
         o = _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve)
-        check_int(_lib.lib().metaopt_set_tabu_options(self._h(), ctypes.byref(o)), "metaopt_set_tabu_options")
+        with self._use("set_tabu_options") as h:
+            check_int(_lib.lib().metaopt_set_tabu_options(h, ctypes.byref(o)), "metaopt_set_tabu_options")
 
     def run(self, init_order=None, init_kernel=None):
         """One HC12 run from base permutation ``init_order`` (0-based, None = identity) and string
         ``init_kernel`` (``n_param`` Gray-coded words, None = zeros) to a local optimum."""
-        h = self._h()
         n = self.n_elements
         order_p = k_p = None
         if init_order is not None:
@@ -190,24 +189,24 @@ class HC12QAP(Instance):
                 raise ValueError(f"init_kernel values must be below 2**{self.n_bit_param} (bits per parameter)")
             k_p = k.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))
         L = _lib.lib()
-        r = L.metaopt_run(h, order_p, k_p)
-        try:
-            check(r, "metaopt_run")
-            return QAPRun(
-                cost=_cost(r),
-                order=_copy(r.order, r.orderLength, np.uint16),
-                k=_copy(r.K_GC, r.K_GCLength, np.uint32),
-                last_iteration=int(r.lastIteration),
-            )
-        finally:
-            L.metaopt_free_run_result(ctypes.byref(r))
+        with self._use("run") as h:
+            r = L.metaopt_run(h, order_p, k_p)
+            try:
+                check(r, "metaopt_run")
+                return QAPRun(
+                    cost=_cost(r),
+                    order=_copy(r.order, r.orderLength, np.uint16),
+                    k=_copy(r.K_GC, r.K_GCLength, np.uint32),
+                    last_iteration=int(r.lastIteration),
+                )
+            finally:
+                L.metaopt_free_run_result(ctypes.byref(r))
 
     # --- beyond the thesis ---
     def solve(self, runs=100, time_limit=None, seed=1, start="random", restart="rebase", target=None):
         """The iterated solve: up to ``runs`` runs (0 = no limit), ``time_limit`` seconds,
         stopping at ``target``; ``start`` is "random", "identity", "glb" or a 0-based
         permutation; ``restart`` "rebase" or "random"."""
-        h = self._h()
         L = _lib.lib()
         o = L.metaopt_default_solve_options()
         o.runs = _checks.integer("runs", runs, 0, 2**32 - 1)
@@ -229,51 +228,49 @@ class HC12QAP(Instance):
                 raise ValueError(f"start must be a permutation of 0..{self.n_elements - 1}")
             o.start = 3
             o.start_order = keep.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
-        if restart not in _RESTARTS:
-            raise ValueError(f"restart must be one of {', '.join(_RESTARTS)}, got {restart!r}")
-        o.restart = _RESTARTS[restart]
+        o.restart = _checks.choice("restart", restart, _RESTARTS)
         if target is not None:
             o.has_target = 1
             o.target = _checks.real("target", target)
-        r = L.metaopt_solve(h, ctypes.byref(o))
-        try:
-            check(r, "metaopt_solve")
-            return QAPSolution(
-                cost=_cost(r),
-                permutation=_copy(r.permutation, r.permutation_length, np.uint16),
-                runs=int(r.runs),
-                iterations=int(r.iterations),
-                best_run_iterations=int(r.best_run_iterations),
-                evaluations=int(r.evaluations),
-                seconds=float(r.seconds),
-                seconds_to_best=float(r.seconds_to_best),
-                target_reached=bool(r.target_reached),
-                bks=int(r.bks) if r.has_bks else None,
-                gap_percent=float(r.gap_percent) if r.has_bks else None,
-            )
-        finally:
-            L.metaopt_free_solve_result(ctypes.byref(r))
+        with self._use("solve") as h:
+            r = L.metaopt_solve(h, ctypes.byref(o))
+            try:
+                check(r, "metaopt_solve")
+                return QAPSolution(
+                    cost=_cost(r),
+                    permutation=_copy(r.permutation, r.permutation_length, np.uint16),
+                    runs=int(r.runs),
+                    iterations=int(r.iterations),
+                    best_run_iterations=int(r.best_run_iterations),
+                    evaluations=int(r.evaluations),
+                    seconds=float(r.seconds),
+                    seconds_to_best=float(r.seconds_to_best),
+                    target_reached=bool(r.target_reached),
+                    bks=int(r.bks) if r.has_bks else None,
+                    gap_percent=float(r.gap_percent) if r.has_bks else None,
+                )
+            finally:
+                L.metaopt_free_solve_result(ctypes.byref(r))
 
     def set_backend(self, backend="device", cost_form="delta"):
         """Rebuilds the solver on the device in use (``"device"``) or the CPU (``"cpu"``), with
         the ``"delta"`` or ``"full"`` cost."""
-        if backend not in _BACKENDS:
-            raise ValueError(f"backend must be 'device' or 'cpu', got {backend!r}")
-        if cost_form not in _COST_FORMS:
-            raise ValueError(f"cost_form must be 'delta' or 'full', got {cost_form!r}")
-        check_int(
-            _lib.lib().metaopt_set_backend(self._h(), _BACKENDS[backend], _COST_FORMS[cost_form]), "metaopt_set_backend"
-        )
+        backend = _checks.choice("backend", backend, _BACKENDS)
+        cost_form = _checks.choice("cost_form", cost_form, _COST_FORMS)
+        with self._use("set_backend") as h:
+            check_int(_lib.lib().metaopt_set_backend(h, backend, cost_form), "metaopt_set_backend")
 
     def set_max_iterations(self, max_iterations):
         n = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
-        check_int(_lib.lib().metaopt_set_max_iterations(self._h(), n), "metaopt_set_max_iterations")
+        with self._use("set_max_iterations") as h:
+            check_int(_lib.lib().metaopt_set_max_iterations(h, n), "metaopt_set_max_iterations")
 
     @property
     def info(self):
         """Sizes and settings (``metaopt_params_info``) as a dict."""
         out = _lib.MetaoptParamsInfo()
-        check_int(_lib.lib().metaopt_params_info(self._h(), ctypes.byref(out)), "metaopt_params_info")
+        with self._use("info") as h:
+            check_int(_lib.lib().metaopt_params_info(h, ctypes.byref(out)), "metaopt_params_info")
         d = {name: getattr(out, name) for name, _ in out._fields_}
         d["backend"] = {v: k for k, v in _BACKENDS.items()}.get(d["backend"], d["backend"])
         d["cost_form"] = {v: k for k, v in _COST_FORMS.items()}.get(d["cost_form"], d["cost_form"])

@@ -2,7 +2,6 @@
 assignments at once, and the HC12 local search."""
 
 import ctypes
-import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -88,20 +87,19 @@ class SAT(Instance):
         self.num_vars = int(r.num_vars)
         self.num_clauses = int(r.num_clauses)
         self._adopt(r.instance, "metaopt_sat_free")
-        self.words = check_int(_lib.lib().metaopt_sat_words_per_assignment(self._h()), "metaopt_sat_words_per_assignment")
+        with self._use("words") as h:
+            self.words = check_int(_lib.lib().metaopt_sat_words_per_assignment(h), "metaopt_sat_words_per_assignment")
 
     @classmethod
     def from_file(cls, path):
-        if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"path must be a str or path, got {type(path).__name__}")
+        path = _checks.c_string("path", path, path=True)
         self = cls.__new__(cls)
-        self._init(_lib.lib().metaopt_sat_parse(os.fsencode(path)), "metaopt_sat_parse")
+        self._init(_lib.lib().metaopt_sat_parse(path), "metaopt_sat_parse")
         return self
 
     def evaluate(self, assignments, cpu=False):
         """Satisfied clauses of each row of ``assignments`` ((count, num_vars) or (num_vars,)
         of bools or 0/1), on the device (DXAC kernel) or with ``cpu=True`` on the host."""
-        h = self._h()
         a = np.asarray(assignments)
         if a.ndim == 1:
             a = a[np.newaxis]
@@ -114,22 +112,21 @@ class SAT(Instance):
                 raise ValueError("assignments must hold booleans or 0/1")
             a = a.astype(bool)
         packed = _pack(a, self.num_vars, self.words)
+        count = _checks.integer("count", a.shape[0], 1, 2**32 - 1)
+        cpu = int(_checks.flag("cpu", cpu))
         L = _lib.lib()
-        r = L.metaopt_sat_evaluate(
-            h, packed.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), _checks.integer("count", a.shape[0], 1, 2**32 - 1),
-            int(_checks.flag("cpu", cpu)),
-        )
-        try:
-            check(r, "metaopt_sat_evaluate")
-            return np.ctypeslib.as_array(r.satisfied, shape=(r.count,)).astype(np.uint32, copy=True)
-        finally:
-            L.metaopt_sat_free_eval_result(ctypes.byref(r))
+        with self._use("evaluate") as h:
+            r = L.metaopt_sat_evaluate(h, packed.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), count, cpu)
+            try:
+                check(r, "metaopt_sat_evaluate")
+                return np.ctypeslib.as_array(r.satisfied, shape=(r.count,)).astype(np.uint32, copy=True)
+            finally:
+                L.metaopt_sat_free_eval_result(ctypes.byref(r))
 
     def solve(self, time_limit=None, runs=None, seed=None, mask_order=None, tabu_length=None,
               tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None):
         """HC12 local search for a model; None keeps the library's default of an option
         (``metaopt_sat_default_solve_options``: 10 s, runs until a model, seed 1, ...)."""
-        h = self._h()
         L = _lib.lib()
         o = L.metaopt_sat_default_solve_options()
         if time_limit is not None:
@@ -141,27 +138,28 @@ class SAT(Instance):
                                 ("tabu_max_no_improve", tabu_max_no_improve, 2**32 - 1), ("tenure", tenure, 2**32 - 1)):
             if value is not None:
                 setattr(o, name, _checks.integer(name, value, 0, hi))
-        r = L.metaopt_sat_solve(h, ctypes.byref(o))
-        try:
-            check(r, "metaopt_sat_solve")
-            words = np.ctypeslib.as_array(r.assignment, shape=(r.words,)).copy() if r.words else np.zeros(0, np.uint32)
-            literals = (
-                np.ctypeslib.as_array(r.model_literals, shape=(r.num_vars,)).astype(np.int32, copy=True)
-                if r.model_literals else None
-            )
-            return SATResult(
-                satisfiable=bool(r.satisfiable),
-                model=(literals > 0) if literals is not None else None,
-                literals=literals,
-                assignment=_unpack(words, self.num_vars),
-                best_unsatisfied=int(r.best_unsatisfied),
-                runs=int(r.runs),
-                iterations=int(r.iterations),
-                evaluations=int(r.evaluations),
-                seconds=float(r.seconds),
-            )
-        finally:
-            L.metaopt_sat_free_solve_result(ctypes.byref(r))
+        with self._use("solve") as h:
+            r = L.metaopt_sat_solve(h, ctypes.byref(o))
+            try:
+                check(r, "metaopt_sat_solve")
+                words = np.ctypeslib.as_array(r.assignment, shape=(r.words,)).copy() if r.words else np.zeros(0, np.uint32)
+                literals = (
+                    np.ctypeslib.as_array(r.model_literals, shape=(r.num_vars,)).astype(np.int32, copy=True)
+                    if r.model_literals else None
+                )
+                return SATResult(
+                    satisfiable=bool(r.satisfiable),
+                    model=(literals > 0) if literals is not None else None,
+                    literals=literals,
+                    assignment=_unpack(words, self.num_vars),
+                    best_unsatisfied=int(r.best_unsatisfied),
+                    runs=int(r.runs),
+                    iterations=int(r.iterations),
+                    evaluations=int(r.evaluations),
+                    seconds=float(r.seconds),
+                )
+            finally:
+                L.metaopt_sat_free_solve_result(ctypes.byref(r))
 
 
 # --- host helpers (no library) ---

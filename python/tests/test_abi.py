@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from conftest import REPO
-from metaopt import _lib
+from metaopt import ErrorCode, _lib
 
 HEADER = REPO / "include" / "metaopt.h"
 
@@ -37,6 +37,13 @@ def test_every_header_struct_is_declared():
     assert set(_lib.STRUCTS) <= structs, set(_lib.STRUCTS) - structs
     missing = structs - set(_lib.STRUCTS) - _lib.PENDING_NAMES
     assert not missing, f"declare these in metaopt/_lib.py: {sorted(missing)}"
+
+
+def test_error_codes_match_the_header():
+    enum = re.search(r"typedef enum MetaoptErrorCode \{(.*?)\} MetaoptErrorCode;", HEADER.read_text(), flags=re.S)
+    header = {name: int(value) for name, value in re.findall(r"METAOPT_(?:ERR_)?(\w+) = (\d+),", enum.group(1))}
+    assert header["OK"] == 0 and header["BUSY"] == 15, header
+    assert {c.name: int(c) for c in ErrorCode} == header
 
 
 def test_struct_layouts_match_the_c_compiler(tmp_path):

@@ -195,12 +195,15 @@ def test_bests_best_and_x_agree():
             assert np.all(np.sum(members**2, axis=1) >= bests[p] - 1e-12)
         text = de.info()
         assert "bounds: sat,mir,HVB" in text and "CR 0.9 (per population)" in text
-        with pytest.raises(MetaoptError) as e:
+        # out of range: errors naming the Python parameters p and m
+        with pytest.raises(ValueError, match=r"^p \(population\) must be 0\.\.3, got 4$"):
             de.best(4)
-        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "island" in e.value.message
-        with pytest.raises(MetaoptError) as e:
+        with pytest.raises(ValueError, match=r"^m \(member\) must be 0\.\.11, got 12$"):
             de.x(0, 12)
-        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "member" in e.value.message
+        with pytest.raises(ValueError, match=r"^p \(population\) must be 0\.\.3, got 4$"):
+            de.x(4, 0)
+        with pytest.raises(TypeError, match=r"^m \(member\) must be an integer"):
+            de.x(0, 1.5)
 
 
 def test_stop_conditions_and_options():
@@ -259,7 +262,7 @@ def test_errors_name_the_argument():
         IslandDE(4, 10, 3, [0, 1, 2])
     with pytest.raises(TypeError, match="limits must hold numbers"):
         IslandDE(4, 10, 3, ["a", "b"])
-    with pytest.raises(ValueError, match="cr must have 4 entries"):
+    with pytest.raises(ValueError, match="cr must have 1 or 4 entries, got 2"):
         IslandDE(4, 10, 3, (-1, 1), cr=[0.5, 0.5])
     with pytest.raises(ValueError, match="cr contains NaN"):
         IslandDE(2, 10, 3, (-1, 1), cr=[0.5, np.nan])
@@ -368,3 +371,85 @@ def test_init_with_an_options_update():
         assert e.value.code == ErrorCode.INVALID_ARGUMENT and "cr" in e.value.message
         # the refused updates changed nothing: the run goes on
         assert a.iteration() == 41
+
+
+def test_func_data_evaluates_the_whole_population_again():
+    islands, members = 3, 10
+    with IslandDE(islands, members, 4, (-5, 5), "mir", double=True) as de:
+        de.init(Source(SHIFTED_SPHERE, "shifted sphere"))
+        de.func_data(np.float64([0.0]))
+        de.run(generations=5)
+        points = np.array([[de.x(p, m) for m in range(members)] for p in range(islands)])
+        before = de.bests_fitness()
+        np.testing.assert_allclose(before, (points**2).sum(axis=2).min(axis=1), rtol=1e-12)
+        evaluations = de.run(generations=1).evaluations  # generation 6
+        points = np.array([[de.x(p, m) for m in range(members)] for p in range(islands)])
+        # new data: every member is evaluated again at once, no generation passes
+        de.func_data(np.float64([3.0]))
+        moved = np.array([[de.x(p, m) for m in range(members)] for p in range(islands)])
+        assert np.array_equal(moved, points), "the members stay"
+        new_bests = ((points - 3.0) ** 2).sum(axis=2).min(axis=1)
+        np.testing.assert_allclose(de.bests_fitness(), new_bests, rtol=1e-12)
+        for p in range(islands):
+            assert abs(((de.best(p) - 3.0) ** 2).sum() - new_bests[p]) <= 1e-12
+        assert "generation 6," in de.info()
+        r = de.run(generations=1)
+        assert r.generations == 7
+        assert r.evaluations == evaluations + 2 * islands * members, "func_data evaluated them all"
+        assert r.value <= new_bests.min()
+
+
+def test_cr_one_value_or_one_per_population():
+    runs = []
+    for cr in (0.3, [0.3], np.float64([0.3]), [0.3] * 4):
+        with IslandDE(4, 10, 3, (-1, 1), "sat", cr=cr, double=True, backend="cpu") as de:
+            assert "CR 0.3" in de.info()
+            de.init("F1")
+            runs.append(de.run(generations=20))
+    assert all(r == runs[0] for r in runs[1:])
+    with IslandDE(1, 10, 3, (-1, 1), cr=[0.3]) as de:
+        assert "CR 0.3" in de.info()
+    with pytest.raises(ValueError, match="cr must have 1 or 2 entries, got 3"):
+        IslandDE(2, 10, 3, (-1, 1), cr=[0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match=r"cr contains NaN \(entry 0\)"):
+        IslandDE(2, 10, 3, (-1, 1), cr=[np.nan])
+    with IslandDE(2, 10, 3, (-1, 1)) as de:
+        de.init("F1", cr=[0.7])
+        assert "CR 0.7" in de.info()
+        with pytest.raises(MetaoptError, match="cr"):
+            de.init("F1", cr=[1.5])
+
+
+def test_option_names_strings_and_objective_values_are_checked():
+    # option values that are no name, unhashable ones included: the argument and its choices
+    with pytest.raises(TypeError, match=r"backend must be one of 'device', 'cpu' \(a str\), got list \['cpu'\]"):
+        IslandDE(2, 8, 3, (-1, 1), backend=["cpu"])
+    with pytest.raises(TypeError, match=r"f_mode must be one of 'linspace', 'const' \(a str\), got dict"):
+        IslandDE(2, 8, 3, (-1, 1), f_mode={})
+    with pytest.raises(ValueError, match=r"f_mode must be one of 'linspace', 'const', got 'Const'"):
+        IslandDE(2, 8, 3, (-1, 1), f_mode="Const")
+    # a NUL would end the C string early
+    with pytest.raises(ValueError, match=r"bounds contains a NUL character \(at byte 3\)"):
+        IslandDE(2, 8, 3, (-1, 1), "sat\0mir")
+    with IslandDE(2, 8, 3, (-1, 1), backend="cpu") as de:
+        for kwargs, name, at in ((dict(objective="F1\0junk"), "objective", 2),
+                                 (dict(objective="F1", mutation="DE/rand/1\0xyz"), "mutation", 9),
+                                 (dict(objective="F1", migration="N2N\0"), "migration", 3),
+                                 (dict(objective=Source("\0garbage")), r"objective\.code", 0),
+                                 (dict(objective=Source(SHIFTED_SPHERE, "a\0b")), r"objective\.name", 1)):
+            with pytest.raises(ValueError, match=rf"^{name} contains a NUL character \(at byte {at}\)"):
+                de.init(**kwargs)
+        with pytest.raises(TypeError, match="mutation must be a str, got bytes"):
+            de.init("F1", b"DE/rand/1")
+        with pytest.raises(MetaoptError, match="init"):
+            de.iteration()  # none of them reached the library
+        # a Python objective returns real numbers: no strings parsed, no imaginary parts dropped
+        for bad, dtype in ((lambda X: [str(v) for v in sphere(X)], "<U"),
+                           (lambda X: sphere(X) + 1j, "complex128"),
+                           (lambda X: [None] * len(X), "object")):
+            with pytest.raises(TypeError, match=rf"the objective's return value must hold numbers .*got dtype {dtype}"):
+                de.init(bad)
+        for good in (lambda X: sphere(X) > 1, lambda X: [int(v) for v in sphere(X)]):  # bools, ints
+            de.init(good)
+            value = de.run(generations=2).value
+            assert value == int(value)

@@ -210,3 +210,24 @@ def test_forged_and_freed_handles():
     with pytest.raises(MetaoptError, match="freed already"):
         h.run()
     h._handle = None
+
+
+def test_option_names_strings_and_objective_values_are_checked():
+    with pytest.raises(TypeError, match=r"domain must be one of 'binary', 'integer', 'real', .* \(a str\), got list"):
+        HC12(3, 8, [0, 1], "F1", domain=["real"])
+    with pytest.raises(ValueError, match=r"^objective contains a NUL character \(at byte 2\)"):
+        HC12(3, 8, [0, 1], "F1\0junk")
+    with pytest.raises(ValueError, match=r"^objective\.code contains a NUL character \(at byte 0\)"):
+        HC12(3, 8, [0, 1], Source("\0" + SPHERE_CL))
+    with HC12(3, 8, [0, 1], "F1") as h:
+        with pytest.raises(TypeError, match=r"coding must be one of 'GC', 'BC' \(a str\), got list \['GC'\]"):
+            h.run(coding=["GC"])
+        with pytest.raises(TypeError, match=r"sense must be one of 'min', 'max' \(a str\), got dict \{\}"):
+            h.run(sense={})
+        with pytest.raises(ValueError, match=r"sense must be one of 'min', 'max', got 'minimum'"):
+            h.run(sense="minimum")
+    # a Python objective returns real numbers: no strings parsed, no imaginary parts dropped
+    for bad, dtype in ((lambda X: [str(v) for v in sphere(X)], "<U"), (lambda X: sphere(X) + 0j, "complex128")):
+        with HC12(3, 8, [0, 1], bad) as h:
+            with pytest.raises(TypeError, match=rf"the objective's return value must hold numbers .*got dtype {dtype}"):
+                h.run()

@@ -126,6 +126,18 @@ def test_argument_errors_name_the_argument(had12):
             q.solve(time_limit=float("nan"))
         with pytest.raises(ValueError, match="runs=0"):
             q.solve(runs=0)
+        # option values that are no name, unhashable ones included: the argument and its choices
+        with pytest.raises(TypeError, match=r"restart must be one of 'rebase', 'random' \(a str\), got list \[1\]"):
+            q.solve(restart=[1])
+        with pytest.raises(ValueError, match=r"restart must be one of 'rebase', 'random', got 'again'"):
+            q.solve(restart="again")
+        with pytest.raises(TypeError, match=r"backend must be one of 'device', 'cpu' \(a str\), got list"):
+            q.set_backend(["cpu"])
+        with pytest.raises(TypeError, match=r"cost_form must be one of 'delta', 'full' \(a str\), got set"):
+            q.set_backend("cpu", {"full"})
+    # a NUL would end the path early
+    with pytest.raises(ValueError, match=r"^path contains a NUL character \(at byte \d+\)"):
+        HC12QAP.from_file(str(DATA / "had12.dat") + "\0zzz", 2)
 
 
 def test_library_errors_carry_code_and_message(had12):

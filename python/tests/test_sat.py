@@ -130,3 +130,11 @@ def test_forged_foreign_and_freed_handles():
     with pytest.raises(MetaoptError, match="freed already"):
         s.solve(runs=1)
     s._handle = None
+
+
+def test_a_path_with_a_nul_is_refused():
+    path = str(satlib("uf20-91/uf20-01.cnf"))
+    with pytest.raises(ValueError, match=rf"^path contains a NUL character \(at byte {len(path)}\)"):
+        SAT.from_file(path + "\0junk")
+    with pytest.raises(TypeError, match="path must be a str or path, got bytes"):
+        SAT.from_file(path.encode())
