@@ -70,7 +70,7 @@ impl DeviceDe {
             ctx.require_fp64()?;
         }
         let tile = if ctx.info.max_work_group_size >= 256 { 16 } else { 8 };
-        let queue = ctx.queue()?;
+        let queue = ctx.queue_unprofiled()?;
         let fp = if double { 8 } else { 4 };
         let (np, nm, nn) = (cfg.np as usize, cfg.nm as usize, cfg.nn as usize);
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();

@@ -7,7 +7,7 @@
 //!
 //! Contexts are shared per device within the process, so that the program cache (keyed by the
 //! source hash and the build options) serves every solver on that device. Each solver takes its
-//! own in-order, profiling-enabled queue.
+//! own in-order queue (profiling-enabled where a solver times its kernels).
 
 mod buffer;
 mod source;
@@ -282,14 +282,23 @@ impl DeviceContext {
         Self::get(get_device_number()?)
     }
 
-    /// A fresh in-order queue with profiling.
+    /// A fresh in-order queue with profiling (kernel times from events).
     pub fn queue(self: &Arc<Self>) -> Result<Queue> {
+        self.make_queue(CL_QUEUE_PROFILING_ENABLE)
+    }
+
+    /// A fresh in-order queue without profiling, for solvers that time nothing per kernel: on
+    /// the NVIDIA driver every launch costs less so (island DE of 64 x 32 x 10 on an H100: 30,600
+    /// instead of 21,700-25,200 generations per second).
+    pub fn queue_unprofiled(self: &Arc<Self>) -> Result<Queue> {
+        self.make_queue(0)
+    }
+
+    fn make_queue(self: &Arc<Self>, properties: u64) -> Result<Queue> {
         // clCreateCommandQueue (1.x) rather than the 2.0 call: OpenCL 1.2 devices have no other.
         #[allow(deprecated)]
-        let q = unsafe {
-            CommandQueue::create(&self.context, self.info.cl_id(), CL_QUEUE_PROFILING_ENABLE)
-        }
-        .map_err(cl_error("clCreateCommandQueue"))?;
+        let q = unsafe { CommandQueue::create(&self.context, self.info.cl_id(), properties) }
+            .map_err(cl_error("clCreateCommandQueue"))?;
         Ok(Queue { ctx: self.clone(), queue: q })
     }
 
