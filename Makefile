@@ -2,7 +2,7 @@
 # system packages first (scripts/install-deps.sh, idempotent) and build in release mode.
 #
 #   make run     build, list the OpenCL devices, solve the bundled nug12 on the default device
-#   make test    build, run every test (cargo test --release), build the C examples, then the
+#   make test    build, run every test (cargo test --release --workspace), build the C examples, then the
 #                Python (test-python) and Octave (test-octave) front ends' tests
 #   make test-python   pytest of python/metaopt with Debian's /usr/bin/python3 (PYTHON=...)
 #   make test-octave   build the MEX gateway with mkoctfile --mex and run its Octave tests
@@ -11,7 +11,7 @@
 CARGO ?= cargo
 BIN := target/release/metaopt
 # the instance `make run` solves, and how long it may try to reach its best-known value
-RUN_INSTANCE ?= data/nug12.dat
+RUN_INSTANCE ?= data/qaplib/nug12.dat
 RUN_SECONDS ?= 60
 # the front ends' tests use the system interpreters (scripts/install-deps.sh installs them), not
 # whatever python3 or octave comes first on the PATH
@@ -36,7 +36,7 @@ run: build
 	$(BIN) qap solve $(RUN_INSTANCE) --target bks --time-limit $(RUN_SECONDS)
 
 test: build
-	$(CARGO) test --release
+	$(CARGO) test --release --workspace
 	if [ -f c_examples/Makefile ]; then $(MAKE) -C c_examples; fi
 	$(PYTEST_RUN)
 	$(OCTAVE_RUN)
@@ -51,7 +51,7 @@ bench: build
 	$(BIN) bench qap --csv target/bench-qap.csv
 
 clippy:
-	$(CARGO) clippy --release --all-targets
+	$(CARGO) clippy --release --workspace --all-targets
 
 clean:
 	$(CARGO) clean

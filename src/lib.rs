@@ -7,8 +7,6 @@ pub mod cpu;
 pub mod de;
 pub mod device;
 pub mod error;
-pub mod experiments;
-pub mod experiments_de;
 pub mod ffi;
 pub mod hc12;
 pub mod objective;

@@ -165,7 +165,7 @@ impl DeviceSat {
     }
 
     /// "device N (name)", for reports.
-    pub fn description(&self) -> String {
+    pub fn backend_description(&self) -> String {
         let i = &self.q.ctx().info;
         format!("device {} ({})", i.index, i.name)
     }

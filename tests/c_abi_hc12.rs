@@ -5,6 +5,7 @@
 #[path = "common/cabi.rs"]
 mod cabi;
 use cabi::*;
+use metaopt::device::Backend;
 use metaopt::ffi::*;
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
 use metaopt::hc12::tabu::TabuConfig;
@@ -342,7 +343,7 @@ fn catalogue_source_and_callback_give_the_same_run() {
     // the Rust API gives the same run
     let mut p = Hc12Params::real(n, bits, dom.0, dom.1);
     p.double = true;
-    let rust = Hc12::new(p, Objective::catalogue("F1").unwrap(), None)
+    let rust = Hc12::new(p, Objective::catalogue("F1").unwrap(), Backend::DEVICE)
         .unwrap()
         .run(&RunOptions { runs: 2, seed: 9, ..Default::default() })
         .unwrap();
@@ -468,7 +469,7 @@ fn taboo_switches_the_tabu_list_on_and_off() {
     // the Rust API's tabu run
     let mut p = Hc12Params::real(5, 10, -5.12, 5.12);
     p.double = true;
-    let mut s = Hc12::new(p, Objective::catalogue("F6").unwrap(), None).unwrap();
+    let mut s = Hc12::new(p, Objective::catalogue("F6").unwrap(), Backend::DEVICE).unwrap();
     let mut cfg = TabuConfig::new(50).unwrap();
     cfg.max_iterations = 300;
     cfg.max_no_improve = 40;

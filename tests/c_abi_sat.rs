@@ -4,6 +4,7 @@
 
 #[path = "common/cabi.rs"]
 mod cabi;
+mod common;
 use cabi::*;
 use metaopt::ffi::*;
 use metaopt::problem::sat::{Assignment, Cnf};
@@ -16,7 +17,7 @@ const IO: i32 = MetaoptErrorCode::MetaoptErrIo as i32;
 const PARSE: i32 = MetaoptErrorCode::MetaoptErrParse as i32;
 
 fn satlib(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/satlib").join(rel)
+    common::satlib(rel)
 }
 
 fn c_path(p: &Path) -> CString {

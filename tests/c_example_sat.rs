@@ -14,7 +14,7 @@ fn work_dir() -> PathBuf {
 }
 
 fn satlib(rel: &str) -> PathBuf {
-    crate_dir().join("../shared/data/satlib").join(rel)
+    common::satlib(rel)
 }
 
 /// The example, built once per test process.

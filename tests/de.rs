@@ -98,7 +98,7 @@ fn check_generation(mutation: Mutation, bounds: BoundsCorrection, f: f64, cr: f6
     p.options.f_min = f;
     p.options.cr = vec![cr];
     p.options.shared_random = shared;
-    let mut de = solver(&p, Backend::Device, "F1", mutation, Migration::NONE);
+    let mut de = solver(&p, Backend::DEVICE, "F1", mutation, Migration::NONE);
     let x0: Vec<Vec<Vec<f64>>> = (0..np).map(|pp| (0..=nm).map(|m| if m == nm { de.best(pp).unwrap() } else { de.x(pp, m).unwrap() }).collect()).collect();
     de.iteration().unwrap();
     let (y, fy) = de.trials().unwrap();
@@ -192,7 +192,7 @@ fn cpu_backend_follows_the_device_run() {
         (Mutation::Best2, Migration::new(MigrationKind::RandTarget, 4), BoundsCorrection::Halfway),
     ] {
         let p = params(6, 12, 5, -5.12, 5.12, bounds, true);
-        let mut dev = solver(&p, Backend::Device, "F1", mutation, migration);
+        let mut dev = solver(&p, Backend::DEVICE, "F1", mutation, migration);
         let mut cpu = solver(&p, Backend::Cpu, "F1", mutation, migration);
         for g in 0..30 {
             let (a, b) = (dev.fitness().unwrap(), cpu.fitness().unwrap());
@@ -286,7 +286,7 @@ fn migrations_do_what_de_md_says() {
 fn migration_on_the_device_copies_best_over_worst() {
     let (np, nm, nn) = (4u32, 6u32, 3u32);
     let p = params(np, nm, nn, -5.0, 5.0, BoundsCorrection::Saturation, true);
-    let mut de = solver(&p, Backend::Device, "F1", Mutation::Rand1, Migration::new(MigrationKind::One2N, 1));
+    let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::new(MigrationKind::One2N, 1));
     let fx = de.fitness().unwrap();
     let before: Vec<Vec<f64>> = (0..np).map(|q| de.best(q).unwrap()).collect();
     de.iteration().unwrap();
@@ -397,7 +397,7 @@ fn f1_and_f6_reach_their_minimum() {
         p.options.f_min = 0.5;
         p.options.f_max = 0.9;
         p.options.cr = vec![cr];
-        let mut de = solver(&p, Backend::Device, name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 20));
+        let mut de = solver(&p, Backend::DEVICE, name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 20));
         let r = de.run(&Stop { generations: Some(gens), target: Some(1e-8), ..Stop::default() }).unwrap();
         assert!(r.value <= 1e-8, "{name}: {} after {} generations", r.value, r.generations);
         assert_eq!(r.x.len(), 10);
@@ -414,7 +414,7 @@ fn transformed_cec_functions_improve_steadily() {
         p.options.f_min = 0.3;
         p.options.f_max = 0.9;
         p.options.cr = vec![0.9];
-        let mut de = solver(&p, Backend::Device, &name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 10));
+        let mut de = solver(&p, Backend::DEVICE, &name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 10));
         let r = de.run(&Stop { generations: Some(200), record_every: 50, ..Stop::default() }).unwrap();
         let best: Vec<f64> = r.history.iter().map(|h| h.bests.iter().cloned().fold(f64::INFINITY, f64::min)).collect();
         assert_eq!(best.len(), 5, "{name}");
@@ -435,7 +435,7 @@ fn transformed_cec_functions_improve_steadily() {
 #[test]
 fn user_source_and_callback_follow_the_catalogue() {
     let p = params(4, 10, 6, -5.12, 5.12, BoundsCorrection::Mirror, true);
-    let mut cat = solver(&p, Backend::Device, "F1", Mutation::Best1, Migration::NONE);
+    let mut cat = solver(&p, Backend::DEVICE, "F1", Mutation::Best1, Migration::NONE);
     let src = Objective::source(
         "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {\n\
          FP s = 0; for (uint j = 0; j < dims; ++j) { FP v = x[j * stride]; s += v * v; } return s; }",
@@ -447,9 +447,9 @@ fn user_source_and_callback_follow_the_catalogue() {
         }
         Ok(())
     });
-    let mut user = DeMultiPop::new(&p, Backend::Device).unwrap();
+    let mut user = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     user.init(&src, Mutation::Best1, Migration::NONE).unwrap();
-    let mut host = DeMultiPop::new(&p, Backend::Device).unwrap();
+    let mut host = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     host.init(&cb, Mutation::Best1, Migration::NONE).unwrap();
     let mut cpu_cb = DeMultiPop::new(&p, Backend::Cpu).unwrap();
     cpu_cb.init(&cb, Mutation::Best1, Migration::NONE).unwrap();
@@ -467,7 +467,7 @@ fn user_source_and_callback_follow_the_catalogue() {
     }
     // a failing callback is reported with its status
     let bad = Objective::callback(|_, _, _, _| Err(7));
-    let mut de = DeMultiPop::new(&p, Backend::Device).unwrap();
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     assert!(matches!(de.init(&bad, Mutation::Rand1, Migration::NONE), Err(Error::Callback(7))));
 }
 
@@ -482,7 +482,7 @@ fn func_data_evaluates_the_population_again() {
     );
     let (np, nm) = (3u32, 7u32);
     let p = params(np, nm, 4, -3.0, 3.0, BoundsCorrection::Saturation, true);
-    for backend in [Backend::Device, Backend::Cpu] {
+    for backend in [Backend::DEVICE, Backend::Cpu] {
         let mut de = DeMultiPop::new(&p, backend).unwrap();
         de.init(&src, Mutation::Rand1, Migration::NONE).unwrap();
         for _ in 0..5 {
@@ -508,7 +508,7 @@ fn func_data_evaluates_the_population_again() {
 #[test]
 fn stop_conditions() {
     let p = params(4, 10, 4, -5.0, 5.0, BoundsCorrection::Saturation, false);
-    let mut de = solver(&p, Backend::Device, "F1", Mutation::Rand1, Migration::NONE);
+    let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     let r = de.run(&Stop::generations(7)).unwrap();
     assert_eq!((r.generations, r.evaluations), (7, 40 + 7 * 40));
     let r = de.run(&Stop { evaluations: Some(100), ..Stop::default() }).unwrap();
@@ -575,7 +575,7 @@ fn invalid_settings_name_the_argument() {
     // only a user OpenCL source takes a data buffer
     arg_error(de2.set_func_data(&[0u8; 8]), "func-data");
     // a source that does not compile is a build error with the log
-    let mut de3 = DeMultiPop::new(&ok, Backend::Device).unwrap();
+    let mut de3 = DeMultiPop::new(&ok, Backend::DEVICE).unwrap();
     let bad = Objective::source("FP objective(__global const FP *x, uint d, uint s, __global const void *data) { return nope; }", vec![]);
     match de3.init(&bad, Mutation::Rand1, Migration::NONE) {
         Err(Error::KernelBuild { log, .. }) => assert!(log.contains("nope"), "{log}"),

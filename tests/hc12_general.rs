@@ -1,6 +1,7 @@
 //! The general HC12 solver: catalogue functions reach their minima to the resolution of their
 //! bits, and user sources, host callbacks and the catalogue give the same runs.
 
+use metaopt::device::Backend;
 use metaopt::hc12::general::*;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::objective::{HostCallback, Objective};
@@ -30,7 +31,7 @@ fn reaches_the_minima_of_f1_f2_and_f6_in_ten_dimensions() {
         let bits = 16;
         let mut p = Hc12Params::real(10, bits, a, b);
         p.double = true;
-        let mut s = Hc12::new(p, catalogue(name), None).unwrap();
+        let mut s = Hc12::new(p, catalogue(name), Backend::DEVICE).unwrap();
         let r = s.run(&RunOptions { runs, seed: 5, ..Default::default() }).unwrap();
         let best = grid_optimum(name, 10, bits, a, b);
         assert!(r.value <= best * (1.0 + 1e-9) + 1e-12, "{name}: {} after {} runs, grid optimum {best}", r.value, runs);
@@ -65,11 +66,11 @@ fn user_source_and_host_callback_give_the_catalogue_run() {
     let mut p = Hc12Params::real(6, 12, -5.12, 5.12);
     p.double = true;
     let opts = RunOptions { runs: 2, seed: 9, ..Default::default() };
-    let want = Hc12::new(p.clone(), catalogue("F1"), None).unwrap().run(&opts).unwrap();
+    let want = Hc12::new(p.clone(), catalogue("F1"), Backend::DEVICE).unwrap().run(&opts).unwrap();
     let source = Objective::Source { code: F1_SOURCE.into(), data: Vec::new() };
-    let got = Hc12::new(p.clone(), source, None).unwrap().run(&opts).unwrap();
+    let got = Hc12::new(p.clone(), source, Backend::DEVICE).unwrap().run(&opts).unwrap();
     assert_eq!((got.value, &got.string, got.iterations), (want.value, &want.string, want.iterations));
-    let cb = Hc12::new(p, f1_callback(), None).unwrap().run(&opts).unwrap();
+    let cb = Hc12::new(p, f1_callback(), Backend::DEVICE).unwrap().run(&opts).unwrap();
     assert_eq!((&cb.string, cb.iterations), (&want.string, want.iterations));
     assert!((cb.value - want.value).abs() <= 1e-12);
 }
@@ -85,7 +86,7 @@ fn binary_and_integer_domains_with_max_and_coding() {
     };
     let mut p = Hc12Params::real(4, 8, 0.0, 1.0);
     p.domain = Domain::Binary;
-    let mut s = Hc12::new(p, onemax, None).unwrap();
+    let mut s = Hc12::new(p, onemax, Backend::DEVICE).unwrap();
     let r = s.run(&RunOptions { sense: Sense::Max, start: StartPoint::Zeros, ..Default::default() }).unwrap();
     assert_eq!(r.value, 32.0);
     assert_eq!(r.string, vec![255; 4]);
@@ -99,7 +100,7 @@ fn binary_and_integer_domains_with_max_and_coding() {
     };
     let mut p = Hc12Params::real(3, 8, 0.0, 1.0);
     p.domain = Domain::Integer;
-    let mut s = Hc12::new(p, target, None).unwrap();
+    let mut s = Hc12::new(p, target, Backend::DEVICE).unwrap();
     for coding in [Coding::Binary, Coding::Gray] {
         let r = s.run(&RunOptions { coding, runs: 4, ..Default::default() }).unwrap();
         assert_eq!((r.value, r.integers.clone()), (0.0, vec![37, 5, 200]), "{coding:?}");
@@ -116,7 +117,7 @@ fn starts_mask_orders_windows_and_per_parameter_bits() {
     let mut p = Hc12Params::real(3, 10, -5.12, 5.12);
     p.bits = vec![10, 12, 8];
     p.bounds = vec![(-5.12, 5.12), (-1.0, 3.0), (-5.12, 5.12)];
-    let mut s = Hc12::new(p.clone(), catalogue("F1"), None).unwrap();
+    let mut s = Hc12::new(p.clone(), catalogue("F1"), Backend::DEVICE).unwrap();
     assert_eq!(s.string_bits(), 30);
     let x = vec![0.3, -0.2, 1.1];
     let k = s.encode(&x, Coding::Gray).unwrap();
@@ -133,7 +134,7 @@ fn starts_mask_orders_windows_and_per_parameter_bits() {
         q.mask_order = order;
         q.start_bit = start;
         q.bit_length = len;
-        let mut s = Hc12::new(q, catalogue("F1"), None).unwrap();
+        let mut s = Hc12::new(q, catalogue("F1"), Backend::DEVICE).unwrap();
         let k = s.encode(&[1.0, 1.0, 1.0], Coding::Gray).unwrap();
         let values = s.all_values(&k, Coding::Gray).unwrap();
         assert_eq!(values.len() as u64, s.rows());
@@ -145,7 +146,7 @@ fn starts_mask_orders_windows_and_per_parameter_bits() {
 fn tabu_list_in_the_general_solver() {
     let mut p = Hc12Params::real(5, 10, -5.12, 5.12);
     p.double = true;
-    let mut s = Hc12::new(p, catalogue("F6"), None).unwrap();
+    let mut s = Hc12::new(p, catalogue("F6"), Backend::DEVICE).unwrap();
     let plain = s.run(&RunOptions { seed: 3, ..Default::default() }).unwrap();
     let mut cfg = TabuConfig::new(50).unwrap();
     cfg.max_iterations = 300;
@@ -160,28 +161,28 @@ fn tabu_list_in_the_general_solver() {
 fn errors_name_the_argument() {
     let msg = |r: metaopt::Result<Hc12>| r.err().expect("an error").to_string();
     // the transformed functions exist for D = 2 and 10 only
-    assert!(msg(Hc12::new(Hc12Params::real(3, 8, -100.0, 100.0), catalogue("CEC05t"), None)).contains("dims"));
+    assert!(msg(Hc12::new(Hc12Params::real(3, 8, -100.0, 100.0), catalogue("CEC05t"), Backend::DEVICE)).contains("dims"));
     assert!(Objective::catalogue("F99").is_err());
-    assert!(msg(Hc12::new(Hc12Params::real(0, 8, 0.0, 1.0), catalogue("F1"), None)).contains("nParam"));
+    assert!(msg(Hc12::new(Hc12Params::real(0, 8, 0.0, 1.0), catalogue("F1"), Backend::DEVICE)).contains("nParam"));
     let mut p = Hc12Params::real(3, 8, 0.0, 1.0);
     p.bits = vec![8, 40, 8];
-    assert!(msg(Hc12::new(p.clone(), catalogue("F1"), None)).contains("nBitParam"));
+    assert!(msg(Hc12::new(p.clone(), catalogue("F1"), Backend::DEVICE)).contains("nBitParam"));
     p.bits = vec![8, 8];
-    assert!(msg(Hc12::new(p.clone(), catalogue("F1"), None)).contains("nBitParam"));
+    assert!(msg(Hc12::new(p.clone(), catalogue("F1"), Backend::DEVICE)).contains("nBitParam"));
     p.bits = vec![8];
     p.bounds = vec![(1.0, 1.0)];
-    assert!(msg(Hc12::new(p.clone(), catalogue("F1"), None)).contains("dodParam"));
+    assert!(msg(Hc12::new(p.clone(), catalogue("F1"), Backend::DEVICE)).contains("dodParam"));
     // a source that does not compile: the build log comes back
     let bad = Objective::Source { code: "FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return nope; }".into(), data: Vec::new() };
-    let e = Hc12::new(Hc12Params::real(2, 8, 0.0, 1.0), bad, None).err().unwrap();
+    let e = Hc12::new(Hc12Params::real(2, 8, 0.0, 1.0), bad, Backend::DEVICE).err().unwrap();
     assert!(matches!(e, Error::KernelBuild { .. }) && e.to_string().contains("nope"), "{e}");
     // a failing callback
     let failing = Objective::Callback(HostCallback { f: Arc::new(|_: &[f64], _: usize, _: usize, _: &mut [f64]| Err(7)) });
-    let mut s = Hc12::new(Hc12Params::real(2, 8, 0.0, 1.0), failing, None).unwrap();
+    let mut s = Hc12::new(Hc12Params::real(2, 8, 0.0, 1.0), failing, Backend::DEVICE).unwrap();
     let e = s.run(&RunOptions::default()).unwrap_err();
     assert!(matches!(e, Error::Callback(7)), "{e}");
     // run options
-    let mut s = Hc12::new(Hc12Params::real(2, 8, 0.0, 1.0), catalogue("F1"), None).unwrap();
+    let mut s = Hc12::new(Hc12Params::real(2, 8, 0.0, 1.0), catalogue("F1"), Backend::DEVICE).unwrap();
     assert!(s.run(&RunOptions { runs: 0, ..Default::default() }).unwrap_err().to_string().contains("nRuns"));
     assert!(s.run(&RunOptions { start: StartPoint::Vector(vec![0.5]), ..Default::default() }).unwrap_err().to_string().contains("startSeed"));
     assert!(s.run(&RunOptions { start: StartPoint::Vector(vec![0.5, f64::NAN]), ..Default::default() }).is_err());

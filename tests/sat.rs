@@ -8,12 +8,11 @@ use metaopt::rng::Philox;
 use metaopt::sateval::DeviceSat;
 use std::path::{Path, PathBuf};
 
-/// The shared SATLIB folder: `SATLIB_DIR` when set, else `../shared/data/satlib` beside the checkout.
+mod common;
+
+/// The SATLIB folder of the test data (tests/common: `METAOPT_DATA_DIR` or `data/`).
 fn satlib() -> PathBuf {
-    match std::env::var_os("SATLIB_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/satlib"),
-    }
+    common::satlib("")
 }
 
 /// (family, sorted files) of every shared family.
@@ -112,7 +111,7 @@ fn mcsx_and_dxac_equal_the_host_reference_for_every_family() {
         for f in pick {
             let cnf = Cnf::from_file(f).unwrap();
             let mut ds = DeviceSat::new(&cnf).unwrap();
-            dev.get_or_insert_with(|| ds.description());
+            dev.get_or_insert_with(|| ds.backend_description());
             // enough assignments for more than one DXAC work-group and a pitch with padding
             let asg = assignments(cnf.num_vars, if cnf.num_clauses() > 50_000 { 20 } else { 70 }, 5);
             let host_sat: Vec<u32> = asg.iter().map(|a| cnf.satisfied_count(a)).collect();

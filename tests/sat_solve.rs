@@ -1,6 +1,7 @@
 //! SAT local search with HC12 on the device: incremental row values against the host, verified
 //! models for the shared satisfiable families, no model for the unsatisfiable ones.
 
+use metaopt::device::Backend;
 use metaopt::hc12::Neighbourhood;
 use metaopt::problem::sat::{verify, Assignment, ClauseCounts, Cnf};
 use metaopt::rng::Philox;
@@ -8,8 +9,10 @@ use metaopt::sat::{SatOptions, SatSolver};
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod common;
+
 fn satlib() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/satlib")
+    common::satlib("")
 }
 
 fn family(name: &str) -> Vec<PathBuf> {
@@ -48,7 +51,7 @@ fn incremental_device_values_equal_the_host() {
     }
     for cnf in cases {
         for order in [1, 2] {
-            let mut s = SatSolver::new(cnf.clone(), order, 0, None).unwrap();
+            let mut s = SatSolver::new(cnf.clone(), order, 0, Backend::DEVICE).unwrap();
             let mut rng = Philox::new(3, order);
             for _ in 0..5 {
                 let a = Assignment::random(cnf.num_vars, &mut rng);
@@ -65,7 +68,7 @@ fn finds_verified_models_for_every_shared_uf20_uf50_uf75() {
         for path in family(fam) {
             let cnf = Cnf::from_file(&path).unwrap();
             let opts = SatOptions { seed: 7, time_limit: Some(Duration::from_secs(30)), ..Default::default() };
-            let mut s = SatSolver::new(cnf.clone(), opts.mask_order, opts.tabu.as_ref().unwrap().max_length, None).unwrap();
+            let mut s = SatSolver::new(cnf.clone(), opts.mask_order, opts.tabu.as_ref().unwrap().max_length, Backend::DEVICE).unwrap();
             let r = s.solve(&opts).unwrap();
             assert!(r.satisfiable, "{}: best {} unsatisfied after {:.1} s", path.display(), r.best_unsatisfied, r.seconds);
             verify(&cnf, r.model.as_ref().unwrap().assignment()).unwrap();
@@ -80,7 +83,7 @@ fn unsatisfiable_formulas_report_no_model_and_their_best_count() {
     for path in family("uuf50-218").into_iter().take(3) {
         let cnf = Cnf::from_file(&path).unwrap();
         let opts = SatOptions { time_limit: Some(Duration::from_millis(1500)), ..Default::default() };
-        let mut s = SatSolver::new(cnf.clone(), 1, 500, None).unwrap();
+        let mut s = SatSolver::new(cnf.clone(), 1, 500, Backend::DEVICE).unwrap();
         let r = s.solve(&opts).unwrap();
         assert!(!r.satisfiable && r.model.is_none());
         assert!(r.best_unsatisfied >= 1);
@@ -91,8 +94,8 @@ fn unsatisfiable_formulas_report_no_model_and_their_best_count() {
 #[test]
 fn bad_settings_are_errors() {
     let cnf = Cnf::from_file(&satlib().join("uf20-91/uf20-01.cnf")).unwrap();
-    assert!(SatSolver::new(cnf.clone(), 3, 0, None).err().unwrap().to_string().contains("maskOrder"));
-    let mut s = SatSolver::new(cnf, 1, 10, None).unwrap();
+    assert!(SatSolver::new(cnf.clone(), 3, 0, Backend::DEVICE).err().unwrap().to_string().contains("maskOrder"));
+    let mut s = SatSolver::new(cnf, 1, 10, Backend::DEVICE).unwrap();
     let e = s.solve(&SatOptions::default()).unwrap_err().to_string();
     assert!(e.contains("tabu"), "{e}");
     let e = s.solve(&SatOptions { runs: 0, time_limit: None, tabu: None, ..Default::default() }).unwrap_err().to_string();

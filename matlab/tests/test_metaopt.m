@@ -93,11 +93,13 @@ FAILED = 0;
 here = fileparts(mfilename('fullpath'));
 root = fileparts(fileparts(here));
 addpath(fileparts(here));  % the MEX function and the wrappers
-data = fullfile(root, 'data');
-satlib = getenv('METAOPT_SATLIB');
-if isempty(satlib)
-  satlib = fullfile(fileparts(root), 'shared', 'data', 'satlib');
+% the test data: METAOPT_DATA_DIR when set, else the repository's data/ (data/SOURCES.md)
+data_root = getenv('METAOPT_DATA_DIR');
+if isempty(data_root)
+  data_root = fullfile(root, 'data');
 end
+data = fullfile(data_root, 'qaplib');
+satlib = fullfile(data_root, 'satlib');
 t0 = tic;
 
 % --- devices ---

@@ -22,7 +22,7 @@ def had12():
 def test_solves_the_bundled_instances_to_their_best_known_values(name):
     A, B = metaopt.read_qaplib(DATA / f"{name}.dat")
     best = bks()[name]
-    n, sln_cost, sln = metaopt.read_solution(DATA / f"{name}.sln")
+    n, sln_cost, sln = metaopt.read_solution(DATA / "sln" / f"{name}.sln")
     assert metaopt.qap_cost(A, B, sln) == sln_cost == best  # the host reader agrees with QAPLIB
     with HC12QAP(12, metaopt.df_from_ab(A, B)) as q:
         assert (q.n_elements, q.n_slices, q.n_param, q.n_bit_param) == (12, 1, 24, 4)

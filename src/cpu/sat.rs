@@ -65,6 +65,6 @@ pub fn evaluate_many(cnf: &Cnf, assignments: &[Assignment], want_counts: bool) -
 }
 
 /// "CPU (N threads, rayon)", for reports.
-pub fn description() -> String {
+pub fn backend_description() -> String {
     format!("CPU ({} threads, rayon)", rayon::current_num_threads())
 }

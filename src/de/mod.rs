@@ -310,17 +310,7 @@ impl DeParams {
     }
 }
 
-/// Where the generations are computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Backend {
-    /// The OpenCL device in use (`crate::device::get_device_number`).
-    #[default]
-    Device,
-    /// The device with this number.
-    DeviceNumber(usize),
-    /// The rayon CPU backend.
-    Cpu,
-}
+pub use crate::device::Backend;
 
 /// The validated configuration every engine works from.
 #[derive(Clone, Debug)]
@@ -524,8 +514,7 @@ impl DeMultiPop {
     pub fn new(params: &DeParams, backend: Backend) -> Result<Self> {
         let cfg = Config::new(params)?;
         let engine: Box<dyn Engine> = match backend {
-            Backend::Device => Box::new(device::DeviceDe::new(cfg.clone(), None)?),
-            Backend::DeviceNumber(d) => Box::new(device::DeviceDe::new(cfg.clone(), Some(d))?),
+            Backend::Device(d) => Box::new(device::DeviceDe::new(cfg.clone(), d)?),
             Backend::Cpu => Box::new(crate::cpu::de::CpuDe::new(cfg.clone())?),
         };
         Ok(DeMultiPop { cfg, engine, running: None, generation: 0, evaluations: 0 })

@@ -248,6 +248,37 @@ pub struct DeviceContext {
     programs: Mutex<HashMap<(u64, String), Arc<Program>>>,
 }
 
+/// Where a solver computes: an OpenCL device, or the rayon CPU backend that follows the same
+/// algorithm with the same random numbers. Every solver takes this one type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// An OpenCL device by its number (`metaopt devices`); `None` takes the device in use
+    /// ([`get_device_number`]: `METAOPT_DEVICE`, [`set_device_number`], else the first GPU).
+    Device(Option<usize>),
+    /// The rayon CPU backend.
+    Cpu,
+}
+
+impl Default for Backend {
+    fn default() -> Self {
+        Backend::Device(None)
+    }
+}
+
+impl Backend {
+    /// The device in use.
+    pub const DEVICE: Backend = Backend::Device(None);
+
+    /// The shared context of this backend's device; `solver` names what has no CPU backend.
+    pub fn context(self, solver: &str) -> Result<Arc<DeviceContext>> {
+        match self {
+            Backend::Device(Some(d)) => DeviceContext::get(d),
+            Backend::Device(None) => DeviceContext::current(),
+            Backend::Cpu => Err(Error::arg("backend", format!("the CPU backend; {solver} runs on an OpenCL device only"))),
+        }
+    }
+}
+
 // SAFETY: OpenCL contexts and programs are thread-safe objects (OpenCL 1.2 appendix A.2);
 // the program map is behind a mutex.
 unsafe impl Send for DeviceContext {}

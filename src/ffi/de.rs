@@ -226,7 +226,7 @@ pub unsafe extern "C" fn metaopt_de_create(
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { options.as_ref() }.copied().unwrap_or_else(|| metaopt_de_default_options());
         let backend = match o.backend {
-            0 => Backend::Device,
+            0 => Backend::DEVICE,
             1 => Backend::Cpu,
             b => return Err(Error::arg("options.backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
         };

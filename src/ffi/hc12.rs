@@ -7,6 +7,7 @@ use super::{
     copy_in, ffi_boundary, free_c, func_data_arg, str_arg, zeroed_error_result, CArray, InUse, Int32Result, MetaoptStringResult,
     MetaoptTabuOptions, Registry,
 };
+use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::hc12::general::{Coding, Domain, Hc12, Hc12Params, Profile, RunOptions, Sense, StartPoint};
 use crate::hc12::tabu::TabuConfig;
@@ -389,7 +390,7 @@ pub unsafe extern "C" fn metaopt_hc12_params(
             domain,
             double: double_precision != 0,
         };
-        let solver = Hc12::new(params, objective, None)?;
+        let solver = Hc12::new(params, objective, Backend::DEVICE)?;
         if callback && solver.rows() > u64::from(u32::MAX) {
             return Err(Error::arg(
                 "maskOrder",
@@ -729,7 +730,7 @@ fn info_text(h: &Handle) -> String {
     if matches!(s.objective(), Objective::Source { .. }) {
         let _ = writeln!(t, "func-data: {} bytes", h.func_data);
     }
-    let _ = writeln!(t, "{}", s.device_description());
+    let _ = writeln!(t, "{}", s.backend_description());
     match &h.tabu {
         None => {
             let _ = writeln!(t, "tabu list: none");

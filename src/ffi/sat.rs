@@ -4,6 +4,7 @@
 //! (docs/API.md).
 
 use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, InUse, Int32Result, Registry};
+use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::hc12::tabu::TabuConfig;
 use crate::problem::sat::{Assignment, Cnf};
@@ -391,7 +392,7 @@ pub unsafe extern "C" fn metaopt_sat_solve(
         let fits = h.solver.as_ref().is_some_and(|(m, t, _)| *m == options.mask_order && *t == tabu_len);
         if !fits {
             h.solver = None; // free the old device buffers first
-            let solver = SatSolver::new(h.cnf.clone(), options.mask_order, tabu_len, None)?;
+            let solver = SatSolver::new(h.cnf.clone(), options.mask_order, tabu_len, Backend::DEVICE)?;
             h.solver = Some((options.mask_order, tabu_len, solver));
         }
         let (_, _, solver) = h.solver.as_mut().expect("made above");

@@ -3,7 +3,7 @@
 //! objective contract (a catalogue function, a user's OpenCL source, a host callback), `min` or
 //! `max`, restarts, and the tabu list of `tabu.rs`.
 
-use crate::device::{cl_error, event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use crate::device::{cl_error, event_ns, work_group_size, Backend, DeviceBuffer, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
 use crate::hc12::{binary_to_gray, enqueue_argmin, gray_to_binary, Neighbourhood};
@@ -225,7 +225,7 @@ impl Buffers {
 impl Hc12 {
     /// Checks the parameters, builds the kernels for `objective` and allocates the matrices on
     /// the device in use (or `device`).
-    pub fn new(params: Hc12Params, objective: Objective, device: Option<usize>) -> Result<Self> {
+    pub fn new(params: Hc12Params, objective: Objective, backend: Backend) -> Result<Self> {
         let n = params.n_param as usize;
         if n == 0 {
             return Err(Error::arg("nParam", "0; expected at least 1"));
@@ -255,10 +255,7 @@ impl Hc12 {
         if params.domain == Domain::Real {
             objective.check_dims(n)?;
         }
-        let ctx = match device {
-            Some(d) => DeviceContext::get(d)?,
-            None => DeviceContext::current()?,
-        };
+        let ctx = backend.context("the general HC12")?;
         if params.double {
             ctx.require_fp64()?;
         }
@@ -380,7 +377,7 @@ impl Hc12 {
         self.nb.string_bits()
     }
 
-    pub fn device_description(&self) -> String {
+    pub fn backend_description(&self) -> String {
         let i = &self.queue.ctx().info;
         format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str())
     }

@@ -432,14 +432,7 @@ pub trait Evaluator: Send {
     fn description(&self) -> String;
 }
 
-/// Where the rows are evaluated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// An OpenCL device by its number; `None` takes the device in use.
-    Device(Option<usize>),
-    /// The rayon CPU backend.
-    Cpu,
-}
+pub use crate::device::Backend;
 
 /// How a row's cost is computed: the thesis's full O(n^2) sum or the O(n) delta form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]

@@ -891,7 +891,7 @@ mod tests {
     /// The shared QAPLIB folder: next to the crate in the project layout, else the absolute path
     /// (for builds from a scratch crate elsewhere).
     fn data_dir() -> PathBuf {
-        let rel = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/qaplib");
+        let rel = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/qaplib");
         if rel.is_dir() {
             return rel;
         }

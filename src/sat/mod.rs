@@ -5,7 +5,7 @@
 //! walk from cycling on plateaus, and runs restart from random assignments. Every model is checked
 //! against the original clauses on the host before it is reported.
 
-use crate::device::{cl_error, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use crate::device::{cl_error, work_group_size, Backend, DeviceBuffer, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
 use crate::hc12::{enqueue_argmin, Neighbourhood};
@@ -93,7 +93,7 @@ pub struct SatSolver {
 impl SatSolver {
     /// Uploads `cnf` to the device in use (or `device`) with the neighbourhood of `mask_order`
     /// (1 or 2) and room for a tabu list of `tabu_len` strings (0: none).
-    pub fn new(cnf: Cnf, mask_order: u32, tabu_len: usize, device: Option<usize>) -> Result<Self> {
+    pub fn new(cnf: Cnf, mask_order: u32, tabu_len: usize, backend: Backend) -> Result<Self> {
         if cnf.num_vars == 0 || cnf.num_clauses() == 0 {
             return Err(Error::arg("cnf", "the formula has no variables or no clauses"));
         }
@@ -101,10 +101,7 @@ impl SatSolver {
             return Err(Error::arg("maskOrder", format!("{mask_order}; expected 1 or 2 for SAT")));
         }
         let nb = Neighbourhood::new(cnf.num_vars as u32, 1, mask_order, 0, 0)?;
-        let ctx = match device {
-            Some(d) => DeviceContext::get(d)?,
-            None => DeviceContext::current()?,
-        };
+        let ctx = backend.context("the SAT local search")?;
         let queue = ctx.queue()?;
         let words = cnf.words();
         let opts = format!(
@@ -155,7 +152,7 @@ impl SatSolver {
         self.nb.rows
     }
 
-    pub fn device_description(&self) -> String {
+    pub fn backend_description(&self) -> String {
         let i = &self.queue.ctx().info;
         format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str())
     }

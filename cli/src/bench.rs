@@ -1,0 +1,326 @@
+//! `metaopt bench qap`: rows of the qapswap2 neighbourhood evaluated per second by the device's
+//! full and delta kernels and the CPU backend, side by side in one run (thesis 6.2: tho150 with
+//! 15 swaps, 28,921 rows).
+//!
+//! Method: one state (a seeded random permutation, zero string); per evaluator one warm-up call
+//! of `best_row` (buffers, first launch), then `best_row` again and again for a fixed number of
+//! iterations or seconds, timed by the wall clock. Every call must return the same best row and
+//! cost: the data are integers, so the evaluators agree exactly or one of them is wrong.
+
+use crate::out::{self, flag_error, CliResult, Failure};
+use clap::{Args, Subcommand, ValueEnum};
+use metaopt::device::set_device_number;
+use metaopt::hc12::qap::{Backend, Cost, CostForm, IterState, QapHc12, QapProblem};
+use metaopt::problem::qap::QapInstance;
+use metaopt::rng::Philox;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Rows per second of the QAP neighbourhood: device full kernel, device delta kernel, CPU
+    Qap(BenchQapArgs),
+    /// The thesis's Table 4: success ratio and time to the optimum, plain HC12 and with the tabu list
+    Tabu(crate::bench_tabu::BenchTabuArgs),
+    /// The thesis's Table 6: accuracy of the function catalogue against 50-digit references
+    Functions(crate::hc12::BenchFunctionsArgs),
+    /// Clause evaluations per second of a CNF formula: device DXAC and MCSX, rayon CPU
+    Sat(crate::bench_sat::BenchSatArgs),
+    /// SAT local search: solved share and median time per SATLIB family, as CSV
+    SatSolve(crate::sat::BenchSatSolveArgs),
+    /// Island DE: generations and evaluations per second on the device and the CPU backend
+    De(crate::bench_de::BenchDeArgs),
+    /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t
+    DeDigits(crate::bench_de::BenchDigitsArgs),
+}
+
+pub fn run(c: BenchCommand) -> CliResult {
+    match c {
+        BenchCommand::Qap(a) => bench_qap(&a),
+        BenchCommand::Tabu(a) => crate::bench_tabu::bench_tabu(&a),
+        BenchCommand::Functions(a) => crate::hc12::bench_functions(&a),
+        BenchCommand::Sat(a) => crate::bench_sat::bench_sat(&a),
+        BenchCommand::SatSolve(a) => crate::sat::bench_sat_solve(&a),
+        BenchCommand::De(a) => crate::bench_de::bench_de(&a),
+        BenchCommand::DeDigits(a) => crate::bench_de::bench_digits(&a),
+    }
+}
+
+/// The instance of the thesis's benchmark, relative to the working directory.
+const DEFAULT_INSTANCE: &str = "data/qaplib/tho150.dat";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Which {
+    /// The device kernel that sums the whole O(n^2) cost per row (the thesis's)
+    DeviceFull,
+    /// The device kernel that updates the cost in O(n) per changed position
+    DeviceDelta,
+    /// The rayon CPU backend, delta form (the solver's CPU default)
+    CpuDelta,
+    /// The rayon CPU backend, full form
+    CpuFull,
+}
+
+impl Which {
+    fn name(self) -> &'static str {
+        match self {
+            Which::DeviceFull => "device-full",
+            Which::DeviceDelta => "device-delta",
+            Which::CpuDelta => "cpu-delta",
+            Which::CpuFull => "cpu-full",
+        }
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+#[derive(Args)]
+pub struct BenchQapArgs {
+    /// QAPLIB instance [default: data/qaplib/tho150.dat]
+    #[arg(long, value_name = "PATH")]
+    instance: Option<PathBuf>,
+    /// Swaps per string (15 on tho150 gives the thesis's 28,921 rows)
+    #[arg(long, default_value_t = 15, value_name = "N")]
+    swaps: u32,
+    /// Mask order of HC12 (1 to 3)
+    #[arg(long, default_value_t = 2, value_name = "ORDER")]
+    mask_order: u32,
+    /// Timed calls per evaluator (after the warm-up call); with --seconds, whichever ends first
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    iterations: Option<u64>,
+    /// Seconds of timed calls per evaluator (at least one call) [default: 3 unless --iterations]
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    seconds: Option<f64>,
+    /// OpenCL device number from `metaopt devices` (default: METAOPT_DEVICE, else 0)
+    #[arg(long, value_name = "N")]
+    device: Option<i32>,
+    /// Evaluators to time, comma-separated
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "device-full,device-delta,cpu-delta,cpu-full"
+    )]
+    evaluators: Vec<Which>,
+    /// Seed of the random permutation the neighbourhood is taken around
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    /// Also write the CSV to FILE
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+/// One evaluator's measurement.
+struct Measure {
+    which: Which,
+    device: String,
+    iterations: u64,
+    seconds: f64,
+    best: (Cost, u64),
+    /// False when some call returned another best than the warm-up call.
+    consistent: bool,
+}
+
+fn resolve_instance(given: &Option<PathBuf>) -> CliResult<PathBuf> {
+    if let Some(p) = given {
+        return Ok(p.clone());
+    }
+    let cwd = PathBuf::from(DEFAULT_INSTANCE);
+    if cwd.is_file() {
+        return Ok(cwd);
+    }
+    // the same file seen from the source tree this binary was built from
+    let tree = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(DEFAULT_INSTANCE);
+    if tree.is_file() {
+        return Ok(tree);
+    }
+    Err(Failure(format!(
+        "the default instance {DEFAULT_INSTANCE} is not there (relative to the working directory or to {}); give --instance PATH",
+        env!("CARGO_MANIFEST_DIR")
+    )))
+}
+
+/// Warm-up call, then timed calls until `iterations` or `seconds` is reached.
+fn time_evaluator(
+    ev: &mut QapHc12,
+    st: &IterState,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+) -> CliResult<(u64, f64, (Cost, u64), bool)> {
+    let first = ev.best_row(st)?;
+    let mut consistent = true;
+    let mut done = 0u64;
+    let t0 = Instant::now();
+    loop {
+        let r = ev.best_row(st)?;
+        consistent &= r == first;
+        done += 1;
+        if iterations.is_some_and(|n| done >= n)
+            || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s)
+        {
+            break;
+        }
+    }
+    Ok((done, t0.elapsed().as_secs_f64(), first, consistent))
+}
+
+fn bench_qap(a: &BenchQapArgs) -> CliResult {
+    let path = resolve_instance(&a.instance)?;
+    let inst = QapInstance::from_dat(&path)?;
+    if let Some(d) = a.device {
+        set_device_number(d).map_err(|e| flag_error("--device", e))?;
+    }
+    let seconds = match (a.iterations, a.seconds) {
+        (None, None) => Some(3.0),
+        (_, s) => s,
+    };
+    let mut which: Vec<Which> = Vec::new();
+    for &w in &a.evaluators {
+        if !which.contains(&w) {
+            which.push(w);
+        }
+    }
+    if which.is_empty() {
+        return Err("--evaluators: none given".into());
+    }
+    let problem = Arc::new(QapProblem::from_instance(&inst));
+    let make = |backend: Backend, form: CostForm| {
+        QapHc12::new(problem.clone(), a.swaps, a.mask_order, 0, 0, backend, form).map_err(|e| {
+            match e {
+                metaopt::Error::InvalidArgument { arg: "swaps", .. } => flag_error("--swaps", e),
+                metaopt::Error::InvalidArgument {
+                    arg: "maskOrder", ..
+                } => flag_error("--mask-order", e),
+                e => e.into(),
+            }
+        })
+    };
+    // a CPU solver first: it checks the arguments and builds the state, without a device
+    let reference = make(Backend::Cpu, CostForm::Delta)?;
+    let base = Philox::new(a.seed, 0).permutation(inst.n);
+    let st = reference.state(&base, &reference.zero_string())?;
+    let rows = reference.rows();
+    drop(reference);
+    let how = match (a.iterations, seconds) {
+        (Some(n), Some(s)) => format!("{n} calls or {s} s"),
+        (Some(n), None) => format!("{n} calls"),
+        (None, Some(s)) => format!("{s} s"),
+        (None, None) => unreachable!("a default is set above"),
+    };
+    eprintln!(
+        "bench qap: {} (n = {}), {} swaps, mask order {}, {} rows, seed {}; per evaluator one warm-up call, then {how} of best_row",
+        inst.name,
+        inst.n,
+        a.swaps,
+        a.mask_order,
+        out::thousands(rows),
+        a.seed
+    );
+
+    let mut results: Vec<Measure> = Vec::new();
+    for &w in &which {
+        let (backend, form) = match w {
+            Which::DeviceFull => (Backend::Device(None), CostForm::Full),
+            Which::DeviceDelta => (Backend::Device(None), CostForm::Delta),
+            Which::CpuDelta => (Backend::Cpu, CostForm::Delta),
+            Which::CpuFull => (Backend::Cpu, CostForm::Full),
+        };
+        let mut ev = make(backend, form)?;
+        let (iterations, secs, best, consistent) =
+            time_evaluator(&mut ev, &st, a.iterations, seconds)?;
+        let m = Measure {
+            which: w,
+            device: ev.backend_description(),
+            iterations,
+            seconds: secs,
+            best,
+            consistent,
+        };
+        eprintln!(
+            "  {:<13} {:>10} rows/s  ({} calls in {:.3} s; best row {}, cost {})",
+            w.name(),
+            out::rate(rows as f64 * m.iterations as f64 / m.seconds),
+            m.iterations,
+            m.seconds,
+            m.best.1,
+            m.best.0
+        );
+        results.push(m);
+    }
+
+    let rps = |m: &Measure| rows as f64 * m.iterations as f64 / m.seconds;
+    let cpu_rps = results.iter().find(|m| m.which == Which::CpuDelta).map(rps);
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let csv_err = |e: csv::Error| Failure(format!("cannot write CSV: {e}"));
+    w.write_record([
+        "instance",
+        "n",
+        "swaps",
+        "rows",
+        "evaluator",
+        "device",
+        "iterations",
+        "seconds",
+        "rows_per_second",
+        "speedup_vs_cpu",
+        "best_row",
+        "best_cost",
+    ])
+    .map_err(csv_err)?;
+    for m in &results {
+        let r = rps(m);
+        w.write_record([
+            inst.name.clone(),
+            inst.n.to_string(),
+            a.swaps.to_string(),
+            rows.to_string(),
+            m.which.name().to_string(),
+            m.device.clone(),
+            m.iterations.to_string(),
+            format!("{:.6}", m.seconds),
+            format!("{r:.0}"),
+            cpu_rps.map(|c| format!("{:.3}", r / c)).unwrap_or_default(),
+            m.best.1.to_string(),
+            m.best.0.to_string(),
+        ])
+        .map_err(csv_err)?;
+    }
+    out::finish_csv(w, a.csv.as_deref())?;
+
+    let first = results[0].best;
+    let inconsistent: Vec<&str> = results
+        .iter()
+        .filter(|m| !m.consistent)
+        .map(|m| m.which.name())
+        .collect();
+    if !inconsistent.is_empty() {
+        return Err(Failure(format!(
+            "{} returned different best rows on repeated calls of the same state",
+            inconsistent.join(", ")
+        )));
+    }
+    if results.iter().all(|m| m.best == first) {
+        eprintln!(
+            "check: all {} evaluators returned the same best row {} with cost {} (integer data: exact agreement)",
+            results.len(),
+            first.1,
+            first.0
+        );
+        Ok(())
+    } else {
+        let all: Vec<String> = results
+            .iter()
+            .map(|m| format!("{} row {} cost {}", m.which.name(), m.best.1, m.best.0))
+            .collect();
+        Err(Failure(format!(
+            "the evaluators disagree on the best row: {}",
+            all.join("; ")
+        )))
+    }
+}

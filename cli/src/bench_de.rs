@@ -1,0 +1,299 @@
+//! `metaopt bench de`: generations and objective evaluations per second of island DE on the
+//! device and on the rayon CPU backend, side by side; `metaopt bench de-digits`: the 100-Digit
+//! Challenge figure (correct digits of the optimum 1 of CEC04t..CEC10t in D = 10 within a time
+//! budget).
+//!
+//! Method of `bench de`: per size and backend a new solver, `init` (building the program and
+//! the initial population, untimed), one warm-up generation, then the timed generations, closed
+//! by reading the island bests back so that the device has finished them.
+
+use crate::de::{backend, de_error, parse_bounds, parse_migration, parse_mutation, parse_numbers};
+use crate::out::{self, CliResult, Failure};
+use clap::Args;
+use metaopt::de::{Backend, DeMultiPop, DeParams, Migration};
+use crate::experiments_de::{digits_run, DigitsSetup};
+use metaopt::objective::Objective;
+use metaopt::problem::functions;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// `NPxNMxNN`, e.g. `256x32x10`.
+fn parse_size(s: &str) -> Result<(u32, u32, u32), String> {
+    let v: Vec<&str> = s.trim().split(['x', 'X']).collect();
+    let bad = || format!("`{s}` is not islands x members x dims, e.g. 256x32x10");
+    if v.len() != 3 {
+        return Err(bad());
+    }
+    let n = |t: &str| t.trim().parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(bad);
+    Ok((n(v[0])?, n(v[1])?, n(v[2])?))
+}
+
+#[derive(Args)]
+pub struct BenchDeArgs {
+    /// Sizes islands x members x dims, comma-separated
+    #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "64x32x10,256x32x10,1024x32x10,1024x64x10", value_name = "NPxNMxNN,...")]
+    sizes: Vec<(u32, u32, u32)>,
+    /// Objective (catalogue)
+    #[arg(long, default_value = "CEC07t", value_name = "NAME")]
+    function: String,
+    /// Timed generations per size and backend
+    #[arg(long, default_value_t = 200, value_name = "G", value_parser = clap::value_parser!(u64).range(1..))]
+    generations: u64,
+    /// Mutation strategy
+    #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
+    mutation: String,
+    /// Bound correction
+    #[arg(long, default_value = "COTN", value_name = "NAME")]
+    bounds: String,
+    /// Migration strategy (every --period generations)
+    #[arg(long, default_value = "None", value_name = "NAME")]
+    migration: String,
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    period: u32,
+    /// Double precision on the device (the CPU backend always computes in double)
+    #[arg(long)]
+    double: bool,
+    /// Backends to time, comma-separated: device, cpu
+    #[arg(long, value_delimiter = ',', default_value = "device,cpu", value_name = "NAMES")]
+    backends: Vec<String>,
+    /// OpenCL device number from `metaopt devices`
+    #[arg(long, value_name = "N")]
+    device: Option<i32>,
+    /// Also write the CSV to FILE
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct ThroughputRow {
+    function: String,
+    islands: u32,
+    members: u32,
+    dims: u32,
+    precision: &'static str,
+    backend: &'static str,
+    device: String,
+    generations: u64,
+    seconds: f64,
+    generations_per_s: f64,
+    evaluations_per_s: f64,
+    best: f64,
+}
+
+pub fn bench_de(a: &BenchDeArgs) -> CliResult {
+    let mutation = parse_mutation(&a.mutation)?;
+    let bounds = parse_bounds(&a.bounds)?;
+    let migration = Migration::new(parse_migration(&a.migration)?, a.period);
+    let info = functions::lookup(&a.function).map_err(|e| crate::out::flag_error("--function", e))?;
+    let mut backends = Vec::new();
+    for b in &a.backends {
+        match b.trim().to_ascii_lowercase().as_str() {
+            "device" => backends.push(("device", backend(false, a.device)?)),
+            "cpu" => backends.push(("cpu", Backend::Cpu)),
+            _ => return Err(Failure(format!("--backends: `{b}`; expected device or cpu"))),
+        }
+    }
+    let objective = Objective::catalogue(info.name)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    eprintln!("{:<14} {:<7} {:>10} {:>12} {:>14}  device", "size", "backend", "seconds", "generations/s", "evaluations/s");
+    for &(np, nm, nn) in &a.sizes {
+        info.check_dims(nn as usize).map_err(|e| crate::out::flag_error("--sizes", e))?;
+        for &(bname, backend) in &backends {
+            let (a0, b0) = info.domain;
+            let mut p = DeParams::new(np, nm, nn, a0, b0, bounds[0]);
+            p.bounds = bounds.clone();
+            p.options.double = a.double;
+            let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
+            de.init(&objective, mutation, migration).map_err(de_error)?;
+            de.iteration().map_err(de_error)?;
+            de.bests_fitness().map_err(de_error)?;
+            let t = Instant::now();
+            for _ in 0..a.generations {
+                de.iteration().map_err(de_error)?;
+            }
+            let bests = de.bests_fitness().map_err(de_error)?;
+            let secs = t.elapsed().as_secs_f64().max(1e-9);
+            let gps = a.generations as f64 / secs;
+            let row = ThroughputRow {
+                function: info.name.to_string(),
+                islands: np,
+                members: nm,
+                dims: nn,
+                precision: if a.double || backend == Backend::Cpu { "double" } else { "float" },
+                backend: bname,
+                device: de.backend_description(),
+                generations: a.generations,
+                seconds: secs,
+                generations_per_s: gps,
+                evaluations_per_s: gps * np as f64 * nm as f64,
+                best: bests.iter().copied().fold(f64::INFINITY, f64::min),
+            };
+            eprintln!(
+                "{:<14} {:<7} {:>10.3} {:>12} {:>14}  {}",
+                format!("{np}x{nm}x{nn}"),
+                bname,
+                secs,
+                out::rate(row.generations_per_s),
+                out::rate(row.evaluations_per_s),
+                row.device
+            );
+            w.serialize(row).map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+        }
+    }
+    out::finish_csv(w, a.csv.as_deref())
+}
+
+#[derive(Args)]
+pub struct BenchDigitsArgs {
+    /// Time budget per function in seconds
+    #[arg(long, default_value_t = 60.0, value_name = "S", value_parser = parse_positive)]
+    seconds: f64,
+    /// Functions, comma-separated (each must have a known minimum in D dimensions)
+    #[arg(long, value_delimiter = ',', default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t", value_name = "NAMES")]
+    functions: Vec<String>,
+    /// Dimensions
+    #[arg(long, default_value_t = 10, value_name = "D")]
+    dims: u32,
+    /// Populations
+    #[arg(long, default_value_t = 128, value_name = "NP")]
+    islands: u32,
+    /// Members of every population
+    #[arg(long, default_value_t = 100, value_name = "NM")]
+    members: u32,
+    /// Mutation strategy
+    #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
+    mutation: String,
+    /// Migration strategy and period
+    #[arg(long, default_value = "PermuteN", value_name = "NAME")]
+    migration: String,
+    #[arg(long, default_value_t = 200, value_name = "K")]
+    period: u32,
+    /// Bound correction
+    #[arg(long, default_value = "COTN", value_name = "NAME")]
+    bounds: String,
+    /// F spread over the islands from --F-min to --F-max
+    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.3, value_name = "F")]
+    f_min: f64,
+    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 0.9, value_name = "F")]
+    f_max: f64,
+    /// CR values repeated over the islands
+    #[arg(long = "CR", visible_alias = "cr", default_value = "0.9,0.5,0.1,0.97", value_name = "CR[,CR...]")]
+    cr: String,
+    /// A run restarts with new seeds after this many generations without improvement
+    #[arg(long, default_value_t = 3000, value_name = "G")]
+    stall: u64,
+    /// Seed of the first run (restart r uses S + 4r ..)
+    #[arg(long, default_value_t = 123, value_name = "S")]
+    seed: u64,
+    /// Single precision on the device (the challenge needs double; for comparison only)
+    #[arg(long)]
+    float: bool,
+    /// The rayon CPU backend instead of an OpenCL device
+    #[arg(long, conflicts_with = "device")]
+    cpu: bool,
+    /// OpenCL device number from `metaopt devices`
+    #[arg(long, value_name = "N")]
+    device: Option<i32>,
+    /// Also write the CSV to FILE
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+fn parse_positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+#[derive(Serialize)]
+struct DigitsRow {
+    function: String,
+    digits: u32,
+    value: String,
+    error: f64,
+    seconds_to_best: f64,
+    seconds: f64,
+    reached: bool,
+    restarts: u32,
+    generations: u64,
+    evaluations: u64,
+}
+
+pub fn bench_digits(a: &BenchDigitsArgs) -> CliResult {
+    let mutation = parse_mutation(&a.mutation)?;
+    let bounds = parse_bounds(&a.bounds)?;
+    if bounds.len() != 1 {
+        return Err("--bounds: give one bound correction".into());
+    }
+    let kind = parse_migration(&a.migration)?;
+    let cr = parse_numbers("--CR", &a.cr)?;
+    let backend = backend(a.cpu, a.device)?;
+    let mut names = Vec::new();
+    for f in &a.functions {
+        let info = functions::lookup(f).map_err(|e| crate::out::flag_error("--functions", e))?;
+        info.check_dims(a.dims as usize).map_err(|e| crate::out::flag_error("--dims", e))?;
+        if info.minimum(a.dims as usize).is_none() {
+            return Err(Failure(format!("--functions: {} has no known minimum in D = {}", info.name, a.dims)));
+        }
+        names.push(info.name);
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut score = 0;
+    eprintln!("{:<8} {:>6} {:>22} {:>10} {:>10} {:>9}", "function", "digits", "value", "to best", "time", "restarts");
+    for name in names {
+        let s = DigitsSetup {
+            dims: a.dims,
+            islands: a.islands,
+            members: a.members,
+            mutation,
+            migration: Migration::new(kind, a.period),
+            bounds: bounds[0],
+            f_min: a.f_min,
+            f_max: a.f_max,
+            cr: cr.clone(),
+            double: !a.float,
+            backend,
+            stall_generations: a.stall,
+            seed: a.seed,
+            ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))
+        };
+        let r = digits_run(&s).map_err(de_error)?;
+        score += r.digits;
+        eprintln!(
+            "{:<8} {:>6} {:>22} {:>9.2}s {:>9.2}s {:>9}",
+            r.function,
+            r.digits,
+            format!("{:.12}", r.value),
+            r.seconds_to_best,
+            r.seconds,
+            r.restarts
+        );
+        w.serialize(DigitsRow {
+            function: r.function.clone(),
+            digits: r.digits,
+            value: format!("{:.15}", r.value),
+            error: r.value - r.optimum,
+            seconds_to_best: r.seconds_to_best,
+            seconds: r.seconds,
+            reached: r.reached,
+            restarts: r.restarts,
+            generations: r.generations,
+            evaluations: r.evaluations,
+        })
+        .map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+    }
+    eprintln!("score {score} digits over {} functions", a.functions.len());
+    out::finish_csv(w, a.csv.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes() {
+        assert_eq!(super::parse_size("256x32x10"), Ok((256, 32, 10)));
+        assert!(super::parse_size("256x32").is_err());
+        assert!(super::parse_size("0x32x10").is_err());
+    }
+}

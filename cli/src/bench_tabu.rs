@@ -1,0 +1,118 @@
+//! `metaopt bench tabu`: the thesis's Table 4 (6.3) measured again, plain HC12 at the thesis's
+//! swap counts beside HC12 with the tabu list: over N independent runs per instance (each from a
+//! random permutation and a random swap list, the same starts for both), the share of runs that
+//! end at the optimum and the time until the first one did, as CSV.
+
+use crate::out::{self, flag_error, CliResult, Failure};
+use clap::Args;
+use metaopt::device::set_device_number;
+use crate::experiments::{success_series, THESIS_TABLE4};
+use metaopt::hc12::qap::Backend;
+use metaopt::hc12::tabu::TabuConfig;
+use metaopt::problem::qap::{find_bks, QapInstance};
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct BenchTabuArgs {
+    /// Folder of the QAPLIB instances and their BKS.csv [default: data/qaplib]
+    #[arg(long, value_name = "DIR")]
+    qaplib: Option<PathBuf>,
+    /// Instances (comma-separated) [default: the thesis's Table 4 instances present in the folder]
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    instances: Vec<String>,
+    /// Runs per instance and mode
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    runs: u32,
+    /// Length of the tabu list
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    tabu: usize,
+    /// Iterations of one tabu run
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    tabu_iterations: u32,
+    /// A tabu run ends after N iterations without a new best
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    no_improve: u32,
+    /// Swaps for every instance instead of the thesis's
+    #[arg(long, value_name = "N")]
+    swaps: Option<u32>,
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    /// OpenCL device number from `metaopt devices`
+    #[arg(long, value_name = "N", conflicts_with = "cpu")]
+    device: Option<i32>,
+    /// Evaluate on the CPU (rayon)
+    #[arg(long)]
+    cpu: bool,
+    /// Also write the CSV to FILE
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+fn qaplib_dir(given: &Option<PathBuf>) -> PathBuf {
+    given.clone().unwrap_or_else(|| {
+        let cwd = PathBuf::from("data/qaplib");
+        if cwd.is_dir() {
+            cwd
+        } else {
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/qaplib")
+        }
+    })
+}
+
+pub fn bench_tabu(a: &BenchTabuArgs) -> CliResult {
+    let dir = qaplib_dir(&a.qaplib);
+    if let Some(d) = a.device {
+        set_device_number(d).map_err(|e| flag_error("--device", e))?;
+    }
+    let backend = if a.cpu { Backend::Cpu } else { Backend::Device(None) };
+    let tabu = TabuConfig {
+        max_length: a.tabu,
+        activation_limit: None,
+        aspiration: false,
+        max_iterations: a.tabu_iterations,
+        max_no_improve: a.no_improve,
+    };
+    tabu.check().map_err(|e| flag_error("--tabu", e))?;
+    let names: Vec<String> = if a.instances.is_empty() {
+        THESIS_TABLE4
+            .iter()
+            .filter(|t| dir.join(format!("{}.dat", t.0)).is_file())
+            .map(|t| t.0.to_string())
+            .collect()
+    } else {
+        a.instances.clone()
+    };
+    for t in THESIS_TABLE4.iter().filter(|t| a.instances.is_empty() && !names.iter().any(|n| n == t.0)) {
+        eprintln!("bench tabu: {} is not in {}; left out", t.0, dir.display());
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for name in &names {
+        let path = dir.join(format!("{name}.dat"));
+        let inst = QapInstance::from_dat(&path)?;
+        let optimum = find_bks(&path)?
+            .ok_or_else(|| Failure(format!("no best-known value for {name} in BKS.csv beside {}", path.display())))?
+            .bks;
+        let swaps = a
+            .swaps
+            .or_else(|| THESIS_TABLE4.iter().find(|t| t.0 == name).map(|t| t.1))
+            .ok_or_else(|| Failure(format!("--swaps: {name} is not in the thesis's table; give the swap count")))?;
+        for mode in [None, Some(tabu.clone())] {
+            let row = success_series(&inst, optimum, swaps, a.runs, a.seed, mode, backend)?;
+            eprintln!(
+                "  {:<8} {:>2} swaps {:<8} {:>5.1} % ({}/{}), first optimum after {}, {:.4} s per run (thesis {:.1} %, {} s)",
+                row.instance,
+                row.swaps,
+                row.mode,
+                row.success_ratio_percent,
+                row.successes,
+                row.runs,
+                row.time_to_optimum_s.map_or("-".into(), |t| format!("{t:.4} s")),
+                row.mean_run_s,
+                row.thesis_success_percent,
+                row.thesis_time_s
+            );
+            w.serialize(&row).map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+        }
+    }
+    out::finish_csv(w, a.csv.as_deref())
+}

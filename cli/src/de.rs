@@ -1,0 +1,460 @@
+//! `metaopt de`: the island differential evolution solver (docs/DE.md) on a catalogue function
+//! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
+
+use crate::out::{self, flag_error, CliResult, Failure};
+use crate::plot::{self, Panel, Series};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use metaopt::de::{
+    Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeResult, FMode, Migration, MigrationKind, Mutation,
+    Record, Stop, StopReason,
+};
+use metaopt::device::set_device_number;
+use crate::experiments_de::{stats, Stats};
+use metaopt::objective::Objective;
+use metaopt::problem::functions;
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The thesis's default seeds: init, mutation, crossover, migration.
+pub const THESIS_SEEDS: [u64; 4] = [123, 345, 457, 581];
+
+/// Generations when no stop condition is given.
+const DEFAULT_GENERATIONS: u64 = 1000;
+
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// One number, or a comma-separated list of numbers.
+pub fn parse_numbers(flag: &str, s: &str) -> CliResult<Vec<f64>> {
+    s.split(',')
+        .map(|v| v.trim().parse::<f64>().map_err(|_| Failure(format!("{flag}: `{v}` is not a number"))))
+        .collect()
+}
+
+pub fn parse_mutation(s: &str) -> CliResult<Mutation> {
+    s.parse().map_err(|e| flag_error("--mutation", e))
+}
+
+pub fn parse_bounds(s: &str) -> CliResult<Vec<BoundsCorrection>> {
+    BoundsCorrection::parse_list(s).map_err(|e| flag_error("--bounds", e))
+}
+
+pub fn parse_migration(s: &str) -> CliResult<MigrationKind> {
+    s.parse().map_err(|e| flag_error("--migration", e))
+}
+
+/// The library's parameter names, as the CLI spells them.
+pub fn de_error(e: metaopt::Error) -> Failure {
+    match &e {
+        metaopt::Error::InvalidArgument { arg, .. } => {
+            let flag = match *arg {
+                "islands" => "--islands",
+                "members" => "--members",
+                "dims" => "--dims",
+                "limits" => "--lower/--upper",
+                "bounds" => "--bounds",
+                "f_min" => "--F-min",
+                "f_max" => "--F-max",
+                "f_mode" => "--F-mode",
+                "cr" => "--CR",
+                "mutation" => "--mutation",
+                "migration" => "--migration",
+                "period" => "--period",
+                "target" => "--target",
+                "function" => "--function",
+                "deviceNumber" | "device" => "--device",
+                _ => return e.into(),
+            };
+            flag_error(flag, e)
+        }
+        metaopt::Error::NoDevice(_) => Failure(format!("{e}; or use --cpu")),
+        _ => e.into(),
+    }
+}
+
+/// The `running on ...` line of [`DeMultiPop::info`]: the device or the CPU backend.
+
+/// `--device N` / `--cpu` as a backend.
+pub fn backend(cpu: bool, device: Option<i32>) -> CliResult<Backend> {
+    if let Some(d) = device {
+        set_device_number(d).map_err(|e| flag_error("--device", e))?;
+    }
+    Ok(if cpu { Backend::Cpu } else { Backend::DEVICE })
+}
+
+#[derive(Args)]
+pub struct DeArgs {
+    /// A catalogue function (`metaopt functions` lists them)
+    #[arg(long, value_name = "NAME", required_unless_present = "source", conflicts_with = "source")]
+    function: Option<String>,
+    /// A user objective: OpenCL C defining `FP objective(__global const FP *x, uint dims,
+    /// uint stride, __global const void *data)`
+    #[arg(long, value_name = "FILE.cl")]
+    source: Option<PathBuf>,
+    /// Raw bytes for the user objective's `data` buffer
+    #[arg(long, value_name = "FILE", requires = "source")]
+    data: Option<PathBuf>,
+    /// Dimensions Nn
+    #[arg(long, value_name = "D")]
+    dims: u32,
+    /// Populations (islands) Np
+    #[arg(long, default_value_t = 32, value_name = "NP")]
+    islands: u32,
+    /// Members of every population Nm
+    #[arg(long, default_value_t = 32, value_name = "NM")]
+    members: u32,
+    /// Generations to run [default: 1000 when no other stop condition is given]
+    #[arg(long, value_name = "G")]
+    generations: Option<u64>,
+    /// DE/rand/1, DE/rand/2, DE/best/1, DE/best/2, DE/current-to-rand/1, DE/current-to-best/1
+    #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
+    mutation: String,
+    /// Bound correction: sat, mir, tor, HVB, uni, COTN; one for all dimensions or a comma list
+    /// with one per dimension
+    #[arg(long, default_value = "COTN", value_name = "NAME[,NAME...]")]
+    bounds: String,
+    /// Migration: None, One2One, One2N, N2One, N2N, PermuteN, RandTarget
+    #[arg(long, default_value = "None", value_name = "NAME")]
+    migration: String,
+    /// Migration period in generations
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    period: u32,
+    /// Smallest F (all populations with --F-mode const)
+    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.1, value_name = "F", allow_negative_numbers = true)]
+    f_min: f64,
+    /// Largest F (--F-mode linspace)
+    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 1.5, value_name = "F", allow_negative_numbers = true)]
+    f_max: f64,
+    /// linspace: F evenly from --F-min to --F-max over the populations; const: --F-min for all
+    #[arg(long = "F-mode", visible_alias = "f-mode", default_value = "linspace", value_name = "MODE")]
+    f_mode: String,
+    /// Crossover rate: one value, or a comma list with one per population
+    #[arg(long = "CR", visible_alias = "cr", default_value = "0.5", value_name = "CR[,CR...]")]
+    cr: String,
+    /// Seeds S, S+1, S+2, S+3 for initialisation, mutation, crossover and migration
+    /// [default: the thesis's 123, 345, 457, 581]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Populations share the random numbers of equal member indices (the thesis's device choice)
+    #[arg(long)]
+    shared_random: bool,
+    /// Lower end of every interval [default: the function's domain; 0 for --source]
+    #[arg(long, value_name = "A", allow_negative_numbers = true)]
+    lower: Option<f64>,
+    /// Upper end of every interval [default: the function's domain; 1 for --source]
+    #[arg(long, value_name = "B", allow_negative_numbers = true)]
+    upper: Option<f64>,
+    /// Stop once the best value is at most V
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    target: Option<f64>,
+    /// Stop after this many seconds
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Stop before exceeding this many objective evaluations (after the initial population)
+    #[arg(long, value_name = "N")]
+    evaluations: Option<u64>,
+    /// Record the best of every population every K generations for --csv and --plot
+    /// [default: generations / 500, at least 1; 10 without --generations]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    record_every: Option<u64>,
+    /// Double precision on the device (needs cl_khr_fp64)
+    #[arg(long)]
+    double: bool,
+    /// The rayon CPU backend instead of an OpenCL device
+    #[arg(long, conflicts_with = "device")]
+    cpu: bool,
+    /// OpenCL device number from `metaopt devices`
+    #[arg(long, value_name = "N")]
+    device: Option<i32>,
+    /// One JSON object on stdout (no progress bar)
+    #[arg(long)]
+    json: bool,
+    /// Convergence plot: best over all islands, median and quartiles of the island bests
+    #[arg(long, value_name = "FILE.png")]
+    plot: Option<PathBuf>,
+    /// Convergence history as CSV: generation, evaluations, seconds, best, q25, median, q75, worst
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+/// The four seeds of `--seed S`, or the thesis's.
+pub fn seeds(seed: Option<u64>) -> [u64; 4] {
+    match seed {
+        Some(s) => [s, s.wrapping_add(1), s.wrapping_add(2), s.wrapping_add(3)],
+        None => THESIS_SEEDS,
+    }
+}
+
+#[derive(Serialize)]
+struct DeJson<'a> {
+    objective: String,
+    dims: u32,
+    islands: u32,
+    members: u32,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
+    mutation: &'static str,
+    bounds: Vec<&'static str>,
+    migration: &'static str,
+    period: u32,
+    f_mode: FMode,
+    f_min: f64,
+    f_max: f64,
+    cr: Vec<f64>,
+    seeds: [u64; 4],
+    double: bool,
+    backend: &'static str,
+    device: String,
+    value: f64,
+    x: &'a [f64],
+    island: u32,
+    island_f: f64,
+    island_cr: f64,
+    generations: u64,
+    evaluations: u64,
+    seconds: f64,
+    stopped_by: StopReason,
+    minimum: Option<f64>,
+    error: Option<f64>,
+}
+
+/// A value in full precision, in exponent form when very small or large.
+fn value_text(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e15).contains(&v.abs()) || !v.is_finite() {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+fn stop_name(s: StopReason) -> &'static str {
+    match s {
+        StopReason::Generations => "generations",
+        StopReason::Evaluations => "evaluations",
+        StopReason::Target => "target",
+        StopReason::TimeLimit => "time limit",
+    }
+}
+
+
+pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let e = |e: csv::Error| Failure(format!("cannot write CSV: {e}"));
+    w.write_record(["generation", "evaluations", "seconds", "best", "q25", "median", "q75", "worst"]).map_err(e)?;
+    for r in history {
+        // best, quartiles and worst of the island bests
+        let s = stats(&r.bests);
+        w.write_record([
+            r.generation.to_string(),
+            r.evaluations.to_string(),
+            format!("{:.6}", r.seconds),
+            s.min.to_string(),
+            s.q25.to_string(),
+            s.q50.to_string(),
+            s.q75.to_string(),
+            s.max.to_string(),
+        ])
+        .map_err(e)?;
+    }
+    let bytes = w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+    std::fs::write(path, bytes).map_err(|e| Failure(format!("--csv: cannot write {}: {e}", path.display())))
+}
+
+pub fn write_history_plot(path: &Path, title: &str, history: &[Record]) -> CliResult {
+    let rows: Vec<(f64, Stats)> = history.iter().map(|r| (r.generation as f64, stats(&r.bests))).collect();
+    let mut p = Panel::new(title, "generation", "objective value");
+    p.series.push(
+        Series::line("median island best (25-75 % band)", rows.iter().map(|(g, s)| (*g, s.q50)).collect(), plot::color(0))
+            .with_band(rows.iter().map(|(g, s)| (*g, s.q25, s.q75)).collect()),
+    );
+    p.series.push(Series::line("best over all islands", rows.iter().map(|(g, s)| (*g, s.min)).collect(), plot::color(3)));
+    plot::write_png(path, "", &[p], 1, (900, 560))
+}
+
+fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: Option<u64>) -> ProgressBar {
+    let (bar, template) = match (generations, time, evaluations) {
+        (Some(g), _, _) => (ProgressBar::new(g.max(1)), "{spinner} [{bar:30}] generation {pos}/{len}  {elapsed}  {msg}".to_string()),
+        (None, Some(t), _) => (
+            ProgressBar::new(t.as_millis().max(1) as u64),
+            format!("{{spinner}} [{{bar:30}}] {{elapsed}} of {:.0}s  {{msg}}", t.as_secs_f64()),
+        ),
+        (None, None, Some(e)) => (ProgressBar::new(e.max(1)), "{spinner} [{bar:30}] {pos}/{len} evaluations  {elapsed}  {msg}".to_string()),
+        (None, None, None) => (ProgressBar::new_spinner(), "{spinner} {elapsed}  {msg}".to_string()),
+    };
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
+}
+
+pub fn de_cmd(a: &DeArgs) -> CliResult {
+    let mutation = parse_mutation(&a.mutation)?;
+    let bounds = parse_bounds(&a.bounds)?;
+    let kind = parse_migration(&a.migration)?;
+    let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
+    let cr = parse_numbers("--CR", &a.cr)?;
+    if let Some(p) = &a.plot {
+        plot::check_png_path("--plot", p)?;
+    }
+    let backend = backend(a.cpu, a.device)?;
+    let (objective, name, domain, info) = match (&a.function, &a.source) {
+        (Some(f), _) => {
+            let info = functions::lookup(f).map_err(|e| flag_error("--function", e))?;
+            info.check_dims(a.dims as usize).map_err(|e| flag_error("--dims", e))?;
+            (Objective::catalogue(f)?, info.name.to_string(), Some(info.domain), Some(info))
+        }
+        (None, Some(path)) => {
+            let code = std::fs::read_to_string(path).map_err(|e| Failure(format!("--source: cannot read {}: {e}", path.display())))?;
+            let data = match &a.data {
+                Some(d) => std::fs::read(d).map_err(|e| Failure(format!("--data: cannot read {}: {e}", d.display())))?,
+                None => Vec::new(),
+            };
+            (Objective::source(code, data), path.display().to_string(), None, None)
+        }
+        (None, None) => return Err("give --function NAME or --source FILE.cl".into()),
+    };
+    let (lo, hi) = match domain {
+        Some(d) => (a.lower.unwrap_or(d.0), a.upper.unwrap_or(d.1)),
+        None => (a.lower.unwrap_or(0.0), a.upper.unwrap_or(1.0)),
+    };
+    let seeds = seeds(a.seed);
+    let options = DeOptions {
+        f_mode,
+        f_min: a.f_min,
+        f_max: a.f_max,
+        cr,
+        init_seed: seeds[0],
+        mutation_seed: seeds[1],
+        crossover_seed: seeds[2],
+        migration_seed: seeds[3],
+        double: a.double,
+        shared_random: a.shared_random,
+    };
+    let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, a.dims, lo, hi, BoundsCorrection::Cotn) };
+    let migration = Migration::new(kind, a.period);
+    let mut de = DeMultiPop::new(&params, backend).map_err(de_error)?;
+    de.init(&objective, mutation, migration).map_err(de_error)?;
+    let device = de.backend_description();
+
+    let generations = match (a.generations, a.target, a.time_limit, a.evaluations) {
+        (None, None, None, None) => Some(DEFAULT_GENERATIONS),
+        (g, ..) => g,
+    };
+    let record_every = a.record_every.unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
+    let stop = Stop { generations, evaluations: a.evaluations, target: a.target, time_limit: a.time_limit, record_every };
+    let bar = (!a.json && std::io::stderr().is_terminal()).then(|| progress_bar(generations, a.time_limit, a.evaluations));
+    let (g0, e0) = (de.generation(), de.evaluations());
+    let result = de.run_observed(&stop, |r| {
+        if let Some(bar) = &bar {
+            match (generations, a.time_limit, a.evaluations) {
+                (Some(_), _, _) => bar.set_position(r.generation - g0),
+                (None, Some(_), _) => bar.set_position((r.seconds * 1000.0) as u64),
+                (None, None, Some(_)) => bar.set_position(r.evaluations - e0),
+                _ => {}
+            }
+            let best = r.bests.iter().copied().fold(f64::INFINITY, f64::min);
+            bar.set_message(format!("best {best:.6e}"));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let r: DeResult = result.map_err(de_error)?;
+
+    let cfg = de.config();
+    let (island_f, island_cr) = (cfg.f[r.island as usize], cfg.cr[r.island as usize]);
+    if let Some(path) = &a.csv {
+        write_history_csv(path, &r.history)?;
+    }
+    if let Some(path) = &a.plot {
+        let title = format!("{name}, D = {}: {} islands x {} members, {}, {}", a.dims, a.islands, a.members, mutation, a.bounds);
+        write_history_plot(path, &title, &r.history)?;
+    }
+    let minimum = info.and_then(|i| i.minimum(a.dims as usize)).map(|m| m.value);
+    if a.json {
+        return out::print_json(&DeJson {
+            objective: name,
+            dims: a.dims,
+            islands: a.islands,
+            members: a.members,
+            lower: cfg.lo.clone(),
+            upper: cfg.hi.clone(),
+            mutation: mutation.name(),
+            bounds: cfg.kinds.iter().map(|k| k.name()).collect(),
+            migration: kind.name(),
+            period: a.period,
+            f_mode,
+            f_min: a.f_min,
+            f_max: a.f_max,
+            cr: cfg.cr.clone(),
+            seeds,
+            double: a.double,
+            backend: if a.cpu { "cpu" } else { "device" },
+            device,
+            value: r.value,
+            x: &r.x,
+            island: r.island,
+            island_f,
+            island_cr,
+            generations: r.generations,
+            evaluations: r.evaluations,
+            seconds: r.seconds,
+            stopped_by: r.stopped_by,
+            minimum,
+            error: minimum.map(|m| r.value - m),
+        });
+    }
+    let mut t = format!("objective    {name} ({} dimensions, [{lo}, {hi}])\n", a.dims);
+    t += &format!("device       {device}\n");
+    t += &format!(
+        "solver       island DE, {} islands x {} members, {}, bounds {}, migration {}{}\n",
+        a.islands,
+        a.members,
+        mutation,
+        a.bounds,
+        kind,
+        if kind == MigrationKind::None { String::new() } else { format!(" every {} generations", a.period) }
+    );
+    t += &format!(
+        "parameters   F {} {}{}, CR {}, seeds {}, {}\n",
+        match f_mode {
+            FMode::Linspace => "linspace",
+            FMode::Const => "const",
+        },
+        a.f_min,
+        if f_mode == FMode::Linspace { format!("..{}", a.f_max) } else { String::new() },
+        a.cr,
+        seeds.map(|s| s.to_string()).join(","),
+        if a.double { "double" } else { "float" }
+    );
+    t += &format!("best value   {}\n", value_text(r.value));
+    if let Some(m) = minimum {
+        t += &format!("minimum      {m} (error {:.3e})\n", r.value - m);
+    }
+    let show = |v: &[f64]| v.iter().map(|&x| value_text(x)).collect::<Vec<_>>().join(" ");
+    t += &format!("at           {}\n", show(&r.x));
+    t += &format!("island       {} (F {island_f:.4}, CR {island_cr})\n", r.island);
+    t += &format!(
+        "generations  {}\nevaluations  {}\ntime         {:.3} s\nstopped by   {}\n",
+        r.generations,
+        out::thousands(r.evaluations),
+        r.seconds,
+        stop_name(r.stopped_by)
+    );
+    if let Some(p) = &a.csv {
+        t += &format!("history      {} ({} records)\n", p.display(), r.history.len());
+    }
+    if let Some(p) = &a.plot {
+        t += &format!("plot         {}\n", p.display());
+    }
+    out::print(&t)
+}

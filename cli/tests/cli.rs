@@ -1,0 +1,636 @@
+//! The `metaopt` binary end to end: device listing, `qap eval`, `qap solve`, `bench qap`, and
+//! its error contract (one `error: ...` line on stderr, exit status 2, never a panic).
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// A bundled QAPLIB file (data/qaplib/; a .sln under its sln/ folder).
+fn data(name: &str) -> String {
+    let dir = if name.ends_with(".sln") { "data/qaplib/sln" } else { "data/qaplib" };
+    root()
+        .join(dir)
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn metaopt(args: &[&str]) -> Output {
+    metaopt_env(args, &[])
+}
+
+fn metaopt_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_metaopt"));
+    c.args(args)
+        .current_dir(root())
+        .env_remove("METAOPT_DEVICE");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the metaopt binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit status 0, or a failure that shows what the command said.
+fn ok(args: &[&str]) -> Output {
+    let o = metaopt(args);
+    assert!(
+        o.status.success(),
+        "metaopt {args:?} failed ({:?}):\n{}{}",
+        o.status.code(),
+        stdout(&o),
+        stderr(&o)
+    );
+    o
+}
+
+/// Exactly one JSON object and nothing else on stdout.
+fn one_json_object(o: &Output) -> serde_json::Map<String, Value> {
+    let text = stdout(o);
+    let mut docs = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
+    let first = docs
+        .next()
+        .expect("a JSON document on stdout")
+        .unwrap_or_else(|e| panic!("invalid JSON ({e}):\n{text}"));
+    assert!(
+        docs.next().is_none(),
+        "more than one JSON document on stdout:\n{text}"
+    );
+    match first {
+        Value::Object(m) => m,
+        other => panic!("stdout is not a JSON object: {other}"),
+    }
+}
+
+/// The error contract: status 2, one `error: ` message naming what is wrong, no panic.
+fn fails_with(args: &[&str], env: &[(&str, &str)], needles: &[&str]) -> String {
+    let o = metaopt_env(args, env);
+    let err = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "metaopt {args:?}: expected exit 2\nstdout: {}\nstderr: {err}",
+        stdout(&o)
+    );
+    assert!(
+        err.starts_with("error: ") || err.contains("\nerror: "),
+        "metaopt {args:?}: no `error: ` line:\n{err}"
+    );
+    assert!(
+        !err.contains("panicked")
+            && !err.contains("internal error")
+            && !err.contains("stack backtrace"),
+        "metaopt {args:?} panicked:\n{err}"
+    );
+    for n in needles {
+        assert!(
+            err.contains(n),
+            "metaopt {args:?}: stderr lacks `{n}`:\n{err}"
+        );
+    }
+    assert!(
+        stdout(&o).is_empty(),
+        "metaopt {args:?}: an error printed to stdout too:\n{}",
+        stdout(&o)
+    );
+    err
+}
+
+#[test]
+fn devices_lists_at_least_one_device() {
+    let o = ok(&["devices"]);
+    let text = stdout(&o);
+    assert!(
+        text.lines().any(|l| l.starts_with("* 0 ")),
+        "device 0 is not marked as in use:\n{text}"
+    );
+    let m = one_json_object(&ok(&["devices", "--json"]));
+    let devs = m["devices"].as_array().expect("a devices array");
+    assert!(!devs.is_empty());
+    assert_eq!(m["in_use"], 0);
+    assert_eq!(devs[0]["index"], 0);
+    assert_eq!(devs[0]["in_use"], true);
+    for d in devs {
+        for key in [
+            "platform",
+            "name",
+            "type",
+            "global_mem_bytes",
+            "compute_units",
+            "fp64",
+        ] {
+            assert!(d.get(key).is_some(), "device entry lacks {key}: {d}");
+        }
+    }
+}
+
+#[test]
+fn devices_marks_the_device_chosen_by_the_environment() {
+    let o = metaopt_env(&["devices"], &[("METAOPT_DEVICE", "0")]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("METAOPT_DEVICE=0"), "{}", stdout(&o));
+}
+
+#[test]
+fn eval_of_a_published_solution() {
+    let o = ok(&["qap", "eval", &data("had12.dat"), &data("had12.sln")]);
+    let text = stdout(&o);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("cost") && l.trim_end().ends_with(" 1652")),
+        "{text}"
+    );
+    assert!(
+        text.contains("sln value    1652 (equal to the cost)"),
+        "{text}"
+    );
+    let m = one_json_object(&ok(&[
+        "qap",
+        "eval",
+        &data("nug12.dat"),
+        &data("nug12.sln"),
+        "--json",
+    ]));
+    assert_eq!(m["cost"], 578);
+    assert_eq!(m["sln_value"], 578);
+    assert_eq!(m["matches_sln_value"], true);
+    assert_eq!(m["gap_percent"], 0.0);
+}
+
+#[test]
+fn eval_of_an_explicit_permutation() {
+    let had12 = data("had12.dat");
+    // the optimum of had12, 1-based, as one argument, as several, and 0-based
+    let m = one_json_object(&ok(&[
+        "qap",
+        "eval",
+        &had12,
+        "3,10,11,2,12,5,6,7,8,1,4,9",
+        "--json",
+    ]));
+    assert_eq!(m["cost"], 1652);
+    assert_eq!(m["sln_value"], Value::Null);
+    let args = [
+        "qap", "eval", &had12, "3", "10", "11", "2", "12", "5", "6", "7", "8", "1", "4", "9",
+    ];
+    assert!(stdout(&ok(&args)).contains("cost         1652"));
+    let m = one_json_object(&ok(&[
+        "qap",
+        "eval",
+        &had12,
+        "--zero-based",
+        "2 9 10 1 11 4 5 6 7 0 3 8",
+        "--json",
+    ]));
+    assert_eq!(m["cost"], 1652);
+    // the identity is not optimal
+    let m = one_json_object(&ok(&[
+        "qap",
+        "eval",
+        &had12,
+        "1,2,3,4,5,6,7,8,9,10,11,12",
+        "--json",
+    ]));
+    assert!(m["cost"].as_i64().unwrap() > 1652);
+}
+
+#[test]
+fn solve_reaches_the_optimum_of_had12() {
+    let o = ok(&[
+        "qap",
+        "solve",
+        &data("had12.dat"),
+        "--target",
+        "1652",
+        "--time-limit",
+        "60",
+        "--json",
+    ]);
+    let m = one_json_object(&o);
+    assert_eq!(m["cost"], 1652, "{m:?}");
+    assert_eq!(m["target_reached"], true);
+    assert_eq!(m["gap_percent"], 0.0);
+    assert_eq!(m["bks"], 1652);
+    assert_eq!(m["backend"], "device");
+    // the reported permutation (1-based) has the reported cost
+    let perm: Vec<String> = m["permutation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let e = one_json_object(&ok(&[
+        "qap",
+        "eval",
+        &data("had12.dat"),
+        &perm.join(","),
+        "--json",
+    ]));
+    assert_eq!(e["cost"], 1652);
+}
+
+#[test]
+fn solve_prints_a_readable_summary() {
+    let o = ok(&[
+        "qap",
+        "solve",
+        &data("nug12.dat"),
+        "--target",
+        "bks",
+        "--time-limit",
+        "60",
+    ]);
+    let text = stdout(&o);
+    for line in [
+        "best cost    578",
+        "best known   578 (proven optimal), gap 0.000 %",
+        "permutation  ",
+        "runs ",
+        "iterations ",
+        "evaluations ",
+        "time ",
+        "device       device 0",
+    ] {
+        assert!(text.contains(line), "summary lacks `{line}`:\n{text}");
+    }
+    // not a terminal: no progress bar
+    assert!(stderr(&o).is_empty(), "unexpected stderr:\n{}", stderr(&o));
+}
+
+#[test]
+fn cpu_backend_gives_the_device_result() {
+    // integer data and the same seed: the same runs on the CPU and on the device, to the bit
+    let common = [
+        "qap",
+        "solve",
+        &data("chr12a.dat"),
+        "--restarts",
+        "4",
+        "--seed",
+        "7",
+        "--json",
+    ];
+    let dev = one_json_object(&ok(&common));
+    let cpu = one_json_object(&ok(&[&common[..], &["--cpu"]].concat()));
+    assert_eq!(cpu["backend"], "cpu");
+    assert_eq!(cpu["device_index"], Value::Null);
+    assert_eq!(cpu["runs"], 5);
+    for key in ["cost", "permutation", "runs", "iterations", "evaluations"] {
+        assert_eq!(
+            dev[key], cpu[key],
+            "{key} differs: device {dev:?}, cpu {cpu:?}"
+        );
+    }
+    // and the full-cost kernel takes the same path as the delta one
+    let full = one_json_object(&ok(&[&common[..], &["--full-cost"]].concat()));
+    assert_eq!(full["cost_form"], "full");
+    for key in ["cost", "permutation", "iterations"] {
+        assert_eq!(
+            dev[key], full[key],
+            "{key} differs between the delta and the full cost"
+        );
+    }
+}
+
+#[test]
+fn solve_options_are_passed_through() {
+    let m = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        &data("had12.dat"),
+        "--swaps",
+        "3",
+        "--mask-order",
+        "1",
+        "--restarts",
+        "2",
+        "--seed",
+        "5",
+        "--start",
+        "identity",
+        "--restart-mode",
+        "random",
+        "--bks",
+        "1700",
+        "--json",
+    ]));
+    assert_eq!(m["swaps"], 3);
+    assert_eq!(m["mask_order"], 1);
+    assert_eq!(m["rows"], 1 + 2 * 3 * 4); // 1 + string bits (6 parameters of 4 bits)
+    assert_eq!(m["runs"], 3);
+    assert_eq!(m["start"], "identity");
+    assert_eq!(m["restart_mode"], "random");
+    assert_eq!(m["bks"], 1700);
+    assert_eq!(m["target"], Value::Null);
+    let gap = m["gap_percent"].as_f64().unwrap();
+    let cost = m["cost"].as_f64().unwrap();
+    assert!((gap - 100.0 * (cost - 1700.0) / 1700.0).abs() < 1e-9);
+
+    let m = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        &data("had12.dat"),
+        "--start-permutation",
+        "3,10,11,2,12,5,6,7,8,1,4,9",
+        "--restarts",
+        "0",
+        "--json",
+    ]));
+    // a run from the optimum cannot leave it
+    assert_eq!(m["cost"], 1652);
+    assert_eq!(m["start"], "given");
+    let m = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        &data("nug12.dat"),
+        "--start",
+        "glb",
+        "--restarts",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(m["start"], "glb");
+    assert_eq!(m["runs"], 1);
+}
+
+#[test]
+fn device_flag_selects_a_device() {
+    let m = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        &data("nug12.dat"),
+        "--device",
+        "0",
+        "--restarts",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(m["device_index"], 0);
+    assert!(m["device"].as_str().unwrap().starts_with("device 0: "));
+}
+
+#[test]
+fn malformed_input_is_a_clear_error() {
+    let had12 = data("had12.dat");
+    fails_with(
+        &["qap", "eval", "no/such/file.dat", "1"],
+        &[],
+        &["cannot read", "no/such/file.dat"],
+    );
+    fails_with(
+        &["qap", "solve", "no/such/file.dat"],
+        &[],
+        &["cannot read", "no/such/file.dat"],
+    );
+    fails_with(
+        &["qap", "eval", &had12, &data("no_such.sln")],
+        &[],
+        &["cannot read", "no_such.sln"],
+    );
+    fails_with(
+        &["qap", "eval", &had12, "1,2,3"],
+        &[],
+        &["permutation", "expected 12"],
+    );
+    fails_with(
+        &["qap", "eval", &had12, "1,1,2,3,4,5,6,7,8,9,10,11"],
+        &[],
+        &["permutation"],
+    );
+    fails_with(
+        &["qap", "eval", &had12, "0,1,2,3,4,5,6,7,8,9,10,11"],
+        &[],
+        &["permutation", "--zero-based"],
+    );
+    fails_with(
+        &["qap", "eval", &had12, "1,2,x"],
+        &[],
+        &["permutation", "`x`"],
+    );
+    fails_with(
+        &["qap", "eval", &had12, &data("chr12a.sln"), "extra"],
+        &[],
+        &["permutation"],
+    );
+    fails_with(
+        &["qap", "solve", &had12, "--start-permutation", "1,2"],
+        &[],
+        &["--start-permutation"],
+    );
+    fails_with(
+        &["qap", "solve", &had12, "--device", "99"],
+        &[],
+        &["--device", "99", "does not exist"],
+    );
+    fails_with(
+        &["qap", "solve", &had12, "--restarts", "0"],
+        &[("METAOPT_DEVICE", "99")],
+        &["METAOPT_DEVICE", "99"],
+    );
+    fails_with(&["qap", "solve", &had12, "--swaps", "0"], &[], &["--swaps"]);
+    fails_with(
+        &["qap", "solve", &had12, "--mask-order", "4"],
+        &[],
+        &["--mask-order"],
+    );
+    fails_with(
+        &["qap", "solve", &had12, "--time-limit=-1"],
+        &[],
+        &["--time-limit"],
+    );
+    fails_with(
+        &["qap", "solve", &had12, "--target", "best"],
+        &[],
+        &["--target"],
+    );
+    fails_with(
+        &["qap", "solve", &had12, "--cpu", "--device", "0"],
+        &[],
+        &["--device"],
+    );
+    fails_with(
+        &["qap", "solve", &had12, "--no-such-flag"],
+        &[],
+        &["--no-such-flag"],
+    );
+    fails_with(
+        &["bench", "qap", "--instance", &had12, "--swaps", "99"],
+        &[],
+        &["--swaps"],
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.dat");
+    // n = 3, then 9 entries of A, and B stops short with a word in it
+    std::fs::write(&bad, "3\n\n1 2 3\n4 5 6\n7 8 9\n\n1 2 3\n4 five 6\n").unwrap();
+    fails_with(
+        &["qap", "solve", bad.to_str().unwrap()],
+        &[],
+        &["bad.dat:8", "five"],
+    );
+    fails_with(
+        &["qap", "eval", bad.to_str().unwrap(), "1,2,3"],
+        &[],
+        &["bad.dat:8"],
+    );
+    let short = dir.path().join("short.dat");
+    std::fs::write(&short, "4\n1 2 3 4\n").unwrap();
+    fails_with(
+        &["qap", "solve", short.to_str().unwrap()],
+        &[],
+        &["short.dat"],
+    );
+}
+
+#[test]
+fn target_bks_needs_a_best_known_value() {
+    // an instance without BKS.csv beside it
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("had12.dat");
+    std::fs::copy(data("had12.dat"), &copy).unwrap();
+    let c = copy.to_str().unwrap();
+    fails_with(
+        &["qap", "solve", c, "--target", "bks"],
+        &[],
+        &["--target bks", "--bks"],
+    );
+    let m = one_json_object(&ok(&["qap", "solve", c, "--restarts", "0", "--json"]));
+    assert_eq!(m["bks"], Value::Null);
+    assert_eq!(m["gap_percent"], Value::Null);
+    // --bks supplies it
+    let m = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        c,
+        "--bks",
+        "1652",
+        "--target",
+        "bks",
+        "--restarts",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(m["target"], 1652);
+}
+
+#[test]
+fn bench_reports_every_evaluator_and_their_agreement() {
+    let csv = tempfile::NamedTempFile::new().unwrap();
+    let o = ok(&[
+        "bench",
+        "qap",
+        "--instance",
+        &data("nug12.dat"),
+        "--swaps",
+        "4",
+        "--iterations",
+        "2",
+        "--csv",
+        csv.path().to_str().unwrap(),
+    ]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "instance,n,swaps,rows,evaluator,device,iterations,seconds,rows_per_second,speedup_vs_cpu,best_row,best_cost");
+    assert_eq!(lines.len(), 5, "{text}");
+    for (line, ev) in
+        lines[1..]
+            .iter()
+            .zip(["device-full", "device-delta", "cpu-delta", "cpu-full"])
+    {
+        assert!(line.starts_with(&format!("nug12,12,4,529,{ev},")), "{line}");
+    }
+    assert_eq!(std::fs::read_to_string(csv.path()).unwrap(), text);
+    assert!(
+        stderr(&o).contains("check: all 4 evaluators returned the same best row"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn without_an_opencl_driver_the_cpu_backend_still_works() {
+    // the ICD loader (ocl-icd) then finds no vendor driver, as on a machine without OpenCL
+    let dir = tempfile::tempdir().unwrap();
+    let env = [("OCL_ICD_VENDORS", dir.path().to_str().unwrap())];
+    fails_with(&["devices"], &env, &["no OpenCL device"]);
+    fails_with(
+        &["qap", "solve", &data("nug12.dat"), "--restarts", "0"],
+        &env,
+        &["no OpenCL device", "--cpu"],
+    );
+    let o = metaopt_env(
+        &[
+            "qap",
+            "solve",
+            &data("nug12.dat"),
+            "--restarts",
+            "0",
+            "--cpu",
+            "--json",
+        ],
+        &env,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(one_json_object(&o)["backend"], "cpu");
+}
+
+#[test]
+fn help_and_version() {
+    let o = ok(&["--help"]);
+    for cmd in ["devices", "qap", "bench"] {
+        assert!(stdout(&o).contains(cmd));
+    }
+    let o = ok(&["qap", "solve", "--help"]);
+    for flag in [
+        "--swaps",
+        "--mask-order",
+        "--restarts",
+        "--time-limit",
+        "--seed",
+        "--device",
+        "--start",
+        "--target",
+        "--bks",
+        "--cpu",
+        "--json",
+    ] {
+        assert!(stdout(&o).contains(flag), "solve --help lacks {flag}");
+    }
+    assert!(stdout(&ok(&["--version"])).starts_with("metaopt "));
+    // no subcommand: usage on stderr, status 2
+    assert_eq!(metaopt(&[]).status.code(), Some(2));
+}
+
+#[test]
+fn solve_with_a_tabu_list() {
+    let o = ok(&["qap", "solve", &data("nug12.dat"), "--swaps", "4", "--restarts", "1", "--tabu", "20", "--no-improve", "15", "--json"]);
+    let j = one_json_object(&o);
+    assert_eq!(j["tabu"]["max_length"], 20);
+    assert_eq!(j["tabu"]["max_no_improve"], 15);
+    assert!(j["iterations"].as_u64().unwrap() >= 16, "a tabu run goes on past its first local optimum");
+    fails_with(&["qap", "solve", &data("nug12.dat"), "--tabu", "0"], &[], &["--tabu"]);
+    fails_with(&["qap", "solve", &data("nug12.dat"), "--no-improve", "5"], &[], &["--tabu"]);
+}
+
+#[test]
+fn bench_tabu_writes_the_table_as_csv() {
+    let qaplib = root().join("data/qaplib");
+    let o = ok(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "esc16a", "--runs", "3", "--swaps", "6", "--cpu"]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("instance,n,swaps,mode,runs,successes,success_ratio_percent,time_to_optimum_s"), "{text}");
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[1].starts_with("esc16a,16,6,plain,3,") && lines[2].starts_with("esc16a,16,6,tabu100,3,"), "{text}");
+    fails_with(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "nug12"], &[], &["--swaps"]);
+}

@@ -1,0 +1,276 @@
+//! `metaopt de`, `metaopt experiment de-sdis` / `de-migration` and `metaopt bench de` /
+//! `de-digits` end to end, on sizes small enough for PoCL on two cores.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn metaopt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_metaopt"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("METAOPT_DEVICE")
+        .output()
+        .expect("the metaopt binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = metaopt(args);
+    assert!(o.status.success(), "metaopt {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let o = metaopt(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "metaopt {args:?}: {err}");
+    assert!(err.contains("error: ") && err.contains(needle), "metaopt {args:?}: expected `{needle}` in: {err}");
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// A PNG file of plausible size: the signature, and the IHDR's width and height.
+fn check_png(path: &Path, width: u32, height: u32) {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n", "{}", path.display());
+    assert_eq!(&b[12..16], b"IHDR");
+    let w = u32::from_be_bytes(b[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(b[20..24].try_into().unwrap());
+    assert_eq!((w, h), (width, height), "{}", path.display());
+    assert!(b.len() > 10_000, "{}: only {} bytes", path.display(), b.len());
+}
+
+fn csv_lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn de_reaches_the_sphere_minimum() {
+    let args = ["de", "--function", "F1", "--dims", "5", "--islands", "8", "--members", "16", "--generations", "300", "--double"];
+    let j = json(&[&args[..], &["--json"]].concat());
+    assert!(j["value"].as_f64().unwrap() < 1e-8, "{j}");
+    assert!(j["error"].as_f64().unwrap() < 1e-8 && j["minimum"].as_f64() == Some(0.0), "{j}");
+    assert_eq!(j["x"].as_array().unwrap().len(), 5);
+    assert!(j["island"].as_u64().unwrap() < 8);
+    assert_eq!(j["generations"], 300);
+    assert_eq!(j["evaluations"], 8 * 16 * 301);
+    assert_eq!(j["stopped_by"], "Generations");
+    assert_eq!(j["seeds"], serde_json::json!([123, 345, 457, 581]));
+    assert_eq!(j["mutation"], "DE/rand/1");
+    assert_eq!(j["bounds"], serde_json::json!(["COTN", "COTN", "COTN", "COTN", "COTN"]));
+    assert_eq!(j["backend"], "device");
+    // the CPU backend (same random numbers; rounding differences grow over 300 generations)
+    let c = json(&[&args[..], &["--json", "--cpu"]].concat());
+    assert_eq!(c["backend"], "cpu");
+    assert!(c["device"].as_str().unwrap().contains("CPU"), "{c}");
+    assert!(c["value"].as_f64().unwrap() < 1e-8, "{c}");
+    assert_eq!(c["evaluations"], j["evaluations"]);
+    // seeds, per-island CR, migration, a target and the text output
+    let t = json(&[
+        "de", "--function", "F1", "--dims", "4", "--islands", "6", "--members", "10", "--target", "1e-3", "--seed", "7",
+        "--CR", "0.9,0.9,0.5,0.5,0.1,0.1", "--migration", "PermuteN", "--period", "5", "--mutation", "DE/best/1", "--json",
+    ]);
+    assert_eq!(t["stopped_by"], "Target");
+    assert!(t["value"].as_f64().unwrap() <= 1e-3, "{t}");
+    assert_eq!(t["seeds"], serde_json::json!([7, 8, 9, 10]));
+    assert_eq!(t["cr"], serde_json::json!([0.9, 0.9, 0.5, 0.5, 0.1, 0.1]));
+    assert_eq!((t["migration"].as_str(), t["period"].as_u64()), (Some("PermuteN"), Some(5)));
+    let text = ok(&["de", "--function", "F6", "--dims", "3", "--islands", "4", "--members", "8", "--evaluations", "2000", "--bounds", "sat,mir,tor"]);
+    for needle in ["best value", "island", "generations", "evaluations  2,016", "stopped by   evaluations", "bounds sat,mir,tor"] {
+        assert!(text.contains(needle), "`{needle}` in:\n{text}");
+    }
+}
+
+#[test]
+fn a_population_the_host_cannot_allocate_is_an_error_not_an_abort() {
+    // 2^31 values of the CPU backend under a 4 GB address-space limit
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 4000000 && exec {} de --cpu --function F1 --islands 1 --members 2097151 --dims 1024 --generations 1",
+            env!("CARGO_BIN_EXE_metaopt")
+        ))
+        .output()
+        .expect("bash runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--islands") && err.contains("cannot be allocated"), "{err}");
+}
+
+#[test]
+fn de_writes_the_plot_and_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("conv.png");
+    let csv = dir.path().join("conv.csv");
+    let text = ok(&[
+        "de", "--function", "CEC05t", "--dims", "10", "--islands", "8", "--members", "12", "--generations", "50", "--plot",
+        png.to_str().unwrap(), "--csv", csv.to_str().unwrap(),
+    ]);
+    assert!(text.contains("plot") && text.contains("(51 records)"), "{text}");
+    check_png(&png, 900, 560);
+    let lines = csv_lines(&csv);
+    assert_eq!(lines[0], "generation,evaluations,seconds,best,q25,median,q75,worst");
+    assert_eq!(lines.len(), 1 + 51);
+    for (g, l) in lines[1..].iter().enumerate() {
+        let v: Vec<f64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(v[0] as usize, g);
+        assert_eq!(v[1] as usize, 8 * 12 * (g + 1));
+        assert!(v[3] <= v[4] && v[4] <= v[5] && v[5] <= v[6] && v[6] <= v[7], "{l}");
+        assert!(v[3] >= 1.0 - 1e-3, "{l}");
+    }
+    // a user OpenCL objective on given limits
+    let src = dir.path().join("shifted.cl");
+    std::fs::write(&src, "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n{ FP s = 0; for (uint j = 0; j < dims; ++j) { FP d = x[j * stride] - (FP)0.5; s += d * d; } return s; }\n").unwrap();
+    let user = ["de", "--source", src.to_str().unwrap(), "--dims", "3", "--lower", "-2", "--upper", "2", "--islands", "4", "--members", "10"];
+    let j = json(&[&user[..], &["--generations", "200", "--json"]].concat());
+    assert_eq!((j["lower"][0].as_f64(), j["upper"][0].as_f64()), (Some(-2.0), Some(2.0)));
+    assert!(j["value"].as_f64().unwrap() < 1e-4, "{j}");
+    assert!(j["x"].as_array().unwrap().iter().all(|v| (v.as_f64().unwrap() - 0.5).abs() < 0.01), "{j}");
+    assert!(j["minimum"].is_null());
+    // stopped by the clock (the time also holds PoCL's first compilation of the kernels for
+    // their launch sizes, so no convergence is asked for), with a record interval
+    let j = json(&[&user[..], &["--time-limit", "0.3", "--record-every", "5", "--csv", csv.to_str().unwrap(), "--json"]].concat());
+    assert_eq!(j["stopped_by"], "TimeLimit");
+    assert!(j["generations"].as_u64().unwrap() >= 1 && j["value"].as_f64().unwrap() < 1.0, "{j}");
+    let lines = csv_lines(&csv);
+    assert!(lines.len() >= 3 && lines[1].starts_with("0,40,"), "{lines:?}");
+    let last_gen: u64 = lines.last().unwrap().split(',').next().unwrap().parse().unwrap();
+    assert_eq!(last_gen, j["generations"].as_u64().unwrap());
+}
+
+#[test]
+fn de_errors_name_the_flag() {
+    let base = ["de", "--function", "F1", "--dims", "3", "--islands", "4", "--members", "8", "--generations", "5"];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [base, extra].concat()
+    }
+    let with = |extra: &[&'static str]| with(&base, extra);
+    fails(&with(&["--mutation", "DE/foo/1"]), "--mutation");
+    fails(&with(&["--bounds", "sat,mir"]), "--bounds");
+    fails(&with(&["--bounds", "wall"]), "--bounds");
+    fails(&with(&["--lower", "2", "--upper", "1"]), "--lower/--upper");
+    fails(&with(&["--lower", "1", "--upper", "1"]), "--lower/--upper");
+    fails(&with(&["--CR", "0.5,0.6"]), "--CR");
+    fails(&with(&["--CR", "1.5"]), "--CR");
+    fails(&with(&["--migration", "Everywhere"]), "--migration");
+    fails(&with(&["--migration", "PermuteN", "--period", "0"]), "--period");
+    fails(&with(&["--F-mode", "random"]), "--F-mode");
+    fails(&with(&["--F-min", "-1"]), "--F-min");
+    fails(&with(&["--plot", "conv.txt"]), "--plot");
+    fails(&with(&["--cpu", "--device", "0"]), "--device");
+    fails(&["de", "--function", "F1", "--dims", "3", "--members", "2"], "--members");
+    fails(&["de", "--function", "F99", "--dims", "3"], "--function");
+    fails(&["de", "--function", "CEC05t", "--dims", "3"], "--dims");
+    fails(&["de", "--function", "F1", "--dims", "3", "--members", "4", "--mutation", "DE/rand/2"], "--members");
+}
+
+#[test]
+fn experiment_de_sdis_writes_groups_summary_and_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sdis");
+    let text = ok(&[
+        "experiment", "de-sdis", "--out", out.to_str().unwrap(), "--islands", "20", "--members", "8", "--generations", "20",
+        "--functions", "CEC05t,F7", "--bounds", "sat,COTN",
+    ]);
+    assert!(text.contains("4 runs of 20 generations") && text.contains("thesis finding"), "{text}");
+    let lines = csv_lines(&out.join("de_sdis.csv"));
+    assert_eq!(lines[0], "function,bounds,generation,group,F_lo,F_hi,mean,q25,q50,q75");
+    // 2 functions x 2 strategies x 21 records (every generation) x 10 groups of 2 islands
+    assert_eq!(lines.len(), 1 + 2 * 2 * 21 * 10);
+    assert!(lines[1].starts_with("CEC05t,sat,0,0,0.001,"), "{}", lines[1]);
+    assert!(lines.last().unwrap().starts_with("F7,COTN,20,9,"), "{}", lines.last().unwrap());
+    for l in &lines[1..] {
+        let v: Vec<f64> = l.split(',').skip(4).map(|x| x.parse().unwrap()).collect();
+        assert!(v[0] <= v[1] && v[3] <= v[4] && v[4] <= v[5], "{l}");
+    }
+    let summary = csv_lines(&out.join("de_sdis_summary.csv"));
+    assert!(summary[0].starts_with("function,bounds,generation,worst_group,worst_F_lo,worst_F_hi,worst_mean"), "{}", summary[0]);
+    assert!(summary[0].ends_with("thesis_holds"));
+    assert_eq!(summary.len(), 1 + 4);
+    assert!(summary[1].starts_with("CEC05t,sat,20,") && summary[4].starts_with("F7,COTN,20,"));
+    assert!(summary[1..].iter().all(|l| l.ends_with(",true") || l.ends_with(",false")));
+    check_png(&out.join("de_sdis_CEC05t.png"), 2 * 620, 440 + 40);
+    check_png(&out.join("de_sdis_F7.png"), 2 * 620, 440 + 40);
+    // errors name the flag
+    fails(&["experiment", "de-sdis", "--out", out.to_str().unwrap(), "--functions", "F99"], "--functions");
+    fails(&["experiment", "de-sdis", "--out", out.to_str().unwrap(), "--bounds", "sat,wall"], "--bounds");
+}
+
+#[test]
+fn experiment_de_migration_writes_stats_and_a_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mig");
+    let text = ok(&[
+        "experiment", "de-migration", "--out", out.to_str().unwrap(), "--islands", "20", "--members", "8", "--generations",
+        "20", "--strategies", "PermuteN,RandTarget", "--periods", "1,5", "--runs", "2",
+    ]);
+    assert!(text.contains("10 runs of 20 generations"), "{text}");
+    let lines = csv_lines(&out.join("de_migration.csv"));
+    assert_eq!(
+        lines[0],
+        "strategy,period,runs,mean,q25,q50,q75,min,max,best,best_run,best_island,best_F,run_best_median,run_best_max"
+    );
+    let keys: Vec<String> = lines[1..].iter().map(|l| l.split(',').take(2).collect::<Vec<_>>().join(",")).collect();
+    assert_eq!(keys, ["None,0", "PermuteN,1", "PermuteN,5", "RandTarget,1", "RandTarget,5"]);
+    let runs = csv_lines(&out.join("de_migration_runs.csv"));
+    assert_eq!(runs[0], "strategy,period,run,init_seed,best,best_island,best_F,island_best_mean");
+    assert_eq!(runs.len(), 1 + 10);
+    for l in &lines[1..] {
+        let key: String = l.split(',').take(2).collect::<Vec<_>>().join(",");
+        let v: Vec<f64> = l.split(',').skip(2).map(|x| x.parse().unwrap()).collect();
+        let (count, mean, q25, q50, q75, min, max, best) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+        assert_eq!(count, 2.0, "{l}");
+        assert!(min <= q25 && q25 <= q50 && q50 <= q75 && q75 <= max && min <= mean && mean <= max, "{l}");
+        assert_eq!(best, min, "{l}");
+        assert!(v[10] < 20.0, "{l}");
+        // the runs of this row: seeds 123 and 127, the best of them is the row's best
+        let mine: Vec<Vec<String>> = runs[1..]
+            .iter()
+            .filter(|r| r.starts_with(&format!("{key},")))
+            .map(|r| r.split(',').map(String::from).collect())
+            .collect();
+        assert_eq!(mine.iter().map(|r| r[3].as_str()).collect::<Vec<_>>(), ["123", "127"], "{key}");
+        let bests: Vec<f64> = mine.iter().map(|r| r[4].parse().unwrap()).collect();
+        assert_eq!(bests.iter().copied().fold(f64::INFINITY, f64::min), best, "{key}");
+        assert_eq!(bests.iter().copied().fold(f64::NEG_INFINITY, f64::max), v[12], "{key}");
+        assert_eq!(mine[v[8] as usize][4].parse::<f64>().unwrap(), best, "{key}: best_run");
+    }
+    check_png(&out.join("de_migration.png"), 2 * 620, 440 + 40);
+    fails(&["experiment", "de-migration", "--out", out.to_str().unwrap(), "--strategies", "Teleport"], "--strategies");
+    fails(&["experiment", "de-migration", "--out", out.to_str().unwrap(), "--periods", "0"], "--periods");
+    fails(&["experiment", "de-migration", "--out", out.to_str().unwrap(), "--runs", "0"], "--runs");
+}
+
+#[test]
+fn bench_de_and_de_digits() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("b.csv");
+    let text = ok(&["bench", "de", "--sizes", "8x8x10,16x8x2", "--generations", "5", "--function", "CEC05t", "--csv", csv.to_str().unwrap()]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "function,islands,members,dims,precision,backend,device,generations,seconds,generations_per_s,evaluations_per_s,best");
+    assert_eq!(lines.len(), 1 + 4, "{text}");
+    assert!(lines[1].starts_with("CEC05t,8,8,10,float,device,") && lines[2].starts_with("CEC05t,8,8,10,double,cpu,"), "{text}");
+    assert!(lines[4].starts_with("CEC05t,16,8,2,double,cpu,"), "{text}");
+    assert_eq!(csv_lines(&csv).len(), 5);
+    fails(&["bench", "de", "--sizes", "8x8"], "--sizes");
+
+    let text = ok(&["bench", "de-digits", "--seconds", "1", "--functions", "CEC05t,CEC10t", "--islands", "8", "--members", "20", "--period", "20", "--stall", "200"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "function,digits,value,error,seconds_to_best,seconds,reached,restarts,generations,evaluations");
+    assert_eq!(lines.len(), 3, "{text}");
+    for (l, name) in lines[1..].iter().zip(["CEC05t", "CEC10t"]) {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f[0], name);
+        let digits: u32 = f[1].parse().unwrap();
+        let value: f64 = f[2].parse().unwrap();
+        assert!(digits <= 10 && value >= 1.0 - 1e-9, "{l}");
+        // the digits are those of the value
+        assert!(digits == 0 || (value - 1.0).abs() < 10f64.powi(1 - digits as i32), "{l}");
+        let seconds: f64 = f[5].parse().unwrap();
+        assert!(seconds < 1.5, "{l}");
+        assert!(f[8].parse::<u64>().unwrap() > 0, "{l}");
+    }
+    fails(&["bench", "de-digits", "--functions", "F11", "--dims", "3"], "F11");
+}

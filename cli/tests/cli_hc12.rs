@@ -1,0 +1,73 @@
+//! `metaopt functions`, `metaopt hc12` and `metaopt bench functions` end to end.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn metaopt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_metaopt"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("METAOPT_DEVICE")
+        .output()
+        .expect("the metaopt binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = metaopt(args);
+    assert!(o.status.success(), "metaopt {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let o = metaopt(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "metaopt {args:?}: {err}");
+    assert!(err.contains("error: ") && err.contains(needle), "metaopt {args:?}: {err}");
+}
+
+#[test]
+fn functions_lists_the_catalogue() {
+    let j: Value = serde_json::from_str(&ok(&["functions", "--json"])).unwrap();
+    let names: Vec<&str> = j.as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 26);
+    for n in ["F1", "F12", "CEC04", "CEC10", "CEC04t", "CEC10t"] {
+        assert!(names.contains(&n), "{n}");
+    }
+    assert!(ok(&["functions"]).contains("Rastrigin"));
+}
+
+#[test]
+fn hc12_on_a_catalogue_function_and_a_user_source() {
+    let j: Value = serde_json::from_str(&ok(&["hc12", "--function", "F1", "--dims", "10", "--bits", "16", "--double", "--json"])).unwrap();
+    assert!(j["value"].as_f64().unwrap() < 1e-6, "{j}");
+    assert_eq!(j["reals"].as_array().unwrap().len(), 10);
+    // maximising the negated sphere is minimising the sphere
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("neg.cl");
+    std::fs::write(&src, "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n{ FP s = 0; for (uint j = 0; j < dims; ++j) s -= x[j * stride] * x[j * stride]; return s; }\n").unwrap();
+    let j: Value = serde_json::from_str(&ok(&["hc12", "--source", src.to_str().unwrap(), "--dims", "4", "--bits", "12", "--lower", "-2", "--upper", "2", "--max", "--json"])).unwrap();
+    assert!(j["value"].as_f64().unwrap() > -1e-5, "{j}");
+    // tabu and profile options reach the solver
+    let text = ok(&["hc12", "--function", "F6", "--dims", "3", "--bits", "10", "--tabu", "30", "--no-improve", "10", "--profile"]);
+    assert!(text.contains("hc12g_eval") && text.contains("launches"), "{text}");
+}
+
+#[test]
+fn hc12_errors_name_the_flag() {
+    fails(&["hc12", "--function", "F99", "--dims", "3"], "--function");
+    fails(&["hc12", "--function", "CEC05t", "--dims", "3"], "dims");
+    fails(&["hc12", "--function", "F1", "--dims", "3", "--bits", "40"], "--bits");
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("bad.cl");
+    std::fs::write(&src, "FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return undefined_thing; }").unwrap();
+    fails(&["hc12", "--source", src.to_str().unwrap(), "--dims", "2"], "undefined_thing");
+}
+
+#[test]
+fn bench_functions_writes_the_accuracy_table() {
+    let text = ok(&["bench", "functions", "--functions", "F1,CEC05t"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "function,implementation,points,max_abs,mean_abs,std_abs");
+    assert_eq!(lines.len(), 1 + 2 * 4, "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("CEC05t,device-double,10000,")));
+}
