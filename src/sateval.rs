@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::device::{cl_error, event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use crate::device::{ProgramSpec, cl_error, event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
 use crate::error::{Error, Result};
 use crate::problem::sat::{Assignment, Cnf, LitType};
 use opencl3::event::Event;
@@ -121,7 +121,7 @@ impl DeviceSat {
     pub fn on(ctx: &Arc<DeviceContext>, cnf: &Cnf) -> Result<Self> {
         let q = ctx.queue()?;
         let lit_type = cnf.lit_type();
-        let program = ctx.program(&["common.cl", "sat.cl"], &sat_options(lit_type))?;
+        let program = ctx.build(&ProgramSpec::files(&["common.cl", "sat.cl"]).flags(&sat_options(lit_type)))?;
         let mcsx_count = q.kernel(&program, "sat_mcsx_count")?;
         let mcsx_reduce = q.kernel(&program, "sat_mcsx_reduce")?;
         let dxac = q.kernel(&program, "sat_dxac")?;

@@ -10,9 +10,13 @@
 //! own in-order queue (profiling-enabled where a solver times its kernels).
 
 mod buffer;
+pub mod program;
 mod source;
+pub mod tuning;
 
 pub use buffer::{ClScalar, DeviceBuffer};
+pub use program::ProgramSpec;
+pub use tuning::Tuning;
 pub use source::{embedded_source, kernel_source, source_dir};
 
 use crate::error::{Error, Result};
@@ -349,19 +353,9 @@ impl DeviceContext {
         }
     }
 
-    /// Builds (once per source and options) a program from kernel files of `cl/`, concatenated
-    /// in order. A failed build returns the build log.
-    pub fn program(&self, files: &[&str], options: &str) -> Result<Arc<Program>> {
-        let mut src = String::new();
-        for f in files {
-            src.push_str(&kernel_source(f)?);
-            src.push('\n');
-        }
-        self.program_from_source(&src, options)
-    }
-
-    /// Builds (once per source and options) a program from source text.
-    pub fn program_from_source(&self, src: &str, options: &str) -> Result<Arc<Program>> {
+    /// Builds (once per source and options) a program from source text; solvers describe their
+    /// programs as a [`ProgramSpec`] and call [`DeviceContext::build`].
+    pub(crate) fn program_from_source(&self, src: &str, options: &str) -> Result<Arc<Program>> {
         let mut h = DefaultHasher::new();
         src.hash(&mut h);
         let key = (h.finish(), options.to_string());

@@ -6,7 +6,7 @@
 //! hill-climbing loop around it is the same for both.
 
 use crate::cpu::qap::{full_cost, CpuEvaluator, QapElem};
-use crate::device::{event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use crate::device::{ProgramSpec, event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
 use crate::hc12::{enqueue_argmin, gray_to_binary, Neighbourhood};
@@ -496,7 +496,7 @@ impl DeviceEvaluator {
         );
         let queue = ctx.queue()?;
         let n_param = 2 * swaps as usize;
-        let program = ctx.program(&Self::FILES, &format!("{opts} {}", tabu_options(1, n_param)))?;
+        let program = ctx.build(&ProgramSpec::files(&Self::FILES).flags(&format!("{opts} {}", tabu_options(1, n_param))))?;
         let eval = queue.kernel(&program, "qap_eval")?;
         let argmin = queue.kernel(&program, "hc12_argmin_groups")?;
         let wg = work_group_size(&ctx, &eval, 256);
@@ -642,7 +642,7 @@ impl Evaluator for DeviceEvaluator {
         }
         // the capacity is a build-time constant of the kernels
         let opts = format!("{} {}", self.options, tabu_options(max_length, self.n_param));
-        let program = self.queue.ctx().program(&Self::FILES, &opts)?;
+        let program = self.queue.ctx().build(&ProgramSpec::files(&Self::FILES).flags(&opts))?;
         self.eval = self.queue.kernel(&program, "qap_eval")?;
         self.argmin = self.queue.kernel(&program, "hc12_argmin_groups")?;
         self.tabu = Some(DeviceTabu::new(&self.queue, &program, max_length, self.n_param)?);

@@ -3,7 +3,7 @@
 //! candidate, and its CPU twin with the same policy (FIFO eviction, duplicates not re-inserted),
 //! so that device and CPU runs stay identical.
 
-use crate::device::{cl_error, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use crate::device::{ProgramSpec, cl_error, work_group_size, DeviceBuffer, DeviceContext, Queue};
 use crate::error::{Error, Result};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
@@ -101,7 +101,7 @@ impl DeviceTabu {
         if words == 0 {
             return Err(Error::arg("words", "0; strings have at least one word"));
         }
-        let program = ctx.program(&["common.cl", "tabu.cl"], &tabu_options(max_length, words))?;
+        let program = ctx.build(&ProgramSpec::files(&["common.cl", "tabu.cl"]).flags(&tabu_options(max_length, words)))?;
         Self::new(q, &program, max_length, words)
     }
 

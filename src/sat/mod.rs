@@ -5,7 +5,7 @@
 //! walk from cycling on plateaus, and runs restart from random assignments. Every model is checked
 //! against the original clauses on the host before it is reported.
 
-use crate::device::{cl_error, work_group_size, Backend, DeviceBuffer, Queue};
+use crate::device::{ProgramSpec, cl_error, work_group_size, Backend, DeviceBuffer, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
 use crate::hc12::{enqueue_argmin, Neighbourhood};
@@ -111,7 +111,7 @@ impl SatSolver {
             nb.bit_length,
             tabu_options(tabu_len.max(1), words)
         );
-        let program = ctx.program(&["common.cl", "hc12.cl", "tabu.cl", "sat.cl"], &opts)?;
+        let program = ctx.build(&ProgramSpec::files(&["common.cl", "hc12.cl", "tabu.cl", "sat.cl"]).flags(&opts))?;
         let eval = queue.kernel(&program, "sat_hc12_eval")?;
         let argmin = queue.kernel(&program, "hc12_argmin_groups")?;
         let wg = work_group_size(&ctx, &eval, 256);

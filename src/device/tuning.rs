@@ -1,0 +1,73 @@
+//! Tuning parameters as data (the model is CLBlast's `src/database/`): work-group caps, tiles and
+//! other launch constants, one row per device kind. Launch code reads them from
+//! [`DeviceContext::tuning`]; no launch site carries a literal. A value is a cap: the launch
+//! takes the largest power of two not above it, the device's limit and the kernel's limit
+//! (`device::work_group_size`).
+
+use super::{DeviceContext, DeviceInfo, DeviceKind};
+
+/// The launch constants of every kernel family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// HC12 row evaluation kernels (`hc12g_eval`, `qap_eval`, `sat_hc12_eval`): rows per group.
+    pub hc12_rows: usize,
+    /// The group-winner reduction `hc12_argmin_groups`.
+    pub hc12_argmin: usize,
+    /// The tabu list's update and search kernels (`cl/tabu.cl`).
+    pub tabu: usize,
+    /// Island DE: the selection kernel's group.
+    pub de_select: usize,
+    /// Island DE: the side of the square local-memory tile of the X <-> Y transposition, on
+    /// devices whose groups hold `de_tile_large * de_tile_large` work-items, else `de_tile_small`.
+    pub de_tile_large: usize,
+    pub de_tile_small: usize,
+    /// SAT MCSX (one assignment, parallel over clauses) count and reduce kernels.
+    pub sat_mcsx: usize,
+    /// SAT DXAC (one work-item per assignment); also the pitch granule of its storage.
+    pub sat_dxac: usize,
+    /// Plain objective evaluation (`functions_eval`).
+    pub objective_eval: usize,
+}
+
+/// The table: the values measured or chosen per kind (GPUs: NVIDIA H100/H200 measurements in
+/// benchmarks/; CPUs: PoCL). Today both kinds share most values; a new row is a new line here.
+const GPU: Tuning = Tuning {
+    hc12_rows: 256,
+    hc12_argmin: 256,
+    tabu: 256,
+    de_select: 64,
+    de_tile_large: 16,
+    de_tile_small: 8,
+    sat_mcsx: 256,
+    sat_dxac: 64,
+    objective_eval: 64,
+};
+const CPU: Tuning = GPU;
+const OTHER: Tuning = GPU;
+
+/// The row of `info`'s device kind.
+pub fn for_device(info: &DeviceInfo) -> &'static Tuning {
+    match info.kind {
+        DeviceKind::Gpu => &GPU,
+        DeviceKind::Cpu => &CPU,
+        DeviceKind::Accelerator | DeviceKind::Other => &OTHER,
+    }
+}
+
+impl Tuning {
+    /// The DE transposition tile for a device whose groups hold at most `max_wg` work-items.
+    pub fn de_tile(&self, max_wg: usize) -> usize {
+        if max_wg >= self.de_tile_large * self.de_tile_large {
+            self.de_tile_large
+        } else {
+            self.de_tile_small
+        }
+    }
+}
+
+impl DeviceContext {
+    /// This device's launch constants.
+    pub fn tuning(&self) -> &'static Tuning {
+        for_device(&self.info)
+    }
+}
