@@ -12,11 +12,15 @@ function build_matlab(libdir)
   if ~exist(fullfile(libdir, 'libmetaopt.so'), 'file')
     error('metaopt:build', 'no libmetaopt.so in %s: run `cargo build --release` first', libdir);
   end
-  % the gateway uses only the C MEX API (mex.h) and real arrays through mxGetData; its C++ part,
-  % metaopt_mex_trap.cpp, stops MATLAB's exceptions (errors, Ctrl-C) in the objective callback
-  % before they reach the library (-fexceptions: they pass through the C frames between them)
+  % one MEX file from every source in src/ (see README.md): the gateway uses only the C MEX API
+  % (mex.h) and real arrays through mxGetData; its C++ part, mex_trap.cpp, stops MATLAB's
+  % exceptions (errors, Ctrl-C) in the objective callback before they reach the library
+  % (-fexceptions: they pass through the C frames between them)
+  src = fullfile(here, 'src');
+  files = [dir(fullfile(src, '*.c')); dir(fullfile(src, '*.cpp'))];
+  sources = sort(cellfun(@(f) fullfile(src, f), {files.name}, 'UniformOutput', false));
   mex('-R2018a', ['-I' fullfile(root, 'include')], ['-L' libdir], '-lmetaopt', ...
       'CFLAGS=$CFLAGS -std=c11 -Wall -fexceptions', 'CXXFLAGS=$CXXFLAGS -std=c++11 -Wall', ...
       ['LDFLAGS=$LDFLAGS -Wl,-rpath,' libdir], '-outdir', here, '-output', 'metaopt_mex', ...
-      fullfile(here, 'metaopt_mex.c'), fullfile(here, 'metaopt_mex_trap.cpp'));
+      sources{:});
 end

@@ -12,9 +12,13 @@ function build_octave(libdir)
   if ~exist(fullfile(libdir, 'libmetaopt.so'), 'file')
     error('metaopt:build', 'no libmetaopt.so in %s: run `cargo build --release` first', libdir);
   end
-  % metaopt_mex.c is C; metaopt_mex_trap.cpp, which stops Octave's exceptions (errors, Ctrl-C)
-  % before they reach the library, is C++ and knows Octave's interrupt (METAOPT_MEX_OCTAVE);
-  % -fexceptions: those exceptions pass through the C frames between them
+  % one MEX file from every source in src/ (see README.md): the gateway is C; mex_trap.cpp,
+  % which stops Octave's exceptions (errors, Ctrl-C) before they reach the library, is C++ and
+  % knows Octave's interrupt (METAOPT_MEX_OCTAVE); -fexceptions: those exceptions pass through
+  % the C frames between them
+  src = fullfile(here, 'src');
+  files = [dir(fullfile(src, '*.c')); dir(fullfile(src, '*.cpp'))];
+  sources = sort(cellfun(@(f) fullfile(src, f), {files.name}, 'UniformOutput', false));
   old_c = getenv('CFLAGS');
   old_cxx = getenv('CXXFLAGS');
   setenv('CFLAGS', [old_c ' -std=c11 -O2 -Wall -Wextra -fexceptions']);
@@ -22,8 +26,7 @@ function build_octave(libdir)
   unwind_protect
     [out, status] = mkoctfile('--mex', '-DMETAOPT_MEX_OCTAVE', ['-I' fullfile(root, 'include')], ...
                               ['-L' libdir], ['-Wl,-rpath,' libdir], '-lmetaopt', ...
-                              '-o', fullfile(here, 'metaopt_mex.mex'), fullfile(here, 'metaopt_mex.c'), ...
-                              fullfile(here, 'metaopt_mex_trap.cpp'));
+                              '-o', fullfile(here, 'metaopt_mex.mex'), sources{:});
   unwind_protect_cleanup
     setenv('CFLAGS', old_c);
     setenv('CXXFLAGS', old_cxx);
@@ -33,3 +36,4 @@ function build_octave(libdir)
   end
   printf('built %s\n', fullfile(here, 'metaopt_mex.mex'));
 end
+

@@ -1,6 +1,6 @@
 /*
- * metaopt_mex_trap.h: the C interface of metaopt_mex_trap.cpp, the one C++ part of the MEX
- * gateway (metaopt_mex.c).
+ * mex_trap.h: the C interface of mex_trap.cpp, the one C++ part of the metaopt MEX gateway
+ * (used by mex_objective.c).
  */
 #ifndef METAOPT_MEX_TRAP_H
 #define METAOPT_MEX_TRAP_H

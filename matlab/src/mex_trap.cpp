@@ -1,5 +1,5 @@
 /*
- * metaopt_mex_trap.cpp: the one C++ part of the metaopt MEX gateway (see metaopt_mex_trap.h).
+ * mex_trap.cpp: the one C++ part of the metaopt MEX gateway (see mex_trap.h).
  *
  * Octave and MATLAB raise errors and user interrupts (Ctrl-C) as C++ exceptions. The gateway's
  * host callback runs inside libmetaopt's Rust frames, which abort the process when a foreign
@@ -16,7 +16,7 @@
 #include <octave/quit.h>
 #endif
 
-#include "metaopt_mex_trap.h"
+#include "mex_trap.h"
 
 extern "C" int metaopt_mex_protect(void (*body)(void *), void *arg, void **exception) {
     try {

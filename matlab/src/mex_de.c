@@ -1,0 +1,394 @@
+/*
+ * mex_de.c: the island DE modes of the metaopt MEX gateway (thesis 5.2.1, DEMultiPop):
+ * de-params, de-init, de-iteration, de-run, de-bests, de-best, de-x, de-func-data, and the DE
+ * instance kind ('info', 'free').
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mex_internal.h"
+
+/* An island DE instance's state (Entry.state): the library instance (made by 'de-params') and
+ * its sizes; the m-function objective of the last successful 'de-init' (a persistent copy: the
+ * library calls it in later 'de-iteration' and 'de-run' calls), NULL for a device objective;
+ * the instance's current options (a 'de-init' opts update starts from them) and its per-island
+ * CR values (malloc'ed, islands values) or NULL. */
+typedef struct {
+    DeInstance *de;
+    uint32_t islands, members, dims;
+    mxArray *fun;
+    MetaoptDeOptions opts;
+    double *cr;
+} DeState;
+
+static void de_release(void *state) {
+    DeState *d = state;
+    if (d->de)
+        metaopt_de_free(d->de);
+    if (d->fun)
+        mxDestroyArray(d->fun);
+    free(d->cr);
+}
+
+/* The DE option fields (thesis Table 3) of the names de-params takes. */
+static const char *const de_option_fields[] = {"F_coefs_mode", "F_coefs_min", "F_coefs_max", "CR",
+                                              "init_rng_seed", "mutation_rng_seed", "crossover_rng_seed",
+                                              "migration_rng_seed", "double", "shared_random", "cpu", NULL};
+
+/* Applies the fields of the opts struct `s` (NULL: none) to *o; CR values given per island are
+ * left in mxMalloc'ed memory that *o points to (freed with the MEX call). */
+static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o) {
+    const mxArray *v;
+    check_fields(s, "opts", de_option_fields);
+    if ((v = opt(s, "F_coefs_mode"))) {
+        char *m = string_arg(v, "opts.F_coefs_mode");
+        if (strcmp(m, "linspace") == 0)
+            o->f_const = 0;
+        else if (strcmp(m, "const") == 0)
+            o->f_const = 1;
+        else
+            fail("badArgument", "opts.F_coefs_mode must be 'linspace' or 'const', got '%s'", m);
+    }
+    if ((v = opt(s, "F_coefs_min")))
+        o->f_min = real_scalar(v, "opts.F_coefs_min");
+    if ((v = opt(s, "F_coefs_max")))
+        o->f_max = real_scalar(v, "opts.F_coefs_max");
+    if ((v = opt(s, "CR"))) {
+        size_t n;
+        double *cr = real_vector(v, "opts.CR", &n, 0);
+        if (n == 1) {
+            o->cr = cr[0];
+            o->cr_per_island = NULL;
+        } else if (n == np)
+            o->cr_per_island = cr; /* the library reads `islands` values: the length is checked here */
+        else
+            fail("badArgument", "opts.CR must hold 1 or islands = %u values, got %zu", np, n);
+    }
+    if ((v = opt(s, "init_rng_seed")))
+        o->init_seed = (uint64_t)int_scalar(v, "opts.init_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "mutation_rng_seed")))
+        o->mutation_seed = (uint64_t)int_scalar(v, "opts.mutation_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "crossover_rng_seed")))
+        o->crossover_seed = (uint64_t)int_scalar(v, "opts.crossover_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "migration_rng_seed")))
+        o->migration_seed = (uint64_t)int_scalar(v, "opts.migration_rng_seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "double")))
+        o->double_precision = (uint8_t)flag_arg(v, "opts.double");
+    if ((v = opt(s, "shared_random")))
+        o->shared_random = (uint8_t)flag_arg(v, "opts.shared_random");
+    if ((v = opt(s, "cpu")))
+        o->backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+}
+
+/* Keeps *o as the instance's current options (with a malloc'ed copy of per-island CR). */
+static void de_keep_options(DeState *d, const MetaoptDeOptions *o) {
+    double *cr = NULL;
+    if (o->cr_per_island) {
+        cr = malloc(d->islands * sizeof *cr);
+        if (!cr)
+            fail("outOfMemory", "cannot keep %u CR values", d->islands);
+        memcpy(cr, o->cr_per_island, d->islands * sizeof *cr);
+    }
+    free(d->cr);
+    d->cr = cr;
+    d->opts = *o;
+    d->opts.cr_per_island = cr;
+}
+
+/* 'de-params', islands, members, dims, limits ([a b] or dims x 2), bounds (a name or a cell
+ * array of dims names), [opts: F_coefs_mode ('linspace' | 'const'), F_coefs_min, F_coefs_max,
+ * CR (one value or one per island), init_rng_seed, mutation_rng_seed, crossover_rng_seed,
+ * migration_rng_seed, double, shared_random, cpu] -> instance */
+void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    /* the library checks the counts (islands >= 1, members >= 3, dims >= 1) and names them */
+    uint32_t np = (uint32_t)int_scalar(arg(nrhs, prhs, 1, "islands"), "islands", 0, 4294967295.0);
+    uint32_t nm = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "members"), "members", 0, 4294967295.0);
+    uint32_t nn = (uint32_t)int_scalar(arg(nrhs, prhs, 3, "dims"), "dims", 0, 4294967295.0);
+    const mxArray *lim = arg(nrhs, prhs, 4, "limits");
+    check_real_numeric(lim, "limits", "a real [a b] pair or a dims x 2 matrix of [a b] rows");
+    if (mxGetNumberOfDimensions(lim) != 2)
+        fail("badArgument", "limits must be a real [a b] pair or a dims x 2 matrix of [a b] rows");
+    size_t rows = mxGetM(lim), cols = mxGetN(lim);
+    int one = (rows == 1 && cols == 2) || (rows == 2 && cols == 1);
+    if (!one && !(rows == nn && cols == 2))
+        fail("badArgument", "limits must be [a b] or a dims x 2 matrix of [a b] rows (dims = %u), got %zu x %zu", nn, rows,
+             cols);
+    /* the library takes the pairs a, b consecutively (and checks finite a < b) */
+    size_t pairs = one ? 1 : rows;
+    double *limits = mxMalloc(2 * pairs * sizeof *limits);
+    for (size_t p = 0; p < pairs; ++p) {
+        limits[2 * p] = one ? elem(lim, 0) : elem(lim, p);
+        limits[2 * p + 1] = one ? elem(lim, 1) : elem(lim, p + rows);
+    }
+    /* bounds: one name, or a cell array of names joined by commas (the library checks them) */
+    const mxArray *b = arg(nrhs, prhs, 5, "bounds");
+    char *bounds;
+    if (mxIsCell(b)) {
+        size_t k = mxGetNumberOfElements(b), len = 0;
+        if (k == 0)
+            fail("badArgument", "bounds is an empty cell array; give a name or one name per dimension");
+        char **names = mxMalloc(k * sizeof *names);
+        for (size_t i = 0; i < k; ++i) {
+            const mxArray *c = mxGetCell(b, i);
+            char what[32];
+            snprintf(what, sizeof what, "bounds{%zu}", i + 1);
+            if (!c)
+                fail("badArgument", "%s must be a string (char array)", what);
+            names[i] = string_arg(c, what);
+            if (strchr(names[i], ','))
+                fail("badArgument", "%s is '%s'; give one name per cell", what, names[i]);
+            len += strlen(names[i]) + 1;
+        }
+        bounds = mxMalloc(len);
+        bounds[0] = '\0';
+        for (size_t i = 0; i < k; ++i) {
+            if (i)
+                strcat(bounds, ",");
+            strcat(bounds, names[i]);
+        }
+    } else if (mxIsChar(b)) {
+        bounds = string_arg(b, "bounds");
+    } else {
+        fail("badArgument", "bounds must be a name ('sat', 'mir', 'tor', 'HVB', 'uni', 'COTN') or a cell array of names");
+        return;
+    }
+    const mxArray *s = options_struct(nrhs, prhs, 6);
+    MetaoptDeOptions o = metaopt_de_default_options();
+    de_options(s, np, &o);
+    DeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
+    if (r.error_code != METAOPT_OK)
+        fail_library("metaopt_de_create", r.error_code, r.error_message);
+    DeState *d = entry_new(&kind_de, &plhs[0])->state;
+    d->de = r.instance;
+    d->islands = np;
+    d->members = nm;
+    d->dims = nn;
+    de_keep_options(d, &o);
+}
+
+/* 'de-init', instance, objective, [mutation='DE/rand/1', migration='None', period=10, opts]
+ * opts (the thesis's optionsUpdate): fields as in de-params, applied to the instance's current
+ * options for this and later runs; double and cpu cannot change.
+ * objective: a function handle or m-function name (called with the (islands * members) x dims
+ * trials of a generation, row (p - 1) * members + m for island p and member m, returning their
+ * values), '@NAME' (a catalogue function on the device), '@FILE.cl' (OpenCL C read from
+ * FILE.cl), or a struct with field `source` (OpenCL C code) and optional `name` (its label). */
+void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)plhs, (void)options;
+    static const char *source_fields[] = {"source", "name", NULL};
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
+    DeState *d = e->state;
+    const mxArray *fun = arg(nrhs, prhs, 2, "objective");
+    const char *mutation = given(nrhs, prhs, 3) ? string_arg(prhs[3], "mutation") : "DE/rand/1";
+    const char *migration = given(nrhs, prhs, 4) ? string_arg(prhs[4], "migration") : "None";
+    uint32_t period = given(nrhs, prhs, 5) ? (uint32_t)int_scalar(prhs[5], "period", 0, 4294967295.0) : 10;
+    const mxArray *update = options_struct(nrhs, prhs, 6);
+    MetaoptDeOptions opts = d->opts;
+    if (update)
+        de_options(update, d->islands, &opts);
+    MetaoptObjective o;
+    memset(&o, 0, sizeof o);
+    char label[512] = "";
+    int callback = 0;
+    if (mxIsFunctionHandle(fun)) {
+        callback = 1;
+        snprintf(label, sizeof label, "function handle");
+    } else if (mxIsStruct(fun)) {
+        if (mxGetNumberOfElements(fun) != 1)
+            fail("badArgument", "an objective struct must be 1x1 with fields source and name");
+        check_fields(fun, "objective", source_fields);
+        const mxArray *code = mxGetField(fun, 0, "source");
+        if (!code)
+            fail("badArgument", "an objective struct needs the field source (OpenCL C code)");
+        o.kind = METAOPT_OBJECTIVE_SOURCE;
+        o.source = string_arg(code, "objective.source");
+        const mxArray *name = mxGetField(fun, 0, "name");
+        if (name && !mxIsEmpty(name))
+            o.function_name = string_arg(name, "objective.name");
+    } else if (mxIsChar(fun)) {
+        char *name = string_arg(fun, "objective");
+        if (!name[0])
+            fail("badArgument", "objective is empty");
+        if (name[0] != '@') {
+            callback = 1;
+            snprintf(label, sizeof label, "m-function %s", name);
+        } else {
+            size_t len = strlen(name + 1);
+            if (len > 3 && strcmp(name + 1 + len - 3, ".cl") == 0) {
+                o.kind = METAOPT_OBJECTIVE_SOURCE;
+                o.source = read_file(name + 1);
+                o.function_name = name + 1;
+            } else {
+                o.kind = METAOPT_OBJECTIVE_CATALOGUE;
+                o.function_name = name + 1;
+            }
+        }
+    } else {
+        fail("badArgument", "objective must be a function handle, an m-function name, '@CATALOGUE', '@FILE.cl' or a "
+                            "struct with field source (OpenCL C code), got a %s", mxGetClassName(fun));
+    }
+    mxArray *copy = NULL;
+    if (callback) {
+        o.kind = METAOPT_OBJECTIVE_HOST_CALLBACK;
+        o.callback = mex_objective;
+        o.user_data = e;
+        o.function_name = label;
+        /* the library calls it again in later MEX calls ('de-iteration', 'de-run') */
+        copy = mxDuplicateArray(fun);
+        mexMakeArrayPersistent(copy);
+    }
+    call_begin(e, copy);
+    Int32Result r = metaopt_de_init(d->de, &o, mutation, migration, period, update ? &opts : NULL);
+    call_end(e);
+    if (r.error_code != METAOPT_OK) {
+        /* the previous objective stays (or, after a failed first evaluation, none runs) */
+        if (copy)
+            mxDestroyArray(copy);
+        fail_call(e, "metaopt_de_init", r.error_code, r.error_message);
+    }
+    if (d->fun)
+        mxDestroyArray(d->fun);
+    d->fun = copy;
+    if (update)
+        de_keep_options(d, &opts);
+}
+
+/* 'de-iteration', instance -> the generation number since 'de-init' */
+void mode_de_iteration(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
+    DeState *d = e->state;
+    call_begin(e, d->fun);
+    Int32Result r = metaopt_de_iteration(d->de);
+    call_end(e);
+    plhs[0] = mxCreateDoubleScalar(check_call(e, "metaopt_de_iteration", r));
+}
+
+/* One stop condition of 'de-run' by name. */
+static void de_stop_option(MetaoptDeStop *st, const char *name, const mxArray *v) {
+    if (strcmp(name, "generations") == 0) {
+        st->generations = (uint64_t)int_scalar(v, "generations", 0, 9007199254740992.0);
+    } else if (strcmp(name, "evaluations") == 0) {
+        st->evaluations = (uint64_t)int_scalar(v, "evaluations", 0, 9007199254740992.0);
+    } else if (strcmp(name, "target") == 0) {
+        st->has_target = 1;
+        st->target = real_scalar(v, "target");
+    } else if (strcmp(name, "time_limit") == 0) {
+        st->time_limit = real_scalar(v, "time_limit");
+    } else {
+        fail("badOption", "unknown stop condition '%s' (generations, evaluations, target, time_limit)", name);
+    }
+}
+
+/* 'de-run', instance, [generations ([] or 0: no limit)], then a struct or name/value pairs of
+ * 'generations', 'evaluations', 'target', 'time_limit' (at least one condition)
+ * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy] */
+void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)options;
+    static const char *known[] = {"generations", "evaluations", "target", "time_limit", NULL};
+    static const char *reasons[] = {"", "generations", "evaluations", "target", "time_limit"};
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
+    DeState *d = e->state;
+    MetaoptDeStop st = metaopt_de_default_stop();
+    int i = 2;
+    if (i < nrhs && !mxIsChar(prhs[i]) && !mxIsStruct(prhs[i])) {
+        if (!mxIsEmpty(prhs[i]))
+            de_stop_option(&st, "generations", prhs[i]);
+        ++i;
+    }
+    if (i < nrhs && mxIsStruct(prhs[i])) {
+        const mxArray *s = options_struct(nrhs, prhs, i);
+        check_fields(s, "stop", known);
+        for (const char *const *k = known; *k; ++k) {
+            const mxArray *v = opt(s, *k);
+            if (v)
+                de_stop_option(&st, *k, v);
+        }
+        ++i;
+    }
+    for (; i < nrhs; i += 2) {
+        char *name = string_arg(prhs[i], "stop condition name");
+        if (i + 1 >= nrhs)
+            fail("badArgument", "stop condition '%s' has no value", name);
+        de_stop_option(&st, name, prhs[i + 1]);
+    }
+    call_begin(e, d->fun);
+    MetaoptDeResult r = metaopt_de_run(d->de, &st);
+    call_end(e);
+    CHECK_RESULT(e, "metaopt_de_run", r, metaopt_de_free_result);
+    plhs[0] = mxCreateDoubleScalar(r.value);
+    if (nlhs > 1)
+        plhs[1] = row_double(r.x, r.dims);
+    if (nlhs > 2)
+        plhs[2] = mxCreateDoubleScalar(r.island + 1.0);
+    if (nlhs > 3)
+        plhs[3] = mxCreateDoubleScalar((double)r.generations);
+    if (nlhs > 4)
+        plhs[4] = mxCreateDoubleScalar((double)r.evaluations);
+    if (nlhs > 5)
+        plhs[5] = mxCreateDoubleScalar(r.seconds);
+    if (nlhs > 6)
+        plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 4 ? reasons[r.stopped_by] : "unknown");
+    metaopt_de_free_result(&r);
+}
+
+/* A MetaoptDoubleArrayResult as a row, freed. */
+static mxArray *de_row(Entry *e, const char *call, MetaoptDoubleArrayResult r) {
+    CHECK_RESULT(e, call, r, metaopt_free_double_array);
+    mxArray *a = row_double(r.values, r.length);
+    metaopt_free_double_array(&r);
+    return a;
+}
+
+/* 'de-bests', instance -> 1 x islands: the best value of every island (getBestsFitness) */
+void mode_de_bests(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
+    DeState *d = e->state;
+    plhs[0] = de_row(e, "metaopt_de_bests_fitness", metaopt_de_bests_fitness(d->de));
+}
+
+/* 'de-best', instance, island (1-based) -> 1 x dims: the best member of the island */
+void mode_de_best(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
+    DeState *d = e->state;
+    uint32_t p = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "island"), "island (1-based)", 1, d->islands);
+    plhs[0] = de_row(e, "metaopt_de_best", metaopt_de_best(d->de, p - 1));
+}
+
+/* 'de-x', instance, island, member (both 1-based) -> 1 x dims */
+void mode_de_x(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
+    DeState *d = e->state;
+    uint32_t p = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "island"), "island (1-based)", 1, d->islands);
+    uint32_t m = (uint32_t)int_scalar(arg(nrhs, prhs, 3, "member"), "member (1-based)", 1, d->members);
+    plhs[0] = de_row(e, "metaopt_de_x", metaopt_de_x(d->de, p - 1, m - 1));
+}
+
+/* 'de-func-data', instance, data (numeric array: its raw bytes, e.g. 1.5 for one double under
+ * opts.double, single(1.5) for one float; [] empties it) */
+void mode_de_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)plhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
+    DeState *d = e->state;
+    size_t bytes;
+    const void *data = data_bytes(arg(nrhs, prhs, 2, "data"), "data", &bytes);
+    /* it evaluates the populations again (with a device objective: no m-function runs) */
+    call_begin(e, NULL);
+    Int32Result r = metaopt_de_func_data(d->de, bytes ? data : NULL, bytes);
+    call_end(e);
+    check_call(e, "metaopt_de_func_data", r);
+}
+
+static mxArray *de_info(Entry *e) {
+    DeState *d = e->state;
+    return string_result("metaopt_de_info", metaopt_de_info(d->de));
+}
+
+const EntryKind kind_de = {KIND_DE, "differential evolution (island DE)", sizeof(DeState), de_release, de_info};

@@ -1,0 +1,212 @@
+/*
+ * metaopt_mex: the MATLAB / GNU Octave gateway of libmetaopt (C MEX API, mex.h).
+ *
+ *   MATLAB: build_matlab          Octave: build_octave  (`make test-octave` builds it too)
+ *
+ * One MEX function built from the sources of this folder (mex_internal.h lists them and
+ * declares what they share); this file holds mexFunction, the MODES table, the list of
+ * instance kinds and the modes that several kinds share.
+ *
+ * One function whose first argument is a mode string, as in the thesis's Tables 1 (general
+ * HC12) and 2 (HC12 for QAP); modes after a colon take options (`run:taboo,consts_reload`).
+ *
+ *   devices       get-device, set-device, devices, mem-space-valid             (mex_device.c)
+ *   QAP (Tab. 2)  params (swaps, nElements, nBitParam, DF, [nSlices, maskOrder, startBit,
+ *                 bitLength]), params-file, set-tabu-list, run (instance, initOrder,
+ *                 initKernel), solve, info, free                                 (mex_qap.c)
+ *   HC12 (Tab. 1) params / params:noR (nParam, nBitParam, dodParam, [maskOrder, startBit,
+ *                 bitLength]), set-tabu-list, run / run:taboo,consts_reload (instance, mCode,
+ *                 nRuns, startSeed, funName, funOpt, [activationLimit, limitRows], name/value
+ *                 options), func-data, func-data-clean, kernel-verbose, profiler-on,
+ *                 profiler-output, info, free                                   (mex_hc12.c)
+ *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
+ *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
+ *   (5.2.1)       (instance, objective, [mutation, migration, period]), de-iteration, de-run
+ *                 (instance, generations, [stop conditions]), de-bests, de-best, de-x,
+ *                 de-func-data, info, free                                        (mex_de.c)
+ *
+ * `params` makes a QAP instance when it has a fourth argument (DF) that cannot be HC12's
+ * maskOrder (a scalar or []) or a third that cannot be HC12's dodParam (2 or 2*nParam values),
+ * else a general HC12 instance; with options (`params:noR`) always HC12. The modes that take an
+ * instance dispatch on the instance's kind.
+ *
+ * Instances are uint8 arrays checked on every use, one mechanism for every kind
+ * (mex_handles.c): a forged, edited, freed or foreign array is a clear error, never a crash,
+ * and clearing the MEX function (or leaving MATLAB) frees every instance still live.
+ *
+ * m-function objectives (mex_objective.c): the library calls mex_objective from inside its own
+ * (Rust) frames, which no MATLAB/Octave exception may cross, so the callback's MATLAB work runs
+ * inside metaopt_mex_protect (mex_trap.cpp), and the objective's error, an exception, or the
+ * user's Ctrl-C (`metaopt:interrupted`) is raised once the library call has returned. While
+ * such a call runs its instance is busy (call_begin / call_end): the objective may call
+ * metaopt_mex, but any use of that instance is `metaopt:busy`, and the MEX file stays locked.
+ *
+ * Adding a solver: a KIND_ value (mex_internal.h); a file of its own with its state struct,
+ * its EntryKind (the state's size, release and info) and its modes, declared in
+ * mex_internal.h; the EntryKind in mex_kinds and the modes in MODES (below, with their most
+ * outputs and arguments); call_begin / call_end around its library calls that may call an
+ * m-function; and its branch in mode_run / mode_set_tabu_list where they apply. The build
+ * scripts (build_octave.m, build_matlab.m) compile every source of this folder.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mex_internal.h"
+
+/* ---------------------------------------------------------------------------------------- */
+/* modes shared by the solvers (they dispatch on their arguments or the instance's kind)    */
+
+const char PARAMS_FORMS[] = " (QAP: 'params', swaps, nElements, nBitParam, DF, [nSlices, maskOrder, startBit, "
+                            "bitLength]; general HC12: 'params', nParam, nBitParam, dodParam, [maskOrder, "
+                            "startBit, bitLength])";
+
+/* 'params': the QAP form (qap_params, mex_qap.c) or the general HC12 form (hc12_params,
+ * mex_hc12.c) */
+static void mode_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs;
+    /* QAP (no options; a 4th argument, DF, of n x n >= 4 values) or HC12 (a 3rd, dodParam, of 2
+     * or more values; a 4th, maskOrder, a scalar or []) */
+    const mxArray *a4 = nrhs >= 5 ? prhs[4] : NULL;
+    if (options[0] || !a4) {
+        hc12_params(plhs, nrhs, prhs, options);
+    } else if ((!mxIsNumeric(a4) && !mxIsLogical(a4)) || mxGetNumberOfElements(a4) > 1) {
+        qap_params(plhs, nrhs, prhs);
+    } else if (mxGetNumberOfElements(prhs[3]) >= 2) {
+        hc12_params(plhs, nrhs, prhs, options);
+    } else {
+        char df[96];
+        snprintf(df, sizeof df, "%s", array_kind(a4));
+        fail("badArgument",
+             "neither form fits: DF (the 4th argument of the QAP form) must be an nElements x nElements "
+             "[x nSlices] array, got %s; dodParam (the 3rd of the general HC12 form) must be [a b] or an "
+             "nParam x 2 matrix, got %s%s",
+             df, array_kind(prhs[3]), PARAMS_FORMS);
+    }
+}
+
+/* 'run': qap_run (mex_qap.c) or hc12_run (mex_hc12.c) by the instance's kind */
+static void mode_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), NULL);
+    if (e->kind == &kind_qap) {
+        if (options && *options)
+            fail("badOption", "QAP run takes no options (':%s'); its tabu list is set by 'set-tabu-list'", options);
+        qap_run(e, nlhs, plhs, nrhs, prhs);
+    } else if (e->kind == &kind_hc12) {
+        hc12_run(e, nlhs, plhs, nrhs, prhs, options);
+    } else if (e->kind == &kind_de) {
+        fail("wrongKind", "'run' needs a QAP or general HC12 instance; a %s instance runs with 'de-run'", e->kind->name);
+    } else {
+        fail("wrongKind", "'run' needs a QAP or general HC12 instance; a %s instance is solved by 'sat-solve'", e->kind->name);
+    }
+}
+
+/* 'set-tabu-list', instance, maxLength */
+static void mode_set_tabu_list(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)plhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), NULL);
+    uint32_t len = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "maxLength"), "maxLength", 0, TABU_MAX_LENGTH);
+    if (e->kind == &kind_qap)
+        qap_set_tabu_list(e, len);
+    else if (e->kind == &kind_hc12)
+        hc12_set_tabu_list(e, len);
+    else
+        fail("wrongKind", "a %s instance has no tabu list of this kind", e->kind->name);
+}
+
+static void mode_info(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), NULL);
+    plhs[0] = e->kind->info(e);
+}
+
+static void mode_free(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)plhs, (void)options;
+    entry_free(entry_get(arg(nrhs, prhs, 1, "instance"), NULL));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* the kinds of instance and the modes                                                      */
+
+/* Every kind of instance (mex_handles.c names a kind by its number through this list). */
+const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, NULL};
+
+static const struct {
+    const char *name;
+    ModeFn fn;
+    int outputs;       /* most outputs */
+    int args;          /* most arguments after the mode; -1: the mode checks them */
+    const char *usage; /* its arguments, for the message when there are too many */
+} MODES[] = {
+    {"get-device", mode_get_device, 1, 0, NULL},
+    {"set-device", mode_set_device, 1, 1, "deviceNumber"},
+    {"devices", mode_devices, 1, 0, NULL},
+    {"mem-space-valid", mode_mem_space_valid, 1, 0, NULL},
+    {"params", mode_params, 1, -1, NULL},
+    {"params-file", mode_params_file, 1, 5, "path, swaps, maskOrder, startBit, bitLength"},
+    {"set-tabu-list", mode_set_tabu_list, 0, 2, "instance, maxLength"},
+    {"run", mode_run, 4, -1, NULL},
+    {"solve", mode_solve, 1, 2, "instance, opts"},
+    {"func-data", mode_func_data, 0, 3, "instance, funcName, data"},
+    {"func-data-clean", mode_func_data_clean, 0, 2, "instance, funcName"},
+    {"kernel-verbose", mode_kernel_verbose, 0, 2, "instance, verbose"},
+    {"profiler-on", mode_profiler_on, 0, 1, "instance"},
+    {"profiler-output", mode_profiler_output, 1, 1, "instance"},
+    {"info", mode_info, 1, 1, "instance"},
+    {"free", mode_free, 0, 1, "instance"},
+    {"sat-parse", mode_sat_parse, 1, 1, "path"},
+    {"sat-clauses", mode_sat_clauses, 1, 2, "numVars, clauses"},
+    {"sat-evaluate", mode_sat_evaluate, 1, 3, "instance, assignments, useCpu"},
+    {"sat-solve", mode_sat_solve, 1, 2, "instance, opts"},
+    {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
+    {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
+    {"de-iteration", mode_de_iteration, 1, 1, "instance"},
+    {"de-run", mode_de_run, 7, -1, NULL},
+    {"de-bests", mode_de_bests, 1, 1, "instance"},
+    {"de-best", mode_de_best, 1, 2, "instance, island"},
+    {"de-x", mode_de_x, 1, 3, "instance, island, member"},
+    {"de-func-data", mode_de_func_data, 0, 2, "instance, data"},
+};
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+    /* the mode string lives in this call's frame: a nested call (from an m-function objective)
+     * has its own, and the outer call's is put back when the objective returns */
+    char mode[256];
+    g_mode = "";
+    if (nrhs < 1 || !mxIsChar(prhs[0]))
+        mexErrMsgIdAndTxt("metaopt:usage", "metaopt_mex(mode, ...): the first argument must be a mode string such as "
+                                           "'get-device', 'params', 'run', 'free' (see matlab/README.md)");
+    if (mxGetString(prhs[0], mode, sizeof mode) != 0)
+        mexErrMsgIdAndTxt("metaopt:usage", "metaopt_mex: the mode string is too long");
+    if (nul_at(prhs[0]))
+        mexErrMsgIdAndTxt("metaopt:usage", "metaopt_mex: the mode string holds a NUL character");
+    g_mode = mode;
+    char *colon = strchr(mode, ':');
+    const char *options = "";
+    char base[256];
+    snprintf(base, sizeof base, "%s", mode);
+    if (colon) {
+        base[colon - mode] = '\0';
+        options = colon + 1;
+    }
+    for (size_t i = 0; i < sizeof MODES / sizeof MODES[0]; ++i) {
+        if (strcmp(base, MODES[i].name) != 0)
+            continue;
+        if (colon && strcmp(base, "run") != 0 && strcmp(base, "params") != 0)
+            fail("badOption", "'%s' takes no options", base);
+        if (MODES[i].outputs == 0 && nlhs > 0)
+            fail("badArgument", "'%s' returns nothing: call it without an output", base);
+        if (nlhs > MODES[i].outputs)
+            fail("tooManyOutputs", "'%s' returns at most %d output%s", base, MODES[i].outputs,
+                 MODES[i].outputs == 1 ? "" : "s");
+        if (MODES[i].args >= 0 && nrhs - 1 > MODES[i].args) {
+            if (MODES[i].args == 0)
+                fail("tooManyArguments", "'%s' takes no arguments after the mode, got %d", base, nrhs - 1);
+            fail("tooManyArguments", "'%s' takes at most %d argument%s after the mode (%s), got %d", base,
+                 MODES[i].args, MODES[i].args == 1 ? "" : "s", MODES[i].usage, nrhs - 1);
+        }
+        MODES[i].fn(nlhs, plhs, nrhs, prhs, options);
+        return;
+    }
+    fail("unknownMode", "unknown mode '%s'", base);
+}

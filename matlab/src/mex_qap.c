@@ -1,0 +1,272 @@
+/*
+ * mex_qap.c: the QAP modes of the metaopt MEX gateway (HC12 qapswap2, thesis Table 2):
+ * 'params' in its QAP form, params-file, 'run' and 'set-tabu-list' on a QAP instance, solve,
+ * and the QAP instance kind ('info', 'free'). 'params', 'run' and 'set-tabu-list' are
+ * dispatched to qap_params, qap_run and qap_set_tabu_list by mex_main.c.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mex_internal.h"
+
+/* A QAP instance's state (Entry.state): the library instance and its sizes. */
+typedef struct {
+    ParamsInstance *qap;
+    uint32_t n, swaps;
+} QapState;
+
+static void qap_release(void *state) {
+    QapState *q = state;
+    if (q->qap)
+        metaopt_free_params(q->qap);
+}
+
+static const char *qap_type_name(const mxArray *df) {
+    switch (mxGetClassID(df)) {
+    case mxINT32_CLASS: return "int32";
+    case mxINT64_CLASS: return "int64";
+    case mxUINT32_CLASS: return "uint32";
+    case mxUINT64_CLASS: return "uint64";
+    case mxSINGLE_CLASS: return "single";
+    case mxDOUBLE_CLASS: return "double";
+    default: return NULL;
+    }
+}
+
+static double cost_of(int32_t type, int64_t t1, uint64_t t2, float t3, double t4) {
+    switch (type) {
+    case METAOPT_RESULT_INT64: return (double)t1;
+    case METAOPT_RESULT_UINT64: return (double)t2;
+    case METAOPT_RESULT_FLOAT: return t3;
+    default: return t4;
+    }
+}
+
+/* A new QAP instance holding the library instance `qap`, its token in *out. */
+static void qap_new(ParamsInstance *qap, mxArray **out) {
+    QapState *q = entry_new(&kind_qap, out)->state;
+    q->qap = qap;
+    MetaoptParamsInfo info;
+    check_int("metaopt_params_info", metaopt_params_info(q->qap, &info));
+    q->n = info.n_elements;
+    q->swaps = info.swaps;
+}
+
+/* 'params', swaps, nElements, nBitParam, DF, [nSlices=1, maskOrder=2, startBit=0, bitLength=0] */
+void qap_params(mxArray **plhs, int nrhs, const mxArray **prhs) {
+    uint32_t swaps = (uint32_t)int_scalar(arg(nrhs, prhs, 1, "swaps"), "swaps", 1, 64);
+    uint32_t n = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "nElements"), "nElements", 2, 65535);
+    const mxArray *df = arg(nrhs, prhs, 4, "DF");
+    uint32_t slices = given(nrhs, prhs, 5) ? (uint32_t)int_scalar(prhs[5], "nSlices", 1, 4294967295.0) : 1;
+    uint32_t mask = given(nrhs, prhs, 6) ? (uint32_t)int_scalar(prhs[6], "maskOrder", 1, 3) : 2;
+    int32_t start_bit = given(nrhs, prhs, 7) ? (int32_t)int_scalar(prhs[7], "startBit", 0, 2147483647.0) : 0;
+    int32_t bit_length = given(nrhs, prhs, 8) ? (int32_t)int_scalar(prhs[8], "bitLength", 0, 2147483647.0) : 0;
+    if (nrhs > 9)
+        fail("tooManyArguments", "QAP params takes at most 8 arguments after the mode");
+    uint32_t bits = 0;
+    while ((1u << bits) < n)
+        ++bits;
+    if (given(nrhs, prhs, 3)) {
+        double b = int_scalar(prhs[3], "nBitParam", 1, 16);
+        if ((uint32_t)b != bits)
+            fail("badArgument", "nBitParam is %g; nElements = %u needs ceil(log2(nElements)) = %u (or pass [])", b, n, bits);
+    }
+    const char *type = qap_type_name(df);
+    if (not_real_numeric(df) || !type)
+        fail("badArgument", "DF must be a real int32, int64, uint32, uint64, single or double array, got %s%s",
+             array_kind(df), PARAMS_FORMS);
+    mwSize nd = mxGetNumberOfDimensions(df);
+    const mwSize *dims = mxGetDimensions(df);
+    size_t df_slices = nd >= 3 ? dims[2] : 1;
+    if (nd > 3 || dims[0] != n || dims[1] != n || df_slices != slices)
+        fail("badArgument", "DF must be nElements x nElements x nSlices = %u x %u x %u, got %zu x %zu x %zu%s", n, n,
+             slices, (size_t)dims[0], (size_t)dims[1], df_slices, PARAMS_FORMS);
+    /* MATLAB stores columns first; the library reads rows first: transpose every slice, so DF(i,j)
+     * below the diagonal is the flow and above it the distance, as the thesis writes them */
+    size_t elem_size = mxGetElementSize(df), nn = (size_t)n * n;
+    const char *src = mxGetData(df);
+    char *rows = mxMalloc(nn * slices * elem_size);
+    for (size_t s = 0; s < slices; ++s)
+        for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < n; ++j)
+                memcpy(rows + (s * nn + i * n + j) * elem_size, src + (s * nn + j * n + i) * elem_size, elem_size);
+    ParamsResult r = metaopt_params(swaps, n, slices, rows, type, mask, start_bit, bit_length);
+    mxFree(rows);
+    if (r.error_code != METAOPT_OK)
+        fail_library("metaopt_params", r.error_code, r.error_message);
+    qap_new(r.instance, &plhs[0]);
+}
+
+/* 'params-file', path, swaps, [maskOrder=2, startBit=0, bitLength=0] */
+void mode_params_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    char *path = string_arg(arg(nrhs, prhs, 1, "path"), "path");
+    uint32_t swaps = (uint32_t)int_scalar(arg(nrhs, prhs, 2, "swaps"), "swaps", 1, 64);
+    uint32_t mask = given(nrhs, prhs, 3) ? (uint32_t)int_scalar(prhs[3], "maskOrder", 1, 3) : 2;
+    int32_t start_bit = given(nrhs, prhs, 4) ? (int32_t)int_scalar(prhs[4], "startBit", 0, 2147483647.0) : 0;
+    int32_t bit_length = given(nrhs, prhs, 5) ? (int32_t)int_scalar(prhs[5], "bitLength", 0, 2147483647.0) : 0;
+    ParamsResult r = metaopt_params_from_file(path, swaps, mask, start_bit, bit_length);
+    if (r.error_code != METAOPT_OK)
+        fail_library("metaopt_params_from_file", r.error_code, r.error_message);
+    qap_new(r.instance, &plhs[0]);
+}
+
+/* A 1-based permutation of 1..n as a 0-based uint16 array (mxMalloc'd). */
+static uint16_t *permutation_arg(const mxArray *a, const char *name, uint32_t n) {
+    size_t len;
+    double *v = real_vector(a, name, &len, 1);
+    if (len != n)
+        fail("badArgument", "%s must have nElements = %u entries, got %zu", name, n, len);
+    uint16_t *p = mxMalloc(n * sizeof *p);
+    char *seen = mxCalloc(n, 1);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (v[i] != floor(v[i]) || v[i] < 1 || v[i] > n || seen[(size_t)v[i] - 1])
+            fail("badArgument", "%s must be a permutation of 1..%u (1-based), entry %u is %g", name, n, i + 1, v[i]);
+        seen[(size_t)v[i] - 1] = 1;
+        p[i] = (uint16_t)(v[i] - 1);
+    }
+    mxFree(v);
+    mxFree(seen);
+    return p;
+}
+
+/* 'run', instance, initOrder (1-based, [] = identity), initKernel ([] = zeros)
+ * -> [cost, order (1-based), K (uint32, Gray-coded), lastIteration] */
+void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs) {
+    QapState *q = e->state;
+    uint16_t *order = given(nrhs, prhs, 2) ? permutation_arg(prhs[2], "initOrder", q->n) : NULL;
+    uint32_t *k = NULL;
+    if (given(nrhs, prhs, 3)) {
+        size_t len;
+        double *v = real_vector(prhs[3], "initKernel", &len, 1);
+        if (len != 2u * q->swaps)
+            fail("badArgument", "initKernel must have 2 * swaps = %u entries, got %zu", 2u * q->swaps, len);
+        k = mxMalloc(len * sizeof *k);
+        for (size_t i = 0; i < len; ++i) {
+            if (v[i] != floor(v[i]) || v[i] < 0 || v[i] > 4294967295.0)
+                fail("badArgument", "initKernel(%zu) must be a nonnegative integer, got %g", i + 1, v[i]);
+            k[i] = (uint32_t)v[i];
+        }
+    }
+    if (nrhs > 4)
+        fail("tooManyArguments", "QAP run takes instance, initOrder, initKernel");
+    call_begin(e, NULL);
+    RunResult r = metaopt_run(q->qap, order, k);
+    call_end(e);
+    CHECK_RESULT(NULL, "metaopt_run", r, metaopt_free_run_result);
+    plhs[0] = mxCreateDoubleScalar(cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4));
+    if (nlhs > 1) {
+        plhs[1] = mxCreateDoubleMatrix(1, r.orderLength, mxREAL);
+        double *o = mxGetData(plhs[1]);
+        for (uint32_t i = 0; i < r.orderLength; ++i)
+            o[i] = r.order[i] + 1.0;
+    }
+    if (nlhs > 2)
+        plhs[2] = row_u32(r.K_GC, r.K_GCLength);
+    if (nlhs > 3)
+        plhs[3] = mxCreateDoubleScalar(r.lastIteration);
+    metaopt_free_run_result(&r);
+}
+
+/* 'solve', instance, [opts: runs, timeLimit, seed, start ('random' | 'identity' | 'glb' | a
+ * 1-based permutation), restart ('rebase' | 'random'), target] -> result struct */
+void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
+    QapState *q = e->state;
+    static const char *known[] = {"runs", "timeLimit", "seed", "start", "restart", "target", NULL};
+    const mxArray *s = options_struct(nrhs, prhs, 2);
+    check_fields(s, "opts", known);
+    MetaoptSolveOptions o = metaopt_default_solve_options();
+    const mxArray *v;
+    if ((v = opt(s, "runs")))
+        o.runs = (uint32_t)int_scalar(v, "opts.runs", 0, 4294967295.0);
+    if ((v = opt(s, "timeLimit")))
+        o.time_limit_s = real_scalar(v, "opts.timeLimit");
+    /* runs = 0 is no limit on the runs: only a time limit surely ends the solve (a target may
+     * never be reached) */
+    if (o.runs == 0 && !(o.time_limit_s > 0 && isfinite(o.time_limit_s)))
+        fail("badArgument", "opts.runs = 0 (no limit on the runs) needs a finite opts.timeLimit > 0");
+    if ((v = opt(s, "seed")))
+        o.seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "target"))) {
+        o.has_target = 1;
+        o.target = real_scalar(v, "opts.target");
+        if (!isfinite(o.target))
+            fail("badArgument", "opts.target must be finite, got %g", o.target);
+    }
+    if ((v = opt(s, "restart"))) {
+        char *r = string_arg(v, "opts.restart");
+        if (strcmp(r, "rebase") == 0)
+            o.restart = METAOPT_RESTART_REBASE;
+        else if (strcmp(r, "random") == 0)
+            o.restart = METAOPT_RESTART_RANDOM;
+        else
+            fail("badArgument", "opts.restart must be 'rebase' or 'random', got '%s'", r);
+    }
+    if ((v = opt(s, "start"))) {
+        if (mxIsChar(v)) {
+            char *st = string_arg(v, "opts.start");
+            if (strcmp(st, "random") == 0)
+                o.start = METAOPT_START_RANDOM;
+            else if (strcmp(st, "identity") == 0)
+                o.start = METAOPT_START_IDENTITY;
+            else if (strcmp(st, "glb") == 0)
+                o.start = METAOPT_START_GLB;
+            else
+                fail("badArgument", "opts.start must be 'random', 'identity', 'glb' or a permutation, got '%s'", st);
+        } else {
+            o.start = METAOPT_START_GIVEN;
+            o.start_order = permutation_arg(v, "opts.start", q->n);
+        }
+    }
+    call_begin(e, NULL);
+    MetaoptSolveResult r = metaopt_solve(q->qap, &o);
+    call_end(e);
+    CHECK_RESULT(NULL, "metaopt_solve", r, metaopt_free_solve_result);
+    mxArray *out = empty_struct();
+    set_num(out, "cost", cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4));
+    mxArray *perm = mxCreateDoubleMatrix(1, r.permutation_length, mxREAL);
+    for (uint32_t i = 0; i < r.permutation_length; ++i)
+        ((double *)mxGetData(perm))[i] = r.permutation[i] + 1.0;
+    set_field(out, "permutation", perm);
+    set_num(out, "runs", r.runs);
+    set_num(out, "iterations", (double)r.iterations);
+    set_num(out, "bestRunIterations", r.best_run_iterations);
+    set_num(out, "evaluations", (double)r.evaluations);
+    set_num(out, "seconds", r.seconds);
+    set_num(out, "secondsToBest", r.seconds_to_best);
+    set_field(out, "targetReached", mxCreateLogicalScalar(r.target_reached != 0));
+    set_num(out, "bks", r.has_bks ? (double)r.bks : NAN);
+    set_num(out, "gapPercent", r.has_bks ? r.gap_percent : NAN);
+    metaopt_free_solve_result(&r);
+    plhs[0] = out;
+}
+
+static mxArray *qap_info(Entry *e) {
+    QapState *q = e->state;
+    MetaoptParamsInfo info;
+    check_int("metaopt_params_info", metaopt_params_info(q->qap, &info));
+    mxArray *s = empty_struct();
+    set_field(s, "kind", mxCreateString("qap"));
+    set_num(s, "nElements", info.n_elements);
+    set_num(s, "nSlices", info.n_slices);
+    set_num(s, "swaps", info.swaps);
+    set_num(s, "kLength", info.k_length);
+    set_num(s, "nBitParam", info.bits_per_param);
+    set_num(s, "rows", (double)info.rows);
+    set_field(s, "backend", mxCreateString(info.backend == METAOPT_BACKEND_CPU ? "cpu" : "device"));
+    set_field(s, "costForm", mxCreateString(info.cost_form == METAOPT_COST_FULL ? "full" : "delta"));
+    set_num(s, "maxIterations", info.max_iterations);
+    return s;
+}
+
+/* 'set-tabu-list', instance, maxLength (checked by the caller) */
+void qap_set_tabu_list(Entry *e, uint32_t length) {
+    QapState *q = e->state;
+    check_int("metaopt_init_tabu_list", metaopt_init_tabu_list(q->qap, length));
+}
+
+const EntryKind kind_qap = {KIND_QAP, "QAP (HC12 qapswap2)", sizeof(QapState), qap_release, qap_info};
