@@ -192,7 +192,8 @@ pub fn check_intervals(arg: &'static str, intervals: &[(f64, f64)], double: bool
             return Err(Error::arg(arg, format!("interval {i} is [{a}, {b}]; expected finite a < b")));
         }
         let (fa, fb) = (a as f32, b as f32);
-        if !double && !(fa.is_finite() && fb.is_finite() && fa < fb && (fb - fa).is_finite()) {
+        let fits_float = fa.is_finite() && fb.is_finite() && fa < fb && (fb - fa).is_finite();
+        if !(double || fits_float) {
             return Err(Error::arg(
                 arg,
                 format!("interval {i} is [{a}, {b}], which single precision cannot hold (bounds or width beyond {:e}, or equal as floats); use double precision", f32::MAX),

@@ -253,9 +253,9 @@ impl DeviceSat {
 
     /// Enqueues DXAC over assignments already on the device: `count` assignments transposed with
     /// `pitch` (word `w` of assignment `a` at `x[w * pitch + a]`; `pitch` a multiple of
-    /// [`DeviceSat::pitch_granule`] and at
-    /// least `count`), writing `satisfied[a]` and, when given, `counts[c * pitch + a]`. Nothing is
-    /// waited for; the event of the launch is returned (profiling is on).
+    /// [`DeviceSat::pitch_granule`] and at least `count`), writing `satisfied[a]` and, when
+    /// given, `counts[c * pitch + a]`. Nothing is waited for; the event of the launch is
+    /// returned (profiling is on).
     pub fn enqueue_dxac(
         &self,
         x: &DeviceBuffer<u32>,
