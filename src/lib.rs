@@ -1,7 +1,8 @@
 //! metaopt: GPU-accelerated metaheuristics over OpenCL, with a C ABI.
 //!
-//! Layers (docs/DESIGN.md): front ends (`ffi`, the `metaopt` binary) over solvers (`hc12`) over
-//! problems (`problem`) and the device layer (`device`), with rayon CPU twins in `cpu`.
+//! Layers: front ends (`ffi`, the `metaopt` binary) over solvers (`hc12`, `de`, `sat`) over
+//! problems (`problem`) and the device layer (`device`); each solver keeps its rayon CPU twin
+//! beside its device code (`de::cpu`, `sat::cpu`).
 
 pub mod cpu;
 pub mod de;
@@ -13,6 +14,5 @@ pub mod objective;
 pub mod problem;
 pub mod rng;
 pub mod sat;
-pub mod sateval;
 
 pub use error::{Error, Result};

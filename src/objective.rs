@@ -1,4 +1,5 @@
-//! The objective contract on the host side (docs/DESIGN.md): an objective is OpenCL C defining
+//! The objective contract on the host side (the one `cl/functions.cl` follows): an objective is
+//! OpenCL C defining
 //!
 //! ```c
 //! FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)
@@ -8,12 +9,12 @@
 //! chosen by name, a user's source (with an optional data buffer, the thesis's `func-data`), or a
 //! host callback that receives a whole matrix per call instead.
 //!
-//! Solvers append [`Objective::program_source`] to their own kernels and add
-//! [`Objective::build_options`]; [`evaluate_points`] does the same for plain evaluation, and
+//! Solvers add it to their own program with [`Objective::add_to`] (its source and defines, as
+//! data: [`ProgramSpec`]); [`evaluate_points`] does the same for plain evaluation, and
 //! [`evaluate_catalogue`] evaluates any catalogue function through one program (what the CLI's
 //! accuracy table, the thesis's Table 6, uses).
 
-use crate::device::{cl_error, kernel_source, work_group_size, DeviceContext};
+use crate::device::{cl_error, kernel_source, work_group_size, DeviceContext, ProgramSpec};
 use crate::error::{Error, Result};
 use crate::problem::functions::{self, FunctionInfo};
 use opencl3::kernel::ExecuteKernel;
@@ -132,6 +133,24 @@ impl Objective {
         }
     }
 
+    /// `spec` followed by what defines `objective`: its source (functions.cl for the catalogue,
+    /// the user's code after a prelude defining FP for a source) and its defines (`FP_DOUBLE`,
+    /// and `MO_OBJECTIVE` for the catalogue). The program-as-data form of
+    /// [`Objective::program_source`] and [`Objective::build_options`].
+    pub fn add_to(&self, spec: ProgramSpec, double: bool) -> Result<ProgramSpec> {
+        let spec = match self {
+            Objective::Catalogue { name } => {
+                let info = functions::lookup(name)?;
+                spec.file("functions.cl").define("FP_DOUBLE", double as u8).define("MO_OBJECTIVE", info.kernel)
+            }
+            Objective::Source { code, .. } => spec.text(format!("{SOURCE_PRELUDE}{code}\n")).define("FP_DOUBLE", double as u8),
+            Objective::Callback(_) => {
+                return Err(Error::arg("objective", "a host callback has no OpenCL source; it is called on the host"))
+            }
+        };
+        Ok(spec)
+    }
+
     /// Build options: `-DFP_DOUBLE=0|1`, and `-DMO_OBJECTIVE=mo_<name>` for the catalogue.
     pub fn build_options(&self, double: bool) -> String {
         let mut o = format!("-DFP_DOUBLE={}", double as u8);
@@ -173,7 +192,8 @@ pub fn check_intervals(arg: &'static str, intervals: &[(f64, f64)], double: bool
             return Err(Error::arg(arg, format!("interval {i} is [{a}, {b}]; expected finite a < b")));
         }
         let (fa, fb) = (a as f32, b as f32);
-        if !double && !(fa.is_finite() && fb.is_finite() && fa < fb && (fb - fa).is_finite()) {
+        let fits_float = fa.is_finite() && fb.is_finite() && fa < fb && (fb - fa).is_finite();
+        if !(double || fits_float) {
             return Err(Error::arg(
                 arg,
                 format!("interval {i} is [{a}, {b}], which single precision cannot hold (bounds or width beyond {:e}, or equal as floats); use double precision", f32::MAX),
@@ -241,13 +261,10 @@ pub fn evaluate_points(
         cb.call(points, count, dims, &mut out)?;
         return Ok(out);
     }
-    let mut src = kernel_source("common.cl")?;
-    src.push('\n');
-    src += &obj.program_source()?;
+    let mut spec = obj.add_to(ProgramSpec::files(&["common.cl"]), double)?.define("MO_EVAL_KERNEL", 1);
     if let Objective::Source { .. } = obj {
         // the evaluation kernel must follow the user's `objective`
-        src.push('\n');
-        src += &kernel_source("functions.cl")?;
+        spec = spec.file("functions.cl");
     }
     let ctx = context(device)?;
     if double {
@@ -256,7 +273,7 @@ pub fn evaluate_points(
     if count == 0 {
         return Ok(Vec::new());
     }
-    let program = ctx.program_from_source(&src, &format!("{} -DMO_EVAL_KERNEL", obj.build_options(double)))?;
+    let program = ctx.build(&spec)?;
     let data = obj.data_bytes(dims, double)?;
     run_eval(&ctx, &program, None, points, dims, count, &data, double)
 }
@@ -281,8 +298,8 @@ pub fn evaluate_catalogue(
     if count == 0 {
         return Ok(Vec::new());
     }
-    let src = format!("{}\n{}", kernel_source("common.cl")?, kernel_source("functions.cl")?);
-    let program = ctx.program_from_source(&src, &format!("-DFP_DOUBLE={} -DMO_EVAL_ALL", double as u8))?;
+    let spec = ProgramSpec::files(&["common.cl", "functions.cl"]).define("FP_DOUBLE", double as u8).define("MO_EVAL_ALL", 1);
+    let program = ctx.build(&spec)?;
     let data = fp_bytes(&info.data(dims)?, double);
     run_eval(&ctx, &program, Some(info.id), points, dims, count, &data, double)
 }
@@ -313,7 +330,7 @@ fn run_eval(
     let out = q.buffer::<u8>(count * size, "values")?;
     let name = if which.is_some() { "functions_eval_id" } else { "functions_eval" };
     let kernel = q.kernel(program, name)?;
-    let wg = work_group_size(ctx, &kernel, 64);
+    let wg = work_group_size(ctx, &kernel, ctx.tuning().objective_eval);
     let (dims32, count32) = (dims as u32, count as u32);
     // SAFETY: the arguments match the kernel's parameters; the buffers outlive the blocking
     // finish below.

@@ -1,11 +1,11 @@
 //! DIMACS parsing, the host references, MCSX and DXAC on the device and the rayon evaluator, on
 //! every shared SATLIB family (docs/SAT.md; issue 6, items 1, 2 and 5).
 
-use metaopt::cpu::sat as cpu_sat;
+use metaopt::sat::cpu as cpu_sat;
 use metaopt::error::Error;
 use metaopt::problem::sat::{v_lines, verify, Assignment, ClauseCounts, Cnf, LitType, Model};
 use metaopt::rng::Philox;
-use metaopt::sateval::DeviceSat;
+use metaopt::sat::eval::DeviceSat;
 use std::path::{Path, PathBuf};
 
 mod common;

@@ -9,11 +9,11 @@
 
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::Args;
-use metaopt::cpu::sat as cpu_sat;
+use metaopt::sat::cpu as cpu_sat;
 use metaopt::device::set_device_number;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::rng::Philox;
-use metaopt::sateval::DeviceSat;
+use metaopt::sat::eval::DeviceSat;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

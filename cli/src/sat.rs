@@ -7,7 +7,7 @@ use metaopt::device::set_device_number;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::sat::{SatOptions, SatSolver};
-use metaopt::sateval::DeviceSat;
+use metaopt::sat::eval::DeviceSat;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -92,7 +92,7 @@ fn eval_cmd(a: &EvalArgs) -> CliResult {
         set_device_number(d).map_err(|e| flag_error("--device", e))?;
     }
     let (res, device) = if a.cpu {
-        (metaopt::cpu::sat::evaluate_many(&cnf, &asg, false)?, "CPU (rayon)".to_string())
+        (metaopt::sat::cpu::evaluate_many(&cnf, &asg, false)?, "CPU (rayon)".to_string())
     } else {
         let mut d = DeviceSat::new(&cnf)?;
         (d.dxac(&asg, false)?, d.backend_description())

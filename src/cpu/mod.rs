@@ -2,6 +2,4 @@
 //! They are the reference the device results are tested against, and the CPU side of the
 //! benchmarks.
 
-pub mod de;
 pub mod qap;
-pub mod sat;

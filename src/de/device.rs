@@ -2,9 +2,10 @@
 //! its kernels. A host callback objective reads Y back, is called with the trials row by row,
 //! and its values go back for the selection kernel.
 
-use crate::de::ops::{cr_threshold, Move};
-use crate::de::{Config, Engine, Mutation};
-use crate::device::{cl_error, kernel_source, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use super::ops::{cr_threshold, Move};
+use super::config::{Config, Mutation};
+use super::engine::Engine;
+use crate::device::{cl_error, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::objective::{fp_bytes, fp_values, HostCallback, Objective};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -18,6 +19,8 @@ struct Kernels {
     best: Kernel,
     migrate: Kernel,
     wg1: usize,
+    /// The group of `de_init` (exact: it is not capped by the kernel's limit).
+    init_wg: usize,
 }
 
 /// The device engine.
@@ -69,7 +72,7 @@ impl DeviceDe {
         if double {
             ctx.require_fp64()?;
         }
-        let tile = if ctx.info.max_work_group_size >= 256 { 16 } else { 8 };
+        let tile = ctx.tuning().de_tile(ctx.info.max_work_group_size);
         let queue = ctx.queue_unprofiled()?;
         let fp = if double { 8 } else { 4 };
         let (np, nm, nn) = (cfg.np as usize, cfg.nm as usize, cfg.nn as usize);
@@ -98,30 +101,23 @@ impl DeviceDe {
     fn build(&mut self, objective: &Objective) -> Result<Kernels> {
         let double = self.cfg.options.double;
         let external = matches!(objective, Objective::Callback(_));
-        let mut src = kernel_source("common.cl")?;
-        src.push('\n');
-        if !external {
-            src += &objective.program_source()?;
-            src.push('\n');
-        }
-        src += &kernel_source("de.cl")?;
-        let opts = format!(
-            "-DFP={} -DFP_DOUBLE={} -DDE_TILE={} {} {}",
-            if double { "double" } else { "float" },
-            double as u8,
-            self.tile,
-            if external { "-DDE_EXTERNAL_F".to_string() } else { objective.build_options(double) },
-            ""
-        );
+        let spec = ProgramSpec::files(&["common.cl"])
+            .define("FP", if double { "double" } else { "float" })
+            .define("FP_DOUBLE", double as u8)
+            .define("DE_TILE", self.tile);
+        // a host callback fills Fy itself: no objective is compiled
+        let spec = if external { spec.define("DE_EXTERNAL_F", 1) } else { objective.add_to(spec, double)? };
         let ctx = self.queue.ctx().clone();
-        let program = ctx.program_from_source(&src, &opts)?;
+        let program = ctx.build(&spec.file("de.cl"))?;
+        let tuning = ctx.tuning();
         let select = self.queue.kernel(&program, "de_select")?;
         Ok(Kernels {
             init: self.queue.kernel(&program, "de_init")?,
             copy: self.queue.kernel(&program, "de_copy_x_y")?,
             trial: self.queue.kernel(&program, "de_trial")?,
             eval: if external { None } else { Some(self.queue.kernel(&program, "de_eval_select")?) },
-            wg1: work_group_size(&ctx, &select, 64),
+            wg1: work_group_size(&ctx, &select, tuning.de_select),
+            init_wg: tuning.de_init,
             select,
             best: self.queue.kernel(&program, "de_best")?,
             migrate: self.queue.kernel(&program, "de_migrate")?,
@@ -246,7 +242,8 @@ impl Engine for DeviceDe {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.lo.cl()).set_arg(self.hi.cl());
             e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&seed);
         }
-        launch(&self.queue, &mut e, &[round_up(total, 64)], Some(&[64]), "clEnqueueNDRangeKernel(de_init)")?;
+        let wg = k.init_wg;
+        launch(&self.queue, &mut e, &[round_up(total, wg)], Some(&[wg]), "clEnqueueNDRangeKernel(de_init)")?;
         self.evaluate_population()
     }
 

@@ -15,7 +15,7 @@
 //! where (Np', p') is (Np, p), or (1, 0) when the populations share their random numbers (the
 //! thesis's choice: coalesced reads of X, correlated populations).
 
-use crate::de::{BoundsCorrection, MigrationKind, Mutation};
+use super::config::{BoundsCorrection, MigrationKind, Mutation};
 use crate::rng::{rng4, Philox};
 
 /// A uniform value in (0, 1) from one word.
@@ -108,8 +108,8 @@ pub fn cotn_unit(w1: u32, w2: u32) -> f64 {
     }
 }
 
-/// Moves mutant component `v` back into [a, b] when it is outside (docs/DE.md): `x` is the
-/// target's component, `w1`, `w2` the component's random words (used by `uni` and `COTN`).
+/// Moves mutant component `v` back into [a, b] when it is outside, as `cl/de.cl` does: `x` is
+/// the target's component, `w1`, `w2` the component's random words (used by `uni` and `COTN`).
 pub fn correct(kind: BoundsCorrection, v: f64, x: f64, a: f64, b: f64, w1: u32, w2: u32) -> f64 {
     // As the kernel's `!(v < a) && !(v > b)`: a NaN component passes through unchanged.
     if v.is_nan() || (a..=b).contains(&v) {

@@ -15,14 +15,18 @@ pub struct Tuning {
     pub hc12_argmin: usize,
     /// The tabu list's update and search kernels (`cl/tabu.cl`).
     pub tabu: usize,
-    /// Island DE: the selection kernel's group.
+    /// Island DE: the selection kernels' group (`de_select`, `de_eval_select`).
     pub de_select: usize,
+    /// Island DE: the group of `de_init`, taken as it is (not a cap).
+    pub de_init: usize,
     /// Island DE: the side of the square local-memory tile of the X <-> Y transposition, on
     /// devices whose groups hold `de_tile_large * de_tile_large` work-items, else `de_tile_small`.
     pub de_tile_large: usize,
     pub de_tile_small: usize,
     /// SAT MCSX (one assignment, parallel over clauses) count and reduce kernels.
     pub sat_mcsx: usize,
+    /// SAT MCSX: most groups of the count kernel (each loops over the clauses beyond the grid).
+    pub sat_mcsx_groups: usize,
     /// SAT DXAC (one work-item per assignment); also the pitch granule of its storage.
     pub sat_dxac: usize,
     /// Plain objective evaluation (`functions_eval`).
@@ -36,9 +40,11 @@ const GPU: Tuning = Tuning {
     hc12_argmin: 256,
     tabu: 256,
     de_select: 64,
+    de_init: 64,
     de_tile_large: 16,
     de_tile_small: 8,
     sat_mcsx: 256,
+    sat_mcsx_groups: 1024,
     sat_dxac: 64,
     objective_eval: 64,
 };

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::hc12::tabu::TabuConfig;
 use crate::problem::sat::{Assignment, Cnf};
 use crate::sat::{SatOptions, SatSolver};
-use crate::sateval::DeviceSat;
+use crate::sat::eval::DeviceSat;
 use std::ffi::c_char;
 use std::path::Path;
 use std::ptr;
@@ -280,7 +280,7 @@ pub unsafe extern "C" fn metaopt_sat_evaluate(
             batch = vec![Assignment::all_false(0); count as usize];
         }
         let r = if use_cpu != 0 {
-            crate::cpu::sat::evaluate_many(&h.cnf, &batch, false)?
+            crate::sat::cpu::evaluate_many(&h.cnf, &batch, false)?
         } else {
             if h.device.is_none() {
                 h.device = Some(DeviceSat::new(&h.cnf)?);

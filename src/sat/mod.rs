@@ -5,13 +5,16 @@
 //! walk from cycling on plateaus, and runs restart from random assignments. Every model is checked
 //! against the original clauses on the host before it is reported.
 
+pub mod cpu;
+pub mod eval;
+
 use crate::device::{ProgramSpec, cl_error, work_group_size, Backend, DeviceBuffer, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::tabu::{tabu_options, DeviceTabu, TabuConfig};
 use crate::hc12::{enqueue_argmin, Neighbourhood};
 use crate::problem::sat::{Assignment, ClauseCounts, Cnf, Model, Occurrences};
 use crate::rng::Philox;
-use crate::sateval::sat_options;
+use crate::sat::eval::sat_options;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use serde::Serialize;
 use std::time::{Duration, Instant};

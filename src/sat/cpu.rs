@@ -1,10 +1,10 @@
 //! Clause evaluation of many assignments on the CPU (rayon, one task per assignment): the same
-//! outputs as DXAC (`crate::sateval`), so it is both the devices' reference and the CPU side of
+//! outputs as DXAC (`super::eval`), so it is both the devices' reference and the CPU side of
 //! `metaopt bench sat`.
 
 use crate::error::{Error, Result};
 use crate::problem::sat::{Assignment, Cnf};
-use crate::sateval::DxacResult;
+use super::eval::DxacResult;
 use rayon::prelude::*;
 
 /// True-literal counts of every clause of `cnf` under `a`, into `out` (one per clause); returns the

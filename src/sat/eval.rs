@@ -1,11 +1,12 @@
-//! Clause evaluation of a CNF formula on the device (`cl/sat.cl`, docs/SAT.md): MCSX evaluates
-//! one assignment in parallel over the clauses, DXAC many assignments with one work-item each.
+//! Clause evaluation of a CNF formula on the device (`cl/sat.cl`): MCSX evaluates one
+//! assignment in parallel over the clauses, DXAC many assignments with one work-item each. The
+//! CPU evaluator with the same outputs is `super::cpu`.
 //!
 //! [`DeviceSat`] uploads the formula once. Besides the host-in, host-out calls
 //! ([`DeviceSat::mcsx`], [`DeviceSat::dxac`]) it exposes its buffers, program and an enqueue-only
 //! DXAC over device buffers ([`DeviceSat::enqueue_dxac`]), so that a solver can keep its
 //! assignments on the device and build its own kernels against the same `sat.cl` functions
-//! (`sat_clause_true`, `sat_count_satisfied`), from a program made with [`sat_options`].
+//! (`sat_clause_true`, `sat_count_satisfied`), from a program made with [`sat_program`].
 
 use std::sync::Arc;
 
@@ -16,15 +17,16 @@ use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
 
-/// Build options of `cl/sat.cl` for literals of type `lit`.
-pub fn sat_options(lit: LitType) -> String {
-    format!("-DSAT_LIT={}", lit.cl_type())
+/// The program of `common.cl` and `cl/sat.cl` for literals of type `lit`; a solver adds its
+/// own files after them.
+pub fn sat_program(lit: LitType) -> ProgramSpec {
+    ProgramSpec::files(&["common.cl", "sat.cl"]).define("SAT_LIT", lit.cl_type())
 }
 
-/// Most work-groups of MCSX phase 1 (each loops over the clauses left beyond the grid).
-const MCSX_MAX_GROUPS: usize = 1024;
-/// Work-group size of DXAC, and the granule of its pitch.
-const DXAC_WG: usize = 64;
+/// The defines of [`sat_program`] as build flags, for a program that lists its files itself.
+pub fn sat_options(lit: LitType) -> String {
+    sat_program(lit).options()
+}
 
 /// Result of MCSX on one assignment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +39,7 @@ pub struct McsxResult {
     pub counts: Option<Vec<u32>>,
 }
 
-/// Result of evaluating many assignments (DXAC, and the CPU evaluator `crate::cpu::sat`).
+/// Result of evaluating many assignments (DXAC, and the CPU evaluator `super::cpu`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DxacResult {
     /// Satisfied clauses per assignment.
@@ -60,9 +62,10 @@ impl DxacResult {
     }
 }
 
-/// The pitch (in words) of a transposed batch of `count` assignments.
-pub fn dxac_pitch(count: usize) -> usize {
-    count.max(1).div_ceil(DXAC_WG) * DXAC_WG
+/// The pitch (in words) of a transposed batch of `count` assignments whose pitch is a multiple
+/// of `granule` ([`DeviceSat::pitch_granule`]).
+pub fn dxac_pitch(count: usize, granule: usize) -> usize {
+    count.max(1).div_ceil(granule) * granule
 }
 
 /// Assignments transposed for DXAC: word `w` of assignment `a` at `[w * pitch + a]`, the padding
@@ -102,6 +105,8 @@ pub struct DeviceSat {
     wg: usize,
     reduce_wg: usize,
     groups: usize,
+    /// The DXAC group cap and the granule of its pitch.
+    dxac_wg: usize,
     x1: DeviceBuffer<u32>,
     counts1: DeviceBuffer<u32>,
     partial: DeviceBuffer<u32>,
@@ -121,14 +126,15 @@ impl DeviceSat {
     pub fn on(ctx: &Arc<DeviceContext>, cnf: &Cnf) -> Result<Self> {
         let q = ctx.queue()?;
         let lit_type = cnf.lit_type();
-        let program = ctx.build(&ProgramSpec::files(&["common.cl", "sat.cl"]).flags(&sat_options(lit_type)))?;
+        let program = ctx.build(&sat_program(lit_type))?;
+        let tuning = ctx.tuning();
         let mcsx_count = q.kernel(&program, "sat_mcsx_count")?;
         let mcsx_reduce = q.kernel(&program, "sat_mcsx_reduce")?;
         let dxac = q.kernel(&program, "sat_dxac")?;
-        let wg = work_group_size(ctx, &mcsx_count, 256);
-        let reduce_wg = work_group_size(ctx, &mcsx_reduce, 256);
+        let wg = work_group_size(ctx, &mcsx_count, tuning.sat_mcsx);
+        let reduce_wg = work_group_size(ctx, &mcsx_reduce, tuning.sat_mcsx);
         let clauses = cnf.num_clauses();
-        let groups = clauses.div_ceil(wg).clamp(1, MCSX_MAX_GROUPS);
+        let groups = clauses.div_ceil(wg).clamp(1, tuning.sat_mcsx_groups);
         let words = cnf.words();
         Ok(DeviceSat {
             offsets: q.buffer_from(&cnf.offsets, "clause offsets")?,
@@ -150,6 +156,7 @@ impl DeviceSat {
             wg,
             reduce_wg,
             groups,
+            dxac_wg: tuning.sat_dxac,
             batch: None,
             kernel_ns: 0,
         })
@@ -159,9 +166,14 @@ impl DeviceSat {
         &self.q
     }
 
-    /// The program holding `common.cl` and `sat.cl` built with [`sat_options`].
+    /// The program of [`sat_program`].
     pub fn program(&self) -> &Arc<Program> {
         &self.program
+    }
+
+    /// What a DXAC pitch must be a multiple of ([`DeviceSat::enqueue_dxac`], [`dxac_pitch`]).
+    pub fn pitch_granule(&self) -> usize {
+        self.dxac_wg
     }
 
     /// "device N (name)", for reports.
@@ -240,9 +252,10 @@ impl DeviceSat {
     }
 
     /// Enqueues DXAC over assignments already on the device: `count` assignments transposed with
-    /// `pitch` (word `w` of assignment `a` at `x[w * pitch + a]`; `pitch` a multiple of 64 and at
-    /// least `count`), writing `satisfied[a]` and, when given, `counts[c * pitch + a]`. Nothing is
-    /// waited for; the event of the launch is returned (profiling is on).
+    /// `pitch` (word `w` of assignment `a` at `x[w * pitch + a]`; `pitch` a multiple of
+    /// [`DeviceSat::pitch_granule`] and at least `count`), writing `satisfied[a]` and, when
+    /// given, `counts[c * pitch + a]`. Nothing is waited for; the event of the launch is
+    /// returned (profiling is on).
     pub fn enqueue_dxac(
         &self,
         x: &DeviceBuffer<u32>,
@@ -251,8 +264,9 @@ impl DeviceSat {
         satisfied: &DeviceBuffer<u32>,
         counts: Option<&DeviceBuffer<u32>>,
     ) -> Result<Option<Event>> {
-        if !pitch.is_multiple_of(DXAC_WG) || pitch < count {
-            return Err(Error::arg("pitch", format!("{pitch}; expected a multiple of {DXAC_WG} and at least {count}")));
+        let granule = self.dxac_wg;
+        if !pitch.is_multiple_of(granule) || pitch < count {
+            return Err(Error::arg("pitch", format!("{pitch}; expected a multiple of {granule} and at least {count}")));
         }
         if x.len() < self.words * pitch || satisfied.len() < count {
             return Err(Error::arg("x", "buffers smaller than words * pitch and count".to_string()));
@@ -266,7 +280,7 @@ impl DeviceSat {
         let (clauses, pitch32, count32) = (self.num_clauses as u32, pitch as u32, count as u32);
         let write = counts.is_some() as u32;
         let counts = counts.unwrap_or(&self.dummy);
-        let wg = work_group_size(self.q.ctx(), &self.dxac, DXAC_WG);
+        let wg = work_group_size(self.q.ctx(), &self.dxac, granule);
         // SAFETY: the arguments match the kernel's signature; the sizes are checked above.
         let ev = unsafe {
             ExecuteKernel::new(&self.dxac)
@@ -301,7 +315,7 @@ impl DeviceSat {
                 num_clauses: clauses,
             });
         }
-        let pitch = dxac_pitch(n);
+        let pitch = dxac_pitch(n, self.dxac_wg);
         let fits = self
             .batch
             .as_ref()

@@ -4,8 +4,9 @@
 //! are called with all trials at once, and a user OpenCL source is evaluated on the device in
 //! use (it has no host form).
 
-use crate::de::ops::{self, Move};
-use crate::de::{Config, Engine, Mutation};
+use super::ops::{self, Move};
+use super::config::{Config, Mutation};
+use super::engine::Engine;
 use crate::error::{try_filled, Result};
 use crate::objective::{evaluate_points, Objective};
 use crate::problem::functions::FunctionInfo;

@@ -1,0 +1,401 @@
+//! What an island DE run is given, and its validation: the strategies (mutation, bound
+//! correction, migration, F mode), the thesis's options and constructor parameters, and the
+//! validated [`Config`] every engine works from. Errors name the argument and the expected shape.
+
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// Mutation strategies; the numbers are those of `cl/de.cl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Mutation {
+    /// `DE/rand/1`: v = x_r1 + F (x_r2 - x_r3).
+    Rand1 = 1,
+    /// `DE/rand/2`: v = x_r1 + F (x_r2 - x_r3) + F (x_r4 - x_r5).
+    Rand2 = 2,
+    /// `DE/best/1`: v = x_best + F (x_r1 - x_r2).
+    Best1 = 3,
+    /// `DE/best/2`: v = x_best + F (x_r1 - x_r2) + F (x_r3 - x_r4).
+    Best2 = 4,
+    /// `DE/current-to-rand/1`: v = x_i + F (x_r1 - x_i) + F (x_r2 - x_r3).
+    CurrentToRand1 = 5,
+    /// `DE/current-to-best/1`: v = x_i + F (x_best - x_i) + F (x_r1 - x_r2).
+    CurrentToBest1 = 6,
+}
+
+impl Mutation {
+    pub const ALL: [Mutation; 6] =
+        [Mutation::Rand1, Mutation::Rand2, Mutation::Best1, Mutation::Best2, Mutation::CurrentToRand1, Mutation::CurrentToBest1];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mutation::Rand1 => "DE/rand/1",
+            Mutation::Rand2 => "DE/rand/2",
+            Mutation::Best1 => "DE/best/1",
+            Mutation::Best2 => "DE/best/2",
+            Mutation::CurrentToRand1 => "DE/current-to-rand/1",
+            Mutation::CurrentToBest1 => "DE/current-to-best/1",
+        }
+    }
+
+    /// How many distinct random members besides the target the strategy draws.
+    pub fn randoms(self) -> usize {
+        match self {
+            Mutation::Rand2 => 5,
+            Mutation::Best2 => 4,
+            Mutation::Rand1 | Mutation::CurrentToRand1 => 3,
+            Mutation::Best1 | Mutation::CurrentToBest1 => 2,
+        }
+    }
+
+    /// The fewest members a population needs for the strategy (the target and its randoms).
+    pub fn min_members(self) -> u32 {
+        self.randoms() as u32 + 1
+    }
+}
+
+impl FromStr for Mutation {
+    type Err = Error;
+    /// `DE/rand/1` style names (case-insensitive; `_` may stand for `-`).
+    fn from_str(s: &str) -> Result<Self> {
+        let key = s.trim().to_ascii_lowercase().replace('_', "-");
+        Mutation::ALL.into_iter().find(|m| m.name().to_ascii_lowercase() == key).ok_or_else(|| {
+            Error::arg("mutation", format!("unknown strategy `{s}`; expected one of: {}", Mutation::ALL.map(|m| m.name()).join(", ")))
+        })
+    }
+}
+
+impl fmt::Display for Mutation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Strategies of dealing with infeasible solutions (SDIS), per dimension; numbers as in
+/// `cl/de.cl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum BoundsCorrection {
+    /// `sat`: clamp to the violated bound.
+    Saturation = 0,
+    /// `mir`: reflect on the violated bound; clamp when farther than the width past it.
+    Mirror = 1,
+    /// `tor`: wrap around, a + ((v - a) mod (b - a)).
+    Toroidal = 2,
+    /// `HVB`: halfway from the target's component to the violated bound.
+    Halfway = 3,
+    /// `uni`: uniform in [a, b].
+    Uniform = 4,
+    /// `COTN`: complete one-sided truncated normal next to the violated bound.
+    Cotn = 5,
+}
+
+impl BoundsCorrection {
+    pub const ALL: [BoundsCorrection; 6] = [
+        BoundsCorrection::Saturation,
+        BoundsCorrection::Mirror,
+        BoundsCorrection::Toroidal,
+        BoundsCorrection::Halfway,
+        BoundsCorrection::Uniform,
+        BoundsCorrection::Cotn,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BoundsCorrection::Saturation => "sat",
+            BoundsCorrection::Mirror => "mir",
+            BoundsCorrection::Toroidal => "tor",
+            BoundsCorrection::Halfway => "HVB",
+            BoundsCorrection::Uniform => "uni",
+            BoundsCorrection::Cotn => "COTN",
+        }
+    }
+
+    /// One name, or a comma-separated list of names (one per dimension).
+    pub fn parse_list(s: &str) -> Result<Vec<Self>> {
+        s.split(',').map(str::parse).collect()
+    }
+}
+
+impl FromStr for BoundsCorrection {
+    type Err = Error;
+    /// `sat`, `mir`, `tor`, `HVB`, `uni`, `COTN` (case-insensitive).
+    fn from_str(s: &str) -> Result<Self> {
+        let key = s.trim();
+        BoundsCorrection::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(key)).ok_or_else(|| {
+            Error::arg("bounds", format!("unknown strategy `{s}`; expected one of: sat, mir, tor, HVB, uni, COTN"))
+        })
+    }
+}
+
+impl fmt::Display for BoundsCorrection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Migration strategies (`super::ops::plan_migration` says exactly what each does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum MigrationKind {
+    None,
+    One2One,
+    One2N,
+    N2One,
+    N2N,
+    PermuteN,
+    RandTarget,
+}
+
+impl MigrationKind {
+    pub const ALL: [MigrationKind; 7] = [
+        MigrationKind::None,
+        MigrationKind::One2One,
+        MigrationKind::One2N,
+        MigrationKind::N2One,
+        MigrationKind::N2N,
+        MigrationKind::PermuteN,
+        MigrationKind::RandTarget,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MigrationKind::None => "None",
+            MigrationKind::One2One => "One2One",
+            MigrationKind::One2N => "One2N",
+            MigrationKind::N2One => "N2One",
+            MigrationKind::N2N => "N2N",
+            MigrationKind::PermuteN => "PermuteN",
+            MigrationKind::RandTarget => "RandTarget",
+        }
+    }
+}
+
+impl FromStr for MigrationKind {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let key = s.trim();
+        MigrationKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(key)).ok_or_else(|| {
+            Error::arg(
+                "migration",
+                format!("unknown strategy `{s}`; expected one of: {}", MigrationKind::ALL.map(|k| k.name()).join(", ")),
+            )
+        })
+    }
+}
+
+impl fmt::Display for MigrationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A migration strategy and its period in generations (thesis `DEMigration(period, type)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Migration {
+    pub kind: MigrationKind,
+    pub period: u32,
+}
+
+impl Migration {
+    pub const NONE: Migration = Migration { kind: MigrationKind::None, period: 1 };
+
+    pub fn new(kind: MigrationKind, period: u32) -> Self {
+        Migration { kind, period }
+    }
+
+    /// Whether migration happens after generation `gen` (1-based).
+    pub fn is_period(&self, gen: u64) -> bool {
+        self.kind != MigrationKind::None && self.period > 0 && gen.is_multiple_of(self.period as u64)
+    }
+}
+
+/// How the F coefficients of the populations are set (thesis `F_coefs_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub enum FMode {
+    /// F_p evenly from `f_min` to `f_max` over the populations.
+    #[default]
+    Linspace,
+    /// `f_min` for every population.
+    Const,
+}
+
+impl FMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            FMode::Linspace => "linspace",
+            FMode::Const => "const",
+        }
+    }
+}
+
+impl FromStr for FMode {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "linspace" => Ok(FMode::Linspace),
+            "const" | "const_min" => Ok(FMode::Const),
+            _ => Err(Error::arg("f_mode", format!("`{s}`; expected `linspace` or `const`"))),
+        }
+    }
+}
+
+/// The options of the thesis's `OptionsDict` (Table 3), with its defaults, plus the
+/// precision and whether populations share random numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeOptions {
+    pub f_mode: FMode,
+    pub f_min: f64,
+    pub f_max: f64,
+    /// CR: one value for all populations, or one per population.
+    pub cr: Vec<f64>,
+    pub init_seed: u64,
+    pub mutation_seed: u64,
+    pub crossover_seed: u64,
+    pub migration_seed: u64,
+    /// Double precision on the device (needs `cl_khr_fp64`); the CPU backend always computes
+    /// in double.
+    pub double: bool,
+    /// Populations share the random numbers of mutation and crossover for equal member
+    /// indices (the thesis's device compromise: coalesced reads, correlated populations).
+    pub shared_random: bool,
+}
+
+impl Default for DeOptions {
+    fn default() -> Self {
+        DeOptions {
+            f_mode: FMode::Linspace,
+            f_min: 0.1,
+            f_max: 1.5,
+            cr: vec![0.5],
+            init_seed: 123,
+            mutation_seed: 345,
+            crossover_seed: 457,
+            migration_seed: 581,
+            double: false,
+            shared_random: false,
+        }
+    }
+}
+
+/// The shape of the problem: what the thesis's constructor takes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeParams {
+    pub islands: u32,
+    pub members: u32,
+    pub dims: u32,
+    /// [a, b] of each dimension: one interval for all, or one per dimension (finite, a < b).
+    pub limits: Vec<(f64, f64)>,
+    /// Bound correction of each dimension: one for all, or one per dimension.
+    pub bounds: Vec<BoundsCorrection>,
+    pub options: DeOptions,
+}
+
+impl DeParams {
+    /// One interval and one bound correction for every dimension, default options.
+    pub fn new(islands: u32, members: u32, dims: u32, a: f64, b: f64, bounds: BoundsCorrection) -> Self {
+        DeParams { islands, members, dims, limits: vec![(a, b)], bounds: vec![bounds], options: DeOptions::default() }
+    }
+}
+
+/// The validated configuration every engine works from.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub np: u32,
+    pub nm: u32,
+    pub nn: u32,
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
+    pub kinds: Vec<BoundsCorrection>,
+    /// F and CR of each population.
+    pub f: Vec<f64>,
+    pub cr: Vec<f64>,
+    pub options: DeOptions,
+}
+
+fn per_dim<T: Copy>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
+    match v.len() {
+        1 => Ok(vec![v[0]; n]),
+        l if l == n => Ok(v.to_vec()),
+        l => Err(Error::arg(arg, format!("{l} values; expected 1 or one per dimension ({n})"))),
+    }
+}
+
+impl Config {
+    pub fn new(p: &DeParams) -> Result<Self> {
+        if p.islands == 0 {
+            return Err(Error::arg("islands", "0; expected at least 1 population"));
+        }
+        if p.members < 3 {
+            return Err(Error::arg("members", format!("{}; every strategy needs at least 3 members", p.members)));
+        }
+        if p.dims == 0 {
+            return Err(Error::arg("dims", "0; expected at least 1"));
+        }
+        let total = p.islands as u64 * (p.members as u64 + 1) * p.dims as u64;
+        if total > (1 << 31) {
+            return Err(Error::arg("islands", format!("{} x {} x {} values; at most 2^31", p.islands, p.members + 1, p.dims)));
+        }
+        let nn = p.dims as usize;
+        let limits = per_dim(&p.limits, nn, "limits")?;
+        crate::objective::check_intervals("limits", &limits, p.options.double)?;
+        let kinds = per_dim(&p.bounds, nn, "bounds")?;
+        let o = &p.options;
+        for (name, v) in [("f_min", o.f_min), ("f_max", o.f_max)] {
+            if !v.is_finite() || v < 0.0 {
+                return Err(Error::arg(name, format!("{v}; expected a finite F >= 0")));
+            }
+        }
+        let np = p.islands as usize;
+        let f = match o.f_mode {
+            FMode::Const => vec![o.f_min; np],
+            FMode::Linspace if np == 1 => vec![o.f_min],
+            FMode::Linspace => (0..np).map(|i| o.f_min + i as f64 * (o.f_max - o.f_min) / (np - 1) as f64).collect(),
+        };
+        let cr = match o.cr.len() {
+            1 => vec![o.cr[0]; np],
+            l if l == np => o.cr.clone(),
+            l => return Err(Error::arg("cr", format!("{l} values; expected 1 or one per population ({np})"))),
+        };
+        if let Some(c) = cr.iter().find(|c| !(0.0..=1.0).contains(*c)) {
+            return Err(Error::arg("cr", format!("{c}; expected CR in [0, 1]")));
+        }
+        Ok(Config {
+            np: p.islands,
+            nm: p.members,
+            nn: p.dims,
+            lo: limits.iter().map(|l| l.0).collect(),
+            hi: limits.iter().map(|l| l.1).collect(),
+            kinds,
+            f,
+            cr,
+            options: o.clone(),
+        })
+    }
+
+    /// This configuration with other options (the thesis's `optionsUpdate` of `init`): F, CR
+    /// and the seeds may change; the precision is fixed when the solver is created.
+    pub fn with_options(&self, options: &DeOptions) -> Result<Config> {
+        if options.double != self.options.double {
+            return Err(Error::arg(
+                "double",
+                format!(
+                    "{}; the precision is fixed when the solver is created ({}); create a new solver",
+                    options.double, self.options.double
+                ),
+            ));
+        }
+        Config::new(&DeParams {
+            islands: self.np,
+            members: self.nm,
+            dims: self.nn,
+            limits: self.lo.iter().copied().zip(self.hi.iter().copied()).collect(),
+            bounds: self.kinds.clone(),
+            options: options.clone(),
+        })
+    }
+
+    /// Number of values in X and Fx (with the best rows).
+    pub fn fx_len(&self) -> usize {
+        self.np as usize * (self.nm as usize + 1)
+    }
+}

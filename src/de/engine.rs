@@ -1,0 +1,384 @@
+//! The engine both backends implement ([`Engine`]: `device.rs` on an OpenCL device, `cpu.rs`
+//! with rayon) and the solver over it ([`DeMultiPop`], the thesis's `DEMultiPop`), which adds the
+//! bookkeeping, the migration planning of `ops.rs` and the stop conditions. Neither backend is
+//! named here: `DeMultiPop::new` (in `mod.rs`) picks one.
+
+use super::config::{Config, DeOptions, Migration, MigrationKind, Mutation};
+use super::ops;
+use crate::error::{Error, Result};
+use crate::objective::Objective;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// What an engine does; `DeMultiPop` adds the bookkeeping, migration planning and stopping.
+pub trait Engine: Send {
+    /// Builds what `objective` needs and makes, evaluates and ranks the initial population.
+    fn start(&mut self, objective: &Objective, mutation: Mutation) -> Result<()>;
+    /// Generation `gen` (1-based): trials, evaluation, selection, bests.
+    fn generation(&mut self, gen: u64) -> Result<()>;
+    /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
+    fn fitness(&mut self) -> Result<Vec<f64>>;
+    /// Applies migration moves and re-ranks.
+    fn migrate(&mut self, moves: &[ops::Move]) -> Result<()>;
+    /// Member m (Nm: the best copy) of population p.
+    fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>>;
+    /// The last trials, row `p * Nm + m` of `Nn` values, and their values.
+    fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)>;
+    /// Replaces a user source objective's data buffer.
+    fn set_func_data(&mut self, data: &[u8]) -> Result<()>;
+    /// Waits until the work enqueued so far is done (device launches are asynchronous).
+    fn sync(&mut self) -> Result<()>;
+    fn describe(&self) -> String;
+    /// Takes new F, CR and seeds (same sizes, limits, bounds and precision) before `start`.
+    fn configure(&mut self, cfg: &Config) -> Result<()>;
+}
+
+/// Stop conditions of [`DeMultiPop::run`]; `None` means no limit, and at least one is needed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stop {
+    /// Generations of this call.
+    pub generations: Option<u64>,
+    /// Objective evaluations of this call.
+    pub evaluations: Option<u64>,
+    /// Stop once the best value is at most this.
+    pub target: Option<f64>,
+    pub time_limit: Option<Duration>,
+    /// Record the best of every population every this many generations (0: never).
+    pub record_every: u64,
+}
+
+impl Stop {
+    pub fn generations(g: u64) -> Self {
+        Stop { generations: Some(g), ..Stop::default() }
+    }
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum StopReason {
+    Generations,
+    Evaluations,
+    Target,
+    TimeLimit,
+}
+
+/// The best of every population after `generation` generations.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    pub generation: u64,
+    pub evaluations: u64,
+    pub seconds: f64,
+    pub bests: Vec<f64>,
+}
+
+/// The result of [`DeMultiPop::run`].
+#[derive(Clone, Debug, Serialize)]
+pub struct DeResult {
+    /// The best value over all populations, and where.
+    pub value: f64,
+    pub x: Vec<f64>,
+    pub island: u32,
+    /// Totals since `init`.
+    pub generations: u64,
+    pub evaluations: u64,
+    /// Time of this call.
+    pub seconds: f64,
+    pub stopped_by: StopReason,
+    pub history: Vec<Record>,
+}
+
+struct Running {
+    mutation: Mutation,
+    migration: Migration,
+    objective_label: String,
+    /// A user OpenCL source objective: the only kind that takes a data buffer.
+    source: bool,
+}
+
+/// The island DE solver (the thesis's `DEMultiPop`).
+pub struct DeMultiPop {
+    cfg: Config,
+    engine: Box<dyn Engine>,
+    running: Option<Running>,
+    generation: u64,
+    evaluations: u64,
+}
+
+impl DeMultiPop {
+    /// The solver over `engine`, made for `cfg` ([`DeMultiPop::new`] picks the engine of a
+    /// backend; the backends depend on this module, not it on them).
+    pub fn with_engine(cfg: Config, engine: Box<dyn Engine>) -> Self {
+        DeMultiPop { cfg, engine, running: None, generation: 0, evaluations: 0 }
+    }
+
+    /// Sets the objective, mutation and migration, and makes and evaluates a new initial
+    /// population (the generation count restarts at 0). Errors name the setting: a population
+    /// too small for the mutation, migration with one population or period 0, an objective not
+    /// defined in Nn dimensions, a source that does not compile.
+    pub fn init(&mut self, objective: &Objective, mutation: Mutation, migration: Migration) -> Result<()> {
+        self.init_with(objective, mutation, migration, None)
+    }
+
+    /// `init` with an options update (the thesis's `optionsUpdate`): new F mode and range, CR
+    /// and seeds for this and later runs; `None` keeps the current options. The precision
+    /// (`double`) is fixed at creation. Nothing changes when an argument is invalid; an
+    /// objective that fails to compile or to evaluate leaves the options as they were and the
+    /// solver without an objective.
+    pub fn init_with(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        migration: Migration,
+        options: Option<&DeOptions>,
+    ) -> Result<()> {
+        let cfg = match options {
+            Some(o) => Some(self.cfg.with_options(o)?),
+            None => None,
+        };
+        if self.cfg.nm < mutation.min_members() {
+            return Err(Error::arg(
+                "members",
+                format!("{}; {} needs at least {} members per population", self.cfg.nm, mutation, mutation.min_members()),
+            ));
+        }
+        if migration.kind != MigrationKind::None {
+            if migration.period == 0 {
+                return Err(Error::arg("period", "0; expected a migration period of at least 1 generation"));
+            }
+            if self.cfg.np < 2 {
+                return Err(Error::arg("migration", format!("{} needs at least 2 populations, not 1", migration.kind)));
+            }
+        }
+        objective.check_dims(self.cfg.nn as usize)?;
+        self.running = None;
+        let previous = cfg.as_ref().map(|_| self.cfg.clone());
+        if let Some(cfg) = cfg {
+            self.engine.configure(&cfg)?;
+            self.cfg = cfg;
+        }
+        if let Err(e) = self.engine.start(objective, mutation) {
+            // an objective that fails to build or to evaluate leaves the options as they were
+            if let Some(old) = previous {
+                self.engine.configure(&old)?;
+                self.cfg = old;
+            }
+            return Err(e);
+        }
+        let objective_label = match objective {
+            Objective::Catalogue { name } => name.clone(),
+            Objective::Source { .. } => "OpenCL source".into(),
+            Objective::Callback(_) => "host callback".into(),
+        };
+        let source = matches!(objective, Objective::Source { .. });
+        self.running = Some(Running { mutation, migration, objective_label, source });
+        self.generation = 0;
+        self.evaluations = self.cfg.np as u64 * self.cfg.nm as u64;
+        Ok(())
+    }
+
+    fn running(&self) -> Result<&Running> {
+        self.running.as_ref().ok_or_else(|| Error::arg("init", "the solver has no objective yet; call init first"))
+    }
+
+    /// One generation: trials, evaluation, selection, and migration when its period comes.
+    pub fn iteration(&mut self) -> Result<()> {
+        let migration = self.running()?.migration;
+        let gen = self.generation + 1;
+        self.engine.generation(gen)?;
+        self.generation = gen;
+        self.evaluations += self.cfg.np as u64 * self.cfg.nm as u64;
+        if migration.is_period(gen) {
+            let fx = self.engine.fitness()?;
+            let moves = ops::plan_migration(migration.kind, self.cfg.options.migration_seed, gen, self.cfg.np, self.cfg.nm, &fx);
+            self.engine.migrate(&moves)?;
+        }
+        Ok(())
+    }
+
+    /// Generations until a stop condition holds; `observe` sees every record as it is made.
+    pub fn run_observed(&mut self, stop: &Stop, mut observe: impl FnMut(&Record)) -> Result<DeResult> {
+        self.running()?;
+        if stop.generations.is_none() && stop.evaluations.is_none() && stop.target.is_none() && stop.time_limit.is_none() {
+            return Err(Error::arg("stop", "no stop condition; give generations, evaluations, a target or a time limit"));
+        }
+        if let Some(t) = stop.target {
+            if t.is_nan() {
+                return Err(Error::arg("target", "NaN"));
+            }
+        }
+        let t0 = Instant::now();
+        let (g0, e0) = (self.generation, self.evaluations);
+        let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
+        let mut history = Vec::new();
+        let record = |s: &mut Self, history: &mut Vec<Record>, observe: &mut dyn FnMut(&Record)| -> Result<Vec<f64>> {
+            let bests = s.bests_fitness()?;
+            let r = Record { generation: s.generation, evaluations: s.evaluations, seconds: t0.elapsed().as_secs_f64(), bests };
+            observe(&r);
+            let bests = r.bests.clone();
+            history.push(r);
+            Ok(bests)
+        };
+        if stop.record_every > 0 {
+            record(self, &mut history, &mut observe)?;
+        }
+        let reached = |bests: &[f64]| stop.target.is_some_and(|t| bests.iter().any(|&b| b <= t));
+        let stopped_by = loop {
+            if stop.target.is_some() && reached(&self.bests_fitness()?) {
+                break StopReason::Target;
+            }
+            if stop.generations.is_some_and(|g| self.generation - g0 >= g) {
+                break StopReason::Generations;
+            }
+            if stop.evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
+                break StopReason::Evaluations;
+            }
+            if let Some(t) = stop.time_limit {
+                // launches are asynchronous: the clock means something only once they are done
+                self.engine.sync()?;
+                if t0.elapsed() >= t {
+                    break StopReason::TimeLimit;
+                }
+            }
+            self.iteration()?;
+            if stop.record_every > 0 && (self.generation - g0).is_multiple_of(stop.record_every) {
+                record(self, &mut history, &mut observe)?;
+            }
+        };
+        if stop.record_every > 0 && history.last().is_none_or(|r| r.generation != self.generation) {
+            record(self, &mut history, &mut observe)?;
+        }
+        self.engine.sync()?;
+        let seconds = t0.elapsed().as_secs_f64();
+        let (island, value) = self.best_island()?;
+        Ok(DeResult {
+            value,
+            x: self.best(island)?,
+            island,
+            generations: self.generation,
+            evaluations: self.evaluations,
+            seconds,
+            stopped_by,
+            history,
+        })
+    }
+
+    /// [`DeMultiPop::run_observed`] without an observer.
+    pub fn run(&mut self, stop: &Stop) -> Result<DeResult> {
+        self.run_observed(stop, |_| {})
+    }
+
+    /// The best value of every population (thesis `getBestsFitness`).
+    pub fn bests_fitness(&mut self) -> Result<Vec<f64>> {
+        self.running()?;
+        let fx = self.engine.fitness()?;
+        let s = self.cfg.nm as usize + 1;
+        Ok(fx.chunks_exact(s).map(|c| c[s - 1]).collect())
+    }
+
+    /// The population holding the best value, and the value (ties: lowest population).
+    pub fn best_island(&mut self) -> Result<(u32, f64)> {
+        let b = self.bests_fitness()?;
+        let i = ops::best_member(&b).unwrap_or(0);
+        Ok((i as u32, b[i]))
+    }
+
+    /// The best member of population `p` (thesis `getBest`).
+    pub fn best(&mut self, p: u32) -> Result<Vec<f64>> {
+        self.check_p(p)?;
+        self.engine.member(p, self.cfg.nm)
+    }
+
+    /// Member `m` of population `p` (thesis `getX`).
+    pub fn x(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {
+        self.check_p(p)?;
+        if m >= self.cfg.nm {
+            return Err(Error::arg("member", format!("{m}; the populations have {} members", self.cfg.nm)));
+        }
+        self.engine.member(p, m)
+    }
+
+    /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
+    pub fn fitness(&mut self) -> Result<Vec<f64>> {
+        self.running()?;
+        self.engine.fitness()
+    }
+
+    /// The trials of the last generation (row `p * Nm + m`) and their values.
+    pub fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
+        self.running()?;
+        self.engine.trials()
+    }
+
+    fn check_p(&self, p: u32) -> Result<()> {
+        self.running()?;
+        if p >= self.cfg.np {
+            return Err(Error::arg("island", format!("{p}; there are {} populations", self.cfg.np)));
+        }
+        Ok(())
+    }
+
+    /// Replaces the data buffer of a user OpenCL source objective (the thesis's `func-data`) and
+    /// evaluates the population again under it (counted as Np * Nm evaluations), so no member
+    /// keeps a fitness of the old data. Only a user OpenCL source objective takes data.
+    pub fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
+        if !self.running()?.source {
+            return Err(Error::arg("func-data", "only a user OpenCL source objective takes a data buffer"));
+        }
+        self.engine.set_func_data(data)?;
+        self.evaluations += self.cfg.np as u64 * self.cfg.nm as u64;
+        Ok(())
+    }
+
+    /// The backend in words: the OpenCL device (and its platform, with the tile size), or the
+    /// CPU backend with its thread count.
+    pub fn backend_description(&self) -> String {
+        self.engine.describe()
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn evaluations(&self) -> u64 {
+        self.evaluations
+    }
+
+    pub fn mutation(&self) -> Option<Mutation> {
+        self.running.as_ref().map(|r| r.mutation)
+    }
+
+    pub fn migration(&self) -> Option<Migration> {
+        self.running.as_ref().map(|r| r.migration)
+    }
+
+    /// A description: sizes, strategies, objective and where it runs.
+    pub fn info(&self) -> String {
+        let c = &self.cfg;
+        let mut s = format!(
+            "island DE: {} populations x {} members x {} dimensions, {}, F {} {}..{}, CR {}{}\nrunning on {}\n",
+            c.np,
+            c.nm,
+            c.nn,
+            if c.options.double { "double" } else { "float" },
+            c.options.f_mode.name(),
+            c.options.f_min,
+            c.options.f_max,
+            c.cr[0],
+            if c.cr.iter().any(|&v| v != c.cr[0]) { " (per population)" } else { "" },
+            self.engine.describe()
+        );
+        let kinds: Vec<&str> = c.kinds.iter().map(|k| k.name()).collect();
+        s += &format!("bounds: {}\n", kinds.join(","));
+        if let Some(r) = &self.running {
+            s += &format!(
+                "objective: {}, mutation {}, migration {} every {} generations\ngeneration {}, {} evaluations\n",
+                r.objective_label, r.mutation, r.migration.kind, r.migration.period, self.generation, self.evaluations
+            );
+        }
+        s
+    }
+}
