@@ -28,7 +28,7 @@ fn bad_device_numbers_are_errors() {
 fn build_errors_carry_the_build_log() {
     let ctx = DeviceContext::current().unwrap();
     let e = ctx
-        .program_from_source("__kernel void broken(__global int *x) { x[0] = undefined_name; }", "")
+        .build(&ProgramSpec::default().text("__kernel void broken(__global int *x) { x[0] = undefined_name; }"))
         .unwrap_err();
     let s = e.to_string();
     assert!(matches!(e, Error::KernelBuild { .. }), "{s}");
@@ -40,12 +40,13 @@ fn build_errors_carry_the_build_log() {
 fn programs_are_built_once_per_source_and_options() {
     let ctx = DeviceContext::current().unwrap();
     let src = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2 * FACTOR; }";
-    let a = ctx.program_from_source(src, "-DFACTOR=1").unwrap();
+    let spec = |factor: u32| ProgramSpec::default().text(src).define("FACTOR", factor);
+    let a = ctx.build(&spec(1)).unwrap();
     let before = ctx.cached_programs();
-    let b = ctx.program_from_source(src, "-DFACTOR=1").unwrap();
+    let b = ctx.build(&spec(1)).unwrap();
     assert!(std::sync::Arc::ptr_eq(&a, &b));
     assert_eq!(ctx.cached_programs(), before);
-    let c = ctx.program_from_source(src, "-DFACTOR=2").unwrap();
+    let c = ctx.build(&spec(2)).unwrap();
     assert!(!std::sync::Arc::ptr_eq(&a, &c));
 }
 
