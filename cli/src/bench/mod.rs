@@ -11,6 +11,7 @@ pub mod tabu;
 use crate::out::{CliResult, Failure};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 #[derive(Subcommand)]
 pub enum BenchCommand {
@@ -60,4 +61,20 @@ pub fn default_dir(given: &Option<PathBuf>, rel: &str) -> PathBuf {
             source_tree().join(rel)
         }
     })
+}
+
+/// Calls `f(call index)` once to warm up (call 0), then again until `iterations` timed calls or
+/// `seconds` have passed, whichever comes first (at least one timed call); (timed calls, seconds).
+pub fn timed(iterations: Option<u64>, seconds: Option<f64>, mut f: impl FnMut(u64) -> CliResult) -> CliResult<(u64, f64)> {
+    f(0)?;
+    let t0 = Instant::now();
+    let mut calls = 0u64;
+    loop {
+        calls += 1;
+        f(calls)?;
+        if iterations.is_some_and(|n| calls >= n) || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s) {
+            break;
+        }
+    }
+    Ok((calls, t0.elapsed().as_secs_f64()))
 }

@@ -8,6 +8,7 @@
 //! cost: the data are integers, so the evaluators agree exactly or one of them is wrong.
 
 use crate::args::{parse_seconds, CsvArg, DeviceArg};
+use super::timed;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::hc12::qap::{Backend, Cost, CostForm, IterState, QapHc12, QapProblem};
@@ -15,7 +16,6 @@ use metaopt::problem::qap::QapInstance;
 use metaopt::rng::Philox;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The instance of the thesis's benchmark, relative to the working directory.
 const DEFAULT_INSTANCE: &str = "data/qaplib/tho150.dat";
@@ -88,28 +88,26 @@ struct Measure {
     consistent: bool,
 }
 
-/// Warm-up call, then timed calls until `iterations` or `seconds` is reached.
+/// Warm-up call, then timed calls until `iterations` or `seconds` is reached: (calls, seconds,
+/// the warm-up call's best row, whether every timed call returned it).
 fn time_evaluator(
     ev: &mut QapHc12,
     st: &IterState,
     iterations: Option<u64>,
     seconds: Option<f64>,
 ) -> CliResult<(u64, f64, (Cost, u64), bool)> {
-    let first = ev.best_row(st)?;
+    let mut first = None;
     let mut consistent = true;
-    let mut done = 0u64;
-    let t0 = Instant::now();
-    loop {
+    let (done, secs) = timed(iterations, seconds, |i| {
         let r = ev.best_row(st)?;
-        consistent &= r == first;
-        done += 1;
-        if iterations.is_some_and(|n| done >= n)
-            || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s)
-        {
-            break;
+        if i == 0 {
+            first = Some(r);
+        } else {
+            consistent &= Some(r) == first;
         }
-    }
-    Ok((done, t0.elapsed().as_secs_f64(), first, consistent))
+        Ok(())
+    })?;
+    Ok((done, secs, first.expect("the warm-up call ran"), consistent))
 }
 
 pub fn run(a: &BenchQapArgs) -> CliResult {

@@ -8,6 +8,7 @@
 //! time column is the profiled device time alone. Every satisfied count must equal the CPU's.
 
 use crate::args::{parse_seconds, CsvArg, DeviceArg};
+use super::timed;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
 use metaopt::cpu::sat as cpu_sat;
@@ -15,7 +16,6 @@ use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::rng::Philox;
 use metaopt::sateval::DeviceSat;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// The formula of the benchmark, relative to the working directory.
 const DEFAULT_CNF: &str = "data/satlib/uf250-1065/uf250-01.cnf";
@@ -55,21 +55,6 @@ impl Measure {
     }
 }
 
-/// Calls `f(call index)` once to warm up, then until `seconds` have passed; (calls, seconds).
-fn timed(seconds: f64, mut f: impl FnMut(u64) -> CliResult) -> CliResult<(u64, f64)> {
-    f(0)?;
-    let t0 = Instant::now();
-    let mut calls = 0u64;
-    loop {
-        f(calls + 1)?;
-        calls += 1;
-        if t0.elapsed().as_secs_f64() >= seconds {
-            break;
-        }
-    }
-    Ok((calls, t0.elapsed().as_secs_f64()))
-}
-
 pub fn run(a: &BenchSatArgs) -> CliResult {
     let path = super::default_file(&a.cnf, DEFAULT_CNF, "formula", "--cnf FILE")?;
     let cnf = Cnf::from_file(&path)?;
@@ -106,7 +91,7 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     // the kernel time of the timed calls only (the warm-up call is call 0)
     let mut ok = true;
     let mut kernel_ns = 0u64;
-    let (calls, secs) = timed(a.seconds, |i| {
+    let (calls, secs) = timed(None, Some(a.seconds), |i| {
         let r = ds.dxac(&asg, false)?;
         let k = ds.take_kernel_ns();
         kernel_ns += if i > 0 { k } else { 0 };
@@ -120,7 +105,7 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
 
     let mut ok = true;
     let mut kernel_ns = 0u64;
-    let (calls, secs) = timed(a.seconds, |i| {
+    let (calls, secs) = timed(None, Some(a.seconds), |i| {
         let j = (i as usize) % n;
         let r = ds.mcsx(&asg[j], false)?;
         let k = ds.take_kernel_ns();
@@ -134,7 +119,7 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     results.push(Measure { evaluator: "device-mcsx", device: device.clone(), per_call: 1, calls, seconds: secs, kernel_seconds: Some(kernel_ns as f64 * 1e-9) });
 
     let mut ok = true;
-    let (calls, secs) = timed(a.seconds, |_| {
+    let (calls, secs) = timed(None, Some(a.seconds), |_| {
         let r = cpu_sat::evaluate_many(&cnf, &asg, false)?;
         ok &= r.satisfied == want;
         Ok(())

@@ -1,7 +1,6 @@
 //! `metaopt hc12`: the general HC12 solver on a catalogue function or a user OpenCL objective.
 
-use crate::args::{DeviceArg, JsonArg, ObjectiveArgs, SeedArg};
-use crate::cmd::qap::TabuArgs;
+use crate::args::{DeviceArg, JsonArg, ObjectiveArgs, SeedArg, TabuArgs};
 use crate::out::{self, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::hc12::general::{Coding, Domain, Hc12, Hc12Params, RunOptions, Sense, StartPoint};

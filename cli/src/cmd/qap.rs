@@ -1,6 +1,6 @@
 //! `metaopt qap eval` and `metaopt qap solve`.
 
-use crate::args::{BackendArgs, JsonArg, SeedArg, TimeLimitArg};
+use crate::args::{BackendArgs, JsonArg, SeedArg, TabuArgs, TimeLimitArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::ProgressBar;
@@ -252,51 +252,6 @@ pub struct SolveArgs {
     json: JsonArg,
     #[command(flatten)]
     tabu: TabuArgs,
-}
-
-/// The tabu list options shared by `qap solve` and `bench tabu`.
-#[derive(Args, Clone, Debug)]
-pub struct TabuArgs {
-    /// Keep a tabu list of N strings on the device: runs leave local optima by their best
-    /// neighbour not on the list, and end by --tabu-iterations / --no-improve
-    #[arg(long, value_name = "N")]
-    pub tabu: Option<usize>,
-    /// Iterations of one tabu run
-    #[arg(long, default_value_t = 10_000, value_name = "N", requires = "tabu")]
-    pub tabu_iterations: u32,
-    /// A tabu run ends after N iterations without a new best
-    #[arg(long, default_value_t = 100, value_name = "N", requires = "tabu")]
-    pub no_improve: u32,
-    /// Consult the list only while the current cost is below V
-    #[arg(long, value_name = "V", requires = "tabu")]
-    pub activation_limit: Option<f64>,
-    /// A tabu neighbour better than the best ever seen may be selected
-    #[arg(long, requires = "tabu")]
-    pub aspiration: bool,
-}
-
-impl TabuArgs {
-    /// The library's configuration, or None without --tabu.
-    pub fn config(&self) -> CliResult<Option<TabuConfig>> {
-        let Some(len) = self.tabu else { return Ok(None) };
-        let cfg = TabuConfig {
-            max_length: len,
-            activation_limit: self.activation_limit,
-            aspiration: self.aspiration,
-            max_iterations: self.tabu_iterations,
-            max_no_improve: self.no_improve,
-        };
-        cfg.check().map_err(|e| {
-            let flag = match &e {
-                metaopt::Error::InvalidArgument { arg: "maxLength", .. } => "--tabu",
-                metaopt::Error::InvalidArgument { arg: "maxIterations", .. } => "--tabu-iterations",
-                metaopt::Error::InvalidArgument { arg: "maxNoImprove", .. } => "--no-improve",
-                _ => "--activation-limit",
-            };
-            flag_error(flag, e)
-        })?;
-        Ok(Some(cfg))
-    }
 }
 
 /// Swaps per string when `--swaps` is not given. With random restarts (a random permutation and
