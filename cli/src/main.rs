@@ -4,24 +4,20 @@
 //! (clap's own usage errors use the same status), so scripts can tell a failed command from one
 //! that ran.
 
-// One module per command; the thesis experiments and their statistics live here too, not in the library.
-mod accuracy;
+// The argument groups the commands share (args), one module per command (cmd), the benchmark
+// drivers (bench) and the thesis's experiments with their statistics (experiment), which live
+// here, not in the library; out and plot are the output helpers.
+mod args;
 mod bench;
-mod bench_de;
-mod bench_sat;
-mod bench_tabu;
-mod de;
-mod devices;
+mod cmd;
 mod experiment;
-mod experiments;
-mod experiments_de;
-mod hc12;
 mod out;
 mod plot;
-mod qap;
-mod sat;
 
+use bench::BenchCommand;
 use clap::{Parser, Subcommand};
+use cmd::{de, devices, hc12, qap, sat};
+use experiment::ExperimentCommand;
 use std::process::ExitCode;
 
 /// Exit status of every error.
@@ -53,17 +49,17 @@ enum Command {
     #[command(subcommand)]
     Sat(sat::SatCommand),
     /// The test-function catalogue: name, domain, dimensions, minimum
-    Functions(hc12::FunctionsArgs),
+    Functions(cmd::functions::FunctionsArgs),
     /// The general HC12 solver on a catalogue function or a user OpenCL objective
     Hc12(Box<hc12::Hc12Args>),
     /// Island differential evolution on a catalogue function or a user OpenCL objective
     De(Box<de::DeArgs>),
     /// The thesis's experiments (island DE, section 6.1): CSV tables and PNG plots in a folder
     #[command(subcommand)]
-    Experiment(experiment::ExperimentCommand),
+    Experiment(ExperimentCommand),
     /// Benchmarks (throughput measurements, not tests)
     #[command(subcommand)]
-    Bench(bench::BenchCommand),
+    Bench(BenchCommand),
 }
 
 fn main() -> ExitCode {
@@ -86,13 +82,22 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Devices(a) => devices::run(&a),
-        Command::Qap(c) => qap::run(c),
-        Command::Sat(c) => sat::run(c),
-        Command::Functions(a) => hc12::functions_cmd(&a),
-        Command::Hc12(a) => hc12::hc12_cmd(&a),
-        Command::De(a) => de::de_cmd(&a),
-        Command::Experiment(c) => experiment::run(c),
-        Command::Bench(c) => bench::run(c),
+        Command::Qap(qap::QapCommand::Eval(a)) => qap::eval(&a),
+        Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
+        Command::Sat(sat::SatCommand::Eval(a)) => sat::eval(&a),
+        Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a),
+        Command::Functions(a) => cmd::functions::run(&a),
+        Command::Hc12(a) => hc12::run(&a),
+        Command::De(a) => de::run(&a),
+        Command::Experiment(ExperimentCommand::DeSdis(a)) => experiment::de::de_sdis(&a),
+        Command::Experiment(ExperimentCommand::DeMigration(a)) => experiment::de::de_migration(&a),
+        Command::Bench(BenchCommand::Qap(a)) => bench::qap::run(&a),
+        Command::Bench(BenchCommand::Tabu(a)) => bench::tabu::run(&a),
+        Command::Bench(BenchCommand::Functions(a)) => bench::functions::run(&a),
+        Command::Bench(BenchCommand::Sat(a)) => bench::sat::run(&a),
+        Command::Bench(BenchCommand::SatSolve(a)) => bench::sat_solve::run(&a),
+        Command::Bench(BenchCommand::De(a)) => bench::de::throughput(&a),
+        Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

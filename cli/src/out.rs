@@ -1,8 +1,12 @@
-//! Output helpers shared by the subcommands: the CLI's error type, writing to stdout without
-//! panicking on a closed pipe, and number formatting.
+//! Output helpers shared by the subcommands: the CLI's error type and the renaming of library
+//! parameters to flags, writing to stdout without panicking on a closed pipe, CSV tables,
+//! progress bars and number formatting.
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt;
 use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
 
 /// An error as the user sees it: one line after `error: `.
 #[derive(Debug)]
@@ -42,6 +46,25 @@ pub fn flag_error(flag: &str, e: metaopt::Error) -> Failure {
     }
 }
 
+/// A library error as the user sees it: an invalid argument whose library name `table` maps to a
+/// flag (`(library name, flag)`) names the flag; any other error passes through.
+pub fn renamed(e: metaopt::Error, table: &[(&str, &str)]) -> Failure {
+    if let metaopt::Error::InvalidArgument { arg, .. } = &e {
+        if let Some((_, flag)) = table.iter().find(|(name, _)| name == arg) {
+            return flag_error(flag, e);
+        }
+    }
+    e.into()
+}
+
+/// [`renamed`] for a command with a CPU backend: a missing device suggests `--cpu`.
+pub fn renamed_or_cpu(e: metaopt::Error, table: &[(&str, &str)]) -> Failure {
+    match e {
+        metaopt::Error::NoDevice(_) => Failure(format!("{e}; or use --cpu")),
+        e => renamed(e, table),
+    }
+}
+
 /// Writes `text` to stdout. A reader that went away (`metaopt devices | head -1`) is not an
 /// error: the output is simply no longer wanted.
 pub fn print(text: &str) -> CliResult {
@@ -53,10 +76,35 @@ pub fn print(text: &str) -> CliResult {
     }
 }
 
+/// A CSV writer's error.
+pub fn csv_error(e: impl fmt::Display) -> Failure {
+    Failure(format!("cannot write CSV: {e}"))
+}
+
+/// The bytes of a finished CSV table.
+pub fn csv_bytes(w: csv::Writer<Vec<u8>>) -> CliResult<Vec<u8>> {
+    w.into_inner().map_err(csv_error)
+}
+
+/// A CSV table of `header` and `rows` as a file; a failure to write names `what` (a flag or
+/// nothing) and the path.
+pub fn write_csv_file<R>(path: &Path, what: &str, header: &[&str], rows: impl IntoIterator<Item = R>) -> CliResult
+where
+    R: IntoIterator,
+    R::Item: AsRef<[u8]>,
+{
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).map_err(csv_error)?;
+    for r in rows {
+        w.write_record(r).map_err(csv_error)?;
+    }
+    std::fs::write(path, csv_bytes(w)?).map_err(|e| Failure(format!("{what}cannot write {}: {e}", path.display())))
+}
+
 /// Prints a finished CSV table on stdout and, when `file` is given, writes it there too: how
 /// every benchmark command ends.
-pub fn finish_csv(w: csv::Writer<Vec<u8>>, file: Option<&std::path::Path>) -> CliResult {
-    let bytes = w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+pub fn finish_csv(w: csv::Writer<Vec<u8>>, file: Option<&Path>) -> CliResult {
+    let bytes = csv_bytes(w)?;
     let text = String::from_utf8(bytes).map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
     print(&text)?;
     if let Some(f) = file {
@@ -72,6 +120,29 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
         serde_json::to_string(value).map_err(|e| Failure(format!("cannot encode JSON: {e}")))?;
     s.push('\n');
     print(&s)
+}
+
+/// A progress bar on stderr with `template` (indicatif's syntax), ticking by itself.
+pub fn progress_bar(bar: ProgressBar, template: &str) -> ProgressBar {
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
+}
+
+/// A progress bar over a time limit, its position in milliseconds.
+pub fn time_bar(limit: Duration) -> ProgressBar {
+    progress_bar(
+        ProgressBar::new(limit.as_millis().max(1) as u64),
+        &format!("{{spinner}} [{{bar:30}}] {{elapsed}} of {:.0}s  {{msg}}", limit.as_secs_f64()),
+    )
+}
+
+/// A count bar: `{spinner} [{bar:30}] <template>`.
+pub fn count_bar(len: u64, template: &str) -> ProgressBar {
+    progress_bar(ProgressBar::new(len.max(1)), &format!("{{spinner}} [{{bar:30}}] {template}"))
 }
 
 /// Bytes in binary units, e.g. `15.6 GiB`.

@@ -1,35 +1,18 @@
 //! `metaopt experiment de-sdis` and `metaopt experiment de-migration`: the two island DE
 //! experiments of the thesis's section 6.1 (docs/DE.md), each one command that writes CSV
-//! tables and PNG plots into a folder. The computation is `crate::experiments_de`.
+//! tables and PNG plots into a folder. The computation is `super::de_stats`.
 
-use crate::de::{backend, de_error, parse_bounds, parse_numbers};
-use crate::out::{self, CliResult, Failure};
+use super::de_stats::{self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup};
+use crate::args::{catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds, BackendArgs};
+use crate::cmd::de::de_error;
+use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
-use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use clap::Args;
+use indicatif::ProgressBar;
 use metaopt::de::{Backend, BoundsCorrection, Migration, MigrationKind};
-use crate::experiments_de::{self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup};
-use metaopt::problem::functions;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-#[derive(Subcommand)]
-pub enum ExperimentCommand {
-    /// Thesis 6.1, first experiment: the bound corrections (SDIS) against intervals of F,
-    /// no migration; CSV and a PNG per function
-    DeSdis(DeSdisArgs),
-    /// Thesis 6.1, second experiment: fitness against the migration period for each migration
-    /// strategy on CEC07t with COTN; CSV and PNG
-    DeMigration(DeMigrationArgs),
-}
-
-pub fn run(c: ExperimentCommand) -> CliResult {
-    match c {
-        ExperimentCommand::DeSdis(a) => de_sdis(&a),
-        ExperimentCommand::DeMigration(a) => de_migration(&a),
-    }
-}
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// The DE settings both experiments share (the thesis's: Np = 256, CR = 0.7,
 /// F = linspace(0.001, 2), DE/rand/1, 10 dimensions).
@@ -69,12 +52,8 @@ pub struct CommonArgs {
     /// Double precision on the device
     #[arg(long)]
     double: bool,
-    /// The rayon CPU backend instead of an OpenCL device
-    #[arg(long, conflicts_with = "device")]
-    cpu: bool,
-    /// OpenCL device number from `metaopt devices`
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
+    #[command(flatten)]
+    backend: BackendArgs,
 }
 
 impl CommonArgs {
@@ -85,11 +64,11 @@ impl CommonArgs {
         s.islands = self.islands;
         s.members = self.members;
         s.dims = self.dims;
-        s.mutation = crate::de::parse_mutation(&self.mutation)?;
+        s.mutation = parse_mutation(&self.mutation)?;
         s.options.f_min = self.f_min;
         s.options.f_max = self.f_max;
         s.options.cr = parse_numbers("--CR", &self.cr)?;
-        let seeds = crate::de::seeds(self.seed);
+        let seeds = seeds(self.seed);
         (s.options.init_seed, s.options.mutation_seed, s.options.crossover_seed, s.options.migration_seed) =
             (seeds[0], seeds[1], seeds[2], seeds[3]);
         s.options.double = self.double;
@@ -102,7 +81,7 @@ impl CommonArgs {
             return Err("--generations: 0; expected at least 1".into());
         }
         std::fs::create_dir_all(&self.out).map_err(|e| Failure(format!("--out: cannot create {}: {e}", self.out.display())))?;
-        backend(self.cpu, self.device)
+        self.backend.backend()
     }
 }
 
@@ -147,27 +126,7 @@ pub struct DeMigrationArgs {
 }
 
 fn runs_bar(total: u64) -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::new(total.max(1));
-    bar.set_draw_target(ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} [{bar:30}] run {pos}/{len}  {elapsed} (eta {eta})  {msg}") {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.enable_steady_tick(Duration::from_millis(120));
-    Some(bar)
-}
-
-fn csv_file(path: &Path, header: &[&str], rows: &[Vec<String>]) -> CliResult {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let e = |e: csv::Error| Failure(format!("cannot write CSV: {e}"));
-    w.write_record(header).map_err(e)?;
-    for r in rows {
-        w.write_record(r).map_err(e)?;
-    }
-    let bytes = w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
-    std::fs::write(path, bytes).map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))
+    std::io::stderr().is_terminal().then(|| out::count_bar(total, "run {pos}/{len}  {elapsed} (eta {eta})  {msg}"))
 }
 
 /// A file name part from a function or strategy name.
@@ -180,15 +139,10 @@ fn num(v: f64) -> String {
 }
 
 /// Experiment 1 of thesis 6.1.
-fn de_sdis(a: &DeSdisArgs) -> CliResult {
+pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
     let c = &a.common;
     let kinds = parse_bounds(&a.bounds)?;
-    let mut functions_ok = Vec::new();
-    for f in &a.functions {
-        let info = functions::lookup(f).map_err(|e| crate::out::flag_error("--functions", e))?;
-        info.check_dims(c.dims as usize).map_err(|e| crate::out::flag_error("--dims", e))?;
-        functions_ok.push(info.name);
-    }
+    let functions_ok: Vec<&str> = catalogue_functions("--functions", &a.functions, c.dims)?.iter().map(|i| i.name).collect();
     let backend = c.prepare()?;
     let record_every = a.record_every.unwrap_or_else(|| c.generations.div_ceil(100).max(1));
     let probe = c.setup(functions_ok[0], kinds[0], backend)?;
@@ -300,10 +254,11 @@ fn de_sdis(a: &DeSdisArgs) -> CliResult {
         b.finish_and_clear();
     }
     let csv_path = c.out.join("de_sdis.csv");
-    csv_file(&csv_path, &["function", "bounds", "generation", "group", "F_lo", "F_hi", "mean", "q25", "q50", "q75"], &rows)?;
+    out::write_csv_file(&csv_path, "", &["function", "bounds", "generation", "group", "F_lo", "F_hi", "mean", "q25", "q50", "q75"], &rows)?;
     let sum_path = c.out.join("de_sdis_summary.csv");
-    csv_file(
+    out::write_csv_file(
         &sum_path,
+        "",
         &[
             "function",
             "bounds",
@@ -358,12 +313,12 @@ fn sdis_panel(function: &str, kind: BoundsCorrection, g: &[ex::GroupRow], groups
 }
 
 /// Experiment 2 of thesis 6.1.
-fn de_migration(a: &DeMigrationArgs) -> CliResult {
+pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
     let c = &a.common;
     let kinds: Vec<MigrationKind> = a
         .strategies
         .split(',')
-        .map(|k| k.parse().map_err(|e| crate::out::flag_error("--strategies", e)))
+        .map(|k| k.parse().map_err(|e| flag_error("--strategies", e)))
         .collect::<CliResult<_>>()?;
     let bounds = parse_bounds(&a.bounds)?;
     if bounds.len() != 1 {
@@ -372,9 +327,7 @@ fn de_migration(a: &DeMigrationArgs) -> CliResult {
     if a.periods.is_empty() || a.periods.contains(&0) {
         return Err("--periods: expected positive periods".into());
     }
-    let info = functions::lookup(&a.function).map_err(|e| crate::out::flag_error("--function", e))?;
-    info.check_dims(c.dims as usize).map_err(|e| crate::out::flag_error("--dims", e))?;
-    let function = info.name;
+    let function = catalogue_function("--function", &a.function, c.dims)?.name;
     let backend = c.prepare()?;
     let with_baseline = !kinds.contains(&MigrationKind::None);
     let bar = runs_bar((kinds.len() * a.periods.len() + with_baseline as usize) as u64 * a.runs as u64);
@@ -485,8 +438,9 @@ fn de_migration(a: &DeMigrationArgs) -> CliResult {
         b.finish_and_clear();
     }
     let csv_path = c.out.join("de_migration.csv");
-    csv_file(
+    out::write_csv_file(
         &csv_path,
+        "",
         &[
             "strategy", "period", "runs", "mean", "q25", "q50", "q75", "min", "max", "best", "best_run", "best_island", "best_F",
             "run_best_median", "run_best_max",
@@ -494,7 +448,7 @@ fn de_migration(a: &DeMigrationArgs) -> CliResult {
         &rows,
     )?;
     let runs_path = c.out.join("de_migration_runs.csv");
-    csv_file(&runs_path, &["strategy", "period", "run", "init_seed", "best", "best_island", "best_F", "island_best_mean"], &run_rows)?;
+    out::write_csv_file(&runs_path, "", &["strategy", "period", "run", "init_seed", "best", "best_island", "best_F", "island_best_mean"], &run_rows)?;
     let png = c.out.join("de_migration.png");
     let title = format!(
         "{function}, D = {}, {}: {} islands x {} members, CR {}, F linspace({}, {}), {} generations, {} run{}",

@@ -7,45 +7,15 @@
 //! iterations or seconds, timed by the wall clock. Every call must return the same best row and
 //! cost: the data are integers, so the evaluators agree exactly or one of them is wrong.
 
-use crate::out::{self, flag_error, CliResult, Failure};
-use clap::{Args, Subcommand, ValueEnum};
-use metaopt::device::set_device_number;
+use crate::args::{parse_seconds, CsvArg, DeviceArg};
+use super::timed;
+use crate::out::{self, csv_error, CliResult, Failure};
+use clap::{Args, ValueEnum};
 use metaopt::hc12::qap::{Backend, Cost, CostForm, IterState, QapHc12, QapProblem};
 use metaopt::problem::qap::QapInstance;
 use metaopt::rng::Philox;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
-
-#[derive(Subcommand)]
-pub enum BenchCommand {
-    /// Rows per second of the QAP neighbourhood: device full kernel, device delta kernel, CPU
-    Qap(BenchQapArgs),
-    /// The thesis's Table 4: success ratio and time to the optimum, plain HC12 and with the tabu list
-    Tabu(crate::bench_tabu::BenchTabuArgs),
-    /// The thesis's Table 6: accuracy of the function catalogue against 50-digit references
-    Functions(crate::hc12::BenchFunctionsArgs),
-    /// Clause evaluations per second of a CNF formula: device DXAC and MCSX, rayon CPU
-    Sat(crate::bench_sat::BenchSatArgs),
-    /// SAT local search: solved share and median time per SATLIB family, as CSV
-    SatSolve(crate::sat::BenchSatSolveArgs),
-    /// Island DE: generations and evaluations per second on the device and the CPU backend
-    De(crate::bench_de::BenchDeArgs),
-    /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t
-    DeDigits(crate::bench_de::BenchDigitsArgs),
-}
-
-pub fn run(c: BenchCommand) -> CliResult {
-    match c {
-        BenchCommand::Qap(a) => bench_qap(&a),
-        BenchCommand::Tabu(a) => crate::bench_tabu::bench_tabu(&a),
-        BenchCommand::Functions(a) => crate::hc12::bench_functions(&a),
-        BenchCommand::Sat(a) => crate::bench_sat::bench_sat(&a),
-        BenchCommand::SatSolve(a) => crate::sat::bench_sat_solve(&a),
-        BenchCommand::De(a) => crate::bench_de::bench_de(&a),
-        BenchCommand::DeDigits(a) => crate::bench_de::bench_digits(&a),
-    }
-}
 
 /// The instance of the thesis's benchmark, relative to the working directory.
 const DEFAULT_INSTANCE: &str = "data/qaplib/tho150.dat";
@@ -73,13 +43,6 @@ impl Which {
     }
 }
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
-}
-
 #[derive(Args)]
 pub struct BenchQapArgs {
     /// QAPLIB instance [default: data/qaplib/tho150.dat]
@@ -97,9 +60,8 @@ pub struct BenchQapArgs {
     /// Seconds of timed calls per evaluator (at least one call) [default: 3 unless --iterations]
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     seconds: Option<f64>,
-    /// OpenCL device number from `metaopt devices` (default: METAOPT_DEVICE, else 0)
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
+    #[command(flatten)]
+    device: DeviceArg,
     /// Evaluators to time, comma-separated
     #[arg(
         long,
@@ -111,9 +73,8 @@ pub struct BenchQapArgs {
     /// Seed of the random permutation the neighbourhood is taken around
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
-    /// Also write the CSV to FILE
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
+    #[command(flatten)]
+    csv: CsvArg,
 }
 
 /// One evaluator's measurement.
@@ -127,55 +88,32 @@ struct Measure {
     consistent: bool,
 }
 
-fn resolve_instance(given: &Option<PathBuf>) -> CliResult<PathBuf> {
-    if let Some(p) = given {
-        return Ok(p.clone());
-    }
-    let cwd = PathBuf::from(DEFAULT_INSTANCE);
-    if cwd.is_file() {
-        return Ok(cwd);
-    }
-    // the same file seen from the source tree this binary was built from
-    let tree = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(DEFAULT_INSTANCE);
-    if tree.is_file() {
-        return Ok(tree);
-    }
-    Err(Failure(format!(
-        "the default instance {DEFAULT_INSTANCE} is not there (relative to the working directory or to {}); give --instance PATH",
-        env!("CARGO_MANIFEST_DIR")
-    )))
-}
-
-/// Warm-up call, then timed calls until `iterations` or `seconds` is reached.
+/// Warm-up call, then timed calls until `iterations` or `seconds` is reached: (calls, seconds,
+/// the warm-up call's best row, whether every timed call returned it).
 fn time_evaluator(
     ev: &mut QapHc12,
     st: &IterState,
     iterations: Option<u64>,
     seconds: Option<f64>,
 ) -> CliResult<(u64, f64, (Cost, u64), bool)> {
-    let first = ev.best_row(st)?;
+    let mut first = None;
     let mut consistent = true;
-    let mut done = 0u64;
-    let t0 = Instant::now();
-    loop {
+    let (done, secs) = timed(iterations, seconds, |i| {
         let r = ev.best_row(st)?;
-        consistent &= r == first;
-        done += 1;
-        if iterations.is_some_and(|n| done >= n)
-            || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s)
-        {
-            break;
+        if i == 0 {
+            first = Some(r);
+        } else {
+            consistent &= Some(r) == first;
         }
-    }
-    Ok((done, t0.elapsed().as_secs_f64(), first, consistent))
+        Ok(())
+    })?;
+    Ok((done, secs, first.expect("the warm-up call ran"), consistent))
 }
 
-fn bench_qap(a: &BenchQapArgs) -> CliResult {
-    let path = resolve_instance(&a.instance)?;
+pub fn run(a: &BenchQapArgs) -> CliResult {
+    let path = super::default_file(&a.instance, DEFAULT_INSTANCE, "instance", "--instance PATH")?;
     let inst = QapInstance::from_dat(&path)?;
-    if let Some(d) = a.device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
+    a.device.select()?;
     let seconds = match (a.iterations, a.seconds) {
         (None, None) => Some(3.0),
         (_, s) => s,
@@ -191,15 +129,8 @@ fn bench_qap(a: &BenchQapArgs) -> CliResult {
     }
     let problem = Arc::new(QapProblem::from_instance(&inst));
     let make = |backend: Backend, form: CostForm| {
-        QapHc12::new(problem.clone(), a.swaps, a.mask_order, 0, 0, backend, form).map_err(|e| {
-            match e {
-                metaopt::Error::InvalidArgument { arg: "swaps", .. } => flag_error("--swaps", e),
-                metaopt::Error::InvalidArgument {
-                    arg: "maskOrder", ..
-                } => flag_error("--mask-order", e),
-                e => e.into(),
-            }
-        })
+        QapHc12::new(problem.clone(), a.swaps, a.mask_order, 0, 0, backend, form)
+            .map_err(|e| out::renamed(e, &[("swaps", "--swaps"), ("maskOrder", "--mask-order")]))
     };
     // a CPU solver first: it checks the arguments and builds the state, without a device
     let reference = make(Backend::Cpu, CostForm::Delta)?;
@@ -257,7 +188,6 @@ fn bench_qap(a: &BenchQapArgs) -> CliResult {
     let rps = |m: &Measure| rows as f64 * m.iterations as f64 / m.seconds;
     let cpu_rps = results.iter().find(|m| m.which == Which::CpuDelta).map(rps);
     let mut w = csv::Writer::from_writer(Vec::new());
-    let csv_err = |e: csv::Error| Failure(format!("cannot write CSV: {e}"));
     w.write_record([
         "instance",
         "n",
@@ -272,7 +202,7 @@ fn bench_qap(a: &BenchQapArgs) -> CliResult {
         "best_row",
         "best_cost",
     ])
-    .map_err(csv_err)?;
+    .map_err(csv_error)?;
     for m in &results {
         let r = rps(m);
         w.write_record([
@@ -289,9 +219,9 @@ fn bench_qap(a: &BenchQapArgs) -> CliResult {
             m.best.1.to_string(),
             m.best.0.to_string(),
         ])
-        .map_err(csv_err)?;
+        .map_err(csv_error)?;
     }
-    out::finish_csv(w, a.csv.as_deref())?;
+    out::finish_csv(w, a.csv.path())?;
 
     let first = results[0].best;
     let inconsistent: Vec<&str> = results

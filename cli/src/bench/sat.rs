@@ -7,25 +7,18 @@
 //! Host time includes the transfers (and, for DXAC, the host-side transposition); the kernel
 //! time column is the profiled device time alone. Every satisfied count must equal the CPU's.
 
-use crate::out::{self, flag_error, CliResult, Failure};
+use crate::args::{parse_seconds, CsvArg, DeviceArg};
+use super::timed;
+use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
 use metaopt::sat::cpu as cpu_sat;
-use metaopt::device::set_device_number;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::rng::Philox;
 use metaopt::sat::eval::DeviceSat;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
 
 /// The formula of the benchmark, relative to the working directory.
 const DEFAULT_CNF: &str = "data/satlib/uf250-1065/uf250-01.cnf";
-
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
-}
 
 #[derive(Args)]
 pub struct BenchSatArgs {
@@ -38,33 +31,13 @@ pub struct BenchSatArgs {
     /// Seconds of timed calls per evaluator (at least one call)
     #[arg(long, default_value_t = 3.0, value_name = "S", value_parser = parse_seconds)]
     seconds: f64,
-    /// OpenCL device number from `metaopt devices` (default: METAOPT_DEVICE, else 0)
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
+    #[command(flatten)]
+    device: DeviceArg,
     /// Seed of the random assignments
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
-    /// Also write the CSV to FILE
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-}
-
-fn resolve_cnf(given: &Option<PathBuf>) -> CliResult<PathBuf> {
-    if let Some(p) = given {
-        return Ok(p.clone());
-    }
-    let cwd = PathBuf::from(DEFAULT_CNF);
-    if cwd.is_file() {
-        return Ok(cwd);
-    }
-    let tree = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(DEFAULT_CNF);
-    if tree.is_file() {
-        return Ok(tree);
-    }
-    Err(Failure(format!(
-        "the default formula {DEFAULT_CNF} is not there (relative to the working directory or to {}); give --cnf FILE",
-        env!("CARGO_MANIFEST_DIR")
-    )))
+    #[command(flatten)]
+    csv: CsvArg,
 }
 
 struct Measure {
@@ -82,27 +55,10 @@ impl Measure {
     }
 }
 
-/// Calls `f(call index)` once to warm up, then until `seconds` have passed; (calls, seconds).
-fn timed(seconds: f64, mut f: impl FnMut(u64) -> CliResult) -> CliResult<(u64, f64)> {
-    f(0)?;
-    let t0 = Instant::now();
-    let mut calls = 0u64;
-    loop {
-        f(calls + 1)?;
-        calls += 1;
-        if t0.elapsed().as_secs_f64() >= seconds {
-            break;
-        }
-    }
-    Ok((calls, t0.elapsed().as_secs_f64()))
-}
-
-pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
-    let path = resolve_cnf(&a.cnf)?;
+pub fn run(a: &BenchSatArgs) -> CliResult {
+    let path = super::default_file(&a.cnf, DEFAULT_CNF, "formula", "--cnf FILE")?;
     let cnf = Cnf::from_file(&path)?;
-    if let Some(d) = a.device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
+    a.device.select()?;
     let n = a.assignments as usize;
     let m = cnf.num_clauses();
     let mut rng = Philox::new(a.seed, 0);
@@ -135,7 +91,7 @@ pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
     // the kernel time of the timed calls only (the warm-up call is call 0)
     let mut ok = true;
     let mut kernel_ns = 0u64;
-    let (calls, secs) = timed(a.seconds, |i| {
+    let (calls, secs) = timed(None, Some(a.seconds), |i| {
         let r = ds.dxac(&asg, false)?;
         let k = ds.take_kernel_ns();
         kernel_ns += if i > 0 { k } else { 0 };
@@ -149,7 +105,7 @@ pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
 
     let mut ok = true;
     let mut kernel_ns = 0u64;
-    let (calls, secs) = timed(a.seconds, |i| {
+    let (calls, secs) = timed(None, Some(a.seconds), |i| {
         let j = (i as usize) % n;
         let r = ds.mcsx(&asg[j], false)?;
         let k = ds.take_kernel_ns();
@@ -163,7 +119,7 @@ pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
     results.push(Measure { evaluator: "device-mcsx", device: device.clone(), per_call: 1, calls, seconds: secs, kernel_seconds: Some(kernel_ns as f64 * 1e-9) });
 
     let mut ok = true;
-    let (calls, secs) = timed(a.seconds, |_| {
+    let (calls, secs) = timed(None, Some(a.seconds), |_| {
         let r = cpu_sat::evaluate_many(&cnf, &asg, false)?;
         ok &= r.satisfied == want;
         Ok(())
@@ -187,7 +143,6 @@ pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
         );
     }
     let mut w = csv::Writer::from_writer(Vec::new());
-    let csv_err = |e: csv::Error| Failure(format!("cannot write CSV: {e}"));
     w.write_record([
         "instance",
         "vars",
@@ -203,7 +158,7 @@ pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
         "kernel_clause_evals_per_second",
         "speedup_vs_cpu",
     ])
-    .map_err(csv_err)?;
+    .map_err(csv_error)?;
     for r in &results {
         let evals = r.assignments() as f64 * m as f64;
         w.write_record([
@@ -221,9 +176,9 @@ pub fn bench_sat(a: &BenchSatArgs) -> CliResult {
             r.kernel_seconds.filter(|&k| k > 0.0).map_or(String::new(), |k| format!("{:.0}", evals / k)),
             format!("{:.3}", rate(r) / cpu),
         ])
-        .map_err(csv_err)?;
+        .map_err(csv_error)?;
     }
-    out::finish_csv(w, a.csv.as_deref())?;
+    out::finish_csv(w, a.csv.path())?;
     if mismatch.is_empty() {
         eprintln!("check: DXAC, MCSX and the CPU evaluator gave the same satisfied counts for every assignment they evaluated");
         Ok(())

@@ -7,15 +7,17 @@
 //! the initial population, untimed), one warm-up generation, then the timed generations, closed
 //! by reading the island bests back so that the device has finished them.
 
-use crate::de::{backend, de_error, parse_bounds, parse_migration, parse_mutation, parse_numbers};
-use crate::out::{self, CliResult, Failure};
+use crate::args::{
+    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_numbers, parse_seconds, BackendArgs, CsvArg, DeviceArg,
+};
+use crate::cmd::de::de_error;
+use crate::experiment::de_stats::{digits_run, DigitsSetup};
+use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
 use metaopt::de::{Backend, DeMultiPop, DeParams, Migration};
-use crate::experiments_de::{digits_run, DigitsSetup};
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
 use serde::Serialize;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// `NPxNMxNN`, e.g. `256x32x10`.
@@ -57,12 +59,10 @@ pub struct BenchDeArgs {
     /// Backends to time, comma-separated: device, cpu
     #[arg(long, value_delimiter = ',', default_value = "device,cpu", value_name = "NAMES")]
     backends: Vec<String>,
-    /// OpenCL device number from `metaopt devices`
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
-    /// Also write the CSV to FILE
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
+    #[command(flatten)]
+    device: DeviceArg,
+    #[command(flatten)]
+    csv: CsvArg,
 }
 
 #[derive(Serialize)]
@@ -81,15 +81,18 @@ struct ThroughputRow {
     best: f64,
 }
 
-pub fn bench_de(a: &BenchDeArgs) -> CliResult {
+pub fn throughput(a: &BenchDeArgs) -> CliResult {
     let mutation = parse_mutation(&a.mutation)?;
     let bounds = parse_bounds(&a.bounds)?;
     let migration = Migration::new(parse_migration(&a.migration)?, a.period);
-    let info = functions::lookup(&a.function).map_err(|e| crate::out::flag_error("--function", e))?;
+    let info = functions::lookup(&a.function).map_err(|e| flag_error("--function", e))?;
     let mut backends = Vec::new();
     for b in &a.backends {
         match b.trim().to_ascii_lowercase().as_str() {
-            "device" => backends.push(("device", backend(false, a.device)?)),
+            "device" => {
+                a.device.select()?;
+                backends.push(("device", Backend::DEVICE))
+            }
             "cpu" => backends.push(("cpu", Backend::Cpu)),
             _ => return Err(Failure(format!("--backends: `{b}`; expected device or cpu"))),
         }
@@ -98,7 +101,7 @@ pub fn bench_de(a: &BenchDeArgs) -> CliResult {
     let mut w = csv::Writer::from_writer(Vec::new());
     eprintln!("{:<14} {:<7} {:>10} {:>12} {:>14}  device", "size", "backend", "seconds", "generations/s", "evaluations/s");
     for &(np, nm, nn) in &a.sizes {
-        info.check_dims(nn as usize).map_err(|e| crate::out::flag_error("--sizes", e))?;
+        info.check_dims(nn as usize).map_err(|e| flag_error("--sizes", e))?;
         for &(bname, backend) in &backends {
             let (a0, b0) = info.domain;
             let mut p = DeParams::new(np, nm, nn, a0, b0, bounds[0]);
@@ -138,16 +141,16 @@ pub fn bench_de(a: &BenchDeArgs) -> CliResult {
                 out::rate(row.evaluations_per_s),
                 row.device
             );
-            w.serialize(row).map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+            w.serialize(row).map_err(csv_error)?;
         }
     }
-    out::finish_csv(w, a.csv.as_deref())
+    out::finish_csv(w, a.csv.path())
 }
 
 #[derive(Args)]
 pub struct BenchDigitsArgs {
     /// Time budget per function in seconds
-    #[arg(long, default_value_t = 60.0, value_name = "S", value_parser = parse_positive)]
+    #[arg(long, default_value_t = 60.0, value_name = "S", value_parser = parse_seconds)]
     seconds: f64,
     /// Functions, comma-separated (each must have a known minimum in D dimensions)
     #[arg(long, value_delimiter = ',', default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t", value_name = "NAMES")]
@@ -189,22 +192,10 @@ pub struct BenchDigitsArgs {
     /// Single precision on the device (the challenge needs double; for comparison only)
     #[arg(long)]
     float: bool,
-    /// The rayon CPU backend instead of an OpenCL device
-    #[arg(long, conflicts_with = "device")]
-    cpu: bool,
-    /// OpenCL device number from `metaopt devices`
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
-    /// Also write the CSV to FILE
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-}
-
-fn parse_positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
+    #[command(flatten)]
+    backend: BackendArgs,
+    #[command(flatten)]
+    csv: CsvArg,
 }
 
 #[derive(Serialize)]
@@ -221,7 +212,7 @@ struct DigitsRow {
     evaluations: u64,
 }
 
-pub fn bench_digits(a: &BenchDigitsArgs) -> CliResult {
+pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     let mutation = parse_mutation(&a.mutation)?;
     let bounds = parse_bounds(&a.bounds)?;
     if bounds.len() != 1 {
@@ -229,11 +220,10 @@ pub fn bench_digits(a: &BenchDigitsArgs) -> CliResult {
     }
     let kind = parse_migration(&a.migration)?;
     let cr = parse_numbers("--CR", &a.cr)?;
-    let backend = backend(a.cpu, a.device)?;
+    let backend = a.backend.backend()?;
     let mut names = Vec::new();
     for f in &a.functions {
-        let info = functions::lookup(f).map_err(|e| crate::out::flag_error("--functions", e))?;
-        info.check_dims(a.dims as usize).map_err(|e| crate::out::flag_error("--dims", e))?;
+        let info = catalogue_function("--functions", f, a.dims)?;
         if info.minimum(a.dims as usize).is_none() {
             return Err(Failure(format!("--functions: {} has no known minimum in D = {}", info.name, a.dims)));
         }
@@ -282,10 +272,10 @@ pub fn bench_digits(a: &BenchDigitsArgs) -> CliResult {
             generations: r.generations,
             evaluations: r.evaluations,
         })
-        .map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+        .map_err(csv_error)?;
     }
     eprintln!("score {score} digits over {} functions", a.functions.len());
-    out::finish_csv(w, a.csv.as_deref())
+    out::finish_csv(w, a.csv.path())
 }
 
 #[cfg(test)]

@@ -3,14 +3,13 @@
 //! random permutation and a random swap list, the same starts for both), the share of runs that
 //! end at the optimum and the time until the first one did, as CSV.
 
-use crate::out::{self, flag_error, CliResult, Failure};
+use crate::args::{BackendArgs, CsvArg, SeedArg};
+use crate::experiment::table4::{success_series, THESIS_TABLE4};
+use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
-use metaopt::device::set_device_number;
-use crate::experiments::{success_series, THESIS_TABLE4};
-use metaopt::hc12::qap::Backend;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, QapInstance};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct BenchTabuArgs {
@@ -35,36 +34,17 @@ pub struct BenchTabuArgs {
     /// Swaps for every instance instead of the thesis's
     #[arg(long, value_name = "N")]
     swaps: Option<u32>,
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    seed: u64,
-    /// OpenCL device number from `metaopt devices`
-    #[arg(long, value_name = "N", conflicts_with = "cpu")]
-    device: Option<i32>,
-    /// Evaluate on the CPU (rayon)
-    #[arg(long)]
-    cpu: bool,
-    /// Also write the CSV to FILE
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    backend: BackendArgs,
+    #[command(flatten)]
+    csv: CsvArg,
 }
 
-fn qaplib_dir(given: &Option<PathBuf>) -> PathBuf {
-    given.clone().unwrap_or_else(|| {
-        let cwd = PathBuf::from("data/qaplib");
-        if cwd.is_dir() {
-            cwd
-        } else {
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/qaplib")
-        }
-    })
-}
-
-pub fn bench_tabu(a: &BenchTabuArgs) -> CliResult {
-    let dir = qaplib_dir(&a.qaplib);
-    if let Some(d) = a.device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
-    let backend = if a.cpu { Backend::Cpu } else { Backend::Device(None) };
+pub fn run(a: &BenchTabuArgs) -> CliResult {
+    let dir = super::default_dir(&a.qaplib, "data/qaplib");
+    let backend = a.backend.backend()?;
     let tabu = TabuConfig {
         max_length: a.tabu,
         activation_limit: None,
@@ -97,7 +77,7 @@ pub fn bench_tabu(a: &BenchTabuArgs) -> CliResult {
             .or_else(|| THESIS_TABLE4.iter().find(|t| t.0 == name).map(|t| t.1))
             .ok_or_else(|| Failure(format!("--swaps: {name} is not in the thesis's table; give the swap count")))?;
         for mode in [None, Some(tabu.clone())] {
-            let row = success_series(&inst, optimum, swaps, a.runs, a.seed, mode, backend)?;
+            let row = success_series(&inst, optimum, swaps, a.runs, a.seed.seed, mode, backend)?;
             eprintln!(
                 "  {:<8} {:>2} swaps {:<8} {:>5.1} % ({}/{}), first optimum after {}, {:.4} s per run (thesis {:.1} %, {} s)",
                 row.instance,
@@ -111,8 +91,8 @@ pub fn bench_tabu(a: &BenchTabuArgs) -> CliResult {
                 row.thesis_success_percent,
                 row.thesis_time_s
             );
-            w.serialize(&row).map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
+            w.serialize(&row).map_err(csv_error)?;
         }
     }
-    out::finish_csv(w, a.csv.as_deref())
+    out::finish_csv(w, a.csv.path())
 }

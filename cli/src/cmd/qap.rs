@@ -1,16 +1,16 @@
 //! `metaopt qap eval` and `metaopt qap solve`.
 
+use crate::args::{BackendArgs, JsonArg, SeedArg, TabuArgs, TimeLimitArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use metaopt::device::{get_device_number, set_device_number};
-use metaopt::hc12::driver::{gap_percent, solve, Progress, RestartMode, SolveOptions, Start};
-use metaopt::hc12::qap::{Backend, Cost, CostForm, QapHc12, QapProblem};
+use indicatif::ProgressBar;
+use metaopt::device::get_device_number;
+use metaopt::hc12::driver::{gap_percent, solve as hc12_solve, Progress, RestartMode, SolveOptions, Start};
+use metaopt::hc12::qap::{Cost, CostForm, QapHc12, QapProblem};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use serde::Serialize;
 use serde_json::Value;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,13 +21,6 @@ pub enum QapCommand {
     Eval(EvalArgs),
     /// Solve an instance with the qapswap2 HC12 solver (restarts and rebasing)
     Solve(SolveArgs),
-}
-
-pub fn run(c: QapCommand) -> CliResult {
-    match c {
-        QapCommand::Eval(a) => eval(&a),
-        QapCommand::Solve(a) => solve_cmd(&a),
-    }
 }
 
 #[derive(Args)]
@@ -41,9 +34,8 @@ pub struct EvalArgs {
     /// The entries are 0-based (default: 1-based, as QAPLIB)
     #[arg(long)]
     zero_based: bool,
-    /// Print one JSON object
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 /// A permutation error, with the flag that fixes the most common one.
@@ -125,7 +117,7 @@ struct EvalJson {
     gap_percent: Option<f64>,
 }
 
-fn eval(a: &EvalArgs) -> CliResult {
+pub fn eval(a: &EvalArgs) -> CliResult {
     let inst = QapInstance::from_dat(&a.instance)?;
     let base = if a.zero_based { 0 } else { 1 };
     let (perm, sln_value) = if is_sln_file(&a.solution) {
@@ -153,7 +145,7 @@ fn eval(a: &EvalArgs) -> CliResult {
     };
     let cost = inst.cost(&perm);
     let bks = best_known(&a.instance, None);
-    if a.json {
+    if a.json.json {
         return out::print_json(&EvalJson {
             instance: inst.name.clone(),
             n: inst.n,
@@ -215,13 +207,6 @@ fn parse_target(s: &str) -> Result<TargetArg, String> {
     }
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
-}
-
 #[derive(Args)]
 pub struct SolveArgs {
     /// QAPLIB instance (.dat); the best-known value is looked up in BKS.csv beside it
@@ -236,15 +221,12 @@ pub struct SolveArgs {
     /// Restarts after the first run (runs = N + 1) [default: 99, unlimited with --time-limit]
     #[arg(long, value_name = "N")]
     restarts: Option<u32>,
-    /// Stop after this many seconds (checked after each run)
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
-    time_limit: Option<Duration>,
-    /// Seed of the random starts (the same seed gives the same result on every device)
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    seed: u64,
-    /// OpenCL device number from `metaopt devices` (default: METAOPT_DEVICE, else 0)
-    #[arg(long, value_name = "N", conflicts_with = "cpu")]
-    device: Option<i32>,
+    #[command(flatten)]
+    time_limit: TimeLimitArg,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    backend: BackendArgs,
     /// Start of the first run
     #[arg(long, value_enum, default_value_t = StartArg::Random, conflicts_with = "start_permutation")]
     start: StartArg,
@@ -266,59 +248,10 @@ pub struct SolveArgs {
     /// Sum the whole O(n^2) cost for every row (the thesis's kernel) instead of the O(n) delta
     #[arg(long)]
     full_cost: bool,
-    /// Evaluate on the CPU (rayon) instead of an OpenCL device
-    #[arg(long)]
-    cpu: bool,
-    /// Print one JSON object on stdout (no progress bar)
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
     #[command(flatten)]
     tabu: TabuArgs,
-}
-
-/// The tabu list options shared by `qap solve` and `bench tabu`.
-#[derive(Args, Clone, Debug)]
-pub struct TabuArgs {
-    /// Keep a tabu list of N strings on the device: runs leave local optima by their best
-    /// neighbour not on the list, and end by --tabu-iterations / --no-improve
-    #[arg(long, value_name = "N")]
-    pub tabu: Option<usize>,
-    /// Iterations of one tabu run
-    #[arg(long, default_value_t = 10_000, value_name = "N", requires = "tabu")]
-    pub tabu_iterations: u32,
-    /// A tabu run ends after N iterations without a new best
-    #[arg(long, default_value_t = 100, value_name = "N", requires = "tabu")]
-    pub no_improve: u32,
-    /// Consult the list only while the current cost is below V
-    #[arg(long, value_name = "V", requires = "tabu")]
-    pub activation_limit: Option<f64>,
-    /// A tabu neighbour better than the best ever seen may be selected
-    #[arg(long, requires = "tabu")]
-    pub aspiration: bool,
-}
-
-impl TabuArgs {
-    /// The library's configuration, or None without --tabu.
-    pub fn config(&self) -> CliResult<Option<TabuConfig>> {
-        let Some(len) = self.tabu else { return Ok(None) };
-        let cfg = TabuConfig {
-            max_length: len,
-            activation_limit: self.activation_limit,
-            aspiration: self.aspiration,
-            max_iterations: self.tabu_iterations,
-            max_no_improve: self.no_improve,
-        };
-        cfg.check().map_err(|e| {
-            let flag = match &e {
-                metaopt::Error::InvalidArgument { arg: "maxLength", .. } => "--tabu",
-                metaopt::Error::InvalidArgument { arg: "maxIterations", .. } => "--tabu-iterations",
-                metaopt::Error::InvalidArgument { arg: "maxNoImprove", .. } => "--no-improve",
-                _ => "--activation-limit",
-            };
-            flag_error(flag, e)
-        })?;
-        Ok(Some(cfg))
-    }
 }
 
 /// Swaps per string when `--swaps` is not given. With random restarts (a random permutation and
@@ -328,22 +261,13 @@ pub const DEFAULT_SWAPS: u32 = 16;
 
 /// The library's parameter names, as the CLI spells them.
 fn solver_error(e: metaopt::Error) -> Failure {
-    match &e {
-        metaopt::Error::InvalidArgument { arg, .. } => {
-            let flag = match *arg {
-                "swaps" => "--swaps",
-                "maskOrder" => "--mask-order",
-                "start permutation" => "--start-permutation",
-                "target" => "--target",
-                _ => return e.into(),
-            };
-            flag_error(flag, e)
-        }
-        metaopt::Error::NoDevice(_) => {
-            Failure(format!("{e}; or use --cpu"))
-        }
-        _ => e.into(),
-    }
+    let table = [
+        ("swaps", "--swaps"),
+        ("maskOrder", "--mask-order"),
+        ("start permutation", "--start-permutation"),
+        ("target", "--target"),
+    ];
+    out::renamed_or_cpu(e, &table)
 }
 
 #[derive(Serialize)]
@@ -378,28 +302,13 @@ struct SolveJson {
 }
 
 fn progress_bar(runs: u32, limit: Option<Duration>) -> ProgressBar {
-    let (bar, template) = match limit {
-        Some(l) => (
-            ProgressBar::new(l.as_millis().max(1) as u64),
-            format!(
-                "{{spinner}} [{{bar:30}}] {{elapsed}} of {:.0}s  {{msg}}",
-                l.as_secs_f64()
-            ),
-        ),
-        None => (
-            ProgressBar::new(runs.max(1) as u64),
-            "{spinner} [{bar:30}] run {pos}/{len}  {elapsed}  {msg}".to_string(),
-        ),
-    };
-    bar.set_draw_target(ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style.progress_chars("=> "));
+    match limit {
+        Some(l) => out::time_bar(l),
+        None => out::count_bar(runs as u64, "run {pos}/{len}  {elapsed}  {msg}"),
     }
-    bar.enable_steady_tick(Duration::from_millis(120));
-    bar
 }
 
-fn solve_cmd(a: &SolveArgs) -> CliResult {
+pub fn solve(a: &SolveArgs) -> CliResult {
     let inst = QapInstance::from_dat(&a.instance)?;
     let bks = best_known(&a.instance, a.bks);
     let target = match a.target {
@@ -416,14 +325,7 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
             }
         },
     };
-    if let Some(d) = a.device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
-    let backend = if a.cpu {
-        Backend::Cpu
-    } else {
-        Backend::Device(None)
-    };
+    let backend = a.backend.backend()?;
     let form = if a.full_cost {
         CostForm::Full
     } else {
@@ -443,7 +345,8 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
             StartArg::Glb => Start::Glb,
         },
     };
-    let runs = match (a.restarts, a.time_limit) {
+    let time_limit = a.time_limit.time_limit;
+    let runs = match (a.restarts, time_limit) {
         (Some(r), _) => r
             .checked_add(1)
             .ok_or_else(|| Failure("--restarts: too large".into()))?,
@@ -452,8 +355,8 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
     };
     let opts = SolveOptions {
         runs,
-        time_limit: a.time_limit,
-        seed: a.seed,
+        time_limit,
+        seed: a.seed.seed,
         start: start.clone(),
         restart: match a.restart_mode {
             RestartArg::Rebase => RestartMode::Rebase,
@@ -470,17 +373,16 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
         solver.init_tabu_list(cfg.clone()).map_err(solver_error)?;
     }
     let device = solver.backend_description();
-    let device_index = if a.cpu {
+    let device_index = if a.backend.cpu {
         None
     } else {
         get_device_number().ok()
     };
 
-    let bar =
-        (!a.json && std::io::stderr().is_terminal()).then(|| progress_bar(runs, a.time_limit));
+    let bar = a.json.progress().then(|| progress_bar(runs, time_limit));
     let on_progress = |p: &Progress| {
         if let Some(bar) = &bar {
-            match a.time_limit {
+            match time_limit {
                 Some(_) => bar.set_position(p.elapsed.as_millis() as u64),
                 None => bar.set_position(p.runs as u64),
             }
@@ -489,7 +391,7 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
             bar.set_message(format!("best {}{}", p.best, gap.unwrap_or_default()));
         }
     };
-    let result = solve(&mut solver, &opts, Some(&inst), on_progress);
+    let result = hc12_solve(&mut solver, &opts, Some(&inst), on_progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -507,7 +409,7 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
         RestartMode::Random => "random",
     };
     let form_name = if a.full_cost { "full" } else { "delta" };
-    if a.json {
+    if a.json.json {
         return out::print_json(&SolveJson {
             instance: inst.name.clone(),
             n: inst.n,
@@ -524,14 +426,14 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
             seconds_to_best: r.seconds_to_best,
             target: target.map(num),
             target_reached: r.target_reached,
-            backend: if a.cpu { "cpu" } else { "device" },
+            backend: a.backend.name(),
             device,
             device_index,
             swaps,
             mask_order: a.mask_order,
             rows: solver.rows(),
             cost_form: form_name,
-            seed: a.seed,
+            seed: a.seed.seed,
             start: start_name,
             restart_mode: restart_name,
             tabu,
@@ -543,7 +445,7 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
         "solver       HC12 qapswap2, {swaps} swaps, mask order {}, {} rows, {form_name} cost, seed {}, {start_name} start, {restart_name} restarts\n",
         a.mask_order,
         out::thousands(solver.rows()),
-        a.seed
+        a.seed.seed
     );
     if let Some(t) = &tabu {
         s += &format!(

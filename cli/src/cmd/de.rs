@@ -1,106 +1,49 @@
 //! `metaopt de`: the island differential evolution solver (docs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
 
+use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, JsonArg, ObjectiveArgs, TimeLimitArg};
+use crate::experiment::de_stats::{stats, Stats};
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use metaopt::de::{
-    Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeResult, FMode, Migration, MigrationKind, Mutation,
-    Record, Stop, StopReason,
+    BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeResult, FMode, Migration, MigrationKind, Record, Stop, StopReason,
 };
-use metaopt::device::set_device_number;
-use crate::experiments_de::{stats, Stats};
-use metaopt::objective::Objective;
-use metaopt::problem::functions;
 use serde::Serialize;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// The thesis's default seeds: init, mutation, crossover, migration.
-pub const THESIS_SEEDS: [u64; 4] = [123, 345, 457, 581];
 
 /// Generations when no stop condition is given.
 const DEFAULT_GENERATIONS: u64 = 1000;
 
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
-}
-
-/// One number, or a comma-separated list of numbers.
-pub fn parse_numbers(flag: &str, s: &str) -> CliResult<Vec<f64>> {
-    s.split(',')
-        .map(|v| v.trim().parse::<f64>().map_err(|_| Failure(format!("{flag}: `{v}` is not a number"))))
-        .collect()
-}
-
-pub fn parse_mutation(s: &str) -> CliResult<Mutation> {
-    s.parse().map_err(|e| flag_error("--mutation", e))
-}
-
-pub fn parse_bounds(s: &str) -> CliResult<Vec<BoundsCorrection>> {
-    BoundsCorrection::parse_list(s).map_err(|e| flag_error("--bounds", e))
-}
-
-pub fn parse_migration(s: &str) -> CliResult<MigrationKind> {
-    s.parse().map_err(|e| flag_error("--migration", e))
-}
-
 /// The library's parameter names, as the CLI spells them.
 pub fn de_error(e: metaopt::Error) -> Failure {
-    match &e {
-        metaopt::Error::InvalidArgument { arg, .. } => {
-            let flag = match *arg {
-                "islands" => "--islands",
-                "members" => "--members",
-                "dims" => "--dims",
-                "limits" => "--lower/--upper",
-                "bounds" => "--bounds",
-                "f_min" => "--F-min",
-                "f_max" => "--F-max",
-                "f_mode" => "--F-mode",
-                "cr" => "--CR",
-                "mutation" => "--mutation",
-                "migration" => "--migration",
-                "period" => "--period",
-                "target" => "--target",
-                "function" => "--function",
-                "deviceNumber" | "device" => "--device",
-                _ => return e.into(),
-            };
-            flag_error(flag, e)
-        }
-        metaopt::Error::NoDevice(_) => Failure(format!("{e}; or use --cpu")),
-        _ => e.into(),
-    }
-}
-
-/// The `running on ...` line of [`DeMultiPop::info`]: the device or the CPU backend.
-
-/// `--device N` / `--cpu` as a backend.
-pub fn backend(cpu: bool, device: Option<i32>) -> CliResult<Backend> {
-    if let Some(d) = device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
-    Ok(if cpu { Backend::Cpu } else { Backend::DEVICE })
+    let table = [
+        ("islands", "--islands"),
+        ("members", "--members"),
+        ("dims", "--dims"),
+        ("limits", "--lower/--upper"),
+        ("bounds", "--bounds"),
+        ("f_min", "--F-min"),
+        ("f_max", "--F-max"),
+        ("f_mode", "--F-mode"),
+        ("cr", "--CR"),
+        ("mutation", "--mutation"),
+        ("migration", "--migration"),
+        ("period", "--period"),
+        ("target", "--target"),
+        ("function", "--function"),
+        ("deviceNumber", "--device"),
+        ("device", "--device"),
+    ];
+    out::renamed_or_cpu(e, &table)
 }
 
 #[derive(Args)]
 pub struct DeArgs {
-    /// A catalogue function (`metaopt functions` lists them)
-    #[arg(long, value_name = "NAME", required_unless_present = "source", conflicts_with = "source")]
-    function: Option<String>,
-    /// A user objective: OpenCL C defining `FP objective(__global const FP *x, uint dims,
-    /// uint stride, __global const void *data)`
-    #[arg(long, value_name = "FILE.cl")]
-    source: Option<PathBuf>,
-    /// Raw bytes for the user objective's `data` buffer
-    #[arg(long, value_name = "FILE", requires = "source")]
-    data: Option<PathBuf>,
+    #[command(flatten)]
+    objective: ObjectiveArgs,
     /// Dimensions Nn
     #[arg(long, value_name = "D")]
     dims: u32,
@@ -145,18 +88,11 @@ pub struct DeArgs {
     /// Populations share the random numbers of equal member indices (the thesis's device choice)
     #[arg(long)]
     shared_random: bool,
-    /// Lower end of every interval [default: the function's domain; 0 for --source]
-    #[arg(long, value_name = "A", allow_negative_numbers = true)]
-    lower: Option<f64>,
-    /// Upper end of every interval [default: the function's domain; 1 for --source]
-    #[arg(long, value_name = "B", allow_negative_numbers = true)]
-    upper: Option<f64>,
     /// Stop once the best value is at most V
     #[arg(long, value_name = "V", allow_negative_numbers = true)]
     target: Option<f64>,
-    /// Stop after this many seconds
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    time_limit: Option<Duration>,
+    #[command(flatten)]
+    time_limit: TimeLimitArg,
     /// Stop before exceeding this many objective evaluations (after the initial population)
     #[arg(long, value_name = "N")]
     evaluations: Option<u64>,
@@ -167,29 +103,16 @@ pub struct DeArgs {
     /// Double precision on the device (needs cl_khr_fp64)
     #[arg(long)]
     double: bool,
-    /// The rayon CPU backend instead of an OpenCL device
-    #[arg(long, conflicts_with = "device")]
-    cpu: bool,
-    /// OpenCL device number from `metaopt devices`
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
-    /// One JSON object on stdout (no progress bar)
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    backend: BackendArgs,
+    #[command(flatten)]
+    json: JsonArg,
     /// Convergence plot: best over all islands, median and quartiles of the island bests
     #[arg(long, value_name = "FILE.png")]
     plot: Option<PathBuf>,
     /// Convergence history as CSV: generation, evaluations, seconds, best, q25, median, q75, worst
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-}
-
-/// The four seeds of `--seed S`, or the thesis's.
-pub fn seeds(seed: Option<u64>) -> [u64; 4] {
-    match seed {
-        Some(s) => [s, s.wrapping_add(1), s.wrapping_add(2), s.wrapping_add(3)],
-        None => THESIS_SEEDS,
-    }
 }
 
 #[derive(Serialize)]
@@ -245,13 +168,11 @@ fn stop_name(s: StopReason) -> &'static str {
 
 
 pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let e = |e: csv::Error| Failure(format!("cannot write CSV: {e}"));
-    w.write_record(["generation", "evaluations", "seconds", "best", "q25", "median", "q75", "worst"]).map_err(e)?;
-    for r in history {
+    let header = ["generation", "evaluations", "seconds", "best", "q25", "median", "q75", "worst"];
+    let rows = history.iter().map(|r| {
         // best, quartiles and worst of the island bests
         let s = stats(&r.bests);
-        w.write_record([
+        [
             r.generation.to_string(),
             r.evaluations.to_string(),
             format!("{:.6}", r.seconds),
@@ -260,11 +181,9 @@ pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
             s.q50.to_string(),
             s.q75.to_string(),
             s.max.to_string(),
-        ])
-        .map_err(e)?;
-    }
-    let bytes = w.into_inner().map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
-    std::fs::write(path, bytes).map_err(|e| Failure(format!("--csv: cannot write {}: {e}", path.display())))
+        ]
+    });
+    out::write_csv_file(path, "--csv: ", &header, rows)
 }
 
 pub fn write_history_plot(path: &Path, title: &str, history: &[Record]) -> CliResult {
@@ -279,24 +198,15 @@ pub fn write_history_plot(path: &Path, title: &str, history: &[Record]) -> CliRe
 }
 
 fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: Option<u64>) -> ProgressBar {
-    let (bar, template) = match (generations, time, evaluations) {
-        (Some(g), _, _) => (ProgressBar::new(g.max(1)), "{spinner} [{bar:30}] generation {pos}/{len}  {elapsed}  {msg}".to_string()),
-        (None, Some(t), _) => (
-            ProgressBar::new(t.as_millis().max(1) as u64),
-            format!("{{spinner}} [{{bar:30}}] {{elapsed}} of {:.0}s  {{msg}}", t.as_secs_f64()),
-        ),
-        (None, None, Some(e)) => (ProgressBar::new(e.max(1)), "{spinner} [{bar:30}] {pos}/{len} evaluations  {elapsed}  {msg}".to_string()),
-        (None, None, None) => (ProgressBar::new_spinner(), "{spinner} {elapsed}  {msg}".to_string()),
-    };
-    bar.set_draw_target(ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style.progress_chars("=> "));
+    match (generations, time, evaluations) {
+        (Some(g), _, _) => out::count_bar(g, "generation {pos}/{len}  {elapsed}  {msg}"),
+        (None, Some(t), _) => out::time_bar(t),
+        (None, None, Some(e)) => out::count_bar(e, "{pos}/{len} evaluations  {elapsed}  {msg}"),
+        (None, None, None) => out::progress_bar(ProgressBar::new_spinner(), "{spinner} {elapsed}  {msg}"),
     }
-    bar.enable_steady_tick(Duration::from_millis(120));
-    bar
 }
 
-pub fn de_cmd(a: &DeArgs) -> CliResult {
+pub fn run(a: &DeArgs) -> CliResult {
     let mutation = parse_mutation(&a.mutation)?;
     let bounds = parse_bounds(&a.bounds)?;
     let kind = parse_migration(&a.migration)?;
@@ -305,27 +215,13 @@ pub fn de_cmd(a: &DeArgs) -> CliResult {
     if let Some(p) = &a.plot {
         plot::check_png_path("--plot", p)?;
     }
-    let backend = backend(a.cpu, a.device)?;
-    let (objective, name, domain, info) = match (&a.function, &a.source) {
-        (Some(f), _) => {
-            let info = functions::lookup(f).map_err(|e| flag_error("--function", e))?;
-            info.check_dims(a.dims as usize).map_err(|e| flag_error("--dims", e))?;
-            (Objective::catalogue(f)?, info.name.to_string(), Some(info.domain), Some(info))
-        }
-        (None, Some(path)) => {
-            let code = std::fs::read_to_string(path).map_err(|e| Failure(format!("--source: cannot read {}: {e}", path.display())))?;
-            let data = match &a.data {
-                Some(d) => std::fs::read(d).map_err(|e| Failure(format!("--data: cannot read {}: {e}", d.display())))?,
-                None => Vec::new(),
-            };
-            (Objective::source(code, data), path.display().to_string(), None, None)
-        }
-        (None, None) => return Err("give --function NAME or --source FILE.cl".into()),
-    };
-    let (lo, hi) = match domain {
-        Some(d) => (a.lower.unwrap_or(d.0), a.upper.unwrap_or(d.1)),
-        None => (a.lower.unwrap_or(0.0), a.upper.unwrap_or(1.0)),
-    };
+    let backend = a.backend.backend()?;
+    let obj = a.objective.resolve()?;
+    if let Some(info) = obj.info {
+        info.check_dims(a.dims as usize).map_err(|e| flag_error("--dims", e))?;
+    }
+    let (objective, name, info) = (obj.objective, obj.name, obj.info);
+    let (lo, hi) = a.objective.interval(info);
     let seeds = seeds(a.seed);
     let options = DeOptions {
         f_mode,
@@ -345,17 +241,18 @@ pub fn de_cmd(a: &DeArgs) -> CliResult {
     de.init(&objective, mutation, migration).map_err(de_error)?;
     let device = de.backend_description();
 
-    let generations = match (a.generations, a.target, a.time_limit, a.evaluations) {
+    let time_limit = a.time_limit.time_limit;
+    let generations = match (a.generations, a.target, time_limit, a.evaluations) {
         (None, None, None, None) => Some(DEFAULT_GENERATIONS),
         (g, ..) => g,
     };
     let record_every = a.record_every.unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
-    let stop = Stop { generations, evaluations: a.evaluations, target: a.target, time_limit: a.time_limit, record_every };
-    let bar = (!a.json && std::io::stderr().is_terminal()).then(|| progress_bar(generations, a.time_limit, a.evaluations));
+    let stop = Stop { generations, evaluations: a.evaluations, target: a.target, time_limit, record_every };
+    let bar = a.json.progress().then(|| progress_bar(generations, time_limit, a.evaluations));
     let (g0, e0) = (de.generation(), de.evaluations());
     let result = de.run_observed(&stop, |r| {
         if let Some(bar) = &bar {
-            match (generations, a.time_limit, a.evaluations) {
+            match (generations, time_limit, a.evaluations) {
                 (Some(_), _, _) => bar.set_position(r.generation - g0),
                 (None, Some(_), _) => bar.set_position((r.seconds * 1000.0) as u64),
                 (None, None, Some(_)) => bar.set_position(r.evaluations - e0),
@@ -380,7 +277,7 @@ pub fn de_cmd(a: &DeArgs) -> CliResult {
         write_history_plot(path, &title, &r.history)?;
     }
     let minimum = info.and_then(|i| i.minimum(a.dims as usize)).map(|m| m.value);
-    if a.json {
+    if a.json.json {
         return out::print_json(&DeJson {
             objective: name,
             dims: a.dims,
@@ -398,7 +295,7 @@ pub fn de_cmd(a: &DeArgs) -> CliResult {
             cr: cfg.cr.clone(),
             seeds,
             double: a.double,
-            backend: if a.cpu { "cpu" } else { "device" },
+            backend: a.backend.name(),
             device,
             value: r.value,
             x: &r.x,

@@ -1,5 +1,6 @@
 //! `metaopt devices`: the numbered device list of the library (GPUs first).
 
+use crate::args::JsonArg;
 use crate::out::{self, CliResult, Failure};
 use clap::Args;
 use metaopt::device::{get_device_number, list_devices, DeviceInfo, DEVICE_ENV};
@@ -7,9 +8,8 @@ use serde::Serialize;
 
 #[derive(Args)]
 pub struct DevicesArgs {
-    /// Print one JSON object instead of the table
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 #[derive(Serialize)]
@@ -56,7 +56,7 @@ pub fn run(a: &DevicesArgs) -> CliResult {
             None
         }
     };
-    if a.json {
+    if a.json.json {
         let list = JsonList {
             in_use,
             default: 0,

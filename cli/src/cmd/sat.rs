@@ -1,9 +1,8 @@
-//! `metaopt sat eval` and `metaopt sat solve` (SAT competition output), and `metaopt bench
-//! sat-solve` (solved share and median time per family).
+//! `metaopt sat eval` and `metaopt sat solve` (SAT competition output).
 
+use crate::args::{BackendArgs, DeviceArg, JsonArg, SeedArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
-use metaopt::device::set_device_number;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::sat::{SatOptions, SatSolver};
@@ -22,25 +21,15 @@ pub enum SatCommand {
     Solve(SolveArgs),
 }
 
-pub fn run(c: SatCommand) -> CliResult {
-    match c {
-        SatCommand::Eval(a) => eval_cmd(&a),
-        SatCommand::Solve(a) => solve_cmd(&a),
-    }
-}
-
 #[derive(Args)]
 pub struct EvalArgs {
     cnf: PathBuf,
     /// File of assignments (`-` for standard input)
     assignments: PathBuf,
-    /// Evaluate on the CPU (rayon) instead of an OpenCL device
-    #[arg(long)]
-    cpu: bool,
-    #[arg(long, value_name = "N", conflicts_with = "cpu")]
-    device: Option<i32>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    backend: BackendArgs,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 /// One assignment line: signed literals (any order, missing variables false) or a 0/1 string.
@@ -72,7 +61,7 @@ struct EvalJson {
     device: String,
 }
 
-fn eval_cmd(a: &EvalArgs) -> CliResult {
+pub fn eval(a: &EvalArgs) -> CliResult {
     let cnf = Cnf::from_file(&a.cnf)?;
     let text = if a.assignments == Path::new("-") {
         std::io::read_to_string(std::io::stdin()).map_err(|e| Failure(format!("cannot read standard input: {e}")))?
@@ -88,17 +77,15 @@ fn eval_cmd(a: &EvalArgs) -> CliResult {
     if asg.is_empty() {
         return Err("no assignment in the input".into());
     }
-    if let Some(d) = a.device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
-    let (res, device) = if a.cpu {
+    a.backend.device.select()?;
+    let (res, device) = if a.backend.cpu {
         (metaopt::sat::cpu::evaluate_many(&cnf, &asg, false)?, "CPU (rayon)".to_string())
     } else {
         let mut d = DeviceSat::new(&cnf)?;
         (d.dxac(&asg, false)?, d.backend_description())
     };
     let m = cnf.num_clauses() as u32;
-    if a.json {
+    if a.json.json {
         return out::print_json(&EvalJson {
             clauses: cnf.num_clauses(),
             models: res.satisfied.iter().map(|&s| s == m).collect(),
@@ -131,20 +118,19 @@ pub struct SolveArgs {
     /// Iterations a flipped variable stays put unless flipping it beats the run's best (0: off)
     #[arg(long, default_value_t = metaopt::sat::DEFAULT_TENURE, value_name = "N")]
     tenure: u32,
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    seed: u64,
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
-    /// One JSON object on stdout instead of the competition format
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    device: DeviceArg,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 fn options(a: &SolveArgs) -> CliResult<SatOptions> {
     if !(a.time_limit.is_finite() && a.time_limit > 0.0) {
         return Err(Failure(format!("--time-limit: {} is not a positive number of seconds", a.time_limit)));
     }
-    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed, runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
+    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed.seed, runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
     o.tabu = if a.tabu == 0 {
         None
     } else {
@@ -169,19 +155,14 @@ struct SolveJson {
     device: String,
 }
 
-fn solve_cmd(a: &SolveArgs) -> CliResult {
+pub fn solve(a: &SolveArgs) -> CliResult {
     let cnf = Cnf::from_file(&a.cnf)?;
-    if let Some(d) = a.device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
+    a.device.select()?;
     let opts = options(a)?;
     let tabu_len = opts.tabu.as_ref().map_or(0, |t: &TabuConfig| t.max_length);
-    let mut s = SatSolver::new(cnf.clone(), a.mask_order, tabu_len, metaopt::device::Backend::DEVICE).map_err(|e| match &e {
-        metaopt::Error::InvalidArgument { arg: "maskOrder", .. } => flag_error("--mask-order", e),
-        _ => e.into(),
-    })?;
+    let mut s = SatSolver::new(cnf.clone(), a.mask_order, tabu_len, metaopt::device::Backend::DEVICE).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
     let r = s.solve(&opts)?;
-    if a.json {
+    if a.json.json {
         let model = r.model.as_ref().map(|m| {
             (1..=cnf.num_vars).map(|v| if m.assignment().get(v) { v as i64 } else { -(v as i64) }).collect()
         });
@@ -207,86 +188,4 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
         }
     }
     out::print(&t)
-}
-
-#[derive(Args)]
-pub struct BenchSatSolveArgs {
-    /// Folder of the SATLIB families [default: data/satlib]
-    #[arg(long, value_name = "DIR")]
-    satlib: Option<PathBuf>,
-    /// Families (comma-separated)
-    #[arg(long, value_delimiter = ',', default_value = "uf100-430,uf125-538,uf150-645,uf200-860,uf250-1065")]
-    families: Vec<String>,
-    /// Instances per family (the first N by name)
-    #[arg(long, default_value_t = 20, value_name = "N")]
-    instances: usize,
-    /// Time limit per instance
-    #[arg(long, default_value_t = 10.0, value_name = "S")]
-    time_limit: f64,
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    seed: u64,
-    #[arg(long, value_name = "N")]
-    device: Option<i32>,
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-}
-
-#[derive(Serialize)]
-struct FamilyRow {
-    family: String,
-    instances: usize,
-    solved: usize,
-    solved_percent: f64,
-    median_seconds: f64,
-    mean_iterations: f64,
-    time_limit_s: f64,
-    device: String,
-}
-
-/// `metaopt bench sat-solve`: per family, the share of instances solved within the time limit and
-/// the median time (unsolved instances count as the limit).
-pub fn bench_sat_solve(a: &BenchSatSolveArgs) -> CliResult {
-    let dir = a.satlib.clone().unwrap_or_else(|| {
-        let cwd = PathBuf::from("data/satlib");
-        if cwd.is_dir() { cwd } else { Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/satlib") }
-    });
-    if let Some(d) = a.device {
-        set_device_number(d).map_err(|e| flag_error("--device", e))?;
-    }
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for fam in &a.families {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(fam))
-            .map_err(|e| Failure(format!("cannot read {}: {e}", dir.join(fam).display())))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "cnf"))
-            .collect();
-        files.sort();
-        files.truncate(a.instances);
-        let (mut solved, mut times, mut iters, mut device) = (0, Vec::new(), 0u64, String::new());
-        for f in &files {
-            let cnf = Cnf::from_file(f)?;
-            let opts = SatOptions { seed: a.seed, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
-            let mut s = SatSolver::new(cnf, 1, opts.tabu.as_ref().map_or(0, |t| t.max_length), metaopt::device::Backend::DEVICE)?;
-            let r = s.solve(&opts)?;
-            device = s.backend_description();
-            solved += r.satisfiable as usize;
-            times.push(if r.satisfiable { r.seconds } else { a.time_limit });
-            iters += r.iterations;
-        }
-        times.sort_by(f64::total_cmp);
-        let median = if times.is_empty() { f64::NAN } else { times[times.len() / 2] };
-        let row = FamilyRow {
-            family: fam.clone(),
-            instances: files.len(),
-            solved,
-            solved_percent: 100.0 * solved as f64 / files.len().max(1) as f64,
-            median_seconds: median,
-            mean_iterations: iters as f64 / files.len().max(1) as f64,
-            time_limit_s: a.time_limit,
-            device,
-        };
-        eprintln!("  {:<12} {:>3}/{:<3} solved, median {:.3} s", row.family, row.solved, row.instances, row.median_seconds);
-        w.serialize(&row).map_err(|e| Failure(format!("cannot write CSV: {e}")))?;
-    }
-    out::finish_csv(w, a.csv.as_deref())
 }

@@ -1,0 +1,281 @@
+//! The argument groups the commands share, each defined once as a `clap::Args` struct and
+//! `#[command(flatten)]`-ed into the commands that take it, with the parsers of their values.
+//!
+//! A flag keeps its own definition in a command where its meaning differs there (`de --csv` is
+//! the convergence history, `functions --json` is an array, `sat solve --time-limit` has a
+//! default, `bench tabu --tabu` is not optional, the DE parameters have per-command defaults).
+
+use crate::out::{flag_error, CliResult, Failure};
+use clap::Args;
+use metaopt::de::{BoundsCorrection, MigrationKind, Mutation};
+use metaopt::device::{set_device_number, Backend};
+use metaopt::hc12::tabu::TabuConfig;
+use metaopt::objective::Objective;
+use metaopt::problem::functions::{self, FunctionInfo};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+// ---- device group ------------------------------------------------------------------------
+
+/// `--device N`: the OpenCL device of a command that runs on a device.
+#[derive(Args, Clone, Debug)]
+pub struct DeviceArg {
+    /// OpenCL device number from `metaopt devices` (default: METAOPT_DEVICE, else 0)
+    #[arg(long, value_name = "N")]
+    pub device: Option<i32>,
+}
+
+impl DeviceArg {
+    /// Makes `--device N`, when given, the device of every solver this process creates.
+    pub fn select(&self) -> CliResult {
+        if let Some(d) = self.device {
+            set_device_number(d).map_err(|e| flag_error("--device", e))?;
+        }
+        Ok(())
+    }
+}
+
+/// `--device N` or `--cpu`: a command with a device and a CPU backend.
+#[derive(Args, Clone, Debug)]
+pub struct BackendArgs {
+    #[command(flatten)]
+    pub device: DeviceArg,
+    /// Evaluate on the CPU (rayon) instead of an OpenCL device
+    #[arg(long, conflicts_with = "device")]
+    pub cpu: bool,
+}
+
+impl BackendArgs {
+    /// Selects `--device N` (when given) and returns the backend.
+    pub fn backend(&self) -> CliResult<Backend> {
+        self.device.select()?;
+        Ok(if self.cpu { Backend::Cpu } else { Backend::DEVICE })
+    }
+
+    /// `cpu` or `device`, as the JSON outputs name the backend.
+    pub fn name(&self) -> &'static str {
+        if self.cpu {
+            "cpu"
+        } else {
+            "device"
+        }
+    }
+}
+
+// ---- objective group ---------------------------------------------------------------------
+
+/// The objective of the continuous solvers (`hc12`, `de`): a catalogue function or a user
+/// OpenCL source with its `data` buffer, and the search interval.
+#[derive(Args)]
+pub struct ObjectiveArgs {
+    /// A catalogue function (`metaopt functions` lists them)
+    #[arg(long, value_name = "NAME", required_unless_present = "source", conflicts_with = "source")]
+    pub function: Option<String>,
+    /// A user objective: OpenCL C defining `FP objective(__global const FP *x, uint dims,
+    /// uint stride, __global const void *data)`
+    #[arg(long, value_name = "FILE.cl")]
+    pub source: Option<PathBuf>,
+    /// Raw bytes for the user objective's `data` buffer (the thesis's func-data)
+    #[arg(long, value_name = "FILE", requires = "source")]
+    pub data: Option<PathBuf>,
+    /// Lower end of every interval [default: the function's domain; 0 for --source]
+    #[arg(long, value_name = "A", allow_negative_numbers = true)]
+    pub lower: Option<f64>,
+    /// Upper end of every interval [default: the function's domain; 1 for --source]
+    #[arg(long, value_name = "B", allow_negative_numbers = true)]
+    pub upper: Option<f64>,
+}
+
+/// An objective as the command line named it.
+pub struct ResolvedObjective {
+    pub objective: Objective,
+    /// The catalogue name, or the source file's path.
+    pub name: String,
+    /// The catalogue entry (None for `--source`).
+    pub info: Option<&'static FunctionInfo>,
+}
+
+impl ObjectiveArgs {
+    /// The catalogue function, or the user source read with its data file.
+    pub fn resolve(&self) -> CliResult<ResolvedObjective> {
+        match (&self.function, &self.source) {
+            (Some(f), _) => {
+                let info = functions::lookup(f).map_err(|e| flag_error("--function", e))?;
+                Ok(ResolvedObjective { objective: Objective::catalogue(f)?, name: info.name.to_string(), info: Some(info) })
+            }
+            (None, Some(path)) => {
+                let code = std::fs::read_to_string(path)
+                    .map_err(|e| Failure(format!("--source: cannot read {}: {e}", path.display())))?;
+                let data = match &self.data {
+                    Some(d) => std::fs::read(d).map_err(|e| Failure(format!("--data: cannot read {}: {e}", d.display())))?,
+                    None => Vec::new(),
+                };
+                Ok(ResolvedObjective { objective: Objective::source(code, data), name: path.display().to_string(), info: None })
+            }
+            (None, None) => Err("give --function NAME or --source FILE.cl".into()),
+        }
+    }
+
+    /// `--lower`/`--upper`, else the function's domain, else [0, 1].
+    pub fn interval(&self, info: Option<&FunctionInfo>) -> (f64, f64) {
+        let (lo, hi) = info.map_or((0.0, 1.0), |i| i.domain);
+        (self.lower.unwrap_or(lo), self.upper.unwrap_or(hi))
+    }
+}
+
+// ---- output group ------------------------------------------------------------------------
+
+/// `--json`: one JSON object on stdout instead of the text.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct JsonArg {
+    /// Print one JSON object on stdout instead of the text (and no progress bar)
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl JsonArg {
+    /// Whether a progress bar is drawn: text output and a terminal on stderr.
+    pub fn progress(&self) -> bool {
+        !self.json && std::io::stderr().is_terminal()
+    }
+}
+
+/// `--csv FILE` of the benchmarks: the table goes to stdout and, with the flag, to FILE too.
+#[derive(Args, Clone, Debug)]
+pub struct CsvArg {
+    /// Also write the CSV to FILE
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+}
+
+impl CsvArg {
+    pub fn path(&self) -> Option<&std::path::Path> {
+        self.csv.as_deref()
+    }
+}
+
+// ---- stop-condition group ----------------------------------------------------------------
+
+/// `--seed N` of the solvers whose random starts come from one seed.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct SeedArg {
+    /// Seed of the random starts (the same seed gives the same result on every device)
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub seed: u64,
+}
+
+/// `--time-limit S` of the solvers that otherwise stop by a count (`qap solve`, `de`).
+#[derive(Args, Clone, Copy, Debug)]
+pub struct TimeLimitArg {
+    /// Stop after this many seconds (checked between runs or generations)
+    #[arg(long, value_name = "S", value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+}
+
+/// A positive number of seconds.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// A positive number of seconds below 1e9, as a duration.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    match parse_seconds(s) {
+        Ok(v) if v < 1e9 => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+// ---- search options ----------------------------------------------------------------------
+
+/// The tabu list of the HC12 solvers (`qap solve`, `hc12`).
+#[derive(Args, Clone, Debug)]
+pub struct TabuArgs {
+    /// Keep a tabu list of N strings on the device: runs leave local optima by their best
+    /// neighbour not on the list, and end by --tabu-iterations / --no-improve
+    #[arg(long, value_name = "N")]
+    pub tabu: Option<usize>,
+    /// Iterations of one tabu run
+    #[arg(long, default_value_t = 10_000, value_name = "N", requires = "tabu")]
+    pub tabu_iterations: u32,
+    /// A tabu run ends after N iterations without a new best
+    #[arg(long, default_value_t = 100, value_name = "N", requires = "tabu")]
+    pub no_improve: u32,
+    /// Consult the list only while the current cost is below V
+    #[arg(long, value_name = "V", requires = "tabu")]
+    pub activation_limit: Option<f64>,
+    /// A tabu neighbour better than the best ever seen may be selected
+    #[arg(long, requires = "tabu")]
+    pub aspiration: bool,
+}
+
+impl TabuArgs {
+    /// The library's configuration, or None without --tabu.
+    pub fn config(&self) -> CliResult<Option<TabuConfig>> {
+        let Some(len) = self.tabu else { return Ok(None) };
+        let cfg = TabuConfig {
+            max_length: len,
+            activation_limit: self.activation_limit,
+            aspiration: self.aspiration,
+            max_iterations: self.tabu_iterations,
+            max_no_improve: self.no_improve,
+        };
+        cfg.check().map_err(|e| {
+            let flag = match &e {
+                metaopt::Error::InvalidArgument { arg: "maxLength", .. } => "--tabu",
+                metaopt::Error::InvalidArgument { arg: "maxIterations", .. } => "--tabu-iterations",
+                metaopt::Error::InvalidArgument { arg: "maxNoImprove", .. } => "--no-improve",
+                _ => "--activation-limit",
+            };
+            flag_error(flag, e)
+        })?;
+        Ok(Some(cfg))
+    }
+}
+
+// ---- DE parameters -------------------------------------------------------------------------
+
+/// The thesis's default seeds: init, mutation, crossover, migration.
+pub const THESIS_SEEDS: [u64; 4] = [123, 345, 457, 581];
+
+/// The four seeds of `--seed S` (S, S+1, S+2, S+3), or the thesis's.
+pub fn seeds(seed: Option<u64>) -> [u64; 4] {
+    match seed {
+        Some(s) => [s, s.wrapping_add(1), s.wrapping_add(2), s.wrapping_add(3)],
+        None => THESIS_SEEDS,
+    }
+}
+
+/// One number, or a comma-separated list of numbers.
+pub fn parse_numbers(flag: &str, s: &str) -> CliResult<Vec<f64>> {
+    s.split(',')
+        .map(|v| v.trim().parse::<f64>().map_err(|_| Failure(format!("{flag}: `{v}` is not a number"))))
+        .collect()
+}
+
+pub fn parse_mutation(s: &str) -> CliResult<Mutation> {
+    s.parse().map_err(|e| flag_error("--mutation", e))
+}
+
+pub fn parse_bounds(s: &str) -> CliResult<Vec<BoundsCorrection>> {
+    BoundsCorrection::parse_list(s).map_err(|e| flag_error("--bounds", e))
+}
+
+pub fn parse_migration(s: &str) -> CliResult<MigrationKind> {
+    s.parse().map_err(|e| flag_error("--migration", e))
+}
+
+/// Catalogue functions named by `flag` that exist in `dims` dimensions.
+pub fn catalogue_functions(flag: &str, names: &[String], dims: u32) -> CliResult<Vec<&'static FunctionInfo>> {
+    names.iter().map(|f| catalogue_function(flag, f, dims)).collect()
+}
+
+/// The catalogue function named by `flag`, checked for `dims` dimensions (an error names --dims).
+pub fn catalogue_function(flag: &str, name: &str, dims: u32) -> CliResult<&'static FunctionInfo> {
+    let info = functions::lookup(name).map_err(|e| flag_error(flag, e))?;
+    info.check_dims(dims as usize).map_err(|e| flag_error("--dims", e))?;
+    Ok(info)
+}

@@ -1,0 +1,80 @@
+//! `metaopt bench ...`: the benchmark drivers, one module per benchmark (throughput
+//! measurements and the thesis's tables, not tests), each ending in a CSV table on stdout.
+
+pub mod de;
+pub mod functions;
+pub mod qap;
+pub mod sat;
+pub mod sat_solve;
+pub mod tabu;
+
+use crate::out::{CliResult, Failure};
+use clap::Subcommand;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Rows per second of the QAP neighbourhood: device full kernel, device delta kernel, CPU
+    Qap(qap::BenchQapArgs),
+    /// The thesis's Table 4: success ratio and time to the optimum, plain HC12 and with the tabu list
+    Tabu(tabu::BenchTabuArgs),
+    /// The thesis's Table 6: accuracy of the function catalogue against 50-digit references
+    Functions(functions::BenchFunctionsArgs),
+    /// Clause evaluations per second of a CNF formula: device DXAC and MCSX, rayon CPU
+    Sat(sat::BenchSatArgs),
+    /// SAT local search: solved share and median time per SATLIB family, as CSV
+    SatSolve(sat_solve::BenchSatSolveArgs),
+    /// Island DE: generations and evaluations per second on the device and the CPU backend
+    De(de::BenchDeArgs),
+    /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t
+    DeDigits(de::BenchDigitsArgs),
+}
+
+/// The source tree this binary was built from.
+fn source_tree() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).to_path_buf()
+}
+
+/// The file `given`, else the benchmark's default `rel` relative to the working directory, else
+/// the same file seen from the source tree; an error names the `what` and the flag (`hint`).
+pub fn default_file(given: &Option<PathBuf>, rel: &str, what: &str, hint: &str) -> CliResult<PathBuf> {
+    if let Some(p) = given {
+        return Ok(p.clone());
+    }
+    [PathBuf::from(rel), source_tree().join(rel)].into_iter().find(|p| p.is_file()).ok_or_else(|| {
+        Failure(format!(
+            "the default {what} {rel} is not there (relative to the working directory or to {}); give {hint}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+    })
+}
+
+/// The folder `given`, else `rel` relative to the working directory when it is there, else in
+/// the source tree.
+pub fn default_dir(given: &Option<PathBuf>, rel: &str) -> PathBuf {
+    given.clone().unwrap_or_else(|| {
+        let cwd = PathBuf::from(rel);
+        if cwd.is_dir() {
+            cwd
+        } else {
+            source_tree().join(rel)
+        }
+    })
+}
+
+/// Calls `f(call index)` once to warm up (call 0), then again until `iterations` timed calls or
+/// `seconds` have passed, whichever comes first (at least one timed call); (timed calls, seconds).
+pub fn timed(iterations: Option<u64>, seconds: Option<f64>, mut f: impl FnMut(u64) -> CliResult) -> CliResult<(u64, f64)> {
+    f(0)?;
+    let t0 = Instant::now();
+    let mut calls = 0u64;
+    loop {
+        calls += 1;
+        f(calls)?;
+        if iterations.is_some_and(|n| calls >= n) || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s) {
+            break;
+        }
+    }
+    Ok((calls, t0.elapsed().as_secs_f64()))
+}
