@@ -1,7 +1,8 @@
 //! The QAP solver (HC12 over qapswap2, the thesis's `libhc12qap`) over the C ABI: instances as
 //! opaque handles, one run, and the iterated solve.
 
-use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, InUse, Int32Result, Registry};
+use super::handle::{self, opaque_handle};
+use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
 use crate::error::{Error, Result};
 use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
 use crate::hc12::tabu::TabuConfig;
@@ -14,33 +15,34 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// An instance of the QAP solver: the problem's matrices, the solver's settings and its device
-/// buffers. Opaque: made by `metaopt_params`, `metaopt_params_ab` or `metaopt_params_from_file`,
-/// released by `metaopt_free_params`. A handle may be used by one thread at a time.
-pub struct ParamsInstance {
+/// buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or `metaopt_qap_params_from_file`,
+/// released by `metaopt_qap_free`. A handle may be used by one thread at a time.
+pub struct MetaoptQapInstance {
     _opaque: [u8; 0],
 }
+opaque_handle!(MetaoptQapInstance => Handle, b"metaQAP1", "metaopt_qap_params*");
 
-/// `ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
-/// caller, who releases it with `metaopt_free_params`.
+/// `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
+/// caller, who releases it with `metaopt_qap_free`.
 #[repr(C)]
 #[derive(Debug)]
-pub struct ParamsResult {
+pub struct MetaoptQapParamsResult {
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
     /// The new instance, or NULL on error.
-    pub instance: *mut ParamsInstance,
+    pub instance: *mut MetaoptQapInstance,
 }
 
-/// The result of `metaopt_run`. The cost sits in the field that `result_type` names
+/// The result of `metaopt_qap_run`. The cost sits in the field that `result_type` names
 /// (`MetaoptResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
-/// are owned by the caller: free them with `metaopt_free_run_result` (or each, and
-/// `error_message`, with `metaopt_free_pointer`).
+/// are owned by the caller: free them with `metaopt_qap_free_run_result` (or each, and
+/// `error_message`, with `metaopt_pointer_free`).
 #[repr(C)]
 #[allow(non_snake_case)]
 #[derive(Debug)]
-pub struct RunResult {
+pub struct MetaoptQapRunResult {
     /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the cost.
     pub result_type: i32,
     /// The cost of integer-signed data (int32, int64).
@@ -65,7 +67,7 @@ pub struct RunResult {
     pub K_GCLength: u32,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
@@ -86,7 +88,7 @@ pub enum MetaoptResultType {
     MetaoptResultDouble = 4,
 }
 
-/// Where an instance evaluates its neighbourhoods (`metaopt_set_backend`).
+/// Where an instance evaluates its neighbourhoods (`metaopt_qap_set_backend`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
@@ -97,7 +99,7 @@ pub enum MetaoptBackend {
     MetaoptBackendCpu = 1,
 }
 
-/// How a row's cost is computed (`metaopt_set_backend`).
+/// How a row's cost is computed (`metaopt_qap_set_backend`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
@@ -108,7 +110,7 @@ pub enum MetaoptCostForm {
     MetaoptCostFull = 1,
 }
 
-/// Where the first run of `metaopt_solve` starts (`MetaoptSolveOptions.start`).
+/// Where the first run of `metaopt_qap_solve` starts (`MetaoptQapSolveOptions.start`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
@@ -118,13 +120,13 @@ pub enum MetaoptStart {
     /// The identity permutation.
     MetaoptStartIdentity = 1,
     /// The assignment of the Gilmore-Lawler bound; only for instances made by
-    /// `metaopt_params_from_file`.
+    /// `metaopt_qap_params_from_file`.
     MetaoptStartGlb = 2,
-    /// `MetaoptSolveOptions.start_order`.
+    /// `MetaoptQapSolveOptions.start_order`.
     MetaoptStartGiven = 3,
 }
 
-/// What follows a run of `metaopt_solve` (`MetaoptSolveOptions.restart`).
+/// What follows a run of `metaopt_qap_solve` (`MetaoptQapSolveOptions.restart`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
@@ -135,10 +137,10 @@ pub enum MetaoptRestart {
     MetaoptRestartRandom = 1,
 }
 
-/// Options of `metaopt_solve`; start from `metaopt_default_solve_options()` and change fields.
+/// Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change fields.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct MetaoptSolveOptions {
+pub struct MetaoptQapSolveOptions {
     /// Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
     pub runs: u32,
     /// Time limit in seconds, checked after each run; <= 0 (or infinity) = none.
@@ -158,12 +160,12 @@ pub struct MetaoptSolveOptions {
     pub target: f64,
 }
 
-/// The result of `metaopt_solve`: the best over all runs. The cost sits in the field that
-/// `result_type` names, as in `RunResult`. `permutation` and `error_message` are owned by the
-/// caller: free them with `metaopt_free_solve_result` (or each with `metaopt_free_pointer`).
+/// The result of `metaopt_qap_solve`: the best over all runs. The cost sits in the field that
+/// `result_type` names, as in `MetaoptQapRunResult`. `permutation` and `error_message` are owned by the
+/// caller: free them with `metaopt_qap_free_solve_result` (or each with `metaopt_pointer_free`).
 #[repr(C)]
 #[derive(Debug)]
-pub struct MetaoptSolveResult {
+pub struct MetaoptQapSolveResult {
     /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the best cost.
     pub result_type: i32,
     /// The cost of integer-signed data.
@@ -200,14 +202,14 @@ pub struct MetaoptSolveResult {
     pub gap_percent: f64,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
-/// What `metaopt_params_info` reports of an instance (sizes for `initOrder` and `initK`).
+/// What `metaopt_qap_info` reports of an instance (sizes for `initOrder` and `initK`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct MetaoptParamsInfo {
+pub struct MetaoptQapInfo {
     /// Problem size n: entries of a permutation (`initOrder`).
     pub n_elements: u32,
     /// Number of matrix slices (scenarios, summed).
@@ -230,7 +232,10 @@ pub struct MetaoptParamsInfo {
     pub max_iterations: u32,
 }
 
-zeroed_error_result!(ParamsResult, RunResult, MetaoptSolveResult);
+owned_result!(MetaoptQapParamsResult);
+owned_result!(MetaoptQapRunResult: frees order, K_GC; zeroes orderLength, K_GCLength);
+owned_result!(MetaoptQapSolveResult: frees permutation; zeroes permutation_length);
+plain_result!(MetaoptQapSolveOptions, MetaoptTabuOptions);
 
 /// `result_type` and `f_t1`..`f_t4` of a cost.
 struct CostFields(i32, i64, u64, f32, f64);
@@ -247,9 +252,6 @@ impl From<Cost> for CostFields {
         f
     }
 }
-
-/// "metaQAP1": the first word of every live handle; zeroed when it is freed.
-const MAGIC: u64 = u64::from_be_bytes(*b"metaQAP1");
 
 /// The solver's settings, kept to rebuild it when the backend changes.
 #[derive(Clone, Copy)]
@@ -276,8 +278,8 @@ impl Settings {
     }
 }
 
-/// What a `ParamsInstance *` points to (behind the registry's magic number).
-struct Handle {
+/// What a `MetaoptQapInstance *` points to (behind the registry's magic number).
+pub(crate) struct Handle {
     solver: QapHc12,
     settings: Settings,
     /// The QAPLIB instance, for the GLB start (instances from files only).
@@ -285,21 +287,9 @@ struct Handle {
     bks: Option<i64>,
 }
 
-/// The live `ParamsInstance` handles.
-static LIVE: Registry<Handle> = Registry::new(MAGIC, "ParamsInstance", "metaopt_params*");
-
-fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut ParamsInstance> {
+fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut MetaoptQapInstance> {
     let solver = settings.build(Arc::new(problem))?;
-    Ok(LIVE.insert(Handle { solver, settings, instance, bks }))
-}
-
-/// The handle behind `h`, checked: non-null, live, with its magic number.
-///
-/// # Safety
-/// The handle must not be in use by another thread (a live handle is otherwise valid).
-unsafe fn handle(h: *const ParamsInstance) -> Result<InUse<'static, Handle>> {
-    // SAFETY: forwarded contract.
-    unsafe { LIVE.get(h, "h") }
+    Ok(handle::insert(Handle { solver, settings, instance, bks }))
 }
 
 /// Element types of QAP matrices as the C caller passes them.
@@ -402,17 +392,17 @@ unsafe fn order_arg(p: *const u16, n: usize, arg: &'static str) -> Result<Vec<us
 /// `double`/`float64`; float data must be finite. The string of a solution holds 2 * `swaps`
 /// parameters (1..64 swaps); `maskOrder` (1..3) is the Hamming radius of the neighbourhood, and
 /// `startBit`/`bitLength` (0 = to the end) the window of the string it acts on. The solver is
-/// built on the device in use (see `metaopt_set_backend`). DF is copied: the caller keeps
+/// built on the device in use (see `metaopt_qap_set_backend`). DF is copied: the caller keeps
 /// ownership of it. On success `instance` is a new handle the caller releases with
-/// `metaopt_free_params`; on error the message is the caller's to free with
-/// `metaopt_free_pointer`.
+/// `metaopt_qap_free`; on error the message is the caller's to free with
+/// `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `DF` must be NULL or hold nElements * nElements * nSlices elements of the named type;
 /// `DF_type_name` must be NULL or a NUL-terminated string.
 #[no_mangle]
 #[allow(non_snake_case, clippy::too_many_arguments)]
-pub unsafe extern "C" fn metaopt_params(
+pub unsafe extern "C" fn metaopt_qap_params(
     swaps: u32,
     nElements: u32,
     nSlices: u32,
@@ -421,7 +411,7 @@ pub unsafe extern "C" fn metaopt_params(
     maskOrder: u32,
     startBit: i32,
     bitLength: i32,
-) -> ParamsResult {
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
         if DF.is_null() {
             return Err(Error::NullPointer("DF"));
@@ -434,22 +424,22 @@ pub unsafe extern "C" fn metaopt_params(
         let data = unsafe { with_elem_type!(ty, df_matrices(n, slices, len, DF))? };
         let problem = QapProblem::new("DF", n, slices, data)?;
         let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
-        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
-/// As `metaopt_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
+/// As `metaopt_qap_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
 /// `A` the flow matrices (indexed by facilities) and `B` the distance matrices (indexed by
 /// locations), each nSlices consecutive row-major nElements x nElements matrices of `type_name`
 /// elements. The cost of a permutation p is the sum over slices, i and j of
-/// `A[i][j] * B[p[i]][p[j]]`. A and B are copied. Ownership as in `metaopt_params`.
+/// `A[i][j] * B[p[i]][p[j]]`. A and B are copied. Ownership as in `metaopt_qap_params`.
 ///
 /// # Safety
 /// `A` and `B` must be NULL or hold nElements * nElements * nSlices elements of the named type
 /// each; `type_name` must be NULL or a NUL-terminated string.
 #[no_mangle]
 #[allow(non_snake_case, clippy::too_many_arguments)]
-pub unsafe extern "C" fn metaopt_params_ab(
+pub unsafe extern "C" fn metaopt_qap_params_ab(
     swaps: u32,
     nElements: u32,
     nSlices: u32,
@@ -459,7 +449,7 @@ pub unsafe extern "C" fn metaopt_params_ab(
     maskOrder: u32,
     startBit: i32,
     bitLength: i32,
-) -> ParamsResult {
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
         if A.is_null() {
             return Err(Error::NullPointer("A"));
@@ -474,26 +464,26 @@ pub unsafe extern "C" fn metaopt_params_ab(
         let data = unsafe { with_elem_type!(ty, ab_matrices(len, A, B))? };
         let problem = QapProblem::new("AB", nElements as usize, nSlices as usize, data)?;
         let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
-        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
-/// As `metaopt_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
+/// As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
 /// file's matrices, so `METAOPT_START_GLB` works, and the best-known value from a `BKS.csv` in
 /// the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
-/// Ownership as in `metaopt_params`.
+/// Ownership as in `metaopt_qap_params`.
 ///
 /// # Safety
 /// `dat_path` must be NULL or a NUL-terminated string.
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_params_from_file(
+pub unsafe extern "C" fn metaopt_qap_params_from_file(
     dat_path: *const c_char,
     swaps: u32,
     maskOrder: u32,
     startBit: i32,
     bitLength: i32,
-) -> ParamsResult {
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let path = Path::new(unsafe { str_arg(dat_path, "dat_path")? });
@@ -502,22 +492,22 @@ pub unsafe extern "C" fn metaopt_params_from_file(
         let problem = QapProblem::from_instance_as(&inst, ElemType::I64)?;
         let settings = default_settings(swaps, maskOrder, startBit, bitLength);
         let instance = new_handle(problem, settings, Some(inst), bks)?;
-        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
 /// Rebuilds the solver of `h` with another backend (`MetaoptBackend`: 0 the device in use now,
 /// 1 the CPU) and cost form (`MetaoptCostForm`: 0 delta, 1 full); the iteration cap is kept. On
 /// error the instance keeps its previous solver. The result is 0; an error message is the
-/// caller's to free with `metaopt_free_pointer`.
+/// caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i32, cost_form: i32) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, backend: i32, cost_form: i32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         let backend = match backend {
             0 => MetaoptBackend::MetaoptBackendDevice,
             1 => MetaoptBackend::MetaoptBackendCpu,
@@ -536,25 +526,25 @@ pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i3
         }
         h.solver = solver;
         h.settings = settings;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Sets the cap on iterations per run (at least 1; the default is 1,000,000). The result is 0;
-/// an error message is the caller's to free with `metaopt_free_pointer`.
+/// an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_set_max_iterations(h: *mut ParamsInstance, max_iterations: u32) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_set_max_iterations(h: *mut MetaoptQapInstance, max_iterations: u32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         if max_iterations == 0 {
             return Err(Error::arg("max_iterations", "0; expected at least 1"));
         }
         h.solver.max_iterations = max_iterations;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
@@ -575,17 +565,17 @@ pub struct MetaoptTabuOptions {
 
 /// Turns the tabu list on with room for `maxLength` strings (thesis `init_tabu_list`; 0 turns it
 /// off again). Runs then leave local optima by their best neighbour not on the list and end by
-/// the limits of `metaopt_set_tabu_options`; each run starts with an empty list. The result is 0;
-/// an error message is the caller's to free with `metaopt_free_pointer`.
+/// the limits of `metaopt_qap_set_tabu_options`; each run starts with an empty list. The result is 0;
+/// an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_init_tabu_list(h: *mut ParamsInstance, maxLength: u32) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_init_tabu_list(h: *mut MetaoptQapInstance, maxLength: u32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         if maxLength == 0 {
             h.solver.clear_tabu_list()?;
         } else {
@@ -593,66 +583,68 @@ pub unsafe extern "C" fn metaopt_init_tabu_list(h: *mut ParamsInstance, maxLengt
             cfg.max_length = maxLength as usize;
             h.solver.init_tabu_list(cfg)?;
         }
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// The default tabu options: no activation limit, no aspiration, 10,000 iterations, 100 without
 /// improvement.
 #[no_mangle]
-pub extern "C" fn metaopt_default_tabu_options() -> MetaoptTabuOptions {
-    let d = TabuConfig::new(1).expect("1 is a valid length");
-    MetaoptTabuOptions {
-        has_activation_limit: 0,
-        activation_limit: 0.0,
-        aspiration: d.aspiration as u8,
-        max_iterations: d.max_iterations,
-        max_no_improve: d.max_no_improve,
-    }
+pub extern "C" fn metaopt_tabu_default_options() -> MetaoptTabuOptions {
+    ffi_boundary!({
+        let d = TabuConfig::new(1)?;
+        MetaoptTabuOptions {
+            has_activation_limit: 0,
+            activation_limit: 0.0,
+            aspiration: d.aspiration as u8,
+            max_iterations: d.max_iterations,
+            max_no_improve: d.max_no_improve,
+        }
+    })
 }
 
-/// Sets the options of the tabu list of `h`, which `metaopt_init_tabu_list` must have turned on.
-/// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+/// Sets the options of the tabu list of `h`, which `metaopt_qap_init_tabu_list` must have turned on.
+/// The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_set_tabu_options(h: *mut ParamsInstance, opts: *const MetaoptTabuOptions) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_set_tabu_options(h: *mut MetaoptQapInstance, opts: *const MetaoptTabuOptions) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: non-null is readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let mut cfg = h
             .solver
             .tabu_config()
             .cloned()
-            .ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_init_tabu_list first"))?;
+            .ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_qap_init_tabu_list first"))?;
         cfg.activation_limit = (o.has_activation_limit != 0).then_some(o.activation_limit);
         cfg.aspiration = o.aspiration != 0;
         cfg.max_iterations = o.max_iterations;
         cfg.max_no_improve = o.max_no_improve;
         h.solver.init_tabu_list(cfg)?;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Fills `*out` with the sizes and settings of `h` (e.g. the lengths of `initOrder` and `initK`
 /// of an instance read from a file). The result is 0; an error message is the caller's to free
-/// with `metaopt_free_pointer`.
+/// with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut MetaoptParamsInfo) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_info(h: *const MetaoptQapInstance, out: *mut MetaoptQapInfo) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let h = unsafe { handle::get(h, "h")? };
         if out.is_null() {
             return Err(Error::NullPointer("out"));
         }
         let (p, nb) = (h.solver.problem(), h.solver.neighbourhood());
-        let info = MetaoptParamsInfo {
+        let info = MetaoptQapInfo {
             n_elements: p.n as u32,
             n_slices: p.slices as u32,
             swaps: h.solver.swaps(),
@@ -666,7 +658,7 @@ pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut
         };
         // SAFETY: non-null and writable by the caller's contract.
         unsafe { out.write(info) };
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
@@ -674,17 +666,17 @@ pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut
 /// and string `initK` (2 * swaps Gray-coded words below 2^bits_per_param; NULL = zeros, i.e. the
 /// base itself), to a local optimum or the iteration cap. Both arrays are borrowed for the call.
 /// The arrays and message of the result are the caller's: free them with
-/// `metaopt_free_run_result`.
+/// `metaopt_qap_free_run_result`.
 ///
 /// # Safety
 /// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `initOrder` and `initK` NULL or
 /// holding the number of entries above.
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u16, initK: *const u32) -> RunResult {
+pub unsafe extern "C" fn metaopt_qap_run(h: *mut MetaoptQapInstance, initOrder: *const u16, initK: *const u32) -> MetaoptQapRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         let n = h.solver.problem().n;
         let k_len = h.solver.neighbourhood().n_param as usize;
         // SAFETY: the caller's contract for the lengths.
@@ -694,7 +686,7 @@ pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u
         let order: Vec<u16> = out.order.iter().map(|&v| v as u16).collect();
         let (order, k_gc) = (CArray::from_slice(&order)?, CArray::from_slice(&out.k_gc)?);
         let c = CostFields::from(out.cost);
-        RunResult {
+        MetaoptQapRunResult {
             result_type: c.0,
             f_t1: c.1,
             f_t2: c.2,
@@ -711,47 +703,41 @@ pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u
     })
 }
 
-/// Frees the arrays and the message of a `RunResult` and sets them to NULL (so a second call is
+/// Frees the arrays and the message of a `MetaoptQapRunResult` and sets them to NULL (so a second call is
 /// harmless); the struct itself belongs to the caller. NULL is a no-op.
 ///
 /// # Safety
-/// `r` must be NULL or point to a `RunResult` returned by `metaopt_run` (or already freed here).
+/// `r` must be NULL or point to a `MetaoptQapRunResult` returned by `metaopt_qap_run` (or already freed here).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_free_run_result(r: *mut RunResult) {
-    ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        if let Some(r) = unsafe { r.as_mut() } {
-            free_c(std::mem::replace(&mut r.order, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.K_GC, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
-            r.orderLength = 0;
-            r.K_GCLength = 0;
-        }
-    })
+pub unsafe extern "C" fn metaopt_qap_free_run_result(r: *mut MetaoptQapRunResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// The default options: 100 runs, no time limit, seed 1, random start, rebase restarts, no
 /// target.
 #[no_mangle]
-pub extern "C" fn metaopt_default_solve_options() -> MetaoptSolveOptions {
-    let d = SolveOptions::default();
-    MetaoptSolveOptions {
-        runs: d.runs,
-        time_limit_s: 0.0,
-        seed: d.seed,
-        start: MetaoptStart::MetaoptStartRandom as i32,
-        start_order: ptr::null(),
-        restart: MetaoptRestart::MetaoptRestartRebase as i32,
-        has_target: 0,
-        target: 0.0,
-    }
+pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions {
+    ffi_boundary!({
+        let d = SolveOptions::default();
+        MetaoptQapSolveOptions {
+            runs: d.runs,
+            time_limit_s: 0.0,
+            seed: d.seed,
+            start: MetaoptStart::MetaoptStartRandom as i32,
+            start_order: ptr::null(),
+            restart: MetaoptRestart::MetaoptRestartRebase as i32,
+            has_target: 0,
+            target: 0.0,
+        }
+    })
 }
 
 /// The Rust options of C options.
 ///
 /// # Safety
 /// `o.start_order` must be NULL or hold `n` entries.
-unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOptions> {
+unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<SolveOptions> {
     let start = match o.start {
         0 => Start::Random,
         1 => Start::Identity,
@@ -784,16 +770,16 @@ unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOption
 /// The iterated solve (runs from a start, rebasing or restarting, until the run count, the time
 /// limit or the target ends it), on the instance's backend. `opts` is borrowed for the call. The
 /// permutation and message of the result are the caller's: free them with
-/// `metaopt_free_solve_result`.
+/// `metaopt_qap_free_solve_result`.
 ///
 /// # Safety
 /// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
 /// `start_order` as its documentation says.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const MetaoptSolveOptions) -> MetaoptSolveResult {
+pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *const MetaoptQapSolveOptions) -> MetaoptQapSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let n = h.solver.problem().n;
@@ -804,7 +790,7 @@ pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const Meta
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
-        MetaoptSolveResult {
+        MetaoptQapSolveResult {
             result_type: c.0,
             f_t1: c.1,
             f_t2: c.2,
@@ -828,21 +814,15 @@ pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const Meta
     })
 }
 
-/// Frees the permutation and the message of a `MetaoptSolveResult` and sets them to NULL (so a
+/// Frees the permutation and the message of a `MetaoptQapSolveResult` and sets them to NULL (so a
 /// second call is harmless); the struct itself belongs to the caller. NULL is a no-op.
 ///
 /// # Safety
-/// `r` must be NULL or point to a result of `metaopt_solve` (or one already freed here).
+/// `r` must be NULL or point to a result of `metaopt_qap_solve` (or one already freed here).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_free_solve_result(r: *mut MetaoptSolveResult) {
-    ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        if let Some(r) = unsafe { r.as_mut() } {
-            free_c(std::mem::replace(&mut r.permutation, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
-            r.permutation_length = 0;
-        }
-    })
+pub unsafe extern "C" fn metaopt_qap_free_solve_result(r: *mut MetaoptQapSolveResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// Releases an instance and its device buffers. NULL, and a pointer that is not a live instance
@@ -851,9 +831,9 @@ pub unsafe extern "C" fn metaopt_free_solve_result(r: *mut MetaoptSolveResult) {
 /// # Safety
 /// `h` must not be in use by another thread.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_free_params(h: *mut ParamsInstance) {
+pub unsafe extern "C" fn metaopt_qap_free(h: *mut MetaoptQapInstance) {
     ffi_boundary!({
         // SAFETY: the caller's contract; unregistered pointers are ignored.
-        unsafe { LIVE.free(h) }
+        unsafe { handle::free(h) }
     })
 }
