@@ -29,10 +29,10 @@ static int failed(const char *call, int32_t code, char *message) {
 /* Prints the cost held in the field that `result_type` names. */
 static void print_cost(int32_t result_type, int64_t f_t1, uint64_t f_t2, float f_t3, double f_t4) {
     switch (result_type) {
-    case METAOPT_RESULT_INT64: printf("%" PRId64, f_t1); break;
-    case METAOPT_RESULT_UINT64: printf("%" PRIu64, f_t2); break;
-    case METAOPT_RESULT_FLOAT: printf("%g", (double)f_t3); break;
-    case METAOPT_RESULT_DOUBLE: printf("%g", f_t4); break;
+    case METAOPT_QAP_RESULT_INT64: printf("%" PRId64, f_t1); break;
+    case METAOPT_QAP_RESULT_UINT64: printf("%" PRIu64, f_t2); break;
+    case METAOPT_QAP_RESULT_FLOAT: printf("%g", (double)f_t3); break;
+    case METAOPT_QAP_RESULT_DOUBLE: printf("%g", f_t4); break;
     default: printf("(no cost)"); break;
     }
 }

@@ -114,28 +114,28 @@ typedef enum MetaoptDeviceKind {
 /**
  * Which field of a result holds its cost (`result_type`).
  */
-typedef enum MetaoptResultType {
+typedef enum MetaoptQapResultType {
   /**
    * The call failed; no cost.
    */
-  METAOPT_RESULT_ERROR = 0,
+  METAOPT_QAP_RESULT_ERROR = 0,
   /**
    * `f_t1` (int64), for int32 and int64 data.
    */
-  METAOPT_RESULT_INT64 = 1,
+  METAOPT_QAP_RESULT_INT64 = 1,
   /**
    * `f_t2` (uint64), for uint32 and uint64 data.
    */
-  METAOPT_RESULT_UINT64 = 2,
+  METAOPT_QAP_RESULT_UINT64 = 2,
   /**
    * `f_t3` (float), for float32 data.
    */
-  METAOPT_RESULT_FLOAT = 3,
+  METAOPT_QAP_RESULT_FLOAT = 3,
   /**
    * `f_t4` (double), for float64 data.
    */
-  METAOPT_RESULT_DOUBLE = 4,
-} MetaoptResultType;
+  METAOPT_QAP_RESULT_DOUBLE = 4,
+} MetaoptQapResultType;
 
 /**
  * Where an instance evaluates its neighbourhoods (`metaopt_qap_set_backend`).
@@ -154,53 +154,53 @@ typedef enum MetaoptBackend {
 /**
  * How a row's cost is computed (`metaopt_qap_set_backend`).
  */
-typedef enum MetaoptCostForm {
+typedef enum MetaoptQapCostForm {
   /**
    * The O(n) delta form (the default).
    */
-  METAOPT_COST_DELTA = 0,
+  METAOPT_QAP_COST_DELTA = 0,
   /**
    * The thesis's full O(n^2) sum.
    */
-  METAOPT_COST_FULL = 1,
-} MetaoptCostForm;
+  METAOPT_QAP_COST_FULL = 1,
+} MetaoptQapCostForm;
 
 /**
  * Where the first run of `metaopt_qap_solve` starts (`MetaoptQapSolveOptions.start`).
  */
-typedef enum MetaoptStart {
+typedef enum MetaoptQapStart {
   /**
    * A random permutation from the seed.
    */
-  METAOPT_START_RANDOM = 0,
+  METAOPT_QAP_START_RANDOM = 0,
   /**
    * The identity permutation.
    */
-  METAOPT_START_IDENTITY = 1,
+  METAOPT_QAP_START_IDENTITY = 1,
   /**
    * The assignment of the Gilmore-Lawler bound; only for instances made by
    * `metaopt_qap_params_from_file`.
    */
-  METAOPT_START_GLB = 2,
+  METAOPT_QAP_START_GLB = 2,
   /**
    * `MetaoptQapSolveOptions.start_order`.
    */
-  METAOPT_START_GIVEN = 3,
-} MetaoptStart;
+  METAOPT_QAP_START_GIVEN = 3,
+} MetaoptQapStart;
 
 /**
  * What follows a run of `metaopt_qap_solve` (`MetaoptQapSolveOptions.restart`).
  */
-typedef enum MetaoptRestart {
+typedef enum MetaoptQapRestart {
   /**
    * Rebase on the best permutation while that improves it, else restart at random.
    */
-  METAOPT_RESTART_REBASE = 0,
+  METAOPT_QAP_RESTART_REBASE = 0,
   /**
    * Always restart from a new random permutation.
    */
-  METAOPT_RESTART_RANDOM = 1,
-} MetaoptRestart;
+  METAOPT_QAP_RESTART_RANDOM = 1,
+} MetaoptQapRestart;
 
 /**
  * What a parameter's value is to the objective (`metaopt_hc12_params`, argument `domain`).
@@ -284,6 +284,28 @@ typedef enum MetaoptHc12Start {
    */
   METAOPT_HC12_START_VECTOR = 2,
 } MetaoptHc12Start;
+
+/**
+ * Why `metaopt_de_run` stopped (`MetaoptDeRunResult.stopped_by`).
+ */
+typedef enum MetaoptDeStopReason {
+  /**
+   * `MetaoptDeStop.generations` generations ran.
+   */
+  METAOPT_DE_STOP_GENERATIONS = 1,
+  /**
+   * `MetaoptDeStop.evaluations` evaluations were made.
+   */
+  METAOPT_DE_STOP_EVALUATIONS = 2,
+  /**
+   * The best value reached `MetaoptDeStop.target`.
+   */
+  METAOPT_DE_STOP_TARGET = 3,
+  /**
+   * `MetaoptDeStop.time_limit` seconds passed.
+   */
+  METAOPT_DE_STOP_TIME_LIMIT = 4,
+} MetaoptDeStopReason;
 
 /**
  * An island DE instance: populations, settings, objective and device buffers. Opaque: made by
@@ -800,7 +822,7 @@ typedef struct MetaoptQapInfo {
    */
   uint64_t rows;
   /**
-   * The `MetaoptResultType` of this instance's costs.
+   * The `MetaoptQapResultType` of this instance's costs.
    */
   int32_t result_type;
   /**
@@ -808,7 +830,7 @@ typedef struct MetaoptQapInfo {
    */
   int32_t backend;
   /**
-   * The `MetaoptCostForm` in use.
+   * The `MetaoptQapCostForm` in use.
    */
   int32_t cost_form;
   /**
@@ -819,13 +841,13 @@ typedef struct MetaoptQapInfo {
 
 /**
  * The result of `metaopt_qap_run`. The cost sits in the field that `result_type` names
- * (`MetaoptResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
+ * (`MetaoptQapResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
  * are owned by the caller: free them with `metaopt_qap_free_run_result` (or each, and
  * `error_message`, with `metaopt_pointer_free`).
  */
 typedef struct MetaoptQapRunResult {
   /**
-   * A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the cost.
+   * A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the cost.
    */
   int32_t result_type;
   /**
@@ -893,16 +915,16 @@ typedef struct MetaoptQapSolveOptions {
    */
   uint64_t seed;
   /**
-   * A `MetaoptStart` value.
+   * A `MetaoptQapStart` value.
    */
   int32_t start;
   /**
-   * For `METAOPT_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
+   * For `METAOPT_QAP_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
    * during the call only); ignored otherwise.
    */
   const uint16_t *start_order;
   /**
-   * A `MetaoptRestart` value.
+   * A `MetaoptQapRestart` value.
    */
   int32_t restart;
   /**
@@ -922,7 +944,7 @@ typedef struct MetaoptQapSolveOptions {
  */
 typedef struct MetaoptQapSolveResult {
   /**
-   * A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the best cost.
+   * A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the best cost.
    */
   int32_t result_type;
   /**
@@ -1579,7 +1601,7 @@ struct MetaoptQapParamsResult metaopt_qap_params_ab(uint32_t swaps,
 
 /**
  * As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
- * file's matrices, so `METAOPT_START_GLB` works, and the best-known value from a `BKS.csv` in
+ * file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv` in
  * the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
  * Ownership as in `metaopt_qap_params`.
  *
@@ -1594,7 +1616,7 @@ struct MetaoptQapParamsResult metaopt_qap_params_from_file(const char *dat_path,
 
 /**
  * Rebuilds the solver of `h` with another backend (`MetaoptBackend`: 0 the device in use now,
- * 1 the CPU) and cost form (`MetaoptCostForm`: 0 delta, 1 full); the iteration cap is kept. On
+ * 1 the CPU) and cost form (`MetaoptQapCostForm`: 0 delta, 1 full); the iteration cap is kept. On
  * error the instance keeps its previous solver. The result is 0; an error message is the
  * caller's to free with `metaopt_pointer_free`.
  *
@@ -1888,6 +1910,23 @@ typedef MetaoptDeCreateResult DeCreateResult;
 typedef MetaoptDeRunResult MetaoptDeResult;
 typedef MetaoptSatInstance SatInstance;
 typedef MetaoptSatParseResult SatParseResult;
+#define METAOPT_RESULT_ERROR          METAOPT_QAP_RESULT_ERROR
+#define METAOPT_RESULT_INT64          METAOPT_QAP_RESULT_INT64
+#define METAOPT_RESULT_UINT64         METAOPT_QAP_RESULT_UINT64
+#define METAOPT_RESULT_FLOAT          METAOPT_QAP_RESULT_FLOAT
+#define METAOPT_RESULT_DOUBLE         METAOPT_QAP_RESULT_DOUBLE
+#define METAOPT_COST_DELTA            METAOPT_QAP_COST_DELTA
+#define METAOPT_COST_FULL             METAOPT_QAP_COST_FULL
+#define METAOPT_START_RANDOM          METAOPT_QAP_START_RANDOM
+#define METAOPT_START_IDENTITY        METAOPT_QAP_START_IDENTITY
+#define METAOPT_START_GLB             METAOPT_QAP_START_GLB
+#define METAOPT_START_GIVEN           METAOPT_QAP_START_GIVEN
+#define METAOPT_RESTART_REBASE        METAOPT_QAP_RESTART_REBASE
+#define METAOPT_RESTART_RANDOM        METAOPT_QAP_RESTART_RANDOM
+typedef MetaoptQapResultType MetaoptResultType;
+typedef MetaoptQapCostForm MetaoptCostForm;
+typedef MetaoptQapStart MetaoptStart;
+typedef MetaoptQapRestart MetaoptRestart;
 #endif /* METAOPT_NO_COMPAT_NAMES */
 
 /*

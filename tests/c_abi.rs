@@ -108,7 +108,7 @@ fn null_pointers_are_errors_naming_the_argument() {
         let r = metaopt_qap_info(h, ptr::null_mut());
         expect_error(r.error_code, r.error_message, NULL, "`out`");
         let mut opts = metaopt_qap_default_solve_options();
-        opts.start = MetaoptStart::MetaoptStartGiven as i32;
+        opts.start = MetaoptQapStart::MetaoptQapStartGiven as i32;
         let r = metaopt_qap_solve(h, &opts);
         expect_error(r.error_code, r.error_message, NULL, "`start_order`");
         metaopt_qap_free(h);
@@ -290,7 +290,7 @@ fn backend_and_iteration_cap() {
     let _shared = shared();
     let h = params_from_file(3);
     let device = run(h, None, None);
-    expect_ok(unsafe { metaopt_qap_set_backend(h, MetaoptBackend::MetaoptBackendCpu as i32, MetaoptCostForm::MetaoptCostFull as i32) });
+    expect_ok(unsafe { metaopt_qap_set_backend(h, MetaoptBackend::MetaoptBackendCpu as i32, MetaoptQapCostForm::MetaoptQapCostFull as i32) });
     let mut info = MetaoptQapInfo::default();
     expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
     assert_eq!((info.backend, info.cost_form), (1, 1));
@@ -343,14 +343,14 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     opts.runs = 0;
     opts.has_target = 1;
     opts.target = 1e9;
-    opts.start = MetaoptStart::MetaoptStartGlb as i32;
+    opts.start = MetaoptQapStart::MetaoptQapStartGlb as i32;
     let mut r = unsafe { metaopt_qap_solve(h, &opts) };
     assert_eq!((r.error_code, r.target_reached, r.runs), (OK, 1, 1));
     unsafe { metaopt_qap_free_solve_result(&mut r) };
     let given: Vec<u16> = (0..12).rev().collect();
     opts = metaopt_qap_default_solve_options();
     opts.runs = 1;
-    opts.start = MetaoptStart::MetaoptStartGiven as i32;
+    opts.start = MetaoptQapStart::MetaoptQapStartGiven as i32;
     opts.start_order = given.as_ptr();
     let mut r = unsafe { metaopt_qap_solve(h, &opts) };
     assert_eq!(r.error_code, OK);
@@ -379,10 +379,10 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     let df = df_of(&inst);
     let p = params_typed(2, 12, 1, df.as_ptr().cast(), "int64");
     let mut o = metaopt_qap_default_solve_options();
-    o.start = MetaoptStart::MetaoptStartGlb as i32;
+    o.start = MetaoptQapStart::MetaoptQapStartGlb as i32;
     let r = unsafe { metaopt_qap_solve(p.instance, &o) };
     expect_error(r.error_code, r.error_message, INVALID, "GLB");
-    o.start = MetaoptStart::MetaoptStartIdentity as i32;
+    o.start = MetaoptQapStart::MetaoptQapStartIdentity as i32;
     o.runs = 1;
     let mut r = unsafe { metaopt_qap_solve(p.instance, &o) };
     assert_eq!((r.error_code, r.has_bks), (OK, 0));
@@ -398,7 +398,7 @@ fn solve_from_identity_matches_start_identity() {
     let inst = instance("had12");
     let h = params_from_file(2);
     let mut o = metaopt_qap_default_solve_options();
-    o.start = MetaoptStart::MetaoptStartIdentity as i32;
+    o.start = MetaoptQapStart::MetaoptQapStartIdentity as i32;
     o.runs = 1;
     let mut r = unsafe { metaopt_qap_solve(h, &o) };
     let (cost, ..) = run(h, None, None);

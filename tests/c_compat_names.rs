@@ -13,12 +13,12 @@ use std::process::Command;
 #[test]
 fn a_program_with_the_old_names_compiles_and_runs() {
     let exe = work_dir("c_compat_names").join("old_names");
-    compile(&crate_dir().join("tests/c/old_names.c"), &exe);
+    compile_with(&crate_dir().join("tests/c/old_names.c"), &exe, &[]);
     let out = command(&exe).arg(qaplib().join("had12.dat")).output().unwrap();
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
     assert!(stdout.contains("instance: n = 12, k = 6"), "{stdout}");
-    assert!(stdout.contains("run: result type 1, cost "), "{stdout}");
+    assert!(stdout.contains("run: result type 1 (int64: 1), cost "), "{stdout}");
     assert!(stdout.contains(", 12 entries"), "{stdout}");
     assert!(stdout.contains(" after 2 runs"), "{stdout}");
     assert!(stdout.contains("run after free: error 2"), "{stdout}");
@@ -67,6 +67,18 @@ fn metaopt_no_compat_names_removes_the_old_names_only() {
     assert!(compiles(thesis, &["-DMETAOPT_THESIS_NAMES", "-DMETAOPT_NO_COMPAT_NAMES"]).0);
 }
 
+/// The C example of README.md uses only the current names.
+#[test]
+fn the_readme_c_example_uses_the_current_names() {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).unwrap();
+    let start = readme.find("```c\n#include").expect("README.md has a C example");
+    let code = &readme[start + "```c\n".len()..];
+    let code = &code[..code.find("```").expect("end of the C example")];
+    assert!(code.contains("metaopt_qap_solve"), "{code}");
+    let (ok, err) = compiles(code, &["-DMETAOPT_NO_COMPAT_NAMES"]);
+    assert!(ok, "the README's C example does not compile with the current names only:\n{err}");
+}
+
 /// Every `#define old new` and `typedef New Old;` of the compatibility block names a function or
 /// type that the header declares, and no old name is also a current one.
 #[test]
@@ -82,13 +94,16 @@ fn every_alias_names_a_declaration() {
             _ => continue,
         };
         aliases += 1;
+        // a function, an enum constant, a struct or an enum of the header
         let declared = if line.starts_with("#define") {
-            body.contains(&format!(" {new}("))
+            body.contains(&format!(" {new}(")) || body.contains(&format!(" {new} = "))
         } else {
-            body.contains(&format!("typedef struct {new} "))
+            body.contains(&format!("typedef struct {new} ")) || body.contains(&format!("typedef enum {new} "))
         };
         assert!(declared, "alias {old} -> {new}: the header declares no {new}");
-        assert!(!body.contains(&format!(" {old}(")) && !body.contains(&format!("struct {old} ")), "{old} is still a current name");
+        for current in [format!(" {old}("), format!(" {old} = "), format!("struct {old} "), format!("enum {old} ")] {
+            assert!(!body.contains(&current), "{old} is still a current name");
+        }
     }
-    assert!(aliases >= 45, "{aliases} aliases");
+    assert!(aliases >= 60, "{aliases} aliases");
 }

@@ -87,9 +87,13 @@ pub struct MetaoptDeStop {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
 pub enum MetaoptDeStopReason {
+    /// `MetaoptDeStop.generations` generations ran.
     MetaoptDeStopGenerations = 1,
+    /// `MetaoptDeStop.evaluations` evaluations were made.
     MetaoptDeStopEvaluations = 2,
+    /// The best value reached `MetaoptDeStop.target`.
     MetaoptDeStopTarget = 3,
+    /// `MetaoptDeStop.time_limit` seconds passed.
     MetaoptDeStopTimeLimit = 4,
 }
 

@@ -36,14 +36,14 @@ pub struct MetaoptQapParamsResult {
 }
 
 /// The result of `metaopt_qap_run`. The cost sits in the field that `result_type` names
-/// (`MetaoptResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
+/// (`MetaoptQapResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
 /// are owned by the caller: free them with `metaopt_qap_free_run_result` (or each, and
 /// `error_message`, with `metaopt_pointer_free`).
 #[repr(C)]
 #[allow(non_snake_case)]
 #[derive(Debug)]
 pub struct MetaoptQapRunResult {
-    /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the cost.
+    /// A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the cost.
     pub result_type: i32,
     /// The cost of integer-signed data (int32, int64).
     pub f_t1: i64,
@@ -75,17 +75,17 @@ pub struct MetaoptQapRunResult {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptResultType {
+pub enum MetaoptQapResultType {
     /// The call failed; no cost.
-    MetaoptResultError = 0,
+    MetaoptQapResultError = 0,
     /// `f_t1` (int64), for int32 and int64 data.
-    MetaoptResultInt64 = 1,
+    MetaoptQapResultInt64 = 1,
     /// `f_t2` (uint64), for uint32 and uint64 data.
-    MetaoptResultUint64 = 2,
+    MetaoptQapResultUint64 = 2,
     /// `f_t3` (float), for float32 data.
-    MetaoptResultFloat = 3,
+    MetaoptQapResultFloat = 3,
     /// `f_t4` (double), for float64 data.
-    MetaoptResultDouble = 4,
+    MetaoptQapResultDouble = 4,
 }
 
 /// Where an instance evaluates its neighbourhoods (`metaopt_qap_set_backend`).
@@ -103,38 +103,38 @@ pub enum MetaoptBackend {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptCostForm {
+pub enum MetaoptQapCostForm {
     /// The O(n) delta form (the default).
-    MetaoptCostDelta = 0,
+    MetaoptQapCostDelta = 0,
     /// The thesis's full O(n^2) sum.
-    MetaoptCostFull = 1,
+    MetaoptQapCostFull = 1,
 }
 
 /// Where the first run of `metaopt_qap_solve` starts (`MetaoptQapSolveOptions.start`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptStart {
+pub enum MetaoptQapStart {
     /// A random permutation from the seed.
-    MetaoptStartRandom = 0,
+    MetaoptQapStartRandom = 0,
     /// The identity permutation.
-    MetaoptStartIdentity = 1,
+    MetaoptQapStartIdentity = 1,
     /// The assignment of the Gilmore-Lawler bound; only for instances made by
     /// `metaopt_qap_params_from_file`.
-    MetaoptStartGlb = 2,
+    MetaoptQapStartGlb = 2,
     /// `MetaoptQapSolveOptions.start_order`.
-    MetaoptStartGiven = 3,
+    MetaoptQapStartGiven = 3,
 }
 
 /// What follows a run of `metaopt_qap_solve` (`MetaoptQapSolveOptions.restart`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptRestart {
+pub enum MetaoptQapRestart {
     /// Rebase on the best permutation while that improves it, else restart at random.
-    MetaoptRestartRebase = 0,
+    MetaoptQapRestartRebase = 0,
     /// Always restart from a new random permutation.
-    MetaoptRestartRandom = 1,
+    MetaoptQapRestartRandom = 1,
 }
 
 /// Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change fields.
@@ -147,12 +147,12 @@ pub struct MetaoptQapSolveOptions {
     pub time_limit_s: f64,
     /// Seed of the random starts: the same seed gives the same result on every device.
     pub seed: u64,
-    /// A `MetaoptStart` value.
+    /// A `MetaoptQapStart` value.
     pub start: i32,
-    /// For `METAOPT_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
+    /// For `METAOPT_QAP_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
     /// during the call only); ignored otherwise.
     pub start_order: *const u16,
-    /// A `MetaoptRestart` value.
+    /// A `MetaoptQapRestart` value.
     pub restart: i32,
     /// 1 to stop once the best cost is at or below `target`.
     pub has_target: u8,
@@ -166,7 +166,7 @@ pub struct MetaoptQapSolveOptions {
 #[repr(C)]
 #[derive(Debug)]
 pub struct MetaoptQapSolveResult {
-    /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the best cost.
+    /// A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the best cost.
     pub result_type: i32,
     /// The cost of integer-signed data.
     pub f_t1: i64,
@@ -222,11 +222,11 @@ pub struct MetaoptQapInfo {
     pub bits_per_param: u32,
     /// Rows of one neighbourhood (evaluations per iteration).
     pub rows: u64,
-    /// The `MetaoptResultType` of this instance's costs.
+    /// The `MetaoptQapResultType` of this instance's costs.
     pub result_type: i32,
     /// The `MetaoptBackend` in use.
     pub backend: i32,
-    /// The `MetaoptCostForm` in use.
+    /// The `MetaoptQapCostForm` in use.
     pub cost_form: i32,
     /// The cap on iterations per run.
     pub max_iterations: u32,
@@ -261,7 +261,7 @@ struct Settings {
     start_bit: i32,
     bit_length: i32,
     backend: MetaoptBackend,
-    form: MetaoptCostForm,
+    form: MetaoptQapCostForm,
 }
 
 impl Settings {
@@ -271,8 +271,8 @@ impl Settings {
             MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
         };
         let form = match self.form {
-            MetaoptCostForm::MetaoptCostDelta => CostForm::Delta,
-            MetaoptCostForm::MetaoptCostFull => CostForm::Full,
+            MetaoptQapCostForm::MetaoptQapCostDelta => CostForm::Delta,
+            MetaoptQapCostForm::MetaoptQapCostFull => CostForm::Full,
         };
         QapHc12::new(problem, self.swaps, self.mask_order, self.start_bit.into(), self.bit_length.into(), backend, form)
     }
@@ -372,7 +372,7 @@ fn default_settings(swaps: u32, mask_order: u32, start_bit: i32, bit_length: i32
         start_bit,
         bit_length,
         backend: MetaoptBackend::MetaoptBackendDevice,
-        form: MetaoptCostForm::MetaoptCostDelta,
+        form: MetaoptQapCostForm::MetaoptQapCostDelta,
     }
 }
 
@@ -469,7 +469,7 @@ pub unsafe extern "C" fn metaopt_qap_params_ab(
 }
 
 /// As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
-/// file's matrices, so `METAOPT_START_GLB` works, and the best-known value from a `BKS.csv` in
+/// file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv` in
 /// the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
 /// Ownership as in `metaopt_qap_params`.
 ///
@@ -497,7 +497,7 @@ pub unsafe extern "C" fn metaopt_qap_params_from_file(
 }
 
 /// Rebuilds the solver of `h` with another backend (`MetaoptBackend`: 0 the device in use now,
-/// 1 the CPU) and cost form (`MetaoptCostForm`: 0 delta, 1 full); the iteration cap is kept. On
+/// 1 the CPU) and cost form (`MetaoptQapCostForm`: 0 delta, 1 full); the iteration cap is kept. On
 /// error the instance keeps its previous solver. The result is 0; an error message is the
 /// caller's to free with `metaopt_pointer_free`.
 ///
@@ -514,8 +514,8 @@ pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, bac
             b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
         };
         let form = match cost_form {
-            0 => MetaoptCostForm::MetaoptCostDelta,
-            1 => MetaoptCostForm::MetaoptCostFull,
+            0 => MetaoptQapCostForm::MetaoptQapCostDelta,
+            1 => MetaoptQapCostForm::MetaoptQapCostFull,
             f => return Err(Error::arg("cost_form", format!("{f}; expected 0 (delta) or 1 (full)"))),
         };
         let settings = Settings { backend, form, ..h.settings };
@@ -724,9 +724,9 @@ pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions 
             runs: d.runs,
             time_limit_s: 0.0,
             seed: d.seed,
-            start: MetaoptStart::MetaoptStartRandom as i32,
+            start: MetaoptQapStart::MetaoptQapStartRandom as i32,
             start_order: ptr::null(),
-            restart: MetaoptRestart::MetaoptRestartRebase as i32,
+            restart: MetaoptQapRestart::MetaoptQapRestartRebase as i32,
             has_target: 0,
             target: 0.0,
         }

@@ -56,13 +56,22 @@ int main(int argc, char **argv) {
     if (failed("metaopt_set_tabu_options", r.error_code, r.error_message)) return 1;
     r = metaopt_init_tabu_list(h, 0);
     if (failed("metaopt_init_tabu_list(0)", r.error_code, r.error_message)) return 1;
+    MetaoptCostForm form = METAOPT_COST_DELTA;
+    r = metaopt_set_backend(h, 0, form);
+    if (failed("metaopt_set_backend", r.error_code, r.error_message)) return 1;
     RunResult rr = metaopt_run(h, NULL, NULL);
     if (failed("metaopt_run", rr.error_code, rr.error_message)) return 1;
-    printf("run: result type %d, cost %" PRId64 ", %u entries\n", (int)rr.result_type, rr.f_t1, (unsigned)rr.orderLength);
+    MetaoptResultType type = METAOPT_RESULT_INT64;
+    printf("run: result type %d (int64: %d), cost %" PRId64 ", %u entries\n", (int)rr.result_type,
+           rr.result_type == (int32_t)type, rr.f_t1, (unsigned)rr.orderLength);
     metaopt_free_run_result(&rr);
     metaopt_free_run_result(&rr); /* a second free is harmless */
     MetaoptSolveOptions so = metaopt_default_solve_options();
     so.runs = 2;
+    MetaoptStart start = METAOPT_START_IDENTITY;
+    MetaoptRestart restart = METAOPT_RESTART_RANDOM;
+    so.start = start;
+    so.restart = restart;
     MetaoptSolveResult sr = metaopt_solve(h, &so);
     if (failed("metaopt_solve", sr.error_code, sr.error_message)) return 1;
     printf("solve: cost %" PRId64 " after %u runs\n", sr.f_t1, sr.runs);
