@@ -323,8 +323,9 @@ typedef struct MetaoptHc12Instance MetaoptHc12Instance;
 
 /**
  * An instance of the QAP solver: the problem's matrices, the solver's settings and its device
- * buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or `metaopt_qap_params_from_file`,
- * released by `metaopt_qap_free`. A handle may be used by one thread at a time.
+ * buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or
+ * `metaopt_qap_params_from_file`, released by `metaopt_qap_free`. A handle may be used by one
+ * thread at a time.
  */
 typedef struct MetaoptQapInstance MetaoptQapInstance;
 
@@ -409,8 +410,8 @@ typedef struct MetaoptDeStop {
 } MetaoptDeStop;
 
 /**
- * `MetaoptDeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned by the
- * caller, who releases it with `metaopt_de_free`.
+ * `MetaoptDeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned
+ * by the caller, who releases it with `metaopt_de_free`.
  */
 typedef struct MetaoptDeCreateResult {
   /**
@@ -629,8 +630,8 @@ typedef struct MetaoptDeviceInfo {
 } MetaoptDeviceInfo;
 
 /**
- * `MetaoptHc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by
- * the caller, who releases it with `metaopt_hc12_free`.
+ * `MetaoptHc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+ * by the caller, who releases it with `metaopt_hc12_free`.
  */
 typedef struct MetaoptHc12ParamsResult {
   /**
@@ -775,8 +776,8 @@ typedef struct MetaoptHc12RunResult {
 } MetaoptHc12RunResult;
 
 /**
- * `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
- * caller, who releases it with `metaopt_qap_free`.
+ * `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+ * by the caller, who releases it with `metaopt_qap_free`.
  */
 typedef struct MetaoptQapParamsResult {
   /**
@@ -899,7 +900,8 @@ typedef struct MetaoptQapRunResult {
 } MetaoptQapRunResult;
 
 /**
- * Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change fields.
+ * Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change
+ * fields.
  */
 typedef struct MetaoptQapSolveOptions {
   /**
@@ -939,8 +941,9 @@ typedef struct MetaoptQapSolveOptions {
 
 /**
  * The result of `metaopt_qap_solve`: the best over all runs. The cost sits in the field that
- * `result_type` names, as in `MetaoptQapRunResult`. `permutation` and `error_message` are owned by the
- * caller: free them with `metaopt_qap_free_solve_result` (or each with `metaopt_pointer_free`).
+ * `result_type` names, as in `MetaoptQapRunResult`. `permutation` and `error_message` are owned by
+ * the caller: free them with `metaopt_qap_free_solve_result` (or each with
+ * `metaopt_pointer_free`).
  */
 typedef struct MetaoptQapSolveResult {
   /**
@@ -1231,9 +1234,10 @@ struct MetaoptDeCreateResult metaopt_de_create(uint32_t islands,
  * The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `objective` NULL or valid (its
- * callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
- * NULL or valid, its `cr_per_island` NULL or holding `islands` values.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `objective` NULL or valid (its callback valid until the instance is freed);
+ * the strings NULL or NUL-terminated; `options` NULL or valid, its `cr_per_island` NULL or holding
+ * `islands` values.
  */
 struct MetaoptInt32Result metaopt_de_init(struct MetaoptDeInstance *h,
                                           const struct MetaoptObjective *objective,
@@ -1247,7 +1251,8 @@ struct MetaoptInt32Result metaopt_de_init(struct MetaoptDeInstance *h,
  * its period comes. The result is the generation number since init (saturating at 2^31 - 1).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_de_iteration(struct MetaoptDeInstance *h);
 
@@ -1257,7 +1262,8 @@ struct MetaoptInt32Result metaopt_de_iteration(struct MetaoptDeInstance *h);
  * `METAOPT_ERR_CALLBACK`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `stop` NULL or valid.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `stop` NULL or valid.
  */
 struct MetaoptDeRunResult metaopt_de_run(struct MetaoptDeInstance *h,
                                          const struct MetaoptDeStop *stop);
@@ -1275,7 +1281,8 @@ void metaopt_de_free_run_result(struct MetaoptDeRunResult *r);
  * The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct MetaoptDeInstance *h);
 
@@ -1283,16 +1290,17 @@ struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct MetaoptDeInstanc
  * The best member of population `island`, `dims` entries (the thesis's `getBest`).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptDoubleArrayResult metaopt_de_best(struct MetaoptDeInstance *h,
-                                                uint32_t island);
+struct MetaoptDoubleArrayResult metaopt_de_best(struct MetaoptDeInstance *h, uint32_t island);
 
 /**
  * Member `member` of population `island`, `dims` entries (the thesis's `getX`).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptDoubleArrayResult metaopt_de_x(struct MetaoptDeInstance *h,
                                              uint32_t island,
@@ -1317,7 +1325,8 @@ struct MetaoptInt32Result metaopt_de_func_data(struct MetaoptDeInstance *h,
  * generations. Free the text with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptStringResult metaopt_de_info(const struct MetaoptDeInstance *h);
 
@@ -1325,7 +1334,8 @@ struct MetaoptStringResult metaopt_de_info(const struct MetaoptDeInstance *h);
  * Releases an instance and its device buffers; NULL and already freed handles are ignored.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 void metaopt_de_free(struct MetaoptDeInstance *h);
 
@@ -1352,8 +1362,8 @@ struct MetaoptInt32Result metaopt_device_set_number(int32_t n);
 
 /**
  * Drops every device context and marks the memory space valid again (after
- * `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and make
- * new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
+ * `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and
+ * make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
  */
 struct MetaoptInt32Result metaopt_device_reset(void);
 
@@ -1427,7 +1437,8 @@ struct MetaoptHc12ParamsResult metaopt_hc12_params(uint32_t nParam,
  * `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_hc12_init_tabu_list(struct MetaoptHc12Instance *h,
                                                       uint32_t maxLength);
@@ -1438,7 +1449,8 @@ struct MetaoptInt32Result metaopt_hc12_init_tabu_list(struct MetaoptHc12Instance
  * 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or readable.
  */
 struct MetaoptInt32Result metaopt_hc12_set_tabu_options(struct MetaoptHc12Instance *h,
                                                         const struct MetaoptTabuOptions *opts);
@@ -1457,8 +1469,8 @@ struct MetaoptHc12RunOptions metaopt_hc12_default_run_options(void);
  * `METAOPT_ERR_CALLBACK`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
- * `start_vector` as its documentation says.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or valid, with `start_vector` as its documentation says.
  */
 struct MetaoptHc12RunResult metaopt_hc12_run(struct MetaoptHc12Instance *h,
                                              const struct MetaoptHc12RunOptions *opts);
@@ -1481,8 +1493,8 @@ void metaopt_hc12_free_run_result(struct MetaoptHc12RunResult *r);
  * the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `data` NULL or holding `bytes`
- * bytes.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `data` NULL or holding `bytes` bytes.
  */
 struct MetaoptInt32Result metaopt_hc12_func_data(struct MetaoptHc12Instance *h,
                                                  const void *data,
@@ -1493,7 +1505,8 @@ struct MetaoptInt32Result metaopt_hc12_func_data(struct MetaoptHc12Instance *h,
  * The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_hc12_func_data_clean(struct MetaoptHc12Instance *h);
 
@@ -1503,10 +1516,10 @@ struct MetaoptInt32Result metaopt_hc12_func_data_clean(struct MetaoptHc12Instanc
  * caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptInt32Result metaopt_hc12_kernel_verbose(struct MetaoptHc12Instance *h,
-                                                      uint8_t on);
+struct MetaoptInt32Result metaopt_hc12_kernel_verbose(struct MetaoptHc12Instance *h, uint8_t on);
 
 /**
  * Turns kernel profiling on for `h` and clears the timings gathered so far (the thesis's
@@ -1515,7 +1528,8 @@ struct MetaoptInt32Result metaopt_hc12_kernel_verbose(struct MetaoptHc12Instance
  * `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_hc12_profiler_on(struct MetaoptHc12Instance *h);
 
@@ -1527,7 +1541,8 @@ struct MetaoptInt32Result metaopt_hc12_profiler_on(struct MetaoptHc12Instance *h
  * caller's to free with `metaopt_pointer_free`, as is an error message.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptStringResult metaopt_hc12_profiler_output(const struct MetaoptHc12Instance *h);
 
@@ -1538,7 +1553,8 @@ struct MetaoptStringResult metaopt_hc12_profiler_output(const struct MetaoptHc12
  * `metaopt_pointer_free`, as is an error message.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptStringResult metaopt_hc12_info(const struct MetaoptHc12Instance *h);
 
@@ -1600,9 +1616,9 @@ struct MetaoptQapParamsResult metaopt_qap_params_ab(uint32_t swaps,
                                                     int32_t bitLength);
 
 /**
- * As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
- * file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv` in
- * the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
+ * As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps
+ * the file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv`
+ * in the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
  * Ownership as in `metaopt_qap_params`.
  *
  * # Safety
@@ -1621,7 +1637,8 @@ struct MetaoptQapParamsResult metaopt_qap_params_from_file(const char *dat_path,
  * caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_qap_set_backend(struct MetaoptQapInstance *h,
                                                   int32_t backend,
@@ -1632,19 +1649,21 @@ struct MetaoptInt32Result metaopt_qap_set_backend(struct MetaoptQapInstance *h,
  * an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_qap_set_max_iterations(struct MetaoptQapInstance *h,
                                                          uint32_t max_iterations);
 
 /**
  * Turns the tabu list on with room for `maxLength` strings (thesis `init_tabu_list`; 0 turns it
- * off again). Runs then leave local optima by their best neighbour not on the list and end by
- * the limits of `metaopt_qap_set_tabu_options`; each run starts with an empty list. The result is 0;
+ * off again). Runs then leave local optima by their best neighbour not on the list and end by the
+ * limits of `metaopt_qap_set_tabu_options`; each run starts with an empty list. The result is 0;
  * an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_qap_init_tabu_list(struct MetaoptQapInstance *h,
                                                      uint32_t maxLength);
@@ -1656,11 +1675,12 @@ struct MetaoptInt32Result metaopt_qap_init_tabu_list(struct MetaoptQapInstance *
 struct MetaoptTabuOptions metaopt_tabu_default_options(void);
 
 /**
- * Sets the options of the tabu list of `h`, which `metaopt_qap_init_tabu_list` must have turned on.
- * The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
+ * Sets the options of the tabu list of `h`, which `metaopt_qap_init_tabu_list` must have turned
+ * on. The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or readable.
  */
 struct MetaoptInt32Result metaopt_qap_set_tabu_options(struct MetaoptQapInstance *h,
                                                        const struct MetaoptTabuOptions *opts);
@@ -1671,7 +1691,8 @@ struct MetaoptInt32Result metaopt_qap_set_tabu_options(struct MetaoptQapInstance
  * with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `out` NULL or writable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `out` NULL or writable.
  */
 struct MetaoptInt32Result metaopt_qap_info(const struct MetaoptQapInstance *h,
                                            struct MetaoptQapInfo *out);
@@ -1684,19 +1705,20 @@ struct MetaoptInt32Result metaopt_qap_info(const struct MetaoptQapInstance *h,
  * `metaopt_qap_free_run_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `initOrder` and `initK` NULL or
- * holding the number of entries above.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `initOrder` and `initK` NULL or holding the number of entries above.
  */
 struct MetaoptQapRunResult metaopt_qap_run(struct MetaoptQapInstance *h,
                                            const uint16_t *initOrder,
                                            const uint32_t *initK);
 
 /**
- * Frees the arrays and the message of a `MetaoptQapRunResult` and sets them to NULL (so a second call is
- * harmless); the struct itself belongs to the caller. NULL is a no-op.
+ * Frees the arrays and the message of a `MetaoptQapRunResult` and sets them to NULL (so a second
+ * call is harmless); the struct itself belongs to the caller. NULL is a no-op.
  *
  * # Safety
- * `r` must be NULL or point to a `MetaoptQapRunResult` returned by `metaopt_qap_run` (or already freed here).
+ * `r` must be NULL or point to a `MetaoptQapRunResult` returned by `metaopt_qap_run` (or already
+ * freed here).
  */
 void metaopt_qap_free_run_result(struct MetaoptQapRunResult *r);
 
@@ -1713,8 +1735,8 @@ struct MetaoptQapSolveOptions metaopt_qap_default_solve_options(void);
  * `metaopt_qap_free_solve_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
- * `start_order` as its documentation says.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or valid, with `start_order` as its documentation says.
  */
 struct MetaoptQapSolveResult metaopt_qap_solve(struct MetaoptQapInstance *h,
                                                const struct MetaoptQapSolveOptions *opts);
@@ -1786,7 +1808,8 @@ struct MetaoptSatParseResult metaopt_sat_from_clauses(uint32_t num_vars,
  * ceil(num_vars / 32). An error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
 struct MetaoptInt32Result metaopt_sat_words_per_assignment(const struct MetaoptSatInstance *h);
 
@@ -1800,8 +1823,8 @@ struct MetaoptInt32Result metaopt_sat_words_per_assignment(const struct MetaoptS
  * the caller's: free them with `metaopt_sat_free_eval_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `assignments` NULL or holding
- * `count * words_per_assignment` values.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `assignments` NULL or holding `count * words_per_assignment` values.
  */
 struct MetaoptSatEvalResult metaopt_sat_evaluate(struct MetaoptSatInstance *h,
                                                  const uint32_t *assignments,
@@ -1834,7 +1857,8 @@ struct MetaoptSatSolveOptions metaopt_sat_default_solve_options(void);
  * `metaopt_sat_free_solve_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or readable.
  */
 struct MetaoptSatSolveResult metaopt_sat_solve(struct MetaoptSatInstance *h,
                                                const struct MetaoptSatSolveOptions *opts);

@@ -22,8 +22,8 @@ pub struct MetaoptDeInstance {
 }
 opaque_handle!(MetaoptDeInstance => Handle, b"metaDE01", "metaopt_de_create");
 
-/// `MetaoptDeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned by the
-/// caller, who releases it with `metaopt_de_free`.
+/// `MetaoptDeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned
+/// by the caller, who releases it with `metaopt_de_free`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct MetaoptDeCreateResult {
@@ -264,9 +264,10 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
 /// The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `objective` NULL or valid (its
-/// callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
-/// NULL or valid, its `cr_per_island` NULL or holding `islands` values.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `objective` NULL or valid (its callback valid until the instance is freed);
+/// the strings NULL or NUL-terminated; `options` NULL or valid, its `cr_per_island` NULL or holding
+/// `islands` values.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_init(
     h: *mut MetaoptDeInstance,
@@ -313,7 +314,8 @@ pub unsafe extern "C" fn metaopt_de_init(
 /// its period comes. The result is the generation number since init (saturating at 2^31 - 1).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_iteration(h: *mut MetaoptDeInstance) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -329,7 +331,8 @@ pub unsafe extern "C" fn metaopt_de_iteration(h: *mut MetaoptDeInstance) -> Meta
 /// `METAOPT_ERR_CALLBACK`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `stop` NULL or valid.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `stop` NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const MetaoptDeStop) -> MetaoptDeRunResult {
     ffi_boundary!({
@@ -383,7 +386,8 @@ pub unsafe extern "C" fn metaopt_de_free_run_result(r: *mut MetaoptDeRunResult) 
 /// The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut MetaoptDeInstance) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
@@ -396,7 +400,8 @@ pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut MetaoptDeInstance) -> 
 /// The best member of population `island`, `dims` entries (the thesis's `getBest`).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_best(h: *mut MetaoptDeInstance, island: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
@@ -409,7 +414,8 @@ pub unsafe extern "C" fn metaopt_de_best(h: *mut MetaoptDeInstance, island: u32)
 /// Member `member` of population `island`, `dims` entries (the thesis's `getX`).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_x(h: *mut MetaoptDeInstance, island: u32, member: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
@@ -443,7 +449,8 @@ pub unsafe extern "C" fn metaopt_de_func_data(h: *mut MetaoptDeInstance, data: *
 /// generations. Free the text with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_info(h: *const MetaoptDeInstance) -> MetaoptStringResult {
     ffi_boundary!({
@@ -460,7 +467,8 @@ pub unsafe extern "C" fn metaopt_de_info(h: *const MetaoptDeInstance) -> Metaopt
 /// Releases an instance and its device buffers; NULL and already freed handles are ignored.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_free(h: *mut MetaoptDeInstance) {
     // SAFETY: the caller's contract; unregistered pointers are ignored.

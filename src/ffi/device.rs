@@ -109,8 +109,8 @@ pub extern "C" fn metaopt_device_set_number(n: i32) -> MetaoptInt32Result {
 }
 
 /// Drops every device context and marks the memory space valid again (after
-/// `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and make
-/// new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
+/// `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and
+/// make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
 #[no_mangle]
 pub extern "C" fn metaopt_device_reset() -> MetaoptInt32Result {
     ffi_boundary!({

@@ -120,8 +120,8 @@ pub struct MetaoptObjective {
     pub user_data: *mut c_void,
 }
 
-/// `MetaoptHc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by
-/// the caller, who releases it with `metaopt_hc12_free`.
+/// `MetaoptHc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+/// by the caller, who releases it with `metaopt_hc12_free`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct MetaoptHc12ParamsResult {
@@ -398,7 +398,8 @@ pub unsafe extern "C" fn metaopt_hc12_params(
 /// `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 #[allow(non_snake_case)]
 pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut MetaoptHc12Instance, maxLength: u32) -> MetaoptInt32Result {
@@ -425,7 +426,8 @@ pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut MetaoptHc12Instance
 /// 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_set_tabu_options(
     h: *mut MetaoptHc12Instance,
@@ -510,8 +512,8 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
 /// `METAOPT_ERR_CALLBACK`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
-/// `start_vector` as its documentation says.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or valid, with `start_vector` as its documentation says.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_run(h: *mut MetaoptHc12Instance, opts: *const MetaoptHc12RunOptions) -> MetaoptHc12RunResult {
     ffi_boundary!({
@@ -575,8 +577,8 @@ pub unsafe extern "C" fn metaopt_hc12_free_run_result(r: *mut MetaoptHc12RunResu
 /// the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `data` NULL or holding `bytes`
-/// bytes.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `data` NULL or holding `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut MetaoptHc12Instance, data: *const c_void, bytes: u64) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -595,7 +597,8 @@ pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut MetaoptHc12Instance, dat
 /// The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut MetaoptHc12Instance) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -612,7 +615,8 @@ pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut MetaoptHc12Instanc
 /// caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut MetaoptHc12Instance, on: u8) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -629,7 +633,8 @@ pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut MetaoptHc12Instance
 /// `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_profiler_on(h: *mut MetaoptHc12Instance) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -659,7 +664,8 @@ fn profile_text(p: &Profile) -> String {
 /// caller's to free with `metaopt_pointer_free`, as is an error message.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_profiler_output(h: *const MetaoptHc12Instance) -> MetaoptStringResult {
     ffi_boundary!({
@@ -743,7 +749,8 @@ fn info_text(h: &Handle) -> String {
 /// `metaopt_pointer_free`, as is an error message.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_info(h: *const MetaoptHc12Instance) -> MetaoptStringResult {
     ffi_boundary!({

@@ -15,15 +15,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// An instance of the QAP solver: the problem's matrices, the solver's settings and its device
-/// buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or `metaopt_qap_params_from_file`,
-/// released by `metaopt_qap_free`. A handle may be used by one thread at a time.
+/// buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or
+/// `metaopt_qap_params_from_file`, released by `metaopt_qap_free`. A handle may be used by one
+/// thread at a time.
 pub struct MetaoptQapInstance {
     _opaque: [u8; 0],
 }
 opaque_handle!(MetaoptQapInstance => Handle, b"metaQAP1", "metaopt_qap_params*");
 
-/// `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
-/// caller, who releases it with `metaopt_qap_free`.
+/// `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+/// by the caller, who releases it with `metaopt_qap_free`.
 #[repr(C)]
 #[derive(Debug)]
 pub struct MetaoptQapParamsResult {
@@ -137,7 +138,8 @@ pub enum MetaoptQapRestart {
     MetaoptQapRestartRandom = 1,
 }
 
-/// Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change fields.
+/// Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change
+/// fields.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MetaoptQapSolveOptions {
@@ -161,8 +163,9 @@ pub struct MetaoptQapSolveOptions {
 }
 
 /// The result of `metaopt_qap_solve`: the best over all runs. The cost sits in the field that
-/// `result_type` names, as in `MetaoptQapRunResult`. `permutation` and `error_message` are owned by the
-/// caller: free them with `metaopt_qap_free_solve_result` (or each with `metaopt_pointer_free`).
+/// `result_type` names, as in `MetaoptQapRunResult`. `permutation` and `error_message` are owned by
+/// the caller: free them with `metaopt_qap_free_solve_result` (or each with
+/// `metaopt_pointer_free`).
 #[repr(C)]
 #[derive(Debug)]
 pub struct MetaoptQapSolveResult {
@@ -468,9 +471,9 @@ pub unsafe extern "C" fn metaopt_qap_params_ab(
     })
 }
 
-/// As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
-/// file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv` in
-/// the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
+/// As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps
+/// the file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv`
+/// in the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
 /// Ownership as in `metaopt_qap_params`.
 ///
 /// # Safety
@@ -502,7 +505,8 @@ pub unsafe extern "C" fn metaopt_qap_params_from_file(
 /// caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, backend: i32, cost_form: i32) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -534,7 +538,8 @@ pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, bac
 /// an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_set_max_iterations(h: *mut MetaoptQapInstance, max_iterations: u32) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -564,12 +569,13 @@ pub struct MetaoptTabuOptions {
 }
 
 /// Turns the tabu list on with room for `maxLength` strings (thesis `init_tabu_list`; 0 turns it
-/// off again). Runs then leave local optima by their best neighbour not on the list and end by
-/// the limits of `metaopt_qap_set_tabu_options`; each run starts with an empty list. The result is 0;
+/// off again). Runs then leave local optima by their best neighbour not on the list and end by the
+/// limits of `metaopt_qap_set_tabu_options`; each run starts with an empty list. The result is 0;
 /// an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 #[allow(non_snake_case)]
 pub unsafe extern "C" fn metaopt_qap_init_tabu_list(h: *mut MetaoptQapInstance, maxLength: u32) -> MetaoptInt32Result {
@@ -603,11 +609,12 @@ pub extern "C" fn metaopt_tabu_default_options() -> MetaoptTabuOptions {
     })
 }
 
-/// Sets the options of the tabu list of `h`, which `metaopt_qap_init_tabu_list` must have turned on.
-/// The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
+/// Sets the options of the tabu list of `h`, which `metaopt_qap_init_tabu_list` must have turned
+/// on. The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_set_tabu_options(h: *mut MetaoptQapInstance, opts: *const MetaoptTabuOptions) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -634,7 +641,8 @@ pub unsafe extern "C" fn metaopt_qap_set_tabu_options(h: *mut MetaoptQapInstance
 /// with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `out` NULL or writable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `out` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_info(h: *const MetaoptQapInstance, out: *mut MetaoptQapInfo) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -669,8 +677,8 @@ pub unsafe extern "C" fn metaopt_qap_info(h: *const MetaoptQapInstance, out: *mu
 /// `metaopt_qap_free_run_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `initOrder` and `initK` NULL or
-/// holding the number of entries above.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `initOrder` and `initK` NULL or holding the number of entries above.
 #[no_mangle]
 #[allow(non_snake_case)]
 pub unsafe extern "C" fn metaopt_qap_run(h: *mut MetaoptQapInstance, initOrder: *const u16, initK: *const u32) -> MetaoptQapRunResult {
@@ -703,11 +711,12 @@ pub unsafe extern "C" fn metaopt_qap_run(h: *mut MetaoptQapInstance, initOrder: 
     })
 }
 
-/// Frees the arrays and the message of a `MetaoptQapRunResult` and sets them to NULL (so a second call is
-/// harmless); the struct itself belongs to the caller. NULL is a no-op.
+/// Frees the arrays and the message of a `MetaoptQapRunResult` and sets them to NULL (so a second
+/// call is harmless); the struct itself belongs to the caller. NULL is a no-op.
 ///
 /// # Safety
-/// `r` must be NULL or point to a `MetaoptQapRunResult` returned by `metaopt_qap_run` (or already freed here).
+/// `r` must be NULL or point to a `MetaoptQapRunResult` returned by `metaopt_qap_run` (or already
+/// freed here).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_free_run_result(r: *mut MetaoptQapRunResult) {
     // SAFETY: the caller's contract.
@@ -773,8 +782,8 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<SolveOpt
 /// `metaopt_qap_free_solve_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
-/// `start_order` as its documentation says.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or valid, with `start_order` as its documentation says.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *const MetaoptQapSolveOptions) -> MetaoptQapSolveResult {
     ffi_boundary!({

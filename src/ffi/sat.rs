@@ -202,7 +202,8 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
 /// ceil(num_vars / 32). An error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const MetaoptSatInstance) -> MetaoptInt32Result {
     ffi_boundary!({
@@ -222,8 +223,8 @@ pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const MetaoptSatIn
 /// the caller's: free them with `metaopt_sat_free_eval_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `assignments` NULL or holding
-/// `count * words_per_assignment` values.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `assignments` NULL or holding `count * words_per_assignment` values.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_evaluate(
     h: *mut MetaoptSatInstance,
@@ -363,7 +364,8 @@ fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
 /// `metaopt_sat_free_solve_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_solve(
     h: *mut MetaoptSatInstance,
