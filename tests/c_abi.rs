@@ -194,6 +194,25 @@ fn forged_and_freed_handles_are_errors() {
 }
 
 #[test]
+fn a_handle_of_another_kind_is_an_error_and_not_freed() {
+    let _shared = shared();
+    let lits = [1, -2, 0, 2, 0];
+    let sat = unsafe { metaopt_sat_from_clauses(2, lits.as_ptr(), lits.len() as u64) };
+    assert_eq!(sat.error_code, OK);
+    let wrong = sat.instance.cast::<MetaoptQapInstance>();
+    let mut info = MetaoptQapInfo::default();
+    let r = unsafe { metaopt_qap_info(wrong, &mut info) };
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptQapInstance: it is a MetaoptSatInstance");
+    let r = unsafe { metaopt_hc12_info(sat.instance.cast()) };
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptHc12Instance");
+    // a free of the wrong kind is ignored: the SAT instance stays usable
+    unsafe { metaopt_qap_free(wrong) };
+    unsafe { metaopt_de_free(sat.instance.cast()) };
+    assert_eq!(expect_ok(unsafe { metaopt_sat_words_per_assignment(sat.instance) }), 1);
+    unsafe { metaopt_sat_free(sat.instance) };
+}
+
+#[test]
 fn run_from_identity_equals_the_rust_api() {
     let _shared = shared();
     let inst = instance("had12");

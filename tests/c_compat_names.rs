@@ -9,6 +9,7 @@ mod common;
 use common::cbuild::*;
 use common::*;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[test]
 fn a_program_with_the_old_names_compiles_and_runs() {
@@ -34,7 +35,8 @@ fn a_program_with_the_old_names_compiles_and_runs() {
 /// Compiles `src` (syntax only) against the header with the extra `flags`; true when it compiles.
 fn compiles(src: &str, flags: &[&str]) -> (bool, String) {
     let dir = work_dir("c_compat_names");
-    let file = dir.join(format!("check_{:x}.c", src.len() * 31 + flags.len()));
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let file = dir.join(format!("check_{}.c", N.fetch_add(1, Ordering::Relaxed)));
     std::fs::write(&file, src).unwrap();
     let out = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
         .args(["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
