@@ -21,7 +21,7 @@
 /* Prints a library error and frees its message; returns 1. */
 static int fail(const char *what, int32_t code, char *message) {
     fprintf(stderr, "%s failed: error %d: %s\n", what, (int)code, message ? message : "(no message)");
-    metaopt_free_pointer(message);
+    metaopt_pointer_free(message);
     return 1;
 }
 
@@ -47,12 +47,12 @@ static int solve(const MetaoptObjective *objective, const char *label, uint64_t 
     options.cr = 0.9;
     options.double_precision = (uint8_t)double_precision;
     const double limits[2] = {a, b};
-    DeCreateResult created = metaopt_de_create(16, 40, DIMS, limits, 2, "COTN", &options);
+    MetaoptDeCreateResult created = metaopt_de_create(16, 40, DIMS, limits, 2, "COTN", &options);
     if (created.error_code != METAOPT_OK)
         return fail("metaopt_de_create", created.error_code, created.error_message);
-    DeInstance *h = created.instance;
+    MetaoptDeInstance *h = created.instance;
     int status = 0;
-    Int32Result r = metaopt_de_init(h, objective, "DE/rand/1", "PermuteN", 20, NULL);
+    MetaoptInt32Result r = metaopt_de_init(h, objective, "DE/rand/1", "PermuteN", 20, NULL);
     if (r.error_code != METAOPT_OK) {
         status = fail("metaopt_de_init", r.error_code, r.error_message);
         goto out;
@@ -63,11 +63,11 @@ static int solve(const MetaoptObjective *objective, const char *label, uint64_t 
         goto out;
     }
     printf("%s", info.text);
-    metaopt_free_pointer(info.text);
+    metaopt_pointer_free(info.text);
 
     MetaoptDeStop stop = metaopt_de_default_stop();
     stop.generations = generations;
-    MetaoptDeResult res = metaopt_de_run(h, &stop);
+    MetaoptDeRunResult res = metaopt_de_run(h, &stop);
     if (res.error_code != METAOPT_OK) {
         status = fail("metaopt_de_run", res.error_code, res.error_message);
         goto out;
@@ -79,7 +79,7 @@ static int solve(const MetaoptObjective *objective, const char *label, uint64_t 
     for (uint32_t j = 0; j < res.dims; ++j)
         printf(" %.10g", res.x[j]);
     printf("\n");
-    metaopt_de_free_result(&res);
+    metaopt_de_free_run_result(&res);
 
     MetaoptDoubleArrayResult bests = metaopt_de_bests_fitness(h);
     if (bests.error_code != METAOPT_OK) {
@@ -90,7 +90,7 @@ static int solve(const MetaoptObjective *objective, const char *label, uint64_t 
     for (uint32_t p = 0; p < bests.length; ++p)
         printf(" %.6g", bests.values[p]);
     printf("\n");
-    metaopt_free_double_array(&bests);
+    metaopt_double_array_free_result(&bests);
 out:
     metaopt_de_free(h);
     return status;

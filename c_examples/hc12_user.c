@@ -37,12 +37,12 @@ static const char *RASTRIGIN =
 /* Prints a library error and frees its message; returns 1. */
 static int fail(const char *what, int32_t code, char *message) {
     fprintf(stderr, "%s failed: error %d: %s\n", what, (int)code, message ? message : "(no message)");
-    metaopt_free_pointer(message);
+    metaopt_pointer_free(message);
     return 1;
 }
 
-/* Checks an Int32Result; returns 0 when it is a success. */
-static int check(const char *what, Int32Result r) {
+/* Checks an MetaoptInt32Result; returns 0 when it is a success. */
+static int check(const char *what, MetaoptInt32Result r) {
     return r.error_code == METAOPT_OK ? 0 : fail(what, r.error_code, r.error_message);
 }
 
@@ -69,16 +69,16 @@ int main(int argc, char **argv) {
     objective.function_name = "Rastrigin (OpenCL C)";
     objective.source = RASTRIGIN;
     const double interval[2] = {-5.12, 5.12};
-    Hc12ParamsResult p = metaopt_hc12_params(DIMS, &bits, 1, interval, 2, 2, 0, 0,
+    MetaoptHc12ParamsResult p = metaopt_hc12_params(DIMS, &bits, 1, interval, 2, 2, 0, 0,
                                              METAOPT_DOMAIN_REAL, dbl, &objective);
     if (p.error_code != METAOPT_OK)
         return fail("metaopt_hc12_params", p.error_code, p.error_message);
-    Hc12Instance *h = p.instance;
+    MetaoptHc12Instance *h = p.instance;
 
     int status = 0;
     const float a = 10.0f; /* Rastrigin's A, read by the kernel from func-data */
     MetaoptStringResult info = {0}, profile = {0};
-    MetaoptHc12Result r = {0};
+    MetaoptHc12RunResult r = {0};
     if (check("metaopt_hc12_func_data", metaopt_hc12_func_data(h, &a, sizeof a)) ||
         check("metaopt_hc12_profiler_on", metaopt_hc12_profiler_on(h))) {
         status = 1;
@@ -122,9 +122,9 @@ int main(int argc, char **argv) {
     printf("profile:\n%s", profile.text);
 
 done:
-    metaopt_free_pointer(info.text);
-    metaopt_free_pointer(profile.text);
-    metaopt_hc12_free_result(&r);
+    metaopt_pointer_free(info.text);
+    metaopt_pointer_free(profile.text);
+    metaopt_hc12_free_run_result(&r);
     metaopt_hc12_free(h);
     return status;
 }

@@ -22,17 +22,17 @@ static int failed(const char *call, int32_t code, char *message) {
         return 0;
     }
     fprintf(stderr, "%s failed: error %" PRId32 ": %s\n", call, code, message ? message : "(no message)");
-    metaopt_free_pointer(message);
+    metaopt_pointer_free(message);
     return 1;
 }
 
 /* Prints the cost held in the field that `result_type` names. */
 static void print_cost(int32_t result_type, int64_t f_t1, uint64_t f_t2, float f_t3, double f_t4) {
     switch (result_type) {
-    case METAOPT_RESULT_INT64: printf("%" PRId64, f_t1); break;
-    case METAOPT_RESULT_UINT64: printf("%" PRIu64, f_t2); break;
-    case METAOPT_RESULT_FLOAT: printf("%g", (double)f_t3); break;
-    case METAOPT_RESULT_DOUBLE: printf("%g", f_t4); break;
+    case METAOPT_QAP_RESULT_INT64: printf("%" PRId64, f_t1); break;
+    case METAOPT_QAP_RESULT_UINT64: printf("%" PRIu64, f_t2); break;
+    case METAOPT_QAP_RESULT_FLOAT: printf("%g", (double)f_t3); break;
+    case METAOPT_QAP_RESULT_DOUBLE: printf("%g", f_t4); break;
     default: printf("(no cost)"); break;
     }
 }
@@ -51,59 +51,59 @@ static int parse_arg(const char *s, unsigned long long min, unsigned long long m
 
 /* The device in use, one line. */
 static int print_device(void) {
-    Int32Result dev = metaopt_get_device_number();
-    if (failed("metaopt_get_device_number", dev.error_code, dev.error_message)) {
+    MetaoptInt32Result dev = metaopt_device_get_number();
+    if (failed("metaopt_device_get_number", dev.error_code, dev.error_message)) {
         return 1;
     }
     MetaoptDeviceInfo info;
-    Int32Result r = metaopt_device_info(dev.result, &info);
+    MetaoptInt32Result r = metaopt_device_info(dev.result, &info);
     if (failed("metaopt_device_info", r.error_code, r.error_message)) {
         return 1;
     }
     static const char *kinds[] = {"GPU", "accelerator", "CPU", "other"};
     printf("device %" PRId32 ": %s (%s, %s, %" PRIu32 " compute units)\n", info.index, info.name,
            info.platform, kinds[info.kind >= 0 && info.kind <= 3 ? info.kind : 3], info.compute_units);
-    metaopt_free_device_info(&info);
+    metaopt_device_free_info(&info);
     return 0;
 }
 
 /* An error path: a NULL matrix must give METAOPT_ERR_NULL_POINTER and no instance. */
 static int show_error_path(void) {
-    ParamsResult bad = metaopt_params(2, 12, 1, NULL, "int64", 2, 0, 0);
-    printf("error path: metaopt_params(DF = NULL) -> error %" PRId32 ": %s\n", bad.error_code,
+    MetaoptQapParamsResult bad = metaopt_qap_params(2, 12, 1, NULL, "int64", 2, 0, 0);
+    printf("error path: metaopt_qap_params(DF = NULL) -> error %" PRId32 ": %s\n", bad.error_code,
            bad.error_message ? bad.error_message : "(no message)");
     int ok = bad.error_code == METAOPT_ERR_NULL_POINTER && bad.instance == NULL;
-    metaopt_free_pointer(bad.error_message);
-    metaopt_free_params(bad.instance); /* NULL: a no-op */
+    metaopt_pointer_free(bad.error_message);
+    metaopt_qap_free(bad.instance); /* NULL: a no-op */
     if (!ok) {
         fprintf(stderr, "expected METAOPT_ERR_NULL_POINTER (%d)\n", METAOPT_ERR_NULL_POINTER);
     }
     return !ok;
 }
 
-static int solve(ParamsInstance *h, uint32_t runs, uint64_t seed) {
-    MetaoptParamsInfo pi;
-    Int32Result r = metaopt_params_info(h, &pi);
-    if (failed("metaopt_params_info", r.error_code, r.error_message)) {
+static int solve(MetaoptQapInstance *h, uint32_t runs, uint64_t seed) {
+    MetaoptQapInfo pi;
+    MetaoptInt32Result r = metaopt_qap_info(h, &pi);
+    if (failed("metaopt_qap_info", r.error_code, r.error_message)) {
         return 1;
     }
     printf("instance: n = %" PRIu32 ", %" PRIu32 " swaps, %" PRIu64 " rows per iteration\n", pi.n_elements,
            pi.swaps, pi.rows);
 
-    RunResult run = metaopt_run(h, NULL, NULL);
-    if (failed("metaopt_run", run.error_code, run.error_message)) {
+    MetaoptQapRunResult run = metaopt_qap_run(h, NULL, NULL);
+    if (failed("metaopt_qap_run", run.error_code, run.error_message)) {
         return 1;
     }
     printf("run from identity: cost ");
     print_cost(run.result_type, run.f_t1, run.f_t2, run.f_t3, run.f_t4);
     printf(" after %" PRIu32 " iterations\n", run.lastIteration);
-    metaopt_free_run_result(&run);
+    metaopt_qap_free_run_result(&run);
 
-    MetaoptSolveOptions opts = metaopt_default_solve_options();
+    MetaoptQapSolveOptions opts = metaopt_qap_default_solve_options();
     opts.runs = runs;
     opts.seed = seed;
-    MetaoptSolveResult s = metaopt_solve(h, &opts);
-    if (failed("metaopt_solve", s.error_code, s.error_message)) {
+    MetaoptQapSolveResult s = metaopt_qap_solve(h, &opts);
+    if (failed("metaopt_qap_solve", s.error_code, s.error_message)) {
         return 1;
     }
     printf("solve: %" PRIu32 " runs, %" PRIu64 " iterations, best cost ", s.runs, s.iterations);
@@ -116,7 +116,7 @@ static int solve(ParamsInstance *h, uint32_t runs, uint64_t seed) {
         printf(" %u", (unsigned)s.permutation[i] + 1);
     }
     printf("\ntime: %.3f s (best found after %.3f s)\n", s.seconds, s.seconds_to_best);
-    metaopt_free_solve_result(&s);
+    metaopt_qap_free_solve_result(&s);
     return 0;
 }
 
@@ -131,12 +131,12 @@ int main(int argc, char **argv) {
     if (print_device() || show_error_path()) {
         return 1;
     }
-    ParamsResult p = metaopt_params_from_file(argv[1], (uint32_t)swaps, 2, 0, 0);
-    if (failed("metaopt_params_from_file", p.error_code, p.error_message)) {
+    MetaoptQapParamsResult p = metaopt_qap_params_from_file(argv[1], (uint32_t)swaps, 2, 0, 0);
+    if (failed("metaopt_qap_params_from_file", p.error_code, p.error_message)) {
         return 1;
     }
     printf("file: %s\n", argv[1]);
     int status = solve(p.instance, (uint32_t)runs, (uint64_t)seed);
-    metaopt_free_params(p.instance);
+    metaopt_qap_free(p.instance);
     return status;
 }

@@ -24,7 +24,7 @@ static int failed(const char *call, int32_t code, char *message) {
     if (code == METAOPT_OK)
         return 0;
     fprintf(stderr, "%s failed: error %" PRId32 ": %s\n", call, code, message ? message : "(no message)");
-    metaopt_free_pointer(message);
+    metaopt_pointer_free(message);
     return 1;
 }
 
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
         return 2;
     }
 
-    SatParseResult p = metaopt_sat_parse(argv[1]);
+    MetaoptSatParseResult p = metaopt_sat_parse(argv[1]);
     if (failed("metaopt_sat_parse", p.error_code, p.error_message))
         return 1;
     printf("c formula: %" PRIu32 " variables, %" PRIu32 " clauses\n", p.num_vars, p.num_clauses);

@@ -2,8 +2,10 @@
  * metaopt: GPU metaheuristics over OpenCL, C API of libmetaopt.so (docs/API.md).
  *
  * Ownership: every string and array the library returns is the caller's and is released with
- * metaopt_free_pointer (or the metaopt_free_* helpers); instances with metaopt_free_params
- * (QAP), metaopt_hc12_free (general HC12) or metaopt_sat_free (SAT).
+ * metaopt_pointer_free (or the metaopt_*_free_*_result functions); instances with
+ * metaopt_qap_free, metaopt_hc12_free, metaopt_de_free or metaopt_sat_free.
+ * Names: functions metaopt_<noun>_<verb>, types Metaopt<Noun><What>; the names of earlier releases
+ * and of the thesis are aliases at the end of this header.
  * Every result struct carries error_code (a MetaoptErrorCode, METAOPT_OK = 0) and error_message
  * (NULL on success). A handle may be used by one thread at a time.
  */
@@ -37,7 +39,7 @@ typedef enum MetaoptErrorCode {
    */
   METAOPT_ERR_NULL_POINTER = 3,
   /**
-   * An unknown element type name (see `metaopt_params`).
+   * An unknown element type name (see `metaopt_qap_params`).
    */
   METAOPT_ERR_UNSUPPORTED_TYPE = 4,
   /**
@@ -73,7 +75,7 @@ typedef enum MetaoptErrorCode {
    */
   METAOPT_ERR_PANIC = 12,
   /**
-   * An earlier device failure invalidated the device context; call `metaopt_reset_device`.
+   * An earlier device failure invalidated the device context; call `metaopt_device_reset`.
    */
   METAOPT_ERR_INVALID_MEM_SPACE = 13,
   /**
@@ -112,31 +114,31 @@ typedef enum MetaoptDeviceKind {
 /**
  * Which field of a result holds its cost (`result_type`).
  */
-typedef enum MetaoptResultType {
+typedef enum MetaoptQapResultType {
   /**
    * The call failed; no cost.
    */
-  METAOPT_RESULT_ERROR = 0,
+  METAOPT_QAP_RESULT_ERROR = 0,
   /**
    * `f_t1` (int64), for int32 and int64 data.
    */
-  METAOPT_RESULT_INT64 = 1,
+  METAOPT_QAP_RESULT_INT64 = 1,
   /**
    * `f_t2` (uint64), for uint32 and uint64 data.
    */
-  METAOPT_RESULT_UINT64 = 2,
+  METAOPT_QAP_RESULT_UINT64 = 2,
   /**
    * `f_t3` (float), for float32 data.
    */
-  METAOPT_RESULT_FLOAT = 3,
+  METAOPT_QAP_RESULT_FLOAT = 3,
   /**
    * `f_t4` (double), for float64 data.
    */
-  METAOPT_RESULT_DOUBLE = 4,
-} MetaoptResultType;
+  METAOPT_QAP_RESULT_DOUBLE = 4,
+} MetaoptQapResultType;
 
 /**
- * Where an instance evaluates its neighbourhoods (`metaopt_set_backend`).
+ * Where an instance evaluates its neighbourhoods (`metaopt_qap_set_backend`).
  */
 typedef enum MetaoptBackend {
   /**
@@ -150,55 +152,55 @@ typedef enum MetaoptBackend {
 } MetaoptBackend;
 
 /**
- * How a row's cost is computed (`metaopt_set_backend`).
+ * How a row's cost is computed (`metaopt_qap_set_backend`).
  */
-typedef enum MetaoptCostForm {
+typedef enum MetaoptQapCostForm {
   /**
    * The O(n) delta form (the default).
    */
-  METAOPT_COST_DELTA = 0,
+  METAOPT_QAP_COST_DELTA = 0,
   /**
    * The thesis's full O(n^2) sum.
    */
-  METAOPT_COST_FULL = 1,
-} MetaoptCostForm;
+  METAOPT_QAP_COST_FULL = 1,
+} MetaoptQapCostForm;
 
 /**
- * Where the first run of `metaopt_solve` starts (`MetaoptSolveOptions.start`).
+ * Where the first run of `metaopt_qap_solve` starts (`MetaoptQapSolveOptions.start`).
  */
-typedef enum MetaoptStart {
+typedef enum MetaoptQapStart {
   /**
    * A random permutation from the seed.
    */
-  METAOPT_START_RANDOM = 0,
+  METAOPT_QAP_START_RANDOM = 0,
   /**
    * The identity permutation.
    */
-  METAOPT_START_IDENTITY = 1,
+  METAOPT_QAP_START_IDENTITY = 1,
   /**
    * The assignment of the Gilmore-Lawler bound; only for instances made by
-   * `metaopt_params_from_file`.
+   * `metaopt_qap_params_from_file`.
    */
-  METAOPT_START_GLB = 2,
+  METAOPT_QAP_START_GLB = 2,
   /**
-   * `MetaoptSolveOptions.start_order`.
+   * `MetaoptQapSolveOptions.start_order`.
    */
-  METAOPT_START_GIVEN = 3,
-} MetaoptStart;
+  METAOPT_QAP_START_GIVEN = 3,
+} MetaoptQapStart;
 
 /**
- * What follows a run of `metaopt_solve` (`MetaoptSolveOptions.restart`).
+ * What follows a run of `metaopt_qap_solve` (`MetaoptQapSolveOptions.restart`).
  */
-typedef enum MetaoptRestart {
+typedef enum MetaoptQapRestart {
   /**
    * Rebase on the best permutation while that improves it, else restart at random.
    */
-  METAOPT_RESTART_REBASE = 0,
+  METAOPT_QAP_RESTART_REBASE = 0,
   /**
    * Always restart from a new random permutation.
    */
-  METAOPT_RESTART_RANDOM = 1,
-} MetaoptRestart;
+  METAOPT_QAP_RESTART_RANDOM = 1,
+} MetaoptQapRestart;
 
 /**
  * What a parameter's value is to the objective (`metaopt_hc12_params`, argument `domain`).
@@ -284,32 +286,55 @@ typedef enum MetaoptHc12Start {
 } MetaoptHc12Start;
 
 /**
+ * Why `metaopt_de_run` stopped (`MetaoptDeRunResult.stopped_by`).
+ */
+typedef enum MetaoptDeStopReason {
+  /**
+   * `MetaoptDeStop.generations` generations ran.
+   */
+  METAOPT_DE_STOP_GENERATIONS = 1,
+  /**
+   * `MetaoptDeStop.evaluations` evaluations were made.
+   */
+  METAOPT_DE_STOP_EVALUATIONS = 2,
+  /**
+   * The best value reached `MetaoptDeStop.target`.
+   */
+  METAOPT_DE_STOP_TARGET = 3,
+  /**
+   * `MetaoptDeStop.time_limit` seconds passed.
+   */
+  METAOPT_DE_STOP_TIME_LIMIT = 4,
+} MetaoptDeStopReason;
+
+/**
  * An island DE instance: populations, settings, objective and device buffers. Opaque: made by
  * `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
  * time.
  */
-typedef struct DeInstance DeInstance;
+typedef struct MetaoptDeInstance MetaoptDeInstance;
 
 /**
  * An instance of the general HC12 solver: the problem's shape, its objective, the solver's
  * settings and its device buffers. Opaque: made by `metaopt_hc12_params`, released by
  * `metaopt_hc12_free`. A handle may be used by one thread at a time.
  */
-typedef struct Hc12Instance Hc12Instance;
+typedef struct MetaoptHc12Instance MetaoptHc12Instance;
 
 /**
  * An instance of the QAP solver: the problem's matrices, the solver's settings and its device
- * buffers. Opaque: made by `metaopt_params`, `metaopt_params_ab` or `metaopt_params_from_file`,
- * released by `metaopt_free_params`. A handle may be used by one thread at a time.
+ * buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or
+ * `metaopt_qap_params_from_file`, released by `metaopt_qap_free`. A handle may be used by one
+ * thread at a time.
  */
-typedef struct ParamsInstance ParamsInstance;
+typedef struct MetaoptQapInstance MetaoptQapInstance;
 
 /**
  * A CNF formula with its lazily made device evaluator and solver. Opaque: made by
  * `metaopt_sat_parse` or `metaopt_sat_from_clauses`, released by `metaopt_sat_free`. A handle
  * may be used by one thread at a time.
  */
-typedef struct SatInstance SatInstance;
+typedef struct MetaoptSatInstance MetaoptSatInstance;
 
 /**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
@@ -385,29 +410,29 @@ typedef struct MetaoptDeStop {
 } MetaoptDeStop;
 
 /**
- * `DeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned by the
- * caller, who releases it with `metaopt_de_free`.
+ * `MetaoptDeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned
+ * by the caller, who releases it with `metaopt_de_free`.
  */
-typedef struct DeCreateResult {
+typedef struct MetaoptDeCreateResult {
   /**
    * `METAOPT_OK` or a `MetaoptErrorCode`.
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
   /**
    * The new instance, or NULL on error.
    */
-  struct DeInstance *instance;
-} DeCreateResult;
+  struct MetaoptDeInstance *instance;
+} MetaoptDeCreateResult;
 
 /**
  * A 32-bit result with its error: `result` is meaningful only when `error_code` is
  * `METAOPT_OK`.
  */
-typedef struct Int32Result {
+typedef struct MetaoptInt32Result {
   /**
    * The value (what it means is documented by each function).
    */
@@ -418,10 +443,10 @@ typedef struct Int32Result {
   int32_t error_code;
   /**
    * NULL on success, else the message; owned by the caller, who frees it with
-   * `metaopt_free_pointer`.
+   * `metaopt_pointer_free`.
    */
   char *error_message;
-} Int32Result;
+} MetaoptInt32Result;
 
 /**
  * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
@@ -472,10 +497,10 @@ typedef struct MetaoptObjective {
 
 /**
  * The result of `metaopt_de_run`. `x` is owned by the caller: free it with
- * `metaopt_de_free_result` (or `x` and `error_message` with `metaopt_free_pointer`). On error
+ * `metaopt_de_free_run_result` (or `x` and `error_message` with `metaopt_pointer_free`). On error
  * `x` is NULL and the numbers 0.
  */
-typedef struct MetaoptDeResult {
+typedef struct MetaoptDeRunResult {
   /**
    * The best value over all populations.
    */
@@ -507,14 +532,14 @@ typedef struct MetaoptDeResult {
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
-} MetaoptDeResult;
+} MetaoptDeRunResult;
 
 /**
- * An array of doubles owned by the caller: free it with `metaopt_free_double_array` (or
- * `values` and `error_message` with `metaopt_free_pointer`).
+ * An array of doubles owned by the caller: free it with `metaopt_double_array_free_result` (or
+ * `values` and `error_message` with `metaopt_pointer_free`).
  */
 typedef struct MetaoptDoubleArrayResult {
   double *values;
@@ -524,7 +549,7 @@ typedef struct MetaoptDoubleArrayResult {
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
 } MetaoptDoubleArrayResult;
@@ -535,7 +560,7 @@ typedef struct MetaoptDoubleArrayResult {
 typedef struct MetaoptStringResult {
   /**
    * The text, NUL-terminated UTF-8; owned by the caller, who frees it with
-   * `metaopt_free_pointer`. NULL on error.
+   * `metaopt_pointer_free`. NULL on error.
    */
   char *text;
   /**
@@ -544,18 +569,18 @@ typedef struct MetaoptStringResult {
   int32_t error_code;
   /**
    * NULL on success, else the message; owned by the caller, who frees it with
-   * `metaopt_free_pointer`.
+   * `metaopt_pointer_free`.
    */
   char *error_message;
 } MetaoptStringResult;
 
 /**
  * One OpenCL device, as `metaopt_device_info` fills it. The strings are owned by the caller:
- * free them with `metaopt_free_device_info` (or each with `metaopt_free_pointer`).
+ * free them with `metaopt_device_free_info` (or each with `metaopt_pointer_free`).
  */
 typedef struct MetaoptDeviceInfo {
   /**
-   * Number in the device list (what `metaopt_set_device_number` and `METAOPT_DEVICE` take).
+   * Number in the device list (what `metaopt_device_set_number` and `METAOPT_DEVICE` take).
    */
   int32_t index;
   /**
@@ -605,23 +630,23 @@ typedef struct MetaoptDeviceInfo {
 } MetaoptDeviceInfo;
 
 /**
- * `Hc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by
- * the caller, who releases it with `metaopt_hc12_free`.
+ * `MetaoptHc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+ * by the caller, who releases it with `metaopt_hc12_free`.
  */
-typedef struct Hc12ParamsResult {
+typedef struct MetaoptHc12ParamsResult {
   /**
    * `METAOPT_OK` or a `MetaoptErrorCode`.
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
   /**
    * The new instance, or NULL on error.
    */
-  struct Hc12Instance *instance;
-} Hc12ParamsResult;
+  struct MetaoptHc12Instance *instance;
+} MetaoptHc12ParamsResult;
 
 /**
  * Options of the tabu list (thesis Table 1: `set-tabu-list`, `run:taboo`, `activationLimit`).
@@ -691,10 +716,10 @@ typedef struct MetaoptHc12RunOptions {
 
 /**
  * The result of `metaopt_hc12_run`: the best over all runs. Every array is owned by the caller:
- * free them all with `metaopt_hc12_free_result` (or each, and `error_message`, with
- * `metaopt_free_pointer`). On error the arrays are NULL and the numbers 0.
+ * free them all with `metaopt_hc12_free_run_result` (or each, and `error_message`, with
+ * `metaopt_pointer_free`). On error the arrays are NULL and the numbers 0.
  */
-typedef struct MetaoptHc12Result {
+typedef struct MetaoptHc12RunResult {
   /**
    * The best objective value.
    */
@@ -745,34 +770,34 @@ typedef struct MetaoptHc12Result {
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
-} MetaoptHc12Result;
+} MetaoptHc12RunResult;
 
 /**
- * `ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
- * caller, who releases it with `metaopt_free_params`.
+ * `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+ * by the caller, who releases it with `metaopt_qap_free`.
  */
-typedef struct ParamsResult {
+typedef struct MetaoptQapParamsResult {
   /**
    * `METAOPT_OK` or a `MetaoptErrorCode`.
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
   /**
    * The new instance, or NULL on error.
    */
-  struct ParamsInstance *instance;
-} ParamsResult;
+  struct MetaoptQapInstance *instance;
+} MetaoptQapParamsResult;
 
 /**
- * What `metaopt_params_info` reports of an instance (sizes for `initOrder` and `initK`).
+ * What `metaopt_qap_info` reports of an instance (sizes for `initOrder` and `initK`).
  */
-typedef struct MetaoptParamsInfo {
+typedef struct MetaoptQapInfo {
   /**
    * Problem size n: entries of a permutation (`initOrder`).
    */
@@ -798,7 +823,7 @@ typedef struct MetaoptParamsInfo {
    */
   uint64_t rows;
   /**
-   * The `MetaoptResultType` of this instance's costs.
+   * The `MetaoptQapResultType` of this instance's costs.
    */
   int32_t result_type;
   /**
@@ -806,24 +831,24 @@ typedef struct MetaoptParamsInfo {
    */
   int32_t backend;
   /**
-   * The `MetaoptCostForm` in use.
+   * The `MetaoptQapCostForm` in use.
    */
   int32_t cost_form;
   /**
    * The cap on iterations per run.
    */
   uint32_t max_iterations;
-} MetaoptParamsInfo;
+} MetaoptQapInfo;
 
 /**
- * The result of `metaopt_run`. The cost sits in the field that `result_type` names
- * (`MetaoptResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
- * are owned by the caller: free them with `metaopt_free_run_result` (or each, and
- * `error_message`, with `metaopt_free_pointer`).
+ * The result of `metaopt_qap_run`. The cost sits in the field that `result_type` names
+ * (`MetaoptQapResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
+ * are owned by the caller: free them with `metaopt_qap_free_run_result` (or each, and
+ * `error_message`, with `metaopt_pointer_free`).
  */
-typedef struct RunResult {
+typedef struct MetaoptQapRunResult {
   /**
-   * A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the cost.
+   * A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the cost.
    */
   int32_t result_type;
   /**
@@ -869,15 +894,16 @@ typedef struct RunResult {
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
-} RunResult;
+} MetaoptQapRunResult;
 
 /**
- * Options of `metaopt_solve`; start from `metaopt_default_solve_options()` and change fields.
+ * Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change
+ * fields.
  */
-typedef struct MetaoptSolveOptions {
+typedef struct MetaoptQapSolveOptions {
   /**
    * Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
    */
@@ -891,16 +917,16 @@ typedef struct MetaoptSolveOptions {
    */
   uint64_t seed;
   /**
-   * A `MetaoptStart` value.
+   * A `MetaoptQapStart` value.
    */
   int32_t start;
   /**
-   * For `METAOPT_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
+   * For `METAOPT_QAP_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
    * during the call only); ignored otherwise.
    */
   const uint16_t *start_order;
   /**
-   * A `MetaoptRestart` value.
+   * A `MetaoptQapRestart` value.
    */
   int32_t restart;
   /**
@@ -911,16 +937,17 @@ typedef struct MetaoptSolveOptions {
    * The target cost (used when `has_target` is 1).
    */
   double target;
-} MetaoptSolveOptions;
+} MetaoptQapSolveOptions;
 
 /**
- * The result of `metaopt_solve`: the best over all runs. The cost sits in the field that
- * `result_type` names, as in `RunResult`. `permutation` and `error_message` are owned by the
- * caller: free them with `metaopt_free_solve_result` (or each with `metaopt_free_pointer`).
+ * The result of `metaopt_qap_solve`: the best over all runs. The cost sits in the field that
+ * `result_type` names, as in `MetaoptQapRunResult`. `permutation` and `error_message` are owned by
+ * the caller: free them with `metaopt_qap_free_solve_result` (or each with
+ * `metaopt_pointer_free`).
  */
-typedef struct MetaoptSolveResult {
+typedef struct MetaoptQapSolveResult {
   /**
-   * A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the best cost.
+   * A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the best cost.
    */
   int32_t result_type;
   /**
@@ -992,28 +1019,28 @@ typedef struct MetaoptSolveResult {
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
-} MetaoptSolveResult;
+} MetaoptQapSolveResult;
 
 /**
  * The result of `metaopt_sat_parse` and `metaopt_sat_from_clauses`. `instance` is NULL on error;
  * on success it is a new handle owned by the caller, who releases it with `metaopt_sat_free`.
  */
-typedef struct SatParseResult {
+typedef struct MetaoptSatParseResult {
   /**
    * `METAOPT_OK` or a `MetaoptErrorCode`.
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
   /**
    * The new instance, or NULL on error.
    */
-  struct SatInstance *instance;
+  struct MetaoptSatInstance *instance;
   /**
    * Variables of the formula (0 on error).
    */
@@ -1022,11 +1049,11 @@ typedef struct SatParseResult {
    * Clauses of the formula (0 on error).
    */
   uint32_t num_clauses;
-} SatParseResult;
+} MetaoptSatParseResult;
 
 /**
  * The result of `metaopt_sat_evaluate`. The array and the message are the caller's: free both
- * with `metaopt_sat_free_eval_result` (or each with `metaopt_free_pointer`). On error the array
+ * with `metaopt_sat_free_eval_result` (or each with `metaopt_pointer_free`). On error the array
  * is NULL and the numbers 0.
  */
 typedef struct MetaoptSatEvalResult {
@@ -1047,7 +1074,7 @@ typedef struct MetaoptSatEvalResult {
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
 } MetaoptSatEvalResult;
@@ -1095,7 +1122,7 @@ typedef struct MetaoptSatSolveOptions {
 
 /**
  * The result of `metaopt_sat_solve`. Every array is owned by the caller: free them all with
- * `metaopt_sat_free_solve_result` (or each, and `error_message`, with `metaopt_free_pointer`).
+ * `metaopt_sat_free_solve_result` (or each, and `error_message`, with `metaopt_pointer_free`).
  * On error the arrays are NULL and the numbers 0.
  */
 typedef struct MetaoptSatSolveResult {
@@ -1147,7 +1174,7 @@ typedef struct MetaoptSatSolveResult {
    */
   int32_t error_code;
   /**
-   * NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
 } MetaoptSatSolveResult;
@@ -1155,15 +1182,6 @@ typedef struct MetaoptSatSolveResult {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-/**
- * Frees a string or array that the library returned (any `char *` or array pointer of a result
- * struct: `uint16_t *`, `uint32_t *`, `double *`). NULL is a no-op.
- *
- * # Safety
- * `p` must be NULL or a pointer the library returned and that has not been freed yet.
- */
-void metaopt_free_pointer(void *p);
 
 /**
  * The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own
@@ -1186,19 +1204,19 @@ struct MetaoptDeStop metaopt_de_default_stop(void);
  * until `metaopt_de_init`.
  *
  * On success `instance` is a new handle the caller releases with `metaopt_de_free`; on error
- * the message is the caller's to free with `metaopt_free_pointer`.
+ * the message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
  * `limits` must be NULL or hold `limitsLength` values; `bounds` NULL or NUL-terminated;
  * `options` NULL or valid, its `cr_per_island` NULL or holding `islands` values.
  */
-struct DeCreateResult metaopt_de_create(uint32_t islands,
-                                        uint32_t members,
-                                        uint32_t dims,
-                                        const double *limits,
-                                        uint32_t limitsLength,
-                                        const char *bounds,
-                                        const struct MetaoptDeOptions *options);
+struct MetaoptDeCreateResult metaopt_de_create(uint32_t islands,
+                                               uint32_t members,
+                                               uint32_t dims,
+                                               const double *limits,
+                                               uint32_t limitsLength,
+                                               const char *bounds,
+                                               const struct MetaoptDeOptions *options);
 
 /**
  * Sets the objective (a `MetaoptObjective`: catalogue function, OpenCL source, or a host
@@ -1213,84 +1231,80 @@ struct DeCreateResult metaopt_de_create(uint32_t islands,
  * invalid update changes nothing. A source is compiled now
  * (`METAOPT_ERR_KERNEL_BUILD` with the log). A callback and its `user_data` are kept until
  * `metaopt_de_free` or the next init, and called only from the thread running the instance.
- * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+ * The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `objective` NULL or valid (its
- * callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
- * NULL or valid, its `cr_per_island` NULL or holding `islands` values.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `objective` NULL or valid (its callback valid until the instance is freed);
+ * the strings NULL or NUL-terminated; `options` NULL or valid, its `cr_per_island` NULL or holding
+ * `islands` values.
  */
-struct Int32Result metaopt_de_init(struct DeInstance *h,
-                                   const struct MetaoptObjective *objective,
-                                   const char *mutation,
-                                   const char *migration,
-                                   uint32_t period,
-                                   const struct MetaoptDeOptions *options);
+struct MetaoptInt32Result metaopt_de_init(struct MetaoptDeInstance *h,
+                                          const struct MetaoptObjective *objective,
+                                          const char *mutation,
+                                          const char *migration,
+                                          uint32_t period,
+                                          const struct MetaoptDeOptions *options);
 
 /**
  * One generation (the thesis's `iteration`): trials, evaluation, selection, and migration when
  * its period comes. The result is the generation number since init (saturating at 2^31 - 1).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_de_iteration(struct DeInstance *h);
+struct MetaoptInt32Result metaopt_de_iteration(struct MetaoptDeInstance *h);
 
 /**
  * Runs generations until a condition of `stop` holds (borrowed for the call). Free the result
- * with `metaopt_de_free_result`. A failing host callback ends the call with
+ * with `metaopt_de_free_run_result`. A failing host callback ends the call with
  * `METAOPT_ERR_CALLBACK`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `stop` NULL or valid.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `stop` NULL or valid.
  */
-struct MetaoptDeResult metaopt_de_run(struct DeInstance *h,
-                                      const struct MetaoptDeStop *stop);
+struct MetaoptDeRunResult metaopt_de_run(struct MetaoptDeInstance *h,
+                                         const struct MetaoptDeStop *stop);
 
 /**
- * Frees the vector and the message of a `MetaoptDeResult` and sets them to NULL (a second call
+ * Frees the vector and the message of a `MetaoptDeRunResult` and sets them to NULL (a second call
  * is harmless). NULL is a no-op.
  *
  * # Safety
  * `r` must be NULL or point to a result of `metaopt_de_run` (or one already freed here).
  */
-void metaopt_de_free_result(struct MetaoptDeResult *r);
+void metaopt_de_free_run_result(struct MetaoptDeRunResult *r);
 
 /**
  * The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct DeInstance *h);
+struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct MetaoptDeInstance *h);
 
 /**
  * The best member of population `island`, `dims` entries (the thesis's `getBest`).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptDoubleArrayResult metaopt_de_best(struct DeInstance *h,
-                                                uint32_t island);
+struct MetaoptDoubleArrayResult metaopt_de_best(struct MetaoptDeInstance *h, uint32_t island);
 
 /**
  * Member `member` of population `island`, `dims` entries (the thesis's `getX`).
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptDoubleArrayResult metaopt_de_x(struct DeInstance *h,
+struct MetaoptDoubleArrayResult metaopt_de_x(struct MetaoptDeInstance *h,
                                              uint32_t island,
                                              uint32_t member);
-
-/**
- * Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL.
- * NULL is a no-op.
- *
- * # Safety
- * `r` must be NULL or point to a result of this library (or one already freed here).
- */
-void metaopt_free_double_array(struct MetaoptDoubleArrayResult *r);
 
 /**
  * Replaces the data buffer of a user OpenCL source objective (the `data` argument of its
@@ -1302,68 +1316,72 @@ void metaopt_free_double_array(struct MetaoptDoubleArrayResult *r);
  * # Safety
  * `h` must be NULL or a handle of this library; `data` valid for `bytes` bytes.
  */
-struct Int32Result metaopt_de_func_data(struct DeInstance *h, const void *data, uint64_t bytes);
+struct MetaoptInt32Result metaopt_de_func_data(struct MetaoptDeInstance *h,
+                                               const void *data,
+                                               uint64_t bytes);
 
 /**
  * A description of the instance: sizes, F, CR, bounds, objective, strategies, device,
- * generations. Free the text with `metaopt_free_pointer`.
+ * generations. Free the text with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptStringResult metaopt_de_info(const struct DeInstance *h);
+struct MetaoptStringResult metaopt_de_info(const struct MetaoptDeInstance *h);
 
 /**
  * Releases an instance and its device buffers; NULL and already freed handles are ignored.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-void metaopt_de_free(struct DeInstance *h);
+void metaopt_de_free(struct MetaoptDeInstance *h);
 
 /**
  * 1 while the device memory space is usable; 0 after a device failure that may have invalidated
  * the context (then solvers refuse work with `METAOPT_ERR_INVALID_MEM_SPACE` until
- * `metaopt_reset_device`).
+ * `metaopt_device_reset`).
  */
-uint8_t metaopt_is_mem_space_valid(void);
+uint8_t metaopt_device_is_mem_space_valid(void);
 
 /**
- * The number of the device in use: the one set by `metaopt_set_device_number`, else the
+ * The number of the device in use: the one set by `metaopt_device_set_number`, else the
  * environment variable `METAOPT_DEVICE`, else 0 (the first GPU, or the first device). The
- * error message, if any, is the caller's to free with `metaopt_free_pointer`.
+ * error message, if any, is the caller's to free with `metaopt_pointer_free`.
  */
-struct Int32Result metaopt_get_device_number(void);
+struct MetaoptInt32Result metaopt_device_get_number(void);
 
 /**
  * Chooses device `n` (0..`metaopt_device_count()`-1) for instances created from now on; the
  * result is `n`. Instances already made keep their device. The error message, if any, is the
- * caller's to free with `metaopt_free_pointer`.
+ * caller's to free with `metaopt_pointer_free`.
  */
-struct Int32Result metaopt_set_device_number(int32_t n);
+struct MetaoptInt32Result metaopt_device_set_number(int32_t n);
 
 /**
  * Drops every device context and marks the memory space valid again (after
- * `metaopt_is_mem_space_valid` returned 0). Instances keep their old context: free them and make
- * new ones, or rebuild them with `metaopt_set_backend`. The result is 0.
+ * `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and
+ * make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
  */
-struct Int32Result metaopt_reset_device(void);
+struct MetaoptInt32Result metaopt_device_reset(void);
 
 /**
  * The number of OpenCL devices of all platforms (0 when a driver reports none). The error
- * message, if any (no OpenCL loader at all), is the caller's to free with `metaopt_free_pointer`.
+ * message, if any (no OpenCL loader at all), is the caller's to free with `metaopt_pointer_free`.
  */
-struct Int32Result metaopt_device_count(void);
+struct MetaoptInt32Result metaopt_device_count(void);
 
 /**
  * Fills `*out` with what the library knows of device `n`; the result is `n`. On error `*out` is
  * left with NULL strings and index -1. The strings written into `*out` are owned by the caller:
- * free them with `metaopt_free_device_info`.
+ * free them with `metaopt_device_free_info`.
  *
  * # Safety
  * `out` must be NULL or point to a writable `MetaoptDeviceInfo`.
  */
-struct Int32Result metaopt_device_info(int32_t n, struct MetaoptDeviceInfo *out);
+struct MetaoptInt32Result metaopt_device_info(int32_t n, struct MetaoptDeviceInfo *out);
 
 /**
  * Frees the strings of a `MetaoptDeviceInfo` filled by `metaopt_device_info` and sets them to
@@ -1373,7 +1391,7 @@ struct Int32Result metaopt_device_info(int32_t n, struct MetaoptDeviceInfo *out)
  * `info` must be NULL or point to a `MetaoptDeviceInfo` whose strings are NULL or came from
  * `metaopt_device_info`.
  */
-void metaopt_free_device_info(struct MetaoptDeviceInfo *info);
+void metaopt_device_free_info(struct MetaoptDeviceInfo *info);
 
 /**
  * Creates a general HC12 instance (the thesis's `params`; `params:noR` is the binary or integer
@@ -1386,54 +1404,56 @@ void metaopt_free_device_info(struct MetaoptDeviceInfo *info);
  * matrix is made on the device). `double_precision` nonzero computes R and F in double (the
  * device needs `cl_khr_fp64`). The objective is built now, so a source that does not compile
  * fails here with `METAOPT_ERR_KERNEL_BUILD` and the build log in the message. The instance
- * runs on the device in use (`metaopt_set_device_number`).
+ * runs on the device in use (`metaopt_device_set_number`).
  *
  * The arrays and the objective's strings are copied. A host callback and its `user_data` are
  * kept until `metaopt_hc12_free` and called only from the thread calling `metaopt_hc12_run`;
  * the caller guarantees that this is safe for them (the library adds no locking of its own).
  * On success `instance` is a new handle the caller releases with `metaopt_hc12_free`; on error
- * the message is the caller's to free with `metaopt_free_pointer`.
+ * the message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
  * `nBitParam` must be NULL or hold `nBitParamLength` values; `dodParam` NULL or hold
  * `dodParamLength` values; `objective` NULL or valid, with its strings NULL or NUL-terminated
  * and its callback (when used) valid until the instance is freed.
  */
-struct Hc12ParamsResult metaopt_hc12_params(uint32_t nParam,
-                                            const uint32_t *nBitParam,
-                                            uint32_t nBitParamLength,
-                                            const double *dodParam,
-                                            uint32_t dodParamLength,
-                                            uint32_t maskOrder,
-                                            int32_t startBit,
-                                            int32_t bitLength,
-                                            int32_t domain,
-                                            uint8_t double_precision,
-                                            const struct MetaoptObjective *objective);
+struct MetaoptHc12ParamsResult metaopt_hc12_params(uint32_t nParam,
+                                                   const uint32_t *nBitParam,
+                                                   uint32_t nBitParamLength,
+                                                   const double *dodParam,
+                                                   uint32_t dodParamLength,
+                                                   uint32_t maskOrder,
+                                                   int32_t startBit,
+                                                   int32_t bitLength,
+                                                   int32_t domain,
+                                                   uint8_t double_precision,
+                                                   const struct MetaoptObjective *objective);
 
 /**
  * Sets the tabu list that runs with `taboo` use, with room for `maxLength` strings (the
  * thesis's `set-tabu-list`; 0 removes it). The options of `metaopt_hc12_set_tabu_options` are
- * kept when the length changes; a new list starts from `metaopt_default_tabu_options()`. Each
+ * kept when the length changes; a new list starts from `metaopt_tabu_default_options()`. Each
  * run starts with an empty list. The result is 0; an error message is the caller's to free with
- * `metaopt_free_pointer`.
+ * `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_hc12_init_tabu_list(struct Hc12Instance *h,
-                                               uint32_t maxLength);
+struct MetaoptInt32Result metaopt_hc12_init_tabu_list(struct MetaoptHc12Instance *h,
+                                                      uint32_t maxLength);
 
 /**
  * Sets the options of the tabu list of `h` (`MetaoptTabuOptions`, as for the QAP solver), which
  * `metaopt_hc12_init_tabu_list` must have set. `opts` is borrowed for the call. The result is
- * 0; an error message is the caller's to free with `metaopt_free_pointer`.
+ * 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or readable.
  */
-struct Int32Result metaopt_hc12_set_tabu_options(struct Hc12Instance *h,
-                                                 const struct MetaoptTabuOptions *opts);
+struct MetaoptInt32Result metaopt_hc12_set_tabu_options(struct MetaoptHc12Instance *h,
+                                                        const struct MetaoptTabuOptions *opts);
 
 /**
  * The default run options: Gray code, minimise, 1 run, random start, seed 1, 1,000,000
@@ -1445,94 +1465,98 @@ struct MetaoptHc12RunOptions metaopt_hc12_default_run_options(void);
  * Runs HC12 (the thesis's `run`): `opts.runs` runs, each to a local optimum (or, with `taboo`,
  * by the tabu list's limits) or the iteration cap; the result is the best of them. `opts` is
  * borrowed for the call. The arrays and message of the result are the caller's: free them with
- * `metaopt_hc12_free_result`. A failing host callback ends the call with
+ * `metaopt_hc12_free_run_result`. A failing host callback ends the call with
  * `METAOPT_ERR_CALLBACK`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
- * `start_vector` as its documentation says.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or valid, with `start_vector` as its documentation says.
  */
-struct MetaoptHc12Result metaopt_hc12_run(struct Hc12Instance *h,
-                                          const struct MetaoptHc12RunOptions *opts);
+struct MetaoptHc12RunResult metaopt_hc12_run(struct MetaoptHc12Instance *h,
+                                             const struct MetaoptHc12RunOptions *opts);
 
 /**
- * Frees the arrays and the message of a `MetaoptHc12Result` and sets them to NULL and their
+ * Frees the arrays and the message of a `MetaoptHc12RunResult` and sets them to NULL and their
  * lengths to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is
  * a no-op.
  *
  * # Safety
  * `r` must be NULL or point to a result of `metaopt_hc12_run` (or one already freed here).
  */
-void metaopt_hc12_free_result(struct MetaoptHc12Result *r);
+void metaopt_hc12_free_run_result(struct MetaoptHc12RunResult *r);
 
 /**
  * Replaces the data buffer of a user OpenCL source objective (the thesis's `func-data`): the
  * `data` argument of its `objective` function, `bytes` bytes copied to the device (the caller
  * keeps ownership of `data`). `bytes` 0 is `metaopt_hc12_func_data_clean` (then `data` may be
  * NULL). Other objectives have no data buffer: an error. The result is 0; an error message is
- * the caller's to free with `metaopt_free_pointer`.
+ * the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `data` NULL or holding `bytes`
- * bytes.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `data` NULL or holding `bytes` bytes.
  */
-struct Int32Result metaopt_hc12_func_data(struct Hc12Instance *h,
-                                          const void *data,
-                                          uint64_t bytes);
+struct MetaoptInt32Result metaopt_hc12_func_data(struct MetaoptHc12Instance *h,
+                                                 const void *data,
+                                                 uint64_t bytes);
 
 /**
  * Empties the data buffer of a user OpenCL source objective (the thesis's `func-data-clean`).
- * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+ * The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_hc12_func_data_clean(struct Hc12Instance *h);
+struct MetaoptInt32Result metaopt_hc12_func_data_clean(struct MetaoptHc12Instance *h);
 
 /**
  * Nonzero `on` prints every kernel launch of `h` (name, work-items, work-group size) to
  * stderr; 0 stops it (the thesis's `kernel-verbose`). The result is 0; an error message is the
- * caller's to free with `metaopt_free_pointer`.
+ * caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_hc12_kernel_verbose(struct Hc12Instance *h,
-                                               uint8_t on);
+struct MetaoptInt32Result metaopt_hc12_kernel_verbose(struct MetaoptHc12Instance *h, uint8_t on);
 
 /**
  * Turns kernel profiling on for `h` and clears the timings gathered so far (the thesis's
  * `profiler-on`): from now on every kernel launch's OpenCL event time is summed per kernel
  * until the handle is freed. The result is 0; an error message is the caller's to free with
- * `metaopt_free_pointer`.
+ * `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_hc12_profiler_on(struct Hc12Instance *h);
+struct MetaoptInt32Result metaopt_hc12_profiler_on(struct MetaoptHc12Instance *h);
 
 /**
  * The kernel timings gathered since `metaopt_hc12_profiler_on` (the thesis's
  * `profiler-output`): one line per kernel, `NAME launches=N total_ms=T mean_us=M`, where T is
  * the summed device time of its launches in milliseconds and M the mean per launch in
  * microseconds (from OpenCL profiling events). An error when the profiler is off. `text` is the
- * caller's to free with `metaopt_free_pointer`, as is an error message.
+ * caller's to free with `metaopt_pointer_free`, as is an error message.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptStringResult metaopt_hc12_profiler_output(const struct Hc12Instance *h);
+struct MetaoptStringResult metaopt_hc12_profiler_output(const struct MetaoptHc12Instance *h);
 
 /**
  * A human-readable description of `h` (the thesis's `info`): parameters, bits, intervals,
  * domain, precision, string length, neighbourhood rows, objective, device, tabu list, verbose
  * and profiler state; lines end in `\n`. `text` is the caller's to free with
- * `metaopt_free_pointer`, as is an error message.
+ * `metaopt_pointer_free`, as is an error message.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct MetaoptStringResult metaopt_hc12_info(const struct Hc12Instance *h);
+struct MetaoptStringResult metaopt_hc12_info(const struct MetaoptHc12Instance *h);
 
 /**
  * Releases an instance, its device buffers and its copy of the objective; a host callback is
@@ -1542,7 +1566,7 @@ struct MetaoptStringResult metaopt_hc12_info(const struct Hc12Instance *h);
  * # Safety
  * `h` must not be in use by another thread.
  */
-void metaopt_hc12_free(struct Hc12Instance *h);
+void metaopt_hc12_free(struct MetaoptHc12Instance *h);
 
 /**
  * Creates a QAP instance from the thesis's combined matrix DF: nSlices consecutive row-major
@@ -1552,173 +1576,179 @@ void metaopt_hc12_free(struct Hc12Instance *h);
  * `double`/`float64`; float data must be finite. The string of a solution holds 2 * `swaps`
  * parameters (1..64 swaps); `maskOrder` (1..3) is the Hamming radius of the neighbourhood, and
  * `startBit`/`bitLength` (0 = to the end) the window of the string it acts on. The solver is
- * built on the device in use (see `metaopt_set_backend`). DF is copied: the caller keeps
+ * built on the device in use (see `metaopt_qap_set_backend`). DF is copied: the caller keeps
  * ownership of it. On success `instance` is a new handle the caller releases with
- * `metaopt_free_params`; on error the message is the caller's to free with
- * `metaopt_free_pointer`.
+ * `metaopt_qap_free`; on error the message is the caller's to free with
+ * `metaopt_pointer_free`.
  *
  * # Safety
  * `DF` must be NULL or hold nElements * nElements * nSlices elements of the named type;
  * `DF_type_name` must be NULL or a NUL-terminated string.
  */
-struct ParamsResult metaopt_params(uint32_t swaps,
-                                   uint32_t nElements,
-                                   uint32_t nSlices,
-                                   const void *DF,
-                                   const char *DF_type_name,
-                                   uint32_t maskOrder,
-                                   int32_t startBit,
-                                   int32_t bitLength);
+struct MetaoptQapParamsResult metaopt_qap_params(uint32_t swaps,
+                                                 uint32_t nElements,
+                                                 uint32_t nSlices,
+                                                 const void *DF,
+                                                 const char *DF_type_name,
+                                                 uint32_t maskOrder,
+                                                 int32_t startBit,
+                                                 int32_t bitLength);
 
 /**
- * As `metaopt_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
+ * As `metaopt_qap_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
  * `A` the flow matrices (indexed by facilities) and `B` the distance matrices (indexed by
  * locations), each nSlices consecutive row-major nElements x nElements matrices of `type_name`
  * elements. The cost of a permutation p is the sum over slices, i and j of
- * `A[i][j] * B[p[i]][p[j]]`. A and B are copied. Ownership as in `metaopt_params`.
+ * `A[i][j] * B[p[i]][p[j]]`. A and B are copied. Ownership as in `metaopt_qap_params`.
  *
  * # Safety
  * `A` and `B` must be NULL or hold nElements * nElements * nSlices elements of the named type
  * each; `type_name` must be NULL or a NUL-terminated string.
  */
-struct ParamsResult metaopt_params_ab(uint32_t swaps,
-                                      uint32_t nElements,
-                                      uint32_t nSlices,
-                                      const void *A,
-                                      const void *B,
-                                      const char *type_name,
-                                      uint32_t maskOrder,
-                                      int32_t startBit,
-                                      int32_t bitLength);
+struct MetaoptQapParamsResult metaopt_qap_params_ab(uint32_t swaps,
+                                                    uint32_t nElements,
+                                                    uint32_t nSlices,
+                                                    const void *A,
+                                                    const void *B,
+                                                    const char *type_name,
+                                                    uint32_t maskOrder,
+                                                    int32_t startBit,
+                                                    int32_t bitLength);
 
 /**
- * As `metaopt_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
- * file's matrices, so `METAOPT_START_GLB` works, and the best-known value from a `BKS.csv` in
- * the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
- * Ownership as in `metaopt_params`.
+ * As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps
+ * the file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv`
+ * in the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
+ * Ownership as in `metaopt_qap_params`.
  *
  * # Safety
  * `dat_path` must be NULL or a NUL-terminated string.
  */
-struct ParamsResult metaopt_params_from_file(const char *dat_path,
-                                             uint32_t swaps,
-                                             uint32_t maskOrder,
-                                             int32_t startBit,
-                                             int32_t bitLength);
+struct MetaoptQapParamsResult metaopt_qap_params_from_file(const char *dat_path,
+                                                           uint32_t swaps,
+                                                           uint32_t maskOrder,
+                                                           int32_t startBit,
+                                                           int32_t bitLength);
 
 /**
  * Rebuilds the solver of `h` with another backend (`MetaoptBackend`: 0 the device in use now,
- * 1 the CPU) and cost form (`MetaoptCostForm`: 0 delta, 1 full); the iteration cap is kept. On
+ * 1 the CPU) and cost form (`MetaoptQapCostForm`: 0 delta, 1 full); the iteration cap is kept. On
  * error the instance keeps its previous solver. The result is 0; an error message is the
- * caller's to free with `metaopt_free_pointer`.
+ * caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_set_backend(struct ParamsInstance *h,
-                                       int32_t backend,
-                                       int32_t cost_form);
+struct MetaoptInt32Result metaopt_qap_set_backend(struct MetaoptQapInstance *h,
+                                                  int32_t backend,
+                                                  int32_t cost_form);
 
 /**
  * Sets the cap on iterations per run (at least 1; the default is 1,000,000). The result is 0;
- * an error message is the caller's to free with `metaopt_free_pointer`.
+ * an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_set_max_iterations(struct ParamsInstance *h,
-                                              uint32_t max_iterations);
+struct MetaoptInt32Result metaopt_qap_set_max_iterations(struct MetaoptQapInstance *h,
+                                                         uint32_t max_iterations);
 
 /**
  * Turns the tabu list on with room for `maxLength` strings (thesis `init_tabu_list`; 0 turns it
- * off again). Runs then leave local optima by their best neighbour not on the list and end by
- * the limits of `metaopt_set_tabu_options`; each run starts with an empty list. The result is 0;
- * an error message is the caller's to free with `metaopt_free_pointer`.
+ * off again). Runs then leave local optima by their best neighbour not on the list and end by the
+ * limits of `metaopt_qap_set_tabu_options`; each run starts with an empty list. The result is 0;
+ * an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_init_tabu_list(struct ParamsInstance *h,
-                                          uint32_t maxLength);
+struct MetaoptInt32Result metaopt_qap_init_tabu_list(struct MetaoptQapInstance *h,
+                                                     uint32_t maxLength);
 
 /**
  * The default tabu options: no activation limit, no aspiration, 10,000 iterations, 100 without
  * improvement.
  */
-struct MetaoptTabuOptions metaopt_default_tabu_options(void);
+struct MetaoptTabuOptions metaopt_tabu_default_options(void);
 
 /**
- * Sets the options of the tabu list of `h`, which `metaopt_init_tabu_list` must have turned on.
- * The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+ * Sets the options of the tabu list of `h`, which `metaopt_qap_init_tabu_list` must have turned
+ * on. The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or readable.
  */
-struct Int32Result metaopt_set_tabu_options(struct ParamsInstance *h,
-                                            const struct MetaoptTabuOptions *opts);
+struct MetaoptInt32Result metaopt_qap_set_tabu_options(struct MetaoptQapInstance *h,
+                                                       const struct MetaoptTabuOptions *opts);
 
 /**
  * Fills `*out` with the sizes and settings of `h` (e.g. the lengths of `initOrder` and `initK`
  * of an instance read from a file). The result is 0; an error message is the caller's to free
- * with `metaopt_free_pointer`.
+ * with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `out` NULL or writable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `out` NULL or writable.
  */
-struct Int32Result metaopt_params_info(const struct ParamsInstance *h,
-                                       struct MetaoptParamsInfo *out);
+struct MetaoptInt32Result metaopt_qap_info(const struct MetaoptQapInstance *h,
+                                           struct MetaoptQapInfo *out);
 
 /**
  * One HC12 run from base permutation `initOrder` (nElements entries, 0-based; NULL = identity)
  * and string `initK` (2 * swaps Gray-coded words below 2^bits_per_param; NULL = zeros, i.e. the
  * base itself), to a local optimum or the iteration cap. Both arrays are borrowed for the call.
  * The arrays and message of the result are the caller's: free them with
- * `metaopt_free_run_result`.
+ * `metaopt_qap_free_run_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `initOrder` and `initK` NULL or
- * holding the number of entries above.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `initOrder` and `initK` NULL or holding the number of entries above.
  */
-struct RunResult metaopt_run(struct ParamsInstance *h,
-                             const uint16_t *initOrder,
-                             const uint32_t *initK);
+struct MetaoptQapRunResult metaopt_qap_run(struct MetaoptQapInstance *h,
+                                           const uint16_t *initOrder,
+                                           const uint32_t *initK);
 
 /**
- * Frees the arrays and the message of a `RunResult` and sets them to NULL (so a second call is
- * harmless); the struct itself belongs to the caller. NULL is a no-op.
+ * Frees the arrays and the message of a `MetaoptQapRunResult` and sets them to NULL (so a second
+ * call is harmless); the struct itself belongs to the caller. NULL is a no-op.
  *
  * # Safety
- * `r` must be NULL or point to a `RunResult` returned by `metaopt_run` (or already freed here).
+ * `r` must be NULL or point to a `MetaoptQapRunResult` returned by `metaopt_qap_run` (or already
+ * freed here).
  */
-void metaopt_free_run_result(struct RunResult *r);
+void metaopt_qap_free_run_result(struct MetaoptQapRunResult *r);
 
 /**
  * The default options: 100 runs, no time limit, seed 1, random start, rebase restarts, no
  * target.
  */
-struct MetaoptSolveOptions metaopt_default_solve_options(void);
+struct MetaoptQapSolveOptions metaopt_qap_default_solve_options(void);
 
 /**
  * The iterated solve (runs from a start, rebasing or restarting, until the run count, the time
  * limit or the target ends it), on the instance's backend. `opts` is borrowed for the call. The
  * permutation and message of the result are the caller's: free them with
- * `metaopt_free_solve_result`.
+ * `metaopt_qap_free_solve_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
- * `start_order` as its documentation says.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or valid, with `start_order` as its documentation says.
  */
-struct MetaoptSolveResult metaopt_solve(struct ParamsInstance *h,
-                                        const struct MetaoptSolveOptions *opts);
+struct MetaoptQapSolveResult metaopt_qap_solve(struct MetaoptQapInstance *h,
+                                               const struct MetaoptQapSolveOptions *opts);
 
 /**
- * Frees the permutation and the message of a `MetaoptSolveResult` and sets them to NULL (so a
+ * Frees the permutation and the message of a `MetaoptQapSolveResult` and sets them to NULL (so a
  * second call is harmless); the struct itself belongs to the caller. NULL is a no-op.
  *
  * # Safety
- * `r` must be NULL or point to a result of `metaopt_solve` (or one already freed here).
+ * `r` must be NULL or point to a result of `metaopt_qap_solve` (or one already freed here).
  */
-void metaopt_free_solve_result(struct MetaoptSolveResult *r);
+void metaopt_qap_free_solve_result(struct MetaoptQapSolveResult *r);
 
 /**
  * Releases an instance and its device buffers. NULL, and a pointer that is not a live instance
@@ -1727,42 +1757,61 @@ void metaopt_free_solve_result(struct MetaoptSolveResult *r);
  * # Safety
  * `h` must not be in use by another thread.
  */
-void metaopt_free_params(struct ParamsInstance *h);
+void metaopt_qap_free(struct MetaoptQapInstance *h);
+
+/**
+ * Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL and
+ * `length` to 0. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_double_array_free_result(struct MetaoptDoubleArrayResult *r);
+
+/**
+ * Frees a string or array that the library returned (any `char *` or array pointer of a result
+ * struct: `uint16_t *`, `uint32_t *`, `int32_t *`, `double *`). NULL is a no-op.
+ *
+ * # Safety
+ * `p` must be NULL or a pointer the library returned and that has not been freed yet.
+ */
+void metaopt_pointer_free(void *p);
 
 /**
  * Reads a DIMACS CNF file (comments, a `%` end marker, clauses spanning lines and a missing
  * final 0 are accepted). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
  * (bad header, literal out of range, clause count mismatch) is `METAOPT_ERR_PARSE` with the path
  * and line in the message. On success `instance` is a new handle the caller releases with
- * `metaopt_sat_free`; an error message is the caller's to free with `metaopt_free_pointer`.
+ * `metaopt_sat_free`; an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
  * `cnf_path` must be NULL or a NUL-terminated string.
  */
-struct SatParseResult metaopt_sat_parse(const char *cnf_path);
+struct MetaoptSatParseResult metaopt_sat_parse(const char *cnf_path);
 
 /**
  * A formula of `num_vars` variables from `literals_length` DIMACS literals: each clause is its
  * literals (±1..±num_vars) followed by 0, so the array ends with 0 and an empty clause (two 0 in
  * a row) is an error. `literals` is copied; it may be NULL only when `literals_length` is 0 (no
  * clauses). On success `instance` is a new handle the caller releases with `metaopt_sat_free`;
- * an error message is the caller's to free with `metaopt_free_pointer`.
+ * an error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
  * `literals` must be NULL or hold `literals_length` values.
  */
-struct SatParseResult metaopt_sat_from_clauses(uint32_t num_vars,
-                                               const int32_t *literals,
-                                               uint64_t literals_length);
+struct MetaoptSatParseResult metaopt_sat_from_clauses(uint32_t num_vars,
+                                                      const int32_t *literals,
+                                                      uint64_t literals_length);
 
 /**
  * The number of 32-bit words of one bit-packed assignment of the formula of `h`:
- * ceil(num_vars / 32). An error message is the caller's to free with `metaopt_free_pointer`.
+ * ceil(num_vars / 32). An error message is the caller's to free with `metaopt_pointer_free`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
  */
-struct Int32Result metaopt_sat_words_per_assignment(const struct SatInstance *h);
+struct MetaoptInt32Result metaopt_sat_words_per_assignment(const struct MetaoptSatInstance *h);
 
 /**
  * Counts the satisfied clauses of each of `count` (at least 1) assignments. `assignments` holds
@@ -1774,10 +1823,10 @@ struct Int32Result metaopt_sat_words_per_assignment(const struct SatInstance *h)
  * the caller's: free them with `metaopt_sat_free_eval_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `assignments` NULL or holding
- * `count * words_per_assignment` values.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `assignments` NULL or holding `count * words_per_assignment` values.
  */
-struct MetaoptSatEvalResult metaopt_sat_evaluate(struct SatInstance *h,
+struct MetaoptSatEvalResult metaopt_sat_evaluate(struct MetaoptSatInstance *h,
                                                  const uint32_t *assignments,
                                                  uint32_t count,
                                                  uint8_t use_cpu);
@@ -1808,9 +1857,10 @@ struct MetaoptSatSolveOptions metaopt_sat_default_solve_options(void);
  * `metaopt_sat_free_solve_result`.
  *
  * # Safety
- * `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `opts` NULL or readable.
  */
-struct MetaoptSatSolveResult metaopt_sat_solve(struct SatInstance *h,
+struct MetaoptSatSolveResult metaopt_sat_solve(struct MetaoptSatInstance *h,
                                                const struct MetaoptSatSolveOptions *opts);
 
 /**
@@ -1830,10 +1880,97 @@ void metaopt_sat_free_solve_result(struct MetaoptSatSolveResult *r);
  * # Safety
  * `h` must not be in use by another thread.
  */
-void metaopt_sat_free(struct SatInstance *h);
+void metaopt_sat_free(struct MetaoptSatInstance *h);
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
 
 #endif  /* METAOPT_H */
+
+/*
+ * Compatibility names (on by default; define METAOPT_NO_COMPAT_NAMES before including this
+ * header to leave them out). Earlier releases named some functions and types differently; each
+ * old name below is an alias of its current name (a macro for a function, a typedef for a type),
+ * so that code written against them still compiles. They are names in this header only: the
+ * library exports the current symbols, so code must be recompiled, and ctypes or dlsym users must
+ * look up the current names.
+ */
+#ifndef METAOPT_COMPAT_NAMES_H
+#define METAOPT_COMPAT_NAMES_H
+#ifndef METAOPT_NO_COMPAT_NAMES
+#define metaopt_params_from_file      metaopt_qap_params_from_file
+#define metaopt_params_ab             metaopt_qap_params_ab
+#define metaopt_params_info           metaopt_qap_info
+#define metaopt_params                metaopt_qap_params
+#define metaopt_set_backend           metaopt_qap_set_backend
+#define metaopt_set_max_iterations    metaopt_qap_set_max_iterations
+#define metaopt_init_tabu_list        metaopt_qap_init_tabu_list
+#define metaopt_set_tabu_options      metaopt_qap_set_tabu_options
+#define metaopt_default_tabu_options  metaopt_tabu_default_options
+#define metaopt_run                   metaopt_qap_run
+#define metaopt_free_run_result       metaopt_qap_free_run_result
+#define metaopt_default_solve_options metaopt_qap_default_solve_options
+#define metaopt_solve                 metaopt_qap_solve
+#define metaopt_free_solve_result     metaopt_qap_free_solve_result
+#define metaopt_free_params           metaopt_qap_free
+#define metaopt_free_pointer          metaopt_pointer_free
+#define metaopt_free_double_array     metaopt_double_array_free_result
+#define metaopt_free_device_info      metaopt_device_free_info
+#define metaopt_is_mem_space_valid    metaopt_device_is_mem_space_valid
+#define metaopt_get_device_number     metaopt_device_get_number
+#define metaopt_set_device_number     metaopt_device_set_number
+#define metaopt_reset_device          metaopt_device_reset
+#define metaopt_hc12_free_result      metaopt_hc12_free_run_result
+#define metaopt_de_free_result        metaopt_de_free_run_result
+typedef MetaoptQapSolveOptions MetaoptSolveOptions;
+typedef MetaoptQapSolveResult MetaoptSolveResult;
+typedef MetaoptQapInfo MetaoptParamsInfo;
+typedef MetaoptHc12Instance Hc12Instance;
+typedef MetaoptHc12ParamsResult Hc12ParamsResult;
+typedef MetaoptHc12RunResult MetaoptHc12Result;
+typedef MetaoptDeInstance DeInstance;
+typedef MetaoptDeCreateResult DeCreateResult;
+typedef MetaoptDeRunResult MetaoptDeResult;
+typedef MetaoptSatInstance SatInstance;
+typedef MetaoptSatParseResult SatParseResult;
+#define METAOPT_RESULT_ERROR          METAOPT_QAP_RESULT_ERROR
+#define METAOPT_RESULT_INT64          METAOPT_QAP_RESULT_INT64
+#define METAOPT_RESULT_UINT64         METAOPT_QAP_RESULT_UINT64
+#define METAOPT_RESULT_FLOAT          METAOPT_QAP_RESULT_FLOAT
+#define METAOPT_RESULT_DOUBLE         METAOPT_QAP_RESULT_DOUBLE
+#define METAOPT_COST_DELTA            METAOPT_QAP_COST_DELTA
+#define METAOPT_COST_FULL             METAOPT_QAP_COST_FULL
+#define METAOPT_START_RANDOM          METAOPT_QAP_START_RANDOM
+#define METAOPT_START_IDENTITY        METAOPT_QAP_START_IDENTITY
+#define METAOPT_START_GLB             METAOPT_QAP_START_GLB
+#define METAOPT_START_GIVEN           METAOPT_QAP_START_GIVEN
+#define METAOPT_RESTART_REBASE        METAOPT_QAP_RESTART_REBASE
+#define METAOPT_RESTART_RANDOM        METAOPT_QAP_RESTART_RANDOM
+typedef MetaoptQapResultType MetaoptResultType;
+typedef MetaoptQapCostForm MetaoptCostForm;
+typedef MetaoptQapStart MetaoptStart;
+typedef MetaoptQapRestart MetaoptRestart;
+#endif /* METAOPT_NO_COMPAT_NAMES */
+
+/*
+ * The thesis's names (libhc12qap, opt-in: define METAOPT_THESIS_NAMES before including this
+ * header). Its unprefixed function names are macros that would collide with ordinary
+ * identifiers (`run`, `params`), so they are off by default; its struct names are also
+ * compatibility names of earlier releases, on unless METAOPT_NO_COMPAT_NAMES is defined.
+ */
+#ifdef METAOPT_THESIS_NAMES
+#define params                 metaopt_qap_params
+#define init_tabu_list         metaopt_qap_init_tabu_list
+#define run                    metaopt_qap_run
+#define free_params            metaopt_qap_free
+#define get_cuda_device_number metaopt_device_get_number
+#define set_cuda_device_number metaopt_device_set_number
+#endif /* METAOPT_THESIS_NAMES */
+#if !defined(METAOPT_NO_COMPAT_NAMES) || defined(METAOPT_THESIS_NAMES)
+typedef MetaoptQapInstance ParamsInstance;
+typedef MetaoptQapParamsResult ParamsResult;
+typedef MetaoptQapRunResult RunResult;
+typedef MetaoptInt32Result Int32Result;
+#endif
+#endif /* METAOPT_COMPAT_NAMES_H */

@@ -9,14 +9,14 @@ use metaopt::ffi::*;
 use std::ffi::{c_void, CString};
 use std::ptr;
 
-fn create(islands: u32, members: u32, dims: u32, limits: &[f64], bounds: &str, o: Option<&MetaoptDeOptions>) -> DeCreateResult {
+fn create(islands: u32, members: u32, dims: u32, limits: &[f64], bounds: &str, o: Option<&MetaoptDeOptions>) -> MetaoptDeCreateResult {
     let b = CString::new(bounds).unwrap();
     unsafe {
         metaopt_de_create(islands, members, dims, limits.as_ptr(), limits.len() as u32, b.as_ptr(), o.map_or(ptr::null(), |o| o as *const _))
     }
 }
 
-fn instance(r: DeCreateResult) -> *mut DeInstance {
+fn instance(r: MetaoptDeCreateResult) -> *mut MetaoptDeInstance {
     if r.error_code != OK {
         panic!("error {}: {}", r.error_code, take_message(r.error_message));
     }
@@ -27,13 +27,13 @@ fn catalogue(name: &CString) -> MetaoptObjective {
     MetaoptObjective { kind: 0, function_name: name.as_ptr(), source: ptr::null(), callback: None, user_data: ptr::null_mut() }
 }
 
-fn init(h: *mut DeInstance, o: &MetaoptObjective, mutation: &str, migration: Option<&str>, period: u32) -> Int32Result {
+fn init(h: *mut MetaoptDeInstance, o: &MetaoptObjective, mutation: &str, migration: Option<&str>, period: u32) -> MetaoptInt32Result {
     let m = CString::new(mutation).unwrap();
     let g = migration.map(|s| CString::new(s).unwrap());
     unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ref().map_or(ptr::null(), |c| c.as_ptr()), period, ptr::null()) }
 }
 
-fn init_options(h: *mut DeInstance, o: &MetaoptObjective, options: &MetaoptDeOptions) -> Int32Result {
+fn init_options(h: *mut MetaoptDeInstance, o: &MetaoptObjective, options: &MetaoptDeOptions) -> MetaoptInt32Result {
     let m = CString::new("DE/rand/1").unwrap();
     let g = CString::new("PermuteN").unwrap();
     unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ptr(), 5, options) }
@@ -45,20 +45,20 @@ fn array(r: MetaoptDoubleArrayResult) -> Vec<f64> {
         panic!("error {}: {}", r.error_code, take_message(r.error_message));
     }
     let v = unsafe { std::slice::from_raw_parts(r.values, r.length as usize) }.to_vec();
-    unsafe { metaopt_free_double_array(&mut r) };
+    unsafe { metaopt_double_array_free_result(&mut r) };
     assert!(r.values.is_null());
     v
 }
 
-fn run(h: *mut DeInstance, stop: &MetaoptDeStop) -> (f64, Vec<f64>, MetaoptDeResult) {
+fn run(h: *mut MetaoptDeInstance, stop: &MetaoptDeStop) -> (f64, Vec<f64>, MetaoptDeRunResult) {
     let mut r = unsafe { metaopt_de_run(h, stop) };
     if r.error_code != OK {
         panic!("error {}: {}", r.error_code, take_message(r.error_message));
     }
     let x = unsafe { std::slice::from_raw_parts(r.x, r.dims as usize) }.to_vec();
     let v = r.value;
-    unsafe { metaopt_de_free_result(&mut r) };
-    unsafe { metaopt_de_free_result(&mut r) };
+    unsafe { metaopt_de_free_run_result(&mut r) };
+    unsafe { metaopt_de_free_run_result(&mut r) };
     (v, x, r)
 }
 
@@ -230,14 +230,14 @@ fn errors_name_the_argument() {
     expect_error(r.error_code, r.error_message, INVALID, "member");
     // forged, null and freed handles
     let mut fake = [0u64; 16];
-    let forged = fake.as_mut_ptr() as *mut DeInstance;
+    let forged = fake.as_mut_ptr() as *mut MetaoptDeInstance;
     let r = unsafe { metaopt_de_iteration(forged) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live DeInstance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptDeInstance");
     let r = unsafe { metaopt_de_iteration(ptr::null_mut()) };
     expect_error(r.error_code, r.error_message, NULL, "h");
     unsafe { metaopt_de_free(h) };
     let r = unsafe { metaopt_de_bests_fitness(h) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live DeInstance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptDeInstance");
     unsafe { metaopt_de_free(h) };
     unsafe { metaopt_de_free(forged) };
     unsafe { metaopt_de_free(ptr::null_mut()) };
@@ -341,7 +341,7 @@ struct Reenter {
 
 unsafe extern "C" fn reenter(x: *const f64, rows: u32, dims: u32, f: *mut f64, user: *mut c_void) -> i32 {
     let r = unsafe { &mut *(user as *mut Reenter) };
-    let h = r.h as *mut DeInstance;
+    let h = r.h as *mut MetaoptDeInstance;
     if !h.is_null() {
         let it = unsafe { metaopt_de_iteration(h) };
         r.codes.push(it.error_code);
@@ -388,7 +388,7 @@ fn a_call_from_the_objective_on_its_own_handle_is_busy_and_a_free_there_waits_fo
         let (v, x, _) = run(h, &stop);
         assert!((v - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-5, "{v} {x:?}");
         let r = unsafe { metaopt_de_bests_fitness(h) };
-        expect_error(r.error_code, r.error_message, INVALID, "not a live DeInstance");
+        expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptDeInstance");
     }
 }
 
@@ -405,7 +405,7 @@ fn a_second_thread_gets_busy_while_a_run_holds_the_handle() {
     let (hh, uu) = (h as usize, user as usize);
     let runner = std::thread::spawn(move || {
         let _ = uu;
-        let r = unsafe { metaopt_de_iteration(hh as *mut DeInstance) };
+        let r = unsafe { metaopt_de_iteration(hh as *mut MetaoptDeInstance) };
         (r.error_code, r.result)
     });
     inside_rx.recv().unwrap();

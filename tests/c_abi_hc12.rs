@@ -20,7 +20,7 @@ const BINARY: i32 = MetaoptDomain::MetaoptDomainBinary as i32;
 const INTEGER: i32 = MetaoptDomain::MetaoptDomainInteger as i32;
 const REAL: i32 = MetaoptDomain::MetaoptDomainReal as i32;
 
-fn expect_params_error(r: Hc12ParamsResult, want: i32, needle: &str) {
+fn expect_params_error(r: MetaoptHc12ParamsResult, want: i32, needle: &str) {
     assert!(r.instance.is_null());
     expect_error(r.error_code, r.error_message, want, needle);
 }
@@ -59,12 +59,12 @@ fn callback(f: MetaoptObjectiveCallback, user_data: *mut c_void) -> MetaoptObjec
 }
 
 /// `metaopt_hc12_params` with one bit count and one interval for all parameters.
-fn params(n: u32, bits: u32, (a, b): (f64, f64), domain: i32, double: bool, obj: &MetaoptObjective) -> Hc12ParamsResult {
+fn params(n: u32, bits: u32, (a, b): (f64, f64), domain: i32, double: bool, obj: &MetaoptObjective) -> MetaoptHc12ParamsResult {
     let dod = [a, b];
     unsafe { metaopt_hc12_params(n, &bits, 1, dod.as_ptr(), 2, 2, 0, 0, domain, double as u8, obj) }
 }
 
-fn instance(r: Hc12ParamsResult) -> *mut Hc12Instance {
+fn instance(r: MetaoptHc12ParamsResult) -> *mut MetaoptHc12Instance {
     if r.error_code != OK {
         panic!("error {}: {}", r.error_code, take_message(r.error_message));
     }
@@ -90,7 +90,7 @@ fn slice<'a, T>(p: *const T, len: u32) -> &'a [T] {
     unsafe { std::slice::from_raw_parts(p, len as usize) }
 }
 
-fn try_run(h: *mut Hc12Instance, o: &MetaoptHc12RunOptions) -> Result<Run, (i32, String)> {
+fn try_run(h: *mut MetaoptHc12Instance, o: &MetaoptHc12RunOptions) -> Result<Run, (i32, String)> {
     let mut r = unsafe { metaopt_hc12_run(h, o) };
     if r.error_code != OK {
         assert!(r.string.is_null() && r.reals.is_null() && r.run_values.is_null());
@@ -109,14 +109,14 @@ fn try_run(h: *mut Hc12Instance, o: &MetaoptHc12RunOptions) -> Result<Run, (i32,
         run_iterations: slice(r.run_iterations, r.runs).to_vec(),
     };
     assert!(r.seconds >= 0.0);
-    unsafe { metaopt_hc12_free_result(&mut r) };
+    unsafe { metaopt_hc12_free_run_result(&mut r) };
     assert!(r.string.is_null() && r.integers.is_null() && r.reals.is_null());
     assert!(r.run_values.is_null() && r.run_iterations.is_null() && (r.nParam, r.runs) == (0, 0));
-    unsafe { metaopt_hc12_free_result(&mut r) }; // a second call is harmless
+    unsafe { metaopt_hc12_free_run_result(&mut r) }; // a second call is harmless
     Ok(out)
 }
 
-fn run(h: *mut Hc12Instance, o: &MetaoptHc12RunOptions) -> Run {
+fn run(h: *mut MetaoptHc12Instance, o: &MetaoptHc12RunOptions) -> Run {
     try_run(h, o).unwrap_or_else(|(code, m)| panic!("error {code}: {m}"))
 }
 
@@ -181,9 +181,9 @@ fn null_pointers_are_errors_naming_the_argument() {
     expect_params_error(params(3, 8, (-1.0, 1.0), REAL, false, &o), NULL, "`objective.callback`");
 
     // every function taking a handle
-    let nul = ptr::null_mut::<Hc12Instance>();
+    let nul = ptr::null_mut::<MetaoptHc12Instance>();
     let opts = metaopt_hc12_default_run_options();
-    let tabu = metaopt_default_tabu_options();
+    let tabu = metaopt_tabu_default_options();
     unsafe {
         let r = metaopt_hc12_run(nul, &opts);
         assert!(r.string.is_null() && r.reals.is_null());
@@ -228,7 +228,7 @@ fn null_pointers_are_errors_naming_the_argument() {
 
         // the free functions take NULL
         metaopt_hc12_free(ptr::null_mut());
-        metaopt_hc12_free_result(ptr::null_mut());
+        metaopt_hc12_free_run_result(ptr::null_mut());
     }
 }
 
@@ -296,10 +296,10 @@ fn lengths_and_values_are_checked() {
     let (code, m) = try_run(h, &o).unwrap_err();
     assert!(code == INVALID && m.contains("`start_vector`") && m.contains("value 1"), "{m}");
     // tabu options
-    let e = unsafe { metaopt_hc12_set_tabu_options(h, &metaopt_default_tabu_options()) };
+    let e = unsafe { metaopt_hc12_set_tabu_options(h, &metaopt_tabu_default_options()) };
     expect_error(e.error_code, e.error_message, INVALID, "metaopt_hc12_init_tabu_list");
     expect_ok(unsafe { metaopt_hc12_init_tabu_list(h, 20) });
-    let mut t = metaopt_default_tabu_options();
+    let mut t = metaopt_tabu_default_options();
     t.max_no_improve = 0;
     let e = unsafe { metaopt_hc12_set_tabu_options(h, &t) };
     expect_error(e.error_code, e.error_message, INVALID, "maxNoImprove");
@@ -453,7 +453,7 @@ fn taboo_switches_the_tabu_list_on_and_off() {
     let h = instance(params(5, 10, (-5.12, 5.12), REAL, true, &catalogue(c"F6")));
     let plain = run(h, &options(1, 3));
     expect_ok(unsafe { metaopt_hc12_init_tabu_list(h, 50) });
-    let mut t = metaopt_default_tabu_options();
+    let mut t = metaopt_tabu_default_options();
     t.max_iterations = 300;
     t.max_no_improve = 40;
     expect_ok(unsafe { metaopt_hc12_set_tabu_options(h, &t) });
@@ -565,33 +565,33 @@ fn forged_and_freed_handles_are_errors() {
     let opts = metaopt_hc12_default_run_options();
     // zeroed memory that looks like nothing the library made
     let mut fake = vec![0u64; 256];
-    let forged = fake.as_mut_ptr().cast::<Hc12Instance>();
+    let forged = fake.as_mut_ptr().cast::<MetaoptHc12Instance>();
     let r = unsafe { metaopt_hc12_run(forged, &opts) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live Hc12Instance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptHc12Instance");
     let e = unsafe { metaopt_hc12_init_tabu_list(forged, 3) };
-    expect_error(e.error_code, e.error_message, INVALID, "not a live Hc12Instance");
+    expect_error(e.error_code, e.error_message, INVALID, "not a live MetaoptHc12Instance");
     let s = unsafe { metaopt_hc12_info(forged) };
-    expect_error(s.error_code, s.error_message, INVALID, "not a live Hc12Instance");
+    expect_error(s.error_code, s.error_message, INVALID, "not a live MetaoptHc12Instance");
     // an arbitrary address is never dereferenced
-    let wild = 0x10 as *mut Hc12Instance;
+    let wild = 0x10 as *mut MetaoptHc12Instance;
     let r = unsafe { metaopt_hc12_run(wild, &opts) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live Hc12Instance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptHc12Instance");
     unsafe { metaopt_hc12_free(forged) }; // ignored
     assert!(fake.iter().all(|&w| w == 0), "a forged handle must not be written");
 
-    // a handle of another solver is not an Hc12Instance
+    // a handle of another solver is not an MetaoptHc12Instance
     let df: Vec<i64> = (0..16).map(|k| if k / 4 == k % 4 { 0 } else { 1 + (k / 4 + k % 4) as i64 }).collect();
-    let q = unsafe { metaopt_params(1, 4, 1, df.as_ptr().cast(), c"int64".as_ptr(), 2, 0, 0) };
+    let q = unsafe { metaopt_qap_params(1, 4, 1, df.as_ptr().cast(), c"int64".as_ptr(), 2, 0, 0) };
     assert_eq!(q.error_code, OK);
     let e = unsafe { metaopt_hc12_kernel_verbose(q.instance.cast(), 1) };
-    expect_error(e.error_code, e.error_message, INVALID, "not a live Hc12Instance");
+    expect_error(e.error_code, e.error_message, INVALID, "not a live MetaoptHc12Instance");
     unsafe { metaopt_hc12_free(q.instance.cast()) }; // ignored: not ours
-    let r = unsafe { metaopt_run(q.instance, ptr::null(), ptr::null()) };
+    let r = unsafe { metaopt_qap_run(q.instance, ptr::null(), ptr::null()) };
     assert_eq!(r.error_code, OK, "the QAP instance survives metaopt_hc12_free");
     unsafe {
         let mut r = r;
-        metaopt_free_run_result(&mut r);
-        metaopt_free_params(q.instance);
+        metaopt_qap_free_run_result(&mut r);
+        metaopt_qap_free(q.instance);
     }
 
     let h = instance(params(2, 8, (0.0, 1.0), REAL, false, &catalogue(c"F1")));

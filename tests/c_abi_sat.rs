@@ -24,12 +24,12 @@ fn c_path(p: &Path) -> CString {
     CString::new(p.to_str().unwrap()).unwrap()
 }
 
-fn parse(p: &Path) -> SatParseResult {
+fn parse(p: &Path) -> MetaoptSatParseResult {
     let c = c_path(p);
     unsafe { metaopt_sat_parse(c.as_ptr()) }
 }
 
-fn instance(r: SatParseResult) -> *mut SatInstance {
+fn instance(r: MetaoptSatParseResult) -> *mut MetaoptSatInstance {
     if r.error_code != OK {
         panic!("error {}: {}", r.error_code, take_message(r.error_message));
     }
@@ -37,14 +37,14 @@ fn instance(r: SatParseResult) -> *mut SatInstance {
     r.instance
 }
 
-fn expect_parse_error(r: SatParseResult, want: i32, needle: &str) {
+fn expect_parse_error(r: MetaoptSatParseResult, want: i32, needle: &str) {
     assert!(r.instance.is_null());
     assert_eq!((r.num_vars, r.num_clauses), (0, 0));
     expect_error(r.error_code, r.error_message, want, needle);
 }
 
 /// `metaopt_sat_evaluate` of a flat array, the counts copied out and the result freed.
-fn evaluate(h: *mut SatInstance, flat: &[u32], count: u32, cpu: bool) -> Result<(Vec<u32>, u32), (i32, String)> {
+fn evaluate(h: *mut MetaoptSatInstance, flat: &[u32], count: u32, cpu: bool) -> Result<(Vec<u32>, u32), (i32, String)> {
     let mut r = unsafe { metaopt_sat_evaluate(h, flat.as_ptr(), count, cpu as u8) };
     if r.error_code != OK {
         assert!(r.satisfied.is_null() && r.count == 0);
@@ -73,7 +73,7 @@ struct Solved {
     iterations: u64,
 }
 
-fn solve(h: *mut SatInstance, o: *const MetaoptSatSolveOptions) -> Result<Solved, (i32, String)> {
+fn solve(h: *mut MetaoptSatInstance, o: *const MetaoptSatSolveOptions) -> Result<Solved, (i32, String)> {
     let mut r = unsafe { metaopt_sat_solve(h, o) };
     if r.error_code != OK {
         assert!(r.assignment.is_null() && r.model_literals.is_null());
@@ -286,25 +286,25 @@ fn forged_and_freed_handles_are_errors() {
     let _exclusive = exclusive();
     let opts = metaopt_sat_default_solve_options();
     let mut fake = vec![0u64; 64];
-    let forged = fake.as_mut_ptr().cast::<SatInstance>();
+    let forged = fake.as_mut_ptr().cast::<MetaoptSatInstance>();
     let r = unsafe { metaopt_sat_solve(forged, &opts) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live SatInstance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
     let r = unsafe { metaopt_sat_evaluate(forged, [0u32].as_ptr(), 1, 1) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live SatInstance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
     let r = unsafe { metaopt_sat_words_per_assignment(forged) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live SatInstance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
     unsafe { metaopt_sat_free(forged) }; // ignored
     assert!(fake.iter().all(|&w| w == 0), "a forged handle must not be written");
 
-    // a handle of another solver is not a SatInstance
+    // a handle of another solver is not a MetaoptSatInstance
     let df: Vec<i64> = (0..16).map(|k| if k / 4 == k % 4 { 0 } else { 1 + (k / 4 + k % 4) as i64 }).collect();
-    let q = unsafe { metaopt_params(1, 4, 1, df.as_ptr().cast(), c"int64".as_ptr(), 2, 0, 0) };
+    let q = unsafe { metaopt_qap_params(1, 4, 1, df.as_ptr().cast(), c"int64".as_ptr(), 2, 0, 0) };
     assert_eq!(q.error_code, OK);
     let r = unsafe { metaopt_sat_words_per_assignment(q.instance.cast()) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live SatInstance");
+    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
     unsafe {
         metaopt_sat_free(q.instance.cast()); // ignored: not ours
-        metaopt_free_params(q.instance);
+        metaopt_qap_free(q.instance);
     }
 
     let h = instance(parse(&satlib("uf20-91/uf20-01.cnf")));

@@ -41,7 +41,7 @@ fn qap_solve_runs_on_had12() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
     assert!(stdout.starts_with("device "), "{stdout}");
-    assert!(stdout.contains("error path: metaopt_params(DF = NULL) -> error 3: null pointer passed as `DF`"), "{stdout}");
+    assert!(stdout.contains("error path: metaopt_qap_params(DF = NULL) -> error 3: null pointer passed as `DF`"), "{stdout}");
     assert!(stdout.contains("instance: n = 12, 3 swaps"), "{stdout}");
     assert!(stdout.contains("run from identity: cost "), "{stdout}");
     assert!(stdout.contains("solve: 4 runs"), "{stdout}");
@@ -75,7 +75,7 @@ fn qap_solve_reports_errors_in_its_exit_status() {
     let out = command(example()).arg(work_dir().join("missing.dat")).output().unwrap();
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("metaopt_params_from_file failed: error 10"), "{stderr}");
+    assert!(stderr.contains("metaopt_qap_params_from_file failed: error 10"), "{stderr}");
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn valgrind_check_catches_a_leaked_message() {
         &src,
         "#include <stdio.h>\n#include \"metaopt.h\"\n\
          int main(void) {\n\
-         \x20   ParamsResult r = metaopt_params(2, 12, 1, NULL, \"int64\", 2, 0, 0);\n\
+         \x20   MetaoptQapParamsResult r = metaopt_qap_params(2, 12, 1, NULL, \"int64\", 2, 0, 0);\n\
          \x20   r.error_message = NULL; /* the message is lost, never freed */\n\
          \x20   return r.error_code == METAOPT_ERR_NULL_POINTER ? 0 : 1;\n}\n",
     )
@@ -114,5 +114,5 @@ fn valgrind_check_catches_a_leaked_message() {
     compile(&src, &exe);
     let (code, log) = memcheck(&work_dir(), "leak", &[exe.as_os_str()], &work_dir().join("pocl-cache"));
     assert_eq!(code, Some(99), "the leak must fail the check:\n{log}");
-    assert!(log.contains("definitely lost") && log.contains("metaopt_params"), "{log}");
+    assert!(log.contains("definitely lost") && log.contains("metaopt_qap_params"), "{log}");
 }

@@ -53,7 +53,7 @@ fn header_compiles_as_c_and_cpp() {
     std::fs::write(
         &src,
         "#include \"metaopt.h\"\n\
-         int main(void) { MetaoptSolveOptions o = metaopt_default_solve_options(); return (int)o.runs == 0; }\n",
+         int main(void) { MetaoptQapSolveOptions o = metaopt_qap_default_solve_options(); return (int)o.runs == 0; }\n",
     )
     .unwrap();
     for (compiler, std) in [("cc", "-std=c99"), ("c++", "-std=c++11")] {

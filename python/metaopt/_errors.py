@@ -46,13 +46,13 @@ class MetaoptError(RuntimeError):
 
 def take_string(p):
     """Reads a library-owned C string (``POINTER(c_char)``) and frees it with
-    ``metaopt_free_pointer``; None for NULL."""
+    ``metaopt_pointer_free``; None for NULL."""
     if not p:
         return None
     try:
         return ctypes.string_at(p).decode("utf-8", errors="replace")
     finally:
-        _lib.lib().metaopt_free_pointer(ctypes.cast(p, ctypes.c_void_p))
+        _lib.lib().metaopt_pointer_free(ctypes.cast(p, ctypes.c_void_p))
 
 
 def check(result, function):
@@ -66,5 +66,5 @@ def check(result, function):
 
 
 def check_int(result, function):
-    """``check`` for an ``Int32Result``: its ``result``."""
+    """``check`` for a ``MetaoptInt32Result``: its ``result``."""
     return check(result, function).result

@@ -3,7 +3,7 @@
 Every struct of the header is a ``ctypes.Structure`` here and every function has its
 ``argtypes`` and ``restype``.  Strings the library returns are declared ``POINTER(c_char)``,
 never ``c_char_p``: ctypes would turn a ``c_char_p`` into a Python ``bytes`` and lose the
-pointer that must go back to ``metaopt_free_pointer``.
+pointer that must go back to ``metaopt_pointer_free``.
 
 Adding a solver: declare its structs below and its functions in ``_SIGNATURES``; until then
 its names may be listed in ``PENDING_PREFIXES`` / ``PENDING_NAMES`` (the test suite checks that
@@ -40,26 +40,26 @@ c_char_ptr = POINTER(c_char)
 
 
 # --- opaque handles -------------------------------------------------------------------------
-class ParamsInstance(Structure):
-    """Opaque QAP instance (``metaopt_params``)."""
+class MetaoptQapInstance(Structure):
+    """Opaque QAP instance (``metaopt_qap_params``)."""
 
 
-class Hc12Instance(Structure):
+class MetaoptHc12Instance(Structure):
     """Opaque general HC12 instance (``metaopt_hc12_params``)."""
 
 
-class SatInstance(Structure):
+class MetaoptSatInstance(Structure):
     """Opaque SAT instance (``metaopt_sat_parse``)."""
 
 
-class DeInstance(Structure):
+class MetaoptDeInstance(Structure):
     """Opaque island DE instance (``metaopt_de_create``)."""
 
 
-ParamsInstance_p = POINTER(ParamsInstance)
-Hc12Instance_p = POINTER(Hc12Instance)
-SatInstance_p = POINTER(SatInstance)
-DeInstance_p = POINTER(DeInstance)
+MetaoptQapInstance_p = POINTER(MetaoptQapInstance)
+MetaoptHc12Instance_p = POINTER(MetaoptHc12Instance)
+MetaoptSatInstance_p = POINTER(MetaoptSatInstance)
+MetaoptDeInstance_p = POINTER(MetaoptDeInstance)
 
 
 # --- structs, in the order of the header ----------------------------------------------------
@@ -90,11 +90,11 @@ class MetaoptDeStop(Structure):
     ]
 
 
-class DeCreateResult(Structure):
-    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", DeInstance_p)]
+class MetaoptDeCreateResult(Structure):
+    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", MetaoptDeInstance_p)]
 
 
-class Int32Result(Structure):
+class MetaoptInt32Result(Structure):
     _fields_ = [("result", c_int32), ("error_code", c_int32), ("error_message", c_char_ptr)]
 
 
@@ -115,8 +115,8 @@ class MetaoptDeviceInfo(Structure):
     ]
 
 
-class Hc12ParamsResult(Structure):
-    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", Hc12Instance_p)]
+class MetaoptHc12ParamsResult(Structure):
+    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", MetaoptHc12Instance_p)]
 
 
 # int32_t (*)(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data)
@@ -133,7 +133,7 @@ class MetaoptObjective(Structure):
     ]
 
 
-class MetaoptDeResult(Structure):
+class MetaoptDeRunResult(Structure):
     _fields_ = [
         ("value", c_double),
         ("x", POINTER(c_double)),
@@ -180,7 +180,7 @@ class MetaoptHc12RunOptions(Structure):
     ]
 
 
-class MetaoptHc12Result(Structure):
+class MetaoptHc12RunResult(Structure):
     _fields_ = [
         ("value", c_double),
         ("string", POINTER(c_uint32)),
@@ -202,11 +202,11 @@ class MetaoptStringResult(Structure):
     _fields_ = [("text", c_char_ptr), ("error_code", c_int32), ("error_message", c_char_ptr)]
 
 
-class ParamsResult(Structure):
-    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", ParamsInstance_p)]
+class MetaoptQapParamsResult(Structure):
+    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", MetaoptQapInstance_p)]
 
 
-class MetaoptParamsInfo(Structure):
+class MetaoptQapInfo(Structure):
     _fields_ = [
         ("n_elements", c_uint32),
         ("n_slices", c_uint32),
@@ -221,7 +221,7 @@ class MetaoptParamsInfo(Structure):
     ]
 
 
-class RunResult(Structure):
+class MetaoptQapRunResult(Structure):
     _fields_ = [
         ("result_type", c_int32),
         ("f_t1", c_int64),
@@ -238,7 +238,7 @@ class RunResult(Structure):
     ]
 
 
-class MetaoptSolveOptions(Structure):
+class MetaoptQapSolveOptions(Structure):
     _fields_ = [
         ("runs", c_uint32),
         ("time_limit_s", c_double),
@@ -251,7 +251,7 @@ class MetaoptSolveOptions(Structure):
     ]
 
 
-class MetaoptSolveResult(Structure):
+class MetaoptQapSolveResult(Structure):
     _fields_ = [
         ("result_type", c_int32),
         ("f_t1", c_int64),
@@ -275,11 +275,11 @@ class MetaoptSolveResult(Structure):
     ]
 
 
-class SatParseResult(Structure):
+class MetaoptSatParseResult(Structure):
     _fields_ = [
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
-        ("instance", SatInstance_p),
+        ("instance", MetaoptSatInstance_p),
         ("num_vars", c_uint32),
         ("num_clauses", c_uint32),
     ]
@@ -331,23 +331,23 @@ STRUCTS = {
     for cls in (
         MetaoptDeOptions,
         MetaoptDeStop,
-        DeCreateResult,
-        Int32Result,
+        MetaoptDeCreateResult,
+        MetaoptInt32Result,
         MetaoptDeviceInfo,
-        Hc12ParamsResult,
+        MetaoptHc12ParamsResult,
         MetaoptObjective,
-        MetaoptDeResult,
+        MetaoptDeRunResult,
         MetaoptDoubleArrayResult,
         MetaoptTabuOptions,
         MetaoptHc12RunOptions,
-        MetaoptHc12Result,
+        MetaoptHc12RunResult,
         MetaoptStringResult,
-        ParamsResult,
-        MetaoptParamsInfo,
-        RunResult,
-        MetaoptSolveOptions,
-        MetaoptSolveResult,
-        SatParseResult,
+        MetaoptQapParamsResult,
+        MetaoptQapInfo,
+        MetaoptQapRunResult,
+        MetaoptQapSolveOptions,
+        MetaoptQapSolveResult,
+        MetaoptSatParseResult,
         MetaoptSatEvalResult,
         MetaoptSatSolveOptions,
         MetaoptSatSolveResult,
@@ -357,20 +357,20 @@ STRUCTS = {
 # --- functions: name -> (restype, argtypes) --------------------------------------------------
 _SIGNATURES = {
     # memory and devices
-    "metaopt_free_pointer": (None, [c_void_p]),
-    "metaopt_is_mem_space_valid": (c_uint8, []),
-    "metaopt_get_device_number": (Int32Result, []),
-    "metaopt_set_device_number": (Int32Result, [c_int32]),
-    "metaopt_reset_device": (Int32Result, []),
-    "metaopt_device_count": (Int32Result, []),
-    "metaopt_device_info": (Int32Result, [c_int32, POINTER(MetaoptDeviceInfo)]),
-    "metaopt_free_device_info": (None, [POINTER(MetaoptDeviceInfo)]),
-    "metaopt_free_double_array": (None, [POINTER(MetaoptDoubleArrayResult)]),
+    "metaopt_pointer_free": (None, [c_void_p]),
+    "metaopt_device_is_mem_space_valid": (c_uint8, []),
+    "metaopt_device_get_number": (MetaoptInt32Result, []),
+    "metaopt_device_set_number": (MetaoptInt32Result, [c_int32]),
+    "metaopt_device_reset": (MetaoptInt32Result, []),
+    "metaopt_device_count": (MetaoptInt32Result, []),
+    "metaopt_device_info": (MetaoptInt32Result, [c_int32, POINTER(MetaoptDeviceInfo)]),
+    "metaopt_device_free_info": (None, [POINTER(MetaoptDeviceInfo)]),
+    "metaopt_double_array_free_result": (None, [POINTER(MetaoptDoubleArrayResult)]),
     # island DE
     "metaopt_de_default_options": (MetaoptDeOptions, []),
     "metaopt_de_default_stop": (MetaoptDeStop, []),
     "metaopt_de_create": (
-        DeCreateResult,
+        MetaoptDeCreateResult,
         [
             c_uint32,  # islands
             c_uint32,  # members
@@ -381,20 +381,20 @@ _SIGNATURES = {
             POINTER(MetaoptDeOptions),  # options
         ],
     ),
-    "metaopt_de_init": (Int32Result, [DeInstance_p, POINTER(MetaoptObjective), c_char_p, c_char_p, c_uint32,
+    "metaopt_de_init": (MetaoptInt32Result, [MetaoptDeInstance_p, POINTER(MetaoptObjective), c_char_p, c_char_p, c_uint32,
                                       POINTER(MetaoptDeOptions)]),
-    "metaopt_de_iteration": (Int32Result, [DeInstance_p]),
-    "metaopt_de_run": (MetaoptDeResult, [DeInstance_p, POINTER(MetaoptDeStop)]),
-    "metaopt_de_free_result": (None, [POINTER(MetaoptDeResult)]),
-    "metaopt_de_bests_fitness": (MetaoptDoubleArrayResult, [DeInstance_p]),
-    "metaopt_de_best": (MetaoptDoubleArrayResult, [DeInstance_p, c_uint32]),
-    "metaopt_de_x": (MetaoptDoubleArrayResult, [DeInstance_p, c_uint32, c_uint32]),
-    "metaopt_de_func_data": (Int32Result, [DeInstance_p, c_void_p, c_uint64]),
-    "metaopt_de_info": (MetaoptStringResult, [DeInstance_p]),
-    "metaopt_de_free": (None, [DeInstance_p]),
+    "metaopt_de_iteration": (MetaoptInt32Result, [MetaoptDeInstance_p]),
+    "metaopt_de_run": (MetaoptDeRunResult, [MetaoptDeInstance_p, POINTER(MetaoptDeStop)]),
+    "metaopt_de_free_run_result": (None, [POINTER(MetaoptDeRunResult)]),
+    "metaopt_de_bests_fitness": (MetaoptDoubleArrayResult, [MetaoptDeInstance_p]),
+    "metaopt_de_best": (MetaoptDoubleArrayResult, [MetaoptDeInstance_p, c_uint32]),
+    "metaopt_de_x": (MetaoptDoubleArrayResult, [MetaoptDeInstance_p, c_uint32, c_uint32]),
+    "metaopt_de_func_data": (MetaoptInt32Result, [MetaoptDeInstance_p, c_void_p, c_uint64]),
+    "metaopt_de_info": (MetaoptStringResult, [MetaoptDeInstance_p]),
+    "metaopt_de_free": (None, [MetaoptDeInstance_p]),
     # general HC12
     "metaopt_hc12_params": (
-        Hc12ParamsResult,
+        MetaoptHc12ParamsResult,
         [
             c_uint32,  # nParam
             POINTER(c_uint32),  # nBitParam
@@ -409,50 +409,50 @@ _SIGNATURES = {
             POINTER(MetaoptObjective),  # objective
         ],
     ),
-    "metaopt_hc12_init_tabu_list": (Int32Result, [Hc12Instance_p, c_uint32]),
-    "metaopt_hc12_set_tabu_options": (Int32Result, [Hc12Instance_p, POINTER(MetaoptTabuOptions)]),
+    "metaopt_hc12_init_tabu_list": (MetaoptInt32Result, [MetaoptHc12Instance_p, c_uint32]),
+    "metaopt_hc12_set_tabu_options": (MetaoptInt32Result, [MetaoptHc12Instance_p, POINTER(MetaoptTabuOptions)]),
     "metaopt_hc12_default_run_options": (MetaoptHc12RunOptions, []),
-    "metaopt_hc12_run": (MetaoptHc12Result, [Hc12Instance_p, POINTER(MetaoptHc12RunOptions)]),
-    "metaopt_hc12_free_result": (None, [POINTER(MetaoptHc12Result)]),
-    "metaopt_hc12_func_data": (Int32Result, [Hc12Instance_p, c_void_p, c_uint64]),
-    "metaopt_hc12_func_data_clean": (Int32Result, [Hc12Instance_p]),
-    "metaopt_hc12_kernel_verbose": (Int32Result, [Hc12Instance_p, c_uint8]),
-    "metaopt_hc12_profiler_on": (Int32Result, [Hc12Instance_p]),
-    "metaopt_hc12_profiler_output": (MetaoptStringResult, [Hc12Instance_p]),
-    "metaopt_hc12_info": (MetaoptStringResult, [Hc12Instance_p]),
-    "metaopt_hc12_free": (None, [Hc12Instance_p]),
+    "metaopt_hc12_run": (MetaoptHc12RunResult, [MetaoptHc12Instance_p, POINTER(MetaoptHc12RunOptions)]),
+    "metaopt_hc12_free_run_result": (None, [POINTER(MetaoptHc12RunResult)]),
+    "metaopt_hc12_func_data": (MetaoptInt32Result, [MetaoptHc12Instance_p, c_void_p, c_uint64]),
+    "metaopt_hc12_func_data_clean": (MetaoptInt32Result, [MetaoptHc12Instance_p]),
+    "metaopt_hc12_kernel_verbose": (MetaoptInt32Result, [MetaoptHc12Instance_p, c_uint8]),
+    "metaopt_hc12_profiler_on": (MetaoptInt32Result, [MetaoptHc12Instance_p]),
+    "metaopt_hc12_profiler_output": (MetaoptStringResult, [MetaoptHc12Instance_p]),
+    "metaopt_hc12_info": (MetaoptStringResult, [MetaoptHc12Instance_p]),
+    "metaopt_hc12_free": (None, [MetaoptHc12Instance_p]),
     # QAP
-    "metaopt_params": (
-        ParamsResult,
+    "metaopt_qap_params": (
+        MetaoptQapParamsResult,
         [c_uint32, c_uint32, c_uint32, c_void_p, c_char_p, c_uint32, c_int32, c_int32],
     ),
-    "metaopt_params_ab": (
-        ParamsResult,
+    "metaopt_qap_params_ab": (
+        MetaoptQapParamsResult,
         [c_uint32, c_uint32, c_uint32, c_void_p, c_void_p, c_char_p, c_uint32, c_int32, c_int32],
     ),
-    "metaopt_params_from_file": (ParamsResult, [c_char_p, c_uint32, c_uint32, c_int32, c_int32]),
-    "metaopt_set_backend": (Int32Result, [ParamsInstance_p, c_int32, c_int32]),
-    "metaopt_set_max_iterations": (Int32Result, [ParamsInstance_p, c_uint32]),
-    "metaopt_init_tabu_list": (Int32Result, [ParamsInstance_p, c_uint32]),
-    "metaopt_default_tabu_options": (MetaoptTabuOptions, []),
-    "metaopt_set_tabu_options": (Int32Result, [ParamsInstance_p, POINTER(MetaoptTabuOptions)]),
-    "metaopt_params_info": (Int32Result, [ParamsInstance_p, POINTER(MetaoptParamsInfo)]),
-    "metaopt_run": (RunResult, [ParamsInstance_p, POINTER(c_uint16), POINTER(c_uint32)]),
-    "metaopt_free_run_result": (None, [POINTER(RunResult)]),
-    "metaopt_default_solve_options": (MetaoptSolveOptions, []),
-    "metaopt_solve": (MetaoptSolveResult, [ParamsInstance_p, POINTER(MetaoptSolveOptions)]),
-    "metaopt_free_solve_result": (None, [POINTER(MetaoptSolveResult)]),
-    "metaopt_free_params": (None, [ParamsInstance_p]),
+    "metaopt_qap_params_from_file": (MetaoptQapParamsResult, [c_char_p, c_uint32, c_uint32, c_int32, c_int32]),
+    "metaopt_qap_set_backend": (MetaoptInt32Result, [MetaoptQapInstance_p, c_int32, c_int32]),
+    "metaopt_qap_set_max_iterations": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
+    "metaopt_qap_init_tabu_list": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
+    "metaopt_tabu_default_options": (MetaoptTabuOptions, []),
+    "metaopt_qap_set_tabu_options": (MetaoptInt32Result, [MetaoptQapInstance_p, POINTER(MetaoptTabuOptions)]),
+    "metaopt_qap_info": (MetaoptInt32Result, [MetaoptQapInstance_p, POINTER(MetaoptQapInfo)]),
+    "metaopt_qap_run": (MetaoptQapRunResult, [MetaoptQapInstance_p, POINTER(c_uint16), POINTER(c_uint32)]),
+    "metaopt_qap_free_run_result": (None, [POINTER(MetaoptQapRunResult)]),
+    "metaopt_qap_default_solve_options": (MetaoptQapSolveOptions, []),
+    "metaopt_qap_solve": (MetaoptQapSolveResult, [MetaoptQapInstance_p, POINTER(MetaoptQapSolveOptions)]),
+    "metaopt_qap_free_solve_result": (None, [POINTER(MetaoptQapSolveResult)]),
+    "metaopt_qap_free": (None, [MetaoptQapInstance_p]),
     # SAT
-    "metaopt_sat_parse": (SatParseResult, [c_char_p]),
-    "metaopt_sat_from_clauses": (SatParseResult, [c_uint32, POINTER(c_int32), c_uint64]),
-    "metaopt_sat_words_per_assignment": (Int32Result, [SatInstance_p]),
-    "metaopt_sat_evaluate": (MetaoptSatEvalResult, [SatInstance_p, POINTER(c_uint32), c_uint32, c_uint8]),
+    "metaopt_sat_parse": (MetaoptSatParseResult, [c_char_p]),
+    "metaopt_sat_from_clauses": (MetaoptSatParseResult, [c_uint32, POINTER(c_int32), c_uint64]),
+    "metaopt_sat_words_per_assignment": (MetaoptInt32Result, [MetaoptSatInstance_p]),
+    "metaopt_sat_evaluate": (MetaoptSatEvalResult, [MetaoptSatInstance_p, POINTER(c_uint32), c_uint32, c_uint8]),
     "metaopt_sat_free_eval_result": (None, [POINTER(MetaoptSatEvalResult)]),
     "metaopt_sat_default_solve_options": (MetaoptSatSolveOptions, []),
-    "metaopt_sat_solve": (MetaoptSatSolveResult, [SatInstance_p, POINTER(MetaoptSatSolveOptions)]),
+    "metaopt_sat_solve": (MetaoptSatSolveResult, [MetaoptSatInstance_p, POINTER(MetaoptSatSolveOptions)]),
     "metaopt_sat_free_solve_result": (None, [POINTER(MetaoptSatSolveResult)]),
-    "metaopt_sat_free": (None, [SatInstance_p]),
+    "metaopt_sat_free": (None, [MetaoptSatInstance_p]),
 }
 
 SIGNATURES = _SIGNATURES  # public name for tests and tools

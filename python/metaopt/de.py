@@ -42,7 +42,7 @@ def _doubles(r, function):
         check(r, function)
         return np.ctypeslib.as_array(r.values, shape=(r.length,)).copy() if r.length else np.zeros(0)
     finally:
-        _lib.lib().metaopt_free_double_array(ctypes.byref(r))
+        _lib.lib().metaopt_double_array_free_result(ctypes.byref(r))
 
 
 class IslandDE(Instance):
@@ -206,7 +206,7 @@ class IslandDE(Instance):
                     stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
                 )
             finally:
-                L.metaopt_de_free_result(ctypes.byref(r))
+                L.metaopt_de_free_run_result(ctypes.byref(r))
 
     def bests_fitness(self):
         """The best value of every population (the thesis's ``getBestsFitness``), ``(islands,)``."""

@@ -27,24 +27,24 @@ class DeviceInfo:
 
 def get_device_number():
     """The device in use: set by ``set_device_number``, else ``METAOPT_DEVICE``, else 0."""
-    return check_int(_lib.lib().metaopt_get_device_number(), "metaopt_get_device_number")
+    return check_int(_lib.lib().metaopt_device_get_number(), "metaopt_device_get_number")
 
 
 def set_device_number(device_number):
     """Chooses the device for instances made from now on."""
     n = _checks.integer("device_number", device_number, 0, 2**31 - 1)
-    return check_int(_lib.lib().metaopt_set_device_number(n), "metaopt_set_device_number")
+    return check_int(_lib.lib().metaopt_device_set_number(n), "metaopt_device_set_number")
 
 
 def is_mem_space_valid():
     """False after a device failure that may have invalidated the context (see
     ``reset_device``)."""
-    return bool(_lib.lib().metaopt_is_mem_space_valid())
+    return bool(_lib.lib().metaopt_device_is_mem_space_valid())
 
 
 def reset_device():
     """Drops every device context and marks the memory space valid again."""
-    check_int(_lib.lib().metaopt_reset_device(), "metaopt_reset_device")
+    check_int(_lib.lib().metaopt_device_reset(), "metaopt_device_reset")
 
 
 def device_count():
@@ -67,7 +67,7 @@ def device_info(device_number):
             max_work_group_size=out.max_work_group_size, fp64=bool(out.fp64), **text,
         )
     finally:
-        L.metaopt_free_device_info(ctypes.byref(out))
+        L.metaopt_device_free_info(ctypes.byref(out))
 
 
 def devices():

@@ -145,7 +145,7 @@ class HC12(Instance):
                     run_iterations=_copy(r.run_iterations, r.runs, np.uint32),
                 )
             finally:
-                L.metaopt_hc12_free_result(ctypes.byref(r))
+                L.metaopt_hc12_free_run_result(ctypes.byref(r))
 
     def func_data(self, data):
         """The thesis's ``func-data``: the ``data`` buffer of a ``Source`` objective (bytes, or

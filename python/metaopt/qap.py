@@ -1,5 +1,5 @@
 """HC12 over the qapswap2 encoding for the quadratic assignment problem (the thesis's
-``HC12QAP`` class, over ``metaopt_params`` / ``metaopt_run`` / ``metaopt_solve``)."""
+``HC12QAP`` class, over ``metaopt_qap_params`` / ``metaopt_qap_run`` / ``metaopt_qap_solve``)."""
 
 import ctypes
 import math
@@ -22,7 +22,7 @@ _RESTARTS = {"rebase": 0, "random": 1}
 
 
 def _cost(r):
-    """The cost of a RunResult / MetaoptSolveResult, from the field its result_type names."""
+    """The cost of a MetaoptQapRunResult / MetaoptQapSolveResult, from the field its result_type names."""
     return {1: lambda: int(r.f_t1), 2: lambda: int(r.f_t2), 3: lambda: float(r.f_t3), 4: lambda: float(r.f_t4)}[
         r.result_type
     ]()
@@ -100,12 +100,12 @@ class HC12QAP(Instance):
         stack = _matrix_stack("DF", DF)
         self._setup(swaps, stack.shape[1], stack.shape[0], mask_order)
         L = _lib.lib()
-        r = L.metaopt_params(
+        r = L.metaopt_qap_params(
             self.swaps, self.n_elements, self.n_slices, stack.ctypes.data_as(ctypes.c_void_p),
             _checks.c_string("DF dtype", stack.dtype.name), self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
         )
-        self._adopt(check(r, "metaopt_params").instance, "metaopt_free_params")
+        self._adopt(check(r, "metaopt_qap_params").instance, "metaopt_qap_free")
         self.DF = DF
 
     def _setup(self, swaps, n, slices, mask_order):
@@ -127,12 +127,12 @@ class HC12QAP(Instance):
             raise TypeError(f"A and B must have the same dtype, got {a.dtype} and {b.dtype}")
         self = cls.__new__(cls)
         self._setup(swaps, a.shape[1], a.shape[0], mask_order)
-        r = _lib.lib().metaopt_params_ab(
+        r = _lib.lib().metaopt_qap_params_ab(
             self.swaps, self.n_elements, self.n_slices, a.ctypes.data_as(ctypes.c_void_p),
             b.ctypes.data_as(ctypes.c_void_p), _checks.c_string("A dtype", a.dtype.name), self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
         )
-        self._adopt(check(r, "metaopt_params_ab").instance, "metaopt_free_params")
+        self._adopt(check(r, "metaopt_qap_params_ab").instance, "metaopt_qap_free")
         self.DF = None
         return self
 
@@ -144,11 +144,11 @@ class HC12QAP(Instance):
         self = cls.__new__(cls)
         self.swaps = _checks.integer("swaps", swaps, 1, 64)
         self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
-        r = _lib.lib().metaopt_params_from_file(
+        r = _lib.lib().metaopt_qap_params_from_file(
             path, self.swaps, self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
         )
-        self._adopt(check(r, "metaopt_params_from_file").instance, "metaopt_free_params")
+        self._adopt(check(r, "metaopt_qap_params_from_file").instance, "metaopt_qap_free")
         info = self.info
         self._setup(swaps, info["n_elements"], info["n_slices"], mask_order)
         self.DF = None
@@ -165,13 +165,13 @@ class HC12QAP(Instance):
         """Turns the tabu list on with room for ``max_length`` strings (0 turns it off)."""
         n = _checks.integer("max_length", max_length, 0, 2**32 - 1)
         with self._use("init_tabu_list") as h:
-            check_int(_lib.lib().metaopt_init_tabu_list(h, n), "metaopt_init_tabu_list")
+            check_int(_lib.lib().metaopt_qap_init_tabu_list(h, n), "metaopt_qap_init_tabu_list")
 
     def set_tabu_options(self, activation_limit=None, aspiration=False, max_iterations=10000, max_no_improve=100):
         """Options of the tabu list (after ``init_tabu_list``)."""
         o = _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve)
         with self._use("set_tabu_options") as h:
-            check_int(_lib.lib().metaopt_set_tabu_options(h, ctypes.byref(o)), "metaopt_set_tabu_options")
+            check_int(_lib.lib().metaopt_qap_set_tabu_options(h, ctypes.byref(o)), "metaopt_qap_set_tabu_options")
 
     def run(self, init_order=None, init_kernel=None):
         """One HC12 run from base permutation ``init_order`` (0-based, None = identity) and string
@@ -190,9 +190,9 @@ class HC12QAP(Instance):
             k_p = k.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))
         L = _lib.lib()
         with self._use("run") as h:
-            r = L.metaopt_run(h, order_p, k_p)
+            r = L.metaopt_qap_run(h, order_p, k_p)
             try:
-                check(r, "metaopt_run")
+                check(r, "metaopt_qap_run")
                 return QAPRun(
                     cost=_cost(r),
                     order=_copy(r.order, r.orderLength, np.uint16),
@@ -200,7 +200,7 @@ class HC12QAP(Instance):
                     last_iteration=int(r.lastIteration),
                 )
             finally:
-                L.metaopt_free_run_result(ctypes.byref(r))
+                L.metaopt_qap_free_run_result(ctypes.byref(r))
 
     # --- beyond the thesis ---
     def solve(self, runs=100, time_limit=None, seed=1, start="random", restart="rebase", target=None):
@@ -208,7 +208,7 @@ class HC12QAP(Instance):
         stopping at ``target``; ``start`` is "random", "identity", "glb" or a 0-based
         permutation; ``restart`` "rebase" or "random"."""
         L = _lib.lib()
-        o = L.metaopt_default_solve_options()
+        o = L.metaopt_qap_default_solve_options()
         o.runs = _checks.integer("runs", runs, 0, 2**32 - 1)
         if time_limit is not None:
             o.time_limit_s = _checks.real("time_limit", time_limit)
@@ -233,9 +233,9 @@ class HC12QAP(Instance):
             o.has_target = 1
             o.target = _checks.real("target", target)
         with self._use("solve") as h:
-            r = L.metaopt_solve(h, ctypes.byref(o))
+            r = L.metaopt_qap_solve(h, ctypes.byref(o))
             try:
-                check(r, "metaopt_solve")
+                check(r, "metaopt_qap_solve")
                 return QAPSolution(
                     cost=_cost(r),
                     permutation=_copy(r.permutation, r.permutation_length, np.uint16),
@@ -250,7 +250,7 @@ class HC12QAP(Instance):
                     gap_percent=float(r.gap_percent) if r.has_bks else None,
                 )
             finally:
-                L.metaopt_free_solve_result(ctypes.byref(r))
+                L.metaopt_qap_free_solve_result(ctypes.byref(r))
 
     def set_backend(self, backend="device", cost_form="delta"):
         """Rebuilds the solver on the device in use (``"device"``) or the CPU (``"cpu"``), with
@@ -258,19 +258,19 @@ class HC12QAP(Instance):
         backend = _checks.choice("backend", backend, _BACKENDS)
         cost_form = _checks.choice("cost_form", cost_form, _COST_FORMS)
         with self._use("set_backend") as h:
-            check_int(_lib.lib().metaopt_set_backend(h, backend, cost_form), "metaopt_set_backend")
+            check_int(_lib.lib().metaopt_qap_set_backend(h, backend, cost_form), "metaopt_qap_set_backend")
 
     def set_max_iterations(self, max_iterations):
         n = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
         with self._use("set_max_iterations") as h:
-            check_int(_lib.lib().metaopt_set_max_iterations(h, n), "metaopt_set_max_iterations")
+            check_int(_lib.lib().metaopt_qap_set_max_iterations(h, n), "metaopt_qap_set_max_iterations")
 
     @property
     def info(self):
-        """Sizes and settings (``metaopt_params_info``) as a dict."""
-        out = _lib.MetaoptParamsInfo()
+        """Sizes and settings (``metaopt_qap_info``) as a dict."""
+        out = _lib.MetaoptQapInfo()
         with self._use("info") as h:
-            check_int(_lib.lib().metaopt_params_info(h, ctypes.byref(out)), "metaopt_params_info")
+            check_int(_lib.lib().metaopt_qap_info(h, ctypes.byref(out)), "metaopt_qap_info")
         d = {name: getattr(out, name) for name, _ in out._fields_}
         d["backend"] = {v: k for k, v in _BACKENDS.items()}.get(d["backend"], d["backend"])
         d["cost_form"] = {v: k for k, v in _COST_FORMS.items()}.get(d["cost_form"], d["cost_form"])
@@ -278,7 +278,7 @@ class HC12QAP(Instance):
 
 
 def _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve):
-    o = _lib.lib().metaopt_default_tabu_options()
+    o = _lib.lib().metaopt_tabu_default_options()
     if activation_limit is not None:
         o.has_activation_limit = 1
         o.activation_limit = _checks.real("activation_limit", activation_limit, finite=False)

@@ -304,7 +304,7 @@ def test_use_after_free_and_forged_handles():
     for call in (de.iteration, de.info, de.bests_fitness, lambda: de.best(0), lambda: de.run(generations=1)):
         with pytest.raises(MetaoptError) as e:
             call()
-        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "not a live DeInstance" in e.value.message
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "not a live MetaoptDeInstance" in e.value.message
     assert all(w == 0 for w in fake)
     de._handle = real
     de.free()

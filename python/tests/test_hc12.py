@@ -200,7 +200,7 @@ def test_forged_and_freed_handles():
     for call in (h.run, lambda: h.info, h.profiler_on, lambda: h.init_tabu_list(5)):
         with pytest.raises(MetaoptError) as e:
             call()
-        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "not a live Hc12Instance" in e.value.message
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "not a live MetaoptHc12Instance" in e.value.message
     assert all(w == 0 for w in fake)
     h._handle = real
     h.free()

@@ -1,4 +1,4 @@
-"""HC12QAP: the thesis's class over metaopt_params/metaopt_run, the iterated solve on the bundled
+"""HC12QAP: the thesis's class over metaopt_qap_params/metaopt_qap_run, the iterated solve on the bundled
 QAPLIB instances to their best-known values, and its errors."""
 
 import ctypes
@@ -147,7 +147,7 @@ def test_library_errors_carry_code_and_message(had12):
     DF[2, 2] = 7
     with pytest.raises(MetaoptError) as e:
         HC12QAP(4, DF)
-    assert e.value.code == ErrorCode.INVALID_ARGUMENT and e.value.function == "metaopt_params"
+    assert e.value.code == ErrorCode.INVALID_ARGUMENT and e.value.function == "metaopt_qap_params"
     assert "diagonal element (2,2) is not zero" in e.value.message
     assert isinstance(e.value, RuntimeError)  # as the thesis raised
     with pytest.raises(MetaoptError) as e:
@@ -159,7 +159,7 @@ def test_library_errors_carry_code_and_message(had12):
         assert e.value.code == ErrorCode.INVALID_ARGUMENT
         with pytest.raises(MetaoptError) as e:
             q.set_tabu_options(max_iterations=5)  # no list yet
-        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "metaopt_init_tabu_list" in e.value.message
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "metaopt_qap_init_tabu_list" in e.value.message
 
 
 def test_forged_freed_and_foreign_handles_are_library_errors(had12):
@@ -171,12 +171,12 @@ def test_forged_freed_and_foreign_handles_are_library_errors(had12):
     q._handle = ctypes.cast(fake, type(real))
     with pytest.raises(MetaoptError) as e:
         q.run()
-    assert e.value.code == ErrorCode.INVALID_ARGUMENT and "not a live ParamsInstance" in e.value.message
+    assert e.value.code == ErrorCode.INVALID_ARGUMENT and "not a live MetaoptQapInstance" in e.value.message
     assert all(w == 0 for w in fake), "a forged handle is never written"
     # a handle of another solver
     sat = metaopt.SAT([[1, 2], [-1]])
     q._handle = ctypes.cast(sat._handle, type(real))
-    with pytest.raises(MetaoptError, match="not a live ParamsInstance"):
+    with pytest.raises(MetaoptError, match="not a live MetaoptQapInstance"):
         q.solve(runs=1)
     sat.free()
     # a freed handle, used again through the raw pointer
@@ -197,4 +197,4 @@ def test_instances_are_freed_when_collected(had12):
     ref = weakref.ref(q)
     del q
     gc.collect()
-    assert ref() is None and not fin.alive  # metaopt_free_params ran
+    assert ref() is None and not fin.alive  # metaopt_qap_free ran

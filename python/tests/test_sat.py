@@ -112,14 +112,14 @@ def test_forged_foreign_and_freed_handles():
     real = s._handle
     fake = (ctypes.c_uint64 * 64)()
     s._handle = ctypes.cast(fake, type(real))
-    with pytest.raises(MetaoptError, match="not a live SatInstance"):
+    with pytest.raises(MetaoptError, match="not a live MetaoptSatInstance"):
         s.solve(runs=1)
-    with pytest.raises(MetaoptError, match="not a live SatInstance"):
+    with pytest.raises(MetaoptError, match="not a live MetaoptSatInstance"):
         s.evaluate([[1, 0]])
     assert all(w == 0 for w in fake)
     h = metaopt.HC12(2, 8, [0, 1], "F1")
     s._handle = ctypes.cast(h._handle, type(real))
-    with pytest.raises(MetaoptError, match="not a live SatInstance"):
+    with pytest.raises(MetaoptError, match="not a live MetaoptSatInstance"):
         s.solve(runs=1)
     h.free()
     s._handle = real

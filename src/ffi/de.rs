@@ -3,9 +3,10 @@
 //! populations, any member, func-data, info, free — with the error discipline of the QAP
 //! functions (docs/API.md, docs/DE.md).
 
+use super::handle::{self, opaque_handle};
 use super::{
-    copy_in, ffi_boundary, free_c, func_data_arg, objective_arg, str_arg, zeroed_error_result, CArray, InUse, Int32Result, MetaoptObjective,
-    MetaoptStringResult, Registry,
+    copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result, str_arg, CArray,
+    MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective, MetaoptStringResult,
 };
 use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Stop, StopReason};
 use crate::error::{Error, Result};
@@ -16,21 +17,22 @@ use std::time::Duration;
 /// An island DE instance: populations, settings, objective and device buffers. Opaque: made by
 /// `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
 /// time.
-pub struct DeInstance {
+pub struct MetaoptDeInstance {
     _opaque: [u8; 0],
 }
+opaque_handle!(MetaoptDeInstance => Handle, b"metaDE01", "metaopt_de_create");
 
-/// `DeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned by the
-/// caller, who releases it with `metaopt_de_free`.
+/// `MetaoptDeCreateResult.instance` of a failed call is NULL; on success it is a new handle owned
+/// by the caller, who releases it with `metaopt_de_free`.
 #[repr(C)]
 #[derive(Debug)]
-pub struct DeCreateResult {
+pub struct MetaoptDeCreateResult {
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
     /// The new instance, or NULL on error.
-    pub instance: *mut DeInstance,
+    pub instance: *mut MetaoptDeInstance,
 }
 
 /// Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
@@ -80,23 +82,27 @@ pub struct MetaoptDeStop {
     pub time_limit: f64,
 }
 
-/// Why `metaopt_de_run` stopped (`MetaoptDeResult.stopped_by`).
+/// Why `metaopt_de_run` stopped (`MetaoptDeRunResult.stopped_by`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
 pub enum MetaoptDeStopReason {
+    /// `MetaoptDeStop.generations` generations ran.
     MetaoptDeStopGenerations = 1,
+    /// `MetaoptDeStop.evaluations` evaluations were made.
     MetaoptDeStopEvaluations = 2,
+    /// The best value reached `MetaoptDeStop.target`.
     MetaoptDeStopTarget = 3,
+    /// `MetaoptDeStop.time_limit` seconds passed.
     MetaoptDeStopTimeLimit = 4,
 }
 
 /// The result of `metaopt_de_run`. `x` is owned by the caller: free it with
-/// `metaopt_de_free_result` (or `x` and `error_message` with `metaopt_free_pointer`). On error
+/// `metaopt_de_free_run_result` (or `x` and `error_message` with `metaopt_pointer_free`). On error
 /// `x` is NULL and the numbers 0.
 #[repr(C)]
 #[derive(Debug)]
-pub struct MetaoptDeResult {
+pub struct MetaoptDeRunResult {
     /// The best value over all populations.
     pub value: f64,
     /// Its vector; `dims` entries.
@@ -113,56 +119,29 @@ pub struct MetaoptDeResult {
     pub stopped_by: i32,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
-/// An array of doubles owned by the caller: free it with `metaopt_free_double_array` (or
-/// `values` and `error_message` with `metaopt_free_pointer`).
-#[repr(C)]
-#[derive(Debug)]
-pub struct MetaoptDoubleArrayResult {
-    pub values: *mut f64,
-    pub length: u32,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
-    pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
-    pub error_message: *mut c_char,
-}
+owned_result!(MetaoptDeCreateResult);
+owned_result!(MetaoptDeRunResult: frees x; zeroes dims);
+plain_result!(MetaoptDeOptions, MetaoptDeStop);
 
-zeroed_error_result!(DeCreateResult, MetaoptDeResult, MetaoptDoubleArrayResult);
-
-/// "metaDE01": the first word of every live handle; zeroed when it is freed.
-const MAGIC: u64 = u64::from_be_bytes(*b"metaDE01");
-
-struct Handle {
+pub(crate) struct Handle {
     solver: DeMultiPop,
     objective: Option<String>,
     /// `options.backend` of `metaopt_de_create`.
     backend: i32,
 }
 
-/// The live `DeInstance` handles.
-static LIVE: Registry<Handle> = Registry::new(MAGIC, "DeInstance", "metaopt_de_create");
-
-/// The object behind `h`, held busy for the current call.
-///
-/// # Safety
-/// See [`Registry::get`].
-unsafe fn handle(h: *const DeInstance) -> Result<InUse<'static, Handle>> {
-    // SAFETY: forwarded contract.
-    unsafe { LIVE.get(h, "h") }
-}
-
-fn doubles(v: &[f64]) -> Result<MetaoptDoubleArrayResult> {
-    let length = u32::try_from(v.len()).map_err(|_| Error::arg("length", "more than 2^32 - 1 values"))?;
-    Ok(MetaoptDoubleArrayResult { values: CArray::from_slice(v)?.into_raw(), length, error_code: 0, error_message: ptr::null_mut() })
-}
-
 /// The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own
 /// random numbers per population, the device backend.
 #[no_mangle]
 pub extern "C" fn metaopt_de_default_options() -> MetaoptDeOptions {
+    ffi_boundary!({ default_options() })
+}
+
+fn default_options() -> MetaoptDeOptions {
     let d = DeOptions::default();
     MetaoptDeOptions {
         f_const: 0,
@@ -183,7 +162,7 @@ pub extern "C" fn metaopt_de_default_options() -> MetaoptDeOptions {
 /// No limits: set at least one field before `metaopt_de_run`.
 #[no_mangle]
 pub extern "C" fn metaopt_de_default_stop() -> MetaoptDeStop {
-    MetaoptDeStop { generations: 0, evaluations: 0, has_target: 0, target: 0.0, time_limit: 0.0 }
+    ffi_boundary!({ MetaoptDeStop { generations: 0, evaluations: 0, has_target: 0, target: 0.0, time_limit: 0.0 } })
 }
 
 /// Creates an island DE instance (the thesis's `DEMultiPop` constructor): `islands` populations
@@ -195,7 +174,7 @@ pub extern "C" fn metaopt_de_default_stop() -> MetaoptDeStop {
 /// until `metaopt_de_init`.
 ///
 /// On success `instance` is a new handle the caller releases with `metaopt_de_free`; on error
-/// the message is the caller's to free with `metaopt_free_pointer`.
+/// the message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `limits` must be NULL or hold `limitsLength` values; `bounds` NULL or NUL-terminated;
@@ -210,7 +189,7 @@ pub unsafe extern "C" fn metaopt_de_create(
     limitsLength: u32,
     bounds: *const c_char,
     options: *const MetaoptDeOptions,
-) -> DeCreateResult {
+) -> MetaoptDeCreateResult {
     ffi_boundary!({
         if limits.is_null() {
             return Err(Error::NullPointer("limits"));
@@ -224,7 +203,7 @@ pub unsafe extern "C" fn metaopt_de_create(
         // SAFETY: the caller's contract.
         let bounds = BoundsCorrection::parse_list(unsafe { str_arg(bounds, "bounds")? })?;
         // SAFETY: NULL or valid by the caller's contract.
-        let o = unsafe { options.as_ref() }.copied().unwrap_or_else(|| metaopt_de_default_options());
+        let o = unsafe { options.as_ref() }.copied().unwrap_or_else(default_options);
         let backend = match o.backend {
             0 => Backend::DEVICE,
             1 => Backend::Cpu,
@@ -240,8 +219,8 @@ pub unsafe extern "C" fn metaopt_de_create(
             options: unsafe { de_options(&o, islands)? },
         };
         let solver = DeMultiPop::new(&params, backend)?;
-        let instance = LIVE.insert(Handle { solver, objective: None, backend: o.backend });
-        DeCreateResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        let instance = handle::insert(Handle { solver, objective: None, backend: o.backend });
+        MetaoptDeCreateResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
@@ -282,24 +261,25 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
 /// invalid update changes nothing. A source is compiled now
 /// (`METAOPT_ERR_KERNEL_BUILD` with the log). A callback and its `user_data` are kept until
 /// `metaopt_de_free` or the next init, and called only from the thread running the instance.
-/// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+/// The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `objective` NULL or valid (its
-/// callback valid until the instance is freed); the strings NULL or NUL-terminated; `options`
-/// NULL or valid, its `cr_per_island` NULL or holding `islands` values.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `objective` NULL or valid (its callback valid until the instance is freed);
+/// the strings NULL or NUL-terminated; `options` NULL or valid, its `cr_per_island` NULL or holding
+/// `islands` values.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_init(
-    h: *mut DeInstance,
+    h: *mut MetaoptDeInstance,
     objective: *const MetaoptObjective,
     mutation: *const c_char,
     migration: *const c_char,
     period: u32,
     options: *const MetaoptDeOptions,
-) -> Int32Result {
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { objective.as_ref() }.ok_or(Error::NullPointer("objective"))?;
         // SAFETY: the caller's contract for the strings.
@@ -326,7 +306,7 @@ pub unsafe extern "C" fn metaopt_de_init(
         };
         h.solver.init_with(&obj, mutation, Migration::new(kind, period), update.as_ref())?;
         h.objective = Some(what);
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
@@ -334,28 +314,30 @@ pub unsafe extern "C" fn metaopt_de_init(
 /// its period comes. The result is the generation number since init (saturating at 2^31 - 1).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_iteration(h: *mut DeInstance) -> Int32Result {
+pub unsafe extern "C" fn metaopt_de_iteration(h: *mut MetaoptDeInstance) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         h.solver.iteration()?;
-        Int32Result::ok(i32::try_from(h.solver.generation()).unwrap_or(i32::MAX))
+        MetaoptInt32Result::ok(i32::try_from(h.solver.generation()).unwrap_or(i32::MAX))
     })
 }
 
 /// Runs generations until a condition of `stop` holds (borrowed for the call). Free the result
-/// with `metaopt_de_free_result`. A failing host callback ends the call with
+/// with `metaopt_de_free_run_result`. A failing host callback ends the call with
 /// `METAOPT_ERR_CALLBACK`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `stop` NULL or valid.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `stop` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_run(h: *mut DeInstance, stop: *const MetaoptDeStop) -> MetaoptDeResult {
+pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const MetaoptDeStop) -> MetaoptDeRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
         if !(s.time_limit >= 0.0 && Duration::try_from_secs_f64(s.time_limit).is_ok()) {
@@ -370,7 +352,7 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut DeInstance, stop: *const Metaopt
         };
         let r = h.solver.run(&stop)?;
         let x = CArray::from_slice(&r.x)?;
-        MetaoptDeResult {
+        MetaoptDeRunResult {
             value: r.value,
             dims: r.x.len() as u32,
             x: x.into_raw(),
@@ -390,77 +372,57 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut DeInstance, stop: *const Metaopt
     })
 }
 
-/// Frees the vector and the message of a `MetaoptDeResult` and sets them to NULL (a second call
+/// Frees the vector and the message of a `MetaoptDeRunResult` and sets them to NULL (a second call
 /// is harmless). NULL is a no-op.
 ///
 /// # Safety
 /// `r` must be NULL or point to a result of `metaopt_de_run` (or one already freed here).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_free_result(r: *mut MetaoptDeResult) {
-    // SAFETY: NULL or valid by the caller's contract.
-    if let Some(r) = unsafe { r.as_mut() } {
-        free_c(r.x);
-        free_c(r.error_message);
-        r.x = ptr::null_mut();
-        r.error_message = ptr::null_mut();
-        r.dims = 0;
-    }
+pub unsafe extern "C" fn metaopt_de_free_run_result(r: *mut MetaoptDeRunResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// The best value of every population, `islands` entries (the thesis's `getBestsFitness`).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut DeInstance) -> MetaoptDoubleArrayResult {
+pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut MetaoptDeInstance) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
-        doubles(&h.solver.bests_fitness()?)?
+        let mut h = unsafe { handle::get(h, "h")? };
+        MetaoptDoubleArrayResult::ok(&h.solver.bests_fitness()?)?
     })
 }
 
 /// The best member of population `island`, `dims` entries (the thesis's `getBest`).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_best(h: *mut DeInstance, island: u32) -> MetaoptDoubleArrayResult {
+pub unsafe extern "C" fn metaopt_de_best(h: *mut MetaoptDeInstance, island: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
-        doubles(&h.solver.best(island)?)?
+        let mut h = unsafe { handle::get(h, "h")? };
+        MetaoptDoubleArrayResult::ok(&h.solver.best(island)?)?
     })
 }
 
 /// Member `member` of population `island`, `dims` entries (the thesis's `getX`).
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_x(h: *mut DeInstance, island: u32, member: u32) -> MetaoptDoubleArrayResult {
+pub unsafe extern "C" fn metaopt_de_x(h: *mut MetaoptDeInstance, island: u32, member: u32) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
-        doubles(&h.solver.x(island, member)?)?
+        let mut h = unsafe { handle::get(h, "h")? };
+        MetaoptDoubleArrayResult::ok(&h.solver.x(island, member)?)?
     })
-}
-
-/// Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL.
-/// NULL is a no-op.
-///
-/// # Safety
-/// `r` must be NULL or point to a result of this library (or one already freed here).
-#[no_mangle]
-pub unsafe extern "C" fn metaopt_free_double_array(r: *mut MetaoptDoubleArrayResult) {
-    // SAFETY: NULL or valid by the caller's contract.
-    if let Some(r) = unsafe { r.as_mut() } {
-        free_c(r.values);
-        free_c(r.error_message);
-        r.values = ptr::null_mut();
-        r.error_message = ptr::null_mut();
-        r.length = 0;
-    }
 }
 
 /// Replaces the data buffer of a user OpenCL source objective (the `data` argument of its
@@ -472,27 +434,28 @@ pub unsafe extern "C" fn metaopt_free_double_array(r: *mut MetaoptDoubleArrayRes
 /// # Safety
 /// `h` must be NULL or a handle of this library; `data` valid for `bytes` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_func_data(h: *mut DeInstance, data: *const c_void, bytes: u64) -> Int32Result {
+pub unsafe extern "C" fn metaopt_de_func_data(h: *mut MetaoptDeInstance, data: *const c_void, bytes: u64) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: the caller's contract.
         let buffer = unsafe { func_data_arg(data, bytes)? };
         h.solver.set_func_data(&buffer)?;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// A description of the instance: sizes, F, CR, bounds, objective, strategies, device,
-/// generations. Free the text with `metaopt_free_pointer`.
+/// generations. Free the text with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_info(h: *const DeInstance) -> MetaoptStringResult {
+pub unsafe extern "C" fn metaopt_de_info(h: *const MetaoptDeInstance) -> MetaoptStringResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let h = unsafe { handle::get(h, "h")? };
         let mut s = h.solver.info();
         if let Some(o) = &h.objective {
             s += &format!("objective detail: {o}\n");
@@ -504,9 +467,10 @@ pub unsafe extern "C" fn metaopt_de_info(h: *const DeInstance) -> MetaoptStringR
 /// Releases an instance and its device buffers; NULL and already freed handles are ignored.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_free(h: *mut DeInstance) {
-    // SAFETY: the caller's contract.
-    unsafe { LIVE.free(h) }
+pub unsafe extern "C" fn metaopt_de_free(h: *mut MetaoptDeInstance) {
+    // SAFETY: the caller's contract; unregistered pointers are ignored.
+    ffi_boundary!({ unsafe { handle::free(h) } })
 }

@@ -1,6 +1,7 @@
 //! Device selection and listing over the C ABI (docs/API.md "Device selection").
 
-use super::{c_string, ffi_boundary, free_c, Int32Result};
+use super::{c_string, ffi_boundary, MetaoptInt32Result};
+use super::result::free_c;
 use crate::device::{self, DeviceKind};
 use crate::error::Error;
 use std::ffi::c_char;
@@ -33,11 +34,11 @@ impl From<DeviceKind> for MetaoptDeviceKind {
 }
 
 /// One OpenCL device, as `metaopt_device_info` fills it. The strings are owned by the caller:
-/// free them with `metaopt_free_device_info` (or each with `metaopt_free_pointer`).
+/// free them with `metaopt_device_free_info` (or each with `metaopt_pointer_free`).
 #[repr(C)]
 #[derive(Debug)]
 pub struct MetaoptDeviceInfo {
-    /// Number in the device list (what `metaopt_set_device_number` and `METAOPT_DEVICE` take).
+    /// Number in the device list (what `metaopt_device_set_number` and `METAOPT_DEVICE` take).
     pub index: i32,
     /// A `MetaoptDeviceKind` value.
     pub kind: i32,
@@ -85,54 +86,54 @@ impl Default for MetaoptDeviceInfo {
 
 /// 1 while the device memory space is usable; 0 after a device failure that may have invalidated
 /// the context (then solvers refuse work with `METAOPT_ERR_INVALID_MEM_SPACE` until
-/// `metaopt_reset_device`).
+/// `metaopt_device_reset`).
 #[no_mangle]
-pub extern "C" fn metaopt_is_mem_space_valid() -> u8 {
+pub extern "C" fn metaopt_device_is_mem_space_valid() -> u8 {
     ffi_boundary!({ device::is_mem_space_valid() as u8 })
 }
 
-/// The number of the device in use: the one set by `metaopt_set_device_number`, else the
+/// The number of the device in use: the one set by `metaopt_device_set_number`, else the
 /// environment variable `METAOPT_DEVICE`, else 0 (the first GPU, or the first device). The
-/// error message, if any, is the caller's to free with `metaopt_free_pointer`.
+/// error message, if any, is the caller's to free with `metaopt_pointer_free`.
 #[no_mangle]
-pub extern "C" fn metaopt_get_device_number() -> Int32Result {
-    ffi_boundary!({ Int32Result::ok(device::get_device_number()? as i32) })
+pub extern "C" fn metaopt_device_get_number() -> MetaoptInt32Result {
+    ffi_boundary!({ MetaoptInt32Result::ok(device::get_device_number()? as i32) })
 }
 
 /// Chooses device `n` (0..`metaopt_device_count()`-1) for instances created from now on; the
 /// result is `n`. Instances already made keep their device. The error message, if any, is the
-/// caller's to free with `metaopt_free_pointer`.
+/// caller's to free with `metaopt_pointer_free`.
 #[no_mangle]
-pub extern "C" fn metaopt_set_device_number(n: i32) -> Int32Result {
-    ffi_boundary!({ Int32Result::ok(device::set_device_number(n)? as i32) })
+pub extern "C" fn metaopt_device_set_number(n: i32) -> MetaoptInt32Result {
+    ffi_boundary!({ MetaoptInt32Result::ok(device::set_device_number(n)? as i32) })
 }
 
 /// Drops every device context and marks the memory space valid again (after
-/// `metaopt_is_mem_space_valid` returned 0). Instances keep their old context: free them and make
-/// new ones, or rebuild them with `metaopt_set_backend`. The result is 0.
+/// `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and
+/// make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
 #[no_mangle]
-pub extern "C" fn metaopt_reset_device() -> Int32Result {
+pub extern "C" fn metaopt_device_reset() -> MetaoptInt32Result {
     ffi_boundary!({
         device::reset_mem_space();
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// The number of OpenCL devices of all platforms (0 when a driver reports none). The error
-/// message, if any (no OpenCL loader at all), is the caller's to free with `metaopt_free_pointer`.
+/// message, if any (no OpenCL loader at all), is the caller's to free with `metaopt_pointer_free`.
 #[no_mangle]
-pub extern "C" fn metaopt_device_count() -> Int32Result {
-    ffi_boundary!({ Int32Result::ok(device::list_devices()?.len() as i32) })
+pub extern "C" fn metaopt_device_count() -> MetaoptInt32Result {
+    ffi_boundary!({ MetaoptInt32Result::ok(device::list_devices()?.len() as i32) })
 }
 
 /// Fills `*out` with what the library knows of device `n`; the result is `n`. On error `*out` is
 /// left with NULL strings and index -1. The strings written into `*out` are owned by the caller:
-/// free them with `metaopt_free_device_info`.
+/// free them with `metaopt_device_free_info`.
 ///
 /// # Safety
 /// `out` must be NULL or point to a writable `MetaoptDeviceInfo`.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_device_info(n: i32, out: *mut MetaoptDeviceInfo) -> Int32Result {
+pub unsafe extern "C" fn metaopt_device_info(n: i32, out: *mut MetaoptDeviceInfo) -> MetaoptInt32Result {
     ffi_boundary!({
         if out.is_null() {
             return Err(Error::NullPointer("out"));
@@ -160,7 +161,7 @@ pub unsafe extern "C" fn metaopt_device_info(n: i32, out: *mut MetaoptDeviceInfo
         };
         // SAFETY: as above.
         unsafe { out.write(info) };
-        Int32Result::ok(n)
+        MetaoptInt32Result::ok(n)
     })
 }
 
@@ -171,7 +172,7 @@ pub unsafe extern "C" fn metaopt_device_info(n: i32, out: *mut MetaoptDeviceInfo
 /// `info` must be NULL or point to a `MetaoptDeviceInfo` whose strings are NULL or came from
 /// `metaopt_device_info`.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_free_device_info(info: *mut MetaoptDeviceInfo) {
+pub unsafe extern "C" fn metaopt_device_free_info(info: *mut MetaoptDeviceInfo) {
     ffi_boundary!({
         // SAFETY: NULL or valid by the caller's contract.
         if let Some(info) = unsafe { info.as_mut() } {

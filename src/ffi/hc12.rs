@@ -3,9 +3,10 @@
 //! `profiler-on`, `profiler-output`, `info`, `free`) under a `metaopt_hc12_` prefix, with the
 //! error discipline of the QAP functions (docs/API.md, docs/HC12.md).
 
+use super::handle::{self, opaque_handle};
 use super::{
-    copy_in, ffi_boundary, free_c, func_data_arg, str_arg, zeroed_error_result, CArray, InUse, Int32Result, MetaoptStringResult,
-    MetaoptTabuOptions, Registry,
+    copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result,
+    MetaoptStringResult, MetaoptTabuOptions,
 };
 use crate::device::Backend;
 use crate::error::{Error, Result};
@@ -20,9 +21,10 @@ use std::sync::Arc;
 /// An instance of the general HC12 solver: the problem's shape, its objective, the solver's
 /// settings and its device buffers. Opaque: made by `metaopt_hc12_params`, released by
 /// `metaopt_hc12_free`. A handle may be used by one thread at a time.
-pub struct Hc12Instance {
+pub struct MetaoptHc12Instance {
     _opaque: [u8; 0],
 }
+opaque_handle!(MetaoptHc12Instance => Handle, b"metaHC12", "metaopt_hc12_params");
 
 /// What a parameter's value is to the objective (`metaopt_hc12_params`, argument `domain`).
 #[repr(C)]
@@ -118,17 +120,17 @@ pub struct MetaoptObjective {
     pub user_data: *mut c_void,
 }
 
-/// `Hc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by
-/// the caller, who releases it with `metaopt_hc12_free`.
+/// `MetaoptHc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+/// by the caller, who releases it with `metaopt_hc12_free`.
 #[repr(C)]
 #[derive(Debug)]
-pub struct Hc12ParamsResult {
+pub struct MetaoptHc12ParamsResult {
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
     /// The new instance, or NULL on error.
-    pub instance: *mut Hc12Instance,
+    pub instance: *mut MetaoptHc12Instance,
 }
 
 /// Options of `metaopt_hc12_run` (the thesis's `run` option list); start from
@@ -159,12 +161,12 @@ pub struct MetaoptHc12RunOptions {
 }
 
 /// The result of `metaopt_hc12_run`: the best over all runs. Every array is owned by the caller:
-/// free them all with `metaopt_hc12_free_result` (or each, and `error_message`, with
-/// `metaopt_free_pointer`). On error the arrays are NULL and the numbers 0.
+/// free them all with `metaopt_hc12_free_run_result` (or each, and `error_message`, with
+/// `metaopt_pointer_free`). On error the arrays are NULL and the numbers 0.
 #[repr(C)]
 #[allow(non_snake_case)]
 #[derive(Debug)]
-pub struct MetaoptHc12Result {
+pub struct MetaoptHc12RunResult {
     /// The best objective value.
     pub value: f64,
     /// The best string as stored, one word per parameter (Gray-coded under `GC`: the thesis's
@@ -190,17 +192,16 @@ pub struct MetaoptHc12Result {
     pub runs: u32,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
-zeroed_error_result!(Hc12ParamsResult, MetaoptHc12Result);
+owned_result!(MetaoptHc12ParamsResult);
+owned_result!(MetaoptHc12RunResult: frees string, integers, reals, run_values, run_iterations; zeroes nParam, runs);
+plain_result!(MetaoptHc12RunOptions);
 
-/// "metaHC12": the first word of every live handle; zeroed when it is freed.
-const MAGIC: u64 = u64::from_be_bytes(*b"metaHC12");
-
-/// What a `Hc12Instance *` points to (behind the registry's magic number).
-struct Handle {
+/// What a `MetaoptHc12Instance *` points to (behind the registry's magic number).
+pub(crate) struct Handle {
     solver: Hc12,
     /// The list of `metaopt_hc12_init_tabu_list`, handed to the solver by runs with `taboo`.
     tabu: Option<TabuConfig>,
@@ -208,18 +209,6 @@ struct Handle {
     objective: String,
     /// Bytes of the current func-data buffer (user sources only).
     func_data: usize,
-}
-
-/// The live `Hc12Instance` handles.
-static LIVE: Registry<Handle> = Registry::new(MAGIC, "Hc12Instance", "metaopt_hc12_params");
-
-/// The handle behind `h`, checked: non-null, live, with its magic number.
-///
-/// # Safety
-/// The handle must not be in use by another thread (a live handle is otherwise valid).
-unsafe fn handle(h: *const Hc12Instance) -> Result<InUse<'static, Handle>> {
-    // SAFETY: forwarded contract.
-    unsafe { LIVE.get(h, "h") }
 }
 
 /// The caller's callback and user pointer, called by the solver during runs.
@@ -320,13 +309,13 @@ pub(crate) unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, S
 /// matrix is made on the device). `double_precision` nonzero computes R and F in double (the
 /// device needs `cl_khr_fp64`). The objective is built now, so a source that does not compile
 /// fails here with `METAOPT_ERR_KERNEL_BUILD` and the build log in the message. The instance
-/// runs on the device in use (`metaopt_set_device_number`).
+/// runs on the device in use (`metaopt_device_set_number`).
 ///
 /// The arrays and the objective's strings are copied. A host callback and its `user_data` are
 /// kept until `metaopt_hc12_free` and called only from the thread calling `metaopt_hc12_run`;
 /// the caller guarantees that this is safe for them (the library adds no locking of its own).
 /// On success `instance` is a new handle the caller releases with `metaopt_hc12_free`; on error
-/// the message is the caller's to free with `metaopt_free_pointer`.
+/// the message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `nBitParam` must be NULL or hold `nBitParamLength` values; `dodParam` NULL or hold
@@ -346,7 +335,7 @@ pub unsafe extern "C" fn metaopt_hc12_params(
     domain: i32,
     double_precision: u8,
     objective: *const MetaoptObjective,
-) -> Hc12ParamsResult {
+) -> MetaoptHc12ParamsResult {
     ffi_boundary!({
         if nBitParam.is_null() {
             return Err(Error::NullPointer("nBitParam"));
@@ -397,25 +386,26 @@ pub unsafe extern "C" fn metaopt_hc12_params(
                 format!("{} rows per iteration; a host callback takes at most 2^32 - 1", solver.rows()),
             ));
         }
-        let instance = LIVE.insert(Handle { solver, tabu: None, objective: description, func_data: 0 });
-        Hc12ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        let instance = handle::insert(Handle { solver, tabu: None, objective: description, func_data: 0 });
+        MetaoptHc12ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
 /// Sets the tabu list that runs with `taboo` use, with room for `maxLength` strings (the
 /// thesis's `set-tabu-list`; 0 removes it). The options of `metaopt_hc12_set_tabu_options` are
-/// kept when the length changes; a new list starts from `metaopt_default_tabu_options()`. Each
+/// kept when the length changes; a new list starts from `metaopt_tabu_default_options()`. Each
 /// run starts with an empty list. The result is 0; an error message is the caller's to free with
-/// `metaopt_free_pointer`.
+/// `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut Hc12Instance, maxLength: u32) -> Int32Result {
+pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut MetaoptHc12Instance, maxLength: u32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         if maxLength == 0 {
             h.tabu = None;
         } else {
@@ -427,24 +417,25 @@ pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut Hc12Instance, maxLe
             cfg.check()?;
             h.tabu = Some(cfg);
         }
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Sets the options of the tabu list of `h` (`MetaoptTabuOptions`, as for the QAP solver), which
 /// `metaopt_hc12_init_tabu_list` must have set. `opts` is borrowed for the call. The result is
-/// 0; an error message is the caller's to free with `metaopt_free_pointer`.
+/// 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_hc12_set_tabu_options(
-    h: *mut Hc12Instance,
+    h: *mut MetaoptHc12Instance,
     opts: *const MetaoptTabuOptions,
-) -> Int32Result {
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let mut cfg = h.tabu.clone().ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_hc12_init_tabu_list first"))?;
@@ -454,7 +445,7 @@ pub unsafe extern "C" fn metaopt_hc12_set_tabu_options(
         cfg.max_no_improve = o.max_no_improve;
         cfg.check()?;
         h.tabu = Some(cfg);
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
@@ -462,17 +453,19 @@ pub unsafe extern "C" fn metaopt_hc12_set_tabu_options(
 /// iterations at most, no tabu list.
 #[no_mangle]
 pub extern "C" fn metaopt_hc12_default_run_options() -> MetaoptHc12RunOptions {
-    let d = RunOptions::default();
-    MetaoptHc12RunOptions {
-        coding: MetaoptCoding::MetaoptCodingGray as i32,
-        sense: MetaoptSense::MetaoptSenseMin as i32,
-        runs: d.runs,
-        start: MetaoptHc12Start::MetaoptHc12StartRandom as i32,
-        start_vector: ptr::null(),
-        seed: d.seed,
-        max_iterations: d.max_iterations,
-        taboo: 0,
-    }
+    ffi_boundary!({
+        let d = RunOptions::default();
+        MetaoptHc12RunOptions {
+            coding: MetaoptCoding::MetaoptCodingGray as i32,
+            sense: MetaoptSense::MetaoptSenseMin as i32,
+            runs: d.runs,
+            start: MetaoptHc12Start::MetaoptHc12StartRandom as i32,
+            start_vector: ptr::null(),
+            seed: d.seed,
+            max_iterations: d.max_iterations,
+            taboo: 0,
+        }
+    })
 }
 
 /// The Rust options of C options.
@@ -515,17 +508,17 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
 /// Runs HC12 (the thesis's `run`): `opts.runs` runs, each to a local optimum (or, with `taboo`,
 /// by the tabu list's limits) or the iteration cap; the result is the best of them. `opts` is
 /// borrowed for the call. The arrays and message of the result are the caller's: free them with
-/// `metaopt_hc12_free_result`. A failing host callback ends the call with
+/// `metaopt_hc12_free_run_result`. A failing host callback ends the call with
 /// `METAOPT_ERR_CALLBACK`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
-/// `start_vector` as its documentation says.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or valid, with `start_vector` as its documentation says.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_run(h: *mut Hc12Instance, opts: *const MetaoptHc12RunOptions) -> MetaoptHc12Result {
+pub unsafe extern "C" fn metaopt_hc12_run(h: *mut MetaoptHc12Instance, opts: *const MetaoptHc12RunOptions) -> MetaoptHc12RunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let n = h.solver.params().n_param as usize;
@@ -547,7 +540,7 @@ pub unsafe extern "C" fn metaopt_hc12_run(h: *mut Hc12Instance, opts: *const Met
         let (string, integers) = (CArray::from_slice(&r.string)?, CArray::from_slice(&r.integers)?);
         let reals = CArray::from_slice(&r.reals)?;
         let (run_values, run_iterations) = (CArray::from_slice(&values)?, CArray::from_slice(&iterations)?);
-        MetaoptHc12Result {
+        MetaoptHc12RunResult {
             value: r.value,
             string: string.into_raw(),
             integers: integers.into_raw(),
@@ -565,98 +558,90 @@ pub unsafe extern "C" fn metaopt_hc12_run(h: *mut Hc12Instance, opts: *const Met
     })
 }
 
-/// Frees the arrays and the message of a `MetaoptHc12Result` and sets them to NULL and their
+/// Frees the arrays and the message of a `MetaoptHc12RunResult` and sets them to NULL and their
 /// lengths to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is
 /// a no-op.
 ///
 /// # Safety
 /// `r` must be NULL or point to a result of `metaopt_hc12_run` (or one already freed here).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_free_result(r: *mut MetaoptHc12Result) {
-    ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        if let Some(r) = unsafe { r.as_mut() } {
-            free_c(std::mem::replace(&mut r.string, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.integers, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.reals, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.run_values, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.run_iterations, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
-            r.nParam = 0;
-            r.runs = 0;
-        }
-    })
+pub unsafe extern "C" fn metaopt_hc12_free_run_result(r: *mut MetaoptHc12RunResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// Replaces the data buffer of a user OpenCL source objective (the thesis's `func-data`): the
 /// `data` argument of its `objective` function, `bytes` bytes copied to the device (the caller
 /// keeps ownership of `data`). `bytes` 0 is `metaopt_hc12_func_data_clean` (then `data` may be
 /// NULL). Other objectives have no data buffer: an error. The result is 0; an error message is
-/// the caller's to free with `metaopt_free_pointer`.
+/// the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `data` NULL or holding `bytes`
-/// bytes.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `data` NULL or holding `bytes` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut Hc12Instance, data: *const c_void, bytes: u64) -> Int32Result {
+pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut MetaoptHc12Instance, data: *const c_void, bytes: u64) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: the caller's contract.
         let buffer = unsafe { func_data_arg(data, bytes)? };
         let len = buffer.len();
         h.solver.set_func_data(&buffer)?;
         h.func_data = len;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Empties the data buffer of a user OpenCL source objective (the thesis's `func-data-clean`).
-/// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+/// The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut Hc12Instance) -> Int32Result {
+pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut MetaoptHc12Instance) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         h.solver.set_func_data(&[])?;
         h.func_data = 0;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Nonzero `on` prints every kernel launch of `h` (name, work-items, work-group size) to
 /// stderr; 0 stops it (the thesis's `kernel-verbose`). The result is 0; an error message is the
-/// caller's to free with `metaopt_free_pointer`.
+/// caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut Hc12Instance, on: u8) -> Int32Result {
+pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut MetaoptHc12Instance, on: u8) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         h.solver.verbose = on != 0;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Turns kernel profiling on for `h` and clears the timings gathered so far (the thesis's
 /// `profiler-on`): from now on every kernel launch's OpenCL event time is summed per kernel
 /// until the handle is freed. The result is 0; an error message is the caller's to free with
-/// `metaopt_free_pointer`.
+/// `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_profiler_on(h: *mut Hc12Instance) -> Int32Result {
+pub unsafe extern "C" fn metaopt_hc12_profiler_on(h: *mut MetaoptHc12Instance) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         h.solver.profile = Some(Profile::new());
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
@@ -676,15 +661,16 @@ fn profile_text(p: &Profile) -> String {
 /// `profiler-output`): one line per kernel, `NAME launches=N total_ms=T mean_us=M`, where T is
 /// the summed device time of its launches in milliseconds and M the mean per launch in
 /// microseconds (from OpenCL profiling events). An error when the profiler is off. `text` is the
-/// caller's to free with `metaopt_free_pointer`, as is an error message.
+/// caller's to free with `metaopt_pointer_free`, as is an error message.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_profiler_output(h: *const Hc12Instance) -> MetaoptStringResult {
+pub unsafe extern "C" fn metaopt_hc12_profiler_output(h: *const MetaoptHc12Instance) -> MetaoptStringResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let h = unsafe { handle::get(h, "h")? };
         let p = (h.solver.profile.as_ref())
             .ok_or_else(|| Error::arg("h", "the profiler is off: call metaopt_hc12_profiler_on first"))?;
         MetaoptStringResult::ok(&profile_text(p))?
@@ -760,15 +746,16 @@ fn info_text(h: &Handle) -> String {
 /// A human-readable description of `h` (the thesis's `info`): parameters, bits, intervals,
 /// domain, precision, string length, neighbourhood rows, objective, device, tabu list, verbose
 /// and profiler state; lines end in `\n`. `text` is the caller's to free with
-/// `metaopt_free_pointer`, as is an error message.
+/// `metaopt_pointer_free`, as is an error message.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_info(h: *const Hc12Instance) -> MetaoptStringResult {
+pub unsafe extern "C" fn metaopt_hc12_info(h: *const MetaoptHc12Instance) -> MetaoptStringResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let h = unsafe { handle::get(h, "h")? };
         MetaoptStringResult::ok(&info_text(&h))?
     })
 }
@@ -780,9 +767,9 @@ pub unsafe extern "C" fn metaopt_hc12_info(h: *const Hc12Instance) -> MetaoptStr
 /// # Safety
 /// `h` must not be in use by another thread.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_free(h: *mut Hc12Instance) {
+pub unsafe extern "C" fn metaopt_hc12_free(h: *mut MetaoptHc12Instance) {
     ffi_boundary!({
         // SAFETY: the caller's contract; unregistered pointers are ignored.
-        unsafe { LIVE.free(h) }
+        unsafe { handle::free(h) }
     })
 }

@@ -1,7 +1,8 @@
 //! The QAP solver (HC12 over qapswap2, the thesis's `libhc12qap`) over the C ABI: instances as
 //! opaque handles, one run, and the iterated solve.
 
-use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, InUse, Int32Result, Registry};
+use super::handle::{self, opaque_handle};
+use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
 use crate::error::{Error, Result};
 use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
 use crate::hc12::tabu::TabuConfig;
@@ -14,34 +15,36 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// An instance of the QAP solver: the problem's matrices, the solver's settings and its device
-/// buffers. Opaque: made by `metaopt_params`, `metaopt_params_ab` or `metaopt_params_from_file`,
-/// released by `metaopt_free_params`. A handle may be used by one thread at a time.
-pub struct ParamsInstance {
+/// buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or
+/// `metaopt_qap_params_from_file`, released by `metaopt_qap_free`. A handle may be used by one
+/// thread at a time.
+pub struct MetaoptQapInstance {
     _opaque: [u8; 0],
 }
+opaque_handle!(MetaoptQapInstance => Handle, b"metaQAP1", "metaopt_qap_params*");
 
-/// `ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned by the
-/// caller, who releases it with `metaopt_free_params`.
+/// `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
+/// by the caller, who releases it with `metaopt_qap_free`.
 #[repr(C)]
 #[derive(Debug)]
-pub struct ParamsResult {
+pub struct MetaoptQapParamsResult {
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
     /// The new instance, or NULL on error.
-    pub instance: *mut ParamsInstance,
+    pub instance: *mut MetaoptQapInstance,
 }
 
-/// The result of `metaopt_run`. The cost sits in the field that `result_type` names
-/// (`MetaoptResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
-/// are owned by the caller: free them with `metaopt_free_run_result` (or each, and
-/// `error_message`, with `metaopt_free_pointer`).
+/// The result of `metaopt_qap_run`. The cost sits in the field that `result_type` names
+/// (`MetaoptQapResultType`: 1 `f_t1`, 2 `f_t2`, 3 `f_t3`, 4 `f_t4`; 0 on error). `order` and `K_GC`
+/// are owned by the caller: free them with `metaopt_qap_free_run_result` (or each, and
+/// `error_message`, with `metaopt_pointer_free`).
 #[repr(C)]
 #[allow(non_snake_case)]
 #[derive(Debug)]
-pub struct RunResult {
-    /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the cost.
+pub struct MetaoptQapRunResult {
+    /// A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the cost.
     pub result_type: i32,
     /// The cost of integer-signed data (int32, int64).
     pub f_t1: i64,
@@ -65,7 +68,7 @@ pub struct RunResult {
     pub K_GCLength: u32,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
@@ -73,20 +76,20 @@ pub struct RunResult {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptResultType {
+pub enum MetaoptQapResultType {
     /// The call failed; no cost.
-    MetaoptResultError = 0,
+    MetaoptQapResultError = 0,
     /// `f_t1` (int64), for int32 and int64 data.
-    MetaoptResultInt64 = 1,
+    MetaoptQapResultInt64 = 1,
     /// `f_t2` (uint64), for uint32 and uint64 data.
-    MetaoptResultUint64 = 2,
+    MetaoptQapResultUint64 = 2,
     /// `f_t3` (float), for float32 data.
-    MetaoptResultFloat = 3,
+    MetaoptQapResultFloat = 3,
     /// `f_t4` (double), for float64 data.
-    MetaoptResultDouble = 4,
+    MetaoptQapResultDouble = 4,
 }
 
-/// Where an instance evaluates its neighbourhoods (`metaopt_set_backend`).
+/// Where an instance evaluates its neighbourhoods (`metaopt_qap_set_backend`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
@@ -97,60 +100,61 @@ pub enum MetaoptBackend {
     MetaoptBackendCpu = 1,
 }
 
-/// How a row's cost is computed (`metaopt_set_backend`).
+/// How a row's cost is computed (`metaopt_qap_set_backend`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptCostForm {
+pub enum MetaoptQapCostForm {
     /// The O(n) delta form (the default).
-    MetaoptCostDelta = 0,
+    MetaoptQapCostDelta = 0,
     /// The thesis's full O(n^2) sum.
-    MetaoptCostFull = 1,
+    MetaoptQapCostFull = 1,
 }
 
-/// Where the first run of `metaopt_solve` starts (`MetaoptSolveOptions.start`).
+/// Where the first run of `metaopt_qap_solve` starts (`MetaoptQapSolveOptions.start`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptStart {
+pub enum MetaoptQapStart {
     /// A random permutation from the seed.
-    MetaoptStartRandom = 0,
+    MetaoptQapStartRandom = 0,
     /// The identity permutation.
-    MetaoptStartIdentity = 1,
+    MetaoptQapStartIdentity = 1,
     /// The assignment of the Gilmore-Lawler bound; only for instances made by
-    /// `metaopt_params_from_file`.
-    MetaoptStartGlb = 2,
-    /// `MetaoptSolveOptions.start_order`.
-    MetaoptStartGiven = 3,
+    /// `metaopt_qap_params_from_file`.
+    MetaoptQapStartGlb = 2,
+    /// `MetaoptQapSolveOptions.start_order`.
+    MetaoptQapStartGiven = 3,
 }
 
-/// What follows a run of `metaopt_solve` (`MetaoptSolveOptions.restart`).
+/// What follows a run of `metaopt_qap_solve` (`MetaoptQapSolveOptions.restart`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
-pub enum MetaoptRestart {
+pub enum MetaoptQapRestart {
     /// Rebase on the best permutation while that improves it, else restart at random.
-    MetaoptRestartRebase = 0,
+    MetaoptQapRestartRebase = 0,
     /// Always restart from a new random permutation.
-    MetaoptRestartRandom = 1,
+    MetaoptQapRestartRandom = 1,
 }
 
-/// Options of `metaopt_solve`; start from `metaopt_default_solve_options()` and change fields.
+/// Options of `metaopt_qap_solve`; start from `metaopt_qap_default_solve_options()` and change
+/// fields.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct MetaoptSolveOptions {
+pub struct MetaoptQapSolveOptions {
     /// Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
     pub runs: u32,
     /// Time limit in seconds, checked after each run; <= 0 (or infinity) = none.
     pub time_limit_s: f64,
     /// Seed of the random starts: the same seed gives the same result on every device.
     pub seed: u64,
-    /// A `MetaoptStart` value.
+    /// A `MetaoptQapStart` value.
     pub start: i32,
-    /// For `METAOPT_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
+    /// For `METAOPT_QAP_START_GIVEN`: nElements entries, a 0-based permutation (borrowed, read
     /// during the call only); ignored otherwise.
     pub start_order: *const u16,
-    /// A `MetaoptRestart` value.
+    /// A `MetaoptQapRestart` value.
     pub restart: i32,
     /// 1 to stop once the best cost is at or below `target`.
     pub has_target: u8,
@@ -158,13 +162,14 @@ pub struct MetaoptSolveOptions {
     pub target: f64,
 }
 
-/// The result of `metaopt_solve`: the best over all runs. The cost sits in the field that
-/// `result_type` names, as in `RunResult`. `permutation` and `error_message` are owned by the
-/// caller: free them with `metaopt_free_solve_result` (or each with `metaopt_free_pointer`).
+/// The result of `metaopt_qap_solve`: the best over all runs. The cost sits in the field that
+/// `result_type` names, as in `MetaoptQapRunResult`. `permutation` and `error_message` are owned by
+/// the caller: free them with `metaopt_qap_free_solve_result` (or each with
+/// `metaopt_pointer_free`).
 #[repr(C)]
 #[derive(Debug)]
-pub struct MetaoptSolveResult {
-    /// A `MetaoptResultType`: which of `f_t1`..`f_t4` holds the best cost.
+pub struct MetaoptQapSolveResult {
+    /// A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the best cost.
     pub result_type: i32,
     /// The cost of integer-signed data.
     pub f_t1: i64,
@@ -200,14 +205,14 @@ pub struct MetaoptSolveResult {
     pub gap_percent: f64,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
-/// What `metaopt_params_info` reports of an instance (sizes for `initOrder` and `initK`).
+/// What `metaopt_qap_info` reports of an instance (sizes for `initOrder` and `initK`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct MetaoptParamsInfo {
+pub struct MetaoptQapInfo {
     /// Problem size n: entries of a permutation (`initOrder`).
     pub n_elements: u32,
     /// Number of matrix slices (scenarios, summed).
@@ -220,17 +225,20 @@ pub struct MetaoptParamsInfo {
     pub bits_per_param: u32,
     /// Rows of one neighbourhood (evaluations per iteration).
     pub rows: u64,
-    /// The `MetaoptResultType` of this instance's costs.
+    /// The `MetaoptQapResultType` of this instance's costs.
     pub result_type: i32,
     /// The `MetaoptBackend` in use.
     pub backend: i32,
-    /// The `MetaoptCostForm` in use.
+    /// The `MetaoptQapCostForm` in use.
     pub cost_form: i32,
     /// The cap on iterations per run.
     pub max_iterations: u32,
 }
 
-zeroed_error_result!(ParamsResult, RunResult, MetaoptSolveResult);
+owned_result!(MetaoptQapParamsResult);
+owned_result!(MetaoptQapRunResult: frees order, K_GC; zeroes orderLength, K_GCLength);
+owned_result!(MetaoptQapSolveResult: frees permutation; zeroes permutation_length);
+plain_result!(MetaoptQapSolveOptions, MetaoptTabuOptions);
 
 /// `result_type` and `f_t1`..`f_t4` of a cost.
 struct CostFields(i32, i64, u64, f32, f64);
@@ -248,9 +256,6 @@ impl From<Cost> for CostFields {
     }
 }
 
-/// "metaQAP1": the first word of every live handle; zeroed when it is freed.
-const MAGIC: u64 = u64::from_be_bytes(*b"metaQAP1");
-
 /// The solver's settings, kept to rebuild it when the backend changes.
 #[derive(Clone, Copy)]
 struct Settings {
@@ -259,7 +264,7 @@ struct Settings {
     start_bit: i32,
     bit_length: i32,
     backend: MetaoptBackend,
-    form: MetaoptCostForm,
+    form: MetaoptQapCostForm,
 }
 
 impl Settings {
@@ -269,15 +274,15 @@ impl Settings {
             MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
         };
         let form = match self.form {
-            MetaoptCostForm::MetaoptCostDelta => CostForm::Delta,
-            MetaoptCostForm::MetaoptCostFull => CostForm::Full,
+            MetaoptQapCostForm::MetaoptQapCostDelta => CostForm::Delta,
+            MetaoptQapCostForm::MetaoptQapCostFull => CostForm::Full,
         };
         QapHc12::new(problem, self.swaps, self.mask_order, self.start_bit.into(), self.bit_length.into(), backend, form)
     }
 }
 
-/// What a `ParamsInstance *` points to (behind the registry's magic number).
-struct Handle {
+/// What a `MetaoptQapInstance *` points to (behind the registry's magic number).
+pub(crate) struct Handle {
     solver: QapHc12,
     settings: Settings,
     /// The QAPLIB instance, for the GLB start (instances from files only).
@@ -285,21 +290,9 @@ struct Handle {
     bks: Option<i64>,
 }
 
-/// The live `ParamsInstance` handles.
-static LIVE: Registry<Handle> = Registry::new(MAGIC, "ParamsInstance", "metaopt_params*");
-
-fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut ParamsInstance> {
+fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut MetaoptQapInstance> {
     let solver = settings.build(Arc::new(problem))?;
-    Ok(LIVE.insert(Handle { solver, settings, instance, bks }))
-}
-
-/// The handle behind `h`, checked: non-null, live, with its magic number.
-///
-/// # Safety
-/// The handle must not be in use by another thread (a live handle is otherwise valid).
-unsafe fn handle(h: *const ParamsInstance) -> Result<InUse<'static, Handle>> {
-    // SAFETY: forwarded contract.
-    unsafe { LIVE.get(h, "h") }
+    Ok(handle::insert(Handle { solver, settings, instance, bks }))
 }
 
 /// Element types of QAP matrices as the C caller passes them.
@@ -382,7 +375,7 @@ fn default_settings(swaps: u32, mask_order: u32, start_bit: i32, bit_length: i32
         start_bit,
         bit_length,
         backend: MetaoptBackend::MetaoptBackendDevice,
-        form: MetaoptCostForm::MetaoptCostDelta,
+        form: MetaoptQapCostForm::MetaoptQapCostDelta,
     }
 }
 
@@ -402,17 +395,17 @@ unsafe fn order_arg(p: *const u16, n: usize, arg: &'static str) -> Result<Vec<us
 /// `double`/`float64`; float data must be finite. The string of a solution holds 2 * `swaps`
 /// parameters (1..64 swaps); `maskOrder` (1..3) is the Hamming radius of the neighbourhood, and
 /// `startBit`/`bitLength` (0 = to the end) the window of the string it acts on. The solver is
-/// built on the device in use (see `metaopt_set_backend`). DF is copied: the caller keeps
+/// built on the device in use (see `metaopt_qap_set_backend`). DF is copied: the caller keeps
 /// ownership of it. On success `instance` is a new handle the caller releases with
-/// `metaopt_free_params`; on error the message is the caller's to free with
-/// `metaopt_free_pointer`.
+/// `metaopt_qap_free`; on error the message is the caller's to free with
+/// `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `DF` must be NULL or hold nElements * nElements * nSlices elements of the named type;
 /// `DF_type_name` must be NULL or a NUL-terminated string.
 #[no_mangle]
 #[allow(non_snake_case, clippy::too_many_arguments)]
-pub unsafe extern "C" fn metaopt_params(
+pub unsafe extern "C" fn metaopt_qap_params(
     swaps: u32,
     nElements: u32,
     nSlices: u32,
@@ -421,7 +414,7 @@ pub unsafe extern "C" fn metaopt_params(
     maskOrder: u32,
     startBit: i32,
     bitLength: i32,
-) -> ParamsResult {
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
         if DF.is_null() {
             return Err(Error::NullPointer("DF"));
@@ -434,22 +427,22 @@ pub unsafe extern "C" fn metaopt_params(
         let data = unsafe { with_elem_type!(ty, df_matrices(n, slices, len, DF))? };
         let problem = QapProblem::new("DF", n, slices, data)?;
         let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
-        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
-/// As `metaopt_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
+/// As `metaopt_qap_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
 /// `A` the flow matrices (indexed by facilities) and `B` the distance matrices (indexed by
 /// locations), each nSlices consecutive row-major nElements x nElements matrices of `type_name`
 /// elements. The cost of a permutation p is the sum over slices, i and j of
-/// `A[i][j] * B[p[i]][p[j]]`. A and B are copied. Ownership as in `metaopt_params`.
+/// `A[i][j] * B[p[i]][p[j]]`. A and B are copied. Ownership as in `metaopt_qap_params`.
 ///
 /// # Safety
 /// `A` and `B` must be NULL or hold nElements * nElements * nSlices elements of the named type
 /// each; `type_name` must be NULL or a NUL-terminated string.
 #[no_mangle]
 #[allow(non_snake_case, clippy::too_many_arguments)]
-pub unsafe extern "C" fn metaopt_params_ab(
+pub unsafe extern "C" fn metaopt_qap_params_ab(
     swaps: u32,
     nElements: u32,
     nSlices: u32,
@@ -459,7 +452,7 @@ pub unsafe extern "C" fn metaopt_params_ab(
     maskOrder: u32,
     startBit: i32,
     bitLength: i32,
-) -> ParamsResult {
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
         if A.is_null() {
             return Err(Error::NullPointer("A"));
@@ -474,26 +467,26 @@ pub unsafe extern "C" fn metaopt_params_ab(
         let data = unsafe { with_elem_type!(ty, ab_matrices(len, A, B))? };
         let problem = QapProblem::new("AB", nElements as usize, nSlices as usize, data)?;
         let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
-        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
-/// As `metaopt_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps the
-/// file's matrices, so `METAOPT_START_GLB` works, and the best-known value from a `BKS.csv` in
-/// the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
-/// Ownership as in `metaopt_params`.
+/// As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps
+/// the file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv`
+/// in the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
+/// Ownership as in `metaopt_qap_params`.
 ///
 /// # Safety
 /// `dat_path` must be NULL or a NUL-terminated string.
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_params_from_file(
+pub unsafe extern "C" fn metaopt_qap_params_from_file(
     dat_path: *const c_char,
     swaps: u32,
     maskOrder: u32,
     startBit: i32,
     bitLength: i32,
-) -> ParamsResult {
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let path = Path::new(unsafe { str_arg(dat_path, "dat_path")? });
@@ -502,30 +495,31 @@ pub unsafe extern "C" fn metaopt_params_from_file(
         let problem = QapProblem::from_instance_as(&inst, ElemType::I64)?;
         let settings = default_settings(swaps, maskOrder, startBit, bitLength);
         let instance = new_handle(problem, settings, Some(inst), bks)?;
-        ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
 
 /// Rebuilds the solver of `h` with another backend (`MetaoptBackend`: 0 the device in use now,
-/// 1 the CPU) and cost form (`MetaoptCostForm`: 0 delta, 1 full); the iteration cap is kept. On
+/// 1 the CPU) and cost form (`MetaoptQapCostForm`: 0 delta, 1 full); the iteration cap is kept. On
 /// error the instance keeps its previous solver. The result is 0; an error message is the
-/// caller's to free with `metaopt_free_pointer`.
+/// caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i32, cost_form: i32) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, backend: i32, cost_form: i32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         let backend = match backend {
             0 => MetaoptBackend::MetaoptBackendDevice,
             1 => MetaoptBackend::MetaoptBackendCpu,
             b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
         };
         let form = match cost_form {
-            0 => MetaoptCostForm::MetaoptCostDelta,
-            1 => MetaoptCostForm::MetaoptCostFull,
+            0 => MetaoptQapCostForm::MetaoptQapCostDelta,
+            1 => MetaoptQapCostForm::MetaoptQapCostFull,
             f => return Err(Error::arg("cost_form", format!("{f}; expected 0 (delta) or 1 (full)"))),
         };
         let settings = Settings { backend, form, ..h.settings };
@@ -536,25 +530,26 @@ pub unsafe extern "C" fn metaopt_set_backend(h: *mut ParamsInstance, backend: i3
         }
         h.solver = solver;
         h.settings = settings;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Sets the cap on iterations per run (at least 1; the default is 1,000,000). The result is 0;
-/// an error message is the caller's to free with `metaopt_free_pointer`.
+/// an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_set_max_iterations(h: *mut ParamsInstance, max_iterations: u32) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_set_max_iterations(h: *mut MetaoptQapInstance, max_iterations: u32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         if max_iterations == 0 {
             return Err(Error::arg("max_iterations", "0; expected at least 1"));
         }
         h.solver.max_iterations = max_iterations;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
@@ -574,18 +569,19 @@ pub struct MetaoptTabuOptions {
 }
 
 /// Turns the tabu list on with room for `maxLength` strings (thesis `init_tabu_list`; 0 turns it
-/// off again). Runs then leave local optima by their best neighbour not on the list and end by
-/// the limits of `metaopt_set_tabu_options`; each run starts with an empty list. The result is 0;
-/// an error message is the caller's to free with `metaopt_free_pointer`.
+/// off again). Runs then leave local optima by their best neighbour not on the list and end by the
+/// limits of `metaopt_qap_set_tabu_options`; each run starts with an empty list. The result is 0;
+/// an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_init_tabu_list(h: *mut ParamsInstance, maxLength: u32) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_init_tabu_list(h: *mut MetaoptQapInstance, maxLength: u32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         if maxLength == 0 {
             h.solver.clear_tabu_list()?;
         } else {
@@ -593,66 +589,70 @@ pub unsafe extern "C" fn metaopt_init_tabu_list(h: *mut ParamsInstance, maxLengt
             cfg.max_length = maxLength as usize;
             h.solver.init_tabu_list(cfg)?;
         }
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// The default tabu options: no activation limit, no aspiration, 10,000 iterations, 100 without
 /// improvement.
 #[no_mangle]
-pub extern "C" fn metaopt_default_tabu_options() -> MetaoptTabuOptions {
-    let d = TabuConfig::new(1).expect("1 is a valid length");
-    MetaoptTabuOptions {
-        has_activation_limit: 0,
-        activation_limit: 0.0,
-        aspiration: d.aspiration as u8,
-        max_iterations: d.max_iterations,
-        max_no_improve: d.max_no_improve,
-    }
+pub extern "C" fn metaopt_tabu_default_options() -> MetaoptTabuOptions {
+    ffi_boundary!({
+        let d = TabuConfig::new(1)?;
+        MetaoptTabuOptions {
+            has_activation_limit: 0,
+            activation_limit: 0.0,
+            aspiration: d.aspiration as u8,
+            max_iterations: d.max_iterations,
+            max_no_improve: d.max_no_improve,
+        }
+    })
 }
 
-/// Sets the options of the tabu list of `h`, which `metaopt_init_tabu_list` must have turned on.
-/// The result is 0; an error message is the caller's to free with `metaopt_free_pointer`.
+/// Sets the options of the tabu list of `h`, which `metaopt_qap_init_tabu_list` must have turned
+/// on. The result is 0; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or readable.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_set_tabu_options(h: *mut ParamsInstance, opts: *const MetaoptTabuOptions) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_set_tabu_options(h: *mut MetaoptQapInstance, opts: *const MetaoptTabuOptions) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: non-null is readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let mut cfg = h
             .solver
             .tabu_config()
             .cloned()
-            .ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_init_tabu_list first"))?;
+            .ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_qap_init_tabu_list first"))?;
         cfg.activation_limit = (o.has_activation_limit != 0).then_some(o.activation_limit);
         cfg.aspiration = o.aspiration != 0;
         cfg.max_iterations = o.max_iterations;
         cfg.max_no_improve = o.max_no_improve;
         h.solver.init_tabu_list(cfg)?;
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
 /// Fills `*out` with the sizes and settings of `h` (e.g. the lengths of `initOrder` and `initK`
 /// of an instance read from a file). The result is 0; an error message is the caller's to free
-/// with `metaopt_free_pointer`.
+/// with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `out` NULL or writable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut MetaoptParamsInfo) -> Int32Result {
+pub unsafe extern "C" fn metaopt_qap_info(h: *const MetaoptQapInstance, out: *mut MetaoptQapInfo) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let h = unsafe { handle::get(h, "h")? };
         if out.is_null() {
             return Err(Error::NullPointer("out"));
         }
         let (p, nb) = (h.solver.problem(), h.solver.neighbourhood());
-        let info = MetaoptParamsInfo {
+        let info = MetaoptQapInfo {
             n_elements: p.n as u32,
             n_slices: p.slices as u32,
             swaps: h.solver.swaps(),
@@ -666,7 +666,7 @@ pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut
         };
         // SAFETY: non-null and writable by the caller's contract.
         unsafe { out.write(info) };
-        Int32Result::ok(0)
+        MetaoptInt32Result::ok(0)
     })
 }
 
@@ -674,17 +674,17 @@ pub unsafe extern "C" fn metaopt_params_info(h: *const ParamsInstance, out: *mut
 /// and string `initK` (2 * swaps Gray-coded words below 2^bits_per_param; NULL = zeros, i.e. the
 /// base itself), to a local optimum or the iteration cap. Both arrays are borrowed for the call.
 /// The arrays and message of the result are the caller's: free them with
-/// `metaopt_free_run_result`.
+/// `metaopt_qap_free_run_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `initOrder` and `initK` NULL or
-/// holding the number of entries above.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `initOrder` and `initK` NULL or holding the number of entries above.
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u16, initK: *const u32) -> RunResult {
+pub unsafe extern "C" fn metaopt_qap_run(h: *mut MetaoptQapInstance, initOrder: *const u16, initK: *const u32) -> MetaoptQapRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         let n = h.solver.problem().n;
         let k_len = h.solver.neighbourhood().n_param as usize;
         // SAFETY: the caller's contract for the lengths.
@@ -694,7 +694,7 @@ pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u
         let order: Vec<u16> = out.order.iter().map(|&v| v as u16).collect();
         let (order, k_gc) = (CArray::from_slice(&order)?, CArray::from_slice(&out.k_gc)?);
         let c = CostFields::from(out.cost);
-        RunResult {
+        MetaoptQapRunResult {
             result_type: c.0,
             f_t1: c.1,
             f_t2: c.2,
@@ -711,47 +711,42 @@ pub unsafe extern "C" fn metaopt_run(h: *mut ParamsInstance, initOrder: *const u
     })
 }
 
-/// Frees the arrays and the message of a `RunResult` and sets them to NULL (so a second call is
-/// harmless); the struct itself belongs to the caller. NULL is a no-op.
+/// Frees the arrays and the message of a `MetaoptQapRunResult` and sets them to NULL (so a second
+/// call is harmless); the struct itself belongs to the caller. NULL is a no-op.
 ///
 /// # Safety
-/// `r` must be NULL or point to a `RunResult` returned by `metaopt_run` (or already freed here).
+/// `r` must be NULL or point to a `MetaoptQapRunResult` returned by `metaopt_qap_run` (or already
+/// freed here).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_free_run_result(r: *mut RunResult) {
-    ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        if let Some(r) = unsafe { r.as_mut() } {
-            free_c(std::mem::replace(&mut r.order, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.K_GC, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
-            r.orderLength = 0;
-            r.K_GCLength = 0;
-        }
-    })
+pub unsafe extern "C" fn metaopt_qap_free_run_result(r: *mut MetaoptQapRunResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// The default options: 100 runs, no time limit, seed 1, random start, rebase restarts, no
 /// target.
 #[no_mangle]
-pub extern "C" fn metaopt_default_solve_options() -> MetaoptSolveOptions {
-    let d = SolveOptions::default();
-    MetaoptSolveOptions {
-        runs: d.runs,
-        time_limit_s: 0.0,
-        seed: d.seed,
-        start: MetaoptStart::MetaoptStartRandom as i32,
-        start_order: ptr::null(),
-        restart: MetaoptRestart::MetaoptRestartRebase as i32,
-        has_target: 0,
-        target: 0.0,
-    }
+pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions {
+    ffi_boundary!({
+        let d = SolveOptions::default();
+        MetaoptQapSolveOptions {
+            runs: d.runs,
+            time_limit_s: 0.0,
+            seed: d.seed,
+            start: MetaoptQapStart::MetaoptQapStartRandom as i32,
+            start_order: ptr::null(),
+            restart: MetaoptQapRestart::MetaoptQapRestartRebase as i32,
+            has_target: 0,
+            target: 0.0,
+        }
+    })
 }
 
 /// The Rust options of C options.
 ///
 /// # Safety
 /// `o.start_order` must be NULL or hold `n` entries.
-unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOptions> {
+unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<SolveOptions> {
     let start = match o.start {
         0 => Start::Random,
         1 => Start::Identity,
@@ -784,16 +779,16 @@ unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOption
 /// The iterated solve (runs from a start, rebasing or restarting, until the run count, the time
 /// limit or the target ends it), on the instance's backend. `opts` is borrowed for the call. The
 /// permutation and message of the result are the caller's: free them with
-/// `metaopt_free_solve_result`.
+/// `metaopt_qap_free_solve_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or valid, with
-/// `start_order` as its documentation says.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or valid, with `start_order` as its documentation says.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const MetaoptSolveOptions) -> MetaoptSolveResult {
+pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *const MetaoptQapSolveOptions) -> MetaoptQapSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let n = h.solver.problem().n;
@@ -804,7 +799,7 @@ pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const Meta
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
-        MetaoptSolveResult {
+        MetaoptQapSolveResult {
             result_type: c.0,
             f_t1: c.1,
             f_t2: c.2,
@@ -828,21 +823,15 @@ pub unsafe extern "C" fn metaopt_solve(h: *mut ParamsInstance, opts: *const Meta
     })
 }
 
-/// Frees the permutation and the message of a `MetaoptSolveResult` and sets them to NULL (so a
+/// Frees the permutation and the message of a `MetaoptQapSolveResult` and sets them to NULL (so a
 /// second call is harmless); the struct itself belongs to the caller. NULL is a no-op.
 ///
 /// # Safety
-/// `r` must be NULL or point to a result of `metaopt_solve` (or one already freed here).
+/// `r` must be NULL or point to a result of `metaopt_qap_solve` (or one already freed here).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_free_solve_result(r: *mut MetaoptSolveResult) {
-    ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        if let Some(r) = unsafe { r.as_mut() } {
-            free_c(std::mem::replace(&mut r.permutation, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
-            r.permutation_length = 0;
-        }
-    })
+pub unsafe extern "C" fn metaopt_qap_free_solve_result(r: *mut MetaoptQapSolveResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// Releases an instance and its device buffers. NULL, and a pointer that is not a live instance
@@ -851,9 +840,9 @@ pub unsafe extern "C" fn metaopt_free_solve_result(r: *mut MetaoptSolveResult) {
 /// # Safety
 /// `h` must not be in use by another thread.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_free_params(h: *mut ParamsInstance) {
+pub unsafe extern "C" fn metaopt_qap_free(h: *mut MetaoptQapInstance) {
     ffi_boundary!({
         // SAFETY: the caller's contract; unregistered pointers are ignored.
-        unsafe { LIVE.free(h) }
+        unsafe { handle::free(h) }
     })
 }

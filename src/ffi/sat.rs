@@ -3,7 +3,8 @@
 //! on the host), and the HC12 local search, with the error discipline of the QAP functions
 //! (docs/API.md).
 
-use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, InUse, Int32Result, Registry};
+use super::handle::{self, opaque_handle};
+use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
 use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::hc12::tabu::TabuConfig;
@@ -18,21 +19,22 @@ use std::time::Duration;
 /// A CNF formula with its lazily made device evaluator and solver. Opaque: made by
 /// `metaopt_sat_parse` or `metaopt_sat_from_clauses`, released by `metaopt_sat_free`. A handle
 /// may be used by one thread at a time.
-pub struct SatInstance {
+pub struct MetaoptSatInstance {
     _opaque: [u8; 0],
 }
+opaque_handle!(MetaoptSatInstance => Handle, b"metaSAT1", "metaopt_sat_parse or metaopt_sat_from_clauses");
 
 /// The result of `metaopt_sat_parse` and `metaopt_sat_from_clauses`. `instance` is NULL on error;
 /// on success it is a new handle owned by the caller, who releases it with `metaopt_sat_free`.
 #[repr(C)]
 #[derive(Debug)]
-pub struct SatParseResult {
+pub struct MetaoptSatParseResult {
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
     /// The new instance, or NULL on error.
-    pub instance: *mut SatInstance,
+    pub instance: *mut MetaoptSatInstance,
     /// Variables of the formula (0 on error).
     pub num_vars: u32,
     /// Clauses of the formula (0 on error).
@@ -40,7 +42,7 @@ pub struct SatParseResult {
 }
 
 /// The result of `metaopt_sat_evaluate`. The array and the message are the caller's: free both
-/// with `metaopt_sat_free_eval_result` (or each with `metaopt_free_pointer`). On error the array
+/// with `metaopt_sat_free_eval_result` (or each with `metaopt_pointer_free`). On error the array
 /// is NULL and the numbers 0.
 #[repr(C)]
 #[derive(Debug)]
@@ -53,7 +55,7 @@ pub struct MetaoptSatEvalResult {
     pub num_clauses: u32,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
@@ -83,7 +85,7 @@ pub struct MetaoptSatSolveOptions {
 }
 
 /// The result of `metaopt_sat_solve`. Every array is owned by the caller: free them all with
-/// `metaopt_sat_free_solve_result` (or each, and `error_message`, with `metaopt_free_pointer`).
+/// `metaopt_sat_free_solve_result` (or each, and `error_message`, with `metaopt_pointer_free`).
 /// On error the arrays are NULL and the numbers 0.
 #[repr(C)]
 #[derive(Debug)]
@@ -113,17 +115,17 @@ pub struct MetaoptSatSolveResult {
     pub seconds: f64,
     /// `METAOPT_OK` or a `MetaoptErrorCode`.
     pub error_code: i32,
-    /// NULL on success, else the message; the caller frees it with `metaopt_free_pointer`.
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
 }
 
-zeroed_error_result!(SatParseResult, MetaoptSatEvalResult, MetaoptSatSolveResult);
+owned_result!(MetaoptSatParseResult);
+owned_result!(MetaoptSatEvalResult: frees satisfied; zeroes count);
+owned_result!(MetaoptSatSolveResult: frees assignment, model_literals; zeroes words, num_vars);
+plain_result!(MetaoptSatSolveOptions);
 
-/// "metaSAT1": the first word of every live handle; zeroed when it is freed.
-const MAGIC: u64 = u64::from_be_bytes(*b"metaSAT1");
-
-/// What a `SatInstance *` points to (behind the registry's magic number).
-struct Handle {
+/// What a `MetaoptSatInstance *` points to (behind the registry's magic number).
+pub(crate) struct Handle {
     cnf: Cnf,
     /// The DXAC evaluator, made by the first device evaluation.
     device: Option<DeviceSat>,
@@ -131,38 +133,25 @@ struct Handle {
     solver: Option<(u32, usize, SatSolver)>,
 }
 
-/// The live `SatInstance` handles.
-static LIVE: Registry<Handle> =
-    Registry::new(MAGIC, "SatInstance", "metaopt_sat_parse or metaopt_sat_from_clauses");
-
-/// The handle behind `h`, checked: non-null, live, with its magic number.
-///
-/// # Safety
-/// The handle must not be in use by another thread (a live handle is otherwise valid).
-unsafe fn handle(h: *const SatInstance) -> Result<InUse<'static, Handle>> {
-    // SAFETY: forwarded contract.
-    unsafe { LIVE.get(h, "h") }
-}
-
 /// A new handle for `cnf`.
-fn instance(cnf: Cnf) -> Result<SatParseResult> {
+fn instance(cnf: Cnf) -> Result<MetaoptSatParseResult> {
     let num_vars = u32::try_from(cnf.num_vars).map_err(|_| Error::arg("num_vars", "exceeds 2^32 - 1"))?;
     let num_clauses =
         u32::try_from(cnf.num_clauses()).map_err(|_| Error::arg("clauses", "more than 2^32 - 1 clauses"))?;
-    let instance = LIVE.insert(Handle { cnf, device: None, solver: None });
-    Ok(SatParseResult { error_code: 0, error_message: ptr::null_mut(), instance, num_vars, num_clauses })
+    let instance = handle::insert(Handle { cnf, device: None, solver: None });
+    Ok(MetaoptSatParseResult { error_code: 0, error_message: ptr::null_mut(), instance, num_vars, num_clauses })
 }
 
 /// Reads a DIMACS CNF file (comments, a `%` end marker, clauses spanning lines and a missing
 /// final 0 are accepted). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
 /// (bad header, literal out of range, clause count mismatch) is `METAOPT_ERR_PARSE` with the path
 /// and line in the message. On success `instance` is a new handle the caller releases with
-/// `metaopt_sat_free`; an error message is the caller's to free with `metaopt_free_pointer`.
+/// `metaopt_sat_free`; an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `cnf_path` must be NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_sat_parse(cnf_path: *const c_char) -> SatParseResult {
+pub unsafe extern "C" fn metaopt_sat_parse(cnf_path: *const c_char) -> MetaoptSatParseResult {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let path = unsafe { str_arg(cnf_path, "cnf_path")? };
@@ -174,7 +163,7 @@ pub unsafe extern "C" fn metaopt_sat_parse(cnf_path: *const c_char) -> SatParseR
 /// literals (±1..±num_vars) followed by 0, so the array ends with 0 and an empty clause (two 0 in
 /// a row) is an error. `literals` is copied; it may be NULL only when `literals_length` is 0 (no
 /// clauses). On success `instance` is a new handle the caller releases with `metaopt_sat_free`;
-/// an error message is the caller's to free with `metaopt_free_pointer`.
+/// an error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
 /// `literals` must be NULL or hold `literals_length` values.
@@ -183,7 +172,7 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
     num_vars: u32,
     literals: *const i32,
     literals_length: u64,
-) -> SatParseResult {
+) -> MetaoptSatParseResult {
     ffi_boundary!({
         let len = usize::try_from(literals_length)
             .map_err(|_| Error::arg("literals_length", format!("{literals_length} exceeds the address space")))?;
@@ -210,17 +199,18 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
 }
 
 /// The number of 32-bit words of one bit-packed assignment of the formula of `h`:
-/// ceil(num_vars / 32). An error message is the caller's to free with `metaopt_free_pointer`.
+/// ceil(num_vars / 32). An error message is the caller's to free with `metaopt_pointer_free`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs).
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const SatInstance) -> Int32Result {
+pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const MetaoptSatInstance) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle(h)? };
+        let h = unsafe { handle::get(h, "h")? };
         let words = Assignment::words_for(h.cnf.num_vars);
-        Int32Result::ok(i32::try_from(words).map_err(|_| Error::arg("h", "too many words"))?)
+        MetaoptInt32Result::ok(i32::try_from(words).map_err(|_| Error::arg("h", "too many words"))?)
     })
 }
 
@@ -233,18 +223,18 @@ pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const SatInstance)
 /// the caller's: free them with `metaopt_sat_free_eval_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `assignments` NULL or holding
-/// `count * words_per_assignment` values.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `assignments` NULL or holding `count * words_per_assignment` values.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_evaluate(
-    h: *mut SatInstance,
+    h: *mut MetaoptSatInstance,
     assignments: *const u32,
     count: u32,
     use_cpu: u8,
 ) -> MetaoptSatEvalResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         if assignments.is_null() {
             return Err(Error::NullPointer("assignments"));
         }
@@ -305,14 +295,8 @@ pub unsafe extern "C" fn metaopt_sat_evaluate(
 /// `r` must be NULL or point to a result of `metaopt_sat_evaluate` (or one already freed here).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_free_eval_result(r: *mut MetaoptSatEvalResult) {
-    ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        if let Some(r) = unsafe { r.as_mut() } {
-            free_c(std::mem::replace(&mut r.satisfied, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
-            r.count = 0;
-        }
-    })
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// The tuned defaults of `metaopt_sat_solve`: one-flip moves, a tabu list of 500 with runs of at
@@ -320,6 +304,10 @@ pub unsafe extern "C" fn metaopt_sat_free_eval_result(r: *mut MetaoptSatEvalResu
 /// and a 10 s time limit.
 #[no_mangle]
 pub extern "C" fn metaopt_sat_default_solve_options() -> MetaoptSatSolveOptions {
+    ffi_boundary!({ default_solve_options() })
+}
+
+fn default_solve_options() -> MetaoptSatSolveOptions {
     let d = SatOptions::default();
     let t = d.tabu.as_ref();
     MetaoptSatSolveOptions {
@@ -376,15 +364,16 @@ fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
 /// `metaopt_sat_free_solve_result`.
 ///
 /// # Safety
-/// `h` must be NULL or a pointer the library may check (a live, freed or forged handle: see the handle rules in the module docs); `opts` NULL or readable.
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors); `opts` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_solve(
-    h: *mut SatInstance,
+    h: *mut MetaoptSatInstance,
     opts: *const MetaoptSatSolveOptions,
 ) -> MetaoptSatSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle(h)? };
+        let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         let options = solve_options(o)?;
@@ -431,16 +420,8 @@ pub unsafe extern "C" fn metaopt_sat_solve(
 /// `r` must be NULL or point to a result of `metaopt_sat_solve` (or one already freed here).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_sat_free_solve_result(r: *mut MetaoptSatSolveResult) {
-    ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        if let Some(r) = unsafe { r.as_mut() } {
-            free_c(std::mem::replace(&mut r.assignment, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.model_literals, ptr::null_mut()));
-            free_c(std::mem::replace(&mut r.error_message, ptr::null_mut()));
-            r.words = 0;
-            r.num_vars = 0;
-        }
-    })
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }
 
 /// Releases an instance, its formula and its device buffers. NULL, and a pointer that is not a
@@ -449,9 +430,9 @@ pub unsafe extern "C" fn metaopt_sat_free_solve_result(r: *mut MetaoptSatSolveRe
 /// # Safety
 /// `h` must not be in use by another thread.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_sat_free(h: *mut SatInstance) {
+pub unsafe extern "C" fn metaopt_sat_free(h: *mut MetaoptSatInstance) {
     ffi_boundary!({
         // SAFETY: the caller's contract; unregistered pointers are ignored.
-        unsafe { LIVE.free(h) }
+        unsafe { handle::free(h) }
     })
 }

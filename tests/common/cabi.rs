@@ -1,5 +1,5 @@
 //! Helpers of the tests that call the C ABI directly: error codes, messages (read and freed with
-//! `metaopt_free_pointer`) and the lock that keeps handle addresses from being reused.
+//! `metaopt_pointer_free`) and the lock that keeps handle addresses from being reused.
 #![allow(dead_code)]
 
 use metaopt::ffi::*;
@@ -26,11 +26,11 @@ pub const KERNEL_BUILD: i32 = MetaoptErrorCode::MetaoptErrKernelBuild as i32;
 pub const CALLBACK: i32 = MetaoptErrorCode::MetaoptErrCallback as i32;
 pub const BUSY: i32 = MetaoptErrorCode::MetaoptErrBusy as i32;
 
-/// Takes a returned message: reads it and frees it with `metaopt_free_pointer`.
+/// Takes a returned message: reads it and frees it with `metaopt_pointer_free`.
 pub fn take_message(p: *mut c_char) -> String {
     assert!(!p.is_null(), "an error must carry a message");
     let s = unsafe { CStr::from_ptr(p) }.to_str().expect("messages are UTF-8").to_string();
-    unsafe { metaopt_free_pointer(p.cast()) };
+    unsafe { metaopt_pointer_free(p.cast()) };
     s
 }
 
@@ -42,7 +42,7 @@ pub fn expect_error(code: i32, message: *mut c_char, want: i32, needle: &str) {
 }
 
 /// The result of a call that must succeed.
-pub fn expect_ok(r: Int32Result) -> i32 {
+pub fn expect_ok(r: MetaoptInt32Result) -> i32 {
     if r.error_code != OK {
         panic!("error {}: {}", r.error_code, take_message(r.error_message));
     }

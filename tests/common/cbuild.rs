@@ -26,12 +26,20 @@ pub fn library_dir() -> PathBuf {
     panic!("libmetaopt.so is neither in {} nor in {}: is the cdylib crate type gone?", dir.display(), deps.display());
 }
 
-/// Compiles a C file against the header and the library (warnings are errors).
+/// Compiles a C file against the header and the library (warnings are errors), with the
+/// header's compatibility names switched off (`METAOPT_NO_COMPAT_NAMES`): the examples use only
+/// the current names.
 pub fn compile(src: &Path, exe: &Path) {
+    compile_with(src, exe, &["-DMETAOPT_NO_COMPAT_NAMES"]);
+}
+
+/// [`compile`] with the extra compiler flags `flags` instead of `-DMETAOPT_NO_COMPAT_NAMES`.
+pub fn compile_with(src: &Path, exe: &Path, flags: &[&str]) {
     let lib = library_dir();
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let out = Command::new(&cc)
         .args(["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1", "-g"])
+        .args(flags)
         .arg("-I")
         .arg(crate_dir().join("include"))
         .arg(src)
