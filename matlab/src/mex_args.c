@@ -59,12 +59,12 @@ static const char *code_name(int32_t code) {
 void fail_library(const char *call, int32_t code, char *message) {
     char msg[4096];
     snprintf(msg, sizeof msg, "%s", message ? message : "(no message)");
-    metaopt_free_pointer(message);
+    metaopt_pointer_free(message);
     fail(code_name(code), "%s failed: %s (error %d)", call, msg, (int)code);
 }
 
-/* Checks an Int32Result; returns its value. */
-int32_t check_int(const char *call, Int32Result r) {
+/* Checks an MetaoptInt32Result; returns its value. */
+int32_t check_int(const char *call, MetaoptInt32Result r) {
     if (r.error_code != METAOPT_OK)
         fail_library(call, r.error_code, r.error_message);
     return r.result;
@@ -312,6 +312,6 @@ mxArray *string_result(const char *call, MetaoptStringResult r) {
     if (r.error_code != METAOPT_OK)
         fail_library(call, r.error_code, r.error_message);
     mxArray *s = mxCreateString(r.text ? r.text : "");
-    metaopt_free_pointer(r.text);
+    metaopt_pointer_free(r.text);
     return s;
 }

@@ -17,7 +17,7 @@
  * the instance's current options (a 'de-init' opts update starts from them) and its per-island
  * CR values (malloc'ed, islands values) or NULL. */
 typedef struct {
-    DeInstance *de;
+    MetaoptDeInstance *de;
     uint32_t islands, members, dims;
     mxArray *fun;
     MetaoptDeOptions opts;
@@ -159,7 +159,7 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     const mxArray *s = options_struct(nrhs, prhs, 6);
     MetaoptDeOptions o = metaopt_de_default_options();
     de_options(s, np, &o);
-    DeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
+    MetaoptDeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
     if (r.error_code != METAOPT_OK)
         fail_library("metaopt_de_create", r.error_code, r.error_message);
     DeState *d = entry_new(&kind_de, &plhs[0])->state;
@@ -242,7 +242,7 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         mexMakeArrayPersistent(copy);
     }
     call_begin(e, copy);
-    Int32Result r = metaopt_de_init(d->de, &o, mutation, migration, period, update ? &opts : NULL);
+    MetaoptInt32Result r = metaopt_de_init(d->de, &o, mutation, migration, period, update ? &opts : NULL);
     call_end(e);
     if (r.error_code != METAOPT_OK) {
         /* the previous objective stays (or, after a failed first evaluation, none runs) */
@@ -263,7 +263,7 @@ void mode_de_iteration(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
     DeState *d = e->state;
     call_begin(e, d->fun);
-    Int32Result r = metaopt_de_iteration(d->de);
+    MetaoptInt32Result r = metaopt_de_iteration(d->de);
     call_end(e);
     plhs[0] = mxCreateDoubleScalar(check_call(e, "metaopt_de_iteration", r));
 }
@@ -317,9 +317,9 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
         de_stop_option(&st, name, prhs[i + 1]);
     }
     call_begin(e, d->fun);
-    MetaoptDeResult r = metaopt_de_run(d->de, &st);
+    MetaoptDeRunResult r = metaopt_de_run(d->de, &st);
     call_end(e);
-    CHECK_RESULT(e, "metaopt_de_run", r, metaopt_de_free_result);
+    CHECK_RESULT(e, "metaopt_de_run", r, metaopt_de_free_run_result);
     plhs[0] = mxCreateDoubleScalar(r.value);
     if (nlhs > 1)
         plhs[1] = row_double(r.x, r.dims);
@@ -333,14 +333,14 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
         plhs[5] = mxCreateDoubleScalar(r.seconds);
     if (nlhs > 6)
         plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 4 ? reasons[r.stopped_by] : "unknown");
-    metaopt_de_free_result(&r);
+    metaopt_de_free_run_result(&r);
 }
 
 /* A MetaoptDoubleArrayResult as a row, freed. */
 static mxArray *de_row(Entry *e, const char *call, MetaoptDoubleArrayResult r) {
-    CHECK_RESULT(e, call, r, metaopt_free_double_array);
+    CHECK_RESULT(e, call, r, metaopt_double_array_free_result);
     mxArray *a = row_double(r.values, r.length);
-    metaopt_free_double_array(&r);
+    metaopt_double_array_free_result(&r);
     return a;
 }
 
@@ -381,7 +381,7 @@ void mode_de_func_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     const void *data = data_bytes(arg(nrhs, prhs, 2, "data"), "data", &bytes);
     /* it evaluates the populations again (with a device objective: no m-function runs) */
     call_begin(e, NULL);
-    Int32Result r = metaopt_de_func_data(d->de, bytes ? data : NULL, bytes);
+    MetaoptInt32Result r = metaopt_de_func_data(d->de, bytes ? data : NULL, bytes);
     call_end(e);
     check_call(e, "metaopt_de_func_data", r);
 }

@@ -9,13 +9,13 @@
 
 void mode_get_device(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)nrhs, (void)prhs, (void)options;
-    plhs[0] = mxCreateDoubleScalar(check_int("metaopt_get_device_number", metaopt_get_device_number()));
+    plhs[0] = mxCreateDoubleScalar(check_int("metaopt_device_get_number", metaopt_device_get_number()));
 }
 
 void mode_set_device(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     int32_t n = (int32_t)int_scalar(arg(nrhs, prhs, 1, "deviceNumber"), "deviceNumber", 0, 2147483647.0);
-    plhs[0] = mxCreateDoubleScalar(check_int("metaopt_set_device_number", metaopt_set_device_number(n)));
+    plhs[0] = mxCreateDoubleScalar(check_int("metaopt_device_set_number", metaopt_device_set_number(n)));
 }
 
 void mode_devices(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
@@ -28,9 +28,9 @@ void mode_devices(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
     for (int32_t i = 0; i < count; ++i) {
         MetaoptDeviceInfo d;
         memset(&d, 0, sizeof d);
-        Int32Result r = metaopt_device_info(i, &d);
+        MetaoptInt32Result r = metaopt_device_info(i, &d);
         if (r.error_code != METAOPT_OK) {
-            metaopt_free_device_info(&d);
+            metaopt_device_free_info(&d);
             fail_library("metaopt_device_info", r.error_code, r.error_message);
         }
         mxSetField(s, i, "index", mxCreateDoubleScalar(d.index));
@@ -43,12 +43,12 @@ void mode_devices(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         mxSetField(s, i, "computeUnits", mxCreateDoubleScalar(d.compute_units));
         mxSetField(s, i, "maxWorkGroupSize", mxCreateDoubleScalar(d.max_work_group_size));
         mxSetField(s, i, "fp64", mxCreateLogicalScalar(d.fp64 != 0));
-        metaopt_free_device_info(&d);
+        metaopt_device_free_info(&d);
     }
     plhs[0] = s;
 }
 
 void mode_mem_space_valid(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)nrhs, (void)prhs, (void)options;
-    plhs[0] = mxCreateLogicalScalar(metaopt_is_mem_space_valid() != 0);
+    plhs[0] = mxCreateLogicalScalar(metaopt_device_is_mem_space_valid() != 0);
 }

@@ -22,7 +22,7 @@
  * instance made by `run` for the objective it was made for, and the settings that carry over
  * to a remade instance. */
 typedef struct {
-    Hc12Instance *hc12;
+    MetaoptHc12Instance *hc12;
     uint32_t n_param, n_bits_len, n_dod_len, mask_order;
     uint32_t *n_bits;
     double *dod;
@@ -120,13 +120,13 @@ void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const char *opt
                 : has_option(options, "noR")  ? METAOPT_DOMAIN_INTEGER
                                               : METAOPT_DOMAIN_REAL;
     h->double_precision = has_option(options, "double") ? 1 : 0;
-    h->tabu = metaopt_default_tabu_options();
+    h->tabu = metaopt_tabu_default_options();
 }
 
 /* Checks the result of a call that sets up the library instance of `h`: on failure the instance
  * is released (the next `run` makes it again from the stored settings, so it is never left
  * half set up) and the error raised. */
-static void hc12_check(Hc12State *h, const char *call, Int32Result r) {
+static void hc12_check(Hc12State *h, const char *call, MetaoptInt32Result r) {
     if (r.error_code != METAOPT_OK) {
         hc12_release_instance(h);
         fail_library(call, r.error_code, r.error_message);
@@ -191,7 +191,7 @@ static void hc12_ensure_instance(Entry *e, const mxArray *fun, int reload) {
             o.function_name = name;
         }
     }
-    Hc12ParamsResult r = metaopt_hc12_params(h->n_param, h->n_bits, h->n_bits_len, h->dod, h->n_dod_len, h->mask_order,
+    MetaoptHc12ParamsResult r = metaopt_hc12_params(h->n_param, h->n_bits, h->n_bits_len, h->dod, h->n_dod_len, h->mask_order,
                                              h->start_bit, h->bit_length, h->domain, h->double_precision, &o);
     if (source)
         mxFree(source);
@@ -301,9 +301,9 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
         o.taboo = 1;
     }
     call_begin(e, fun);
-    MetaoptHc12Result r = metaopt_hc12_run(h->hc12, &o);
+    MetaoptHc12RunResult r = metaopt_hc12_run(h->hc12, &o);
     call_end(e);
-    CHECK_RESULT(e, "metaopt_hc12_run", r, metaopt_hc12_free_result);
+    CHECK_RESULT(e, "metaopt_hc12_run", r, metaopt_hc12_free_run_result);
     plhs[0] = mxCreateDoubleScalar(r.value);
     if (nlhs > 1) {
         if (h->domain == METAOPT_DOMAIN_REAL) {
@@ -331,7 +331,7 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
         set_num(s, "objectiveCalls", e->fun_calls);
         plhs[2] = s;
     }
-    metaopt_hc12_free_result(&r);
+    metaopt_hc12_free_run_result(&r);
 }
 
 /* 'func-data', instance, funcName ('@FILE.cl' as given to run), data (numeric array: its raw

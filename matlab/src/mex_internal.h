@@ -50,8 +50,8 @@ void fail(const char *id, const char *fmt, ...);
  * message first. Whatever else the failed call returned must be freed before this. */
 void fail_library(const char *call, int32_t code, char *message);
 
-/* Checks an Int32Result; returns its value. */
-int32_t check_int(const char *call, Int32Result r);
+/* Checks an MetaoptInt32Result; returns its value. */
+int32_t check_int(const char *call, MetaoptInt32Result r);
 
 /* ---------------------------------------------------------------------------------------- */
 /* arguments (mex_args.c)                                                                   */
@@ -195,7 +195,7 @@ int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, 
 void fail_call(Entry *e, const char *call, int32_t code, char *message);
 
 /* check_int for a call on `e` that may have run its m-function objective (fail_call). */
-int32_t check_call(Entry *e, const char *call, Int32Result r);
+int32_t check_call(Entry *e, const char *call, MetaoptInt32Result r);
 
 /* Checks the result struct `r` of a library call that owns memory (a message and arrays): on
  * failure takes its message out, frees the rest with free_result(&r) and raises the error by

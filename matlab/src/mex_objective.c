@@ -148,13 +148,13 @@ static void raise_objective_failure(Entry *e) {
 
 void fail_call(Entry *e, const char *call, int32_t code, char *message) {
     if (e && (e->fun_interrupted || e->fun_exception || e->fun_error)) {
-        metaopt_free_pointer(message);
+        metaopt_pointer_free(message);
         raise_objective_failure(e);
     }
     fail_library(call, code, message);
 }
 
-int32_t check_call(Entry *e, const char *call, Int32Result r) {
+int32_t check_call(Entry *e, const char *call, MetaoptInt32Result r) {
     if (r.error_code != METAOPT_OK)
         fail_call(e, call, r.error_code, r.error_message);
     return r.result;

@@ -13,14 +13,14 @@
 
 /* A QAP instance's state (Entry.state): the library instance and its sizes. */
 typedef struct {
-    ParamsInstance *qap;
+    MetaoptQapInstance *qap;
     uint32_t n, swaps;
 } QapState;
 
 static void qap_release(void *state) {
     QapState *q = state;
     if (q->qap)
-        metaopt_free_params(q->qap);
+        metaopt_qap_free(q->qap);
 }
 
 static const char *qap_type_name(const mxArray *df) {
@@ -37,19 +37,19 @@ static const char *qap_type_name(const mxArray *df) {
 
 static double cost_of(int32_t type, int64_t t1, uint64_t t2, float t3, double t4) {
     switch (type) {
-    case METAOPT_RESULT_INT64: return (double)t1;
-    case METAOPT_RESULT_UINT64: return (double)t2;
-    case METAOPT_RESULT_FLOAT: return t3;
+    case METAOPT_QAP_RESULT_INT64: return (double)t1;
+    case METAOPT_QAP_RESULT_UINT64: return (double)t2;
+    case METAOPT_QAP_RESULT_FLOAT: return t3;
     default: return t4;
     }
 }
 
 /* A new QAP instance holding the library instance `qap`, its token in *out. */
-static void qap_new(ParamsInstance *qap, mxArray **out) {
+static void qap_new(MetaoptQapInstance *qap, mxArray **out) {
     QapState *q = entry_new(&kind_qap, out)->state;
     q->qap = qap;
-    MetaoptParamsInfo info;
-    check_int("metaopt_params_info", metaopt_params_info(q->qap, &info));
+    MetaoptQapInfo info;
+    check_int("metaopt_qap_info", metaopt_qap_info(q->qap, &info));
     q->n = info.n_elements;
     q->swaps = info.swaps;
 }
@@ -92,10 +92,10 @@ void qap_params(mxArray **plhs, int nrhs, const mxArray **prhs) {
         for (size_t i = 0; i < n; ++i)
             for (size_t j = 0; j < n; ++j)
                 memcpy(rows + (s * nn + i * n + j) * elem_size, src + (s * nn + j * n + i) * elem_size, elem_size);
-    ParamsResult r = metaopt_params(swaps, n, slices, rows, type, mask, start_bit, bit_length);
+    MetaoptQapParamsResult r = metaopt_qap_params(swaps, n, slices, rows, type, mask, start_bit, bit_length);
     mxFree(rows);
     if (r.error_code != METAOPT_OK)
-        fail_library("metaopt_params", r.error_code, r.error_message);
+        fail_library("metaopt_qap_params", r.error_code, r.error_message);
     qap_new(r.instance, &plhs[0]);
 }
 
@@ -107,9 +107,9 @@ void mode_params_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     uint32_t mask = given(nrhs, prhs, 3) ? (uint32_t)int_scalar(prhs[3], "maskOrder", 1, 3) : 2;
     int32_t start_bit = given(nrhs, prhs, 4) ? (int32_t)int_scalar(prhs[4], "startBit", 0, 2147483647.0) : 0;
     int32_t bit_length = given(nrhs, prhs, 5) ? (int32_t)int_scalar(prhs[5], "bitLength", 0, 2147483647.0) : 0;
-    ParamsResult r = metaopt_params_from_file(path, swaps, mask, start_bit, bit_length);
+    MetaoptQapParamsResult r = metaopt_qap_params_from_file(path, swaps, mask, start_bit, bit_length);
     if (r.error_code != METAOPT_OK)
-        fail_library("metaopt_params_from_file", r.error_code, r.error_message);
+        fail_library("metaopt_qap_params_from_file", r.error_code, r.error_message);
     qap_new(r.instance, &plhs[0]);
 }
 
@@ -153,9 +153,9 @@ void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
     if (nrhs > 4)
         fail("tooManyArguments", "QAP run takes instance, initOrder, initKernel");
     call_begin(e, NULL);
-    RunResult r = metaopt_run(q->qap, order, k);
+    MetaoptQapRunResult r = metaopt_qap_run(q->qap, order, k);
     call_end(e);
-    CHECK_RESULT(NULL, "metaopt_run", r, metaopt_free_run_result);
+    CHECK_RESULT(NULL, "metaopt_qap_run", r, metaopt_qap_free_run_result);
     plhs[0] = mxCreateDoubleScalar(cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4));
     if (nlhs > 1) {
         plhs[1] = mxCreateDoubleMatrix(1, r.orderLength, mxREAL);
@@ -167,7 +167,7 @@ void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
         plhs[2] = row_u32(r.K_GC, r.K_GCLength);
     if (nlhs > 3)
         plhs[3] = mxCreateDoubleScalar(r.lastIteration);
-    metaopt_free_run_result(&r);
+    metaopt_qap_free_run_result(&r);
 }
 
 /* 'solve', instance, [opts: runs, timeLimit, seed, start ('random' | 'identity' | 'glb' | a
@@ -179,7 +179,7 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
     static const char *known[] = {"runs", "timeLimit", "seed", "start", "restart", "target", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2);
     check_fields(s, "opts", known);
-    MetaoptSolveOptions o = metaopt_default_solve_options();
+    MetaoptQapSolveOptions o = metaopt_qap_default_solve_options();
     const mxArray *v;
     if ((v = opt(s, "runs")))
         o.runs = (uint32_t)int_scalar(v, "opts.runs", 0, 4294967295.0);
@@ -200,9 +200,9 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
     if ((v = opt(s, "restart"))) {
         char *r = string_arg(v, "opts.restart");
         if (strcmp(r, "rebase") == 0)
-            o.restart = METAOPT_RESTART_REBASE;
+            o.restart = METAOPT_QAP_RESTART_REBASE;
         else if (strcmp(r, "random") == 0)
-            o.restart = METAOPT_RESTART_RANDOM;
+            o.restart = METAOPT_QAP_RESTART_RANDOM;
         else
             fail("badArgument", "opts.restart must be 'rebase' or 'random', got '%s'", r);
     }
@@ -210,22 +210,22 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
         if (mxIsChar(v)) {
             char *st = string_arg(v, "opts.start");
             if (strcmp(st, "random") == 0)
-                o.start = METAOPT_START_RANDOM;
+                o.start = METAOPT_QAP_START_RANDOM;
             else if (strcmp(st, "identity") == 0)
-                o.start = METAOPT_START_IDENTITY;
+                o.start = METAOPT_QAP_START_IDENTITY;
             else if (strcmp(st, "glb") == 0)
-                o.start = METAOPT_START_GLB;
+                o.start = METAOPT_QAP_START_GLB;
             else
                 fail("badArgument", "opts.start must be 'random', 'identity', 'glb' or a permutation, got '%s'", st);
         } else {
-            o.start = METAOPT_START_GIVEN;
+            o.start = METAOPT_QAP_START_GIVEN;
             o.start_order = permutation_arg(v, "opts.start", q->n);
         }
     }
     call_begin(e, NULL);
-    MetaoptSolveResult r = metaopt_solve(q->qap, &o);
+    MetaoptQapSolveResult r = metaopt_qap_solve(q->qap, &o);
     call_end(e);
-    CHECK_RESULT(NULL, "metaopt_solve", r, metaopt_free_solve_result);
+    CHECK_RESULT(NULL, "metaopt_qap_solve", r, metaopt_qap_free_solve_result);
     mxArray *out = empty_struct();
     set_num(out, "cost", cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4));
     mxArray *perm = mxCreateDoubleMatrix(1, r.permutation_length, mxREAL);
@@ -241,14 +241,14 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
     set_field(out, "targetReached", mxCreateLogicalScalar(r.target_reached != 0));
     set_num(out, "bks", r.has_bks ? (double)r.bks : NAN);
     set_num(out, "gapPercent", r.has_bks ? r.gap_percent : NAN);
-    metaopt_free_solve_result(&r);
+    metaopt_qap_free_solve_result(&r);
     plhs[0] = out;
 }
 
 static mxArray *qap_info(Entry *e) {
     QapState *q = e->state;
-    MetaoptParamsInfo info;
-    check_int("metaopt_params_info", metaopt_params_info(q->qap, &info));
+    MetaoptQapInfo info;
+    check_int("metaopt_qap_info", metaopt_qap_info(q->qap, &info));
     mxArray *s = empty_struct();
     set_field(s, "kind", mxCreateString("qap"));
     set_num(s, "nElements", info.n_elements);
@@ -258,7 +258,7 @@ static mxArray *qap_info(Entry *e) {
     set_num(s, "nBitParam", info.bits_per_param);
     set_num(s, "rows", (double)info.rows);
     set_field(s, "backend", mxCreateString(info.backend == METAOPT_BACKEND_CPU ? "cpu" : "device"));
-    set_field(s, "costForm", mxCreateString(info.cost_form == METAOPT_COST_FULL ? "full" : "delta"));
+    set_field(s, "costForm", mxCreateString(info.cost_form == METAOPT_QAP_COST_FULL ? "full" : "delta"));
     set_num(s, "maxIterations", info.max_iterations);
     return s;
 }
@@ -266,7 +266,7 @@ static mxArray *qap_info(Entry *e) {
 /* 'set-tabu-list', instance, maxLength (checked by the caller) */
 void qap_set_tabu_list(Entry *e, uint32_t length) {
     QapState *q = e->state;
-    check_int("metaopt_init_tabu_list", metaopt_init_tabu_list(q->qap, length));
+    check_int("metaopt_qap_init_tabu_list", metaopt_qap_init_tabu_list(q->qap, length));
 }
 
 const EntryKind kind_qap = {KIND_QAP, "QAP (HC12 qapswap2)", sizeof(QapState), qap_release, qap_info};

@@ -11,7 +11,7 @@
 
 /* A SAT instance's state (Entry.state): the library instance and its sizes. */
 typedef struct {
-    SatInstance *sat;
+    MetaoptSatInstance *sat;
     uint32_t num_vars, num_clauses;
 } SatState;
 
@@ -22,7 +22,7 @@ static void sat_release(void *state) {
 }
 
 /* A new SAT instance holding the library instance of `r`, its token in *out. */
-static void sat_new(SatParseResult r, mxArray **out) {
+static void sat_new(MetaoptSatParseResult r, mxArray **out) {
     SatState *st = entry_new(&kind_sat, out)->state;
     st->sat = r.instance;
     st->num_vars = r.num_vars;
@@ -33,7 +33,7 @@ static void sat_new(SatParseResult r, mxArray **out) {
 void mode_sat_parse(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     char *path = string_arg(arg(nrhs, prhs, 1, "path"), "path");
-    SatParseResult r = metaopt_sat_parse(path);
+    MetaoptSatParseResult r = metaopt_sat_parse(path);
     if (r.error_code != METAOPT_OK)
         fail_library("metaopt_sat_parse", r.error_code, r.error_message);
     sat_new(r, &plhs[0]);
@@ -79,7 +79,7 @@ void mode_sat_clauses(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
             lits[len++] = (int32_t)v[i];
         }
     }
-    SatParseResult r = metaopt_sat_from_clauses(nv, lits, len);
+    MetaoptSatParseResult r = metaopt_sat_from_clauses(nv, lits, len);
     mxFree(lits);
     if (r.error_code != METAOPT_OK)
         fail_library("metaopt_sat_from_clauses", r.error_code, r.error_message);
