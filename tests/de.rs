@@ -398,7 +398,7 @@ fn f1_and_f6_reach_their_minimum() {
         p.options.f_max = 0.9;
         p.options.cr = vec![cr];
         let mut de = solver(&p, Backend::DEVICE, name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 20));
-        let r = de.run(&Stop { generations: Some(gens), target: Some(1e-8), ..Stop::default() }).unwrap();
+        let r = de.run(&Stop { max_generations: Some(gens), target: Some(1e-8), ..Stop::default() }).unwrap();
         assert!(r.value <= 1e-8, "{name}: {} after {} generations", r.value, r.generations);
         assert_eq!(r.x.len(), 10);
         let host = metaopt::problem::functions::eval(name, &r.x).unwrap();
@@ -415,7 +415,7 @@ fn transformed_cec_functions_improve_steadily() {
         p.options.f_max = 0.9;
         p.options.cr = vec![0.9];
         let mut de = solver(&p, Backend::DEVICE, &name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 10));
-        let r = de.run(&Stop { generations: Some(200), record_every: 50, ..Stop::default() }).unwrap();
+        let r = de.run(&Stop { max_generations: Some(200), record_every: 50, ..Stop::default() }).unwrap();
         let best: Vec<f64> = r.history.iter().map(|h| h.bests.iter().cloned().fold(f64::INFINITY, f64::min)).collect();
         assert_eq!(best.len(), 5, "{name}");
         assert!(best.windows(2).all(|w| w[1] <= w[0]), "{name}: the best never gets worse: {best:?}");
@@ -511,7 +511,7 @@ fn stop_conditions() {
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     let r = de.run(&Stop::generations(7)).unwrap();
     assert_eq!((r.generations, r.evaluations), (7, 40 + 7 * 40));
-    let r = de.run(&Stop { evaluations: Some(100), ..Stop::default() }).unwrap();
+    let r = de.run(&Stop { max_evaluations: Some(100), ..Stop::default() }).unwrap();
     assert_eq!(r.generations, 9);
     let r = de.run(&Stop { target: Some(1e30), ..Stop::default() }).unwrap();
     assert_eq!((r.generations, format!("{:?}", r.stopped_by)), (9, "Target".into()));

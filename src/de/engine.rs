@@ -36,10 +36,10 @@ pub trait Engine: Send {
 /// Stop conditions of [`DeMultiPop::run`]; `None` means no limit, and at least one is needed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stop {
-    /// Generations of this call.
-    pub generations: Option<u64>,
+    /// Generations of this call (the HC12 solvers' `max_iterations`).
+    pub max_generations: Option<u64>,
     /// Objective evaluations of this call.
-    pub evaluations: Option<u64>,
+    pub max_evaluations: Option<u64>,
     /// Stop once the best value is at most this.
     pub target: Option<f64>,
     pub time_limit: Option<Duration>,
@@ -49,7 +49,7 @@ pub struct Stop {
 
 impl Stop {
     pub fn generations(g: u64) -> Self {
-        Stop { generations: Some(g), ..Stop::default() }
+        Stop { max_generations: Some(g), ..Stop::default() }
     }
 }
 
@@ -198,7 +198,7 @@ impl DeMultiPop {
     /// Generations until a stop condition holds; `observe` sees every record as it is made.
     pub fn run_observed(&mut self, stop: &Stop, mut observe: impl FnMut(&Record)) -> Result<DeResult> {
         self.running()?;
-        if stop.generations.is_none() && stop.evaluations.is_none() && stop.target.is_none() && stop.time_limit.is_none() {
+        if stop.max_generations.is_none() && stop.max_evaluations.is_none() && stop.target.is_none() && stop.time_limit.is_none() {
             return Err(Error::arg("stop", "no stop condition; give generations, evaluations, a target or a time limit"));
         }
         if let Some(t) = stop.target {
@@ -226,10 +226,10 @@ impl DeMultiPop {
             if stop.target.is_some() && reached(&self.bests_fitness()?) {
                 break StopReason::Target;
             }
-            if stop.generations.is_some_and(|g| self.generation - g0 >= g) {
+            if stop.max_generations.is_some_and(|g| self.generation - g0 >= g) {
                 break StopReason::Generations;
             }
-            if stop.evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
+            if stop.max_evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
                 break StopReason::Evaluations;
             }
             if let Some(t) = stop.time_limit {

@@ -344,8 +344,8 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const 
             return Err(Error::arg("stop.time_limit", format!("{}; expected finite seconds >= 0 (at most {:e})", s.time_limit, u64::MAX as f64)));
         }
         let stop = Stop {
-            generations: (s.generations > 0).then_some(s.generations),
-            evaluations: (s.evaluations > 0).then_some(s.evaluations),
+            max_generations: (s.generations > 0).then_some(s.generations),
+            max_evaluations: (s.evaluations > 0).then_some(s.evaluations),
             target: (s.has_target != 0).then_some(s.target),
             time_limit: (s.time_limit > 0.0).then(|| Duration::from_secs_f64(s.time_limit)), // checked above
             record_every: 0,

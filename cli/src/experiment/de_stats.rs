@@ -234,7 +234,7 @@ pub fn run(setup: &Setup) -> Result<DeResult> {
     let mut de = DeMultiPop::new(&setup.params()?, setup.backend)?;
     de.init(&Objective::catalogue(&setup.function)?, setup.mutation, setup.migration)?;
     let every = if setup.record_every == 0 { setup.generations.max(1) } else { setup.record_every };
-    de.run(&Stop { generations: Some(setup.generations), record_every: every, ..Stop::default() })
+    de.run(&Stop { max_generations: Some(setup.generations), record_every: every, ..Stop::default() })
 }
 
 /// Correct digits of `value` against `optimum` as the 100-Digit Challenge counts them: k digits
@@ -364,7 +364,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             // with no time left this returns at once with the current best
             // records every 20 generations date the improvements
             let mut seen: Vec<(f64, f64)> = Vec::new();
-            let stop = Stop { generations: Some(chunk), target: Some(target), time_limit: Some(left), record_every: 20, evaluations: None };
+            let stop = Stop { max_generations: Some(chunk), target: Some(target), time_limit: Some(left), record_every: 20, max_evaluations: None };
             let r = de.run_observed(&stop, |rec| {
                 let v = rec.bests.iter().copied().fold(f64::INFINITY, f64::min);
                 seen.push((v, t0.elapsed().as_secs_f64()));
