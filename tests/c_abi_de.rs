@@ -223,7 +223,6 @@ fn errors_name_the_argument() {
     s.time_limit = 1e20;
     let r = unsafe { metaopt_de_run(h, &s) };
     expect_error(r.error_code, r.error_message, INVALID, "stop.time_limit");
-    s.time_limit = 0.0;
     let r = unsafe { metaopt_de_best(h, 4) };
     expect_error(r.error_code, r.error_message, INVALID, "island");
     let r = unsafe { metaopt_de_x(h, 0, 5) };
