@@ -4,6 +4,7 @@ mod common;
 use common::*;
 use metaopt::device::{DeviceContext, Queue};
 use metaopt::hc12::qap::*;
+use metaopt::problem::qap::{Cost, ElemType, QapMatrices, QapProblem};
 use metaopt::rng::{rng4, Philox};
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ fn dev() -> Backend {
 fn device_rng_equals_host_rng() {
     let ctx = DeviceContext::current().unwrap();
     let q: Queue = ctx.queue().unwrap();
-    let prog = ctx.program(&["common.cl"], "").unwrap();
+    let prog = ctx.build(&metaopt::device::ProgramSpec::files(&["common.cl"])).unwrap();
     let k = q.kernel(&prog, "rng_fill").unwrap();
     let count = 1000u32;
     let out = q.buffer::<u32>(4 * count as usize, "out").unwrap();

@@ -4,6 +4,7 @@ mod common;
 use common::*;
 use metaopt::hc12::driver::*;
 use metaopt::hc12::qap::*;
+use metaopt::problem::qap::{Cost, QapProblem};
 use std::sync::Arc;
 use std::time::Duration;
 

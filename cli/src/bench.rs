@@ -10,7 +10,8 @@
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use metaopt::device::set_device_number;
-use metaopt::hc12::qap::{Backend, Cost, CostForm, IterState, QapHc12, QapProblem};
+use metaopt::hc12::qap::{Backend, CostForm, IterState, QapHc12};
+use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::problem::qap::QapInstance;
 use metaopt::rng::Philox;
 use std::path::{Path, PathBuf};

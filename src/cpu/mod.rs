@@ -3,5 +3,4 @@
 //! benchmarks.
 
 pub mod de;
-pub mod qap;
 pub mod sat;

@@ -5,7 +5,8 @@ use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray,
 use crate::error::{Error, Result};
 use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
 use crate::hc12::tabu::TabuConfig;
-use crate::hc12::qap::{split_df, Backend, Cost, CostForm, ElemType, QapHc12, QapMatrices, QapProblem};
+use crate::hc12::qap::{Backend, CostForm, QapHc12};
+use crate::problem::qap::{split_df, Cost, ElemType, QapMatrices, QapProblem};
 use crate::problem::qap::{find_bks, QapInstance, MAX_N};
 use std::ffi::{c_char, c_void};
 use std::path::Path;

@@ -4,7 +4,8 @@
 //! it. The best over all runs is the result.
 
 use crate::error::{Error, Result};
-use crate::hc12::qap::{check_perm, Cost, QapHc12};
+use crate::hc12::qap::QapHc12;
+use crate::problem::qap::{check_perm, Cost};
 use crate::problem::qap::gilmore_lawler;
 use crate::problem::qap::QapInstance;
 use crate::rng::Philox;
