@@ -332,7 +332,7 @@ impl Hc12 {
     fn build(&self, (coding, sense, tabu_len): (Coding, Sense, usize)) -> Result<Kernels> {
         let ctx = self.queue.ctx().clone();
         let mut src = String::new();
-        for f in ["common.cl", "hc12.cl", "tabu.cl"] {
+        for f in ["common.cl", "tabu.cl", "hc12.cl"] {
             src += &crate::device::kernel_source(f)?;
             src.push('\n');
         }

@@ -111,7 +111,7 @@ impl SatSolver {
             nb.bit_length,
             tabu_options(tabu_len.max(1), words)
         );
-        let program = ctx.build(&ProgramSpec::files(&["common.cl", "hc12.cl", "tabu.cl", "sat.cl"]).flags(&opts))?;
+        let program = ctx.build(&ProgramSpec::files(&["common.cl", "tabu.cl", "hc12.cl", "sat.cl"]).flags(&opts))?;
         let eval = queue.kernel(&program, "sat_hc12_eval")?;
         let argmin = queue.kernel(&program, "hc12_argmin_groups")?;
         let wg = work_group_size(&ctx, &eval, 256);

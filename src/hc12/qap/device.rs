@@ -95,7 +95,7 @@ impl DeviceEvaluator {
         })
     }
 
-    const FILES: [&'static str; 4] = ["common.cl", "hc12.cl", "tabu.cl", "qap.cl"];
+    const FILES: [&'static str; 4] = ["common.cl", "tabu.cl", "hc12.cl", "qap.cl"];
 
     fn upload(&mut self, st: &IterState) -> Result<()> {
         let mut s = Vec::with_capacity(self.state.len());
