@@ -89,6 +89,14 @@ inline uint hc12_bit_mask(uint b) { return 1u << (HC_NBIT - 1 - b % HC_NBIT); }
     } while (0)
 
 #if defined(FT_KIND) && defined(TABU_NW)
+// The arguments every evaluation kernel ends with, in this order (src/hc12/rows.rs sets them):
+// the tabu list (tabu.cl), whether to consult it, aspiration and the bits of the value to beat,
+// the per-group winners, and local arrays of one FT and one uint per work-item.
+#define HC12_SELECT_ARGS                                                                   \
+    __global const uint *tabu_x, __global const uint *tabu_idx,                           \
+        __global const uint *tabu_meta, uint tabu_check, uint aspiration, ulong best_bits,  \
+        __global ulong *group_best, __local FT *lf, __local uint *lr
+
 // The end of every HC12 evaluation kernel (qap_eval, hc12g_eval, sat_hc12_eval), defined once:
 // the row's value f (in the selection's order: lower wins) goes through the tabu check (a row
 // whose string, K with the flips (h, mp, mm), is listed gets the worst value, unless aspiration
@@ -97,10 +105,7 @@ inline uint hc12_bit_mask(uint b) { return 1u << (HC_NBIT - 1 - b % HC_NBIT); }
 // group_best[2 g + 1] (row) for hc12_argmin_groups. Work-items past the last row pass
 // valid = false and take part with the worst value. Every work-item of the group must call it.
 inline void hc12_select(bool valid, ulong row, FT f, __global const uint *K, int h,
-                        const uint mp[3], const uint mm[3], __global const uint *tabu_x,
-                        __global const uint *tabu_idx, __global const uint *tabu_meta,
-                        uint tabu_check, uint aspiration, ulong best_bits,
-                        __global ulong *group_best, __local FT *lf, __local uint *lr)
+                        const uint mp[3], const uint mm[3], HC12_SELECT_ARGS)
 {
     uint r = 0xFFFFFFFFu;
     if (valid) {

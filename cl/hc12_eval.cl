@@ -68,10 +68,7 @@ __kernel void hc12g_eval(__global const uint *K, __global const uint *bit_param,
                          __global const uint *bit_mask, __global const FP *lo,
                          __global const FP *step, __global uint *U, __global FP *R,
                          __global const void *data, __global FP *F, uint store_f,
-                         __global const uint *tabu_x, __global const uint *tabu_idx,
-                         __global const uint *tabu_meta, uint tabu_check, uint aspiration,
-                         ulong best_bits, __global ulong *group_best, __local FT *lf,
-                         __local uint *lr)
+                         HC12_SELECT_ARGS)
 {
     uint row = get_global_id(0);
     bool valid = row < HC_ROWS;

@@ -149,10 +149,7 @@ inline FT qap_delta_cost(__global const QT *A, __global const QT *B, __global co
 // One HC12 iteration's evaluation: every row's cost (into all_f when store_f is set), then
 // hc12_select (cl/hc12.cl): the tabu check, the work-group argmin and the group-best write.
 __kernel void qap_eval(__global const QT *A, __global const QT *B, __global const uint *st,
-                       __global ulong *group_best, __global FT *all_f, uint store_f,
-                       __global const uint *tabu_x, __global const uint *tabu_idx,
-                       __global const uint *tabu_meta, uint tabu_check, uint aspiration,
-                       ulong best_bits, __local FT *lf, __local uint *lr)
+                       __global FT *all_f, uint store_f, HC12_SELECT_ARGS)
 {
     uint row = get_global_id(0);
     bool valid = row < QAP_ROWS;

@@ -164,10 +164,8 @@ inline int sat_var_delta(uint var, uint u, uint v, uint skip, __global const uin
 __kernel void sat_hc12_eval(__global const uint *offsets, __global const SAT_LIT *lits,
                             __global const uint *occ_off, __global const uint *occ,
                             __global const uint *x, __global const uint *counts, uint unsat,
-                            __global const uint *tabu_x, __global const uint *tabu_idx,
-                            __global const uint *tabu_meta, uint tabu_check,
                             __global const uint *until, uint iteration, long best,
-                            __global ulong *group_best, __local FT *lf, __local uint *lr)
+                            HC12_SELECT_ARGS)
 {
     uint row = get_global_id(0);
     bool valid = row < HC_ROWS;
@@ -190,8 +188,7 @@ __kernel void sat_hc12_eval(__global const uint *offsets, __global const SAT_LIT
         bool held = (u && until[u - 1] > iteration) || (v && until[v - 1] > iteration);
         if (held && !(f < best)) f = FT_WORST;
     }
-    // the list of whole assignments has no aspiration here: the tenure has its own
-    hc12_select(valid, row, f, x, h, mp, mm, tabu_x, tabu_idx, tabu_meta, tabu_check, 0u, 0ul,
-                group_best, lf, lr);
+    hc12_select(valid, row, f, x, h, mp, mm, tabu_x, tabu_idx, tabu_meta, tabu_check, aspiration,
+                best_bits, group_best, lf, lr);
 }
 #endif

@@ -4,7 +4,8 @@ use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use metaopt::device::{get_device_number, set_device_number};
-use metaopt::hc12::driver::{gap_percent, solve, Progress, RestartMode, SolveOptions, Start};
+use metaopt::hc12::qap::solve::{gap_percent, solve, Progress, QapSolveOptions, RestartMode, Start};
+use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
 use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::hc12::tabu::TabuConfig;
@@ -451,16 +452,14 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
         (None, Some(_)) => 0,
         (None, None) => 100,
     };
-    let opts = SolveOptions {
-        runs,
-        time_limit: a.time_limit,
+    let opts = QapSolveOptions {
+        stop: Stop { max_runs: runs, time_limit: a.time_limit, target },
         seed: a.seed,
         start: start.clone(),
         restart: match a.restart_mode {
             RestartArg::Rebase => RestartMode::Rebase,
             RestartArg::Random => RestartMode::Random,
         },
-        target,
     };
     let swaps = a.swaps;
     let problem = Arc::new(QapProblem::from_instance(&inst));

@@ -4,6 +4,7 @@
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::device::set_device_number;
+use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::sat::{SatOptions, SatSolver};
@@ -144,7 +145,7 @@ fn options(a: &SolveArgs) -> CliResult<SatOptions> {
     if !(a.time_limit.is_finite() && a.time_limit > 0.0) {
         return Err(Failure(format!("--time-limit: {} is not a positive number of seconds", a.time_limit)));
     }
-    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed, runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
+    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
     o.tabu = if a.tabu == 0 {
         None
     } else {
@@ -163,7 +164,7 @@ struct SolveJson {
     variables: usize,
     clauses: usize,
     #[serde(flatten)]
-    result: metaopt::sat::SatResult,
+    result: metaopt::sat::SatSolveResult,
     /// The model as signed literals, when one was found.
     model: Option<Vec<i64>>,
     device: String,
@@ -265,7 +266,7 @@ pub fn bench_sat_solve(a: &BenchSatSolveArgs) -> CliResult {
         let (mut solved, mut times, mut iters, mut device) = (0, Vec::new(), 0u64, String::new());
         for f in &files {
             let cnf = Cnf::from_file(f)?;
-            let opts = SatOptions { seed: a.seed, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
+            let opts = SatOptions { seed: a.seed, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
             let mut s = SatSolver::new(cnf, 1, opts.tabu.as_ref().map_or(0, |t| t.max_length), metaopt::device::Backend::DEVICE)?;
             let r = s.solve(&opts)?;
             device = s.backend_description();

@@ -3,7 +3,8 @@
 
 use super::{copy_in, ffi_boundary, free_c, str_arg, zeroed_error_result, CArray, InUse, Int32Result, Registry};
 use crate::error::{Error, Result};
-use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
+use crate::hc12::qap::solve::{gap_percent, solve, QapSolveOptions, RestartMode, Start};
+use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::qap::{Backend, CostForm, QapHc12};
 use crate::problem::qap::{split_df, Cost, ElemType, QapMatrices, QapProblem};
@@ -735,9 +736,9 @@ pub unsafe extern "C" fn metaopt_free_run_result(r: *mut RunResult) {
 /// target.
 #[no_mangle]
 pub extern "C" fn metaopt_default_solve_options() -> MetaoptSolveOptions {
-    let d = SolveOptions::default();
+    let d = QapSolveOptions::default();
     MetaoptSolveOptions {
-        runs: d.runs,
+        runs: d.stop.max_runs,
         time_limit_s: 0.0,
         seed: d.seed,
         start: MetaoptStart::MetaoptStartRandom as i32,
@@ -752,7 +753,7 @@ pub extern "C" fn metaopt_default_solve_options() -> MetaoptSolveOptions {
 ///
 /// # Safety
 /// `o.start_order` must be NULL or hold `n` entries.
-unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOptions> {
+unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<QapSolveOptions> {
     let start = match o.start {
         0 => Start::Random,
         1 => Start::Identity,
@@ -772,13 +773,11 @@ unsafe fn solve_options(o: &MetaoptSolveOptions, n: usize) -> Result<SolveOption
     }
     // infinity does not fit a Duration: no limit, as documented
     let time_limit = if t > 0.0 { Duration::try_from_secs_f64(t).ok() } else { None };
-    Ok(SolveOptions {
-        runs: o.runs,
-        time_limit,
+    Ok(QapSolveOptions {
+        stop: Stop { max_runs: o.runs, time_limit, target: (o.has_target != 0).then_some(o.target) },
         seed: o.seed,
         start,
         restart,
-        target: (o.has_target != 0).then_some(o.target),
     })
 }
 

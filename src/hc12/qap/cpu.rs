@@ -2,7 +2,8 @@
 //! `qap_row_order` of `cl/qap.cl` builds it, costed by the problem's full or delta cost
 //! (`src/problem/qap/cost.rs`), so integer results are identical to the device's.
 
-use super::{Evaluator, IterState, RowCosts, TabuQuery};
+use super::{Evaluator, IterState, RowCosts};
+use crate::hc12::TabuQuery;
 use crate::error::Result;
 use crate::problem::qap::{delta_cost, full_cost, Cost, QapElem};
 use crate::hc12::tabu::CpuTabu;
@@ -63,7 +64,7 @@ impl<T: QapElem> CpuEvaluator<T> {
 }
 
 impl<T: QapElem> Evaluator for CpuEvaluator<T> {
-    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery) -> Result<(Cost, u64)> {
+    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery<Cost>) -> Result<(Cost, u64)> {
         if tabu.insert {
             self.tabu.as_mut().ok_or_else(|| crate::Error::arg("tabu list", "not initialised"))?.insert(&st.k);
         }
@@ -78,7 +79,7 @@ impl<T: QapElem> Evaluator for CpuEvaluator<T> {
                     if let Some(list) = list {
                         cand.copy_from_slice(&st.k);
                         self.nb.apply_row(cand, r);
-                        if list.contains(cand) && !tabu.aspiration.is_some_and(|b| f.less(&b)) {
+                        if list.contains(cand) && !(tabu.aspiration && f.less(&tabu.best)) {
                             f = worst;
                         }
                     }

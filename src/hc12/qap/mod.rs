@@ -1,18 +1,21 @@
-//! HC12 over the qapswap2 encoding of the QAP: the thesis's `hc12qs2_v2` (docs/QAP.md).
+//! HC12 over the qapswap2 encoding of the QAP: the thesis's `hc12qs2_v2`.
 //!
 //! A string holds `2 * swaps` parameters of `ceil(log2 n)` Gray-coded bits; decoded, parameter
 //! pair k swaps positions `I[2k] mod n` and `I[2k+1] mod n` of the base permutation, in order.
-//! Every row of the neighbourhood is evaluated by an [`Evaluator`] (the device or the CPU); the
-//! hill-climbing loop around it is the same for both.
+//! Every row of the neighbourhood is evaluated by an [`Evaluator`] (`device.rs` or its twin
+//! `cpu.rs`); [`QapHc12`] is the [`Landscape`] that the engine's climb (`src/hc12/climb.rs`)
+//! moves, and `solve.rs` the iterated use (rebase or restart) over the engine's restarts.
 
 pub mod cpu;
 pub mod device;
+pub mod solve;
 
 use self::cpu::CpuEvaluator;
 use self::device::DeviceEvaluator;
 use crate::error::{Error, Result};
+use crate::hc12::climb::{climb, ClimbLimits};
 use crate::hc12::tabu::TabuConfig;
-use crate::hc12::{gray_to_binary, Neighbourhood};
+use crate::hc12::{gray_to_binary, Landscape, Neighbourhood, TabuQuery};
 use crate::problem::qap::{check_perm, Cost, QapMatrices, QapProblem};
 use serde::Serialize;
 use std::sync::Arc;
@@ -34,23 +37,11 @@ pub struct IterState {
 /// Every row's cost of one iteration.
 pub type RowCosts = Vec<Cost>;
 
-/// How the tabu list takes part in one evaluation.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TabuQuery {
-    /// Put the current string `st.k` on the list before evaluating (only the string moved to is
-    /// ever listed, never the whole neighbourhood).
-    pub insert: bool,
-    /// Rows whose string is listed get the worst value.
-    pub check: bool,
-    /// With aspiration: the best cost ever seen, which a listed row may still beat.
-    pub aspiration: Option<Cost>,
-}
-
 /// Evaluates every row of the neighbourhood of an [`IterState`], and keeps the tabu list.
 pub trait Evaluator: Send {
     /// The best row: lowest cost, ties to the lowest row. Listed rows count as worst when
     /// `tabu.check` is set; a row of worst value is then returned only when every row is listed.
-    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery) -> Result<(Cost, u64)>;
+    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery<Cost>) -> Result<(Cost, u64)>;
     /// Every row's cost, without the tabu list (for tests and traces).
     fn all_costs(&mut self, st: &IterState) -> Result<RowCosts>;
     /// Makes an empty tabu list of `max_length` entries (0: none).
@@ -72,7 +63,7 @@ pub enum CostForm {
 
 /// The result of one HC12 run (to a local optimum or the iteration cap).
 #[derive(Clone, Debug, Serialize)]
-pub struct RunOutcome {
+pub struct QapRunResult {
     pub cost: Cost,
     /// The best permutation, 0-based.
     pub order: Vec<usize>,
@@ -108,6 +99,9 @@ pub struct QapHc12 {
     pub max_iterations: u32,
     /// When set, every iteration of the following runs is recorded here.
     pub trace: Option<Vec<TraceStep>>,
+    /// The run in progress: its base permutation and its current state.
+    base: Vec<usize>,
+    st: Option<IterState>,
 }
 
 /// Bits per parameter of an n-element problem: ceil(log2 n).
@@ -150,7 +144,7 @@ impl QapHc12 {
                 }
             }
         };
-        Ok(QapHc12 { problem, nb, swaps, eval, tabu: None, max_iterations: 1_000_000, trace: None })
+        Ok(QapHc12 { problem, nb, swaps, eval, tabu: None, max_iterations: 1_000_000, trace: None, base: Vec::new(), st: None })
     }
 
     pub fn problem(&self) -> &Arc<QapProblem> {
@@ -194,7 +188,7 @@ impl QapHc12 {
 
     /// The best row of the neighbourhood of (base, k), without the tabu list.
     pub fn best_row(&mut self, st: &IterState) -> Result<(Cost, u64)> {
-        self.eval.best_row(st, &TabuQuery::default())
+        self.eval.best_row(st, &TabuQuery { insert: false, check: false, aspiration: false, best: st.cur_cost, iteration: 0 })
     }
 
     /// Every row's cost in the neighbourhood of (base, k).
@@ -237,58 +231,88 @@ impl QapHc12 {
     /// One run from `base` (identity when None) and string `k` (zeros when None): plain HC12 to
     /// a local optimum or `max_iterations`, or with the tabu list until its limits; the result is
     /// the best string ever seen.
-    pub fn run(&mut self, base: Option<&[usize]>, k: Option<&[u32]>) -> Result<RunOutcome> {
-        let identity: Vec<usize> = (0..self.problem.n).collect();
-        let base = base.unwrap_or(&identity);
-        let zero = self.zero_string();
-        let mut st = self.state(base, k.unwrap_or(&zero))?;
+    pub fn run(&mut self, base: Option<&[usize]>, k: Option<&[u32]>) -> Result<QapRunResult> {
+        let base = base.map_or_else(|| (0..self.problem.n).collect(), <[usize]>::to_vec);
+        let k = k.map_or_else(|| self.zero_string(), <[u32]>::to_vec);
         let tabu = self.tabu.clone();
-        if let Some(cfg) = &tabu {
-            self.eval.tabu_reset(cfg.max_length)?;
-        }
-        let max_iterations = tabu.as_ref().map_or(self.max_iterations, |c| c.max_iterations);
-        let mut best = st.clone();
-        let (mut iterations, mut evaluations, mut no_improve) = (0u32, 0u64, 0u32);
-        let mut local_optimum = false;
-        while iterations < max_iterations {
-            let mut query = TabuQuery::default();
-            if let Some(cfg) = &tabu {
-                query.insert = true;
-                query.check = cfg.activation_limit.is_none_or(|l| st.cur_cost.as_f64() < l);
-                query.aspiration = cfg.aspiration.then_some(best.cur_cost);
-            }
-            let (f, row) = self.eval.best_row(&st, &query)?;
-            iterations += 1;
-            evaluations += self.nb.rows;
-            // row 0 is the current string: a local optimum, or (with the list) every row tabu
-            if row == 0 || (query.check && f == st.cur_cost.worst()) {
-                local_optimum = true;
-                break;
-            }
-            let mut k = st.k.clone();
-            self.nb.apply_row(&mut k, row);
-            let next = self.state(base, &k)?;
-            if let Some(trace) = &mut self.trace {
-                trace.push(TraceStep { from: st.k.clone(), row, to: k, cost: next.cur_cost });
-            }
-            st = next;
-            if st.cur_cost.less(&best.cur_cost) {
-                best = st.clone();
-                no_improve = 0;
-            } else {
-                no_improve += 1;
-                if tabu.as_ref().is_some_and(|c| no_improve >= c.max_no_improve) {
-                    break;
-                }
-            }
-        }
-        Ok(RunOutcome {
-            cost: best.cur_cost,
-            order: best.cur.iter().map(|&v| v as usize).collect(),
-            k_gc: best.k,
-            iterations,
-            evaluations,
-            local_optimum,
+        let limits = ClimbLimits { max_iterations: self.max_iterations, deadline: None };
+        let out = climb(self, (base, k), tabu.as_ref(), limits)?;
+        Ok(QapRunResult {
+            cost: out.value,
+            order: out.best.cur.iter().map(|&v| v as usize).collect(),
+            k_gc: out.best.k,
+            iterations: out.iterations,
+            evaluations: out.evaluations,
+            local_optimum: out.end.at_local_optimum(),
         })
+    }
+
+    fn current_state(&self) -> &IterState {
+        self.st.as_ref().expect("a run has started")
+    }
+}
+
+/// The climb over (base permutation, string): the value is the host's cost of the current
+/// permutation, a move recomputes the state on the host.
+impl Landscape for QapHc12 {
+    type Value = Cost;
+    /// (base permutation, string).
+    type Start = (Vec<usize>, Vec<u32>);
+    type Best = IterState;
+
+    fn start_run(&mut self, (base, k): (Vec<usize>, Vec<u32>)) -> Result<u64> {
+        self.st = Some(self.state(&base, &k)?);
+        self.base = base;
+        Ok(0)
+    }
+
+    fn reset_tabu(&mut self, cfg: &TabuConfig) -> Result<()> {
+        self.eval.tabu_reset(cfg.max_length)
+    }
+
+    fn rows(&self) -> u64 {
+        self.nb.rows
+    }
+
+    fn best_row(&mut self, q: &TabuQuery<Cost>) -> Result<(Cost, u64)> {
+        let st = self.st.as_ref().expect("a run has started");
+        self.eval.best_row(st, q)
+    }
+
+    fn excluded(&self, value: Cost, tabu_checked: bool) -> bool {
+        tabu_checked && value == self.current_state().cur_cost.worst()
+    }
+
+    fn apply_row(&mut self, row: u64, _value: Cost, _iteration: u32) -> Result<()> {
+        let from = &self.current_state().k;
+        let mut k = from.clone();
+        self.nb.apply_row(&mut k, row);
+        let next = self.state(&self.base, &k)?;
+        if let Some(trace) = &mut self.trace {
+            let from = self.st.as_ref().expect("a run has started").k.clone();
+            trace.push(TraceStep { from, row, to: k, cost: next.cur_cost });
+        }
+        self.st = Some(next);
+        Ok(())
+    }
+
+    fn current(&self) -> Cost {
+        self.current_state().cur_cost
+    }
+
+    fn best_so_far(&self) -> IterState {
+        self.current_state().clone()
+    }
+
+    fn better(&self, a: Cost, b: Cost) -> bool {
+        a.less(&b)
+    }
+
+    fn better_than_limit(&self, v: Cost, limit: f64) -> bool {
+        v.as_f64() < limit
+    }
+
+    fn as_f64(&self, v: Cost) -> f64 {
+        v.as_f64()
     }
 }
