@@ -1,14 +1,246 @@
-//! The general HC12's device side: the program (`cl/hc12_eval.cl` after the objective's
-//! source), the string's matrices, the host-callback objective and the row search
-//! (`src/hc12/rows.rs`), with kernel traces and profiling.
+//! The general HC12 on a device: the program (`cl/hc12_eval.cl` after the objective's source),
+//! the string's matrices, the host-callback objective and the row search (`src/hc12/rows.rs`),
+//! with kernel traces and profiling. The climb over it is `mod.rs`'s.
 
-use super::{Coding, Domain, Hc12, Sense};
-use crate::device::{cl_error, event_ns, DeviceBuffer};
+use super::params::{Coding, Domain, Hc12Params, Profile, Sense};
+use crate::device::{cl_error, event_ns, Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::rows::RowSearch;
-use crate::hc12::tabu::tabu_defines;
+use crate::hc12::tabu::{tabu_defines, TabuConfig};
+use crate::hc12::{binary_to_gray, gray_to_binary, Neighbourhood};
 use crate::objective::{fp_bytes, fp_values as fp_from_bytes, Objective};
+use crate::rng::Philox;
 use opencl3::kernel::{ExecuteKernel, Kernel};
+use std::sync::Arc;
+
+/// The general HC12 solver on one device.
+pub struct Hc12 {
+    pub(super) params: Hc12Params,
+    pub(super) objective: Objective,
+    pub(super) nb: Neighbourhood,
+    /// per string bit: its parameter and value-bit mask
+    pub(super) bit_param: Vec<u32>,
+    pub(super) bit_mask: Vec<u32>,
+    pub(super) lo: Vec<f64>,
+    pub(super) step: Vec<f64>,
+    pub(super) queue: Queue,
+    /// The program without the coding, the sense and the tabu capacity.
+    pub(super) spec: ProgramSpec,
+    pub(super) kernels: Option<Kernels>,
+    pub(super) bufs: Buffers,
+    pub(super) tabu: Option<TabuConfig>,
+    /// Print every kernel launch to stderr (thesis `kernel-verbose`).
+    pub verbose: bool,
+    /// When set, kernel timings are summed here (thesis `profiler-on` / `profiler-output`).
+    pub profile: Option<Profile>,
+    /// The run in progress: its coding and sense, the current string and its value.
+    pub(super) coding: Coding,
+    pub(super) sense: Sense,
+    pub(super) k: Vec<u32>,
+    pub(super) cur: f64,
+}
+
+impl Hc12 {
+    /// Checks the parameters, builds the kernels for `objective` and allocates the matrices on
+    /// the device in use (or `device`).
+    pub fn new(params: Hc12Params, objective: Objective, backend: Backend) -> Result<Self> {
+        let n = params.n_param as usize;
+        if n == 0 {
+            return Err(Error::arg("nParam", "0; expected at least 1"));
+        }
+        let bits = Hc12Params::per_param(&params.bits, n, "nBitParam")?;
+        if let Some(b) = bits.iter().find(|b| !(1..=32).contains(*b)) {
+            return Err(Error::arg("nBitParam", format!("{b} bits; expected 1..32")));
+        }
+        let bounds = Hc12Params::per_param(&params.bounds, n, "dodParam")?;
+        crate::objective::check_intervals("dodParam", &bounds, params.double)?;
+        let total: u64 = bits.iter().map(|&b| b as u64).sum();
+        // a window of more bits would exceed the row limit anyway; this keeps the sum in range
+        if total > (1 << 24) {
+            return Err(Error::arg("nParam", format!("{n} parameters of {total} bits in all; at most 2^24 bits")));
+        }
+        let total = total as u32;
+        let nb = Neighbourhood::new(total, 1, params.mask_order, params.start_bit, params.bit_length)?;
+        let (mut bit_param, mut bit_mask) = (Vec::new(), Vec::new());
+        for (p, &nbit) in bits.iter().enumerate() {
+            for q in 0..nbit {
+                bit_param.push(p as u32);
+                bit_mask.push(1u32 << (nbit - 1 - q));
+            }
+        }
+        let lo: Vec<f64> = bounds.iter().map(|b| b.0).collect();
+        let step: Vec<f64> = bounds.iter().zip(&bits).map(|(b, &nbit)| (b.1 - b.0) / ((1u64 << nbit) - 1) as f64).collect();
+        if params.domain == Domain::Real {
+            objective.check_dims(n)?;
+        }
+        let ctx = backend.context("the general HC12")?;
+        if params.double {
+            ctx.require_fp64()?;
+        }
+        let queue = ctx.queue()?;
+        let rows = nb.rows as usize;
+        let external = matches!(objective, Objective::Callback(_));
+        let fp = if params.double { "double" } else { "float" };
+        let mut spec = ProgramSpec::files(&["common.cl", "tabu.cl", "hc12.cl"])
+            .define("FT_KIND", if params.double { 4 } else { 3 })
+            .define("FP", fp)
+            .define("FP_DOUBLE", params.double as u32);
+        if !external {
+            spec = spec.flags(&objective.build_options(params.double)).text(objective.program_source()?);
+        }
+        let spec = spec
+            .file("hc12_eval.cl")
+            .define_u("HC_ROWS", rows)
+            .define_u("HC_NPARAM", n)
+            .define("HC_DOMAIN", params.domain as u32)
+            .define("HC_EXTERNAL_F", external as u32)
+            .define("HC_BITLEN", nb.bit_length)
+            .define("HC_START", nb.start_bit)
+            .define("HC_ORDER", nb.mask_order)
+            .define("HC_NBIT", 1);
+        let fp_size = if params.double { 8 } else { 4 };
+        let data = if external { Vec::new() } else { objective.data_bytes(n, params.double)? };
+        let matrix_len = rows * n;
+        let (u_len, r_len) = match params.domain {
+            Domain::Real => (1, matrix_len * fp_size),
+            _ => (matrix_len, fp_size),
+        };
+        let bufs = Buffers {
+            k: queue.buffer(n, "K")?,
+            bit_param: queue.buffer_from(&bit_param, "bit_param")?,
+            bit_mask: queue.buffer_from(&bit_mask, "bit_mask")?,
+            lo: queue.buffer_from(&fp_bytes(&lo, params.double), "lo")?,
+            step: queue.buffer_from(&fp_bytes(&step, params.double), "step")?,
+            u: queue.buffer(u_len, if params.domain == Domain::Binary { "B" } else { "I" })?,
+            r: queue.buffer(r_len, "R")?,
+            data: queue.buffer_from(&if data.is_empty() { vec![0u8; 8] } else { data }, "func-data")?,
+            f: queue.buffer(rows * fp_size, "F")?,
+        };
+        let mut s = Hc12 {
+            params: Hc12Params { bits, bounds, ..params },
+            objective,
+            nb,
+            bit_param,
+            bit_mask,
+            lo,
+            step,
+            queue,
+            spec,
+            kernels: None,
+            bufs,
+            tabu: None,
+            verbose: false,
+            profile: None,
+            coding: Coding::Gray,
+            sense: Sense::Min,
+            k: Vec::new(),
+            cur: 0.0,
+        };
+        // build now, so that a user source that does not compile fails here
+        s.kernels(Coding::Gray, Sense::Min)?;
+        Ok(s)
+    }
+
+    /// The kernels for (coding, sense) and the tabu capacity in use, built when they differ from
+    /// the last build (a new tabu list starts empty).
+    pub fn params(&self) -> &Hc12Params {
+        &self.params
+    }
+
+    pub fn rows(&self) -> u64 {
+        self.nb.rows
+    }
+
+    pub fn string_bits(&self) -> u32 {
+        self.nb.string_bits()
+    }
+
+    pub fn backend_description(&self) -> String {
+        let i = &self.queue.ctx().info;
+        format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str())
+    }
+
+    /// Turns the tabu list on (thesis `set-tabu-list`); each run starts with an empty list.
+    pub fn init_tabu_list(&mut self, cfg: TabuConfig) -> Result<()> {
+        cfg.check()?;
+        self.tabu = Some(cfg);
+        Ok(())
+    }
+
+    pub fn clear_tabu_list(&mut self) {
+        self.tabu = None;
+    }
+
+    pub fn tabu_config(&self) -> Option<&TabuConfig> {
+        self.tabu.as_ref()
+    }
+
+    /// Replaces the objective's data buffer (thesis `func-data`; empty = `func-data-clean`).
+    pub fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
+        match &mut self.objective {
+            Objective::Source { data: d, .. } => *d = data.to_vec(),
+            _ => return Err(Error::arg("func-data", "only a user OpenCL source objective takes a data buffer")),
+        }
+        let bytes = if data.is_empty() { vec![0u8; 8] } else { data.to_vec() };
+        self.bufs.data = self.queue.buffer_from(&bytes, "func-data")?;
+        Ok(())
+    }
+
+    /// The integer of parameter p's word under `coding`.
+    fn decode_word(w: u32, coding: Coding) -> u32 {
+        match coding {
+            Coding::Gray => gray_to_binary(w),
+            Coding::Binary => w,
+        }
+    }
+
+    /// Encodes a real vector: quantised to the nearest grid point of each parameter, clamped.
+    pub fn encode(&self, x: &[f64], coding: Coding) -> Result<Vec<u32>> {
+        let n = self.params.n_param as usize;
+        if x.len() != n {
+            return Err(Error::arg("startSeed", format!("{} values; expected nParam = {n}", x.len())));
+        }
+        x.iter()
+            .enumerate()
+            .map(|(p, &v)| {
+                if !v.is_finite() {
+                    return Err(Error::arg("startSeed", format!("value {p} is {v}")));
+                }
+                let max = ((1u64 << self.params.bits[p]) - 1) as f64;
+                let i = ((v - self.lo[p]) / self.step[p]).round().clamp(0.0, max) as u32;
+                Ok(match coding {
+                    Coding::Gray => binary_to_gray(i),
+                    Coding::Binary => i,
+                })
+            })
+            .collect()
+    }
+
+    /// The integers and reals of string `k`.
+    pub fn decode(&self, k: &[u32], coding: Coding) -> (Vec<u32>, Vec<f64>) {
+        let ints: Vec<u32> = k.iter().map(|&w| Self::decode_word(w, coding)).collect();
+        let reals = ints.iter().enumerate().map(|(p, &i)| self.lo[p] + i as f64 * self.step[p]).collect();
+        (ints, reals)
+    }
+
+    pub(super) fn random_string(&self, rng: &mut Philox) -> Vec<u32> {
+        self.params
+            .bits
+            .iter()
+            .map(|&b| if b == 32 { rng.next_u32() } else { rng.next_u32() & ((1u32 << b) - 1) })
+            .collect()
+    }
+
+    pub fn objective(&self) -> &Objective {
+        &self.objective
+    }
+
+    /// Shares the objective with callers that rebuild solvers.
+    pub fn objective_arc(&self) -> Arc<Objective> {
+        Arc::new(self.objective.clone())
+    }
+}
+
 
 /// The kernels of one build: (coding, sense, tabu capacity) are build-time constants.
 pub(super) struct Kernels {

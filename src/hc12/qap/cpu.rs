@@ -2,7 +2,7 @@
 //! `qap_row_order` of `cl/qap.cl` builds it, costed by the problem's full or delta cost
 //! (`src/problem/qap/cost.rs`), so integer results are identical to the device's.
 
-use super::{Evaluator, IterState, RowCosts};
+use super::eval::{Evaluator, IterState, RowCosts};
 use crate::hc12::TabuQuery;
 use crate::error::Result;
 use crate::problem::qap::{delta_cost, full_cost, Cost, QapElem};

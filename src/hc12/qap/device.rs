@@ -1,7 +1,7 @@
 //! The QAP HC12's device evaluator: `qap_eval` (`cl/qap.cl`) through the engine's row search
 //! (`src/hc12/rows.rs`), one small state upload and one 16-byte read per iteration.
 
-use super::{CostForm, Evaluator, IterState, RowCosts};
+use super::eval::{CostForm, Evaluator, IterState, RowCosts};
 use crate::device::{event_ns, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::Result;
 use crate::hc12::rows::RowSearch;

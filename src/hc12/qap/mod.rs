@@ -8,10 +8,12 @@
 
 pub mod cpu;
 pub mod device;
+pub mod eval;
 pub mod solve;
 
 use self::cpu::CpuEvaluator;
 use self::device::DeviceEvaluator;
+pub use self::eval::{CostForm, Evaluator, IterState, RowCosts};
 use crate::error::{Error, Result};
 use crate::hc12::climb::{climb, ClimbLimits};
 use crate::hc12::tabu::TabuConfig;
@@ -23,43 +25,7 @@ use std::sync::Arc;
 /// Most swaps a string may hold (128 parameters; about 500,000 rows at n = 256).
 pub const MAX_SWAPS: u32 = 64;
 
-/// Everything an evaluator needs for one iteration: the base permutation, the current string,
-/// its decoded parameters, the current permutation and its cost.
-#[derive(Clone, Debug)]
-pub struct IterState {
-    pub base: Vec<u8>,
-    pub k: Vec<u32>,
-    pub i_cur: Vec<u32>,
-    pub cur: Vec<u8>,
-    pub cur_cost: Cost,
-}
-
-/// Every row's cost of one iteration.
-pub type RowCosts = Vec<Cost>;
-
-/// Evaluates every row of the neighbourhood of an [`IterState`], and keeps the tabu list.
-pub trait Evaluator: Send {
-    /// The best row: lowest cost, ties to the lowest row. Listed rows count as worst when
-    /// `tabu.check` is set; a row of worst value is then returned only when every row is listed.
-    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery<Cost>) -> Result<(Cost, u64)>;
-    /// Every row's cost, without the tabu list (for tests and traces).
-    fn all_costs(&mut self, st: &IterState) -> Result<RowCosts>;
-    /// Makes an empty tabu list of `max_length` entries (0: none).
-    fn tabu_reset(&mut self, max_length: usize) -> Result<()>;
-    /// The listed strings in sorted order (for tests).
-    fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>>;
-    fn description(&self) -> String;
-}
-
 pub use crate::device::Backend;
-
-/// How a row's cost is computed: the thesis's full O(n^2) sum or the O(n) delta form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
-pub enum CostForm {
-    Full,
-    #[default]
-    Delta,
-}
 
 /// The result of one HC12 run (to a local optimum or the iteration cap).
 #[derive(Clone, Debug, Serialize)]

@@ -4,6 +4,7 @@
 //! float results differ only by the device's rounding.
 
 use super::instance::{QapInstance, MAX_N};
+use super::perm::check_perm;
 use crate::device::ClScalar;
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -180,12 +181,12 @@ pub enum QapMatrices {
 macro_rules! with_matrices {
     ($m:expr, |$a:ident, $b:ident| $body:expr) => {
         match $m {
-            $crate::problem::qap::QapMatrices::I32($a, $b) => $body,
-            $crate::problem::qap::QapMatrices::I64($a, $b) => $body,
-            $crate::problem::qap::QapMatrices::U32($a, $b) => $body,
-            $crate::problem::qap::QapMatrices::U64($a, $b) => $body,
-            $crate::problem::qap::QapMatrices::F32($a, $b) => $body,
-            $crate::problem::qap::QapMatrices::F64($a, $b) => $body,
+            $crate::problem::qap::cost::QapMatrices::I32($a, $b) => $body,
+            $crate::problem::qap::cost::QapMatrices::I64($a, $b) => $body,
+            $crate::problem::qap::cost::QapMatrices::U32($a, $b) => $body,
+            $crate::problem::qap::cost::QapMatrices::U64($a, $b) => $body,
+            $crate::problem::qap::cost::QapMatrices::F32($a, $b) => $body,
+            $crate::problem::qap::cost::QapMatrices::F64($a, $b) => $body,
         }
     };
 }
@@ -364,24 +365,6 @@ impl QapProblem {
     }
 }
 
-/// Checks that `perm` is a permutation of 0..n; errors name `arg` and the offending entry
-/// (1-based, as a reader counts entries).
-pub fn check_perm(perm: &[usize], n: usize, arg: &'static str) -> Result<()> {
-    if perm.len() != n {
-        return Err(Error::arg(arg, format!("expected {n} entries, found {}", perm.len())));
-    }
-    let mut seen = vec![usize::MAX; n];
-    for (i, &v) in perm.iter().enumerate() {
-        if v >= n {
-            return Err(Error::arg(arg, format!("entry {} = {v} is out of range 0..{n}", i + 1)));
-        }
-        if seen[v] != usize::MAX {
-            return Err(Error::arg(arg, format!("entry {} = {v} repeats entry {}", i + 1, seen[v] + 1)));
-        }
-        seen[v] = i;
-    }
-    Ok(())
-}
 
 
 /// An element type of QAP matrices with its accumulation rules (as the `MUL`, `ACC_TO_FT`,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
-use super::cost::check_perm;
+use super::perm::check_perm;
 
 /// Largest instance size the library accepts. The device kernels build each row's permutation in
 /// private memory, so the size must be bounded; QAPLIB's largest instance (tai256c) has n = 256.

@@ -33,14 +33,16 @@
 //! # Files
 //!
 //! `instance.rs`: [`QapInstance`] and the QAPLIB readers; `cost.rs`: the element and cost types,
-//! the typed matrices of the solvers ([`QapProblem`]), the full and delta cost and the
-//! permutation check (one of each, used by every solver and its CPU twin); `bounds.rs`: the
-//! Gilmore-Lawler bound.
+//! the typed matrices of the solvers ([`QapProblem`]), the full and delta cost (one of each,
+//! used by every solver and its CPU twin); `perm.rs`: the one permutation check; `bounds.rs`:
+//! the Gilmore-Lawler bound.
 
 pub mod bounds;
 pub mod cost;
 pub mod instance;
+pub mod perm;
 
 pub use bounds::gilmore_lawler;
-pub use cost::{check_perm, delta_cost, full_cost, split_df, Cost, ElemType, QapElem, QapMatrices, QapProblem};
+pub use cost::{delta_cost, full_cost, split_df, Cost, ElemType, QapElem, QapMatrices, QapProblem};
+pub use perm::check_perm;
 pub use instance::*;
