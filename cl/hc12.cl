@@ -1,4 +1,5 @@
-// hc12.cl: the HC12 neighbourhood (thesis 000, section 2.2; docs/HC12.md).
+// hc12.cl: the HC12 neighbourhood (thesis 000, section 2.2) and the row selection every
+// evaluation kernel ends with (hc12_select), with the second pass of its argmin.
 // Row r of the mask matrix M = [M0; M1; M2; M3] is never stored: its set bits follow from r.
 // Row order: M0 (row 0), M1 by bit index, M2 by (i, j), i < j, lexicographically, M3 likewise.
 // Bits are counted inside the window [HC_START, HC_START + HC_BITLEN) of the string.

@@ -1,4 +1,4 @@
-// hc12_eval.cl: one iteration of the general HC12 solver (thesis 000, 5.1.2; docs/HC12.md).
+// hc12_eval.cl: one iteration of the general HC12 solver (thesis 000, 5.1.2).
 // It follows the objective's source in the program (a catalogue function of functions.cl or a
 // user's code defining `objective`), and tabu.cl / hc12.cl.
 //

@@ -1,4 +1,4 @@
-// qap.cl: HC12 over the qapswap2 encoding of the QAP (thesis 000, 5.3.2; docs/QAP.md).
+// qap.cl: HC12 over the qapswap2 encoding of the QAP (thesis 000, 5.3.2).
 // A row's permutation is the base permutation with the row's swap list applied, built in private
 // memory; its cost is the full O(n^2) sum (QAP_DELTA = 0, the thesis's form and the reference)
 // or the current cost plus the change over the at most 4 * HC_ORDER positions where the row's

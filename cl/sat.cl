@@ -112,7 +112,7 @@ __kernel void sat_dxac(__global const uint *offsets, __global const SAT_LIT *lit
 }
 
 #ifdef SAT_LOCAL_SEARCH
-// SAT local search with HC12 (docs/SAT.md): the string is the assignment, one bit per variable;
+// SAT local search with HC12 (src/hc12/sat/): the string is the assignment, one bit per variable;
 // mask row r flips the variables of its bits (b -> variable b + 1: M1 one, M2 two). A row's value
 // is the number of unsatisfied clauses after its flips, computed incrementally from the current
 // per-clause true-literal counts: only the clauses of the flipped variables can change.

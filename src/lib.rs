@@ -1,7 +1,9 @@
 //! metaopt: GPU-accelerated metaheuristics over OpenCL, with a C ABI.
 //!
-//! Layers (docs/DESIGN.md): front ends (`ffi`, the `metaopt` binary) over solvers (`hc12`) over
-//! problems (`problem`) and the device layer (`device`), with rayon CPU twins in `cpu`.
+//! Layers (data flows down, no module imports one that imports it): front ends (`ffi`, the
+//! `metaopt` binary) over solvers (`hc12`: one engine and its landscapes, `de`) over problems
+//! (`problem`) and the device layer (`device`); each solver's CPU twin sits beside its device
+//! code (`hc12/qap/cpu.rs`; `cpu` holds the others until they move).
 
 pub mod cpu;
 pub mod de;

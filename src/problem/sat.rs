@@ -1,6 +1,6 @@
 //! Boolean satisfiability: DIMACS CNF formulas, bit-packed assignments and the host references
 //! that the device kernels (`cl/sat.cl`, `crate::sateval`) and the CPU evaluator
-//! (`crate::cpu::sat`) are tested against (docs/SAT.md).
+//! (`crate::cpu::sat`) are tested against.
 //!
 //! # Conventions
 //!
