@@ -4,8 +4,8 @@ use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use metaopt::device::{get_device_number, set_device_number};
-use metaopt::hc12::qap::solve::{gap_percent, solve, Progress, QapSolveOptions, RestartMode, Start};
-use metaopt::hc12::restarts::Stop;
+use metaopt::hc12::qap::solve::{gap_percent, solve, QapSolveOptions, RestartMode, Start};
+use metaopt::hc12::restarts::{RunReport, Stop};
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
 use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::hc12::tabu::TabuConfig;
@@ -478,7 +478,7 @@ fn solve_cmd(a: &SolveArgs) -> CliResult {
 
     let bar =
         (!a.json && std::io::stderr().is_terminal()).then(|| progress_bar(runs, a.time_limit));
-    let on_progress = |p: &Progress| {
+    let on_progress = |p: &RunReport<Cost>| {
         if let Some(bar) = &bar {
             match a.time_limit {
                 Some(_) => bar.set_position(p.elapsed.as_millis() as u64),

@@ -5,11 +5,10 @@
 
 use super::QapHc12;
 use crate::error::{Error, Result};
-use crate::hc12::restarts::{restarts, Stop};
+use crate::hc12::restarts::{restarts, RunReport, Stop};
 use crate::problem::qap::{check_perm, gilmore_lawler, Cost, QapInstance};
 use crate::rng::Philox;
 use serde::Serialize;
-use std::time::Duration;
 
 /// Where the first run starts.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -53,14 +52,6 @@ impl Default for QapSolveOptions {
     }
 }
 
-/// What [`solve`] reports after each run (for progress bars).
-#[derive(Clone, Debug)]
-pub struct Progress {
-    pub runs: u32,
-    pub best: Cost,
-    pub elapsed: Duration,
-}
-
 /// The result of [`solve`].
 #[derive(Clone, Debug, Serialize)]
 pub struct QapSolveResult {
@@ -94,7 +85,7 @@ pub fn solve(
     solver: &mut QapHc12,
     opts: &QapSolveOptions,
     instance: Option<&QapInstance>,
-    mut progress: impl FnMut(&Progress),
+    progress: impl FnMut(&RunReport<Cost>),
 ) -> Result<QapSolveResult> {
     let n = solver.problem().n;
     opts.stop.check("runs", "a time limit or a target to end")?;
@@ -145,7 +136,7 @@ pub fn solve(
                 Some(_) => (rng.permutation(n), random_string(&mut rng)),
             })
         },
-        |r| progress(&Progress { runs: r.runs, best: r.best, elapsed: r.elapsed }),
+        progress,
     )?;
     Ok(QapSolveResult {
         cost: out.value,
