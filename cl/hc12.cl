@@ -1,9 +1,11 @@
-// hc12.cl: the HC12 neighbourhood (thesis 000, section 2.2; docs/HC12.md).
+// hc12.cl: the HC12 neighbourhood (thesis 000, section 2.2) and the row selection every
+// evaluation kernel ends with (hc12_select), with the second pass of its argmin.
 // Row r of the mask matrix M = [M0; M1; M2; M3] is never stored: its set bits follow from r.
 // Row order: M0 (row 0), M1 by bit index, M2 by (i, j), i < j, lexicographically, M3 likewise.
 // Bits are counted inside the window [HC_START, HC_START + HC_BITLEN) of the string.
 //
 // Build-time macros: HC_BITLEN, HC_START, HC_ORDER (1..3), HC_NBIT (bits per parameter).
+// A program that evaluates rows puts tabu.cl before this file: hc12_select searches the list.
 // String bit b belongs to parameter b / HC_NBIT, and within it to value bit
 // HC_NBIT - 1 - b % HC_NBIT (each parameter is written most significant bit first).
 
@@ -86,6 +88,42 @@ inline uint hc12_bit_mask(uint b) { return 1u << (HC_NBIT - 1 - b % HC_NBIT); }
             barrier(CLK_LOCAL_MEM_FENCE);                                           \
         }                                                                           \
     } while (0)
+
+#if defined(FT_KIND) && defined(TABU_NW)
+// The arguments every evaluation kernel ends with, in this order (src/hc12/rows.rs sets them):
+// the tabu list (tabu.cl), whether to consult it, aspiration and the bits of the value to beat,
+// the per-group winners, and local arrays of one FT and one uint per work-item.
+#define HC12_SELECT_ARGS                                                                   \
+    __global const uint *tabu_x, __global const uint *tabu_idx,                           \
+        __global const uint *tabu_meta, uint tabu_check, uint aspiration, ulong best_bits,  \
+        __global ulong *group_best, __local FT *lf, __local uint *lr
+
+// The end of every HC12 evaluation kernel (qap_eval, hc12g_eval, sat_hc12_eval), defined once:
+// the row's value f (in the selection's order: lower wins) goes through the tabu check (a row
+// whose string, K with the flips (h, mp, mm), is listed gets the worst value, unless aspiration
+// is set and f beats the best value ever seen, best_bits), then the work-group argmin (ties to
+// the lower row), whose winner work-item 0 writes to group_best[2 g] (value bits) and
+// group_best[2 g + 1] (row) for hc12_argmin_groups. Work-items past the last row pass
+// valid = false and take part with the worst value. Every work-item of the group must call it.
+inline void hc12_select(bool valid, ulong row, FT f, __global const uint *K, int h,
+                        const uint mp[3], const uint mm[3], HC12_SELECT_ARGS)
+{
+    uint r = 0xFFFFFFFFu;
+    if (valid) {
+        if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, K, h, mp, mm) &&
+            !(aspiration && FT_LESS(f, FT_FROM_BITS(best_bits))))
+            f = FT_WORST;
+        r = (uint)row;
+    } else {
+        f = FT_WORST;
+    }
+    HC12_WG_ARGMIN(FT, FT_LESS, f, r, lf, lr);
+    if (get_local_id(0) == 0) {
+        group_best[2 * get_group_id(0)] = FT_TO_BITS(lf[0]);
+        group_best[2 * get_group_id(0) + 1] = (ulong)lr[0];
+    }
+}
+#endif
 
 #ifdef FT_KIND
 // Second pass of the argmin: one work-group reduces the per-group winners (f bits, row) written

@@ -1,6 +1,6 @@
-// hc12_eval.cl: one iteration of the general HC12 solver (thesis 000, 5.1.2; docs/HC12.md).
+// hc12_eval.cl: one iteration of the general HC12 solver (thesis 000, 5.1.2).
 // It follows the objective's source in the program (a catalogue function of functions.cl or a
-// user's code defining `objective`), and hc12.cl / tabu.cl.
+// user's code defining `objective`), and tabu.cl / hc12.cl.
 //
 // Row r's string is K with the flips of mask row r. Only the matrix the objective reads is made,
 // column-wise (component j of row r at [j * HC_ROWS + r], the objective contract's stride):
@@ -63,23 +63,20 @@ __kernel void hc12g_decode(__global const uint *K, __global const uint *bit_para
     hc12g_materialise(row, K, h, mp, mm, lo, step, U, R);
 }
 
-// The row's value, the tabu check and the work-group argmin (of -f when maximising), as
-// qap_eval does.
+// The row's value (-f when maximising), then hc12_select (cl/hc12.cl).
 __kernel void hc12g_eval(__global const uint *K, __global const uint *bit_param,
                          __global const uint *bit_mask, __global const FP *lo,
                          __global const FP *step, __global uint *U, __global FP *R,
                          __global const void *data, __global FP *F, uint store_f,
-                         __global const uint *tabu_x, __global const uint *tabu_idx,
-                         __global const uint *tabu_meta, uint tabu_check, uint aspiration,
-                         ulong best_bits, __global ulong *group_best, __local FT *lf,
-                         __local uint *lr)
+                         HC12_SELECT_ARGS)
 {
     uint row = get_global_id(0);
+    bool valid = row < HC_ROWS;
     FT key = FT_WORST;
-    uint r = 0xFFFFFFFFu;
-    if (row < HC_ROWS) {
-        uint mp[3], mm[3];
-        int h = hc12g_row_flips(row, bit_param, bit_mask, mp, mm);
+    uint mp[3], mm[3];
+    int h = 0;
+    if (valid) {
+        h = hc12g_row_flips(row, bit_param, bit_mask, mp, mm);
 #if HC_EXTERNAL_F
         FP f = F[row];
 #else
@@ -94,14 +91,7 @@ __kernel void hc12g_eval(__global const uint *K, __global const uint *bit_param,
         key = HC_MAX ? -f : f;
         // NaN never wins: it compares false both ways, so it is made the worst
         if (isnan(key)) key = FT_WORST;
-        if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, K, h, mp, mm) &&
-            !(aspiration && FT_LESS(key, FT_FROM_BITS(best_bits))))
-            key = FT_WORST;
-        r = row;
     }
-    HC12_WG_ARGMIN(FT, FT_LESS, key, r, lf, lr);
-    if (get_local_id(0) == 0) {
-        group_best[2 * get_group_id(0)] = FT_TO_BITS(lf[0]);
-        group_best[2 * get_group_id(0) + 1] = (ulong)lr[0];
-    }
+    hc12_select(valid, row, key, K, h, mp, mm, tabu_x, tabu_idx, tabu_meta, tabu_check,
+                aspiration, best_bits, group_best, lf, lr);
 }

@@ -1,4 +1,4 @@
-// qap.cl: HC12 over the qapswap2 encoding of the QAP (thesis 000, 5.3.2; docs/QAP.md).
+// qap.cl: HC12 over the qapswap2 encoding of the QAP (thesis 000, 5.3.2).
 // A row's permutation is the base permutation with the row's swap list applied, built in private
 // memory; its cost is the full O(n^2) sum (QAP_DELTA = 0, the thesis's form and the reference)
 // or the current cost plus the change over the at most 4 * HC_ORDER positions where the row's
@@ -146,22 +146,18 @@ inline FT qap_delta_cost(__global const QT *A, __global const QT *B, __global co
     return ADD_DELTA(cur_cost, acc);
 }
 
-// One HC12 iteration's evaluation: every row's cost, the work-group argmin into group_best
-// (f bits, row per group) and, when store_f is set, every row's cost into all_f.
-// With tabu_check set, a row whose string is on the tabu list (tabu.cl) gets the worst value,
-// unless aspiration is set and it beats the best cost ever seen (best_bits).
+// One HC12 iteration's evaluation: every row's cost (into all_f when store_f is set), then
+// hc12_select (cl/hc12.cl): the tabu check, the work-group argmin and the group-best write.
 __kernel void qap_eval(__global const QT *A, __global const QT *B, __global const uint *st,
-                       __global ulong *group_best, __global FT *all_f, uint store_f,
-                       __global const uint *tabu_x, __global const uint *tabu_idx,
-                       __global const uint *tabu_meta, uint tabu_check, uint aspiration,
-                       ulong best_bits, __local FT *lf, __local uint *lr)
+                       __global FT *all_f, uint store_f, HC12_SELECT_ARGS)
 {
     uint row = get_global_id(0);
+    bool valid = row < QAP_ROWS;
     FT f = FT_WORST;
-    uint r = 0xFFFFFFFFu;
-    if (row < QAP_ROWS) {
-        uint mp[3], mm[3];
-        int h = qap_row_flips(row, mp, mm);
+    uint mp[3], mm[3];
+    int h = 0;
+    if (valid) {
+        h = qap_row_flips(row, mp, mm);
         uchar order[QAP_N];
         qap_row_order(st, h, mp, mm, order);
 #if QAP_DELTA
@@ -169,15 +165,8 @@ __kernel void qap_eval(__global const QT *A, __global const QT *B, __global cons
 #else
         f = qap_full_cost(A, B, order);
 #endif
-        if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, st + ST_K, h, mp, mm) &&
-            !(aspiration && FT_LESS(f, FT_FROM_BITS(best_bits))))
-            f = FT_WORST;
-        r = row;
         if (store_f) all_f[row] = f;
     }
-    HC12_WG_ARGMIN(FT, FT_LESS, f, r, lf, lr);
-    if (get_local_id(0) == 0) {
-        group_best[2 * get_group_id(0)] = FT_TO_BITS(lf[0]);
-        group_best[2 * get_group_id(0) + 1] = (ulong)lr[0];
-    }
+    hc12_select(valid, row, f, st + ST_K, h, mp, mm, tabu_x, tabu_idx, tabu_meta, tabu_check,
+                aspiration, best_bits, group_best, lf, lr);
 }

@@ -112,11 +112,11 @@ __kernel void sat_dxac(__global const uint *offsets, __global const SAT_LIT *lit
 }
 
 #ifdef SAT_LOCAL_SEARCH
-// SAT local search with HC12 (docs/SAT.md): the string is the assignment, one bit per variable;
+// SAT local search with HC12 (src/hc12/sat/): the string is the assignment, one bit per variable;
 // mask row r flips the variables of its bits (b -> variable b + 1: M1 one, M2 two). A row's value
 // is the number of unsatisfied clauses after its flips, computed incrementally from the current
 // per-clause true-literal counts: only the clauses of the flipped variables can change.
-// Needs hc12.cl (rows, argmin), tabu.cl and FT_KIND = 1 (long).
+// Needs tabu.cl, hc12.cl (rows, hc12_select) and FT_KIND = 1 (long).
 
 // Net change of clause c's true-literal count when the variables u and v (0 = none) flip under
 // the current assignment x.
@@ -164,17 +164,16 @@ inline int sat_var_delta(uint var, uint u, uint v, uint skip, __global const uin
 __kernel void sat_hc12_eval(__global const uint *offsets, __global const SAT_LIT *lits,
                             __global const uint *occ_off, __global const uint *occ,
                             __global const uint *x, __global const uint *counts, uint unsat,
-                            __global const uint *tabu_x, __global const uint *tabu_idx,
-                            __global const uint *tabu_meta, uint tabu_check,
                             __global const uint *until, uint iteration, long best,
-                            __global ulong *group_best, __local FT *lf, __local uint *lr)
+                            HC12_SELECT_ARGS)
 {
     uint row = get_global_id(0);
+    bool valid = row < HC_ROWS;
     FT f = FT_WORST;
-    uint r = 0xFFFFFFFFu;
-    if (row < HC_ROWS) {
-        uint bits[3], mp[3], mm[3];
-        int h = hc12_row_bits(row, bits);
+    uint bits[3], mp[3], mm[3];
+    int h = 0;
+    if (valid) {
+        h = hc12_row_bits(row, bits);
         for (int t = 0; t < h; ++t) {
             mp[t] = bits[t] >> 5;
             mm[t] = 1u << (bits[t] & 31u);
@@ -184,17 +183,12 @@ __kernel void sat_hc12_eval(__global const uint *offsets, __global const SAT_LIT
         if (u) delta += sat_var_delta(u, u, v, 0u, occ_off, occ, counts, offsets, lits, x);
         if (v) delta += sat_var_delta(v, u, v, u, occ_off, occ, counts, offsets, lits, x);
         f = (FT)unsat + (FT)delta;
-        if (tabu_check && tabu_listed(tabu_x, tabu_idx, tabu_meta, x, h, mp, mm)) f = FT_WORST;
         // variable tenure (tabu search for SAT): a variable flipped recently stays put until
         // until[var - 1], unless the move beats the best count of the run (aspiration)
         bool held = (u && until[u - 1] > iteration) || (v && until[v - 1] > iteration);
         if (held && !(f < best)) f = FT_WORST;
-        r = row;
     }
-    HC12_WG_ARGMIN(FT, FT_LESS, f, r, lf, lr);
-    if (get_local_id(0) == 0) {
-        group_best[2 * get_group_id(0)] = FT_TO_BITS(lf[0]);
-        group_best[2 * get_group_id(0) + 1] = (ulong)lr[0];
-    }
+    hc12_select(valid, row, f, x, h, mp, mm, tabu_x, tabu_idx, tabu_meta, tabu_check, aspiration,
+                best_bits, group_best, lf, lr);
 }
 #endif

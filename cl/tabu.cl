@@ -1,5 +1,5 @@
 // tabu.cl: the tabu list of HC12 kept in device memory (thesis 000, 5.1.1, Algorithms 1 and 2;
-// docs/TABU.md).
+// host side and twin: src/hc12/tabu.rs).
 //
 // X[slot * TABU_NW + j]: stored strings (TABU_NW words each) in insertion slots, unsorted.
 // idx[0..m): slot numbers in lexicographic order of the strings (word 0 first).

@@ -1,10 +1,11 @@
 //! metaopt: GPU-accelerated metaheuristics over OpenCL, with a C ABI.
 //!
-//! Layers: front ends (`ffi`, the `metaopt` binary) over solvers (`hc12`, `de`, `sat`) over
-//! problems (`problem`) and the device layer (`device`); each solver keeps its rayon CPU twin
-//! beside its device code (`de::cpu`, `sat::cpu`).
+//! Layers (data flows down, no module imports one that imports it; docs/ARCHITECTURE.md): front
+//! ends (`ffi`; the `metaopt` binary is the `cli/` crate) over solvers (`hc12`: one engine and its
+//! landscapes general, QAP and SAT; `de`: island DE; `sat`: clause evaluation) over problems
+//! (`problem`, `objective`) and the device layer (`device`). Each solver's rayon CPU twin sits
+//! beside its device code.
 
-pub mod cpu;
 pub mod de;
 pub mod device;
 pub mod error;

@@ -7,8 +7,10 @@ use common::*;
 mod cabi;
 use cabi::*;
 use metaopt::ffi::*;
-use metaopt::hc12::driver::{solve, SolveOptions, Start};
-use metaopt::hc12::qap::{Backend, Cost, CostForm, QapHc12, QapProblem};
+use metaopt::hc12::qap::solve::{solve, QapSolveOptions, Start};
+use metaopt::hc12::restarts::Stop;
+use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
+use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::problem::qap::QapInstance;
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
@@ -351,7 +353,7 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
 
     let problem = Arc::new(QapProblem::from_instance(&inst));
     let mut solver = QapHc12::new(problem, 2, 2, 0, 0, Backend::Device(None), CostForm::Delta).unwrap();
-    let want = solve(&mut solver, &SolveOptions { runs: 6, seed: 7, ..Default::default() }, Some(&inst), |_| {}).unwrap();
+    let want = solve(&mut solver, &QapSolveOptions { stop: Stop { max_runs: 6, ..Stop::default() }, seed: 7, ..Default::default() }, Some(&inst), |_| {}).unwrap();
     assert_eq!(Cost::I64(r.f_t1), want.cost);
     assert_eq!(perm, want.permutation);
     assert_eq!((r.iterations, r.best_run_iterations, r.evaluations), (want.iterations, want.best_run_iterations, want.evaluations));
@@ -424,7 +426,7 @@ fn solve_from_identity_matches_start_identity() {
     assert_eq!(Cost::I64(r.f_t1), cost);
     let problem = Arc::new(QapProblem::from_instance(&inst));
     let mut solver = QapHc12::new(problem, 2, 2, 0, 0, Backend::Cpu, CostForm::Delta).unwrap();
-    let opts = SolveOptions { runs: 1, start: Start::Identity, ..Default::default() };
+    let opts = QapSolveOptions { stop: Stop { max_runs: 1, ..Stop::default() }, start: Start::Identity, ..Default::default() };
     assert_eq!(solve(&mut solver, &opts, None, |_| {}).unwrap().cost, cost);
     unsafe {
         metaopt_qap_free_solve_result(&mut r);

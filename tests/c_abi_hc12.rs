@@ -345,7 +345,7 @@ fn catalogue_source_and_callback_give_the_same_run() {
     p.double = true;
     let rust = Hc12::new(p, Objective::catalogue("F1").unwrap(), Backend::DEVICE)
         .unwrap()
-        .run(&RunOptions { runs: 2, seed: 9, ..Default::default() })
+        .run(&RunOptions { stop: metaopt::hc12::restarts::Stop { max_runs: 2, ..Default::default() }, seed: 9, ..Default::default() })
         .unwrap();
     assert_eq!(
         (want.value, &want.string, &want.reals, want.iterations),

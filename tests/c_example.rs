@@ -6,7 +6,8 @@
 mod common;
 use common::cbuild::*;
 use common::*;
-use metaopt::hc12::qap::{Backend, CostForm, QapHc12, QapProblem};
+use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
+use metaopt::problem::qap::QapProblem;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

@@ -3,6 +3,7 @@
 
 use metaopt::device::Backend;
 use metaopt::hc12::general::*;
+use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::objective::{HostCallback, Objective};
 use metaopt::problem::functions;
@@ -32,7 +33,7 @@ fn reaches_the_minima_of_f1_f2_and_f6_in_ten_dimensions() {
         let mut p = Hc12Params::real(10, bits, a, b);
         p.double = true;
         let mut s = Hc12::new(p, catalogue(name), Backend::DEVICE).unwrap();
-        let r = s.run(&RunOptions { runs, seed: 5, ..Default::default() }).unwrap();
+        let r = s.run(&RunOptions { stop: Stop { max_runs: runs, ..Stop::default() }, seed: 5, ..Default::default() }).unwrap();
         let best = grid_optimum(name, 10, bits, a, b);
         assert!(r.value <= best * (1.0 + 1e-9) + 1e-12, "{name}: {} after {} runs, grid optimum {best}", r.value, runs);
         // the result is consistent: value of the decoded reals on the host
@@ -65,7 +66,7 @@ fn f1_callback() -> Objective {
 fn user_source_and_host_callback_give_the_catalogue_run() {
     let mut p = Hc12Params::real(6, 12, -5.12, 5.12);
     p.double = true;
-    let opts = RunOptions { runs: 2, seed: 9, ..Default::default() };
+    let opts = RunOptions { stop: Stop { max_runs: 2, ..Stop::default() }, seed: 9, ..Default::default() };
     let want = Hc12::new(p.clone(), catalogue("F1"), Backend::DEVICE).unwrap().run(&opts).unwrap();
     let source = Objective::Source { code: F1_SOURCE.into(), data: Vec::new() };
     let got = Hc12::new(p.clone(), source, Backend::DEVICE).unwrap().run(&opts).unwrap();
@@ -102,12 +103,12 @@ fn binary_and_integer_domains_with_max_and_coding() {
     p.domain = Domain::Integer;
     let mut s = Hc12::new(p, target, Backend::DEVICE).unwrap();
     for coding in [Coding::Binary, Coding::Gray] {
-        let r = s.run(&RunOptions { coding, runs: 4, ..Default::default() }).unwrap();
+        let r = s.run(&RunOptions { coding, stop: Stop { max_runs: 4, ..Stop::default() }, ..Default::default() }).unwrap();
         assert_eq!((r.value, r.integers.clone()), (0.0, vec![37, 5, 200]), "{coding:?}");
     }
     // func-data replaced: a new target
     s.set_func_data(&[1u32, 2, 3].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    let r = s.run(&RunOptions { runs: 4, ..Default::default() }).unwrap();
+    let r = s.run(&RunOptions { stop: Stop { max_runs: 4, ..Stop::default() }, ..Default::default() }).unwrap();
     assert_eq!(r.integers, vec![1, 2, 3]);
 }
 
@@ -183,7 +184,7 @@ fn errors_name_the_argument() {
     assert!(matches!(e, Error::Callback(7)), "{e}");
     // run options
     let mut s = Hc12::new(Hc12Params::real(2, 8, 0.0, 1.0), catalogue("F1"), Backend::DEVICE).unwrap();
-    assert!(s.run(&RunOptions { runs: 0, ..Default::default() }).unwrap_err().to_string().contains("nRuns"));
+    assert!(s.run(&RunOptions { stop: Stop { max_runs: 0, ..Stop::default() }, ..Default::default() }).unwrap_err().to_string().contains("nRuns"));
     assert!(s.run(&RunOptions { start: StartPoint::Vector(vec![0.5]), ..Default::default() }).unwrap_err().to_string().contains("startSeed"));
     assert!(s.run(&RunOptions { start: StartPoint::Vector(vec![0.5, f64::NAN]), ..Default::default() }).is_err());
 }

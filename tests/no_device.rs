@@ -2,6 +2,7 @@
 //! the device list is made once per process).
 
 use metaopt::hc12::qap::*;
+use metaopt::problem::qap::{QapMatrices, QapProblem};
 use std::sync::Arc;
 
 #[test]

@@ -4,6 +4,7 @@ mod common;
 use common::*;
 use metaopt::device::{DeviceContext, ProgramSpec, Queue};
 use metaopt::hc12::qap::*;
+use metaopt::problem::qap::{Cost, ElemType, QapMatrices, QapProblem};
 use metaopt::rng::{rng4, Philox};
 use std::sync::Arc;
 

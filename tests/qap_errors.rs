@@ -3,6 +3,7 @@
 mod common;
 use common::*;
 use metaopt::hc12::qap::*;
+use metaopt::problem::qap::{ElemType, QapMatrices, QapProblem, split_df};
 use metaopt::Error;
 use std::sync::Arc;
 

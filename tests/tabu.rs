@@ -4,6 +4,7 @@ mod common;
 use common::*;
 use metaopt::device::DeviceContext;
 use metaopt::hc12::qap::*;
+use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::hc12::tabu::*;
 use metaopt::rng::Philox;
 use std::collections::{BTreeSet, VecDeque};

@@ -11,6 +11,7 @@ use super::{
 use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::hc12::general::{Coding, Domain, Hc12, Hc12Params, Profile, RunOptions, Sense, StartPoint};
+use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
 use crate::objective::{HostCallback, Objective};
 use std::ffi::{c_char, c_void};
@@ -458,7 +459,7 @@ pub extern "C" fn metaopt_hc12_default_run_options() -> MetaoptHc12RunOptions {
         MetaoptHc12RunOptions {
             coding: MetaoptCoding::MetaoptCodingGray as i32,
             sense: MetaoptSense::MetaoptSenseMin as i32,
-            runs: d.runs,
+            runs: d.stop.max_runs,
             start: MetaoptHc12Start::MetaoptHc12StartRandom as i32,
             start_vector: ptr::null(),
             seed: d.seed,
@@ -502,7 +503,7 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
     if o.max_iterations == 0 {
         return Err(Error::arg("max_iterations", "0; expected at least 1"));
     }
-    Ok(RunOptions { coding, sense, runs: o.runs, start, seed: o.seed, max_iterations: o.max_iterations })
+    Ok(RunOptions { coding, sense, stop: Stop { max_runs: o.runs, ..Stop::default() }, start, seed: o.seed, max_iterations: o.max_iterations })
 }
 
 /// Runs HC12 (the thesis's `run`): `opts.runs` runs, each to a local optimum (or, with `taboo`,

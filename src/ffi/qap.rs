@@ -4,9 +4,11 @@
 use super::handle::{self, opaque_handle};
 use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
 use crate::error::{Error, Result};
-use crate::hc12::driver::{gap_percent, solve, RestartMode, SolveOptions, Start};
+use crate::hc12::qap::solve::{gap_percent, solve, QapSolveOptions, RestartMode, Start};
+use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
-use crate::hc12::qap::{split_df, Backend, Cost, CostForm, ElemType, QapHc12, QapMatrices, QapProblem};
+use crate::hc12::qap::{Backend, CostForm, QapHc12};
+use crate::problem::qap::{split_df, Cost, ElemType, QapMatrices, QapProblem};
 use crate::problem::qap::{find_bks, QapInstance, MAX_N};
 use std::ffi::{c_char, c_void};
 use std::path::Path;
@@ -728,9 +730,9 @@ pub unsafe extern "C" fn metaopt_qap_free_run_result(r: *mut MetaoptQapRunResult
 #[no_mangle]
 pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions {
     ffi_boundary!({
-        let d = SolveOptions::default();
+        let d = QapSolveOptions::default();
         MetaoptQapSolveOptions {
-            runs: d.runs,
+            runs: d.stop.max_runs,
             time_limit_s: 0.0,
             seed: d.seed,
             start: MetaoptQapStart::MetaoptQapStartRandom as i32,
@@ -746,7 +748,7 @@ pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions 
 ///
 /// # Safety
 /// `o.start_order` must be NULL or hold `n` entries.
-unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<SolveOptions> {
+unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolveOptions> {
     let start = match o.start {
         0 => Start::Random,
         1 => Start::Identity,
@@ -766,13 +768,11 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<SolveOpt
     }
     // infinity does not fit a Duration: no limit, as documented
     let time_limit = if t > 0.0 { Duration::try_from_secs_f64(t).ok() } else { None };
-    Ok(SolveOptions {
-        runs: o.runs,
-        time_limit,
+    Ok(QapSolveOptions {
+        stop: Stop { max_runs: o.runs, time_limit, target: (o.has_target != 0).then_some(o.target) },
         seed: o.seed,
         start,
         restart,
-        target: (o.has_target != 0).then_some(o.target),
     })
 }
 

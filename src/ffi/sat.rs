@@ -7,9 +7,10 @@ use super::handle::{self, opaque_handle};
 use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
 use crate::device::Backend;
 use crate::error::{Error, Result};
+use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
 use crate::problem::sat::{Assignment, Cnf};
-use crate::sat::{SatOptions, SatSolver};
+use crate::hc12::sat::{SatOptions, SatSolver};
 use crate::sat::eval::DeviceSat;
 use std::ffi::c_char;
 use std::path::Path;
@@ -317,8 +318,8 @@ fn default_solve_options() -> MetaoptSatSolveOptions {
         tabu_max_no_improve: t.map_or(0, |t| t.max_no_improve),
         tenure: d.tenure,
         seed: d.seed,
-        runs: d.runs,
-        time_limit_s: d.time_limit.map_or(0.0, |l| l.as_secs_f64()),
+        runs: d.stop.max_runs,
+        time_limit_s: d.stop.time_limit.map_or(0.0, |l| l.as_secs_f64()),
     }
 }
 
@@ -352,7 +353,7 @@ fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     if !(1..=2).contains(&o.mask_order) {
         return Err(Error::arg("opts.mask_order", format!("{}; expected 1 or 2", o.mask_order)));
     }
-    Ok(SatOptions { mask_order: o.mask_order, tabu, tenure: o.tenure, seed: o.seed, runs: o.runs, time_limit })
+    Ok(SatOptions { mask_order: o.mask_order, tabu, tenure: o.tenure, seed: o.seed, stop: Stop { max_runs: o.runs, time_limit, target: None } })
 }
 
 /// Searches for a model of the formula of `h` with HC12 on the device in use (docs/SAT.md):

@@ -1,18 +1,78 @@
 //! HC12: hill climbing over Gray-coded bit strings, whose whole Hamming-1 and -2 (and optionally
-//! -3) neighbourhood is evaluated at once (thesis 000, section 2.2; docs/HC12.md).
+//! -3) neighbourhood is evaluated at once (thesis 000, section 2.2).
 //!
-//! This module holds what the device kernels (`cl/hc12.cl`) and the CPU backend share: the
-//! closed-form mask rows, Gray coding and the string layout.
+//! One engine: this module holds the neighbourhood (closed-form mask rows, as `cl/hc12.cl`),
+//! Gray coding and the [`Landscape`] trait; `climb.rs` is the only climb loop, `restarts.rs` the
+//! only restart driver and its stop conditions, `rows.rs` the only device row-search launcher,
+//! `tabu.rs` the tabu list. `general/`, `qap/` and `sat/` are the landscapes.
 
-pub mod driver;
+pub mod climb;
 pub mod general;
 pub mod qap;
+pub mod restarts;
+pub mod rows;
+pub mod sat;
 pub mod tabu;
 
-use crate::device::{cl_error, DeviceBuffer, Queue};
 use crate::error::{Error, Result};
-use opencl3::event::Event;
-use opencl3::kernel::{ExecuteKernel, Kernel};
+
+/// How the tabu list takes part in one row search (the policy is `climb.rs`'s).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TabuQuery<V> {
+    /// Put the current string on the list before the search (only the string moved to is ever
+    /// listed, never the whole neighbourhood).
+    pub insert: bool,
+    /// Rows whose string is listed get the worst value.
+    pub check: bool,
+    /// A listed row that beats `best` may still win.
+    pub aspiration: bool,
+    /// The run's best value so far.
+    pub best: V,
+    /// Row searches made in this run so far (a landscape's own clock, e.g. SAT's tenure).
+    pub iteration: u32,
+}
+
+/// What a climb needs of a problem: a current string with its value, the best allowed row of
+/// its neighbourhood, and moves. `climb.rs` and `restarts.rs` drive every landscape.
+pub trait Landscape {
+    /// A string's value; lower or higher is better as [`Landscape::better`] says.
+    type Value: Copy + std::fmt::Debug;
+    /// Where a run starts.
+    type Start;
+    /// The run's best as the caller gets it (the string and what the problem makes of it).
+    type Best: Clone;
+    /// The time limit is checked before every iteration, not only between runs.
+    const TIME_EACH_ITERATION: bool = false;
+
+    /// Makes `start` the current string; returns the rows evaluated to value it (0 when the
+    /// host computes the value).
+    fn start_run(&mut self, start: Self::Start) -> Result<u64>;
+    /// Empties the tabu list (made with `cfg`'s capacity when it has another).
+    fn reset_tabu(&mut self, cfg: &crate::hc12::tabu::TabuConfig) -> Result<()>;
+    /// Rows of the neighbourhood (evaluated per search).
+    fn rows(&self) -> u64;
+    /// The best row under `q`: (its value, row), ties to the lowest row.
+    fn best_row(&mut self, q: &TabuQuery<Self::Value>) -> Result<(Self::Value, u64)>;
+    /// Whether the value the search returned means that every row was excluded.
+    fn excluded(&self, value: Self::Value, tabu_checked: bool) -> bool;
+    /// Moves the current string by `row`, whose value the search gave; `iteration` counts the
+    /// searches made, this one included.
+    fn apply_row(&mut self, row: u64, value: Self::Value, iteration: u32) -> Result<()>;
+    /// The current value.
+    fn current(&self) -> Self::Value;
+    /// The current string as a run's best.
+    fn best_so_far(&self) -> Self::Best;
+    /// `a` strictly better than `b`.
+    fn better(&self, a: Self::Value, b: Self::Value) -> bool;
+    /// `v` better than the activation limit (below it when minimising).
+    fn better_than_limit(&self, v: Self::Value, limit: f64) -> bool;
+    /// The value as a number (targets are compared as `as_f64(best) <= target`).
+    fn as_f64(&self, v: Self::Value) -> f64;
+    /// The landscape's own target is reached (checked before every iteration).
+    fn reached_target(&self) -> bool {
+        false
+    }
+}
 
 /// Binomial coefficient C(n, k) for k <= 3.
 pub fn choose(n: u64, k: u32) -> u64 {
@@ -150,35 +210,6 @@ impl Neighbourhood {
     }
 }
 
-/// Enqueues `hc12_argmin_groups` (cl/hc12.cl): one work-group of `wg` reduces the `groups`
-/// per-group winners of an evaluation kernel into `out` (value bits, row). `ft_size` is the size
-/// of the value type.
-pub(crate) fn enqueue_argmin(
-    q: &Queue,
-    kernel: &Kernel,
-    group_best: &DeviceBuffer<u64>,
-    groups: u32,
-    out: &DeviceBuffer<u64>,
-    wg: usize,
-    ft_size: usize,
-) -> Result<Event> {
-    // SAFETY: the arguments match `hc12_argmin_groups` in type and order; the buffers are
-    // borrowed for the call and outlive the kernel, whose result is read on the same in-order
-    // queue.
-    unsafe {
-        ExecuteKernel::new(kernel)
-            .set_arg(group_best.cl())
-            .set_arg(&groups)
-            .set_arg(out.cl())
-            .set_arg_local_buffer(wg * ft_size)
-            .set_arg_local_buffer(wg * 4)
-            .set_global_work_size(wg)
-            .set_local_work_size(wg)
-            .enqueue_nd_range(q.cl())
-    }
-    .map_err(cl_error("clEnqueueNDRangeKernel(hc12_argmin_groups)"))
-}
-
 /// Pair number t (lexicographic) of the pairs i < j from 0..n.
 fn unrank_pair(t: u64, n: u64) -> (u64, u64) {
     // S(i) = i*n - i*(i+1)/2 pairs start below i; take the largest i with S(i) <= t
@@ -239,7 +270,7 @@ mod tests {
 
     #[test]
     fn tho150_row_count() {
-        // docs/HC12.md: tho150 with 15 swaps: 30 parameters x 8 bits, 28921 rows
+        // tho150 with 15 swaps: 30 parameters x 8 bits, 28921 rows
         assert_eq!(Neighbourhood::new(30, 8, 2, 0, 0).unwrap().rows, 28921);
     }
 

@@ -1,4 +1,4 @@
-//! The tabu list of HC12 (docs/TABU.md; thesis 000, 5.1.1): an indirectly sorted array of
+//! The tabu list of HC12 (thesis 000, 5.1.1; the policy is `climb.rs`'s): an indirectly sorted array of
 //! visited strings kept in device memory (`cl/tabu.cl`), searched by every work-item for its own
 //! candidate, and its CPU twin with the same policy (FIFO eviction, duplicates not re-inserted),
 //! so that device and CPU runs stay identical.
@@ -52,9 +52,9 @@ impl TabuConfig {
 /// Largest list accepted (16 Mi entries: an index of 64 MiB per copy).
 pub const MAX_TABU_LENGTH: usize = 1 << 24;
 
-/// Build options of `cl/tabu.cl`.
-pub fn tabu_options(max_length: usize, words: usize) -> String {
-    format!("-DTABU_LEN={max_length}u -DTABU_NW={words}u")
+/// `spec` with the defines of `cl/tabu.cl`: the capacity and the words per string.
+pub fn tabu_defines(spec: ProgramSpec, max_length: usize, words: usize) -> ProgramSpec {
+    spec.define_u("TABU_LEN", max_length).define_u("TABU_NW", words)
 }
 
 /// The device list. Its buffers are arguments of the evaluation kernels, which search it.
@@ -73,12 +73,12 @@ pub struct DeviceTabu {
 }
 
 impl DeviceTabu {
-    /// An empty list in `program`, which must hold `cl/tabu.cl` built with [`tabu_options`].
+    /// An empty list in `program`, which must hold `cl/tabu.cl` built with [`tabu_defines`].
     pub fn new(q: &Queue, program: &Program, max_length: usize, words: usize) -> Result<Self> {
         let prepare = q.kernel(program, "tabu_prepare")?;
         let update = q.kernel(program, "tabu_update")?;
         let find_many = q.kernel(program, "tabu_find_many")?;
-        let wg = work_group_size(q.ctx(), &update, 256);
+        let wg = work_group_size(q.ctx(), &update, q.ctx().tuning().tabu);
         let mut t = DeviceTabu {
             x: q.buffer(max_length * words, "tabu X")?,
             idx: [q.buffer(max_length + 1, "tabu idx1")?, q.buffer(max_length + 1, "tabu idx2")?],
@@ -101,7 +101,7 @@ impl DeviceTabu {
         if words == 0 {
             return Err(Error::arg("words", "0; strings have at least one word"));
         }
-        let program = ctx.build(&ProgramSpec::files(&["common.cl", "tabu.cl"]).flags(&tabu_options(max_length, words)))?;
+        let program = ctx.build(&tabu_defines(ProgramSpec::files(&["common.cl", "tabu.cl"]), max_length, words))?;
         Self::new(q, &program, max_length, words)
     }
 

@@ -1,6 +1,6 @@
 //! Boolean satisfiability: DIMACS CNF formulas, bit-packed assignments and the host references
 //! that the device kernels (`cl/sat.cl`, `crate::sat::eval`) and the CPU evaluator
-//! (`crate::sat::cpu`) are tested against (docs/SAT.md).
+//! (`crate::sat::cpu`) are tested against (docs/specs/SAT.md).
 //!
 //! # Conventions
 //!

@@ -23,11 +23,6 @@ pub fn sat_program(lit: LitType) -> ProgramSpec {
     ProgramSpec::files(&["common.cl", "sat.cl"]).define("SAT_LIT", lit.cl_type())
 }
 
-/// The defines of [`sat_program`] as build flags, for a program that lists its files itself.
-pub fn sat_options(lit: LitType) -> String {
-    sat_program(lit).options()
-}
-
 /// Result of MCSX on one assignment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McsxResult {

@@ -5,7 +5,8 @@ use crate::args::{CsvArg, DeviceArg, SeedArg};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
 use metaopt::problem::sat::Cnf;
-use metaopt::sat::{SatOptions, SatSolver};
+use metaopt::hc12::restarts::Stop;
+use metaopt::hc12::sat::{SatOptions, SatSolver};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -61,7 +62,7 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
         let (mut solved, mut times, mut iters, mut device) = (0, Vec::new(), 0u64, String::new());
         for f in &files {
             let cnf = Cnf::from_file(f)?;
-            let opts = SatOptions { seed: a.seed.seed, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
+            let opts = SatOptions { seed: a.seed.seed, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
             let mut s = SatSolver::new(cnf, 1, opts.tabu.as_ref().map_or(0, |t| t.max_length), metaopt::device::Backend::DEVICE)?;
             let r = s.solve(&opts)?;
             device = s.backend_description();

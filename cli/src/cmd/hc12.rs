@@ -78,7 +78,7 @@ struct Hc12Json<'a> {
     rows: u64,
     device: String,
     #[serde(flatten)]
-    result: &'a metaopt::hc12::general::Hc12Result,
+    result: &'a metaopt::hc12::general::Hc12SolveResult,
     profile: Option<Vec<(String, u64, f64)>>,
 }
 
@@ -133,7 +133,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
     let opts = RunOptions {
         coding: if a.coding == CodingArg::Gc { Coding::Gray } else { Coding::Binary },
         sense: if a.max { Sense::Max } else { Sense::Min },
-        runs: a.runs,
+        stop: metaopt::hc12::restarts::Stop { max_runs: a.runs, ..Default::default() },
         start,
         seed: a.seed.seed,
         ..Default::default()

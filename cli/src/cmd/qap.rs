@@ -5,8 +5,10 @@ use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::ProgressBar;
 use metaopt::device::get_device_number;
-use metaopt::hc12::driver::{gap_percent, solve as hc12_solve, Progress, RestartMode, SolveOptions, Start};
-use metaopt::hc12::qap::{Cost, CostForm, QapHc12, QapProblem};
+use metaopt::hc12::qap::solve::{gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start};
+use metaopt::hc12::restarts::{RunReport, Stop};
+use metaopt::hc12::qap::{CostForm, QapHc12};
+use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use serde::Serialize;
@@ -353,16 +355,14 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         (None, Some(_)) => 0,
         (None, None) => 100,
     };
-    let opts = SolveOptions {
-        runs,
-        time_limit,
+    let opts = QapSolveOptions {
+        stop: Stop { max_runs: runs, time_limit, target },
         seed: a.seed.seed,
         start: start.clone(),
         restart: match a.restart_mode {
             RestartArg::Rebase => RestartMode::Rebase,
             RestartArg::Random => RestartMode::Random,
         },
-        target,
     };
     let swaps = a.swaps;
     let problem = Arc::new(QapProblem::from_instance(&inst));
@@ -380,7 +380,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     };
 
     let bar = a.json.progress().then(|| progress_bar(runs, time_limit));
-    let on_progress = |p: &Progress| {
+    let on_progress = |p: &RunReport<Cost>| {
         if let Some(bar) = &bar {
             match time_limit {
                 Some(_) => bar.set_position(p.elapsed.as_millis() as u64),

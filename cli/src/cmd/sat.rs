@@ -5,7 +5,8 @@ use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::sat::{Assignment, Cnf};
-use metaopt::sat::{SatOptions, SatSolver};
+use metaopt::hc12::restarts::Stop;
+use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::sat::eval::DeviceSat;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -116,7 +117,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 1, value_name = "ORDER")]
     mask_order: u32,
     /// Iterations a flipped variable stays put unless flipping it beats the run's best (0: off)
-    #[arg(long, default_value_t = metaopt::sat::DEFAULT_TENURE, value_name = "N")]
+    #[arg(long, default_value_t = metaopt::hc12::sat::DEFAULT_TENURE, value_name = "N")]
     tenure: u32,
     #[command(flatten)]
     seed: SeedArg,
@@ -130,7 +131,7 @@ fn options(a: &SolveArgs) -> CliResult<SatOptions> {
     if !(a.time_limit.is_finite() && a.time_limit > 0.0) {
         return Err(Failure(format!("--time-limit: {} is not a positive number of seconds", a.time_limit)));
     }
-    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed.seed, runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), ..Default::default() };
+    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed.seed, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
     o.tabu = if a.tabu == 0 {
         None
     } else {
@@ -149,7 +150,7 @@ struct SolveJson {
     variables: usize,
     clauses: usize,
     #[serde(flatten)]
-    result: metaopt::sat::SatResult,
+    result: metaopt::hc12::sat::SatSolveResult,
     /// The model as signed literals, when one was found.
     model: Option<Vec<i64>>,
     device: String,

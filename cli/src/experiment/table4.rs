@@ -6,7 +6,8 @@
 //! for HC12 with the tabu list.
 
 use metaopt::error::Result;
-use metaopt::hc12::qap::{Backend, CostForm, QapHc12, QapProblem};
+use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
+use metaopt::problem::qap::QapProblem;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::QapInstance;
 use metaopt::rng::Philox;

@@ -1,0 +1,126 @@
+//! The general HC12 solver (thesis 000, 2.2, 5.1.2): parameters of 1 to 32 bits each (binary or
+//! Gray coded) mapped to binary, integer or real domains, any objective of the objective contract
+//! (a catalogue function, a user's OpenCL source, a host callback), `min` or `max`, restarts, and
+//! the tabu list of `tabu.rs`. [`Hc12`] (`device.rs`, its only backend: there is no CPU twin) is
+//! the [`Landscape`] the engine climbs (`src/hc12/climb.rs`, `src/hc12/restarts.rs`); the
+//! options and results are `params.rs`'s.
+
+mod device;
+mod params;
+
+pub use self::device::Hc12;
+pub use self::params::{Coding, Domain, Hc12Params, Hc12SolveResult, Profile, RunFigures, RunOptions, Sense, StartPoint};
+use crate::error::{Error, Result};
+use crate::hc12::restarts::restarts;
+use crate::hc12::tabu::TabuConfig;
+use crate::hc12::{Landscape, TabuQuery};
+use crate::rng::Philox;
+
+impl Hc12 {
+    /// `stop.max_runs` runs of HC12 (with the tabu list when one is set); the best over all runs.
+    pub fn run(&mut self, opts: &RunOptions) -> Result<Hc12SolveResult> {
+        if opts.stop.max_runs == 0 {
+            return Err(Error::arg("nRuns", "0; expected at least 1"));
+        }
+        if opts.max_iterations == 0 {
+            return Err(Error::arg("maxIterations", "0; expected at least 1"));
+        }
+        opts.stop.check("nRuns", "a time limit or a target to end")?;
+        self.coding = opts.coding;
+        self.sense = opts.sense;
+        let tabu = self.tabu.clone();
+        let next_start = |s: &mut Self, run: u32, _: Option<&_>| -> Result<Vec<u32>> {
+            let mut rng = Philox::new(opts.seed, run);
+            Ok(match (&opts.start, run) {
+                (StartPoint::Zeros, 0) => vec![0; s.params.n_param as usize],
+                (StartPoint::Vector(x), 0) => s.encode(x, opts.coding)?,
+                _ => s.random_string(&mut rng),
+            })
+        };
+        let out = restarts(self, &opts.stop, opts.max_iterations, tabu.as_ref(), next_start, |_| {})?;
+        let (integers, reals) = self.decode(&out.best, opts.coding);
+        Ok(Hc12SolveResult {
+            value: out.value,
+            string: out.best,
+            integers,
+            reals,
+            iterations: out.best_run_iterations,
+            evaluations: out.evaluations,
+            seconds: out.seconds,
+            runs: out.per_run.iter().map(|&(value, iterations)| RunFigures { value, iterations }).collect(),
+        })
+    }
+}
+
+/// The climb over one string: the value of a row comes from the device (and the host callback),
+/// a move flips the row's bits in the host's copy.
+impl Landscape for Hc12 {
+    type Value = f64;
+    type Start = Vec<u32>;
+    /// The best string.
+    type Best = Vec<u32>;
+
+    fn start_run(&mut self, k: Vec<u32>) -> Result<u64> {
+        let (coding, sense) = (self.coding, self.sense);
+        self.kernels(coding, sense)?;
+        self.cur = self.value_of(&k, coding, sense)?;
+        self.k = k;
+        Ok(self.nb.rows)
+    }
+
+    fn reset_tabu(&mut self, _cfg: &TabuConfig) -> Result<()> {
+        // the list was made with the kernels (`start_run`), for the capacity of `self.tabu`
+        match &mut self.kernels {
+            Some(k) => k.search.clear_tabu(&self.queue),
+            None => Ok(()),
+        }
+    }
+
+    fn rows(&self) -> u64 {
+        self.nb.rows
+    }
+
+    fn best_row(&mut self, q: &TabuQuery<f64>) -> Result<(f64, u64)> {
+        self.bufs.k.write(&self.queue, &self.k)?;
+        if q.insert {
+            if let Some(k) = self.kernels.as_mut().filter(|k| k.search.tabu().is_some()) {
+                k.search.insert(&self.queue, &self.bufs.k, 0)?;
+            }
+        }
+        let (coding, sense) = (self.coding, self.sense);
+        self.evaluate(coding, sense, false, q.check, q.aspiration.then_some(q.best))
+    }
+
+    fn excluded(&self, value: f64, tabu_checked: bool) -> bool {
+        tabu_checked && !value.is_finite()
+    }
+
+    fn apply_row(&mut self, row: u64, value: f64, _iteration: u32) -> Result<()> {
+        let (bits, h) = self.nb.row_bits(row);
+        for &b in &bits[..h] {
+            self.k[self.bit_param[b as usize] as usize] ^= self.bit_mask[b as usize];
+        }
+        self.cur = value;
+        Ok(())
+    }
+
+    fn current(&self) -> f64 {
+        self.cur
+    }
+
+    fn best_so_far(&self) -> Vec<u32> {
+        self.k.clone()
+    }
+
+    fn better(&self, a: f64, b: f64) -> bool {
+        if self.sense == Sense::Max { a > b } else { a < b }
+    }
+
+    fn better_than_limit(&self, v: f64, limit: f64) -> bool {
+        self.better(v, limit)
+    }
+
+    fn as_f64(&self, v: f64) -> f64 {
+        v
+    }
+}

@@ -1,0 +1,152 @@
+//! The general HC12's options and results: the problem's shape, codings, the sense, starts, the
+//! options of a search and what it returns.
+
+use crate::error::{Error, Result};
+use crate::hc12::restarts::Stop;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What the objective reads (only that matrix is made: the thesis's `params:noR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Domain {
+    /// The bit strings B (one word per parameter).
+    Binary,
+    /// The decoded integers I.
+    Integer,
+    /// The reals R = a + I (b - a) / (2^bits - 1).
+    Real,
+}
+
+/// How a parameter's bits encode its integer (thesis `mCode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub enum Coding {
+    /// `BC`: plain binary.
+    Binary,
+    /// `GC`: Gray code (the default).
+    #[default]
+    Gray,
+}
+
+impl Coding {
+    pub fn from_name(s: &str) -> Result<Self> {
+        match s {
+            "BC" | "bc" => Ok(Coding::Binary),
+            "GC" | "gc" => Ok(Coding::Gray),
+            _ => Err(Error::arg("mCode", format!("`{s}`; expected `GC` (Gray) or `BC` (binary)"))),
+        }
+    }
+}
+
+/// `funOpt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub enum Sense {
+    #[default]
+    Min,
+    Max,
+}
+
+/// The shape of the problem: what `params` takes in the thesis's API.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hc12Params {
+    pub n_param: u32,
+    /// Bits per parameter: one value for all, or one per parameter (1..32 each).
+    pub bits: Vec<u32>,
+    /// Interval per parameter: one for all, or one per parameter (a < b; used by `Real`).
+    pub bounds: Vec<(f64, f64)>,
+    pub mask_order: u32,
+    pub start_bit: i64,
+    /// 0: to the end of the string.
+    pub bit_length: i64,
+    pub domain: Domain,
+    /// Double precision for R and F (needs `cl_khr_fp64`).
+    pub double: bool,
+}
+
+impl Hc12Params {
+    /// Real parameters of `bits` bits on one interval, mask order 2, the whole string, float.
+    pub fn real(n_param: u32, bits: u32, a: f64, b: f64) -> Self {
+        Hc12Params {
+            n_param,
+            bits: vec![bits],
+            bounds: vec![(a, b)],
+            mask_order: 2,
+            start_bit: 0,
+            bit_length: 0,
+            domain: Domain::Real,
+            double: false,
+        }
+    }
+
+    pub(super) fn per_param<T: Copy>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
+        match v.len() {
+            1 => Ok(vec![v[0]; n]),
+            l if l == n => Ok(v.to_vec()),
+            l => Err(Error::arg(arg, format!("{l} values; expected 1 or nParam = {n}"))),
+        }
+    }
+}
+
+/// Where a run starts (thesis `startSeed`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum StartPoint {
+    /// A random string from the run's seed.
+    #[default]
+    Random,
+    /// The all-zero string (`bit-zeros`).
+    Zeros,
+    /// A real vector, quantised onto the parameters' grids and encoded.
+    Vector(Vec<f64>),
+}
+
+/// Options of [`Hc12::run`] (thesis `run`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOptions {
+    pub coding: Coding,
+    pub sense: Sense,
+    /// Runs (`max_runs`, at least 1): the first from `start`, the others random.
+    pub stop: Stop,
+    pub start: StartPoint,
+    pub seed: u64,
+    /// Cap on iterations per run without a tabu list.
+    pub max_iterations: u32,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            coding: Coding::Gray,
+            sense: Sense::Min,
+            stop: Stop::default(),
+            start: StartPoint::Random,
+            seed: 1,
+            max_iterations: 1_000_000,
+        }
+    }
+}
+
+/// One run's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunFigures {
+    pub value: f64,
+    pub iterations: u32,
+}
+
+/// The result of [`Hc12::run`]: the best over all runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hc12SolveResult {
+    pub value: f64,
+    /// The best string as stored (Gray-coded under `GC`, the thesis's `K_GC`), one word per parameter.
+    pub string: Vec<u32>,
+    /// Its decoded integers.
+    pub integers: Vec<u32>,
+    /// Its real parameters.
+    pub reals: Vec<f64>,
+    /// Iterations of the best run.
+    pub iterations: u32,
+    pub evaluations: u64,
+    pub seconds: f64,
+    pub runs: Vec<RunFigures>,
+}
+
+/// Kernel timings from OpenCL profiling events: launches and nanoseconds per kernel.
+pub type Profile = BTreeMap<&'static str, (u64, u64)>;

@@ -1,0 +1,43 @@
+//! What the QAP HC12's two evaluators (`device.rs`, `cpu.rs`) share with the solver: the state of
+//! one iteration, the evaluator interface and the cost form.
+
+use crate::error::Result;
+use crate::hc12::TabuQuery;
+use crate::problem::qap::Cost;
+use serde::Serialize;
+
+/// Everything an evaluator needs for one iteration: the base permutation, the current string,
+/// its decoded parameters, the current permutation and its cost.
+#[derive(Clone, Debug)]
+pub struct IterState {
+    pub base: Vec<u8>,
+    pub k: Vec<u32>,
+    pub i_cur: Vec<u32>,
+    pub cur: Vec<u8>,
+    pub cur_cost: Cost,
+}
+
+/// Every row's cost of one iteration.
+pub type RowCosts = Vec<Cost>;
+
+/// Evaluates every row of the neighbourhood of an [`IterState`], and keeps the tabu list.
+pub trait Evaluator: Send {
+    /// The best row: lowest cost, ties to the lowest row. Listed rows count as worst when
+    /// `tabu.check` is set; a row of worst value is then returned only when every row is listed.
+    fn best_row(&mut self, st: &IterState, tabu: &TabuQuery<Cost>) -> Result<(Cost, u64)>;
+    /// Every row's cost, without the tabu list (for tests and traces).
+    fn all_costs(&mut self, st: &IterState) -> Result<RowCosts>;
+    /// Makes an empty tabu list of `max_length` entries (0: none).
+    fn tabu_reset(&mut self, max_length: usize) -> Result<()>;
+    /// The listed strings in sorted order (for tests).
+    fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>>;
+    fn description(&self) -> String;
+}
+
+/// How a row's cost is computed: the thesis's full O(n^2) sum or the O(n) delta form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub enum CostForm {
+    Full,
+    #[default]
+    Delta,
+}

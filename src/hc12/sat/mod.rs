@@ -1,0 +1,227 @@
+//! SAT local search with HC12 (thesis 000, 5.3.3): the string is the assignment, one bit per
+//! variable; mask order 1 flips one variable (the GSAT neighbourhood), 2 flips two. The
+//! objective, the number of unsatisfied clauses, is evaluated incrementally on the device (only
+//! the clauses of the flipped variables change: `sat_hc12_eval` in `cl/sat.cl`, see
+//! `device.rs`), the tabu list keeps the walk from cycling on plateaus, a variable tenure holds
+//! recently flipped variables, and runs restart from random assignments. [`SatSolver`] is the
+//! [`Landscape`] the engine climbs (`src/hc12/climb.rs`, `src/hc12/restarts.rs`). Every model
+//! is checked against the original clauses on the host before it is reported.
+
+mod device;
+
+use crate::device::{DeviceBuffer, Queue};
+use crate::error::{Error, Result};
+use crate::hc12::restarts::{restarts, Stop};
+use crate::hc12::rows::RowSearch;
+use crate::hc12::tabu::TabuConfig;
+use crate::hc12::{Landscape, Neighbourhood, TabuQuery};
+use crate::problem::sat::{Assignment, ClauseCounts, Cnf, Model, Occurrences};
+use crate::rng::Philox;
+use serde::Serialize;
+use std::time::Duration;
+
+/// Options of [`SatSolver::solve`].
+#[derive(Clone, Debug)]
+pub struct SatOptions {
+    /// 1: flips of one variable; 2: also every pair.
+    pub mask_order: u32,
+    /// The tabu list (None: plain HC12, which stops at the first local optimum of each run).
+    pub tabu: Option<TabuConfig>,
+    /// Iterations a flipped variable stays put (0: off), unless flipping it beats the run's best:
+    /// the variable tenure of tabu search for SAT, which the list of whole assignments cannot
+    /// give (it only forbids exact revisits, so the walk cycles on plateaus).
+    pub tenure: u32,
+    pub seed: u64,
+    /// Runs (`max_runs` 0 = until the time limit) and the time limit, checked before every
+    /// iteration; a model always ends the search.
+    pub stop: Stop,
+}
+
+impl Default for SatOptions {
+    fn default() -> Self {
+        // measured on uf75 (PoCL): a long list with early restarts solved every seed tried, where
+        // 50 strings and 2,000 iterations without improvement left some at one clause
+        let mut tabu = TabuConfig::new(500).expect("a valid length");
+        tabu.max_iterations = 100_000;
+        tabu.max_no_improve = 300;
+        SatOptions {
+            mask_order: 1,
+            tabu: Some(tabu),
+            tenure: DEFAULT_TENURE,
+            seed: 1,
+            stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(10)), target: None },
+        }
+    }
+}
+
+/// The default variable tenure.
+pub const DEFAULT_TENURE: u32 = 10;
+
+/// The result of [`SatSolver::solve`].
+#[derive(Clone, Debug, Serialize)]
+pub struct SatSolveResult {
+    /// A model, verified against every clause.
+    #[serde(skip)]
+    pub model: Option<Model>,
+    pub satisfiable: bool,
+    /// The fewest unsatisfied clauses seen (0 with a model).
+    pub best_unsatisfied: u32,
+    /// The best assignment seen.
+    #[serde(skip)]
+    pub best: Assignment,
+    pub runs: u32,
+    pub iterations: u64,
+    pub evaluations: u64,
+    pub seconds: f64,
+}
+
+/// HC12 over one formula on one device.
+pub struct SatSolver {
+    cnf: Cnf,
+    occ: Occurrences,
+    nb: Neighbourhood,
+    queue: Queue,
+    search: RowSearch,
+    tabu_len: usize,
+    offsets: DeviceBuffer<u32>,
+    literals: DeviceBuffer<u8>,
+    occ_off: DeviceBuffer<u32>,
+    occ_clauses: DeviceBuffer<u32>,
+    x: DeviceBuffer<u32>,
+    counts: DeviceBuffer<u32>,
+    until: DeviceBuffer<u32>,
+    /// The run in progress: the tenure, the assignment with its clause counts, and the
+    /// iteration until which each variable is held.
+    tenure: u32,
+    cc: Option<ClauseCounts>,
+    held_until: Vec<u32>,
+}
+
+impl SatSolver {
+    pub fn cnf(&self) -> &Cnf {
+        &self.cnf
+    }
+
+    pub fn rows(&self) -> u64 {
+        self.nb.rows
+    }
+
+    pub fn backend_description(&self) -> String {
+        let i = &self.queue.ctx().info;
+        format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str())
+    }
+
+    /// Runs until a model, the run count or the time limit.
+    pub fn solve(&mut self, opts: &SatOptions) -> Result<SatSolveResult> {
+        if let Some(t) = &opts.tabu {
+            t.check()?;
+            if t.max_length != self.tabu_len {
+                return Err(Error::arg("tabu", format!("the solver was built for a tabu list of {}, not {}", self.tabu_len, t.max_length)));
+            }
+        }
+        opts.stop.check("runs", "a time limit")?;
+        self.tenure = opts.tenure;
+        let n = self.cnf.num_vars;
+        let next_start = |_: &mut Self, run: u32, _: Option<&_>| -> Result<Assignment> {
+            let mut rng = Philox::new(opts.seed, run);
+            Ok(Assignment::random(n, &mut rng))
+        };
+        let out = restarts(self, &opts.stop, u32::MAX, opts.tabu.as_ref(), next_start, |_| {})?;
+        let best_unsat = out.value as u32;
+        let model = if best_unsat == 0 { Some(Model::verified(&self.cnf, out.best.clone())?) } else { None };
+        Ok(SatSolveResult {
+            satisfiable: model.is_some(),
+            model,
+            best_unsatisfied: best_unsat,
+            best: out.best,
+            runs: out.runs,
+            iterations: out.iterations,
+            evaluations: out.evaluations,
+            seconds: out.seconds,
+        })
+    }
+
+    fn counts_now(&self) -> &ClauseCounts {
+        self.cc.as_ref().expect("a run has started")
+    }
+}
+
+/// The climb over assignments: the value is the number of unsatisfied clauses, kept on the host
+/// by incremental clause counts; the time limit is checked before every iteration and a model
+/// ends the search.
+impl Landscape for SatSolver {
+    type Value = i64;
+    type Start = Assignment;
+    type Best = Assignment;
+    const TIME_EACH_ITERATION: bool = true;
+
+    fn start_run(&mut self, a: Assignment) -> Result<u64> {
+        self.cc = Some(ClauseCounts::new(&self.cnf, a));
+        self.held_until = vec![0; self.cnf.num_vars];
+        Ok(0)
+    }
+
+    fn reset_tabu(&mut self, _cfg: &TabuConfig) -> Result<()> {
+        self.search.clear_tabu(&self.queue)
+    }
+
+    fn rows(&self) -> u64 {
+        self.nb.rows
+    }
+
+    fn best_row(&mut self, q: &TabuQuery<i64>) -> Result<(i64, u64)> {
+        let cc = self.cc.as_ref().expect("a run has started");
+        self.x.write(&self.queue, cc.assignment.words())?;
+        self.counts.write(&self.queue, &cc.counts)?;
+        if q.insert && self.search.tabu().is_some() {
+            // only the assignment moved to is listed
+            self.search.insert(&self.queue, &self.x, 0)?;
+        }
+        if self.tenure > 0 {
+            self.until.write(&self.queue, &self.held_until)?;
+        }
+        let iteration = if self.tenure > 0 { q.iteration } else { u32::MAX };
+        self.search_rows(q.check, iteration, q.best, q.aspiration)
+    }
+
+    fn excluded(&self, value: i64, _tabu_checked: bool) -> bool {
+        // the tenure excludes rows too: every row held or listed
+        value == i64::MAX
+    }
+
+    fn apply_row(&mut self, row: u64, _value: i64, iteration: u32) -> Result<()> {
+        let (bits, h) = self.nb.row_bits(row);
+        let tenure = self.tenure;
+        let cc = self.cc.as_mut().expect("a run has started");
+        for &b in &bits[..h] {
+            cc.flip(&self.occ, b as usize + 1);
+            self.held_until[b as usize] = iteration.saturating_add(tenure);
+        }
+        debug_assert_eq!(cc.unsatisfied as i64, _value);
+        Ok(())
+    }
+
+    fn current(&self) -> i64 {
+        self.counts_now().unsatisfied as i64
+    }
+
+    fn best_so_far(&self) -> Assignment {
+        self.counts_now().assignment.clone()
+    }
+
+    fn better(&self, a: i64, b: i64) -> bool {
+        a < b
+    }
+
+    fn better_than_limit(&self, v: i64, limit: f64) -> bool {
+        (v as f64) < limit
+    }
+
+    fn as_f64(&self, v: i64) -> f64 {
+        v as f64
+    }
+
+    fn reached_target(&self) -> bool {
+        self.counts_now().unsatisfied == 0
+    }
+}
