@@ -1,4 +1,4 @@
-// de.cl: island differential evolution (thesis 000, 2.3, 2.3.1, 5.2; docs/DE.md).
+// de.cl: island differential evolution (thesis 000, 2.3, 2.3.1, 5.2; docs/specs/DE.md).
 // It follows common.cl and, unless DE_EXTERNAL_F, the objective's source (a catalogue function of
 // functions.cl or a user's code defining `objective`).
 //
@@ -107,7 +107,7 @@ inline uint de_indices(ulong seed, ulong gen, uint p, uint m, uint np, uint nm, 
     return de_below(w[5], nn);
 }
 
-// Moves a mutant component v outside [a, b] back inside (docs/DE.md). x is the target's
+// Moves a mutant component v outside [a, b] back inside (docs/specs/DE.md). x is the target's
 // component; w1, w2 are the component's random words (uni, COTN).
 inline FP de_correct(uint kind, FP v, FP x, FP a, FP b, uint w1, uint w2)
 {

@@ -1,7 +1,7 @@
-// functions.cl: the continuous test-function catalogue of docs/FUNCTIONS.md (F1..F12, CEC04..CEC10
+// functions.cl: the continuous test-function catalogue of docs/specs/FUNCTIONS.md (F1..F12, CEC04..CEC10
 // and the transformed CEC04t..CEC10t), one source for float and double.
 //
-// Objective contract (docs/DESIGN.md): every function is
+// Objective contract (docs/ARCHITECTURE.md): every function is
 //   FP mo_<name>(__global const FP *x, uint dims, uint stride, __global const FP *data)
 // where component j of the point is x[j * stride] and `data` holds the function's constants (for
 // CECkt: the shift o, dims values, then M, dims * dims values row by row; unused otherwise).
@@ -10,7 +10,7 @@
 // Type: FP is float unless FP_DOUBLE is 1. A program that defines FP itself must pass FP_DOUBLE
 // too (the constants below are split per type; a mismatch fails to compile).
 //
-// Accuracy (thesis 6.4): the formulas are the mathematical ones of FUNCTIONS.md, evaluated in
+// Accuracy (thesis 6.4): the formulas are the mathematical ones of docs/specs/FUNCTIONS.md, evaluated in
 // forms that avoid cancellation and with error-free transformations (TwoSum, TwoProduct by fma)
 // so that sums, squares, the CEC transformation and the arguments of periodic functions carry
 // about twice the working precision. They rely on FP_CONTRACT OFF and must not be built with
@@ -286,7 +286,7 @@ FP mo_weierstrass_end(mo_weierstrass_st *st, uint dims)
 
 // Modified Schwefel (CEC 2019 function 7): 418.9828872724338 D - sum h(w), w = z + 420.9687...,
 // h(w) = w sin(sqrt|w|) for |w| <= 500, else sign(w) u sin(sqrt u) - (|w| - 500)^2 / (10000 D)
-// with u = 500 - fmod(|w|, 500) (the two outer cases of FUNCTIONS.md in one form).
+// with u = 500 - fmod(|w|, 500) (the two outer cases of docs/specs/FUNCTIONS.md in one form).
 typedef struct {
     mo_acc a;
     uint dims;

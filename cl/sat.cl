@@ -1,4 +1,4 @@
-// sat.cl: clause evaluation of CNF formulas (docs/SAT.md; thesis 000, 3.2.2, 5.3.3, appendices C, E).
+// sat.cl: clause evaluation of CNF formulas (docs/specs/SAT.md; thesis 000, 3.2.2, 5.3.3, appendices C, E).
 //
 // The clauses are stored flat: clause c is lits[offsets[c] .. offsets[c + 1]), literals signed
 // and 1-based, of the type SAT_LIT (char, short or int: the smallest holding +-vars, chosen by the

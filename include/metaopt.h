@@ -1,5 +1,5 @@
 /*
- * metaopt: GPU metaheuristics over OpenCL, C API of libmetaopt.so (docs/API.md).
+ * metaopt: GPU metaheuristics over OpenCL, C API of libmetaopt.so (docs/specs/API.md).
  *
  * Ownership: every string and array the library returns is the caller's and is released with
  * metaopt_pointer_free (or the metaopt_*_free_*_result functions); instances with
@@ -1848,7 +1848,7 @@ void metaopt_sat_free_eval_result(struct MetaoptSatEvalResult *r);
 struct MetaoptSatSolveOptions metaopt_sat_default_solve_options(void);
 
 /**
- * Searches for a model of the formula of `h` with HC12 on the device in use (docs/SAT.md):
+ * Searches for a model of the formula of `h` with HC12 on the device in use (docs/specs/SAT.md):
  * runs from random assignments, each moving to its best neighbour (the tabu list keeps it off
  * recent assignments) until a model, `opts.runs` or the time limit. A model is verified against
  * every clause before it is reported. A formula with no variables or no clauses is an error.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reference values of the function catalogue at 50 significant digits (mpmath), for the accuracy
-table of thesis 000, section 6.4 (docs: FUNCTIONS.md), written to tests/fixtures/functions_d10.txt.
+table of thesis 000, section 6.4 (docs/specs/FUNCTIONS.md), written to tests/fixtures/functions_d10.txt.
 
 Made once and committed; CI does not run this (it needs python3 and mpmath; gmpy2 makes it about
 five times faster). Run from anywhere:
@@ -13,7 +13,7 @@ f with domain [a, b] is evaluated at x = a + (b - a) * u, computed in IEEE doubl
 (no fused multiply-add), which the Rust loader reproduces bit for bit. The transformed CECkt use
 [-100, 100]. Sharing the unit points keeps the file at about 15 MB.
 
-Definitions. The formulas are those of docs/FUNCTIONS.md, written directly (no rearrangement), at
+Definitions. The formulas are those of docs/specs/FUNCTIONS.md, written directly (no rearrangement), at
 70 digits of working precision. Decimal constants (418.9828872724338, 420.9687462275036, the
 scales 5.12/100 ...) are taken as the exact decimals; the CEC 2019 shift vectors and matrices are
 the exact values of the doubles read from data/cec2019 (what the library computes with).
@@ -85,7 +85,7 @@ def cec_data(dims):
     return out
 
 
-# ---- the formulas of FUNCTIONS.md ----------------------------------------------------------------
+# ---- the formulas of docs/specs/FUNCTIONS.md ----------------------------------------------------------------
 
 def f1(x):
     return mp.fsum(v * v for v in x)

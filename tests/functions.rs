@@ -1,4 +1,4 @@
-//! The function catalogue (docs: FUNCTIONS.md) and the objective contract: metadata and errors,
+//! The function catalogue (docs/specs/FUNCTIONS.md) and the objective contract: metadata and errors,
 //! known minima on the host and the device, device against host, device double against the
 //! 50-digit mpmath fixture, user sources and host callbacks.
 

@@ -6,7 +6,7 @@ use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::Neighbourhood;
 use metaopt::problem::sat::{verify, Assignment, ClauseCounts, Cnf};
 use metaopt::rng::Philox;
-use metaopt::sat::{SatOptions, SatSolver};
+use metaopt::hc12::sat::{SatOptions, SatSolver};
 use std::path::PathBuf;
 use std::time::Duration;
 

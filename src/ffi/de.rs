@@ -1,7 +1,7 @@
 //! Island differential evolution over the C ABI: the thesis's `DEMultiPop` (5.2.1) under a
 //! `metaopt_de_` prefix — create, init, iteration, run with stop conditions, the bests of the
 //! populations, any member, func-data, info, free — with the error discipline of the QAP
-//! functions (docs/API.md, docs/DE.md).
+//! functions (docs/specs/API.md, docs/specs/DE.md).
 
 use super::handle::{self, opaque_handle};
 use super::{

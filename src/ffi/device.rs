@@ -1,4 +1,4 @@
-//! Device selection and listing over the C ABI (docs/API.md "Device selection").
+//! Device selection and listing over the C ABI (docs/specs/API.md "Device selection").
 
 use super::{c_string, ffi_boundary, MetaoptInt32Result};
 use super::result::free_c;

@@ -1,7 +1,7 @@
 //! The general HC12 solver over the C ABI: the thesis's Table 1 (`params`, `params:noR`,
 //! `set-tabu-list`, `run` with its option list, `func-data`, `func-data-clean`, `kernel-verbose`,
 //! `profiler-on`, `profiler-output`, `info`, `free`) under a `metaopt_hc12_` prefix, with the
-//! error discipline of the QAP functions (docs/API.md, docs/HC12.md).
+//! error discipline of the QAP functions (docs/specs/API.md, docs/specs/HC12.md).
 
 use super::handle::{self, opaque_handle};
 use super::{

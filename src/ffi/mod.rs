@@ -1,4 +1,4 @@
-//! The C ABI of `libmetaopt.so` (docs/API.md); cbindgen turns this module, and only this module,
+//! The C ABI of `libmetaopt.so` (docs/specs/API.md); cbindgen turns this module, and only this module,
 //! into `include/metaopt.h`.
 //!
 //! Layout: `boundary.rs` (the one panic boundary and the checks of the caller's pointers),

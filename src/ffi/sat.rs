@@ -1,7 +1,7 @@
-//! SAT over the C ABI (docs/SAT.md): a formula from a DIMACS CNF file or from clauses, the
+//! SAT over the C ABI (docs/specs/SAT.md): a formula from a DIMACS CNF file or from clauses, the
 //! evaluation of many bit-packed assignments at once (DXAC on the device, or the rayon evaluator
 //! on the host), and the HC12 local search, with the error discipline of the QAP functions
-//! (docs/API.md).
+//! (docs/specs/API.md).
 
 use super::handle::{self, opaque_handle};
 use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
@@ -356,7 +356,7 @@ fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     Ok(SatOptions { mask_order: o.mask_order, tabu, tenure: o.tenure, seed: o.seed, stop: Stop { max_runs: o.runs, time_limit, target: None } })
 }
 
-/// Searches for a model of the formula of `h` with HC12 on the device in use (docs/SAT.md):
+/// Searches for a model of the formula of `h` with HC12 on the device in use (docs/specs/SAT.md):
 /// runs from random assignments, each moving to its best neighbour (the tabu list keeps it off
 /// recent assignments) until a model, `opts.runs` or the time limit. A model is verified against
 /// every clause before it is reported. A formula with no variables or no clauses is an error.

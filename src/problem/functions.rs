@@ -1,4 +1,4 @@
-//! The continuous test-function catalogue (docs: FUNCTIONS.md): F1..F12 after GEATbx, CEC04..CEC10
+//! The continuous test-function catalogue (docs/specs/FUNCTIONS.md): F1..F12 after GEATbx, CEC04..CEC10
 //! of the CEC 2019 "100-Digit Challenge" and their transformed forms CEC04t..CEC10t (D = 2 and
 //! D = 10), with metadata (domain, allowed dimensions, known minimum), the constant data the
 //! transformed functions read, and f64 host references.

@@ -10,7 +10,7 @@
 //!   `(v - 1) / 32`; the bits past the last variable are always 0.
 //! - The *true-literal count* of a clause counts its true literal occurrences (a literal written
 //!   twice counts twice). A clause is satisfied when its count is positive, so a clause holding a
-//!   literal and its negation is always satisfied (its count is at least 1), as SAT.md says.
+//!   literal and its negation is always satisfied (its count is at least 1), as docs/specs/SAT.md says.
 //!
 //! # Parsing
 //!

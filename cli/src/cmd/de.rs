@@ -1,4 +1,4 @@
-//! `metaopt de`: the island differential evolution solver (docs/DE.md) on a catalogue function
+//! `metaopt de`: the island differential evolution solver (docs/specs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
 
 use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, JsonArg, ObjectiveArgs, TimeLimitArg};

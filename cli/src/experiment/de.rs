@@ -1,5 +1,5 @@
 //! `metaopt experiment de-sdis` and `metaopt experiment de-migration`: the two island DE
-//! experiments of the thesis's section 6.1 (docs/DE.md), each one command that writes CSV
+//! experiments of the thesis's section 6.1 (docs/specs/DE.md), each one command that writes CSV
 //! tables and PNG plots into a folder. The computation is `super::de_stats`.
 
 use super::de_stats::{self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup};

@@ -1,4 +1,4 @@
-//! The island DE experiments of the thesis (000, 6.1; docs/DE.md) and the 100-Digit Challenge
+//! The island DE experiments of the thesis (000, 6.1; docs/specs/DE.md) and the 100-Digit Challenge
 //! figure, as reusable computations: running one configuration and keeping the best of every
 //! island every k generations, grouping the islands into intervals of F, quantiles, and a
 //! DE run with restarts that counts the correct digits of a CEC 2019 optimum.

@@ -1,6 +1,6 @@
 //! Experiments of the thesis that the `metaopt bench` commands reproduce.
 //!
-//! Table 4 (thesis 000, 6.3; docs/QAP.md): on small QAPLIB instances with known optima, the share
+//! Table 4 (thesis 000, 6.3; docs/specs/QAP.md): on small QAPLIB instances with known optima, the share
 //! of single HC12 runs (each from a random permutation and a random swap list) that end at the
 //! optimum, and the time until the first optimum, for plain HC12 at the thesis's swap counts and
 //! for HC12 with the tabu list.
