@@ -73,7 +73,7 @@ pub struct Record {
 
 /// The result of [`DeMultiPop::run`].
 #[derive(Clone, Debug, Serialize)]
-pub struct DeResult {
+pub struct DeRunResult {
     /// The best value over all populations, and where.
     pub value: f64,
     pub x: Vec<f64>,
@@ -196,7 +196,7 @@ impl DeMultiPop {
     }
 
     /// Generations until a stop condition holds; `observe` sees every record as it is made.
-    pub fn run_observed(&mut self, stop: &Stop, mut observe: impl FnMut(&Record)) -> Result<DeResult> {
+    pub fn run_observed(&mut self, stop: &Stop, mut observe: impl FnMut(&Record)) -> Result<DeRunResult> {
         self.running()?;
         if stop.max_generations.is_none() && stop.max_evaluations.is_none() && stop.target.is_none() && stop.time_limit.is_none() {
             return Err(Error::arg("stop", "no stop condition; give generations, evaluations, a target or a time limit"));
@@ -250,7 +250,7 @@ impl DeMultiPop {
         self.engine.sync()?;
         let seconds = t0.elapsed().as_secs_f64();
         let (island, value) = self.best_island()?;
-        Ok(DeResult {
+        Ok(DeRunResult {
             value,
             x: self.best(island)?,
             island,
@@ -263,7 +263,7 @@ impl DeMultiPop {
     }
 
     /// [`DeMultiPop::run_observed`] without an observer.
-    pub fn run(&mut self, stop: &Stop) -> Result<DeResult> {
+    pub fn run(&mut self, stop: &Stop) -> Result<DeRunResult> {
         self.run_observed(stop, |_| {})
     }
 

@@ -21,7 +21,7 @@ pub mod engine;
 pub mod ops;
 
 pub use self::config::{BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation};
-pub use self::engine::{DeMultiPop, DeResult, Engine, Record, Stop, StopReason};
+pub use self::engine::{DeMultiPop, DeRunResult, Engine, Record, Stop, StopReason};
 pub use crate::device::Backend;
 
 use crate::error::Result;

@@ -158,6 +158,8 @@ impl DeviceTabu {
         let f = q.buffer::<i32>(count, "tabu f")?;
         let p = q.buffer::<u32>(count, "tabu p")?;
         let count32 = count as u32;
+        // padded to whole groups of the tabu kernels' size; the kernel skips the padding
+        let granule = q.ctx().tuning().tabu;
         // SAFETY: as in `insert`; the reads below are blocking and follow on the in-order queue.
         unsafe {
             ExecuteKernel::new(&self.find_many)
@@ -168,7 +170,7 @@ impl DeviceTabu {
                 .set_arg(&count32)
                 .set_arg(f.cl())
                 .set_arg(p.cl())
-                .set_global_work_size(count.div_ceil(64) * 64)
+                .set_global_work_size(count.div_ceil(granule) * granule)
                 .enqueue_nd_range(q.cl())
                 .map_err(cl_error("clEnqueueNDRangeKernel(tabu_find_many)"))?;
         }

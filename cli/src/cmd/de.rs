@@ -8,7 +8,7 @@ use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
 use metaopt::de::{
-    BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeResult, FMode, Migration, MigrationKind, Record, Stop, StopReason,
+    BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind, Record, Stop, StopReason,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -265,7 +265,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let r: DeResult = result.map_err(de_error)?;
+    let r: DeRunResult = result.map_err(de_error)?;
 
     let cfg = de.config();
     let (island_f, island_cr) = (cfg.f[r.island as usize], cfg.cr[r.island as usize]);

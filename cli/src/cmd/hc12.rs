@@ -78,7 +78,7 @@ struct Hc12Json<'a> {
     rows: u64,
     device: String,
     #[serde(flatten)]
-    result: &'a metaopt::hc12::general::Hc12SolveResult,
+    result: &'a metaopt::hc12::general::Hc12RunResult,
     profile: Option<Vec<(String, u64, f64)>>,
 }
 

@@ -14,7 +14,7 @@
 //! groups can result (25 islands in 10 groups: 8 groups of 3 and one of 1).
 
 use metaopt::de::{
-    Backend, BoundsCorrection, Config, DeMultiPop, DeOptions, DeParams, DeResult, FMode, Migration, MigrationKind,
+    Backend, BoundsCorrection, Config, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind,
     Mutation, Record, Stop,
 };
 use metaopt::error::{Error, Result};
@@ -230,7 +230,7 @@ impl Setup {
 
 /// Runs one configuration for `setup.generations` generations, keeping the island bests every
 /// `record_every` generations (and at the start and the end).
-pub fn run(setup: &Setup) -> Result<DeResult> {
+pub fn run(setup: &Setup) -> Result<DeRunResult> {
     let mut de = DeMultiPop::new(&setup.params()?, setup.backend)?;
     de.init(&Objective::catalogue(&setup.function)?, setup.mutation, setup.migration)?;
     let every = if setup.record_every == 0 { setup.generations.max(1) } else { setup.record_every };

@@ -9,7 +9,7 @@ mod device;
 mod params;
 
 pub use self::device::Hc12;
-pub use self::params::{Coding, Domain, Hc12Params, Hc12SolveResult, Profile, RunFigures, RunOptions, Sense, StartPoint};
+pub use self::params::{Coding, Domain, Hc12Params, Hc12RunResult, Profile, RunFigures, RunOptions, Sense, StartPoint};
 use crate::error::{Error, Result};
 use crate::hc12::restarts::restarts;
 use crate::hc12::tabu::TabuConfig;
@@ -18,7 +18,7 @@ use crate::rng::Philox;
 
 impl Hc12 {
     /// `stop.max_runs` runs of HC12 (with the tabu list when one is set); the best over all runs.
-    pub fn run(&mut self, opts: &RunOptions) -> Result<Hc12SolveResult> {
+    pub fn run(&mut self, opts: &RunOptions) -> Result<Hc12RunResult> {
         if opts.stop.max_runs == 0 {
             return Err(Error::arg("nRuns", "0; expected at least 1"));
         }
@@ -39,7 +39,7 @@ impl Hc12 {
         };
         let out = restarts(self, &opts.stop, opts.max_iterations, tabu.as_ref(), next_start, |_| {})?;
         let (integers, reals) = self.decode(&out.best, opts.coding);
-        Ok(Hc12SolveResult {
+        Ok(Hc12RunResult {
             value: out.value,
             string: out.best,
             integers,

@@ -133,7 +133,7 @@ pub struct RunFigures {
 
 /// The result of [`Hc12::run`]: the best over all runs.
 #[derive(Clone, Debug, Serialize)]
-pub struct Hc12SolveResult {
+pub struct Hc12RunResult {
     pub value: f64,
     /// The best string as stored (Gray-coded under `GC`, the thesis's `K_GC`), one word per parameter.
     pub string: Vec<u32>,

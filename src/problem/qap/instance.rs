@@ -737,29 +737,19 @@ fn csv_error(path: &Path, e: csv::Error, lines: &LineIndex, fallback_byte: u64) 
 // ---------------------------------------------------------------------------------------------
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use crate::problem::qap::bounds::{gilmore_lawler, glb_costs, solver_shift};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// The shared QAPLIB folder: next to the crate in the project layout, else the absolute path
-    /// (for builds from a scratch crate elsewhere).
-    fn data_dir() -> PathBuf {
-        let rel = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/qaplib");
-        if rel.is_dir() {
-            return rel;
+    /// The QAPLIB folder of the test data (`METAOPT_DATA_DIR`, else the repository's `data/`).
+    pub(in crate::problem::qap) fn data_dir() -> PathBuf {
+        match std::env::var_os("METAOPT_DATA_DIR") {
+            Some(d) => PathBuf::from(d).join("qaplib"),
+            None => Path::new(env!("CARGO_MANIFEST_DIR")).join("data/qaplib"),
         }
-        let abs = PathBuf::from("/work/shared/data/qaplib");
-        assert!(
-            abs.is_dir(),
-            "QAPLIB data not found at {} or {}",
-            rel.display(),
-            abs.display()
-        );
-        abs
     }
 
-    fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    pub(in crate::problem::qap) fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -770,19 +760,19 @@ mod tests {
     }
 
     /// splitmix64: a tiny deterministic generator, so tests need no extra crate.
-    struct Rng(u64);
+    pub(in crate::problem::qap) struct Rng(pub u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(in crate::problem::qap) fn next(&mut self) -> u64 {
             self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         }
-        fn below(&mut self, n: usize) -> usize {
+        pub(in crate::problem::qap) fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
         }
-        fn perm(&mut self, n: usize) -> Vec<usize> {
+        pub(in crate::problem::qap) fn perm(&mut self, n: usize) -> Vec<usize> {
             let mut p: Vec<usize> = (0..n).collect();
             for i in (1..n).rev() {
                 p.swap(i, self.below(i + 1));
@@ -1276,143 +1266,5 @@ mod tests {
         .unwrap();
         assert!(matches!(read_sln_auto(&sln), Err(Error::Parse { .. })));
         std::fs::remove_dir_all(&d).unwrap();
-    }
-
-    // ----- Gilmore-Lawler -----------------------------------------------------------------
-
-    /// Exhaustive optimum by Heap's algorithm (small n only).
-    fn brute_force(inst: &QapInstance) -> i64 {
-        let n = inst.n;
-        let mut p: Vec<usize> = (0..n).collect();
-        let mut c = vec![0usize; n];
-        let mut best = inst.cost(&p);
-        let mut i = 0;
-        while i < n {
-            if c[i] < i {
-                if i % 2 == 0 {
-                    p.swap(0, i);
-                } else {
-                    p.swap(c[i], i);
-                }
-                best = best.min(inst.cost(&p));
-                c[i] += 1;
-                i = 0;
-            } else {
-                c[i] = 0;
-                i += 1;
-            }
-        }
-        best
-    }
-
-    #[test]
-    fn glb_is_a_bound_on_random_small_instances() {
-        let mut rng = Rng(2024);
-        for trial in 0..300 {
-            let n = 1 + trial % 6;
-            let neg = trial % 3 == 0;
-            let val = |rng: &mut Rng| {
-                let v = rng.below(50) as i64;
-                if neg {
-                    v - 25
-                } else {
-                    v
-                }
-            };
-            let a: Vec<i64> = (0..n * n).map(|_| val(&mut rng)).collect();
-            let b: Vec<i64> = (0..n * n).map(|_| val(&mut rng)).collect();
-            let inst = QapInstance::new("r", n, a, b).unwrap();
-            let opt = brute_force(&inst);
-            let (bound, p) = gilmore_lawler(&inst);
-            inst.check_permutation(&p).unwrap();
-            assert!(bound <= opt, "trial {trial}: bound {bound} > optimum {opt}");
-            assert!(inst.cost(&p) >= opt);
-        }
-        // n = 1: the bound is exact
-        let one = QapInstance::new("one", 1, vec![3], vec![-4]).unwrap();
-        assert_eq!(gilmore_lawler(&one), (-12, vec![0]));
-    }
-
-    #[test]
-    fn glb_scales_large_entries_and_stays_a_bound() {
-        // Entries of a few 1e8 make c[i][k] exceed the solver's safe range (so c is scaled down)
-        // while every cost still fits in i64: the bound must stay valid.
-        let n = 4;
-        let mut rng = Rng(9);
-        let mut shifted = 0;
-        for _ in 0..20 {
-            let val = |rng: &mut Rng| rng.below(600_000_001) as i64 - 300_000_000;
-            let a: Vec<i64> = (0..n * n).map(|_| val(&mut rng)).collect();
-            let b: Vec<i64> = (0..n * n).map(|_| val(&mut rng)).collect();
-            let inst = QapInstance::new("large", n, a, b).unwrap();
-            shifted += usize::from(solver_shift(&glb_costs(&inst).unwrap(), n) > 0);
-            let (bound, p) = gilmore_lawler(&inst);
-            inst.check_permutation(&p).unwrap();
-            let opt = brute_force(&inst);
-            assert!(bound <= opt, "bound {bound} > optimum {opt}");
-            assert!(inst.cost(&p) >= opt);
-        }
-        assert!(
-            shifted >= 10,
-            "only {shifted} of 20 instances exercised the scaling"
-        );
-        // Entries near the i64 limits: costs wrap, but the bound must not panic and the
-        // assignment must still be a permutation.
-        let a: Vec<i64> = (0..n * n)
-            .map(|k| if k % 2 == 0 { i64::MAX } else { i64::MIN })
-            .collect();
-        let inst = QapInstance::new("extreme", n, a.clone(), a).unwrap();
-        let (_, p) = gilmore_lawler(&inst);
-        inst.check_permutation(&p).unwrap();
-        let _ = inst.cost(&p);
-        let _ = inst.cost_symmetric(&p);
-    }
-
-    #[test]
-    fn glb_bounds_every_shared_instance() {
-        let dir = data_dir();
-        let bks = read_bks_csv(&dir.join("BKS.csv")).unwrap();
-        for path in files_with_ext(&dir, "dat") {
-            let inst = QapInstance::from_dat(&path).unwrap();
-            let (bound, p) = gilmore_lawler(&inst);
-            inst.check_permutation(&p).unwrap();
-            let best = bks[&inst.name].bks;
-            // GLB <= optimum <= best known, for every instance
-            assert!(bound <= best, "{}: GLB {bound} > BKS {best}", inst.name);
-            assert!(
-                bound >= 0,
-                "{}: non-negative data give a non-negative bound",
-                inst.name
-            );
-            let sln = dir.join("sln").join(format!("{}.sln", inst.name));
-            if sln.is_file() {
-                let sol = read_sln_auto(&sln).unwrap();
-                assert!(bound <= sol.value, "{}", inst.name);
-                // guaranteed only where the value is optimal, but the projection is far from the
-                // best known value on every shared instance
-                assert!(inst.cost(&p) >= sol.value, "{}", inst.name);
-            }
-            if bks[&inst.name].optimal_proven {
-                assert!(
-                    inst.cost(&p) >= best,
-                    "{}: projection beats a proven optimum",
-                    inst.name
-                );
-            }
-        }
-    }
-
-    /// Exhaustive check of the two instances that have no `.sln` (10! permutations each; run with
-    /// `cargo test --release -- --ignored`).
-    #[test]
-    #[ignore]
-    fn exhaustive_tai10() {
-        let dir = data_dir();
-        for name in ["tai10a", "tai10b"] {
-            let path = dir.join(format!("{name}.dat"));
-            let inst = QapInstance::from_dat(&path).unwrap();
-            let bks = find_bks(&path).unwrap().unwrap();
-            assert_eq!(brute_force(&inst), bks.bks, "{name}");
-        }
     }
 }
