@@ -77,7 +77,8 @@ impl Error {
         Error::Parse { path: path.into(), line, msg: msg.into() }
     }
 
-    /// The stable C error code of this error (see `ErrorCode` in the C header).
+    /// The stable C error code of this error (`MetaoptErrorCode` in the C header): the one table
+    /// from errors to codes, which the C ABI (`src/ffi/error.rs`) and the Rust API share.
     pub fn code(&self) -> i32 {
         match self {
             Error::InvalidArgument { .. } => 2,

@@ -1,4 +1,5 @@
-//! The C error codes and the one table that maps every [`Error`] to its code.
+//! The C error codes (`MetaoptErrorCode`); the one table from every [`Error`] to its number is
+//! [`Error::code`] in `src/error.rs`.
 
 use crate::error::Error;
 
@@ -44,51 +45,40 @@ pub enum MetaoptErrorCode {
 }
 
 impl From<&Error> for MetaoptErrorCode {
-    /// The table: the code of every error the library can report over the C ABI.
+    /// The code of `e`: [`Error::code`] (`src/error.rs`) is the one table from errors to their
+    /// numbers; this only turns the number into the C enum.
     fn from(e: &Error) -> Self {
-        use MetaoptErrorCode::*;
-        match e {
-            Error::InvalidArgument { .. } => MetaoptErrInvalidArgument,
-            Error::NullPointer(_) => MetaoptErrNullPointer,
-            Error::UnsupportedType { .. } => MetaoptErrUnsupportedType,
-            Error::OpenCl { .. } => MetaoptErrOpencl,
-            Error::NoDevice(_) => MetaoptErrNoDevice,
-            Error::KernelBuild { .. } => MetaoptErrKernelBuild,
-            Error::OutOfDeviceMemory(_) => MetaoptErrOutOfDeviceMemory,
-            Error::Unsupported(_) => MetaoptErrUnsupported,
-            Error::Io { .. } => MetaoptErrIo,
-            Error::Parse { .. } => MetaoptErrParse,
-            Error::Panic(_) => MetaoptErrPanic,
-            Error::InvalidMemSpace(_) => MetaoptErrInvalidMemSpace,
-            Error::Callback(_) => MetaoptErrCallback,
-            Error::Busy(_) => MetaoptErrBusy,
-        }
+        Self::from_code(e.code()).expect("Error::code gives a number of MetaoptErrorCode")
     }
 }
 
 impl MetaoptErrorCode {
-    /// The enum value of a code number; `None` for a number it does not define.
-    pub fn from_code(code: i32) -> Option<Self> {
+    /// Every code, in numeric order.
+    const ALL: [MetaoptErrorCode; 16] = {
         use MetaoptErrorCode::*;
-        Some(match code {
-            0 => MetaoptOk,
-            1 => MetaoptErrStdException,
-            2 => MetaoptErrInvalidArgument,
-            3 => MetaoptErrNullPointer,
-            4 => MetaoptErrUnsupportedType,
-            5 => MetaoptErrOpencl,
-            6 => MetaoptErrNoDevice,
-            7 => MetaoptErrKernelBuild,
-            8 => MetaoptErrOutOfDeviceMemory,
-            9 => MetaoptErrUnsupported,
-            10 => MetaoptErrIo,
-            11 => MetaoptErrParse,
-            12 => MetaoptErrPanic,
-            13 => MetaoptErrInvalidMemSpace,
-            14 => MetaoptErrCallback,
-            15 => MetaoptErrBusy,
-            _ => return None,
-        })
+        [
+            MetaoptOk,
+            MetaoptErrStdException,
+            MetaoptErrInvalidArgument,
+            MetaoptErrNullPointer,
+            MetaoptErrUnsupportedType,
+            MetaoptErrOpencl,
+            MetaoptErrNoDevice,
+            MetaoptErrKernelBuild,
+            MetaoptErrOutOfDeviceMemory,
+            MetaoptErrUnsupported,
+            MetaoptErrIo,
+            MetaoptErrParse,
+            MetaoptErrPanic,
+            MetaoptErrInvalidMemSpace,
+            MetaoptErrCallback,
+            MetaoptErrBusy,
+        ]
+    };
+
+    /// The code of number `code`, if there is one.
+    pub fn from_code(code: i32) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| *c as i32 == code)
     }
 }
 
@@ -123,7 +113,6 @@ mod tests {
         let mut seen = HashSet::new();
         for e in every_error() {
             let c = MetaoptErrorCode::from(&e);
-            // `Error::code` (the Rust API's number) must say the same as the C table
             assert_eq!(c as i32, e.code(), "{e:?}");
             assert!(c != MetaoptErrorCode::MetaoptOk && c != MetaoptErrorCode::MetaoptErrStdException, "{e:?}");
             assert!(seen.insert(c), "{e:?} shares code {}", c as i32);
