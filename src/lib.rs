@@ -13,6 +13,7 @@ pub mod ffi;
 pub mod hc12;
 pub mod objective;
 pub mod problem;
+pub mod qap;
 pub mod rng;
 pub mod sat;
 

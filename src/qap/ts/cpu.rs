@@ -1,0 +1,445 @@
+//! Robust tabu search of one chain on the host (docs/specs/QAP_TS.md), generic over the element
+//! type, and the rayon engine that runs many chains, one per task. It is the reference of the
+//! device engine (`cl/qap_ts.cl`): same formulas, same Philox draws, same choice key, so on
+//! integer data both give bit-identical chains.
+
+use super::{ChainState, Engine, TenureRule};
+use crate::error::Result;
+use crate::problem::qap::{full_cost, QapElem, QapMatrices, QapProblem};
+use crate::rng::rng4;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// The arithmetic of deltas and costs of one element type: exact 64-bit wrapping integers on
+/// integer data (the bits of `cl/qap.cl`'s sums), the element's own float type on float data.
+pub trait TsElem: QapElem {
+    /// Deltas and costs.
+    type D: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'static;
+    fn d(self) -> Self::D;
+    fn dadd(a: Self::D, b: Self::D) -> Self::D;
+    fn dsub(a: Self::D, b: Self::D) -> Self::D;
+    fn dmul(a: Self::D, b: Self::D) -> Self::D;
+    fn dzero() -> Self::D;
+    /// Deltas are signed, always.
+    fn delta_lt(a: Self::D, b: Self::D) -> bool;
+    /// Costs compare in the cost's type (unsigned for the unsigned element types).
+    fn cost_lt(a: Self::D, b: Self::D) -> bool;
+    fn to_bits(v: Self::D) -> u64;
+    fn from_bits(u: u64) -> Self::D;
+}
+
+macro_rules! int_ts {
+    ($t:ty, $signed:expr) => {
+        impl TsElem for $t {
+            type D = i64;
+            fn d(self) -> i64 {
+                self as i64
+            }
+            fn dadd(a: i64, b: i64) -> i64 {
+                a.wrapping_add(b)
+            }
+            fn dsub(a: i64, b: i64) -> i64 {
+                a.wrapping_sub(b)
+            }
+            fn dmul(a: i64, b: i64) -> i64 {
+                a.wrapping_mul(b)
+            }
+            fn dzero() -> i64 {
+                0
+            }
+            fn delta_lt(a: i64, b: i64) -> bool {
+                a < b
+            }
+            fn cost_lt(a: i64, b: i64) -> bool {
+                if $signed {
+                    a < b
+                } else {
+                    (a as u64) < (b as u64)
+                }
+            }
+            fn to_bits(v: i64) -> u64 {
+                v as u64
+            }
+            fn from_bits(u: u64) -> i64 {
+                u as i64
+            }
+        }
+    };
+}
+int_ts!(i32, true);
+int_ts!(i64, true);
+int_ts!(u32, false);
+int_ts!(u64, false);
+
+macro_rules! float_ts {
+    ($t:ty, $to:expr, $from:expr) => {
+        impl TsElem for $t {
+            type D = $t;
+            fn d(self) -> $t {
+                self
+            }
+            fn dadd(a: $t, b: $t) -> $t {
+                a + b
+            }
+            fn dsub(a: $t, b: $t) -> $t {
+                a - b
+            }
+            fn dmul(a: $t, b: $t) -> $t {
+                a * b
+            }
+            fn dzero() -> $t {
+                0.0
+            }
+            fn delta_lt(a: $t, b: $t) -> bool {
+                a < b
+            }
+            fn cost_lt(a: $t, b: $t) -> bool {
+                a < b
+            }
+            fn to_bits(v: $t) -> u64 {
+                $to(v)
+            }
+            fn from_bits(u: u64) -> $t {
+                $from(u)
+            }
+        }
+    };
+}
+float_ts!(f32, |v: f32| v.to_bits() as u64, |u: u64| f32::from_bits(u as u32));
+float_ts!(f64, |v: f64| v.to_bits(), f64::from_bits);
+
+/// The fixed parameters of every chain of one solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TsParams {
+    pub seed: u64,
+    pub tenure: TenureRule,
+    /// The long-term aspiration horizon h.
+    pub horizon: u32,
+}
+
+/// The tie key of pair `idx` under the iteration's word `w`: a bijection of `idx`, so distinct
+/// pairs never tie (as `ts_tie_key` in `cl/qap_ts.cl`).
+pub fn tie_key(idx: u32, w: u32) -> u32 {
+    let mut h = idx.wrapping_mul(0x9E37_79B9).wrapping_add(w);
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x7feb_352d);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x846c_a68b);
+    h ^= h >> 16;
+    h
+}
+
+/// A tenure from one random word, in integer arithmetic so that every device draws the same
+/// (as `ts_tenure` in `cl/qap_ts.cl`). Taillard 2006: floor(u^3 * 8n) with u = (w / 2^11 + 1) /
+/// 2^21 in (0, 1]; Taillard 1991: uniform in [floor(0.9n), floor(1.1n)].
+pub fn tenure(rule: TenureRule, n: usize, w: u32) -> i32 {
+    match rule {
+        TenureRule::Cubic => {
+            let u = ((w >> 11) + 1) as u64;
+            let u3 = u * u * u;
+            ((u3 as u128 * (8 * n) as u128) >> 63) as i32
+        }
+        TenureRule::Uniform => {
+            let (lo, hi) = ((9 * n / 10) as u64, (11 * n / 10) as u64);
+            (lo + ((w as u64 * (hi - lo + 1)) >> 32)) as i32
+        }
+    }
+}
+
+/// The index of pair (u, v), u < v, in the delta matrix (pairs in row order).
+#[inline]
+pub fn pair_index(n: usize, u: usize, v: usize) -> usize {
+    u * (2 * n - u - 1) / 2 + (v - u - 1)
+}
+
+/// Every pair (r, s), r < s, in delta-matrix order.
+pub fn pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n).flat_map(|r| (r + 1..n).map(move |s| (r, s))).collect()
+}
+
+/// One move a chain made (for traces).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TsMove {
+    pub iteration: i32,
+    pub r: usize,
+    pub s: usize,
+    /// The tabu stamps of the two placements the move made, before it: T[r][p_s], T[s][p_r].
+    pub stamps: (i32, i32),
+    pub delta_bits: u64,
+    pub best_before_bits: u64,
+    pub cost_before_bits: u64,
+}
+
+/// One robust tabu search chain: the state of docs/specs/QAP_TS.md.
+#[derive(Clone, Debug)]
+pub struct TsChain<T: TsElem> {
+    pub n: usize,
+    slices: usize,
+    a: Arc<Vec<T>>,
+    b: Arc<Vec<T>>,
+    pub perm: Vec<u8>,
+    pub cost: T::D,
+    pub best: T::D,
+    pub best_perm: Vec<u8>,
+    /// Tabu stamps T[unit * n + location].
+    pub tabu: Vec<i32>,
+    pub delta: Vec<T::D>,
+    /// Iteration within the current start (tabu stamps are relative to it).
+    pub t: i32,
+    /// Iterations made since the first start (the Philox counter).
+    pub g: u64,
+    /// `g` when `best` last improved.
+    pub best_iter: u64,
+    pub pairs: Arc<Vec<(usize, usize)>>,
+    /// When set, every move is recorded here.
+    pub trace: Option<Vec<TsMove>>,
+}
+
+impl<T: TsElem> TsChain<T> {
+    pub fn new(n: usize, slices: usize, a: Arc<Vec<T>>, b: Arc<Vec<T>>, perm: &[u8]) -> Self {
+        let mut c = TsChain {
+            n,
+            slices,
+            a,
+            b,
+            perm: perm.to_vec(),
+            cost: T::dzero(),
+            best: T::dzero(),
+            best_perm: perm.to_vec(),
+            tabu: vec![0; n * n],
+            delta: vec![T::dzero(); n * (n - 1) / 2],
+            t: 0,
+            g: 0,
+            best_iter: 0,
+            pairs: Arc::new(pairs(n)),
+            trace: None,
+        };
+        c.restart(perm);
+        c
+    }
+
+    /// A fresh start from `perm`: fresh tabu matrix, full cost and deltas, best = current.
+    pub fn restart(&mut self, perm: &[u8]) {
+        self.perm.copy_from_slice(perm);
+        self.cost = T::from_bits(full_cost(self.n, self.slices, &self.a, &self.b, perm).bits());
+        self.best = self.cost;
+        self.best_perm.copy_from_slice(perm);
+        self.best_iter = self.g;
+        self.t = 0;
+        self.reset_tabu();
+        self.recompute();
+    }
+
+    /// T[i][l] = -(n i + l) - 1: nothing barred at t = 0, distinct long-term aspiration order.
+    pub fn reset_tabu(&mut self) {
+        let n = self.n;
+        for (k, x) in self.tabu.iter_mut().enumerate() {
+            *x = -(k as i32) - 1;
+        }
+        debug_assert_eq!(self.tabu.len(), n * n);
+    }
+
+    /// Every delta from the O(n) formula.
+    pub fn recompute(&mut self) {
+        for idx in 0..self.pairs.len() {
+            let (r, s) = self.pairs[idx];
+            self.delta[idx] = self.delta_full(r, s);
+        }
+    }
+
+    /// Δ(p; r, s) from the general O(n) formula of docs/specs/QAP_TS.md (the order of the terms
+    /// is `ts_delta_full`'s in `cl/qap_ts.cl`).
+    pub fn delta_full(&self, r: usize, s: usize) -> T::D {
+        let n = self.n;
+        let p = &self.perm;
+        let (pr, ps) = (p[r] as usize, p[s] as usize);
+        let mut acc = T::dzero();
+        for sl in 0..self.slices {
+            let a = &self.a[sl * n * n..(sl + 1) * n * n];
+            let b = &self.b[sl * n * n..(sl + 1) * n * n];
+            let (ad, bd) = (|i: usize, j: usize| a[i * n + j].d(), |i: usize, j: usize| b[i * n + j].d());
+            let t1 = T::dmul(T::dsub(ad(r, r), ad(s, s)), T::dsub(bd(ps, ps), bd(pr, pr)));
+            let t2 = T::dmul(T::dsub(ad(r, s), ad(s, r)), T::dsub(bd(ps, pr), bd(pr, ps)));
+            acc = T::dadd(acc, T::dadd(t1, t2));
+            for k in 0..n {
+                if k == r || k == s {
+                    continue;
+                }
+                let pk = p[k] as usize;
+                let x = T::dmul(T::dsub(ad(k, r), ad(k, s)), T::dsub(bd(pk, ps), bd(pk, pr)));
+                let y = T::dmul(T::dsub(ad(r, k), ad(s, k)), T::dsub(bd(ps, pk), bd(pr, pk)));
+                acc = T::dadd(acc, T::dadd(x, y));
+            }
+        }
+        acc
+    }
+
+    /// Applies the swap (r, s) (r < s) to the permutation and the cost, and updates every delta:
+    /// O(1) for pairs disjoint from it, O(n) for the 2n - 3 that touch it.
+    pub fn apply_swap(&mut self, r: usize, s: usize) {
+        let idx = pair_index(self.n, r, s);
+        self.cost = T::dadd(self.cost, self.delta[idx]);
+        self.perm.swap(r, s);
+        let n = self.n;
+        let pairs = self.pairs.clone();
+        for (k, &(u, v)) in pairs.iter().enumerate() {
+            if u == r || u == s || v == r || v == s {
+                self.delta[k] = self.delta_full(u, v);
+                continue;
+            }
+            let p = &self.perm;
+            let (pr, ps, pu, pv) = (p[r] as usize, p[s] as usize, p[u] as usize, p[v] as usize);
+            let mut acc = self.delta[k];
+            for sl in 0..self.slices {
+                let a = &self.a[sl * n * n..(sl + 1) * n * n];
+                let b = &self.b[sl * n * n..(sl + 1) * n * n];
+                let (ad, bd) = (|i: usize, j: usize| a[i * n + j].d(), |i: usize, j: usize| b[i * n + j].d());
+                let fa = T::dadd(T::dsub(ad(r, u), ad(r, v)), T::dsub(ad(s, v), ad(s, u)));
+                let fb = T::dadd(T::dsub(bd(ps, pu), bd(ps, pv)), T::dsub(bd(pr, pv), bd(pr, pu)));
+                let ga = T::dadd(T::dsub(ad(u, r), ad(v, r)), T::dsub(ad(v, s), ad(u, s)));
+                let gb = T::dadd(T::dsub(bd(pu, ps), bd(pv, ps)), T::dsub(bd(pv, pr), bd(pu, pr)));
+                acc = T::dadd(acc, T::dadd(T::dmul(fa, fb), T::dmul(ga, gb)));
+            }
+            self.delta[k] = acc;
+        }
+    }
+
+    /// One iteration of robust tabu search: returns the move made, if any.
+    pub fn step(&mut self, p: &TsParams, chain: u32) -> Option<(usize, usize)> {
+        let n = self.n;
+        let w = rng4(p.seed, chain, self.g);
+        let t = self.t as i64;
+        let h = p.horizon as i64;
+        let mut best: Option<(bool, T::D, u32, usize)> = None;
+        for (idx, &(r, s)) in self.pairs.iter().enumerate() {
+            let d = self.delta[idx];
+            let tr = self.tabu[r * n + self.perm[s] as usize] as i64;
+            let ts = self.tabu[s * n + self.perm[r] as usize] as i64;
+            let aspired = T::cost_lt(T::dadd(self.cost, d), self.best) || tr < t - h || ts < t - h;
+            let allowed = tr < t || ts < t;
+            if !(aspired || allowed) {
+                continue;
+            }
+            let key = tie_key(idx as u32, w[0]);
+            let better = match &best {
+                None => true,
+                Some((ba, bd, bk, _)) => {
+                    if aspired != *ba {
+                        aspired
+                    } else if d != *bd {
+                        T::delta_lt(d, *bd)
+                    } else {
+                        key < *bk
+                    }
+                }
+            };
+            if better {
+                best = Some((aspired, d, key, idx));
+            }
+        }
+        let made = best.map(|(_, d, _, idx)| {
+            let (r, s) = self.pairs[idx];
+            let (pr, ps) = (self.perm[r] as usize, self.perm[s] as usize);
+            if let Some(tr) = &mut self.trace {
+                tr.push(TsMove {
+                    iteration: self.t,
+                    r,
+                    s,
+                    stamps: (self.tabu[r * n + ps], self.tabu[s * n + pr]),
+                    delta_bits: T::to_bits(d),
+                    best_before_bits: T::to_bits(self.best),
+                    cost_before_bits: T::to_bits(self.cost),
+                });
+            }
+            self.tabu[r * n + pr] = self.t + tenure(p.tenure, n, w[1]);
+            self.tabu[s * n + ps] = self.t + tenure(p.tenure, n, w[2]);
+            self.apply_swap(r, s);
+            if T::cost_lt(self.cost, self.best) {
+                self.best = self.cost;
+                self.best_perm.copy_from_slice(&self.perm);
+                self.best_iter = self.g;
+            }
+            (r, s)
+        });
+        self.t += 1;
+        self.g += 1;
+        made
+    }
+
+    /// `count` iterations.
+    pub fn run(&mut self, p: &TsParams, chain: u32, count: u32) {
+        for _ in 0..count {
+            self.step(p, chain);
+        }
+    }
+}
+
+/// The rayon engine: one [`TsChain`] per chain, one chain per task.
+pub struct CpuEngine<T: TsElem> {
+    n: usize,
+    slices: usize,
+    a: Arc<Vec<T>>,
+    b: Arc<Vec<T>>,
+    params: TsParams,
+    chains: Vec<TsChain<T>>,
+}
+
+impl<T: TsElem> CpuEngine<T> {
+    pub fn new(n: usize, slices: usize, a: &[T], b: &[T], params: TsParams) -> Self {
+        CpuEngine { n, slices, a: Arc::new(a.to_vec()), b: Arc::new(b.to_vec()), params, chains: Vec::new() }
+    }
+}
+
+/// A CPU engine over the problem's element type.
+pub fn engine(problem: &QapProblem, params: TsParams) -> Box<dyn Engine> {
+    let (n, sl) = (problem.n, problem.slices);
+    match &problem.data {
+        QapMatrices::I32(a, b) => Box::new(CpuEngine::new(n, sl, a, b, params)),
+        QapMatrices::I64(a, b) => Box::new(CpuEngine::new(n, sl, a, b, params)),
+        QapMatrices::U32(a, b) => Box::new(CpuEngine::new(n, sl, a, b, params)),
+        QapMatrices::U64(a, b) => Box::new(CpuEngine::new(n, sl, a, b, params)),
+        QapMatrices::F32(a, b) => Box::new(CpuEngine::new(n, sl, a, b, params)),
+        QapMatrices::F64(a, b) => Box::new(CpuEngine::new(n, sl, a, b, params)),
+    }
+}
+
+impl<T: TsElem> Engine for CpuEngine<T> {
+    fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()> {
+        while self.chains.len() < states.len() {
+            let perm = &states[self.chains.len()].perm;
+            self.chains.push(TsChain::new(self.n, self.slices, self.a.clone(), self.b.clone(), perm));
+        }
+        let params = self.params;
+        self.chains.par_iter_mut().zip(states.par_iter_mut()).enumerate().for_each(|(c, (ch, st))| {
+            // the chain's state is the host's (the driver may restart it); the tabu matrix is
+            // the engine's, kept unless the start is fresh
+            ch.perm.copy_from_slice(&st.perm);
+            ch.best_perm.copy_from_slice(&st.best_perm);
+            ch.cost = T::from_bits(st.cost);
+            ch.best = T::from_bits(st.best);
+            ch.t = st.t;
+            ch.g = st.g;
+            ch.best_iter = st.best_iter;
+            if st.fresh {
+                ch.reset_tabu();
+                st.fresh = false;
+            }
+            // float deltas drift: every launch starts from a full recomputation (integers: the
+            // same values)
+            ch.recompute();
+            ch.run(&params, c as u32, iterations);
+            st.perm.copy_from_slice(&ch.perm);
+            st.best_perm.copy_from_slice(&ch.best_perm);
+            st.cost = T::to_bits(ch.cost);
+            st.best = T::to_bits(ch.best);
+            st.t = ch.t;
+            st.g = ch.g;
+            st.best_iter = ch.best_iter;
+        });
+        Ok(())
+    }
+
+    fn description(&self) -> String {
+        format!("CPU (rayon, {} threads)", rayon::current_num_threads())
+    }
+}

@@ -1,0 +1,352 @@
+//! Robust tabu search for the QAP (Taillard 1991, with the 2006 tenure rule), many independent
+//! chains at once: docs/specs/QAP_TS.md.
+//!
+//! [`QapTs::solve`] runs every chain in launches of `launch_iterations` iterations on an
+//! [`Engine`] (`device.rs`: one work-group per chain in `cl/qap_ts.cl`; `cpu.rs`: one rayon task
+//! per chain, the same draws). Between launches this module, once for both backends, keeps an
+//! elite pool of the best distinct permutations and restarts the chains that found no new best
+//! for a stagnation horizon from a perturbed elite permutation. On integer data a seed, a chain
+//! count and the iteration options give the same result on every device and on the CPU.
+
+pub mod cpu;
+pub mod device;
+
+use crate::error::{Error, Result};
+use crate::problem::qap::{check_perm, Cost, QapProblem};
+use crate::rng::Philox;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use crate::device::Backend;
+pub use cpu::TsParams;
+
+/// How a tenure is drawn (each of the two placements of a move draws its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TenureRule {
+    /// Taillard 2006 (`tabou_qap2`): floor(u^3 * 8n), u uniform in (0, 1]: mean 2n, up to 8n.
+    Cubic,
+    /// Taillard 1991: uniform in [floor(0.9n), floor(1.1n)].
+    Uniform,
+}
+
+/// The options of a solve. Stops: `max_iterations` (per chain, in total), `time_limit`,
+/// `target` (a cost at or below it stops); at least one of the first two must be set.
+#[derive(Clone, Debug)]
+pub struct QapTsOptions {
+    /// Independent chains (work-groups on the device, tasks on the CPU).
+    pub chains: usize,
+    /// Iterations per chain in total (0: no limit; then `time_limit` must be set).
+    pub max_iterations: u64,
+    /// Iterations per chain per launch (the device's kernel runs them without the host; the
+    /// elite pool and the stop rules act between launches).
+    pub launch_iterations: u32,
+    pub seed: u64,
+    pub tenure: TenureRule,
+    /// The long-term aspiration horizon; None: 5 n^2.
+    pub aspiration_horizon: Option<u32>,
+    pub time_limit: Option<Duration>,
+    pub target: Option<f64>,
+    /// Best distinct permutations kept (0: no pool, no restarts).
+    pub elite_size: usize,
+    /// Iterations without a new best of a chain after which it restarts from the pool (0: never);
+    /// None: 20 n^2. Provisional, until measured on the NVIDIA machine.
+    pub stagnation: Option<u64>,
+    /// Random swaps applied to the elite permutation of a restart: uniform in this range;
+    /// None: 2 ..= max(2, n / 4). Provisional, until measured on the NVIDIA machine.
+    pub perturbation: Option<(usize, usize)>,
+    /// Start permutations (one per chain, or fewer: the rest random).
+    pub starts: Vec<Vec<usize>>,
+}
+
+impl Default for QapTsOptions {
+    fn default() -> Self {
+        QapTsOptions {
+            chains: 32,
+            max_iterations: 100_000,
+            launch_iterations: 2_000,
+            seed: 1,
+            tenure: TenureRule::Cubic,
+            aspiration_horizon: None,
+            time_limit: None,
+            target: None,
+            elite_size: 8,
+            stagnation: None,
+            perturbation: None,
+            starts: Vec::new(),
+        }
+    }
+}
+
+/// Most chains of one solve.
+pub const MAX_CHAINS: usize = 1 << 20;
+
+impl QapTsOptions {
+    /// Errors name the option.
+    pub fn check(&self, n: usize) -> Result<()> {
+        if self.chains == 0 || self.chains > MAX_CHAINS {
+            return Err(Error::arg("chains", format!("{}; expected 1..{MAX_CHAINS}", self.chains)));
+        }
+        if self.launch_iterations == 0 {
+            return Err(Error::arg("launch_iterations", "0; expected at least 1"));
+        }
+        if self.max_iterations == 0 && self.time_limit.is_none() {
+            return Err(Error::arg("max_iterations", "0 (no limit) and no time_limit: the solve would never stop"));
+        }
+        if let Some(h) = self.aspiration_horizon {
+            if h == 0 {
+                return Err(Error::arg("aspiration_horizon", "0; expected at least 1"));
+            }
+        }
+        if let Some(t) = self.target {
+            if !t.is_finite() {
+                return Err(Error::arg("target", format!("{t}; expected a finite number")));
+            }
+        }
+        if let Some((lo, hi)) = self.perturbation {
+            if lo == 0 || lo > hi {
+                return Err(Error::arg("perturbation", format!("({lo}, {hi}); expected 1 <= min <= max")));
+            }
+        }
+        if self.starts.len() > self.chains {
+            return Err(Error::arg("starts", format!("{} permutations for {} chains", self.starts.len(), self.chains)));
+        }
+        for p in &self.starts {
+            check_perm(p, n, "starts")?;
+        }
+        // the chain's iteration counter and its tabu stamps are 32-bit between restarts
+        Ok(())
+    }
+
+    fn horizon(&self, n: usize) -> u32 {
+        self.aspiration_horizon.unwrap_or((5 * n * n).min(i32::MAX as usize / 4) as u32)
+    }
+
+    fn stagnation(&self, n: usize) -> u64 {
+        self.stagnation.unwrap_or(20 * (n * n) as u64)
+    }
+
+    fn perturbation(&self, n: usize) -> (usize, usize) {
+        self.perturbation.unwrap_or((2, (n / 4).max(2)))
+    }
+}
+
+/// What [`QapTs::solve`] returns.
+#[derive(Clone, Debug, Serialize)]
+pub struct QapTsSolveResult {
+    pub cost: Cost,
+    /// The best permutation, 0-based, direct (unit i at location permutation[i]).
+    pub permutation: Vec<usize>,
+    pub chains: usize,
+    /// Iterations per chain.
+    pub iterations: u64,
+    /// Launches (engine calls).
+    pub launches: u64,
+    /// Chains restarted from the elite pool, in total.
+    pub restarts: u64,
+    pub seconds: f64,
+    pub seconds_to_best: f64,
+    pub target_reached: bool,
+    pub backend: String,
+}
+
+/// Reported after every launch; the callback returns false to stop.
+#[derive(Clone, Debug)]
+pub struct QapTsProgress {
+    pub iterations: u64,
+    pub best: Cost,
+    pub seconds: f64,
+    pub restarts: u64,
+}
+
+/// The state of one chain the host owns between launches (costs as 64-bit transports, as
+/// `Cost::bits`). The engine keeps the tabu matrices (reset when `fresh`) and the deltas.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainState {
+    pub perm: Vec<u8>,
+    pub cost: u64,
+    pub best: u64,
+    pub best_perm: Vec<u8>,
+    /// Iteration within the current start.
+    pub t: i32,
+    /// Iterations since the first start (the Philox counter of the chain).
+    pub g: u64,
+    /// `g` at the last new best of the current start.
+    pub best_iter: u64,
+    /// A new start: the engine resets the chain's tabu matrix.
+    pub fresh: bool,
+}
+
+/// Runs launches of all chains: the device engine or the CPU engine.
+pub trait Engine: Send {
+    /// `iterations` iterations of every chain from `states`, which it updates.
+    fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()>;
+    fn description(&self) -> String;
+}
+
+/// The robust tabu search solver of one problem on one backend.
+pub struct QapTs {
+    problem: Arc<QapProblem>,
+    backend: Backend,
+}
+
+impl QapTs {
+    pub fn new(problem: Arc<QapProblem>, backend: Backend) -> Result<Self> {
+        if problem.n < 3 {
+            return Err(Error::arg("n", format!("{}; robust tabu search needs at least 3 units", problem.n)));
+        }
+        if let Backend::Device(_) = backend {
+            // fail early on a missing device or fp64
+            let ctx = backend.context("QAP tabu search")?;
+            if problem.elem_type() == crate::problem::qap::ElemType::F64 {
+                ctx.require_fp64()?;
+            }
+        }
+        Ok(QapTs { problem, backend })
+    }
+
+    pub fn problem(&self) -> &Arc<QapProblem> {
+        &self.problem
+    }
+
+    /// The engine of `params` on this backend.
+    pub fn engine(&self, params: TsParams, chains: usize, launch_iterations: u32) -> Result<Box<dyn Engine>> {
+        Ok(match self.backend {
+            Backend::Cpu => cpu::engine(&self.problem, params),
+            Backend::Device(_) => Box::new(device::DeviceEngine::new(&self.problem, self.backend, params, chains, launch_iterations)?),
+        })
+    }
+
+    pub fn solve(&mut self, opts: &QapTsOptions) -> Result<QapTsSolveResult> {
+        self.solve_with_progress(opts, |_| true)
+    }
+
+    /// As [`QapTs::solve`], calling `progress` after every launch (false stops the solve).
+    pub fn solve_with_progress(&mut self, opts: &QapTsOptions, mut progress: impl FnMut(&QapTsProgress) -> bool) -> Result<QapTsSolveResult> {
+        let p = &self.problem;
+        let n = p.n;
+        opts.check(n)?;
+        let t0 = Instant::now();
+        let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n) };
+        let mut engine = self.engine(params, opts.chains, opts.launch_iterations)?;
+        let ft = p.elem_type().ft_kind();
+        let cost_of = |perm: &[u8]| p.cost_order(perm);
+        // host draws (starts, restarts): one stream per chain, apart from the iteration streams
+        let mut host_rng: Vec<Philox> = (0..opts.chains).map(|c| Philox::new(opts.seed, 0x8000_0000 | c as u32)).collect();
+        let mut states: Vec<ChainState> = (0..opts.chains)
+            .map(|c| {
+                let perm: Vec<u8> = match opts.starts.get(c) {
+                    Some(s) => s.iter().map(|&v| v as u8).collect(),
+                    None => host_rng[c].permutation(n).into_iter().map(|v| v as u8).collect(),
+                };
+                let cost = cost_of(&perm).bits();
+                ChainState { best_perm: perm.clone(), perm, cost, best: cost, t: 0, g: 0, best_iter: 0, fresh: true }
+            })
+            .collect();
+        let mut elite = Elite::new(opts.elite_size);
+        let mut best: (Cost, Vec<u8>) = (Cost::from_bits(ft, states[0].best), states[0].best_perm.clone());
+        for st in &states {
+            let c = Cost::from_bits(ft, st.best);
+            if c.less(&best.0) {
+                best = (c, st.best_perm.clone());
+            }
+        }
+        let reached = |c: &Cost| opts.target.is_some_and(|t| c.as_f64() <= t);
+        let (mut done, mut launches, mut restarts, mut to_best) = (0u64, 0u64, 0u64, 0.0);
+        let stagnation = opts.stagnation(n);
+        let (pmin, pmax) = opts.perturbation(n);
+        while !reached(&best.0) {
+            if opts.max_iterations > 0 && done >= opts.max_iterations {
+                break;
+            }
+            if opts.time_limit.is_some_and(|l| t0.elapsed() >= l) {
+                break;
+            }
+            let mut count = opts.launch_iterations as u64;
+            if opts.max_iterations > 0 {
+                count = count.min(opts.max_iterations - done);
+            }
+            // tabu stamps are 32-bit iterations of one start: a start that long begins anew
+            for st in &mut states {
+                if st.t as u64 + count > (i32::MAX / 2) as u64 {
+                    st.t = 0;
+                    st.fresh = true;
+                }
+            }
+            engine.advance(&mut states, count as u32)?;
+            done += count;
+            launches += 1;
+            for st in &mut states {
+                // float costs drift with the deltas: the host's full cost is the truth
+                if !p.elem_type().is_integer() {
+                    st.cost = cost_of(&st.perm).bits();
+                    st.best = cost_of(&st.best_perm).bits();
+                }
+                let c = Cost::from_bits(ft, st.best);
+                if c.less(&best.0) {
+                    best = (c, st.best_perm.clone());
+                    to_best = t0.elapsed().as_secs_f64();
+                }
+                elite.offer(c, &st.best_perm);
+            }
+            if opts.elite_size > 0 && stagnation > 0 && !reached(&best.0) {
+                for (c, st) in states.iter_mut().enumerate() {
+                    if st.g - st.best_iter < stagnation {
+                        continue;
+                    }
+                    let rng = &mut host_rng[c];
+                    let mut perm = elite.items[rng.below(elite.items.len() as u32) as usize].1.clone();
+                    let swaps = pmin + rng.below((pmax - pmin + 1) as u32) as usize;
+                    for _ in 0..swaps {
+                        let i = rng.below(n as u32) as usize;
+                        let j = (i + 1 + rng.below(n as u32 - 1) as usize) % n;
+                        perm.swap(i, j);
+                    }
+                    let cost = cost_of(&perm).bits();
+                    *st = ChainState { best_perm: perm.clone(), perm, cost, best: cost, t: 0, g: st.g, best_iter: st.g, fresh: true };
+                    restarts += 1;
+                }
+            }
+            let report = QapTsProgress { iterations: done, best: best.0, seconds: t0.elapsed().as_secs_f64(), restarts };
+            if !progress(&report) {
+                break;
+            }
+        }
+        Ok(QapTsSolveResult {
+            cost: best.0,
+            permutation: best.1.iter().map(|&v| v as usize).collect(),
+            chains: opts.chains,
+            iterations: done,
+            launches,
+            restarts,
+            seconds: t0.elapsed().as_secs_f64(),
+            seconds_to_best: to_best,
+            target_reached: reached(&best.0),
+            backend: engine.description(),
+        })
+    }
+}
+
+/// The best distinct permutations seen, best first.
+struct Elite {
+    size: usize,
+    items: Vec<(Cost, Vec<u8>)>,
+}
+
+impl Elite {
+    fn new(size: usize) -> Self {
+        Elite { size, items: Vec::new() }
+    }
+
+    fn offer(&mut self, c: Cost, perm: &[u8]) {
+        if self.size == 0 || self.items.iter().any(|(_, p)| p == perm) {
+            return;
+        }
+        if self.items.len() == self.size && !c.less(&self.items[self.size - 1].0) {
+            return;
+        }
+        let at = self.items.iter().position(|(x, _)| c.less(x)).unwrap_or(self.items.len());
+        self.items.insert(at, (c, perm.to_vec()));
+        self.items.truncate(self.size);
+    }
+}

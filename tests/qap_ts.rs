@@ -1,0 +1,257 @@
+//! Robust tabu search for the QAP (docs/specs/QAP_TS.md): the maintained delta matrix, the tabu
+//! rules replayed on the host, best-known values, and device-CPU identity.
+
+mod common;
+use common::*;
+use metaopt::problem::qap::{full_cost, read_bks_csv, Cost, ElemType, QapInstance, QapProblem};
+use metaopt::qap::ts::cpu::{pair_index, tenure, tie_key, TsChain, TsElem, TsParams};
+use metaopt::qap::ts::*;
+use metaopt::rng::{rng4, Philox};
+use metaopt::with_matrices;
+use std::sync::Arc;
+use std::time::Duration;
+
+const TYPES: [ElemType; 6] = [ElemType::I32, ElemType::I64, ElemType::U32, ElemType::U64, ElemType::F32, ElemType::F64];
+
+/// A random instance with entries in 0..20: symmetric with zero diagonals, asymmetric with zero
+/// diagonals, or asymmetric with non-zero diagonals.
+fn random_instance(n: usize, kind: u32, seed: u64) -> QapInstance {
+    let mut r = Philox::new(seed, kind);
+    let mut m = || {
+        let mut v = vec![0i64; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                if i == j && kind < 2 {
+                    continue;
+                }
+                if kind == 0 && j < i {
+                    v[i * n + j] = v[j * n + i];
+                } else {
+                    v[i * n + j] = r.below(20) as i64;
+                }
+            }
+        }
+        v
+    };
+    let (a, b) = (m(), m());
+    QapInstance { name: format!("random{n}-{kind}"), n, a, b }
+}
+
+fn close<T: TsElem>(x: T::D, y: T::D) -> bool {
+    if T::TYPE.is_integer() {
+        return x == y;
+    }
+    let (x, y) = (as_f64::<T>(x), as_f64::<T>(y));
+    (x - y).abs() <= 1e-6 * (1.0 + x.abs().max(y.abs()))
+}
+
+fn as_f64<T: TsElem>(v: T::D) -> f64 {
+    Cost::from_bits(T::TYPE.ft_kind(), T::to_bits(v)).as_f64()
+}
+
+fn check_deltas<T: TsElem>(n: usize, a: &[T], b: &[T], seed: u64) {
+    let (a, b) = (Arc::new(a.to_vec()), Arc::new(b.to_vec()));
+    let mut r = Philox::new(seed, 99);
+    let start: Vec<u8> = r.permutation(n).into_iter().map(|v| v as u8).collect();
+    let mut c = TsChain::new(n, 1, a.clone(), b.clone(), &start);
+    for step in 0..60 {
+        let i = r.below(n as u32) as usize;
+        let j = (i + 1 + r.below(n as u32 - 1) as usize) % n;
+        let (u, v) = (i.min(j), i.max(j));
+        let before = full_cost(n, 1, &a, &b, &c.perm);
+        let predicted = c.delta[pair_index(n, u, v)];
+        c.apply_swap(u, v);
+        let after = full_cost(n, 1, &a, &b, &c.perm);
+        let mut fresh = c.clone();
+        fresh.recompute();
+        for (k, (x, y)) in c.delta.iter().zip(&fresh.delta).enumerate() {
+            assert!(close::<T>(*x, *y), "{:?} step {step}: delta {k} maintained {x:?}, recomputed {y:?}", T::TYPE);
+        }
+        assert!(close::<T>(c.cost, T::from_bits(after.bits())), "{:?} step {step}: cost {:?} vs {after}", T::TYPE, c.cost);
+        let diff = T::dsub(T::from_bits(after.bits()), T::from_bits(before.bits()));
+        assert!(close::<T>(predicted, diff), "{:?} step {step}: delta {predicted:?} vs cost change {diff:?}", T::TYPE);
+    }
+}
+
+#[test]
+fn maintained_deltas_equal_recomputed_ones() {
+    for kind in 0..3 {
+        for (k, n) in [5usize, 9, 14].into_iter().enumerate() {
+            let inst = random_instance(n, kind, 10 + k as u64);
+            for ty in TYPES {
+                let p = QapProblem::from_instance_as(&inst, ty).unwrap();
+                with_matrices!(&p.data, |a, b| check_deltas(n, a, b, 7 + kind as u64));
+            }
+        }
+    }
+}
+
+/// Replays a chain's iterations with an independent tabu matrix, permutation and best cost: every
+/// move is allowed or aspired, and the best under the key (aspired, delta, tie key).
+fn replay<T: TsElem>(n: usize, a: &[T], b: &[T], params: &TsParams) -> (usize, usize, usize, usize) {
+    let (a, b) = (Arc::new(a.to_vec()), Arc::new(b.to_vec()));
+    let start: Vec<u8> = Philox::new(3, 3).permutation(n).into_iter().map(|v| v as u8).collect();
+    let mut c = TsChain::new(n, 1, a.clone(), b.clone(), &start);
+    let mut tabu: Vec<i64> = (0..n * n).map(|k| -(k as i64) - 1).collect();
+    let mut perm = start.clone();
+    let cost_of = |p: &[u8]| T::from_bits(full_cost(n, 1, &a, &b, p).bits());
+    let mut best = cost_of(&perm);
+    let h = params.horizon as i64;
+    let (mut by_best, mut by_horizon, mut tabu_taken, mut barred) = (0, 0, 0, 0);
+    for t in 0..3000i64 {
+        let w = rng4(params.seed, 5, t as u64);
+        let cur = cost_of(&perm);
+        // the expected choice, from scratch
+        let mut want: Option<(bool, T::D, u32, usize, usize)> = None;
+        for r in 0..n {
+            for s in r + 1..n {
+                let mut q = perm.clone();
+                q.swap(r, s);
+                let d = T::dsub(cost_of(&q), cur);
+                let (tr, ts) = (tabu[r * n + perm[s] as usize], tabu[s * n + perm[r] as usize]);
+                let best_asp = T::cost_lt(T::dadd(cur, d), best);
+                let aspired = best_asp || tr < t - h || ts < t - h;
+                if !(aspired || tr < t || ts < t) {
+                    barred += 1;
+                    continue;
+                }
+                let key = tie_key(pair_index(n, r, s) as u32, w[0]);
+                let better = match &want {
+                    None => true,
+                    Some((wa, wd, wk, ..)) => {
+                        if aspired != *wa {
+                            aspired
+                        } else if d != *wd {
+                            T::delta_lt(d, *wd)
+                        } else {
+                            key < *wk
+                        }
+                    }
+                };
+                if better {
+                    want = Some((aspired, d, key, r, s));
+                }
+            }
+        }
+        let got = c.step(params, 5);
+        assert_eq!(got, want.map(|(.., r, s)| (r, s)), "iteration {t}");
+        if let Some((aspired, d, _, r, s)) = want {
+            let (tr, ts) = (tabu[r * n + perm[s] as usize], tabu[s * n + perm[r] as usize]);
+            if !(tr < t || ts < t) {
+                tabu_taken += 1;
+                assert!(aspired, "iteration {t}: tabu move ({r}, {s}) taken without aspiration");
+            }
+            if T::cost_lt(T::dadd(cur, d), best) {
+                by_best += 1;
+            } else if aspired {
+                by_horizon += 1;
+            }
+            tabu[r * n + perm[r] as usize] = t + tenure(params.tenure, n, w[1]) as i64;
+            tabu[s * n + perm[s] as usize] = t + tenure(params.tenure, n, w[2]) as i64;
+            perm.swap(r, s);
+            let now = cost_of(&perm);
+            if T::cost_lt(now, best) {
+                best = now;
+            }
+        }
+        assert_eq!(c.perm, perm);
+    }
+    (by_best, by_horizon, tabu_taken, barred)
+}
+
+#[test]
+fn replayed_runs_take_no_tabu_move_without_aspiration() {
+    for (kind, ty, rule) in [(0, ElemType::I64, TenureRule::Cubic), (2, ElemType::I32, TenureRule::Uniform), (1, ElemType::U32, TenureRule::Cubic)] {
+        let n = 9;
+        let inst = random_instance(n, kind, 40);
+        let p = QapProblem::from_instance_as(&inst, ty).unwrap();
+        // a short horizon so that long-term aspirations happen within the run
+        let params = TsParams { seed: 11, tenure: rule, horizon: (n * n) as u32 };
+        let (b, h, t, x) = with_matrices!(&p.data, |a, bm| replay(n, a, bm, &params));
+        eprintln!("kind {kind} {ty:?} {rule:?}: aspired by best {b}, by horizon {h}; tabu moves taken {t}; barred candidates skipped {x}");
+        assert!(b > 0 && h > 0, "the run exercised both aspiration rules");
+        assert!(x > 0, "the run met barred moves");
+    }
+}
+
+#[test]
+fn tenures_follow_their_rules() {
+    let n = 20;
+    let mut r = Philox::new(1, 1);
+    let (mut sum, mut max) = (0i64, 0);
+    for _ in 0..100_000 {
+        let t = tenure(TenureRule::Cubic, n, r.next_u32());
+        assert!((0..=8 * n as i32).contains(&t));
+        sum += t as i64;
+        max = max.max(t);
+        let u = tenure(TenureRule::Uniform, n, r.next_u32());
+        assert!((18..=22).contains(&u), "{u}");
+    }
+    let mean = sum as f64 / 100_000.0;
+    assert!((mean - 2.0 * n as f64).abs() < 1.0, "mean {mean}");
+    assert!(max >= 8 * n as i32 - 2);
+    assert_eq!(tenure(TenureRule::Cubic, n, u32::MAX), 8 * n as i32);
+}
+
+fn bks(name: &str) -> i64 {
+    read_bks_csv(&qaplib().join("BKS.csv")).unwrap()[name].bks
+}
+
+fn reach(name: &str, backend: Backend, chains: usize) -> QapTsSolveResult {
+    let inst = instance(name);
+    let target = bks(name);
+    let mut s = QapTs::new(Arc::new(QapProblem::from_instance(&inst)), backend).unwrap();
+    let opts = QapTsOptions {
+        chains,
+        max_iterations: 0,
+        // only the bound that turns a regression into a failure, not a hang
+        time_limit: Some(Duration::from_secs(60)),
+        target: Some(target as f64),
+        seed: 2024,
+        ..Default::default()
+    };
+    let r = s.solve(&opts).unwrap();
+    eprintln!("{name}: {} after {} iterations per chain, {:.2} s, {} restarts ({})", r.cost, r.iterations, r.seconds, r.restarts, r.backend);
+    assert!(r.target_reached, "{name}: best {} (bks {target})", r.cost);
+    assert_eq!(r.cost, Cost::I64(target));
+    assert_eq!(inst.cost(&r.permutation), target);
+    r
+}
+
+#[test]
+fn cpu_reaches_best_known_values() {
+    for name in ["had12", "chr12a", "esc16a", "nug12", "tai12b", "bur26a"] {
+        reach(name, Backend::Cpu, 4);
+    }
+}
+
+#[test]
+fn options_are_checked_by_name() {
+    let p = Arc::new(QapProblem::from_instance(&instance("nug12")));
+    let mut s = QapTs::new(p, Backend::Cpu).unwrap();
+    let mut arg = |o: QapTsOptions| match s.solve(&o) {
+        Err(metaopt::Error::InvalidArgument { arg, .. }) => arg,
+        other => panic!("{other:?}"),
+    };
+    let d = QapTsOptions::default;
+    assert_eq!(arg(QapTsOptions { chains: 0, ..d() }), "chains");
+    assert_eq!(arg(QapTsOptions { launch_iterations: 0, ..d() }), "launch_iterations");
+    assert_eq!(arg(QapTsOptions { max_iterations: 0, ..d() }), "max_iterations");
+    assert_eq!(arg(QapTsOptions { aspiration_horizon: Some(0), ..d() }), "aspiration_horizon");
+    assert_eq!(arg(QapTsOptions { perturbation: Some((3, 2)), ..d() }), "perturbation");
+    assert_eq!(arg(QapTsOptions { target: Some(f64::NAN), ..d() }), "target");
+    assert_eq!(arg(QapTsOptions { starts: vec![vec![0; 12]], ..d() }), "starts");
+}
+
+#[test]
+fn cpu_results_are_reproducible_and_restarts_happen() {
+    let p = Arc::new(QapProblem::from_instance(&instance("chr15a")));
+    let opts = QapTsOptions { chains: 3, max_iterations: 3000, launch_iterations: 500, stagnation: Some(600), seed: 9, ..Default::default() };
+    let r1 = QapTs::new(p.clone(), Backend::Cpu).unwrap().solve(&opts).unwrap();
+    let r2 = QapTs::new(p.clone(), Backend::Cpu).unwrap().solve(&opts).unwrap();
+    assert_eq!((r1.cost, &r1.permutation, r1.restarts), (r2.cost, &r2.permutation, r2.restarts));
+    assert_eq!(r1.iterations, 3000);
+    assert_eq!(r1.launches, 6);
+    assert!(r1.restarts > 0);
+    assert_eq!(p.cost(&r1.permutation).unwrap(), r1.cost);
+}
