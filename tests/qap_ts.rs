@@ -255,3 +255,60 @@ fn cpu_results_are_reproducible_and_restarts_happen() {
     assert!(r1.restarts > 0);
     assert_eq!(p.cost(&r1.permutation).unwrap(), r1.cost);
 }
+
+/// Device and CPU chains of one seed: identical states after every launch on integer data (the
+/// chains' best, current cost and permutation, restarts included).
+fn same_on_device_and_cpu(inst: &QapInstance, ty: ElemType, opts: &QapTsOptions) {
+    let p = Arc::new(QapProblem::from_instance_as(inst, ty).unwrap());
+    let trail = |backend: Backend| {
+        let mut seen = Vec::new();
+        let r = QapTs::new(p.clone(), backend).unwrap().solve_with_progress(opts, |pr| {
+            seen.push((pr.iterations, pr.best, pr.restarts));
+            true
+        });
+        (r.unwrap(), seen)
+    };
+    let (d, dt) = trail(Backend::Device(None));
+    let (c, ct) = trail(Backend::Cpu);
+    eprintln!("{} {ty:?}: {} / {} in {:.2} s / {:.2} s ({})", inst.name, d.cost, c.cost, d.seconds, c.seconds, d.backend);
+    assert_eq!(dt, ct, "{} {ty:?}: progress differs", inst.name);
+    if ty.is_integer() {
+        assert_eq!((d.cost, &d.permutation), (c.cost, &c.permutation), "{} {ty:?}", inst.name);
+    } else {
+        assert_eq!(p.cost(&d.permutation).unwrap(), d.cost);
+    }
+    assert_eq!((d.iterations, d.launches, d.restarts), (c.iterations, c.launches, c.restarts));
+}
+
+#[test]
+fn device_and_cpu_give_identical_chains() {
+    let base = QapTsOptions { chains: 3, max_iterations: 1500, launch_iterations: 500, stagnation: Some(400), seed: 31, ..Default::default() };
+    // asymmetric with non-zero diagonals, every integer type
+    let rnd = random_instance(11, 2, 5);
+    for ty in [ElemType::I32, ElemType::I64, ElemType::U32, ElemType::U64] {
+        same_on_device_and_cpu(&rnd, ty, &base);
+    }
+    // symmetric QAPLIB instances, the 1991 tenure rule, a short horizon
+    let opts = QapTsOptions { tenure: TenureRule::Uniform, aspiration_horizon: Some(200), ..base.clone() };
+    same_on_device_and_cpu(&instance("nug12"), ElemType::I32, &opts);
+    same_on_device_and_cpu(&instance("tai12b"), ElemType::I64, &base);
+}
+
+#[test]
+fn device_reaches_best_known_values() {
+    for name in ["had12", "nug12", "esc16a"] {
+        reach(name, Backend::Device(None), 4);
+    }
+}
+
+#[test]
+fn device_float_runs_give_consistent_costs() {
+    let inst = instance("chr12a");
+    for ty in [ElemType::F32, ElemType::F64] {
+        let p = Arc::new(QapProblem::from_instance_as(&inst, ty).unwrap());
+        let opts = QapTsOptions { chains: 2, max_iterations: 1000, launch_iterations: 500, seed: 3, ..Default::default() };
+        let r = QapTs::new(p.clone(), Backend::Device(None)).unwrap().solve(&opts).unwrap();
+        assert_eq!(p.cost(&r.permutation).unwrap(), r.cost, "{ty:?}");
+        assert!(r.cost.as_f64() <= 9552.0 * 1.2, "{ty:?}: {}", r.cost);
+    }
+}

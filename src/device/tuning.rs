@@ -31,6 +31,9 @@ pub struct Tuning {
     pub sat_dxac: usize,
     /// Plain objective evaluation (`functions_eval`).
     pub objective_eval: usize,
+    /// QAP robust tabu search (`qap_ts_run`): work-items of the one group of a chain. Not yet
+    /// measured on the NVIDIA machine.
+    pub qap_ts: usize,
 }
 
 /// The table: the values measured or chosen per kind (GPUs: NVIDIA H100/H200 measurements in
@@ -47,8 +50,10 @@ const GPU: Tuning = Tuning {
     sat_mcsx_groups: 1024,
     sat_dxac: 64,
     objective_eval: 64,
+    qap_ts: 128,
 };
-const CPU: Tuning = GPU;
+// PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
+const CPU: Tuning = Tuning { qap_ts: 16, ..GPU };
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.

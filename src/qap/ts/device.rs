@@ -1,22 +1,170 @@
-//! The device engine (placeholder until `cl/qap_ts.cl` lands).
+//! The device engine: `qap_ts_run` (`cl/qap_ts.cl`), one work-group per chain, a launch runs
+//! every chain for the given number of iterations. The host state of the chains goes up before
+//! and comes back after each launch (a few bytes per chain); the tabu matrices stay on the
+//! device.
 
-use super::{Backend, ChainState, Engine, TsParams};
+use super::{Backend, ChainState, Engine, TenureRule, TsParams};
+use crate::device::{cl_error, note_failure, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::problem::qap::QapProblem;
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use std::sync::Arc;
 
-pub struct DeviceEngine;
+pub struct DeviceEngine {
+    queue: Queue,
+    kernel: Kernel,
+    wg: usize,
+    n: usize,
+    chains: usize,
+    params: TsParams,
+    a: DeviceBuffer<u8>,
+    b: DeviceBuffer<u8>,
+    pairs: DeviceBuffer<u8>,
+    perm: DeviceBuffer<u8>,
+    best_perm: DeviceBuffer<u8>,
+    cost: DeviceBuffer<u64>,
+    tv: DeviceBuffer<i32>,
+    gv: DeviceBuffer<u64>,
+    fresh: DeviceBuffer<u8>,
+    _tabu: DeviceBuffer<i32>,
+    _delta: DeviceBuffer<u8>,
+    local: bool,
+}
+
+/// Bytes of local memory `qap_ts_run` needs with both matrices there, for `wg` work-items and
+/// deltas of `dsize` bytes.
+fn local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
+    let np = n * (n - 1) / 2;
+    (np * dsize + n * n * 4 + wg * (dsize + 9) + n + 2 * dsize + 16) as u64
+}
 
 impl DeviceEngine {
-    pub fn new(_p: &QapProblem, _b: Backend, _params: TsParams, _chains: usize, _launch: u32) -> Result<Self> {
-        Err(Error::Unsupported("the QAP tabu search device engine".into()))
+    pub fn new(p: &QapProblem, backend: Backend, params: TsParams, chains: usize, _launch: u32) -> Result<Self> {
+        let ctx: Arc<DeviceContext> = backend.context("QAP tabu search")?;
+        let ty = p.elem_type();
+        if ty == crate::problem::qap::ElemType::F64 {
+            ctx.require_fp64()?;
+        }
+        let n = p.n;
+        let np = n * (n - 1) / 2;
+        let dsize = if ty.ft_kind() == 3 { 4 } else { 8 };
+        let queue = ctx.queue_unprofiled()?;
+        let mut cap = ctx.tuning().qap_ts.min(ctx.info.max_work_group_size).max(1);
+        // the group holds at most one work-item per pair, a power of two
+        while cap > 1 && cap / 2 >= np {
+            cap /= 2;
+        }
+        let (kernel, wg, local) = loop {
+            let mut wg = 1;
+            while wg * 2 <= cap {
+                wg *= 2;
+            }
+            // a margin for what the compiler adds to the group's local memory
+            let local = local_bytes(n, wg, dsize) + 256 <= ctx.info.local_mem_bytes;
+            let spec = ProgramSpec::files(&["common.cl", "qap_ts.cl"])
+                .define("FT_KIND", ty.ft_kind())
+                .define("QAP_TYPE", ty.cl_type())
+                .define_u("TS_N", n)
+                .define_u("TS_SLICES", p.slices)
+                .define_u("TS_NP", np)
+                .define_u("TS_WG", wg)
+                .define("TS_LOCAL", local as u32)
+                .define("TS_TENURE", (params.tenure == TenureRule::Uniform) as u32);
+            let program = ctx.build(&spec)?;
+            let kernel = queue.kernel(&program, "qap_ts_run")?;
+            if work_group_size(&ctx, &kernel, wg) >= wg || wg == 1 {
+                break (kernel, wg, local);
+            }
+            cap = wg / 2;
+        };
+        let (ab, bb) = p.data.bytes();
+        let pairs: Vec<u8> = super::cpu::pairs(n).into_iter().flat_map(|(r, s)| [r as u8, s as u8]).collect();
+        Ok(DeviceEngine {
+            a: queue.buffer_from(ab, "A")?,
+            b: queue.buffer_from(bb, "B")?,
+            pairs: queue.buffer_from(&pairs, "pairs")?,
+            perm: queue.buffer(chains * n, "perm")?,
+            best_perm: queue.buffer(chains * n, "best_perm")?,
+            cost: queue.buffer(2 * chains, "cost")?,
+            tv: queue.buffer(chains, "t")?,
+            gv: queue.buffer(2 * chains, "g")?,
+            fresh: queue.buffer(chains, "fresh")?,
+            _tabu: queue.buffer(chains * n * n, "tabu")?,
+            _delta: queue.buffer(if local { 1 } else { chains * np * dsize }, "delta")?,
+            queue,
+            kernel,
+            wg,
+            n,
+            chains,
+            params,
+            local,
+        })
+    }
+
+    /// Work-items per chain and whether the matrices are in local memory.
+    pub fn layout(&self) -> (usize, bool) {
+        (self.wg, self.local)
     }
 }
 
 impl Engine for DeviceEngine {
-    fn advance(&mut self, _states: &mut [ChainState], _iterations: u32) -> Result<()> {
+    fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()> {
+        if states.len() != self.chains {
+            return Err(Error::arg("chains", format!("{} states for an engine of {} chains", states.len(), self.chains)));
+        }
+        let (n, q) = (self.n, &self.queue);
+        let cat = |f: &dyn Fn(&ChainState) -> &[u8]| states.iter().flat_map(|s| f(s).iter().copied()).collect::<Vec<u8>>();
+        self.perm.write(q, &cat(&|s| &s.perm))?;
+        self.best_perm.write(q, &cat(&|s| &s.best_perm))?;
+        self.cost.write(q, &states.iter().flat_map(|s| [s.cost, s.best]).collect::<Vec<_>>())?;
+        self.tv.write(q, &states.iter().map(|s| s.t).collect::<Vec<_>>())?;
+        self.gv.write(q, &states.iter().flat_map(|s| [s.g, s.best_iter]).collect::<Vec<_>>())?;
+        self.fresh.write(q, &states.iter().map(|s| s.fresh as u8).collect::<Vec<_>>())?;
+        let (seed, horizon) = (self.params.seed, self.params.horizon as i64);
+        let mut e = ExecuteKernel::new(&self.kernel);
+        // SAFETY: the arguments of `qap_ts_run` in type and order; the buffers are fields of the
+        // engine and the queue is finished before this returns.
+        unsafe {
+            e.set_arg(self.a.cl()).set_arg(self.b.cl()).set_arg(self.pairs.cl());
+            e.set_arg(self.perm.cl()).set_arg(self.best_perm.cl()).set_arg(self.cost.cl());
+            e.set_arg(self.tv.cl()).set_arg(self.gv.cl()).set_arg(self.fresh.cl());
+            e.set_arg(self._tabu.cl()).set_arg(self._delta.cl());
+            e.set_arg(&seed).set_arg(&horizon).set_arg(&iterations);
+            e.set_global_work_sizes(&[self.chains * self.wg]).set_local_work_sizes(&[self.wg]);
+            e.enqueue_nd_range(q.cl()).map_err(|err| {
+                let err = cl_error("clEnqueueNDRangeKernel(qap_ts_run)")(err);
+                note_failure(&err);
+                err
+            })?;
+        }
+        let perm = self.perm.to_vec(q)?;
+        let best_perm = self.best_perm.to_vec(q)?;
+        let cost = self.cost.to_vec(q)?;
+        let tv = self.tv.to_vec(q)?;
+        let gv = self.gv.to_vec(q)?;
+        for (c, s) in states.iter_mut().enumerate() {
+            s.perm.copy_from_slice(&perm[c * n..(c + 1) * n]);
+            s.best_perm.copy_from_slice(&best_perm[c * n..(c + 1) * n]);
+            s.cost = cost[2 * c];
+            s.best = cost[2 * c + 1];
+            s.t = tv[c];
+            s.g = gv[2 * c];
+            s.best_iter = gv[2 * c + 1];
+            s.fresh = false;
+        }
         Ok(())
     }
+
     fn description(&self) -> String {
-        String::new()
+        let i = &self.queue.ctx().info;
+        format!(
+            "device {}: {} ({}, {}); {} work-items per chain, matrices in {} memory",
+            i.index,
+            i.name,
+            i.platform,
+            i.kind.as_str(),
+            self.wg,
+            if self.local { "local" } else { "global" }
+        )
     }
 }
