@@ -312,3 +312,38 @@ fn device_float_runs_give_consistent_costs() {
         assert!(r.cost.as_f64() <= 9552.0 * 1.2, "{ty:?}: {}", r.cost);
     }
 }
+
+/// The engines themselves, launch by launch: the device with its matrices in local memory, in
+/// global memory, and the CPU hold identical chain states on integer data, a fresh start included.
+#[test]
+fn device_engines_match_the_cpu_engine_launch_by_launch() {
+    use metaopt::qap::ts::device::DeviceEngine;
+    let inst = random_instance(10, 2, 8);
+    for (ty, rule) in [(ElemType::I64, TenureRule::Cubic), (ElemType::U32, TenureRule::Uniform)] {
+        let p = QapProblem::from_instance_as(&inst, ty).unwrap();
+        let params = TsParams { seed: 77, tenure: rule, horizon: 150 };
+        let mut engines: Vec<Box<dyn Engine>> = vec![
+            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, false).unwrap()),
+            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, true).unwrap()),
+            metaopt::qap::ts::cpu::engine(&p, params),
+        ];
+        let mut rng = Philox::new(1, 2);
+        let starts: Vec<ChainState> =
+            (0..3).map(|_| ChainState::start(&p, rng.permutation(10).into_iter().map(|v| v as u8).collect(), 0)).collect();
+        let mut states = vec![starts.clone(), starts.clone(), starts];
+        for launch in 0..4 {
+            if launch == 2 {
+                let fresh = ChainState::start(&p, (0..10u8).rev().collect(), states[0][1].g);
+                for s in &mut states {
+                    s[1] = fresh.clone();
+                }
+            }
+            for (e, s) in engines.iter_mut().zip(&mut states) {
+                e.advance(s, 250).unwrap();
+            }
+            assert_eq!(states[0], states[2], "{ty:?} launch {launch}: device (local) vs CPU");
+            assert_eq!(states[1], states[2], "{ty:?} launch {launch}: device (global) vs CPU");
+        }
+        assert!(states[2].iter().all(|s| s.g == 1000 && s.t > 0));
+    }
+}

@@ -261,11 +261,11 @@ impl<T: TsElem> TsChain<T> {
             let t1 = T::dmul(T::dsub(ad(r, r), ad(s, s)), T::dsub(bd(ps, ps), bd(pr, pr)));
             let t2 = T::dmul(T::dsub(ad(r, s), ad(s, r)), T::dsub(bd(ps, pr), bd(pr, ps)));
             acc = T::dadd(acc, T::dadd(t1, t2));
-            for k in 0..n {
+            for (k, &pk) in p.iter().enumerate() {
                 if k == r || k == s {
                     continue;
                 }
-                let pk = p[k] as usize;
+                let pk = pk as usize;
                 let x = T::dmul(T::dsub(ad(k, r), ad(k, s)), T::dsub(bd(pk, ps), bd(pk, pr)));
                 let y = T::dmul(T::dsub(ad(r, k), ad(s, k)), T::dsub(bd(ps, pk), bd(pr, pk)));
                 acc = T::dadd(acc, T::dadd(x, y));

@@ -26,8 +26,8 @@ pub struct DeviceEngine {
     tv: DeviceBuffer<i32>,
     gv: DeviceBuffer<u64>,
     fresh: DeviceBuffer<u8>,
-    _tabu: DeviceBuffer<i32>,
-    _delta: DeviceBuffer<u8>,
+    tabu: DeviceBuffer<i32>,
+    delta: DeviceBuffer<u8>,
     local: bool,
 }
 
@@ -39,7 +39,9 @@ fn local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
 }
 
 impl DeviceEngine {
-    pub fn new(p: &QapProblem, backend: Backend, params: TsParams, chains: usize, _launch: u32) -> Result<Self> {
+    /// `force_global` keeps the matrices in global memory even where they fit local memory
+    /// (for tests of that path).
+    pub fn new(p: &QapProblem, backend: Backend, params: TsParams, chains: usize, force_global: bool) -> Result<Self> {
         let ctx: Arc<DeviceContext> = backend.context("QAP tabu search")?;
         let ty = p.elem_type();
         if ty == crate::problem::qap::ElemType::F64 {
@@ -60,7 +62,7 @@ impl DeviceEngine {
                 wg *= 2;
             }
             // a margin for what the compiler adds to the group's local memory
-            let local = local_bytes(n, wg, dsize) + 256 <= ctx.info.local_mem_bytes;
+            let local = !force_global && local_bytes(n, wg, dsize) + 256 <= ctx.info.local_mem_bytes;
             let spec = ProgramSpec::files(&["common.cl", "qap_ts.cl"])
                 .define("FT_KIND", ty.ft_kind())
                 .define("QAP_TYPE", ty.cl_type())
@@ -89,8 +91,8 @@ impl DeviceEngine {
             tv: queue.buffer(chains, "t")?,
             gv: queue.buffer(2 * chains, "g")?,
             fresh: queue.buffer(chains, "fresh")?,
-            _tabu: queue.buffer(chains * n * n, "tabu")?,
-            _delta: queue.buffer(if local { 1 } else { chains * np * dsize }, "delta")?,
+            tabu: queue.buffer(chains * n * n, "tabu")?,
+            delta: queue.buffer(if local { 1 } else { chains * np * dsize }, "delta")?,
             queue,
             kernel,
             wg,
@@ -128,7 +130,7 @@ impl Engine for DeviceEngine {
             e.set_arg(self.a.cl()).set_arg(self.b.cl()).set_arg(self.pairs.cl());
             e.set_arg(self.perm.cl()).set_arg(self.best_perm.cl()).set_arg(self.cost.cl());
             e.set_arg(self.tv.cl()).set_arg(self.gv.cl()).set_arg(self.fresh.cl());
-            e.set_arg(self._tabu.cl()).set_arg(self._delta.cl());
+            e.set_arg(self.tabu.cl()).set_arg(self.delta.cl());
             e.set_arg(&seed).set_arg(&horizon).set_arg(&iterations);
             e.set_global_work_sizes(&[self.chains * self.wg]).set_local_work_sizes(&[self.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {

@@ -177,6 +177,14 @@ pub struct ChainState {
     pub fresh: bool,
 }
 
+impl ChainState {
+    /// A fresh start from `perm` after `g` iterations of the chain (its Philox counter).
+    pub fn start(problem: &QapProblem, perm: Vec<u8>, g: u64) -> Self {
+        let cost = problem.cost_order(&perm).bits();
+        ChainState { best_perm: perm.clone(), perm, cost, best: cost, t: 0, g, best_iter: g, fresh: true }
+    }
+}
+
 /// Runs launches of all chains: the device engine or the CPU engine.
 pub trait Engine: Send {
     /// `iterations` iterations of every chain from `states`, which it updates.
@@ -210,10 +218,10 @@ impl QapTs {
     }
 
     /// The engine of `params` on this backend.
-    pub fn engine(&self, params: TsParams, chains: usize, launch_iterations: u32) -> Result<Box<dyn Engine>> {
+    pub fn engine(&self, params: TsParams, chains: usize) -> Result<Box<dyn Engine>> {
         Ok(match self.backend {
             Backend::Cpu => cpu::engine(&self.problem, params),
-            Backend::Device(_) => Box::new(device::DeviceEngine::new(&self.problem, self.backend, params, chains, launch_iterations)?),
+            Backend::Device(_) => Box::new(device::DeviceEngine::new(&self.problem, self.backend, params, chains, false)?),
         })
     }
 
@@ -228,7 +236,7 @@ impl QapTs {
         opts.check(n)?;
         let t0 = Instant::now();
         let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n) };
-        let mut engine = self.engine(params, opts.chains, opts.launch_iterations)?;
+        let mut engine = self.engine(params, opts.chains)?;
         let ft = p.elem_type().ft_kind();
         let cost_of = |perm: &[u8]| p.cost_order(perm);
         // host draws (starts, restarts): one stream per chain, apart from the iteration streams
@@ -239,8 +247,7 @@ impl QapTs {
                     Some(s) => s.iter().map(|&v| v as u8).collect(),
                     None => host_rng[c].permutation(n).into_iter().map(|v| v as u8).collect(),
                 };
-                let cost = cost_of(&perm).bits();
-                ChainState { best_perm: perm.clone(), perm, cost, best: cost, t: 0, g: 0, best_iter: 0, fresh: true }
+                ChainState::start(p, perm, 0)
             })
             .collect();
         let mut elite = Elite::new(opts.elite_size);
@@ -302,8 +309,7 @@ impl QapTs {
                         let j = (i + 1 + rng.below(n as u32 - 1) as usize) % n;
                         perm.swap(i, j);
                     }
-                    let cost = cost_of(&perm).bits();
-                    *st = ChainState { best_perm: perm.clone(), perm, cost, best: cost, t: 0, g: st.g, best_iter: st.g, fresh: true };
+                    *st = ChainState::start(p, perm, st.g);
                     restarts += 1;
                 }
             }
