@@ -6,7 +6,8 @@
 // Build-time macros: QAP_TYPE (1 int32, 2 int64, 3 uint32, 4 uint64, 5 float32, 6 float64) and
 // FT_KIND (cl/common.cl), TS_N, TS_SLICES, TS_NP (= n(n-1)/2), TS_WG (the work-group size),
 // TS_LOCAL (1: delta and tabu matrices in local memory, 0: in the chain's slice of global memory),
-// TS_TENURE (0: Taillard 2006 floor(u^3 8n), 1: Taillard 1991 uniform in [0.9n, 1.1n]).
+// TS_SYM (1: A and B symmetric, the shortcut formulas), TS_TENURE (0: Taillard 2006
+// floor(u^3 8n), 1: Taillard 1991 uniform in [0.9n, 1.1n]).
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -59,13 +60,23 @@ typedef QT DT;
 #define AV(s, i, j) TO_D(A[(s) * TS_N * TS_N + (i) * TS_N + (j)])
 #define BV(s, i, j) TO_D(B[(s) * TS_N * TS_N + (i) * TS_N + (j)])
 
-// Δ(p; r, s), the general O(n) formula, terms in the order of TsChain::delta_full.
+// Δ(p; r, s), the O(n) formula (TS_SYM: the symmetric shortcut), terms in the order of
+// TsChain::delta_full.
 inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local const uchar *p, uint r, uint s)
 {
     uint pr = p[r], ps = p[s];
     DT acc = (DT)0;
     for (uint sl = 0; sl < TS_SLICES; ++sl) {
         DT t1 = (AV(sl, r, r) - AV(sl, s, s)) * (BV(sl, ps, ps) - BV(sl, pr, pr));
+#if TS_SYM
+        DT sum = (DT)0;
+        for (uint k = 0; k < TS_N; ++k) {
+            if (k == r || k == s) continue;
+            uint pk = p[k];
+            sum = sum + (AV(sl, r, k) - AV(sl, s, k)) * (BV(sl, ps, pk) - BV(sl, pr, pk));
+        }
+        acc = acc + (t1 + (sum + sum));
+#else
         DT t2 = (AV(sl, r, s) - AV(sl, s, r)) * (BV(sl, ps, pr) - BV(sl, pr, ps));
         acc = acc + (t1 + t2);
         for (uint k = 0; k < TS_N; ++k) {
@@ -75,6 +86,7 @@ inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local cons
             DT y = (AV(sl, r, k) - AV(sl, s, k)) * (BV(sl, ps, pk) - BV(sl, pr, pk));
             acc = acc + (x + y);
         }
+#endif
     }
     return acc;
 }
@@ -229,9 +241,14 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
                 for (uint sl = 0; sl < TS_SLICES; ++sl) {
                     DT fa = (AV(sl, r, u) - AV(sl, r, v)) + (AV(sl, s, v) - AV(sl, s, u));
                     DT fb = (BV(sl, ps, pu) - BV(sl, ps, pv)) + (BV(sl, pr, pv) - BV(sl, pr, pu));
+#if TS_SYM
+                    DT f = fa * fb;
+                    acc = acc + (f + f);
+#else
                     DT ga = (AV(sl, u, r) - AV(sl, v, r)) + (AV(sl, v, s) - AV(sl, u, s));
                     DT gb = (BV(sl, pu, ps) - BV(sl, pv, ps)) + (BV(sl, pv, pr) - BV(sl, pu, pr));
                     acc = acc + (fa * fb + ga * gb);
+#endif
                 }
                 delta[idx] = acc;
             }

@@ -49,11 +49,12 @@ fn as_f64<T: TsElem>(v: T::D) -> f64 {
     Cost::from_bits(T::TYPE.ft_kind(), T::to_bits(v)).as_f64()
 }
 
-fn check_deltas<T: TsElem>(n: usize, a: &[T], b: &[T], seed: u64) {
+fn check_deltas<T: TsElem>(n: usize, a: &[T], b: &[T], seed: u64, sym: bool) {
     let (a, b) = (Arc::new(a.to_vec()), Arc::new(b.to_vec()));
     let mut r = Philox::new(seed, 99);
     let start: Vec<u8> = r.permutation(n).into_iter().map(|v| v as u8).collect();
     let mut c = TsChain::new(n, 1, a.clone(), b.clone(), &start);
+    assert_eq!(c.sym, sym, "the symmetric shortcut is taken exactly on symmetric data");
     for step in 0..60 {
         let i = r.below(n as u32) as usize;
         let j = (i + 1 + r.below(n as u32 - 1) as usize) % n;
@@ -80,7 +81,7 @@ fn maintained_deltas_equal_recomputed_ones() {
             let inst = random_instance(n, kind, 10 + k as u64);
             for ty in TYPES {
                 let p = QapProblem::from_instance_as(&inst, ty).unwrap();
-                with_matrices!(&p.data, |a, b| check_deltas(n, a, b, 7 + kind as u64));
+                with_matrices!(&p.data, |a, b| check_deltas(n, a, b, 7 + kind as u64, kind == 0));
             }
         }
     }
@@ -318,8 +319,9 @@ fn device_float_runs_give_consistent_costs() {
 #[test]
 fn device_engines_match_the_cpu_engine_launch_by_launch() {
     use metaopt::qap::ts::device::DeviceEngine;
-    let inst = random_instance(10, 2, 8);
-    for (ty, rule) in [(ElemType::I64, TenureRule::Cubic), (ElemType::U32, TenureRule::Uniform)] {
+    // general (asymmetric, non-zero diagonals) and symmetric data: both formula variants
+    for (kind, ty, rule) in [(2, ElemType::I64, TenureRule::Cubic), (2, ElemType::U32, TenureRule::Uniform), (0, ElemType::I32, TenureRule::Cubic)] {
+        let inst = random_instance(10, kind, 8);
         let p = QapProblem::from_instance_as(&inst, ty).unwrap();
         let params = TsParams { seed: 77, tenure: rule, horizon: 150 };
         let mut engines: Vec<Box<dyn Engine>> = vec![
@@ -341,9 +343,35 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
             for (e, s) in engines.iter_mut().zip(&mut states) {
                 e.advance(s, 250).unwrap();
             }
-            assert_eq!(states[0], states[2], "{ty:?} launch {launch}: device (local) vs CPU");
-            assert_eq!(states[1], states[2], "{ty:?} launch {launch}: device (global) vs CPU");
+            assert_eq!(states[0], states[2], "kind {kind} {ty:?} launch {launch}: device (local) vs CPU");
+            assert_eq!(states[1], states[2], "kind {kind} {ty:?} launch {launch}: device (global) vs CPU");
         }
         assert!(states[2].iter().all(|s| s.g == 1000 && s.t > 0));
+    }
+}
+
+/// Iterations per second per chain, CPU engine and device (a rough indication; run with
+/// `cargo test --release --test qap_ts throughput -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn throughput() {
+    for (name, chains, cpu_iters, dev_iters) in [("bur26a", 4, 40_000u64, 4_000u64), ("tai50a", 4, 10_000, 1_000), ("tai100a", 2, 2_000, 200)] {
+        let p = Arc::new(QapProblem::from_instance(&instance(name)));
+        for (backend, iters) in [(Backend::Cpu, cpu_iters), (Backend::Device(None), dev_iters)] {
+            let opts = QapTsOptions { chains, max_iterations: iters, launch_iterations: iters as u32, stagnation: Some(0), ..Default::default() };
+            let mut s = QapTs::new(p.clone(), backend).unwrap();
+            // the first solve builds the program
+            s.solve(&QapTsOptions { max_iterations: 10, launch_iterations: 10, ..opts.clone() }).unwrap();
+            let r = s.solve(&opts).unwrap();
+            eprintln!(
+                "{name} (n = {}), {chains} chains, {:?}: {:.0} iterations/s per chain ({:.0} in all), best {} [{}]",
+                p.n,
+                backend,
+                iters as f64 / r.seconds,
+                (iters * chains as u64) as f64 / r.seconds,
+                r.cost,
+                r.backend
+            );
+        }
     }
 }

@@ -152,6 +152,11 @@ pub fn pair_index(n: usize, u: usize, v: usize) -> usize {
     u * (2 * n - u - 1) / 2 + (v - u - 1)
 }
 
+/// Every n x n matrix of the stack `m` is symmetric.
+pub fn symmetric<T: PartialEq>(n: usize, m: &[T]) -> bool {
+    m.chunks(n * n).all(|x| (0..n).all(|i| (0..i).all(|j| x[i * n + j] == x[j * n + i])))
+}
+
 /// Every pair (r, s), r < s, in delta-matrix order.
 pub fn pairs(n: usize) -> Vec<(usize, usize)> {
     (0..n).flat_map(|r| (r + 1..n).map(move |s| (r, s))).collect()
@@ -177,6 +182,8 @@ pub struct TsChain<T: TsElem> {
     slices: usize,
     a: Arc<Vec<T>>,
     b: Arc<Vec<T>>,
+    /// A and B symmetric (every slice): the symmetric shortcut of the formulas.
+    pub sym: bool,
     pub perm: Vec<u8>,
     pub cost: T::D,
     pub best: T::D,
@@ -200,6 +207,7 @@ impl<T: TsElem> TsChain<T> {
         let mut c = TsChain {
             n,
             slices,
+            sym: symmetric(n, &a) && symmetric(n, &b),
             a,
             b,
             perm: perm.to_vec(),
@@ -247,8 +255,9 @@ impl<T: TsElem> TsChain<T> {
         }
     }
 
-    /// Δ(p; r, s) from the general O(n) formula of docs/specs/QAP_TS.md (the order of the terms
-    /// is `ts_delta_full`'s in `cl/qap_ts.cl`).
+    /// Δ(p; r, s) from the O(n) formula of docs/specs/QAP_TS.md, general or (when A and B are
+    /// symmetric) the symmetric shortcut; the order of the terms is `ts_delta_full`'s in
+    /// `cl/qap_ts.cl`.
     pub fn delta_full(&self, r: usize, s: usize) -> T::D {
         let n = self.n;
         let p = &self.perm;
@@ -259,6 +268,21 @@ impl<T: TsElem> TsChain<T> {
             let b = &self.b[sl * n * n..(sl + 1) * n * n];
             let (ad, bd) = (|i: usize, j: usize| a[i * n + j].d(), |i: usize, j: usize| b[i * n + j].d());
             let t1 = T::dmul(T::dsub(ad(r, r), ad(s, s)), T::dsub(bd(ps, ps), bd(pr, pr)));
+            let (ar, as_) = (&a[r * n..(r + 1) * n], &a[s * n..(s + 1) * n]);
+            let (br, bs) = (&b[pr * n..(pr + 1) * n], &b[ps * n..(ps + 1) * n]);
+            if self.sym {
+                // the two halves of the sum are equal: a_kr = a_rk, b(k, s) = b(s, k)
+                let mut sum = T::dzero();
+                for (k, &pk) in p.iter().enumerate() {
+                    if k == r || k == s {
+                        continue;
+                    }
+                    let pk = pk as usize;
+                    sum = T::dadd(sum, T::dmul(T::dsub(ar[k].d(), as_[k].d()), T::dsub(bs[pk].d(), br[pk].d())));
+                }
+                acc = T::dadd(acc, T::dadd(t1, T::dadd(sum, sum)));
+                continue;
+            }
             let t2 = T::dmul(T::dsub(ad(r, s), ad(s, r)), T::dsub(bd(ps, pr), bd(pr, ps)));
             acc = T::dadd(acc, T::dadd(t1, t2));
             for (k, &pk) in p.iter().enumerate() {
@@ -267,7 +291,7 @@ impl<T: TsElem> TsChain<T> {
                 }
                 let pk = pk as usize;
                 let x = T::dmul(T::dsub(ad(k, r), ad(k, s)), T::dsub(bd(pk, ps), bd(pk, pr)));
-                let y = T::dmul(T::dsub(ad(r, k), ad(s, k)), T::dsub(bd(ps, pk), bd(pr, pk)));
+                let y = T::dmul(T::dsub(ar[k].d(), as_[k].d()), T::dsub(bs[pk].d(), br[pk].d()));
                 acc = T::dadd(acc, T::dadd(x, y));
             }
         }
@@ -296,6 +320,11 @@ impl<T: TsElem> TsChain<T> {
                 let (ad, bd) = (|i: usize, j: usize| a[i * n + j].d(), |i: usize, j: usize| b[i * n + j].d());
                 let fa = T::dadd(T::dsub(ad(r, u), ad(r, v)), T::dsub(ad(s, v), ad(s, u)));
                 let fb = T::dadd(T::dsub(bd(ps, pu), bd(ps, pv)), T::dsub(bd(pr, pv), bd(pr, pu)));
+                if self.sym {
+                    let f = T::dmul(fa, fb);
+                    acc = T::dadd(acc, T::dadd(f, f));
+                    continue;
+                }
                 let ga = T::dadd(T::dsub(ad(u, r), ad(v, r)), T::dsub(ad(v, s), ad(u, s)));
                 let gb = T::dadd(T::dsub(bd(pu, ps), bd(pv, ps)), T::dsub(bd(pv, pr), bd(pu, pr)));
                 acc = T::dadd(acc, T::dadd(T::dmul(fa, fb), T::dmul(ga, gb)));

@@ -56,6 +56,7 @@ impl DeviceEngine {
         while cap > 1 && cap / 2 >= np {
             cap /= 2;
         }
+        let sym = crate::with_matrices!(&p.data, |a, b| super::cpu::symmetric(n, a) && super::cpu::symmetric(n, b));
         let (kernel, wg, local) = loop {
             let mut wg = 1;
             while wg * 2 <= cap {
@@ -71,6 +72,7 @@ impl DeviceEngine {
                 .define_u("TS_NP", np)
                 .define_u("TS_WG", wg)
                 .define("TS_LOCAL", local as u32)
+                .define("TS_SYM", sym as u32)
                 .define("TS_TENURE", (params.tenure == TenureRule::Uniform) as u32);
             let program = ctx.build(&spec)?;
             let kernel = queue.kernel(&program, "qap_ts_run")?;
