@@ -355,9 +355,11 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
 #[test]
 #[ignore]
 fn throughput() {
-    for (name, chains, cpu_iters, dev_iters) in [("bur26a", 4, 40_000u64, 4_000u64), ("tai50a", 4, 10_000, 1_000), ("tai100a", 2, 2_000, 200)] {
+    // METAOPT_TS_CHAINS: chains on the device (a GPU wants thousands); the CPU runs 4
+    let dev_chains: usize = std::env::var("METAOPT_TS_CHAINS").ok().and_then(|v| v.parse().ok()).unwrap_or(4);
+    for (name, cpu_iters, dev_iters) in [("bur26a", 40_000u64, 4_000u64), ("tai50a", 10_000, 1_000), ("tai100a", 2_000, 200)] {
         let p = Arc::new(QapProblem::from_instance(&instance(name)));
-        for (backend, iters) in [(Backend::Cpu, cpu_iters), (Backend::Device(None), dev_iters)] {
+        for (backend, iters, chains) in [(Backend::Cpu, cpu_iters, 4), (Backend::Device(None), dev_iters, dev_chains)] {
             let opts = QapTsOptions { chains, max_iterations: iters, launch_iterations: iters as u32, stagnation: Some(0), ..Default::default() };
             let mut s = QapTs::new(p.clone(), backend).unwrap();
             // the first solve builds the program
