@@ -116,12 +116,13 @@ inline int ts_tenure(uint w)
 #endif
 }
 
-// candidate a better than candidate b under (aspired first, smaller delta, smaller tie key)
-inline bool ts_better(uint aa, DT da, uint ka, uint ab, DT db, uint kb)
+// candidate (aa, da, pair ia) better than (ab, db, ib) under (aspired first, smaller delta,
+// smaller tie key); the tie keys are computed only on a tie
+inline bool ts_better(uint aa, DT da, uint ia, uint ab, DT db, uint ib, uint w)
 {
     if (aa != ab) return aa > ab;
     if (da != db) return D_LT(da, db);
-    return ka < kb;
+    return ts_tie_key(ia, w) < ts_tie_key(ib, w);
 }
 
 #define TS_NONE 0xFFFFFFFFu
@@ -139,7 +140,7 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
     const uint c = get_group_id(0), lid = get_local_id(0);
     __local uchar p[TS_N];
     __local DT red_d[TS_WG];
-    __local uint red_k[TS_WG], red_i[TS_WG];
+    __local uint red_i[TS_WG];
     __local uchar red_a[TS_WG];
     __local DT cur, best;
     __local int improved;
@@ -172,7 +173,7 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
         uint4 w = metaopt_rng4(seed, c, g);
         const long tl = (long)t, th = (long)t - horizon;
         const DT cur0 = cur, best0 = best;
-        uint ba = 0, bk = 0, bi = TS_NONE;
+        uint ba = 0, bi = TS_NONE;
         DT bd = (DT)0;
         for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
             uchar2 rs = pairs[idx];
@@ -181,27 +182,23 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
             long tr = tabu[r * TS_N + p[s]], ts = tabu[s * TS_N + p[r]];
             uint asp = (C_LT(cur0 + d, best0) || tr < th || ts < th) ? 1u : 0u;
             if (!(asp || tr < tl || ts < tl)) continue;
-            uint key = ts_tie_key(idx, w.x);
-            if (bi == TS_NONE || ts_better(asp, d, key, ba, bd, bk)) {
+            if (bi == TS_NONE || ts_better(asp, d, idx, ba, bd, bi, w.x)) {
                 ba = asp;
                 bd = d;
-                bk = key;
                 bi = idx;
             }
         }
         red_a[lid] = (uchar)ba;
         red_d[lid] = bd;
-        red_k[lid] = bk;
         red_i[lid] = bi;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint h = TS_WG / 2; h > 0; h >>= 1) {
             if (lid < h) {
                 uint oi = red_i[lid + h];
                 if (oi != TS_NONE && (red_i[lid] == TS_NONE ||
-                    ts_better(red_a[lid + h], red_d[lid + h], red_k[lid + h], red_a[lid], red_d[lid], red_k[lid]))) {
+                    ts_better(red_a[lid + h], red_d[lid + h], oi, red_a[lid], red_d[lid], red_i[lid], w.x))) {
                     red_a[lid] = red_a[lid + h];
                     red_d[lid] = red_d[lid + h];
-                    red_k[lid] = red_k[lid + h];
                     red_i[lid] = oi;
                 }
             }

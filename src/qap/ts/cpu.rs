@@ -339,7 +339,8 @@ impl<T: TsElem> TsChain<T> {
         let w = rng4(p.seed, chain, self.g);
         let t = self.t as i64;
         let h = p.horizon as i64;
-        let mut best: Option<(bool, T::D, u32, usize)> = None;
+        // the tie key is computed only on a tie: it decides nothing else
+        let mut best: Option<(bool, T::D, usize)> = None;
         for (idx, &(r, s)) in self.pairs.iter().enumerate() {
             let d = self.delta[idx];
             let tr = self.tabu[r * n + self.perm[s] as usize] as i64;
@@ -349,24 +350,23 @@ impl<T: TsElem> TsChain<T> {
             if !(aspired || allowed) {
                 continue;
             }
-            let key = tie_key(idx as u32, w[0]);
             let better = match &best {
                 None => true,
-                Some((ba, bd, bk, _)) => {
+                Some((ba, bd, bi)) => {
                     if aspired != *ba {
                         aspired
                     } else if d != *bd {
                         T::delta_lt(d, *bd)
                     } else {
-                        key < *bk
+                        tie_key(idx as u32, w[0]) < tie_key(*bi as u32, w[0])
                     }
                 }
             };
             if better {
-                best = Some((aspired, d, key, idx));
+                best = Some((aspired, d, idx));
             }
         }
-        let made = best.map(|(_, d, _, idx)| {
+        let made = best.map(|(_, d, idx)| {
             let (r, s) = self.pairs[idx];
             let (pr, ps) = (self.perm[r] as usize, self.perm[s] as usize);
             if let Some(tr) = &mut self.trace {

@@ -35,7 +35,7 @@ pub struct DeviceEngine {
 /// deltas of `dsize` bytes.
 fn local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
     let np = n * (n - 1) / 2;
-    (np * dsize + n * n * 4 + wg * (dsize + 9) + n + 2 * dsize + 16) as u64
+    (np * dsize + n * n * 4 + wg * (dsize + 5) + n + 2 * dsize + 16) as u64
 }
 
 impl DeviceEngine {
