@@ -297,7 +297,7 @@ fn device_and_cpu_give_identical_chains() {
 
 #[test]
 fn device_reaches_best_known_values() {
-    for name in ["had12", "nug12", "esc16a"] {
+    for name in ["had12", "chr12a", "esc16a", "nug12", "tai12b", "bur26a"] {
         reach(name, Backend::Device(None), 4);
     }
 }
@@ -376,4 +376,23 @@ fn throughput() {
             );
         }
     }
+}
+
+#[test]
+fn time_limit_and_progress_stop_a_solve() {
+    let p = Arc::new(QapProblem::from_instance(&instance("tai25a")));
+    let mut s = QapTs::new(p, Backend::Cpu).unwrap();
+    let opts = QapTsOptions { chains: 2, max_iterations: 0, launch_iterations: 200, time_limit: Some(Duration::from_millis(300)), ..Default::default() };
+    let r = s.solve(&opts).unwrap();
+    assert!(r.seconds >= 0.3 && r.seconds < 5.0, "{}", r.seconds);
+    assert!(!r.target_reached && r.iterations > 0 && r.seconds_to_best <= r.seconds);
+    let mut calls = 0;
+    let r = s
+        .solve_with_progress(&QapTsOptions { max_iterations: 100_000, ..opts }, |pr| {
+            calls += 1;
+            assert_eq!(pr.iterations, 200 * calls);
+            calls < 3
+        })
+        .unwrap();
+    assert_eq!((calls, r.iterations, r.launches), (3, 600, 3));
 }
