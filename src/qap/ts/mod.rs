@@ -31,7 +31,11 @@ pub enum TenureRule {
 }
 
 /// The options of a solve. Stops: `max_iterations` (per chain, in total), `time_limit`,
-/// `target` (a cost at or below it stops); at least one of the first two must be set.
+/// `target` (a cost at or below it stops); at least one of the first two must be set. The stops,
+/// the pool and the restarts act between launches, so `launch_iterations` is their granularity;
+/// results are reproducible for equal `seed`, `chains`, `max_iterations`, `launch_iterations`
+/// and pool options (and identical across backends on integer data) when no time limit ends the
+/// solve.
 #[derive(Clone, Debug)]
 pub struct QapTsOptions {
     /// Independent chains (work-groups on the device, tasks on the CPU).
