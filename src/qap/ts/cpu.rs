@@ -152,6 +152,24 @@ pub fn pair_index(n: usize, u: usize, v: usize) -> usize {
     u * (2 * n - u - 1) / 2 + (v - u - 1)
 }
 
+#[inline]
+fn row_of<T>(m: &[T], at: usize, n: usize) -> &[T] {
+    &m[at..at + n]
+}
+
+/// The transpose of every n x n matrix of the stack `m`.
+pub fn transpose<T: Copy>(n: usize, m: &[T]) -> Vec<T> {
+    let mut t = m.to_vec();
+    for (x, y) in m.chunks(n * n).zip(t.chunks_mut(n * n)) {
+        for i in 0..n {
+            for j in 0..n {
+                y[j * n + i] = x[i * n + j];
+            }
+        }
+    }
+    t
+}
+
 /// Every n x n matrix of the stack `m` is symmetric.
 pub fn symmetric<T: PartialEq>(n: usize, m: &[T]) -> bool {
     m.chunks(n * n).all(|x| (0..n).all(|i| (0..i).all(|j| x[i * n + j] == x[j * n + i])))
@@ -182,6 +200,9 @@ pub struct TsChain<T: TsElem> {
     slices: usize,
     a: Arc<Vec<T>>,
     b: Arc<Vec<T>>,
+    /// The transposes of A and B (every slice), so that column reads are row reads.
+    at: Arc<Vec<T>>,
+    bt: Arc<Vec<T>>,
     /// A and B symmetric (every slice): the symmetric shortcut of the formulas.
     pub sym: bool,
     pub perm: Vec<u8>,
@@ -208,6 +229,8 @@ impl<T: TsElem> TsChain<T> {
             n,
             slices,
             sym: symmetric(n, &a) && symmetric(n, &b),
+            at: Arc::new(transpose(n, &a)),
+            bt: Arc::new(transpose(n, &b)),
             a,
             b,
             perm: perm.to_vec(),
@@ -264,12 +287,10 @@ impl<T: TsElem> TsChain<T> {
         let (pr, ps) = (p[r] as usize, p[s] as usize);
         let mut acc = T::dzero();
         for sl in 0..self.slices {
-            let a = &self.a[sl * n * n..(sl + 1) * n * n];
-            let b = &self.b[sl * n * n..(sl + 1) * n * n];
-            let (ad, bd) = (|i: usize, j: usize| a[i * n + j].d(), |i: usize, j: usize| b[i * n + j].d());
-            let t1 = T::dmul(T::dsub(ad(r, r), ad(s, s)), T::dsub(bd(ps, ps), bd(pr, pr)));
-            let (ar, as_) = (&a[r * n..(r + 1) * n], &a[s * n..(s + 1) * n]);
-            let (br, bs) = (&b[pr * n..(pr + 1) * n], &b[ps * n..(ps + 1) * n]);
+            let o = sl * n * n;
+            // rows of A (r, s) and of B (p_r, p_s); columns as rows of the transposes
+            let (ar, as_, br, bs) = (row_of(&self.a, o + r * n, n), row_of(&self.a, o + s * n, n), row_of(&self.b, o + pr * n, n), row_of(&self.b, o + ps * n, n));
+            let t1 = T::dmul(T::dsub(ar[r].d(), as_[s].d()), T::dsub(bs[ps].d(), br[pr].d()));
             if self.sym {
                 // the two halves of the sum are equal: a_kr = a_rk, b(k, s) = b(s, k)
                 let mut sum = T::dzero();
@@ -283,14 +304,15 @@ impl<T: TsElem> TsChain<T> {
                 acc = T::dadd(acc, T::dadd(t1, T::dadd(sum, sum)));
                 continue;
             }
-            let t2 = T::dmul(T::dsub(ad(r, s), ad(s, r)), T::dsub(bd(ps, pr), bd(pr, ps)));
+            let (acr, acs, bcr, bcs) = (row_of(&self.at, o + r * n, n), row_of(&self.at, o + s * n, n), row_of(&self.bt, o + pr * n, n), row_of(&self.bt, o + ps * n, n));
+            let t2 = T::dmul(T::dsub(ar[s].d(), as_[r].d()), T::dsub(bs[pr].d(), br[ps].d()));
             acc = T::dadd(acc, T::dadd(t1, t2));
             for (k, &pk) in p.iter().enumerate() {
                 if k == r || k == s {
                     continue;
                 }
                 let pk = pk as usize;
-                let x = T::dmul(T::dsub(ad(k, r), ad(k, s)), T::dsub(bd(pk, ps), bd(pk, pr)));
+                let x = T::dmul(T::dsub(acr[k].d(), acs[k].d()), T::dsub(bcs[pk].d(), bcr[pk].d()));
                 let y = T::dmul(T::dsub(ar[k].d(), as_[k].d()), T::dsub(bs[pk].d(), br[pk].d()));
                 acc = T::dadd(acc, T::dadd(x, y));
             }
@@ -301,36 +323,50 @@ impl<T: TsElem> TsChain<T> {
     /// Applies the swap (r, s) (r < s) to the permutation and the cost, and updates every delta:
     /// O(1) for pairs disjoint from it, O(n) for the 2n - 3 that touch it.
     pub fn apply_swap(&mut self, r: usize, s: usize) {
-        let idx = pair_index(self.n, r, s);
+        let n = self.n;
+        let idx = pair_index(n, r, s);
         self.cost = T::dadd(self.cost, self.delta[idx]);
         self.perm.swap(r, s);
-        let n = self.n;
-        let pairs = self.pairs.clone();
-        for (k, &(u, v)) in pairs.iter().enumerate() {
-            if u == r || u == s || v == r || v == s {
-                self.delta[k] = self.delta_full(u, v);
-                continue;
+        let mut delta = std::mem::take(&mut self.delta);
+        // the 2n - 3 pairs that touch the move, from scratch
+        delta[idx] = self.delta_full(r, s);
+        for w in (0..n).filter(|&w| w != r && w != s) {
+            for x in [r, s] {
+                let (u, v) = (w.min(x), w.max(x));
+                delta[pair_index(n, u, v)] = self.delta_full(u, v);
             }
-            let p = &self.perm;
-            let (pr, ps, pu, pv) = (p[r] as usize, p[s] as usize, p[u] as usize, p[v] as usize);
-            let mut acc = self.delta[k];
-            for sl in 0..self.slices {
-                let a = &self.a[sl * n * n..(sl + 1) * n * n];
-                let b = &self.b[sl * n * n..(sl + 1) * n * n];
-                let (ad, bd) = (|i: usize, j: usize| a[i * n + j].d(), |i: usize, j: usize| b[i * n + j].d());
-                let fa = T::dadd(T::dsub(ad(r, u), ad(r, v)), T::dsub(ad(s, v), ad(s, u)));
-                let fb = T::dadd(T::dsub(bd(ps, pu), bd(ps, pv)), T::dsub(bd(pr, pv), bd(pr, pu)));
-                if self.sym {
-                    let f = T::dmul(fa, fb);
-                    acc = T::dadd(acc, T::dadd(f, f));
-                    continue;
-                }
-                let ga = T::dadd(T::dsub(ad(u, r), ad(v, r)), T::dsub(ad(v, s), ad(u, s)));
-                let gb = T::dadd(T::dsub(bd(pu, ps), bd(pv, ps)), T::dsub(bd(pv, pr), bd(pu, pr)));
-                acc = T::dadd(acc, T::dadd(T::dmul(fa, fb), T::dmul(ga, gb)));
-            }
-            self.delta[k] = acc;
         }
+        let p = &self.perm;
+        let (pr, ps) = (p[r] as usize, p[s] as usize);
+        for sl in 0..self.slices {
+            let o = sl * n * n;
+            let (ar, as_, bpr, bps) = (row_of(&self.a, o + r * n, n), row_of(&self.a, o + s * n, n), row_of(&self.b, o + pr * n, n), row_of(&self.b, o + ps * n, n));
+            let (acr, acs, bcr, bcs) = (row_of(&self.at, o + r * n, n), row_of(&self.at, o + s * n, n), row_of(&self.bt, o + pr * n, n), row_of(&self.bt, o + ps * n, n));
+            let mut k = 0;
+            for u in 0..n {
+                let pu = p[u] as usize;
+                for v in u + 1..n {
+                    let here = k;
+                    k += 1;
+                    if u == r || u == s || v == r || v == s {
+                        continue;
+                    }
+                    let pv = p[v] as usize;
+                    let fa = T::dadd(T::dsub(ar[u].d(), ar[v].d()), T::dsub(as_[v].d(), as_[u].d()));
+                    let fb = T::dadd(T::dsub(bps[pu].d(), bps[pv].d()), T::dsub(bpr[pv].d(), bpr[pu].d()));
+                    let add = if self.sym {
+                        let f = T::dmul(fa, fb);
+                        T::dadd(f, f)
+                    } else {
+                        let ga = T::dadd(T::dsub(acr[u].d(), acr[v].d()), T::dsub(acs[v].d(), acs[u].d()));
+                        let gb = T::dadd(T::dsub(bcs[pu].d(), bcs[pv].d()), T::dsub(bcr[pv].d(), bcr[pu].d()));
+                        T::dadd(T::dmul(fa, fb), T::dmul(ga, gb))
+                    };
+                    delta[here] = T::dadd(delta[here], add);
+                }
+            }
+        }
+        self.delta = delta;
     }
 
     /// One iteration of robust tabu search: returns the move made, if any.
