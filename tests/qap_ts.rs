@@ -49,20 +49,20 @@ fn as_f64<T: TsElem>(v: T::D) -> f64 {
     Cost::from_bits(T::TYPE.ft_kind(), T::to_bits(v)).as_f64()
 }
 
-fn check_deltas<T: TsElem>(n: usize, a: &[T], b: &[T], seed: u64, sym: bool) {
+fn check_deltas<T: TsElem>(n: usize, slices: usize, a: &[T], b: &[T], seed: u64, sym: bool) {
     let (a, b) = (Arc::new(a.to_vec()), Arc::new(b.to_vec()));
     let mut r = Philox::new(seed, 99);
     let start: Vec<u8> = r.permutation(n).into_iter().map(|v| v as u8).collect();
-    let mut c = TsChain::new(n, 1, a.clone(), b.clone(), &start);
+    let mut c = TsChain::new(n, slices, a.clone(), b.clone(), &start);
     assert_eq!(c.sym, sym, "the symmetric shortcut is taken exactly on symmetric data");
     for step in 0..60 {
         let i = r.below(n as u32) as usize;
         let j = (i + 1 + r.below(n as u32 - 1) as usize) % n;
         let (u, v) = (i.min(j), i.max(j));
-        let before = full_cost(n, 1, &a, &b, &c.perm);
+        let before = full_cost(n, slices, &a, &b, &c.perm);
         let predicted = c.delta[pair_index(n, u, v)];
         c.apply_swap(u, v);
-        let after = full_cost(n, 1, &a, &b, &c.perm);
+        let after = full_cost(n, slices, &a, &b, &c.perm);
         let mut fresh = c.clone();
         fresh.recompute();
         for (k, (x, y)) in c.delta.iter().zip(&fresh.delta).enumerate() {
@@ -74,6 +74,21 @@ fn check_deltas<T: TsElem>(n: usize, a: &[T], b: &[T], seed: u64, sym: bool) {
     }
 }
 
+/// Two instances as the two slices (scenarios) of one stochastic problem.
+fn two_slices(x: &QapInstance, y: &QapInstance) -> QapProblem {
+    let cat = |u: &[i64], v: &[i64]| u.iter().chain(v).copied().collect::<Vec<i64>>();
+    let data = metaopt::problem::qap::QapMatrices::I64(cat(&x.a, &y.a), cat(&x.b, &y.b));
+    QapProblem::new("two slices", x.n, 2, data).unwrap()
+}
+
+#[test]
+fn maintained_deltas_equal_recomputed_ones_with_slices() {
+    for kind in [0, 2] {
+        let p = two_slices(&random_instance(8, kind, 1), &random_instance(8, kind, 2));
+        with_matrices!(&p.data, |a, b| check_deltas(8, 2, a, b, 5, kind == 0));
+    }
+}
+
 #[test]
 fn maintained_deltas_equal_recomputed_ones() {
     for kind in 0..3 {
@@ -81,7 +96,7 @@ fn maintained_deltas_equal_recomputed_ones() {
             let inst = random_instance(n, kind, 10 + k as u64);
             for ty in TYPES {
                 let p = QapProblem::from_instance_as(&inst, ty).unwrap();
-                with_matrices!(&p.data, |a, b| check_deltas(n, a, b, 7 + kind as u64, kind == 0));
+                with_matrices!(&p.data, |a, b| check_deltas(n, 1, a, b, 7 + kind as u64, kind == 0));
             }
         }
     }
@@ -322,7 +337,12 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
     // general (asymmetric, non-zero diagonals) and symmetric data: both formula variants
     for (kind, ty, rule) in [(2, ElemType::I64, TenureRule::Cubic), (2, ElemType::U32, TenureRule::Uniform), (0, ElemType::I32, TenureRule::Cubic)] {
         let inst = random_instance(10, kind, 8);
-        let p = QapProblem::from_instance_as(&inst, ty).unwrap();
+        let p = if kind == 2 && ty == ElemType::I64 {
+            // and two slices
+            two_slices(&inst, &random_instance(10, kind, 9))
+        } else {
+            QapProblem::from_instance_as(&inst, ty).unwrap()
+        };
         let params = TsParams { seed: 77, tenure: rule, horizon: 150 };
         let mut engines: Vec<Box<dyn Engine>> = vec![
             Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, false).unwrap()),
