@@ -666,7 +666,8 @@ fn solve_ts(
         out::thousands(r.iterations),
         out::thousands(r.iterations * r.chains as u64)
     );
-    s += &format!("restarts     {} (from the elite pool), {} launches\n", r.restarts, r.launches);
+    let launches = if r.launches == 1 { "launch" } else { "launches" };
+    s += &format!("restarts     {} (from the elite pool), {} {launches}\n", r.restarts, r.launches);
     s += &format!("time         {:.3} s (best found after {:.3} s)\n", r.seconds, r.seconds_to_best);
     out::print(&s)
 }
