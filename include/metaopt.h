@@ -203,6 +203,20 @@ typedef enum MetaoptQapRestart {
 } MetaoptQapRestart;
 
 /**
+ * How a tabu tenure is drawn (`MetaoptQapTsOptions.tenure`).
+ */
+typedef enum MetaoptQapTsTenure {
+  /**
+   * Taillard 2006: floor(u^3 * 8n), u uniform in (0, 1] (the default).
+   */
+  METAOPT_QAP_TS_TENURE_CUBIC = 0,
+  /**
+   * Taillard 1991: uniform in [floor(0.9n), floor(1.1n)].
+   */
+  METAOPT_QAP_TS_TENURE_UNIFORM = 1,
+} MetaoptQapTsTenure;
+
+/**
  * What a parameter's value is to the objective (`metaopt_hc12_params`, argument `domain`).
  */
 typedef enum MetaoptDomain {
@@ -1025,6 +1039,168 @@ typedef struct MetaoptQapSolveResult {
 } MetaoptQapSolveResult;
 
 /**
+ * Options of `metaopt_qap_ts_solve`; start from `metaopt_qap_ts_default_options()` and change
+ * fields. At least one of `max_iterations` and `time_limit_s` must be set.
+ */
+typedef struct MetaoptQapTsOptions {
+  /**
+   * Independent chains (work-groups on the device, tasks on the CPU).
+   */
+  uint32_t chains;
+  /**
+   * Iterations per chain in total; 0 = no limit (then `time_limit_s` must be set).
+   */
+  uint64_t max_iterations;
+  /**
+   * Iterations per chain per launch (the stop rules and the elite pool act between launches).
+   */
+  uint32_t launch_iterations;
+  /**
+   * Seed: on integer data a seed, the chains and the iteration counts give the same result on
+   * every device and on the CPU.
+   */
+  uint64_t seed;
+  /**
+   * A `MetaoptQapTsTenure` value.
+   */
+  int32_t tenure;
+  /**
+   * The long-term aspiration horizon in iterations; 0 = 5 n^2.
+   */
+  uint32_t aspiration_horizon;
+  /**
+   * Time limit in seconds, checked between launches; <= 0 (or infinity) = none.
+   */
+  double time_limit_s;
+  /**
+   * 1 to stop once the best cost is at or below `target`.
+   */
+  uint8_t has_target;
+  /**
+   * The target cost (used when `has_target` is 1).
+   */
+  double target;
+  /**
+   * Best distinct permutations kept for restarts; 0 = no pool, no restarts.
+   */
+  uint32_t elite_size;
+  /**
+   * Iterations without a new best after which a chain restarts from the pool; -1 = 20 n^2,
+   * 0 = never.
+   */
+  int64_t stagnation;
+  /**
+   * Random swaps of a restart's elite permutation, uniform in
+   * [`perturbation_min`, `perturbation_max`]; both 0 = 2 ..= max(2, n / 4).
+   */
+  uint32_t perturbation_min;
+  /**
+   * See `perturbation_min`.
+   */
+  uint32_t perturbation_max;
+  /**
+   * `starts_count` start permutations of nElements entries each, 0-based, one after the other
+   * (borrowed, read during the call only); NULL when `starts_count` is 0. Chains beyond them
+   * start at random.
+   */
+  const uint16_t *starts;
+  /**
+   * Permutations in `starts` (at most `chains`).
+   */
+  uint32_t starts_count;
+} MetaoptQapTsOptions;
+
+/**
+ * The result of `metaopt_qap_ts_solve`: the best over all chains. The cost sits in the field
+ * that `result_type` names, as in `MetaoptQapSolveResult`. `permutation`, `backend` and
+ * `error_message` are owned by the caller: free them with `metaopt_qap_ts_free_solve_result` (or
+ * each with `metaopt_pointer_free`).
+ */
+typedef struct MetaoptQapTsSolveResult {
+  /**
+   * A `MetaoptQapResultType`: which of `f_t1`..`f_t4` holds the best cost.
+   */
+  int32_t result_type;
+  /**
+   * The cost of integer-signed data.
+   */
+  int64_t f_t1;
+  /**
+   * The cost of unsigned data.
+   */
+  uint64_t f_t2;
+  /**
+   * The cost of float32 data.
+   */
+  float f_t3;
+  /**
+   * The cost of float64 data.
+   */
+  double f_t4;
+  /**
+   * The best permutation, 0-based (facility i goes to location `permutation[i]`);
+   * `permutation_length` entries.
+   */
+  uint16_t *permutation;
+  /**
+   * Entries of `permutation` (nElements).
+   */
+  uint32_t permutation_length;
+  /**
+   * Chains run.
+   */
+  uint32_t chains;
+  /**
+   * Iterations per chain.
+   */
+  uint64_t iterations;
+  /**
+   * Launches (engine calls).
+   */
+  uint64_t launches;
+  /**
+   * Chains restarted from the elite pool, in total.
+   */
+  uint64_t restarts;
+  /**
+   * Wall time of the solve in seconds.
+   */
+  double seconds;
+  /**
+   * Seconds until the best was first found.
+   */
+  double seconds_to_best;
+  /**
+   * 1 when the target ended the solve.
+   */
+  uint8_t target_reached;
+  /**
+   * 1 when the instance came from a file with a `BKS.csv` beside it that lists it.
+   */
+  uint8_t has_bks;
+  /**
+   * The best-known value (when `has_bks`).
+   */
+  int64_t bks;
+  /**
+   * 100 * (cost - bks) / |bks| (when `has_bks`).
+   */
+  double gap_percent;
+  /**
+   * The backend that ran the solve, in words.
+   */
+  char *backend;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptQapTsSolveResult;
+
+/**
  * The result of `metaopt_sat_parse` and `metaopt_sat_from_clauses`. `instance` is NULL on error;
  * on success it is a new handle owned by the caller, who releases it with `metaopt_sat_free`.
  */
@@ -1758,6 +1934,38 @@ void metaopt_qap_free_solve_result(struct MetaoptQapSolveResult *r);
  * `h` must not be in use by another thread.
  */
 void metaopt_qap_free(struct MetaoptQapInstance *h);
+
+/**
+ * The defaults of the robust tabu search (32 chains, 100,000 iterations per chain, launches of
+ * 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 8, restarts after
+ * 20 n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
+ */
+struct MetaoptQapTsOptions metaopt_qap_ts_default_options(void);
+
+/**
+ * The robust tabu search on the instance's problem and backend (`metaopt_qap_set_backend`): many
+ * independent chains until the iteration count, the time limit or the target ends it. `options`
+ * is borrowed for the call; NULL means `metaopt_qap_ts_default_options()`. The permutation,
+ * backend and message of the result are the caller's: free them with
+ * `metaopt_qap_ts_free_solve_result`.
+ *
+ * # Safety
+ * `instance` must be NULL or a handle pointer, which the library checks (freed, forged and
+ * wrong-kind handles are errors); `options` NULL or valid, with `starts` as its documentation
+ * says.
+ */
+struct MetaoptQapTsSolveResult metaopt_qap_ts_solve(struct MetaoptQapInstance *instance,
+                                                    const struct MetaoptQapTsOptions *options);
+
+/**
+ * Frees the permutation, the backend text and the message of a `MetaoptQapTsSolveResult` and
+ * sets them to NULL (so a second call is harmless); the struct itself belongs to the caller.
+ * NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_qap_ts_solve` (or one already freed here).
+ */
+void metaopt_qap_ts_free_solve_result(struct MetaoptQapTsSolveResult *r);
 
 /**
  * Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL and

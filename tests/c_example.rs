@@ -117,3 +117,31 @@ fn valgrind_check_catches_a_leaked_message() {
     assert_eq!(code, Some(99), "the leak must fail the check:\n{log}");
     assert!(log.contains("definitely lost") && log.contains("metaopt_qap_params"), "{log}");
 }
+
+/// `c_examples/qap_ts.c` (the robust tabu search), built once per test process.
+fn ts_example() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let exe = work_dir().join("qap_ts");
+        compile(&crate_dir().join("c_examples/qap_ts.c"), &exe);
+        exe
+    })
+}
+
+#[test]
+fn qap_ts_reaches_the_optimum_of_had12_on_the_cpu() {
+    let out = command(ts_example()).arg(had12()).args(["4", "60", "cpu"]).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
+    assert!(stdout.contains("error path: chains = 0 -> error 2: invalid argument `chains`"), "{stdout}");
+    assert!(stdout.contains("tabu search: 4 chains"), "{stdout}");
+    assert!(stdout.contains("best cost 1652, BKS 1652, gap 0.000% (reached)"), "{stdout}");
+    let perm_line = stdout.lines().find(|l| l.starts_with("permutation (1-based):")).unwrap();
+    let perm: Vec<usize> = perm_line["permutation (1-based):".len()..]
+        .split_whitespace()
+        .map(|v| v.parse::<usize>().unwrap() - 1)
+        .collect();
+    assert_eq!(instance("had12").cost(&perm), 1652);
+    let out = command(ts_example()).arg(had12()).arg("0").output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "chains 0 is a usage error");
+}

@@ -92,6 +92,8 @@ fn main() -> ExitCode {
         Command::Experiment(ExperimentCommand::DeSdis(a)) => experiment::de::de_sdis(&a),
         Command::Experiment(ExperimentCommand::DeMigration(a)) => experiment::de::de_migration(&a),
         Command::Bench(BenchCommand::Qap(a)) => bench::qap::run(&a),
+        Command::Bench(BenchCommand::QapTs(a)) => bench::qap_ts::throughput(&a),
+        Command::Bench(BenchCommand::QapQuality(a)) => bench::qap_ts::quality(&a),
         Command::Bench(BenchCommand::Tabu(a)) => bench::tabu::run(&a),
         Command::Bench(BenchCommand::Functions(a)) => bench::functions::run(&a),
         Command::Bench(BenchCommand::Sat(a)) => bench::sat::run(&a),

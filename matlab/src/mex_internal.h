@@ -240,6 +240,7 @@ void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
 void qap_set_tabu_list(Entry *e, uint32_t length);
 void mode_params_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_hc12.c; hc12_params, hc12_run and hc12_set_tabu_list are the general HC12 forms */
 void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

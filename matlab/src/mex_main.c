@@ -13,7 +13,8 @@
  *   devices       get-device, set-device, devices, mem-space-valid             (mex_device.c)
  *   QAP (Tab. 2)  params (swaps, nElements, nBitParam, DF, [nSlices, maskOrder, startBit,
  *                 bitLength]), params-file, set-tabu-list, run (instance, initOrder,
- *                 initKernel), solve, info, free                                 (mex_qap.c)
+ *                 initKernel), solve, qap-ts-solve (robust tabu search), info, free
+ *                                                                                (mex_qap.c)
  *   HC12 (Tab. 1) params / params:noR (nParam, nBitParam, dodParam, [maskOrder, startBit,
  *                 bitLength]), set-tabu-list, run / run:taboo,consts_reload (instance, mCode,
  *                 nRuns, startSeed, funName, funOpt, [activationLimit, limitRows], name/value
@@ -147,6 +148,7 @@ static const struct {
     {"set-tabu-list", mode_set_tabu_list, 0, 2, "instance, maxLength"},
     {"run", mode_run, 4, -1, NULL},
     {"solve", mode_solve, 1, 2, "instance, opts"},
+    {"qap-ts-solve", mode_qap_ts_solve, 1, 2, "instance, opts"},
     {"func-data", mode_func_data, 0, 3, "instance, funcName, data"},
     {"func-data-clean", mode_func_data_clean, 0, 2, "instance, funcName"},
     {"kernel-verbose", mode_kernel_verbose, 0, 2, "instance, verbose"},

@@ -270,3 +270,101 @@ void qap_set_tabu_list(Entry *e, uint32_t length) {
 }
 
 const EntryKind kind_qap = {KIND_QAP, "QAP (HC12 qapswap2)", sizeof(QapState), qap_release, qap_info};
+
+/* 'qap-ts-solve', instance, [opts: chains, iterations (per chain; 0 = no limit, needs
+ * timeLimit), launchIterations, timeLimit, target, seed, tenure ('cubic' | 'uniform'),
+ * eliteSize, stagnation, perturbation ([min max] swaps), cpu (true: the CPU backend for this
+ * call)] -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance */
+void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
+    QapState *q = e->state;
+    static const char *known[] = {"chains",      "iterations", "launchIterations", "timeLimit",
+                                  "target",      "seed",       "tenure",           "eliteSize",
+                                  "stagnation",  "perturbation", "cpu",            NULL};
+    const mxArray *s = options_struct(nrhs, prhs, 2);
+    check_fields(s, "opts", known);
+    MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
+    const mxArray *v;
+    if ((v = opt(s, "chains")))
+        o.chains = (uint32_t)int_scalar(v, "opts.chains", 1, 1048576);
+    if ((v = opt(s, "timeLimit"))) {
+        o.time_limit_s = real_scalar(v, "opts.timeLimit");
+        if (!(o.time_limit_s > 0))
+            fail("badArgument", "opts.timeLimit must be positive, got %g", o.time_limit_s);
+        if (!opt(s, "iterations"))
+            o.max_iterations = 0; /* a time limit alone: no count */
+    }
+    if ((v = opt(s, "iterations")))
+        o.max_iterations = (uint64_t)int_scalar(v, "opts.iterations", 0, 9007199254740992.0);
+    if (o.max_iterations == 0 && !(o.time_limit_s > 0 && isfinite(o.time_limit_s)))
+        fail("badArgument", "opts.iterations = 0 (no limit) needs a finite opts.timeLimit > 0");
+    if ((v = opt(s, "launchIterations")))
+        o.launch_iterations = (uint32_t)int_scalar(v, "opts.launchIterations", 1, 4294967295.0);
+    if ((v = opt(s, "seed")))
+        o.seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "target"))) {
+        o.has_target = 1;
+        o.target = real_scalar(v, "opts.target");
+        if (!isfinite(o.target))
+            fail("badArgument", "opts.target must be finite, got %g", o.target);
+    }
+    if ((v = opt(s, "tenure"))) {
+        char *t = string_arg(v, "opts.tenure");
+        if (strcmp(t, "cubic") == 0)
+            o.tenure = METAOPT_QAP_TS_TENURE_CUBIC;
+        else if (strcmp(t, "uniform") == 0)
+            o.tenure = METAOPT_QAP_TS_TENURE_UNIFORM;
+        else
+            fail("badArgument", "opts.tenure must be 'cubic' or 'uniform', got '%s'", t);
+    }
+    if ((v = opt(s, "eliteSize")))
+        o.elite_size = (uint32_t)int_scalar(v, "opts.eliteSize", 0, 4294967295.0);
+    if ((v = opt(s, "stagnation")))
+        o.stagnation = (int64_t)int_scalar(v, "opts.stagnation", 0, 9007199254740992.0);
+    if ((v = opt(s, "perturbation"))) {
+        size_t len;
+        double *p = real_vector(v, "opts.perturbation", &len, 1);
+        if (len != 2 || p[0] < 1 || p[1] < p[0] || p[1] > 4294967295.0 || p[0] != floor(p[0]) || p[1] != floor(p[1]))
+            fail("badArgument", "opts.perturbation must be [min max] whole numbers with 1 <= min <= max");
+        o.perturbation_min = (uint32_t)p[0];
+        o.perturbation_max = (uint32_t)p[1];
+    }
+    int cpu = (v = opt(s, "cpu")) ? flag_arg(v, "opts.cpu") : 0;
+    MetaoptQapInfo info;
+    check_int("metaopt_qap_info", metaopt_qap_info(q->qap, &info));
+    int switch_backend = cpu && info.backend != METAOPT_BACKEND_CPU;
+    if (switch_backend)
+        check_int("metaopt_qap_set_backend", metaopt_qap_set_backend(q->qap, METAOPT_BACKEND_CPU, info.cost_form));
+    call_begin(e, NULL);
+    MetaoptQapTsSolveResult r = metaopt_qap_ts_solve(q->qap, &o);
+    call_end(e);
+    if (switch_backend) {
+        /* back to the instance's own backend; a failure here is reported after the result's */
+        MetaoptInt32Result back = metaopt_qap_set_backend(q->qap, info.backend, info.cost_form);
+        if (back.error_code != METAOPT_OK && r.error_code == METAOPT_OK) {
+            metaopt_qap_ts_free_solve_result(&r);
+            check_int("metaopt_qap_set_backend", back);
+        }
+        metaopt_pointer_free(back.error_message);
+    }
+    CHECK_RESULT(NULL, "metaopt_qap_ts_solve", r, metaopt_qap_ts_free_solve_result);
+    mxArray *out = empty_struct();
+    set_num(out, "cost", cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4));
+    mxArray *perm = mxCreateDoubleMatrix(1, r.permutation_length, mxREAL);
+    for (uint32_t i = 0; i < r.permutation_length; ++i)
+        ((double *)mxGetData(perm))[i] = r.permutation[i] + 1.0;
+    set_field(out, "permutation", perm);
+    set_num(out, "chains", r.chains);
+    set_num(out, "iterations", (double)r.iterations);
+    set_num(out, "launches", (double)r.launches);
+    set_num(out, "restarts", (double)r.restarts);
+    set_num(out, "seconds", r.seconds);
+    set_num(out, "secondsToBest", r.seconds_to_best);
+    set_field(out, "targetReached", mxCreateLogicalScalar(r.target_reached != 0));
+    set_num(out, "bks", r.has_bks ? (double)r.bks : NAN);
+    set_num(out, "gapPercent", r.has_bks ? r.gap_percent : NAN);
+    set_field(out, "backend", mxCreateString(r.backend ? r.backend : ""));
+    metaopt_qap_ts_free_solve_result(&r);
+    plhs[0] = out;
+}

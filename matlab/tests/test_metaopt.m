@@ -144,6 +144,33 @@ s = metaopt_qap_solve(h, struct('runs', 0, 'timeLimit', 60, 'target', 578, 'star
 check(s.cost == 578 && s.bks == 578 && s.gapPercent == 0 && qap_cost(An, Bn, s.permutation) == 578, 'nug12 solved to its BKS');
 metaopt_free(h);
 
+% the robust tabu search (qap-ts-solve) on the CPU backend (the device engine is a placeholder
+% until cl/qap_ts.cl lands); the instance keeps its own backend
+h = metaopt_qap_from_file(fullfile(data, 'had12.dat'), 4);
+t = metaopt_qap_ts_solve(h, struct('chains', 4, 'timeLimit', 60, 'target', 1652, 'cpu', true));
+check(t.cost == 1652 && t.targetReached && t.bks == 1652 && t.gapPercent == 0 && qap_cost(A, B, t.permutation) == 1652, ...
+      'qap-ts-solve: had12 to its BKS');
+check(t.chains == 4 && t.iterations > 0 && ischar(t.backend) && ~isempty(strfind(t.backend, 'CPU')), 'qap-ts-solve statistics');
+check(strcmp(metaopt_info(h).backend, 'device'), 'qap-ts-solve with cpu leaves the instance on its backend');
+t1 = metaopt_mex('qap-ts-solve', h, struct('chains', 3, 'iterations', 300, 'seed', 7, 'tenure', 'uniform', 'cpu', true, ...
+                 'eliteSize', 4, 'stagnation', 100, 'perturbation', [2 3], 'launchIterations', 100));
+t2 = metaopt_qap_ts_solve(h, struct('chains', 3, 'iterations', 300, 'seed', 7, 'tenure', 'uniform', 'cpu', true, ...
+                 'eliteSize', 4, 'stagnation', 100, 'perturbation', [2 3], 'launchIterations', 100));
+check(t1.iterations == 300 && t1.launches == 3 && t1.cost == t2.cost && isequal(t1.permutation, t2.permutation), ...
+      'qap-ts-solve: options, and the same seed gives the same result');
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('chains', 0, 'cpu', true))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.chains')), 'qap-ts-solve: chains 0');
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('iterations', 0, 'cpu', true))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.iterations')), 'qap-ts-solve: iterations 0 without a time limit');
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('tenure', 'long', 'cpu', true))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'opts.tenure')), 'qap-ts-solve: a bad tenure');
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('chain', 3))), 'metaopt:badOption'), 'qap-ts-solve: an unknown option');
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('launchIterations', 3, 'iterations', 10, 'eliteSize', 1, ...
+      'stagnation', 1, 'perturbation', [1 1], 'cpu', true, 'target', -1, 'chains', 2, 'seed', 1, 'timeLimit', 1, 'tenure', 'cubic'))), ''), ...
+      'qap-ts-solve: every option at once');
+metaopt_free(h);
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h)), 'metaopt:freedHandle'), 'qap-ts-solve on a freed instance');
+
 % QAP errors: library errors with their code, argument errors naming the argument
 bad = DF;
 bad(3, 3) = 7;

@@ -5,7 +5,8 @@ the ``METAOPT_LIB`` environment variable (the file or its folder), a copy inside
 or the source tree's ``target/release``.
 
 Classes (each owns a library handle: free it with ``free()``, a ``with`` block, or let it be
-collected): ``HC12QAP`` (QAP, the thesis's class), ``HC12`` (general HC12, with catalogue,
+collected): ``HC12QAP`` (QAP, the thesis's class, with ``solve_ts``: the robust tabu search;
+``qap_solve`` solves an instance in one call), ``HC12`` (general HC12, with catalogue,
 OpenCL C or Python objectives), ``IslandDE`` (island differential evolution, the thesis's
 ``DEMultiPop``, with the same objectives) and ``SAT``. Library errors raise ``MetaoptError`` with
 ``code`` and ``message``; bad arguments raise ``TypeError``/``ValueError`` naming the
@@ -29,7 +30,17 @@ from .device import (
     set_device_number,
 )
 from .hc12 import HC12, HC12Result
-from .qap import HC12QAP, QAPRun, QAPSolution, df_from_ab, qap_cost, read_qaplib, read_solution
+from .qap import (
+    HC12QAP,
+    QAPRun,
+    QAPSolution,
+    QAPTsSolution,
+    df_from_ab,
+    qap_cost,
+    qap_solve,
+    read_qaplib,
+    read_solution,
+)
 from .sat import SAT, SATResult, read_dimacs, unsatisfied_clauses
 
 __version__ = "0.1.0"
@@ -40,6 +51,6 @@ __all__ = [
     "reset_device", "set_device_number",
     "HC12", "HC12Result",
     "IslandDE", "DEResult",
-    "HC12QAP", "QAPRun", "QAPSolution", "df_from_ab", "qap_cost", "read_qaplib", "read_solution",
+    "HC12QAP", "QAPRun", "QAPSolution", "QAPTsSolution", "qap_solve", "df_from_ab", "qap_cost", "read_qaplib", "read_solution",
     "SAT", "SATResult", "read_dimacs", "unsatisfied_clauses",
 ]

@@ -275,6 +275,51 @@ class MetaoptQapSolveResult(Structure):
     ]
 
 
+class MetaoptQapTsOptions(Structure):
+    _fields_ = [
+        ("chains", c_uint32),
+        ("max_iterations", c_uint64),
+        ("launch_iterations", c_uint32),
+        ("seed", c_uint64),
+        ("tenure", c_int32),
+        ("aspiration_horizon", c_uint32),
+        ("time_limit_s", c_double),
+        ("has_target", c_uint8),
+        ("target", c_double),
+        ("elite_size", c_uint32),
+        ("stagnation", c_int64),
+        ("perturbation_min", c_uint32),
+        ("perturbation_max", c_uint32),
+        ("starts", POINTER(c_uint16)),
+        ("starts_count", c_uint32),
+    ]
+
+
+class MetaoptQapTsSolveResult(Structure):
+    _fields_ = [
+        ("result_type", c_int32),
+        ("f_t1", c_int64),
+        ("f_t2", c_uint64),
+        ("f_t3", c_float),
+        ("f_t4", c_double),
+        ("permutation", POINTER(c_uint16)),
+        ("permutation_length", c_uint32),
+        ("chains", c_uint32),
+        ("iterations", c_uint64),
+        ("launches", c_uint64),
+        ("restarts", c_uint64),
+        ("seconds", c_double),
+        ("seconds_to_best", c_double),
+        ("target_reached", c_uint8),
+        ("has_bks", c_uint8),
+        ("bks", c_int64),
+        ("gap_percent", c_double),
+        ("backend", c_char_ptr),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 class MetaoptSatParseResult(Structure):
     _fields_ = [
         ("error_code", c_int32),
@@ -347,6 +392,8 @@ STRUCTS = {
         MetaoptQapRunResult,
         MetaoptQapSolveOptions,
         MetaoptQapSolveResult,
+        MetaoptQapTsOptions,
+        MetaoptQapTsSolveResult,
         MetaoptSatParseResult,
         MetaoptSatEvalResult,
         MetaoptSatSolveOptions,
@@ -442,6 +489,10 @@ _SIGNATURES = {
     "metaopt_qap_default_solve_options": (MetaoptQapSolveOptions, []),
     "metaopt_qap_solve": (MetaoptQapSolveResult, [MetaoptQapInstance_p, POINTER(MetaoptQapSolveOptions)]),
     "metaopt_qap_free_solve_result": (None, [POINTER(MetaoptQapSolveResult)]),
+    # QAP robust tabu search
+    "metaopt_qap_ts_default_options": (MetaoptQapTsOptions, []),
+    "metaopt_qap_ts_solve": (MetaoptQapTsSolveResult, [MetaoptQapInstance_p, POINTER(MetaoptQapTsOptions)]),
+    "metaopt_qap_ts_free_solve_result": (None, [POINTER(MetaoptQapTsSolveResult)]),
     "metaopt_qap_free": (None, [MetaoptQapInstance_p]),
     # SAT
     "metaopt_sat_parse": (MetaoptSatParseResult, [c_char_p]),

@@ -1,8 +1,11 @@
 """HC12 over the qapswap2 encoding for the quadratic assignment problem (the thesis's
-``HC12QAP`` class, over ``metaopt_qap_params`` / ``metaopt_qap_run`` / ``metaopt_qap_solve``)."""
+``HC12QAP`` class, over ``metaopt_qap_params`` / ``metaopt_qap_run`` / ``metaopt_qap_solve``),
+and the robust tabu search over the same instances (``HC12QAP.solve_ts``, ``qap_solve``, over
+``metaopt_qap_ts_solve``)."""
 
 import ctypes
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -19,6 +22,8 @@ _BACKENDS = {"device": 0, "cpu": 1}
 _COST_FORMS = {"delta": 0, "full": 1}
 _STARTS = {"random": 0, "identity": 1, "glb": 2}
 _RESTARTS = {"rebase": 0, "random": 1}
+_TENURES = {"cubic": 0, "uniform": 1}
+_METHODS = ("ts", "hc12")
 
 
 def _cost(r):
@@ -61,6 +66,35 @@ class QAPSolution(ArrayEq):
     target_reached: bool
     bks: Optional[int]
     gap_percent: Optional[float]
+
+
+@dataclass(eq=False)
+class QAPTsSolution(ArrayEq):
+    """The robust tabu search: best ``cost`` and ``permutation`` (0-based) with its statistics
+    (``iterations`` per chain). ``bks`` is the best-known value given to the solve, else the one
+    of a ``BKS.csv`` beside the instance's file, else None; ``gap`` (= ``gap_percent``) is
+    100 * (cost - bks) / |bks|, or None without a best-known value."""
+
+    cost: object
+    permutation: np.ndarray
+    chains: int
+    iterations: int
+    launches: int
+    restarts: int
+    seconds: float = field(compare=False)
+    seconds_to_best: float = field(compare=False)
+    target_reached: bool
+    bks: Optional[int]
+    gap_percent: Optional[float]
+    backend: str
+
+    @property
+    def gap(self):
+        return self.gap_percent
+
+
+def _gap(cost, bks):
+    return None if bks is None else 100.0 * (float(cost) - bks) / abs(bks) if bks != 0 else None
 
 
 def _matrix_stack(name, M):
@@ -252,6 +286,101 @@ class HC12QAP(Instance):
             finally:
                 L.metaopt_qap_free_solve_result(ctypes.byref(r))
 
+    def solve_ts(self, chains=32, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
+                 elite_size=8, stagnation=None, perturbation=None, starts=None, bks=None):
+        """The robust tabu search (Taillard) on this instance's matrices and backend
+        (``set_backend``): ``chains`` independent chains of ``iterations`` iterations each
+        (default 100,000; no limit when only ``time_limit`` is given), stopping at ``target``
+        (a cost, or ``"bks"`` for the best-known value); ``tenure`` "cubic" (Taillard 2006) or
+        "uniform" (1991); ``elite_size`` permutations kept for restarts; ``stagnation``
+        iterations without a new best before a chain restarts (None: 20 n^2, 0: never);
+        ``perturbation`` a (min, max) number of swaps of a restart; ``starts`` 0-based start
+        permutations (a sequence, at most ``chains``); ``bks`` a best-known value for the gap."""
+        L = _lib.lib()
+        n = self.n_elements
+        o = L.metaopt_qap_ts_default_options()
+        o.chains = _checks.integer("chains", chains, 1, 2**20)
+        if bks is not None:
+            bks = _checks.integer("bks", bks, -(2**63), 2**63 - 1)
+        if time_limit is not None:
+            o.time_limit_s = _checks.real("time_limit", time_limit)
+            if o.time_limit_s <= 0:
+                raise ValueError(f"time_limit must be positive, got {time_limit}")
+        if iterations is None:
+            o.max_iterations = 0 if time_limit is not None else o.max_iterations
+        else:
+            o.max_iterations = _checks.integer("iterations", iterations, 0, 2**64 - 1)
+            if o.max_iterations == 0 and time_limit is None:
+                raise ValueError("iterations=0 (no limit) needs a time_limit")
+        if isinstance(target, str):
+            if target != "bks":
+                raise ValueError(f"target must be a number or 'bks', got {target!r}")
+            known = bks if bks is not None else self._known_bks()
+            if known is None:
+                raise ValueError("target='bks': no best-known value (give bks=, or make the instance with "
+                                 "from_file beside a BKS.csv that lists it)")
+            o.has_target, o.target = 1, float(known)
+        elif target is not None:
+            o.has_target, o.target = 1, _checks.real("target", target)
+        o.seed = _checks.integer("seed", seed, 0, 2**64 - 1)
+        o.tenure = _checks.choice("tenure", tenure, _TENURES)
+        o.elite_size = _checks.integer("elite_size", elite_size, 0, 2**32 - 1)
+        if stagnation is not None:
+            o.stagnation = _checks.integer("stagnation", stagnation, 0, 2**63 - 1)
+        if perturbation is not None:
+            try:
+                lo, hi = perturbation
+            except (TypeError, ValueError):
+                raise TypeError(f"perturbation must be a (min, max) pair, got {perturbation!r}") from None
+            o.perturbation_min = _checks.integer("perturbation min", lo, 1, 2**32 - 1)
+            o.perturbation_max = _checks.integer("perturbation max", hi, 1, 2**32 - 1)
+        keep = None
+        if starts is not None:
+            rows = [_checks.vector("starts", p, np.uint16, length=n) for p in starts]
+            for p in rows:
+                if not np.array_equal(np.sort(p), np.arange(n)):
+                    raise ValueError(f"starts must hold permutations of 0..{n - 1}")
+            if rows:
+                keep = np.ascontiguousarray(np.stack(rows), dtype=np.uint16)
+                o.starts = keep.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
+                o.starts_count = len(rows)
+        with self._use("solve_ts") as h:
+            r = L.metaopt_qap_ts_solve(h, ctypes.byref(o))
+            try:
+                check(r, "metaopt_qap_ts_solve")
+                cost = _cost(r)
+                known = bks if bks is not None else (int(r.bks) if r.has_bks else None)
+                return QAPTsSolution(
+                    cost=cost,
+                    permutation=_copy(r.permutation, r.permutation_length, np.uint16),
+                    chains=int(r.chains),
+                    iterations=int(r.iterations),
+                    launches=int(r.launches),
+                    restarts=int(r.restarts),
+                    seconds=float(r.seconds),
+                    seconds_to_best=float(r.seconds_to_best),
+                    target_reached=bool(r.target_reached),
+                    bks=known,
+                    gap_percent=_gap(cost, known),
+                    backend=ctypes.string_at(r.backend).decode("utf-8", "replace") if r.backend else "",
+                )
+            finally:
+                L.metaopt_qap_ts_free_solve_result(ctypes.byref(r))
+
+    def _known_bks(self):
+        """The best-known value the library found beside the instance's file (a one-iteration
+        solve reports it), or None."""
+        L = _lib.lib()
+        o = L.metaopt_qap_ts_default_options()
+        o.chains, o.max_iterations, o.launch_iterations = 1, 1, 1
+        with self._use("solve_ts") as h:
+            r = L.metaopt_qap_ts_solve(h, ctypes.byref(o))
+            try:
+                check(r, "metaopt_qap_ts_solve")
+                return int(r.bks) if r.has_bks else None
+            finally:
+                L.metaopt_qap_ts_free_solve_result(ctypes.byref(r))
+
     def set_backend(self, backend="device", cost_form="delta"):
         """Rebuilds the solver on the device in use (``"device"``) or the CPU (``"cpu"``), with
         the ``"delta"`` or ``"full"`` cost."""
@@ -286,6 +415,49 @@ def _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve):
     o.max_iterations = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
     o.max_no_improve = _checks.integer("max_no_improve", max_no_improve, 1, 2**32 - 1)
     return o
+
+
+def qap_solve(A, B=None, method="ts", chains=32, iterations=None, time_limit=None, target=None, seed=1,
+              cpu=False, bks=None, **options):
+    """Solves a QAP instance in one call and frees the instance: ``A`` and ``B`` the flow and
+    distance matrices (any instance, as ``HC12QAP.from_ab``), or ``A`` a QAPLIB ``.dat`` path
+    (``B`` None; a ``BKS.csv`` beside it gives the best-known value). ``method="ts"`` (default)
+    is the robust tabu search (``HC12QAP.solve_ts``: ``chains``, ``iterations`` per chain,
+    ``time_limit``, ``target`` (a cost or ``"bks"``), ``seed``, ``bks`` and its other keyword
+    options) and returns a ``QAPTsSolution``; ``method="hc12"`` the iterated HC12 solve
+    (``HC12QAP.solve``; ``swaps`` (default 16) and ``mask_order`` (2) among the keyword options,
+    ``runs`` (100), ``start``, ``restart``) and returns a ``QAPSolution``. ``cpu=True`` runs on
+    the CPU instead of the device in use."""
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
+    cpu = _checks.flag("cpu", cpu)
+    swaps = options.pop("swaps", 16 if method == "hc12" else 2)
+    mask_order = options.pop("mask_order", 2)
+    if isinstance(A, (str, os.PathLike)):
+        if B is not None:
+            raise TypeError("give A and B as matrices, or A as a QAPLIB file and no B")
+        q = HC12QAP.from_file(A, swaps, mask_order=mask_order)
+    else:
+        if B is None:
+            raise TypeError("B (the distance matrix) is missing")
+        q = HC12QAP.from_ab(swaps, A, B, mask_order=mask_order)
+    with q:
+        if cpu:
+            q.set_backend("cpu")
+        if method == "ts":
+            return q.solve_ts(chains=chains, iterations=iterations, time_limit=time_limit, target=target, seed=seed,
+                              bks=bks, **options)
+        if iterations is not None or chains != 32:
+            raise ValueError("chains and iterations are options of method='ts', not of method='hc12'")
+        if isinstance(target, str):
+            if target != "bks":
+                raise ValueError(f"target must be a number or 'bks', got {target!r}")
+            target = bks if bks is not None else q._known_bks()
+            if target is None:
+                raise ValueError("target='bks': no best-known value (give bks=)")
+        if time_limit is not None and "runs" not in options:
+            options["runs"] = 0
+        return q.solve(time_limit=time_limit, target=target, seed=seed, **options)
 
 
 # --- QAPLIB helpers (host side, no library) ---

@@ -38,3 +38,10 @@ def test_the_readme_island_de_example_runs():
     value = float(out.split("DE F1:")[1].split()[0])
     python = float(out.split("DE Python sphere:")[1].split()[0])
     assert value < 1e-8 and python < 1e-6, out
+
+
+def test_the_readme_qap_tabu_search_example_runs():
+    code = readme_example("python-qap-ts-example")
+    assert "metaopt.qap_solve" in code and "assert" in code
+    out = run_example(code)
+    assert "had12 tabu search: 1652 gap 0.0" in out and "nug12 tabu search: 578 bks 578" in out, out

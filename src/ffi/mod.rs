@@ -4,7 +4,7 @@
 //! Layout: `boundary.rs` (the one panic boundary and the checks of the caller's pointers),
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
-//! solver (`qap.rs`, `hc12.rs`, `de.rs`, `sat.rs`) and `device.rs`.
+//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `sat.rs`) and `device.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
 //! types `Metaopt<Noun><What>` (`MetaoptQapInstance`, `MetaoptQapRunResult`). The names of
@@ -35,6 +35,7 @@ mod error;
 pub(crate) mod handle;
 mod hc12;
 mod qap;
+mod qap_ts;
 pub(crate) mod result;
 mod sat;
 
@@ -43,6 +44,7 @@ pub use device::*;
 pub use error::*;
 pub use hc12::*;
 pub use qap::*;
+pub use qap_ts::*;
 pub use result::{metaopt_double_array_free_result, metaopt_pointer_free, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptStringResult};
 pub use sat::*;
 

@@ -243,7 +243,7 @@ owned_result!(MetaoptQapSolveResult: frees permutation; zeroes permutation_lengt
 plain_result!(MetaoptQapSolveOptions, MetaoptTabuOptions);
 
 /// `result_type` and `f_t1`..`f_t4` of a cost.
-struct CostFields(i32, i64, u64, f32, f64);
+pub(super) struct CostFields(pub(super) i32, pub(super) i64, pub(super) u64, pub(super) f32, pub(super) f64);
 
 impl From<Cost> for CostFields {
     fn from(c: Cost) -> Self {
@@ -290,6 +290,18 @@ pub(crate) struct Handle {
     /// The QAPLIB instance, for the GLB start (instances from files only).
     instance: Option<QapInstance>,
     bks: Option<i64>,
+}
+
+impl Handle {
+    /// The instance's problem, backend (`metaopt_qap_set_backend`) and best-known value, for the
+    /// other QAP solvers over the same handle (`qap_ts.rs`).
+    pub(super) fn shared(&self) -> (Arc<QapProblem>, Backend, Option<i64>) {
+        let backend = match self.settings.backend {
+            MetaoptBackend::MetaoptBackendDevice => Backend::Device(None),
+            MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
+        };
+        (self.solver.problem().clone(), backend, self.bks)
+    }
 }
 
 fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut MetaoptQapInstance> {

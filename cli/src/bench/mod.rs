@@ -4,6 +4,7 @@
 pub mod de;
 pub mod functions;
 pub mod qap;
+pub mod qap_ts;
 pub mod sat;
 pub mod sat_solve;
 pub mod tabu;
@@ -17,6 +18,10 @@ use std::time::Instant;
 pub enum BenchCommand {
     /// Rows per second of the QAP neighbourhood: device full kernel, device delta kernel, CPU
     Qap(qap::BenchQapArgs),
+    /// QAP robust tabu search: iterations per second per chain and in total, device, CPU, one thread
+    QapTs(qap_ts::BenchQapTsArgs),
+    /// QAP robust tabu search: best, mean, worst gap and time to the best, beside Taillard's RoTS
+    QapQuality(qap_ts::BenchQapQualityArgs),
     /// The thesis's Table 4: success ratio and time to the optimum, plain HC12 and with the tabu list
     Tabu(tabu::BenchTabuArgs),
     /// The thesis's Table 6: accuracy of the function catalogue against 50-digit references

@@ -10,6 +10,7 @@ use metaopt::hc12::restarts::{RunReport, Stop};
 use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::hc12::tabu::TabuConfig;
+use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsProgress};
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use serde::Serialize;
 use serde_json::Value;
@@ -21,7 +22,7 @@ use std::time::Duration;
 pub enum QapCommand {
     /// Cost of a permutation (or a QAPLIB .sln file) on an instance
     Eval(EvalArgs),
-    /// Solve an instance with the qapswap2 HC12 solver (restarts and rebasing)
+    /// Solve an instance: robust tabu search, many chains (default), or the qapswap2 HC12 solver
     Solve(SolveArgs),
 }
 
@@ -174,7 +175,7 @@ pub fn eval(a: &EvalArgs) -> CliResult {
     out::print(&s)
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum StartArg {
     /// A random permutation from the seed
     Random,
@@ -209,18 +210,36 @@ fn parse_target(s: &str) -> Result<TargetArg, String> {
     }
 }
 
+/// `--method`: the solver of `qap solve`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MethodArg {
+    /// Robust tabu search (Taillard), many independent chains: docs/specs/QAP_TS.md
+    Ts,
+    /// The qapswap2 HC12 solver with restarts and rebasing: docs/specs/QAP.md
+    Hc12,
+}
+
 #[derive(Args)]
 pub struct SolveArgs {
     /// QAPLIB instance (.dat); the best-known value is looked up in BKS.csv beside it
     instance: PathBuf,
-    /// Swaps per string: 2 * N Gray-coded positions, of which each neighbourhood row changes up to
-    /// --mask-order bits
-    #[arg(long, default_value_t = DEFAULT_SWAPS, value_name = "N")]
-    swaps: u32,
-    /// Mask order of HC12: rows change 1..=ORDER bits of the string (1 to 3)
-    #[arg(long, default_value_t = 2, value_name = "ORDER")]
-    mask_order: u32,
-    /// Restarts after the first run (runs = N + 1) [default: 99, unlimited with --time-limit]
+    /// The solver
+    #[arg(long, value_enum, default_value_t = MethodArg::Ts)]
+    method: MethodArg,
+    /// ts: independent tabu chains [default: 32]
+    #[arg(long, value_name = "N")]
+    chains: Option<usize>,
+    /// ts: tabu iterations per chain [default: 100000, unlimited with --time-limit]
+    #[arg(long, value_name = "N")]
+    iterations: Option<u64>,
+    /// hc12: swaps per string: 2 * N Gray-coded positions, of which each neighbourhood row
+    /// changes up to --mask-order bits [default: 16]
+    #[arg(long, value_name = "N")]
+    swaps: Option<u32>,
+    /// hc12: mask order: rows change 1..=ORDER bits of the string (1 to 3) [default: 2]
+    #[arg(long, value_name = "ORDER")]
+    mask_order: Option<u32>,
+    /// hc12: restarts after the first run (runs = N + 1) [default: 99, unlimited with --time-limit]
     #[arg(long, value_name = "N")]
     restarts: Option<u32>,
     #[command(flatten)]
@@ -229,31 +248,70 @@ pub struct SolveArgs {
     seed: SeedArg,
     #[command(flatten)]
     backend: BackendArgs,
-    /// Start of the first run
-    #[arg(long, value_enum, default_value_t = StartArg::Random, conflicts_with = "start_permutation")]
-    start: StartArg,
-    /// Start of the first run as a permutation "3,10,11,..." (1-based unless --zero-based)
+    /// hc12: start of the first run [default: random]
+    #[arg(long, value_enum, conflicts_with = "start_permutation")]
+    start: Option<StartArg>,
+    /// hc12: start of the first run as a permutation "3,10,11,..." (1-based unless --zero-based)
     #[arg(long, value_name = "P")]
     start_permutation: Option<String>,
-    /// --start-permutation is 0-based
+    /// hc12: --start-permutation is 0-based
     #[arg(long, requires = "start_permutation")]
     zero_based: bool,
-    /// What follows a finished run
-    #[arg(long, value_enum, default_value_t = RestartArg::Rebase)]
-    restart_mode: RestartArg,
+    /// hc12: what follows a finished run [default: rebase]
+    #[arg(long, value_enum)]
+    restart_mode: Option<RestartArg>,
     /// Stop as soon as the best cost is at or below V; `bks` = the best-known value
     #[arg(long, value_name = "V|bks", value_parser = parse_target)]
     target: Option<TargetArg>,
     /// Best-known value for the gap (default: from BKS.csv beside the instance)
     #[arg(long, value_name = "V")]
     bks: Option<i64>,
-    /// Sum the whole O(n^2) cost for every row (the thesis's kernel) instead of the O(n) delta
+    /// hc12: sum the whole O(n^2) cost for every row (the thesis's kernel) instead of the O(n) delta
     #[arg(long)]
     full_cost: bool,
     #[command(flatten)]
     json: JsonArg,
     #[command(flatten)]
     tabu: TabuArgs,
+}
+
+impl SolveArgs {
+    /// The flags given that only `--method hc12` reads.
+    fn hc12_flags(&self) -> Vec<&'static str> {
+        let given = [
+            ("--swaps", self.swaps.is_some()),
+            ("--mask-order", self.mask_order.is_some()),
+            ("--restarts", self.restarts.is_some()),
+            ("--start", self.start.is_some()),
+            ("--start-permutation", self.start_permutation.is_some()),
+            ("--zero-based", self.zero_based),
+            ("--restart-mode", self.restart_mode.is_some()),
+            ("--full-cost", self.full_cost),
+            ("--tabu", self.tabu.tabu.is_some()),
+        ];
+        given.iter().filter(|g| g.1).map(|g| g.0).collect()
+    }
+
+    /// The flags given that only `--method ts` reads.
+    fn ts_flags(&self) -> Vec<&'static str> {
+        let given = [("--chains", self.chains.is_some()), ("--iterations", self.iterations.is_some())];
+        given.iter().filter(|g| g.1).map(|g| g.0).collect()
+    }
+
+    /// Refuses the flags of the other method, naming them.
+    fn check_method_flags(&self) -> CliResult {
+        let (wrong, method, other) = match self.method {
+            MethodArg::Ts => (self.hc12_flags(), "ts", "hc12"),
+            MethodArg::Hc12 => (self.ts_flags(), "hc12", "ts"),
+        };
+        match wrong.first() {
+            None => Ok(()),
+            Some(flag) => Err(Failure(format!(
+                "{flag}: only for --method {other}, not with --method {method}{}",
+                if self.method == MethodArg::Ts { " (the default)" } else { "" }
+            ))),
+        }
+    }
 }
 
 /// Swaps per string when `--swaps` is not given. With random restarts (a random permutation and
@@ -311,6 +369,7 @@ fn progress_bar(runs: u32, limit: Option<Duration>) -> ProgressBar {
 }
 
 pub fn solve(a: &SolveArgs) -> CliResult {
+    a.check_method_flags()?;
     let inst = QapInstance::from_dat(&a.instance)?;
     let bks = best_known(&a.instance, a.bks);
     let target = match a.target {
@@ -328,6 +387,9 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         },
     };
     let backend = a.backend.backend()?;
+    if a.method == MethodArg::Ts {
+        return solve_ts(a, &inst, bks, target, backend);
+    }
     let form = if a.full_cost {
         CostForm::Full
     } else {
@@ -341,7 +403,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
                     .map_err(|e| permutation_error("--start-permutation", e))?,
             )
         }
-        None => match a.start {
+        None => match a.start.unwrap_or(StartArg::Random) {
             StartArg::Random => Start::Random,
             StartArg::Identity => Start::Identity,
             StartArg::Glb => Start::Glb,
@@ -359,16 +421,17 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         stop: Stop { max_runs: runs, time_limit, target },
         seed: a.seed.seed,
         start: start.clone(),
-        restart: match a.restart_mode {
+        restart: match a.restart_mode.unwrap_or(RestartArg::Rebase) {
             RestartArg::Rebase => RestartMode::Rebase,
             RestartArg::Random => RestartMode::Random,
         },
     };
-    let swaps = a.swaps;
+    let swaps = a.swaps.unwrap_or(DEFAULT_SWAPS);
+    let mask_order = a.mask_order.unwrap_or(2);
     let problem = Arc::new(QapProblem::from_instance(&inst));
     let tabu = a.tabu.config()?;
     let mut solver =
-        QapHc12::new(problem, swaps, a.mask_order, 0, 0, backend, form).map_err(solver_error)?;
+        QapHc12::new(problem, swaps, mask_order, 0, 0, backend, form).map_err(solver_error)?;
     if let Some(cfg) = &tabu {
         solver.init_tabu_list(cfg.clone()).map_err(solver_error)?;
     }
@@ -430,7 +493,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
             device,
             device_index,
             swaps,
-            mask_order: a.mask_order,
+            mask_order,
             rows: solver.rows(),
             cost_form: form_name,
             seed: a.seed.seed,
@@ -443,7 +506,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     s += &format!("device       {device}\n");
     s += &format!(
         "solver       HC12 qapswap2, {swaps} swaps, mask order {}, {} rows, {form_name} cost, seed {}, {start_name} start, {restart_name} restarts\n",
-        a.mask_order,
+        mask_order,
         out::thousands(solver.rows()),
         a.seed.seed
     );
@@ -476,5 +539,135 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         "time         {:.3} s (best found after {:.3} s)\n",
         r.seconds, r.seconds_to_best
     );
+    out::print(&s)
+}
+
+/// The library's option names of the tabu search, as the CLI spells them.
+fn ts_error(e: metaopt::Error) -> Failure {
+    let table = [("chains", "--chains"), ("max_iterations", "--iterations"), ("target", "--target")];
+    out::renamed_or_cpu(e, &table)
+}
+
+#[derive(Serialize)]
+struct SolveTsJson {
+    instance: String,
+    n: usize,
+    method: &'static str,
+    cost: Cost,
+    bks: Option<i64>,
+    bks_optimal: Option<bool>,
+    gap_percent: Option<f64>,
+    /// 1-based, QAPLIB's notation: facility i goes to location permutation[i-1].
+    permutation: Vec<usize>,
+    chains: usize,
+    /// Per chain.
+    iterations: u64,
+    launches: u64,
+    restarts: u64,
+    seconds: f64,
+    seconds_to_best: f64,
+    target: Option<Value>,
+    target_reached: bool,
+    backend: &'static str,
+    device: String,
+    device_index: Option<usize>,
+    seed: u64,
+}
+
+/// `qap solve --method ts`: the robust tabu search (`metaopt::qap::ts`).
+fn solve_ts(
+    a: &SolveArgs,
+    inst: &QapInstance,
+    bks: Option<(i64, Option<bool>)>,
+    target: Option<f64>,
+    backend: metaopt::device::Backend,
+) -> CliResult {
+    let time_limit = a.time_limit.time_limit;
+    let defaults = QapTsOptions::default();
+    let opts = QapTsOptions {
+        chains: a.chains.unwrap_or(defaults.chains),
+        max_iterations: match (a.iterations, time_limit) {
+            (Some(n), _) => n,
+            (None, Some(_)) => 0,
+            (None, None) => defaults.max_iterations,
+        },
+        seed: a.seed.seed,
+        time_limit,
+        target,
+        ..defaults
+    };
+    if a.iterations == Some(0) && time_limit.is_none() {
+        return Err("--iterations: 0 (no limit) needs --time-limit".into());
+    }
+    opts.check(inst.n).map_err(ts_error)?;
+    let problem = Arc::new(QapProblem::from_instance(inst));
+    let mut solver = QapTs::new(problem, backend).map_err(ts_error)?;
+    let device_index = if a.backend.cpu { None } else { get_device_number().ok() };
+    let bar = a.json.progress().then(|| match time_limit {
+        Some(l) => out::time_bar(l),
+        None => out::count_bar(opts.max_iterations, "iteration {pos}/{len}  {elapsed}  {msg}"),
+    });
+    let t0 = std::time::Instant::now();
+    let on_progress = |p: &QapTsProgress| {
+        if let Some(bar) = &bar {
+            match time_limit {
+                Some(_) => bar.set_position(t0.elapsed().as_millis() as u64),
+                None => bar.set_position(p.iterations),
+            }
+            let gap = bks.map(|(v, _)| format!(", gap {:.3} %", gap_percent(p.best.as_f64(), v as f64)));
+            bar.set_message(format!("best {}{}", p.best, gap.unwrap_or_default()));
+        }
+        true
+    };
+    let result = solver.solve_with_progress(&opts, on_progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let r = result.map_err(ts_error)?;
+    let gap = bks.map(|(v, _)| gap_percent(r.cost.as_f64(), v as f64));
+    let perm1 = one_based(&r.permutation);
+    if a.json.json {
+        return out::print_json(&SolveTsJson {
+            instance: inst.name.clone(),
+            n: inst.n,
+            method: "ts",
+            cost: r.cost,
+            bks: bks.map(|b| b.0),
+            bks_optimal: bks.and_then(|b| b.1),
+            gap_percent: gap,
+            permutation: perm1,
+            chains: r.chains,
+            iterations: r.iterations,
+            launches: r.launches,
+            restarts: r.restarts,
+            seconds: r.seconds,
+            seconds_to_best: r.seconds_to_best,
+            target: target.map(num),
+            target_reached: r.target_reached,
+            backend: a.backend.name(),
+            device: r.backend,
+            device_index,
+            seed: a.seed.seed,
+        });
+    }
+    let mut s = format!("instance     {} (n = {})\n", inst.name, inst.n);
+    s += &format!("device       {}\n", r.backend);
+    s += &format!("solver       robust tabu search, {} chains, seed {}\n", r.chains, a.seed.seed);
+    s += &format!("best cost    {}\n", r.cost);
+    s += &format!("best known   {}\n", gap_text(r.cost.as_f64(), bks));
+    s += &format!("permutation  {}  (1-based)\n", spaced(&perm1));
+    let tgt = match target {
+        Some(t) if r.target_reached => format!(" (target {} reached)", num(t)),
+        Some(t) => format!(" (target {} not reached)", num(t)),
+        None => String::new(),
+    };
+    s += &format!(
+        "iterations   {} per chain, {} in total{tgt}\n",
+        out::thousands(r.iterations),
+        out::thousands(r.iterations * r.chains as u64)
+    );
+    let launches = if r.launches == 1 { "launch" } else { "launches" };
+    s += &format!("restarts     {} (from the elite pool), {} {launches}\n", r.restarts, r.launches);
+    s += &format!("time         {:.3} s (best found after {:.3} s)\n", r.seconds, r.seconds_to_best);
     out::print(&s)
 }

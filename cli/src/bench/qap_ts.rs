@@ -1,0 +1,316 @@
+//! `metaopt bench qap-ts` and `metaopt bench qap-quality`: the robust tabu search
+//! (`metaopt::qap::ts`, docs/specs/QAP_TS.md).
+//!
+//! `qap-ts`: tabu iterations per second, per chain and in total, on the device, the CPU backend
+//! (rayon, every thread) and one CPU thread (a rayon pool of one thread), side by side. Method:
+//! per instance and backend one short warm-up solve (program build, buffers), then one solve of
+//! `--chains` chains and `--iterations` iterations per chain (no target), timed by the solver.
+//!
+//! `qap-quality`: best, mean and worst gap to the best-known value over `--runs` runs of
+//! `--time-limit` seconds per instance (each run stops at the best-known value), and the mean time
+//! to the best, beside Taillard's RoTS on one core (10 s per run).
+
+use crate::args::{BackendArgs, CsvArg, DeviceArg};
+use crate::out::{self, csv_error, CliResult, Failure};
+use clap::{Args, ValueEnum};
+use metaopt::device::Backend;
+use metaopt::hc12::qap::solve::gap_percent;
+use metaopt::problem::qap::{find_bks, QapInstance, QapProblem};
+use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsSolveResult};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The throughput instances: n = 30, 100, 150.
+const THROUGHPUT_INSTANCES: [&str; 3] = ["nug30", "sko100a", "tho150"];
+
+/// Taillard's RoTS, one core, 10 s per run: (instance, mean gap %, best-known hits of 5 runs).
+pub const ROTS_10S: [(&str, f64, Option<u32>); 14] = [
+    ("chr20a", 0.0, Some(5)),
+    ("had20", 0.0, Some(5)),
+    ("kra30a", 0.0, Some(5)),
+    ("nug30", 0.0, Some(5)),
+    ("sko42", 0.0, Some(5)),
+    ("ste36a", 0.0, Some(5)),
+    ("tai25a", 0.0, Some(5)),
+    ("tho30", 0.0, Some(5)),
+    ("esc32a", 0.0, Some(5)),
+    ("tai50a", 0.79, None),
+    ("sko100a", 0.12, None),
+    ("tai100a", 1.09, None),
+    ("wil100", 0.09, None),
+    ("tho150", 0.38, None),
+];
+
+/// RoTS's mean gap over the 14 instances of [`ROTS_10S`].
+pub const ROTS_10S_MEAN: f64 = 0.176;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Which {
+    /// The OpenCL device engine
+    Device,
+    /// The CPU engine on every rayon thread
+    Cpu,
+    /// The CPU engine in a rayon pool of one thread
+    Cpu1,
+}
+
+impl Which {
+    fn name(self) -> &'static str {
+        match self {
+            Which::Device => "device",
+            Which::Cpu => "cpu",
+            Which::Cpu1 => "cpu-1-thread",
+        }
+    }
+}
+
+/// The instance files: `given`, else `names` in data/qaplib (as `default_dir` finds it).
+fn instance_files(given: &[PathBuf], names: &[&str]) -> CliResult<Vec<PathBuf>> {
+    if !given.is_empty() {
+        return Ok(given.to_vec());
+    }
+    let dir = super::default_dir(&None, "data/qaplib");
+    names
+        .iter()
+        .map(|n| {
+            let p = dir.join(format!("{n}.dat"));
+            if p.is_file() {
+                Ok(p)
+            } else {
+                Err(Failure(format!("the default instance {} is not there; give the files", p.display())))
+            }
+        })
+        .collect()
+}
+
+fn ts_error(e: metaopt::Error) -> Failure {
+    out::renamed_or_cpu(e, &[("chains", "--chains"), ("max_iterations", "--iterations"), ("target", "--time-limit")])
+}
+
+#[derive(Args)]
+pub struct BenchQapTsArgs {
+    /// QAPLIB instances (.dat) [default: nug30, sko100a, tho150 from data/qaplib]
+    #[arg(value_name = "FILES")]
+    files: Vec<PathBuf>,
+    /// Chains of every solve
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    chains: usize,
+    /// Tabu iterations per chain of the timed solve
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    iterations: u64,
+    /// Backends to time, comma-separated
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "device,cpu,cpu1")]
+    backends: Vec<Which>,
+    /// Seed of the starts
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    #[command(flatten)]
+    device: DeviceArg,
+    #[command(flatten)]
+    csv: CsvArg,
+}
+
+/// One solve of `opts` on `which` (the one-thread CPU in its own rayon pool).
+fn solve_on(problem: &Arc<QapProblem>, which: Which, opts: &QapTsOptions) -> CliResult<QapTsSolveResult> {
+    let backend = if which == Which::Device { Backend::Device(None) } else { Backend::Cpu };
+    let mut solver = QapTs::new(problem.clone(), backend).map_err(ts_error)?;
+    if which == Which::Cpu1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .map_err(|e| Failure(format!("a rayon pool of one thread: {e}")))?;
+        pool.install(|| solver.solve(opts)).map_err(ts_error)
+    } else {
+        solver.solve(opts).map_err(ts_error)
+    }
+}
+
+pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
+    a.device.select()?;
+    let files = instance_files(&a.files, &THROUGHPUT_INSTANCES)?;
+    let mut which: Vec<Which> = Vec::new();
+    for &w in &a.backends {
+        if !which.contains(&w) {
+            which.push(w);
+        }
+    }
+    if which.is_empty() {
+        return Err("--backends: none given".into());
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "instance",
+        "n",
+        "backend",
+        "device",
+        "chains",
+        "iterations",
+        "seconds",
+        "iterations_per_second_per_chain",
+        "iterations_per_second",
+        "speedup_vs_one_thread",
+        "best_cost",
+    ])
+    .map_err(csv_error)?;
+    for path in &files {
+        let inst = QapInstance::from_dat(path)?;
+        let problem = Arc::new(QapProblem::from_instance(&inst));
+        let opts = QapTsOptions { chains: a.chains, max_iterations: a.iterations, seed: a.seed, ..QapTsOptions::default() };
+        opts.check(inst.n).map_err(ts_error)?;
+        eprintln!(
+            "bench qap-ts: {} (n = {}), {} chains, {} iterations per chain, seed {}",
+            inst.name, inst.n, a.chains, a.iterations, a.seed
+        );
+        let mut rows: Vec<(Which, QapTsSolveResult)> = Vec::new();
+        for &b in &which {
+            // warm-up: the program build and the buffers stay out of the timed solve
+            let warm = QapTsOptions { chains: a.chains, max_iterations: 1, launch_iterations: 1, ..opts.clone() };
+            solve_on(&problem, b, &warm)?;
+            let r = solve_on(&problem, b, &opts)?;
+            eprintln!(
+                "  {:<13} {:>10} iterations/s per chain, {:>10} in total ({:.3} s; best {})",
+                b.name(),
+                out::rate(r.iterations as f64 / r.seconds),
+                out::rate((r.iterations * r.chains as u64) as f64 / r.seconds),
+                r.seconds,
+                r.cost
+            );
+            rows.push((b, r));
+        }
+        let per_chain = |r: &QapTsSolveResult| r.iterations as f64 / r.seconds;
+        let one = rows.iter().find(|(b, _)| *b == Which::Cpu1).map(|(_, r)| per_chain(r));
+        for (b, r) in &rows {
+            let pc = per_chain(r);
+            w.write_record([
+                inst.name.clone(),
+                inst.n.to_string(),
+                b.name().to_string(),
+                r.backend.clone(),
+                r.chains.to_string(),
+                r.iterations.to_string(),
+                format!("{:.6}", r.seconds),
+                format!("{pc:.1}"),
+                format!("{:.1}", pc * r.chains as f64),
+                one.map(|o| format!("{:.3}", pc / o)).unwrap_or_default(),
+                r.cost.to_string(),
+            ])
+            .map_err(csv_error)?;
+        }
+    }
+    out::finish_csv(w, a.csv.path())
+}
+
+#[derive(Args)]
+pub struct BenchQapQualityArgs {
+    /// QAPLIB instances (.dat), each with a BKS.csv row beside it [default: the 14 of Taillard's
+    /// RoTS table from data/qaplib]
+    #[arg(value_name = "FILES")]
+    files: Vec<PathBuf>,
+    /// Seconds per run (each run also stops at the best-known value)
+    #[arg(long, default_value_t = 10.0, value_name = "S", value_parser = crate::args::parse_seconds)]
+    time_limit: f64,
+    /// Runs per instance (seeds --seed, --seed + 1, ...)
+    #[arg(long, default_value_t = 5, value_name = "R", value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Chains of every run
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    chains: usize,
+    /// Seed of the first run
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    #[command(flatten)]
+    backend: BackendArgs,
+    #[command(flatten)]
+    csv: CsvArg,
+}
+
+pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
+    let backend = a.backend.backend()?;
+    let names: Vec<&str> = ROTS_10S.iter().map(|r| r.0).collect();
+    let files = instance_files(&a.files, &names)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "instance",
+        "n",
+        "bks",
+        "runs",
+        "time_limit",
+        "best_gap_percent",
+        "mean_gap_percent",
+        "worst_gap_percent",
+        "bks_hits",
+        "mean_seconds_to_best",
+        "rots_mean_gap_percent",
+        "rots_bks_hits",
+    ])
+    .map_err(csv_error)?;
+    let mut means: Vec<(f64, Option<f64>)> = Vec::new();
+    eprintln!(
+        "bench qap-quality: {} instances, {} runs of {} s, {} chains, seeds from {}",
+        files.len(),
+        a.runs,
+        a.time_limit,
+        a.chains,
+        a.seed
+    );
+    for path in &files {
+        let inst = QapInstance::from_dat(path)?;
+        let bks = find_bks(path)?
+            .ok_or_else(|| Failure(format!("{}: no best-known value (no BKS.csv row beside it)", path.display())))?
+            .bks as f64;
+        let problem = Arc::new(QapProblem::from_instance(&inst));
+        let mut solver = QapTs::new(problem, backend).map_err(ts_error)?;
+        let mut gaps = Vec::new();
+        let mut to_best = Vec::new();
+        for run in 0..a.runs {
+            let opts = QapTsOptions {
+                chains: a.chains,
+                max_iterations: 0,
+                time_limit: Some(Duration::from_secs_f64(a.time_limit)),
+                target: Some(bks),
+                seed: a.seed + run as u64,
+                ..QapTsOptions::default()
+            };
+            let r = solver.solve(&opts).map_err(ts_error)?;
+            gaps.push(gap_percent(r.cost.as_f64(), bks));
+            to_best.push(r.seconds_to_best);
+        }
+        let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+        let best = gaps.iter().cloned().fold(f64::INFINITY, f64::min);
+        let worst = gaps.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let hits = gaps.iter().filter(|g| **g <= 0.0).count();
+        let mean_t = to_best.iter().sum::<f64>() / to_best.len() as f64;
+        let rots = ROTS_10S.iter().find(|r| r.0 == inst.name);
+        eprintln!(
+            "  {:<8} gap best {best:.3} %, mean {mean:.3} %, worst {worst:.3} %, {hits} of {} at the BKS, {mean_t:.3} s to the best{}",
+            inst.name,
+            a.runs,
+            rots.map(|r| format!("; RoTS 10 s: {:.2} %", r.1)).unwrap_or_default()
+        );
+        means.push((mean, rots.map(|r| r.1)));
+        w.write_record([
+            inst.name.clone(),
+            inst.n.to_string(),
+            (bks as i64).to_string(),
+            a.runs.to_string(),
+            a.time_limit.to_string(),
+            format!("{best:.4}"),
+            format!("{mean:.4}"),
+            format!("{worst:.4}"),
+            hits.to_string(),
+            format!("{mean_t:.4}"),
+            rots.map(|r| format!("{:.2}", r.1)).unwrap_or_default(),
+            rots.and_then(|r| r.2).map(|h| format!("{h} of 5")).unwrap_or_default(),
+        ])
+        .map_err(csv_error)?;
+    }
+    let ours = means.iter().map(|m| m.0).sum::<f64>() / means.len() as f64;
+    let rots: Vec<f64> = means.iter().filter_map(|m| m.1).collect();
+    if rots.len() == means.len() && means.len() == ROTS_10S.len() {
+        eprintln!("mean gap over the {} instances: {ours:.3} % (RoTS one core, 10 s: {ROTS_10S_MEAN:.3} %)", means.len());
+    } else {
+        eprintln!("mean gap over the {} instances: {ours:.3} %", means.len());
+    }
+    out::finish_csv(w, a.csv.path())
+}

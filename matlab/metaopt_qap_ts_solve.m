@@ -1,0 +1,11 @@
+function result = metaopt_qap_ts_solve(h, opts)
+% METAOPT_QAP_TS_SOLVE  The robust tabu search (Taillard) on a QAP instance: opts.chains
+%   independent chains (default 32) of opts.iterations iterations each (default 100000; with
+%   only opts.timeLimit, no count), stopping at opts.target. Also opts.seed, opts.tenure
+%   ('cubic' or 'uniform'), opts.eliteSize, opts.stagnation, opts.perturbation ([min max]
+%   swaps), opts.launchIterations and opts.cpu (true: the CPU backend for this call). result:
+%   cost, permutation (1-based), chains, iterations (per chain), launches, restarts, seconds,
+%   secondsToBest, targetReached, bks and gapPercent (NaN without a BKS), backend.
+  if nargin < 2, opts = struct(); end
+  result = metaopt_mex('qap-ts-solve', h, opts);
+end
