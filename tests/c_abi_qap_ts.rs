@@ -203,7 +203,6 @@ fn null_forged_and_freed_handles_are_errors() {
 }
 
 #[test]
-#[ignore = "the QAP tabu search device engine is a placeholder until cl/qap_ts.cl lands"]
 fn the_device_gives_the_cpu_result() {
     let _shared = shared();
     let h = had12_cpu();

@@ -680,7 +680,6 @@ fn ts_reaches_the_bks_of_had12_and_nug12_on_the_cpu() {
 }
 
 #[test]
-#[ignore = "the QAP tabu search device engine is a placeholder until cl/qap_ts.cl lands"]
 fn ts_reaches_the_bks_on_the_device_and_agrees_with_the_cpu() {
     for (name, bks) in [("had12.dat", 1652), ("nug12.dat", 578)] {
         let m = one_json_object(&ok(&["qap", "solve", &data(name), "--chains", "4", "--target", "bks", "--time-limit", "30", "--json"]));

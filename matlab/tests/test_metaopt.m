@@ -144,8 +144,8 @@ s = metaopt_qap_solve(h, struct('runs', 0, 'timeLimit', 60, 'target', 578, 'star
 check(s.cost == 578 && s.bks == 578 && s.gapPercent == 0 && qap_cost(An, Bn, s.permutation) == 578, 'nug12 solved to its BKS');
 metaopt_free(h);
 
-% the robust tabu search (qap-ts-solve) on the CPU backend (the device engine is a placeholder
-% until cl/qap_ts.cl lands); the instance keeps its own backend
+% the robust tabu search (qap-ts-solve) on the CPU backend and on the device; the instance keeps
+% its own backend
 h = metaopt_qap_from_file(fullfile(data, 'had12.dat'), 4);
 t = metaopt_qap_ts_solve(h, struct('chains', 4, 'timeLimit', 60, 'target', 1652, 'cpu', true));
 check(t.cost == 1652 && t.targetReached && t.bks == 1652 && t.gapPercent == 0 && qap_cost(A, B, t.permutation) == 1652, ...
@@ -168,6 +168,10 @@ check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('chain', 3))), 'metaopt
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('launchIterations', 3, 'iterations', 10, 'eliteSize', 1, ...
       'stagnation', 1, 'perturbation', [1 1], 'cpu', true, 'target', -1, 'chains', 2, 'seed', 1, 'timeLimit', 1, 'tenure', 'cubic'))), ''), ...
       'qap-ts-solve: every option at once');
+t3 = metaopt_qap_ts_solve(h, struct('chains', 3, 'iterations', 300, 'seed', 7, 'tenure', 'uniform', ...
+                 'eliteSize', 4, 'stagnation', 100, 'perturbation', [2 3], 'launchIterations', 100));
+check(t3.cost == t1.cost && isequal(t3.permutation, t1.permutation) && ~isempty(strfind(t3.backend, 'device')), ...
+      'qap-ts-solve: the device gives the CPU result on integer data');
 metaopt_free(h);
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h)), 'metaopt:freedHandle'), 'qap-ts-solve on a freed instance');
 
