@@ -279,3 +279,92 @@ pub fn catalogue_function(flag: &str, name: &str, dims: u32) -> CliResult<&'stat
     info.check_dims(dims as usize).map_err(|e| flag_error("--dims", e))?;
     Ok(info)
 }
+
+/// The robust tabu search's tuning options (`qap solve --method ts`, `bench qap-quality`); each
+/// left out keeps the library's default (`metaopt::qap::ts::QapTsOptions`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct TsTuningArgs {
+    /// ts: tabu iterations per chain per device launch (the elite pool and the stop rules act
+    /// between launches) [default: 2000]
+    #[arg(long, value_name = "N")]
+    pub launch_iterations: Option<u32>,
+    /// ts: best distinct permutations kept for restarts (0: no restarts) [default: 8]
+    #[arg(long, value_name = "N")]
+    pub elite: Option<usize>,
+    /// ts: iterations without a new best after which a chain restarts from a perturbed elite
+    /// permutation (0: never) [default: n^2]
+    #[arg(long, value_name = "N")]
+    pub stagnation: Option<u64>,
+    /// ts: random swaps of a restart, MIN,MAX [default: 2,max(2,n/4)]
+    #[arg(long, value_name = "MIN,MAX", value_parser = parse_range)]
+    pub perturbation: Option<(usize, usize)>,
+    /// ts: tenure rule: cubic (Taillard 2006, floor(u^3 8n)) or uniform (1991, 0.9n..1.1n)
+    /// [default: cubic]
+    #[arg(long, value_name = "RULE", value_parser = parse_tenure)]
+    pub tenure: Option<metaopt::qap::ts::TenureRule>,
+    /// ts: long-term aspiration horizon in iterations [default: 5 n^2]
+    #[arg(long, value_name = "N")]
+    pub horizon: Option<u32>,
+}
+
+impl TsTuningArgs {
+    /// The flags given, for commands that refuse them.
+    pub fn given(&self) -> Vec<&'static str> {
+        let g = [
+            ("--launch-iterations", self.launch_iterations.is_some()),
+            ("--elite", self.elite.is_some()),
+            ("--stagnation", self.stagnation.is_some()),
+            ("--perturbation", self.perturbation.is_some()),
+            ("--tenure", self.tenure.is_some()),
+            ("--horizon", self.horizon.is_some()),
+        ];
+        g.iter().filter(|x| x.1).map(|x| x.0).collect()
+    }
+
+    /// `opts` with the given options in place of its own.
+    pub fn apply(&self, mut opts: metaopt::qap::ts::QapTsOptions) -> metaopt::qap::ts::QapTsOptions {
+        if let Some(v) = self.launch_iterations {
+            opts.launch_iterations = v;
+        }
+        if let Some(v) = self.elite {
+            opts.elite_size = v;
+        }
+        if self.stagnation.is_some() {
+            opts.stagnation = self.stagnation;
+        }
+        if self.perturbation.is_some() {
+            opts.perturbation = self.perturbation;
+        }
+        if let Some(t) = self.tenure {
+            opts.tenure = t;
+        }
+        if self.horizon.is_some() {
+            opts.aspiration_horizon = self.horizon;
+        }
+        opts
+    }
+
+    /// The library's option names as these flags (for error messages).
+    pub const RENAMES: [(&'static str, &'static str); 6] = [
+        ("launch_iterations", "--launch-iterations"),
+        ("elite_size", "--elite"),
+        ("stagnation", "--stagnation"),
+        ("perturbation", "--perturbation"),
+        ("tenure", "--tenure"),
+        ("aspiration_horizon", "--horizon"),
+    ];
+}
+
+fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let (a, b) = s.split_once(',').ok_or_else(|| format!("`{s}`: expected MIN,MAX"))?;
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("`{t}` is not a count"));
+    Ok((num(a)?, num(b)?))
+}
+
+fn parse_tenure(s: &str) -> Result<metaopt::qap::ts::TenureRule, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "cubic" => Ok(metaopt::qap::ts::TenureRule::Cubic),
+        "uniform" => Ok(metaopt::qap::ts::TenureRule::Uniform),
+        _ => Err(format!("`{s}`: expected cubic or uniform")),
+    }
+}

@@ -771,3 +771,19 @@ fn bench_qap_quality_writes_gaps_beside_rots() {
     assert!(lines[2].ends_with(",0.00,5 of 5"), "{text}");
     assert!(stderr(&o).contains("mean gap over the 2 instances"), "{}", stderr(&o));
 }
+
+#[test]
+fn ts_tuning_flags_reach_the_solver_and_are_checked() {
+    // a short stagnation horizon and a small pool make restarts happen on had12 within 3 launches
+    let m = one_json_object(&ok(&[
+        "qap", "solve", &data("had12.dat"), "--cpu", "--chains", "2", "--iterations", "300",
+        "--launch-iterations", "100", "--stagnation", "1", "--elite", "2", "--perturbation", "2,3",
+        "--tenure", "uniform", "--horizon", "50", "--seed", "3", "--json",
+    ]));
+    assert_eq!(m["launches"], 3, "{m:?}");
+    assert!(m["restarts"].as_u64().unwrap() > 0, "{m:?}");
+    fails_with(&["qap", "solve", &data("had12.dat"), "--perturbation", "3,2", "--cpu"], &[], &["--perturbation"]);
+    fails_with(&["qap", "solve", &data("had12.dat"), "--perturbation", "3"], &[], &["--perturbation", "MIN,MAX"]);
+    fails_with(&["qap", "solve", &data("had12.dat"), "--tenure", "long"], &[], &["--tenure", "cubic or uniform"]);
+    fails_with(&["qap", "solve", &data("had12.dat"), "--method", "hc12", "--stagnation", "5"], &[], &["--stagnation", "only for --method ts"]);
+}

@@ -293,7 +293,7 @@ class HC12QAP(Instance):
         (default 100,000; no limit when only ``time_limit`` is given), stopping at ``target``
         (a cost, or ``"bks"`` for the best-known value); ``tenure`` "cubic" (Taillard 2006) or
         "uniform" (1991); ``elite_size`` permutations kept for restarts; ``stagnation``
-        iterations without a new best before a chain restarts (None: 20 n^2, 0: never);
+        iterations without a new best before a chain restarts (None: n^2, 0: never);
         ``perturbation`` a (min, max) number of swaps of a restart; ``starts`` 0-based start
         permutations (a sequence, at most ``chains``); ``bks`` a best-known value for the gap."""
         L = _lib.lib()

@@ -49,7 +49,7 @@ pub struct MetaoptQapTsOptions {
     pub target: f64,
     /// Best distinct permutations kept for restarts; 0 = no pool, no restarts.
     pub elite_size: u32,
-    /// Iterations without a new best after which a chain restarts from the pool; -1 = 20 n^2,
+    /// Iterations without a new best after which a chain restarts from the pool; -1 = n^2,
     /// 0 = never.
     pub stagnation: i64,
     /// Random swaps of a restart's elite permutation, uniform in
@@ -120,7 +120,7 @@ plain_result!(MetaoptQapTsOptions);
 
 /// The defaults of the robust tabu search (32 chains, 100,000 iterations per chain, launches of
 /// 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 8, restarts after
-/// 20 n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
+/// n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
 #[no_mangle]
 pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {
     ffi_boundary!({

@@ -216,6 +216,8 @@ pub struct BenchQapQualityArgs {
     /// Chains of every run
     #[arg(long, default_value_t = 32, value_name = "N")]
     chains: usize,
+    #[command(flatten)]
+    ts: crate::args::TsTuningArgs,
     /// Seed of the first run
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
@@ -264,14 +266,14 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
         let mut gaps = Vec::new();
         let mut to_best = Vec::new();
         for run in 0..a.runs {
-            let opts = QapTsOptions {
+            let opts = a.ts.apply(QapTsOptions {
                 chains: a.chains,
                 max_iterations: 0,
                 time_limit: Some(Duration::from_secs_f64(a.time_limit)),
                 target: Some(bks),
                 seed: a.seed + run as u64,
                 ..QapTsOptions::default()
-            };
+            });
             let r = solver.solve(&opts).map_err(ts_error)?;
             gaps.push(gap_percent(r.cost.as_f64(), bks));
             to_best.push(r.seconds_to_best);

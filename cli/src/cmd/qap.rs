@@ -232,6 +232,8 @@ pub struct SolveArgs {
     /// ts: tabu iterations per chain [default: 100000, unlimited with --time-limit]
     #[arg(long, value_name = "N")]
     iterations: Option<u64>,
+    #[command(flatten)]
+    ts: crate::args::TsTuningArgs,
     /// hc12: swaps per string: 2 * N Gray-coded positions, of which each neighbourhood row
     /// changes up to --mask-order bits [default: 16]
     #[arg(long, value_name = "N")]
@@ -295,7 +297,9 @@ impl SolveArgs {
     /// The flags given that only `--method ts` reads.
     fn ts_flags(&self) -> Vec<&'static str> {
         let given = [("--chains", self.chains.is_some()), ("--iterations", self.iterations.is_some())];
-        given.iter().filter(|g| g.1).map(|g| g.0).collect()
+        let mut v: Vec<&'static str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
+        v.extend(self.ts.given());
+        v
     }
 
     /// Refuses the flags of the other method, naming them.
@@ -544,7 +548,8 @@ pub fn solve(a: &SolveArgs) -> CliResult {
 
 /// The library's option names of the tabu search, as the CLI spells them.
 fn ts_error(e: metaopt::Error) -> Failure {
-    let table = [("chains", "--chains"), ("max_iterations", "--iterations"), ("target", "--target")];
+    let mut table = vec![("chains", "--chains"), ("max_iterations", "--iterations"), ("target", "--target")];
+    table.extend(crate::args::TsTuningArgs::RENAMES);
     out::renamed_or_cpu(e, &table)
 }
 
@@ -584,7 +589,7 @@ fn solve_ts(
 ) -> CliResult {
     let time_limit = a.time_limit.time_limit;
     let defaults = QapTsOptions::default();
-    let opts = QapTsOptions {
+    let opts = a.ts.apply(QapTsOptions {
         chains: a.chains.unwrap_or(defaults.chains),
         max_iterations: match (a.iterations, time_limit) {
             (Some(n), _) => n,
@@ -595,7 +600,7 @@ fn solve_ts(
         time_limit,
         target,
         ..defaults
-    };
+    });
     if a.iterations == Some(0) && time_limit.is_none() {
         return Err("--iterations: 0 (no limit) needs --time-limit".into());
     }
