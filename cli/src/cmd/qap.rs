@@ -226,7 +226,7 @@ pub struct SolveArgs {
     /// The solver
     #[arg(long, value_enum, default_value_t = MethodArg::Ts)]
     method: MethodArg,
-    /// ts: independent tabu chains [default: 32]
+    /// ts: independent tabu chains [default: 4 per compute unit on a GPU (528 on an H100), else 32]
     #[arg(long, value_name = "N")]
     chains: Option<usize>,
     /// ts: tabu iterations per chain [default: 100000, unlimited with --time-limit]
@@ -579,6 +579,18 @@ struct SolveTsJson {
     seed: u64,
 }
 
+/// Chains when `--chains` is left out: four per compute unit on a GPU (528 on the H100's 132
+/// units, the best of 132, 264, 528 and 1,056 measured there: benchmarks/h100-2026-11-24/), the
+/// library's default on CPU devices and the CPU backend.
+fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> usize {
+    match backend.context("the robust tabu search") {
+        Ok(ctx) if ctx.info.kind == metaopt::device::DeviceKind::Gpu && ctx.info.compute_units > 0 => {
+            4 * ctx.info.compute_units as usize
+        }
+        _ => library_default,
+    }
+}
+
 /// `qap solve --method ts`: the robust tabu search (`metaopt::qap::ts`).
 fn solve_ts(
     a: &SolveArgs,
@@ -590,7 +602,7 @@ fn solve_ts(
     let time_limit = a.time_limit.time_limit;
     let defaults = QapTsOptions::default();
     let opts = a.ts.apply(QapTsOptions {
-        chains: a.chains.unwrap_or(defaults.chains),
+        chains: a.chains.unwrap_or_else(|| default_chains(backend, defaults.chains)),
         max_iterations: match (a.iterations, time_limit) {
             (Some(n), _) => n,
             (None, Some(_)) => 0,
