@@ -23,7 +23,7 @@ pub enum QapCommand {
     /// Cost of a permutation (or a QAPLIB .sln file) on an instance
     Eval(EvalArgs),
     /// Solve an instance: robust tabu search, many chains (default), or the qapswap2 HC12 solver
-    Solve(SolveArgs),
+    Solve(Box<SolveArgs>),
 }
 
 #[derive(Args)]
