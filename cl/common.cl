@@ -78,3 +78,24 @@ typedef double FT;
 #endif
 #define FT_LESS(a, b) ((a) < (b))
 #endif
+
+// Element type QT of the QAP matrices, chosen at build time by QAP_TYPE (1 int32, 2 int64,
+// 3 uint32, 4 uint64, 5 float32, 6 float64; `ElemType` in src/problem/qap/cost.rs): shared by the
+// HC12 QAP kernel (qap.cl) and the robust tabu search (qap_ts.cl).
+#ifdef QAP_TYPE
+#if QAP_TYPE == 1
+typedef int QT;
+#elif QAP_TYPE == 2
+typedef long QT;
+#elif QAP_TYPE == 3
+typedef uint QT;
+#elif QAP_TYPE == 4
+typedef ulong QT;
+#elif QAP_TYPE == 5
+typedef float QT;
+#elif QAP_TYPE == 6
+typedef double QT;
+#else
+#error "QAP_TYPE must be 1..6"
+#endif
+#endif

@@ -10,20 +10,6 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
-#if QAP_TYPE == 1
-typedef int QT;
-#elif QAP_TYPE == 2
-typedef long QT;
-#elif QAP_TYPE == 3
-typedef uint QT;
-#elif QAP_TYPE == 4
-typedef ulong QT;
-#elif QAP_TYPE == 5
-typedef float QT;
-#elif QAP_TYPE == 6
-typedef double QT;
-#endif
-
 #if QAP_TYPE <= 4
 // integer sums wrap in 64 bits (unsigned arithmetic, so overflow is defined): the full and the
 // delta form then agree exactly, as does the host.

@@ -11,20 +11,6 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
-#if QAP_TYPE == 1
-typedef int QT;
-#elif QAP_TYPE == 2
-typedef long QT;
-#elif QAP_TYPE == 3
-typedef uint QT;
-#elif QAP_TYPE == 4
-typedef ulong QT;
-#elif QAP_TYPE == 5
-typedef float QT;
-#elif QAP_TYPE == 6
-typedef double QT;
-#endif
-
 #if QAP_TYPE <= 4
 // deltas and costs as 64-bit two's complement bits, computed in ulong so that overflow wraps as
 // the host's wrapping i64 arithmetic; deltas compare signed, costs by FT_KIND

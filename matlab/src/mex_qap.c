@@ -113,6 +113,20 @@ void mode_params_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     qap_new(r.instance, &plhs[0]);
 }
 
+/* opts.seed and opts.target, read alike by the HC12 solve and the tabu search solve */
+static void read_seed_target(const mxArray *s, uint64_t *seed, uint8_t *has_target, double *target)
+{
+    const mxArray *v;
+    if ((v = opt(s, "seed")))
+        *seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
+    if ((v = opt(s, "target"))) {
+        *has_target = 1;
+        *target = real_scalar(v, "opts.target");
+        if (!isfinite(*target))
+            fail("badArgument", "opts.target must be finite, got %g", *target);
+    }
+}
+
 /* A 1-based permutation of 1..n as a 0-based uint16 array (mxMalloc'd). */
 static uint16_t *permutation_arg(const mxArray *a, const char *name, uint32_t n) {
     size_t len;
@@ -189,14 +203,7 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
      * never be reached) */
     if (o.runs == 0 && !(o.time_limit_s > 0 && isfinite(o.time_limit_s)))
         fail("badArgument", "opts.runs = 0 (no limit on the runs) needs a finite opts.timeLimit > 0");
-    if ((v = opt(s, "seed")))
-        o.seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "target"))) {
-        o.has_target = 1;
-        o.target = real_scalar(v, "opts.target");
-        if (!isfinite(o.target))
-            fail("badArgument", "opts.target must be finite, got %g", o.target);
-    }
+    read_seed_target(s, &o.seed, &o.has_target, &o.target);
     if ((v = opt(s, "restart"))) {
         char *r = string_arg(v, "opts.restart");
         if (strcmp(r, "rebase") == 0)
@@ -301,14 +308,7 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
         fail("badArgument", "opts.iterations = 0 (no limit) needs a finite opts.timeLimit > 0");
     if ((v = opt(s, "launchIterations")))
         o.launch_iterations = (uint32_t)int_scalar(v, "opts.launchIterations", 1, 4294967295.0);
-    if ((v = opt(s, "seed")))
-        o.seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "target"))) {
-        o.has_target = 1;
-        o.target = real_scalar(v, "opts.target");
-        if (!isfinite(o.target))
-            fail("badArgument", "opts.target must be finite, got %g", o.target);
-    }
+    read_seed_target(s, &o.seed, &o.has_target, &o.target);
     if ((v = opt(s, "tenure"))) {
         char *t = string_arg(v, "opts.tenure");
         if (strcmp(t, "cubic") == 0)
