@@ -5,20 +5,37 @@
 //
 // Build-time macros: QAP_TYPE (1 int32, 2 int64, 3 uint32, 4 uint64, 5 float32, 6 float64) and
 // FT_KIND (cl/common.cl), TS_N, TS_SLICES, TS_NP (= n(n-1)/2), TS_WG (the work-group size),
-// TS_LOCAL (1: delta and tabu matrices in local memory, 0: in the chain's slice of global memory),
-// TS_SYM (1: A and B symmetric, the shortcut formulas), TS_TENURE (0: Taillard 2006
-// floor(u^3 8n), 1: Taillard 1991 uniform in [0.9n, 1.1n]).
+// TS_LOCAL_D (1: the delta matrix in local memory, 0: in the chain's slice of global memory),
+// TS_LOCAL_T (the same for the tabu matrix), TS_D32 (integer data whose every delta and partial
+// sum fits 31 bits, checked by the host: deltas in 32-bit int, which is exact and equal to the
+// CPU's i64 arithmetic, and halves the memory and the multiplies), TS_SYM (1: A and B
+// symmetric, the shortcut formulas), TS_TENURE (0: Taillard 2006 floor(u^3 8n), 1: Taillard 1991
+// uniform in [0.9n, 1.1n]).
+//
+// One iteration is one pass over the pairs: a work-item updates the deltas of its pairs after
+// the previous move (O(1) each for the pairs disjoint from it; the 2n-3 pairs that touch it are
+// spread over the group, O(n) each) and, in the same pass, keeps its best admissible candidate
+// for the next move; a tree reduction picks the move, which work-item 0 makes.
 
 #pragma OPENCL FP_CONTRACT OFF
 
 #if QAP_TYPE <= 4
-// deltas and costs as 64-bit two's complement bits, computed in ulong so that overflow wraps as
-// the host's wrapping i64 arithmetic; deltas compare signed, costs by FT_KIND
+// costs as 64-bit two's complement bits, summed in ulong so that overflow wraps as the host's
+// wrapping i64 arithmetic, compared by FT_KIND
+typedef ulong CT;
+#if TS_D32
+typedef int DT;
+#define TO_D(x) ((int)(x))
+#define D_TO_C(d) ((ulong)(long)(d))
+#else
+// deltas in ulong (wrapping), compared signed
 typedef ulong DT;
 #if QAP_TYPE == 1 || QAP_TYPE == 2
 #define TO_D(x) ((ulong)(long)(x))
 #else
 #define TO_D(x) ((ulong)(x))
+#endif
+#define D_TO_C(d) (d)
 #endif
 #define D_LT(a, b) ((long)(a) < (long)(b))
 #if FT_KIND == 1
@@ -26,21 +43,35 @@ typedef ulong DT;
 #else
 #define C_LT(a, b) ((a) < (b))
 #endif
-#define D_TO_BITS(d) (d)
-#define D_FROM_BITS(u) (u)
+#define C_TO_BITS(c) (c)
+#define C_FROM_BITS(u) (u)
 #else
 typedef QT DT;
+typedef QT CT;
 #define TO_D(x) (x)
+#define D_TO_C(d) (d)
 #define D_LT(a, b) ((a) < (b))
 #define C_LT(a, b) ((a) < (b))
-#define D_TO_BITS(d) FT_TO_BITS(d)
-#define D_FROM_BITS(u) FT_FROM_BITS(u)
+#define C_TO_BITS(d) FT_TO_BITS(d)
+#define C_FROM_BITS(u) FT_FROM_BITS(u)
 #endif
 
-#if TS_LOCAL
-#define MSPACE __local
+#if TS_LOCAL_D
+#define DSPACE __local
 #else
-#define MSPACE __global
+#define DSPACE __global
+#endif
+#if TS_LOCAL_T
+#define TSPACE __local
+#else
+#define TSPACE __global
+#endif
+
+// the fence of the barriers that order the matrices' writes before other work-items' reads
+#if TS_LOCAL_D && TS_LOCAL_T
+#define TS_FENCE CLK_LOCAL_MEM_FENCE
+#else
+#define TS_FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #endif
 
 #define AV(s, i, j) TO_D(A[(s) * TS_N * TS_N + (i) * TS_N + (j)])
@@ -72,6 +103,26 @@ inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local cons
             DT y = (AV(sl, r, k) - AV(sl, s, k)) * (BV(sl, ps, pk) - BV(sl, pr, pk));
             acc = acc + (x + y);
         }
+#endif
+    }
+    return acc;
+}
+
+// Δ(p'; u, v) after the move (r, s) from Δ(p; u, v), for {u, v} disjoint from {r, s}; p is p'.
+inline DT ts_delta_step(__global const QT *A, __global const QT *B, __local const uchar *p, DT acc,
+                        uint r, uint s, uint u, uint v)
+{
+    uint pr = p[r], ps = p[s], pu = p[u], pv = p[v];
+    for (uint sl = 0; sl < TS_SLICES; ++sl) {
+        DT fa = (AV(sl, r, u) - AV(sl, r, v)) + (AV(sl, s, v) - AV(sl, s, u));
+        DT fb = (BV(sl, ps, pu) - BV(sl, ps, pv)) + (BV(sl, pr, pv) - BV(sl, pr, pu));
+#if TS_SYM
+        DT f = fa * fb;
+        acc = acc + (f + f);
+#else
+        DT ga = (AV(sl, u, r) - AV(sl, v, r)) + (AV(sl, v, s) - AV(sl, u, s));
+        DT gb = (BV(sl, pu, ps) - BV(sl, pv, ps)) + (BV(sl, pv, pr) - BV(sl, pu, pr));
+        acc = acc + (fa * fb + ga * gb);
 #endif
     }
     return acc;
@@ -113,11 +164,26 @@ inline bool ts_better(uint aa, DT da, uint ia, uint ab, DT db, uint ib, uint w)
 
 #define TS_NONE 0xFFFFFFFFu
 
+// The candidate (pair idx = (u, v), delta d) against the work-item's best (ba, bd, bi) of the
+// coming iteration: admissible when aspired (a new best, or a placement unused for the horizon)
+// or when at least one of its two placements is not tabu.
+#define TS_CONSIDER(idx, u, v, d)                                                              \
+    do {                                                                                       \
+        long tr_ = tabu[(u) * TS_N + p[v]], ts_ = tabu[(v) * TS_N + p[u]];                     \
+        uint asp_ = (C_LT(cur0 + D_TO_C(d), best0) || tr_ < th || ts_ < th) ? 1u : 0u;         \
+        if ((asp_ || tr_ < tl || ts_ < tl) &&                                                  \
+            (bi == TS_NONE || ts_better(asp_, (d), (idx), ba, bd, bi, wk))) {                  \
+            ba = asp_;                                                                         \
+            bd = (d);                                                                          \
+            bi = (idx);                                                                        \
+        }                                                                                      \
+    } while (0)
+
 // One launch: `iters` iterations of chain get_group_id(0). State per chain: perm and best_perm
 // (n bytes), cost[2c] = current, cost[2c+1] = best (64-bit transports), tv[c] = t (iteration in
 // the current start), gv[2c] = g (the Philox counter), gv[2c+1] = g of the last new best, fresh[c]
 // (reset the tabu matrix first). tabu_g: n^2 stamps per chain; delta_g: TS_NP deltas per chain
-// (used when TS_LOCAL is 0).
+// (used when TS_LOCAL_D is 0).
 __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global const uchar2 *pairs,
                          __global uchar *perm, __global uchar *best_perm, __global ulong *cost,
                          __global int *tv, __global ulong *gv, __global uchar *fresh,
@@ -128,52 +194,88 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
     __local DT red_d[TS_WG];
     __local uint red_i[TS_WG];
     __local uchar red_a[TS_WG];
-    __local DT cur, best;
+    __local CT cur, best;
     __local int improved;
-#if TS_LOCAL
-    __local int tabu[TS_N * TS_N];
+#if TS_LOCAL_D
     __local DT delta[TS_NP];
 #else
-    __global int *tabu = tabu_g + (size_t)c * TS_N * TS_N;
     __global DT *delta = delta_g + (size_t)c * TS_NP;
+#endif
+#if TS_LOCAL_T
+    __local int tabu[TS_N * TS_N];
+#else
+    __global int *tabu = tabu_g + (size_t)c * TS_N * TS_N;
 #endif
     __global int *tabu_c = tabu_g + (size_t)c * TS_N * TS_N;
     const bool is_fresh = fresh[c] != 0;
     for (uint e = lid; e < TS_N; e += TS_WG) p[e] = perm[c * TS_N + e];
-    for (uint e = lid; e < TS_N * TS_N; e += TS_WG) tabu[e] = is_fresh ? -(int)e - 1 : tabu_c[e];
+    if (is_fresh || TS_LOCAL_T) {
+        for (uint e = lid; e < TS_N * TS_N; e += TS_WG) tabu[e] = is_fresh ? -(int)e - 1 : tabu_c[e];
+    }
     if (lid == 0) {
-        cur = D_FROM_BITS(cost[2 * c]);
-        best = D_FROM_BITS(cost[2 * c + 1]);
+        cur = C_FROM_BITS(cost[2 * c]);
+        best = C_FROM_BITS(cost[2 * c + 1]);
     }
     int t = tv[c];
     ulong g = gv[2 * c], best_iter = gv[2 * c + 1];
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    // deltas from scratch at every launch (float deltas drift; integer ones are equal anyway)
-    for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
-        uchar2 rs = pairs[idx];
-        delta[idx] = ts_delta_full(A, B, p, rs.x, rs.y);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
+    // the move of the previous iteration (none yet: every delta from scratch, at every launch,
+    // as float deltas drift; integer ones are equal anyway)
+    uint mi = TS_NONE, r = 0, s = 0;
+    bool first = true;
     for (uint it = 0; it < iters; ++it) {
-        uint4 w = metaopt_rng4(seed, c, g);
+        // the candidates of this iteration, judged in its state
+        const uint wk = metaopt_rng4(seed, c, g).x;
         const long tl = (long)t, th = (long)t - horizon;
-        const DT cur0 = cur, best0 = best;
+        const CT cur0 = cur, best0 = best;
         uint ba = 0, bi = TS_NONE;
         DT bd = (DT)0;
-        for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
-            uchar2 rs = pairs[idx];
-            uint r = rs.x, s = rs.y;
-            DT d = delta[idx];
-            long tr = tabu[r * TS_N + p[s]], ts = tabu[s * TS_N + p[r]];
-            uint asp = (C_LT(cur0 + d, best0) || tr < th || ts < th) ? 1u : 0u;
-            if (!(asp || tr < tl || ts < tl)) continue;
-            if (bi == TS_NONE || ts_better(asp, d, idx, ba, bd, bi, w.x)) {
-                ba = asp;
-                bd = d;
-                bi = idx;
+        if (first) {
+            for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
+                uchar2 uv = pairs[idx];
+                DT d = ts_delta_full(A, B, p, uv.x, uv.y);
+                delta[idx] = d;
+                TS_CONSIDER(idx, uv.x, uv.y, d);
+            }
+        } else if (mi == TS_NONE) {
+            for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
+                uchar2 uv = pairs[idx];
+                DT d = delta[idx];
+                TS_CONSIDER(idx, uv.x, uv.y, d);
+            }
+        } else {
+            // the pairs disjoint from the move: O(1) each
+            for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
+                uchar2 uv = pairs[idx];
+                uint u = uv.x, v = uv.y;
+                if (u == r || u == s || v == r || v == s) continue;
+                DT d = ts_delta_step(A, B, p, delta[idx], r, s, u, v);
+                delta[idx] = d;
+                TS_CONSIDER(idx, u, v, d);
+            }
+            // the 2n-3 pairs that touch it, O(n) each: (r, k) for k != r, then (s, k) for k not r, s
+            const uint lo = min(r, s), hi = max(r, s);
+            for (uint j = lid; j < 2 * TS_N - 3; j += TS_WG) {
+                uint a, k;
+                if (j < TS_N - 1) {
+                    a = r;
+                    k = j + (j >= r ? 1u : 0u);
+                } else {
+                    a = s;
+                    k = j - (TS_N - 1);
+                    k += (k >= lo ? 1u : 0u);
+                    k += (k >= hi ? 1u : 0u);
+                }
+                uint u = min(a, k), v = max(a, k);
+                uint idx = u * (2 * TS_N - u - 1) / 2 + (v - u - 1);
+                DT d = ts_delta_full(A, B, p, u, v);
+                delta[idx] = d;
+                TS_CONSIDER(idx, u, v, d);
             }
         }
+        first = false;
+
         red_a[lid] = (uchar)ba;
         red_d[lid] = bd;
         red_i[lid] = bi;
@@ -182,7 +284,7 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
             if (lid < h) {
                 uint oi = red_i[lid + h];
                 if (oi != TS_NONE && (red_i[lid] == TS_NONE ||
-                    ts_better(red_a[lid + h], red_d[lid + h], oi, red_a[lid], red_d[lid], red_i[lid], w.x))) {
+                    ts_better(red_a[lid + h], red_d[lid + h], oi, red_a[lid], red_d[lid], red_i[lid], wk))) {
                     red_a[lid] = red_a[lid + h];
                     red_d[lid] = red_d[lid + h];
                     red_i[lid] = oi;
@@ -190,64 +292,46 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        const uint mi = red_i[0];
-        // every work-item has read the winner before the next iteration overwrites red_*
-        barrier(CLK_LOCAL_MEM_FENCE);
+        mi = red_i[0];
+        const DT md = red_d[0];
+        // every work-item has read the winner before the next iteration overwrites red_*, and
+        // every delta written in this pass is visible to the work-item that updates it next
+        barrier(TS_FENCE);
         if (mi != TS_NONE) {
             uchar2 rs = pairs[mi];
-            const uint r = rs.x, s = rs.y;
-            if (lid == 0) {
-                uint pr = p[r], ps = p[s];
-                tabu[r * TS_N + pr] = t + ts_tenure(w.y);
-                tabu[s * TS_N + ps] = t + ts_tenure(w.z);
-                p[r] = (uchar)ps;
-                p[s] = (uchar)pr;
-                cur = cur0 + red_d[0];
-                improved = C_LT(cur, best0) ? 1 : 0;
-                if (improved) best = cur;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (improved) {
-                best_iter = g;
-                for (uint e = lid; e < TS_N; e += TS_WG) best_perm[c * TS_N + e] = p[e];
-            }
-            // the deltas after the move: O(1) for the pairs disjoint from it, O(n) for the rest
-            for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
-                uchar2 uv = pairs[idx];
-                uint u = uv.x, v = uv.y;
-                if (u == r || u == s || v == r || v == s) {
-                    delta[idx] = ts_delta_full(A, B, p, u, v);
-                    continue;
-                }
-                uint pr = p[r], ps = p[s], pu = p[u], pv = p[v];
-                DT acc = delta[idx];
-                for (uint sl = 0; sl < TS_SLICES; ++sl) {
-                    DT fa = (AV(sl, r, u) - AV(sl, r, v)) + (AV(sl, s, v) - AV(sl, s, u));
-                    DT fb = (BV(sl, ps, pu) - BV(sl, ps, pv)) + (BV(sl, pr, pv) - BV(sl, pr, pu));
-#if TS_SYM
-                    DT f = fa * fb;
-                    acc = acc + (f + f);
-#else
-                    DT ga = (AV(sl, u, r) - AV(sl, v, r)) + (AV(sl, v, s) - AV(sl, u, s));
-                    DT gb = (BV(sl, pu, ps) - BV(sl, pv, ps)) + (BV(sl, pv, pr) - BV(sl, pu, pr));
-                    acc = acc + (fa * fb + ga * gb);
-#endif
-                }
-                delta[idx] = acc;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+            r = rs.x;
+            s = rs.y;
+        }
+        if (lid == 0 && mi != TS_NONE) {
+            uint4 w = metaopt_rng4(seed, c, g);
+            uint pr = p[r], ps = p[s];
+            tabu[r * TS_N + pr] = t + ts_tenure(w.y);
+            tabu[s * TS_N + ps] = t + ts_tenure(w.z);
+            p[r] = (uchar)ps;
+            p[s] = (uchar)pr;
+            cur = cur0 + D_TO_C(md);
+            improved = C_LT(cur, best0) ? 1 : 0;
+            if (improved) best = cur;
+        }
+        // unconditional: with this barrier under `mi != TS_NONE` (a uniform branch) PoCL 5
+        // wrote stale bytes into best_perm
+        barrier(TS_FENCE);
+        if (mi != TS_NONE && improved) {
+            best_iter = g;
+            for (uint e = lid; e < TS_N; e += TS_WG) best_perm[c * TS_N + e] = p[e];
         }
         ++t;
         ++g;
     }
 
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint e = lid; e < TS_N; e += TS_WG) perm[c * TS_N + e] = p[e];
-#if TS_LOCAL
+#if TS_LOCAL_T
     for (uint e = lid; e < TS_N * TS_N; e += TS_WG) tabu_c[e] = tabu[e];
 #endif
     if (lid == 0) {
-        cost[2 * c] = D_TO_BITS(cur);
-        cost[2 * c + 1] = D_TO_BITS(best);
+        cost[2 * c] = C_TO_BITS(cur);
+        cost[2 * c + 1] = C_TO_BITS(best);
         tv[c] = t;
         gv[2 * c] = g;
         gv[2 * c + 1] = best_iter;

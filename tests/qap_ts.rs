@@ -330,29 +330,47 @@ fn device_float_runs_give_consistent_costs() {
 }
 
 /// The engines themselves, launch by launch: the device with its matrices in local memory, in
-/// global memory, and the CPU hold identical chain states on integer data, a fresh start included.
+/// global memory, with only the deltas local (and a group smaller than the 2n - 3 pairs a move
+/// touches), and the CPU hold identical chain states on integer data, a fresh start included;
+/// with 32-bit deltas on the device where the entries allow them and 64-bit ones otherwise.
 #[test]
 fn device_engines_match_the_cpu_engine_launch_by_launch() {
-    use metaopt::qap::ts::device::DeviceEngine;
-    // general (asymmetric, non-zero diagonals) and symmetric data: both formula variants
-    for (kind, ty, rule) in [(2, ElemType::I64, TenureRule::Cubic), (2, ElemType::U32, TenureRule::Uniform), (0, ElemType::I32, TenureRule::Cubic)] {
-        let inst = random_instance(10, kind, 8);
-        let p = if kind == 2 && ty == ElemType::I64 {
+    use metaopt::qap::ts::device::{DeviceEngine, LayoutRequest, Placement};
+    // general (asymmetric, non-zero diagonals) and symmetric data: both formula variants; small
+    // entries (32-bit deltas on the device) and large ones (64-bit deltas)
+    for (kind, ty, rule, scale) in [
+        (2, ElemType::I64, TenureRule::Cubic, 1),
+        (2, ElemType::U32, TenureRule::Uniform, 1),
+        (0, ElemType::I32, TenureRule::Cubic, 1),
+        (2, ElemType::I64, TenureRule::Cubic, 1_000_000),
+        (0, ElemType::U32, TenureRule::Uniform, 100_000),
+    ] {
+        let name = format!("kind {kind} x{scale}");
+        let mut inst = random_instance(10, kind, 8);
+        inst.a.iter_mut().chain(inst.b.iter_mut()).for_each(|x| *x *= scale);
+        let p = if kind == 2 && ty == ElemType::I64 && scale == 1 {
             // and two slices
             two_slices(&inst, &random_instance(10, kind, 9))
         } else {
             QapProblem::from_instance_as(&inst, ty).unwrap()
         };
         let params = TsParams { seed: 77, tenure: rule, horizon: 150 };
+        let layout = DeviceEngine::new(&p, Backend::Device(None), params, 3, LayoutRequest::default()).unwrap().layout().1;
+        assert_eq!(layout.delta_i32, scale == 1, "{name}: {layout:?}");
+        let device = |placement, group_size| {
+            let request = LayoutRequest { placement, group_size };
+            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, request).unwrap()) as Box<dyn Engine>
+        };
         let mut engines: Vec<Box<dyn Engine>> = vec![
-            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, false).unwrap()),
-            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, true).unwrap()),
+            device(Placement::Auto, None),
+            device(Placement::Global, None),
+            device(Placement::LocalDelta, Some(4)),
             metaopt::qap::ts::cpu::engine(&p, params),
         ];
         let mut rng = Philox::new(1, 2);
         let starts: Vec<ChainState> =
             (0..3).map(|_| ChainState::start(&p, rng.permutation(10).into_iter().map(|v| v as u8).collect(), 0)).collect();
-        let mut states = vec![starts.clone(), starts.clone(), starts];
+        let mut states = vec![starts.clone(), starts.clone(), starts.clone(), starts];
         for launch in 0..4 {
             if launch == 2 {
                 let fresh = ChainState::start(&p, (0..10u8).rev().collect(), states[0][1].g);
@@ -363,10 +381,11 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
             for (e, s) in engines.iter_mut().zip(&mut states) {
                 e.advance(s, 250).unwrap();
             }
-            assert_eq!(states[0], states[2], "kind {kind} {ty:?} launch {launch}: device (local) vs CPU");
-            assert_eq!(states[1], states[2], "kind {kind} {ty:?} launch {launch}: device (global) vs CPU");
+            for (e, what) in ["local", "global", "local deltas, 4 work-items"].iter().enumerate() {
+                assert_eq!(states[e], states[3], "{name} {ty:?} launch {launch}: device ({what}) vs CPU");
+            }
         }
-        assert!(states[2].iter().all(|s| s.g == 1000 && s.t > 0));
+        assert!(states[3].iter().all(|s| s.g == 1000 && s.t > 0));
     }
 }
 

@@ -195,6 +195,7 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         stagnation,
         perturbation,
         starts,
+        group_size: None,
     };
     opts.check(n)?;
     Ok(opts)

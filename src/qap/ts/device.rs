@@ -28,20 +28,75 @@ pub struct DeviceEngine {
     fresh: DeviceBuffer<u8>,
     tabu: DeviceBuffer<i32>,
     delta: DeviceBuffer<u8>,
-    local: bool,
+    layout: Layout,
 }
 
-/// Bytes of local memory `qap_ts_run` needs with both matrices there, for `wg` work-items and
-/// deltas of `dsize` bytes.
-fn local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
-    let np = n * (n - 1) / 2;
-    (np * dsize + n * n * 4 + wg * (dsize + 5) + n + 2 * dsize + 16) as u64
+/// Where the engine may keep the matrices: `Auto` puts each in local memory where it fits (the
+/// delta matrix first); the others force a layout for the tests of every path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Auto,
+    /// Both matrices in global memory.
+    Global,
+    /// The delta matrix in local memory where it fits, the tabu matrix in global memory.
+    LocalDelta,
+}
+
+/// How a [`DeviceEngine`] lays out its chains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayoutRequest {
+    pub placement: Placement,
+    /// Work-items per chain (a power of two); None: the device kind's tuning.
+    pub group_size: Option<usize>,
+}
+
+impl Default for LayoutRequest {
+    fn default() -> Self {
+        LayoutRequest { placement: Placement::Auto, group_size: None }
+    }
+}
+
+/// Where `qap_ts_run` keeps a chain's matrices, and the width of its deltas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The delta matrix in local memory (else in the chain's slice of global memory).
+    pub local_delta: bool,
+    /// The tabu matrix in local memory.
+    pub local_tabu: bool,
+    /// Deltas in 32-bit integers (integer data whose deltas fit them; exact).
+    pub delta_i32: bool,
+}
+
+/// Bytes of local memory `qap_ts_run` needs besides its matrices, for `wg` work-items and
+/// deltas of `dsize` bytes (the reduction, the permutation, the two costs).
+fn fixed_local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
+    (wg * (dsize + 5) + n + 2 * 8 + 16) as u64
+}
+
+/// Whether every delta of `p`, and every partial sum `cl/qap_ts.cl` forms on the way, fits a
+/// signed 32-bit integer, so that `TS_D32` computes exactly what the CPU's wrapping 64-bit
+/// arithmetic does. Bounds per slice, with a = max |A|, b = max |B|: a full delta (either
+/// formula) is below 8ab(n - 1), one O(1) update adds below 32ab.
+fn deltas_fit_i32(p: &QapProblem) -> bool {
+    fn max_abs<T: Copy + Into<i128>>(m: &[T]) -> u128 {
+        m.iter().map(|&x| x.into().unsigned_abs()).max().unwrap_or(0)
+    }
+    fn fits<T: Copy + Into<i128>>(a: &[T], b: &[T], n: usize, slices: usize) -> bool {
+        let (ma, mb) = (max_abs(a), max_abs(b));
+        ma < 1 << 29 && mb < 1 << 29 && ma * mb * slices as u128 * (8 * n as u128 + 64) < 1 << 31
+    }
+    use crate::problem::qap::cost::QapMatrices as M;
+    match &p.data {
+        M::I32(a, b) => fits(a, b, p.n, p.slices),
+        M::I64(a, b) => fits(a, b, p.n, p.slices),
+        M::U32(a, b) => fits(a, b, p.n, p.slices),
+        M::U64(a, b) => fits(a, b, p.n, p.slices),
+        M::F32(..) | M::F64(..) => false,
+    }
 }
 
 impl DeviceEngine {
-    /// `force_global` keeps the matrices in global memory even where they fit local memory
-    /// (for tests of that path).
-    pub fn new(p: &QapProblem, backend: Backend, params: TsParams, chains: usize, force_global: bool) -> Result<Self> {
+    pub fn new(p: &QapProblem, backend: Backend, params: TsParams, chains: usize, request: LayoutRequest) -> Result<Self> {
         let ctx: Arc<DeviceContext> = backend.context("QAP tabu search")?;
         let ty = p.elem_type();
         if ty == crate::problem::qap::ElemType::F64 {
@@ -49,21 +104,26 @@ impl DeviceEngine {
         }
         let n = p.n;
         let np = n * (n - 1) / 2;
-        let dsize = if ty.ft_kind() == 3 { 4 } else { 8 };
+        let d32 = deltas_fit_i32(p);
+        let dsize = if ty.ft_kind() == 3 || d32 { 4 } else { 8 };
         let queue = ctx.queue_unprofiled()?;
-        let mut cap = ctx.tuning().qap_ts.min(ctx.info.max_work_group_size).max(1);
+        let mut cap = request.group_size.unwrap_or(ctx.tuning().qap_ts).min(ctx.info.max_work_group_size).max(1);
         // the group holds at most one work-item per pair, a power of two
         while cap > 1 && cap / 2 >= np {
             cap /= 2;
         }
         let sym = crate::with_matrices!(&p.data, |a, b| super::cpu::symmetric(n, a) && super::cpu::symmetric(n, b));
-        let (kernel, wg, local) = loop {
+        let (kernel, wg, layout) = loop {
             let mut wg = 1;
             while wg * 2 <= cap {
                 wg *= 2;
             }
-            // a margin for what the compiler adds to the group's local memory
-            let local = !force_global && local_bytes(n, wg, dsize) + 256 <= ctx.info.local_mem_bytes;
+            // the delta matrix first (read and written for every pair of every iteration), then
+            // the tabu matrix, where they fit with a margin for what the compiler adds
+            let fixed = fixed_local_bytes(n, wg, dsize) + 256;
+            let (dbytes, tbytes) = ((np * dsize) as u64, (n * n * 4) as u64);
+            let local_d = request.placement != Placement::Global && fixed + dbytes <= ctx.info.local_mem_bytes;
+            let local_t = request.placement == Placement::Auto && local_d && fixed + dbytes + tbytes <= ctx.info.local_mem_bytes;
             let spec = ProgramSpec::files(&["common.cl", "qap_ts.cl"])
                 .define("FT_KIND", ty.ft_kind())
                 .define("QAP_TYPE", ty.cl_type())
@@ -71,13 +131,15 @@ impl DeviceEngine {
                 .define_u("TS_SLICES", p.slices)
                 .define_u("TS_NP", np)
                 .define_u("TS_WG", wg)
-                .define("TS_LOCAL", local as u32)
+                .define("TS_LOCAL_D", local_d as u32)
+                .define("TS_LOCAL_T", local_t as u32)
+                .define("TS_D32", d32 as u32)
                 .define("TS_SYM", sym as u32)
                 .define("TS_TENURE", (params.tenure == TenureRule::Uniform) as u32);
             let program = ctx.build(&spec)?;
             let kernel = queue.kernel(&program, "qap_ts_run")?;
             if work_group_size(&ctx, &kernel, wg) >= wg || wg == 1 {
-                break (kernel, wg, local);
+                break (kernel, wg, Layout { local_delta: local_d, local_tabu: local_t, delta_i32: d32 });
             }
             cap = wg / 2;
         };
@@ -94,20 +156,20 @@ impl DeviceEngine {
             gv: queue.buffer(2 * chains, "g")?,
             fresh: queue.buffer(chains, "fresh")?,
             tabu: queue.buffer(chains * n * n, "tabu")?,
-            delta: queue.buffer(if local { 1 } else { chains * np * dsize }, "delta")?,
+            delta: queue.buffer(if layout.local_delta { 1 } else { chains * np * dsize }, "delta")?,
             queue,
             kernel,
             wg,
             n,
             chains,
             params,
-            local,
+            layout,
         })
     }
 
-    /// Work-items per chain and whether the matrices are in local memory.
-    pub fn layout(&self) -> (usize, bool) {
-        (self.wg, self.local)
+    /// Work-items per chain and where the matrices are.
+    pub fn layout(&self) -> (usize, Layout) {
+        (self.wg, self.layout)
     }
 }
 
@@ -162,13 +224,15 @@ impl Engine for DeviceEngine {
     fn description(&self) -> String {
         let i = &self.queue.ctx().info;
         format!(
-            "device {}: {} ({}, {}); {} work-items per chain, matrices in {} memory",
+            "device {}: {} ({}, {}); {} work-items per chain, {} in {} memory, tabu matrix in {} memory",
             i.index,
             i.name,
             i.platform,
             i.kind.as_str(),
             self.wg,
-            if self.local { "local" } else { "global" }
+            if self.layout.delta_i32 { "32-bit integer deltas" } else { "deltas" },
+            if self.layout.local_delta { "local" } else { "global" },
+            if self.layout.local_tabu { "local" } else { "global" }
         )
     }
 }

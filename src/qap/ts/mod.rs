@@ -62,6 +62,9 @@ pub struct QapTsOptions {
     pub perturbation: Option<(usize, usize)>,
     /// Start permutations (one per chain, or fewer: the rest random).
     pub starts: Vec<Vec<usize>>,
+    /// Work-items per chain on a device (a power of two, at most the device allows and one per
+    /// pair); None: the device kind's tuning. Ignored by the CPU backend.
+    pub group_size: Option<usize>,
 }
 
 impl Default for QapTsOptions {
@@ -79,6 +82,7 @@ impl Default for QapTsOptions {
             stagnation: None,
             perturbation: None,
             starts: Vec::new(),
+            group_size: None,
         }
     }
 }
@@ -106,6 +110,11 @@ impl QapTsOptions {
         if let Some(t) = self.target {
             if !t.is_finite() {
                 return Err(Error::arg("target", format!("{t}; expected a finite number")));
+            }
+        }
+        if let Some(g) = self.group_size {
+            if g == 0 || !g.is_power_of_two() || g > 1024 {
+                return Err(Error::arg("group_size", format!("{g}; expected a power of two in 1..=1024")));
             }
         }
         if let Some((lo, hi)) = self.perturbation {
@@ -223,10 +232,13 @@ impl QapTs {
     }
 
     /// The engine of `params` on this backend.
-    pub fn engine(&self, params: TsParams, chains: usize) -> Result<Box<dyn Engine>> {
+    pub fn engine(&self, params: TsParams, chains: usize, group_size: Option<usize>) -> Result<Box<dyn Engine>> {
         Ok(match self.backend {
             Backend::Cpu => cpu::engine(&self.problem, params),
-            Backend::Device(_) => Box::new(device::DeviceEngine::new(&self.problem, self.backend, params, chains, false)?),
+            Backend::Device(_) => {
+                let layout = device::LayoutRequest { placement: device::Placement::Auto, group_size };
+                Box::new(device::DeviceEngine::new(&self.problem, self.backend, params, chains, layout)?)
+            }
         })
     }
 
@@ -241,7 +253,7 @@ impl QapTs {
         opts.check(n)?;
         let t0 = Instant::now();
         let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n) };
-        let mut engine = self.engine(params, opts.chains)?;
+        let mut engine = self.engine(params, opts.chains, opts.group_size)?;
         let ft = p.elem_type().ft_kind();
         let cost_of = |perm: &[u8]| p.cost_order(perm);
         // host draws (starts, restarts): one stream per chain, apart from the iteration streams
