@@ -2,11 +2,15 @@
 # system packages first (scripts/install-deps.sh, idempotent) and build in release mode.
 #
 #   make run     build, list the OpenCL devices, solve the bundled nug12 on the default device
-#   make test    build, run every test (cargo test --release --workspace), build the C examples, then the
+#   make test    build, run every test (cargo test --release --workspace), make doc, build the C examples, then the
 #                Python (test-python) and Octave (test-octave) front ends' tests
 #   make test-python   pytest of python/metaopt with Debian's /usr/bin/python3 (PYTHON=...)
 #   make test-octave   build the MEX gateway with mkoctfile --mex and run its Octave tests
 #   make bench   the QAP throughput benchmark (tho150, 15 swaps) as CSV in target/bench-qap.csv
+#   make doc     the Rust API documentation (target/doc/metaopt), warnings are errors
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the library (libmetaopt.so.X.Y.Z, SONAME
+#                libmetaopt.so.X), include/metaopt.h, metaopt.pc and the metaopt binary
+#   make uninstall [PREFIX=/usr/local] [DESTDIR=]  removes what install installed
 
 CARGO ?= cargo
 BIN := target/release/metaopt
@@ -21,7 +25,24 @@ PYTEST_RUN = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 OCTAVE_RUN = cd matlab && $(OCTAVE) --quiet --no-history --norc \
 	--eval "build_octave(); run('tests/test_metaopt.m')"
 
-.PHONY: all deps build run test test-python test-octave bench clippy clean help
+# Installation (GNU conventions: PREFIX, DESTDIR, LIBDIR, ...). The kernels are embedded in the
+# library (src/device/source.rs), so no cl/ folder is installed. NO_BUILD=1 installs what is
+# already built (as root after a build as yourself); LIB_SRC and BIN_SRC pick other builds.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+LIB_SRC ?= target/release/libmetaopt.so
+BIN_SRC ?= $(BIN)
+INSTALL ?= install
+# the version of [workspace.package] in Cargo.toml (the first `version = "..."` line)
+VERSION := $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+SONAME := libmetaopt.so.$(VERSION_MAJOR)
+LIB_FILE := libmetaopt.so.$(VERSION)
+
+.PHONY: all deps build release run test test-python test-octave bench clippy doc install uninstall clean help
 
 all: build
 
@@ -37,6 +58,7 @@ run: build
 
 test: build
 	$(CARGO) test --release --workspace
+	$(MAKE) doc
 	if [ -f c_examples/Makefile ]; then $(MAKE) -C c_examples; fi
 	$(PYTEST_RUN)
 	$(OCTAVE_RUN)
@@ -50,6 +72,31 @@ test-octave: build
 bench: build
 	$(BIN) bench qap --csv target/bench-qap.csv
 
+doc:
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p metaopt
+
+install: $(if $(NO_BUILD),,release)
+	@test -n "$(VERSION)" || { echo "install: no version in Cargo.toml" >&2; exit 1; }
+	@test -f $(LIB_SRC) || { echo "install: $(LIB_SRC) is missing: run make build first" >&2; exit 1; }
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	$(INSTALL) -m 755 $(LIB_SRC) $(DESTDIR)$(LIBDIR)/$(LIB_FILE)
+	ln -sf $(LIB_FILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmetaopt.so
+	$(INSTALL) -m 644 include/metaopt.h $(DESTDIR)$(INCLUDEDIR)/metaopt.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+		-e 's|@VERSION@|$(VERSION)|g' metaopt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/metaopt.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/metaopt.pc
+	if [ -n "$(BIN_SRC)" ]; then $(INSTALL) -d $(DESTDIR)$(BINDIR) && \
+		$(INSTALL) -m 755 $(BIN_SRC) $(DESTDIR)$(BINDIR)/metaopt; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(LIB_FILE) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libmetaopt.so
+	rm -f $(DESTDIR)$(INCLUDEDIR)/metaopt.h $(DESTDIR)$(PKGCONFIGDIR)/metaopt.pc $(DESTDIR)$(BINDIR)/metaopt
+
+# the release build without the system packages (install may run without network or root)
+release:
+	$(CARGO) build --release
+
 clippy:
 	$(CARGO) clippy --release --workspace --all-targets
 
@@ -59,4 +106,4 @@ clean:
 	rm -rf matlab/metaopt_mex.mex python/build python/metaopt.egg-info
 
 help:
-	@sed -n '1,11p' Makefile
+	@sed -n '1,15p' Makefile

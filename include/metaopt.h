@@ -17,6 +17,14 @@
 
 #include <stdint.h>
 
+/* The version of this header (the crate version of Cargo.toml); metaopt_version() and
+ * metaopt_version_major/minor/patch/number() return the library's, which should agree. */
+#define METAOPT_VERSION_MAJOR 0
+#define METAOPT_VERSION_MINOR 1
+#define METAOPT_VERSION_PATCH 0
+#define METAOPT_VERSION_NUMBER 100
+#define METAOPT_VERSION_STRING "0.1.0"
+
 /**
  * Error codes of the C API: the `error_code` field of every result struct. The numbers are
  * stable and never reused; 0 is success.
@@ -2089,6 +2097,35 @@ void metaopt_sat_free_solve_result(struct MetaoptSatSolveResult *r);
  * `h` must not be in use by another thread.
  */
 void metaopt_sat_free(struct MetaoptSatInstance *h);
+
+/**
+ * The library's version as "MAJOR.MINOR.PATCH" (with a pre-release suffix such as "-rc.1" if
+ * the release has one): a static string, never NULL, that the caller must not free. Compare it
+ * with `METAOPT_VERSION_STRING` to check that the header and the library agree.
+ */
+const char *metaopt_version(void);
+
+/**
+ * The library's major version (`METAOPT_VERSION_MAJOR` of its header). The shared library's
+ * SONAME is `libmetaopt.so.MAJOR`.
+ */
+int32_t metaopt_version_major(void);
+
+/**
+ * The library's minor version (`METAOPT_VERSION_MINOR` of its header).
+ */
+int32_t metaopt_version_minor(void);
+
+/**
+ * The library's patch version (`METAOPT_VERSION_PATCH` of its header).
+ */
+int32_t metaopt_version_patch(void);
+
+/**
+ * The library's version as one number, MAJOR * 10000 + MINOR * 100 + PATCH (0.1.0 is 100), for
+ * comparisons such as `metaopt_version_number() >= METAOPT_VERSION_NUMBER`.
+ */
+int32_t metaopt_version_number(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,10 +1,60 @@
 //! metaopt: GPU-accelerated metaheuristics over OpenCL, with a C ABI.
 //!
+//! The solvers run their neighbourhoods, chains or populations on an OpenCL device (a GPU, or the
+//! CPU through a driver such as PoCL) and have a rayon CPU twin that draws the same random numbers
+//! (Philox4x32-10, [`rng`]), so a seed gives the same run on every device and on the CPU
+//! (bit for bit on integer data). Kernels are compiled at run time from sources embedded in the
+//! library ([`device`]).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`qap::ts`] | robust tabu search for the quadratic assignment problem, many chains at once ([`qap::ts::QapTs`]) |
+//! | [`hc12`] | the HC12 hill climber (the 12-neighbourhood of a bit string) with restarts and a tabu list, on three landscapes: [`hc12::general`] (functions of binary, integer or real parameters), [`hc12::qap`] (QAP permutations), [`hc12::sat`] (SAT assignments) |
+//! | [`de`] | island differential evolution ([`de::DeMultiPop`]) with migrations |
+//! | [`sat`] | clause evaluation of many assignments at once (MCSX, DXAC) |
+//! | [`problem`] | the problems without device code: QAPLIB instances and costs, DIMACS formulas, the function catalogue |
+//! | [`objective`] | what the general HC12 and DE minimise: a catalogue function, OpenCL C source, or a host callback |
+//! | [`device`] | OpenCL devices, contexts, programs and the [`device::Backend`] every solver takes |
+//! | [`ffi`] | the C ABI of `libmetaopt.so` (header `include/metaopt.h`) |
+//! | [`error`] | the one [`Error`] type |
+//! | [`rng`] | the counter-based random numbers host and kernels share |
+//!
 //! Layers (data flows down, no module imports one that imports it; docs/ARCHITECTURE.md): front
 //! ends (`ffi`; the `metaopt` binary is the `cli/` crate) over solvers (`hc12`: one engine and its
 //! landscapes general, QAP and SAT; `qap`: QAP robust tabu search; `de`: island DE; `sat`: clause
 //! evaluation) over problems (`problem`, `objective`) and the device layer (`device`). Each
-//! solver's rayon CPU twin sits beside its device code.
+//! solver's rayon CPU twin sits beside its device code. The algorithms are specified in
+//! `docs/specs/`.
+//!
+//! # Quick start
+//!
+//! Solve a QAPLIB instance with the robust tabu search on the default device
+//! (`METAOPT_DEVICE=n` picks another; [`device::Backend::Cpu`] runs on the CPU):
+//!
+//! ```no_run
+//! use metaopt::problem::qap::{QapInstance, QapProblem};
+//! use metaopt::qap::ts::{Backend, QapTs, QapTsOptions};
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//!
+//! # fn main() -> metaopt::Result<()> {
+//! let instance = QapInstance::from_dat("data/qaplib/nug12.dat".as_ref())?;
+//! let mut solver = QapTs::new(Arc::new(QapProblem::from_instance(&instance)), Backend::DEVICE)?;
+//! let options = QapTsOptions {
+//!     time_limit: Some(Duration::from_secs(10)),
+//!     target: Some(578.0), // nug12's optimum: stop once a chain reaches it
+//!     ..QapTsOptions::default()
+//! };
+//! let result = solver.solve(&options)?;
+//! println!("cost {} permutation {:?}", result.cost, result.permutation);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The `examples/` folder holds runnable programs for each solver
+//! (`cargo run --release --example qap_ts`, `de`, `hc12`, `sat`).
 
 pub mod de;
 pub mod device;

@@ -4,7 +4,7 @@
 //! Layout: `boundary.rs` (the one panic boundary and the checks of the caller's pointers),
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
-//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `sat.rs`) and `device.rs`.
+//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `sat.rs`), `device.rs` and `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
 //! types `Metaopt<Noun><What>` (`MetaoptQapInstance`, `MetaoptQapRunResult`). The names of
@@ -38,6 +38,7 @@ mod qap;
 mod qap_ts;
 pub(crate) mod result;
 mod sat;
+mod version;
 
 pub use de::*;
 pub use device::*;
@@ -47,6 +48,7 @@ pub use qap::*;
 pub use qap_ts::*;
 pub use result::{metaopt_double_array_free_result, metaopt_pointer_free, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptStringResult};
 pub use sat::*;
+pub use version::*;
 
 pub(crate) use boundary::{copy_in, ffi_boundary, func_data_arg, str_arg};
 pub(crate) use result::{c_string, free_result, owned_result, plain_result, CArray};

@@ -24,7 +24,7 @@ pub struct Found {
 pub struct RowSearch {
     eval: Kernel,
     argmin: Kernel,
-    /// "clEnqueueNDRangeKernel(<kernel>)", for errors.
+    /// `"clEnqueueNDRangeKernel(<kernel>)"`, for errors.
     eval_call: &'static str,
     rows: u64,
     /// Work-items per group of the evaluation kernel and its number of groups.

@@ -98,7 +98,7 @@ pub enum StartPoint {
     Vector(Vec<f64>),
 }
 
-/// Options of [`Hc12::run`] (thesis `run`).
+/// Options of [`Hc12::run`](crate::hc12::general::Hc12::run) (thesis `run`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunOptions {
     pub coding: Coding,
@@ -131,7 +131,7 @@ pub struct RunFigures {
     pub iterations: u32,
 }
 
-/// The result of [`Hc12::run`]: the best over all runs.
+/// The result of [`Hc12::run`](crate::hc12::general::Hc12::run): the best over all runs.
 #[derive(Clone, Debug, Serialize)]
 pub struct Hc12RunResult {
     pub value: f64,

@@ -27,7 +27,7 @@
 //!
 //! The files are read token by token, never line by line: QAPLIB wraps long matrix rows over
 //! several lines, uses CRLF line ends and blank lines between blocks. Every malformed input is an
-//! [`Error::Parse`] that names the file and the 1-based line where the problem was found (for a
+//! [`Error::Parse`](crate::Error::Parse) that names the file and the 1-based line where the problem was found (for a
 //! missing value, the last line of the file).
 //!
 //! # Files

@@ -186,7 +186,7 @@ pub struct TsMove {
     pub iteration: i32,
     pub r: usize,
     pub s: usize,
-    /// The tabu stamps of the two placements the move made, before it: T[r][p_s], T[s][p_r].
+    /// The tabu stamps of the two placements the move made, before it: `T[r][p_s]`, `T[s][p_r]`.
     pub stamps: (i32, i32),
     pub delta_bits: u64,
     pub best_before_bits: u64,
@@ -261,7 +261,7 @@ impl<T: TsElem> TsChain<T> {
         self.recompute();
     }
 
-    /// T[i][l] = -(n i + l) - 1: nothing barred at t = 0, distinct long-term aspiration order.
+    /// `T[i][l] = -(n i + l) - 1`: nothing barred at t = 0, distinct long-term aspiration order.
     pub fn reset_tabu(&mut self) {
         let n = self.n;
         for (k, x) in self.tabu.iter_mut().enumerate() {

@@ -149,7 +149,7 @@ impl QapTsOptions {
 #[derive(Clone, Debug, Serialize)]
 pub struct QapTsSolveResult {
     pub cost: Cost,
-    /// The best permutation, 0-based, direct (unit i at location permutation[i]).
+    /// The best permutation, 0-based, direct (unit i at location `permutation[i]`).
     pub permutation: Vec<usize>,
     pub chains: usize,
     /// Iterations per chain.
