@@ -2,8 +2,15 @@
 //! `#[command(flatten)]`-ed into the commands that take it, with the parsers of their values.
 //!
 //! A flag keeps its own definition in a command where its meaning differs there (`de --csv` is
-//! the convergence history, `functions --json` is an array, `sat solve --time-limit` has a
-//! default, `bench tabu --tabu` is not optional, the DE parameters have per-command defaults).
+//! the convergence history, `functions --json` is an array, `qap solve --target` also takes
+//! `bks`, `bench tabu --tabu` is not optional, the DE parameters have per-command defaults).
+//!
+//! Stop options: every solver command takes `--time-limit S` ([`TimeLimitArg`], one validator:
+//! [`parse_duration`]) and, but `qap solve`, `--target V` ([`StopArgs`]); the count cap is named
+//! by its unit: `--max-runs` (HC12: `hc12`, `sat solve`, `qap solve --method hc12`),
+//! `--max-generations` (`de`, the experiments), `--max-iterations` (`qap solve --method ts`),
+//! each with its old spelling (`--runs`, `--generations`, `--iterations`) as an alias.
+//! Precision: [`PrecisionArgs`] (`--single`; `--double`, the default).
 
 use crate::out::{flag_error, CliResult, Failure};
 use clap::Args;
