@@ -2,8 +2,15 @@
 //! `#[command(flatten)]`-ed into the commands that take it, with the parsers of their values.
 //!
 //! A flag keeps its own definition in a command where its meaning differs there (`de --csv` is
-//! the convergence history, `functions --json` is an array, `sat solve --time-limit` has a
-//! default, `bench tabu --tabu` is not optional, the DE parameters have per-command defaults).
+//! the convergence history, `functions --json` is an array, `qap solve --target` also takes
+//! `bks`, `bench tabu --tabu` is not optional, the DE parameters have per-command defaults).
+//!
+//! Stop options: every solver command takes `--time-limit S` ([`TimeLimitArg`], one validator:
+//! [`parse_duration`]) and, but `qap solve`, `--target V` ([`StopArgs`]); the count cap is named
+//! by its unit: `--max-runs` (HC12: `hc12`, `sat solve`, `qap solve --method hc12`),
+//! `--max-generations` (`de`, the experiments), `--max-iterations` (`qap solve --method ts`),
+//! each with its old spelling (`--runs`, `--generations`, `--iterations`) as an alias.
+//! Precision: [`PrecisionArgs`] (`--single`; `--double`, the default).
 
 use crate::out::{flag_error, CliResult, Failure};
 use clap::Args;
@@ -126,18 +133,36 @@ impl ObjectiveArgs {
 
 // ---- output group ------------------------------------------------------------------------
 
-/// `--json`: one JSON object on stdout instead of the text.
+/// `--json` and `--quiet`: one JSON object on stdout instead of the text; no progress bar.
 #[derive(Args, Clone, Copy, Debug)]
 pub struct JsonArg {
     /// Print one JSON object on stdout instead of the text (and no progress bar)
     #[arg(long)]
     pub json: bool,
+    /// No progress bar and no notes on stderr
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 impl JsonArg {
-    /// Whether a progress bar is drawn: text output and a terminal on stderr.
+    /// Whether a progress bar is drawn: text output, no --quiet and a terminal on stderr.
     pub fn progress(&self) -> bool {
-        !self.json && std::io::stderr().is_terminal()
+        !self.json && !self.quiet && std::io::stderr().is_terminal()
+    }
+}
+
+/// `--quiet` of commands without `--json`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct QuietArg {
+    /// No progress bar and no notes on stderr
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl QuietArg {
+    /// Whether a progress bar is drawn: no --quiet and a terminal on stderr.
+    pub fn progress(&self) -> bool {
+        !self.quiet && std::io::stderr().is_terminal()
     }
 }
 
@@ -165,27 +190,150 @@ pub struct SeedArg {
     pub seed: u64,
 }
 
-/// `--time-limit S` of the solvers that otherwise stop by a count (`qap solve`, `de`).
+/// The largest `--time-limit` taken: about 31.7 years. A larger value is certainly a mistake,
+/// and the durations and deadlines it would make overflow.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// The stop conditions every solver command takes, spelled and described once: `--time-limit`
+/// and `--target`. The count cap is the command's own unit and has its own group
+/// ([`MaxRunsArg`], [`MaxGenerationsArg`], [`MaxIterationsArg`]); `qap solve` spells its target
+/// `--target V|bks` (the best-known value) and so takes [`TimeLimitArg`] alone.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct StopArgs {
+    #[command(flatten)]
+    pub time_limit: TimeLimitArg,
+    /// Stop once the best value is at most V (minimising; with `hc12 --max`, at least V)
+    #[arg(long, value_name = "V", allow_negative_numbers = true, value_parser = parse_target)]
+    pub target: Option<f64>,
+}
+
+impl StopArgs {
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit.time_limit
+    }
+}
+
+/// `--time-limit S`.
 #[derive(Args, Clone, Copy, Debug)]
 pub struct TimeLimitArg {
-    /// Stop after this many seconds (checked between runs or generations)
+    /// Stop after S seconds (0 < S <= 1e9; checked between runs, generations or iterations)
     #[arg(long, value_name = "S", value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
 }
 
-/// A positive number of seconds.
-pub fn parse_seconds(s: &str) -> Result<f64, String> {
+/// `--max-runs N`: the run (restart) cap of the HC12 solvers.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct MaxRunsArg {
+    /// Stop after N runs (restarts from a new start)
+    #[arg(long, value_name = "N", visible_alias = "runs", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_runs: Option<u32>,
+}
+
+/// `--max-generations G`: the generation cap of DE.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct MaxGenerationsArg {
+    /// Stop after G generations
+    #[arg(long, value_name = "G", visible_alias = "generations", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_generations: Option<u64>,
+}
+
+/// `--max-iterations N`: the iteration cap of the tabu searches.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct MaxIterationsArg {
+    /// Stop after N iterations (per chain)
+    #[arg(long, value_name = "N", visible_alias = "iterations")]
+    pub max_iterations: Option<u64>,
+}
+
+/// A finite number (a target value).
+pub fn parse_target(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("`{s}` is not a finite number")),
+    }
+}
+
+/// A positive number of seconds, at most [`MAX_SECONDS`].
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_SECONDS => Ok(v),
+        Ok(v) if v.is_finite() && v > MAX_SECONDS => Err(format!("`{s}` seconds is more than the largest time limit, {MAX_SECONDS:e} s")),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
     }
 }
 
-/// A positive number of seconds below 1e9, as a duration.
+/// The one time-limit validator: a positive number of seconds, at most [`MAX_SECONDS`], as a
+/// duration.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    match parse_seconds(s) {
-        Ok(v) if v < 1e9 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    parse_seconds(s).map(Duration::from_secs_f64)
+}
+
+// ---- precision ---------------------------------------------------------------------------
+
+/// `--single` / `--double`: the floating-point type of the device computation.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct PrecisionArgs {
+    /// Compute in single precision (float) on the device
+    #[arg(long, conflicts_with = "double")]
+    pub single: bool,
+    /// Compute in double precision: the default where the device has cl_khr_fp64 (without it
+    /// the command computes in single precision and says so)
+    #[arg(long)]
+    pub double: bool,
+}
+
+/// The precision a command computed in, as the text and JSON outputs name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    Single,
+    Double,
+}
+
+impl Precision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Single => "single",
+            Precision::Double => "double",
+        }
+    }
+
+    pub fn is_double(self) -> bool {
+        self == Precision::Double
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl PrecisionArgs {
+    /// Double unless `--single`, or the device has no fp64: then single, with a note on stderr
+    /// (unless `quiet`). The CPU backend computes in double. `--double` on a device without
+    /// fp64 is an error.
+    pub fn resolve(&self, backend: Backend, quiet: bool) -> CliResult<Precision> {
+        if self.single {
+            return Ok(Precision::Single);
+        }
+        if backend == Backend::Cpu {
+            return Ok(Precision::Double);
+        }
+        let ctx = backend.context("the precision check")?;
+        if ctx.info.fp64 {
+            return Ok(Precision::Double);
+        }
+        if self.double {
+            return Err(Failure(format!(
+                "--double: device {} ({}) has no double precision (cl_khr_fp64); leave out --double or give --single",
+                ctx.info.index, ctx.info.name
+            )));
+        }
+        if !quiet {
+            eprintln!("note: device {} ({}) has no double precision (cl_khr_fp64); computing in single precision", ctx.info.index, ctx.info.name);
+        }
+        Ok(Precision::Single)
     }
 }
 

@@ -27,7 +27,7 @@ const EXIT_ERROR: u8 = 2;
 #[command(
     name = "metaopt",
     version,
-    about = "GPU metaheuristics over OpenCL: HC12 for the QAP and for continuous functions, device listing and benchmarks",
+    about = "GPU metaheuristics over OpenCL: HC12 and robust tabu search for the QAP, HC12 for SAT and for continuous functions, island differential evolution (DE), the thesis's experiments and benchmarks",
     after_help = "Device selection: `metaopt devices` numbers every OpenCL device (GPUs first); \
                   choose one with --device N or the METAOPT_DEVICE=N environment variable.\n\
                   Kernel sources are read from $METAOPT_CL_DIR, else cl/ beside the library, else the \
@@ -42,10 +42,10 @@ struct Cli {
 enum Command {
     /// List the OpenCL devices, numbered as --device and METAOPT_DEVICE take them
     Devices(devices::DevicesArgs),
-    /// Quadratic assignment problem (QAPLIB instances)
+    /// Quadratic assignment problem (QAPLIB instances): cost of a permutation, or solve
     #[command(subcommand)]
     Qap(qap::QapCommand),
-    /// SAT: evaluate assignments of a DIMACS CNF file, or look for a model
+    /// SAT (DIMACS CNF): evaluate assignments, or look for a model with HC12
     #[command(subcommand)]
     Sat(sat::SatCommand),
     /// The test-function catalogue: name, domain, dimensions, minimum
@@ -54,10 +54,10 @@ enum Command {
     Hc12(Box<hc12::Hc12Args>),
     /// Island differential evolution on a catalogue function or a user OpenCL objective
     De(Box<de::DeArgs>),
-    /// The thesis's experiments (island DE, section 6.1): CSV tables and PNG plots in a folder
+    /// The thesis's island DE experiments (section 6.1): CSV tables and PNG plots in a folder
     #[command(subcommand)]
     Experiment(ExperimentCommand),
-    /// Benchmarks (throughput measurements, not tests)
+    /// Benchmarks: throughput and quality measurements, not tests (QAP, tabu, SAT, DE, functions)
     #[command(subcommand)]
     Bench(BenchCommand),
 }
@@ -107,5 +107,52 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(EXIT_ERROR)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every argument of every command, and every command, is described in --help.
+    #[test]
+    fn every_argument_has_help() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            let path = format!("{path} {}", cmd.get_name());
+            if cmd.get_about().is_none() && path.contains(' ') && cmd.get_name() != "help" {
+                missing.push(format!("{path}: no description"));
+            }
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &path, missing);
+            }
+        }
+        let cmd = Cli::command();
+        cmd.clone().debug_assert();
+        let mut missing = Vec::new();
+        for sub in cmd.get_subcommands() {
+            walk(sub, "metaopt", &mut missing);
+        }
+        assert!(missing.is_empty(), "arguments or commands without help:\n{}", missing.join("\n"));
+    }
+
+    /// `metaopt --help` names every command with a description, DE and SAT among them.
+    #[test]
+    fn top_level_help_lists_every_command() {
+        let help = Cli::command().render_help().to_string();
+        for name in ["devices", "qap", "sat", "functions", "hc12", "de", "experiment", "bench"] {
+            let line = help.lines().find(|l| l.trim_start().starts_with(&format!("{name} "))).unwrap_or_else(|| panic!("{name} missing:\n{help}"));
+            assert!(line.split_whitespace().count() > 2, "{line}");
+        }
+        assert!(help.contains("differential evolution") && help.contains("SAT"), "{help}");
     }
 }

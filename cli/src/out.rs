@@ -132,12 +132,72 @@ pub fn progress_bar(bar: ProgressBar, template: &str) -> ProgressBar {
     bar
 }
 
-/// A progress bar over a time limit, its position in milliseconds.
+/// A progress bar over a time limit, its position in milliseconds, moved by a thread of its own
+/// until the bar is finished.
 pub fn time_bar(limit: Duration) -> ProgressBar {
-    progress_bar(
+    let bar = progress_bar(
         ProgressBar::new(limit.as_millis().max(1) as u64),
-        &format!("{{spinner}} [{{bar:30}}] {{elapsed}} of {:.0}s  {{msg}}", limit.as_secs_f64()),
-    )
+        &format!("{{spinner}} [{{bar:30}}] {{elapsed}} of {}s  {{msg}}", float(limit.as_secs_f64())),
+    );
+    let (b, t0) = (bar.clone(), std::time::Instant::now());
+    std::thread::spawn(move || {
+        while !b.is_finished() {
+            b.set_position(t0.elapsed().as_millis() as u64);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    bar
+}
+
+/// A spinner with the elapsed time and a message, for a search nothing bounds in advance.
+pub fn spinner() -> ProgressBar {
+    progress_bar(ProgressBar::new_spinner(), "{spinner} {elapsed}  {msg}")
+}
+
+/// The bar of a search stopped by a count (`unit` {pos}/{len}) or a time limit, whichever is
+/// given; the time limit wins when both are (the count then shows in the message). The count is
+/// moved by the caller.
+pub fn stop_bar(count: Option<u64>, unit: &str, time_limit: Option<Duration>) -> ProgressBar {
+    match (time_limit, count) {
+        (Some(t), _) => time_bar(t),
+        (None, Some(n)) => count_bar(n, &format!("{unit} {{pos}}/{{len}}  {{elapsed}} (eta {{eta}})  {{msg}}")),
+        (None, None) => spinner(),
+    }
+}
+
+/// An f64 in its shortest representation that reads back as the same number (Rust's `{}`;
+/// `1e-7`, not `0.0000001`, for very small and large magnitudes).
+pub fn float(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-4..1e16).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// `v` as the f64 nearest the shortest decimal of `v as f32` when `single` (so that JSON shows
+/// `0.1`, not `0.10000000149011612`, for an f32 result), else `v`.
+pub fn rounded(v: f64, single: bool) -> f64 {
+    if single && v.is_finite() {
+        format!("{}", v as f32).parse().unwrap_or(v)
+    } else {
+        v
+    }
+}
+
+/// A value computed in `f32` (`single`), printed as the shortest representation of that f32,
+/// else as an f64.
+pub fn value(v: f64, single: bool) -> String {
+    if single && v.is_finite() {
+        let f = v as f32;
+        if f != 0.0 && !(1e-4..1e16).contains(&f.abs()) {
+            format!("{f:e}")
+        } else {
+            format!("{f}")
+        }
+    } else {
+        float(v)
+    }
 }
 
 /// A count bar: `{spinner} [{bar:30}] <template>`.
@@ -189,6 +249,17 @@ mod tests {
         assert_eq!(super::thousands(999), "999");
         assert_eq!(super::thousands(28921), "28,921");
         assert_eq!(super::thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn floats_round_trip() {
+        for v in [0.1, 1.0 / 3.0, 123456.789, 1e-300, 2.5e20, -0.0, 42.0] {
+            assert_eq!(super::float(v).parse::<f64>().unwrap(), v);
+        }
+        assert_eq!(super::float(0.1), "0.1");
+        assert_eq!(super::float(1e-7), "1e-7");
+        assert_eq!(super::value(0.1f32 as f64, true), "0.1");
+        assert_eq!(super::value(0.1f32 as f64, false), "0.10000000149011612");
     }
 
     #[test]

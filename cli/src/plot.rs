@@ -99,6 +99,7 @@ pub struct Panel {
     /// than a decade, falls back to linear y (likewise for `log_x`).
     pub log_y: bool,
     pub series: Vec<Series>,
+    /// Whether the figure's legend (a column right of the panels) lists this panel's series.
     pub legend: bool,
 }
 
@@ -174,14 +175,63 @@ fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
+/// One entry of a figure's legend.
+struct LegendEntry<'a> {
+    label: &'a str,
+    color: RGBColor,
+    dots: bool,
+    band: bool,
+}
+
+/// The legend entries of the panels that show one, each label once, in order.
+fn legend_entries(panels: &[Panel]) -> Vec<LegendEntry<'_>> {
+    let mut out: Vec<LegendEntry> = Vec::new();
+    for s in panels.iter().filter(|p| p.legend).flat_map(|p| &p.series) {
+        if !s.label.is_empty() && !out.iter().any(|e| e.label == s.label) {
+            out.push(LegendEntry { label: &s.label, color: s.color, dots: s.dots, band: s.band.is_some() });
+        }
+    }
+    out
+}
+
+/// Pixels of the legend column: the longest label at about 6 pixels a character, and the swatch.
+fn legend_width(entries: &[LegendEntry]) -> u32 {
+    if entries.is_empty() {
+        return 0;
+    }
+    let chars = entries.iter().map(|e| e.label.chars().count()).max().unwrap_or(0) as u32;
+    (chars * 6 + 52).clamp(120, 420)
+}
+
+/// Draws the legend in its own column, right of the panels, so that it never hides data.
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entries: &[LegendEntry]) -> DrawResult {
+    let font = (FAMILY, 13).into_font();
+    for (i, e) in entries.iter().enumerate() {
+        let y = 40 + 22 * i as i32;
+        let c = e.color;
+        if e.band {
+            area.draw(&Rectangle::new([(8, y - 7), (36, y + 7)], c.mix(0.18).filled())).map_err(err)?;
+        }
+        if e.dots {
+            area.draw(&Circle::new((22, y), 3, c.filled())).map_err(err)?;
+        } else {
+            area.draw(&PathElement::new(vec![(8, y), (36, y)], c.stroke_width(2))).map_err(err)?;
+        }
+        area.draw(&Text::new(e.label.to_string(), (44, y - 7), font.clone())).map_err(err)?;
+    }
+    Ok(())
+}
+
 /// Draws `panels` in a grid of `cols` columns, `panel` pixels each, under `title`, into the
-/// PNG file `path`.
+/// PNG file `path`; the legend (of the panels that show one) is a column of its own on the right.
 pub fn write_png(path: &Path, title: &str, panels: &[Panel], cols: usize, panel: (u32, u32)) -> CliResult {
     register();
     let cols = cols.clamp(1, panels.len().max(1));
     let rows = panels.len().div_ceil(cols).max(1);
     let head = if title.is_empty() { 0 } else { 40 };
-    let size = (panel.0 * cols as u32, panel.1 * rows as u32 + head);
+    let entries = legend_entries(panels);
+    let legend_w = legend_width(&entries);
+    let size = (panel.0 * cols as u32 + legend_w, panel.1 * rows as u32 + head);
     let draw = || -> DrawResult {
         let root = BitMapBackend::new(path, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
@@ -190,9 +240,11 @@ pub fn write_png(path: &Path, title: &str, panels: &[Panel], cols: usize, panel:
         } else {
             root.titled(title, (FAMILY, 24).into_font()).map_err(err)?
         };
-        for (area, p) in body.split_evenly((rows, cols)).iter().zip(panels) {
+        let (grid, legend) = body.split_horizontally(panel.0 * cols as u32);
+        for (area, p) in grid.split_evenly((rows, cols)).iter().zip(panels) {
             draw_panel(area, p)?;
         }
+        draw_legend(&legend, &entries)?;
         root.present().map_err(err)
     };
     draw().map_err(|e| Failure(format!("cannot draw {}: {e}", path.display())))?;
@@ -295,27 +347,12 @@ where
         let pts: Vec<(f64, f64)> = s.points.iter().filter(|q| q.0.is_finite() && q.1.is_finite()).map(|q| (q.0, y(q.1))).collect();
         let c = s.color;
         if s.dots {
-            let drawn = chart.draw_series(pts.into_iter().map(|q| Circle::new(q, 3, c.mix(0.7).filled()))).map_err(err)?;
-            if p.legend && !s.label.is_empty() {
-                drawn.label(s.label.as_str()).legend(move |(x, y)| Circle::new((x + 8, y), 3, c.filled()));
-            }
+            chart.draw_series(pts.into_iter().map(|q| Circle::new(q, 3, c.mix(0.7).filled()))).map_err(err)?;
         } else {
-            let drawn = chart.draw_series(LineSeries::new(pts, c.stroke_width(s.width))).map_err(err)?;
-            if p.legend && !s.label.is_empty() {
-                drawn.label(s.label.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
-            }
+            chart.draw_series(LineSeries::new(pts, c.stroke_width(s.width))).map_err(err)?;
         }
     }
-    if p.legend && p.series.iter().any(|s| !s.label.is_empty()) {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(160, 160, 160))
-            .label_font((FAMILY, 11).into_font())
-            .draw()
-            .map_err(err)?;
-    }
+    // the legend is drawn by `write_png` beside the panels, outside every plotting area
     Ok(())
 }
 

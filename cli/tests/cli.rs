@@ -725,21 +725,22 @@ fn flags_of_the_other_method_are_refused() {
         ("--restart-mode", vec!["--restart-mode", "random"]),
         ("--full-cost", vec!["--full-cost"]),
         ("--tabu", vec!["--tabu", "10"]),
+        ("--max-runs", vec!["--max-runs", "3"]),
     ] {
         let all = [&["qap", "solve", nug12.as_str(), "--cpu"][..], &args[..]].concat();
         fails_with(&all, &[], &[flag, "--method hc12"]);
         let all = [&["qap", "solve", nug12.as_str(), "--cpu", "--method", "ts"][..], &args[..]].concat();
         fails_with(&all, &[], &[flag, "--method hc12"]);
     }
-    for (flag, args) in [("--chains", ["--chains", "4"]), ("--iterations", ["--iterations", "10"])] {
+    for (flag, args) in [("--chains", ["--chains", "4"]), ("--max-iterations", ["--iterations", "10"])] {
         let all = [&["qap", "solve", nug12.as_str(), "--cpu", "--method", "hc12"][..], &args[..]].concat();
         fails_with(&all, &[], &[flag, "--method ts"]);
     }
     fails_with(&["qap", "solve", &nug12, "--cpu", "--chains", "0"], &[], &["--chains"]);
-    fails_with(&["qap", "solve", &nug12, "--cpu", "--iterations", "0"], &[], &["--iterations"]);
+    fails_with(&["qap", "solve", &nug12, "--cpu", "--iterations", "0"], &[], &["--max-iterations"]);
     fails_with(&["qap", "solve", &nug12, "--method", "aco"], &[], &["--method"]);
     let o = ok(&["qap", "solve", "--help"]);
-    for flag in ["--method", "--chains", "--iterations"] {
+    for flag in ["--method", "--chains", "--max-iterations"] {
         assert!(stdout(&o).contains(flag), "solve --help lacks {flag}");
     }
 }

@@ -31,19 +31,44 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).unwrap()
 }
 
-/// A PNG file of plausible size: the signature, and the IHDR's width and height.
+/// A PNG file of plausible size: the signature, and the IHDR's width (the panels' `width` and a
+/// legend column of 120 to 420 pixels beside them) and height.
 fn check_png(path: &Path, width: u32, height: u32) {
     let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n", "{}", path.display());
     assert_eq!(&b[12..16], b"IHDR");
     let w = u32::from_be_bytes(b[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(b[20..24].try_into().unwrap());
-    assert_eq!((w, h), (width, height), "{}", path.display());
+    assert!((width + 120..=width + 420).contains(&w) && h == height, "{}: {w} x {h}", path.display());
     assert!(b.len() > 10_000, "{}: only {} bytes", path.display(), b.len());
 }
 
 fn csv_lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).lines().map(str::to_string).collect()
+}
+
+/// The shared stop options, the precision and the float output of `de`.
+#[test]
+fn de_stop_options_and_precision() {
+    let base = ["de", "--function", "F1", "--dims", "3", "--islands", "4", "--members", "8"];
+    let j = json(&[&base[..], &["--max-generations", "20", "--json"]].concat());
+    assert_eq!(j["generations"], 20);
+    assert_eq!(j["precision"], "double");
+    assert_eq!(j["f_mode"], "linspace");
+    let j = json(&[&base[..], &["--max-generations", "20", "--single", "--F-mode", "const", "--json"]].concat());
+    assert_eq!(j["precision"], "single");
+    assert_eq!(j["f_mode"], "const");
+    let v = j["value"].as_f64().unwrap();
+    assert_eq!(format!("{}", v as f32).parse::<f64>().unwrap(), v, "the shortest f32");
+    // --double is still taken (the default)
+    let t = ok(&[&base[..], &["--generations", "5", "--double"]].concat());
+    assert!(t.contains("precision    double") && t.contains("stopped by   generations"), "{t}");
+    let t = ok(&[&base[..], &["--time-limit", "0.2"]].concat());
+    assert!(t.contains("stopped by   time_limit"), "{t}");
+    fails(&[&base[..], &["--time-limit", "1e20"]].concat(), "--time-limit");
+    fails(&[&base[..], &["--time-limit", "inf"]].concat(), "--time-limit");
+    fails(&[&base[..], &["--single", "--double"]].concat(), "--single");
+    fails(&[&base[..], &["--max-generations", "0"]].concat(), "--max-generations");
 }
 
 #[test]
@@ -56,7 +81,7 @@ fn de_reaches_the_sphere_minimum() {
     assert!(j["island"].as_u64().unwrap() < 8);
     assert_eq!(j["generations"], 300);
     assert_eq!(j["evaluations"], 8 * 16 * 301);
-    assert_eq!(j["stopped_by"], "Generations");
+    assert_eq!(j["stopped_by"], "generations");
     assert_eq!(j["seeds"], serde_json::json!([123, 345, 457, 581]));
     assert_eq!(j["mutation"], "DE/rand/1");
     assert_eq!(j["bounds"], serde_json::json!(["COTN", "COTN", "COTN", "COTN", "COTN"]));
@@ -72,7 +97,7 @@ fn de_reaches_the_sphere_minimum() {
         "de", "--function", "F1", "--dims", "4", "--islands", "6", "--members", "10", "--target", "1e-3", "--seed", "7",
         "--CR", "0.9,0.9,0.5,0.5,0.1,0.1", "--migration", "PermuteN", "--period", "5", "--mutation", "DE/best/1", "--json",
     ]);
-    assert_eq!(t["stopped_by"], "Target");
+    assert_eq!(t["stopped_by"], "target");
     assert!(t["value"].as_f64().unwrap() <= 1e-3, "{t}");
     assert_eq!(t["seeds"], serde_json::json!([7, 8, 9, 10]));
     assert_eq!(t["cr"], serde_json::json!([0.9, 0.9, 0.5, 0.5, 0.1, 0.1]));
@@ -132,7 +157,7 @@ fn de_writes_the_plot_and_the_history() {
     // stopped by the clock (the time also holds PoCL's first compilation of the kernels for
     // their launch sizes, so no convergence is asked for), with a record interval
     let j = json(&[&user[..], &["--time-limit", "0.3", "--record-every", "5", "--csv", csv.to_str().unwrap(), "--json"]].concat());
-    assert_eq!(j["stopped_by"], "TimeLimit");
+    assert_eq!(j["stopped_by"], "time_limit");
     assert!(j["generations"].as_u64().unwrap() >= 1 && j["value"].as_f64().unwrap() < 1.0, "{j}");
     let lines = csv_lines(&csv);
     assert!(lines.len() >= 3 && lines[1].starts_with("0,40,"), "{lines:?}");

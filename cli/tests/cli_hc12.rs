@@ -71,3 +71,32 @@ fn bench_functions_writes_the_accuracy_table() {
     assert_eq!(lines.len(), 1 + 2 * 4, "{text}");
     assert!(lines.iter().any(|l| l.starts_with("CEC05t,device-double,10000,")));
 }
+
+/// The shared stop options, the progress of the runs and the precision in the output.
+#[test]
+fn stop_options_and_precision() {
+    let j: Value = serde_json::from_str(&ok(&["hc12", "--function", "F1", "--dims", "3", "--max-runs", "3", "--json"])).unwrap();
+    assert_eq!(j["run_count"], 3, "{j}");
+    assert_eq!(j["precision"], "double");
+    assert_eq!(j["sense"], "min");
+    // --runs is the old spelling of --max-runs
+    let j: Value = serde_json::from_str(&ok(&["hc12", "--function", "F1", "--dims", "3", "--runs", "2", "--single", "--json"])).unwrap();
+    assert_eq!(j["run_count"], 2, "{j}");
+    assert_eq!(j["precision"], "single");
+    // the f32 result printed as the shortest f32
+    let v = j["value"].as_f64().unwrap();
+    assert_eq!(format!("{}", v as f32).parse::<f64>().unwrap(), v);
+    // a target ends the runs; a time limit alone runs until it
+    let j: Value = serde_json::from_str(&ok(&["hc12", "--function", "F1", "--dims", "3", "--target", "1", "--json"])).unwrap();
+    assert_eq!(j["target_reached"], true, "{j}");
+    let j: Value = serde_json::from_str(&ok(&["hc12", "--function", "F1", "--dims", "3", "--time-limit", "0.3", "--json"])).unwrap();
+    assert!(j["run_count"].as_u64().unwrap() > 1 && j["seconds"].as_f64().unwrap() >= 0.3, "{j}");
+    let text = ok(&["hc12", "--function", "F1", "--dims", "3"]);
+    assert!(text.contains("precision    double"), "{text}");
+    for bad in ["1e20", "-1", "nan", "inf", "0"] {
+        let o = metaopt(&["hc12", "--function", "F1", "--dims", "3", &format!("--time-limit={bad}")]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--time-limit") && !err.contains("panic"), "{bad}: {err}");
+    }
+}

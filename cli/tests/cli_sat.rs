@@ -39,6 +39,55 @@ fn solve_prints_a_verified_model_in_competition_format_and_eval_agrees() {
     }
 }
 
+/// The whole output of `sat solve` (comments, `s SATISFIABLE` and several `v` lines) is ONE
+/// assignment to `sat eval`, from a file and from standard input.
+#[test]
+fn eval_reads_the_output_of_solve_as_one_assignment() {
+    let cnf = satlib("uf50-218/uf50-01.cnf");
+    let out = ok(&["sat", "solve", &cnf, "--seed", "2"]);
+    assert!(out.lines().filter(|l| l.starts_with("v ")).count() > 1, "the model spans several v lines: {out}");
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("solve.out");
+    std::fs::write(&f, &out).unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "eval", &cnf, f.to_str().unwrap(), "--json", "--cpu"])).unwrap();
+    assert_eq!(j["models"].as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j["models"][0], true);
+    assert_eq!(j["satisfied"][0], 218);
+    // standard input, text output
+    let mut child = Command::new(env!("CARGO_BIN_EXE_metaopt"))
+        .args(["sat", "eval", &cnf, "-", "--cpu"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(out.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success() && text.contains("1 218 satisfied, 0 unsatisfied  (model)") && !text.contains("\n2 "), "{text}");
+    // an answer cut short is an error that names the line, not a wrong count
+    let cut: String = out.lines().filter(|l| !l.ends_with(" 0")).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&f, cut).unwrap();
+    let o = metaopt(&["sat", "eval", &cnf, f.to_str().unwrap(), "--cpu"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err.contains("solve.out:") && err.contains("without the final 0"), "{err}");
+}
+
+#[test]
+fn solve_takes_the_shared_stop_options() {
+    let cnf = satlib("uuf50-218/uuf50-01.cnf");
+    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "solve", &cnf, "--max-runs", "2", "--json"])).unwrap();
+    assert_eq!(j["runs"], 2, "{j}");
+    assert_eq!(j["status"], "unknown");
+    // a target of many unsatisfied clauses is reached at once
+    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "solve", &cnf, "--target", "100", "--json"])).unwrap();
+    assert_eq!(j["runs"], 1, "{j}");
+    let o = metaopt(&["sat", "solve", &cnf, "--time-limit", "1e20"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--time-limit"));
+}
+
 #[test]
 fn unsatisfiable_input_gives_unknown_with_the_best_count() {
     let out = ok(&["sat", "solve", &satlib("uuf50-218/uuf50-01.cnf"), "--time-limit", "0.5", "--json"]);
@@ -61,7 +110,8 @@ fn bad_input_is_a_clear_error() {
     std::fs::write(&f, "1 2 x 0\n").unwrap();
     let o = metaopt(&["sat", "eval", &satlib("uf20-91/uf20-01.cnf"), f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("line 1"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("a.txt:1:") && err.contains("`x` is not a literal"), "{err}");
 }
 
 #[test]

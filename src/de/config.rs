@@ -211,6 +211,7 @@ impl Migration {
 
 /// How the F coefficients of the populations are set (thesis `F_coefs_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FMode {
     /// F_p evenly from `f_min` to `f_max` over the populations.
     #[default]

@@ -55,6 +55,7 @@ impl Stop {
 
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum StopReason {
     Generations,
     Evaluations,

@@ -42,6 +42,7 @@ pub const DEVICE_ENV: &str = "METAOPT_DEVICE";
 
 /// The kind of an OpenCL device, in the order the list sorts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DeviceKind {
     Gpu,
     Accelerator,

@@ -17,6 +17,7 @@ use std::time::Instant;
 
 /// Why a climb ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ClimbEnd {
     /// The best row was the current string itself.
     LocalOptimum,

@@ -18,10 +18,12 @@ use std::sync::OnceLock;
 
 /// Which dimensions a function is defined for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DimsRule {
     /// Any D >= 1.
     Any,
     /// D >= 2 (the formula pairs neighbouring components).
+    #[serde(rename = "at_least_2")]
     AtLeast2,
     /// Only D = 2 and D = 10 (the CEC 2019 matrices exist for those).
     TwoOrTen,

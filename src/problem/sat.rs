@@ -628,6 +628,89 @@ pub fn v_lines(a: &Assignment) -> String {
     out
 }
 
+/// Reads assignments of a formula of `num_vars` variables from `text` (`path` names the source
+/// in errors, which carry the 1-based line number). Blank lines and lines starting with `c` are
+/// skipped; `s ...` status lines (`s SATISFIABLE`) are skipped too. The forms:
+///
+/// - SAT competition output: `v` lines of signed literals; consecutive `v` lines make ONE
+///   assignment, ended by the literal `0` (what `v_lines` and `metaopt sat solve` print);
+/// - one assignment per line as signed literals (`1 -2 3 ... 0`, the final `0` optional);
+/// - one assignment per line as a string of `0`/`1`, one character per variable.
+///
+/// Variables not named are false. A literal out of range, a variable given with both signs,
+/// text after the `0`, `v` lines without their `0` at the end, or a plain line inside an
+/// unfinished `v` answer is a [`Error::Parse`].
+pub fn parse_assignments(text: &str, num_vars: usize, path: &Path) -> Result<Vec<Assignment>> {
+    let err = |line: usize, msg: String| Error::parse(path, line, msg);
+    let mut out = Vec::new();
+    // the `v` answer being read: its assignment, the variables named (+1/-1) and its first line
+    let mut open: Option<(Vec<i8>, usize)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('c') || line.starts_with('%') {
+            continue;
+        }
+        if line.starts_with('s') && (line.len() == 1 || line.as_bytes()[1].is_ascii_whitespace()) {
+            if let Some((_, first)) = open {
+                return Err(err(lineno, format!("a status line inside the `v` lines begun on line {first}, which have no final 0")));
+            }
+            continue;
+        }
+        let is_v = line.starts_with(['v', 'V']) && (line.len() == 1 || line.as_bytes()[1].is_ascii_whitespace());
+        if !is_v {
+            if let Some((_, first)) = open {
+                return Err(err(lineno, format!("a plain line inside the `v` lines begun on line {first}, which have no final 0")));
+            }
+            if line.bytes().all(|c| c == b'0' || c == b'1') && line.len() == num_vars && num_vars > 1 {
+                out.push(Assignment::from_bools(&line.bytes().map(|c| c == b'1').collect::<Vec<_>>()));
+                continue;
+            }
+            let mut signs = vec![0i8; num_vars];
+            read_literals(line, num_vars, &mut signs).map_err(|m| err(lineno, m))?;
+            out.push(signs_to_assignment(&signs));
+            continue;
+        }
+        let (signs, _) = open.get_or_insert_with(|| (vec![0i8; num_vars], lineno));
+        if read_literals(line[1..].trim(), num_vars, signs).map_err(|m| err(lineno, m))? {
+            let (signs, _) = open.take().expect("open above");
+            out.push(signs_to_assignment(&signs));
+        }
+    }
+    if let Some((_, first)) = open {
+        return Err(err(first, "the `v` lines begun here end without the final 0".into()));
+    }
+    Ok(out)
+}
+
+/// Reads the literals of one line into `signs`; true when the line ended with the literal 0.
+fn read_literals(line: &str, num_vars: usize, signs: &mut [i8]) -> std::result::Result<bool, String> {
+    let mut toks = line.split_whitespace();
+    while let Some(tok) = toks.next() {
+        let l: i64 = tok.parse().map_err(|_| format!("`{tok}` is not a literal"))?;
+        if l == 0 {
+            if let Some(extra) = toks.next() {
+                return Err(format!("`{extra}` after the final 0"));
+            }
+            return Ok(true);
+        }
+        let v = l.unsigned_abs() as usize;
+        if v > num_vars {
+            return Err(format!("literal {l} is out of range (the formula has {num_vars} variables)"));
+        }
+        let sign = if l > 0 { 1 } else { -1 };
+        if signs[v - 1] == -sign {
+            return Err(format!("variable {v} is given both true and false"));
+        }
+        signs[v - 1] = sign;
+    }
+    Ok(false)
+}
+
+fn signs_to_assignment(signs: &[i8]) -> Assignment {
+    Assignment::from_bools(&signs.iter().map(|&s| s > 0).collect::<Vec<_>>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -647,6 +730,41 @@ mod tests {
         let b = c.packed_literals();
         assert_eq!(b.len(), 8);
         assert_eq!(i16::from_ne_bytes([b[2], b[3]]), -200);
+    }
+
+    #[test]
+    fn assignments_from_competition_output() {
+        let mut a = Assignment::all_false(40);
+        for v in [1, 5, 33, 40] {
+            a.set(v, true);
+        }
+        let text = format!("c a comment\ns SATISFIABLE\n{}", v_lines(&a));
+        assert!(v_lines(&a).lines().count() > 1, "several v lines");
+        let got = parse_assignments(&text, 40, p()).unwrap();
+        assert_eq!(got, vec![a.clone()]);
+        // two answers, then plain lines of literals and of bits
+        let text = format!("{}{}1 -2 3\n-1 2 0\n{}\n", v_lines(&a), v_lines(&a), "1".repeat(40));
+        let got = parse_assignments(&text, 40, p()).unwrap();
+        assert_eq!(got.len(), 5);
+        assert_eq!(got[1], a);
+        assert!(got[2].get(1) && !got[2].get(2) && got[2].get(3) && !got[2].get(4));
+        assert!(!got[3].get(1) && got[3].get(2));
+        assert_eq!(got[4], Assignment::all_true(40));
+    }
+
+    #[test]
+    fn assignment_errors_name_the_line() {
+        let line_of = |text: &str, n: usize| match parse_assignments(text, n, p()) {
+            Err(Error::Parse { line, msg, .. }) => (line, msg),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(line_of("c x\n1 2 x\n", 3).0, 2);
+        assert!(line_of("1 -4\n", 3).1.contains("out of range"));
+        assert!(line_of("1 -1\n", 3).1.contains("both"));
+        assert!(line_of("1 0 2\n", 3).1.contains("after the final 0"));
+        assert_eq!(line_of("s SATISFIABLE\nv 1 2\nv 3\n", 3), (2, "the `v` lines begun here end without the final 0".into()));
+        assert_eq!(line_of("v 1 2\n-3\n", 3).0, 2);
+        assert!(parse_assignments("c only\ns UNKNOWN\n", 3, p()).unwrap().is_empty());
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub struct BenchDeArgs {
     /// Migration strategy (every --period generations)
     #[arg(long, default_value = "None", value_name = "NAME")]
     migration: String,
+    /// Migration period in generations
     #[arg(long, default_value_t = 10, value_name = "K")]
     period: u32,
     /// Double precision on the device (the CPU backend always computes in double)
@@ -167,9 +168,10 @@ pub struct BenchDigitsArgs {
     /// Mutation strategy
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
     mutation: String,
-    /// Migration strategy and period
+    /// Migration strategy (every --period generations)
     #[arg(long, default_value = "PermuteN", value_name = "NAME")]
     migration: String,
+    /// Migration period in generations
     #[arg(long, default_value_t = 200, value_name = "K")]
     period: u32,
     /// Bound correction
@@ -178,6 +180,7 @@ pub struct BenchDigitsArgs {
     /// F spread over the islands from --F-min to --F-max
     #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.3, value_name = "F")]
     f_min: f64,
+    /// Largest F of the linspace over the islands
     #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 0.9, value_name = "F")]
     f_max: f64,
     /// CR values repeated over the islands

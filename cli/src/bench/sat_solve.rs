@@ -22,8 +22,8 @@ pub struct BenchSatSolveArgs {
     /// Instances per family (the first N by name)
     #[arg(long, default_value_t = 20, value_name = "N")]
     instances: usize,
-    /// Time limit per instance
-    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    /// Time limit per instance, in seconds
+    #[arg(long, default_value_t = 10.0, value_name = "S", value_parser = crate::args::parse_seconds)]
     time_limit: f64,
     #[command(flatten)]
     seed: SeedArg,

@@ -1,7 +1,7 @@
 //! `metaopt de`: the island differential evolution solver (docs/specs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
 
-use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, JsonArg, ObjectiveArgs, TimeLimitArg};
+use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs, StopArgs};
 use crate::experiment::de_stats::{stats, Stats};
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
@@ -53,9 +53,8 @@ pub struct DeArgs {
     /// Members of every population Nm
     #[arg(long, default_value_t = 32, value_name = "NM")]
     members: u32,
-    /// Generations to run [default: 1000 when no other stop condition is given]
-    #[arg(long, value_name = "G")]
-    generations: Option<u64>,
+    #[command(flatten)]
+    max_generations: MaxGenerationsArg,
     /// DE/rand/1, DE/rand/2, DE/best/1, DE/best/2, DE/current-to-rand/1, DE/current-to-best/1
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
     mutation: String,
@@ -88,11 +87,8 @@ pub struct DeArgs {
     /// Populations share the random numbers of equal member indices (the thesis's device choice)
     #[arg(long)]
     shared_random: bool,
-    /// Stop once the best value is at most V
-    #[arg(long, value_name = "V", allow_negative_numbers = true)]
-    target: Option<f64>,
     #[command(flatten)]
-    time_limit: TimeLimitArg,
+    stop: StopArgs,
     /// Stop before exceeding this many objective evaluations (after the initial population)
     #[arg(long, value_name = "N")]
     evaluations: Option<u64>,
@@ -100,9 +96,8 @@ pub struct DeArgs {
     /// [default: generations / 500, at least 1; 10 without --generations]
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     record_every: Option<u64>,
-    /// Double precision on the device (needs cl_khr_fp64)
-    #[arg(long)]
-    double: bool,
+    #[command(flatten)]
+    precision: PrecisionArgs,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -132,7 +127,7 @@ struct DeJson<'a> {
     f_max: f64,
     cr: Vec<f64>,
     seeds: [u64; 4],
-    double: bool,
+    precision: Precision,
     backend: &'static str,
     device: String,
     value: f64,
@@ -143,26 +138,18 @@ struct DeJson<'a> {
     generations: u64,
     evaluations: u64,
     seconds: f64,
-    stopped_by: StopReason,
+    stopped_by: &'static str,
     minimum: Option<f64>,
     error: Option<f64>,
 }
 
-/// A value in full precision, in exponent form when very small or large.
-fn value_text(v: f64) -> String {
-    if v == 0.0 || (1e-4..1e15).contains(&v.abs()) || !v.is_finite() {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
-}
-
-fn stop_name(s: StopReason) -> &'static str {
+/// Why a run ended, as the JSON output spells it (`stopped_by`).
+pub fn stop_name(s: StopReason) -> &'static str {
     match s {
         StopReason::Generations => "generations",
         StopReason::Evaluations => "evaluations",
         StopReason::Target => "target",
-        StopReason::TimeLimit => "time limit",
+        StopReason::TimeLimit => "time_limit",
     }
 }
 
@@ -199,10 +186,10 @@ pub fn write_history_plot(path: &Path, title: &str, history: &[Record]) -> CliRe
 
 fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: Option<u64>) -> ProgressBar {
     match (generations, time, evaluations) {
-        (Some(g), _, _) => out::count_bar(g, "generation {pos}/{len}  {elapsed}  {msg}"),
+        (Some(g), _, _) => out::count_bar(g, "generation {pos}/{len}  {elapsed} (eta {eta})  {msg}"),
         (None, Some(t), _) => out::time_bar(t),
-        (None, None, Some(e)) => out::count_bar(e, "{pos}/{len} evaluations  {elapsed}  {msg}"),
-        (None, None, None) => out::progress_bar(ProgressBar::new_spinner(), "{spinner} {elapsed}  {msg}"),
+        (None, None, Some(e)) => out::count_bar(e, "{pos}/{len} evaluations  {elapsed} (eta {eta})  {msg}"),
+        (None, None, None) => out::spinner(),
     }
 }
 
@@ -216,6 +203,8 @@ pub fn run(a: &DeArgs) -> CliResult {
         plot::check_png_path("--plot", p)?;
     }
     let backend = a.backend.backend()?;
+    let precision = a.precision.resolve(backend, a.json.quiet || a.json.json)?;
+    let single = !precision.is_double();
     let obj = a.objective.resolve()?;
     if let Some(info) = obj.info {
         info.check_dims(a.dims as usize).map_err(|e| flag_error("--dims", e))?;
@@ -232,7 +221,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         mutation_seed: seeds[1],
         crossover_seed: seeds[2],
         migration_seed: seeds[3],
-        double: a.double,
+        double: precision.is_double(),
         shared_random: a.shared_random,
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, a.dims, lo, hi, BoundsCorrection::Cotn) };
@@ -241,31 +230,38 @@ pub fn run(a: &DeArgs) -> CliResult {
     de.init(&objective, mutation, migration).map_err(de_error)?;
     let device = de.backend_description();
 
-    let time_limit = a.time_limit.time_limit;
-    let generations = match (a.generations, a.target, time_limit, a.evaluations) {
+    let time_limit = a.stop.time_limit();
+    let target = a.stop.target;
+    let generations = match (a.max_generations.max_generations, target, time_limit, a.evaluations) {
         (None, None, None, None) => Some(DEFAULT_GENERATIONS),
         (g, ..) => g,
     };
     let record_every = a.record_every.unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
-    let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target: a.target, time_limit, record_every };
+    let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target, time_limit, record_every };
     let bar = a.json.progress().then(|| progress_bar(generations, time_limit, a.evaluations));
     let (g0, e0) = (de.generation(), de.evaluations());
     let result = de.run_observed(&stop, |r| {
         if let Some(bar) = &bar {
             match (generations, time_limit, a.evaluations) {
                 (Some(_), _, _) => bar.set_position(r.generation - g0),
-                (None, Some(_), _) => bar.set_position((r.seconds * 1000.0) as u64),
                 (None, None, Some(_)) => bar.set_position(r.evaluations - e0),
                 _ => {}
             }
             let best = r.bests.iter().copied().fold(f64::INFINITY, f64::min);
-            bar.set_message(format!("best {best:.6e}"));
+            bar.set_message(format!("generation {}, best {}", r.generation - g0, out::value(best, single)));
         }
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let r: DeRunResult = result.map_err(de_error)?;
+    let mut r: DeRunResult = result.map_err(de_error)?;
+    r.value = out::rounded(r.value, single);
+    if single {
+        // the points are the device's floats too
+        for x in &mut r.x {
+            *x = out::rounded(*x, true);
+        }
+    }
 
     let cfg = de.config();
     let (island_f, island_cr) = (cfg.f[r.island as usize], cfg.cr[r.island as usize]);
@@ -294,7 +290,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             f_max: a.f_max,
             cr: cfg.cr.clone(),
             seeds,
-            double: a.double,
+            precision,
             backend: a.backend.name(),
             device,
             value: r.value,
@@ -305,13 +301,14 @@ pub fn run(a: &DeArgs) -> CliResult {
             generations: r.generations,
             evaluations: r.evaluations,
             seconds: r.seconds,
-            stopped_by: r.stopped_by,
+            stopped_by: stop_name(r.stopped_by),
             minimum,
             error: minimum.map(|m| r.value - m),
         });
     }
-    let mut t = format!("objective    {name} ({} dimensions, [{lo}, {hi}])\n", a.dims);
+    let mut t = format!("objective    {name} ({} dimensions, [{}, {}])\n", a.dims, out::float(lo), out::float(hi));
     t += &format!("device       {device}\n");
+    t += &format!("precision    {precision}\n");
     t += &format!(
         "solver       island DE, {} islands x {} members, {}, bounds {}, migration {}{}\n",
         a.islands,
@@ -322,24 +319,20 @@ pub fn run(a: &DeArgs) -> CliResult {
         if kind == MigrationKind::None { String::new() } else { format!(" every {} generations", a.period) }
     );
     t += &format!(
-        "parameters   F {} {}{}, CR {}, seeds {}, {}\n",
-        match f_mode {
-            FMode::Linspace => "linspace",
-            FMode::Const => "const",
-        },
-        a.f_min,
-        if f_mode == FMode::Linspace { format!("..{}", a.f_max) } else { String::new() },
+        "parameters   F {} {}{}, CR {}, seeds {}\n",
+        f_mode.name(),
+        out::float(a.f_min),
+        if f_mode == FMode::Linspace { format!("..{}", out::float(a.f_max)) } else { String::new() },
         a.cr,
         seeds.map(|s| s.to_string()).join(","),
-        if a.double { "double" } else { "float" }
     );
-    t += &format!("best value   {}\n", value_text(r.value));
+    t += &format!("best value   {}\n", out::value(r.value, single));
     if let Some(m) = minimum {
-        t += &format!("minimum      {m} (error {:.3e})\n", r.value - m);
+        t += &format!("minimum      {} (error {})\n", out::float(m), out::value(r.value - m, single));
     }
-    let show = |v: &[f64]| v.iter().map(|&x| value_text(x)).collect::<Vec<_>>().join(" ");
+    let show = |v: &[f64]| v.iter().map(|&x| out::value(x, single)).collect::<Vec<_>>().join(" ");
     t += &format!("at           {}\n", show(&r.x));
-    t += &format!("island       {} (F {island_f:.4}, CR {island_cr})\n", r.island);
+    t += &format!("island       {} (F {}, CR {})\n", r.island, out::float(island_f), out::float(island_cr));
     t += &format!(
         "generations  {}\nevaluations  {}\ntime         {:.3} s\nstopped by   {}\n",
         r.generations,

@@ -19,7 +19,7 @@ struct JsonDevice<'a> {
     name: &'a str,
     vendor: &'a str,
     #[serde(rename = "type")]
-    kind: &'static str,
+    kind: metaopt::device::DeviceKind,
     version: &'a str,
     global_mem_bytes: u64,
     local_mem_bytes: u64,
@@ -76,7 +76,7 @@ fn json_device(d: &DeviceInfo, in_use: bool) -> JsonDevice<'_> {
         platform: &d.platform,
         name: &d.name,
         vendor: &d.vendor,
-        kind: d.kind.as_str(),
+        kind: d.kind,
         version: &d.version,
         global_mem_bytes: d.global_mem_bytes,
         local_mem_bytes: d.local_mem_bytes,

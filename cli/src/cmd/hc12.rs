@@ -1,6 +1,6 @@
 //! `metaopt hc12`: the general HC12 solver on a catalogue function or a user OpenCL objective.
 
-use crate::args::{DeviceArg, JsonArg, ObjectiveArgs, SeedArg, TabuArgs};
+use crate::args::{DeviceArg, JsonArg, MaxRunsArg, ObjectiveArgs, Precision, PrecisionArgs, SeedArg, StopArgs, TabuArgs};
 use crate::out::{self, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::hc12::general::{Coding, Domain, Hc12, Hc12Params, RunOptions, Sense, StartPoint};
@@ -39,15 +39,15 @@ pub struct Hc12Args {
     /// Hamming radius of the neighbourhood (1 to 3)
     #[arg(long, default_value_t = 2, value_name = "ORDER")]
     mask_order: u32,
-    /// Runs (restarts), each from a random string
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    runs: u32,
+    #[command(flatten)]
+    max_runs: MaxRunsArg,
+    #[command(flatten)]
+    stop: StopArgs,
     /// Maximise instead of minimise
     #[arg(long)]
     max: bool,
-    /// Double precision (needs cl_khr_fp64)
-    #[arg(long)]
-    double: bool,
+    #[command(flatten)]
+    precision: PrecisionArgs,
     /// First run from the all-zero string
     #[arg(long, conflicts_with = "start")]
     start_zeros: bool,
@@ -77,6 +77,12 @@ struct Hc12Json<'a> {
     bits: u32,
     rows: u64,
     device: String,
+    precision: Precision,
+    sense: Sense,
+    /// The runs made.
+    run_count: usize,
+    target: Option<f64>,
+    target_reached: bool,
     #[serde(flatten)]
     result: &'a metaopt::hc12::general::Hc12RunResult,
     profile: Option<Vec<(String, u64, f64)>>,
@@ -84,6 +90,17 @@ struct Hc12Json<'a> {
 
 pub fn run(a: &Hc12Args) -> CliResult {
     a.device.select()?;
+    if a.max && a.stop.target.is_some() {
+        return Err("--target: not with --max yet (the target is reached at or below V)".into());
+    }
+    let time_limit = a.stop.time_limit();
+    // one run by default; no cap when a time limit or a target ends the search
+    let runs = match (a.max_runs.max_runs, time_limit, a.stop.target) {
+        (Some(n), ..) => n,
+        (None, None, None) => 1,
+        (None, ..) => u32::MAX,
+    };
+    let precision = a.precision.resolve(metaopt::device::Backend::DEVICE, a.json.quiet || a.json.json)?;
     let obj = a.objective.resolve()?;
     let (objective, name) = (obj.objective, obj.name);
     let (lo, hi) = a.objective.interval(obj.info);
@@ -99,7 +116,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
             DomainArg::Integer => Domain::Integer,
             DomainArg::Binary => Domain::Binary,
         },
-        double: a.double,
+        double: precision.is_double(),
     };
     let flag = |e: metaopt::Error| {
         let table = [
@@ -109,7 +126,8 @@ pub fn run(a: &Hc12Args) -> CliResult {
             ("dodParam", "--lower/--upper"),
             ("maskOrder", "--mask-order"),
             ("startSeed", "--start"),
-            ("nRuns", "--runs"),
+            ("nRuns", "--max-runs"),
+            ("target", "--target"),
         ];
         out::renamed(e, &table)
     };
@@ -133,12 +151,30 @@ pub fn run(a: &Hc12Args) -> CliResult {
     let opts = RunOptions {
         coding: if a.coding == CodingArg::Gc { Coding::Gray } else { Coding::Binary },
         sense: if a.max { Sense::Max } else { Sense::Min },
-        stop: metaopt::hc12::restarts::Stop { max_runs: a.runs, ..Default::default() },
+        stop: metaopt::hc12::restarts::Stop { max_runs: runs, time_limit, target: a.stop.target },
         start,
         seed: a.seed.seed,
         ..Default::default()
     };
-    let r = s.run(&opts).map_err(flag)?;
+    let bar = a.json.progress().then(|| out::stop_bar((runs != u32::MAX).then_some(runs as u64), "run", time_limit));
+    let single = !precision.is_double();
+    let result = s.run_observed(&opts, |p| {
+        if let Some(bar) = &bar {
+            if time_limit.is_none() {
+                bar.set_position(p.runs as u64);
+            }
+            bar.set_message(format!("run {}, best {}", p.runs, out::value(p.best, single)));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let mut r = result.map_err(flag)?;
+    r.value = out::rounded(r.value, single);
+    for run in &mut r.runs {
+        run.value = out::rounded(run.value, single);
+    }
+    let target_reached = a.stop.target.is_some_and(|t| r.value <= t);
     let profile = s.profile.as_ref().map(|p| {
         p.iter().map(|(k, (n, ns))| (k.to_string(), *n, *ns as f64 / 1e6)).collect::<Vec<_>>()
     });
@@ -149,16 +185,34 @@ pub fn run(a: &Hc12Args) -> CliResult {
             bits: a.bits,
             rows: s.rows(),
             device: s.backend_description(),
+            precision,
+            sense: opts.sense,
+            run_count: r.runs.len(),
+            target: a.stop.target,
+            target_reached,
             result: &r,
             profile,
         });
     }
-    let mut t = format!("objective    {name} ({} dimensions, {} bits each, [{lo}, {hi}])\n", a.dims, a.bits);
+    let mut t = format!("objective    {name} ({} dimensions, {} bits each, [{}, {}])\n", a.dims, a.bits, out::float(lo), out::float(hi));
     t += &format!("device       {}\n", s.backend_description());
-    t += &format!("solver       HC12, {} rows, mask order {}, {} runs, seed {}\n", out::thousands(s.rows()), a.mask_order, a.runs, a.seed.seed);
-    t += &format!("best value   {}\n", r.value);
-    let show = |v: &[f64]| v.iter().map(|x| format!("{x:.6}")).collect::<Vec<_>>().join(" ");
+    t += &format!("precision    {precision}\n");
+    t += &format!(
+        "solver       HC12, {} rows, mask order {}, {}, seed {}\n",
+        out::thousands(s.rows()),
+        a.mask_order,
+        if a.max { "max" } else { "min" },
+        a.seed.seed
+    );
+    t += &format!("best value   {}\n", out::value(r.value, single));
+    let show = |v: &[f64]| v.iter().map(|&x| out::float(x)).collect::<Vec<_>>().join(" ");
     t += &format!("at           {}\n", show(&r.reals));
+    let tgt = match a.stop.target {
+        Some(v) if target_reached => format!(" (target {} reached)", out::float(v)),
+        Some(v) => format!(" (target {} not reached)", out::float(v)),
+        None => String::new(),
+    };
+    t += &format!("runs         {}{tgt}\n", r.runs.len());
     t += &format!("iterations   {} in the best run\nevaluations  {} rows\ntime         {:.3} s\n", r.iterations, out::thousands(r.evaluations), r.seconds);
     if let Some(p) = profile {
         for (k, n, ms) in p {

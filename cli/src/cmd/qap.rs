@@ -22,7 +22,8 @@ use std::time::Duration;
 pub enum QapCommand {
     /// Cost of a permutation (or a QAPLIB .sln file) on an instance
     Eval(EvalArgs),
-    /// Solve an instance: robust tabu search, many chains (default), or the qapswap2 HC12 solver
+    /// Solve an instance: robust tabu search, many chains (default; --max-iterations per chain
+    /// defaults to 100000, unlimited with --time-limit), or the qapswap2 HC12 solver
     Solve(Box<SolveArgs>),
 }
 
@@ -229,9 +230,8 @@ pub struct SolveArgs {
     /// ts: independent tabu chains [default: 4 per compute unit on a GPU (528 on an H100), else 32]
     #[arg(long, value_name = "N")]
     chains: Option<usize>,
-    /// ts: tabu iterations per chain [default: 100000, unlimited with --time-limit]
-    #[arg(long, value_name = "N")]
-    iterations: Option<u64>,
+    #[command(flatten)]
+    max_iterations: crate::args::MaxIterationsArg,
     #[command(flatten)]
     ts: crate::args::TsTuningArgs,
     /// hc12: swaps per string: 2 * N Gray-coded positions, of which each neighbourhood row
@@ -242,8 +242,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "ORDER")]
     mask_order: Option<u32>,
     /// hc12: restarts after the first run (runs = N + 1) [default: 99, unlimited with --time-limit]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "max_runs")]
     restarts: Option<u32>,
+    #[command(flatten)]
+    max_runs: crate::args::MaxRunsArg,
     #[command(flatten)]
     time_limit: TimeLimitArg,
     #[command(flatten)]
@@ -284,6 +286,7 @@ impl SolveArgs {
             ("--swaps", self.swaps.is_some()),
             ("--mask-order", self.mask_order.is_some()),
             ("--restarts", self.restarts.is_some()),
+            ("--max-runs", self.max_runs.max_runs.is_some()),
             ("--start", self.start.is_some()),
             ("--start-permutation", self.start_permutation.is_some()),
             ("--zero-based", self.zero_based),
@@ -296,7 +299,7 @@ impl SolveArgs {
 
     /// The flags given that only `--method ts` reads.
     fn ts_flags(&self) -> Vec<&'static str> {
-        let given = [("--chains", self.chains.is_some()), ("--iterations", self.iterations.is_some())];
+        let given = [("--chains", self.chains.is_some()), ("--max-iterations", self.max_iterations.max_iterations.is_some())];
         let mut v: Vec<&'static str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
         v.extend(self.ts.given());
         v
@@ -415,6 +418,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     };
     let time_limit = a.time_limit.time_limit;
     let runs = match (a.restarts, time_limit) {
+        (None, _) if a.max_runs.max_runs.is_some() => a.max_runs.max_runs.unwrap_or(1),
         (Some(r), _) => r
             .checked_add(1)
             .ok_or_else(|| Failure("--restarts: too large".into()))?,
@@ -548,7 +552,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
 
 /// The library's option names of the tabu search, as the CLI spells them.
 fn ts_error(e: metaopt::Error) -> Failure {
-    let mut table = vec![("chains", "--chains"), ("max_iterations", "--iterations"), ("target", "--target")];
+    let mut table = vec![("chains", "--chains"), ("max_iterations", "--max-iterations"), ("target", "--target")];
     table.extend(crate::args::TsTuningArgs::RENAMES);
     out::renamed_or_cpu(e, &table)
 }
@@ -603,7 +607,7 @@ fn solve_ts(
     let defaults = QapTsOptions::default();
     let opts = a.ts.apply(QapTsOptions {
         chains: a.chains.unwrap_or_else(|| default_chains(backend, defaults.chains)),
-        max_iterations: match (a.iterations, time_limit) {
+        max_iterations: match (a.max_iterations.max_iterations, time_limit) {
             (Some(n), _) => n,
             (None, Some(_)) => 0,
             (None, None) => defaults.max_iterations,
@@ -613,8 +617,8 @@ fn solve_ts(
         target,
         ..defaults
     });
-    if a.iterations == Some(0) && time_limit.is_none() {
-        return Err("--iterations: 0 (no limit) needs --time-limit".into());
+    if a.max_iterations.max_iterations == Some(0) && time_limit.is_none() {
+        return Err("--max-iterations: 0 (no limit) needs --time-limit".into());
     }
     opts.check(inst.n).map_err(ts_error)?;
     let problem = Arc::new(QapProblem::from_instance(inst));

@@ -1,10 +1,10 @@
 //! `metaopt sat eval` and `metaopt sat solve` (SAT competition output).
 
-use crate::args::{BackendArgs, DeviceArg, JsonArg, SeedArg};
+use crate::args::{BackendArgs, DeviceArg, JsonArg, MaxRunsArg, SeedArg, StopArgs};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::hc12::tabu::TabuConfig;
-use metaopt::problem::sat::{Assignment, Cnf};
+use metaopt::problem::sat::{parse_assignments, Assignment, Cnf};
 use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::sat::eval::DeviceSat;
@@ -14,8 +14,8 @@ use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum SatCommand {
-    /// Satisfied clauses of assignments: one per line, as signed literals ("1 -2 3 ... 0", a
-    /// leading `v` allowed) or as a string of 0/1, one character per variable
+    /// Satisfied clauses of assignments: the output of `sat solve` (`v` lines, together one
+    /// assignment), or one per line as signed literals ("1 -2 3 ... 0") or a 0/1 string
     Eval(EvalArgs),
     /// Look for a model with HC12 local search; prints `s SATISFIABLE` and `v` lines, or
     /// `s UNKNOWN` and the fewest unsatisfied clauses found
@@ -24,34 +24,16 @@ pub enum SatCommand {
 
 #[derive(Args)]
 pub struct EvalArgs {
+    /// The formula (DIMACS CNF)
     cnf: PathBuf,
-    /// File of assignments (`-` for standard input)
+    /// File of assignments (`-` for standard input): SAT competition output (`s` and `v` lines,
+    /// the `v` lines up to their final 0 one assignment), or one assignment per line as signed
+    /// literals or a 0/1 string; lines starting with `c` are comments
     assignments: PathBuf,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
     json: JsonArg,
-}
-
-/// One assignment line: signed literals (any order, missing variables false) or a 0/1 string.
-fn parse_assignment(line: &str, n: usize, lineno: usize) -> CliResult<Assignment> {
-    let t = line.trim().trim_start_matches(['v', 'V']).trim();
-    let bad = |m: String| Failure(format!("assignments line {lineno}: {m}"));
-    if !t.is_empty() && t.chars().all(|c| c == '0' || c == '1') && t.len() == n {
-        return Ok(Assignment::from_bools(&t.chars().map(|c| c == '1').collect::<Vec<_>>()));
-    }
-    let mut a = Assignment::all_false(n);
-    for tok in t.split_whitespace() {
-        let l: i64 = tok.parse().map_err(|_| bad(format!("`{tok}` is not a literal")))?;
-        if l == 0 {
-            break;
-        }
-        if l.unsigned_abs() as usize > n {
-            return Err(bad(format!("literal {l} is out of range 1..{n}")));
-        }
-        a.set(l.unsigned_abs() as usize, l > 0);
-    }
-    Ok(a)
 }
 
 #[derive(Serialize)]
@@ -69,12 +51,8 @@ pub fn eval(a: &EvalArgs) -> CliResult {
     } else {
         std::fs::read_to_string(&a.assignments).map_err(|e| Failure(format!("cannot read {}: {e}", a.assignments.display())))?
     };
-    let asg: Vec<Assignment> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('c'))
-        .map(|(i, l)| parse_assignment(l, cnf.num_vars, i + 1))
-        .collect::<CliResult<_>>()?;
+    let source = if a.assignments == Path::new("-") { Path::new("<stdin>") } else { a.assignments.as_path() };
+    let asg: Vec<Assignment> = parse_assignments(&text, cnf.num_vars, source)?;
     if asg.is_empty() {
         return Err("no assignment in the input".into());
     }
@@ -103,10 +81,12 @@ pub fn eval(a: &EvalArgs) -> CliResult {
 
 #[derive(Args)]
 pub struct SolveArgs {
+    /// The formula (DIMACS CNF)
     cnf: PathBuf,
-    /// Stop after S seconds
-    #[arg(long, default_value_t = 10.0, value_name = "S")]
-    time_limit: f64,
+    #[command(flatten)]
+    max_runs: MaxRunsArg,
+    #[command(flatten)]
+    stop: StopArgs,
     /// Length of the tabu list of visited assignments (0: plain HC12 with restarts)
     #[arg(long, default_value_t = 500, value_name = "N")]
     tabu: usize,
@@ -127,11 +107,17 @@ pub struct SolveArgs {
     json: JsonArg,
 }
 
+/// The time limit of `sat solve` when neither --time-limit nor --max-runs is given.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
 fn options(a: &SolveArgs) -> CliResult<SatOptions> {
-    if !(a.time_limit.is_finite() && a.time_limit > 0.0) {
-        return Err(Failure(format!("--time-limit: {} is not a positive number of seconds", a.time_limit)));
-    }
-    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed.seed, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
+    let time_limit = match (a.stop.time_limit(), a.max_runs.max_runs) {
+        (Some(t), _) => Some(t),
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_TIME_LIMIT),
+    };
+    let stop = Stop { max_runs: a.max_runs.max_runs.unwrap_or(0), time_limit, target: a.stop.target };
+    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed.seed, stop, ..Default::default() };
     o.tabu = if a.tabu == 0 {
         None
     } else {
@@ -153,6 +139,9 @@ struct SolveJson {
     result: metaopt::hc12::sat::SatSolveResult,
     /// The model as signed literals, when one was found.
     model: Option<Vec<i64>>,
+    /// `satisfiable` or `unknown`, as the `s` line.
+    status: &'static str,
+    target: Option<f64>,
     device: String,
 }
 
@@ -162,7 +151,19 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     let opts = options(a)?;
     let tabu_len = opts.tabu.as_ref().map_or(0, |t: &TabuConfig| t.max_length);
     let mut s = SatSolver::new(cnf.clone(), a.mask_order, tabu_len, metaopt::device::Backend::DEVICE).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
-    let r = s.solve(&opts)?;
+    let bar = a.json.progress().then(|| out::stop_bar(a.max_runs.max_runs.map(u64::from), "run", opts.stop.time_limit));
+    let result = s.solve_observed(&opts, |p| {
+        if let Some(bar) = &bar {
+            if opts.stop.time_limit.is_none() {
+                bar.set_position(p.runs as u64);
+            }
+            bar.set_message(format!("run {}, fewest unsatisfied {}", p.runs, p.best));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let r = result.map_err(|e| out::renamed(e, &[("runs", "--max-runs"), ("target", "--target")]))?;
     if a.json.json {
         let model = r.model.as_ref().map(|m| {
             (1..=cnf.num_vars).map(|v| if m.assignment().get(v) { v as i64 } else { -(v as i64) }).collect()
@@ -172,6 +173,8 @@ pub fn solve(a: &SolveArgs) -> CliResult {
             variables: cnf.num_vars,
             clauses: cnf.num_clauses(),
             model,
+            status: if r.satisfiable { "satisfiable" } else { "unknown" },
+            target: a.stop.target,
             device: s.backend_description(),
             result: r,
         });

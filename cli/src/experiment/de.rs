@@ -3,14 +3,13 @@
 //! tables and PNG plots into a folder. The computation is `super::de_stats`.
 
 use super::de_stats::{self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup};
-use crate::args::{catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds, BackendArgs};
+use crate::args::{catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds, BackendArgs, MaxGenerationsArg, Precision, PrecisionArgs, QuietArg};
 use crate::cmd::de::de_error;
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
 use metaopt::de::{Backend, BoundsCorrection, Migration, MigrationKind};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -21,10 +20,10 @@ pub struct CommonArgs {
     /// Output folder (created if missing)
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// Generations of every run (the defaults take about 30 s for de-sdis and 40 s for
-    /// de-migration on an NVIDIA H200)
-    #[arg(long, default_value_t = 10_000, value_name = "G")]
-    generations: u64,
+    // --max-generations: 10,000 by default, about 30 s for de-sdis and 40 s for de-migration on
+    // an NVIDIA H200
+    #[command(flatten)]
+    max_generations: MaxGenerationsArg,
     /// Populations Np
     #[arg(long, default_value_t = 256, value_name = "NP")]
     islands: u32,
@@ -49,18 +48,26 @@ pub struct CommonArgs {
     /// Seeds S..S+3 [default: the thesis's 123, 345, 457, 581]
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// Double precision on the device
-    #[arg(long)]
-    double: bool,
+    #[command(flatten)]
+    precision: PrecisionArgs,
     #[command(flatten)]
     backend: BackendArgs,
+    #[command(flatten)]
+    quiet: QuietArg,
 }
+
+/// Generations of every experiment run without --max-generations.
+const DEFAULT_GENERATIONS: u64 = 10_000;
 
 impl CommonArgs {
     /// The thesis's setup with these flags, for `function` and `bounds`.
-    fn setup(&self, function: &str, bounds: BoundsCorrection, backend: Backend) -> CliResult<Setup> {
+    fn generations(&self) -> u64 {
+        self.max_generations.max_generations.unwrap_or(DEFAULT_GENERATIONS)
+    }
+
+    fn setup(&self, function: &str, bounds: BoundsCorrection, backend: Backend, precision: Precision) -> CliResult<Setup> {
         let mut s = Setup::thesis(function, bounds);
-        s.generations = self.generations;
+        s.generations = self.generations();
         s.islands = self.islands;
         s.members = self.members;
         s.dims = self.dims;
@@ -71,17 +78,23 @@ impl CommonArgs {
         let seeds = seeds(self.seed);
         (s.options.init_seed, s.options.mutation_seed, s.options.crossover_seed, s.options.migration_seed) =
             (seeds[0], seeds[1], seeds[2], seeds[3]);
-        s.options.double = self.double;
+        s.options.double = precision.is_double();
         s.backend = backend;
         Ok(s)
     }
 
-    fn prepare(&self) -> CliResult<Backend> {
-        if self.generations == 0 {
-            return Err("--generations: 0; expected at least 1".into());
-        }
+    /// Creates the output folder; the backend and the precision.
+    fn prepare(&self) -> CliResult<(Backend, Precision)> {
         std::fs::create_dir_all(&self.out).map_err(|e| Failure(format!("--out: cannot create {}: {e}", self.out.display())))?;
-        self.backend.backend()
+        let backend = self.backend.backend()?;
+        Ok((backend, self.precision.resolve(backend, self.quiet.quiet)?))
+    }
+
+    /// The progress bar over `runs` runs, counting generations.
+    fn bar(&self, runs: u64) -> Option<ProgressBar> {
+        self.quiet
+            .progress()
+            .then(|| out::count_bar(runs * self.generations(), "generation {pos}/{len}  {elapsed} (eta {eta})  {msg}"))
     }
 }
 
@@ -125,10 +138,6 @@ pub struct DeMigrationArgs {
     runs: u32,
 }
 
-fn runs_bar(total: u64) -> Option<ProgressBar> {
-    std::io::stderr().is_terminal().then(|| out::count_bar(total, "run {pos}/{len}  {elapsed} (eta {eta})  {msg}"))
-}
-
 /// A file name part from a function or strategy name.
 fn file_part(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
@@ -143,12 +152,14 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
     let c = &a.common;
     let kinds = parse_bounds(&a.bounds)?;
     let functions_ok: Vec<&str> = catalogue_functions("--functions", &a.functions, c.dims)?.iter().map(|i| i.name).collect();
-    let backend = c.prepare()?;
-    let record_every = a.record_every.unwrap_or_else(|| c.generations.div_ceil(100).max(1));
-    let probe = c.setup(functions_ok[0], kinds[0], backend)?;
+    let (backend, precision) = c.prepare()?;
+    let generations = c.generations();
+    let record_every = a.record_every.unwrap_or_else(|| generations.div_ceil(100).max(1));
+    let probe = c.setup(functions_ok[0], kinds[0], backend, precision)?;
     let f = island_f(c.islands, &probe.options).map_err(de_error)?;
     let groups = f_groups(&f, a.groups as usize);
-    let bar = runs_bar((functions_ok.len() * kinds.len()) as u64);
+    let bar = c.bar((functions_ok.len() * kinds.len()) as u64);
+    let mut done = 0u64;
     let t0 = Instant::now();
     let mut rows = Vec::new();
     let mut summary = Vec::new();
@@ -160,12 +171,15 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
             if let Some(b) = &bar {
                 b.set_message(format!("{function} {kind}"));
             }
-            let mut s = c.setup(function, kind, backend)?;
+            let mut s = c.setup(function, kind, backend, precision)?;
             s.record_every = record_every;
-            let r = ex::run(&s).map_err(de_error)?;
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
+            let r = ex::run_observed(&s, |g| {
+                if let Some(b) = &bar {
+                    b.set_position(done + g);
+                }
+            })
+            .map_err(de_error)?;
+            done += generations;
             let g = group_history(&r.history, &groups);
             for row in &g {
                 rows.push(vec![
@@ -284,9 +298,9 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
         );
     }
     t += &format!(
-        "{} runs of {} generations in {:.1} s; wrote {}, {} and {} PNG file(s) in {}\n",
+        "{} runs of {} generations ({precision} precision) in {:.1} s; wrote {}, {} and {} PNG file(s) in {}\n",
         functions_ok.len() * kinds.len(),
-        c.generations,
+        generations,
         t0.elapsed().as_secs_f64(),
         csv_path.file_name().unwrap_or_default().to_string_lossy(),
         sum_path.file_name().unwrap_or_default().to_string_lossy(),
@@ -328,9 +342,11 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
         return Err("--periods: expected positive periods".into());
     }
     let function = catalogue_function("--function", &a.function, c.dims)?.name;
-    let backend = c.prepare()?;
+    let (backend, precision) = c.prepare()?;
+    let generations = c.generations();
     let with_baseline = !kinds.contains(&MigrationKind::None);
-    let bar = runs_bar((kinds.len() * a.periods.len() + with_baseline as usize) as u64 * a.runs as u64);
+    let bar = c.bar((kinds.len() * a.periods.len() + with_baseline as usize) as u64 * a.runs as u64);
+    let done = std::cell::Cell::new(0u64);
     let t0 = Instant::now();
     let mut rows = Vec::new();
     let mut run_rows = Vec::new();
@@ -344,15 +360,22 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
             if let Some(b) = &bar {
                 b.set_message(format!("{kind} every {period}, run {}", run + 1));
             }
-            let mut s = c.setup(function, bounds[0], backend)?;
+            let mut s = c.setup(function, bounds[0], backend, precision)?;
             let o = &mut s.options;
             let shift = 4 * run as u64;
             for seed in [&mut o.init_seed, &mut o.mutation_seed, &mut o.crossover_seed, &mut o.migration_seed] {
                 *seed = seed.wrapping_add(shift);
             }
             s.migration = Migration::new(kind, period);
-            s.record_every = 0;
-            let r = ex::run(&s).map_err(de_error)?;
+            // records for the progress bar; the statistics read only the last
+            s.record_every = generations.div_ceil(100).max(1);
+            let r = ex::run_observed(&s, |g| {
+                if let Some(b) = &bar {
+                    b.set_position(done.get() + g);
+                }
+            })
+            .map_err(de_error)?;
+            done.set(done.get() + generations);
             let finals = &r.history.last().ok_or_else(|| Failure("no records".into()))?.bests;
             let f = island_f(c.islands, &s.options).map_err(de_error)?;
             let island_mean = finals.iter().sum::<f64>() / finals.len().max(1) as f64;
@@ -370,9 +393,6 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
             run_bests.push(r.value);
             if best.is_none_or(|b| r.value < b.0) {
                 best = Some((r.value, run, r.island, f[r.island as usize]));
-            }
-            if let Some(b) = &bar {
-                b.inc(1);
             }
         }
         let st = stats(&pooled);
@@ -459,15 +479,15 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
         c.cr,
         c.f_min,
         c.f_max,
-        c.generations,
+        generations,
         a.runs,
         if a.runs == 1 { "" } else { "s" }
     );
     plot::write_png(&png, &title, &panels, 3.min(panels.len().max(1)), (620, 440))?;
     text += &format!(
-        "{} runs of {} generations in {:.1} s; wrote {}, {} and {} in {}\n",
+        "{} runs of {} generations ({precision} precision) in {:.1} s; wrote {}, {} and {} in {}\n",
         run_rows.len(),
-        c.generations,
+        generations,
         t0.elapsed().as_secs_f64(),
         csv_path.file_name().unwrap_or_default().to_string_lossy(),
         runs_path.file_name().unwrap_or_default().to_string_lossy(),

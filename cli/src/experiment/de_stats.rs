@@ -230,11 +230,14 @@ impl Setup {
 
 /// Runs one configuration for `setup.generations` generations, keeping the island bests every
 /// `record_every` generations (and at the start and the end).
-pub fn run(setup: &Setup) -> Result<DeRunResult> {
+///
+/// `on_generations` is told the generations done at every record (for progress bars).
+pub fn run_observed(setup: &Setup, mut on_generations: impl FnMut(u64)) -> Result<DeRunResult> {
     let mut de = DeMultiPop::new(&setup.params()?, setup.backend)?;
     de.init(&Objective::catalogue(&setup.function)?, setup.mutation, setup.migration)?;
     let every = if setup.record_every == 0 { setup.generations.max(1) } else { setup.record_every };
-    de.run(&Stop { max_generations: Some(setup.generations), record_every: every, ..Stop::default() })
+    let g0 = de.generation();
+    de.run_observed(&Stop { max_generations: Some(setup.generations), record_every: every, ..Stop::default() }, |r| on_generations(r.generation - g0))
 }
 
 /// Correct digits of `value` against `optimum` as the 100-Digit Challenge counts them: k digits

@@ -11,7 +11,7 @@ mod params;
 pub use self::device::Hc12;
 pub use self::params::{Coding, Domain, Hc12Params, Hc12RunResult, Profile, RunFigures, RunOptions, Sense, StartPoint};
 use crate::error::{Error, Result};
-use crate::hc12::restarts::restarts;
+use crate::hc12::restarts::{restarts, RunReport};
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, TabuQuery};
 use crate::rng::Philox;
@@ -19,6 +19,11 @@ use crate::rng::Philox;
 impl Hc12 {
     /// `stop.max_runs` runs of HC12 (with the tabu list when one is set); the best over all runs.
     pub fn run(&mut self, opts: &RunOptions) -> Result<Hc12RunResult> {
+        self.run_observed(opts, |_| {})
+    }
+
+    /// [`Hc12::run`], with `on_run` seeing each run's report (for progress bars).
+    pub fn run_observed(&mut self, opts: &RunOptions, on_run: impl FnMut(&RunReport<f64>)) -> Result<Hc12RunResult> {
         if opts.stop.max_runs == 0 {
             return Err(Error::arg("nRuns", "0; expected at least 1"));
         }
@@ -37,7 +42,7 @@ impl Hc12 {
                 _ => s.random_string(&mut rng),
             })
         };
-        let out = restarts(self, &opts.stop, opts.max_iterations, tabu.as_ref(), next_start, |_| {})?;
+        let out = restarts(self, &opts.stop, opts.max_iterations, tabu.as_ref(), next_start, on_run)?;
         let (integers, reals) = self.decode(&out.best, opts.coding);
         Ok(Hc12RunResult {
             value: out.value,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 /// What the objective reads (only that matrix is made: the thesis's `params:noR`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Domain {
     /// The bit strings B (one word per parameter).
     Binary,
@@ -19,6 +20,7 @@ pub enum Domain {
 
 /// How a parameter's bits encode its integer (thesis `mCode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Coding {
     /// `BC`: plain binary.
     Binary,
@@ -39,6 +41,7 @@ impl Coding {
 
 /// `funOpt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Sense {
     #[default]
     Min,

@@ -36,6 +36,7 @@ pub trait Evaluator: Send {
 
 /// How a row's cost is computed: the thesis's full O(n^2) sum or the O(n) delta form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CostForm {
     Full,
     #[default]

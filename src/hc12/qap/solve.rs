@@ -23,6 +23,7 @@ pub enum Start {
 
 /// What follows a run that has ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RestartMode {
     /// Rebase on the best permutation while rebasing improves it, else a random restart.
     #[default]

@@ -11,7 +11,7 @@ mod device;
 
 use crate::device::{DeviceBuffer, Queue};
 use crate::error::{Error, Result};
-use crate::hc12::restarts::{restarts, Stop};
+use crate::hc12::restarts::{restarts, RunReport, Stop};
 use crate::hc12::rows::RowSearch;
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, Neighbourhood, TabuQuery};
@@ -113,6 +113,11 @@ impl SatSolver {
 
     /// Runs until a model, the run count or the time limit.
     pub fn solve(&mut self, opts: &SatOptions) -> Result<SatSolveResult> {
+        self.solve_observed(opts, |_| {})
+    }
+
+    /// [`SatSolver::solve`], with `on_run` seeing each run's report (for progress bars).
+    pub fn solve_observed(&mut self, opts: &SatOptions, on_run: impl FnMut(&RunReport<i64>)) -> Result<SatSolveResult> {
         if let Some(t) = &opts.tabu {
             t.check()?;
             if t.max_length != self.tabu_len {
@@ -126,7 +131,7 @@ impl SatSolver {
             let mut rng = Philox::new(opts.seed, run);
             Ok(Assignment::random(n, &mut rng))
         };
-        let out = restarts(self, &opts.stop, u32::MAX, opts.tabu.as_ref(), next_start, |_| {})?;
+        let out = restarts(self, &opts.stop, u32::MAX, opts.tabu.as_ref(), next_start, on_run)?;
         let best_unsat = out.value as u32;
         let model = if best_unsat == 0 { Some(Model::verified(&self.cnf, out.best.clone())?) } else { None };
         Ok(SatSolveResult {

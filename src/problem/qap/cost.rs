@@ -11,6 +11,7 @@ use serde::Serialize;
 
 /// Element type of the QAP matrices, chosen by name as the thesis's `DF_type_name`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ElemType {
     I32,
     I64,

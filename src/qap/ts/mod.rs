@@ -23,6 +23,7 @@ pub use cpu::TsParams;
 
 /// How a tenure is drawn (each of the two placements of a move draws its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TenureRule {
     /// Taillard 2006 (`tabou_qap2`): floor(u^3 * 8n), u uniform in (0, 1]: mean 2n, up to 8n.
     Cubic,
