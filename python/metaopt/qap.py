@@ -475,7 +475,10 @@ def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optio
                 raise ValueError("target='bks': no best-known value (give bks=)")
         if time_limit is not None and "runs" not in options:
             options["runs"] = 0
-        return q.solve(time_limit=time_limit, target=target, seed=seed, **options)
+        r = q.solve(time_limit=time_limit, target=target, seed=seed, **options)
+        if bks is not None:  # the given best-known value, as method="ts" reports it
+            r.bks, r.gap_percent = int(bks), _gap(r.cost, int(bks))
+        return r
 
 
 #: ``metaopt.qap.solve``: the same function as ``metaopt.qap_solve``.
