@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages that building and testing metaopt need, on Debian and Ubuntu:
 # the OpenCL loader and headers, PoCL (OpenCL on the CPU, so everything runs without a GPU),
-# clinfo, valgrind (the C example's memory check), a C toolchain, Python 3 with NumPy and
-# pytest (the Python package's tests) and GNU Octave with mkoctfile (the MEX gateway's tests).
+# clinfo, valgrind (the C example's memory check), a C toolchain, Python 3 with NumPy, pytest,
+# setuptools-rust, build and SciPy (the Python package's wheel and tests) and GNU Octave with mkoctfile (the MEX gateway's tests).
 # Rust itself is not installed here: cargo must already be on the PATH.
 #
 # Idempotent: packages already installed are left alone, and when nothing is missing apt is not
@@ -28,6 +28,14 @@ PACKAGES=(
     python3-setuptools
     python3-wheel
     python3-pip
+    # the Python wheel: setuptools-rust runs cargo (`pip install ./python`, `python -m build
+    # --wheel python`, offline with --no-build-isolation); python3-build is `python -m build`.
+    # Debian's python3-setuptools-rust depends on Debian's cargo/rustc: the rustup cargo on the
+    # PATH still comes first and is the one that builds.
+    python3-setuptools-rust
+    python3-build
+    # scipy: the tests compare metaopt.minimize with scipy.optimize.differential_evolution
+    python3-scipy
     # the MATLAB/Octave front end: Octave and mkoctfile (--mex) with its headers
     octave
     octave-dev

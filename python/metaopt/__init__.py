@@ -1,20 +1,35 @@
 """metaopt: GPU metaheuristics over OpenCL, from Python.
 
-A ctypes wrapper of ``libmetaopt.so`` (no compiled extension). The library is found through
-the ``METAOPT_LIB`` environment variable (the file or its folder), a copy inside this package,
-or the source tree's ``target/release``.
+A ctypes wrapper of ``libmetaopt.so`` (no compiled extension). The library is found as the copy
+inside this package (an installed wheel bundles one), else through the ``METAOPT_LIB``
+environment variable (the file or its folder), else in the source tree's ``target/release``
+(``library_path()`` says which).
+
+Functions in the shape of scipy.optimize (each makes and frees its solver):
+
+- ``minimize(fun, bounds, method="de" | "hc12", ...)``: island DE or HC12 over a box, for a
+  Python function ``fun(x, *args) -> float`` (or ``vectorized=True``), a catalogue name or a
+  ``Source``; returns an ``OptimizeResult`` (``x``, ``fun``, ``nfev``, ``nit``, ``success``,
+  ``message``, ``precision``, ``device``, ``stop``, ...).
+- ``qap.solve(...)`` (also ``qap_solve``): the QAP robust tabu search (or HC12); ``.cost``,
+  ``.permutation``, ``.gap``.
+- ``sat.solve(...)``: a model of a CNF formula; ``.satisfied``, ``.assignment``, ``.model``.
 
 Classes (each owns a library handle: free it with ``free()``, a ``with`` block, or let it be
-collected): ``HC12QAP`` (QAP, the thesis's class, with ``solve_ts``: the robust tabu search;
-``qap_solve`` solves an instance in one call), ``HC12`` (general HC12, with catalogue,
-OpenCL C or Python objectives), ``IslandDE`` (island differential evolution, the thesis's
-``DEMultiPop``, with the same objectives) and ``SAT``. Library errors raise ``MetaoptError`` with
-``code`` and ``message``; bad arguments raise ``TypeError``/``ValueError`` naming the
-argument. Threads may share an instance: its calls run one at a time. A Python objective must
-not call its own instance (``free`` included): that raises ``MetaoptError`` with code
-``ErrorCode.BUSY``.
+collected): ``HC12QAP`` (QAP, the thesis's class, with ``solve_ts``: the robust tabu search),
+``HC12`` (general HC12, with catalogue, OpenCL C or Python objectives), ``IslandDE`` (island
+differential evolution, the thesis's ``DEMultiPop``, with the same objectives) and ``SAT``.
+
+Precision: double by default everywhere (``precision="double"``; ``"single"`` on request, or when
+the device has no fp64: ``devices()`` reports ``fp64``, and results say which was used).
+
+Library errors raise ``MetaoptError`` with ``code`` and ``message``; bad arguments raise
+``TypeError``/``ValueError`` naming the argument. Threads may share an instance: its calls run
+one at a time. A Python objective must not call its own instance (``free`` included): that raises
+``MetaoptError`` with code ``ErrorCode.BUSY``.
 """
 
+from . import qap, sat
 from ._errors import ErrorCode, MetaoptError
 from ._lib import library_path
 from ._objective import Source
@@ -30,6 +45,7 @@ from .device import (
     set_device_number,
 )
 from .hc12 import HC12, HC12Result
+from .optimize import OptimizeResult, minimize
 from .qap import (
     HC12QAP,
     QAPRun,
@@ -46,6 +62,7 @@ from .sat import SAT, SATResult, read_dimacs, unsatisfied_clauses
 __version__ = "0.1.0"
 
 __all__ = [
+    "minimize", "OptimizeResult", "qap", "sat",
     "ErrorCode", "MetaoptError", "library_path", "Source",
     "DeviceInfo", "device_count", "device_info", "devices", "get_device_number", "is_mem_space_valid",
     "reset_device", "set_device_number",

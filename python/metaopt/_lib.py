@@ -517,15 +517,20 @@ _lib_path = None
 
 
 def candidate_paths():
-    """Where the library is looked for, in order: ``METAOPT_LIB`` (the file, or a folder that
-    holds it), a copy inside this package, the source tree's ``target/release``."""
+    """Where the library is looked for, in order: the copy inside this package (an installed
+    wheel bundles one), ``METAOPT_LIB`` (the file, or a folder that holds it), the source tree's
+    ``target/release``."""
+    here = Path(__file__).resolve().parent
     out = []
+    bundled = here / LIB_FILE
+    if bundled.is_file():
+        out.append(("package copy", bundled))
     env = os.environ.get("METAOPT_LIB")
     if env:
         p = Path(env)
         out.append(("METAOPT_LIB", p / LIB_FILE if p.is_dir() else p))
-    here = Path(__file__).resolve().parent
-    out.append(("package copy", here / LIB_FILE))
+    if not bundled.is_file():
+        out.append(("package copy", bundled))
     out.append(("build tree", here.parents[1] / "target" / "release" / LIB_FILE))
     return out
 

@@ -3,6 +3,7 @@
 import ctypes
 import numbers
 from dataclasses import dataclass, field
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
@@ -10,6 +11,7 @@ from . import _checks, _lib
 from ._errors import MetaoptError, check, check_int, take_string
 from ._handle import Instance
 from ._objective import as_bytes, make_objective
+from ._precision import resolve as _resolve_precision
 from ._result import ArrayEq
 
 _F_MODES = {"linspace": 0, "const": 1}
@@ -24,8 +26,9 @@ U64 = 2**64 - 1
 class DEResult(ArrayEq):
     """What ``IslandDE.run`` found: the best ``value`` over all populations, its vector ``x``,
     the population (``island``, 0-based) that holds it, the ``generations`` and ``evaluations``
-    since ``init``, the wall ``seconds`` of the call, and ``stopped_by``: ``"generations"``,
-    ``"evaluations"``, ``"target"`` or ``"time_limit"``."""
+    since ``init``, the wall ``seconds`` of the call, ``stopped_by``: ``"generations"``,
+    ``"evaluations"``, ``"target"`` or ``"time_limit"``, and the ``precision`` of the solver
+    (``"double"`` or ``"single"``)."""
 
     value: float
     x: np.ndarray
@@ -34,6 +37,8 @@ class DEResult(ArrayEq):
     evaluations: int
     seconds: float = field(compare=False)
     stopped_by: str
+    #: "double" or "single": the precision the solver computed in
+    precision: str = "double"
 
 
 def _doubles(r, function):
@@ -54,7 +59,10 @@ class IslandDE(Instance):
     Options (the thesis's Table 3): ``f_mode`` ``"linspace"`` (F_p evenly from ``f_min`` to
     ``f_max`` over the populations) or ``"const"`` (``f_min`` for all); ``cr`` one value (a
     number or a list of one) or a list of one per population; ``seeds`` (init, mutation,
-    crossover, migration); ``double`` precision (the device needs cl_khr_fp64);
+    crossover, migration), or one integer from which the four are derived;
+    ``precision`` ``"double"`` (the default) or ``"single"`` (``double=True/False`` is the older
+    spelling); double precision needs a device with fp64 (cl_khr_fp64): without it the solver
+    computes in single precision and says so in ``precision`` and ``precision_note``;
     ``shared_random``: the populations share the random numbers of mutation and crossover;
     ``backend`` ``"device"`` (OpenCL) or ``"cpu"``. The same seeds give the same run on every
     device and on the CPU backend.
@@ -65,16 +73,20 @@ class IslandDE(Instance):
     ``MetaoptError`` naming the argument.
     """
 
-    def __init__(self, islands, members, dims, limits, bounds="COTN", *, f_mode="linspace", f_min=0.1, f_max=1.5,
-                 cr=0.5, seeds=(123, 345, 457, 581), double=False, shared_random=False, backend="device"):
+    def __init__(self, islands: int, members: int, dims: int, limits, bounds="COTN", *, f_mode: str = "linspace",
+                 f_min: float = 0.1, f_max: float = 1.5, cr=0.5, seeds=(123, 345, 457, 581),
+                 precision: Optional[str] = None, double: Optional[bool] = None, shared_random: bool = False,
+                 backend: str = "device"):
         self.islands = _checks.integer("islands", islands, 0, U32)
         self.members = _checks.integer("members", members, 0, U32)
         self.dims = _checks.integer("dims", dims, 0, U32)
         self.limits = _limits(limits, self.dims)
         self.bounds = _bounds(bounds)
-        self.double = _checks.flag("double", double)
         _checks.choice("backend", backend, _BACKENDS)
         self.backend = backend
+        #: "double" or "single": the precision the solver computes in
+        self.precision, self.precision_note = _resolve_precision(precision, double, cpu=backend == "cpu")
+        self.double = self.precision == "double"
         self._settings = dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds, shared_random=shared_random)
         o, cr_values = self._options(self._settings)
         r = _lib.lib().metaopt_de_create(
@@ -109,10 +121,7 @@ class IslandDE(Instance):
                 o.cr_per_island = cr_values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
             else:
                 o.cr = float(values[0])
-        if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__") or len(seeds) != 4:
-            raise ValueError(f"seeds must be 4 integers (init, mutation, crossover, migration), got {seeds!r}")
-        names = ("init", "mutation", "crossover", "migration")
-        seeds = [_checks.integer(f"seeds[{i}] ({n})", v, 0, U64) for i, (n, v) in enumerate(zip(names, seeds))]
+        seeds = de_seeds(seeds)
         o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed = seeds
         o.double_precision = int(self.double)
         o.shared_random = int(_checks.flag("shared_random", settings["shared_random"]))
@@ -136,10 +145,11 @@ class IslandDE(Instance):
 
         Keyword ``options`` update the settings of the constructor for this and later runs
         (the thesis's ``optionsUpdate``): ``f_mode``, ``f_min``, ``f_max``, ``cr``, ``seeds``,
-        ``shared_random``; the others stay. ``double`` and ``backend`` are fixed at creation."""
+        ``shared_random``; the others stay. ``precision`` (``double``) and ``backend`` are fixed at
+        creation."""
         unknown = sorted(set(options) - set(self._settings))
         if unknown:
-            fixed = [k for k in unknown if k in ("double", "backend")]
+            fixed = [k for k in unknown if k in ("double", "precision", "backend")]
             if fixed:
                 raise ValueError(f"{fixed[0]} is fixed when the solver is created; make a new IslandDE")
             raise TypeError(f"init() got unexpected option(s) {', '.join(unknown)}; "
@@ -204,6 +214,7 @@ class IslandDE(Instance):
                     evaluations=int(r.evaluations),
                     seconds=float(r.seconds),
                     stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
+                    precision=self.precision,
                 )
             finally:
                 L.metaopt_de_free_run_result(ctypes.byref(r))
@@ -247,6 +258,22 @@ class IslandDE(Instance):
             r = _lib.lib().metaopt_de_info(h)
             check(r, "metaopt_de_info")
             return take_string(r.text) or ""
+
+
+SEED_NAMES = ("init", "mutation", "crossover", "migration")
+
+
+def de_seeds(seeds: Union[int, Sequence[int], None]) -> list:
+    """The four seeds (init, mutation, crossover, migration) of island DE: a sequence of four
+    integers as given, one integer expanded into four by NumPy's ``SeedSequence`` (the same
+    integer gives the same four), or None: four fresh random seeds."""
+    if seeds is None or isinstance(seeds, (numbers.Integral, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
+        if seeds is not None:
+            _checks.integer("seeds", seeds, 0, None)
+        return [int(v) for v in np.random.SeedSequence(None if seeds is None else int(seeds)).generate_state(4, np.uint64)]
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__") or len(seeds) != 4:
+        raise ValueError(f"seeds must be one integer or 4 integers (init, mutation, crossover, migration), got {seeds!r}")
+    return [_checks.integer(f"seeds[{i}] ({n})", v, 0, U64) for i, (n, v) in enumerate(zip(SEED_NAMES, seeds))]
 
 
 def _limits(limits, dims):

@@ -2,6 +2,7 @@
 
 import ctypes
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -10,6 +11,7 @@ from ._errors import check, check_int, take_string
 from ._handle import Instance
 from ._result import ArrayEq
 from ._objective import as_bytes, make_objective
+from ._precision import resolve as _resolve_precision
 from .qap import _tabu_options
 
 _DOMAINS = {"binary": 0, "integer": 1, "real": 2, "B": 0, "I": 1, "R": 2}
@@ -22,7 +24,7 @@ class HC12Result(ArrayEq):
     """The best of the runs: ``value``; ``x`` (the reals for the real domain, else the decoded
     integers); ``string`` (the stored words, Gray-coded under GC: the thesis's K_GC),
     ``integers``, ``reals``; ``iterations`` of the best run, ``evaluations`` over all runs,
-    ``seconds``, and per run ``run_values`` and ``run_iterations``."""
+    ``seconds``, per run ``run_values`` and ``run_iterations``, and the ``precision``."""
 
     value: float
     x: np.ndarray
@@ -34,6 +36,8 @@ class HC12Result(ArrayEq):
     seconds: float = field(compare=False)
     run_values: np.ndarray
     run_iterations: np.ndarray
+    #: "double" or "single": the precision the solver computed in
+    precision: str = "double"
 
 
 def _copy(ptr, n, dtype):
@@ -52,11 +56,14 @@ class HC12(Instance):
     instance (see ``Instance``).
 
     ``domain``: ``"real"`` (default), ``"integer"`` or ``"binary"`` (the thesis's
-    ``params:noR``); ``double``: compute in double precision (the device needs cl_khr_fp64).
+    ``params:noR``); ``precision``: ``"double"`` (the default) or ``"single"`` (``double=True/False``
+    is the older spelling). Double precision needs a device with fp64 (cl_khr_fp64); without it
+    the solver computes in single precision and says so in ``precision`` and ``precision_note``.
     """
 
-    def __init__(self, n_param, n_bit_param, dod_param, objective, mask_order=2, start_bit=0, bit_len=0,
-                 domain="real", double=False):
+    def __init__(self, n_param: int, n_bit_param, dod_param, objective, mask_order: int = 2, start_bit: int = 0,
+                 bit_len: int = 0, domain: str = "real", double: Optional[bool] = None, *,
+                 precision: Optional[str] = None):
         self.n_param = _checks.integer("n_param", n_param, 1, 2**32 - 1)
         self.n_bit_param = _checks.vector("n_bit_param", n_bit_param, np.uint32, lengths=(1, self.n_param))
         if np.any(self.n_bit_param < 1) or np.any(self.n_bit_param > 32):
@@ -73,7 +80,9 @@ class HC12(Instance):
         self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
         domain = _checks.choice("domain", domain, _DOMAINS)
         self.domain = {0: "binary", 1: "integer", 2: "real"}[domain]
-        self.double = _checks.flag("double", double)
+        #: "double" or "single": the precision the solver computes in
+        self.precision, self.precision_note = _resolve_precision(precision, double)
+        self.double = self.precision == "double"
         obj, self._callback, keep = make_objective(objective)
         self.objective = objective
         r = _lib.lib().metaopt_hc12_params(
@@ -143,6 +152,7 @@ class HC12(Instance):
                     seconds=float(r.seconds),
                     run_values=_copy(r.run_values, r.runs, np.float64),
                     run_iterations=_copy(r.run_iterations, r.runs, np.uint32),
+                    precision=self.precision,
                 )
             finally:
                 L.metaopt_hc12_free_run_result(ctypes.byref(r))

@@ -7,7 +7,7 @@ import ctypes
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, Union
 
 import numpy as np
 
@@ -67,6 +67,11 @@ class QAPSolution(ArrayEq):
     bks: Optional[int]
     gap_percent: Optional[float]
 
+    @property
+    def gap(self) -> Optional[float]:
+        """``gap_percent``: 100 * (cost - bks) / |bks|, or None without a best-known value."""
+        return self.gap_percent
+
 
 @dataclass(eq=False)
 class QAPTsSolution(ArrayEq):
@@ -89,7 +94,8 @@ class QAPTsSolution(ArrayEq):
     backend: str
 
     @property
-    def gap(self):
+    def gap(self) -> Optional[float]:
+        """``gap_percent``: 100 * (cost - bks) / |bks|, or None without a best-known value."""
         return self.gap_percent
 
 
@@ -417,8 +423,9 @@ def _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve):
     return o
 
 
-def qap_solve(A, B=None, method="ts", chains=32, iterations=None, time_limit=None, target=None, seed=1,
-              cpu=False, bks=None, **options):
+def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optional[int] = None,
+              time_limit: Optional[float] = None, target=None, seed: Optional[int] = 1, cpu: bool = False,
+              bks: Optional[int] = None, **options) -> Union["QAPTsSolution", "QAPSolution"]:
     """Solves a QAP instance in one call and frees the instance: ``A`` and ``B`` the flow and
     distance matrices (any instance, as ``HC12QAP.from_ab``), or ``A`` a QAPLIB ``.dat`` path
     (``B`` None; a ``BKS.csv`` beside it gives the best-known value). ``method="ts"`` (default)
@@ -427,10 +434,21 @@ def qap_solve(A, B=None, method="ts", chains=32, iterations=None, time_limit=Non
     options) and returns a ``QAPTsSolution``; ``method="hc12"`` the iterated HC12 solve
     (``HC12QAP.solve``; ``swaps`` (default 16) and ``mask_order`` (2) among the keyword options,
     ``runs`` (100), ``start``, ``restart``) and returns a ``QAPSolution``. ``cpu=True`` runs on
-    the CPU instead of the device in use."""
-    if method not in _METHODS:
+    the CPU instead of the device in use. ``seed=None`` draws a fresh seed.
+
+    Also ``metaopt.qap.solve``. The result has ``.cost``, ``.permutation`` (0-based: facility i
+    at location ``permutation[i]``), ``.gap`` (percent above the best-known value, or None) and
+    ``.bks``.
+
+    >>> r = metaopt.qap.solve("data/qaplib/had12.dat", target="bks", time_limit=60)  # doctest: +SKIP
+    >>> r.cost, r.gap  # doctest: +SKIP
+    (1652, 0.0)
+    """
+    if not isinstance(method, str) or method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
     cpu = _checks.flag("cpu", cpu)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**63)
     swaps = options.pop("swaps", 16 if method == "hc12" else 2)
     mask_order = options.pop("mask_order", 2)
     if isinstance(A, (str, os.PathLike)):
@@ -457,7 +475,14 @@ def qap_solve(A, B=None, method="ts", chains=32, iterations=None, time_limit=Non
                 raise ValueError("target='bks': no best-known value (give bks=)")
         if time_limit is not None and "runs" not in options:
             options["runs"] = 0
-        return q.solve(time_limit=time_limit, target=target, seed=seed, **options)
+        r = q.solve(time_limit=time_limit, target=target, seed=seed, **options)
+        if bks is not None:  # the given best-known value, as method="ts" reports it
+            r.bks, r.gap_percent = int(bks), _gap(r.cost, int(bks))
+        return r
+
+
+#: ``metaopt.qap.solve``: the same function as ``metaopt.qap_solve``.
+solve = qap_solve
 
 
 # --- QAPLIB helpers (host side, no library) ---

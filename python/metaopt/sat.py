@@ -31,6 +31,19 @@ class SATResult(ArrayEq):
     evaluations: int
     seconds: float = field(compare=False)
 
+    @property
+    def satisfied(self) -> bool:
+        """``satisfiable`` under the name of ``metaopt.sat.solve``'s results."""
+        return self.satisfiable
+
+    @property
+    def unsatisfied(self) -> int:
+        """``best_unsatisfied``: clauses the best assignment leaves unsatisfied (0 with a model)."""
+        return self.best_unsatisfied
+
+    def __bool__(self) -> bool:
+        return self.satisfiable
+
 
 def _unpack(words, num_vars):
     """Bit-packed words (variable v is bit (v-1) % 32 of word (v-1) // 32) as bools."""
@@ -160,6 +173,34 @@ class SAT(Instance):
                 )
             finally:
                 L.metaopt_sat_free_solve_result(ctypes.byref(r))
+
+
+def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float] = None, runs: Optional[int] = None,
+          seed: Optional[int] = None, **options) -> SATResult:
+    """Looks for a model of a CNF formula with the HC12 local search, in one call (the instance
+    is made and freed here).
+
+    ``formula``: a DIMACS file (str or path) or a list of clauses (lists of signed literals,
+    ``[[1, -2], [2, 3]]``; ``num_vars`` defaults to the highest variable). ``time_limit`` in
+    seconds (library default 10 s), ``runs`` (default: until a model or the time limit), ``seed``
+    (None: the library's default, 1), and ``SAT.solve``'s other options (``mask_order``,
+    ``tabu_length``, ``tabu_max_iterations``, ``tabu_max_no_improve``, ``tenure``).
+
+    Returns a ``SATResult``: ``.satisfied`` (a model was found and verified against every clause;
+    False proves nothing), ``.model`` and ``.literals`` (with a model), ``.assignment`` (the best
+    assignment seen, bool per variable), ``.unsatisfied`` (its unsatisfied clauses), ``.runs``,
+    ``.iterations``, ``.evaluations``, ``.seconds``.
+    """
+    import os  # noqa: PLC0415
+
+    if isinstance(formula, (str, os.PathLike)):
+        if num_vars is not None:
+            raise TypeError("num_vars is for a list of clauses; a DIMACS file names its own")
+        inst = SAT.from_file(formula)
+    else:
+        inst = SAT(formula, num_vars)
+    with inst:
+        return inst.solve(time_limit=time_limit, runs=runs, seed=seed, **options)
 
 
 # --- host helpers (no library) ---

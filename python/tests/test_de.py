@@ -272,7 +272,7 @@ def test_errors_name_the_argument():
         IslandDE(4, 10, 3, (-1, 1), f_mode="random")
     with pytest.raises(ValueError, match="backend must be"):
         IslandDE(4, 10, 3, (-1, 1), backend="gpu0")
-    with pytest.raises(ValueError, match="seeds must be 4 integers"):
+    with pytest.raises(ValueError, match="seeds must be one integer or 4 integers"):
         IslandDE(4, 10, 3, (-1, 1), seeds=(1, 2))
     with pytest.raises(ValueError, match=r"seeds\[1\] \(mutation\) must be"):
         IslandDE(4, 10, 3, (-1, 1), seeds=(1, -2, 3, 4))

@@ -1,0 +1,481 @@
+"""``metaopt.minimize``: a ``scipy.optimize``-shaped entry point to island DE (``method="de"``) and
+general HC12 (``method="hc12"``), returning an ``OptimizeResult``.
+
+Like ``scipy.optimize.differential_evolution``: ``fun(x, *args) -> float`` is called once per
+point (``x`` a float64 vector of ``len(bounds)``), or with ``vectorized=True`` once per generation
+with ``x`` of shape ``(n, S)`` (one column per point) returning ``S`` values; ``bounds`` is a
+sequence of ``(min, max)`` pairs or a ``scipy.optimize.Bounds``; ``seed`` an integer (or None);
+``tol``/``atol`` scipy's convergence test ``std(E) <= atol + tol * |mean(E)|`` on the energies
+``E`` of the population; ``callback(intermediate_result)`` is called between generations and
+stops the solver by returning True or raising ``StopIteration``.
+"""
+
+import inspect
+import math
+import numbers
+import time
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _checks
+from ._objective import Source
+from .de import IslandDE, de_seeds
+from .device import device_info, get_device_number, set_device_number
+from .hc12 import HC12
+
+__all__ = ["OptimizeResult", "minimize"]
+
+_METHODS = ("de", "hc12")
+_DE_OPTIONS = ("islands", "members", "mutation", "migration", "period", "bounds_correction", "f_mode", "f_min",
+               "f_max", "cr", "shared_random", "target", "time_limit")
+_HC12_OPTIONS = ("runs", "bits", "mask_order", "coding", "taboo", "tabu_length", "patience", "target", "time_limit")
+
+
+class OptimizeResult(dict):
+    """The result of ``minimize``, as ``scipy.optimize.OptimizeResult``: a dict whose keys are
+    also attributes (``r.x`` is ``r["x"]``).
+
+    ``x`` (the best point, float64), ``fun`` (its value), ``nfev`` (objective evaluations),
+    ``nit`` (DE generations; HC12 iterations over all runs), ``success``, ``status`` (0
+    converged, tolerance or target met; 1 ``maxiter`` or the time limit reached; 2 stopped by the
+    callback), ``message``; and metaopt's own: ``method``, ``precision`` (``"double"``, or
+    ``"single"`` when asked for or when the device has no fp64: ``precision_note`` says so),
+    ``device`` (which device or ``"cpu"``), ``stop`` (``"convergence"``, ``"target"``,
+    ``"maxiter"``, ``"time_limit"``, ``"callback"``, ``"runs"``, ``"stagnation"``), ``seconds``,
+    ``seed`` and, for DE, ``convergence`` (``std(E) / |mean(E)|``, as scipy's) and
+    ``population_energies`` where the population was followed (Python objectives).
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError as e:
+            raise AttributeError(name) from e
+
+    __setattr__ = dict.__setitem__
+    __delattr__ = dict.__delitem__
+
+    def __repr__(self) -> str:
+        if not self:
+            return f"{type(self).__name__}()"
+        width = max(map(len, self)) + 1
+        return "\n".join(f"{k.rjust(width)}: {v!r}" for k, v in self.items())
+
+    def __dir__(self):
+        return list(self.keys()) + list(super().__dir__())
+
+
+def _bounds(bounds) -> np.ndarray:
+    """(n, 2) float64 from a sequence of (min, max) pairs or an object with ``lb``/``ub``
+    (``scipy.optimize.Bounds``)."""
+    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):
+        lb, ub = np.atleast_1d(np.asarray(bounds.lb, dtype=float)), np.atleast_1d(np.asarray(bounds.ub, dtype=float))
+        lb, ub = np.broadcast_arrays(lb, ub)
+        b = np.stack([lb, ub], axis=1)
+    else:
+        if bounds is None or isinstance(bounds, (str, bytes)):
+            raise TypeError(f"bounds must be a sequence of (min, max) pairs, got {type(bounds).__name__}")
+        b = _checks.numeric_array("bounds", bounds).astype(np.float64)
+        if b.ndim != 2 or b.shape[1] != 2 or b.shape[0] < 1:
+            raise ValueError(f"bounds must be a sequence of (min, max) pairs, one per dimension, got shape {b.shape}")
+    if not np.all(np.isfinite(b)):
+        raise ValueError("bounds must be finite")
+    bad = np.flatnonzero(b[:, 0] >= b[:, 1])
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"bounds[{i}] is ({b[i, 0]}, {b[i, 1]}); expected min < max")
+    return np.ascontiguousarray(b)
+
+
+class _Objective:
+    """The user's function as the library's batch objective: rows of points in, values out,
+    counting evaluations and remembering the last batch (the DE population is followed from it)."""
+
+    def __init__(self, fun, args, vectorized, dims):
+        self.fun, self.args, self.vectorized, self.dims = fun, tuple(args), vectorized, dims
+        self.nfev = 0
+        self.last_x = None
+        self.last_f = None
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        if self.vectorized:
+            F = np.asarray(self.fun(X.T, *self.args), dtype=np.float64)
+            if F.shape not in ((X.shape[0],), (1, X.shape[0])):
+                raise ValueError(f"fun (vectorized=True) must return {X.shape[0]} values for x of shape "
+                                 f"{X.T.shape}, got shape {F.shape}")
+            F = F.reshape(-1)
+        else:
+            F = np.empty(X.shape[0])
+            for i in range(X.shape[0]):
+                v = self.fun(X[i].copy(), *self.args)
+                try:
+                    F[i] = float(np.asarray(v).item()) if not isinstance(v, numbers.Real) else float(v)
+                except (TypeError, ValueError):
+                    raise ValueError(f"fun must return one real number per point, got {v!r} at x = {X[i].tolist()}") from None
+        self.nfev += X.shape[0]
+        self.last_x, self.last_f = X, F
+        return F
+
+
+def _callback_caller(callback) -> Optional[Callable[[OptimizeResult], bool]]:
+    """``callback(intermediate_result)`` (scipy >= 1.12), or the older ``callback(xk, convergence=)``
+    when the callable takes two positional parameters; returns True when it asks to stop."""
+    if callback is None:
+        return None
+    if not callable(callback):
+        raise TypeError(f"callback must be callable or None, got {type(callback).__name__}")
+    legacy = False
+    try:
+        params = [p for p in inspect.signature(callback).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        legacy = len(params) >= 2 and params[0].name != "intermediate_result"
+    except (TypeError, ValueError):
+        pass
+
+    def call(res: OptimizeResult) -> bool:
+        try:
+            out = callback(res["x"], convergence=res.get("convergence", 0.0)) if legacy else callback(res)
+        except StopIteration:
+            return True
+        return bool(out)
+
+    return call
+
+
+def _device(device) -> Tuple[Optional[int], bool]:
+    """(device number or None for the device in use, cpu)."""
+    if device is None or (isinstance(device, str) and device == "device"):
+        return None, False
+    if isinstance(device, str):
+        if device == "cpu":
+            return None, True
+        raise ValueError(f"device must be None, a device number, 'device' or 'cpu', got {device!r}")
+    return _checks.integer("device", device, 0, 2**31 - 1), False
+
+
+def _device_label(number: Optional[int], cpu: bool) -> str:
+    if cpu:
+        return "cpu"
+    try:
+        n = get_device_number() if number is None else number
+        return f"device {n}: {device_info(n).name}"
+    except Exception:  # noqa: BLE001 - a label only
+        return "device" if number is None else f"device {number}"
+
+
+def minimize(
+    fun: Union[Callable[..., float], str, Source],
+    bounds,
+    method: str = "de",
+    x0=None,
+    args: tuple = (),
+    maxiter: Optional[int] = None,
+    popsize: Optional[int] = None,
+    seed: Optional[int] = None,
+    tol: float = 0.01,
+    callback: Optional[Callable[..., Any]] = None,
+    vectorized: bool = False,
+    device: Union[None, int, str] = None,
+    precision: str = "double",
+    *,
+    atol: float = 0.0,
+    **options: Any,
+) -> OptimizeResult:
+    """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
+    HC12 (``method="hc12"``), in the shape of ``scipy.optimize.differential_evolution``.
+
+    Parameters
+    ----------
+    fun : callable, str or metaopt.Source
+        ``fun(x, *args) -> float`` with ``x`` a float64 vector of ``len(bounds)``, called once per
+        point. With ``vectorized=True`` it is called with ``x`` of shape ``(n, S)`` (scipy's
+        orientation: one column per point) and returns ``S`` values. A catalogue name
+        (``"F1"``, ``"CEC05t"``, ...) or a ``metaopt.Source`` of OpenCL C runs the objective on
+        the device instead (``args`` must then be empty).
+    bounds : sequence of (min, max) pairs, or scipy.optimize.Bounds
+        One finite interval per dimension.
+    method : "de" or "hc12"
+        Island differential evolution, or HC12 (a hill climber over a binary grid with restarts).
+    x0 : array-like, optional
+        HC12: the start of the first run. DE: evaluated first and returned if nothing better is
+        found (the library draws the initial population itself).
+    args : tuple
+        Extra arguments of ``fun``.
+    maxiter : int, optional
+        DE: the most generations (default 1000). HC12: the most iterations of a run (default
+        1,000,000).
+    popsize : int, optional
+        DE: scipy's multiplier, the total population is ``popsize * len(bounds)`` (default 15)
+        spread over ``islands`` populations (at least 4 members each). Not an option of HC12
+        (its neighbourhood size follows from ``bits`` and ``mask_order``).
+    seed : int, optional
+        The same seed gives the same result (on one device); None draws fresh seeds
+        (``result.seed`` holds the one used).
+    tol, atol : float
+        DE with a Python ``fun``: scipy's convergence test, stop when
+        ``std(E) <= atol + tol * |mean(E)|`` over the energies ``E`` of every member (followed
+        exactly through selection and migration). DE with a catalogue/Source objective: the same
+        test over the islands' best values. HC12: stop after ``patience`` (default 3)
+        consecutive runs that improve the best by no more than ``atol + tol * |best|``.
+        ``tol=0`` and ``atol=0`` turn the test off.
+    callback : callable, optional
+        ``callback(intermediate_result)`` after every DE generation / HC12 run, with an
+        ``OptimizeResult`` holding ``x``, ``fun``, ``nit``, ``nfev`` (and ``convergence``); a
+        callable of two positional parameters gets scipy's older ``callback(xk, convergence=)``.
+        Returning True or raising ``StopIteration`` stops the solver (``status`` 2).
+    vectorized : bool
+        See ``fun``.
+    device : None, int or "cpu"
+        The device in use (None), a device number, or ``"cpu"`` (DE's CPU backend).
+    precision : "double" or "single"
+        Double by default; a device without fp64 falls back to single and says so
+        (``result.precision``, ``result.precision_note``).
+    **options
+        DE: ``islands`` (4), ``members`` (per island; default from ``popsize``), ``mutation``
+        (``"DE/rand/1"``), ``migration`` (``"PermuteN"``; ``"None"`` for independent islands),
+        ``period`` (10), ``bounds_correction`` (``"COTN"``), ``f_mode`` (``"linspace"``),
+        ``f_min`` (0.5), ``f_max`` (0.9), ``cr`` (0.9), ``shared_random``, ``target`` (stop at a
+        value at most this), ``time_limit`` (seconds). HC12: ``runs`` (10), ``bits`` per
+        dimension (20), ``mask_order`` (2), ``coding`` (``"GC"``), ``taboo``/``tabu_length``,
+        ``patience`` (3), ``target``, ``time_limit``.
+
+    Returns
+    -------
+    OptimizeResult
+        ``x``, ``fun``, ``nfev``, ``nit``, ``success``, ``status``, ``message`` as scipy's, plus
+        ``precision``, ``device``, ``stop``, ``method``, ``seconds``, ``seed``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad argument, naming it. The exception of ``fun`` or ``callback`` propagates.
+
+    Examples
+    --------
+    >>> import metaopt
+    >>> r = metaopt.minimize(lambda x: ((x - 1) ** 2).sum(), [(-5, 5)] * 3, seed=42)
+    >>> bool(abs(r.x - 1).max() < 1e-3), r.precision
+    (True, 'double')
+    """
+    if not isinstance(method, str):
+        raise TypeError(f"method must be 'de' or 'hc12' (a str), got {type(method).__name__}")
+    method = method.lower()
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of 'de', 'hc12', got {method!r}")
+    if not (callable(fun) or isinstance(fun, (str, Source))):
+        raise TypeError(f"fun must be callable, a catalogue name (str) or a metaopt.Source, got {type(fun).__name__}")
+    if not isinstance(args, tuple):
+        args = (args,)
+    if args and not callable(fun):
+        raise ValueError("args are for a Python fun; a catalogue or Source objective takes none")
+    b = _bounds(bounds)
+    dims = b.shape[0]
+    vectorized = _checks.flag("vectorized", vectorized)
+    tol = _checks.real("tol", tol)
+    atol = _checks.real("atol", atol)
+    if tol < 0 or atol < 0:
+        raise ValueError(f"tol and atol must be >= 0, got tol={tol}, atol={atol}")
+    _checks.choice("precision", precision, {"double": 0, "single": 1})
+    number, cpu = _device(device)
+    call_back = _callback_caller(callback)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**63)
+    seed = _checks.integer("seed", seed, 0, None)
+    if x0 is not None:
+        x0 = _checks.vector("x0", x0, np.float64, length=dims, finite=True)
+        if np.any(x0 < b[:, 0]) or np.any(x0 > b[:, 1]):
+            raise ValueError("x0 must lie within bounds")
+    allowed = _DE_OPTIONS if method == "de" else _HC12_OPTIONS
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise TypeError(f"minimize(method={method!r}) got unexpected option(s) {', '.join(unknown)}; "
+                        f"its options are {', '.join(allowed)}")
+    objective = _Objective(fun, args, vectorized, dims) if callable(fun) and not isinstance(fun, Source) else fun
+    previous = None
+    if number is not None:
+        previous = get_device_number()
+        set_device_number(number)
+    try:
+        solve = _minimize_de if method == "de" else _minimize_hc12
+        res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options)
+    finally:
+        if previous is not None:
+            set_device_number(previous)
+    res["device"] = _device_label(number, cpu)
+    return res
+
+
+def _finish(res: OptimizeResult, stop: str, method: str) -> OptimizeResult:
+    messages = {
+        "convergence": (0, True, "Optimization terminated successfully."),
+        "target": (0, True, "The target value was reached."),
+        "runs": (0, True, "Optimization terminated successfully (every run finished)."),
+        "stagnation": (0, True, "Optimization terminated successfully (the runs stopped improving by more than tol)."),
+        "maxiter": (1, False, "Maximum number of iterations has been exceeded."),
+        "time_limit": (1, False, "The time limit was reached."),
+        "callback": (2, False, "The callback requested a stop."),
+    }
+    status, success, message = messages[stop]
+    if res.get("precision_note"):
+        message += " (" + res["precision_note"] + ")"
+    res.update(status=status, success=success, message=message, stop=stop, method=method)
+    return res
+
+
+def _x0_candidate(objective, x0):
+    """(value, x0) of the start point for DE, evaluated once, or None."""
+    if x0 is None or not isinstance(objective, _Objective):
+        return None
+    return float(objective(x0[np.newaxis])[0]), x0
+
+
+def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options):
+    dims = b.shape[0]
+    maxiter = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
+    popsize = 15 if popsize is None else _checks.integer("popsize", popsize, 1, None)
+    islands = _checks.integer("islands", options.get("islands", 4), 1, 2**32 - 1)
+    members = options.get("members")
+    if members is None:
+        members = max(4, math.ceil(popsize * dims / islands))
+    members = _checks.integer("members", members, 3, 2**32 - 1)
+    migration = options.get("migration", "PermuteN")
+    migration = "None" if migration is None or islands == 1 else migration
+    period = _checks.integer("period", options.get("period", 10), 1, 2**32 - 1)
+    target = options.get("target")
+    target = None if target is None else _checks.real("target", target, finite=False)
+    time_limit = options.get("time_limit")
+    if time_limit is not None:
+        time_limit = _checks.real("time_limit", time_limit)
+        if time_limit <= 0:
+            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+    start = time.perf_counter()
+    candidate = _x0_candidate(objective, x0)
+    de = IslandDE(
+        islands, members, dims, b, options.get("bounds_correction", "COTN"),
+        f_mode=options.get("f_mode", "linspace"), f_min=options.get("f_min", 0.5), f_max=options.get("f_max", 0.9),
+        cr=options.get("cr", 0.9), seeds=de_seeds(seed), precision=precision,
+        shared_random=options.get("shared_random", False), backend="cpu" if cpu else "device",
+    )
+    follow = isinstance(objective, _Objective)
+    with de:
+        de.init(objective, options.get("mutation", "DE/rand/1"), migration, period)
+        E = X = None
+        if follow:  # the initial population, row p * members + m
+            E, X = objective.last_f.copy(), objective.last_x.copy()
+        gen, stop = 0, "maxiter"
+        convergence = math.inf
+        while gen < maxiter:
+            gen = de.iteration()
+            if follow:
+                T, FT = objective.last_x, objective.last_f
+                keep = FT <= E  # the library's selection: the trial replaces the member when f <= f(member)
+                E = np.where(keep, FT, E)
+                X = np.where(keep[:, None], T, X)
+                if migration != "None" and gen % period == 0:
+                    E, X = _after_migration(de, islands, members, E, X)
+                energies = E
+            else:
+                energies = de.bests_fitness()
+            best = float(energies.min())
+            mean = float(np.mean(energies))
+            spread = float(np.std(energies))
+            convergence = spread / abs(mean) if mean != 0 else (0.0 if spread == 0 else math.inf)
+            if target is not None and best <= target:
+                stop = "target"
+                break
+            if (tol or atol) and np.isfinite(spread) and spread <= atol + tol * abs(mean):
+                stop = "convergence"
+                break
+            if time_limit is not None and time.perf_counter() - start >= time_limit:
+                stop = "time_limit"
+                break
+            if call_back is not None:
+                p = int(np.argmin(energies)) // members if follow else int(np.argmin(energies))
+                xb = X[int(np.argmin(E))].copy() if follow else de.best(p)
+                nfev = objective.nfev if follow else islands * members * (gen + 1)
+                if call_back(OptimizeResult(x=xb, fun=best, nit=gen, nfev=nfev, convergence=convergence)):
+                    stop = "callback"
+                    break
+        bests = de.bests_fitness()
+        p = int(np.argmin(bests))
+        x, value = de.best(p), float(bests[p])
+        precision_used, note = de.precision, de.precision_note
+    res = OptimizeResult(x=x, fun=value)
+    if candidate is not None and candidate[0] < value:
+        res.update(x=candidate[1].copy(), fun=candidate[0])
+    res.update(
+        nfev=objective.nfev if follow else islands * members * (gen + 1), nit=gen, convergence=convergence,
+        precision=precision_used, precision_note=note, seconds=time.perf_counter() - start, seed=seed,
+        islands=islands, members=members,
+    )
+    if follow:
+        res["population"] = X.copy()
+        res["population_energies"] = E.copy()
+    return _finish(res, stop, "de")
+
+
+def _after_migration(de, islands, members, E, X):
+    """The energies of the population after a migration: migrants are copies of members, whose
+    energies are known; the members are read back from the library and matched."""
+    known = {X[i].tobytes(): E[i] for i in range(X.shape[0])}
+    Xn = np.stack([de.x(p, m) for p in range(islands) for m in range(members)])
+    En = np.array([known.get(Xn[i].tobytes(), np.nan) for i in range(Xn.shape[0])])
+    return (En, Xn) if not np.isnan(En).any() else (E, X)
+
+
+def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options):
+    dims = b.shape[0]
+    if popsize is not None:
+        raise ValueError("popsize is an option of method='de'; HC12's neighbourhood follows from bits and mask_order")
+    if cpu:
+        raise ValueError("device='cpu': HC12 runs on an OpenCL device only (PoCL is one on a CPU)")
+    maxiter = 1_000_000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, 2**32 - 1)
+    runs = _checks.integer("runs", options.get("runs", 10), 1, 2**32 - 1)
+    bits = _checks.integer("bits", options.get("bits", 20), 1, 32)
+    patience = _checks.integer("patience", options.get("patience", 3), 1, None)
+    target = options.get("target")
+    target = None if target is None else _checks.real("target", target, finite=False)
+    time_limit = options.get("time_limit")
+    if time_limit is not None:
+        time_limit = _checks.real("time_limit", time_limit)
+        if time_limit <= 0:
+            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+    seeds = np.random.SeedSequence(seed).generate_state(runs, np.uint64)
+    start = time.perf_counter()
+    follow = isinstance(objective, _Objective)
+    best_x, best_f = None, math.inf
+    nit = nfev = 0
+    stall = 0
+    stop = "runs"
+    with HC12(dims, bits, b, objective, mask_order=options.get("mask_order", 2), precision=precision) as h:
+        tabu = options.get("tabu_length")
+        if tabu is not None:
+            h.init_tabu_list(tabu)
+        for k in range(runs):
+            r = h.run(runs=1, coding=options.get("coding", "GC"), seed=int(seeds[k]),
+                      start=x0 if (k == 0 and x0 is not None) else None, max_iterations=maxiter,
+                      taboo=options.get("taboo", tabu is not None))
+            nit += int(r.run_iterations.sum())
+            nfev = objective.nfev if follow else nfev + r.evaluations
+            improved = best_f - r.value
+            if r.value < best_f:
+                best_x, best_f = r.x.astype(np.float64), float(r.value)
+            if target is not None and best_f <= target:
+                stop = "target"
+                break
+            stall = stall + 1 if (tol or atol) and improved <= atol + tol * abs(best_f) else 0
+            if stall >= patience and k + 1 < runs:
+                stop = "stagnation"
+                break
+            if time_limit is not None and time.perf_counter() - start >= time_limit:
+                stop = "time_limit"
+                break
+            if call_back is not None and k + 1 < runs:
+                if call_back(OptimizeResult(x=best_x.copy(), fun=best_f, nit=nit, nfev=nfev, run=k + 1)):
+                    stop = "callback"
+                    break
+        precision_used, note = h.precision, h.precision_note
+    res = OptimizeResult(x=best_x, fun=best_f, nfev=nfev, nit=nit, runs=k + 1, precision=precision_used,
+                         precision_note=note, seconds=time.perf_counter() - start, seed=seed)
+    return _finish(res, stop, "hc12")

@@ -1,0 +1,275 @@
+"""The scipy-shaped API: metaopt.minimize (DE and HC12) against known optima and against
+scipy.optimize.differential_evolution's result shape, metaopt.qap.solve against QAPLIB's
+best-known value, metaopt.sat.solve on a SATLIB formula, double precision by default, argument
+errors and the documentation that help() shows."""
+
+import numpy as np
+import pytest
+
+import metaopt
+from conftest import DATA, bks, satlib
+
+
+def sphere(x):
+    return float(np.sum((x - 0.5) ** 2))
+
+
+def rosen(x, a=1.0, b=100.0):
+    x = np.asarray(x)
+    return float(np.sum(b * (x[1:] - x[:-1] ** 2) ** 2 + (a - x[:-1]) ** 2))
+
+
+def rosen_vectorized(X):
+    # scipy's orientation: X has shape (n, S), one column per point
+    return np.sum(100.0 * (X[1:] - X[:-1] ** 2) ** 2 + (1 - X[:-1]) ** 2, axis=0)
+
+
+def test_de_finds_the_sphere_minimum_and_reports_a_scipy_shaped_result():
+    r = metaopt.minimize(sphere, [(-5, 5)] * 4, seed=42)
+    assert isinstance(r, metaopt.OptimizeResult) and isinstance(r, dict)
+    for key in ("x", "fun", "nfev", "nit", "success", "status", "message", "precision", "device", "stop"):
+        assert key in r and r[key] is getattr(r, key)
+    np.testing.assert_allclose(r.x, 0.5, atol=1e-4)
+    assert r.x.dtype == np.float64 and r.x.shape == (4,)
+    assert r.fun < 1e-8 and abs(r.fun - sphere(r.x)) < 1e-12
+    assert r.success and r.status == 0 and r.stop == "convergence" and r.method == "de"
+    assert r.precision == "double" and r.device.startswith("device ")
+    assert r.nfev == r.islands * r.members * (r.nit + 1) and 0 < r.nit <= 1000
+    assert r.population.shape == (r.islands * r.members, 4) and r.population_energies.min() == r.fun
+    # the same seed gives the same run
+    again = metaopt.minimize(sphere, [(-5, 5)] * 4, seed=42)
+    assert again.fun == r.fun and np.array_equal(again.x, r.x) and again.nit == r.nit
+
+
+def test_de_finds_the_rosenbrock_minimum_with_args_and_vectorized():
+    r = metaopt.minimize(rosen, [(-2, 2)] * 3, args=(1.0, 100.0), seed=7, tol=1e-10, maxiter=3000)
+    np.testing.assert_allclose(r.x, 1.0, atol=1e-3)
+    assert r.fun < 1e-6
+    shapes = []
+
+    def vec(X):
+        shapes.append(X.shape)
+        return rosen_vectorized(X)
+
+    v = metaopt.minimize(vec, [(-2, 2)] * 3, vectorized=True, seed=7, tol=1e-10, maxiter=3000)
+    assert all(s[0] == 3 for s in shapes) and shapes[0][1] == v.islands * v.members
+    np.testing.assert_allclose(v.x, 1.0, atol=1e-3)
+    # the same run, scalar or vectorized
+    assert v.nit == r.nit and v.fun == pytest.approx(r.fun, rel=1e-9, abs=1e-15)
+
+
+def test_the_objective_gets_float64_points_by_default():
+    seen = set()
+
+    def f(x):
+        seen.add((type(x), x.dtype, x.shape))
+        return float(np.sum(x**2))
+
+    r = metaopt.minimize(f, [(-1, 1)] * 2, maxiter=5, seed=1)
+    assert seen == {(np.ndarray, np.dtype(np.float64), (2,))}
+    assert r.precision == "double"
+    s = metaopt.minimize(f, [(-1, 1)] * 2, maxiter=5, seed=1, precision="single")
+    assert s.precision == "single"
+
+
+def test_hc12_finds_the_rosenbrock_minimum():
+    r = metaopt.minimize(rosen_vectorized, [(-2, 2)] * 2, method="hc12", vectorized=True, seed=3, runs=4)
+    assert r.method == "hc12" and r.success and r.precision == "double"
+    np.testing.assert_allclose(r.x, 1.0, atol=0.02)
+    assert r.fun < 1e-3 and r.nfev > 0 and r.nit > 0 and r.runs <= 4
+    # x0: the first run starts there
+    s = metaopt.minimize(rosen_vectorized, [(-2, 2)] * 2, method="hc12", vectorized=True, seed=3, runs=1,
+                         x0=[0.9, 0.8])
+    assert s.fun < 1e-3
+
+
+def test_a_catalogue_objective_runs_on_the_device():
+    r = metaopt.minimize("F1", [(-5.12, 5.12)] * 5, seed=11, target=1e-10)
+    assert r.stop == "target" and r.fun <= 1e-10 and r.success
+    assert "population" not in r and r.nfev == r.islands * r.members * (r.nit + 1)
+
+
+def test_callback_gets_intermediate_results_and_can_stop():
+    seen = []
+
+    def cb(intermediate_result):
+        seen.append((intermediate_result.nit, intermediate_result.fun))
+        return intermediate_result.nit >= 5
+
+    r = metaopt.minimize(sphere, [(-5, 5)] * 2, seed=1, callback=cb, tol=0)
+    assert [n for n, _ in seen] == [1, 2, 3, 4, 5] and r.nit == 5
+    assert r.stop == "callback" and not r.success and r.status == 2
+    assert all(a >= b for (_, a), (_, b) in zip(seen, seen[1:]))  # the best never gets worse
+
+    def stop_iteration(intermediate_result):
+        raise StopIteration
+
+    assert metaopt.minimize(sphere, [(-5, 5)] * 2, seed=1, callback=stop_iteration).nit == 1
+    legacy = []
+    metaopt.minimize(sphere, [(-5, 5)] * 2, seed=1, maxiter=3, tol=0,
+                     callback=lambda xk, convergence: legacy.append((xk.shape, convergence)))
+    assert len(legacy) == 3 and legacy[0][0] == (2,)
+    # HC12: between runs
+    runs = []
+    metaopt.minimize(rosen_vectorized, [(-2, 2)] * 2, method="hc12", vectorized=True, seed=1, runs=3, tol=0,
+                     callback=lambda intermediate_result: runs.append(intermediate_result.run))
+    assert runs == [1, 2]
+
+
+def test_maxiter_ends_unsuccessfully_like_scipy():
+    r = metaopt.minimize(rosen, [(-2, 2)] * 5, maxiter=3, seed=1)
+    assert r.nit == 3 and r.stop == "maxiter" and not r.success and r.status == 1
+    assert "Maximum number of iterations" in r.message
+
+
+def test_the_result_has_the_shape_of_scipys_differential_evolution():
+    optimize = pytest.importorskip("scipy.optimize")
+    bounds = [(-2, 2)] * 3
+    want = optimize.differential_evolution(rosen, bounds, seed=1, polish=False, tol=1e-8, maxiter=2000)
+    got = metaopt.minimize(rosen, bounds, seed=1, tol=1e-8, maxiter=2000)
+    for key in ("x", "fun", "nfev", "nit", "success", "message"):
+        assert key in got, key
+        assert type(got[key]) is type(want[key]) or (key == "fun" and isinstance(got[key], float)), key
+    assert got.x.shape == want.x.shape and got.x.dtype == want.x.dtype
+    np.testing.assert_allclose(got.x, want.x, atol=1e-3)
+    # scipy.optimize.Bounds is accepted too
+    b = metaopt.minimize(rosen, optimize.Bounds([-2] * 3, [2] * 3), seed=1, tol=1e-8, maxiter=2000)
+    assert b.nit == got.nit and np.array_equal(b.x, got.x)
+
+
+def test_bad_arguments_name_the_argument():
+    f = sphere
+    cases = [
+        (ValueError, "method must be", dict(method="nelder-mead")),
+        (TypeError, "method must be", dict(method=3)),
+        (ValueError, "bounds", dict(bounds=[(1, 0)])),
+        (ValueError, "bounds", dict(bounds=[1, 2, 3])),
+        (TypeError, "bounds", dict(bounds="x")),
+        (ValueError, "precision must be", dict(precision="half")),
+        (TypeError, "seed must be an integer", dict(seed=1.5)),
+        (ValueError, "seed must be", dict(seed=-1)),
+        (ValueError, "maxiter must be", dict(maxiter=0)),
+        (ValueError, "popsize must be", dict(popsize=0)),
+        (ValueError, "tol", dict(tol=-1)),
+        (TypeError, "callback must be callable", dict(callback=3)),
+        (TypeError, "vectorized must be", dict(vectorized="yes")),
+        (ValueError, "device must be", dict(device="gpu")),
+        (ValueError, "x0 must have 2 entries", dict(x0=[1, 2, 3])),
+        (ValueError, "x0 must lie within bounds", dict(x0=[9, 9])),
+        (TypeError, "unexpected option.*popsizee", dict(popsizee=3)),
+        (ValueError, "popsize is an option of method='de'", dict(method="hc12", popsize=4)),
+        (ValueError, "members must be", dict(members=2)),
+    ]
+    for exc, match, kwargs in cases:
+        kw = dict(fun=f, bounds=[(-1, 1)] * 2, maxiter=2)
+        kw.update(kwargs)
+        with pytest.raises(exc, match=match):
+            metaopt.minimize(**kw)
+    with pytest.raises(TypeError, match="fun must be callable"):
+        metaopt.minimize(3, [(-1, 1)])
+    with pytest.raises(ValueError, match="fun must return one real number"):
+        metaopt.minimize(lambda x: "a", [(-1, 1)], maxiter=1)
+    with pytest.raises(ValueError, match=r"fun \(vectorized=True\) must return 8 values"):
+        metaopt.minimize(lambda X: np.zeros(3), [(-1, 1)], vectorized=True, maxiter=1, islands=2, members=4)
+
+
+def test_an_exception_of_fun_propagates():
+    class Boom(Exception):
+        pass
+
+    def f(x):
+        raise Boom("no")
+
+    with pytest.raises(Boom):
+        metaopt.minimize(f, [(-1, 1)] * 2, maxiter=2)
+
+
+def test_precision_defaults_to_double_in_the_classes_and_double_is_an_alias():
+    with metaopt.IslandDE(2, 8, 2, (-1, 1)) as de:
+        assert de.precision == "double" and de.double
+        de.init("F1")
+        assert de.run(generations=2).precision == "double"
+    with metaopt.IslandDE(2, 8, 2, (-1, 1), double=False) as de:
+        assert de.precision == "single" and not de.double
+    with metaopt.IslandDE(2, 8, 2, (-1, 1), precision="single") as de:
+        assert de.precision == "single"
+    with pytest.raises(ValueError, match="disagree"):
+        metaopt.IslandDE(2, 8, 2, (-1, 1), precision="single", double=True)
+    with pytest.raises(ValueError, match="precision must be"):
+        metaopt.IslandDE(2, 8, 2, (-1, 1), precision="quad")
+    with metaopt.HC12(2, 10, [-1, 1], "F1") as h:
+        assert h.precision == "double" and h.run().precision == "double"
+    with metaopt.HC12(2, 10, [-1, 1], "F1", precision="single") as h:
+        assert h.precision == "single"
+    assert all(isinstance(d.fp64, bool) for d in metaopt.devices())
+
+
+def test_double_falls_back_to_single_on_a_device_without_fp64(monkeypatch):
+    from metaopt import _precision, device
+
+    real = device.device_info
+
+    def no_fp64(n):
+        info = real(n)
+        info.fp64 = False
+        return info
+
+    monkeypatch.setattr(device, "device_info", no_fp64)
+    with metaopt.IslandDE(2, 8, 2, (-1, 1)) as de:
+        assert de.precision == "single" and "no fp64" in de.precision_note
+    with metaopt.IslandDE(2, 8, 2, (-1, 1), backend="cpu") as de:
+        assert de.precision == "double"  # the CPU backend always has double
+    r = metaopt.minimize(sphere, [(-1, 1)] * 2, maxiter=3, seed=1)
+    assert r.precision == "single" and "no fp64" in r.precision_note and "no fp64" in r.message
+    assert _precision.requested(None, None) == "double"
+
+
+def test_de_seeds_from_one_integer():
+    from metaopt.de import de_seeds
+
+    assert de_seeds(42) == de_seeds(42) != de_seeds(43)
+    assert len(de_seeds(None)) == 4 and de_seeds((1, 2, 3, 4)) == [1, 2, 3, 4]
+    with metaopt.IslandDE(2, 8, 2, (-1, 1), seeds=42, backend="cpu") as a, \
+            metaopt.IslandDE(2, 8, 2, (-1, 1), seeds=42, backend="cpu") as b:
+        a.init("F1")
+        b.init("F1")
+        assert a.run(generations=5) == b.run(generations=5)
+
+
+def test_qap_solve_reaches_the_best_known_value():
+    path = DATA / "had12.dat"
+    r = metaopt.qap.solve(str(path), target="bks", time_limit=60, chains=8, seed=1, cpu=True)
+    assert r.cost == bks()["had12"] == 1652 and r.gap == 0.0 and r.bks == 1652
+    A, B = metaopt.read_qaplib(path)
+    assert metaopt.qap_cost(A, B, r.permutation) == r.cost
+    assert metaopt.qap.solve is metaopt.qap_solve
+    h = metaopt.qap.solve(A, B, method="hc12", runs=50, seed=2, bks=1652, target="bks")
+    assert h.cost == metaopt.qap_cost(A, B, h.permutation) and h.gap == pytest.approx(100 * (h.cost - 1652) / 1652)
+    with pytest.raises(ValueError, match="method must be"):
+        metaopt.qap.solve(A, B, method="sa")
+
+
+def test_sat_solve_finds_a_model():
+    path = satlib("uf20-91/uf20-01.cnf")
+    r = metaopt.sat.solve(path, time_limit=30, seed=1)
+    assert r.satisfied and r and r.unsatisfied == 0
+    _, clauses = metaopt.read_dimacs(path)
+    assert metaopt.unsatisfied_clauses(clauses, r.assignment) == []
+    assert metaopt.unsatisfied_clauses(clauses, r.model) == []
+    small = metaopt.sat.solve([[1, -2], [2, 3], [-1, -3]], time_limit=5)
+    assert small.satisfied and metaopt.unsatisfied_clauses([[1, -2], [2, 3], [-1, -3]], small.model) == []
+    with pytest.raises(TypeError, match="num_vars is for a list of clauses"):
+        metaopt.sat.solve(path, num_vars=3)
+
+
+def test_help_shows_the_public_api():
+    import pydoc
+
+    text = pydoc.render_doc(metaopt, renderer=pydoc.plaintext)
+    for name in ("minimize", "OptimizeResult", "qap.solve", "sat.solve", "IslandDE", "precision"):
+        assert name in text, name
+    doc = pydoc.render_doc(metaopt.minimize, renderer=pydoc.plaintext)
+    for word in ("fun", "bounds", "vectorized", "seed", "tol", "callback", "precision", "Returns", "-> metaopt.optimize.OptimizeResult"):
+        assert word in doc, word
+    for f in (metaopt.qap.solve, metaopt.sat.solve, metaopt.IslandDE, metaopt.HC12, metaopt.devices):
+        assert f.__doc__ and len(f.__doc__) > 40, f
