@@ -21,6 +21,8 @@
  *                 options), func-data, func-data-clean, kernel-verbose, profiler-on,
  *                 profiler-output, info, free                                   (mex_hc12.c)
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
+ *   shared        live (the live instances), options (option names: the alias table of
+ *                 mex_args.c)
  *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
  *   (5.2.1)       (instance, objective, [mutation, migration, period]), de-iteration, de-run
  *                 (instance, generations, [stop conditions]), de-bests, de-best, de-x,
