@@ -7,8 +7,10 @@ function h = metaopt_de_params(islands, members, dims, limits, bounds, opts)
 %   F_coefs_mode 'linspace' (F evenly from F_coefs_min to F_coefs_max over the islands) or
 %   'const' (F_coefs_min for all), F_coefs_min (0.1), F_coefs_max (1.5), CR (0.5, or one value
 %   per island), init_rng_seed (123), mutation_rng_seed (345), crossover_rng_seed (457),
-%   migration_rng_seed (581), double (false), shared_random (false), cpu (false: the OpenCL
-%   device; true: the CPU backend, which gives the same runs). The objective and the
+%   migration_rng_seed (581), double (default: true where the backend has fp64; or
+%   precision 'single' / 'double'), shared_random (false), cpu (false: the OpenCL device; true:
+%   the CPU backend, which gives the same runs). lowerCamelCase names (fCoefsMin, cr, ...) are
+%   accepted too. Compatibility wrapper: metaopt.DE is the class. The objective and the
 %   strategies are given to metaopt_de_init.
   if nargin < 5 || isempty(bounds), bounds = 'COTN'; end
   if nargin < 6, opts = struct(); end

@@ -3,7 +3,9 @@ function h = metaopt_hc12_params(nParam, nBitParam, dodParam, domain, maskOrder,
 %   h = metaopt_hc12_params(nParam, nBitParam, dodParam) with nBitParam one value or one per
 %   parameter, dodParam [a b] or an nParam x 2 matrix of intervals. domain: 'real' (default),
 %   'integer' or 'binary' (the objective reads the integers I or the bit strings B: params:noR);
-%   append ',double' (e.g. 'real,double') for double precision. Optional maskOrder (2),
+%   double precision is the default where the device has fp64: append ',single' (e.g.
+%   'real,single') for single, ',double' to insist on double. Compatibility wrapper: metaopt.HC12
+%   is the class. Optional maskOrder (2),
 %   startBit (0), bitLength (0 = to the end). The objective is given to metaopt_hc12_run.
   if nargin < 4 || isempty(domain), domain = 'real'; end
   if nargin < 5, maskOrder = 2; end

@@ -6,8 +6,10 @@ function [value, x, result] = metaopt_hc12_run(h, fun, opts)
 %   of nParam reals), sense 'min'|'max', taboo (false), activationLimit, limitRows (tabu list
 %   length, 100), seed (1), maxIterations, aspiration, tabuIterations, noImprove.
 %   value: the best objective value; x: its reals (real domain) or integers (noR);
-%   result: string (K_GC), integers, reals, iterations, evaluations, seconds, runValues, ...
+%   result: string (K_GC), integers, reals, iterations, evaluations, seconds, runValues, ...,
+%   precision. Compatibility form ([value, x, result]); metaopt.HC12 returns [x, fval, info].
   if nargin < 3, opts = struct(); end
+  opts = metaopt_mex('options', opts);  % lowerCamelCase names; snake_case ones are aliases
   get = @(name, default) field_or(opts, name, default);
   mode = 'run';
   if get('taboo', false), mode = 'run:taboo'; end

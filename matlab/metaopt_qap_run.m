@@ -3,6 +3,7 @@ function [cost, order, K, lastIteration] = metaopt_qap_run(h, initOrder, initKer
 %   [] = identity) and string initKernel (2*swaps Gray-coded words, [] = zeros) to a local
 %   optimum. order is 1-based: facility i goes to location order(i); K is the final string,
 %   relative to initOrder: metaopt_qap_run(h, initOrder, K) continues from the result.
+%   Compatibility wrapper; metaopt.QAP's run returns [x, fval, info].
   if nargin < 2, initOrder = []; end
   if nargin < 3, initKernel = []; end
   [cost, order, K, lastIteration] = metaopt_mex('run', h, initOrder, initKernel);

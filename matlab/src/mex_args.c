@@ -4,6 +4,7 @@
  * errors by their codes), reading and validating arguments (real scalars and vectors, strings,
  * flags, raw bytes, `mode:options`, opts structs) and building results (rows, structs, text).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -239,6 +240,110 @@ void check_options(const char *options, const char *const *known) {
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* option names: one style (lowerCamelCase), one alias table                                */
+
+/* The one alias table of the gateway (README.md, "Option names"): names that the snake_case
+ * rule of canonical_option does not turn into their lowerCamelCase name, the thesis's and
+ * earlier releases' among them. Every opts struct and name/value option of every mode, and the
+ * .m wrappers and classes (through the 'options' mode), read names through it. */
+static const struct {
+    const char *alias, *name;
+} OPTION_ALIASES[] = {
+    {"CR", "cr"},                       /* thesis Table 3 */
+    {"generations", "maxGenerations"},  /* de-run's stop conditions before lowerCamelCase */
+    {"evaluations", "maxEvaluations"},
+    {"max_no_improve", "noImprove"},    /* the library's stop vocabulary (HC12 run) */
+    {"maxNoImprove", "noImprove"},
+    {"tabu_iterations", "tabuIterations"},
+    {"time_limit_s", "timeLimit"},      /* the C ABI's field name */
+};
+
+/* The lowerCamelCase name of the option `name` into out (cap bytes): its entry in
+ * OPTION_ALIASES, else, for a snake_case name, its words joined with the first lower-cased and
+ * the others capitalised (`time_limit` -> `timeLimit`, `F_coefs_min` -> `fCoefsMin`,
+ * `init_rng_seed` -> `initRngSeed`), else the name itself. */
+const char *canonical_option(const char *name, char *out, size_t cap) {
+    for (size_t i = 0; i < sizeof OPTION_ALIASES / sizeof OPTION_ALIASES[0]; ++i)
+        if (strcmp(name, OPTION_ALIASES[i].alias) == 0) {
+            snprintf(out, cap, "%s", OPTION_ALIASES[i].name);
+            return out;
+        }
+    if (!strchr(name, '_')) {
+        snprintf(out, cap, "%s", name);
+        return out;
+    }
+    size_t n = 0;
+    int word = 0, start = 1;
+    for (const char *p = name; *p && n + 1 < cap; ++p) {
+        if (*p == '_') {
+            start = 1;
+            continue;
+        }
+        if (start && n > 0)
+            ++word;
+        char c = *p;
+        if (word == 0)
+            c = (char)tolower((unsigned char)c);
+        else if (start)
+            c = (char)toupper((unsigned char)c);
+        out[n++] = c;
+        start = 0;
+    }
+    out[n] = '\0';
+    /* a name of underscores alone stays itself (and is unknown wherever it is read) */
+    if (n == 0)
+        snprintf(out, cap, "%s", name);
+    return out;
+}
+
+/* Whether `name` is among the NULL-terminated `known`. */
+static int known_name(const char *name, const char *const *known) {
+    for (const char *const *k = known; *k; ++k)
+        if (strcmp(*k, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void fail_unknown(const char *what, const char *name, const char *const *known) {
+    char list[768] = "";
+    for (const char *const *k = known; *k; ++k)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == known ? "" : ", ", *k);
+    fail("badOption", "unknown field %s.%s (known: %s)", what, name, list);
+}
+
+/* The options of `s` (a 1x1 struct) under their lowerCamelCase names: a new struct whose
+ * fields are copies of s's, or NULL for NULL. Two fields that name one option (`timeLimit`
+ * and `time_limit`) are `metaopt:badOption`; so is a field not among `known` (NULL: any). */
+mxArray *canonical_options(const mxArray *s, const char *what, const char *const *known) {
+    if (!s)
+        return NULL;
+    mxArray *out = empty_struct();
+    for (int i = 0; i < mxGetNumberOfFields(s); ++i) {
+        const char *f = mxGetFieldNameByNumber(s, i);
+        char name[64];
+        canonical_option(f, name, sizeof name);
+        if (known && !known_name(name, known))
+            fail_unknown(what, f, known);
+        int k = mxGetFieldNumber(out, name);
+        if (k >= 0) {
+            const char *first = mxGetFieldNameByNumber(s, 0);
+            for (int j = 0; j < i; ++j) {
+                char other[64];
+                if (strcmp(canonical_option(mxGetFieldNameByNumber(s, j), other, sizeof other), name) == 0) {
+                    first = mxGetFieldNameByNumber(s, j);
+                    break;
+                }
+            }
+            fail("badOption", "%s.%s and %s.%s name the same option (%s); give one", what, first, what, f, name);
+        }
+        k = mxAddField(out, name);
+        const mxArray *v = mxGetFieldByNumber(s, 0, i);
+        mxSetFieldByNumber(out, 0, k, v ? mxDuplicateArray(v) : mxCreateDoubleMatrix(0, 0, mxREAL));
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* opts structs                                                                            */
 
 /* A field of an options struct, or NULL. */
@@ -255,24 +360,17 @@ void check_fields(const mxArray *s, const char *what, const char *const *known) 
         return;
     for (int i = 0; i < mxGetNumberOfFields(s); ++i) {
         const char *f = mxGetFieldNameByNumber(s, i);
-        int ok = 0;
-        for (const char *const *k = known; *k && !ok; ++k)
-            ok = strcmp(*k, f) == 0;
-        if (!ok) {
-            char list[512] = "";
-            for (const char *const *k = known; *k; ++k)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == known ? "" : ", ", *k);
-            fail("badOption", "unknown field %s.%s (known: %s)", what, f, list);
-        }
+        if (!known_name(f, known))
+            fail_unknown(what, f, known);
     }
 }
 
-const mxArray *options_struct(int nrhs, const mxArray **prhs, int i) {
+const mxArray *options_struct(int nrhs, const mxArray **prhs, int i, const char *const *known) {
     if (!given(nrhs, prhs, i))
         return NULL;
     if (!mxIsStruct(prhs[i]) || mxGetNumberOfElements(prhs[i]) != 1)
         fail("badArgument", "opts must be a 1x1 struct");
-    return prhs[i];
+    return canonical_options(prhs[i], "opts", known);
 }
 
 /* ---------------------------------------------------------------------------------------- */

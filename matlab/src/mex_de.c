@@ -33,52 +33,61 @@ static void de_release(void *state) {
     free(d->cr);
 }
 
-/* The DE option fields (thesis Table 3) of the names de-params takes. */
-static const char *const de_option_fields[] = {"F_coefs_mode", "F_coefs_min", "F_coefs_max", "CR",
-                                              "init_rng_seed", "mutation_rng_seed", "crossover_rng_seed",
-                                              "migration_rng_seed", "double", "shared_random", "cpu", NULL};
+/* The DE option fields, lowerCamelCase (the thesis's Table 3 names, F_coefs_min, CR,
+ * init_rng_seed, ..., are aliases: canonical_option); `double` (true/false) is the earlier
+ * form of `precision`. */
+static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoefsMax", "cr", "initRngSeed",
+                                              "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
+                                              "precision", "double", "sharedRandom", "cpu", NULL};
 
-/* Applies the fields of the opts struct `s` (NULL: none) to *o; CR values given per island are
- * left in mxMalloc'ed memory that *o points to (freed with the MEX call). */
-static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o) {
+/* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
+ * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
+ * precision asked for (opts.precision or opts.double) is written to *precision
+ * (PRECISION_AUTO when neither is given); o->double_precision is not changed. */
+static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *precision) {
     const mxArray *v;
-    check_fields(s, "opts", de_option_fields);
-    if ((v = opt(s, "F_coefs_mode"))) {
-        char *m = string_arg(v, "opts.F_coefs_mode");
+    *precision = PRECISION_AUTO;
+    if ((v = opt(s, "fCoefsMode"))) {
+        char *m = string_arg(v, "opts.fCoefsMode");
         if (strcmp(m, "linspace") == 0)
             o->f_const = 0;
         else if (strcmp(m, "const") == 0)
             o->f_const = 1;
         else
-            fail("badArgument", "opts.F_coefs_mode must be 'linspace' or 'const', got '%s'", m);
+            fail("badArgument", "opts.fCoefsMode must be 'linspace' or 'const', got '%s'", m);
     }
-    if ((v = opt(s, "F_coefs_min")))
-        o->f_min = real_scalar(v, "opts.F_coefs_min");
-    if ((v = opt(s, "F_coefs_max")))
-        o->f_max = real_scalar(v, "opts.F_coefs_max");
-    if ((v = opt(s, "CR"))) {
+    if ((v = opt(s, "fCoefsMin")))
+        o->f_min = real_scalar(v, "opts.fCoefsMin");
+    if ((v = opt(s, "fCoefsMax")))
+        o->f_max = real_scalar(v, "opts.fCoefsMax");
+    if ((v = opt(s, "cr"))) {
         size_t n;
-        double *cr = real_vector(v, "opts.CR", &n, 0);
+        double *cr = real_vector(v, "opts.cr", &n, 0);
         if (n == 1) {
             o->cr = cr[0];
             o->cr_per_island = NULL;
         } else if (n == np)
             o->cr_per_island = cr; /* the library reads `islands` values: the length is checked here */
         else
-            fail("badArgument", "opts.CR must hold 1 or islands = %u values, got %zu", np, n);
+            fail("badArgument", "opts.cr (CR) must hold 1 or islands = %u values, got %zu", np, n);
     }
-    if ((v = opt(s, "init_rng_seed")))
-        o->init_seed = (uint64_t)int_scalar(v, "opts.init_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "mutation_rng_seed")))
-        o->mutation_seed = (uint64_t)int_scalar(v, "opts.mutation_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "crossover_rng_seed")))
-        o->crossover_seed = (uint64_t)int_scalar(v, "opts.crossover_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "migration_rng_seed")))
-        o->migration_seed = (uint64_t)int_scalar(v, "opts.migration_rng_seed", 0, 9007199254740992.0);
-    if ((v = opt(s, "double")))
-        o->double_precision = (uint8_t)flag_arg(v, "opts.double");
-    if ((v = opt(s, "shared_random")))
-        o->shared_random = (uint8_t)flag_arg(v, "opts.shared_random");
+    if ((v = opt(s, "initRngSeed")))
+        o->init_seed = (uint64_t)int_scalar(v, "opts.initRngSeed", 0, 9007199254740992.0);
+    if ((v = opt(s, "mutationRngSeed")))
+        o->mutation_seed = (uint64_t)int_scalar(v, "opts.mutationRngSeed", 0, 9007199254740992.0);
+    if ((v = opt(s, "crossoverRngSeed")))
+        o->crossover_seed = (uint64_t)int_scalar(v, "opts.crossoverRngSeed", 0, 9007199254740992.0);
+    if ((v = opt(s, "migrationRngSeed")))
+        o->migration_seed = (uint64_t)int_scalar(v, "opts.migrationRngSeed", 0, 9007199254740992.0);
+    if ((v = opt(s, "precision")))
+        *precision = precision_arg(v, "opts.precision");
+    if ((v = opt(s, "double"))) {
+        if (*precision != PRECISION_AUTO)
+            fail("badOption", "opts.double and opts.precision both set the precision; give opts.precision alone");
+        *precision = flag_arg(v, "opts.double") ? PRECISION_DOUBLE : PRECISION_SINGLE;
+    }
+    if ((v = opt(s, "sharedRandom")))
+        o->shared_random = (uint8_t)flag_arg(v, "opts.sharedRandom");
     if ((v = opt(s, "cpu")))
         o->backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
 }
@@ -156,9 +165,12 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         fail("badArgument", "bounds must be a name ('sat', 'mir', 'tor', 'HVB', 'uni', 'COTN') or a cell array of names");
         return;
     }
-    const mxArray *s = options_struct(nrhs, prhs, 6);
+    const mxArray *s = options_struct(nrhs, prhs, 6, de_option_fields);
     MetaoptDeOptions o = metaopt_de_default_options();
-    de_options(s, np, &o);
+    int precision;
+    de_options(s, np, &o, &precision);
+    /* double unless single is asked for, where the backend has it (README.md, "Precision") */
+    o.double_precision = resolve_precision(precision, o.backend == METAOPT_BACKEND_CPU);
     MetaoptDeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
     if (r.error_code != METAOPT_OK)
         fail_library("metaopt_de_create", r.error_code, r.error_message);
@@ -186,10 +198,14 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
     const char *mutation = given(nrhs, prhs, 3) ? string_arg(prhs[3], "mutation") : "DE/rand/1";
     const char *migration = given(nrhs, prhs, 4) ? string_arg(prhs[4], "migration") : "None";
     uint32_t period = given(nrhs, prhs, 5) ? (uint32_t)int_scalar(prhs[5], "period", 0, 4294967295.0) : 10;
-    const mxArray *update = options_struct(nrhs, prhs, 6);
+    const mxArray *update = options_struct(nrhs, prhs, 6, de_option_fields);
     MetaoptDeOptions opts = d->opts;
-    if (update)
-        de_options(update, d->islands, &opts);
+    if (update) {
+        int precision;
+        de_options(update, d->islands, &opts, &precision);
+        if (precision != PRECISION_AUTO)
+            opts.double_precision = (uint8_t)precision; /* the library refuses a change */
+    }
     MetaoptObjective o;
     memset(&o, 0, sizeof o);
     char label[512] = "";
@@ -268,28 +284,33 @@ void mode_de_iteration(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     plhs[0] = mxCreateDoubleScalar(check_call(e, "metaopt_de_iteration", r));
 }
 
-/* One stop condition of 'de-run' by name. */
-static void de_stop_option(MetaoptDeStop *st, const char *name, const mxArray *v) {
-    if (strcmp(name, "generations") == 0) {
-        st->generations = (uint64_t)int_scalar(v, "generations", 0, 9007199254740992.0);
-    } else if (strcmp(name, "evaluations") == 0) {
-        st->evaluations = (uint64_t)int_scalar(v, "evaluations", 0, 9007199254740992.0);
+/* The stop conditions of 'de-run', lowerCamelCase (the library's stop vocabulary; the earlier
+ * names generations, evaluations and time_limit are aliases, canonical_option). */
+static const char *const de_stop_fields[] = {"maxGenerations", "maxEvaluations", "target", "timeLimit", NULL};
+
+/* One stop condition of 'de-run' by its lowerCamelCase name. */
+static void de_stop_option(MetaoptDeStop *st, const char *given_name, const mxArray *v) {
+    char name[64];
+    canonical_option(given_name, name, sizeof name);
+    if (strcmp(name, "maxGenerations") == 0) {
+        st->generations = (uint64_t)int_scalar(v, "maxGenerations", 0, 9007199254740992.0);
+    } else if (strcmp(name, "maxEvaluations") == 0) {
+        st->evaluations = (uint64_t)int_scalar(v, "maxEvaluations", 0, 9007199254740992.0);
     } else if (strcmp(name, "target") == 0) {
         st->has_target = 1;
         st->target = real_scalar(v, "target");
-    } else if (strcmp(name, "time_limit") == 0) {
-        st->time_limit = real_scalar(v, "time_limit");
+    } else if (strcmp(name, "timeLimit") == 0) {
+        st->time_limit = real_scalar(v, "timeLimit");
     } else {
-        fail("badOption", "unknown stop condition '%s' (generations, evaluations, target, time_limit)", name);
+        fail("badOption", "unknown stop condition '%s' (maxGenerations, maxEvaluations, target, timeLimit)", given_name);
     }
 }
 
 /* 'de-run', instance, [generations ([] or 0: no limit)], then a struct or name/value pairs of
- * 'generations', 'evaluations', 'target', 'time_limit' (at least one condition)
- * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy] */
+ * 'maxGenerations', 'maxEvaluations', 'target', 'timeLimit' (at least one condition)
+ * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy, precision] */
 void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)options;
-    static const char *known[] = {"generations", "evaluations", "target", "time_limit", NULL};
     static const char *reasons[] = {"", "generations", "evaluations", "target", "time_limit"};
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
     DeState *d = e->state;
@@ -297,13 +318,14 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
     int i = 2;
     if (i < nrhs && !mxIsChar(prhs[i]) && !mxIsStruct(prhs[i])) {
         if (!mxIsEmpty(prhs[i]))
-            de_stop_option(&st, "generations", prhs[i]);
+            de_stop_option(&st, "maxGenerations", prhs[i]);
         ++i;
     }
     if (i < nrhs && mxIsStruct(prhs[i])) {
-        const mxArray *s = options_struct(nrhs, prhs, i);
-        check_fields(s, "stop", known);
-        for (const char *const *k = known; *k; ++k) {
+        if (mxGetNumberOfElements(prhs[i]) != 1)
+            fail("badArgument", "stop must be a 1x1 struct");
+        const mxArray *s = canonical_options(prhs[i], "stop", de_stop_fields);
+        for (const char *const *k = de_stop_fields; *k; ++k) {
             const mxArray *v = opt(s, *k);
             if (v)
                 de_stop_option(&st, *k, v);
@@ -333,6 +355,8 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
         plhs[5] = mxCreateDoubleScalar(r.seconds);
     if (nlhs > 6)
         plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 4 ? reasons[r.stopped_by] : "unknown");
+    if (nlhs > 7)
+        plhs[7] = mxCreateString(precision_name(d->opts.double_precision));
     metaopt_de_free_run_result(&r);
 }
 

@@ -52,3 +52,45 @@ void mode_mem_space_valid(int nlhs, mxArray **plhs, int nrhs, const mxArray **pr
     (void)nlhs, (void)nrhs, (void)prhs, (void)options;
     plhs[0] = mxCreateLogicalScalar(metaopt_device_is_mem_space_valid() != 0);
 }
+
+/* ---------------------------------------------------------------------------------------- */
+/* precision: double wherever the device has it                                             */
+
+/* Whether the device in use has double precision (cl_khr_fp64); 0 when there is no device (the
+ * library's own error comes when an instance is made). */
+int device_has_fp64(void) {
+    MetaoptInt32Result n = metaopt_device_get_number();
+    if (n.error_code != METAOPT_OK) {
+        metaopt_pointer_free(n.error_message);
+        return 0;
+    }
+    MetaoptDeviceInfo d;
+    memset(&d, 0, sizeof d);
+    MetaoptInt32Result r = metaopt_device_info(n.result, &d);
+    int fp64 = r.error_code == METAOPT_OK && d.fp64 != 0;
+    metaopt_pointer_free(r.error_message);
+    metaopt_device_free_info(&d);
+    return fp64;
+}
+
+int precision_arg(const mxArray *v, const char *name) {
+    char *p = string_arg(v, name);
+    if (strcmp(p, "double") == 0)
+        return PRECISION_DOUBLE;
+    if (strcmp(p, "single") == 0)
+        return PRECISION_SINGLE;
+    fail("badArgument", "%s must be 'single' or 'double', got '%s'", name, p);
+    return PRECISION_AUTO;
+}
+
+uint8_t resolve_precision(int requested, int cpu_backend) {
+    if (requested == PRECISION_DOUBLE)
+        return 1;
+    if (requested == PRECISION_SINGLE)
+        return 0;
+    return cpu_backend || device_has_fp64() ? 1 : 0;
+}
+
+const char *precision_name(uint8_t double_precision) {
+    return double_precision ? "double" : "single";
+}

@@ -73,6 +73,14 @@ static void free_all(void) {
     g_capacity = 0;
 }
 
+uint32_t entry_live_count(const EntryKind *kind) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g_capacity; ++i)
+        if (g_entries[i] && g_entries[i]->serial && (!kind || g_entries[i]->kind == kind))
+            ++n;
+    return n;
+}
+
 Entry *entry_new(const EntryKind *kind, mxArray **out) {
     if (!g_atexit) {
         mexAtExit(free_all);

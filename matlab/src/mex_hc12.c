@@ -27,7 +27,8 @@ typedef struct {
     uint32_t *n_bits;
     double *dod;
     int32_t start_bit, bit_length, domain;
-    uint8_t double_precision;
+    int precision;            /* asked for: PRECISION_AUTO (double where the device has it), _SINGLE, _DOUBLE */
+    uint8_t double_precision; /* of the instance made (hc12_ensure_instance) */
     char *objective_key;    /* the funName the instance was made for */
     uint32_t tabu_length;   /* 0: none */
     MetaoptTabuOptions tabu;
@@ -55,11 +56,14 @@ static void hc12_release(void *state) {
     free(h->func_data);
 }
 
-/* 'params' / 'params:noR[,binary][,double]', nParam, nBitParam, dodParam,
- * [maskOrder=2, startBit=0, bitLength=0] */
+/* 'params' / 'params:noR[,binary][,double|,single]', nParam, nBitParam, dodParam,
+ * [maskOrder=2, startBit=0, bitLength=0]; without double or single: double where the device
+ * has it (README.md, "Precision") */
 void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
-    static const char *known[] = {"noR", "binary", "double", NULL};
+    static const char *known[] = {"noR", "binary", "double", "single", NULL};
     check_options(options, known);
+    if (has_option(options, "double") && has_option(options, "single"))
+        fail("badOption", "give one of the options double and single");
     uint32_t n = (uint32_t)int_scalar(arg(nrhs, prhs, 1, "nParam"), "nParam", 1, 1e7);
     size_t nb, nd;
     double *bits = real_vector(arg(nrhs, prhs, 2, "nBitParam"), "nBitParam", &nb, 1);
@@ -119,7 +123,9 @@ void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const char *opt
     h->domain = has_option(options, "binary") ? METAOPT_DOMAIN_BINARY
                 : has_option(options, "noR")  ? METAOPT_DOMAIN_INTEGER
                                               : METAOPT_DOMAIN_REAL;
-    h->double_precision = has_option(options, "double") ? 1 : 0;
+    h->precision = has_option(options, "double")   ? PRECISION_DOUBLE
+                   : has_option(options, "single") ? PRECISION_SINGLE
+                                                   : PRECISION_AUTO;
     h->tabu = metaopt_tabu_default_options();
 }
 
@@ -191,6 +197,8 @@ static void hc12_ensure_instance(Entry *e, const mxArray *fun, int reload) {
             o.function_name = name;
         }
     }
+    /* the device the instance is made on decides an automatic precision */
+    h->double_precision = resolve_precision(h->precision, 0);
     MetaoptHc12ParamsResult r = metaopt_hc12_params(h->n_param, h->n_bits, h->n_bits_len, h->dod, h->n_dod_len, h->mask_order,
                                              h->start_bit, h->bit_length, h->domain, h->double_precision, &o);
     if (source)
@@ -272,9 +280,10 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
         }
     }
     for (; i < nrhs; i += 2) {
-        char *name = string_arg(prhs[i], "option name");
+        char *given_name = string_arg(prhs[i], "option name"), name[64];
         if (i + 1 >= nrhs)
-            fail("badArgument", "option '%s' has no value", name);
+            fail("badArgument", "option '%s' has no value", given_name);
+        canonical_option(given_name, name, sizeof name);
         const mxArray *v = prhs[i + 1];
         if (strcmp(name, "seed") == 0)
             o.seed = (uint64_t)int_scalar(v, "seed", 0, 9007199254740992.0);
@@ -287,7 +296,7 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
         else if (strcmp(name, "noImprove") == 0)
             tabu.max_no_improve = (uint32_t)int_scalar(v, "noImprove", 1, 4294967295.0);
         else
-            fail("badOption", "unknown option '%s' (seed, maxIterations, aspiration, tabuIterations, noImprove)", name);
+            fail("badOption", "unknown option '%s' (seed, maxIterations, aspiration, tabuIterations, noImprove)", given_name);
     }
     hc12_ensure_instance(e, fun, has_option(options, "consts_reload"));
     if (has_option(options, "taboo")) {
@@ -329,6 +338,7 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
             ((double *)mxGetData(it))[j] = r.run_iterations[j];
         set_field(s, "runIterations", it);
         set_num(s, "objectiveCalls", e->fun_calls);
+        set_field(s, "precision", mxCreateString(precision_name(h->double_precision)));
         plhs[2] = s;
     }
     metaopt_hc12_free_run_result(&r);

@@ -101,8 +101,18 @@ int has_option(const char *options, const char *word);
 /* Fails for an option of `options` not among the NULL-terminated `known`. */
 void check_options(const char *options, const char *const *known);
 
-/* The 1x1 opts struct at argument i, or NULL when it is missing or []. */
-const mxArray *options_struct(int nrhs, const mxArray **prhs, int i);
+/* The 1x1 opts struct at argument i under its options' lowerCamelCase names
+ * (canonical_options; fields not among `known` are `metaopt:badOption`), or NULL when it is
+ * missing or []. */
+const mxArray *options_struct(int nrhs, const mxArray **prhs, int i, const char *const *known);
+
+/* The lowerCamelCase name of an option (the alias table and the snake_case rule, mex_args.c)
+ * written to out (cap bytes); returns out. */
+const char *canonical_option(const char *name, char *out, size_t cap);
+
+/* The struct s with its fields under their lowerCamelCase names (a new array); two fields of
+ * one option, or one not among `known` (NULL: any), are `metaopt:badOption`. */
+mxArray *canonical_options(const mxArray *s, const char *what, const char *const *known);
 
 /* A field of an options struct, or NULL (also for an empty field). */
 const mxArray *opt(const mxArray *s, const char *name);
@@ -175,6 +185,10 @@ Entry *entry_new(const EntryKind *kind, mxArray **out);
  * busy); `kind` NULL accepts every kind. */
 Entry *entry_get(const mxArray *a, const EntryKind *kind);
 
+/* How many instances are live (of `kind`; NULL: of every kind): the 'live' mode, by which the
+ * tests see that the classes of +metaopt free their instances. */
+uint32_t entry_live_count(const EntryKind *kind);
+
 /* Frees the instance (its kind's release, then the state) and frees its slot. */
 void entry_free(Entry *e);
 
@@ -228,6 +242,18 @@ typedef void (*ModeFn)(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
 extern const char PARAMS_FORMS[];
 
 /* mex_device.c */
+
+/* Precision of the real-valued solvers (general HC12, island DE): the MEX front end computes
+ * in double wherever it can (the CPU backend, a device with cl_khr_fp64), unless single is
+ * asked for (README.md, "Precision"). */
+enum { PRECISION_AUTO = -1, PRECISION_SINGLE = 0, PRECISION_DOUBLE = 1 };
+int device_has_fp64(void);
+/* opts.precision: 'single' or 'double' (PRECISION_SINGLE, PRECISION_DOUBLE). */
+int precision_arg(const mxArray *v, const char *name);
+/* The double_precision flag for a request (PRECISION_*): AUTO is double on the CPU backend and
+ * on a device with fp64, else single. */
+uint8_t resolve_precision(int requested, int cpu_backend);
+const char *precision_name(uint8_t double_precision);
 void mode_get_device(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_set_device(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_devices(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

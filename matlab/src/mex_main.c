@@ -21,6 +21,8 @@
  *                 options), func-data, func-data-clean, kernel-verbose, profiler-on,
  *                 profiler-output, info, free                                   (mex_hc12.c)
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
+ *   shared        live (the live instances), options (option names: the alias table of
+ *                 mex_args.c)
  *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
  *   (5.2.1)       (instance, objective, [mutation, migration, period]), de-iteration, de-run
  *                 (instance, generations, [stop conditions]), de-bests, de-best, de-x,
@@ -126,6 +128,52 @@ static void mode_free(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     entry_free(entry_get(arg(nrhs, prhs, 1, "instance"), NULL));
 }
 
+/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de) */
+static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)nrhs, (void)prhs, (void)options;
+    mxArray *s = empty_struct();
+    set_num(s, "total", entry_live_count(NULL));
+    set_num(s, "qap", entry_live_count(&kind_qap));
+    set_num(s, "hc12", entry_live_count(&kind_hc12));
+    set_num(s, "sat", entry_live_count(&kind_sat));
+    set_num(s, "de", entry_live_count(&kind_de));
+    plhs[0] = s;
+}
+
+/* 'options', a struct or name/value pairs -> the struct under the options' lowerCamelCase
+ * names (the alias table, mex_args.c): the .m wrappers and the classes of +metaopt read their
+ * own options through it, so that one table serves every front end of this folder */
+static void mode_options(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    if (nrhs == 2 && mxIsStruct(prhs[1])) {
+        if (mxGetNumberOfElements(prhs[1]) != 1)
+            fail("badArgument", "opts must be a 1x1 struct");
+        plhs[0] = canonical_options(prhs[1], "opts", NULL);
+        return;
+    }
+    if (nrhs == 2 && mxIsEmpty(prhs[1])) {
+        plhs[0] = empty_struct();
+        return;
+    }
+    if ((nrhs - 1) % 2 != 0)
+        fail("badArgument", "options must be a struct or name/value pairs, got %d arguments", nrhs - 1);
+    mxArray *s = empty_struct();
+    for (int i = 1; i < nrhs; i += 2) {
+        char what[32], name[64];
+        snprintf(what, sizeof what, "option name %d", (i + 1) / 2);
+        char *given_name = string_arg(prhs[i], what);
+        canonical_option(given_name, name, sizeof name);
+        if (!name[0] || mxGetFieldNumber(s, name) >= 0)
+            fail("badOption", name[0] ? "option '%s' is given twice (as %s or an alias of it)" : "an empty option name%s",
+                 given_name, name);
+        int k = mxAddField(s, name);
+        if (k < 0)
+            fail("badOption", "'%s' is not a valid option name", given_name);
+        mxSetFieldByNumber(s, 0, k, mxDuplicateArray(prhs[i + 1]));
+    }
+    plhs[0] = s;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* the kinds of instance and the modes                                                      */
 
@@ -156,6 +204,8 @@ static const struct {
     {"profiler-output", mode_profiler_output, 1, 1, "instance"},
     {"info", mode_info, 1, 1, "instance"},
     {"free", mode_free, 0, 1, "instance"},
+    {"live", mode_live, 1, 0, NULL},
+    {"options", mode_options, 1, -1, NULL},
     {"sat-parse", mode_sat_parse, 1, 1, "path"},
     {"sat-clauses", mode_sat_clauses, 1, 2, "numVars, clauses"},
     {"sat-evaluate", mode_sat_evaluate, 1, 3, "instance, assignments, useCpu"},
@@ -163,7 +213,7 @@ static const struct {
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
     {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
     {"de-iteration", mode_de_iteration, 1, 1, "instance"},
-    {"de-run", mode_de_run, 7, -1, NULL},
+    {"de-run", mode_de_run, 8, -1, NULL},
     {"de-bests", mode_de_bests, 1, 1, "instance"},
     {"de-best", mode_de_best, 1, 2, "instance, island"},
     {"de-x", mode_de_x, 1, 3, "instance, island, member"},

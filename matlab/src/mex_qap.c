@@ -191,8 +191,7 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
     QapState *q = e->state;
     static const char *known[] = {"runs", "timeLimit", "seed", "start", "restart", "target", NULL};
-    const mxArray *s = options_struct(nrhs, prhs, 2);
-    check_fields(s, "opts", known);
+    const mxArray *s = options_struct(nrhs, prhs, 2, known);
     MetaoptQapSolveOptions o = metaopt_qap_default_solve_options();
     const mxArray *v;
     if ((v = opt(s, "runs")))
@@ -289,8 +288,7 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     static const char *known[] = {"chains",      "iterations", "launchIterations", "timeLimit",
                                   "target",      "seed",       "tenure",           "eliteSize",
                                   "stagnation",  "perturbation", "cpu",            NULL};
-    const mxArray *s = options_struct(nrhs, prhs, 2);
-    check_fields(s, "opts", known);
+    const mxArray *s = options_struct(nrhs, prhs, 2, known);
     MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
     const mxArray *v;
     if ((v = opt(s, "chains")))

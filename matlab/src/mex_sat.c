@@ -125,8 +125,7 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     SatState *st = e->state;
     static const char *known[] = {"timeLimit", "runs", "seed", "maskOrder", "tabuLength", "tabuMaxIterations",
                                   "tabuMaxNoImprove", "tenure", NULL};
-    const mxArray *s = options_struct(nrhs, prhs, 2), *v;
-    check_fields(s, "opts", known);
+    const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
     MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
     if ((v = opt(s, "timeLimit")))
         o.time_limit_s = real_scalar(v, "opts.timeLimit");

@@ -42,3 +42,17 @@ extern "C" void metaopt_mex_rethrow(void *exception) {
 extern "C" void metaopt_mex_discard(void *exception) {
     delete static_cast<std::exception_ptr *>(exception);
 }
+
+/* The seam for Ctrl-C during a long library call (issue 15): whether the user has asked to
+ * interrupt. Today only an m-function objective sees Ctrl-C (metaopt_mex_protect, above); a
+ * call on a catalogue or OpenCL C objective (or a QAP or SAT solve) runs to its own stop
+ * condition. When the library's cancel API lands, the gateway passes it a check that calls this
+ * function (and nothing else polls for interrupts). Octave keeps a pending interrupt in
+ * octave_interrupt_state; MATLAB has no documented way to ask, so there this says no. */
+extern "C" int metaopt_mex_interrupt_pending(void) {
+#ifdef METAOPT_MEX_OCTAVE
+    return octave_interrupt_state > 0;
+#else
+    return 0;
+#endif
+}

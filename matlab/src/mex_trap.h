@@ -31,6 +31,10 @@ void metaopt_mex_rethrow(void *exception);
 /* Frees a kept exception without throwing it (NULL: nothing). */
 void metaopt_mex_discard(void *exception);
 
+/* Whether the user has asked to interrupt (Ctrl-C pending): the one place that polls for it,
+ * the seam for the library's cancel API (see mex_trap.cpp). Not called yet. */
+int metaopt_mex_interrupt_pending(void);
+
 #ifdef __cplusplus
 }
 #endif

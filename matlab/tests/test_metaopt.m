@@ -87,6 +87,43 @@ function bad = unsatisfied(clauses, model)
   end
 end
 
+function n = live_total()
+  n = metaopt_mex('live').total;
+end
+
+function [inside, after_ok] = made_in_a_function(DF)
+  % an object made here goes when the function returns
+  q = metaopt.QAP(int64(DF), 'swaps', 2);
+  inside = live_total();
+  after_ok = q.N == size(DF, 1);
+end
+
+function ok = run_example(path)
+  % runs an example script in this function's workspace; it sets example_ok
+  example_ok = false;
+  run(path);
+  ok = example_ok;
+end
+
+function why = octave_only(path)
+  % the first Octave-only construct in the m-file (MATLAB would refuse it), '' where none
+  why = '';
+  lines = strsplit(fileread(path), char(10));
+  rules = {'(?<![A-Za-z_])printf\s*\(', 'printf (use fprintf)'; '(?<![A-Za-z_])puts\s*\(', 'puts'; ...
+           '!=', '!='; '\+\+|--\s*;', '++ or --'; '[-+*/]=', 'an assignment operator'; '^\s*#', '# comment'; ...
+           '"', 'a double-quoted string'; '\<(endif|endfor|endwhile|endfunction|end_try_catch|endswitch|unwind_protect)\>', ...
+           'an Octave end keyword'; '(?<![A-Za-z_.])!(?!=)', '! for not'};
+  for k = 1:numel(lines)
+    code = regexprep(lines{k}, '%.*$', '');  % the examples hold no % inside strings before a comment
+    for r = 1:rows(rules)
+      if ~isempty(regexp(code, rules{r, 1}, 'once'))
+        why = sprintf('line %d: %s', k, rules{r, 2});
+        return;
+      end
+    end
+  end
+end
+
 global PASSED FAILED LAST_MESSAGE
 PASSED = 0;
 FAILED = 0;
@@ -348,8 +385,13 @@ check(va == vb && isequal(xa, xb) && isequal(metaopt_de_bests(da), metaopt_de_be
 metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'PermuteN', 5, struct('F_coefs_min', 0.6));
 [vc2, xc2] = metaopt_de_run(da, 40);
 check(vc2 == va && isequal(xc2, xa), 'de-init opts: a later update keeps the other updated fields (per-island CR included)');
-check(strcmp(error_id(@() metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'None', 5, struct('double', true))), 'metaopt:invalidArgument') && ...
+[~, ~, ~, ~, ~, ~, ~, pa] = metaopt_mex('de-run', da, 1);
+other = {'single', 'double'};
+other = other{1 + strcmp(pa, 'single')};
+check(strcmp(error_id(@() metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'None', 5, struct('precision', other))), 'metaopt:invalidArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'double')), 'de-init opts: the precision is fixed');
+check(strcmp(error_id(@() metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'None', 5, struct('double', strcmp(other, 'double')))), ...
+      'metaopt:invalidArgument'), 'de-init opts: the precision is fixed (the earlier opts.double)');
 check(strcmp(error_id(@() metaopt_de_init(da, '@CEC05t', 'DE/rand/1', 'None', 5, struct('colour', 1))), 'metaopt:badOption'), ...
       'de-init opts: an unknown field');
 metaopt_free(da);
@@ -464,7 +506,7 @@ check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [1 1])), 'metaopt:invalidA
 check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [0 1; 0 1])), 'metaopt:badArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'limits must be')), 'limits of the wrong shape');
 check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'sat', struct('CR', [0.5 0.5]))), 'metaopt:badArgument') && ...
-      ~isempty(strfind(LAST_MESSAGE, 'opts.CR')), 'CR of the wrong length');
+      ~isempty(strfind(LAST_MESSAGE, 'opts.cr (CR)')), 'CR of the wrong length');
 check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'sat', struct('CR', 2))), 'metaopt:invalidArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'cr')), 'CR out of [0, 1]');
 check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'sat', struct('F_min', 0.2))), 'metaopt:badOption') && ...
@@ -617,6 +659,174 @@ metaopt_free(g);
 metaopt_free(q);
 metaopt_free(s3);
 metaopt_free(d);
+
+% --- the classes of +metaopt: they free their instances themselves (delete) ---
+metaopt_mex('live');  % loads the MEX file again after the clear above
+n0 = live_total();
+q = metaopt.QAP(int64(DF3), 'swaps', 2);
+check(live_total() == n0 + 1 && metaopt_mex('live').qap >= 1, 'metaopt.QAP holds one live instance');
+q2 = q;
+clear q
+check(live_total() == n0 + 1 && q2.N == 3, 'a second reference keeps it');
+clear q2
+check(live_total() == n0, 'clearing the last reference frees it (Octave calls delete)');
+[inside, ok] = made_in_a_function(DF3);
+check(inside == n0 + 1 && ok && live_total() == n0, 'an object made in a function is freed when it returns');
+h = metaopt.HC12(2, 8, [-1 1]);
+h = metaopt.HC12(3, 8, [-1 1]);
+check(live_total() == n0 + 1 && h.NParam == 3, 'reassignment frees the object replaced');
+box = struct('s', metaopt.SAT(3, {[1 2]}), 'd', {{metaopt.DE(2, 5, 2, [-1 1])}});
+check(live_total() == n0 + 3, 'objects in a struct and a cell');
+clear box
+check(live_total() == n0 + 1, 'clearing the struct frees the objects in it');
+delete(h);
+check(live_total() == n0 && strcmp(error_id(@() h.run('@F1')), 'metaopt:freedHandle') && ~h.isLive(), ...
+      'delete frees at once; a deleted object is metaopt:freedHandle');
+delete(h);
+clear h
+check(live_total() == n0, 'delete twice, then clear: nothing more happens');
+s = metaopt.SAT(2, {[1 2]});
+clear metaopt_mex
+check(strcmp(error_id(@() delete(s)), '') && ~s.isLive(), 'delete after clear metaopt_mex (which freed the instance) raises nothing');
+clear s
+n0 = live_total();
+
+% --- [x, fval, info]: the result order of the classes ---
+q = metaopt.QAP(fullfile(data, 'had12.dat'), 'swaps', 12);
+check(q.N == 12 && q.Swaps == 12 && strcmp(q.ElementType, 'int64'), 'metaopt.QAP from a file');
+[x, fval, info] = q.solve('runs', 0, 'timeLimit', 60, 'target', 1652, 'seed', 5);
+check(isequal(sort(x), 1:12) && fval == qap_cost(A, B, x) && fval == 1652 && strcmp(info.stopReason, 'target') && ...
+      info.runs >= 1 && info.evaluations > 0 && info.seconds >= 0 && strcmp(info.precision, 'int64') && ...
+      ~isfield(info, 'cost') && ~isfield(info, 'permutation'), 'QAP.solve: [x, fval, info]');
+[x, fval, info] = q.solve('runs', 2, 'seed', 5);
+check(strcmp(info.stopReason, 'runs') && info.runs == 2 && fval == qap_cost(A, B, x), 'QAP.solve: stopped by runs');
+[x, fval, info] = q.tabuSearch('chains', 4, 'time_limit', 60, 'target', 1652, 'cpu', true);
+check(fval == 1652 && qap_cost(A, B, x) == 1652 && strcmp(info.stopReason, 'target') && info.chains == 4, 'QAP.tabuSearch: [x, fval, info]');
+[x, fval, info] = q.run();
+[x2, fval2, info2] = q.run(1:12, info.kernel);
+check(fval == qap_cost(A, B, x) && isequal(x2, x) && fval2 == fval && info2.iterations == 1, 'QAP.run: [x, fval, info] and info.kernel continues');
+qs = metaopt.QAP(single(DF), struct('swaps', 4));
+[xs, fs, is] = qs.run();
+check(strcmp(is.precision, 'single') && abs(fs - qap_cost(A, B, xs)) < 1e-3, 'QAP from a single DF says single');
+clear q qs
+h = metaopt.HC12(5, 16, [-5.12 5.12]);
+[x, fval, info] = h.run(@(R) sum(R .^ 2, 2), 'runs', 2, 'seed', 3);
+g = metaopt_hc12_params(5, 16, [-5.12 5.12], ['real,' info.precision]);
+[v_old, x_old, r_old] = metaopt_hc12_run(g, @(R) sum(R .^ 2, 2), struct('runs', 2, 'seed', 3));
+metaopt_free(g);
+check(isequal(size(x), [1 5]) && isscalar(fval) && fval == v_old && isequal(x, x_old) && info.runs == 2 && ...
+      strcmp(info.stopReason, 'runs') && info.evaluations == r_old.evaluations && ~isfield(info, 'value'), ...
+      'HC12.run: [x, fval, info], the run of the compatibility wrapper [value, x, result]');
+hi = metaopt.HC12(3, 8, [0 1], 'domain', 'integer');
+[xi, fi] = hi.run(@(I) sum(abs(I - 5), 2), 'runs', 3, 'coding', 'BC');
+check(fi == 0 && isequal(xi, [5 5 5]), 'HC12 with domain integer');
+check(strcmp(error_id(@() hi.run('@F1', 'colour', 1)), 'metaopt:badOption'), 'HC12.run: an unknown option');
+clear hi
+d = metaopt.DE(4, 20, 5, [-5.12 5.12], 'fCoefsMin', 0.5, 'fCoefsMax', 0.9, 'cr', 0.9, 'bounds', 'sat');
+d.init('@F1', 'mutation', 'DE/best/1', 'migration', 'One2N', 'period', 5);
+[x, fval, info] = d.run(60);
+check(isequal(size(x), [1 5]) && abs(fval - sum(x .^ 2)) < 1e-12 && strcmp(info.stopReason, 'maxGenerations') && ...
+      info.generations == 60 && fval == min(d.bests()) && isequal(d.best(info.island), x), 'DE.run: [x, fval, info]');
+[~, ~, info] = d.run('maxEvaluations', 100);
+check(strcmp(info.stopReason, 'maxEvaluations'), 'DE.run: stopped by maxEvaluations');
+[~, ~, info] = d.run('time_limit', 0.05);
+check(strcmp(info.stopReason, 'timeLimit'), 'DE.run: time_limit is timeLimit');
+check(d.iterate() == info.generations + 1 && isequal(size(d.member(1, 1)), [1 5]), 'DE.iterate and DE.member');
+s = metaopt.SAT(fullfile(satlib, 'uf20-91', 'uf20-01.cnf'));
+[x, fval, info] = s.solve('timeLimit', 60);
+check(islogical(x) && numel(x) == 20 && fval == 0 && info.satisfiable && strcmp(info.stopReason, 'model') && ...
+      unsatisfied(read_cnf(fullfile(satlib, 'uf20-91', 'uf20-01.cnf')), x) == 0 && s.evaluate(x) == s.NumClauses, ...
+      'SAT.solve: [x, fval, info]');
+clear d s h
+
+% --- option names: lowerCamelCase, the thesis's and snake_case names aliases (one table) ---
+o = metaopt.options('time_limit', 1, 'F_coefs_min', 0.2, 'CR', 0.5, 'init_rng_seed', 3, 'generations', 5, 'maxIterations', 9);
+check(isequal(sort(fieldnames(o))', sort({'timeLimit', 'fCoefsMin', 'cr', 'initRngSeed', 'maxGenerations', 'maxIterations'})) && ...
+      o.timeLimit == 1 && o.cr == 0.5, 'metaopt.options maps the aliases');
+check(isequal(fieldnames(metaopt.options(struct('max_no_improve', 3, 'F_coefs_mode', 'const'))), {'noImprove'; 'fCoefsMode'}), ...
+      'metaopt.options of a struct');
+check(strcmp(error_id(@() metaopt.options('timeLimit', 1, 'time_limit', 2)), 'metaopt:badOption'), 'two names of one option (name/value)');
+q = metaopt_qap_params(2, int64(DF3));
+check(strcmp(error_id(@() metaopt_mex('solve', q, struct('timeLimit', 1, 'time_limit', 2))), ...
+      'metaopt:badOption') && ~isempty(strfind(LAST_MESSAGE, 'same option')), 'two names of one option (opts struct)');
+thesis = struct('F_coefs_mode', 'const', 'F_coefs_min', 0.6, 'CR', 0.8, 'init_rng_seed', 7, 'mutation_rng_seed', 8, ...
+                'crossover_rng_seed', 9, 'migration_rng_seed', 10, 'shared_random', false);
+camel = struct('fCoefsMode', 'const', 'fCoefsMin', 0.6, 'cr', 0.8, 'initRngSeed', 7, 'mutationRngSeed', 8, ...
+               'crossoverRngSeed', 9, 'migrationRngSeed', 10, 'sharedRandom', false);
+da = metaopt.DE(4, 12, 4, [-3 3], thesis);
+db = metaopt.DE(4, 12, 4, [-3 3], camel);
+da.init('@F1');
+db.init('@F1');
+[xa, fa] = da.run(struct('generations', 30));
+[xb, fb] = db.run('maxGenerations', 30);
+check(fa == fb && isequal(xa, xb), 'DE: the thesis''s names and the lowerCamelCase ones give the same run');
+clear da db
+g = metaopt_hc12_params(3, 8, [-1 1]);
+[v1, x1] = metaopt_hc12_run(g, '@F1', struct('seed', 4, 'max_iterations', 3));
+[v2, x2] = metaopt_hc12_run(g, '@F1', struct('seed', 4, 'maxIterations', 3));
+check(v1 == v2 && isequal(x1, x2), 'metaopt_hc12_run: max_iterations is maxIterations');
+[~, ~, r1] = metaopt_mex('run', g, 'GC', 1, [], '@F1', 'min', 'max_iterations', 2);
+check(r1.iterations <= 2, 'run: a snake_case name/value option');
+check(strcmp(error_id(@() metaopt_qap_solve(q, struct('time_limt', 1))), 'metaopt:badOption') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'time_limt')), 'an unknown option is named as given');
+metaopt_free(q);
+metaopt_free(g);
+
+% --- precision: double by default where the device has fp64; single on request ---
+[devs, cur] = metaopt_devices();
+dflt = 'single';
+if devs(cur + 1).fp64
+  dflt = 'double';
+end
+h = metaopt.HC12(3, 12, [-1 1]);
+[~, ~, info] = h.run('@F1', 'seed', 1);
+check(strcmp(info.precision, dflt), ['HC12: ' dflt ' by default on this device']);
+h = metaopt.HC12(3, 12, [-1 1], 'precision', 'single');
+[~, ~, info] = h.run('@F1', 'seed', 1);
+check(strcmp(info.precision, 'single'), 'HC12: precision single on request');
+g = metaopt_mex('params:single', 3, 12, [-1 1]);
+[~, ~, r] = metaopt_mex('run', g, 'GC', 1, [], '@F1', 'min');
+check(strcmp(r.precision, 'single'), 'params:single');
+metaopt_free(g);
+check(strcmp(error_id(@() metaopt_mex('params:single,double', 3, 12, [-1 1])), 'metaopt:badOption'), 'params: single and double');
+d = metaopt.DE(2, 6, 2, [-1 1]);
+d.init('@F1');
+[~, ~, info] = d.run(2);
+check(strcmp(info.precision, dflt), ['DE: ' dflt ' by default on this device']);
+d = metaopt.DE(2, 6, 2, [-1 1], 'precision', 'single');
+d.init('@F1');
+[~, ~, info] = d.run(2);
+check(strcmp(info.precision, 'single'), 'DE: precision single on request');
+d = metaopt.DE(2, 6, 2, [-1 1], 'cpu', true);
+d.init('@F1');
+[~, ~, info] = d.run(2);
+check(strcmp(info.precision, 'double'), 'DE: double on the CPU backend');
+check(strcmp(error_id(@() metaopt.DE(2, 6, 2, [-1 1], 'precision', 'half')), 'metaopt:badArgument'), 'DE: an unknown precision');
+check(strcmp(error_id(@() metaopt.DE(2, 6, 2, [-1 1], 'precision', 'single', 'double', true)), 'metaopt:badOption'), ...
+      'DE: precision and double both given');
+e = metaopt_de_params(2, 6, 2, [-1 1], 'sat', struct('double', false));
+metaopt_de_init(e, '@F1');
+[~, ~, ~, ~, ~, ~, ~, p] = metaopt_mex('de-run', e, 1);
+check(strcmp(p, 'single'), 'de-params: the earlier opts.double false is single');
+metaopt_free(e);
+clear h d
+
+% --- the examples (matlab/examples): each runs, checks its result, and is MATLAB-compatible ---
+examples = dir(fullfile(fileparts(here), 'examples', '*.m'));
+check(numel(examples) >= 4, 'the examples are there');
+for k = 1:numel(examples)
+  path = fullfile(fileparts(here), 'examples', examples(k).name);
+  why = octave_only(path);
+  check(isempty(why), [examples(k).name ': no Octave-only syntax (' why ')']);
+  ok = false;
+  try
+    ok = run_example(path);
+  catch err
+    fprintf(2, '%s: %s\n', examples(k).name, err.message);
+  end
+  check(ok, [examples(k).name ' runs under Octave and checks its result']);
+end
+check(live_total() == n0, 'the classes left no live instance behind');
 
 % --- Ctrl-C in an m-function objective: a separate Octave, interrupted by tests/test_interrupt.sh ---
 octave_cli = fullfile(OCTAVE_HOME, 'bin', 'octave-cli');

@@ -1,0 +1,87 @@
+classdef DE < metaopt.Instance
+% METAOPT.DE  Island differential evolution (the thesis's DEMultiPop, 5.2.1); frees its
+%   library instance itself when it goes.
+%
+%   d = metaopt.DE(islands, members, dims, limits)  limits [a b] or a dims x 2 matrix
+%   d = metaopt.DE(..., name, value) or (..., opts): bounds ('COTN', 'sat', 'mir', 'tor',
+%       'HVB', 'uni' or a cell array of dims names), fCoefsMode ('linspace', 'const'),
+%       fCoefsMin (0.1), fCoefsMax (1.5), cr (0.5, or one per island), initRngSeed (123),
+%       mutationRngSeed (345), crossoverRngSeed (457), migrationRngSeed (581), sharedRandom,
+%       cpu (the CPU backend), precision ('double' where the backend has fp64, else 'single';
+%       'single' on request). The thesis's names (F_coefs_min, CR, init_rng_seed, ...) are
+%       aliases.
+%   d.init(objective, opts)  the objective (a function handle or m-function name, called with
+%       the (islands * members) x dims trials of a generation; '@NAME' a catalogue function;
+%       '@FILE.cl' or struct('source', code, 'name', label) OpenCL C) and mutation
+%       ('DE/rand/1'), migration ('None'), period (10), and any option above but bounds, cpu
+%       and precision (the thesis's optionsUpdate); makes and evaluates the first populations
+%   [x, fval, info] = d.run(stop)  a number of generations, or a struct or name/value pairs of
+%       maxGenerations, maxEvaluations, target, timeLimit. info: island, generations and
+%       evaluations since init, seconds, stopReason (the stop condition that held), precision
+%   g = d.iterate()  one generation; d.bests(), d.best(island), d.member(island, m),
+%   d.funcData(data)
+
+  properties (SetAccess = private)
+    Islands = 0;
+    Members = 0;
+    Dims = 0;
+  end
+
+  methods
+    function obj = DE(islands, members, dims, limits, varargin)
+      o = metaopt.Instance.options(varargin{:});
+      [v, rest] = metaopt.Instance.take(o, {'bounds'}, {'COTN'});
+      obj.Token = metaopt_mex('de-params', islands, members, dims, limits, v{1}, rest);
+      obj.Islands = islands;
+      obj.Members = members;
+      obj.Dims = dims;
+    end
+
+    function init(obj, objective, varargin)
+      % INIT  Sets the objective and strategies and makes the first populations (see metaopt.DE).
+      o = metaopt.Instance.options(varargin{:});
+      [v, rest] = metaopt.Instance.take(o, {'mutation', 'migration', 'period'}, {[], [], []});
+      metaopt_mex('de-init', obj.token(), objective, v{1}, v{2}, v{3}, rest);
+    end
+
+    function [x, fval, info] = run(obj, varargin)
+      % RUN  Runs until a stop condition holds; [x, fval, info] (see metaopt.DE).
+      if numel(varargin) == 1 && isnumeric(varargin{1})
+        stop = struct('maxGenerations', varargin{1});
+      else
+        stop = metaopt.Instance.options(varargin{:});
+      end
+      [fval, x, island, generations, evaluations, seconds, why, precision] = metaopt_mex('de-run', obj.token(), stop);
+      reasons = struct('generations', 'maxGenerations', 'evaluations', 'maxEvaluations', 'target', 'target', ...
+                       'time_limit', 'timeLimit');
+      info = struct('island', island, 'generations', generations, 'evaluations', evaluations, ...
+                    'seconds', seconds, 'stopReason', reasons.(why), 'precision', precision);
+    end
+
+    function generation = iterate(obj)
+      % ITERATE  One generation; returns the generation number since init.
+      generation = metaopt_mex('de-iteration', obj.token());
+    end
+
+    function b = bests(obj)
+      % BESTS  The best value of every island (1 x islands).
+      b = metaopt_mex('de-bests', obj.token());
+    end
+
+    function x = best(obj, island)
+      % BEST  The best member of island (1-based), 1 x dims.
+      x = metaopt_mex('de-best', obj.token(), island);
+    end
+
+    function x = member(obj, island, m)
+      % MEMBER  Member m of island (both 1-based), 1 x dims.
+      x = metaopt_mex('de-x', obj.token(), island, m);
+    end
+
+    function funcData(obj, data)
+      % FUNCDATA  The data buffer of an OpenCL C objective: the bytes of the numeric array data
+      %   (a double under precision 'double', single(...) under 'single'; [] empties it).
+      metaopt_mex('de-func-data', obj.token(), data);
+    end
+  end
+end

@@ -1,0 +1,55 @@
+classdef SAT < metaopt.Instance
+% METAOPT.SAT  A CNF formula and its HC12 local search; frees its library instance itself when
+%   it goes.
+%
+%   s = metaopt.SAT(path)              a DIMACS CNF file
+%   s = metaopt.SAT(numVars, clauses)  a cell array of literal vectors ({[1 -2], [2 3]}) or one
+%                                      vector of DIMACS literals, each clause ended by 0
+%   [x, fval, info] = s.solve(opts)    opts: timeLimit (10 s), runs, seed, maskOrder,
+%       tabuLength, tabuMaxIterations, tabuMaxNoImprove, tenure. x: the assignment (logical,
+%       1 x numVars; a model when info.satisfiable), fval: its unsatisfied clauses (0 for a
+%       model), info: satisfiable, model, literals, runs, iterations, evaluations, seconds,
+%       stopReason ('model', 'runs' or 'timeLimit'), precision ('exact': clause counts)
+%   n = s.evaluate(assignments, useCpu)  satisfied clauses of each row (count x numVars)
+
+  properties (SetAccess = private)
+    NumVars = 0;
+    NumClauses = 0;
+  end
+
+  methods
+    function obj = SAT(a, clauses)
+      if nargin < 2
+        obj.Token = metaopt_mex('sat-parse', a);
+      else
+        obj.Token = metaopt_mex('sat-clauses', a, clauses);
+      end
+      s = metaopt_mex('info', obj.Token);
+      obj.NumVars = s.numVars;
+      obj.NumClauses = s.numClauses;
+    end
+
+    function [x, fval, info] = solve(obj, varargin)
+      % SOLVE  HC12 local search for a model (see metaopt.SAT).
+      o = metaopt.Instance.options(varargin{:});
+      r = metaopt_mex('sat-solve', obj.token(), o);
+      x = r.assignment;
+      fval = r.bestUnsatisfied;
+      info = rmfield(r, {'assignment', 'bestUnsatisfied'});
+      if r.satisfiable
+        info.stopReason = 'model';
+      elseif isfield(o, 'runs') && ~isempty(o.runs) && o.runs > 0 && r.runs >= o.runs
+        info.stopReason = 'runs';
+      else
+        info.stopReason = 'timeLimit';
+      end
+      info.precision = 'exact';
+    end
+
+    function n = evaluate(obj, assignments, useCpu)
+      % EVALUATE  Satisfied clauses of each row of assignments (count x numVars, logical).
+      if nargin < 3, useCpu = false; end
+      n = metaopt_mex('sat-evaluate', obj.token(), assignments, useCpu);
+    end
+  end
+end
