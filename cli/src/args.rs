@@ -436,7 +436,7 @@ pub struct TsTuningArgs {
     /// between launches) [default: 2000]
     #[arg(long, value_name = "N")]
     pub launch_iterations: Option<u32>,
-    /// ts: best distinct permutations kept for restarts (0: no restarts) [default: 8]
+    /// ts: best distinct permutations kept for restarts (0: no restarts) [default: 16]
     #[arg(long, value_name = "N")]
     pub elite: Option<usize>,
     /// ts: iterations without a new best after which a chain restarts from a perturbed elite
@@ -453,6 +453,10 @@ pub struct TsTuningArgs {
     /// ts: long-term aspiration horizon in iterations [default: 5 n^2]
     #[arg(long, value_name = "N")]
     pub horizon: Option<u32>,
+    /// ts: work-items per chain on a device, a power of two up to 1024 [default: the device
+    /// kind's tuning, 256 on GPUs]
+    #[arg(long, value_name = "N")]
+    pub group_size: Option<usize>,
 }
 
 impl TsTuningArgs {
@@ -465,6 +469,7 @@ impl TsTuningArgs {
             ("--perturbation", self.perturbation.is_some()),
             ("--tenure", self.tenure.is_some()),
             ("--horizon", self.horizon.is_some()),
+            ("--group-size", self.group_size.is_some()),
         ];
         g.iter().filter(|x| x.1).map(|x| x.0).collect()
     }
@@ -489,17 +494,21 @@ impl TsTuningArgs {
         if self.horizon.is_some() {
             opts.aspiration_horizon = self.horizon;
         }
+        if self.group_size.is_some() {
+            opts.group_size = self.group_size;
+        }
         opts
     }
 
     /// The library's option names as these flags (for error messages).
-    pub const RENAMES: [(&'static str, &'static str); 6] = [
+    pub const RENAMES: [(&'static str, &'static str); 7] = [
         ("launch_iterations", "--launch-iterations"),
         ("elite_size", "--elite"),
         ("stagnation", "--stagnation"),
         ("perturbation", "--perturbation"),
         ("tenure", "--tenure"),
         ("aspiration_horizon", "--horizon"),
+        ("group_size", "--group-size"),
     ];
 }
 

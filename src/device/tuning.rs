@@ -31,8 +31,10 @@ pub struct Tuning {
     pub sat_dxac: usize,
     /// Plain objective evaluation (`functions_eval`).
     pub objective_eval: usize,
-    /// QAP robust tabu search (`qap_ts_run`): work-items of the one group of a chain. Not yet
-    /// measured on the NVIDIA machine.
+    /// QAP robust tabu search (`qap_ts_run`): work-items of the one group of a chain (at most;
+    /// capped by the pairs and the kernel's limit). H100, 528 chains, it/s per chain for 64 /
+    /// 128 / 256 work-items: nug30 148k / 149k / 176k, sko100a 4.5k / 6.1k / 14.9k, tho150 2.1k /
+    /// 2.6k / 2.6k (512 exceeds the kernel's limit there); benchmarks/h100-2026-11-24b/.
     pub qap_ts: usize,
 }
 
@@ -50,7 +52,7 @@ const GPU: Tuning = Tuning {
     sat_mcsx_groups: 1024,
     sat_dxac: 64,
     objective_eval: 64,
-    qap_ts: 128,
+    qap_ts: 256,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
 const CPU: Tuning = Tuning { qap_ts: 16, ..GPU };

@@ -105,6 +105,10 @@ pub struct BenchQapTsArgs {
     /// Seed of the starts
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
+    /// Work-items per chain on the device, a power of two up to 1024 [default: the device kind's
+    /// tuning]
+    #[arg(long, value_name = "N")]
+    group_size: Option<usize>,
     #[command(flatten)]
     device: DeviceArg,
     #[command(flatten)]
@@ -156,7 +160,7 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
     for path in &files {
         let inst = QapInstance::from_dat(path)?;
         let problem = Arc::new(QapProblem::from_instance(&inst));
-        let opts = QapTsOptions { chains: a.chains, max_iterations: a.iterations, seed: a.seed, ..QapTsOptions::default() };
+        let opts = QapTsOptions { chains: a.chains, max_iterations: a.iterations, seed: a.seed, group_size: a.group_size, ..QapTsOptions::default() };
         opts.check(inst.n).map_err(ts_error)?;
         eprintln!(
             "bench qap-ts: {} (n = {}), {} chains, {} iterations per chain, seed {}",
