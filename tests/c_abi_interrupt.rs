@@ -23,6 +23,11 @@ extern "C" {
     fn raise(sig: c_int) -> c_int;
 }
 
+/// A C result moved back from the thread that ran the call.
+struct Sent<T>(T);
+// SAFETY: the result's pointers are the caller's own allocations, used by one thread at a time.
+unsafe impl<T> Send for Sent<T> {}
+
 /// SIGUSR1 on Linux.
 const SIGUSR1: c_int = 10;
 
@@ -58,7 +63,7 @@ fn interrupt_from_a_signal_handler_stops_de_run_with_its_best() {
     let run = thread::spawn(move || {
         let mut stop = metaopt_de_default_stop();
         stop.generations = u64::MAX / 2;
-        unsafe { metaopt_de_run(h as *mut MetaoptDeInstance, &stop) }
+        Sent(unsafe { metaopt_de_run(h as *mut MetaoptDeInstance, &stop) })
     });
     thread::sleep(Duration::from_millis(300));
     assert!(!run.is_finished());
@@ -67,7 +72,7 @@ fn interrupt_from_a_signal_handler_stops_de_run_with_its_best() {
         raise(SIGUSR1);
     }
     let t0 = Instant::now();
-    let mut r = run.join().unwrap();
+    let mut r = run.join().unwrap().0;
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
     assert_eq!(r.error_code, INTERRUPTED);
     assert!(take_message(std::mem::replace(&mut r.error_message, ptr::null_mut())).contains("interrupted"));
@@ -115,14 +120,14 @@ fn a_stop_token_stops_the_qap_tabu_search() {
         o.max_iterations = u64::MAX / 2;
         o.launch_iterations = 200;
         o.stop_token = token as *const MetaoptStopToken;
-        unsafe { metaopt_qap_ts_solve(h as *mut MetaoptQapInstance, &o) }
+        Sent(unsafe { metaopt_qap_ts_solve(h as *mut MetaoptQapInstance, &o) })
     });
     thread::sleep(Duration::from_millis(300));
     assert!(!run.is_finished());
     let t0 = Instant::now();
     let q = unsafe { metaopt_stop_token_request(token as *mut _) };
     assert_eq!(q.error_code, OK);
-    let mut r = run.join().unwrap();
+    let mut r = run.join().unwrap().0;
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
     assert_eq!((r.error_code, r.stop_reason), (INTERRUPTED, MetaoptStopReason::MetaoptStopInterrupted as i32));
     let mut perm: Vec<u16> = unsafe { std::slice::from_raw_parts(r.permutation, r.permutation_length as usize) }.to_vec();
