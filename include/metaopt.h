@@ -403,6 +403,13 @@ typedef struct MetaoptQapInstance MetaoptQapInstance;
 typedef struct MetaoptSatInstance MetaoptSatInstance;
 
 /**
+ * A per-call stop request (opaque): made by `metaopt_stop_token_create`, set from any thread by
+ * `metaopt_stop_token_request`, passed to a call in its options' `stop_token` field, released
+ * by `metaopt_stop_token_free`.
+ */
+typedef struct MetaoptStopToken MetaoptStopToken;
+
+/**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
  * `OptionsDict`, Table 3); start from `metaopt_de_default_options()` and change fields.
  */
@@ -457,15 +464,6 @@ typedef struct MetaoptDeOptions {
    */
   int32_t precision;
 } MetaoptDeOptions;
-
-/**
- * A per-call stop request (opaque): made by `metaopt_stop_token_create`, set from any thread by
- * `metaopt_stop_token_request`, passed to a call in its options' `stop_token` field, released
- * by `metaopt_stop_token_free`.
- */
-typedef struct MetaoptStopToken {
-  uint8_t _private[0];
-} MetaoptStopToken;
 
 /**
  * Stop conditions of `metaopt_de_run`: a zero field (or `has_target` 0) is no limit; at least

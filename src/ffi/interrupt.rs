@@ -13,9 +13,8 @@ use std::ptr;
 /// A per-call stop request (opaque): made by `metaopt_stop_token_create`, set from any thread by
 /// `metaopt_stop_token_request`, passed to a call in its options' `stop_token` field, released
 /// by `metaopt_stop_token_free`.
-#[repr(C)]
 pub struct MetaoptStopToken {
-    _private: [u8; 0],
+    _opaque: [u8; 0],
 }
 
 opaque_handle!(MetaoptStopToken => StopToken, b"metaSTOP", "metaopt_stop_token_create");
