@@ -95,6 +95,11 @@ typedef enum MetaoptErrorCode {
    * callback, or by a second thread at the same time (a handle serves one call at a time).
    */
   METAOPT_ERR_BUSY = 15,
+  /**
+   * The call was stopped by `metaopt_interrupt` or its stop token; unlike the errors, its
+   * result (or handle) holds the best found so far, and its stop reason says interrupted.
+   */
+  METAOPT_INTERRUPTED = 16,
 } MetaoptErrorCode;
 
 /**
@@ -327,7 +332,54 @@ typedef enum MetaoptDeStopReason {
    * `MetaoptDeStop.time_limit` seconds passed.
    */
   METAOPT_DE_STOP_TIME_LIMIT = 4,
+  /**
+   * `metaopt_interrupt` or `MetaoptDeStop.stop_token` (the call returns
+   * `METAOPT_INTERRUPTED` with the best so far).
+   */
+  METAOPT_DE_STOP_INTERRUPTED = 5,
 } MetaoptDeStopReason;
+
+/**
+ * Why a search stopped (`stop_reason` of the HC12, QAP, SAT and QAP tabu search results; DE has
+ * its own `MetaoptDeStopReason`).
+ */
+typedef enum MetaoptStopReason {
+  /**
+   * The target was reached (for SAT: a model).
+   */
+  METAOPT_STOP_TARGET = 1,
+  /**
+   * The time limit passed.
+   */
+  METAOPT_STOP_TIME_LIMIT = 2,
+  /**
+   * The run, iteration or generation budget was spent.
+   */
+  METAOPT_STOP_LIMIT = 3,
+  /**
+   * `metaopt_interrupt` or the call's stop token.
+   */
+  METAOPT_STOP_INTERRUPTED = 4,
+} MetaoptStopReason;
+
+/**
+ * The precision of a solver with a float choice (DE, general HC12), resolved at creation.
+ */
+typedef enum MetaoptPrecision {
+  /**
+   * Double where the device has `cl_khr_fp64` (and on the CPU backend), else single: the
+   * default.
+   */
+  METAOPT_PRECISION_AUTO = 0,
+  /**
+   * Single precision (float), asked for explicitly.
+   */
+  METAOPT_PRECISION_SINGLE = 1,
+  /**
+   * Double precision; `METAOPT_ERR_UNSUPPORTED` on a device without `cl_khr_fp64`.
+   */
+  METAOPT_PRECISION_DOUBLE = 2,
+} MetaoptPrecision;
 
 /**
  * An island DE instance: populations, settings, objective and device buffers. Opaque: made by
@@ -357,6 +409,13 @@ typedef struct MetaoptQapInstance MetaoptQapInstance;
  * may be used by one thread at a time.
  */
 typedef struct MetaoptSatInstance MetaoptSatInstance;
+
+/**
+ * A per-call stop request (opaque): made by `metaopt_stop_token_create`, set from any thread by
+ * `metaopt_stop_token_request`, passed to a call in its options' `stop_token` field, released
+ * by `metaopt_stop_token_free`.
+ */
+typedef struct MetaoptStopToken MetaoptStopToken;
 
 /**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
@@ -393,7 +452,8 @@ typedef struct MetaoptDeOptions {
   uint64_t crossover_seed;
   uint64_t migration_seed;
   /**
-   * Nonzero: double precision on the device (needs `cl_khr_fp64`).
+   * Nonzero forces double precision on the device (needs `cl_khr_fp64`), whatever
+   * `precision` says (the older flag; 0 leaves the choice to `precision`).
    */
   uint8_t double_precision;
   /**
@@ -405,6 +465,12 @@ typedef struct MetaoptDeOptions {
    * A `MetaoptBackend`: 0 the OpenCL device in use, 1 the rayon CPU backend.
    */
   int32_t backend;
+  /**
+   * A `MetaoptPrecision`: 0 auto (the default: double where the device has `cl_khr_fp64`,
+   * and on the CPU backend; else single), 1 single, 2 double. Fixed at `metaopt_de_create`;
+   * `metaopt_de_run` reports the one used.
+   */
+  int32_t precision;
 } MetaoptDeOptions;
 
 /**
@@ -429,6 +495,11 @@ typedef struct MetaoptDeStop {
    * Seconds of this call.
    */
   double time_limit;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the call as `metaopt_interrupt` does.
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptDeStop;
 
 /**
@@ -550,13 +621,18 @@ typedef struct MetaoptDeRunResult {
    */
   int32_t stopped_by;
   /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
    */
   int32_t error_code;
   /**
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * The `MetaoptPrecision` used: 1 single or 2 double.
+   */
+  int32_t precision;
 } MetaoptDeRunResult;
 
 /**
@@ -734,6 +810,11 @@ typedef struct MetaoptHc12RunOptions {
    * at the first local optimum, whether a list is set or not.
    */
   uint8_t taboo;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the call as `metaopt_interrupt` does.
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptHc12RunOptions;
 
 /**
@@ -795,6 +876,15 @@ typedef struct MetaoptHc12RunResult {
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * A `MetaoptStopReason`: why the runs ended (`METAOPT_STOP_INTERRUPTED` with
+   * `METAOPT_INTERRUPTED`: the result is the best so far).
+   */
+  int32_t stop_reason;
+  /**
+   * The `MetaoptPrecision` used: 1 single or 2 double.
+   */
+  int32_t precision;
 } MetaoptHc12RunResult;
 
 /**
@@ -959,6 +1049,11 @@ typedef struct MetaoptQapSolveOptions {
    * The target cost (used when `has_target` is 1).
    */
   double target;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the call as `metaopt_interrupt` does.
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptQapSolveOptions;
 
 /**
@@ -1037,13 +1132,18 @@ typedef struct MetaoptQapSolveResult {
    */
   double gap_percent;
   /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
    */
   int32_t error_code;
   /**
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * A `MetaoptStopReason`: why the solve ended.
+   */
+  int32_t stop_reason;
 } MetaoptQapSolveResult;
 
 /**
@@ -1116,6 +1216,11 @@ typedef struct MetaoptQapTsOptions {
    * Permutations in `starts` (at most `chains`).
    */
   uint32_t starts_count;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the call between launches as `metaopt_interrupt` does.
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptQapTsOptions;
 
 /**
@@ -1199,13 +1304,18 @@ typedef struct MetaoptQapTsSolveResult {
    */
   char *backend;
   /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
    */
   int32_t error_code;
   /**
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * A `MetaoptStopReason`: why the solve ended.
+   */
+  int32_t stop_reason;
 } MetaoptQapTsSolveResult;
 
 /**
@@ -1302,6 +1412,11 @@ typedef struct MetaoptSatSolveOptions {
    * Wall-time limit in seconds (0..=1e9); 0 = none, which needs `runs` > 0.
    */
   double time_limit_s;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the call as `metaopt_interrupt` does.
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptSatSolveOptions;
 
 /**
@@ -1354,13 +1469,18 @@ typedef struct MetaoptSatSolveResult {
    */
   double seconds;
   /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
    */
   int32_t error_code;
   /**
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * A `MetaoptStopReason`: why the search ended (`METAOPT_STOP_TARGET`: a model).
+   */
+  int32_t stop_reason;
 } MetaoptSatSolveResult;
 
 #ifdef __cplusplus
@@ -1586,7 +1706,8 @@ void metaopt_device_free_info(struct MetaoptDeviceInfo *info);
  * is the Hamming radius of the neighbourhood and `startBit`/`bitLength` (0 = to the end) its
  * window of the string. `domain` is a `MetaoptDomain`: what the objective reads (only that
  * matrix is made on the device). `double_precision` nonzero computes R and F in double (the
- * device needs `cl_khr_fp64`). The objective is built now, so a source that does not compile
+ * device needs `cl_khr_fp64`); 0 is `METAOPT_PRECISION_AUTO`: double where the device has
+ * `cl_khr_fp64`, else single (`metaopt_hc12_params_precision` can ask for single). The objective is built now, so a source that does not compile
  * fails here with `METAOPT_ERR_KERNEL_BUILD` and the build log in the message. The instance
  * runs on the device in use (`metaopt_device_set_number`).
  *
@@ -1612,6 +1733,27 @@ struct MetaoptHc12ParamsResult metaopt_hc12_params(uint32_t nParam,
                                                    int32_t domain,
                                                    uint8_t double_precision,
                                                    const struct MetaoptObjective *objective);
+
+/**
+ * `metaopt_hc12_params` with the precision named: `precision` is a `MetaoptPrecision` (0 auto:
+ * double where the device has `cl_khr_fp64`, else single; 1 single; 2 double, which a device
+ * without `cl_khr_fp64` refuses with `METAOPT_ERR_UNSUPPORTED`). `metaopt_hc12_run` reports
+ * the precision used.
+ *
+ * # Safety
+ * As `metaopt_hc12_params`.
+ */
+struct MetaoptHc12ParamsResult metaopt_hc12_params_precision(uint32_t nParam,
+                                                             const uint32_t *nBitParam,
+                                                             uint32_t nBitParamLength,
+                                                             const double *dodParam,
+                                                             uint32_t dodParamLength,
+                                                             uint32_t maskOrder,
+                                                             int32_t startBit,
+                                                             int32_t bitLength,
+                                                             int32_t domain,
+                                                             int32_t precision,
+                                                             const struct MetaoptObjective *objective);
 
 /**
  * Sets the tabu list that runs with `taboo` use, with room for `maxLength` strings (the
@@ -1751,6 +1893,54 @@ struct MetaoptStringResult metaopt_hc12_info(const struct MetaoptHc12Instance *h
  * `h` must not be in use by another thread.
  */
 void metaopt_hc12_free(struct MetaoptHc12Instance *h);
+
+/**
+ * Stops every call of the library running at this moment, in any thread: each returns within
+ * about one kernel launch, generation or climb step with its best so far and
+ * `METAOPT_INTERRUPTED`; calls started afterwards run normally. Async-signal-safe (one atomic
+ * increment, no lock, no allocation): meant to be called from a SIGINT handler.
+ */
+void metaopt_interrupt(void);
+
+/**
+ * A new stop token (not requested), or NULL should the library fail. Pass it in the
+ * `stop_token` field of a call's options; release it with `metaopt_stop_token_free`.
+ */
+struct MetaoptStopToken *metaopt_stop_token_create(void);
+
+/**
+ * Asks the calls that carry `token` to stop (those running, and later ones until
+ * `metaopt_stop_token_reset`). May be called from any thread while the call runs (not from a
+ * signal handler: use `metaopt_interrupt` there). The result is 0.
+ *
+ * # Safety
+ * `token` must be NULL or a token of `metaopt_stop_token_create` (freed ones are errors).
+ */
+struct MetaoptInt32Result metaopt_stop_token_request(struct MetaoptStopToken *token);
+
+/**
+ * Clears the request of `token`, so it can serve another call. The result is 0.
+ *
+ * # Safety
+ * As `metaopt_stop_token_request`.
+ */
+struct MetaoptInt32Result metaopt_stop_token_reset(struct MetaoptStopToken *token);
+
+/**
+ * 1 when `token` has been requested, else 0 (also for an invalid token).
+ *
+ * # Safety
+ * As `metaopt_stop_token_request`.
+ */
+uint8_t metaopt_stop_token_is_requested(const struct MetaoptStopToken *token);
+
+/**
+ * Releases a stop token; calls running with it keep their own reference. NULL is a no-op.
+ *
+ * # Safety
+ * `token` must be NULL or a token of `metaopt_stop_token_create` (freed ones are ignored).
+ */
+void metaopt_stop_token_free(struct MetaoptStopToken *token);
 
 /**
  * Creates a QAP instance from the thesis's combined matrix DF: nSlices consecutive row-major
@@ -1945,7 +2135,7 @@ void metaopt_qap_free(struct MetaoptQapInstance *h);
 
 /**
  * The defaults of the robust tabu search (32 chains, 100,000 iterations per chain, launches of
- * 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 8, restarts after
+ * 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 16, restarts after
  * n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
  */
 struct MetaoptQapTsOptions metaopt_qap_ts_default_options(void);

@@ -64,6 +64,12 @@ pub enum Error {
     /// A handle was used while a call on it was still running.
     #[error("busy: {0}")]
     Busy(String),
+
+    /// A call was stopped by `metaopt::interrupt` or its stop token. The Rust solvers return
+    /// `Ok` with their stop reason instead; the C ABI reports this code after it filled the
+    /// result with the best so far.
+    #[error("interrupted: {0}")]
+    Interrupted(String),
 }
 
 impl Error {
@@ -95,6 +101,7 @@ impl Error {
             Error::InvalidMemSpace(_) => 13,
             Error::Callback(_) => 14,
             Error::Busy(_) => 15,
+            Error::Interrupted(_) => 16,
         }
     }
 }

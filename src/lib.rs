@@ -61,10 +61,14 @@ pub mod device;
 pub mod error;
 pub mod ffi;
 pub mod hc12;
+pub mod interrupt;
 pub mod objective;
+pub mod precision;
 pub mod problem;
 pub mod qap;
 pub mod rng;
 pub mod sat;
 
 pub use error::{Error, Result};
+pub use interrupt::{interrupt, StopReason, StopToken, Watch};
+pub use precision::Precision;

@@ -310,8 +310,10 @@ fn init_with_an_options_update_runs_as_a_solver_created_with_them() {
     expect_ok(init(a, &catalogue(&f), "DE/rand/1", Some("PermuteN"), 5));
     assert_eq!(run(a, &stop).0, va);
     // precision and backend are fixed; an invalid update changes nothing
+    // (the defaults resolved to double where the device has fp64: ask for the other one)
+    let fp64 = metaopt::device::list_devices().unwrap()[metaopt::device::get_device_number().unwrap()].fp64;
     let mut bad = updated;
-    bad.double_precision = 1;
+    bad.precision = if fp64 { MetaoptPrecision::MetaoptPrecisionSingle } else { MetaoptPrecision::MetaoptPrecisionDouble } as i32;
     let r = init_options(a, &catalogue(&f), &bad);
     expect_error(r.error_code, r.error_message, INVALID, "double");
     let mut bad = updated;
@@ -427,10 +429,16 @@ unsafe extern "C" fn nan_at_row_2(_x: *const f64, rows: u32, _dims: u32, f: *mut
 fn limits_precision_nan_values_and_a_failed_init() {
     let _g = shared();
     // single precision cannot hold [-3e38, 3e38] (its width overflows a float); double can
-    let r = create(2, 6, 3, &[-3e38, 3e38], "sat", None);
+    let mut o = metaopt_de_default_options();
+    o.precision = MetaoptPrecision::MetaoptPrecisionSingle as i32;
+    let r = create(2, 6, 3, &[-3e38, 3e38], "sat", Some(&o));
     expect_error(r.error_code, r.error_message, INVALID, "single precision");
     let mut o = metaopt_de_default_options();
     o.double_precision = 1;
+    unsafe { metaopt_de_free(instance(create(2, 6, 3, &[-3e38, 3e38], "sat", Some(&o)))) };
+    // the default (auto) is double on the CPU backend
+    let mut o = metaopt_de_default_options();
+    o.backend = 1;
     unsafe { metaopt_de_free(instance(create(2, 6, 3, &[-3e38, 3e38], "sat", Some(&o)))) };
     // a NaN from a host objective is an error naming the objective, on both backends
     for backend in [0, 1] {

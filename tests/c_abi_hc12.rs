@@ -255,7 +255,11 @@ fn lengths_and_values_are_checked() {
     expect_params_error(p(3, &bits3, 1, &[f64::NAN, 1.0], 2, 2, REAL, &f1), INVALID, "`dodParam`");
     // single precision cannot hold this interval (its width overflows a float); double can
     let wide = [-3e38, 3e38];
-    expect_params_error(p(3, &bits3, 1, &wide, 2, 2, REAL, &f1), INVALID, "single precision");
+    let single = MetaoptPrecision::MetaoptPrecisionSingle as i32;
+    let r = unsafe { metaopt_hc12_params_precision(3, bits3.as_ptr(), 1, wide.as_ptr(), 2, 2, 0, 0, REAL, single, &f1) };
+    expect_params_error(r, INVALID, "single precision");
+    let r = unsafe { metaopt_hc12_params_precision(3, bits3.as_ptr(), 1, wide.as_ptr(), 2, 2, 0, 0, REAL, 3, &f1) };
+    expect_params_error(r, INVALID, "`precision`");
     let r = unsafe { metaopt_hc12_params(3, bits3.as_ptr(), 1, wide.as_ptr(), 2, 2, 0, 0, REAL, 1, &f1) };
     unsafe { metaopt_hc12_free(instance(r)) };
     expect_params_error(p(3, &bits3, 1, &dod3, 2, 4, REAL, &f1), INVALID, "`maskOrder`");
@@ -554,7 +558,9 @@ fn info_describes_the_instance() {
     let info = take_text(unsafe { metaopt_hc12_info(h) });
     assert!(info.contains("host callback `my sphere`"), "{info}");
     assert!(info.contains("bits per parameter: 8 (every parameter)"), "{info}");
-    assert!(info.contains("precision: float") && info.contains("domain: integer"), "{info}");
+    // the default precision is auto: double where the device has cl_khr_fp64
+    let fp64 = metaopt::device::list_devices().unwrap()[metaopt::device::get_device_number().unwrap()].fp64;
+    assert!(info.contains(if fp64 { "precision: double" } else { "precision: float" }) && info.contains("domain: integer"), "{info}");
     unsafe { metaopt_hc12_free(h) };
     assert_eq!(calls.load(Ordering::Relaxed), 0, "making an instance does not call the callback");
 }

@@ -15,7 +15,7 @@ fn reach(name: &str, optimum: i64, swaps: u32, backend: Backend) -> QapSolveResu
     let mut s = QapHc12::new(p, swaps, 2, 0, 0, backend, CostForm::Delta).unwrap();
     let opts = QapSolveOptions {
         // "within seconds": 60 s is only the bound that turns a regression into a failure, not a hang
-        stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(60)), target: Some(optimum as f64) },
+        stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(60)), target: Some(optimum as f64), token: None },
         seed: 2024,
         ..Default::default()
     };
@@ -72,7 +72,7 @@ fn starts_and_limits() {
     let r = solve(&mut s, &g, Some(&inst), |_| {}).unwrap();
     assert!(r.cost.as_f64() <= inst.cost(&glb) as f64);
     // a time limit ends an unlimited run count
-    let t = QapSolveOptions { stop: Stop { max_runs: 0, time_limit: Some(Duration::from_millis(300)), target: None }, ..Default::default() };
+    let t = QapSolveOptions { stop: Stop { max_runs: 0, time_limit: Some(Duration::from_millis(300)), target: None, token: None }, ..Default::default() };
     let r = solve(&mut s, &t, Some(&inst), |_| {}).unwrap();
     assert!(r.seconds < 5.0 && r.runs >= 1);
     // unlimited runs with nothing to end them is refused

@@ -68,7 +68,7 @@ fn finds_verified_models_for_every_shared_uf20_uf50_uf75() {
     for fam in ["uf20-91", "uf50-218", "uf75-325"] {
         for path in family(fam) {
             let cnf = Cnf::from_file(&path).unwrap();
-            let opts = SatOptions { seed: 7, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(30)), target: None }, ..Default::default() };
+            let opts = SatOptions { seed: 7, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(30)), target: None, token: None }, ..Default::default() };
             let mut s = SatSolver::new(cnf.clone(), opts.mask_order, opts.tabu.as_ref().unwrap().max_length, Backend::DEVICE).unwrap();
             let r = s.solve(&opts).unwrap();
             assert!(r.satisfiable, "{}: best {} unsatisfied after {:.1} s", path.display(), r.best_unsatisfied, r.seconds);
@@ -83,7 +83,7 @@ fn finds_verified_models_for_every_shared_uf20_uf50_uf75() {
 fn unsatisfiable_formulas_report_no_model_and_their_best_count() {
     for path in family("uuf50-218").into_iter().take(3) {
         let cnf = Cnf::from_file(&path).unwrap();
-        let opts = SatOptions { stop: Stop { max_runs: 0, time_limit: Some(Duration::from_millis(1500)), target: None }, ..Default::default() };
+        let opts = SatOptions { stop: Stop { max_runs: 0, time_limit: Some(Duration::from_millis(1500)), target: None, token: None }, ..Default::default() };
         let mut s = SatSolver::new(cnf.clone(), 1, 500, Backend::DEVICE).unwrap();
         let r = s.solve(&opts).unwrap();
         assert!(!r.satisfiable && r.model.is_none());
@@ -99,6 +99,6 @@ fn bad_settings_are_errors() {
     let mut s = SatSolver::new(cnf, 1, 10, Backend::DEVICE).unwrap();
     let e = s.solve(&SatOptions::default()).unwrap_err().to_string();
     assert!(e.contains("tabu"), "{e}");
-    let e = s.solve(&SatOptions { stop: Stop { max_runs: 0, time_limit: None, target: None }, tabu: None, ..Default::default() }).unwrap_err().to_string();
+    let e = s.solve(&SatOptions { stop: Stop { max_runs: 0, time_limit: None, target: None, token: None }, tabu: None, ..Default::default() }).unwrap_err().to_string();
     assert!(e.contains("runs"), "{e}");
 }

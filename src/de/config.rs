@@ -3,6 +3,7 @@
 //! validated [`Config`] every engine works from. Errors name the argument and the expected shape.
 
 use crate::error::{Error, Result};
+use crate::precision::Precision;
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -253,9 +254,13 @@ pub struct DeOptions {
     pub mutation_seed: u64,
     pub crossover_seed: u64,
     pub migration_seed: u64,
-    /// Double precision on the device (needs `cl_khr_fp64`); the CPU backend always computes
-    /// in double.
+    /// Forces double precision on the device (needs `cl_khr_fp64`) whatever `precision` says
+    /// (the older flag). In a solver's [`Config`], whether double is used.
     pub double: bool,
+    /// The precision: `Auto` (the default) is double where the device has `cl_khr_fp64` and on
+    /// the CPU backend, else single. Resolved when the solver is created
+    /// ([`DeMultiPop::new`](super::DeMultiPop::new)); a [`Config`] holds the one used.
+    pub precision: Precision,
     /// Populations share the random numbers of mutation and crossover for equal member
     /// indices (the thesis's device compromise: coalesced reads, correlated populations).
     pub shared_random: bool,
@@ -273,6 +278,7 @@ impl Default for DeOptions {
             crossover_seed: 457,
             migration_seed: 581,
             double: false,
+            precision: Precision::Auto,
             shared_random: false,
         }
     }
@@ -338,7 +344,11 @@ impl Config {
         }
         let nn = p.dims as usize;
         let limits = per_dim(&p.limits, nn, "limits")?;
-        crate::objective::check_intervals("limits", &limits, p.options.double)?;
+        // without a device to ask (DeMultiPop::new resolves Auto first), Auto is single
+        let mut options = p.options.clone();
+        options.precision = options.precision.resolve(options.double, false);
+        options.double = options.precision.is_double();
+        crate::objective::check_intervals("limits", &limits, options.double)?;
         let kinds = per_dim(&p.bounds, nn, "bounds")?;
         let o = &p.options;
         for (name, v) in [("f_min", o.f_min), ("f_max", o.f_max)] {
@@ -369,29 +379,35 @@ impl Config {
             kinds,
             f,
             cr,
-            options: o.clone(),
+            options,
         })
     }
 
     /// This configuration with other options (the thesis's `optionsUpdate` of `init`): F, CR
     /// and the seeds may change; the precision is fixed when the solver is created.
     pub fn with_options(&self, options: &DeOptions) -> Result<Config> {
-        if options.double != self.options.double {
+        // Auto (with `double` unset) keeps the solver's precision; anything else must name it
+        let asked = if options.double { Precision::Double } else { options.precision };
+        if asked != Precision::Auto && asked != self.options.precision {
             return Err(Error::arg(
                 "double",
                 format!(
                     "{}; the precision is fixed when the solver is created ({}); create a new solver",
-                    options.double, self.options.double
+                    asked.name(),
+                    self.options.precision.name()
                 ),
             ));
         }
+        let mut options = options.clone();
+        options.double = self.options.double;
+        options.precision = self.options.precision;
         Config::new(&DeParams {
             islands: self.np,
             members: self.nm,
             dims: self.nn,
             limits: self.lo.iter().copied().zip(self.hi.iter().copied()).collect(),
             bounds: self.kinds.clone(),
-            options: options.clone(),
+            options,
         })
     }
 

@@ -6,7 +6,9 @@
 use super::config::{Config, DeOptions, Migration, MigrationKind, Mutation};
 use super::ops;
 use crate::error::{Error, Result};
+use crate::interrupt::{StopToken, Watch};
 use crate::objective::Objective;
+use crate::precision::Precision;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -34,7 +36,7 @@ pub trait Engine: Send {
 }
 
 /// Stop conditions of [`DeMultiPop::run`]; `None` means no limit, and at least one is needed.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stop {
     /// Generations of this call (the HC12 solvers' `max_iterations`).
     pub max_generations: Option<u64>,
@@ -45,6 +47,9 @@ pub struct Stop {
     pub time_limit: Option<Duration>,
     /// Record the best of every population every this many generations (0: never).
     pub record_every: u64,
+    /// A per-call stop request ([`StopToken::request`]), checked before every generation like
+    /// `metaopt::interrupt`: the run then returns its best so far, `StopReason::Interrupted`.
+    pub token: Option<StopToken>,
 }
 
 impl Stop {
@@ -61,6 +66,8 @@ pub enum StopReason {
     Evaluations,
     Target,
     TimeLimit,
+    /// `metaopt::interrupt` or the stop's token.
+    Interrupted,
 }
 
 /// The best of every population after `generation` generations.
@@ -86,6 +93,8 @@ pub struct DeRunResult {
     pub seconds: f64,
     pub stopped_by: StopReason,
     pub history: Vec<Record>,
+    /// The precision the solver computes in (resolved at creation).
+    pub precision: Precision,
 }
 
 struct Running {
@@ -208,6 +217,7 @@ impl DeMultiPop {
             }
         }
         let t0 = Instant::now();
+        let watch = Watch::new(stop.token.as_ref());
         let (g0, e0) = (self.generation, self.evaluations);
         let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
         let mut history = Vec::new();
@@ -227,6 +237,9 @@ impl DeMultiPop {
             if stop.target.is_some() && reached(&self.bests_fitness()?) {
                 break StopReason::Target;
             }
+            if watch.stopped() {
+                break StopReason::Interrupted;
+            }
             if stop.max_generations.is_some_and(|g| self.generation - g0 >= g) {
                 break StopReason::Generations;
             }
@@ -241,6 +254,11 @@ impl DeMultiPop {
                 }
             }
             self.iteration()?;
+            // device launches are asynchronous: a queue kept short lets an interrupt end the
+            // run within a few generations rather than after everything enqueued
+            if (self.generation - g0).is_multiple_of(8) {
+                self.engine.sync()?;
+            }
             if stop.record_every > 0 && (self.generation - g0).is_multiple_of(stop.record_every) {
                 record(self, &mut history, &mut observe)?;
             }
@@ -260,6 +278,7 @@ impl DeMultiPop {
             seconds,
             stopped_by,
             history,
+            precision: self.cfg.options.precision,
         })
     }
 

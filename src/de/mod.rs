@@ -28,8 +28,16 @@ use crate::error::Result;
 
 impl DeMultiPop {
     /// Checks the settings and prepares the backend (the device's buffers, or the CPU's).
+    /// The precision is resolved here: `Auto` is double on the CPU backend and on a device with
+    /// `cl_khr_fp64`, else single (`config().options.precision` says which).
     pub fn new(params: &DeParams, backend: Backend) -> Result<Self> {
-        let cfg = Config::new(params)?;
+        let fp64 = match backend {
+            Backend::Cpu => true,
+            Backend::Device(_) => backend.context("island DE")?.info.fp64,
+        };
+        let mut params = params.clone();
+        params.options.precision = params.options.precision.resolve(params.options.double, fp64);
+        let cfg = Config::new(&params)?;
         let engine: Box<dyn Engine> = match backend {
             Backend::Device(d) => Box::new(device::DeviceDe::new(cfg.clone(), d)?),
             Backend::Cpu => Box::new(cpu::CpuDe::new(cfg.clone())?),

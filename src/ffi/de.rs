@@ -9,7 +9,9 @@ use super::{
     MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective, MetaoptStringResult,
 };
 use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Stop, StopReason};
+use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use crate::error::{Error, Result};
+use crate::precision::Precision;
 use std::ffi::{c_char, c_void};
 use std::ptr;
 use std::time::Duration;
@@ -57,13 +59,18 @@ pub struct MetaoptDeOptions {
     pub mutation_seed: u64,
     pub crossover_seed: u64,
     pub migration_seed: u64,
-    /// Nonzero: double precision on the device (needs `cl_khr_fp64`).
+    /// Nonzero forces double precision on the device (needs `cl_khr_fp64`), whatever
+    /// `precision` says (the older flag; 0 leaves the choice to `precision`).
     pub double_precision: u8,
     /// Nonzero: populations share the random numbers of mutation and crossover (the thesis's
     /// device compromise); 0 (default): each population draws its own.
     pub shared_random: u8,
     /// A `MetaoptBackend`: 0 the OpenCL device in use, 1 the rayon CPU backend.
     pub backend: i32,
+    /// A `MetaoptPrecision`: 0 auto (the default: double where the device has `cl_khr_fp64`,
+    /// and on the CPU backend; else single), 1 single, 2 double. Fixed at `metaopt_de_create`;
+    /// `metaopt_de_run` reports the one used.
+    pub precision: i32,
 }
 
 /// Stop conditions of `metaopt_de_run`: a zero field (or `has_target` 0) is no limit; at least
@@ -80,6 +87,9 @@ pub struct MetaoptDeStop {
     pub target: f64,
     /// Seconds of this call.
     pub time_limit: f64,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+    /// stops the call as `metaopt_interrupt` does.
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// Why `metaopt_de_run` stopped (`MetaoptDeRunResult.stopped_by`).
@@ -95,6 +105,9 @@ pub enum MetaoptDeStopReason {
     MetaoptDeStopTarget = 3,
     /// `MetaoptDeStop.time_limit` seconds passed.
     MetaoptDeStopTimeLimit = 4,
+    /// `metaopt_interrupt` or `MetaoptDeStop.stop_token` (the call returns
+    /// `METAOPT_INTERRUPTED` with the best so far).
+    MetaoptDeStopInterrupted = 5,
 }
 
 /// The result of `metaopt_de_run`. `x` is owned by the caller: free it with
@@ -117,10 +130,13 @@ pub struct MetaoptDeRunResult {
     pub seconds: f64,
     /// A `MetaoptDeStopReason`.
     pub stopped_by: i32,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+    /// `MetaoptErrorCode` (an error: the result is empty).
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// The `MetaoptPrecision` used: 1 single or 2 double.
+    pub precision: i32,
 }
 
 owned_result!(MetaoptDeCreateResult);
@@ -156,13 +172,14 @@ fn default_options() -> MetaoptDeOptions {
         double_precision: 0,
         shared_random: 0,
         backend: 0,
+        precision: 0,
     }
 }
 
 /// No limits: set at least one field before `metaopt_de_run`.
 #[no_mangle]
 pub extern "C" fn metaopt_de_default_stop() -> MetaoptDeStop {
-    ffi_boundary!({ MetaoptDeStop { generations: 0, evaluations: 0, has_target: 0, target: 0.0, time_limit: 0.0 } })
+    ffi_boundary!({ MetaoptDeStop { generations: 0, evaluations: 0, has_target: 0, target: 0.0, time_limit: 0.0, stop_token: ptr::null() } })
 }
 
 /// Creates an island DE instance (the thesis's `DEMultiPop` constructor): `islands` populations
@@ -245,6 +262,7 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         crossover_seed: o.crossover_seed,
         migration_seed: o.migration_seed,
         double: o.double_precision != 0,
+        precision: Precision::from_code(o.precision, "options.precision")?,
         shared_random: o.shared_random != 0,
     })
 }
@@ -349,9 +367,12 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const 
             target: (s.has_target != 0).then_some(s.target),
             time_limit: (s.time_limit > 0.0).then(|| Duration::from_secs_f64(s.time_limit)), // checked above
             record_every: 0,
+            // SAFETY: the caller's contract: NULL or a stop token.
+            token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },
         };
         let r = h.solver.run(&stop)?;
         let x = CArray::from_slice(&r.x)?;
+        let (error_code, error_message) = stop_status(r.stopped_by == StopReason::Interrupted, "metaopt_de_run");
         MetaoptDeRunResult {
             value: r.value,
             dims: r.x.len() as u32,
@@ -365,9 +386,11 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const 
                 StopReason::Evaluations => 2,
                 StopReason::Target => 3,
                 StopReason::TimeLimit => 4,
+                StopReason::Interrupted => 5,
             },
-            error_code: 0,
-            error_message: ptr::null_mut(),
+            error_code,
+            error_message,
+            precision: r.precision.code(),
         }
     })
 }

@@ -42,6 +42,9 @@ pub enum MetaoptErrorCode {
     /// The handle is in use by a call still running: called again from its own objective
     /// callback, or by a second thread at the same time (a handle serves one call at a time).
     MetaoptErrBusy = 15,
+    /// The call was stopped by `metaopt_interrupt` or its stop token; unlike the errors, its
+    /// result (or handle) holds the best found so far, and its stop reason says interrupted.
+    MetaoptInterrupted = 16,
 }
 
 impl From<&Error> for MetaoptErrorCode {
@@ -54,7 +57,7 @@ impl From<&Error> for MetaoptErrorCode {
 
 impl MetaoptErrorCode {
     /// Every code, in numeric order.
-    const ALL: [MetaoptErrorCode; 16] = {
+    const ALL: [MetaoptErrorCode; 17] = {
         use MetaoptErrorCode::*;
         [
             MetaoptOk,
@@ -73,6 +76,7 @@ impl MetaoptErrorCode {
             MetaoptErrInvalidMemSpace,
             MetaoptErrCallback,
             MetaoptErrBusy,
+            MetaoptInterrupted,
         ]
     };
 
@@ -105,6 +109,7 @@ mod tests {
             Error::InvalidMemSpace("m".into()),
             Error::Callback(1),
             Error::Busy("b".into()),
+            Error::Interrupted("i".into()),
         ]
     }
 
@@ -117,10 +122,10 @@ mod tests {
             assert!(c != MetaoptErrorCode::MetaoptOk && c != MetaoptErrorCode::MetaoptErrStdException, "{e:?}");
             assert!(seen.insert(c), "{e:?} shares code {}", c as i32);
         }
-        assert_eq!(seen.len(), 14);
-        for code in 0..=15 {
+        assert_eq!(seen.len(), 15);
+        for code in 0..=16 {
             assert_eq!(MetaoptErrorCode::from_code(code).map(|c| c as i32), Some(code));
         }
-        assert_eq!(MetaoptErrorCode::from_code(16), None);
+        assert_eq!(MetaoptErrorCode::from_code(17), None);
     }
 }

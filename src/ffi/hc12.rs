@@ -9,7 +9,10 @@ use super::{
     MetaoptStringResult, MetaoptTabuOptions,
 };
 use crate::device::Backend;
+use super::interrupt::{stop_status, token_arg, MetaoptPrecision, MetaoptStopToken};
 use crate::error::{Error, Result};
+use crate::interrupt::StopReason;
+use crate::precision::Precision;
 use crate::hc12::general::{Coding, Domain, Hc12, Hc12Params, Profile, RunOptions, Sense, StartPoint};
 use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
@@ -159,6 +162,9 @@ pub struct MetaoptHc12RunOptions {
     /// `metaopt_hc12_init_tabu_list` (an error when there is none); 0 runs plain HC12, which ends
     /// at the first local optimum, whether a list is set or not.
     pub taboo: u8,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+    /// stops the call as `metaopt_interrupt` does.
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// The result of `metaopt_hc12_run`: the best over all runs. Every array is owned by the caller:
@@ -195,6 +201,11 @@ pub struct MetaoptHc12RunResult {
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// A `MetaoptStopReason`: why the runs ended (`METAOPT_STOP_INTERRUPTED` with
+    /// `METAOPT_INTERRUPTED`: the result is the best so far).
+    pub stop_reason: i32,
+    /// The `MetaoptPrecision` used: 1 single or 2 double.
+    pub precision: i32,
 }
 
 owned_result!(MetaoptHc12ParamsResult);
@@ -308,7 +319,8 @@ pub(crate) unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, S
 /// is the Hamming radius of the neighbourhood and `startBit`/`bitLength` (0 = to the end) its
 /// window of the string. `domain` is a `MetaoptDomain`: what the objective reads (only that
 /// matrix is made on the device). `double_precision` nonzero computes R and F in double (the
-/// device needs `cl_khr_fp64`). The objective is built now, so a source that does not compile
+/// device needs `cl_khr_fp64`); 0 is `METAOPT_PRECISION_AUTO`: double where the device has
+/// `cl_khr_fp64`, else single (`metaopt_hc12_params_precision` can ask for single). The objective is built now, so a source that does not compile
 /// fails here with `METAOPT_ERR_KERNEL_BUILD` and the build log in the message. The instance
 /// runs on the device in use (`metaopt_device_set_number`).
 ///
@@ -335,6 +347,47 @@ pub unsafe extern "C" fn metaopt_hc12_params(
     bitLength: i32,
     domain: i32,
     double_precision: u8,
+    objective: *const MetaoptObjective,
+) -> MetaoptHc12ParamsResult {
+    let precision = if double_precision != 0 { MetaoptPrecision::MetaoptPrecisionDouble } else { MetaoptPrecision::MetaoptPrecisionAuto };
+    // SAFETY: the caller's contract, the same.
+    unsafe {
+        metaopt_hc12_params_precision(
+            nParam,
+            nBitParam,
+            nBitParamLength,
+            dodParam,
+            dodParamLength,
+            maskOrder,
+            startBit,
+            bitLength,
+            domain,
+            precision as i32,
+            objective,
+        )
+    }
+}
+
+/// `metaopt_hc12_params` with the precision named: `precision` is a `MetaoptPrecision` (0 auto:
+/// double where the device has `cl_khr_fp64`, else single; 1 single; 2 double, which a device
+/// without `cl_khr_fp64` refuses with `METAOPT_ERR_UNSUPPORTED`). `metaopt_hc12_run` reports
+/// the precision used.
+///
+/// # Safety
+/// As `metaopt_hc12_params`.
+#[no_mangle]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub unsafe extern "C" fn metaopt_hc12_params_precision(
+    nParam: u32,
+    nBitParam: *const u32,
+    nBitParamLength: u32,
+    dodParam: *const f64,
+    dodParamLength: u32,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+    domain: i32,
+    precision: i32,
     objective: *const MetaoptObjective,
 ) -> MetaoptHc12ParamsResult {
     ffi_boundary!({
@@ -378,7 +431,8 @@ pub unsafe extern "C" fn metaopt_hc12_params(
             start_bit: startBit.into(),
             bit_length: bitLength.into(),
             domain,
-            double: double_precision != 0,
+            double: false,
+            precision: Precision::from_code(precision, "precision")?,
         };
         let solver = Hc12::new(params, objective, Backend::DEVICE)?;
         if callback && solver.rows() > u64::from(u32::MAX) {
@@ -465,6 +519,7 @@ pub extern "C" fn metaopt_hc12_default_run_options() -> MetaoptHc12RunOptions {
             seed: d.seed,
             max_iterations: d.max_iterations,
             taboo: 0,
+            stop_token: ptr::null(),
         }
     })
 }
@@ -503,7 +558,9 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
     if o.max_iterations == 0 {
         return Err(Error::arg("max_iterations", "0; expected at least 1"));
     }
-    Ok(RunOptions { coding, sense, stop: Stop { max_runs: o.runs, ..Stop::default() }, start, seed: o.seed, max_iterations: o.max_iterations })
+    // SAFETY: the caller's contract: NULL or a stop token.
+    let token = unsafe { token_arg(o.stop_token, "stop_token")? };
+    Ok(RunOptions { coding, sense, stop: Stop { max_runs: o.runs, token, ..Stop::default() }, start, seed: o.seed, max_iterations: o.max_iterations })
 }
 
 /// Runs HC12 (the thesis's `run`): `opts.runs` runs, each to a local optimum (or, with `taboo`,
@@ -541,6 +598,7 @@ pub unsafe extern "C" fn metaopt_hc12_run(h: *mut MetaoptHc12Instance, opts: *co
         let (string, integers) = (CArray::from_slice(&r.string)?, CArray::from_slice(&r.integers)?);
         let reals = CArray::from_slice(&r.reals)?;
         let (run_values, run_iterations) = (CArray::from_slice(&values)?, CArray::from_slice(&iterations)?);
+        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_hc12_run");
         MetaoptHc12RunResult {
             value: r.value,
             string: string.into_raw(),
@@ -553,8 +611,10 @@ pub unsafe extern "C" fn metaopt_hc12_run(h: *mut MetaoptHc12Instance, opts: *co
             run_values: run_values.into_raw(),
             run_iterations: run_iterations.into_raw(),
             runs: values.len() as u32,
-            error_code: 0,
-            error_message: ptr::null_mut(),
+            error_code,
+            error_message,
+            stop_reason: r.stop.code(),
+            precision: r.precision.code(),
         }
     })
 }

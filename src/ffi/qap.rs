@@ -3,7 +3,9 @@
 
 use super::handle::{self, opaque_handle};
 use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
+use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use crate::error::{Error, Result};
+use crate::interrupt::StopReason;
 use crate::hc12::qap::solve::{gap_percent, solve, QapSolveOptions, RestartMode, Start};
 use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
@@ -162,6 +164,9 @@ pub struct MetaoptQapSolveOptions {
     pub has_target: u8,
     /// The target cost (used when `has_target` is 1).
     pub target: f64,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+    /// stops the call as `metaopt_interrupt` does.
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// The result of `metaopt_qap_solve`: the best over all runs. The cost sits in the field that
@@ -205,10 +210,13 @@ pub struct MetaoptQapSolveResult {
     pub bks: i64,
     /// 100 * (cost - bks) / |bks| (when `has_bks`).
     pub gap_percent: f64,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+    /// `MetaoptErrorCode` (an error: the result is empty).
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// A `MetaoptStopReason`: why the solve ended.
+    pub stop_reason: i32,
 }
 
 /// What `metaopt_qap_info` reports of an instance (sizes for `initOrder` and `initK`).
@@ -708,6 +716,7 @@ pub unsafe extern "C" fn metaopt_qap_run(h: *mut MetaoptQapInstance, initOrder: 
         let order: Vec<u16> = out.order.iter().map(|&v| v as u16).collect();
         let (order, k_gc) = (CArray::from_slice(&order)?, CArray::from_slice(&out.k_gc)?);
         let c = CostFields::from(out.cost);
+        let (error_code, error_message) = stop_status(out.interrupted, "metaopt_qap_run");
         MetaoptQapRunResult {
             result_type: c.0,
             f_t1: c.1,
@@ -719,8 +728,8 @@ pub unsafe extern "C" fn metaopt_qap_run(h: *mut MetaoptQapInstance, initOrder: 
             lastIteration: out.iterations,
             K_GC: k_gc.into_raw(),
             K_GCLength: out.k_gc.len() as u32,
-            error_code: 0,
-            error_message: ptr::null_mut(),
+            error_code,
+            error_message,
         }
     })
 }
@@ -752,6 +761,7 @@ pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions 
             restart: MetaoptQapRestart::MetaoptQapRestartRebase as i32,
             has_target: 0,
             target: 0.0,
+            stop_token: ptr::null(),
         }
     })
 }
@@ -781,7 +791,8 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
     // infinity does not fit a Duration: no limit, as documented
     let time_limit = if t > 0.0 { Duration::try_from_secs_f64(t).ok() } else { None };
     Ok(QapSolveOptions {
-        stop: Stop { max_runs: o.runs, time_limit, target: (o.has_target != 0).then_some(o.target) },
+        // SAFETY: the caller's contract: NULL or a stop token.
+        stop: Stop { max_runs: o.runs, time_limit, target: (o.has_target != 0).then_some(o.target), token: unsafe { token_arg(o.stop_token, "stop_token")? } },
         seed: o.seed,
         start,
         restart,
@@ -811,6 +822,7 @@ pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *co
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
+        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_qap_solve");
         MetaoptQapSolveResult {
             result_type: c.0,
             f_t1: c.1,
@@ -829,8 +841,9 @@ pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *co
             has_bks: h.bks.is_some() as u8,
             bks: h.bks.unwrap_or(0),
             gap_percent: h.bks.map_or(0.0, |b| gap_percent(r.cost.as_f64(), b as f64)),
-            error_code: 0,
-            error_message: ptr::null_mut(),
+            error_code,
+            error_message,
+            stop_reason: r.stop.code(),
         }
     })
 }

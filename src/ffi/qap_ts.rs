@@ -5,7 +5,9 @@
 use super::handle;
 use super::qap::{CostFields, MetaoptQapInstance};
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
+use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use crate::error::{Error, Result};
+use crate::interrupt::StopReason;
 use crate::hc12::qap::solve::gap_percent;
 use crate::qap::ts::{QapTs, QapTsOptions, TenureRule};
 use std::ffi::c_char;
@@ -63,6 +65,9 @@ pub struct MetaoptQapTsOptions {
     pub starts: *const u16,
     /// Permutations in `starts` (at most `chains`).
     pub starts_count: u32,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+    /// stops the call between launches as `metaopt_interrupt` does.
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// The result of `metaopt_qap_ts_solve`: the best over all chains. The cost sits in the field
@@ -109,10 +114,13 @@ pub struct MetaoptQapTsSolveResult {
     pub gap_percent: f64,
     /// The backend that ran the solve, in words.
     pub backend: *mut c_char,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+    /// `MetaoptErrorCode` (an error: the result is empty).
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// A `MetaoptStopReason`: why the solve ended.
+    pub stop_reason: i32,
 }
 
 owned_result!(MetaoptQapTsSolveResult: frees permutation, backend; zeroes permutation_length);
@@ -141,6 +149,7 @@ pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {
             perturbation_max: d.perturbation.map_or(0, |p| p.1 as u32),
             starts: ptr::null(),
             starts_count: 0,
+            stop_token: ptr::null(),
         }
     })
 }
@@ -196,6 +205,8 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         perturbation,
         starts,
         group_size: None,
+        // SAFETY: the caller's contract: NULL or a stop token.
+        stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
     };
     opts.check(n)?;
     Ok(opts)
@@ -229,6 +240,7 @@ pub unsafe extern "C" fn metaopt_qap_ts_solve(instance: *mut MetaoptQapInstance,
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
+        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_qap_ts_solve");
         MetaoptQapTsSolveResult {
             result_type: c.0,
             f_t1: c.1,
@@ -248,8 +260,9 @@ pub unsafe extern "C" fn metaopt_qap_ts_solve(instance: *mut MetaoptQapInstance,
             bks: bks.unwrap_or(0),
             gap_percent: bks.map_or(0.0, |b| gap_percent(r.cost.as_f64(), b as f64)),
             backend: c_string(&r.backend),
-            error_code: 0,
-            error_message: ptr::null_mut(),
+            error_code,
+            error_message,
+            stop_reason: r.stop.code(),
         }
     })
 }

@@ -6,7 +6,9 @@
 use super::handle::{self, opaque_handle};
 use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
 use crate::device::Backend;
+use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use crate::error::{Error, Result};
+use crate::interrupt::StopReason;
 use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
 use crate::problem::sat::{Assignment, Cnf};
@@ -83,6 +85,9 @@ pub struct MetaoptSatSolveOptions {
     pub runs: u32,
     /// Wall-time limit in seconds (0..=1e9); 0 = none, which needs `runs` > 0.
     pub time_limit_s: f64,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+    /// stops the call as `metaopt_interrupt` does.
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// The result of `metaopt_sat_solve`. Every array is owned by the caller: free them all with
@@ -114,10 +119,13 @@ pub struct MetaoptSatSolveResult {
     pub evaluations: u64,
     /// Wall time of the search in seconds.
     pub seconds: f64,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+    /// `MetaoptErrorCode` (an error: the result is empty).
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// A `MetaoptStopReason`: why the search ended (`METAOPT_STOP_TARGET`: a model).
+    pub stop_reason: i32,
 }
 
 owned_result!(MetaoptSatParseResult);
@@ -320,11 +328,15 @@ fn default_solve_options() -> MetaoptSatSolveOptions {
         seed: d.seed,
         runs: d.stop.max_runs,
         time_limit_s: d.stop.time_limit.map_or(0.0, |l| l.as_secs_f64()),
+        stop_token: ptr::null(),
     }
 }
 
 /// The Rust options of C ones.
-fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
+///
+/// # Safety
+/// `o.stop_token` must be NULL or a stop token (unregistered pointers are errors).
+unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     let tabu = if o.tabu_length == 0 {
         None
     } else {
@@ -353,7 +365,14 @@ fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     if !(1..=2).contains(&o.mask_order) {
         return Err(Error::arg("opts.mask_order", format!("{}; expected 1 or 2", o.mask_order)));
     }
-    Ok(SatOptions { mask_order: o.mask_order, tabu, tenure: o.tenure, seed: o.seed, stop: Stop { max_runs: o.runs, time_limit, target: None } })
+    Ok(SatOptions { mask_order: o.mask_order, tabu, tenure: o.tenure, seed: o.seed, stop: Stop {
+            max_runs: o.runs,
+            time_limit,
+            target: None,
+            // SAFETY: the caller's contract.
+            token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
+        },
+    })
 }
 
 /// Searches for a model of the formula of `h` with HC12 on the device in use (docs/specs/SAT.md):
@@ -377,7 +396,8 @@ pub unsafe extern "C" fn metaopt_sat_solve(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
-        let options = solve_options(o)?;
+        // SAFETY: the caller's contract for `o.stop_token`.
+        let options = unsafe { solve_options(o)? };
         let tabu_len = options.tabu.as_ref().map_or(0, |t| t.max_length);
         let fits = h.solver.as_ref().is_some_and(|(m, t, _)| *m == options.mask_order && *t == tabu_len);
         if !fits {
@@ -396,6 +416,7 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             }
             None => None,
         };
+        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_sat_solve");
         MetaoptSatSolveResult {
             satisfiable: r.satisfiable as u8,
             best_unsatisfied: r.best_unsatisfied,
@@ -407,8 +428,9 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             iterations: r.iterations,
             evaluations: r.evaluations,
             seconds: r.seconds,
-            error_code: 0,
-            error_message: ptr::null_mut(),
+            error_code,
+            error_message,
+            stop_reason: r.stop.code(),
         }
     })
 }

@@ -11,6 +11,7 @@
 
 use super::tabu::TabuConfig;
 use super::{Landscape, TabuQuery};
+use crate::interrupt::Watch;
 use crate::error::Result;
 use serde::Serialize;
 use std::time::Instant;
@@ -31,6 +32,8 @@ pub enum ClimbEnd {
     Target,
     /// The deadline passed (checked before each iteration when one is given).
     TimeLimit,
+    /// `metaopt::interrupt` or the call's stop token (checked before each iteration).
+    Interrupted,
 }
 
 impl ClimbEnd {
@@ -54,11 +57,13 @@ pub struct Climb<B, V> {
 
 /// Limits of one climb besides the tabu list's.
 #[derive(Clone, Copy, Debug)]
-pub struct ClimbLimits {
+pub struct ClimbLimits<'a> {
     /// Iterations of a plain climb (without a tabu list).
     pub max_iterations: u32,
     /// Checked before every iteration (None: only between runs, by `restarts.rs`).
     pub deadline: Option<Instant>,
+    /// The call's interrupt watch, checked before every iteration.
+    pub watch: Option<&'a Watch>,
 }
 
 /// Climbs from `start`; `tabu` turns the list on (it is emptied first).
@@ -66,7 +71,7 @@ pub fn climb<L: Landscape + ?Sized>(
     l: &mut L,
     start: L::Start,
     tabu: Option<&TabuConfig>,
-    limits: ClimbLimits,
+    limits: ClimbLimits<'_>,
 ) -> Result<Climb<L::Best, L::Value>> {
     let mut evaluations = l.start_run(start)?;
     if let Some(cfg) = tabu {
@@ -84,6 +89,9 @@ pub fn climb<L: Landscape + ?Sized>(
         }
         if limits.deadline.is_some_and(|d| Instant::now() >= d) {
             break ClimbEnd::TimeLimit;
+        }
+        if limits.watch.is_some_and(Watch::stopped) {
+            break ClimbEnd::Interrupted;
         }
         let mut query = TabuQuery { insert: false, check: false, aspiration: false, best: best_value, iteration: iterations };
         if let Some(cfg) = tabu {
@@ -203,7 +211,7 @@ mod tests {
         Line { f: vec![9, 5, 3, 4, 2, 1, 0, 7], pos: 0, list: VecDeque::new(), cap: 0 }
     }
 
-    const PLAIN: ClimbLimits = ClimbLimits { max_iterations: 100, deadline: None };
+    const PLAIN: ClimbLimits<'static> = ClimbLimits { max_iterations: 100, deadline: None, watch: None };
 
     #[test]
     fn plain_climb_ends_at_the_first_local_optimum() {
@@ -233,16 +241,16 @@ mod tests {
 
     #[test]
     fn restarts_keep_the_first_best_run_and_stop_at_the_target() {
-        let stop = Stop { max_runs: 3, time_limit: None, target: None };
+        let stop = Stop { max_runs: 3, ..Stop::default() };
         let starts = [0, 7, 4];
         let s = restarts(&mut line(), &stop, 100, None, |_, run, _| Ok(starts[run as usize]), |_| {}).unwrap();
         assert_eq!((s.runs, s.best, s.value), (3, 6, 0));
         assert_eq!(s.per_run, vec![(3, 3), (0, 2), (0, 3)]);
         assert_eq!(s.best_run_iterations, 2);
-        let stop = Stop { max_runs: 0, time_limit: None, target: Some(0.0) };
+        let stop = Stop { max_runs: 0, target: Some(0.0), ..Stop::default() };
         let s = restarts(&mut line(), &stop, 100, None, |_, run, _| Ok(starts[run as usize]), |_| {}).unwrap();
         assert_eq!((s.runs, s.target_reached), (2, true));
         assert!(stop.check("runs", "a target").is_ok());
-        assert!(Stop { target: None, ..stop }.check("runs", "a time limit").is_err());
+        assert!(Stop { target: None, ..stop.clone() }.check("runs", "a time limit").is_err());
     }
 }

@@ -6,12 +6,13 @@ use super::climb::{climb, Climb, ClimbEnd, ClimbLimits};
 use super::tabu::TabuConfig;
 use super::Landscape;
 use crate::error::{Error, Result};
+use crate::interrupt::{StopReason, StopToken, Watch};
 use std::time::{Duration, Instant};
 
 /// When an HC12 search (runs of climbs) stops. One run ends by itself at a local optimum, by
 /// the plain iteration cap ([`ClimbLimits`]), or with a tabu list by the list's `max_iterations`
 /// and `max_no_improve` ([`TabuConfig`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stop {
     /// Most runs; 0 = no cap (then a time limit or a target must end the search).
     pub max_runs: u32,
@@ -20,11 +21,14 @@ pub struct Stop {
     pub time_limit: Option<Duration>,
     /// The search ends as soon as the best value is at or below this value.
     pub target: Option<f64>,
+    /// A per-call stop request ([`StopToken::request`]), checked before every iteration like
+    /// `metaopt::interrupt`; the search then returns its best so far, stopped as interrupted.
+    pub token: Option<StopToken>,
 }
 
 impl Default for Stop {
     fn default() -> Self {
-        Stop { max_runs: 1, time_limit: None, target: None }
+        Stop { max_runs: 1, time_limit: None, target: None, token: None }
     }
 }
 
@@ -71,6 +75,8 @@ pub struct Search<B, V> {
     /// Seconds until the best was first found.
     pub seconds_to_best: f64,
     pub target_reached: bool,
+    /// Why the search ended.
+    pub stop: StopReason,
     /// Every run's best value and iterations, in order.
     pub per_run: Vec<(V, u32)>,
 }
@@ -87,15 +93,16 @@ pub fn restarts<L: Landscape + ?Sized>(
     mut on_run: impl FnMut(&RunReport<L::Value>),
 ) -> Result<Search<L::Best, L::Value>> {
     let t0 = Instant::now();
+    let watch = Watch::new(stop.token.as_ref());
     let deadline = if L::TIME_EACH_ITERATION { stop.time_limit.map(|d| t0 + d) } else { None };
-    let limits = ClimbLimits { max_iterations, deadline };
+    let limits = ClimbLimits { max_iterations, deadline, watch: Some(&watch) };
     let mut best: Option<(L::Best, L::Value)> = None;
     let (mut runs, mut iterations, mut evaluations) = (0u32, 0u64, 0u64);
     let (mut best_run_iterations, mut seconds_to_best) = (0u32, 0.0);
     let mut per_run = Vec::new();
     let mut target_reached = false;
     let mut last: Option<Climb<L::Best, L::Value>> = None;
-    loop {
+    let reason = loop {
         let start = next_start(l, runs, last.as_ref())?;
         let out = climb(l, start, tabu, limits)?;
         runs += 1;
@@ -111,13 +118,19 @@ pub fn restarts<L: Landscape + ?Sized>(
         on_run(&RunReport { runs, value: out.value, iterations: out.iterations, best: best_value, elapsed: t0.elapsed() });
         if out.end == ClimbEnd::Target || stop.target.is_some_and(|t| l.as_f64(best_value) <= t) {
             target_reached = true;
-            break;
+            break StopReason::Target;
         }
-        if (stop.max_runs > 0 && runs >= stop.max_runs) || stop.time_limit.is_some_and(|d| t0.elapsed() >= d) {
-            break;
+        if out.end == ClimbEnd::Interrupted || watch.stopped() {
+            break StopReason::Interrupted;
+        }
+        if out.end == ClimbEnd::TimeLimit || stop.time_limit.is_some_and(|d| t0.elapsed() >= d) {
+            break StopReason::TimeLimit;
+        }
+        if stop.max_runs > 0 && runs >= stop.max_runs {
+            break StopReason::Limit;
         }
         last = Some(out);
-    }
+    };
     let (best, value) = best.expect("at least one run");
     Ok(Search {
         best,
@@ -129,6 +142,7 @@ pub fn restarts<L: Landscape + ?Sized>(
         seconds: t0.elapsed().as_secs_f64(),
         seconds_to_best,
         target_reached,
+        stop: reason,
         per_run,
     })
 }

@@ -108,6 +108,7 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             let mut p = DeParams::new(np, nm, nn, a0, b0, bounds[0]);
             p.bounds = bounds.clone();
             p.options.double = a.double;
+            p.options.precision = if a.double { metaopt::Precision::Double } else { metaopt::Precision::Single };
             let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
             de.init(&objective, mutation, migration).map_err(de_error)?;
             de.iteration().map_err(de_error)?;

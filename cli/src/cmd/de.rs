@@ -150,6 +150,7 @@ pub fn stop_name(s: StopReason) -> &'static str {
         StopReason::Evaluations => "evaluations",
         StopReason::Target => "target",
         StopReason::TimeLimit => "time_limit",
+        StopReason::Interrupted => "interrupted",
     }
 }
 
@@ -222,6 +223,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         crossover_seed: seeds[2],
         migration_seed: seeds[3],
         double: precision.is_double(),
+        precision: if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single },
         shared_random: a.shared_random,
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, a.dims, lo, hi, BoundsCorrection::Cotn) };
@@ -237,7 +239,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         (g, ..) => g,
     };
     let record_every = a.record_every.unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
-    let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target, time_limit, record_every };
+    let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target, time_limit, record_every, token: None };
     let bar = a.json.progress().then(|| progress_bar(generations, time_limit, a.evaluations));
     let (g0, e0) = (de.generation(), de.evaluations());
     let result = de.run_observed(&stop, |r| {

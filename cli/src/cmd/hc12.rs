@@ -117,6 +117,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
             DomainArg::Binary => Domain::Binary,
         },
         double: precision.is_double(),
+        precision: if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single },
     };
     let flag = |e: metaopt::Error| {
         let table = [
@@ -151,7 +152,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
     let opts = RunOptions {
         coding: if a.coding == CodingArg::Gc { Coding::Gray } else { Coding::Binary },
         sense: if a.max { Sense::Max } else { Sense::Min },
-        stop: metaopt::hc12::restarts::Stop { max_runs: runs, time_limit, target: a.stop.target },
+        stop: metaopt::hc12::restarts::Stop { max_runs: runs, time_limit, target: a.stop.target, token: None },
         start,
         seed: a.seed.seed,
         ..Default::default()

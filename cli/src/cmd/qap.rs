@@ -426,7 +426,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         (None, None) => 100,
     };
     let opts = QapSolveOptions {
-        stop: Stop { max_runs: runs, time_limit, target },
+        stop: Stop { max_runs: runs, time_limit, target, token: None },
         seed: a.seed.seed,
         start: start.clone(),
         restart: match a.restart_mode.unwrap_or(RestartArg::Rebase) {

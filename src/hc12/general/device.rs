@@ -53,7 +53,6 @@ impl Hc12 {
             return Err(Error::arg("nBitParam", format!("{b} bits; expected 1..32")));
         }
         let bounds = Hc12Params::per_param(&params.bounds, n, "dodParam")?;
-        crate::objective::check_intervals("dodParam", &bounds, params.double)?;
         let total: u64 = bits.iter().map(|&b| b as u64).sum();
         // a window of more bits would exceed the row limit anyway; this keeps the sum in range
         if total > (1 << 24) {
@@ -74,9 +73,14 @@ impl Hc12 {
             objective.check_dims(n)?;
         }
         let ctx = backend.context("the general HC12")?;
+        // the precision is resolved here, once: Auto is double where the device has fp64
+        let mut params = params;
+        params.precision = params.precision.resolve(params.double, ctx.info.fp64);
+        params.double = params.precision.is_double();
         if params.double {
             ctx.require_fp64()?;
         }
+        crate::objective::check_intervals("dodParam", &bounds, params.double)?;
         let queue = ctx.queue()?;
         let rows = nb.rows as usize;
         let external = matches!(objective, Objective::Callback(_));

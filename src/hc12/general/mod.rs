@@ -53,6 +53,8 @@ impl Hc12 {
             evaluations: out.evaluations,
             seconds: out.seconds,
             runs: out.per_run.iter().map(|&(value, iterations)| RunFigures { value, iterations }).collect(),
+            stop: out.stop,
+            precision: self.params.precision,
         })
     }
 }

@@ -3,6 +3,8 @@
 
 use crate::error::{Error, Result};
 use crate::hc12::restarts::Stop;
+use crate::interrupt::StopReason;
+use crate::precision::Precision;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -61,8 +63,12 @@ pub struct Hc12Params {
     /// 0: to the end of the string.
     pub bit_length: i64,
     pub domain: Domain,
-    /// Double precision for R and F (needs `cl_khr_fp64`).
+    /// Forces double precision for R and F (needs `cl_khr_fp64`), whatever `precision` says
+    /// (the older flag); after [`Hc12::new`](super::Hc12::new), whether double is used.
     pub double: bool,
+    /// The precision of R and F: `Auto` (the default) is double where the device has
+    /// `cl_khr_fp64`, else single; resolved by [`Hc12::new`](super::Hc12::new) to what is used.
+    pub precision: Precision,
 }
 
 impl Hc12Params {
@@ -77,6 +83,7 @@ impl Hc12Params {
             bit_length: 0,
             domain: Domain::Real,
             double: false,
+            precision: Precision::Auto,
         }
     }
 
@@ -149,6 +156,10 @@ pub struct Hc12RunResult {
     pub evaluations: u64,
     pub seconds: f64,
     pub runs: Vec<RunFigures>,
+    /// Why the search ended.
+    pub stop: StopReason,
+    /// The precision the solver computes in (resolved at creation).
+    pub precision: Precision,
 }
 
 /// Kernel timings from OpenCL profiling events: launches and nanoseconds per kernel.

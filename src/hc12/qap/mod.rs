@@ -15,7 +15,8 @@ use self::cpu::CpuEvaluator;
 use self::device::DeviceEvaluator;
 pub use self::eval::{CostForm, Evaluator, IterState, RowCosts};
 use crate::error::{Error, Result};
-use crate::hc12::climb::{climb, ClimbLimits};
+use crate::hc12::climb::{climb, ClimbEnd, ClimbLimits};
+use crate::interrupt::Watch;
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{gray_to_binary, Landscape, Neighbourhood, TabuQuery};
 use crate::problem::qap::{check_perm, Cost, QapMatrices, QapProblem};
@@ -42,6 +43,8 @@ pub struct QapRunResult {
     /// True when the run ended at a local optimum (plain HC12) or because every neighbour was
     /// tabu; false when an iteration limit ended it.
     pub local_optimum: bool,
+    /// True when `metaopt::interrupt` ended the climb (the result is its best so far).
+    pub interrupted: bool,
 }
 
 /// One iteration of a traced run: the string the iteration started from (which a tabu run has
@@ -201,7 +204,8 @@ impl QapHc12 {
         let base = base.map_or_else(|| (0..self.problem.n).collect(), <[usize]>::to_vec);
         let k = k.map_or_else(|| self.zero_string(), <[u32]>::to_vec);
         let tabu = self.tabu.clone();
-        let limits = ClimbLimits { max_iterations: self.max_iterations, deadline: None };
+        let watch = Watch::new(None);
+        let limits = ClimbLimits { max_iterations: self.max_iterations, deadline: None, watch: Some(&watch) };
         let out = climb(self, (base, k), tabu.as_ref(), limits)?;
         Ok(QapRunResult {
             cost: out.value,
@@ -210,6 +214,7 @@ impl QapHc12 {
             iterations: out.iterations,
             evaluations: out.evaluations,
             local_optimum: out.end.at_local_optimum(),
+            interrupted: out.end == ClimbEnd::Interrupted,
         })
     }
 

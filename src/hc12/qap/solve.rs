@@ -7,6 +7,7 @@ use super::QapHc12;
 use crate::error::{Error, Result};
 use crate::hc12::restarts::{restarts, RunReport, Stop};
 use crate::problem::qap::{check_perm, gilmore_lawler, Cost, QapInstance};
+use crate::interrupt::StopReason;
 use crate::rng::Philox;
 use serde::Serialize;
 
@@ -45,7 +46,7 @@ pub struct QapSolveOptions {
 impl Default for QapSolveOptions {
     fn default() -> Self {
         QapSolveOptions {
-            stop: Stop { max_runs: 100, time_limit: None, target: None },
+            stop: Stop { max_runs: 100, ..Stop::default() },
             seed: 1,
             start: Start::Random,
             restart: RestartMode::Rebase,
@@ -70,6 +71,8 @@ pub struct QapSolveResult {
     /// Seconds until the best was first found.
     pub seconds_to_best: f64,
     pub target_reached: bool,
+    /// Why the search ended.
+    pub stop: StopReason,
 }
 
 /// Relative gap of `cost` to the best-known value, in percent.
@@ -149,5 +152,6 @@ pub fn solve(
         seconds: out.seconds,
         seconds_to_best: out.seconds_to_best,
         target_reached: out.target_reached,
+        stop: out.stop,
     })
 }

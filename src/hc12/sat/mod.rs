@@ -17,6 +17,7 @@ use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, Neighbourhood, TabuQuery};
 use crate::problem::sat::{Assignment, ClauseCounts, Cnf, Model, Occurrences};
 use crate::rng::Philox;
+use crate::interrupt::StopReason;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -49,7 +50,7 @@ impl Default for SatOptions {
             tabu: Some(tabu),
             tenure: DEFAULT_TENURE,
             seed: 1,
-            stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(10)), target: None },
+            stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(10)), ..Stop::default() },
         }
     }
 }
@@ -73,6 +74,8 @@ pub struct SatSolveResult {
     pub iterations: u64,
     pub evaluations: u64,
     pub seconds: f64,
+    /// Why the search ended (`Target`: a model).
+    pub stop: StopReason,
 }
 
 /// HC12 over one formula on one device.
@@ -143,6 +146,7 @@ impl SatSolver {
             iterations: out.iterations,
             evaluations: out.evaluations,
             seconds: out.seconds,
+            stop: out.stop,
         })
     }
 

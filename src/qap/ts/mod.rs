@@ -12,6 +12,7 @@ pub mod cpu;
 pub mod device;
 
 use crate::error::{Error, Result};
+use crate::interrupt::{StopReason, StopToken, Watch};
 use crate::problem::qap::{check_perm, Cost, QapProblem};
 use crate::rng::Philox;
 use serde::Serialize;
@@ -68,6 +69,8 @@ pub struct QapTsOptions {
     /// Work-items per chain on a device (a power of two, at most the device allows and one per
     /// pair); None: the device kind's tuning. Ignored by the CPU backend.
     pub group_size: Option<usize>,
+    /// A per-call stop request, checked before every launch like `metaopt::interrupt`.
+    pub stop_token: Option<StopToken>,
 }
 
 impl Default for QapTsOptions {
@@ -86,6 +89,7 @@ impl Default for QapTsOptions {
             perturbation: None,
             starts: Vec::new(),
             group_size: None,
+            stop_token: None,
         }
     }
 }
@@ -164,6 +168,8 @@ pub struct QapTsSolveResult {
     pub seconds: f64,
     pub seconds_to_best: f64,
     pub target_reached: bool,
+    /// Why the solve ended (`Limit`: `max_iterations`, or the progress callback).
+    pub stop: StopReason,
     pub backend: String,
 }
 
@@ -255,6 +261,7 @@ impl QapTs {
         let n = p.n;
         opts.check(n)?;
         let t0 = Instant::now();
+        let watch = Watch::new(opts.stop_token.as_ref());
         let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n) };
         let mut engine = self.engine(params, opts.chains, opts.group_size)?;
         let ft = p.elem_type().ft_kind();
@@ -282,11 +289,17 @@ impl QapTs {
         let (mut done, mut launches, mut restarts, mut to_best) = (0u64, 0u64, 0u64, 0.0);
         let stagnation = opts.stagnation(n);
         let (pmin, pmax) = opts.perturbation(n);
+        let mut stop = StopReason::Limit;
         while !reached(&best.0) {
             if opts.max_iterations > 0 && done >= opts.max_iterations {
                 break;
             }
             if opts.time_limit.is_some_and(|l| t0.elapsed() >= l) {
+                stop = StopReason::TimeLimit;
+                break;
+            }
+            if watch.stopped() {
+                stop = StopReason::Interrupted;
                 break;
             }
             let mut count = opts.launch_iterations as u64;
@@ -348,6 +361,7 @@ impl QapTs {
             seconds: t0.elapsed().as_secs_f64(),
             seconds_to_best: to_best,
             target_reached: reached(&best.0),
+            stop: if reached(&best.0) { StopReason::Target } else { stop },
             backend: engine.description(),
         })
     }

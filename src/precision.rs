@@ -1,0 +1,77 @@
+//! The precision of solvers with a float choice (DE, general HC12): [`Precision`], resolved at
+//! creation; `Auto` is double where the device has `cl_khr_fp64`.
+
+use serde::Serialize;
+
+/// Whether the device or CPU computes in single or double precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    /// Double where the device has `cl_khr_fp64` (and on the CPU backend), else single.
+    #[default]
+    Auto,
+    Single,
+    Double,
+}
+
+impl Precision {
+    /// The precision used: `Auto` resolved by `fp64` (whether the device has `cl_khr_fp64`; true
+    /// for the CPU backend); `force_double` (the older `double` flags) asks for double.
+    pub fn resolve(self, force_double: bool, fp64: bool) -> Precision {
+        match (force_double, self) {
+            (true, _) | (false, Precision::Double) => Precision::Double,
+            (false, Precision::Single) => Precision::Single,
+            (false, Precision::Auto) => {
+                if fp64 {
+                    Precision::Double
+                } else {
+                    Precision::Single
+                }
+            }
+        }
+    }
+
+    pub fn is_double(self) -> bool {
+        self == Precision::Double
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Auto => "auto",
+            Precision::Single => "single",
+            Precision::Double => "double",
+        }
+    }
+
+    /// The C ABI's `MetaoptPrecision` number (0 auto, 1 single, 2 double).
+    pub fn code(self) -> i32 {
+        match self {
+            Precision::Auto => 0,
+            Precision::Single => 1,
+            Precision::Double => 2,
+        }
+    }
+
+    pub fn from_code(code: i32, arg: &'static str) -> crate::Result<Precision> {
+        match code {
+            0 => Ok(Precision::Auto),
+            1 => Ok(Precision::Single),
+            2 => Ok(Precision::Double),
+            c => Err(crate::Error::arg(arg, format!("{c}; expected 0 (auto), 1 (single) or 2 (double)"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precision_resolves() {
+        assert_eq!(Precision::Auto.resolve(false, true), Precision::Double);
+        assert_eq!(Precision::Auto.resolve(false, false), Precision::Single);
+        assert_eq!(Precision::Single.resolve(false, true), Precision::Single);
+        assert_eq!(Precision::Single.resolve(true, true), Precision::Double);
+        assert_eq!(Precision::Double.resolve(false, false), Precision::Double);
+    }
+}
