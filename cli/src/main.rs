@@ -18,7 +18,10 @@ use bench::BenchCommand;
 use clap::{Parser, Subcommand};
 use cmd::{de, devices, hc12, qap, sat};
 use experiment::ExperimentCommand;
+use metaopt::StopToken;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
 
 /// Exit status of every error.
 const EXIT_ERROR: u8 = 2;
@@ -62,6 +65,33 @@ enum Command {
     Bench(BenchCommand),
 }
 
+/// Ctrl-C presses so far: the first requests [`stop_token`] (every solve of this process checks
+/// it between launches, generations or runs and returns its best so far, which the command
+/// prints; the binary then exits with [`EXIT_INTERRUPTED`]); a second exits at once.
+static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
+
+/// The exit status after Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The stop token every solve of the binary carries: requested by Ctrl-C.
+pub fn stop_token() -> StopToken {
+    static TOKEN: OnceLock<StopToken> = OnceLock::new();
+    TOKEN.get_or_init(StopToken::new).clone()
+}
+
+fn catch_ctrl_c() {
+    let token = stop_token();
+    // without a handler (another one installed, or no signal support) Ctrl-C keeps its default
+    let _ = ctrlc::set_handler(move || {
+        if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
+            eprintln!("\ninterrupted: stopping at the next check with the best so far (Ctrl-C again quits at once)");
+            token.request();
+        } else {
+            std::process::exit(EXIT_INTERRUPTED as i32);
+        }
+    });
+}
+
 fn main() -> ExitCode {
     // A panic is a bug, but the user still gets one line and the documented status, not a
     // backtrace.
@@ -80,6 +110,7 @@ fn main() -> ExitCode {
         std::process::exit(EXIT_ERROR as i32);
     }));
     let cli = Cli::parse();
+    catch_ctrl_c();
     let result = match cli.command {
         Command::Devices(a) => devices::run(&a),
         Command::Qap(qap::QapCommand::Eval(a)) => qap::eval(&a),
@@ -101,6 +132,13 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::De(a)) => bench::de::throughput(&a),
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
     };
+    if INTERRUPTS.load(Ordering::SeqCst) > 0 {
+        if let Err(e) = &result {
+            eprintln!("error: {e}");
+        }
+        eprintln!("interrupted (Ctrl-C): what was printed is the best found before it");
+        return ExitCode::from(EXIT_INTERRUPTED);
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -268,3 +268,13 @@ mod tests {
         assert_eq!(super::bytes(3 << 30), "3.0 GiB");
     }
 }
+
+/// Why a solve ended, in the words of the JSON output (`stopped_by`, snake_case).
+pub fn stop_word(s: metaopt::StopReason) -> &'static str {
+    match s {
+        metaopt::StopReason::Target => "target",
+        metaopt::StopReason::TimeLimit => "time_limit",
+        metaopt::StopReason::Limit => "limit",
+        metaopt::StopReason::Interrupted => "interrupted",
+    }
+}

@@ -788,3 +788,43 @@ fn ts_tuning_flags_reach_the_solver_and_are_checked() {
     fails_with(&["qap", "solve", &data("had12.dat"), "--tenure", "long"], &[], &["--tenure", "cubic or uniform"]);
     fails_with(&["qap", "solve", &data("had12.dat"), "--method", "hc12", "--stagnation", "5"], &[], &["--stagnation", "only for --method ts"]);
 }
+
+/// Ctrl-C (SIGINT) stops a solve at its next check: the binary prints the best so far, says it
+/// was interrupted and exits with 130; the JSON output names the stop.
+#[test]
+fn ctrl_c_prints_the_best_so_far_and_exits_130() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    for (json, backend) in [(false, "--cpu"), (true, "--device=0")] {
+        let mut args = vec!["qap", "solve", "data/qaplib/tai50a.dat", "--time-limit", "60", "--launch-iterations", "200", backend];
+        if json {
+            args.push("--json");
+        }
+        let child = Command::new(env!("CARGO_BIN_EXE_metaopt"))
+            .args(&args)
+            .current_dir(root())
+            .env_remove("METAOPT_DEVICE")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(2500));
+        let sent = Instant::now();
+        assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+        let o = child.wait_with_output().unwrap();
+        let waited = sent.elapsed();
+        let (out, err) = (stdout(&o), String::from_utf8_lossy(&o.stderr).into_owned());
+        assert_eq!(o.status.code(), Some(130), "{out}\n{err}");
+        assert!(waited < Duration::from_secs(10), "{waited:?}");
+        assert!(err.contains("interrupted"), "{err}");
+        if json {
+            let v: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["stopped_by"], "interrupted", "{out}");
+            assert!(v["cost"].as_i64().unwrap() > 4_938_796 - 1, "{out}");
+            assert_eq!(v["permutation"].as_array().unwrap().len(), 50);
+        } else {
+            assert!(out.contains("stopped by   interrupted"), "{out}");
+            assert!(out.contains("best cost"), "{out}");
+        }
+    }
+}

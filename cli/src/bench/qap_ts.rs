@@ -160,7 +160,7 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
     for path in &files {
         let inst = QapInstance::from_dat(path)?;
         let problem = Arc::new(QapProblem::from_instance(&inst));
-        let opts = QapTsOptions { chains: a.chains, max_iterations: a.iterations, seed: a.seed, group_size: a.group_size, ..QapTsOptions::default() };
+        let opts = QapTsOptions { chains: a.chains, max_iterations: a.iterations, seed: a.seed, group_size: a.group_size, stop_token: Some(crate::stop_token()), ..QapTsOptions::default() };
         opts.check(inst.n).map_err(ts_error)?;
         eprintln!(
             "bench qap-ts: {} (n = {}), {} chains, {} iterations per chain, seed {}",

@@ -62,7 +62,7 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
         let (mut solved, mut times, mut iters, mut device) = (0, Vec::new(), 0u64, String::new());
         for f in &files {
             let cnf = Cnf::from_file(f)?;
-            let opts = SatOptions { seed: a.seed.seed, stop: Stop { token: None, max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
+            let opts = SatOptions { seed: a.seed.seed, stop: Stop { token: Some(crate::stop_token()), max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
             let mut s = SatSolver::new(cnf, 1, opts.tabu.as_ref().map_or(0, |t| t.max_length), metaopt::device::Backend::DEVICE)?;
             let r = s.solve(&opts)?;
             device = s.backend_description();

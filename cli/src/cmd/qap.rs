@@ -355,6 +355,7 @@ struct SolveJson {
     seconds_to_best: f64,
     target: Option<Value>,
     target_reached: bool,
+    stopped_by: metaopt::StopReason,
     backend: &'static str,
     device: String,
     device_index: Option<usize>,
@@ -426,7 +427,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         (None, None) => 100,
     };
     let opts = QapSolveOptions {
-        stop: Stop { max_runs: runs, time_limit, target, token: None },
+        stop: Stop { max_runs: runs, time_limit, target, token: Some(crate::stop_token()) },
         seed: a.seed.seed,
         start: start.clone(),
         restart: match a.restart_mode.unwrap_or(RestartArg::Rebase) {
@@ -497,6 +498,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
             seconds_to_best: r.seconds_to_best,
             target: target.map(num),
             target_reached: r.target_reached,
+            stopped_by: r.stop,
             backend: a.backend.name(),
             device,
             device_index,
@@ -537,6 +539,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         None => String::new(),
     };
     s += &format!("runs         {}{tgt}\n", r.runs);
+    s += &format!("stopped by   {}\n", out::stop_word(r.stop));
     s += &format!(
         "iterations   {} ({} in the best run)\n",
         out::thousands(r.iterations),
@@ -577,6 +580,7 @@ struct SolveTsJson {
     seconds_to_best: f64,
     target: Option<Value>,
     target_reached: bool,
+    stopped_by: metaopt::StopReason,
     backend: &'static str,
     device: String,
     device_index: Option<usize>,
@@ -665,6 +669,7 @@ fn solve_ts(
             seconds_to_best: r.seconds_to_best,
             target: target.map(num),
             target_reached: r.target_reached,
+            stopped_by: r.stop,
             backend: a.backend.name(),
             device: r.backend,
             device_index,
@@ -689,6 +694,7 @@ fn solve_ts(
     );
     let launches = if r.launches == 1 { "launch" } else { "launches" };
     s += &format!("restarts     {} (from the elite pool), {} {launches}\n", r.restarts, r.launches);
+    s += &format!("stopped by   {}\n", out::stop_word(r.stop));
     s += &format!("time         {:.3} s (best found after {:.3} s)\n", r.seconds, r.seconds_to_best);
     out::print(&s)
 }

@@ -116,7 +116,7 @@ fn options(a: &SolveArgs) -> CliResult<SatOptions> {
         (None, Some(_)) => None,
         (None, None) => Some(DEFAULT_TIME_LIMIT),
     };
-    let stop = Stop { max_runs: a.max_runs.max_runs.unwrap_or(0), time_limit, target: a.stop.target, token: None };
+    let stop = Stop { max_runs: a.max_runs.max_runs.unwrap_or(0), time_limit, target: a.stop.target, token: Some(crate::stop_token()) };
     let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed.seed, stop, ..Default::default() };
     o.tabu = if a.tabu == 0 {
         None

@@ -368,7 +368,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             // with no time left this returns at once with the current best
             // records every 20 generations date the improvements
             let mut seen: Vec<(f64, f64)> = Vec::new();
-            let stop = Stop { max_generations: Some(chunk), target: Some(target), time_limit: Some(left), record_every: 20, max_evaluations: None, token: None };
+            let stop = Stop { max_generations: Some(chunk), target: Some(target), time_limit: Some(left), record_every: 20, max_evaluations: None, token: Some(crate::stop_token()) };
             let r = de.run_observed(&stop, |rec| {
                 let v = rec.bests.iter().copied().fold(f64::INFINITY, f64::min);
                 seen.push((v, t0.elapsed().as_secs_f64()));
