@@ -60,7 +60,7 @@ void fail_interrupted(const char *best) {
 
 void warn_stopped(void) {
     mexWarnMsgIdAndTxt("metaopt:interrupted",
-                       "%s: stopped by a stop request (metaopt_interrupt or a stop token), not Ctrl-C; the result is "
+                       "mode '%s': stopped by a stop request (metaopt_interrupt or a stop token), not Ctrl-C; the result is "
                        "the best so far (stopReason 'interrupted')",
                        g_mode ? g_mode : "metaopt_mex");
 }
