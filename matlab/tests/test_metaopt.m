@@ -880,7 +880,7 @@ check(status == 0, ['Ctrl-C in an m-function objective: metaopt:interrupted, the
 d = metaopt.DE(8, 40, 10, [-5.12 5.12]);
 d.init('@F1');
 d.run(5);
-[id, msg, secs, sent] = interrupt_after(1, @() d.run('maxGenerations', 1e9, 'timeLimit', 120));
+[id, msg, secs, sent] = interrupt_after(1, @() d.run('maxGenerations', 1e9, 'timeLimit', 20));
 check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far')) && secs > 0.9 && secs < 2, ...
       sprintf('Ctrl-C stops a long DE run within a second (%s after %.2f s: %s)', id, secs, msg));
 b = d.bests();
@@ -890,10 +890,10 @@ check(all(isfinite(d.best(find(b == min(b), 1)))), 'd.best gives the best member
 check(info.generations > 5 && fval <= min(b) && strcmp(info.stopReason, 'maxGenerations'), 'the DE instance runs on after Ctrl-C');
 q = metaopt.QAP(fullfile(data, 'had12.dat'), 'swaps', 12);
 q.tabuSearch('chains', 4, 'iterations', 1000, 'seed', 1);
-[id, msg, secs, sent] = interrupt_after(1, @() q.tabuSearch('chains', 4, 'timeLimit', 120, 'target', 1, 'seed', 1));
+[id, msg, secs, sent] = interrupt_after(1, @() q.tabuSearch('chains', 4, 'timeLimit', 20, 'target', 1, 'seed', 1));
 check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far: cost')) && secs > 0.9 && secs < 2, ...
       sprintf('Ctrl-C stops a long QAP tabu search within a second (%s after %.2f s: %s)', id, secs, msg));
-[id, msg, secs, sent] = interrupt_after(1, @() q.solve('runs', 0, 'timeLimit', 120, 'target', 1, 'seed', 1));
+[id, msg, secs, sent] = interrupt_after(1, @() q.solve('runs', 0, 'timeLimit', 20, 'target', 1, 'seed', 1));
 check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far: cost')) && secs > 0.9 && secs < 2, ...
       sprintf('Ctrl-C stops a long QAP HC12 solve within a second (%s after %.2f s: %s)', id, secs, msg));
 [~, fval] = q.tabuSearch('chains', 4, 'iterations', 2000, 'seed', 1);
@@ -904,7 +904,7 @@ h.run('@F1', 'runs', 2);
 check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far')) && secs > 0.9 && secs < 2, ...
       sprintf('Ctrl-C stops long HC12 runs of a catalogue objective within a second (%s after %.2f s: %s)', id, secs, msg));
 s = metaopt.SAT(1, {1, -1});
-[id, msg, secs, sent] = interrupt_after(1, @() s.solve('runs', 0, 'timeLimit', 120));
+[id, msg, secs, sent] = interrupt_after(1, @() s.solve('runs', 0, 'timeLimit', 20));
 check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'unsatisfied')) && secs > 0.9 && secs < 2.5, ...
       sprintf('Ctrl-C stops a long SAT solve (%s after %.2f s: %s)', id, secs, msg));
 pause(0.3);
