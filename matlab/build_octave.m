@@ -14,15 +14,18 @@ function build_octave(libdir)
   end
   % one MEX file from every source in src/ (see README.md): the gateway is C; mex_trap.cpp,
   % which stops Octave's exceptions (errors, Ctrl-C) before they reach the library, is C++ and
-  % knows Octave's interrupt (METAOPT_MEX_OCTAVE); -fexceptions: those exceptions pass through
-  % the C frames between them
+  % knows Octave's interrupt (METAOPT_MEX_OCTAVE) and runs long library calls in a worker thread
+  % while it polls for Ctrl-C (-pthread); -fexceptions: those exceptions pass through the C
+  % frames between them
   src = fullfile(here, 'src');
   files = [dir(fullfile(src, '*.c')); dir(fullfile(src, '*.cpp'))];
   sources = sort(cellfun(@(f) fullfile(src, f), {files.name}, 'UniformOutput', false));
   old_c = getenv('CFLAGS');
   old_cxx = getenv('CXXFLAGS');
+  old_ld = getenv('LDFLAGS');
   setenv('CFLAGS', [old_c ' -std=c11 -O2 -Wall -Wextra -fexceptions']);
-  setenv('CXXFLAGS', [old_cxx ' -std=c++11 -O2 -Wall -Wextra']);
+  setenv('CXXFLAGS', [old_cxx ' -std=c++11 -O2 -Wall -Wextra -pthread']);
+  setenv('LDFLAGS', [old_ld ' -pthread']);
   unwind_protect
     [out, status] = mkoctfile('--mex', '-DMETAOPT_MEX_OCTAVE', '-DMETAOPT_NO_COMPAT_NAMES', ['-I' fullfile(root, 'include')], ...
                               ['-L' libdir], ['-Wl,-rpath,' libdir], '-lmetaopt', ...
@@ -30,6 +33,7 @@ function build_octave(libdir)
   unwind_protect_cleanup
     setenv('CFLAGS', old_c);
     setenv('CXXFLAGS', old_cxx);
+    setenv('LDFLAGS', old_ld);
   end_unwind_protect
   if status ~= 0
     error('metaopt:build', 'mkoctfile failed:\n%s', out);

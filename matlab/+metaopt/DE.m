@@ -17,7 +17,10 @@ classdef DE < metaopt.Instance
 %       and precision (the thesis's optionsUpdate); makes and evaluates the first populations
 %   [x, fval, info] = d.run(stop)  a number of generations, or a struct or name/value pairs of
 %       maxGenerations, maxEvaluations, target, timeLimit. info: island, generations and
-%       evaluations since init, seconds, stopReason (the stop condition that held), precision
+%       evaluations since init, seconds, stopReason (the stop condition that held, or
+%       'interrupted': a stop request from elsewhere, with the warning metaopt:interrupted),
+%       precision (the library's: 'double' or 'single'). Ctrl-C stops it with the error
+%       metaopt:interrupted; the object keeps the best so far: d.bests(), d.best(island)
 %   g = d.iterate()  one generation; d.bests(), d.best(island), d.member(island, m),
 %   d.funcData(data)
 
@@ -53,7 +56,7 @@ classdef DE < metaopt.Instance
       end
       [fval, x, island, generations, evaluations, seconds, why, precision] = metaopt_mex('de-run', obj.token(), stop);
       reasons = struct('generations', 'maxGenerations', 'evaluations', 'maxEvaluations', 'target', 'target', ...
-                       'time_limit', 'timeLimit');
+                       'time_limit', 'timeLimit', 'interrupted', 'interrupted');
       info = struct('island', island, 'generations', generations, 'evaluations', evaluations, ...
                     'seconds', seconds, 'stopReason', reasons.(why), 'precision', precision);
     end

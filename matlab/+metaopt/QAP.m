@@ -19,7 +19,9 @@ classdef QAP < metaopt.Instance
 %   q.setTabuList(maxLength)
 %
 %   x is the permutation (1-based: facility i at location x(i)), fval its cost, info the rest
-%   (runs, iterations, evaluations, seconds, precision: the element type, stopReason, ...).
+%   (runs, iterations, evaluations, seconds, precision: the element type, stopReason: 'target',
+%   'timeLimit', 'runs' / 'iterations', or 'interrupted', ...). Ctrl-C stops solve and tabuSearch
+%   with the error metaopt:interrupted (its message gives the best cost so far).
 %   Options are lowerCamelCase; time_limit and other snake_case names are aliases.
 
   properties (SetAccess = private)
@@ -54,16 +56,7 @@ classdef QAP < metaopt.Instance
       %   runs (default 100; 0 = no limit), timeLimit (seconds) or target ends it.
       o = metaopt.Instance.options(varargin{:});
       r = metaopt_mex('solve', obj.token(), o);
-      if r.targetReached
-        why = 'target';
-      elseif isfield(o, 'runs') && o.runs == 0
-        why = 'timeLimit';
-      elseif r.runs >= metaopt.QAP.field_or(o, 'runs', 100)
-        why = 'runs';
-      else
-        why = 'timeLimit';
-      end
-      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType, why);
+      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType, metaopt.Instance.stop_reason(r.stopReason, 'runs'));
     end
 
     function [x, fval, info] = tabuSearch(obj, varargin)
@@ -71,16 +64,7 @@ classdef QAP < metaopt.Instance
       %   iterations each (with only timeLimit: no count), stopping at target.
       o = metaopt.Instance.options(varargin{:});
       r = metaopt_mex('qap-ts-solve', obj.token(), o);
-      if r.targetReached
-        why = 'target';
-      elseif isfield(o, 'timeLimit') && ~isfield(o, 'iterations')
-        why = 'timeLimit';
-      elseif isfield(o, 'timeLimit') && r.iterations < metaopt.QAP.field_or(o, 'iterations', 100000)
-        why = 'timeLimit';
-      else
-        why = 'iterations';
-      end
-      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType, why);
+      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType, metaopt.Instance.stop_reason(r.stopReason, 'iterations'));
     end
 
     function [x, fval, info] = run(obj, initOrder, initKernel)
@@ -101,10 +85,6 @@ classdef QAP < metaopt.Instance
   end
 
   methods (Static, Hidden)
-    function v = field_or(s, name, default)
-      if isfield(s, name) && ~isempty(s.(name)), v = s.(name); else, v = default; end
-    end
-
     function [x, fval, info] = split(r, elementType, why)
       x = r.permutation;
       fval = r.cost;

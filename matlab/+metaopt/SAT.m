@@ -9,7 +9,8 @@ classdef SAT < metaopt.Instance
 %       tabuLength, tabuMaxIterations, tabuMaxNoImprove, tenure. x: the assignment (logical,
 %       1 x numVars; a model when info.satisfiable), fval: its unsatisfied clauses (0 for a
 %       model), info: satisfiable, model, literals, runs, iterations, evaluations, seconds,
-%       stopReason ('model', 'runs' or 'timeLimit'), precision ('exact': clause counts)
+%       stopReason ('model', 'runs', 'timeLimit' or 'interrupted'), precision ('exact': clause
+%       counts). Ctrl-C stops it with the error metaopt:interrupted.
 %   n = s.evaluate(assignments, useCpu)  satisfied clauses of each row (count x numVars)
 
   properties (SetAccess = private)
@@ -36,12 +37,10 @@ classdef SAT < metaopt.Instance
       x = r.assignment;
       fval = r.bestUnsatisfied;
       info = rmfield(r, {'assignment', 'bestUnsatisfied'});
-      if r.satisfiable
+      if strcmp(r.stopReason, 'target')
         info.stopReason = 'model';
-      elseif isfield(o, 'runs') && ~isempty(o.runs) && o.runs > 0 && r.runs >= o.runs
-        info.stopReason = 'runs';
       else
-        info.stopReason = 'timeLimit';
+        info.stopReason = metaopt.Instance.stop_reason(r.stopReason, 'runs');
       end
       info.precision = 'exact';
     end

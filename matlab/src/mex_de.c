@@ -43,7 +43,7 @@ static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoef
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
  * precision asked for (opts.precision or opts.double) is written to *precision
- * (PRECISION_AUTO when neither is given); o->double_precision is not changed. */
+ * (PRECISION_AUTO when neither is given); o->precision is not changed. */
 static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *precision) {
     const mxArray *v;
     *precision = PRECISION_AUTO;
@@ -169,8 +169,10 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     MetaoptDeOptions o = metaopt_de_default_options();
     int precision;
     de_options(s, np, &o, &precision);
-    /* double unless single is asked for, where the backend has it (README.md, "Precision") */
-    o.double_precision = resolve_precision(precision, o.backend == METAOPT_BACKEND_CPU);
+    /* the library's choice (double where the backend has it) unless one is asked for
+     * (README.md, "Precision"); de-run reports the one used */
+    o.double_precision = 0;
+    o.precision = resolve_precision(precision);
     MetaoptDeCreateResult r = metaopt_de_create(np, nm, nn, limits, (uint32_t)(2 * pairs), bounds, &o);
     if (r.error_code != METAOPT_OK)
         fail_library("metaopt_de_create", r.error_code, r.error_message);
@@ -204,7 +206,7 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         int precision;
         de_options(update, d->islands, &opts, &precision);
         if (precision != PRECISION_AUTO)
-            opts.double_precision = (uint8_t)precision; /* the library refuses a change */
+            opts.precision = resolve_precision(precision); /* the library refuses a change */
     }
     MetaoptObjective o;
     memset(&o, 0, sizeof o);
@@ -306,12 +308,26 @@ static void de_stop_option(MetaoptDeStop *st, const char *given_name, const mxAr
     }
 }
 
+/* One metaopt_de_run (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptDeInstance *de;
+    const MetaoptDeStop *stop;
+    MetaoptDeRunResult r;
+} DeRunCall;
+
+static void de_run_body(void *arg) {
+    DeRunCall *c = arg;
+    c->r = metaopt_de_run(c->de, c->stop);
+}
+
 /* 'de-run', instance, [generations ([] or 0: no limit)], then a struct or name/value pairs of
  * 'maxGenerations', 'maxEvaluations', 'target', 'timeLimit' (at least one condition)
- * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy, precision] */
+ * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy, precision].
+ * Ctrl-C stops it (mex_cancel.c): `metaopt:interrupted`, the instance keeping its best so far
+ * (de-bests, de-best); stopped by a request from elsewhere, stoppedBy is 'interrupted'. */
 void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)options;
-    static const char *reasons[] = {"", "generations", "evaluations", "target", "time_limit"};
+    static const char *reasons[] = {"", "generations", "evaluations", "target", "time_limit", "interrupted"};
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
     DeState *d = e->state;
     MetaoptDeStop st = metaopt_de_default_stop();
@@ -338,9 +354,23 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
             fail("badArgument", "stop condition '%s' has no value", name);
         de_stop_option(&st, name, prhs[i + 1]);
     }
+    /* an m-function objective runs on this thread (it sees Ctrl-C itself); else a worker */
+    MetaoptStopToken *token = d->fun ? NULL : cancel_token();
+    st.stop_token = token;
+    DeRunCall c = {.de = d->de, .stop = &st};
     call_begin(e, d->fun);
-    MetaoptDeRunResult r = metaopt_de_run(d->de, &st);
+    int user = run_cancellable(d->fun != NULL, de_run_body, &c, token);
     call_end(e);
+    metaopt_stop_token_free(token);
+    MetaoptDeRunResult r = c.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[160];
+        snprintf(best, sizeof best, "%.10g on island %u after %llu generations (de-bests, de-best give it)", r.value,
+                 r.island + 1, (unsigned long long)r.generations);
+        metaopt_de_free_run_result(&r);
+        fail_interrupted(best);
+    }
     CHECK_RESULT(e, "metaopt_de_run", r, metaopt_de_free_run_result);
     plhs[0] = mxCreateDoubleScalar(r.value);
     if (nlhs > 1)
@@ -354,10 +384,12 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
     if (nlhs > 5)
         plhs[5] = mxCreateDoubleScalar(r.seconds);
     if (nlhs > 6)
-        plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 4 ? reasons[r.stopped_by] : "unknown");
+        plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 5 ? reasons[r.stopped_by] : "unknown");
     if (nlhs > 7)
-        plhs[7] = mxCreateString(precision_name(d->opts.double_precision));
+        plhs[7] = mxCreateString(precision_name(r.precision));
     metaopt_de_free_run_result(&r);
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
 }
 
 /* A MetaoptDoubleArrayResult as a row, freed. */

@@ -1,6 +1,6 @@
 /*
  * mex_device.c: the device modes of the metaopt MEX gateway: get-device, set-device, devices,
- * mem-space-valid (the OpenCL device the library uses).
+ * mem-space-valid (the OpenCL device the library uses); the precision request of HC12 and DE.
  */
 #include <stdint.h>
 #include <string.h>
@@ -54,24 +54,7 @@ void mode_mem_space_valid(int nlhs, mxArray **plhs, int nrhs, const mxArray **pr
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* precision: double wherever the device has it                                             */
-
-/* Whether the device in use has double precision (cl_khr_fp64); 0 when there is no device (the
- * library's own error comes when an instance is made). */
-int device_has_fp64(void) {
-    MetaoptInt32Result n = metaopt_device_get_number();
-    if (n.error_code != METAOPT_OK) {
-        metaopt_pointer_free(n.error_message);
-        return 0;
-    }
-    MetaoptDeviceInfo d;
-    memset(&d, 0, sizeof d);
-    MetaoptInt32Result r = metaopt_device_info(n.result, &d);
-    int fp64 = r.error_code == METAOPT_OK && d.fp64 != 0;
-    metaopt_pointer_free(r.error_message);
-    metaopt_device_free_info(&d);
-    return fp64;
-}
+/* precision: the library's choice (double wherever the device has it) unless one is asked for */
 
 int precision_arg(const mxArray *v, const char *name) {
     char *p = string_arg(v, name);
@@ -83,14 +66,17 @@ int precision_arg(const mxArray *v, const char *name) {
     return PRECISION_AUTO;
 }
 
-uint8_t resolve_precision(int requested, int cpu_backend) {
+/* The library resolves METAOPT_PRECISION_AUTO when it makes the instance, on the device it runs
+ * on (double where that has cl_khr_fp64, and on the CPU backend), and reports the precision it
+ * used in every run result: the gateway no longer guesses from the device's fp64 flag. */
+int32_t resolve_precision(int requested) {
     if (requested == PRECISION_DOUBLE)
-        return 1;
+        return METAOPT_PRECISION_DOUBLE;
     if (requested == PRECISION_SINGLE)
-        return 0;
-    return cpu_backend || device_has_fp64() ? 1 : 0;
+        return METAOPT_PRECISION_SINGLE;
+    return METAOPT_PRECISION_AUTO;
 }
 
-const char *precision_name(uint8_t double_precision) {
-    return double_precision ? "double" : "single";
+const char *precision_name(int32_t precision) {
+    return precision == METAOPT_PRECISION_DOUBLE ? "double" : precision == METAOPT_PRECISION_SINGLE ? "single" : "unknown";
 }

@@ -27,9 +27,8 @@ typedef struct {
     uint32_t *n_bits;
     double *dod;
     int32_t start_bit, bit_length, domain;
-    int precision;            /* asked for: PRECISION_AUTO (double where the device has it), _SINGLE, _DOUBLE */
-    uint8_t double_precision; /* of the instance made (hc12_ensure_instance) */
-    char *objective_key;    /* the funName the instance was made for */
+    int precision;          /* asked for: PRECISION_AUTO (the library's choice), _SINGLE, _DOUBLE */
+    char *objective_key;    /* the funName the instance was made for ("<...>": an m-function) */
     uint32_t tabu_length;   /* 0: none */
     MetaoptTabuOptions tabu;
     int verbose, profiler;
@@ -197,14 +196,15 @@ static void hc12_ensure_instance(Entry *e, const mxArray *fun, int reload) {
             o.function_name = name;
         }
     }
-    /* the device the instance is made on decides an automatic precision */
-    h->double_precision = resolve_precision(h->precision, 0);
-    MetaoptHc12ParamsResult r = metaopt_hc12_params(h->n_param, h->n_bits, h->n_bits_len, h->dod, h->n_dod_len, h->mask_order,
-                                             h->start_bit, h->bit_length, h->domain, h->double_precision, &o);
+    /* the library resolves an automatic precision on the device it makes the instance on, and
+     * run reports the one used */
+    MetaoptHc12ParamsResult r =
+        metaopt_hc12_params_precision(h->n_param, h->n_bits, h->n_bits_len, h->dod, h->n_dod_len, h->mask_order,
+                                      h->start_bit, h->bit_length, h->domain, resolve_precision(h->precision), &o);
     if (source)
         mxFree(source);
     if (r.error_code != METAOPT_OK)
-        fail_library("metaopt_hc12_params", r.error_code, r.error_message);
+        fail_library("metaopt_hc12_params_precision", r.error_code, r.error_message);
     h->hc12 = r.instance;
     h->objective_key = malloc(strlen(key) + 1);
     if (!h->objective_key) {
@@ -215,9 +215,23 @@ static void hc12_ensure_instance(Entry *e, const mxArray *fun, int reload) {
     hc12_apply_settings(h);
 }
 
+/* One metaopt_hc12_run (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptHc12Instance *hc12;
+    const MetaoptHc12RunOptions *o;
+    MetaoptHc12RunResult r;
+} Hc12RunCall;
+
+static void hc12_run_body(void *arg) {
+    Hc12RunCall *c = arg;
+    c->r = metaopt_hc12_run(c->hc12, c->o);
+}
+
 /* 'run' / 'run:taboo,consts_reload', instance, mCode, nRuns, startSeed, funName, funOpt,
  * [activationLimit, limitRows], then name/value options 'seed', 'maxIterations', 'aspiration',
- * 'tabuIterations', 'noImprove' -> [value, x, result] */
+ * 'tabuIterations', 'noImprove' -> [value, x, result]. Ctrl-C stops it (mex_cancel.c):
+ * `metaopt:interrupted` with the best so far in the message; stopped by a request from
+ * elsewhere, result.stopReason is 'interrupted'. */
 void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     Hc12State *h = e->state;
     static const char *known[] = {"taboo", "consts_reload", NULL};
@@ -309,9 +323,23 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
         h->tabu = tabu;
         o.taboo = 1;
     }
+    /* an m-function objective runs on this thread (it sees Ctrl-C itself); else a worker */
+    int callback = h->objective_key && h->objective_key[0] == '<';
+    MetaoptStopToken *token = callback ? NULL : cancel_token();
+    o.stop_token = token;
+    Hc12RunCall c = {.hc12 = h->hc12, .o = &o};
     call_begin(e, fun);
-    MetaoptHc12RunResult r = metaopt_hc12_run(h->hc12, &o);
+    int user = run_cancellable(callback, hc12_run_body, &c, token);
     call_end(e);
+    metaopt_stop_token_free(token);
+    MetaoptHc12RunResult r = c.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[128];
+        snprintf(best, sizeof best, "%.10g after %u runs", r.value, r.runs);
+        metaopt_hc12_free_run_result(&r);
+        fail_interrupted(best);
+    }
     CHECK_RESULT(e, "metaopt_hc12_run", r, metaopt_hc12_free_run_result);
     plhs[0] = mxCreateDoubleScalar(r.value);
     if (nlhs > 1) {
@@ -338,10 +366,13 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
             ((double *)mxGetData(it))[j] = r.run_iterations[j];
         set_field(s, "runIterations", it);
         set_num(s, "objectiveCalls", e->fun_calls);
-        set_field(s, "precision", mxCreateString(precision_name(h->double_precision)));
+        set_field(s, "precision", mxCreateString(precision_name(r.precision)));
+        set_field(s, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
         plhs[2] = s;
     }
     metaopt_hc12_free_run_result(&r);
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
 }
 
 /* 'func-data', instance, funcName ('@FILE.cl' as given to run), data (numeric array: its raw

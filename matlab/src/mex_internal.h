@@ -17,7 +17,10 @@
  *   mex_sat.c        SAT: sat-parse, sat-clauses, sat-evaluate, sat-solve
  *   mex_de.c         island DE (thesis 5.2.1): de-params, de-init, de-iteration, de-run,
  *                    de-bests, de-best, de-x, de-func-data
- *   mex_trap.cpp     the one C++ part: stops MATLAB's and Octave's exceptions (mex_trap.h)
+ *   mex_cancel.c     Ctrl-C during long library calls: the worker thread, the stop token,
+ *                    metaopt:interrupted; the mode 'interrupt'
+ *   mex_trap.cpp     the one C++ part: stops MATLAB's and Octave's exceptions, polls for
+ *                    Ctrl-C around a worker thread (mex_trap.h)
  *
  * Everything declared here is internal to the MEX file (hidden, where the compiler knows
  * visibility): only mexFunction is exported, so that none of these short names can meet
@@ -226,6 +229,40 @@ int32_t check_call(Entry *e, const char *call, MetaoptInt32Result r);
         }                                                                                        \
     } while (0)
 
+/* ---------------------------------------------------------------------------------------- */
+/* Ctrl-C during long library calls (mex_cancel.c)                                          */
+
+/* A new stop token for one library call (its options' stop_token), or NULL should the library
+ * fail (then Ctrl-C stops the call through metaopt_interrupt); metaopt_stop_token_free after. */
+MetaoptStopToken *cancel_token(void);
+
+/* Runs body(arg), one library call that carries `token`, so that Ctrl-C stops it: in a worker
+ * thread while the MEX thread polls for Ctrl-C (mex_trap.h) and, on one, requests `token`
+ * (NULL: metaopt_interrupt). `here` nonzero runs it on the MEX thread instead (a call that may
+ * call an m-function objective: the objective sees Ctrl-C). body must call no mx function.
+ * Returns 1 when the user interrupted. Runs between call_begin and call_end: raises nothing. */
+int run_cancellable(int here, void (*body)(void *), void *arg, MetaoptStopToken *token);
+
+/* What a cancellable call's status means (cancel_outcome). */
+enum {
+    CANCEL_NONE = 0,    /* as it is: a success, or an error for CHECK_RESULT */
+    CANCEL_USER = 1,    /* the user's Ctrl-C: free the result, then fail_interrupted */
+    CANCEL_STOPPED = 2  /* METAOPT_INTERRUPTED by a stop request from elsewhere: *code is now
+                           METAOPT_OK and *message freed; a result with stopReason 'interrupted',
+                           then warn_stopped() once the result is freed */
+};
+int cancel_outcome(int user, int32_t *code, char **message);
+
+/* Raises `metaopt:interrupted` ("interrupted (Ctrl-C); best so far: <best>"), marking the
+ * pending interrupt handled (Octave then raises no interrupt of its own). */
+void fail_interrupted(const char *best);
+
+/* The warning `metaopt:interrupted` of a call stopped by a request from elsewhere. */
+void warn_stopped(void);
+
+/* A MetaoptStopReason as info.stopReason: 'target', 'timeLimit', 'limit', 'interrupted'. */
+const char *stop_reason_name(int32_t reason);
+
 /* Reads a whole file (an objective's OpenCL C source) into an mxMalloc'd NUL-terminated string. */
 char *read_file(const char *path);
 
@@ -243,17 +280,17 @@ extern const char PARAMS_FORMS[];
 
 /* mex_device.c */
 
-/* Precision of the real-valued solvers (general HC12, island DE): the MEX front end computes
- * in double wherever it can (the CPU backend, a device with cl_khr_fp64), unless single is
- * asked for (README.md, "Precision"). */
+/* Precision of the real-valued solvers (general HC12, island DE) as the MEX front end asks for
+ * it: AUTO lets the library choose (double where the device has cl_khr_fp64, and on the CPU
+ * backend; README.md, "Precision"); the library reports the one it used. */
 enum { PRECISION_AUTO = -1, PRECISION_SINGLE = 0, PRECISION_DOUBLE = 1 };
-int device_has_fp64(void);
 /* opts.precision: 'single' or 'double' (PRECISION_SINGLE, PRECISION_DOUBLE). */
 int precision_arg(const mxArray *v, const char *name);
-/* The double_precision flag for a request (PRECISION_*): AUTO is double on the CPU backend and
- * on a device with fp64, else single. */
-uint8_t resolve_precision(int requested, int cpu_backend);
-const char *precision_name(uint8_t double_precision);
+/* The library's MetaoptPrecision for a request (PRECISION_*): METAOPT_PRECISION_AUTO, _SINGLE,
+ * _DOUBLE. */
+int32_t resolve_precision(int requested);
+/* 'single' or 'double' for the MetaoptPrecision a library call reports (1 or 2). */
+const char *precision_name(int32_t precision);
 void mode_get_device(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_set_device(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_devices(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
@@ -277,6 +314,9 @@ void mode_func_data_clean(int nlhs, mxArray **plhs, int nrhs, const mxArray **pr
 void mode_kernel_verbose(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_profiler_on(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_profiler_output(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+
+/* mex_cancel.c */
+void mode_interrupt(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_sat.c */
 void mode_sat_parse(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

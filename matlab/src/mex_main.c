@@ -44,11 +44,15 @@
  * such a call runs its instance is busy (call_begin / call_end): the objective may call
  * metaopt_mex, but any use of that instance is `metaopt:busy`, and the MEX file stays locked.
  *
+ * Ctrl-C during a long library call (mex_cancel.c): a call without an m-function objective runs
+ * in a worker thread while the MEX thread polls for Ctrl-C and requests the call's stop token;
+ * the call returns its best so far and the mode raises `metaopt:interrupted`.
+ *
  * Adding a solver: a KIND_ value (mex_internal.h); a file of its own with its state struct,
  * its EntryKind (the state's size, release and info) and its modes, declared in
  * mex_internal.h; the EntryKind in mex_kinds and the modes in MODES (below, with their most
  * outputs and arguments); call_begin / call_end around its library calls that may call an
- * m-function; and its branch in mode_run / mode_set_tabu_list where they apply. The build
+ * m-function; run_cancellable and a stop token for its long calls (mex_cancel.c); and its branch in mode_run / mode_set_tabu_list where they apply. The build
  * scripts (build_octave.m, build_matlab.m) compile every source of this folder.
  */
 #include <stdint.h>
@@ -206,6 +210,7 @@ static const struct {
     {"free", mode_free, 0, 1, "instance"},
     {"live", mode_live, 1, 0, NULL},
     {"options", mode_options, 1, -1, NULL},
+    {"interrupt", mode_interrupt, 0, 0, NULL},
     {"sat-parse", mode_sat_parse, 1, 1, "path"},
     {"sat-clauses", mode_sat_clauses, 1, 2, "numVars, clauses"},
     {"sat-evaluate", mode_sat_evaluate, 1, 3, "instance, assignments, useCpu"},

@@ -136,6 +136,7 @@ static void raise_objective_failure(Entry *e) {
     e->fun_interrupted = 0;
     if (interrupted) {
         metaopt_mex_discard(exception);
+        metaopt_mex_take_interrupt(); /* caught in the objective: the gateway's error is the one raised */
         fail("interrupted", "interrupted by the user (Ctrl-C) in the m-function objective");
     }
     if (exception)

@@ -146,8 +146,22 @@ static uint16_t *permutation_arg(const mxArray *a, const char *name, uint32_t n)
     return p;
 }
 
+/* One metaopt_qap_run (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptQapInstance *qap;
+    const uint16_t *order;
+    const uint32_t *k;
+    MetaoptQapRunResult r;
+} QapRunCall;
+
+static void qap_run_body(void *arg) {
+    QapRunCall *c = arg;
+    c->r = metaopt_qap_run(c->qap, c->order, c->k);
+}
+
 /* 'run', instance, initOrder (1-based, [] = identity), initKernel ([] = zeros)
- * -> [cost, order (1-based), K (uint32, Gray-coded), lastIteration] */
+ * -> [cost, order (1-based), K (uint32, Gray-coded), lastIteration]. One climb: Ctrl-C stops it
+ * through metaopt_interrupt (the call has no stop token) with `metaopt:interrupted`. */
 void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs) {
     QapState *q = e->state;
     uint16_t *order = given(nrhs, prhs, 2) ? permutation_arg(prhs[2], "initOrder", q->n) : NULL;
@@ -166,9 +180,19 @@ void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
     }
     if (nrhs > 4)
         fail("tooManyArguments", "QAP run takes instance, initOrder, initKernel");
+    QapRunCall c = {.qap = q->qap, .order = order, .k = k};
     call_begin(e, NULL);
-    MetaoptQapRunResult r = metaopt_qap_run(q->qap, order, k);
+    int user = run_cancellable(0, qap_run_body, &c, NULL);
     call_end(e);
+    MetaoptQapRunResult r = c.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[96];
+        snprintf(best, sizeof best, "cost %.17g after %u iterations", cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4),
+                 r.lastIteration);
+        metaopt_qap_free_run_result(&r);
+        fail_interrupted(best);
+    }
     CHECK_RESULT(NULL, "metaopt_qap_run", r, metaopt_qap_free_run_result);
     plhs[0] = mxCreateDoubleScalar(cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4));
     if (nlhs > 1) {
@@ -182,10 +206,33 @@ void qap_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
     if (nlhs > 3)
         plhs[3] = mxCreateDoubleScalar(r.lastIteration);
     metaopt_qap_free_run_result(&r);
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
+}
+
+/* One metaopt_qap_solve (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptQapInstance *qap;
+    const MetaoptQapSolveOptions *o;
+    MetaoptQapSolveResult r;
+} QapSolveCall;
+
+static void qap_solve_body(void *arg) {
+    QapSolveCall *c = arg;
+    c->r = metaopt_qap_solve(c->qap, c->o);
+}
+
+/* The best so far of an interrupted QAP solve, for the message of metaopt:interrupted. */
+static void qap_best(char *out, size_t cap, double cost, uint8_t has_bks, double gap) {
+    if (has_bks)
+        snprintf(out, cap, "cost %.17g (gap %.3g %%)", cost, gap);
+    else
+        snprintf(out, cap, "cost %.17g", cost);
 }
 
 /* 'solve', instance, [opts: runs, timeLimit, seed, start ('random' | 'identity' | 'glb' | a
- * 1-based permutation), restart ('rebase' | 'random'), target] -> result struct */
+ * 1-based permutation), restart ('rebase' | 'random'), target] -> result struct (stopReason:
+ * 'target', 'timeLimit', 'limit' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
@@ -228,9 +275,21 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
             o.start_order = permutation_arg(v, "opts.start", q->n);
         }
     }
+    MetaoptStopToken *token = cancel_token();
+    o.stop_token = token;
+    QapSolveCall c = {.qap = q->qap, .o = &o};
     call_begin(e, NULL);
-    MetaoptQapSolveResult r = metaopt_qap_solve(q->qap, &o);
+    int user = run_cancellable(0, qap_solve_body, &c, token);
     call_end(e);
+    metaopt_stop_token_free(token);
+    MetaoptQapSolveResult r = c.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[96];
+        qap_best(best, sizeof best, cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4), r.has_bks, r.gap_percent);
+        metaopt_qap_free_solve_result(&r);
+        fail_interrupted(best);
+    }
     CHECK_RESULT(NULL, "metaopt_qap_solve", r, metaopt_qap_free_solve_result);
     mxArray *out = empty_struct();
     set_num(out, "cost", cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4));
@@ -247,8 +306,11 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
     set_field(out, "targetReached", mxCreateLogicalScalar(r.target_reached != 0));
     set_num(out, "bks", r.has_bks ? (double)r.bks : NAN);
     set_num(out, "gapPercent", r.has_bks ? r.gap_percent : NAN);
+    set_field(out, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
     metaopt_qap_free_solve_result(&r);
     plhs[0] = out;
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
 }
 
 static mxArray *qap_info(Entry *e) {
@@ -277,10 +339,24 @@ void qap_set_tabu_list(Entry *e, uint32_t length) {
 
 const EntryKind kind_qap = {KIND_QAP, "QAP (HC12 qapswap2)", sizeof(QapState), qap_release, qap_info};
 
+/* One metaopt_qap_ts_solve (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptQapInstance *qap;
+    const MetaoptQapTsOptions *o;
+    MetaoptQapTsSolveResult r;
+} QapTsCall;
+
+static void qap_ts_body(void *arg) {
+    QapTsCall *c = arg;
+    c->r = metaopt_qap_ts_solve(c->qap, c->o);
+}
+
 /* 'qap-ts-solve', instance, [opts: chains, iterations (per chain; 0 = no limit, needs
  * timeLimit), launchIterations, timeLimit, target, seed, tenure ('cubic' | 'uniform'),
  * eliteSize, stagnation, perturbation ([min max] swaps), cpu (true: the CPU backend for this
- * call)] -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance */
+ * call)] -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance
+ * (stopReason: 'target', 'timeLimit', 'limit' (the iterations), 'interrupted'). Ctrl-C stops it
+ * between launches (mex_cancel.c). */
 void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
@@ -334,9 +410,14 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     int switch_backend = cpu && info.backend != METAOPT_BACKEND_CPU;
     if (switch_backend)
         check_int("metaopt_qap_set_backend", metaopt_qap_set_backend(q->qap, METAOPT_BACKEND_CPU, info.cost_form));
+    MetaoptStopToken *token = cancel_token();
+    o.stop_token = token;
+    QapTsCall c = {.qap = q->qap, .o = &o};
     call_begin(e, NULL);
-    MetaoptQapTsSolveResult r = metaopt_qap_ts_solve(q->qap, &o);
+    int user = run_cancellable(0, qap_ts_body, &c, token);
     call_end(e);
+    metaopt_stop_token_free(token);
+    MetaoptQapTsSolveResult r = c.r;
     if (switch_backend) {
         /* back to the instance's own backend; a failure here is reported after the result's */
         MetaoptInt32Result back = metaopt_qap_set_backend(q->qap, info.backend, info.cost_form);
@@ -345,6 +426,13 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
             check_int("metaopt_qap_set_backend", back);
         }
         metaopt_pointer_free(back.error_message);
+    }
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[96];
+        qap_best(best, sizeof best, cost_of(r.result_type, r.f_t1, r.f_t2, r.f_t3, r.f_t4), r.has_bks, r.gap_percent);
+        metaopt_qap_ts_free_solve_result(&r);
+        fail_interrupted(best);
     }
     CHECK_RESULT(NULL, "metaopt_qap_ts_solve", r, metaopt_qap_ts_free_solve_result);
     mxArray *out = empty_struct();
@@ -363,6 +451,9 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     set_num(out, "bks", r.has_bks ? (double)r.bks : NAN);
     set_num(out, "gapPercent", r.has_bks ? r.gap_percent : NAN);
     set_field(out, "backend", mxCreateString(r.backend ? r.backend : ""));
+    set_field(out, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
     metaopt_qap_ts_free_solve_result(&r);
     plhs[0] = out;
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
 }

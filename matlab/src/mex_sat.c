@@ -117,8 +117,21 @@ void mode_sat_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     metaopt_sat_free_eval_result(&r);
 }
 
+/* One metaopt_sat_solve (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptSatInstance *sat;
+    const MetaoptSatSolveOptions *o;
+    MetaoptSatSolveResult r;
+} SatSolveCall;
+
+static void sat_solve_body(void *arg) {
+    SatSolveCall *c = arg;
+    c->r = metaopt_sat_solve(c->sat, c->o);
+}
+
 /* 'sat-solve', instance, [opts: timeLimit, runs, seed, maskOrder, tabuLength,
- * tabuMaxIterations, tabuMaxNoImprove, tenure] -> result struct */
+ * tabuMaxIterations, tabuMaxNoImprove, tenure] -> result struct (stopReason: 'target' (a
+ * model), 'timeLimit', 'limit' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
 void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_sat);
@@ -143,9 +156,21 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         o.tabu_max_no_improve = (uint32_t)int_scalar(v, "opts.tabuMaxNoImprove", 0, 4294967295.0);
     if ((v = opt(s, "tenure")))
         o.tenure = (uint32_t)int_scalar(v, "opts.tenure", 0, 4294967295.0);
+    MetaoptStopToken *token = cancel_token();
+    o.stop_token = token;
+    SatSolveCall c = {.sat = st->sat, .o = &o};
     call_begin(e, NULL);
-    MetaoptSatSolveResult r = metaopt_sat_solve(st->sat, &o);
+    int user = run_cancellable(0, sat_solve_body, &c, token);
     call_end(e);
+    metaopt_stop_token_free(token);
+    MetaoptSatSolveResult r = c.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[96];
+        snprintf(best, sizeof best, "%u unsatisfied clauses after %u runs", r.best_unsatisfied, r.runs);
+        metaopt_sat_free_solve_result(&r);
+        fail_interrupted(best);
+    }
     CHECK_RESULT(NULL, "metaopt_sat_solve", r, metaopt_sat_free_solve_result);
     mxArray *out = empty_struct();
     set_field(out, "satisfiable", mxCreateLogicalScalar(r.satisfiable != 0));
@@ -168,8 +193,11 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     set_num(out, "iterations", (double)r.iterations);
     set_num(out, "evaluations", (double)r.evaluations);
     set_num(out, "seconds", r.seconds);
+    set_field(out, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
     metaopt_sat_free_solve_result(&r);
     plhs[0] = out;
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
 }
 
 static mxArray *sat_info(Entry *e) {

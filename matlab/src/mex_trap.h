@@ -1,6 +1,6 @@
 /*
  * mex_trap.h: the C interface of mex_trap.cpp, the one C++ part of the metaopt MEX gateway
- * (used by mex_objective.c).
+ * (used by mex_objective.c and mex_cancel.c).
  */
 #ifndef METAOPT_MEX_TRAP_H
 #define METAOPT_MEX_TRAP_H
@@ -31,9 +31,23 @@ void metaopt_mex_rethrow(void *exception);
 /* Frees a kept exception without throwing it (NULL: nothing). */
 void metaopt_mex_discard(void *exception);
 
-/* Whether the user has asked to interrupt (Ctrl-C pending): the one place that polls for it,
- * the seam for the library's cancel API (see mex_trap.cpp). Not called yet. */
+/* Whether the user has asked to interrupt (Ctrl-C pending): the one place that polls for it
+ * (Octave's pending interrupt; MATLAB's only where built with METAOPT_MEX_MATLAB_UT). */
 int metaopt_mex_interrupt_pending(void);
+
+/* Marks the pending interrupt handled, before the gateway raises metaopt:interrupted for it (in
+ * Octave: processed and cleared, so that Octave does not raise its own as well). */
+void metaopt_mex_take_interrupt(void);
+
+/* How often the MEX thread looks for Ctrl-C while a library call runs in the worker. */
+#define METAOPT_MEX_POLL_MS 50
+
+/* Runs body(arg) in a worker thread while this thread polls metaopt_mex_interrupt_pending every
+ * METAOPT_MEX_POLL_MS; on an interrupt it calls stop(stop_arg) once (which asks the library call
+ * to stop: its stop token) and keeps waiting for body to return. body must not call any mx or
+ * mex function, nor an m-function objective (it runs outside the MEX thread). Returns 1 when
+ * stop was called (the user interrupted), else 0; without a thread, body runs here (0). */
+int metaopt_mex_run_cancellable(void (*body)(void *), void *arg, void (*stop)(void *), void *stop_arg);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
 % with m-function objectives (handle and name) and the Table 1 modes, SAT models checked
 % against the clauses in Octave, library and argument errors, forged / freed / foreign
 % instances, island DE (catalogue, m-function and OpenCL C objectives, 1-based accessors,
-% errors and instances), and the README's Octave examples. Ends with "N passed, M failed"; exit status 1 on
+% errors and instances), Ctrl-C during long library calls (this Octave sends itself SIGINT),
+% stop reasons, and the README's Octave examples. Ends with "N passed, M failed"; exit status 1 on
 % a failure.
 1;
 
@@ -27,6 +28,43 @@ function id = error_id(f)
     global LAST_MESSAGE
     LAST_MESSAGE = err.message;
   end
+end
+
+function [id, msg, secs, signalled] = interrupt_after(delay, f)
+  % calls f() while a background shell sends this Octave SIGINT (Ctrl-C) after `delay` seconds:
+  % the identifier and message of the error f() raises ('' when none) and the seconds f() took.
+  % The shell sends the signal only while a flag file says that f() still runs, so that a call
+  % that fails early is not followed by an interrupt of the test script itself.
+  flag = [tempname() '.running'];
+  fclose(fopen(flag, 'w'));
+  system(sprintf('(sleep %g; [ -e "%s" ] && kill -INT %d && touch "%s.sent") >/dev/null 2>&1 &', delay, flag, getpid(), flag));
+  id = '';
+  msg = '';
+  t = tic;
+  try
+    f();
+  catch err
+    id = err.identifier;
+    msg = err.message;
+  end
+  secs = toc(t);
+  delete(flag);
+  pause(0.2);
+  signalled = exist([flag '.sent'], 'file') == 2;
+  if signalled
+    delete([flag '.sent']);
+  end
+end
+
+function f = interrupting_objective(X)
+  % sum(X .^ 2, 2), calling metaopt_interrupt (mode 'interrupt') at its INTERRUPT_AT-th call:
+  % the library call that runs it stops as by a stop request from elsewhere
+  global OBJECTIVE_CALLS INTERRUPT_AT
+  OBJECTIVE_CALLS = OBJECTIVE_CALLS + 1;
+  if OBJECTIVE_CALLS == INTERRUPT_AT
+    metaopt_mex('interrupt');
+  end
+  f = sum(X .^ 2, 2);
 end
 
 function out = output_of(varargin)
@@ -835,6 +873,86 @@ if ~exist(octave_cli, 'file')
 end
 [status, out] = system(sprintf('sh "%s" "%s"', fullfile(here, 'test_interrupt.sh'), octave_cli));
 check(status == 0, ['Ctrl-C in an m-function objective: metaopt:interrupted, the instance usable after it; ' out]);
+
+% --- Ctrl-C during long library calls (device objectives, QAP and SAT solves): this Octave sends
+% itself SIGINT from a background shell one second into the call; the call stops within about a
+% second with metaopt:interrupted, its best so far in the message, and the instance keeps it ---
+d = metaopt.DE(8, 40, 10, [-5.12 5.12]);
+d.init('@F1');
+d.run(5);
+[id, msg, secs, sent] = interrupt_after(1, @() d.run('maxGenerations', 1e9, 'timeLimit', 20));
+check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far')) && secs > 0.9 && secs < 2, ...
+      sprintf('Ctrl-C stops a long DE run within a second (%s after %.2f s: %s)', id, secs, msg));
+b = d.bests();
+check(numel(b) == 8 && all(isfinite(b)) && min(b) < 1, 'the DE instance keeps the best so far after Ctrl-C (d.bests)');
+check(all(isfinite(d.best(find(b == min(b), 1)))), 'd.best gives the best member so far after Ctrl-C');
+[~, fval, info] = d.run(5);
+check(info.generations > 5 && fval <= min(b) && strcmp(info.stopReason, 'maxGenerations'), 'the DE instance runs on after Ctrl-C');
+q = metaopt.QAP(fullfile(data, 'had12.dat'), 'swaps', 12);
+q.tabuSearch('chains', 4, 'iterations', 1000, 'seed', 1);
+[id, msg, secs, sent] = interrupt_after(1, @() q.tabuSearch('chains', 4, 'timeLimit', 20, 'target', 1, 'seed', 1));
+check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far: cost')) && secs > 0.9 && secs < 2, ...
+      sprintf('Ctrl-C stops a long QAP tabu search within a second (%s after %.2f s: %s)', id, secs, msg));
+[id, msg, secs, sent] = interrupt_after(1, @() q.solve('runs', 0, 'timeLimit', 20, 'target', 1, 'seed', 1));
+check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far: cost')) && secs > 0.9 && secs < 2, ...
+      sprintf('Ctrl-C stops a long QAP HC12 solve within a second (%s after %.2f s: %s)', id, secs, msg));
+[~, fval] = q.tabuSearch('chains', 4, 'iterations', 2000, 'seed', 1);
+check(fval >= 1652, 'the QAP instance solves again after Ctrl-C');
+h = metaopt.HC12(5, 16, [-5.12 5.12]);
+h.run('@F1', 'runs', 2);
+[id, msg, secs, sent] = interrupt_after(1, @() h.run('@F1', 'runs', 1e8));
+check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'best so far')) && secs > 0.9 && secs < 2, ...
+      sprintf('Ctrl-C stops long HC12 runs of a catalogue objective within a second (%s after %.2f s: %s)', id, secs, msg));
+s = metaopt.SAT(1, {1, -1});
+[id, msg, secs, sent] = interrupt_after(1, @() s.solve('runs', 0, 'timeLimit', 20));
+check(sent && strcmp(id, 'metaopt:interrupted') && ~isempty(strfind(msg, 'unsatisfied')) && secs > 0.9 && secs < 2.5, ...
+      sprintf('Ctrl-C stops a long SAT solve (%s after %.2f s: %s)', id, secs, msg));
+pause(0.3);
+check(true, 'no interrupt of Octave''s own follows metaopt:interrupted');
+clear d q h s
+
+% --- a stop request from elsewhere (metaopt_interrupt, here the mode 'interrupt' called by the
+% objective) is a result, stopReason 'interrupted', with the warning metaopt:interrupted ---
+global OBJECTIVE_CALLS INTERRUPT_AT
+d = metaopt.DE(2, 8, 3, [-1 1]);
+OBJECTIVE_CALLS = 0;
+INTERRUPT_AT = 4;
+d.init(@interrupting_objective);
+lastwarn('');
+[x, fval, info] = d.run(1000);
+[~, wid] = lastwarn();
+check(strcmp(info.stopReason, 'interrupted') && strcmp(wid, 'metaopt:interrupted') && info.generations < 10 && ...
+      isfinite(fval) && numel(x) == 3, 'DE stopped by a stop request: a result, stopReason interrupted, a warning');
+h = metaopt.HC12(3, 12, [-1 1]);
+OBJECTIVE_CALLS = 0;
+INTERRUPT_AT = 3;
+lastwarn('');
+[x, fval, info] = h.run(@interrupting_objective, 'runs', 1000);
+[~, wid] = lastwarn();
+check(strcmp(info.stopReason, 'interrupted') && strcmp(wid, 'metaopt:interrupted') && info.runs < 1000 && ...
+      isfinite(fval) && numel(x) == 3, 'HC12 stopped by a stop request: a result, stopReason interrupted, a warning');
+INTERRUPT_AT = 0;
+[~, ~, info] = h.run(@interrupting_objective, 'runs', 2);
+check(strcmp(info.stopReason, 'runs'), 'later runs are not stopped');
+clear d h
+
+% --- the library's stop reason in the gateway's result structs ---
+q = metaopt_qap_params(2, int64(DF3));
+r = metaopt_mex('solve', q, struct('runs', 2));
+check(strcmp(r.stopReason, 'limit'), 'solve: stopReason limit (the runs)');
+r = metaopt_mex('solve', q, struct('runs', 0, 'timeLimit', 0.2, 'target', -1));
+check(strcmp(r.stopReason, 'timeLimit'), 'solve: stopReason timeLimit');
+r = metaopt_mex('qap-ts-solve', q, struct('chains', 2, 'iterations', 100));
+check(strcmp(r.stopReason, 'limit') || strcmp(r.stopReason, 'target'), 'qap-ts-solve: stopReason limit (or target at the BKS)');
+metaopt_free(q);
+st = metaopt_mex('sat-clauses', 2, {[1 2], -1});
+r = metaopt_mex('sat-solve', st, struct('timeLimit', 10));
+check(strcmp(r.stopReason, 'target') && r.satisfiable, 'sat-solve: stopReason target (a model)');
+metaopt_free(st);
+g = metaopt_mex('params', 3, 8, [-1 1]);
+[~, ~, r] = metaopt_mex('run', g, 'GC', 2, [], '@F1', 'min');
+check(strcmp(r.stopReason, 'limit'), 'HC12 run: stopReason limit (the runs)');
+metaopt_free(g);
 
 % --- the README's Octave examples (QAP and HC12; island DE), as README.md shows them ---
 readme = fileread(fullfile(root, 'README.md'));
