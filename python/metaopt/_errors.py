@@ -25,6 +25,7 @@ class ErrorCode(enum.IntEnum):
     INVALID_MEM_SPACE = 13
     CALLBACK = 14
     BUSY = 15
+    INTERRUPTED = 16
 
 
 class MetaoptError(RuntimeError):
