@@ -154,6 +154,10 @@ def run(fn, args, options=None, stop_token=None, where=None):
     token = stop_token._p() if stop_token is not None else own
     box = {}
     caller = threading.get_ident()
+    # held while the call runs; released by the worker at its end. Waiting on a plain lock rather
+    # than Thread.join: a KeyboardInterrupt inside join can leave the Thread marked as ended.
+    running = threading.Lock()
+    running.acquire()
 
     def work():
         _tls.caller = caller
@@ -161,15 +165,18 @@ def run(fn, args, options=None, stop_token=None, where=None):
             box["value"] = fn(*args)
         except BaseException as e:  # noqa: BLE001 - re-raised in the calling thread
             box["error"] = e
+        finally:
+            running.release()
 
     t = threading.Thread(target=work, name=f"metaopt {where or 'call'}", daemon=True)
     caught = None
     last_stop = 0.0
     try:
         t.start()
-        while t.is_alive():
+        done = False
+        while not done:
             try:
-                t.join(_POLL_S)
+                done = running.acquire(timeout=_POLL_S)
                 # a call without a token may have snapshotted the interrupt epoch after the
                 # first metaopt_interrupt: ask again every half second until it returns
                 if caught is not None and not token and time.monotonic() - last_stop > 0.5:
