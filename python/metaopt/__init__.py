@@ -20,8 +20,16 @@ collected): ``HC12QAP`` (QAP, the thesis's class, with ``solve_ts``: the robust 
 ``HC12`` (general HC12, with catalogue, OpenCL C or Python objectives), ``IslandDE`` (island
 differential evolution, the thesis's ``DEMultiPop``, with the same objectives) and ``SAT``.
 
-Precision: double by default everywhere (``precision="double"``; ``"single"`` on request, or when
-the device has no fp64: ``devices()`` reports ``fp64``, and results say which was used).
+Precision (DE, HC12): ``precision="auto"`` by default: the library computes in double where the
+device has fp64 (``devices()`` reports ``fp64``) and on the CPU backend, else in single;
+``"double"`` or ``"single"`` on request (``"double"`` is refused by a device without fp64).
+Instances and results say which was used (``precision``).
+
+Stopping: Ctrl-C during a long call (``IslandDE.run``, ``HC12.run``, the QAP and SAT solves,
+``minimize``) stops it within about a second and raises ``Interrupted`` (a ``KeyboardInterrupt``)
+whose ``result`` is the best so far; instances keep their state. ``interrupt()`` stops every
+call running at that moment and a ``StopToken`` (``stop_token=``) the calls that carry it, from
+any thread: those calls return their best so far with ``stop == "interrupted"``.
 
 Library errors raise ``MetaoptError`` with ``code`` and ``message``; bad arguments raise
 ``TypeError``/``ValueError`` naming the argument. Threads may share an instance: its calls run
@@ -31,6 +39,7 @@ one at a time. A Python objective must not call its own instance (``free`` inclu
 
 from . import qap, sat
 from ._errors import ErrorCode, MetaoptError
+from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path
 from ._objective import Source
 from .de import DEResult, IslandDE
@@ -64,6 +73,7 @@ __version__ = "0.1.0"
 __all__ = [
     "minimize", "OptimizeResult", "qap", "sat",
     "ErrorCode", "MetaoptError", "library_path", "Source",
+    "interrupt", "StopToken", "Interrupted",
     "DeviceInfo", "device_count", "device_info", "devices", "get_device_number", "is_mem_space_valid",
     "reset_device", "set_device_number",
     "HC12", "HC12Result",

@@ -25,6 +25,7 @@ class ErrorCode(enum.IntEnum):
     INVALID_MEM_SPACE = 13
     CALLBACK = 14
     BUSY = 15
+    INTERRUPTED = 16
 
 
 class MetaoptError(RuntimeError):
@@ -55,9 +56,15 @@ def take_string(p):
         _lib.lib().metaopt_pointer_free(ctypes.cast(p, ctypes.c_void_p))
 
 
-def check(result, function):
+def check(result, function, interrupted_ok=False):
     """Raises ``MetaoptError`` when ``result.error_code`` is not OK, freeing the message
-    (the caller frees any arrays of the struct). Returns ``result`` otherwise."""
+    (the caller frees any arrays of the struct). Returns ``result`` otherwise. With
+    ``interrupted_ok``, ``METAOPT_INTERRUPTED`` (a filled result: the best so far) is no error:
+    its message is freed and the code stays in the struct."""
+    if interrupted_ok and result.error_code == ErrorCode.INTERRUPTED:
+        take_string(result.error_message)
+        result.error_message = None
+        return result
     if result.error_code != 0:
         message = take_string(result.error_message) or "(no message)"
         result.error_message = None

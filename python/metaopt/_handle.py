@@ -19,7 +19,7 @@ import contextlib
 import threading
 import weakref
 
-from . import _lib
+from . import _interrupt, _lib
 from ._errors import ErrorCode, MetaoptError, check
 
 
@@ -51,6 +51,7 @@ class Instance:
         self = super().__new__(cls)
         self._lock = threading.RLock()
         self._running = None  # the method whose library call is running, else None
+        self._running_for = None  # the ident of the thread it runs for (_interrupt.caller_ident)
         return self
 
     def _adopt(self, handle, free_name, keep=None):
@@ -64,9 +65,11 @@ class Instance:
         return self._handle
 
     def _refuse_reentry(self, method):
-        """Under the lock: a ``BUSY`` MetaoptError when a call of this instance is running (then
-        this thread is the one running it, re-entering from the objective)."""
-        if self._running is not None:
+        """A ``BUSY`` MetaoptError when a call of this instance is running for this thread: the
+        objective re-entering it, on this thread or on the worker thread that makes the call
+        for it (``_interrupt.run``). Checked before the lock too: the worker would wait forever
+        for the lock that its launching thread holds."""
+        if self._running is not None and self._running_for == _interrupt.caller_ident():
             name = type(self).__name__
             raise MetaoptError(
                 ErrorCode.BUSY,
@@ -78,22 +81,24 @@ class Instance:
     @contextlib.contextmanager
     def _use(self, method):
         """Holds the instance for one library call of ``method`` and gives its live handle."""
+        self._refuse_reentry(method)
         with self._lock:
             self._refuse_reentry(method)
             h = self._h()
             if self._callback is not None:
                 self._callback.error = None
             self._running = method
+            self._running_for = _interrupt.caller_ident()
             try:
                 yield h
             finally:
                 self._running = None
 
-    def _check(self, r, function):
+    def _check(self, r, function, interrupted_ok=False):
         """``check``, re-raising the Python objective's own exception when the call failed
         through it."""
         try:
-            return check(r, function)
+            return check(r, function, interrupted_ok)
         except MetaoptError as err:
             if self._callback is not None:
                 self._callback.raise_pending(err)
@@ -107,6 +112,7 @@ class Instance:
         """Releases the library instance and its device buffers; a second call does nothing.
         From another thread it waits for a running call; from the instance's own objective it
         is refused (``MetaoptError``, code ``BUSY``) and the instance stays as it was."""
+        self._refuse_reentry("free")
         with self._lock:
             self._refuse_reentry("free")
             self._handle = None

@@ -56,10 +56,15 @@ class MetaoptDeInstance(Structure):
     """Opaque island DE instance (``metaopt_de_create``)."""
 
 
+class MetaoptStopToken(Structure):
+    """Opaque per-call stop request (``metaopt_stop_token_create``)."""
+
+
 MetaoptQapInstance_p = POINTER(MetaoptQapInstance)
 MetaoptHc12Instance_p = POINTER(MetaoptHc12Instance)
 MetaoptSatInstance_p = POINTER(MetaoptSatInstance)
 MetaoptDeInstance_p = POINTER(MetaoptDeInstance)
+MetaoptStopToken_p = POINTER(MetaoptStopToken)
 
 
 # --- structs, in the order of the header ----------------------------------------------------
@@ -77,6 +82,7 @@ class MetaoptDeOptions(Structure):
         ("double_precision", c_uint8),
         ("shared_random", c_uint8),
         ("backend", c_int32),
+        ("precision", c_int32),  # MetaoptPrecision: 0 auto, 1 single, 2 double
     ]
 
 
@@ -87,6 +93,7 @@ class MetaoptDeStop(Structure):
         ("has_target", c_uint8),
         ("target", c_double),
         ("time_limit", c_double),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -145,6 +152,7 @@ class MetaoptDeRunResult(Structure):
         ("stopped_by", c_int32),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("precision", c_int32),
     ]
 
 
@@ -177,6 +185,7 @@ class MetaoptHc12RunOptions(Structure):
         ("seed", c_uint64),
         ("max_iterations", c_uint32),
         ("taboo", c_uint8),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -195,6 +204,8 @@ class MetaoptHc12RunResult(Structure):
         ("runs", c_uint32),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("stop_reason", c_int32),  # MetaoptStopReason
+        ("precision", c_int32),
     ]
 
 
@@ -248,6 +259,7 @@ class MetaoptQapSolveOptions(Structure):
         ("restart", c_int32),
         ("has_target", c_uint8),
         ("target", c_double),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -272,6 +284,7 @@ class MetaoptQapSolveResult(Structure):
         ("gap_percent", c_double),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("stop_reason", c_int32),
     ]
 
 
@@ -292,6 +305,7 @@ class MetaoptQapTsOptions(Structure):
         ("perturbation_max", c_uint32),
         ("starts", POINTER(c_uint16)),
         ("starts_count", c_uint32),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -317,6 +331,7 @@ class MetaoptQapTsSolveResult(Structure):
         ("backend", c_char_ptr),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("stop_reason", c_int32),
     ]
 
 
@@ -350,6 +365,7 @@ class MetaoptSatSolveOptions(Structure):
         ("seed", c_uint64),
         ("runs", c_uint32),
         ("time_limit_s", c_double),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -367,6 +383,7 @@ class MetaoptSatSolveResult(Structure):
         ("seconds", c_double),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("stop_reason", c_int32),
     ]
 
 
@@ -456,6 +473,22 @@ _SIGNATURES = {
             POINTER(MetaoptObjective),  # objective
         ],
     ),
+    "metaopt_hc12_params_precision": (
+        MetaoptHc12ParamsResult,
+        [
+            c_uint32,  # nParam
+            POINTER(c_uint32),  # nBitParam
+            c_uint32,  # nBitParamLength
+            POINTER(c_double),  # dodParam
+            c_uint32,  # dodParamLength
+            c_uint32,  # maskOrder
+            c_int32,  # startBit
+            c_int32,  # bitLength
+            c_int32,  # domain
+            c_int32,  # precision (MetaoptPrecision)
+            POINTER(MetaoptObjective),  # objective
+        ],
+    ),
     "metaopt_hc12_init_tabu_list": (MetaoptInt32Result, [MetaoptHc12Instance_p, c_uint32]),
     "metaopt_hc12_set_tabu_options": (MetaoptInt32Result, [MetaoptHc12Instance_p, POINTER(MetaoptTabuOptions)]),
     "metaopt_hc12_default_run_options": (MetaoptHc12RunOptions, []),
@@ -504,6 +537,19 @@ _SIGNATURES = {
     "metaopt_sat_solve": (MetaoptSatSolveResult, [MetaoptSatInstance_p, POINTER(MetaoptSatSolveOptions)]),
     "metaopt_sat_free_solve_result": (None, [POINTER(MetaoptSatSolveResult)]),
     "metaopt_sat_free": (None, [MetaoptSatInstance_p]),
+    # version (metaopt_version's string is static: not freed)
+    "metaopt_version": (c_char_p, []),
+    "metaopt_version_major": (c_int32, []),
+    "metaopt_version_minor": (c_int32, []),
+    "metaopt_version_patch": (c_int32, []),
+    "metaopt_version_number": (c_int32, []),
+    # cancellation: metaopt_interrupt is async-signal-safe; tokens stop the calls that carry them
+    "metaopt_interrupt": (None, []),
+    "metaopt_stop_token_create": (MetaoptStopToken_p, []),
+    "metaopt_stop_token_request": (MetaoptInt32Result, [MetaoptStopToken_p]),
+    "metaopt_stop_token_reset": (MetaoptInt32Result, [MetaoptStopToken_p]),
+    "metaopt_stop_token_is_requested": (c_uint8, [MetaoptStopToken_p]),
+    "metaopt_stop_token_free": (None, [MetaoptStopToken_p]),
 }
 
 SIGNATURES = _SIGNATURES  # public name for tests and tools

@@ -1,42 +1,56 @@
-"""The precision of a solver: ``"double"`` (the default) or ``"single"``, with ``double=`` as the
-older boolean spelling. Double precision needs a device with fp64 (``cl_khr_fp64``); on a device
-without it the solver falls back to single precision and says so (``precision`` and
-``precision_note`` of the instance and of its results)."""
+"""The precision of a solver with a float choice (island DE, general HC12): ``"auto"`` (the
+default, also None), ``"double"`` or ``"single"``, with ``double=True/False`` as the older
+boolean spelling. The library resolves it when the solver is made (``MetaoptPrecision``):
+``"auto"`` is double where the device has fp64 (``cl_khr_fp64``) and on the CPU backend, else
+single; ``"double"`` on a device without fp64 is refused (``MetaoptError``, code
+``UNSUPPORTED``). Instances and results report the precision used, as the library says."""
 
-from typing import Optional, Tuple
+import re
+from typing import Optional
 
 from . import _checks
-from ._errors import MetaoptError
 
-PRECISIONS = {"double": True, "single": False}
+# MetaoptPrecision
+CODES = {"auto": 0, "single": 1, "double": 2}
+NAMES = {1: "single", 2: "double"}
 
 
 def requested(precision: Optional[str], double: Optional[bool]) -> str:
-    """The precision asked for: ``precision`` (``"double"`` or ``"single"``), or the alias
-    ``double`` (True/False); neither gives ``"double"``. Both, disagreeing, is a ValueError."""
-    want = None if precision is None else ("double" if _checks.choice("precision", precision, PRECISIONS) else "single")
+    """The precision asked for: ``precision`` (``"auto"``, ``"double"`` or ``"single"``; None is
+    ``"auto"``), or the alias ``double`` (True: ``"double"``, False: ``"single"``). Both,
+    disagreeing, is a ValueError."""
+    want = None if precision is None else precision
+    if want is not None:
+        _checks.choice("precision", want, CODES)
     if double is not None:
         alias = "double" if _checks.flag("double", double) else "single"
-        if want is not None and want != alias:
+        if want is not None and want != "auto" and want != alias:
             raise ValueError(f"precision={precision!r} and double={double!r} disagree; give one of them")
         want = alias
-    return want or "double"
+    return want or "auto"
 
 
-def resolve(precision: Optional[str], double: Optional[bool], *, cpu: bool = False,
-            device_number: Optional[int] = None) -> Tuple[str, Optional[str]]:
-    """(the precision to use, a note when it differs from the one asked for). ``"double"`` on a
-    device without fp64 falls back to ``"single"``; the CPU backend always has double."""
-    want = requested(precision, double)
-    if want == "single" or cpu:
-        return want, None
-    from .device import device_info, get_device_number  # noqa: PLC0415 (device imports this module's users)
+def code(want: str) -> int:
+    """The ``MetaoptPrecision`` number of a requested precision."""
+    return CODES[want]
 
-    try:
-        n = get_device_number() if device_number is None else device_number
-        info = device_info(n)
-    except MetaoptError:
-        return want, None  # no device to ask: the solver reports its own error
-    if not info.fp64:
-        return "single", f"device {n} ({info.name}) has no fp64 (cl_khr_fp64): single precision instead of double"
-    return want, None
+
+def name(code_used: int) -> str:
+    """``"single"`` or ``"double"`` for the library's reported precision (1 or 2)."""
+    return NAMES.get(int(code_used), str(int(code_used)))
+
+
+def from_info(text: str) -> Optional[str]:
+    """The precision an instance's info text names (``precision: double``, or DE's
+    ``..., double, F ...``), as ``"single"``/``"double"``; None when it names none."""
+    m = re.search(r"precision: (double|float)\b", text) or re.search(r"dimensions, (double|float),", text)
+    if m is None:
+        return None
+    return "double" if m.group(1) == "double" else "single"
+
+
+def note(want: str, used: str) -> Optional[str]:
+    """A note when ``"auto"`` chose single precision (the device has no fp64), else None."""
+    if want == "auto" and used == "single":
+        return "precision auto: the device has no fp64 (cl_khr_fp64), so the solver computes in single precision"
+    return None

@@ -7,17 +7,16 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from . import _checks, _lib
-from ._errors import MetaoptError, check, check_int, take_string
+from . import _checks, _interrupt, _lib, _precision
+from ._errors import ErrorCode, MetaoptError, check, check_int, take_string
 from ._handle import Instance
 from ._objective import as_bytes, make_objective
-from ._precision import resolve as _resolve_precision
 from ._result import ArrayEq
 
 _F_MODES = {"linspace": 0, "const": 1}
 _BACKENDS = {"device": 0, "cpu": 1}
 # MetaoptDeStopReason
-STOP_REASONS = {1: "generations", 2: "evaluations", 3: "target", 4: "time_limit"}
+STOP_REASONS = {1: "generations", 2: "evaluations", 3: "target", 4: "time_limit", 5: "interrupted"}
 U32 = 2**32 - 1
 U64 = 2**64 - 1
 
@@ -26,9 +25,10 @@ U64 = 2**64 - 1
 class DEResult(ArrayEq):
     """What ``IslandDE.run`` found: the best ``value`` over all populations, its vector ``x``,
     the population (``island``, 0-based) that holds it, the ``generations`` and ``evaluations``
-    since ``init``, the wall ``seconds`` of the call, ``stopped_by``: ``"generations"``,
-    ``"evaluations"``, ``"target"`` or ``"time_limit"``, and the ``precision`` of the solver
-    (``"double"`` or ``"single"``)."""
+    since ``init``, the wall ``seconds`` of the call, ``stopped_by`` (also ``stop``):
+    ``"generations"``, ``"evaluations"``, ``"target"``, ``"time_limit"`` or ``"interrupted"``
+    (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far; ``success`` is then
+    False), and the ``precision`` the library computed in (``"double"`` or ``"single"``)."""
 
     value: float
     x: np.ndarray
@@ -39,6 +39,16 @@ class DEResult(ArrayEq):
     stopped_by: str
     #: "double" or "single": the precision the solver computed in
     precision: str = "double"
+
+    @property
+    def stop(self) -> str:
+        """``stopped_by``, under the name of the other results."""
+        return self.stopped_by
+
+    @property
+    def success(self) -> bool:
+        """False when the run was interrupted (the result is the best so far), else True."""
+        return self.stopped_by != "interrupted"
 
 
 def _doubles(r, function):
@@ -60,9 +70,10 @@ class IslandDE(Instance):
     ``f_max`` over the populations) or ``"const"`` (``f_min`` for all); ``cr`` one value (a
     number or a list of one) or a list of one per population; ``seeds`` (init, mutation,
     crossover, migration), or one integer from which the four are derived;
-    ``precision`` ``"double"`` (the default) or ``"single"`` (``double=True/False`` is the older
-    spelling); double precision needs a device with fp64 (cl_khr_fp64): without it the solver
-    computes in single precision and says so in ``precision`` and ``precision_note``;
+    ``precision`` ``"auto"`` (the default: double where the device has fp64, cl_khr_fp64, and on
+    the CPU backend, else single), ``"double"`` (refused by a device without fp64) or
+    ``"single"`` (``double=True/False`` is the older spelling); the library resolves it here and
+    ``precision`` says which is used (``precision_note`` when auto chose single);
     ``shared_random``: the populations share the random numbers of mutation and crossover;
     ``backend`` ``"device"`` (OpenCL) or ``"cpu"``. The same seeds give the same run on every
     device and on the CPU backend.
@@ -84,9 +95,7 @@ class IslandDE(Instance):
         self.bounds = _bounds(bounds)
         _checks.choice("backend", backend, _BACKENDS)
         self.backend = backend
-        #: "double" or "single": the precision the solver computes in
-        self.precision, self.precision_note = _resolve_precision(precision, double, cpu=backend == "cpu")
-        self.double = self.precision == "double"
+        self._precision_asked = _precision.requested(precision, double)
         self._settings = dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds, shared_random=shared_random)
         o, cr_values = self._options(self._settings)
         r = _lib.lib().metaopt_de_create(
@@ -98,6 +107,11 @@ class IslandDE(Instance):
         # the callbacks of Python objectives, kept as long as the handle (the list fills in init)
         self._callbacks = []
         self._adopt(check(r, "metaopt_de_create").instance, "metaopt_de_free", keep=self._callbacks)
+        #: "double" or "single": the precision the library resolved and computes in
+        self.precision = _precision.from_info(self.info()) or (
+            "single" if self._precision_asked == "single" else "double")
+        self.precision_note = _precision.note(self._precision_asked, self.precision)
+        self.double = self.precision == "double"
 
     def _options(self, settings):
         """The library's options struct for ``settings`` (and the CR array it points to, which
@@ -123,7 +137,8 @@ class IslandDE(Instance):
                 o.cr = float(values[0])
         seeds = de_seeds(seeds)
         o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed = seeds
-        o.double_precision = int(self.double)
+        o.double_precision = 0  # `precision` says it (the older flag would force double)
+        o.precision = _precision.code(self._precision_asked)
         o.shared_random = int(_checks.flag("shared_random", settings["shared_random"]))
         o.backend = _BACKENDS[self.backend]
         return o, cr_values
@@ -185,10 +200,17 @@ class IslandDE(Instance):
         with self._use("iteration") as h:
             return self._check(_lib.lib().metaopt_de_iteration(h), "metaopt_de_iteration").result
 
-    def run(self, generations=None, evaluations=None, target=None, time_limit=None):
+    def run(self, generations=None, evaluations=None, target=None, time_limit=None, stop_token=None):
         """Generations until one condition holds (at least one is needed): ``generations`` and
         ``evaluations`` of this call, the best value at most ``target``, ``time_limit``
-        seconds of this call. Returns a ``DEResult``."""
+        seconds of this call, or a stop request: ``stop_token`` (a ``metaopt.StopToken``)
+        requested or ``metaopt.interrupt()`` called (then ``stopped_by == "interrupted"``).
+        Returns a ``DEResult``.
+
+        Ctrl-C stops the run within about a generation and raises ``metaopt.Interrupted`` (a
+        ``KeyboardInterrupt``) whose ``result`` is the ``DEResult`` so far; the instance keeps
+        its state (``bests_fitness``, ``best``, ``x`` give the populations so far)."""
+        stop_token = _interrupt.token_arg(stop_token)
         L = _lib.lib()
         s = L.metaopt_de_default_stop()
         if generations is not None:
@@ -203,10 +225,10 @@ class IslandDE(Instance):
             if s.time_limit <= 0:
                 raise ValueError(f"time_limit must be > 0 seconds, got {s.time_limit}")
         with self._use("run") as h:
-            r = L.metaopt_de_run(h, ctypes.byref(s))
+            r, caught = _interrupt.run(L.metaopt_de_run, (h, ctypes.byref(s)), s, stop_token, "IslandDE.run")
             try:
-                self._check(r, "metaopt_de_run")
-                return DEResult(
+                self._check(r, "metaopt_de_run", interrupted_ok=True)
+                result = DEResult(
                     value=float(r.value),
                     x=np.ctypeslib.as_array(r.x, shape=(r.dims,)).copy() if r.dims else np.zeros(0),
                     island=int(r.island),
@@ -214,10 +236,15 @@ class IslandDE(Instance):
                     evaluations=int(r.evaluations),
                     seconds=float(r.seconds),
                     stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
-                    precision=self.precision,
+                    precision=_precision.name(r.precision) if r.precision else self.precision,
                 )
+                if r.error_code == ErrorCode.INTERRUPTED:
+                    result.stopped_by = "interrupted"
             finally:
                 L.metaopt_de_free_run_result(ctypes.byref(r))
+        if caught is not None:
+            _interrupt.raise_interrupted(caught, result, "IslandDE.run")
+        return result
 
     def bests_fitness(self):
         """The best value of every population (the thesis's ``getBestsFitness``), ``(islands,)``."""

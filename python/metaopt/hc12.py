@@ -6,12 +6,11 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _lib
-from ._errors import check, check_int, take_string
+from . import _checks, _interrupt, _lib, _precision
+from ._errors import ErrorCode, check, check_int, take_string
 from ._handle import Instance
 from ._result import ArrayEq
 from ._objective import as_bytes, make_objective
-from ._precision import resolve as _resolve_precision
 from .qap import _tabu_options
 
 _DOMAINS = {"binary": 0, "integer": 1, "real": 2, "B": 0, "I": 1, "R": 2}
@@ -24,7 +23,10 @@ class HC12Result(ArrayEq):
     """The best of the runs: ``value``; ``x`` (the reals for the real domain, else the decoded
     integers); ``string`` (the stored words, Gray-coded under GC: the thesis's K_GC),
     ``integers``, ``reals``; ``iterations`` of the best run, ``evaluations`` over all runs,
-    ``seconds``, per run ``run_values`` and ``run_iterations``, and the ``precision``."""
+    ``seconds``, per run ``run_values`` and ``run_iterations``, the ``precision`` the library
+    computed in, and ``stop``: why the runs ended, ``"runs"`` (every run finished) or
+    ``"interrupted"`` (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far;
+    ``success`` is then False)."""
 
     value: float
     x: np.ndarray
@@ -38,6 +40,13 @@ class HC12Result(ArrayEq):
     run_iterations: np.ndarray
     #: "double" or "single": the precision the solver computed in
     precision: str = "double"
+    #: "runs", "target", "time_limit" or "interrupted"
+    stop: str = "runs"
+
+    @property
+    def success(self) -> bool:
+        """False when the runs were interrupted (the result is the best so far), else True."""
+        return self.stop != "interrupted"
 
 
 def _copy(ptr, n, dtype):
@@ -56,9 +65,10 @@ class HC12(Instance):
     instance (see ``Instance``).
 
     ``domain``: ``"real"`` (default), ``"integer"`` or ``"binary"`` (the thesis's
-    ``params:noR``); ``precision``: ``"double"`` (the default) or ``"single"`` (``double=True/False``
-    is the older spelling). Double precision needs a device with fp64 (cl_khr_fp64); without it
-    the solver computes in single precision and says so in ``precision`` and ``precision_note``.
+    ``params:noR``); ``precision``: ``"auto"`` (the default: double where the device has fp64,
+    cl_khr_fp64, else single), ``"double"`` (refused by a device without fp64) or ``"single"``
+    (``double=True/False`` is the older spelling); the library resolves it here and
+    ``precision`` says which is used (``precision_note`` when auto chose single).
     """
 
     def __init__(self, n_param: int, n_bit_param, dod_param, objective, mask_order: int = 2, start_bit: int = 0,
@@ -80,23 +90,25 @@ class HC12(Instance):
         self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
         domain = _checks.choice("domain", domain, _DOMAINS)
         self.domain = {0: "binary", 1: "integer", 2: "real"}[domain]
-        #: "double" or "single": the precision the solver computes in
-        self.precision, self.precision_note = _resolve_precision(precision, double)
-        self.double = self.precision == "double"
+        asked = _precision.requested(precision, double)
         obj, self._callback, keep = make_objective(objective)
         self.objective = objective
-        r = _lib.lib().metaopt_hc12_params(
+        r = _lib.lib().metaopt_hc12_params_precision(
             self.n_param,
             self.n_bit_param.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), self.n_bit_param.size,
             self.dod_param.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.dod_param.size,
             self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1),
             _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
-            domain, int(self.double), ctypes.byref(obj),
+            domain, _precision.code(asked), ctypes.byref(obj),
         )
         del keep  # the library copied the strings
         # the callback object lives as long as the handle (freed first, then released)
-        self._adopt(check(r, "metaopt_hc12_params").instance, "metaopt_hc12_free", keep=self._callback)
+        self._adopt(check(r, "metaopt_hc12_params_precision").instance, "metaopt_hc12_free", keep=self._callback)
+        #: "double" or "single": the precision the library resolved and computes in
+        self.precision = _precision.from_info(self.info) or ("single" if asked == "single" else "double")
+        self.precision_note = _precision.note(asked, self.precision)
+        self.double = self.precision == "double"
 
     def init_tabu_list(self, max_length):
         """The thesis's ``set-tabu-list``: room for ``max_length`` strings (0 removes it); runs
@@ -112,9 +124,16 @@ class HC12(Instance):
         with self._use("set_tabu_options") as h:
             check_int(_lib.lib().metaopt_hc12_set_tabu_options(h, ctypes.byref(o)), "metaopt_hc12_set_tabu_options")
 
-    def run(self, runs=1, coding="GC", sense="min", start=None, seed=1, max_iterations=1_000_000, taboo=False):
+    def run(self, runs=1, coding="GC", sense="min", start=None, seed=1, max_iterations=1_000_000, taboo=False,
+            stop_token=None):
         """``runs`` runs (the first from ``start``: None = random, ``"zeros"`` = the thesis's
-        bit-zeros, or a vector of ``n_param`` reals), the best of them as ``HC12Result``."""
+        bit-zeros, or a vector of ``n_param`` reals), the best of them as ``HC12Result``.
+
+        ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops the
+        runs between climb steps: the result is the best so far with ``stop == "interrupted"``.
+        Ctrl-C does the same and raises ``metaopt.Interrupted`` (a ``KeyboardInterrupt``) whose
+        ``result`` is that ``HC12Result``."""
+        stop_token = _interrupt.token_arg(stop_token)
         L = _lib.lib()
         o = L.metaopt_hc12_default_run_options()
         o.coding = _checks.choice("coding", coding, _CODINGS)
@@ -135,13 +154,13 @@ class HC12(Instance):
             o.start = 2
             o.start_vector = vec.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
         with self._use("run") as h:
-            r = L.metaopt_hc12_run(h, ctypes.byref(o))
+            r, caught = _interrupt.run(L.metaopt_hc12_run, (h, ctypes.byref(o)), o, stop_token, "HC12.run")
             try:
-                self._check(r, "metaopt_hc12_run")
+                self._check(r, "metaopt_hc12_run", interrupted_ok=True)
                 n = r.nParam
                 integers = _copy(r.integers, n, np.uint32)
                 reals = _copy(r.reals, n, np.float64)
-                return HC12Result(
+                result = HC12Result(
                     value=float(r.value),
                     x=reals if self.domain == "real" else integers,
                     string=_copy(r.string, n, np.uint32),
@@ -152,10 +171,15 @@ class HC12(Instance):
                     seconds=float(r.seconds),
                     run_values=_copy(r.run_values, r.runs, np.float64),
                     run_iterations=_copy(r.run_iterations, r.runs, np.uint32),
-                    precision=self.precision,
+                    precision=_precision.name(r.precision) if r.precision else self.precision,
+                    stop="interrupted" if r.error_code == ErrorCode.INTERRUPTED
+                    else _interrupt.stop_word(r.stop_reason, "runs") if r.stop_reason else "runs",
                 )
             finally:
                 L.metaopt_hc12_free_run_result(ctypes.byref(r))
+        if caught is not None:
+            _interrupt.raise_interrupted(caught, result, "HC12.run")
+        return result
 
     def func_data(self, data):
         """The thesis's ``func-data``: the ``data`` buffer of a ``Source`` objective (bytes, or

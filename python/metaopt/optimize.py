@@ -18,7 +18,8 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _interrupt, _precision
+from ._interrupt import Interrupted
 from ._objective import Source
 from .de import IslandDE, de_seeds
 from .device import device_info, get_device_number, set_device_number
@@ -39,10 +40,12 @@ class OptimizeResult(dict):
     ``x`` (the best point, float64), ``fun`` (its value), ``nfev`` (objective evaluations),
     ``nit`` (DE generations; HC12 iterations over all runs), ``success``, ``status`` (0
     converged, tolerance or target met; 1 ``maxiter`` or the time limit reached; 2 stopped by the
-    callback), ``message``; and metaopt's own: ``method``, ``precision`` (``"double"``, or
-    ``"single"`` when asked for or when the device has no fp64: ``precision_note`` says so),
-    ``device`` (which device or ``"cpu"``), ``stop`` (``"convergence"``, ``"target"``,
-    ``"maxiter"``, ``"time_limit"``, ``"callback"``, ``"runs"``, ``"stagnation"``), ``seconds``,
+    callback; 3 interrupted), ``message``; and metaopt's own: ``method``, ``precision``
+    (``"double"`` or ``"single"``, as the library resolved it: ``precision_note`` says when auto
+    chose single), ``device`` (which device or ``"cpu"``), ``stop`` (``"convergence"``,
+    ``"target"``, ``"maxiter"``, ``"time_limit"``, ``"callback"``, ``"runs"``, ``"stagnation"``,
+    ``"interrupted"``: a ``StopToken``, ``metaopt.interrupt()`` or Ctrl-C; ``success`` False),
+    ``seconds``,
     ``seed`` and, for DE, ``convergence`` (``std(E) / |mean(E)|``, as scipy's) and
     ``population_energies`` where the population was followed (Python objectives).
     """
@@ -177,9 +180,10 @@ def minimize(
     callback: Optional[Callable[..., Any]] = None,
     vectorized: bool = False,
     device: Union[None, int, str] = None,
-    precision: str = "double",
+    precision: Optional[str] = None,
     *,
     atol: float = 0.0,
+    stop_token: Optional[_interrupt.StopToken] = None,
     **options: Any,
 ) -> OptimizeResult:
     """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
@@ -228,9 +232,15 @@ def minimize(
         See ``fun``.
     device : None, int or "cpu"
         The device in use (None), a device number, or ``"cpu"`` (DE's CPU backend).
-    precision : "double" or "single"
-        Double by default; a device without fp64 falls back to single and says so
-        (``result.precision``, ``result.precision_note``).
+    precision : "auto", "double" or "single"
+        ``"auto"`` (the default, also None): double where the device has fp64 (cl_khr_fp64) and
+        on the CPU backend, else single; ``"double"`` is refused by a device without fp64.
+        ``result.precision`` says which the library used (``result.precision_note`` when auto
+        chose single).
+    stop_token : metaopt.StopToken, optional
+        Requested from another thread (``stop_token.request()``), or ``metaopt.interrupt()``
+        called, it stops the solver at its next generation / climb step: the result is the best
+        so far with ``stop == "interrupted"``, ``status`` 3 and ``success`` False.
     **options
         DE: ``islands`` (4), ``members`` (per island; default from ``popsize``), ``mutation``
         (``"DE/rand/1"``), ``migration`` (``"PermuteN"``; ``"None"`` for independent islands),
@@ -250,6 +260,10 @@ def minimize(
     ------
     TypeError, ValueError
         For a bad argument, naming it. The exception of ``fun`` or ``callback`` propagates.
+    metaopt.Interrupted
+        On Ctrl-C (it is a ``KeyboardInterrupt``): the solver stops within about a generation /
+        climb step and the exception's ``result`` is the ``OptimizeResult`` so far (``stop ==
+        "interrupted"``).
 
     Examples
     --------
@@ -276,7 +290,8 @@ def minimize(
     atol = _checks.real("atol", atol)
     if tol < 0 or atol < 0:
         raise ValueError(f"tol and atol must be >= 0, got tol={tol}, atol={atol}")
-    _checks.choice("precision", precision, {"double": 0, "single": 1})
+    precision = _precision.requested(precision, None)
+    stop_token = _interrupt.token_arg(stop_token)
     number, cpu = _device(device)
     call_back = _callback_caller(callback)
     if seed is None:
@@ -298,12 +313,29 @@ def minimize(
         set_device_number(number)
     try:
         solve = _minimize_de if method == "de" else _minimize_hc12
-        res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options)
+        res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
+                    _Stopper(stop_token))
+    except Interrupted as e:
+        if isinstance(e.result, OptimizeResult):
+            e.result["device"] = _device_label(number, cpu)
+        raise
     finally:
         if previous is not None:
             set_device_number(previous)
     res["device"] = _device_label(number, cpu)
     return res
+
+
+class _Stopper:
+    """The stop requests a loop of minimize checks between library calls: its ``stop_token`` and
+    ``metaopt.interrupt()`` calls made since it started."""
+
+    def __init__(self, token):
+        self.token = token
+        self.epoch = _interrupt.epoch()
+
+    def requested(self) -> bool:
+        return (self.token is not None and self.token.requested) or _interrupt.epoch() != self.epoch
 
 
 def _finish(res: OptimizeResult, stop: str, method: str) -> OptimizeResult:
@@ -315,6 +347,8 @@ def _finish(res: OptimizeResult, stop: str, method: str) -> OptimizeResult:
         "maxiter": (1, False, "Maximum number of iterations has been exceeded."),
         "time_limit": (1, False, "The time limit was reached."),
         "callback": (2, False, "The callback requested a stop."),
+        "interrupted": (3, False, "The solver was interrupted (Ctrl-C, metaopt.interrupt() or the stop token); "
+                                  "the result is the best so far."),
     }
     status, success, message = messages[stop]
     if res.get("precision_note"):
@@ -330,7 +364,7 @@ def _x0_candidate(objective, x0):
     return float(objective(x0[np.newaxis])[0]), x0
 
 
-def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options):
+def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper):
     dims = b.shape[0]
     maxiter = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
     popsize = 15 if popsize is None else _checks.integer("popsize", popsize, 1, None)
@@ -363,40 +397,15 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         E = X = None
         if follow:  # the initial population, row p * members + m
             E, X = objective.last_f.copy(), objective.last_x.copy()
-        gen, stop = 0, "maxiter"
-        convergence = math.inf
-        while gen < maxiter:
-            gen = de.iteration()
-            if follow:
-                T, FT = objective.last_x, objective.last_f
-                keep = FT <= E  # the library's selection: the trial replaces the member when f <= f(member)
-                E = np.where(keep, FT, E)
-                X = np.where(keep[:, None], T, X)
-                if migration != "None" and gen % period == 0:
-                    E, X = _after_migration(de, islands, members, E, X)
-                energies = E
-            else:
-                energies = de.bests_fitness()
-            best = float(energies.min())
-            mean = float(np.mean(energies))
-            spread = float(np.std(energies))
-            convergence = spread / abs(mean) if mean != 0 else (0.0 if spread == 0 else math.inf)
-            if target is not None and best <= target:
-                stop = "target"
-                break
-            if (tol or atol) and np.isfinite(spread) and spread <= atol + tol * abs(mean):
-                stop = "convergence"
-                break
-            if time_limit is not None and time.perf_counter() - start >= time_limit:
-                stop = "time_limit"
-                break
-            if call_back is not None:
-                p = int(np.argmin(energies)) // members if follow else int(np.argmin(energies))
-                xb = X[int(np.argmin(E))].copy() if follow else de.best(p)
-                nfev = objective.nfev if follow else islands * members * (gen + 1)
-                if call_back(OptimizeResult(x=xb, fun=best, nit=gen, nfev=nfev, convergence=convergence)):
-                    stop = "callback"
-                    break
+        st = dict(gen=0, stop="maxiter", convergence=math.inf, E=E, X=X)
+        caught = None
+        try:
+            _de_loop(st, de, objective, follow, maxiter, islands, members, migration, period, target, tol, atol,
+                     time_limit, start, call_back, stopper)
+        except KeyboardInterrupt as e:  # between or inside generations: the state of the last whole one
+            caught, st["stop"] = e, "interrupted"
+            st["gen"] = _generation(de, st["gen"])
+        gen, stop, convergence, E, X = st["gen"], st["stop"], st["convergence"], st["E"], st["X"]
         bests = de.bests_fitness()
         p = int(np.argmin(bests))
         x, value = de.best(p), float(bests[p])
@@ -412,7 +421,65 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
     if follow:
         res["population"] = X.copy()
         res["population_energies"] = E.copy()
-    return _finish(res, stop, "de")
+    res = _finish(res, stop, "de")
+    if caught is not None:
+        _interrupt.raise_interrupted(caught, res, "minimize")
+    return res
+
+
+def _generation(de, fallback):
+    """The generation count of the instance (its info text), else ``fallback``."""
+    import re  # noqa: PLC0415
+
+    m = re.search(r"^generation (\d+),", de.info(), flags=re.M)
+    return int(m.group(1)) if m else fallback
+
+
+def _de_loop(st, de, objective, follow, maxiter, islands, members, migration, period, target, tol, atol, time_limit,
+             start, call_back, stopper):
+    """The generations of minimize's DE. ``st`` (gen, stop, convergence, E, X) is updated in
+    place, so that a KeyboardInterrupt leaves it at the last whole generation."""
+    gen = 0
+    E, X = st["E"], st["X"]
+    if True:  # noqa: SIM108 - keeps the loop's indentation
+        while gen < maxiter:
+            if stopper.requested():
+                st["stop"] = "interrupted"
+                break
+            gen = de.iteration()
+            st["gen"] = gen
+            if follow:
+                T, FT = objective.last_x, objective.last_f
+                keep = FT <= E  # the library's selection: the trial replaces the member when f <= f(member)
+                E = np.where(keep, FT, E)
+                X = np.where(keep[:, None], T, X)
+                if migration != "None" and gen % period == 0:
+                    E, X = _after_migration(de, islands, members, E, X)
+                st["E"], st["X"] = E, X
+                energies = E
+            else:
+                energies = de.bests_fitness()
+            best = float(energies.min())
+            mean = float(np.mean(energies))
+            spread = float(np.std(energies))
+            convergence = spread / abs(mean) if mean != 0 else (0.0 if spread == 0 else math.inf)
+            st["convergence"] = convergence
+            if target is not None and best <= target:
+                st["stop"] = "target"
+                break
+            if (tol or atol) and np.isfinite(spread) and spread <= atol + tol * abs(mean):
+                st["stop"] = "convergence"
+                break
+            if time_limit is not None and time.perf_counter() - start >= time_limit:
+                st["stop"] = "time_limit"
+                break
+            if call_back is not None:
+                p = int(np.argmin(energies)) // members if follow else int(np.argmin(energies))
+                xb = X[int(np.argmin(E))].copy() if follow else de.best(p)
+                nfev = objective.nfev if follow else islands * members * (gen + 1)
+                if call_back(OptimizeResult(x=xb, fun=best, nit=gen, nfev=nfev, convergence=convergence)):
+                    st["stop"] = "callback"
+                    break
 
 
 def _after_migration(de, islands, members, E, X):
@@ -424,7 +491,7 @@ def _after_migration(de, islands, members, E, X):
     return (En, Xn) if not np.isnan(En).any() else (E, X)
 
 
-def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options):
+def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper):
     dims = b.shape[0]
     if popsize is not None:
         raise ValueError("popsize is an option of method='de'; HC12's neighbourhood follows from bits and mask_order")
@@ -444,38 +511,64 @@ def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_bac
     seeds = np.random.SeedSequence(seed).generate_state(runs, np.uint64)
     start = time.perf_counter()
     follow = isinstance(objective, _Objective)
-    best_x, best_f = None, math.inf
-    nit = nfev = 0
-    stall = 0
-    stop = "runs"
+    st = dict(best_x=None, best_f=math.inf, nit=0, nfev=0, stop="runs", k=0)
+    caught = None
     with HC12(dims, bits, b, objective, mask_order=options.get("mask_order", 2), precision=precision) as h:
         tabu = options.get("tabu_length")
         if tabu is not None:
             h.init_tabu_list(tabu)
-        for k in range(runs):
-            r = h.run(runs=1, coding=options.get("coding", "GC"), seed=int(seeds[k]),
-                      start=x0 if (k == 0 and x0 is not None) else None, max_iterations=maxiter,
-                      taboo=options.get("taboo", tabu is not None))
-            nit += int(r.run_iterations.sum())
-            nfev = objective.nfev if follow else nfev + r.evaluations
-            improved = best_f - r.value
-            if r.value < best_f:
-                best_x, best_f = r.x.astype(np.float64), float(r.value)
-            if target is not None and best_f <= target:
-                stop = "target"
-                break
-            stall = stall + 1 if (tol or atol) and improved <= atol + tol * abs(best_f) else 0
-            if stall >= patience and k + 1 < runs:
-                stop = "stagnation"
-                break
-            if time_limit is not None and time.perf_counter() - start >= time_limit:
-                stop = "time_limit"
-                break
-            if call_back is not None and k + 1 < runs:
-                if call_back(OptimizeResult(x=best_x.copy(), fun=best_f, nit=nit, nfev=nfev, run=k + 1)):
-                    stop = "callback"
+
+        def take(r):
+            st["nit"] += int(r.run_iterations.sum())
+            st["nfev"] = objective.nfev if follow else st["nfev"] + r.evaluations
+            improved = st["best_f"] - r.value
+            if r.value < st["best_f"] and r.x.size:
+                st["best_x"], st["best_f"] = r.x.astype(np.float64), float(r.value)
+            return improved
+
+        try:
+            stall = 0
+            for k in range(runs):
+                st["k"] = k
+                if stopper.requested():
+                    st["stop"] = "interrupted"
                     break
+                try:
+                    r = h.run(runs=1, coding=options.get("coding", "GC"), seed=int(seeds[k]),
+                              start=x0 if (k == 0 and x0 is not None) else None, max_iterations=maxiter,
+                              taboo=options.get("taboo", tabu is not None), stop_token=stopper.token)
+                except Interrupted as e:  # Ctrl-C: the run's best so far
+                    if e.result is not None:
+                        take(e.result)
+                    raise
+                st["k"] = k + 1
+                improved = take(r)
+                best_f = st["best_f"]
+                if r.stop == "interrupted":
+                    st["stop"] = "interrupted"
+                    break
+                if target is not None and best_f <= target:
+                    st["stop"] = "target"
+                    break
+                stall = stall + 1 if (tol or atol) and improved <= atol + tol * abs(best_f) else 0
+                if stall >= patience and k + 1 < runs:
+                    st["stop"] = "stagnation"
+                    break
+                if time_limit is not None and time.perf_counter() - start >= time_limit:
+                    st["stop"] = "time_limit"
+                    break
+                if call_back is not None and k + 1 < runs:
+                    if call_back(OptimizeResult(x=st["best_x"].copy(), fun=best_f, nit=st["nit"], nfev=st["nfev"],
+                                                run=k + 1)):
+                        st["stop"] = "callback"
+                        break
+        except KeyboardInterrupt as e:
+            caught, st["stop"] = e, "interrupted"
+            st["k"] += 1  # the run that was stopped counts
         precision_used, note = h.precision, h.precision_note
-    res = OptimizeResult(x=best_x, fun=best_f, nfev=nfev, nit=nit, runs=k + 1, precision=precision_used,
-                         precision_note=note, seconds=time.perf_counter() - start, seed=seed)
-    return _finish(res, stop, "hc12")
+    res = OptimizeResult(x=st["best_x"], fun=st["best_f"], nfev=st["nfev"], nit=st["nit"], runs=max(st["k"], 1),
+                         precision=precision_used, precision_note=note, seconds=time.perf_counter() - start, seed=seed)
+    res = _finish(res, st["stop"], "hc12")
+    if caught is not None:
+        _interrupt.raise_interrupted(caught, res, "minimize")
+    return res

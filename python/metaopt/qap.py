@@ -11,8 +11,8 @@ from typing import Optional, Union
 
 import numpy as np
 
-from . import _checks, _lib
-from ._errors import check, check_int
+from . import _checks, _interrupt, _lib
+from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
 
@@ -41,19 +41,24 @@ def _copy(ptr, n, dtype):
 class QAPRun(ArrayEq):
     """One HC12 run: ``cost``, ``order`` (0-based permutation: facility i at location
     ``order[i]``), ``k`` (the final Gray-coded string ``K_GC``, relative to the run's base
-    order) and ``last_iteration``."""
+    order), ``last_iteration`` and ``stop``: None (the climb ended at a local optimum or its
+    iteration limit) or ``"interrupted"`` (``metaopt.interrupt()`` or Ctrl-C stopped it: the
+    best so far)."""
 
     cost: object
     order: np.ndarray
     k: np.ndarray
     last_iteration: int
+    stop: Optional[str] = None
 
 
 @dataclass(eq=False)
 class QAPSolution(ArrayEq):
     """The iterated solve: best ``cost`` and ``permutation`` (0-based) with its statistics;
     ``bks``/``gap_percent`` are None unless the instance came from a file listed in a
-    ``BKS.csv`` beside it."""
+    ``BKS.csv`` beside it. ``stop``: ``"runs"``, ``"time_limit"``, ``"target"`` or
+    ``"interrupted"`` (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far;
+    ``success`` is then False)."""
 
     cost: object
     permutation: np.ndarray
@@ -66,11 +71,17 @@ class QAPSolution(ArrayEq):
     target_reached: bool
     bks: Optional[int]
     gap_percent: Optional[float]
+    stop: str = "runs"
 
     @property
     def gap(self) -> Optional[float]:
         """``gap_percent``: 100 * (cost - bks) / |bks|, or None without a best-known value."""
         return self.gap_percent
+
+    @property
+    def success(self) -> bool:
+        """False when the solve was interrupted (the result is the best so far), else True."""
+        return self.stop != "interrupted"
 
 
 @dataclass(eq=False)
@@ -78,7 +89,10 @@ class QAPTsSolution(ArrayEq):
     """The robust tabu search: best ``cost`` and ``permutation`` (0-based) with its statistics
     (``iterations`` per chain). ``bks`` is the best-known value given to the solve, else the one
     of a ``BKS.csv`` beside the instance's file, else None; ``gap`` (= ``gap_percent``) is
-    100 * (cost - bks) / |bks|, or None without a best-known value."""
+    100 * (cost - bks) / |bks|, or None without a best-known value. ``stop``: ``"iterations"``
+    (every chain ran its iterations), ``"time_limit"``, ``"target"`` or ``"interrupted"``
+    (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far; ``success`` is then
+    False)."""
 
     cost: object
     permutation: np.ndarray
@@ -92,11 +106,24 @@ class QAPTsSolution(ArrayEq):
     bks: Optional[int]
     gap_percent: Optional[float]
     backend: str
+    stop: str = "iterations"
 
     @property
     def gap(self) -> Optional[float]:
         """``gap_percent``: 100 * (cost - bks) / |bks|, or None without a best-known value."""
         return self.gap_percent
+
+    @property
+    def success(self) -> bool:
+        """False when the search was interrupted (the result is the best so far), else True."""
+        return self.stop != "interrupted"
+
+
+def _stop(r, limit):
+    """The stop word of a solve result (``interrupted`` with ``METAOPT_INTERRUPTED``)."""
+    if r.error_code == ErrorCode.INTERRUPTED:
+        return "interrupted"
+    return _interrupt.stop_word(r.stop_reason, limit) if r.stop_reason else limit
 
 
 def _gap(cost, bks):
@@ -215,7 +242,9 @@ class HC12QAP(Instance):
 
     def run(self, init_order=None, init_kernel=None):
         """One HC12 run from base permutation ``init_order`` (0-based, None = identity) and string
-        ``init_kernel`` (``n_param`` Gray-coded words, None = zeros) to a local optimum."""
+        ``init_kernel`` (``n_param`` Gray-coded words, None = zeros) to a local optimum.
+        ``metaopt.interrupt()`` stops the climb (``stop == "interrupted"``); Ctrl-C too, raising
+        ``metaopt.Interrupted`` with the ``QAPRun`` so far as its ``result``."""
         n = self.n_elements
         order_p = k_p = None
         if init_order is not None:
@@ -230,23 +259,34 @@ class HC12QAP(Instance):
             k_p = k.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))
         L = _lib.lib()
         with self._use("run") as h:
-            r = L.metaopt_qap_run(h, order_p, k_p)
+            # no stop_token field: a Ctrl-C calls metaopt_interrupt
+            r, caught = _interrupt.run(L.metaopt_qap_run, (h, order_p, k_p), None, None, "HC12QAP.run")
             try:
-                check(r, "metaopt_qap_run")
-                return QAPRun(
+                check(r, "metaopt_qap_run", interrupted_ok=True)
+                stop = "interrupted" if r.error_code == ErrorCode.INTERRUPTED else None
+                result = QAPRun(
                     cost=_cost(r),
                     order=_copy(r.order, r.orderLength, np.uint16),
                     k=_copy(r.K_GC, r.K_GCLength, np.uint32),
                     last_iteration=int(r.lastIteration),
+                    stop=stop,
                 )
             finally:
                 L.metaopt_qap_free_run_result(ctypes.byref(r))
+        if caught is not None:
+            _interrupt.raise_interrupted(caught, result, "HC12QAP.run")
+        return result
 
     # --- beyond the thesis ---
-    def solve(self, runs=100, time_limit=None, seed=1, start="random", restart="rebase", target=None):
+    def solve(self, runs=100, time_limit=None, seed=1, start="random", restart="rebase", target=None,
+              stop_token=None):
         """The iterated solve: up to ``runs`` runs (0 = no limit), ``time_limit`` seconds,
         stopping at ``target``; ``start`` is "random", "identity", "glb" or a 0-based
-        permutation; ``restart`` "rebase" or "random"."""
+        permutation; ``restart`` "rebase" or "random". ``stop_token`` (a ``metaopt.StopToken``)
+        requested, or ``metaopt.interrupt()``, stops it with the best so far (``stop ==
+        "interrupted"``); Ctrl-C too, raising ``metaopt.Interrupted`` with that
+        ``QAPSolution`` as its ``result``."""
+        stop_token = _interrupt.token_arg(stop_token)
         L = _lib.lib()
         o = L.metaopt_qap_default_solve_options()
         o.runs = _checks.integer("runs", runs, 0, 2**32 - 1)
@@ -273,10 +313,10 @@ class HC12QAP(Instance):
             o.has_target = 1
             o.target = _checks.real("target", target)
         with self._use("solve") as h:
-            r = L.metaopt_qap_solve(h, ctypes.byref(o))
+            r, caught = _interrupt.run(L.metaopt_qap_solve, (h, ctypes.byref(o)), o, stop_token, "HC12QAP.solve")
             try:
-                check(r, "metaopt_qap_solve")
-                return QAPSolution(
+                check(r, "metaopt_qap_solve", interrupted_ok=True)
+                result = QAPSolution(
                     cost=_cost(r),
                     permutation=_copy(r.permutation, r.permutation_length, np.uint16),
                     runs=int(r.runs),
@@ -288,12 +328,16 @@ class HC12QAP(Instance):
                     target_reached=bool(r.target_reached),
                     bks=int(r.bks) if r.has_bks else None,
                     gap_percent=float(r.gap_percent) if r.has_bks else None,
+                    stop=_stop(r, "runs"),
                 )
             finally:
                 L.metaopt_qap_free_solve_result(ctypes.byref(r))
+        if caught is not None:
+            _interrupt.raise_interrupted(caught, result, "HC12QAP.solve")
+        return result
 
     def solve_ts(self, chains=32, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
-                 elite_size=16, stagnation=None, perturbation=None, starts=None, bks=None):
+                 elite_size=16, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None):
         """The robust tabu search (Taillard) on this instance's matrices and backend
         (``set_backend``): ``chains`` independent chains of ``iterations`` iterations each
         (default 100,000; no limit when only ``time_limit`` is given), stopping at ``target``
@@ -301,7 +345,11 @@ class HC12QAP(Instance):
         "uniform" (1991); ``elite_size`` permutations kept for restarts; ``stagnation``
         iterations without a new best before a chain restarts (None: n^2, 0: never);
         ``perturbation`` a (min, max) number of swaps of a restart; ``starts`` 0-based start
-        permutations (a sequence, at most ``chains``); ``bks`` a best-known value for the gap."""
+        permutations (a sequence, at most ``chains``); ``bks`` a best-known value for the gap.
+        ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops the
+        search between launches with the best so far (``stop == "interrupted"``); Ctrl-C too,
+        raising ``metaopt.Interrupted`` with that ``QAPTsSolution`` as its ``result``."""
+        stop_token = _interrupt.token_arg(stop_token)
         L = _lib.lib()
         n = self.n_elements
         o = L.metaopt_qap_ts_default_options()
@@ -351,12 +399,13 @@ class HC12QAP(Instance):
                 o.starts = keep.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
                 o.starts_count = len(rows)
         with self._use("solve_ts") as h:
-            r = L.metaopt_qap_ts_solve(h, ctypes.byref(o))
+            r, caught = _interrupt.run(L.metaopt_qap_ts_solve, (h, ctypes.byref(o)), o, stop_token,
+                                       "HC12QAP.solve_ts")
             try:
-                check(r, "metaopt_qap_ts_solve")
+                check(r, "metaopt_qap_ts_solve", interrupted_ok=True)
                 cost = _cost(r)
                 known = bks if bks is not None else (int(r.bks) if r.has_bks else None)
-                return QAPTsSolution(
+                result = QAPTsSolution(
                     cost=cost,
                     permutation=_copy(r.permutation, r.permutation_length, np.uint16),
                     chains=int(r.chains),
@@ -369,9 +418,13 @@ class HC12QAP(Instance):
                     bks=known,
                     gap_percent=_gap(cost, known),
                     backend=ctypes.string_at(r.backend).decode("utf-8", "replace") if r.backend else "",
+                    stop=_stop(r, "iterations"),
                 )
             finally:
                 L.metaopt_qap_ts_free_solve_result(ctypes.byref(r))
+        if caught is not None:
+            _interrupt.raise_interrupted(caught, result, "HC12QAP.solve_ts")
+        return result
 
     def _known_bks(self):
         """The best-known value the library found beside the instance's file (a one-iteration
@@ -437,8 +490,13 @@ def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optio
     the CPU instead of the device in use. ``seed=None`` draws a fresh seed.
 
     Also ``metaopt.qap.solve``. The result has ``.cost``, ``.permutation`` (0-based: facility i
-    at location ``permutation[i]``), ``.gap`` (percent above the best-known value, or None) and
-    ``.bks``.
+    at location ``permutation[i]``), ``.gap`` (percent above the best-known value, or None),
+    ``.bks`` and ``.stop``.
+
+    Stopping early: ``stop_token=`` (a ``metaopt.StopToken``, requested from another thread) or
+    ``metaopt.interrupt()`` returns the best so far with ``stop == "interrupted"`` and
+    ``success`` False. Ctrl-C stops the search within about one launch and raises
+    ``metaopt.Interrupted`` (a ``KeyboardInterrupt``) whose ``result`` is the best so far.
 
     >>> r = metaopt.qap.solve("data/qaplib/had12.dat", target="bks", time_limit=60)  # doctest: +SKIP
     >>> r.cost, r.gap  # doctest: +SKIP
@@ -475,7 +533,12 @@ def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optio
                 raise ValueError("target='bks': no best-known value (give bks=)")
         if time_limit is not None and "runs" not in options:
             options["runs"] = 0
-        r = q.solve(time_limit=time_limit, target=target, seed=seed, **options)
+        try:
+            r = q.solve(time_limit=time_limit, target=target, seed=seed, **options)
+        except _interrupt.Interrupted as e:
+            if bks is not None and e.result is not None:
+                e.result.bks, e.result.gap_percent = int(bks), _gap(e.result.cost, int(bks))
+            raise
         if bks is not None:  # the given best-known value, as method="ts" reports it
             r.bks, r.gap_percent = int(bks), _gap(r.cost, int(bks))
         return r

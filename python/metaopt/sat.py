@@ -7,8 +7,8 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _lib
-from ._errors import check, check_int
+from . import _checks, _interrupt, _lib
+from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
 
@@ -19,7 +19,8 @@ class SATResult(ArrayEq):
     per variable, when satisfiable, else None), ``literals`` (the model as signed DIMACS
     literals, or None), ``assignment`` (bool per variable: the best assignment seen),
     ``best_unsatisfied`` (0 with a model), ``runs``, ``iterations``, ``evaluations``,
-    ``seconds``."""
+    ``seconds``, and ``stop``: ``"target"`` (a model), ``"runs"``, ``"time_limit"`` or
+    ``"interrupted"`` (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far)."""
 
     satisfiable: bool
     model: Optional[np.ndarray]
@@ -30,6 +31,12 @@ class SATResult(ArrayEq):
     iterations: int
     evaluations: int
     seconds: float = field(compare=False)
+    stop: str = "runs"
+
+    @property
+    def success(self) -> bool:
+        """``satisfiable``: a model was found (an interrupted search may still have one)."""
+        return self.satisfiable
 
     @property
     def satisfied(self) -> bool:
@@ -137,9 +144,13 @@ class SAT(Instance):
                 L.metaopt_sat_free_eval_result(ctypes.byref(r))
 
     def solve(self, time_limit=None, runs=None, seed=None, mask_order=None, tabu_length=None,
-              tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None):
+              tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None, stop_token=None):
         """HC12 local search for a model; None keeps the library's default of an option
-        (``metaopt_sat_default_solve_options``: 10 s, runs until a model, seed 1, ...)."""
+        (``metaopt_sat_default_solve_options``: 10 s, runs until a model, seed 1, ...).
+        ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops
+        the search with the best assignment so far (``stop == "interrupted"``); Ctrl-C too,
+        raising ``metaopt.Interrupted`` with that ``SATResult`` as its ``result``."""
+        stop_token = _interrupt.token_arg(stop_token)
         L = _lib.lib()
         o = L.metaopt_sat_default_solve_options()
         if time_limit is not None:
@@ -152,15 +163,15 @@ class SAT(Instance):
             if value is not None:
                 setattr(o, name, _checks.integer(name, value, 0, hi))
         with self._use("solve") as h:
-            r = L.metaopt_sat_solve(h, ctypes.byref(o))
+            r, caught = _interrupt.run(L.metaopt_sat_solve, (h, ctypes.byref(o)), o, stop_token, "SAT.solve")
             try:
-                check(r, "metaopt_sat_solve")
+                check(r, "metaopt_sat_solve", interrupted_ok=True)
                 words = np.ctypeslib.as_array(r.assignment, shape=(r.words,)).copy() if r.words else np.zeros(0, np.uint32)
                 literals = (
                     np.ctypeslib.as_array(r.model_literals, shape=(r.num_vars,)).astype(np.int32, copy=True)
                     if r.model_literals else None
                 )
-                return SATResult(
+                result = SATResult(
                     satisfiable=bool(r.satisfiable),
                     model=(literals > 0) if literals is not None else None,
                     literals=literals,
@@ -170,9 +181,14 @@ class SAT(Instance):
                     iterations=int(r.iterations),
                     evaluations=int(r.evaluations),
                     seconds=float(r.seconds),
+                    stop="interrupted" if r.error_code == ErrorCode.INTERRUPTED
+                    else _interrupt.stop_word(r.stop_reason, "runs") if r.stop_reason else "runs",
                 )
             finally:
                 L.metaopt_sat_free_solve_result(ctypes.byref(r))
+        if caught is not None:
+            _interrupt.raise_interrupted(caught, result, "SAT.solve")
+        return result
 
 
 def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float] = None, runs: Optional[int] = None,
@@ -189,7 +205,12 @@ def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float
     Returns a ``SATResult``: ``.satisfied`` (a model was found and verified against every clause;
     False proves nothing), ``.model`` and ``.literals`` (with a model), ``.assignment`` (the best
     assignment seen, bool per variable), ``.unsatisfied`` (its unsatisfied clauses), ``.runs``,
-    ``.iterations``, ``.evaluations``, ``.seconds``.
+    ``.iterations``, ``.evaluations``, ``.seconds``, ``.stop``.
+
+    ``stop_token=`` (a ``metaopt.StopToken``, requested from another thread) or
+    ``metaopt.interrupt()`` returns the best so far with ``stop == "interrupted"``. Ctrl-C
+    stops the search and raises ``metaopt.Interrupted`` (a ``KeyboardInterrupt``) whose
+    ``result`` is the best so far.
     """
     import os  # noqa: PLC0415
 

@@ -73,3 +73,43 @@ def test_signatures_are_set_on_the_loaded_library():
         f = getattr(L, name)
         assert f.restype is restype, name
         assert list(f.argtypes) == list(argtypes), name
+
+
+def header_struct_fields():
+    """name -> [field names in order] of every ``typedef struct X { ... } X;`` of the header."""
+    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+    out = {}
+    for name, body in re.findall(r"typedef struct (\w+) \{(.*?)\} \1;", text, flags=re.S):
+        fields = []
+        for decl in body.split(";"):
+            decl = " ".join(decl.split())
+            if decl:
+                fields.append(re.search(r"(\w+)(?:\[\w*\])?$", decl).group(1))
+        out[name] = fields
+    return out
+
+
+def test_struct_fields_match_the_header_in_name_and_order():
+    """Every field of every struct, in the header's order (new fields are appended at the end of
+    the C structs: a Python struct without them is too small for the by-value returns)."""
+    header = header_struct_fields()
+    assert "MetaoptDeStop" in header and header["MetaoptDeStop"][-1] == "stop_token"
+    for name, cls in _lib.STRUCTS.items():
+        assert [f for f, _ in cls._fields_] == header[name], name
+
+
+def test_struct_sizes_match_the_c_compiler(tmp_path):
+    """ctypes.sizeof of every struct equals the C sizeof (the by-value returns of the default
+    options and of the results write that many bytes)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    src = tmp_path / "sizes.c"
+    src.write_text('#include <stdio.h>\n#include "metaopt.h"\nint main(void) {\n'
+                   + "".join(f'    printf("%zu\\n", sizeof({n}));\n' for n in _lib.STRUCTS)
+                   + "    return 0;\n}\n")
+    exe = tmp_path / "sizes"
+    subprocess.run([cc, "-std=c11", "-I", str(REPO / "include"), str(src), "-o", str(exe)], check=True)
+    got = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split()
+    sizes = {n: int(v) for n, v in zip(_lib.STRUCTS, got)}
+    assert sizes == {n: ctypes.sizeof(c) for n, c in _lib.STRUCTS.items()}

@@ -184,7 +184,9 @@ def test_an_exception_of_fun_propagates():
         metaopt.minimize(f, [(-1, 1)] * 2, maxiter=2)
 
 
-def test_precision_defaults_to_double_in_the_classes_and_double_is_an_alias():
+def test_precision_defaults_to_auto_in_the_classes_and_double_is_an_alias():
+    # auto: double on this test machine's devices (fp64); test_precision_auto_is_resolved_by_the_library
+    # covers a device without it
     with metaopt.IslandDE(2, 8, 2, (-1, 1)) as de:
         assert de.precision == "double" and de.double
         de.init("F1")
@@ -204,24 +206,31 @@ def test_precision_defaults_to_double_in_the_classes_and_double_is_an_alias():
     assert all(isinstance(d.fp64, bool) for d in metaopt.devices())
 
 
-def test_double_falls_back_to_single_on_a_device_without_fp64(monkeypatch):
-    from metaopt import _precision, device
+def test_precision_auto_is_resolved_by_the_library():
+    """``precision=None``/``"auto"`` is the library's MetaoptPrecision auto: double where the
+    device has fp64, else single (with a note); instances and results report the library's
+    choice, and an explicit ``"double"`` on a device without fp64 is the library's error."""
+    from metaopt import _precision
 
-    real = device.device_info
-
-    def no_fp64(n):
-        info = real(n)
-        info.fp64 = False
-        return info
-
-    monkeypatch.setattr(device, "device_info", no_fp64)
-    with metaopt.IslandDE(2, 8, 2, (-1, 1)) as de:
-        assert de.precision == "single" and "no fp64" in de.precision_note
+    assert _precision.requested(None, None) == "auto" and _precision.requested("auto", True) == "double"
+    assert _precision.code("auto") == 0 and _precision.code("single") == 1 and _precision.code("double") == 2
+    fp64 = metaopt.device_info(metaopt.get_device_number()).fp64
+    want = "double" if fp64 else "single"
+    with metaopt.IslandDE(2, 8, 2, (-1, 1), precision="auto") as de:
+        assert de.precision == want and (de.precision_note is None) == fp64
+        de.init("F1")
+        assert de.run(generations=2).precision == want
     with metaopt.IslandDE(2, 8, 2, (-1, 1), backend="cpu") as de:
-        assert de.precision == "double"  # the CPU backend always has double
+        assert de.precision == "double" and de.precision_note is None  # the CPU backend always has double
+    with metaopt.HC12(2, 10, [-1, 1], "F1", precision="auto") as h:
+        assert h.precision == want and h.run().precision == want
     r = metaopt.minimize(sphere, [(-1, 1)] * 2, maxiter=3, seed=1)
-    assert r.precision == "single" and "no fp64" in r.precision_note and "no fp64" in r.message
-    assert _precision.requested(None, None) == "double"
+    assert r.precision == want
+    if not fp64:
+        assert "no fp64" in r.precision_note and "no fp64" in r.message
+        with pytest.raises(metaopt.MetaoptError) as e:
+            metaopt.IslandDE(2, 8, 2, (-1, 1), precision="double")
+        assert e.value.code == metaopt.ErrorCode.UNSUPPORTED
 
 
 def test_de_seeds_from_one_integer():
