@@ -436,7 +436,8 @@ pub struct TsTuningArgs {
     /// between launches) [default: 2000]
     #[arg(long, value_name = "N")]
     pub launch_iterations: Option<u32>,
-    /// ts: best distinct permutations kept for restarts (0: no restarts) [default: 16]
+    /// ts: best distinct permutations kept for restarts (0: no restarts) [default: 16 with 256
+    /// chains or more, else 8]
     #[arg(long, value_name = "N")]
     pub elite: Option<usize>,
     /// ts: iterations without a new best after which a chain restarts from a perturbed elite
@@ -479,9 +480,7 @@ impl TsTuningArgs {
         if let Some(v) = self.launch_iterations {
             opts.launch_iterations = v;
         }
-        if let Some(v) = self.elite {
-            opts.elite_size = v;
-        }
+        opts.elite_size = self.elite.unwrap_or_else(|| metaopt::qap::ts::elite_size_for(opts.chains));
         if self.stagnation.is_some() {
             opts.stagnation = self.stagnation;
         }

@@ -337,7 +337,7 @@ class HC12QAP(Instance):
         return result
 
     def solve_ts(self, chains=32, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
-                 elite_size=16, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None):
+                 elite_size=8, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None):
         """The robust tabu search (Taillard) on this instance's matrices and backend
         (``set_backend``): ``chains`` independent chains of ``iterations`` iterations each
         (default 100,000; no limit when only ``time_limit`` is given), stopping at ``target``

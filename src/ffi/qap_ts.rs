@@ -127,7 +127,7 @@ owned_result!(MetaoptQapTsSolveResult: frees permutation, backend; zeroes permut
 plain_result!(MetaoptQapTsOptions);
 
 /// The defaults of the robust tabu search (32 chains, 100,000 iterations per chain, launches of
-/// 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 16, restarts after
+/// 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 8, restarts after
 /// n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
 #[no_mangle]
 pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {

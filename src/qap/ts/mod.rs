@@ -53,9 +53,8 @@ pub struct QapTsOptions {
     pub aspiration_horizon: Option<u32>,
     pub time_limit: Option<Duration>,
     pub target: Option<f64>,
-    /// Best distinct permutations kept (0: no pool, no restarts). Default 16 (H100, 528 chains,
-    /// 10 s, 5 seeds, mean gap tai50a / tai100a: 4 -> 0.147 / 0.450 %, 8 -> 0.172 / 0.430 %,
-    /// 16 -> 0.118 / 0.399 %; benchmarks/h100-2026-11-24b/).
+    /// Best distinct permutations kept (0: no pool, no restarts). Default 8; with hundreds of
+    /// chains 16 is better ([`elite_size_for`]).
     pub elite_size: usize,
     /// Iterations without a new best of a chain after which it restarts from the pool (0: never);
     /// None: n^2 (measured on the NVIDIA H100, 10 s runs: tai100a 0.80 % -> 0.54 %, sko100a
@@ -84,13 +83,25 @@ impl Default for QapTsOptions {
             aspiration_horizon: None,
             time_limit: None,
             target: None,
-            elite_size: 16,
+            elite_size: 8,
             stagnation: None,
             perturbation: None,
             starts: Vec::new(),
             group_size: None,
             stop_token: None,
         }
+    }
+}
+
+/// The elite pool size measured best for `chains` chains: 16 from 256 chains on (H100, 528
+/// chains, 10 s, 5 seeds, mean gap tai50a / tai100a: pool 4: 0.147 / 0.450 %, 8: 0.172 / 0.430 %,
+/// 16: 0.118 / 0.399 %, 32: 0.193 / 0.382 %; benchmarks/h100-2026-11-24b/), 8 below (with few
+/// chains a larger pool dilutes the restarts: bur26a with 4 chains stalls at 16).
+pub fn elite_size_for(chains: usize) -> usize {
+    if chains >= 256 {
+        16
+    } else {
+        8
     }
 }
 
