@@ -2135,7 +2135,7 @@ void metaopt_qap_free(struct MetaoptQapInstance *h);
 
 /**
  * The defaults of the robust tabu search (32 chains, 100,000 iterations per chain, launches of
- * 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 16, restarts after
+ * 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 8, restarts after
  * n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
  */
 struct MetaoptQapTsOptions metaopt_qap_ts_default_options(void);
