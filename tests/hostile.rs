@@ -173,9 +173,11 @@ fn hostile_calls_return_clean_errors_and_never_crash() {
     assert!(s.calls >= 1000, "only {} calls", s.calls);
     let missing: Vec<String> = header_functions().into_iter().filter(|n| s.covered.get(n).copied().unwrap_or(0) == 0).collect();
     assert!(missing.is_empty(), "exported functions that received no hostile call: {missing:?}");
-    // no function is covered by a single case only, apart from the argument-less ones
-    let thin: Vec<(&String, &u64)> = s.covered.iter().filter(|(n, &c)| c < 2 && !n.starts_with("metaopt_version")).collect();
-    assert!(thin.is_empty(), "functions with a single hostile call: {thin:?}");
+    // a function with arguments gets more than one case
+    let header = std::fs::read_to_string(crate_dir().join("include/metaopt.h")).unwrap();
+    let thin: Vec<(&String, &u64)> =
+        s.covered.iter().filter(|(n, &c)| c < 2 && !header.contains(&format!("{n}(void)"))).collect();
+    assert!(thin.is_empty(), "functions with arguments but a single hostile call: {thin:?}");
 }
 
 #[test]

@@ -1369,6 +1369,9 @@ static void qap_args(void) {
     OWNED("metaopt_qap_solve/huge budgets, requested token", MetaoptQapSolveResult, metaopt_qap_solve(h, &inf),
           metaopt_qap_free_solve_result, ERR_OR_INTR);
     VOID("metaopt_qap_free_solve_result/NULL", metaopt_qap_free_solve_result(NULL));
+    MetaoptQapSolveResult zso;
+    memset(&zso, 0, sizeof zso);
+    VOID("metaopt_qap_free_solve_result/zeroed", metaopt_qap_free_solve_result(&zso));
     /* tabu search */
     VOID("metaopt_qap_ts_default_options/value", (void)metaopt_qap_ts_default_options());
     MetaoptQapTsOptions t[16];
@@ -1481,6 +1484,9 @@ static void sat_args(void) {
     OWNED("metaopt_sat_evaluate/use_cpu 255", MetaoptSatEvalResult, metaopt_sat_evaluate(h, a, 2, 255), metaopt_sat_free_eval_result, 0);
     OWNED("metaopt_sat_evaluate/device", MetaoptSatEvalResult, metaopt_sat_evaluate(h, a, 2, 0), metaopt_sat_free_eval_result, 0);
     VOID("metaopt_sat_free_eval_result/NULL", metaopt_sat_free_eval_result(NULL));
+    MetaoptSatEvalResult zev;
+    memset(&zev, 0, sizeof zev);
+    VOID("metaopt_sat_free_eval_result/zeroed", metaopt_sat_free_eval_result(&zev));
     VOID("metaopt_sat_default_solve_options/value", (void)metaopt_sat_default_solve_options());
     OWNED("metaopt_sat_solve/NULL opts", MetaoptSatSolveResult, metaopt_sat_solve(h, NULL), metaopt_sat_free_solve_result, ERR);
     MetaoptSatSolveOptions so[12];
