@@ -1015,6 +1015,15 @@ static void de_args(void) {
     s.evaluations = 1;
     OWNED("metaopt_de_run/1 evaluation", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result, 0);
     metaopt_stop_token_free(req);
+    VOID("metaopt_de_free_run_result/NULL", metaopt_de_free_run_result(NULL));
+    MetaoptDeRunResult zr;
+    memset(&zr, 0, sizeof zr);
+    VOID("metaopt_de_free_run_result/zeroed", metaopt_de_free_run_result(&zr));
+    s = metaopt_de_default_stop();
+    s.generations = 1;
+    zr = metaopt_de_run(h, &s);
+    VOID("metaopt_de_free_run_result/first", metaopt_de_free_run_result(&zr));
+    VOID("metaopt_de_free_run_result/double free", metaopt_de_free_run_result(&zr));
     uint32_t idx[] = {2, 3, 0xFFFFFFFF, 0x80000000}, mem[] = {4, 5, 0xFFFFFFFF, 0x80000000};
     for (size_t i = 0; i < 4; i++) {
         DARR("metaopt_de_best/bad island", metaopt_de_best(h, idx[i]), ERR);
