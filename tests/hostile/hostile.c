@@ -1,0 +1,1819 @@
+/*
+ * Hostile calls against every exported function of libmetaopt (issue 16 item 4): NULL pointers,
+ * forged, freed and wrong-kind handles, double frees, NaN/Inf/negative/huge numbers, zero and huge
+ * sizes (and sizes whose products overflow), bad UTF-8 and very long strings, bad device numbers,
+ * concurrent calls on one handle, stop tokens and metaopt_interrupt. Every call must return a
+ * clean result (an error code in the table, with a message, or a success) and never crash, abort
+ * or hang: fatal signals and a per-call alarm name the call that died. tests/hostile.rs builds
+ * and runs this program (and under valgrind); tests/hostile/README.md documents it.
+ *
+ * Usage: hostile DATA_DIR [--valgrind]   (DATA_DIR holds qaplib/chr12a.dat; --valgrind: longer
+ * alarms, shorter loops, and the slowest device calls left out). Environment: HOSTILE_RUN_KNOWN=1
+ * runs the known failures too (HOSTILE_ONLY=LABEL: only that one, and only the argument sections).
+ */
+#include "metaopt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* bookkeeping                                                                                 */
+
+static const char *volatile g_label = "(setup)";
+static atomic_long g_calls;
+static long g_failures;
+static long g_known;
+static unsigned g_alarm = 60;
+static int g_valgrind;
+static const char *g_data_dir = "data";
+static char g_tmp[256];
+
+/* the functions that received at least one hostile call, by name (the label up to '/') */
+#define MAX_FN 128
+static char g_fn[MAX_FN][64];
+static long g_fn_calls[MAX_FN];
+static int g_nfn;
+static pthread_mutex_t g_fn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void note_fn(const char *label) {
+    char name[64];
+    size_t n = strcspn(label, "/");
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, label, n);
+    name[n] = 0;
+    pthread_mutex_lock(&g_fn_lock);
+    int i;
+    for (i = 0; i < g_nfn; i++)
+        if (strcmp(g_fn[i], name) == 0) break;
+    if (i == g_nfn && g_nfn < MAX_FN) strcpy(g_fn[g_nfn++], name);
+    if (i < MAX_FN) g_fn_calls[i]++;
+    pthread_mutex_unlock(&g_fn_lock);
+}
+
+static void write_str(const char *s) {
+    ssize_t w = write(2, s, strlen(s));
+    (void)w;
+}
+
+static void on_fatal(int sig) {
+    const char *what = sig == SIGALRM ? "HANG (alarm)" : sig == SIGABRT ? "ABORT" : "CRASH";
+    char num[16];
+    snprintf(num, sizeof num, "%d", sig); /* not async-signal-safe in theory; fine to report */
+    write_str("\nhostile: FATAL ");
+    write_str(what);
+    write_str(" (signal ");
+    write_str(num);
+    write_str(") during call: ");
+    write_str(g_label);
+    write_str("\n");
+    _exit(sig == SIGALRM ? 71 : 70);
+}
+
+static void install_handlers(void) {
+    static char altstack[1 << 16];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+}
+
+static void install_handlers(void);
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+static double g_t0;
+
+static void begin(const char *label) {
+    install_handlers(); /* LLVM (PoCL's kernel compiler) installs handlers of its own */
+    g_t0 = now_s();
+    g_label = label;
+    atomic_fetch_add(&g_calls, 1);
+    note_fn(label);
+    alarm(g_alarm);
+}
+
+/* slow calls are printed: the valgrind run must stay short */
+static void end(void) {
+    alarm(0);
+    double t = now_s() - g_t0;
+    if (t > 0.5) printf("hostile: slow call %s: %.1f s\n", g_label, t);
+}
+
+static void fail(const char *label, const char *fmt, const char *detail, int code) {
+    g_failures++;
+    fprintf(stderr, "hostile: FAIL %s: ", label);
+    fprintf(stderr, fmt, code);
+    if (detail) fprintf(stderr, " (%s)", detail);
+    fprintf(stderr, "\n");
+}
+
+static int valid_utf8(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+        if (n < 0) return 0;
+        p++;
+        for (int i = 0; i < n; i++, p++)
+            if ((*p & 0xC0) != 0x80) return 0;
+    }
+    return 1;
+}
+
+/* What a call is expected to give. */
+enum {
+    ANY = -1,      /* success or any error of the table but a caught panic */
+    ERR = -2,      /* any error of the table but a caught panic */
+    OK_OR_BUSY = -3,
+    OK_OR_INTR = -4,
+    ERR_OR_INTR = -5,
+};
+
+/* Checks an error code and its message (then frees the message); returns the code. */
+static int check(const char *label, int code, char *msg, int expect) {
+    int bad = 0;
+    if (code < 0 || code > METAOPT_INTERRUPTED) {
+        fail(label, "error code %d is not in the table", NULL, code);
+        bad = 1;
+    } else if (code != 0 && (msg == NULL || msg[0] == 0)) {
+        fail(label, "error code %d without a message", NULL, code);
+        bad = 1;
+    } else if (code == 0 && msg != NULL) {
+        fail(label, "success with a message", msg, code);
+        bad = 1;
+    } else if (msg && !valid_utf8(msg)) {
+        fail(label, "message of code %d is not UTF-8", NULL, code);
+        bad = 1;
+    } else if (code == METAOPT_ERR_PANIC && !(msg && (strstr(msg, "memory") || strstr(msg, "alloc")))) {
+        fail(label, "a caught panic (code %d)", msg, code);
+        bad = 1;
+    }
+    if (!bad) {
+        int good;
+        switch (expect) {
+        case ANY: good = 1; break;
+        case ERR: good = code != 0 && code != METAOPT_INTERRUPTED; break;
+        case OK_OR_BUSY: good = code == 0 || code == METAOPT_ERR_BUSY; break;
+        case OK_OR_INTR: good = code == 0 || code == METAOPT_INTERRUPTED; break;
+        case ERR_OR_INTR: good = code != 0; break;
+        default: good = code == expect; break;
+        }
+        if (!good) {
+            char want[48];
+            snprintf(want, sizeof want, "expected %d", expect);
+            fprintf(stderr, "hostile: FAIL %s: code %d, %s%s%s\n", label, code, want, msg ? ": " : "", msg ? msg : "");
+            g_failures++;
+        }
+    }
+    metaopt_pointer_free(msg);
+    return code;
+}
+
+/* Calls that the library is known to fail (crash, abort, hang), by label: guard() skips them
+ * with a printed note, unless HOSTILE_RUN_KNOWN=1 (with HOSTILE_ONLY=LABEL: only that one). The
+ * report of the harness's author describes each for the fix; remove a label once it is fixed. */
+static const char *const KNOWN_FAILURES[] = {
+    "metaopt_hc12_params/nParam 4294967295 of 32 bits, maskOrder 3", /* aborts: 16 GiB allocation */
+    "metaopt_hc12_params/nParam 268435456 of 32 bits, maskOrder 3",  /* GiBs allocated, 20 s */
+};
+
+static int guard(const char *label) {
+    int known = 0;
+    for (size_t i = 0; i < sizeof KNOWN_FAILURES / sizeof KNOWN_FAILURES[0]; i++)
+        if (strcmp(KNOWN_FAILURES[i], label) == 0) known = 1;
+    if (!known) return 1;
+    const char *only = getenv("HOSTILE_ONLY");
+    const char *run = getenv("HOSTILE_RUN_KNOWN");
+    if (run && strcmp(run, "1") == 0 && (!only || strcmp(only, label) == 0)) {
+        fprintf(stderr, "hostile: running known failure %s\n", label);
+        return 1;
+    }
+    g_known++;
+    note_fn(label);
+    printf("hostile: KNOWN FAILURE (skipped) %s\n", label);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* call helpers: each runs one call under the alarm, checks and frees its result               */
+
+#define I32(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptInt32Result r_ = (call); \
+        end(); \
+        check(label, r_.error_code, r_.error_message, expect); \
+    } while (0)
+
+#define STR(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptStringResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.text != NULL)) fail(label, "text and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_pointer_free(r_.text); \
+    } while (0)
+
+#define DARR(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptDoubleArrayResult r_ = (call); \
+        end(); \
+        int c_ = r_.error_code; \
+        char *m_ = r_.error_message; \
+        r_.error_message = NULL; \
+        check(label, c_, m_, expect); \
+        metaopt_double_array_free_result(&r_); \
+    } while (0)
+
+/* a result struct with an owned message and its free function */
+#define OWNED(label, type, call, freefn, expect) \
+    do { \
+        begin(label); \
+        type r_ = (call); \
+        end(); \
+        int c_ = r_.error_code; \
+        char *m_ = r_.error_message; \
+        r_.error_message = NULL; \
+        check(label, c_, m_, expect); \
+        freefn(&r_); \
+        freefn(&r_); /* a second release is harmless */ \
+    } while (0)
+
+#define QAP_NEW(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptQapParamsResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.instance != NULL)) fail(label, "instance and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_qap_free(r_.instance); \
+    } while (0)
+
+#define HC12_NEW(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptHc12ParamsResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.instance != NULL)) fail(label, "instance and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_hc12_free(r_.instance); \
+    } while (0)
+
+#define DE_NEW(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptDeCreateResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.instance != NULL)) fail(label, "instance and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_de_free(r_.instance); \
+    } while (0)
+
+#define SAT_NEW(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptSatParseResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.instance != NULL)) fail(label, "instance and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_sat_free(r_.instance); \
+    } while (0)
+
+/* a void call: only surviving it counts */
+#define VOID(label, call) \
+    do { \
+        begin(label); \
+        call; \
+        end(); \
+    } while (0)
+
+static void require(int ok, const char *what) {
+    if (!ok) {
+        fprintf(stderr, "hostile: setup failed: %s\n", what);
+        exit(2);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* fixtures                                                                                    */
+
+#define QN 5
+static int32_t g_df[QN * QN];
+static const int32_t g_lits[] = {1, 2, 0, -1, 3, 0, -2, -3, 0};
+static char g_bad_utf8[][8] = {"\xff\xfe", "\xc0\xaf", "\xed\xa0\x80", "F\x80", "\xf8\x88\x80\x80\x80"};
+static char *g_long; /* 1 MiB of 'A' then NUL: a string that looks non-terminated */
+
+static int32_t cb_sphere(const double *x, uint32_t rows, uint32_t dims, double *f, void *user) {
+    (void)user;
+    for (uint32_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (uint32_t d = 0; d < dims; d++) s += x[(size_t)r * dims + d] * x[(size_t)r * dims + d];
+        f[r] = s;
+    }
+    return 0;
+}
+
+static int32_t cb_fail(const double *x, uint32_t rows, uint32_t dims, double *f, void *user) {
+    (void)x, (void)rows, (void)dims, (void)f, (void)user;
+    return 42;
+}
+
+static int32_t cb_nan(const double *x, uint32_t rows, uint32_t dims, double *f, void *user) {
+    (void)x, (void)dims, (void)user;
+    for (uint32_t r = 0; r < rows; r++) f[r] = r % 2 ? NAN : INFINITY;
+    return 0;
+}
+
+/* signals that a call is running (its callback was entered), then slows it down */
+static atomic_int g_started;
+static int32_t cb_slow(const double *x, uint32_t rows, uint32_t dims, double *f, void *user) {
+    atomic_store(&g_started, 1);
+    struct timespec ts = {0, 2000000};
+    nanosleep(&ts, NULL);
+    return cb_sphere(x, rows, dims, f, user);
+}
+
+/* re-enters its own handle: every call must be METAOPT_ERR_BUSY, and a free is deferred */
+static atomic_int g_reenter_bad;
+static int32_t cb_reenter(const double *x, uint32_t rows, uint32_t dims, double *f, void *user) {
+    MetaoptDeInstance *h = user;
+    MetaoptStringResult s = metaopt_de_info(h);
+    if (s.error_code != METAOPT_ERR_BUSY) atomic_fetch_add(&g_reenter_bad, 1);
+    metaopt_pointer_free(s.text);
+    metaopt_pointer_free(s.error_message);
+    MetaoptInt32Result i = metaopt_de_iteration(h);
+    if (i.error_code != METAOPT_ERR_BUSY) atomic_fetch_add(&g_reenter_bad, 1);
+    metaopt_pointer_free(i.error_message);
+    metaopt_de_free(h); /* deferred to the end of the running call */
+    metaopt_interrupt();
+    return cb_sphere(x, rows, dims, f, NULL);
+}
+
+static MetaoptObjective catalogue(const char *name) {
+    MetaoptObjective o = {METAOPT_OBJECTIVE_CATALOGUE, name, NULL, NULL, NULL};
+    return o;
+}
+
+static MetaoptObjective callback(MetaoptObjectiveCallback cb, void *user) {
+    MetaoptObjective o = {METAOPT_OBJECTIVE_HOST_CALLBACK, "cb", NULL, cb, user};
+    return o;
+}
+
+static MetaoptDeInstance *new_de(MetaoptObjective obj) {
+    MetaoptDeOptions o = metaopt_de_default_options();
+    o.backend = METAOPT_BACKEND_CPU;
+    double lim[2] = {-5, 5};
+    MetaoptDeCreateResult c = metaopt_de_create(2, 4, 2, lim, 2, "sat", &o);
+    require(c.error_code == 0, c.error_message ? c.error_message : "metaopt_de_create");
+    MetaoptInt32Result r = metaopt_de_init(c.instance, &obj, "DE/rand/1", NULL, 1, NULL);
+    require(r.error_code == 0, r.error_message ? r.error_message : "metaopt_de_init");
+    return c.instance;
+}
+
+static MetaoptQapInstance *new_qap(void) {
+    MetaoptQapParamsResult p = metaopt_qap_params(2, QN, 1, g_df, "int32", 2, 0, 0);
+    require(p.error_code == 0, p.error_message ? p.error_message : "metaopt_qap_params");
+    MetaoptInt32Result r = metaopt_qap_set_backend(p.instance, METAOPT_BACKEND_CPU, 0);
+    require(r.error_code == 0, "metaopt_qap_set_backend");
+    return p.instance;
+}
+
+static MetaoptHc12Instance *new_hc12(MetaoptObjective obj) {
+    uint32_t bits = 8;
+    double dod[2] = {-5, 5};
+    MetaoptHc12ParamsResult p = metaopt_hc12_params(2, &bits, 1, dod, 2, 1, 0, 0, METAOPT_DOMAIN_REAL, 0, &obj);
+    require(p.error_code == 0, p.error_message ? p.error_message : "metaopt_hc12_params");
+    return p.instance;
+}
+
+static MetaoptSatInstance *new_sat(void) {
+    MetaoptSatParseResult p = metaopt_sat_from_clauses(3, g_lits, sizeof g_lits / sizeof g_lits[0]);
+    require(p.error_code == 0, "metaopt_sat_from_clauses");
+    return p.instance;
+}
+
+static MetaoptStopToken *requested_token(void) {
+    MetaoptStopToken *t = metaopt_stop_token_create();
+    require(t != NULL, "metaopt_stop_token_create");
+    metaopt_stop_token_request(t);
+    return t;
+}
+
+static const char *write_tmp(const char *name, const char *content, size_t len) {
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+    FILE *f = fopen(path, "wb");
+    require(f != NULL, path);
+    fwrite(content, 1, len, f);
+    fclose(f);
+    return path;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* every function that takes a handle, called with a given handle and otherwise good arguments */
+
+typedef int (*HandleCall)(void *h);
+
+/* Each wrapper returns the code; its message goes to g_msg for check(). */
+static char *g_msg;
+#define KEEP(r) (g_msg = (r).error_message, (r).error_code)
+
+/* the live handles that the stop_token-field wrappers run on */
+static MetaoptDeInstance *g_de_for_token;
+static MetaoptQapInstance *g_qap_for_token;
+static MetaoptSatInstance *g_sat_for_token;
+static MetaoptHc12Instance *g_hc12_for_token;
+
+static int w_de_init(void *h) {
+    MetaoptObjective o = catalogue("F1");
+    MetaoptInt32Result r = metaopt_de_init(h, &o, "DE/rand/1", NULL, 1, NULL);
+    return KEEP(r);
+}
+static int w_de_iteration(void *h) { MetaoptInt32Result r = metaopt_de_iteration(h); return KEEP(r); }
+static int w_de_run(void *h) {
+    MetaoptDeStop s = metaopt_de_default_stop();
+    s.generations = 1;
+    MetaoptDeRunResult r = metaopt_de_run(h, &s);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_de_free_run_result(&r);
+    return c;
+}
+static int w_de_bests_fitness(void *h) {
+    MetaoptDoubleArrayResult r = metaopt_de_bests_fitness(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_double_array_free_result(&r);
+    return c;
+}
+static int w_de_best(void *h) {
+    MetaoptDoubleArrayResult r = metaopt_de_best(h, 0);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_double_array_free_result(&r);
+    return c;
+}
+static int w_de_x(void *h) {
+    MetaoptDoubleArrayResult r = metaopt_de_x(h, 0, 0);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_double_array_free_result(&r);
+    return c;
+}
+static int w_de_func_data(void *h) {
+    double d = 1;
+    MetaoptInt32Result r = metaopt_de_func_data(h, &d, sizeof d);
+    return KEEP(r);
+}
+static int w_de_info(void *h) {
+    MetaoptStringResult r = metaopt_de_info(h);
+    metaopt_pointer_free(r.text);
+    return KEEP(r);
+}
+
+static int w_hc12_init_tabu_list(void *h) { MetaoptInt32Result r = metaopt_hc12_init_tabu_list(h, 4); return KEEP(r); }
+static int w_hc12_set_tabu_options(void *h) {
+    MetaoptTabuOptions o = metaopt_tabu_default_options();
+    MetaoptInt32Result r = metaopt_hc12_set_tabu_options(h, &o);
+    return KEEP(r);
+}
+static int w_hc12_run(void *h) {
+    MetaoptHc12RunOptions o = metaopt_hc12_default_run_options();
+    o.max_iterations = 3;
+    MetaoptHc12RunResult r = metaopt_hc12_run(h, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_hc12_free_run_result(&r);
+    return c;
+}
+static int w_hc12_func_data(void *h) {
+    double d = 1;
+    MetaoptInt32Result r = metaopt_hc12_func_data(h, &d, sizeof d);
+    return KEEP(r);
+}
+static int w_hc12_func_data_clean(void *h) { MetaoptInt32Result r = metaopt_hc12_func_data_clean(h); return KEEP(r); }
+static int w_hc12_kernel_verbose(void *h) { MetaoptInt32Result r = metaopt_hc12_kernel_verbose(h, 0); return KEEP(r); }
+static int w_hc12_profiler_on(void *h) { MetaoptInt32Result r = metaopt_hc12_profiler_on(h); return KEEP(r); }
+static int w_hc12_profiler_output(void *h) {
+    MetaoptStringResult r = metaopt_hc12_profiler_output(h);
+    metaopt_pointer_free(r.text);
+    return KEEP(r);
+}
+static int w_hc12_info(void *h) {
+    MetaoptStringResult r = metaopt_hc12_info(h);
+    metaopt_pointer_free(r.text);
+    return KEEP(r);
+}
+
+static int w_qap_set_backend(void *h) { MetaoptInt32Result r = metaopt_qap_set_backend(h, METAOPT_BACKEND_CPU, 0); return KEEP(r); }
+static int w_qap_set_max_iterations(void *h) { MetaoptInt32Result r = metaopt_qap_set_max_iterations(h, 1000); return KEEP(r); }
+static int w_qap_init_tabu_list(void *h) { MetaoptInt32Result r = metaopt_qap_init_tabu_list(h, 0); return KEEP(r); }
+static int w_qap_set_tabu_options(void *h) {
+    MetaoptTabuOptions o = metaopt_tabu_default_options();
+    MetaoptInt32Result r = metaopt_qap_set_tabu_options(h, &o);
+    return KEEP(r);
+}
+static int w_qap_info(void *h) {
+    MetaoptQapInfo info;
+    MetaoptInt32Result r = metaopt_qap_info(h, &info);
+    return KEEP(r);
+}
+static int w_qap_run(void *h) {
+    MetaoptQapRunResult r = metaopt_qap_run(h, NULL, NULL);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_qap_free_run_result(&r);
+    return c;
+}
+static int w_qap_solve(void *h) {
+    MetaoptQapSolveOptions o = metaopt_qap_default_solve_options();
+    o.runs = 1;
+    MetaoptQapSolveResult r = metaopt_qap_solve(h, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_qap_free_solve_result(&r);
+    return c;
+}
+static int w_qap_ts_solve(void *h) {
+    MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
+    o.chains = 2;
+    o.max_iterations = 20;
+    o.launch_iterations = 10;
+    MetaoptQapTsSolveResult r = metaopt_qap_ts_solve(h, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_qap_ts_free_solve_result(&r);
+    return c;
+}
+
+static int w_sat_words(void *h) { MetaoptInt32Result r = metaopt_sat_words_per_assignment(h); return KEEP(r); }
+static int w_sat_evaluate(void *h) {
+    uint32_t a[2] = {0, 7};
+    MetaoptSatEvalResult r = metaopt_sat_evaluate(h, a, 2, 1);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_sat_free_eval_result(&r);
+    return c;
+}
+static int w_sat_solve(void *h) {
+    MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+    o.runs = 1;
+    o.time_limit_s = 5;
+    MetaoptSatSolveResult r = metaopt_sat_solve(h, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_sat_free_solve_result(&r);
+    return c;
+}
+
+static int w_token_request(void *h) { MetaoptInt32Result r = metaopt_stop_token_request(h); return KEEP(r); }
+static int w_token_reset(void *h) { MetaoptInt32Result r = metaopt_stop_token_reset(h); return KEEP(r); }
+
+/* a stop token passed inside options (the field is checked like a handle) */
+static int w_de_run_token(void *t) {
+    MetaoptDeInstance *h = g_de_for_token;
+    MetaoptDeStop s = metaopt_de_default_stop();
+    s.generations = 1;
+    s.stop_token = t;
+    MetaoptDeRunResult r = metaopt_de_run(h, &s);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_de_free_run_result(&r);
+    return c;
+}
+static int w_qap_solve_token(void *t) {
+    MetaoptQapSolveOptions o = metaopt_qap_default_solve_options();
+    o.runs = 1;
+    o.stop_token = t;
+    MetaoptQapSolveResult r = metaopt_qap_solve(g_qap_for_token, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_qap_free_solve_result(&r);
+    return c;
+}
+static int w_qap_ts_token(void *t) {
+    MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
+    o.chains = 1;
+    o.max_iterations = 10;
+    o.launch_iterations = 10;
+    o.stop_token = t;
+    MetaoptQapTsSolveResult r = metaopt_qap_ts_solve(g_qap_for_token, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_qap_ts_free_solve_result(&r);
+    return c;
+}
+static int w_sat_solve_token(void *t) {
+    MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+    o.runs = 1;
+    o.stop_token = t;
+    MetaoptSatSolveResult r = metaopt_sat_solve(g_sat_for_token, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_sat_free_solve_result(&r);
+    return c;
+}
+static int w_hc12_run_token(void *t) {
+    MetaoptHc12RunOptions o = metaopt_hc12_default_run_options();
+    o.max_iterations = 2;
+    o.stop_token = t;
+    MetaoptHc12RunResult r = metaopt_hc12_run(g_hc12_for_token, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_hc12_free_run_result(&r);
+    return c;
+}
+
+typedef struct {
+    const char *name;
+    HandleCall call;
+    int kind; /* 0 DE, 1 HC12, 2 QAP, 3 SAT, 4 token, 5 token field */
+} Wrapper;
+
+static const Wrapper WRAPPERS[] = {
+    {"metaopt_de_init", w_de_init, 0},
+    {"metaopt_de_iteration", w_de_iteration, 0},
+    {"metaopt_de_run", w_de_run, 0},
+    {"metaopt_de_bests_fitness", w_de_bests_fitness, 0},
+    {"metaopt_de_best", w_de_best, 0},
+    {"metaopt_de_x", w_de_x, 0},
+    {"metaopt_de_func_data", w_de_func_data, 0},
+    {"metaopt_de_info", w_de_info, 0},
+    {"metaopt_hc12_init_tabu_list", w_hc12_init_tabu_list, 1},
+    {"metaopt_hc12_set_tabu_options", w_hc12_set_tabu_options, 1},
+    {"metaopt_hc12_run", w_hc12_run, 1},
+    {"metaopt_hc12_func_data", w_hc12_func_data, 1},
+    {"metaopt_hc12_func_data_clean", w_hc12_func_data_clean, 1},
+    {"metaopt_hc12_kernel_verbose", w_hc12_kernel_verbose, 1},
+    {"metaopt_hc12_profiler_on", w_hc12_profiler_on, 1},
+    {"metaopt_hc12_profiler_output", w_hc12_profiler_output, 1},
+    {"metaopt_hc12_info", w_hc12_info, 1},
+    {"metaopt_qap_set_backend", w_qap_set_backend, 2},
+    {"metaopt_qap_set_max_iterations", w_qap_set_max_iterations, 2},
+    {"metaopt_qap_init_tabu_list", w_qap_init_tabu_list, 2},
+    {"metaopt_qap_set_tabu_options", w_qap_set_tabu_options, 2},
+    {"metaopt_qap_info", w_qap_info, 2},
+    {"metaopt_qap_run", w_qap_run, 2},
+    {"metaopt_qap_solve", w_qap_solve, 2},
+    {"metaopt_qap_ts_solve", w_qap_ts_solve, 2},
+    {"metaopt_sat_words_per_assignment", w_sat_words, 3},
+    {"metaopt_sat_evaluate", w_sat_evaluate, 3},
+    {"metaopt_sat_solve", w_sat_solve, 3},
+    {"metaopt_stop_token_request", w_token_request, 4},
+    {"metaopt_stop_token_reset", w_token_reset, 4},
+    {"metaopt_de_run", w_de_run_token, 5},
+    {"metaopt_qap_solve", w_qap_solve_token, 5},
+    {"metaopt_qap_ts_solve", w_qap_ts_token, 5},
+    {"metaopt_sat_solve", w_sat_solve_token, 5},
+    {"metaopt_hc12_run", w_hc12_run_token, 5},
+};
+#define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
+
+/* runs wrapper w with handle h, expecting `expect` */
+static void with_handle(const Wrapper *w, void *h, const char *what, int expect) {
+    char label[160];
+    snprintf(label, sizeof label, "%s/%s%s", w->name, w->kind == 5 ? "stop_token field " : "", what);
+    begin(label);
+    g_msg = NULL;
+    int code = w->call(h);
+    end();
+    char *msg = g_msg;
+    g_msg = NULL;
+    check(label, code, msg, expect);
+}
+
+/* the void functions that take a handle: freeing a bad one is ignored */
+static void free_any(int kind, void *h, const char *what) {
+    char label[160];
+    static const char *names[] = {"metaopt_de_free", "metaopt_hc12_free", "metaopt_qap_free", "metaopt_sat_free",
+                                  "metaopt_stop_token_free"};
+    snprintf(label, sizeof label, "%s/%s", names[kind], what);
+    begin(label);
+    switch (kind) {
+    case 0: metaopt_de_free(h); break;
+    case 1: metaopt_hc12_free(h); break;
+    case 2: metaopt_qap_free(h); break;
+    case 3: metaopt_sat_free(h); break;
+    default: metaopt_stop_token_free(h); break;
+    }
+    end();
+    /* and metaopt_stop_token_is_requested of anything but a live token is 0 */
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the sections                                                                                */
+
+static MetaoptDeInstance *g_de;
+static MetaoptQapInstance *g_qap;
+static MetaoptHc12Instance *g_hc12;
+static MetaoptSatInstance *g_sat;
+static MetaoptStopToken *g_token;
+
+static void *live_of_kind(int kind) {
+    switch (kind) {
+    case 0: return g_de;
+    case 1: return g_hc12;
+    case 2: return g_qap;
+    case 3: return g_sat;
+    default: return g_token;
+    }
+}
+
+static void bad_handles(void) {
+    uint64_t stack_buf[16];
+    uint64_t *heap = malloc(64);
+    require(heap != NULL, "malloc");
+    for (int kind = 0; kind < 5; kind++) {
+        void *live = live_of_kind(kind);
+        /* a forgery that starts with the live handle's magic number */
+        memcpy(&stack_buf[0], live, 8);
+        memset(&stack_buf[1], 0, sizeof stack_buf - 8);
+        memcpy(heap, live, 8);
+        memset(heap + 1, 0xAB, 56);
+        struct {
+            const char *what;
+            void *p;
+            int expect;
+        } bad[] = {
+            {"NULL", NULL, METAOPT_ERR_NULL_POINTER},
+            {"forged 0x1", (void *)(uintptr_t)1, METAOPT_ERR_INVALID_ARGUMENT},
+            {"forged 0xdeadbeef", (void *)(uintptr_t)0xdeadbeefu, METAOPT_ERR_INVALID_ARGUMENT},
+            {"forged all ones", (void *)UINTPTR_MAX, METAOPT_ERR_INVALID_ARGUMENT},
+            {"forged kernel address", (void *)(uintptr_t)0xffff800000000000ull, METAOPT_ERR_INVALID_ARGUMENT},
+            {"stack copy of the magic", stack_buf, METAOPT_ERR_INVALID_ARGUMENT},
+            {"heap copy of the magic", heap, METAOPT_ERR_INVALID_ARGUMENT},
+            {"live handle + 8", (char *)live + 8, METAOPT_ERR_INVALID_ARGUMENT},
+            {"live handle - 8", (char *)live - 8, METAOPT_ERR_INVALID_ARGUMENT},
+            {"a function pointer", (void *)(uintptr_t)&metaopt_version, METAOPT_ERR_INVALID_ARGUMENT},
+        };
+        for (size_t i = 0; i < NWRAP; i++) {
+            if (WRAPPERS[i].kind != kind && !(kind == 4 && WRAPPERS[i].kind == 5)) continue;
+            for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+                /* a NULL stop_token field means "no token": a success */
+                int expect = WRAPPERS[i].kind == 5 && bad[b].p == NULL ? 0 : bad[b].expect;
+                with_handle(&WRAPPERS[i], bad[b].p, bad[b].what, expect);
+            }
+            /* wrong-kind: a live handle of every other kind */
+            for (int other = 0; other < 5; other++) {
+                if (other == kind) continue;
+                char what[64];
+                snprintf(what, sizeof what, "wrong kind %d", other);
+                with_handle(&WRAPPERS[i], live_of_kind(other), what, METAOPT_ERR_INVALID_ARGUMENT);
+            }
+        }
+        /* is_requested of anything but a live token is 0 */
+        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+            begin("metaopt_stop_token_is_requested/bad token");
+            uint8_t q = metaopt_stop_token_is_requested(bad[b].p);
+            end();
+            if (q != 0) fail("metaopt_stop_token_is_requested/bad token", "returned %d", bad[b].what, q);
+        }
+        /* the free functions ignore every bad and wrong-kind pointer */
+        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) free_any(kind, bad[b].p, bad[b].what);
+        for (int f = 0; f < 5; f++)
+            if (f != kind) free_any(f, live, "wrong kind (ignored)");
+    }
+    /* the live handles survived all of that */
+    for (size_t i = 0; i < NWRAP; i++) {
+        int k = WRAPPERS[i].kind;
+        if (k == 1 || k == 4 || k == 5) continue; /* checked elsewhere (device work, token state) */
+        if (WRAPPERS[i].call == w_de_func_data || WRAPPERS[i].call == w_qap_set_tabu_options) continue;
+        with_handle(&WRAPPERS[i], live_of_kind(k), "live after the hostile calls", 0);
+    }
+    with_handle(&WRAPPERS[16], g_hc12, "live after the hostile calls", 0); /* hc12_info */
+    free(heap);
+}
+
+/* freed handles (use after free) and double frees, for every kind */
+static void freed_handles(void) {
+    MetaoptDeInstance *de = new_de(catalogue("F1"));
+    MetaoptSatInstance *sat = new_sat();
+    MetaoptStopToken *tok = metaopt_stop_token_create();
+    MetaoptQapInstance *qap = new_qap();
+    MetaoptHc12Instance *hc = new_hc12(catalogue("F1"));
+    void *h[5] = {de, hc, qap, sat, tok};
+    for (int k = 0; k < 5; k++) free_any(k, h[k], "first free");
+    for (int k = 0; k < 5; k++) {
+        free_any(k, h[k], "double free");
+        free_any(k, h[k], "triple free");
+    }
+    for (size_t i = 0; i < NWRAP; i++) {
+        int k = WRAPPERS[i].kind == 5 ? 4 : WRAPPERS[i].kind;
+        with_handle(&WRAPPERS[i], h[k], "freed handle", METAOPT_ERR_INVALID_ARGUMENT);
+    }
+    begin("metaopt_stop_token_is_requested/freed token");
+    uint8_t q = metaopt_stop_token_is_requested(tok);
+    end();
+    if (q != 0) fail("metaopt_stop_token_is_requested/freed token", "returned %d", NULL, q);
+}
+
+static void versions(void) {
+    begin("metaopt_version/string");
+    const char *v = metaopt_version();
+    end();
+    if (!v || strcmp(v, METAOPT_VERSION_STRING) != 0) fail("metaopt_version", "mismatch %d", v, 0);
+    begin("metaopt_version_major/value");
+    int a = metaopt_version_major();
+    end();
+    begin("metaopt_version_minor/value");
+    int b = metaopt_version_minor();
+    end();
+    begin("metaopt_version_patch/value");
+    int c = metaopt_version_patch();
+    end();
+    begin("metaopt_version_number/value");
+    int n = metaopt_version_number();
+    end();
+    if (a != METAOPT_VERSION_MAJOR || b != METAOPT_VERSION_MINOR || c != METAOPT_VERSION_PATCH || n != METAOPT_VERSION_NUMBER)
+        fail("metaopt_version_*", "numbers disagree with the header (%d)", NULL, n);
+}
+
+static void devices(void) {
+    MetaoptInt32Result cnt = metaopt_device_count();
+    int count = cnt.error_code == 0 ? cnt.result : 0;
+    metaopt_pointer_free(cnt.error_message);
+    MetaoptInt32Result was = metaopt_device_get_number();
+    int before = was.result;
+    metaopt_pointer_free(was.error_message);
+    int32_t bad[] = {-2, -3, INT32_MIN, INT32_MAX, count, count + 1, 1000000};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        I32("metaopt_device_set_number/bad number", metaopt_device_set_number(bad[i]), ERR);
+        MetaoptDeviceInfo info;
+        memset(&info, 0x5A, sizeof info); /* garbage the call must overwrite */
+        I32("metaopt_device_info/bad number", metaopt_device_info(bad[i], &info), ERR);
+        if (info.index != -1 || info.name || info.platform || info.vendor || info.version)
+            fail("metaopt_device_info/bad number", "left index %d or a string", NULL, info.index);
+        VOID("metaopt_device_free_info/after an error", metaopt_device_free_info(&info));
+    }
+    I32("metaopt_device_set_number/-1", metaopt_device_set_number(-1), ANY);
+    I32("metaopt_device_info/NULL out", metaopt_device_info(0, NULL), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_device_info/-1", metaopt_device_info(-1, NULL), ERR);
+    I32("metaopt_device_set_number/back", metaopt_device_set_number(before), count > 0 ? 0 : ERR);
+    I32("metaopt_device_get_number/after bad numbers", metaopt_device_get_number(), ANY);
+    MetaoptInt32Result now = metaopt_device_get_number();
+    if (count > 0 && now.result != before) fail("metaopt_device_get_number", "device changed to %d", NULL, now.result);
+    metaopt_pointer_free(now.error_message);
+    I32("metaopt_device_count/value", metaopt_device_count(), ANY);
+    begin("metaopt_device_is_mem_space_valid/value");
+    uint8_t valid = metaopt_device_is_mem_space_valid();
+    end();
+    if (valid != 1) fail("metaopt_device_is_mem_space_valid", "returned %d", NULL, valid);
+    MetaoptDeviceInfo info;
+    memset(&info, 0, sizeof info);
+    I32("metaopt_device_info/0", metaopt_device_info(0, &info), count > 0 ? 0 : ERR);
+    VOID("metaopt_device_free_info/first", metaopt_device_free_info(&info));
+    VOID("metaopt_device_free_info/double free", metaopt_device_free_info(&info));
+    VOID("metaopt_device_free_info/NULL", metaopt_device_free_info(NULL));
+    memset(&info, 0, sizeof info);
+    VOID("metaopt_device_free_info/zeroed", metaopt_device_free_info(&info));
+}
+
+static void de_args(void) {
+    double lim[2] = {-5, 5};
+    double lim4[4] = {-5, 5, -1, 1};
+    MetaoptDeOptions o = metaopt_de_default_options();
+    o.backend = METAOPT_BACKEND_CPU;
+    VOID("metaopt_de_default_options/value", (void)metaopt_de_default_options());
+    VOID("metaopt_de_default_stop/value", (void)metaopt_de_default_stop());
+    DE_NEW("metaopt_de_create/NULL limits", metaopt_de_create(2, 4, 2, NULL, 2, "sat", &o), METAOPT_ERR_NULL_POINTER);
+    DE_NEW("metaopt_de_create/NULL bounds", metaopt_de_create(2, 4, 2, lim, 2, NULL, &o), METAOPT_ERR_NULL_POINTER);
+    DE_NEW("metaopt_de_create/NULL options (device)", metaopt_de_create(2, 4, 2, lim, 2, "sat", NULL), ANY);
+    uint32_t sizes[][3] = {{0, 4, 2},          {2, 0, 2},          {2, 1, 2},          {2, 2, 2},
+                           {2, 4, 0},          {0, 0, 0},          {0xFFFFFFFF, 4, 2}, {2, 0xFFFFFFFF, 2},
+                           {2, 4, 0xFFFFFFFF}, {0x10000, 0x10000, 0x10000}, {0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF},
+                           {65536, 65536, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_de_create/sizes %u %u %u", sizes[i][0], sizes[i][1], sizes[i][2]);
+        if (i >= 6 && !guard(label)) continue;
+        DE_NEW(label, metaopt_de_create(sizes[i][0], sizes[i][1], sizes[i][2], lim, 2, "sat", &o), ERR);
+    }
+    uint32_t lens[] = {0, 1, 3, 0xFFFFFFFF};
+    for (size_t i = 0; i < 4; i++) DE_NEW("metaopt_de_create/bad limitsLength", metaopt_de_create(2, 4, 2, lim4, lens[i], "sat", &o), ERR);
+    double badlim[][2] = {{NAN, 1}, {0, NAN}, {-INFINITY, 0}, {0, INFINITY}, {1, 1}, {2, 1}, {-1e308, 1e308}, {-0.0, 0.0}};
+    for (size_t i = 0; i < sizeof badlim / sizeof badlim[0]; i++)
+        DE_NEW("metaopt_de_create/bad limits", metaopt_de_create(2, 4, 2, badlim[i], 2, "sat", &o), i == 6 ? ANY : ERR);
+    const char *bounds[] = {"", "nope", "sat,sat,sat", "sat,", ",", "SAT", "sat,mir,tor"};
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+        DE_NEW("metaopt_de_create/bad bounds", metaopt_de_create(2, 4, 2, lim, 2, bounds[i], &o), i == 5 ? ANY : ERR);
+    for (size_t i = 0; i < sizeof g_bad_utf8 / sizeof g_bad_utf8[0]; i++)
+        DE_NEW("metaopt_de_create/bounds not UTF-8", metaopt_de_create(2, 4, 2, lim, 2, g_bad_utf8[i], &o), ERR);
+    DE_NEW("metaopt_de_create/1 MiB bounds", metaopt_de_create(2, 4, 2, lim, 2, g_long, &o), ERR);
+    double crs[3] = {0.5, NAN, 0.5};
+    MetaoptDeOptions bo[14];
+    for (int i = 0; i < 14; i++) bo[i] = o;
+    bo[0].f_min = NAN;
+    bo[1].f_max = INFINITY;
+    bo[2].cr = NAN;
+    bo[3].cr = -1;
+    bo[4].cr = 2;
+    bo[5].cr_per_island = crs;
+    bo[6].precision = 3;
+    bo[7].precision = -1;
+    bo[8].backend = 2;
+    bo[9].backend = -1;
+    bo[10].f_min = -1e308;
+    bo[11].f_max = -INFINITY;
+    bo[12].cr = INFINITY;
+    bo[13].precision = INT32_MIN;
+    for (int i = 0; i < 14; i++)
+        DE_NEW("metaopt_de_create/bad options", metaopt_de_create(2, 4, 2, lim, 2, "sat", &bo[i]), i == 10 ? ANY : ERR);
+
+    /* a handle made but not initialised: every getter is an error, not a crash */
+    MetaoptDeCreateResult c = metaopt_de_create(2, 4, 2, lim, 2, "sat", &o);
+    require(c.error_code == 0, "metaopt_de_create");
+    MetaoptDeInstance *h = c.instance;
+    I32("metaopt_de_iteration/before init", metaopt_de_iteration(h), ERR);
+    MetaoptDeStop st = metaopt_de_default_stop();
+    st.generations = 1;
+    OWNED("metaopt_de_run/before init", MetaoptDeRunResult, metaopt_de_run(h, &st), metaopt_de_free_run_result, ERR);
+    DARR("metaopt_de_bests_fitness/before init", metaopt_de_bests_fitness(h), ERR);
+    DARR("metaopt_de_best/before init", metaopt_de_best(h, 0), ERR);
+    DARR("metaopt_de_x/before init", metaopt_de_x(h, 0, 0), ANY);
+    STR("metaopt_de_info/before init", metaopt_de_info(h), 0);
+
+    /* init */
+    MetaoptObjective objs[9];
+    objs[0] = catalogue(NULL);
+    objs[1] = catalogue("");
+    objs[2] = catalogue("NoSuchFunction");
+    objs[3] = catalogue(g_bad_utf8[0]);
+    objs[4] = catalogue(g_long);
+    objs[5] = callback(NULL, NULL);
+    objs[6] = catalogue("F1");
+    objs[6].kind = 3;
+    objs[7] = catalogue("F1");
+    objs[7].kind = -1;
+    objs[8] = catalogue("F1");
+    objs[8].kind = METAOPT_OBJECTIVE_SOURCE; /* NULL source */
+    for (int i = 0; i < 9; i++)
+        I32("metaopt_de_init/bad objective", metaopt_de_init(h, &objs[i], "DE/rand/1", NULL, 1, NULL), ERR);
+    I32("metaopt_de_init/NULL objective", metaopt_de_init(h, NULL, "DE/rand/1", NULL, 1, NULL), METAOPT_ERR_NULL_POINTER);
+    MetaoptObjective f1 = catalogue("F1");
+    I32("metaopt_de_init/NULL mutation", metaopt_de_init(h, &f1, NULL, NULL, 1, NULL), METAOPT_ERR_NULL_POINTER);
+    const char *muts[] = {"", "DE/rand/9", g_bad_utf8[1], g_long, "DE/rand/1 "};
+    for (size_t i = 0; i < 5; i++) I32("metaopt_de_init/bad mutation", metaopt_de_init(h, &f1, muts[i], NULL, 1, NULL), i < 4 ? ERR : ANY);
+    const char *migs[] = {"", "Nope", g_bad_utf8[2], g_long};
+    for (size_t i = 0; i < 4; i++) I32("metaopt_de_init/bad migration", metaopt_de_init(h, &f1, "DE/rand/1", migs[i], 1, NULL), ERR);
+    I32("metaopt_de_init/period 0", metaopt_de_init(h, &f1, "DE/rand/1", "One2One", 0, NULL), ANY);
+    I32("metaopt_de_init/period max", metaopt_de_init(h, &f1, "DE/rand/1", "One2One", 0xFFFFFFFF, NULL), ANY);
+    for (int i = 0; i < 14; i++)
+        I32("metaopt_de_init/bad options", metaopt_de_init(h, &f1, "DE/rand/1", NULL, 1, &bo[i]), i == 10 ? ANY : ERR);
+    MetaoptDeOptions dev = o;
+    dev.backend = METAOPT_BACKEND_DEVICE;
+    I32("metaopt_de_init/options change the backend", metaopt_de_init(h, &f1, "DE/rand/1", NULL, 1, &dev), ERR);
+    dev = o;
+    dev.double_precision = 1;
+    I32("metaopt_de_init/options change double", metaopt_de_init(h, &f1, "DE/rand/1", NULL, 1, &dev), ANY);
+    I32("metaopt_de_init/good", metaopt_de_init(h, &f1, "DE/rand/1", NULL, 1, NULL), 0);
+
+    /* run */
+    OWNED("metaopt_de_run/NULL stop", MetaoptDeRunResult, metaopt_de_run(h, NULL), metaopt_de_free_run_result, METAOPT_ERR_NULL_POINTER);
+    MetaoptDeStop none = metaopt_de_default_stop();
+    OWNED("metaopt_de_run/no condition", MetaoptDeRunResult, metaopt_de_run(h, &none), metaopt_de_free_run_result, ERR);
+    MetaoptStopToken *req = requested_token();
+    double times[] = {NAN, -1, -INFINITY, INFINITY, 1e300, 5e-324, -0.0};
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        MetaoptDeStop s = metaopt_de_default_stop();
+        s.time_limit = times[i];
+        s.stop_token = req; /* a condition that never ends must still return */
+        OWNED("metaopt_de_run/time_limit", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result,
+              ERR_OR_INTR);
+    }
+    MetaoptDeStop s = metaopt_de_default_stop();
+    s.has_target = 1;
+    s.target = NAN;
+    s.generations = 2;
+    OWNED("metaopt_de_run/target NaN", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result, ANY);
+    s.target = -INFINITY;
+    OWNED("metaopt_de_run/target -inf", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result, ANY);
+    s = metaopt_de_default_stop();
+    s.generations = UINT64_MAX;
+    s.evaluations = UINT64_MAX;
+    s.stop_token = req;
+    OWNED("metaopt_de_run/huge budgets, requested token", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result,
+          ERR_OR_INTR);
+    s = metaopt_de_default_stop();
+    s.evaluations = 1;
+    OWNED("metaopt_de_run/1 evaluation", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result, 0);
+    metaopt_stop_token_free(req);
+    VOID("metaopt_de_free_run_result/NULL", metaopt_de_free_run_result(NULL));
+    MetaoptDeRunResult zr;
+    memset(&zr, 0, sizeof zr);
+    VOID("metaopt_de_free_run_result/zeroed", metaopt_de_free_run_result(&zr));
+    s = metaopt_de_default_stop();
+    s.generations = 1;
+    zr = metaopt_de_run(h, &s);
+    VOID("metaopt_de_free_run_result/first", metaopt_de_free_run_result(&zr));
+    VOID("metaopt_de_free_run_result/double free", metaopt_de_free_run_result(&zr));
+    uint32_t idx[] = {2, 3, 0xFFFFFFFF, 0x80000000}, mem[] = {4, 5, 0xFFFFFFFF, 0x80000000};
+    for (size_t i = 0; i < 4; i++) {
+        DARR("metaopt_de_best/bad island", metaopt_de_best(h, idx[i]), ERR);
+        DARR("metaopt_de_x/bad island", metaopt_de_x(h, idx[i], 0), ERR);
+        DARR("metaopt_de_x/bad member", metaopt_de_x(h, 0, mem[i]), ERR);
+    }
+    uint64_t nbytes[] = {0, 1, 8, UINT64_MAX, (uint64_t)1 << 63};
+    for (size_t i = 0; i < 5; i++)
+        I32("metaopt_de_func_data/NULL data", metaopt_de_func_data(h, NULL, nbytes[i]), nbytes[i] == 0 ? ERR : ERR);
+    double d = 1;
+    I32("metaopt_de_func_data/not a source objective", metaopt_de_func_data(h, &d, sizeof d), ERR);
+    I32("metaopt_de_func_data/empty", metaopt_de_func_data(h, &d, 0), ERR);
+
+    /* callbacks that fail or return NaN */
+    MetaoptObjective cf = callback(cb_fail, NULL);
+    I32("metaopt_de_init/failing callback", metaopt_de_init(h, &cf, "DE/rand/1", NULL, 1, NULL), METAOPT_ERR_CALLBACK);
+    s = metaopt_de_default_stop();
+    s.generations = 2;
+    OWNED("metaopt_de_run/after a failed init", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result, ANY);
+    MetaoptObjective cn = callback(cb_nan, NULL);
+    I32("metaopt_de_init/NaN callback", metaopt_de_init(h, &cn, "DE/rand/1", NULL, 1, NULL), ANY);
+    OWNED("metaopt_de_run/NaN callback", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result, ANY);
+    DARR("metaopt_de_bests_fitness/NaN callback", metaopt_de_bests_fitness(h), ANY);
+    metaopt_de_free(h);
+
+    /* re-entry from the handle's own callback: busy, and a free there waits for the call */
+    MetaoptDeCreateResult c2 = metaopt_de_create(2, 4, 2, lim, 2, "sat", &o);
+    require(c2.error_code == 0, "metaopt_de_create");
+    MetaoptObjective re = callback(cb_reenter, c2.instance);
+    I32("metaopt_de_init/callback re-enters and frees its handle", metaopt_de_init(c2.instance, &re, "DE/rand/1", NULL, 1, NULL),
+        ANY);
+    if (atomic_load(&g_reenter_bad)) fail("metaopt_de_init/re-entry", "%d re-entered calls were not BUSY", NULL, atomic_load(&g_reenter_bad));
+    STR("metaopt_de_info/freed from its own callback", metaopt_de_info(c2.instance), METAOPT_ERR_INVALID_ARGUMENT);
+    free_any(0, c2.instance, "after a deferred free");
+}
+
+static void hc12_args(void) {
+    uint32_t bits = 8, bits2[2] = {8, 8}, badbits[] = {0, 33, 0xFFFFFFFF};
+    double dod[2] = {-5, 5};
+    MetaoptObjective f1 = catalogue("F1");
+    HC12_NEW("metaopt_hc12_params/NULL nBitParam", metaopt_hc12_params(2, NULL, 1, dod, 2, 1, 0, 0, 2, 0, &f1), METAOPT_ERR_NULL_POINTER);
+    HC12_NEW("metaopt_hc12_params/NULL dodParam", metaopt_hc12_params(2, &bits, 1, NULL, 2, 1, 0, 0, 2, 0, &f1), METAOPT_ERR_NULL_POINTER);
+    HC12_NEW("metaopt_hc12_params/NULL objective", metaopt_hc12_params(2, &bits, 1, dod, 2, 1, 0, 0, 2, 0, NULL), METAOPT_ERR_NULL_POINTER);
+    HC12_NEW("metaopt_hc12_params/nParam 0", metaopt_hc12_params(0, &bits, 1, dod, 2, 1, 0, 0, 2, 0, &f1), ERR);
+    for (int i = 0; i < 3; i++)
+        HC12_NEW("metaopt_hc12_params/bad bits", metaopt_hc12_params(2, &badbits[i], 1, dod, 2, 1, 0, 0, 2, 0, &f1), ERR);
+    uint32_t lens[] = {0, 3, 0xFFFFFFFF};
+    for (int i = 0; i < 3; i++) {
+        HC12_NEW("metaopt_hc12_params/bad nBitParamLength", metaopt_hc12_params(2, bits2, lens[i], dod, 2, 1, 0, 0, 2, 0, &f1), ERR);
+        HC12_NEW("metaopt_hc12_params/bad dodParamLength", metaopt_hc12_params(2, &bits, 1, dod, lens[i], 1, 0, 0, 2, 0, &f1), ERR);
+    }
+    double baddod[][2] = {{NAN, 1}, {0, NAN}, {-INFINITY, 1}, {0, INFINITY}, {1, 1}, {2, 1}};
+    for (int i = 0; i < 6; i++)
+        HC12_NEW("metaopt_hc12_params/bad interval", metaopt_hc12_params(2, &bits, 1, baddod[i], 2, 1, 0, 0, 2, 0, &f1), ERR);
+    uint32_t masks[] = {0, 4, 0xFFFFFFFF};
+    for (int i = 0; i < 3; i++)
+        HC12_NEW("metaopt_hc12_params/bad maskOrder", metaopt_hc12_params(2, &bits, 1, dod, 2, masks[i], 0, 0, 2, 0, &f1), ERR);
+    int32_t wins[][2] = {{-1, 0}, {INT32_MIN, 0}, {16, 0}, {INT32_MAX, 0}, {0, -1}, {0, 17}, {0, INT32_MAX}, {15, 2}, {0, INT32_MIN}};
+    for (int i = 0; i < 9; i++) {
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_hc12_params/window %d %d", wins[i][0], wins[i][1]);
+        /* a negative bitLength is taken as 0 (to the end); the header documents only 0 */
+        HC12_NEW(label, metaopt_hc12_params(2, &bits, 1, dod, 2, 1, wins[i][0], wins[i][1], 2, 0, &f1), wins[i][1] < 0 ? ANY : ERR);
+    }
+    int32_t doms[] = {-1, 3, INT32_MAX};
+    for (int i = 0; i < 3; i++)
+        HC12_NEW("metaopt_hc12_params/bad domain", metaopt_hc12_params(2, &bits, 1, dod, 2, 1, 0, 0, doms[i], 0, &f1), ERR);
+    MetaoptObjective objs[8];
+    objs[0] = catalogue(NULL);
+    objs[1] = catalogue("");
+    objs[2] = catalogue("NoSuchFunction");
+    objs[3] = catalogue(g_bad_utf8[3]);
+    objs[4] = catalogue(g_long);
+    objs[5] = callback(NULL, NULL);
+    objs[6] = catalogue("F1");
+    objs[6].kind = 7;
+    objs[7] = catalogue("F1");
+    objs[7].kind = METAOPT_OBJECTIVE_SOURCE;
+    for (int i = 0; i < 8; i++)
+        HC12_NEW("metaopt_hc12_params/bad objective", metaopt_hc12_params(2, &bits, 1, dod, 2, 1, 0, 0, 2, 0, &objs[i]), ERR);
+    MetaoptObjective lab = callback(cb_sphere, NULL);
+    lab.function_name = g_bad_utf8[4];
+    HC12_NEW("metaopt_hc12_params/label not UTF-8", metaopt_hc12_params(2, &bits, 1, dod, 2, 1, 0, 0, 2, 0, &lab), ERR);
+    int32_t precs[] = {-1, 3, INT32_MIN, INT32_MAX};
+    for (int i = 0; i < 4; i++)
+        HC12_NEW("metaopt_hc12_params_precision/bad precision",
+                 metaopt_hc12_params_precision(2, &bits, 1, dod, 2, 1, 0, 0, 2, precs[i], &f1), ERR);
+    HC12_NEW("metaopt_hc12_params_precision/NULL nBitParam", metaopt_hc12_params_precision(2, NULL, 1, dod, 2, 1, 0, 0, 2, 0, &f1),
+             METAOPT_ERR_NULL_POINTER);
+    HC12_NEW("metaopt_hc12_params_precision/NULL dodParam", metaopt_hc12_params_precision(2, &bits, 1, NULL, 2, 1, 0, 0, 2, 0, &f1),
+             METAOPT_ERR_NULL_POINTER);
+    HC12_NEW("metaopt_hc12_params_precision/NULL objective", metaopt_hc12_params_precision(2, &bits, 1, dod, 2, 1, 0, 0, 2, 0, NULL),
+             METAOPT_ERR_NULL_POINTER);
+    HC12_NEW("metaopt_hc12_params_precision/nParam 0", metaopt_hc12_params_precision(0, &bits, 1, dod, 2, 1, 0, 0, 2, 1, &f1), ERR);
+    /* sizes whose products overflow: nParam strings of 32 bits, neighbourhoods of C(32 nParam, 3) rows */
+    uint32_t b32 = 32;
+    uint32_t nps[] = {0xFFFFFFFF, 0x10000000, 1000000};
+    for (int i = 0; i < 3; i++) {
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_hc12_params/nParam %u of 32 bits, maskOrder 3", nps[i]);
+        if (!guard(label)) continue;
+        HC12_NEW(label, metaopt_hc12_params(nps[i], &b32, 1, dod, 2, 3, 0, 0, 2, 0, &f1), ERR);
+    }
+
+    MetaoptHc12Instance *h = g_hc12;
+    VOID("metaopt_hc12_default_run_options/value", (void)metaopt_hc12_default_run_options());
+    I32("metaopt_hc12_set_tabu_options/before a list", metaopt_hc12_set_tabu_options(h, &(MetaoptTabuOptions){0, 0, 0, 10, 10}), ERR);
+    I32("metaopt_hc12_set_tabu_options/NULL", metaopt_hc12_set_tabu_options(h, NULL), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_hc12_init_tabu_list/0", metaopt_hc12_init_tabu_list(h, 0), 0);
+    I32("metaopt_hc12_init_tabu_list/1", metaopt_hc12_init_tabu_list(h, 1), ANY);
+    I32("metaopt_hc12_init_tabu_list/huge", metaopt_hc12_init_tabu_list(h, 0xFFFFFFFF), ANY);
+    I32("metaopt_hc12_init_tabu_list/8", metaopt_hc12_init_tabu_list(h, 8), 0);
+    MetaoptTabuOptions to[6];
+    for (int i = 0; i < 6; i++) to[i] = metaopt_tabu_default_options();
+    to[0].max_iterations = 0;
+    to[1].max_no_improve = 0;
+    to[2].has_activation_limit = 1, to[2].activation_limit = NAN;
+    to[3].has_activation_limit = 1, to[3].activation_limit = -INFINITY;
+    to[4].aspiration = 255, to[4].has_activation_limit = 255;
+    to[5].max_iterations = 0xFFFFFFFF, to[5].max_no_improve = 0xFFFFFFFF;
+    for (int i = 0; i < 6; i++)
+        I32("metaopt_hc12_set_tabu_options/hostile", metaopt_hc12_set_tabu_options(h, &to[i]), i < 3 ? ERR : ANY);
+    I32("metaopt_hc12_set_tabu_options/defaults", metaopt_hc12_set_tabu_options(h, &to[5]), ANY);
+    MetaoptTabuOptions small = metaopt_tabu_default_options();
+    small.max_iterations = 5;
+    small.max_no_improve = 3;
+    I32("metaopt_hc12_set_tabu_options/small", metaopt_hc12_set_tabu_options(h, &small), 0);
+
+    OWNED("metaopt_hc12_run/NULL opts", MetaoptHc12RunResult, metaopt_hc12_run(h, NULL), metaopt_hc12_free_run_result,
+          METAOPT_ERR_NULL_POINTER);
+    MetaoptHc12RunOptions ro[12];
+    double nanv[2] = {NAN, INFINITY};
+    for (int i = 0; i < 12; i++) {
+        ro[i] = metaopt_hc12_default_run_options();
+        ro[i].max_iterations = 3;
+    }
+    ro[0].runs = 0;
+    ro[1].coding = 2;
+    ro[2].coding = -1;
+    ro[3].sense = 2;
+    ro[4].start = 3;
+    ro[5].start = -1;
+    ro[6].start = METAOPT_HC12_START_VECTOR; /* NULL vector */
+    ro[7].start = METAOPT_HC12_START_VECTOR, ro[7].start_vector = nanv;
+    ro[8].max_iterations = 0;
+    ro[9].sense = INT32_MIN;
+    ro[10].seed = UINT64_MAX, ro[10].taboo = 255; /* a list is set: runs */
+    ro[11].start = METAOPT_HC12_START_ZEROS;
+    int expect[12] = {ERR, ERR, ERR, ERR, ERR, ERR, METAOPT_ERR_NULL_POINTER, ANY, ERR, ERR, 0, 0};
+    for (int i = 0; i < 12; i++)
+        OWNED("metaopt_hc12_run/hostile options", MetaoptHc12RunResult, metaopt_hc12_run(h, &ro[i]), metaopt_hc12_free_run_result,
+              expect[i]);
+    MetaoptStopToken *req = requested_token();
+    MetaoptHc12RunOptions big = metaopt_hc12_default_run_options();
+    big.runs = 0xFFFFFFFF;
+    big.max_iterations = 0xFFFFFFFF;
+    big.stop_token = req;
+    OWNED("metaopt_hc12_run/huge budgets, requested token", MetaoptHc12RunResult, metaopt_hc12_run(h, &big),
+          metaopt_hc12_free_run_result, OK_OR_INTR);
+    metaopt_stop_token_free(req);
+    VOID("metaopt_hc12_free_run_result/NULL", metaopt_hc12_free_run_result(NULL));
+    MetaoptHc12RunResult z;
+    memset(&z, 0, sizeof z);
+    VOID("metaopt_hc12_free_run_result/zeroed", metaopt_hc12_free_run_result(&z));
+    I32("metaopt_hc12_init_tabu_list/remove", metaopt_hc12_init_tabu_list(h, 0), 0);
+    ro[10].max_iterations = 3;
+    OWNED("metaopt_hc12_run/taboo without a list", MetaoptHc12RunResult, metaopt_hc12_run(h, &ro[10]), metaopt_hc12_free_run_result,
+          ERR);
+
+    double d = 1;
+    uint64_t nbytes[] = {1, 8, UINT64_MAX, (uint64_t)1 << 63};
+    for (int i = 0; i < 4; i++) I32("metaopt_hc12_func_data/NULL data", metaopt_hc12_func_data(h, NULL, nbytes[i]), ERR);
+    I32("metaopt_hc12_func_data/catalogue objective", metaopt_hc12_func_data(h, &d, 8), ERR);
+    I32("metaopt_hc12_func_data/0 bytes", metaopt_hc12_func_data(h, NULL, 0), ERR);
+    I32("metaopt_hc12_func_data_clean/catalogue objective", metaopt_hc12_func_data_clean(h), ERR);
+    STR("metaopt_hc12_profiler_output/profiler off", metaopt_hc12_profiler_output(h), ERR);
+    I32("metaopt_hc12_kernel_verbose/255", metaopt_hc12_kernel_verbose(h, 255), 0);
+    I32("metaopt_hc12_kernel_verbose/0", metaopt_hc12_kernel_verbose(h, 0), 0);
+    I32("metaopt_hc12_profiler_on/twice", metaopt_hc12_profiler_on(h), 0);
+    I32("metaopt_hc12_profiler_on/twice", metaopt_hc12_profiler_on(h), 0);
+    STR("metaopt_hc12_profiler_output/on", metaopt_hc12_profiler_output(h), 0);
+    STR("metaopt_hc12_info/live", metaopt_hc12_info(h), 0);
+}
+
+static void qap_args(void) {
+    float fdf[QN * QN];
+    double ddf[QN * QN];
+    int64_t big[QN * QN];
+    for (int i = 0; i < QN * QN; i++) fdf[i] = (float)g_df[i], ddf[i] = g_df[i], big[i] = g_df[i] ? INT64_MAX : 0;
+    QAP_NEW("metaopt_qap_params/NULL DF", metaopt_qap_params(2, QN, 1, NULL, "int32", 2, 0, 0), METAOPT_ERR_NULL_POINTER);
+    QAP_NEW("metaopt_qap_params/NULL type", metaopt_qap_params(2, QN, 1, g_df, NULL, 2, 0, 0), METAOPT_ERR_NULL_POINTER);
+    const char *types[] = {"", "int8", "INT32 ", "int32\n", g_bad_utf8[0], g_bad_utf8[1], g_long};
+    for (int i = 0; i < 7; i++) QAP_NEW("metaopt_qap_params/bad type", metaopt_qap_params(2, QN, 1, g_df, types[i], 2, 0, 0), ERR);
+    uint32_t sw[] = {0, 65, 0xFFFFFFFF};
+    for (int i = 0; i < 3; i++) QAP_NEW("metaopt_qap_params/bad swaps", metaopt_qap_params(sw[i], QN, 1, g_df, "int32", 2, 0, 0), ERR);
+    uint32_t ns[][2] = {{0, 1}, {1, 1}, {QN, 0}, {0xFFFFFFFF, 0xFFFFFFFF}, {0x10000, 0x10000}, {0xFFFFFFFF, 1}, {0x10000000, 0x10000000}};
+    for (int i = 0; i < 7; i++) {
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_qap_params/sizes %u x %u", ns[i][0], ns[i][1]);
+        QAP_NEW(label, metaopt_qap_params(2, ns[i][0], ns[i][1], g_df, "int32", 2, 0, 0), ERR);
+    }
+    uint32_t masks[] = {0, 4, 0xFFFFFFFF};
+    for (int i = 0; i < 3; i++) QAP_NEW("metaopt_qap_params/bad maskOrder", metaopt_qap_params(2, QN, 1, g_df, "int32", masks[i], 0, 0), ERR);
+    int32_t wins[][2] = {{-1, 0}, {INT32_MIN, 0}, {INT32_MAX, 0}, {0, -1}, {0, INT32_MAX}, {0, INT32_MIN}, {12, 0}};
+    for (int i = 0; i < 7; i++) {
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_qap_params/window %d %d", wins[i][0], wins[i][1]);
+        QAP_NEW(label, metaopt_qap_params(2, QN, 1, g_df, "int32", 2, wins[i][0], wins[i][1]), wins[i][1] < 0 ? ANY : ERR);
+    }
+    float fbad[4] = {NAN, INFINITY, -INFINITY, 1e38f};
+    for (int i = 0; i < 4; i++) {
+        fdf[1] = fbad[i];
+        QAP_NEW("metaopt_qap_params/float data", metaopt_qap_params(2, QN, 1, fdf, "float32", 2, 0, 0), i < 3 ? ERR : ANY);
+        ddf[1] = fbad[i];
+        QAP_NEW("metaopt_qap_params/double data", metaopt_qap_params(2, QN, 1, ddf, "float64", 2, 0, 0), i < 3 ? ERR : ANY);
+    }
+    int32_t diag[QN * QN];
+    memcpy(diag, g_df, sizeof diag);
+    diag[0] = 7;
+    QAP_NEW("metaopt_qap_params/nonzero diagonal", metaopt_qap_params(2, QN, 1, diag, "int32", 2, 0, 0), ERR);
+    QAP_NEW("metaopt_qap_params/int64 near overflow", metaopt_qap_params(2, QN, 1, big, "int64", 2, 0, 0), ANY);
+    int32_t negd[QN * QN];
+    for (int i = 0; i < QN * QN; i++) negd[i] = g_df[i] ? INT32_MIN : 0;
+    QAP_NEW("metaopt_qap_params/uint32 of INT32_MIN bits", metaopt_qap_params(2, QN, 1, negd, "uint32", 2, 0, 0), ANY);
+
+    QAP_NEW("metaopt_qap_params_ab/NULL A", metaopt_qap_params_ab(2, QN, 1, NULL, g_df, "int32", 2, 0, 0), METAOPT_ERR_NULL_POINTER);
+    QAP_NEW("metaopt_qap_params_ab/NULL B", metaopt_qap_params_ab(2, QN, 1, g_df, NULL, "int32", 2, 0, 0), METAOPT_ERR_NULL_POINTER);
+    QAP_NEW("metaopt_qap_params_ab/NULL type", metaopt_qap_params_ab(2, QN, 1, g_df, g_df, NULL, 2, 0, 0), METAOPT_ERR_NULL_POINTER);
+    for (int i = 0; i < 7; i++) QAP_NEW("metaopt_qap_params_ab/bad type", metaopt_qap_params_ab(2, QN, 1, g_df, g_df, types[i], 2, 0, 0), ERR);
+    for (int i = 0; i < 7; i++) {
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_qap_params_ab/sizes %u x %u", ns[i][0], ns[i][1]);
+        QAP_NEW(label, metaopt_qap_params_ab(2, ns[i][0], ns[i][1], g_df, g_df, "int32", 2, 0, 0), ERR);
+    }
+    fdf[1] = NAN;
+    QAP_NEW("metaopt_qap_params_ab/NaN", metaopt_qap_params_ab(2, QN, 1, fdf, fdf, "float", 2, 0, 0), ERR);
+    for (int i = 0; i < 3; i++) QAP_NEW("metaopt_qap_params_ab/bad swaps", metaopt_qap_params_ab(sw[i], QN, 1, g_df, g_df, "int32", 2, 0, 0), ERR);
+    for (int i = 0; i < 3; i++)
+        QAP_NEW("metaopt_qap_params_ab/bad maskOrder", metaopt_qap_params_ab(2, QN, 1, g_df, g_df, "int32", masks[i], 0, 0), ERR);
+
+    /* files */
+    QAP_NEW("metaopt_qap_params_from_file/NULL", metaopt_qap_params_from_file(NULL, 2, 2, 0, 0), METAOPT_ERR_NULL_POINTER);
+    char longpath[8192];
+    memset(longpath, 'a', sizeof longpath - 1);
+    longpath[0] = '/';
+    longpath[sizeof longpath - 1] = 0;
+    const char *paths[] = {"", "/", "/nonexistent/x.dat", "/dev/null", "/proc/self/status", longpath, g_bad_utf8[0], g_bad_utf8[2], g_tmp};
+    for (int i = 0; i < 9; i++) QAP_NEW("metaopt_qap_params_from_file/bad path", metaopt_qap_params_from_file(paths[i], 2, 2, 0, 0), ERR);
+    struct {
+        const char *name, *text;
+    } dats[] = {
+        {"empty.dat", ""},
+        {"words.dat", "hello world\n"},
+        {"neg.dat", "-3\n"},
+        {"zero.dat", "0\n"},
+        {"short.dat", "3\n0 1 2\n"},
+        {"huge_n.dat", "4294967295\n1 2 3\n"},
+        {"big_n.dat", "100000\n1 2 3\n"},
+        {"n70000.dat", "70000\n"},
+        {"overflow.dat", "3\n99999999999999999999999 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n"},
+        {"float.dat", "2\n0 1.5\n1 0\n0 1\n1 0\n"},
+        {"nul.dat", "2\n0\0 1\n1 0\n0 1\n1 0\n"},
+        {"latin1.dat", "2\n0 \xe9\n1 0\n0 1\n1 0\n"},
+        {"extra.dat", "2\n0 1\n1 0\n0 1\n1 0\n5 5 5\n"},
+    };
+    for (size_t i = 0; i < sizeof dats / sizeof dats[0]; i++) {
+        size_t len = strcmp(dats[i].name, "nul.dat") == 0 ? 20 : strlen(dats[i].text);
+        const char *p = write_tmp(dats[i].name, dats[i].text, len);
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_qap_params_from_file/malformed %s", dats[i].name);
+        QAP_NEW(label, metaopt_qap_params_from_file(p, 2, 2, 0, 0), strcmp(dats[i].name, "extra.dat") == 0 ? ANY : ERR);
+    }
+    char chr[512];
+    snprintf(chr, sizeof chr, "%s/qaplib/chr12a.dat", g_data_dir);
+    for (int i = 0; i < 3; i++) QAP_NEW("metaopt_qap_params_from_file/bad swaps", metaopt_qap_params_from_file(chr, sw[i], 2, 0, 0), ERR);
+    for (int i = 0; i < 3; i++)
+        QAP_NEW("metaopt_qap_params_from_file/bad maskOrder", metaopt_qap_params_from_file(chr, 2, masks[i], 0, 0), ERR);
+    /* chr12a with 2 swaps: 4 parameters of 4 bits, so {12, 0} is a good window */
+    for (int i = 0; i < 7; i++)
+        QAP_NEW("metaopt_qap_params_from_file/window", metaopt_qap_params_from_file(chr, 2, 2, wins[i][0], wins[i][1]),
+                wins[i][1] < 0 || wins[i][0] == 12 ? ANY : ERR);
+
+    /* the live instance */
+    MetaoptQapInstance *h = g_qap;
+    int32_t be[][2] = {{-1, 0}, {2, 0}, {INT32_MAX, 0}, {1, -1}, {1, 2}, {0, INT32_MIN}};
+    for (int i = 0; i < 6; i++) I32("metaopt_qap_set_backend/bad", metaopt_qap_set_backend(h, be[i][0], be[i][1]), ERR);
+    I32("metaopt_qap_set_backend/cpu full", metaopt_qap_set_backend(h, 1, 1), 0);
+    I32("metaopt_qap_set_max_iterations/0", metaopt_qap_set_max_iterations(h, 0), ERR);
+    I32("metaopt_qap_set_max_iterations/max", metaopt_qap_set_max_iterations(h, 0xFFFFFFFF), 0);
+    I32("metaopt_qap_info/NULL out", metaopt_qap_info(h, NULL), METAOPT_ERR_NULL_POINTER);
+    MetaoptQapInfo info;
+    I32("metaopt_qap_info/live", metaopt_qap_info(h, &info), 0);
+    VOID("metaopt_tabu_default_options/value", (void)metaopt_tabu_default_options());
+    I32("metaopt_qap_set_tabu_options/before a list", metaopt_qap_set_tabu_options(h, &(MetaoptTabuOptions){0, 0, 0, 10, 10}), ERR);
+    I32("metaopt_qap_set_tabu_options/NULL", metaopt_qap_set_tabu_options(h, NULL), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_qap_init_tabu_list/huge", metaopt_qap_init_tabu_list(h, 0xFFFFFFFF), ANY);
+    I32("metaopt_qap_init_tabu_list/4", metaopt_qap_init_tabu_list(h, 4), 0);
+    MetaoptTabuOptions to[4];
+    for (int i = 0; i < 4; i++) to[i] = metaopt_tabu_default_options();
+    to[0].max_iterations = 0;
+    to[1].max_no_improve = 0;
+    to[2].has_activation_limit = 1, to[2].activation_limit = NAN;
+    to[3].max_iterations = 20, to[3].max_no_improve = 5, to[3].aspiration = 255;
+    for (int i = 0; i < 4; i++) I32("metaopt_qap_set_tabu_options/hostile", metaopt_qap_set_tabu_options(h, &to[i]), i < 3 ? ERR : 0);
+    /* run */
+    uint16_t orders[][QN] = {{0, 0, 0, 0, 0}, {0, 1, 2, 3, 5}, {0xFFFF, 1, 2, 3, 4}, {4, 3, 2, 1, 0}};
+    for (int i = 0; i < 4; i++)
+        OWNED("metaopt_qap_run/initOrder", MetaoptQapRunResult, metaopt_qap_run(h, orders[i], NULL), metaopt_qap_free_run_result,
+              i < 3 ? ERR : 0);
+    uint32_t ks[][4] = {{0xFFFFFFFF, 0, 0, 0}, {8, 0, 0, 0}, {0x80000000u, 1, 2, 3}, {1, 2, 3, 4}};
+    for (int i = 0; i < 4; i++)
+        OWNED("metaopt_qap_run/initK", MetaoptQapRunResult, metaopt_qap_run(h, NULL, ks[i]), metaopt_qap_free_run_result,
+              i < 3 ? ERR : ANY);
+    VOID("metaopt_qap_free_run_result/NULL", metaopt_qap_free_run_result(NULL));
+    MetaoptQapRunResult zr;
+    memset(&zr, 0, sizeof zr);
+    VOID("metaopt_qap_free_run_result/zeroed", metaopt_qap_free_run_result(&zr));
+    /* solve */
+    VOID("metaopt_qap_default_solve_options/value", (void)metaopt_qap_default_solve_options());
+    OWNED("metaopt_qap_solve/NULL opts", MetaoptQapSolveResult, metaopt_qap_solve(h, NULL), metaopt_qap_free_solve_result,
+          METAOPT_ERR_NULL_POINTER);
+    MetaoptQapSolveOptions so[12];
+    for (int i = 0; i < 12; i++) {
+        so[i] = metaopt_qap_default_solve_options();
+        so[i].runs = 2;
+    }
+    so[0].runs = 0;
+    so[1].time_limit_s = NAN;
+    so[2].start = 4;
+    so[3].start = -1;
+    so[4].start = METAOPT_QAP_START_GIVEN; /* NULL start_order */
+    so[5].start = METAOPT_QAP_START_GIVEN, so[5].start_order = orders[0];
+    so[6].start = METAOPT_QAP_START_GLB; /* not from a file */
+    so[7].restart = 2;
+    so[8].restart = INT32_MIN;
+    so[9].has_target = 1, so[9].target = NAN;
+    so[10].time_limit_s = -INFINITY;
+    so[11].start = METAOPT_QAP_START_GIVEN, so[11].start_order = orders[3], so[11].has_target = 255, so[11].target = -INFINITY;
+    int se[12] = {ERR, ERR, ERR, ERR, METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ERR, ANY, 0, ANY};
+    for (int i = 0; i < 12; i++)
+        OWNED("metaopt_qap_solve/hostile options", MetaoptQapSolveResult, metaopt_qap_solve(h, &so[i]), metaopt_qap_free_solve_result,
+              se[i]);
+    MetaoptStopToken *req = requested_token();
+    MetaoptQapSolveOptions inf = metaopt_qap_default_solve_options();
+    inf.runs = 0;
+    inf.time_limit_s = INFINITY;
+    inf.stop_token = req;
+    OWNED("metaopt_qap_solve/no limit but infinity, requested token", MetaoptQapSolveResult, metaopt_qap_solve(h, &inf),
+          metaopt_qap_free_solve_result, ERR_OR_INTR);
+    inf.runs = 0xFFFFFFFF;
+    inf.time_limit_s = 1e300;
+    OWNED("metaopt_qap_solve/huge budgets, requested token", MetaoptQapSolveResult, metaopt_qap_solve(h, &inf),
+          metaopt_qap_free_solve_result, ERR_OR_INTR);
+    VOID("metaopt_qap_free_solve_result/NULL", metaopt_qap_free_solve_result(NULL));
+    MetaoptQapSolveResult zso;
+    memset(&zso, 0, sizeof zso);
+    VOID("metaopt_qap_free_solve_result/zeroed", metaopt_qap_free_solve_result(&zso));
+    /* tabu search */
+    VOID("metaopt_qap_ts_default_options/value", (void)metaopt_qap_ts_default_options());
+    MetaoptQapTsOptions t[16];
+    for (int i = 0; i < 16; i++) {
+        t[i] = metaopt_qap_ts_default_options();
+        t[i].chains = 2;
+        t[i].max_iterations = 20;
+        t[i].launch_iterations = 10;
+    }
+    t[0].chains = 0;
+    t[1].launch_iterations = 0;
+    t[2].max_iterations = 0, t[2].time_limit_s = 0;
+    t[3].tenure = 2;
+    t[4].tenure = -1;
+    t[5].stagnation = -2;
+    t[6].stagnation = INT64_MIN;
+    t[7].perturbation_min = 5, t[7].perturbation_max = 2;
+    t[8].starts_count = 1; /* NULL starts */
+    t[9].starts_count = 3, t[9].starts = &orders[0][0]; /* more than chains, and not permutations */
+    t[10].starts_count = 1, t[10].starts = &orders[1][0];
+    t[11].time_limit_s = NAN;
+    t[12].has_target = 1, t[12].target = NAN;
+    t[13].perturbation_min = 0xFFFFFFFF, t[13].perturbation_max = 0xFFFFFFFF;
+    t[14].elite_size = 0xFFFFFFFF, t[14].aspiration_horizon = 0xFFFFFFFF, t[14].stagnation = INT64_MAX;
+    t[15].starts_count = 1, t[15].starts = &orders[3][0], t[15].seed = UINT64_MAX;
+    int te[16] = {ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ANY, ANY, ANY, 0};
+    for (int i = 0; i < 16; i++) {
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_qap_ts_solve/hostile options %d", i);
+        if ((i == 13 || i == 14) && !guard(label)) continue;
+        OWNED(label, MetaoptQapTsSolveResult, metaopt_qap_ts_solve(h, &t[i]), metaopt_qap_ts_free_solve_result, te[i]);
+    }
+    MetaoptQapTsOptions tb = metaopt_qap_ts_default_options();
+    tb.max_iterations = UINT64_MAX;
+    tb.launch_iterations = 0xFFFFFFFF;
+    tb.time_limit_s = INFINITY;
+    tb.stop_token = req;
+    OWNED("metaopt_qap_ts_solve/huge budgets, requested token", MetaoptQapTsSolveResult, metaopt_qap_ts_solve(h, &tb),
+          metaopt_qap_ts_free_solve_result, ERR_OR_INTR);
+    tb.chains = 0xFFFFFFFF;
+    if (guard("metaopt_qap_ts_solve/4294967295 chains, requested token"))
+        OWNED("metaopt_qap_ts_solve/4294967295 chains, requested token", MetaoptQapTsSolveResult, metaopt_qap_ts_solve(h, &tb),
+              metaopt_qap_ts_free_solve_result, ERR_OR_INTR);
+    if (!g_valgrind)
+        OWNED("metaopt_qap_ts_solve/NULL options (the defaults)", MetaoptQapTsSolveResult, metaopt_qap_ts_solve(h, NULL),
+              metaopt_qap_ts_free_solve_result, 0);
+    VOID("metaopt_qap_ts_free_solve_result/NULL", metaopt_qap_ts_free_solve_result(NULL));
+    MetaoptQapTsSolveResult zt;
+    memset(&zt, 0, sizeof zt);
+    VOID("metaopt_qap_ts_free_solve_result/zeroed", metaopt_qap_ts_free_solve_result(&zt));
+    metaopt_stop_token_free(req);
+    I32("metaopt_qap_init_tabu_list/off", metaopt_qap_init_tabu_list(h, 0), 0);
+}
+
+static void sat_args(void) {
+    SAT_NEW("metaopt_sat_parse/NULL", metaopt_sat_parse(NULL), METAOPT_ERR_NULL_POINTER);
+    const char *paths[] = {"", "/", "/nonexistent.cnf", "/dev/null", g_bad_utf8[0], g_bad_utf8[3], g_long, g_tmp};
+    for (int i = 0; i < 8; i++) SAT_NEW("metaopt_sat_parse/bad path", metaopt_sat_parse(paths[i]), ERR);
+    struct {
+        const char *name, *text;
+        int expect;
+    } cnfs[] = {
+        {"a.cnf", "", ERR},
+        {"b.cnf", "p cnf 4294967295 1\n1 0\n", ERR},
+        {"c.cnf", "p cnf 3 4294967295\n1 0\n", ERR},
+        {"d.cnf", "p cnf -1 2\n1 0\n", ERR},
+        {"e.cnf", "p cnf 3 1\n5 0\n", ERR},
+        {"f.cnf", "p cnf 3 1\n-2147483648 0\n", ERR},
+        {"g.cnf", "p cnf 3 1\n99999999999999999999 0\n", ERR},
+        {"h.cnf", "p cnf 3 1\n1 \xff 0\n", ERR},
+        {"i.cnf", "p cnf 3 2\n1 0\n", ERR},
+        {"j.cnf", "p dnf 3 1\n1 0\n", ERR},
+        {"k.cnf", "p cnf 3 1\n1 2", ANY},
+        {"l.cnf", "p cnf 0 0\n", ANY},
+        {"m.cnf", "p cnf 2147483648 1\n1 0\n", ERR},
+        {"n.cnf", "p cnf 3 1\n0\n", ERR},
+    };
+    for (size_t i = 0; i < sizeof cnfs / sizeof cnfs[0]; i++) {
+        const char *p = write_tmp(cnfs[i].name, cnfs[i].text, strlen(cnfs[i].text));
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_sat_parse/malformed %s", cnfs[i].name);
+        SAT_NEW(label, metaopt_sat_parse(p), cnfs[i].expect);
+    }
+    int32_t l1[] = {1, 0}, lmin[] = {INT32_MIN, 0}, lmax[] = {INT32_MAX, 0}, lbig[] = {4, 0}, lnoz[] = {1, 2}, lempty[] = {1, 0, 0};
+    SAT_NEW("metaopt_sat_from_clauses/NULL literals", metaopt_sat_from_clauses(3, NULL, 3), METAOPT_ERR_NULL_POINTER);
+    SAT_NEW("metaopt_sat_from_clauses/NULL, huge length", metaopt_sat_from_clauses(3, NULL, UINT64_MAX), ERR);
+    SAT_NEW("metaopt_sat_from_clauses/NULL, 0", metaopt_sat_from_clauses(3, NULL, 0), ANY);
+    SAT_NEW("metaopt_sat_from_clauses/no variables", metaopt_sat_from_clauses(0, l1, 2), ERR);
+    SAT_NEW("metaopt_sat_from_clauses/INT32_MIN literal", metaopt_sat_from_clauses(3, lmin, 2), ERR);
+    SAT_NEW("metaopt_sat_from_clauses/INT32_MAX literal", metaopt_sat_from_clauses(3, lmax, 2), ERR);
+    SAT_NEW("metaopt_sat_from_clauses/literal out of range", metaopt_sat_from_clauses(3, lbig, 2), ERR);
+    SAT_NEW("metaopt_sat_from_clauses/no final 0", metaopt_sat_from_clauses(3, lnoz, 2), ERR);
+    SAT_NEW("metaopt_sat_from_clauses/empty clause", metaopt_sat_from_clauses(3, lempty, 3), ERR);
+    SAT_NEW("metaopt_sat_from_clauses/INT32_MIN with 2^31 vars", metaopt_sat_from_clauses(0x80000000u, lmin, 2), ERR);
+    if (guard("metaopt_sat_from_clauses/4294967295 variables"))
+        SAT_NEW("metaopt_sat_from_clauses/4294967295 variables", metaopt_sat_from_clauses(0xFFFFFFFF, l1, 2), ANY);
+
+    MetaoptSatInstance *h = g_sat;
+    I32("metaopt_sat_words_per_assignment/live", metaopt_sat_words_per_assignment(h), 0);
+    uint32_t a[2] = {0, 7}, high[1] = {0xFFFFFFF8u};
+    OWNED("metaopt_sat_evaluate/NULL", MetaoptSatEvalResult, metaopt_sat_evaluate(h, NULL, 1, 1), metaopt_sat_free_eval_result,
+          METAOPT_ERR_NULL_POINTER);
+    OWNED("metaopt_sat_evaluate/NULL, huge count", MetaoptSatEvalResult, metaopt_sat_evaluate(h, NULL, 0xFFFFFFFF, 1),
+          metaopt_sat_free_eval_result, ERR);
+    OWNED("metaopt_sat_evaluate/count 0", MetaoptSatEvalResult, metaopt_sat_evaluate(h, a, 0, 1), metaopt_sat_free_eval_result, ERR);
+    OWNED("metaopt_sat_evaluate/bits past the last variable", MetaoptSatEvalResult, metaopt_sat_evaluate(h, high, 1, 1),
+          metaopt_sat_free_eval_result, ERR);
+    OWNED("metaopt_sat_evaluate/bits past the last variable, device", MetaoptSatEvalResult, metaopt_sat_evaluate(h, high, 1, 0),
+          metaopt_sat_free_eval_result, ERR);
+    OWNED("metaopt_sat_evaluate/use_cpu 255", MetaoptSatEvalResult, metaopt_sat_evaluate(h, a, 2, 255), metaopt_sat_free_eval_result, 0);
+    OWNED("metaopt_sat_evaluate/device", MetaoptSatEvalResult, metaopt_sat_evaluate(h, a, 2, 0), metaopt_sat_free_eval_result, 0);
+    VOID("metaopt_sat_free_eval_result/NULL", metaopt_sat_free_eval_result(NULL));
+    MetaoptSatEvalResult zev;
+    memset(&zev, 0, sizeof zev);
+    VOID("metaopt_sat_free_eval_result/zeroed", metaopt_sat_free_eval_result(&zev));
+    VOID("metaopt_sat_default_solve_options/value", (void)metaopt_sat_default_solve_options());
+    OWNED("metaopt_sat_solve/NULL opts", MetaoptSatSolveResult, metaopt_sat_solve(h, NULL), metaopt_sat_free_solve_result, ERR);
+    MetaoptSatSolveOptions so[12];
+    for (int i = 0; i < 12; i++) {
+        so[i] = metaopt_sat_default_solve_options();
+        so[i].runs = 1;
+        so[i].time_limit_s = 5;
+    }
+    so[0].mask_order = 0;
+    so[1].mask_order = 3;
+    so[2].mask_order = 0xFFFFFFFF;
+    so[3].tabu_length = 0xFFFFFFFF;
+    so[4].tabu_max_iterations = 0;
+    so[5].tabu_max_no_improve = 0;
+    so[6].runs = 0, so[6].time_limit_s = 0;
+    so[7].time_limit_s = NAN;
+    so[8].time_limit_s = -1;
+    so[9].time_limit_s = 1e300;
+    so[10].time_limit_s = INFINITY;
+    so[11].tenure = 0xFFFFFFFF, so[11].seed = UINT64_MAX, so[11].tabu_length = 0;
+    int se[12] = {ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, 0};
+    for (int i = 0; i < 12; i++)
+        OWNED("metaopt_sat_solve/hostile options", MetaoptSatSolveResult, metaopt_sat_solve(h, &so[i]), metaopt_sat_free_solve_result,
+              se[i]);
+    MetaoptSatParseResult empty = metaopt_sat_from_clauses(3, NULL, 0);
+    if (empty.error_code == 0) {
+        MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+        o.runs = 1;
+        OWNED("metaopt_sat_solve/no clauses", MetaoptSatSolveResult, metaopt_sat_solve(empty.instance, &o), metaopt_sat_free_solve_result,
+              ERR);
+        uint32_t z = 0;
+        OWNED("metaopt_sat_evaluate/no clauses", MetaoptSatEvalResult, metaopt_sat_evaluate(empty.instance, &z, 1, 1),
+              metaopt_sat_free_eval_result, ANY);
+        metaopt_sat_free(empty.instance);
+    }
+    metaopt_pointer_free(empty.error_message);
+    VOID("metaopt_sat_free_solve_result/NULL", metaopt_sat_free_solve_result(NULL));
+    MetaoptSatSolveResult zs;
+    memset(&zs, 0, sizeof zs);
+    VOID("metaopt_sat_free_solve_result/zeroed", metaopt_sat_free_solve_result(&zs));
+}
+
+static void results(void) {
+    VOID("metaopt_pointer_free/NULL", metaopt_pointer_free(NULL));
+    MetaoptInt32Result r = metaopt_device_set_number(-5);
+    VOID("metaopt_pointer_free/a message", metaopt_pointer_free(r.error_message));
+    VOID("metaopt_double_array_free_result/NULL", metaopt_double_array_free_result(NULL));
+    MetaoptDoubleArrayResult z;
+    memset(&z, 0, sizeof z);
+    VOID("metaopt_double_array_free_result/zeroed", metaopt_double_array_free_result(&z));
+    MetaoptDoubleArrayResult b = metaopt_de_bests_fitness(g_de);
+    VOID("metaopt_double_array_free_result/first", metaopt_double_array_free_result(&b));
+    VOID("metaopt_double_array_free_result/double free", metaopt_double_array_free_result(&b));
+    MetaoptDoubleArrayResult e = metaopt_de_best(g_de, 99);
+    VOID("metaopt_double_array_free_result/an error", metaopt_double_array_free_result(&e));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* tokens, metaopt_interrupt and concurrent calls                                              */
+
+static int g_loops = 300;
+
+static void *token_hammer(void *arg) {
+    MetaoptStopToken *t = arg;
+    for (int i = 0; i < g_loops; i++) {
+        MetaoptInt32Result r = i % 2 ? metaopt_stop_token_request(t) : metaopt_stop_token_reset(t);
+        if (r.error_code != 0 && r.error_code != METAOPT_ERR_BUSY) {
+            fprintf(stderr, "hostile: FAIL token hammer: code %d\n", r.error_code);
+            g_failures++; /* racy but only on failure */
+        }
+        metaopt_pointer_free(r.error_message);
+        (void)metaopt_stop_token_is_requested(t);
+        atomic_fetch_add(&g_calls, 3);
+    }
+    return NULL;
+}
+
+typedef struct {
+    int kind;
+    void *h;
+    MetaoptStopToken *token;
+    int code;
+    char *msg; /* the call's message, checked by the main thread */
+} Runner;
+
+/* a long call on one handle, ended by its stop token */
+static void *long_call(void *arg) {
+    Runner *r = arg;
+    switch (r->kind) {
+    case 0: {
+        MetaoptDeStop s = metaopt_de_default_stop();
+        s.time_limit = 60;
+        s.stop_token = r->token;
+        MetaoptDeRunResult x = metaopt_de_run(r->h, &s);
+        r->code = x.error_code;
+        r->msg = x.error_message;
+        x.error_message = NULL;
+        metaopt_de_free_run_result(&x);
+        break;
+    }
+    case 1: {
+        MetaoptHc12RunOptions o = metaopt_hc12_default_run_options();
+        o.runs = 0xFFFFFFF;
+        o.stop_token = r->token;
+        MetaoptHc12RunResult x = metaopt_hc12_run(r->h, &o);
+        r->code = x.error_code;
+        r->msg = x.error_message;
+        x.error_message = NULL;
+        metaopt_hc12_free_run_result(&x);
+        break;
+    }
+    case 2: {
+        MetaoptQapSolveOptions o = metaopt_qap_default_solve_options();
+        o.runs = 0;
+        o.time_limit_s = 60;
+        o.stop_token = r->token;
+        MetaoptQapSolveResult x = metaopt_qap_solve(r->h, &o);
+        r->code = x.error_code;
+        r->msg = x.error_message;
+        x.error_message = NULL;
+        metaopt_qap_free_solve_result(&x);
+        break;
+    }
+    default: {
+        MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+        o.runs = 0;
+        o.time_limit_s = 60;
+        o.stop_token = r->token;
+        MetaoptSatSolveResult x = metaopt_sat_solve(r->h, &o);
+        r->code = x.error_code;
+        r->msg = x.error_message;
+        x.error_message = NULL;
+        metaopt_sat_free_solve_result(&x);
+        break;
+    }
+    }
+    return NULL;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* waits until the handle answers busy (the long call holds it); 0 if it never does */
+static int wait_busy(const Wrapper *probe, void *h) {
+    for (int i = 0; i < 3000; i++) {
+        g_msg = NULL;
+        int c = probe->call(h);
+        metaopt_pointer_free(g_msg);
+        g_msg = NULL;
+        if (c == METAOPT_ERR_BUSY) return 1;
+        sleep_ms(10);
+    }
+    return 0;
+}
+
+static void concurrent(int kind, void *h, const Wrapper *probe) {
+    Runner r = {kind, h, metaopt_stop_token_create(), -1, NULL};
+    pthread_t th;
+    g_label = "concurrent: starting a long call";
+    alarm(g_alarm * 2);
+    pthread_create(&th, NULL, long_call, &r);
+    int busy = wait_busy(probe, h);
+    alarm(0);
+    if (!busy) fail(probe->name, "the long call of kind %d never held its handle", NULL, kind);
+    for (size_t i = 0; i < NWRAP; i++) {
+        if (WRAPPERS[i].kind != kind) continue;
+        with_handle(&WRAPPERS[i], h, "concurrent with a running call", busy ? OK_OR_BUSY : ANY);
+    }
+    begin("metaopt_stop_token_request/stops the running call");
+    MetaoptInt32Result q = metaopt_stop_token_request(r.token);
+    end();
+    check("metaopt_stop_token_request/stops the running call", q.error_code, q.error_message, 0);
+    g_label = "concurrent: joining the stopped call";
+    alarm(g_alarm);
+    pthread_join(th, NULL);
+    alarm(0);
+    int want = busy ? METAOPT_INTERRUPTED : ANY;
+    check(kind == 0 ? "metaopt_de_run/stopped by its token" : kind == 1 ? "metaopt_hc12_run/stopped by its token"
+          : kind == 2 ? "metaopt_qap_solve/stopped by its token" : "metaopt_sat_solve/stopped by its token",
+          r.code, r.msg, r.code == 0 ? 0 : want);
+    metaopt_stop_token_free(r.token);
+}
+
+static void tokens_and_concurrency(void) {
+    /* token basics and its bad uses */
+    for (int i = 0; i < 50; i++) {
+        begin("metaopt_stop_token_create/many");
+        MetaoptStopToken *t = metaopt_stop_token_create();
+        end();
+        if (!t) fail("metaopt_stop_token_create", "NULL (%d)", NULL, i);
+        I32("metaopt_stop_token_reset/fresh", metaopt_stop_token_reset(t), 0);
+        I32("metaopt_stop_token_request/twice", metaopt_stop_token_request(t), 0);
+        I32("metaopt_stop_token_request/twice", metaopt_stop_token_request(t), 0);
+        begin("metaopt_stop_token_is_requested/live");
+        uint8_t q = metaopt_stop_token_is_requested(t);
+        end();
+        if (q != 1) fail("metaopt_stop_token_is_requested/live", "returned %d", NULL, q);
+        free_any(4, t, "after use");
+    }
+    /* two threads requesting and resetting one token */
+    MetaoptStopToken *t = metaopt_stop_token_create();
+    pthread_t a, b;
+    g_label = "token hammer";
+    alarm(g_alarm * 2);
+    pthread_create(&a, NULL, token_hammer, t);
+    pthread_create(&b, NULL, token_hammer, t);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    alarm(0);
+    note_fn("metaopt_stop_token_is_requested");
+    metaopt_stop_token_free(t);
+
+    /* metaopt_interrupt with nothing running: later calls run normally */
+    VOID("metaopt_interrupt/nothing running", metaopt_interrupt());
+    VOID("metaopt_interrupt/nothing running", metaopt_interrupt());
+    MetaoptDeStop s = metaopt_de_default_stop();
+    s.generations = 2;
+    OWNED("metaopt_de_run/after metaopt_interrupt", MetaoptDeRunResult, metaopt_de_run(g_de, &s), metaopt_de_free_run_result, 0);
+
+    /* a call whose token is freed while it runs keeps its own reference; metaopt_interrupt from
+     * another thread stops it */
+    MetaoptDeInstance *slow = new_de(callback(cb_slow, NULL));
+    Runner r = {0, slow, metaopt_stop_token_create(), -1, NULL};
+    pthread_t th;
+    atomic_store(&g_started, 0);
+    g_label = "concurrent: DE run with a freed token";
+    alarm(g_alarm * 2);
+    pthread_create(&th, NULL, long_call, &r);
+    while (!atomic_load(&g_started)) sleep_ms(1);
+    sleep_ms(20);
+    alarm(0);
+    free_any(4, r.token, "while a call carries it");
+    VOID("metaopt_de_free/while running (deferred)", metaopt_de_free(slow));
+    STR("metaopt_de_info/free pending", metaopt_de_info(slow), ANY);
+    VOID("metaopt_interrupt/stops a running call", metaopt_interrupt());
+    g_label = "concurrent: join after metaopt_interrupt";
+    alarm(g_alarm);
+    pthread_join(th, NULL);
+    alarm(0);
+    check("metaopt_de_run/stopped by metaopt_interrupt", r.code, r.msg, r.code == 0 ? 0 : METAOPT_INTERRUPTED);
+    STR("metaopt_de_info/freed after its call", metaopt_de_info(slow), METAOPT_ERR_INVALID_ARGUMENT);
+
+    /* every function of a kind called while a long call holds the handle: busy or success */
+    MetaoptDeInstance *de = new_de(callback(cb_slow, NULL));
+    concurrent(0, de, &WRAPPERS[7] /* de_info */);
+    metaopt_de_free(de);
+    concurrent(2, g_qap, &WRAPPERS[21] /* qap_info */);
+    {
+        concurrent(1, g_hc12, &WRAPPERS[16] /* hc12_info */);
+        /* an unsatisfiable formula (x1, not x1) keeps sat_solve busy until its token stops it */
+        int32_t unsat[] = {1, 0, -1, 0};
+        MetaoptSatParseResult u = metaopt_sat_from_clauses(1, unsat, 4);
+        require(u.error_code == 0, "metaopt_sat_from_clauses");
+        concurrent(3, u.instance, &WRAPPERS[25] /* sat_words */);
+        metaopt_sat_free(u.instance);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    install_handlers();
+    if (argc > 1) g_data_dir = argv[1];
+    g_valgrind = argc > 2 && strcmp(argv[2], "--valgrind") == 0;
+    if (g_valgrind) g_alarm = 600, g_loops = 40;
+    snprintf(g_tmp, sizeof g_tmp, "/tmp/metaopt-hostile-XXXXXX");
+    require(mkdtemp(g_tmp) != NULL, "mkdtemp");
+    g_long = malloc((1 << 20) + 1);
+    require(g_long != NULL, "malloc");
+    memset(g_long, 'A', 1 << 20);
+    g_long[1 << 20] = 0;
+    for (int i = 0; i < QN; i++)
+        for (int j = 0; j < QN; j++) g_df[i * QN + j] = i == j ? 0 : i > j ? (i + j) % 4 + 1 : (i * j) % 5 + 1;
+
+    const char *only = getenv("HOSTILE_ONLY");
+    g_de = new_de(catalogue("F1"));
+    g_qap = new_qap();
+    g_hc12 = new_hc12(catalogue("F1"));
+    g_sat = new_sat();
+    g_token = metaopt_stop_token_create();
+    g_de_for_token = g_de, g_qap_for_token = g_qap, g_sat_for_token = g_sat, g_hc12_for_token = g_hc12;
+    if (!only) {
+        versions();
+        devices();
+        bad_handles();
+        freed_handles();
+        results();
+    }
+    de_args();
+    hc12_args();
+    qap_args();
+    sat_args();
+    if (!only) {
+        tokens_and_concurrency();
+        /* the device layer reset under live handles: they keep their contexts */
+        I32("metaopt_device_reset/under live handles", metaopt_device_reset(), 0);
+        I32("metaopt_device_reset/twice", metaopt_device_reset(), 0);
+        STR("metaopt_hc12_info/after metaopt_device_reset", metaopt_hc12_info(g_hc12), 0);
+        MetaoptHc12RunOptions o = metaopt_hc12_default_run_options();
+        o.max_iterations = 3;
+        OWNED("metaopt_hc12_run/after metaopt_device_reset", MetaoptHc12RunResult, metaopt_hc12_run(g_hc12, &o),
+              metaopt_hc12_free_run_result, ANY);
+        I32("metaopt_qap_set_backend/device after metaopt_device_reset", metaopt_qap_set_backend(g_qap, 0, 0), ANY);
+    }
+    metaopt_de_free(g_de);
+    metaopt_qap_free(g_qap);
+    metaopt_hc12_free(g_hc12);
+    metaopt_sat_free(g_sat);
+    metaopt_stop_token_free(g_token);
+    free(g_long);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
+    if (system(cmd) != 0) fprintf(stderr, "hostile: could not remove %s\n", g_tmp);
+
+    for (int i = 0; i < g_nfn; i++) printf("hostile: covered %s %ld\n", g_fn[i], g_fn_calls[i]);
+    printf("hostile: calls=%ld failures=%ld known=%ld\n", (long)atomic_load(&g_calls), g_failures, g_known);
+    return g_failures ? 1 : 0;
+}
