@@ -197,9 +197,10 @@ def test_stop_tokens_in_every_solver():
         r = metaopt.minimize("F1", [(-100, 100)] * 5, maxiter=10**12, tol=0, stop_token=token)
         assert r.stop == "interrupted" and r.status == 3 and not r.success and r.nit > 0 and np.isfinite(r.fun)
         token.reset()
-        metaopt.minimize("F6", [(-5, 5)] * 30, method="hc12", runs=1)  # builds the kernels
-        request_later(token, 0.5)
-        r = metaopt.minimize("F6", [(-5, 5)] * 30, method="hc12", runs=10**6, tol=0, stop_token=token)
+        # requested once the first run has ended (a timer could fire before any run ends on a
+        # loaded machine, leaving no best to check)
+        r = metaopt.minimize("F6", [(-5, 5)] * 30, method="hc12", runs=10**6, tol=0, stop_token=token,
+                             callback=lambda intermediate_result: token.request())
         assert r.stop == "interrupted" and not r.success and np.isfinite(r.fun)
 
 
