@@ -951,6 +951,12 @@ impl ReferenceFixture {
     /// Reads the fixture format of `scripts/mpmath_reference.py`.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_path_buf(), source: e })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses the text of a fixture as [`ReferenceFixture::load`] reads it; `path` only labels
+    /// errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Self> {
         let bad = |line: usize, msg: String| Error::parse(path, line, msg);
         let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
         let mut header = |key: &str| -> Result<(usize, Vec<String>)> {
