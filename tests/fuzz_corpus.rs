@@ -10,7 +10,7 @@ mod drivers;
 use std::path::{Path, PathBuf};
 
 /// Mutated inputs per target (`METAOPT_FUZZ_MUTATIONS` overrides).
-const MUTATIONS: usize = 3000;
+const MUTATIONS: usize = 20_000;
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
