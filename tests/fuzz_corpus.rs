@@ -87,7 +87,7 @@ fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
     v
 }
 
-fn run_target(name: &str, driver: fn(&[u8])) {
+fn run_target(name: &str, driver: drivers::Driver) {
     let files = corpus(name);
     for (path, data) in &files {
         if std::panic::catch_unwind(|| driver(data)).is_err() {

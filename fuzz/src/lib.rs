@@ -21,9 +21,12 @@ use metaopt::problem::qap::{
 };
 use metaopt::problem::sat::{parse_assignments, Assignment, Cnf, MAX_VARS};
 
+/// A driver: one input, checked; a panic is a crash.
+pub type Driver = fn(&[u8]);
+
 /// Every target: (name, driver). The name is the libFuzzer target (`fuzz/fuzz_targets/<name>.rs`)
 /// and the folder of its seed corpus (`fuzz/corpus/<name>/`).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Driver)] = &[
     ("qap_dat", qap_dat),
     ("qap_sln", qap_sln),
     ("qap_bks_csv", qap_bks_csv),
