@@ -11,6 +11,7 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the library (libmetaopt.so.X.Y.Z, SONAME
 #                libmetaopt.so.X), include/metaopt.h, metaopt.pc and the metaopt binary
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]  removes what install installed
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS=...]  libFuzzer over every file reader (fuzz/README.md)
 
 CARGO ?= cargo
 BIN := target/release/metaopt
@@ -42,7 +43,7 @@ VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 SONAME := libmetaopt.so.$(VERSION_MAJOR)
 LIB_FILE := libmetaopt.so.$(VERSION)
 
-.PHONY: all deps build release run test test-python test-octave bench clippy doc install uninstall clean help
+.PHONY: all deps build release run test test-python test-octave bench clippy doc install uninstall clean help fuzz
 
 all: build
 
@@ -97,6 +98,24 @@ uninstall:
 release:
 	$(CARGO) build --release
 
+# The fuzz targets (fuzz/README.md): cargo-fuzz on a nightly toolchain, both installed when
+# missing; each target runs FUZZ_SECONDS from its committed corpus (fuzz/corpus/<target>, read
+# only) and keeps what it finds in fuzz/corpus-work/<target>; a crash stops the loop and leaves
+# its input in fuzz/artifacts/<target>/. `make test` runs the corpora on stable
+# (tests/fuzz_corpus.rs).
+FUZZ_SECONDS ?= 60
+FUZZ_TOOLCHAIN ?= nightly
+FUZZ_TARGETS ?= $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs)))
+FUZZ_BUILD_FLAGS ?= --sanitizer none --debug-assertions
+FUZZ_RUN_FLAGS ?= -print_final_stats=1
+
+fuzz:
+	rustup run $(FUZZ_TOOLCHAIN) rustc --version >/dev/null 2>&1 || rustup toolchain install $(FUZZ_TOOLCHAIN) --profile minimal
+	$(CARGO) fuzz --version >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
+	cd fuzz && for t in $(FUZZ_TARGETS); do mkdir -p corpus-work/$$t && \
+		$(CARGO) +$(FUZZ_TOOLCHAIN) fuzz run $(FUZZ_BUILD_FLAGS) $$t corpus-work/$$t corpus/$$t -- \
+		-max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_FLAGS) || exit 1; done
+
 clippy:
 	$(CARGO) clippy --release --workspace --all-targets
 
@@ -106,4 +125,4 @@ clean:
 	rm -rf matlab/metaopt_mex.mex python/build python/metaopt.egg-info
 
 help:
-	@sed -n '1,15p' Makefile
+	@sed -n '1,16p' Makefile

@@ -257,8 +257,14 @@ struct ConventionRow {
 /// more likely a typo than a new convention, and silently guessing would give wrong costs.
 /// A repeated instance is an error for the same reason.
 pub fn read_sln_conventions(path: &Path) -> Result<HashMap<String, SlnConvention>> {
+    parse_sln_conventions(&read_bytes(path)?, path)
+}
+
+/// Parses the bytes of a `sln_conventions.csv` file as [`read_sln_conventions`] reads it; `path`
+/// only labels errors.
+pub fn parse_sln_conventions(bytes: &[u8], path: &Path) -> Result<HashMap<String, SlnConvention>> {
     let mut map = HashMap::new();
-    for_each_csv_row(path, |row: ConventionRow| {
+    for_each_csv_row(bytes, path, |row: ConventionRow| {
         let inverse = match row.perm_convention.to_ascii_lowercase().as_str() {
             "direct" => false,
             "inverse" => true,
@@ -376,8 +382,13 @@ struct BksRow {
 /// `optimal_proven` may be blank, `0`/`1`, `true`/`false` or `yes`/`no`; a blank (or a missing
 /// column) means the value is not asserted optimal.
 pub fn read_bks_csv(path: &Path) -> Result<HashMap<String, Bks>> {
+    parse_bks_csv(&read_bytes(path)?, path)
+}
+
+/// Parses the bytes of a `BKS.csv` file as [`read_bks_csv`] reads it; `path` only labels errors.
+pub fn parse_bks_csv(bytes: &[u8], path: &Path) -> Result<HashMap<String, Bks>> {
     let mut map = HashMap::new();
-    for_each_csv_row(path, |row: BksRow| {
+    for_each_csv_row(bytes, path, |row: BksRow| {
         let optimal_proven = match row.optimal_proven.to_ascii_lowercase().as_str() {
             "" | "0" | "false" | "no" => false,
             "1" | "true" | "yes" => true,
@@ -587,7 +598,8 @@ fn perm_from_tokens(
     Ok(perm)
 }
 
-fn parse_sln(text: &str, path: &Path, base: usize, inverse: bool) -> Result<QapSolution> {
+/// Parses the text of a `.sln` file as [`read_sln`] reads it; `path` only labels errors.
+pub fn parse_sln(text: &str, path: &Path, base: usize, inverse: bool) -> Result<QapSolution> {
     let mut toks = Tokens::new(text, true);
     let Some((line, tok)) = toks.next() else {
         return Err(Error::parse(
@@ -650,24 +662,28 @@ fn insert_unique<T>(
     Ok(())
 }
 
-/// Reads a CSV file with a header row, deserialising each record into `R` and handing it to `f`;
-/// a message returned by `f` becomes an [`Error::Parse`] at the record's 1-based line.
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Reads the bytes of a CSV file (`path` labels errors) with a header row, deserialising each
+/// record into `R` and handing it to `f`; a message returned by `f` becomes an [`Error::Parse`]
+/// at the record's 1-based line.
 ///
 /// Lines are computed from byte offsets rather than taken from the csv crate's own line counter,
 /// which is one short on files with CRLF line ends (as the QAPLIB files have).
-fn for_each_csv_row<R, F>(path: &Path, mut f: F) -> Result<()>
+fn for_each_csv_row<R, F>(bytes: &[u8], path: &Path, mut f: F) -> Result<()>
 where
     R: for<'de> Deserialize<'de>,
     F: FnMut(R) -> std::result::Result<(), String>,
 {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let lines = LineIndex::new(&bytes);
+    let lines = LineIndex::new(bytes);
     let mut rdr = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_reader(bytes.as_slice());
+        .from_reader(bytes);
     let headers = rdr
         .headers()
         .map_err(|e| csv_error(path, e, &lines, 0))?

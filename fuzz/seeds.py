@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of fuzz/corpus/<target>/ (run from the repository root): small valid
+files copied from data/ and hand-written edge cases. Files named regression-* are inputs that
+once broke a reader; this script never touches them. Re-running it rewrites the seed-* files."""
+import os, shutil
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+
+
+def put(target, name, data):
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, "seed-" + name), "wb") as f:
+        f.write(data)
+
+
+def copy(target, src, name=None):
+    with open(os.path.join(ROOT, src), "rb") as f:
+        put(target, name or os.path.basename(src), f.read())
+
+
+def read(src):
+    with open(os.path.join(ROOT, src), "rb") as f:
+        return f.read().decode()
+
+
+# ---- QAPLIB .dat
+for inst in ["nug12", "tai10a", "had12", "esc16a", "chr12a", "scr12", "rou12"]:
+    copy("qap_dat", f"data/qaplib/{inst}.dat")
+nug = read("data/qaplib/nug12.dat")
+put("qap_dat", "nug12-crlf.dat", nug.replace("\n", "\r\n"))
+put("qap_dat", "nug12-bom-oneline.dat", "\ufeff" + " ".join(nug.split()))
+put("qap_dat", "nug12-bks-header.dat", nug.replace("12", "12 578", 1))
+put("qap_dat", "n1.dat", "1\n\n5\n\n7\n")
+put("qap_dat", "n2-tabs.dat", "2\n0\t1\n1\t0\n\n0 -3\n-3 0\n")
+put("qap_dat", "n2-short.dat", "2\n0 1\n1 0\n0 3\n")
+put("qap_dat", "n2-extra.dat", "2\n0 1 1 0\n0 3 3 0\n9\n")
+put("qap_dat", "n2-big.dat", "2\n9223372036854775807 -9223372036854775808 1 0\n0 99999999999999999999 3 0\n")
+put("qap_dat", "n257.dat", "257\n")
+put("qap_dat", "n0.dat", "0\n")
+put("qap_dat", "nminus.dat", "-1\n")
+put("qap_dat", "empty.dat", "")
+put("qap_dat", "n256.dat", "256\n1 2 3\n")
+
+# ---- QAPLIB .sln (any base and direction)
+for inst in ["nug12", "chr12a", "had12", "tai12a", "ste36a", "tai40a", "esc16a"]:
+    copy("qap_sln", f"data/qaplib/sln/{inst}.sln")
+put("qap_sln", "commas.sln", "3 10\n1,2,3\n")
+put("qap_sln", "zero-based.sln", "3 10\n0 1 2\n")
+put("qap_sln", "repeat.sln", "3 10\n1 1 2\n")
+put("qap_sln", "short.sln", "3 10\n1 2\n")
+put("qap_sln", "extra.sln", "3 10\n1 2 3 4\n")
+put("qap_sln", "header-only.sln", "3\n")
+put("qap_sln", "crlf.sln", "3 -7\r\n3 1 2\r\n")
+put("qap_sln", "empty.sln", "")
+put("qap_sln", "bigval.sln", "1 99999999999999999999\n1\n")
+
+# ---- BKS.csv
+copy("qap_bks_csv", "data/qaplib/BKS.csv")
+bks = read("data/qaplib/BKS.csv")
+put("qap_bks_csv", "head.csv", "\n".join(bks.splitlines()[:4]) + "\n")
+put("qap_bks_csv", "crlf.csv", "\r\n".join(bks.splitlines()[:4]) + "\r\n")
+put("qap_bks_csv", "no-optimal.csv", "instance,n,bks\nnug12,12,578\n")
+put("qap_bks_csv", "blank-optimal.csv", "instance,n,bks,optimal_proven\nnug12,12,578,\ntai10a,10,135028,yes\n")
+put("qap_bks_csv", "quoted.csv", 'instance,n,bks,optimal_proven\n"nug12",12,"578",TRUE\n')
+put("qap_bks_csv", "duplicate.csv", "instance,n,bks,optimal_proven\nnug12,12,578,1\nnug12,12,578,1\n")
+put("qap_bks_csv", "bad-optimal.csv", "instance,n,bks,optimal_proven\nnug12,12,578,maybe\n")
+put("qap_bks_csv", "ragged.csv", "instance,n,bks,optimal_proven\nnug12,12\n")
+put("qap_bks_csv", "header-only.csv", "instance,n,bks,optimal_proven")
+put("qap_bks_csv", "empty.csv", "")
+
+# ---- sln_conventions.csv
+copy("qap_sln_conventions", "data/qaplib/sln_conventions.csv")
+conv = read("data/qaplib/sln_conventions.csv")
+put("qap_sln_conventions", "head.csv", "\n".join(conv.splitlines()[:4]) + "\n")
+put("qap_sln_conventions", "bad.csv",
+    "instance,n,perm_base,perm_convention,header_value,evaluated_value,note\n"
+    "a,3,2,direct,1,1,\nb,3,1,sideways,1,1,x\n")
+put("qap_sln_conventions", "inverse.csv",
+    "instance,n,perm_base,perm_convention,header_value,evaluated_value,note\n"
+    "tai40a,40,0,INVERSE,1,1,\"quoted, note\"\r\n")
+
+# ---- permutation text (the CLI's --perm, the C ABI's permutation strings)
+for name, text in [("p3", "1 2 3"), ("p3-commas", "3,1,2"), ("p3-zero", "0 1 2"), ("repeat", "1 1 2"),
+                   ("empty", ""), ("seps", " ,, \n"), ("neg", "-1 0 1"), ("big", "18446744073709551616 1"),
+                   ("p12", "12 7 9 3 4 8 11 1 5 6 10 2")]:
+    put("qap_permutation", name, text)
+
+# ---- DIMACS CNF
+for f in ["uf20-91/" + sorted(os.listdir(os.path.join(ROOT, "data/satlib/uf20-91")))[0],
+          "blocksworld/anomaly.cnf", "flat30-60/flat30-7.cnf", "uuf50-218/uuf50-01.cnf", "ais/ais6.cnf"]:
+    copy("sat_cnf", "data/satlib/" + f)
+for name, text in [
+    ("tiny.cnf", "c tiny\np cnf 3 2\n1 -2 0\n2 3 -1 0\n"),
+    ("percent.cnf", "p cnf 2 1\n1 2 0\n%\n0\n"),
+    ("no-final-zero.cnf", "p cnf 2 2\n1 2 0 -1\n-2\n"),
+    ("multi-line-clause.cnf", "p cnf 3 1\n1\n2\n3 0\n"),
+    ("no-header.cnf", "1 2 0\n"),
+    ("two-headers.cnf", "p cnf 1 1\np cnf 1 1\n1 0\n"),
+    ("empty-clause.cnf", "p cnf 1 1\n0\n"),
+    ("out-of-range.cnf", "p cnf 1 1\n2 0\n"),
+    ("huge-literal.cnf", "p cnf 5 1\n99999999999999999999999 0\n"),
+    ("signed-zero.cnf", "p cnf 2 1\n-0 1 +2 0\n"),
+    ("counts.cnf", "p cnf 134217728 0\n"),
+    ("too-many-vars.cnf", "p cnf 134217729 1\n1 0\n"),
+    ("too-many-clauses.cnf", "p cnf 2 1\n1 0 2 0\n"),
+    ("crlf.cnf", "c x\r\np cnf 2 1\r\n1 -2 0\r\n"),
+    ("empty.cnf", ""),
+]:
+    put("sat_cnf", name, text)
+
+# ---- assignments (first line: the number of variables)
+v40 = "v 1 -2 3 -4 5 -6 7 -8 9 -10 11 -12 13 -14 15 -16 17 -18 19 -20 21 -22\nv -23 24 -25 26 -27 28 -29 30 -31 32 -33 34 -35 36 -37 38 -39 40 0\n"
+for name, text in [
+    ("competition", "40\nc solver\ns SATISFIABLE\n" + v40),
+    ("two-answers", "40\n" + v40 + v40),
+    ("plain-lines", "3\n1 -2 3 0\n-1 2\n"),
+    ("bits", "8\n01010101\n11111111\n"),
+    ("bits-wrong-length", "8\n0101\n"),
+    ("both-signs", "3\n1 -1\n"),
+    ("after-zero", "3\n1 0 2\n"),
+    ("open-v", "3\nv 1 2\nv 3\n"),
+    ("plain-in-v", "3\nv 1 2\n-3\n"),
+    ("status-in-v", "3\nv 1\ns SATISFIABLE\n"),
+    ("zero-vars", "0\n0\n\n"),
+    ("one-var", "1\n1\nv -1 0\nV 1 0\n"),
+    ("comments", "5\nc x\n%\n\n"),
+]:
+    put("sat_assignments", name, text)
+
+# ---- the accuracy fixture: the real header, 2 points and 2 values per function
+fx = read("tests/fixtures/functions_d10.txt").splitlines() if os.path.exists(
+    os.path.join(ROOT, "tests/fixtures/functions_d10.txt")) else []
+if fx:
+    head = [l for l in fx[:5]]
+    pts = fx[5:7]
+    out = [l.replace("count 10000", "count 2") for l in head] + pts
+    i = 5 + 10000
+    while i < len(fx):
+        l = fx[i]
+        if l.startswith("function"):
+            out += [l, fx[i + 1], fx[i + 2]]
+            i += 10001
+        elif l.startswith("alias"):
+            out.append(l)
+            i += 1
+        else:
+            i += 1
+        if len(out) > 60:
+            break
+    put("functions_fixture", "small.txt", "\n".join(out) + "\n")
+    put("double_double", "ref1", fx[10006])
+    put("double_double", "ref2", fx[20008])
+for name, text in [
+    ("tiny.txt", "dims 2\ncount 1\npoints\n1 2\nfunction f -1 1\n0.5\nalias g f\n"),
+    ("alias-unknown.txt", "dims 1\ncount 0\npoints\nalias g f\n"),
+    ("bad-key.txt", "dims 1\nkount 1\n"),
+    ("huge-counts.txt", "dims 4294967296\ncount 4294967296\npoints\n"),
+    ("ends-in-function.txt", "# c\ndims 1\ncount 2\npoints\n1\n2\nfunction f 0 1\n1.5\n"),
+]:
+    put("functions_fixture", name, text)
+
+# ---- decimal text as double-double
+for name, text in [("one", "1"), ("tenth", "0.1"), ("pi50", "3.1415926535897932384626433832795028841971693993751"),
+                   ("neg", "-2.5e-10"), ("max", "1.7976931348623157e308"), ("overflow", "1e309"),
+                   ("subnormal", "4.9406564584124654e-324"), ("tiny", "1e-400"), ("nan", "NaN"), ("inf", "-inf"),
+                   ("zero", "-0.0"), ("plus", "+12345678901234567890.123456789"), ("exp", "1E+5"), ("dot", ".5"),
+                   ("trailing", "5.")]:
+    put("double_double", name, text)
+
+# ---- option names
+for name in ["rand1", "DE/rand/1", "de_best_2", "current-to-best/1", "sat", "sat,mir,tor,HVB,uni,COTN",
+             "cotn, uni", "None", "PermuteN", "randtarget", "linspace", "const_min", "GC", "bc", "int32",
+             "float64", "single", "", ","]:
+    put("option_names", name.replace("/", "_").replace(",", "_").replace(" ", "_") or "empty", name)
