@@ -100,6 +100,15 @@ typedef enum MetaoptErrorCode {
    * result (or handle) holds the best found so far, and its stop reason says interrupted.
    */
   METAOPT_INTERRUPTED = 16,
+  /**
+   * The host could not allocate what the call's sizes ask for.
+   */
+  METAOPT_ERR_OUT_OF_HOST_MEMORY = 17,
+  /**
+   * The objective returned only NaN or infinite values (a non-finite value is worse than
+   * every finite one and never reported as best).
+   */
+  METAOPT_ERR_NON_FINITE_OBJECTIVE = 18,
 } MetaoptErrorCode;
 
 /**
@@ -492,7 +501,8 @@ typedef struct MetaoptDeStop {
   uint8_t has_target;
   double target;
   /**
-   * Seconds of this call.
+   * Seconds of this call (0..=1e9; 0 = none). NaN, infinite, negative or larger values are
+   * `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   double time_limit;
   /**
@@ -1021,7 +1031,8 @@ typedef struct MetaoptQapSolveOptions {
    */
   uint32_t runs;
   /**
-   * Time limit in seconds, checked after each run; <= 0 (or infinity) = none.
+   * Time limit in seconds (0..=1e9; checked between climb steps and runs); 0 = none. NaN,
+   * infinite, negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   double time_limit_s;
   /**
@@ -1177,7 +1188,8 @@ typedef struct MetaoptQapTsOptions {
    */
   uint32_t aspiration_horizon;
   /**
-   * Time limit in seconds, checked between launches; <= 0 (or infinity) = none.
+   * Time limit in seconds (0..=1e9; checked between launches, which are sized to the time
+   * left); 0 = none. NaN, infinite, negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   double time_limit_s;
   /**

@@ -250,7 +250,10 @@ mod tests {
         let stop = Stop { max_runs: 0, target: Some(0.0), ..Stop::default() };
         let s = restarts(&mut line(), &stop, 100, None, |_, run, _| Ok(starts[run as usize]), |_| {}).unwrap();
         assert_eq!((s.runs, s.target_reached), (2, true));
-        assert!(stop.check("runs", "a target").is_ok());
+        // a target alone may never be reached: it needs a time limit or a stop token besides
+        assert!(stop.check("runs", "a target").is_err());
+        assert!(Stop { token: Some(crate::StopToken::new()), ..stop.clone() }.check("runs", "a target").is_ok());
+        assert!(Stop { max_runs: u32::MAX >> 1, ..stop.clone() }.check("runs", "a target").is_err());
         assert!(Stop { target: None, ..stop.clone() }.check("runs", "a time limit").is_err());
     }
 }

@@ -109,6 +109,7 @@ impl QapTsOptions {
         if self.max_iterations == 0 && self.time_limit.is_none() {
             return Err(Error::arg("max_iterations", "0 (no limit) and no time_limit: the solve would never stop"));
         }
+        crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
         if let Some(h) = self.aspiration_horizon {
             if h == 0 {
                 return Err(Error::arg("aspiration_horizon", "0; expected at least 1"));
