@@ -258,7 +258,7 @@ pub unsafe extern "C" fn metaopt_sat_evaluate(
         let flat: Vec<u32> = unsafe { copy_in(assignments.cast(), total, "assignments")? };
         // the padding of the last word must be clear: bits set there are garbage, not values
         let pad_mask = if n % 32 == 0 { 0 } else { !((1u32 << (n % 32)) - 1) };
-        let mut batch = Vec::with_capacity(count as usize);
+        let mut batch = crate::error::try_vec(count as usize, "count")?;
         for (i, row) in flat.chunks_exact(words.max(1)).take(count as usize).enumerate() {
             let row = &row[..words];
             if let Some(&last) = row.last() {
