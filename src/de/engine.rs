@@ -276,6 +276,12 @@ impl DeMultiPop {
         self.engine.sync()?;
         let seconds = t0.elapsed().as_secs_f64();
         let (island, value) = self.best_island()?;
+        if !value.is_finite() && stopped_by != StopReason::Interrupted {
+            return Err(Error::NonFiniteObjective(format!(
+                "island DE made {} evaluations and none had a finite value",
+                self.evaluations
+            )));
+        }
         Ok(DeRunResult {
             value,
             x: self.best(island)?,

@@ -254,6 +254,7 @@ mod tests {
         assert!(stop.check("runs", "a target").is_err());
         assert!(Stop { token: Some(crate::StopToken::new()), ..stop.clone() }.check("runs", "a target").is_ok());
         assert!(Stop { max_runs: u32::MAX >> 1, ..stop.clone() }.check("runs", "a target").is_err());
+        assert!(Stop { max_runs: u32::MAX >> 1, token: Some(crate::StopToken::new()), ..stop.clone() }.check("runs", "a target").is_ok());
         assert!(Stop { target: None, ..stop.clone() }.check("runs", "a time limit").is_err());
     }
 }

@@ -9,7 +9,8 @@ use crate::error::{Error, Result};
 use crate::interrupt::{StopReason, StopToken, Watch};
 use std::time::{Duration, Instant};
 
-/// The largest run cap of an HC12 search (2^24): each run's figures are kept in the result.
+/// The largest run cap of an HC12 search without a time limit or a stop token (2^24): a larger
+/// one would not end in any useful time (and each run's figures are kept in the result).
 pub const MAX_RUNS: u32 = 1 << 24;
 
 /// When an HC12 search (runs of climbs) stops. One run ends by itself at a local optimum, by
@@ -40,7 +41,7 @@ impl Stop {
     ///
     /// A search without a run cap must have something that surely ends it: a time limit, or a
     /// stop token (the caller then stops it); a target alone may never be reached. The run cap
-    /// is at most [`MAX_RUNS`] (every run's figures are kept).
+    /// is at most [`MAX_RUNS`] unless a time limit or a stop token can end the search earlier.
     pub fn check(&self, runs_arg: &'static str, ends: &str) -> Result<()> {
         if self.max_runs == 0 && self.time_limit.is_none() && self.target.is_none() {
             return Err(Error::arg(runs_arg, format!("0 (unlimited) needs {ends}")));
@@ -51,8 +52,11 @@ impl Stop {
                 "0 (unlimited) with a target alone may never end (the target may be unreachable): give a time limit or a stop token",
             ));
         }
-        if self.max_runs > MAX_RUNS {
-            return Err(Error::arg(runs_arg, format!("{}; at most {MAX_RUNS} (0 with a time limit or a stop token for longer searches)", self.max_runs)));
+        if self.max_runs > MAX_RUNS && self.time_limit.is_none() && self.token.is_none() {
+            return Err(Error::arg(
+                runs_arg,
+                format!("{} runs and no time limit or stop token: at most {MAX_RUNS} (a search that long must be stoppable)", self.max_runs),
+            ));
         }
         crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
         if self.target.is_some_and(f64::is_nan) {
