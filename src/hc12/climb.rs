@@ -73,7 +73,22 @@ pub fn climb<L: Landscape + ?Sized>(
     tabu: Option<&TabuConfig>,
     limits: ClimbLimits<'_>,
 ) -> Result<Climb<L::Best, L::Value>> {
+    // the deadline binds the row searches of this climb only (not its start's evaluation, nor
+    // later calls such as every row's values), whatever way the climb ends
+    l.set_deadline(None);
+    let out = climb_inner(l, start, tabu, limits);
+    l.set_deadline(None);
+    out
+}
+
+fn climb_inner<L: Landscape + ?Sized>(
+    l: &mut L,
+    start: L::Start,
+    tabu: Option<&TabuConfig>,
+    limits: ClimbLimits<'_>,
+) -> Result<Climb<L::Best, L::Value>> {
     let mut evaluations = l.start_run(start)?;
+    l.set_deadline(limits.deadline);
     if let Some(cfg) = tabu {
         l.reset_tabu(cfg)?;
     }

@@ -69,6 +69,9 @@ pub trait Landscape {
     fn better_than_limit(&self, v: Self::Value, limit: f64) -> bool;
     /// The value as a number (targets are compared as `as_f64(best) <= target`).
     fn as_f64(&self, v: Self::Value) -> f64;
+    /// The deadline of the climb to come (set after `start_run`): a device row search cuts
+    /// itself into launches and stops at it (`rows.rs`), so one climb step cannot outlast it.
+    fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
     /// The landscape's own target is reached (checked before every iteration).
     fn reached_target(&self) -> bool {
         false

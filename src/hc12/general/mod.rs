@@ -83,6 +83,12 @@ impl Landscape for Hc12 {
         Ok(self.nb.rows)
     }
 
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        if let Some(k) = self.kernels.as_mut() {
+            k.search.set_deadline(deadline);
+        }
+    }
+
     fn reset_tabu(&mut self, _cfg: &TabuConfig) -> Result<()> {
         // the list was made with the kernels (`start_run`), for the capacity of `self.tabu`
         match &mut self.kernels {
