@@ -73,8 +73,8 @@ pub fn climb<L: Landscape + ?Sized>(
     tabu: Option<&TabuConfig>,
     limits: ClimbLimits<'_>,
 ) -> Result<Climb<L::Best, L::Value>> {
-    // the deadline binds the row searches of this climb only (not its start's evaluation, nor
-    // later calls such as every row's values), whatever way the climb ends
+    // the deadline binds the row searches of this climb only (not later calls such as every
+    // row's values), whatever way the climb ends
     l.set_deadline(None);
     let out = climb_inner(l, start, tabu, limits);
     l.set_deadline(None);
@@ -87,8 +87,10 @@ fn climb_inner<L: Landscape + ?Sized>(
     tabu: Option<&TabuConfig>,
     limits: ClimbLimits<'_>,
 ) -> Result<Climb<L::Best, L::Value>> {
-    let mut evaluations = l.start_run(start)?;
+    // set before the start: a start valued on the device (the general HC12 reads row 0 of a
+    // search) is cut as a step is
     l.set_deadline(limits.deadline);
+    let mut evaluations = l.start_run(start)?;
     if let Some(cfg) = tabu {
         l.reset_tabu(cfg)?;
     }
