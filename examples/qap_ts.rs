@@ -10,7 +10,6 @@ use metaopt::problem::qap::{read_bks_csv, QapInstance, QapProblem};
 use metaopt::qap::ts::{Backend, QapTs, QapTsOptions};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 fn main() -> metaopt::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -13,7 +13,6 @@ use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::problem::sat::Cnf;
 use std::path::PathBuf;
-use std::time::Duration;
 
 fn main() -> metaopt::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

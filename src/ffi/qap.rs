@@ -146,7 +146,8 @@ pub enum MetaoptQapRestart {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MetaoptQapSolveOptions {
-    /// Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
+    /// Most runs (HC12 climbs); 0 = no limit, then a time limit or a `stop_token` must be given
+    /// (a target alone may be unreachable; with only a token, the caller ends the solve).
     pub runs: u32,
     /// Time limit in seconds (0..=1e9; checked between climb steps and runs); 0 = none. NaN,
     /// infinite, negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.

@@ -330,7 +330,7 @@ impl QapProblem {
     pub fn new(name: impl Into<String>, n: usize, slices: usize, data: QapMatrices) -> Result<Self> {
         check_sizes(n, slices)?;
         let (la, lb) = data.lens();
-        let want = n * n * slices;
+        let want = crate::error::size_product("nSlices", &[n, n, slices])?;
         if la != want {
             return Err(Error::arg("A", format!("{la} elements; expected n^2 * nSlices = {want}")));
         }
