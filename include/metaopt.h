@@ -793,7 +793,9 @@ typedef struct MetaoptHc12RunOptions {
    */
   int32_t sense;
   /**
-   * Runs (restarts, at least 1): the first from `start`, the others from random strings.
+   * Runs (restarts, at least 1): the first from `start`, the others from random strings. More
+   * than 2^24 runs need a `stop_token` (the caller then ends the call with it or
+   * `metaopt_interrupt`); without one they are `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   uint32_t runs;
   /**
@@ -1027,7 +1029,8 @@ typedef struct MetaoptQapRunResult {
  */
 typedef struct MetaoptQapSolveOptions {
   /**
-   * Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
+   * Most runs (HC12 climbs); 0 = no limit, then a time limit or a `stop_token` must be given
+   * (a target alone may be unreachable; with only a token, the caller ends the solve).
    */
   uint32_t runs;
   /**
