@@ -237,6 +237,8 @@ inline void de_select_one(__global const FP *Y, __global FP *X, __global FP *Fx,
                           uint nn, uint p, uint m, FP f)
 {
     size_t fx = (size_t)p * (nm + 1) + m;
+    // a non-finite value is worse than every finite one (docs/ARCHITECTURE.md, Reliability)
+    if (!isfinite(f)) f = INFINITY;
     if (f <= Fx[fx]) {
         Fx[fx] = f;
         for (uint n = 0; n < nn; ++n) DE_X(p, m, n) = Y[((size_t)n * np + p) * nm + m];

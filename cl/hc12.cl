@@ -118,9 +118,12 @@ inline void hc12_select(bool valid, ulong row, FT f, __global const uint *K, int
         f = FT_WORST;
     }
     HC12_WG_ARGMIN(FT, FT_LESS, f, r, lf, lr);
+    // the group's index over the whole neighbourhood: a search may come in several launches
+    // with a global offset (src/hc12/rows.rs), which get_group_id would not count
+    size_t g = get_global_id(0) / get_local_size(0);
     if (get_local_id(0) == 0) {
-        group_best[2 * get_group_id(0)] = FT_TO_BITS(lf[0]);
-        group_best[2 * get_group_id(0) + 1] = (ulong)lr[0];
+        group_best[2 * g] = FT_TO_BITS(lf[0]);
+        group_best[2 * g + 1] = (ulong)lr[0];
     }
 }
 #endif

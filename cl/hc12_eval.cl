@@ -89,8 +89,9 @@ __kernel void hc12g_eval(__global const uint *K, __global const uint *bit_param,
         if (store_f) F[row] = f;
 #endif
         key = HC_MAX ? -f : f;
-        // NaN never wins: it compares false both ways, so it is made the worst
-        if (isnan(key)) key = FT_WORST;
+        // a non-finite value never wins (docs/ARCHITECTURE.md, Reliability): NaN compares false
+        // both ways and +-inf is no value of the function, so each is made the worst
+        if (!isfinite(key)) key = FT_WORST;
     }
     hc12_select(valid, row, key, K, h, mp, mm, tabu_x, tabu_idx, tabu_meta, tabu_check,
                 aspiration, best_bits, group_best, lf, lr);

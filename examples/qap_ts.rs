@@ -10,7 +10,6 @@ use metaopt::problem::qap::{read_bks_csv, QapInstance, QapProblem};
 use metaopt::qap::ts::{Backend, QapTs, QapTsOptions};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 fn main() -> metaopt::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,7 +27,7 @@ fn main() -> metaopt::Result<()> {
     let mut solver = QapTs::new(Arc::new(QapProblem::from_instance(&instance)), backend)?;
     let options = QapTsOptions {
         max_iterations: 0, // no iteration limit: the time limit or the target ends the solve
-        time_limit: Some(Duration::from_secs_f64(seconds)),
+        time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?,
         target: bks.map(|b| b as f64), // stop as soon as a chain reaches the best-known cost
         seed: 1,
         ..QapTsOptions::default() // 32 chains, the 2006 tenure rule, an elite pool of 8

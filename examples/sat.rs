@@ -13,7 +13,6 @@ use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::problem::sat::Cnf;
 use std::path::PathBuf;
-use std::time::Duration;
 
 fn main() -> metaopt::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,7 +25,7 @@ fn main() -> metaopt::Result<()> {
 
     // The default options (flips of one variable, a tabu list of 500 assignments, tenure 10)
     // with runs restarted until a model is found or the time is up.
-    let options = SatOptions { seed: 7, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs_f64(seconds)), target: None, token: None }, ..SatOptions::default() };
+    let options = SatOptions { seed: 7, stop: Stop { max_runs: 0, time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?, target: None, token: None }, ..SatOptions::default() };
     let tabu_length = options.tabu.as_ref().map_or(0, |t| t.max_length);
     let mut solver = SatSolver::new(cnf, options.mask_order, tabu_length, backend)?;
     let r = solver.solve(&options)?;

@@ -100,6 +100,15 @@ typedef enum MetaoptErrorCode {
    * result (or handle) holds the best found so far, and its stop reason says interrupted.
    */
   METAOPT_INTERRUPTED = 16,
+  /**
+   * The host could not allocate what the call's sizes ask for.
+   */
+  METAOPT_ERR_OUT_OF_HOST_MEMORY = 17,
+  /**
+   * The objective returned only NaN or infinite values (a non-finite value is worse than
+   * every finite one and never reported as best).
+   */
+  METAOPT_ERR_NON_FINITE_OBJECTIVE = 18,
 } MetaoptErrorCode;
 
 /**
@@ -492,7 +501,8 @@ typedef struct MetaoptDeStop {
   uint8_t has_target;
   double target;
   /**
-   * Seconds of this call.
+   * Seconds of this call (0..=1e9; 0 = none). NaN, infinite, negative or larger values are
+   * `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   double time_limit;
   /**
@@ -783,7 +793,9 @@ typedef struct MetaoptHc12RunOptions {
    */
   int32_t sense;
   /**
-   * Runs (restarts, at least 1): the first from `start`, the others from random strings.
+   * Runs (restarts, at least 1): the first from `start`, the others from random strings. More
+   * than 2^24 runs need a `stop_token` (the caller then ends the call with it or
+   * `metaopt_interrupt`); without one they are `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   uint32_t runs;
   /**
@@ -1017,11 +1029,13 @@ typedef struct MetaoptQapRunResult {
  */
 typedef struct MetaoptQapSolveOptions {
   /**
-   * Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
+   * Most runs (HC12 climbs); 0 = no limit, then a time limit or a `stop_token` must be given
+   * (a target alone may be unreachable; with only a token, the caller ends the solve).
    */
   uint32_t runs;
   /**
-   * Time limit in seconds, checked after each run; <= 0 (or infinity) = none.
+   * Time limit in seconds (0..=1e9; checked between climb steps and runs); 0 = none. NaN,
+   * infinite, negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   double time_limit_s;
   /**
@@ -1177,7 +1191,8 @@ typedef struct MetaoptQapTsOptions {
    */
   uint32_t aspiration_horizon;
   /**
-   * Time limit in seconds, checked between launches; <= 0 (or infinity) = none.
+   * Time limit in seconds (0..=1e9; checked between launches, which are sized to the time
+   * left); 0 = none. NaN, infinite, negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
    */
   double time_limit_s;
   /**

@@ -70,6 +70,15 @@ pub enum Error {
     /// result with the best so far.
     #[error("interrupted: {0}")]
     Interrupted(String),
+
+    /// The host could not allocate memory that a size from the caller asked for (a fallible
+    /// allocation failed, or the size is above what the host can hold).
+    #[error("out of host memory: {0}")]
+    OutOfHostMemory(String),
+
+    /// The objective returned only NaN or infinite values: no finite value to report as best.
+    #[error("objective returned only non-finite values: {0}")]
+    NonFiniteObjective(String),
 }
 
 impl Error {
@@ -102,17 +111,52 @@ impl Error {
             Error::Callback(_) => 14,
             Error::Busy(_) => 15,
             Error::Interrupted(_) => 16,
+            Error::OutOfHostMemory(_) => 17,
+            Error::NonFiniteObjective(_) => 18,
         }
     }
 }
 
-/// A vector of `len` copies of `value`, or an invalid `arg` when the host cannot allocate it (a
-/// size from the caller must be an error, not an abort on allocation failure).
+/// A vector of `len` copies of `value`, or [`Error::OutOfHostMemory`] naming `arg` when the host
+/// cannot allocate it (a size from the caller must be an error, not an abort on allocation
+/// failure).
 pub fn try_filled<T: Clone>(len: usize, value: T, arg: &'static str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| {
-        Error::arg(arg, format!("{len} values ({} bytes) cannot be allocated on the host", len.saturating_mul(std::mem::size_of::<T>())))
-    })?;
+    let mut v = try_vec(len, arg)?;
     v.resize(len, value);
     Ok(v)
+}
+
+/// An empty vector with room for exactly `len` values, or [`Error::OutOfHostMemory`] naming `arg`.
+pub fn try_vec<T>(len: usize, arg: &'static str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        Error::OutOfHostMemory(format!(
+            "`{arg}`: {len} values ({} bytes) cannot be allocated on the host",
+            len.saturating_mul(std::mem::size_of::<T>())
+        ))
+    })?;
+    Ok(v)
+}
+
+/// A vector of `v[0]` repeated `n` times when `v` holds one value ("one value for all"), or `v`
+/// itself when it holds `n`; fallible, so a huge `n` is an error and not an abort.
+pub fn try_expand<T: Clone>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
+    match v.len() {
+        1 => try_filled(n, v[0].clone(), arg),
+        l if l == n => {
+            let mut out = try_vec(n, arg)?;
+            out.extend_from_slice(v);
+            Ok(out)
+        }
+        l => Err(Error::arg(arg, format!("{l} values; expected 1 or {n}"))),
+    }
+}
+
+/// The product of sizes, or an invalid `arg` naming the factors when it overflows `usize` (sizes
+/// multiply with checked arithmetic everywhere: a wrapped product would pass later checks).
+pub fn size_product(arg: &'static str, factors: &[usize]) -> Result<usize> {
+    factors.iter().try_fold(1usize, |acc, &f| acc.checked_mul(f)).ok_or_else(|| {
+        let text: Vec<String> = factors.iter().map(|f| f.to_string()).collect();
+        Error::arg(arg, format!("{} is too large (overflows the address space)", text.join(" x ")))
+    })
 }

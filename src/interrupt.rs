@@ -14,6 +14,7 @@
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The interrupt epoch: incremented by every [`interrupt`]. `AtomicUsize` is lock-free on every
 /// target with atomics, which async-signal-safety needs.
@@ -85,6 +86,66 @@ impl Watch {
     }
 }
 
+/// The largest time limit any solver takes, in seconds (about 31.7 years): a larger value is
+/// certainly a mistake, and the deadlines it would make overflow `Instant`.
+pub const MAX_TIME_LIMIT_S: f64 = 1e9;
+
+/// The one time-limit validator (CLI flags, every C ABI `time_limit`/`time_limit_s` field, the
+/// Rust options): `secs` must be finite, `>= 0` and at most [`MAX_TIME_LIMIT_S`]; 0 means no
+/// limit (`None`). `arg` names the argument in the error.
+pub fn time_limit_from_secs(secs: f64, arg: &'static str) -> crate::Result<Option<Duration>> {
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(crate::Error::arg(arg, format!("{secs} s; expected a finite number of seconds >= 0 (0: no limit)")));
+    }
+    if secs > MAX_TIME_LIMIT_S {
+        return Err(crate::Error::arg(arg, format!("{secs:e} s is more than the largest time limit, {MAX_TIME_LIMIT_S:e} s")));
+    }
+    Ok((secs > 0.0).then(|| Duration::from_secs_f64(secs)))
+}
+
+/// Checks a time limit given as a `Duration` (the Rust options) against [`MAX_TIME_LIMIT_S`].
+pub fn check_time_limit(limit: Option<Duration>, arg: &'static str) -> crate::Result<()> {
+    match limit {
+        Some(d) if d.as_secs_f64() > MAX_TIME_LIMIT_S => {
+            Err(crate::Error::arg(arg, format!("{:e} s is more than the largest time limit, {MAX_TIME_LIMIT_S:e} s", d.as_secs_f64())))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A call's clock: its start and optional deadline, asked inside long work (between launches,
+/// climb steps, generations) so that a call returns within its limit plus about one launch.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub start: Instant,
+    pub limit: Option<Duration>,
+}
+
+impl Clock {
+    pub fn new(limit: Option<Duration>) -> Self {
+        Clock { start: Instant::now(), limit }
+    }
+
+    /// Started at `start` (a call counts its set-up time).
+    pub fn since(start: Instant, limit: Option<Duration>) -> Self {
+        Clock { start, limit }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the limit has passed.
+    pub fn expired(&self) -> bool {
+        self.limit.is_some_and(|l| self.start.elapsed() >= l)
+    }
+
+    /// The time left (`None`: no limit).
+    pub fn left(&self) -> Option<Duration> {
+        self.limit.map(|l| l.saturating_sub(self.start.elapsed()))
+    }
+}
+
 /// Why a search ended (HC12 solvers, the QAP robust tabu search).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -114,6 +175,18 @@ impl StopReason {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_limits_are_validated() {
+        assert_eq!(time_limit_from_secs(0.0, "t").unwrap(), None);
+        assert_eq!(time_limit_from_secs(1.5, "t").unwrap(), Some(Duration::from_millis(1500)));
+        assert!(time_limit_from_secs(1e9, "t").unwrap().is_some());
+        for bad in [f64::NAN, f64::INFINITY, -1.0, 1e9 + 1.0, 1e19, 1e20, 1e300] {
+            let e = time_limit_from_secs(bad, "t").unwrap_err();
+            assert_eq!(e.code(), 2, "{bad}: {e}");
+        }
+        assert!(check_time_limit(Some(Duration::from_secs(u64::MAX)), "t").is_err());
+    }
 
     #[test]
     fn a_watch_sees_its_token_only() {

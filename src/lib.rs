@@ -70,5 +70,5 @@ pub mod rng;
 pub mod sat;
 
 pub use error::{Error, Result};
-pub use interrupt::{interrupt, StopReason, StopToken, Watch};
+pub use interrupt::{check_time_limit, interrupt, time_limit_from_secs, Clock, StopReason, StopToken, Watch, MAX_TIME_LIMIT_S};
 pub use precision::Precision;

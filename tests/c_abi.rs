@@ -365,6 +365,13 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     opts.has_target = 1;
     opts.target = 1e9;
     opts.start = MetaoptQapStart::MetaoptQapStartGlb as i32;
+    // issue 16: runs = 0 with a target alone may never end (the target may be unreachable)
+    let mut r = unsafe { metaopt_qap_solve(h, &opts) };
+    assert_eq!(r.error_code, INVALID);
+    assert!(take_message(r.error_message).contains("stop token"));
+    r.error_message = std::ptr::null_mut();
+    unsafe { metaopt_qap_free_solve_result(&mut r) };
+    opts.time_limit_s = 60.0;
     let mut r = unsafe { metaopt_qap_solve(h, &opts) };
     assert_eq!((r.error_code, r.target_reached, r.runs), (OK, 1, 1));
     unsafe { metaopt_qap_free_solve_result(&mut r) };

@@ -513,7 +513,9 @@ fn stop_conditions() {
     assert_eq!((r.generations, r.evaluations), (7, 40 + 7 * 40));
     let r = de.run(&Stop { max_evaluations: Some(100), ..Stop::default() }).unwrap();
     assert_eq!(r.generations, 9);
-    let r = de.run(&Stop { target: Some(1e30), ..Stop::default() }).unwrap();
+    // a target alone may never be reached: it needs another stop condition (or a stop token)
+    arg_error(de.run(&Stop { target: Some(1e30), ..Stop::default() }), "stop");
+    let r = de.run(&Stop { target: Some(1e30), token: Some(metaopt::StopToken::new()), ..Stop::default() }).unwrap();
     assert_eq!((r.generations, format!("{:?}", r.stopped_by)), (9, "Target".into()));
     let r = de.run(&Stop { time_limit: Some(std::time::Duration::from_millis(50)), ..Stop::default() }).unwrap();
     assert_eq!(format!("{:?}", r.stopped_by), "TimeLimit");

@@ -192,7 +192,7 @@ pub struct SeedArg {
 
 /// The largest `--time-limit` taken: about 31.7 years. A larger value is certainly a mistake,
 /// and the durations and deadlines it would make overflow.
-pub const MAX_SECONDS: f64 = 1e9;
+pub const MAX_SECONDS: f64 = metaopt::MAX_TIME_LIMIT_S;
 
 /// The stop conditions every solver command takes, spelled and described once: `--time-limit`
 /// and `--target`. The count cap is the command's own unit and has its own group
@@ -253,19 +253,23 @@ pub fn parse_target(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A positive number of seconds, at most [`MAX_SECONDS`].
+/// A positive number of seconds, at most [`MAX_SECONDS`]: the library's one validator
+/// ([`metaopt::time_limit_from_secs`]), with 0 refused (a flag given means a limit).
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_SECONDS => Ok(v),
-        Ok(v) if v.is_finite() && v > MAX_SECONDS => Err(format!("`{s}` seconds is more than the largest time limit, {MAX_SECONDS:e} s")),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
-    }
+    parse_duration(s).map(|d| d.as_secs_f64())
 }
 
-/// The one time-limit validator: a positive number of seconds, at most [`MAX_SECONDS`], as a
-/// duration.
+/// The one time-limit validator of the CLI: [`metaopt::time_limit_from_secs`] (finite, at most
+/// [`MAX_SECONDS`]), and positive.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    parse_seconds(s).map(Duration::from_secs_f64)
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > MAX_SECONDS => Err(format!("`{s}` seconds is more than the largest time limit, {MAX_SECONDS:e} s")),
+        Ok(v) => match metaopt::time_limit_from_secs(v, "--time-limit") {
+            Ok(Some(d)) => Ok(d),
+            _ => Err(format!("`{s}` is not a positive number of seconds")),
+        },
+        Err(_) => Err(format!("`{s}` is not a positive number of seconds")),
+    }
 }
 
 // ---- precision ---------------------------------------------------------------------------

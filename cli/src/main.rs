@@ -73,6 +73,18 @@ static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
 /// The exit status after Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
+/// When the command started: a `--time-limit` counts from here, so reading files, building
+/// kernels and set-up are inside the limit (issue 16).
+pub fn started() -> std::time::Instant {
+    static STARTED: OnceLock<std::time::Instant> = OnceLock::new();
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
+/// The part of `limit` not yet spent since [`started`] (zero once it has passed).
+pub fn time_left(limit: Option<std::time::Duration>) -> Option<std::time::Duration> {
+    limit.map(|l| l.saturating_sub(started().elapsed()))
+}
+
 /// The stop token every solve of the binary carries: requested by Ctrl-C.
 pub fn stop_token() -> StopToken {
     static TOKEN: OnceLock<StopToken> = OnceLock::new();
@@ -93,6 +105,7 @@ fn catch_ctrl_c() {
 }
 
 fn main() -> ExitCode {
+    started();
     // A panic is a bug, but the user still gets one line and the documented status, not a
     // backtrace.
     std::panic::set_hook(Box::new(|info| {

@@ -321,8 +321,8 @@ pub struct Config {
 
 fn per_dim<T: Copy>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
     match v.len() {
-        1 => Ok(vec![v[0]; n]),
-        l if l == n => Ok(v.to_vec()),
+        1 => crate::error::try_filled(n, v[0], arg),
+        l if l == n => crate::error::try_expand(v, n, arg),
         l => Err(Error::arg(arg, format!("{l} values; expected 1 or one per dimension ({n})"))),
     }
 }
@@ -338,9 +338,11 @@ impl Config {
         if p.dims == 0 {
             return Err(Error::arg("dims", "0; expected at least 1"));
         }
-        let total = p.islands as u64 * (p.members as u64 + 1) * p.dims as u64;
-        if total > (1 << 31) {
-            return Err(Error::arg("islands", format!("{} x {} x {} values; at most 2^31", p.islands, p.members + 1, p.dims)));
+        // checked: the product of three u32 sizes overflows u64 (65536 x 16777216 x 16777216)
+        let slots = u64::from(p.members) + 1;
+        let total = u64::from(p.islands).checked_mul(slots).and_then(|t| t.checked_mul(u64::from(p.dims)));
+        if total.is_none_or(|t| t > (1 << 31)) {
+            return Err(Error::arg("islands", format!("{} x {} x {} values; at most 2^31", p.islands, slots, p.dims)));
         }
         let nn = p.dims as usize;
         let limits = per_dim(&p.limits, nn, "limits")?;

@@ -77,7 +77,9 @@ impl CpuDe {
         let (y, fy) = (&self.y, &self.fy);
         self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).enumerate().for_each(|(p, (xp, fxp))| {
             for m in 0..nm {
+                // a non-finite value is worse than every finite one, as in `cl/de.cl`
                 let f = fy[p * nm + m];
+                let f = if f.is_finite() { f } else { f64::INFINITY };
                 if f <= fxp[m] {
                     fxp[m] = f;
                     xp[m * nn..(m + 1) * nn].copy_from_slice(&y[(p * nm + m) * nn..(p * nm + m + 1) * nn]);

@@ -211,6 +211,13 @@ impl DeMultiPop {
         if stop.max_generations.is_none() && stop.max_evaluations.is_none() && stop.target.is_none() && stop.time_limit.is_none() {
             return Err(Error::arg("stop", "no stop condition; give generations, evaluations, a target or a time limit"));
         }
+        if stop.max_generations.is_none() && stop.max_evaluations.is_none() && stop.time_limit.is_none() && stop.token.is_none() {
+            return Err(Error::arg(
+                "stop",
+                "a target alone may never be reached; give generations, evaluations, a time limit or a stop token besides",
+            ));
+        }
+        crate::interrupt::check_time_limit(stop.time_limit, "time_limit")?;
         if let Some(t) = stop.target {
             if t.is_nan() {
                 return Err(Error::arg("target", "NaN"));
@@ -269,6 +276,12 @@ impl DeMultiPop {
         self.engine.sync()?;
         let seconds = t0.elapsed().as_secs_f64();
         let (island, value) = self.best_island()?;
+        if !value.is_finite() && stopped_by != StopReason::Interrupted {
+            return Err(Error::NonFiniteObjective(format!(
+                "island DE made {} evaluations and none had a finite value",
+                self.evaluations
+            )));
+        }
         Ok(DeRunResult {
             value,
             x: self.best(island)?,

@@ -17,6 +17,64 @@ impl ClScalar for i64 {}
 impl ClScalar for f32 {}
 impl ClScalar for f64 {}
 
+/// The one check before every device buffer is made (`DeviceBuffer::new`, which every
+/// `Queue::buffer`/`buffer_from` goes through): `bytes` must fit the device's largest
+/// allocation (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`) and its global memory
+/// (`CL_DEVICE_GLOBAL_MEM_SIZE`); on a CPU device (PoCL), whose buffers are host memory, also
+/// the host's available memory and the address-space limit. A driver may accept a buffer it
+/// cannot back and fail later (PoCL asserts on its first migration), so a request that cannot
+/// fit is refused here, as `Error::OutOfDeviceMemory`.
+pub fn check_fits(info: &super::DeviceInfo, bytes: u64, what: &str) -> Result<()> {
+    if info.max_alloc_bytes > 0 && bytes > info.max_alloc_bytes {
+        return Err(Error::OutOfDeviceMemory(format!(
+            "buffer `{what}` needs {bytes} bytes; the device allows {} in one allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+            info.max_alloc_bytes
+        )));
+    }
+    if info.global_mem_bytes > 0 && bytes > info.global_mem_bytes {
+        return Err(Error::OutOfDeviceMemory(format!(
+            "buffer `{what}` needs {bytes} bytes; the device has {} (CL_DEVICE_GLOBAL_MEM_SIZE)",
+            info.global_mem_bytes
+        )));
+    }
+    if info.kind == super::DeviceKind::Cpu {
+        if let Some(avail) = host_memory_available() {
+            if bytes > avail {
+                return Err(Error::OutOfDeviceMemory(format!(
+                    "buffer `{what}` needs {bytes} bytes; the host (a CPU device's memory) has {avail} available \
+                     (MemAvailable and the address-space limit RLIMIT_AS)"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bytes the host can still give: `MemAvailable` of `/proc/meminfo`, and under an
+/// address-space limit (`RLIMIT_AS`, `ulimit -v`) the limit less the process's `VmSize`. `None`
+/// where neither is known.
+pub fn host_memory_available() -> Option<u64> {
+    let field = |text: &str, key: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(key))?;
+        let kb: u64 = line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+        Some(kb.saturating_mul(1024))
+    };
+    let mem = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| field(&t, "MemAvailable:"));
+    let mut rl = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes the struct it is given.
+    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } == 0 && rl.rlim_cur != libc::RLIM_INFINITY;
+    let space = if limited {
+        let used = std::fs::read_to_string("/proc/self/status").ok().and_then(|t| field(&t, "VmSize:")).unwrap_or(0);
+        Some((rl.rlim_cur as u64).saturating_sub(used))
+    } else {
+        None
+    };
+    match (mem, space) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// A device buffer of `len` elements of `T`.
 pub struct DeviceBuffer<T: ClScalar> {
     buf: Buffer<T>,
@@ -32,12 +90,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
     pub(crate) fn new(ctx: &DeviceContext, len: usize, what: &'static str) -> Result<Self> {
         let len = len.max(1);
         let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
-        if bytes > ctx.info.max_alloc_bytes && ctx.info.max_alloc_bytes > 0 {
-            return Err(Error::OutOfDeviceMemory(format!(
-                "buffer `{what}` needs {bytes} bytes; the device allows {} in one allocation",
-                ctx.info.max_alloc_bytes
-            )));
-        }
+        check_fits(&ctx.info, bytes, what)?;
         // SAFETY: no host pointer is given, so OpenCL allocates the storage itself.
         let buf = unsafe { Buffer::<T>::create(ctx.context(), CL_MEM_READ_WRITE, len, ptr::null_mut()) }
             .map_err(cl_error("clCreateBuffer"))?;

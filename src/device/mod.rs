@@ -14,7 +14,7 @@ pub mod program;
 mod source;
 pub mod tuning;
 
-pub use buffer::{ClScalar, DeviceBuffer};
+pub use buffer::{check_fits, host_memory_available, ClScalar, DeviceBuffer};
 pub use program::ProgramSpec;
 pub use tuning::Tuning;
 pub use source::{embedded_source, kernel_source, source_dir};

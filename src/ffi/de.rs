@@ -14,7 +14,6 @@ use crate::error::{Error, Result};
 use crate::precision::Precision;
 use std::ffi::{c_char, c_void};
 use std::ptr;
-use std::time::Duration;
 
 /// An island DE instance: populations, settings, objective and device buffers. Opaque: made by
 /// `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
@@ -85,7 +84,8 @@ pub struct MetaoptDeStop {
     /// Nonzero: stop once the best value is at most `target`.
     pub has_target: u8,
     pub target: f64,
-    /// Seconds of this call.
+    /// Seconds of this call (0..=1e9; 0 = none). NaN, infinite, negative or larger values are
+    /// `METAOPT_ERR_INVALID_ARGUMENT`.
     pub time_limit: f64,
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the call as `metaopt_interrupt` does.
@@ -358,14 +358,12 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const 
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
-        if !(s.time_limit >= 0.0 && Duration::try_from_secs_f64(s.time_limit).is_ok()) {
-            return Err(Error::arg("stop.time_limit", format!("{}; expected finite seconds >= 0 (at most {:e})", s.time_limit, u64::MAX as f64)));
-        }
+        let time_limit = crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?;
         let stop = Stop {
             max_generations: (s.generations > 0).then_some(s.generations),
             max_evaluations: (s.evaluations > 0).then_some(s.evaluations),
             target: (s.has_target != 0).then_some(s.target),
-            time_limit: (s.time_limit > 0.0).then(|| Duration::from_secs_f64(s.time_limit)), // checked above
+            time_limit,
             record_every: 0,
             // SAFETY: the caller's contract: NULL or a stop token.
             token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },

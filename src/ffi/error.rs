@@ -45,6 +45,11 @@ pub enum MetaoptErrorCode {
     /// The call was stopped by `metaopt_interrupt` or its stop token; unlike the errors, its
     /// result (or handle) holds the best found so far, and its stop reason says interrupted.
     MetaoptInterrupted = 16,
+    /// The host could not allocate what the call's sizes ask for.
+    MetaoptErrOutOfHostMemory = 17,
+    /// The objective returned only NaN or infinite values (a non-finite value is worse than
+    /// every finite one and never reported as best).
+    MetaoptErrNonFiniteObjective = 18,
 }
 
 impl From<&Error> for MetaoptErrorCode {
@@ -57,7 +62,7 @@ impl From<&Error> for MetaoptErrorCode {
 
 impl MetaoptErrorCode {
     /// Every code, in numeric order.
-    const ALL: [MetaoptErrorCode; 17] = {
+    const ALL: [MetaoptErrorCode; 19] = {
         use MetaoptErrorCode::*;
         [
             MetaoptOk,
@@ -77,6 +82,8 @@ impl MetaoptErrorCode {
             MetaoptErrCallback,
             MetaoptErrBusy,
             MetaoptInterrupted,
+            MetaoptErrOutOfHostMemory,
+            MetaoptErrNonFiniteObjective,
         ]
     };
 
@@ -110,6 +117,8 @@ mod tests {
             Error::Callback(1),
             Error::Busy("b".into()),
             Error::Interrupted("i".into()),
+            Error::OutOfHostMemory("h".into()),
+            Error::NonFiniteObjective("n".into()),
         ]
     }
 
@@ -122,10 +131,10 @@ mod tests {
             assert!(c != MetaoptErrorCode::MetaoptOk && c != MetaoptErrorCode::MetaoptErrStdException, "{e:?}");
             assert!(seen.insert(c), "{e:?} shares code {}", c as i32);
         }
-        assert_eq!(seen.len(), 15);
-        for code in 0..=16 {
+        assert_eq!(seen.len(), 17);
+        for code in 0..=18 {
             assert_eq!(MetaoptErrorCode::from_code(code).map(|c| c as i32), Some(code));
         }
-        assert_eq!(MetaoptErrorCode::from_code(17), None);
+        assert_eq!(MetaoptErrorCode::from_code(19), None);
     }
 }

@@ -146,7 +146,9 @@ pub struct MetaoptHc12RunOptions {
     pub coding: i32,
     /// A `MetaoptSense` value (0 min, 1 max).
     pub sense: i32,
-    /// Runs (restarts, at least 1): the first from `start`, the others from random strings.
+    /// Runs (restarts, at least 1): the first from `start`, the others from random strings. More
+    /// than 2^24 runs need a `stop_token` (the caller then ends the call with it or
+    /// `metaopt_interrupt`); without one they are `METAOPT_ERR_INVALID_ARGUMENT`.
     pub runs: u32,
     /// A `MetaoptHc12Start` value (0 random, 1 bit-zeros, 2 vector).
     pub start: i32,

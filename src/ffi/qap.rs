@@ -16,7 +16,6 @@ use std::ffi::{c_char, c_void};
 use std::path::Path;
 use std::ptr;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// An instance of the QAP solver: the problem's matrices, the solver's settings and its device
 /// buffers. Opaque: made by `metaopt_qap_params`, `metaopt_qap_params_ab` or
@@ -147,9 +146,11 @@ pub enum MetaoptQapRestart {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MetaoptQapSolveOptions {
-    /// Most runs (HC12 climbs); 0 = no limit, then a time limit or a target must end the solve.
+    /// Most runs (HC12 climbs); 0 = no limit, then a time limit or a `stop_token` must be given
+    /// (a target alone may be unreachable; with only a token, the caller ends the solve).
     pub runs: u32,
-    /// Time limit in seconds, checked after each run; <= 0 (or infinity) = none.
+    /// Time limit in seconds (0..=1e9; checked between climb steps and runs); 0 = none. NaN,
+    /// infinite, negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
     pub time_limit_s: f64,
     /// Seed of the random starts: the same seed gives the same result on every device.
     pub seed: u64,
@@ -784,12 +785,7 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
         1 => RestartMode::Random,
         r => return Err(Error::arg("restart", format!("{r}; expected 0 (rebase) or 1 (random)"))),
     };
-    let t = o.time_limit_s;
-    if t.is_nan() {
-        return Err(Error::arg("time_limit_s", "NaN"));
-    }
-    // infinity does not fit a Duration: no limit, as documented
-    let time_limit = if t > 0.0 { Duration::try_from_secs_f64(t).ok() } else { None };
+    let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?;
     Ok(QapSolveOptions {
         // SAFETY: the caller's contract: NULL or a stop token.
         stop: Stop { max_runs: o.runs, time_limit, target: (o.has_target != 0).then_some(o.target), token: unsafe { token_arg(o.stop_token, "stop_token")? } },

@@ -12,7 +12,6 @@ use crate::hc12::qap::solve::gap_percent;
 use crate::qap::ts::{QapTs, QapTsOptions, TenureRule};
 use std::ffi::c_char;
 use std::ptr;
-use std::time::Duration;
 
 /// How a tabu tenure is drawn (`MetaoptQapTsOptions.tenure`).
 #[repr(C)]
@@ -43,7 +42,8 @@ pub struct MetaoptQapTsOptions {
     pub tenure: i32,
     /// The long-term aspiration horizon in iterations; 0 = 5 n^2.
     pub aspiration_horizon: u32,
-    /// Time limit in seconds, checked between launches; <= 0 (or infinity) = none.
+    /// Time limit in seconds (0..=1e9; checked between launches, which are sized to the time
+    /// left); 0 = none. NaN, infinite, negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
     pub time_limit_s: f64,
     /// 1 to stop once the best cost is at or below `target`.
     pub has_target: u8,
@@ -164,12 +164,7 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         1 => TenureRule::Uniform,
         t => return Err(Error::arg("tenure", format!("{t}; expected 0 (cubic) or 1 (uniform)"))),
     };
-    let t = o.time_limit_s;
-    if t.is_nan() {
-        return Err(Error::arg("time_limit_s", "NaN"));
-    }
-    // infinity does not fit a Duration: no limit, as documented
-    let time_limit = if t > 0.0 { Duration::try_from_secs_f64(t).ok() } else { None };
+    let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?;
     let stagnation = match o.stagnation {
         -1 => None,
         s if s >= 0 => Some(s as u64),

@@ -17,7 +17,6 @@ use crate::sat::eval::DeviceSat;
 use std::ffi::c_char;
 use std::path::Path;
 use std::ptr;
-use std::time::Duration;
 
 /// A CNF formula with its lazily made device evaluator and solver. Opaque: made by
 /// `metaopt_sat_parse` or `metaopt_sat_from_clauses`, released by `metaopt_sat_free`. A handle
@@ -259,7 +258,7 @@ pub unsafe extern "C" fn metaopt_sat_evaluate(
         let flat: Vec<u32> = unsafe { copy_in(assignments.cast(), total, "assignments")? };
         // the padding of the last word must be clear: bits set there are garbage, not values
         let pad_mask = if n % 32 == 0 { 0 } else { !((1u32 << (n % 32)) - 1) };
-        let mut batch = Vec::with_capacity(count as usize);
+        let mut batch = crate::error::try_vec(count as usize, "count")?;
         for (i, row) in flat.chunks_exact(words.max(1)).take(count as usize).enumerate() {
             let row = &row[..words];
             if let Some(&last) = row.last() {
@@ -354,11 +353,7 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
         t.max_no_improve = o.tabu_max_no_improve;
         Some(t)
     };
-    let s = o.time_limit_s;
-    if !(0.0..=1e9).contains(&s) {
-        return Err(Error::arg("opts.time_limit_s", format!("{s}; expected 0..=1e9 seconds")));
-    }
-    let time_limit = (s > 0.0).then(|| Duration::from_secs_f64(s));
+    let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "opts.time_limit_s")?;
     if o.runs == 0 && time_limit.is_none() {
         return Err(Error::arg("opts.runs", "0 (until a model) needs a time limit (opts.time_limit_s > 0)"));
     }

@@ -73,6 +73,23 @@ pub fn climb<L: Landscape + ?Sized>(
     tabu: Option<&TabuConfig>,
     limits: ClimbLimits<'_>,
 ) -> Result<Climb<L::Best, L::Value>> {
+    // the deadline binds the row searches of this climb only (not later calls such as every
+    // row's values), whatever way the climb ends
+    l.set_deadline(None);
+    let out = climb_inner(l, start, tabu, limits);
+    l.set_deadline(None);
+    out
+}
+
+fn climb_inner<L: Landscape + ?Sized>(
+    l: &mut L,
+    start: L::Start,
+    tabu: Option<&TabuConfig>,
+    limits: ClimbLimits<'_>,
+) -> Result<Climb<L::Best, L::Value>> {
+    // set before the start: a start valued on the device (the general HC12 reads row 0 of a
+    // search) is cut as a step is
+    l.set_deadline(limits.deadline);
     let mut evaluations = l.start_run(start)?;
     if let Some(cfg) = tabu {
         l.reset_tabu(cfg)?;
@@ -250,7 +267,11 @@ mod tests {
         let stop = Stop { max_runs: 0, target: Some(0.0), ..Stop::default() };
         let s = restarts(&mut line(), &stop, 100, None, |_, run, _| Ok(starts[run as usize]), |_| {}).unwrap();
         assert_eq!((s.runs, s.target_reached), (2, true));
-        assert!(stop.check("runs", "a target").is_ok());
+        // a target alone may never be reached: it needs a time limit or a stop token besides
+        assert!(stop.check("runs", "a target").is_err());
+        assert!(Stop { token: Some(crate::StopToken::new()), ..stop.clone() }.check("runs", "a target").is_ok());
+        assert!(Stop { max_runs: u32::MAX >> 1, ..stop.clone() }.check("runs", "a target").is_err());
+        assert!(Stop { max_runs: u32::MAX >> 1, token: Some(crate::StopToken::new()), ..stop.clone() }.check("runs", "a target").is_ok());
         assert!(Stop { target: None, ..stop.clone() }.check("runs", "a time limit").is_err());
     }
 }

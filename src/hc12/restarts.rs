@@ -9,6 +9,10 @@ use crate::error::{Error, Result};
 use crate::interrupt::{StopReason, StopToken, Watch};
 use std::time::{Duration, Instant};
 
+/// The largest run cap of an HC12 search without a time limit or a stop token (2^24): a larger
+/// one would not end in any useful time (and each run's figures are kept in the result).
+pub const MAX_RUNS: u32 = 1 << 24;
+
 /// When an HC12 search (runs of climbs) stops. One run ends by itself at a local optimum, by
 /// the plain iteration cap ([`ClimbLimits`]), or with a tabu list by the list's `max_iterations`
 /// and `max_no_improve` ([`TabuConfig`]).
@@ -16,8 +20,7 @@ use std::time::{Duration, Instant};
 pub struct Stop {
     /// Most runs; 0 = no cap (then a time limit or a target must end the search).
     pub max_runs: u32,
-    /// Checked after each run, or before each iteration where the landscape asks for it
-    /// ([`Landscape::TIME_EACH_ITERATION`]).
+    /// Checked before every climb step and after each run (at most 1e9 s).
     pub time_limit: Option<Duration>,
     /// The search ends as soon as the best value is at or below this value.
     pub target: Option<f64>,
@@ -35,10 +38,27 @@ impl Default for Stop {
 impl Stop {
     /// Refuses a search nothing would end and a NaN target; `runs_arg` names the run cap and
     /// `ends` what may end an unlimited one.
+    ///
+    /// A search without a run cap must have something that surely ends it: a time limit, or a
+    /// stop token (the caller then stops it); a target alone may never be reached. The run cap
+    /// is at most [`MAX_RUNS`] unless a time limit or a stop token can end the search earlier.
     pub fn check(&self, runs_arg: &'static str, ends: &str) -> Result<()> {
         if self.max_runs == 0 && self.time_limit.is_none() && self.target.is_none() {
             return Err(Error::arg(runs_arg, format!("0 (unlimited) needs {ends}")));
         }
+        if self.max_runs == 0 && self.time_limit.is_none() && self.token.is_none() {
+            return Err(Error::arg(
+                runs_arg,
+                "0 (unlimited) with a target alone may never end (the target may be unreachable): give a time limit or a stop token",
+            ));
+        }
+        if self.max_runs > MAX_RUNS && self.time_limit.is_none() && self.token.is_none() {
+            return Err(Error::arg(
+                runs_arg,
+                format!("{} runs and no time limit or stop token: at most {MAX_RUNS} (a search that long must be stoppable)", self.max_runs),
+            ));
+        }
+        crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
         if self.target.is_some_and(f64::is_nan) {
             return Err(Error::arg("target", "NaN"));
         }
@@ -94,7 +114,9 @@ pub fn restarts<L: Landscape + ?Sized>(
 ) -> Result<Search<L::Best, L::Value>> {
     let t0 = Instant::now();
     let watch = Watch::new(stop.token.as_ref());
-    let deadline = if L::TIME_EACH_ITERATION { stop.time_limit.map(|d| t0 + d) } else { None };
+    // the deadline is checked before every climb step of every landscape (issue 16: a run of
+    // many steps must not outlast the limit), so a search ends within the limit plus one step
+    let deadline = stop.time_limit.map(|d| t0 + d);
     let limits = ClimbLimits { max_iterations, deadline, watch: Some(&watch) };
     let mut best: Option<(L::Best, L::Value)> = None;
     let (mut runs, mut iterations, mut evaluations) = (0u32, 0u64, 0u64);

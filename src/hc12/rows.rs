@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
+use std::time::Instant;
 
 /// The winner of one search and the two launches' events (for profiling).
 pub struct Found {
@@ -38,7 +39,18 @@ pub struct RowSearch {
     /// Stands in for the tabu buffers while there is no list.
     no_tabu: DeviceBuffer<u32>,
     tabu: Option<DeviceTabu>,
+    /// The call's deadline: when set, a search comes in launches of `chunk_groups` groups, sized
+    /// to take about [`LAUNCH_SECONDS`], and one that reaches the deadline returns the best of
+    /// the rows evaluated so far (row 0, the current string, is always among them).
+    deadline: Option<Instant>,
+    chunk_groups: usize,
 }
+
+/// The time one launch of a deadline-bound search aims at: the search returns within its
+/// deadline plus about this (issue 16: a neighbourhood of 10^8 rows is minutes on a CPU device).
+const LAUNCH_SECONDS: f64 = 0.1;
+/// Groups of the first launch of a deadline-bound search, which is timed to size the others.
+const FIRST_CHUNK_GROUPS: usize = 16;
 
 impl RowSearch {
     /// `program` holds `cl/tabu.cl`, `cl/hc12.cl` and the kernel `eval_name`, built with
@@ -78,7 +90,14 @@ impl RowSearch {
             wg_argmin,
             ft_size,
             tabu,
+            deadline: None,
+            chunk_groups: FIRST_CHUNK_GROUPS,
         })
+    }
+
+    /// Sets the deadline of the searches to come (None: one launch over every row).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     pub fn tabu(&self) -> Option<&DeviceTabu> {
@@ -126,10 +145,11 @@ impl RowSearch {
         let check = (tabu_check && self.tabu.is_some()) as u32;
         let asp = aspiration.is_some() as u32;
         let best_bits = aspiration.unwrap_or(0);
-        let groups = self.groups as u32;
+        let total = self.groups;
+        let first = if self.deadline.is_some() { self.chunk_groups.clamp(1, total) } else { total };
         // SAFETY: the caller's contract for the leading arguments; the trailing ones are those
         // of `hc12_select`'s callers and of `hc12_argmin_groups` in type and order.
-        let (eval, argmin) = unsafe {
+        let (eval, done) = unsafe {
             let mut e = ExecuteKernel::new(&self.eval);
             lead(&mut e);
             let eval = e
@@ -142,11 +162,37 @@ impl RowSearch {
                 .set_arg(self.group_best.cl())
                 .set_arg_local_buffer(self.wg * self.ft_size)
                 .set_arg_local_buffer(self.wg * 4)
-                .set_global_work_size(self.groups * self.wg)
+                .set_global_work_size(first * self.wg)
                 .set_local_work_size(self.wg)
                 .enqueue_nd_range(q.cl())
                 .map_err(cl_error(self.eval_call))?;
-            let argmin = ExecuteKernel::new(&self.argmin)
+            let (mut eval, mut done, mut last) = (eval, first, first);
+            let mut t = Instant::now();
+            while done < total {
+                // the arguments stay set on the kernel: the next launches only move the offset
+                let Some(deadline) = self.deadline else { break };
+                q.finish()?;
+                let per_group = t.elapsed().as_secs_f64() / last as f64;
+                self.chunk_groups = ((LAUNCH_SECONDS / per_group.max(1e-9)) as usize).clamp(1, total);
+                if Instant::now() >= deadline {
+                    break;
+                }
+                last = self.chunk_groups.min(total - done);
+                t = Instant::now();
+                let (offset, size, local) = ([done * self.wg], [last * self.wg], [self.wg]);
+                eval = q
+                    .cl()
+                    .enqueue_nd_range_kernel(self.eval.get(), 1, offset.as_ptr(), size.as_ptr(), local.as_ptr(), &[])
+                    .map_err(cl_error(self.eval_call))?;
+                done += last;
+            }
+            (eval, done)
+        };
+        // a search cut by the deadline picks the best of the groups evaluated
+        let groups = done as u32;
+        // SAFETY: the arguments of `hc12_argmin_groups` in type and order.
+        let argmin = unsafe {
+            ExecuteKernel::new(&self.argmin)
                 .set_arg(self.group_best.cl())
                 .set_arg(&groups)
                 .set_arg(self.out.cl())
@@ -155,8 +201,7 @@ impl RowSearch {
                 .set_global_work_size(self.wg_argmin)
                 .set_local_work_size(self.wg_argmin)
                 .enqueue_nd_range(q.cl())
-                .map_err(cl_error("clEnqueueNDRangeKernel(hc12_argmin_groups)"))?;
-            (eval, argmin)
+                .map_err(cl_error("clEnqueueNDRangeKernel(hc12_argmin_groups)"))?
         };
         let mut out = [0u64; 2];
         self.out.read(q, &mut out)?;

@@ -972,9 +972,16 @@ impl ReferenceFixture {
         let dims = num(n, v.first().map_or("", String::as_str))?;
         let (n, v) = header("count")?;
         let count = num(n, v.first().map_or("", String::as_str))?;
-        header("points")?;
-        // the sizes come from the file: reserve no more than its text can hold (fuzz/README.md)
-        let mut unit = Vec::with_capacity(count.saturating_mul(dims).min(text.len()));
+        let (n, _) = header("points")?;
+        // the sizes come from the file: their product is checked, and bounded by the file's
+        // size (every value takes at least two characters), before anything is reserved
+        let values = count.checked_mul(dims).filter(|&v| v <= text.len() / 2 + 1).ok_or_else(|| {
+            bad(n, format!("count {count} x dims {dims} points cannot be in a file of {} bytes", text.len()))
+        })?;
+        if dims == 0 || count == 0 {
+            return Err(bad(n, format!("count {count} x dims {dims}: expected at least one point of one dimension")));
+        }
+        let mut unit = crate::error::try_vec(values, "points")?;
         let scale = 2f64.powi(-53);
         for _ in 0..count {
             let (n, l) = lines.next().ok_or_else(|| bad(0, "the file ends inside the points".into()))?;
@@ -994,7 +1001,7 @@ impl ReferenceFixture {
                 ["function", name, a, b] => {
                     let dom = |s: &str| s.parse::<f64>().map_err(|_| bad(n + 1, format!("`{s}` is not a number")));
                     let domain = (dom(a)?, dom(b)?);
-                    let mut refs = Vec::with_capacity(count.min(text.len()));
+                    let mut refs = crate::error::try_vec(count, "function")?;
                     for _ in 0..count {
                         let (m, l) = lines.next().ok_or_else(|| bad(0, format!("the file ends inside {name}")))?;
                         refs.push(parse_double_double(l.trim()).ok_or_else(|| bad(m + 1, format!("`{l}` is not a number")))?);

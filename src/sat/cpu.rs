@@ -48,7 +48,7 @@ pub fn evaluate_many(cnf: &Cnf, assignments: &[Assignment], want_counts: bool) -
     }
     let m = cnf.num_clauses();
     if want_counts {
-        let mut counts = vec![0u32; assignments.len() * m];
+        let mut counts = crate::error::try_filled(crate::error::size_product("assignments", &[assignments.len(), m])?, 0u32, "assignments")?;
         let mut sat = vec![0u32; assignments.len()];
         if m > 0 {
             counts

@@ -319,9 +319,13 @@ impl DeviceSat {
             self.batch = None; // free the old buffers first
             self.batch = Some(DxacBuffers {
                 pitch,
-                x: self.q.buffer(self.words.max(1) * pitch, "DXAC assignments")?,
+                x: self.q.buffer(crate::error::size_product("assignments", &[self.words.max(1), pitch])?, "DXAC assignments")?,
                 satisfied: self.q.buffer(pitch, "DXAC satisfied")?,
-                counts: if want_counts { Some(self.q.buffer(clauses * pitch, "DXAC counts")?) } else { None },
+                counts: if want_counts {
+                    Some(self.q.buffer(crate::error::size_product("assignments", &[clauses, pitch])?, "DXAC counts")?)
+                } else {
+                    None
+                },
             });
         }
         let mut b = self.batch.take().expect("made above");

@@ -189,14 +189,15 @@ static int check(const char *label, int code, char *msg, int expect) {
  * with a printed note, unless HOSTILE_RUN_KNOWN=1 (with HOSTILE_ONLY=LABEL: only that one). The
  * report of the harness's author describes each for the fix; remove a label once it is fixed. */
 static const char *const KNOWN_FAILURES[] = {
-    "metaopt_hc12_params/nParam 4294967295 of 32 bits, maskOrder 3", /* aborts: 16 GiB allocation */
-    "metaopt_hc12_params/nParam 268435456 of 32 bits, maskOrder 3",  /* GiBs allocated, 20 s */
+    /* none: the two metaopt_hc12_params calls with nParam 4294967295 and 268435456 (an abort on a
+       16 GiB allocation, and 20 s of allocations before the error) were fixed with issue 16 */
+    NULL,
 };
 
 static int guard(const char *label) {
     int known = 0;
     for (size_t i = 0; i < sizeof KNOWN_FAILURES / sizeof KNOWN_FAILURES[0]; i++)
-        if (strcmp(KNOWN_FAILURES[i], label) == 0) known = 1;
+        if (KNOWN_FAILURES[i] && strcmp(KNOWN_FAILURES[i], label) == 0) known = 1;
     if (!known) return 1;
     const char *only = getenv("HOSTILE_ONLY");
     const char *run = getenv("HOSTILE_RUN_KNOWN");

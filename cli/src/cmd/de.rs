@@ -239,7 +239,8 @@ pub fn run(a: &DeArgs) -> CliResult {
         (g, ..) => g,
     };
     let record_every = a.record_every.unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
-    let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target, time_limit, record_every, token: Some(crate::stop_token()) };
+    // the limit counts from the command's start: creating and initialising the populations are in it
+    let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target, time_limit: crate::time_left(time_limit), record_every, token: Some(crate::stop_token()) };
     let bar = a.json.progress().then(|| progress_bar(generations, time_limit, a.evaluations));
     let (g0, e0) = (de.generation(), de.evaluations());
     let result = de.run_observed(&stop, |r| {

@@ -152,7 +152,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
     let opts = RunOptions {
         coding: if a.coding == CodingArg::Gc { Coding::Gray } else { Coding::Binary },
         sense: if a.max { Sense::Max } else { Sense::Min },
-        stop: metaopt::hc12::restarts::Stop { max_runs: runs, time_limit, target: a.stop.target, token: Some(crate::stop_token()) },
+        stop: metaopt::hc12::restarts::Stop { max_runs: runs, time_limit: crate::time_left(time_limit), target: a.stop.target, token: Some(crate::stop_token()) },
         start,
         seed: a.seed.seed,
         ..Default::default()

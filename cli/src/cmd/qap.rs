@@ -463,6 +463,9 @@ pub fn solve(a: &SolveArgs) -> CliResult {
             bar.set_message(format!("best {}{}", p.best, gap.unwrap_or_default()));
         }
     };
+    // the limit counts from the command's start: reading and building the solver are in it
+    let mut opts = opts;
+    opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
     let result = hc12_solve(&mut solver, &opts, Some(&inst), on_progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -644,6 +647,8 @@ fn solve_ts(
         }
         true
     };
+    let mut opts = opts;
+    opts.time_limit = crate::time_left(opts.time_limit);
     let result = solver.solve_with_progress(&opts, on_progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();

@@ -151,6 +151,9 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     let opts = options(a)?;
     let tabu_len = opts.tabu.as_ref().map_or(0, |t: &TabuConfig| t.max_length);
     let mut s = SatSolver::new(cnf.clone(), a.mask_order, tabu_len, metaopt::device::Backend::DEVICE).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
+    // the limit counts from the command's start: reading the formula and set-up are in it
+    let mut opts = opts;
+    opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
     let bar = a.json.progress().then(|| out::stop_bar(a.max_runs.max_runs.map(u64::from), "run", opts.stop.time_limit));
     let result = s.solve_observed(&opts, |p| {
         if let Some(bar) = &bar {

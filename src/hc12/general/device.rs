@@ -40,6 +40,9 @@ pub struct Hc12 {
     pub(super) cur: f64,
 }
 
+/// The most bits of a general HC12 string (all parameters together).
+const MAX_STRING_BITS: u64 = 1 << 24;
+
 impl Hc12 {
     /// Checks the parameters, builds the kernels for `objective` and allocates the matrices on
     /// the device in use (or `device`).
@@ -48,6 +51,17 @@ impl Hc12 {
         if n == 0 {
             return Err(Error::arg("nParam", "0; expected at least 1"));
         }
+        // the size limit is checked before anything of size nParam is made: each parameter has
+        // at least one bit, so more than 2^24 parameters exceed the bit limit below
+        if n > MAX_STRING_BITS as usize {
+            return Err(Error::arg("nParam", format!("{n} parameters; at most 2^24 bits in all, so at most 2^24 parameters")));
+        }
+        if let [b] = params.bits[..] {
+            let total = u64::from(b).checked_mul(n as u64).unwrap_or(u64::MAX);
+            if (1..=32).contains(&b) && total > MAX_STRING_BITS {
+                return Err(Error::arg("nParam", format!("{n} parameters of {b} bits = {total} bits; at most 2^24 bits")));
+            }
+        }
         let bits = Hc12Params::per_param(&params.bits, n, "nBitParam")?;
         if let Some(b) = bits.iter().find(|b| !(1..=32).contains(*b)) {
             return Err(Error::arg("nBitParam", format!("{b} bits; expected 1..32")));
@@ -55,12 +69,12 @@ impl Hc12 {
         let bounds = Hc12Params::per_param(&params.bounds, n, "dodParam")?;
         let total: u64 = bits.iter().map(|&b| b as u64).sum();
         // a window of more bits would exceed the row limit anyway; this keeps the sum in range
-        if total > (1 << 24) {
+        if total > MAX_STRING_BITS {
             return Err(Error::arg("nParam", format!("{n} parameters of {total} bits in all; at most 2^24 bits")));
         }
         let total = total as u32;
         let nb = Neighbourhood::new(total, 1, params.mask_order, params.start_bit, params.bit_length)?;
-        let (mut bit_param, mut bit_mask) = (Vec::new(), Vec::new());
+        let (mut bit_param, mut bit_mask) = (crate::error::try_vec(total as usize, "nBitParam")?, crate::error::try_vec(total as usize, "nBitParam")?);
         for (p, &nbit) in bits.iter().enumerate() {
             for q in 0..nbit {
                 bit_param.push(p as u32);
@@ -104,7 +118,7 @@ impl Hc12 {
             .define("HC_NBIT", 1);
         let fp_size = if params.double { 8 } else { 4 };
         let data = if external { Vec::new() } else { objective.data_bytes(n, params.double)? };
-        let matrix_len = rows * n;
+        let matrix_len = crate::error::size_product("nParam", &[rows, n, fp_size])? / fp_size;
         let (u_len, r_len) = match params.domain {
             Domain::Real => (1, matrix_len * fp_size),
             _ => (matrix_len, fp_size),
@@ -118,7 +132,7 @@ impl Hc12 {
             u: queue.buffer(u_len, if params.domain == Domain::Binary { "B" } else { "I" })?,
             r: queue.buffer(r_len, "R")?,
             data: queue.buffer_from(&if data.is_empty() { vec![0u8; 8] } else { data }, "func-data")?,
-            f: queue.buffer(rows * fp_size, "F")?,
+            f: queue.buffer(crate::error::size_product("maskOrder", &[rows, fp_size])?, "F")?,
         };
         let mut s = Hc12 {
             params: Hc12Params { bits, bounds, ..params },

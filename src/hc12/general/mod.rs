@@ -43,6 +43,12 @@ impl Hc12 {
             })
         };
         let out = restarts(self, &opts.stop, opts.max_iterations, tabu.as_ref(), next_start, on_run)?;
+        if !out.value.is_finite() && out.stop != crate::interrupt::StopReason::Interrupted {
+            return Err(Error::NonFiniteObjective(format!(
+                "the general HC12 evaluated {} strings in {} runs and none had a finite value",
+                out.evaluations, out.runs
+            )));
+        }
         let (integers, reals) = self.decode(&out.best, opts.coding);
         Ok(Hc12RunResult {
             value: out.value,
@@ -70,9 +76,17 @@ impl Landscape for Hc12 {
     fn start_run(&mut self, k: Vec<u32>) -> Result<u64> {
         let (coding, sense) = (self.coding, self.sense);
         self.kernels(coding, sense)?;
-        self.cur = self.value_of(&k, coding, sense)?;
+        // a non-finite start is the worst value, so that any finite row improves on it
+        let v = self.value_of(&k, coding, sense)?;
+        self.cur = if v.is_finite() { v } else if sense == Sense::Max { f64::NEG_INFINITY } else { f64::INFINITY };
         self.k = k;
         Ok(self.nb.rows)
+    }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        if let Some(k) = self.kernels.as_mut() {
+            k.search.set_deadline(deadline);
+        }
     }
 
     fn reset_tabu(&mut self, _cfg: &TabuConfig) -> Result<()> {

@@ -87,10 +87,12 @@ impl Hc12Params {
         }
     }
 
+    /// `v` per parameter: one value for all is expanded to `n` (fallibly: `n` comes from the
+    /// caller, and [`Hc12::new`](super::Hc12::new) checks the bit total before expanding).
     pub(super) fn per_param<T: Copy>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
         match v.len() {
-            1 => Ok(vec![v[0]; n]),
-            l if l == n => Ok(v.to_vec()),
+            1 => crate::error::try_filled(n, v[0], arg),
+            l if l == n => crate::error::try_expand(v, n, arg),
             l => Err(Error::arg(arg, format!("{l} values; expected 1 or nParam = {n}"))),
         }
     }

@@ -125,6 +125,10 @@ impl DeviceEvaluator {
 }
 
 impl Evaluator for DeviceEvaluator {
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.search.set_deadline(deadline);
+    }
+
     fn best_row(&mut self, st: &IterState, tabu: &TabuQuery<Cost>) -> Result<(Cost, u64)> {
         // one upload serves the insert (which reads K from the state buffer) and the evaluation
         self.upload(st)?;

@@ -32,6 +32,8 @@ pub trait Evaluator: Send {
     /// The listed strings in sorted order (for tests).
     fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>>;
     fn description(&self) -> String;
+    /// The deadline of the searches to come (the device evaluator cuts its launches by it).
+    fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
 }
 
 /// How a row's cost is computed: the thesis's full O(n^2) sum or the O(n) delta form.

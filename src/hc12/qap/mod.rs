@@ -231,6 +231,10 @@ impl Landscape for QapHc12 {
     type Start = (Vec<usize>, Vec<u32>);
     type Best = IterState;
 
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.eval.set_deadline(deadline);
+    }
+
     fn start_run(&mut self, (base, k): (Vec<usize>, Vec<u32>)) -> Result<u64> {
         self.st = Some(self.state(&base, &k)?);
         self.base = base;

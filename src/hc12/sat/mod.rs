@@ -164,6 +164,10 @@ impl Landscape for SatSolver {
     type Best = Assignment;
     const TIME_EACH_ITERATION: bool = true;
 
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.search.set_deadline(deadline);
+    }
+
     fn start_run(&mut self, a: Assignment) -> Result<u64> {
         self.cc = Some(ClauseCounts::new(&self.cnf, a));
         self.held_until = vec![0; self.cnf.num_vars];

@@ -241,9 +241,32 @@ impl QapMatrices {
             QapMatrices::I64(a, b) => check(a, b, n, signed, "int64"),
             QapMatrices::U32(a, b) => check(a, b, n, unsigned, "uint32"),
             QapMatrices::U64(a, b) => check(a, b, n, unsigned, "uint64"),
-            QapMatrices::F32(..) | QapMatrices::F64(..) => Ok(()),
+            QapMatrices::F32(a, b) => check_float(a, b, n, f32::MAX as f64, "float32"),
+            QapMatrices::F64(a, b) => check_float(a, b, n, f64::MAX, "float64"),
         }
     }
+}
+
+/// Float costs whose sums can overflow would solve to Inf or NaN (Inf - Inf): refuses data where
+/// twice the sum over slices of max|A| max|B| n^2 (a cost, and the cost plus a delta) exceeds the
+/// type's largest value (docs/ARCHITECTURE.md, Reliability).
+fn check_float<T: Copy + Into<f64>>(a: &[T], b: &[T], n: usize, max_value: f64, ty: &str) -> Result<()> {
+    let nn = (n * n).max(1);
+    let max_abs = |v: &[T]| v.iter().fold(0.0f64, |m, &x| m.max(x.into().abs()));
+    let mut bound = 0.0f64;
+    for (sa, sb) in a.chunks(nn).zip(b.chunks(nn)) {
+        bound += max_abs(sa) * max_abs(sb) * (n as f64) * (n as f64);
+    }
+    if !(2.0 * bound <= max_value) {
+        return Err(Error::arg(
+            "DF",
+            format!("{ty} costs can reach {bound:e} (max|A| max|B| n^2), too near or beyond {max_value:e}, the largest {ty}: the cost would overflow to Inf or NaN; scale the data down or use float64"),
+        ));
+    }
+    Ok(())
+}
+
+impl QapMatrices {
 
     pub fn bytes(&self) -> (&[u8], &[u8]) {
         with_matrices!(self, |a, b| (as_bytes(a), as_bytes(b)))
@@ -307,7 +330,7 @@ impl QapProblem {
     pub fn new(name: impl Into<String>, n: usize, slices: usize, data: QapMatrices) -> Result<Self> {
         check_sizes(n, slices)?;
         let (la, lb) = data.lens();
-        let want = n * n * slices;
+        let want = crate::error::size_product("nSlices", &[n, n, slices])?;
         if la != want {
             return Err(Error::arg("A", format!("{la} elements; expected n^2 * nSlices = {want}")));
         }

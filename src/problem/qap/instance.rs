@@ -99,7 +99,8 @@ impl QapInstance {
         let n = parse_size(n_tok).map_err(|m| Error::parse(path, n_line, m))?;
         let nn = n * n;
         let total = 2 * nn;
-        let mut values = Vec::with_capacity(total);
+        // reserve no more than the file can hold (each value takes at least two characters)
+        let mut values = Vec::with_capacity(total.min(text.len() / 2 + 1));
         let mut second_token_line = None;
         for k in 0..total {
             let (line, tok) = match toks.next() {

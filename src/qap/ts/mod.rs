@@ -105,6 +105,9 @@ pub fn elite_size_for(chains: usize) -> usize {
     }
 }
 
+/// Iterations of the first launch of a time-limited solve (it is timed to size the next ones).
+const FIRST_TIMED_LAUNCH: u64 = 8;
+
 /// Most chains of one solve.
 pub const MAX_CHAINS: usize = 1 << 20;
 
@@ -120,6 +123,7 @@ impl QapTsOptions {
         if self.max_iterations == 0 && self.time_limit.is_none() {
             return Err(Error::arg("max_iterations", "0 (no limit) and no time_limit: the solve would never stop"));
         }
+        crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
         if let Some(h) = self.aspiration_horizon {
             if h == 0 {
                 return Err(Error::arg("aspiration_horizon", "0; expected at least 1"));
@@ -301,6 +305,13 @@ impl QapTs {
         let stagnation = opts.stagnation(n);
         let (pmin, pmax) = opts.perturbation(n);
         let mut stop = StopReason::Limit;
+        // under a time limit, launches are sized to the time: the first is short and timed, the
+        // next ones take a twentieth of the limit (10 ms ..= 1 s), never more than the time left,
+        // so the solve returns within its limit plus about one short launch
+        let mut launch_cap = opts.launch_iterations as u64;
+        if opts.time_limit.is_some() {
+            launch_cap = launch_cap.min(FIRST_TIMED_LAUNCH);
+        }
         while !reached(&best.0) {
             if opts.max_iterations > 0 && done >= opts.max_iterations {
                 break;
@@ -313,7 +324,7 @@ impl QapTs {
                 stop = StopReason::Interrupted;
                 break;
             }
-            let mut count = opts.launch_iterations as u64;
+            let mut count = launch_cap;
             if opts.max_iterations > 0 {
                 count = count.min(opts.max_iterations - done);
             }
@@ -324,7 +335,14 @@ impl QapTs {
                     st.fresh = true;
                 }
             }
+            let launch_start = Instant::now();
             engine.advance(&mut states, count as u32)?;
+            if let Some(limit) = opts.time_limit {
+                let per_iteration = launch_start.elapsed().as_secs_f64() / count as f64;
+                let left = limit.saturating_sub(t0.elapsed()).as_secs_f64();
+                let slice = (limit.as_secs_f64() / 20.0).clamp(0.01, 1.0).min(left);
+                launch_cap = ((slice / per_iteration.max(1e-9)) as u64).clamp(1, opts.launch_iterations as u64);
+            }
             done += count;
             launches += 1;
             for st in &mut states {

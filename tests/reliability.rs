@@ -1,0 +1,280 @@
+//! Issue 16 (reliability): each test makes a call that used to abort, panic, hang or outlast its
+//! time limit, and checks that it now ends in time or with a clean, named error. Sizes are kept
+//! small enough for PoCL on two shared cores; timing margins are generous.
+
+#[path = "common/cabi.rs"]
+mod cabi;
+use cabi::*;
+use metaopt::de::{BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, Stop as DeStop};
+use metaopt::device::Backend;
+use metaopt::ffi::*;
+use metaopt::hc12::qap::solve::{solve, QapSolveOptions};
+use metaopt::hc12::qap::{CostForm, QapHc12};
+use metaopt::hc12::restarts::Stop;
+use metaopt::objective::{HostCallback, Objective};
+use metaopt::problem::qap::{QapInstance, QapMatrices, QapProblem};
+use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::{time_limit_from_secs, Error};
+use std::ffi::{c_void, CString};
+use std::path::PathBuf;
+use std::ptr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const OUT_OF_DEVICE_MEMORY: i32 = MetaoptErrorCode::MetaoptErrOutOfDeviceMemory as i32;
+
+fn data(rel: &str) -> PathBuf {
+    let root = std::env::var_os("METAOPT_DATA_DIR").map_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/data")), PathBuf::from);
+    root.join(rel)
+}
+
+fn f1() -> MetaoptObjective {
+    MetaoptObjective { kind: 0, function_name: c"F1".as_ptr(), source: ptr::null(), callback: None, user_data: ptr::null_mut() }
+}
+
+/// The margin a time-limited call may take beyond its limit: one short launch, plus the slack of
+/// a CPU device shared with other tests.
+const MARGIN: Duration = Duration::from_secs(4);
+
+// ---- F1: sizes are checked before anything of their size is allocated -----------------------
+
+#[test]
+fn f1_hc12_params_with_one_value_for_all_and_a_huge_n_is_an_error() {
+    let _g = shared();
+    let bits = 1u32;
+    let dod = [-1.0, 1.0];
+    // used to expand nBitParam to 2^32 - 1 words and abort on `memory allocation ... failed`
+    let r = unsafe { metaopt_hc12_params(0xFFFF_FFFF, &bits, 1, dod.as_ptr(), 2, 2, 0, 0, 2, 0, &f1()) };
+    assert!(r.instance.is_null());
+    expect_error(r.error_code, r.error_message, INVALID, "nParam");
+    // one value for all with many bits: the total is checked before expanding
+    let bits = 32u32;
+    let r = unsafe { metaopt_hc12_params(1 << 20, &bits, 1, dod.as_ptr(), 2, 2, 0, 0, 2, 0, &f1()) };
+    expect_error(r.error_code, r.error_message, INVALID, "2^24 bits");
+}
+
+#[test]
+fn f1_failed_host_allocations_are_out_of_host_memory() {
+    let e = metaopt::error::try_filled(usize::MAX / 8, 0u64, "x").unwrap_err();
+    assert!(matches!(e, Error::OutOfHostMemory(_)), "{e}");
+    assert_eq!(e.code(), MetaoptErrorCode::MetaoptErrOutOfHostMemory as i32);
+    assert_eq!(e.code(), 17);
+    assert!(metaopt::error::size_product("dims", &[1 << 40, 1 << 40]).is_err());
+}
+
+// ---- F3: one time-limit validator ---------------------------------------------------------
+
+#[test]
+fn f3_absurd_time_limits_are_refused_everywhere() {
+    for bad in [1e19, 1e20, 1e300, f64::INFINITY, f64::NAN, -1.0] {
+        assert_eq!(time_limit_from_secs(bad, "t").unwrap_err().code(), INVALID, "{bad}");
+    }
+    let _g = shared();
+    // metaopt_de_run with time_limit = 1e19 used to be accepted and never end
+    let b = CString::new("sat").unwrap();
+    let lim = [-1.0, 1.0];
+    let r = unsafe { metaopt_de_create(2, 8, 2, lim.as_ptr(), 2, b.as_ptr(), ptr::null()) };
+    assert_eq!(r.error_code, OK);
+    let h = r.instance;
+    let m = CString::new("DE/rand/1").unwrap();
+    expect_ok(unsafe { metaopt_de_init(h, &f1(), m.as_ptr(), ptr::null(), 0, ptr::null()) });
+    for bad in [1e19, f64::INFINITY, -2.0] {
+        let stop = MetaoptDeStop { time_limit: bad, ..metaopt_de_default_stop() };
+        let r = unsafe { metaopt_de_run(h, &stop) };
+        expect_error(r.error_code, r.error_message, INVALID, "stop.time_limit");
+    }
+    // a target alone may never be reached: refused without a stop token
+    let stop = MetaoptDeStop { has_target: 1, target: -1.0, ..metaopt_de_default_stop() };
+    let r = unsafe { metaopt_de_run(h, &stop) };
+    expect_error(r.error_code, r.error_message, INVALID, "stop");
+    unsafe { metaopt_de_free(h) };
+}
+
+#[test]
+fn f4_hc12_run_with_no_stop_that_ends_is_refused() {
+    let _g = shared();
+    let bits = 8u32;
+    let dod = [-1.0, 1.0];
+    let r = unsafe { metaopt_hc12_params(2, &bits, 1, dod.as_ptr(), 2, 2, 0, 0, 2, 0, &f1()) };
+    assert_eq!(r.error_code, OK);
+    let h = r.instance;
+    // 2^31 - 1 runs, no time limit, no stop token: accepted before and never ended
+    let o = MetaoptHc12RunOptions { runs: i32::MAX as u32, ..metaopt_hc12_default_run_options() };
+    let r = unsafe { metaopt_hc12_run(h, &o) };
+    expect_error(r.error_code, r.error_message, INVALID, "runs");
+    unsafe { metaopt_hc12_free(h) };
+    // the Rust rule: runs = 0 with only a target needs a time limit or a stop token
+    let stop = Stop { max_runs: 0, target: Some(-1e300), ..Stop::default() };
+    assert!(stop.check("runs", "a target").unwrap_err().to_string().contains("time limit or a stop token"));
+}
+
+// ---- F8: size products are checked -------------------------------------------------------
+
+#[test]
+fn f8_de_create_sizes_do_not_wrap() {
+    let _g = shared();
+    let b = CString::new("sat").unwrap();
+    let lim = [-1.0, 1.0];
+    // members + 1 wrapped to 0 in the message (and would panic in a debug build)
+    let r = unsafe { metaopt_de_create(1, u32::MAX, 1, lim.as_ptr(), 2, b.as_ptr(), ptr::null()) };
+    let m = take_message(r.error_message);
+    assert_eq!(r.error_code, INVALID, "{m}");
+    assert!(m.contains("4294967296") && !m.contains(" x 0 x "), "{m}");
+    // 65536 x 16777216 x 16777216 = 2^64 wrapped to 0 and passed the size check
+    let r = unsafe { metaopt_de_create(65536, 16_777_215, 16_777_216, lim.as_ptr(), 2, b.as_ptr(), ptr::null()) };
+    expect_error(r.error_code, r.error_message, INVALID, "at most 2^31");
+}
+
+// ---- F6: device buffers are checked against the device and the host --------------------------
+
+#[test]
+fn f6_a_buffer_that_cannot_fit_is_an_error_before_the_driver_sees_it() {
+    let _g = shared();
+    let ctx = Backend::DEVICE.context("test").unwrap();
+    let info = &ctx.info;
+    let too_big = info.max_alloc_bytes.max(info.global_mem_bytes).saturating_add(1 << 30);
+    let e = metaopt::device::check_fits(info, too_big, "X").unwrap_err();
+    assert!(matches!(e, Error::OutOfDeviceMemory(_)), "{e}");
+    if info.kind == metaopt::device::DeviceKind::Cpu {
+        let avail = metaopt::device::host_memory_available().expect("Linux has /proc/meminfo");
+        let e = metaopt::device::check_fits(info, avail.saturating_add(1 << 30).min(info.max_alloc_bytes.max(1)), "X");
+        if avail.saturating_add(1 << 30) <= info.max_alloc_bytes {
+            assert!(e.is_err());
+        }
+    }
+    // the reported case: 64 x 32769 x 1023 doubles (17 GB per matrix) on a device (or host)
+    // that cannot hold them is refused at creation, not an abort inside the driver at init
+    let total = 64u64 * 32769 * 1023 * 8;
+    if info.max_alloc_bytes < total || info.global_mem_bytes < total || metaopt::device::host_memory_available().is_some_and(|a| a < total) {
+        let b = CString::new("sat").unwrap();
+        let lim = [-1.0, 1.0];
+        let o = MetaoptDeOptions { double_precision: 1, ..metaopt_de_default_options() };
+        let r = unsafe { metaopt_de_create(64, 32768, 1023, lim.as_ptr(), 2, b.as_ptr(), &o) };
+        expect_error(r.error_code, r.error_message, OUT_OF_DEVICE_MEMORY, "buffer `X`");
+    }
+}
+
+// ---- F5: non-finite objective values -----------------------------------------------------
+
+#[test]
+fn f5_float_qap_data_whose_cost_can_overflow_is_refused() {
+    let a = vec![1e308; 16];
+    let e = QapProblem::new("x", 4, 1, QapMatrices::F64(a, vec![1.0; 16])).unwrap_err();
+    assert!(e.to_string().contains("overflow"), "{e}");
+    let e = QapProblem::new("x", 4, 1, QapMatrices::F32(vec![3e38; 16], vec![-1.0; 16])).unwrap_err();
+    assert!(e.to_string().contains("float32"), "{e}");
+    // ordinary data passes
+    QapProblem::new("x", 4, 1, QapMatrices::F32(vec![1e3; 16], vec![1e3; 16])).unwrap();
+}
+
+#[test]
+fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
+    // DE, host callback: NaN everywhere is a named error, not `best value inf`
+    let nan = Objective::Callback(HostCallback::new(|_x, _rows, _dims, out| {
+        out.fill(f64::NAN);
+        Ok(())
+    }));
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let p = DeParams::new(2, 8, 3, -1.0, 1.0, BoundsCorrection::Saturation);
+        let mut de = DeMultiPop::new(&p, backend).unwrap();
+        de.init(&nan, Mutation::Rand1, Migration::NONE).unwrap();
+        let e = de.run(&DeStop::generations(3)).unwrap_err();
+        assert!(matches!(e, Error::NonFiniteObjective(_)), "{e}");
+        assert_eq!(e.code(), 18);
+    }
+    // DE, NaN for some members only: the best is finite and is a member's value
+    let some = Objective::Callback(HostCallback::new(|x, rows, dims, out| {
+        for r in 0..rows {
+            out[r] = if x[r * dims] > 0.0 { f64::NAN } else { x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum() };
+        }
+        Ok(())
+    }));
+    let p = DeParams::new(2, 16, 3, -1.0, 1.0, BoundsCorrection::Saturation);
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    de.init(&some, Mutation::Rand1, Migration::NONE).unwrap();
+    let r = de.run(&DeStop::generations(5)).unwrap();
+    assert!(r.value.is_finite() && r.x[0] <= 0.0, "{} at {:?}", r.value, r.x);
+    // general HC12, OpenCL objective returning NaN: an error, not `best value NaN`
+    use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
+    let src = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) { return NAN; }";
+    let obj = Objective::source(src, Vec::new());
+    let mut s = Hc12::new(Hc12Params::real(2, 8, -1.0, 1.0), obj, Backend::DEVICE).unwrap();
+    let e = s.run(&RunOptions { stop: Stop { max_runs: 2, ..Stop::default() }, ..Default::default() }).unwrap_err();
+    assert!(matches!(e, Error::NonFiniteObjective(_)), "{e}");
+}
+
+// ---- F4 + F7: time limits hold on large instances ------------------------------------------
+
+fn tai256c() -> Arc<QapProblem> {
+    let inst = QapInstance::from_dat(&data("qaplib/tai256c.dat")).unwrap();
+    Arc::new(QapProblem::from_instance(&inst))
+}
+
+#[test]
+fn f4_hc12_qap_mask_order_3_on_tai256c_stops_at_its_limit() {
+    // 64 swaps, mask order 3: 178,957,825 rows a step, minutes in one launch on a CPU device
+    let mut s = QapHc12::new(tai256c(), 64, 3, 0, 0, Backend::DEVICE, CostForm::Delta).unwrap();
+    let limit = Duration::from_secs(1);
+    let opts = QapSolveOptions { stop: Stop { max_runs: 0, time_limit: Some(limit), target: None, token: None }, ..Default::default() };
+    let t = Instant::now();
+    let r = solve(&mut s, &opts, None, |_| {}).unwrap();
+    let took = t.elapsed();
+    assert!(took <= limit + MARGIN, "took {took:?}");
+    assert_eq!(r.stop, metaopt::StopReason::TimeLimit);
+}
+
+#[test]
+fn f4_tabu_search_with_unlimited_iterations_stops_at_its_limit() {
+    let mut s = QapTs::new(tai256c(), Backend::DEVICE).unwrap();
+    let limit = Duration::from_secs(1);
+    // one launch of 100000 iterations of 8 chains of n = 256 used to outlast the limit by minutes
+    let opts = QapTsOptions { chains: 8, max_iterations: 0, launch_iterations: 100_000, time_limit: Some(limit), ..Default::default() };
+    let t = Instant::now();
+    let r = s.solve(&opts).unwrap();
+    let took = t.elapsed();
+    assert!(took <= limit + MARGIN, "took {took:?}");
+    assert!(r.iterations > 0 && r.stop == metaopt::StopReason::TimeLimit);
+}
+
+#[test]
+fn f4_de_stops_at_its_limit() {
+    let p = DeParams::new(4, 256, 256, -5.0, 5.0, BoundsCorrection::Saturation);
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    de.init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE).unwrap();
+    let limit = Duration::from_millis(700);
+    let t = Instant::now();
+    let r = de.run(&DeStop { time_limit: Some(limit), ..DeStop::default() }).unwrap();
+    let took = t.elapsed();
+    assert!(took <= limit + MARGIN, "took {took:?}");
+    assert!(format!("{:?}", r.stopped_by).contains("TimeLimit"));
+}
+
+#[test]
+fn f4_sat_stops_at_its_limit() {
+    use metaopt::hc12::sat::{SatOptions, SatSolver};
+    use metaopt::problem::sat::Cnf;
+    // a random 3-SAT formula of 60000 variables at ratio 4.26, mask order 2: 1.8e9 rows a step
+    let n = 60_000usize;
+    let mut rng = metaopt::rng::Philox::new(5, 0);
+    let clauses: Vec<Vec<i32>> = (0..(n as f64 * 4.26) as usize)
+        .map(|_| {
+            (0..3)
+                .map(|_| {
+                    let v = rng.below(n as u32) as i32 + 1;
+                    if rng.next_u32() & 1 == 0 { v } else { -v }
+                })
+                .collect()
+        })
+        .collect();
+    let cnf = Cnf::from_clauses("random", n, &clauses).unwrap();
+    let mut s = SatSolver::new(cnf, 2, 0, Backend::DEVICE).unwrap();
+    let limit = Duration::from_secs(1);
+    let opts = SatOptions { tabu: None, stop: Stop { max_runs: 0, time_limit: Some(limit), target: None, token: None }, ..Default::default() };
+    let t = Instant::now();
+    s.solve(&opts).unwrap();
+    let took = t.elapsed();
+    assert!(took <= limit + MARGIN, "took {took:?}");
+}
+
+#[allow(dead_code)]
+fn unused(_: *mut c_void) {}
