@@ -26,6 +26,8 @@ class ErrorCode(enum.IntEnum):
     CALLBACK = 14
     BUSY = 15
     INTERRUPTED = 16
+    OUT_OF_HOST_MEMORY = 17
+    NON_FINITE_OBJECTIVE = 18
 
 
 class MetaoptError(RuntimeError):
