@@ -190,9 +190,6 @@ pub struct SeedArg {
     pub seed: u64,
 }
 
-/// The largest `--time-limit` taken: about 31.7 years. A larger value is certainly a mistake,
-/// and the durations and deadlines it would make overflow.
-pub const MAX_SECONDS: f64 = metaopt::MAX_TIME_LIMIT_S;
 
 /// The stop conditions every solver command takes, spelled and described once: `--time-limit`
 /// and `--target`. The count cap is the command's own unit and has its own group
@@ -253,22 +250,21 @@ pub fn parse_target(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A positive number of seconds, at most [`MAX_SECONDS`]: the library's one validator
+/// A positive number of seconds, at most [`metaopt::MAX_TIME_LIMIT_S`]: the library's one validator
 /// ([`metaopt::time_limit_from_secs`]), with 0 refused (a flag given means a limit).
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     parse_duration(s).map(|d| d.as_secs_f64())
 }
 
 /// The one time-limit validator of the CLI: [`metaopt::time_limit_from_secs`] (finite, at most
-/// [`MAX_SECONDS`]), and positive.
+/// [`metaopt::MAX_TIME_LIMIT_S`]), and positive.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > MAX_SECONDS => Err(format!("`{s}` seconds is more than the largest time limit, {MAX_SECONDS:e} s")),
-        Ok(v) => match metaopt::time_limit_from_secs(v, "--time-limit") {
-            Ok(Some(d)) => Ok(d),
-            _ => Err(format!("`{s}` is not a positive number of seconds")),
-        },
-        Err(_) => Err(format!("`{s}` is not a positive number of seconds")),
+    let secs = s.trim().parse::<f64>().map_err(|_| format!("`{s}` is not a positive number of seconds"))?;
+    match metaopt::time_limit_from_secs(secs, "--time-limit") {
+        Ok(Some(d)) => Ok(d),
+        Ok(None) => Err(format!("`{s}` is not a positive number of seconds")),
+        Err(metaopt::Error::InvalidArgument { msg, .. }) => Err(msg),
+        Err(e) => Err(e.to_string()),
     }
 }
 

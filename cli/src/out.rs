@@ -269,12 +269,7 @@ mod tests {
     }
 }
 
-/// Why a solve ended, in the words of the JSON output (`stopped_by`, snake_case).
-pub fn stop_word(s: metaopt::StopReason) -> &'static str {
-    match s {
-        metaopt::StopReason::Target => "target",
-        metaopt::StopReason::TimeLimit => "time_limit",
-        metaopt::StopReason::Limit => "limit",
-        metaopt::StopReason::Interrupted => "interrupted",
-    }
+/// Why a solve ended, in the words of the JSON output (`stopped_by`: the enum's serde name).
+pub fn stop_word(s: metaopt::StopReason) -> String {
+    serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }

@@ -1766,7 +1766,9 @@ int main(int argc, char **argv) {
     if (argc > 1) g_data_dir = argv[1];
     g_valgrind = argc > 2 && strcmp(argv[2], "--valgrind") == 0;
     if (g_valgrind) g_alarm = 600, g_loops = 40;
-    snprintf(g_tmp, sizeof g_tmp, "/tmp/metaopt-hostile-XXXXXX");
+    /* the harness's scratch files (malformed .dat/.cnf inputs) in a fresh directory of TMPDIR */
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(g_tmp, sizeof g_tmp, "%s/metaopt-hostile-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     require(mkdtemp(g_tmp) != NULL, "mkdtemp");
     g_long = malloc((1 << 20) + 1);
     require(g_long != NULL, "malloc");

@@ -213,6 +213,20 @@ impl QapMatrices {
         with_matrices!(self, |a, b| a.iter().chain(b.iter()).all(|x| x.is_finite()))
     }
 
+    /// max |A| and max |B| over every slice, for integer data; None for float data.
+    pub fn integer_max_abs(&self) -> Option<(u128, u128)> {
+        fn max_abs<T: Copy + Into<i128>>(m: &[T]) -> u128 {
+            m.iter().map(|&x| x.into().unsigned_abs()).max().unwrap_or(0)
+        }
+        match self {
+            QapMatrices::I32(a, b) => Some((max_abs(a), max_abs(b))),
+            QapMatrices::I64(a, b) => Some((max_abs(a), max_abs(b))),
+            QapMatrices::U32(a, b) => Some((max_abs(a), max_abs(b))),
+            QapMatrices::U64(a, b) => Some((max_abs(a), max_abs(b))),
+            QapMatrices::F32(..) | QapMatrices::F64(..) => None,
+        }
+    }
+
     /// Integer costs are summed in 64-bit arithmetic (signed for the signed types): refuses
     /// matrices whose costs could leave that range, so no cost wraps silently. The bound of a
     /// slice is min(sum |A| max |B|, sum |B| max |A|); slices are summed.

@@ -78,21 +78,8 @@ fn fixed_local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
 /// arithmetic does. Bounds per slice, with a = max |A|, b = max |B|: a full delta (either
 /// formula) is below 8ab(n - 1), one O(1) update adds below 32ab.
 fn deltas_fit_i32(p: &QapProblem) -> bool {
-    fn max_abs<T: Copy + Into<i128>>(m: &[T]) -> u128 {
-        m.iter().map(|&x| x.into().unsigned_abs()).max().unwrap_or(0)
-    }
-    fn fits<T: Copy + Into<i128>>(a: &[T], b: &[T], n: usize, slices: usize) -> bool {
-        let (ma, mb) = (max_abs(a), max_abs(b));
-        ma < 1 << 29 && mb < 1 << 29 && ma * mb * slices as u128 * (8 * n as u128 + 64) < 1 << 31
-    }
-    use crate::problem::qap::cost::QapMatrices as M;
-    match &p.data {
-        M::I32(a, b) => fits(a, b, p.n, p.slices),
-        M::I64(a, b) => fits(a, b, p.n, p.slices),
-        M::U32(a, b) => fits(a, b, p.n, p.slices),
-        M::U64(a, b) => fits(a, b, p.n, p.slices),
-        M::F32(..) | M::F64(..) => false,
-    }
+    let Some((ma, mb)) = p.data.integer_max_abs() else { return false };
+    ma < 1 << 29 && mb < 1 << 29 && ma * mb * p.slices as u128 * (8 * p.n as u128 + 64) < 1 << 31
 }
 
 impl DeviceEngine {
