@@ -241,6 +241,11 @@ pub fn rate(v: f64) -> String {
     }
 }
 
+/// Why a solve ended, in the words of the JSON output (`stopped_by`: the enum's serde name).
+pub fn stop_word(s: metaopt::StopReason) -> String {
+    serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -267,9 +272,4 @@ mod tests {
         assert_eq!(super::bytes(512), "512 B");
         assert_eq!(super::bytes(3 << 30), "3.0 GiB");
     }
-}
-
-/// Why a solve ended, in the words of the JSON output (`stopped_by`: the enum's serde name).
-pub fn stop_word(s: metaopt::StopReason) -> String {
-    serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }

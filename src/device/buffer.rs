@@ -65,6 +65,7 @@ pub fn host_memory_available() -> Option<u64> {
     let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } == 0 && rl.rlim_cur != libc::RLIM_INFINITY;
     let space = if limited {
         let used = std::fs::read_to_string("/proc/self/status").ok().and_then(|t| field(&t, "VmSize:")).unwrap_or(0);
+        #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every target
         Some((rl.rlim_cur as u64).saturating_sub(used))
     } else {
         None

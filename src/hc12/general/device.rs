@@ -57,7 +57,7 @@ impl Hc12 {
             return Err(Error::arg("nParam", format!("{n} parameters; at most 2^24 bits in all, so at most 2^24 parameters")));
         }
         if let [b] = params.bits[..] {
-            let total = u64::from(b).checked_mul(n as u64).unwrap_or(u64::MAX);
+            let total = u64::from(b).saturating_mul(n as u64);
             if (1..=32).contains(&b) && total > MAX_STRING_BITS {
                 return Err(Error::arg("nParam", format!("{n} parameters of {b} bits = {total} bits; at most 2^24 bits")));
             }

@@ -271,7 +271,7 @@ fn check_float<T: Copy + Into<f64>>(a: &[T], b: &[T], n: usize, max_value: f64, 
     for (sa, sb) in a.chunks(nn).zip(b.chunks(nn)) {
         bound += max_abs(sa) * max_abs(sb) * (n as f64) * (n as f64);
     }
-    if !(2.0 * bound <= max_value) {
+    if bound.is_nan() || 2.0 * bound > max_value {
         return Err(Error::arg(
             "DF",
             format!("{ty} costs can reach {bound:e} (max|A| max|B| n^2), too near or beyond {max_value:e}, the largest {ty}: the cost would overflow to Inf or NaN; scale the data down or use float64"),
