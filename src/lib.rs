@@ -66,6 +66,7 @@ pub mod objective;
 pub mod precision;
 pub mod problem;
 pub mod qap;
+pub mod qiga;
 pub mod rng;
 pub mod sat;
 

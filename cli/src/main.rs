@@ -16,7 +16,7 @@ mod plot;
 
 use bench::BenchCommand;
 use clap::{Parser, Subcommand};
-use cmd::{de, devices, hc12, qap, sat};
+use cmd::{de, devices, hc12, qap, qiga, sat};
 use experiment::ExperimentCommand;
 use metaopt::StopToken;
 use std::process::ExitCode;
@@ -57,6 +57,8 @@ enum Command {
     Hc12(Box<hc12::Hc12Args>),
     /// Island differential evolution on a catalogue function or a user OpenCL objective
     De(Box<de::DeArgs>),
+    /// Quantum-inspired genetic algorithm (Han & Kim) on a 0-1 knapsack, many populations at once
+    Qiga(Box<qiga::QigaCmdArgs>),
     /// The thesis's island DE experiments (section 6.1): CSV tables and PNG plots in a folder
     #[command(subcommand)]
     Experiment(ExperimentCommand),
@@ -133,6 +135,7 @@ fn main() -> ExitCode {
         Command::Functions(a) => cmd::functions::run(&a),
         Command::Hc12(a) => hc12::run(&a),
         Command::De(a) => de::run(&a),
+        Command::Qiga(a) => qiga::run(&a),
         Command::Experiment(ExperimentCommand::DeSdis(a)) => experiment::de::de_sdis(&a),
         Command::Experiment(ExperimentCommand::DeMigration(a)) => experiment::de::de_migration(&a),
         Command::Bench(BenchCommand::Qap(a)) => bench::qap::run(&a),
@@ -143,6 +146,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Sat(a)) => bench::sat::run(&a),
         Command::Bench(BenchCommand::SatSolve(a)) => bench::sat_solve::run(&a),
         Command::Bench(BenchCommand::De(a)) => bench::de::throughput(&a),
+        Command::Bench(BenchCommand::Qiga(a)) => bench::qiga::run(&a),
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
     };
     if INTERRUPTS.load(Ordering::SeqCst) > 0 {

@@ -94,7 +94,7 @@ pub struct DeviceInfo {
 }
 
 impl DeviceInfo {
-    fn cl_id(&self) -> cl_device_id {
+    pub(crate) fn cl_id(&self) -> cl_device_id {
         self.id as cl_device_id
     }
 }

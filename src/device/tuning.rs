@@ -36,6 +36,11 @@ pub struct Tuning {
     /// 128 / 256 work-items: nug30 148k / 149k / 176k, sko100a 4.5k / 6.1k / 14.9k, tho150 2.1k /
     /// 2.6k / 2.6k (512 exceeds the kernel's limit there); benchmarks/h100-2026-11-24b/.
     pub qap_ts: usize,
+    /// QIGA (`qiga_run`): work-items of a population's group (at most; the smallest power of two
+    /// covering the items is taken below it). H100, knapsack-250, 10 individuals, 500
+    /// generations, 100,000 runs: 64 / 128 / 256 work-items 105k / 115k / 85k runs/s
+    /// (benchmarks/h100-2026-11-24c/).
+    pub qiga: usize,
 }
 
 /// The table: the values measured or chosen per kind (GPUs: NVIDIA H100/H200 measurements in
@@ -53,9 +58,10 @@ const GPU: Tuning = Tuning {
     sat_dxac: 64,
     objective_eval: 64,
     qap_ts: 256,
+    qiga: 128,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
-const CPU: Tuning = Tuning { qap_ts: 16, ..GPU };
+const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, ..GPU };
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.

@@ -5,6 +5,7 @@ pub mod de;
 pub mod functions;
 pub mod qap;
 pub mod qap_ts;
+pub mod qiga;
 pub mod sat;
 pub mod sat_solve;
 pub mod tabu;
@@ -30,6 +31,9 @@ pub enum BenchCommand {
     Sat(sat::BenchSatArgs),
     /// SAT local search: solved share and median time per SATLIB family, as CSV
     SatSolve(sat_solve::BenchSatSolveArgs),
+    /// QIGA on the knapsack: whole runs per second (device, CPU, one thread), gap per table and
+    /// repair, the paper's Table 1
+    Qiga(qiga::BenchQigaArgs),
     /// Island DE: generations and evaluations per second on the device and the CPU backend
     De(de::BenchDeArgs),
     /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t

@@ -6,4 +6,5 @@ pub mod devices;
 pub mod functions;
 pub mod hc12;
 pub mod qap;
+pub mod qiga;
 pub mod sat;

@@ -1,0 +1,255 @@
+//! `metaopt qiga`: the quantum-inspired genetic algorithm on a 0-1 knapsack, many independent
+//! populations at once; the distribution of their final values, a histogram plot.
+
+use crate::args::{JsonArg, SeedArg, StopArgs};
+use crate::out::{self, flag_error, CliResult, Failure};
+use crate::plot::{self, Panel, Series};
+use clap::Args;
+use metaopt::device::Backend;
+use metaopt::problem::knapsack::Knapsack;
+use metaopt::qiga::{Qiga, QigaOptions, QigaRunResult, Repair, RotationTable};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The QIGA options every QIGA command shares (`qiga`, `bench qiga`).
+#[derive(Args, Clone, Debug)]
+pub struct QigaArgs {
+    /// Quantum individuals per population
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub individuals: usize,
+    /// Generations after the initial one
+    #[arg(long, default_value_t = 500, value_name = "G", visible_alias = "max-generations")]
+    pub generations: u32,
+    /// Rotation table: gqa2000 (Han & Kim 2000, the paper's), qea2002, or a table file (lines `x b
+    /// better steps s1 s2 s3 s4`); several (comma-separated) make a tuning run, one table per
+    /// group of populations
+    #[arg(long, value_delimiter = ',', default_value = "gqa2000", value_name = "TABLE")]
+    pub table: Vec<String>,
+    /// The sign of the sources' ±1 cells at the poles: fixed (+1, the authors' code) or random
+    #[arg(long, default_value = "fixed", value_parser = ["fixed", "random"])]
+    pub pole_signs: String,
+    /// Repair order: index (Han & Kim, corrected), random (a random order per repair), greedy
+    /// (by profit/weight)
+    #[arg(long, default_value = "index", value_parser = ["index", "random", "greedy"])]
+    pub repair: String,
+    /// OpenCL devices to spread the populations over (comma-separated numbers, `metaopt devices`)
+    #[arg(long, value_delimiter = ',', value_name = "N,..", conflicts_with = "cpu")]
+    pub devices: Vec<usize>,
+    /// Run on the CPU backend (rayon) instead of an OpenCL device
+    #[arg(long)]
+    pub cpu: bool,
+    /// Work-items per population on the device (default: the device kind's tuning)
+    #[arg(long, value_name = "N")]
+    pub group_size: Option<usize>,
+}
+
+impl QigaArgs {
+    pub fn tables(&self) -> CliResult<Vec<RotationTable>> {
+        let mut v = Vec::new();
+        for t in &self.table {
+            let table = if Path::new(t).is_file() {
+                let text = std::fs::read_to_string(t).map_err(|e| Failure(format!("--table: cannot read {t}: {e}")))?;
+                RotationTable::parse(&text).map_err(|e| flag_error("--table", e))?
+            } else {
+                RotationTable::preset(t).map_err(|e| flag_error("--table", e))?
+            };
+            v.push(if self.pole_signs == "random" { table.with_random_pole_signs() } else { table });
+        }
+        Ok(v)
+    }
+
+    /// The options for `populations` populations with `seed`.
+    pub fn options(&self, populations: usize, seed: u64) -> CliResult<QigaOptions> {
+        Ok(QigaOptions {
+            populations,
+            individuals: self.individuals,
+            generations: self.generations,
+            tables: self.tables()?,
+            repair: Repair::parse(&self.repair).map_err(|e| flag_error("--repair", e))?,
+            seed,
+            backend: if self.cpu { Backend::Cpu } else { Backend::DEVICE },
+            devices: self.devices.clone(),
+            group_size: self.group_size,
+            stop_token: Some(crate::stop_token()),
+            ..Default::default()
+        })
+    }
+}
+
+/// The names of the command's flags for the library's argument names.
+pub const RENAMES: &[(&str, &str)] = &[
+    ("populations", "--populations"),
+    ("individuals", "--individuals"),
+    ("generations", "--generations"),
+    ("tables", "--table"),
+    ("target", "--target"),
+    ("devices", "--devices"),
+    ("time_limit", "--time-limit"),
+];
+
+#[derive(Args)]
+pub struct QigaCmdArgs {
+    /// The knapsack instance: the QIGA authors' format (`# capacity`, `# weight price`) or `n C`
+    /// then `w p` lines
+    #[arg(long, value_name = "FILE")]
+    knapsack: PathBuf,
+    /// Independent populations (whole runs)
+    #[arg(long, default_value_t = 1000, value_name = "P")]
+    populations: usize,
+    #[command(flatten)]
+    qiga: QigaArgs,
+    #[command(flatten)]
+    stop: StopArgs,
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Also compute the exact optimum (dynamic programming) and report the gaps to it
+    #[arg(long)]
+    gap: bool,
+    /// Write a histogram of the final values to FILE (.png)
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Write each population's final value to FILE (CSV: population, best, generation)
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Serialize)]
+struct QigaJson<'a> {
+    instance: String,
+    items: usize,
+    capacity: f64,
+    scale: u64,
+    populations: usize,
+    individuals: usize,
+    generations: u32,
+    tables: &'a [String],
+    repair: &'a str,
+    seed: u64,
+    optimum: Option<f64>,
+    mean_gap_percent: Option<f64>,
+    stats: metaopt::qiga::QigaStats,
+    table_stats: &'a [metaopt::qiga::QigaStats],
+    best_value: f64,
+    best_items: Vec<usize>,
+    values: &'a [f64],
+    stop_reason: metaopt::StopReason,
+    elapsed_s: f64,
+    runs_per_second: f64,
+    device: &'a str,
+}
+
+/// A histogram of `values` as a step line, `bins` bins.
+pub fn histogram_panel(title: &str, values: &[f64], bins: usize, optimum: Option<f64>) -> Panel {
+    let (lo, hi) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let width = if hi > lo { (hi - lo) / bins as f64 } else { 1.0 };
+    let mut counts = vec![0usize; bins];
+    for &v in values {
+        counts[(((v - lo) / width) as usize).min(bins - 1)] += 1;
+    }
+    let mut pts = vec![(lo, 0.0)];
+    for (i, &c) in counts.iter().enumerate() {
+        let (x0, x1) = (lo + i as f64 * width, lo + (i + 1) as f64 * width);
+        pts.push((x0, c as f64));
+        pts.push((x1, c as f64));
+    }
+    pts.push((lo + bins as f64 * width, 0.0));
+    let mut p = Panel::new(title, "best value of a run", "runs");
+    p.log_y = false;
+    p.series.push(Series::line(format!("{} runs", values.len()), pts, plot::color(0)));
+    if let Some(o) = optimum {
+        let top = *counts.iter().max().unwrap_or(&1) as f64;
+        p.series.push(Series::line(format!("optimum {o}"), vec![(o, 0.0), (o, top)], plot::color(1)));
+    }
+    p
+}
+
+pub fn run(a: &QigaCmdArgs) -> CliResult {
+    let k = Knapsack::from_file(&a.knapsack)?;
+    if let Some(p) = &a.plot {
+        plot::check_png_path("--plot", p)?;
+    }
+    let mut o = a.qiga.options(a.populations, a.seed.seed)?;
+    o.target = a.stop.target;
+    o.time_limit = crate::time_left(a.stop.time_limit());
+    let optimum = if a.gap { Some(k.optimum()?.value) } else { None };
+    let mut q = Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?;
+    let bar = a.json.progress().then(|| out::count_bar(a.populations as u64, "population {pos}/{len}  {elapsed} (eta {eta})"));
+    let r = q.run_with_progress(|done, _| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+        }
+        true
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let r = r.map_err(|e| out::renamed(e, RENAMES))?;
+    report(a, &k, &r, optimum)
+}
+
+fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>) -> CliResult {
+    if r.population.is_empty() {
+        return Err(Failure(format!("no population finished ({})", out::stop_word(r.stop_reason))));
+    }
+    let gap = optimum.map(|o| 100.0 * (o - r.stats.mean) / o);
+    if let Some(path) = &a.csv {
+        let rows = (0..r.population.len()).map(|i| [r.population[i].to_string(), out::float(r.best_value[i]), r.best_generation[i].to_string()]);
+        out::write_csv_file(path, "--csv: ", &["population", "best", "best_generation"], rows)?;
+    }
+    if let Some(path) = &a.plot {
+        let title = format!("QIGA on {} ({} runs)", k.name(), r.population.len());
+        plot::write_png(path, &title, &[histogram_panel("final values", &r.best_value, 40, optimum)], 1, (900, 560))?;
+    }
+    let best_items: Vec<usize> = r.bits(r.best_index).iter().enumerate().filter(|(_, &b)| b != 0).map(|(i, _)| i).collect();
+    if a.json.json {
+        return out::print_json(&QigaJson {
+            instance: k.name().to_string(),
+            items: k.n(),
+            capacity: k.capacity(),
+            scale: k.scale(),
+            populations: r.population.len(),
+            individuals: a.qiga.individuals,
+            generations: a.qiga.generations,
+            tables: &a.qiga.table,
+            repair: &a.qiga.repair,
+            seed: a.seed.seed,
+            optimum,
+            mean_gap_percent: gap,
+            stats: r.stats,
+            table_stats: &r.table_stats,
+            best_value: r.best_value[r.best_index],
+            best_items,
+            values: &r.best_value,
+            stop_reason: r.stop_reason,
+            elapsed_s: r.elapsed_s,
+            runs_per_second: r.runs_per_second,
+            device: &r.backend,
+        });
+    }
+    let s = &r.stats;
+    let mut t = format!("{} ({} items, capacity {}) on {}\n", k.name(), k.n(), out::float(k.capacity()), r.backend);
+    t += &format!(
+        "{} runs of {} individuals x {} generations, table {}, repair {}: {:.3} s, {} runs/s, stopped by {}\n",
+        r.population.len(),
+        a.qiga.individuals,
+        a.qiga.generations,
+        a.qiga.table.join(","),
+        a.qiga.repair,
+        r.elapsed_s,
+        out::rate(r.runs_per_second),
+        out::stop_word(r.stop_reason)
+    );
+    t += &format!("mean {:.6}  variance {:.6}  median {:.6}  min {:.6}  max {:.6}\n", s.mean, s.variance, s.median, s.min, s.max);
+    if r.table_stats.len() > 1 {
+        for (name, ts) in a.qiga.table.iter().zip(&r.table_stats) {
+            t += &format!("  table {name}: {} runs, mean {:.6}, variance {:.6}, max {:.6}\n", ts.count, ts.mean, ts.variance, ts.max);
+        }
+    }
+    if let (Some(o), Some(g)) = (optimum, gap) {
+        t += &format!("optimum {} (exact DP): mean gap {g:.4} %, best gap {:.4} %\n", out::float(o), 100.0 * (o - s.max) / o);
+    }
+    t += &format!("best {} with {} items: {:?}\n", out::float(r.best_value[r.best_index]), best_items.len(), best_items);
+    out::print(&t)
+}

@@ -1,0 +1,198 @@
+//! The CPU backend: one rayon task per population, the same arithmetic and the same Philox draws
+//! as `cl/qiga.cl`, so a seed gives the identical run on the device and here. Its repair is the
+//! sequential statement of the rules the kernel computes by scans, so it is also the reference the
+//! tests hold the device's repair to.
+
+use super::{Chunk, Engine, Items, Repair, Setup};
+use crate::error::Result;
+use crate::rng::rng4;
+use rayon::prelude::*;
+
+/// Purposes of the Philox counters (their top two bits), as `QG_OBSERVE`, `QG_SIGN`, `QG_ORDER`.
+const OBSERVE: u64 = 0;
+const SIGN: u64 = 1;
+const ORDER: u64 = 2;
+
+fn ctr(purpose: u64, x: u64) -> u64 {
+    (purpose << 62) | x
+}
+
+/// The kernel's `qg_mix`: a keyed bijection of [0, 2^bits).
+fn order_mix(mut x: u32, k: [u32; 4], bits: u32, mask: u32) -> u32 {
+    let sh = bits.div_ceil(2);
+    for (key, mul) in k.iter().zip([0x9E37_79B1u32, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F]) {
+        x = (x.wrapping_add(*key).wrapping_mul(mul)) & mask;
+        x ^= x >> sh;
+    }
+    x
+}
+
+/// The random order of one repair: position -> item, a bijection of [0, m) by cycle walking.
+pub(crate) struct RandomOrder {
+    key: [u32; 4],
+    bits: u32,
+    mask: u32,
+    m: u32,
+}
+
+impl RandomOrder {
+    pub(crate) fn new(seed: u64, pop: u32, g: u32, individual: u32, individuals: u32, m: u32) -> Self {
+        let key = rng4(seed, pop, ctr(ORDER, g as u64 * individuals as u64 + individual as u64));
+        let mut bits = 1;
+        while (1u32 << bits) < m {
+            bits += 1;
+        }
+        RandomOrder { key, bits, mask: (1u32 << bits) - 1, m }
+    }
+
+    pub(crate) fn item(&self, r: u32) -> u32 {
+        let mut x = order_mix(r, self.key, self.bits, self.mask);
+        while x >= self.m {
+            x = order_mix(x, self.key, self.bits, self.mask);
+        }
+        x
+    }
+}
+
+/// QIGA.md's repair, sequentially: clear included items in removal order while the weight is over
+/// the capacity, then add excluded items in fill order while they fit, stopping at the first that
+/// does not. `remove(r)`/`fill(r)` give the item at position r of each order. Returns the profit
+/// and weight of the repaired string.
+pub(crate) fn repair_with(x: &mut [u8], items: &Items, remove: impl Fn(usize) -> usize, fill: impl Fn(usize) -> usize) -> (u64, u64) {
+    let m = items.weights.len();
+    let mut w: u64 = (0..m).filter(|&k| x[k] != 0).map(|k| items.weights[k]).sum();
+    let mut r = 0;
+    while w > items.capacity && r < m {
+        let k = remove(r);
+        if x[k] != 0 {
+            x[k] = 0;
+            w -= items.weights[k];
+        }
+        r += 1;
+    }
+    for r in 0..m {
+        let k = fill(r);
+        if x[k] == 0 {
+            if w + items.weights[k] > items.capacity {
+                break;
+            }
+            x[k] = 1;
+            w += items.weights[k];
+        }
+    }
+    let p = (0..m).filter(|&k| x[k] != 0).map(|k| items.profits[k]).sum();
+    (p, w)
+}
+
+/// The repair of individual `i` of population `pop` in generation `g` under `mode`.
+pub(crate) fn repair(x: &mut [u8], s: &Setup, pop: u32, g: u32, i: u32) -> (u64, u64) {
+    let m = s.items.weights.len();
+    match s.repair {
+        Repair::Index => repair_with(x, &s.items, |r| r, |r| r),
+        Repair::Greedy => repair_with(x, &s.items, |r| s.order[m - 1 - r] as usize, |r| s.order[r] as usize),
+        Repair::Random => {
+            let o = RandomOrder::new(s.seed, pop, g, i, s.individuals as u32, m as u32);
+            repair_with(x, &s.items, |r| o.item(r as u32) as usize, |r| o.item(r as u32) as usize)
+        }
+    }
+}
+
+/// One whole run of population `pop`: (best profit, best bits, generation of the best, generations run).
+pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
+    let (m, n) = (s.items.weights.len(), s.individuals);
+    let n4 = n.div_ceil(4);
+    let tab = &s.tables[(pop as usize / s.pops_per_table) % s.tables.len()];
+    let mut q = vec![50i16; n * m];
+    let mut x = vec![0u8; n * m];
+    let mut val = vec![0u64; n];
+    let mut b = vec![0u8; m];
+    let (mut bestv, mut bestg) = (0u64, 0u32);
+    let mut g = 0u32;
+    loop {
+        for j in 0..m {
+            for i4 in 0..n4 {
+                let r = rng4(s.seed, pop, ctr(OBSERVE, (g as u64 * n4 as u64 + i4 as u64) * m as u64 + j as u64));
+                for (c, word) in r.iter().enumerate() {
+                    let i = 4 * i4 + c;
+                    if i < n {
+                        let k = q[i * m + j] as usize;
+                        x[i * m + j] = (*word as u64 >= s.thresholds[k % 200]) as u8;
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            val[i] = repair(&mut x[i * m..(i + 1) * m], s, pop, g, i as u32).0;
+        }
+        if g > 0 {
+            for i in 0..n {
+                let better = (val[i] >= bestv) as usize;
+                for j in 0..m {
+                    let row = x[i * m + j] as usize * 4 + b[j] as usize * 2 + better;
+                    let steps = tab[row * 5];
+                    if steps != 0 {
+                        let k = q[i * m + j] as i32;
+                        let km = k % 200;
+                        let col = if km == 0 { 3 } else if km == 100 { 2 } else if km < 100 { 0 } else { 1 };
+                        let mut sgn = tab[row * 5 + 1 + col];
+                        if sgn == 2 {
+                            let r = rng4(s.seed, pop, ctr(SIGN, (g as u64 * n as u64 + i as u64) * m as u64 + j as u64));
+                            sgn = if r[0] & 1 != 0 { 1 } else { -1 };
+                        }
+                        q[i * m + j] = (k + sgn * steps).rem_euclid(400) as i16;
+                    }
+                }
+            }
+        }
+        let mut bi = 0;
+        for i in 1..n {
+            if val[i] > val[bi] {
+                bi = i;
+            }
+        }
+        if g == 0 || val[bi] > bestv {
+            bestv = val[bi];
+            bestg = g;
+            b.copy_from_slice(&x[bi * m..(bi + 1) * m]);
+        }
+        if g >= s.generations || s.target.is_some_and(|t| bestv >= t) {
+            return (bestv, b, bestg, g);
+        }
+        g += 1;
+    }
+}
+
+/// The rayon engine.
+pub struct CpuEngine {
+    setup: std::sync::Arc<Setup>,
+}
+
+impl CpuEngine {
+    pub(crate) fn new(setup: std::sync::Arc<Setup>) -> Self {
+        CpuEngine { setup }
+    }
+}
+
+impl Engine for CpuEngine {
+    fn run(&mut self, offset: usize, count: usize) -> Result<Chunk> {
+        let s = &*self.setup;
+        let runs: Vec<_> = (offset..offset + count).into_par_iter().map(|pop| run_population(s, pop as u32)).collect();
+        let m = s.items.weights.len();
+        let mut c = Chunk::with_capacity(count, m);
+        for (v, bits, bg, gr) in runs {
+            c.best_value.push(v);
+            c.best_bits.extend_from_slice(&bits);
+            c.best_generation.push(bg);
+            c.generations_run.push(gr);
+        }
+        Ok(c)
+    }
+
+    fn description(&self) -> String {
+        crate::sat::cpu::backend_description()
+    }
+
+    fn preferred_chunk(&self) -> usize {
+        (rayon::current_num_threads() * 8).max(1)
+    }
+}

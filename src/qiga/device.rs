@@ -1,0 +1,218 @@
+//! The device engine: `qiga_run` (`cl/qiga.cl`), one work-group per population, a launch runs
+//! whole runs of a range of populations. The item data, the thresholds and the tables go up once;
+//! a launch reads back each population's best value, string and generations.
+
+use super::{Chunk, Engine, Setup};
+use crate::device::{cl_error, note_failure, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::error::{Error, Result};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use std::sync::Arc;
+
+/// A built `cl/qiga.cl` program for one setup and one device.
+struct Program {
+    queue: Queue,
+    run: Kernel,
+    repair: Kernel,
+    wg: usize,
+    local_bits: bool,
+}
+
+fn build(setup: &Setup, ctx: &Arc<DeviceContext>, group_size: Option<usize>) -> Result<Program> {
+    let (m, n) = (setup.items.weights.len(), setup.individuals);
+    let queue = ctx.queue_unprofiled()?;
+    let max = ctx.info.max_work_group_size.max(1);
+    if n > max {
+        return Err(Error::arg("individuals", format!("{n}; the device's groups hold at most {max} work-items (one per individual at least)")));
+    }
+    let cap = group_size.unwrap_or(ctx.tuning().qiga).clamp(1, max);
+    // the smallest power of two covering the items (and the individuals), within the cap
+    let mut want = 1;
+    while want < m.max(n) {
+        want *= 2;
+    }
+    let mut wg = want.min(cap).max(n).min(max);
+    loop {
+        let lpi = wg / n;
+        let local_need = (2 * wg * 8 + n * 8 + 8 + 16 + (n + 1) * m + 256) as u64;
+        let local_bits = local_need <= ctx.info.local_mem_bytes;
+        let spec = ProgramSpec::files(&["common.cl", "qiga.cl"])
+            .define_u("QG_M", m)
+            .define_u("QG_POP", n)
+            .define_u("QG_WG", wg)
+            .define_u("QG_GPI", m.div_ceil(wg))
+            .define_u("QG_LPI", lpi)
+            .define_u("QG_CHUNK", m.div_ceil(lpi))
+            .define("QG_REPAIR", setup.repair.code())
+            .define("QG_LOCAL_BITS", local_bits as u32);
+        let program = ctx.build(&spec)?;
+        let run = queue.kernel(&program, "qiga_run")?;
+        let repair = queue.kernel(&program, "qiga_repair_strings")?;
+        let fits = |k: &Kernel| {
+            let lim = k.get_work_group_size(ctx.info.cl_id()).unwrap_or(1);
+            lim >= wg
+        };
+        if (fits(&run) && fits(&repair)) || wg <= n {
+            if !fits(&run) || !fits(&repair) {
+                return Err(Error::arg("individuals", format!("{n}; the kernel holds at most {} work-items per group on this device", work_group_size(ctx, &run, max))));
+            }
+            return Ok(Program { queue, run, repair, wg, local_bits });
+        }
+        wg = (wg / 2).max(n);
+    }
+}
+
+pub struct DeviceEngine {
+    setup: Arc<Setup>,
+    prog: Program,
+    w: DeviceBuffer<u64>,
+    p: DeviceBuffer<u64>,
+    thr: DeviceBuffer<u64>,
+    tables: DeviceBuffer<i32>,
+    order: DeviceBuffer<u16>,
+    capacity: usize,
+    best_value: DeviceBuffer<u64>,
+    best_bits: DeviceBuffer<u8>,
+    best_gen: DeviceBuffer<u32>,
+    gens_run: DeviceBuffer<u32>,
+    scratch: DeviceBuffer<u8>,
+}
+
+fn upload(q: &Queue, setup: &Setup) -> Result<(DeviceBuffer<u64>, DeviceBuffer<u64>, DeviceBuffer<u64>, DeviceBuffer<i32>, DeviceBuffer<u16>)> {
+    let tables: Vec<i32> = setup.tables.iter().flatten().copied().collect();
+    Ok((
+        q.buffer_from(&setup.items.weights, "weights")?,
+        q.buffer_from(&setup.items.profits, "profits")?,
+        q.buffer_from(&setup.thresholds, "thresholds")?,
+        q.buffer_from(&tables, "tables")?,
+        q.buffer_from(&setup.order, "order")?,
+    ))
+}
+
+impl DeviceEngine {
+    pub(crate) fn new(setup: Arc<Setup>, backend: Backend, group_size: Option<usize>) -> Result<Self> {
+        let ctx = backend.context("QIGA")?;
+        let prog = build(&setup, &ctx, group_size)?;
+        let m = setup.items.weights.len();
+        let n = setup.individuals;
+        let q = &prog.queue;
+        let (w, p, thr, tables, order) = upload(q, &setup)?;
+        let groups = (ctx.info.compute_units.max(1) as usize) * (2048 / prog.wg).clamp(1, 16) * 4;
+        let capacity = groups.min(1 << 16);
+        let scratch_len = if prog.local_bits { 1 } else { crate::error::size_product("populations", &[capacity, n + 1, m])? };
+        Ok(DeviceEngine {
+            best_value: q.buffer(capacity, "best values")?,
+            best_bits: q.buffer(crate::error::size_product("populations", &[capacity, m])?, "best strings")?,
+            best_gen: q.buffer(capacity, "best generations")?,
+            gens_run: q.buffer(capacity, "generations")?,
+            scratch: q.buffer(scratch_len, "QIGA scratch")?,
+            setup,
+            prog,
+            w,
+            p,
+            thr,
+            tables,
+            order,
+            capacity,
+        })
+    }
+
+    /// Work-items per population, and whether the population's bits are in local memory.
+    pub fn layout(&self) -> (usize, bool) {
+        (self.prog.wg, self.prog.local_bits)
+    }
+
+    fn launch(&mut self, offset: usize, count: usize, out: &mut Chunk) -> Result<()> {
+        let s = &*self.setup;
+        let q = &self.prog.queue;
+        let (cap, ntables, ppt) = (s.items.capacity, s.tables.len() as u32, s.pops_per_table.min(u32::MAX as usize) as u32);
+        let (seed, off, gens) = (s.seed, offset as u32, s.generations);
+        let (has_target, target) = (s.target.is_some() as u32, s.target.unwrap_or(0));
+        let mut e = ExecuteKernel::new(&self.prog.run);
+        // SAFETY: the arguments of `qiga_run` in type and order; the buffers are fields of the
+        // engine (outputs sized for `capacity` >= count populations) and the queue is finished by
+        // the reads below before this returns.
+        unsafe {
+            e.set_arg(self.w.cl()).set_arg(self.p.cl()).set_arg(&cap).set_arg(self.thr.cl());
+            e.set_arg(self.tables.cl()).set_arg(&ntables).set_arg(&ppt).set_arg(self.order.cl());
+            e.set_arg(&seed).set_arg(&off).set_arg(&gens).set_arg(&has_target).set_arg(&target);
+            e.set_arg(self.best_value.cl()).set_arg(self.best_bits.cl()).set_arg(self.best_gen.cl());
+            e.set_arg(self.gens_run.cl()).set_arg(self.scratch.cl());
+            e.set_global_work_sizes(&[count * self.prog.wg]).set_local_work_sizes(&[self.prog.wg]);
+            e.enqueue_nd_range(q.cl()).map_err(|err| {
+                let err = cl_error("clEnqueueNDRangeKernel(qiga_run)")(err);
+                note_failure(&err);
+                err
+            })?;
+        }
+        let m = s.items.weights.len();
+        let v = self.best_value.to_vec(q)?;
+        let bits = self.best_bits.to_vec(q)?;
+        let bg = self.best_gen.to_vec(q)?;
+        let gr = self.gens_run.to_vec(q)?;
+        out.best_value.extend_from_slice(&v[..count]);
+        out.best_bits.extend_from_slice(&bits[..count * m]);
+        out.best_generation.extend_from_slice(&bg[..count]);
+        out.generations_run.extend_from_slice(&gr[..count]);
+        Ok(())
+    }
+}
+
+impl Engine for DeviceEngine {
+    fn run(&mut self, offset: usize, count: usize) -> Result<Chunk> {
+        let m = self.setup.items.weights.len();
+        let mut c = Chunk::with_capacity(count, m);
+        let mut done = 0;
+        while done < count {
+            let k = (count - done).min(self.capacity);
+            self.launch(offset + done, k, &mut c)?;
+            done += k;
+        }
+        Ok(c)
+    }
+
+    fn description(&self) -> String {
+        let i = &self.prog.queue.ctx().info;
+        format!(
+            "device {}: {} ({}, {}); {} work-items per population, bits in {} memory",
+            i.index,
+            i.name,
+            i.platform,
+            i.kind.as_str(),
+            self.prog.wg,
+            if self.prog.local_bits { "local" } else { "global" }
+        )
+    }
+
+    fn preferred_chunk(&self) -> usize {
+        self.capacity
+    }
+}
+
+/// The device side of [`super::repair_strings`].
+pub(crate) fn repair_strings(setup: &Setup, backend: Backend, group_size: Option<usize>, pop_offset: u32, g: u32, bits: &mut [u8]) -> Result<Vec<u64>> {
+    let ctx = backend.context("QIGA")?;
+    let prog = build(setup, &ctx, group_size)?;
+    let q = &prog.queue;
+    let (m, n) = (setup.items.weights.len(), setup.individuals);
+    let groups = bits.len() / (m * n);
+    if groups == 0 {
+        return Ok(Vec::new());
+    }
+    let (w, p, _, _, order) = upload(q, setup)?;
+    let mut buf: DeviceBuffer<u8> = q.buffer_from(bits, "bits")?;
+    let values: DeviceBuffer<u64> = q.buffer(groups * n, "values")?;
+    let scratch: DeviceBuffer<u8> = q.buffer(if prog.local_bits { 1 } else { groups * (n + 1) * m }, "scratch")?;
+    let (cap, seed) = (setup.items.capacity, setup.seed);
+    let mut e = ExecuteKernel::new(&prog.repair);
+    // SAFETY: the arguments of `qiga_repair_strings` in type and order; the buffers live until the
+    // reads below finish the queue.
+    unsafe {
+        e.set_arg(w.cl()).set_arg(p.cl()).set_arg(&cap).set_arg(order.cl()).set_arg(&seed);
+        e.set_arg(&pop_offset).set_arg(&g).set_arg(buf.cl()).set_arg(values.cl()).set_arg(scratch.cl());
+        e.set_global_work_sizes(&[groups * prog.wg]).set_local_work_sizes(&[prog.wg]);
+        e.enqueue_nd_range(q.cl()).map_err(cl_error("clEnqueueNDRangeKernel(qiga_repair_strings)"))?;
+    }
+    buf.read(q, bits)?;
+    let _ = &mut buf;
+    values.to_vec(q)
+}

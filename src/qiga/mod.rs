@@ -1,0 +1,758 @@
+//! The quantum-inspired genetic algorithm of Han & Kim (GQA, CEC 2000) for the 0-1 knapsack, whole
+//! runs of many independent populations at once (paper 001: Nowotniak & Kucharski; specification
+//! docs/specs/QIGA.md).
+//!
+//! [`Qiga::run`] runs `populations` independent populations of `individuals` quantum individuals
+//! for `generations` generations (plus the initial one) on one or several [`Engine`]s
+//! (`device.rs`: one work-group per population in `cl/qiga.cl`; `cpu.rs`: one rayon task per
+//! population). Angles are integer steps of pi/200, the observation thresholds are computed here
+//! once, and every random number is a Philox word keyed by (seed, population, generation,
+//! individual, gene): a seed gives the identical run for every population on every device, on the
+//! CPU, and however the populations are split over launches and devices.
+
+pub mod cpu;
+pub mod device;
+
+use crate::error::{Error, Result};
+use crate::interrupt::{Clock, StopReason, StopToken, Watch};
+use crate::problem::knapsack::Knapsack;
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub use crate::device::Backend;
+
+/// The knapsack as the engines see it: integer weights and profits (the problem's exact scaled
+/// form), the capacity on the same scale.
+#[derive(Clone, Debug)]
+pub struct Items {
+    pub weights: Vec<u64>,
+    pub profits: Vec<u64>,
+    pub capacity: u64,
+    /// Integer units per unit of the problem's values (values are reported divided by it).
+    pub scale: f64,
+}
+
+impl Items {
+    /// The exact integer form of `k`.
+    pub fn of(k: &Knapsack) -> Items {
+        Items { weights: k.int_weights().to_vec(), profits: k.int_profits().to_vec(), capacity: k.int_capacity(), scale: k.scale() as f64 }
+    }
+}
+
+/// The order of the two phases of the repair (docs/specs/QIGA.md, "Knapsack repair").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Repair {
+    /// Index order for both phases (Han & Kim as the paper's authors code it, corrected: nothing
+    /// that fits is dropped).
+    #[default]
+    Index,
+    /// A random order per repair (a keyed pseudo-random bijection of the items, drawn from the
+    /// run's generator), the same order for both phases.
+    Random,
+    /// By profit/weight: removal from the worst ratio, fill from the best (ties by index).
+    Greedy,
+}
+
+impl Repair {
+    pub fn parse(s: &str) -> Result<Repair> {
+        match s {
+            "index" => Ok(Repair::Index),
+            "random" => Ok(Repair::Random),
+            "greedy" => Ok(Repair::Greedy),
+            _ => Err(Error::arg("repair", format!("`{s}`; expected index, random or greedy"))),
+        }
+    }
+
+    fn code(self) -> u32 {
+        match self {
+            Repair::Index => 0,
+            Repair::Random => 1,
+            Repair::Greedy => 2,
+        }
+    }
+}
+
+/// The sign of a rotation in one quadrant column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sign {
+    Minus,
+    Zero,
+    Plus,
+    /// +1 or -1 drawn from the run's generator (Han & Kim's "±1" cells at the poles).
+    Random,
+}
+
+impl Sign {
+    fn code(self) -> i32 {
+        match self {
+            Sign::Minus => -1,
+            Sign::Zero => 0,
+            Sign::Plus => 1,
+            Sign::Random => 2,
+        }
+    }
+
+    fn parse(s: &str) -> Option<Sign> {
+        match s {
+            "-1" | "-" => Some(Sign::Minus),
+            "0" => Some(Sign::Zero),
+            "+1" | "1" | "+" => Some(Sign::Plus),
+            "r" | "random" | "+-1" | "±1" => Some(Sign::Random),
+            _ => None,
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Sign::Minus => "-1",
+            Sign::Zero => "0",
+            Sign::Plus => "+1",
+            Sign::Random => "r",
+        }
+    }
+}
+
+/// One row of a rotation table: the angle step in units of pi/200 and the sign per column
+/// (alpha*beta > 0, alpha*beta < 0, alpha = 0, beta = 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RotationRow {
+    pub steps: u16,
+    pub signs: [Sign; 4],
+}
+
+/// A rotation table: 8 rows indexed by x * 4 + b * 2 + [f(x) >= f(b)] (x: the individual's bit,
+/// b: the best solution's bit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RotationTable {
+    pub rows: [RotationRow; 8],
+}
+
+const Z: RotationRow = RotationRow { steps: 0, signs: [Sign::Zero; 4] };
+
+impl RotationTable {
+    /// Han & Kim 2000 as the paper's authors code it (the default; ±1 cells fixed at +1).
+    pub fn gqa2000() -> Self {
+        use Sign::*;
+        let toward_one = [Minus, Plus, Plus, Zero];
+        let keep_one = [Plus, Minus, Zero, Plus];
+        let mut rows = [Z; 8];
+        rows[Self::index(0, 1, true)] = RotationRow { steps: 10, signs: toward_one };
+        rows[Self::index(1, 0, false)] = RotationRow { steps: 2, signs: toward_one };
+        rows[Self::index(1, 0, true)] = RotationRow { steps: 5, signs: keep_one };
+        rows[Self::index(1, 1, false)] = RotationRow { steps: 1, signs: keep_one };
+        rows[Self::index(1, 1, true)] = RotationRow { steps: 5, signs: keep_one };
+        RotationTable { rows }
+    }
+
+    /// Han & Kim's QEA table (IEEE TEVC 2002): only x != b with f(x) < f(b) rotates, 0.01 pi toward
+    /// b's bit (±1 cells fixed at +1).
+    pub fn qea2002() -> Self {
+        use Sign::*;
+        let mut rows = [Z; 8];
+        rows[Self::index(0, 1, false)] = RotationRow { steps: 2, signs: [Plus, Minus, Zero, Plus] };
+        rows[Self::index(1, 0, false)] = RotationRow { steps: 2, signs: [Minus, Plus, Plus, Zero] };
+        RotationTable { rows }
+    }
+
+    /// A preset by name: `gqa2000` or `qea2002`.
+    pub fn preset(name: &str) -> Result<Self> {
+        match name {
+            "gqa2000" => Ok(Self::gqa2000()),
+            "qea2002" => Ok(Self::qea2002()),
+            _ => Err(Error::arg("table", format!("`{name}`; expected gqa2000, qea2002 or a table file"))),
+        }
+    }
+
+    /// The same table with the pole cells that the sources give as ±1 drawn at random.
+    pub fn with_random_pole_signs(mut self) -> Self {
+        for row in self.rows.iter_mut() {
+            // a pole cell that rotates is one of the sources' ±1 cells
+            for c in 2..4 {
+                if row.steps != 0 && row.signs[c] != Sign::Zero {
+                    row.signs[c] = Sign::Random;
+                }
+            }
+        }
+        self
+    }
+
+    pub fn index(x: u8, b: u8, better: bool) -> usize {
+        x as usize * 4 + b as usize * 2 + better as usize
+    }
+
+    /// The kernel's form: per row the steps and the four sign codes.
+    pub fn encode(&self) -> [i32; 40] {
+        let mut t = [0; 40];
+        for (r, row) in self.rows.iter().enumerate() {
+            t[r * 5] = row.steps as i32;
+            for c in 0..4 {
+                t[r * 5 + 1 + c] = row.signs[c].code();
+            }
+        }
+        t
+    }
+
+    /// Reads a table as text: one line per row that rotates, `x b better steps s1 s2 s3 s4`
+    /// (`better` 0/1 or false/true; signs -1, 0, +1 or r for random; `#` starts a comment); rows
+    /// not given do not rotate. Steps are in units of pi/200, at most 200.
+    pub fn parse(text: &str) -> Result<Self> {
+        let mut rows = [Z; 8];
+        let mut seen = [false; 8];
+        for (ln, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = |msg: String| Error::arg("table", format!("line {}: {msg}", ln + 1));
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() != 8 {
+                return Err(bad(format!("{} fields; expected `x b better steps s1 s2 s3 s4`", f.len())));
+            }
+            let bit = |s: &str, what: &str| match s {
+                "0" | "false" => Ok(0u8),
+                "1" | "true" => Ok(1u8),
+                _ => Err(bad(format!("{what} `{s}`; expected 0 or 1"))),
+            };
+            let (x, b, better) = (bit(f[0], "x")?, bit(f[1], "b")?, bit(f[2], "better")? == 1);
+            let steps: u16 = f[3].parse().ok().filter(|&s| s <= 200).ok_or_else(|| bad(format!("steps `{}`; expected 0..=200 (units of pi/200)", f[3])))?;
+            let mut signs = [Sign::Zero; 4];
+            for c in 0..4 {
+                signs[c] = Sign::parse(f[4 + c]).ok_or_else(|| bad(format!("sign `{}`; expected -1, 0, +1 or r", f[4 + c])))?;
+            }
+            let i = Self::index(x, b, better);
+            if seen[i] {
+                return Err(bad(format!("row x={x} b={b} better={better} given twice")));
+            }
+            seen[i] = true;
+            rows[i] = RotationRow { steps, signs };
+        }
+        Ok(RotationTable { rows })
+    }
+
+    /// The text form [`RotationTable::parse`] reads (every row).
+    pub fn to_text(&self) -> String {
+        let mut s = String::from("# x b better steps(pi/200) ab>0 ab<0 a=0 b=0\n");
+        for x in 0..2u8 {
+            for b in 0..2u8 {
+                for better in [false, true] {
+                    let r = &self.rows[Self::index(x, b, better)];
+                    s += &format!("{x} {b} {} {} {} {} {} {}\n", better as u8, r.steps, r.signs[0].word(), r.signs[1].word(), r.signs[2].word(), r.signs[3].word());
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Options of [`Qiga`]. Defaults: the paper's setting (10 individuals, 500 generations, the
+/// `gqa2000` table, index repair) for 1,000 populations on the device in use.
+#[derive(Clone, Debug)]
+pub struct QigaOptions {
+    /// Independent populations (runs).
+    pub populations: usize,
+    /// Quantum individuals per population.
+    pub individuals: usize,
+    /// Generations after the initial one.
+    pub generations: u32,
+    /// Rotation tables: one for every population, or several for a tuning run (population q
+    /// uses table (q / pops_per_table) % tables.len()).
+    pub tables: Vec<RotationTable>,
+    /// Populations per table in a tuning run (0: populations / tables, rounded up).
+    pub pops_per_table: usize,
+    pub repair: Repair,
+    pub seed: u64,
+    /// A population stops when its best value reaches this (in the problem's units).
+    pub target: Option<f64>,
+    /// Checked between launches (populations not started are not reported).
+    pub time_limit: Option<Duration>,
+    pub stop_token: Option<StopToken>,
+    /// Where the populations run; ignored when `devices` is not empty.
+    pub backend: Backend,
+    /// Several OpenCL devices by number: the populations are spread over them (launch by launch,
+    /// as each device becomes free); the results do not depend on the spread.
+    pub devices: Vec<usize>,
+    /// Work-items per population on a device (None: the device kind's tuning).
+    pub group_size: Option<usize>,
+    /// Populations per launch (None: a multiple of the device's compute units).
+    pub launch_populations: Option<usize>,
+}
+
+impl Default for QigaOptions {
+    fn default() -> Self {
+        QigaOptions {
+            populations: 1000,
+            individuals: 10,
+            generations: 500,
+            tables: vec![RotationTable::gqa2000()],
+            pops_per_table: 0,
+            repair: Repair::Index,
+            seed: 1,
+            target: None,
+            time_limit: None,
+            stop_token: None,
+            backend: Backend::default(),
+            devices: Vec::new(),
+            group_size: None,
+            launch_populations: None,
+        }
+    }
+}
+
+/// What both engines share: the data, the encoded tables and the thresholds.
+#[derive(Debug)]
+pub(crate) struct Setup {
+    pub items: Items,
+    pub individuals: usize,
+    pub generations: u32,
+    pub tables: Vec<[i32; 40]>,
+    pub pops_per_table: usize,
+    pub repair: Repair,
+    pub seed: u64,
+    /// The target in integer units.
+    pub target: Option<u64>,
+    /// T[k] = round(cos^2(k pi / 200) * 2^32), k = 0..199: bit = 0 iff the word is below it.
+    pub thresholds: Vec<u64>,
+    /// Items by decreasing profit/weight (ties by index), for the greedy repair.
+    pub order: Vec<u16>,
+}
+
+/// The observation thresholds, computed once on the host for both backends.
+pub fn thresholds() -> Vec<u64> {
+    (0..200).map(|k| (((k as f64) * std::f64::consts::PI / 200.0).cos().powi(2) * 4294967296.0).round() as u64).collect()
+}
+
+/// Items by decreasing profit/weight, ties by index (exact: integer cross products).
+pub fn ratio_order(items: &Items) -> Vec<u16> {
+    let mut o: Vec<u16> = (0..items.weights.len() as u16).collect();
+    o.sort_by(|&a, &b| {
+        let (a, b) = (a as usize, b as usize);
+        let lhs = items.profits[b] as u128 * items.weights[a] as u128;
+        let rhs = items.profits[a] as u128 * items.weights[b] as u128;
+        lhs.cmp(&rhs).then(a.cmp(&b))
+    });
+    o
+}
+
+/// The results of some populations (a launch's).
+#[derive(Clone, Debug, Default)]
+pub struct Chunk {
+    pub best_value: Vec<u64>,
+    pub best_bits: Vec<u8>,
+    pub best_generation: Vec<u32>,
+    pub generations_run: Vec<u32>,
+}
+
+impl Chunk {
+    fn with_capacity(count: usize, m: usize) -> Self {
+        Chunk {
+            best_value: Vec::with_capacity(count),
+            best_bits: Vec::with_capacity(count * m),
+            best_generation: Vec::with_capacity(count),
+            generations_run: Vec::with_capacity(count),
+        }
+    }
+}
+
+/// What runs populations: the device engine and the CPU engine.
+pub trait Engine: Send {
+    /// Whole runs of populations offset..offset + count.
+    fn run(&mut self, offset: usize, count: usize) -> Result<Chunk>;
+    fn description(&self) -> String;
+    /// Populations per launch that keep the engine busy.
+    fn preferred_chunk(&self) -> usize;
+}
+
+/// Summary statistics of final values.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct QigaStats {
+    pub count: usize,
+    pub mean: f64,
+    /// Sample variance (divided by count - 1).
+    pub variance: f64,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl QigaStats {
+    pub fn of(values: &[f64]) -> QigaStats {
+        let n = values.len();
+        if n == 0 {
+            return QigaStats::default();
+        }
+        let mean = values.iter().sum::<f64>() / n as f64;
+        let variance = if n > 1 { values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+        let mut s = values.to_vec();
+        s.sort_by(f64::total_cmp);
+        let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
+        QigaStats { count: n, mean, variance, median, min: s[0], max: s[n - 1] }
+    }
+}
+
+/// The result of [`Qiga::run`]: one entry per population that ran, in population order.
+#[derive(Clone, Debug, Serialize)]
+pub struct QigaRunResult {
+    /// The populations that ran (0..populations unless a time limit or an interrupt cut the run).
+    pub population: Vec<u32>,
+    /// Each population's best value, in the problem's units (integer value / scale).
+    pub best_value: Vec<f64>,
+    /// The same in the exact integer units.
+    pub best_value_int: Vec<u64>,
+    /// Each population's best string, `items` bytes (0/1) per population.
+    #[serde(skip)]
+    pub best_bits: Vec<u8>,
+    /// The generation (0 = initial) in which each population found its best.
+    pub best_generation: Vec<u32>,
+    /// Generations each population ran after the initial one (less than asked when it reached
+    /// the target).
+    pub generations_run: Vec<u32>,
+    pub items: usize,
+    /// Statistics over every population that ran.
+    pub stats: QigaStats,
+    /// Statistics per rotation table (a tuning run; one entry otherwise).
+    pub table_stats: Vec<QigaStats>,
+    /// The best population (index into the vectors above).
+    pub best_index: usize,
+    pub stop_reason: StopReason,
+    pub elapsed_s: f64,
+    /// Whole runs per second (populations that ran / elapsed, set-up excluded: kernel
+    /// compilation happens in [`Qiga::new`]).
+    pub runs_per_second: f64,
+    pub backend: String,
+}
+
+impl QigaRunResult {
+    /// The best string of entry `i`.
+    pub fn bits(&self, i: usize) -> &[u8] {
+        &self.best_bits[i * self.items..(i + 1) * self.items]
+    }
+}
+
+/// A prepared QIGA run: data checked, engines (and their kernels) built.
+pub struct Qiga {
+    setup: Arc<Setup>,
+    engines: Vec<Box<dyn Engine>>,
+    options: QigaOptions,
+}
+
+/// Most items (the kernel's order indices are 16-bit).
+pub const MAX_ITEMS: usize = 65535;
+/// Most individuals per population.
+pub const MAX_INDIVIDUALS: usize = 1024;
+
+impl Qiga {
+    /// Checks the options against the problem and builds the engines.
+    pub fn new(problem: &Knapsack, options: QigaOptions) -> Result<Qiga> {
+        Self::from_items(Items::of(problem), options)
+    }
+
+    /// As [`Qiga::new`] from the integer form directly.
+    pub fn from_items(items: Items, options: QigaOptions) -> Result<Qiga> {
+        let m = items.weights.len();
+        if m == 0 || m > MAX_ITEMS {
+            return Err(Error::arg("items", format!("{m} items; expected 1..={MAX_ITEMS}")));
+        }
+        if items.profits.len() != m {
+            return Err(Error::arg("profits", format!("{} profits for {m} weights", items.profits.len())));
+        }
+        if items.weights.iter().any(|&w| w == 0) {
+            return Err(Error::arg("weights", "a weight is 0; every weight must be positive"));
+        }
+        let o = &options;
+        if o.populations == 0 {
+            return Err(Error::arg("populations", "0; expected at least 1"));
+        }
+        if o.populations > u32::MAX as usize {
+            return Err(Error::arg("populations", format!("{}; at most {}", o.populations, u32::MAX)));
+        }
+        if o.individuals == 0 || o.individuals > MAX_INDIVIDUALS {
+            return Err(Error::arg("individuals", format!("{}; expected 1..={MAX_INDIVIDUALS}", o.individuals)));
+        }
+        if o.generations == u32::MAX {
+            return Err(Error::arg("generations", "4294967295; at most 4294967294"));
+        }
+        if o.tables.is_empty() {
+            return Err(Error::arg("tables", "no rotation table"));
+        }
+        crate::interrupt::check_time_limit(o.time_limit, "time_limit")?;
+        // sums of the item data must fit 64 bits
+        let sum = |v: &[u64]| v.iter().try_fold(0u64, |a, &x| a.checked_add(x));
+        if sum(&items.weights).is_none() || sum(&items.profits).is_none() {
+            return Err(Error::arg("items", "the total weight or profit overflows 64 bits on the integer scale"));
+        }
+        let target = match o.target {
+            None => None,
+            Some(t) if t.is_finite() => Some(if t <= 0.0 { 0 } else { (t * items.scale).ceil().min(u64::MAX as f64) as u64 }),
+            Some(t) => return Err(Error::arg("target", format!("{t}; expected a finite value"))),
+        };
+        // the Philox counters: generation x individuals x items below 2^62
+        let per_gen = (o.individuals.div_ceil(4) * 4 * m) as u128;
+        if (o.generations as u128 + 1) * per_gen >= 1u128 << 62 {
+            return Err(Error::arg("generations", "too many generations for this many individuals and items"));
+        }
+        let pops_per_table = if o.pops_per_table == 0 { o.populations.div_ceil(o.tables.len()) } else { o.pops_per_table };
+        let order = ratio_order(&items);
+        let setup = Arc::new(Setup {
+            items,
+            individuals: o.individuals,
+            generations: o.generations,
+            tables: o.tables.iter().map(RotationTable::encode).collect(),
+            pops_per_table,
+            repair: o.repair,
+            seed: o.seed,
+            target,
+            thresholds: thresholds(),
+            order,
+        });
+        let mut engines: Vec<Box<dyn Engine>> = Vec::new();
+        if o.devices.is_empty() {
+            match o.backend {
+                Backend::Cpu => engines.push(Box::new(cpu::CpuEngine::new(setup.clone()))),
+                b => engines.push(Box::new(device::DeviceEngine::new(setup.clone(), b, o.group_size)?)),
+            }
+        } else {
+            let mut seen = std::collections::HashSet::new();
+            for &d in &o.devices {
+                if !seen.insert(d) {
+                    return Err(Error::arg("devices", format!("device {d} listed twice")));
+                }
+                engines.push(Box::new(device::DeviceEngine::new(setup.clone(), Backend::Device(Some(d)), o.group_size)?));
+            }
+        }
+        Ok(Qiga { setup, engines, options })
+    }
+
+    pub fn options(&self) -> &QigaOptions {
+        &self.options
+    }
+
+    pub fn backend_description(&self) -> String {
+        self.engines.iter().map(|e| e.description()).collect::<Vec<_>>().join(" + ")
+    }
+
+    /// Runs every population; see [`Qiga::run_with_progress`].
+    pub fn run(&mut self) -> Result<QigaRunResult> {
+        self.run_with_progress(|_, _| true)
+    }
+
+    /// Runs every population, launch by launch on each engine; `progress(done, total)` after each
+    /// launch (false stops: the populations not started are not run).
+    pub fn run_with_progress(&mut self, progress: impl FnMut(usize, usize) -> bool + Send) -> Result<QigaRunResult> {
+        let start = Instant::now();
+        let o = &self.options;
+        let clock = Clock::since(start, o.time_limit);
+        let watch = Watch::new(o.stop_token.as_ref());
+        let total = o.populations;
+        let next = AtomicUsize::new(0);
+        let quit = AtomicBool::new(false);
+        let reason = Mutex::new(StopReason::Limit);
+        let done: Mutex<(Vec<(usize, Chunk)>, usize)> = Mutex::new((Vec::new(), 0));
+        let progress = Mutex::new(progress);
+        let first_error: Mutex<Option<Error>> = Mutex::new(None);
+        let fixed_chunk = o.launch_populations;
+        let work = |engine: &mut Box<dyn Engine>| {
+            let chunk = fixed_chunk.unwrap_or_else(|| engine.preferred_chunk()).max(1);
+            loop {
+                if quit.load(Ordering::Relaxed) {
+                    return;
+                }
+                if watch.stopped() || clock.expired() {
+                    *reason.lock().unwrap() = if watch.stopped() { StopReason::Interrupted } else { StopReason::TimeLimit };
+                    quit.store(true, Ordering::Relaxed);
+                    return;
+                }
+                let offset = next.fetch_add(chunk, Ordering::Relaxed);
+                if offset >= total {
+                    return;
+                }
+                let count = chunk.min(total - offset);
+                match engine.run(offset, count) {
+                    Ok(c) => {
+                        let mut d = done.lock().unwrap();
+                        d.0.push((offset, c));
+                        d.1 += count;
+                        let n = d.1;
+                        drop(d);
+                        if !(progress.lock().unwrap())(n, total) {
+                            quit.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        first_error.lock().unwrap().get_or_insert(e);
+                        quit.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+            }
+        };
+        if self.engines.len() == 1 {
+            work(&mut self.engines[0]);
+        } else {
+            std::thread::scope(|s| {
+                for e in self.engines.iter_mut() {
+                    let work = &work;
+                    s.spawn(move || work(e));
+                }
+            });
+        }
+        if let Some(e) = first_error.into_inner().unwrap() {
+            return Err(e);
+        }
+        let (mut chunks, n) = done.into_inner().unwrap();
+        let mut stop_reason = reason.into_inner().unwrap();
+        if n == total {
+            stop_reason = if self.setup.target.is_some() && chunks.iter().all(|(_, c)| c.generations_run.iter().all(|&g| g < self.setup.generations)) {
+                StopReason::Target
+            } else {
+                StopReason::Limit
+            };
+        }
+        chunks.sort_by_key(|(off, _)| *off);
+        let m = self.setup.items.weights.len();
+        let scale = self.setup.items.scale;
+        let mut r = QigaRunResult {
+            population: Vec::with_capacity(n),
+            best_value: Vec::with_capacity(n),
+            best_value_int: Vec::with_capacity(n),
+            best_bits: Vec::with_capacity(n * m),
+            best_generation: Vec::with_capacity(n),
+            generations_run: Vec::with_capacity(n),
+            items: m,
+            stats: QigaStats::default(),
+            table_stats: Vec::new(),
+            best_index: 0,
+            stop_reason,
+            elapsed_s: 0.0,
+            runs_per_second: 0.0,
+            backend: self.backend_description(),
+        };
+        for (off, c) in chunks {
+            r.population.extend((off..off + c.best_value.len()).map(|p| p as u32));
+            r.best_value.extend(c.best_value.iter().map(|&v| v as f64 / scale));
+            r.best_value_int.extend_from_slice(&c.best_value);
+            r.best_bits.extend_from_slice(&c.best_bits);
+            r.best_generation.extend_from_slice(&c.best_generation);
+            r.generations_run.extend_from_slice(&c.generations_run);
+        }
+        r.stats = QigaStats::of(&r.best_value);
+        let ntab = self.setup.tables.len();
+        r.table_stats = (0..ntab)
+            .map(|t| {
+                let v: Vec<f64> = r.population.iter().zip(&r.best_value).filter(|(p, _)| (**p as usize / self.setup.pops_per_table) % ntab == t).map(|(_, v)| *v).collect();
+                QigaStats::of(&v)
+            })
+            .collect();
+        r.best_index = (0..n).fold(0, |b, i| if r.best_value_int[i] > r.best_value_int[b] { i } else { b });
+        let el = start.elapsed().as_secs_f64();
+        r.elapsed_s = el;
+        r.runs_per_second = if el > 0.0 { n as f64 / el } else { 0.0 };
+        Ok(r)
+    }
+}
+
+/// The item order of the `random` repair of individual `individual` of population `pop` in
+/// generation `g` (position -> item), as both backends draw it.
+pub fn random_order(seed: u64, pop: u32, g: u32, individual: u32, individuals: u32, items: u32) -> Vec<usize> {
+    let o = cpu::RandomOrder::new(seed, pop, g, individual, individuals, items);
+    (0..items).map(|r| o.item(r) as usize).collect()
+}
+
+/// Repairs strings as the run's generation `g` of populations `pop_offset..` would (string s is
+/// individual s % individuals of population pop_offset + s / individuals), on the device or the
+/// CPU; returns each string's profit in integer units. For tests and checks of the repair.
+pub fn repair_strings(items: &Items, individuals: usize, repair: Repair, seed: u64, pop_offset: u32, g: u32, bits: &mut [u8], backend: Backend) -> Result<Vec<u64>> {
+    let m = items.weights.len();
+    if individuals == 0 || bits.len() % (m * individuals) != 0 {
+        return Err(Error::arg("bits", format!("{} bytes; expected a multiple of items x individuals = {}", bits.len(), m * individuals)));
+    }
+    let setup = Setup {
+        items: items.clone(),
+        individuals,
+        generations: 0,
+        tables: vec![RotationTable::gqa2000().encode()],
+        pops_per_table: 1,
+        repair,
+        seed,
+        target: None,
+        thresholds: thresholds(),
+        order: ratio_order(items),
+    };
+    match backend {
+        Backend::Cpu => Ok(bits
+            .chunks_mut(m)
+            .enumerate()
+            .map(|(s, x)| cpu::repair(x, &setup, pop_offset + (s / individuals) as u32, g, (s % individuals) as u32).0)
+            .collect()),
+        b => device::repair_strings(&setup, b, None, pop_offset, g, bits),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_are_cos_squared() {
+        let t = thresholds();
+        assert_eq!(t[0], 1 << 32);
+        assert_eq!(t[100], 0);
+        assert_eq!(t[50], 1 << 31);
+        assert!(t.windows(2).take(100).all(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn tables_round_trip_as_text() {
+        for t in [RotationTable::gqa2000(), RotationTable::qea2002(), RotationTable::gqa2000().with_random_pole_signs()] {
+            assert_eq!(RotationTable::parse(&t.to_text()).unwrap(), t);
+        }
+        assert!(RotationTable::parse("0 1 1 10 -1 +1").is_err());
+        assert!(RotationTable::parse("0 1 1 300 -1 +1 +1 0").is_err());
+        assert!(RotationTable::parse("0 1 1 10 -1 +1 +1 0\n0 1 true 1 0 0 0 0").is_err());
+    }
+
+    #[test]
+    fn gqa2000_cells_as_qiga_md() {
+        let t = RotationTable::gqa2000().encode();
+        let row = |x, b, c| &t[RotationTable::index(x, b, c) * 5..RotationTable::index(x, b, c) * 5 + 5];
+        assert_eq!(row(0, 0, false), [0, 0, 0, 0, 0]);
+        assert_eq!(row(0, 0, true), [0, 0, 0, 0, 0]);
+        assert_eq!(row(0, 1, false), [0, 0, 0, 0, 0]);
+        assert_eq!(row(0, 1, true), [10, -1, 1, 1, 0]);
+        assert_eq!(row(1, 0, false), [2, -1, 1, 1, 0]);
+        assert_eq!(row(1, 0, true), [5, 1, -1, 0, 1]);
+        assert_eq!(row(1, 1, false), [1, 1, -1, 0, 1]);
+        assert_eq!(row(1, 1, true), [5, 1, -1, 0, 1]);
+        let q = RotationTable::qea2002().encode();
+        let qrow = |x, b, c| &q[RotationTable::index(x, b, c) * 5..RotationTable::index(x, b, c) * 5 + 5];
+        assert_eq!(qrow(0, 1, false), [2, 1, -1, 0, 1]);
+        assert_eq!(qrow(1, 0, false), [2, -1, 1, 1, 0]);
+        for (x, b, c) in [(0, 0, false), (0, 0, true), (0, 1, true), (1, 0, true), (1, 1, false), (1, 1, true)] {
+            assert_eq!(qrow(x, b, c), [0; 5]);
+        }
+    }
+
+    #[test]
+    fn random_order_is_a_bijection() {
+        for m in [1u32, 2, 3, 7, 250, 256, 1000] {
+            let o = cpu::RandomOrder::new(7, 3, 5, 2, 10, m);
+            let mut seen = vec![false; m as usize];
+            for r in 0..m {
+                let k = o.item(r) as usize;
+                assert!(!seen[k]);
+                seen[k] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn stats_match_hand_values() {
+        let s = QigaStats::of(&[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!((s.mean, s.median, s.min, s.max), (2.5, 2.5, 1.0, 4.0));
+        assert!((s.variance - 5.0 / 3.0).abs() < 1e-12);
+    }
+}
