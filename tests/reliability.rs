@@ -421,5 +421,36 @@ fn f4_sat_stops_at_its_limit() {
     assert!(took <= limit + MARGIN, "took {took:?}");
 }
 
+#[test]
+fn f4_sat_set_up_of_a_big_formula_counts_in_the_limit() {
+    use metaopt::hc12::sat::{SatOptions, SatSolver};
+    use metaopt::interrupt::{Clock, Cut, Watch};
+    use metaopt::problem::sat::Cnf;
+    // 2^21 variables, 8.9e6 random 3-clauses: indexing and uploading take seconds on PoCL
+    let n = 1usize << 21;
+    let mut rng = metaopt::rng::Philox::new(9, 0);
+    let mut lit = || {
+        let v = rng.below(n as u32) as i32 + 1;
+        if rng.next_u32() & 1 == 0 { v } else { -v }
+    };
+    let clauses: Vec<[i32; 3]> = (0..(n as f64 * 4.26) as usize).map(|_| [lit(), lit(), lit()]).collect();
+    let cnf = Cnf::from_clauses("random", n, &clauses).unwrap();
+    drop(clauses);
+    let limit = Duration::from_millis(300);
+    let t0 = Instant::now();
+    let cut = Cut { clock: Clock::since(t0, Some(limit)), watch: Watch::new(None) };
+    let r = SatSolver::new_within(cnf, 1, 0, Backend::DEVICE, Some(&cut)).and_then(|mut s| {
+        let stop = Stop { max_runs: 0, time_limit: Some(limit), target: None, token: None };
+        s.solve(&SatOptions { tabu: None, stop, since: Some(t0), ..Default::default() })
+    });
+    let took = t0.elapsed();
+    eprintln!("SAT set-up + solve of 2^21 variables under 0.3 s: {took:?}, {:?}", r.as_ref().map(|r| (r.stop, r.best_unsatisfied)));
+    assert!(took <= limit + MARGIN, "took {took:?}");
+    match r {
+        Err(e) => assert!(matches!(e, Error::Interrupted(_)) && e.to_string().contains("set-up"), "{e}"),
+        Ok(r) => assert_eq!(r.stop, metaopt::StopReason::TimeLimit),
+    }
+}
+
 #[allow(dead_code)]
 fn unused(_: *mut c_void) {}

@@ -9,26 +9,11 @@
 //! phase, so the pieces compute exactly what the single launch does.
 
 use crate::error::Result;
-use crate::interrupt::{Clock, Watch};
+pub use crate::interrupt::Cut;
 use std::time::Instant;
 
 /// The time one piece aims at.
 pub const PIECE_SECONDS: f64 = 0.1;
-
-/// What may cut a phase short: the call's clock (started when the call started, so set-up is
-/// counted) and its watch (interrupt, stop token).
-#[derive(Clone, Debug)]
-pub struct Cut {
-    pub clock: Clock,
-    pub watch: Watch,
-}
-
-impl Cut {
-    /// Whether the call must end now.
-    pub fn due(&self) -> bool {
-        self.watch.stopped() || self.clock.expired()
-    }
-}
 
 /// Units per second of a phase, measured on earlier pieces and kept between generations.
 #[derive(Clone, Copy, Debug, Default)]
@@ -82,6 +67,7 @@ pub fn in_pieces(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::{Clock, Watch};
     use std::time::Duration;
 
     #[test]
