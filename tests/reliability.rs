@@ -452,5 +452,22 @@ fn f4_sat_set_up_of_a_big_formula_counts_in_the_limit() {
     }
 }
 
+#[test]
+fn f9_a_negative_bit_length_is_refused() {
+    let _g = shared();
+    // once silently "to the end", like 0
+    assert!(metaopt::hc12::Neighbourhood::new(4, 8, 2, 0, -1).unwrap_err().to_string().contains("bitLength"));
+    let bits = 8u32;
+    let dod = [-1.0, 1.0];
+    let r = unsafe { metaopt_hc12_params(2, &bits, 1, dod.as_ptr(), 2, 2, 0, -1, 2, 0, &f1()) };
+    assert!(r.instance.is_null());
+    expect_error(r.error_code, r.error_message, INVALID, "bitLength");
+    let r = unsafe { metaopt_hc12_params(2, &bits, 1, dod.as_ptr(), 2, 2, -3, 0, 2, 0, &f1()) };
+    expect_error(r.error_code, r.error_message, INVALID, "startBit");
+    let t = tai256c();
+    let e = QapHc12::new(t, 4, 2, 0, -5, Backend::DEVICE, CostForm::Delta).err().unwrap();
+    assert!(e.to_string().contains("bitLength"), "{e}");
+}
+
 #[allow(dead_code)]
 fn unused(_: *mut c_void) {}
