@@ -1718,7 +1718,7 @@ void metaopt_device_free_info(struct MetaoptDeviceInfo *info);
  * value for all (`nBitParamLength` 1) or one per parameter (`nBitParamLength` nParam);
  * `dodParam` the interval [a, b] (finite, a < b) of each parameter as consecutive pairs a, b:
  * one pair for all (`dodParamLength` 2) or one per parameter (2 * nParam). `maskOrder` (1..3)
- * is the Hamming radius of the neighbourhood and `startBit`/`bitLength` (0 = to the end) its
+ * is the Hamming radius of the neighbourhood and `startBit`/`bitLength` (both >= 0, `bitLength` 0 = to the end; a negative one is `METAOPT_ERR_INVALID_ARGUMENT` naming it) its
  * window of the string. `domain` is a `MetaoptDomain`: what the objective reads (only that
  * matrix is made on the device). `double_precision` nonzero computes R and F in double (the
  * device needs `cl_khr_fp64`); 0 is `METAOPT_PRECISION_AUTO`: double where the device has
@@ -1964,7 +1964,7 @@ void metaopt_stop_token_free(struct MetaoptStopToken *token);
  * one of `int32`, `int64`, `uint32`, `uint64`, `single`/`float`/`float32`,
  * `double`/`float64`; float data must be finite. The string of a solution holds 2 * `swaps`
  * parameters (1..64 swaps); `maskOrder` (1..3) is the Hamming radius of the neighbourhood, and
- * `startBit`/`bitLength` (0 = to the end) the window of the string it acts on. The solver is
+ * `startBit`/`bitLength` (both >= 0, `bitLength` 0 = to the end; a negative one is `METAOPT_ERR_INVALID_ARGUMENT` naming it) the window of the string it acts on. The solver is
  * built on the device in use (see `metaopt_qap_set_backend`). DF is copied: the caller keeps
  * ownership of it. On success `instance` is a new handle the caller releases with
  * `metaopt_qap_free`; on error the message is the caller's to free with

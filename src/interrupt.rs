@@ -146,6 +146,21 @@ impl Clock {
     }
 }
 
+/// What may cut long work short (DE's launches in pieces, `src/de/pace.rs`; the SAT set-up):
+/// the call's clock, started when the call started so that set-up counts, and its watch.
+#[derive(Clone, Debug)]
+pub struct Cut {
+    pub clock: Clock,
+    pub watch: Watch,
+}
+
+impl Cut {
+    /// Whether the call must end now (interrupted, its token requested, or its limit passed).
+    pub fn due(&self) -> bool {
+        self.watch.stopped() || self.clock.expired()
+    }
+}
+
 /// Why a search ended (HC12 solvers, the QAP robust tabu search).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

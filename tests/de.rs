@@ -365,7 +365,7 @@ fn device_tile_transposition_puts_every_component_in_place() {
         let p = params(np, nm, nn, -3.0, 3.0, BoundsCorrection::Saturation, true);
         let mut dev = metaopt::de::device::DeviceDe::new(metaopt::de::Config::new(&p).unwrap(), None).unwrap();
         use metaopt::de::Engine;
-        dev.start(&Objective::catalogue("F1").unwrap(), Mutation::Rand1).unwrap();
+        dev.start(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, None).unwrap();
         let (x, y) = dev.raw_matrices().unwrap();
         let (np, nm, nn) = (np as usize, nm as usize, nn as usize);
         for n in 0..nn {

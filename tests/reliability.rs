@@ -249,6 +249,151 @@ fn f4_de_stops_at_its_limit() {
     assert!(format!("{:?}", r.stopped_by).contains("TimeLimit"));
 }
 
+/// 4 islands x 2048 members in 1024 dimensions: on PoCL (two shared cores) one generation, and
+/// the initial population, take seconds, and used to be single launches.
+fn big_de(backend: Backend) -> DeMultiPop {
+    let p = DeParams::new(4, 2048, 1024, -5.0, 5.0, BoundsCorrection::Saturation);
+    DeMultiPop::new(&p, backend).unwrap()
+}
+
+/// The sphere (F1) on the host, for checking a reported best against its vector.
+fn sphere(x: &[f64]) -> f64 {
+    x.iter().map(|v| v * v).sum()
+}
+
+#[test]
+fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
+    // the program built beforehand (PoCL takes about a second): this limit is for the population
+    let p = DeParams::new(1, 8, 1024, -5.0, 5.0, BoundsCorrection::Saturation);
+    DeMultiPop::new(&p, Backend::DEVICE).unwrap().init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE).unwrap();
+    let mut de = big_de(Backend::DEVICE);
+    // the initial values alone take about 1.2 s: this limit passes during the evaluation
+    let limit = Duration::from_secs(3);
+    let t = Instant::now();
+    let evaluated = de.init_within(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE, None, Some(limit), None).unwrap();
+    let took = t.elapsed();
+    eprintln!("DE init under 3 s: {took:?}, {evaluated} of {} members evaluated", 4 * 2048);
+    assert!(took <= limit + MARGIN, "init took {took:?}");
+    assert!(evaluated > 0 && evaluated == de.evaluations());
+    // a run that goes on: its generations (seconds each) are cut at the limit
+    let limit = Duration::from_secs(1);
+    let t = Instant::now();
+    let r = de.run(&DeStop { time_limit: Some(limit), ..DeStop::default() }).unwrap();
+    let took = t.elapsed();
+    eprintln!("DE run under 1 s: {took:?}, {} generations, {} evaluations", r.generations, r.evaluations);
+    assert!(took <= limit + MARGIN, "run took {took:?}");
+    assert_eq!(r.stopped_by, metaopt::de::StopReason::TimeLimit);
+    assert!(r.evaluations >= evaluated);
+    // the best reported is a member's, with its own value
+    assert!(r.value.is_finite());
+    assert!((sphere(&r.x) - r.value).abs() <= 1e-9 * r.value.abs().max(1.0), "{} vs {}", sphere(&r.x), r.value);
+    let bests = de.bests_fitness().unwrap();
+    assert_eq!(bests.iter().copied().fold(f64::INFINITY, f64::min), r.value);
+    // the state stays usable: a second run goes on from it and never gets worse
+    let r2 = de.run(&DeStop { time_limit: Some(Duration::from_millis(300)), ..DeStop::default() }).unwrap();
+    assert!(r2.value <= r.value && r2.evaluations >= r.evaluations);
+    assert!((sphere(&r2.x) - r2.value).abs() <= 1e-9 * r2.value.abs().max(1.0));
+}
+
+#[test]
+fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
+    // a host callback of 2 ms a member: 2 x 512 members make an evaluation of about 2 s, while
+    // the trials take no time; the limit cuts the initial evaluation and then a generation's
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let obj = Objective::callback(|x, rows, dims, out| {
+            std::thread::sleep(Duration::from_millis(2) * rows as u32);
+            for (r, o) in out.iter_mut().enumerate() {
+                *o = sphere(&x[r * dims..(r + 1) * dims]);
+            }
+            Ok(())
+        });
+        let p = DeParams::new(2, 512, 4, -5.0, 5.0, BoundsCorrection::Saturation);
+        let mut de = DeMultiPop::new(&p, backend).unwrap();
+        let limit = Duration::from_millis(700);
+        let t = Instant::now();
+        let evaluated = de.init_within(&obj, Mutation::Rand1, Migration::NONE, None, Some(limit), None).unwrap();
+        let took = t.elapsed();
+        eprintln!("DE {backend:?} callback init under 0.7 s: {took:?}, {evaluated} of 1024 evaluated");
+        assert!(took <= limit + MARGIN, "init took {took:?}");
+        assert!(evaluated > 0 && evaluated < 1024, "{evaluated}");
+        let mut last = f64::INFINITY;
+        for _ in 0..2 {
+            let t = Instant::now();
+            let r = de.run(&DeStop { time_limit: Some(limit), ..DeStop::default() }).unwrap();
+            let took = t.elapsed();
+            eprintln!("DE {backend:?} callback run under 0.7 s: {took:?}, {} generations, {} evaluations", r.generations, r.evaluations);
+            assert!(took <= limit + MARGIN, "run took {took:?}");
+            assert_eq!((r.stopped_by, r.generations), (metaopt::de::StopReason::TimeLimit, 0));
+            // the generation was cut in its evaluation: some trials selected, the state whole
+            assert!(r.evaluations > evaluated, "{} after {evaluated}", r.evaluations);
+            assert!(r.value <= last && r.value == sphere(&r.x), "{} vs {}", r.value, sphere(&r.x));
+            last = r.value;
+        }
+        // and a whole generation still runs from there
+        de.iteration().unwrap();
+        assert_eq!(de.generation(), 1);
+    }
+}
+
+#[test]
+fn f4_de_limit_passing_during_set_up_is_clean() {
+    let mut de = big_de(Backend::DEVICE);
+    let limit = Duration::from_millis(1);
+    let t = Instant::now();
+    let r = de.init_within(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE, None, Some(limit), None);
+    let took = t.elapsed();
+    eprintln!("DE init under 1 ms: {took:?}, {r:?}");
+    assert!(took <= limit + MARGIN, "init took {took:?}");
+    match r {
+        // the population was made but only partly evaluated: a run ends at once with the best
+        // of the members evaluated
+        Ok(n) => {
+            assert!(n > 0 && n < 4 * 2048, "{n}");
+            let r = de.run(&DeStop { time_limit: Some(limit), ..DeStop::default() }).unwrap();
+            assert_eq!(r.stopped_by, metaopt::de::StopReason::TimeLimit);
+            assert_eq!(r.generations, 0);
+            assert!(r.value.is_finite() && (sphere(&r.x) - r.value).abs() <= 1e-9 * r.value.max(1.0));
+        }
+        // the limit passed before the population was made: a named error, no objective
+        Err(e) => {
+            assert!(matches!(e, Error::Interrupted(_)) && e.to_string().contains("set-up"), "{e}");
+            assert!(de.run(&DeStop::generations(1)).is_err());
+        }
+    }
+}
+
+#[test]
+fn f4_de_cpu_generation_stops_at_the_limit() {
+    let mut de = big_de(Backend::Cpu);
+    let limit = Duration::from_millis(500);
+    let t = Instant::now();
+    de.init_within(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE, None, Some(limit), None).unwrap();
+    let r = de.run(&DeStop { time_limit: Some(limit), ..DeStop::default() }).unwrap();
+    let took = t.elapsed();
+    eprintln!("DE CPU init + run under 0.5 s each: {took:?}, {} generations", r.generations);
+    assert!(took <= 2 * limit + MARGIN, "took {took:?}");
+    assert!(r.value.is_finite() && (sphere(&r.x) - r.value).abs() <= 1e-9 * r.value.max(1.0));
+}
+
+#[test]
+fn f4_de_in_pieces_gives_the_same_run() {
+    // a stop token makes every phase come in pieces; the numbers must not change
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let run = |token: Option<metaopt::StopToken>| {
+            let p = DeParams::new(3, 300, 40, -5.0, 5.0, BoundsCorrection::Halfway);
+            let mut de = DeMultiPop::new(&p, backend).unwrap();
+            de.init_within(&Objective::catalogue("F8").unwrap(), Mutation::CurrentToBest1, Migration::new(metaopt::de::MigrationKind::N2N, 3), None, None, token.as_ref()).unwrap();
+            let r = de.run(&DeStop { max_generations: Some(7), token, ..DeStop::default() }).unwrap();
+            (r.value, r.x, de.fitness().unwrap(), de.trials().unwrap())
+        };
+        let (whole, pieces) = (run(None), run(Some(metaopt::StopToken::new())));
+        assert_eq!(whole.0.to_bits(), pieces.0.to_bits());
+        assert_eq!(whole.1, pieces.1);
+        assert_eq!(whole.2, pieces.2);
+        assert_eq!(whole.3, pieces.3);
+    }
+}
+
 #[test]
 fn f4_sat_stops_at_its_limit() {
     use metaopt::hc12::sat::{SatOptions, SatSolver};
@@ -274,6 +419,54 @@ fn f4_sat_stops_at_its_limit() {
     s.solve(&opts).unwrap();
     let took = t.elapsed();
     assert!(took <= limit + MARGIN, "took {took:?}");
+}
+
+#[test]
+fn f4_sat_set_up_of_a_big_formula_counts_in_the_limit() {
+    use metaopt::hc12::sat::{SatOptions, SatSolver};
+    use metaopt::interrupt::{Clock, Cut, Watch};
+    use metaopt::problem::sat::Cnf;
+    // 2^21 variables, 8.9e6 random 3-clauses: indexing and uploading take seconds on PoCL
+    let n = 1usize << 21;
+    let mut rng = metaopt::rng::Philox::new(9, 0);
+    let mut lit = || {
+        let v = rng.below(n as u32) as i32 + 1;
+        if rng.next_u32() & 1 == 0 { v } else { -v }
+    };
+    let clauses: Vec<[i32; 3]> = (0..(n as f64 * 4.26) as usize).map(|_| [lit(), lit(), lit()]).collect();
+    let cnf = Cnf::from_clauses("random", n, &clauses).unwrap();
+    drop(clauses);
+    let limit = Duration::from_millis(300);
+    let t0 = Instant::now();
+    let cut = Cut { clock: Clock::since(t0, Some(limit)), watch: Watch::new(None) };
+    let r = SatSolver::new_within(cnf, 1, 0, Backend::DEVICE, Some(&cut)).and_then(|mut s| {
+        let stop = Stop { max_runs: 0, time_limit: Some(limit), target: None, token: None };
+        s.solve(&SatOptions { tabu: None, stop, since: Some(t0), ..Default::default() })
+    });
+    let took = t0.elapsed();
+    eprintln!("SAT set-up + solve of 2^21 variables under 0.3 s: {took:?}, {:?}", r.as_ref().map(|r| (r.stop, r.best_unsatisfied)));
+    assert!(took <= limit + MARGIN, "took {took:?}");
+    match r {
+        Err(e) => assert!(matches!(e, Error::Interrupted(_)) && e.to_string().contains("set-up"), "{e}"),
+        Ok(r) => assert_eq!(r.stop, metaopt::StopReason::TimeLimit),
+    }
+}
+
+#[test]
+fn f9_a_negative_bit_length_is_refused() {
+    let _g = shared();
+    // once silently "to the end", like 0
+    assert!(metaopt::hc12::Neighbourhood::new(4, 8, 2, 0, -1).unwrap_err().to_string().contains("bitLength"));
+    let bits = 8u32;
+    let dod = [-1.0, 1.0];
+    let r = unsafe { metaopt_hc12_params(2, &bits, 1, dod.as_ptr(), 2, 2, 0, -1, 2, 0, &f1()) };
+    assert!(r.instance.is_null());
+    expect_error(r.error_code, r.error_message, INVALID, "bitLength");
+    let r = unsafe { metaopt_hc12_params(2, &bits, 1, dod.as_ptr(), 2, 2, -3, 0, 2, 0, &f1()) };
+    expect_error(r.error_code, r.error_message, INVALID, "startBit");
+    let t = tai256c();
+    let e = QapHc12::new(t, 4, 2, 0, -5, Backend::DEVICE, CostForm::Delta).err().unwrap();
+    assert!(e.to_string().contains("bitLength"), "{e}");
 }
 
 #[allow(dead_code)]

@@ -7,6 +7,7 @@
 use super::ops::{self, Move};
 use super::config::{Config, Mutation};
 use super::engine::Engine;
+use super::pace::{in_pieces, Cut, Rate};
 use crate::error::{try_filled, Result};
 use crate::objective::{evaluate_points, Objective};
 use crate::problem::functions::FunctionInfo;
@@ -28,7 +29,13 @@ pub struct CpuDe {
     eval: Option<Eval>,
     mutation: Mutation,
     func_data: Option<Vec<u8>>,
+    /// Measured rates of the phases cut in pieces (`pace.rs`): initial values, trials,
+    /// evaluation and selection.
+    rates: [Rate; 3],
 }
+
+/// Rows (members) of the first piece of a phase under a cut.
+const FIRST_ROWS: u64 = 64;
 
 impl CpuDe {
     pub fn new(cfg: Config) -> Result<Self> {
@@ -42,6 +49,7 @@ impl CpuDe {
             eval: None,
             mutation: Mutation::Rand1,
             func_data: None,
+            rates: [Rate::default(); 3],
         })
     }
 
@@ -71,12 +79,13 @@ impl CpuDe {
         }
     }
 
-    /// Selection of every trial, then the bests.
-    fn select(&mut self) {
+    /// Selection of trials `rows` (row `p * Nm + m`), then the bests.
+    fn select(&mut self, rows: std::ops::Range<usize>) {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let (y, fy) = (&self.y, &self.fy);
         self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).enumerate().for_each(|(p, (xp, fxp))| {
-            for m in 0..nm {
+            let (from, to) = (rows.start.clamp(p * nm, (p + 1) * nm), rows.end.clamp(p * nm, (p + 1) * nm));
+            for m in from - p * nm..to - p * nm {
                 // a non-finite value is worse than every finite one, as in `cl/de.cl`
                 let f = fy[p * nm + m];
                 let f = if f.is_finite() { f } else { f64::INFINITY };
@@ -99,44 +108,42 @@ impl CpuDe {
         });
     }
 
-    fn evaluate(&mut self) -> Result<()> {
+    /// Evaluation and selection of the trials, in pieces of rows under a cut: returns the rows
+    /// evaluated and selected (all, or a leading range when the cut came due).
+    fn evaluate(&mut self, cut: Option<&Cut>) -> Result<u64> {
+        let nn = self.cfg.nn as usize;
+        let count = self.fy.len();
         let y = std::mem::take(&mut self.y);
-        let fy = self.values(&y);
-        self.y = y;
-        self.fy = fy?;
-        self.select();
-        Ok(())
-    }
-}
-
-impl Engine for CpuDe {
-    fn start(&mut self, objective: &Objective, mutation: Mutation) -> Result<()> {
-        self.eval = Some(match objective {
-            Objective::Catalogue { name } => Eval::Catalogue(crate::problem::functions::lookup(name)?),
-            other => Eval::Other(other.clone()),
-        });
-        self.func_data = None;
-        self.mutation = mutation;
-        let c = &self.cfg;
-        let (nm, nn) = (c.nm as usize, c.nn as usize);
-        let seed = c.options.init_seed;
-        self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
-        self.y.par_chunks_mut(nn).enumerate().for_each(|(r, row)| {
-            let (p, m) = ((r / nm) as u32, (r % nm) as u32);
-            for (n, v) in row.iter_mut().enumerate() {
-                *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
+        let mut fy = std::mem::take(&mut self.fy);
+        let mut rate = self.rates[2];
+        let done = in_pieces(count as u64, 1, FIRST_ROWS, cut, &mut rate, |a, len| {
+            let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
+            if a == 0 && b == count {
+                fy = self.values(&y)?;
+            } else {
+                let v = self.values(&y[a * nn..b * nn])?;
+                fy[a..b].copy_from_slice(&v);
             }
-        });
-        self.evaluate()
+            Ok(())
+        }, || Ok(()));
+        self.rates[2] = rate;
+        self.y = y;
+        self.fy = fy;
+        let done = done? as usize;
+        self.select(0..done);
+        Ok(done as u64)
     }
 
-    fn generation(&mut self, gen: u64) -> Result<()> {
+    /// Makes the trials of generation `gen` for rows `rows`.
+    fn trials_of(&mut self, gen: u64, rows: std::ops::Range<usize>) {
         let c = &self.cfg;
         let (np, nm, nn) = (c.np, c.nm as usize, c.nn as usize);
         let (x, mutation) = (&self.x, self.mutation);
         let o = &c.options;
         let thresholds: Vec<u64> = c.cr.iter().map(|&v| ops::cr_threshold(v)).collect();
-        self.y.par_chunks_mut(nn).enumerate().for_each(|(row, out)| {
+        let start = rows.start;
+        self.y[rows.start * nn..rows.end * nn].par_chunks_mut(nn).enumerate().for_each(|(i, out)| {
+            let row = start + i;
             let (p, m) = (row / nm, row % nm);
             let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
             let (r, jrand) = ops::indices(o.mutation_seed, gen, p as u32, m as u32, np, c.nm, c.nn, mutation, o.shared_random);
@@ -151,7 +158,60 @@ impl Engine for CpuDe {
                 };
             }
         });
-        self.evaluate()
+    }
+}
+
+impl Engine for CpuDe {
+    fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
+        self.eval = Some(match objective {
+            Objective::Catalogue { name } => Eval::Catalogue(crate::problem::functions::lookup(name)?),
+            other => Eval::Other(other.clone()),
+        });
+        self.func_data = None;
+        self.mutation = mutation;
+        let c = &self.cfg;
+        let (nm, nn) = (c.nm as usize, c.nn as usize);
+        let count = self.fy.len();
+        let seed = c.options.init_seed;
+        self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
+        let mut rate = self.rates[0];
+        let y = &mut self.y;
+        let made = in_pieces(count as u64, 1, FIRST_ROWS, cut, &mut rate, |a, len| {
+            let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
+            y[a * nn..b * nn].par_chunks_mut(nn).enumerate().for_each(|(i, row)| {
+                let r = a + i;
+                let (p, m) = ((r / nm) as u32, (r % nm) as u32);
+                for (n, v) in row.iter_mut().enumerate() {
+                    *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
+                }
+            });
+            Ok(())
+        }, || Ok(()))?;
+        self.rates[0] = rate;
+        if made < count as u64 {
+            return Ok(None);
+        }
+        if cut.is_some() {
+            // the members a cut evaluation leaves unevaluated keep their initial values (and +inf)
+            let (x, y) = (&mut self.x, &self.y);
+            x.par_chunks_mut((nm + 1) * nn).zip(y.par_chunks(nm * nn)).for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
+        }
+        self.evaluate(cut).map(Some)
+    }
+
+    fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        let count = self.fy.len();
+        let mut rate = self.rates[1];
+        // every trial is made from the previous generation before any selection writes X
+        let made = in_pieces(count as u64, 1, FIRST_ROWS, cut, &mut rate, |a, len| {
+            self.trials_of(gen, a as usize..(a + len).min(count as u64) as usize);
+            Ok(())
+        }, || Ok(()))?;
+        self.rates[1] = rate;
+        if made < count as u64 {
+            return Ok(0);
+        }
+        self.evaluate(cut)
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
@@ -192,7 +252,7 @@ impl Engine for CpuDe {
             row.copy_from_slice(&x[at..at + nn]);
         });
         self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
-        self.evaluate()
+        self.evaluate(None).map(|_| ())
     }
 
     fn sync(&mut self) -> Result<()> {

@@ -5,6 +5,7 @@
 use super::ops::{cr_threshold, Move};
 use super::config::{Config, Mutation};
 use super::engine::Engine;
+use super::pace::{in_pieces, Cut, Rate};
 use crate::device::{cl_error, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::objective::{fp_bytes, fp_values, HostCallback, Objective};
@@ -41,9 +42,27 @@ pub struct DeviceDe {
     kernels: Option<Kernels>,
     callback: Option<HostCallback>,
     mutation: Mutation,
+    /// Measured rates of the phases cut in pieces (`pace.rs`): initial values, the copy of X
+    /// to Y, trials, evaluation and selection.
+    rates: [Rate; 4],
 }
 
 fn launch(q: &Queue, e: &mut ExecuteKernel, global: &[usize], local: Option<&[usize]>, name: &'static str) -> Result<()> {
+    launch_at(q, e, None, global, local, name)
+}
+
+/// A launch over `global` items from `offset` (a piece of a phase: `pace.rs`).
+fn launch_at(
+    q: &Queue,
+    e: &mut ExecuteKernel,
+    offset: Option<&[usize]>,
+    global: &[usize],
+    local: Option<&[usize]>,
+    name: &'static str,
+) -> Result<()> {
+    if let Some(o) = offset {
+        e.set_global_work_offsets(o);
+    }
     e.set_global_work_sizes(global);
     if let Some(l) = local {
         e.set_local_work_sizes(l);
@@ -95,6 +114,7 @@ impl DeviceDe {
             kernels: None,
             callback: None,
             mutation: Mutation::Rand1,
+            rates: [Rate::default(); 4],
         })
     }
 
@@ -137,19 +157,26 @@ impl DeviceDe {
         [round_up(self.cfg.np as usize, t), round_up(self.cfg.nm as usize, t), self.cfg.nn as usize]
     }
 
-    /// Evaluation and selection of Y (on the device, or through the host callback), then bests.
-    fn evaluate(&mut self) -> Result<()> {
+    /// Evaluation and selection of Y (on the device, or through the host callback), then bests;
+    /// in pieces of members under a cut (`pace.rs`). Returns the trials evaluated and selected:
+    /// every one, or under a due cut a leading range of them (a multiple of the group size), the
+    /// rest left unselected; the bests are ranked either way.
+    fn evaluate(&mut self, cut: Option<&Cut>) -> Result<u64> {
         let (np, nm, nn) = self.sizes();
         let count = np as usize * nm as usize;
         let wg1 = self.k()?.wg1;
-        let g1 = round_up(count, wg1);
-        if let Some(cb) = &self.callback {
+        let mut rate = self.rates[3];
+        let done = if let Some(cb) = &self.callback {
+            let double = self.cfg.options.double;
             let raw = self.y.to_vec(&self.queue)?;
-            let y = fp_values(&raw, self.cfg.options.double);
-            let rows = y_rows(&y, np as usize, nm as usize, nn as usize);
-            let mut out = vec![0.0; count];
-            cb.call(&rows, count, nn as usize, &mut out)?;
-            self.fy.write(&self.queue, &fp_bytes(&out, self.cfg.options.double))?;
+            let rows = y_rows(&fp_values(&raw, double), np as usize, nm as usize, nn as usize);
+            let mut out = vec![f64::INFINITY; count];
+            let nnu = nn as usize;
+            let done = in_pieces(count as u64, wg1 as u64, wg1 as u64, cut, &mut rate, |a, len| {
+                let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
+                cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])
+            }, || Ok(()))? as usize;
+            self.fy.write(&self.queue, &fp_bytes(&out, double))?;
             let k = self.k()?;
             let mut e = ExecuteKernel::new(&k.select);
             // SAFETY: arguments match `de_select`.
@@ -157,36 +184,73 @@ impl DeviceDe {
                 e.set_arg(self.y.cl()).set_arg(self.fy.cl()).set_arg(self.x.cl()).set_arg(self.fx.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn);
             }
-            launch(&self.queue, &mut e, &[g1], Some(&[k.wg1]), "clEnqueueNDRangeKernel(de_select)")?;
+            // only the trials evaluated (`done` is a multiple of the group or the count)
+            launch(&self.queue, &mut e, &[round_up(done, wg1)], Some(&[k.wg1]), "clEnqueueNDRangeKernel(de_select)")?;
+            done as u64
         } else {
             let k = self.k()?;
             let eval = k.eval.as_ref().expect("built with an objective");
-            let mut e = ExecuteKernel::new(eval);
-            // SAFETY: arguments match `de_eval_select`.
-            unsafe {
-                e.set_arg(self.y.cl()).set_arg(self.fy.cl()).set_arg(self.x.cl()).set_arg(self.fx.cl());
-                e.set_arg(self.data.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-            }
-            launch(&self.queue, &mut e, &[g1], Some(&[k.wg1]), "clEnqueueNDRangeKernel(de_eval_select)")?;
-        }
-        self.rank()
+            let (q, y, fy, x, fx, data) = (&self.queue, &self.y, &self.fy, &self.x, &self.fx, &self.data);
+            in_pieces(count as u64, wg1 as u64, wg1 as u64, cut, &mut rate, |a, len| {
+                let mut e = ExecuteKernel::new(eval);
+                // SAFETY: arguments match `de_eval_select`.
+                unsafe {
+                    e.set_arg(y.cl()).set_arg(fy.cl()).set_arg(x.cl()).set_arg(fx.cl());
+                    e.set_arg(data.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+                }
+                let (offset, size) = if a == 0 && len as usize >= count {
+                    (None, round_up(count, wg1))
+                } else {
+                    (Some(a as usize), len as usize)
+                };
+                let offset = offset.map(|o| [o]);
+                launch_at(q, &mut e, offset.as_ref().map(|o| &o[..]), &[size], Some(&[wg1]), "clEnqueueNDRangeKernel(de_eval_select)")
+            }, || q.finish())?
+        };
+        self.rates[3] = rate;
+        self.rank()?;
+        Ok(done)
+    }
+
+    /// Launches of a kernel over the dimensions (the tiled `de_copy_x_y` and `de_trial`): one
+    /// over all, or under a cut pieces of dimensions. Returns the dimensions done.
+    fn over_dims(&self, kernel: &Kernel, rate: &mut Rate, cut: Option<&Cut>, name: &'static str, args: impl Fn(&mut ExecuteKernel)) -> Result<u64> {
+        let nn = self.cfg.nn as u64;
+        let [g0, g1, _] = self.tile_global();
+        let local = [self.tile, self.tile, 1];
+        in_pieces(nn, 1, 1, cut, rate, |a, len| {
+            let mut e = ExecuteKernel::new(kernel);
+            args(&mut e);
+            let len = len.min(nn - a) as usize;
+            let offset = (a > 0 || len < nn as usize).then_some([0, 0, a as usize]);
+            launch_at(&self.queue, &mut e, offset.as_ref().map(|o| &o[..]), &[g0, g1, len], Some(&local), name)
+        }, || self.queue.finish())
     }
 
     /// Evaluates every member of X afresh (Fx of the members reset to +inf first, so selection
     /// takes every member's new value): after `de_init`, and when the objective's data changes.
-    fn evaluate_population(&mut self) -> Result<()> {
+    /// Under a due cut: `None` when X was not yet wholly copied to Y (nothing evaluated), else
+    /// the members evaluated (the others keep +inf, which any finite trial replaces).
+    fn evaluate_population(&mut self, cut: Option<&Cut>) -> Result<Option<u64>> {
         let (np, nm, nn) = self.sizes();
         let inf = vec![f64::INFINITY; np as usize * (nm as usize + 1)];
         self.fx.write(&self.queue, &fp_bytes(&inf, self.cfg.options.double))?;
-        let k = self.k()?;
-        let mut e = ExecuteKernel::new(&k.copy);
-        // SAFETY: arguments match `de_copy_x_y`.
-        unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.y.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+        let mut rate = self.rates[1];
+        let (x, y) = (&self.x, &self.y);
+        let copied = self.over_dims(&self.k()?.copy, &mut rate, cut, "clEnqueueNDRangeKernel(de_copy_x_y)", |e| {
+            // SAFETY: arguments match `de_copy_x_y`.
+            unsafe {
+                e.set_arg(x.cl()).set_arg(y.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+            }
+        })?;
+        self.rates[1] = rate;
+        if copied < nn as u64 {
+            self.queue.finish()?;
+            return Ok(None);
         }
-        launch(&self.queue, &mut e, &self.tile_global(), Some(&[self.tile, self.tile, 1]), "clEnqueueNDRangeKernel(de_copy_x_y)")?;
-        self.evaluate()?;
-        self.queue.finish()
+        let done = self.evaluate(cut)?;
+        self.queue.finish()?;
+        Ok(Some(done))
     }
 
     /// Copies each population's best to its extra row.
@@ -222,7 +286,7 @@ pub fn y_rows(y: &[f64], np: usize, nm: usize, nn: usize) -> Vec<f64> {
 }
 
 impl Engine for DeviceDe {
-    fn start(&mut self, objective: &Objective, mutation: Mutation) -> Result<()> {
+    fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
         self.kernels = None;
         self.callback = match objective {
             Objective::Callback(cb) => Some(cb.clone()),
@@ -236,33 +300,53 @@ impl Engine for DeviceDe {
         let k = self.k()?;
         let seed = self.cfg.options.init_seed;
         let total = np as usize * nm as usize * nn as usize;
-        let mut e = ExecuteKernel::new(&k.init);
-        // SAFETY: arguments match `de_init`.
-        unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.lo.cl()).set_arg(self.hi.cl());
-            e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&seed);
-        }
         let wg = k.init_wg;
-        launch(&self.queue, &mut e, &[round_up(total, wg)], Some(&[wg]), "clEnqueueNDRangeKernel(de_init)")?;
-        self.evaluate_population()
+        let (q, x, fx, lo, hi) = (&self.queue, &self.x, &self.fx, &self.lo, &self.hi);
+        let mut rate = self.rates[0];
+        // a group of values per dimension and member: pieces of about a member's values
+        let first = (nn as u64).div_ceil(wg as u64) * wg as u64;
+        let made = in_pieces(total as u64, wg as u64, first, cut, &mut rate, |a, len| {
+            let mut e = ExecuteKernel::new(&k.init);
+            // SAFETY: arguments match `de_init`.
+            unsafe {
+                e.set_arg(x.cl()).set_arg(fx.cl()).set_arg(lo.cl()).set_arg(hi.cl());
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&seed);
+            }
+            let (offset, size) = if a == 0 && len as usize >= total { (None, round_up(total, wg)) } else { (Some([a as usize]), len as usize) };
+            launch_at(q, &mut e, offset.as_ref().map(|o| &o[..]), &[size], Some(&[wg]), "clEnqueueNDRangeKernel(de_init)")
+        }, || q.finish())?;
+        self.rates[0] = rate;
+        if made < total as u64 {
+            self.queue.finish()?;
+            return Ok(None);
+        }
+        self.evaluate_population(cut)
     }
 
-    fn generation(&mut self, gen: u64) -> Result<()> {
+    fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
         let (np, nm, nn) = self.sizes();
         let k = self.k()?;
         let o = &self.cfg.options;
         let (mutation, shared) = (self.mutation as u32, o.shared_random as u32);
         let (sm, sc) = (o.mutation_seed, o.crossover_seed);
-        let mut e = ExecuteKernel::new(&k.trial);
-        // SAFETY: arguments match `de_trial`.
-        unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.y.cl()).set_arg(self.lo.cl()).set_arg(self.hi.cl());
-            e.set_arg(self.kinds.cl()).set_arg(self.f.cl()).set_arg(self.crt.cl());
-            e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
-            e.set_arg(&gen).set_arg(&sm).set_arg(&sc);
+        let (x, y, lo, hi, kinds, f, crt) = (&self.x, &self.y, &self.lo, &self.hi, &self.kinds, &self.f, &self.crt);
+        let mut rate = self.rates[2];
+        // every trial is made from the previous generation before any selection writes X
+        let made = self.over_dims(&k.trial, &mut rate, cut, "clEnqueueNDRangeKernel(de_trial)", |e| {
+            // SAFETY: arguments match `de_trial`.
+            unsafe {
+                e.set_arg(x.cl()).set_arg(y.cl()).set_arg(lo.cl()).set_arg(hi.cl());
+                e.set_arg(kinds.cl()).set_arg(f.cl()).set_arg(crt.cl());
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
+                e.set_arg(&gen).set_arg(&sm).set_arg(&sc);
+            }
+        })?;
+        self.rates[2] = rate;
+        if made < nn as u64 {
+            // cut while making trials: X is untouched
+            return Ok(0);
         }
-        launch(&self.queue, &mut e, &self.tile_global(), Some(&[self.tile, self.tile, 1]), "clEnqueueNDRangeKernel(de_trial)")?;
-        self.evaluate()
+        self.evaluate(cut)
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
@@ -306,7 +390,7 @@ impl Engine for DeviceDe {
         self.queue.finish()?;
         self.data = self.queue.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "func-data")?;
         // The population's fitness came from the old data: evaluate every member again.
-        self.evaluate_population()
+        self.evaluate_population(None).map(|_| ())
     }
 
     fn sync(&mut self) -> Result<()> {

@@ -5,8 +5,9 @@
 
 use super::config::{Config, DeOptions, Migration, MigrationKind, Mutation};
 use super::ops;
+use super::pace::Cut;
 use crate::error::{Error, Result};
-use crate::interrupt::{StopToken, Watch};
+use crate::interrupt::{Clock, StopToken, Watch};
 use crate::objective::Objective;
 use crate::precision::Precision;
 use serde::Serialize;
@@ -14,10 +15,17 @@ use std::time::{Duration, Instant};
 
 /// What an engine does; `DeMultiPop` adds the bookkeeping, migration planning and stopping.
 pub trait Engine: Send {
-    /// Builds what `objective` needs and makes, evaluates and ranks the initial population.
-    fn start(&mut self, objective: &Objective, mutation: Mutation) -> Result<()>;
-    /// Generation `gen` (1-based): trials, evaluation, selection, bests.
-    fn generation(&mut self, gen: u64) -> Result<()>;
+    /// Builds what `objective` needs and makes, evaluates and ranks the initial population,
+    /// in pieces under a `cut` (`pace.rs`). Returns the members evaluated (all of them without
+    /// a cut); when the cut came due a leading range of them (the others keep +inf, which any
+    /// finite trial replaces), or `None` when it came before the population was made.
+    fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>>;
+    /// Generation `gen` (1-based): trials, evaluation, selection, bests, in pieces under a cut.
+    /// Returns the trials evaluated and selected: all of them, or when the cut came due a
+    /// leading range (0 when it came while trials were made), the population still whole and
+    /// ranked. The pieces compute what one launch would: the trials all come from the previous
+    /// generation, and each selection writes only its own member.
+    fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64>;
     /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
     fn fitness(&mut self) -> Result<Vec<f64>>;
     /// Applies migration moves and re-ranks.
@@ -141,6 +149,32 @@ impl DeMultiPop {
         migration: Migration,
         options: Option<&DeOptions>,
     ) -> Result<()> {
+        self.init_within(objective, mutation, migration, options, None, None).map(|_| ())
+    }
+
+    /// [`DeMultiPop::init_with`] under a time limit counted from this call and a stop token
+    /// (issue 16: the initial population of 16 x 16384 members in 1024 dimensions takes more
+    /// than a minute on a CPU device). With either, the initial values and the evaluation come
+    /// in launches of about 0.1 s, and the clock and the token are asked between them. Returns
+    /// the members evaluated: all of them, or when the limit passed (or the stop came) during
+    /// the evaluation only the first ones, the rest keeping +inf (a run that follows ends at
+    /// once, with the time limit, and reports the best of those evaluated; one that goes on
+    /// replaces them with their first finite trials). When the limit passed before the
+    /// population was even made, the call is `Error::Interrupted` ("set-up") and the solver is
+    /// left without an objective, as after a failed `init`.
+    pub fn init_within(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        migration: Migration,
+        options: Option<&DeOptions>,
+        time_limit: Option<Duration>,
+        token: Option<&StopToken>,
+    ) -> Result<u64> {
+        let clock = Clock::new(time_limit);
+        let watch = Watch::new(token);
+        crate::interrupt::check_time_limit(time_limit, "time_limit")?;
+        let cut = (time_limit.is_some() || token.is_some()).then_some(Cut { clock, watch });
         let cfg = match options {
             Some(o) => Some(self.cfg.with_options(o)?),
             None => None,
@@ -166,14 +200,25 @@ impl DeMultiPop {
             self.engine.configure(&cfg)?;
             self.cfg = cfg;
         }
-        if let Err(e) = self.engine.start(objective, mutation) {
-            // an objective that fails to build or to evaluate leaves the options as they were
-            if let Some(old) = previous {
-                self.engine.configure(&old)?;
-                self.cfg = old;
+        let started = match self.engine.start(objective, mutation, cut.as_ref()) {
+            Ok(Some(evaluated)) => Ok(evaluated),
+            Ok(None) => {
+                let why = if cut.as_ref().is_some_and(|c| c.watch.stopped()) { "the call was interrupted" } else { "the time limit passed" };
+                Err(Error::Interrupted(format!("{why} during the set-up of island DE, before the initial population was made")))
             }
-            return Err(e);
-        }
+            Err(e) => Err(e),
+        };
+        let evaluated = match started {
+            Ok(n) => n,
+            Err(e) => {
+                // an objective that fails to build or to evaluate leaves the options as they were
+                if let Some(old) = previous {
+                    self.engine.configure(&old)?;
+                    self.cfg = old;
+                }
+                return Err(e);
+            }
+        };
         let objective_label = match objective {
             Objective::Catalogue { name } => name.clone(),
             Objective::Source { .. } => "OpenCL source".into(),
@@ -182,8 +227,8 @@ impl DeMultiPop {
         let source = matches!(objective, Objective::Source { .. });
         self.running = Some(Running { mutation, migration, objective_label, source });
         self.generation = 0;
-        self.evaluations = self.cfg.np as u64 * self.cfg.nm as u64;
-        Ok(())
+        self.evaluations = evaluated;
+        Ok(evaluated)
     }
 
     fn running(&self) -> Result<&Running> {
@@ -192,21 +237,43 @@ impl DeMultiPop {
 
     /// One generation: trials, evaluation, selection, and migration when its period comes.
     pub fn iteration(&mut self) -> Result<()> {
+        self.step(None).map(|_| ())
+    }
+
+    /// One generation, in pieces under a cut: whether it was completed (a cut one counts its
+    /// evaluations, not itself, and has no migration).
+    fn step(&mut self, cut: Option<&Cut>) -> Result<bool> {
         let migration = self.running()?.migration;
         let gen = self.generation + 1;
-        self.engine.generation(gen)?;
+        let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
+        let evaluated = self.engine.generation(gen, cut)?;
+        self.evaluations += evaluated;
+        if evaluated < per_gen {
+            return Ok(false);
+        }
         self.generation = gen;
-        self.evaluations += self.cfg.np as u64 * self.cfg.nm as u64;
         if migration.is_period(gen) {
             let fx = self.engine.fitness()?;
             let moves = ops::plan_migration(migration.kind, self.cfg.options.migration_seed, gen, self.cfg.np, self.cfg.nm, &fx);
             self.engine.migrate(&moves)?;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Generations until a stop condition holds; `observe` sees every record as it is made.
+    ///
+    /// With a time limit or a stop token, a generation comes in launches of about 0.1 s
+    /// (`pace.rs`) and the clock and the token are asked between them: a generation the limit
+    /// (or the stop) cuts is abandoned, its evaluations counted and the trials selected so far
+    /// kept (each is a valid DE move), the population ranked again; the result reports the
+    /// completed generations, the best value known and its vector. A later `run` or `iteration`
+    /// goes on from that population (making generation `generations + 1` afresh). Without
+    /// either, a generation is one set of launches, as it always was; the pieces compute the
+    /// same numbers, so results do not depend on them.
     pub fn run_observed(&mut self, stop: &Stop, mut observe: impl FnMut(&Record)) -> Result<DeRunResult> {
+        // the limit counts from here: everything the call does is inside it
+        let t0 = Instant::now();
+        let watch = Watch::new(stop.token.as_ref());
         self.running()?;
         if stop.max_generations.is_none() && stop.max_evaluations.is_none() && stop.target.is_none() && stop.time_limit.is_none() {
             return Err(Error::arg("stop", "no stop condition; give generations, evaluations, a target or a time limit"));
@@ -223,8 +290,8 @@ impl DeMultiPop {
                 return Err(Error::arg("target", "NaN"));
             }
         }
-        let t0 = Instant::now();
-        let watch = Watch::new(stop.token.as_ref());
+        let cut = (stop.time_limit.is_some() || stop.token.is_some())
+            .then(|| Cut { clock: Clock::since(t0, stop.time_limit), watch: watch.clone() });
         let (g0, e0) = (self.generation, self.evaluations);
         let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
         let mut history = Vec::new();
@@ -260,7 +327,10 @@ impl DeMultiPop {
                     break StopReason::TimeLimit;
                 }
             }
-            self.iteration()?;
+            if !self.step(cut.as_ref())? {
+                self.engine.sync()?;
+                break if watch.stopped() { StopReason::Interrupted } else { StopReason::TimeLimit };
+            }
             // device launches are asynchronous: a queue kept short lets an interrupt end the
             // run within a few generations rather than after everything enqueued
             if (self.generation - g0).is_multiple_of(8) {

@@ -19,6 +19,7 @@ pub mod cpu;
 pub mod device;
 pub mod engine;
 pub mod ops;
+pub mod pace;
 
 pub use self::config::{BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation};
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Record, Stop, StopReason};

@@ -318,7 +318,7 @@ pub(crate) unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, S
 /// value for all (`nBitParamLength` 1) or one per parameter (`nBitParamLength` nParam);
 /// `dodParam` the interval [a, b] (finite, a < b) of each parameter as consecutive pairs a, b:
 /// one pair for all (`dodParamLength` 2) or one per parameter (2 * nParam). `maskOrder` (1..3)
-/// is the Hamming radius of the neighbourhood and `startBit`/`bitLength` (0 = to the end) its
+/// is the Hamming radius of the neighbourhood and `startBit`/`bitLength` (both >= 0, `bitLength` 0 = to the end; a negative one is `METAOPT_ERR_INVALID_ARGUMENT` naming it) its
 /// window of the string. `domain` is a `MetaoptDomain`: what the objective reads (only that
 /// matrix is made on the device). `double_precision` nonzero computes R and F in double (the
 /// device needs `cl_khr_fp64`); 0 is `METAOPT_PRECISION_AUTO`: double where the device has

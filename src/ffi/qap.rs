@@ -417,7 +417,7 @@ unsafe fn order_arg(p: *const u16, n: usize, arg: &'static str) -> Result<Vec<us
 /// one of `int32`, `int64`, `uint32`, `uint64`, `single`/`float`/`float32`,
 /// `double`/`float64`; float data must be finite. The string of a solution holds 2 * `swaps`
 /// parameters (1..64 swaps); `maskOrder` (1..3) is the Hamming radius of the neighbourhood, and
-/// `startBit`/`bitLength` (0 = to the end) the window of the string it acts on. The solver is
+/// `startBit`/`bitLength` (both >= 0, `bitLength` 0 = to the end; a negative one is `METAOPT_ERR_INVALID_ARGUMENT` naming it) the window of the string it acts on. The solver is
 /// built on the device in use (see `metaopt_qap_set_backend`). DF is copied: the caller keeps
 /// ownership of it. On success `instance` is a new handle the caller releases with
 /// `metaopt_qap_free`; on error the message is the caller's to free with

@@ -367,6 +367,7 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
             // SAFETY: the caller's contract.
             token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
         },
+        since: None,
     })
 }
 
@@ -387,17 +388,25 @@ pub unsafe extern "C" fn metaopt_sat_solve(
     opts: *const MetaoptSatSolveOptions,
 ) -> MetaoptSatSolveResult {
     ffi_boundary!({
+        // the time limit counts from here: making the solver (indexing and uploading the
+        // formula, building the kernels) is inside it
+        let t0 = std::time::Instant::now();
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
         // SAFETY: the caller's contract for `o.stop_token`.
-        let options = unsafe { solve_options(o)? };
+        let mut options = unsafe { solve_options(o)? };
+        options.since = Some(t0);
+        let cut = crate::interrupt::Cut {
+            clock: crate::interrupt::Clock::since(t0, options.stop.time_limit),
+            watch: crate::interrupt::Watch::new(options.stop.token.as_ref()),
+        };
         let tabu_len = options.tabu.as_ref().map_or(0, |t| t.max_length);
         let fits = h.solver.as_ref().is_some_and(|(m, t, _)| *m == options.mask_order && *t == tabu_len);
         if !fits {
             h.solver = None; // free the old device buffers first
-            let solver = SatSolver::new(h.cnf.clone(), options.mask_order, tabu_len, Backend::DEVICE)?;
+            let solver = SatSolver::new_within(h.cnf.clone(), options.mask_order, tabu_len, Backend::DEVICE, Some(&cut))?;
             h.solver = Some((options.mask_order, tabu_len, solver));
         }
         let (_, _, solver) = h.solver.as_mut().expect("made above");

@@ -118,7 +118,8 @@ pub struct Neighbourhood {
 }
 
 impl Neighbourhood {
-    /// `bit_length` 0 means the rest of the string from `start_bit`.
+    /// `bit_length` 0 means the rest of the string from `start_bit`; a negative `start_bit` or
+    /// `bit_length` is an error naming it (`startBit`, `bitLength`), as is a window past the end.
     pub fn new(n_param: u32, nbit: u32, mask_order: u32, start_bit: i64, bit_length: i64) -> Result<Self> {
         if !(1..=32).contains(&nbit) {
             return Err(Error::arg("nBitParam", format!("{nbit} bits per parameter; expected 1..32")));
@@ -130,7 +131,11 @@ impl Neighbourhood {
         if start_bit < 0 || start_bit >= total {
             return Err(Error::arg("startBit", format!("{start_bit}; the string has {total} bits (0..{})", total - 1)));
         }
-        let bit_length = if bit_length <= 0 { total - start_bit } else { bit_length };
+        if bit_length < 0 {
+            // once silently "to the end" like 0 (issue 16): a negative length is a caller's error
+            return Err(Error::arg("bitLength", format!("{bit_length}; expected 0 (to the end of the string) or a length of at least 1 bit")));
+        }
+        let bit_length = if bit_length == 0 { total - start_bit } else { bit_length };
         if start_bit + bit_length > total {
             return Err(Error::arg(
                 "bitLength",
@@ -290,6 +295,7 @@ mod tests {
         assert!(Neighbourhood::new(4, 4, 4, 0, 0).is_err());
         assert!(Neighbourhood::new(4, 4, 2, 16, 0).is_err());
         assert!(Neighbourhood::new(4, 4, 2, -1, 0).is_err());
+        assert!(Neighbourhood::new(4, 4, 2, 0, -1).unwrap_err().to_string().contains("bitLength"));
         assert!(Neighbourhood::new(4, 4, 2, 4, 13).is_err());
         assert!(Neighbourhood::new(4, 0, 2, 0, 0).is_err());
         let e = Neighbourhood::new(4, 4, 0, 0, 0).unwrap_err().to_string();

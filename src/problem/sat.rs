@@ -332,9 +332,19 @@ pub struct Occurrences {
 
 impl Occurrences {
     pub fn new(cnf: &Cnf) -> Self {
+        Self::new_unless(cnf, &|| false).expect("never cut")
+    }
+
+    /// [`Occurrences::new`], asking `due` every 2^20 literals and clauses (issue 16: a formula
+    /// of 2^27 variables takes seconds here); `None` when it said stop.
+    pub fn new_unless(cnf: &Cnf, due: &dyn Fn() -> bool) -> Option<Self> {
+        const EVERY: usize = 1 << 20;
         let n = 2 * cnf.num_vars;
         let mut offsets = vec![0u32; n + 1];
-        for &l in &cnf.literals {
+        for (i, &l) in cnf.literals.iter().enumerate() {
+            if i % EVERY == EVERY - 1 && due() {
+                return None;
+            }
             offsets[Self::lit_index(l) + 1] += 1;
         }
         for i in 0..n {
@@ -343,13 +353,16 @@ impl Occurrences {
         let mut fill = offsets.clone();
         let mut clauses = vec![0u32; cnf.literals.len()];
         for c in 0..cnf.num_clauses() {
+            if c % EVERY == EVERY - 1 && due() {
+                return None;
+            }
             for &l in cnf.clause(c) {
                 let k = Self::lit_index(l);
                 clauses[fill[k] as usize] = c as u32;
                 fill[k] += 1;
             }
         }
-        Occurrences { offsets, clauses }
+        Some(Occurrences { offsets, clauses })
     }
 
     /// `2 (|lit| - 1) + (lit < 0)`.

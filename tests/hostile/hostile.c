@@ -1086,8 +1086,8 @@ static void hc12_args(void) {
     for (int i = 0; i < 9; i++) {
         char label[96];
         snprintf(label, sizeof label, "metaopt_hc12_params/window %d %d", wins[i][0], wins[i][1]);
-        /* a negative bitLength is taken as 0 (to the end); the header documents only 0 */
-        HC12_NEW(label, metaopt_hc12_params(2, &bits, 1, dod, 2, 1, wins[i][0], wins[i][1], 2, 0, &f1), wins[i][1] < 0 ? ANY : ERR);
+        /* a negative bitLength, once taken as 0 (to the end), is refused since issue 16 */
+        HC12_NEW(label, metaopt_hc12_params(2, &bits, 1, dod, 2, 1, wins[i][0], wins[i][1], 2, 0, &f1), wins[i][1] < 0 ? METAOPT_ERR_INVALID_ARGUMENT : ERR);
     }
     int32_t doms[] = {-1, 3, INT32_MAX};
     for (int i = 0; i < 3; i++)
@@ -1232,7 +1232,7 @@ static void qap_args(void) {
     for (int i = 0; i < 7; i++) {
         char label[96];
         snprintf(label, sizeof label, "metaopt_qap_params/window %d %d", wins[i][0], wins[i][1]);
-        QAP_NEW(label, metaopt_qap_params(2, QN, 1, g_df, "int32", 2, wins[i][0], wins[i][1]), wins[i][1] < 0 ? ANY : ERR);
+        QAP_NEW(label, metaopt_qap_params(2, QN, 1, g_df, "int32", 2, wins[i][0], wins[i][1]), wins[i][1] < 0 ? METAOPT_ERR_INVALID_ARGUMENT : ERR);
     }
     float fbad[4] = {NAN, INFINITY, -INFINITY, 1e38f};
     for (int i = 0; i < 4; i++) {

@@ -229,10 +229,11 @@ pub fn run(a: &DeArgs) -> CliResult {
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, a.dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
     let mut de = DeMultiPop::new(&params, backend).map_err(de_error)?;
-    de.init(&objective, mutation, migration).map_err(de_error)?;
+    let time_limit = a.stop.time_limit();
+    // the limit and Ctrl-C bound the set-up too: the initial population comes in short launches
+    de.init_within(&objective, mutation, migration, None, crate::time_left(time_limit), Some(&crate::stop_token())).map_err(de_error)?;
     let device = de.backend_description();
 
-    let time_limit = a.stop.time_limit();
     let target = a.stop.target;
     let generations = match (a.max_generations.max_generations, target, time_limit, a.evaluations) {
         (None, None, None, None) => Some(DEFAULT_GENERATIONS),

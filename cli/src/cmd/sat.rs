@@ -150,7 +150,12 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     a.device.select()?;
     let opts = options(a)?;
     let tabu_len = opts.tabu.as_ref().map_or(0, |t: &TabuConfig| t.max_length);
-    let mut s = SatSolver::new(cnf.clone(), a.mask_order, tabu_len, metaopt::device::Backend::DEVICE).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
+    // the limit counts from the command's start: the set-up is cut when it passes (or on Ctrl-C)
+    let cut = metaopt::interrupt::Cut {
+        clock: metaopt::Clock::since(crate::started(), opts.stop.time_limit),
+        watch: metaopt::Watch::new(opts.stop.token.as_ref()),
+    };
+    let mut s = SatSolver::new_within(cnf.clone(), a.mask_order, tabu_len, metaopt::device::Backend::DEVICE, Some(&cut)).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
     // the limit counts from the command's start: reading the formula and set-up are in it
     let mut opts = opts;
     opts.stop.time_limit = crate::time_left(opts.stop.time_limit);

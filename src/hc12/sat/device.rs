@@ -7,12 +7,32 @@ use crate::error::{Error, Result};
 use crate::hc12::rows::RowSearch;
 use crate::hc12::tabu::tabu_defines;
 use crate::hc12::Neighbourhood;
-use crate::problem::sat::{Assignment, ClauseCounts, Cnf};
+use crate::interrupt::Cut;
+use crate::problem::sat::{Assignment, ClauseCounts, Cnf, Occurrences};
 
 impl SatSolver {
     /// Uploads `cnf` to the device in use (or `device`) with the neighbourhood of `mask_order`
     /// (1 or 2) and room for a tabu list of `tabu_len` strings (0: none).
     pub fn new(cnf: Cnf, mask_order: u32, tabu_len: usize, backend: Backend) -> Result<Self> {
+        Self::new_within(cnf, mask_order, tabu_len, backend, None)
+    }
+
+    /// [`SatSolver::new`] under a cut: the clock (of the call that makes the solver and then
+    /// solves, so the set-up counts in its limit) and the watch are asked between the set-up's
+    /// phases and inside its long loops (issue 16: a formula of 2^27 variables takes seconds to
+    /// index and upload). A cut that comes due is `Error::Interrupted` naming the set-up: there
+    /// is no assignment to report yet.
+    pub fn new_within(cnf: Cnf, mask_order: u32, tabu_len: usize, backend: Backend, cut: Option<&Cut>) -> Result<Self> {
+        let due = || cut.is_some_and(Cut::due);
+        let check = |phase: &str| -> Result<()> {
+            match cut {
+                Some(c) if c.due() => {
+                    let why = if c.watch.stopped() { "the call was interrupted" } else { "the time limit passed" };
+                    Err(Error::Interrupted(format!("{why} during the set-up of the SAT local search ({phase}), before any assignment was evaluated")))
+                }
+                _ => Ok(()),
+            }
+        };
         if cnf.num_vars == 0 || cnf.num_clauses() == 0 {
             return Err(Error::arg("cnf", "the formula has no variables or no clauses"));
         }
@@ -32,7 +52,9 @@ impl SatSolver {
             .define("HC_START", 0)
             .define("HC_ORDER", mask_order)
             .define("HC_NBIT", 1);
+        check("the device")?;
         let program = ctx.build(&tabu_defines(spec, tabu_len.max(1), words))?;
+        check("building the kernels")?;
         let search = RowSearch::new(
             &queue,
             &program,
@@ -42,15 +64,27 @@ impl SatSolver {
             8,
             Some((tabu_len, words)),
         )?;
-        let occ = cnf.occurrences();
+        check("the row search")?;
+        let occ = Occurrences::new_unless(&cnf, &due);
+        check("indexing the occurrences")?;
+        let occ = occ.expect("made unless due");
+        let offsets = queue.buffer_from(&cnf.offsets, "clause offsets")?;
+        check("uploading the clauses")?;
+        let literals = queue.buffer_from(&cnf.packed_literals(), "literals")?;
+        check("uploading the literals")?;
+        let occ_off = queue.buffer_from(&occ.offsets, "occurrence offsets")?;
+        let occ_clauses = queue.buffer_from(&occ.clauses, "occurrences")?;
+        check("uploading the occurrences")?;
+        let until = queue.buffer_from(&vec![0u32; cnf.num_vars], "tenure")?;
+        check("uploading the tenures")?;
         Ok(SatSolver {
-            offsets: queue.buffer_from(&cnf.offsets, "clause offsets")?,
-            literals: queue.buffer_from(&cnf.packed_literals(), "literals")?,
-            occ_off: queue.buffer_from(&occ.offsets, "occurrence offsets")?,
-            occ_clauses: queue.buffer_from(&occ.clauses, "occurrences")?,
+            offsets,
+            literals,
+            occ_off,
+            occ_clauses,
             x: queue.buffer(words, "assignment")?,
             counts: queue.buffer(cnf.num_clauses(), "clause counts")?,
-            until: queue.buffer_from(&vec![0u32; cnf.num_vars], "tenure")?,
+            until,
             cnf,
             occ,
             nb,

@@ -36,6 +36,11 @@ pub struct SatOptions {
     /// Runs (`max_runs` 0 = until the time limit) and the time limit, checked before every
     /// iteration; a model always ends the search.
     pub stop: Stop,
+    /// The moment the time limit counts from (`None`: the solve call). A front end that makes
+    /// the solver in the same call ([`SatSolver::new_within`]) sets its start here, so the
+    /// set-up is inside the limit; a limit already spent leaves one run that evaluates its
+    /// start and stops, reporting that assignment's count.
+    pub since: Option<std::time::Instant>,
 }
 
 impl Default for SatOptions {
@@ -51,6 +56,7 @@ impl Default for SatOptions {
             tenure: DEFAULT_TENURE,
             seed: 1,
             stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(10)), ..Stop::default() },
+            since: None,
         }
     }
 }
@@ -134,7 +140,12 @@ impl SatSolver {
             let mut rng = Philox::new(opts.seed, run);
             Ok(Assignment::random(n, &mut rng))
         };
-        let out = restarts(self, &opts.stop, u32::MAX, opts.tabu.as_ref(), next_start, on_run)?;
+        let mut stop = opts.stop.clone();
+        if let (Some(since), Some(limit)) = (opts.since, stop.time_limit) {
+            // what is left of it; zero still makes one run, which stops before its first step
+            stop.time_limit = Some(limit.saturating_sub(since.elapsed()));
+        }
+        let out = restarts(self, &stop, u32::MAX, opts.tabu.as_ref(), next_start, on_run)?;
         let best_unsat = out.value as u32;
         let model = if best_unsat == 0 { Some(Model::verified(&self.cnf, out.best.clone())?) } else { None };
         Ok(SatSolveResult {
