@@ -1,3 +1,4 @@
 pub mod qap;
 pub mod functions;
+pub mod knapsack;
 pub mod sat;
