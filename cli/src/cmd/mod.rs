@@ -5,5 +5,6 @@ pub mod de;
 pub mod devices;
 pub mod functions;
 pub mod hc12;
+pub mod knapsack;
 pub mod qap;
 pub mod sat;
