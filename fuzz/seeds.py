@@ -176,3 +176,24 @@ for name in ["rand1", "DE/rand/1", "de_best_2", "current-to-best/1", "sat", "sat
              "cotn, uni", "None", "PermuteN", "randtarget", "linspace", "const_min", "GC", "bc", "int32",
              "float64", "single", "", ","]:
     put("option_names", name.replace("/", "_").replace(",", "_").replace(" ", "_") or "empty", name)
+
+# ---- knapsack files: the shared instances (knapsack-100 whole, cuts of the others) and edge cases
+copy("knapsack", "data/knapsack/knapsack-100.txt")
+for inst, lines in [("knapsack-250", 14), ("knapsack-1000", 10)]:
+    put("knapsack", f"{inst}-cut.txt", "\n".join(read(f"data/knapsack/{inst}.txt").splitlines()[:lines]) + "\n")
+k250 = read("data/knapsack/knapsack-250.txt")
+put("knapsack", "crlf-bom.txt", "\ufeff" + "\n".join(k250.splitlines()[:9]).replace("\n", "\r\n"))
+for name, text in [
+    ("count-first.txt", "4 10\n4 5\n6 7\n5 5\n3 1\n"),
+    ("count-first-short.txt", "3 10\n4 5\n"),
+    ("count-first-huge.txt", "18446744073709551616 10\n1 1\n"),
+    ("one-item.txt", "# capacity\n0\n# weight price\n1 0\n"),
+    ("decimals-9.txt", "0.000000001\n0.000000001 0.123456789\n2 3\n"),
+    ("decimals-10.txt", "1\n0.0000000001 1\n"),
+    ("too-large.txt", "1\n5000000000000000000 1\n5000000000000000000 1\n"),
+    ("capacity-huge.txt", "1e300\n1.5 2.5\n2 3\n"),
+    ("bad-values.txt", "10\n1 nan\n-1 2\n0 1\n1 inf\n"),
+    ("three-values.txt", "10\n1 2 3\n"),
+    ("no-items.txt", "# capacity\n5\n# weight price\n"),
+]:
+    put("knapsack", name, text)

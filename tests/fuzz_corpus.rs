@@ -45,7 +45,7 @@ const DICT: &[&[u8]] = &[
     b"9223372036854775807", b"-9223372036854775808", b"18446744073709551616", b"134217728",
     b"134217729", b"99999999999999999999999", b"p cnf ", b"c ", b"%", b"v ", b"s ", b"\n", b"\r\n",
     b" ", b"\t", b",", b"\"", b"\xef\xbb\xbf", b"\xff", b"e", b"E-400", b"e308", b".", b"nan", b"inf",
-    b"dims ", b"count ", b"points", b"function ", b"alias ", b"true", b"inverse", b"direct",
+    b"# capacity\n", b"# weight price\n", b"0.000001", b"1e-10", b"dims ", b"count ", b"points", b"function ", b"alias ", b"true", b"inverse", b"direct",
 ];
 
 /// One to four mutations of `input`: bit flips, byte sets, deletions, duplications, dictionary
@@ -142,6 +142,7 @@ corpus_tests!(
     qap_permutation,
     sat_cnf,
     sat_assignments,
+    knapsack,
     functions_fixture,
     double_double,
     option_names,

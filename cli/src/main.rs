@@ -16,7 +16,7 @@ mod plot;
 
 use bench::BenchCommand;
 use clap::{Parser, Subcommand};
-use cmd::{de, devices, hc12, qap, qiga, sat};
+use cmd::{de, devices, hc12, knapsack, qap, qiga, sat};
 use experiment::ExperimentCommand;
 use metaopt::StopToken;
 use std::process::ExitCode;
@@ -51,6 +51,9 @@ enum Command {
     /// SAT (DIMACS CNF): evaluate assignments, or look for a model with HC12
     #[command(subcommand)]
     Sat(sat::SatCommand),
+    /// 0-1 knapsack: the exact optimum of an instance, or generate seeded instances
+    #[command(subcommand)]
+    Knapsack(knapsack::KnapsackCommand),
     /// The test-function catalogue: name, domain, dimensions, minimum
     Functions(cmd::functions::FunctionsArgs),
     /// The general HC12 solver on a catalogue function or a user OpenCL objective
@@ -132,6 +135,8 @@ fn main() -> ExitCode {
         Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
         Command::Sat(sat::SatCommand::Eval(a)) => sat::eval(&a),
         Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a),
+        Command::Knapsack(knapsack::KnapsackCommand::Opt(a)) => knapsack::opt(&a),
+        Command::Knapsack(knapsack::KnapsackCommand::Generate(a)) => knapsack::generate(&a),
         Command::Functions(a) => cmd::functions::run(&a),
         Command::Hc12(a) => hc12::run(&a),
         Command::De(a) => de::run(&a),
@@ -204,7 +209,7 @@ mod tests {
     #[test]
     fn top_level_help_lists_every_command() {
         let help = Cli::command().render_help().to_string();
-        for name in ["devices", "qap", "sat", "functions", "hc12", "de", "experiment", "bench"] {
+        for name in ["devices", "qap", "sat", "knapsack", "functions", "hc12", "de", "experiment", "bench"] {
             let line = help.lines().find(|l| l.trim_start().starts_with(&format!("{name} "))).unwrap_or_else(|| panic!("{name} missing:\n{help}"));
             assert!(line.split_whitespace().count() > 2, "{line}");
         }

