@@ -97,6 +97,27 @@ pub(crate) fn repair(x: &mut [u8], s: &Setup, pop: u32, g: u32, i: u32) -> (u64,
     }
 }
 
+/// The quadrant column of angle k (steps of pi/200, 0..400): 0 alpha*beta > 0, 1 alpha*beta < 0,
+/// 2 alpha = 0, 3 beta = 0.
+pub fn quadrant(k: i16) -> usize {
+    match k % 200 {
+        0 => 3,
+        100 => 2,
+        km if km < 100 => 0,
+        _ => 1,
+    }
+}
+
+/// Angle k after the rotation of a table row `cell` (steps, then the sign per column; sign code 2
+/// takes +1 when `coin()` is true, else -1), modulo 400, as the kernel's update.
+pub fn rotate(k: i16, cell: &[i32], coin: impl FnOnce() -> bool) -> i16 {
+    let mut sgn = cell[1 + quadrant(k)];
+    if sgn == 2 {
+        sgn = if coin() { 1 } else { -1 };
+    }
+    (k as i32 + sgn * cell[0]).rem_euclid(400) as i16
+}
+
 /// One whole run of population `pop`: (best profit, best bits, generation of the best, generations run).
 pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
     let (m, n) = (s.items.weights.len(), s.individuals);
@@ -129,17 +150,10 @@ pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
                 let better = (val[i] >= bestv) as usize;
                 for j in 0..m {
                     let row = x[i * m + j] as usize * 4 + b[j] as usize * 2 + better;
-                    let steps = tab[row * 5];
-                    if steps != 0 {
-                        let k = q[i * m + j] as i32;
-                        let km = k % 200;
-                        let col = if km == 0 { 3 } else if km == 100 { 2 } else if km < 100 { 0 } else { 1 };
-                        let mut sgn = tab[row * 5 + 1 + col];
-                        if sgn == 2 {
-                            let r = rng4(s.seed, pop, ctr(SIGN, (g as u64 * n as u64 + i as u64) * m as u64 + j as u64));
-                            sgn = if r[0] & 1 != 0 { 1 } else { -1 };
-                        }
-                        q[i * m + j] = (k + sgn * steps).rem_euclid(400) as i16;
+                    let cell = &tab[row * 5..row * 5 + 5];
+                    if cell[0] != 0 {
+                        let coin = || rng4(s.seed, pop, ctr(SIGN, (g as u64 * n as u64 + i as u64) * m as u64 + j as u64))[0] & 1 != 0;
+                        q[i * m + j] = rotate(q[i * m + j], cell, coin);
                     }
                 }
             }

@@ -736,6 +736,52 @@ mod tests {
         }
     }
 
+    /// Every cell of both presets moves an angle in each quadrant and at each pole as QIGA.md's
+    /// table says: the step times the column's sign, toward 0 or 1 as the row means.
+    #[test]
+    fn every_cell_rotates_as_the_tables_say() {
+        // P(bit = 1) = sin^2: larger after the rotation means "toward 1"
+        let p1 = |k: i16| ((k as f64) * std::f64::consts::PI / 200.0).sin().powi(2);
+        // per preset: (x, b, better) -> (steps, direction: +1 toward 1, -1 toward 0, 0 none)
+        let gqa = [(0, 0, false, 0, 0), (0, 0, true, 0, 0), (0, 1, false, 0, 0), (0, 1, true, 10, -1), (1, 0, false, 2, -1), (1, 0, true, 5, 1), (1, 1, false, 1, 1), (1, 1, true, 5, 1)];
+        let qea = [(0, 0, false, 0, 0), (0, 0, true, 0, 0), (0, 1, false, 2, 1), (0, 1, true, 0, 0), (1, 0, false, 2, -1), (1, 0, true, 0, 0), (1, 1, false, 0, 0), (1, 1, true, 0, 0)];
+        for (table, cells) in [(RotationTable::gqa2000(), gqa), (RotationTable::qea2002(), qea)] {
+            let t = table.encode();
+            for (x, b, better, steps, dir) in cells {
+                let row = RotationTable::index(x, b, better);
+                let cell = &t[row * 5..row * 5 + 5];
+                assert_eq!(cell[0], steps);
+                // inside each quadrant (alpha*beta > 0 and < 0 in both half-turns)
+                for k in [1i16, 37, 99, 101, 150, 199, 201, 260, 299, 301, 350, 399] {
+                    let k2 = cpu::rotate(k, cell, || true);
+                    let dist = (k2 as i32 - k as i32).rem_euclid(400).min((k as i32 - k2 as i32).rem_euclid(400));
+                    assert_eq!(dist, steps.min(200), "{x}{b}{better} k={k}");
+                    let d = p1(k2) - p1(k);
+                    let moved = if d > 0.0 { 1 } else if d < 0.0 { -1 } else { 0 };
+                    // a step can cross a pole and come back down; away from the poles it cannot
+                    if (steps as i16) < k % 100 && (steps as i16) < 100 - k % 100 {
+                        assert_eq!(moved, dir, "{x}{b}{better} k={k} -> {k2}");
+                    }
+                }
+                // at the poles: a cell that rotates moves away from the pole it is not heading to
+                for (k, at_one) in [(0i16, false), (200, false), (100, true), (300, true)] {
+                    let k2 = cpu::rotate(k, cell, || true);
+                    if dir == 0 || (dir == 1) == at_one {
+                        assert_eq!(k2, k, "{x}{b}{better} stays at pole {k}");
+                    } else {
+                        assert_ne!(k2, k, "{x}{b}{better} leaves pole {k}");
+                        assert_eq!(p1(k2) > p1(k), dir == 1);
+                    }
+                }
+            }
+        }
+        // a random pole sign follows the coin
+        let t = RotationTable::gqa2000().with_random_pole_signs().encode();
+        let row = RotationTable::index(0, 1, true) * 5;
+        assert_eq!(cpu::rotate(100, &t[row..row + 5], || true), 110);
+        assert_eq!(cpu::rotate(100, &t[row..row + 5], || false), 90);
+    }
+
     #[test]
     fn random_order_is_a_bijection() {
         for m in [1u32, 2, 3, 7, 250, 256, 1000] {
