@@ -197,3 +197,28 @@ for name, text in [
     ("no-items.txt", "# capacity\n5\n# weight price\n"),
 ]:
     put("knapsack", name, text)
+
+# ---- QIGA rotation tables: the presets' text forms (as RotationTable::to_text writes them) and edge cases
+GQA2000 = """# x b better steps(pi/200) ab>0 ab<0 a=0 b=0
+0 0 0 0 0 0 0 0
+0 0 1 0 0 0 0 0
+0 1 0 0 0 0 0 0
+0 1 1 10 -1 +1 +1 0
+1 0 0 2 -1 +1 +1 0
+1 0 1 5 +1 -1 0 +1
+1 1 0 1 +1 -1 0 +1
+1 1 1 5 +1 -1 0 +1
+"""
+put("qiga_table", "gqa2000.txt", GQA2000)
+put("qiga_table", "qea2002.txt", "0 1 0 2 +1 -1 0 r\n1 0 false 2 -1 +1 random 0\n")
+for name, text in [
+    ("empty.txt", ""),
+    ("comment-only.txt", "# nothing rotates\n"),
+    ("twice.txt", "0 1 1 10 -1 +1 +1 0\n0 1 true 3 0 0 0 0\n"),
+    ("too-far.txt", "1 1 1 201 +1 -1 0 +1\n"),
+    ("short-row.txt", "1 1 1 5 +1 -1\n"),
+    ("bad-sign.txt", "1 1 1 5 +2 -1 0 +1\n"),
+    ("bad-bit.txt", "2 1 1 5 +1 -1 0 +1\n"),
+    ("crlf.txt", GQA2000.replace("\n", "\r\n")),
+]:
+    put("qiga_table", name, text)

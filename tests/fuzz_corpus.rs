@@ -143,6 +143,7 @@ corpus_tests!(
     sat_cnf,
     sat_assignments,
     knapsack,
+    qiga_table,
     functions_fixture,
     double_double,
     option_names,

@@ -36,6 +36,7 @@ pub const TARGETS: &[(&str, Driver)] = &[
     ("sat_cnf", sat_cnf),
     ("sat_assignments", sat_assignments),
     ("knapsack", knapsack),
+    ("qiga_table", qiga_table),
     ("functions_fixture", functions_fixture),
     ("double_double", double_double),
     ("option_names", option_names),
@@ -178,6 +179,26 @@ pub fn sat_assignments(data: &[u8]) {
             }
         }
         Err(e) => check_error(&e, Some(last_line(rest))),
+    }
+}
+
+/// QIGA rotation-table files (`RotationTable::parse`): on success the text form reads back as
+/// the same table, steps stay within 0..=200 and every sign code is one of -1, 0, +1, 2 (random).
+pub fn qiga_table(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    match metaopt::qiga::RotationTable::parse(&text) {
+        Ok(t) => {
+            assert_eq!(metaopt::qiga::RotationTable::parse(&t.to_text()).expect("the writer's text reads back"), t);
+            let e = t.encode();
+            for row in e.chunks(5) {
+                assert!((0..=200).contains(&row[0]));
+                assert!(row[1..].iter().all(|s| [-1, 0, 1, 2].contains(s)));
+            }
+        }
+        Err(e) => {
+            let m = e.to_string();
+            assert!(m.contains("table") && m.contains("line "), "{m}");
+        }
     }
 }
 
