@@ -251,9 +251,7 @@ impl Knapsack {
     /// Reads a file in either format (module documentation); the instance is named after the
     /// file stem. Bytes that are not UTF-8 are replaced (and then fail as numbers).
     pub fn from_file(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
-        let text = String::from_utf8_lossy(&bytes);
-        Self::parse(&text, path)
+        Self::parse(&super::read_text(path)?, path)
     }
 
     /// Parses the text of a file in either format. `path` labels errors and gives the name (its

@@ -134,9 +134,7 @@ impl Cnf {
 
     /// Reads a DIMACS CNF file; the formula is named after the file stem.
     pub fn from_file(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
-        let text = String::from_utf8_lossy(&bytes);
-        Self::parse(&text, path)
+        Self::parse(&super::read_text(path)?, path)
     }
 
     /// Parses DIMACS CNF text (see the module documentation for the accepted dialect). `path` only
