@@ -24,20 +24,42 @@ fn knapsack_250_optimum() {
     assert_eq!(k.value_and_weight(&o.bits), (o.int_value, o.int_weight));
 }
 
-/// knapsack-100, -500 and -1000 are beyond the exact solver (data/SOURCES.md: the break solution
-/// leaves 7.17, 2.99 and 4.87 of the capacity free, so an optimum needs swaps far from the split
-/// item and the list of states grows without the bound cutting it): it ends with the clean
-/// `max_states` error, not a run-away. SOURCES.md gives their valid upper bound C + 5 k* (k*: the
-/// most items that fit).
+/// knapsack-100, -500 and -1000 defeat the list DP (the break solution leaves 7.17, 2.99 and 4.87
+/// of the capacity free, so an optimum needs swaps far from the split item), but their profits are
+/// weight + 5: a set of k* items (the most that fit) weighing exactly C meets the bound C + 5 k*
+/// and is optimal. The solver finds such a set for each; the values are those bounds
+/// (data/SOURCES.md).
 #[test]
-fn the_larger_instances_end_with_the_state_limit_error() {
-    for n in [100usize, 500, 1000] {
+fn the_larger_instances_meet_the_cardinality_bound() {
+    for (n, value, items) in [(100usize, 609_495_600u64, 67usize), (500, 3_087_682_533, 332), (1000, 6_168_563_934, 681)] {
         let k = instance(n);
         assert_eq!(k.scale(), 1_000_000);
-        match k.optimum_with_limit(1 << 16) {
-            Err(metaopt::Error::InvalidArgument { arg: "max_states", msg }) => assert!(msg.contains("too hard"), "{msg}"),
-            other => panic!("knapsack-{n}: {other:?}"),
-        }
+        let o = k.optimum().unwrap();
+        assert_eq!((o.int_value, o.items.len(), o.int_weight), (value, items, k.int_capacity()), "knapsack-{n}");
+        assert_eq!(k.value_and_weight(&o.bits), (o.int_value, o.int_weight));
+        // the bound: no more than k* items fit (the k* + 1 lightest do not)
+        let mut w = k.int_weights().to_vec();
+        w.sort_unstable();
+        assert!(w[..items + 1].iter().sum::<u64>() > k.int_capacity());
+        assert_eq!(value, k.int_capacity() + 5_000_000 * items as u64);
+    }
+}
+
+/// An instance beyond the DP's state limit (and not of the weight + constant form) ends with the
+/// clean `max_states` error, not a run-away.
+#[test]
+fn the_state_limit_is_a_clean_error() {
+    let k = Knapsack::generate(&metaopt::problem::knapsack::GenerateOptions {
+        kind: metaopt::problem::knapsack::KnapsackKind::WeaklyCorrelated,
+        items: 300,
+        range: 100_000,
+        seed: 3,
+        ..Default::default()
+    })
+    .unwrap();
+    match k.optimum_with_limit(8) {
+        Err(metaopt::Error::InvalidArgument { arg: "max_states", msg }) => assert!(msg.contains("too hard"), "{msg}"),
+        other => panic!("{other:?}"),
     }
 }
 

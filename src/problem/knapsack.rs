@@ -828,6 +828,96 @@ impl Knapsack {
         self.optimum_with_limit(DEFAULT_MAX_STATES)
     }
 
+    /// The optimum of a strongly correlated instance by a certificate, when one is found: if every
+    /// profit is its weight plus one constant d > 0 (on the integer scale), no set is worth more
+    /// than C + d k*, k* the most items that fit (the lightest ones). A set of k* items that
+    /// weighs exactly C reaches that bound and is therefore optimal. The search starts from the
+    /// k* lightest items and looks for one or two swaps (an item in for an item out) that close
+    /// the gap to C exactly, by hashing the single swaps' weight changes; between tries it makes
+    /// a random feasible swap (Philox, fixed seed). None when the profits are not of that form or
+    /// no such set turned up within the budget (the DP then decides).
+    fn cardinality_certificate(&self) -> Option<KnapsackOptimum> {
+        let (w, p, c) = (&self.int_weights, &self.int_profits, self.int_capacity);
+        let n = w.len();
+        let d = p[0].checked_sub(w[0]).filter(|&d| d > 0)?;
+        if n < 3 || (0..n).any(|i| p[i].checked_sub(w[i]) != Some(d)) {
+            return None;
+        }
+        let mut by_weight: Vec<usize> = (0..n).collect();
+        by_weight.sort_by_key(|&i| (w[i], i));
+        let mut inside = vec![false; n];
+        let (mut k, mut sw) = (0usize, 0u64);
+        for &i in &by_weight {
+            if sw + w[i] > c {
+                break;
+            }
+            sw += w[i];
+            inside[i] = true;
+            k += 1;
+        }
+        if k == 0 || k == n {
+            return None;
+        }
+        let finish = |inside: &[bool]| -> KnapsackOptimum {
+            let items: Vec<usize> = (0..n).filter(|&i| inside[i]).collect();
+            let bits: Vec<u8> = inside.iter().map(|&b| b as u8).collect();
+            let (iv, iw) = self.value_and_weight(&bits);
+            KnapsackOptimum { value: self.to_real(iv), int_value: iv, weight: self.to_real(iw), int_weight: iw, items, bits, peak_states: 0 }
+        };
+        let mut rng = Philox::new(0x6b6e_6170, 7);
+        // swaps are (out of the set, into the set): weight change w[into] - w[out]
+        let budget = 2000usize.min(100_000_000 / (k * (n - k)).max(1)).max(2);
+        for _ in 0..budget {
+            let gap = c - sw;
+            if gap == 0 {
+                return Some(finish(&inside));
+            }
+            let ins: Vec<usize> = (0..n).filter(|&i| inside[i]).collect();
+            let outs: Vec<usize> = (0..n).filter(|&i| !inside[i]).collect();
+            let mut by_change: std::collections::HashMap<i64, Vec<(usize, usize)>> = std::collections::HashMap::new();
+            let (mut feasible, mut pick) = (0u32, None);
+            for &a in &ins {
+                for &b in &outs {
+                    let ch = w[b] as i64 - w[a] as i64;
+                    if ch == gap as i64 {
+                        inside[a] = false;
+                        inside[b] = true;
+                        return Some(finish(&inside));
+                    }
+                    if ch <= gap as i64 {
+                        feasible += 1;
+                        if rng.below(feasible) == 0 {
+                            pick = Some((a, b));
+                        }
+                    }
+                    let v = by_change.entry(ch).or_default();
+                    if v.len() < 4 {
+                        v.push((a, b));
+                    }
+                }
+            }
+            for (&ch, list) in &by_change {
+                if let Some(other) = by_change.get(&(gap as i64 - ch)) {
+                    for &(a1, b1) in list {
+                        if let Some(&(a2, b2)) = other.iter().find(|&&(a2, b2)| a2 != a1 && b2 != b1) {
+                            inside[a1] = false;
+                            inside[a2] = false;
+                            inside[b1] = true;
+                            inside[b2] = true;
+                            return Some(finish(&inside));
+                        }
+                    }
+                }
+            }
+            // a random swap within the capacity (reservoir-sampled above)
+            let Some((a, b)) = pick else { return None };
+            inside[a] = false;
+            inside[b] = true;
+            sw = sw - w[a] + w[b];
+        }
+        None
+    }
+
     /// The exact optimum, by dynamic programming over lists of non-dominated (weight, profit)
     /// states on the integer form (Nemhauser-Ullmann) grown from the break solution outwards, as
     /// Pisinger's core algorithms (expknap/minknap) do. Items are sorted by
@@ -846,7 +936,25 @@ impl Knapsack {
     ///
     /// `max_states` caps the list length (and, times 8, the tree): past it the call is an
     /// [`Error::InvalidArgument`] naming `max_states`, not a run-away in memory or time.
+    ///
+    /// Strongly correlated instances (every profit its weight plus one constant) whose DP would
+    /// be long get a cheaper proof first: the DP runs with at most 2^16 states, then the search
+    /// for a set that meets the cardinality bound (`cardinality_certificate`), then the DP with
+    /// `max_states`.
     pub fn optimum_with_limit(&self, max_states: usize) -> Result<KnapsackOptimum> {
+        const QUICK: usize = 1 << 16;
+        if max_states > QUICK {
+            if let Ok(o) = self.list_dp(QUICK) {
+                return Ok(o);
+            }
+        }
+        if let Some(o) = self.cardinality_certificate() {
+            return Ok(o);
+        }
+        self.list_dp(max_states)
+    }
+
+    fn list_dp(&self, max_states: usize) -> Result<KnapsackOptimum> {
         let max_states = max_states.max(1);
         let c = self.int_capacity;
         let (w, p) = (&self.int_weights, &self.int_profits);
@@ -1034,6 +1142,26 @@ impl Knapsack {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cardinality certificate, where it answers, is the brute-force optimum (and a set of
+    /// k* items weighing exactly C); it answers only for profits = weights + a constant.
+    #[test]
+    fn the_cardinality_certificate_is_exact() {
+        let mut answered = 0;
+        for seed in 0..300u64 {
+            for (kind, range) in [(KnapsackKind::StronglyCorrelated, 20u64), (KnapsackKind::StronglyCorrelated, 1000), (KnapsackKind::HanKim, 0)] {
+                let k = Knapsack::generate(&GenerateOptions { kind, items: 14, range: range.max(1), seed, ..Default::default() }).unwrap();
+                if let Some(o) = k.cardinality_certificate() {
+                    assert_eq!(o.int_value, brute(&k), "{kind:?} seed {seed}");
+                    assert_eq!(o.int_weight, k.int_capacity());
+                    answered += 1;
+                }
+            }
+            let u = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::Uncorrelated, items: 14, range: 50, seed, ..Default::default() }).unwrap();
+            assert!(u.cardinality_certificate().is_none());
+        }
+        assert!(answered > 50, "{answered}");
+    }
 
     /// Every subset (Gray code): the optimal integer value.
     fn brute(k: &Knapsack) -> u64 {
