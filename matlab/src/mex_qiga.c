@@ -186,7 +186,7 @@ void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_knapsack);
     KnapState *st = e->state;
-    static const char *known[] = {"populations", "individuals", "generations", "table", "popsPerTable", "poleSigns",
+    static const char *known[] = {"populations", "individuals", "maxGenerations", "table", "popsPerTable", "poleSigns",
                                   "repair", "seed", "target", "timeLimit", "devices", "cpu", "groupSize",
                                   "launchPopulations", NULL};
     static const char *const tables[] = {"gqa2000", "qea2002", NULL};
@@ -200,7 +200,8 @@ void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
         o.populations = (uint32_t)int_scalar(v, "opts.populations", 1, 4294967295.0);
     if ((v = opt(s, "individuals")))
         o.individuals = (uint32_t)int_scalar(v, "opts.individuals", 1, 4294967295.0);
-    if ((v = opt(s, "generations")))
+    /* 'generations' is an alias of maxGenerations in the one option table (mex_args.c) */
+    if ((v = opt(s, "maxGenerations")))
         o.generations = (uint32_t)int_scalar(v, "opts.generations", 0, 4294967294.0);
     if ((v = opt(s, "table"))) {
         if (mxIsCell(v)) {
