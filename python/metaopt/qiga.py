@@ -71,8 +71,13 @@ class QIGAResult(ArrayEq):
 
 
 def _table_text(name, t):
+    """A table for the library: a preset name or a table's text as it is; a path (a
+    ``os.PathLike``, or a one-line str naming a file) is read."""
+    if isinstance(t, os.PathLike) or (isinstance(t, str) and t not in _TABLES and "\n" not in t and os.path.isfile(t)):
+        with open(t, encoding="utf-8") as f:
+            t = f.read()
     if not isinstance(t, str):
-        raise TypeError(f"{name} must be a preset name ({', '.join(_TABLES)}) or a table's text, got {type(t).__name__}")
+        raise TypeError(f"{name} must be a preset name ({', '.join(_TABLES)}), a table's text or a file, got {type(t).__name__}")
     return _checks.c_string(name, t)
 
 
@@ -84,7 +89,7 @@ class QIGA:
     pole_signs="fixed", pops_per_table=0, group_size=None, launch_populations=None)``
 
     ``table``: ``"gqa2000"``, ``"qea2002"``, a table's text (``x b better steps s1 s2 s3 s4``
-    lines), or a list of those for a tuning run (population q uses table
+    lines) or file, or a list of those for a tuning run (population q uses table
     (q // pops_per_table) % len(table)). ``repair``: ``"index"``, ``"random"`` or ``"greedy"``.
     ``pole_signs``: ``"fixed"`` or ``"random"`` (the sources' ±1 cells). ``devices``: OpenCL
     device numbers to spread the populations over; ``cpu=True`` runs on the CPU backend (the
@@ -107,7 +112,7 @@ class QIGA:
             o.table = _TABLES[table]
             self._tables = None
         else:
-            items = [table] if isinstance(table, str) else table
+            items = [table] if isinstance(table, (str, os.PathLike)) else table
             if not isinstance(items, (list, tuple)) or not items:
                 raise TypeError("table must be a preset name, a table's text, or a non-empty list of those")
             self._tables = (ctypes.c_char_p * len(items))(*[_table_text(f"table[{i}]", t) for i, t in enumerate(items)])

@@ -116,3 +116,14 @@ def test_errors_name_the_argument():
     k.free()
     with pytest.raises(ValueError, match="freed"):
         QIGA(k, populations=2).run()
+
+
+def test_a_table_file(tmp_path):
+    k = Knapsack.generate("weak", 40, seed=8)
+    text = "0 1 1 10 -1 +1 +1 0\n1 0 0 2 -1 +1 +1 0\n"
+    f = tmp_path / "t.txt"
+    f.write_text(text)
+    a = QIGA(k, populations=5, generations=8, table=f).run()
+    b = QIGA(k, populations=5, generations=8, table=str(f)).run()
+    c = QIGA(k, populations=5, generations=8, table=text).run()
+    assert a == b == c
