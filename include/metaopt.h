@@ -3,7 +3,7 @@
  *
  * Ownership: every string and array the library returns is the caller's and is released with
  * metaopt_pointer_free (or the metaopt_*_free_*_result functions); instances with
- * metaopt_qap_free, metaopt_hc12_free, metaopt_de_free or metaopt_sat_free.
+ * metaopt_qap_free, metaopt_hc12_free, metaopt_de_free, metaopt_sat_free or metaopt_knapsack_free.
  * Names: functions metaopt_<noun>_<verb>, types Metaopt<Noun><What>; the names of earlier releases
  * and of the thesis are aliases at the end of this header.
  * Every result struct carries error_code (a MetaoptErrorCode, METAOPT_OK = 0) and error_message
@@ -391,6 +391,65 @@ typedef enum MetaoptPrecision {
 } MetaoptPrecision;
 
 /**
+ * The classes of `metaopt_knapsack_generate` (Han & Kim's, and Pisinger's four).
+ */
+typedef enum MetaoptKnapsackKind {
+  /**
+   * Han & Kim: w uniform in [1, 10) on a grid of 10^-6, p = w + 5, capacity half the total
+   * weight (`range` is ignored).
+   */
+  METAOPT_KNAPSACK_HAN_KIM = 0,
+  /**
+   * Pisinger: w and p uniform in [1, range], independent.
+   */
+  METAOPT_KNAPSACK_UNCORRELATED = 1,
+  /**
+   * Pisinger: w uniform in [1, range], p uniform in [max(1, w - range/10), w + range/10].
+   */
+  METAOPT_KNAPSACK_WEAKLY_CORRELATED = 2,
+  /**
+   * Pisinger: w uniform in [1, range], p = w + range/10.
+   */
+  METAOPT_KNAPSACK_STRONGLY_CORRELATED = 3,
+  /**
+   * Pisinger: w uniform in [1, range], p = w.
+   */
+  METAOPT_KNAPSACK_SUBSET_SUM = 4,
+} MetaoptKnapsackKind;
+
+/**
+ * The preset rotation tables (`MetaoptQigaOptions.table`).
+ */
+typedef enum MetaoptQigaTable {
+  /**
+   * Han & Kim 2000 as the paper's authors code it (the default).
+   */
+  METAOPT_QIGA_TABLE_GQA2000 = 0,
+  /**
+   * Han & Kim's QEA table (IEEE TEVC 2002).
+   */
+  METAOPT_QIGA_TABLE_QEA2002 = 1,
+} MetaoptQigaTable;
+
+/**
+ * The order of the two phases of the knapsack repair (`MetaoptQigaOptions.repair`).
+ */
+typedef enum MetaoptQigaRepair {
+  /**
+   * Index order for both phases (the default).
+   */
+  METAOPT_QIGA_REPAIR_INDEX = 0,
+  /**
+   * A random order per repair, the same for both phases.
+   */
+  METAOPT_QIGA_REPAIR_RANDOM = 1,
+  /**
+   * By profit/weight: removal from the worst ratio, fill from the best.
+   */
+  METAOPT_QIGA_REPAIR_GREEDY = 2,
+} MetaoptQigaRepair;
+
+/**
  * An island DE instance: populations, settings, objective and device buffers. Opaque: made by
  * `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
  * time.
@@ -403,6 +462,13 @@ typedef struct MetaoptDeInstance MetaoptDeInstance;
  * `metaopt_hc12_free`. A handle may be used by one thread at a time.
  */
 typedef struct MetaoptHc12Instance MetaoptHc12Instance;
+
+/**
+ * A 0/1 knapsack instance. Opaque: made by `metaopt_knapsack_from_file`,
+ * `metaopt_knapsack_from_arrays` or `metaopt_knapsack_generate`, released by
+ * `metaopt_knapsack_free`. A handle may be used by one thread at a time.
+ */
+typedef struct MetaoptKnapsack MetaoptKnapsack;
 
 /**
  * An instance of the QAP solver: the problem's matrices, the solver's settings and its device
@@ -900,6 +966,156 @@ typedef struct MetaoptHc12RunResult {
 } MetaoptHc12RunResult;
 
 /**
+ * The result of the `metaopt_knapsack_from_*` and `metaopt_knapsack_generate` functions.
+ * `knapsack` is NULL on error; on success it is a new handle owned by the caller, who releases
+ * it with `metaopt_knapsack_free`.
+ */
+typedef struct MetaoptKnapsackResult {
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+  /**
+   * The new instance, or NULL on error.
+   */
+  struct MetaoptKnapsack *knapsack;
+  /**
+   * Items of the instance (0 on error).
+   */
+  uint32_t n;
+} MetaoptKnapsackResult;
+
+/**
+ * The data of an instance (`metaopt_knapsack_data`): copies owned by the caller, freed with
+ * `metaopt_knapsack_free_data` (or each with `metaopt_pointer_free`).
+ */
+typedef struct MetaoptKnapsackData {
+  /**
+   * Items.
+   */
+  uint32_t n;
+  /**
+   * The weights as reals, `n` entries.
+   */
+  double *weights;
+  /**
+   * The profits as reals, `n` entries.
+   */
+  double *profits;
+  /**
+   * The capacity as a real.
+   */
+  double capacity;
+  /**
+   * The integer form's scale 10^decimals: integer weight = weight * scale exactly.
+   */
+  uint64_t scale;
+  /**
+   * Decimals of the data (0..=9).
+   */
+  uint32_t decimals;
+  /**
+   * The capacity on the integer scale (at most the total integer weight).
+   */
+  uint64_t int_capacity;
+  /**
+   * The instance's name (the file stem, `<kind>-<items>-s<seed>` of a generated one, or
+   * `arrays`).
+   */
+  char *name;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptKnapsackData;
+
+/**
+ * The exact optimum of an instance (`metaopt_knapsack_optimum`). `bits` and the message are the
+ * caller's: free them with `metaopt_knapsack_free_optimum_result`.
+ */
+typedef struct MetaoptKnapsackOptimumResult {
+  /**
+   * The optimal profit as a real (`int_value / scale`).
+   */
+  double value;
+  /**
+   * The optimal profit on the integer scale (exact).
+   */
+  uint64_t int_value;
+  /**
+   * The weight of the optimal item set as a real.
+   */
+  double weight;
+  /**
+   * Its weight on the integer scale.
+   */
+  uint64_t int_weight;
+  /**
+   * One optimal item set as `n` bytes, 1 for an item taken, else 0.
+   */
+  uint8_t *bits;
+  /**
+   * Entries of `bits` (the items of the instance).
+   */
+  uint32_t n;
+  /**
+   * Items taken.
+   */
+  uint32_t items_taken;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode` (`METAOPT_ERR_INVALID_ARGUMENT` naming `max_states`
+   * when the exact solver's state list outgrows its limit).
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptKnapsackOptimumResult;
+
+/**
+ * The profit and weight of one bit string (`metaopt_knapsack_evaluate`).
+ */
+typedef struct MetaoptKnapsackEvaluation {
+  /**
+   * The profit as a real.
+   */
+  double profit;
+  /**
+   * The weight as a real.
+   */
+  double weight;
+  /**
+   * The profit on the integer scale (exact).
+   */
+  uint64_t int_profit;
+  /**
+   * The weight on the integer scale (exact).
+   */
+  uint64_t int_weight;
+  /**
+   * 1 when the weight is within the capacity.
+   */
+  uint8_t feasible;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptKnapsackEvaluation;
+
+/**
  * `MetaoptQapParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
  * by the caller, who releases it with `metaopt_qap_free`.
  */
@@ -1332,6 +1548,198 @@ typedef struct MetaoptQapTsSolveResult {
    */
   int32_t stop_reason;
 } MetaoptQapTsSolveResult;
+
+/**
+ * Options of `metaopt_qiga_run`; start from `metaopt_qiga_default_options()` and change fields.
+ * The pointers are borrowed for the call.
+ */
+typedef struct MetaoptQigaOptions {
+  /**
+   * Independent populations (runs), at least 1.
+   */
+  uint32_t populations;
+  /**
+   * Quantum individuals per population (1..=1024).
+   */
+  uint32_t individuals;
+  /**
+   * Generations after the initial one.
+   */
+  uint32_t generations;
+  /**
+   * A `MetaoptQigaTable`: the one rotation table of every population, used when
+   * `tables_count` is 0.
+   */
+  int32_t table;
+  /**
+   * `tables_count` tables for a tuning run (population q uses table
+   * (q / pops_per_table) % tables_count): each a preset name (`gqa2000`, `qea2002`) or a
+   * table's text (`x b better steps s1 s2 s3 s4` lines, docs/specs/QIGA.md). NULL when
+   * `tables_count` is 0.
+   */
+  const char *const *tables;
+  /**
+   * Entries of `tables`; 0 = the preset `table`.
+   */
+  uint32_t tables_count;
+  /**
+   * Populations per table in a tuning run; 0 = populations / tables, rounded up.
+   */
+  uint32_t pops_per_table;
+  /**
+   * 1: the pole cells that the sources give as ±1 are drawn at random (every table); 0: fixed
+   * at +1.
+   */
+  uint8_t pole_signs_random;
+  /**
+   * A `MetaoptQigaRepair`.
+   */
+  int32_t repair;
+  /**
+   * Seed: a seed and the options give the same result on every device and on the CPU.
+   */
+  uint64_t seed;
+  /**
+   * 1: a population stops when its best value reaches `target`.
+   */
+  uint8_t has_target;
+  /**
+   * The target (in the problem's units; used when `has_target` is 1).
+   */
+  double target;
+  /**
+   * Time limit in seconds (0..=1e9; checked between launches: populations not started are
+   * not reported); 0 = none. NaN, infinite, negative or larger values are
+   * `METAOPT_ERR_INVALID_ARGUMENT`.
+   */
+  double time_limit_s;
+  /**
+   * A `MetaoptBackend`: the device in use (`metaopt_device_set_number`) or the CPU backend;
+   * ignored when `devices_count` is not 0.
+   */
+  int32_t backend;
+  /**
+   * `devices_count` OpenCL device numbers: the populations are spread over them (the results
+   * do not depend on the spread). NULL when `devices_count` is 0.
+   */
+  const uint32_t *devices;
+  /**
+   * Entries of `devices`; 0 = `backend`.
+   */
+  uint32_t devices_count;
+  /**
+   * Work-items per population on a device; 0 = the device kind's tuning.
+   */
+  uint32_t group_size;
+  /**
+   * Populations per launch; 0 = a multiple of the device's compute units.
+   */
+  uint32_t launch_populations;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the run between launches as `metaopt_interrupt` does.
+   */
+  const struct MetaoptStopToken *stop_token;
+} MetaoptQigaOptions;
+
+/**
+ * Statistics of the final values of a run (or of one table's populations).
+ */
+typedef struct MetaoptQigaStats {
+  /**
+   * Populations counted.
+   */
+  uint64_t count;
+  double mean;
+  /**
+   * Sample variance (divided by count - 1; 0 for one population).
+   */
+  double variance;
+  double median;
+  double min;
+  double max;
+} MetaoptQigaStats;
+
+/**
+ * The result of `metaopt_qiga_run`: one entry per population that ran, in population order.
+ * The arrays, `backend` and `error_message` are the caller's: free them with
+ * `metaopt_qiga_free_run_result` (or each with `metaopt_pointer_free`).
+ */
+typedef struct MetaoptQigaRunResult {
+  /**
+   * Populations that ran (all unless a time limit or an interrupt cut the run).
+   */
+  uint32_t count;
+  /**
+   * Items of the instance: the length of each bit string.
+   */
+  uint32_t items;
+  /**
+   * The number of each population that ran, `count` entries.
+   */
+  uint32_t *population;
+  /**
+   * Each population's best value in the problem's units, `count` entries.
+   */
+  double *best_value;
+  /**
+   * The same on the integer scale (exact), `count` entries.
+   */
+  uint64_t *best_value_int;
+  /**
+   * Each population's best item set, `items` bytes (0/1) per population, `count * items`.
+   */
+  uint8_t *best_bits;
+  /**
+   * The generation (0 = initial) in which each population found its best, `count` entries.
+   */
+  uint32_t *best_generation;
+  /**
+   * Generations each population ran after the initial one, `count` entries.
+   */
+  uint32_t *generations_run;
+  /**
+   * Statistics over every population that ran.
+   */
+  struct MetaoptQigaStats stats;
+  /**
+   * Statistics per rotation table, `tables_count` entries (one without a tuning run).
+   */
+  struct MetaoptQigaStats *table_stats;
+  /**
+   * Entries of `table_stats`.
+   */
+  uint32_t tables_count;
+  /**
+   * The entry of the best population (an index into the arrays).
+   */
+  uint32_t best_index;
+  /**
+   * A `MetaoptStopReason`: why the run ended.
+   */
+  int32_t stop_reason;
+  /**
+   * Wall time of the run in seconds (kernel builds excluded).
+   */
+  double elapsed_s;
+  /**
+   * Whole populations per second.
+   */
+  double runs_per_second;
+  /**
+   * The backend that ran the populations, in words.
+   */
+  char *backend;
+  /**
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the populations that ran) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptQigaRunResult;
 
 /**
  * The result of `metaopt_sat_parse` and `metaopt_sat_from_clauses`. `instance` is NULL on error;
@@ -1958,6 +2366,107 @@ uint8_t metaopt_stop_token_is_requested(const struct MetaoptStopToken *token);
 void metaopt_stop_token_free(struct MetaoptStopToken *token);
 
 /**
+ * Reads an instance file: the QIGA paper's format (`n capacity` then `weight profit` lines) or
+ * Pisinger's (`n`, `index profit weight` lines, `capacity`); module documentation of
+ * `crate::problem::knapsack`. A file that cannot be read is `METAOPT_ERR_IO`, malformed content
+ * `METAOPT_ERR_PARSE` or `METAOPT_ERR_INVALID_ARGUMENT` with the path and line. On success
+ * `knapsack` is a new handle the caller releases with `metaopt_knapsack_free`.
+ *
+ * # Safety
+ * `path` must be NULL or a NUL-terminated string.
+ */
+struct MetaoptKnapsackResult metaopt_knapsack_from_file(const char *path);
+
+/**
+ * An instance of `n` items (1..=2^20) from real weights (finite, > 0), profits (finite, >= 0)
+ * and a capacity (finite, >= 0), each with at most 9 decimals (the integer form's scale is
+ * 10^decimals). The arrays are copied. Errors name `n`, `weights`, `profits` or `capacity` and
+ * the 0-based item. On success `knapsack` is a new handle the caller releases with
+ * `metaopt_knapsack_free`.
+ *
+ * # Safety
+ * `weights` and `profits` must be NULL or hold `n` values each.
+ */
+struct MetaoptKnapsackResult metaopt_knapsack_from_arrays(uint32_t n,
+                                                          const double *weights,
+                                                          const double *profits,
+                                                          double capacity);
+
+/**
+ * A seeded random instance of `items` items (1..=2^20) of class `kind` (a `MetaoptKnapsackKind`),
+ * with Pisinger's range R = `range` (1..=10^9; ignored by `METAOPT_KNAPSACK_HAN_KIM`) and the
+ * capacity half the total weight; the same arguments give the same instance on every machine.
+ * On success `knapsack` is a new handle the caller releases with `metaopt_knapsack_free`.
+ */
+struct MetaoptKnapsackResult metaopt_knapsack_generate(int32_t kind,
+                                                       uint32_t items,
+                                                       uint64_t range,
+                                                       uint64_t seed);
+
+/**
+ * Copies of the data of `knapsack`: weights, profits, capacity, the integer scale and the name.
+ * Free the result with `metaopt_knapsack_free_data`.
+ *
+ * # Safety
+ * `knapsack` must be NULL or a handle pointer, which the library checks (freed, forged and
+ * wrong-kind handles are errors).
+ */
+struct MetaoptKnapsackData metaopt_knapsack_data(const struct MetaoptKnapsack *knapsack);
+
+/**
+ * Frees the arrays, the name and the message of a `MetaoptKnapsackData` and sets them to NULL
+ * and `n` to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL
+ * is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_knapsack_data` (or one already freed here).
+ */
+void metaopt_knapsack_free_data(struct MetaoptKnapsackData *r);
+
+/**
+ * The exact optimum of `knapsack` (dynamic programming over non-dominated states grown from the
+ * break solution, on the integer form), with one optimal item set. An instance whose state list
+ * outgrows the solver's limit (2^22 states) is `METAOPT_ERR_INVALID_ARGUMENT` naming
+ * `max_states`. Free the result with `metaopt_knapsack_free_optimum_result`.
+ *
+ * # Safety
+ * `knapsack` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptKnapsackOptimumResult metaopt_knapsack_optimum(struct MetaoptKnapsack *knapsack);
+
+/**
+ * Frees the bits and the message of a `MetaoptKnapsackOptimumResult` and sets them to NULL and
+ * the counts to 0 (so a second call is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_knapsack_optimum` (or one already freed
+ * here).
+ */
+void metaopt_knapsack_free_optimum_result(struct MetaoptKnapsackOptimumResult *r);
+
+/**
+ * The profit and weight of the item set `bits` (`n` bytes, each 0 or 1; `n` must equal the
+ * instance's items) and whether it fits. `bits` is read during the call only. The message of an
+ * error is the caller's to free with `metaopt_pointer_free`.
+ *
+ * # Safety
+ * `knapsack` must be NULL or a handle pointer, which the library checks; `bits` NULL or holding
+ * `n` bytes.
+ */
+struct MetaoptKnapsackEvaluation metaopt_knapsack_evaluate(const struct MetaoptKnapsack *knapsack,
+                                                           const uint8_t *bits,
+                                                           uint32_t n);
+
+/**
+ * Releases an instance. NULL, and a pointer that is not a live instance (e.g. one freed
+ * already), are ignored.
+ *
+ * # Safety
+ * `knapsack` must not be in use by another thread.
+ */
+void metaopt_knapsack_free(struct MetaoptKnapsack *knapsack);
+
+/**
  * Creates a QAP instance from the thesis's combined matrix DF: nSlices consecutive row-major
  * nElements x nElements matrices whose part below the diagonal is the flow matrix and whose part
  * above it is the distance matrix (both symmetric; the diagonal must be zero). `DF_type_name` is
@@ -2179,6 +2688,38 @@ struct MetaoptQapTsSolveResult metaopt_qap_ts_solve(struct MetaoptQapInstance *i
  * `r` must be NULL or point to a result of `metaopt_qap_ts_solve` (or one already freed here).
  */
 void metaopt_qap_ts_free_solve_result(struct MetaoptQapTsSolveResult *r);
+
+/**
+ * The defaults of the QIGA paper (1,000 populations of 10 individuals, 500 generations, the
+ * `gqa2000` table with fixed pole signs, index repair, seed 1) on the device in use.
+ */
+struct MetaoptQigaOptions metaopt_qiga_default_options(void);
+
+/**
+ * Runs QIGA on `knapsack`: `options.populations` independent populations until their
+ * generations, their target, the time limit or a stop. `options` is borrowed for the call
+ * (NULL: `metaopt_qiga_default_options()`). Kernel builds are cached, so a second run with
+ * the same sizes starts at once. An interrupted run (`metaopt_interrupt`, the stop token) is
+ * `METAOPT_INTERRUPTED` with the result of the populations that ran. Free the result with
+ * `metaopt_qiga_free_run_result`.
+ *
+ * # Safety
+ * `knapsack` must be NULL or a handle pointer, which the library checks (freed, forged and
+ * wrong-kind handles are errors); `options` NULL or valid, with its pointers as their
+ * documentation says.
+ */
+struct MetaoptQigaRunResult metaopt_qiga_run(struct MetaoptKnapsack *knapsack,
+                                             const struct MetaoptQigaOptions *options);
+
+/**
+ * Frees the arrays, the backend text and the message of a `MetaoptQigaRunResult` and sets them
+ * to NULL and the counts to 0 (so a second call is harmless); the struct itself belongs to the
+ * caller. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_qiga_run` (or one already freed here).
+ */
+void metaopt_qiga_free_run_result(struct MetaoptQigaRunResult *r);
 
 /**
  * Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL and

@@ -140,7 +140,7 @@ mxArray *string_result(const char *call, MetaoptStringResult r);
 
 /* The kind an instance array says (struct Token in mex_handles.c): these numbers are part of
  * the array, so they never change. */
-enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4 };
+enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4, KIND_KNAPSACK = 5 };
 
 typedef struct Entry Entry;
 
@@ -154,7 +154,7 @@ typedef struct EntryKind {
     mxArray *(*info)(Entry *e);     /* the result of 'info' */
 } EntryKind;
 
-extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de;
+extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de, kind_knapsack;
 
 /* Every kind, NULL-terminated (mex_main.c). */
 extern const EntryKind *const mex_kinds[];
@@ -323,6 +323,15 @@ void mode_sat_parse(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
 void mode_sat_clauses(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_sat_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+
+/* knapsack and QIGA (mex_qiga.c) */
+void mode_knapsack_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_knapsack_arrays(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_knapsack_generate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_knapsack_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_knapsack_optimum(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_knapsack_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_de.c */
 void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

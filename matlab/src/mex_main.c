@@ -21,6 +21,8 @@
  *                 options), func-data, func-data-clean, kernel-verbose, profiler-on,
  *                 profiler-output, info, free                                   (mex_hc12.c)
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
+ *   knapsack,     knapsack-file, knapsack-arrays, knapsack-generate, knapsack-data,
+ *   QIGA          knapsack-optimum, knapsack-evaluate, qiga-run, info, free     (mex_qiga.c)
  *   shared        live (the live instances), options (option names: the alias table of
  *                 mex_args.c)
  *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
@@ -132,7 +134,7 @@ static void mode_free(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     entry_free(entry_get(arg(nrhs, prhs, 1, "instance"), NULL));
 }
 
-/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de) */
+/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de, knapsack) */
 static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)nrhs, (void)prhs, (void)options;
     mxArray *s = empty_struct();
@@ -141,6 +143,7 @@ static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     set_num(s, "hc12", entry_live_count(&kind_hc12));
     set_num(s, "sat", entry_live_count(&kind_sat));
     set_num(s, "de", entry_live_count(&kind_de));
+    set_num(s, "knapsack", entry_live_count(&kind_knapsack));
     plhs[0] = s;
 }
 
@@ -182,7 +185,7 @@ static void mode_options(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
 /* the kinds of instance and the modes                                                      */
 
 /* Every kind of instance (mex_handles.c names a kind by its number through this list). */
-const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, NULL};
+const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, &kind_knapsack, NULL};
 
 static const struct {
     const char *name;
@@ -215,6 +218,13 @@ static const struct {
     {"sat-clauses", mode_sat_clauses, 1, 2, "numVars, clauses"},
     {"sat-evaluate", mode_sat_evaluate, 1, 3, "instance, assignments, useCpu"},
     {"sat-solve", mode_sat_solve, 1, 2, "instance, opts"},
+    {"knapsack-file", mode_knapsack_file, 1, 1, "path"},
+    {"knapsack-arrays", mode_knapsack_arrays, 1, 3, "weights, profits, capacity"},
+    {"knapsack-generate", mode_knapsack_generate, 1, 4, "kind, items, range, seed"},
+    {"knapsack-data", mode_knapsack_data, 1, 1, "instance"},
+    {"knapsack-optimum", mode_knapsack_optimum, 1, 1, "instance"},
+    {"knapsack-evaluate", mode_knapsack_evaluate, 1, 2, "instance, bits"},
+    {"qiga-run", mode_qiga_run, 1, 2, "instance, opts"},
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
     {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
     {"de-iteration", mode_de_iteration, 1, 1, "instance"},

@@ -363,6 +363,76 @@ check(metaopt_info(h2).numClauses == 3, 'sat-clauses from DIMACS literals');
 check(strcmp(error_id(@() metaopt_sat_from_clauses(3, {[1 4]})), 'metaopt:badArgument'), 'a literal out of range');
 check(strcmp(error_id(@() metaopt_sat_parse(fullfile(satlib, 'none.cnf'))), 'metaopt:io'), 'a missing CNF');
 
+% --- knapsack and QIGA ---
+global LAST_MESSAGE
+kpath = fullfile(data_root, 'knapsack', 'knapsack-250.txt');
+k = metaopt_knapsack_from_file(kpath);
+o = metaopt_knapsack_optimum(k);
+check(o.value == 1533.821142 && numel(o.items) == 172 && sum(o.bits) == 172, 'knapsack-250: optimum 1533.821142 with 172 items');
+e = metaopt_knapsack_evaluate(k, o.bits);
+check(e.profit == o.value && e.feasible, 'knapsack-evaluate agrees with the optimum');
+check(~metaopt_knapsack_evaluate(k, true(1, 250)).feasible, 'knapsack-evaluate: every item is too heavy');
+d = metaopt_knapsack_data(k);
+check(d.n == 250 && d.scale == 1e6 && strcmp(d.name, 'knapsack-250') && numel(d.weights) == 250, 'knapsack-data');
+check(metaopt_info(k).n == 250 && strcmp(metaopt_info(k).kind, 'knapsack'), 'info of a knapsack instance');
+rd = metaopt_qiga_run(k, 'populations', 24, 'generations', 20, 'seed', 5);
+rc = metaopt_qiga_run(k, struct('populations', 24, 'generations', 20, 'seed', 5, 'cpu', true));
+check(isequal(rd.bestValue, rc.bestValue) && isequal(rd.bestBits, rc.bestBits) && ...
+      isequal(rd.bestGeneration, rc.bestGeneration) && isequal(rd.generationsRun, rc.generationsRun), 'qiga-run: the device equals the CPU');
+check(isequal(size(rd.bestBits), [24 250]) && rd.stats.count == 24 && strcmp(rd.stopReason, 'limit') && ...
+      isequal(rd.population, (0:23)'), 'qiga-run: the result''s shape');
+ok = true;
+for i = 1:24
+  ev = metaopt_knapsack_evaluate(k, rd.bestBits(i, :));
+  ok = ok && ev.feasible && abs(ev.profit - rd.bestValue(i)) < 1e-9 && rd.bestValue(i) <= o.value;
+end
+check(ok, 'qiga-run: every string fits and is worth its value');
+check(rd.best == max(rd.bestValue) && rd.bestValue(rd.bestIndex) == rd.best && rd.stats.max == rd.best, 'qiga-run: best and bestIndex');
+rt = metaopt_qiga_run(k, 'populations', 6, 'generations', 5, 'table', {'gqa2000', sprintf('0 1 1 10 -1 +1 +1 0\n')}, ...
+                      'popsPerTable', 3, 'repair', 'greedy', 'poleSigns', 'random');
+check(numel(rt.tableStats) == 2 && rt.tableStats(1).count == 3 && rt.tableStats(2).count == 3, 'qiga-run: a tuning run over two tables');
+rg = metaopt_qiga_run(k, 'populations', 4, 'generations', 50, 'target', 0);
+check(strcmp(rg.stopReason, 'target') && all(rg.generationsRun == 0), 'qiga-run: a target');
+check(strcmp(error_id(@() metaopt_qiga_run(k, 'repair', 'best')), 'metaopt:badOption'), 'qiga-run: a bad repair');
+check(strcmp(error_id(@() metaopt_qiga_run(k, 'bogus', 1)), 'metaopt:badOption'), 'qiga-run: an unknown option');
+check(strcmp(error_id(@() metaopt_qiga_run(k, 'populations', 2, 'table', '0 1 1 999 -1 +1 +1 0')), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'tables[0]')), 'qiga-run: a bad table text names it');
+check(strcmp(error_id(@() metaopt_qiga_run(k, 'populations', 2, 'timeLimit', NaN)), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'timeLimit')), 'qiga-run: a NaN time limit');
+check(strcmp(error_id(@() metaopt_qiga_run(k, 'populations', 2, 'timeLimit', -1)), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'time_limit_s')), 'qiga-run: a negative time limit (the library names the field)');
+check(strcmp(error_id(@() metaopt_knapsack_from_arrays([1 NaN], [1 2], 3)), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'weights(2)')), 'knapsack-arrays: NaN weights named');
+check(strcmp(error_id(@() metaopt_knapsack_from_arrays([1 -2], [1 2], 3)), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'weights')), 'knapsack-arrays: a negative weight (the library names it)');
+check(strcmp(error_id(@() metaopt_knapsack_from_arrays([1 2], [1 2 3], 3)), 'metaopt:badArgument'), 'knapsack-arrays: sizes');
+check(strcmp(error_id(@() metaopt_knapsack_generate('nope', 10)), 'metaopt:badArgument'), 'knapsack-generate: a bad kind');
+check(strcmp(error_id(@() metaopt_knapsack_evaluate(k, [1 0])), 'metaopt:badArgument'), 'knapsack-evaluate: the size');
+check(strcmp(error_id(@() metaopt_knapsack_from_file(fullfile(data_root, 'knapsack', 'none.txt'))), 'metaopt:io'), 'a missing knapsack file');
+ks = metaopt_sat_from_clauses(2, {[1 2]});
+check(strcmp(error_id(@() metaopt_qiga_run(ks)), 'metaopt:wrongKind') && strcmp(error_id(@() metaopt_sat_solve(k)), 'metaopt:wrongKind'), ...
+      'qiga-run and sat-solve refuse each other''s instances');
+metaopt_free(ks);
+k100 = metaopt_knapsack_from_file(fullfile(data_root, 'knapsack', 'knapsack-100.txt'));
+check(strcmp(error_id(@() metaopt_knapsack_optimum(k100)), 'metaopt:invalidArgument') && ~isempty(strfind(LAST_MESSAGE, 'max_states')), ...
+      'knapsack-optimum: the state limit is an error');
+metaopt_free(k100);
+g = metaopt_knapsack_generate('strong', 30, 200, 4);
+gd = metaopt_knapsack_data(g);
+check(isequal(gd.profits, gd.weights + 20) && strcmp(gd.name, 'strong-30-s4'), 'knapsack-generate strong');
+metaopt_free(g);
+a = metaopt_knapsack_from_arrays([2.5 3 1.25 4], [3 4.5 2 1], 5);
+check(metaopt_knapsack_optimum(a).value == 6.5, 'knapsack-arrays: the optimum');
+metaopt_free(a);
+qg = metaopt.QIGA(kpath);
+r = qg.run('populations', 8, 'generations', 5);
+check(qg.N == 250 && numel(r.bestValue) == 8 && qg.optimum().value == o.value && qg.evaluate(o.bits).feasible, 'metaopt.QIGA');
+qa = metaopt.QIGA('generate', 'weak', 20, 100, 2);
+check(qa.N == 20 && qa.data().n == 20, 'metaopt.QIGA of a generated instance');
+clear qg qa
+metaopt_free(k);
+check(strcmp(error_id(@() metaopt_qiga_run(k)), 'metaopt:freedHandle'), 'qiga-run on a freed instance');
+
 % --- forged, edited, foreign and freed instances: clear errors, never a crash ---
 q = metaopt_qap_params(2, int64(DF));
 check(strcmp(error_id(@() metaopt_qap_run(uint8(zeros(1, 32)))), 'metaopt:badHandle'), 'zeros: no magic');

@@ -53,8 +53,8 @@ def epoch():
 
 class StopToken:
     """A stop request for the calls that carry it: pass it as ``stop_token=`` to ``IslandDE.run``,
-    ``HC12.run``, ``HC12QAP.solve``/``solve_ts``, ``SAT.solve``, ``qap.solve``, ``sat.solve`` or
-    ``minimize``, and call ``request()`` from any thread (not from a signal handler: use
+    ``HC12.run``, ``HC12QAP.solve``/``solve_ts``, ``SAT.solve``, ``QIGA.run``, ``qap.solve``,
+    ``sat.solve`` or ``minimize``, and call ``request()`` from any thread (not from a signal handler: use
     ``interrupt()`` there); the calls return their best so far with ``stop == "interrupted"``.
     A requested token stays requested (later calls carrying it stop at once) until ``reset()``.
 
@@ -122,7 +122,7 @@ def token_arg(stop_token):
 class Interrupted(KeyboardInterrupt):
     """A Ctrl-C (``KeyboardInterrupt``) during a library call, after the call stopped: ``result``
     is what the call found so far (a ``DEResult``, ``HC12Result``, ``QAPTsSolution``,
-    ``QAPSolution``, ``SATResult``, ``QAPRun`` or ``OptimizeResult``, with ``stop ==
+    ``QAPSolution``, ``SATResult``, ``QIGAResult``, ``QAPRun`` or ``OptimizeResult``, with ``stop ==
     "interrupted"``), or None when the call had nothing to give. ``except KeyboardInterrupt``
     catches it."""
 

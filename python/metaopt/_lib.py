@@ -60,11 +60,16 @@ class MetaoptStopToken(Structure):
     """Opaque per-call stop request (``metaopt_stop_token_create``)."""
 
 
+class MetaoptKnapsack(Structure):
+    """Opaque 0/1 knapsack instance (``metaopt_knapsack_from_file``)."""
+
+
 MetaoptQapInstance_p = POINTER(MetaoptQapInstance)
 MetaoptHc12Instance_p = POINTER(MetaoptHc12Instance)
 MetaoptSatInstance_p = POINTER(MetaoptSatInstance)
 MetaoptDeInstance_p = POINTER(MetaoptDeInstance)
 MetaoptStopToken_p = POINTER(MetaoptStopToken)
+MetaoptKnapsack_p = POINTER(MetaoptKnapsack)
 
 
 # --- structs, in the order of the header ----------------------------------------------------
@@ -387,6 +392,109 @@ class MetaoptSatSolveResult(Structure):
     ]
 
 
+class MetaoptKnapsackResult(Structure):
+    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("knapsack", MetaoptKnapsack_p), ("n", c_uint32)]
+
+
+class MetaoptKnapsackData(Structure):
+    _fields_ = [
+        ("n", c_uint32),
+        ("weights", POINTER(c_double)),
+        ("profits", POINTER(c_double)),
+        ("capacity", c_double),
+        ("scale", c_uint64),
+        ("decimals", c_uint32),
+        ("int_capacity", c_uint64),
+        ("name", c_char_ptr),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptKnapsackOptimumResult(Structure):
+    _fields_ = [
+        ("value", c_double),
+        ("int_value", c_uint64),
+        ("weight", c_double),
+        ("int_weight", c_uint64),
+        ("bits", POINTER(c_uint8)),
+        ("n", c_uint32),
+        ("items_taken", c_uint32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptKnapsackEvaluation(Structure):
+    _fields_ = [
+        ("profit", c_double),
+        ("weight", c_double),
+        ("int_profit", c_uint64),
+        ("int_weight", c_uint64),
+        ("feasible", c_uint8),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptQigaOptions(Structure):
+    _fields_ = [
+        ("populations", c_uint32),
+        ("individuals", c_uint32),
+        ("generations", c_uint32),
+        ("table", c_int32),  # MetaoptQigaTable: 0 gqa2000, 1 qea2002
+        ("tables", POINTER(c_char_p)),
+        ("tables_count", c_uint32),
+        ("pops_per_table", c_uint32),
+        ("pole_signs_random", c_uint8),
+        ("repair", c_int32),  # MetaoptQigaRepair: 0 index, 1 random, 2 greedy
+        ("seed", c_uint64),
+        ("has_target", c_uint8),
+        ("target", c_double),
+        ("time_limit_s", c_double),
+        ("backend", c_int32),  # MetaoptBackend: 0 device, 1 cpu
+        ("devices", POINTER(c_uint32)),
+        ("devices_count", c_uint32),
+        ("group_size", c_uint32),
+        ("launch_populations", c_uint32),
+        ("stop_token", MetaoptStopToken_p),
+    ]
+
+
+class MetaoptQigaStats(Structure):
+    _fields_ = [
+        ("count", c_uint64),
+        ("mean", c_double),
+        ("variance", c_double),
+        ("median", c_double),
+        ("min", c_double),
+        ("max", c_double),
+    ]
+
+
+class MetaoptQigaRunResult(Structure):
+    _fields_ = [
+        ("count", c_uint32),
+        ("items", c_uint32),
+        ("population", POINTER(c_uint32)),
+        ("best_value", POINTER(c_double)),
+        ("best_value_int", POINTER(c_uint64)),
+        ("best_bits", POINTER(c_uint8)),
+        ("best_generation", POINTER(c_uint32)),
+        ("generations_run", POINTER(c_uint32)),
+        ("stats", MetaoptQigaStats),
+        ("table_stats", POINTER(MetaoptQigaStats)),
+        ("tables_count", c_uint32),
+        ("best_index", c_uint32),
+        ("stop_reason", c_int32),
+        ("elapsed_s", c_double),
+        ("runs_per_second", c_double),
+        ("backend", c_char_ptr),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 # Every struct of the header, by its C name (the ABI test compares sizes and offsets with C).
 STRUCTS = {
     cls.__name__: cls
@@ -415,6 +523,13 @@ STRUCTS = {
         MetaoptSatEvalResult,
         MetaoptSatSolveOptions,
         MetaoptSatSolveResult,
+        MetaoptKnapsackResult,
+        MetaoptKnapsackData,
+        MetaoptKnapsackOptimumResult,
+        MetaoptKnapsackEvaluation,
+        MetaoptQigaOptions,
+        MetaoptQigaStats,
+        MetaoptQigaRunResult,
     )
 }
 
@@ -537,6 +652,19 @@ _SIGNATURES = {
     "metaopt_sat_solve": (MetaoptSatSolveResult, [MetaoptSatInstance_p, POINTER(MetaoptSatSolveOptions)]),
     "metaopt_sat_free_solve_result": (None, [POINTER(MetaoptSatSolveResult)]),
     "metaopt_sat_free": (None, [MetaoptSatInstance_p]),
+    # knapsack instances and QIGA
+    "metaopt_knapsack_from_file": (MetaoptKnapsackResult, [c_char_p]),
+    "metaopt_knapsack_from_arrays": (MetaoptKnapsackResult, [c_uint32, POINTER(c_double), POINTER(c_double), c_double]),
+    "metaopt_knapsack_generate": (MetaoptKnapsackResult, [c_int32, c_uint32, c_uint64, c_uint64]),
+    "metaopt_knapsack_data": (MetaoptKnapsackData, [MetaoptKnapsack_p]),
+    "metaopt_knapsack_free_data": (None, [POINTER(MetaoptKnapsackData)]),
+    "metaopt_knapsack_optimum": (MetaoptKnapsackOptimumResult, [MetaoptKnapsack_p]),
+    "metaopt_knapsack_free_optimum_result": (None, [POINTER(MetaoptKnapsackOptimumResult)]),
+    "metaopt_knapsack_evaluate": (MetaoptKnapsackEvaluation, [MetaoptKnapsack_p, POINTER(c_uint8), c_uint32]),
+    "metaopt_knapsack_free": (None, [MetaoptKnapsack_p]),
+    "metaopt_qiga_default_options": (MetaoptQigaOptions, []),
+    "metaopt_qiga_run": (MetaoptQigaRunResult, [MetaoptKnapsack_p, POINTER(MetaoptQigaOptions)]),
+    "metaopt_qiga_free_run_result": (None, [POINTER(MetaoptQigaRunResult)]),
     # version (metaopt_version's string is static: not freed)
     "metaopt_version": (c_char_p, []),
     "metaopt_version_major": (c_int32, []),

@@ -78,6 +78,18 @@ CHILD = {
             print("CAUGHT", r.unsatisfied, r.stop, flush=True)
             print("STATE", r.runs, flush=True)
     """,
+    "qiga": f"""
+        k = metaopt.Knapsack.from_file({str(DATA.parent / "knapsack" / "knapsack-250.txt")!r})
+        metaopt.QIGA(k, populations=4, generations=5, launch_populations=4).run()  # builds the kernels
+        print("READY", flush=True)
+        try:
+            metaopt.QIGA(k, populations=10**6, launch_populations=4).run()
+        except metaopt.Interrupted as e:
+            r = e.result
+            print("CAUGHT", r.best, r.stop, flush=True)
+            assert r.population.size > 0 and r.best_bits.shape == (r.population.size, 250)
+            print("STATE", r.population.size, flush=True)
+    """,
     "minimize": """
         metaopt.minimize("F1", [(-100, 100)] * 20, maxiter=2, popsize=50)  # builds the kernels
         print("READY", flush=True)
@@ -137,7 +149,7 @@ def test_ctrl_c_stops_a_long_call_within_a_second_with_the_best_so_far(case):
     assert seconds < 1.0, f"{case}: KeyboardInterrupt came {seconds:.2f} s after SIGINT\n{out}"
 
 
-@pytest.mark.parametrize("case", ["hc12", "qap_hc12", "sat", "minimize"])
+@pytest.mark.parametrize("case", ["hc12", "qap_hc12", "sat", "qiga", "minimize"])
 def test_ctrl_c_stops_the_other_long_calls(case):
     seconds, (value, stop), out = run_child(case, delay=0.5)
     assert stop == "interrupted" and math.isfinite(float(value)), out

@@ -1,6 +1,6 @@
 //! The one handle mechanism of the C ABI. Every opaque C type (`MetaoptQapInstance`,
-//! `MetaoptHc12Instance`, `MetaoptDeInstance`, `MetaoptSatInstance`) is declared with
-//! [`opaque_handle!`], which ties it to the Rust state behind it, a magic number and the names
+//! `MetaoptHc12Instance`, `MetaoptDeInstance`, `MetaoptSatInstance`, `MetaoptKnapsack`) is
+//! declared with [`opaque_handle!`], which ties it to the Rust state behind it, a magic number and the names
 //! used in messages; [`insert`], [`get`] and [`free`] then work for every kind alike.
 //!
 //! A handle is a boxed [`Tagged`] value (the magic number first) whose address is recorded in one

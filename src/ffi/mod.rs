@@ -4,7 +4,7 @@
 //! Layout: `boundary.rs` (the one panic boundary and the checks of the caller's pointers),
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
-//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `sat.rs`), `device.rs` and `version.rs`.
+//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`), `device.rs` and `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
 //! types `Metaopt<Noun><What>` (`MetaoptQapInstance`, `MetaoptQapRunResult`). The names of
@@ -35,8 +35,10 @@ mod error;
 pub(crate) mod handle;
 mod hc12;
 mod interrupt;
+mod knapsack;
 mod qap;
 mod qap_ts;
+mod qiga;
 pub(crate) mod result;
 mod sat;
 mod version;
@@ -46,8 +48,10 @@ pub use device::*;
 pub use error::*;
 pub use hc12::*;
 pub use interrupt::*;
+pub use knapsack::*;
 pub use qap::*;
 pub use qap_ts::*;
+pub use qiga::*;
 pub use result::{metaopt_double_array_free_result, metaopt_pointer_free, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptStringResult};
 pub use sat::*;
 pub use version::*;

@@ -1759,6 +1759,211 @@ static void tokens_and_concurrency(void) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* knapsack instances and QIGA                                                                 */
+
+#define KNAP_NEW(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptKnapsackResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.knapsack != NULL)) fail(label, "knapsack and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_knapsack_free(r_.knapsack); \
+    } while (0)
+
+static MetaoptQigaOptions tiny_qiga(void) {
+    MetaoptQigaOptions o = metaopt_qiga_default_options();
+    o.populations = 3;
+    o.individuals = 2;
+    o.generations = 3;
+    o.backend = METAOPT_BACKEND_CPU;
+    return o;
+}
+
+/* every knapsack/QIGA function that takes a handle, with handle h */
+static void knap_with(void *h, const char *what, int expect) {
+    char label[160];
+    uint8_t bits[10] = {1, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    snprintf(label, sizeof label, "metaopt_knapsack_data/%s", what);
+    OWNED(label, MetaoptKnapsackData, metaopt_knapsack_data(h), metaopt_knapsack_free_data, expect);
+    snprintf(label, sizeof label, "metaopt_knapsack_optimum/%s", what);
+    OWNED(label, MetaoptKnapsackOptimumResult, metaopt_knapsack_optimum(h), metaopt_knapsack_free_optimum_result, expect);
+    snprintf(label, sizeof label, "metaopt_knapsack_evaluate/%s", what);
+    begin(label);
+    MetaoptKnapsackEvaluation e = metaopt_knapsack_evaluate(h, bits, 10);
+    end();
+    check(label, e.error_code, e.error_message, expect);
+    snprintf(label, sizeof label, "metaopt_qiga_run/%s", what);
+    MetaoptQigaOptions o = tiny_qiga();
+    OWNED(label, MetaoptQigaRunResult, metaopt_qiga_run(h, &o), metaopt_qiga_free_run_result, expect);
+}
+
+static void knapsack_args(void) {
+    KNAP_NEW("metaopt_knapsack_from_file/NULL", metaopt_knapsack_from_file(NULL), METAOPT_ERR_NULL_POINTER);
+    const char *paths[] = {"", "/", "/nonexistent.txt", "/dev/null", g_bad_utf8[0], g_bad_utf8[3], g_long, g_tmp};
+    for (int i = 0; i < 8; i++) KNAP_NEW("metaopt_knapsack_from_file/bad path", metaopt_knapsack_from_file(paths[i]), ERR);
+    struct {
+        const char *name, *text;
+    } files[] = {
+        {"k1.txt", ""},
+        {"k2.txt", "3 10\n1 2\n3 4\n"},
+        {"k3.txt", "2 10\n1 nan\n3 4\n"},
+        {"k4.txt", "2 10\n-1 2\n3 4\n"},
+        {"k5.txt", "4294967295 10\n1 2\n"},
+                {"k7.txt", "2 10\n0.1234567891 2\n3 4\n"},
+        {"k8.txt", "2 10\n1 2\n3 \xff\n"},
+        {"k9.txt", "2 10\n1e300 2\n1e300 4\n"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const char *p = write_tmp(files[i].name, files[i].text, strlen(files[i].text));
+        char label[96];
+        snprintf(label, sizeof label, "metaopt_knapsack_from_file/malformed %s", files[i].name);
+        KNAP_NEW(label, metaopt_knapsack_from_file(p), ERR);
+    }
+    double w[3] = {1, 2, 3}, p[3] = {3, 2, 1};
+    double nanw[3] = {1, NAN, 3}, infp[3] = {1, INFINITY, 3}, zero[3] = {0, 1, 1}, huge[3] = {1e300, 1e300, 1};
+    double many[3] = {0.1234567891, 1, 1}, negp[3] = {1, -1, 1};
+    KNAP_NEW("metaopt_knapsack_from_arrays/NULL weights", metaopt_knapsack_from_arrays(3, NULL, p, 2), METAOPT_ERR_NULL_POINTER);
+    KNAP_NEW("metaopt_knapsack_from_arrays/NULL profits", metaopt_knapsack_from_arrays(3, w, NULL, 2), METAOPT_ERR_NULL_POINTER);
+    KNAP_NEW("metaopt_knapsack_from_arrays/NULL, huge n", metaopt_knapsack_from_arrays(UINT32_MAX, NULL, NULL, 2), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/n 0", metaopt_knapsack_from_arrays(0, w, p, 2), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/NaN weight", metaopt_knapsack_from_arrays(3, nanw, p, 2), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/inf profit", metaopt_knapsack_from_arrays(3, w, infp, 2), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/zero weight", metaopt_knapsack_from_arrays(3, zero, p, 2), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/huge weights", metaopt_knapsack_from_arrays(3, huge, p, 2), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/10 decimals", metaopt_knapsack_from_arrays(3, many, p, 2), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/negative profit", metaopt_knapsack_from_arrays(3, w, negp, 2), ERR);
+    double caps[] = {NAN, -1, INFINITY, -INFINITY};
+    for (int i = 0; i < 4; i++) KNAP_NEW("metaopt_knapsack_from_arrays/bad capacity", metaopt_knapsack_from_arrays(3, w, p, caps[i]), ERR);
+    KNAP_NEW("metaopt_knapsack_from_arrays/huge capacity", metaopt_knapsack_from_arrays(3, w, p, 1e300), 0);
+    int32_t kinds[] = {-1, 5, INT32_MIN, INT32_MAX};
+    for (int i = 0; i < 4; i++) KNAP_NEW("metaopt_knapsack_generate/bad kind", metaopt_knapsack_generate(kinds[i], 10, 100, 1), ERR);
+    KNAP_NEW("metaopt_knapsack_generate/items 0", metaopt_knapsack_generate(1, 0, 100, 1), ERR);
+    KNAP_NEW("metaopt_knapsack_generate/items max", metaopt_knapsack_generate(1, UINT32_MAX, 100, 1), ERR);
+    KNAP_NEW("metaopt_knapsack_generate/range 0", metaopt_knapsack_generate(1, 10, 0, 1), ERR);
+    KNAP_NEW("metaopt_knapsack_generate/range max", metaopt_knapsack_generate(1, 10, UINT64_MAX, 1), ERR);
+    KNAP_NEW("metaopt_knapsack_generate/hankim ignores range", metaopt_knapsack_generate(0, 10, 0, UINT64_MAX), 0);
+
+    MetaoptKnapsackResult g = metaopt_knapsack_generate(METAOPT_KNAPSACK_STRONGLY_CORRELATED, 10, 100, 3);
+    require(g.error_code == 0, "metaopt_knapsack_generate");
+    MetaoptKnapsack *k = g.knapsack;
+    knap_with(k, "live", 0);
+    knap_with(NULL, "NULL", METAOPT_ERR_NULL_POINTER);
+    uint64_t stack_buf[8];
+    memcpy(stack_buf, k, 8);
+    memset(&stack_buf[1], 0, sizeof stack_buf - 8);
+    knap_with((void *)(uintptr_t)1, "forged 0x1", METAOPT_ERR_INVALID_ARGUMENT);
+    knap_with((void *)UINTPTR_MAX, "forged all ones", METAOPT_ERR_INVALID_ARGUMENT);
+    knap_with(stack_buf, "stack copy of the magic", METAOPT_ERR_INVALID_ARGUMENT);
+    knap_with((char *)k + 8, "live handle + 8", METAOPT_ERR_INVALID_ARGUMENT);
+    for (int kind = 0; kind < 5; kind++) knap_with(live_of_kind(kind), "wrong kind", METAOPT_ERR_INVALID_ARGUMENT);
+    /* the other kinds' functions refuse a knapsack handle, and their frees ignore it */
+    for (size_t i = 0; i < NWRAP; i++) with_handle(&WRAPPERS[i], k, "a knapsack handle (wrong kind)", METAOPT_ERR_INVALID_ARGUMENT);
+    for (int f = 0; f < 5; f++) free_any(f, k, "a knapsack handle (ignored)");
+    VOID("metaopt_knapsack_free/NULL", metaopt_knapsack_free(NULL));
+    VOID("metaopt_knapsack_free/forged", metaopt_knapsack_free((void *)(uintptr_t)1));
+    for (int kind = 0; kind < 5; kind++) VOID("metaopt_knapsack_free/wrong kind (ignored)", metaopt_knapsack_free(live_of_kind(kind)));
+
+    /* evaluate: sizes and values */
+    uint8_t bits[10] = {0}, two[10] = {2}, ff[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 255};
+    begin("metaopt_knapsack_evaluate/NULL bits");
+    MetaoptKnapsackEvaluation e = metaopt_knapsack_evaluate(k, NULL, 10);
+    end();
+    check("metaopt_knapsack_evaluate/NULL bits", e.error_code, e.error_message, METAOPT_ERR_NULL_POINTER);
+    uint32_t ns[] = {0, 9, 11, UINT32_MAX};
+    for (int i = 0; i < 4; i++) {
+        begin("metaopt_knapsack_evaluate/bad n");
+        e = metaopt_knapsack_evaluate(k, bits, ns[i]);
+        end();
+        check("metaopt_knapsack_evaluate/bad n", e.error_code, e.error_message, ERR);
+    }
+    begin("metaopt_knapsack_evaluate/entry 2");
+    e = metaopt_knapsack_evaluate(k, two, 10);
+    end();
+    check("metaopt_knapsack_evaluate/entry 2", e.error_code, e.error_message, ERR);
+    begin("metaopt_knapsack_evaluate/entry 255");
+    e = metaopt_knapsack_evaluate(k, ff, 10);
+    end();
+    check("metaopt_knapsack_evaluate/entry 255", e.error_code, e.error_message, ERR);
+    VOID("metaopt_knapsack_free_data/NULL", metaopt_knapsack_free_data(NULL));
+    VOID("metaopt_knapsack_free_optimum_result/NULL", metaopt_knapsack_free_optimum_result(NULL));
+    VOID("metaopt_qiga_free_run_result/NULL", metaopt_qiga_free_run_result(NULL));
+    MetaoptKnapsackData zd;
+    memset(&zd, 0, sizeof zd);
+    VOID("metaopt_knapsack_free_data/zeroed", metaopt_knapsack_free_data(&zd));
+    MetaoptKnapsackOptimumResult zo;
+    memset(&zo, 0, sizeof zo);
+    VOID("metaopt_knapsack_free_optimum_result/zeroed", metaopt_knapsack_free_optimum_result(&zo));
+    MetaoptQigaRunResult zq;
+    memset(&zq, 0, sizeof zq);
+    VOID("metaopt_qiga_free_run_result/zeroed", metaopt_qiga_free_run_result(&zq));
+
+    /* QIGA options */
+    VOID("metaopt_qiga_default_options/value", (void)metaopt_qiga_default_options());
+    if (!g_valgrind) {
+        MetaoptQigaOptions d = tiny_qiga();
+        d.backend = METAOPT_BACKEND_DEVICE;
+        OWNED("metaopt_qiga_run/device", MetaoptQigaRunResult, metaopt_qiga_run(k, &d), metaopt_qiga_free_run_result, ANY);
+    }
+    const char *good_tables[] = {"qea2002", "0 1 1 10 -1 +1 +1 0\n"};
+    const char *bad_tables[] = {"nope", "0 1 1 999 -1 +1 +1 0", "0 1", "2 1 1 10 -1 +1 +1 0", "0 1 1 10 -1 +1 +1 x"};
+    const char *null_table[] = {NULL};
+    const char *utf8_table[] = {g_bad_utf8[0]};
+    uint32_t dev_far[1] = {1000000}, dev_twice[2] = {0, 0};
+    MetaoptStopToken *req = requested_token();
+    MetaoptQigaOptions qo[26];
+    for (int i = 0; i < 26; i++) qo[i] = tiny_qiga();
+    int qe[26];
+    for (int i = 0; i < 26; i++) qe[i] = ERR;
+    qo[0].populations = 0;
+    qo[1].individuals = 0;
+    qo[2].individuals = UINT32_MAX;
+    qo[3].generations = UINT32_MAX;
+    qo[4].table = 2;
+    qo[5].table = -1;
+    qo[6].tables_count = 3;                         /* NULL tables */
+    qo[7].tables = bad_tables, qo[7].tables_count = 5;
+    qo[8].tables = null_table, qo[8].tables_count = 1;
+    qo[9].tables = utf8_table, qo[9].tables_count = 1;
+    qo[10].repair = 3;
+    qo[11].backend = 2;
+    qo[12].has_target = 1, qo[12].target = NAN;
+    qo[13].has_target = 7;
+    qo[14].time_limit_s = NAN;
+    qo[15].time_limit_s = -1;
+    qo[16].time_limit_s = INFINITY;
+    qo[17].time_limit_s = 1e300;
+    qo[18].devices_count = 2;                       /* NULL devices */
+    qo[19].devices = dev_far, qo[19].devices_count = 1;
+    qo[20].devices = dev_twice, qo[20].devices_count = 2;
+    qo[21].pole_signs_random = 2;
+    qo[22].stop_token = req, qe[22] = METAOPT_INTERRUPTED;
+    qo[23].tables = good_tables, qo[23].tables_count = 2, qo[23].pops_per_table = UINT32_MAX, qo[23].pole_signs_random = 1, qe[23] = 0;
+    qo[24].has_target = 1, qo[24].target = -1e308, qo[24].seed = UINT64_MAX, qo[24].repair = 2, qe[24] = 0;
+    qo[25].populations = 100000000, qo[25].time_limit_s = 0.2, qe[25] = ANY;
+    for (int i = 0; i < 26; i++)
+        OWNED("metaopt_qiga_run/hostile options", MetaoptQigaRunResult, metaopt_qiga_run(k, &qo[i]), metaopt_qiga_free_run_result,
+              qe[i]);
+    if (!g_valgrind)
+        OWNED("metaopt_qiga_run/NULL options (the defaults, device)", MetaoptQigaRunResult, metaopt_qiga_run(k, NULL),
+              metaopt_qiga_free_run_result, ANY);
+    /* a stop token field given a knapsack handle, and the knapsack argument a token */
+    MetaoptQigaOptions wk = tiny_qiga();
+    wk.stop_token = (const MetaoptStopToken *)k;
+    OWNED("metaopt_qiga_run/stop_token field a knapsack", MetaoptQigaRunResult, metaopt_qiga_run(k, &wk), metaopt_qiga_free_run_result,
+          METAOPT_ERR_INVALID_ARGUMENT);
+    wk = tiny_qiga();
+    OWNED("metaopt_qiga_run/knapsack a token", MetaoptQigaRunResult, metaopt_qiga_run((MetaoptKnapsack *)req, &wk),
+          metaopt_qiga_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
+    metaopt_stop_token_free(req);
+
+    /* freed handle, double free */
+    metaopt_knapsack_free(k);
+    VOID("metaopt_knapsack_free/double free", metaopt_knapsack_free(k));
+    knap_with(k, "freed handle", METAOPT_ERR_INVALID_ARGUMENT);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1795,6 +2000,7 @@ int main(int argc, char **argv) {
     hc12_args();
     qap_args();
     sat_args();
+    knapsack_args();
     if (!only) {
         tokens_and_concurrency();
         /* the device layer reset under live handles: they keep their contexts */
