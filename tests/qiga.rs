@@ -5,7 +5,7 @@
 
 use metaopt::device::Backend;
 use metaopt::problem::knapsack::{repair_bits, GenerateOptions, Knapsack, KnapsackKind};
-use metaopt::qiga::{random_order, repair_strings, Items, Qiga, QigaOptions, QigaRunResult, Repair, RotationTable};
+use metaopt::qiga::{random_order, repair_strings, Items, RepairCall, Qiga, QigaOptions, QigaRunResult, Repair, RotationTable};
 use metaopt::rng::Philox;
 use std::path::Path;
 
@@ -124,7 +124,8 @@ fn parallel_repair_equals_the_sequential_rules() {
                 bits[..6].copy_from_slice(&[1, 1, 1, 1, 0, 0]);
             }
             let input = bits.clone();
-            let values = repair_strings(&items, individuals, repair, 7, 1000, 3, &mut bits, Backend::Device(None)).unwrap();
+            let call = RepairCall { individuals, repair, seed: 7, pop_offset: 1000, generation: 3 };
+            let values = repair_strings(&items, call, &mut bits, Backend::Device(None)).unwrap();
             for s in 0..groups * individuals {
                 let mut x = input[s * m..(s + 1) * m].to_vec();
                 let (pop, i) = (1000 + (s / individuals) as u32, (s % individuals) as u32);

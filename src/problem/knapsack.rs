@@ -910,7 +910,7 @@ impl Knapsack {
                 }
             }
             // a random swap within the capacity (reservoir-sampled above)
-            let Some((a, b)) = pick else { return None };
+            let (a, b) = pick?;
             inside[a] = false;
             inside[b] = true;
             sw = sw - w[a] + w[b];

@@ -77,15 +77,24 @@ pub struct DeviceEngine {
     scratch: DeviceBuffer<u8>,
 }
 
-fn upload(q: &Queue, setup: &Setup) -> Result<(DeviceBuffer<u64>, DeviceBuffer<u64>, DeviceBuffer<u64>, DeviceBuffer<i32>, DeviceBuffer<u16>)> {
+/// The read-only data of a setup on the device.
+struct Data {
+    w: DeviceBuffer<u64>,
+    p: DeviceBuffer<u64>,
+    thr: DeviceBuffer<u64>,
+    tables: DeviceBuffer<i32>,
+    order: DeviceBuffer<u16>,
+}
+
+fn upload(q: &Queue, setup: &Setup) -> Result<Data> {
     let tables: Vec<i32> = setup.tables.iter().flatten().copied().collect();
-    Ok((
-        q.buffer_from(&setup.items.weights, "weights")?,
-        q.buffer_from(&setup.items.profits, "profits")?,
-        q.buffer_from(&setup.thresholds, "thresholds")?,
-        q.buffer_from(&tables, "tables")?,
-        q.buffer_from(&setup.order, "order")?,
-    ))
+    Ok(Data {
+        w: q.buffer_from(&setup.items.weights, "weights")?,
+        p: q.buffer_from(&setup.items.profits, "profits")?,
+        thr: q.buffer_from(&setup.thresholds, "thresholds")?,
+        tables: q.buffer_from(&tables, "tables")?,
+        order: q.buffer_from(&setup.order, "order")?,
+    })
 }
 
 impl DeviceEngine {
@@ -95,7 +104,7 @@ impl DeviceEngine {
         let m = setup.items.weights.len();
         let n = setup.individuals;
         let q = &prog.queue;
-        let (w, p, thr, tables, order) = upload(q, &setup)?;
+        let Data { w, p, thr, tables, order } = upload(q, &setup)?;
         let groups = (ctx.info.compute_units.max(1) as usize) * (2048 / prog.wg).clamp(1, 16) * 4;
         let capacity = groups.min(1 << 16);
         let scratch_len = if prog.local_bits { 1 } else { crate::error::size_product("populations", &[capacity, n + 1, m])? };
@@ -198,7 +207,7 @@ pub(crate) fn repair_strings(setup: &Setup, backend: Backend, group_size: Option
     if groups == 0 {
         return Ok(Vec::new());
     }
-    let (w, p, _, _, order) = upload(q, setup)?;
+    let Data { w, p, order, .. } = upload(q, setup)?;
     let mut buf: DeviceBuffer<u8> = q.buffer_from(bits, "bits")?;
     let values: DeviceBuffer<u64> = q.buffer(groups * n, "values")?;
     let scratch: DeviceBuffer<u8> = q.buffer(if prog.local_bits { 1 } else { groups * (n + 1) * m }, "scratch")?;

@@ -459,7 +459,7 @@ impl Qiga {
         if items.profits.len() != m {
             return Err(Error::arg("profits", format!("{} profits for {m} weights", items.profits.len())));
         }
-        if items.weights.iter().any(|&w| w == 0) {
+        if items.weights.contains(&0) {
             return Err(Error::arg("weights", "a weight is 0; every weight must be positive"));
         }
         let o = &options;
@@ -662,12 +662,24 @@ pub fn random_order(seed: u64, pop: u32, g: u32, individual: u32, individuals: u
     (0..items).map(|r| o.item(r) as usize).collect()
 }
 
-/// Repairs strings as the run's generation `g` of populations `pop_offset..` would (string s is
-/// individual s % individuals of population pop_offset + s / individuals), on the device or the
-/// CPU; returns each string's profit in integer units. For tests and checks of the repair.
-pub fn repair_strings(items: &Items, individuals: usize, repair: Repair, seed: u64, pop_offset: u32, g: u32, bits: &mut [u8], backend: Backend) -> Result<Vec<u64>> {
+/// Which repairs [`repair_strings`] makes: those of generation `generation` of populations
+/// `pop_offset..` of a run with `individuals` individuals, `repair` and `seed`.
+#[derive(Clone, Copy, Debug)]
+pub struct RepairCall {
+    pub individuals: usize,
+    pub repair: Repair,
+    pub seed: u64,
+    pub pop_offset: u32,
+    pub generation: u32,
+}
+
+/// Repairs strings as a run would (string s is individual s % individuals of population
+/// pop_offset + s / individuals), on the device or the CPU; returns each string's profit in
+/// integer units. For tests and checks of the repair.
+pub fn repair_strings(items: &Items, call: RepairCall, bits: &mut [u8], backend: Backend) -> Result<Vec<u64>> {
+    let RepairCall { individuals, repair, seed, pop_offset, generation: g } = call;
     let m = items.weights.len();
-    if individuals == 0 || bits.len() % (m * individuals) != 0 {
+    if individuals == 0 || !bits.len().is_multiple_of(m * individuals) {
         return Err(Error::arg("bits", format!("{} bytes; expected a multiple of items x individuals = {}", bits.len(), m * individuals)));
     }
     let setup = Setup {

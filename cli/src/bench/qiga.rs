@@ -93,7 +93,7 @@ pub fn run(a: &BenchQigaArgs) -> CliResult {
         })
         .map_err(csv_error)?;
         w.flush().map_err(csv_error)?;
-        if !a.csv.csv.is_some() {
+        if a.csv.csv.is_none() {
             eprintln!("{part} {backend}: {} runs in {:.3} s = {} runs/s, mean {:.4} (gap {:.3} %)", r.population.len(), r.elapsed_s, out::rate(r.runs_per_second), s.mean, 100.0 * (opt - s.mean) / opt);
         }
         Ok(())
