@@ -155,6 +155,13 @@ pub struct Cut {
 }
 
 impl Cut {
+    /// The cut of work whose pieces a caller sees (a DE host callback receives a whole
+    /// generation per call unless a time limit forces pieces): `cut` when it has a time limit,
+    /// else none (a stop token or an interrupt then acts between such calls).
+    pub fn with_limit(cut: Option<&Cut>) -> Option<&Cut> {
+        cut.filter(|c| c.clock.limit.is_some())
+    }
+
     /// Whether the call must end now (interrupted, its token requested, or its limit passed).
     pub fn due(&self) -> bool {
         self.watch.stopped() || self.clock.expired()

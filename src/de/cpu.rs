@@ -116,6 +116,11 @@ impl CpuDe {
         let y = std::mem::take(&mut self.y);
         let mut fy = std::mem::take(&mut self.fy);
         let mut rate = self.rates[2];
+        // a host callback gets the whole generation in one call unless a time limit needs pieces
+        let cut = match self.eval.as_ref() {
+            Some(Eval::Other(Objective::Callback(_))) => Cut::with_limit(cut),
+            _ => cut,
+        };
         let done = in_pieces(count as u64, 1, FIRST_ROWS, cut, &mut rate, |a, len| {
             let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
             if a == 0 && b == count {

@@ -172,7 +172,8 @@ impl DeviceDe {
             let rows = y_rows(&fp_values(&raw, double), np as usize, nm as usize, nn as usize);
             let mut out = vec![f64::INFINITY; count];
             let nnu = nn as usize;
-            let done = in_pieces(count as u64, wg1 as u64, wg1 as u64, cut, &mut rate, |a, len| {
+            // the callback gets the whole generation in one call unless a time limit needs pieces
+            let done = in_pieces(count as u64, wg1 as u64, wg1 as u64, Cut::with_limit(cut), &mut rate, |a, len| {
                 let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
                 cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])
             }, || Ok(()))? as usize;

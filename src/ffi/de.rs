@@ -268,7 +268,8 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
 }
 
 /// Sets the objective (a `MetaoptObjective`: catalogue function, OpenCL source, or a host
-/// callback that receives all trials of a generation, row `p * members + m`), the mutation
+/// callback that receives all trials of a generation, row `p * members + m`, in one call; under a
+/// time limit that a generation could overrun, in calls over consecutive leading ranges), the mutation
 /// strategy by name (`DE/rand/1`, `DE/rand/2`, `DE/best/1`, `DE/best/2`, `DE/current-to-rand/1`,
 /// `DE/current-to-best/1`) and the migration strategy by name (`None`, `One2One`, `One2N`,
 /// `N2One`, `N2N`, `PermuteN`, `RandTarget`; NULL is `None`) with its period in generations, and
