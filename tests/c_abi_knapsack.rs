@@ -1,6 +1,7 @@
 //! The knapsack C ABI called directly from Rust: instances from files, arrays and the generator
 //! against the Rust constructors, their data, the exact optimum of knapsack-250 (1533.821142 with
-//! 172 items) and of knapsack-100 (609.4956 with 67 items, by the cardinality bound), evaluation, and the errors naming the C
+//! 172 items) and of knapsack-100 (609.4956 with 67 items, by the cardinality bound),
+//! evaluation, and the errors naming the C
 //! argument (NULL pointers, sizes, NaN, bad enums, freed and wrong-kind handles).
 
 #[path = "common/cabi.rs"]
