@@ -21,7 +21,8 @@ pub struct Rate(Option<f64>);
 
 /// Runs `launch(start, len)` over `0..total` in pieces of whole `granule`s (the last piece may
 /// end past `total`: the kernels check their bounds), calling `sync` after each piece under a
-/// cut. The first piece is always made; between pieces a due cut ends the phase. Returns the
+/// cut (not after a piece that is the whole phase of a cut without a time limit). The first piece
+/// is always made; between pieces a due cut ends the phase. Returns the
 /// units done (`total` when complete; a multiple of `granule` below it when cut).
 pub fn in_pieces(
     total: u64,
@@ -55,6 +56,12 @@ pub fn in_pieces(
         let len = len.min(whole(total - done));
         let t = Instant::now();
         launch(done, len)?;
+        if done == 0 && len >= total && cut.clock.limit.is_none() {
+            // the whole phase in one piece and no deadline to time: no wait here (a stop token is
+            // asked between generations, and the engine's periodic sync bounds the queue), so a
+            // Ctrl-C-ready run of small generations goes as fast as one without a cut
+            return Ok(total);
+        }
         sync()?;
         let s = t.elapsed().as_secs_f64();
         rate.0 = Some(len as f64 / s.max(1e-6));
