@@ -14,6 +14,7 @@
 //!   the same run;
 //! - `device.rs`: the OpenCL engine (`cl/de.cl`); `cpu.rs`: the rayon engine.
 
+pub mod batch;
 pub mod config;
 pub mod cpu;
 pub mod device;
@@ -21,6 +22,7 @@ pub mod engine;
 pub mod ops;
 pub mod pace;
 
+pub use self::batch::{BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, Placement};
 pub use self::config::{BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation};
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Record, Stop, StopReason};
 pub use crate::device::Backend;

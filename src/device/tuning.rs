@@ -23,6 +23,9 @@ pub struct Tuning {
     /// devices whose groups hold `de_tile_large * de_tile_large` work-items, else `de_tile_small`.
     pub de_tile_large: usize,
     pub de_tile_small: usize,
+    /// Batched DE (`deb_run`): work-items of a problem's group (at most; the smallest power of
+    /// two covering the members is taken below it).
+    pub de_batch: usize,
     /// SAT MCSX (one assignment, parallel over clauses) count and reduce kernels.
     pub sat_mcsx: usize,
     /// SAT MCSX: most groups of the count kernel (each loops over the clauses beyond the grid).
@@ -53,6 +56,7 @@ const GPU: Tuning = Tuning {
     de_init: 64,
     de_tile_large: 16,
     de_tile_small: 8,
+    de_batch: 128,
     sat_mcsx: 256,
     sat_mcsx_groups: 1024,
     sat_dxac: 64,
@@ -61,7 +65,7 @@ const GPU: Tuning = Tuning {
     qiga: 128,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
-const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, ..GPU };
+const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, de_batch: 16, ..GPU };
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.

@@ -1,0 +1,674 @@
+//! Batched differential evolution (issue 18; paper 002, Farkov & Legalov 2014): many independent
+//! problems at once, each with its own catalogue objective, dimensions, bounds, members, F, CR,
+//! mutation, bound correction, seed, generation budget and target.
+//!
+//! On a device one fused kernel (`cl/de_batch.cl`) runs K generations per launch, one work-group
+//! per problem and one work-item per member (looping when the members exceed the group), the
+//! population in local memory when it fits, else in global memory. The CPU backend runs the same
+//! algorithm with rayon over problems.
+//!
+//! Random numbers: those of the island DE with one population (`super::ops`), keyed by three
+//! seeds derived from the problem's own seed ([`BatchProblem::seeds`]) and counters made of the
+//! generation, member and dimension only, so a problem's result does not depend on its position
+//! in the batch, and both backends draw the same numbers (in double they agree to rounding of the
+//! objective).
+
+use super::config::{BoundsCorrection, Mutation};
+use super::ops;
+use crate::device::{cl_error, check_fits, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::error::{Error, Result};
+use crate::interrupt::{check_time_limit, Clock, StopToken, Watch};
+use crate::objective::{check_intervals, fp_bytes, fp_values};
+use crate::precision::Precision;
+use crate::problem::functions::{self, FunctionInfo};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// The objective of a batched problem. Today a catalogue function (by name or by its number in
+/// [`functions::catalogue`]); user OpenCL sources with their data slices are to come as another
+/// variant.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum BatchFunction {
+    /// A catalogue name (`F1`, `CEC04t`, ...; case-insensitive).
+    Name(String),
+    /// A catalogue number (`FunctionInfo::id`).
+    Id(u32),
+}
+
+impl From<&str> for BatchFunction {
+    fn from(s: &str) -> Self {
+        BatchFunction::Name(s.to_string())
+    }
+}
+
+impl From<String> for BatchFunction {
+    fn from(s: String) -> Self {
+        BatchFunction::Name(s)
+    }
+}
+
+impl From<u32> for BatchFunction {
+    fn from(id: u32) -> Self {
+        BatchFunction::Id(id)
+    }
+}
+
+impl BatchFunction {
+    fn info(&self) -> Result<&'static FunctionInfo> {
+        match self {
+            BatchFunction::Name(n) => functions::lookup(n),
+            BatchFunction::Id(id) => functions::catalogue().get(*id as usize).ok_or_else(|| {
+                Error::arg("function", format!("unknown catalogue number {id}; expected 0..{}", functions::catalogue().len() - 1))
+            }),
+        }
+    }
+}
+
+/// One problem of a batch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchProblem {
+    pub function: BatchFunction,
+    pub dims: u32,
+    /// Lower bounds: one for every dimension, or one per dimension.
+    pub lower: Vec<f64>,
+    /// Upper bounds, alike.
+    pub upper: Vec<f64>,
+    /// Population size NP (at least 4, and at least what the mutation draws plus one).
+    pub members: u32,
+    pub f: f64,
+    pub cr: f64,
+    pub mutation: Mutation,
+    pub bounds: BoundsCorrection,
+    pub seed: u64,
+    /// Generations after the initial population (0: the initial population only).
+    pub max_generations: u64,
+    /// Stop when the best value is at most this.
+    pub target: Option<f64>,
+}
+
+impl BatchProblem {
+    /// `function` in `dims` dimensions on `[lower, upper]^dims` with the defaults: 50 members,
+    /// F 0.5, CR 0.9, `DE/rand/1`, saturation, seed 1, 1000 generations, no target.
+    pub fn new(function: impl Into<BatchFunction>, dims: u32, lower: f64, upper: f64) -> Self {
+        BatchProblem {
+            function: function.into(),
+            dims,
+            lower: vec![lower],
+            upper: vec![upper],
+            members: 50,
+            f: 0.5,
+            cr: 0.9,
+            mutation: Mutation::Rand1,
+            bounds: BoundsCorrection::Saturation,
+            seed: 1,
+            max_generations: 1000,
+            target: None,
+        }
+    }
+
+    /// The seeds of the initial population, mutation and crossover (`super::ops`) drawn from
+    /// `seed`: an island DE with one population and these seeds in its options draws the same
+    /// random numbers.
+    pub fn seeds(&self) -> [u64; 3] {
+        [splitmix(self.seed, 1), splitmix(self.seed, 2), splitmix(self.seed, 3)]
+    }
+}
+
+fn splitmix(seed: u64, k: u64) -> u64 {
+    let mut z = seed.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Where the device keeps the populations during a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Local memory when the largest population fits, else global.
+    #[default]
+    Auto,
+    Local,
+    Global,
+}
+
+/// Options of a batch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchOptions {
+    /// `Auto`: double on the CPU backend and on a device with `cl_khr_fp64`.
+    pub precision: Precision,
+    /// Generations per kernel launch (at most; fewer under a time limit).
+    pub generations_per_launch: u32,
+    pub placement: Placement,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions { precision: Precision::Auto, generations_per_launch: 100, placement: Placement::Auto }
+    }
+}
+
+/// What stops [`BatchDe::run`] early (checked between launches).
+#[derive(Clone, Debug, Default)]
+pub struct BatchStop {
+    pub time_limit: Option<Duration>,
+    pub token: Option<StopToken>,
+}
+
+/// Why a problem stopped (or `Running` when it has not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BatchStopReason {
+    Running,
+    Target,
+    Budget,
+    TimeLimit,
+    Interrupted,
+}
+
+/// A problem's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BatchResult {
+    pub best_value: f64,
+    pub best: Vec<f64>,
+    /// Generations run after the initial population.
+    pub generations: u64,
+    pub stop: BatchStopReason,
+}
+
+/// A validated problem.
+#[derive(Clone, Debug)]
+struct Prob {
+    info: &'static FunctionInfo,
+    nn: usize,
+    np: usize,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    f: f64,
+    crt: u64,
+    mutation: Mutation,
+    kind: BoundsCorrection,
+    seeds: [u64; 3],
+    max_gen: u64,
+    target: Option<f64>,
+    data: Vec<f64>,
+}
+
+fn named(i: usize, e: Error) -> Error {
+    match e {
+        Error::InvalidArgument { arg, msg } => Error::arg(arg, format!("problem {i}: {msg}")),
+        e => e,
+    }
+}
+
+fn validate(p: &BatchProblem, double: bool) -> Result<Prob> {
+    let info = p.function.info()?;
+    info.check_dims(p.dims as usize)?;
+    let min = p.mutation.min_members().max(4);
+    if p.members < min {
+        return Err(Error::arg("members", format!("{}; {} needs at least {min} members", p.members, p.mutation)));
+    }
+    let nn = p.dims as usize;
+    if (p.members as u64) * (p.dims as u64) > 1 << 31 {
+        return Err(Error::arg("members", format!("{} x {} values; at most 2^31 per problem", p.members, p.dims)));
+    }
+    let expand = |v: &[f64], arg: &'static str| -> Result<Vec<f64>> {
+        match v.len() {
+            1 => Ok(vec![v[0]; nn]),
+            l if l == nn => Ok(v.to_vec()),
+            l => Err(Error::arg(arg, format!("{l} values; expected 1 or one per dimension ({nn})"))),
+        }
+    };
+    let lo = expand(&p.lower, "lower")?;
+    let hi = expand(&p.upper, "upper")?;
+    let iv: Vec<(f64, f64)> = lo.iter().copied().zip(hi.iter().copied()).collect();
+    check_intervals("bounds", &iv, double)?;
+    if !p.f.is_finite() || p.f < 0.0 {
+        return Err(Error::arg("f", format!("{}; expected a finite F >= 0", p.f)));
+    }
+    if !(0.0..=1.0).contains(&p.cr) {
+        return Err(Error::arg("cr", format!("{}; expected CR in [0, 1]", p.cr)));
+    }
+    if p.target.is_some_and(f64::is_nan) {
+        return Err(Error::arg("target", "NaN; expected a number or none"));
+    }
+    Ok(Prob {
+        info,
+        nn,
+        np: p.members as usize,
+        lo,
+        hi,
+        f: p.f,
+        crt: ops::cr_threshold(p.cr),
+        mutation: p.mutation,
+        kind: p.bounds,
+        seeds: p.seeds(),
+        max_gen: p.max_generations,
+        target: p.target,
+        data: info.data(nn)?,
+    })
+}
+
+/// A problem's state on the CPU: X member by member (`x[m * nn + n]`).
+#[derive(Clone, Debug)]
+struct CpuState {
+    x: Vec<f64>,
+    fx: Vec<f64>,
+    best: usize,
+    gen: u64,
+    status: u32,
+}
+
+const NEW: u32 = 0;
+const RUNNING: u32 = 1;
+const TARGET: u32 = 2;
+const BUDGET: u32 = 3;
+
+impl Prob {
+    fn eval(&self, x: &[f64]) -> f64 {
+        let v = self.info.eval_with_data(x, &self.data).unwrap_or(f64::NAN);
+        if v.is_finite() {
+            v
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    fn status(&self, best: f64, gen: u64) -> u32 {
+        if self.target.is_some_and(|t| best <= t) {
+            TARGET
+        } else if gen >= self.max_gen {
+            BUDGET
+        } else {
+            RUNNING
+        }
+    }
+
+    /// Up to `k` generations (the initial population first when new), as `deb_run`.
+    fn advance(&self, s: &mut CpuState, k: u64) {
+        let (np, nn) = (self.np, self.nn);
+        if s.status >= TARGET {
+            return;
+        }
+        if s.status == NEW {
+            s.x = (0..np * nn)
+                .map(|i| ops::initial(self.seeds[0], 0, (i / nn) as u32, (i % nn) as u32, np as u32, nn as u32, self.lo[i % nn], self.hi[i % nn]))
+                .collect();
+            s.fx = s.x.chunks(nn).map(|x| self.eval(x)).collect();
+            s.best = ops::best_member(&s.fx).unwrap_or(0);
+            s.gen = 0;
+            s.status = self.status(s.fx[s.best], 0);
+        }
+        let mut y = vec![0.0; np * nn];
+        let mut fy = vec![0.0; np];
+        for _ in 0..k {
+            if s.status != RUNNING {
+                break;
+            }
+            let g = s.gen + 1;
+            for m in 0..np {
+                let (r, jrand) = ops::indices(self.seeds[1], g, 0, m as u32, 1, np as u32, nn as u32, self.mutation, false);
+                for n in 0..nn {
+                    let w = ops::crossover_words(self.seeds[2], g, 0, m as u32, n as u32, 1, np as u32, nn as u32, false);
+                    let xi = s.x[m * nn + n];
+                    y[m * nn + n] = if n as u32 == jrand || (w[0] as u64) < self.crt {
+                        let v = ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| s.x[k as usize * nn + n]);
+                        ops::correct(self.kind, v, xi, self.lo[n], self.hi[n], w[1], w[2])
+                    } else {
+                        xi
+                    };
+                }
+                fy[m] = self.eval(&y[m * nn..(m + 1) * nn]);
+            }
+            for m in 0..np {
+                if fy[m] <= s.fx[m] {
+                    s.fx[m] = fy[m];
+                    s.x[m * nn..(m + 1) * nn].copy_from_slice(&y[m * nn..(m + 1) * nn]);
+                }
+            }
+            s.best = ops::best_member(&s.fx).unwrap_or(0);
+            s.gen = g;
+            s.status = self.status(s.fx[s.best], g);
+        }
+    }
+}
+
+/// The device side of a batch: buffers, the program and its kernel.
+struct DeviceBatch {
+    queue: Queue,
+    kernel: Kernel,
+    wg: usize,
+    /// Bytes of FP.
+    fp: usize,
+    local: bool,
+    /// Local bytes: X, Fx of the largest population (when local), and the reduction's arrays.
+    lx: usize,
+    lfx: usize,
+    x: DeviceBuffer<u8>,
+    fx: DeviceBuffer<u8>,
+    y: DeviceBuffer<u8>,
+    fy: DeviceBuffer<u8>,
+    lo: DeviceBuffer<u8>,
+    hi: DeviceBuffer<u8>,
+    data: DeviceBuffer<u8>,
+    meta: DeviceBuffer<u32>,
+    meta64: DeviceBuffer<u64>,
+    fpar: DeviceBuffer<u8>,
+    state: DeviceBuffer<u32>,
+    gens: DeviceBuffer<u64>,
+    xoff: Vec<usize>,
+    foff: Vec<usize>,
+}
+
+/// The dispatcher over the catalogue functions a batch uses.
+fn dispatcher(infos: &[&'static FunctionInfo]) -> String {
+    let mut ids: Vec<(u32, &str)> = infos.iter().map(|i| (i.id, i.kernel)).collect();
+    ids.sort();
+    ids.dedup();
+    let mut s = String::from(
+        "FP deb_objective(uint id, __global const FP *x, uint dims, uint stride, __global const FP *data)\n{\n    switch (id) {\n",
+    );
+    for (id, k) in ids {
+        s += &format!("    case {id}u: return {k}(x, dims, stride, data);\n");
+    }
+    s += "    default: return (FP)NAN;\n    }\n}\n";
+    s
+}
+
+impl DeviceBatch {
+    fn new(ctx: std::sync::Arc<DeviceContext>, probs: &[Prob], double: bool, placement: Placement) -> Result<Self> {
+        let fp = if double { 8 } else { 4 };
+        let queue = ctx.queue_unprofiled()?;
+        let info = &ctx.info;
+        let b = probs.len();
+        let mut xoff = Vec::with_capacity(b);
+        let mut foff = Vec::with_capacity(b);
+        let (mut xt, mut ft, mut bt, mut dt) = (0usize, 0usize, 0usize, 0usize);
+        let mut meta = Vec::with_capacity(b * 8);
+        let mut meta64 = Vec::with_capacity(b * 10);
+        let (mut lo, mut hi, mut data, mut fpar) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for p in probs {
+            xoff.push(xt);
+            foff.push(ft);
+            meta.extend_from_slice(&[p.info.id, p.nn as u32, p.np as u32, p.mutation as u32, p.kind as u32, p.target.is_some() as u32, 0, 0]);
+            meta64.extend_from_slice(&[
+                xt as u64, ft as u64, dt as u64, bt as u64, p.seeds[0], p.seeds[1], p.seeds[2], p.crt, p.max_gen, 0,
+            ]);
+            lo.extend_from_slice(&p.lo);
+            hi.extend_from_slice(&p.hi);
+            data.extend_from_slice(&p.data);
+            fpar.extend_from_slice(&[p.f, p.target.unwrap_or(f64::NEG_INFINITY)]);
+            xt += p.np * p.nn;
+            ft += p.np;
+            bt += p.nn;
+            dt += p.data.len();
+        }
+        if data.is_empty() {
+            data.push(0.0);
+        }
+        let xbytes = (xt * fp) as u64;
+        check_fits(info, xbytes, "X")?;
+        let max_np = probs.iter().map(|p| p.np).max().unwrap_or(1);
+        let max_x = probs.iter().map(|p| p.np * p.nn).max().unwrap_or(1);
+        let cap = ctx.tuning().de_batch.min(info.max_work_group_size).max(1);
+        // the smallest power of two covering the members, at most the cap
+        let mut wg = 1;
+        while wg < max_np && wg * 2 <= cap {
+            wg *= 2;
+        }
+        let reduce = wg * (fp + 4);
+        let local_need = max_x * fp + max_np * fp + reduce;
+        let fits = (local_need as u64) <= info.local_mem_bytes;
+        let local = match placement {
+            Placement::Auto => fits,
+            Placement::Global => false,
+            Placement::Local if fits => true,
+            Placement::Local => {
+                return Err(Error::arg(
+                    "placement",
+                    format!("local: the largest population needs {local_need} bytes of local memory; the device has {}", info.local_mem_bytes),
+                ))
+            }
+        };
+        if (reduce as u64) > info.local_mem_bytes {
+            return Err(Error::arg("members", format!("the reduction needs {reduce} bytes of local memory; the device has {}", info.local_mem_bytes)));
+        }
+        let infos: Vec<&'static FunctionInfo> = probs.iter().map(|p| p.info).collect();
+        let spec = ProgramSpec::files(&["common.cl", "functions.cl"])
+            .define("FP", if double { "double" } else { "float" })
+            .define("FP_DOUBLE", double as u8)
+            .define("DE_EXTERNAL_F", 1)
+            .define("DEB_LOCAL", local as u8)
+            .file("de.cl")
+            .text(dispatcher(&infos))
+            .file("de_batch.cl");
+        let program = ctx.build(&spec)?;
+        let kernel = queue.kernel(&program, "deb_run")?;
+        let klim = kernel.get_work_group_size(info.cl_id()).unwrap_or(1);
+        while wg > klim.max(1) {
+            wg /= 2;
+        }
+        let state = vec![0u32; 2 * b];
+        Ok(DeviceBatch {
+            x: queue.buffer(xt * fp, "X")?,
+            fx: queue.buffer(ft * fp, "Fx")?,
+            y: queue.buffer(xt * fp, "Y")?,
+            fy: queue.buffer(ft * fp, "Fy")?,
+            lo: queue.buffer_from(&fp_bytes(&lo, double), "lower")?,
+            hi: queue.buffer_from(&fp_bytes(&hi, double), "upper")?,
+            data: queue.buffer_from(&fp_bytes(&data, double), "func-data")?,
+            meta: queue.buffer_from(&meta, "problems")?,
+            meta64: queue.buffer_from(&meta64, "problems")?,
+            fpar: queue.buffer_from(&fp_bytes(&fpar, double), "problems")?,
+            state: queue.buffer_from(&state, "state")?,
+            gens: queue.buffer_from(&vec![0u64; b], "generations")?,
+            lx: if local { max_x * fp } else { fp },
+            lfx: if local { max_np * fp } else { fp },
+            queue,
+            kernel,
+            wg,
+            fp,
+            local,
+            xoff,
+            foff,
+        })
+    }
+
+    fn launch(&mut self, problems: usize, k: u32) -> Result<()> {
+        let mut e = ExecuteKernel::new(&self.kernel);
+        // SAFETY: the arguments match `deb_run`; the buffers are fields that outlive the launch
+        // (the queue is finished below).
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
+            e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.data.cl());
+            e.set_arg(self.meta.cl()).set_arg(self.meta64.cl()).set_arg(self.fpar.cl());
+            e.set_arg(self.state.cl()).set_arg(self.gens.cl()).set_arg(&k);
+            e.set_arg_local_buffer(self.lx).set_arg_local_buffer(self.lfx);
+            e.set_arg_local_buffer(self.wg * self.fp).set_arg_local_buffer(self.wg * 4);
+            e.set_global_work_size(problems * self.wg).set_local_work_size(self.wg);
+            e.enqueue_nd_range(self.queue.cl()).map_err(|err| {
+                let err = cl_error("clEnqueueNDRangeKernel(deb_run)")(err);
+                crate::device::note_failure(&err);
+                err
+            })?;
+        }
+        self.queue.finish()
+    }
+
+    fn states(&self) -> Result<(Vec<u32>, Vec<u64>)> {
+        Ok((self.state.to_vec(&self.queue)?, self.gens.to_vec(&self.queue)?))
+    }
+}
+
+enum Inner {
+    Cpu(Vec<CpuState>),
+    Device(Box<DeviceBatch>),
+}
+
+/// A batch of DE problems on one backend.
+pub struct BatchDe {
+    probs: Vec<Prob>,
+    inner: Inner,
+    double: bool,
+    k: u32,
+    /// Stop reasons of the problems stopped by time or interruption (None: by status).
+    cut: Vec<Option<BatchStopReason>>,
+}
+
+impl BatchDe {
+    /// Validates every problem (errors name the argument and the problem's index) and prepares
+    /// the backend: on a device, the program (one build per set of functions and precision) and
+    /// the buffers.
+    pub fn new(problems: Vec<BatchProblem>, backend: Backend, options: BatchOptions) -> Result<Self> {
+        if problems.is_empty() {
+            return Err(Error::arg("problems", "none; expected at least 1"));
+        }
+        if options.generations_per_launch == 0 {
+            return Err(Error::arg("generations_per_launch", "0; expected at least 1"));
+        }
+        let ctx = match backend {
+            Backend::Cpu => None,
+            Backend::Device(_) => Some(backend.context("batched DE")?),
+        };
+        let fp64 = ctx.as_ref().is_none_or(|c| c.info.fp64);
+        let double = options.precision.resolve(false, fp64).is_double();
+        if double {
+            if let Some(c) = &ctx {
+                c.require_fp64()?;
+            }
+        }
+        let probs = problems.iter().enumerate().map(|(i, p)| validate(p, double).map_err(|e| named(i, e))).collect::<Result<Vec<_>>>()?;
+        let inner = match ctx {
+            None => Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW }; probs.len()]),
+            Some(c) => Inner::Device(Box::new(DeviceBatch::new(c, &probs, double, options.placement)?)),
+        };
+        let n = probs.len();
+        Ok(BatchDe { probs, inner, double, k: options.generations_per_launch, cut: vec![None; n] })
+    }
+
+    /// Whether the batch computes in double.
+    pub fn is_double(&self) -> bool {
+        self.double
+    }
+
+    /// Whether the device keeps the populations in local memory (None on the CPU backend).
+    pub fn uses_local_memory(&self) -> Option<bool> {
+        match &self.inner {
+            Inner::Cpu(_) => None,
+            Inner::Device(d) => Some(d.local),
+        }
+    }
+
+    fn statuses(&self) -> Result<(Vec<u32>, Vec<u64>)> {
+        match &self.inner {
+            Inner::Cpu(s) => Ok((s.iter().map(|s| s.status).collect(), s.iter().map(|s| s.gen).collect())),
+            Inner::Device(d) => {
+                let (st, g) = d.states()?;
+                Ok((st.chunks(2).map(|c| c[0]).collect(), g))
+            }
+        }
+    }
+
+    fn step(&mut self, k: u32) -> Result<()> {
+        let n = self.probs.len();
+        match &mut self.inner {
+            Inner::Cpu(states) => {
+                let probs = &self.probs;
+                states.par_iter_mut().zip(probs.par_iter()).for_each(|(s, p)| p.advance(s, k as u64));
+                Ok(())
+            }
+            Inner::Device(d) => d.launch(n, k),
+        }
+    }
+
+    /// Runs until every problem reached its target or budget, the time limit passed or the stop
+    /// token (or [`crate::interrupt`]) asked to stop; checked between launches of K generations
+    /// (fewer under a time limit, so a launch stays short). May be called again to go on.
+    pub fn run(&mut self, stop: &BatchStop) -> Result<Vec<BatchResult>> {
+        check_time_limit(stop.time_limit, "time_limit")?;
+        let clock = Clock::new(stop.time_limit);
+        let watch = Watch::new(stop.token.as_ref());
+        self.cut.iter_mut().for_each(|c| *c = None);
+        let mut k = self.k;
+        loop {
+            let (st, _) = self.statuses()?;
+            if st.iter().all(|&s| s >= TARGET) {
+                break;
+            }
+            let reason = if watch.stopped() {
+                Some(BatchStopReason::Interrupted)
+            } else if clock.expired() {
+                Some(BatchStopReason::TimeLimit)
+            } else {
+                None
+            };
+            if let Some(r) = reason {
+                for (c, &s) in self.cut.iter_mut().zip(&st) {
+                    if s < TARGET {
+                        *c = Some(r);
+                    }
+                }
+                break;
+            }
+            let t0 = Instant::now();
+            self.step(k)?;
+            // under a time limit: launches of about a tenth of the time left at most
+            if let Some(left) = clock.left() {
+                let per_gen = t0.elapsed().as_secs_f64() / k as f64;
+                let want = (left.as_secs_f64() / 10.0 / per_gen.max(1e-9)).floor();
+                k = (want as u32).clamp(1, self.k);
+            }
+        }
+        self.results()
+    }
+
+    /// The results as they stand.
+    pub fn results(&self) -> Result<Vec<BatchResult>> {
+        let reason = |s: u32, i: usize| match s {
+            TARGET => BatchStopReason::Target,
+            BUDGET => BatchStopReason::Budget,
+            _ => self.cut[i].unwrap_or(BatchStopReason::Running),
+        };
+        match &self.inner {
+            Inner::Cpu(states) => Ok(states
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let p = &self.probs[i];
+                    if s.status == NEW {
+                        return BatchResult { best_value: f64::INFINITY, best: Vec::new(), generations: 0, stop: reason(s.status, i) };
+                    }
+                    BatchResult {
+                        best_value: s.fx[s.best],
+                        best: s.x[s.best * p.nn..(s.best + 1) * p.nn].to_vec(),
+                        generations: s.gen,
+                        stop: reason(s.status, i),
+                    }
+                })
+                .collect()),
+            Inner::Device(d) => {
+                let x = fp_values(&d.x.to_vec(&d.queue)?, self.double);
+                let fx = fp_values(&d.fx.to_vec(&d.queue)?, self.double);
+                let (st, gens) = d.states()?;
+                Ok((0..self.probs.len())
+                    .map(|i| {
+                        let p = &self.probs[i];
+                        let (s, best) = (st[2 * i], st[2 * i + 1] as usize);
+                        if s == NEW {
+                            return BatchResult { best_value: f64::INFINITY, best: Vec::new(), generations: 0, stop: reason(s, i) };
+                        }
+                        BatchResult {
+                            best_value: fx[d.foff[i] + best],
+                            best: (0..p.nn).map(|n| x[d.xoff[i] + n * p.np + best]).collect(),
+                            generations: gens[i],
+                            stop: reason(s, i),
+                        }
+                    })
+                    .collect())
+            }
+        }
+    }
+}
