@@ -585,7 +585,7 @@ impl BatchDe {
     }
 
     /// Runs until every problem reached its target or budget, the time limit passed or the stop
-    /// token (or [`crate::interrupt`]) asked to stop; checked between launches of K generations
+    /// token (or [`crate::interrupt()`]) asked to stop; checked between launches of K generations
     /// (fewer under a time limit, so a launch stays short). May be called again to go on.
     pub fn run(&mut self, stop: &BatchStop) -> Result<Vec<BatchResult>> {
         check_time_limit(stop.time_limit, "time_limit")?;
