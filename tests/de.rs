@@ -3,6 +3,9 @@
 //! transposition (the thesis's appendix D check), convergence on F1/F6 and CEC04t..CEC10t, and
 //! errors for invalid settings.
 
+mod common;
+use common::arg_error;
+
 use metaopt::de::ops::{self, Move};
 use metaopt::de::{
     Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Stop,
@@ -20,14 +23,6 @@ fn solver(p: &DeParams, backend: Backend, obj: &str, mutation: Mutation, migrati
     let mut de = DeMultiPop::new(p, backend).unwrap();
     de.init(&Objective::catalogue(obj).unwrap(), mutation, migration).unwrap();
     de
-}
-
-fn arg_error<T>(r: Result<T, Error>, name: &str) -> String {
-    match r {
-        Err(Error::InvalidArgument { arg, msg }) if arg == name => msg,
-        Err(e) => panic!("expected an error naming `{name}`, got {e}"),
-        Ok(_) => panic!("expected an error naming `{name}`"),
-    }
 }
 
 // ---- bound corrections --------------------------------------------------------------------

@@ -3,6 +3,9 @@
 //! parent indices are distinct, differ from the target and are uniform, sphere converges, a
 //! stopped problem is frozen, and bad specs give named errors.
 
+mod common;
+use common::arg_error;
+
 use metaopt::de::ops;
 use metaopt::de::{
     Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, BoundsCorrection, Mutation,
@@ -224,14 +227,6 @@ fn time_limit_and_stop_token() {
         let r2 = de.run(&BatchStop { time_limit: None, token: Some(token) }).unwrap();
         assert!(r2.iter().all(|r| r.stop == BatchStopReason::Interrupted));
         assert_eq!(r2.iter().map(|r| r.generations).collect::<Vec<_>>(), r.iter().map(|r| r.generations).collect::<Vec<_>>());
-    }
-}
-
-fn arg_error<T>(r: Result<T, Error>, name: &str) -> String {
-    match r {
-        Err(Error::InvalidArgument { arg, msg }) if arg == name => msg,
-        Err(e) => panic!("expected an error naming `{name}`, got {e}"),
-        Ok(_) => panic!("expected an error naming `{name}`"),
     }
 }
 

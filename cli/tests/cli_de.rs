@@ -1,31 +1,11 @@
 //! `metaopt de`, `metaopt experiment de-sdis` / `de-migration` and `metaopt bench de` /
 //! `de-digits` end to end, on sizes small enough for PoCL on two cores.
 
+mod run;
+use run::{fails, ok};
+use std::process::Command;
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn metaopt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_metaopt"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env_remove("METAOPT_DEVICE")
-        .output()
-        .expect("the metaopt binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = metaopt(args);
-    assert!(o.status.success(), "metaopt {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let o = metaopt(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "metaopt {args:?}: {err}");
-    assert!(err.contains("error: ") && err.contains(needle), "metaopt {args:?}: expected `{needle}` in: {err}");
-}
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).unwrap()

@@ -1,29 +1,8 @@
 //! `metaopt functions`, `metaopt hc12` and `metaopt bench functions` end to end.
 
+mod run;
+use run::{metaopt, ok, fails};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn metaopt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_metaopt"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env_remove("METAOPT_DEVICE")
-        .output()
-        .expect("the metaopt binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = metaopt(args);
-    assert!(o.status.success(), "metaopt {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let o = metaopt(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "metaopt {args:?}: {err}");
-    assert!(err.contains("error: ") && err.contains(needle), "metaopt {args:?}: {err}");
-}
 
 #[test]
 fn functions_lists_the_catalogue() {

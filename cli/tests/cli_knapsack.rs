@@ -3,24 +3,8 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::process::{Command, Output};
-
-fn metaopt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_metaopt")).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = metaopt(args);
-    assert!(o.status.success(), "metaopt {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let o = metaopt(args);
-    assert_eq!(o.status.code(), Some(2), "metaopt {args:?} should fail");
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert!(e.contains(needle), "metaopt {args:?}: {e}");
-}
+mod run;
+use run::{fails, ok};
 
 #[test]
 fn opt_of_knapsack_250_text_and_json() {

@@ -1,25 +1,11 @@
 //! `metaopt qiga` and `metaopt bench qiga` end to end, with several PoCL devices for the spread.
 
+mod run;
+use run::{metaopt_env, ok_env};
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 fn knapsack250() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/knapsack/knapsack-250.txt").to_string_lossy().into_owned()
-}
-
-fn metaopt_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_metaopt"));
-    c.args(args).env_remove("METAOPT_DEVICE");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
-}
-
-fn ok_env(args: &[&str], env: &[(&str, &str)]) -> String {
-    let o = metaopt_env(args, env);
-    assert!(o.status.success(), "metaopt {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
 }
 
 fn json(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {

@@ -2,17 +2,9 @@
 //! every time limit goes through the one validator, and a time limit holds from the command's
 //! start (reading, building kernels and set-up count).
 
-use std::process::{Command, Output};
+mod run;
+use run::{metaopt};
 use std::time::{Duration, Instant};
-
-fn metaopt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_metaopt"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env_remove("METAOPT_DEVICE")
-        .output()
-        .expect("the metaopt binary runs")
-}
 
 /// A clean failure: an exit status (no signal, so no abort), an `error:` line naming `needle`,
 /// and no panic.

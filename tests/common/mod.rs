@@ -47,3 +47,12 @@ pub fn all_instances() -> Vec<String> {
     v.sort();
     v
 }
+
+/// The message of an `InvalidArgument` error naming `name`; panics on anything else.
+pub fn arg_error<T>(r: metaopt::Result<T>, name: &str) -> String {
+    match r {
+        Err(metaopt::Error::InvalidArgument { arg, msg }) if arg == name => msg,
+        Err(e) => panic!("expected an error naming `{name}`, got {e}"),
+        Ok(_) => panic!("expected an error naming `{name}`"),
+    }
+}
