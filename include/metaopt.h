@@ -546,6 +546,13 @@ typedef struct MetaoptDeOptions {
    * `metaopt_de_run` reports the one used.
    */
   int32_t precision;
+  /**
+   * Nonzero (the default): on a device, the generations between two migrations run in one
+   * launch of the fused kernel whenever an island fits one work-group; 0: one set of
+   * launches per generation (the same random numbers; in double with no migration, the same
+   * run). Ignored by the CPU backend.
+   */
+  uint8_t fused;
 } MetaoptDeOptions;
 
 /**

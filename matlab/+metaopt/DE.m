@@ -7,7 +7,8 @@ classdef DE < metaopt.Instance
 %       'HVB', 'uni' or a cell array of dims names), fCoefsMode ('linspace', 'const'),
 %       fCoefsMin (0.1), fCoefsMax (1.5), cr (0.5, or one per island), initRngSeed (123),
 %       mutationRngSeed (345), crossoverRngSeed (457), migrationRngSeed (581), sharedRandom,
-%       cpu (the CPU backend), precision ('double' where the backend has fp64, else 'single';
+%       fused (true: the fused kernel between migrations on a device; false: a set of
+%       launches per generation), cpu (the CPU backend), precision ('double' where the backend has fp64, else 'single';
 %       'single' on request). The thesis's names (F_coefs_min, CR, init_rng_seed, ...) are
 %       aliases.
 %   d.init(objective, opts)  the objective (a function handle or m-function name, called with

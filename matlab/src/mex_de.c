@@ -38,7 +38,7 @@ static void de_release(void *state) {
  * form of `precision`. */
 static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoefsMax", "cr", "initRngSeed",
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
-                                              "precision", "double", "sharedRandom", "cpu", NULL};
+                                              "precision", "double", "sharedRandom", "fused", "cpu", NULL};
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
@@ -90,6 +90,8 @@ static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *
         o->shared_random = (uint8_t)flag_arg(v, "opts.sharedRandom");
     if ((v = opt(s, "cpu")))
         o->backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "fused")))
+        o->fused = (uint8_t)flag_arg(v, "opts.fused");
 }
 
 /* Keeps *o as the instance's current options (with a malloc'ed copy of per-island CR). */

@@ -88,6 +88,7 @@ class MetaoptDeOptions(Structure):
         ("shared_random", c_uint8),
         ("backend", c_int32),
         ("precision", c_int32),  # MetaoptPrecision: 0 auto, 1 single, 2 double
+        ("fused", c_uint8),  # the fused kernel between migrations (default 1)
     ]
 
 

@@ -75,6 +75,9 @@ class IslandDE(Instance):
     ``"single"`` (``double=True/False`` is the older spelling); the library resolves it here and
     ``precision`` says which is used (``precision_note`` when auto chose single);
     ``shared_random``: the populations share the random numbers of mutation and crossover;
+    ``fused`` (default True): on a device, the generations between two migrations run in one
+    launch of the fused kernel whenever an island fits one work-group (False: a set of launches
+    per generation, the same random numbers);
     ``backend`` ``"device"`` (OpenCL) or ``"cpu"``. The same seeds give the same run on every
     device and on the CPU backend.
 
@@ -87,7 +90,7 @@ class IslandDE(Instance):
     def __init__(self, islands: int, members: int, dims: int, limits, bounds="COTN", *, f_mode: str = "linspace",
                  f_min: float = 0.1, f_max: float = 1.5, cr=0.5, seeds=(123, 345, 457, 581),
                  precision: Optional[str] = None, double: Optional[bool] = None, shared_random: bool = False,
-                 backend: str = "device"):
+                 backend: str = "device", fused: bool = True):
         self.islands = _checks.integer("islands", islands, 0, U32)
         self.members = _checks.integer("members", members, 0, U32)
         self.dims = _checks.integer("dims", dims, 0, U32)
@@ -96,7 +99,8 @@ class IslandDE(Instance):
         _checks.choice("backend", backend, _BACKENDS)
         self.backend = backend
         self._precision_asked = _precision.requested(precision, double)
-        self._settings = dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds, shared_random=shared_random)
+        self._settings = dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds, shared_random=shared_random,
+                              fused=fused)
         o, cr_values = self._options(self._settings)
         r = _lib.lib().metaopt_de_create(
             self.islands, self.members, self.dims,
@@ -140,6 +144,7 @@ class IslandDE(Instance):
         o.double_precision = 0  # `precision` says it (the older flag would force double)
         o.precision = _precision.code(self._precision_asked)
         o.shared_random = int(_checks.flag("shared_random", settings["shared_random"]))
+        o.fused = int(_checks.flag("fused", settings["fused"]))
         o.backend = _BACKENDS[self.backend]
         return o, cr_values
 
@@ -160,7 +165,7 @@ class IslandDE(Instance):
 
         Keyword ``options`` update the settings of the constructor for this and later runs
         (the thesis's ``optionsUpdate``): ``f_mode``, ``f_min``, ``f_max``, ``cr``, ``seeds``,
-        ``shared_random``; the others stay. ``precision`` (``double``) and ``backend`` are fixed at
+        ``shared_random``, ``fused``; the others stay. ``precision`` (``double``) and ``backend`` are fixed at
         creation."""
         unknown = sorted(set(options) - set(self._settings))
         if unknown:

@@ -26,9 +26,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
-/// The objective of a batched problem. Today a catalogue function (by name or by its number in
-/// [`functions::catalogue`]); user OpenCL sources with their data slices are to come as another
-/// variant.
+/// The objective of a batched problem: a catalogue function (by name or by its number in
+/// [`functions::catalogue`]) or a user's OpenCL source with its own data.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum BatchFunction {
@@ -36,6 +35,20 @@ pub enum BatchFunction {
     Name(String),
     /// A catalogue number (`FunctionInfo::id`).
     Id(u32),
+    /// OpenCL C defining `objective` as for the island DE
+    /// (`FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)`;
+    /// FP is defined before it) and the bytes of this problem's data: its own slice of the
+    /// batch's data buffer, which `data` points to. Problems with the same code share one
+    /// compiled function. On the CPU backend the source is evaluated through an OpenCL device
+    /// (as the island DE's CPU backend does), a generation's trials in one launch.
+    Source { code: String, data: Vec<u8> },
+}
+
+impl BatchFunction {
+    /// A user source objective with its data.
+    pub fn source(code: impl Into<String>, data: Vec<u8>) -> Self {
+        BatchFunction::Source { code: code.into(), data }
+    }
 }
 
 impl From<&str> for BatchFunction {
@@ -63,6 +76,7 @@ impl BatchFunction {
             BatchFunction::Id(id) => functions::catalogue().get(*id as usize).ok_or_else(|| {
                 Error::arg("function", format!("unknown catalogue number {id}; expected 0..{}", functions::catalogue().len() - 1))
             }),
+            BatchFunction::Source { .. } => Err(Error::arg("function", "a user source is not in the catalogue")),
         }
     }
 }

@@ -70,6 +70,11 @@ pub struct MetaoptDeOptions {
     /// and on the CPU backend; else single), 1 single, 2 double. Fixed at `metaopt_de_create`;
     /// `metaopt_de_run` reports the one used.
     pub precision: i32,
+    /// Nonzero (the default): on a device, the generations between two migrations run in one
+    /// launch of the fused kernel whenever an island fits one work-group; 0: one set of
+    /// launches per generation (the same random numbers; in double with no migration, the same
+    /// run). Ignored by the CPU backend.
+    pub fused: u8,
 }
 
 /// Stop conditions of `metaopt_de_run`: a zero field (or `has_target` 0) is no limit; at least
@@ -173,6 +178,7 @@ fn default_options() -> MetaoptDeOptions {
         shared_random: 0,
         backend: 0,
         precision: 0,
+        fused: d.fused as u8,
     }
 }
 
@@ -264,6 +270,7 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         double: o.double_precision != 0,
         precision: Precision::from_code(o.precision, "options.precision")?,
         shared_random: o.shared_random != 0,
+        fused: o.fused != 0,
     })
 }
 

@@ -87,6 +87,10 @@ pub struct DeArgs {
     /// Populations share the random numbers of equal member indices (the thesis's device choice)
     #[arg(long)]
     shared_random: bool,
+    /// One set of launches per generation instead of the fused kernel between migrations (the
+    /// same run in double without migration; for comparisons)
+    #[arg(long)]
+    unfused: bool,
     #[command(flatten)]
     stop: StopArgs,
     /// Stop before exceeding this many objective evaluations (after the initial population)
@@ -225,6 +229,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         double: precision.is_double(),
         precision: if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single },
         shared_random: a.shared_random,
+        fused: !a.unfused,
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, a.dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);

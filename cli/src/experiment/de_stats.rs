@@ -354,6 +354,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             double: s.double,
             precision: if s.double { metaopt::Precision::Double } else { metaopt::Precision::Single },
             shared_random: false,
+            fused: true,
         };
         let (a, b) = info.domain;
         let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };
