@@ -1,23 +1,27 @@
-// de_batch.cl: batched differential evolution (docs DE.md, paper 002, Farkov & Legalov 2014): B
-// independent problems, each its own catalogue objective, dims, bounds, members, F, CR, mutation,
-// bound correction, seed, budget and target, in ONE fused kernel: one work-group per problem, one
-// work-item per member (looping when the members exceed the group), K generations per launch.
+// de_batch.cl: the fused DE kernel (docs/specs/DE.md; paper 002, Farkov & Legalov 2014): whole
+// generations of one population per work-group, one work-item per member (looping when the members
+// exceed the group), K generations per launch. Two kernels share its body, `deb_generations`:
 //
-// It follows common.cl, functions.cl, de.cl (built with DE_EXTERNAL_F: its helpers de_unit,
-// de_indices and de_correct are reused, so the random numbers are those of the island DE with one
-// population, keyed by the problem's own seeds and counters, never its batch index) and the
-// generated dispatcher `deb_objective(id, x, dims, stride, data)` (src/de/batch.rs).
+// * deb_run (DEB_BATCH): B independent problems, each its own objective (a catalogue function or a
+//   user's source, through the generated dispatcher `deb_objective(id, x, dims, stride, data)` of
+//   src/de/batch.rs), dims, bounds, members, F, CR, mutation, bound corrections, seed, budget and
+//   target. Layouts per problem b (offsets in meta64), structure of arrays, member fastest:
+//   X[xoff + n * np + m] (targets), Y[xoff + n * np + m] (trials; the objective's stride is np),
+//   Fx[foff + m], Fy[foff + m]. state[2b] is the status (0 new, 1 running, 2 target reached,
+//   3 budget spent), state[2b + 1] the best member; gens[b] the generations run. A finished
+//   problem's group returns at once, so its result is frozen.
+// * de_fused (DEB_ISLANDS): the island DE's generations between two migrations, one work-group per
+//   island, on X, Fx, Y, Fy in the layouts of de.cl (whose kernels share the program) with its
+//   `objective`; at the end the best row of every island is updated, as de_best does. The random
+//   numbers are the island DE's (de_indices, and the crossover words keyed by island and member),
+//   so the launch computes what the per-phase kernels compute generation by generation.
 //
-// Layouts, per problem b (offsets in meta64): structure of arrays, member fastest:
-//   X[xoff + n * np + m] (targets), Y[xoff + n * np + m] (trials, the objective's stride is np),
-//   Fx[foff + m], Fy[foff + m].
-// With DEB_LOCAL the targets and their values live in local memory during a launch (copied in at
-// its start and out at its end); otherwise the kernel works on X and Fx in global memory.
-// state[2b] is the status (0 new, 1 running, 2 target reached, 3 budget spent), state[2b + 1] the
-// best member; gens[b] the generations run. A finished problem's group returns at once, so its
-// result is frozen.
+// It follows common.cl and de.cl (whose helpers de_unit, de_indices and de_correct it uses), and
+// for DEB_BATCH the dispatcher. With DEB_LOCAL a population and its values live in local memory
+// during a launch (copied in at its start and out at its end); otherwise the kernel works on X and
+// Fx in global memory.
 //
-// Build-time macros: FP, FP_DOUBLE, DEB_LOCAL (0 or 1).
+// Build-time macros: FP, FP_DOUBLE, DEB_LOCAL (0 or 1), DEB_BATCH or DEB_ISLANDS.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -32,7 +36,6 @@
 #define DEB_DIMS 1
 #define DEB_NP 2
 #define DEB_MUT 3
-#define DEB_KIND 4
 #define DEB_HAS_TARGET 5
 #define DEB_M64 10
 #define DEB_XOFF 0
@@ -49,6 +52,12 @@
 #define DEB_SPACE __local
 #else
 #define DEB_SPACE __global
+#endif
+
+#ifdef DEB_ISLANDS
+#define DEB_EVAL(func, x, nn, stride, data) objective(x, nn, stride, (__global const void *)(data))
+#else
+#define DEB_EVAL(func, x, nn, stride, data) deb_objective(func, x, nn, stride, data)
 #endif
 
 // The best member (lowest value, ties to the lowest index) by a tree over the group (wg a power
@@ -81,11 +90,12 @@ inline uint deb_best(DEB_SPACE const FP *fx, uint np, uint lid, uint wg, __local
     return best;
 }
 
-// The mutant's component n (src/de/ops.rs `mutant`, operation for operation).
-inline FP deb_mutant(DEB_SPACE const FP *xs, uint np, uint n, uint mutation, FP f, const uint r[5], uint i,
-                     uint best)
+// The mutant's component n (src/de/ops.rs `mutant`, operation for operation); member k's
+// component n is xs[n * sn + k * sm].
+inline FP deb_mutant(DEB_SPACE const FP *xs, size_t sn, size_t sm, uint n, uint mutation, FP f, const uint r[5],
+                     uint i, uint best)
 {
-#define XS(k) xs[(size_t)n * np + (k)]
+#define XS(k) xs[(size_t)n * sn + (size_t)(k) * sm]
     FP xi = XS(i);
     FP v;
     switch (mutation) {
@@ -124,11 +134,78 @@ inline uint deb_status(FP best_value, uint has_target, FP target, ulong gen, ulo
     return DEB_RUNNING;
 }
 
+// What a population is to `deb_generations`.
+typedef struct {
+    uint nn, np, mutation, func;
+    // random keys: the island (0 in a batch), the populations of the island DE (1 in a batch),
+    // whether islands share the random numbers
+    uint p, npop, shared;
+    uint has_target;
+    FP f, target;
+    ulong crt, s_mut, s_cross, max_gen;
+    // member k's component n of X at xs[n * sn + k * sm]; trial (n, k) at gy[n * yn + k]
+    ulong sn, sm, yn;
+} deb_pop;
+
+// Up to k_gens generations of population `q` from *gen with *status and *best: trials from the
+// previous generation, each evaluated by the work-item that made it, greedy selection without
+// branches (the trial replaces the target when f <= Fx), the best again, the status. Every
+// work-item of the group calls it and leaves it with the same *gen, *status, *best.
+inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, __global FP *gy, __global FP *gfy,
+                            __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
+                            __global const uchar *data, uint k_gens, uint lid, uint wg, __local FP *rv,
+                            __local uint *ri, ulong *gen, uint *status, uint *best)
+{
+    uint nn = q.nn, np = q.np;
+    ulong pk = q.shared ? 0 : q.p;
+    ulong npk = q.shared ? 1 : q.npop;
+    for (uint k = 0; k < k_gens && *status == DEB_RUNNING; ++k) {
+        ulong g = *gen + 1;
+        uint b = *best;
+        for (uint m = lid; m < np; m += wg) {
+            uint r[5];
+            uint jrand = de_indices(q.s_mut, g, q.p, m, q.npop, np, nn, q.mutation, q.shared, r);
+            for (uint n = 0; n < nn; ++n) {
+                uint4 w = metaopt_rng4(q.s_cross, 0u, ((g * npk + pk) * np + m) * nn + n);
+                FP xi = xs[(size_t)n * q.sn + (size_t)m * q.sm];
+                FP y = xi;
+                if (n == jrand || (ulong)w.x < q.crt) {
+                    FP v = deb_mutant(xs, q.sn, q.sm, n, q.mutation, q.f, r, m, b);
+                    y = de_correct(kinds[n], v, xi, lo[n], hi[n], w.y, w.z);
+                }
+                gy[(size_t)n * q.yn + m] = y;
+            }
+            FP v = DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
+            gfy[m] = isfinite(v) ? v : (FP)INFINITY;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        // every work-item makes the same number of passes, idle ones included (PoCL skipped the
+        // selection of a group whose idle work-items made none)
+        for (uint base = 0; base < np; base += wg) {
+            uint m = base + lid;
+            int in = m < np;
+            uint mm = in ? m : 0u;
+            FP fy = gfy[mm];
+            int take = in && fy <= fxs[mm];
+            if (in) fxs[mm] = take ? fy : fxs[mm];
+            for (uint n = 0; n < nn && in; ++n) {
+                size_t i = (size_t)n * q.sn + (size_t)mm * q.sm;
+                xs[i] = take ? gy[(size_t)n * q.yn + mm] : xs[i];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        *best = deb_best(fxs, np, lid, wg, rv, ri);
+        *gen = g;
+        *status = deb_status(fxs[*best], q.has_target, q.target, g, q.max_gen);
+    }
+}
+
+#ifdef DEB_BATCH
 __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global FP *Fy, __global const FP *lo_all,
-                      __global const FP *hi_all, __global const FP *data_all, __global const uint *meta,
-                      __global const ulong *meta64, __global const FP *fpar, __global uint *state,
-                      __global ulong *gens, uint k_gens, __local FP *lx, __local FP *lfx, __local FP *rv,
-                      __local uint *ri)
+                      __global const FP *hi_all, __global const uchar *kinds_all, __global const uchar *data_all,
+                      __global const uint *meta, __global const ulong *meta64, __global const FP *fpar,
+                      __global uint *state, __global ulong *gens, uint k_gens, __local FP *lx, __local FP *lfx,
+                      __local FP *rv, __local uint *ri)
 {
     uint b = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
@@ -136,15 +213,30 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
     if (status >= DEB_TARGET) return; // finished: frozen
     __global const uint *mt = meta + (size_t)b * DEB_M;
     __global const ulong *mt64 = meta64 + (size_t)b * DEB_M64;
-    uint func = mt[DEB_FUNC], nn = mt[DEB_DIMS], np = mt[DEB_NP], mutation = mt[DEB_MUT];
-    uint kind = mt[DEB_KIND], has_target = mt[DEB_HAS_TARGET];
+    deb_pop q;
+    q.func = mt[DEB_FUNC];
+    q.nn = mt[DEB_DIMS];
+    q.np = mt[DEB_NP];
+    q.mutation = mt[DEB_MUT];
+    q.has_target = mt[DEB_HAS_TARGET];
+    q.p = 0;
+    q.npop = 1;
+    q.shared = 0;
+    q.s_mut = mt64[DEB_SEED_MUT];
+    q.s_cross = mt64[DEB_SEED_CROSS];
+    q.crt = mt64[DEB_CRT];
+    q.max_gen = mt64[DEB_MAXGEN];
+    q.f = fpar[2 * b];
+    q.target = fpar[2 * b + 1];
+    q.sn = q.np;
+    q.sm = 1;
+    q.yn = q.np;
+    uint nn = q.nn, np = q.np;
     ulong xoff = mt64[DEB_XOFF], foff = mt64[DEB_FOFF];
-    __global const FP *data = data_all + mt64[DEB_DOFF];
+    __global const uchar *data = data_all + mt64[DEB_DOFF];
     __global const FP *lo = lo_all + mt64[DEB_BOFF];
     __global const FP *hi = hi_all + mt64[DEB_BOFF];
-    ulong s_mut = mt64[DEB_SEED_MUT], s_cross = mt64[DEB_SEED_CROSS];
-    ulong crt = mt64[DEB_CRT], max_gen = mt64[DEB_MAXGEN];
-    FP f = fpar[2 * b], target = fpar[2 * b + 1];
+    __global const uchar *kinds = kinds_all + mt64[DEB_BOFF];
     __global FP *gy = Y + xoff;
     __global FP *gfy = Fy + foff;
 #if DEB_LOCAL
@@ -166,13 +258,13 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
                 xs[(size_t)n * np + m] = v;
                 gy[(size_t)n * np + m] = v;
             }
-            FP v = deb_objective(func, gy + m, nn, np, data);
+            FP v = deb_objective(q.func, gy + m, nn, np, data);
             fxs[m] = isfinite(v) ? v : (FP)INFINITY;
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         best = deb_best(fxs, np, lid, wg, rv, ri);
         gen = 0;
-        status = deb_status(fxs[best], has_target, target, gen, max_gen);
+        status = deb_status(fxs[best], q.has_target, q.target, gen, q.max_gen);
     } else {
 #if DEB_LOCAL
         for (uint i = lid; i < np * nn; i += wg) xs[i] = X[xoff + i];
@@ -180,46 +272,7 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     }
-    for (uint k = 0; k < k_gens && status == DEB_RUNNING; ++k) {
-        ulong g = gen + 1;
-        // trials from the previous generation, evaluated by the work-item that made them
-        for (uint m = lid; m < np; m += wg) {
-            uint r[5];
-            uint jrand = de_indices(s_mut, g, 0u, m, 1u, np, nn, mutation, 0u, r);
-            for (uint n = 0; n < nn; ++n) {
-                uint4 w = metaopt_rng4(s_cross, 0u, (g * np + m) * nn + n);
-                FP xi = xs[(size_t)n * np + m];
-                FP y = xi;
-                if (n == jrand || (ulong)w.x < crt) {
-                    FP v = deb_mutant(xs, np, n, mutation, f, r, m, best);
-                    y = de_correct(kind, v, xi, lo[n], hi[n], w.y, w.z);
-                }
-                gy[(size_t)n * np + m] = y;
-            }
-            FP v = deb_objective(func, gy + m, nn, np, data);
-            gfy[m] = isfinite(v) ? v : (FP)INFINITY;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        // greedy selection without branches: the trial replaces the target when f <= Fx
-        // (every work-item makes the same number of passes, idle ones included: PoCL skipped
-        // the selection of a group whose idle work-items made none)
-        for (uint base = 0; base < np; base += wg) {
-            uint m = base + lid;
-            int in = m < np;
-            uint mm = in ? m : 0u;
-            FP fy = gfy[mm];
-            int take = in && fy <= fxs[mm];
-            if (in) fxs[mm] = take ? fy : fxs[mm];
-            for (uint n = 0; n < nn && in; ++n) {
-                size_t i = (size_t)n * np + mm;
-                xs[i] = take ? gy[i] : xs[i];
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        best = deb_best(fxs, np, lid, wg, rv, ri);
-        gen = g;
-        status = deb_status(fxs[best], has_target, target, gen, max_gen);
-    }
+    deb_generations(q, xs, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &gen, &status, &best);
 #if DEB_LOCAL
     for (uint i = lid; i < np * nn; i += wg) X[xoff + i] = xs[i];
     for (uint m = lid; m < np; m += wg) Fx[foff + m] = fxs[m];
@@ -230,3 +283,64 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
         gens[b] = gen;
     }
 }
+#endif
+
+#ifdef DEB_ISLANDS
+// Generations gen0 + 1 .. gen0 + k_gens of every island (one work-group each), as de_trial,
+// de_eval_select and de_best compute them one generation at a time; then each island's best row.
+__kernel void de_fused(__global FP *X, __global FP *Fx, __global FP *Y, __global FP *Fy, __global const FP *lo,
+                       __global const FP *hi, __global const uchar *kinds, __global const FP *F,
+                       __global const ulong *crt, __global const void *data, uint npop, uint nm, uint nn,
+                       uint mutation, uint shared, ulong gen0, uint k_gens, ulong seed_mut, ulong seed_cross,
+                       __local FP *lx, __local FP *lfx, __local FP *rv, __local uint *ri)
+{
+    uint p = get_group_id(0);
+    uint lid = get_local_id(0), wg = get_local_size(0);
+    deb_pop q;
+    q.nn = nn;
+    q.np = nm;
+    q.mutation = mutation;
+    q.func = 0;
+    q.p = p;
+    q.npop = npop;
+    q.shared = shared;
+    q.has_target = 0;
+    q.f = F[p];
+    q.target = 0;
+    q.crt = crt[p];
+    q.s_mut = seed_mut;
+    q.s_cross = seed_cross;
+    q.max_gen = gen0 + k_gens;
+    q.yn = (ulong)npop * nm;
+    // X(p, m, n) = X[(n * (nm + 1) + m) * npop + p]
+    __global FP *gx = X + p;
+    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;
+    __global FP *gfx = Fx + (size_t)p * (nm + 1);
+#if DEB_LOCAL
+    __local FP *xs = lx;
+    __local FP *fxs = lfx;
+    q.sn = nm;
+    q.sm = 1;
+    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm];
+    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
+#else
+    __global FP *xs = gx;
+    __global FP *fxs = gfx;
+    q.sn = gsn;
+    q.sm = gsm;
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    uint best = deb_best(fxs, nm, lid, wg, rv, ri);
+    ulong gen = gen0;
+    uint status = k_gens > 0 ? DEB_RUNNING : DEB_BUDGET;
+    deb_generations(q, xs, fxs, Y + (size_t)p * nm, Fy + (size_t)p * nm, lo, hi, kinds, (__global const uchar *)data,
+                    k_gens, lid, wg, rv, ri, &gen, &status, &best);
+#if DEB_LOCAL
+    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i];
+    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
+#endif
+    // the best row (member nm), as de_best
+    for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
+    if (lid == 0) gfx[nm] = fxs[best];
+}
+#endif

@@ -84,6 +84,11 @@ const SOURCE_PRELUDE: &str = "\
 #line 1
 ";
 
+/// A user's source as a program holds it: after a prelude defining FP.
+pub(crate) fn source_text(code: &str) -> String {
+    format!("{SOURCE_PRELUDE}{code}\n")
+}
+
 impl Objective {
     /// A catalogue function; the name is checked (case-insensitive) and stored as the catalogue
     /// spells it.
@@ -119,7 +124,7 @@ impl Objective {
                 functions::lookup(name)?;
                 kernel_source("functions.cl")
             }
-            Objective::Source { code, .. } => Ok(format!("{SOURCE_PRELUDE}{code}\n")),
+            Objective::Source { code, .. } => Ok(source_text(code)),
             Objective::Callback(_) => {
                 Err(Error::arg("objective", "a host callback has no OpenCL source; it is called on the host"))
             }
@@ -136,7 +141,7 @@ impl Objective {
                 let info = functions::lookup(name)?;
                 spec.file("functions.cl").define("FP_DOUBLE", double as u8).define("MO_OBJECTIVE", info.kernel)
             }
-            Objective::Source { code, .. } => spec.text(format!("{SOURCE_PRELUDE}{code}\n")).define("FP_DOUBLE", double as u8),
+            Objective::Source { code, .. } => spec.text(source_text(code)).define("FP_DOUBLE", double as u8),
             Objective::Callback(_) => {
                 return Err(Error::arg("objective", "a host callback has no OpenCL source; it is called on the host"))
             }

@@ -204,6 +204,93 @@ fn cpu_backend_follows_the_device_run() {
     }
 }
 
+/// Two runs of `p` on the device, the fused kernel against the per-phase launches, compared value
+/// for value after `run` calls of `gens` generations.
+fn fused_equals_unfused(p: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, tol: f64) {
+    let mut runs = Vec::new();
+    for fused in [true, false] {
+        let mut q = p.clone();
+        q.options.fused = fused;
+        let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
+        de.init(obj, mutation, migration).unwrap();
+        assert_eq!(de.backend_description().contains("fused generations"), fused, "{}", de.backend_description());
+        let mut values = Vec::new();
+        for _ in 0..3 {
+            let r = de.run(&Stop::generations(gens)).unwrap();
+            values.push((r.value, r.x, r.generations, r.evaluations, de.fitness().unwrap()));
+        }
+        let (y, fy) = de.trials().unwrap();
+        runs.push((values, y, fy, de.x(p.islands - 1, p.members - 1).unwrap()));
+    }
+    let close = |a: f64, b: f64| a == b || (a - b).abs() <= tol * a.abs().max(1e-300);
+    let (a, b) = (&runs[0], &runs[1]);
+    for (i, (u, v)) in a.0.iter().zip(&b.0).enumerate() {
+        assert_eq!((u.2, u.3), (v.2, v.3), "{mutation} {migration:?} call {i}: generations and evaluations");
+        assert!(close(u.0, v.0), "{mutation} {migration:?} call {i}: fused best {} per-phase {}", u.0, v.0);
+        assert!(u.1.iter().zip(&v.1).all(|(x, y)| close(*x, *y)), "{mutation} call {i}: best vectors differ");
+        for (j, (x, y)) in u.4.iter().zip(&v.4).enumerate() {
+            assert!(close(*x, *y), "{mutation} {migration:?} call {i}: value {j}: fused {x}, per-phase {y}");
+        }
+    }
+    assert!(a.1.iter().zip(&b.1).all(|(x, y)| close(*x, *y)), "{mutation}: the last trials differ");
+    assert!(a.2.iter().zip(&b.2).all(|(x, y)| close(*x, *y)), "{mutation}: the last trial values differ");
+    assert!(a.3.iter().zip(&b.3).all(|(x, y)| close(*x, *y)), "{mutation}: a member differs");
+}
+
+#[test]
+fn fused_generations_equal_the_per_phase_launches() {
+    // in double every operation is the host's: the runs are equal value for value, whatever the
+    // mutation, bound correction, random sharing, migration, and members not a power of two
+    let cases = [
+        (Mutation::Rand1, BoundsCorrection::Cotn, Migration::NONE, false),
+        (Mutation::Rand2, BoundsCorrection::Mirror, Migration::new(MigrationKind::PermuteN, 7), false),
+        (Mutation::Best1, BoundsCorrection::Toroidal, Migration::new(MigrationKind::One2N, 4), true),
+        (Mutation::Best2, BoundsCorrection::Halfway, Migration::NONE, false),
+        (Mutation::CurrentToRand1, BoundsCorrection::Uniform, Migration::new(MigrationKind::RandTarget, 5), false),
+        (Mutation::CurrentToBest1, BoundsCorrection::Saturation, Migration::new(MigrationKind::N2N, 3), true),
+    ];
+    for (mutation, bounds, migration, shared) in cases {
+        let mut p = params(6, 13, 7, -5.12, 5.12, bounds, true);
+        p.options.shared_random = shared;
+        p.options.f_max = 2.5;
+        fused_equals_unfused(&p, &Objective::catalogue("F6").unwrap(), mutation, migration, 25, 0.0);
+    }
+    // a transformed CEC function with its data, and a user source with a data buffer
+    let p = params(4, 32, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
+    fused_equals_unfused(&p, &Objective::catalogue("CEC07t").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::One2One, 10), 40, 0.0);
+    let src = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n{\n    __global const FP *c = (__global const FP *)data;\n    FP s = 0;\n    for (uint n = 0; n < dims; ++n) { FP d = x[n * stride] - c[n]; s += d * d; }\n    return s;\n}\n";
+    let centre: Vec<u8> = (0..10).flat_map(|n| (n as f64 * 0.25 - 1.0).to_le_bytes()).collect();
+    fused_equals_unfused(&p, &Objective::source(src, centre), Mutation::Best1, Migration::NONE, 30, 0.0);
+}
+
+#[test]
+fn fused_generations_in_float_follow_the_per_phase_launches() {
+    // in float the compiler may evaluate the objective differently in the two kernels: the runs
+    // agree to rounding for the first generations (they may part later, as chaotic runs do)
+    let p = params(8, 32, 10, -5.12, 5.12, BoundsCorrection::Cotn, false);
+    fused_equals_unfused(&p, &Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::NONE, 1, 1e-5);
+}
+
+#[test]
+fn islands_too_large_for_a_group_take_the_per_phase_path() {
+    let p = params(2, 5000, 3, -5.0, 5.0, BoundsCorrection::Saturation, true);
+    let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
+    assert!(!de.backend_description().contains("fused"), "{}", de.backend_description());
+    let r = de.run(&Stop::generations(3)).unwrap();
+    assert_eq!(r.generations, 3);
+    // a host callback fills Fy on the host: never fused
+    let p = params(4, 16, 3, -5.0, 5.0, BoundsCorrection::Saturation, true);
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    let cb = Objective::callback(|x, rows, dims, out| {
+        for r in 0..rows {
+            out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
+        }
+        Ok(())
+    });
+    de.init(&cb, Mutation::Rand1, Migration::NONE).unwrap();
+    assert!(!de.backend_description().contains("fused"), "{}", de.backend_description());
+}
+
 // ---- migrations -------------------------------------------------------------------------------
 
 fn fx_of(bests: &[f64], nm: u32) -> Vec<f64> {

@@ -15,10 +15,11 @@
 
 use super::config::{BoundsCorrection, Mutation};
 use super::ops;
+use super::pace::PIECE_SECONDS;
 use crate::device::{cl_error, check_fits, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, Clock, StopToken, Watch};
-use crate::objective::{check_intervals, fp_bytes, fp_values};
+use crate::objective::{check_intervals, fp_bytes, fp_values, Objective};
 use crate::precision::Precision;
 use crate::problem::functions::{self, FunctionInfo};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -70,13 +71,19 @@ impl From<u32> for BatchFunction {
 }
 
 impl BatchFunction {
-    fn info(&self) -> Result<&'static FunctionInfo> {
+    /// The catalogue entry, or `None` for a user source.
+    fn info(&self) -> Result<Option<&'static FunctionInfo>> {
         match self {
-            BatchFunction::Name(n) => functions::lookup(n),
-            BatchFunction::Id(id) => functions::catalogue().get(*id as usize).ok_or_else(|| {
+            BatchFunction::Name(n) => functions::lookup(n).map(Some),
+            BatchFunction::Id(id) => functions::catalogue().get(*id as usize).map(Some).ok_or_else(|| {
                 Error::arg("function", format!("unknown catalogue number {id}; expected 0..{}", functions::catalogue().len() - 1))
             }),
-            BatchFunction::Source { .. } => Err(Error::arg("function", "a user source is not in the catalogue")),
+            BatchFunction::Source { code, .. } => {
+                if code.trim().is_empty() {
+                    return Err(Error::arg("function", "an empty OpenCL source; expected code defining `objective`"));
+                }
+                Ok(None)
+            }
         }
     }
 }
@@ -154,14 +161,16 @@ pub enum Placement {
 pub struct BatchOptions {
     /// `Auto`: double on the CPU backend and on a device with `cl_khr_fp64`.
     pub precision: Precision,
-    /// Generations per kernel launch (at most; fewer under a time limit).
+    /// Generations per kernel launch at most (default 1000); launches are sized from the time a
+    /// generation takes to last about 0.1 s (a tenth of the time left under a time limit), so
+    /// the stop token and the clock are asked that often.
     pub generations_per_launch: u32,
     pub placement: Placement,
 }
 
 impl Default for BatchOptions {
     fn default() -> Self {
-        BatchOptions { precision: Precision::Auto, generations_per_launch: 100, placement: Placement::Auto }
+        BatchOptions { precision: Precision::Auto, generations_per_launch: 1000, placement: Placement::Auto }
     }
 }
 
@@ -193,10 +202,22 @@ pub struct BatchResult {
     pub stop: BatchStopReason,
 }
 
+/// A problem's objective, validated.
+#[derive(Clone, Debug)]
+enum Obj {
+    /// A catalogue function and its data (shift, rotation, ...) for the problem's dims.
+    Catalogue(&'static FunctionInfo, Vec<f64>),
+    /// A user's source (index `k` among the batch's distinct sources) and its data.
+    Source { k: usize, code: std::sync::Arc<str>, data: Vec<u8> },
+}
+
+/// Function numbers of user sources in the dispatcher: this plus the source's index.
+const USER_ID: u32 = 0x8000_0000;
+
 /// A validated problem.
 #[derive(Clone, Debug)]
 struct Prob {
-    info: &'static FunctionInfo,
+    obj: Obj,
     nn: usize,
     np: usize,
     lo: Vec<f64>,
@@ -208,7 +229,6 @@ struct Prob {
     seeds: [u64; 3],
     max_gen: u64,
     target: Option<f64>,
-    data: Vec<f64>,
 }
 
 fn named(i: usize, e: Error) -> Error {
@@ -218,9 +238,14 @@ fn named(i: usize, e: Error) -> Error {
     }
 }
 
-fn validate(p: &BatchProblem, double: bool) -> Result<Prob> {
+/// Validates a problem; `sources` collects the distinct user sources of the batch.
+fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str>>) -> Result<Prob> {
     let info = p.function.info()?;
-    info.check_dims(p.dims as usize)?;
+    match info {
+        Some(info) => info.check_dims(p.dims as usize)?,
+        None if p.dims == 0 => return Err(Error::arg("dims", "0; expected at least 1")),
+        None => {}
+    }
     let min = p.mutation.min_members().max(4);
     if p.members < min {
         return Err(Error::arg("members", format!("{}; {} needs at least {min} members", p.members, p.mutation)));
@@ -249,8 +274,22 @@ fn validate(p: &BatchProblem, double: bool) -> Result<Prob> {
     if p.target.is_some_and(f64::is_nan) {
         return Err(Error::arg("target", "NaN; expected a number or none"));
     }
+    let obj = match (&p.function, info) {
+        (_, Some(info)) => Obj::Catalogue(info, info.data(nn)?),
+        (BatchFunction::Source { code, data }, None) => {
+            let k = match sources.iter().position(|c| **c == **code) {
+                Some(k) => k,
+                None => {
+                    sources.push(code.as_str().into());
+                    sources.len() - 1
+                }
+            };
+            Obj::Source { k, code: sources[k].clone(), data: data.clone() }
+        }
+        (_, None) => unreachable!("only a source has no catalogue entry"),
+    };
     Ok(Prob {
-        info,
+        obj,
         nn,
         np: p.members as usize,
         lo,
@@ -262,7 +301,6 @@ fn validate(p: &BatchProblem, double: bool) -> Result<Prob> {
         seeds: p.seeds(),
         max_gen: p.max_generations,
         target: p.target,
-        data: info.data(nn)?,
     })
 }
 
@@ -282,12 +320,31 @@ const TARGET: u32 = 2;
 const BUDGET: u32 = 3;
 
 impl Prob {
-    fn eval(&self, x: &[f64]) -> f64 {
-        let v = self.info.eval_with_data(x, &self.data).unwrap_or(f64::NAN);
-        if v.is_finite() {
-            v
-        } else {
-            f64::INFINITY
+    /// The values of `rows` (members of `nn` values one after another); non-finite ones +inf.
+    fn eval_rows(&self, rows: &[f64], double: bool) -> Result<Vec<f64>> {
+        let v = match &self.obj {
+            Obj::Catalogue(info, data) => rows.chunks(self.nn).map(|x| info.eval_with_data(x, data).unwrap_or(f64::NAN)).collect(),
+            // a user's source runs on the OpenCL device in use, a generation's trials at once
+            Obj::Source { code, data, .. } => {
+                crate::objective::evaluate_points(&Objective::source(code.to_string(), data.clone()), rows, self.nn, double, None)?
+            }
+        };
+        Ok(v.into_iter().map(|v| if v.is_finite() { v } else { f64::INFINITY }).collect())
+    }
+
+    /// The dispatcher's number of the objective.
+    fn func_id(&self) -> u32 {
+        match &self.obj {
+            Obj::Catalogue(info, _) => info.id,
+            Obj::Source { k, .. } => USER_ID + *k as u32,
+        }
+    }
+
+    /// The data as the device reads it.
+    fn data_bytes(&self, double: bool) -> Vec<u8> {
+        match &self.obj {
+            Obj::Catalogue(_, d) => fp_bytes(d, double),
+            Obj::Source { data, .. } => data.clone(),
         }
     }
 
@@ -302,22 +359,21 @@ impl Prob {
     }
 
     /// Up to `k` generations (the initial population first when new), as `deb_run`.
-    fn advance(&self, s: &mut CpuState, k: u64) {
+    fn advance(&self, s: &mut CpuState, k: u64, double: bool) -> Result<()> {
         let (np, nn) = (self.np, self.nn);
         if s.status >= TARGET {
-            return;
+            return Ok(());
         }
         if s.status == NEW {
             s.x = (0..np * nn)
                 .map(|i| ops::initial(self.seeds[0], 0, (i / nn) as u32, (i % nn) as u32, np as u32, nn as u32, self.lo[i % nn], self.hi[i % nn]))
                 .collect();
-            s.fx = s.x.chunks(nn).map(|x| self.eval(x)).collect();
+            s.fx = self.eval_rows(&s.x, double)?;
             s.best = ops::best_member(&s.fx).unwrap_or(0);
             s.gen = 0;
             s.status = self.status(s.fx[s.best], 0);
         }
         let mut y = vec![0.0; np * nn];
-        let mut fy = vec![0.0; np];
         for _ in 0..k {
             if s.status != RUNNING {
                 break;
@@ -335,8 +391,8 @@ impl Prob {
                         xi
                     };
                 }
-                fy[m] = self.eval(&y[m * nn..(m + 1) * nn]);
             }
+            let fy = self.eval_rows(&y, double)?;
             for m in 0..np {
                 if fy[m] <= s.fx[m] {
                     s.fx[m] = fy[m];
@@ -347,6 +403,7 @@ impl Prob {
             s.gen = g;
             s.status = self.status(s.fx[s.best], g);
         }
+        Ok(())
     }
 }
 
@@ -367,6 +424,7 @@ struct DeviceBatch {
     fy: DeviceBuffer<u8>,
     lo: DeviceBuffer<u8>,
     hi: DeviceBuffer<u8>,
+    kinds: DeviceBuffer<u8>,
     data: DeviceBuffer<u8>,
     meta: DeviceBuffer<u32>,
     meta64: DeviceBuffer<u64>,
@@ -377,51 +435,68 @@ struct DeviceBatch {
     foff: Vec<usize>,
 }
 
-/// The dispatcher over the catalogue functions a batch uses.
-fn dispatcher(infos: &[&'static FunctionInfo]) -> String {
-    let mut ids: Vec<(u32, &str)> = infos.iter().map(|i| (i.id, i.kernel)).collect();
+/// The batch's user sources, each defining `objective` renamed `deb_user_K` (K its index), and
+/// the dispatcher over them and the catalogue functions the batch uses.
+fn dispatcher(probs: &[Prob], sources: &[std::sync::Arc<str>]) -> String {
+    let mut s = String::new();
+    for (k, code) in sources.iter().enumerate() {
+        s += &format!("#define objective deb_user_{k}\n{}\n#undef objective\n", crate::objective::source_text(code));
+    }
+    let mut ids: Vec<(u32, String)> = probs
+        .iter()
+        .map(|p| match &p.obj {
+            Obj::Catalogue(info, _) => (info.id, format!("{}(x, dims, stride, (__global const FP *)data)", info.kernel)),
+            Obj::Source { k, .. } => (USER_ID + *k as u32, format!("deb_user_{k}(x, dims, stride, (__global const void *)data)")),
+        })
+        .collect();
     ids.sort();
     ids.dedup();
-    let mut s = String::from(
-        "FP deb_objective(uint id, __global const FP *x, uint dims, uint stride, __global const FP *data)\n{\n    switch (id) {\n",
-    );
-    for (id, k) in ids {
-        s += &format!("    case {id}u: return {k}(x, dims, stride, data);\n");
+    s += "FP deb_objective(uint id, __global const FP *x, uint dims, uint stride, __global const uchar *data)\n{\n    switch (id) {\n";
+    for (id, call) in ids {
+        s += &format!("    case {id}u: return {call};\n");
     }
     s += "    default: return (FP)NAN;\n    }\n}\n";
     s
 }
 
 impl DeviceBatch {
-    fn new(ctx: std::sync::Arc<DeviceContext>, probs: &[Prob], double: bool, placement: Placement) -> Result<Self> {
+    fn new(
+        ctx: std::sync::Arc<DeviceContext>,
+        probs: &[Prob],
+        sources: &[std::sync::Arc<str>],
+        double: bool,
+        placement: Placement,
+    ) -> Result<Self> {
         let fp = if double { 8 } else { 4 };
         let queue = ctx.queue_unprofiled()?;
         let info = &ctx.info;
         let b = probs.len();
         let mut xoff = Vec::with_capacity(b);
         let mut foff = Vec::with_capacity(b);
-        let (mut xt, mut ft, mut bt, mut dt) = (0usize, 0usize, 0usize, 0usize);
+        let (mut xt, mut ft, mut bt) = (0usize, 0usize, 0usize);
         let mut meta = Vec::with_capacity(b * 8);
         let mut meta64 = Vec::with_capacity(b * 10);
-        let (mut lo, mut hi, mut data, mut fpar) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut lo, mut hi, mut kinds, mut data, mut fpar) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for p in probs {
             xoff.push(xt);
             foff.push(ft);
-            meta.extend_from_slice(&[p.info.id, p.nn as u32, p.np as u32, p.mutation as u32, p.kind as u32, p.target.is_some() as u32, 0, 0]);
+            meta.extend_from_slice(&[p.func_id(), p.nn as u32, p.np as u32, p.mutation as u32, 0, p.target.is_some() as u32, 0, 0]);
             meta64.extend_from_slice(&[
-                xt as u64, ft as u64, dt as u64, bt as u64, p.seeds[0], p.seeds[1], p.seeds[2], p.crt, p.max_gen, 0,
+                xt as u64, ft as u64, data.len() as u64, bt as u64, p.seeds[0], p.seeds[1], p.seeds[2], p.crt, p.max_gen, 0,
             ]);
             lo.extend_from_slice(&p.lo);
             hi.extend_from_slice(&p.hi);
-            data.extend_from_slice(&p.data);
+            kinds.extend(std::iter::repeat_n(p.kind as u8, p.nn));
+            // each problem's data at an offset aligned for any type it may hold
+            data.extend_from_slice(&p.data_bytes(double));
+            data.resize(data.len().next_multiple_of(16), 0);
             fpar.extend_from_slice(&[p.f, p.target.unwrap_or(f64::NEG_INFINITY)]);
             xt += p.np * p.nn;
             ft += p.np;
             bt += p.nn;
-            dt += p.data.len();
         }
         if data.is_empty() {
-            data.push(0.0);
+            data.resize(16, 0);
         }
         let xbytes = (xt * fp) as u64;
         check_fits(info, xbytes, "X")?;
@@ -450,14 +525,14 @@ impl DeviceBatch {
         if (reduce as u64) > info.local_mem_bytes {
             return Err(Error::arg("members", format!("the reduction needs {reduce} bytes of local memory; the device has {}", info.local_mem_bytes)));
         }
-        let infos: Vec<&'static FunctionInfo> = probs.iter().map(|p| p.info).collect();
         let spec = ProgramSpec::files(&["common.cl", "functions.cl"])
             .define("FP", if double { "double" } else { "float" })
             .define("FP_DOUBLE", double as u8)
             .define("DE_EXTERNAL_F", 1)
             .define("DEB_LOCAL", local as u8)
+            .define("DEB_BATCH", 1)
             .file("de.cl")
-            .text(dispatcher(&infos))
+            .text(dispatcher(probs, sources))
             .file("de_batch.cl");
         let program = ctx.build(&spec)?;
         let kernel = queue.kernel(&program, "deb_run")?;
@@ -473,7 +548,8 @@ impl DeviceBatch {
             fy: queue.buffer(ft * fp, "Fy")?,
             lo: queue.buffer_from(&fp_bytes(&lo, double), "lower")?,
             hi: queue.buffer_from(&fp_bytes(&hi, double), "upper")?,
-            data: queue.buffer_from(&fp_bytes(&data, double), "func-data")?,
+            kinds: queue.buffer_from(&kinds, "bounds")?,
+            data: queue.buffer_from(&data, "func-data")?,
             meta: queue.buffer_from(&meta, "problems")?,
             meta64: queue.buffer_from(&meta64, "problems")?,
             fpar: queue.buffer_from(&fp_bytes(&fpar, double), "problems")?,
@@ -497,7 +573,7 @@ impl DeviceBatch {
         // (the queue is finished below).
         unsafe {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
-            e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.data.cl());
+            e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl()).set_arg(self.data.cl());
             e.set_arg(self.meta.cl()).set_arg(self.meta64.cl()).set_arg(self.fpar.cl());
             e.set_arg(self.state.cl()).set_arg(self.gens.cl()).set_arg(&k);
             e.set_arg_local_buffer(self.lx).set_arg_local_buffer(self.lfx);
@@ -554,10 +630,23 @@ impl BatchDe {
                 c.require_fp64()?;
             }
         }
-        let probs = problems.iter().enumerate().map(|(i, p)| validate(p, double).map_err(|e| named(i, e))).collect::<Result<Vec<_>>>()?;
+        let mut sources = Vec::new();
+        let probs = problems
+            .iter()
+            .enumerate()
+            .map(|(i, p)| validate(p, double, &mut sources).map_err(|e| named(i, e)))
+            .collect::<Result<Vec<_>>>()?;
         let inner = match ctx {
-            None => Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW }; probs.len()]),
-            Some(c) => Inner::Device(Box::new(DeviceBatch::new(c, &probs, double, options.placement)?)),
+            None => {
+                // a user source that does not compile is refused now, not at the first run
+                for (i, p) in probs.iter().enumerate() {
+                    if matches!(p.obj, Obj::Source { .. }) {
+                        p.eval_rows(&p.lo, double).map_err(|e| named(i, e))?;
+                    }
+                }
+                Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW }; probs.len()])
+            }
+            Some(c) => Inner::Device(Box::new(DeviceBatch::new(c, &probs, &sources, double, options.placement)?)),
         };
         let n = probs.len();
         Ok(BatchDe { probs, inner, double, k: options.generations_per_launch, cut: vec![None; n] })
@@ -590,9 +679,8 @@ impl BatchDe {
         let n = self.probs.len();
         match &mut self.inner {
             Inner::Cpu(states) => {
-                let probs = &self.probs;
-                states.par_iter_mut().zip(probs.par_iter()).for_each(|(s, p)| p.advance(s, k as u64));
-                Ok(())
+                let (probs, double) = (&self.probs, self.double);
+                states.par_iter_mut().zip(probs.par_iter()).try_for_each(|(s, p)| p.advance(s, k as u64, double))
             }
             Inner::Device(d) => d.launch(n, k),
         }
@@ -606,7 +694,10 @@ impl BatchDe {
         let clock = Clock::new(stop.time_limit);
         let watch = Watch::new(stop.token.as_ref());
         self.cut.iter_mut().for_each(|c| *c = None);
-        let mut k = self.k;
+        // the first launch is short and timed; the next are sized from the time per generation
+        // to take about PIECE_SECONDS (a tenth of the time left at most), growing at most
+        // eightfold a launch, never more than `generations_per_launch`
+        let mut k = if stop.time_limit.is_some() { 1 } else { self.k.min(8) };
         loop {
             let (st, _) = self.statuses()?;
             if st.iter().all(|&s| s >= TARGET) {
@@ -629,12 +720,15 @@ impl BatchDe {
             }
             let t0 = Instant::now();
             self.step(k)?;
-            // under a time limit: launches of about a tenth of the time left at most
-            if let Some(left) = clock.left() {
-                let per_gen = t0.elapsed().as_secs_f64() / k as f64;
-                let want = (left.as_secs_f64() / 10.0 / per_gen.max(1e-9)).floor();
-                k = (want as u32).clamp(1, self.k);
+            // (the statuses read at the loop's head wait for the launch)
+            let (st, _) = self.statuses()?;
+            if st.iter().all(|&s| s >= TARGET) {
+                break;
             }
+            let per_gen = t0.elapsed().as_secs_f64() / k as f64;
+            let aim = clock.left().map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
+            let want = (aim / per_gen.max(1e-9)).floor().min(u32::MAX as f64) as u32;
+            k = want.clamp(1, self.k.min(k.saturating_mul(8)));
         }
         self.results()
     }

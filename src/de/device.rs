@@ -22,6 +22,40 @@ struct Kernels {
     wg1: usize,
     /// The group of `de_init` (exact: it is not capped by the kernel's limit).
     init_wg: usize,
+    /// The fused kernel `de_fused` (`cl/de_batch.cl`), when an island fits one work-group.
+    fused: Option<Fused>,
+}
+
+/// The fused kernel of the island DE and its launch shape.
+struct Fused {
+    kernel: Kernel,
+    /// One work-group per island: the smallest power of two covering the members.
+    wg: usize,
+    /// Bytes of local memory for X and Fx of an island (one element when they stay global).
+    lx: usize,
+    lfx: usize,
+}
+
+/// The fused kernel's group and whether an island fits local memory, for Nm members of Nn
+/// values (`fp` bytes each): the smallest power of two covering the members, capped at `cap`
+/// (the work-items then loop over the members); `None` when that power of two exceeds the
+/// device's group limit `max_wg` (or the reduction does not fit local memory).
+fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local_mem: u64) -> Option<(usize, bool)> {
+    let mut wg = 1;
+    while wg < nm {
+        wg *= 2;
+    }
+    if wg > max_wg {
+        return None;
+    }
+    while wg > cap.max(1) {
+        wg /= 2;
+    }
+    let reduce = wg * (fp + 4);
+    if reduce as u64 > local_mem {
+        return None;
+    }
+    Some((wg, ((nm * nn + nm) * fp + reduce) as u64 <= local_mem))
 }
 
 /// The device engine.
@@ -128,8 +162,38 @@ impl DeviceDe {
         // a host callback fills Fy itself: no objective is compiled
         let spec = if external { spec.define("DE_EXTERNAL_F", 1) } else { objective.add_to(spec, double)? };
         let ctx = self.queue.ctx().clone();
-        let program = ctx.build(&spec.file("de.cl"))?;
         let tuning = ctx.tuning();
+        let fp = if double { 8 } else { 4 };
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        // the fused kernel: an objective compiled in (not a host callback) and an island that
+        // fits one work-group
+        let shape = (self.cfg.options.fused && !external)
+            .then(|| fused_shape(nm, nn, fp, tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
+            .flatten();
+        let spec = spec.file("de.cl");
+        let spec = match shape {
+            Some((_, local)) => spec.define("DEB_ISLANDS", 1).define("DEB_LOCAL", local as u8).file("de_batch.cl"),
+            None => spec,
+        };
+        let program = ctx.build(&spec)?;
+        let fused = match shape {
+            Some((wg, local)) => {
+                let kernel = self.queue.kernel(&program, "de_fused")?;
+                // the kernel's own limit (registers) may be below the device's: loop then
+                let limit = kernel.get_work_group_size(ctx.info.cl_id()).unwrap_or(1).max(1);
+                let mut wg = wg;
+                while wg > limit {
+                    wg /= 2;
+                }
+                Some(Fused {
+                    kernel,
+                    wg,
+                    lx: if local { nm * nn * fp } else { fp },
+                    lfx: if local { nm * fp } else { fp },
+                })
+            }
+            None => None,
+        };
         let select = self.queue.kernel(&program, "de_select")?;
         Ok(Kernels {
             init: self.queue.kernel(&program, "de_init")?,
@@ -141,6 +205,7 @@ impl DeviceDe {
             select,
             best: self.queue.kernel(&program, "de_best")?,
             migrate: self.queue.kernel(&program, "de_migrate")?,
+            fused,
         })
     }
 
@@ -350,6 +415,44 @@ impl Engine for DeviceDe {
         self.evaluate(cut)
     }
 
+    fn fused(&self) -> bool {
+        self.kernels.as_ref().is_some_and(|k| k.fused.is_some())
+    }
+
+    fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
+        let Some(fk) = self.k()?.fused.as_ref() else {
+            for g in gen + 1..=gen + count {
+                self.generation(g, None)?;
+            }
+            return Ok(());
+        };
+        let (np, nm, nn) = self.sizes();
+        let o = &self.cfg.options;
+        let (mutation, shared) = (self.mutation as u32, o.shared_random as u32);
+        let (sm, sc) = (o.mutation_seed, o.crossover_seed);
+        let fp = if o.double { 8 } else { 4 };
+        let mut left = count;
+        let mut g = gen;
+        while left > 0 {
+            let k = left.min(u32::MAX as u64) as u32;
+            let mut e = ExecuteKernel::new(&fk.kernel);
+            // SAFETY: arguments match `de_fused`.
+            unsafe {
+                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
+                e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
+                e.set_arg(self.f.cl()).set_arg(self.crt.cl()).set_arg(self.data.cl());
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
+                e.set_arg(&g).set_arg(&k).set_arg(&sm).set_arg(&sc);
+                e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
+                e.set_arg_local_buffer(fk.wg * fp).set_arg_local_buffer(fk.wg * 4);
+            }
+            launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(de_fused)")?;
+            g += k as u64;
+            left -= k as u64;
+        }
+        Ok(())
+    }
+
     fn fitness(&mut self) -> Result<Vec<f64>> {
         Ok(fp_values(&self.fx.to_vec(&self.queue)?, self.cfg.options.double))
     }
@@ -409,6 +512,10 @@ impl Engine for DeviceDe {
 
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!("{} ({}), tile {}x{}", i.name, i.platform, self.tile, self.tile)
+        let fused = match self.kernels.as_ref().and_then(|k| k.fused.as_ref()) {
+            Some(f) => format!(", fused generations (group {}, {} memory)", f.wg, if f.lx > 8 { "local" } else { "global" }),
+            None => String::new(),
+        };
+        format!("{} ({}), tile {}x{}{fused}", i.name, i.platform, self.tile, self.tile)
     }
 }

@@ -5,13 +5,16 @@
 
 use super::config::{Config, DeOptions, Migration, MigrationKind, Mutation};
 use super::ops;
-use super::pace::Cut;
+use super::pace::{Cut, PIECE_SECONDS};
 use crate::error::{Error, Result};
 use crate::interrupt::{Clock, StopToken, Watch};
 use crate::objective::Objective;
 use crate::precision::Precision;
 use serde::Serialize;
 use std::time::{Duration, Instant};
+
+/// The most generations of one fused launch.
+const FUSED_MAX: u64 = 1000;
 
 /// What an engine does; `DeMultiPop` adds the bookkeeping, migration planning and stopping.
 pub trait Engine: Send {
@@ -26,6 +29,20 @@ pub trait Engine: Send {
     /// ranked. The pieces compute what one launch would: the trials all come from the previous
     /// generation, and each selection writes only its own member.
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64>;
+    /// Whether [`Engine::generations`] runs several generations in one launch (the device's
+    /// fused kernel, when an island fits one work-group and `DeOptions::fused` is set).
+    fn fused(&self) -> bool {
+        false
+    }
+    /// Generations `gen + 1 ..= gen + count` with no migration between them, every trial
+    /// evaluated and selected, the bests ranked after the last: what `count` calls of
+    /// [`Engine::generation`] without a cut compute, in one launch where [`Engine::fused`].
+    fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
+        for g in gen + 1..=gen + count {
+            self.generation(g, None)?;
+        }
+        Ok(())
+    }
     /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
     fn fitness(&mut self) -> Result<Vec<f64>>;
     /// Applies migration moves and re-ranks.
@@ -294,6 +311,11 @@ impl DeMultiPop {
             .then(|| Cut { clock: Clock::since(t0, stop.time_limit), watch: watch.clone() });
         let (g0, e0) = (self.generation, self.evaluations);
         let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
+        let migration = self.running()?.migration;
+        // the fused path: launches of `fused_k` generations, sized from the time per generation
+        // measured to take about PIECE_SECONDS (never more than a tenth of the time left)
+        let mut fused = self.engine.fused();
+        let mut fused_k: u64 = 8;
         let mut history = Vec::new();
         let record = |s: &mut Self, history: &mut Vec<Record>, observe: &mut dyn FnMut(&Record)| -> Result<Vec<f64>> {
             let bests = s.bests_fitness()?;
@@ -327,14 +349,52 @@ impl DeMultiPop {
                     break StopReason::TimeLimit;
                 }
             }
-            if !self.step(cut.as_ref())? {
+            if fused {
+                // as many generations as the next migration, record, budget and pace allow
+                let done = self.generation - g0;
+                let mut count = fused_k;
+                if let Some(g) = stop.max_generations {
+                    count = count.min(g - done);
+                }
+                if let Some(e) = stop.max_evaluations {
+                    count = count.min((e - (self.evaluations - e0)) / per_gen);
+                }
+                if migration.kind != MigrationKind::None {
+                    let p = migration.period as u64;
+                    count = count.min(p - self.generation % p);
+                }
+                if stop.record_every > 0 {
+                    count = count.min(stop.record_every - done % stop.record_every);
+                }
+                let count = count.max(1);
+                let t = Instant::now();
+                self.engine.generations(self.generation, count)?;
                 self.engine.sync()?;
-                break if watch.stopped() { StopReason::Interrupted } else { StopReason::TimeLimit };
-            }
-            // device launches are asynchronous: a queue kept short lets an interrupt end the
-            // run within a few generations rather than after everything enqueued
-            if (self.generation - g0).is_multiple_of(8) {
-                self.engine.sync()?;
+                let per = t.elapsed().as_secs_f64() / count as f64;
+                self.generation += count;
+                self.evaluations += count * per_gen;
+                if migration.is_period(self.generation) {
+                    let fx = self.engine.fitness()?;
+                    let moves =
+                        ops::plan_migration(migration.kind, self.cfg.options.migration_seed, self.generation, self.cfg.np, self.cfg.nm, &fx);
+                    self.engine.migrate(&moves)?;
+                }
+                let aim = cut.as_ref().and_then(|c| c.clock.left()).map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
+                if cut.is_some() && per > aim {
+                    // a generation takes longer than a launch may: the per-phase path cuts it
+                    fused = false;
+                }
+                fused_k = ((aim / per.max(1e-9)).floor() as u64).clamp(1, (8 * count).min(FUSED_MAX));
+            } else {
+                if !self.step(cut.as_ref())? {
+                    self.engine.sync()?;
+                    break if watch.stopped() { StopReason::Interrupted } else { StopReason::TimeLimit };
+                }
+                // device launches are asynchronous: a queue kept short lets an interrupt end the
+                // run within a few generations rather than after everything enqueued
+                if (self.generation - g0).is_multiple_of(8) {
+                    self.engine.sync()?;
+                }
             }
             if stop.record_every > 0 && (self.generation - g0).is_multiple_of(stop.record_every) {
                 record(self, &mut history, &mut observe)?;

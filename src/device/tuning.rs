@@ -26,6 +26,10 @@ pub struct Tuning {
     /// Batched DE (`deb_run`): work-items of a problem's group (at most; the smallest power of
     /// two covering the members is taken below it).
     pub de_batch: usize,
+    /// Island DE, fused generations (`de_fused`): work-items of an island's group (at most; the
+    /// smallest power of two covering the members is taken below it, and an island whose power
+    /// of two exceeds the device's group limit takes the per-phase path).
+    pub de_fused: usize,
     /// SAT MCSX (one assignment, parallel over clauses) count and reduce kernels.
     pub sat_mcsx: usize,
     /// SAT MCSX: most groups of the count kernel (each loops over the clauses beyond the grid).
@@ -57,6 +61,7 @@ const GPU: Tuning = Tuning {
     de_tile_large: 16,
     de_tile_small: 8,
     de_batch: 128,
+    de_fused: 1024,
     sat_mcsx: 256,
     sat_mcsx_groups: 1024,
     sat_dxac: 64,
@@ -65,7 +70,7 @@ const GPU: Tuning = Tuning {
     qiga: 128,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
-const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, de_batch: 16, ..GPU };
+const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, de_batch: 16, de_fused: 16, ..GPU };
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.
