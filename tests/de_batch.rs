@@ -327,3 +327,36 @@ fn user_sources_with_their_own_data_slices() {
     }
     arg_error(BatchDe::new(vec![BatchProblem::new(BatchFunction::source(" ", vec![]), 2, -1.0, 1.0)], Backend::Cpu, BatchOptions::default()), "function");
 }
+
+#[test]
+fn identical_problems_equal_the_island_de_with_one_population() {
+    use metaopt::de::{DeMultiPop, DeParams, FMode, Migration, Stop};
+    use metaopt::objective::Objective;
+    let mut p = BatchProblem::new("F6", 10, -5.12, 5.12);
+    p.members = 32;
+    p.f = 0.7;
+    p.cr = 0.9;
+    p.bounds = BoundsCorrection::Mirror;
+    p.mutation = Mutation::CurrentToRand1;
+    p.seed = 2024;
+    p.max_generations = 150;
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        // B identical problems: B identical results
+        let r = run(vec![p.clone(); 16], backend, opts(Precision::Double, 40, Placement::Auto));
+        assert!(r.iter().all(|x| *x == r[0]), "identical problems differ");
+        // the island DE with one population and the problem's seeds, F and CR: the same run
+        let mut params = DeParams::new(1, p.members, p.dims, -5.12, 5.12, p.bounds);
+        let [s_init, s_mut, s_cross] = p.seeds();
+        params.options.f_mode = FMode::Const;
+        params.options.f_min = p.f;
+        params.options.cr = vec![p.cr];
+        (params.options.init_seed, params.options.mutation_seed, params.options.crossover_seed) = (s_init, s_mut, s_cross);
+        params.options.double = true;
+        let mut de = DeMultiPop::new(&params, backend).unwrap();
+        de.init(&Objective::catalogue("F6").unwrap(), p.mutation, Migration::NONE).unwrap();
+        let island = de.run(&Stop::generations(p.max_generations)).unwrap();
+        assert!(close(island.value, r[0].best_value, 1e-12), "{backend:?}: island {} batch {}", island.value, r[0].best_value);
+        assert!(island.x.iter().zip(&r[0].best).all(|(a, b)| close(*a, *b, 1e-12)), "{backend:?}: best vectors differ");
+        assert_eq!(island.generations, r[0].generations);
+    }
+}

@@ -2,10 +2,10 @@
 //! problems at once, each with its own catalogue objective, dimensions, bounds, members, F, CR,
 //! mutation, bound correction, seed, generation budget and target.
 //!
-//! On a device one fused kernel (`cl/de_batch.cl`) runs K generations per launch, one work-group
-//! per problem and one work-item per member (looping when the members exceed the group), the
-//! population in local memory when it fits, else in global memory. The CPU backend runs the same
-//! algorithm with rayon over problems.
+//! On a device one fused kernel (`deb_run` of `cl/de_batch.cl`, whose body the island DE's fused
+//! path shares) runs K generations per launch, one work-group per problem and one work-item per
+//! member (looping when the members exceed the group), the population in local memory when it
+//! fits, else in global memory. The CPU backend runs the same algorithm with rayon over problems.
 //!
 //! Random numbers: those of the island DE with one population (`super::ops`), keyed by three
 //! seeds derived from the problem's own seed ([`BatchProblem::seeds`]) and counters made of the

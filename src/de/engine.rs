@@ -279,6 +279,13 @@ impl DeMultiPop {
 
     /// Generations until a stop condition holds; `observe` sees every record as it is made.
     ///
+    /// On a device whose engine is fused ([`Engine::fused`]: `DeOptions::fused` and an island that
+    /// fits one work-group), the generations up to the next migration, record or budget run in
+    /// launches of the fused kernel, each sized to take about 0.1 s (a tenth of the time left
+    /// under a limit); the stop conditions are asked between launches, so with a target the run
+    /// ends after the launch in which an island reached it. The numbers are those of the
+    /// per-phase path.
+    ///
     /// With a time limit or a stop token, a generation comes in launches of about 0.1 s
     /// (`pace.rs`) and the clock and the token are asked between them: a generation the limit
     /// (or the stop) cuts is abandoned, its evaluations counted and the trials selected so far
