@@ -107,6 +107,19 @@ inline uint de_indices(ulong seed, ulong gen, uint p, uint m, uint np, uint nm, 
     return de_below(w[5], nn);
 }
 
+// Word j (0..3) of w.
+inline uint de_word(uint4 w, uint j)
+{
+    return j == 0 ? w.x : j == 1 ? w.y : j == 2 ? w.z : w.w;
+}
+
+// The crossover test word of component n of the target with crossover key t
+// ((gen * Np' + p') * Nm + m): word n % 4 of stream 0, counter t * ceil(Nn / 4) + n / 4.
+inline uint de_cross_word(ulong seed, ulong t, uint n, uint nn)
+{
+    return de_word(metaopt_rng4(seed, 0u, t * ((nn + 3) / 4) + n / 4), n & 3u);
+}
+
 // Moves a mutant component v outside [a, b] back inside (docs/specs/DE.md). x is the target's
 // component; w1, w2 are the component's random words (uni, COTN).
 inline FP de_correct(uint kind, FP v, FP x, FP a, FP b, uint w1, uint w2)
@@ -141,6 +154,19 @@ inline FP de_correct(uint kind, FP v, FP x, FP a, FP b, uint w1, uint w2)
     }
 }
 
+// de_correct with the words of `uni` and `COTN` drawn only when they are used: words 0 and 1 of
+// stream 1, counter t * Nn + n (src/de/ops.rs).
+inline FP de_correct_at(uint kind, FP v, FP x, FP a, FP b, ulong seed, ulong t, uint n, uint nn)
+{
+    uint w1 = 0, w2 = 0;
+    if ((kind == DE_UNI || kind == DE_COTN) && (v < a || v > b)) {
+        uint4 w = metaopt_rng4(seed, 1u, t * nn + n);
+        w1 = w.x;
+        w2 = w.y;
+    }
+    return de_correct(kind, v, x, a, b, w1, w2);
+}
+
 // The trial component y[p, m, n] from X.
 inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, uint p, uint m, uint n,
                              __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
@@ -151,9 +177,9 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
     uint jrand = de_indices(seed_mut, gen, p, m, np, nm, nn, mutation, shared, r);
     ulong pk = shared ? 0 : p;
     ulong npk = shared ? 1 : np;
-    uint4 w = metaopt_rng4(seed_cross, 0u, ((gen * npk + pk) * nm + m) * nn + n);
+    ulong t = (gen * npk + pk) * nm + m;
     FP xi = DE_X(p, m, n);
-    if (!(n == jrand || (ulong)w.x < crt[p])) return xi;
+    if (!(n == jrand || (ulong)de_cross_word(seed_cross, t, n, nn) < crt[p])) return xi;
     FP f = F[p];
     FP v;
     switch (mutation) {
@@ -180,7 +206,7 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
         v = v + f * (DE_X(p, r[0], n) - DE_X(p, r[1], n));
         break;
     }
-    return de_correct(kinds[n], v, xi, lo[n], hi[n], w.y, w.z);
+    return de_correct_at(kinds[n], v, xi, lo[n], hi[n], seed_cross, t, n, nn);
 }
 
 // Initial population: uniform in [lo, hi] per dimension, one work-item per (p, m, n) with n

@@ -165,13 +165,17 @@ inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, __gl
         for (uint m = lid; m < np; m += wg) {
             uint r[5];
             uint jrand = de_indices(q.s_mut, g, q.p, m, q.npop, np, nn, q.mutation, q.shared, r);
+            // crossover words: one Philox call per four components (de_cross_word)
+            ulong t = (g * npk + pk) * np + m;
+            ulong t4 = t * ((nn + 3) / 4);
+            uint4 cw = (uint4)(0u);
             for (uint n = 0; n < nn; ++n) {
-                uint4 w = metaopt_rng4(q.s_cross, 0u, ((g * npk + pk) * np + m) * nn + n);
+                if ((n & 3u) == 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n / 4);
                 FP xi = xs[(size_t)n * q.sn + (size_t)m * q.sm];
                 FP y = xi;
-                if (n == jrand || (ulong)w.x < q.crt) {
+                if (n == jrand || (ulong)de_word(cw, n & 3u) < q.crt) {
                     FP v = deb_mutant(xs, q.sn, q.sm, n, q.mutation, q.f, r, m, b);
-                    y = de_correct(kinds[n], v, xi, lo[n], hi[n], w.y, w.z);
+                    y = de_correct_at(kinds[n], v, xi, lo[n], hi[n], q.s_cross, t, n, nn);
                 }
                 gy[(size_t)n * q.yn + m] = y;
             }

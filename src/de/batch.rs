@@ -381,12 +381,21 @@ impl Prob {
             let g = s.gen + 1;
             for m in 0..np {
                 let (r, jrand) = ops::indices(self.seeds[1], g, 0, m as u32, 1, np as u32, nn as u32, self.mutation, false);
+                let mut block = [0u32; 4];
                 for n in 0..nn {
-                    let w = ops::crossover_words(self.seeds[2], g, 0, m as u32, n as u32, 1, np as u32, nn as u32, false);
+                    if n % 4 == 0 {
+                        block = ops::crossover_block(self.seeds[2], g, 0, m as u32, (n / 4) as u32, 1, np as u32, nn as u32, false);
+                    }
                     let xi = s.x[m * nn + n];
-                    y[m * nn + n] = if n as u32 == jrand || (w[0] as u64) < self.crt {
+                    y[m * nn + n] = if n as u32 == jrand || (block[n % 4] as u64) < self.crt {
                         let v = ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| s.x[k as usize * nn + n]);
-                        ops::correct(self.kind, v, xi, self.lo[n], self.hi[n], w[1], w[2])
+                        let (a, b) = (self.lo[n], self.hi[n]);
+                        let w = if ops::needs_bound_words(self.kind, v, a, b) {
+                            ops::bound_words(self.seeds[2], g, 0, m as u32, n as u32, 1, np as u32, nn as u32, false)
+                        } else {
+                            [0, 0]
+                        };
+                        ops::correct(self.kind, v, xi, a, b, w[0], w[1])
                     } else {
                         xi
                     };

@@ -152,12 +152,22 @@ impl CpuDe {
             let (p, m) = (row / nm, row % nm);
             let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
             let (r, jrand) = ops::indices(o.mutation_seed, gen, p as u32, m as u32, np, c.nm, c.nn, mutation, o.shared_random);
+            let (pu, mu, s) = (p as u32, m as u32, o.shared_random);
+            let mut block = [0u32; 4];
             for (n, y) in out.iter_mut().enumerate() {
-                let w = ops::crossover_words(o.crossover_seed, gen, p as u32, m as u32, n as u32, np, c.nm, c.nn, o.shared_random);
+                if n % 4 == 0 {
+                    block = ops::crossover_block(o.crossover_seed, gen, pu, mu, (n / 4) as u32, np, c.nm, c.nn, s);
+                }
                 let xi = xp[m * nn + n];
-                *y = if n as u32 == jrand || (w[0] as u64) < thresholds[p] {
-                    let v = ops::mutant(mutation, c.f[p], &r, m as u32, c.nm, |k| xp[k as usize * nn + n]);
-                    ops::correct(c.kinds[n], v, xi, c.lo[n], c.hi[n], w[1], w[2])
+                *y = if n as u32 == jrand || (block[n % 4] as u64) < thresholds[p] {
+                    let v = ops::mutant(mutation, c.f[p], &r, mu, c.nm, |k| xp[k as usize * nn + n]);
+                    let (a, b) = (c.lo[n], c.hi[n]);
+                    let w = if ops::needs_bound_words(c.kinds[n], v, a, b) {
+                        ops::bound_words(o.crossover_seed, gen, pu, mu, n as u32, np, c.nm, c.nn, s)
+                    } else {
+                        [0, 0]
+                    };
+                    ops::correct(c.kinds[n], v, xi, a, b, w[0], w[1])
                 } else {
                     xi
                 };

@@ -7,9 +7,11 @@
 //! - initial population, seed `init`: counter `(p * Nm + m) * Nn + n`, word 0;
 //! - mutation, seed `mutation`: counters `((g * Np' + p') * Nm + m) * 2 + {0, 1}` give words
 //!   w0..w7 for target (p, m) of generation g: w0..w4 the distinct members, w5 j_rand;
-//! - crossover, seed `crossover`: counter `((g * Np' + p') * Nm + m) * Nn + n`: word 0 the
-//!   crossover test (`w0 < CR * 2^32`, exact in integers), words 1 and 2 the uniform values of
-//!   `uni` and `COTN` (Box-Muller);
+//! - crossover, seed `crossover`, with `t = (g * Np' + p') * Nm + m`: the crossover test of
+//!   component n (`w < CR * 2^32`, exact in integers) is word `n % 4` of stream 0, counter
+//!   `t * ceil(Nn / 4) + n / 4` (one Philox call serves four components); the uniform values of
+//!   `uni` and `COTN` (Box-Muller) are words 0 and 1 of stream 1, counter `t * Nn + n`, drawn only
+//!   when the component is out of bounds and the correction uses them;
 //! - migration, seed `migration`: a sequential [`Philox`] reader on stream g (the generation).
 //!
 //! where (Np', p') is (Np, p), or (1, 0) when the populations share their random numbers (the
@@ -74,11 +76,39 @@ pub fn indices(seed: u64, gen: u64, p: u32, m: u32, np: u32, nm: u32, nn: u32, m
     (r, below(w[5], nn))
 }
 
-/// The crossover words of component n of target (p, m) in generation `gen`.
-#[allow(clippy::too_many_arguments)]
-pub fn crossover_words(seed: u64, gen: u64, p: u32, m: u32, n: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 4] {
+/// Crossover counters of target (p, m) in generation `gen`: `(g * Np' + p') * Nm + m`.
+fn crossover_key(gen: u64, p: u32, m: u32, np: u32, nm: u32, shared: bool) -> u64 {
     let (pk, npk) = population_key(p, np, shared);
-    rng4(seed, 0, ((gen * npk + pk) * nm as u64 + m as u64) * nn as u64 + n as u64)
+    (gen * npk + pk) * nm as u64 + m as u64
+}
+
+/// The crossover test words of components `4 * block .. 4 * block + 3` of target (p, m) in
+/// generation `gen` (one Philox call for four components).
+#[allow(clippy::too_many_arguments)]
+pub fn crossover_block(seed: u64, gen: u64, p: u32, m: u32, block: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 4] {
+    rng4(seed, 0, crossover_key(gen, p, m, np, nm, shared) * (nn as u64).div_ceil(4) + block as u64)
+}
+
+/// The two words of the `uni` and `COTN` corrections of component n of target (p, m).
+#[allow(clippy::too_many_arguments)]
+pub fn bound_words(seed: u64, gen: u64, p: u32, m: u32, n: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 2] {
+    let w = rng4(seed, 1, crossover_key(gen, p, m, np, nm, shared) * nn as u64 + n as u64);
+    [w[0], w[1]]
+}
+
+/// The crossover words of component n of target (p, m) in generation `gen`: the crossover test's,
+/// then the two of the `uni` and `COTN` corrections.
+#[allow(clippy::too_many_arguments)]
+pub fn crossover_words(seed: u64, gen: u64, p: u32, m: u32, n: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 3] {
+    let c = crossover_block(seed, gen, p, m, n / 4, np, nm, nn, shared)[(n % 4) as usize];
+    let [w1, w2] = bound_words(seed, gen, p, m, n, np, nm, nn, shared);
+    [c, w1, w2]
+}
+
+/// Whether correcting `v` into [a, b] with `kind` uses the bound words (`uni` and `COTN` out of
+/// bounds): the engines draw them only then.
+pub fn needs_bound_words(kind: BoundsCorrection, v: f64, a: f64, b: f64) -> bool {
+    matches!(kind, BoundsCorrection::Uniform | BoundsCorrection::Cotn) && (v < a || v > b)
 }
 
 /// Component n of the mutant: `x(m)` reads component n of member m of the population, member

@@ -14,7 +14,7 @@ use crate::cmd::de::de_error;
 use crate::experiment::de_stats::{digits_run, DigitsSetup};
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
-use metaopt::de::{Backend, DeMultiPop, DeParams, Migration};
+use metaopt::de::{Backend, DeMultiPop, DeParams, Migration, Stop};
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
 use serde::Serialize;
@@ -57,6 +57,10 @@ pub struct BenchDeArgs {
     /// Double precision on the device (the CPU backend always computes in double)
     #[arg(long)]
     double: bool,
+    /// On the device, one set of launches per generation rather than the fused kernel between
+    /// migrations (the island DE's earlier path, for comparisons)
+    #[arg(long)]
+    unfused: bool,
     /// Backends to time, comma-separated: device, cpu
     #[arg(long, value_delimiter = ',', default_value = "device,cpu", value_name = "NAMES")]
     backends: Vec<String>,
@@ -109,14 +113,14 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             p.bounds = bounds.clone();
             p.options.double = a.double;
             p.options.precision = if a.double { metaopt::Precision::Double } else { metaopt::Precision::Single };
+            p.options.fused = !a.unfused;
             let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
             de.init(&objective, mutation, migration).map_err(de_error)?;
-            de.iteration().map_err(de_error)?;
+            de.run(&Stop::generations(1)).map_err(de_error)?;
             de.bests_fitness().map_err(de_error)?;
             let t = Instant::now();
-            for _ in 0..a.generations {
-                de.iteration().map_err(de_error)?;
-            }
+            // `run`: the fused launches between migrations where the device has them
+            de.run(&Stop::generations(a.generations)).map_err(de_error)?;
             let bests = de.bests_fitness().map_err(de_error)?;
             let secs = t.elapsed().as_secs_f64().max(1e-9);
             let gps = a.generations as f64 / secs;
