@@ -322,3 +322,53 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
     assert_eq!((o.backend, o.precision, o.generations_per_launch, o.placement), (0, 0, 100, 0));
     let _ = (Mutation::Rand1, BoundsCorrection::Saturation);
 }
+
+/// A user source with per-problem data: each problem's minimum is its own centre. Skipped while
+/// the library refuses sources in a batch (the core's `BatchFunction::Source` is being finished).
+#[test]
+fn a_source_objective_gets_each_problems_own_data() {
+    let _g = shared();
+    let code = CString::new(
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {\n\
+         __global const double *c = (__global const double *)data; FP s = 0;\n\
+         for (uint j = 0; j < dims; j++) { FP d = x[j * stride] - (FP)c[j]; s += d * d; }\n\
+         return s; }\n",
+    )
+    .unwrap();
+    let centres = [[1.0f64, -2.0, 0.5], [-3.0, 0.0, 2.0]];
+    let (lo, hi) = ([-5.0f64], [5.0f64]);
+    let specs: Vec<MetaoptBatchDeProblem> = centres
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut p = metaopt_batch_de_default_problem();
+            p.source = code.as_ptr();
+            p.data = c.as_ptr().cast();
+            p.data_bytes = 24;
+            p.dims = 3;
+            p.lower = lo.as_ptr();
+            p.lower_length = 1;
+            p.upper = hi.as_ptr();
+            p.upper_length = 1;
+            p.members = 20;
+            p.max_generations = 300;
+            p.seed = 3 + i as u64;
+            p
+        })
+        .collect();
+    let o = options(1, 2);
+    let r = unsafe { metaopt_batch_de_create(specs.as_ptr(), 2, &o) };
+    if r.error_code != OK {
+        let m = take_message(r.error_message);
+        assert!(m.contains("source") || m.contains("catalogue"), "{m}");
+        eprintln!("skipped: {m}");
+        return;
+    }
+    let out = collect(r.instance, unsafe { metaopt_batch_de_run(r.instance, ptr::null()) });
+    for (c, x) in centres.iter().zip(&out.bests) {
+        for (a, b) in c.iter().zip(x) {
+            assert!((a - b).abs() < 1e-4, "{c:?} vs {x:?}");
+        }
+    }
+    unsafe { metaopt_batch_de_free(r.instance) };
+}

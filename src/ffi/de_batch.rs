@@ -182,6 +182,18 @@ plain_result!(MetaoptBatchDeProblem, MetaoptBatchDeOptions, MetaoptBatchDeStop);
 pub(crate) struct Handle {
     solver: BatchDe,
     dims: Vec<u32>,
+    /// The results of the last run (or `results` call), so that reading every problem's vector
+    /// reads the device's populations back once, not once per problem.
+    cache: Option<Vec<BatchResult>>,
+}
+
+impl Handle {
+    fn results(&mut self) -> Result<&[BatchResult]> {
+        if self.cache.is_none() {
+            self.cache = Some(self.solver.results()?);
+        }
+        Ok(self.cache.as_deref().unwrap_or_default())
+    }
 }
 
 /// A problem with the library's defaults (50 members, F 0.5, CR 0.9, `DE/rand/1`, `sat`, seed 1,
@@ -368,7 +380,7 @@ pub unsafe extern "C" fn metaopt_batch_de_create(
         let (backend, opts) = batch_options(&o)?;
         let dims = probs.iter().map(|p| p.dims).collect();
         let solver = BatchDe::new(probs, backend, opts)?;
-        let instance = handle::insert(Handle { solver, dims });
+        let instance = handle::insert(Handle { solver, dims, cache: None });
         MetaoptBatchDeCreateResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
@@ -413,8 +425,11 @@ pub unsafe extern "C" fn metaopt_batch_de_run(h: *mut MetaoptBatchDeInstance, st
             token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },
         };
         let t0 = Instant::now();
+        h.cache = None;
         let r = h.solver.run(&stop)?;
-        run_result(&h, &r, t0.elapsed().as_secs_f64())?
+        let out = run_result(&h, &r, t0.elapsed().as_secs_f64())?;
+        h.cache = Some(r);
+        out
     })
 }
 
@@ -427,8 +442,8 @@ pub unsafe extern "C" fn metaopt_batch_de_run(h: *mut MetaoptBatchDeInstance, st
 pub unsafe extern "C" fn metaopt_batch_de_results(h: *mut MetaoptBatchDeInstance) -> MetaoptBatchDeRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle::get(h, "h")? };
-        let r = h.solver.results()?;
+        let mut h = unsafe { handle::get(h, "h")? };
+        let r = h.results()?.to_vec();
         let mut out = run_result(&h, &r, 0.0)?;
         super::result::free_c(std::mem::replace(&mut out.error_message, ptr::null_mut()));
         out.error_code = 0;
@@ -448,7 +463,7 @@ pub unsafe extern "C" fn metaopt_batch_de_results(h: *mut MetaoptBatchDeInstance
 pub unsafe extern "C" fn metaopt_batch_de_best(h: *mut MetaoptBatchDeInstance, problem: u32, out: *mut f64, out_length: u32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle::get(h, "h")? };
+        let mut h = unsafe { handle::get(h, "h")? };
         let n = h.dims.len();
         let dims = *h
             .dims
@@ -463,8 +478,7 @@ pub unsafe extern "C" fn metaopt_batch_de_best(h: *mut MetaoptBatchDeInstance, p
         if out_length < dims {
             return Err(Error::arg("out_length", format!("{out_length}; problem {problem} has {dims} dimensions")));
         }
-        let r = h.solver.results()?;
-        let best = &r[problem as usize].best;
+        let best = &h.results()?[problem as usize].best;
         if best.len() != dims as usize {
             return Err(Error::arg("problem", format!("{problem} has not started; run the batch first")));
         }
