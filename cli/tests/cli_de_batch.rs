@@ -41,7 +41,7 @@ fn a_batch_file_runs_every_problem_and_the_cpu_equals_the_device_in_double() {
     let x: Vec<f64> = c[0]["best"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
     assert_eq!(x.len(), 6);
     assert!((x.iter().map(|v| v * v).sum::<f64>() - c[0]["best_value"].as_f64().unwrap()).abs() < 1e-15);
-    assert_eq!((c[1]["generations"].as_u64(), c[1]["stopped_by"].as_str()), (Some(40), Some("generations")));
+    assert_eq!((c[1]["generations"].as_u64(), c[1]["stopped_by"].as_str()), (Some(40), Some("budget")));
     assert_eq!((c[1]["mutation"].as_str(), c[1]["bounds"].as_str(), c[1]["seed"].as_u64()), (Some("DE/best/1"), Some("mir"), Some(1)));
     let x1: Vec<f64> = c[1]["best"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
     assert!(x1[1] <= 5.0 && x1[2] <= 4.0 && x1.iter().all(|v| *v >= -5.12));
@@ -55,7 +55,7 @@ fn a_batch_file_runs_every_problem_and_the_cpu_equals_the_device_in_double() {
     // the table
     let t = ok(&["de", "--batch", &file, "--cpu"]);
     assert!(t.contains("batched DE   3 problems, cpu backend, double precision"), "{t}");
-    assert!(t.lines().any(|l| l.trim_start().starts_with("1  F6") && l.ends_with("generations")), "{t}");
+    assert!(t.lines().any(|l| l.trim_start().starts_with("1  F6") && l.ends_with("budget")), "{t}");
 }
 
 #[test]

@@ -15,7 +15,7 @@ classdef BatchDE
 %   r = b.run(opts)   opts: cpu, precision ('single', 'double'), generationsPerLaunch,
 %       placement ('auto', 'local', 'global'), timeLimit (name/value pairs or a struct).
 %       r.bestValue, r.generations (column vectors), r.stopReason (a cell: 'target',
-%       'generations', 'timeLimit', 'interrupted'), r.best (a cell of row vectors), r.precision,
+%       'budget' (its generations ran), 'timeLimit', 'interrupted'), r.best (a cell of row vectors), r.precision,
 %       r.seconds. Each run starts the problems anew (their seeds make it repeatable).
 
   properties (SetAccess = private)

@@ -442,7 +442,7 @@ bc = metaopt_mex('bde-run', bp, struct('cpu', true));
 check(isequal(size(bc.bestValue), [3 1]) && iscell(bc.best) && isequal(cellfun(@numel, bc.best)', [6 3 10]), 'bde-run: the result''s shape');
 check(bc.bestValue(1) <= 1e-10 && strcmp(bc.stopReason{1}, 'target') && bc.generations(1) < 3000, 'bde-run: sphere reaches its target');
 check(abs(sum(bc.best{1} .^ 2) - bc.bestValue(1)) < 1e-15, 'bde-run: the best vector is worth its value');
-check(isequal(bc.generations(2:3)', [40 15]) && all(strcmp(bc.stopReason(2:3), 'generations')), 'bde-run: budgets');
+check(isequal(bc.generations(2:3)', [40 15]) && all(strcmp(bc.stopReason(2:3), 'budget')), 'bde-run: budgets');
 check(bc.best{2}(2) <= 5 && bc.best{2}(3) <= 4 && all(bc.best{2} >= -5.12), 'bde-run: per-dimension bounds hold');
 check(strcmp(bc.precision, 'double'), 'bde-run: the CPU backend computes in double');
 bd = metaopt_mex('bde-run', bp, struct('precision', 'double', 'generationsPerLaunch', 7));

@@ -194,7 +194,7 @@ pub fn stop_word(s: BatchStopReason) -> &'static str {
     match s {
         BatchStopReason::Running => "running",
         BatchStopReason::Target => "target",
-        BatchStopReason::Budget => "generations",
+        BatchStopReason::Budget => "budget",
         BatchStopReason::TimeLimit => "time_limit",
         BatchStopReason::Interrupted => "interrupted",
     }
