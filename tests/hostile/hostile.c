@@ -2016,6 +2016,7 @@ static void bde_with(void *h, const char *what, int expect) {
 static void batch_de_args(void) {
     VOID("metaopt_batch_de_default_problem/value", (void)metaopt_batch_de_default_problem());
     VOID("metaopt_batch_de_default_stop/value", (void)metaopt_batch_de_default_stop());
+    VOID("metaopt_batch_de_default_options/value", (void)metaopt_batch_de_default_options());
     MetaoptBatchDeOptions cpu = cpu_bde();
     MetaoptBatchDeProblem good[2] = {tiny_bde(), tiny_bde()};
     BDE_CREATE("metaopt_batch_de_create/NULL problems", NULL, 1, &cpu, METAOPT_ERR_NULL_POINTER);

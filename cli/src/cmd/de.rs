@@ -129,6 +129,7 @@ pub struct DeArgs {
     #[arg(long, value_name = "FILE.png")]
     plot: Option<PathBuf>,
     /// Convergence history as CSV: generation, evaluations, seconds, best, q25, median, q75, worst
+    /// (with --batch or --problems: one row per problem)
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
 }
