@@ -450,6 +450,51 @@ typedef enum MetaoptQigaRepair {
 } MetaoptQigaRepair;
 
 /**
+ * Where the device keeps the populations during a launch (`MetaoptBatchDeOptions.placement`).
+ */
+typedef enum MetaoptBatchDePlacement {
+  /**
+   * Local memory when the largest population fits, else global (the default).
+   */
+  METAOPT_BATCH_DE_PLACEMENT_AUTO = 0,
+  METAOPT_BATCH_DE_PLACEMENT_LOCAL = 1,
+  METAOPT_BATCH_DE_PLACEMENT_GLOBAL = 2,
+} MetaoptBatchDePlacement;
+
+/**
+ * Why a problem stopped (`MetaoptBatchDeRunResult.stop_reason`).
+ */
+typedef enum MetaoptBatchDeStopReason {
+  /**
+   * Not stopped (not run yet).
+   */
+  METAOPT_BATCH_DE_STOP_RUNNING = 0,
+  /**
+   * Its best value reached its target.
+   */
+  METAOPT_BATCH_DE_STOP_TARGET = 1,
+  /**
+   * It ran its `max_generations`.
+   */
+  METAOPT_BATCH_DE_STOP_BUDGET = 2,
+  /**
+   * The call's time limit passed first.
+   */
+  METAOPT_BATCH_DE_STOP_TIME_LIMIT = 3,
+  /**
+   * `metaopt_interrupt` or the stop token (the call returns `METAOPT_INTERRUPTED`).
+   */
+  METAOPT_BATCH_DE_STOP_INTERRUPTED = 4,
+} MetaoptBatchDeStopReason;
+
+/**
+ * A batch of DE problems with its populations and device buffers. Opaque: made by
+ * `metaopt_batch_de_create`, released by `metaopt_batch_de_free`. A handle may be used by one
+ * thread at a time.
+ */
+typedef struct MetaoptBatchDeInstance MetaoptBatchDeInstance;
+
+/**
  * An island DE instance: populations, settings, objective and device buffers. Opaque: made by
  * `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
  * time.
@@ -754,6 +799,180 @@ typedef struct MetaoptStringResult {
    */
   char *error_message;
 } MetaoptStringResult;
+
+/**
+ * One problem of a batch; start from `metaopt_batch_de_default_problem()` and set at least
+ * `function` (or `source`), `dims` and the bounds. The pointers are borrowed for the call.
+ */
+typedef struct MetaoptBatchDeProblem {
+  /**
+   * A catalogue function by name (`F1`, `CEC07t`, ...; `metaopt functions` lists them), or
+   * NULL when `source` is given.
+   */
+  const char *function;
+  /**
+   * NULL, or OpenCL C defining `objective` as for the island DE's source objective
+   * (`FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)`);
+   * exactly one of `function` and `source` is set.
+   */
+  const char *source;
+  /**
+   * The problem's own data bytes for `source` (its `data` argument); NULL when `data_bytes`
+   * is 0.
+   */
+  const void *data;
+  uint64_t data_bytes;
+  /**
+   * Dimensions (at least 1, and what the function allows).
+   */
+  uint32_t dims;
+  /**
+   * Lower bounds: `lower_length` values, 1 (every dimension) or `dims`.
+   */
+  const double *lower;
+  uint32_t lower_length;
+  /**
+   * Upper bounds, alike; finite, and lower < upper in every dimension.
+   */
+  const double *upper;
+  uint32_t upper_length;
+  /**
+   * Population size NP (at least 4, and at least what the mutation draws plus one).
+   */
+  uint32_t members;
+  /**
+   * F (finite, >= 0) and CR (in [0, 1]).
+   */
+  double f;
+  double cr;
+  /**
+   * The mutation by name (`DE/rand/1`, `DE/rand/2`, `DE/best/1`, `DE/best/2`,
+   * `DE/current-to-rand/1`, `DE/current-to-best/1`); NULL = `DE/rand/1`.
+   */
+  const char *mutation;
+  /**
+   * The bound correction by name (`sat`, `mir`, `tor`, `HVB`, `uni`, `COTN`); NULL = `sat`.
+   */
+  const char *bounds;
+  /**
+   * The problem's seed: a problem's run depends on its spec only, not on the batch.
+   */
+  uint64_t seed;
+  /**
+   * Generations after the initial population (0: the initial population only).
+   */
+  uint64_t max_generations;
+  /**
+   * 1: the problem stops once its best value is at most `target`; 0: no target.
+   */
+  uint8_t has_target;
+  double target;
+} MetaoptBatchDeProblem;
+
+/**
+ * Options of `metaopt_batch_de_create`; start from `metaopt_batch_de_default_options()`.
+ */
+typedef struct MetaoptBatchDeOptions {
+  /**
+   * A `MetaoptBackend`: 0 the OpenCL device in use, 1 the rayon CPU backend.
+   */
+  int32_t backend;
+  /**
+   * A `MetaoptPrecision`: 0 auto (double on the CPU backend and on a device with
+   * `cl_khr_fp64`), 1 single, 2 double.
+   */
+  int32_t precision;
+  /**
+   * Generations per kernel launch (at least 1; fewer under a time limit). Default 100.
+   */
+  uint32_t generations_per_launch;
+  /**
+   * A `MetaoptBatchDePlacement`: where the device keeps the populations.
+   */
+  int32_t placement;
+} MetaoptBatchDeOptions;
+
+/**
+ * Stop conditions of `metaopt_batch_de_run` besides each problem's own budget and target.
+ */
+typedef struct MetaoptBatchDeStop {
+  /**
+   * Seconds of this call (0..=1e9; 0 = none), checked between launches. NaN, infinite,
+   * negative or larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
+   */
+  double time_limit;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the call as `metaopt_interrupt` does.
+   */
+  const struct MetaoptStopToken *stop_token;
+} MetaoptBatchDeStop;
+
+/**
+ * `MetaoptBatchDeCreateResult.instance` of a failed call is NULL; on success it is a new handle
+ * owned by the caller, who releases it with `metaopt_batch_de_free`.
+ */
+typedef struct MetaoptBatchDeCreateResult {
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+  /**
+   * The new instance, or NULL on error.
+   */
+  struct MetaoptBatchDeInstance *instance;
+} MetaoptBatchDeCreateResult;
+
+/**
+ * Per-problem results of `metaopt_batch_de_run` and `metaopt_batch_de_results`, in problem
+ * order (`count` entries each). The arrays and `error_message` are the caller's: free them with
+ * `metaopt_batch_de_free_run_result`. A problem's best vector comes from
+ * `metaopt_batch_de_best`.
+ */
+typedef struct MetaoptBatchDeRunResult {
+  /**
+   * Problems in the batch.
+   */
+  uint32_t count;
+  /**
+   * Each problem's best value (+inf for a problem not started).
+   */
+  double *best_value;
+  /**
+   * Generations each problem ran after its initial population.
+   */
+  uint64_t *generations;
+  /**
+   * Each problem's `MetaoptBatchDeStopReason`.
+   */
+  int32_t *stop_reason;
+  /**
+   * Wall time of the call in seconds (0 for `metaopt_batch_de_results`).
+   */
+  double seconds;
+  /**
+   * The `MetaoptPrecision` used: 1 single or 2 double.
+   */
+  int32_t precision;
+  /**
+   * 1: the device keeps the populations in local memory, 0: in global memory, -1: the CPU
+   * backend.
+   */
+  int32_t local_memory;
+  /**
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the state so far) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptBatchDeRunResult;
 
 /**
  * One OpenCL device, as `metaopt_device_info` fills it. The strings are owned by the caller:
@@ -2073,6 +2292,90 @@ struct MetaoptStringResult metaopt_de_info(const struct MetaoptDeInstance *h);
  * handles are errors).
  */
 void metaopt_de_free(struct MetaoptDeInstance *h);
+
+/**
+ * A problem with the library's defaults (50 members, F 0.5, CR 0.9, `DE/rand/1`, `sat`, seed 1,
+ * 1000 generations, no target) and no function, dimensions or bounds yet.
+ */
+struct MetaoptBatchDeProblem metaopt_batch_de_default_problem(void);
+
+/**
+ * The device in use, automatic precision, 100 generations per launch, automatic placement.
+ */
+struct MetaoptBatchDeOptions metaopt_batch_de_default_options(void);
+
+/**
+ * No time limit and no token: a run goes on until every problem reached its target or budget.
+ */
+struct MetaoptBatchDeStop metaopt_batch_de_default_stop(void);
+
+/**
+ * Creates a batch of `count` (at least 1) problems from `problems` (each validated; an error
+ * names the field and the problem's index) with `options` (NULL:
+ * `metaopt_batch_de_default_options()`): on a device, builds the program (one per set of
+ * functions and precision) and the buffers. Nothing runs until `metaopt_batch_de_run`.
+ *
+ * # Safety
+ * `problems` must be NULL or hold `count` specs whose pointers are as documented on
+ * `MetaoptBatchDeProblem`; `options` NULL or valid.
+ */
+struct MetaoptBatchDeCreateResult metaopt_batch_de_create(const struct MetaoptBatchDeProblem *problems,
+                                                          uint32_t count,
+                                                          const struct MetaoptBatchDeOptions *options);
+
+/**
+ * Runs every problem until its target or budget, the time limit of `stop` or its token (NULL
+ * `stop`: `metaopt_batch_de_default_stop()`); may be called again to go on. A stopped call is
+ * `METAOPT_INTERRUPTED` with the results so far. Free the result with
+ * `metaopt_batch_de_free_run_result`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors); `stop` NULL or valid.
+ */
+struct MetaoptBatchDeRunResult metaopt_batch_de_run(struct MetaoptBatchDeInstance *h,
+                                                    const struct MetaoptBatchDeStop *stop);
+
+/**
+ * The per-problem results as they stand, without running (`seconds` 0, never
+ * `METAOPT_INTERRUPTED`). Free with `metaopt_batch_de_free_run_result`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptBatchDeRunResult metaopt_batch_de_results(struct MetaoptBatchDeInstance *h);
+
+/**
+ * Copies the best vector of problem `problem` (its `dims` values) into `out`, which holds
+ * `out_length` values (at least the problem's dims). The result is the problem's dims; `out`
+ * NULL with `out_length` 0 only asks for them. A problem not started yet is
+ * `METAOPT_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks; `out` NULL or valid for
+ * writes of `out_length` doubles.
+ */
+struct MetaoptInt32Result metaopt_batch_de_best(struct MetaoptBatchDeInstance *h,
+                                                uint32_t problem,
+                                                double *out,
+                                                uint32_t out_length);
+
+/**
+ * Frees the arrays and the message of a `MetaoptBatchDeRunResult` and sets them to NULL (a
+ * second call is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_batch_de_run` or `metaopt_batch_de_results`.
+ */
+void metaopt_batch_de_free_run_result(struct MetaoptBatchDeRunResult *r);
+
+/**
+ * Releases a batch and its device buffers; NULL and already freed handles are ignored.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks.
+ */
+void metaopt_batch_de_free(struct MetaoptBatchDeInstance *h);
 
 /**
  * 1 while the device memory space is usable; 0 after a device failure that may have invalidated

@@ -76,8 +76,8 @@ impl BackendArgs {
 /// OpenCL source with its `data` buffer, and the search interval.
 #[derive(Args)]
 pub struct ObjectiveArgs {
-    /// A catalogue function (`metaopt functions` lists them)
-    #[arg(long, value_name = "NAME", required_unless_present = "source", conflicts_with = "source")]
+    /// A catalogue function (`metaopt functions` lists them); this or --source is required
+    #[arg(long, value_name = "NAME", conflicts_with = "source")]
     pub function: Option<String>,
     /// A user objective: OpenCL C defining `FP objective(__global const FP *x, uint dims,
     /// uint stride, __global const void *data)`

@@ -151,6 +151,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Sat(a)) => bench::sat::run(&a),
         Command::Bench(BenchCommand::SatSolve(a)) => bench::sat_solve::run(&a),
         Command::Bench(BenchCommand::De(a)) => bench::de::throughput(&a),
+        Command::Bench(BenchCommand::Bde(a)) => bench::bde::run(&a),
         Command::Bench(BenchCommand::Qiga(a)) => bench::qiga::run(&a),
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
     };

@@ -15,6 +15,7 @@
  *   mex_hc12.c       general HC12 (thesis Table 1): params, run, func-data, kernel-verbose,
  *                    profiler-on, profiler-output
  *   mex_sat.c        SAT: sat-parse, sat-clauses, sat-evaluate, sat-solve
+ *   mex_bde.c        batched DE: bde-run
  *   mex_de.c         island DE (thesis 5.2.1): de-params, de-init, de-iteration, de-run,
  *                    de-bests, de-best, de-x, de-func-data
  *   mex_cancel.c     Ctrl-C during long library calls: the worker thread, the stop token,
@@ -332,6 +333,9 @@ void mode_knapsack_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
 void mode_knapsack_optimum(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_knapsack_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+
+/* batched DE (mex_bde.c) */
+void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_de.c */
 void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

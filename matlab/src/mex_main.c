@@ -23,6 +23,7 @@
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
  *   knapsack,     knapsack-file, knapsack-arrays, knapsack-generate, knapsack-data,
  *   QIGA          knapsack-optimum, knapsack-evaluate, qiga-run, info, free     (mex_qiga.c)
+ *   batched DE    bde-run (problems struct array, [opts])                       (mex_bde.c)
  *   shared        live (the live instances), options (option names: the alias table of
  *                 mex_args.c)
  *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
@@ -225,6 +226,7 @@ static const struct {
     {"knapsack-optimum", mode_knapsack_optimum, 1, 1, "instance"},
     {"knapsack-evaluate", mode_knapsack_evaluate, 1, 2, "instance, bits"},
     {"qiga-run", mode_qiga_run, 1, 2, "instance, opts"},
+    {"bde-run", mode_bde_run, 1, 2, "problems, opts"},
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
     {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
     {"de-iteration", mode_de_iteration, 1, 1, "instance"},

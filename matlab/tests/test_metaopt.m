@@ -433,6 +433,43 @@ clear qg qa
 metaopt_free(k);
 check(strcmp(error_id(@() metaopt_qiga_run(k)), 'metaopt:freedHandle'), 'qiga-run on a freed instance');
 
+% --- batched DE: many problems in one batch ('bde-run', metaopt.BatchDE) ---
+bp = struct('function', {'F1', 'F6', 'CEC07t'}, 'dims', {6, 3, 10}, 'lower', {-5.12, [-5.12 -5 -4], -100}, ...
+            'upper', {5.12, 5.12, 100}, 'members', {24, 12, 20}, 'generations', {3000, 40, 15}, ...
+            'target', {1e-10, [], []}, 'mutation', {'DE/rand/1', 'DE/best/1', 'DE/rand/1'}, ...
+            'bounds', {'sat', 'mir', 'sat'}, 'seed', {5, 1, 77});
+bc = metaopt_mex('bde-run', bp, struct('cpu', true));
+check(isequal(size(bc.bestValue), [3 1]) && iscell(bc.best) && isequal(cellfun(@numel, bc.best)', [6 3 10]), 'bde-run: the result''s shape');
+check(bc.bestValue(1) <= 1e-10 && strcmp(bc.stopReason{1}, 'target') && bc.generations(1) < 3000, 'bde-run: sphere reaches its target');
+check(abs(sum(bc.best{1} .^ 2) - bc.bestValue(1)) < 1e-15, 'bde-run: the best vector is worth its value');
+check(isequal(bc.generations(2:3)', [40 15]) && all(strcmp(bc.stopReason(2:3), 'budget')), 'bde-run: budgets');
+check(bc.best{2}(2) <= 5 && bc.best{2}(3) <= 4 && all(bc.best{2} >= -5.12), 'bde-run: per-dimension bounds hold');
+check(strcmp(bc.precision, 'double'), 'bde-run: the CPU backend computes in double');
+bd = metaopt_mex('bde-run', bp, struct('precision', 'double', 'generationsPerLaunch', 7));
+check(all(abs(bd.bestValue - bc.bestValue) <= 1e-12 * max(abs(bc.bestValue), 1e-300) | ...
+          (abs(bd.bestValue) < 1e-12 & abs(bc.bestValue) < 1e-12)) && isequal(bd.generations, bc.generations), ...
+      'bde-run: the device equals the CPU backend in double');
+b = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 40, 'count', 3);
+r3 = b.run('cpu', true);
+r1 = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 42).run('cpu', true);
+check(b.count() == 3 && r1.bestValue == r3.bestValue(3) && isequal(r1.best{1}, r3.best{3}), ...
+      'metaopt.BatchDE: a scalar seed S gives problem i the seed S + i - 1, independent of the batch');
+rt = metaopt.BatchDE('F1', 5, -5, 5, 'generations', 1e9).run('cpu', true, 'timeLimit', 0.3);
+check(strcmp(rt.stopReason{1}, 'timeLimit') && rt.generations(1) > 0, 'bde-run: a time limit');
+check(strcmp(error_id(@() metaopt_mex('bde-run', struct('function', 'F1', 'dims', 2, 'lower', -1, 'upper', 1, 'colour', 3))), ...
+             'metaopt:badOption') && ~isempty(strfind(LAST_MESSAGE, 'colour')), 'bde-run: an unknown field');
+check(strcmp(error_id(@() metaopt_mex('bde-run', struct('function', 'F1', 'dims', 2, 'lower', NaN, 'upper', 1))), ...
+             'metaopt:badArgument') && ~isempty(strfind(LAST_MESSAGE, 'problems(1).lower')), 'bde-run: NaN bounds named');
+check(strcmp(error_id(@() metaopt_mex('bde-run', struct('function', {'F1', 'F1'}, 'dims', 2, 'lower', -1, 'upper', 1, ...
+                                                        'cr', {0.5, 1.5}))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'problem 1')) && ~isempty(strfind(LAST_MESSAGE, 'cr')), 'bde-run: a bad CR names the problem');
+check(strcmp(error_id(@() metaopt_mex('bde-run', struct('function', 'F1', 'lower', -1, 'upper', 1))), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'dims')), 'bde-run: a missing dims');
+check(strcmp(error_id(@() metaopt_mex('bde-run', 3)), 'metaopt:badArgument'), 'bde-run: problems must be a struct array');
+check(strcmp(error_id(@() metaopt_mex('bde-run', bp, struct('placement', 'far'))), 'metaopt:badOption'), 'bde-run: a bad placement');
+check(strcmp(error_id(@() metaopt.BatchDE('F1', [2 3], -1, 1, 'members', [10 20 30])), 'metaopt:badArgument'), ...
+      'metaopt.BatchDE: per-problem lengths must agree');
+
 % --- forged, edited, foreign and freed instances: clear errors, never a crash ---
 q = metaopt_qap_params(2, int64(DF));
 check(strcmp(error_id(@() metaopt_qap_run(uint8(zeros(1, 32)))), 'metaopt:badHandle'), 'zeros: no magic');

@@ -19,7 +19,8 @@ Classes (each owns a library handle: free it with ``free()``, a ``with`` block, 
 collected): ``HC12QAP`` (QAP, the thesis's class, with ``solve_ts``: the robust tabu search),
 ``HC12`` (general HC12, with catalogue, OpenCL C or Python objectives), ``IslandDE`` (island
 differential evolution, the thesis's ``DEMultiPop``, with the same objectives), ``SAT`` and
-``Knapsack`` (0/1 knapsack instances, solved by ``QIGA``: many quantum-inspired GA populations).
+``Knapsack`` (0/1 knapsack instances, solved by ``QIGA``: many quantum-inspired GA populations),
+``BatchDE`` (many independent DE problems in one batch, per-problem settings as NumPy arrays).
 
 Precision (DE, HC12): ``precision="auto"`` by default: the library computes in double where the
 device has fp64 (``devices()`` reports ``fp64``) and on the CPU backend, else in single;
@@ -38,7 +39,7 @@ one at a time. A Python objective must not call its own instance (``free`` inclu
 ``MetaoptError`` with code ``ErrorCode.BUSY``.
 """
 
-from . import knapsack, qap, qiga, sat
+from . import batch_de, knapsack, qap, qiga, sat
 from ._errors import ErrorCode, MetaoptError
 from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path
@@ -70,6 +71,7 @@ from .qap import (
 from .sat import SAT, SATResult, read_dimacs, unsatisfied_clauses
 from .knapsack import Knapsack, KnapsackEvaluation, KnapsackOptimum
 from .qiga import QIGA, QIGAResult, QIGAStats
+from .batch_de import BatchDE, BatchDEResult
 
 __version__ = "0.1.0"
 
@@ -84,4 +86,5 @@ __all__ = [
     "HC12QAP", "QAPRun", "QAPSolution", "QAPTsSolution", "qap_solve", "df_from_ab", "qap_cost", "read_qaplib", "read_solution",
     "SAT", "SATResult", "read_dimacs", "unsatisfied_clauses",
     "knapsack", "qiga", "Knapsack", "KnapsackOptimum", "KnapsackEvaluation", "QIGA", "QIGAResult", "QIGAStats",
+    "batch_de", "BatchDE", "BatchDEResult",
 ]

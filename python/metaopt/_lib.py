@@ -64,12 +64,67 @@ class MetaoptKnapsack(Structure):
     """Opaque 0/1 knapsack instance (``metaopt_knapsack_from_file``)."""
 
 
+class MetaoptBatchDeInstance(Structure):
+    """Opaque batch of DE problems (``metaopt_batch_de_create``)."""
+
+
 MetaoptQapInstance_p = POINTER(MetaoptQapInstance)
 MetaoptHc12Instance_p = POINTER(MetaoptHc12Instance)
 MetaoptSatInstance_p = POINTER(MetaoptSatInstance)
 MetaoptDeInstance_p = POINTER(MetaoptDeInstance)
 MetaoptStopToken_p = POINTER(MetaoptStopToken)
 MetaoptKnapsack_p = POINTER(MetaoptKnapsack)
+MetaoptBatchDeInstance_p = POINTER(MetaoptBatchDeInstance)
+
+
+# --- batched DE structs ---------------------------------------------------------------------
+class MetaoptBatchDeProblem(Structure):
+    _fields_ = [
+        ("function", c_char_p),
+        ("source", c_char_p),
+        ("data", c_void_p),
+        ("data_bytes", c_uint64),
+        ("dims", c_uint32),
+        ("lower", POINTER(c_double)),
+        ("lower_length", c_uint32),
+        ("upper", POINTER(c_double)),
+        ("upper_length", c_uint32),
+        ("members", c_uint32),
+        ("f", c_double),
+        ("cr", c_double),
+        ("mutation", c_char_p),
+        ("bounds", c_char_p),
+        ("seed", c_uint64),
+        ("max_generations", c_uint64),
+        ("has_target", c_uint8),
+        ("target", c_double),
+    ]
+
+
+class MetaoptBatchDeOptions(Structure):
+    _fields_ = [("backend", c_int32), ("precision", c_int32), ("generations_per_launch", c_uint32), ("placement", c_int32)]
+
+
+class MetaoptBatchDeStop(Structure):
+    _fields_ = [("time_limit", c_double), ("stop_token", MetaoptStopToken_p)]
+
+
+class MetaoptBatchDeCreateResult(Structure):
+    _fields_ = [("error_code", c_int32), ("error_message", c_char_ptr), ("instance", MetaoptBatchDeInstance_p)]
+
+
+class MetaoptBatchDeRunResult(Structure):
+    _fields_ = [
+        ("count", c_uint32),
+        ("best_value", POINTER(c_double)),
+        ("generations", POINTER(c_uint64)),
+        ("stop_reason", POINTER(c_int32)),
+        ("seconds", c_double),
+        ("precision", c_int32),
+        ("local_memory", c_int32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
 
 
 # --- structs, in the order of the header ----------------------------------------------------
@@ -500,6 +555,11 @@ class MetaoptQigaRunResult(Structure):
 STRUCTS = {
     cls.__name__: cls
     for cls in (
+        MetaoptBatchDeProblem,
+        MetaoptBatchDeOptions,
+        MetaoptBatchDeStop,
+        MetaoptBatchDeCreateResult,
+        MetaoptBatchDeRunResult,
         MetaoptDeOptions,
         MetaoptDeStop,
         MetaoptDeCreateResult,
@@ -666,6 +726,17 @@ _SIGNATURES = {
     "metaopt_qiga_default_options": (MetaoptQigaOptions, []),
     "metaopt_qiga_run": (MetaoptQigaRunResult, [MetaoptKnapsack_p, POINTER(MetaoptQigaOptions)]),
     "metaopt_qiga_free_run_result": (None, [POINTER(MetaoptQigaRunResult)]),
+    # batched DE
+    "metaopt_batch_de_default_problem": (MetaoptBatchDeProblem, []),
+    "metaopt_batch_de_default_options": (MetaoptBatchDeOptions, []),
+    "metaopt_batch_de_default_stop": (MetaoptBatchDeStop, []),
+    "metaopt_batch_de_create": (MetaoptBatchDeCreateResult, [POINTER(MetaoptBatchDeProblem), c_uint32,
+                                                            POINTER(MetaoptBatchDeOptions)]),
+    "metaopt_batch_de_run": (MetaoptBatchDeRunResult, [MetaoptBatchDeInstance_p, POINTER(MetaoptBatchDeStop)]),
+    "metaopt_batch_de_results": (MetaoptBatchDeRunResult, [MetaoptBatchDeInstance_p]),
+    "metaopt_batch_de_best": (MetaoptInt32Result, [MetaoptBatchDeInstance_p, c_uint32, POINTER(c_double), c_uint32]),
+    "metaopt_batch_de_free_run_result": (None, [POINTER(MetaoptBatchDeRunResult)]),
+    "metaopt_batch_de_free": (None, [MetaoptBatchDeInstance_p]),
     # version (metaopt_version's string is static: not freed)
     "metaopt_version": (c_char_p, []),
     "metaopt_version_major": (c_int32, []),

@@ -90,6 +90,19 @@ CHILD = {
             assert r.population.size > 0 and r.best_bits.shape == (r.population.size, 250)
             print("STATE", r.population.size, flush=True)
     """,
+    "batch_de": """
+        metaopt.batch_de.run("F6", 10, -5.12, 5.12, members=32, generations=2, problems=64)  # builds the kernels
+        print("READY", flush=True)
+        try:
+            with metaopt.BatchDE("F6", 10, -5.12, 5.12, members=32, generations=10**12, problems=64,
+                                 generations_per_launch=20) as b:
+                b.run()
+        except metaopt.Interrupted as e:
+            r = e.result
+            print("CAUGHT", r.best_values.min(), r.stop[0], flush=True)
+            assert all(s == "interrupted" for s in r.stop) and np.all(r.generations > 0) and len(r.best) == 64
+            print("STATE", int(r.generations[0]), flush=True)
+    """,
     "minimize": """
         metaopt.minimize("F1", [(-100, 100)] * 20, maxiter=2, popsize=50)  # builds the kernels
         print("READY", flush=True)
@@ -149,7 +162,7 @@ def test_ctrl_c_stops_a_long_call_within_a_second_with_the_best_so_far(case):
     assert seconds < 1.0, f"{case}: KeyboardInterrupt came {seconds:.2f} s after SIGINT\n{out}"
 
 
-@pytest.mark.parametrize("case", ["hc12", "qap_hc12", "sat", "qiga", "minimize"])
+@pytest.mark.parametrize("case", ["hc12", "qap_hc12", "sat", "qiga", "batch_de", "minimize"])
 def test_ctrl_c_stops_the_other_long_calls(case):
     seconds, (value, stop), out = run_child(case, delay=0.5)
     assert stop == "interrupted" and math.isfinite(float(value)), out

@@ -45,3 +45,10 @@ def test_the_readme_qap_tabu_search_example_runs():
     assert "metaopt.qap_solve" in code and "assert" in code
     out = run_example(code)
     assert "had12 tabu search: 1652 gap 0.0" in out and "nug12 tabu search: 578 bks 578" in out, out
+
+
+def test_the_readme_batched_de_example_runs():
+    code = readme_example("python-bde-example")
+    assert "metaopt.BatchDE" in code and "assert" in code
+    out = run_example(code)
+    assert "batch:" in out and "target" in out, out

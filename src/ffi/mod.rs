@@ -4,7 +4,7 @@
 //! Layout: `boundary.rs` (the one panic boundary and the checks of the caller's pointers),
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
-//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`), `device.rs` and `version.rs`.
+//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`), `device.rs` and `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
 //! types `Metaopt<Noun><What>` (`MetaoptQapInstance`, `MetaoptQapRunResult`). The names of
@@ -30,6 +30,7 @@
 
 pub(crate) mod boundary;
 mod de;
+mod de_batch;
 mod device;
 mod error;
 pub(crate) mod handle;
@@ -44,6 +45,7 @@ mod sat;
 mod version;
 
 pub use de::*;
+pub use de_batch::*;
 pub use device::*;
 pub use error::*;
 pub use hc12::*;

@@ -1963,6 +1963,161 @@ static void knapsack_args(void) {
     knap_with(k, "freed handle", METAOPT_ERR_INVALID_ARGUMENT);
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* batched DE: specs with every field hostile, calls on NULL, freed and wrong-kind handles */
+
+static const double g_bde_lo[1] = {-5.0}, g_bde_hi[1] = {5.0};
+
+static MetaoptBatchDeProblem tiny_bde(void) {
+    MetaoptBatchDeProblem p = metaopt_batch_de_default_problem();
+    p.function = "F1";
+    p.dims = 3;
+    p.lower = g_bde_lo;
+    p.lower_length = 1;
+    p.upper = g_bde_hi;
+    p.upper_length = 1;
+    p.members = 8;
+    p.max_generations = 5;
+    return p;
+}
+
+static MetaoptBatchDeOptions cpu_bde(void) {
+    MetaoptBatchDeOptions o = metaopt_batch_de_default_options();
+    o.backend = METAOPT_BACKEND_CPU;
+    return o;
+}
+
+#define BDE_CREATE(label, specs, count, opts, expect) \
+    do { \
+        begin(label); \
+        MetaoptBatchDeCreateResult r_ = metaopt_batch_de_create(specs, count, opts); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.instance != NULL)) fail(label, "instance and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_batch_de_free(r_.instance); \
+    } while (0)
+
+/* every batched DE function that takes a handle, with handle h */
+static void bde_with(void *h, const char *what, int expect) {
+    char label[160];
+    double out[8];
+    snprintf(label, sizeof label, "metaopt_batch_de_run/%s", what);
+    OWNED(label, MetaoptBatchDeRunResult, metaopt_batch_de_run(h, NULL), metaopt_batch_de_free_run_result, expect);
+    snprintf(label, sizeof label, "metaopt_batch_de_results/%s", what);
+    OWNED(label, MetaoptBatchDeRunResult, metaopt_batch_de_results(h), metaopt_batch_de_free_run_result, expect);
+    snprintf(label, sizeof label, "metaopt_batch_de_best/%s", what);
+    begin(label);
+    MetaoptInt32Result r = metaopt_batch_de_best(h, 0, out, 8);
+    end();
+    check(label, r.error_code, r.error_message, expect);
+}
+
+static void batch_de_args(void) {
+    VOID("metaopt_batch_de_default_problem/value", (void)metaopt_batch_de_default_problem());
+    VOID("metaopt_batch_de_default_stop/value", (void)metaopt_batch_de_default_stop());
+    VOID("metaopt_batch_de_default_options/value", (void)metaopt_batch_de_default_options());
+    MetaoptBatchDeOptions cpu = cpu_bde();
+    MetaoptBatchDeProblem good[2] = {tiny_bde(), tiny_bde()};
+    BDE_CREATE("metaopt_batch_de_create/NULL problems", NULL, 1, &cpu, METAOPT_ERR_NULL_POINTER);
+    BDE_CREATE("metaopt_batch_de_create/count 0", good, 0, &cpu, METAOPT_ERR_INVALID_ARGUMENT);
+    BDE_CREATE("metaopt_batch_de_create/two problems", good, 2, &cpu, 0);
+    static const double nan1[1] = {NAN}, inf1[1] = {INFINITY};
+    MetaoptBatchDeProblem bp[22];
+    for (int i = 0; i < 22; i++) bp[i] = tiny_bde();
+    bp[0].function = NULL;
+    bp[1].source = "FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return x[0]; }";
+    bp[2].lower = NULL;
+    bp[3].lower_length = 0;
+    bp[4].upper_length = 7;
+    bp[5].lower = nan1;
+    bp[6].upper = inf1;
+    bp[7].lower = g_bde_hi, bp[7].upper = g_bde_lo;
+    bp[8].function = g_bad_utf8[0];
+    bp[9].function = "nope";
+    bp[10].mutation = "DE/worst/9";
+    bp[11].bounds = g_bad_utf8[1];
+    bp[12].members = 0;
+    bp[13].members = UINT32_MAX;
+    bp[14].dims = 0;
+    bp[15].dims = UINT32_MAX;
+    bp[16].f = NAN;
+    bp[17].cr = -0.5;
+    bp[18].has_target = 1, bp[18].target = NAN;
+    bp[19].has_target = 9;
+    bp[20].function = NULL, bp[20].source = "x", bp[20].data = NULL, bp[20].data_bytes = 16;
+    bp[21].function = g_long;
+    for (int i = 0; i < 22; i++) {
+        MetaoptBatchDeProblem two[2] = {tiny_bde(), bp[i]};
+        BDE_CREATE("metaopt_batch_de_create/hostile spec", two, 2, &cpu, ERR);
+    }
+    MetaoptBatchDeOptions bo[5];
+    for (int i = 0; i < 5; i++) bo[i] = cpu_bde();
+    bo[0].backend = 7;
+    bo[1].precision = -3;
+    bo[2].placement = 3;
+    bo[3].generations_per_launch = 0;
+    bo[4].backend = METAOPT_BACKEND_DEVICE, bo[4].precision = 1, bo[4].placement = 2;
+    for (int i = 0; i < 4; i++) BDE_CREATE("metaopt_batch_de_create/hostile options", good, 2, &bo[i], METAOPT_ERR_INVALID_ARGUMENT);
+    if (!g_valgrind) BDE_CREATE("metaopt_batch_de_create/device", good, 2, &bo[4], ANY);
+
+    MetaoptBatchDeCreateResult c = metaopt_batch_de_create(good, 2, &cpu);
+    require(c.error_code == 0, "metaopt_batch_de_create");
+    MetaoptBatchDeInstance *h = c.instance;
+    double out[8];
+    begin("metaopt_batch_de_best/before a run");
+    MetaoptInt32Result r = metaopt_batch_de_best(h, 0, out, 8);
+    end();
+    check("metaopt_batch_de_best/before a run", r.error_code, r.error_message, METAOPT_ERR_INVALID_ARGUMENT);
+    MetaoptBatchDeStop st[5];
+    int se[5] = {ERR, ERR, ERR, ERR, METAOPT_INTERRUPTED};
+    for (int i = 0; i < 5; i++) st[i] = metaopt_batch_de_default_stop();
+    st[0].time_limit = NAN;
+    st[1].time_limit = -1;
+    st[2].time_limit = INFINITY;
+    st[3].stop_token = (const MetaoptStopToken *)h;
+    MetaoptStopToken *req = requested_token();
+    st[4].stop_token = req;
+    for (int i = 0; i < 5; i++)
+        OWNED("metaopt_batch_de_run/hostile stop", MetaoptBatchDeRunResult, metaopt_batch_de_run(h, &st[i]),
+              metaopt_batch_de_free_run_result, se[i]);
+    metaopt_stop_token_free(req);
+    bde_with(h, "live handle", 0);
+    uint32_t probs[3] = {2, 1000, UINT32_MAX};
+    for (int i = 0; i < 3; i++) {
+        begin("metaopt_batch_de_best/problem out of range");
+        r = metaopt_batch_de_best(h, probs[i], out, 8);
+        end();
+        check("metaopt_batch_de_best/problem out of range", r.error_code, r.error_message, METAOPT_ERR_INVALID_ARGUMENT);
+    }
+    begin("metaopt_batch_de_best/short buffer");
+    r = metaopt_batch_de_best(h, 1, out, 2);
+    end();
+    check("metaopt_batch_de_best/short buffer", r.error_code, r.error_message, METAOPT_ERR_INVALID_ARGUMENT);
+    begin("metaopt_batch_de_best/NULL out");
+    r = metaopt_batch_de_best(h, 1, NULL, 3);
+    end();
+    check("metaopt_batch_de_best/NULL out", r.error_code, r.error_message, METAOPT_ERR_NULL_POINTER);
+    begin("metaopt_batch_de_best/dims query");
+    r = metaopt_batch_de_best(h, 1, NULL, 0);
+    end();
+    if (check("metaopt_batch_de_best/dims query", r.error_code, r.error_message, 0) == 0 && r.result != 3)
+        fail("metaopt_batch_de_best/dims query", "dims %d, expected 3", NULL, r.result);
+    VOID("metaopt_batch_de_free_run_result/NULL", metaopt_batch_de_free_run_result(NULL));
+    MetaoptBatchDeRunResult zr;
+    memset(&zr, 0, sizeof zr);
+    VOID("metaopt_batch_de_free_run_result/zeroed", metaopt_batch_de_free_run_result(&zr));
+    /* wrong-kind handles both ways */
+    MetaoptStopToken *tok = metaopt_stop_token_create();
+    bde_with(tok, "a token", METAOPT_ERR_INVALID_ARGUMENT);
+    metaopt_stop_token_free(tok);
+    bde_with(NULL, "NULL", METAOPT_ERR_NULL_POINTER);
+    metaopt_batch_de_free(h);
+    VOID("metaopt_batch_de_free/double free", metaopt_batch_de_free(h));
+    VOID("metaopt_batch_de_free/NULL", metaopt_batch_de_free(NULL));
+    bde_with(h, "freed handle", METAOPT_ERR_INVALID_ARGUMENT);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
@@ -2001,6 +2156,7 @@ int main(int argc, char **argv) {
     qap_args();
     sat_args();
     knapsack_args();
+    batch_de_args();
     if (!only) {
         tokens_and_concurrency();
         /* the device layer reset under live handles: they keep their contexts */

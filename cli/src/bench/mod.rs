@@ -1,6 +1,7 @@
 //! `metaopt bench ...`: the benchmark drivers, one module per benchmark (throughput
 //! measurements and the thesis's tables, not tests), each ending in a CSV table on stdout.
 
+pub mod bde;
 pub mod de;
 pub mod functions;
 pub mod qap;
@@ -36,6 +37,9 @@ pub enum BenchCommand {
     Qiga(qiga::BenchQigaArgs),
     /// Island DE: generations and evaluations per second on the device and the CPU backend
     De(de::BenchDeArgs),
+    /// Batched DE: generations and evaluations per second of B problems in one batch, beside
+    /// the island DE with B islands (fused and per-phase) with --compare island
+    Bde(bde::BenchBdeArgs),
     /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t
     DeDigits(de::BenchDigitsArgs),
 }

@@ -14,6 +14,8 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod batch;
+
 /// Generations when no stop condition is given.
 const DEFAULT_GENERATIONS: u64 = 1000;
 
@@ -45,8 +47,25 @@ pub struct DeArgs {
     #[command(flatten)]
     objective: ObjectiveArgs,
     /// Dimensions Nn
-    #[arg(long, value_name = "D")]
-    dims: u32,
+    #[arg(long, value_name = "D", required_unless_present = "batch")]
+    dims: Option<u32>,
+    /// Batched DE: the problems of a JSON file, an array of objects with the keys function (or
+    /// source and data: file paths relative to the JSON file), dims, lower, upper (a number or
+    /// one per dimension), members, f, cr, mutation, bounds, seed, generations, target; all
+    /// but function and dims optional. Runs them in one batch and prints one row per problem
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = BATCH_CONFLICTS)]
+    batch: Option<PathBuf>,
+    /// Batched DE: B independent problems made from these flags (--function, --dims, --lower,
+    /// --upper, --members, --mutation, --bounds, --F-min/--F-max/--F-mode as over islands, --CR,
+    /// --max-generations, --target), problem i with seed S + i (--seed, default 1)
+    #[arg(long, value_name = "B", conflicts_with_all = BATCH_CONFLICTS, value_parser = clap::value_parser!(u32).range(1..))]
+    problems: Option<u32>,
+    /// Batched DE: generations per kernel launch
+    #[arg(long, value_name = "K", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    generations_per_launch: u32,
+    /// Batched DE: where the device keeps the populations (auto, local, global)
+    #[arg(long, value_name = "WHERE", default_value = "auto")]
+    placement: String,
     /// Populations (islands) Np
     #[arg(long, default_value_t = 32, value_name = "NP")]
     islands: u32,
@@ -110,6 +129,7 @@ pub struct DeArgs {
     #[arg(long, value_name = "FILE.png")]
     plot: Option<PathBuf>,
     /// Convergence history as CSV: generation, evaluations, seconds, best, q25, median, q75, worst
+    /// (with --batch or --problems: one row per problem)
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
 }
@@ -198,7 +218,14 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
     }
 }
 
+/// The island flags that the batched modes do not take.
+const BATCH_CONFLICTS: [&str; 8] = ["islands", "migration", "period", "shared_random", "unfused", "evaluations", "record_every", "plot"];
+
 pub fn run(a: &DeArgs) -> CliResult {
+    if a.batch.is_some() || a.problems.is_some() {
+        return batch::run(a);
+    }
+    let dims = a.dims.ok_or("--dims is required")?;
     let mutation = parse_mutation(&a.mutation)?;
     let bounds = parse_bounds(&a.bounds)?;
     let kind = parse_migration(&a.migration)?;
@@ -212,7 +239,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     let single = !precision.is_double();
     let obj = a.objective.resolve()?;
     if let Some(info) = obj.info {
-        info.check_dims(a.dims as usize).map_err(|e| flag_error("--dims", e))?;
+        info.check_dims(dims as usize).map_err(|e| flag_error("--dims", e))?;
     }
     let (objective, name, info) = (obj.objective, obj.name, obj.info);
     let (lo, hi) = a.objective.interval(info);
@@ -231,7 +258,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         shared_random: a.shared_random,
         fused: !a.unfused,
     };
-    let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, a.dims, lo, hi, BoundsCorrection::Cotn) };
+    let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
     let mut de = DeMultiPop::new(&params, backend).map_err(de_error)?;
     let time_limit = a.stop.time_limit();
@@ -278,14 +305,14 @@ pub fn run(a: &DeArgs) -> CliResult {
         write_history_csv(path, &r.history)?;
     }
     if let Some(path) = &a.plot {
-        let title = format!("{name}, D = {}: {} islands x {} members, {}, {}", a.dims, a.islands, a.members, mutation, a.bounds);
+        let title = format!("{name}, D = {}: {} islands x {} members, {}, {}", dims, a.islands, a.members, mutation, a.bounds);
         write_history_plot(path, &title, &r.history)?;
     }
-    let minimum = info.and_then(|i| i.minimum(a.dims as usize)).map(|m| m.value);
+    let minimum = info.and_then(|i| i.minimum(dims as usize)).map(|m| m.value);
     if a.json.json {
         return out::print_json(&DeJson {
             objective: name,
-            dims: a.dims,
+            dims,
             islands: a.islands,
             members: a.members,
             lower: cfg.lo.clone(),
@@ -315,7 +342,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             error: minimum.map(|m| r.value - m),
         });
     }
-    let mut t = format!("objective    {name} ({} dimensions, [{}, {}])\n", a.dims, out::float(lo), out::float(hi));
+    let mut t = format!("objective    {name} ({} dimensions, [{}, {}])\n", dims, out::float(lo), out::float(hi));
     t += &format!("device       {device}\n");
     t += &format!("precision    {precision}\n");
     t += &format!(

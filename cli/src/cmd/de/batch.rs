@@ -1,0 +1,370 @@
+//! `metaopt de --batch FILE.json` and `metaopt de --problems B`: the batched DE (issue 18,
+//! `metaopt::de::BatchDe`): many independent problems in one batch, one row per problem.
+
+use super::{de_error, DeArgs, DEFAULT_GENERATIONS};
+use crate::args::parse_numbers;
+use crate::out::{self, flag_error, CliResult, Failure};
+use metaopt::de::{BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, FMode, Placement};
+use metaopt::problem::functions;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::time::Instant;
+
+/// One problem of a `--batch` file; absent keys take `BatchProblem::new`'s defaults, and the
+/// bounds the function's domain.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProblemSpec {
+    function: Option<String>,
+    /// A user OpenCL source file (relative to the JSON file), instead of `function`.
+    source: Option<String>,
+    /// Raw bytes for the source's `data` argument (a file relative to the JSON file).
+    data: Option<String>,
+    dims: u32,
+    lower: Option<Bound>,
+    upper: Option<Bound>,
+    members: Option<u32>,
+    f: Option<f64>,
+    cr: Option<f64>,
+    mutation: Option<String>,
+    bounds: Option<String>,
+    seed: Option<u64>,
+    generations: Option<u64>,
+    target: Option<f64>,
+}
+
+/// A bound: one number for every dimension, or one per dimension.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Bound {
+    One(f64),
+    Each(Vec<f64>),
+}
+
+impl Bound {
+    fn values(self) -> Vec<f64> {
+        match self {
+            Bound::One(v) => vec![v],
+            Bound::Each(v) => v,
+        }
+    }
+}
+
+/// The name a problem's rows show.
+struct Named {
+    problem: BatchProblem,
+    name: String,
+}
+
+fn read_batch(path: &Path) -> CliResult<Vec<Named>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Failure(format!("--batch: cannot read {}: {e}", path.display())))?;
+    let specs: Vec<ProblemSpec> =
+        serde_json::from_str(&text).map_err(|e| Failure(format!("--batch: {}: {e} (expected a JSON array of problem objects)", path.display())))?;
+    if specs.is_empty() {
+        return Err(format!("--batch: {}: no problems", path.display()).into());
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    specs
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let at = |msg: String| Failure(format!("--batch: problem {i}: {msg}"));
+            let (function, name, domain) = match (s.function, s.source) {
+                (Some(f), None) => {
+                    let info = functions::lookup(&f).map_err(|e| at(e.to_string()))?;
+                    (BatchFunction::Name(f), info.name.to_string(), info.domain)
+                }
+                (None, Some(src)) => {
+                    let p = dir.join(&src);
+                    let code = std::fs::read_to_string(&p).map_err(|e| at(format!("source: cannot read {}: {e}", p.display())))?;
+                    let data = match &s.data {
+                        Some(d) => {
+                            let p = dir.join(d);
+                            std::fs::read(&p).map_err(|e| at(format!("data: cannot read {}: {e}", p.display())))?
+                        }
+                        None => Vec::new(),
+                    };
+                    (BatchFunction::source(code, data), src, (0.0, 1.0))
+                }
+                (Some(_), Some(_)) => return Err(at("give function or source, not both".into())),
+                (None, None) => return Err(at("give function (a catalogue name) or source (a file)".into())),
+            };
+            if s.data.is_some() && !matches!(function, BatchFunction::Source { .. }) {
+                return Err(at("data needs source".into()));
+            }
+            let mut p = BatchProblem::new(function, s.dims, domain.0, domain.1);
+            if let Some(l) = s.lower {
+                p.lower = l.values();
+            }
+            if let Some(u) = s.upper {
+                p.upper = u.values();
+            }
+            if let Some(m) = s.members {
+                p.members = m;
+            }
+            if let Some(f) = s.f {
+                p.f = f;
+            }
+            if let Some(cr) = s.cr {
+                p.cr = cr;
+            }
+            if let Some(m) = s.mutation {
+                p.mutation = m.parse().map_err(|e: metaopt::Error| at(e.to_string()))?;
+            }
+            if let Some(b) = s.bounds {
+                p.bounds = b.parse().map_err(|e: metaopt::Error| at(e.to_string()))?;
+            }
+            if let Some(seed) = s.seed {
+                p.seed = seed;
+            }
+            if let Some(g) = s.generations {
+                p.max_generations = g;
+            }
+            p.target = s.target;
+            Ok(Named { problem: p, name })
+        })
+        .collect()
+}
+
+/// `--problems B`: B problems from the island flags, problem i with seed S + i and F as island
+/// i would have it.
+fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
+    let dims = a.dims.ok_or("--dims is required with --problems")?;
+    let obj = a.objective.resolve()?;
+    if let Some(info) = obj.info {
+        info.check_dims(dims as usize).map_err(|e| flag_error("--dims", e))?;
+    }
+    let (lo, hi) = a.objective.interval(obj.info);
+    let function = match (&a.objective.function, &a.objective.source) {
+        (Some(f), _) => BatchFunction::Name(f.clone()),
+        _ => {
+            let code = std::fs::read_to_string(a.objective.source.as_ref().expect("resolved")).map_err(|e| Failure(format!("--source: {e}")))?;
+            let data = match &a.objective.data {
+                Some(d) => std::fs::read(d).map_err(|e| Failure(format!("--data: {e}")))?,
+                None => Vec::new(),
+            };
+            BatchFunction::source(code, data)
+        }
+    };
+    let mutation = crate::args::parse_mutation(&a.mutation)?;
+    let bounds = crate::args::parse_bounds(&a.bounds)?;
+    if bounds.len() != 1 {
+        return Err("--bounds: the batched DE takes one bound correction for all dimensions".into());
+    }
+    let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
+    let cr = parse_numbers("--CR", &a.cr)?;
+    if cr.len() != 1 && cr.len() != count as usize {
+        return Err(format!("--CR: {} values; expected 1 or one per problem ({count})", cr.len()).into());
+    }
+    let seed = a.seed.unwrap_or(1);
+    let generations = a.max_generations.max_generations.unwrap_or(DEFAULT_GENERATIONS);
+    Ok((0..count as usize)
+        .map(|i| {
+            let mut p = BatchProblem::new(function.clone(), dims, lo, hi);
+            p.members = a.members;
+            p.mutation = mutation;
+            p.bounds = bounds[0];
+            p.f = match f_mode {
+                FMode::Const => a.f_min,
+                _ if count == 1 => a.f_min,
+                _ => a.f_min + (a.f_max - a.f_min) * i as f64 / (count - 1) as f64,
+            };
+            p.cr = cr[if cr.len() == 1 { 0 } else { i }];
+            p.seed = seed.wrapping_add(i as u64);
+            p.max_generations = generations;
+            p.target = a.stop.target;
+            Named { problem: p, name: obj.name.clone() }
+        })
+        .collect())
+}
+
+/// A batch error with the flag or key names of the command line.
+fn batch_error(e: metaopt::Error, from_file: bool) -> Failure {
+    if from_file {
+        return Failure(format!("--batch: {e}"));
+    }
+    match e {
+        metaopt::Error::InvalidArgument { arg: "f", msg } => Failure(format!("--F-min/--F-max: {msg}")),
+        metaopt::Error::InvalidArgument { arg: "lower" | "upper" | "bounds", msg } => Failure(format!("--lower/--upper: {msg}")),
+        e => de_error(e),
+    }
+}
+
+pub fn stop_word(s: BatchStopReason) -> &'static str {
+    match s {
+        BatchStopReason::Running => "running",
+        BatchStopReason::Target => "target",
+        BatchStopReason::Budget => "budget",
+        BatchStopReason::TimeLimit => "time_limit",
+        BatchStopReason::Interrupted => "interrupted",
+    }
+}
+
+#[derive(Serialize)]
+struct Row<'a> {
+    problem: usize,
+    function: &'a str,
+    dims: u32,
+    members: u32,
+    f: f64,
+    cr: f64,
+    mutation: &'static str,
+    bounds: &'static str,
+    seed: u64,
+    best_value: f64,
+    best: &'a [f64],
+    generations: u64,
+    evaluations: u64,
+    stopped_by: &'static str,
+    minimum: Option<f64>,
+    error: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct BatchJson<'a> {
+    problems: usize,
+    backend: &'static str,
+    precision: &'static str,
+    placement: Option<&'static str>,
+    seconds: f64,
+    generations_per_second: f64,
+    evaluations_per_second: f64,
+    results: Vec<Row<'a>>,
+}
+
+pub fn run(a: &DeArgs) -> CliResult {
+    let from_file = a.batch.is_some();
+    let named = match (&a.batch, a.problems) {
+        (Some(p), _) => read_batch(p)?,
+        (None, Some(b)) => from_flags(a, b)?,
+        (None, None) => unreachable!("batch::run without --batch or --problems"),
+    };
+    let placement = match a.placement.to_ascii_lowercase().as_str() {
+        "auto" => Placement::Auto,
+        "local" => Placement::Local,
+        "global" => Placement::Global,
+        p => return Err(format!("--placement: `{p}`; expected auto, local or global").into()),
+    };
+    let backend = a.backend.backend()?;
+    let precision = if a.precision.single {
+        metaopt::Precision::Single
+    } else if a.precision.double {
+        metaopt::Precision::Double
+    } else {
+        metaopt::Precision::Auto
+    };
+    let problems: Vec<BatchProblem> = named.iter().map(|n| n.problem.clone()).collect();
+    let options = BatchOptions { precision, generations_per_launch: a.generations_per_launch, placement };
+    let mut de = BatchDe::new(problems, backend, options).map_err(|e| batch_error(e, from_file))?;
+    let single = !de.is_double();
+    let stop = BatchStop { time_limit: crate::time_left(a.stop.time_limit()), token: Some(crate::stop_token()) };
+    let bar = a.json.progress().then(out::spinner);
+    let t0 = Instant::now();
+    let results = de.run(&stop).map_err(|e| batch_error(e, from_file));
+    let seconds = t0.elapsed().as_secs_f64();
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let mut results: Vec<BatchResult> = results?;
+    for r in &mut results {
+        r.best_value = out::rounded(r.best_value, single);
+        for x in &mut r.best {
+            *x = out::rounded(*x, single);
+        }
+    }
+    let gens: u64 = results.iter().map(|r| r.generations).sum();
+    let evals: u64 = results.iter().zip(&named).map(|(r, n)| (r.generations + 1) * n.problem.members as u64).sum();
+    let rows: Vec<Row> = results
+        .iter()
+        .zip(&named)
+        .enumerate()
+        .map(|(i, (r, n))| {
+            let p = &n.problem;
+            let minimum = match &p.function {
+                BatchFunction::Name(f) => functions::lookup(f).ok().and_then(|info| info.minimum(p.dims as usize)).map(|m| m.value),
+                _ => None,
+            };
+            Row {
+                problem: i,
+                function: &n.name,
+                dims: p.dims,
+                members: p.members,
+                f: p.f,
+                cr: p.cr,
+                mutation: p.mutation.name(),
+                bounds: p.bounds.name(),
+                seed: p.seed,
+                best_value: r.best_value,
+                best: &r.best,
+                generations: r.generations,
+                evaluations: if r.best.is_empty() { 0 } else { (r.generations + 1) * p.members as u64 },
+                stopped_by: stop_word(r.stop),
+                minimum,
+                error: minimum.map(|m| r.best_value - m),
+            }
+        })
+        .collect();
+    if let Some(path) = &a.csv {
+        let header = ["problem", "function", "dims", "members", "f", "cr", "mutation", "bounds", "seed", "best_value", "generations", "stopped_by"];
+        let lines = rows.iter().map(|r| {
+            [
+                r.problem.to_string(),
+                r.function.to_string(),
+                r.dims.to_string(),
+                r.members.to_string(),
+                out::float(r.f),
+                out::float(r.cr),
+                r.mutation.to_string(),
+                r.bounds.to_string(),
+                r.seed.to_string(),
+                out::value(r.best_value, single),
+                r.generations.to_string(),
+                r.stopped_by.to_string(),
+            ]
+        });
+        out::write_csv_file(path, "--csv: ", &header, lines)?;
+    }
+    let placement_used = de.uses_local_memory().map(|l| if l { "local" } else { "global" });
+    let precision_name = if single { "single" } else { "double" };
+    if a.json.json {
+        return out::print_json(&BatchJson {
+            problems: rows.len(),
+            backend: a.backend.name(),
+            precision: precision_name,
+            placement: placement_used,
+            seconds,
+            generations_per_second: gens as f64 / seconds.max(1e-12),
+            evaluations_per_second: evals as f64 / seconds.max(1e-12),
+            results: rows,
+        });
+    }
+    let mut t = format!(
+        "batched DE   {} problems, {} backend{}, {precision_name} precision\n",
+        rows.len(),
+        a.backend.name(),
+        placement_used.map_or(String::new(), |p| format!(", populations in {p} memory")),
+    );
+    t += &format!(
+        "time         {seconds:.3} s, {} generations/s, {} evaluations/s\n",
+        out::rate(gens as f64 / seconds.max(1e-12)),
+        out::rate(evals as f64 / seconds.max(1e-12))
+    );
+    t += &format!("{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n", "problem", "function", "dims", "members", "mutation", "best value", "generations", "stopped by");
+    for r in &rows {
+        t += &format!(
+            "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n",
+            r.problem,
+            r.function,
+            r.dims,
+            r.members,
+            r.mutation,
+            out::value(r.best_value, single),
+            r.generations,
+            r.stopped_by
+        );
+    }
+    if let Some(p) = &a.csv {
+        t += &format!("results      {}\n", p.display());
+    }
+    out::print(&t)
+}

@@ -1,0 +1,234 @@
+/*
+ * mex_bde.c: the batched DE mode of the metaopt MEX gateway: 'bde-run' makes a batch of
+ * independent DE problems (metaopt_batch_de_create), runs it (metaopt_batch_de_run, Ctrl-C
+ * stops it) and frees it in one call.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mex_internal.h"
+
+/* The fields a problem may have (struct array elements); `CR` and `maxGenerations` are the
+ * aliases of `cr` and `generations`. */
+static const char *const PROBLEM_FIELDS[] = {"function", "source", "data", "dims", "lower", "upper", "members", "f", "F",
+                                             "cr", "CR", "mutation", "bounds", "seed", "generations", "maxGenerations",
+                                             "target", NULL};
+
+/* Field `name` of problem i (0-based), or NULL when absent or []. */
+static const mxArray *pfield(const mxArray *p, size_t i, const char *name) {
+    const mxArray *v = mxGetField(p, i, name);
+    return v && !mxIsEmpty(v) ? v : NULL;
+}
+
+/* The first present of two spellings of a field. */
+static const mxArray *pfield2(const mxArray *p, size_t i, const char *a, const char *b, char *what, size_t cap) {
+    const mxArray *v = pfield(p, i, a), *w = pfield(p, i, b);
+    if (v && w)
+        fail("badOption", "problems(%zu) sets both %s and %s; give one", i + 1, a, b);
+    snprintf(what, cap, "problems(%zu).%s", i + 1, w ? b : a);
+    return v ? v : w;
+}
+
+/* A bounds field: a scalar or one value per dimension (mx memory), its length in *n. */
+static double *bound_field(const mxArray *v, const char *what, uint32_t *n) {
+    size_t k;
+    double *d = real_vector(v, what, &k, 0);
+    for (size_t j = 0; j < k; ++j)
+        if (isnan(d[j]))
+            fail("badArgument", "%s(%zu) is NaN", what, j + 1);
+    *n = (uint32_t)k;
+    return d;
+}
+
+typedef struct {
+    MetaoptBatchDeInstance *h;
+    const MetaoptBatchDeStop *s;
+    MetaoptBatchDeRunResult r;
+} BdeCall;
+
+static void bde_body(void *arg) {
+    BdeCall *c = arg;
+    c->r = metaopt_batch_de_run(c->h, c->s);
+}
+
+static const char *bde_stop_name(int32_t s) {
+    switch (s) {
+    case METAOPT_BATCH_DE_STOP_RUNNING: return "running";
+    case METAOPT_BATCH_DE_STOP_TARGET: return "target";
+    case METAOPT_BATCH_DE_STOP_BUDGET: return "budget";
+    case METAOPT_BATCH_DE_STOP_TIME_LIMIT: return "timeLimit";
+    case METAOPT_BATCH_DE_STOP_INTERRUPTED: return "interrupted";
+    default: return "unknown";
+    }
+}
+
+/* 'bde-run', problems, [opts: cpu, precision ('single', 'double'), generationsPerLaunch,
+ * placement ('auto', 'local', 'global'), timeLimit]. problems: a struct array, one element per
+ * problem, with the fields function (a catalogue name; or source: OpenCL C text, and data: a
+ * numeric array passed as its bytes), dims, lower, upper (a scalar or one per dimension),
+ * members, f, cr, mutation, bounds, seed, generations, target (absent or []: the library's
+ * defaults: 50 members, F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no target).
+ * -> result struct: bestValue, generations (column vectors), stopReason (a column cell of
+ * 'target', 'budget' (its generations ran), 'timeLimit', 'interrupted', 'running'), best (a column cell of row
+ * vectors, each of its problem's dims), precision, seconds. */
+void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    const mxArray *p = arg(nrhs, prhs, 1, "problems");
+    if (!mxIsStruct(p))
+        fail("badArgument", "problems must be a struct array (one element per problem), got %s", array_kind(p));
+    size_t n = mxGetNumberOfElements(p);
+    if (n == 0 || n > 4294967295.0)
+        fail("badArgument", "problems is empty; give at least one problem");
+    for (int f = 0; f < mxGetNumberOfFields(p); ++f) {
+        const char *name = mxGetFieldNameByNumber(p, f);
+        int known = 0;
+        for (int k = 0; PROBLEM_FIELDS[k]; ++k)
+            known |= strcmp(name, PROBLEM_FIELDS[k]) == 0;
+        if (!known)
+            fail("badOption", "problems has the unknown field '%s'; the fields are function, source, data, dims, lower, "
+                 "upper, members, f, cr, mutation, bounds, seed, generations, target", name);
+    }
+    static const char *known[] = {"cpu", "precision", "generationsPerLaunch", "placement", "timeLimit", NULL};
+    const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
+    MetaoptBatchDeProblem *specs = mxCalloc(n, sizeof *specs);
+    char what[64];
+    for (size_t i = 0; i < n; ++i) {
+        MetaoptBatchDeProblem q = metaopt_batch_de_default_problem();
+        if ((v = pfield(p, i, "function"))) {
+            snprintf(what, sizeof what, "problems(%zu).function", i + 1);
+            q.function = string_arg(v, what);
+        }
+        if ((v = pfield(p, i, "source"))) {
+            snprintf(what, sizeof what, "problems(%zu).source", i + 1);
+            q.source = string_arg(v, what);
+        }
+        if ((v = pfield(p, i, "data"))) {
+            size_t bytes;
+            snprintf(what, sizeof what, "problems(%zu).data", i + 1);
+            q.data = data_bytes(v, what, &bytes);
+            q.data_bytes = bytes;
+        }
+        snprintf(what, sizeof what, "problems(%zu).dims", i + 1);
+        if (!(v = pfield(p, i, "dims")))
+            fail("badArgument", "%s is missing", what);
+        q.dims = (uint32_t)int_scalar(v, what, 1, 4294967295.0);
+        snprintf(what, sizeof what, "problems(%zu).lower", i + 1);
+        if (!(v = pfield(p, i, "lower")))
+            fail("badArgument", "%s is missing", what);
+        q.lower = bound_field(v, what, &q.lower_length);
+        snprintf(what, sizeof what, "problems(%zu).upper", i + 1);
+        if (!(v = pfield(p, i, "upper")))
+            fail("badArgument", "%s is missing", what);
+        q.upper = bound_field(v, what, &q.upper_length);
+        if ((v = pfield(p, i, "members"))) {
+            snprintf(what, sizeof what, "problems(%zu).members", i + 1);
+            q.members = (uint32_t)int_scalar(v, what, 0, 4294967295.0);
+        }
+        if ((v = pfield2(p, i, "f", "F", what, sizeof what)))
+            q.f = real_scalar(v, what);
+        if ((v = pfield2(p, i, "cr", "CR", what, sizeof what)))
+            q.cr = real_scalar(v, what);
+        if ((v = pfield(p, i, "mutation"))) {
+            snprintf(what, sizeof what, "problems(%zu).mutation", i + 1);
+            q.mutation = string_arg(v, what);
+        }
+        if ((v = pfield(p, i, "bounds"))) {
+            snprintf(what, sizeof what, "problems(%zu).bounds", i + 1);
+            q.bounds = string_arg(v, what);
+        }
+        if ((v = pfield(p, i, "seed"))) {
+            snprintf(what, sizeof what, "problems(%zu).seed", i + 1);
+            q.seed = (uint64_t)int_scalar(v, what, 0, 9007199254740992.0);
+        }
+        if ((v = pfield2(p, i, "generations", "maxGenerations", what, sizeof what)))
+            q.max_generations = (uint64_t)int_scalar(v, what, 0, 9007199254740992.0);
+        if ((v = pfield(p, i, "target"))) {
+            snprintf(what, sizeof what, "problems(%zu).target", i + 1);
+            q.has_target = 1;
+            q.target = real_scalar(v, what);
+        }
+        specs[i] = q;
+    }
+    MetaoptBatchDeOptions o = metaopt_batch_de_default_options();
+    if ((v = opt(s, "cpu")))
+        o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "precision")))
+        o.precision = resolve_precision(precision_arg(v, "opts.precision"));
+    if ((v = opt(s, "generationsPerLaunch")))
+        o.generations_per_launch = (uint32_t)int_scalar(v, "opts.generationsPerLaunch", 1, 4294967295.0);
+    if ((v = opt(s, "placement"))) {
+        char *w = string_arg(v, "opts.placement");
+        if (strcmp(w, "auto") == 0)
+            o.placement = METAOPT_BATCH_DE_PLACEMENT_AUTO;
+        else if (strcmp(w, "local") == 0)
+            o.placement = METAOPT_BATCH_DE_PLACEMENT_LOCAL;
+        else if (strcmp(w, "global") == 0)
+            o.placement = METAOPT_BATCH_DE_PLACEMENT_GLOBAL;
+        else
+            fail("badOption", "opts.placement '%s' is not one of auto, local, global", w);
+    }
+    MetaoptBatchDeStop st = metaopt_batch_de_default_stop();
+    if ((v = opt(s, "timeLimit")))
+        st.time_limit = real_scalar(v, "opts.timeLimit");
+    MetaoptBatchDeCreateResult c = metaopt_batch_de_create(specs, (uint32_t)n, &o);
+    if (c.error_code != METAOPT_OK)
+        fail_library("metaopt_batch_de_create", c.error_code, c.error_message);
+    MetaoptStopToken *token = cancel_token();
+    st.stop_token = token;
+    BdeCall call = {.h = c.instance, .s = &st};
+    int user = run_cancellable(0, bde_body, &call, token);
+    metaopt_stop_token_free(token);
+    MetaoptBatchDeRunResult r = call.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[96];
+        double b = INFINITY;
+        for (uint32_t i = 0; i < r.count; ++i)
+            b = r.best_value[i] < b ? r.best_value[i] : b;
+        snprintf(best, sizeof best, "the best of %u problems %g", r.count, b);
+        metaopt_batch_de_free_run_result(&r);
+        metaopt_batch_de_free(c.instance);
+        fail_interrupted(best);
+    }
+    if (r.error_code != METAOPT_OK) {
+        int32_t code = r.error_code;
+        char *msg = r.error_message;
+        r.error_message = NULL;
+        metaopt_batch_de_free_run_result(&r);
+        metaopt_batch_de_free(c.instance);
+        fail_library("metaopt_batch_de_run", code, msg);
+    }
+    mxArray *out = empty_struct();
+    mxArray *value = mxCreateDoubleMatrix(r.count, 1, mxREAL);
+    mxArray *gens = mxCreateDoubleMatrix(r.count, 1, mxREAL);
+    mxArray *stop = mxCreateCellMatrix(r.count, 1);
+    mxArray *best = mxCreateCellMatrix(r.count, 1);
+    for (uint32_t i = 0; i < r.count; ++i) {
+        ((double *)mxGetData(value))[i] = r.best_value[i];
+        ((double *)mxGetData(gens))[i] = (double)r.generations[i];
+        mxSetCell(stop, i, mxCreateString(bde_stop_name(r.stop_reason[i])));
+        mxArray *x = mxCreateDoubleMatrix(1, specs[i].dims, mxREAL);
+        MetaoptInt32Result b = metaopt_batch_de_best(c.instance, i, (double *)mxGetData(x), specs[i].dims);
+        if (b.error_code != METAOPT_OK) {
+            /* a problem not started (a time limit before its first launch) has no vector */
+            metaopt_pointer_free(b.error_message);
+            for (uint32_t j = 0; j < specs[i].dims; ++j)
+                ((double *)mxGetData(x))[j] = mxGetNaN();
+        }
+        mxSetCell(best, i, x);
+    }
+    set_field(out, "bestValue", value);
+    set_field(out, "generations", gens);
+    set_field(out, "stopReason", stop);
+    set_field(out, "best", best);
+    set_field(out, "precision", mxCreateString(precision_name(r.precision)));
+    set_num(out, "seconds", r.seconds);
+    metaopt_batch_de_free_run_result(&r);
+    metaopt_batch_de_free(c.instance);
+    mxFree(specs);
+    plhs[0] = out;
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
+}

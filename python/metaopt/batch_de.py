@@ -1,0 +1,261 @@
+"""Batched differential evolution (issue 18) over ``metaopt_batch_de_*``: many independent
+problems in one batch, each with its own catalogue function (or OpenCL source and data),
+dimensions, bounds, members, F, CR, mutation, bound correction, seed, generation budget and
+target; one fused kernel runs K generations of every problem per launch (or the CPU backend)."""
+
+import ctypes
+from dataclasses import dataclass, field
+from typing import List
+
+import numpy as np
+
+from . import _checks, _interrupt, _lib, _precision
+from ._errors import check
+from ._handle import Instance
+from ._objective import Source, as_bytes
+from ._result import ArrayEq
+
+MUTATIONS = ("DE/rand/1", "DE/rand/2", "DE/best/1", "DE/best/2", "DE/current-to-rand/1", "DE/current-to-best/1")
+BOUNDS = ("sat", "mir", "tor", "HVB", "uni", "COTN")
+_PLACEMENTS = {"auto": 0, "local": 1, "global": 2}
+# MetaoptBatchDeStopReason
+STOP_WORDS = {0: "running", 1: "target", 2: "budget", 3: "time_limit", 4: "interrupted"}
+
+
+@dataclass(eq=False)
+class BatchDEResult(ArrayEq):
+    """Per-problem results in problem order: ``best_values`` (float64; +inf for a problem not
+    started), ``generations`` (uint64, after the initial population), ``stop`` (``"running"``,
+    ``"target"``, ``"budget"``, ``"time_limit"`` or ``"interrupted"``, one per problem), ``best``
+    (a list of float64 vectors, one per problem, of its own dims), ``precision`` and
+    ``seconds``."""
+
+    best_values: np.ndarray
+    generations: np.ndarray
+    stop: List[str]
+    best: List[np.ndarray]
+    precision: str
+    seconds: float = field(compare=False)
+
+
+def _is_seq(v):
+    """Whether ``v`` is a sequence of per-problem values (a list, tuple or array of ndim >= 1)."""
+    return isinstance(v, (list, tuple, range)) or (isinstance(v, np.ndarray) and v.ndim > 0)
+
+
+def _per_problem(name, value, count, convert):
+    """``value`` for each of ``count`` problems: a scalar broadcast, or a sequence of ``count``."""
+    if not _is_seq(value):
+        return [convert(name, value)] * count
+    items = list(value)
+    if len(items) != count:
+        raise ValueError(f"{name} must be one value or {count} values (one per problem), got {len(items)}")
+    return [convert(f"{name}[{i}]", v) for i, v in enumerate(items)]
+
+
+def _count(**kw):
+    """The number of problems: the length of the longest per-problem sequence (1 if all are
+    scalars); sequences of another length are errors later."""
+    return max([len(v) for v in kw.values() if _is_seq(v)] + [1])
+
+
+class BatchDE(Instance):
+    """A batch of independent DE problems:
+
+    ``BatchDE(function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1",
+    bounds="sat", seed=1, generations=1000, target=None, problems=None, cpu=False,
+    precision="auto", generations_per_launch=100, placement="auto")``
+
+    Every per-problem argument is one value for all problems or a sequence with one per
+    problem: ``function`` (a catalogue name such as ``"F1"`` or ``"CEC07t"``, or a
+    ``metaopt.Source`` with its data), ``dims``, ``members``, ``f``, ``cr``, ``mutation``,
+    ``bounds``, ``generations``, ``target`` (None: none), ``data`` (the bytes or NumPy array of a
+    ``Source`` problem's ``data`` argument). ``seed``: a sequence, or a scalar S that gives
+    problem i the seed S + i. ``lower``/``upper``: a scalar for all, one vector of dims values
+    for all (when every problem has those dims), or a list with per problem a scalar or a vector
+    of its dims. ``problems`` fixes the count (default: the longest sequence among the other
+    arguments). ``cpu=True``: the CPU backend (in double it follows the device's run).
+    ``run()`` returns a ``BatchDEResult``; ``results()`` the state without running."""
+
+    def __init__(self, function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1", bounds="sat",
+                 seed=1, generations=1000, target=None, problems=None, cpu=False, precision="auto",
+                 generations_per_launch=100, placement="auto", data=None):
+        if problems is None:
+            n = _count(function=function, dims=dims, members=members, f=f, cr=cr, mutation=mutation, bounds=bounds,
+                       seed=seed, generations=generations, target=target,
+                       data=data if isinstance(data, (list, tuple)) else None)
+        else:
+            n = _checks.integer("problems", problems, 1, 2**32 - 1)
+        L = _lib.lib()
+
+        def func(name, v):
+            if isinstance(v, Source):
+                return v
+            if isinstance(v, str):
+                return _checks.c_string(name, v)
+            raise TypeError(f"{name} must be a catalogue name (str) or a metaopt.Source, got {type(v).__name__}")
+
+        funcs = _per_problem("function", function, n, func)
+        dims_ = _per_problem("dims", dims, n, lambda k, v: _checks.integer(k, v, 1, 2**32 - 1))
+        members_ = _per_problem("members", members, n, lambda k, v: _checks.integer(k, v, 1, 2**32 - 1))
+        f_ = _per_problem("f", f, n, _checks.real)
+        cr_ = _per_problem("cr", cr, n, _checks.real)
+        mut_ = _per_problem("mutation", mutation, n, lambda k, v: _checks.c_string(k, v))
+        bnd_ = _per_problem("bounds", bounds, n, lambda k, v: _checks.c_string(k, v))
+        if not _is_seq(seed):
+            s0 = _checks.integer("seed", seed, 0, 2**64 - 1)
+            seed_ = [(s0 + i) % 2**64 for i in range(n)]
+        else:
+            seed_ = _per_problem("seed", seed, n, lambda k, v: _checks.integer(k, v, 0, 2**64 - 1))
+        if data is None:
+            data_ = [None] * n
+        elif isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
+            data_ = [as_bytes("data", data)] * n
+        else:
+            data_ = _per_problem("data", data, n, lambda k, v: None if v is None else as_bytes(k, v))
+        gens_ = _per_problem("generations", generations, n, lambda k, v: _checks.integer(k, v, 0, 2**64 - 1))
+        if target is None:
+            tgt_ = [None] * n
+        else:
+            tgt_ = _per_problem("target", target, n, lambda k, v: None if v is None else _checks.real(k, v, finite=False))
+
+        def bound_list(name, v):
+            if not _is_seq(v):
+                return [_checks.vector(name, [v], np.float64)] * n
+            if not any(_is_seq(x) for x in v) and len(set(dims_)) == 1 and len(v) == dims_[0] and len(v) != n:
+                vec = _checks.vector(name, v, np.float64)
+                return [vec] * n
+            items = list(v)
+            if len(items) != n:
+                raise ValueError(f"{name} must be a scalar, one vector of dims values, or {n} entries (one per problem), "
+                                 f"got {len(items)}")
+            out = []
+            for i, x in enumerate(items):
+                vec = _checks.vector(f"{name}[{i}]", np.atleast_1d(x), np.float64)
+                if vec.size not in (1, dims_[i]):
+                    raise ValueError(f"{name}[{i}] must have 1 or dims = {dims_[i]} entries, got {vec.size}")
+                out.append(vec)
+            return out
+
+        lo_ = bound_list("lower", lower)
+        hi_ = bound_list("upper", upper)
+        for i in range(n):
+            if np.any(np.isnan(lo_[i])) or np.any(np.isnan(hi_[i])):
+                raise ValueError(f"bounds of problem {i} contain NaN")
+        specs = (_lib.MetaoptBatchDeProblem * n)()
+        keep = []
+        for i in range(n):
+            p = L.metaopt_batch_de_default_problem()
+            fn = funcs[i]
+            if isinstance(fn, Source):
+                code = _checks.c_string(f"function[{i}].code", fn.code)
+                p.source = code
+                keep.append(code)
+                if data_[i]:
+                    buf = ctypes.create_string_buffer(data_[i], len(data_[i]))
+                    keep.append(buf)
+                    p.data = ctypes.cast(buf, ctypes.c_void_p)
+                    p.data_bytes = len(data_[i])
+            elif data_[i]:
+                raise ValueError(f"data[{i}] is given but problem {i}'s function is a catalogue name, not a Source")
+            else:
+                p.function = fn
+            p.dims = dims_[i]
+            p.lower = lo_[i].ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+            p.lower_length = lo_[i].size
+            p.upper = hi_[i].ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+            p.upper_length = hi_[i].size
+            p.members = members_[i]
+            p.f = f_[i]
+            p.cr = cr_[i]
+            p.mutation = mut_[i]
+            p.bounds = bnd_[i]
+            p.seed = seed_[i]
+            p.max_generations = gens_[i]
+            if tgt_[i] is not None:
+                p.has_target = 1
+                p.target = tgt_[i]
+            specs[i] = p
+        o = L.metaopt_batch_de_default_options()
+        o.backend = 1 if _checks.flag("cpu", cpu) else 0
+        o.precision = _precision.code(_precision.requested(precision, None))
+        o.generations_per_launch = _checks.integer("generations_per_launch", generations_per_launch, 1, 2**32 - 1)
+        o.placement = _checks.choice("placement", placement, _PLACEMENTS)
+        r = L.metaopt_batch_de_create(specs, n, ctypes.byref(o))
+        check(r, "metaopt_batch_de_create")
+        del keep, lo_, hi_
+        self.count = n
+        self.dims = np.array(dims_, dtype=np.uint32)
+        self.cpu = bool(cpu)
+        self._adopt(r.instance, "metaopt_batch_de_free")
+
+    def _result(self, L, h, r, seconds=None):
+        n = int(r.count)
+        values = np.ctypeslib.as_array(r.best_value, shape=(n,)).astype(np.float64, copy=True)
+        gens = np.ctypeslib.as_array(r.generations, shape=(n,)).astype(np.uint64, copy=True)
+        stops = [STOP_WORDS.get(int(r.stop_reason[i]), str(int(r.stop_reason[i]))) for i in range(n)]
+        best = []
+        for i in range(n):
+            v = np.full(int(self.dims[i]), np.nan)
+            if np.isfinite(values[i]) or gens[i] > 0 or stops[i] in ("target", "budget"):
+                b = L.metaopt_batch_de_best(h, i, v.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), v.size)
+                if b.error_code != 0:
+                    # a problem not started has no vector yet
+                    v = np.full(int(self.dims[i]), np.nan)
+                    _lib.lib().metaopt_pointer_free(b.error_message)
+            best.append(v)
+        return BatchDEResult(best_values=values, generations=gens, stop=stops, best=best,
+                             precision=_precision.name(r.precision), seconds=float(r.seconds if seconds is None else seconds))
+
+    def run(self, time_limit=None, stop_token=None):
+        """Runs every problem until its target or generations, ``time_limit`` seconds (None: no
+        limit) or ``stop_token``/``metaopt.interrupt()``; may be called again to go on. Ctrl-C
+        stops it and raises ``metaopt.Interrupted`` with the ``BatchDEResult`` so far."""
+        stop_token = _interrupt.token_arg(stop_token)
+        L = _lib.lib()
+        s = L.metaopt_batch_de_default_stop()
+        if time_limit is not None:
+            s.time_limit = _checks.real("time_limit", time_limit)
+            if s.time_limit < 0:
+                raise ValueError(f"time_limit must be >= 0, got {time_limit}")
+        with self._use("run") as h:
+            r, caught = _interrupt.run(L.metaopt_batch_de_run, (h, ctypes.byref(s)), s, stop_token, "BatchDE.run")
+            s.stop_token = None
+            try:
+                self._check(r, "metaopt_batch_de_run", interrupted_ok=True)
+                result = self._result(L, h, r)
+            finally:
+                L.metaopt_batch_de_free_run_result(ctypes.byref(r))
+        if caught is not None:
+            _interrupt.raise_interrupted(caught, result, "BatchDE.run")
+        return result
+
+    def results(self):
+        """The per-problem results as they stand, without running."""
+        L = _lib.lib()
+        with self._use("results") as h:
+            r = L.metaopt_batch_de_results(h)
+            try:
+                self._check(r, "metaopt_batch_de_results")
+                return self._result(L, h, r)
+            finally:
+                L.metaopt_batch_de_free_run_result(ctypes.byref(r))
+
+    def best(self, i):
+        """The best vector of problem ``i`` (its dims values)."""
+        i = _checks.integer("i", i, 0, self.count - 1)
+        L = _lib.lib()
+        with self._use("best") as h:
+            v = np.empty(int(self.dims[i]))
+            r = L.metaopt_batch_de_best(h, i, v.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), v.size)
+            self._check(r, "metaopt_batch_de_best")
+            return v
+
+
+def run(function, dims, lower, upper, time_limit=None, stop_token=None, **options) -> BatchDEResult:
+    """``BatchDE(...).run(time_limit, stop_token)`` in one call, the batch freed after."""
+    with BatchDE(function, dims, lower, upper, **options) as b:
+        return b.run(time_limit=time_limit, stop_token=stop_token)
+
+
+__all__ = ["BatchDE", "BatchDEResult", "MUTATIONS", "BOUNDS", "run"]
