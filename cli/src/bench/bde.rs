@@ -47,7 +47,7 @@ pub struct BenchBdeArgs {
     #[arg(long, default_value_t = 100, value_name = "G", value_parser = clap::value_parser!(u64).range(1..))]
     generations: u64,
     /// Generations per launch of the batched kernel
-    #[arg(long, default_value_t = 100, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1000, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     generations_per_launch: u32,
     /// Mutation strategy
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
@@ -93,9 +93,11 @@ fn time_batch(problem: &BatchProblem, count: u32, backend: Backend, opts: &Batch
     let mut warm = problem.clone();
     warm.max_generations = 1;
     BatchDe::new(vec![warm; count as usize], backend, opts.clone()).map_err(err)?.run(&BatchStop::default()).map_err(err)?;
-    let mut p = problem.clone();
-    p.max_generations = generations;
-    let mut de = BatchDe::new(vec![p; count as usize], backend, opts.clone()).map_err(err)?;
+    // problem i with seed S + i: independent runs, as a user's batch would be
+    let batch = (0..count as u64)
+        .map(|i| BatchProblem { max_generations: generations, seed: problem.seed + i, ..problem.clone() })
+        .collect();
+    let mut de = BatchDe::new(batch, backend, opts.clone()).map_err(err)?;
     let t = Instant::now();
     let r = de.run(&BatchStop::default()).map_err(err)?;
     let secs = t.elapsed().as_secs_f64().max(1e-9);
