@@ -1,22 +1,24 @@
-classdef BatchDE
+classdef BatchDE < metaopt.Instance
 % METAOPT.BATCHDE  Many independent DE problems in one batch (the library's batched DE: one
-% fused kernel runs K generations of every problem per launch; or the CPU backend).
+% fused kernel runs K generations of every problem per launch; or the CPU backend). It owns its
+% gateway instance ('bde-create') and frees it when it goes.
 %
-%   b = metaopt.BatchDE(problems)       a struct array, one element per problem, with the
+%   b = metaopt.BatchDE(problems, opts)  a struct array, one element per problem, with the
 %       fields function (a catalogue name; or source: OpenCL C text, and data), dims, lower,
 %       upper (a scalar or one per dimension), members, f, cr, mutation, bounds, seed,
 %       generations, target (absent or []: the defaults 50 members, F 0.5, CR 0.9, DE/rand/1,
-%       sat, seed 1, 1000 generations, no target)
+%       sat, seed 1, 1000 generations, no target); opts: cpu, precision ('single', 'double'),
+%       generationsPerLaunch, placement ('auto', 'local', 'global')
 %   b = metaopt.BatchDE(fun, dims, lower, upper, name, value, ...)   the same from per-problem
 %       values: every name (members, f, cr, mutation, bounds, seed, generations, target) and
 %       fun and dims take one value for all problems or one per problem (a vector, or a cell
 %       array for names and per-problem bounds); 'count', B sets the number of problems
-%       (default: the longest given); a scalar seed S gives problem i the seed S + i - 1.
-%   r = b.run(opts)   opts: cpu, precision ('single', 'double'), generationsPerLaunch,
-%       placement ('auto', 'local', 'global'), timeLimit (name/value pairs or a struct).
-%       r.bestValue, r.generations (column vectors), r.stopReason (a cell: 'target',
-%       'budget' (its generations ran), 'timeLimit', 'interrupted'), r.best (a cell of row vectors), r.precision,
-%       r.seconds. Each run starts the problems anew (their seeds make it repeatable).
+%       (default: the longest given); a scalar seed S gives problem i the seed S + i - 1; the
+%       names cpu, precision, generationsPerLaunch and placement are the options above.
+%   r = b.run(opts)   opts: timeLimit. Runs until every problem reached its target or
+%       generations, or the time limit; called again it goes on. r.bestValue, r.generations
+%       (column vectors), r.stopReason (a cell: 'target', 'budget' (its generations ran),
+%       'timeLimit', 'interrupted'), r.best (a cell of row vectors), r.precision, r.seconds.
 
   properties (SetAccess = private)
     Problems = struct([]);
@@ -24,8 +26,17 @@ classdef BatchDE
 
   methods
     function obj = BatchDE(fun, dims, lower, upper, varargin)
-      if nargin == 1 && isstruct(fun)
+      if nargin >= 1 && isstruct(fun)
+        if nargin > 2
+          error('metaopt:badArgument', 'metaopt.BatchDE(problems, opts): at most one opts struct');
+        end
         obj.Problems = fun(:);
+        if nargin == 2
+          opts = dims;
+        else
+          opts = struct();
+        end
+        obj.Token = metaopt_mex('bde-create', obj.Problems, opts);
         return;
       end
       if nargin < 4
@@ -35,7 +46,9 @@ classdef BatchDE
         error('metaopt:badArgument', 'options come in name/value pairs');
       end
       names = {'members', 'f', 'cr', 'mutation', 'bounds', 'seed', 'generations', 'target'};
+      create = {'cpu', 'precision', 'generationsPerLaunch', 'placement'};
       vals = struct();
+      opts = struct();
       count = [];
       for k = 1:2:numel(varargin)
         name = varargin{k};
@@ -48,8 +61,11 @@ classdef BatchDE
           vals.cr = varargin{k + 1};
         elseif any(strcmp(name, names))
           vals.(name) = varargin{k + 1};
+        elseif any(strcmp(name, create))
+          opts.(name) = varargin{k + 1};
         else
-          error('metaopt:badOption', 'unknown option ''%s''; the options are count, %s', name, strjoin(names, ', '));
+          error('metaopt:badOption', 'unknown option ''%s''; the options are count, %s, %s', name, strjoin(names, ', '), ...
+                strjoin(create, ', '));
         end
       end
       lens = [metaopt.BatchDE.len(fun), metaopt.BatchDE.len(dims)];
@@ -76,11 +92,12 @@ classdef BatchDE
         end
       end
       obj.Problems = p;
+      obj.Token = metaopt_mex('bde-create', p, opts);
     end
 
     function r = run(obj, varargin)
-      % RUN  Runs every problem (see the class help).
-      r = metaopt_mex('bde-run', obj.Problems, metaopt.Instance.options(varargin{:}));
+      % RUN  Runs every problem until its target or generations, or opts.timeLimit; again: goes on.
+      r = metaopt_mex('bde-run', obj.token(), metaopt.Instance.options(varargin{:}));
     end
 
     function n = count(obj)

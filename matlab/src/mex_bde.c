@@ -1,11 +1,13 @@
 /*
- * mex_bde.c: the batched DE mode of the metaopt MEX gateway: 'bde-run' makes a batch of
- * independent DE problems (metaopt_batch_de_create), runs it (metaopt_batch_de_run, Ctrl-C
- * stops it) and frees it in one call.
+ * mex_bde.c: the batched DE modes of the metaopt MEX gateway: 'bde-create' makes a batch of
+ * independent DE problems (metaopt_batch_de_create) as an instance; 'bde-run' runs one
+ * (metaopt_batch_de_run, again to go on; Ctrl-C stops it), or makes, runs and frees a batch in
+ * one call when given the problems; the batch instance kind ('info', 'free').
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mex_internal.h"
@@ -64,18 +66,36 @@ static const char *bde_stop_name(int32_t s) {
     }
 }
 
-/* 'bde-run', problems, [opts: cpu, precision ('single', 'double'), generationsPerLaunch,
- * placement ('auto', 'local', 'global'), timeLimit]. problems: a struct array, one element per
- * problem, with the fields function (a catalogue name; or source: OpenCL C text, and data: a
- * numeric array passed as its bytes), dims, lower, upper (a scalar or one per dimension),
- * members, f, cr, mutation, bounds, seed, generations, target (absent or []: the library's
- * defaults: 50 members, F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no target).
- * -> result struct: bestValue, generations (column vectors), stopReason (a column cell of
- * 'target', 'budget' (its generations ran), 'timeLimit', 'interrupted', 'running'), best (a column cell of row
- * vectors, each of its problem's dims), precision, seconds. */
-void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
-    (void)nlhs, (void)options;
-    const mxArray *p = arg(nrhs, prhs, 1, "problems");
+/* A batch instance's state (Entry.state): the library instance and each problem's dims. */
+typedef struct {
+    MetaoptBatchDeInstance *h;
+    uint32_t n;
+    uint32_t *dims; /* malloc'd */
+} BdeState;
+
+static void bde_release(void *state) {
+    BdeState *st = state;
+    if (st->h)
+        metaopt_batch_de_free(st->h);
+    free(st->dims);
+}
+
+static mxArray *bde_info(Entry *e) {
+    BdeState *st = e->state;
+    mxArray *s = empty_struct();
+    set_field(s, "kind", mxCreateString("batch DE"));
+    set_num(s, "problems", st->n);
+    mxArray *d = mxCreateDoubleMatrix(st->n, 1, mxREAL);
+    for (uint32_t i = 0; i < st->n; ++i)
+        ((double *)mxGetData(d))[i] = st->dims[i];
+    set_field(s, "dims", d);
+    return s;
+}
+
+const EntryKind kind_bde = {KIND_BDE, "batched DE", sizeof(BdeState), bde_release, bde_info};
+
+/* The specs of the problems struct array (argument 1), in mx memory; their count in *count. */
+static MetaoptBatchDeProblem *problem_specs(const mxArray *p, size_t *count) {
     if (!mxIsStruct(p))
         fail("badArgument", "problems must be a struct array (one element per problem), got %s", array_kind(p));
     size_t n = mxGetNumberOfElements(p);
@@ -90,10 +110,9 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
             fail("badOption", "problems has the unknown field '%s'; the fields are function, source, data, dims, lower, "
                  "upper, members, f, cr, mutation, bounds, seed, generations, target", name);
     }
-    static const char *known[] = {"cpu", "precision", "generationsPerLaunch", "placement", "timeLimit", NULL};
-    const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
     MetaoptBatchDeProblem *specs = mxCalloc(n, sizeof *specs);
     char what[64];
+    const mxArray *v;
     for (size_t i = 0; i < n; ++i) {
         MetaoptBatchDeProblem q = metaopt_batch_de_default_problem();
         if ((v = pfield(p, i, "function"))) {
@@ -151,6 +170,13 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         }
         specs[i] = q;
     }
+    *count = n;
+    return specs;
+}
+
+/* The creation options of an opts struct (NULL: the defaults). */
+static MetaoptBatchDeOptions create_options(const mxArray *s) {
+    const mxArray *v;
     MetaoptBatchDeOptions o = metaopt_batch_de_default_options();
     if ((v = opt(s, "cpu")))
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
@@ -169,16 +195,54 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         else
             fail("badOption", "opts.placement '%s' is not one of auto, local, global", w);
     }
-    MetaoptBatchDeStop st = metaopt_batch_de_default_stop();
-    if ((v = opt(s, "timeLimit")))
-        st.time_limit = real_scalar(v, "opts.timeLimit");
+    return o;
+}
+
+/* A new batch instance of the problems; its token in *out. */
+static Entry *bde_new(const mxArray *problems, const mxArray *opts, mxArray **out) {
+    size_t n;
+    MetaoptBatchDeProblem *specs = problem_specs(problems, &n);
+    MetaoptBatchDeOptions o = create_options(opts);
     MetaoptBatchDeCreateResult c = metaopt_batch_de_create(specs, (uint32_t)n, &o);
     if (c.error_code != METAOPT_OK)
         fail_library("metaopt_batch_de_create", c.error_code, c.error_message);
+    uint32_t *dims = malloc(n * sizeof *dims);
+    if (!dims) {
+        metaopt_batch_de_free(c.instance);
+        fail("outOfMemory", "no memory for %zu problems", n);
+    }
+    for (size_t i = 0; i < n; ++i)
+        dims[i] = specs[i].dims;
+    mxFree(specs);
+    Entry *e = entry_new(&kind_bde, out);
+    BdeState *st = e->state;
+    st->h = c.instance;
+    st->n = (uint32_t)n;
+    st->dims = dims;
+    return e;
+}
+
+static const char *const CREATE_OPTIONS[] = {"cpu", "precision", "generationsPerLaunch", "placement", NULL};
+
+/* 'bde-create', problems, [opts: cpu, precision ('single', 'double'), generationsPerLaunch,
+ * placement ('auto', 'local', 'global')] -> instance. problems as 'bde-run' takes them. */
+void mode_bde_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    const mxArray *problems = arg(nrhs, prhs, 1, "problems");
+    const mxArray *s = options_struct(nrhs, prhs, 2, CREATE_OPTIONS);
+    bde_new(problems, s, &plhs[0]);
+}
+
+/* Runs the batch of `e` under `stop` and returns the result struct; `one_shot`: `e` is freed
+ * before an error is raised (the caller frees it after a success). */
+static mxArray *bde_run(Entry *e, MetaoptBatchDeStop *stop, int one_shot) {
+    BdeState *bs = e->state;
     MetaoptStopToken *token = cancel_token();
-    st.stop_token = token;
-    BdeCall call = {.h = c.instance, .s = &st};
+    stop->stop_token = token;
+    BdeCall call = {.h = bs->h, .s = stop};
+    call_begin(e, NULL);
     int user = run_cancellable(0, bde_body, &call, token);
+    call_end(e);
     metaopt_stop_token_free(token);
     MetaoptBatchDeRunResult r = call.r;
     int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
@@ -189,7 +253,8 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
             b = r.best_value[i] < b ? r.best_value[i] : b;
         snprintf(best, sizeof best, "the best of %u problems %g", r.count, b);
         metaopt_batch_de_free_run_result(&r);
-        metaopt_batch_de_free(c.instance);
+        if (one_shot)
+            entry_free(e);
         fail_interrupted(best);
     }
     if (r.error_code != METAOPT_OK) {
@@ -197,38 +262,76 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         char *msg = r.error_message;
         r.error_message = NULL;
         metaopt_batch_de_free_run_result(&r);
-        metaopt_batch_de_free(c.instance);
+        if (one_shot)
+            entry_free(e);
         fail_library("metaopt_batch_de_run", code, msg);
     }
     mxArray *out = empty_struct();
     mxArray *value = mxCreateDoubleMatrix(r.count, 1, mxREAL);
     mxArray *gens = mxCreateDoubleMatrix(r.count, 1, mxREAL);
-    mxArray *stop = mxCreateCellMatrix(r.count, 1);
+    mxArray *stopr = mxCreateCellMatrix(r.count, 1);
     mxArray *best = mxCreateCellMatrix(r.count, 1);
     for (uint32_t i = 0; i < r.count; ++i) {
         ((double *)mxGetData(value))[i] = r.best_value[i];
         ((double *)mxGetData(gens))[i] = (double)r.generations[i];
-        mxSetCell(stop, i, mxCreateString(bde_stop_name(r.stop_reason[i])));
-        mxArray *x = mxCreateDoubleMatrix(1, specs[i].dims, mxREAL);
-        MetaoptInt32Result b = metaopt_batch_de_best(c.instance, i, (double *)mxGetData(x), specs[i].dims);
+        mxSetCell(stopr, i, mxCreateString(bde_stop_name(r.stop_reason[i])));
+        uint32_t d = bs->dims[i];
+        mxArray *x = mxCreateDoubleMatrix(1, d, mxREAL);
+        MetaoptInt32Result b = metaopt_batch_de_best(bs->h, i, (double *)mxGetData(x), d);
         if (b.error_code != METAOPT_OK) {
             /* a problem not started (a time limit before its first launch) has no vector */
             metaopt_pointer_free(b.error_message);
-            for (uint32_t j = 0; j < specs[i].dims; ++j)
+            for (uint32_t j = 0; j < d; ++j)
                 ((double *)mxGetData(x))[j] = mxGetNaN();
         }
         mxSetCell(best, i, x);
     }
     set_field(out, "bestValue", value);
     set_field(out, "generations", gens);
-    set_field(out, "stopReason", stop);
+    set_field(out, "stopReason", stopr);
     set_field(out, "best", best);
     set_field(out, "precision", mxCreateString(precision_name(r.precision)));
     set_num(out, "seconds", r.seconds);
     metaopt_batch_de_free_run_result(&r);
-    metaopt_batch_de_free(c.instance);
-    mxFree(specs);
-    plhs[0] = out;
     if (outcome == CANCEL_STOPPED)
         warn_stopped();
+    return out;
+}
+
+/* 'bde-run', instance, [opts: timeLimit]: runs the batch until every problem reached its target
+ * or generations, or the time limit (again: it goes on). 'bde-run', problems, [opts: cpu,
+ * precision ('single', 'double'), generationsPerLaunch, placement ('auto', 'local', 'global'),
+ * timeLimit]: makes the batch, runs it and frees it in one call. problems: a struct array, one
+ * element per problem, with the fields function (a catalogue name; or source: OpenCL C text,
+ * and data: a numeric array passed as its bytes), dims, lower, upper (a scalar or one per
+ * dimension), members, f, cr, mutation, bounds, seed, generations, target (absent or []: the
+ * library's defaults: 50 members, F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no
+ * target). -> result struct: bestValue, generations (column vectors), stopReason (a column cell
+ * of 'target', 'budget' (its generations ran), 'timeLimit', 'interrupted', 'running'), best (a
+ * column cell of row vectors, each of its problem's dims), precision, seconds. */
+void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    const mxArray *first = arg(nrhs, prhs, 1, "instance or problems");
+    MetaoptBatchDeStop st = metaopt_batch_de_default_stop();
+    if (mxIsStruct(first)) {
+        static const char *known[] = {"cpu", "precision", "generationsPerLaunch", "placement", "timeLimit", NULL};
+        const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
+        if ((v = opt(s, "timeLimit")))
+            st.time_limit = real_scalar(v, "opts.timeLimit");
+        mxArray *token;
+        Entry *e = bde_new(first, s, &token);
+        plhs[0] = bde_run(e, &st, 1);
+        entry_free(e);
+        mxDestroyArray(token);
+        return;
+    }
+    if (!mxIsUint8(first))
+        fail("badArgument", "the first argument must be a batch instance ('bde-create') or a problems struct array, got %s",
+             array_kind(first));
+    Entry *e = entry_get(first, &kind_bde);
+    static const char *known[] = {"timeLimit", NULL};
+    const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
+    if ((v = opt(s, "timeLimit")))
+        st.time_limit = real_scalar(v, "opts.timeLimit");
+    plhs[0] = bde_run(e, &st, 0);
 }

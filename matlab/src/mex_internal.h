@@ -15,7 +15,7 @@
  *   mex_hc12.c       general HC12 (thesis Table 1): params, run, func-data, kernel-verbose,
  *                    profiler-on, profiler-output
  *   mex_sat.c        SAT: sat-parse, sat-clauses, sat-evaluate, sat-solve
- *   mex_bde.c        batched DE: bde-run
+ *   mex_bde.c        batched DE: bde-create, bde-run
  *   mex_de.c         island DE (thesis 5.2.1): de-params, de-init, de-iteration, de-run,
  *                    de-bests, de-best, de-x, de-func-data
  *   mex_cancel.c     Ctrl-C during long library calls: the worker thread, the stop token,
@@ -141,7 +141,7 @@ mxArray *string_result(const char *call, MetaoptStringResult r);
 
 /* The kind an instance array says (struct Token in mex_handles.c): these numbers are part of
  * the array, so they never change. */
-enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4, KIND_KNAPSACK = 5 };
+enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4, KIND_KNAPSACK = 5, KIND_BDE = 6 };
 
 typedef struct Entry Entry;
 
@@ -155,7 +155,7 @@ typedef struct EntryKind {
     mxArray *(*info)(Entry *e);     /* the result of 'info' */
 } EntryKind;
 
-extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de, kind_knapsack;
+extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de, kind_knapsack, kind_bde;
 
 /* Every kind, NULL-terminated (mex_main.c). */
 extern const EntryKind *const mex_kinds[];
@@ -335,6 +335,7 @@ void mode_knapsack_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **
 void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* batched DE (mex_bde.c) */
+void mode_bde_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_de.c */

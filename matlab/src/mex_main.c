@@ -23,7 +23,8 @@
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
  *   knapsack,     knapsack-file, knapsack-arrays, knapsack-generate, knapsack-data,
  *   QIGA          knapsack-optimum, knapsack-evaluate, qiga-run, info, free     (mex_qiga.c)
- *   batched DE    bde-run (problems struct array, [opts])                       (mex_bde.c)
+ *   batched DE    bde-create (problems struct array, [opts]), bde-run (instance or
+ *                 problems, [opts]), info, free                                 (mex_bde.c)
  *   shared        live (the live instances), options (option names: the alias table of
  *                 mex_args.c)
  *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
@@ -135,7 +136,7 @@ static void mode_free(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     entry_free(entry_get(arg(nrhs, prhs, 1, "instance"), NULL));
 }
 
-/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de, knapsack) */
+/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de, knapsack, bde) */
 static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)nrhs, (void)prhs, (void)options;
     mxArray *s = empty_struct();
@@ -145,6 +146,7 @@ static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     set_num(s, "sat", entry_live_count(&kind_sat));
     set_num(s, "de", entry_live_count(&kind_de));
     set_num(s, "knapsack", entry_live_count(&kind_knapsack));
+    set_num(s, "bde", entry_live_count(&kind_bde));
     plhs[0] = s;
 }
 
@@ -186,7 +188,7 @@ static void mode_options(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
 /* the kinds of instance and the modes                                                      */
 
 /* Every kind of instance (mex_handles.c names a kind by its number through this list). */
-const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, &kind_knapsack, NULL};
+const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, &kind_knapsack, &kind_bde, NULL};
 
 static const struct {
     const char *name;
@@ -226,7 +228,8 @@ static const struct {
     {"knapsack-optimum", mode_knapsack_optimum, 1, 1, "instance"},
     {"knapsack-evaluate", mode_knapsack_evaluate, 1, 2, "instance, bits"},
     {"qiga-run", mode_qiga_run, 1, 2, "instance, opts"},
-    {"bde-run", mode_bde_run, 1, 2, "problems, opts"},
+    {"bde-create", mode_bde_create, 1, 2, "problems, opts"},
+    {"bde-run", mode_bde_run, 1, 2, "instance or problems, opts"},
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
     {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
     {"de-iteration", mode_de_iteration, 1, 1, "instance"},

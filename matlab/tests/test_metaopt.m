@@ -449,13 +449,32 @@ bd = metaopt_mex('bde-run', bp, struct('precision', 'double', 'generationsPerLau
 check(all(abs(bd.bestValue - bc.bestValue) <= 1e-12 * max(abs(bc.bestValue), 1e-300) | ...
           (abs(bd.bestValue) < 1e-12 & abs(bc.bestValue) < 1e-12)) && isequal(bd.generations, bc.generations), ...
       'bde-run: the device equals the CPU backend in double');
-b = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 40, 'count', 3);
-r3 = b.run('cpu', true);
-r1 = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 42).run('cpu', true);
+live0 = metaopt.liveInstances();
+b = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 40, 'count', 3, 'cpu', true);
+r3 = b.run();
+b1 = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 42, 'cpu', true);
+r1 = b1.run();
+clear b1;
 check(b.count() == 3 && r1.bestValue == r3.bestValue(3) && isequal(r1.best{1}, r3.best{3}), ...
       'metaopt.BatchDE: a scalar seed S gives problem i the seed S + i - 1, independent of the batch');
-rt = metaopt.BatchDE('F1', 5, -5, 5, 'generations', 1e9).run('cpu', true, 'timeLimit', 0.3);
-check(strcmp(rt.stopReason{1}, 'timeLimit') && rt.generations(1) > 0, 'bde-run: a time limit');
+bi = b.info();
+check(strcmp(bi.kind, 'batch DE') && bi.problems == 3 && isequal(bi.dims, [4; 4; 4]), 'metaopt.BatchDE: info');
+live1 = metaopt.liveInstances();
+check(live1.bde == live0.bde + 1, 'metaopt.BatchDE: one live instance (the second one went)');
+clear b;
+live2 = metaopt.liveInstances();
+check(live2.bde == live0.bde, 'metaopt.BatchDE: freed when it goes');
+bg = metaopt.BatchDE(struct('function', 'F1', 'dims', 5, 'lower', -5, 'upper', 5, 'generations', 1e9), struct('cpu', true));
+rt = bg.run('timeLimit', 0.3);
+rt2 = bg.run('timeLimit', 0.3);
+check(strcmp(rt.stopReason{1}, 'timeLimit') && rt.generations(1) > 0 && rt2.generations(1) > rt.generations(1) && ...
+      rt2.bestValue(1) <= rt.bestValue(1), 'bde-run: a time limit, and a second run goes on');
+check(strcmp(error_id(@() bg.run('cpu', true)), 'metaopt:badOption'), 'bde-run: creation options are refused on an instance');
+delete(bg);
+check(strcmp(error_id(@() metaopt_mex('bde-run', uint8(1:8))), 'metaopt:badHandle'), 'bde-run: a forged instance');
+kq = metaopt_knapsack_generate('weak', 10);
+check(strcmp(error_id(@() metaopt_mex('bde-run', kq)), 'metaopt:wrongKind'), 'bde-run: another kind of instance');
+metaopt_free(kq);
 check(strcmp(error_id(@() metaopt_mex('bde-run', struct('function', 'F1', 'dims', 2, 'lower', -1, 'upper', 1, 'colour', 3))), ...
              'metaopt:badOption') && ~isempty(strfind(LAST_MESSAGE, 'colour')), 'bde-run: an unknown field');
 check(strcmp(error_id(@() metaopt_mex('bde-run', struct('function', 'F1', 'dims', 2, 'lower', NaN, 'upper', 1))), ...
