@@ -87,22 +87,27 @@ inline uint de_indices(ulong seed, ulong gen, uint p, uint m, uint np, uint nm, 
     uint4 b = metaopt_rng4(seed, 0u, c + 1);
     uint w[6] = {a.x, a.y, a.z, a.w, b.x, b.y};
     uint k = de_randoms(mutation);
-    uint chosen[6];
-    chosen[0] = m;
-    uint nc = 1;
-    for (uint t = 0; t < k; ++t) {
-        uint v = de_below(w[t], nm - 1 - t);
-        uint pos = 0;
-        for (uint s = 0; s < nc; ++s) {
-            if (v >= chosen[s]) {
-                ++v;
-                pos = s + 1;
+    // the chosen indices in ascending order; loops of constant bounds, unrolled, so that every
+    // index is a constant and the arrays stay in registers (dynamic indexing puts a private
+    // array in slow memory on GPUs)
+    uint chosen[6] = {m, 0u, 0u, 0u, 0u, 0u};
+#pragma unroll
+    for (uint t = 0; t < 5; ++t) {
+        if (t < k) {
+            uint v = de_below(w[t], nm - 1 - t);
+            uint pos = 0;
+#pragma unroll
+            for (uint s = 0; s < 6; ++s) {
+                if (s <= t && v >= chosen[s]) {
+                    ++v;
+                    pos = s + 1;
+                }
             }
+#pragma unroll
+            for (uint s = 5; s > 0; --s) chosen[s] = s > pos ? chosen[s - 1] : (s == pos ? v : chosen[s]);
+            chosen[0] = pos == 0 ? v : chosen[0];
+            r[t] = v;
         }
-        for (uint s = nc; s > pos; --s) chosen[s] = chosen[s - 1];
-        chosen[pos] = v;
-        ++nc;
-        r[t] = v;
     }
     return de_below(w[5], nn);
 }

@@ -7,6 +7,10 @@
 // CECkt: the shift o, dims values, then M, dims * dims values row by row; unused otherwise).
 // Built with -DMO_OBJECTIVE=mo_<name>, the file also defines `objective` for the solvers.
 //
+// The point's address space is MO_XS, __global unless a program defines it (the batched DE's
+// kernel passes its trials in local memory: __local); `objective` and the evaluation kernels
+// below always read global memory.
+//
 // Type: FP is float unless FP_DOUBLE is 1. A program that defines FP itself must pass FP_DOUBLE
 // too (the constants below are split per type; a mismatch fails to compile).
 //
@@ -16,6 +20,10 @@
 // about twice the working precision. They rely on FP_CONTRACT OFF and must not be built with
 // -cl-fast-relaxed-math or -cl-unsafe-math-optimizations. src/problem/functions.rs mirrors every
 // function in f64, step by step; change both together.
+
+#ifndef MO_XS
+#define MO_XS __global
+#endif
 
 #if defined(FP_DOUBLE) && FP_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -458,7 +466,7 @@ FP mo_ackley_end(mo_ackley_st *st, uint dims)
 }
 
 // The CEC 2019 transformation z = M (s (x - o)), as pairs zh + zl.
-void mo_transform(__global const FP *x, uint dims, uint stride, __global const FP *data, FP s,
+void mo_transform(MO_XS const FP *x, uint dims, uint stride, __global const FP *data, FP s,
                   FP s_lo, FP *zh, FP *zl)
 {
     FP yh[MO_CEC_MAX_DIMS], yl[MO_CEC_MAX_DIMS];
@@ -482,7 +490,7 @@ void mo_transform(__global const FP *x, uint dims, uint stride, __global const F
 }
 
 #define MO_PLAIN(NAME, FAM)                                                                    \
-    FP NAME(__global const FP *x, uint dims, uint stride, __global const FP *data)             \
+    FP NAME(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)             \
     {                                                                                          \
         FAM##_st st;                                                                           \
         FAM##_init(&st, dims);                                                                 \
@@ -492,7 +500,7 @@ void mo_transform(__global const FP *x, uint dims, uint stride, __global const F
 
 // f = g(M (s (x - o)) + SHIFT) + 1 (SHIFT = -1 for HappyCat, 0 otherwise).
 #define MO_TRANSFORMED(NAME, FAM, S, S_LO, SHIFT)                                              \
-    FP NAME(__global const FP *x, uint dims, uint stride, __global const FP *data)             \
+    FP NAME(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)             \
     {                                                                                          \
         if (dims == 0 || dims > MO_CEC_MAX_DIMS) return (FP)NAN;                               \
         FP zh[MO_CEC_MAX_DIMS], zl[MO_CEC_MAX_DIMS];                                           \
@@ -510,7 +518,7 @@ void mo_transform(__global const FP *x, uint dims, uint stride, __global const F
 // ---- F1 .. F12 ----------------------------------------------------------------------------------
 
 // F1 sphere: sum x^2.
-FP mo_f1(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f1(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     mo_acc a;
     mo_acc_init(&a);
@@ -522,7 +530,7 @@ FP mo_f1(__global const FP *x, uint dims, uint stride, __global const FP *data)
 }
 
 // sum w_i x_i^2 with w_i = scale * i.
-FP mo_weighted_squares(__global const FP *x, uint dims, uint stride, uint scale)
+FP mo_weighted_squares(MO_XS const FP *x, uint dims, uint stride, uint scale)
 {
     mo_acc a;
     mo_acc_init(&a);
@@ -538,13 +546,13 @@ FP mo_weighted_squares(__global const FP *x, uint dims, uint stride, uint scale)
 }
 
 // F2 axis parallel hyper-ellipsoid: sum i x_i^2.
-FP mo_f2(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f2(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     return mo_weighted_squares(x, dims, stride, 1u);
 }
 
 // F3 rotated hyper-ellipsoid: sum_i (sum_{j<=i} x_j)^2, the prefix sums kept as pairs.
-FP mo_f3(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f3(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     mo_acc a;
     mo_acc_init(&a);
@@ -561,13 +569,13 @@ FP mo_f3(__global const FP *x, uint dims, uint stride, __global const FP *data)
 }
 
 // F4 moved axis parallel hyper-ellipsoid: sum 5 i x_i^2.
-FP mo_f4(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f4(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     return mo_weighted_squares(x, dims, stride, 5u);
 }
 
 // F5 Rosenbrock: sum_{i<D} 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2.
-FP mo_f5(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f5(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     mo_acc a;
     mo_acc_init(&a);
@@ -592,7 +600,7 @@ FP mo_f5(__global const FP *x, uint dims, uint stride, __global const FP *data)
 MO_PLAIN(mo_f6, mo_rastrigin)
 
 // F7 Schwefel: sum -x sin(sqrt|x|).
-FP mo_f7(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f7(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     mo_acc a;
     mo_acc_init(&a);
@@ -607,7 +615,7 @@ FP mo_f7(__global const FP *x, uint dims, uint stride, __global const FP *data)
 MO_PLAIN(mo_f8, mo_griewank)
 
 // F9 sum of different powers: sum |x_i|^(i+1).
-FP mo_f9(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f9(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     mo_acc a;
     mo_acc_init(&a);
@@ -627,7 +635,7 @@ MO_PLAIN(mo_f10, mo_ackley)
 __constant FP MO_LANGERMANN_A[5][2] = {{3, 5}, {5, 2}, {2, 1}, {1, 4}, {7, 9}};
 __constant FP MO_LANGERMANN_C[5] = {1, 2, 5, 2, 3};
 
-FP mo_f11(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f11(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     mo_acc f;
     mo_acc_init(&f);
@@ -652,7 +660,7 @@ FP mo_f11(__global const FP *x, uint dims, uint stride, __global const FP *data)
 }
 
 // F12 Michalewicz (m = 10): -sum sin(x_i) sin(i x_i^2 / pi)^20.
-FP mo_f12(__global const FP *x, uint dims, uint stride, __global const FP *data)
+FP mo_f12(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
     mo_acc a;
     mo_acc_init(&a);

@@ -59,6 +59,8 @@ fn device_and_cpu_agree_in_double_on_a_heterogeneous_batch() {
     for placement in [Placement::Local, Placement::Global] {
         let de = BatchDe::new(probs.clone(), Backend::DEVICE, opts(Precision::Double, 7, placement)).unwrap();
         assert_eq!(de.uses_local_memory(), Some(placement == Placement::Local));
+        // catalogue functions only: with local placement the trials are local too
+        assert_eq!(de.trials_in_local_memory(), Some(placement == Placement::Local));
         let mut de = de;
         let dev = de.run(&BatchStop::default()).unwrap();
         for (i, (c, d)) in cpu.iter().zip(&dev).enumerate() {
@@ -304,7 +306,10 @@ fn user_sources_with_their_own_data_slices() {
         p.max_generations = 400;
         probs.push(p);
     }
-    let dev = run(probs.clone(), Backend::DEVICE, opts(Precision::Double, 50, Placement::Auto));
+    let de = BatchDe::new(probs.clone(), Backend::DEVICE, opts(Precision::Double, 50, Placement::Auto)).unwrap();
+    // a user source reads its point from global memory
+    assert_eq!(de.trials_in_local_memory(), Some(false));
+    let dev = { let mut de = de; de.run(&BatchStop::default()).unwrap() };
     let cpu = run(probs.clone(), Backend::Cpu, opts(Precision::Double, 50, Placement::Auto));
     for (i, (d, c)) in dev.iter().zip(&cpu).enumerate() {
         assert_eq!(d.generations, c.generations, "problem {i}");

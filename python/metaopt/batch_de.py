@@ -64,7 +64,7 @@ class BatchDE(Instance):
 
     ``BatchDE(function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1",
     bounds="sat", seed=1, generations=1000, target=None, problems=None, cpu=False,
-    precision="auto", generations_per_launch=100, placement="auto")``
+    precision="auto", generations_per_launch=1000, placement="auto")``
 
     Every per-problem argument is one value for all problems or a sequence with one per
     problem: ``function`` (a catalogue name such as ``"F1"`` or ``"CEC07t"``, or a
@@ -79,7 +79,7 @@ class BatchDE(Instance):
 
     def __init__(self, function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1", bounds="sat",
                  seed=1, generations=1000, target=None, problems=None, cpu=False, precision="auto",
-                 generations_per_launch=100, placement="auto", data=None):
+                 generations_per_launch=1000, placement="auto", data=None):
         if problems is None:
             n = _count(function=function, dims=dims, members=members, f=f, cr=cr, mutation=mutation, bounds=bounds,
                        seed=seed, generations=generations, target=target,

@@ -73,10 +73,7 @@ def test_source_objective_with_data():
                          " __global const double *c = (__global const double *)data; FP s = 0;"
                          " for (uint j = 0; j < dims; j++) { FP d = x[j * stride] - (FP)c[j]; s += d * d; } return s; }")
     centres = [np.array([1.0, -2.0, 0.5]), np.array([-3.0, 0.0, 2.0])]
-    try:
-        r = metaopt.batch_de.run(src, 3, -5, 5, members=20, generations=300, data=centres, precision="double", cpu=True)
-    except MetaoptError as e:
-        pytest.skip(f"user sources are not implemented in the batch yet: {e}")
+    r = metaopt.batch_de.run(src, 3, -5, 5, members=20, generations=300, data=centres, precision="double", cpu=True)
     for c, x in zip(centres, r.best):
         np.testing.assert_allclose(x, c, atol=1e-4)
 

@@ -427,6 +427,12 @@ struct DeviceBatch {
     /// Local bytes: X, Fx of the largest population (when local), and the reduction's arrays.
     lx: usize,
     lfx: usize,
+    /// Local bytes of the trials and their values (one element when they stay global).
+    ly: usize,
+    lfy: usize,
+    /// Whether the trials are in local memory too (a batch of catalogue functions whose
+    /// populations and trials fit).
+    trial_local: bool,
     x: DeviceBuffer<u8>,
     fx: DeviceBuffer<u8>,
     y: DeviceBuffer<u8>,
@@ -460,7 +466,8 @@ fn dispatcher(probs: &[Prob], sources: &[std::sync::Arc<str>]) -> String {
         .collect();
     ids.sort();
     ids.dedup();
-    s += "FP deb_objective(uint id, __global const FP *x, uint dims, uint stride, __global const uchar *data)\n{\n    switch (id) {\n";
+    // MO_XS: __global, or __local when the trials are in local memory (catalogue functions only)
+    s += "FP deb_objective(uint id, MO_XS const FP *x, uint dims, uint stride, __global const uchar *data)\n{\n    switch (id) {\n";
     for (id, call) in ids {
         s += &format!("    case {id}u: return {call};\n");
     }
@@ -520,6 +527,10 @@ impl DeviceBatch {
         let reduce = wg * (fp + 4);
         let local_need = max_x * fp + max_np * fp + reduce;
         let fits = (local_need as u64) <= info.local_mem_bytes;
+        // the trials beside the population when they fit too and every objective is from the
+        // catalogue (a user's source reads global memory, as its contract says)
+        let catalogue_only = probs.iter().all(|p| matches!(p.obj, Obj::Catalogue(..)));
+        let trial_fits = ((local_need + max_x * fp + max_np * fp) as u64) <= info.local_mem_bytes;
         let local = match placement {
             Placement::Auto => fits,
             Placement::Global => false,
@@ -534,11 +545,14 @@ impl DeviceBatch {
         if (reduce as u64) > info.local_mem_bytes {
             return Err(Error::arg("members", format!("the reduction needs {reduce} bytes of local memory; the device has {}", info.local_mem_bytes)));
         }
+        let trial_local = local && catalogue_only && trial_fits;
         let spec = ProgramSpec::files(&["common.cl", "functions.cl"])
             .define("FP", if double { "double" } else { "float" })
             .define("FP_DOUBLE", double as u8)
+            .define("MO_XS", if trial_local { "__local" } else { "__global" })
             .define("DE_EXTERNAL_F", 1)
             .define("DEB_LOCAL", local as u8)
+            .define("DEB_TRIAL_LOCAL", trial_local as u8)
             .define("DEB_BATCH", 1)
             .file("de.cl")
             .text(dispatcher(probs, sources))
@@ -553,8 +567,9 @@ impl DeviceBatch {
         Ok(DeviceBatch {
             x: queue.buffer(xt * fp, "X")?,
             fx: queue.buffer(ft * fp, "Fx")?,
-            y: queue.buffer(xt * fp, "Y")?,
-            fy: queue.buffer(ft * fp, "Fy")?,
+            // the trials' global home, unused when they live in local memory
+            y: queue.buffer(if trial_local { fp } else { xt * fp }, "Y")?,
+            fy: queue.buffer(if trial_local { fp } else { ft * fp }, "Fy")?,
             lo: queue.buffer_from(&fp_bytes(&lo, double), "lower")?,
             hi: queue.buffer_from(&fp_bytes(&hi, double), "upper")?,
             kinds: queue.buffer_from(&kinds, "bounds")?,
@@ -566,6 +581,9 @@ impl DeviceBatch {
             gens: queue.buffer_from(&vec![0u64; b], "generations")?,
             lx: if local { max_x * fp } else { fp },
             lfx: if local { max_np * fp } else { fp },
+            ly: if trial_local { max_x * fp } else { fp },
+            lfy: if trial_local { max_np * fp } else { fp },
+            trial_local,
             queue,
             kernel,
             wg,
@@ -587,6 +605,7 @@ impl DeviceBatch {
             e.set_arg(self.state.cl()).set_arg(self.gens.cl()).set_arg(&k);
             e.set_arg_local_buffer(self.lx).set_arg_local_buffer(self.lfx);
             e.set_arg_local_buffer(self.wg * self.fp).set_arg_local_buffer(self.wg * 4);
+            e.set_arg_local_buffer(self.ly).set_arg_local_buffer(self.lfy);
             e.set_global_work_size(problems * self.wg).set_local_work_size(self.wg);
             e.enqueue_nd_range(self.queue.cl()).map_err(|err| {
                 let err = cl_error("clEnqueueNDRangeKernel(deb_run)")(err);
@@ -671,6 +690,15 @@ impl BatchDe {
         match &self.inner {
             Inner::Cpu(_) => None,
             Inner::Device(d) => Some(d.local),
+        }
+    }
+
+    /// Whether the device keeps the trials in local memory too, where the catalogue functions
+    /// read them (None on the CPU backend).
+    pub fn trials_in_local_memory(&self) -> Option<bool> {
+        match &self.inner {
+            Inner::Cpu(_) => None,
+            Inner::Device(d) => Some(d.trial_local),
         }
     }
 
