@@ -194,13 +194,16 @@ inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, DEB_
         ulong g = *gen + 1;
         uint b = *best;
         for (uint m = lid; m < np; m += wg) {
-            uint r[5];
-            uint jrand = de_indices(q.s_mut, g, q.p, m, q.npop, np, nn, q.mutation, q.shared, r);
-            // crossover words: one Philox call per four components (de_cross_word)
+            // crossover words: one Philox call per four components (de_cross_word); the first
+            // block's call comes before the index choice, independent of it, so that the two
+            // overlap (the generator's latency is most of a small population's generation)
             ulong t = (g * npk + pk) * np + m;
             ulong t4 = t * ((nn + 3) / 4);
+            uint4 cw = metaopt_rng4(q.s_cross, 0u, t4);
+            uint r[5];
+            uint jrand = de_indices(q.s_mut, g, q.p, m, q.npop, np, nn, q.mutation, q.shared, r);
             for (uint n0 = 0; n0 < nn; n0 += 4) {
-                uint4 cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
+                if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
 #pragma unroll
                 for (uint j = 0; j < 4; ++j) {
                     uint n = n0 + j;
