@@ -121,40 +121,32 @@ inline uint deb_best(DEB_SPACE const FP *fx, uint np, uint lid, uint wg, __local
     return ri[0];
 }
 
-// The mutant's component n (src/de/ops.rs `mutant`, operation for operation); member k's
-// component n is xs[n * sn + k * sm].
-inline FP deb_mutant(DEB_SPACE const FP *xs, ulong sn, ulong sm, uint n, uint mutation, FP f, const uint r[5],
-                     uint i, uint best)
+// The mutation as five member indices: every strategy is v = X[a] + F (X[b] - X[c]), then for
+// the two-difference ones v + F (X[d] - X[e]) (src/de/ops.rs `mutant`, operation for operation:
+// current-to-* use the target i as a and c). Set once per target, so that each component's
+// mutant is straight-line code (no switch), and the components of a block overlap.
+inline uint deb_terms(uint mutation, const uint r[5], uint i, uint best, uint t[5])
 {
-#define XS(k) xs[DEB_XI(n, k, sn, sm)]
-    FP xi = XS(i);
-    FP v;
     switch (mutation) {
     case DE_RAND_1:
-        v = XS(r[0]) + f * (XS(r[1]) - XS(r[2]));
-        break;
+        t[0] = r[0], t[1] = r[1], t[2] = r[2], t[3] = r[0], t[4] = r[0];
+        return 0u;
     case DE_RAND_2:
-        v = XS(r[0]) + f * (XS(r[1]) - XS(r[2]));
-        v = v + f * (XS(r[3]) - XS(r[4]));
-        break;
+        t[0] = r[0], t[1] = r[1], t[2] = r[2], t[3] = r[3], t[4] = r[4];
+        return 1u;
     case DE_BEST_1:
-        v = XS(best) + f * (XS(r[0]) - XS(r[1]));
-        break;
+        t[0] = best, t[1] = r[0], t[2] = r[1], t[3] = best, t[4] = best;
+        return 0u;
     case DE_BEST_2:
-        v = XS(best) + f * (XS(r[0]) - XS(r[1]));
-        v = v + f * (XS(r[2]) - XS(r[3]));
-        break;
+        t[0] = best, t[1] = r[0], t[2] = r[1], t[3] = r[2], t[4] = r[3];
+        return 1u;
     case DE_CURRENT_TO_RAND_1:
-        v = xi + f * (XS(r[0]) - xi);
-        v = v + f * (XS(r[1]) - XS(r[2]));
-        break;
+        t[0] = i, t[1] = r[0], t[2] = i, t[3] = r[1], t[4] = r[2];
+        return 1u;
     default: // DE_CURRENT_TO_BEST_1
-        v = xi + f * (XS(best) - xi);
-        v = v + f * (XS(r[0]) - XS(r[1]));
-        break;
+        t[0] = i, t[1] = best, t[2] = i, t[3] = r[0], t[4] = r[1];
+        return 1u;
     }
-#undef XS
-    return v;
 }
 
 // Status after a generation (or the initial evaluation): target reached, budget spent, running.
@@ -200,24 +192,39 @@ inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, DEB_
             ulong t = (g * npk + pk) * np + m;
             ulong t4 = t * ((nn + 3) / 4);
             uint4 cw = metaopt_rng4(q.s_cross, 0u, t4);
-            uint r[5];
+            uint r[5], tm[5];
             uint jrand = de_indices(q.s_mut, g, q.p, m, q.npop, np, nn, q.mutation, q.shared, r);
-            for (uint n0 = 0; n0 < nn; n0 += 4) {
+            uint two = deb_terms(q.mutation, r, m, b, tm);
+            // component n: the mutant always (straight-line), the target's value unless it
+            // crosses, the correction only for a crossing component out of bounds (de_correct
+            // returns a value inside, or NaN, unchanged)
+#define DEB_COMPONENT(N, WORD)                                                                     \
+    {                                                                                          \
+        uint n_ = (N);                                                                         \
+        FP xi = xs[DEB_XI(n_, m, q.sn, q.sm)];                                                 \
+        FP v = xs[DEB_XI(n_, tm[0], q.sn, q.sm)] +                                             \
+               q.f * (xs[DEB_XI(n_, tm[1], q.sn, q.sm)] - xs[DEB_XI(n_, tm[2], q.sn, q.sm)]);  \
+        FP v2 = v + q.f * (xs[DEB_XI(n_, tm[3], q.sn, q.sm)] - xs[DEB_XI(n_, tm[4], q.sn, q.sm)]); \
+        v = two ? v2 : v;                                                                      \
+        int cross = n_ == jrand || (ulong)(WORD) < q.crt;                                      \
+        FP a_ = lo[n_], b_ = hi[n_];                                                           \
+        FP y = cross ? v : xi;                                                                 \
+        if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[n_], v, xi, a_, b_, q.s_cross, t, n_, nn); \
+        gy[DEB_YI(n_, m, q.yn)] = y;                                                           \
+    }
+            uint n0 = 0;
+            for (; n0 + 4 <= nn; n0 += 4) {
                 if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
-#pragma unroll
-                for (uint j = 0; j < 4; ++j) {
-                    uint n = n0 + j;
-                    if (n < nn) {
-                        FP xi = xs[DEB_XI(n, m, q.sn, q.sm)];
-                        FP y = xi;
-                        if (n == jrand || (ulong)de_word(cw, j) < q.crt) {
-                            FP v = deb_mutant(xs, q.sn, q.sm, n, q.mutation, q.f, r, m, b);
-                            y = de_correct_at(kinds[n], v, xi, lo[n], hi[n], q.s_cross, t, n, nn);
-                        }
-                        gy[DEB_YI(n, m, q.yn)] = y;
-                    }
-                }
+                DEB_COMPONENT(n0, cw.x)
+                DEB_COMPONENT(n0 + 1, cw.y)
+                DEB_COMPONENT(n0 + 2, cw.z)
+                DEB_COMPONENT(n0 + 3, cw.w)
             }
+            if (n0 < nn) {
+                if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
+                for (uint j = 0; n0 + j < nn; ++j) DEB_COMPONENT(n0 + j, de_word(cw, j))
+            }
+#undef DEB_COMPONENT
             FP v = DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
             gfy[m] = isfinite(v) ? v : (FP)INFINITY;
         }
