@@ -632,10 +632,10 @@ impl Graph {
 // OpenStreetMap
 // ---------------------------------------------------------------------------------------------
 
-/// The `highway` values read as roads by [`Graph::from_osm_pbf`]: the roads a car can use
-/// (motorway down to residential, their `_link` ramps, `living_street`, `service`, `road`).
-/// Footways, cycleways, paths, steps, tracks, pedestrian areas and roads under construction or
-/// proposed are left out.
+/// The `highway` values [`OsmHighways::Roads`] keeps: the roads a car can use (motorway down to
+/// residential, their `_link` ramps, `living_street`, `service`, `road`). Footways, cycleways,
+/// paths, steps, tracks, trails, platforms, corridors, pedestrian areas and roads under
+/// construction or proposed are left out.
 pub const OSM_ROAD_KINDS: &[&str] = &[
     "motorway",
     "motorway_link",
@@ -654,6 +654,25 @@ pub const OSM_ROAD_KINDS: &[&str] = &[
     "road",
 ];
 
+/// Which OpenStreetMap ways [`Graph::from_osm_pbf`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OsmHighways {
+    /// Every way with a `highway` tag, whatever its value (footways, cycleways, steps and
+    /// platforms included): the network of the shared data's description
+    /// (/work/shared/data/graphs/SOURCES.md: Helsinki gives 6,906 vertices and 15,314 arcs).
+    #[default]
+    All,
+    /// Ways whose `highway` value is one of [`OSM_ROAD_KINDS`] (the car network).
+    Roads,
+}
+
+/// Options of [`Graph::from_osm_pbf`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct OsmOptions {
+    pub weights: OsmWeights,
+    pub highways: OsmHighways,
+}
+
 /// Mean Earth radius in metres (IUGG R1), for the haversine lengths of OpenStreetMap arcs.
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 
@@ -665,9 +684,10 @@ pub fn haversine_m(a: (f64, f64), b: (f64, f64)) -> f64 {
 }
 
 /// The weights of an OpenStreetMap graph.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum OsmWeights {
     /// The haversine length in metres, `f64`.
+    #[default]
     Metres,
     /// The length in metres rounded to the nearest integer, at least 1, `u32` (integer weights
     /// for the exact device/host comparisons).
@@ -675,81 +695,104 @@ pub enum OsmWeights {
 }
 
 impl Graph {
-    /// Reads the road network of an OpenStreetMap `.osm.pbf` file (through the `osmpbf` crate):
-    /// ways whose `highway` tag is one of [`OSM_ROAD_KINDS`]; vertices are the nodes those ways
-    /// use, numbered densely in increasing OSM node id, with their latitude and longitude
-    /// ([`Graph::coords`]) and id ([`Graph::osm_ids`]); arcs join consecutive nodes of a way with
-    /// its great-circle length ([`haversine_m`]). Direction: `oneway=yes|true|1` forward only,
-    /// `oneway=-1|reverse` backward only, `oneway=no|false|0` both ways; without a `oneway` tag,
-    /// `junction=roundabout|circular` is forward only and every other way is both ways. Node
-    /// references to nodes absent from the file (ways cut at the extract's border) are skipped:
-    /// the way's arcs join the present nodes that are consecutive in it. Duplicate arcs keep the
-    /// shortest, repeated nodes (self-loops) are dropped. A malformed file is an
-    /// [`Error::Parse`] naming the file, at line 0 (a binary file has no lines).
-    pub fn from_osm_pbf(path: &Path, weights: OsmWeights) -> Result<Graph> {
+    /// Reads the road network of an OpenStreetMap `.osm.pbf` file (through the `osmpbf` crate).
+    ///
+    /// - Ways: those with a `highway` tag ([`OsmHighways::All`], the default) or with a road
+    ///   value of it ([`OsmHighways::Roads`], [`OSM_ROAD_KINDS`]).
+    /// - Arcs join nodes that are consecutive in a way, with the great-circle length in metres
+    ///   ([`haversine_m`]; `f64`, or rounded `u32` of at least 1 with
+    ///   [`OsmWeights::RoundedMetres`]). Direction: `oneway=yes|true|1` forward only,
+    ///   `oneway=-1|reverse` backward only, any other `oneway` value (`no`) both ways; without a
+    ///   `oneway` tag, `junction=roundabout|circular` is forward only and every other way is
+    ///   both ways. A pair with a node absent from the file (a way cut by the extract's border)
+    ///   gives no arc: the way is cut there, never joined across the gap.
+    /// - Vertices: the nodes with at least one arc, numbered densely in increasing OSM node id,
+    ///   with their latitude and longitude ([`Graph::coords`]) and id ([`Graph::osm_ids`]).
+    /// - Duplicate arcs keep the shortest; a node repeated in a row (self-loop) is dropped.
+    ///
+    /// A malformed file is an [`Error::Parse`] naming the file at line 0 (a binary file has no
+    /// lines); an unreadable one names the file too.
+    pub fn from_osm_pbf(path: &Path, options: OsmOptions) -> Result<Graph> {
         use osmpbf::{Element, ElementReader};
         let pbf_err = |e: osmpbf::Error| Error::parse(path, 0, format!("OpenStreetMap PBF: {e}"));
-        // pass 1: the road ways and their direction
-        let mut ways: Vec<(Vec<i64>, i8)> = Vec::new(); // refs, +1 forward, -1 backward, 0 both
-        ElementReader::from_path(path).map_err(pbf_err)?.for_each(|el| {
-            if let Element::Way(w) = el {
-                let (mut road, mut oneway, mut roundabout) = (false, None, false);
-                for (k, v) in w.tags() {
-                    match k {
-                        "highway" => road = OSM_ROAD_KINDS.contains(&v),
-                        "oneway" => oneway = Some(v),
-                        "junction" => roundabout = v == "roundabout" || v == "circular",
-                        _ => {}
+        let open = || -> Result<ElementReader<std::io::BufReader<std::fs::File>>> {
+            let f = std::fs::File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+            Ok(ElementReader::new(std::io::BufReader::new(f)))
+        };
+        // pass 1: the ways and their direction (+1 forward, -1 backward, 0 both)
+        let mut ways: Vec<(Vec<i64>, i8)> = Vec::new();
+        open()?
+            .for_each(|el| {
+                if let Element::Way(w) = el {
+                    let (mut highway, mut oneway, mut roundabout) = (None, None, false);
+                    for (k, v) in w.tags() {
+                        match k {
+                            "highway" => highway = Some(v),
+                            "oneway" => oneway = Some(v),
+                            "junction" => roundabout = v == "roundabout" || v == "circular",
+                            _ => {}
+                        }
+                    }
+                    let keep = match (highway, options.highways) {
+                        (None, _) => false,
+                        (Some(_), OsmHighways::All) => true,
+                        (Some(h), OsmHighways::Roads) => OSM_ROAD_KINDS.contains(&h),
+                    };
+                    if keep {
+                        let dir = match oneway {
+                            Some("yes" | "true" | "1") => 1,
+                            Some("-1" | "reverse") => -1,
+                            Some(_) => 0,
+                            None if roundabout => 1,
+                            None => 0,
+                        };
+                        ways.push((w.refs().collect(), dir));
                     }
                 }
-                if road {
-                    let dir = match oneway {
-                        Some("yes" | "true" | "1") => 1,
-                        Some("-1" | "reverse") => -1,
-                        Some(_) => 0,
-                        None if roundabout => 1,
-                        None => 0,
-                    };
-                    ways.push((w.refs().collect(), dir));
+            })
+            .map_err(pbf_err)?;
+        let mut coord: HashMap<i64, (f64, f64)> =
+            ways.iter().flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN)))).collect();
+        // pass 2: the coordinates of the nodes those ways use
+        open()?
+            .for_each(|el| {
+                let (id, lat, lon) = match el {
+                    Element::Node(n) => (n.id(), n.lat(), n.lon()),
+                    Element::DenseNode(n) => (n.id(), n.lat(), n.lon()),
+                    _ => return,
+                };
+                if let Some(c) = coord.get_mut(&id) {
+                    *c = (lat, lon);
                 }
-            }
-        }).map_err(pbf_err)?;
-        let mut used: HashMap<i64, (f64, f64)> = ways.iter().flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN)))).collect();
-        // pass 2: the coordinates of the nodes the roads use
-        ElementReader::from_path(path).map_err(pbf_err)?.for_each(|el| {
-            let (id, lat, lon) = match el {
-                Element::Node(n) => (n.id(), n.lat(), n.lon()),
-                Element::DenseNode(n) => (n.id(), n.lat(), n.lon()),
-                _ => return,
-            };
-            if let Some(c) = used.get_mut(&id) {
-                *c = (lat, lon);
-            }
-        }).map_err(pbf_err)?;
-        used.retain(|_, c| !c.0.is_nan());
-        let mut ids: Vec<i64> = used.keys().copied().collect();
-        ids.sort_unstable();
-        let index: HashMap<i64, u32> = ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
-        let coords: Vec<(f64, f64)> = ids.iter().map(|id| used[id]).collect();
-        let mut arcs: Vec<(u32, u32, f64)> = Vec::new();
+            })
+            .map_err(pbf_err)?;
+        coord.retain(|_, c| !c.0.is_nan());
+        let mut id_arcs: Vec<(i64, i64, f64)> = Vec::new();
         for (refs, dir) in &ways {
-            let present: Vec<u32> = refs.iter().filter_map(|id| index.get(id).copied()).collect();
-            for p in present.windows(2) {
-                let (a, b) = (p[0], p[1]);
-                let len = haversine_m(coords[a as usize], coords[b as usize]);
+            for p in refs.windows(2) {
+                let (Some(&ca), Some(&cb)) = (coord.get(&p[0]), coord.get(&p[1])) else { continue };
+                if p[0] == p[1] {
+                    continue;
+                }
+                let len = haversine_m(ca, cb);
                 if *dir >= 0 {
-                    arcs.push((a, b, len));
+                    id_arcs.push((p[0], p[1], len));
                 }
                 if *dir <= 0 {
-                    arcs.push((b, a, len));
+                    id_arcs.push((p[1], p[0], len));
                 }
             }
         }
-        let mut g = match weights {
-            OsmWeights::Metres => build(ids.len(), arcs, None, Origin::File(path))?,
+        let mut ids: Vec<i64> = id_arcs.iter().flat_map(|a| [a.0, a.1]).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let index: HashMap<i64, u32> = ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
+        let coords: Vec<(f64, f64)> = ids.iter().map(|id| coord[id]).collect();
+        let arcs = id_arcs.into_iter().map(|(a, b, l)| (index[&a], index[&b], l));
+        let mut g = match options.weights {
+            OsmWeights::Metres => build(ids.len(), arcs.collect(), None, Origin::File(path))?,
             OsmWeights::RoundedMetres => {
-                let arcs = arcs.into_iter().map(|(a, b, l)| (a, b, (l.round() as u32).max(1))).collect();
-                build(ids.len(), arcs, None, Origin::File(path))?
+                build(ids.len(), arcs.map(|(a, b, l)| (a, b, (l.round() as u32).max(1))).collect(), None, Origin::File(path))?
             }
         };
         g.coords = Some(coords);
