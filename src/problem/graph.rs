@@ -94,16 +94,32 @@ impl Weights {
         }
     }
     pub fn as_u32(&self) -> Option<&[u32]> {
-        if let Weights::U32(w) = self { Some(w) } else { None }
+        if let Weights::U32(w) = self {
+            Some(w)
+        } else {
+            None
+        }
     }
     pub fn as_u64(&self) -> Option<&[u64]> {
-        if let Weights::U64(w) = self { Some(w) } else { None }
+        if let Weights::U64(w) = self {
+            Some(w)
+        } else {
+            None
+        }
     }
     pub fn as_f32(&self) -> Option<&[f32]> {
-        if let Weights::F32(w) = self { Some(w) } else { None }
+        if let Weights::F32(w) = self {
+            Some(w)
+        } else {
+            None
+        }
     }
     pub fn as_f64(&self) -> Option<&[f64]> {
-        if let Weights::F64(w) = self { Some(w) } else { None }
+        if let Weights::F64(w) = self {
+            Some(w)
+        } else {
+            None
+        }
     }
     fn permuted(&self, order: &[usize]) -> Weights {
         match self {
@@ -222,17 +238,29 @@ impl Origin<'_> {
 
 /// Builds the CSR from arcs `(u, v, w)` (each with the index/line used in errors): checks range and
 /// weights, drops self-loops, keeps the smallest weight of duplicates.
-fn build<W: Weight>(n: usize, mut arcs: Vec<(u32, u32, W)>, lines: Option<&[usize]>, origin: Origin) -> Result<Graph> {
+fn build<W: Weight>(
+    n: usize,
+    mut arcs: Vec<(u32, u32, W)>,
+    lines: Option<&[usize]>,
+    origin: Origin,
+) -> Result<Graph> {
     if n > MAX_VERTICES {
         return Err(match origin {
             Origin::Arg(a) => Error::arg(a, format!("{n} vertices; at most {MAX_VERTICES}")),
-            Origin::File(p) => Error::parse(p, lines.and_then(|l| l.first().copied()).unwrap_or(0), format!("{n} vertices; at most {MAX_VERTICES}")),
+            Origin::File(p) => Error::parse(
+                p,
+                lines.and_then(|l| l.first().copied()).unwrap_or(0),
+                format!("{n} vertices; at most {MAX_VERTICES}"),
+            ),
         });
     }
     for (i, &(u, v, w)) in arcs.iter().enumerate() {
         let at = lines.map_or(i, |l| l[i]);
         if u as usize >= n || v as usize >= n {
-            return Err(origin.err(at, format!("arc ({u}, {v}) has a vertex out of range (0..{n})")));
+            return Err(origin.err(
+                at,
+                format!("arc ({u}, {v}) has a vertex out of range (0..{n})"),
+            ));
         }
         if let Some(why) = w.invalid() {
             return Err(origin.err(at, format!("arc ({u}, {v}): {why} ({w:?})")));
@@ -240,7 +268,11 @@ fn build<W: Weight>(n: usize, mut arcs: Vec<(u32, u32, W)>, lines: Option<&[usiz
     }
     arcs.retain(|&(u, v, _)| u != v);
     // no NaN left, so partial_cmp is total here
-    arcs.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.partial_cmp(&b.2).unwrap()));
+    arcs.sort_unstable_by(|a, b| {
+        (a.0, a.1)
+            .cmp(&(b.0, b.1))
+            .then(a.2.partial_cmp(&b.2).unwrap())
+    });
     arcs.dedup_by(|later, first| later.0 == first.0 && later.1 == first.1);
     let m = arcs.len();
     let mut offsets = try_vec::<u64>(n + 1, "offsets")?;
@@ -255,24 +287,43 @@ fn build<W: Weight>(n: usize, mut arcs: Vec<(u32, u32, W)>, lines: Option<&[usiz
     for i in 0..n {
         offsets[i + 1] += offsets[i];
     }
-    Ok(Graph { n, offsets, targets, weights: W::wrap(weights), coords: None, osm_ids: None, reverse: OnceLock::new() })
+    Ok(Graph {
+        n,
+        offsets,
+        targets,
+        weights: W::wrap(weights),
+        coords: None,
+        osm_ids: None,
+        reverse: OnceLock::new(),
+    })
 }
 
 impl Graph {
     /// From a row-major `n x n` matrix (`matrix.len() == n * n`): entry `(u, v)` is the arc
     /// `u -> v`, 0 = no arc (the thesis's convention); the diagonal is ignored (self-loops).
     pub fn from_dense<W: Weight>(n: usize, matrix: &[W]) -> Result<Graph> {
-        let nn = n.checked_mul(n).ok_or_else(|| Error::arg("n", format!("{n} x {n} overflows")))?;
+        let nn = n
+            .checked_mul(n)
+            .ok_or_else(|| Error::arg("n", format!("{n} x {n} overflows")))?;
         if matrix.len() != nn {
-            return Err(Error::arg("matrix", format!("{} values; expected n x n = {nn}", matrix.len())));
+            return Err(Error::arg(
+                "matrix",
+                format!("{} values; expected n x n = {nn}", matrix.len()),
+            ));
         }
         if n > MAX_VERTICES {
-            return Err(Error::arg("n", format!("{n} vertices; at most {MAX_VERTICES}")));
+            return Err(Error::arg(
+                "n",
+                format!("{n} vertices; at most {MAX_VERTICES}"),
+            ));
         }
         let mut arcs = Vec::new();
         for (i, &w) in matrix.iter().enumerate() {
             if let Some(why) = w.invalid() {
-                return Err(Error::arg("matrix", format!("entry {i} (row {}, column {}): {why} ({w:?})", i / n, i % n)));
+                return Err(Error::arg(
+                    "matrix",
+                    format!("entry {i} (row {}, column {}): {why} ({w:?})", i / n, i % n),
+                ));
             }
             if !w.is_zero() {
                 arcs.push(((i / n) as u32, (i % n) as u32, w));
@@ -295,10 +346,23 @@ impl Graph {
         }
         let n = offsets.len() - 1;
         if offsets[0] != 0 || offsets[n] != targets.len() as u64 {
-            return Err(Error::arg("offsets", format!("must start at 0 and end at targets' length {}", targets.len())));
+            return Err(Error::arg(
+                "offsets",
+                format!(
+                    "must start at 0 and end at targets' length {}",
+                    targets.len()
+                ),
+            ));
         }
         if weights.len() != targets.len() {
-            return Err(Error::arg("weights", format!("{} values; expected one per target ({})", weights.len(), targets.len())));
+            return Err(Error::arg(
+                "weights",
+                format!(
+                    "{} values; expected one per target ({})",
+                    weights.len(),
+                    targets.len()
+                ),
+            ));
         }
         let mut arcs = try_vec(targets.len(), "targets")?;
         for u in 0..n {
@@ -346,7 +410,10 @@ impl Graph {
     /// The arc `u -> v`, if any (binary search in the sorted row).
     pub fn find_arc(&self, u: usize, v: u32) -> Option<usize> {
         let r = self.arcs_of(u);
-        self.targets[r.clone()].binary_search(&v).ok().map(|i| r.start + i)
+        self.targets[r.clone()]
+            .binary_search(&v)
+            .ok()
+            .map(|i| r.start + i)
     }
 
     /// The transposed graph (arc `v -> u` of weight w for every arc `u -> v`), built on first use
@@ -405,12 +472,22 @@ fn parse_weight(tok: &str, path: &Path, line: usize, integer_only: bool) -> Resu
         return Ok(Num::Int(i));
     }
     if tok.starts_with('-') && tok[1..].parse::<u64>().is_ok() {
-        return Err(Error::parse(path, line, format!("negative weight {tok} (shortest paths here need weights >= 0)")));
+        return Err(Error::parse(
+            path,
+            line,
+            format!("negative weight {tok} (shortest paths here need weights >= 0)"),
+        ));
     }
     if integer_only {
-        return Err(Error::parse(path, line, format!("weight `{tok}` is not a non-negative integer")));
+        return Err(Error::parse(
+            path,
+            line,
+            format!("weight `{tok}` is not a non-negative integer"),
+        ));
     }
-    let x: f64 = tok.parse().map_err(|_| Error::parse(path, line, format!("weight `{tok}` is not a number")))?;
+    let x: f64 = tok
+        .parse()
+        .map_err(|_| Error::parse(path, line, format!("weight `{tok}` is not a number")))?;
     if let Some(why) = float_invalid(x) {
         return Err(Error::parse(path, line, format!("{why} ({tok})")));
     }
@@ -423,32 +500,74 @@ fn build_nums(n: usize, arcs: Vec<(u32, u32, Num)>, lines: &[usize], path: &Path
     let all_int = arcs.iter().all(|a| matches!(a.2, Num::Int(_)));
     let origin = Origin::File(path);
     if all_int {
-        let ints = arcs.iter().map(|&(u, v, w)| (u, v, if let Num::Int(i) = w { i } else { 0 }));
-        if arcs.iter().all(|a| matches!(a.2, Num::Int(i) if i <= u32::MAX as u64)) {
-            build(n, ints.map(|(u, v, w)| (u, v, w as u32)).collect(), Some(lines), origin)
+        let ints = arcs
+            .iter()
+            .map(|&(u, v, w)| (u, v, if let Num::Int(i) = w { i } else { 0 }));
+        if arcs
+            .iter()
+            .all(|a| matches!(a.2, Num::Int(i) if i <= u32::MAX as u64))
+        {
+            build(
+                n,
+                ints.map(|(u, v, w)| (u, v, w as u32)).collect(),
+                Some(lines),
+                origin,
+            )
         } else {
             build(n, ints.collect(), Some(lines), origin)
         }
     } else {
-        let reals = arcs.iter().map(|&(u, v, w)| (u, v, match w { Num::Int(i) => i as f64, Num::Real(x) => x })).collect();
+        let reals = arcs
+            .iter()
+            .map(|&(u, v, w)| {
+                (
+                    u,
+                    v,
+                    match w {
+                        Num::Int(i) => i as f64,
+                        Num::Real(x) => x,
+                    },
+                )
+            })
+            .collect();
         build(n, reals, Some(lines), origin)
     }
 }
 
 /// A 1-based vertex number of a file, as a 0-based vertex.
 fn parse_vertex(tok: &str, n: usize, path: &Path, line: usize) -> Result<u32> {
-    let v: u64 = tok.parse().map_err(|_| Error::parse(path, line, format!("vertex `{tok}` is not a positive integer")))?;
+    let v: u64 = tok.parse().map_err(|_| {
+        Error::parse(
+            path,
+            line,
+            format!("vertex `{tok}` is not a positive integer"),
+        )
+    })?;
     if v == 0 || v > n as u64 {
-        return Err(Error::parse(path, line, format!("vertex {v} out of range 1..={n}")));
+        return Err(Error::parse(
+            path,
+            line,
+            format!("vertex {v} out of range 1..={n}"),
+        ));
     }
     Ok((v - 1) as u32)
 }
 
 /// Bound on counts declared in a file header: no more arcs than the file could hold (each needs a
 /// few bytes), so a corrupt header cannot make the reader allocate without bound.
-fn check_declared(count: u64, text_len: usize, what: &str, path: &Path, line: usize) -> Result<usize> {
+fn check_declared(
+    count: u64,
+    text_len: usize,
+    what: &str,
+    path: &Path,
+    line: usize,
+) -> Result<usize> {
     if count > text_len as u64 + 1 {
-        return Err(Error::parse(path, line, format!("{count} {what} declared, more than the file ({text_len} bytes) can hold")));
+        return Err(Error::parse(
+            path,
+            line,
+            format!("{count} {what} declared, more than the file ({text_len} bytes) can hold"),
+        ));
     }
     Ok(count as usize)
 }
@@ -478,12 +597,32 @@ impl Graph {
                         return Err(Error::parse(path, ln, "second `p` line"));
                     }
                     if toks.len() != 4 || toks[1] != "sp" {
-                        return Err(Error::parse(path, ln, format!("expected `p sp <vertices> <arcs>`, found `{}`", raw.trim())));
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("expected `p sp <vertices> <arcs>`, found `{}`", raw.trim()),
+                        ));
                     }
-                    let n: u64 = toks[2].parse().map_err(|_| Error::parse(path, ln, format!("vertex count `{}` is not a non-negative integer", toks[2])))?;
-                    let m: u64 = toks[3].parse().map_err(|_| Error::parse(path, ln, format!("arc count `{}` is not a non-negative integer", toks[3])))?;
+                    let n: u64 = toks[2].parse().map_err(|_| {
+                        Error::parse(
+                            path,
+                            ln,
+                            format!("vertex count `{}` is not a non-negative integer", toks[2]),
+                        )
+                    })?;
+                    let m: u64 = toks[3].parse().map_err(|_| {
+                        Error::parse(
+                            path,
+                            ln,
+                            format!("arc count `{}` is not a non-negative integer", toks[3]),
+                        )
+                    })?;
                     if n > MAX_VERTICES as u64 {
-                        return Err(Error::parse(path, ln, format!("{n} vertices; at most {MAX_VERTICES}")));
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("{n} vertices; at most {MAX_VERTICES}"),
+                        ));
                     }
                     let m = check_declared(m, text.len(), "arcs", path, ln)?;
                     arcs = try_vec(m, "arcs")?;
@@ -495,10 +634,18 @@ impl Graph {
                         return Err(Error::parse(path, ln, "arc line before the `p sp` line"));
                     };
                     if toks.len() != 4 {
-                        return Err(Error::parse(path, ln, format!("expected `a <from> <to> <weight>`, found `{}`", raw.trim())));
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("expected `a <from> <to> <weight>`, found `{}`", raw.trim()),
+                        ));
                     }
                     if arcs.len() == m {
-                        return Err(Error::parse(path, ln, format!("more arcs than the {m} the `p` line declares")));
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("more arcs than the {m} the `p` line declares"),
+                        ));
                     }
                     let u = parse_vertex(toks[1], n, path, ln)?;
                     let v = parse_vertex(toks[2], n, path, ln)?;
@@ -506,14 +653,31 @@ impl Graph {
                     arcs.push((u, v, w));
                     lines.push(ln);
                 }
-                Some(t) => return Err(Error::parse(path, ln, format!("unknown line type `{t}` (expected c, p or a)"))),
+                Some(t) => {
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!("unknown line type `{t}` (expected c, p or a)"),
+                    ))
+                }
             }
         }
         let Some((n, m, pline)) = header else {
-            return Err(Error::parse(path, text.lines().count().max(1), "no `p sp <vertices> <arcs>` line"));
+            return Err(Error::parse(
+                path,
+                text.lines().count().max(1),
+                "no `p sp <vertices> <arcs>` line",
+            ));
         };
         if arcs.len() != m {
-            return Err(Error::parse(path, pline, format!("the `p` line declares {m} arcs, the file has {}", arcs.len())));
+            return Err(Error::parse(
+                path,
+                pline,
+                format!(
+                    "the `p` line declares {m} arcs, the file has {}",
+                    arcs.len()
+                ),
+            ));
         }
         build_nums(n, arcs, &lines, path)
     }
@@ -534,24 +698,52 @@ impl Graph {
     /// [`Graph::from_matrix_market`] on text already read; `path` names it in errors.
     pub fn parse_matrix_market(text: &str, path: &Path) -> Result<Graph> {
         let mut it = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-        let (hl, head) = it.next().ok_or_else(|| Error::parse(path, 1, "empty file; expected a `%%MatrixMarket` header"))?;
-        let h: Vec<String> = head.split_whitespace().map(|t| t.to_ascii_lowercase()).collect();
+        let (hl, head) = it.next().ok_or_else(|| {
+            Error::parse(path, 1, "empty file; expected a `%%MatrixMarket` header")
+        })?;
+        let h: Vec<String> = head
+            .split_whitespace()
+            .map(|t| t.to_ascii_lowercase())
+            .collect();
         if h.len() != 5 || h[0] != "%%matrixmarket" || h[1] != "matrix" {
-            return Err(Error::parse(path, hl, format!("expected `%%MatrixMarket matrix coordinate <field> <symmetry>`, found `{}`", head.trim())));
+            return Err(Error::parse(
+                path,
+                hl,
+                format!(
+                    "expected `%%MatrixMarket matrix coordinate <field> <symmetry>`, found `{}`",
+                    head.trim()
+                ),
+            ));
         }
         if h[2] != "coordinate" {
-            return Err(Error::parse(path, hl, format!("format `{}` not supported (only `coordinate`)", h[2])));
+            return Err(Error::parse(
+                path,
+                hl,
+                format!("format `{}` not supported (only `coordinate`)", h[2]),
+            ));
         }
         let (pattern, integer) = match h[3].as_str() {
             "real" | "double" => (false, false),
             "integer" => (false, true),
             "pattern" => (true, true),
-            f => return Err(Error::parse(path, hl, format!("field `{f}` not supported (real, integer or pattern)"))),
+            f => {
+                return Err(Error::parse(
+                    path,
+                    hl,
+                    format!("field `{f}` not supported (real, integer or pattern)"),
+                ))
+            }
         };
         let symmetric = match h[4].as_str() {
             "general" => false,
             "symmetric" => true,
-            s => return Err(Error::parse(path, hl, format!("symmetry `{s}` not supported (general or symmetric)"))),
+            s => {
+                return Err(Error::parse(
+                    path,
+                    hl,
+                    format!("symmetry `{s}` not supported (general or symmetric)"),
+                ))
+            }
         };
         let mut size: Option<(usize, usize, usize)> = None; // n, entries, line
         let mut arcs = Vec::new();
@@ -565,20 +757,45 @@ impl Graph {
             let toks: Vec<&str> = t.split_whitespace().collect();
             let Some((n, nnz, _)) = size else {
                 if toks.len() != 3 {
-                    return Err(Error::parse(path, ln, format!("expected the size line `rows cols entries`, found `{t}`")));
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!("expected the size line `rows cols entries`, found `{t}`"),
+                    ));
                 }
                 let mut v = [0u64; 3];
                 for (k, tok) in toks.iter().enumerate() {
-                    v[k] = tok.parse().map_err(|_| Error::parse(path, ln, format!("size `{tok}` is not a non-negative integer")))?;
+                    v[k] = tok.parse().map_err(|_| {
+                        Error::parse(
+                            path,
+                            ln,
+                            format!("size `{tok}` is not a non-negative integer"),
+                        )
+                    })?;
                 }
                 if v[0] != v[1] {
-                    return Err(Error::parse(path, ln, format!("matrix is {} x {}; a graph needs a square matrix", v[0], v[1])));
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!(
+                            "matrix is {} x {}; a graph needs a square matrix",
+                            v[0], v[1]
+                        ),
+                    ));
                 }
                 if v[0] > MAX_VERTICES as u64 {
-                    return Err(Error::parse(path, ln, format!("{} vertices; at most {MAX_VERTICES}", v[0])));
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!("{} vertices; at most {MAX_VERTICES}", v[0]),
+                    ));
                 }
                 let nnz = check_declared(v[2], text.len(), "entries", path, ln)?;
-                let cap = if symmetric { nnz.saturating_mul(2) } else { nnz };
+                let cap = if symmetric {
+                    nnz.saturating_mul(2)
+                } else {
+                    nnz
+                };
                 arcs = try_vec(cap, "entries")?;
                 lines = try_vec(cap, "entries")?;
                 size = Some((v[0] as usize, nnz, ln));
@@ -586,15 +803,27 @@ impl Graph {
             };
             let want = if pattern { 2 } else { 3 };
             if toks.len() != want {
-                return Err(Error::parse(path, ln, format!("expected {want} values per entry, found `{t}`")));
+                return Err(Error::parse(
+                    path,
+                    ln,
+                    format!("expected {want} values per entry, found `{t}`"),
+                ));
             }
             if entries == nnz {
-                return Err(Error::parse(path, ln, format!("more entries than the {nnz} the size line declares")));
+                return Err(Error::parse(
+                    path,
+                    ln,
+                    format!("more entries than the {nnz} the size line declares"),
+                ));
             }
             entries += 1;
             let u = parse_vertex(toks[0], n, path, ln)?;
             let v = parse_vertex(toks[1], n, path, ln)?;
-            let w = if pattern { Num::Int(1) } else { parse_weight(toks[2], path, ln, integer)? };
+            let w = if pattern {
+                Num::Int(1)
+            } else {
+                parse_weight(toks[2], path, ln, integer)?
+            };
             arcs.push((u, v, w));
             lines.push(ln);
             if symmetric && u != v {
@@ -603,13 +832,33 @@ impl Graph {
             }
         }
         let Some((n, nnz, sl)) = size else {
-            return Err(Error::parse(path, text.lines().count().max(1), "no size line `rows cols entries`"));
+            return Err(Error::parse(
+                path,
+                text.lines().count().max(1),
+                "no size line `rows cols entries`",
+            ));
         };
         if entries != nnz {
-            return Err(Error::parse(path, sl, format!("the size line declares {nnz} entries, the file has {entries}")));
+            return Err(Error::parse(
+                path,
+                sl,
+                format!("the size line declares {nnz} entries, the file has {entries}"),
+            ));
         }
         if !integer {
-            let reals = arcs.into_iter().map(|(u, v, w)| (u, v, match w { Num::Int(i) => Num::Real(i as f64), r => r })).collect();
+            let reals = arcs
+                .into_iter()
+                .map(|(u, v, w)| {
+                    (
+                        u,
+                        v,
+                        match w {
+                            Num::Int(i) => Num::Real(i as f64),
+                            r => r,
+                        },
+                    )
+                })
+                .collect();
             return build_nums(n, reals, &lines, path).map(|g| g.force_f64());
         }
         build_nums(n, arcs, &lines, path)
@@ -624,7 +873,11 @@ impl Graph {
             Weights::U64(w) => w.iter().map(|&x| x as f64).collect(),
             Weights::F32(w) => w.iter().map(|&x| x as f64).collect(),
         };
-        Graph { weights: Weights::F64(w), reverse: OnceLock::new(), ..self }
+        Graph {
+            weights: Weights::F64(w),
+            reverse: OnceLock::new(),
+            ..self
+        }
     }
 }
 
@@ -678,8 +931,14 @@ pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 
 /// Great-circle distance in metres between two (latitude, longitude) points in degrees.
 pub fn haversine_m(a: (f64, f64), b: (f64, f64)) -> f64 {
-    let (la1, lo1, la2, lo2) = (a.0.to_radians(), a.1.to_radians(), b.0.to_radians(), b.1.to_radians());
-    let s = ((la2 - la1) / 2.0).sin().powi(2) + la1.cos() * la2.cos() * ((lo2 - lo1) / 2.0).sin().powi(2);
+    let (la1, lo1, la2, lo2) = (
+        a.0.to_radians(),
+        a.1.to_radians(),
+        b.0.to_radians(),
+        b.1.to_radians(),
+    );
+    let s = ((la2 - la1) / 2.0).sin().powi(2)
+        + la1.cos() * la2.cos() * ((lo2 - lo1) / 2.0).sin().powi(2);
     2.0 * EARTH_RADIUS_M * s.sqrt().min(1.0).asin()
 }
 
@@ -716,7 +975,10 @@ impl Graph {
         use osmpbf::{Element, ElementReader};
         let pbf_err = |e: osmpbf::Error| Error::parse(path, 0, format!("OpenStreetMap PBF: {e}"));
         let open = || -> Result<ElementReader<std::io::BufReader<std::fs::File>>> {
-            let f = std::fs::File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+            let f = std::fs::File::open(path).map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
             Ok(ElementReader::new(std::io::BufReader::new(f)))
         };
         // pass 1: the ways and their direction (+1 forward, -1 backward, 0 both)
@@ -751,8 +1013,10 @@ impl Graph {
                 }
             })
             .map_err(pbf_err)?;
-        let mut coord: HashMap<i64, (f64, f64)> =
-            ways.iter().flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN)))).collect();
+        let mut coord: HashMap<i64, (f64, f64)> = ways
+            .iter()
+            .flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN))))
+            .collect();
         // pass 2: the coordinates of the nodes those ways use
         open()?
             .for_each(|el| {
@@ -770,7 +1034,9 @@ impl Graph {
         let mut id_arcs: Vec<(i64, i64, f64)> = Vec::new();
         for (refs, dir) in &ways {
             for p in refs.windows(2) {
-                let (Some(&ca), Some(&cb)) = (coord.get(&p[0]), coord.get(&p[1])) else { continue };
+                let (Some(&ca), Some(&cb)) = (coord.get(&p[0]), coord.get(&p[1])) else {
+                    continue;
+                };
                 if p[0] == p[1] {
                     continue;
                 }
@@ -786,14 +1052,24 @@ impl Graph {
         let mut ids: Vec<i64> = id_arcs.iter().flat_map(|a| [a.0, a.1]).collect();
         ids.sort_unstable();
         ids.dedup();
-        let index: HashMap<i64, u32> = ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
+        let index: HashMap<i64, u32> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (id, i as u32))
+            .collect();
         let coords: Vec<(f64, f64)> = ids.iter().map(|id| coord[id]).collect();
-        let arcs = id_arcs.into_iter().map(|(a, b, l)| (index[&a], index[&b], l));
+        let arcs = id_arcs
+            .into_iter()
+            .map(|(a, b, l)| (index[&a], index[&b], l));
         let mut g = match options.weights {
             OsmWeights::Metres => build(ids.len(), arcs.collect(), None, Origin::File(path))?,
-            OsmWeights::RoundedMetres => {
-                build(ids.len(), arcs.map(|(a, b, l)| (a, b, (l.round() as u32).max(1))).collect(), None, Origin::File(path))?
-            }
+            OsmWeights::RoundedMetres => build(
+                ids.len(),
+                arcs.map(|(a, b, l)| (a, b, (l.round() as u32).max(1)))
+                    .collect(),
+                None,
+                Origin::File(path),
+            )?,
         };
         g.coords = Some(coords);
         g.osm_ids = Some(ids);
@@ -819,10 +1095,16 @@ const STREAM_GRID: u32 = 0x5350_0002;
 /// `1 <= j <= 31`; `u32` weights.
 pub fn thesis_random(i: u32, j: u32, seed: u64) -> Result<Graph> {
     if i > 14 {
-        return Err(Error::arg("i", format!("V = 2^{i}; at most 2^14 (the graph is dense)")));
+        return Err(Error::arg(
+            "i",
+            format!("V = 2^{i}; at most 2^14 (the graph is dense)"),
+        ));
     }
     if !(1..=31).contains(&j) {
-        return Err(Error::arg("j", format!("{j}; weights are rand() % 2^j with 1 <= j <= 31")));
+        return Err(Error::arg(
+            "j",
+            format!("{j}; weights are rand() % 2^j with 1 <= j <= 31"),
+        ));
     }
     let n = 1usize << i;
     let mask = (1u32 << j) - 1;
@@ -859,19 +1141,34 @@ pub struct Grid {
 /// probability `obstacles` (0 <= obstacles < 1); obstacles stay vertices (so vertex numbers are
 /// cell numbers, as the Lee wave needs) but have no arcs. Seeded (Philox, a stream of its own);
 /// `u32` weights. Cells are drawn first (obstacles), then the arcs' weights in CSR order.
-pub fn grid(width: usize, height: usize, max_weight: u32, obstacles: f64, seed: u64) -> Result<Grid> {
+pub fn grid(
+    width: usize,
+    height: usize,
+    max_weight: u32,
+    obstacles: f64,
+    seed: u64,
+) -> Result<Grid> {
     if width == 0 || height == 0 {
-        return Err(Error::arg("width", format!("grid {width} x {height}; both must be >= 1")));
+        return Err(Error::arg(
+            "width",
+            format!("grid {width} x {height}; both must be >= 1"),
+        ));
     }
     let n = crate::error::size_product("width", &[width, height])?;
     if n > MAX_VERTICES {
-        return Err(Error::arg("width", format!("grid {width} x {height} has more than {MAX_VERTICES} cells")));
+        return Err(Error::arg(
+            "width",
+            format!("grid {width} x {height} has more than {MAX_VERTICES} cells"),
+        ));
     }
     if max_weight == 0 {
         return Err(Error::arg("max_weight", "must be >= 1"));
     }
     if !(0.0..1.0).contains(&obstacles) {
-        return Err(Error::arg("obstacles", format!("{obstacles}; a probability in [0, 1)")));
+        return Err(Error::arg(
+            "obstacles",
+            format!("{obstacles}; a probability in [0, 1)"),
+        ));
     }
     let mut rng = Philox::new(seed, STREAM_GRID);
     let threshold = (obstacles * 4_294_967_296.0) as u64;
@@ -890,7 +1187,11 @@ pub fn grid(width: usize, height: usize, max_weight: u32, obstacles: f64, seed: 
             let mut push = |t: usize| {
                 if !blocked[t] {
                     targets.push(t as u32);
-                    weights.push(if max_weight == 1 { 1 } else { 1 + rng.below(max_weight) });
+                    weights.push(if max_weight == 1 {
+                        1
+                    } else {
+                        1 + rng.below(max_weight)
+                    });
                 }
             };
             if y > 0 {
@@ -908,8 +1209,21 @@ pub fn grid(width: usize, height: usize, max_weight: u32, obstacles: f64, seed: 
         }
         offsets.push(targets.len() as u64);
     }
-    let graph = Graph { n, offsets, targets, weights: Weights::U32(weights), coords: None, osm_ids: None, reverse: OnceLock::new() };
-    Ok(Grid { width, height, blocked, graph })
+    let graph = Graph {
+        n,
+        offsets,
+        targets,
+        weights: Weights::U32(weights),
+        coords: None,
+        osm_ids: None,
+        reverse: OnceLock::new(),
+    };
+    Ok(Grid {
+        width,
+        height,
+        blocked,
+        graph,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -952,9 +1266,19 @@ pub struct ShortestPaths {
 }
 
 /// `f64` with a total order, for the Dijkstra of `pathfinding` (weights here are never NaN).
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug)]
 struct OrdF64(f64);
+impl PartialEq for OrdF64 {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.total_cmp(&o.0).is_eq()
+    }
+}
 impl Eq for OrdF64 {}
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
 impl Ord for OrdF64 {
     fn cmp(&self, o: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&o.0)
@@ -984,7 +1308,10 @@ pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
     use pathfinding::prelude::dijkstra_all;
     let n = g.n();
     if source as usize >= n {
-        return Err(Error::arg("source", format!("{source}; the graph has {n} vertices")));
+        return Err(Error::arg(
+            "source",
+            format!("{source}; the graph has {n} vertices"),
+        ));
     }
     let mut pred = vec![NO_PRED; n];
     let dist = match g.weights() {
@@ -995,12 +1322,19 @@ pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
                 _ => unreachable!(),
             };
             // u128 sums cannot overflow; a distance above u64::MAX - 1 is refused afterwards
-            let parents = dijkstra_all(&source, |&u| g.arcs_of(u as usize).map(|e| (g.targets[e], w[e] as u128)).collect::<Vec<_>>());
+            let parents = dijkstra_all(&source, |&u| {
+                g.arcs_of(u as usize)
+                    .map(|e| (g.targets[e], w[e] as u128))
+                    .collect::<Vec<_>>()
+            });
             let mut d = vec![u64::MAX; n];
             d[source as usize] = 0;
             for (v, (p, c)) in parents {
                 if c >= u64::MAX as u128 {
-                    return Err(Error::arg("weights", format!("the distance to vertex {v} overflows 64 bits")));
+                    return Err(Error::arg(
+                        "weights",
+                        format!("the distance to vertex {v} overflows 64 bits"),
+                    ));
                 }
                 d[v as usize] = c as u64;
                 pred[v as usize] = p;
@@ -1008,7 +1342,11 @@ pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
             Distances::U64(d)
         }
         Weights::F32(_) | Weights::F64(_) => {
-            let parents = dijkstra_all(&source, |&u| g.arcs_of(u as usize).map(|e| (g.targets[e], OrdF64(g.weights.get_f64(e)))).collect::<Vec<_>>());
+            let parents = dijkstra_all(&source, |&u| {
+                g.arcs_of(u as usize)
+                    .map(|e| (g.targets[e], OrdF64(g.weights.get_f64(e))))
+                    .collect::<Vec<_>>()
+            });
             let mut d = vec![f64::INFINITY; n];
             d[source as usize] = 0.0;
             for (v, (p, c)) in parents {
