@@ -2,6 +2,7 @@ pub mod qap;
 pub mod functions;
 pub mod knapsack;
 pub mod sat;
+pub mod graph;
 
 /// The text of a file read by a problem's reader: bytes that are not UTF-8 are replaced (and then
 /// fail as numbers or tokens with the reader's own message); an I/O error names the path.

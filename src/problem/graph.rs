@@ -1,0 +1,1367 @@
+//! Directed graphs with non-negative arc weights in CSR form, for the shortest-path and ant-colony
+//! solvers of issue 19 (thesis 003, /work/shared/docs/ACO.md, docs/specs/SP.md). No device code.
+//!
+//! # Representation
+//!
+//! [`Graph`] holds `n` vertices `0..n` and `m` arcs in compressed sparse rows: `offsets` (`n + 1`
+//! values, `u64`, so `m` may exceed 2^32), `targets` (`m` values, `u32`, so `n < 2^32`) and one
+//! weight per arc in [`Weights`], an enum over the four weight types the device code will take
+//! (`u32`, `u64`, `f32`, `f64`). An enum rather than a generic `Graph<W>`: the front ends (C ABI,
+//! Python, CLI) pick the type at run time from a file or an array, and one `Graph` type keeps
+//! them free of generics; code that wants the typed slice matches once ([`Weights::as_u32`] ...).
+//! The arcs of vertex `u` are `offsets[u]..offsets[u+1]`, sorted by target; there is at most one
+//! arc per (u, v) pair.
+//!
+//! # What every builder guarantees
+//!
+//! - Weights are non-negative and finite: a negative, NaN or infinite weight is refused, an
+//!   [`Error::InvalidArgument`] naming the argument (arrays) or an [`Error::Parse`] naming the file
+//!   and the 1-based line (files).
+//! - Duplicate arcs (same `u`, same `v`) keep the smallest weight.
+//! - Self-loops (`u == v`) are **dropped**: with non-negative weights they are never part of a
+//!   shortest path, and an ant never takes one (it has visited `u`). Zero-weight arcs other than
+//!   self-loops are kept (except in the dense-matrix builder, where 0 means "no arc").
+//! - Vertex numbers out of range are refused with the same naming rules.
+//!
+//! The reverse (transposed) graph, used by the pull Bellman-Ford, is built on the first call of
+//! [`Graph::reverse`] and cached; in it the in-arcs of `v` are sorted by source.
+//!
+//! # Sources
+//!
+//! [`Graph::from_dense`] (row-major `n x n`, 0 = no arc, as the thesis), [`Graph::from_edges`],
+//! [`Graph::from_csr`], [`Graph::from_dimacs`] (`.gr`), [`Graph::from_matrix_market`] (`.mtx`),
+//! [`Graph::from_osm_pbf`] (OpenStreetMap road ways), and the generators [`thesis_random`] and
+//! [`grid`]. [`dijkstra`] is the host reference (the `pathfinding` crate's Dijkstra).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::error::{try_vec, Error, Result};
+use crate::rng::Philox;
+
+/// Largest vertex count: targets are `u32` and `u32::MAX` is the "no predecessor" sentinel.
+pub const MAX_VERTICES: usize = u32::MAX as usize;
+
+/// Predecessor of the source and of unreachable vertices in [`ShortestPaths::pred`] (-1 as `i32`).
+pub const NO_PRED: u32 = u32::MAX;
+
+/// The arc weights of a [`Graph`], one per arc in CSR order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Weights {
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+/// The type of a graph's weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightKind {
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl Weights {
+    pub fn kind(&self) -> WeightKind {
+        match self {
+            Weights::U32(_) => WeightKind::U32,
+            Weights::U64(_) => WeightKind::U64,
+            Weights::F32(_) => WeightKind::F32,
+            Weights::F64(_) => WeightKind::F64,
+        }
+    }
+    pub fn len(&self) -> usize {
+        match self {
+            Weights::U32(w) => w.len(),
+            Weights::U64(w) => w.len(),
+            Weights::F32(w) => w.len(),
+            Weights::F64(w) => w.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Weight of arc `e` as `f64` (exact for `u32`, `f32`, `f64`; `u64` above 2^53 rounds).
+    pub fn get_f64(&self, e: usize) -> f64 {
+        match self {
+            Weights::U32(w) => w[e] as f64,
+            Weights::U64(w) => w[e] as f64,
+            Weights::F32(w) => w[e] as f64,
+            Weights::F64(w) => w[e],
+        }
+    }
+    pub fn as_u32(&self) -> Option<&[u32]> {
+        if let Weights::U32(w) = self {
+            Some(w)
+        } else {
+            None
+        }
+    }
+    pub fn as_u64(&self) -> Option<&[u64]> {
+        if let Weights::U64(w) = self {
+            Some(w)
+        } else {
+            None
+        }
+    }
+    pub fn as_f32(&self) -> Option<&[f32]> {
+        if let Weights::F32(w) = self {
+            Some(w)
+        } else {
+            None
+        }
+    }
+    pub fn as_f64(&self) -> Option<&[f64]> {
+        if let Weights::F64(w) = self {
+            Some(w)
+        } else {
+            None
+        }
+    }
+    fn permuted(&self, order: &[usize]) -> Weights {
+        match self {
+            Weights::U32(w) => Weights::U32(order.iter().map(|&e| w[e]).collect()),
+            Weights::U64(w) => Weights::U64(order.iter().map(|&e| w[e]).collect()),
+            Weights::F32(w) => Weights::F32(order.iter().map(|&e| w[e]).collect()),
+            Weights::F64(w) => Weights::F64(order.iter().map(|&e| w[e]).collect()),
+        }
+    }
+}
+
+/// A weight type a graph can hold: `u32`, `u64`, `f32`, `f64` (sealed).
+pub trait Weight: Copy + PartialOrd + Default + std::fmt::Debug + sealed::Sealed + 'static {
+    /// Why the value is not a valid weight (negative, NaN, infinite), or `None`.
+    fn invalid(self) -> Option<&'static str>;
+    fn wrap(v: Vec<Self>) -> Weights;
+    fn is_zero(self) -> bool {
+        self == Self::default()
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+impl Weight for u32 {
+    fn invalid(self) -> Option<&'static str> {
+        None
+    }
+    fn wrap(v: Vec<Self>) -> Weights {
+        Weights::U32(v)
+    }
+}
+impl Weight for u64 {
+    fn invalid(self) -> Option<&'static str> {
+        None
+    }
+    fn wrap(v: Vec<Self>) -> Weights {
+        Weights::U64(v)
+    }
+}
+fn float_invalid(x: f64) -> Option<&'static str> {
+    if x.is_nan() {
+        Some("NaN weight")
+    } else if x < 0.0 {
+        Some("negative weight (shortest paths here need weights >= 0)")
+    } else if x.is_infinite() {
+        Some("infinite weight")
+    } else {
+        None
+    }
+}
+impl Weight for f32 {
+    fn invalid(self) -> Option<&'static str> {
+        float_invalid(self as f64)
+    }
+    fn wrap(v: Vec<Self>) -> Weights {
+        Weights::F32(v)
+    }
+}
+impl Weight for f64 {
+    fn invalid(self) -> Option<&'static str> {
+        float_invalid(self)
+    }
+    fn wrap(v: Vec<Self>) -> Weights {
+        Weights::F64(v)
+    }
+}
+
+/// A directed graph in CSR form (see the module documentation for its guarantees).
+#[derive(Clone, Debug)]
+pub struct Graph {
+    n: usize,
+    offsets: Vec<u64>,
+    targets: Vec<u32>,
+    weights: Weights,
+    /// Latitude and longitude in degrees per vertex (OpenStreetMap graphs only).
+    coords: Option<Vec<(f64, f64)>>,
+    /// OpenStreetMap node id per vertex (OpenStreetMap graphs only).
+    osm_ids: Option<Vec<i64>>,
+    reverse: OnceLock<Box<Graph>>,
+}
+
+impl PartialEq for Graph {
+    /// Same vertices, arcs and weights (and coordinates); the reverse cache is not compared.
+    fn eq(&self, o: &Graph) -> bool {
+        self.n == o.n
+            && self.offsets == o.offsets
+            && self.targets == o.targets
+            && self.weights == o.weights
+            && self.coords == o.coords
+            && self.osm_ids == o.osm_ids
+    }
+}
+
+/// Where an arc came from, for error messages: an array argument or a file line.
+#[derive(Clone, Copy)]
+enum Origin<'a> {
+    Arg(&'static str),
+    File(&'a Path),
+}
+
+impl Origin<'_> {
+    /// The error for item `idx` (array index, or 1-based line for files).
+    fn err(&self, idx: usize, msg: impl Into<String>) -> Error {
+        match self {
+            Origin::Arg(a) => Error::arg(a, format!("entry {idx}: {}", msg.into())),
+            Origin::File(p) => Error::parse(*p, idx, msg),
+        }
+    }
+}
+
+/// Builds the CSR from arcs `(u, v, w)` (each with the index/line used in errors): checks range and
+/// weights, drops self-loops, keeps the smallest weight of duplicates.
+fn build<W: Weight>(
+    n: usize,
+    mut arcs: Vec<(u32, u32, W)>,
+    lines: Option<&[usize]>,
+    origin: Origin,
+) -> Result<Graph> {
+    if n > MAX_VERTICES {
+        return Err(match origin {
+            Origin::Arg(a) => Error::arg(a, format!("{n} vertices; at most {MAX_VERTICES}")),
+            Origin::File(p) => Error::parse(
+                p,
+                lines.and_then(|l| l.first().copied()).unwrap_or(0),
+                format!("{n} vertices; at most {MAX_VERTICES}"),
+            ),
+        });
+    }
+    for (i, &(u, v, w)) in arcs.iter().enumerate() {
+        let at = lines.map_or(i, |l| l[i]);
+        if u as usize >= n || v as usize >= n {
+            return Err(origin.err(
+                at,
+                format!("arc ({u}, {v}) has a vertex out of range (0..{n})"),
+            ));
+        }
+        if let Some(why) = w.invalid() {
+            return Err(origin.err(at, format!("arc ({u}, {v}): {why} ({w:?})")));
+        }
+    }
+    arcs.retain(|&(u, v, _)| u != v);
+    // no NaN left, so partial_cmp is total here
+    arcs.sort_unstable_by(|a, b| {
+        (a.0, a.1)
+            .cmp(&(b.0, b.1))
+            .then(a.2.partial_cmp(&b.2).unwrap())
+    });
+    arcs.dedup_by(|later, first| later.0 == first.0 && later.1 == first.1);
+    let m = arcs.len();
+    let mut offsets = try_vec::<u64>(n + 1, "offsets")?;
+    offsets.resize(n + 1, 0);
+    let mut targets = try_vec::<u32>(m, "targets")?;
+    let mut weights = try_vec::<W>(m, "weights")?;
+    for &(u, v, w) in &arcs {
+        offsets[u as usize + 1] += 1;
+        targets.push(v);
+        weights.push(w);
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    Ok(Graph {
+        n,
+        offsets,
+        targets,
+        weights: W::wrap(weights),
+        coords: None,
+        osm_ids: None,
+        reverse: OnceLock::new(),
+    })
+}
+
+impl Graph {
+    /// From a row-major `n x n` matrix (`matrix.len() == n * n`): entry `(u, v)` is the arc
+    /// `u -> v`, 0 = no arc (the thesis's convention); the diagonal is ignored (self-loops).
+    pub fn from_dense<W: Weight>(n: usize, matrix: &[W]) -> Result<Graph> {
+        let nn = n
+            .checked_mul(n)
+            .ok_or_else(|| Error::arg("n", format!("{n} x {n} overflows")))?;
+        if matrix.len() != nn {
+            return Err(Error::arg(
+                "matrix",
+                format!("{} values; expected n x n = {nn}", matrix.len()),
+            ));
+        }
+        if n > MAX_VERTICES {
+            return Err(Error::arg(
+                "n",
+                format!("{n} vertices; at most {MAX_VERTICES}"),
+            ));
+        }
+        let mut arcs = Vec::new();
+        for (i, &w) in matrix.iter().enumerate() {
+            if let Some(why) = w.invalid() {
+                return Err(Error::arg(
+                    "matrix",
+                    format!("entry {i} (row {}, column {}): {why} ({w:?})", i / n, i % n),
+                ));
+            }
+            if !w.is_zero() {
+                arcs.push(((i / n) as u32, (i % n) as u32, w));
+            }
+        }
+        build(n, arcs, None, Origin::Arg("matrix"))
+    }
+
+    /// From arcs `(u, v, w)` on vertices `0..n`, in any order. Errors name `edges` and the index.
+    pub fn from_edges<W: Weight>(n: usize, edges: &[(u32, u32, W)]) -> Result<Graph> {
+        build(n, edges.to_vec(), None, Origin::Arg("edges"))
+    }
+
+    /// From CSR arrays as [`Graph::offsets`], [`Graph::targets`] and the weights give them back
+    /// (offsets non-decreasing from 0 to `targets.len()`); duplicates, self-loops and unsorted rows
+    /// are normalised as in every builder.
+    pub fn from_csr<W: Weight>(offsets: &[u64], targets: &[u32], weights: &[W]) -> Result<Graph> {
+        if offsets.is_empty() {
+            return Err(Error::arg("offsets", "empty; expected n + 1 values"));
+        }
+        let n = offsets.len() - 1;
+        if offsets[0] != 0 || offsets[n] != targets.len() as u64 {
+            return Err(Error::arg(
+                "offsets",
+                format!(
+                    "must start at 0 and end at targets' length {}",
+                    targets.len()
+                ),
+            ));
+        }
+        if weights.len() != targets.len() {
+            return Err(Error::arg(
+                "weights",
+                format!(
+                    "{} values; expected one per target ({})",
+                    weights.len(),
+                    targets.len()
+                ),
+            ));
+        }
+        let mut arcs = try_vec(targets.len(), "targets")?;
+        for u in 0..n {
+            if offsets[u + 1] < offsets[u] {
+                return Err(Error::arg("offsets", format!("decreases at vertex {u}")));
+            }
+            for e in offsets[u]..offsets[u + 1] {
+                arcs.push((u as u32, targets[e as usize], weights[e as usize]));
+            }
+        }
+        build(n, arcs, None, Origin::Arg("targets"))
+    }
+
+    pub fn n(&self) -> usize {
+        self.n
+    }
+    /// Number of arcs.
+    pub fn m(&self) -> usize {
+        self.targets.len()
+    }
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weights.kind()
+    }
+    /// The arc indices of vertex `u`'s out-arcs.
+    pub fn arcs_of(&self, u: usize) -> std::ops::Range<usize> {
+        self.offsets[u] as usize..self.offsets[u + 1] as usize
+    }
+    /// Latitude and longitude (degrees) per vertex, for OpenStreetMap graphs.
+    pub fn coords(&self) -> Option<&[(f64, f64)]> {
+        self.coords.as_deref()
+    }
+    /// OpenStreetMap node id per vertex, for OpenStreetMap graphs.
+    pub fn osm_ids(&self) -> Option<&[i64]> {
+        self.osm_ids.as_deref()
+    }
+    /// The arc `u -> v`, if any (binary search in the sorted row).
+    pub fn find_arc(&self, u: usize, v: u32) -> Option<usize> {
+        let r = self.arcs_of(u);
+        self.targets[r.clone()]
+            .binary_search(&v)
+            .ok()
+            .map(|i| r.start + i)
+    }
+
+    /// The transposed graph (arc `v -> u` of weight w for every arc `u -> v`), built on first use
+    /// and cached. Its rows (the in-arcs of each vertex) are sorted by source.
+    pub fn reverse(&self) -> &Graph {
+        self.reverse.get_or_init(|| Box::new(self.transpose()))
+    }
+
+    fn transpose(&self) -> Graph {
+        let (n, m) = (self.n, self.m());
+        let mut offsets = vec![0u64; n + 1];
+        for &v in &self.targets {
+            offsets[v as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut next: Vec<u64> = offsets[..n].to_vec();
+        let mut targets = vec![0u32; m];
+        let mut order = vec![0usize; m];
+        // sources in increasing order, so each reversed row comes out sorted
+        for u in 0..n {
+            for e in self.arcs_of(u) {
+                let v = self.targets[e] as usize;
+                let p = next[v] as usize;
+                next[v] += 1;
+                targets[p] = u as u32;
+                order[p] = e;
+            }
+        }
+        Graph {
+            n,
+            offsets,
+            targets,
+            weights: self.weights.permuted(&order),
+            coords: self.coords.clone(),
+            osm_ids: self.osm_ids.clone(),
+            reverse: OnceLock::new(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text files
+// ---------------------------------------------------------------------------------------------
+
+/// A weight as read from a file: integer while every weight of the file is one.
+#[derive(Clone, Copy, Debug)]
+enum Num {
+    Int(u64),
+    Real(f64),
+}
+
+fn parse_weight(tok: &str, path: &Path, line: usize, integer_only: bool) -> Result<Num> {
+    if let Ok(i) = tok.parse::<u64>() {
+        return Ok(Num::Int(i));
+    }
+    if tok.starts_with('-') && tok[1..].parse::<u64>().is_ok() {
+        return Err(Error::parse(
+            path,
+            line,
+            format!("negative weight {tok} (shortest paths here need weights >= 0)"),
+        ));
+    }
+    if integer_only {
+        return Err(Error::parse(
+            path,
+            line,
+            format!("weight `{tok}` is not a non-negative integer"),
+        ));
+    }
+    let x: f64 = tok
+        .parse()
+        .map_err(|_| Error::parse(path, line, format!("weight `{tok}` is not a number")))?;
+    if let Some(why) = float_invalid(x) {
+        return Err(Error::parse(path, line, format!("{why} ({tok})")));
+    }
+    Ok(Num::Real(x))
+}
+
+/// The graph of arcs with weights read from a file: `u32` if every weight is an integer that fits,
+/// else `u64` if every weight is an integer, else `f64`.
+fn build_nums(n: usize, arcs: Vec<(u32, u32, Num)>, lines: &[usize], path: &Path) -> Result<Graph> {
+    let all_int = arcs.iter().all(|a| matches!(a.2, Num::Int(_)));
+    let origin = Origin::File(path);
+    if all_int {
+        let ints = arcs
+            .iter()
+            .map(|&(u, v, w)| (u, v, if let Num::Int(i) = w { i } else { 0 }));
+        if arcs
+            .iter()
+            .all(|a| matches!(a.2, Num::Int(i) if i <= u32::MAX as u64))
+        {
+            build(
+                n,
+                ints.map(|(u, v, w)| (u, v, w as u32)).collect(),
+                Some(lines),
+                origin,
+            )
+        } else {
+            build(n, ints.collect(), Some(lines), origin)
+        }
+    } else {
+        let reals = arcs
+            .iter()
+            .map(|&(u, v, w)| {
+                (
+                    u,
+                    v,
+                    match w {
+                        Num::Int(i) => i as f64,
+                        Num::Real(x) => x,
+                    },
+                )
+            })
+            .collect();
+        build(n, reals, Some(lines), origin)
+    }
+}
+
+/// A 1-based vertex number of a file, as a 0-based vertex.
+fn parse_vertex(tok: &str, n: usize, path: &Path, line: usize) -> Result<u32> {
+    let v: u64 = tok.parse().map_err(|_| {
+        Error::parse(
+            path,
+            line,
+            format!("vertex `{tok}` is not a positive integer"),
+        )
+    })?;
+    if v == 0 || v > n as u64 {
+        return Err(Error::parse(
+            path,
+            line,
+            format!("vertex {v} out of range 1..={n}"),
+        ));
+    }
+    Ok((v - 1) as u32)
+}
+
+/// Bound on counts declared in a file header: no more arcs than the file could hold (each needs a
+/// few bytes), so a corrupt header cannot make the reader allocate without bound.
+fn check_declared(
+    count: u64,
+    text_len: usize,
+    what: &str,
+    path: &Path,
+    line: usize,
+) -> Result<usize> {
+    if count > text_len as u64 + 1 {
+        return Err(Error::parse(
+            path,
+            line,
+            format!("{count} {what} declared, more than the file ({text_len} bytes) can hold"),
+        ));
+    }
+    Ok(count as usize)
+}
+
+impl Graph {
+    /// Reads a DIMACS shortest-path file (9th DIMACS Implementation Challenge `.gr`): `c` comment
+    /// lines, one `p sp n m` line before the arcs, then `m` lines `a u v w` (vertices 1-based).
+    /// Blank lines are skipped. Weights: non-negative integers (`u32` when all fit, else `u64`);
+    /// a file with a real weight (`2.5`) gives `f64` weights. Errors name the file and line.
+    pub fn from_dimacs(path: &Path) -> Result<Graph> {
+        let text = super::read_text(path)?;
+        Self::parse_dimacs(&text, path)
+    }
+
+    /// [`Graph::from_dimacs`] on text already read; `path` names it in errors.
+    pub fn parse_dimacs(text: &str, path: &Path) -> Result<Graph> {
+        let mut header: Option<(usize, usize, usize)> = None; // n, m, line
+        let mut arcs = Vec::new();
+        let mut lines = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let ln = i + 1;
+            let toks: Vec<&str> = raw.split_whitespace().collect();
+            match toks.first().copied() {
+                None | Some("c") => {}
+                Some("p") => {
+                    if header.is_some() {
+                        return Err(Error::parse(path, ln, "second `p` line"));
+                    }
+                    if toks.len() != 4 || toks[1] != "sp" {
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("expected `p sp <vertices> <arcs>`, found `{}`", raw.trim()),
+                        ));
+                    }
+                    let n: u64 = toks[2].parse().map_err(|_| {
+                        Error::parse(
+                            path,
+                            ln,
+                            format!("vertex count `{}` is not a non-negative integer", toks[2]),
+                        )
+                    })?;
+                    let m: u64 = toks[3].parse().map_err(|_| {
+                        Error::parse(
+                            path,
+                            ln,
+                            format!("arc count `{}` is not a non-negative integer", toks[3]),
+                        )
+                    })?;
+                    if n > MAX_VERTICES as u64 {
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("{n} vertices; at most {MAX_VERTICES}"),
+                        ));
+                    }
+                    let m = check_declared(m, text.len(), "arcs", path, ln)?;
+                    arcs = try_vec(m, "arcs")?;
+                    lines = try_vec(m, "arcs")?;
+                    header = Some((n as usize, m, ln));
+                }
+                Some("a") => {
+                    let Some((n, m, _)) = header else {
+                        return Err(Error::parse(path, ln, "arc line before the `p sp` line"));
+                    };
+                    if toks.len() != 4 {
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("expected `a <from> <to> <weight>`, found `{}`", raw.trim()),
+                        ));
+                    }
+                    if arcs.len() == m {
+                        return Err(Error::parse(
+                            path,
+                            ln,
+                            format!("more arcs than the {m} the `p` line declares"),
+                        ));
+                    }
+                    let u = parse_vertex(toks[1], n, path, ln)?;
+                    let v = parse_vertex(toks[2], n, path, ln)?;
+                    let w = parse_weight(toks[3], path, ln, false)?;
+                    arcs.push((u, v, w));
+                    lines.push(ln);
+                }
+                Some(t) => {
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!("unknown line type `{t}` (expected c, p or a)"),
+                    ))
+                }
+            }
+        }
+        let Some((n, m, pline)) = header else {
+            return Err(Error::parse(
+                path,
+                text.lines().count().max(1),
+                "no `p sp <vertices> <arcs>` line",
+            ));
+        };
+        if arcs.len() != m {
+            return Err(Error::parse(
+                path,
+                pline,
+                format!(
+                    "the `p` line declares {m} arcs, the file has {}",
+                    arcs.len()
+                ),
+            ));
+        }
+        build_nums(n, arcs, &lines, path)
+    }
+
+    /// Reads a MatrixMarket file (`%%MatrixMarket matrix coordinate <field> <symmetry>`): field
+    /// `real`, `double`, `integer` or `pattern` (every arc weight 1), symmetry `general` or
+    /// `symmetric` (each entry off the diagonal gives both arcs); `%` comment lines; a size line
+    /// `rows cols entries` (square: rows = cols = vertices), then one `i j [value]` line per
+    /// entry, 1-based. Entry (i, j) is the arc i -> j. An explicit 0 is an arc of weight 0 (the
+    /// format stores its non-zeros; unlike the dense builder). Integer fields give `u32` weights
+    /// (`u64` when one does not fit), `real` gives `f64`. `array` (dense), `complex`, `hermitian`
+    /// and `skew-symmetric` are refused. Errors name the file and line.
+    pub fn from_matrix_market(path: &Path) -> Result<Graph> {
+        let text = super::read_text(path)?;
+        Self::parse_matrix_market(&text, path)
+    }
+
+    /// [`Graph::from_matrix_market`] on text already read; `path` names it in errors.
+    pub fn parse_matrix_market(text: &str, path: &Path) -> Result<Graph> {
+        let mut it = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let (hl, head) = it.next().ok_or_else(|| {
+            Error::parse(path, 1, "empty file; expected a `%%MatrixMarket` header")
+        })?;
+        let h: Vec<String> = head
+            .split_whitespace()
+            .map(|t| t.to_ascii_lowercase())
+            .collect();
+        if h.len() != 5 || h[0] != "%%matrixmarket" || h[1] != "matrix" {
+            return Err(Error::parse(
+                path,
+                hl,
+                format!(
+                    "expected `%%MatrixMarket matrix coordinate <field> <symmetry>`, found `{}`",
+                    head.trim()
+                ),
+            ));
+        }
+        if h[2] != "coordinate" {
+            return Err(Error::parse(
+                path,
+                hl,
+                format!("format `{}` not supported (only `coordinate`)", h[2]),
+            ));
+        }
+        let (pattern, integer) = match h[3].as_str() {
+            "real" | "double" => (false, false),
+            "integer" => (false, true),
+            "pattern" => (true, true),
+            f => {
+                return Err(Error::parse(
+                    path,
+                    hl,
+                    format!("field `{f}` not supported (real, integer or pattern)"),
+                ))
+            }
+        };
+        let symmetric = match h[4].as_str() {
+            "general" => false,
+            "symmetric" => true,
+            s => {
+                return Err(Error::parse(
+                    path,
+                    hl,
+                    format!("symmetry `{s}` not supported (general or symmetric)"),
+                ))
+            }
+        };
+        let mut size: Option<(usize, usize, usize)> = None; // n, entries, line
+        let mut arcs = Vec::new();
+        let mut lines = Vec::new();
+        let mut entries = 0usize;
+        for (ln, raw) in it {
+            let t = raw.trim();
+            if t.is_empty() || t.starts_with('%') {
+                continue;
+            }
+            let toks: Vec<&str> = t.split_whitespace().collect();
+            let Some((n, nnz, _)) = size else {
+                if toks.len() != 3 {
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!("expected the size line `rows cols entries`, found `{t}`"),
+                    ));
+                }
+                let mut v = [0u64; 3];
+                for (k, tok) in toks.iter().enumerate() {
+                    v[k] = tok.parse().map_err(|_| {
+                        Error::parse(
+                            path,
+                            ln,
+                            format!("size `{tok}` is not a non-negative integer"),
+                        )
+                    })?;
+                }
+                if v[0] != v[1] {
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!(
+                            "matrix is {} x {}; a graph needs a square matrix",
+                            v[0], v[1]
+                        ),
+                    ));
+                }
+                if v[0] > MAX_VERTICES as u64 {
+                    return Err(Error::parse(
+                        path,
+                        ln,
+                        format!("{} vertices; at most {MAX_VERTICES}", v[0]),
+                    ));
+                }
+                let nnz = check_declared(v[2], text.len(), "entries", path, ln)?;
+                let cap = if symmetric {
+                    nnz.saturating_mul(2)
+                } else {
+                    nnz
+                };
+                arcs = try_vec(cap, "entries")?;
+                lines = try_vec(cap, "entries")?;
+                size = Some((v[0] as usize, nnz, ln));
+                continue;
+            };
+            let want = if pattern { 2 } else { 3 };
+            if toks.len() != want {
+                return Err(Error::parse(
+                    path,
+                    ln,
+                    format!("expected {want} values per entry, found `{t}`"),
+                ));
+            }
+            if entries == nnz {
+                return Err(Error::parse(
+                    path,
+                    ln,
+                    format!("more entries than the {nnz} the size line declares"),
+                ));
+            }
+            entries += 1;
+            let u = parse_vertex(toks[0], n, path, ln)?;
+            let v = parse_vertex(toks[1], n, path, ln)?;
+            let w = if pattern {
+                Num::Int(1)
+            } else {
+                parse_weight(toks[2], path, ln, integer)?
+            };
+            arcs.push((u, v, w));
+            lines.push(ln);
+            if symmetric && u != v {
+                arcs.push((v, u, w));
+                lines.push(ln);
+            }
+        }
+        let Some((n, nnz, sl)) = size else {
+            return Err(Error::parse(
+                path,
+                text.lines().count().max(1),
+                "no size line `rows cols entries`",
+            ));
+        };
+        if entries != nnz {
+            return Err(Error::parse(
+                path,
+                sl,
+                format!("the size line declares {nnz} entries, the file has {entries}"),
+            ));
+        }
+        if !integer {
+            let reals = arcs
+                .into_iter()
+                .map(|(u, v, w)| {
+                    (
+                        u,
+                        v,
+                        match w {
+                            Num::Int(i) => Num::Real(i as f64),
+                            r => r,
+                        },
+                    )
+                })
+                .collect();
+            return build_nums(n, reals, &lines, path).map(|g| g.force_f64());
+        }
+        build_nums(n, arcs, &lines, path)
+    }
+
+    /// The same graph with `f64` weights (a `real` MatrixMarket file whose values are all integers
+    /// still gives `f64`).
+    fn force_f64(self) -> Graph {
+        let w = match &self.weights {
+            Weights::F64(_) => return self,
+            Weights::U32(w) => w.iter().map(|&x| x as f64).collect(),
+            Weights::U64(w) => w.iter().map(|&x| x as f64).collect(),
+            Weights::F32(w) => w.iter().map(|&x| x as f64).collect(),
+        };
+        Graph {
+            weights: Weights::F64(w),
+            reverse: OnceLock::new(),
+            ..self
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenStreetMap
+// ---------------------------------------------------------------------------------------------
+
+/// The `highway` values [`OsmHighways::Roads`] keeps: the roads a car can use (motorway down to
+/// residential, their `_link` ramps, `living_street`, `service`, `road`). Footways, cycleways,
+/// paths, steps, tracks, trails, platforms, corridors, pedestrian areas and roads under
+/// construction or proposed are left out.
+pub const OSM_ROAD_KINDS: &[&str] = &[
+    "motorway",
+    "motorway_link",
+    "trunk",
+    "trunk_link",
+    "primary",
+    "primary_link",
+    "secondary",
+    "secondary_link",
+    "tertiary",
+    "tertiary_link",
+    "unclassified",
+    "residential",
+    "living_street",
+    "service",
+    "road",
+];
+
+/// Which OpenStreetMap ways [`Graph::from_osm_pbf`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OsmHighways {
+    /// Every way with a `highway` tag, whatever its value (footways, cycleways, steps and
+    /// platforms included): the network of the shared data's description
+    /// (/work/shared/data/graphs/SOURCES.md: Helsinki gives 6,906 vertices and 15,314 arcs).
+    #[default]
+    All,
+    /// Ways whose `highway` value is one of [`OSM_ROAD_KINDS`] (the car network).
+    Roads,
+}
+
+/// Options of [`Graph::from_osm_pbf`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct OsmOptions {
+    pub weights: OsmWeights,
+    pub highways: OsmHighways,
+}
+
+/// Mean Earth radius in metres (IUGG R1), for the haversine lengths of OpenStreetMap arcs.
+pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
+
+/// Great-circle distance in metres between two (latitude, longitude) points in degrees.
+pub fn haversine_m(a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (la1, lo1, la2, lo2) = (
+        a.0.to_radians(),
+        a.1.to_radians(),
+        b.0.to_radians(),
+        b.1.to_radians(),
+    );
+    let s = ((la2 - la1) / 2.0).sin().powi(2)
+        + la1.cos() * la2.cos() * ((lo2 - lo1) / 2.0).sin().powi(2);
+    2.0 * EARTH_RADIUS_M * s.sqrt().min(1.0).asin()
+}
+
+/// The weights of an OpenStreetMap graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OsmWeights {
+    /// The haversine length in metres, `f64`.
+    #[default]
+    Metres,
+    /// The length in metres rounded to the nearest integer, at least 1, `u32` (integer weights
+    /// for the exact device/host comparisons).
+    RoundedMetres,
+}
+
+impl Graph {
+    /// Reads the road network of an OpenStreetMap `.osm.pbf` file (through the `osmpbf` crate).
+    ///
+    /// - Ways: those with a `highway` tag ([`OsmHighways::All`], the default) or with a road
+    ///   value of it ([`OsmHighways::Roads`], [`OSM_ROAD_KINDS`]).
+    /// - Arcs join nodes that are consecutive in a way, with the great-circle length in metres
+    ///   ([`haversine_m`]; `f64`, or rounded `u32` of at least 1 with
+    ///   [`OsmWeights::RoundedMetres`]). Direction: `oneway=yes|true|1` forward only,
+    ///   `oneway=-1|reverse` backward only, any other `oneway` value (`no`) both ways; without a
+    ///   `oneway` tag, `junction=roundabout|circular` is forward only and every other way is
+    ///   both ways. A pair with a node absent from the file (a way cut by the extract's border)
+    ///   gives no arc: the way is cut there, never joined across the gap.
+    /// - Vertices: the nodes with at least one arc, numbered densely in increasing OSM node id,
+    ///   with their latitude and longitude ([`Graph::coords`]) and id ([`Graph::osm_ids`]).
+    /// - Duplicate arcs keep the shortest; a node repeated in a row (self-loop) is dropped.
+    ///
+    /// A malformed file is an [`Error::Parse`] naming the file at line 0 (a binary file has no
+    /// lines); an unreadable one names the file too.
+    pub fn from_osm_pbf(path: &Path, options: OsmOptions) -> Result<Graph> {
+        use osmpbf::{Element, ElementReader};
+        let pbf_err = |e: osmpbf::Error| Error::parse(path, 0, format!("OpenStreetMap PBF: {e}"));
+        let open = || -> Result<ElementReader<std::io::BufReader<std::fs::File>>> {
+            let f = std::fs::File::open(path).map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            Ok(ElementReader::new(std::io::BufReader::new(f)))
+        };
+        // pass 1: the ways and their direction (+1 forward, -1 backward, 0 both)
+        let mut ways: Vec<(Vec<i64>, i8)> = Vec::new();
+        open()?
+            .for_each(|el| {
+                if let Element::Way(w) = el {
+                    let (mut highway, mut oneway, mut roundabout) = (None, None, false);
+                    for (k, v) in w.tags() {
+                        match k {
+                            "highway" => highway = Some(v),
+                            "oneway" => oneway = Some(v),
+                            "junction" => roundabout = v == "roundabout" || v == "circular",
+                            _ => {}
+                        }
+                    }
+                    let keep = match (highway, options.highways) {
+                        (None, _) => false,
+                        (Some(_), OsmHighways::All) => true,
+                        (Some(h), OsmHighways::Roads) => OSM_ROAD_KINDS.contains(&h),
+                    };
+                    if keep {
+                        let dir = match oneway {
+                            Some("yes" | "true" | "1") => 1,
+                            Some("-1" | "reverse") => -1,
+                            Some(_) => 0,
+                            None if roundabout => 1,
+                            None => 0,
+                        };
+                        ways.push((w.refs().collect(), dir));
+                    }
+                }
+            })
+            .map_err(pbf_err)?;
+        let mut coord: HashMap<i64, (f64, f64)> = ways
+            .iter()
+            .flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN))))
+            .collect();
+        // pass 2: the coordinates of the nodes those ways use
+        open()?
+            .for_each(|el| {
+                let (id, lat, lon) = match el {
+                    Element::Node(n) => (n.id(), n.lat(), n.lon()),
+                    Element::DenseNode(n) => (n.id(), n.lat(), n.lon()),
+                    _ => return,
+                };
+                if let Some(c) = coord.get_mut(&id) {
+                    *c = (lat, lon);
+                }
+            })
+            .map_err(pbf_err)?;
+        coord.retain(|_, c| !c.0.is_nan());
+        let mut id_arcs: Vec<(i64, i64, f64)> = Vec::new();
+        for (refs, dir) in &ways {
+            for p in refs.windows(2) {
+                let (Some(&ca), Some(&cb)) = (coord.get(&p[0]), coord.get(&p[1])) else {
+                    continue;
+                };
+                if p[0] == p[1] {
+                    continue;
+                }
+                let len = haversine_m(ca, cb);
+                if *dir >= 0 {
+                    id_arcs.push((p[0], p[1], len));
+                }
+                if *dir <= 0 {
+                    id_arcs.push((p[1], p[0], len));
+                }
+            }
+        }
+        let mut ids: Vec<i64> = id_arcs.iter().flat_map(|a| [a.0, a.1]).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let index: HashMap<i64, u32> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (id, i as u32))
+            .collect();
+        let coords: Vec<(f64, f64)> = ids.iter().map(|id| coord[id]).collect();
+        let arcs = id_arcs
+            .into_iter()
+            .map(|(a, b, l)| (index[&a], index[&b], l));
+        let mut g = match options.weights {
+            OsmWeights::Metres => build(ids.len(), arcs.collect(), None, Origin::File(path))?,
+            OsmWeights::RoundedMetres => build(
+                ids.len(),
+                arcs.map(|(a, b, l)| (a, b, (l.round() as u32).max(1)))
+                    .collect(),
+                None,
+                Origin::File(path),
+            )?,
+        };
+        g.coords = Some(coords);
+        g.osm_ids = Some(ids);
+        Ok(g)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------------------------
+
+/// Philox stream of [`thesis_random`] (a stream per generator, so they never share numbers).
+const STREAM_THESIS: u32 = 0x5350_0001;
+/// Philox stream of [`grid`].
+const STREAM_GRID: u32 = 0x5350_0002;
+
+/// The thesis's random graph (ACO.md "Problem and data"): `V = 2^i` vertices; every entry
+/// (u, v), u != v, of the dense matrix, row by row, draws `w = rand() % 2^j` and then a coin
+/// `rand() % 2` that zeroes half of the entries; 0 means no arc (the thesis's convention), so an
+/// arc exists with probability `(1 - 2^-j) / 2` and its weight is in `1..2^j`. `rand()` is Philox
+/// (seed, a stream of its own): the same seed gives the same graph. The diagonal draws nothing
+/// (a self-loop would be dropped anyway). `i <= 14` (the graph has about `V^2 / 2` arcs),
+/// `1 <= j <= 31`; `u32` weights.
+pub fn thesis_random(i: u32, j: u32, seed: u64) -> Result<Graph> {
+    if i > 14 {
+        return Err(Error::arg(
+            "i",
+            format!("V = 2^{i}; at most 2^14 (the graph is dense)"),
+        ));
+    }
+    if !(1..=31).contains(&j) {
+        return Err(Error::arg(
+            "j",
+            format!("{j}; weights are rand() % 2^j with 1 <= j <= 31"),
+        ));
+    }
+    let n = 1usize << i;
+    let mask = (1u32 << j) - 1;
+    let mut rng = Philox::new(seed, STREAM_THESIS);
+    let mut arcs = try_vec(n * n / 2 + 16, "i")?;
+    for u in 0..n as u32 {
+        for v in 0..n as u32 {
+            if u == v {
+                continue;
+            }
+            let w = rng.next_u32() & mask;
+            let keep = rng.next_u32() & 1 == 1;
+            if keep && w != 0 {
+                arcs.push((u, v, w));
+            }
+        }
+    }
+    build(n, arcs, None, Origin::Arg("i"))
+}
+
+/// A generated grid ([`grid`]): cell (x, y) is vertex `y * width + x`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    pub width: usize,
+    pub height: usize,
+    /// Per cell, row-major: true for an obstacle (a vertex with no arcs, unreachable).
+    pub blocked: Vec<bool>,
+    pub graph: Graph,
+}
+
+/// A `width x height` grid, 4-neighbour: every pair of open horizontally or vertically adjacent
+/// cells is joined by two arcs, each with its own weight uniform in `1..=max_weight`
+/// (`max_weight = 1`: unit weights, the Lee wave's case). Each cell is an obstacle with
+/// probability `obstacles` (0 <= obstacles < 1); obstacles stay vertices (so vertex numbers are
+/// cell numbers, as the Lee wave needs) but have no arcs. Seeded (Philox, a stream of its own);
+/// `u32` weights. Cells are drawn first (obstacles), then the arcs' weights in CSR order.
+pub fn grid(
+    width: usize,
+    height: usize,
+    max_weight: u32,
+    obstacles: f64,
+    seed: u64,
+) -> Result<Grid> {
+    if width == 0 || height == 0 {
+        return Err(Error::arg(
+            "width",
+            format!("grid {width} x {height}; both must be >= 1"),
+        ));
+    }
+    let n = crate::error::size_product("width", &[width, height])?;
+    if n > MAX_VERTICES {
+        return Err(Error::arg(
+            "width",
+            format!("grid {width} x {height} has more than {MAX_VERTICES} cells"),
+        ));
+    }
+    if max_weight == 0 {
+        return Err(Error::arg("max_weight", "must be >= 1"));
+    }
+    if !(0.0..1.0).contains(&obstacles) {
+        return Err(Error::arg(
+            "obstacles",
+            format!("{obstacles}; a probability in [0, 1)"),
+        ));
+    }
+    let mut rng = Philox::new(seed, STREAM_GRID);
+    let threshold = (obstacles * 4_294_967_296.0) as u64;
+    let mut blocked = try_vec(n, "width")?;
+    for _ in 0..n {
+        blocked.push((rng.next_u32() as u64) < threshold);
+    }
+    let mut offsets = try_vec::<u64>(n + 1, "width")?;
+    let mut targets = try_vec::<u32>(n.saturating_mul(4), "width")?;
+    let mut weights = try_vec::<u32>(n.saturating_mul(4), "width")?;
+    offsets.push(0);
+    for c in 0..n {
+        let (x, y) = (c % width, c / width);
+        if !blocked[c] {
+            // neighbours in increasing cell order: up, left, right, down
+            let mut push = |t: usize| {
+                if !blocked[t] {
+                    targets.push(t as u32);
+                    weights.push(if max_weight == 1 {
+                        1
+                    } else {
+                        1 + rng.below(max_weight)
+                    });
+                }
+            };
+            if y > 0 {
+                push(c - width);
+            }
+            if x > 0 {
+                push(c - 1);
+            }
+            if x + 1 < width {
+                push(c + 1);
+            }
+            if y + 1 < height {
+                push(c + width);
+            }
+        }
+        offsets.push(targets.len() as u64);
+    }
+    let graph = Graph {
+        n,
+        offsets,
+        targets,
+        weights: Weights::U32(weights),
+        coords: None,
+        osm_ids: None,
+        reverse: OnceLock::new(),
+    };
+    Ok(Grid {
+        width,
+        height,
+        blocked,
+        graph,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host reference
+// ---------------------------------------------------------------------------------------------
+
+/// Distances from a source: `u64` for integer weights (unreachable: `u64::MAX`), `f64` for real
+/// weights (unreachable: `f64::INFINITY`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Distances {
+    U64(Vec<u64>),
+    F64(Vec<f64>),
+}
+
+impl Distances {
+    /// Distance of `v` as `f64` (unreachable: infinity).
+    pub fn get_f64(&self, v: usize) -> f64 {
+        match self {
+            Distances::U64(d) if d[v] == u64::MAX => f64::INFINITY,
+            Distances::U64(d) => d[v] as f64,
+            Distances::F64(d) => d[v],
+        }
+    }
+    pub fn reachable(&self, v: usize) -> bool {
+        match self {
+            Distances::U64(d) => d[v] != u64::MAX,
+            Distances::F64(d) => d[v].is_finite(),
+        }
+    }
+}
+
+/// Single-source shortest paths: distances and a shortest-path tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShortestPaths {
+    pub source: u32,
+    pub dist: Distances,
+    /// Predecessor of each vertex on a shortest path from the source; [`NO_PRED`] (`u32::MAX`,
+    /// -1 as a signed 32-bit value) for the source and for unreachable vertices.
+    pub pred: Vec<u32>,
+}
+
+/// `f64` with a total order, for the Dijkstra of `pathfinding` (weights here are never NaN).
+#[derive(Clone, Copy, Debug)]
+struct OrdF64(f64);
+impl PartialEq for OrdF64 {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.total_cmp(&o.0).is_eq()
+    }
+}
+impl Eq for OrdF64 {}
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for OrdF64 {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0)
+    }
+}
+impl std::ops::Add for OrdF64 {
+    type Output = OrdF64;
+    fn add(self, o: OrdF64) -> OrdF64 {
+        OrdF64(self.0 + o.0)
+    }
+}
+impl pathfinding::num_traits::Zero for OrdF64 {
+    fn zero() -> Self {
+        OrdF64(0.0)
+    }
+    fn is_zero(&self) -> bool {
+        self.0 == 0.0
+    }
+}
+
+/// Host Dijkstra from `source` (the `pathfinding` crate's `dijkstra_all`): the reference of the
+/// device solvers. Integer weights are summed in `u64` (an overflowing path is an error naming
+/// `weights`; a `u32` graph cannot overflow below 2^32 arcs per path); `f32` weights are summed
+/// in `f64`. Ties between shortest paths are broken by the heap's order: the predecessors form a
+/// shortest-path tree, not a canonical one.
+pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
+    use pathfinding::prelude::dijkstra_all;
+    let n = g.n();
+    if source as usize >= n {
+        return Err(Error::arg(
+            "source",
+            format!("{source}; the graph has {n} vertices"),
+        ));
+    }
+    let mut pred = vec![NO_PRED; n];
+    let dist = match g.weights() {
+        Weights::U32(_) | Weights::U64(_) => {
+            let w: Vec<u64> = match g.weights() {
+                Weights::U32(w) => w.iter().map(|&x| x as u64).collect(),
+                Weights::U64(w) => w.clone(),
+                _ => unreachable!(),
+            };
+            // u128 sums cannot overflow; a distance above u64::MAX - 1 is refused afterwards
+            let parents = dijkstra_all(&source, |&u| {
+                g.arcs_of(u as usize)
+                    .map(|e| (g.targets[e], w[e] as u128))
+                    .collect::<Vec<_>>()
+            });
+            let mut d = vec![u64::MAX; n];
+            d[source as usize] = 0;
+            for (v, (p, c)) in parents {
+                if c >= u64::MAX as u128 {
+                    return Err(Error::arg(
+                        "weights",
+                        format!("the distance to vertex {v} overflows 64 bits"),
+                    ));
+                }
+                d[v as usize] = c as u64;
+                pred[v as usize] = p;
+            }
+            Distances::U64(d)
+        }
+        Weights::F32(_) | Weights::F64(_) => {
+            let parents = dijkstra_all(&source, |&u| {
+                g.arcs_of(u as usize)
+                    .map(|e| (g.targets[e], OrdF64(g.weights.get_f64(e))))
+                    .collect::<Vec<_>>()
+            });
+            let mut d = vec![f64::INFINITY; n];
+            d[source as usize] = 0.0;
+            for (v, (p, c)) in parents {
+                d[v as usize] = c.0;
+                pred[v as usize] = p;
+            }
+            Distances::F64(d)
+        }
+    };
+    // the source has no predecessor and distance 0 even when a zero-weight cycle returns to it
+    pred[source as usize] = NO_PRED;
+    let mut dist = dist;
+    match &mut dist {
+        Distances::U64(d) => d[source as usize] = 0,
+        Distances::F64(d) => d[source as usize] = 0.0,
+    }
+    Ok(ShortestPaths { source, dist, pred })
+}
