@@ -670,3 +670,24 @@ fn invalid_settings_name_the_argument() {
     assert_eq!((d.init_seed, d.mutation_seed, d.crossover_seed, d.migration_seed), (123, 345, 457, 581));
     assert_eq!((d.f_min, d.f_max, d.cr.clone(), d.f_mode), (0.1, 1.5, vec![0.5], FMode::Linspace));
 }
+
+#[test]
+fn with_a_target_the_fused_run_stops_at_the_same_generation() {
+    // the target is asked after every generation on every path: same stop, same values
+    let p = params(6, 30, 8, -5.12, 5.12, BoundsCorrection::Cotn, true);
+    let stop = Stop { max_generations: Some(2000), target: Some(1e-6), ..Stop::default() };
+    let mut runs = Vec::new();
+    for (fused, backend) in [(true, Backend::DEVICE), (false, Backend::DEVICE), (true, Backend::Cpu)] {
+        let mut q = p.clone();
+        q.options.fused = fused;
+        let mut de = DeMultiPop::new(&q, backend).unwrap();
+        de.init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 5)).unwrap();
+        let r = de.run(&stop).unwrap();
+        assert_eq!(r.stopped_by, metaopt::de::StopReason::Target);
+        runs.push((r.generations, r.value));
+    }
+    assert_eq!(runs[0].0, runs[1].0, "fused and per-phase: {runs:?}");
+    assert_eq!(runs[0].0, runs[2].0, "device and CPU: {runs:?}");
+    assert_eq!(runs[0].1, runs[1].1);
+    assert!((runs[0].1 - runs[2].1).abs() <= 1e-12, "{runs:?}");
+}

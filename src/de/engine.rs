@@ -282,9 +282,9 @@ impl DeMultiPop {
     /// On a device whose engine is fused ([`Engine::fused`]: `DeOptions::fused` and an island that
     /// fits one work-group), the generations up to the next migration, record or budget run in
     /// launches of the fused kernel, each sized to take about 0.1 s (a tenth of the time left
-    /// under a limit); the stop conditions are asked between launches, so with a target the run
-    /// ends after the launch in which an island reached it. The numbers are those of the
-    /// per-phase path.
+    /// under a limit); the stop conditions are asked between launches. With a target a launch
+    /// is one generation, so the run stops at the generation that reached it, as on the
+    /// per-phase path and the CPU backend. The numbers are those of the per-phase path.
     ///
     /// With a time limit or a stop token, a generation comes in launches of about 0.1 s
     /// (`pace.rs`) and the clock and the token are asked between them: a generation the limit
@@ -372,6 +372,12 @@ impl DeMultiPop {
                 }
                 if stop.record_every > 0 {
                     count = count.min(stop.record_every - done % stop.record_every);
+                }
+                // with a target, one generation a launch: the target is asked after every
+                // generation, as on the per-phase path and the CPU backend, so the run stops at
+                // the same generation on every backend
+                if stop.target.is_some() {
+                    count = 1;
                 }
                 let count = count.max(1);
                 let t = Instant::now();
