@@ -198,66 +198,33 @@ inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, DEB_
             // component n: the mutant always (straight-line), the target's value unless it
             // crosses, the correction only for a crossing component out of bounds (de_correct
             // returns a value inside, or NaN, unchanged)
-// The mutant of component N and what the trial takes: y##J (the target's value unless it
-// crosses), and fix##J when a crossing component is out of bounds (de_correct returns a value
-// inside, or NaN, unchanged).
-#define DEB_MUTANT(N, WORD, J)                                                                     \
-    uint n##J = (N);                                                                           \
-    FP xi##J = xs[DEB_XI(n##J, m, q.sn, q.sm)];                                                \
-    FP v##J = xs[DEB_XI(n##J, tm[0], q.sn, q.sm)] +                                            \
-              q.f * (xs[DEB_XI(n##J, tm[1], q.sn, q.sm)] - xs[DEB_XI(n##J, tm[2], q.sn, q.sm)]); \
+#define DEB_COMPONENT(N, WORD)                                                                     \
     {                                                                                          \
-        FP second_ = v##J + q.f * (xs[DEB_XI(n##J, tm[3], q.sn, q.sm)] - xs[DEB_XI(n##J, tm[4], q.sn, q.sm)]); \
-        v##J = two ? second_ : v##J;                                                           \
-    }                                                                                          \
-    int cross##J = n##J == jrand || (ulong)(WORD) < q.crt;                                     \
-    FP a##J = lo[n##J], b##J = hi[n##J];                                                       \
-    FP y##J = cross##J ? v##J : xi##J;                                                         \
-    int fix##J = cross##J && (v##J < a##J || v##J > b##J);
-// The correction of component J of a block, with the words w##J (drawn for the block at once).
-#define DEB_FIX(J)                                                                                 \
-    y##J = fix##J ? de_correct(kinds[n##J], v##J, xi##J, a##J, b##J, w##J.x, w##J.y) : y##J;
-#define DEB_WORDS(N) (kinds[N] == DE_UNI || kinds[N] == DE_COTN)
-            uint nb = 0;
-            for (; nb + 4 <= nn; nb += 4) {
-                if (nb > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + nb / 4);
-                DEB_MUTANT(nb, cw.x, 0)
-                DEB_MUTANT(nb + 1, cw.y, 1)
-                DEB_MUTANT(nb + 2, cw.z, 2)
-                DEB_MUTANT(nb + 3, cw.w, 3)
-                // one branch per block: a divergent branch per component would run the
-                // corrections one after another; here their words (stream 1, counter t Nn + n,
-                // as de_correct_at) and their arithmetic overlap
-                if (fix0 | fix1 | fix2 | fix3) {
-                    uint4 w0 = (uint4)(0u), w1 = (uint4)(0u), w2 = (uint4)(0u), w3 = (uint4)(0u);
-                    if (DEB_WORDS(nb) || DEB_WORDS(nb + 1) || DEB_WORDS(nb + 2) || DEB_WORDS(nb + 3)) {
-                        ulong c = t * nn + nb;
-                        w0 = metaopt_rng4(q.s_cross, 1u, c);
-                        w1 = metaopt_rng4(q.s_cross, 1u, c + 1);
-                        w2 = metaopt_rng4(q.s_cross, 1u, c + 2);
-                        w3 = metaopt_rng4(q.s_cross, 1u, c + 3);
-                    }
-                    DEB_FIX(0)
-                    DEB_FIX(1)
-                    DEB_FIX(2)
-                    DEB_FIX(3)
-                }
-                gy[DEB_YI(n0, m, q.yn)] = y0;
-                gy[DEB_YI(n1, m, q.yn)] = y1;
-                gy[DEB_YI(n2, m, q.yn)] = y2;
-                gy[DEB_YI(n3, m, q.yn)] = y3;
+        uint n_ = (N);                                                                         \
+        FP xi = xs[DEB_XI(n_, m, q.sn, q.sm)];                                                 \
+        FP v = xs[DEB_XI(n_, tm[0], q.sn, q.sm)] +                                             \
+               q.f * (xs[DEB_XI(n_, tm[1], q.sn, q.sm)] - xs[DEB_XI(n_, tm[2], q.sn, q.sm)]);  \
+        FP v2 = v + q.f * (xs[DEB_XI(n_, tm[3], q.sn, q.sm)] - xs[DEB_XI(n_, tm[4], q.sn, q.sm)]); \
+        v = two ? v2 : v;                                                                      \
+        int cross = n_ == jrand || (ulong)(WORD) < q.crt;                                      \
+        FP a_ = lo[n_], b_ = hi[n_];                                                           \
+        FP y = cross ? v : xi;                                                                 \
+        if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[n_], v, xi, a_, b_, q.s_cross, t, n_, nn); \
+        gy[DEB_YI(n_, m, q.yn)] = y;                                                           \
+    }
+            uint n0 = 0;
+            for (; n0 + 4 <= nn; n0 += 4) {
+                if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
+                DEB_COMPONENT(n0, cw.x)
+                DEB_COMPONENT(n0 + 1, cw.y)
+                DEB_COMPONENT(n0 + 2, cw.z)
+                DEB_COMPONENT(n0 + 3, cw.w)
             }
-            if (nb < nn) {
-                if (nb > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + nb / 4);
-                for (uint j = 0; nb + j < nn; ++j) {
-                    DEB_MUTANT(nb + j, de_word(cw, j), 9)
-                    if (fix9) y9 = de_correct_at(kinds[n9], v9, xi9, a9, b9, q.s_cross, t, n9, nn);
-                    gy[DEB_YI(n9, m, q.yn)] = y9;
-                }
+            if (n0 < nn) {
+                if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
+                for (uint j = 0; n0 + j < nn; ++j) DEB_COMPONENT(n0 + j, de_word(cw, j))
             }
-#undef DEB_MUTANT
-#undef DEB_FIX
-#undef DEB_WORDS
+#undef DEB_COMPONENT
             FP v = DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
             gfy[m] = isfinite(v) ? v : (FP)INFINITY;
         }
