@@ -61,6 +61,24 @@ def test_the_device_and_the_cpu_backend_give_the_same_run():
     np.testing.assert_allclose(dev_bests, cpu_bests, rtol=1e-6, atol=1e-15)
 
 
+def test_the_fused_kernel_gives_the_run_of_the_per_phase_launches():
+    # in double, value for value, migrations included; `fused` is an option like the others
+    got = []
+    for fused in (True, False):
+        with IslandDE(6, 30, 8, (-5.12, 5.12), "COTN", fused=fused, **FAST) as de:
+            de.init("F6", "DE/rand/1", "PermuteN", 7)
+            r = de.run(generations=60)
+            assert ("fused generations" in de.info()) == fused
+            got.append((r, de.bests_fitness()))
+    (a, a_bests), (b, b_bests) = got
+    assert a.generations == b.generations == 60 and a.value == b.value
+    np.testing.assert_array_equal(a.x, b.x)
+    np.testing.assert_array_equal(a_bests, b_bests)
+    with IslandDE(6, 30, 8, (-5.12, 5.12), "COTN", **FAST) as de:
+        with pytest.raises(TypeError, match="fused"):
+            de.init("F6", "DE/rand/1", "PermuteN", 7, fused="yes")
+
+
 def test_a_python_callable_gives_the_same_run_as_the_catalogue():
     settings = dict(islands=4, members=20, dims=5, limits=[[-5.12, 5.12]] * 5, bounds="sat")
     with IslandDE(**settings, **FAST) as de:
