@@ -16,7 +16,7 @@
 use super::config::{BoundsCorrection, Mutation};
 use super::ops;
 use super::pace::PIECE_SECONDS;
-use crate::device::{cl_error, check_fits, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, Clock, StopToken, Watch};
 use crate::objective::{check_intervals, fp_bytes, fp_values, Objective};
@@ -381,25 +381,18 @@ impl Prob {
             let g = s.gen + 1;
             for m in 0..np {
                 let (r, jrand) = ops::indices(self.seeds[1], g, 0, m as u32, 1, np as u32, nn as u32, self.mutation, false);
-                let mut block = [0u32; 4];
-                for n in 0..nn {
-                    if n % 4 == 0 {
-                        block = ops::crossover_block(self.seeds[2], g, 0, m as u32, (n / 4) as u32, 1, np as u32, nn as u32, false);
-                    }
-                    let xi = s.x[m * nn + n];
-                    y[m * nn + n] = if n as u32 == jrand || (block[n % 4] as u64) < self.crt {
-                        let v = ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| s.x[k as usize * nn + n]);
-                        let (a, b) = (self.lo[n], self.hi[n]);
-                        let w = if ops::needs_bound_words(self.kind, v, a, b) {
-                            ops::bound_words(self.seeds[2], g, 0, m as u32, n as u32, 1, np as u32, nn as u32, false)
-                        } else {
-                            [0, 0]
-                        };
-                        ops::correct(self.kind, v, xi, a, b, w[0], w[1])
-                    } else {
-                        xi
-                    };
-                }
+                let key = ops::TrialKey { seed: self.seeds[2], gen: g, p: 0, m: m as u32, np: 1, nm: np as u32, nn: nn as u32, shared: false };
+                ops::trial(
+                    &mut y[m * nn..(m + 1) * nn],
+                    key,
+                    jrand,
+                    self.crt,
+                    &self.lo,
+                    &self.hi,
+                    |_| self.kind,
+                    |n| ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| s.x[k as usize * nn + n]),
+                    |n| s.x[m * nn + n],
+                );
             }
             let fy = self.eval_rows(&y, double)?;
             for m in 0..np {
@@ -520,10 +513,7 @@ impl DeviceBatch {
         let max_x = probs.iter().map(|p| p.np * p.nn).max().unwrap_or(1);
         let cap = ctx.tuning().de_batch.min(info.max_work_group_size).max(1);
         // the smallest power of two covering the members, at most the cap
-        let mut wg = 1;
-        while wg < max_np && wg * 2 <= cap {
-            wg *= 2;
-        }
+        let mut wg = covering_group(max_np, cap);
         let reduce = wg * (fp + 4);
         let local_need = max_x * fp + max_np * fp + reduce;
         let fits = (local_need as u64) <= info.local_mem_bytes;
@@ -559,10 +549,7 @@ impl DeviceBatch {
             .file("de_batch.cl");
         let program = ctx.build(&spec)?;
         let kernel = queue.kernel(&program, "deb_run")?;
-        let klim = kernel.get_work_group_size(info.cl_id()).unwrap_or(1);
-        while wg > klim.max(1) {
-            wg /= 2;
-        }
+        wg = covering_group(wg, kernel.get_work_group_size(info.cl_id()).unwrap_or(1));
         let state = vec![0u32; 2 * b];
         Ok(DeviceBatch {
             x: queue.buffer(xt * fp, "X")?,
@@ -606,13 +593,8 @@ impl DeviceBatch {
             e.set_arg_local_buffer(self.lx).set_arg_local_buffer(self.lfx);
             e.set_arg_local_buffer(self.wg * self.fp).set_arg_local_buffer(self.wg * 4);
             e.set_arg_local_buffer(self.ly).set_arg_local_buffer(self.lfy);
-            e.set_global_work_size(problems * self.wg).set_local_work_size(self.wg);
-            e.enqueue_nd_range(self.queue.cl()).map_err(|err| {
-                let err = cl_error("clEnqueueNDRangeKernel(deb_run)")(err);
-                crate::device::note_failure(&err);
-                err
-            })?;
         }
+        super::device::launch(&self.queue, &mut e, &[problems * self.wg], Some(&[self.wg]), "clEnqueueNDRangeKernel(deb_run)")?;
         self.queue.finish()
     }
 
@@ -735,11 +717,9 @@ impl BatchDe {
         // to take about PIECE_SECONDS (a tenth of the time left at most), growing at most
         // eightfold a launch, never more than `generations_per_launch`
         let mut k = if stop.time_limit.is_some() { 1 } else { self.k.min(8) };
-        loop {
-            let (st, _) = self.statuses()?;
-            if st.iter().all(|&s| s >= TARGET) {
-                break;
-            }
+        // the statuses, read once a launch (the launch is finished when they are)
+        let (mut st, _) = self.statuses()?;
+        while !st.iter().all(|&s| s >= TARGET) {
             let reason = if watch.stopped() {
                 Some(BatchStopReason::Interrupted)
             } else if clock.expired() {
@@ -757,11 +737,7 @@ impl BatchDe {
             }
             let t0 = Instant::now();
             self.step(k)?;
-            // (the statuses read at the loop's head wait for the launch)
-            let (st, _) = self.statuses()?;
-            if st.iter().all(|&s| s >= TARGET) {
-                break;
-            }
+            st = self.statuses()?.0;
             let per_gen = t0.elapsed().as_secs_f64() / k as f64;
             let aim = clock.left().map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
             let want = (aim / per_gen.max(1e-9)).floor().min(u32::MAX as f64) as u32;

@@ -152,26 +152,18 @@ impl CpuDe {
             let (p, m) = (row / nm, row % nm);
             let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
             let (r, jrand) = ops::indices(o.mutation_seed, gen, p as u32, m as u32, np, c.nm, c.nn, mutation, o.shared_random);
-            let (pu, mu, s) = (p as u32, m as u32, o.shared_random);
-            let mut block = [0u32; 4];
-            for (n, y) in out.iter_mut().enumerate() {
-                if n % 4 == 0 {
-                    block = ops::crossover_block(o.crossover_seed, gen, pu, mu, (n / 4) as u32, np, c.nm, c.nn, s);
-                }
-                let xi = xp[m * nn + n];
-                *y = if n as u32 == jrand || (block[n % 4] as u64) < thresholds[p] {
-                    let v = ops::mutant(mutation, c.f[p], &r, mu, c.nm, |k| xp[k as usize * nn + n]);
-                    let (a, b) = (c.lo[n], c.hi[n]);
-                    let w = if ops::needs_bound_words(c.kinds[n], v, a, b) {
-                        ops::bound_words(o.crossover_seed, gen, pu, mu, n as u32, np, c.nm, c.nn, s)
-                    } else {
-                        [0, 0]
-                    };
-                    ops::correct(c.kinds[n], v, xi, a, b, w[0], w[1])
-                } else {
-                    xi
-                };
-            }
+            let key = ops::TrialKey { seed: o.crossover_seed, gen, p: p as u32, m: m as u32, np, nm: c.nm, nn: c.nn, shared: o.shared_random };
+            ops::trial(
+                out,
+                key,
+                jrand,
+                thresholds[p],
+                &c.lo,
+                &c.hi,
+                |n| c.kinds[n],
+                |n| ops::mutant(mutation, c.f[p], &r, m as u32, c.nm, |k| xp[k as usize * nn + n]),
+                |n| xp[m * nn + n],
+            );
         });
     }
 }

@@ -6,7 +6,7 @@ use super::ops::{cr_threshold, Move};
 use super::config::{Config, Mutation};
 use super::engine::Engine;
 use super::pace::{in_pieces, Cut, Rate};
-use crate::device::{cl_error, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{cl_error, covering_group, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::objective::{fp_bytes, fp_values, HostCallback, Objective};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -41,16 +41,10 @@ struct Fused {
 /// (the work-items then loop over the members); `None` when that power of two exceeds the
 /// device's group limit `max_wg` (or the reduction does not fit local memory).
 fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local_mem: u64) -> Option<(usize, bool)> {
-    let mut wg = 1;
-    while wg < nm {
-        wg *= 2;
-    }
-    if wg > max_wg {
+    if nm.next_power_of_two() > max_wg {
         return None;
     }
-    while wg > cap.max(1) {
-        wg /= 2;
-    }
+    let wg = covering_group(nm, cap);
     let reduce = wg * (fp + 4);
     if reduce as u64 > local_mem {
         return None;
@@ -81,7 +75,8 @@ pub struct DeviceDe {
     rates: [Rate; 4],
 }
 
-fn launch(q: &Queue, e: &mut ExecuteKernel, global: &[usize], local: Option<&[usize]>, name: &'static str) -> Result<()> {
+/// One launch over `global` items in groups of `local`; the error names the kernel.
+pub(super) fn launch(q: &Queue, e: &mut ExecuteKernel, global: &[usize], local: Option<&[usize]>, name: &'static str) -> Result<()> {
     launch_at(q, e, None, global, local, name)
 }
 
@@ -180,11 +175,8 @@ impl DeviceDe {
             Some((wg, local)) => {
                 let kernel = self.queue.kernel(&program, "de_fused")?;
                 // the kernel's own limit (registers) may be below the device's: loop then
-                let limit = kernel.get_work_group_size(ctx.info.cl_id()).unwrap_or(1).max(1);
-                let mut wg = wg;
-                while wg > limit {
-                    wg /= 2;
-                }
+                let limit = kernel.get_work_group_size(ctx.info.cl_id()).unwrap_or(1);
+                let wg = covering_group(wg, limit);
                 Some(Fused {
                     kernel,
                     wg,

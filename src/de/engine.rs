@@ -269,12 +269,19 @@ impl DeMultiPop {
             return Ok(false);
         }
         self.generation = gen;
+        self.migrate_if_due(migration)?;
+        Ok(true)
+    }
+
+    /// The migration of the generation just completed, when its period comes.
+    fn migrate_if_due(&mut self, migration: Migration) -> Result<()> {
+        let gen = self.generation;
         if migration.is_period(gen) {
             let fx = self.engine.fitness()?;
             let moves = ops::plan_migration(migration.kind, self.cfg.options.migration_seed, gen, self.cfg.np, self.cfg.nm, &fx);
             self.engine.migrate(&moves)?;
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Generations until a stop condition holds; `observe` sees every record as it is made.
@@ -386,12 +393,7 @@ impl DeMultiPop {
                 let per = t.elapsed().as_secs_f64() / count as f64;
                 self.generation += count;
                 self.evaluations += count * per_gen;
-                if migration.is_period(self.generation) {
-                    let fx = self.engine.fitness()?;
-                    let moves =
-                        ops::plan_migration(migration.kind, self.cfg.options.migration_seed, self.generation, self.cfg.np, self.cfg.nm, &fx);
-                    self.engine.migrate(&moves)?;
-                }
+                self.migrate_if_due(migration)?;
                 let aim = cut.as_ref().and_then(|c| c.clock.left()).map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
                 if cut.is_some() && per > aim {
                     // a generation takes longer than a launch may: the per-phase path cuts it

@@ -111,6 +111,58 @@ pub fn needs_bound_words(kind: BoundsCorrection, v: f64, a: f64, b: f64) -> bool
     matches!(kind, BoundsCorrection::Uniform | BoundsCorrection::Cotn) && (v < a || v > b)
 }
 
+/// Whose crossover words a trial draws: the crossover seed, the generation, population p and
+/// member m, the sizes Np, Nm, Nn and whether populations share their random numbers.
+#[derive(Clone, Copy, Debug)]
+pub struct TrialKey {
+    pub seed: u64,
+    pub gen: u64,
+    pub p: u32,
+    pub m: u32,
+    pub np: u32,
+    pub nm: u32,
+    pub nn: u32,
+    pub shared: bool,
+}
+
+/// The trial of one target into `out` (Nn values), as the kernels make it: component n is the
+/// mutant's (`mutant(n)`) corrected into [lo, hi] by `kind(n)` when n is j_rand or its crossover
+/// word is below `crt`, else the target's (`target(n)`). The words are drawn as the kernels draw
+/// them: one Philox call per four crossover tests, the bound words only when the correction
+/// uses them.
+#[allow(clippy::too_many_arguments)]
+pub fn trial(
+    out: &mut [f64],
+    key: TrialKey,
+    jrand: u32,
+    crt: u64,
+    lo: &[f64],
+    hi: &[f64],
+    kind: impl Fn(usize) -> BoundsCorrection,
+    mutant: impl Fn(usize) -> f64,
+    target: impl Fn(usize) -> f64,
+) {
+    let k = key;
+    let mut block = [0u32; 4];
+    for (n, y) in out.iter_mut().enumerate() {
+        if n % 4 == 0 {
+            block = crossover_block(k.seed, k.gen, k.p, k.m, (n / 4) as u32, k.np, k.nm, k.nn, k.shared);
+        }
+        let xi = target(n);
+        *y = if n as u32 == jrand || (block[n % 4] as u64) < crt {
+            let (v, a, b, kd) = (mutant(n), lo[n], hi[n], kind(n));
+            let w = if needs_bound_words(kd, v, a, b) {
+                bound_words(k.seed, k.gen, k.p, k.m, n as u32, k.np, k.nm, k.nn, k.shared)
+            } else {
+                [0, 0]
+            };
+            correct(kd, v, xi, a, b, w[0], w[1])
+        } else {
+            xi
+        };
+    }
+}
+
 /// Component n of the mutant: `x(m)` reads component n of member m of the population, member
 /// Nm being its best; `i` is the target.
 pub fn mutant(mutation: Mutation, f: f64, r: &[u32; 5], i: u32, best: u32, x: impl Fn(u32) -> f64) -> f64 {

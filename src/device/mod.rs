@@ -443,6 +443,17 @@ pub fn event_ns(ev: &Event) -> u64 {
     e.saturating_sub(s)
 }
 
+/// The group of a kernel with one work-item per element of a set of `n`: the smallest power of
+/// two covering `n`, or the largest power of two not above `cap` when that is smaller (the
+/// work-items then loop over the elements).
+pub fn covering_group(n: usize, cap: usize) -> usize {
+    let mut wg = 1;
+    while wg < n && wg * 2 <= cap {
+        wg *= 2;
+    }
+    wg
+}
+
 /// A work-group size for a 1-D kernel: the largest power of two not above the device's limit,
 /// the kernel's limit and `cap`.
 pub fn work_group_size(ctx: &DeviceContext, kernel: &Kernel, cap: usize) -> usize {
