@@ -18,10 +18,14 @@
 //
 // It follows common.cl and de.cl (whose helpers de_unit, de_indices and de_correct it uses), and
 // for DEB_BATCH the dispatcher. With DEB_LOCAL a population and its values live in local memory
-// during a launch (copied in at its start and out at its end); otherwise the kernel works on X and
-// Fx in global memory.
+// during a launch (copied in at its start and out at its end), in two copies that the generations
+// alternate between (one barrier a generation); otherwise the kernel works on X and Fx in global
+// memory, in place. The best member is found every generation only for the mutations that read it
+// (best/1, best/2, current-to-best/1); for the others once at the end of a launch.
 //
-// Build-time macros: FP, FP_DOUBLE, DEB_LOCAL (0 or 1), DEB_BATCH or DEB_ISLANDS.
+// Build-time macros: FP, FP_DOUBLE, DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
+// local memory, catalogue objectives only, with MO_XS __local), DEB_BATCH or DEB_ISLANDS, and with
+// DEB_ISLANDS and DEB_TRIAL_LOCAL, DEB_OBJECTIVE (the catalogue function, mo_<name>).
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -86,16 +90,22 @@
 #define DEB_YI(n, k, yn) ((uint)(n) * (uint)(yn) + (uint)(k))
 #endif
 
-#ifdef DEB_ISLANDS
+#if defined(DEB_ISLANDS) && DEB_TRIAL_LOCAL
+// the catalogue function itself (functions.cl built with MO_XS __local; `objective` reads global
+// memory, so this program defines none)
+#define DEB_EVAL(func, x, nn, stride, data) DEB_OBJECTIVE(x, nn, stride, (__global const FP *)(data))
+#elif defined(DEB_ISLANDS)
 #define DEB_EVAL(func, x, nn, stride, data) objective(x, nn, stride, (__global const void *)(data))
 #else
 #define DEB_EVAL(func, x, nn, stride, data) deb_objective(func, x, nn, stride, data)
 #endif
 
 // The best member (lowest value, ties to the lowest index) by a tree over the group (wg a power
-// of two); every value is finite or +inf, never NaN. Every work-item returns it. rv and ri are
-// written again only after a later barrier (every caller makes one before the next call).
-inline uint deb_best(DEB_SPACE const FP *fx, uint np, uint lid, uint wg, __local FP *rv, __local uint *ri)
+// of two); every value is finite or +inf, never NaN. Every work-item returns it, and its value in
+// *value (read from rv, not fx: the member's owner may replace fx[best] before a slower work-item
+// reads it). rv and ri are written again only after a later barrier (every caller makes one
+// before the next call).
+inline uint deb_best(DEB_SPACE const FP *fx, uint np, uint lid, uint wg, __local FP *rv, __local uint *ri, FP *value)
 {
     FP bv = INFINITY;
     uint bi = 0xffffffffu;
@@ -118,7 +128,15 @@ inline uint deb_best(DEB_SPACE const FP *fx, uint np, uint lid, uint wg, __local
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    *value = rv[0];
     return ri[0];
+}
+
+// Whether the mutation reads the best member (then the best is found every generation; else once
+// at the end of a launch, the target being watched by the flag of `deb_generations`).
+inline int deb_needs_best(uint mutation)
+{
+    return mutation == DE_BEST_1 || mutation == DE_BEST_2 || mutation == DE_CURRENT_TO_BEST_1;
 }
 
 // The mutation as five member indices: every strategy is v = X[a] + F (X[b] - X[c]), then for
@@ -150,9 +168,9 @@ inline uint deb_terms(uint mutation, const uint r[5], uint i, uint best, uint t[
 }
 
 // Status after a generation (or the initial evaluation): target reached, budget spent, running.
-inline uint deb_status(FP best_value, uint has_target, FP target, ulong gen, ulong max_gen)
+inline uint deb_status(int reached, ulong gen, ulong max_gen)
 {
-    if (has_target && best_value <= target) return DEB_TARGET;
+    if (reached) return DEB_TARGET;
     if (gen >= max_gen) return DEB_BUDGET;
     return DEB_RUNNING;
 }
@@ -171,17 +189,27 @@ typedef struct {
 } deb_pop;
 
 // Up to k_gens generations of population `q` from *gen with *status and *best: trials from the
-// previous generation, each evaluated by the work-item that made it, greedy selection without
-// branches (the trial replaces the target when f <= Fx), the best again, the status. Every
-// work-item of the group calls it and leaves it with the same *gen, *status, *best.
-inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, DEB_YSPACE FP *gy, DEB_YSPACE FP *gfy,
-                            __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
-                            __global const uchar *data, uint k_gens, uint lid, uint wg, __local FP *rv,
-                            __local uint *ri, ulong *gen, uint *status, uint *best)
+// previous generation, each evaluated and selected by the work-item that made it (the trial
+// replaces the target when f <= Fx, without branches), the best again when the mutation reads it,
+// the status. Every work-item of the group calls it and leaves it with the same *gen, *status,
+// *best. It returns where the population now is: with DEB_LOCAL the generations alternate between
+// xs and xs2 (the selection writes the next population beside the one being read, so one barrier a
+// generation suffices); in global memory the population stays in xs (xs2 unused), replaced in
+// place after a second barrier. `hit` is a local word: the generation (low 32 bits) in which a
+// selected trial reached the target.
+inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *xs2, DEB_SPACE FP *fxs,
+                                     DEB_YSPACE FP *gy, DEB_YSPACE FP *gfy, __global const FP *lo,
+                                     __global const FP *hi, __global const uchar *kinds, __global const uchar *data,
+                                     uint k_gens, uint lid, uint wg, __local FP *rv, __local uint *ri,
+                                     volatile __local uint *hit, ulong *gen, uint *status, uint *best)
 {
     uint nn = q.nn, np = q.np;
     ulong pk = q.shared ? 0 : q.p;
     ulong npk = q.shared ? 1 : q.npop;
+    int need_best = deb_needs_best(q.mutation);
+    // no generation of this launch has reached the target yet (ordered before the first
+    // selection by the barrier after the trials, or the one after the selection)
+    if (lid == 0) *hit = (uint)*gen;
     for (uint k = 0; k < k_gens && *status == DEB_RUNNING; ++k) {
         ulong g = *gen + 1;
         uint b = *best;
@@ -228,7 +256,14 @@ inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, DEB_
             FP v = DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
             gfy[m] = isfinite(v) ? v : (FP)INFINITY;
         }
+#if DEB_LOCAL
+        // the next population goes beside this one: no other work-item reads what this one writes
+        DEB_SPACE FP *xn = xs2;
+#else
+        // in place: every mutation of this generation must have read the targets first
+        DEB_SPACE FP *xn = xs;
         barrier(DEB_FENCE);
+#endif
         // every work-item makes the same number of passes, idle ones included (PoCL skipped the
         // selection of a group whose idle work-items made none)
         for (uint base = 0; base < np; base += wg) {
@@ -238,16 +273,32 @@ inline void deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *fxs, DEB_
             FP fy = gfy[mm];
             int take = in && fy <= fxs[mm];
             if (in) fxs[mm] = take ? fy : fxs[mm];
+            if (take && q.has_target && fy <= q.target) *hit = (uint)g;
             for (uint n = 0; n < nn && in; ++n) {
                 size_t i = DEB_XI(n, mm, q.sn, q.sm);
-                xs[i] = take ? gy[DEB_YI(n, mm, q.yn)] : xs[i];
+                xn[i] = take ? gy[DEB_YI(n, mm, q.yn)] : xs[i];
             }
         }
         barrier(DEB_FENCE);
-        *best = deb_best(fxs, np, lid, wg, rv, ri);
+#if DEB_LOCAL
+        xs2 = xs;
+        xs = xn;
+#endif
+        // the target is reached when a selected trial reached it (the earlier members did not:
+        // the run would have stopped)
+        int reached = *hit == (uint)g;
+        if (need_best) {
+            FP bv;
+            *best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
+        }
         *gen = g;
-        *status = deb_status(fxs[*best], q.has_target, q.target, g, q.max_gen);
+        *status = deb_status(reached, g, q.max_gen);
     }
+    if (!need_best) {
+        FP bv;
+        *best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
+    }
+    return xs;
 }
 
 #ifdef DEB_BATCH
@@ -295,10 +346,13 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
     __global FP *gfy = Fy + foff;
 #endif
 #if DEB_LOCAL
+    // two populations: the generations alternate between them
     __local FP *xs = lx;
+    __local FP *xs2 = lx + np * nn;
     __local FP *fxs = lfx;
 #else
     __global FP *xs = X + xoff;
+    __global FP *xs2 = xs;
     __global FP *fxs = Fx + foff;
 #endif
     ulong gen = gens[b];
@@ -317,9 +371,10 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
             fxs[m] = isfinite(v) ? v : (FP)INFINITY;
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        best = deb_best(fxs, np, lid, wg, rv, ri);
+        FP bv;
+        best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
         gen = 0;
-        status = deb_status(fxs[best], q.has_target, q.target, gen, q.max_gen);
+        status = deb_status(q.has_target && bv <= q.target, gen, q.max_gen);
     } else {
 #if DEB_LOCAL
         for (uint i = lid; i < np * nn; i += wg) xs[i] = X[xoff + i];
@@ -327,7 +382,9 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     }
-    deb_generations(q, xs, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &gen, &status, &best);
+    __local uint hit;
+    xs = deb_generations(q, xs, xs2, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &hit, &gen, &status,
+                         &best);
 #if DEB_LOCAL
     for (uint i = lid; i < np * nn; i += wg) X[xoff + i] = xs[i];
     for (uint m = lid; m < np; m += wg) Fx[foff + m] = fxs[m];
@@ -347,7 +404,8 @@ __kernel void de_fused(__global FP *X, __global FP *Fx, __global FP *Y, __global
                        __global const FP *hi, __global const uchar *kinds, __global const FP *F,
                        __global const ulong *crt, __global const void *data, uint npop, uint nm, uint nn,
                        uint mutation, uint shared, ulong gen0, uint k_gens, ulong seed_mut, ulong seed_cross,
-                       __local FP *lx, __local FP *lfx, __local FP *rv, __local uint *ri)
+                       __local FP *lx, __local FP *lfx, __local FP *rv, __local uint *ri, __local FP *ly,
+                       __local FP *lfy)
 {
     uint p = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
@@ -373,6 +431,7 @@ __kernel void de_fused(__global FP *X, __global FP *Fx, __global FP *Y, __global
     __global FP *gfx = Fx + (size_t)p * (nm + 1);
 #if DEB_LOCAL
     __local FP *xs = lx;
+    __local FP *xs2 = lx + nm * nn;
     __local FP *fxs = lfx;
     q.sn = nm;
     q.sm = 1;
@@ -380,19 +439,40 @@ __kernel void de_fused(__global FP *X, __global FP *Fx, __global FP *Y, __global
     for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
 #else
     __global FP *xs = gx;
+    __global FP *xs2 = gx;
     __global FP *fxs = gfx;
     q.sn = gsn;
     q.sm = gsm;
 #endif
+#if DEB_TRIAL_LOCAL
+    // the trials in local memory (a catalogue objective, built to read them there)
+    __local FP *ys = ly;
+    __local FP *fys = lfy;
+    q.yn = nm;
+#else
+    __global FP *ys = Y + (size_t)p * nm;
+    __global FP *fys = Fy + (size_t)p * nm;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    uint best = deb_best(fxs, nm, lid, wg, rv, ri);
+    // the best before the first generation, when the mutation reads it
+    uint best = 0;
+    if (deb_needs_best(mutation)) {
+        FP bv;
+        best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
+    }
     ulong gen = gen0;
     uint status = k_gens > 0 ? DEB_RUNNING : DEB_BUDGET;
-    deb_generations(q, xs, fxs, Y + (size_t)p * nm, Fy + (size_t)p * nm, lo, hi, kinds, (__global const uchar *)data,
-                    k_gens, lid, wg, rv, ri, &gen, &status, &best);
+    __local uint hit;
+    xs = deb_generations(q, xs, xs2, fxs, ys, fys, lo, hi, kinds, (__global const uchar *)data, k_gens, lid, wg, rv, ri,
+                         &hit, &gen, &status, &best);
 #if DEB_LOCAL
     for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i];
     for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
+#endif
+#if DEB_TRIAL_LOCAL
+    // the last generation's trials to their global home (DeviceDe::trials reads them there)
+    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i];
+    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
 #endif
     // the best row (member nm), as de_best
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];

@@ -214,6 +214,10 @@ fn fused_equals_unfused(p: &DeParams, obj: &Objective, mutation: Mutation, migra
         let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
         de.init(obj, mutation, migration).unwrap();
         assert_eq!(de.backend_description().contains("fused generations"), fused, "{}", de.backend_description());
+        // a catalogue function reads the fused kernel's trials in local memory, a user's source
+        // reads them in global memory
+        let catalogue = matches!(obj, Objective::Catalogue { .. });
+        assert_eq!(de.backend_description().contains("trials local"), fused && catalogue, "{}", de.backend_description());
         let mut values = Vec::new();
         for _ in 0..3 {
             let r = de.run(&Stop::generations(gens)).unwrap();

@@ -515,7 +515,8 @@ impl DeviceBatch {
         // the smallest power of two covering the members, at most the cap
         let mut wg = covering_group(max_np, cap);
         let reduce = wg * (fp + 4);
-        let local_need = max_x * fp + max_np * fp + reduce;
+        // two copies of the population (the generations alternate between them), its values, the reduction
+        let local_need = 2 * max_x * fp + max_np * fp + reduce;
         let fits = (local_need as u64) <= info.local_mem_bytes;
         // the trials beside the population when they fit too and every objective is from the
         // catalogue (a user's source reads global memory, as its contract says)
@@ -566,7 +567,7 @@ impl DeviceBatch {
             fpar: queue.buffer_from(&fp_bytes(&fpar, double), "problems")?,
             state: queue.buffer_from(&state, "state")?,
             gens: queue.buffer_from(&vec![0u64; b], "generations")?,
-            lx: if local { max_x * fp } else { fp },
+            lx: if local { 2 * max_x * fp } else { fp },
             lfx: if local { max_np * fp } else { fp },
             ly: if trial_local { max_x * fp } else { fp },
             lfy: if trial_local { max_np * fp } else { fp },

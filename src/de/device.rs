@@ -31,16 +31,28 @@ struct Fused {
     kernel: Kernel,
     /// One work-group per island: the smallest power of two covering the members.
     wg: usize,
-    /// Bytes of local memory for X and Fx of an island (one element when they stay global).
+    /// Bytes of local memory for the two copies of X and for Fx of an island (one element when
+    /// they stay global), and for its trials and their values (one element when global).
     lx: usize,
     lfx: usize,
+    ly: usize,
+    lfy: usize,
 }
 
-/// The fused kernel's group and whether an island fits local memory, for Nm members of Nn
-/// values (`fp` bytes each): the smallest power of two covering the members, capped at `cap`
-/// (the work-items then loop over the members); `None` when that power of two exceeds the
-/// device's group limit `max_wg` (or the reduction does not fit local memory).
-fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local_mem: u64) -> Option<(usize, bool)> {
+/// Where the fused kernel keeps an island: its group, whether the population (two copies of X,
+/// and Fx) fits local memory, and whether the trials fit there beside it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FusedShape {
+    wg: usize,
+    local: bool,
+    trials_fit: bool,
+}
+
+/// The fused kernel's shape for Nm members of Nn values (`fp` bytes each): the smallest power of
+/// two covering the members, capped at `cap` (the work-items then loop over the members); `None`
+/// when that power of two exceeds the device's group limit `max_wg` (or the reduction does not
+/// fit local memory).
+fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local_mem: u64) -> Option<FusedShape> {
     if nm.next_power_of_two() > max_wg {
         return None;
     }
@@ -49,7 +61,9 @@ fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local
     if reduce as u64 > local_mem {
         return None;
     }
-    Some((wg, ((nm * nn + nm) * fp + reduce) as u64 <= local_mem))
+    let population = (2 * nm * nn + nm) * fp + reduce;
+    let trials = (nm * nn + nm) * fp;
+    Some(FusedShape { wg, local: population as u64 <= local_mem, trials_fit: (population + trials) as u64 <= local_mem })
 }
 
 /// The device engine.
@@ -166,22 +180,52 @@ impl DeviceDe {
             .then(|| fused_shape(nm, nn, fp, tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
             .flatten();
         let spec = spec.file("de.cl");
-        let spec = match shape {
-            Some((_, local)) => spec.define("DEB_ISLANDS", 1).define("DEB_LOCAL", local as u8).file("de_batch.cl"),
-            None => spec,
+        // a catalogue function can read the trials in local memory: the fused kernel then has a
+        // program of its own, where functions.cl reads __local points (and de.cl's kernels that
+        // evaluate global trials are left out)
+        let catalogue = match objective {
+            Objective::Catalogue { .. } => objective.info()?,
+            _ => None,
         };
-        let program = ctx.build(&spec)?;
+        let trial_local = catalogue.filter(|_| shape.is_some_and(|s| s.local && s.trials_fit));
+        let program = match (shape, trial_local) {
+            (Some(s), None) => {
+                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
+            }
+            _ => ctx.build(&spec)?,
+        };
         let fused = match shape {
-            Some((wg, local)) => {
-                let kernel = self.queue.kernel(&program, "de_fused")?;
+            Some(s) => {
+                let kernel = match trial_local {
+                    Some(info) => {
+                        let fused_spec = ProgramSpec::files(&["common.cl", "functions.cl"])
+                            .define("FP", if double { "double" } else { "float" })
+                            .define("FP_DOUBLE", double as u8)
+                            .define("MO_XS", "__local")
+                            .define("DE_TILE", self.tile)
+                            .define("DE_EXTERNAL_F", 1)
+                            .file("de.cl")
+                            .define("DEB_ISLANDS", 1)
+                            .define("DEB_LOCAL", 1)
+                            .define("DEB_TRIAL_LOCAL", 1)
+                            .define("DEB_OBJECTIVE", info.kernel)
+                            .file("de_batch.cl");
+                        let fused_program = ctx.build(&fused_spec)?;
+                        self.queue.kernel(&fused_program, "de_fused")?
+                    }
+                    None => self.queue.kernel(&program, "de_fused")?,
+                };
                 // the kernel's own limit (registers) may be below the device's: loop then
                 let limit = kernel.get_work_group_size(ctx.info.cl_id()).unwrap_or(1);
-                let wg = covering_group(wg, limit);
+                let wg = covering_group(s.wg, limit);
+                let t = trial_local.is_some();
                 Some(Fused {
                     kernel,
                     wg,
-                    lx: if local { nm * nn * fp } else { fp },
-                    lfx: if local { nm * fp } else { fp },
+                    lx: if s.local { 2 * nm * nn * fp } else { fp },
+                    lfx: if s.local { nm * fp } else { fp },
+                    ly: if t { nm * nn * fp } else { fp },
+                    lfy: if t { nm * fp } else { fp },
                 })
             }
             None => None,
@@ -437,6 +481,7 @@ impl Engine for DeviceDe {
                 e.set_arg(&g).set_arg(&k).set_arg(&sm).set_arg(&sc);
                 e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
                 e.set_arg_local_buffer(fk.wg * fp).set_arg_local_buffer(fk.wg * 4);
+                e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy);
             }
             launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(de_fused)")?;
             g += k as u64;
@@ -505,7 +550,12 @@ impl Engine for DeviceDe {
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         let fused = match self.kernels.as_ref().and_then(|k| k.fused.as_ref()) {
-            Some(f) => format!(", fused generations (group {}, {} memory)", f.wg, if f.lx > 8 { "local" } else { "global" }),
+            Some(f) => format!(
+                ", fused generations (group {}, {} memory{})",
+                f.wg,
+                if f.lx > 8 { "local" } else { "global" },
+                if f.ly > 8 { ", trials local" } else { "" }
+            ),
             None => String::new(),
         };
         format!("{} ({}), tile {}x{}{fused}", i.name, i.platform, self.tile, self.tile)
