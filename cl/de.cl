@@ -75,18 +75,25 @@ inline uint de_randoms(uint mutation)
 
 // Member indices r[0..k-1], distinct and different from m, and j_rand, for target (p, m) of
 // generation `gen`: word t picks the t-th index among the members not yet chosen (ranks mapped
-// past the chosen ones in ascending order), word 5 picks j_rand. With `shared` the words do not
-// depend on p (the thesis's sharing across populations, which keeps X reads coalesced).
+// past the chosen ones in ascending order), word 5 picks j_rand. The words are those of Philox
+// counter c (and c + 1 when k > 3; with k <= 3 word 5 is counter c's fourth). With `shared` the
+// words do not depend on p (the thesis's sharing across populations, which keeps X reads
+// coalesced).
 inline uint de_indices(ulong seed, ulong gen, uint p, uint m, uint np, uint nm, uint nn, uint mutation,
                        uint shared, uint r[5])
 {
     ulong pk = shared ? 0 : p;
     ulong npk = shared ? 1 : np;
     ulong c = ((gen * npk + pk) * nm + m) * 2;
-    uint4 a = metaopt_rng4(seed, 0u, c);
-    uint4 b = metaopt_rng4(seed, 0u, c + 1);
-    uint w[6] = {a.x, a.y, a.z, a.w, b.x, b.y};
     uint k = de_randoms(mutation);
+    uint4 a = metaopt_rng4(seed, 0u, c);
+    uint w4 = 0u, w5 = a.w; // k <= 3: words 3 and 4 unused, j_rand from word 3
+    if (k > 3) {
+        uint4 b = metaopt_rng4(seed, 0u, c + 1);
+        w4 = b.x;
+        w5 = b.y;
+    }
+    uint w[6] = {a.x, a.y, a.z, a.w, w4, w5};
     // the chosen indices in ascending order; loops of constant bounds, unrolled, so that every
     // index is a constant and the arrays stay in registers (dynamic indexing puts a private
     // array in slow memory on GPUs)

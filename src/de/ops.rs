@@ -57,8 +57,13 @@ pub fn indices(seed: u64, gen: u64, p: u32, m: u32, np: u32, nm: u32, nn: u32, m
     let (pk, npk) = population_key(p, np, shared);
     let c = ((gen * npk + pk) * nm as u64 + m as u64) * 2;
     let a = rng4(seed, 0, c);
-    let b = rng4(seed, 0, c + 1);
-    let w = [a[0], a[1], a[2], a[3], b[0], b[1]];
+    // at most three random members: one call (j_rand from its fourth word); else a second call
+    let w = if mutation.randoms() <= 3 {
+        [a[0], a[1], a[2], 0, 0, a[3]]
+    } else {
+        let b = rng4(seed, 0, c + 1);
+        [a[0], a[1], a[2], a[3], b[0], b[1]]
+    };
     let mut chosen = vec![m];
     let mut r = [0u32; 5];
     for t in 0..mutation.randoms() {
