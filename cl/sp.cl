@@ -123,7 +123,10 @@ __kernel void sp_pred(__global const ulong *roff, __global const uint *rsrc, __g
 // Counters (cnt): [0..3) near-queue lengths, rotating by round (round r reads cnt[r % 3], appends
 // to cnt[(r + 1) % 3] and clears cnt[(r + 2) % 3], which nobody uses in round r); [3], [4] the
 // lengths of the two far piles; [5] the far pile in use; [6] the split epoch; [7] split now.
-// thr: [0] the near threshold (bits; +inf for the plain frontier), [1] the previous one.
+// thr: [0] the near threshold (bits; +inf for the plain frontier), [1] the previous one, [2] the
+// least distance recorded when an entry joined (or stayed in) the far pile since the last split:
+// entries' distances only fall, so the next threshold thr[2] + delta moves at least one entry,
+// and a gap in the distances costs one split, not gap / delta rounds.
 
 // One round of the frontier (and of near-far): every queued (source, vertex) pushes over its
 // out-arcs with an atomic minimum; a target whose distance fell joins the next queue once (the
@@ -132,7 +135,7 @@ __kernel void sp_pred(__global const ulong *roff, __global const uint *rsrc, __g
 __kernel void sp_push(__global const ulong *off, __global const uint *tgt, __global const W_T *w,
                       __global BITS_T *dist, __global ulong *qa, __global ulong *qb,
                       __global ulong *far0, __global ulong *far1, __global uint *cnt,
-                      __global uint *stamp, __global uint *fstamp, __global const BITS_T *thr,
+                      __global uint *stamp, __global uint *fstamp, __global BITS_T *thr,
                       uint n, uint round) {
     __global ulong *qin = (round & 1) ? qb : qa;
     __global ulong *qout = (round & 1) ? qa : qb;
@@ -154,8 +157,9 @@ __kernel void sp_push(__global const ulong *off, __global const uint *tgt, __glo
             if (c < was) {
                 if (c < t) {
                     if (atomic_xchg(&stamp[y], round + 1) != round + 1) qout[atomic_inc(&cnt[(round + 1) % 3])] = y;
-                } else if (atomic_xchg(&fstamp[y], epoch) != epoch) {
-                    far[atomic_inc(&cnt[3 + fi])] = y;
+                } else {
+                    AMIN(&thr[2], c);
+                    if (atomic_xchg(&fstamp[y], epoch) != epoch) far[atomic_inc(&cnt[3 + fi])] = y;
                 }
             }
         }
@@ -163,7 +167,8 @@ __kernel void sp_push(__global const ulong *off, __global const uint *tgt, __glo
 }
 
 // Near-far: one work-item decides whether round `round` left the near queue empty with a far
-// pile waiting; then the threshold grows by delta, the other pile is cleared and becomes the
+// pile waiting; then the threshold becomes the least recorded far distance plus delta (at least
+// the old threshold plus delta), the other pile is cleared and becomes the
 // one in use, and the epoch advances. The decision is stored for sp_split (a kernel cannot
 // publish a decision to its own other groups).
 __kernel void sp_split_begin(__global uint *cnt, __global BITS_T *thr, D_T delta, uint round) {
@@ -171,8 +176,10 @@ __kernel void sp_split_begin(__global uint *cnt, __global BITS_T *thr, D_T delta
     uint go = cnt[(round + 1) % 3] == 0 && cnt[3 + fi] != 0;
     cnt[7] = go;
     if (go) {
+        BITS_T lo = thr[2] > thr[0] ? thr[2] : thr[0];
         thr[1] = thr[0];
-        thr[0] = B_OF(D_OF(thr[0]) + delta);
+        thr[0] = B_OF(D_OF(lo) + delta);
+        thr[2] = B_INF;
         cnt[3 + (1 - fi)] = 0;
         cnt[5] = 1 - fi;
         cnt[6] += 1;
@@ -183,7 +190,7 @@ __kernel void sp_split_begin(__global uint *cnt, __global BITS_T *thr, D_T delta
 // those below the new one join the next near queue, the rest the new far pile.
 __kernel void sp_split(__global BITS_T *dist, __global ulong *qa, __global ulong *qb,
                        __global ulong *far0, __global ulong *far1, __global uint *cnt,
-                       __global uint *stamp, __global uint *fstamp, __global const BITS_T *thr,
+                       __global uint *stamp, __global uint *fstamp, __global BITS_T *thr,
                        uint round) {
     if (cnt[7] == 0) return;
     __global ulong *qout = (round & 1) ? qa : qb;
@@ -199,8 +206,9 @@ __kernel void sp_split(__global BITS_T *dist, __global ulong *qa, __global ulong
         if (d < before) continue;
         if (d < t) {
             if (atomic_xchg(&stamp[y], round + 1) != round + 1) qout[atomic_inc(&cnt[(round + 1) % 3])] = y;
-        } else if (atomic_xchg(&fstamp[y], epoch) != epoch) {
-            dst[atomic_inc(&cnt[3 + fi])] = y;
+        } else {
+            AMIN(&thr[2], d);
+            if (atomic_xchg(&fstamp[y], epoch) != epoch) dst[atomic_inc(&cnt[3 + fi])] = y;
         }
     }
 }

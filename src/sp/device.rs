@@ -292,8 +292,9 @@ impl DeviceSp {
             let cnt: DeviceBuffer<u32> = q.buffer_from(&[k as u32, 0, 0, 0, 0, 0, 0, 0], "counters")?;
             let thr0 = if near_far { self.bits(self.delta) } else if self.kind == 2 { 0x7f80_0000 } else if self.kind == 3 { f64::INFINITY.to_bits() } else { u64::MAX };
             let thr = match self.kind {
-                2 => DBuf::B32(q.buffer_from(&[thr0 as u32, 0], "threshold")?),
-                _ => DBuf::B64(q.buffer_from(&[thr0, 0], "threshold")?),
+                2 => DBuf::B32(q.buffer_from(&[thr0 as u32, 0, 0x7f80_0000], "threshold")?),
+                3 => DBuf::B64(q.buffer_from(&[thr0, 0, f64::INFINITY.to_bits()], "threshold")?),
+                _ => DBuf::B64(q.buffer_from(&[thr0, 0, u64::MAX], "threshold")?),
             };
             let grid = self.push_groups * wg;
             let mut round: u64 = 0;
