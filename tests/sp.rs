@@ -79,7 +79,7 @@ fn check_all(g: &Graph, source: u32, tol: f64, what: &str) {
 
 #[test]
 fn thesis_graphs_equal_dijkstra() {
-    for (i, j) in [(4, 1), (4, 16), (5, 3), (6, 8), (7, 2), (8, 16), (9, 5), (10, 12), (12, 16)] {
+    for (i, j) in [(4, 1), (4, 16), (5, 3), (6, 8), (6, 1), (7, 2), (8, 16), (9, 5), (10, 12), (11, 1), (12, 16), (12, 4)] {
         let g = thesis_random(i, j, 1000 + i as u64 * 31 + j as u64).unwrap();
         let source = (g.n() as u32 / 3) % g.n() as u32;
         check_all(&g, source, 0.0, &format!("V = 2^{i}, j = {j}"));
@@ -200,4 +200,21 @@ fn bad_input_names_the_argument() {
     let gr = grid(4, 4, 1, 0.0, 1).unwrap();
     assert_eq!(arg_of(lee_wave(&gr, 16, Backend::DEVICE, 4).unwrap_err()), "source");
     assert_eq!(arg_of(lee_wave(&gr, 0, Backend::DEVICE, 0).unwrap_err()), "rounds_per_check");
+}
+
+#[test]
+fn check_interval_and_round_limit() {
+    let g = helsinki_u32();
+    let reference = dijkstra(g, 77).unwrap();
+    for m in METHODS {
+        for every in [1, 64] {
+            let o = SpOptions { rounds_per_check: every, ..opts(m, Backend::DEVICE) };
+            let r = Sssp::new(g, o).unwrap().sssp(77).unwrap();
+            assert_eq!(r.dist, reference.dist, "{m:?} every {every}");
+            assert_eq!(r.rounds % every as u64, 0, "rounds are counted in whole batches");
+        }
+        // too few rounds: a named error, not a wrong answer
+        let o = SpOptions { rounds_per_check: 1, max_rounds: Some(3), ..opts(m, Backend::DEVICE) };
+        assert_eq!(arg_of(Sssp::new(g, o).unwrap().sssp(77).unwrap_err()), "max_rounds", "{m:?}");
+    }
 }
