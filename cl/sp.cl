@@ -132,37 +132,62 @@ __kernel void sp_pred(__global const ulong *roff, __global const uint *rsrc, __g
 // out-arcs with an atomic minimum; a target whose distance fell joins the next queue once (the
 // stamp holds the round it was queued for) when below the threshold, else the far pile once per
 // epoch. A fixed grid loops over the queue, whose length is read on the device: no host read.
+// Appends to the next queue gather in local memory (`lq`, `lcap` entries) and each group takes
+// its slots with one global atomic per pass (a full local buffer spills to the global counter
+// directly), so the queue's counter is not hit once per vertex. The loop runs the same number
+// of passes in every work-item of a group (its barriers need that).
 __kernel void sp_push(__global const ulong *off, __global const uint *tgt, __global const W_T *w,
                       __global BITS_T *dist, __global ulong *qa, __global ulong *qb,
                       __global ulong *far0, __global ulong *far1, __global uint *cnt,
                       __global uint *stamp, __global uint *fstamp, __global BITS_T *thr,
-                      uint n, uint round) {
+                      uint n, uint round, __local ulong *lq, uint lcap) {
+    __local uint lc;
+    __local uint gbase;
     __global ulong *qin = (round & 1) ? qb : qa;
     __global ulong *qout = (round & 1) ? qa : qb;
+    __global uint *next = &cnt[(round + 1) % 3];
     uint len = cnt[round % 3];
     if (get_global_id(0) == 0) cnt[(round + 2) % 3] = 0;
     BITS_T t = thr[0];
     uint fi = cnt[5];
     __global ulong *far = fi ? far1 : far0;
     uint epoch = cnt[6] + 1;
-    for (uint i = get_global_id(0); i < len; i += get_global_size(0)) {
-        ulong x = qin[i];
-        ulong base = x / n * n;
-        uint u = (uint)(x - base);
-        BITS_T du = ALOAD(&dist[x]);
-        for (ulong e = off[u]; e < off[u + 1]; e++) {
-            ulong y = base + tgt[e];
-            BITS_T c = sp_add(du, w[e]);
-            BITS_T was = AMIN(&dist[y], c);
-            if (c < was) {
-                if (c < t) {
-                    if (atomic_xchg(&stamp[y], round + 1) != round + 1) qout[atomic_inc(&cnt[(round + 1) % 3])] = y;
-                } else {
-                    AMIN(&thr[2], c);
-                    if (atomic_xchg(&fstamp[y], epoch) != epoch) far[atomic_inc(&cnt[3 + fi])] = y;
+    uint lid = get_local_id(0), lsz = get_local_size(0);
+    if (lid == 0) lc = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint start = get_group_id(0) * lsz; start < len; start += get_global_size(0)) {
+        uint i = start + lid;
+        if (i < len) {
+            ulong x = qin[i];
+            ulong base = x / n * n;
+            uint u = (uint)(x - base);
+            BITS_T du = ALOAD(&dist[x]);
+            for (ulong e = off[u]; e < off[u + 1]; e++) {
+                ulong y = base + tgt[e];
+                BITS_T c = sp_add(du, w[e]);
+                BITS_T was = AMIN(&dist[y], c);
+                if (c < was) {
+                    if (c < t) {
+                        if (atomic_xchg(&stamp[y], round + 1) != round + 1) {
+                            uint slot = atomic_inc(&lc);
+                            if (slot < lcap) lq[slot] = y;
+                            else qout[atomic_inc(next)] = y;
+                        }
+                    } else {
+                        AMIN(&thr[2], c);
+                        if (atomic_xchg(&fstamp[y], epoch) != epoch) far[atomic_inc(&cnt[3 + fi])] = y;
+                    }
                 }
             }
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint have = min(lc, lcap);
+        if (lid == 0 && have) gbase = atomic_add(next, have);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = lid; j < have; j += lsz) qout[gbase + j] = lq[j];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) lc = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 

@@ -44,6 +44,8 @@ enum Arg<'a> {
     Ulong(u64),
     Float(f32),
     Double(f64),
+    /// A `__local` buffer of this many bytes.
+    Local(usize),
 }
 
 impl WBuf {
@@ -85,6 +87,7 @@ fn launch(q: &Queue, kernel: &Kernel, name: &'static str, global: &[usize], loca
                 Arg::Ulong(x) => e.set_arg(x),
                 Arg::Float(x) => e.set_arg(x),
                 Arg::Double(x) => e.set_arg(x),
+                Arg::Local(bytes) => e.set_arg_local_buffer(*bytes),
             };
         }
         e.set_global_work_sizes(&g).set_local_work_sizes(local);
@@ -297,6 +300,9 @@ impl DeviceSp {
                 _ => DBuf::B64(q.buffer_from(&[thr0, 0, u64::MAX], "threshold")?),
             };
             let grid = self.push_groups * wg;
+            // local appends per group and pass: four per work-item (a grid's out-degree), at
+            // most a quarter of the local memory
+            let lcap = (4 * wg).min((self.queue.ctx().info.local_mem_bytes as usize / 4 / 8).max(1));
             let mut round: u64 = 0;
             loop {
                 for _ in 0..r {
@@ -322,6 +328,8 @@ impl DeviceSp {
                             thr.arg(),
                             Arg::Uint(n32),
                             Arg::Uint(r32),
+                            Arg::Local(lcap * 8),
+                            Arg::Uint(lcap as u32),
                         ],
                     )?;
                     if near_far {
