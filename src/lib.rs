@@ -69,6 +69,7 @@ pub mod qap;
 pub mod qiga;
 pub mod rng;
 pub mod sat;
+pub mod sp;
 
 pub use error::{Error, Result};
 pub use interrupt::{check_time_limit, interrupt, time_limit_from_secs, Clock, StopReason, StopToken, Watch, MAX_TIME_LIMIT_S};

@@ -1,7 +1,7 @@
 //! The Rust examples (examples/*.rs) run with small budgets and print correct values: the robust
 //! tabu search reaches nug12's optimum 578, DE and HC12 reach the sphere's minimum, the SAT
 //! example prints a model that satisfies every clause of uf50-01 (checked here by reading the
-//! DIMACS file independently).
+//! DIMACS file independently), the shortest-path example agrees with host Dijkstra on Helsinki.
 
 mod common;
 use common::*;
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-const EXAMPLES: [&str; 4] = ["qap_ts", "de", "hc12", "sat"];
+const EXAMPLES: [&str; 5] = ["qap_ts", "de", "hc12", "sat", "sp"];
 
 /// When `path` was last written.
 fn modified(path: &Path) -> Option<std::time::SystemTime> {
@@ -140,4 +140,11 @@ fn sat_prints_a_model_of_uf50_01() {
     for c in clauses {
         assert!(c.iter().any(|&l| value[l.unsigned_abs() as usize] == (l > 0)), "clause {c:?} is false");
     }
+}
+
+#[test]
+fn sp_matches_dijkstra_on_helsinki() {
+    let out = run("sp", &[]);
+    assert!(out.contains("6906 vertices, 15314 arcs"), "{out}");
+    assert!(out.contains("checked 8"), "{out}");
 }

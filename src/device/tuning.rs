@@ -48,6 +48,11 @@ pub struct Tuning {
     /// generations, 100,000 runs: 64 / 128 / 256 work-items 105k / 115k / 85k runs/s
     /// (benchmarks/h100-2026-11-24c/).
     pub qiga: usize,
+    /// Exact shortest paths (`cl/sp.cl`): work-items per group of every kernel (at most).
+    pub sp: usize,
+    /// Exact shortest paths: groups per compute unit of the fixed grid that loops over the
+    /// frontier queue (`sp_push`, `sp_split`).
+    pub sp_push_groups: usize,
 }
 
 /// The table: the values measured or chosen per kind (GPUs: NVIDIA H100/H200 measurements in
@@ -68,9 +73,11 @@ const GPU: Tuning = Tuning {
     objective_eval: 64,
     qap_ts: 256,
     qiga: 128,
+    sp: 256,
+    sp_push_groups: 8,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
-const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, de_batch: 16, de_fused: 16, ..GPU };
+const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, de_batch: 16, de_fused: 16, sp: 64, sp_push_groups: 2, ..GPU };
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.

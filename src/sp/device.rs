@@ -1,0 +1,454 @@
+//! The device engine of `cl/sp.cl`: the graph and its reverse go up once; a call initialises
+//! k x n distances on the device, runs rounds in batches of `rounds_per_check` between host reads
+//! of a few counters, then computes the predecessors and reads both arrays back.
+
+use super::{SpMethod, SpOptions};
+use crate::device::{cl_error, note_failure, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::error::{Error, Result};
+use crate::problem::graph::{Distances, Graph, Grid, Weights};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::Buffer;
+use std::sync::Arc;
+
+/// Weights on the device, in the graph's type.
+enum WBuf {
+    U32(DeviceBuffer<u32>),
+    U64(DeviceBuffer<u64>),
+    F32(DeviceBuffer<f32>),
+    F64(DeviceBuffer<f64>),
+}
+
+fn upload_weights(q: &Queue, w: &Weights) -> Result<WBuf> {
+    Ok(match w {
+        Weights::U32(x) => WBuf::U32(q.buffer_from(x, "weights")?),
+        Weights::U64(x) => WBuf::U64(q.buffer_from(x, "weights")?),
+        Weights::F32(x) => WBuf::F32(q.buffer_from(x, "weights")?),
+        Weights::F64(x) => WBuf::F64(q.buffer_from(x, "weights")?),
+    })
+}
+
+/// Distances as bits: u32 for f32 graphs, u64 otherwise.
+enum DBuf {
+    B32(DeviceBuffer<u32>),
+    B64(DeviceBuffer<u64>),
+}
+
+/// One kernel argument of any buffer type.
+enum Arg<'a> {
+    U8(&'a Buffer<u8>),
+    U32(&'a Buffer<u32>),
+    U64(&'a Buffer<u64>),
+    F32(&'a Buffer<f32>),
+    F64(&'a Buffer<f64>),
+    Uint(u32),
+    Ulong(u64),
+    Float(f32),
+    Double(f64),
+    /// A `__local` buffer of this many bytes.
+    Local(usize),
+}
+
+impl WBuf {
+    fn arg(&self) -> Arg<'_> {
+        match self {
+            WBuf::U32(b) => Arg::U32(b.cl()),
+            WBuf::U64(b) => Arg::U64(b.cl()),
+            WBuf::F32(b) => Arg::F32(b.cl()),
+            WBuf::F64(b) => Arg::F64(b.cl()),
+        }
+    }
+}
+
+impl DBuf {
+    fn arg(&self) -> Arg<'_> {
+        match self {
+            DBuf::B32(b) => Arg::U32(b.cl()),
+            DBuf::B64(b) => Arg::U64(b.cl()),
+        }
+    }
+}
+
+/// Enqueues `kernel` over `global` (each rounded up to `local`) with `args` in order.
+fn launch(q: &Queue, kernel: &Kernel, name: &'static str, global: &[usize], local: &[usize], args: &[Arg]) -> Result<()> {
+    let mut e = ExecuteKernel::new(kernel);
+    let g: Vec<usize> = global.iter().zip(local).map(|(&g, &l)| g.max(1).div_ceil(l) * l).collect();
+    // SAFETY: every kernel of cl/sp.cl is called with its arguments in type and order (the
+    // callers below list them as the kernel declares them); the buffers outlive the queue's use
+    // of them because every call ends with blocking reads or a finish.
+    unsafe {
+        for a in args {
+            match a {
+                Arg::U8(b) => e.set_arg(*b),
+                Arg::U32(b) => e.set_arg(*b),
+                Arg::U64(b) => e.set_arg(*b),
+                Arg::F32(b) => e.set_arg(*b),
+                Arg::F64(b) => e.set_arg(*b),
+                Arg::Uint(x) => e.set_arg(x),
+                Arg::Ulong(x) => e.set_arg(x),
+                Arg::Float(x) => e.set_arg(x),
+                Arg::Double(x) => e.set_arg(x),
+                Arg::Local(bytes) => e.set_arg_local_buffer(*bytes),
+            };
+        }
+        e.set_global_work_sizes(&g).set_local_work_sizes(local);
+        e.enqueue_nd_range(q.cl()).map_err(|err| {
+            let err = cl_error(name)(err);
+            note_failure(&err);
+            err
+        })?;
+    }
+    Ok(())
+}
+
+/// Whether the device has 64-bit atomic minimum (`cl_khr_int64_extended_atomics`).
+fn has_atom64(ctx: &DeviceContext) -> bool {
+    let ext = opencl3::device::Device::new(ctx.info.cl_id()).extensions().unwrap_or_default();
+    ext.split_whitespace().any(|e| e == "cl_khr_int64_extended_atomics")
+        && ext.split_whitespace().any(|e| e == "cl_khr_int64_base_atomics")
+}
+
+fn kind_code(w: &Weights) -> u32 {
+    match w {
+        Weights::U32(_) => 0,
+        Weights::U64(_) => 1,
+        Weights::F32(_) => 2,
+        Weights::F64(_) => 3,
+    }
+}
+
+struct Kernels {
+    init: Kernel,
+    pull: Kernel,
+    pred: Kernel,
+    push: Option<Kernel>,
+    split_begin: Option<Kernel>,
+    split: Option<Kernel>,
+}
+
+pub(super) struct DeviceSp {
+    queue: Queue,
+    k: Kernels,
+    wg: usize,
+    push_groups: usize,
+    kind: u32,
+    off: DeviceBuffer<u64>,
+    tgt: DeviceBuffer<u32>,
+    w: WBuf,
+    roff: DeviceBuffer<u64>,
+    rsrc: DeviceBuffer<u32>,
+    rw: WBuf,
+    delta: f64,
+}
+
+impl DeviceSp {
+    pub(super) fn new(g: &Graph, o: &SpOptions, backend: Backend) -> Result<Self> {
+        let ctx = backend.context("shortest paths")?;
+        let kind = kind_code(g.weights());
+        if kind == 3 {
+            ctx.require_fp64()?;
+        }
+        let atom64 = has_atom64(&ctx);
+        let pushes = o.method != SpMethod::BellmanFordPull;
+        if pushes && kind != 2 && !atom64 {
+            return Err(Error::Unsupported(format!(
+                "method {:?} on device {} ({}) needs cl_khr_int64_extended_atomics for {:?} weights; use SpMethod::BellmanFordPull (no atomics) or f32 weights",
+                o.method,
+                ctx.info.index,
+                ctx.info.name,
+                g.weight_kind()
+            )));
+        }
+        let queue = ctx.queue_unprofiled()?;
+        let spec = ProgramSpec::files(&["sp.cl"]).define("SP_KIND", kind).define("SP_ATOM64", atom64 as u32);
+        let program = ctx.build(&spec)?;
+        let k = Kernels {
+            init: queue.kernel(&program, "sp_init")?,
+            pull: queue.kernel(&program, "sp_pull")?,
+            pred: queue.kernel(&program, "sp_pred")?,
+            push: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_push")?) } else { None },
+            split_begin: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_split_begin")?) } else { None },
+            split: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_split")?) } else { None },
+        };
+        let t = ctx.tuning();
+        let mut wg = work_group_size(&ctx, &k.pull, t.sp).min(work_group_size(&ctx, &k.pred, t.sp)).min(work_group_size(&ctx, &k.init, t.sp));
+        if let Some(p) = &k.push {
+            wg = wg.min(work_group_size(&ctx, p, t.sp));
+        }
+        if let Some(p) = &k.split {
+            wg = wg.min(work_group_size(&ctx, p, t.sp));
+        }
+        let push_groups = (ctx.info.compute_units.max(1) as usize) * t.sp_push_groups.max(1);
+        let rev = g.reverse();
+        let delta = match o.method {
+            SpMethod::NearFar { delta: Some(d) } => d,
+            _ => default_delta(g),
+        };
+        Ok(DeviceSp {
+            off: queue.buffer_from(g.offsets(), "offsets")?,
+            tgt: queue.buffer_from(g.targets(), "targets")?,
+            w: upload_weights(&queue, g.weights())?,
+            roff: queue.buffer_from(rev.offsets(), "reverse offsets")?,
+            rsrc: queue.buffer_from(rev.targets(), "reverse sources")?,
+            rw: upload_weights(&queue, rev.weights())?,
+            queue,
+            k,
+            wg,
+            push_groups,
+            kind,
+            delta,
+        })
+    }
+
+    pub(super) fn description(&self) -> String {
+        let i = &self.queue.ctx().info;
+        format!("device {}: {} ({}, {}); {} work-items per group", i.index, i.name, i.platform, i.kind.as_str(), self.wg)
+    }
+
+    fn dist_buffer(&self, len: usize) -> Result<DBuf> {
+        Ok(if self.kind == 2 { DBuf::B32(self.queue.buffer(len, "distances")?) } else { DBuf::B64(self.queue.buffer(len, "distances")?) })
+    }
+
+    /// `v` (a threshold or delta) as the kernel's distance type.
+    fn d_arg(&self, v: f64) -> Arg<'static> {
+        match self.kind {
+            0 | 1 => Arg::Ulong(v.ceil().max(1.0) as u64),
+            2 => Arg::Float(v as f32),
+            _ => Arg::Double(v),
+        }
+    }
+
+    /// Bits of a distance value (for the threshold buffer).
+    fn bits(&self, v: f64) -> u64 {
+        match self.kind {
+            0 | 1 => v.ceil().max(1.0) as u64,
+            2 => (v as f32).to_bits() as u64,
+            _ => v.to_bits(),
+        }
+    }
+
+    pub(super) fn run(&mut self, g: &Graph, sources: &[u32], o: &SpOptions) -> Result<(Distances, Vec<u32>, u64)> {
+        let n = g.n();
+        let k = sources.len();
+        let total = k * n;
+        let q = &self.queue;
+        let wg = self.wg;
+        let src = q.buffer_from(sources, "sources")?;
+        let pushes = o.method != SpMethod::BellmanFordPull;
+        if pushes && total > u32::MAX as usize {
+            return Err(Error::arg("sources", format!("{k} sources x {n} vertices exceed 2^32 - 1 queue entries; use fewer sources per call or SpMethod::BellmanFordPull")));
+        }
+        let stamp_len = if pushes { total } else { 1 };
+        let stamp: DeviceBuffer<u32> = q.buffer(stamp_len, "stamps")?;
+        let fstamp: DeviceBuffer<u32> = q.buffer(stamp_len, "far stamps")?;
+        let dist = self.dist_buffer(total)?;
+        let (n32, total64) = (n as u32, total as u64);
+        launch(
+            q,
+            &self.k.init,
+            "clEnqueueNDRangeKernel(sp_init)",
+            &[total],
+            &[wg],
+            &[dist.arg(), Arg::U32(stamp.cl()), Arg::U32(fstamp.cl()), Arg::U32(src.cl()), Arg::Uint(n32), Arg::Ulong(total64), Arg::Uint(pushes as u32)],
+        )?;
+        let r = o.rounds_per_check as u64;
+        let changed: DeviceBuffer<u32> = q.buffer_from(&[0u32], "changed")?;
+        let (dist, rounds) = if !pushes {
+            let max = o.max_rounds.unwrap_or(n as u64 + 1);
+            let other = self.dist_buffer(total)?;
+            let bufs = [dist, other];
+            let mut round: u64 = 0;
+            loop {
+                for _ in 0..r {
+                    round += 1;
+                    let (a, b) = if round % 2 == 1 { (&bufs[0], &bufs[1]) } else { (&bufs[1], &bufs[0]) };
+                    launch(
+                        q,
+                        &self.k.pull,
+                        "clEnqueueNDRangeKernel(sp_pull)",
+                        &[n, k],
+                        &[wg, 1],
+                        &[Arg::U64(self.roff.cl()), Arg::U32(self.rsrc.cl()), self.rw.arg(), a.arg(), b.arg(), Arg::Uint(n32), Arg::Uint(round as u32), Arg::U32(changed.cl())],
+                    )?;
+                }
+                let mut c = [0u32];
+                changed.read(q, &mut c)?;
+                if (c[0] as u64) < round {
+                    break;
+                }
+                if round >= max {
+                    return Err(Error::arg("max_rounds", format!("Bellman-Ford had not converged after {round} rounds")));
+                }
+            }
+            let [a, b] = bufs;
+            (if round % 2 == 1 { b } else { a }, round)
+        } else {
+            let push = self.k.push.as_ref().expect("push kernel built when pushes are allowed");
+            let near_far = matches!(o.method, SpMethod::NearFar { .. });
+            let max = o.max_rounds.unwrap_or(if near_far { u64::MAX } else { n as u64 + 1 });
+            let first: Vec<u64> = sources.iter().enumerate().map(|(i, &s)| (i * n + s as usize) as u64).collect();
+            let mut qa: DeviceBuffer<u64> = q.buffer(total, "queue")?;
+            qa.write(q, &first)?;
+            let qb: DeviceBuffer<u64> = q.buffer(total, "queue")?;
+            let far_len = if near_far { total } else { 1 };
+            let far0: DeviceBuffer<u64> = q.buffer(far_len, "far pile")?;
+            let far1: DeviceBuffer<u64> = q.buffer(far_len, "far pile")?;
+            let cnt: DeviceBuffer<u32> = q.buffer_from(&[k as u32, 0, 0, 0, 0, 0, 0, 0], "counters")?;
+            let thr0 = if near_far { self.bits(self.delta) } else if self.kind == 2 { 0x7f80_0000 } else if self.kind == 3 { f64::INFINITY.to_bits() } else { u64::MAX };
+            let thr = match self.kind {
+                2 => DBuf::B32(q.buffer_from(&[thr0 as u32, 0, 0x7f80_0000], "threshold")?),
+                3 => DBuf::B64(q.buffer_from(&[thr0, 0, f64::INFINITY.to_bits()], "threshold")?),
+                _ => DBuf::B64(q.buffer_from(&[thr0, 0, u64::MAX], "threshold")?),
+            };
+            let grid = self.push_groups * wg;
+            // local appends per group and pass: four per work-item (a grid's out-degree), at
+            // most a quarter of the local memory
+            let lcap = (4 * wg).min((self.queue.ctx().info.local_mem_bytes as usize / 4 / 8).max(1));
+            let mut round: u64 = 0;
+            loop {
+                for _ in 0..r {
+                    let r32 = round as u32;
+                    launch(
+                        q,
+                        push,
+                        "clEnqueueNDRangeKernel(sp_push)",
+                        &[grid],
+                        &[wg],
+                        &[
+                            Arg::U64(self.off.cl()),
+                            Arg::U32(self.tgt.cl()),
+                            self.w.arg(),
+                            dist.arg(),
+                            Arg::U64(qa.cl()),
+                            Arg::U64(qb.cl()),
+                            Arg::U64(far0.cl()),
+                            Arg::U64(far1.cl()),
+                            Arg::U32(cnt.cl()),
+                            Arg::U32(stamp.cl()),
+                            Arg::U32(fstamp.cl()),
+                            thr.arg(),
+                            Arg::Uint(n32),
+                            Arg::Uint(r32),
+                            Arg::Local(lcap * 8),
+                            Arg::Uint(lcap as u32),
+                        ],
+                    )?;
+                    if near_far {
+                        let (sb, sp) = (self.k.split_begin.as_ref().expect("built"), self.k.split.as_ref().expect("built"));
+                        launch(q, sb, "clEnqueueNDRangeKernel(sp_split_begin)", &[1], &[1], &[Arg::U32(cnt.cl()), thr.arg(), self.d_arg(self.delta), Arg::Uint(r32)])?;
+                        launch(
+                            q,
+                            sp,
+                            "clEnqueueNDRangeKernel(sp_split)",
+                            &[grid],
+                            &[wg],
+                            &[
+                                dist.arg(),
+                                Arg::U64(qa.cl()),
+                                Arg::U64(qb.cl()),
+                                Arg::U64(far0.cl()),
+                                Arg::U64(far1.cl()),
+                                Arg::U32(cnt.cl()),
+                                Arg::U32(stamp.cl()),
+                                Arg::U32(fstamp.cl()),
+                                thr.arg(),
+                                Arg::Uint(r32),
+                            ],
+                        )?;
+                    }
+                    round += 1;
+                }
+                let mut c = [0u32; 8];
+                cnt.read(q, &mut c)?;
+                let near = c[(round % 3) as usize];
+                let far = c[3 + c[5] as usize];
+                if near == 0 && (!near_far || far == 0) {
+                    break;
+                }
+                if round >= max {
+                    return Err(Error::arg("max_rounds", format!("the frontier was not empty after {round} rounds")));
+                }
+            }
+            (dist, round)
+        };
+        let pred: DeviceBuffer<u32> = q.buffer(total, "predecessors")?;
+        launch(
+            q,
+            &self.k.pred,
+            "clEnqueueNDRangeKernel(sp_pred)",
+            &[n, k],
+            &[wg, 1],
+            &[Arg::U64(self.roff.cl()), Arg::U32(self.rsrc.cl()), self.rw.arg(), dist.arg(), Arg::U32(pred.cl()), Arg::U32(src.cl()), Arg::Uint(n32)],
+        )?;
+        let mut p = vec![0u32; total];
+        pred.read(q, &mut p)?;
+        let d = match dist {
+            DBuf::B32(b) => {
+                let mut x = vec![0u32; total];
+                b.read(q, &mut x)?;
+                Distances::F64(x.into_iter().map(|b| f32::from_bits(b) as f64).collect())
+            }
+            DBuf::B64(b) => {
+                let mut x = vec![0u64; total];
+                b.read(q, &mut x)?;
+                if self.kind == 3 {
+                    Distances::F64(x.into_iter().map(f64::from_bits).collect())
+                } else {
+                    Distances::U64(x)
+                }
+            }
+        };
+        Ok((d, p, rounds))
+    }
+}
+
+/// Near-far's default delta: the mean arc weight times max(1, 32 / mean out-degree).
+pub(super) fn default_delta(g: &Graph) -> f64 {
+    let m = g.m().max(1) as f64;
+    let mean_w = (0..g.m()).map(|e| g.weights().get_f64(e)).sum::<f64>() / m;
+    let degree = m / g.n().max(1) as f64;
+    (mean_w * (32.0 / degree).max(1.0)).max(f64::MIN_POSITIVE)
+}
+
+/// The Lee wave's checkerboard rounds: steps per cell (u32::MAX unreachable) and rounds run.
+pub(super) fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_check: u32) -> Result<(Vec<u32>, u64)> {
+    let ctx: Arc<DeviceContext> = backend.context("the Lee wave")?;
+    let q = ctx.queue_unprofiled()?;
+    let program = ctx.build(&ProgramSpec::files(&["sp.cl"]).define("SP_KIND", 0).define("SP_ATOM64", 0))?;
+    let kernel = q.kernel(&program, "sp_lee")?;
+    let (w, h) = (grid.width, grid.height);
+    let n = w * h;
+    let cap = work_group_size(&ctx, &kernel, ctx.tuning().sp);
+    let lx = cap.min(w.next_power_of_two()).max(1);
+    let ly = (cap / lx).clamp(1, h.next_power_of_two());
+    let blocked: Vec<u8> = grid.blocked.iter().map(|&b| b as u8).collect();
+    let blocked = q.buffer_from(&blocked, "blocked")?;
+    let mut init = vec![u32::MAX; n];
+    init[source as usize] = 0;
+    let dist = q.buffer_from(&init, "steps")?;
+    let changed = q.buffer_from(&[0u32], "changed")?;
+    let mut round: u64 = 0;
+    loop {
+        for _ in 0..rounds_per_check {
+            round += 1;
+            for parity in 0..2u32 {
+                launch(
+                    &q,
+                    &kernel,
+                    "clEnqueueNDRangeKernel(sp_lee)",
+                    &[w, h],
+                    &[lx, ly],
+                    &[Arg::U8(blocked.cl()), Arg::U32(dist.cl()), Arg::Uint(w as u32), Arg::Uint(h as u32), Arg::Uint(parity), Arg::Uint(round as u32), Arg::U32(changed.cl())],
+                )?;
+            }
+        }
+        let mut c = [0u32];
+        changed.read(&q, &mut c)?;
+        if (c[0] as u64) < round {
+            break;
+        }
+        if round > n as u64 + 1 {
+            return Err(Error::Panic(format!("the Lee wave had not converged after {round} rounds")));
+        }
+    }
+    Ok((dist.to_vec(&q)?, round))
+}

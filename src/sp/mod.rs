@@ -1,0 +1,242 @@
+//! Exact shortest paths on the device (issue 19 item 2; docs/specs/SP.md, "Exact solvers";
+//! kernels in `cl/sp.cl`): single- and multi-source distances and predecessors by
+//! Bellman-Ford pulling over the reverse graph, a frontier with atomic minimum, or near-far
+//! (delta-stepping with one near bucket and a far pile); the Lee wave on grids; and a rayon CPU
+//! backend (host Dijkstra per source, `cpu.rs`), the reference of the tests.
+//!
+//! Distances: integer weights (u32, u64) give `u64` distances (unreachable `u64::MAX`), real
+//! weights `f64` distances (unreachable `f64::INFINITY`; f32 graphs are summed in f32 on the
+//! device and widened) — [`Distances`], the type of the host reference [`dijkstra`].
+//! Predecessors: [`NO_PRED`] (`u32::MAX`, -1 as `i32`) for the source and unreachable vertices;
+//! otherwise the smallest `u` with `dist[u] + w(u, v) == dist[v]` (canonical, the same on every
+//! backend for integer weights).
+//!
+//! [`dijkstra`]: crate::problem::graph::dijkstra
+
+mod cpu;
+mod device;
+
+use crate::device::Backend;
+use crate::error::{Error, Result};
+use crate::problem::graph::{Distances, Graph, Grid, Weights, NO_PRED};
+
+/// The device algorithm of [`Sssp`].
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum SpMethod {
+    /// Bellman-Ford pulling over the reverse graph: one work-item per (vertex, source) per round,
+    /// Jacobi rounds (read one buffer, write the other), no atomics; at most n rounds.
+    BellmanFordPull,
+    /// Work queue of the (source, vertex) pairs whose distance fell; each pushes over its out-arcs
+    /// with an atomic minimum (needs `cl_khr_int64_extended_atomics` unless the weights are f32).
+    #[default]
+    Frontier,
+    /// Near-far: the frontier restricted to distances below a threshold, the rest deferred to a
+    /// far pile; the threshold grows by `delta` when the near queue runs dry. `None`: the mean arc
+    /// weight times max(1, 32 / mean out-degree) (the library's choice, Davidson et al.'s rule of
+    /// about a warp's work per vertex).
+    NearFar { delta: Option<f64> },
+}
+
+/// Options of [`Sssp`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpOptions {
+    pub method: SpMethod,
+    pub backend: Backend,
+    /// Rounds launched between two host reads of the convergence state (>= 1). Larger saves
+    /// host round trips; a converged run then costs up to this many empty rounds.
+    pub rounds_per_check: u32,
+    /// Most rounds before the call fails (`None`: n + 1 for Bellman-Ford and the frontier, which
+    /// cannot need more; unbounded for near-far).
+    pub max_rounds: Option<u64>,
+}
+
+impl Default for SpOptions {
+    fn default() -> Self {
+        SpOptions { method: SpMethod::default(), backend: Backend::default(), rounds_per_check: 16, max_rounds: None }
+    }
+}
+
+/// Single-source result of [`Sssp::sssp`] and [`lee_wave`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpSsspResult {
+    pub source: u32,
+    /// Per vertex; unreachable `u64::MAX` / `f64::INFINITY`.
+    pub dist: Distances,
+    /// Per vertex; [`NO_PRED`] for the source and unreachable vertices.
+    pub pred: Vec<u32>,
+    /// Rounds run (device; kernel rounds including the empty ones before the last check), 0 on
+    /// the CPU backend.
+    pub rounds: u64,
+    /// Vertices reached (the source included).
+    pub reached: usize,
+    /// Traversed edges, Gunrock's definition: the arcs whose tail is reached (so TEPS =
+    /// `edges / seconds`, independent of the method's redundant relaxations).
+    pub edges: u64,
+}
+
+/// Multi-source result of [`Sssp::sssp_multi`]: rows of `n` per source, in the order given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpSsspMultiResult {
+    pub sources: Vec<u32>,
+    pub n: usize,
+    /// `k x n`, row-major (row `i` for `sources[i]`).
+    pub dist: Distances,
+    /// `k x n`, row-major.
+    pub pred: Vec<u32>,
+    pub rounds: u64,
+    /// Per source.
+    pub reached: Vec<usize>,
+    /// Per source: the arcs whose tail is reached ([`SpSsspResult::edges`]).
+    pub edges: Vec<u64>,
+}
+
+impl SpSsspMultiResult {
+    /// Row `i` as a single-source result.
+    pub fn row(&self, i: usize) -> SpSsspResult {
+        let r = i * self.n..(i + 1) * self.n;
+        let dist = match &self.dist {
+            Distances::U64(d) => Distances::U64(d[r.clone()].to_vec()),
+            Distances::F64(d) => Distances::F64(d[r.clone()].to_vec()),
+        };
+        let pred = self.pred[r].to_vec();
+        SpSsspResult { source: self.sources[i], dist, pred, rounds: self.rounds, reached: self.reached[i], edges: self.edges[i] }
+    }
+}
+
+/// Arcs whose tail is reached in `dist` (one row of n): Gunrock's traversed edges.
+pub fn traversed_edges(g: &Graph, dist: &Distances, row: usize) -> u64 {
+    let n = g.n();
+    (0..n).filter(|&v| dist.reachable(row * n + v)).map(|v| g.arcs_of(v).len() as u64).sum()
+}
+
+/// Exact shortest paths on one graph: the device data (or the CPU backend) made once, then any
+/// number of calls.
+pub struct Sssp<'g> {
+    graph: &'g Graph,
+    options: SpOptions,
+    engine: Engine,
+}
+
+enum Engine {
+    Device(Box<device::DeviceSp>),
+    Cpu,
+}
+
+impl<'g> Sssp<'g> {
+    /// Checks the options and the graph and, for a device backend, builds the program and
+    /// uploads the graph (and its reverse).
+    pub fn new(graph: &'g Graph, options: SpOptions) -> Result<Self> {
+        if options.rounds_per_check == 0 {
+            return Err(Error::arg("rounds_per_check", "must be >= 1"));
+        }
+        if let SpMethod::NearFar { delta: Some(d) } = options.method {
+            if !(d.is_finite() && d > 0.0) {
+                return Err(Error::arg("delta", format!("{d}; must be finite and > 0")));
+            }
+        }
+        if graph.n() == 0 {
+            return Err(Error::arg("graph", "has no vertices"));
+        }
+        if let Weights::U64(w) = graph.weights() {
+            // no path can overflow when every arc together does not
+            let total: u128 = w.iter().map(|&x| x as u128).sum();
+            if total >= u64::MAX as u128 {
+                return Err(Error::arg("weights", "the sum of the u64 weights reaches 2^64 - 1; a distance could overflow"));
+            }
+        }
+        let engine = match options.backend {
+            Backend::Cpu => Engine::Cpu,
+            b => Engine::Device(Box::new(device::DeviceSp::new(graph, &options, b)?)),
+        };
+        Ok(Sssp { graph, options, engine })
+    }
+
+    pub fn options(&self) -> &SpOptions {
+        &self.options
+    }
+
+    /// What computes: the device and method, or the CPU backend.
+    pub fn backend_description(&self) -> String {
+        match &self.engine {
+            Engine::Device(d) => d.description(),
+            Engine::Cpu => format!("CPU backend (Dijkstra per source, {} rayon threads)", rayon::current_num_threads()),
+        }
+    }
+
+    /// Shortest paths from `source`.
+    pub fn sssp(&mut self, source: u32) -> Result<SpSsspResult> {
+        if source as usize >= self.graph.n() {
+            return Err(Error::arg("source", format!("{source}; the graph has {} vertices", self.graph.n())));
+        }
+        Ok(self.sssp_multi(&[source])?.row(0))
+    }
+
+    /// Shortest paths from each of `sources` (k >= 1, repeats allowed) in one call.
+    pub fn sssp_multi(&mut self, sources: &[u32]) -> Result<SpSsspMultiResult> {
+        let n = self.graph.n();
+        if sources.is_empty() {
+            return Err(Error::arg("sources", "is empty; give at least one source"));
+        }
+        if let Some((i, &s)) = sources.iter().enumerate().find(|(_, &s)| s as usize >= n) {
+            return Err(Error::arg("sources", format!("sources[{i}] = {s}; the graph has {n} vertices")));
+        }
+        crate::error::size_product("sources", &[sources.len(), n, 8])?;
+        let (dist, pred, rounds) = match &mut self.engine {
+            Engine::Device(d) => d.run(self.graph, sources, &self.options)?,
+            Engine::Cpu => cpu::run(self.graph, sources)?,
+        };
+        let reached: Vec<usize> = (0..sources.len()).map(|i| (0..n).filter(|&v| dist.reachable(i * n + v)).count()).collect();
+        let edges = (0..sources.len()).map(|i| traversed_edges(self.graph, &dist, i)).collect();
+        Ok(SpSsspMultiResult { sources: sources.to_vec(), n, dist, pred, rounds, reached, edges })
+    }
+}
+
+/// The Lee wave on a grid from `source` (cell `y * width + x`): unit steps between open
+/// 4-neighbours, obstacles never entered. Distances are `u64` steps (unreachable `u64::MAX`,
+/// obstacles included); predecessors by the canonical rule (the smallest neighbour cell one step
+/// nearer). The device runs checkerboard rounds (`sp_lee`); the CPU backend a breadth-first
+/// search. The grid's own arc weights are ignored (every step costs 1).
+pub fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_check: u32) -> Result<SpSsspResult> {
+    let n = grid.width * grid.height;
+    if source as usize >= n {
+        return Err(Error::arg("source", format!("{source}; the grid has {n} cells")));
+    }
+    if grid.blocked[source as usize] {
+        return Err(Error::arg("source", format!("{source} is an obstacle")));
+    }
+    if rounds_per_check == 0 {
+        return Err(Error::arg("rounds_per_check", "must be >= 1"));
+    }
+    let (steps, rounds) = match backend {
+        Backend::Cpu => (cpu::lee_bfs(grid, source), 0),
+        b => device::lee_wave(grid, source, b, rounds_per_check)?,
+    };
+    let (w, h) = (grid.width, grid.height);
+    let mut pred = vec![NO_PRED; n];
+    for c in 0..n {
+        let d = steps[c];
+        if d == u32::MAX || d == 0 {
+            continue;
+        }
+        let (x, y) = (c % w, c / w);
+        let mut nb = Vec::with_capacity(4);
+        if y > 0 {
+            nb.push(c - w);
+        }
+        if x > 0 {
+            nb.push(c - 1);
+        }
+        if x + 1 < w {
+            nb.push(c + 1);
+        }
+        if y + 1 < h {
+            nb.push(c + w);
+        }
+        pred[c] = nb.into_iter().find(|&t| !grid.blocked[t] && steps[t] == d - 1).map_or(NO_PRED, |t| t as u32);
+    }
+    let dist: Vec<u64> = steps.iter().map(|&d| if d == u32::MAX { u64::MAX } else { d as u64 }).collect();
+    let reached = dist.iter().filter(|&&d| d != u64::MAX).count();
+    let dist = Distances::U64(dist);
+    let edges = traversed_edges(&grid.graph, &dist, 0);
+    Ok(SpSsspResult { source, dist, pred, rounds, reached, edges })
+}
