@@ -56,6 +56,7 @@
 //! The `examples/` folder holds runnable programs for each solver
 //! (`cargo run --release --example qap_ts`, `de`, `hc12`, `sat`).
 
+pub mod aco;
 pub mod de;
 pub mod device;
 pub mod error;

@@ -48,6 +48,9 @@ pub struct Tuning {
     /// generations, 100,000 runs: 64 / 128 / 256 work-items 105k / 115k / 85k runs/s
     /// (benchmarks/h100-2026-11-24c/).
     pub qiga: usize,
+    /// ACO (`aco_ants`): work-items of an ant's group (at most; the smallest power of two
+    /// covering the largest out-degree is taken below it).
+    pub aco: usize,
 }
 
 /// The table: the values measured or chosen per kind (GPUs: NVIDIA H100/H200 measurements in
@@ -68,9 +71,10 @@ const GPU: Tuning = Tuning {
     objective_eval: 64,
     qap_ts: 256,
     qiga: 128,
+    aco: 128,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
-const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, de_batch: 16, de_fused: 16, ..GPU };
+const CPU: Tuning = Tuning { qap_ts: 16, qiga: 64, aco: 16, de_batch: 16, de_fused: 16, ..GPU };
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.
