@@ -88,3 +88,173 @@ fn gumbel_gives_valid_paths_on_both_backends() {
         assert_valid(&g, &r);
     }
 }
+
+/// The exact-path share on the thesis's random graphs (j = 16): `runs` graphs (seed = graph), a
+/// random pair each, with `o` on `backend`. Returns (exact runs, runs, seconds).
+fn share(i: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, f64) {
+    let t0 = std::time::Instant::now();
+    let mut hits = 0;
+    for seed in 0..runs {
+        let g = thesis_random(i, 16, seed).unwrap();
+        let n = g.n() as u64;
+        let mut r = metaopt::rng::Philox::new(seed, 99);
+        let s = r.below(n as u32);
+        let t = (s + 1 + r.below(n as u32 - 1)) % n as u32;
+        let res = Aco::new(&g, AcoOptions { seed, ..o.clone() }, backend).unwrap().run(s, t).unwrap();
+        assert_valid(&g, &res);
+        hits += res.exact() as usize;
+    }
+    (hits, runs as usize, t0.elapsed().as_secs_f64())
+}
+
+/// Tuning aid (not run by default): `ACO_V=8 ACO_RUNS=20 ACO_ANTS=.. ACO_BETA=.. ACO_RHO=..
+/// ACO_IT=.. cargo test --release --test aco tune -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn tune() {
+    let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let d = AcoOptions::default();
+    let o = AcoOptions {
+        ants: env("ACO_ANTS", d.ants as f64) as usize,
+        alpha: env("ACO_ALPHA", d.alpha),
+        beta: env("ACO_BETA", d.beta),
+        damping: env("ACO_C", d.damping),
+        evaporation: env("ACO_RHO", d.evaporation),
+        iterations: Iterations::Fixed(env("ACO_IT", 100.0) as u32),
+        max_min: Some(env("ACO_MM", 0.01)).filter(|&x| x > 0.0),
+        deposit: if env("ACO_ALL", 0.0) > 0.0 { Deposit::All } else { Deposit::IterationBest },
+        ..d
+    };
+    let backend = if env("ACO_DEV", 0.0) > 0.0 { Backend::DEVICE } else { Backend::Cpu };
+    let (h, r, s) = share(env("ACO_V", 8.0) as u32, env("ACO_RUNS", 20.0) as u64, &o, backend);
+    println!("share {h}/{r} in {s:.1} s: {o:?}");
+}
+
+#[test]
+fn bug1_ants_take_only_unvisited_neighbours_and_never_non_arcs() {
+    // 0 <-> 1 -> 2: at 1 the only unvisited neighbour is 2 (the thesis's `used` factor kept only
+    // visited ones); the dense matrix's zeros are non-arcs, never divided by
+    let g = Graph::from_dense(3, &[0u32, 5, 0, 5, 0, 7, 0, 0, 0]).unwrap();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let r = Aco::new(&g, opts(5, 8, 1), backend).unwrap().run(0, 2).unwrap();
+        assert_eq!(r.successful_ants, 40, "every ant reaches 2");
+        assert_eq!(r.best_path(), Some(&[0u32, 1, 2][..]));
+    }
+    // a zero-weight arc with damping 0 would divide by zero: refused, and fine with damping > 0
+    let z = Graph::from_edges(3, &[(0u32, 1u32, 0u32), (1, 2, 3)]).unwrap();
+    arg_error(Aco::new(&z, opts(5, 8, 1), Backend::Cpu), "damping");
+    let r = Aco::new(&z, AcoOptions { damping: 1.0, ..opts(5, 8, 1) }, Backend::Cpu).unwrap().run(0, 2).unwrap();
+    assert_eq!(r.best.unwrap().length, 3.0);
+}
+
+#[test]
+fn bug2_roulette_bounds_on_the_exclusive_scan() {
+    use metaopt::aco::cpu::roulette_pick;
+    // r = 0 takes the first non-zero weight (the thesis's x[d-1] < r <= x[d] took nothing)
+    assert_eq!(roulette_pick([0, 3, 2], 0), Some(1));
+    // r = x[d] takes d, not d - 1
+    assert_eq!(roulette_pick([3, 2], 3), Some(1));
+    assert_eq!(roulette_pick([3, 2], 2), Some(0));
+    // zero weights are never taken; r at the total takes nothing
+    assert_eq!(roulette_pick([1, 0, 1], 1), Some(2));
+    assert_eq!(roulette_pick([1, 0, 1], 2), None);
+    // a chain: the single eligible neighbour is always taken, every ant succeeds on both backends
+    let g = Graph::from_edges(5, &[(0u32, 1u32, 1u32), (1, 2, 1), (2, 3, 1), (3, 4, 1)]).unwrap();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let r = Aco::new(&g, opts(3, 5, 9), backend).unwrap().run(0, 4).unwrap();
+        assert_eq!(r.successful_ants, 15);
+    }
+}
+
+/// 0 -> 1 (dead end), 0 -> 2 -> 3 (target), 2 -> 0 (an arc into the start).
+fn dead_end_graph() -> Graph {
+    Graph::from_edges(4, &[(0u32, 1u32, 1u32), (0, 2, 1), (2, 3, 1), (2, 0, 1)]).unwrap()
+}
+
+#[test]
+fn bug3_and_5_dead_ends_fail_and_failed_ants_deposit_nothing() {
+    let g = dead_end_graph();
+    let (it, rho) = (10u32, 0.25);
+    let o = AcoOptions { initial_pheromone: Some(1.0), max_min: None, deposit: Deposit::All, evaporation: rho, ..opts(it, 16, 4) };
+    let mut taus = Vec::new();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let mut aco = Aco::new(&g, o.clone(), backend).unwrap();
+        let r = aco.run(0, 3).unwrap();
+        assert!(r.successful_ants > 0 && r.successful_ants < 160, "some ants die in the dead end");
+        assert_eq!(r.best_path(), Some(&[0u32, 2, 3][..]));
+        let tau = aco.pheromone().unwrap();
+        // only evaporation on the dead-end arc 0 -> 1 (arc 0): (1 - rho)^it
+        let mut want = 1.0f64;
+        for _ in 0..it {
+            want *= 1.0 - rho;
+        }
+        assert_eq!(tau[g.find_arc(0, 1).unwrap()], want);
+        taus.push(tau);
+    }
+    assert_eq!(taus[0], taus[1]);
+}
+
+#[test]
+fn bug4_successors_are_reset_so_nothing_lands_on_arcs_into_the_start() {
+    // the thesis filled the successors with `start` once: lengths added Adj[v, start] and
+    // deposits landed on v -> start. Here 2 -> 0 is never walked, so it only evaporates.
+    let g = dead_end_graph();
+    let o = AcoOptions { initial_pheromone: Some(2.0), max_min: None, deposit: Deposit::All, evaporation: 0.5, ..opts(6, 8, 5) };
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let mut aco = Aco::new(&g, o.clone(), backend).unwrap();
+        let r = aco.run(0, 3).unwrap();
+        assert_eq!(r.best.as_ref().unwrap().length, 2.0);
+        let tau = aco.pheromone().unwrap();
+        assert_eq!(tau[g.find_arc(2, 0).unwrap()], 2.0 * 0.5f64.powi(6));
+    }
+}
+
+#[test]
+fn bug6_the_pheromone_walk_advances_stops_at_the_target_and_at_cycles() {
+    use metaopt::aco::strongest_path;
+    let g = Graph::from_edges(4, &[(0u32, 1u32, 1u32), (0, 2, 1), (1, 0, 1), (2, 3, 1)]).unwrap();
+    // arcs in CSR order: 0->1, 0->2, 1->0, 2->3
+    assert_eq!(strongest_path(&g, &[1.0, 2.0, 5.0, 1.0], 0, 3), Some(vec![0, 2, 3]));
+    // the strongest arc leads to 1, whose only way on is back to 0: a dead end, not a loop
+    assert_eq!(strongest_path(&g, &[2.0, 1.0, 5.0, 1.0], 0, 3), None);
+}
+
+#[test]
+fn source_equals_target_and_unreachable_target() {
+    let g = dead_end_graph();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let mut aco = Aco::new(&g, opts(5, 4, 1), backend).unwrap();
+        let r = aco.run(2, 2).unwrap();
+        assert_eq!(r.best_path(), Some(&[2u32][..]));
+        assert_eq!((r.best_length(), r.gap(), r.exact_length, r.iterations), (Some(0.0), Some(0.0), Some(0.0), 0));
+        assert_eq!(r.pheromone.as_ref().unwrap().vertices, vec![2]);
+        // 3 has no out-arcs: 0 is unreachable from it
+        let r = aco.run(3, 0).unwrap();
+        assert_eq!((r.exact_length, r.best.is_none(), r.pheromone.is_none(), r.iterations), (None, true, true, 0));
+    }
+}
+
+#[test]
+fn bad_options_give_named_errors() {
+    let g = dead_end_graph();
+    let bad = |o: AcoOptions, name: &str| {
+        arg_error(Aco::new(&g, o, Backend::Cpu), name);
+    };
+    bad(AcoOptions { alpha: f64::NAN, ..Default::default() }, "alpha");
+    bad(AcoOptions { beta: -1.0, ..Default::default() }, "beta");
+    bad(AcoOptions { evaporation: 0.0, ..Default::default() }, "evaporation");
+    bad(AcoOptions { evaporation: 1.5, ..Default::default() }, "evaporation");
+    bad(AcoOptions { evaporation: f64::NAN, ..Default::default() }, "evaporation");
+    bad(AcoOptions { ants: 0, ..Default::default() }, "ants");
+    bad(AcoOptions { initial_pheromone: Some(0.0), ..Default::default() }, "initial_pheromone");
+    bad(AcoOptions { max_min: Some(2.0), ..Default::default() }, "max_min");
+    bad(AcoOptions { iterations: Iterations::Fixed(0), ..Default::default() }, "iterations");
+    bad(AcoOptions { iterations: Iterations::Thesis, ..Default::default() }, "iterations");
+    // evaporation = 1 is allowed (everything evaporates); the thesis's rule with def > 1
+    let o = AcoOptions { iterations: Iterations::Thesis, initial_pheromone: Some(100.0), evaporation: 0.5, ..Default::default() };
+    assert_eq!(o.iteration_count(), 7);
+    Aco::new(&g, AcoOptions { evaporation: 1.0, ..Default::default() }, Backend::Cpu).unwrap();
+    let mut aco = Aco::new(&g, Default::default(), Backend::Cpu).unwrap();
+    arg_error(aco.run(4, 0), "source");
+    arg_error(aco.run(0, 9), "target");
+}

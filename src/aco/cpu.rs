@@ -18,6 +18,21 @@ pub fn aco_rng(seed: u64, iter: u32, ant: u32, step: u32, k: u32) -> [u32; 4] {
     philox4x32_10([step, iter, ant, k], [seed as u32, (seed >> 32) as u32])
 }
 
+/// The roulette's rule on quantised weights `q` (in neighbour order) and a draw `r` in
+/// [0, sum q): the k with x[k] <= r < x[k] + q[k], x the exclusive prefix sum (the thesis's
+/// `x[d-1] < r <= x[d]` was off by one and took nothing at r = 0). A zero weight is never taken;
+/// `None` when r is not below the total.
+pub fn roulette_pick(q: impl IntoIterator<Item = u64>, r: u64) -> Option<usize> {
+    let mut x = 0u64;
+    for (k, qk) in q.into_iter().enumerate() {
+        if qk > 0 && x <= r && r < x + qk {
+            return Some(k);
+        }
+        x += qk;
+    }
+    None
+}
+
 pub struct CpuEngine {
     setup: Arc<Setup>,
     tau: Vec<f64>,
@@ -95,15 +110,7 @@ fn walk_one(s_: &Setup, tau: &[f64], succ: &mut Vec<u32>, visited: &mut Vec<bool
                 let total: u64 = (0..deg).map(q).sum();
                 let rw = aco_rng(seed, iter, a, step, DRAW);
                 let r = ((((rw[0] as u64) << 32 | rw[1] as u64) as u128 * total as u128) >> 64) as u64;
-                let mut x = 0u64;
-                for k in 0..deg {
-                    let qk = q(k);
-                    if qk > 0 && x <= r && r < x + qk {
-                        chosen = Some(k);
-                        break;
-                    }
-                    x += qk;
-                }
+                chosen = roulette_pick((0..deg).map(q), r);
             }
         }
         let Some(k) = chosen else { break 0 };

@@ -58,7 +58,8 @@ impl DeviceEngine {
         let (n, ants) = (g.n(), setup.opts.ants);
         let max = ctx.info.max_work_group_size.max(1);
         let cap = setup.opts.group_size.unwrap_or(ctx.tuning().aco).clamp(1, max);
-        let mut wg = covering_group(setup.max_degree, cap);
+        // at least 4: PoCL 6 (LLVM 15) crashes compiling the kernel for groups of 2
+        let mut wg = covering_group(setup.max_degree.max(4), cap);
         let (wt, real) = match g.weights() {
             Weights::U32(_) => ("uint", 0),
             Weights::U64(_) => ("ulong", 0),
