@@ -258,3 +258,35 @@ fn bad_options_give_named_errors() {
     arg_error(aco.run(4, 0), "source");
     arg_error(aco.run(0, 9), "target");
 }
+
+/// The thesis's random graphs at V = 256 (j = 16): ACO with the default options finds the exact
+/// path in most runs (10 graphs here; docs/specs/ACO.md gives the share over more).
+#[test]
+fn thesis_graphs_v256_exact_in_most_runs() {
+    let (hits, runs, secs) = share(8, 10, &AcoOptions::default(), Backend::Cpu);
+    println!("V = 256: exact in {hits}/{runs} runs, {secs:.1} s");
+    assert!(hits * 2 > runs, "exact in {hits}/{runs}");
+}
+
+/// The Helsinki road graph (6,906 vertices, f64 metres): valid paths, and the gap stated.
+#[test]
+fn helsinki_road_graph() {
+    use metaopt::problem::graph::{OsmOptions, NO_PRED};
+    let g = Graph::from_osm_pbf(&common::data_dir().join("graphs/helsinki.osm.pbf"), OsmOptions::default()).unwrap();
+    assert_eq!(g.n(), 6906);
+    let sp = dijkstra(&g, 0).unwrap();
+    // a target 12 hops away on Dijkstra's tree
+    let hops = |mut v: u32| {
+        let mut h = 0;
+        while sp.pred[v as usize] != NO_PRED {
+            v = sp.pred[v as usize];
+            h += 1;
+        }
+        h
+    };
+    let t = (1..g.n() as u32).find(|&v| hops(v) == 12).unwrap();
+    let o = AcoOptions { max_steps: Some(200), ..opts(30, 64, 1) };
+    let r = Aco::new(&g, o, Backend::Cpu).unwrap().run(0, t).unwrap();
+    assert_valid(&g, &r);
+    println!("Helsinki 0 -> {t} (12 hops): exact {:?}, best {:?}, gap {:?}, {} successful ants, {:.1} s", r.exact_length, r.best_length(), r.gap(), r.successful_ants, r.elapsed.as_secs_f64());
+}

@@ -19,8 +19,8 @@ pub fn aco_rng(seed: u64, iter: u32, ant: u32, step: u32, k: u32) -> [u32; 4] {
 }
 
 /// The roulette's rule on quantised weights `q` (in neighbour order) and a draw `r` in
-/// [0, sum q): the k with x[k] <= r < x[k] + q[k], x the exclusive prefix sum (the thesis's
-/// `x[d-1] < r <= x[d]` was off by one and took nothing at r = 0). A zero weight is never taken;
+/// `[0, sum q)`: the `k` with `x[k] <= r < x[k] + q[k]`, `x` the exclusive prefix sum (the
+/// thesis's `x[d-1] < r <= x[d]` was off by one and took nothing at r = 0). A zero weight is never taken;
 /// `None` when r is not below the total.
 pub fn roulette_pick(q: impl IntoIterator<Item = u64>, r: u64) -> Option<usize> {
     let mut x = 0u64;
@@ -48,6 +48,7 @@ impl CpuEngine {
 }
 
 /// One ant's walk: (reached, length bits), its successor row filled.
+#[allow(clippy::too_many_arguments)]
 fn walk_one(s_: &Setup, tau: &[f64], succ: &mut Vec<u32>, visited: &mut Vec<bool>, a: u32, s: u32, t: u32, iter: u32, max_steps: u32) -> (u32, u64) {
     let g = &s_.graph;
     let n = g.n();

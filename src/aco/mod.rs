@@ -442,8 +442,8 @@ impl Aco {
                     reset = true;
                 }
             }
-            for a in 0..o.ants {
-                dep[a] = match o.deposit {
+            for (a, da) in dep.iter_mut().enumerate() {
+                *da = match o.deposit {
                     _ if w.ok[a] == 0 => 0.0,
                     Deposit::All => dep_of(len_of(a)),
                     Deposit::IterationBest if Some(a) == ib => dep_of(len_of(a)),
