@@ -79,6 +79,29 @@ fn device_equals_cpu_bit_for_bit_on_integer_weights() {
 }
 
 #[test]
+fn real_weights_on_the_device_equal_the_cpu() {
+    // f64 and f32 weights: lengths summed in f64 in path order on both sides
+    let base = thesis_random(6, 10, 8).unwrap();
+    let mut edges = Vec::new();
+    for u in 0..base.n() {
+        for e in base.arcs_of(u) {
+            edges.push((u as u32, base.targets()[e], base.weights().get_f64(e) * 0.37 + 0.1));
+        }
+    }
+    let f64g = Graph::from_edges(base.n(), &edges).unwrap();
+    let e32: Vec<(u32, u32, f32)> = edges.iter().map(|&(u, v, w)| (u, v, w as f32)).collect();
+    let f32g = Graph::from_edges(base.n(), &e32).unwrap();
+    for g in [f64g, f32g] {
+        let (rd, rc) = (
+            Aco::new(&g, opts(10, 16, 4), Backend::DEVICE).unwrap().run(3, 50).unwrap(),
+            Aco::new(&g, opts(10, 16, 4), Backend::Cpu).unwrap().run(3, 50).unwrap(),
+        );
+        assert_same(&rd, &rc);
+        assert_valid(&g, &rd);
+    }
+}
+
+#[test]
 fn gumbel_gives_valid_paths_on_both_backends() {
     let g = thesis_random(6, 16, 5).unwrap();
     for backend in [Backend::Cpu, Backend::DEVICE] {
@@ -103,6 +126,17 @@ fn share(i: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, 
         let res = Aco::new(&g, AcoOptions { seed, ..o.clone() }, backend).unwrap().run(s, t).unwrap();
         assert_valid(&g, &res);
         hits += res.exact() as usize;
+        if std::env::var_os("ACO_DIAG").is_some() && !res.exact() {
+            let sp = dijkstra(&g, s).unwrap();
+            let mut h = 0;
+            let mut v = t;
+            while sp.pred[v as usize] != u32::MAX {
+                v = sp.pred[v as usize];
+                h += 1;
+            }
+            let b = res.best.as_ref().unwrap();
+            println!("seed {seed}: exact {:?} ({h} hops), best {} ({} hops) at it {:?}, gap {:.3}, ok ants {}", res.exact_length, b.length, b.vertices.len() - 1, res.found_at_iteration, b.gap, res.successful_ants);
+        }
     }
     (hits, runs as usize, t0.elapsed().as_secs_f64())
 }
