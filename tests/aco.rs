@@ -156,6 +156,7 @@ fn tune() {
         evaporation: env("ACO_RHO", d.evaporation),
         iterations: Iterations::Fixed(env("ACO_IT", 100.0) as u32),
         max_min: Some(env("ACO_MM", 0.01)).filter(|&x| x > 0.0),
+        max_steps: Some(env("ACO_STEPS", 0.0) as u32).filter(|&x| x > 0),
         deposit: if env("ACO_ALL", 0.0) > 0.0 { Deposit::All } else { Deposit::IterationBest },
         ..d
     };
