@@ -13,6 +13,7 @@
 //! | [`qap::ts`] | robust tabu search for the quadratic assignment problem, many chains at once ([`qap::ts::QapTs`]) |
 //! | [`hc12`] | the HC12 hill climber (the 12-neighbourhood of a bit string) with restarts and a tabu list, on three landscapes: [`hc12::general`] (functions of binary, integer or real parameters), [`hc12::qap`] (QAP permutations), [`hc12::sat`] (SAT assignments) |
 //! | [`de`] | island differential evolution ([`de::DeMultiPop`]) with migrations |
+//! | [`aco`] | ant colony optimisation for the single-pair shortest path ([`aco::Aco`]) on [`problem::graph::Graph`] |
 //! | [`sat`] | clause evaluation of many assignments at once (MCSX, DXAC) |
 //! | [`problem`] | the problems without device code: QAPLIB instances and costs, DIMACS formulas, the function catalogue |
 //! | [`objective`] | what the general HC12 and DE minimise: a catalogue function, OpenCL C source, or a host callback |
@@ -56,6 +57,7 @@
 //! The `examples/` folder holds runnable programs for each solver
 //! (`cargo run --release --example qap_ts`, `de`, `hc12`, `sat`).
 
+pub mod aco;
 pub mod de;
 pub mod device;
 pub mod error;

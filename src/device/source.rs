@@ -15,7 +15,7 @@ macro_rules! embedded {
 }
 
 /// Every kernel file, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = embedded!["common.cl", "hc12.cl", "tabu.cl", "qap.cl", "hc12_eval.cl", "functions.cl", "sat.cl", "de.cl", "de_batch.cl", "qap_ts.cl"];
+const EMBEDDED: &[(&str, &str)] = embedded!["common.cl", "hc12.cl", "tabu.cl", "qap.cl", "hc12_eval.cl", "functions.cl", "sat.cl", "de.cl", "de_batch.cl", "qap_ts.cl", "aco.cl"];
 
 /// The folder of the shared object (or executable) this code was loaded from.
 fn loaded_object_dir() -> Option<PathBuf> {
