@@ -327,9 +327,11 @@ impl DeMultiPop {
         let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
         let migration = self.running()?.migration;
         // the fused path: launches of `fused_k` generations, sized from the time per generation
-        // measured to take about PIECE_SECONDS (never more than a tenth of the time left)
+        // measured to take about PIECE_SECONDS (never more than a tenth of the time left); the
+        // first launch is one generation, timed (a generation may take seconds: 4 x 2048 x 1024
+        // on PoCL outlasted a 1 s limit fourfold when the first launch was 8)
         let mut fused = self.engine.fused();
-        let mut fused_k: u64 = 8;
+        let mut fused_k: u64 = 1;
         let mut history = Vec::new();
         let record = |s: &mut Self, history: &mut Vec<Record>, observe: &mut dyn FnMut(&Record)| -> Result<Vec<f64>> {
             let bests = s.bests_fitness()?;

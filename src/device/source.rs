@@ -15,7 +15,21 @@ macro_rules! embedded {
 }
 
 /// Every kernel file, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = embedded!["common.cl", "hc12.cl", "tabu.cl", "qap.cl", "hc12_eval.cl", "functions.cl", "sat.cl", "de.cl", "de_batch.cl", "qap_ts.cl", "aco.cl"];
+const EMBEDDED: &[(&str, &str)] = embedded![
+    "common.cl",
+    "hc12.cl",
+    "tabu.cl",
+    "qap.cl",
+    "hc12_eval.cl",
+    "functions.cl",
+    "sat.cl",
+    "de.cl",
+    "de_batch.cl",
+    "qap_ts.cl",
+    "qiga.cl",
+    "aco.cl",
+    "sp.cl",
+];
 
 /// The folder of the shared object (or executable) this code was loaded from.
 fn loaded_object_dir() -> Option<PathBuf> {
@@ -69,4 +83,19 @@ pub fn kernel_source(name: &str) -> Result<String> {
 /// The embedded copy of `name` (for tests that the fallback matches the tree).
 pub fn embedded_source(name: &str) -> Option<&'static str> {
     EMBEDDED.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every kernel file of `cl/` is embedded, so an installed library without the folder finds it.
+    #[test]
+    fn every_kernel_file_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cl");
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".cl") {
+                assert!(super::EMBEDDED.iter().any(|(n, _)| *n == name), "cl/{name} is not embedded");
+            }
+        }
+    }
 }
