@@ -190,7 +190,8 @@ typedef struct {
 
 // Up to k_gens generations of population `q` from *gen with *status and *best: trials from the
 // previous generation, each evaluated and selected by the work-item that made it (the trial
-// replaces the target when f <= Fx, without branches), the best again when the mutation reads it,
+// replaces the target when f <= Fx, without branches; with DEB_LOCAL right after its evaluation,
+// in the same pass), the best again when the mutation reads it,
 // the status. Every work-item of the group calls it and leaves it with the same *gen, *status,
 // *best. It returns where the population now is: with DEB_LOCAL the generations alternate between
 // xs and xs2 (the selection writes the next population beside the one being read, so one barrier a
@@ -207,9 +208,9 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
     ulong pk = q.shared ? 0 : q.p;
     ulong npk = q.shared ? 1 : q.npop;
     int need_best = deb_needs_best(q.mutation);
-    // no generation of this launch has reached the target yet (ordered before the first
-    // selection by the barrier after the trials, or the one after the selection)
+    // no generation of this launch has reached the target yet
     if (lid == 0) *hit = (uint)*gen;
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < k_gens && *status == DEB_RUNNING; ++k) {
         ulong g = *gen + 1;
         uint b = *best;
@@ -254,16 +255,26 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
             }
 #undef DEB_COMPONENT
             FP v = DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
-            gfy[m] = isfinite(v) ? v : (FP)INFINITY;
+            FP fy = isfinite(v) ? v : (FP)INFINITY;
+            gfy[m] = fy;
+#if DEB_LOCAL
+            // the selection at once: the next population goes beside this one, which no other
+            // work-item reads from where this one writes
+            int take = fy <= fxs[m];
+            fxs[m] = take ? fy : fxs[m];
+            if (take && q.has_target && fy <= q.target) *hit = (uint)g;
+            for (uint n = 0; n < nn; ++n) {
+                uint i = DEB_XI(n, m, q.sn, q.sm);
+                xs2[i] = take ? gy[DEB_YI(n, m, q.yn)] : xs[i];
+            }
+#endif
         }
 #if DEB_LOCAL
-        // the next population goes beside this one: no other work-item reads what this one writes
         DEB_SPACE FP *xn = xs2;
 #else
         // in place: every mutation of this generation must have read the targets first
         DEB_SPACE FP *xn = xs;
         barrier(DEB_FENCE);
-#endif
         // every work-item makes the same number of passes, idle ones included (PoCL skipped the
         // selection of a group whose idle work-items made none)
         for (uint base = 0; base < np; base += wg) {
@@ -279,6 +290,7 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
                 xn[i] = take ? gy[DEB_YI(n, mm, q.yn)] : xs[i];
             }
         }
+#endif
         barrier(DEB_FENCE);
 #if DEB_LOCAL
         xs2 = xs;
