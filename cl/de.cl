@@ -20,7 +20,7 @@
 // bit for bit.
 //
 // Build-time macros: FP (float or double; FP_DOUBLE 1 with double), DE_TILE (16 or 8),
-// DE_EXTERNAL_F (the host fills Fy: no objective is compiled).
+// DE_EXTERNAL_F (the host fills Fy: no objective is compiled), DE_NO_KERNELS (only the helpers).
 
 #if defined(FP_DOUBLE) && FP_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -221,6 +221,10 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
     return de_correct_at(kinds[n], v, xi, lo[n], hi[n], seed_cross, t, n, nn);
 }
 
+// The per-phase kernels; a program that wants only the helpers above (de_batch.cl's) defines
+// DE_NO_KERNELS.
+#ifndef DE_NO_KERNELS
+
 // Initial population: uniform in [lo, hi] per dimension, one work-item per (p, m, n) with n
 // fastest; every Fx (the best rows' too) starts at +infinity, so the first selection takes all.
 __kernel void de_init(__global FP *X, __global FP *Fx, __global const FP *lo, __global const FP *hi,
@@ -338,3 +342,4 @@ __kernel void de_migrate(__global FP *X, __global FP *Fx, __global const uint *m
     DE_X(dst, dm, n) = DE_X(src, nm, n);
     if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
 }
+#endif // DE_NO_KERNELS

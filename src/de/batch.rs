@@ -541,7 +541,7 @@ impl DeviceBatch {
             .define("FP", if double { "double" } else { "float" })
             .define("FP_DOUBLE", double as u8)
             .define("MO_XS", if trial_local { "__local" } else { "__global" })
-            .define("DE_EXTERNAL_F", 1)
+            .define("DE_NO_KERNELS", 1)
             .define("DEB_LOCAL", local as u8)
             .define("DEB_TRIAL_LOCAL", trial_local as u8)
             .define("DEB_BATCH", 1)

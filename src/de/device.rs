@@ -203,7 +203,7 @@ impl DeviceDe {
                             .define("FP_DOUBLE", double as u8)
                             .define("MO_XS", "__local")
                             .define("DE_TILE", self.tile)
-                            .define("DE_EXTERNAL_F", 1)
+                            .define("DE_NO_KERNELS", 1)
                             .file("de.cl")
                             .define("DEB_ISLANDS", 1)
                             .define("DEB_LOCAL", 1)
