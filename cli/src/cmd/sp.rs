@@ -195,7 +195,7 @@ pub struct SsspArgs {
     #[arg(long, default_value = "frontier", value_name = "NAME")]
     method: String,
     /// Near-far's bucket width [default: the library's rule from the mean weight and degree]
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
     delta: Option<f64>,
     /// Rounds launched between two reads of the convergence state
     #[arg(long, default_value_t = 16, value_name = "N")]
@@ -453,12 +453,15 @@ fn parse_iterations(s: &str) -> Result<Iterations, String> {
     s.trim().parse::<u32>().map(Iterations::Fixed).map_err(|_| format!("`{s}` is not a count or `thesis`"))
 }
 
-/// A ratio or `off`.
-fn parse_off(s: &str) -> Result<Option<f64>, String> {
+/// `--max-min`: a ratio or `off` (`None`).
+#[derive(Clone, Copy, Debug)]
+pub struct MaxMin(Option<f64>);
+
+fn parse_off(s: &str) -> Result<MaxMin, String> {
     if s.trim().eq_ignore_ascii_case("off") {
-        return Ok(None);
+        return Ok(MaxMin(None));
     }
-    s.trim().parse::<f64>().map(Some).map_err(|_| format!("`{s}` is not a number or `off`"))
+    s.trim().parse::<f64>().map(|x| MaxMin(Some(x))).map_err(|_| format!("`{s}` is not a number or `off`"))
 }
 
 /// The ACO options (`sp aco`, `bench sp --aco`); defaults are the library's (docs/specs/ACO.md).
@@ -494,7 +497,7 @@ pub struct AcoArgs {
     pub max_no_improve: Option<u32>,
     /// MAX-MIN bounds: the ratio tmin / tmax in (0, 1], or `off` [default: 0.01]
     #[arg(long, value_name = "R|off", value_parser = parse_off)]
-    pub max_min: Option<Option<f64>>,
+    pub max_min: Option<MaxMin>,
     /// Which ants deposit: all (the thesis) or iteration-best [default: iteration-best]
     #[arg(long, value_name = "WHO", value_parser = ["all", "iteration-best"])]
     pub deposit: Option<String>,
@@ -522,7 +525,7 @@ impl AcoArgs {
             initial_pheromone: self.initial_pheromone.or(d.initial_pheromone),
             iterations: self.iterations.unwrap_or(d.iterations),
             max_no_improve: self.max_no_improve.or(d.max_no_improve),
-            max_min: self.max_min.unwrap_or(d.max_min),
+            max_min: self.max_min.map_or(d.max_min, |m| m.0),
             deposit: match self.deposit.as_deref() {
                 Some("all") => Deposit::All,
                 Some(_) => Deposit::IterationBest,
