@@ -513,6 +513,8 @@ pub struct AcoArgs {
 }
 
 impl AcoArgs {
+    // `..d`: fields the library may add later keep their defaults
+    #[allow(clippy::needless_update)]
     pub fn options(&self, seed: u64) -> AcoOptions {
         let d = AcoOptions::default();
         AcoOptions {
