@@ -9,6 +9,7 @@ pub mod qap_ts;
 pub mod qiga;
 pub mod sat;
 pub mod sat_solve;
+pub mod sp;
 pub mod tabu;
 
 use crate::out::{CliResult, Failure};
@@ -35,6 +36,9 @@ pub enum BenchCommand {
     /// QIGA on the knapsack: whole runs per second (device, CPU, one thread), gap per table and
     /// repair, the paper's Table 1
     Qiga(qiga::BenchQigaArgs),
+    /// Shortest paths: SSSP traversed edges per second (device beside the CPU backend), all
+    /// sources in one call, ACO's exact share on the thesis's graphs and its gap on grids and files
+    Sp(Box<sp::BenchSpArgs>),
     /// Island DE: generations and evaluations per second on the device and the CPU backend
     De(de::BenchDeArgs),
     /// Batched DE: generations and evaluations per second of B problems in one batch, beside

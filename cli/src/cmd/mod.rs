@@ -9,3 +9,4 @@ pub mod knapsack;
 pub mod qap;
 pub mod qiga;
 pub mod sat;
+pub mod sp;
