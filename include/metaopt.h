@@ -488,6 +488,102 @@ typedef enum MetaoptBatchDeStopReason {
 } MetaoptBatchDeStopReason;
 
 /**
+ * The type of the weights an array holds (`weights` of `metaopt_graph_from_csr`, ...) and of a
+ * graph's weights (`MetaoptGraphResult.weight_type`).
+ */
+typedef enum MetaoptWeightType {
+  /**
+   * `uint32_t`: distances are exact `uint64_t`.
+   */
+  METAOPT_WEIGHT_U32 = 0,
+  /**
+   * `uint64_t`: distances are exact `uint64_t` (their total must stay below 2^64 - 1).
+   */
+  METAOPT_WEIGHT_U64 = 1,
+  /**
+   * `float`: distances are summed in `float` on a device, `double` on the CPU backend.
+   */
+  METAOPT_WEIGHT_F32 = 2,
+  /**
+   * `double`.
+   */
+  METAOPT_WEIGHT_F64 = 3,
+} MetaoptWeightType;
+
+/**
+ * The format of `metaopt_graph_from_file`.
+ */
+typedef enum MetaoptGraphFormat {
+  /**
+   * By the file name: `.gr` DIMACS, `.mtx` MatrixMarket, `.osm.pbf` (or `.pbf`) OpenStreetMap.
+   */
+  METAOPT_GRAPH_FORMAT_AUTO = 0,
+  /**
+   * The 9th DIMACS challenge's `.gr` (`p sp n m`, `a u v w` lines, 1-based vertices).
+   */
+  METAOPT_GRAPH_FORMAT_DIMACS = 1,
+  /**
+   * MatrixMarket coordinate (`.mtx`): entry (i, j) is the arc i -> j.
+   */
+  METAOPT_GRAPH_FORMAT_MATRIX_MARKET = 2,
+  /**
+   * OpenStreetMap `.osm.pbf`: every `highway` way, arcs of haversine metres (`double`).
+   */
+  METAOPT_GRAPH_FORMAT_OSM_PBF = 3,
+  /**
+   * OpenStreetMap `.osm.pbf`: the road ways only (`OSM_ROAD_KINDS`), metres rounded to
+   * integers of at least 1 (`uint32_t`).
+   */
+  METAOPT_GRAPH_FORMAT_OSM_PBF_ROADS_ROUNDED = 4,
+} MetaoptGraphFormat;
+
+/**
+ * The device algorithm (`MetaoptSpOptions.method`).
+ */
+typedef enum MetaoptSpMethod {
+  /**
+   * Bellman-Ford pulling over the reverse graph (no atomics).
+   */
+  METAOPT_SP_BELLMAN_FORD = 0,
+  /**
+   * A work queue of improved vertices pushing with an atomic minimum (the default).
+   */
+  METAOPT_SP_FRONTIER = 1,
+  /**
+   * Near-far: the frontier below a threshold that grows by `delta`.
+   */
+  METAOPT_SP_NEAR_FAR = 2,
+} MetaoptSpMethod;
+
+/**
+ * Which ants deposit pheromone (`MetaoptAcoOptions.deposit`).
+ */
+typedef enum MetaoptAcoDeposit {
+  /**
+   * Every ant that reached the target (the thesis).
+   */
+  METAOPT_ACO_DEPOSIT_ALL = 0,
+  /**
+   * Only the iteration's best ant (the default).
+   */
+  METAOPT_ACO_DEPOSIT_ITERATION_BEST = 1,
+} MetaoptAcoDeposit;
+
+/**
+ * How an ant draws its next vertex (`MetaoptAcoOptions.selection`).
+ */
+typedef enum MetaoptAcoSelection {
+  /**
+   * Roulette over quantised weights (the default; device and CPU agree bit for bit).
+   */
+  METAOPT_ACO_SELECTION_ROULETTE = 0,
+  /**
+   * Gumbel-max.
+   */
+  METAOPT_ACO_SELECTION_GUMBEL = 1,
+} MetaoptAcoSelection;
+
+/**
  * A batch of DE problems with its populations and device buffers. Opaque: made by
  * `metaopt_batch_de_create`, released by `metaopt_batch_de_free`. A handle may be used by one
  * thread at a time.
