@@ -167,6 +167,8 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
 /// The library's options and backend from the C struct; the fields it lacks keep
 /// `AcoOptions::default()`. Errors name the field (the library's checks, `AcoOptions::validate`,
 /// run in `Aco::new`).
+// the struct update is deliberate: fields added to `AcoOptions` later take their defaults here
+#[allow(clippy::needless_update)]
 pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)> {
     let nonzero_f = |v: f64| (v != 0.0).then_some(v);
     let nonzero_u = |v: u32| (v != 0).then_some(v);
@@ -206,33 +208,47 @@ pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)
     Ok((opts, backend))
 }
 
-/// A C copy of a path's vertices (none: NULL), its count, length, exact integer length and gap
-/// (none: 0, infinities, `UINT64_MAX`).
-fn path_parts(p: Option<&AcoPath>) -> Result<(Option<CArray<u32>>, u32, f64, u64, f64)> {
+/// A path for the C result: a C copy of its vertices (none: NULL), its count, length, exact
+/// integer length and gap (none: 0, infinities, `UINT64_MAX`).
+struct CPath {
+    vertices: Option<CArray<u32>>,
+    count: u32,
+    length: f64,
+    length_int: u64,
+    gap: f64,
+}
+
+fn c_path(p: Option<&AcoPath>) -> Result<CPath> {
     Ok(match p {
-        Some(p) => (Some(CArray::from_slice(&p.vertices)?), p.vertices.len() as u32, p.length, p.length_int.unwrap_or(u64::MAX), p.gap),
-        None => (None, 0, f64::INFINITY, u64::MAX, f64::INFINITY),
+        Some(p) => CPath {
+            vertices: Some(CArray::from_slice(&p.vertices)?),
+            count: p.vertices.len() as u32,
+            length: p.length,
+            length_int: p.length_int.unwrap_or(u64::MAX),
+            gap: p.gap,
+        },
+        None => CPath { vertices: None, count: 0, length: f64::INFINITY, length_int: u64::MAX, gap: f64::INFINITY },
     })
 }
 
 fn run_result(r: &AcoRunResult) -> Result<MetaoptAcoRunResult> {
-    let (path, path_length, length, length_int, gap) = path_parts(r.best.as_ref())?;
-    let (ph, ph_len, ph_length, _, ph_gap) = path_parts(r.pheromone.as_ref())?;
+    let best = c_path(r.best.as_ref())?;
+    let ph = c_path(r.pheromone.as_ref())?;
     let raw = |a: Option<CArray<u32>>| a.map_or(ptr::null_mut(), CArray::into_raw);
     Ok(MetaoptAcoRunResult {
         source: r.source,
         target: r.target,
         found: r.best.is_some() as u8,
-        path: raw(path),
-        path_length,
-        length,
-        length_int,
-        gap,
+        path: raw(best.vertices),
+        path_length: best.count,
+        length: best.length,
+        length_int: best.length_int,
+        gap: best.gap,
         pheromone_found: r.pheromone.is_some() as u8,
-        pheromone_path: raw(ph),
-        pheromone_path_length: ph_len,
-        pheromone_length: ph_length,
-        pheromone_gap: ph_gap,
+        pheromone_path: raw(ph.vertices),
+        pheromone_path_length: ph.count,
+        pheromone_length: ph.length,
+        pheromone_gap: ph.gap,
         exact_length: r.exact_length.unwrap_or(f64::INFINITY),
         iterations: r.iterations,
         found_at_iteration: r.found_at_iteration.unwrap_or(0),
