@@ -190,7 +190,15 @@ check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'delta')), 
 [id, msg] = error_of(@() g.aco(1, 2, 'evaporation', 2, 'cpu', true));
 check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'evaporation')), 'aco: evaporation 2');
 check(strcmp(error_of(@() g.aco(1, 41)), 'metaopt:badArgument'), 'aco: a target out of range');
+kq = metaopt_mex('knapsack-generate', 'weak', 5);
+[id, msg] = error_of(@() metaopt_sssp(kq, 1));
+check(strcmp(id, 'metaopt:wrongKind') && ~isempty(strfind(msg, 'graph')), 'sssp on a knapsack instance');
+metaopt_free(kq);
 h = metaopt_graph(F);
+forged = h;
+forged(9) = uint8(5);
+forged(25) = bitxor(bitxor(h(25), h(9)), uint8(5));
+check(strcmp(error_of(@() metaopt_info(forged)), 'metaopt:badHandle'), 'a graph instance edited to say knapsack');
 metaopt_free(h);
 check(strcmp(error_of(@() metaopt_sssp(h, 1)), 'metaopt:freedHandle'), 'sssp on a freed graph');
 
