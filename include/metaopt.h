@@ -488,6 +488,102 @@ typedef enum MetaoptBatchDeStopReason {
 } MetaoptBatchDeStopReason;
 
 /**
+ * The type of the weights an array holds (`weights` of `metaopt_graph_from_csr`, ...) and of a
+ * graph's weights (`MetaoptGraphResult.weight_type`).
+ */
+typedef enum MetaoptWeightType {
+  /**
+   * `uint32_t`: distances are exact `uint64_t`.
+   */
+  METAOPT_WEIGHT_U32 = 0,
+  /**
+   * `uint64_t`: distances are exact `uint64_t` (their total must stay below 2^64 - 1).
+   */
+  METAOPT_WEIGHT_U64 = 1,
+  /**
+   * `float`: distances are summed in `float` on a device, `double` on the CPU backend.
+   */
+  METAOPT_WEIGHT_F32 = 2,
+  /**
+   * `double`.
+   */
+  METAOPT_WEIGHT_F64 = 3,
+} MetaoptWeightType;
+
+/**
+ * The format of `metaopt_graph_from_file`.
+ */
+typedef enum MetaoptGraphFormat {
+  /**
+   * By the file name: `.gr` DIMACS, `.mtx` MatrixMarket, `.osm.pbf` (or `.pbf`) OpenStreetMap.
+   */
+  METAOPT_GRAPH_FORMAT_AUTO = 0,
+  /**
+   * The 9th DIMACS challenge's `.gr` (`p sp n m`, `a u v w` lines, 1-based vertices).
+   */
+  METAOPT_GRAPH_FORMAT_DIMACS = 1,
+  /**
+   * MatrixMarket coordinate (`.mtx`): entry (i, j) is the arc i -> j.
+   */
+  METAOPT_GRAPH_FORMAT_MATRIX_MARKET = 2,
+  /**
+   * OpenStreetMap `.osm.pbf`: every `highway` way, arcs of haversine metres (`double`).
+   */
+  METAOPT_GRAPH_FORMAT_OSM_PBF = 3,
+  /**
+   * OpenStreetMap `.osm.pbf`: the road ways only (`OSM_ROAD_KINDS`), metres rounded to
+   * integers of at least 1 (`uint32_t`).
+   */
+  METAOPT_GRAPH_FORMAT_OSM_PBF_ROADS_ROUNDED = 4,
+} MetaoptGraphFormat;
+
+/**
+ * The device algorithm (`MetaoptSpOptions.method`).
+ */
+typedef enum MetaoptSpMethod {
+  /**
+   * Bellman-Ford pulling over the reverse graph (no atomics).
+   */
+  METAOPT_SP_BELLMAN_FORD = 0,
+  /**
+   * A work queue of improved vertices pushing with an atomic minimum (the default).
+   */
+  METAOPT_SP_FRONTIER = 1,
+  /**
+   * Near-far: the frontier below a threshold that grows by `delta`.
+   */
+  METAOPT_SP_NEAR_FAR = 2,
+} MetaoptSpMethod;
+
+/**
+ * Which ants deposit pheromone (`MetaoptAcoOptions.deposit`).
+ */
+typedef enum MetaoptAcoDeposit {
+  /**
+   * Every ant that reached the target (the thesis).
+   */
+  METAOPT_ACO_DEPOSIT_ALL = 0,
+  /**
+   * Only the iteration's best ant (the default).
+   */
+  METAOPT_ACO_DEPOSIT_ITERATION_BEST = 1,
+} MetaoptAcoDeposit;
+
+/**
+ * How an ant draws its next vertex (`MetaoptAcoOptions.selection`).
+ */
+typedef enum MetaoptAcoSelection {
+  /**
+   * Roulette over quantised weights (the default; device and CPU agree bit for bit).
+   */
+  METAOPT_ACO_SELECTION_ROULETTE = 0,
+  /**
+   * Gumbel-max.
+   */
+  METAOPT_ACO_SELECTION_GUMBEL = 1,
+} MetaoptAcoSelection;
+
+/**
  * A batch of DE problems with its populations and device buffers. Opaque: made by
  * `metaopt_batch_de_create`, released by `metaopt_batch_de_free`. A handle may be used by one
  * thread at a time.
@@ -500,6 +596,13 @@ typedef struct MetaoptBatchDeInstance MetaoptBatchDeInstance;
  * time.
  */
 typedef struct MetaoptDeInstance MetaoptDeInstance;
+
+/**
+ * A directed graph with non-negative arc weights. Opaque: made by the `metaopt_graph_from_*`
+ * functions, `metaopt_graph_thesis_random` or `metaopt_graph_grid`, released by
+ * `metaopt_graph_free`. A handle may be used by one thread at a time.
+ */
+typedef struct MetaoptGraph MetaoptGraph;
 
 /**
  * An instance of the general HC12 solver: the problem's shape, its objective, the solver's
@@ -536,6 +639,163 @@ typedef struct MetaoptSatInstance MetaoptSatInstance;
  * by `metaopt_stop_token_free`.
  */
 typedef struct MetaoptStopToken MetaoptStopToken;
+
+/**
+ * Options of `metaopt_aco_run`; start from `metaopt_aco_default_options()` and change fields.
+ * docs/specs/ACO.md gives the meaning and the reasons for the defaults.
+ */
+typedef struct MetaoptAcoOptions {
+  /**
+   * Ants per iteration, >= 1.
+   */
+  uint32_t ants;
+  /**
+   * Exponent of the pheromone, finite >= 0.
+   */
+  double alpha;
+  /**
+   * Exponent of the arc weight, finite >= 0.
+   */
+  double beta;
+  /**
+   * Constant added to the arc weight, finite >= 0.
+   */
+  double damping;
+  /**
+   * Fraction of pheromone evaporated per iteration, in (0, 1].
+   */
+  double evaporation;
+  /**
+   * Exponent of the path length in the deposit 1 / L^gamma, finite >= 0.
+   */
+  double deposit_exponent;
+  /**
+   * Initial pheromone, finite > 0; 0 = every arc starts at 1 and is reset to MAX-MIN's bound
+   * after the first success.
+   */
+  double initial_pheromone;
+  /**
+   * Iterations; 0 = the thesis's rule (as many as evaporation needs to bring
+   * `initial_pheromone` down to 1).
+   */
+  uint32_t iterations;
+  /**
+   * Stop after this many iterations without a shorter path; 0 = never.
+   */
+  uint32_t max_no_improve;
+  /**
+   * MAX-MIN ratio r in (0, 1] of the pheromone bounds; 0 = no bounds.
+   */
+  double max_min;
+  /**
+   * A `MetaoptAcoDeposit`.
+   */
+  int32_t deposit;
+  /**
+   * A `MetaoptAcoSelection`.
+   */
+  int32_t selection;
+  /**
+   * Most arcs an ant walks; 0 = no limit (n - 1).
+   */
+  uint32_t max_steps;
+  /**
+   * Seed: a seed and the options give the same result on every backend.
+   */
+  uint64_t seed;
+  /**
+   * Work-items per ant on a device; 0 = the device kind's tuning.
+   */
+  uint32_t group_size;
+  /**
+   * A `MetaoptBackend`: the device in use or the CPU backend.
+   */
+  int32_t backend;
+} MetaoptAcoOptions;
+
+/**
+ * The result of `metaopt_aco_run`. The paths, `backend` and `error_message` are the caller's:
+ * free them with `metaopt_aco_free_run_result` (or each with `metaopt_pointer_free`).
+ */
+typedef struct MetaoptAcoRunResult {
+  uint32_t source;
+  uint32_t target;
+  /**
+   * 1 when an ant reached the target (then `path` holds the best path), else 0.
+   */
+  uint8_t found;
+  /**
+   * The shortest path the ants found, source to target, `path_length` vertices; NULL when
+   * `found` is 0.
+   */
+  uint32_t *path;
+  /**
+   * Vertices of `path`.
+   */
+  uint32_t path_length;
+  /**
+   * Its length (weights summed as doubles); +infinity when `found` is 0.
+   */
+  double length;
+  /**
+   * Its exact length on integer weights; `UINT64_MAX` for real weights or when `found` is 0.
+   */
+  uint64_t length_int;
+  /**
+   * (length - exact) / exact (0 when both are 0); +infinity when `found` is 0.
+   */
+  double gap;
+  /**
+   * 1 when the walk along the strongest pheromone reaches the target, else 0.
+   */
+  uint8_t pheromone_found;
+  /**
+   * That walk, `pheromone_path_length` vertices; NULL when `pheromone_found` is 0.
+   */
+  uint32_t *pheromone_path;
+  uint32_t pheromone_path_length;
+  /**
+   * Its length; +infinity when `pheromone_found` is 0.
+   */
+  double pheromone_length;
+  /**
+   * Its gap; +infinity when `pheromone_found` is 0.
+   */
+  double pheromone_gap;
+  /**
+   * The exact shortest length (host Dijkstra); +infinity when the target is unreachable (the
+   * run then makes no iteration).
+   */
+  double exact_length;
+  /**
+   * Iterations made.
+   */
+  uint32_t iterations;
+  /**
+   * The iteration (1-based) whose ant found the best path; 0 when none did.
+   */
+  uint32_t found_at_iteration;
+  /**
+   * Ants that reached the target over the run.
+   */
+  uint64_t successful_ants;
+  /**
+   * Wall time of the run in seconds.
+   */
+  double elapsed_s;
+  /**
+   * What ran, in words.
+   */
+  char *backend;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptAcoRunResult;
 
 /**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
@@ -1028,6 +1288,78 @@ typedef struct MetaoptDeviceInfo {
    */
   uint8_t fp64;
 } MetaoptDeviceInfo;
+
+/**
+ * The result of the functions that make a graph. `graph` is NULL on error; on success it is a
+ * new handle owned by the caller, who releases it with `metaopt_graph_free`. Also the answer of
+ * `metaopt_graph_info` (then `graph` is NULL: the handle asked about stays the caller's).
+ */
+typedef struct MetaoptGraphResult {
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+  /**
+   * The new graph, or NULL (on error, and from `metaopt_graph_info`).
+   */
+  struct MetaoptGraph *graph;
+  /**
+   * Vertices.
+   */
+  uint32_t n;
+  /**
+   * Arcs (after dropping self-loops and merging duplicates).
+   */
+  uint64_t m;
+  /**
+   * The `MetaoptWeightType` of the weights.
+   */
+  int32_t weight_type;
+} MetaoptGraphResult;
+
+/**
+ * A copy of a graph's CSR arrays (`metaopt_graph_data`), owned by the caller: free it with
+ * `metaopt_graph_free_data`.
+ */
+typedef struct MetaoptGraphData {
+  /**
+   * Vertices.
+   */
+  uint32_t n;
+  /**
+   * Arcs.
+   */
+  uint64_t m;
+  /**
+   * `n + 1` entries: the arcs of vertex u are `offsets[u] .. offsets[u + 1]`.
+   */
+  uint64_t *offsets;
+  /**
+   * `m` entries: the head of each arc (rows sorted by target).
+   */
+  uint32_t *targets;
+  /**
+   * `m` entries: the weight of each arc as a double (exact except `uint64_t` weights above
+   * 2^53, which round).
+   */
+  double *weights;
+  /**
+   * The `MetaoptWeightType` of the graph's weights.
+   */
+  int32_t weight_type;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptGraphData;
 
 /**
  * `MetaoptHc12ParamsResult.instance` of a failed call is NULL; on success it is a new handle owned
@@ -2132,9 +2464,132 @@ typedef struct MetaoptSatSolveResult {
   int32_t stop_reason;
 } MetaoptSatSolveResult;
 
+/**
+ * Options of `metaopt_sp_sssp` and `metaopt_sp_sssp_multi`; start from
+ * `metaopt_sp_default_options()` and change fields.
+ */
+typedef struct MetaoptSpOptions {
+  /**
+   * A `MetaoptSpMethod`.
+   */
+  int32_t method;
+  /**
+   * Near-far's step (finite, > 0); 0 = the library's choice (the mean arc weight times
+   * max(1, 32 / mean out-degree)). Ignored by the other methods.
+   */
+  double delta;
+  /**
+   * A `MetaoptBackend`: the device in use (`metaopt_device_set_number`) or the CPU backend
+   * (Dijkstra per source).
+   */
+  int32_t backend;
+  /**
+   * Rounds launched between two reads of the convergence state, >= 1.
+   */
+  uint32_t rounds_per_check;
+  /**
+   * Most rounds before the call fails; 0 = n + 1 (Bellman-Ford, frontier) or unbounded
+   * (near-far).
+   */
+  uint64_t max_rounds;
+} MetaoptSpOptions;
+
+/**
+ * The result of `metaopt_sp_sssp` (`k` = 1) and `metaopt_sp_sssp_multi`: `k` rows of `n`
+ * entries, row-major, row i for the i-th source. The arrays, `backend` and `error_message` are
+ * the caller's: free them with `metaopt_sp_free_result` (or each with `metaopt_pointer_free`).
+ */
+typedef struct MetaoptSpResult {
+  /**
+   * Sources (rows).
+   */
+  uint32_t k;
+  /**
+   * Vertices (columns).
+   */
+  uint32_t n;
+  /**
+   * The sources, `k` entries.
+   */
+  uint32_t *sources;
+  /**
+   * Distances as doubles, `k * n` entries; unreachable: +infinity. Integer distances are exact
+   * below 2^53 (above they round; `dist_int` holds them exactly).
+   */
+  double *dist;
+  /**
+   * Exact distances of a graph with integer weights (`METAOPT_WEIGHT_U32`, `_U64`), `k * n`
+   * entries, unreachable `UINT64_MAX`; NULL for real weights.
+   */
+  uint64_t *dist_int;
+  /**
+   * Predecessor of each vertex on a shortest path, `k * n` entries; -1 for the source and for
+   * unreachable vertices. The smallest such predecessor (the same on every backend for integer
+   * weights).
+   */
+  int32_t *pred;
+  /**
+   * Vertices reached from each source (itself included), `k` entries.
+   */
+  uint64_t *reached;
+  /**
+   * Traversed edges per source (the arcs whose tail is reached), `k` entries.
+   */
+  uint64_t *edges;
+  /**
+   * Rounds the device ran (0 on the CPU backend).
+   */
+  uint64_t rounds;
+  /**
+   * Wall time of the solve in seconds (program build and upload excluded).
+   */
+  double elapsed_s;
+  /**
+   * What computed, in words.
+   */
+  char *backend;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptSpResult;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The library's defaults (`AcoOptions::default()`: 64 ants, alpha 1, beta 2, evaporation 0.1,
+ * 100 iterations, MAX-MIN 0.01, iteration-best deposit, roulette, seed 0) on the device in use.
+ */
+struct MetaoptAcoOptions metaopt_aco_default_options(void);
+
+/**
+ * Runs the ant colony on `graph` from `source` to `target` (vertex numbers `< n`). `options` is
+ * borrowed for the call (NULL: `metaopt_aco_default_options()`). An unreachable target is no
+ * error: the run makes no iteration and `found` is 0. Errors name `source`, `target` or the
+ * option. Free the result with `metaopt_aco_free_run_result`.
+ *
+ * # Safety
+ * `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
+ */
+struct MetaoptAcoRunResult metaopt_aco_run(struct MetaoptGraph *graph,
+                                           uint32_t source,
+                                           uint32_t target,
+                                           const struct MetaoptAcoOptions *options);
+
+/**
+ * Frees the paths, the backend text and the message of a `MetaoptAcoRunResult` and sets them to
+ * NULL and the lengths to 0 (so a second call is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_aco_run` (or one already freed here).
+ */
+void metaopt_aco_free_run_result(struct MetaoptAcoRunResult *r);
 
 /**
  * The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own
@@ -2430,6 +2885,122 @@ struct MetaoptInt32Result metaopt_device_info(int32_t n, struct MetaoptDeviceInf
  * `metaopt_device_info`.
  */
 void metaopt_device_free_info(struct MetaoptDeviceInfo *info);
+
+/**
+ * A graph from CSR arrays: `offsets` (`n + 1` values, non-decreasing from 0 to `m`), `targets`
+ * (`m` vertex numbers `< n`) and `weights` (`m` values of the `MetaoptWeightType` `weight_type`,
+ * non-negative and finite). Rows need not be sorted; self-loops are dropped and duplicate arcs
+ * keep the smallest weight. The arrays are copied. Errors name `offsets`, `targets`, `weights`
+ * or `weight_type` and the entry. On success `graph` is a new handle the caller releases with
+ * `metaopt_graph_free`.
+ *
+ * # Safety
+ * `offsets` must be NULL or hold `n + 1` values, `targets` NULL or `m` values, `weights` NULL or
+ * `m` values of the type.
+ */
+struct MetaoptGraphResult metaopt_graph_from_csr(uint32_t n,
+                                                 const uint64_t *offsets,
+                                                 uint64_t m,
+                                                 const uint32_t *targets,
+                                                 const void *weights,
+                                                 int32_t weight_type);
+
+/**
+ * A graph on `n` vertices from `m` arcs `sources[i] -> targets[i]` of weight `weights[i]` (of the
+ * `MetaoptWeightType` `weight_type`), in any order; the rules of `metaopt_graph_from_csr`.
+ * Errors name `edges` and the arc's index. On success `graph` is a new handle the caller
+ * releases with `metaopt_graph_free`.
+ *
+ * # Safety
+ * `sources`, `targets` and `weights` must be NULL or hold `m` values each.
+ */
+struct MetaoptGraphResult metaopt_graph_from_edges(uint32_t n,
+                                                   uint64_t m,
+                                                   const uint32_t *sources,
+                                                   const uint32_t *targets,
+                                                   const void *weights,
+                                                   int32_t weight_type);
+
+/**
+ * A graph from a row-major `n x n` matrix of the `MetaoptWeightType` `weight_type`: entry
+ * (u, v) is the arc u -> v, 0 means no arc (the thesis's convention) and the diagonal is
+ * ignored. Errors name `matrix` with the row and column. On success `graph` is a new handle the
+ * caller releases with `metaopt_graph_free`.
+ *
+ * # Safety
+ * `matrix` must be NULL or hold `n * n` values of the type.
+ */
+struct MetaoptGraphResult metaopt_graph_from_dense(uint32_t n,
+                                                   const void *matrix,
+                                                   int32_t weight_type);
+
+/**
+ * Reads a graph file in the `MetaoptGraphFormat` `format` (`METAOPT_GRAPH_FORMAT_AUTO`: by the
+ * extension). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
+ * `METAOPT_ERR_PARSE` naming the path and the 1-based line (0 for `.osm.pbf`). On success
+ * `graph` is a new handle the caller releases with `metaopt_graph_free`.
+ *
+ * # Safety
+ * `path` must be NULL or a NUL-terminated string.
+ */
+struct MetaoptGraphResult metaopt_graph_from_file(const char *path, int32_t format);
+
+/**
+ * The thesis's random graph: `2^i` vertices (`i <= 14`), each ordered pair an arc with
+ * probability about 1/2 and weight in `1 .. 2^j` (`1 <= j <= 31`), `uint32_t` weights; the same
+ * seed gives the same graph. On success `graph` is a new handle the caller releases with
+ * `metaopt_graph_free`.
+ */
+struct MetaoptGraphResult metaopt_graph_thesis_random(uint32_t i, uint32_t j, uint64_t seed);
+
+/**
+ * A `width x height` 4-neighbour grid (cell (x, y) is vertex `y * width + x`): open neighbours
+ * are joined both ways by arcs of weight uniform in `1..=max_weight`; each cell is an obstacle
+ * (a vertex without arcs) with probability `obstacles` in [0, 1). Seeded, `uint32_t` weights.
+ * On success `graph` is a new handle the caller releases with `metaopt_graph_free`.
+ */
+struct MetaoptGraphResult metaopt_graph_grid(uint32_t width,
+                                             uint32_t height,
+                                             uint32_t max_weight,
+                                             double obstacles,
+                                             uint64_t seed);
+
+/**
+ * The sizes and weight type of `graph` (`n`, `m`, `weight_type`; `graph` of the result is NULL).
+ * The message of an error is the caller's to free with `metaopt_pointer_free`.
+ *
+ * # Safety
+ * `graph` must be NULL or a handle pointer, which the library checks (freed, forged and
+ * wrong-kind handles are errors).
+ */
+struct MetaoptGraphResult metaopt_graph_info(const struct MetaoptGraph *graph);
+
+/**
+ * A copy of the CSR arrays of `graph` (weights as doubles). Free the result with
+ * `metaopt_graph_free_data`.
+ *
+ * # Safety
+ * `graph` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptGraphData metaopt_graph_data(const struct MetaoptGraph *graph);
+
+/**
+ * Frees the arrays and the message of a `MetaoptGraphData` and sets them to NULL and the counts
+ * to 0 (so a second call is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_graph_data` (or one already freed here).
+ */
+void metaopt_graph_free_data(struct MetaoptGraphData *r);
+
+/**
+ * Releases a graph. NULL, and a pointer that is not a live graph (e.g. one freed already), are
+ * ignored.
+ *
+ * # Safety
+ * `graph` must not be in use by another thread.
+ */
+void metaopt_graph_free(struct MetaoptGraph *graph);
 
 /**
  * Creates a general HC12 instance (the thesis's `params`; `params:noR` is the binary or integer
@@ -3154,6 +3725,47 @@ void metaopt_sat_free_solve_result(struct MetaoptSatSolveResult *r);
  * `h` must not be in use by another thread.
  */
 void metaopt_sat_free(struct MetaoptSatInstance *h);
+
+/**
+ * The frontier method on the device in use, 16 rounds per check, the default round limit.
+ */
+struct MetaoptSpOptions metaopt_sp_default_options(void);
+
+/**
+ * Shortest paths from each of `sources` (`k` >= 1 vertex numbers, repeats allowed) on `graph`
+ * in one call. `options` is borrowed for the call (NULL: `metaopt_sp_default_options()`). The
+ * device program is built and the graph uploaded at each call. Errors name `sources` (empty, a
+ * vertex out of range), `graph` (no vertices), `weights` (u64 weights whose total reaches
+ * 2^64 - 1) or the option. Free the result with `metaopt_sp_free_result`.
+ *
+ * # Safety
+ * `graph` must be NULL or a handle pointer, which the library checks; `sources` NULL or holding
+ * `k` values; `options` NULL or valid.
+ */
+struct MetaoptSpResult metaopt_sp_sssp_multi(struct MetaoptGraph *graph,
+                                             const uint32_t *sources,
+                                             uint32_t k,
+                                             const struct MetaoptSpOptions *options);
+
+/**
+ * Shortest paths from `source` on `graph`: `metaopt_sp_sssp_multi` with one source (a result
+ * of one row). Free the result with `metaopt_sp_free_result`.
+ *
+ * # Safety
+ * `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
+ */
+struct MetaoptSpResult metaopt_sp_sssp(struct MetaoptGraph *graph,
+                                       uint32_t source,
+                                       const struct MetaoptSpOptions *options);
+
+/**
+ * Frees the arrays, the backend text and the message of a `MetaoptSpResult` and sets them to
+ * NULL and the counts to 0 (so a second call is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_sp_sssp*` (or one already freed here).
+ */
+void metaopt_sp_free_result(struct MetaoptSpResult *r);
 
 /**
  * The library's version as "MAJOR.MINOR.PATCH" (with a pre-release suffix such as "-rc.1" if

@@ -23,6 +23,8 @@ PACKAGES=(
     # the Python front end's tests (Debian's interpreter, no downloads)
     python3
     python3-numpy
+    python3-scipy
+    python3-networkx
     python3-pytest
     python3-venv
     python3-setuptools

@@ -141,7 +141,7 @@ mxArray *string_result(const char *call, MetaoptStringResult r);
 
 /* The kind an instance array says (struct Token in mex_handles.c): these numbers are part of
  * the array, so they never change. */
-enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4, KIND_KNAPSACK = 5, KIND_BDE = 6 };
+enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4, KIND_KNAPSACK = 5, KIND_BDE = 6, KIND_GRAPH = 7 };
 
 typedef struct Entry Entry;
 
@@ -155,7 +155,7 @@ typedef struct EntryKind {
     mxArray *(*info)(Entry *e);     /* the result of 'info' */
 } EntryKind;
 
-extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de, kind_knapsack, kind_bde;
+extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de, kind_knapsack, kind_bde, kind_graph;
 
 /* Every kind, NULL-terminated (mex_main.c). */
 extern const EntryKind *const mex_kinds[];
@@ -333,6 +333,16 @@ void mode_knapsack_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
 void mode_knapsack_optimum(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_knapsack_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+
+/* graphs, exact shortest paths and ACO (mex_sp.c) */
+void mode_graph_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_graph_edges(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_graph_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_graph_thesis(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_graph_grid(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_graph_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_sssp(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* batched DE (mex_bde.c) */
 void mode_bde_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

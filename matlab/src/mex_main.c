@@ -23,6 +23,8 @@
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
  *   knapsack,     knapsack-file, knapsack-arrays, knapsack-generate, knapsack-data,
  *   QIGA          knapsack-optimum, knapsack-evaluate, qiga-run, info, free     (mex_qiga.c)
+ *   shortest      graph-create, graph-edges, graph-file, graph-thesis, graph-grid,
+ *   paths         graph-data, sssp, aco, info, free                             (mex_sp.c)
  *   batched DE    bde-create (problems struct array, [opts]), bde-run (instance or
  *                 problems, [opts]), info, free                                 (mex_bde.c)
  *   shared        live (the live instances), options (option names: the alias table of
@@ -136,7 +138,7 @@ static void mode_free(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     entry_free(entry_get(arg(nrhs, prhs, 1, "instance"), NULL));
 }
 
-/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de, knapsack, bde) */
+/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de, knapsack, bde, graph) */
 static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)nrhs, (void)prhs, (void)options;
     mxArray *s = empty_struct();
@@ -147,6 +149,7 @@ static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     set_num(s, "de", entry_live_count(&kind_de));
     set_num(s, "knapsack", entry_live_count(&kind_knapsack));
     set_num(s, "bde", entry_live_count(&kind_bde));
+    set_num(s, "graph", entry_live_count(&kind_graph));
     plhs[0] = s;
 }
 
@@ -188,7 +191,7 @@ static void mode_options(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
 /* the kinds of instance and the modes                                                      */
 
 /* Every kind of instance (mex_handles.c names a kind by its number through this list). */
-const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, &kind_knapsack, &kind_bde, NULL};
+const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, &kind_knapsack, &kind_bde, &kind_graph, NULL};
 
 static const struct {
     const char *name;
@@ -228,6 +231,14 @@ static const struct {
     {"knapsack-optimum", mode_knapsack_optimum, 1, 1, "instance"},
     {"knapsack-evaluate", mode_knapsack_evaluate, 1, 2, "instance, bits"},
     {"qiga-run", mode_qiga_run, 1, 2, "instance, opts"},
+    {"graph-create", mode_graph_create, 1, 1, "A"},
+    {"graph-edges", mode_graph_edges, 1, 4, "n, s, t, w"},
+    {"graph-file", mode_graph_file, 1, 2, "path, format"},
+    {"graph-thesis", mode_graph_thesis, 1, 3, "i, j, seed"},
+    {"graph-grid", mode_graph_grid, 1, 5, "width, height, maxWeight, obstacles, seed"},
+    {"graph-data", mode_graph_data, 1, 1, "graph"},
+    {"sssp", mode_sssp, 3, 3, "graph, sources, opts"},
+    {"aco", mode_aco, 1, 4, "graph, source, target, opts"},
     {"bde-create", mode_bde_create, 1, 2, "problems, opts"},
     {"bde-run", mode_bde_run, 1, 2, "instance or problems, opts"},
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},

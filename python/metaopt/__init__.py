@@ -20,7 +20,10 @@ collected): ``HC12QAP`` (QAP, the thesis's class, with ``solve_ts``: the robust 
 ``HC12`` (general HC12, with catalogue, OpenCL C or Python objectives), ``IslandDE`` (island
 differential evolution, the thesis's ``DEMultiPop``, with the same objectives), ``SAT`` and
 ``Knapsack`` (0/1 knapsack instances, solved by ``QIGA``: many quantum-inspired GA populations),
-``BatchDE`` (many independent DE problems in one batch, per-problem settings as NumPy arrays).
+``BatchDE`` (many independent DE problems in one batch, per-problem settings as NumPy arrays),
+``Graph`` (a directed graph from CSR arrays, scipy.sparse, networkx, a dense matrix or a
+``.gr``/``.mtx``/``.osm.pbf`` file) with ``sssp(graph, sources)`` (exact shortest paths, NumPy
+``dist`` and ``pred``) and ``aco_shortest_path(graph, s, t, ...)`` (the ant colony).
 
 Precision (DE, HC12): ``precision="auto"`` by default: the library computes in double where the
 device has fp64 (``devices()`` reports ``fp64``) and on the CPU backend, else in single;
@@ -39,7 +42,7 @@ one at a time. A Python objective must not call its own instance (``free`` inclu
 ``MetaoptError`` with code ``ErrorCode.BUSY``.
 """
 
-from . import batch_de, knapsack, qap, qiga, sat
+from . import batch_de, knapsack, qap, qiga, sat, sp
 from ._errors import ErrorCode, MetaoptError
 from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path
@@ -72,6 +75,7 @@ from .sat import SAT, SATResult, read_dimacs, unsatisfied_clauses
 from .knapsack import Knapsack, KnapsackEvaluation, KnapsackOptimum
 from .qiga import QIGA, QIGAResult, QIGAStats
 from .batch_de import BatchDE, BatchDEResult
+from .sp import AcoResult, Graph, SsspResult, aco_shortest_path, sssp
 
 __version__ = "0.1.0"
 
@@ -87,4 +91,5 @@ __all__ = [
     "SAT", "SATResult", "read_dimacs", "unsatisfied_clauses",
     "knapsack", "qiga", "Knapsack", "KnapsackOptimum", "KnapsackEvaluation", "QIGA", "QIGAResult", "QIGAStats",
     "batch_de", "BatchDE", "BatchDEResult",
+    "sp", "Graph", "SsspResult", "AcoResult", "sssp", "aco_shortest_path",
 ]

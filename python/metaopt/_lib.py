@@ -68,6 +68,10 @@ class MetaoptBatchDeInstance(Structure):
     """Opaque batch of DE problems (``metaopt_batch_de_create``)."""
 
 
+class MetaoptGraph(Structure):
+    """Opaque directed graph (``metaopt_graph_from_csr``, ...)."""
+
+
 MetaoptQapInstance_p = POINTER(MetaoptQapInstance)
 MetaoptHc12Instance_p = POINTER(MetaoptHc12Instance)
 MetaoptSatInstance_p = POINTER(MetaoptSatInstance)
@@ -75,6 +79,7 @@ MetaoptDeInstance_p = POINTER(MetaoptDeInstance)
 MetaoptStopToken_p = POINTER(MetaoptStopToken)
 MetaoptKnapsack_p = POINTER(MetaoptKnapsack)
 MetaoptBatchDeInstance_p = POINTER(MetaoptBatchDeInstance)
+MetaoptGraph_p = POINTER(MetaoptGraph)
 
 
 # --- batched DE structs ---------------------------------------------------------------------
@@ -551,6 +556,106 @@ class MetaoptQigaRunResult(Structure):
     ]
 
 
+# --- graphs, exact shortest paths, ACO ------------------------------------------------------
+class MetaoptGraphResult(Structure):
+    _fields_ = [
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+        ("graph", MetaoptGraph_p),
+        ("n", c_uint32),
+        ("m", c_uint64),
+        ("weight_type", c_int32),  # MetaoptWeightType: 0 u32, 1 u64, 2 f32, 3 f64
+    ]
+
+
+class MetaoptGraphData(Structure):
+    _fields_ = [
+        ("n", c_uint32),
+        ("m", c_uint64),
+        ("offsets", POINTER(c_uint64)),
+        ("targets", POINTER(c_uint32)),
+        ("weights", POINTER(c_double)),
+        ("weight_type", c_int32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptSpOptions(Structure):
+    _fields_ = [
+        ("method", c_int32),  # MetaoptSpMethod: 0 bellman-ford, 1 frontier, 2 near-far
+        ("delta", c_double),
+        ("backend", c_int32),  # MetaoptBackend: 0 device, 1 cpu
+        ("rounds_per_check", c_uint32),
+        ("max_rounds", c_uint64),
+    ]
+
+
+class MetaoptSpResult(Structure):
+    _fields_ = [
+        ("k", c_uint32),
+        ("n", c_uint32),
+        ("sources", POINTER(c_uint32)),
+        ("dist", POINTER(c_double)),
+        ("dist_int", POINTER(c_uint64)),
+        ("pred", POINTER(c_int32)),
+        ("reached", POINTER(c_uint64)),
+        ("edges", POINTER(c_uint64)),
+        ("rounds", c_uint64),
+        ("elapsed_s", c_double),
+        ("backend", c_char_ptr),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptAcoOptions(Structure):
+    _fields_ = [
+        ("ants", c_uint32),
+        ("alpha", c_double),
+        ("beta", c_double),
+        ("damping", c_double),
+        ("evaporation", c_double),
+        ("deposit_exponent", c_double),
+        ("initial_pheromone", c_double),
+        ("iterations", c_uint32),
+        ("max_no_improve", c_uint32),
+        ("max_min", c_double),
+        ("deposit", c_int32),  # MetaoptAcoDeposit: 0 all, 1 iteration-best
+        ("selection", c_int32),  # MetaoptAcoSelection: 0 roulette, 1 gumbel
+        ("max_steps", c_uint32),
+        ("seed", c_uint64),
+        ("group_size", c_uint32),
+        ("backend", c_int32),
+    ]
+
+
+class MetaoptAcoRunResult(Structure):
+    _fields_ = [
+        ("source", c_uint32),
+        ("target", c_uint32),
+        ("found", c_uint8),
+        ("path", POINTER(c_uint32)),
+        ("path_length", c_uint32),
+        ("length", c_double),
+        ("length_int", c_uint64),
+        ("gap", c_double),
+        ("pheromone_found", c_uint8),
+        ("pheromone_path", POINTER(c_uint32)),
+        ("pheromone_path_length", c_uint32),
+        ("pheromone_length", c_double),
+        ("pheromone_gap", c_double),
+        ("exact_length", c_double),
+        ("iterations", c_uint32),
+        ("found_at_iteration", c_uint32),
+        ("successful_ants", c_uint64),
+        ("elapsed_s", c_double),
+        ("backend", c_char_ptr),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 # Every struct of the header, by its C name (the ABI test compares sizes and offsets with C).
 STRUCTS = {
     cls.__name__: cls
@@ -591,6 +696,12 @@ STRUCTS = {
         MetaoptQigaOptions,
         MetaoptQigaStats,
         MetaoptQigaRunResult,
+        MetaoptGraphResult,
+        MetaoptGraphData,
+        MetaoptSpOptions,
+        MetaoptSpResult,
+        MetaoptAcoOptions,
+        MetaoptAcoRunResult,
     )
 }
 
@@ -737,6 +848,24 @@ _SIGNATURES = {
     "metaopt_batch_de_best": (MetaoptInt32Result, [MetaoptBatchDeInstance_p, c_uint32, POINTER(c_double), c_uint32]),
     "metaopt_batch_de_free_run_result": (None, [POINTER(MetaoptBatchDeRunResult)]),
     "metaopt_batch_de_free": (None, [MetaoptBatchDeInstance_p]),
+    # graphs, exact shortest paths, ACO
+    "metaopt_graph_from_csr": (MetaoptGraphResult, [c_uint32, POINTER(c_uint64), c_uint64, POINTER(c_uint32), c_void_p, c_int32]),
+    "metaopt_graph_from_edges": (MetaoptGraphResult, [c_uint32, c_uint64, POINTER(c_uint32), POINTER(c_uint32), c_void_p, c_int32]),
+    "metaopt_graph_from_dense": (MetaoptGraphResult, [c_uint32, c_void_p, c_int32]),
+    "metaopt_graph_from_file": (MetaoptGraphResult, [c_char_p, c_int32]),
+    "metaopt_graph_thesis_random": (MetaoptGraphResult, [c_uint32, c_uint32, c_uint64]),
+    "metaopt_graph_grid": (MetaoptGraphResult, [c_uint32, c_uint32, c_uint32, c_double, c_uint64]),
+    "metaopt_graph_info": (MetaoptGraphResult, [MetaoptGraph_p]),
+    "metaopt_graph_data": (MetaoptGraphData, [MetaoptGraph_p]),
+    "metaopt_graph_free_data": (None, [POINTER(MetaoptGraphData)]),
+    "metaopt_graph_free": (None, [MetaoptGraph_p]),
+    "metaopt_sp_default_options": (MetaoptSpOptions, []),
+    "metaopt_sp_sssp": (MetaoptSpResult, [MetaoptGraph_p, c_uint32, POINTER(MetaoptSpOptions)]),
+    "metaopt_sp_sssp_multi": (MetaoptSpResult, [MetaoptGraph_p, POINTER(c_uint32), c_uint32, POINTER(MetaoptSpOptions)]),
+    "metaopt_sp_free_result": (None, [POINTER(MetaoptSpResult)]),
+    "metaopt_aco_default_options": (MetaoptAcoOptions, []),
+    "metaopt_aco_run": (MetaoptAcoRunResult, [MetaoptGraph_p, c_uint32, c_uint32, POINTER(MetaoptAcoOptions)]),
+    "metaopt_aco_free_run_result": (None, [POINTER(MetaoptAcoRunResult)]),
     # version (metaopt_version's string is static: not freed)
     "metaopt_version": (c_char_p, []),
     "metaopt_version_major": (c_int32, []),

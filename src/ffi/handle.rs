@@ -1,5 +1,5 @@
 //! The one handle mechanism of the C ABI. Every opaque C type (`MetaoptQapInstance`,
-//! `MetaoptHc12Instance`, `MetaoptDeInstance`, `MetaoptSatInstance`, `MetaoptKnapsack`) is
+//! `MetaoptHc12Instance`, `MetaoptDeInstance`, `MetaoptSatInstance`, `MetaoptKnapsack`, `MetaoptGraph`) is
 //! declared with [`opaque_handle!`], which ties it to the Rust state behind it, a magic number and the names
 //! used in messages; [`insert`], [`get`] and [`free`] then work for every kind alike.
 //!

@@ -4,7 +4,8 @@
 //! Layout: `boundary.rs` (the one panic boundary and the checks of the caller's pointers),
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
-//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`), `device.rs` and `version.rs`.
+//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`, `graph.rs` with `sp.rs` and
+//! `aco.rs`), `device.rs` and `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
 //! types `Metaopt<Noun><What>` (`MetaoptQapInstance`, `MetaoptQapRunResult`). The names of
@@ -28,11 +29,13 @@
 //!   (re-entered from its own objective callback, or from a second thread) is
 //!   `METAOPT_ERR_BUSY`, and a free meanwhile takes effect when the running call returns.
 
+mod aco;
 pub(crate) mod boundary;
 mod de;
 mod de_batch;
 mod device;
 mod error;
+mod graph;
 pub(crate) mod handle;
 mod hc12;
 mod interrupt;
@@ -42,12 +45,15 @@ mod qap_ts;
 mod qiga;
 pub(crate) mod result;
 mod sat;
+mod sp;
 mod version;
 
+pub use aco::*;
 pub use de::*;
 pub use de_batch::*;
 pub use device::*;
 pub use error::*;
+pub use graph::*;
 pub use hc12::*;
 pub use interrupt::*;
 pub use knapsack::*;
@@ -56,6 +62,7 @@ pub use qap_ts::*;
 pub use qiga::*;
 pub use result::{metaopt_double_array_free_result, metaopt_pointer_free, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptStringResult};
 pub use sat::*;
+pub use sp::*;
 pub use version::*;
 
 pub(crate) use boundary::{copy_in, ffi_boundary, func_data_arg, str_arg};

@@ -1,0 +1,188 @@
+"""Shortest paths from Python: ``sssp`` equal to scipy.sparse.csgraph on random graphs (every
+method, the device and the CPU backend, one source and several) and on the Helsinki road
+network, graphs from every source, the ant colony, and errors naming the argument."""
+
+import numpy as np
+import pytest
+
+import metaopt
+from conftest import DATA_ROOT
+from metaopt import ErrorCode, Graph, MetaoptError, aco_shortest_path, sssp
+
+csgraph = pytest.importorskip("scipy.sparse.csgraph")
+import scipy.sparse  # noqa: E402
+
+HELSINKI = DATA_ROOT / "graphs" / "helsinki.osm.pbf"
+
+
+def random_graph(n, density, seed, integer=True):
+    a = scipy.sparse.random(n, n, density=density, random_state=seed, format="lil")
+    a.setdiag(0)
+    a = a.tocsr()
+    a.eliminate_zeros()
+    a.data = np.floor(a.data * 1000) + 1 if integer else a.data + 0.001
+    return a
+
+
+def check_tree(g_csr, dist, pred, sources):
+    """``pred`` is a shortest-path tree of ``dist``: -1 exactly at the sources and the
+    unreachable vertices, else an arc p -> v with dist[p] + w == dist[v]."""
+    dist, pred = np.atleast_2d(dist), np.atleast_2d(pred)
+    for row, s in enumerate(np.atleast_1d(sources)):
+        d, p = dist[row], pred[row]
+        none = p == -1
+        assert np.array_equal(none, ~np.isfinite(d) | (np.arange(d.size) == s))
+        v = np.flatnonzero(~none)
+        w = np.asarray(g_csr[p[v], v]).ravel()
+        np.testing.assert_allclose(d[p[v]] + w, d[v], rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["frontier", "bellman-ford", "near-far"])
+def test_random_graphs_equal_scipy(method):
+    for seed in range(3):
+        a = random_graph(120, 0.04, seed)
+        with Graph.from_scipy(a) as g:
+            assert (g.n, g.m, g.weight_type) == (120, a.nnz, "float64")
+            sources = [0, 7, 7, 119]
+            want = csgraph.dijkstra(a, indices=sources)
+            r = sssp(g, sources, method=method)
+            assert r.dist.shape == (4, 120) and r.pred.dtype == np.int32
+            assert np.array_equal(r.dist, want)
+            check_tree(a, r.dist, r.pred, sources)
+            assert np.array_equal(r.reached, np.isfinite(want).sum(axis=1))
+            d, p = sssp(g, 7, method=method, cpu=True)
+            assert d.shape == (120,) and np.array_equal(d, want[1])
+            assert np.array_equal(p, r.pred[1])
+
+
+def test_integer_weights_are_exact_and_equal_scipy():
+    a = random_graph(200, 0.03, 11)
+    g = Graph.from_csr(a.indptr, a.indices, a.data.astype(np.uint32))
+    assert g.weight_type == "uint32"
+    r = sssp(g, 3)
+    want = csgraph.dijkstra(a, indices=3)
+    assert np.array_equal(r.dist, want)
+    reach = np.isfinite(want)
+    assert r.dist_int.dtype == np.uint64
+    assert np.array_equal(r.dist_int[reach], want[reach].astype(np.uint64))
+    assert np.all(r.dist_int[~reach] == np.iinfo(np.uint64).max)
+    # the device and the CPU give the same canonical predecessors on integer weights
+    assert np.array_equal(sssp(g, 3, cpu=True).pred, r.pred)
+    assert np.array_equal(sssp(g, 3, method="near-far", delta=500).pred, r.pred)
+
+
+def test_helsinki_equals_scipy():
+    g = Graph.from_file(HELSINKI)
+    assert (g.n, g.m, g.weight_type) == (6906, 15314, "float64")
+    a = g.to_scipy()
+    sources = [0, 1234, 6905]
+    want = csgraph.dijkstra(a, indices=sources)
+    r = sssp(g, sources)
+    np.testing.assert_allclose(r.dist, want, rtol=1e-12)
+    assert np.array_equal(np.isfinite(r.dist), np.isfinite(want))
+    check_tree(a, r.dist, r.pred, sources)
+    r2 = sssp(g, sources, cpu=True)
+    np.testing.assert_allclose(r2.dist, want, rtol=1e-12)
+    # whole metres: exact
+    gi = Graph.from_file(HELSINKI, format="osm-roads-rounded")
+    assert gi.weight_type == "uint32"
+    ai = gi.to_scipy()
+    d, _ = sssp(gi, 0, method="near-far")
+    assert np.array_equal(d, csgraph.dijkstra(ai, indices=0))
+
+
+def test_graph_sources_agree():
+    m = np.array([[0, 4, 0, 1], [0, 0, 2, 0], [0, 0, 0, 0], [0, 1, 7, 0]], dtype=np.int64)
+    dense = Graph.from_dense(m)
+    assert (dense.n, dense.m, dense.weight_type) == (4, 5, "uint32")
+    u, v = np.nonzero(m)
+    edges = Graph.from_edges(4, u, v, m[u, v])
+    off, tg, w = dense.csr()
+    assert off.tolist() == [0, 2, 3, 3, 5] and tg.tolist() == [1, 3, 2, 1, 2]
+    assert (w == m[u, v]).all() and w.dtype == np.float64
+    for g in (dense, edges, Graph(off, tg, w), Graph.from_scipy(scipy.sparse.csr_array(m))):
+        d, p = sssp(g, 0, cpu=True)
+        assert d.tolist() == [0, 2, 4, 1] and p.tolist() == [-1, 3, 1, 0]
+    # a grid and the thesis's graph
+    grid = Graph.grid(5, 4)
+    assert grid.n == 20 and grid.m == 2 * (4 * 4 + 5 * 3)
+    d, _ = sssp(grid, 0)
+    assert d[19] == 7
+    t = Graph.thesis_random(6, 8, seed=3)
+    assert t.n == 64 and t.weight_type == "uint32"
+    assert np.array_equal(sssp(t, 5).dist, csgraph.dijkstra(t.to_scipy(), indices=5))
+
+
+def test_from_networkx():
+    nx = pytest.importorskip("networkx")
+    G = nx.Graph()
+    G.add_weighted_edges_from([("a", "b", 2.0), ("b", "c", 3.0), ("a", "c", 10.0)])
+    G.add_node("z")
+    g = Graph.from_networkx(G)
+    assert g.nodes == ["a", "b", "c", "z"] and g.m == 6
+    d, p = sssp(g, 0)
+    assert d.tolist() == [0, 2, 5, np.inf] and p.tolist() == [-1, 0, 1, -1]
+    D = nx.DiGraph([(0, 1), (1, 2)])
+    assert sssp(Graph.from_networkx(D), 2).dist.tolist() == [np.inf, np.inf, 0]
+
+
+def test_aco_finds_the_shortest_path():
+    a = random_graph(60, 0.08, 5)
+    g = Graph.from_csr(a.indptr, a.indices, a.data.astype(np.uint32))
+    d = csgraph.dijkstra(a, indices=0)
+    t = int(np.argmax(np.where(np.isfinite(d), d, -1)))
+    dev = aco_shortest_path(g, 0, t, iterations=30, ants=32, seed=2)
+    cpu = aco_shortest_path(g, 0, t, iterations=30, ants=32, seed=2, cpu=True)
+    assert dev == cpu
+    assert dev.exact_length == d[t] and dev.iterations == 30
+    assert dev.path[0] == 0 and dev.path[-1] == t and dev.path.dtype == np.uint32
+    assert dev.length == sum(a[u, v] for u, v in zip(dev.path[:-1], dev.path[1:]))
+    assert dev.length_int == dev.length and dev.gap == (dev.length - d[t]) / d[t]
+    assert 1 <= dev.found_at_iteration <= 30 and dev.successful_ants > 0
+    # unreachable: no iteration, no path
+    u = int(np.flatnonzero(~np.isfinite(d))[0]) if not np.isfinite(d).all() else None
+    if u is not None:
+        r = aco_shortest_path(g, 0, u, cpu=True)
+        assert r.path is None and r.exact_length == np.inf and r.iterations == 0
+
+
+def test_errors_name_the_argument():
+    with pytest.raises(MetaoptError) as e:
+        Graph.from_edges(3, [0, 1], [1, 5], [1.0, 2.0])
+    assert e.value.code == ErrorCode.INVALID_ARGUMENT and "edges" in e.value.message
+    with pytest.raises(MetaoptError) as e:
+        Graph([0, 1, 1], [1], [-1.0])
+    assert "weights" in e.value.message or "targets" in e.value.message
+    with pytest.raises(ValueError, match="weights"):
+        Graph([0, 1, 1], [1], [-1])
+    with pytest.raises(MetaoptError) as e:
+        Graph.from_file(DATA_ROOT / "graphs" / "missing.gr")
+    assert e.value.code == ErrorCode.IO and "missing.gr" in e.value.message
+    with pytest.raises(MetaoptError, match="format"):
+        Graph.from_file(HELSINKI.with_suffix(".txt"))
+    with pytest.raises(ValueError, match="format"):
+        Graph.from_file(HELSINKI, format="csv")
+    with pytest.raises(ValueError, match="square"):
+        Graph.from_dense(np.zeros((2, 3)))
+    g = Graph.from_dense([[0, 1], [1, 0]])
+    with pytest.raises(MetaoptError) as e:
+        sssp(g, [0, 2])
+    assert e.value.code == ErrorCode.INVALID_ARGUMENT and "sources" in e.value.message
+    with pytest.raises(ValueError, match="method"):
+        sssp(g, 0, method="dijkstra")
+    with pytest.raises(MetaoptError, match="delta"):
+        sssp(g, 0, method="near-far", delta=-1)
+    with pytest.raises(MetaoptError, match="rounds_per_check"):
+        sssp(g, 0, rounds_per_check=0)
+    with pytest.raises(TypeError, match="graph"):
+        sssp(np.eye(2), 0)
+    with pytest.raises(MetaoptError, match="target"):
+        aco_shortest_path(g, 0, 9, cpu=True)
+    with pytest.raises(MetaoptError, match="evaporation"):
+        aco_shortest_path(g, 0, 1, cpu=True, evaporation=2.0)
+    with pytest.raises(TypeError, match="colour"):
+        aco_shortest_path(g, 0, 1, colour=1)
+    g.free()
+    with pytest.raises(ValueError, match="freed"):
+        sssp(g, 0)
+    assert metaopt.sp.METHODS["frontier"] == 1

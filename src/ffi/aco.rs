@@ -1,0 +1,300 @@
+//! The ant colony for the single-pair shortest path over the C ABI (`crate::aco`,
+//! docs/specs/ACO.md): one run from a source to a target on a `MetaoptGraph` (`graph.rs`), on the
+//! device in use or the CPU backend.
+//!
+//! `MetaoptAcoOptions` mirrors the fields of `AcoOptions` that the C ABI offers; a field the
+//! library adds later takes its `AcoOptions::default()` value until the struct grows with it.
+
+use super::graph::{self, MetaoptGraph};
+use super::qap::MetaoptBackend;
+use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
+use crate::aco::{Aco, AcoOptions, AcoPath, AcoRunResult, Deposit, Iterations, Selection};
+use crate::device::Backend;
+use crate::error::{Error, Result};
+use std::ffi::c_char;
+use std::ptr;
+
+/// Which ants deposit pheromone (`MetaoptAcoOptions.deposit`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptAcoDeposit {
+    /// Every ant that reached the target (the thesis).
+    MetaoptAcoDepositAll = 0,
+    /// Only the iteration's best ant (the default).
+    MetaoptAcoDepositIterationBest = 1,
+}
+
+/// How an ant draws its next vertex (`MetaoptAcoOptions.selection`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptAcoSelection {
+    /// Roulette over quantised weights (the default; device and CPU agree bit for bit).
+    MetaoptAcoSelectionRoulette = 0,
+    /// Gumbel-max.
+    MetaoptAcoSelectionGumbel = 1,
+}
+
+/// Options of `metaopt_aco_run`; start from `metaopt_aco_default_options()` and change fields.
+/// docs/specs/ACO.md gives the meaning and the reasons for the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptAcoOptions {
+    /// Ants per iteration, >= 1.
+    pub ants: u32,
+    /// Exponent of the pheromone, finite >= 0.
+    pub alpha: f64,
+    /// Exponent of the arc weight, finite >= 0.
+    pub beta: f64,
+    /// Constant added to the arc weight, finite >= 0.
+    pub damping: f64,
+    /// Fraction of pheromone evaporated per iteration, in (0, 1].
+    pub evaporation: f64,
+    /// Exponent of the path length in the deposit 1 / L^gamma, finite >= 0.
+    pub deposit_exponent: f64,
+    /// Initial pheromone, finite > 0; 0 = every arc starts at 1 and is reset to MAX-MIN's bound
+    /// after the first success.
+    pub initial_pheromone: f64,
+    /// Iterations; 0 = the thesis's rule (as many as evaporation needs to bring
+    /// `initial_pheromone` down to 1).
+    pub iterations: u32,
+    /// Stop after this many iterations without a shorter path; 0 = never.
+    pub max_no_improve: u32,
+    /// MAX-MIN ratio r in (0, 1] of the pheromone bounds; 0 = no bounds.
+    pub max_min: f64,
+    /// A `MetaoptAcoDeposit`.
+    pub deposit: i32,
+    /// A `MetaoptAcoSelection`.
+    pub selection: i32,
+    /// Most arcs an ant walks; 0 = no limit (n - 1).
+    pub max_steps: u32,
+    /// Seed: a seed and the options give the same result on every backend.
+    pub seed: u64,
+    /// Work-items per ant on a device; 0 = the device kind's tuning.
+    pub group_size: u32,
+    /// A `MetaoptBackend`: the device in use or the CPU backend.
+    pub backend: i32,
+}
+
+/// The result of `metaopt_aco_run`. The paths, `backend` and `error_message` are the caller's:
+/// free them with `metaopt_aco_free_run_result` (or each with `metaopt_pointer_free`).
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptAcoRunResult {
+    pub source: u32,
+    pub target: u32,
+    /// 1 when an ant reached the target (then `path` holds the best path), else 0.
+    pub found: u8,
+    /// The shortest path the ants found, source to target, `path_length` vertices; NULL when
+    /// `found` is 0.
+    pub path: *mut u32,
+    /// Vertices of `path`.
+    pub path_length: u32,
+    /// Its length (weights summed as doubles); +infinity when `found` is 0.
+    pub length: f64,
+    /// Its exact length on integer weights; `UINT64_MAX` for real weights or when `found` is 0.
+    pub length_int: u64,
+    /// (length - exact) / exact (0 when both are 0); +infinity when `found` is 0.
+    pub gap: f64,
+    /// 1 when the walk along the strongest pheromone reaches the target, else 0.
+    pub pheromone_found: u8,
+    /// That walk, `pheromone_path_length` vertices; NULL when `pheromone_found` is 0.
+    pub pheromone_path: *mut u32,
+    pub pheromone_path_length: u32,
+    /// Its length; +infinity when `pheromone_found` is 0.
+    pub pheromone_length: f64,
+    /// Its gap; +infinity when `pheromone_found` is 0.
+    pub pheromone_gap: f64,
+    /// The exact shortest length (host Dijkstra); +infinity when the target is unreachable (the
+    /// run then makes no iteration).
+    pub exact_length: f64,
+    /// Iterations made.
+    pub iterations: u32,
+    /// The iteration (1-based) whose ant found the best path; 0 when none did.
+    pub found_at_iteration: u32,
+    /// Ants that reached the target over the run.
+    pub successful_ants: u64,
+    /// Wall time of the run in seconds.
+    pub elapsed_s: f64,
+    /// What ran, in words.
+    pub backend: *mut c_char,
+    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+    pub error_message: *mut c_char,
+}
+
+owned_result!(MetaoptAcoRunResult: frees path, pheromone_path, backend; zeroes path_length, pheromone_path_length);
+plain_result!(MetaoptAcoOptions);
+
+/// The library's defaults (`AcoOptions::default()`: 64 ants, alpha 1, beta 2, evaporation 0.1,
+/// 100 iterations, MAX-MIN 0.01, iteration-best deposit, roulette, seed 0) on the device in use.
+#[no_mangle]
+pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
+    ffi_boundary!({
+        let d = AcoOptions::default();
+        MetaoptAcoOptions {
+            ants: d.ants as u32,
+            alpha: d.alpha,
+            beta: d.beta,
+            damping: d.damping,
+            evaporation: d.evaporation,
+            deposit_exponent: d.deposit_exponent,
+            initial_pheromone: d.initial_pheromone.unwrap_or(0.0),
+            iterations: match d.iterations {
+                Iterations::Fixed(k) => k,
+                Iterations::Thesis => 0,
+            },
+            max_no_improve: d.max_no_improve.unwrap_or(0),
+            max_min: d.max_min.unwrap_or(0.0),
+            deposit: match d.deposit {
+                Deposit::All => MetaoptAcoDeposit::MetaoptAcoDepositAll,
+                Deposit::IterationBest => MetaoptAcoDeposit::MetaoptAcoDepositIterationBest,
+            } as i32,
+            selection: match d.selection {
+                Selection::Roulette => MetaoptAcoSelection::MetaoptAcoSelectionRoulette,
+                Selection::Gumbel => MetaoptAcoSelection::MetaoptAcoSelectionGumbel,
+            } as i32,
+            max_steps: d.max_steps.unwrap_or(0),
+            seed: d.seed,
+            group_size: d.group_size.unwrap_or(0) as u32,
+            backend: MetaoptBackend::MetaoptBackendDevice as i32,
+        }
+    })
+}
+
+/// The library's options and backend from the C struct; the fields it lacks keep
+/// `AcoOptions::default()`. Errors name the field (the library's checks, `AcoOptions::validate`,
+/// run in `Aco::new`).
+// the struct update is deliberate: fields added to `AcoOptions` later take their defaults here
+#[allow(clippy::needless_update)]
+pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)> {
+    let nonzero_f = |v: f64| (v != 0.0).then_some(v);
+    let nonzero_u = |v: u32| (v != 0).then_some(v);
+    let deposit = match o.deposit {
+        0 => Deposit::All,
+        1 => Deposit::IterationBest,
+        d => return Err(Error::arg("deposit", format!("{d}; expected 0 (all) or 1 (iteration-best)"))),
+    };
+    let selection = match o.selection {
+        0 => Selection::Roulette,
+        1 => Selection::Gumbel,
+        s => return Err(Error::arg("selection", format!("{s}; expected 0 (roulette) or 1 (gumbel)"))),
+    };
+    let backend = match o.backend {
+        0 => Backend::Device(None),
+        1 => Backend::Cpu,
+        b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
+    };
+    let opts = AcoOptions {
+        ants: o.ants as usize,
+        alpha: o.alpha,
+        beta: o.beta,
+        damping: o.damping,
+        evaporation: o.evaporation,
+        deposit_exponent: o.deposit_exponent,
+        initial_pheromone: nonzero_f(o.initial_pheromone),
+        iterations: if o.iterations == 0 { Iterations::Thesis } else { Iterations::Fixed(o.iterations) },
+        max_no_improve: nonzero_u(o.max_no_improve),
+        max_min: nonzero_f(o.max_min),
+        deposit,
+        selection,
+        max_steps: nonzero_u(o.max_steps),
+        seed: o.seed,
+        group_size: nonzero_u(o.group_size).map(|g| g as usize),
+        ..AcoOptions::default()
+    };
+    Ok((opts, backend))
+}
+
+/// A path for the C result: a C copy of its vertices (none: NULL), its count, length, exact
+/// integer length and gap (none: 0, infinities, `UINT64_MAX`).
+struct CPath {
+    vertices: Option<CArray<u32>>,
+    count: u32,
+    length: f64,
+    length_int: u64,
+    gap: f64,
+}
+
+fn c_path(p: Option<&AcoPath>) -> Result<CPath> {
+    Ok(match p {
+        Some(p) => CPath {
+            vertices: Some(CArray::from_slice(&p.vertices)?),
+            count: p.vertices.len() as u32,
+            length: p.length,
+            length_int: p.length_int.unwrap_or(u64::MAX),
+            gap: p.gap,
+        },
+        None => CPath { vertices: None, count: 0, length: f64::INFINITY, length_int: u64::MAX, gap: f64::INFINITY },
+    })
+}
+
+fn run_result(r: &AcoRunResult) -> Result<MetaoptAcoRunResult> {
+    let best = c_path(r.best.as_ref())?;
+    let ph = c_path(r.pheromone.as_ref())?;
+    let raw = |a: Option<CArray<u32>>| a.map_or(ptr::null_mut(), CArray::into_raw);
+    Ok(MetaoptAcoRunResult {
+        source: r.source,
+        target: r.target,
+        found: r.best.is_some() as u8,
+        path: raw(best.vertices),
+        path_length: best.count,
+        length: best.length,
+        length_int: best.length_int,
+        gap: best.gap,
+        pheromone_found: r.pheromone.is_some() as u8,
+        pheromone_path: raw(ph.vertices),
+        pheromone_path_length: ph.count,
+        pheromone_length: ph.length,
+        pheromone_gap: ph.gap,
+        exact_length: r.exact_length.unwrap_or(f64::INFINITY),
+        iterations: r.iterations,
+        found_at_iteration: r.found_at_iteration.unwrap_or(0),
+        successful_ants: r.successful_ants,
+        elapsed_s: r.elapsed.as_secs_f64(),
+        backend: c_string(&r.backend_description),
+        error_code: 0,
+        error_message: ptr::null_mut(),
+    })
+}
+
+/// Runs the ant colony on `graph` from `source` to `target` (vertex numbers `< n`). `options` is
+/// borrowed for the call (NULL: `metaopt_aco_default_options()`). An unreachable target is no
+/// error: the run makes no iteration and `found` is 0. Errors name `source`, `target` or the
+/// option. Free the result with `metaopt_aco_free_run_result`.
+///
+/// # Safety
+/// `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_aco_run(
+    graph: *mut MetaoptGraph,
+    source: u32,
+    target: u32,
+    options: *const MetaoptAcoOptions,
+) -> MetaoptAcoRunResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let g = unsafe { graph::get(graph, "graph")? };
+        // SAFETY: NULL or valid by the caller's contract.
+        let o = match unsafe { options.as_ref() } {
+            Some(o) => *o,
+            None => metaopt_aco_default_options(),
+        };
+        let (opts, backend) = aco_options(&o)?;
+        let r = Aco::new(&g, opts, backend)?.run(source, target)?;
+        run_result(&r)?
+    })
+}
+
+/// Frees the paths, the backend text and the message of a `MetaoptAcoRunResult` and sets them to
+/// NULL and the lengths to 0 (so a second call is harmless). NULL is a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a result of `metaopt_aco_run` (or one already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_aco_free_run_result(r: *mut MetaoptAcoRunResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
+}
