@@ -152,6 +152,10 @@ pub(super) struct DeviceSp {
     local: Option<LocalPlan>,
 }
 
+/// Graphs up to this many vertices take the local-memory path even for fewer sources than
+/// compute units (every graph whose u32 distances fit a GPU's 48 KB does).
+const LOCAL_SMALL_N: usize = 16_384;
+
 /// Bytes per local distance of `sp_local` (0: not available): 4 for f32 weights and for u32
 /// weights with max_weight * n < 2^32 - 1 (no candidate reaches the 32-bit infinity), else 8
 /// with 64-bit atomics.
@@ -262,8 +266,13 @@ impl DeviceSp {
     }
 
     /// Whether a call with `o` takes the local-memory path.
-    pub(super) fn uses_local(&self, o: &SpOptions) -> bool {
-        o.local_memory && self.local.as_ref().is_some_and(|l| l.need <= l.have)
+    /// (It fits, and either there are at least as many sources as compute units or the graph
+    /// has at most `LOCAL_SMALL_N` vertices: a few groups on a large graph leave most of the
+    /// device idle, which the other methods do not; a CPU device's 512 KB local memory holds
+    /// 100,000-vertex graphs.)
+    pub(super) fn uses_local(&self, o: &SpOptions, k: usize, n: usize) -> bool {
+        let cus = self.queue.ctx().info.compute_units.max(1) as usize;
+        o.local_memory && self.local.as_ref().is_some_and(|l| l.need <= l.have) && (k >= cus || n <= LOCAL_SMALL_N)
     }
 
     /// The local-memory path: one group per source, one launch (`sp_local`).
@@ -333,7 +342,7 @@ impl DeviceSp {
 
     pub(super) fn run(&mut self, g: &Graph, sources: &[u32], o: &SpOptions) -> Result<(Distances, Vec<u32>, u64)> {
         let n = g.n();
-        if self.uses_local(o) {
+        if self.uses_local(o, sources.len(), n) {
             let (dist, pred, rounds) = self.run_local(n, sources, o)?;
             return self.read_back(dist, pred, rounds);
         }
