@@ -159,7 +159,8 @@ __kernel void sp_push(__global const ulong *off, __global const uint *tgt, __glo
         uint i = start + lid;
         if (i < len) {
             ulong x = qin[i];
-            ulong base = x / n * n;
+            // one source (every entry < n): no 64-bit division
+            ulong base = x < n ? 0 : x / n * n;
             uint u = (uint)(x - base);
             BITS_T du = ALOAD(&dist[x]);
             for (ulong e = off[u]; e < off[u + 1]; e++) {
