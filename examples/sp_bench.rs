@@ -33,7 +33,7 @@ fn main() -> metaopt::Result<()> {
     let what = args.first().map_or("all", String::as_str);
     let dev = Backend::DEVICE;
     let methods = [
-        ("local (default options)", SpOptions { backend: dev, ..Default::default() }),
+        ("default options (local if fits)", SpOptions { backend: dev, ..Default::default() }),
         ("pull", SpOptions { method: SpMethod::BellmanFordPull, backend: dev, local_memory: false, ..Default::default() }),
         ("frontier", SpOptions { method: SpMethod::Frontier, backend: dev, local_memory: false, ..Default::default() }),
         ("near-far (default delta)", SpOptions { method: SpMethod::NearFar { delta: None }, backend: dev, local_memory: false, ..Default::default() }),
