@@ -159,7 +159,8 @@ __kernel void sp_push(__global const ulong *off, __global const uint *tgt, __glo
         uint i = start + lid;
         if (i < len) {
             ulong x = qin[i];
-            ulong base = x / n * n;
+            // one source (every entry < n): no 64-bit division
+            ulong base = x < n ? 0 : x / n * n;
             uint u = (uint)(x - base);
             BITS_T du = ALOAD(&dist[x]);
             for (ulong e = off[u]; e < off[u + 1]; e++) {
@@ -235,6 +236,111 @@ __kernel void sp_split(__global BITS_T *dist, __global ulong *qa, __global ulong
             AMIN(&thr[2], d);
             if (atomic_xchg(&fstamp[y], epoch) != epoch) dst[atomic_inc(&cnt[3 + fi])] = y;
         }
+    }
+}
+#endif
+
+// One work-group per source, the whole search in local memory (docs/specs/SP.md, "Local"):
+// SP_LOCAL 1 keeps distances as 32-bit bits in local memory (f32 weights, or u32 weights whose
+// max_weight * n < 2^32 - 1, checked on the host, so no candidate overflows), SP_LOCAL 2 as
+// 64-bit bits (needs 64-bit local atomics). A bitmap marks the vertices whose distance fell in
+// the last round; a round relaxes their out-arcs with a local atomic minimum and marks the
+// targets that fell in the other bitmap; work-group barriers separate rounds (no host), until a
+// round changes nothing. Then the canonical predecessors (smallest u with dist[u] + w == dist[v]
+// over the reverse rows, sorted by tail) from the local distances, and both rows go out.
+#if SP_LOCAL == 1
+typedef uint LB_T;
+#if SP_KIND == 2
+#define L_INF 0x7f800000u
+#define LADD(du, w) as_uint(as_float(du) + (w))
+#define L_OUT(x) (x)
+#else
+#define L_INF 0xffffffffu
+#define LADD(du, w) ((du) + (uint)(w))
+#define L_OUT(x) ((x) == L_INF ? ULONG_MAX : (ulong)(x))
+#endif
+#define LAMIN(p, b) atomic_min((volatile __local uint *)(p), (b))
+#define LLOAD(p) (*(volatile __local uint *)(p))
+#define LPEEK(p) (*(volatile __local uint *)(p))
+#elif SP_LOCAL == 2
+typedef ulong LB_T;
+#define L_INF B_INF
+#define LADD(du, w) sp_add((du), (w))
+#define L_OUT(x) (x)
+#define LAMIN(p, b) atom_min((volatile __local ulong *)(p), (b))
+#define LLOAD(p) atom_add((volatile __local ulong *)(p), 0ul)
+// a 64-bit read may tear: no unlocked peek, every candidate takes the atomic
+#define LPEEK(p) L_INF
+#endif
+
+#ifdef L_INF
+// rounds: [0] the most rounds of any group (atomic maximum), [1] set when a group had not
+// converged after max_rounds rounds.
+__kernel void sp_local(__global const ulong *off, __global const uint *tgt, __global const W_T *w,
+                       __global const ulong *roff, __global const uint *rsrc, __global const W_T *rw,
+                       __global BITS_T *dist, __global uint *pred, __global const uint *sources,
+                       uint n, uint max_rounds, __global uint *rounds, __local LB_T *ld,
+                       __local uint *bits) {
+    __local uint flag;
+    uint lid = get_local_id(0), lsz = get_local_size(0);
+    uint row = get_group_id(0);
+    uint src = sources[row];
+    uint nw = (n + 31) >> 5;
+    __local uint *cu = bits;
+    __local uint *nx = bits + nw;
+    for (uint v = lid; v < n; v += lsz) ld[v] = v == src ? (LB_T)0 : L_INF;
+    for (uint i = lid; i < 2 * nw; i += lsz) bits[i] = 0;
+    if (lid == 0) flag = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) cu[src >> 5] = 1u << (src & 31);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint r = 0;
+    uint done = 0;
+    while (r < max_rounds) {
+        r++;
+        for (uint v = lid; v < n; v += lsz) {
+            if (((cu[v >> 5] >> (v & 31)) & 1u) == 0) continue;
+            LB_T du = LLOAD(&ld[v]);
+            for (ulong e = off[v]; e < off[v + 1]; e++) {
+                uint t = tgt[e];
+                LB_T c = LADD(du, w[e]);
+                if (c < LPEEK(&ld[t]) && c < LAMIN(&ld[t], c)) {
+                    atomic_or(&nx[t >> 5], 1u << (t & 31));
+                    flag = r;
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint f = flag;
+        for (uint i = lid; i < nw; i += lsz) cu[i] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        __local uint *tmp = cu;
+        cu = nx;
+        nx = tmp;
+        if (f != r) {
+            done = 1;
+            break;
+        }
+    }
+    ulong base = (ulong)row * n;
+    for (uint v = lid; v < n; v += lsz) {
+        LB_T dv = ld[v];
+        uint p = 0xffffffffu;
+        if (v != src && dv != L_INF) {
+            for (ulong e = roff[v]; e < roff[v + 1]; e++) {
+                LB_T du = ld[rsrc[e]];
+                if (du != L_INF && LADD(du, rw[e]) == dv) {
+                    p = rsrc[e];
+                    break;
+                }
+            }
+        }
+        pred[base + v] = p;
+        dist[base + v] = L_OUT(dv);
+    }
+    if (lid == 0) {
+        atomic_max(&rounds[0], r);
+        if (!done) rounds[1] = 1;
     }
 }
 #endif

@@ -13,8 +13,14 @@ use std::sync::OnceLock;
 
 const METHODS: [SpMethod; 4] = [SpMethod::BellmanFordPull, SpMethod::Frontier, SpMethod::NearFar { delta: None }, SpMethod::NearFar { delta: Some(3.0) }];
 
+/// The method itself (the local-memory path off).
 fn opts(method: SpMethod, backend: Backend) -> SpOptions {
-    SpOptions { method, backend, rounds_per_check: 4, ..Default::default() }
+    SpOptions { method, backend, rounds_per_check: 4, local_memory: false, ..Default::default() }
+}
+
+/// The local-memory path where it fits (the default options on the device).
+fn local_opts() -> SpOptions {
+    SpOptions { backend: Backend::DEVICE, ..Default::default() }
 }
 
 fn weight(g: &Graph, u: u32, v: u32) -> f64 {
@@ -75,6 +81,17 @@ fn check_all(g: &Graph, source: u32, tol: f64, what: &str) {
         assert_eq!(r.reached, cpu.reached, "{w}");
         assert_eq!(r.edges, cpu.edges, "{w}");
     }
+    let mut sp = Sssp::new(g, local_opts()).unwrap();
+    assert!(sp.backend_description().contains("local-memory path ("), "{what}: the local path fits: {}", sp.backend_description());
+    let r = sp.sssp(source).unwrap();
+    let w = format!("{what} local");
+    assert_dist_eq(&r.dist, &reference.dist, tol, &w);
+    check_preds(g, &r, tol);
+    if tol == 0.0 {
+        assert_eq!(r.pred, cpu.pred, "{w}: canonical predecessors differ from the CPU backend");
+    }
+    assert_eq!(r.reached, cpu.reached, "{w}");
+    assert_eq!(r.edges, cpu.edges, "{w}");
 }
 
 #[test]
@@ -217,4 +234,54 @@ fn check_interval_and_round_limit() {
         let o = SpOptions { rounds_per_check: 1, max_rounds: Some(3), ..opts(m, Backend::DEVICE) };
         assert_eq!(arg_of(Sssp::new(g, o).unwrap().sssp(77).unwrap_err()), "max_rounds", "{m:?}");
     }
+}
+
+#[test]
+fn local_path_multi_source_equals_cpu() {
+    let g = helsinki_u32();
+    let sources: Vec<u32> = (0..48u32).map(|i| i * 143 % g.n() as u32).chain([5, 5]).collect();
+    let mut sp = Sssp::new(g, local_opts()).unwrap();
+    assert!(sp.backend_description().contains("local-memory path (4 B"), "{}", sp.backend_description());
+    let dev = sp.sssp_multi(&sources).unwrap();
+    let cpu = Sssp::new(g, opts(SpMethod::Frontier, Backend::Cpu)).unwrap().sssp_multi(&sources).unwrap();
+    assert_eq!(dev.dist, cpu.dist);
+    assert_eq!(dev.pred, cpu.pred);
+    assert_eq!(dev.reached, cpu.reached);
+    assert_eq!(dev.edges, cpu.edges);
+    assert!(dev.rounds > 0 && dev.rounds <= g.n() as u64 + 1);
+    // every method's own path agrees with it
+    let row = Sssp::new(g, opts(SpMethod::NearFar { delta: None }, Backend::DEVICE)).unwrap().sssp(sources[7]).unwrap();
+    assert_eq!(dev.row(7).dist, row.dist);
+    assert_eq!(dev.row(7).pred, row.pred);
+    // too few rounds: the named error
+    let o = SpOptions { max_rounds: Some(3), ..local_opts() };
+    assert_eq!(arg_of(Sssp::new(g, o).unwrap().sssp(77).unwrap_err()), "max_rounds");
+}
+
+#[test]
+fn local_path_u32_overflow_guard_and_fallback() {
+    // u32 weights whose max_weight * n reaches 2^32: 64-bit local distances, exact above 2^32
+    let big = 3_000_000_000u32;
+    let g = Graph::from_edges(4, &[(0, 1, big), (1, 2, big), (2, 3, 1u32), (0, 3, u32::MAX)]).unwrap();
+    let mut sp = Sssp::new(&g, local_opts()).unwrap();
+    let d = sp.backend_description();
+    if !d.contains("no local-memory path") {
+        assert!(d.contains("local-memory path (8 B"), "{d}");
+    }
+    let r = sp.sssp(0).unwrap();
+    assert_eq!(r.dist, Distances::U64(vec![0, big as u64, 2 * big as u64, u32::MAX as u64]));
+    assert_eq!(r.pred, vec![NO_PRED, 0, 1, 0]);
+    // just below the guard: 32-bit local distances
+    let g = Graph::from_edges(4, &[(0, 1, 1_000_000_000u32), (1, 2, 1_000_000_000), (2, 3, 1_000_000_000)]).unwrap();
+    let mut sp = Sssp::new(&g, local_opts()).unwrap();
+    assert!(sp.backend_description().contains("local-memory path (4 B"), "{}", sp.backend_description());
+    assert_eq!(sp.sssp(0).unwrap().dist, Distances::U64(vec![0, 1_000_000_000, 2_000_000_000, 3_000_000_000]));
+    // a star of 300,000 vertices needs 1.2 MB: the method's own path (the fallback)
+    let n = 300_000u32;
+    let arcs: Vec<(u32, u32, u32)> = (1..n).map(|v| (0, v, 1 + v % 7)).chain((1..n - 1).map(|v| (v, v + 1, 1))).collect();
+    let g = Graph::from_edges(n as usize, &arcs).unwrap();
+    let mut sp = Sssp::new(&g, local_opts()).unwrap();
+    assert!(sp.backend_description().contains("does not fit"), "{}", sp.backend_description());
+    let r = sp.sssp(0).unwrap();
+    assert_eq!(r.dist, dijkstra(&g, 0).unwrap().dist);
 }

@@ -53,6 +53,9 @@ pub struct Tuning {
     /// Exact shortest paths: groups per compute unit of the fixed grid that loops over the
     /// frontier queue (`sp_push`, `sp_split`).
     pub sp_push_groups: usize,
+    /// Exact shortest paths, one group per source in local memory (`sp_local`): work-items of
+    /// a source's group (at most).
+    pub sp_local: usize,
     /// ACO (`aco_ants`): work-items of an ant's group (at most; the smallest power of two
     /// covering the largest out-degree is taken below it).
     pub aco: usize,
@@ -78,11 +81,12 @@ const GPU: Tuning = Tuning {
     qiga: 128,
     sp: 256,
     sp_push_groups: 8,
+    sp_local: 256,
     aco: 128,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
 const CPU: Tuning =
-    Tuning { qap_ts: 16, qiga: 64, aco: 16, de_batch: 16, de_fused: 16, sp: 64, sp_push_groups: 2, ..GPU };
+    Tuning { qap_ts: 16, qiga: 64, aco: 16, de_batch: 16, de_fused: 16, sp: 64, sp_push_groups: 2, sp_local: 64, ..GPU };
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.

@@ -123,6 +123,17 @@ struct Kernels {
     push: Option<Kernel>,
     split_begin: Option<Kernel>,
     split: Option<Kernel>,
+    /// `sp_local` when the device can hold distances in local memory for this weight type.
+    local: Option<Kernel>,
+}
+
+/// The local-memory path's layout: bytes per distance and work-items per group.
+struct LocalPlan {
+    bytes: usize,
+    wg: usize,
+    /// Local memory the distances and both bitmaps of an n-vertex graph need, and the device's.
+    need: usize,
+    have: usize,
 }
 
 pub(super) struct DeviceSp {
@@ -138,6 +149,38 @@ pub(super) struct DeviceSp {
     rsrc: DeviceBuffer<u32>,
     rw: WBuf,
     delta: f64,
+    local: Option<LocalPlan>,
+}
+
+/// Graphs up to this many vertices take the local-memory path even for fewer sources than
+/// compute units (every graph whose u32 distances fit a GPU's 48 KB does).
+const LOCAL_SMALL_N: usize = 16_384;
+
+/// Bytes per local distance of `sp_local` (0: not available): 4 for f32 weights and for u32
+/// weights with max_weight * n < 2^32 - 1 (no candidate reaches the 32-bit infinity), else 8
+/// with 64-bit atomics.
+fn local_bytes(g: &Graph, atom64: bool) -> usize {
+    match g.weights() {
+        Weights::F32(_) => 4,
+        Weights::U32(w) => {
+            let max = w.iter().copied().max().unwrap_or(0) as u128;
+            if max * (g.n() as u128) < u32::MAX as u128 {
+                4
+            } else if atom64 {
+                8
+            } else {
+                0
+            }
+        }
+        _ if atom64 => 8,
+        _ => 0,
+    }
+}
+
+/// Local memory `sp_local` needs for n vertices with `bytes` per distance: the distances, two
+/// bitmaps and 64 bytes of the kernel's own.
+pub(super) fn local_need(n: usize, bytes: usize) -> usize {
+    n * bytes + 2 * n.div_ceil(32) * 4 + 64
 }
 
 impl DeviceSp {
@@ -160,6 +203,12 @@ impl DeviceSp {
         }
         let queue = ctx.queue_unprofiled()?;
         let spec = ProgramSpec::files(&["sp.cl"]).define("SP_KIND", kind).define("SP_ATOM64", atom64 as u32);
+        let lbytes = local_bytes(g, atom64);
+        let spec = spec.define("SP_LOCAL", match lbytes {
+            4 => 1u32,
+            8 => 2,
+            _ => 0,
+        });
         let program = ctx.build(&spec)?;
         let k = Kernels {
             init: queue.kernel(&program, "sp_init")?,
@@ -168,6 +217,7 @@ impl DeviceSp {
             push: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_push")?) } else { None },
             split_begin: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_split_begin")?) } else { None },
             split: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_split")?) } else { None },
+            local: if lbytes > 0 { Some(queue.kernel(&program, "sp_local")?) } else { None },
         };
         let t = ctx.tuning();
         let mut wg = work_group_size(&ctx, &k.pull, t.sp).min(work_group_size(&ctx, &k.pred, t.sp)).min(work_group_size(&ctx, &k.init, t.sp));
@@ -178,6 +228,11 @@ impl DeviceSp {
             wg = wg.min(work_group_size(&ctx, p, t.sp));
         }
         let push_groups = (ctx.info.compute_units.max(1) as usize) * t.sp_push_groups.max(1);
+        let local = k.local.as_ref().map(|kl| {
+            // room for the kernel's static local memory and the runtime's
+            let have = (ctx.info.local_mem_bytes as usize).saturating_sub(1024);
+            LocalPlan { bytes: lbytes, wg: work_group_size(&ctx, kl, t.sp_local), need: local_need(g.n(), lbytes), have }
+        });
         let rev = g.reverse();
         let delta = match o.method {
             SpMethod::NearFar { delta: Some(d) } => d,
@@ -196,12 +251,71 @@ impl DeviceSp {
             push_groups,
             kind,
             delta,
+            local,
         })
     }
 
     pub(super) fn description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!("device {}: {} ({}, {}); {} work-items per group", i.index, i.name, i.platform, i.kind.as_str(), self.wg)
+        let local = match &self.local {
+            Some(l) if l.need <= l.have => format!("; local-memory path ({} B distances, {} of {} B, {} work-items)", l.bytes, l.need, l.have, l.wg),
+            Some(l) => format!("; local-memory path does not fit ({} of {} B)", l.need, l.have),
+            None => "; no local-memory path for this weight type".into(),
+        };
+        format!("device {}: {} ({}, {}); {} work-items per group{local}", i.index, i.name, i.platform, i.kind.as_str(), self.wg)
+    }
+
+    /// Whether a call with `o` takes the local-memory path.
+    /// (It fits, and either there are at least as many sources as compute units or the graph
+    /// has at most `LOCAL_SMALL_N` vertices: a few groups on a large graph leave most of the
+    /// device idle, which the other methods do not; a CPU device's 512 KB local memory holds
+    /// 100,000-vertex graphs.)
+    pub(super) fn uses_local(&self, o: &SpOptions, k: usize, n: usize) -> bool {
+        let cus = self.queue.ctx().info.compute_units.max(1) as usize;
+        o.local_memory && self.local.as_ref().is_some_and(|l| l.need <= l.have) && (k >= cus || n <= LOCAL_SMALL_N)
+    }
+
+    /// The local-memory path: one group per source, one launch (`sp_local`).
+    fn run_local(&self, n: usize, sources: &[u32], o: &SpOptions) -> Result<(DBuf, DeviceBuffer<u32>, u64)> {
+        let q = &self.queue;
+        let plan = self.local.as_ref().expect("checked by uses_local");
+        let kernel = self.k.local.as_ref().expect("built with the plan");
+        let k = sources.len();
+        let total = k * n;
+        let src = q.buffer_from(sources, "sources")?;
+        let dist = self.dist_buffer(total)?;
+        let pred: DeviceBuffer<u32> = q.buffer(total, "predecessors")?;
+        let rounds: DeviceBuffer<u32> = q.buffer_from(&[0u32, 0], "rounds")?;
+        let max = o.max_rounds.unwrap_or(n as u64 + 1).min(u32::MAX as u64) as u32;
+        launch(
+            q,
+            kernel,
+            "clEnqueueNDRangeKernel(sp_local)",
+            &[k * plan.wg],
+            &[plan.wg],
+            &[
+                Arg::U64(self.off.cl()),
+                Arg::U32(self.tgt.cl()),
+                self.w.arg(),
+                Arg::U64(self.roff.cl()),
+                Arg::U32(self.rsrc.cl()),
+                self.rw.arg(),
+                dist.arg(),
+                Arg::U32(pred.cl()),
+                Arg::U32(src.cl()),
+                Arg::Uint(n as u32),
+                Arg::Uint(max),
+                Arg::U32(rounds.cl()),
+                Arg::Local(n * plan.bytes),
+                Arg::Local(2 * n.div_ceil(32) * 4),
+            ],
+        )?;
+        let mut r = [0u32; 2];
+        rounds.read(q, &mut r)?;
+        if r[1] != 0 {
+            return Err(Error::arg("max_rounds", format!("the local-memory search had not converged after {max} rounds")));
+        }
+        Ok((dist, pred, r[0] as u64))
     }
 
     fn dist_buffer(&self, len: usize) -> Result<DBuf> {
@@ -228,6 +342,10 @@ impl DeviceSp {
 
     pub(super) fn run(&mut self, g: &Graph, sources: &[u32], o: &SpOptions) -> Result<(Distances, Vec<u32>, u64)> {
         let n = g.n();
+        if self.uses_local(o, sources.len(), n) {
+            let (dist, pred, rounds) = self.run_local(n, sources, o)?;
+            return self.read_back(dist, pred, rounds);
+        }
         let k = sources.len();
         let total = k * n;
         let q = &self.queue;
@@ -379,6 +497,13 @@ impl DeviceSp {
             &[wg, 1],
             &[Arg::U64(self.roff.cl()), Arg::U32(self.rsrc.cl()), self.rw.arg(), dist.arg(), Arg::U32(pred.cl()), Arg::U32(src.cl()), Arg::Uint(n32)],
         )?;
+        self.read_back(dist, pred, rounds)
+    }
+
+    /// Reads the k x n distances and predecessors.
+    fn read_back(&self, dist: DBuf, pred: DeviceBuffer<u32>, rounds: u64) -> Result<(Distances, Vec<u32>, u64)> {
+        let q = &self.queue;
+        let total = pred.len();
         let mut p = vec![0u32; total];
         pred.read(q, &mut p)?;
         let d = match dist {

@@ -19,6 +19,7 @@ mod device;
 use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::problem::graph::{Distances, Graph, Grid, Weights, NO_PRED};
+use rayon::prelude::*;
 
 /// The device algorithm of [`Sssp`].
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -48,11 +49,15 @@ pub struct SpOptions {
     /// Most rounds before the call fails (`None`: n + 1 for Bellman-Ford and the frontier, which
     /// cannot need more; unbounded for near-far).
     pub max_rounds: Option<u64>,
+    /// Device backends: run every source's whole search in one work-group's local memory
+    /// (`sp_local`, one launch for all sources) when the graph's distances fit there, whatever
+    /// `method` says (docs/specs/SP.md, "Local"). Default true; false always runs `method`.
+    pub local_memory: bool,
 }
 
 impl Default for SpOptions {
     fn default() -> Self {
-        SpOptions { method: SpMethod::default(), backend: Backend::default(), rounds_per_check: 16, max_rounds: None }
+        SpOptions { method: SpMethod::default(), backend: Backend::default(), rounds_per_check: 16, max_rounds: None, local_memory: true }
     }
 }
 
@@ -185,8 +190,23 @@ impl<'g> Sssp<'g> {
             Engine::Device(d) => d.run(self.graph, sources, &self.options)?,
             Engine::Cpu => cpu::run(self.graph, sources)?,
         };
-        let reached: Vec<usize> = (0..sources.len()).map(|i| (0..n).filter(|&v| dist.reachable(i * n + v)).count()).collect();
-        let edges = (0..sources.len()).map(|i| traversed_edges(self.graph, &dist, i)).collect();
+        // per row on rayon threads: k x n checks cost more than the local-memory search itself
+        let rows: Vec<(usize, u64)> = (0..sources.len())
+            .into_par_iter()
+            .map(|i| {
+                let off = self.graph.offsets();
+                let mut reached = 0;
+                let mut edges = 0;
+                for v in 0..n {
+                    if dist.reachable(i * n + v) {
+                        reached += 1;
+                        edges += off[v + 1] - off[v];
+                    }
+                }
+                (reached, edges)
+            })
+            .collect();
+        let (reached, edges) = rows.into_iter().unzip();
         Ok(SpSsspMultiResult { sources: sources.to_vec(), n, dist, pred, rounds, reached, edges })
     }
 }
