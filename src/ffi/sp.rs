@@ -127,6 +127,7 @@ pub(crate) fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
         backend,
         rounds_per_check: o.rounds_per_check,
         max_rounds: (o.max_rounds != 0).then_some(o.max_rounds),
+        ..SpOptions::default()
     })
 }
 

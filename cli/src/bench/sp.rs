@@ -59,8 +59,8 @@ pub struct BenchSpArgs {
     /// A graph file for --sssp (.gr, .mtx, .osm.pbf; repeatable)
     #[arg(long, value_name = "FILE")]
     file: Vec<PathBuf>,
-    /// Device methods, comma-separated: pull, frontier, near-far, lee (grids only)
-    #[arg(long, value_delimiter = ',', default_value = "frontier,near-far", value_name = "NAMES")]
+    /// Device methods, comma-separated: auto (the local-memory path where it fits), pull, frontier, near-far, lee (grids only)
+    #[arg(long, value_delimiter = ',', default_value = "auto,frontier,near-far", value_name = "NAMES")]
     methods: Vec<String>,
     /// Near-far's bucket width [default: the library's rule]
     #[arg(long, value_name = "D")]
@@ -253,8 +253,8 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
             let rpc = a.rounds_per_check;
             ("device (Lee wave, unit steps)".into(), Box::new(move || lee_wave(grid, source, Backend::DEVICE, rpc).map_err(|e| out::renamed(e, SP_RENAMES))))
         } else {
-            let method = sp::parse_method(m, a.delta)?;
-            let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None };
+            let (method, local_memory) = sp::parse_method(m, a.delta)?;
+            let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory };
             let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             (s.backend_description(), Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))))
         };
@@ -334,8 +334,8 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
         if m.trim().eq_ignore_ascii_case("lee") {
             continue;
         }
-        let method = sp::parse_method(m, a.delta)?;
-        let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None };
+        let (method, local_memory) = sp::parse_method(m, a.delta)?;
+        let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory };
         let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         s.sssp_multi(&sources[..n.min(64)]).map_err(|e| out::renamed(e, SP_RENAMES))?; // warm-up
         let t = Instant::now();

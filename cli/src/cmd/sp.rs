@@ -161,13 +161,16 @@ pub fn kind_name(k: WeightKind) -> &'static str {
 
 // ---- sssp -------------------------------------------------------------------------------------
 
-/// `pull`, `frontier`, `near-far` (with `--delta`).
-pub fn parse_method(s: &str, delta: Option<f64>) -> CliResult<SpMethod> {
+/// The method and whether the local-memory path may run: `auto` (the local path where the
+/// distances fit a work-group's local memory, else the frontier), `local` (the same), `pull`,
+/// `frontier`, `near-far` (with `--delta`; these three as named, never the local path).
+pub fn parse_method(s: &str, delta: Option<f64>) -> CliResult<(SpMethod, bool)> {
     match s.trim().to_ascii_lowercase().as_str() {
-        "pull" | "bellman-ford" | "bellman-ford-pull" => Ok(SpMethod::BellmanFordPull),
-        "frontier" => Ok(SpMethod::Frontier),
-        "near-far" | "nearfar" => Ok(SpMethod::NearFar { delta }),
-        other => Err(Failure(format!("--method: unknown method `{other}`; expected pull, frontier, near-far or lee (grids)"))),
+        "auto" | "local" => Ok((SpMethod::Frontier, true)),
+        "pull" | "bellman-ford" | "bellman-ford-pull" => Ok((SpMethod::BellmanFordPull, false)),
+        "frontier" => Ok((SpMethod::Frontier, false)),
+        "near-far" | "nearfar" => Ok((SpMethod::NearFar { delta }, false)),
+        other => Err(Failure(format!("--method: unknown method `{other}`; expected auto, local, pull, frontier, near-far or lee (grids)"))),
     }
 }
 
@@ -190,9 +193,10 @@ pub struct SsspArgs {
     /// Several sources in one call: comma-separated vertices, or `all`
     #[arg(long, value_name = "LIST|all")]
     sources: Option<String>,
-    /// The device algorithm: pull (Bellman-Ford over the reverse graph), frontier, near-far, or
+    /// The device algorithm: auto (one work-group per source in local memory where the distances
+    /// fit, else frontier), pull (Bellman-Ford over the reverse graph), frontier, near-far, or
     /// lee (the Lee wave, unit steps; --grid only)
-    #[arg(long, default_value = "frontier", value_name = "NAME")]
+    #[arg(long, default_value = "auto", value_name = "NAME")]
     method: String,
     /// Near-far's bucket width [default: the library's rule from the mean weight and degree]
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
@@ -342,8 +346,8 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         let m = SpSsspMultiResult { sources: sources.clone(), n, dist: r.dist, pred: r.pred, rounds: r.rounds, reached: vec![r.reached], edges: vec![r.edges] };
         (m, desc, 0.0, secs)
     } else {
-        let method = parse_method(&a.method, a.delta)?;
-        let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds };
+        let (method, local_memory) = parse_method(&a.method, a.delta)?;
+        let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds, local_memory };
         let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         let setup_s = t_setup.elapsed().as_secs_f64();
         let t = Instant::now();
