@@ -84,7 +84,9 @@ def test_hc12_finds_the_rosenbrock_minimum():
 
 
 def test_a_catalogue_objective_runs_on_the_device():
-    r = metaopt.minimize("F1", [(-5.12, 5.12)] * 5, seed=11, target=1e-10)
+    # tol=0: scipy's relative convergence test can end a sphere run just above the target, when
+    # the energies close in on each other (seed 11 did at 7.6e-10 once the parents' draw changed)
+    r = metaopt.minimize("F1", [(-5.12, 5.12)] * 5, seed=11, target=1e-10, tol=0)
     assert r.stop == "target" and r.fun <= 1e-10 and r.success
     assert "population" not in r and r.nfev == r.islands * r.members * (r.nit + 1)
 
