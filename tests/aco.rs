@@ -158,6 +158,7 @@ fn tune() {
         max_min: Some(env("ACO_MM", 0.01)).filter(|&x| x > 0.0),
         max_steps: Some(env("ACO_STEPS", 0.0) as u32).filter(|&x| x > 0),
         deposit: if env("ACO_ALL", 0.0) > 0.0 { Deposit::All } else { Deposit::IterationBest },
+        local_search: env("ACO_LS", 1.0) > 0.0,
         ..d
     };
     let backend = if env("ACO_DEV", 0.0) > 0.0 { Backend::DEVICE } else { Backend::Cpu };

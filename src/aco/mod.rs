@@ -19,6 +19,9 @@
 
 pub mod cpu;
 pub mod device;
+pub mod local;
+
+pub use local::local_search;
 
 use crate::error::{Error, Result};
 use crate::problem::graph::{dijkstra, Graph, Weights};
@@ -100,6 +103,10 @@ pub struct AcoOptions {
     pub seed: u64,
     /// Work-items per ant on a device (at most; `None`: `Tuning::aco`).
     pub group_size: Option<usize>,
+    /// Improve every successful ant's path before the deposit by shortcuts, one-vertex insertion
+    /// and replacement ([`local_search`]; the library's addition beyond the thesis, as ACS and
+    /// MAX-MIN with local search do). An improved path may have more arcs than `max_steps`.
+    pub local_search: bool,
 }
 
 impl Default for AcoOptions {
@@ -120,6 +127,7 @@ impl Default for AcoOptions {
             max_steps: None,
             seed: 0,
             group_size: None,
+            local_search: true,
         }
     }
 }
