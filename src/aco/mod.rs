@@ -107,6 +107,10 @@ pub struct AcoOptions {
     /// and replacement ([`local_search`]; the library's addition beyond the thesis, as ACS and
     /// MAX-MIN with local search do). An improved path may have more arcs than `max_steps`.
     pub local_search: bool,
+    /// MAX-MIN's reinitialisation on stagnation: after this many iterations without a shorter
+    /// best path (counted from the last reset), every arc is reset to tau_max before the deposit
+    /// (`None`: never; `Some(0)` is refused).
+    pub restart: Option<u32>,
 }
 
 impl Default for AcoOptions {
@@ -128,6 +132,7 @@ impl Default for AcoOptions {
             seed: 0,
             group_size: None,
             local_search: true,
+            restart: None,
         }
     }
 }
@@ -281,6 +286,9 @@ impl AcoOptions {
             },
             Iterations::Fixed(_) => {}
         }
+        if self.restart == Some(0) {
+            return Err(Error::arg("restart", "0; at least 1 iteration without improvement"));
+        }
         if self.group_size == Some(0) {
             return Err(Error::arg("group_size", "0; at least 1"));
         }
@@ -401,6 +409,7 @@ impl Aco {
         self.engine.fill(o.initial_pheromone.unwrap_or(1.0))?;
         let mut best_len = f64::INFINITY;
         let mut no_improve = 0u32;
+        let mut stale = 0u32;
         let total = o.iteration_count();
         let mut dep = vec![0.0; o.ants];
         for it in 0..total {
@@ -465,6 +474,13 @@ impl Aco {
                 }
                 _ => (0.0, f64::INFINITY),
             };
+            stale = if improved { 0 } else { stale + 1 };
+            if o.restart.is_some_and(|k| stale >= k) && best_len.is_finite() {
+                // MAX-MIN's reinitialisation: every arc back to tau_max (1 / (rho L^gamma))
+                reset = true;
+                tau0 = dep_of(best_len) / rho;
+                stale = 0;
+            }
             self.engine.deposit(&DepositStep { dep: &dep, keep: 1.0 - rho, reset, tau0, tmin, tmax })?;
             if improved {
                 no_improve = 0;
