@@ -4,10 +4,11 @@
 //!
 //! - **shortcuts**: an arc `p_i -> p_j` (j > i + 1) lighter than the subpath `p_i .. p_j`
 //!   replaces it (at each i the largest gain, ties to the lowest arc of `p_i`'s row);
-//! - **insertion** `p_i -> x -> p_{i+1}` lighter than `p_i -> p_{i+1}`, and **replacement**
-//!   `p_i -> x -> p_{i+2}` lighter than `p_i -> p_{i+1} -> p_{i+2}`, x off the path (at each i the
-//!   largest gain over the out-neighbours x of `p_i` in row order, insertion before replacement
-//!   for the same x; the arc `x -> b` found by a binary search in x's sorted row),
+//! - **one-vertex detours**: `p_i -> x -> p_j` (x off the path, j > i) lighter than the subpath
+//!   `p_i .. p_j`: insertion for j = i + 1, replacement of `p_{i+1}` for j = i + 2, and the cut of
+//!   a longer subpath through one new vertex (at each i the largest gain over the out-neighbours
+//!   x of `p_i` in row order and then x's arcs in row order; x with `w(p_i, x)` at least the rest
+//!   of the path are skipped),
 //!
 //! sweeping the path from the source, staying at a position while it improves, and repeating both
 //! sweeps until neither improves (at most `4 V + 64` moves). Gains are exact on integer weights
@@ -110,55 +111,46 @@ fn search<C: Cost>(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
             moves -= 1;
             changed = true;
         }
-        // insertion and replacement
+        // one-vertex detours: p_i -> x -> p_j (x off the path, j > i) lighter than p_i .. p_j
+        // (insertion for j = i + 1, replacement for j = i + 2, and the cut of longer subpaths)
         let mut i = 0;
         while i + 1 < path.len() && moves > 0 {
-            let (a, b) = (path[i] as usize, path[i + 1]);
-            let c = path.get(i + 2).copied();
-            let ins_cur = C::of(g, sc.hops[i]);
-            let rep_cur = c.map(|_| ins_cur + C::of(g, sc.hops[i + 1]));
-            // (gain, replace, x, arc a -> x, arc x -> b or x -> c)
-            let mut best: Option<(C, bool, u32, usize, usize)> = None;
+            let a = path[i] as usize;
+            let rest = pref[path.len() - 1] - pref[i];
+            // (gain, j, x, arc a -> x, arc x -> p_j)
+            let mut best: Option<(C, usize, u32, usize, usize)> = None;
             for e in g.arcs_of(a) {
                 let x = targets[e];
                 if sc.pos[x as usize] != NONE {
                     continue;
                 }
                 let wa = C::of(g, e);
-                if wa >= ins_cur && rep_cur.is_none_or(|r| wa >= r) {
+                if wa >= rest {
                     continue; // no gain possible with non-negative weights
                 }
-                if let Some(f) = g.find_arc(x as usize, b) {
-                    let new = wa + C::of(g, f);
-                    if new < ins_cur && best.is_none_or(|(bg, ..)| ins_cur - new > bg) {
-                        best = Some((ins_cur - new, false, x, e, f));
+                for f in g.arcs_of(x as usize) {
+                    let j = sc.pos[targets[f] as usize];
+                    if j == NONE || (j as usize) <= i {
+                        continue;
                     }
-                }
-                if let (Some(c), Some(rc)) = (c, rep_cur) {
-                    if let Some(f) = g.find_arc(x as usize, c) {
-                        let new = wa + C::of(g, f);
-                        if new < rc && best.is_none_or(|(bg, ..)| rc - new > bg) {
-                            best = Some((rc - new, true, x, e, f));
-                        }
+                    let j = j as usize;
+                    let (new, sub) = (wa + C::of(g, f), pref[j] - pref[i]);
+                    if new < sub && best.is_none_or(|(bg, ..)| sub - new > bg) {
+                        best = Some((sub - new, j, x, e, f));
                     }
                 }
             }
-            let Some((_, replace, x, e, f)) = best else {
+            let Some((_, j, x, e, f)) = best else {
                 i += 1;
                 continue;
             };
-            if replace {
-                sc.pos[b as usize] = NONE;
-                path[i + 1] = x;
-                sc.hops[i] = e;
-                sc.hops[i + 1] = f;
-                sc.pos[x as usize] = (i + 1) as u32;
-            } else {
-                path.insert(i + 1, x);
-                sc.hops.splice(i..i + 1, [e, f]);
-                for (k, &v) in path.iter().enumerate().skip(i + 1) {
-                    sc.pos[v as usize] = k as u32;
-                }
+            for &v in &path[i + 1..j] {
+                sc.pos[v as usize] = NONE;
+            }
+            path.splice(i + 1..j, [x]);
+            sc.hops.splice(i..j, [e, f]);
+            for (k, &v) in path.iter().enumerate().skip(i + 1) {
+                sc.pos[v as usize] = k as u32;
             }
             reprefix(&mut pref, &sc.hops);
             moves -= 1;
