@@ -113,13 +113,14 @@ fn gumbel_gives_valid_paths_on_both_backends() {
 }
 
 /// The exact-path share on the thesis's random graphs: `runs` graphs `thesis_random(i, j, seed)`
-/// for seeds 0..runs (`j = 0`: the thesis's set, j = 1..16 in turn, `seed % 16 + 1`), a random
+/// for seeds 0..runs (ACO_FIRST..ACO_FIRST + runs when set; `j = 0`: the thesis's set, j = 1..16 in turn, `seed % 16 + 1`), a random
 /// pair each, ACO seed = graph seed, with `o` on `backend`. Returns (exact runs, runs, seconds,
 /// mean gap).
 fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, f64, f64) {
     let t0 = std::time::Instant::now();
     let (mut hits, mut gaps) = (0, 0.0);
-    for seed in 0..runs {
+    let first: u64 = std::env::var("ACO_FIRST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for seed in first..first + runs {
         let jj = if j == 0 { (seed % 16) as u32 + 1 } else { j };
         let g = thesis_random(i, jj, seed).unwrap();
         let n = g.n() as u64;
@@ -149,7 +150,8 @@ fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize,
 /// ACO_DEV=1 cargo test --release --test aco tune -- --ignored --nocapture` (V = 2^ACO_V;
 /// ACO_J = 0: j = 1..16 in turn, the thesis's set; ACO_DEV=1: the first device, else the CPU
 /// backend; options: ACO_ANTS, ACO_ALPHA, ACO_BETA, ACO_C, ACO_RHO, ACO_IT, ACO_MM, ACO_STEPS,
-/// ACO_ALL, ACO_LS (0: no local search), ACO_RESTART; unset: the defaults).
+/// ACO_ALL, ACO_LS (0: no local search), ACO_RESTART; ACO_FIRST: the first seed; unset: the
+/// defaults).
 #[test]
 #[ignore]
 fn tune() {
