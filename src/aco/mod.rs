@@ -4,8 +4,11 @@
 //! [`Aco::new`] takes a [`Graph`], [`AcoOptions`] and a [`Backend`]; [`Aco::run`] sends
 //! `ants` ants per iteration from `source` toward `target`. Each ant walks without revisiting a
 //! vertex, choosing among the unvisited neighbours with the weight `tau^alpha / (w + c)^beta`
-//! (pheromone per CSR arc), until it reaches `target` or a dead end. Ants that reach `target`
-//! deposit `1 / L^gamma` on their arcs after evaporation; failed ants deposit nothing. The result
+//! (pheromone per CSR arc), until it reaches `target` or a dead end. The path of every ant that
+//! reached `target` is then improved by a local search ([`local_search`]: shortcuts and one-vertex
+//! detours; option `local_search`, on by default, the library's addition beyond the thesis). Ants
+//! that reach `target` deposit `1 / L^gamma` on their arcs after evaporation (by default only the
+//! iteration's best); failed ants deposit nothing. The result
 //! holds the best path any ant found, the strongest-pheromone path, their lengths, the exact
 //! length (host Dijkstra) and the gaps.
 //!
