@@ -150,7 +150,7 @@ fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize,
 /// ACO_DEV=1 cargo test --release --test aco tune -- --ignored --nocapture` (V = 2^ACO_V;
 /// ACO_J = 0: j = 1..16 in turn, the thesis's set; ACO_DEV=1: the first device, else the CPU
 /// backend; options: ACO_ANTS, ACO_ALPHA, ACO_BETA, ACO_C, ACO_RHO, ACO_IT, ACO_MM, ACO_STEPS,
-/// ACO_ALL, ACO_LS (0: no local search), ACO_RESTART; ACO_FIRST: the first seed; unset: the
+/// ACO_ALL (0: `Deposit::IterationBest`), ACO_LS (0: no local search), ACO_RESTART; ACO_FIRST: the first seed; unset: the
 /// defaults).
 #[test]
 #[ignore]
@@ -166,7 +166,7 @@ fn tune() {
         iterations: Iterations::Fixed(env("ACO_IT", d.iteration_count() as f64) as u32),
         max_min: Some(env("ACO_MM", d.max_min.unwrap_or(0.0))).filter(|&x| x > 0.0),
         max_steps: Some(env("ACO_STEPS", 0.0) as u32).filter(|&x| x > 0),
-        deposit: if env("ACO_ALL", 0.0) > 0.0 { Deposit::All } else { Deposit::IterationBest },
+        deposit: if env("ACO_ALL", (d.deposit == Deposit::All) as u8 as f64) > 0.0 { Deposit::All } else { Deposit::IterationBest },
         local_search: env("ACO_LS", 1.0) > 0.0,
         restart: Some(env("ACO_RESTART", 0.0) as u32).filter(|&x| x > 0),
         ..d
