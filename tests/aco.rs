@@ -309,8 +309,8 @@ fn bad_options_give_named_errors() {
 }
 
 /// Regression: the thesis's random graphs at V = 256, j = 16, 20 seeds, the default options
-/// (local search on): 20/20 exact when measured (docs/specs/ACO.md; 12/20 without it); at
-/// least 17 asked. About 20 s on the 2-core CPU here.
+/// (local search on, `Deposit::All`): 19/20 exact when measured (docs/specs/ACO.md; 20/20 with
+/// `IterationBest`, 12/20 without the local search); at least 17 asked. About 6 s here.
 #[test]
 fn thesis_graphs_v256_exact_share_with_local_search() {
     let (hits, runs, secs, gap) = share(8, 16, 20, &AcoOptions::default(), Backend::Cpu);
