@@ -65,8 +65,8 @@ fn assert_same(a: &AcoRunResult, b: &AcoRunResult) {
 fn device_equals_cpu_bit_for_bit_on_integer_weights() {
     let graphs = [thesis_random(7, 16, 11).unwrap(), grid(10, 10, 20, 0.0, 3).unwrap().graph];
     for (i, g) in graphs.iter().enumerate() {
-        for (deposit, max_min) in [(Deposit::IterationBest, Some(0.01)), (Deposit::All, None)] {
-            let o = AcoOptions { deposit, max_min, alpha: 1.0 + i as f64, ..opts(15, 24, 77) };
+        for (deposit, max_min, local_search) in [(Deposit::IterationBest, Some(0.01), true), (Deposit::All, None, true), (Deposit::IterationBest, Some(0.01), false)] {
+            let o = AcoOptions { deposit, max_min, local_search, restart: Some(3), alpha: 1.0 + i as f64, ..opts(15, 24, 77) };
             let mut d = Aco::new(g, o.clone(), Backend::DEVICE).unwrap();
             let mut c = Aco::new(g, o, Backend::Cpu).unwrap();
             let t = g.n() as u32 - 1;
@@ -112,13 +112,17 @@ fn gumbel_gives_valid_paths_on_both_backends() {
     }
 }
 
-/// The exact-path share on the thesis's random graphs (j = 16): `runs` graphs (seed = graph), a
-/// random pair each, with `o` on `backend`. Returns (exact runs, runs, seconds).
-fn share(i: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, f64) {
+/// The exact-path share on the thesis's random graphs: `runs` graphs `thesis_random(i, j, seed)`
+/// for seeds 0..runs (ACO_FIRST..ACO_FIRST + runs when set; `j = 0`: the thesis's set, j = 1..16 in turn, `seed % 16 + 1`), a random
+/// pair each, ACO seed = graph seed, with `o` on `backend`. Returns (exact runs, runs, seconds,
+/// mean gap).
+fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, f64, f64) {
     let t0 = std::time::Instant::now();
-    let mut hits = 0;
-    for seed in 0..runs {
-        let g = thesis_random(i, 16, seed).unwrap();
+    let (mut hits, mut gaps) = (0, 0.0);
+    let first: u64 = std::env::var("ACO_FIRST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for seed in first..first + runs {
+        let jj = if j == 0 { (seed % 16) as u32 + 1 } else { j };
+        let g = thesis_random(i, jj, seed).unwrap();
         let n = g.n() as u64;
         let mut r = metaopt::rng::Philox::new(seed, 99);
         let s = r.below(n as u32);
@@ -126,6 +130,7 @@ fn share(i: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, 
         let res = Aco::new(&g, AcoOptions { seed, ..o.clone() }, backend).unwrap().run(s, t).unwrap();
         assert_valid(&g, &res);
         hits += res.exact() as usize;
+        gaps += res.gap().unwrap_or(f64::INFINITY);
         if std::env::var_os("ACO_DIAG").is_some() && !res.exact() {
             let sp = dijkstra(&g, s).unwrap();
             let mut h = 0;
@@ -135,14 +140,18 @@ fn share(i: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, 
                 h += 1;
             }
             let b = res.best.as_ref().unwrap();
-            println!("seed {seed}: exact {:?} ({h} hops), best {} ({} hops) at it {:?}, gap {:.3}, ok ants {}", res.exact_length, b.length, b.vertices.len() - 1, res.found_at_iteration, b.gap, res.successful_ants);
+            println!("seed {seed} (j = {jj}): exact {:?} ({h} hops), best {} ({} hops) at it {:?}, gap {:.3}, ok ants {}", res.exact_length, b.length, b.vertices.len() - 1, res.found_at_iteration, b.gap, res.successful_ants);
         }
     }
-    (hits, runs as usize, t0.elapsed().as_secs_f64())
+    (hits, runs as usize, t0.elapsed().as_secs_f64(), gaps / runs as f64)
 }
 
-/// Tuning aid (not run by default): `ACO_V=8 ACO_RUNS=20 ACO_ANTS=.. ACO_BETA=.. ACO_RHO=..
-/// ACO_IT=.. cargo test --release --test aco tune -- --ignored --nocapture`.
+/// Tuning aid and the share measurement (not run by default): `ACO_V=10 ACO_J=16 ACO_RUNS=64
+/// ACO_DEV=1 cargo test --release --test aco tune -- --ignored --nocapture` (V = 2^ACO_V;
+/// ACO_J = 0: j = 1..16 in turn, the thesis's set; ACO_DEV=1: the first device, else the CPU
+/// backend; options: ACO_ANTS, ACO_ALPHA, ACO_BETA, ACO_C, ACO_RHO, ACO_IT, ACO_MM, ACO_STEPS,
+/// ACO_ALL (0: `Deposit::IterationBest`), ACO_LS (0: no local search), ACO_RESTART; ACO_FIRST: the first seed; unset: the
+/// defaults).
 #[test]
 #[ignore]
 fn tune() {
@@ -154,15 +163,19 @@ fn tune() {
         beta: env("ACO_BETA", d.beta),
         damping: env("ACO_C", d.damping),
         evaporation: env("ACO_RHO", d.evaporation),
-        iterations: Iterations::Fixed(env("ACO_IT", 100.0) as u32),
-        max_min: Some(env("ACO_MM", 0.01)).filter(|&x| x > 0.0),
+        iterations: Iterations::Fixed(env("ACO_IT", d.iteration_count() as f64) as u32),
+        max_min: Some(env("ACO_MM", d.max_min.unwrap_or(0.0))).filter(|&x| x > 0.0),
         max_steps: Some(env("ACO_STEPS", 0.0) as u32).filter(|&x| x > 0),
-        deposit: if env("ACO_ALL", 0.0) > 0.0 { Deposit::All } else { Deposit::IterationBest },
+        deposit: if env("ACO_ALL", (d.deposit == Deposit::All) as u8 as f64) > 0.0 { Deposit::All } else { Deposit::IterationBest },
+        local_search: env("ACO_LS", 1.0) > 0.0,
+        restart: Some(env("ACO_RESTART", 0.0) as u32).filter(|&x| x > 0),
         ..d
     };
     let backend = if env("ACO_DEV", 0.0) > 0.0 { Backend::DEVICE } else { Backend::Cpu };
-    let (h, r, s) = share(env("ACO_V", 8.0) as u32, env("ACO_RUNS", 20.0) as u64, &o, backend);
-    println!("share {h}/{r} in {s:.1} s: {o:?}");
+    let (v, j) = (env("ACO_V", 8.0) as u32, env("ACO_J", 16.0) as u32);
+    let (h, r, s, gap) = share(v, j, env("ACO_RUNS", 20.0) as u64, &o, backend);
+    let dev = Aco::new(&thesis_random(2, 1, 0).unwrap(), o.clone(), backend).unwrap().backend_description();
+    println!("V = {}, j = {}: exact {h}/{r} ({:.1} %), mean gap {gap:.4}, {s:.1} s ({:.2} s per run) on {dev}: {o:?}", 1u32 << v, if j == 0 { "1..16".to_string() } else { j.to_string() }, 100.0 * h as f64 / r as f64, s / r as f64);
 }
 
 #[test]
@@ -285,6 +298,7 @@ fn bad_options_give_named_errors() {
     bad(AcoOptions { max_min: Some(2.0), ..Default::default() }, "max_min");
     bad(AcoOptions { iterations: Iterations::Fixed(0), ..Default::default() }, "iterations");
     bad(AcoOptions { iterations: Iterations::Thesis, ..Default::default() }, "iterations");
+    bad(AcoOptions { restart: Some(0), ..Default::default() }, "restart");
     // evaporation = 1 is allowed (everything evaporates); the thesis's rule with def > 1
     let o = AcoOptions { iterations: Iterations::Thesis, initial_pheromone: Some(100.0), evaporation: 0.5, ..Default::default() };
     assert_eq!(o.iteration_count(), 7);
@@ -294,13 +308,82 @@ fn bad_options_give_named_errors() {
     arg_error(aco.run(0, 9), "target");
 }
 
-/// The thesis's random graphs at V = 256 (j = 16): ACO with the default options finds the exact
-/// path in most runs (10 graphs here; docs/specs/ACO.md gives the share over more).
+/// Regression: the thesis's random graphs at V = 256, j = 16, 20 seeds, the default options
+/// (local search on, `Deposit::All`): 19/20 exact when measured (docs/specs/ACO.md; 20/20 with
+/// `IterationBest`, 12/20 without the local search); at least 17 asked. About 6 s here.
 #[test]
-fn thesis_graphs_v256_exact_in_most_runs() {
-    let (hits, runs, secs) = share(8, 10, &AcoOptions::default(), Backend::Cpu);
-    println!("V = 256: exact in {hits}/{runs} runs, {secs:.1} s");
-    assert!(hits * 2 > runs, "exact in {hits}/{runs}");
+fn thesis_graphs_v256_exact_share_with_local_search() {
+    let (hits, runs, secs, gap) = share(8, 16, 20, &AcoOptions::default(), Backend::Cpu);
+    println!("V = 256: exact in {hits}/{runs} runs, mean gap {gap:.4}, {secs:.1} s");
+    assert!(hits >= 17, "exact in {hits}/{runs}");
+}
+
+/// A random simple walk from `s` (uniform among unvisited neighbours) of at most `len` arcs.
+fn random_walk(g: &Graph, s: u32, len: usize, seed: u64) -> Vec<u32> {
+    let mut r = metaopt::rng::Philox::new(seed, 7);
+    let mut p = vec![s];
+    let mut seen = vec![false; g.n()];
+    seen[s as usize] = true;
+    while p.len() <= len {
+        let u = *p.last().unwrap() as usize;
+        let free: Vec<u32> = g.arcs_of(u).map(|e| g.targets()[e]).filter(|&d| !seen[d as usize]).collect();
+        if free.is_empty() {
+            break;
+        }
+        let d = free[r.below(free.len() as u32) as usize];
+        seen[d as usize] = true;
+        p.push(d);
+    }
+    p
+}
+
+#[test]
+fn local_search_keeps_paths_simple_valid_and_never_longer() {
+    use metaopt::aco::local_search;
+    let mut improved = 0;
+    for seed in 0..40u64 {
+        let g = thesis_random(6, 1 + (seed % 16) as u32, seed).unwrap();
+        let p = random_walk(&g, (seed % 64) as u32, 5 + (seed as usize * 7) % 60, seed);
+        let q = local_search(&g, &p);
+        assert_eq!((q[0], q.last()), (p[0], p.last()), "same end points");
+        let mut seen = std::collections::HashSet::new();
+        assert!(q.iter().all(|x| seen.insert(*x)), "repeated vertex in {q:?}");
+        let (lp, _) = path_length(&g, &p).unwrap();
+        let (lq, _) = path_length(&g, &q).expect("every hop an arc");
+        assert!(lq <= lp, "{lq} above {lp}");
+        improved += (lq < lp) as usize;
+        // a local optimum: searching again changes nothing
+        assert_eq!(local_search(&g, &q), q);
+    }
+    assert!(improved > 30, "improved {improved}/40 random walks");
+    // real weights: never longer either
+    let base = thesis_random(6, 10, 8).unwrap();
+    let mut edges = Vec::new();
+    for u in 0..base.n() {
+        for e in base.arcs_of(u) {
+            edges.push((u as u32, base.targets()[e], base.weights().get_f64(e) * 0.37 + 0.1));
+        }
+    }
+    let g = Graph::from_edges(base.n(), &edges).unwrap();
+    let p = random_walk(&g, 3, 40, 1);
+    let q = local_search(&g, &p);
+    assert!(path_length(&g, &q).unwrap().0 <= path_length(&g, &p).unwrap().0);
+}
+
+#[test]
+fn local_search_moves() {
+    use metaopt::aco::local_search;
+    // shortcut: 0 -> 1 -> 2 -> 3 (3 + 3 + 3) with 0 -> 3 of 5
+    let g = Graph::from_edges(4, &[(0u32, 1u32, 3u32), (1, 2, 3), (2, 3, 3), (0, 3, 5)]).unwrap();
+    assert_eq!(local_search(&g, &[0, 1, 2, 3]), vec![0, 3]);
+    // insertion: 0 -> 1 (10) becomes 0 -> 2 -> 1 (3 + 3)
+    let g = Graph::from_edges(3, &[(0u32, 1u32, 10u32), (0, 2, 3), (2, 1, 3)]).unwrap();
+    assert_eq!(local_search(&g, &[0, 1]), vec![0, 2, 1]);
+    // replacement: 0 -> 1 -> 3 (5 + 5) becomes 0 -> 2 -> 3 (2 + 2); equal lengths are kept
+    let g = Graph::from_edges(4, &[(0u32, 1u32, 5u32), (1, 3, 5), (0, 2, 2), (2, 3, 2)]).unwrap();
+    assert_eq!(local_search(&g, &[0, 1, 3]), vec![0, 2, 3]);
+    let g = Graph::from_edges(4, &[(0u32, 1u32, 5u32), (1, 3, 5), (0, 2, 5), (2, 3, 5)]).unwrap();
+    assert_eq!(local_search(&g, &[0, 1, 3]), vec![0, 1, 3]);
 }
 
 /// The Helsinki road graph (6,906 vertices, f64 metres): valid paths, and the gap stated.

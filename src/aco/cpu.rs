@@ -3,7 +3,7 @@
 //! same deposit as `aco_deposit` (evaporation, then the ants' deposits in ant order, then the
 //! bounds), so a seed gives the device's run.
 
-use super::{pow_exact, DepositStep, Engine, Setup, Walks, NONE};
+use super::{local, pow_exact, DepositStep, Engine, Setup, Walks, NONE};
 use crate::error::Result;
 use crate::problem::graph::Weights;
 use crate::rng::philox4x32_10;
@@ -143,11 +143,21 @@ impl Engine for CpuEngine {
     fn walk(&mut self, s: u32, t: u32, iter: u32, max_steps: u32) -> Result<Walks> {
         let setup = &*self.setup;
         let tau = &self.tau;
+        let ls = setup.opts.local_search;
         let out: Vec<(u32, u64)> = self
             .succ
             .par_iter_mut()
             .enumerate()
-            .map_init(Vec::new, |vis, (a, succ)| walk_one(setup, tau, succ, vis, a as u32, s, t, iter, max_steps))
+            .map_init(
+                || (Vec::new(), local::Scratch::default()),
+                |(vis, sc), (a, succ)| {
+                    let (ok, len) = walk_one(setup, tau, succ, vis, a as u32, s, t, iter, max_steps);
+                    match ok {
+                        1 if ls => (ok, local::improve_row(&setup.graph, succ, s, t, sc).unwrap_or(len)),
+                        _ => (ok, len),
+                    }
+                },
+            )
             .collect();
         Ok(Walks { ok: out.iter().map(|x| x.0).collect(), lengths: out.iter().map(|x| x.1).collect() })
     }

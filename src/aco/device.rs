@@ -3,7 +3,8 @@
 //! device; an iteration reads back each ant's flag and length (and the best ant's successor row
 //! when it improves the best path).
 
-use super::{DepositStep, Engine, Setup, Walks};
+use super::{local, DepositStep, Engine, Setup, Walks};
+use rayon::prelude::*;
 use crate::device::{cl_error, covering_group, note_failure, Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{size_product, Error, Result};
 use crate::problem::graph::Weights;
@@ -139,7 +140,25 @@ impl Engine for DeviceEngine {
             e.set_arg(self.succ.cl()).set_arg(self.visited.cl()).set_arg(self.ok.cl()).set_arg(self.lengths.cl());
         }
         enqueue(&mut e, &self.queue, o.ants * self.wg, self.wg, "clEnqueueNDRangeKernel(aco_ants)")?;
-        Ok(Walks { ok: self.ok.to_vec(&self.queue)?, lengths: self.lengths.to_vec(&self.queue)? })
+        let ok = self.ok.to_vec(&self.queue)?;
+        let mut lengths = self.lengths.to_vec(&self.queue)?;
+        if o.local_search && ok.iter().any(|&x| x != 0) {
+            // the host's local search on the successful ants' rows (the CPU engine's same code)
+            let g = &self.setup.graph;
+            let mut succ = self.succ.to_vec(&self.queue)?;
+            succ.par_chunks_mut(n as usize)
+                .zip(lengths.par_iter_mut())
+                .zip(ok.par_iter())
+                .for_each_init(local::Scratch::default, |sc, ((row, len), &k)| {
+                    if k != 0 {
+                        if let Some(l) = local::improve_row(g, row, s, t, sc) {
+                            *len = l;
+                        }
+                    }
+                });
+            self.succ.write(&self.queue, &succ)?;
+        }
+        Ok(Walks { ok, lengths })
     }
 
     fn successors(&mut self, ant: usize) -> Result<Vec<u32>> {
