@@ -502,7 +502,7 @@ pub struct AcoArgs {
     /// MAX-MIN bounds: the ratio tmin / tmax in (0, 1], or `off` [default: 0.01]
     #[arg(long, value_name = "R|off", value_parser = parse_off)]
     pub max_min: Option<MaxMin>,
-    /// Which ants deposit: all (the thesis) or iteration-best [default: iteration-best]
+    /// Which ants deposit: all (the thesis) or iteration-best [default: all]
     #[arg(long, value_name = "WHO", value_parser = ["all", "iteration-best"])]
     pub deposit: Option<String>,
     /// How the next vertex is drawn: roulette or gumbel [default: roulette]
@@ -514,6 +514,14 @@ pub struct AcoArgs {
     /// Work-items per ant on a device [default: the device kind's tuning]
     #[arg(long, value_name = "N")]
     pub group_size: Option<usize>,
+    /// No local search of the ants' paths (shortcuts and one-vertex detours before the deposit:
+    /// the library's addition, on by default; off is the thesis's method)
+    #[arg(long)]
+    pub no_local_search: bool,
+    /// Reset the pheromone to its upper bound after this many iterations without a shorter path
+    /// (MAX-MIN's restart) [default: never]
+    #[arg(long, value_name = "N")]
+    pub restart: Option<u32>,
 }
 
 impl AcoArgs {
@@ -544,6 +552,8 @@ impl AcoArgs {
             },
             max_steps: self.max_steps.or(d.max_steps),
             group_size: self.group_size.or(d.group_size),
+            local_search: d.local_search && !self.no_local_search,
+            restart: self.restart.or(d.restart),
             seed,
             ..d
         }
@@ -558,6 +568,7 @@ pub const ACO_RENAMES: &[(&str, &str)] = &[
     ("evaporation", "--evaporation"),
     ("deposit_exponent", "--deposit-exponent"),
     ("initial_pheromone", "--initial-pheromone"),
+    ("restart", "--restart"),
     ("iterations", "--iterations"),
     ("max_min", "--max-min"),
     ("max_steps", "--max-steps"),
