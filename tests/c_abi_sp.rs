@@ -8,7 +8,7 @@
 mod cabi;
 mod common;
 use cabi::*;
-use metaopt::aco::{Aco, AcoOptions, Iterations};
+use metaopt::aco::{Aco, AcoOptions, Deposit, Iterations};
 use metaopt::device::Backend;
 use metaopt::ffi::*;
 use metaopt::problem::graph::{dijkstra, thesis_random, Distances, Graph, OsmOptions};
@@ -280,7 +280,12 @@ fn aco_run_equals_the_rust_run() {
     let mut o = metaopt_aco_default_options();
     let d = AcoOptions::default();
     assert_eq!((o.ants as usize, o.alpha, o.beta, o.evaporation, o.seed), (d.ants, d.alpha, d.beta, d.evaporation, d.seed));
-    assert_eq!((o.iterations, o.max_min, o.deposit, o.selection, o.backend), (100, 0.01, 1, 0, 0));
+    // the library's default deposit (all ants, since the local search) as its C number
+    let deposit = match d.deposit {
+        Deposit::All => MetaoptAcoDeposit::MetaoptAcoDepositAll,
+        Deposit::IterationBest => MetaoptAcoDeposit::MetaoptAcoDepositIterationBest,
+    } as i32;
+    assert_eq!((o.iterations, o.max_min, o.deposit, o.selection, o.backend), (100, 0.01, deposit, 0, 0));
     o.ants = 32;
     o.iterations = 20;
     o.seed = 4;
