@@ -177,6 +177,8 @@ fn dimacs_errors_name_file_and_line() {
         ("p sp 2 1\nx 1 2 1\n", 2, "unknown line type"),
         ("c only comments\n", 1, "no `p sp"),
         ("p sp 2 99999999\n", 1, "more than the file"),
+        // more vertices than half the memory holds offsets for: an error, not 32 GiB filled
+        ("p sp 4294967294 1\na 1 2 3\n", 2, "bytes of offsets"),
     ];
     for &(text, line, what) in cases {
         let (path, l, msg) =

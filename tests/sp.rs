@@ -206,8 +206,10 @@ fn bad_input_names_the_argument() {
         assert_eq!(arg_of(sp.sssp_multi(&[]).unwrap_err()), "sources");
         assert_eq!(arg_of(sp.sssp_multi(&[0, 99]).unwrap_err()), "sources");
     }
-    let bad = SpOptions { rounds_per_check: 0, ..opts(SpMethod::Frontier, Backend::DEVICE) };
-    assert_eq!(arg_of(Sssp::new(&g, bad).err().unwrap()), "rounds_per_check");
+    for r in [0, metaopt::sp::MAX_ROUNDS_PER_CHECK + 1, u32::MAX] {
+        let bad = SpOptions { rounds_per_check: r, ..opts(SpMethod::NearFar { delta: None }, Backend::DEVICE) };
+        assert_eq!(arg_of(Sssp::new(&g, bad).err().unwrap()), "rounds_per_check");
+    }
     for d in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let bad = opts(SpMethod::NearFar { delta: Some(d) }, Backend::DEVICE);
         assert_eq!(arg_of(Sssp::new(&g, bad).err().unwrap()), "delta");

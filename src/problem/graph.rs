@@ -238,6 +238,13 @@ impl Origin<'_> {
 
 /// Builds the CSR from arcs `(u, v, w)` (each with the index/line used in errors): checks range and
 /// weights, drops self-loops, keeps the smallest weight of duplicates.
+/// The machine's physical memory in bytes (`sysconf`), if known.
+fn physical_memory() -> Option<u64> {
+    // SAFETY: sysconf only reads system configuration.
+    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    (pages > 0 && size > 0).then(|| pages as u64 * size as u64)
+}
+
 fn build<W: Weight>(
     n: usize,
     mut arcs: Vec<(u32, u32, W)>,
@@ -253,6 +260,18 @@ fn build<W: Weight>(
                 format!("{n} vertices; at most {MAX_VERTICES}"),
             ),
         });
+    }
+    // the offsets alone take 8 (n + 1) bytes: refuse what cannot fit in half the machine's
+    // memory (a DIMACS header with n = 2^32 - 1 and one arc used to fill 32 GiB)
+    let need = (n as u64 + 1) * 8;
+    if let Some(phys) = physical_memory() {
+        if need > phys / 2 {
+            let why = format!("{n} vertices need {need} bytes of offsets; the machine has {phys} bytes of memory");
+            return Err(match origin {
+                Origin::Arg(a) => Error::arg(a, why),
+                Origin::File(p) => Error::parse(p, lines.and_then(|l| l.first().copied()).unwrap_or(0), why),
+            });
+        }
     }
     for (i, &(u, v, w)) in arcs.iter().enumerate() {
         let at = lines.map_or(i, |l| l[i]);

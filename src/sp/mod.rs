@@ -38,13 +38,19 @@ pub enum SpMethod {
     NearFar { delta: Option<f64> },
 }
 
+/// The most rounds between two reads of the convergence state: a batch of rounds is enqueued
+/// before the host looks, so a larger value would only delay the stop (2^32 - 1 rounds of empty
+/// launches were a hang).
+pub const MAX_ROUNDS_PER_CHECK: u32 = 4096;
+
 /// Options of [`Sssp`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpOptions {
     pub method: SpMethod,
     pub backend: Backend,
-    /// Rounds launched between two host reads of the convergence state (>= 1). Larger saves
-    /// host round trips; a converged run then costs up to this many empty rounds.
+    /// Rounds launched between two host reads of the convergence state (1..=
+    /// [`MAX_ROUNDS_PER_CHECK`]). Larger saves host round trips; a converged run then costs up to
+    /// this many empty rounds.
     pub rounds_per_check: u32,
     /// Most rounds before the call fails (`None`: n + 1 for Bellman-Ford and the frontier, which
     /// cannot need more; unbounded for near-far).
@@ -131,8 +137,8 @@ impl<'g> Sssp<'g> {
     /// Checks the options and the graph and, for a device backend, builds the program and
     /// uploads the graph (and its reverse).
     pub fn new(graph: &'g Graph, options: SpOptions) -> Result<Self> {
-        if options.rounds_per_check == 0 {
-            return Err(Error::arg("rounds_per_check", "must be >= 1"));
+        if options.rounds_per_check == 0 || options.rounds_per_check > MAX_ROUNDS_PER_CHECK {
+            return Err(Error::arg("rounds_per_check", format!("{}; must be 1..={MAX_ROUNDS_PER_CHECK}", options.rounds_per_check)));
         }
         if let SpMethod::NearFar { delta: Some(d) } = options.method {
             if !(d.is_finite() && d > 0.0) {
@@ -224,8 +230,8 @@ pub fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_check: u3
     if grid.blocked[source as usize] {
         return Err(Error::arg("source", format!("{source} is an obstacle")));
     }
-    if rounds_per_check == 0 {
-        return Err(Error::arg("rounds_per_check", "must be >= 1"));
+    if rounds_per_check == 0 || rounds_per_check > MAX_ROUNDS_PER_CHECK {
+        return Err(Error::arg("rounds_per_check", format!("{rounds_per_check}; must be 1..={MAX_ROUNDS_PER_CHECK}")));
     }
     let (steps, rounds) = match backend {
         Backend::Cpu => (cpu::lee_bfs(grid, source), 0),
