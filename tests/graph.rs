@@ -107,6 +107,9 @@ fn csr_round_trip_normalises() {
         arg_of(Graph::from_csr(&[0, 1], &[0], &[1u32, 2]).unwrap_err()).0,
         "weights"
     );
+    // a bad weight is named as the weights' own
+    let (arg, msg) = arg_of(Graph::from_csr(&[0, 1, 1], &[1], &[-2.0f64]).unwrap_err());
+    assert_eq!(arg, "weights", "{msg}");
 }
 
 #[test]
@@ -537,6 +540,11 @@ fn haversine_and_bad_pbf() {
     let (path, line, _) = parse_line(Graph::from_osm_pbf(&p, OsmOptions::default()).unwrap_err());
     assert!(path.ends_with("bad.osm.pbf"));
     assert_eq!(line, 0);
+    // an empty file has no blocks: an error, not a graph of no vertex
+    let empty = dir.path().join("empty.osm.pbf");
+    std::fs::write(&empty, b"").unwrap();
+    let (path, _, msg) = parse_line(Graph::from_osm_pbf(&empty, OsmOptions::default()).unwrap_err());
+    assert!(path.ends_with("empty.osm.pbf") && msg.contains("highway"), "{msg}");
     match Graph::from_osm_pbf(&dir.path().join("none.osm.pbf"), OsmOptions::default()).unwrap_err()
     {
         Error::Io { path, .. } => assert!(path.ends_with("none.osm.pbf")),

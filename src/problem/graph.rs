@@ -383,6 +383,10 @@ impl Graph {
                 ),
             ));
         }
+        // a weight's own error names `weights` (the shared builder would name the arcs' array)
+        if let Some((e, why)) = weights.iter().enumerate().find_map(|(e, w)| w.invalid().map(|why| (e, why))) {
+            return Err(Error::arg("weights", format!("weights[{e}]: {why}")));
+        }
         let mut arcs = try_vec(targets.len(), "targets")?;
         for u in 0..n {
             if offsets[u + 1] < offsets[u] {
@@ -1032,6 +1036,10 @@ impl Graph {
                 }
             })
             .map_err(pbf_err)?;
+        if ways.is_empty() {
+            // an empty file reads as no blocks at all: a graph of no vertex is never what was meant
+            return Err(Error::parse(path, 0, "OpenStreetMap PBF: no way with a `highway` tag of the selected kinds (an empty or non-OSM file?)"));
+        }
         let mut coord: HashMap<i64, (f64, f64)> = ways
             .iter()
             .flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN))))
