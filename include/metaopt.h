@@ -711,6 +711,16 @@ typedef struct MetaoptAcoOptions {
    * A `MetaoptBackend`: the device in use or the CPU backend.
    */
   int32_t backend;
+  /**
+   * 1: improve every successful ant's path by shortcuts and one-vertex detours before the
+   * deposit (the library's addition, the default); 0: the thesis's method.
+   */
+  uint8_t local_search;
+  /**
+   * Reset the pheromone to its upper bound after this many iterations without a shorter path
+   * (MAX-MIN's restart); 0 = never.
+   */
+  uint32_t restart;
 } MetaoptAcoOptions;
 
 /**

@@ -4,8 +4,10 @@ function r = metaopt_aco(g, source, target, varargin)
 %   same result for the same seed). Options (a struct or name/value pairs; the library's
 %   defaults): ants (64), alpha (1), beta (2), damping (0), evaporation (0.1), depositExponent
 %   (1), initialPheromone (0: MAX-MIN reset), iterations (100; 0: the thesis's rule), noImprove
-%   (0: never), maxMin (0.01; 0: no bounds), deposit ('iteration-best', 'all'), selection
-%   ('roulette', 'gumbel'), maxSteps (0: no limit), seed (0), groupSize (0: tuning), cpu (false).
+%   (0: never), maxMin (0.01; 0: no bounds), deposit ('all', 'iteration-best'), selection
+%   ('roulette', 'gumbel'), maxSteps (0: no limit), seed (0), groupSize (0: tuning), localSearch
+%   (true: shortcuts and one-vertex detours of the ants' paths; false: the thesis's method),
+%   restart (0: never), cpu (false).
 %   r: path (1-based row; [] when no ant reached the target), length, gap, exactLength (Inf when
 %   unreachable), pheromonePath, pheromoneLength, iterations, foundAtIteration (0: none),
 %   successfulAnts, elapsed, backend.

@@ -286,6 +286,7 @@ fn aco_run_equals_the_rust_run() {
         Deposit::IterationBest => MetaoptAcoDeposit::MetaoptAcoDepositIterationBest,
     } as i32;
     assert_eq!((o.iterations, o.max_min, o.deposit, o.selection, o.backend), (100, 0.01, deposit, 0, 0));
+    assert_eq!((o.local_search, o.restart), (d.local_search as u8, 0));
     o.ants = 32;
     o.iterations = 20;
     o.seed = 4;
@@ -351,7 +352,7 @@ fn errors_name_the_argument() {
         let bad_t = [1u32, 5];
         check(metaopt_graph_from_csr(2, off.as_ptr(), 2, bad_t.as_ptr(), w.as_ptr().cast(), 0), INVALID, "targets");
         let neg = [1.0f64, -2.0];
-        check(metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), neg.as_ptr().cast(), 3), INVALID, "targets");
+        check(metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), neg.as_ptr().cast(), 3), INVALID, "weights");
         let nan = [f64::NAN, 0.0, 0.0, 0.0];
         check(metaopt_graph_from_dense(2, nan.as_ptr().cast::<c_void>(), 3), INVALID, "matrix");
         check(metaopt_graph_from_dense(2, ptr::null(), 3), NULL, "matrix");

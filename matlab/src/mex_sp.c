@@ -298,7 +298,7 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
     uint32_t t = (uint32_t)(int_scalar(arg(nrhs, prhs, 3, "target"), "target", 1, st->n) - 1);
     static const char *known[] = {"ants", "alpha", "beta", "damping", "evaporation", "depositExponent",
                                   "initialPheromone", "iterations", "noImprove", "maxMin", "deposit", "selection",
-                                  "maxSteps", "seed", "groupSize", "cpu", NULL};
+                                  "maxSteps", "seed", "groupSize", "localSearch", "restart", "cpu", NULL};
     const mxArray *os = options_struct(nrhs, prhs, 4, known), *v;
     MetaoptAcoOptions o = metaopt_aco_default_options();
     if ((v = opt(os, "ants")))
@@ -331,6 +331,10 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
         o.seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
     if ((v = opt(os, "groupSize")))
         o.group_size = (uint32_t)int_scalar(v, "opts.groupSize", 0, 4294967295.0);
+    if ((v = opt(os, "localSearch")))
+        o.local_search = flag_arg(v, "opts.localSearch") ? 1 : 0;
+    if ((v = opt(os, "restart")))
+        o.restart = (uint32_t)int_scalar(v, "opts.restart", 0, 4294967295.0);
     if ((v = opt(os, "cpu")))
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
     MetaoptAcoRunResult r = metaopt_aco_run(st->g, s, t, &o);

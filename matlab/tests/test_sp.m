@@ -164,6 +164,10 @@ check(r.exactLength == dref(tgt) && r.iterations == 30, 'aco: the exact length a
 check(isequal(r.path, rc.path) && r.length == rc.length && r.successfulAnts == rc.successfulAnts, 'aco: the device equals the CPU');
 check(r.path(1) == 1 && r.path(end) == tgt && r.length == sum(full(A(sub2ind(size(A), r.path(1:end-1), r.path(2:end))))), 'aco: the path and its length');
 check(r.gap == (r.length - dref(tgt)) / dref(tgt) && r.foundAtIteration >= 1, 'aco: the gap');
+% the thesis's method (no local search) with MAX-MIN restarts: the device equals the CPU too
+r1 = g.aco(1, tgt, 'iterations', 10, 'ants', 16, 'seed', 3, 'localSearch', false, 'restart', 3);
+r2 = g.aco(1, tgt, 'iterations', 10, 'ants', 16, 'seed', 3, 'localSearch', false, 'restart', 3, 'cpu', true);
+check(isequal(r1.path, r2.path) && r1.length == r2.length && r1.length >= dref(tgt), 'aco: localSearch false, restart');
 unreach = find(isinf(dref), 1);
 if ~isempty(unreach)
   ru = g.aco(1, unreach, 'cpu', true);

@@ -627,6 +627,8 @@ class MetaoptAcoOptions(Structure):
         ("seed", c_uint64),
         ("group_size", c_uint32),
         ("backend", c_int32),
+        ("local_search", c_uint8),
+        ("restart", c_uint32),
     ]
 
 

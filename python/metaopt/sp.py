@@ -327,7 +327,9 @@ def aco_shortest_path(graph, source, target, cpu=False, **options):
     ``iterations`` (None: the thesis's rule), ``max_no_improve`` (None: never), ``max_min``
     (None: no bounds), ``deposit`` (``"all"``, ``"iteration-best"``), ``selection``
     (``"roulette"``, ``"gumbel"``), ``max_steps`` (None: no limit), ``seed``, ``group_size``
-    (None: tuning). Returns an ``AcoResult``."""
+    (None: tuning), ``local_search`` (True: shortcuts and one-vertex detours of every successful
+    ant's path, the library's default; False: the thesis's method), ``restart`` (None: never; else
+    iterations without a shorter path before the pheromone is reset). Returns an ``AcoResult``."""
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a metaopt.Graph, got {type(graph).__name__}")
     source = _checks.integer("source", source, 0, 2**32 - 1)
@@ -342,7 +344,9 @@ def aco_shortest_path(graph, source, target, cpu=False, **options):
             setattr(o, key, 0.0 if value is None else _checks.real(key, value))
         elif key in ("ants",):
             o.ants = _checks.integer(key, value, 0, 2**32 - 1)
-        elif key in ("iterations", "max_no_improve", "max_steps", "group_size"):
+        elif key == "local_search":
+            o.local_search = 1 if _checks.flag(key, value) else 0
+        elif key in ("iterations", "max_no_improve", "max_steps", "group_size", "restart"):
             setattr(o, key, 0 if value is None else _checks.integer(key, value, 1, 2**32 - 1))
         elif key == "seed":
             o.seed = _checks.integer(key, value, 0, 2**64 - 1)

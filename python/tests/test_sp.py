@@ -133,6 +133,12 @@ def test_aco_finds_the_shortest_path():
     t = int(np.argmax(np.where(np.isfinite(d), d, -1)))
     dev = aco_shortest_path(g, 0, t, iterations=30, ants=32, seed=2)
     cpu = aco_shortest_path(g, 0, t, iterations=30, ants=32, seed=2, cpu=True)
+    # the thesis's method (no local search) and MAX-MIN restarts: device = CPU too
+    ra = aco_shortest_path(g, 0, t, iterations=10, ants=16, seed=3, local_search=False, restart=3)
+    rb = aco_shortest_path(g, 0, t, iterations=10, ants=16, seed=3, local_search=False, restart=3, cpu=True)
+    assert ra.length == rb.length and list(ra.path) == list(rb.path) and ra.length >= d[t]
+    with pytest.raises(ValueError):
+        aco_shortest_path(g, 0, t, restart=0)
     assert dev == cpu
     assert dev.exact_length == d[t] and dev.iterations == 30
     assert dev.path[0] == 0 and dev.path[-1] == t and dev.path.dtype == np.uint32

@@ -75,6 +75,12 @@ pub struct MetaoptAcoOptions {
     pub group_size: u32,
     /// A `MetaoptBackend`: the device in use or the CPU backend.
     pub backend: i32,
+    /// 1: improve every successful ant's path by shortcuts and one-vertex detours before the
+    /// deposit (the library's addition, the default); 0: the thesis's method.
+    pub local_search: u8,
+    /// Reset the pheromone to its upper bound after this many iterations without a shorter path
+    /// (MAX-MIN's restart); 0 = never.
+    pub restart: u32,
 }
 
 /// The result of `metaopt_aco_run`. The paths, `backend` and `error_message` are the caller's:
@@ -160,6 +166,8 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
             seed: d.seed,
             group_size: d.group_size.unwrap_or(0) as u32,
             backend: MetaoptBackend::MetaoptBackendDevice as i32,
+            local_search: d.local_search as u8,
+            restart: d.restart.unwrap_or(0),
         }
     })
 }
@@ -187,6 +195,11 @@ pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)
         1 => Backend::Cpu,
         b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
     };
+    let local_search = match o.local_search {
+        0 => false,
+        1 => true,
+        l => return Err(Error::arg("local_search", format!("{l}; expected 0 or 1"))),
+    };
     let opts = AcoOptions {
         ants: o.ants as usize,
         alpha: o.alpha,
@@ -203,6 +216,8 @@ pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)
         max_steps: nonzero_u(o.max_steps),
         seed: o.seed,
         group_size: nonzero_u(o.group_size).map(|g| g as usize),
+        local_search,
+        restart: nonzero_u(o.restart),
         ..AcoOptions::default()
     };
     Ok((opts, backend))
