@@ -263,9 +263,14 @@ fn sphere(x: &[f64]) -> f64 {
 
 #[test]
 fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
-    // the program built beforehand (PoCL takes about a second): this limit is for the population
-    let p = DeParams::new(1, 8, 1024, -5.0, 5.0, BoundsCorrection::Saturation);
-    DeMultiPop::new(&p, Backend::DEVICE).unwrap().init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE).unwrap();
+    // the programs built and their kernels compiled beforehand (PoCL takes seconds on a cold
+    // cache): these limits are for the population and the generations. The same shape of island
+    // (2048 members, whose population does not fit local memory) in fewer dimensions builds the
+    // same programs.
+    let p = DeParams::new(4, 2048, 64, -5.0, 5.0, BoundsCorrection::Saturation);
+    let mut warm = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    warm.init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE).unwrap();
+    warm.run(&DeStop::generations(2)).unwrap();
     let mut de = big_de(Backend::DEVICE);
     // the initial values alone take about 1.2 s: this limit passes during the evaluation
     let limit = Duration::from_secs(3);
@@ -308,6 +313,17 @@ fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
             Ok(())
         });
         let p = DeParams::new(2, 512, 4, -5.0, 5.0, BoundsCorrection::Saturation);
+        // every kernel of this shape compiled beforehand by a quick callback (PoCL compiles a
+        // kernel at its first launch: seconds on a cold cache), so the limits below time the run
+        let quick = Objective::callback(|x, rows, dims, out| {
+            for (r, o) in out.iter_mut().enumerate().take(rows) {
+                *o = sphere(&x[r * dims..(r + 1) * dims]);
+            }
+            Ok(())
+        });
+        let mut warm = DeMultiPop::new(&p, backend).unwrap();
+        warm.init(&quick, Mutation::Rand1, Migration::NONE).unwrap();
+        warm.run(&DeStop::generations(2)).unwrap();
         let mut de = DeMultiPop::new(&p, backend).unwrap();
         let limit = Duration::from_millis(700);
         let t = Instant::now();
