@@ -5,7 +5,7 @@
 
 use super::{local, DepositStep, Engine, Setup, Walks};
 use rayon::prelude::*;
-use crate::device::{cl_error, covering_group, note_failure, Backend, DeviceBuffer, ProgramSpec, Queue};
+use crate::device::{covering_group, Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{size_product, Error, Result};
 use crate::problem::graph::Weights;
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -38,16 +38,11 @@ pub struct DeviceEngine {
     dep: DeviceBuffer<f64>,
 }
 
+/// The shared launch (`device::launch`) in one dimension. The callers set every argument of
+/// the kernel in type and order, with buffers that the engine owns and that outlive the queue's
+/// work (every launch is followed by a read).
 fn enqueue(e: &mut ExecuteKernel, q: &Queue, global: usize, local: usize, what: &'static str) -> Result<()> {
-    e.set_global_work_sizes(&[global]).set_local_work_sizes(&[local]);
-    // SAFETY: the callers set every argument of the kernel in type and order, with buffers that
-    // the engine owns and that outlive the queue's work (every launch is followed by a read).
-    unsafe { e.enqueue_nd_range(q.cl()) }.map_err(|err| {
-        let err = cl_error(what)(err);
-        note_failure(&err);
-        err
-    })?;
-    Ok(())
+    crate::device::launch(q, e, &[global], Some(&[local]), what)
 }
 
 impl DeviceEngine {

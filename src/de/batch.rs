@@ -595,7 +595,7 @@ impl DeviceBatch {
             e.set_arg_local_buffer(self.wg * self.fp).set_arg_local_buffer(self.wg * 4);
             e.set_arg_local_buffer(self.ly).set_arg_local_buffer(self.lfy);
         }
-        super::device::launch(&self.queue, &mut e, &[problems * self.wg], Some(&[self.wg]), "clEnqueueNDRangeKernel(deb_run)")?;
+        crate::device::launch(&self.queue, &mut e, &[problems * self.wg], Some(&[self.wg]), "clEnqueueNDRangeKernel(deb_run)")?;
         self.queue.finish()
     }
 

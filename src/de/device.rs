@@ -6,7 +6,7 @@ use super::ops::{cr_threshold, Move};
 use super::config::{Config, Mutation};
 use super::engine::Engine;
 use super::pace::{in_pieces, Cut, Rate};
-use crate::device::{cl_error, covering_group, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{covering_group, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::objective::{fp_bytes, fp_values, HostCallback, Objective};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -89,10 +89,7 @@ pub struct DeviceDe {
     rates: [Rate; 4],
 }
 
-/// One launch over `global` items in groups of `local`; the error names the kernel.
-pub(super) fn launch(q: &Queue, e: &mut ExecuteKernel, global: &[usize], local: Option<&[usize]>, name: &'static str) -> Result<()> {
-    launch_at(q, e, None, global, local, name)
-}
+use crate::device::launch;
 
 /// A launch over `global` items from `offset` (a piece of a phase: `pace.rs`).
 fn launch_at(
@@ -106,18 +103,9 @@ fn launch_at(
     if let Some(o) = offset {
         e.set_global_work_offsets(o);
     }
-    e.set_global_work_sizes(global);
-    if let Some(l) = local {
-        e.set_local_work_sizes(l);
-    }
-    // SAFETY: the callers set every argument of the kernel to buffers and scalars that outlive
-    // the launch (they are fields of the engine, and the queue is finished before they change).
-    unsafe { e.enqueue_nd_range(q.cl()) }.map_err(|err| {
-        let err = cl_error(name)(err);
-        crate::device::note_failure(&err);
-        err
-    })?;
-    Ok(())
+    // the callers set every argument of the kernel to buffers and scalars that outlive the
+    // launch (they are fields of the engine, and the queue is finished before they change)
+    launch(q, e, global, local, name)
 }
 
 fn round_up(n: usize, m: usize) -> usize {

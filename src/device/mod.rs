@@ -246,6 +246,26 @@ pub(crate) fn note_failure(e: &Error) {
     }
 }
 
+/// One launch of `e` over `global` work-items in groups of `local` (the implementation's choice
+/// when `None`); the error names the kernel (`name`, e.g. `"clEnqueueNDRangeKernel(foo)"`) and
+/// a lost context is noted. The one launch every solver's device engine goes through.
+///
+/// The caller has set every argument of the kernel, in type and order, to buffers and scalars
+/// that outlive the queue's use of them.
+pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: &[usize], local: Option<&[usize]>, name: &'static str) -> Result<()> {
+    e.set_global_work_sizes(global);
+    if let Some(l) = local {
+        e.set_local_work_sizes(l);
+    }
+    // SAFETY: the arguments are the caller's (above); the sizes are set just now.
+    unsafe { e.enqueue_nd_range(q.cl()) }.map_err(|err| {
+        let err = cl_error(name)(err);
+        note_failure(&err);
+        err
+    })?;
+    Ok(())
+}
+
 /// A context on one device with its program cache.
 pub struct DeviceContext {
     pub info: DeviceInfo,

@@ -3,7 +3,7 @@
 //! of a few counters, then computes the predecessors and reads both arrays back.
 
 use super::{SpMethod, SpOptions};
-use crate::device::{cl_error, note_failure, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::problem::graph::{Distances, Graph, Grid, Weights};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -90,14 +90,8 @@ fn launch(q: &Queue, kernel: &Kernel, name: &'static str, global: &[usize], loca
                 Arg::Local(bytes) => e.set_arg_local_buffer(*bytes),
             };
         }
-        e.set_global_work_sizes(&g).set_local_work_sizes(local);
-        e.enqueue_nd_range(q.cl()).map_err(|err| {
-            let err = cl_error(name)(err);
-            note_failure(&err);
-            err
-        })?;
     }
-    Ok(())
+    crate::device::launch(q, &mut e, &g, Some(local), name)
 }
 
 /// Whether the device has 64-bit atomic minimum (`cl_khr_int64_extended_atomics`).
