@@ -8,15 +8,8 @@
 % a failure.
 1;
 
-function check(cond, what)
-  global PASSED FAILED
-  if cond
-    PASSED = PASSED + 1;
-  else
-    FAILED = FAILED + 1;
-    fprintf(2, 'FAILED: %s\n', what);
-  end
-end
+% check(cond, what): tests/check.m, on the path whatever the current folder
+addpath(fileparts(mfilename('fullpath')));
 
 function id = error_id(f)
   % the identifier of the error f() raises ('' when it raises none); the message is printed
