@@ -72,6 +72,42 @@ __kernel void sp_init(__global BITS_T *dist, __global uint *stamp, __global uint
     }
 }
 
+// Per source row and span of `span` vertices (group (g, row) of a 2-D launch): the vertices
+// reached and the out-arcs of reached vertices (Gunrock's traversed edges), summed by a tree over
+// the group into stats[2 * (row * spans + g)] and the next word; the host adds the spans.
+// `narrow`: integer distances written as 32 bits by sp_local (unreachable 0xffffffff).
+__kernel void sp_stats(__global const ulong *off, __global const BITS_T *dist, uint n, uint span,
+                       uint narrow, __global ulong *stats, __local ulong *red) {
+    uint lid = get_local_id(0), lsz = get_local_size(0);
+    uint g = get_group_id(0), row = get_group_id(1);
+    ulong base = (ulong)row * n;
+    uint lo = g * span, hi = min(n, lo + span);
+    ulong reached = 0, arcs = 0;
+    for (uint v = lo + lid; v < hi; v += lsz) {
+        if (narrow ? ((__global const uint *)dist)[base + v] != 0xffffffffu : dist[base + v] != B_INF) {
+            reached++;
+            arcs += off[v + 1] - off[v];
+        }
+    }
+    red[lid] = reached;
+    red[lsz + lid] = arcs;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint h = 1;
+    while (h < lsz) h <<= 1;
+    for (h >>= 1; h > 0; h >>= 1) {
+        if (lid < h && lid + h < lsz) {
+            red[lid] += red[lid + h];
+            red[lsz + lid] += red[lsz + lid + h];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        ulong i = (ulong)row * get_num_groups(0) + g;
+        stats[2 * i] = red[0];
+        stats[2 * i + 1] = red[lsz];
+    }
+}
+
 // Bellman-Ford by pull over the reverse graph, one round (Jacobi: reads `old`, writes `now`, so
 // no work-item reads what another writes). Work-item (v, s): dimension 0 the vertex, dimension 1
 // the source. A round that lowers a distance stores its number in *changed (every writer stores
@@ -120,123 +156,149 @@ __kernel void sp_pred(__global const ulong *roff, __global const uint *rsrc, __g
 }
 
 #ifdef AMIN
-// Counters (cnt): [0..3) near-queue lengths, rotating by round (round r reads cnt[r % 3], appends
-// to cnt[(r + 1) % 3] and clears cnt[(r + 2) % 3], which nobody uses in round r); [3], [4] the
-// lengths of the two far piles; [5] the far pile in use; [6] the split epoch; [7] split now.
-// thr: [0] the near threshold (bits; +inf for the plain frontier), [1] the previous one, [2] the
-// least distance recorded when an entry joined (or stayed in) the far pile since the last split:
-// entries' distances only fall, so the next threshold thr[2] + delta moves at least one entry,
-// and a gap in the distances costs one split, not gap / delta rounds.
-
-// One round of the frontier (and of near-far): every queued (source, vertex) pushes over its
-// out-arcs with an atomic minimum; a target whose distance fell joins the next queue once (the
-// stamp holds the round it was queued for) when below the threshold, else the far pile once per
-// epoch. A fixed grid loops over the queue, whose length is read on the device: no host read.
-// Appends to the next queue gather in local memory (`lq`, `lcap` entries) and each group takes
-// its slots with one global atomic per pass (a full local buffer spills to the global counter
-// directly), so the queue's counter is not hit once per vertex. The loop runs the same number
-// of passes in every work-item of a group (its barriers need that).
-__kernel void sp_push(__global const ulong *off, __global const uint *tgt, __global const W_T *w,
-                      __global BITS_T *dist, __global ulong *qa, __global ulong *qb,
-                      __global ulong *far0, __global ulong *far1, __global uint *cnt,
-                      __global uint *stamp, __global uint *fstamp, __global BITS_T *thr,
-                      uint n, uint round, __local ulong *lq, uint lcap) {
-    __local uint lc;
-    __local uint gbase;
-    __global ulong *qin = (round & 1) ? qb : qa;
-    __global ulong *qout = (round & 1) ? qa : qb;
+// One round of the frontier and of near-far (delta-stepping with one near bucket and a far
+// pile), one launch per round, the whole state on the device (the host only enqueues rounds and
+// looks at the counters every few). Queue entries are flat indices s * n + v (k * n < 2^32).
+//
+// cnt (uint): [0..3) near-queue lengths rotating by round (round r reads cnt[r % 3], appends to
+// cnt[(r + 1) % 3] and clears cnt[(r + 2) % 3], which nobody uses in round r); [3..6) the lengths
+// of three far piles; [6 + 2p], [7 + 2p]: the pile in use and the epoch for rounds of parity p
+// (round r reads slot r & 1 and writes the other, so no group reads a slot being written).
+// thr (BITS_T): [2p] the near threshold for rounds of parity p (+inf: the plain frontier),
+// [2p + 1] the threshold before the last split; [4 + f] the least distance appended to pile f.
+//
+// A round whose near queue is empty while the pile in use is not is a split: the threshold
+// becomes max(least far distance, threshold) + delta (so at least one entry moves, and a gap in
+// the distances costs one split, not gap / delta rounds), and the round takes the pile's entries
+// itself: below the old threshold they were settled (dropped), below the new one they are relaxed
+// in this round, the rest go to the next pile. Piles rotate 0, 1, 2: a split's target was the
+// source of the split before last, cleared (by global work-item 0) in every round since that
+// one, in which nobody else touches it.
+//
+// Every other round relaxes the queued entries' out-arcs with an atomic minimum; a target whose
+// distance fell joins the next near queue once (the stamp holds the round it was queued for)
+// when below the threshold, else the pile once per epoch. Appends gather in local memory (`lq`,
+// `lf`: `lcap` entries each; a full buffer spills to the global counter) and each group takes
+// its slots with one global atomic per flush; each work-item keeps the least distance it sent to
+// a pile and a group reduction (`red`) makes one global minimum per group. A fixed grid loops
+// over the entries, whose number it reads on the device; the loop runs the same number of passes
+// in every work-item of a group (its barriers need that).
+__kernel void sp_round(__global const ulong *off, __global const uint *tgt, __global const W_T *w,
+                       __global BITS_T *dist, __global uint *qa, __global uint *qb,
+                       __global uint *far0, __global uint *far1, __global uint *far2,
+                       __global uint *cnt, __global uint *stamp, __global uint *fstamp,
+                       __global BITS_T *thr, D_T delta, uint n, __local uint *lq, __local uint *lf,
+                       __local BITS_T *red, uint lcap, uint round) {
+    __local uint lnc, lfc, nbase, fbase;
+    uint p = round & 1;
+    uint lid = get_local_id(0), lsz = get_local_size(0);
+    __global uint *qin = p ? qb : qa;
+    __global uint *qout = p ? qa : qb;
     __global uint *next = &cnt[(round + 1) % 3];
     uint len = cnt[round % 3];
-    if (get_global_id(0) == 0) cnt[(round + 2) % 3] = 0;
-    BITS_T t = thr[0];
-    uint fi = cnt[5];
-    __global ulong *far = fi ? far1 : far0;
-    uint epoch = cnt[6] + 1;
-    uint lid = get_local_id(0), lsz = get_local_size(0);
-    if (lid == 0) lc = 0;
+    uint fi = cnt[6 + 2 * p], epoch = cnt[7 + 2 * p];
+    BITS_T t = thr[2 * p], before = thr[2 * p + 1];
+    // the pile in use only grows in rounds with near entries, so with none its length is stable
+    uint flen = len == 0 ? cnt[3 + fi] : 0;
+    uint split = flen != 0;
+    uint fo = fi;
+    if (split) {
+        BITS_T lo = thr[4 + fi] > t ? thr[4 + fi] : t;
+        before = t;
+        t = B_OF(D_OF(lo) + delta);
+        fo = fi == 2 ? 0 : fi + 1;
+        epoch += 1;
+    }
+    uint fe = epoch + 1;
+    if (get_global_id(0) == 0) {
+        cnt[(round + 2) % 3] = 0;
+        uint spare = fi == 0 ? 2 : fi - 1;
+        cnt[3 + spare] = 0;
+        thr[4 + spare] = B_INF;
+        cnt[6 + 2 * (1 - p)] = fo;
+        cnt[7 + 2 * (1 - p)] = epoch;
+        thr[2 * (1 - p)] = t;
+        thr[2 * (1 - p) + 1] = before;
+    }
+    __global uint *src = !split ? qin : fi == 0 ? far0 : fi == 1 ? far1 : far2;
+    __global uint *fout = fo == 0 ? far0 : fo == 1 ? far1 : far2;
+    __global uint *fcnt = &cnt[3 + fo];
+    uint count = split ? flen : len;
+    uint first = get_group_id(0) * lsz;
+    if (first >= count) return;  // the whole group: no barrier is skipped by part of it
+    BITS_T least = B_INF;
+    if (lid == 0) {
+        lnc = 0;
+        lfc = 0;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint start = get_group_id(0) * lsz; start < len; start += get_global_size(0)) {
+    for (uint start = first; start < count; start += get_global_size(0)) {
         uint i = start + lid;
-        if (i < len) {
-            ulong x = qin[i];
-            // one source (every entry < n): no 64-bit division
-            ulong base = x < n ? 0 : x / n * n;
-            uint u = (uint)(x - base);
+        if (i < count) {
+            uint x = src[i];
             BITS_T du = ALOAD(&dist[x]);
-            for (ulong e = off[u]; e < off[u + 1]; e++) {
-                ulong y = base + tgt[e];
-                BITS_T c = sp_add(du, w[e]);
-                BITS_T was = AMIN(&dist[y], c);
-                if (c < was) {
-                    if (c < t) {
-                        if (atomic_xchg(&stamp[y], round + 1) != round + 1) {
-                            uint slot = atomic_inc(&lc);
-                            if (slot < lcap) lq[slot] = y;
-                            else qout[atomic_inc(next)] = y;
+            if (split && du < before) {
+                // settled when the threshold passed it
+            } else if (split && du >= t) {
+                least = du < least ? du : least;
+                if (atomic_xchg(&fstamp[x], fe) != fe) {
+                    uint slot = atomic_inc(&lfc);
+                    if (slot < lcap) lf[slot] = x;
+                    else fout[atomic_inc(fcnt)] = x;
+                }
+            } else {
+                // one source (every entry < n): no division
+                uint base = x < n ? 0 : x / n * n;
+                uint u = x - base;
+                for (ulong e = off[u]; e < off[u + 1]; e++) {
+                    uint y = base + tgt[e];
+                    BITS_T c = sp_add(du, w[e]);
+                    BITS_T was = AMIN(&dist[y], c);
+                    if (c < was) {
+                        if (c < t) {
+                            if (atomic_xchg(&stamp[y], round + 1) != round + 1) {
+                                uint slot = atomic_inc(&lnc);
+                                if (slot < lcap) lq[slot] = y;
+                                else qout[atomic_inc(next)] = y;
+                            }
+                        } else {
+                            least = c < least ? c : least;
+                            if (atomic_xchg(&fstamp[y], fe) != fe) {
+                                uint slot = atomic_inc(&lfc);
+                                if (slot < lcap) lf[slot] = y;
+                                else fout[atomic_inc(fcnt)] = y;
+                            }
                         }
-                    } else {
-                        AMIN(&thr[2], c);
-                        if (atomic_xchg(&fstamp[y], epoch) != epoch) far[atomic_inc(&cnt[3 + fi])] = y;
                     }
                 }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        uint have = min(lc, lcap);
-        if (lid == 0 && have) gbase = atomic_add(next, have);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint j = lid; j < have; j += lsz) qout[gbase + j] = lq[j];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) lc = 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-}
-
-// Near-far: one work-item decides whether round `round` left the near queue empty with a far
-// pile waiting; then the threshold becomes the least recorded far distance plus delta (at least
-// the old threshold plus delta), the other pile is cleared and becomes the
-// one in use, and the epoch advances. The decision is stored for sp_split (a kernel cannot
-// publish a decision to its own other groups).
-__kernel void sp_split_begin(__global uint *cnt, __global BITS_T *thr, D_T delta, uint round) {
-    uint fi = cnt[5];
-    uint go = cnt[(round + 1) % 3] == 0 && cnt[3 + fi] != 0;
-    cnt[7] = go;
-    if (go) {
-        BITS_T lo = thr[2] > thr[0] ? thr[2] : thr[0];
-        thr[1] = thr[0];
-        thr[0] = B_OF(D_OF(lo) + delta);
-        thr[2] = B_INF;
-        cnt[3 + (1 - fi)] = 0;
-        cnt[5] = 1 - fi;
-        cnt[6] += 1;
-    }
-}
-
-// Near-far: the old far pile is split: entries below the old threshold were settled (dropped),
-// those below the new one join the next near queue, the rest the new far pile.
-__kernel void sp_split(__global BITS_T *dist, __global ulong *qa, __global ulong *qb,
-                       __global ulong *far0, __global ulong *far1, __global uint *cnt,
-                       __global uint *stamp, __global uint *fstamp, __global BITS_T *thr,
-                       uint round) {
-    if (cnt[7] == 0) return;
-    __global ulong *qout = (round & 1) ? qa : qb;
-    uint fi = cnt[5];
-    __global ulong *src = fi ? far0 : far1;
-    __global ulong *dst = fi ? far1 : far0;
-    uint len = cnt[3 + (1 - fi)];
-    uint epoch = cnt[6] + 1;
-    BITS_T t = thr[0], before = thr[1];
-    for (uint i = get_global_id(0); i < len; i += get_global_size(0)) {
-        ulong y = src[i];
-        BITS_T d = ALOAD(&dist[y]);
-        if (d < before) continue;
-        if (d < t) {
-            if (atomic_xchg(&stamp[y], round + 1) != round + 1) qout[atomic_inc(&cnt[(round + 1) % 3])] = y;
-        } else {
-            AMIN(&thr[2], d);
-            if (atomic_xchg(&fstamp[y], epoch) != epoch) dst[atomic_inc(&cnt[3 + fi])] = y;
+        uint hn = min(lnc, lcap), hf = min(lfc, lcap);
+        if (lid == 0) {
+            if (hn) nbase = atomic_add(next, hn);
+            if (hf) fbase = atomic_add(fcnt, hf);
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = lid; j < hn; j += lsz) qout[nbase + j] = lq[j];
+        for (uint j = lid; j < hf; j += lsz) fout[fbase + j] = lf[j];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            lnc = 0;
+            lfc = 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // the least distance sent to the pile: a tree over the group, one global minimum
+    red[lid] = least;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint h = 1;
+    while (h < lsz) h <<= 1;
+    for (h >>= 1; h > 0; h >>= 1) {
+        if (lid < h && lid + h < lsz && red[lid + h] < red[lid]) red[lid] = red[lid + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0 && red[0] != B_INF) AMIN(&thr[4 + fo], red[0]);
 }
 #endif
 
@@ -247,17 +309,17 @@ __kernel void sp_split(__global BITS_T *dist, __global ulong *qa, __global ulong
 // the last round; a round relaxes their out-arcs with a local atomic minimum and marks the
 // targets that fell in the other bitmap; work-group barriers separate rounds (no host), until a
 // round changes nothing. Then the canonical predecessors (smallest u with dist[u] + w == dist[v]
-// over the reverse rows, sorted by tail) from the local distances, and both rows go out.
+// over the reverse rows, sorted by tail) from the local distances, and both rows go out, the
+// distances in the local width (32-bit integers with unreachable 0xffffffff under SP_LOCAL 1:
+// half the bytes to read back; the host widens them).
 #if SP_LOCAL == 1
 typedef uint LB_T;
 #if SP_KIND == 2
 #define L_INF 0x7f800000u
 #define LADD(du, w) as_uint(as_float(du) + (w))
-#define L_OUT(x) (x)
 #else
 #define L_INF 0xffffffffu
 #define LADD(du, w) ((du) + (uint)(w))
-#define L_OUT(x) ((x) == L_INF ? ULONG_MAX : (ulong)(x))
 #endif
 #define LAMIN(p, b) atomic_min((volatile __local uint *)(p), (b))
 #define LLOAD(p) (*(volatile __local uint *)(p))
@@ -266,7 +328,6 @@ typedef uint LB_T;
 typedef ulong LB_T;
 #define L_INF B_INF
 #define LADD(du, w) sp_add((du), (w))
-#define L_OUT(x) (x)
 #define LAMIN(p, b) atom_min((volatile __local ulong *)(p), (b))
 #define LLOAD(p) atom_add((volatile __local ulong *)(p), 0ul)
 // a 64-bit read may tear: no unlocked peek, every candidate takes the atomic
@@ -278,7 +339,7 @@ typedef ulong LB_T;
 // converged after max_rounds rounds.
 __kernel void sp_local(__global const ulong *off, __global const uint *tgt, __global const W_T *w,
                        __global const ulong *roff, __global const uint *rsrc, __global const W_T *rw,
-                       __global BITS_T *dist, __global uint *pred, __global const uint *sources,
+                       __global LB_T *dist, __global uint *pred, __global const uint *sources,
                        uint n, uint max_rounds, __global uint *rounds, __local LB_T *ld,
                        __local uint *bits) {
     __local uint flag;
@@ -336,7 +397,7 @@ __kernel void sp_local(__global const ulong *off, __global const uint *tgt, __gl
             }
         }
         pred[base + v] = p;
-        dist[base + v] = L_OUT(dv);
+        dist[base + v] = dv;
     }
     if (lid == 0) {
         atomic_max(&rounds[0], r);

@@ -2,7 +2,7 @@
 //! `metaopt bench sp`.
 //!
 //! ```text
-//! cargo run --release --example sp_bench -- grid 4900      # single source at the centre, per method
+//! cargo run --release --example sp_bench -- grid 4900 [deltas=200,800] [cpu] [noref] [check]  # single source at the centre, per method
 //! cargo run --release --example sp_bench -- all            # every Helsinki source: device vs CPU
 //! cargo run --release --example sp_bench -- helsinki       # one Helsinki source, per path
 //! ```
@@ -12,11 +12,11 @@
 //! seconds. Results are checked against host Dijkstra (a few rows for `all`).
 
 use metaopt::device::Backend;
-use metaopt::problem::graph::{dijkstra, grid, Graph, OsmOptions, OsmWeights};
+use metaopt::problem::graph::{dijkstra, grid, Distances, Graph, OsmOptions, OsmWeights};
 use metaopt::sp::{SpMethod, SpOptions, Sssp};
 use std::time::Instant;
 
-fn time_one(g: &Graph, name: &str, o: SpOptions, source: u32, warm: bool) -> metaopt::Result<()> {
+fn time_one(g: &Graph, name: &str, o: SpOptions, source: u32, warm: bool, reference: Option<&Distances>) -> metaopt::Result<()> {
     let mut sp = Sssp::new(g, o)?;
     if warm {
         sp.sssp(source)?;
@@ -25,6 +25,9 @@ fn time_one(g: &Graph, name: &str, o: SpOptions, source: u32, warm: bool) -> met
     let r = sp.sssp(source)?;
     let s = t.elapsed().as_secs_f64();
     println!("{name:<28} {:>7} rounds {:>9.4} s {:>8.1} MTEPS  reached {}", r.rounds, s, r.edges as f64 / s / 1e6, r.reached);
+    if let Some(d) = reference {
+        assert_eq!(&r.dist, d, "{name}: distances differ from host Dijkstra");
+    }
     Ok(())
 }
 
@@ -47,14 +50,28 @@ fn main() -> metaopt::Result<()> {
             let source = ((side / 2) * side + side / 2) as u32;
             println!("grid {side} x {side}: {} vertices, {} arcs, source {source}", g.n(), g.m());
             println!("{}", Sssp::new(g, methods[0].1.clone())?.backend_description());
+            // `check`: every method's distances against host Dijkstra
+            let reference = if args.iter().any(|a| a == "check") { Some(dijkstra(g, source)?.dist) } else { None };
+            let reference = reference.as_ref();
             for (name, o) in &methods {
                 if *name == "pull" && g.n() > 1_000_000 {
                     continue; // hop depth x n work: minutes on the large grid
                 }
-                time_one(g, name, o.clone(), source, true)?;
+                time_one(g, name, o.clone(), source, true, reference)?;
             }
-            if args.get(2).map(String::as_str) == Some("cpu") {
-                time_one(g, "CPU backend", SpOptions { backend: Backend::Cpu, ..Default::default() }, source, false)?;
+            // `deltas=200,800`: more near-far runs with these deltas
+            if let Some(list) = args.iter().find_map(|a| a.strip_prefix("deltas=")) {
+                for d in list.split(',') {
+                    let d: f64 = d.parse().expect("deltas=D1,D2,... are numbers");
+                    let o = SpOptions { method: SpMethod::NearFar { delta: Some(d) }, backend: dev, local_memory: false, ..Default::default() };
+                    time_one(g, &format!("near-far delta {d}"), o, source, true, reference)?;
+                }
+            }
+            if args.iter().any(|a| a == "cpu") {
+                time_one(g, "CPU backend", SpOptions { backend: Backend::Cpu, ..Default::default() }, source, false, reference)?;
+            }
+            if args.iter().any(|a| a == "noref") {
+                return Ok(());
             }
             let t = Instant::now();
             dijkstra(g, source)?;
@@ -67,9 +84,9 @@ fn main() -> metaopt::Result<()> {
             println!("{}", Sssp::new(&g, methods[0].1.clone())?.backend_description());
             if what == "helsinki" {
                 for (name, o) in &methods {
-                    time_one(&g, name, o.clone(), 0, true)?;
+                    time_one(&g, name, o.clone(), 0, true, None)?;
                 }
-                time_one(&g, "CPU backend", SpOptions { backend: Backend::Cpu, ..Default::default() }, 0, false)?;
+                time_one(&g, "CPU backend", SpOptions { backend: Backend::Cpu, ..Default::default() }, 0, false, None)?;
                 return Ok(());
             }
             let sources: Vec<u32> = (0..g.n() as u32).collect();

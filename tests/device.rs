@@ -70,3 +70,23 @@ fn buffers_round_trip() {
     let mut small = q.buffer::<u64>(4, "small").unwrap();
     assert!(small.write(&q, &data).is_err(), "writes past the end are refused");
 }
+
+#[test]
+fn large_reads_through_pinned_staging_convert_every_element() {
+    let ctx = DeviceContext::current().unwrap();
+    let q = ctx.queue().unwrap();
+    // 5.5 M u64 = 44 MB: two full 32 MB staging chunks would be 8 M; this is one full chunk and a
+    // partial one, past the plain-read threshold (8 MB)
+    let data: Vec<u64> = (0..5_500_000u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+    let b = q.buffer_from(&data, "test").unwrap();
+    let mut out = vec![0u64; data.len()];
+    b.read_converted(&q, &mut out, |x| x ^ 1).unwrap();
+    assert!(out.iter().zip(&data).all(|(&o, &d)| o == d ^ 1));
+    // a small buffer takes the plain read, with the same conversion
+    let small = q.buffer_from(&[1.5f32, -2.0, f32::INFINITY], "small").unwrap();
+    let mut wide = vec![0f64; 3];
+    small.read_converted(&q, &mut wide, |x| x as f64).unwrap();
+    assert_eq!(wide, [1.5, -2.0, f64::INFINITY]);
+    let mut wrong = vec![0f64; 2];
+    assert!(small.read_converted(&q, &mut wrong, |x| x as f64).is_err(), "a wrong output length is refused");
+}

@@ -14,7 +14,7 @@ pub mod program;
 mod source;
 pub mod tuning;
 
-pub use buffer::{check_fits, host_memory_available, ClScalar, DeviceBuffer};
+pub use buffer::{check_fits, host_memory_available, output_vec, ClScalar, DeviceBuffer};
 pub use program::ProgramSpec;
 pub use tuning::Tuning;
 pub use source::{embedded_source, kernel_source, source_dir};
@@ -266,6 +266,41 @@ pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: 
     Ok(())
 }
 
+/// Enqueues `kernel`, whose arguments are already set on the kernel object, over `global` (each
+/// rounded up to `local`): for kernels launched many times in a row with one argument changing
+/// (the caller sets that one with `Kernel::set_arg`), where setting every argument per launch
+/// cost more than the launch. Errors name `name` and mark the device lost as `launch` does.
+pub(crate) fn enqueue_prepared(q: &Queue, kernel: &opencl3::kernel::Kernel, global: &[usize], local: &[usize], name: &'static str) -> Result<()> {
+    let mut g = [0usize; 3];
+    for (i, (&x, &l)) in global.iter().zip(local).enumerate() {
+        g[i] = x.max(1).div_ceil(l) * l;
+    }
+    // No event is asked for (the caller waits on the queue): the driver need not make and track
+    // one per launch.
+    let runtime = cl3::load_library().as_ref().map_err(|_| Error::Panic("the OpenCL runtime is not loaded".into()))?;
+    // SAFETY: the caller set every argument of `kernel`; the sizes are `global.len()` long; a null
+    // event pointer is allowed (OpenCL 1.2, clEnqueueNDRangeKernel).
+    let status = runtime.clEnqueueNDRangeKernel(
+        q.cl().get(),
+        kernel.get(),
+        global.len() as u32,
+        std::ptr::null(),
+        g.as_ptr(),
+        local.as_ptr(),
+        0,
+        std::ptr::null(),
+        std::ptr::null_mut(),
+    );
+    match status {
+        Some(0) => Ok(()),
+        other => {
+            let err = cl_error(name)(ClError(other.unwrap_or(cl3::error_codes::DLOPEN_FUNCTION_NOT_AVAILABLE)));
+            note_failure(&err);
+            Err(err)
+        }
+    }
+}
+
 /// A context on one device with its program cache.
 pub struct DeviceContext {
     pub info: DeviceInfo,
@@ -355,7 +390,7 @@ impl DeviceContext {
         #[allow(deprecated)]
         let q = unsafe { CommandQueue::create(&self.context, self.info.cl_id(), properties) }
             .map_err(cl_error("clCreateCommandQueue"))?;
-        Ok(Queue { ctx: self.clone(), queue: q })
+        Ok(Queue { ctx: self.clone(), queue: q, staging: Mutex::new(None) })
     }
 
     pub fn context(&self) -> &Context {
@@ -412,6 +447,18 @@ impl DeviceContext {
 pub struct Queue {
     ctx: Arc<DeviceContext>,
     queue: CommandQueue,
+    /// Two pinned host buffers for large reads (`DeviceBuffer::read_converted`), made at the
+    /// first such read and kept mapped until the queue goes: pinning memory costs milliseconds,
+    /// more than a read it speeds up.
+    staging: Mutex<Option<buffer::Staging>>,
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        if let Some(s) = self.staging.get_mut().unwrap_or_else(|e| e.into_inner()).take() {
+            s.unmap(&self.queue);
+        }
+    }
 }
 
 // SAFETY: command queues are thread-safe OpenCL objects; a solver uses its own queue from one

@@ -51,7 +51,7 @@ pub struct Tuning {
     /// Exact shortest paths (`cl/sp.cl`): work-items per group of every kernel (at most).
     pub sp: usize,
     /// Exact shortest paths: groups per compute unit of the fixed grid that loops over the
-    /// frontier queue (`sp_push`, `sp_split`).
+    /// frontier queue (`sp_round`).
     pub sp_push_groups: usize,
     /// Exact shortest paths, one group per source in local memory (`sp_local`): work-items of
     /// a source's group (at most).

@@ -3,11 +3,11 @@
 //! of a few counters, then computes the predecessors and reads both arrays back.
 
 use super::{SpMethod, SpOptions};
-use crate::device::{work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{cl_error, output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::problem::graph::{Distances, Graph, Grid, Weights};
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::Buffer;
+use opencl3::memory::{Buffer, ClMem};
 use std::sync::Arc;
 
 /// Weights on the device, in the graph's type.
@@ -26,6 +26,9 @@ fn upload_weights(q: &Queue, w: &Weights) -> Result<WBuf> {
         Weights::F64(x) => WBuf::F64(q.buffer_from(x, "weights")?),
     })
 }
+
+/// A call's distances, predecessors, rounds and per source (reached vertices, traversed edges).
+pub(super) type Run = (Distances, Vec<u32>, u64, Vec<(usize, u64)>);
 
 /// Distances as bits: u32 for f32 graphs, u64 otherwise.
 enum DBuf {
@@ -94,6 +97,31 @@ fn launch(q: &Queue, kernel: &Kernel, name: &'static str, global: &[usize], loca
     crate::device::launch(q, &mut e, &g, Some(local), name)
 }
 
+/// Sets every argument of `kernel` in order, for `enqueue_prepared` launches that then change only
+/// the round (argument `args.len()`).
+fn set_args(kernel: &Kernel, args: &[Arg]) -> Result<()> {
+    for (i, a) in args.iter().enumerate() {
+        let i = i as u32;
+        // SAFETY: as in `launch`: the callers list the kernel's arguments in type and order.
+        unsafe {
+            match a {
+                Arg::U8(b) => kernel.set_arg(i, &b.get()),
+                Arg::U32(b) => kernel.set_arg(i, &b.get()),
+                Arg::U64(b) => kernel.set_arg(i, &b.get()),
+                Arg::F32(b) => kernel.set_arg(i, &b.get()),
+                Arg::F64(b) => kernel.set_arg(i, &b.get()),
+                Arg::Uint(x) => kernel.set_arg(i, x),
+                Arg::Ulong(x) => kernel.set_arg(i, x),
+                Arg::Float(x) => kernel.set_arg(i, x),
+                Arg::Double(x) => kernel.set_arg(i, x),
+                Arg::Local(bytes) => kernel.set_arg_local_buffer(i, *bytes),
+            }
+        }
+        .map_err(cl_error("clSetKernelArg"))?;
+    }
+    Ok(())
+}
+
 /// Whether the device has 64-bit atomic minimum (`cl_khr_int64_extended_atomics`).
 fn has_atom64(ctx: &DeviceContext) -> bool {
     let ext = opencl3::device::Device::new(ctx.info.cl_id()).extensions().unwrap_or_default();
@@ -114,9 +142,9 @@ struct Kernels {
     init: Kernel,
     pull: Kernel,
     pred: Kernel,
-    push: Option<Kernel>,
-    split_begin: Option<Kernel>,
-    split: Option<Kernel>,
+    stats: Kernel,
+    /// `sp_round`: one round of the frontier and of near-far.
+    round: Option<Kernel>,
     /// `sp_local` when the device can hold distances in local memory for this weight type.
     local: Option<Kernel>,
 }
@@ -208,17 +236,13 @@ impl DeviceSp {
             init: queue.kernel(&program, "sp_init")?,
             pull: queue.kernel(&program, "sp_pull")?,
             pred: queue.kernel(&program, "sp_pred")?,
-            push: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_push")?) } else { None },
-            split_begin: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_split_begin")?) } else { None },
-            split: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_split")?) } else { None },
+            stats: queue.kernel(&program, "sp_stats")?,
+            round: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_round")?) } else { None },
             local: if lbytes > 0 { Some(queue.kernel(&program, "sp_local")?) } else { None },
         };
         let t = ctx.tuning();
-        let mut wg = work_group_size(&ctx, &k.pull, t.sp).min(work_group_size(&ctx, &k.pred, t.sp)).min(work_group_size(&ctx, &k.init, t.sp));
-        if let Some(p) = &k.push {
-            wg = wg.min(work_group_size(&ctx, p, t.sp));
-        }
-        if let Some(p) = &k.split {
+        let mut wg = work_group_size(&ctx, &k.pull, t.sp).min(work_group_size(&ctx, &k.pred, t.sp)).min(work_group_size(&ctx, &k.init, t.sp)).min(work_group_size(&ctx, &k.stats, t.sp));
+        if let Some(p) = &k.round {
             wg = wg.min(work_group_size(&ctx, p, t.sp));
         }
         let push_groups = (ctx.info.compute_units.max(1) as usize) * t.sp_push_groups.max(1);
@@ -277,7 +301,8 @@ impl DeviceSp {
         let k = sources.len();
         let total = k * n;
         let src = q.buffer_from(sources, "sources")?;
-        let dist = self.dist_buffer(total)?;
+        // the local width: 32-bit bits under SP_LOCAL 1 (the host widens integers)
+        let dist = if plan.bytes == 4 { DBuf::B32(q.buffer(total, "distances")?) } else { self.dist_buffer(total)? };
         let pred: DeviceBuffer<u32> = q.buffer(total, "predecessors")?;
         let rounds: DeviceBuffer<u32> = q.buffer_from(&[0u32, 0], "rounds")?;
         let max = o.max_rounds.unwrap_or(n as u64 + 1).min(u32::MAX as u64) as u32;
@@ -334,11 +359,12 @@ impl DeviceSp {
         }
     }
 
-    pub(super) fn run(&mut self, g: &Graph, sources: &[u32], o: &SpOptions) -> Result<(Distances, Vec<u32>, u64)> {
+    /// Distances, predecessors, rounds and per source (reached vertices, traversed edges).
+    pub(super) fn run(&mut self, g: &Graph, sources: &[u32], o: &SpOptions) -> Result<Run> {
         let n = g.n();
         if self.uses_local(o, sources.len(), n) {
             let (dist, pred, rounds) = self.run_local(n, sources, o)?;
-            return self.read_back(dist, pred, rounds);
+            return self.read_back(n, sources.len(), dist, pred, rounds);
         }
         let k = sources.len();
         let total = k * n;
@@ -394,86 +420,68 @@ impl DeviceSp {
             let [a, b] = bufs;
             (if round % 2 == 1 { b } else { a }, round)
         } else {
-            let push = self.k.push.as_ref().expect("push kernel built when pushes are allowed");
+            let kernel = self.k.round.as_ref().expect("round kernel built when pushes are allowed");
             let near_far = matches!(o.method, SpMethod::NearFar { .. });
             let max = o.max_rounds.unwrap_or(if near_far { u64::MAX } else { n as u64 + 1 });
-            let first: Vec<u64> = sources.iter().enumerate().map(|(i, &s)| (i * n + s as usize) as u64).collect();
-            let mut qa: DeviceBuffer<u64> = q.buffer(total, "queue")?;
+            let first: Vec<u32> = sources.iter().enumerate().map(|(i, &s)| (i * n) as u32 + s).collect();
+            let mut qa: DeviceBuffer<u32> = q.buffer(total, "queue")?;
             qa.write(q, &first)?;
-            let qb: DeviceBuffer<u64> = q.buffer(total, "queue")?;
+            let qb: DeviceBuffer<u32> = q.buffer(total, "queue")?;
             let far_len = if near_far { total } else { 1 };
-            let far0: DeviceBuffer<u64> = q.buffer(far_len, "far pile")?;
-            let far1: DeviceBuffer<u64> = q.buffer(far_len, "far pile")?;
-            let cnt: DeviceBuffer<u32> = q.buffer_from(&[k as u32, 0, 0, 0, 0, 0, 0, 0], "counters")?;
-            let thr0 = if near_far { self.bits(self.delta) } else if self.kind == 2 { 0x7f80_0000 } else if self.kind == 3 { f64::INFINITY.to_bits() } else { u64::MAX };
+            let piles = [q.buffer::<u32>(far_len, "far pile")?, q.buffer::<u32>(far_len, "far pile")?, q.buffer::<u32>(far_len, "far pile")?];
+            let cnt: DeviceBuffer<u32> = q.buffer_from(&[k as u32, 0, 0, 0, 0, 0, 0, 0, 0, 0], "counters")?;
+            let inf = match self.kind {
+                2 => 0x7f80_0000,
+                3 => f64::INFINITY.to_bits(),
+                _ => u64::MAX,
+            };
+            let t0 = if near_far { self.bits(self.delta) } else { inf };
+            let thr0 = [t0, 0, t0, 0, inf, inf, inf];
             let thr = match self.kind {
-                2 => DBuf::B32(q.buffer_from(&[thr0 as u32, 0, 0x7f80_0000], "threshold")?),
-                3 => DBuf::B64(q.buffer_from(&[thr0, 0, f64::INFINITY.to_bits()], "threshold")?),
-                _ => DBuf::B64(q.buffer_from(&[thr0, 0, u64::MAX], "threshold")?),
+                2 => DBuf::B32(q.buffer_from(&thr0.map(|x| x as u32), "thresholds")?),
+                _ => DBuf::B64(q.buffer_from(&thr0, "thresholds")?),
             };
             let grid = self.push_groups * wg;
-            // local appends per group and pass: four per work-item (a grid's out-degree), at
-            // most a quarter of the local memory
+            // local appends per group and pass: four per work-item (a grid's out-degree) in each
+            // of the two buffers (near, far), together at most a quarter of the local memory
             let lcap = (4 * wg).min((self.queue.ctx().info.local_mem_bytes as usize / 4 / 8).max(1));
+            let dbytes = if self.kind == 2 { 4 } else { 8 };
+            let args = [
+                Arg::U64(self.off.cl()),
+                Arg::U32(self.tgt.cl()),
+                self.w.arg(),
+                dist.arg(),
+                Arg::U32(qa.cl()),
+                Arg::U32(qb.cl()),
+                Arg::U32(piles[0].cl()),
+                Arg::U32(piles[1].cl()),
+                Arg::U32(piles[2].cl()),
+                Arg::U32(cnt.cl()),
+                Arg::U32(stamp.cl()),
+                Arg::U32(fstamp.cl()),
+                thr.arg(),
+                self.d_arg(self.delta),
+                Arg::Uint(n32),
+                Arg::Local(lcap * 4),
+                Arg::Local(lcap * 4),
+                Arg::Local(wg * dbytes),
+                Arg::Uint(lcap as u32),
+            ];
+            set_args(kernel, &args)?;
+            let round_arg = args.len() as u32;
             let mut round: u64 = 0;
             loop {
                 for _ in 0..r {
-                    let r32 = round as u32;
-                    launch(
-                        q,
-                        push,
-                        "clEnqueueNDRangeKernel(sp_push)",
-                        &[grid],
-                        &[wg],
-                        &[
-                            Arg::U64(self.off.cl()),
-                            Arg::U32(self.tgt.cl()),
-                            self.w.arg(),
-                            dist.arg(),
-                            Arg::U64(qa.cl()),
-                            Arg::U64(qb.cl()),
-                            Arg::U64(far0.cl()),
-                            Arg::U64(far1.cl()),
-                            Arg::U32(cnt.cl()),
-                            Arg::U32(stamp.cl()),
-                            Arg::U32(fstamp.cl()),
-                            thr.arg(),
-                            Arg::Uint(n32),
-                            Arg::Uint(r32),
-                            Arg::Local(lcap * 8),
-                            Arg::Uint(lcap as u32),
-                        ],
-                    )?;
-                    if near_far {
-                        let (sb, sp) = (self.k.split_begin.as_ref().expect("built"), self.k.split.as_ref().expect("built"));
-                        launch(q, sb, "clEnqueueNDRangeKernel(sp_split_begin)", &[1], &[1], &[Arg::U32(cnt.cl()), thr.arg(), self.d_arg(self.delta), Arg::Uint(r32)])?;
-                        launch(
-                            q,
-                            sp,
-                            "clEnqueueNDRangeKernel(sp_split)",
-                            &[grid],
-                            &[wg],
-                            &[
-                                dist.arg(),
-                                Arg::U64(qa.cl()),
-                                Arg::U64(qb.cl()),
-                                Arg::U64(far0.cl()),
-                                Arg::U64(far1.cl()),
-                                Arg::U32(cnt.cl()),
-                                Arg::U32(stamp.cl()),
-                                Arg::U32(fstamp.cl()),
-                                thr.arg(),
-                                Arg::Uint(r32),
-                            ],
-                        )?;
-                    }
+                    // SAFETY: the last argument of sp_round is `uint round`.
+                    unsafe { kernel.set_arg(round_arg, &(round as u32)) }.map_err(cl_error("clSetKernelArg(sp_round)"))?;
+                    crate::device::enqueue_prepared(q, kernel, &[grid], &[wg], "clEnqueueNDRangeKernel(sp_round)")?;
                     round += 1;
                 }
-                let mut c = [0u32; 8];
+                let mut c = [0u32; 10];
                 cnt.read(q, &mut c)?;
                 let near = c[(round % 3) as usize];
-                let far = c[3 + c[5] as usize];
-                if near == 0 && (!near_far || far == 0) {
+                let far = c[3 + c[6 + 2 * (round % 2) as usize] as usize];
+                if near == 0 && far == 0 {
                     break;
                 }
                 if round >= max {
@@ -491,32 +499,58 @@ impl DeviceSp {
             &[wg, 1],
             &[Arg::U64(self.roff.cl()), Arg::U32(self.rsrc.cl()), self.rw.arg(), dist.arg(), Arg::U32(pred.cl()), Arg::U32(src.cl()), Arg::Uint(n32)],
         )?;
-        self.read_back(dist, pred, rounds)
+        self.read_back(n, k, dist, pred, rounds)
     }
 
-    /// Reads the k x n distances and predecessors.
-    fn read_back(&self, dist: DBuf, pred: DeviceBuffer<u32>, rounds: u64) -> Result<(Distances, Vec<u32>, u64)> {
+    /// Counts each row's reached vertices and traversed edges (`sp_stats`), then reads the k x n
+    /// distances and predecessors (through pinned staging: `read_converted`, into vectors that
+    /// ask for huge pages).
+    fn read_back(&self, n: usize, k: usize, dist: DBuf, pred: DeviceBuffer<u32>, rounds: u64) -> Result<Run> {
         let q = &self.queue;
+        // 32-bit integer distances (the local path's): unreachable is u32::MAX
+        let narrow = matches!(dist, DBuf::B32(_)) && self.kind != 2;
+        // spans of at least 64 vertices per work-item, so one row of a large graph fills the device
+        let wg = self.wg;
+        let spans = n.div_ceil(64 * wg).max(1);
+        let span = n.div_ceil(spans);
+        let stats: DeviceBuffer<u64> = q.buffer(2 * k * spans, "row counts")?;
+        launch(
+            q,
+            &self.k.stats,
+            "clEnqueueNDRangeKernel(sp_stats)",
+            &[spans * wg, k],
+            &[wg, 1],
+            &[Arg::U64(self.off.cl()), dist.arg(), Arg::Uint(n as u32), Arg::Uint(span as u32), Arg::Uint(narrow as u32), Arg::U64(stats.cl()), Arg::Local(2 * wg * 8)],
+        )?;
+        let mut st = vec![0u64; 2 * k * spans];
+        stats.read(q, &mut st)?;
+        let rows = st.chunks(2 * spans).map(|r| r.chunks(2).fold((0usize, 0u64), |(a, b), c| (a + c[0] as usize, b + c[1]))).collect();
         let total = pred.len();
-        let mut p = vec![0u32; total];
-        pred.read(q, &mut p)?;
+        let mut p: Vec<u32> = output_vec(total);
+        pred.read_converted(q, &mut p, |x| x)?;
         let d = match dist {
+            DBuf::B32(b) if narrow => {
+                let mut x: Vec<u64> = output_vec(total);
+                b.read_converted(q, &mut x, |b| if b == u32::MAX { u64::MAX } else { b as u64 })?;
+                Distances::U64(x)
+            }
             DBuf::B32(b) => {
-                let mut x = vec![0u32; total];
-                b.read(q, &mut x)?;
-                Distances::F64(x.into_iter().map(|b| f32::from_bits(b) as f64).collect())
+                let mut x: Vec<f64> = output_vec(total);
+                b.read_converted(q, &mut x, |b| f32::from_bits(b) as f64)?;
+                Distances::F64(x)
+            }
+            DBuf::B64(b) if self.kind == 3 => {
+                let mut x: Vec<f64> = output_vec(total);
+                b.read_converted(q, &mut x, f64::from_bits)?;
+                Distances::F64(x)
             }
             DBuf::B64(b) => {
-                let mut x = vec![0u64; total];
-                b.read(q, &mut x)?;
-                if self.kind == 3 {
-                    Distances::F64(x.into_iter().map(f64::from_bits).collect())
-                } else {
-                    Distances::U64(x)
-                }
+                let mut x: Vec<u64> = output_vec(total);
+                b.read_converted(q, &mut x, |b| b)?;
+                Distances::U64(x)
             }
         };
-        Ok((d, p, rounds))
+        Ok((d, p, rounds, rows))
     }
 }
 

@@ -179,7 +179,9 @@ impl<'g> Sssp<'g> {
         if source as usize >= self.graph.n() {
             return Err(Error::arg("source", format!("{source}; the graph has {} vertices", self.graph.n())));
         }
-        Ok(self.sssp_multi(&[source])?.row(0))
+        // one row: its vectors are moved, not copied (hundreds of MB on a road-sized graph)
+        let m = self.sssp_multi(&[source])?;
+        Ok(SpSsspResult { source, dist: m.dist, pred: m.pred, rounds: m.rounds, reached: m.reached[0], edges: m.edges[0] })
     }
 
     /// Shortest paths from each of `sources` (k >= 1, repeats allowed) in one call.
@@ -192,26 +194,30 @@ impl<'g> Sssp<'g> {
             return Err(Error::arg("sources", format!("sources[{i}] = {s}; the graph has {n} vertices")));
         }
         crate::error::size_product("sources", &[sources.len(), n, 8])?;
-        let (dist, pred, rounds) = match &mut self.engine {
+        let (dist, pred, rounds, rows) = match &mut self.engine {
+            // the device counts reached vertices and traversed edges per row itself
             Engine::Device(d) => d.run(self.graph, sources, &self.options)?,
-            Engine::Cpu => cpu::run(self.graph, sources)?,
-        };
-        // per row on rayon threads: k x n checks cost more than the local-memory search itself
-        let rows: Vec<(usize, u64)> = (0..sources.len())
-            .into_par_iter()
-            .map(|i| {
+            Engine::Cpu => {
+                let (dist, pred, rounds) = cpu::run(self.graph, sources)?;
                 let off = self.graph.offsets();
-                let mut reached = 0;
-                let mut edges = 0;
-                for v in 0..n {
-                    if dist.reachable(i * n + v) {
-                        reached += 1;
-                        edges += off[v + 1] - off[v];
-                    }
-                }
-                (reached, edges)
-            })
-            .collect();
+                // per row on rayon threads
+                let rows: Vec<(usize, u64)> = (0..sources.len())
+                    .into_par_iter()
+                    .map(|i| {
+                        let mut reached = 0;
+                        let mut edges = 0;
+                        for v in 0..n {
+                            if dist.reachable(i * n + v) {
+                                reached += 1;
+                                edges += off[v + 1] - off[v];
+                            }
+                        }
+                        (reached, edges)
+                    })
+                    .collect();
+                (dist, pred, rounds, rows)
+            }
+        };
         let (reached, edges) = rows.into_iter().unzip();
         Ok(SpSsspMultiResult { sources: sources.to_vec(), n, dist, pred, rounds, reached, edges })
     }
