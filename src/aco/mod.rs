@@ -204,6 +204,8 @@ pub(crate) struct Setup {
     /// The roulette's quantisation scale, 2^b with b such that a sum over the largest degree fits.
     pub qscale: f64,
     pub max_degree: usize,
+    /// Every vertex's arcs by weight, for the local search (`None` without it).
+    pub by_weight: Option<local::ByWeight>,
 }
 
 /// What an iteration's walks give: per ant whether it reached the target and its length (the
@@ -344,7 +346,8 @@ impl Aco {
         // q <= 2^b per neighbour and the sum over max_degree neighbours below 2^63
         let bits = 63 - (usize::BITS - max_degree.max(1).leading_zeros()) as i32 - 1;
         let qscale = 2f64.powi(bits.clamp(1, 52));
-        let setup = Arc::new(Setup { graph: graph.clone(), eta, opts: options, qscale, max_degree });
+        let by_weight = options.local_search.then(|| local::ByWeight::new(graph));
+        let setup = Arc::new(Setup { graph: graph.clone(), eta, opts: options, qscale, max_degree, by_weight });
         let engine: Box<dyn Engine> = match backend {
             Backend::Cpu => Box::new(cpu::CpuEngine::new(setup.clone())),
             Backend::Device(_) => Box::new(device::DeviceEngine::new(setup.clone(), backend)?),
