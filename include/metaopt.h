@@ -712,7 +712,7 @@ typedef struct MetaoptAcoOptions {
    */
   int32_t backend;
   /**
-   * 1: improve every successful ant's path by shortcuts and one-vertex detours before the
+   * 1: improve every successful ant's path by shortcuts and one- to three-vertex detours before the
    * deposit (the library's addition, the default); 0: the thesis's method.
    */
   uint8_t local_search;

@@ -6,7 +6,7 @@ function r = metaopt_aco(g, source, target, varargin)
 %   (1), initialPheromone (0: MAX-MIN reset), iterations (100; 0: the thesis's rule), noImprove
 %   (0: never), maxMin (0.01; 0: no bounds), deposit ('all', 'iteration-best'), selection
 %   ('roulette', 'gumbel'), maxSteps (0: no limit), seed (0), groupSize (0: tuning), localSearch
-%   (true: shortcuts and one-vertex detours of the ants' paths; false: the thesis's method),
+%   (true: shortcuts and one- to three-vertex detours of the ants' paths; false: the thesis's method),
 %   restart (0: never), cpu (false).
 %   r: path (1-based row; [] when no ant reached the target), length, gap, exactLength (Inf when
 %   unreachable), pheromonePath, pheromoneLength, iterations, foundAtIteration (0: none),

@@ -327,7 +327,7 @@ def aco_shortest_path(graph, source, target, cpu=False, **options):
     ``iterations`` (None: the thesis's rule), ``max_no_improve`` (None: never), ``max_min``
     (None: no bounds), ``deposit`` (``"all"``, ``"iteration-best"``), ``selection``
     (``"roulette"``, ``"gumbel"``), ``max_steps`` (None: no limit), ``seed``, ``group_size``
-    (None: tuning), ``local_search`` (True: shortcuts and one-vertex detours of every successful
+    (None: tuning), ``local_search`` (True: shortcuts and one- to three-vertex detours of every successful
     ant's path, the library's default; False: the thesis's method), ``restart`` (None: never; else
     iterations without a shorter path before the pheromone is reset). Returns an ``AcoResult``."""
     if not isinstance(graph, Graph):

@@ -153,7 +153,7 @@ impl Engine for CpuEngine {
                 |(vis, sc), (a, succ)| {
                     let (ok, len) = walk_one(setup, tau, succ, vis, a as u32, s, t, iter, max_steps);
                     match ok {
-                        1 if ls => (ok, local::improve_row(&setup.graph, succ, s, t, sc).unwrap_or(len)),
+                        1 if ls => (ok, local::improve_row(&setup.graph, setup.by_weight.as_ref().expect("local search"), succ, s, t, sc).unwrap_or(len)),
                         _ => (ok, len),
                     }
                 },

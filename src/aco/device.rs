@@ -140,13 +140,14 @@ impl Engine for DeviceEngine {
         if o.local_search && ok.iter().any(|&x| x != 0) {
             // the host's local search on the successful ants' rows (the CPU engine's same code)
             let g = &self.setup.graph;
+            let bw = self.setup.by_weight.as_ref().expect("local search");
             let mut succ = self.succ.to_vec(&self.queue)?;
             succ.par_chunks_mut(n as usize)
                 .zip(lengths.par_iter_mut())
                 .zip(ok.par_iter())
                 .for_each_init(local::Scratch::default, |sc, ((row, len), &k)| {
                     if k != 0 {
-                        if let Some(l) = local::improve_row(g, row, s, t, sc) {
+                        if let Some(l) = local::improve_row(g, bw, row, s, t, sc) {
                             *len = l;
                         }
                     }

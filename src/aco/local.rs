@@ -3,18 +3,27 @@
 //! its path improved before the deposit by
 //!
 //! - **shortcuts**: an arc `p_i -> p_j` (j > i + 1) lighter than the subpath `p_i .. p_j`
-//!   replaces it (at each i the largest gain, ties to the lowest arc of `p_i`'s row);
+//!   replaces it;
 //! - **one-vertex detours**: `p_i -> x -> p_j` (x off the path, j > i) lighter than the subpath
 //!   `p_i .. p_j`: insertion for j = i + 1, replacement of `p_{i+1}` for j = i + 2, and the cut of
-//!   a longer subpath through one new vertex (at each i the largest gain over the out-neighbours
-//!   x of `p_i` in row order and then x's arcs in row order; x with `w(p_i, x)` at least the rest
-//!   of the path are skipped),
+//!   a longer subpath through one new vertex;
+//! - **two-vertex detours**, tried only where the two moves above find nothing:
+//!   `p_i -> x -> y -> p_j` (x, y distinct and off the path, j > i) lighter than `p_i .. p_j`
+//!   (a two-vertex insertion, the replacement of one or two vertices by two, or the cut of a
+//!   longer subpath through two new vertices).
 //!
-//! sweeping the path from the source, staying at a position while it improves, and repeating both
-//! sweeps until neither improves (at most `4 V + 64` moves). Gains are exact on integer weights
-//! (`i128`); on real weights the path is kept only if its length summed in path order is not
-//! above the original. The path stays simple (x is never on it) and never gets longer. Both
-//! backends run this same host code on the same walks, so they still agree bit for bit.
+//! Every neighbourhood is searched exhaustively at each position i, the move of the largest gain
+//! is applied (ties: the first found, arcs scanned by ascending weight, then CSR order) and the
+//! position tried again. Scans run over each vertex's arcs sorted by weight ([`ByWeight`], built
+//! once per solver) and stop at the first arc whose weight (plus the detour so far) reaches the
+//! bound no gain can pass (the rest of the path; for two-vertex detours the largest "budget"
+//! `len(p_i .. p_j) - w(y, p_j)` over the in-arcs of the path after p_i), so on the thesis's dense
+//! graphs a sweep touches a few dozen arcs per position. The sweeps go from the source and repeat
+//! until none improves (at most `4 V + 64` moves). Gains are exact on integer weights (`i128`);
+//! on real weights the path is kept only if its length summed in path order is not above the
+//! original. Weights must be non-negative (the pruning assumes it). The path stays simple (new
+//! vertices are never on it) and never gets longer. Both backends run this same host code on the
+//! same walks, so they still agree bit for bit.
 
 use super::NONE;
 use crate::problem::graph::{Graph, Weights};
@@ -23,6 +32,7 @@ use std::ops::{Add, Sub};
 trait Cost: Copy + PartialOrd + Add<Output = Self> + Sub<Output = Self> {
     const ZERO: Self;
     fn of(g: &Graph, e: usize) -> Self;
+    fn to_f64(self) -> f64;
 }
 
 impl Cost for i128 {
@@ -34,6 +44,9 @@ impl Cost for i128 {
             _ => unreachable!("integer weights"),
         }
     }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
 }
 
 impl Cost for f64 {
@@ -41,13 +54,77 @@ impl Cost for f64 {
     fn of(g: &Graph, e: usize) -> f64 {
         g.weights().get_f64(e)
     }
+    fn to_f64(self) -> f64 {
+        self
+    }
 }
+
+/// Every vertex's arcs sorted by weight (ties: CSR order), as indices into the CSR arrays, so
+/// that a scan can stop at the first arc too heavy to give a gain.
+pub(crate) struct ByWeight(Vec<u32>, Vec<u32>);
+
+impl ByWeight {
+    pub(crate) fn new(g: &Graph) -> ByWeight {
+        let sorted = |g: &Graph| {
+            let mut v: Vec<u32> = (0..g.m() as u32).collect();
+            let w = g.weights();
+            for u in 0..g.n() {
+                let r = g.arcs_of(u);
+                v[r].sort_by(|&a, &b| w.get_f64(a as usize).total_cmp(&w.get_f64(b as usize)).then(a.cmp(&b)));
+            }
+            v
+        };
+        ByWeight(sorted(g), sorted(g.reverse()))
+    }
+    /// `u`'s out-arcs by weight.
+    fn of(&self, g: &Graph, u: usize) -> impl Iterator<Item = usize> + '_ {
+        self.0[g.arcs_of(u)].iter().map(|&e| e as usize)
+    }
+    /// `u`'s in-arcs by weight, as arcs of the reverse graph `rg`.
+    fn of_rev(&self, rg: &Graph, u: usize) -> impl Iterator<Item = usize> + '_ {
+        self.1[rg.arcs_of(u)].iter().map(|&e| e as usize)
+    }
+}
+
+/// The most new vertices of a detour found through budgets (two and three; one is its own sweep).
+const DEPTH: usize = 3;
 
 /// Scratch space of one searcher (a position per vertex, `NONE` off the path).
 #[derive(Default)]
 pub(crate) struct Scratch {
     pos: Vec<u32>,
     hops: Vec<usize>,
+    /// Per level k and vertex u: the largest budget of a chain from u through k more new vertices
+    /// into the path, and the chain's next element (level 0: the path position j; else a vertex).
+    budget: [Vec<Option<(f64, u32)>>; DEPTH],
+    touched: [Vec<u32>; DEPTH],
+}
+
+impl Scratch {
+    fn offer(&mut self, k: usize, u: u32, b: f64, next: u32) {
+        let slot = &mut self.budget[k][u as usize];
+        match slot {
+            None => {
+                self.touched[k].push(u);
+                *slot = Some((b, next));
+            }
+            Some((ob, _)) if b > *ob => *slot = Some((b, next)),
+            _ => {}
+        }
+    }
+    /// Whether `u` is on the level-`k` chain that starts at `v`.
+    fn on_chain(&self, mut k: usize, mut v: u32, u: u32) -> bool {
+        loop {
+            if v == u {
+                return true;
+            }
+            if k == 0 {
+                return false;
+            }
+            v = self.budget[k][v as usize].expect("chain").1;
+            k -= 1;
+        }
+    }
 }
 
 /// The arc of each hop of `path` (every hop must be an arc).
@@ -56,7 +133,7 @@ fn hops_of(g: &Graph, path: &[u32], hops: &mut Vec<usize>) {
     hops.extend(path.windows(2).map(|p| g.find_arc(p[0] as usize, p[1]).expect("a path of arcs")));
 }
 
-fn search<C: Cost>(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
+fn search<C: Cost>(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
     let n = g.n();
     let targets = g.targets();
     sc.pos.clear();
@@ -83,13 +160,18 @@ fn search<C: Cost>(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
         let mut i = 0;
         while i + 2 < path.len() && moves > 0 {
             let a = path[i] as usize;
+            let rest = pref[path.len() - 1] - pref[i];
             let mut best: Option<(C, usize, usize)> = None;
-            for e in g.arcs_of(a) {
+            for e in bw.of(g, a) {
+                let w = C::of(g, e);
+                if w >= rest {
+                    break; // no gain possible from this arc on (weights ascending)
+                }
                 let j = sc.pos[targets[e] as usize];
                 if j == NONE || (j as usize) <= i + 1 {
                     continue;
                 }
-                let (j, w) = (j as usize, C::of(g, e));
+                let j = j as usize;
                 let sub = pref[j] - pref[i];
                 if w < sub && best.is_none_or(|(b, _, _)| sub - w > b) {
                     best = Some((sub - w, j, e));
@@ -119,22 +201,26 @@ fn search<C: Cost>(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
             let rest = pref[path.len() - 1] - pref[i];
             // (gain, j, x, arc a -> x, arc x -> p_j)
             let mut best: Option<(C, usize, u32, usize, usize)> = None;
-            for e in g.arcs_of(a) {
+            for e in bw.of(g, a) {
+                let wa = C::of(g, e);
+                if wa >= rest {
+                    break; // no gain possible with non-negative weights (weights ascending)
+                }
                 let x = targets[e];
                 if sc.pos[x as usize] != NONE {
                     continue;
                 }
-                let wa = C::of(g, e);
-                if wa >= rest {
-                    continue; // no gain possible with non-negative weights
-                }
-                for f in g.arcs_of(x as usize) {
+                for f in bw.of(g, x as usize) {
+                    let new = wa + C::of(g, f);
+                    if new >= rest {
+                        break;
+                    }
                     let j = sc.pos[targets[f] as usize];
                     if j == NONE || (j as usize) <= i {
                         continue;
                     }
                     let j = j as usize;
-                    let (new, sub) = (wa + C::of(g, f), pref[j] - pref[i]);
+                    let sub = pref[j] - pref[i];
                     if new < sub && best.is_none_or(|(bg, ..)| sub - new > bg) {
                         best = Some((sub - new, j, x, e, f));
                     }
@@ -149,6 +235,120 @@ fn search<C: Cost>(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
             }
             path.splice(i + 1..j, [x]);
             sc.hops.splice(i..j, [e, f]);
+            for (k, &v) in path.iter().enumerate().skip(i + 1) {
+                sc.pos[v as usize] = k as u32;
+            }
+            reprefix(&mut pref, &sc.hops);
+            moves -= 1;
+            changed = true;
+        }
+        // detours through two or three new vertices, only where the moves above are stuck:
+        // p_i -> x (-> z) -> y -> p_j (new vertices distinct and off the path, j > i) lighter
+        // than p_i .. p_j. Budgets from the path backwards: level 0, every arc y -> p_j (j > i)
+        // lighter than p_i .. p_j gives y the budget max_j (len(p_i .. p_j) - w(y, p_j)); level k,
+        // every arc u -> v lighter than v's level k - 1 budget gives u the largest budget minus
+        // the arc (u not on v's chain). Then every arc p_i -> x lighter than the largest budget
+        // is tried with x's level 1 and level 2 chains. Exhaustive for two new vertices (level
+        // 0 keeps every y's best j); for three, each vertex keeps only its best chain.
+        let mut i = 0;
+        let rg = g.reverse();
+        while !changed && i + 1 < path.len() && moves > 0 {
+            let a = path[i] as usize;
+            let last = path.len() - 1;
+            for k in 0..DEPTH {
+                for &y in &sc.touched[k] {
+                    sc.budget[k][y as usize] = None;
+                }
+                sc.touched[k].clear();
+                sc.budget[k].resize(n, None);
+            }
+            let mut maxb = 0.0f64;
+            for j in i + 1..=last {
+                let sub = (pref[j] - pref[i]).to_f64();
+                for r in bw.of_rev(rg, path[j] as usize) {
+                    let w = C::of(rg, r).to_f64();
+                    if w >= sub {
+                        break;
+                    }
+                    let y = rg.targets()[r];
+                    if sc.pos[y as usize] == NONE {
+                        sc.offer(0, y, sub - w, j as u32);
+                        maxb = maxb.max(sub - w);
+                    }
+                }
+            }
+            for k in 1..DEPTH {
+                for t in 0..sc.touched[k - 1].len() {
+                    let v = sc.touched[k - 1][t];
+                    let (bv, _) = sc.budget[k - 1][v as usize].expect("touched");
+                    for r in bw.of_rev(rg, v as usize) {
+                        let w = C::of(rg, r).to_f64();
+                        if w >= bv {
+                            break;
+                        }
+                        let u = rg.targets()[r];
+                        if sc.pos[u as usize] == NONE && !sc.on_chain(k - 1, v, u) {
+                            sc.offer(k, u, bv - w, v);
+                        }
+                    }
+                }
+            }
+            // (gain, level, x, arc a -> x)
+            let mut best: Option<(C, usize, u32, usize)> = None;
+            for e in bw.of(g, a) {
+                let wa = C::of(g, e);
+                if wa.to_f64() >= maxb {
+                    break;
+                }
+                let x = targets[e];
+                if sc.pos[x as usize] != NONE {
+                    continue;
+                }
+                for k in 1..DEPTH {
+                    let Some((b, _)) = sc.budget[k][x as usize] else { continue };
+                    if wa.to_f64() >= b {
+                        continue;
+                    }
+                    // the exact gain along the chain
+                    let (mut new, mut u, mut kk) = (wa, x, k);
+                    let j = loop {
+                        let (_, nx) = sc.budget[kk][u as usize].expect("chain");
+                        let to = if kk == 0 { path[nx as usize] } else { nx };
+                        new = new + C::of(g, g.find_arc(u as usize, to).expect("the chain's arc"));
+                        if kk == 0 {
+                            break nx as usize;
+                        }
+                        u = nx;
+                        kk -= 1;
+                    };
+                    let sub = pref[j] - pref[i];
+                    if new < sub && best.is_none_or(|(bg, ..)| sub - new > bg) {
+                        best = Some((sub - new, k, x, e));
+                    }
+                }
+            }
+            let Some((_, k, x, e)) = best else {
+                i += 1;
+                continue;
+            };
+            let (mut verts, mut arcs) = (vec![x], vec![e]);
+            let (mut u, mut kk) = (x, k);
+            let j = loop {
+                let (_, nx) = sc.budget[kk][u as usize].expect("chain");
+                let to = if kk == 0 { path[nx as usize] } else { nx };
+                arcs.push(g.find_arc(u as usize, to).expect("the chain's arc"));
+                if kk == 0 {
+                    break nx as usize;
+                }
+                verts.push(nx);
+                u = nx;
+                kk -= 1;
+            };
+            for &v in &path[i + 1..j] {
+                sc.pos[v as usize] = NONE;
+            }
+            path.splice(i + 1..j, verts);
+            sc.hops.splice(i..j, arcs);
             for (k, &v) in path.iter().enumerate().skip(i + 1) {
                 sc.pos[v as usize] = k as u32;
             }
@@ -181,12 +381,12 @@ fn real(g: &Graph) -> bool {
 
 /// Improves `path` (a simple path of `g`'s arcs) in place; returns whether it changed. The result
 /// is simple, joins the same end points and is never longer.
-pub(crate) fn improve(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
+pub(crate) fn improve(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
     if real(g) {
         let before = path.clone();
         hops_of(g, path, &mut sc.hops);
         let l0 = f64::from_bits(length_bits(g, &sc.hops));
-        if !search::<f64>(g, path, sc) {
+        if !search::<f64>(g, bw, path, sc) {
             return false;
         }
         hops_of(g, path, &mut sc.hops);
@@ -196,7 +396,7 @@ pub(crate) fn improve(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool 
         }
         true
     } else {
-        search::<i128>(g, path, sc)
+        search::<i128>(g, bw, path, sc)
     }
 }
 
@@ -204,14 +404,14 @@ pub(crate) fn improve(g: &Graph, path: &mut Vec<u32>, sc: &mut Scratch) -> bool 
 /// a simple path between the same end points, never longer, out.
 pub fn local_search(g: &Graph, path: &[u32]) -> Vec<u32> {
     let mut p = path.to_vec();
-    improve(g, &mut p, &mut Scratch::default());
+    improve(g, &ByWeight::new(g), &mut p, &mut Scratch::default());
     p
 }
 
 /// Improves the path of an ant that reached `t` from `s`, given by its successor row (the index
 /// of the arc it left each vertex by): rewrites the row and returns the new length bits, or
 /// `None` when nothing changed.
-pub(crate) fn improve_row(g: &Graph, succ: &mut [u32], s: u32, t: u32, sc: &mut Scratch) -> Option<u64> {
+pub(crate) fn improve_row(g: &Graph, bw: &ByWeight, succ: &mut [u32], s: u32, t: u32, sc: &mut Scratch) -> Option<u64> {
     let mut path = vec![s];
     let mut cur = s;
     while cur != t {
@@ -221,7 +421,7 @@ pub(crate) fn improve_row(g: &Graph, succ: &mut [u32], s: u32, t: u32, sc: &mut 
         path.push(cur);
     }
     let old = path.clone();
-    if !improve(g, &mut path, sc) {
+    if !improve(g, bw, &mut path, sc) {
         return None;
     }
     for &v in &old {

@@ -5,8 +5,8 @@
 //! `ants` ants per iteration from `source` toward `target`. Each ant walks without revisiting a
 //! vertex, choosing among the unvisited neighbours with the weight `tau^alpha / (w + c)^beta`
 //! (pheromone per CSR arc), until it reaches `target` or a dead end. The path of every ant that
-//! reached `target` is then improved by a local search ([`local_search`]: shortcuts and one-vertex
-//! detours; option `local_search`, on by default, the library's addition beyond the thesis). Ants
+//! reached `target` is then improved by a local search ([`local_search`]: shortcuts and one-, two-
+//! and three-vertex detours; option `local_search`, on by default, the library's addition beyond the thesis). Ants
 //! that reach `target` deposit `1 / L^gamma` on their arcs after evaporation (only the
 //! iteration's best with `Deposit::IterationBest`); failed ants deposit nothing. The result
 //! holds the best path any ant found, the strongest-pheromone path, their lengths, the exact
@@ -107,8 +107,8 @@ pub struct AcoOptions {
     pub seed: u64,
     /// Work-items per ant on a device (at most; `None`: `Tuning::aco`).
     pub group_size: Option<usize>,
-    /// Improve every successful ant's path before the deposit by shortcuts, one-vertex insertion
-    /// and replacement ([`local_search`]; the library's addition beyond the thesis, as ACS and
+    /// Improve every successful ant's path before the deposit by shortcuts and detours through
+    /// one, two or three new vertices ([`local_search`]; the library's addition beyond the thesis, as ACS and
     /// MAX-MIN with local search do). An improved path may have more arcs than `max_steps`.
     pub local_search: bool,
     /// MAX-MIN's reinitialisation on stagnation: after this many iterations without a shorter
@@ -204,6 +204,8 @@ pub(crate) struct Setup {
     /// The roulette's quantisation scale, 2^b with b such that a sum over the largest degree fits.
     pub qscale: f64,
     pub max_degree: usize,
+    /// Every vertex's arcs by weight, for the local search (`None` without it).
+    pub by_weight: Option<local::ByWeight>,
 }
 
 /// What an iteration's walks give: per ant whether it reached the target and its length (the
@@ -344,7 +346,8 @@ impl Aco {
         // q <= 2^b per neighbour and the sum over max_degree neighbours below 2^63
         let bits = 63 - (usize::BITS - max_degree.max(1).leading_zeros()) as i32 - 1;
         let qscale = 2f64.powi(bits.clamp(1, 52));
-        let setup = Arc::new(Setup { graph: graph.clone(), eta, opts: options, qscale, max_degree });
+        let by_weight = options.local_search.then(|| local::ByWeight::new(graph));
+        let setup = Arc::new(Setup { graph: graph.clone(), eta, opts: options, qscale, max_degree, by_weight });
         let engine: Box<dyn Engine> = match backend {
             Backend::Cpu => Box::new(cpu::CpuEngine::new(setup.clone())),
             Backend::Device(_) => Box::new(device::DeviceEngine::new(setup.clone(), backend)?),

@@ -75,7 +75,7 @@ pub struct MetaoptAcoOptions {
     pub group_size: u32,
     /// A `MetaoptBackend`: the device in use or the CPU backend.
     pub backend: i32,
-    /// 1: improve every successful ant's path by shortcuts and one-vertex detours before the
+    /// 1: improve every successful ant's path by shortcuts and one- to three-vertex detours before the
     /// deposit (the library's addition, the default); 0: the thesis's method.
     pub local_search: u8,
     /// Reset the pheromone to its upper bound after this many iterations without a shorter path

@@ -514,7 +514,7 @@ pub struct AcoArgs {
     /// Work-items per ant on a device [default: the device kind's tuning]
     #[arg(long, value_name = "N")]
     pub group_size: Option<usize>,
-    /// No local search of the ants' paths (shortcuts and one-vertex detours before the deposit:
+    /// No local search of the ants' paths (shortcuts and one- to three-vertex detours before the deposit:
     /// the library's addition, on by default; off is the thesis's method)
     #[arg(long)]
     pub no_local_search: bool,
