@@ -81,13 +81,15 @@ fn tangent_sphere_with_unequal_radii_is_tangent() {
 
 #[test]
 fn coplanar_centres_give_two_mirror_spheres() {
-    let b = [ball(0., 0., 0., 1.), ball(4., 0., 0., 1.2), ball(0., 4., 0., 1.1), ball(4., 4., 0., 1.5)];
+    // centres in z = 0, radii making them tangent to the unit sphere at (0, 0, 1): its mirror too
+    let rad = |x: f64, y: f64| (x * x + y * y + 1.0).sqrt() - 1.0;
+    let b = [ball(3., 0., 0., rad(3., 0.)), ball(0., 2.5, 0., rad(0., 2.5)), ball(-2., 0., 0., rad(-2., 0.)), ball(0.5, -3., 0., rad(0.5, -3.))];
     let s = spheres(tangent_spheres(b));
     assert_eq!(s.len(), 2);
     for sp in &s {
         assert!(awvd::geom::tangency_error(sp, &b) < 1e-10);
     }
-    assert!((s[0].c[2] + s[1].c[2]).abs() < 1e-9 && (s[0].r - s[1].r).abs() < 1e-9);
+    assert!((s[0].c[2] + s[1].c[2]).abs() < 1e-9 && (s[0].r - 1.0).abs() < 1e-9 && (s[1].r - 1.0).abs() < 1e-9);
 }
 
 #[test]
@@ -193,5 +195,22 @@ fn random_balls_equal_voronota() {
     let balls = awvd::parse_balls(&text, std::path::Path::new("random")).unwrap();
     let want = parse_vertices(&run_voronota(&text));
     let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    assert_same_vertices(&got, &want, 1e-6);
+}
+
+#[test]
+fn vertices_of_1ubq_equal_voronotas_device() {
+    let balls = awvd::read_balls(pdb("1ubq.balls.txt")).unwrap();
+    let t = std::time::Instant::now();
+    let got = match awvd::device::awvd_device(&balls, &AwvdOptions::default(), metaopt::device::Backend::Device(None), false) {
+        Ok(g) => g,
+        Err(metaopt::Error::NoDevice(m)) => {
+            eprintln!("no OpenCL device: skipped ({m})");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    eprintln!("1UBQ device: {} vertices in {:?}, {} searches, {} double re-checks, {} float winners replaced", got.vertices.len(), t.elapsed(), got.searches, got.double_rechecks, got.float_replaced);
+    let want = parse_vertices(&std::fs::read_to_string(pdb("1ubq.vertices.txt")).unwrap());
     assert_same_vertices(&got, &want, 1e-6);
 }

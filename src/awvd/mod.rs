@@ -8,6 +8,7 @@
 //! - `grid.rs`: the uniform grid of cells (cell lists) for candidate search and emptiness checks.
 //! - `trace.rs`: edge tracing, level by level, with the end-vertex search of the CPU backend.
 
+pub mod device;
 pub mod geom;
 pub mod grid;
 pub mod input;
@@ -37,11 +38,14 @@ pub struct Vertex {
 pub struct AwvdOptions {
     /// Cell side of the spatial grid (Å); 0 picks one from the radii.
     pub cell: f64,
+    /// Device float pass: candidates within this parameter distance of the float minimum (Å
+    /// along a hyperbolic edge, radians on an elliptic one) are re-checked in double.
+    pub suspect_bound: f64,
 }
 
 impl Default for AwvdOptions {
     fn default() -> Self {
-        AwvdOptions { cell: 0.0 }
+        AwvdOptions { cell: 0.0, suspect_bound: 1e-3 }
     }
 }
 

@@ -34,7 +34,7 @@ pub struct Stats {
 
 /// An end-vertex search over a batch of edges: for each, the end ball and the end point on the
 /// trisector, or None where the edge is unbounded.
-pub trait EdgeSearch: Sync {
+pub trait EdgeSearch {
     fn search(&self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Option<(u32, CurvePoint)>>>;
 }
 
