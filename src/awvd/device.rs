@@ -95,7 +95,8 @@ impl EdgeSearch for AwvdDevice {
             }
         }
         let (win, nsus, sus) = if self.double { self.run::<f64>(ctx, edges, &frames, |x| x)? } else { self.run::<f32>(ctx, edges, &frames, |x| x as f32)? };
-        let out: Vec<(Option<(u32, CurvePoint)>, u64, u64)> = edges
+        type Checked = (Option<(u32, CurvePoint)>, u64, u64);
+        let out: Vec<Checked> = edges
             .par_iter()
             .enumerate()
             .map(|(i, e)| {
