@@ -58,6 +58,7 @@
 //! (`cargo run --release --example qap_ts`, `de`, `hc12`, `sat`).
 
 pub mod aco;
+pub mod awvd;
 pub mod de;
 pub mod device;
 pub mod error;

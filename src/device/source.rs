@@ -29,6 +29,7 @@ const EMBEDDED: &[(&str, &str)] = embedded![
     "qiga.cl",
     "aco.cl",
     "sp.cl",
+    "awvd.cl",
 ];
 
 /// The folder of the shared object (or executable) this code was loaded from.

@@ -1,0 +1,87 @@
+//! The additively weighted Voronoi diagram of balls (atoms) by edge tracing (issue 20, thesis
+//! 004 as corrected by AWVD.md; docs/specs/AWVD.md): vertices (empty spheres tangent to four
+//! balls), edges between them and contacts (ball pairs that share a face), as Voronota gives
+//! them.
+//!
+//! - `input.rs`: PDB / mmCIF atoms (pdbtbx) with Voronota's selection and radii, balls files.
+//! - `geom.rs`: tangent spheres of four balls, the trisector of three balls (edge curve).
+//! - `grid.rs`: the uniform grid of cells (cell lists) for candidate search and emptiness checks.
+//! - `trace.rs`: edge tracing, level by level, with the end-vertex search of the CPU backend.
+
+pub mod device;
+pub mod geom;
+pub mod grid;
+pub mod input;
+pub mod trace;
+
+pub use geom::{tangent_spheres, Sphere, Tangent, Trisector};
+pub use input::{parse_balls, read_any, read_balls, read_structure, voronota_radius, AtomSelection};
+
+/// A ball: centre and radius.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ball {
+    pub c: [f64; 3],
+    pub r: f64,
+}
+
+/// One vertex: four balls in ascending order, which of their tangent spheres (0 or 1, in
+/// Voronota's (r, x, y, z) order) and the sphere.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vertex {
+    pub q: [u32; 4],
+    pub which: u8,
+    pub s: Sphere,
+}
+
+/// Options of the diagram.
+#[derive(Clone, Debug)]
+pub struct AwvdOptions {
+    /// Cell side of the spatial grid (Å); 0 picks one from the radii.
+    pub cell: f64,
+    /// Device float pass: candidates within this parameter distance of the float minimum (Å
+    /// along a hyperbolic edge, radians on an elliptic one) are re-checked in double.
+    pub suspect_bound: f64,
+}
+
+impl Default for AwvdOptions {
+    fn default() -> Self {
+        AwvdOptions { cell: 0.0, suspect_bound: 1e-3 }
+    }
+}
+
+/// The diagram.
+#[derive(Clone, Debug, Default)]
+pub struct AwvdResult {
+    /// Vertices sorted by (quadruple, which sphere).
+    pub vertices: Vec<Vertex>,
+    /// For vertex v, the neighbour along the edge opposite to each of its four balls
+    /// (the edge of the other three), or -1 where the edge is unbounded.
+    pub edges: Vec<[i64; 4]>,
+    /// Ball pairs (i < j) that share a face, sorted.
+    pub contacts: Vec<(u32, u32)>,
+    /// End-vertex searches run.
+    pub searches: u64,
+    /// Candidates re-checked in double (device float pass).
+    pub double_rechecks: u64,
+    /// Float winners replaced by the double re-check.
+    pub float_replaced: u64,
+    /// Restarts from balls that no vertex touched.
+    pub restarts: u64,
+}
+
+impl AwvdResult {
+    /// Vertices in Voronota's format: `q1 q2 q3 q4 x y z r`, 15 decimals, one per line.
+    pub fn vertices_text(&self) -> String {
+        let mut s = String::with_capacity(self.vertices.len() * 90);
+        for v in &self.vertices {
+            use std::fmt::Write;
+            let _ = writeln!(s, "{} {} {} {} {:.15} {:.15} {:.15} {:.15}", v.q[0], v.q[1], v.q[2], v.q[3], v.s.c[0], v.s.c[1], v.s.c[2], v.s.r);
+        }
+        s
+    }
+}
+
+/// The diagram of `balls` on the rayon CPU backend.
+pub fn awvd_cpu(balls: &[Ball], opts: &AwvdOptions) -> crate::error::Result<AwvdResult> {
+    trace::trace(balls, opts, &trace::CpuSearch)
+}

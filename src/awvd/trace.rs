@@ -1,0 +1,336 @@
+//! Edge tracing, level by level: every pending edge of a level is searched in one batch (one
+//! rayon task per edge on the CPU, one work-group per edge on the device), then the host inserts
+//! the end vertices (keyed by quadruple and sphere), links the edges and queues the new vertices'
+//! edges. When no edge is pending, tracing restarts from each ball no vertex touches yet.
+
+use super::geom::{dot, norm, sub, tangent_spheres, CurvePoint, Sphere, Tangent, Trisector};
+use super::grid::Grid;
+use super::{AwvdOptions, AwvdResult, Ball, Vertex};
+use crate::error::Result;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// What the searches share.
+pub struct Ctx<'a> {
+    pub balls: &'a [Ball],
+    pub grid: Grid,
+}
+
+/// One end-vertex search: the edge of three gate balls leaving the start vertex (tangent to the
+/// gates and ball `s`) away from `s`.
+#[derive(Clone, Copy, Debug)]
+pub struct Edge {
+    pub g: [u32; 3],
+    pub s: u32,
+    pub start: Sphere,
+}
+
+/// Counts of a batch of searches.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub double_rechecks: u64,
+    pub float_replaced: u64,
+}
+
+/// An end-vertex search over a batch of edges: for each, the end ball and the end point on the
+/// trisector, or None where the edge is unbounded.
+pub trait EdgeSearch {
+    fn search(&self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Option<(u32, CurvePoint)>>>;
+}
+
+/// The rayon CPU backend.
+pub struct CpuSearch;
+
+impl EdgeSearch for CpuSearch {
+    fn search(&self, ctx: &Ctx, edges: &[Edge], _stats: &mut Stats) -> Result<Vec<Option<(u32, CurvePoint)>>> {
+        Ok(edges.par_iter().map(|e| search_edge(ctx, e, None)).collect())
+    }
+}
+
+/// The edge's trisector, its start point, start parameter and direction; None for collinear
+/// gate centres.
+pub fn edge_frame(ctx: &Ctx, e: &Edge) -> Option<(Trisector, CurvePoint, f64, f64)> {
+    let b = ctx.balls;
+    let tri = Trisector::new([b[e.g[0] as usize], b[e.g[1] as usize], b[e.g[2] as usize]])?;
+    let sp = tri.locate(&e.start);
+    let from = tri.param(sp);
+    let dir = tri.direction(sp, &b[e.s as usize]);
+    Some((tri, sp, from, dir))
+}
+
+/// Smallest parameter step after the start that counts as a new vertex.
+pub const AHEAD_EPS: f64 = 1e-9;
+
+/// How far candidate `j`'s first tangency lies after the start, and where.
+pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &Ball) -> Option<(f64, CurvePoint)> {
+    if e.g.contains(&j) {
+        return None;
+    }
+    let mut best: Option<(f64, CurvePoint)> = None;
+    for h in tri.hits(ball) {
+        let a = tri.ahead(from, h, dir);
+        if a <= AHEAD_EPS {
+            continue;
+        }
+        if j == e.s && tri.ellipse.is_some() && a >= std::f64::consts::TAU - AHEAD_EPS {
+            continue;
+        }
+        if best.is_none_or(|b| a < b.0) {
+            best = Some((a, h));
+        }
+    }
+    best
+}
+
+/// The CPU end-vertex search of one edge: candidates from the grid cells around a region,
+/// widened until the winner's arc from the start (bounded by a sphere) lies inside the region,
+/// so that no ball outside can come first. `seed`: a winner already known (a device's) and the
+/// region its candidates came from.
+pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>) -> Option<(u32, CurvePoint)> {
+    let (tri, sp, from, dir) = edge_frame(ctx, e)?;
+    let g = &ctx.grid;
+    if let Some((j, h, region)) = seed {
+        let need = tri.arc_bound(sp, h);
+        if norm(sub(need.c, region.c)) + need.r <= region.r {
+            return Some((j, h));
+        }
+    }
+    let m = e.start.c;
+    let mut rad = e.start.r.max(0.0) + 2.0 * g.rmax + g.cell;
+    for _round in 0..64 {
+        let mut best: Option<(f64, u32, CurvePoint)> = None;
+        g.for_each(m, rad + g.rmax, |j| {
+            let b = &ctx.balls[j as usize];
+            // only balls that reach into the region
+            let d = sub(b.c, m);
+            if dot(d, d) > (rad + b.r) * (rad + b.r) {
+                return;
+            }
+            if let Some((a, h)) = candidate(&tri, e, from, dir, j, b) {
+                if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
+                    best = Some((a, j, h));
+                }
+            }
+        });
+        match best {
+            Some((_, j, h)) => {
+                let need = tri.arc_bound(sp, h);
+                if norm(sub(need.c, m)) + need.r <= rad || g.covers_all(m, rad) {
+                    return Some((j, h));
+                }
+                let nr = norm(sub(need.c, m)) + need.r;
+                rad = nr.max(rad * 1.5);
+            }
+            None => {
+                if g.covers_all(m, rad) {
+                    return None;
+                }
+                rad *= 2.0;
+            }
+        }
+    }
+    None
+}
+
+/// Whether no ball other than `q` penetrates sphere `s` (double, through the grid), with
+/// tolerance `tol`.
+pub fn is_empty(ctx: &Ctx, s: &Sphere, q: &[u32], tol: f64) -> bool {
+    let mut ok = true;
+    ctx.grid.for_each(s.c, s.r + ctx.grid.rmax, |j| {
+        if !ok || q.contains(&j) {
+            return;
+        }
+        let b = &ctx.balls[j as usize];
+        if norm(sub(b.c, s.c)) < s.r + b.r - tol {
+            ok = false;
+        }
+    });
+    ok
+}
+
+/// The vertex of quadruple `q` nearest the sphere `approx`: (sorted quadruple, which, sphere).
+pub fn make_vertex(balls: &[Ball], mut q: [u32; 4], approx: Sphere) -> Vertex {
+    q.sort_unstable();
+    let bs = q.map(|i| balls[i as usize]);
+    if let Tangent::Spheres(list) = tangent_spheres(bs) {
+        if let Some((k, s)) = list.iter().enumerate().min_by(|a, b| {
+            let da = norm(sub(a.1.c, approx.c)) + (a.1.r - approx.r).abs();
+            let db = norm(sub(b.1.c, approx.c)) + (b.1.r - approx.r).abs();
+            da.total_cmp(&db)
+        }) {
+            return Vertex { q, which: k as u8, s: *s };
+        }
+    }
+    Vertex { q, which: 0, s: approx }
+}
+
+/// A first vertex touching ball i: the empty tangent spheres of i with triples of its nearest
+/// neighbours (by gap), nearest first.
+fn first_vertex(ctx: &Ctx, i: u32, k: usize) -> Option<Vertex> {
+    let b = ctx.balls;
+    let bi = b[i as usize];
+    let mut near: Vec<(f64, u32)> = Vec::new();
+    ctx.grid.for_each(bi.c, 3.0 * ctx.grid.cell, |j| {
+        if j != i {
+            let bj = b[j as usize];
+            near.push((norm(sub(bj.c, bi.c)) - bj.r - bi.r, j));
+        }
+    });
+    if near.len() < 3 {
+        near.clear();
+        for (j, bj) in b.iter().enumerate() {
+            if j as u32 != i {
+                near.push((norm(sub(bj.c, bi.c)) - bj.r - bi.r, j as u32));
+            }
+        }
+    }
+    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    near.truncate(k);
+    let n = near.len();
+    let mut best: Option<Vertex> = None;
+    for s in 2..(3 * n) {
+        for x in 0..n {
+            for y in (x + 1)..n {
+                let z = s as isize - x as isize - y as isize;
+                if z <= y as isize || z >= n as isize {
+                    continue;
+                }
+                let mut q = [i, near[x].1, near[y].1, near[z as usize].1];
+                q.sort_unstable();
+                if let Tangent::Spheres(list) = tangent_spheres(q.map(|t| b[t as usize])) {
+                    for (w, sph) in list.iter().enumerate() {
+                        if is_empty(ctx, sph, &q, 1e-9) && best.is_none_or(|bv| sph.r < bv.s.r) {
+                            best = Some(Vertex { q, which: w as u8, s: *sph });
+                        }
+                    }
+                }
+            }
+        }
+        if best.is_some() {
+            return best;
+        }
+    }
+    best
+}
+
+/// The whole diagram by edge tracing with `search` doing the end-vertex searches.
+pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Result<AwvdResult> {
+    if balls.len() < 4 {
+        return Ok(AwvdResult::default());
+    }
+    let ctx = Ctx { balls, grid: Grid::new(balls, opts.cell) };
+    let mut verts: Vec<Vertex> = Vec::new();
+    let mut adj: Vec<[i64; 4]> = Vec::new();
+    let mut key: HashMap<([u32; 4], u8), usize> = HashMap::new();
+    let mut touched = vec![false; balls.len()];
+    let mut tried = vec![false; balls.len()];
+    let mut stats = Stats::default();
+    let mut res = AwvdResult::default();
+    let mut pending: Vec<(usize, usize)> = Vec::new();
+    let insert = |v: Vertex, verts: &mut Vec<Vertex>, adj: &mut Vec<[i64; 4]>, key: &mut HashMap<([u32; 4], u8), usize>, touched: &mut Vec<bool>, pending: &mut Vec<(usize, usize)>| -> usize {
+        if let Some(&id) = key.get(&(v.q, v.which)) {
+            return id;
+        }
+        let id = verts.len();
+        key.insert((v.q, v.which), id);
+        for &b in &v.q {
+            touched[b as usize] = true;
+        }
+        verts.push(v);
+        adj.push([-2; 4]);
+        for k in 0..4 {
+            pending.push((id, k));
+        }
+        id
+    };
+    let mut next_ball = 0usize;
+    loop {
+        while !pending.is_empty() {
+            pending.retain(|&(v, k)| adj[v][k] == -2);
+            pending.sort_unstable();
+            pending.dedup();
+            let level = std::mem::take(&mut pending);
+            let edges: Vec<Edge> = level
+                .iter()
+                .map(|&(v, k)| {
+                    let q = verts[v].q;
+                    let mut g = [0u32; 3];
+                    let mut c = 0;
+                    for (t, &b) in q.iter().enumerate() {
+                        if t != k {
+                            g[c] = b;
+                            c += 1;
+                        }
+                    }
+                    Edge { g, s: q[k], start: verts[v].s }
+                })
+                .collect();
+            res.searches += edges.len() as u64;
+            let found = search.search(&ctx, &edges, &mut stats)?;
+            for ((&(v, k), e), f) in level.iter().zip(&edges).zip(found) {
+                match f {
+                    None => adj[v][k] = -1,
+                    Some((j, h)) => {
+                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
+                        let approx = tri.point(h);
+                        let nv = make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], approx);
+                        let id = insert(nv, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
+                        adj[v][k] = id as i64;
+                        let kk = verts[id].q.iter().position(|&x| x == j).unwrap();
+                        if adj[id][kk] == -2 {
+                            adj[id][kk] = v as i64;
+                        }
+                    }
+                }
+            }
+        }
+        // restart from the next ball no vertex touches
+        while next_ball < balls.len() && (touched[next_ball] || tried[next_ball]) {
+            next_ball += 1;
+        }
+        if next_ball >= balls.len() {
+            break;
+        }
+        tried[next_ball] = true;
+        if let Some(v) = first_vertex(&ctx, next_ball as u32, 24) {
+            res.restarts += 1;
+            insert(v, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
+        }
+    }
+    // sort by (quadruple, which) and renumber
+    let mut order: Vec<usize> = (0..verts.len()).collect();
+    order.sort_by_key(|&i| (verts[i].q, verts[i].which));
+    let mut rank = vec![0i64; verts.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r as i64;
+    }
+    res.vertices = order.iter().map(|&i| verts[i]).collect();
+    res.edges = order.iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
+    let mut contacts: Vec<(u32, u32)> = Vec::new();
+    for v in &res.vertices {
+        for x in 0..4 {
+            for y in (x + 1)..4 {
+                contacts.push((v.q[x], v.q[y]));
+            }
+        }
+    }
+    contacts.sort_unstable();
+    contacts.dedup();
+    res.contacts = contacts;
+    res.double_rechecks = stats.double_rechecks;
+    res.float_replaced = stats.float_replaced;
+    Ok(res)
+}
+
+/// The largest tangency error over vertices and the number of vertices whose sphere another
+/// ball penetrates by more than `tol` (double, through the grid).
+pub fn check(balls: &[Ball], vertices: &[Vertex], tol: f64) -> (f64, usize) {
+    let ctx = Ctx { balls, grid: Grid::new(balls, 0.0) };
+    vertices
+        .par_iter()
+        .map(|v| {
+            let e = super::geom::tangency_error(&v.s, &v.q.map(|i| balls[i as usize]));
+            (e, usize::from(!is_empty(&ctx, &v.s, &v.q, tol)))
+        })
+        .reduce(|| (0.0, 0), |a, b| (a.0.max(b.0), a.1 + b.1))
+}
