@@ -3737,7 +3737,8 @@ void metaopt_sat_free_solve_result(struct MetaoptSatSolveResult *r);
 void metaopt_sat_free(struct MetaoptSatInstance *h);
 
 /**
- * The frontier method on the device in use, 16 rounds per check, the default round limit.
+ * The near-far method (the library's delta) on the device in use, 16 rounds per check, the
+ * default round limit.
  */
 struct MetaoptSpOptions metaopt_sp_default_options(void);
 

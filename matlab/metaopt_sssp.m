@@ -1,8 +1,8 @@
 function [dist, pred, info] = metaopt_sssp(g, sources, varargin)
 % METAOPT_SSSP  Exact shortest paths on a graph of metaopt_graph from each of `sources`
 %   (1-based vertex numbers) in one call, on the device in use or the CPU backend.
-%   Options (a struct or name/value pairs): method ('frontier' (default), 'bellman-ford',
-%   'near-far'), delta (near-far's step; 0: the library's choice), cpu (false: Dijkstra per
+%   Options (a struct or name/value pairs): method ('near-far' (default), 'frontier',
+%   'bellman-ford'), delta (near-far's step; 0: the library's choice), cpu (false: Dijkstra per
 %   source on the CPU), roundsPerCheck (16), maxRounds (0: the default limit).
 %   dist, pred: numel(sources) x n; dist Inf where unreachable, pred the 1-based predecessor on
 %   a shortest path (0 for the source and unreachable vertices); info: reached and edges per

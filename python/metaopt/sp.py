@@ -248,10 +248,10 @@ def _sp_options(method, delta, cpu, rounds_per_check, max_rounds):
     return o
 
 
-def sssp(graph, sources, method="frontier", delta=None, cpu=False, rounds_per_check=16, max_rounds=None):
+def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_check=16, max_rounds=None):
     """Exact shortest paths on ``graph`` from ``sources`` (one vertex number: arrays of shape
-    (n,); a sequence of k: (k, n), in one device call). ``method``: ``"frontier"`` (the default),
-    ``"bellman-ford"`` or ``"near-far"`` (with ``delta``; None: the library's choice); ``cpu=True``
+    (n,); a sequence of k: (k, n), in one device call). ``method``: ``"near-far"`` (the default; with
+    ``delta``, None: the library's choice), ``"frontier"`` or ``"bellman-ford"``; ``cpu=True``
     runs Dijkstra per source on the CPU instead of the device in use. Returns an ``SsspResult``
     (``dist, pred = sssp(g, s)``)."""
     if not isinstance(graph, Graph):

@@ -86,13 +86,14 @@ pub struct MetaoptSpResult {
 owned_result!(MetaoptSpResult: frees sources, dist, dist_int, pred, reached, edges, backend; zeroes k, n);
 plain_result!(MetaoptSpOptions);
 
-/// The frontier method on the device in use, 16 rounds per check, the default round limit.
+/// The near-far method (the library's delta) on the device in use, 16 rounds per check, the
+/// default round limit.
 #[no_mangle]
 pub extern "C" fn metaopt_sp_default_options() -> MetaoptSpOptions {
     ffi_boundary!({
         let d = SpOptions::default();
         MetaoptSpOptions {
-            method: MetaoptSpMethod::MetaoptSpFrontier as i32,
+            method: MetaoptSpMethod::MetaoptSpNearFar as i32,
             delta: 0.0,
             backend: MetaoptBackend::MetaoptBackendDevice as i32,
             rounds_per_check: d.rounds_per_check,

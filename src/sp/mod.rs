@@ -22,20 +22,28 @@ use crate::problem::graph::{Distances, Graph, Grid, Weights, NO_PRED};
 use rayon::prelude::*;
 
 /// The device algorithm of [`Sssp`].
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SpMethod {
     /// Bellman-Ford pulling over the reverse graph: one work-item per (vertex, source) per round,
     /// Jacobi rounds (read one buffer, write the other), no atomics; at most n rounds.
     BellmanFordPull,
     /// Work queue of the (source, vertex) pairs whose distance fell; each pushes over its out-arcs
     /// with an atomic minimum (needs `cl_khr_int64_extended_atomics` unless the weights are f32).
-    #[default]
     Frontier,
     /// Near-far: the frontier restricted to distances below a threshold, the rest deferred to a
     /// far pile; the threshold grows by `delta` when the near queue runs dry. `None`: the mean arc
     /// weight times max(1, 32 / mean out-degree) (the library's choice, Davidson et al.'s rule of
     /// about a warp's work per vertex).
     NearFar { delta: Option<f64> },
+}
+
+/// The default: near-far with the library's delta (on an H100 it searched a 24 M-vertex grid
+/// 12x faster than the frontier and all 6,906 Helsinki sources fastest of the three;
+/// benchmarks/h100-2026-11-24g/).
+impl Default for SpMethod {
+    fn default() -> Self {
+        SpMethod::NearFar { delta: None }
+    }
 }
 
 /// The most rounds between two reads of the convergence state: a batch of rounds is enqueued

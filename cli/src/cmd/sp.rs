@@ -162,11 +162,11 @@ pub fn kind_name(k: WeightKind) -> &'static str {
 // ---- sssp -------------------------------------------------------------------------------------
 
 /// The method and whether the local-memory path may run: `auto` (the local path where the
-/// distances fit a work-group's local memory, else the frontier), `local` (the same), `pull`,
+/// distances fit a work-group's local memory, else near-far), `local` (the same), `pull`,
 /// `frontier`, `near-far` (with `--delta`; these three as named, never the local path).
 pub fn parse_method(s: &str, delta: Option<f64>) -> CliResult<(SpMethod, bool)> {
     match s.trim().to_ascii_lowercase().as_str() {
-        "auto" | "local" => Ok((SpMethod::Frontier, true)),
+        "auto" | "local" => Ok((SpMethod::NearFar { delta }, true)),
         "pull" | "bellman-ford" | "bellman-ford-pull" => Ok((SpMethod::BellmanFordPull, false)),
         "frontier" => Ok((SpMethod::Frontier, false)),
         "near-far" | "nearfar" => Ok((SpMethod::NearFar { delta }, false)),
@@ -194,7 +194,7 @@ pub struct SsspArgs {
     #[arg(long, value_name = "LIST|all")]
     sources: Option<String>,
     /// The device algorithm: auto (one work-group per source in local memory where the distances
-    /// fit, else frontier), pull (Bellman-Ford over the reverse graph), frontier, near-far, or
+    /// fit, else near-far), pull (Bellman-Ford over the reverse graph), frontier, near-far, or
     /// lee (the Lee wave, unit steps; --grid only)
     #[arg(long, default_value = "auto", value_name = "NAME")]
     method: String,
