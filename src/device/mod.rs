@@ -489,6 +489,16 @@ impl Queue {
         Ok(b)
     }
 
+    /// Submits what is enqueued without waiting (`clFlush`), so the device works while the host
+    /// does something else.
+    pub fn flush(&self) -> Result<()> {
+        self.queue.flush().map_err(|e| {
+            let e = cl_error("clFlush")(e);
+            note_failure(&e);
+            e
+        })
+    }
+
     pub fn finish(&self) -> Result<()> {
         self.queue.finish().map_err(|e| {
             let e = cl_error("clFinish")(e);

@@ -30,6 +30,12 @@ fn upload_weights(q: &Queue, w: &Weights) -> Result<WBuf> {
 /// A call's distances, predecessors, rounds and per source (reached vertices, traversed edges).
 pub(super) type Run = (Distances, Vec<u32>, u64, Vec<(usize, u64)>);
 
+/// A call's result vectors, made while the device computes.
+struct Outputs {
+    dist: Distances,
+    pred: Vec<u32>,
+}
+
 /// Distances as bits: u32 for f32 graphs, u64 otherwise.
 enum DBuf {
     B32(DeviceBuffer<u32>),
@@ -294,7 +300,7 @@ impl DeviceSp {
     }
 
     /// The local-memory path: one group per source, one launch (`sp_local`).
-    fn run_local(&self, n: usize, sources: &[u32], o: &SpOptions) -> Result<(DBuf, DeviceBuffer<u32>, u64)> {
+    fn run_local(&self, n: usize, sources: &[u32], o: &SpOptions) -> Result<(DBuf, DeviceBuffer<u32>, u64, Outputs)> {
         let q = &self.queue;
         let plan = self.local.as_ref().expect("checked by uses_local");
         let kernel = self.k.local.as_ref().expect("built with the plan");
@@ -329,12 +335,14 @@ impl DeviceSp {
                 Arg::Local(2 * n.div_ceil(32) * 4),
             ],
         )?;
+        q.flush()?;
+        let outs = self.outputs(total);
         let mut r = [0u32; 2];
         rounds.read(q, &mut r)?;
         if r[1] != 0 {
             return Err(Error::arg("max_rounds", format!("the local-memory search had not converged after {max} rounds")));
         }
-        Ok((dist, pred, r[0] as u64))
+        Ok((dist, pred, r[0] as u64, outs))
     }
 
     fn dist_buffer(&self, len: usize) -> Result<DBuf> {
@@ -363,8 +371,8 @@ impl DeviceSp {
     pub(super) fn run(&mut self, g: &Graph, sources: &[u32], o: &SpOptions) -> Result<Run> {
         let n = g.n();
         if self.uses_local(o, sources.len(), n) {
-            let (dist, pred, rounds) = self.run_local(n, sources, o)?;
-            return self.read_back(n, sources.len(), dist, pred, rounds);
+            let (dist, pred, rounds, outs) = self.run_local(n, sources, o)?;
+            return self.read_back(n, sources.len(), dist, pred, rounds, outs);
         }
         let k = sources.len();
         let total = k * n;
@@ -388,6 +396,9 @@ impl DeviceSp {
             &[wg],
             &[dist.arg(), Arg::U32(stamp.cl()), Arg::U32(fstamp.cl()), Arg::U32(src.cl()), Arg::Uint(n32), Arg::Ulong(total64), Arg::Uint(pushes as u32)],
         )?;
+        q.flush()?;
+        // the result's pages are faulted in while the device searches
+        let outs = self.outputs(total);
         let r = o.rounds_per_check as u64;
         let changed: DeviceBuffer<u32> = q.buffer_from(&[0u32], "changed")?;
         let (dist, rounds) = if !pushes {
@@ -499,13 +510,19 @@ impl DeviceSp {
             &[wg, 1],
             &[Arg::U64(self.roff.cl()), Arg::U32(self.rsrc.cl()), self.rw.arg(), dist.arg(), Arg::U32(pred.cl()), Arg::U32(src.cl()), Arg::Uint(n32)],
         )?;
-        self.read_back(n, k, dist, pred, rounds)
+        self.read_back(n, k, dist, pred, rounds, outs)
+    }
+
+    /// Zeroed result vectors of `total` entries with their pages in (`output_vec`).
+    fn outputs(&self, total: usize) -> Outputs {
+        let dist = if self.kind >= 2 { Distances::F64(output_vec(total)) } else { Distances::U64(output_vec(total)) };
+        Outputs { dist, pred: output_vec(total) }
     }
 
     /// Counts each row's reached vertices and traversed edges (`sp_stats`), then reads the k x n
     /// distances and predecessors (through pinned staging: `read_converted`, into vectors that
     /// ask for huge pages).
-    fn read_back(&self, n: usize, k: usize, dist: DBuf, pred: DeviceBuffer<u32>, rounds: u64) -> Result<Run> {
+    fn read_back(&self, n: usize, k: usize, dist: DBuf, pred: DeviceBuffer<u32>, rounds: u64, outs: Outputs) -> Result<Run> {
         let q = &self.queue;
         // 32-bit integer distances (the local path's): unreachable is u32::MAX
         let narrow = matches!(dist, DBuf::B32(_)) && self.kind != 2;
@@ -525,31 +542,15 @@ impl DeviceSp {
         let mut st = vec![0u64; 2 * k * spans];
         stats.read(q, &mut st)?;
         let rows = st.chunks(2 * spans).map(|r| r.chunks(2).fold((0usize, 0u64), |(a, b), c| (a + c[0] as usize, b + c[1]))).collect();
-        let total = pred.len();
-        let mut p: Vec<u32> = output_vec(total);
+        let Outputs { dist: mut d, pred: mut p } = outs;
         pred.read_converted(q, &mut p, |x| x)?;
-        let d = match dist {
-            DBuf::B32(b) if narrow => {
-                let mut x: Vec<u64> = output_vec(total);
-                b.read_converted(q, &mut x, |b| if b == u32::MAX { u64::MAX } else { b as u64 })?;
-                Distances::U64(x)
-            }
-            DBuf::B32(b) => {
-                let mut x: Vec<f64> = output_vec(total);
-                b.read_converted(q, &mut x, |b| f32::from_bits(b) as f64)?;
-                Distances::F64(x)
-            }
-            DBuf::B64(b) if self.kind == 3 => {
-                let mut x: Vec<f64> = output_vec(total);
-                b.read_converted(q, &mut x, f64::from_bits)?;
-                Distances::F64(x)
-            }
-            DBuf::B64(b) => {
-                let mut x: Vec<u64> = output_vec(total);
-                b.read_converted(q, &mut x, |b| b)?;
-                Distances::U64(x)
-            }
-        };
+        match (dist, &mut d) {
+            (DBuf::B32(b), Distances::U64(x)) if narrow => b.read_converted(q, x, |b| if b == u32::MAX { u64::MAX } else { b as u64 })?,
+            (DBuf::B32(b), Distances::F64(x)) => b.read_converted(q, x, |b| f32::from_bits(b) as f64)?,
+            (DBuf::B64(b), Distances::F64(x)) => b.read_converted(q, x, f64::from_bits)?,
+            (DBuf::B64(b), Distances::U64(x)) => b.read_converted(q, x, |b| b)?,
+            _ => return Err(Error::Panic("distance buffer and result of different kinds".into())),
+        }
         Ok((d, p, rounds, rows))
     }
 }
