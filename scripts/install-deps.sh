@@ -14,6 +14,7 @@ PACKAGES=(
     ocl-icd-libopencl1  # the OpenCL ICD loader, libOpenCL.so.1
     ocl-icd-opencl-dev  # libOpenCL.so and the CL headers
     clinfo
+    voronota            # the reference Voronoi vertices of the AWVD tests (issue 20)
     valgrind
     gcc
     g++                 # the MEX gateway's small C++ part (catches Octave's interrupt)
