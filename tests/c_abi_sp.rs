@@ -371,7 +371,7 @@ fn errors_name_the_argument() {
         expect_error(r.error_code, r.error_message, code, needle);
     };
     let d = metaopt_sp_default_options();
-    assert_eq!((d.method, d.delta, d.backend, d.rounds_per_check, d.max_rounds), (1, 0.0, 0, 16, 0));
+    assert_eq!((d.method, d.delta, d.backend, d.rounds_per_check, d.max_rounds), (2, 0.0, 0, 16, 0), "near-far by default");
     sp_err(&[0, 2], d, INVALID, "sources");
     sp_err(&[], d, INVALID, "sources");
     sp_err(&[0], MetaoptSpOptions { method: 3, ..d }, INVALID, "method");
