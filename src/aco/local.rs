@@ -14,7 +14,7 @@
 //!
 //! Every neighbourhood is searched exhaustively at each position i, the move of the largest gain
 //! is applied (ties: the first found, arcs scanned by ascending weight, then CSR order) and the
-//! position tried again. Scans run over each vertex's arcs sorted by weight ([`ByWeight`], built
+//! position tried again. Scans run over each vertex's arcs sorted by weight (`ByWeight`, built
 //! once per solver) and stop at the first arc whose weight (plus the detour so far) reaches the
 //! bound no gain can pass (the rest of the path; for two-vertex detours the largest "budget"
 //! `len(p_i .. p_j) - w(y, p_j)` over the in-arcs of the path after p_i), so on the thesis's dense
