@@ -70,28 +70,23 @@ fn check_all(g: &Graph, source: u32, tol: f64, what: &str) {
     let cpu = Sssp::new(g, opts(SpMethod::Frontier, Backend::Cpu)).unwrap().sssp(source).unwrap();
     assert_dist_eq(&cpu.dist, &reference.dist, tol, &format!("{what} cpu"));
     check_preds(g, &cpu, tol);
-    for m in METHODS {
-        let r = Sssp::new(g, opts(m, Backend::DEVICE)).unwrap().sssp(source).unwrap();
-        let w = format!("{what} {m:?}");
-        assert_dist_eq(&r.dist, &reference.dist, tol, &w);
-        check_preds(g, &r, tol);
+    // a device result against Dijkstra and the CPU backend
+    let same = |r: &SpSsspResult, w: &str| {
+        assert_dist_eq(&r.dist, &reference.dist, tol, w);
+        check_preds(g, r, tol);
         if tol == 0.0 {
             assert_eq!(r.pred, cpu.pred, "{w}: canonical predecessors differ from the CPU backend");
         }
         assert_eq!(r.reached, cpu.reached, "{w}");
         assert_eq!(r.edges, cpu.edges, "{w}");
+    };
+    for m in METHODS {
+        let r = Sssp::new(g, opts(m, Backend::DEVICE)).unwrap().sssp(source).unwrap();
+        same(&r, &format!("{what} {m:?}"));
     }
     let mut sp = Sssp::new(g, local_opts()).unwrap();
     assert!(sp.backend_description().contains("local-memory path ("), "{what}: the local path fits: {}", sp.backend_description());
-    let r = sp.sssp(source).unwrap();
-    let w = format!("{what} local");
-    assert_dist_eq(&r.dist, &reference.dist, tol, &w);
-    check_preds(g, &r, tol);
-    if tol == 0.0 {
-        assert_eq!(r.pred, cpu.pred, "{w}: canonical predecessors differ from the CPU backend");
-    }
-    assert_eq!(r.reached, cpu.reached, "{w}");
-    assert_eq!(r.edges, cpu.edges, "{w}");
+    same(&sp.sssp(source).unwrap(), &format!("{what} local"));
 }
 
 #[test]

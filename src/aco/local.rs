@@ -133,6 +133,19 @@ fn hops_of(g: &Graph, path: &[u32], hops: &mut Vec<usize>) {
     hops.extend(path.windows(2).map(|p| g.find_arc(p[0] as usize, p[1]).expect("a path of arcs")));
 }
 
+/// A move: the vertices strictly between positions `i` and `j` of `path` become `verts`, the hops
+/// from `i` to `j` become `arcs` (one more than `verts`), and the positions follow.
+fn replace(path: &mut Vec<u32>, sc: &mut Scratch, i: usize, j: usize, verts: impl IntoIterator<Item = u32>, arcs: impl IntoIterator<Item = usize>) {
+    for &v in &path[i + 1..j] {
+        sc.pos[v as usize] = NONE;
+    }
+    path.splice(i + 1..j, verts);
+    sc.hops.splice(i..j, arcs);
+    for (k, &v) in path.iter().enumerate().skip(i + 1) {
+        sc.pos[v as usize] = k as u32;
+    }
+}
+
 fn search<C: Cost>(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Scratch) -> bool {
     let n = g.n();
     let targets = g.targets();
@@ -181,14 +194,7 @@ fn search<C: Cost>(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Scrat
                 i += 1;
                 continue;
             };
-            for &v in &path[i + 1..j] {
-                sc.pos[v as usize] = NONE;
-            }
-            path.drain(i + 1..j);
-            sc.hops.splice(i..j, [e]);
-            for (k, &v) in path.iter().enumerate().skip(i + 1) {
-                sc.pos[v as usize] = k as u32;
-            }
+            replace(path, sc, i, j, std::iter::empty(), [e]);
             reprefix(&mut pref, &sc.hops);
             moves -= 1;
             changed = true;
@@ -230,14 +236,7 @@ fn search<C: Cost>(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Scrat
                 i += 1;
                 continue;
             };
-            for &v in &path[i + 1..j] {
-                sc.pos[v as usize] = NONE;
-            }
-            path.splice(i + 1..j, [x]);
-            sc.hops.splice(i..j, [e, f]);
-            for (k, &v) in path.iter().enumerate().skip(i + 1) {
-                sc.pos[v as usize] = k as u32;
-            }
+            replace(path, sc, i, j, [x], [e, f]);
             reprefix(&mut pref, &sc.hops);
             moves -= 1;
             changed = true;
@@ -344,14 +343,7 @@ fn search<C: Cost>(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Scrat
                 u = nx;
                 kk -= 1;
             };
-            for &v in &path[i + 1..j] {
-                sc.pos[v as usize] = NONE;
-            }
-            path.splice(i + 1..j, verts);
-            sc.hops.splice(i..j, arcs);
-            for (k, &v) in path.iter().enumerate().skip(i + 1) {
-                sc.pos[v as usize] = k as u32;
-            }
+            replace(path, sc, i, j, verts, arcs);
             reprefix(&mut pref, &sc.hops);
             moves -= 1;
             changed = true;

@@ -6,7 +6,7 @@ use super::{SpMethod, SpOptions};
 use crate::device::{cl_error, output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::problem::graph::{Distances, Graph, Grid, Weights};
-use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem};
 use std::sync::Arc;
 
@@ -79,36 +79,18 @@ impl DBuf {
 
 /// Enqueues `kernel` over `global` (each rounded up to `local`) with `args` in order.
 fn launch(q: &Queue, kernel: &Kernel, name: &'static str, global: &[usize], local: &[usize], args: &[Arg]) -> Result<()> {
-    let mut e = ExecuteKernel::new(kernel);
-    let g: Vec<usize> = global.iter().zip(local).map(|(&g, &l)| g.max(1).div_ceil(l) * l).collect();
-    // SAFETY: every kernel of cl/sp.cl is called with its arguments in type and order (the
-    // callers below list them as the kernel declares them); the buffers outlive the queue's use
-    // of them because every call ends with blocking reads or a finish.
-    unsafe {
-        for a in args {
-            match a {
-                Arg::U8(b) => e.set_arg(*b),
-                Arg::U32(b) => e.set_arg(*b),
-                Arg::U64(b) => e.set_arg(*b),
-                Arg::F32(b) => e.set_arg(*b),
-                Arg::F64(b) => e.set_arg(*b),
-                Arg::Uint(x) => e.set_arg(x),
-                Arg::Ulong(x) => e.set_arg(x),
-                Arg::Float(x) => e.set_arg(x),
-                Arg::Double(x) => e.set_arg(x),
-                Arg::Local(bytes) => e.set_arg_local_buffer(*bytes),
-            };
-        }
-    }
-    crate::device::launch(q, &mut e, &g, Some(local), name)
+    set_args(kernel, args)?;
+    crate::device::enqueue_prepared(q, kernel, global, local, name)
 }
 
-/// Sets every argument of `kernel` in order, for `enqueue_prepared` launches that then change only
-/// the round (argument `args.len()`).
+/// Sets every argument of `kernel` in order (`launch`, and `sp_round`'s rounds, which then change
+/// only the round, argument `args.len()`).
 fn set_args(kernel: &Kernel, args: &[Arg]) -> Result<()> {
     for (i, a) in args.iter().enumerate() {
         let i = i as u32;
-        // SAFETY: as in `launch`: the callers list the kernel's arguments in type and order.
+        // SAFETY: every kernel of cl/sp.cl is called with its arguments in type and order (the
+        // callers list them as the kernel declares them); the buffers outlive the queue's use of
+        // them because every call ends with blocking reads or a finish.
         unsafe {
             match a {
                 Arg::U8(b) => kernel.set_arg(i, &b.get()),
