@@ -90,3 +90,40 @@ fn large_reads_through_pinned_staging_convert_every_element() {
     let mut wrong = vec![0f64; 2];
     assert!(small.read_converted(&q, &mut wrong, |x| x as f64).is_err(), "a wrong output length is refused");
 }
+
+#[test]
+fn pinned_staging_is_shared_by_the_queues_of_a_device() {
+    // two queues of one context, reading at once from two threads: they take turns with the
+    // context's staging pair and each gets its own data
+    let ctx = DeviceContext::current().unwrap();
+    let run = |salt: u32| {
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let q = ctx.queue().unwrap();
+            let data: Vec<u32> = (0..3_000_000u32).map(|i| i.wrapping_mul(2_654_435_761) ^ salt).collect();
+            let b = q.buffer_from(&data, "test").unwrap();
+            for _ in 0..2 {
+                let mut out = output_vec::<u64>(data.len());
+                b.read_converted(&q, &mut out, |x| x as u64 + 1).unwrap();
+                assert!(out.iter().zip(&data).all(|(&o, &d)| o == d as u64 + 1), "queue {salt}: a wrong element");
+            }
+        })
+    };
+    let (a, b) = (run(1), run(2));
+    a.join().unwrap();
+    b.join().unwrap();
+}
+
+#[test]
+fn output_vectors_are_zeroed_and_sized() {
+    for len in [0, 1, 1023, 1024, 1025, 5_000_000] {
+        let v = output_vec::<u64>(len);
+        assert_eq!(v.len(), len);
+        assert!(v.iter().all(|&x| x == 0));
+        let f = output_vec::<f64>(len);
+        assert!(f.iter().all(|&x| x.to_bits() == 0));
+        let p = output_vec::<u32>(len);
+        assert_eq!(p.len(), len);
+        assert!(p.iter().all(|&x| x == 0));
+    }
+}

@@ -2,6 +2,7 @@
 
 use super::{cl_error, note_failure, DeviceContext, Queue};
 use crate::error::{Error, Result};
+use opencl3::command_queue::CommandQueue;
 use opencl3::event::Event;
 use opencl3::memory::{Buffer, ClMem, CL_MAP_READ, CL_MAP_WRITE, CL_MEM_ALLOC_HOST_PTR, CL_MEM_READ_WRITE};
 use opencl3::types::{cl_mem, CL_BLOCKING, CL_NON_BLOCKING};
@@ -101,45 +102,56 @@ pub fn output_vec<U: Clone + Default + Send + Sync>(len: usize) -> Vec<U> {
             unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
         }
     }
+    // one write a page: the kernel zeroes what it maps (`vec!` of a zero value asked for zeroed
+    // memory, so nothing was touched yet), a full fill would write every byte a second time
     let zero = U::default();
-    v.par_chunks_mut(1 << 18).for_each(|c| c.fill(zero.clone()));
+    let page = (4096 / std::mem::size_of::<U>().max(1)).max(1);
+    v.par_chunks_mut(page).with_min_len(64).for_each(|c| c[0] = zero.clone());
     v
 }
 
-/// The pinned staging pair of a queue (`Queue::staging`): `PINNED_CHUNK` bytes each, mapped
-/// for the queue's life (page-aligned pointers, so any scalar type may be read into them).
+/// The pinned staging pair of a device context (`DeviceContext::staging`): `PINNED_CHUNK`
+/// bytes each, mapped through a queue of its own until the context goes (page-aligned
+/// pointers, so any scalar type may be read into them).
 pub(crate) struct Staging {
+    queue: CommandQueue,
     bufs: [Buffer<u8>; 2],
     ptrs: [*mut u8; 2],
 }
 
-// SAFETY: the pointers are host memory owned by the buffers; the queue's mutex serialises use.
+// SAFETY: the pointers are host memory owned by the buffers; the context's mutex serialises use.
 unsafe impl Send for Staging {}
 
 impl Staging {
-    fn new(q: &Queue) -> Result<Staging> {
+    pub(crate) fn new(ctx: &DeviceContext) -> Result<Staging> {
+        // clCreateCommandQueue (1.x) rather than the 2.0 call: OpenCL 1.2 devices have no other.
+        #[allow(deprecated)]
+        // SAFETY: a plain in-order queue on the context's own device.
+        let queue = unsafe { CommandQueue::create(ctx.context(), ctx.info.cl_id(), 0) }.map_err(cl_error("clCreateCommandQueue(staging)"))?;
         let make = || -> Result<(Buffer<u8>, *mut u8)> {
             // SAFETY: no host pointer is given; OpenCL allocates host-accessible (pinned) storage.
-            let b = unsafe { Buffer::<u8>::create(q.ctx().context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, PINNED_CHUNK, ptr::null_mut()) }
+            let b = unsafe { Buffer::<u8>::create(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, PINNED_CHUNK, ptr::null_mut()) }
                 .map_err(cl_error("clCreateBuffer(staging)"))?;
             let mut p: cl_mem = ptr::null_mut();
-            // SAFETY: a blocking map of the whole buffer; it stays mapped until `unmap`.
-            unsafe { q.cl().enqueue_map_buffer(&b, CL_BLOCKING, CL_MAP_READ | CL_MAP_WRITE, 0, PINNED_CHUNK, &mut p, &[]) }
+            // SAFETY: a blocking map of the whole buffer; it stays mapped until the drop.
+            unsafe { queue.enqueue_map_buffer(&b, CL_BLOCKING, CL_MAP_READ | CL_MAP_WRITE, 0, PINNED_CHUNK, &mut p, &[]) }
                 .map_err(cl_error("clEnqueueMapBuffer(staging)"))?;
             Ok((b, p as *mut u8))
         };
         let (b0, p0) = make()?;
         let (b1, p1) = make()?;
-        Ok(Staging { bufs: [b0, b1], ptrs: [p0, p1] })
+        Ok(Staging { queue, bufs: [b0, b1], ptrs: [p0, p1] })
     }
+}
 
-    /// Unmaps both buffers (the queue's drop; errors are moot there).
-    pub(crate) fn unmap(self, q: &opencl3::command_queue::CommandQueue) {
+impl Drop for Staging {
+    /// Unmaps both buffers (errors are moot there).
+    fn drop(&mut self) {
         for (b, p) in self.bufs.iter().zip(self.ptrs) {
             // SAFETY: `p` is the pointer the map returned for `b`; nothing uses it any more.
-            let _ = unsafe { q.enqueue_unmap_mem_object(b.get(), p as *mut std::ffi::c_void, &[]) };
+            let _ = unsafe { self.queue.enqueue_unmap_mem_object(b.get(), p as *mut std::ffi::c_void, &[]) };
         }
-        let _ = q.finish();
+        let _ = self.queue.finish();
     }
 }
 
@@ -218,8 +230,8 @@ impl<T: ClScalar> DeviceBuffer<T> {
     }
 
     /// The whole buffer into `out` (as long as the buffer), each element converted by `f`: through
-    /// two pinned staging buffers (`CL_MEM_ALLOC_HOST_PTR`, mapped once), the device filling one
-    /// while rayon threads convert the other into `out`. A GPU copies into pinned memory at the
+    /// two pinned staging buffers (`CL_MEM_ALLOC_HOST_PTR`, mapped once per device context), the
+    /// device filling one while rayon threads convert the other into `out`. A GPU copies into pinned memory at the
     /// bus's speed, but into fresh pageable memory (a new result vector) NVIDIA's driver reached
     /// about 1 GB/s (issue 19: a 572 MB all-sources result took 0.55 s); the parallel copy also
     /// spreads the page faults of a fresh `out` over the threads. Buffers under `PINNED_MIN`
@@ -244,9 +256,10 @@ impl<T: ClScalar> DeviceBuffer<T> {
                 e
             }
         };
-        let mut guard = q.staging.lock().unwrap_or_else(|e| e.into_inner());
+        // large reads on one device take turns with the staging pair (they share the bus)
+        let mut guard = q.ctx().staging.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
-            *guard = Some(Staging::new(q)?);
+            *guard = Some(Staging::new(q.ctx())?);
         }
         let staging = guard.as_ref().expect("made above").ptrs.map(|p| p as *mut T);
         let chunks = self.len.div_ceil(chunk);
@@ -256,7 +269,10 @@ impl<T: ClScalar> DeviceBuffer<T> {
             // SAFETY: the staging pointer maps `chunk` elements; the read is waited for before the
             // slice is read or the staging buffer reused (each buffer has one read in flight).
             let dst = unsafe { std::slice::from_raw_parts_mut(staging[i % 2], len) };
-            unsafe { q.cl().enqueue_read_buffer(&self.buf, CL_NON_BLOCKING, start * size, dst, &[]) }.map_err(fail("clEnqueueReadBuffer"))
+            let ev = unsafe { q.cl().enqueue_read_buffer(&self.buf, CL_NON_BLOCKING, start * size, dst, &[]) }.map_err(fail("clEnqueueReadBuffer"))?;
+            // submitted now, so the copy runs while the host converts the other buffer
+            q.flush()?;
+            Ok(ev)
         };
         let mut result = Ok(());
         let mut pending = Some(enqueue(0));

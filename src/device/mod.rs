@@ -304,6 +304,11 @@ pub(crate) fn enqueue_prepared(q: &Queue, kernel: &opencl3::kernel::Kernel, glob
 /// A context on one device with its program cache.
 pub struct DeviceContext {
     pub info: DeviceInfo,
+    /// Two pinned host buffers for large reads (`DeviceBuffer::read_converted`), made at the
+    /// first such read on this device and kept mapped until the context goes (dropped before
+    /// it): pinning 64 MB cost an H100 host about 30 ms, more than the 181 MB read it speeds up
+    /// (issue 19).
+    pub(crate) staging: Mutex<Option<buffer::Staging>>,
     context: Context,
     programs: Mutex<HashMap<(u64, String), Arc<Program>>>,
 }
@@ -363,7 +368,7 @@ impl DeviceContext {
         let info = list_devices()?[index].clone();
         let device = Device::new(info.cl_id());
         let context = Context::from_device(&device).map_err(cl_error("clCreateContext"))?;
-        let ctx = Arc::new(DeviceContext { info, context, programs: Mutex::new(HashMap::new()) });
+        let ctx = Arc::new(DeviceContext { info, context, programs: Mutex::new(HashMap::new()), staging: Mutex::new(None) });
         map.insert(index, ctx.clone());
         Ok(ctx)
     }
@@ -390,7 +395,7 @@ impl DeviceContext {
         #[allow(deprecated)]
         let q = unsafe { CommandQueue::create(&self.context, self.info.cl_id(), properties) }
             .map_err(cl_error("clCreateCommandQueue"))?;
-        Ok(Queue { ctx: self.clone(), queue: q, staging: Mutex::new(None) })
+        Ok(Queue { ctx: self.clone(), queue: q })
     }
 
     pub fn context(&self) -> &Context {
@@ -447,18 +452,6 @@ impl DeviceContext {
 pub struct Queue {
     ctx: Arc<DeviceContext>,
     queue: CommandQueue,
-    /// Two pinned host buffers for large reads (`DeviceBuffer::read_converted`), made at the
-    /// first such read and kept mapped until the queue goes: pinning memory costs milliseconds,
-    /// more than a read it speeds up.
-    staging: Mutex<Option<buffer::Staging>>,
-}
-
-impl Drop for Queue {
-    fn drop(&mut self) {
-        if let Some(s) = self.staging.get_mut().unwrap_or_else(|e| e.into_inner()).take() {
-            s.unmap(&self.queue);
-        }
-    }
 }
 
 // SAFETY: command queues are thread-safe OpenCL objects; a solver uses its own queue from one
