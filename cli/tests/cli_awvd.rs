@@ -104,7 +104,7 @@ fn errors_have_status_2() {
     let bad = dir.path().join("bad.balls");
     std::fs::write(&bad, "1 2 3 1.5\n1 2 3 -1\n").unwrap();
     fails(&["awvd", bad.to_str().unwrap(), "--cpu"], "bad.balls:2: negative radius");
-    fails(&["awvd", PDB, "--cpu", "--cell", "-1"], "--cell");
+    fails(&["awvd", PDB, "--cpu", "--cell=-1"], "--cell");
     fails(&["awvd", PDB, "--cpu", "--device", "0"], "cannot be used with");
     fails(&["bench", "awvd", PDB, "--repeat", "0"], "--repeat");
 }
