@@ -2335,6 +2335,18 @@ static void awvd_args(void) {
     VOID("metaopt_awvd_free_vertices/NULL", metaopt_awvd_free_vertices(NULL));
     VOID("metaopt_awvd_free_edges/NULL", metaopt_awvd_free_edges(NULL));
     VOID("metaopt_awvd_free_contacts/NULL", metaopt_awvd_free_contacts(NULL));
+    MetaoptAwvdResult zr;
+    MetaoptAwvdBalls zb;
+    MetaoptAwvdVertices zv;
+    MetaoptAwvdEdges ze;
+    MetaoptAwvdContacts zc;
+    memset(&zr, 0, sizeof zr), memset(&zb, 0, sizeof zb), memset(&zv, 0, sizeof zv);
+    memset(&ze, 0, sizeof ze), memset(&zc, 0, sizeof zc);
+    VOID("metaopt_awvd_free_result/zeroed", metaopt_awvd_free_result(&zr));
+    VOID("metaopt_awvd_free_balls/zeroed", metaopt_awvd_free_balls(&zb));
+    VOID("metaopt_awvd_free_vertices/zeroed", metaopt_awvd_free_vertices(&zv));
+    VOID("metaopt_awvd_free_edges/zeroed", metaopt_awvd_free_edges(&ze));
+    VOID("metaopt_awvd_free_contacts/zeroed", metaopt_awvd_free_contacts(&zc));
     VOID("metaopt_awvd_free/NULL", metaopt_awvd_free(NULL));
     VOID("metaopt_awvd_free/forged", metaopt_awvd_free((void *)(uintptr_t)1));
     for (int kind = 0; kind < 5; kind++) VOID("metaopt_awvd_free/wrong kind (ignored)", metaopt_awvd_free(live_of_kind(kind)));
