@@ -163,7 +163,8 @@ fn awvd_of_1ubq_on_the_device_equals_the_cpu() {
     unsafe { metaopt_awvd_free(h) };
 }
 
-fn build_err(x: &[f64], y: &[f64], z: &[f64], r: &[f64], n: u32, o: &MetaoptAwvdOptions, want: i32, needle: &str) {
+/// `metaopt_awvd_build` of the columns `[x, y, z, r]` must fail with `want`, naming `needle`.
+fn build_err([x, y, z, r]: [&[f64]; 4], n: u32, o: &MetaoptAwvdOptions, want: i32, needle: &str) {
     let res = unsafe { metaopt_awvd_build(x.as_ptr(), y.as_ptr(), z.as_ptr(), r.as_ptr(), n, o) };
     assert!(res.awvd.is_null() && res.backend.is_null());
     expect_error(res.error_code, res.error_message, want, needle);
@@ -176,24 +177,24 @@ fn bad_balls_options_paths_and_handles_are_errors_naming_the_argument() {
     let z = [0.0, 0.0, 0.0, 3.0, 1.0];
     let r = [1.0, 1.2, 0.8, 1.1, 0.5];
     let o = cpu();
-    build_err(&x, &y, &z, &r, 0, &o, INVALID, "`n`");
+    build_err([&x, &y, &z, &r], 0, &o, INVALID, "`n`");
     let res = unsafe { metaopt_awvd_build(ptr::null(), y.as_ptr(), z.as_ptr(), r.as_ptr(), 5, &o) };
     expect_error(res.error_code, res.error_message, NULL, "`x`");
     let res = unsafe { metaopt_awvd_build(x.as_ptr(), y.as_ptr(), z.as_ptr(), ptr::null(), 5, &o) };
     expect_error(res.error_code, res.error_message, NULL, "`r`");
     let mut bad = r;
     bad[2] = -0.5;
-    build_err(&x, &y, &z, &bad, 5, &o, INVALID, "`r`: ball 2: radius -0.5");
+    build_err([&x, &y, &z, &bad], 5, &o, INVALID, "`r`: ball 2: radius -0.5");
     bad[2] = f64::NAN;
-    build_err(&x, &y, &z, &bad, 5, &o, INVALID, "`r`: ball 2");
+    build_err([&x, &y, &z, &bad], 5, &o, INVALID, "`r`: ball 2");
     let mut by = y;
     by[4] = f64::INFINITY;
-    build_err(&x, &by, &z, &r, 5, &o, INVALID, "`y`: ball 4");
-    build_err(&x, &y, &z, &r, 5, &MetaoptAwvdOptions { cell: -1.0, ..o }, INVALID, "`cell`");
-    build_err(&x, &y, &z, &r, 5, &MetaoptAwvdOptions { suspect_bound: f64::NAN, ..o }, INVALID, "`suspect_bound`");
-    build_err(&x, &y, &z, &r, 5, &MetaoptAwvdOptions { backend: 7, ..o }, INVALID, "`backend`");
-    build_err(&x, &y, &z, &r, 5, &MetaoptAwvdOptions { backend: 0, device: -2, ..o }, INVALID, "`device`");
-    build_err(&x, &y, &z, &r, 5, &MetaoptAwvdOptions { double_precision: 2, ..o }, INVALID, "`double_precision`");
+    build_err([&x, &by, &z, &r], 5, &o, INVALID, "`y`: ball 4");
+    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { cell: -1.0, ..o }, INVALID, "`cell`");
+    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { suspect_bound: f64::NAN, ..o }, INVALID, "`suspect_bound`");
+    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { backend: 7, ..o }, INVALID, "`backend`");
+    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { backend: 0, device: -2, ..o }, INVALID, "`device`");
+    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { double_precision: 2, ..o }, INVALID, "`double_precision`");
 
     // five balls: a small diagram, counters of a CPU run
     let mut ok5 = unsafe { metaopt_awvd_build(x.as_ptr(), y.as_ptr(), z.as_ptr(), r.as_ptr(), 5, &o) };

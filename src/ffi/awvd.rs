@@ -195,7 +195,7 @@ pub(crate) fn awvd_options(o: &MetaoptAwvdOptions) -> Result<(AwvdOptions, Backe
 
 /// The balls are usable: at least one, finite centres, finite radii >= 0. Errors name `what`
 /// (the coordinate array, or `r`) and the ball.
-pub fn check_balls(balls: &[Ball]) -> Result<()> {
+pub(crate) fn check_balls(balls: &[Ball]) -> Result<()> {
     if balls.is_empty() {
         return Err(Error::arg("n", "0 balls; the diagram needs at least one"));
     }
@@ -213,7 +213,7 @@ pub fn check_balls(balls: &[Ball]) -> Result<()> {
 }
 
 /// What computes the diagram, in words.
-pub fn backend_description(backend: Backend, double: bool) -> Result<String> {
+pub(crate) fn backend_description(backend: Backend, double: bool) -> Result<String> {
     Ok(match backend {
         Backend::Cpu => format!("CPU backend (rayon, {} threads)", rayon::current_num_threads()),
         Backend::Device(n) => {
@@ -228,7 +228,7 @@ pub fn backend_description(backend: Backend, double: bool) -> Result<String> {
 }
 
 /// The diagram of checked `balls` on `backend` (the device search in double when `double`).
-pub fn awvd_run(balls: &[Ball], opts: &AwvdOptions, backend: Backend, double: bool) -> Result<AwvdResult> {
+pub(crate) fn awvd_run(balls: &[Ball], opts: &AwvdOptions, backend: Backend, double: bool) -> Result<AwvdResult> {
     check_balls(balls)?;
     match backend {
         Backend::Cpu => awvd::awvd_cpu(balls, opts),
