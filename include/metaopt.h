@@ -584,6 +584,31 @@ typedef enum MetaoptAcoSelection {
 } MetaoptAcoSelection;
 
 /**
+ * Selection flags of `metaopt_awvd_read_balls` and `metaopt_awvd_from_file` (bitwise or; 0 is
+ * Voronota's default: the first model, ATOM records, no hydrogens).
+ */
+typedef enum MetaoptAwvdSelection {
+  /**
+   * Keep HETATM records (waters, ligands, ions).
+   */
+  METAOPT_AWVD_HETATM = 1,
+  /**
+   * Keep hydrogen atoms.
+   */
+  METAOPT_AWVD_HYDROGENS = 2,
+  /**
+   * Read every model, not only the first.
+   */
+  METAOPT_AWVD_ALL_MODELS = 4,
+} MetaoptAwvdSelection;
+
+/**
+ * A computed diagram. Opaque: made by `metaopt_awvd_build` or `metaopt_awvd_from_file`,
+ * released by `metaopt_awvd_free`. A handle may be used by one thread at a time.
+ */
+typedef struct MetaoptAwvd MetaoptAwvd;
+
+/**
  * A batch of DE problems with its populations and device buffers. Opaque: made by
  * `metaopt_batch_de_create`, released by `metaopt_batch_de_free`. A handle may be used by one
  * thread at a time.
@@ -806,6 +831,200 @@ typedef struct MetaoptAcoRunResult {
    */
   char *error_message;
 } MetaoptAcoRunResult;
+
+/**
+ * Options of `metaopt_awvd_build` and `metaopt_awvd_from_file`; start from
+ * `metaopt_awvd_default_options()` and change fields.
+ */
+typedef struct MetaoptAwvdOptions {
+  /**
+   * Cell side of the spatial grid in Å (finite, >= 0); 0 = the library's choice from the radii.
+   */
+  double cell;
+  /**
+   * Device float pass: candidates within this parameter distance of the float minimum are
+   * re-checked in double (finite, >= 0; default 1e-3).
+   */
+  double suspect_bound;
+  /**
+   * A `MetaoptBackend`: a device (`device`) or the CPU backend.
+   */
+  int32_t backend;
+  /**
+   * The device number (`metaopt_device_count`), or -1 for the device in use
+   * (`metaopt_device_set_number`). Ignored by the CPU backend.
+   */
+  int32_t device;
+  /**
+   * 1: the device search runs in double throughout (the device needs `cl_khr_fp64`); 0: a
+   * float pass with the suspects re-checked in double (the default).
+   */
+  uint8_t double_precision;
+} MetaoptAwvdOptions;
+
+/**
+ * The result of `metaopt_awvd_build` and `metaopt_awvd_from_file` (then `awvd` is a new handle
+ * owned by the caller, NULL on error) and of `metaopt_awvd_info` (then `awvd` is NULL). Free it
+ * with `metaopt_awvd_free_result` (it owns `backend` and `error_message`, not the handle).
+ */
+typedef struct MetaoptAwvdResult {
+  /**
+   * The new diagram, or NULL.
+   */
+  struct MetaoptAwvd *awvd;
+  /**
+   * Vertices (empty spheres tangent to four balls).
+   */
+  uint64_t vertices;
+  /**
+   * Contacts (ball pairs that share a face).
+   */
+  uint64_t contacts;
+  /**
+   * End-vertex searches run.
+   */
+  uint64_t searches;
+  /**
+   * Candidates re-checked in double (device float pass).
+   */
+  uint64_t double_rechecks;
+  /**
+   * Float winners replaced by the double re-check.
+   */
+  uint64_t float_replaced;
+  /**
+   * Restarts from balls that no vertex touched.
+   */
+  uint64_t restarts;
+  /**
+   * Wall time of the diagram in seconds (reading a file excluded); 0 from `metaopt_awvd_info`.
+   */
+  double elapsed_s;
+  /**
+   * What computed, in words; NULL from `metaopt_awvd_info`.
+   */
+  char *backend;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptAwvdResult;
+
+/**
+ * Balls read from a file (`metaopt_awvd_read_balls`), `n` entries per array; free with
+ * `metaopt_awvd_free_balls`.
+ */
+typedef struct MetaoptAwvdBalls {
+  uint32_t n;
+  double *x;
+  double *y;
+  double *z;
+  double *r;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptAwvdBalls;
+
+/**
+ * A copy of a diagram's vertices (`metaopt_awvd_vertices`), sorted by (quadruple, which); free
+ * with `metaopt_awvd_free_vertices`.
+ */
+typedef struct MetaoptAwvdVertices {
+  /**
+   * Vertices.
+   */
+  uint64_t n;
+  /**
+   * `4 n` ball numbers (0-based), four ascending per vertex.
+   */
+  uint32_t *quadruples;
+  /**
+   * `n` entries: which tangent sphere of the four balls (0 or 1, Voronota's order).
+   */
+  uint8_t *which;
+  /**
+   * `4 n` values: the sphere of each vertex as x, y, z, r.
+   */
+  double *spheres;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptAwvdVertices;
+
+/**
+ * A copy of a diagram's edges (`metaopt_awvd_edges`): for vertex v, entries `4 v .. 4 v + 3`
+ * are the neighbour along the edge opposite to each of its four balls, -1 where that edge is
+ * unbounded. Free with `metaopt_awvd_free_edges`.
+ */
+typedef struct MetaoptAwvdEdges {
+  /**
+   * Vertices (the array holds `4 n` entries).
+   */
+  uint64_t n;
+  int64_t *neighbours;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptAwvdEdges;
+
+/**
+ * A copy of a diagram's contacts (`metaopt_awvd_contacts`): `n` ball pairs i < j, sorted, as
+ * `2 n` numbers. Free with `metaopt_awvd_free_contacts`.
+ */
+typedef struct MetaoptAwvdContacts {
+  /**
+   * Pairs.
+   */
+  uint64_t n;
+  uint32_t *pairs;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptAwvdContacts;
+
+/**
+ * A string with its error: `text` is non-NULL exactly when `error_code` is `METAOPT_OK`.
+ */
+typedef struct MetaoptStringResult {
+  /**
+   * The text, NUL-terminated UTF-8; owned by the caller, who frees it with
+   * `metaopt_pointer_free`. NULL on error.
+   */
+  char *text;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; owned by the caller, who frees it with
+   * `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptStringResult;
 
 /**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
@@ -1049,26 +1268,6 @@ typedef struct MetaoptDoubleArrayResult {
    */
   char *error_message;
 } MetaoptDoubleArrayResult;
-
-/**
- * A string with its error: `text` is non-NULL exactly when `error_code` is `METAOPT_OK`.
- */
-typedef struct MetaoptStringResult {
-  /**
-   * The text, NUL-terminated UTF-8; owned by the caller, who frees it with
-   * `metaopt_pointer_free`. NULL on error.
-   */
-  char *text;
-  /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
-   */
-  int32_t error_code;
-  /**
-   * NULL on success, else the message; owned by the caller, who frees it with
-   * `metaopt_pointer_free`.
-   */
-  char *error_message;
-} MetaoptStringResult;
 
 /**
  * One problem of a batch; start from `metaopt_batch_de_default_problem()` and set at least
@@ -2600,6 +2799,140 @@ struct MetaoptAcoRunResult metaopt_aco_run(struct MetaoptGraph *graph,
  * `r` must be NULL or point to a result of `metaopt_aco_run` (or one already freed here).
  */
 void metaopt_aco_free_run_result(struct MetaoptAcoRunResult *r);
+
+/**
+ * The library's choices: grid cell from the radii, suspect bound 1e-3, the device in use, a
+ * float pass.
+ */
+struct MetaoptAwvdOptions metaopt_awvd_default_options(void);
+
+/**
+ * The diagram of `n` balls (centres `x`, `y`, `z`, radii `r`; the arrays are copied).
+ * `options` is borrowed for the call (NULL: `metaopt_awvd_default_options()`). Errors name
+ * `x`, `y`, `z` or `r` (NULL, a value not finite, a negative radius, with the ball), `n` (0) or
+ * the option. On success `awvd` is a new handle the caller releases with `metaopt_awvd_free`;
+ * free the result itself with `metaopt_awvd_free_result`.
+ *
+ * # Safety
+ * `x`, `y`, `z` and `r` must each be NULL or hold `n` values; `options` NULL or valid.
+ */
+struct MetaoptAwvdResult metaopt_awvd_build(const double *x,
+                                            const double *y,
+                                            const double *z,
+                                            const double *r,
+                                            uint32_t n,
+                                            const struct MetaoptAwvdOptions *options);
+
+/**
+ * The balls of a file: `.pdb`, `.ent`, `.cif`, `.mmcif` (optionally `.gz`) as structures with
+ * Voronota's radii and the selection `flags` (`MetaoptAwvdSelection`, or 0), anything else as
+ * a balls file of `x y z r` lines. Free the result with `metaopt_awvd_free_balls`.
+ *
+ * # Safety
+ * `path` must be NULL or a NUL-terminated string.
+ */
+struct MetaoptAwvdBalls metaopt_awvd_read_balls(const char *path, uint32_t flags);
+
+/**
+ * The diagram of the balls of a file (`metaopt_awvd_read_balls` with `flags`, then
+ * `metaopt_awvd_build`); `elapsed_s` excludes the reading.
+ *
+ * # Safety
+ * `path` must be NULL or a NUL-terminated string; `options` NULL or valid.
+ */
+struct MetaoptAwvdResult metaopt_awvd_from_file(const char *path,
+                                                uint32_t flags,
+                                                const struct MetaoptAwvdOptions *options);
+
+/**
+ * The counts and counters of a diagram (`awvd` and `backend` of the answer are NULL, and
+ * `elapsed_s` 0). Free the answer with `metaopt_awvd_free_result`.
+ *
+ * # Safety
+ * `awvd` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptAwvdResult metaopt_awvd_info(struct MetaoptAwvd *awvd);
+
+/**
+ * A copy of the vertices of a diagram. Free it with `metaopt_awvd_free_vertices`.
+ *
+ * # Safety
+ * `awvd` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptAwvdVertices metaopt_awvd_vertices(struct MetaoptAwvd *awvd);
+
+/**
+ * A copy of the edges of a diagram. Free it with `metaopt_awvd_free_edges`.
+ *
+ * # Safety
+ * `awvd` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptAwvdEdges metaopt_awvd_edges(struct MetaoptAwvd *awvd);
+
+/**
+ * A copy of the contacts of a diagram. Free it with `metaopt_awvd_free_contacts`.
+ *
+ * # Safety
+ * `awvd` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptAwvdContacts metaopt_awvd_contacts(struct MetaoptAwvd *awvd);
+
+/**
+ * The vertices in Voronota's format (`q1 q2 q3 q4 x y z r`, 15 decimals, one line each), as
+ * `voronota calculate-vertices` prints them. Free the text with `metaopt_pointer_free`.
+ *
+ * # Safety
+ * `awvd` must be NULL or a handle pointer, which the library checks.
+ */
+struct MetaoptStringResult metaopt_awvd_vertices_text(struct MetaoptAwvd *awvd);
+
+/**
+ * Releases a diagram; NULL, freed and forged pointers are ignored.
+ *
+ * # Safety
+ * `awvd` must be NULL or a pointer the library may check.
+ */
+void metaopt_awvd_free(struct MetaoptAwvd *awvd);
+
+/**
+ * Frees `backend` and the message of a `MetaoptAwvdResult` (not the handle). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_awvd_free_result(struct MetaoptAwvdResult *r);
+
+/**
+ * Frees the arrays and the message of a `MetaoptAwvdBalls`. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_awvd_free_balls(struct MetaoptAwvdBalls *r);
+
+/**
+ * Frees the arrays and the message of a `MetaoptAwvdVertices`. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_awvd_free_vertices(struct MetaoptAwvdVertices *r);
+
+/**
+ * Frees the array and the message of a `MetaoptAwvdEdges`. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_awvd_free_edges(struct MetaoptAwvdEdges *r);
+
+/**
+ * Frees the array and the message of a `MetaoptAwvdContacts`. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_awvd_free_contacts(struct MetaoptAwvdContacts *r);
 
 /**
  * The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own

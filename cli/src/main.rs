@@ -16,7 +16,7 @@ mod plot;
 
 use bench::BenchCommand;
 use clap::{Parser, Subcommand};
-use cmd::{de, devices, hc12, knapsack, qap, qiga, sat, sp};
+use cmd::{awvd, de, devices, hc12, knapsack, qap, qiga, sat, sp};
 use experiment::ExperimentCommand;
 use metaopt::StopToken;
 use std::process::ExitCode;
@@ -30,7 +30,7 @@ const EXIT_ERROR: u8 = 2;
 #[command(
     name = "metaopt",
     version,
-    about = "GPU metaheuristics over OpenCL: HC12 and robust tabu search for the QAP, HC12 for SAT and for continuous functions, island differential evolution (DE), shortest paths (exact SSSP, ACO), the thesis's experiments and benchmarks",
+    about = "GPU metaheuristics over OpenCL: HC12 and robust tabu search for the QAP, HC12 for SAT and for continuous functions, island differential evolution (DE), shortest paths (exact SSSP, ACO), the Voronoi diagram of balls (AWVD), the thesis's experiments and benchmarks",
     after_help = "Device selection: `metaopt devices` numbers every OpenCL device (GPUs first); \
                   choose one with --device N or the METAOPT_DEVICE=N environment variable.\n\
                   Kernel sources are read from $METAOPT_CL_DIR, else cl/ beside the library, else the \
@@ -65,6 +65,9 @@ enum Command {
     /// Shortest paths on graphs: exact SSSP from one, several or all sources; ACO for one pair
     #[command(subcommand)]
     Sp(sp::SpCommand),
+    /// The additively weighted Voronoi diagram of the balls (atoms) of a PDB, mmCIF or balls file:
+    /// vertices as Voronota's, contacts
+    Awvd(Box<awvd::AwvdArgs>),
     /// The thesis's island DE experiments (section 6.1): CSV tables and PNG plots in a folder
     #[command(subcommand)]
     Experiment(ExperimentCommand),
@@ -146,6 +149,7 @@ fn main() -> ExitCode {
         Command::Qiga(a) => qiga::run(&a),
         Command::Sp(sp::SpCommand::Sssp(a)) => sp::sssp(&a),
         Command::Sp(sp::SpCommand::Aco(a)) => sp::aco(&a),
+        Command::Awvd(a) => awvd::run(&a),
         Command::Experiment(ExperimentCommand::DeSdis(a)) => experiment::de::de_sdis(&a),
         Command::Experiment(ExperimentCommand::DeMigration(a)) => experiment::de::de_migration(&a),
         Command::Bench(BenchCommand::Qap(a)) => bench::qap::run(&a),
@@ -159,6 +163,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Bde(a)) => bench::bde::run(&a),
         Command::Bench(BenchCommand::Qiga(a)) => bench::qiga::run(&a),
         Command::Bench(BenchCommand::Sp(a)) => bench::sp::run(&a),
+        Command::Bench(BenchCommand::Awvd(a)) => bench::awvd::run(&a),
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
     };
     if INTERRUPTS.load(Ordering::SeqCst) > 0 {

@@ -344,6 +344,9 @@ void mode_graph_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, c
 void mode_sssp(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
+/* the Voronoi diagram of balls (mex_awvd.c) */
+void mode_awvd(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+
 /* batched DE (mex_bde.c) */
 void mode_bde_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

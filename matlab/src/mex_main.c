@@ -25,6 +25,7 @@
  *   QIGA          knapsack-optimum, knapsack-evaluate, qiga-run, info, free     (mex_qiga.c)
  *   shortest      graph-create, graph-edges, graph-file, graph-thesis, graph-grid,
  *   paths         graph-data, sssp, aco, info, free                             (mex_sp.c)
+ *   AWVD          awvd (balls n x 4 or a PDB/mmCIF/balls path, [opts])          (mex_awvd.c)
  *   batched DE    bde-create (problems struct array, [opts]), bde-run (instance or
  *                 problems, [opts]), info, free                                 (mex_bde.c)
  *   shared        live (the live instances), options (option names: the alias table of
@@ -239,6 +240,7 @@ static const struct {
     {"graph-data", mode_graph_data, 1, 1, "graph"},
     {"sssp", mode_sssp, 3, 3, "graph, sources, opts"},
     {"aco", mode_aco, 1, 4, "graph, source, target, opts"},
+    {"awvd", mode_awvd, 1, 2, "balls or path, opts"},
     {"bde-create", mode_bde_create, 1, 2, "problems, opts"},
     {"bde-run", mode_bde_run, 1, 2, "instance or problems, opts"},
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},

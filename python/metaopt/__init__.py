@@ -25,6 +25,10 @@ differential evolution, the thesis's ``DEMultiPop``, with the same objectives), 
 ``.gr``/``.mtx``/``.osm.pbf`` file) with ``sssp(graph, sources)`` (exact shortest paths, NumPy
 ``dist`` and ``pred``) and ``aco_shortest_path(graph, s, t, ...)`` (the ant colony).
 
+``awvd(balls_or_path, ...)``: the additively weighted Voronoi diagram of balls (an (n, 4) array or
+a PDB / mmCIF / balls file; ``read_balls``): NumPy vertex quadruples, spheres, edges, contacts
+and counters in an ``AwvdResult``.
+
 Precision (DE, HC12): ``precision="auto"`` by default: the library computes in double where the
 device has fp64 (``devices()`` reports ``fp64``) and on the CPU backend, else in single;
 ``"double"`` or ``"single"`` on request (``"double"`` is refused by a device without fp64).
@@ -42,7 +46,7 @@ one at a time. A Python objective must not call its own instance (``free`` inclu
 ``MetaoptError`` with code ``ErrorCode.BUSY``.
 """
 
-from . import batch_de, knapsack, qap, qiga, sat, sp
+from . import batch_de, knapsack, qap, qiga, sat, sp, voronoi
 from ._errors import ErrorCode, MetaoptError
 from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path
@@ -76,6 +80,7 @@ from .knapsack import Knapsack, KnapsackEvaluation, KnapsackOptimum
 from .qiga import QIGA, QIGAResult, QIGAStats
 from .batch_de import BatchDE, BatchDEResult
 from .sp import AcoResult, Graph, SsspResult, aco_shortest_path, sssp
+from .voronoi import AwvdResult, awvd, read_balls
 
 __version__ = "0.1.0"
 

@@ -82,6 +82,13 @@ MetaoptBatchDeInstance_p = POINTER(MetaoptBatchDeInstance)
 MetaoptGraph_p = POINTER(MetaoptGraph)
 
 
+class MetaoptAwvd(Structure):
+    """Opaque additively weighted Voronoi diagram (``metaopt_awvd_build``, ...)."""
+
+
+MetaoptAwvd_p = POINTER(MetaoptAwvd)
+
+
 # --- batched DE structs ---------------------------------------------------------------------
 class MetaoptBatchDeProblem(Structure):
     _fields_ = [
@@ -658,6 +665,74 @@ class MetaoptAcoRunResult(Structure):
     ]
 
 
+# --- the additively weighted Voronoi diagram of balls ---------------------------------------
+class MetaoptAwvdOptions(Structure):
+    _fields_ = [
+        ("cell", c_double),
+        ("suspect_bound", c_double),
+        ("backend", c_int32),  # MetaoptBackend: 0 device, 1 cpu
+        ("device", c_int32),  # -1: the device in use
+        ("double_precision", c_uint8),
+    ]
+
+
+class MetaoptAwvdResult(Structure):
+    _fields_ = [
+        ("awvd", MetaoptAwvd_p),
+        ("vertices", c_uint64),
+        ("contacts", c_uint64),
+        ("searches", c_uint64),
+        ("double_rechecks", c_uint64),
+        ("float_replaced", c_uint64),
+        ("restarts", c_uint64),
+        ("elapsed_s", c_double),
+        ("backend", c_char_ptr),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptAwvdBalls(Structure):
+    _fields_ = [
+        ("n", c_uint32),
+        ("x", POINTER(c_double)),
+        ("y", POINTER(c_double)),
+        ("z", POINTER(c_double)),
+        ("r", POINTER(c_double)),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptAwvdVertices(Structure):
+    _fields_ = [
+        ("n", c_uint64),
+        ("quadruples", POINTER(c_uint32)),
+        ("which", POINTER(c_uint8)),
+        ("spheres", POINTER(c_double)),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptAwvdEdges(Structure):
+    _fields_ = [
+        ("n", c_uint64),
+        ("neighbours", POINTER(c_int64)),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptAwvdContacts(Structure):
+    _fields_ = [
+        ("n", c_uint64),
+        ("pairs", POINTER(c_uint32)),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 # Every struct of the header, by its C name (the ABI test compares sizes and offsets with C).
 STRUCTS = {
     cls.__name__: cls
@@ -704,6 +779,12 @@ STRUCTS = {
         MetaoptSpResult,
         MetaoptAcoOptions,
         MetaoptAcoRunResult,
+        MetaoptAwvdOptions,
+        MetaoptAwvdResult,
+        MetaoptAwvdBalls,
+        MetaoptAwvdVertices,
+        MetaoptAwvdEdges,
+        MetaoptAwvdContacts,
     )
 }
 
@@ -868,6 +949,21 @@ _SIGNATURES = {
     "metaopt_aco_default_options": (MetaoptAcoOptions, []),
     "metaopt_aco_run": (MetaoptAcoRunResult, [MetaoptGraph_p, c_uint32, c_uint32, POINTER(MetaoptAcoOptions)]),
     "metaopt_aco_free_run_result": (None, [POINTER(MetaoptAcoRunResult)]),
+    "metaopt_awvd_default_options": (MetaoptAwvdOptions, []),
+    "metaopt_awvd_build": (MetaoptAwvdResult, [POINTER(c_double)] * 4 + [c_uint32, POINTER(MetaoptAwvdOptions)]),
+    "metaopt_awvd_read_balls": (MetaoptAwvdBalls, [c_char_p, c_uint32]),
+    "metaopt_awvd_from_file": (MetaoptAwvdResult, [c_char_p, c_uint32, POINTER(MetaoptAwvdOptions)]),
+    "metaopt_awvd_info": (MetaoptAwvdResult, [MetaoptAwvd_p]),
+    "metaopt_awvd_vertices": (MetaoptAwvdVertices, [MetaoptAwvd_p]),
+    "metaopt_awvd_edges": (MetaoptAwvdEdges, [MetaoptAwvd_p]),
+    "metaopt_awvd_contacts": (MetaoptAwvdContacts, [MetaoptAwvd_p]),
+    "metaopt_awvd_vertices_text": (MetaoptStringResult, [MetaoptAwvd_p]),
+    "metaopt_awvd_free": (None, [MetaoptAwvd_p]),
+    "metaopt_awvd_free_result": (None, [POINTER(MetaoptAwvdResult)]),
+    "metaopt_awvd_free_balls": (None, [POINTER(MetaoptAwvdBalls)]),
+    "metaopt_awvd_free_vertices": (None, [POINTER(MetaoptAwvdVertices)]),
+    "metaopt_awvd_free_edges": (None, [POINTER(MetaoptAwvdEdges)]),
+    "metaopt_awvd_free_contacts": (None, [POINTER(MetaoptAwvdContacts)]),
     # version (metaopt_version's string is static: not freed)
     "metaopt_version": (c_char_p, []),
     "metaopt_version_major": (c_int32, []),

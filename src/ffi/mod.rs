@@ -5,7 +5,7 @@
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
 //! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`, `graph.rs` with `sp.rs` and
-//! `aco.rs`), `device.rs` and `version.rs`.
+//! `aco.rs`, `awvd.rs`), `device.rs` and `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
 //! types `Metaopt<Noun><What>` (`MetaoptQapInstance`, `MetaoptQapRunResult`). The names of
@@ -30,6 +30,7 @@
 //!   `METAOPT_ERR_BUSY`, and a free meanwhile takes effect when the running call returns.
 
 mod aco;
+mod awvd;
 pub(crate) mod boundary;
 mod de;
 mod de_batch;
@@ -49,6 +50,7 @@ mod sp;
 mod version;
 
 pub use aco::*;
+pub use awvd::*;
 pub use de::*;
 pub use de_batch::*;
 pub use device::*;

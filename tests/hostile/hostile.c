@@ -2267,6 +2267,107 @@ static MetaoptBatchDeOptions cpu_bde(void) {
     } while (0)
 
 /* every batched DE function that takes a handle, with handle h */
+#define AWVD_NEW(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptAwvdResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.awvd != NULL)) fail(label, "handle and code %d disagree", NULL, r_.error_code); \
+        MetaoptAwvd *h_ = r_.awvd; \
+        int c_ = r_.error_code; \
+        char *m_ = r_.error_message; \
+        r_.error_message = NULL; \
+        check(label, c_, m_, expect); \
+        metaopt_awvd_free_result(&r_); \
+        metaopt_awvd_free_result(&r_); \
+        metaopt_awvd_free(h_); \
+    } while (0)
+
+/* every AWVD function that takes a diagram handle, with handle h */
+static void awvd_with(void *h, const char *what, int expect) {
+    char label[160];
+    snprintf(label, sizeof label, "metaopt_awvd_info/%s", what);
+    OWNED(label, MetaoptAwvdResult, metaopt_awvd_info(h), metaopt_awvd_free_result, expect);
+    snprintf(label, sizeof label, "metaopt_awvd_vertices/%s", what);
+    OWNED(label, MetaoptAwvdVertices, metaopt_awvd_vertices(h), metaopt_awvd_free_vertices, expect);
+    snprintf(label, sizeof label, "metaopt_awvd_edges/%s", what);
+    OWNED(label, MetaoptAwvdEdges, metaopt_awvd_edges(h), metaopt_awvd_free_edges, expect);
+    snprintf(label, sizeof label, "metaopt_awvd_contacts/%s", what);
+    OWNED(label, MetaoptAwvdContacts, metaopt_awvd_contacts(h), metaopt_awvd_free_contacts, expect);
+    snprintf(label, sizeof label, "metaopt_awvd_vertices_text/%s", what);
+    STR(label, metaopt_awvd_vertices_text(h), expect);
+}
+
+static void awvd_args(void) {
+    double x[5] = {0, 3, 0, 0, 1}, y[5] = {0, 0, 3, 0, 1}, z[5] = {0, 0, 0, 3, 1}, r[5] = {1, 1.2, 0.8, 1.1, 0.5};
+    double rneg[5] = {1, 1.2, -0.8, 1.1, 0.5}, rnan[5] = {1, NAN, 0.8, 1.1, 0.5}, xinf[5] = {0, 3, INFINITY, 0, 1};
+    MetaoptAwvdOptions o = metaopt_awvd_default_options();
+    o.backend = METAOPT_BACKEND_CPU;
+    VOID("metaopt_awvd_default_options/value", (void)metaopt_awvd_default_options());
+    AWVD_NEW("metaopt_awvd_build/live", metaopt_awvd_build(x, y, z, r, 5, &o), 0);
+    AWVD_NEW("metaopt_awvd_build/n 0", metaopt_awvd_build(x, y, z, r, 0, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_build/NULL x", metaopt_awvd_build(NULL, y, z, r, 5, &o), METAOPT_ERR_NULL_POINTER);
+    AWVD_NEW("metaopt_awvd_build/NULL r", metaopt_awvd_build(x, y, z, NULL, 5, &o), METAOPT_ERR_NULL_POINTER);
+    AWVD_NEW("metaopt_awvd_build/NULL x, huge n", metaopt_awvd_build(NULL, NULL, NULL, NULL, UINT32_MAX, &o), METAOPT_ERR_NULL_POINTER);
+    AWVD_NEW("metaopt_awvd_build/negative radius", metaopt_awvd_build(x, y, z, rneg, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_build/NaN radius", metaopt_awvd_build(x, y, z, rnan, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_build/infinite x", metaopt_awvd_build(xinf, y, z, r, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    MetaoptAwvdOptions ox[6];
+    for (int i = 0; i < 6; i++) ox[i] = o;
+    ox[0].cell = NAN;
+    ox[1].cell = -1;
+    ox[2].suspect_bound = INFINITY;
+    ox[3].backend = 7;
+    ox[4].backend = METAOPT_BACKEND_DEVICE, ox[4].device = -5;
+    ox[5].double_precision = 9;
+    for (int i = 0; i < 6; i++)
+        AWVD_NEW("metaopt_awvd_build/hostile options", metaopt_awvd_build(x, y, z, r, 5, &ox[i]), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_from_file/NULL path", metaopt_awvd_from_file(NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
+    AWVD_NEW("metaopt_awvd_from_file/missing", metaopt_awvd_from_file("/nonexistent/x.balls", 0, &o), ERR);
+    AWVD_NEW("metaopt_awvd_from_file/bad flags", metaopt_awvd_from_file("/nonexistent/x.pdb", 64, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_from_file/a 1 MiB name", metaopt_awvd_from_file(g_long, 0, &o), ERR);
+    OWNED("metaopt_awvd_read_balls/NULL path", MetaoptAwvdBalls, metaopt_awvd_read_balls(NULL, 0), metaopt_awvd_free_balls,
+          METAOPT_ERR_NULL_POINTER);
+    OWNED("metaopt_awvd_read_balls/missing", MetaoptAwvdBalls, metaopt_awvd_read_balls("/nonexistent/x.balls", 7),
+          metaopt_awvd_free_balls, ERR);
+    VOID("metaopt_awvd_free_result/NULL", metaopt_awvd_free_result(NULL));
+    VOID("metaopt_awvd_free_balls/NULL", metaopt_awvd_free_balls(NULL));
+    VOID("metaopt_awvd_free_vertices/NULL", metaopt_awvd_free_vertices(NULL));
+    VOID("metaopt_awvd_free_edges/NULL", metaopt_awvd_free_edges(NULL));
+    VOID("metaopt_awvd_free_contacts/NULL", metaopt_awvd_free_contacts(NULL));
+    MetaoptAwvdResult zr;
+    MetaoptAwvdBalls zb;
+    MetaoptAwvdVertices zv;
+    MetaoptAwvdEdges ze;
+    MetaoptAwvdContacts zc;
+    memset(&zr, 0, sizeof zr), memset(&zb, 0, sizeof zb), memset(&zv, 0, sizeof zv);
+    memset(&ze, 0, sizeof ze), memset(&zc, 0, sizeof zc);
+    VOID("metaopt_awvd_free_result/zeroed", metaopt_awvd_free_result(&zr));
+    VOID("metaopt_awvd_free_balls/zeroed", metaopt_awvd_free_balls(&zb));
+    VOID("metaopt_awvd_free_vertices/zeroed", metaopt_awvd_free_vertices(&zv));
+    VOID("metaopt_awvd_free_edges/zeroed", metaopt_awvd_free_edges(&ze));
+    VOID("metaopt_awvd_free_contacts/zeroed", metaopt_awvd_free_contacts(&zc));
+    VOID("metaopt_awvd_free/NULL", metaopt_awvd_free(NULL));
+    VOID("metaopt_awvd_free/forged", metaopt_awvd_free((void *)(uintptr_t)1));
+    for (int kind = 0; kind < 5; kind++) VOID("metaopt_awvd_free/wrong kind (ignored)", metaopt_awvd_free(live_of_kind(kind)));
+
+    /* a live diagram under every function, and forged, NULL and wrong-kind handles */
+    MetaoptAwvdResult ar = metaopt_awvd_build(x, y, z, r, 5, &o);
+    require(ar.error_code == 0, "metaopt_awvd_build");
+    MetaoptAwvd *a = ar.awvd;
+    metaopt_awvd_free_result(&ar);
+    awvd_with(a, "live", 0);
+    awvd_with(NULL, "NULL", METAOPT_ERR_NULL_POINTER);
+    awvd_with((void *)(uintptr_t)1, "forged 0x1", METAOPT_ERR_INVALID_ARGUMENT);
+    awvd_with((char *)a + 8, "live handle + 8", METAOPT_ERR_INVALID_ARGUMENT);
+    for (int kind = 0; kind < 5; kind++) awvd_with(live_of_kind(kind), "wrong kind", METAOPT_ERR_INVALID_ARGUMENT);
+    for (size_t i = 0; i < NWRAP; i++) with_handle(&WRAPPERS[i], a, "an AWVD handle (wrong kind)", METAOPT_ERR_INVALID_ARGUMENT);
+    for (int f = 0; f < 5; f++) free_any(f, a, "an AWVD handle (ignored)");
+    awvd_with(a, "live after the wrong-kind frees", 0);
+    metaopt_awvd_free(a);
+    awvd_with(a, "freed", METAOPT_ERR_INVALID_ARGUMENT);
+}
+
 static void bde_with(void *h, const char *what, int expect) {
     char label[160];
     double out[8];
@@ -2425,6 +2526,7 @@ int main(int argc, char **argv) {
     sat_args();
     knapsack_args();
     graph_args();
+    awvd_args();
     batch_de_args();
     if (!only) {
         tokens_and_concurrency();

@@ -1,6 +1,7 @@
 //! `metaopt bench ...`: the benchmark drivers, one module per benchmark (throughput
 //! measurements and the thesis's tables, not tests), each ending in a CSV table on stdout.
 
+pub mod awvd;
 pub mod bde;
 pub mod de;
 pub mod functions;
@@ -39,6 +40,9 @@ pub enum BenchCommand {
     /// Shortest paths: SSSP traversed edges per second (device beside the CPU backend), all
     /// sources in one call, ACO's exact share on the thesis's graphs and its gap on grids and files
     Sp(Box<sp::BenchSpArgs>),
+    /// The Voronoi diagram of balls: parse, diagram and output wall time, best of N, and the
+    /// vertex count, beside voronota when it is on the PATH
+    Awvd(Box<awvd::BenchAwvdArgs>),
     /// Island DE: generations and evaluations per second on the device and the CPU backend
     De(de::BenchDeArgs),
     /// Batched DE: generations and evaluations per second of B problems in one batch, beside

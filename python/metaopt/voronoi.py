@@ -1,0 +1,165 @@
+"""The additively weighted Voronoi diagram of balls (atoms) over ``metaopt_awvd_*``
+(docs/specs/AWVD.md): ``awvd(balls_or_path, ...)`` gives its vertices (empty spheres tangent to
+four balls, as Voronota's ``calculate-vertices``), edges and contacts as NumPy arrays;
+``read_balls(path, ...)`` the balls of a PDB / mmCIF / balls file with Voronota's radii."""
+
+import ctypes
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _checks, _lib
+from ._errors import check, take_string
+
+_F64 = ctypes.POINTER(ctypes.c_double)
+
+
+def _flags(hetatm, hydrogens, all_models):
+    """MetaoptAwvdSelection bits."""
+    return (1 if _checks.flag("hetatm", hetatm) else 0) | (2 if _checks.flag("hydrogens", hydrogens) else 0) | (
+        4 if _checks.flag("all_models", all_models) else 0)
+
+
+def read_balls(path, hetatm=False, hydrogens=False, all_models=False):
+    """The balls of ``path`` as an (n, 4) float64 array of ``x, y, z, r``: ``.pdb``, ``.ent``,
+    ``.cif``, ``.mmcif`` (optionally ``.gz``) as structures with Voronota's selection (first
+    model, ATOM records, no hydrogens; ``hetatm``, ``hydrogens``, ``all_models`` widen it) and
+    radii, anything else as a balls file of ``x y z r`` lines."""
+    p = _checks.c_string("path", path, path=True)
+    L = _lib.lib()
+    b = L.metaopt_awvd_read_balls(p, _flags(hetatm, hydrogens, all_models))
+    try:
+        check(b, "metaopt_awvd_read_balls")
+        n = int(b.n)
+        return np.stack([np.ctypeslib.as_array(getattr(b, k), shape=(n,)).copy() for k in "xyzr"], axis=1)
+    finally:
+        L.metaopt_awvd_free_balls(ctypes.byref(b))
+
+
+@dataclass(eq=False)
+class AwvdResult:
+    """The diagram: ``quadruples`` ((V, 4) uint32, the four balls of each vertex, ascending; rows
+    sorted), ``which`` ((V,) uint8, which tangent sphere of the four: 0 or 1), ``spheres``
+    ((V, 4) float64: x, y, z, r of the empty sphere), ``edges`` ((V, 4) int64: the neighbour
+    along the edge opposite to each of the four balls, -1 where it is unbounded), ``contacts``
+    ((C, 2) uint32 ball pairs i < j that share a face), ``balls`` ((n, 4) the balls it was made
+    of), the counters ``searches``, ``double_rechecks``, ``float_replaced``, ``restarts``,
+    ``elapsed`` (s, the diagram alone) and ``backend``; ``vertices_text()`` gives Voronota's
+    format."""
+
+    balls: np.ndarray
+    quadruples: np.ndarray
+    which: np.ndarray
+    spheres: np.ndarray
+    edges: np.ndarray
+    contacts: np.ndarray
+    searches: int
+    double_rechecks: int
+    float_replaced: int
+    restarts: int
+    elapsed: float = field(compare=False)
+    backend: str = field(compare=False)
+    text: str = field(compare=False, repr=False, default="")
+
+    def vertices_text(self):
+        """The vertices as ``voronota calculate-vertices`` prints them (``q1 q2 q3 q4 x y z r``,
+        15 decimals, one line each)."""
+        return self.text
+
+    def __len__(self):
+        return len(self.which)
+
+
+def _balls(balls):
+    a = _checks.numeric_array("balls", balls)
+    if a.ndim != 2 or a.shape[1] != 4:
+        raise ValueError(f"balls must have shape (n, 4) (x, y, z, r), got {a.shape}")
+    if a.shape[0] == 0:
+        raise ValueError("balls must hold at least one ball")
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    bad = ~np.isfinite(a)
+    if bad.any():
+        i, k = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(f"balls[{i}, {k}] ({'xyzr'[k]}) is not finite: {a[i, k]}")
+    if (a[:, 3] < 0).any():
+        i = int(np.flatnonzero(a[:, 3] < 0)[0])
+        raise ValueError(f"balls[{i}, 3] (r) is negative: {a[i, 3]}")
+    return a
+
+
+def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_bound=1e-3, hetatm=False,
+         hydrogens=False, all_models=False):
+    """The additively weighted Voronoi diagram of ``balls_or_path``: an (n, 4) array of ``x, y,
+    z, r`` or a file (read by ``read_balls`` with ``hetatm``, ``hydrogens``, ``all_models``).
+    ``cpu=True`` computes on the rayon CPU backend, else on the device in use (``device``: a
+    device number) with a float pass whose suspects are re-checked in double (``double=True``:
+    double throughout). ``cell``: the grid cell in Å (0: the library's choice);
+    ``suspect_bound``: the float pass's re-check distance. Returns an ``AwvdResult``."""
+    if isinstance(balls_or_path, (str, os.PathLike)):
+        b = read_balls(balls_or_path, hetatm, hydrogens, all_models)
+    else:
+        b = _balls(balls_or_path)
+    L = _lib.lib()
+    o = L.metaopt_awvd_default_options()
+    o.cell = _checks.real("cell", cell)
+    if o.cell < 0:
+        raise ValueError(f"cell must be >= 0, got {o.cell}")
+    o.suspect_bound = _checks.real("suspect_bound", suspect_bound)
+    if o.suspect_bound < 0:
+        raise ValueError(f"suspect_bound must be >= 0, got {o.suspect_bound}")
+    o.backend = 1 if _checks.flag("cpu", cpu) else 0
+    o.device = -1 if device is None else _checks.integer("device", device, 0, 2**31 - 1)
+    o.double_precision = 1 if _checks.flag("double", double) else 0
+    n = _checks.integer("n (balls)", b.shape[0], 1, 2**32 - 1)
+    cols = [np.ascontiguousarray(b[:, k]) for k in range(4)]
+    r = L.metaopt_awvd_build(*(c.ctypes.data_as(_F64) for c in cols), n, ctypes.byref(o))
+    h = None
+    try:
+        check(r, "metaopt_awvd_build")
+        h = r.awvd
+        v = L.metaopt_awvd_vertices(h)
+        try:
+            check(v, "metaopt_awvd_vertices")
+            nv = int(v.n)
+            quadruples = np.ctypeslib.as_array(v.quadruples, shape=(4 * nv,)).copy().reshape(nv, 4) if nv else np.zeros((0, 4), np.uint32)
+            which = np.ctypeslib.as_array(v.which, shape=(nv,)).copy() if nv else np.zeros(0, np.uint8)
+            spheres = np.ctypeslib.as_array(v.spheres, shape=(4 * nv,)).copy().reshape(nv, 4) if nv else np.zeros((0, 4))
+        finally:
+            L.metaopt_awvd_free_vertices(ctypes.byref(v))
+        e = L.metaopt_awvd_edges(h)
+        try:
+            check(e, "metaopt_awvd_edges")
+            ne = int(e.n)
+            edges = np.ctypeslib.as_array(e.neighbours, shape=(4 * ne,)).copy().reshape(ne, 4) if ne else np.zeros((0, 4), np.int64)
+        finally:
+            L.metaopt_awvd_free_edges(ctypes.byref(e))
+        c = L.metaopt_awvd_contacts(h)
+        try:
+            check(c, "metaopt_awvd_contacts")
+            nc = int(c.n)
+            contacts = np.ctypeslib.as_array(c.pairs, shape=(2 * nc,)).copy().reshape(nc, 2) if nc else np.zeros((0, 2), np.uint32)
+        finally:
+            L.metaopt_awvd_free_contacts(ctypes.byref(c))
+        t = L.metaopt_awvd_vertices_text(h)
+        check(t, "metaopt_awvd_vertices_text")
+        text = take_string(t.text) or ""
+        return AwvdResult(
+            balls=b,
+            quadruples=quadruples,
+            which=which,
+            spheres=spheres,
+            edges=edges,
+            contacts=contacts,
+            searches=int(r.searches),
+            double_rechecks=int(r.double_rechecks),
+            float_replaced=int(r.float_replaced),
+            restarts=int(r.restarts),
+            elapsed=float(r.elapsed_s),
+            backend=ctypes.string_at(r.backend).decode("utf-8", errors="replace") if r.backend else "",
+            text=text,
+        )
+    finally:
+        if h:
+            L.metaopt_awvd_free(h)
+        L.metaopt_awvd_free_result(ctypes.byref(r))
