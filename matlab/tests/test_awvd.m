@@ -5,19 +5,9 @@
 % Run by `make test-octave`; ends with "N passed, M failed", exit status 1 on a failure.
 1;
 
-% check(cond, what): tests/check.m, on the path whatever the current folder
+% check(cond, what) and error_of(f): tests/check.m and tests/error_of.m, on the path whatever the
+% current folder
 addpath(fileparts(mfilename('fullpath')));
-
-function [id, msg] = error_of(f)
-  id = '';
-  msg = '';
-  try
-    f();
-  catch err
-    id = err.identifier;
-    msg = err.message;
-  end
-end
 
 global PASSED FAILED
 PASSED = 0;

@@ -7,20 +7,9 @@
 % status 1 on a failure.
 1;
 
-% check(cond, what): tests/check.m, on the path whatever the current folder
+% check(cond, what) and error_of(f): tests/check.m and tests/error_of.m, on the path whatever the
+% current folder
 addpath(fileparts(mfilename('fullpath')));
-
-function [id, msg] = error_of(f)
-  % the identifier and message of the error f() raises ('' when it raises none)
-  id = '';
-  msg = '';
-  try
-    f();
-  catch err
-    id = err.identifier;
-    msg = err.message;
-  end
-end
 
 function d = dijkstra_ref(A, s)
   % distances from s over the arcs A(i, j) ~= 0 of a sparse matrix (O(n^2), small graphs)
