@@ -88,6 +88,22 @@ def _balls(balls):
     return a
 
 
+def _copied(L, what, h, fields):
+    """Copies of the arrays of ``metaopt_awvd_<what>(h)`` (``fields``: name, columns, dtype; one
+    row a vertex, edge row or contact), the C result freed."""
+    res = getattr(L, f"metaopt_awvd_{what}")(h)
+    try:
+        check(res, f"metaopt_awvd_{what}")
+        n = int(res.n)
+        out = []
+        for name, cols, dtype in fields:
+            a = np.ctypeslib.as_array(getattr(res, name), shape=(cols * n,)).copy() if n else np.zeros(0, dtype)
+            out.append(a.reshape(n, cols) if cols > 1 else a)
+        return out
+    finally:
+        getattr(L, f"metaopt_awvd_free_{what}")(ctypes.byref(res))
+
+
 def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_bound=1e-3, hetatm=False,
          hydrogens=False, all_models=False):
     """The additively weighted Voronoi diagram of ``balls_or_path``: an (n, 4) array of ``x, y,
@@ -118,29 +134,10 @@ def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_
     try:
         check(r, "metaopt_awvd_build")
         h = r.awvd
-        v = L.metaopt_awvd_vertices(h)
-        try:
-            check(v, "metaopt_awvd_vertices")
-            nv = int(v.n)
-            quadruples = np.ctypeslib.as_array(v.quadruples, shape=(4 * nv,)).copy().reshape(nv, 4) if nv else np.zeros((0, 4), np.uint32)
-            which = np.ctypeslib.as_array(v.which, shape=(nv,)).copy() if nv else np.zeros(0, np.uint8)
-            spheres = np.ctypeslib.as_array(v.spheres, shape=(4 * nv,)).copy().reshape(nv, 4) if nv else np.zeros((0, 4))
-        finally:
-            L.metaopt_awvd_free_vertices(ctypes.byref(v))
-        e = L.metaopt_awvd_edges(h)
-        try:
-            check(e, "metaopt_awvd_edges")
-            ne = int(e.n)
-            edges = np.ctypeslib.as_array(e.neighbours, shape=(4 * ne,)).copy().reshape(ne, 4) if ne else np.zeros((0, 4), np.int64)
-        finally:
-            L.metaopt_awvd_free_edges(ctypes.byref(e))
-        c = L.metaopt_awvd_contacts(h)
-        try:
-            check(c, "metaopt_awvd_contacts")
-            nc = int(c.n)
-            contacts = np.ctypeslib.as_array(c.pairs, shape=(2 * nc,)).copy().reshape(nc, 2) if nc else np.zeros((0, 2), np.uint32)
-        finally:
-            L.metaopt_awvd_free_contacts(ctypes.byref(c))
+        quadruples, which, spheres = _copied(L, "vertices", h, [("quadruples", 4, np.uint32), ("which", 1, np.uint8),
+                                                                ("spheres", 4, np.float64)])
+        (edges,) = _copied(L, "edges", h, [("neighbours", 4, np.int64)])
+        (contacts,) = _copied(L, "contacts", h, [("pairs", 2, np.uint32)])
         t = L.metaopt_awvd_vertices_text(h)
         check(t, "metaopt_awvd_vertices_text")
         text = take_string(t.text) or ""
