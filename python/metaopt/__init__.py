@@ -57,9 +57,11 @@ from .device import (
     device_count,
     device_info,
     devices,
+    get_cuda_device_number,
     get_device_number,
     is_mem_space_valid,
     reset_device,
+    set_cuda_device_number,
     set_device_number,
 )
 from .hc12 import HC12, HC12Result
@@ -89,7 +91,7 @@ __all__ = [
     "ErrorCode", "MetaoptError", "library_path", "Source",
     "interrupt", "StopToken", "Interrupted",
     "DeviceInfo", "device_count", "device_info", "devices", "get_device_number", "is_mem_space_valid",
-    "reset_device", "set_device_number",
+    "reset_device", "set_device_number", "get_cuda_device_number", "set_cuda_device_number",
     "HC12", "HC12Result",
     "IslandDE", "DEResult",
     "HC12QAP", "QAPRun", "QAPSolution", "QAPTsSolution", "qap_solve", "df_from_ab", "qap_cost", "read_qaplib", "read_solution",

@@ -36,6 +36,11 @@ def set_device_number(device_number):
     return check_int(_lib.lib().metaopt_device_set_number(n), "metaopt_device_set_number")
 
 
+# The thesis's Python names (its CUDA-era API, thesis 000, 5.2.2): the same functions.
+get_cuda_device_number = get_device_number
+set_cuda_device_number = set_device_number
+
+
 def is_mem_space_valid():
     """False after a device failure that may have invalidated the context (see
     ``reset_device``)."""
@@ -75,5 +80,6 @@ def devices():
     return [device_info(i) for i in range(device_count())]
 
 
-__all__ = ["DeviceInfo", "get_device_number", "set_device_number", "is_mem_space_valid", "reset_device",
+__all__ = ["DeviceInfo", "get_device_number", "set_device_number", "get_cuda_device_number",
+           "set_cuda_device_number", "is_mem_space_valid", "reset_device",
            "device_count", "device_info", "devices"]

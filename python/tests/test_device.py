@@ -45,3 +45,15 @@ def test_metaopt_error_is_informative():
     assert e.code is ErrorCode.CALLBACK and e.message == "callback failed with status 3"
     assert str(e) == "metaopt_hc12_run: callback failed with status 3 (error 14, CALLBACK)"
     assert MetaoptError(999, "x").code == 999
+
+
+def test_thesis_names_are_the_same_functions():
+    # thesis 000's Python API: get/set_cuda_device_number and is_mem_space_valid
+    assert metaopt.get_cuda_device_number is metaopt.get_device_number
+    assert metaopt.set_cuda_device_number is metaopt.set_device_number
+    before = metaopt.get_cuda_device_number()
+    assert metaopt.set_cuda_device_number(before) == before
+    assert metaopt.get_device_number() == before
+    assert metaopt.is_mem_space_valid() is True
+    with pytest.raises(ValueError, match="device_number must be"):
+        metaopt.set_cuda_device_number(-1)
