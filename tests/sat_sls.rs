@@ -90,7 +90,7 @@ fn random_ksat_generator() {
     assert_ne!(a.literals, Cnf::random_ksat(100, 4.26, 3, 8).unwrap().literals);
     let b = Cnf::random_ksat(10, 2.0, 10, 1).unwrap();
     assert!(b.clauses().all(|c| c.len() == 10));
-    let err = |r: metaopt::Result<Cnf>| r.err().expect("an error").to_string();
+    let err = |r: metaopt::Result<Cnf>| r.expect_err("an error").to_string();
     assert!(err(Cnf::random_ksat(0, 4.0, 3, 1)).contains("num_vars"));
     assert!(err(Cnf::random_ksat(5, 4.0, 6, 1)).contains("k"));
     assert!(err(Cnf::random_ksat(5, 4.0, 0, 1)).contains("k"));
@@ -236,7 +236,7 @@ fn device_and_cpu_walk_identically() {
 #[test]
 fn bad_options_name_the_argument() {
     let cnf = Cnf::random_ksat(20, 4.0, 3, 1).unwrap();
-    let msg = |r: metaopt::Result<metaopt::sat::sls::SatSlsSolveResult>| r.err().expect("an error").to_string();
+    let msg = |r: metaopt::Result<metaopt::sat::sls::SatSlsSolveResult>| r.expect_err("an error").to_string();
     assert!(SatSls::new(cnf.clone(), Some(0), Backend::Cpu).err().unwrap().to_string().contains("walks"));
     assert!(SatSls::new(cnf.clone(), Some(0), Backend::DEVICE).err().unwrap().to_string().contains("walks"));
     let mut s = SatSls::new(cnf.clone(), Some(2), Backend::Cpu).unwrap();

@@ -100,7 +100,7 @@ fn random_words(x: &mut [u32], n: usize, seed: u64, walk: u32, restart: u32) {
             }
         }
     }
-    if n % 32 != 0 {
+    if !n.is_multiple_of(32) {
         x[words - 1] &= (1u32 << (n % 32)) - 1;
     }
 }
@@ -246,7 +246,7 @@ impl Walk {
                 let last = p.table.len() - 1;
                 let f_of = |v: u32| p.table[(self.brk[v as usize] as usize).min(last)] as u64;
                 let sum: u64 = lits.iter().map(|&l| f_of(var(l))).sum();
-                let thr = (((r[1] as u128) << 32) * sum as u128 >> 64) as u64;
+                let thr = ((((r[1] as u128) << 32) * sum as u128) >> 64) as u64;
                 let mut acc = 0u64;
                 for &l in lits {
                     let v = var(l);
