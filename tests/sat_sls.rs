@@ -272,3 +272,18 @@ fn break_tables() {
     assert_eq!(*e.last().unwrap(), 1);
     assert_eq!(BreakFunction::for_clause_length(9), BreakFunction::Exponential { cb: 5.4 });
 }
+
+#[test]
+fn a_requested_stop_token_ends_with_interrupted() {
+    let cnf = Cnf::from_file(&family("uuf75-325")[0]).unwrap();
+    let token = metaopt::interrupt::StopToken::new();
+    token.request();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let opts = SlsOptions { stop_token: Some(token.clone()), time_limit: None, ..SlsOptions::default() };
+        let r = solve(&cnf, backend, Some(2), &opts);
+        assert_eq!(r.stop, StopReason::Interrupted);
+        assert_eq!((r.launches, r.flips), (0, 0));
+        assert!(r.model.is_none());
+        assert_eq!(r.best_unsatisfied, cnf.unsatisfied_count(&r.best));
+    }
+}

@@ -92,8 +92,19 @@ const GPU: Tuning = Tuning {
     sat_sls_walks_per_cu: 256,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
-const CPU: Tuning =
-    Tuning { qap_ts: 16, qiga: 64, aco: 16, de_batch: 16, de_fused: 16, sp: 64, sp_push_groups: 2, sp_local: 64, sat_sls: 4, sat_sls_walks_per_cu: 4, ..GPU };
+const CPU: Tuning = Tuning {
+    qap_ts: 16,
+    qiga: 64,
+    aco: 16,
+    de_batch: 16,
+    de_fused: 16,
+    sp: 64,
+    sp_push_groups: 2,
+    sp_local: 64,
+    sat_sls: 4,
+    sat_sls_walks_per_cu: 4,
+    ..GPU
+};
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.

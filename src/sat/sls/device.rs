@@ -17,6 +17,16 @@ pub(crate) fn state_words(f: &SlsFormula) -> usize {
     f.words() + 4 * f.num_clauses() + f.num_vars
 }
 
+/// Records of walks not started: no flips, best and current counts unknown (`u32::MAX`).
+fn fresh_records(rw: usize, walks: u32) -> Vec<u32> {
+    let mut rec = vec![0u32; rw * walks as usize];
+    for r in rec.chunks_mut(rw) {
+        r[5] = u32::MAX;
+        r[6] = u32::MAX;
+    }
+    rec
+}
+
 pub(crate) struct DeviceWalks {
     pub queue: Queue,
     kernel: Kernel,
@@ -82,7 +92,7 @@ impl DeviceWalks {
             ooff: queue.buffer_from(&f.occ_offsets, "occurrence offsets")?,
             occ: queue.buffer_from(&nz(&f.occ_clauses), "occurrences")?,
             tab: queue.buffer_from(table, "break table")?,
-            rec: queue.buffer_from(&vec![0u32; rw * walks as usize], "walk records")?,
+            rec: queue.buffer_from(&fresh_records(rw, walks), "walk records")?,
             state: queue.buffer_from(&vec![0u32; state_len.max(1)], "walk states")?,
             found: queue.buffer_from(&[0u32], "found flag")?,
             queue,

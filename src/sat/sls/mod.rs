@@ -331,6 +331,8 @@ impl SatSls {
         } else {
             (reports[bi].0.best_unsatisfied, reports[bi].1.clone())
         };
+        // no walk started (a stop before the first launch): the count of the all-false assignment
+        let best_unsat = if best_unsat == u32::MAX { self.cnf.unsatisfied_count(&best) } else { best_unsat };
         // the model is checked against the input clauses; its count there must be the walk's
         let model = if best_unsat == 0 {
             Some(Model::verified(&self.cnf, best.clone()).map_err(|e| Error::Panic(format!("a walk reported a model that is not one: {e}")))?)
