@@ -23,6 +23,7 @@ const EMBEDDED: &[(&str, &str)] = embedded![
     "hc12_eval.cl",
     "functions.cl",
     "sat.cl",
+    "sat_sls.cl",
     "de.cl",
     "de_batch.cl",
     "qap_ts.cl",

@@ -59,6 +59,11 @@ pub struct Tuning {
     /// ACO (`aco_ants`): work-items of an ant's group (at most; the smallest power of two
     /// covering the largest out-degree is taken below it).
     pub aco: usize,
+    /// SAT walks (`sat_sls_run`): walks (work-items) per group (at most; smaller where the
+    /// states must fit in local memory).
+    pub sat_sls: usize,
+    /// SAT walks: walks per compute unit when the caller gives no count.
+    pub sat_sls_walks_per_cu: usize,
 }
 
 /// The table: the values measured or chosen per kind (GPUs: NVIDIA H100/H200 measurements in
@@ -83,10 +88,23 @@ const GPU: Tuning = Tuning {
     sp_push_groups: 8,
     sp_local: 256,
     aco: 128,
+    sat_sls: 32,
+    sat_sls_walks_per_cu: 256,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
-const CPU: Tuning =
-    Tuning { qap_ts: 16, qiga: 64, aco: 16, de_batch: 16, de_fused: 16, sp: 64, sp_push_groups: 2, sp_local: 64, ..GPU };
+const CPU: Tuning = Tuning {
+    qap_ts: 16,
+    qiga: 64,
+    aco: 16,
+    de_batch: 16,
+    de_fused: 16,
+    sp: 64,
+    sp_push_groups: 2,
+    sp_local: 64,
+    sat_sls: 4,
+    sat_sls_walks_per_cu: 4,
+    ..GPU
+};
 const OTHER: Tuning = GPU;
 
 /// The row of `info`'s device kind.

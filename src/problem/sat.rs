@@ -235,6 +235,36 @@ impl Cnf {
         Ok(Cnf { name, num_vars, offsets, literals })
     }
 
+    /// A uniform random k-SAT formula: `round(ratio * num_vars)` clauses of `k` distinct
+    /// variables each, every sign a fair coin, drawn from `Philox(seed, 0)` (named
+    /// `rand-<k>sat-<n>-<clauses>-<seed>`). Errors name `num_vars`, `k` or `ratio`.
+    pub fn random_ksat(num_vars: usize, ratio: f64, k: usize, seed: u64) -> Result<Self> {
+        if num_vars == 0 || num_vars > MAX_VARS {
+            return Err(Error::arg("num_vars", format!("{num_vars}; expected 1..={MAX_VARS}")));
+        }
+        if k == 0 || k > num_vars {
+            return Err(Error::arg("k", format!("{k}; expected 1..={num_vars} distinct variables per clause")));
+        }
+        if !(ratio.is_finite() && ratio > 0.0) || ratio * num_vars as f64 * k as f64 > u32::MAX as f64 {
+            return Err(Error::arg("ratio", format!("{ratio}; expected a positive clause ratio whose literals fit 32 bits")));
+        }
+        let m = ((ratio * num_vars as f64).round() as usize).max(1);
+        let mut rng = Philox::new(seed, 0);
+        let mut clauses = Vec::with_capacity(m);
+        let mut clause: Vec<i32> = Vec::with_capacity(k);
+        for _ in 0..m {
+            clause.clear();
+            while clause.len() < k {
+                let v = rng.below(num_vars as u32) as i32 + 1;
+                if clause.iter().all(|&l| l.abs() != v) {
+                    clause.push(if rng.next_u32() & 1 == 1 { -v } else { v });
+                }
+            }
+            clauses.push(clause.clone());
+        }
+        Cnf::from_clauses(format!("rand-{k}sat-{num_vars}-{m}-{seed}"), num_vars, &clauses)
+    }
+
     pub fn num_clauses(&self) -> usize {
         self.offsets.len() - 1
     }

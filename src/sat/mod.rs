@@ -6,3 +6,4 @@
 
 pub mod cpu;
 pub mod eval;
+pub mod sls;

@@ -1,0 +1,133 @@
+//! The device walks: `sat_sls_run` of `cl/sat_sls.cl`, one work-item per walk, every walk's
+//! state in local memory where a group's states fit, else in global memory.
+
+use super::cpu::SlsFormula;
+use super::{SlsMethod, POLL};
+use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
+use crate::error::{Error, Result};
+use opencl3::kernel::{ExecuteKernel, Kernel};
+
+/// Words of a walk's record (`SLS_HEAD` + 2 assignments).
+pub(crate) fn record_words(f: &SlsFormula) -> usize {
+    8 + 2 * f.words()
+}
+
+/// Words of a walk's state (assignment, 4 per clause, 1 per variable).
+pub(crate) fn state_words(f: &SlsFormula) -> usize {
+    f.words() + 4 * f.num_clauses() + f.num_vars
+}
+
+/// Records of walks not started: no flips, best and current counts unknown (`u32::MAX`).
+fn fresh_records(rw: usize, walks: u32) -> Vec<u32> {
+    let mut rec = vec![0u32; rw * walks as usize];
+    for r in rec.chunks_mut(rw) {
+        r[5] = u32::MAX;
+        r[6] = u32::MAX;
+    }
+    rec
+}
+
+pub(crate) struct DeviceWalks {
+    pub queue: Queue,
+    kernel: Kernel,
+    wg: usize,
+    pub local: bool,
+    walks: u32,
+    off: DeviceBuffer<u32>,
+    lit: DeviceBuffer<i32>,
+    ooff: DeviceBuffer<u32>,
+    occ: DeviceBuffer<u32>,
+    tab: DeviceBuffer<u32>,
+    rec: DeviceBuffer<u32>,
+    state: DeviceBuffer<u32>,
+    found: DeviceBuffer<u32>,
+    n: u32,
+    m: u32,
+    words: u32,
+}
+
+impl DeviceWalks {
+    /// The formula, the table and `walks` fresh records on the device; `local` forces the
+    /// state's memory (`None`: local where a group's states fit).
+    pub fn new(f: &SlsFormula, backend: Backend, walks: u32, method: SlsMethod, table: &[u32], local: Option<bool>) -> Result<Self> {
+        let ctx = backend.context("the SAT walks")?;
+        let queue = ctx.queue_unprofiled()?;
+        let sw = state_words(f);
+        let cap = ctx.tuning().sat_sls;
+        let mut wg = 1usize;
+        while wg * 2 <= cap && wg * 2 <= ctx.info.max_work_group_size {
+            wg *= 2;
+        }
+        // local memory when a whole group's states fit; forced, the group shrinks until they do
+        let limit = ctx.info.local_mem_bytes as usize;
+        let auto = wg * sw * 4 <= limit;
+        let local = local.unwrap_or(auto);
+        if local {
+            while wg > 1 && wg * sw * 4 > limit {
+                wg /= 2;
+            }
+            if wg * sw * 4 > limit {
+                return Err(Error::arg(
+                    "local_memory",
+                    format!("a walk's state takes {} bytes, more than the device's {limit} bytes of local memory", sw * 4),
+                ));
+            }
+        }
+        let spec = ProgramSpec::files(&["common.cl", "sat_sls.cl"])
+            .define("SLS_WALKSAT", (method == SlsMethod::WalkSat) as u32)
+            .define("SLS_LOCAL", local as u32)
+            .define("SLS_TABLE", table.len())
+            .define("SLS_POLL", POLL);
+        let program = ctx.build(&spec)?;
+        let kernel = queue.kernel(&program, "sat_sls_run")?;
+        let kwg = crate::device::work_group_size(&ctx, &kernel, wg);
+        wg = wg.min(kwg);
+        let nz = |v: &[u32]| if v.is_empty() { vec![0u32] } else { v.to_vec() };
+        let lits = if f.literals.is_empty() { vec![0i32] } else { f.literals.clone() };
+        let rw = record_words(f);
+        let state_len = if local { 1 } else { sw * walks as usize };
+        Ok(DeviceWalks {
+            off: queue.buffer_from(&f.offsets, "clause offsets")?,
+            lit: queue.buffer_from(&lits, "literals")?,
+            ooff: queue.buffer_from(&f.occ_offsets, "occurrence offsets")?,
+            occ: queue.buffer_from(&nz(&f.occ_clauses), "occurrences")?,
+            tab: queue.buffer_from(table, "break table")?,
+            rec: queue.buffer_from(&fresh_records(rw, walks), "walk records")?,
+            state: queue.buffer_from(&vec![0u32; state_len.max(1)], "walk states")?,
+            found: queue.buffer_from(&[0u32], "found flag")?,
+            queue,
+            kernel,
+            wg,
+            local,
+            walks,
+            n: f.num_vars as u32,
+            m: f.num_clauses() as u32,
+            words: f.words() as u32,
+        })
+    }
+
+    /// One launch of `flips` flips per walk; the found flag after it.
+    pub fn launch(&mut self, flips: u32, restart_flips: u64, seed: u64, noise: u32) -> Result<u32> {
+        let sw = (self.words as usize + 4 * self.m as usize + self.n as usize) * 4;
+        let lbytes = if self.local { sw * self.wg } else { 4 };
+        let mut e = ExecuteKernel::new(&self.kernel);
+        // SAFETY: the arguments match `sat_sls_run` in type and order; the buffers outlive the
+        // launch (the caller reads the flag before the next launch).
+        unsafe {
+            e.set_arg(self.off.cl()).set_arg(self.lit.cl()).set_arg(self.ooff.cl()).set_arg(self.occ.cl());
+            e.set_arg(self.tab.cl()).set_arg(self.rec.cl()).set_arg(self.state.cl()).set_arg_local_buffer(lbytes);
+            e.set_arg(self.found.cl()).set_arg(&self.n).set_arg(&self.m).set_arg(&self.words).set_arg(&self.walks);
+            e.set_arg(&flips).set_arg(&restart_flips).set_arg(&seed).set_arg(&noise);
+        }
+        let global = (self.walks as usize).div_ceil(self.wg) * self.wg;
+        crate::device::launch(&self.queue, &mut e, &[global], Some(&[self.wg]), "clEnqueueNDRangeKernel(sat_sls_run)")?;
+        let mut flag = [0u32];
+        self.found.read(&self.queue, &mut flag)?;
+        Ok(flag[0])
+    }
+
+    /// Every walk's record.
+    pub fn records(&self) -> Result<Vec<u32>> {
+        self.rec.to_vec(&self.queue)
+    }
+}

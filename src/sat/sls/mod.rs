@@ -1,0 +1,398 @@
+//! Stochastic local search for SAT with many independent walks (docs/specs/SAT_SLS.md):
+//! probSAT (Balint & Schöning, SAT 2012) and WalkSAT/SKC as a second rule of the same kernel
+//! (`cl/sat_sls.cl`, `device.rs`), and their rayon twin (`cpu.rs`), which draws the same random
+//! words (Philox keyed by seed, walk and flip) and walks through the same assignments.
+//!
+//! Each walk keeps, incrementally, the true-literal count of every clause, its critical variable
+//! (the XOR of its true variables: the only one when the count is 1), the break value of every
+//! variable and the list of unsatisfied clauses with their positions. A step picks an
+//! unsatisfied clause uniformly and one of its variables by the rule; a walk restarts from a
+//! fresh random assignment after `restart_flips` flips. The search ends at the first model (the
+//! launch stops for every walk: a flag polled every [`POLL`] flips), the time limit, the flip
+//! budget or an interrupt; every model is verified on the host against the input clauses.
+
+pub mod cpu;
+mod device;
+
+use crate::device::Backend;
+use crate::error::{Error, Result};
+use crate::interrupt::{check_time_limit, Clock, StopReason, StopToken, Watch};
+use crate::problem::sat::{Assignment, Cnf, Model};
+use cpu::{CpuWalks, SlsFormula, WalkParams};
+use device::DeviceWalks;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+pub use cpu::SlsTracker;
+
+/// Flips between two reads of the stop flag (a power of two).
+pub const POLL: u32 = 64;
+
+/// Entries of the break table: break values from `BREAK_TABLE - 1` on share the last entry.
+pub const BREAK_TABLE: usize = 64;
+
+/// The fixed-point scale of the break table: f(0) is `1 << BREAK_SCALE_BITS`, every entry at
+/// least 1.
+pub const BREAK_SCALE_BITS: u32 = 24;
+
+/// The rule that picks the variable of an unsatisfied clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SlsMethod {
+    /// probSAT: each variable with probability proportional to f(break).
+    ProbSat,
+    /// WalkSAT/SKC: a variable of break 0 if any, else with probability `noise` a random one,
+    /// else one of least break (ties at random).
+    WalkSat,
+}
+
+impl SlsMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SlsMethod::ProbSat => "probsat",
+            SlsMethod::WalkSat => "walksat",
+        }
+    }
+}
+
+/// probSAT's f(break).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BreakFunction {
+    /// probSAT's SC13 defaults by the longest clause k: polynomial cb 2.06, eps 0.9 for k <= 3;
+    /// exponential cb 2.85 (k = 4), 3.7 (5), 5.1 (6), 5.4 (7 and more).
+    Auto,
+    /// `f(b) = (eps + b)^(-cb)`; cb > 0, eps > 0.
+    Polynomial { cb: f64, eps: f64 },
+    /// `f(b) = cb^(-b)`; cb > 1.
+    Exponential { cb: f64 },
+}
+
+impl BreakFunction {
+    /// The function of [`BreakFunction::Auto`] for clauses of at most `k` literals.
+    pub fn for_clause_length(k: usize) -> Self {
+        match k {
+            0..=3 => BreakFunction::Polynomial { cb: 2.06, eps: 0.9 },
+            4 => BreakFunction::Exponential { cb: 2.85 },
+            5 => BreakFunction::Exponential { cb: 3.7 },
+            6 => BreakFunction::Exponential { cb: 5.1 },
+            _ => BreakFunction::Exponential { cb: 5.4 },
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        match *self {
+            BreakFunction::Auto => Ok(()),
+            BreakFunction::Polynomial { cb, eps } => {
+                if !(cb.is_finite() && cb > 0.0) {
+                    return Err(Error::arg("cb", format!("{cb}; expected a finite number > 0 for the polynomial break function")));
+                }
+                if !(eps.is_finite() && eps > 0.0) {
+                    return Err(Error::arg("eps", format!("{eps}; expected a finite number > 0")));
+                }
+                Ok(())
+            }
+            BreakFunction::Exponential { cb } => {
+                if !(cb.is_finite() && cb > 1.0) {
+                    return Err(Error::arg("cb", format!("{cb}; expected a finite number > 1 for the exponential break function")));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The fixed-point table both backends select with: entry b is `f(b) / f(0)` scaled by
+    /// `2^BREAK_SCALE_BITS`, rounded, at least 1; `k` picks the function of `Auto`.
+    pub fn table(&self, k: usize) -> Vec<u32> {
+        let f = match *self {
+            BreakFunction::Auto => Self::for_clause_length(k),
+            other => other,
+        };
+        let value = |b: f64| match f {
+            BreakFunction::Polynomial { cb, eps } => (eps + b).powf(-cb),
+            BreakFunction::Exponential { cb } => cb.powf(-b),
+            BreakFunction::Auto => unreachable!(),
+        };
+        let f0 = value(0.0);
+        let scale = (1u64 << BREAK_SCALE_BITS) as f64;
+        (0..BREAK_TABLE).map(|b| ((value(b as f64) / f0 * scale).round() as u64).clamp(1, 1 << BREAK_SCALE_BITS) as u32).collect()
+    }
+}
+
+/// Options of [`SatSls::solve`].
+#[derive(Clone, Debug)]
+pub struct SlsOptions {
+    pub method: SlsMethod,
+    /// probSAT's break function.
+    pub break_function: BreakFunction,
+    /// WalkSAT's noise, in [0, 1].
+    pub noise: f64,
+    pub seed: u64,
+    /// Flips of a walk before it restarts from a fresh random assignment (>= 1).
+    pub restart_flips: u64,
+    /// Flips of every walk per launch (>= 1): the device and the CPU backend rebuild each walk's
+    /// state from its assignment at every launch, so walks agree only for equal values.
+    pub flips_per_launch: u32,
+    /// Flips per walk in all (0: no budget; the search then ends at a model, the time limit or
+    /// an interrupt).
+    pub max_flips: u64,
+    pub time_limit: Option<Duration>,
+    /// The moment the time limit counts from (`None`: the solve call).
+    pub since: Option<Instant>,
+    pub stop_token: Option<StopToken>,
+}
+
+impl Default for SlsOptions {
+    fn default() -> Self {
+        SlsOptions {
+            method: SlsMethod::ProbSat,
+            break_function: BreakFunction::Auto,
+            noise: 0.567,
+            seed: 1,
+            restart_flips: 1 << 20,
+            flips_per_launch: 4096,
+            max_flips: 0,
+            time_limit: Some(Duration::from_secs(10)),
+            since: None,
+            stop_token: None,
+        }
+    }
+}
+
+impl SlsOptions {
+    /// Checks every option; errors name the argument.
+    pub fn check(&self) -> Result<()> {
+        self.break_function.check()?;
+        if !(0.0..=1.0).contains(&self.noise) {
+            return Err(Error::arg("noise", format!("{}; expected a probability in [0, 1]", self.noise)));
+        }
+        if self.restart_flips == 0 {
+            return Err(Error::arg("restart_flips", "0; expected at least 1 flip before a restart"));
+        }
+        if self.flips_per_launch == 0 {
+            return Err(Error::arg("flips_per_launch", "0; expected at least 1"));
+        }
+        check_time_limit(self.time_limit, "time_limit")
+    }
+
+    fn noise_threshold(&self) -> u32 {
+        (self.noise * 4_294_967_296.0).min(u32::MAX as f64) as u32
+    }
+}
+
+/// One walk at the end of a search.
+#[derive(Clone, Debug, Serialize)]
+pub struct SlsWalkReport {
+    pub flips: u64,
+    pub restarts: u32,
+    /// Unsatisfied clauses of its assignment now.
+    pub unsatisfied: u32,
+    pub best_unsatisfied: u32,
+    /// Its assignment now.
+    #[serde(skip)]
+    pub assignment: Assignment,
+}
+
+/// The result of [`SatSls::solve`].
+#[derive(Clone, Debug, Serialize)]
+pub struct SatSlsSolveResult {
+    /// A model, verified against every input clause.
+    #[serde(skip)]
+    pub model: Option<Model>,
+    pub satisfiable: bool,
+    /// The fewest unsatisfied clauses any walk reached (0 with a model).
+    pub best_unsatisfied: u32,
+    /// An assignment with that count.
+    #[serde(skip)]
+    pub best: Assignment,
+    pub method: SlsMethod,
+    pub walks: u32,
+    pub launches: u64,
+    /// Flips of all walks.
+    pub flips: u64,
+    pub seconds: f64,
+    pub flips_per_second: f64,
+    pub stop: StopReason,
+    /// Every walk (flips, restarts, counts, assignment).
+    #[serde(skip)]
+    pub walk_reports: Vec<SlsWalkReport>,
+}
+
+enum Engine {
+    Cpu(CpuWalks),
+    Device(Box<DeviceWalks>),
+}
+
+/// Many probSAT or WalkSAT walks over one formula, on a device or on the CPU backend. The walks
+/// start afresh at every [`SatSls::solve`].
+pub struct SatSls {
+    cnf: Cnf,
+    f: SlsFormula,
+    backend: Backend,
+    walks: u32,
+    local: Option<bool>,
+    description: String,
+}
+
+impl SatSls {
+    /// Walks over `cnf` on `backend`; `walks` `None` picks the count (device: compute units times
+    /// the tuning's walks per unit; CPU: the rayon threads).
+    pub fn new(cnf: Cnf, walks: Option<u32>, backend: Backend) -> Result<Self> {
+        if walks == Some(0) {
+            return Err(Error::arg("walks", "0; expected at least 1 walk"));
+        }
+        if cnf.num_vars == 0 {
+            return Err(Error::arg("cnf", "the formula has no variables"));
+        }
+        let f = SlsFormula::new(&cnf);
+        let (walks, description) = match backend {
+            Backend::Cpu => {
+                let w = walks.unwrap_or(rayon::current_num_threads() as u32);
+                (w, format!("CPU ({} threads)", rayon::current_num_threads()))
+            }
+            Backend::Device(_) => {
+                let ctx = backend.context("the SAT walks")?;
+                let i = &ctx.info;
+                let w = walks.unwrap_or((i.compute_units.max(1) as usize * ctx.tuning().sat_sls_walks_per_cu) as u32);
+                (w, format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str()))
+            }
+        };
+        Ok(SatSls { cnf, f, backend, walks, local: None, description })
+    }
+
+    /// Forces the device walks' state into local (`Some(true)`) or global memory (`None`: local
+    /// where a group's states fit).
+    pub fn set_local_memory(&mut self, local: Option<bool>) {
+        self.local = local;
+    }
+
+    pub fn cnf(&self) -> &Cnf {
+        &self.cnf
+    }
+
+    pub fn walks(&self) -> u32 {
+        self.walks
+    }
+
+    pub fn backend_description(&self) -> String {
+        self.description.clone()
+    }
+
+    /// Runs the walks until a model, the flip budget, the time limit or an interrupt.
+    pub fn solve(&mut self, opts: &SlsOptions) -> Result<SatSlsSolveResult> {
+        opts.check()?;
+        let clock = Clock::since(opts.since.unwrap_or_else(Instant::now), opts.time_limit);
+        let watch = Watch::new(opts.stop_token.as_ref());
+        let params = WalkParams {
+            method: opts.method,
+            table: opts.break_function.table(self.f.max_len),
+            noise: opts.noise_threshold(),
+            seed: opts.seed,
+            restart_flips: opts.restart_flips,
+        };
+        let mut engine = match self.backend {
+            Backend::Cpu => Engine::Cpu(CpuWalks::new(&self.f, self.walks)),
+            b => Engine::Device(Box::new(DeviceWalks::new(&self.f, b, self.walks, opts.method, &params.table, self.local)?)),
+        };
+        let started = Instant::now();
+        let mut done = 0u64;
+        let mut launches = 0u64;
+        let mut found = 0u32;
+        let stop = loop {
+            if found != 0 {
+                break StopReason::Target;
+            }
+            if opts.max_flips > 0 && done >= opts.max_flips {
+                break StopReason::Limit;
+            }
+            if watch.stopped() {
+                break StopReason::Interrupted;
+            }
+            if clock.expired() {
+                break StopReason::TimeLimit;
+            }
+            let mut flips = opts.flips_per_launch as u64;
+            if opts.max_flips > 0 {
+                flips = flips.min(opts.max_flips - done);
+            }
+            found = match &mut engine {
+                Engine::Cpu(c) => c.launch(&self.f, &params, flips as u32, POLL),
+                Engine::Device(d) => d.launch(flips as u32, params.restart_flips, params.seed, params.noise)?,
+            };
+            done += flips;
+            launches += 1;
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let reports = self.reports(&engine)?;
+        let flips: u64 = reports.iter().map(|r| r.0.flips).sum();
+        let (bi, _) = reports.iter().enumerate().min_by_key(|(_, r)| r.0.best_unsatisfied).expect("at least one walk");
+        let (best_unsat, best) = if found != 0 {
+            let w = &reports[found as usize - 1];
+            (w.0.best_unsatisfied, w.1.clone())
+        } else {
+            (reports[bi].0.best_unsatisfied, reports[bi].1.clone())
+        };
+        // no walk started (a stop before the first launch): the count of the all-false assignment
+        let best_unsat = if best_unsat == u32::MAX { self.cnf.unsatisfied_count(&best) } else { best_unsat };
+        // the model is checked against the input clauses; its count there must be the walk's
+        let model = if best_unsat == 0 {
+            Some(Model::verified(&self.cnf, best.clone()).map_err(|e| Error::Panic(format!("a walk reported a model that is not one: {e}")))?)
+        } else {
+            None
+        };
+        let stop = if model.is_some() { StopReason::Target } else { stop };
+        Ok(SatSlsSolveResult {
+            satisfiable: model.is_some(),
+            model,
+            best_unsatisfied: best_unsat,
+            best,
+            method: opts.method,
+            walks: self.walks,
+            launches,
+            flips,
+            seconds,
+            flips_per_second: if seconds > 0.0 { flips as f64 / seconds } else { 0.0 },
+            stop,
+            walk_reports: reports.into_iter().map(|r| r.0).collect(),
+        })
+    }
+
+    /// Every walk's report with its best assignment.
+    fn reports(&self, engine: &Engine) -> Result<Vec<(SlsWalkReport, Assignment)>> {
+        let n = self.f.num_vars;
+        let a = |w: &[u32]| Assignment::from_words(n, w.to_vec()).expect("the formula's word count");
+        match engine {
+            Engine::Cpu(c) => Ok(c
+                .walks
+                .iter()
+                .map(|w| {
+                    let r = SlsWalkReport {
+                        flips: w.flips,
+                        restarts: w.restarts,
+                        unsatisfied: w.unsatisfied,
+                        best_unsatisfied: w.best_unsatisfied,
+                        assignment: a(&w.x),
+                    };
+                    (r, a(&w.best))
+                })
+                .collect()),
+            Engine::Device(d) => {
+                let rec = d.records()?;
+                let words = self.f.words();
+                Ok(rec
+                    .chunks(device::record_words(&self.f))
+                    .map(|r| {
+                        let x = &r[8..8 + words];
+                        let rep = SlsWalkReport {
+                            flips: r[0] as u64 | (r[1] as u64) << 32,
+                            restarts: r[4],
+                            unsatisfied: r[6],
+                            best_unsatisfied: r[5],
+                            assignment: a(x),
+                        };
+                        (rep, a(&r[8 + words..8 + 2 * words]))
+                    })
+                    .collect())
+            }
+        }
+    }
+}
