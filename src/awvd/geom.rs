@@ -328,7 +328,8 @@ impl Trisector {
                 out.push(CurvePoint { r: (c - b * t) / a, t });
             }
         }
-        out.retain(|p| p.r.is_finite() && p.t.is_finite() && p.r + self.ra >= -1e-9);
+        // r + r_d < 0 would be an internal tangency of d (a root of the squared equation only)
+        out.retain(|p| p.r.is_finite() && p.t.is_finite() && p.r + self.ra >= -1e-9 && p.r + d.r >= -1e-9);
         out
     }
 

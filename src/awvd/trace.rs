@@ -97,8 +97,9 @@ pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>)
     }
     let m = e.start.c;
     let mut rad = e.start.r.max(0.0) + 2.0 * g.rmax + g.cell;
-    for _round in 0..64 {
-        let mut best: Option<(f64, u32, CurvePoint)> = None;
+    let mut best: Option<(f64, u32, CurvePoint)> = None;
+    for _round in 0..REGION_ROUNDS {
+        best = None;
         g.for_each(m, rad + g.rmax, |j| {
             let b = &ctx.balls[j as usize];
             // only balls that reach into the region
@@ -115,21 +116,55 @@ pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>)
         match best {
             Some((_, j, h)) => {
                 let need = tri.arc_bound(sp, h);
-                if norm(sub(need.c, m)) + need.r <= rad || g.covers_all(m, rad) {
+                let nr = norm(sub(need.c, m)) + need.r;
+                if nr <= rad {
                     return Some((j, h));
                 }
-                let nr = norm(sub(need.c, m)) + need.r;
                 rad = nr.max(rad * 1.5);
             }
-            None => {
-                if g.covers_all(m, rad) {
-                    return None;
+            None => rad *= 2.0,
+        }
+    }
+    search_clusters(ctx, e, &tri, sp, from, dir, best).map(|(_, j, h)| (j, h))
+}
+
+/// Rounds of the growing region before the search over clusters.
+const REGION_ROUNDS: usize = 3;
+
+/// Whether some sphere of the curve from `sp` (parameter `from`, direction `dir`) up to `limit`
+/// ahead (infinity: the rest of the curve) meets the ball (c, rho). The sign of
+/// `|x - c| - rho - r` along the curve changes only at the ball's tangencies, so: negative at the
+/// start, or a tangency ahead within the limit.
+fn arc_meets(tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, limit: f64, c: [f64; 3], rho: f64) -> bool {
+    let x = tri.point(sp);
+    if norm(sub(x.c, c)) - rho - x.r < 1e-9 {
+        return true;
+    }
+    tri.hits(&Ball { c, r: rho }).into_iter().any(|h| {
+        let a = tri.ahead(from, h, dir);
+        a > -1e-9 && a <= limit + 1e-9
+    })
+}
+
+/// The exact search over every ball, pruned by clusters: a cluster's balls are candidates only
+/// when its bounding sphere meets a sphere of the curve between the start and the best
+/// candidate so far (or the rest of the curve while there is none). `best`: a candidate known.
+fn search_clusters(ctx: &Ctx, e: &Edge, tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, mut best: Option<(f64, u32, CurvePoint)>) -> Option<(f64, u32, CurvePoint)> {
+    let g = &ctx.grid;
+    for (k, &(c, rho)) in g.cl_sphere.iter().enumerate() {
+        let limit = best.map_or(f64::INFINITY, |b| b.0);
+        if !arc_meets(tri, sp, from, dir, limit, c, rho) {
+            continue;
+        }
+        for &j in &g.cl_items[g.cl_start[k] as usize..g.cl_start[k + 1] as usize] {
+            if let Some((a, h)) = candidate(tri, e, from, dir, j, &ctx.balls[j as usize]) {
+                if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
+                    best = Some((a, j, h));
                 }
-                rad *= 2.0;
             }
         }
     }
-    None
+    best
 }
 
 /// Whether no ball other than `q` penetrates sphere `s` (double, through the grid), with
