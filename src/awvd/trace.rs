@@ -100,29 +100,43 @@ pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>)
     let mut best: Option<(f64, u32, CurvePoint)> = None;
     for _round in 0..REGION_ROUNDS {
         best = None;
-        g.for_each(m, rad + g.rmax, |j| {
-            let b = &ctx.balls[j as usize];
-            // only balls that reach into the region
-            let d = sub(b.c, m);
-            if dot(d, d) > (rad + b.r) * (rad + b.r) {
-                return;
-            }
-            if let Some((a, h)) = candidate(&tri, e, from, dir, j, b) {
-                if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
-                    best = Some((a, j, h));
+        // the bound of the arc from the start to the best candidate: a ball that does not reach
+        // it has no tangency before the best one
+        let mut need: Option<Sphere> = None;
+        {
+            let mut visit = |j: u32| {
+                let b = &ctx.balls[j as usize];
+                // only balls that reach into the region
+                let d = sub(b.c, m);
+                if dot(d, d) > (rad + b.r) * (rad + b.r) {
+                    return;
                 }
-            }
-        });
-        match best {
-            Some((_, j, h)) => {
-                let need = tri.arc_bound(sp, h);
+                if let Some(nd) = need {
+                    let dn = sub(b.c, nd.c);
+                    if dot(dn, dn) > (nd.r + b.r) * (nd.r + b.r) {
+                        return;
+                    }
+                }
+                if let Some((a, h)) = candidate(&tri, e, from, dir, j, b) {
+                    if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
+                        best = Some((a, j, h));
+                        need = Some(tri.arc_bound(sp, h));
+                    }
+                }
+            };
+            // the cells around the start sphere first: a near candidate prunes the rest
+            g.for_each(m, e.start.r.max(0.0) + g.rmax, &mut visit);
+            g.for_each(m, rad + g.rmax, &mut visit);
+        }
+        match (best, need) {
+            (Some((_, j, h)), Some(need)) => {
                 let nr = norm(sub(need.c, m)) + need.r;
                 if nr <= rad {
                     return Some((j, h));
                 }
                 rad = nr.max(rad * 1.5);
             }
-            None => rad *= 2.0,
+            _ => rad *= 2.0,
         }
     }
     search_clusters(ctx, e, &tri, sp, from, dir, best).map(|(_, j, h)| (j, h))
@@ -151,15 +165,22 @@ fn arc_meets(tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, limit: f64, c
 /// candidate so far (or the rest of the curve while there is none). `best`: a candidate known.
 fn search_clusters(ctx: &Ctx, e: &Edge, tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, mut best: Option<(f64, u32, CurvePoint)>) -> Option<(f64, u32, CurvePoint)> {
     let g = &ctx.grid;
+    let mut need = best.map(|b| tri.arc_bound(sp, b.2));
+    let reaches = |need: &Option<Sphere>, c: [f64; 3], r: f64| need.is_none_or(|nd| norm(sub(c, nd.c)) <= nd.r + r);
     for (k, &(c, rho)) in g.cl_sphere.iter().enumerate() {
         let limit = best.map_or(f64::INFINITY, |b| b.0);
-        if !arc_meets(tri, sp, from, dir, limit, c, rho) {
+        if !reaches(&need, c, rho) || !arc_meets(tri, sp, from, dir, limit, c, rho) {
             continue;
         }
         for &j in &g.cl_items[g.cl_start[k] as usize..g.cl_start[k + 1] as usize] {
-            if let Some((a, h)) = candidate(tri, e, from, dir, j, &ctx.balls[j as usize]) {
+            let b = &ctx.balls[j as usize];
+            if !reaches(&need, b.c, b.r) {
+                continue;
+            }
+            if let Some((a, h)) = candidate(tri, e, from, dir, j, b) {
                 if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
                     best = Some((a, j, h));
+                    need = Some(tri.arc_bound(sp, h));
                 }
             }
         }
