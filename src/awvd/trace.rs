@@ -96,54 +96,48 @@ pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>)
         }
     }
     let m = e.start.c;
-    let mut rad = e.start.r.max(0.0) + 2.0 * g.rmax + g.cell;
-    let mut best: Option<(f64, u32, CurvePoint)> = None;
-    for _round in 0..REGION_ROUNDS {
-        best = None;
-        // the bound of the arc from the start to the best candidate: a ball that does not reach
-        // it has no tangency before the best one
-        let mut need: Option<Sphere> = None;
-        {
-            let mut visit = |j: u32| {
-                let b = &ctx.balls[j as usize];
-                // only balls that reach into the region
-                let d = sub(b.c, m);
-                if dot(d, d) > (rad + b.r) * (rad + b.r) {
-                    return;
-                }
-                if let Some(nd) = need {
-                    let dn = sub(b.c, nd.c);
-                    if dot(dn, dn) > (nd.r + b.r) * (nd.r + b.r) {
-                        return;
-                    }
-                }
-                if let Some((a, h)) = candidate(&tri, e, from, dir, j, b) {
-                    if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
-                        best = Some((a, j, h));
-                        need = Some(tri.arc_bound(sp, h));
-                    }
-                }
-            };
-            // the cells around the start sphere first: a near candidate prunes the rest
-            g.for_each(m, e.start.r.max(0.0) + g.rmax, &mut visit);
-            g.for_each(m, rad + g.rmax, &mut visit);
-        }
-        match (best, need) {
-            (Some((_, j, h)), Some(need)) => {
-                let nr = norm(sub(need.c, m)) + need.r;
-                if nr <= rad {
-                    return Some((j, h));
-                }
-                rad = nr.max(rad * 1.5);
+    // best: the best candidate so far; need: the bound of the arc from the start to it. A ball
+    // that does not reach the bound has no tangency before the best one, so once a candidate is
+    // known the balls of the cells around its bound are all that can beat it (the bound of a
+    // nearer candidate's arc need not lie inside, but that arc is part of the longer one, so the
+    // pruning stays exact).
+    type Best = Option<(f64, u32, CurvePoint)>;
+    let mut st: (Best, Option<Sphere>) = (None, None);
+    let visit = |st: &mut (Best, Option<Sphere>), j: u32| {
+        let b = &ctx.balls[j as usize];
+        if let Some(nd) = st.1 {
+            let dn = sub(b.c, nd.c);
+            if dot(dn, dn) > (nd.r + b.r) * (nd.r + b.r) {
+                return;
             }
-            _ => rad *= 2.0,
         }
+        if let Some((a, h)) = candidate(&tri, e, from, dir, j, b) {
+            if st.0.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
+                st.0 = Some((a, j, h));
+                st.1 = Some(tri.arc_bound(sp, h));
+            }
+        }
+    };
+    // a first candidate from the cells around the start sphere, widened twice
+    let mut rad = e.start.r.max(0.0) + g.rmax;
+    for _round in 0..3 {
+        g.for_each(m, rad + g.rmax, |j| visit(&mut st, j));
+        if st.1.is_some() {
+            break;
+        }
+        rad *= 2.0;
     }
-    search_clusters(ctx, e, &tri, sp, from, dir, best).map(|(_, j, h)| (j, h))
+    match st.1 {
+        Some(nd) if nd.r <= FAR_CELLS * g.cell => {
+            g.for_each(nd.c, nd.r + g.rmax, |j| visit(&mut st, j));
+            st.0.map(|(_, j, h)| (j, h))
+        }
+        _ => search_clusters(ctx, e, &tri, sp, from, dir, st.0).map(|(_, j, h)| (j, h)),
+    }
 }
 
-/// Rounds of the growing region before the search over clusters.
-const REGION_ROUNDS: usize = 3;
+/// Arc bounds wider than this many cells are searched over the clusters.
+const FAR_CELLS: f64 = 3.0;
 
 /// Whether some sphere of the curve from `sp` (parameter `from`, direction `dir`) up to `limit`
 /// ahead (infinity: the rest of the curve) meets the ball (c, rho). The sign of
