@@ -1,5 +1,7 @@
-//! The additively weighted Voronoi diagram (src/awvd/): input, tangent spheres, the vertex set of
-//! 1UBQ against Voronota's, random balls against Voronota run here when it is installed.
+//! The additively weighted Voronoi diagram (src/awvd/): input, tangent spheres, the vertex sets of
+//! 1UBQ, 1O1Z, 2D0F and 1IGY against Voronota's (run here when `voronota` is on PATH; the saved
+//! 1UBQ output otherwise), the device (PoCL: float pass and double) against the CPU backend,
+//! random balls with coplanar and with coincident centres, malformed input.
 
 mod common;
 
@@ -59,6 +61,94 @@ fn assert_same_vertices(got: &AwvdResult, want: &[([u32; 4], [f64; 4])], tol: f6
     assert_eq!(got.vertices.len(), want.len());
 }
 
+/// `voronota` on PATH.
+fn voronota() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("voronota")).find(|p| p.is_file())
+}
+
+/// Voronota's output of `command` with `input` on stdin.
+fn run_voronota(command: &str, input: &str) -> String {
+    use std::io::Write;
+    let mut c = std::process::Command::new(voronota().unwrap())
+        .arg(command)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = c.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out = c.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success(), "voronota {command} failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn balls_text(balls: &[Ball]) -> String {
+    balls.iter().map(|b| format!("{} {} {} {}\n", b.c[0], b.c[1], b.c[2], b.r)).collect()
+}
+
+/// Every vertex tangent to its four balls within 1e-6 and empty (no other ball penetrates its
+/// sphere by more than 1e-7; checked through the grid); every bounded edge links back; the
+/// contacts are the ball pairs of the vertices.
+fn check_diagram(balls: &[Ball], got: &AwvdResult) {
+    let (terr, nonempty) = awvd::trace::check(balls, &got.vertices, 1e-7);
+    assert!(terr < 1e-6, "tangency {terr}");
+    assert_eq!(nonempty, 0, "vertices whose sphere another ball penetrates");
+    assert_eq!(got.edges.len(), got.vertices.len());
+    for (v, e) in got.edges.iter().enumerate() {
+        for (k, &n) in e.iter().enumerate() {
+            if n >= 0 {
+                let w = &got.vertices[n as usize];
+                // the neighbour shares the three balls other than ball k
+                let q = got.vertices[v].q;
+                assert!((0..4).filter(|&t| t != k).all(|t| w.q.contains(&q[t])), "edge {v} -> {n}");
+                assert!(got.edges[n as usize].contains(&(v as i64)));
+            }
+        }
+    }
+    let mut pairs: Vec<(u32, u32)> = got.vertices.iter().flat_map(|v| (0..4).flat_map(move |x| ((x + 1)..4).map(move |y| (v.q[x], v.q[y])))).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    assert_eq!(pairs, got.contacts);
+}
+
+/// The balls of a structure in data/pdb, checked against `voronota get-balls-from-atoms-file`
+/// when it is installed.
+fn structure(name: &str) -> Vec<Ball> {
+    let path = pdb(&format!("{name}.pdb"));
+    let got = awvd::read_structure(&path, &AtomSelection::default()).unwrap();
+    if voronota().is_some() {
+        let text = run_voronota("get-balls-from-atoms-file", &std::fs::read_to_string(&path).unwrap());
+        let want = awvd::parse_balls(&text, std::path::Path::new("voronota")).unwrap();
+        assert_eq!(got, want, "balls of {name}");
+    }
+    got
+}
+
+/// Voronota's vertices of `balls`: run here when installed, else the saved file `saved` (if any).
+fn voronota_vertices(balls: &[Ball], saved: Option<&str>) -> Option<Vec<([u32; 4], [f64; 4])>> {
+    if voronota().is_some() {
+        return Some(parse_vertices(&run_voronota("calculate-vertices", &balls_text(balls))));
+    }
+    saved.map(|f| parse_vertices(&std::fs::read_to_string(pdb(f)).unwrap()))
+}
+
+/// The CPU diagram of a structure: checked, and equal to Voronota's (coordinates within 1e-5).
+fn structure_cpu(name: &str, saved: Option<&str>, count: usize) {
+    let balls = structure(name);
+    let t = std::time::Instant::now();
+    let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    eprintln!("{name} CPU: {} balls, {} vertices in {:?}", balls.len(), got.vertices.len(), t.elapsed());
+    check_diagram(&balls, &got);
+    assert_eq!(got.vertices.len(), count);
+    match voronota_vertices(&balls, saved) {
+        Some(want) => assert_same_vertices(&got, &want, 1e-5),
+        None => eprintln!("voronota is not installed: {name} checked by tangency and emptiness only"),
+    }
+}
+
 #[test]
 fn tangent_sphere_of_a_regular_tetrahedron() {
     // unit balls at alternate cube corners: the centre, radius sqrt(3) - 1
@@ -116,101 +206,184 @@ fn no_tangent_sphere_and_infinite_cases() {
 
 #[test]
 fn balls_of_1ubq_equal_voronotas() {
-    let got = awvd::read_structure(pdb("1ubq.pdb"), &AtomSelection::default()).unwrap();
+    let got = structure("1ubq");
     let want = awvd::read_balls(pdb("1ubq.balls.txt")).unwrap();
     assert_eq!(got, want);
     assert_eq!(got.len(), 602);
+    let got = structure("1o1z");
+    assert_eq!(got, awvd::read_balls(pdb("1o1z.balls.txt")).unwrap());
+    assert_eq!(structure("2d0f").len(), 5038);
+    assert_eq!(structure("1igy").len(), 10032);
 }
 
 #[test]
-fn malformed_balls_file_names_file_and_line() {
+fn malformed_input_names_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("bad.balls");
-    std::fs::write(&p, "1 2 3 1.5\n1 2 x 1.5\n").unwrap();
-    let e = awvd::read_balls(&p).unwrap_err().to_string();
+    let err = |text: &str| {
+        std::fs::write(&p, text).unwrap();
+        awvd::read_balls(&p).unwrap_err().to_string()
+    };
+    let e = err("1 2 3 1.5\n1 2 x 1.5\n");
     assert!(e.contains("bad.balls") && e.contains('2') && e.contains("`x`"), "{e}");
-    std::fs::write(&p, "1 2 3\n").unwrap();
-    let e = awvd::read_balls(&p).unwrap_err().to_string();
-    assert!(e.contains("bad.balls") && e.contains('1'), "{e}");
+    let e = err("1 2 3\n");
+    assert!(e.contains("bad.balls") && e.contains('1') && e.contains("3 numbers"), "{e}");
+    let e = err("0 0 0 1\n1 2 3 -1.5 # note\n");
+    assert!(e.contains("bad.balls") && e.contains('2') && e.contains("negative radius"), "{e}");
+    let e = err("0 0 0 1\n0 0 0 1\nnan 0 0 1\n");
+    assert!(e.contains('3') && e.contains("not finite"), "{e}");
+    let e = err("\n\n");
+    assert!(e.contains("no balls"), "{e}");
+    // annotations after the four numbers are ignored
+    std::fs::write(&p, "0 0 0 1 # 1 A 1 GLY N . .\n2 0 0 1.5\n").unwrap();
+    assert_eq!(awvd::read_balls(&p).unwrap(), vec![ball(0., 0., 0., 1.), ball(2., 0., 0., 1.5)]);
+    // a missing file and a file that is not a structure
+    assert!(awvd::read_balls(dir.path().join("none.balls")).unwrap_err().to_string().contains("none.balls"));
+    let q = dir.path().join("bad.pdb");
+    std::fs::write(&q, "HEADER    NOTHING\nEND\n").unwrap();
+    assert!(awvd::read_structure(&q, &AtomSelection::default()).is_err());
+    // fewer than four balls: no vertex
+    assert!(awvd::awvd_cpu(&[ball(0., 0., 0., 1.), ball(3., 0., 0., 1.)], &AwvdOptions::default()).unwrap().vertices.is_empty());
 }
 
 #[test]
 fn vertices_of_1ubq_equal_voronotas_cpu() {
-    let balls = awvd::read_balls(pdb("1ubq.balls.txt")).unwrap();
-    let t = std::time::Instant::now();
+    // the saved output too, so that a machine without voronota compares something
+    let balls = structure("1ubq");
     let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
-    eprintln!("1UBQ CPU: {} vertices in {:?}", got.vertices.len(), t.elapsed());
-    let (terr, nonempty) = awvd::trace::check(&balls, &got.vertices, 1e-7);
-    assert!(terr < 1e-6, "tangency {terr}");
-    assert_eq!(nonempty, 0);
-    let want = parse_vertices(&std::fs::read_to_string(pdb("1ubq.vertices.txt")).unwrap());
-    assert_same_vertices(&got, &want, 1e-6);
-    // every bounded edge links back
-    for (v, e) in got.edges.iter().enumerate() {
-        for &n in e {
-            if n >= 0 {
-                assert!(got.edges[n as usize].contains(&(v as i64)));
-            }
-        }
-    }
-}
-
-fn voronota() -> Option<PathBuf> {
-    let p = PathBuf::from("/usr/bin/voronota");
-    if p.is_file() {
-        Some(p)
-    } else {
-        None
-    }
-}
-
-fn run_voronota(balls_text: &str) -> String {
-    use std::io::Write;
-    let mut c = std::process::Command::new(voronota().unwrap())
-        .arg("calculate-vertices")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    c.stdin.take().unwrap().write_all(balls_text.as_bytes()).unwrap();
-    let out = c.wait_with_output().unwrap();
-    String::from_utf8(out.stdout).unwrap()
+    let saved = parse_vertices(&std::fs::read_to_string(pdb("1ubq.vertices.txt")).unwrap());
+    assert_same_vertices(&got, &saved, 1e-5);
+    structure_cpu("1ubq", Some("1ubq.vertices.txt"), 3793);
 }
 
 #[test]
-fn random_balls_equal_voronota() {
-    if voronota().is_none() {
-        eprintln!("voronota is not installed: skipped");
-        return;
-    }
-    let mut s: u64 = 0x9e3779b97f4a7c15;
-    let mut next = || {
+fn vertices_of_1o1z_equal_voronotas_cpu() {
+    structure_cpu("1o1z", None, 12085);
+}
+
+#[test]
+fn vertices_of_2d0f_equal_voronotas_cpu() {
+    structure_cpu("2d0f", None, 33900);
+}
+
+#[test]
+fn vertices_of_1igy_equal_voronotas_cpu() {
+    structure_cpu("1igy", None, 67915);
+}
+
+/// Xorshift in [0, 1).
+fn rng(mut s: u64) -> impl FnMut() -> f64 {
+    move || {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
         (s >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let balls: Vec<Ball> = (0..300).map(|_| ball(20.0 * next(), 20.0 * next(), 20.0 * next(), 1.0 + next())).collect();
-    let text: String = balls.iter().map(|b| format!("{} {} {} {}\n", b.c[0], b.c[1], b.c[2], b.r)).collect();
-    let balls = awvd::parse_balls(&text, std::path::Path::new("random")).unwrap();
-    let want = parse_vertices(&run_voronota(&text));
+    }
+}
+
+/// Balls written with 3 decimals (as Voronota reads them) and read back.
+fn rounded(balls: &[Ball]) -> Vec<Ball> {
+    let text: String = balls.iter().map(|b| format!("{:.3} {:.3} {:.3} {:.3}\n", b.c[0], b.c[1], b.c[2], b.r)).collect();
+    awvd::parse_balls(&text, std::path::Path::new("random")).unwrap()
+}
+
+#[test]
+fn random_balls_equal_voronota() {
+    let mut next = rng(0x9e3779b97f4a7c15);
+    let balls = rounded(&(0..300).map(|_| ball(20.0 * next(), 20.0 * next(), 20.0 * next(), 1.0 + next())).collect::<Vec<_>>());
     let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
-    assert_same_vertices(&got, &want, 1e-6);
+    check_diagram(&balls, &got);
+    assert!(got.vertices.len() > 1000, "{}", got.vertices.len());
+    match voronota_vertices(&balls, None) {
+        Some(want) => assert_same_vertices(&got, &want, 1e-5),
+        None => eprintln!("voronota is not installed: checked by tangency and emptiness only"),
+    }
+}
+
+#[test]
+fn coplanar_centres_give_mirror_pairs() {
+    // every centre in z = 0: each quadruple's two spheres are mirror images
+    let mut next = rng(0x2545f4914f6cdd1d);
+    let balls = rounded(&(0..200).map(|_| ball(20.0 * next(), 20.0 * next(), 0.0, 1.0 + next())).collect::<Vec<_>>());
+    let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    check_diagram(&balls, &got);
+    assert!(got.vertices.len() > 400 && got.vertices.len() % 2 == 0, "{}", got.vertices.len());
+    for p in got.vertices.chunks(2) {
+        assert_eq!(p[0].q, p[1].q);
+        assert!(p[0].s.c[2] < 0.0 && p[1].s.c[2] > 0.0, "{:?}", p);
+        assert!((p[0].s.c[2] + p[1].s.c[2]).abs() < 1e-9 && (0..2).all(|k| (p[0].s.c[k] - p[1].s.c[k]).abs() < 1e-9) && (p[0].s.r - p[1].s.r).abs() < 1e-9);
+    }
+    if let Some(want) = voronota_vertices(&balls, None) {
+        // the same quadruples and two spheres each; Voronota's own spheres of coplanar centres
+        // are less exact (up to about 1e-3 off, not mirror images), ours tangent within 1e-6
+        assert_same_vertices(&got, &want, 1e-2);
+    }
+}
+
+#[test]
+fn coincident_centres_hide_the_smaller_ball() {
+    // 30 balls share a centre with a larger ball: the smaller one lies inside and has no vertex
+    let mut next = rng(0xd1b54a32d192ed03);
+    let mut balls: Vec<Ball> = (0..250).map(|_| ball(20.0 * next(), 20.0 * next(), 20.0 * next(), 1.0 + next())).collect();
+    for k in 0..30 {
+        let b = balls[(next() * 250.0) as usize % 250];
+        let dr = if k % 2 == 0 { 0.3 } else { -0.3 };
+        balls.push(ball(b.c[0], b.c[1], b.c[2], b.r + dr));
+    }
+    let balls = rounded(&balls);
+    let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    check_diagram(&balls, &got);
+    let hidden: Vec<u32> = (0..balls.len()).filter(|&i| balls.iter().any(|b| b.c == balls[i].c && b.r > balls[i].r)).map(|i| i as u32).collect();
+    assert!(hidden.len() >= 25, "{}", hidden.len());
+    assert!(got.vertices.iter().all(|v| v.q.iter().all(|i| !hidden.contains(i))));
+    match voronota_vertices(&balls, None) {
+        Some(want) => assert_same_vertices(&got, &want, 1e-5),
+        None => eprintln!("voronota is not installed: checked by tangency and emptiness only"),
+    }
+}
+
+/// The device diagram (PoCL here), float pass then double or double only; None without a device.
+fn device(balls: &[Ball], double: bool) -> Option<AwvdResult> {
+    match awvd::device::awvd_device(balls, &AwvdOptions::default(), metaopt::device::Backend::Device(None), double) {
+        Ok(g) => Some(g),
+        Err(metaopt::Error::NoDevice(m)) => {
+            eprintln!("no OpenCL device: skipped ({m})");
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The device's vertex set equals the CPU backend's (float pass and double).
+fn device_equals_cpu(name: &str) {
+    let balls = structure(name);
+    let cpu = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    let want: Vec<([u32; 4], [f64; 4])> = cpu.vertices.iter().map(|v| (v.q, [v.s.c[0], v.s.c[1], v.s.c[2], v.s.r])).collect();
+    for double in [false, true] {
+        let t = std::time::Instant::now();
+        let Some(got) = device(&balls, double) else { return };
+        eprintln!("{name} device (double {double}): {} vertices in {:?}, {} searches, {} double re-checks, {} float winners replaced", got.vertices.len(), t.elapsed(), got.searches, got.double_rechecks, got.float_replaced);
+        assert_same_vertices(&got, &want, 1e-9);
+        assert_eq!(got.edges, cpu.edges);
+        assert_eq!(got.contacts, cpu.contacts);
+    }
 }
 
 #[test]
 fn vertices_of_1ubq_equal_voronotas_device() {
-    let balls = awvd::read_balls(pdb("1ubq.balls.txt")).unwrap();
-    let t = std::time::Instant::now();
-    let got = match awvd::device::awvd_device(&balls, &AwvdOptions::default(), metaopt::device::Backend::Device(None), false) {
-        Ok(g) => g,
-        Err(metaopt::Error::NoDevice(m)) => {
-            eprintln!("no OpenCL device: skipped ({m})");
-            return;
-        }
-        Err(e) => panic!("{e}"),
-    };
-    eprintln!("1UBQ device: {} vertices in {:?}, {} searches, {} double re-checks, {} float winners replaced", got.vertices.len(), t.elapsed(), got.searches, got.double_rechecks, got.float_replaced);
+    let balls = structure("1ubq");
+    let Some(got) = device(&balls, false) else { return };
     let want = parse_vertices(&std::fs::read_to_string(pdb("1ubq.vertices.txt")).unwrap());
-    assert_same_vertices(&got, &want, 1e-6);
+    assert_same_vertices(&got, &want, 1e-5);
+    device_equals_cpu("1ubq");
+}
+
+#[test]
+fn device_equals_cpu_1o1z() {
+    device_equals_cpu("1o1z");
+}
+
+#[test]
+fn device_equals_cpu_2d0f() {
+    device_equals_cpu("2d0f");
 }

@@ -66,13 +66,29 @@ pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &
     if e.g.contains(&j) {
         return None;
     }
+    let hits = tri.hits(ball);
+    // the start ball is tangent at the start: drop its hit nearest the start (by parameter),
+    // whatever rounding did to it, so that only its other tangency can end the edge
+    let skip = if j == e.s {
+        hits.into_iter()
+            .enumerate()
+            .map(|(k, h)| {
+                let d = tri.param(h) - from;
+                let d = if tri.ellipse.is_some() { (d + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI } else { d };
+                (d.abs(), k)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|x| x.1)
+    } else {
+        None
+    };
     let mut best: Option<(f64, CurvePoint)> = None;
-    for h in tri.hits(ball) {
-        let a = tri.ahead(from, h, dir);
-        if a <= AHEAD_EPS {
+    for (k, h) in hits.into_iter().enumerate() {
+        if Some(k) == skip {
             continue;
         }
-        if j == e.s && tri.ellipse.is_some() && a >= std::f64::consts::TAU - AHEAD_EPS {
+        let a = tri.ahead(from, h, dir);
+        if a <= AHEAD_EPS {
             continue;
         }
         if best.is_none_or(|b| a < b.0) {
