@@ -321,7 +321,7 @@ fn coplanar_centres_give_mirror_pairs() {
     }
     if let Some(want) = voronota_vertices(&balls, None) {
         // Voronota's own spheres of coplanar centres are less exact (not mirror images; up to
-        // about 1e-2 of the radius off where the radius is 34,000), and it misses a few empty
+        // about 1e-2 of the radius off where the radius is 38,000), and it misses a few empty
         // tangent spheres (here quadruple 73 77 94 179, radius 110, the nearest other ball
         // 0.018 away): every vertex of Voronota's is ours, two spheres each, and ours beyond
         // them are few, tangent and empty (checked above)
