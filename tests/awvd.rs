@@ -313,7 +313,7 @@ fn coplanar_centres_give_mirror_pairs() {
     let balls = rounded(&(0..200).map(|_| ball(20.0 * next(), 20.0 * next(), 0.0, 1.0 + next())).collect::<Vec<_>>());
     let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
     check_diagram(&balls, &got);
-    assert!(got.vertices.len() > 400 && got.vertices.len() % 2 == 0, "{}", got.vertices.len());
+    assert!(got.vertices.len() > 400 && got.vertices.len().is_multiple_of(2), "{}", got.vertices.len());
     for p in got.vertices.chunks(2) {
         assert_eq!(p[0].q, p[1].q);
         assert!(p[0].s.c[2] < 0.0 && p[1].s.c[2] > 0.0, "{:?}", p);
@@ -404,4 +404,9 @@ fn device_equals_cpu_1o1z() {
 #[test]
 fn device_equals_cpu_2d0f() {
     device_equals_cpu("2d0f");
+}
+
+#[test]
+fn device_equals_cpu_1igy() {
+    device_equals_cpu("1igy");
 }
