@@ -331,6 +331,26 @@ impl Trisector {
         }
     }
 
+    /// Whether ball `d`, tangent to the curve's sphere at `p`, enters the spheres of the curve
+    /// just after `p` in direction `dir` (its additive distance falls below the sphere's radius).
+    pub fn enters(&self, p: CurvePoint, dir: f64, d: &Ball) -> bool {
+        let (mut dr, mut dt) = (2.0 * p.t, 2.0 * self.alpha * p.r + self.beta);
+        let forward = match self.ellipse {
+            None => dt * dir,
+            Some((rc, rr, tt)) => ((p.r - rc) / rr * (dt / tt) - p.t / tt * (dr / rr)) * dir,
+        };
+        if forward < 0.0 {
+            dr = -dr;
+            dt = -dt;
+        }
+        let x = self.point(p);
+        let e = sub(x.c, d.c);
+        let el = norm(e).max(1e-300);
+        let dx = axpy(dt, self.n, [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr]);
+        let dg = dot(e, dx) / el - dr;
+        dg < -1e-9 * (dr.abs() + dt.abs())
+    }
+
     /// How far `p` lies after `from` (parameter `from`) along direction `dir`: > 0 after; on an
     /// ellipse in (0, 2 pi].
     pub fn ahead(&self, from: f64, p: CurvePoint, dir: f64) -> f64 {

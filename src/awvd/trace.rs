@@ -61,6 +61,9 @@ pub fn edge_frame(ctx: &Ctx, e: &Edge) -> Option<(Trisector, CurvePoint, f64, f6
 /// Smallest parameter step after the start that counts as a new vertex.
 pub const AHEAD_EPS: f64 = 1e-9;
 
+/// Tangencies within this parameter distance of the start count as at the start.
+pub const ZERO_EPS: f64 = 1e-7;
+
 /// How far candidate `j`'s first tangency lies after the start, and where.
 pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &Ball) -> Option<(f64, CurvePoint)> {
     if e.g.contains(&j) {
@@ -87,9 +90,17 @@ pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &
         if Some(k) == skip {
             continue;
         }
-        let a = tri.ahead(from, h, dir);
+        let mut a = tri.ahead(from, h, dir);
+        if tri.ellipse.is_some() && a >= std::f64::consts::TAU - ZERO_EPS {
+            a -= std::f64::consts::TAU;
+        }
         if a <= AHEAD_EPS {
-            continue;
+            // a fifth ball on the start sphere (surplus quadruples): the edge has length zero
+            // when it enters the spheres ahead, and ends at the same sphere with it
+            if j == e.s || a < -ZERO_EPS || !tri.enters(h, dir, ball) {
+                continue;
+            }
+            a = 0.0;
         }
         if best.is_none_or(|b| a < b.0) {
             best = Some((a, h));
