@@ -99,9 +99,7 @@ fn balls_text(balls: &[Ball]) -> String {
 /// sphere by more than 1e-7; checked through the grid); every bounded edge links back; the
 /// contacts are the ball pairs of the vertices.
 fn check_diagram(balls: &[Ball], got: &AwvdResult) {
-    let (terr, nonempty) = awvd::trace::check(balls, &got.vertices, 1e-7);
-    assert!(terr < 1e-6, "tangency {terr}");
-    assert_eq!(nonempty, 0, "vertices whose sphere another ball penetrates");
+    check_vertices(balls, got);
     assert_eq!(got.edges.len(), got.vertices.len());
     for (v, e) in got.edges.iter().enumerate() {
         for (k, &n) in e.iter().enumerate() {
@@ -118,6 +116,14 @@ fn check_diagram(balls: &[Ball], got: &AwvdResult) {
     pairs.sort_unstable();
     pairs.dedup();
     assert_eq!(pairs, got.contacts);
+}
+
+/// Every vertex tangent to its four balls within 1e-6 and empty (no other ball penetrates its
+/// sphere by more than 1e-7; checked through the grid).
+fn check_vertices(balls: &[Ball], got: &AwvdResult) {
+    let (terr, nonempty) = awvd::trace::check(balls, &got.vertices, 1e-7);
+    assert!(terr < 1e-6, "tangency {terr}");
+    assert_eq!(nonempty, 0, "vertices whose sphere another ball penetrates");
 }
 
 /// The balls of a structure in data/pdb, checked against `voronota get-balls-from-atoms-file`
@@ -409,4 +415,107 @@ fn device_equals_cpu_2d0f() {
 #[test]
 fn device_equals_cpu_1igy() {
     device_equals_cpu("1igy");
+}
+
+/// Voronota's vertices with surplus quadruples (every quadruple of the balls on each sphere).
+fn voronota_surplus(balls: &[Ball]) -> Option<Vec<([u32; 4], [f64; 4])>> {
+    use std::io::Write;
+    voronota()?;
+    let mut c = std::process::Command::new(voronota().unwrap())
+        .args(["calculate-vertices", "--include-surplus-quadruples"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = c.stdin.take().unwrap();
+    let text = balls_text(balls);
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()).unwrap());
+    let out = c.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Some(parse_vertices(&String::from_utf8(out.stdout).unwrap()))
+}
+
+/// The spheres of `a` all lie within 1e-6 of spheres of `b` and back.
+fn same_spheres(a: &[[f64; 4]], b: &[[f64; 4]]) {
+    let near = |s: &[f64; 4], set: &[[f64; 4]]| set.iter().any(|t| (0..4).all(|k| (s[k] - t[k]).abs() <= 1e-6));
+    for s in a {
+        assert!(near(s, b), "{s:?}");
+    }
+    for s in b {
+        assert!(near(s, a), "{s:?}");
+    }
+}
+
+/// Surplus quadruples: our vertices all lie among Voronota's with `--include-surplus-quadruples`
+/// (same sphere each), and the spheres are Voronota's default ones. Which quadruples of a sphere
+/// Voronota keeps by default depends on its traversal: not compared.
+fn compare_surplus(balls: &[Ball], got: &AwvdResult) {
+    let ours: Vec<[f64; 4]> = got.vertices.iter().map(|v| [v.s.c[0], v.s.c[1], v.s.c[2], v.s.r]).collect();
+    if let Some(all) = voronota_surplus(balls) {
+        let mut m: HashMap<[u32; 4], Vec<[f64; 4]>> = HashMap::new();
+        for (q, s) in &all {
+            m.entry(*q).or_default().push(*s);
+        }
+        for v in &got.vertices {
+            let s = [v.s.c[0], v.s.c[1], v.s.c[2], v.s.r];
+            assert!(m.get(&v.q).is_some_and(|l| l.iter().any(|t| (0..4).all(|k| (s[k] - t[k]).abs() <= 1e-6))), "{:?} is not Voronota's", v.q);
+        }
+        let want = voronota_vertices(balls, None).unwrap();
+        same_spheres(&ours, &want.iter().map(|w| w.1).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn five_balls_on_one_sphere() {
+    // random balls, then a ball tangent to each of 12 vertex spheres from outside (full
+    // precision): those spheres stay empty with five balls on them
+    let mut next = rng(0x853c49e6748fea9b);
+    let mut balls: Vec<Ball> = (0..150).map(|_| ball(20.0 * next(), 20.0 * next(), 20.0 * next(), 1.0 + next())).collect();
+    let first = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    let mut used: Vec<u32> = Vec::new();
+    let mut targets = Vec::new();
+    for v in first.vertices.iter().filter(|v| v.s.r > 0.5 && v.s.r < 3.0).step_by(7) {
+        if targets.len() == 12 || v.q.iter().any(|i| used.contains(i)) {
+            continue;
+        }
+        used.extend(v.q);
+        let u = [next() - 0.5, next() - 0.5, next() - 0.5];
+        let l = (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]).sqrt();
+        let rb = 1.0 + next();
+        let c = [0, 1, 2].map(|k| v.s.c[k] + u[k] / l * (v.s.r + rb));
+        balls.push(Ball { c, r: rb });
+        targets.push(v.s);
+    }
+    let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    check_vertices(&balls, &got);
+    // the spheres with five balls on them: each still a vertex, some with the new ball
+    let five: Vec<_> = targets.iter().filter(|s| balls.iter().filter(|b| (awvd::geom::tangency_error(s, &[**b])) < 1e-9).count() == 5 && got.vertices.iter().any(|v| (0..3).all(|k| (v.s.c[k] - s.c[k]).abs() < 1e-9))).collect();
+    eprintln!("{} of {} spheres with five balls", five.len(), targets.len());
+    assert!(five.len() >= 3, "{} of {} spheres with five balls", five.len(), targets.len());
+    compare_surplus(&balls, &got);
+}
+
+#[test]
+fn cubic_lattice_gives_the_cell_spheres() {
+    // 4 x 4 x 4 unit balls 3 apart: eight balls on each cell's sphere (centre the cell's,
+    // radius 1.5 sqrt 3 - 1), four on every face circle, rows of collinear centres
+    let mut balls = Vec::new();
+    for x in 0..4 {
+        for y in 0..4 {
+            for z in 0..4 {
+                balls.push(ball(3.0 * x as f64, 3.0 * y as f64, 3.0 * z as f64, 1.0));
+            }
+        }
+    }
+    let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    check_vertices(&balls, &got);
+    let r = 1.5 * 3f64.sqrt() - 1.0;
+    let mut cells = std::collections::HashSet::new();
+    for v in &got.vertices {
+        let cell = v.s.c.map(|x| ((x - 1.5) / 3.0).round() as i64);
+        assert!((0..3).all(|k| (v.s.c[k] - (3.0 * cell[k] as f64 + 1.5)).abs() < 1e-9) && (v.s.r - r).abs() < 1e-9, "{v:?}");
+        cells.insert(cell);
+    }
+    assert_eq!(cells.len(), 27);
+    compare_surplus(&balls, &got);
 }
