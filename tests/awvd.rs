@@ -493,6 +493,7 @@ fn five_balls_on_one_sphere() {
     eprintln!("{} of {} spheres with five balls", five.len(), targets.len());
     assert!(five.len() >= 3, "{} of {} spheres with five balls", five.len(), targets.len());
     compare_surplus(&balls, &got);
+    same_on_device(&balls, &got);
 }
 
 #[test]
@@ -518,4 +519,14 @@ fn cubic_lattice_gives_the_cell_spheres() {
     }
     assert_eq!(cells.len(), 27);
     compare_surplus(&balls, &got);
+    same_on_device(&balls, &got);
+}
+
+/// The device (float pass and double) gives the CPU backend's vertices and edges.
+fn same_on_device(balls: &[Ball], cpu: &AwvdResult) {
+    for double in [false, true] {
+        let Some(got) = device(balls, double) else { return };
+        assert_eq!(got.vertices, cpu.vertices, "double {double}");
+        assert_eq!(got.edges, cpu.edges, "double {double}");
+    }
 }

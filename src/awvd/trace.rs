@@ -148,7 +148,14 @@ pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>)
     // a first candidate from the cells around the start sphere, widened twice
     let mut rad = e.start.r.max(0.0) + g.rmax;
     for _round in 0..3 {
-        g.for_each(m, rad + g.rmax, |j| visit(&mut st, j));
+        g.for_each(m, rad + g.rmax, |j| {
+            // only balls that reach the sphere (m, rad): this pass just finds some candidate
+            let b = &ctx.balls[j as usize];
+            let d = sub(b.c, m);
+            if dot(d, d) <= (rad + b.r) * (rad + b.r) {
+                visit(&mut st, j);
+            }
+        });
         if st.1.is_some() {
             break;
         }
