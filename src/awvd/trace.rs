@@ -351,13 +351,21 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Res
                 .collect();
             res.searches += edges.len() as u64;
             let found = search.search(&ctx, &edges, &mut stats)?;
-            for ((&(v, k), e), f) in level.iter().zip(&edges).zip(found) {
+            // the end vertices' spheres, in parallel too
+            let made: Vec<Option<(u32, Vertex)>> = edges
+                .par_iter()
+                .zip(found.par_iter())
+                .map(|(e, f)| {
+                    f.map(|(j, h)| {
+                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
+                        (j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h)))
+                    })
+                })
+                .collect();
+            for (&(v, k), f) in level.iter().zip(made) {
                 match f {
                     None => adj[v][k] = -1,
-                    Some((j, h)) => {
-                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
-                        let approx = tri.point(h);
-                        let nv = make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], approx);
+                    Some((j, nv)) => {
                         let id = insert(nv, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
                         adj[v][k] = id as i64;
                         let kk = verts[id].q.iter().position(|&x| x == j).unwrap();
