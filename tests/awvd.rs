@@ -530,3 +530,39 @@ fn same_on_device(balls: &[Ball], cpu: &AwvdResult) {
         assert_eq!(got.edges, cpu.edges, "double {double}");
     }
 }
+
+/// Ball pairs (i < j, centres within r_i + r_j + 2 `reach`) whose apex sphere (tangent to both
+/// on the segment of their centres) is empty: each shares a face.
+fn empty_apex_pairs(balls: &[Ball], reach: f64) -> Vec<(u32, u32)> {
+    let ctx = awvd::trace::Ctx { balls, grid: awvd::grid::Grid::new(balls, 0.0) };
+    let mut out = Vec::new();
+    for (i, bi) in balls.iter().enumerate() {
+        ctx.grid.for_each(bi.c, bi.r + ctx.grid.rmax + 2.0 * reach, |j| {
+            let bj = &balls[j as usize];
+            let d = [0, 1, 2].map(|k| bj.c[k] - bi.c[k]);
+            let l = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            if j as usize <= i || l > bi.r + bj.r + 2.0 * reach {
+                return;
+            }
+            let rho = 0.5 * (l - bi.r - bj.r);
+            let s = awvd::Sphere { c: [0, 1, 2].map(|k| bi.c[k] + (bi.r + rho) / l * d[k]), r: rho };
+            if awvd::trace::is_empty(&ctx, &s, &[i as u32, j], 1e-7) {
+                out.push((i as u32, j));
+            }
+        });
+    }
+    out
+}
+
+#[test]
+fn pairs_with_an_empty_apex_sphere_are_contacts() {
+    for name in ["1ubq", "1o1z", "2d0f"] {
+        let balls = structure(name);
+        let got = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+        let pairs = empty_apex_pairs(&balls, 4.0);
+        let missing: Vec<_> = pairs.iter().filter(|p| got.contacts.binary_search(p).is_err()).collect();
+        eprintln!("{name}: {} pairs with an empty apex sphere, {} contacts, {} of those pairs not contacts: {:?}", pairs.len(), got.contacts.len(), missing.len(), &missing[..missing.len().min(5)]);
+        assert!(missing.is_empty());
+    }
+}
+
