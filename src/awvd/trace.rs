@@ -406,12 +406,56 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Res
             }
         }
     }
+    contacts.extend(loose_contacts(&ctx));
     contacts.sort_unstable();
     contacts.dedup();
     res.contacts = contacts;
     res.double_rechecks = stats.double_rechecks;
     res.float_replaced = stats.float_replaced;
     Ok(res)
+}
+
+/// The ball pairs of vertex-free elliptic edges, which no vertex gives: triples of balls whose
+/// trisector is an ellipse with its smallest sphere (radius up to r_max, so the three centres lie
+/// within r_i + r_j + 2 r_max of each other) valid and empty; that sphere's centre is then a
+/// point of the edge, so the three pairs share faces.
+fn loose_contacts(ctx: &Ctx) -> Vec<(u32, u32)> {
+    let b = ctx.balls;
+    let rm = ctx.grid.rmax;
+    let near = |x: &Ball, y: &Ball| {
+        let d = sub(y.c, x.c);
+        dot(d, d) <= (x.r + y.r + 2.0 * rm) * (x.r + y.r + 2.0 * rm)
+    };
+    (0..b.len())
+        .into_par_iter()
+        .flat_map_iter(|i| {
+            let bi = b[i];
+            let mut nb: Vec<u32> = Vec::new();
+            ctx.grid.for_each(bi.c, bi.r + 3.0 * rm, |j| {
+                if j as usize > i && near(&bi, &b[j as usize]) {
+                    nb.push(j);
+                }
+            });
+            nb.sort_unstable();
+            let mut out = Vec::new();
+            for (x, &j) in nb.iter().enumerate() {
+                for &k in &nb[x + 1..] {
+                    let (bj, bk) = (b[j as usize], b[k as usize]);
+                    if !near(&bj, &bk) {
+                        continue;
+                    }
+                    let Some(tri) = Trisector::new([bi, bj, bk]) else { continue };
+                    let Some((rc, rr, _)) = tri.ellipse else { continue };
+                    let s = tri.point(CurvePoint { r: rc - rr, t: 0.0 });
+                    let ra = bi.r.min(bj.r).min(bk.r);
+                    if s.r + ra >= 0.0 && s.r <= rm && is_empty(ctx, &s, &[i as u32, j, k], 1e-9) {
+                        out.extend([(i as u32, j), (i as u32, k), (j, k)]);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// The largest tangency error over vertices and the number of vertices whose sphere another
