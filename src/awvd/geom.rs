@@ -41,27 +41,73 @@ fn det3(m: [[f64; 3]; 3]) -> f64 {
         + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
 }
 
+/// At most two values, without a heap allocation.
+#[derive(Clone, Copy, Debug)]
+pub struct Two<T: Copy> {
+    v: [T; 2],
+    n: usize,
+}
+
+impl<T: Copy> Two<T> {
+    fn new(fill: T) -> Two<T> {
+        Two { v: [fill; 2], n: 0 }
+    }
+    fn push(&mut self, x: T) {
+        self.v[self.n] = x;
+        self.n += 1;
+    }
+    pub fn len(&self) -> usize {
+        self.n
+    }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    fn retain(&mut self, f: impl Fn(&T) -> bool) {
+        let mut k = 0;
+        for i in 0..self.n {
+            if f(&self.v[i]) {
+                self.v[k] = self.v[i];
+                k += 1;
+            }
+        }
+        self.n = k;
+    }
+}
+
+impl<T: Copy> IntoIterator for Two<T> {
+    type Item = T;
+    type IntoIter = std::iter::Take<std::array::IntoIter<T, 2>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.v.into_iter().take(self.n)
+    }
+}
+
 /// Real roots of `a s^2 + b s + c = 0` (a, b, c not all ~0), the stable formula; `None` when the
 /// equation holds for every s.
-pub(crate) fn quadratic(a: f64, b: f64, c: f64, scale: f64) -> Option<Vec<f64>> {
+pub(crate) fn quadratic(a: f64, b: f64, c: f64, scale: f64) -> Option<Two<f64>> {
     let tiny = 1e-12 * scale.max(1e-300);
+    let mut out = Two::new(0.0);
     if a.abs() <= tiny * 1e-3 {
         if b.abs() <= tiny * 1e-3 {
-            return if c.abs() <= tiny { None } else { Some(vec![]) };
+            return if c.abs() <= tiny { None } else { Some(out) };
         }
-        return Some(vec![-c / b]);
+        out.push(-c / b);
+        return Some(out);
     }
     let disc = b * b - 4.0 * a * c;
     let tol = 1e-14 * (b * b + (4.0 * a * c).abs());
     if disc < -tol {
-        return Some(vec![]);
+        return Some(out);
     }
     if disc <= tol {
-        return Some(vec![-b / (2.0 * a)]);
+        out.push(-b / (2.0 * a));
+        return Some(out);
     }
     let q = -0.5 * (b + b.signum() * disc.sqrt());
     let (s1, s2) = (q / a, if q != 0.0 { c / q } else { -b / a - q / a });
-    Some(vec![s1, s2])
+    out.push(s1);
+    out.push(s2);
+    Some(out)
 }
 
 /// The spheres tangent (externally, radius possibly negative) to the four balls: the ball with
@@ -285,6 +331,26 @@ impl Trisector {
         }
     }
 
+    /// Whether ball `d`, tangent to the curve's sphere at `p`, enters the spheres of the curve
+    /// just after `p` in direction `dir` (its additive distance falls below the sphere's radius).
+    pub fn enters(&self, p: CurvePoint, dir: f64, d: &Ball) -> bool {
+        let (mut dr, mut dt) = (2.0 * p.t, 2.0 * self.alpha * p.r + self.beta);
+        let forward = match self.ellipse {
+            None => dt * dir,
+            Some((rc, rr, tt)) => ((p.r - rc) / rr * (dt / tt) - p.t / tt * (dr / rr)) * dir,
+        };
+        if forward < 0.0 {
+            dr = -dr;
+            dt = -dt;
+        }
+        let x = self.point(p);
+        let e = sub(x.c, d.c);
+        let el = norm(e).max(1e-300);
+        let dx = axpy(dt, self.n, [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr]);
+        let dg = dot(e, dx) / el - dr;
+        dg < -1e-9 * (dr.abs() + dt.abs())
+    }
+
     /// How far `p` lies after `from` (parameter `from`) along direction `dir`: > 0 after; on an
     /// ellipse in (0, 2 pi].
     pub fn ahead(&self, from: f64, p: CurvePoint, dir: f64) -> f64 {
@@ -304,7 +370,7 @@ impl Trisector {
     }
 
     /// The points of the curve where ball `d` is tangent too (0, 1 or 2).
-    pub fn hits(&self, d: &Ball) -> Vec<CurvePoint> {
+    pub fn hits(&self, d: &Ball) -> Two<CurvePoint> {
         let ud = sub(d.c, self.ca);
         let kd = 0.5 * (dot(ud, ud) - d.r * d.r + self.ra * self.ra);
         let dd = d.r - self.ra;
@@ -313,22 +379,23 @@ impl Trisector {
         let c = kd - dot(ud, self.p0);
         let (al, be, ga) = (self.alpha, self.beta, self.gamma);
         let scale = dot(ud, ud).max(1.0);
-        let mut out = Vec::with_capacity(2);
+        let mut out = Two::new(CurvePoint { r: 0.0, t: 0.0 });
         if b.abs() >= a.abs() {
             if b == 0.0 {
                 return out;
             }
-            let roots = quadratic(a * a - al * b * b, -(2.0 * a * c + be * b * b), c * c - ga * b * b, scale * scale).unwrap_or_default();
+            let roots = quadratic(a * a - al * b * b, -(2.0 * a * c + be * b * b), c * c - ga * b * b, scale * scale).unwrap_or(Two::new(0.0));
             for r in roots {
                 out.push(CurvePoint { r, t: (c - a * r) / b });
             }
         } else {
-            let roots = quadratic(a * a - al * b * b, 2.0 * al * b * c + be * a * b, -(al * c * c + be * a * c + ga * a * a), scale * scale).unwrap_or_default();
+            let roots = quadratic(a * a - al * b * b, 2.0 * al * b * c + be * a * b, -(al * c * c + be * a * c + ga * a * a), scale * scale).unwrap_or(Two::new(0.0));
             for t in roots {
                 out.push(CurvePoint { r: (c - b * t) / a, t });
             }
         }
-        out.retain(|p| p.r.is_finite() && p.t.is_finite() && p.r + self.ra >= -1e-9);
+        // r + r_d < 0 would be an internal tangency of d (a root of the squared equation only)
+        out.retain(|p| p.r.is_finite() && p.t.is_finite() && p.r + self.ra >= -1e-9 && p.r + d.r >= -1e-9);
         out
     }
 
@@ -350,7 +417,7 @@ impl Trisector {
 
     /// The smallest radius of a hyperbola branch (t = 0).
     fn apex_r(&self) -> f64 {
-        match quadratic(self.alpha, self.beta, self.gamma, 1.0).unwrap_or_default().into_iter().filter(|r| *r + self.ra >= -1e-9).reduce(f64::max) {
+        match quadratic(self.alpha, self.beta, self.gamma, 1.0).unwrap_or(Two::new(0.0)).into_iter().filter(|r| *r + self.ra >= -1e-9).reduce(f64::max) {
             Some(r) => r,
             None => -self.ra,
         }

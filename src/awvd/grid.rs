@@ -11,7 +11,15 @@ pub struct Grid {
     pub start: Vec<u32>,
     pub items: Vec<u32>,
     pub rmax: f64,
+    /// Clusters (blocks of `CLUSTER`^3 cells that hold balls): `cl_start[k]..cl_start[k + 1]`
+    /// indexes `cl_items`; `cl_sphere[k]` contains every ball of cluster k.
+    pub cl_start: Vec<u32>,
+    pub cl_items: Vec<u32>,
+    pub cl_sphere: Vec<([f64; 3], f64)>,
 }
+
+/// Cells per axis of a cluster.
+pub const CLUSTER: usize = 3;
 
 impl Grid {
     pub fn new(balls: &[Ball], cell: f64) -> Grid {
@@ -42,7 +50,41 @@ impl Grid {
             items[fill[c] as usize] = i as u32;
             fill[c] += 1;
         }
-        Grid { lo, cell, dims, start: count, items, rmax }
+        // clusters: blocks of CLUSTER^3 cells, their balls and a bounding sphere
+        let bd = dims.map(|d| d.div_ceil(CLUSTER));
+        let block = |c: usize| {
+            let (x, y, z) = (c % dims[0], (c / dims[0]) % dims[1], c / (dims[0] * dims[1]));
+            ((z / CLUSTER) * bd[1] + y / CLUSTER) * bd[0] + x / CLUSTER
+        };
+        let mut byblock: Vec<(usize, u32)> = cells.iter().enumerate().map(|(i, &c)| (block(c), i as u32)).collect();
+        byblock.sort_unstable();
+        let (mut cl_start, mut cl_items, mut cl_sphere) = (vec![0u32], Vec::with_capacity(balls.len()), Vec::new());
+        let mut k = 0;
+        while k < byblock.len() {
+            let mut e = k;
+            while e < byblock.len() && byblock[e].0 == byblock[k].0 {
+                e += 1;
+            }
+            let (mut a, mut b) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+            for &(_, i) in &byblock[k..e] {
+                for d in 0..3 {
+                    a[d] = a[d].min(balls[i as usize].c[d]);
+                    b[d] = b[d].max(balls[i as usize].c[d]);
+                }
+            }
+            let m = [0, 1, 2].map(|d| 0.5 * (a[d] + b[d]));
+            let mut r: f64 = 0.0;
+            for &(_, i) in &byblock[k..e] {
+                let bi = balls[i as usize];
+                let d = [bi.c[0] - m[0], bi.c[1] - m[1], bi.c[2] - m[2]];
+                r = r.max((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt() + bi.r);
+                cl_items.push(i);
+            }
+            cl_start.push(cl_items.len() as u32);
+            cl_sphere.push((m, r * (1.0 + 1e-12) + 1e-9));
+            k = e;
+        }
+        Grid { lo, cell, dims, start: count, items, rmax, cl_start, cl_items, cl_sphere }
     }
 
     fn coord(lo: [f64; 3], cell: f64, dims: [usize; 3], p: [f64; 3], k: usize) -> usize {
@@ -68,11 +110,6 @@ impl Grid {
         let lo = [0, 1, 2].map(|k| Self::coord(self.lo, self.cell, self.dims, a, k));
         let hi = [0, 1, 2].map(|k| Self::coord(self.lo, self.cell, self.dims, b, k));
         (lo, hi)
-    }
-
-    /// Whether a sphere around `c` of radius `rad` covers every cell.
-    pub fn covers_all(&self, c: [f64; 3], rad: f64) -> bool {
-        (0..3).all(|k| c[k] - rad <= self.lo[k] && c[k] + rad >= self.lo[k] + self.cell * self.dims[k] as f64)
     }
 
     /// Calls `f` with every ball whose centre lies in the cells covering the sphere (c, rad).

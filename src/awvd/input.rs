@@ -54,10 +54,23 @@ pub fn read_structure(path: impl AsRef<Path>, sel: &AtomSelection) -> Result<Vec
     let name = path.to_str().ok_or_else(|| Error::arg("path", "not valid UTF-8"))?;
     let mut opts = pdbtbx::ReadOptions::new();
     opts.set_level(pdbtbx::StrictnessLevel::Loose).set_only_first_model(!sel.all_models);
-    let (pdb, _warnings) = opts.read(name).map_err(|errs| {
-        let msg = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ");
-        Error::parse(path, 0, msg)
-    })?;
+    let (pdb, _warnings) = match opts.read(name) {
+        Ok(p) => p,
+        Err(errs) => {
+            let msg = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ");
+            // header records pdbtbx rejects even when loose (e.g. SEQADV of 1IGY) hold no atoms:
+            // a PDB file is read again from its coordinate records only
+            let lower = name.to_ascii_lowercase();
+            if !(lower.ends_with(".pdb") || lower.ends_with(".ent")) {
+                return Err(Error::parse(path, 0, msg));
+            }
+            let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_path_buf(), source: e })?;
+            let keep = ["ATOM  ", "HETATM", "MODEL ", "ENDMDL", "TER", "END"];
+            let coords: String = text.lines().filter(|l| keep.iter().any(|k| l.starts_with(k))).flat_map(|l| [l, "\n"]).collect();
+            opts.set_format(pdbtbx::Format::Pdb);
+            opts.read_raw(std::io::BufReader::new(std::io::Cursor::new(coords.into_bytes()))).map_err(|_| Error::parse(path, 0, msg))?
+        }
+    };
     let mut balls = Vec::new();
     for model in pdb.models() {
         let mut atoms: Vec<(usize, Ball)> = Vec::new();

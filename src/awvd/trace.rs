@@ -61,19 +61,46 @@ pub fn edge_frame(ctx: &Ctx, e: &Edge) -> Option<(Trisector, CurvePoint, f64, f6
 /// Smallest parameter step after the start that counts as a new vertex.
 pub const AHEAD_EPS: f64 = 1e-9;
 
+/// Tangencies within this parameter distance of the start count as at the start.
+pub const ZERO_EPS: f64 = 1e-7;
+
 /// How far candidate `j`'s first tangency lies after the start, and where.
 pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &Ball) -> Option<(f64, CurvePoint)> {
     if e.g.contains(&j) {
         return None;
     }
+    let hits = tri.hits(ball);
+    // the start ball is tangent at the start: drop its hit nearest the start (by parameter),
+    // whatever rounding did to it, so that only its other tangency can end the edge
+    let skip = if j == e.s {
+        hits.into_iter()
+            .enumerate()
+            .map(|(k, h)| {
+                let d = tri.param(h) - from;
+                let d = if tri.ellipse.is_some() { (d + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI } else { d };
+                (d.abs(), k)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|x| x.1)
+    } else {
+        None
+    };
     let mut best: Option<(f64, CurvePoint)> = None;
-    for h in tri.hits(ball) {
-        let a = tri.ahead(from, h, dir);
-        if a <= AHEAD_EPS {
+    for (k, h) in hits.into_iter().enumerate() {
+        if Some(k) == skip {
             continue;
         }
-        if j == e.s && tri.ellipse.is_some() && a >= std::f64::consts::TAU - AHEAD_EPS {
-            continue;
+        let mut a = tri.ahead(from, h, dir);
+        if tri.ellipse.is_some() && a >= std::f64::consts::TAU - ZERO_EPS {
+            a -= std::f64::consts::TAU;
+        }
+        if a <= AHEAD_EPS {
+            // a fifth ball on the start sphere (surplus quadruples): the edge has length zero
+            // when it enters the spheres ahead, and ends at the same sphere with it
+            if j == e.s || a < -ZERO_EPS || !tri.enters(h, dir, ball) {
+                continue;
+            }
+            a = 0.0;
         }
         if best.is_none_or(|b| a < b.0) {
             best = Some((a, h));
@@ -96,40 +123,97 @@ pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>)
         }
     }
     let m = e.start.c;
-    let mut rad = e.start.r.max(0.0) + 2.0 * g.rmax + g.cell;
-    for _round in 0..64 {
-        let mut best: Option<(f64, u32, CurvePoint)> = None;
-        g.for_each(m, rad + g.rmax, |j| {
-            let b = &ctx.balls[j as usize];
-            // only balls that reach into the region
-            let d = sub(b.c, m);
-            if dot(d, d) > (rad + b.r) * (rad + b.r) {
+    // best: the best candidate so far; need: the bound of the arc from the start to it. A ball
+    // that does not reach the bound has no tangency before the best one, so once a candidate is
+    // known the balls of the cells around its bound are all that can beat it (the bound of a
+    // nearer candidate's arc need not lie inside, but that arc is part of the longer one, so the
+    // pruning stays exact).
+    type Best = Option<(f64, u32, CurvePoint)>;
+    let mut st: (Best, Option<Sphere>) = (None, None);
+    let visit = |st: &mut (Best, Option<Sphere>), j: u32| {
+        let b = &ctx.balls[j as usize];
+        if let Some(nd) = st.1 {
+            let dn = sub(b.c, nd.c);
+            if dot(dn, dn) > (nd.r + b.r) * (nd.r + b.r) {
                 return;
             }
-            if let Some((a, h)) = candidate(&tri, e, from, dir, j, b) {
-                if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
-                    best = Some((a, j, h));
-                }
+        }
+        if let Some((a, h)) = candidate(&tri, e, from, dir, j, b) {
+            if st.0.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
+                st.0 = Some((a, j, h));
+                st.1 = Some(tri.arc_bound(sp, h));
+            }
+        }
+    };
+    // a first candidate from the cells around the start sphere, widened twice
+    let mut rad = e.start.r.max(0.0) + g.rmax;
+    for _round in 0..3 {
+        g.for_each(m, rad + g.rmax, |j| {
+            // only balls that reach the sphere (m, rad): this pass just finds some candidate
+            let b = &ctx.balls[j as usize];
+            let d = sub(b.c, m);
+            if dot(d, d) <= (rad + b.r) * (rad + b.r) {
+                visit(&mut st, j);
             }
         });
-        match best {
-            Some((_, j, h)) => {
-                let need = tri.arc_bound(sp, h);
-                if norm(sub(need.c, m)) + need.r <= rad || g.covers_all(m, rad) {
-                    return Some((j, h));
-                }
-                let nr = norm(sub(need.c, m)) + need.r;
-                rad = nr.max(rad * 1.5);
+        if st.1.is_some() {
+            break;
+        }
+        rad *= 2.0;
+    }
+    match st.1 {
+        Some(nd) if nd.r <= FAR_CELLS * g.cell => {
+            g.for_each(nd.c, nd.r + g.rmax, |j| visit(&mut st, j));
+            st.0.map(|(_, j, h)| (j, h))
+        }
+        _ => search_clusters(ctx, e, &tri, sp, from, dir, st.0).map(|(_, j, h)| (j, h)),
+    }
+}
+
+/// Arc bounds wider than this many cells are searched over the clusters.
+const FAR_CELLS: f64 = 3.0;
+
+/// Whether some sphere of the curve from `sp` (parameter `from`, direction `dir`) up to `limit`
+/// ahead (infinity: the rest of the curve) meets the ball (c, rho). The sign of
+/// `|x - c| - rho - r` along the curve changes only at the ball's tangencies, so: negative at the
+/// start, or a tangency ahead within the limit.
+fn arc_meets(tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, limit: f64, c: [f64; 3], rho: f64) -> bool {
+    let x = tri.point(sp);
+    if norm(sub(x.c, c)) - rho - x.r < 1e-9 {
+        return true;
+    }
+    tri.hits(&Ball { c, r: rho }).into_iter().any(|h| {
+        let a = tri.ahead(from, h, dir);
+        a > -1e-9 && a <= limit + 1e-9
+    })
+}
+
+/// The exact search over every ball, pruned by clusters: a cluster's balls are candidates only
+/// when its bounding sphere meets a sphere of the curve between the start and the best
+/// candidate so far (or the rest of the curve while there is none). `best`: a candidate known.
+fn search_clusters(ctx: &Ctx, e: &Edge, tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, mut best: Option<(f64, u32, CurvePoint)>) -> Option<(f64, u32, CurvePoint)> {
+    let g = &ctx.grid;
+    let mut need = best.map(|b| tri.arc_bound(sp, b.2));
+    let reaches = |need: &Option<Sphere>, c: [f64; 3], r: f64| need.is_none_or(|nd| norm(sub(c, nd.c)) <= nd.r + r);
+    for (k, &(c, rho)) in g.cl_sphere.iter().enumerate() {
+        let limit = best.map_or(f64::INFINITY, |b| b.0);
+        if !reaches(&need, c, rho) || !arc_meets(tri, sp, from, dir, limit, c, rho) {
+            continue;
+        }
+        for &j in &g.cl_items[g.cl_start[k] as usize..g.cl_start[k + 1] as usize] {
+            let b = &ctx.balls[j as usize];
+            if !reaches(&need, b.c, b.r) {
+                continue;
             }
-            None => {
-                if g.covers_all(m, rad) {
-                    return None;
+            if let Some((a, h)) = candidate(tri, e, from, dir, j, b) {
+                if best.is_none_or(|bb| a < bb.0 || (a == bb.0 && j < bb.1)) {
+                    best = Some((a, j, h));
+                    need = Some(tri.arc_bound(sp, h));
                 }
-                rad *= 2.0;
             }
         }
     }
-    None
+    best
 }
 
 /// Whether no ball other than `q` penetrates sphere `s` (double, through the grid), with
@@ -267,13 +351,21 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Res
                 .collect();
             res.searches += edges.len() as u64;
             let found = search.search(&ctx, &edges, &mut stats)?;
-            for ((&(v, k), e), f) in level.iter().zip(&edges).zip(found) {
+            // the end vertices' spheres, in parallel too
+            let made: Vec<Option<(u32, Vertex)>> = edges
+                .par_iter()
+                .zip(found.par_iter())
+                .map(|(e, f)| {
+                    f.map(|(j, h)| {
+                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
+                        (j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h)))
+                    })
+                })
+                .collect();
+            for (&(v, k), f) in level.iter().zip(made) {
                 match f {
                     None => adj[v][k] = -1,
-                    Some((j, h)) => {
-                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
-                        let approx = tri.point(h);
-                        let nv = make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], approx);
+                    Some((j, nv)) => {
                         let id = insert(nv, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
                         adj[v][k] = id as i64;
                         let kk = verts[id].q.iter().position(|&x| x == j).unwrap();
@@ -314,12 +406,56 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Res
             }
         }
     }
+    contacts.extend(loose_contacts(&ctx));
     contacts.sort_unstable();
     contacts.dedup();
     res.contacts = contacts;
     res.double_rechecks = stats.double_rechecks;
     res.float_replaced = stats.float_replaced;
     Ok(res)
+}
+
+/// The ball pairs of vertex-free elliptic edges, which no vertex gives: triples of balls whose
+/// trisector is an ellipse with its smallest sphere (radius up to r_max, so the three centres lie
+/// within r_i + r_j + 2 r_max of each other) valid and empty; that sphere's centre is then a
+/// point of the edge, so the three pairs share faces.
+fn loose_contacts(ctx: &Ctx) -> Vec<(u32, u32)> {
+    let b = ctx.balls;
+    let rm = ctx.grid.rmax;
+    let near = |x: &Ball, y: &Ball| {
+        let d = sub(y.c, x.c);
+        dot(d, d) <= (x.r + y.r + 2.0 * rm) * (x.r + y.r + 2.0 * rm)
+    };
+    (0..b.len())
+        .into_par_iter()
+        .flat_map_iter(|i| {
+            let bi = b[i];
+            let mut nb: Vec<u32> = Vec::new();
+            ctx.grid.for_each(bi.c, bi.r + 3.0 * rm, |j| {
+                if j as usize > i && near(&bi, &b[j as usize]) {
+                    nb.push(j);
+                }
+            });
+            nb.sort_unstable();
+            let mut out = Vec::new();
+            for (x, &j) in nb.iter().enumerate() {
+                for &k in &nb[x + 1..] {
+                    let (bj, bk) = (b[j as usize], b[k as usize]);
+                    if !near(&bj, &bk) {
+                        continue;
+                    }
+                    let Some(tri) = Trisector::new([bi, bj, bk]) else { continue };
+                    let Some((rc, rr, _)) = tri.ellipse else { continue };
+                    let s = tri.point(CurvePoint { r: rc - rr, t: 0.0 });
+                    let ra = bi.r.min(bj.r).min(bk.r);
+                    if s.r + ra >= 0.0 && s.r <= rm && is_empty(ctx, &s, &[i as u32, j, k], 1e-9) {
+                        out.extend([(i as u32, j), (i as u32, k), (j, k)]);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// The largest tangency error over vertices and the number of vertices whose sphere another
