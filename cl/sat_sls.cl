@@ -1,24 +1,33 @@
 // sat_sls.cl: probSAT and WalkSAT/SKC, many independent walks in one launch (docs/specs/SAT_SLS.md).
-// One work-item per walk. The formula (CSR clauses without repeated literals or tautologies, and
-// the occurrence lists per literal index 2v + (negative)) is read by every walk; a walk's state
-// (assignment, true-literal count, critical variable (XOR of the true variables) and unsatisfied-
-// list position of every clause, the unsatisfied list, the break value of every variable) lies in
-// local memory (SLS_LOCAL 1) or in global memory. The state is rebuilt from the assignment at the
-// start of every launch and after every restart, exactly as src/sat/sls/cpu.rs does, so both
-// backends walk through the same assignments for the same seed, flips per launch and budget.
-// Random words: metaopt_rng4(seed, walk, flip) per flip; restart r draws its assignment from the
-// counters 2^63 + r 2^32 + i.
+// One work-group of SLS_LANES work-items (lanes) per walk. The formula (CSR clauses without
+// repeated literals or tautologies, and the occurrence lists per literal index 2v + (negative)) is
+// read by every walk; a walk's state (assignment bits, break value of every variable, then per
+// clause its unsatisfied-list position, the unsatisfied list, its critical variable (XOR of the
+// true variables) and its true-literal count, in the narrowest types that fit) lies in local
+// memory (SLS_LOCAL 1) or in global memory. The lanes share each flip: every lane draws the same
+// random words and picks the same variable (the clause's literals are read by all lanes at the
+// same addresses), then the occurrences of the flipped variable's two literals are spread over
+// the lanes (counts, critical variables, break values with atomic adds), and lane 0 applies the
+// unsatisfied-list removals and appends in occurrence order, exactly as src/sat/sls/cpu.rs does.
+// The state is rebuilt from the assignment at the start of every launch and after every restart,
+// so both backends walk through the same assignments for the same seed, flips per launch and
+// budget. Random words: metaopt_rng4(seed, walk, flip) per flip; restart r draws its assignment
+// from the counters 2^63 + r 2^32 + i.
 // Defines: SLS_WALKSAT (0: probSAT, 1: WalkSAT/SKC), SLS_LOCAL (0/1), SLS_TABLE (entries of the
-// break table), SLS_POLL (a power of two: flips between reads of the stop flag).
+// break table), SLS_POLL (a power of two: flips between reads of the stop flag), SLS_LANES (lanes
+// per walk, a power of two <= 32), SLS_CNT (type of a true-literal count), SLS_VT (type of a
+// critical variable), SLS_CT (type of a clause index or list position).
 
 #if SLS_LOCAL
 #define SMEM __local
 #else
 #define SMEM __global
 #endif
+#define SLS_FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 
 // Record of a walk in `rec` (SLS_HEAD words, then the assignment and the best assignment).
 #define SLS_HEAD 8u
+#define SLS_ALIGN4(b) (((b) + 3u) & ~3u)
 
 inline uint sls_below(uint r, uint n)
 {
@@ -30,24 +39,30 @@ inline uint sls_var(int l)
     return (uint)(l < 0 ? -l : l) - 1u;
 }
 
-void sls_random(SMEM uint* x, uint n, uint words, ulong seed, uint walk, uint restart)
+// Restart `restart`'s assignment, four words per lane and step.
+void sls_random(SMEM uint* x, uint n, uint words, ulong seed, uint walk, uint restart, uint lid)
 {
-    for (uint j = 0; j < words; j += 4) {
-        uint4 r = metaopt_rng4(seed, walk, 0x8000000000000000ul | ((ulong)restart << 32) | (ulong)(j / 4));
+    for (uint q = lid; 4u * q < words; q += SLS_LANES) {
+        uint j = 4u * q;
+        uint4 r = metaopt_rng4(seed, walk, 0x8000000000000000ul | ((ulong)restart << 32) | (ulong)q);
         x[j] = r.x;
         if (j + 1 < words) x[j + 1] = r.y;
         if (j + 2 < words) x[j + 2] = r.z;
         if (j + 3 < words) x[j + 3] = r.w;
+        if ((n % 32u) && j + 4 >= words) x[words - 1] &= (1u << (n % 32u)) - 1u;
     }
-    if (n % 32u) x[words - 1] &= (1u << (n % 32u)) - 1u;
 }
 
+// The state of the assignment x (written and fenced by the caller); returns the unsatisfied count
+// (also in sh[0]). The clauses are spread over the lanes; lane 0 lists the unsatisfied ones in
+// clause order.
 uint sls_rebuild(const __global uint* off, const __global int* lit, uint n, uint m, SMEM uint* x,
-                 SMEM uint* cnt, SMEM uint* crit, SMEM uint* pos, SMEM uint* list, SMEM uint* brk)
+                 SMEM SLS_CNT* cnt, SMEM SLS_VT* crit, SMEM SLS_CT* pos, SMEM SLS_CT* list, SMEM uint* brk,
+                 __local uint* sh, uint lid)
 {
-    for (uint v = 0; v < n; ++v) brk[v] = 0;
-    uint nu = 0;
-    for (uint c = 0; c < m; ++c) {
+    for (uint v = lid; v < n; v += SLS_LANES) brk[v] = 0;
+    barrier(SLS_FENCE);
+    for (uint c = lid; c < m; c += SLS_LANES) {
         uint t = 0, cr = 0;
         for (uint i = off[c]; i < off[c + 1]; ++i) {
             int l = lit[i];
@@ -58,54 +73,23 @@ uint sls_rebuild(const __global uint* off, const __global int* lit, uint n, uint
                 cr ^= v;
             }
         }
-        cnt[c] = t;
-        crit[c] = cr;
-        if (t == 0) {
-            pos[c] = nu;
-            list[nu++] = c;
-        } else if (t == 1) {
-            ++brk[cr];
-        }
+        cnt[c] = (SLS_CNT)t;
+        crit[c] = (SLS_VT)cr;
+        if (t == 1) atomic_inc(&brk[cr]);
     }
-    return nu;
-}
-
-// Flips variable v (0-based); returns the new number of unsatisfied clauses.
-uint sls_flip(const __global uint* ooff, const __global uint* occ, uint v, uint nu, SMEM uint* x,
-              SMEM uint* cnt, SMEM uint* crit, SMEM uint* pos, SMEM uint* list, SMEM uint* brk)
-{
-    uint val = (x[v >> 5] >> (v & 31u)) & 1u;
-    uint tl = 2u * v + val, fl = 2u * v + (1u - val);
-    x[v >> 5] ^= 1u << (v & 31u);
-    for (uint k = ooff[tl]; k < ooff[tl + 1]; ++k) {
-        uint c = occ[k];
-        uint t = cnt[c];
-        if (t == 0) {
-            uint last = list[--nu];
-            uint p = pos[c];
-            list[p] = last;
-            pos[last] = p;
-            ++brk[v];
-        } else if (t == 1) {
-            --brk[crit[c]];
+    barrier(SLS_FENCE);
+    if (lid == 0) {
+        uint nu = 0;
+        for (uint c = 0; c < m; ++c) {
+            if (cnt[c] == 0) {
+                pos[c] = (SLS_CT)nu;
+                list[nu++] = (SLS_CT)c;
+            }
         }
-        crit[c] ^= v;
-        cnt[c] = t + 1;
+        sh[0] = nu;
     }
-    for (uint k = ooff[fl]; k < ooff[fl + 1]; ++k) {
-        uint c = occ[k];
-        uint t = cnt[c] - 1;
-        cnt[c] = t;
-        crit[c] ^= v;
-        if (t == 0) {
-            pos[c] = nu;
-            list[nu++] = c;
-            --brk[v];
-        } else if (t == 1) {
-            ++brk[crit[c]];
-        }
-    }
-    return nu;
+    barrier(SLS_FENCE);
+    return sh[0];
 }
 
 // The variable to flip in clause c (all its literals false) for the random words r.
@@ -149,84 +133,179 @@ uint sls_pick(const __global uint* off, const __global int* lit, __constant uint
 #endif
 }
 
-inline void sls_copy(__global uint* to, SMEM uint* from, uint words)
+// Flips v (every lane calls it with the same v and nu after a barrier); returns the new
+// unsatisfied count. The occurrences of the literal that becomes true, then of the one that
+// becomes false, in chunks of SLS_LANES: each lane updates its clause's count and critical
+// variable and the break value of a critical variable (atomic adds, so the result does not depend
+// on the order), and marks a clause that leaves or enters the unsatisfied list; lane 0 then
+// applies the marks in occurrence order (removal: swap with the last; append) and break(v).
+uint sls_flip(const __global uint* ooff, const __global uint* occ, uint v, uint nu, SMEM uint* x,
+              SMEM SLS_CNT* cnt, SMEM SLS_VT* crit, SMEM SLS_CT* pos, SMEM SLS_CT* list, SMEM uint* brk,
+              __local uint* sh, __local uint* ev, uint lid)
 {
-    for (uint j = 0; j < words; ++j) to[j] = from[j];
+    uint val = (x[v >> 5] >> (v & 31u)) & 1u;
+    uint tl = 2u * v + val, fl = 2u * v + (1u - val);
+    uint ta = ooff[tl], ntl = ooff[tl + 1] - ta;
+    uint fa = ooff[fl], total = ntl + (ooff[fl + 1] - fa);
+    for (uint b = 0; b < total; b += SLS_LANES) {
+        uint j = b + lid;
+        if (j < ntl) {
+            uint c = occ[ta + j];
+            uint t = cnt[c];
+            if (t == 0) {
+                ev[lid] = c;
+                atomic_or(&sh[1], 1u << lid);
+            } else if (t == 1) {
+                atomic_dec(&brk[crit[c]]);
+            }
+            crit[c] ^= (SLS_VT)v;
+            cnt[c] = (SLS_CNT)(t + 1);
+        } else if (j < total) {
+            uint c = occ[fa + (j - ntl)];
+            uint t = (uint)cnt[c] - 1u;
+            uint cr = (uint)crit[c] ^ v;
+            cnt[c] = (SLS_CNT)t;
+            crit[c] = (SLS_VT)cr;
+            if (t == 0) {
+                ev[lid] = c;
+                atomic_or(&sh[1], 1u << lid);
+            } else if (t == 1) {
+                atomic_inc(&brk[cr]);
+            }
+        }
+        barrier(SLS_FENCE);
+        if (lid == 0) {
+            uint mk = sh[1];
+            sh[1] = 0;
+            if (b == 0) x[v >> 5] ^= 1u << (v & 31u);
+            uint bv = brk[v];
+            while (mk) {
+                uint q = 31u - clz(mk & (0u - mk));
+                mk &= mk - 1u;
+                uint c = ev[q];
+                if (b + q < ntl) {
+                    uint last = list[--nu];
+                    uint p = pos[c];
+                    list[p] = (SLS_CT)last;
+                    pos[last] = (SLS_CT)p;
+                    ++bv;
+                } else {
+                    pos[c] = (SLS_CT)nu;
+                    list[nu++] = (SLS_CT)c;
+                    --bv;
+                }
+            }
+            brk[v] = bv;
+            sh[0] = nu;
+        }
+        barrier(SLS_FENCE);
+    }
+    return sh[0];
 }
 
-// One launch: up to `flips` flips of every walk. rec: per walk SLS_HEAD + 2 words words: flips
-// (lo, hi), flips since the restart (lo, hi), restarts, best unsatisfied count, unsatisfied now,
-// started; then the assignment, then the best assignment. found: 0, or 1 + the first walk that
-// reached a model (its best assignment).
-__kernel void sat_sls_run(const __global uint* off, const __global int* lit, const __global uint* ooff,
-                          const __global uint* occ, __constant uint* tab, __global uint* rec,
-                          __global uint* gstate, __local uint* lstate, volatile __global uint* found,
-                          uint n, uint m, uint words, uint walks, uint flips, ulong restart_flips,
-                          ulong seed, uint noise)
+// The assignment into `to`, spread over the lanes.
+inline void sls_copy(__global uint* to, SMEM uint* from, uint words, uint lid)
 {
-    uint w = get_global_id(0);
+    for (uint j = lid; j < words; j += SLS_LANES) to[j] = from[j];
+}
+
+// One launch: up to `flips` flips of every walk (group). rec: per walk SLS_HEAD + 2 words words:
+// flips (lo, hi), flips since the restart (lo, hi), restarts, best unsatisfied count, unsatisfied
+// now, started; then the assignment, then the best assignment. found: 0, or 1 + the first walk
+// that reached a model (its best assignment). stride: words of a walk's state.
+__kernel __attribute__((reqd_work_group_size(SLS_LANES, 1, 1)))
+void sat_sls_run(const __global uint* off, const __global int* lit, const __global uint* ooff,
+                 const __global uint* occ, __constant uint* tab, __global uint* rec,
+                 __global uint* gstate, __local uint* lstate, volatile __global uint* found,
+                 uint n, uint m, uint words, uint walks, uint flips, ulong restart_flips,
+                 ulong seed, uint noise, uint stride)
+{
+    __local uint ev[SLS_LANES];
+    __local uint sh[4]; // unsatisfied count, marks of a chunk, stop flag
+    uint lid = get_local_id(0);
+    uint w = get_group_id(0);
     if (w >= walks) return;
-    ulong stride = (ulong)words + 4ul * m + n;
 #if SLS_LOCAL
     (void)gstate;
-    SMEM uint* x = lstate + (ulong)get_local_id(0) * stride;
+    (void)stride;
+    SMEM uint* x = lstate;
 #else
     (void)lstate;
     SMEM uint* x = gstate + (ulong)w * stride;
 #endif
-    SMEM uint* cnt = x + words;
-    SMEM uint* crit = cnt + m;
-    SMEM uint* pos = crit + m;
-    SMEM uint* list = pos + m;
-    SMEM uint* brk = list + m;
+    SMEM uint* brk = x + words;
+    // then positions, the list, critical variables, counts, each from a word boundary
+    SMEM uchar* p8 = (SMEM uchar*)(brk + n);
+    SMEM SLS_CT* pos = (SMEM SLS_CT*)p8;
+    p8 += SLS_ALIGN4(m * (uint)sizeof(SLS_CT));
+    SMEM SLS_CT* list = (SMEM SLS_CT*)p8;
+    p8 += SLS_ALIGN4(m * (uint)sizeof(SLS_CT));
+    SMEM SLS_VT* crit = (SMEM SLS_VT*)p8;
+    p8 += SLS_ALIGN4(m * (uint)sizeof(SLS_VT));
+    SMEM SLS_CNT* cnt = (SMEM SLS_CNT*)p8;
     __global uint* R = rec + (ulong)w * (SLS_HEAD + 2u * words);
-    if (*found) return;
+    if (lid == 0) {
+        sh[1] = 0;
+        sh[2] = *found;
+    }
+    barrier(SLS_FENCE);
+    if (sh[2]) return;
     ulong total = (ulong)R[0] | ((ulong)R[1] << 32);
     ulong since = (ulong)R[2] | ((ulong)R[3] << 32);
     uint restarts = R[4], best = R[5];
     if (R[7] == 0) {
-        sls_random(x, n, words, seed, w, 0);
+        sls_random(x, n, words, seed, w, 0, lid);
         best = 0xFFFFFFFFu;
     } else {
-        for (uint j = 0; j < words; ++j) x[j] = R[SLS_HEAD + j];
+        for (uint j = lid; j < words; j += SLS_LANES) x[j] = R[SLS_HEAD + j];
     }
-    uint nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk);
+    barrier(SLS_FENCE);
+    uint nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
     if (nu < best) {
         best = nu;
-        sls_copy(R + SLS_HEAD + words, x, words);
+        sls_copy(R + SLS_HEAD + words, x, words, lid);
     }
     for (uint i = 0; i < flips && nu > 0; ++i) {
-        if ((i & (SLS_POLL - 1u)) == 0 && i > 0 && *found) break;
+        if ((i & (SLS_POLL - 1u)) == 0 && i > 0) {
+            if (lid == 0) sh[2] = *found;
+            barrier(SLS_FENCE);
+            if (sh[2]) break;
+        }
         if (since >= restart_flips) {
             ++restarts;
             since = 0;
-            sls_random(x, n, words, seed, w, restarts);
-            nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk);
+            barrier(SLS_FENCE);
+            sls_random(x, n, words, seed, w, restarts, lid);
+            barrier(SLS_FENCE);
+            nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
             if (nu < best) {
                 best = nu;
-                sls_copy(R + SLS_HEAD + words, x, words);
+                sls_copy(R + SLS_HEAD + words, x, words, lid);
             }
             if (nu == 0) break;
         }
         uint4 r = metaopt_rng4(seed, w, total);
         uint c = list[sls_below(r.x, nu)];
         uint v = sls_pick(off, lit, tab, noise, c, r, brk);
-        nu = sls_flip(ooff, occ, v, nu, x, cnt, crit, pos, list, brk);
+        barrier(SLS_FENCE);
+        nu = sls_flip(ooff, occ, v, nu, x, cnt, crit, pos, list, brk, sh, ev, lid);
         ++total;
         ++since;
         if (nu < best) {
             best = nu;
-            sls_copy(R + SLS_HEAD + words, x, words);
+            sls_copy(R + SLS_HEAD + words, x, words, lid);
         }
     }
-    if (nu == 0) atomic_cmpxchg(found, 0u, w + 1u);
-    R[0] = (uint)total;
-    R[1] = (uint)(total >> 32);
-    R[2] = (uint)since;
-    R[3] = (uint)(since >> 32);
-    R[4] = restarts;
-    R[5] = best;
-    R[6] = nu;
-    R[7] = 1;
-    sls_copy(R + SLS_HEAD, x, words);
+    if (lid == 0) {
+        if (nu == 0) atomic_cmpxchg(found, 0u, w + 1u);
+        R[0] = (uint)total;
+        R[1] = (uint)(total >> 32);
+        R[2] = (uint)since;
+        R[3] = (uint)(since >> 32);
+        R[4] = restarts;
+        R[5] = best;
+        R[6] = nu;
+        R[7] = 1;
+    }
+    sls_copy(R + SLS_HEAD, x, words, lid);
 }

@@ -287,3 +287,37 @@ fn a_requested_stop_token_ends_with_interrupted() {
         assert_eq!(r.best_unsatisfied, cnf.unsatisfied_count(&r.best));
     }
 }
+
+/// `cnf` with a contradiction ((x1) and (not x1)), so no walk reaches a model.
+fn never_satisfied(cnf: &Cnf, name: &str) -> Cnf {
+    let mut clauses: Vec<Vec<i32>> = cnf.clauses().map(|c| c.to_vec()).collect();
+    clauses.push(vec![1]);
+    clauses.push(vec![-1]);
+    Cnf::from_clauses(name, cnf.num_vars, &clauses).unwrap()
+}
+
+#[test]
+fn device_and_cpu_walk_identically_long_clauses_and_lists() {
+    let base = SlsOptions { max_flips: 2_000, flips_per_launch: 700, restart_flips: 900, time_limit: None, seed: 5, ..SlsOptions::default() };
+    // clauses of 40 and of 300 literals (true counts above 255), occurrence lists longer than
+    // the lanes of a group
+    let mut clauses: Vec<Vec<i32>> = Cnf::random_ksat(400, 2.0, 3, 8).unwrap().clauses().map(|c| c.to_vec()).collect();
+    clauses.extend(Cnf::random_ksat(400, 0.2, 40, 9).unwrap().clauses().map(|c| c.to_vec()));
+    clauses.extend(Cnf::random_ksat(400, 0.05, 300, 10).unwrap().clauses().map(|c| c.to_vec()));
+    let long = never_satisfied(&Cnf::from_clauses("long", 400, &clauses).unwrap(), "long");
+    compare(&long, &base, 3, None);
+    compare(&long, &base, 2, Some(true));
+    compare(&long, &SlsOptions { method: SlsMethod::WalkSat, noise: 0.4, ..base.clone() }, 3, Some(false));
+}
+
+#[test]
+fn device_and_cpu_walk_identically_many_variables() {
+    // more variables than lanes, more than 48 KB of state per walk (global memory on a GPU)
+    let big = never_satisfied(&Cnf::random_ksat(2000, 4.2, 3, 12).unwrap(), "n2000");
+    let base = SlsOptions { max_flips: 3_000, flips_per_launch: 1_000, restart_flips: 2_500, time_limit: None, seed: 2, ..SlsOptions::default() };
+    compare(&big, &base, 3, None);
+    compare(&big, &base, 2, Some(false));
+    // more than 65,536 clauses: 32-bit clause indices and positions
+    let huge = never_satisfied(&Cnf::random_ksat(16_001, 4.2, 3, 13).unwrap(), "n16001");
+    compare(&huge, &SlsOptions { max_flips: 1_500, flips_per_launch: 1_000, ..base }, 2, Some(false));
+}

@@ -59,8 +59,8 @@ pub struct Tuning {
     /// ACO (`aco_ants`): work-items of an ant's group (at most; the smallest power of two
     /// covering the largest out-degree is taken below it).
     pub aco: usize,
-    /// SAT walks (`sat_sls_run`): walks (work-items) per group (at most; smaller where the
-    /// states must fit in local memory).
+    /// SAT walks (`sat_sls_run`): lanes (work-items) of a walk's group, which share each flip
+    /// (a power of two, at most 32).
     pub sat_sls: usize,
     /// SAT walks: walks per compute unit when the caller gives no count.
     pub sat_sls_walks_per_cu: usize,
@@ -89,7 +89,8 @@ const GPU: Tuning = Tuning {
     sp_local: 256,
     aco: 128,
     sat_sls: 32,
-    sat_sls_walks_per_cu: 256,
+    // one warp per walk; 16 groups of a few KB of local memory stay resident on an SM
+    sat_sls_walks_per_cu: 16,
 };
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
 const CPU: Tuning = Tuning {

@@ -1,5 +1,6 @@
-//! The device walks: `sat_sls_run` of `cl/sat_sls.cl`, one work-item per walk, every walk's
-//! state in local memory where a group's states fit, else in global memory.
+//! The device walks: `sat_sls_run` of `cl/sat_sls.cl`, one work-group of `Tuning::sat_sls`
+//! lanes per walk, the walk's state (narrowest types that fit) in local memory where it fits,
+//! else in global memory.
 
 use super::cpu::SlsFormula;
 use super::{SlsMethod, POLL};
@@ -12,9 +13,36 @@ pub(crate) fn record_words(f: &SlsFormula) -> usize {
     8 + 2 * f.words()
 }
 
-/// Words of a walk's state (assignment, 4 per clause, 1 per variable).
+/// The types of a walk's state: bytes of a true-literal count, of a critical variable, of a
+/// clause index or list position (`SLS_CNT`, `SLS_VT`, `SLS_CT`).
+fn state_types(f: &SlsFormula) -> (usize, usize, usize) {
+    let cnt = if f.max_len < 256 {
+        1
+    } else if f.max_len < 65_536 {
+        2
+    } else {
+        4
+    };
+    let vt = if f.num_vars <= 65_536 { 2 } else { 4 };
+    let ct = if f.num_clauses() <= 65_536 { 2 } else { 4 };
+    (cnt, vt, ct)
+}
+
+fn cl_type(bytes: usize) -> &'static str {
+    match bytes {
+        1 => "uchar",
+        2 => "ushort",
+        _ => "uint",
+    }
+}
+
+/// Words of a walk's state: assignment and break values (a word each), then positions, the
+/// list, critical variables and counts, each padded to a word.
 pub(crate) fn state_words(f: &SlsFormula) -> usize {
-    f.words() + 4 * f.num_clauses() + f.num_vars
+    let (cnt, vt, ct) = state_types(f);
+    let m = f.num_clauses();
+    let w = |bytes: usize| (m * bytes).div_ceil(4);
+    f.words() + f.num_vars + 2 * w(ct) + w(vt) + w(cnt)
 }
 
 /// Records of walks not started: no flips, best and current counts unknown (`u32::MAX`).
@@ -44,6 +72,8 @@ pub(crate) struct DeviceWalks {
     n: u32,
     m: u32,
     words: u32,
+    /// Words of a walk's state.
+    stride: u32,
 }
 
 impl DeviceWalks {
@@ -53,35 +83,38 @@ impl DeviceWalks {
         let ctx = backend.context("the SAT walks")?;
         let queue = ctx.queue_unprofiled()?;
         let sw = state_words(f);
-        let cap = ctx.tuning().sat_sls;
+        // lanes per walk: a power of two, at most 32 (one mask word of a chunk)
+        let cap = ctx.tuning().sat_sls.clamp(1, 32).min(ctx.info.max_work_group_size.max(1));
         let mut wg = 1usize;
-        while wg * 2 <= cap && wg * 2 <= ctx.info.max_work_group_size {
+        while wg * 2 <= cap {
             wg *= 2;
         }
-        // local memory when a whole group's states fit; forced, the group shrinks until they do
+        // local memory when the walk's state and the group's scratch fit
         let limit = ctx.info.local_mem_bytes as usize;
-        let auto = wg * sw * 4 <= limit;
-        let local = local.unwrap_or(auto);
-        if local {
-            while wg > 1 && wg * sw * 4 > limit {
-                wg /= 2;
-            }
-            if wg * sw * 4 > limit {
-                return Err(Error::arg(
-                    "local_memory",
-                    format!("a walk's state takes {} bytes, more than the device's {limit} bytes of local memory", sw * 4),
-                ));
-            }
+        let need = sw * 4 + 4 * (wg + 4) + 64;
+        let local = local.unwrap_or(need <= limit);
+        if local && need > limit {
+            return Err(Error::arg(
+                "local_memory",
+                format!("a walk's state takes {} bytes, more than the device's {limit} bytes of local memory", sw * 4),
+            ));
         }
+        let (tc, tv, tk) = state_types(f);
         let spec = ProgramSpec::files(&["common.cl", "sat_sls.cl"])
             .define("SLS_WALKSAT", (method == SlsMethod::WalkSat) as u32)
             .define("SLS_LOCAL", local as u32)
             .define("SLS_TABLE", table.len())
-            .define("SLS_POLL", POLL);
+            .define("SLS_POLL", POLL)
+            .define("SLS_LANES", wg)
+            .define("SLS_CNT", cl_type(tc))
+            .define("SLS_VT", cl_type(tv))
+            .define("SLS_CT", cl_type(tk));
         let program = ctx.build(&spec)?;
         let kernel = queue.kernel(&program, "sat_sls_run")?;
         let kwg = crate::device::work_group_size(&ctx, &kernel, wg);
-        wg = wg.min(kwg);
+        if kwg < wg {
+            return Err(Error::arg("walks", format!("the device runs groups of {kwg} work-items of sat_sls_run, the walks need {wg}")));
+        }
         let nz = |v: &[u32]| if v.is_empty() { vec![0u32] } else { v.to_vec() };
         let lits = if f.literals.is_empty() { vec![0i32] } else { f.literals.clone() };
         let rw = record_words(f);
@@ -103,13 +136,13 @@ impl DeviceWalks {
             n: f.num_vars as u32,
             m: f.num_clauses() as u32,
             words: f.words() as u32,
+            stride: sw as u32,
         })
     }
 
     /// One launch of `flips` flips per walk; the found flag after it.
     pub fn launch(&mut self, flips: u32, restart_flips: u64, seed: u64, noise: u32) -> Result<u32> {
-        let sw = (self.words as usize + 4 * self.m as usize + self.n as usize) * 4;
-        let lbytes = if self.local { sw * self.wg } else { 4 };
+        let lbytes = if self.local { self.stride as usize * 4 } else { 4 };
         let mut e = ExecuteKernel::new(&self.kernel);
         // SAFETY: the arguments match `sat_sls_run` in type and order; the buffers outlive the
         // launch (the caller reads the flag before the next launch).
@@ -117,9 +150,9 @@ impl DeviceWalks {
             e.set_arg(self.off.cl()).set_arg(self.lit.cl()).set_arg(self.ooff.cl()).set_arg(self.occ.cl());
             e.set_arg(self.tab.cl()).set_arg(self.rec.cl()).set_arg(self.state.cl()).set_arg_local_buffer(lbytes);
             e.set_arg(self.found.cl()).set_arg(&self.n).set_arg(&self.m).set_arg(&self.words).set_arg(&self.walks);
-            e.set_arg(&flips).set_arg(&restart_flips).set_arg(&seed).set_arg(&noise);
+            e.set_arg(&flips).set_arg(&restart_flips).set_arg(&seed).set_arg(&noise).set_arg(&self.stride);
         }
-        let global = (self.walks as usize).div_ceil(self.wg) * self.wg;
+        let global = self.walks as usize * self.wg;
         crate::device::launch(&self.queue, &mut e, &[global], Some(&[self.wg]), "clEnqueueNDRangeKernel(sat_sls_run)")?;
         let mut flag = [0u32];
         self.found.read(&self.queue, &mut flag)?;
