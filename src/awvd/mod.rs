@@ -8,6 +8,7 @@
 //! - `grid.rs`: the uniform grid of cells (cell lists) for candidate search and emptiness checks.
 //! - `trace.rs`: edge tracing, level by level, with the end-vertex search of the CPU backend.
 
+use std::fmt::Write;
 pub mod device;
 pub mod geom;
 pub mod grid;
@@ -72,13 +73,33 @@ pub struct AwvdResult {
 impl AwvdResult {
     /// Vertices in Voronota's format: `q1 q2 q3 q4 x y z r`, 15 decimals, one per line.
     pub fn vertices_text(&self) -> String {
-        let mut s = String::with_capacity(self.vertices.len() * 90);
-        for v in &self.vertices {
-            use std::fmt::Write;
-            let _ = writeln!(s, "{} {} {} {} {:.15} {:.15} {:.15} {:.15}", v.q[0], v.q[1], v.q[2], v.q[3], v.s.c[0], v.s.c[1], v.s.c[2], v.s.r);
-        }
-        s
+        lines(&self.vertices, 90, |s, v| {
+            writeln!(s, "{} {} {} {} {:.15} {:.15} {:.15} {:.15}", v.q[0], v.q[1], v.q[2], v.q[3], v.s.c[0], v.s.c[1], v.s.c[2], v.s.r)
+        })
     }
+
+    /// The contacts as `i j` lines (0-based ball indices, i < j, sorted).
+    pub fn contacts_text(&self) -> String {
+        lines(&self.contacts, 12, |s, (i, j)| writeln!(s, "{i} {j}"))
+    }
+}
+
+/// One line per item, formatted in chunks on rayon threads and joined in order (6RXU's 1.45 M
+/// vertices took 1.9 s on one thread of an H100 host).
+fn lines<T: Sync>(items: &[T], width: usize, line: impl Fn(&mut String, &T) -> std::fmt::Result + Sync) -> String {
+    use rayon::prelude::*;
+    let parts: Vec<String> = items
+        .par_chunks(4096)
+        .map(|c| {
+            let mut s = String::with_capacity(c.len() * width);
+            for x in c {
+                // writing into a String cannot fail
+                let _ = line(&mut s, x);
+            }
+            s
+        })
+        .collect();
+    parts.concat()
 }
 
 /// The diagram of `balls` on the rayon CPU backend.

@@ -124,7 +124,7 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
         let diagram = t.elapsed().as_secs_f64();
         let t = Instant::now();
         let text = d.vertices_text();
-        let contacts = awvd::contacts_text(&d);
+        let contacts = d.contacts_text();
         std::hint::black_box((&text, &contacts));
         let output = t.elapsed().as_secs_f64();
         let total = t0.elapsed().as_secs_f64();

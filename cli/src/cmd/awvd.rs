@@ -92,15 +92,6 @@ pub fn diagram(balls: &[Ball], opts: &AwvdOptions, backend: Backend, double: boo
     r.map_err(|e| renamed_or_cpu(e, &[("cell", "--cell"), ("suspect_bound", "--suspect-bound")]))
 }
 
-/// The contacts as `i j` lines.
-pub fn contacts_text(d: &AwvdResult) -> String {
-    let mut s = String::with_capacity(d.contacts.len() * 12);
-    for (i, j) in &d.contacts {
-        s.push_str(&format!("{i} {j}\n"));
-    }
-    s
-}
-
 fn write_to(path: &Path, text: &str, flag: &str) -> CliResult {
     if path == Path::new("-") {
         return out::print(text);
@@ -139,7 +130,7 @@ pub fn run(a: &AwvdArgs) -> CliResult {
         write_to(p, &d.vertices_text(), "--vertices")?;
     }
     if let Some(p) = &a.contacts {
-        write_to(p, &contacts_text(&d), "--contacts")?;
+        write_to(p, &d.contacts_text(), "--contacts")?;
     }
     let output_s = t.elapsed().as_secs_f64();
     let r = Report {
