@@ -3,8 +3,9 @@
 //! reported, and the flip rate is printed.
 //!
 //! ```text
-//! cargo run --release --example sat_sls -- [formula.cnf] [time_limit_s] [cpu] [walks]
+//! cargo run --release --example sat_sls -- [formula.cnf | random:N:RATIO[:K]] [time_limit_s] [cpu] [walks]
 //! ```
+//! `random:N:RATIO[:K]`: random k-SAT (`Cnf::random_ksat`, K = 3 by default, seed 1).
 //! Defaults: data/satlib/uf250-1065/uf250-01.cnf, 10 s, the default device, the backend's
 //! walk count.
 
@@ -20,7 +21,16 @@ fn main() -> metaopt::Result<()> {
     let backend = if args.get(2).map(String::as_str) == Some("cpu") { Backend::Cpu } else { Backend::DEVICE };
     let walks: Option<u32> = args.get(3).map(|s| s.parse().expect("walks is a count"));
 
-    let cnf = Cnf::from_file(&path)?;
+    let cnf = match path.to_str().and_then(|p| p.strip_prefix("random:")) {
+        Some(spec) => {
+            let f: Vec<&str> = spec.split(':').collect();
+            let n: usize = f[0].parse().expect("random:N:RATIO[:K]: N is a count");
+            let ratio: f64 = f.get(1).map_or(4.2, |r| r.parse().expect("RATIO is a number"));
+            let k: usize = f.get(2).map_or(3, |k| k.parse().expect("K is a count"));
+            Cnf::random_ksat(n, ratio, k, 1)?
+        }
+        None => Cnf::from_file(&path)?,
+    };
     println!("c {}: {} variables, {} clauses", path.display(), cnf.num_vars, cnf.num_clauses());
     let mut solver = SatSls::new(cnf, walks, backend)?;
     let opts = SlsOptions { seed: 7, time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?, ..SlsOptions::default() };
