@@ -234,9 +234,29 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn bench_sat_solve_reports_each_family() {
-    let out = ok(&["bench", "sat-solve", "--families", "uf20-91,uf50-218", "--instances", "2", "--time-limit", "5"]);
+    let out = ok(&["bench", "sat-solve", "--families", "uf20-91,uf50-218", "--instances", "2", "--runs", "2", "--time-limit", "5"]);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("family,instances,solved,solved_percent,median_seconds"));
-    assert!(lines[1].starts_with("uf20-91,2,2,100"), "{out}");
-    assert!(lines[2].starts_with("uf50-218,2,2,100"), "{out}");
+    assert_eq!(
+        lines[0],
+        "family,backend,method,instances,runs,solved,solved_percent,median_seconds,max_seconds,walks,flips_per_second,flips_per_second_per_walk,time_limit_s,device"
+    );
+    assert_eq!(lines.len(), 7, "a row per family and backend: {out}");
+    for (row, (fam, backend)) in lines[1..].iter().zip([("uf20-91", "device"), ("uf20-91", "cpu"), ("uf20-91", "cpu1"), ("uf50-218", "device"), ("uf50-218", "cpu"), ("uf50-218", "cpu1")]) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(&f[..7], &[fam, backend, "probsat", "2", "4", "4", "100.0"], "{out}");
+        let median: f64 = f[7].parse().unwrap();
+        let max: f64 = f[8].parse().unwrap();
+        assert!(median > 0.0 && median <= max && max < 5.0, "{row}");
+        let walks: f64 = f[9].parse().unwrap();
+        let (total, per_walk): (f64, f64) = (f[10].parse().unwrap(), f[11].parse().unwrap());
+        assert!(total > 0.0 && (per_walk * walks - total).abs() <= 1e-6 * total, "{row}");
+        if backend == "cpu1" {
+            assert_eq!(walks, 1.0, "{row}");
+        }
+    }
+    // HC12 runs on the device only
+    let out = ok(&["bench", "sat-solve", "--families", "uf20-91", "--instances", "1", "--method", "hc12", "--time-limit", "5"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].starts_with("uf20-91,device,hc12,1,1,1,100.0,"), "{out}");
 }
