@@ -134,6 +134,16 @@ static void sat_solve_body(void *arg) {
  * model), 'timeLimit', 'limit' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
 static const char *const SAT_METHODS[] = {"probsat", "walksat", "hc12", NULL};
 
+/* The index of the method named by `v` (a string), else the error metaopt:badOption. */
+static int32_t named(const mxArray *v, const char *what, const char *const *names) {
+    char *s = string_arg(v, what);
+    for (int32_t i = 0; names[i]; ++i)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    fail("badOption", "%s '%s' is not one of probsat, walksat, hc12", what, s);
+    return -1;
+}
+
 void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_sat);

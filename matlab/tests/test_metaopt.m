@@ -369,7 +369,7 @@ check(r.satisfiable && isequal(r.model, logical([0 0 1])) && strcmp(r.method, 'h
 r = metaopt_sat_solve(h, struct('maxFlips', 1000, 'timeLimit', 0, 'cpu', true));
 check(r.satisfiable && isequal(r.model, logical([0 0 1])) && strcmp(r.method, 'probsat'), 'a clause list solved by probSAT');
 check(strcmp(error_id(@() metaopt_sat_evaluate(h, [1 0])), 'metaopt:badArgument'), 'sat-evaluate shape');
-check(strcmp(error_id(@() metaopt_sat_solve(h, struct('method', 'gsat'))), 'metaopt:badArgument'), 'an unknown SAT method');
+check(strcmp(error_id(@() metaopt_sat_solve(h, struct('method', 'gsat'))), 'metaopt:badOption'), 'an unknown SAT method');
 check(strcmp(error_id(@() metaopt_sat_solve(h, struct('method', 'walksat', 'noise', 2))), 'metaopt:invalidArgument'), 'WalkSAT noise above 1');
 check(strcmp(error_id(@() metaopt_sat_solve(h, struct('method', 'hc12', 'maskOrder', 5))), 'metaopt:invalidArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'opts.mask_order')), 'a library option error');
