@@ -2597,9 +2597,10 @@ typedef struct MetaoptSatSolveOptions {
    */
   uint32_t walks;
   /**
-   * probSAT's cb; 0 with `eps` 0: probSAT's SC13 function for the longest clause. With `eps`
-   * > 0 the polynomial f(b) = (eps + b)^-cb (cb 0: 2.06); else the SC13 family (polynomial,
-   * eps 0.9, for clauses of at most 3 literals, else exponential cb^-b) with this cb.
+   * probSAT's cb; 0 with `eps` 0: probSAT's SC13 function for the longest clause. With a
+   * positive `eps` the polynomial f(b) = (eps + b)^-cb (cb 0: 2.06); else the SC13 family
+   * (polynomial, eps 0.9, for clauses of at most 3 literals, else exponential cb^-b) with
+   * this cb.
    */
   double cb;
   /**

@@ -88,9 +88,10 @@ pub struct MetaoptSatSolveOptions {
     /// Walks (probSAT, WalkSAT); 0 picks the count: the device's compute units times its walks
     /// per unit, or one per thread on the CPU backend.
     pub walks: u32,
-    /// probSAT's cb; 0 with `eps` 0: probSAT's SC13 function for the longest clause. With `eps`
-    /// > 0 the polynomial f(b) = (eps + b)^-cb (cb 0: 2.06); else the SC13 family (polynomial,
-    /// eps 0.9, for clauses of at most 3 literals, else exponential cb^-b) with this cb.
+    /// probSAT's cb; 0 with `eps` 0: probSAT's SC13 function for the longest clause. With a
+    /// positive `eps` the polynomial f(b) = (eps + b)^-cb (cb 0: 2.06); else the SC13 family
+    /// (polynomial, eps 0.9, for clauses of at most 3 literals, else exponential cb^-b) with
+    /// this cb.
     pub cb: f64,
     /// probSAT's eps of the polynomial f(b) = (eps + b)^-cb; 0: see `cb`.
     pub eps: f64,
