@@ -3,7 +3,7 @@
  *
  *   sat_solve FILE.cnf [time_limit_s] [seed]
  *
- * Parses the file with the library (metaopt_sat_parse), solves it with HC12 local search on
+ * Parses the file with the library (metaopt_sat_parse), solves it with probSAT walks (the default method) on
  * the device in use (metaopt_sat_solve; default 10 s, seed 1), prints the SAT competition
  * format (`s SATISFIABLE` and `v` lines, or `s UNKNOWN` with the fewest unsatisfied clauses),
  * and verifies the model twice: with the library's evaluator (metaopt_sat_evaluate on the
@@ -137,8 +137,8 @@ int main(int argc, char **argv) {
         status = 1;
         goto done;
     }
-    printf("c search: %" PRIu32 " runs, %" PRIu64 " iterations, %" PRIu64 " evaluations, %.3f s\n", r.runs,
-           r.iterations, r.evaluations, r.seconds);
+    printf("c search: %" PRIu32 " walks, %" PRIu64 " flips, %" PRIu64 " restarts, %.3f s\n", r.walks, r.flips,
+           r.restarts, r.seconds);
     if (!r.satisfiable) {
         printf("s UNKNOWN\nc best: %" PRIu32 " unsatisfied clauses\n", r.best_unsatisfied);
         status = 3;

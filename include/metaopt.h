@@ -372,6 +372,24 @@ typedef enum MetaoptStopReason {
 } MetaoptStopReason;
 
 /**
+ * The search of `metaopt_sat_solve` (the `method` field).
+ */
+typedef enum MetaoptSatMethod {
+  /**
+   * probSAT walks (the default).
+   */
+  METAOPT_SAT_PROBSAT = 0,
+  /**
+   * WalkSAT/SKC walks.
+   */
+  METAOPT_SAT_WALKSAT = 1,
+  /**
+   * HC12 local search on the device.
+   */
+  METAOPT_SAT_HC12 = 2,
+} MetaoptSatMethod;
+
+/**
  * The precision of a solver with a float choice (DE, general HC12), resolved at creation.
  */
 typedef enum MetaoptPrecision {
@@ -2565,9 +2583,52 @@ typedef struct MetaoptSatEvalResult {
 
 /**
  * Options of `metaopt_sat_solve`; start from `metaopt_sat_default_solve_options()` and change
- * fields.
+ * fields. The walk fields apply to probSAT and WalkSAT, the HC12 fields (`mask_order`, the tabu
+ * list, `tenure`, `runs`) to HC12 only.
  */
 typedef struct MetaoptSatSolveOptions {
+  /**
+   * A `MetaoptSatMethod`: probSAT (0, the default), WalkSAT (1) or HC12 (2).
+   */
+  int32_t method;
+  /**
+   * Walks (probSAT, WalkSAT); 0 picks the count: the device's compute units times its walks
+   * per unit, or one per thread on the CPU backend.
+   */
+  uint32_t walks;
+  /**
+   * probSAT's cb; 0 with `eps` 0: probSAT's SC13 function for the longest clause. With a
+   * positive `eps` the polynomial f(b) = (eps + b)^-cb (cb 0: 2.06); else the SC13 family
+   * (polynomial, eps 0.9, for clauses of at most 3 literals, else exponential cb^-b) with
+   * this cb.
+   */
+  double cb;
+  /**
+   * probSAT's eps of the polynomial f(b) = (eps + b)^-cb; 0: see `cb`.
+   */
+  double eps;
+  /**
+   * WalkSAT's noise in [0, 1]: the probability of a random variable of the clause when none
+   * has break 0.
+   */
+  double noise;
+  /**
+   * A walk restarts from a random assignment after this many flips (at least 1).
+   */
+  uint64_t restart_flips;
+  /**
+   * Flips of every walk per launch (at least 1).
+   */
+  uint32_t flips_per_launch;
+  /**
+   * Most flips per walk (0: no budget; then the search needs a time limit).
+   */
+  uint64_t max_flips;
+  /**
+   * A `MetaoptBackend` of the walks: the device in use (0) or the CPU backend (1). HC12 runs
+   * on the device.
+   */
+  int32_t backend;
   /**
    * 1: each move flips one variable (the GSAT neighbourhood); 2: also every pair.
    */
@@ -2654,6 +2715,26 @@ typedef struct MetaoptSatSolveResult {
    * Neighbours evaluated over all runs.
    */
   uint64_t evaluations;
+  /**
+   * The `MetaoptSatMethod` of the search.
+   */
+  int32_t method;
+  /**
+   * Walks (probSAT, WalkSAT; 0 for HC12).
+   */
+  uint32_t walks;
+  /**
+   * Flips of all walks (0 for HC12, which reports `iterations`).
+   */
+  uint64_t flips;
+  /**
+   * Restarts of all walks (0 for HC12, which reports `runs`).
+   */
+  uint64_t restarts;
+  /**
+   * Flips per second of all walks together (0 for HC12).
+   */
+  double flips_per_second;
   /**
    * Wall time of the search in seconds.
    */
@@ -4028,20 +4109,24 @@ struct MetaoptSatEvalResult metaopt_sat_evaluate(struct MetaoptSatInstance *h,
 void metaopt_sat_free_eval_result(struct MetaoptSatEvalResult *r);
 
 /**
- * The tuned defaults of `metaopt_sat_solve`: one-flip moves, a tabu list of 500 with runs of at
- * most 100,000 iterations restarted after 300 without improvement, seed 1, runs until a model
- * and a 10 s time limit.
+ * The defaults of `metaopt_sat_solve`: probSAT walks on the device in use (walk count of the
+ * device, probSAT's SC13 break function, WalkSAT noise 0.567, restarts after 2^20 flips, 4096
+ * flips per launch, no flip budget); for HC12 one-flip moves, a tabu list of 500 with runs of at
+ * most 100,000 iterations restarted after 300 without improvement, tenure 10, runs until a
+ * model; seed 1 and a 10 s time limit.
  */
 struct MetaoptSatSolveOptions metaopt_sat_default_solve_options(void);
 
 /**
- * Searches for a model of the formula of `h` with HC12 on the device in use (docs/specs/SAT.md):
+ * Searches for a model of the formula of `h` (`opts.method`): many probSAT (the default) or
+ * WalkSAT walks on the device in use or the CPU backend (docs/specs/SAT_SLS.md) until a model,
+ * `opts.max_flips` flips per walk or the time limit; or HC12 on the device (docs/specs/SAT.md):
  * runs from random assignments, each moving to its best neighbour (the tabu list keeps it off
  * recent assignments) until a model, `opts.runs` or the time limit. A model is verified against
- * every clause before it is reported. A formula with no variables or no clauses is an error.
- * `opts` is borrowed for the call (NULL: an error; use `metaopt_sat_default_solve_options`). The
- * arrays and message of the result are the caller's: free them with
- * `metaopt_sat_free_solve_result`.
+ * every clause before it is reported. A formula with no variables (HC12: or no clauses) is an
+ * error; invalid options are `METAOPT_ERR_INVALID_ARGUMENT` naming the field. `opts` is
+ * borrowed for the call (NULL: an error; use `metaopt_sat_default_solve_options`). The arrays
+ * and message of the result are the caller's: free them with `metaopt_sat_free_solve_result`.
  *
  * # Safety
  * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind

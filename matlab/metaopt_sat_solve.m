@@ -1,8 +1,12 @@
 function result = metaopt_sat_solve(h, opts)
-% METAOPT_SAT_SOLVE  HC12 local search for a model. opts (optional): timeLimit (10 s), runs,
-%   seed, maskOrder, tabuLength, tabuMaxIterations, tabuMaxNoImprove, tenure. result:
+% METAOPT_SAT_SOLVE  Search for a model. opts (optional): method ('probsat', the default, many
+%   probSAT walks; 'walksat'; 'hc12'), timeLimit (10 s), seed; the walks: walks (0: the
+%   device's count), cb, eps (probSAT's break function; 0: its SC13 values), noise (WalkSAT,
+%   0.567), restartFlips, flipsPerLaunch, maxFlips (per walk), cpu (the CPU backend); HC12:
+%   runs, maskOrder, tabuLength, tabuMaxIterations, tabuMaxNoImprove, tenure. result:
 %   satisfiable, model (logical per variable, [] without one), literals, assignment (the best
-%   seen), bestUnsatisfied, runs, iterations, evaluations, seconds.
+%   seen), bestUnsatisfied, method, walks, flips, restarts, flipsPerSecond (the walks), runs,
+%   iterations, evaluations (HC12), seconds, stopReason.
   if nargin < 2, opts = struct(); end
   result = metaopt_mex('sat-solve', h, opts);
 end

@@ -71,6 +71,12 @@ struct Solved {
     model: Option<Vec<i32>>,
     runs: u32,
     iterations: u64,
+    method: i32,
+    walks: u32,
+    flips: u64,
+    restarts: u64,
+    flips_per_second: f64,
+    stop_reason: i32,
 }
 
 fn solve(h: *mut MetaoptSatInstance, o: *const MetaoptSatSolveOptions) -> Result<Solved, (i32, String)> {
@@ -88,6 +94,12 @@ fn solve(h: *mut MetaoptSatInstance, o: *const MetaoptSatSolveOptions) -> Result
             .then(|| unsafe { std::slice::from_raw_parts(r.model_literals, r.num_vars as usize) }.to_vec()),
         runs: r.runs,
         iterations: r.iterations,
+        method: r.method,
+        walks: r.walks,
+        flips: r.flips,
+        restarts: r.restarts,
+        flips_per_second: r.flips_per_second,
+        stop_reason: r.stop_reason,
     };
     assert!(r.seconds >= 0.0 && r.evaluations >= r.iterations);
     unsafe {
@@ -208,32 +220,54 @@ fn evaluate_checks_its_arguments() {
     }
 }
 
+const PROBSAT: i32 = MetaoptSatMethod::MetaoptSatProbsat as i32;
+const WALKSAT: i32 = MetaoptSatMethod::MetaoptSatWalksat as i32;
+const HC12: i32 = MetaoptSatMethod::MetaoptSatHc12 as i32;
+const STOP_TARGET: i32 = 1;
+const STOP_TIME_LIMIT: i32 = 2;
+const STOP_LIMIT: i32 = 3;
+
 #[test]
 fn solve_finds_a_model_that_satisfies_every_clause() {
     let _shared = shared();
-    for file in ["uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf"] {
+    for file in ["uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf", "uf100-430/uf100-01.cnf"] {
         let path = satlib(file);
         let cnf = Cnf::from_file(&path).unwrap();
         let h = instance(parse(&path));
-        let opts = metaopt_sat_default_solve_options();
-        let s = solve(h, &opts).unwrap();
-        assert!(s.satisfiable && s.best_unsatisfied == 0 && s.runs >= 1, "{file}: {s:?}");
-        let model = s.model.expect("a model when satisfiable");
-        assert_eq!(model.len(), cnf.num_vars);
-        for (i, &l) in model.iter().enumerate() {
-            assert_eq!(l.unsigned_abs() as usize, i + 1, "literal {i} names its variable");
+        let d = metaopt_sat_default_solve_options();
+        for (method, backend, walks) in [(PROBSAT, 0, 0), (PROBSAT, 1, 2), (WALKSAT, 0, 3), (WALKSAT, 1, 0), (HC12, 0, 0)] {
+            let opts = MetaoptSatSolveOptions { method, backend, walks, ..d };
+            let s = solve(h, &opts).unwrap();
+            assert!(s.satisfiable && s.best_unsatisfied == 0 && s.stop_reason == STOP_TARGET, "{file} {method}: {s:?}");
+            assert_eq!(s.method, method);
+            if method == HC12 {
+                assert!(s.runs >= 1 && s.iterations >= 1 && s.walks == 0 && s.flips == 0, "{file}: {s:?}");
+            } else {
+                assert!(s.runs == 0 && s.walks >= 1 && s.flips >= 1 && s.flips_per_second > 0.0, "{file} {method}: {s:?}");
+                if walks > 0 {
+                    assert_eq!(s.walks, walks);
+                }
+            }
+            let model = s.model.expect("a model when satisfiable");
+            assert_eq!(model.len(), cnf.num_vars);
+            for (i, &l) in model.iter().enumerate() {
+                assert_eq!(l.unsigned_abs() as usize, i + 1, "literal {i} names its variable");
+            }
+            // check the literals against the file's clauses, independently of the library
+            for (k, clause) in cnf.clauses().enumerate() {
+                assert!(clause.iter().any(|l| model[l.unsigned_abs() as usize - 1] == *l), "{file}: clause {k} unsatisfied");
+            }
+            // the packed assignment says the same
+            for (i, &l) in model.iter().enumerate() {
+                assert_eq!((s.assignment[i / 32] >> (i % 32)) & 1 == 1, l > 0);
+            }
         }
-        // check the literals against the file's clauses, independently of the library
-        for (k, clause) in cnf.clauses().enumerate() {
-            assert!(clause.iter().any(|l| model[l.unsigned_abs() as usize - 1] == *l), "{file}: clause {k} unsatisfied");
+        // the same seed gives the same search (HC12; one walk on the CPU)
+        for opts in [MetaoptSatSolveOptions { method: HC12, ..d }, MetaoptSatSolveOptions { walks: 1, backend: 1, ..d }] {
+            let s = solve(h, &opts).unwrap();
+            let again = solve(h, &opts).unwrap();
+            assert_eq!((again.assignment, again.iterations, again.flips), (s.assignment, s.iterations, s.flips));
         }
-        // the packed assignment says the same
-        for (i, &l) in model.iter().enumerate() {
-            assert_eq!((s.assignment[i / 32] >> (i % 32)) & 1 == 1, l > 0);
-        }
-        // the same seed gives the same search
-        let again = solve(h, &opts).unwrap();
-        assert_eq!((again.assignment, again.iterations), (s.assignment, s.iterations));
         unsafe { metaopt_sat_free(h) };
     }
 }
@@ -242,11 +276,24 @@ fn solve_finds_a_model_that_satisfies_every_clause() {
 fn unsatisfiable_formula_reports_its_best_count() {
     let _shared = shared();
     let h = instance(parse(&satlib("uuf50-218/uuf50-01.cnf")));
-    let opts = MetaoptSatSolveOptions { time_limit_s: 1.0, ..metaopt_sat_default_solve_options() };
+    for method in [PROBSAT, HC12] {
+        let opts = MetaoptSatSolveOptions { method, time_limit_s: 1.0, ..metaopt_sat_default_solve_options() };
+        let s = solve(h, &opts).unwrap();
+        assert!(!s.satisfiable && s.model.is_none(), "{s:?}");
+        assert!(s.best_unsatisfied >= 1, "{s:?}");
+        assert_eq!(s.stop_reason, STOP_TIME_LIMIT, "{s:?}");
+        assert_eq!(s.assignment.len(), 2);
+        assert_eq!(s.flips > 0, method == PROBSAT, "{s:?}");
+    }
+    // a flip budget: exactly that many flips per walk, a restart every 1000 flips
+    let d = metaopt_sat_default_solve_options();
+    let opts = MetaoptSatSolveOptions { backend: 1, walks: 2, max_flips: 5000, restart_flips: 1000, flips_per_launch: 700, time_limit_s: 0.0, ..d };
     let s = solve(h, &opts).unwrap();
-    assert!(!s.satisfiable && s.model.is_none(), "{s:?}");
-    assert!(s.best_unsatisfied >= 1, "{s:?}");
-    assert_eq!(s.assignment.len(), 2);
+    assert_eq!((s.flips, s.restarts, s.walks, s.stop_reason), (10_000, 8, 2, STOP_LIMIT), "{s:?}");
+    assert!(!s.satisfiable && s.best_unsatisfied >= 1);
+    // the device walks go through the same assignments as the CPU backend
+    let dev = solve(h, &MetaoptSatSolveOptions { backend: 0, ..opts }).unwrap();
+    assert_eq!((dev.flips, dev.restarts, dev.best_unsatisfied), (s.flips, s.restarts, s.best_unsatisfied), "{dev:?}");
     unsafe { metaopt_sat_free(h) };
 }
 
@@ -255,15 +302,31 @@ fn solve_checks_its_options() {
     let _shared = shared();
     let h = instance(parse(&satlib("uf20-91/uf20-01.cnf")));
     let d = metaopt_sat_default_solve_options();
+    assert_eq!((d.method, d.walks, d.backend, d.max_flips), (PROBSAT, 0, 0, 0));
+    assert_eq!((d.cb, d.eps, d.noise, d.restart_flips, d.flips_per_launch), (0.0, 0.0, 0.567, 1 << 20, 4096));
     assert_eq!((d.mask_order, d.runs, d.seed), (1, 0, 1));
     assert!(d.tabu_length > 0 && d.tabu_max_iterations > 0 && d.tabu_max_no_improve > 0 && d.time_limit_s > 0.0);
+    let hc = MetaoptSatSolveOptions { method: HC12, ..d };
     let cases = [
-        (MetaoptSatSolveOptions { mask_order: 3, ..d }, "opts.mask_order"),
+        (MetaoptSatSolveOptions { mask_order: 3, ..hc }, "opts.mask_order"),
+        (MetaoptSatSolveOptions { time_limit_s: f64::NAN, ..hc }, "opts.time_limit_s"),
+        (MetaoptSatSolveOptions { time_limit_s: -1.0, ..hc }, "opts.time_limit_s"),
+        (MetaoptSatSolveOptions { time_limit_s: 0.0, runs: 0, ..hc }, "opts.runs"),
+        (MetaoptSatSolveOptions { tabu_max_no_improve: 0, ..hc }, "opts.tabu_max_no_improve"),
+        (MetaoptSatSolveOptions { tabu_length: u32::MAX, ..hc }, "opts.tabu_length"),
+        (MetaoptSatSolveOptions { method: 3, ..d }, "opts.method"),
+        (MetaoptSatSolveOptions { method: -1, ..d }, "opts.method"),
         (MetaoptSatSolveOptions { time_limit_s: f64::NAN, ..d }, "opts.time_limit_s"),
-        (MetaoptSatSolveOptions { time_limit_s: -1.0, ..d }, "opts.time_limit_s"),
-        (MetaoptSatSolveOptions { time_limit_s: 0.0, runs: 0, ..d }, "opts.runs"),
-        (MetaoptSatSolveOptions { tabu_max_no_improve: 0, ..d }, "opts.tabu_max_no_improve"),
-        (MetaoptSatSolveOptions { tabu_length: u32::MAX, ..d }, "opts.tabu_length"),
+        (MetaoptSatSolveOptions { time_limit_s: 0.0, ..d }, "opts.max_flips"),
+        (MetaoptSatSolveOptions { cb: -1.0, ..d }, "opts.cb"),
+        (MetaoptSatSolveOptions { cb: f64::INFINITY, ..d }, "opts.cb"),
+        (MetaoptSatSolveOptions { eps: f64::NAN, ..d }, "opts.eps"),
+        (MetaoptSatSolveOptions { method: WALKSAT, noise: 1.5, ..d }, "opts.noise"),
+        (MetaoptSatSolveOptions { noise: -0.1, ..d }, "opts.noise"),
+        (MetaoptSatSolveOptions { restart_flips: 0, ..d }, "opts.restart_flips"),
+        (MetaoptSatSolveOptions { flips_per_launch: 0, ..d }, "opts.flips_per_launch"),
+        (MetaoptSatSolveOptions { backend: 2, ..d }, "opts.backend"),
+        (MetaoptSatSolveOptions { walks: u32::MAX, ..d }, "opts.walks"),
     ];
     for (o, needle) in cases {
         let (code, msg) = solve(h, &o).unwrap_err();
@@ -274,10 +337,15 @@ fn solve_checks_its_options() {
     assert_eq!(code, NULL);
     assert!(msg.contains("opts"), "{msg}");
     // plain HC12 (no tabu list), a few runs: a result, model or not
-    let plain = MetaoptSatSolveOptions { tabu_length: 0, runs: 3, time_limit_s: 0.0, ..d };
+    let plain = MetaoptSatSolveOptions { tabu_length: 0, runs: 3, time_limit_s: 0.0, ..hc };
     let s = solve(h, &plain).unwrap();
     assert!(s.runs >= 1 && s.runs <= 3, "{s:?}");
     assert_eq!(s.satisfiable, s.best_unsatisfied == 0);
+    // probSAT's own cb and eps, and an exponential cb alone: still models
+    for (cb, eps) in [(2.5, 1.0), (3.0, 0.0), (0.0, 0.5)] {
+        let s = solve(h, &MetaoptSatSolveOptions { cb, eps, backend: 1, ..d }).unwrap();
+        assert!(s.satisfiable && s.model.is_some(), "cb {cb}, eps {eps}: {s:?}");
+    }
     unsafe { metaopt_sat_free(h) };
 }
 

@@ -77,21 +77,139 @@ fn eval_reads_the_output_of_solve_as_one_assignment() {
 #[test]
 fn solve_takes_the_shared_stop_options() {
     let cnf = satlib("uuf50-218/uuf50-01.cnf");
-    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "solve", &cnf, "--max-runs", "2", "--json"])).unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "solve", &cnf, "--method", "hc12", "--max-runs", "2", "--json"])).unwrap();
     assert_eq!(j["runs"], 2, "{j}");
+    assert_eq!(j["method"], "hc12");
     assert_eq!(j["status"], "unknown");
     // a target of many unsatisfied clauses is reached at once
-    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "solve", &cnf, "--target", "100", "--json"])).unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "solve", &cnf, "--method", "hc12", "--target", "100", "--json"])).unwrap();
     assert_eq!(j["runs"], 1, "{j}");
-    let o = metaopt(&["sat", "solve", &cnf, "--time-limit", "1e20"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--time-limit"));
+    for method in ["hc12", "probsat"] {
+        let o = metaopt(&["sat", "solve", &cnf, "--method", method, "--time-limit", "1e20"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--time-limit"));
+    }
+}
+
+/// The literals of the `v` lines of `out`, up to the final 0 (checked).
+fn v_literals(out: &str) -> Vec<i32> {
+    let mut lits: Vec<i32> = out.lines().filter(|l| l.starts_with("v ")).flat_map(|l| l[2..].split_whitespace()).map(|t| t.parse().unwrap()).collect();
+    assert_eq!(lits.pop(), Some(0), "the v lines end with 0: {out}");
+    lits
+}
+
+/// Every clause of the DIMACS file `path` has a literal of `model` (signed literals, variable
+/// order).
+fn assert_model(path: &str, model: &[i32]) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut clause = Vec::new();
+    let mut clauses = 0;
+    for t in text.lines().filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.starts_with('%')).flat_map(str::split_whitespace) {
+        let l: i32 = match t.parse() {
+            Ok(l) => l,
+            Err(_) => break,
+        };
+        if l == 0 {
+            assert!(clause.iter().any(|&l: &i32| model[l.unsigned_abs() as usize - 1] == l), "clause {clause:?} unsatisfied");
+            clause.clear();
+            clauses += 1;
+        } else {
+            clause.push(l);
+        }
+    }
+    assert!(clauses > 0);
+}
+
+/// The default search is probSAT: a model of a uf instance, on the device and on the CPU, with
+/// the walk counters in the JSON.
+#[test]
+fn solve_defaults_to_probsat_walks_with_a_verified_model() {
+    let cnf = satlib("uf100-430/uf100-01.cnf");
+    for backend in [&[][..], &["--cpu"][..]] {
+        let mut args = vec!["sat", "solve", &cnf, "--walks", "4"];
+        args.extend_from_slice(backend);
+        let out = ok(&args);
+        assert!(out.lines().any(|l| l == "s SATISFIABLE"), "{out}");
+        assert!(out.contains("4 walks of probsat"), "{out}");
+        let model = v_literals(&out);
+        assert_eq!(model.len(), 100);
+        for (i, &l) in model.iter().enumerate() {
+            assert_eq!(l.unsigned_abs() as usize, i + 1, "variable order");
+        }
+        assert_model(&cnf, &model);
+        args.push("--json");
+        let j: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+        assert_eq!(j["method"], "probsat");
+        assert_eq!(j["walks"], 4);
+        assert_eq!(j["status"], "satisfiable");
+        assert_eq!(j["stop"], "target");
+        assert_eq!(j["best_unsatisfied"], 0);
+        assert!(j["flips"].as_u64().unwrap() > 0 && j["flips_per_second"].as_f64().unwrap() > 0.0, "{j}");
+        assert!(j["restarts"].is_u64() && j["flips_per_second_per_walk"].as_f64().unwrap() > 0.0, "{j}");
+        let m: Vec<i32> = j["model"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as i32).collect();
+        assert_model(&cnf, &m);
+    }
+    // WalkSAT with its noise finds one too
+    let out = ok(&["sat", "solve", &cnf, "--method", "walksat", "--noise", "0.5", "--cpu", "--walks", "2"]);
+    assert!(out.contains("2 walks of walksat") && out.lines().any(|l| l == "s SATISFIABLE"), "{out}");
+    assert_model(&cnf, &v_literals(&out));
+}
+
+/// Unsatisfiable input: UNKNOWN at the time limit with the best count; a flip budget ends the
+/// walks with exactly that many flips per walk, and restarts are counted.
+#[test]
+fn probsat_on_uuf_ends_unknown_at_the_limit() {
+    let cnf = satlib("uuf50-218/uuf50-01.cnf");
+    let out = ok(&["sat", "solve", &cnf, "--time-limit", "0.5", "--cpu", "--walks", "2"]);
+    assert!(out.lines().any(|l| l == "s UNKNOWN") && !out.contains("\nv "), "{out}");
+    let j: serde_json::Value = serde_json::from_str(&ok(&["sat", "solve", &cnf, "--time-limit", "0.5", "--json"])).unwrap();
+    assert_eq!(j["status"], "unknown");
+    assert_eq!(j["stop"], "time_limit");
+    assert!(j["model"].is_null() && j["best_unsatisfied"].as_u64().unwrap() >= 1, "{j}");
+    let args = ["sat", "solve", &cnf, "--cpu", "--walks", "3", "--max-flips", "10000", "--restart-flips", "1000", "--flips-per-launch", "512", "--cb", "2.5", "--eps", "1", "--json"];
+    let j: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    assert_eq!(j["stop"], "limit");
+    assert_eq!(j["flips"], 30000, "{j}");
+    assert_eq!(j["restarts"], 27, "9 restarts in 10000 flips per walk: {j}");
+    assert_eq!(j["launches"], 20, "{j}");
+    // the same seed gives the same walks
+    let k: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    assert_eq!(j["best_unsatisfied"], k["best_unsatisfied"]);
+}
+
+#[test]
+fn bad_walk_options_are_named() {
+    let cnf = satlib("uf20-91/uf20-01.cnf");
+    for (args, flag) in [
+        (&["--cb", "0"][..], "--cb"),
+        (&["--eps", "-1"][..], "--eps"),
+        (&["--method", "walksat", "--noise", "1.5"][..], "--noise"),
+        (&["--restart-flips", "0"][..], "--restart-flips"),
+        (&["--flips-per-launch", "0"][..], "--flips-per-launch"),
+        (&["--walks", "0"][..], "--walks"),
+        (&["--method", "walksat", "--cb", "2"][..], "--cb"),
+        (&["--noise", "0.5"][..], "--noise"),
+        (&["--tabu", "10"][..], "--tabu"),
+        (&["--max-runs", "2"][..], "--max-runs"),
+        (&["--method", "hc12", "--walks", "2"][..], "--walks"),
+        (&["--method", "hc12", "--cpu"][..], "--cpu"),
+        (&["--method", "gsat"][..], "--method"),
+    ] {
+        let mut a = vec!["sat", "solve", &cnf];
+        a.extend_from_slice(args);
+        let o = metaopt(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+    }
 }
 
 #[test]
 fn unsatisfiable_input_gives_unknown_with_the_best_count() {
-    let out = ok(&["sat", "solve", &satlib("uuf50-218/uuf50-01.cnf"), "--time-limit", "0.5", "--json"]);
+    let out = ok(&["sat", "solve", &satlib("uuf50-218/uuf50-01.cnf"), "--method", "hc12", "--time-limit", "0.5", "--json"]);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["method"], "hc12");
+    assert!(j["runs"].as_u64().unwrap() >= 1, "{j}");
     assert_eq!(j["satisfiable"], false);
     assert!(j["best_unsatisfied"].as_u64().unwrap() >= 1);
     assert!(j["model"].is_null());
@@ -116,9 +234,29 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn bench_sat_solve_reports_each_family() {
-    let out = ok(&["bench", "sat-solve", "--families", "uf20-91,uf50-218", "--instances", "2", "--time-limit", "5"]);
+    let out = ok(&["bench", "sat-solve", "--families", "uf20-91,uf50-218", "--instances", "2", "--runs", "2", "--time-limit", "5"]);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("family,instances,solved,solved_percent,median_seconds"));
-    assert!(lines[1].starts_with("uf20-91,2,2,100"), "{out}");
-    assert!(lines[2].starts_with("uf50-218,2,2,100"), "{out}");
+    assert_eq!(
+        lines[0],
+        "family,backend,method,instances,runs,solved,solved_percent,median_seconds,max_seconds,walks,flips_per_second,flips_per_second_per_walk,time_limit_s,device"
+    );
+    assert_eq!(lines.len(), 7, "a row per family and backend: {out}");
+    for (row, (fam, backend)) in lines[1..].iter().zip([("uf20-91", "device"), ("uf20-91", "cpu"), ("uf20-91", "cpu1"), ("uf50-218", "device"), ("uf50-218", "cpu"), ("uf50-218", "cpu1")]) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(&f[..7], &[fam, backend, "probsat", "2", "4", "4", "100.0"], "{out}");
+        let median: f64 = f[7].parse().unwrap();
+        let max: f64 = f[8].parse().unwrap();
+        assert!(median > 0.0 && median <= max && max < 5.0, "{row}");
+        let walks: f64 = f[9].parse().unwrap();
+        let (total, per_walk): (f64, f64) = (f[10].parse().unwrap(), f[11].parse().unwrap());
+        assert!(total > 0.0 && (per_walk * walks - total).abs() <= 1e-6 * total, "{row}");
+        if backend == "cpu1" {
+            assert_eq!(walks, 1.0, "{row}");
+        }
+    }
+    // HC12 runs on the device only
+    let out = ok(&["bench", "sat-solve", "--families", "uf20-91", "--instances", "1", "--method", "hc12", "--time-limit", "5"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].starts_with("uf20-91,device,hc12,1,1,1,100.0,"), "{out}");
 }

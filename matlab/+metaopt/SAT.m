@@ -5,12 +5,15 @@ classdef SAT < metaopt.Instance
 %   s = metaopt.SAT(path)              a DIMACS CNF file
 %   s = metaopt.SAT(numVars, clauses)  a cell array of literal vectors ({[1 -2], [2 3]}) or one
 %                                      vector of DIMACS literals, each clause ended by 0
-%   [x, fval, info] = s.solve(opts)    opts: timeLimit (10 s), runs, seed, maskOrder,
-%       tabuLength, tabuMaxIterations, tabuMaxNoImprove, tenure. x: the assignment (logical,
-%       1 x numVars; a model when info.satisfiable), fval: its unsatisfied clauses (0 for a
-%       model), info: satisfiable, model, literals, runs, iterations, evaluations, seconds,
-%       stopReason ('model', 'runs', 'timeLimit' or 'interrupted'), precision ('exact': clause
-%       counts). Ctrl-C stops it with the error metaopt:interrupted.
+%   [x, fval, info] = s.solve(opts)    opts: method ('probsat', the default; 'walksat';
+%       'hc12'), timeLimit (10 s), seed; the walks' walks, cb, eps, noise, restartFlips,
+%       flipsPerLaunch, maxFlips, cpu; HC12's runs, maskOrder, tabuLength, tabuMaxIterations,
+%       tabuMaxNoImprove, tenure (metaopt_sat_solve). x: the assignment (logical, 1 x numVars;
+%       a model when info.satisfiable), fval: its unsatisfied clauses (0 for a model), info:
+%       satisfiable, model, literals, method, walks, flips, restarts, flipsPerSecond, runs,
+%       iterations, evaluations, seconds, stopReason ('model', 'runs' (HC12), 'flips' (the
+%       walks), 'timeLimit' or 'interrupted'), precision ('exact': clause counts). Ctrl-C stops
+%       it with the error metaopt:interrupted.
 %   n = s.evaluate(assignments, useCpu)  satisfied clauses of each row (count x numVars)
 
   properties (SetAccess = private)
@@ -31,7 +34,7 @@ classdef SAT < metaopt.Instance
     end
 
     function [x, fval, info] = solve(obj, varargin)
-      % SOLVE  HC12 local search for a model (see metaopt.SAT).
+      % SOLVE  probSAT (default) or WalkSAT walks, or HC12, for a model (see metaopt.SAT).
       o = metaopt.Instance.options(varargin{:});
       r = metaopt_mex('sat-solve', obj.token(), o);
       x = r.assignment;
@@ -40,7 +43,11 @@ classdef SAT < metaopt.Instance
       if strcmp(r.stopReason, 'target')
         info.stopReason = 'model';
       else
-        info.stopReason = metaopt.Instance.stop_reason(r.stopReason, 'runs');
+        if strcmp(r.method, 'hc12')
+          info.stopReason = metaopt.Instance.stop_reason(r.stopReason, 'runs');
+        else
+          info.stopReason = metaopt.Instance.stop_reason(r.stopReason, 'flips');
+        end
       end
       info.precision = 'exact';
     end

@@ -1,4 +1,4 @@
-% EXAMPLE_SAT  A SATLIB formula solved by the HC12 local search, with the metaopt.SAT class
+% EXAMPLE_SAT  A SATLIB formula solved by probSAT walks (and a clause list by HC12), with metaopt.SAT
 %   (MATLAB and GNU Octave).
 here = fileparts(mfilename('fullpath'));
 addpath(fileparts(here));
@@ -17,7 +17,7 @@ fprintf('  satisfied clauses: %d of %d\n', satisfied, s.NumClauses);
 
 % a small formula given as clauses
 t = metaopt.SAT(3, {[1 -2], [2 3], -1});
-[y, fy] = t.solve('runs', 10, 'timeLimit', 0);
+[y, fy] = t.solve('method', 'hc12', 'runs', 10, 'timeLimit', 0);
 fprintf('(x1 | ~x2) & (x2 | x3) & ~x1: %s, %d unsatisfied\n', mat2str(y), fy);
 example_ok = fval == 0 && satisfied == s.NumClauses && fy == 0;
 clear s t

@@ -132,14 +132,45 @@ static void sat_solve_body(void *arg) {
 /* 'sat-solve', instance, [opts: timeLimit, runs, seed, maskOrder, tabuLength,
  * tabuMaxIterations, tabuMaxNoImprove, tenure] -> result struct (stopReason: 'target' (a
  * model), 'timeLimit', 'limit' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
+static const char *const SAT_METHODS[] = {"probsat", "walksat", "hc12", NULL};
+
+/* The index of the method named by `v` (a string), else the error metaopt:badOption. */
+static int32_t named(const mxArray *v, const char *what, const char *const *names) {
+    char *s = string_arg(v, what);
+    for (int32_t i = 0; names[i]; ++i)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    fail("badOption", "%s '%s' is not one of probsat, walksat, hc12", what, s);
+    return -1;
+}
+
 void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_sat);
     SatState *st = e->state;
     static const char *known[] = {"timeLimit", "runs", "seed", "maskOrder", "tabuLength", "tabuMaxIterations",
-                                  "tabuMaxNoImprove", "tenure", NULL};
+                                  "tabuMaxNoImprove", "tenure", "method", "walks", "cb", "eps", "noise",
+                                  "restartFlips", "flipsPerLaunch", "maxFlips", "cpu", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
     MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+    if ((v = opt(s, "method")))
+        o.method = named(v, "opts.method", SAT_METHODS);
+    if ((v = opt(s, "walks")))
+        o.walks = (uint32_t)int_scalar(v, "opts.walks", 0, 4294967295.0);
+    if ((v = opt(s, "cb")))
+        o.cb = real_scalar(v, "opts.cb");
+    if ((v = opt(s, "eps")))
+        o.eps = real_scalar(v, "opts.eps");
+    if ((v = opt(s, "noise")))
+        o.noise = real_scalar(v, "opts.noise");
+    if ((v = opt(s, "restartFlips")))
+        o.restart_flips = (uint64_t)int_scalar(v, "opts.restartFlips", 0, 9007199254740992.0);
+    if ((v = opt(s, "flipsPerLaunch")))
+        o.flips_per_launch = (uint32_t)int_scalar(v, "opts.flipsPerLaunch", 0, 4294967295.0);
+    if ((v = opt(s, "maxFlips")))
+        o.max_flips = (uint64_t)int_scalar(v, "opts.maxFlips", 0, 9007199254740992.0);
+    if ((v = opt(s, "cpu")))
+        o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
     if ((v = opt(s, "timeLimit")))
         o.time_limit_s = real_scalar(v, "opts.timeLimit");
     if ((v = opt(s, "runs")))
@@ -167,7 +198,11 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
     if (outcome == CANCEL_USER) {
         char best[96];
-        snprintf(best, sizeof best, "%u unsatisfied clauses after %u runs", r.best_unsatisfied, r.runs);
+        if (r.method == METAOPT_SAT_HC12)
+            snprintf(best, sizeof best, "%u unsatisfied clauses after %u runs", r.best_unsatisfied, r.runs);
+        else
+            snprintf(best, sizeof best, "%u unsatisfied clauses after %llu flips", r.best_unsatisfied,
+                     (unsigned long long)r.flips);
         metaopt_sat_free_solve_result(&r);
         fail_interrupted(best);
     }
@@ -192,6 +227,11 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     set_num(out, "runs", r.runs);
     set_num(out, "iterations", (double)r.iterations);
     set_num(out, "evaluations", (double)r.evaluations);
+    set_field(out, "method", mxCreateString(SAT_METHODS[r.method >= 0 && r.method <= 2 ? r.method : 0]));
+    set_num(out, "walks", r.walks);
+    set_num(out, "flips", (double)r.flips);
+    set_num(out, "restarts", (double)r.restarts);
+    set_num(out, "flipsPerSecond", r.flips_per_second);
     set_num(out, "seconds", r.seconds);
     set_field(out, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
     metaopt_sat_free_solve_result(&r);

@@ -342,13 +342,36 @@ for name = {'uf20-91/uf20-01.cnf', 'uf50-218/uf50-01.cnf'}
   check(metaopt_sat_evaluate(h, r.model) == in.numClauses, [name{1} ': the evaluator agrees']);
   metaopt_free(h);
 end
+% the walks, every method: models checked in Octave; a flip budget on uuf counts flips and restarts
+path = fullfile(satlib, 'uf50-218/uf50-01.cnf');
+clauses = read_cnf(path);
+s = metaopt.SAT(path);
+for m = {struct('method', 'probsat'), struct('method', 'walksat', 'cpu', true, 'walks', 2), ...
+         struct('method', 'probsat', 'cpu', true, 'cb', 2.5, 'eps', 1), struct('method', 'hc12')}
+  [x, fval, info] = s.solve(setfield(m{1}, 'timeLimit', 30));
+  check(info.satisfiable && fval == 0 && unsatisfied(clauses, x) == 0 && strcmp(info.method, m{1}.method) && ...
+        strcmp(info.stopReason, 'model'), ['SAT.solve ' m{1}.method ': a model checked in Octave']);
+  if ~strcmp(m{1}.method, 'hc12')
+    check(info.flips > 0 && info.walks >= 1 && info.flipsPerSecond > 0, ['SAT.solve ' m{1}.method ': flips']);
+  end
+end
+delete(s);
+u = metaopt_sat_parse(fullfile(satlib, 'uuf50-218/uuf50-01.cnf'));
+r = metaopt_sat_solve(u, struct('cpu', true, 'walks', 2, 'maxFlips', 5000, 'restartFlips', 1000, 'timeLimit', 0));
+check(~r.satisfiable && r.flips == 10000 && r.restarts == 8 && r.walks == 2 && r.bestUnsatisfied >= 1, ...
+      'probSAT walks on uuf50: a flip budget, restarts counted');
+metaopt_free(u);
 h = metaopt_sat_from_clauses(3, {[1 -2], [2 3], -1});
 counts = metaopt_sat_evaluate(h, logical([0 0 1; 1 1 1]));
 check(isequal(counts, [3; 2]) && isequal(metaopt_sat_evaluate(h, [0 0 1; 1 1 1], true), [3; 2]), 'sat-evaluate, device and CPU');
-r = metaopt_sat_solve(h, struct('runs', 10, 'timeLimit', 0));
-check(r.satisfiable && isequal(r.model, logical([0 0 1])), 'a clause list solved');
+r = metaopt_sat_solve(h, struct('method', 'hc12', 'runs', 10, 'timeLimit', 0));
+check(r.satisfiable && isequal(r.model, logical([0 0 1])) && strcmp(r.method, 'hc12'), 'a clause list solved');
+r = metaopt_sat_solve(h, struct('maxFlips', 1000, 'timeLimit', 0, 'cpu', true));
+check(r.satisfiable && isequal(r.model, logical([0 0 1])) && strcmp(r.method, 'probsat'), 'a clause list solved by probSAT');
 check(strcmp(error_id(@() metaopt_sat_evaluate(h, [1 0])), 'metaopt:badArgument'), 'sat-evaluate shape');
-check(strcmp(error_id(@() metaopt_sat_solve(h, struct('maskOrder', 5))), 'metaopt:invalidArgument') && ...
+check(strcmp(error_id(@() metaopt_sat_solve(h, struct('method', 'gsat'))), 'metaopt:badOption'), 'an unknown SAT method');
+check(strcmp(error_id(@() metaopt_sat_solve(h, struct('method', 'walksat', 'noise', 2))), 'metaopt:invalidArgument'), 'WalkSAT noise above 1');
+check(strcmp(error_id(@() metaopt_sat_solve(h, struct('method', 'hc12', 'maskOrder', 5))), 'metaopt:invalidArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'opts.mask_order')), 'a library option error');
 metaopt_free(h);
 h2 = metaopt_mex('sat-clauses', 3, [1 -2 0 2 3 0 -1 0]);

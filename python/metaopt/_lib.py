@@ -430,6 +430,15 @@ class MetaoptSatEvalResult(Structure):
 
 class MetaoptSatSolveOptions(Structure):
     _fields_ = [
+        ("method", c_int32),
+        ("walks", c_uint32),
+        ("cb", c_double),
+        ("eps", c_double),
+        ("noise", c_double),
+        ("restart_flips", c_uint64),
+        ("flips_per_launch", c_uint32),
+        ("max_flips", c_uint64),
+        ("backend", c_int32),
         ("mask_order", c_uint32),
         ("tabu_length", c_uint32),
         ("tabu_max_iterations", c_uint32),
@@ -453,6 +462,11 @@ class MetaoptSatSolveResult(Structure):
         ("runs", c_uint32),
         ("iterations", c_uint64),
         ("evaluations", c_uint64),
+        ("method", c_int32),
+        ("walks", c_uint32),
+        ("flips", c_uint64),
+        ("restarts", c_uint64),
+        ("flips_per_second", c_double),
         ("seconds", c_double),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),

@@ -1,5 +1,6 @@
 """SAT over ``metaopt_sat_*``: formulas from DIMACS files or clause lists, evaluation of many
-assignments at once, and the HC12 local search."""
+assignments at once, and the search for a model: many probSAT (the default) or WalkSAT walks on
+the device or the CPU backend, or the HC12 local search."""
 
 import ctypes
 from dataclasses import dataclass, field
@@ -18,9 +19,12 @@ class SATResult(ArrayEq):
     """``satisfiable`` (a model was found and verified; False proves nothing), ``model`` (bool
     per variable, when satisfiable, else None), ``literals`` (the model as signed DIMACS
     literals, or None), ``assignment`` (bool per variable: the best assignment seen),
-    ``best_unsatisfied`` (0 with a model), ``runs``, ``iterations``, ``evaluations``,
-    ``seconds``, and ``stop``: ``"target"`` (a model), ``"runs"``, ``"time_limit"`` or
-    ``"interrupted"`` (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far)."""
+    ``best_unsatisfied`` (0 with a model), ``runs``, ``iterations``, ``evaluations`` (HC12),
+    ``seconds``, ``stop``: ``"target"`` (a model), ``"runs"`` (HC12), ``"flips"`` (the walks'
+    flip budget), ``"time_limit"`` or ``"interrupted"`` (``metaopt.interrupt()``, a
+    ``StopToken`` or Ctrl-C: the best so far), ``method`` (``"probsat"``, ``"walksat"`` or
+    ``"hc12"``), and for the walks ``walks``, ``flips`` (all walks), ``restarts`` (all walks)
+    and ``flips_per_second`` (all walks together)."""
 
     satisfiable: bool
     model: Optional[np.ndarray]
@@ -32,6 +36,11 @@ class SATResult(ArrayEq):
     evaluations: int
     seconds: float = field(compare=False)
     stop: str = "runs"
+    method: str = "hc12"
+    walks: int = 0
+    flips: int = 0
+    restarts: int = 0
+    flips_per_second: float = field(default=0.0, compare=False)
 
     @property
     def success(self) -> bool:
@@ -92,6 +101,9 @@ def _literals(clauses, num_vars):
     return np.array(flat, dtype=np.int32), num_vars
 
 
+METHODS = ("probsat", "walksat", "hc12")
+
+
 class SAT(Instance):
     """A CNF formula: ``SAT(clauses, num_vars=None)`` from a list of clauses (each a list of
     signed DIMACS literals, e.g. ``[[1, -2], [2, 3]]``), or ``SAT.from_file(path)`` from a
@@ -144,24 +156,56 @@ class SAT(Instance):
                 L.metaopt_sat_free_eval_result(ctypes.byref(r))
 
     def solve(self, time_limit=None, runs=None, seed=None, mask_order=None, tabu_length=None,
-              tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None, stop_token=None):
-        """HC12 local search for a model; None keeps the library's default of an option
-        (``metaopt_sat_default_solve_options``: 10 s, runs until a model, seed 1, ...).
+              tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None, stop_token=None, *,
+              method="probsat", walks=None, cb=None, eps=None, noise=None, restart_flips=None,
+              flips_per_launch=None, max_flips=None, cpu=False):
+        """Looks for a model; None keeps the library's default of an option
+        (``metaopt_sat_default_solve_options``: 10 s, seed 1, ...).
+
+        ``method``: ``"probsat"`` (the default) or ``"walksat"``, many walks on the device or,
+        with ``cpu=True``, the CPU backend (``walks``: None picks the count; ``cb`` and ``eps``
+        of probSAT's break function, None: its SC13 values for the longest clause; WalkSAT's
+        ``noise``, default 0.567; ``restart_flips``, default 2^20; ``flips_per_launch``, default
+        4096; ``max_flips`` per walk, default none); or ``"hc12"`` on the device (``runs``,
+        ``mask_order``, ``tabu_length``, ``tabu_max_iterations``, ``tabu_max_no_improve``,
+        ``tenure``). Options of the other search are refused.
+
         ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops
         the search with the best assignment so far (``stop == "interrupted"``); Ctrl-C too,
         raising ``metaopt.Interrupted`` with that ``SATResult`` as its ``result``."""
         stop_token = _interrupt.token_arg(stop_token)
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        hc12 = {"runs": runs, "mask_order": mask_order, "tabu_length": tabu_length, "tabu_max_iterations": tabu_max_iterations,
+                "tabu_max_no_improve": tabu_max_no_improve, "tenure": tenure}
+        walk = {"walks": walks, "cb": cb, "eps": eps, "noise": noise, "restart_flips": restart_flips,
+                "flips_per_launch": flips_per_launch, "max_flips": max_flips, "cpu": cpu or None}
+        other = walk if method == "hc12" else hc12
+        for name, value in other.items():
+            if value is not None:
+                raise ValueError(f"{name} does not apply to method={method!r}")
         L = _lib.lib()
         o = L.metaopt_sat_default_solve_options()
+        o.method = METHODS.index(method)
+        o.backend = int(_checks.flag("cpu", cpu))
         if time_limit is not None:
             o.time_limit_s = _checks.real("time_limit", time_limit)
             if o.time_limit_s < 0:
                 raise ValueError(f"time_limit must be >= 0, got {time_limit}")
-        for name, value, hi in (("runs", runs, 2**32 - 1), ("seed", seed, 2**64 - 1), ("mask_order", mask_order, 2),
-                                ("tabu_length", tabu_length, 2**32 - 1), ("tabu_max_iterations", tabu_max_iterations, 2**32 - 1),
-                                ("tabu_max_no_improve", tabu_max_no_improve, 2**32 - 1), ("tenure", tenure, 2**32 - 1)):
+        for name, value in (("cb", cb), ("eps", eps), ("noise", noise)):
             if value is not None:
-                setattr(o, name, _checks.integer(name, value, 0, hi))
+                setattr(o, name, _checks.real(name, value))
+        for name, value, lo in (("cb", cb, 0), ("eps", eps, 0)):
+            if value is not None and not getattr(o, name) > lo:
+                raise ValueError(f"{name} must be > 0, got {value}")
+        for name, value, lo, hi in (("runs", runs, 0, 2**32 - 1), ("seed", seed, 0, 2**64 - 1), ("mask_order", mask_order, 0, 2),
+                                    ("tabu_length", tabu_length, 0, 2**32 - 1), ("tabu_max_iterations", tabu_max_iterations, 0, 2**32 - 1),
+                                    ("tabu_max_no_improve", tabu_max_no_improve, 0, 2**32 - 1), ("tenure", tenure, 0, 2**32 - 1),
+                                    ("walks", walks, 1, 2**32 - 1), ("restart_flips", restart_flips, 1, 2**64 - 1),
+                                    ("flips_per_launch", flips_per_launch, 1, 2**32 - 1), ("max_flips", max_flips, 1, 2**64 - 1)):
+            if value is not None:
+                setattr(o, name, _checks.integer(name, value, lo, hi))
+        limit = "runs" if method == "hc12" else "flips"
         with self._use("solve") as h:
             r, caught = _interrupt.run(L.metaopt_sat_solve, (h, ctypes.byref(o)), o, stop_token, "SAT.solve")
             try:
@@ -182,7 +226,12 @@ class SAT(Instance):
                     evaluations=int(r.evaluations),
                     seconds=float(r.seconds),
                     stop="interrupted" if r.error_code == ErrorCode.INTERRUPTED
-                    else _interrupt.stop_word(r.stop_reason, "runs") if r.stop_reason else "runs",
+                    else _interrupt.stop_word(r.stop_reason, limit) if r.stop_reason else limit,
+                    method=method,
+                    walks=int(r.walks),
+                    flips=int(r.flips),
+                    restarts=int(r.restarts),
+                    flips_per_second=float(r.flips_per_second),
                 )
             finally:
                 L.metaopt_sat_free_solve_result(ctypes.byref(r))
@@ -193,19 +242,22 @@ class SAT(Instance):
 
 def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float] = None, runs: Optional[int] = None,
           seed: Optional[int] = None, **options) -> SATResult:
-    """Looks for a model of a CNF formula with the HC12 local search, in one call (the instance
-    is made and freed here).
+    """Looks for a model of a CNF formula, in one call (the instance is made and freed here):
+    many probSAT walks by default, ``method="walksat"`` or ``method="hc12"``.
 
     ``formula``: a DIMACS file (str or path) or a list of clauses (lists of signed literals,
     ``[[1, -2], [2, 3]]``; ``num_vars`` defaults to the highest variable). ``time_limit`` in
-    seconds (library default 10 s), ``runs`` (default: until a model or the time limit), ``seed``
-    (None: the library's default, 1), and ``SAT.solve``'s other options (``mask_order``,
-    ``tabu_length``, ``tabu_max_iterations``, ``tabu_max_no_improve``, ``tenure``).
+    seconds (library default 10 s), ``runs`` (HC12; default: until a model or the time limit),
+    ``seed`` (None: the library's default, 1), and ``SAT.solve``'s other options (``method``;
+    the walks' ``walks``, ``cb``, ``eps``, ``noise``, ``restart_flips``, ``flips_per_launch``,
+    ``max_flips``, ``cpu``; HC12's ``mask_order``, ``tabu_length``, ``tabu_max_iterations``,
+    ``tabu_max_no_improve``, ``tenure``).
 
     Returns a ``SATResult``: ``.satisfied`` (a model was found and verified against every clause;
     False proves nothing), ``.model`` and ``.literals`` (with a model), ``.assignment`` (the best
-    assignment seen, bool per variable), ``.unsatisfied`` (its unsatisfied clauses), ``.runs``,
-    ``.iterations``, ``.evaluations``, ``.seconds``, ``.stop``.
+    assignment seen, bool per variable), ``.unsatisfied`` (its unsatisfied clauses), ``.method``,
+    ``.walks``, ``.flips``, ``.restarts``, ``.flips_per_second`` (the walks), ``.runs``,
+    ``.iterations``, ``.evaluations`` (HC12), ``.seconds``, ``.stop``.
 
     ``stop_token=`` (a ``metaopt.StopToken``, requested from another thread) or
     ``metaopt.interrupt()`` returns the best so far with ``stop == "interrupted"``. Ctrl-C

@@ -15,33 +15,83 @@ def host_counts(clauses, rows):
     return [len(clauses) - len(metaopt.unsatisfied_clauses(clauses, r)) for r in rows]
 
 
+SEARCHES = [
+    {},  # probSAT walks on the device, the default
+    {"cpu": True, "walks": 2},
+    {"method": "walksat", "walks": 3},
+    {"method": "walksat", "cpu": True, "noise": 0.4},
+    {"cb": 2.5, "eps": 1.0, "cpu": True},
+    {"method": "hc12"},
+]
+
+
 @pytest.mark.parametrize("rel", ["uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf", "uf75-325/uf75-01.cnf"])
 def test_satlib_models_satisfy_every_clause(rel):
     path = satlib(rel)
     num_vars, clauses = metaopt.read_dimacs(path)
     with SAT.from_file(path) as s:
         assert (s.num_vars, s.num_clauses) == (num_vars, len(clauses))
-        r = s.solve(time_limit=60)
-        assert r.satisfiable and r.best_unsatisfied == 0, r
-        assert r.model.dtype == bool and r.model.shape == (num_vars,)
-        assert metaopt.unsatisfied_clauses(clauses, r.model) == []
-        assert r.literals.tolist() == [v if m else -v for v, m in zip(range(1, num_vars + 1), r.model)]
-        assert np.array_equal(r.assignment, r.model)
-        # the library's own count agrees: every clause satisfied
-        assert s.evaluate(r.model).tolist() == [len(clauses)]
-        # the same seed, the same search
-        again = s.solve(time_limit=60)
-        assert again == r
+        for opts in SEARCHES:
+            r = s.solve(time_limit=60, **opts)
+            assert r.satisfiable and r.best_unsatisfied == 0 and r.stop == "target", (opts, r)
+            assert r.method == opts.get("method", "probsat")
+            assert r.model.dtype == bool and r.model.shape == (num_vars,)
+            assert metaopt.unsatisfied_clauses(clauses, r.model) == []
+            assert r.literals.tolist() == [v if m else -v for v, m in zip(range(1, num_vars + 1), r.model)]
+            assert np.array_equal(r.assignment, r.model)
+            # the library's own count agrees: every clause satisfied
+            assert s.evaluate(r.model).tolist() == [len(clauses)]
+            if r.method == "hc12":
+                assert r.runs >= 1 and r.iterations >= 1 and r.flips == 0 and r.walks == 0, r
+            else:
+                assert r.runs == 0 and r.flips >= 1 and r.flips_per_second > 0, r
+                assert r.walks == opts.get("walks", r.walks) and r.walks >= 1
+        # the same seed, the same search (HC12; one walk on the CPU backend)
+        for opts in ({"method": "hc12"}, {"cpu": True, "walks": 1}):
+            r = s.solve(time_limit=60, **opts)
+            again = s.solve(time_limit=60, **opts)
+            assert again == r
 
 
 def test_unsatisfiable_formula_reports_its_best_count():
     path = satlib("uuf50-218/uuf50-01.cnf")
     _, clauses = metaopt.read_dimacs(path)
     with SAT.from_file(path) as s:
-        r = s.solve(time_limit=0.5)
-    assert not r.satisfiable and r.model is None and r.literals is None
-    assert r.best_unsatisfied >= 1
-    assert len(metaopt.unsatisfied_clauses(clauses, r.assignment)) == r.best_unsatisfied
+        for method in ("probsat", "walksat", "hc12"):
+            r = s.solve(time_limit=0.5, method=method)
+            assert not r.satisfiable and r.model is None and r.literals is None
+            assert r.stop == "time_limit" and r.method == method
+            assert r.best_unsatisfied >= 1
+            assert len(metaopt.unsatisfied_clauses(clauses, r.assignment)) == r.best_unsatisfied
+        # a flip budget: that many flips per walk, a restart every 1000
+        r = s.solve(time_limit=0, max_flips=5000, restart_flips=1000, flips_per_launch=600, walks=2, cpu=True)
+        assert (r.flips, r.restarts, r.walks, r.stop) == (10000, 8, 2, "flips"), r
+        assert len(metaopt.unsatisfied_clauses(clauses, r.assignment)) == r.best_unsatisfied >= 1
+
+
+def test_walk_options_are_checked():
+    with SAT.from_file(satlib("uf20-91/uf20-01.cnf")) as s:
+        with pytest.raises(ValueError, match="method must be one of probsat, walksat, hc12"):
+            s.solve(method="gsat")
+        with pytest.raises(ValueError, match="tabu_length does not apply to method='probsat'"):
+            s.solve(tabu_length=10)
+        with pytest.raises(ValueError, match="walks does not apply to method='hc12'"):
+            s.solve(method="hc12", walks=4)
+        with pytest.raises(ValueError, match="cb must be > 0"):
+            s.solve(cb=0)
+        with pytest.raises(ValueError, match="eps must be finite"):
+            s.solve(eps=float("inf"))
+        with pytest.raises(ValueError, match="walks must be"):
+            s.solve(walks=0)
+        for kwargs, name in (({"method": "walksat", "noise": 1.5}, "opts.noise"), ({"restart_flips": 2**64 - 1, "flips_per_launch": 2**32 - 1, "noise": -0.5}, "opts.noise"),
+                             ({"time_limit": 0}, "opts.max_flips")):
+            with pytest.raises(MetaoptError) as e:
+                s.solve(**kwargs)
+            assert e.value.code == ErrorCode.INVALID_ARGUMENT and name in e.value.message, kwargs
+        # the one-call form takes the method too, and the model is checked here
+        num_vars, clauses = metaopt.read_dimacs(satlib("uf20-91/uf20-01.cnf"))
+        r = metaopt.sat.solve(satlib("uf20-91/uf20-01.cnf"), method="walksat", walks=2, cpu=True, time_limit=10)
+        assert r.satisfied and r.method == "walksat" and metaopt.unsatisfied_clauses(clauses, r.model) == []
 
 
 def test_evaluate_matches_the_host_on_device_and_cpu():
@@ -61,12 +111,16 @@ def test_clause_lists():
     with SAT([[1, -2], [2, 3], [-1]]) as s:
         assert (s.num_vars, s.num_clauses, s.words) == (3, 3, 1)
         assert s.evaluate([[0, 0, 1], [1, 1, 1]]).tolist() == [3, 2]
-        r = s.solve(runs=10, time_limit=0)
+        r = s.solve(runs=10, time_limit=0, method="hc12")
         assert r.satisfiable and r.model.tolist() == [False, False, True]
+        r = s.solve(max_flips=1000, time_limit=0, cpu=True)
+        assert r.satisfiable and r.model.tolist() == [False, False, True] and r.stop == "target"
     # more variables than the clauses name
     with SAT([[40]], num_vars=40) as s:
         assert (s.num_vars, s.words) == (40, 2)
-        r = s.solve(runs=10, time_limit=0)
+        r = s.solve(runs=10, time_limit=0, method="hc12")
+        assert r.satisfiable and r.model[39] and r.model.shape == (40,)
+        r = s.solve(max_flips=1000, time_limit=0)
         assert r.satisfiable and r.model[39] and r.model.shape == (40,)
 
 
@@ -89,10 +143,10 @@ def test_argument_and_library_errors():
         with pytest.raises(ValueError, match="time_limit is NaN"):
             s.solve(time_limit=float("nan"))
         with pytest.raises(MetaoptError) as e:
-            s.solve(mask_order=0)
+            s.solve(mask_order=0, method="hc12")
         assert e.value.code == ErrorCode.INVALID_ARGUMENT and "opts.mask_order" in e.value.message
         with pytest.raises(MetaoptError) as e:
-            s.solve(time_limit=0, runs=0)  # neither limit: the library refuses
+            s.solve(time_limit=0, runs=0, method="hc12")  # neither limit: the library refuses
         assert "opts.runs" in e.value.message
     with pytest.raises(MetaoptError) as e:
         SAT.from_file(satlib("uf20-91/uf20-01.cnf").parent / "no-such-file.cnf")
@@ -113,14 +167,14 @@ def test_forged_foreign_and_freed_handles():
     fake = (ctypes.c_uint64 * 64)()
     s._handle = ctypes.cast(fake, type(real))
     with pytest.raises(MetaoptError, match="not a live MetaoptSatInstance"):
-        s.solve(runs=1)
+        s.solve(runs=1, method="hc12")
     with pytest.raises(MetaoptError, match="not a live MetaoptSatInstance"):
         s.evaluate([[1, 0]])
     assert all(w == 0 for w in fake)
     h = metaopt.HC12(2, 8, [0, 1], "F1")
     s._handle = ctypes.cast(h._handle, type(real))
     with pytest.raises(MetaoptError, match="not a live MetaoptSatInstance"):
-        s.solve(runs=1)
+        s.solve(runs=1, method="hc12")
     h.free()
     s._handle = real
     s.free()
@@ -128,7 +182,7 @@ def test_forged_foreign_and_freed_handles():
         s.solve()
     s._handle = real
     with pytest.raises(MetaoptError, match="freed already"):
-        s.solve(runs=1)
+        s.solve(runs=1, method="hc12")
     s._handle = None
 
 

@@ -1,7 +1,8 @@
 //! SAT over the C ABI (docs/specs/SAT.md): a formula from a DIMACS CNF file or from clauses, the
 //! evaluation of many bit-packed assignments at once (DXAC on the device, or the rayon evaluator
-//! on the host), and the HC12 local search, with the error discipline of the QAP functions
-//! (docs/specs/API.md).
+//! on the host), and the search for a model: many probSAT or WalkSAT walks on the device or the
+//! CPU backend (docs/specs/SAT_SLS.md, the default) or HC12, with the error discipline of the QAP
+//! functions (docs/specs/API.md).
 
 use super::handle::{self, opaque_handle};
 use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
@@ -14,6 +15,8 @@ use crate::hc12::tabu::TabuConfig;
 use crate::problem::sat::{Assignment, Cnf};
 use crate::hc12::sat::{SatOptions, SatSolver};
 use crate::sat::eval::DeviceSat;
+use crate::sat::sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
+use super::qap::MetaoptBackend;
 use std::ffi::c_char;
 use std::path::Path;
 use std::ptr;
@@ -61,11 +64,49 @@ pub struct MetaoptSatEvalResult {
     pub error_message: *mut c_char,
 }
 
+/// The search of `metaopt_sat_solve` (the `method` field).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptSatMethod {
+    /// probSAT walks (the default).
+    MetaoptSatProbsat = 0,
+    /// WalkSAT/SKC walks.
+    MetaoptSatWalksat = 1,
+    /// HC12 local search on the device.
+    MetaoptSatHc12 = 2,
+}
+
 /// Options of `metaopt_sat_solve`; start from `metaopt_sat_default_solve_options()` and change
-/// fields.
+/// fields. The walk fields apply to probSAT and WalkSAT, the HC12 fields (`mask_order`, the tabu
+/// list, `tenure`, `runs`) to HC12 only.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MetaoptSatSolveOptions {
+    /// A `MetaoptSatMethod`: probSAT (0, the default), WalkSAT (1) or HC12 (2).
+    pub method: i32,
+    /// Walks (probSAT, WalkSAT); 0 picks the count: the device's compute units times its walks
+    /// per unit, or one per thread on the CPU backend.
+    pub walks: u32,
+    /// probSAT's cb; 0 with `eps` 0: probSAT's SC13 function for the longest clause. With a
+    /// positive `eps` the polynomial f(b) = (eps + b)^-cb (cb 0: 2.06); else the SC13 family
+    /// (polynomial, eps 0.9, for clauses of at most 3 literals, else exponential cb^-b) with
+    /// this cb.
+    pub cb: f64,
+    /// probSAT's eps of the polynomial f(b) = (eps + b)^-cb; 0: see `cb`.
+    pub eps: f64,
+    /// WalkSAT's noise in [0, 1]: the probability of a random variable of the clause when none
+    /// has break 0.
+    pub noise: f64,
+    /// A walk restarts from a random assignment after this many flips (at least 1).
+    pub restart_flips: u64,
+    /// Flips of every walk per launch (at least 1).
+    pub flips_per_launch: u32,
+    /// Most flips per walk (0: no budget; then the search needs a time limit).
+    pub max_flips: u64,
+    /// A `MetaoptBackend` of the walks: the device in use (0) or the CPU backend (1). HC12 runs
+    /// on the device.
+    pub backend: i32,
     /// 1: each move flips one variable (the GSAT neighbourhood); 2: also every pair.
     pub mask_order: u32,
     /// Strings the tabu list holds (1..=the library's maximum); 0 runs plain HC12, which ends each
@@ -116,6 +157,16 @@ pub struct MetaoptSatSolveResult {
     pub iterations: u64,
     /// Neighbours evaluated over all runs.
     pub evaluations: u64,
+    /// The `MetaoptSatMethod` of the search.
+    pub method: i32,
+    /// Walks (probSAT, WalkSAT; 0 for HC12).
+    pub walks: u32,
+    /// Flips of all walks (0 for HC12, which reports `iterations`).
+    pub flips: u64,
+    /// Restarts of all walks (0 for HC12, which reports `runs`).
+    pub restarts: u64,
+    /// Flips per second of all walks together (0 for HC12).
+    pub flips_per_second: f64,
     /// Wall time of the search in seconds.
     pub seconds: f64,
     /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
@@ -307,9 +358,11 @@ pub unsafe extern "C" fn metaopt_sat_free_eval_result(r: *mut MetaoptSatEvalResu
     ffi_boundary!({ unsafe { free_result(r) } })
 }
 
-/// The tuned defaults of `metaopt_sat_solve`: one-flip moves, a tabu list of 500 with runs of at
-/// most 100,000 iterations restarted after 300 without improvement, seed 1, runs until a model
-/// and a 10 s time limit.
+/// The defaults of `metaopt_sat_solve`: probSAT walks on the device in use (walk count of the
+/// device, probSAT's SC13 break function, WalkSAT noise 0.567, restarts after 2^20 flips, 4096
+/// flips per launch, no flip budget); for HC12 one-flip moves, a tabu list of 500 with runs of at
+/// most 100,000 iterations restarted after 300 without improvement, tenure 10, runs until a
+/// model; seed 1 and a 10 s time limit.
 #[no_mangle]
 pub extern "C" fn metaopt_sat_default_solve_options() -> MetaoptSatSolveOptions {
     ffi_boundary!({ default_solve_options() })
@@ -317,8 +370,18 @@ pub extern "C" fn metaopt_sat_default_solve_options() -> MetaoptSatSolveOptions 
 
 fn default_solve_options() -> MetaoptSatSolveOptions {
     let d = SatOptions::default();
+    let w = SlsOptions::default();
     let t = d.tabu.as_ref();
     MetaoptSatSolveOptions {
+        method: MetaoptSatMethod::MetaoptSatProbsat as i32,
+        walks: 0,
+        cb: 0.0,
+        eps: 0.0,
+        noise: w.noise,
+        restart_flips: w.restart_flips,
+        flips_per_launch: w.flips_per_launch,
+        max_flips: 0,
+        backend: MetaoptBackend::MetaoptBackendDevice as i32,
         mask_order: d.mask_order,
         tabu_length: t.map_or(0, |t| t.max_length as u32),
         tabu_max_iterations: t.map_or(0, |t| t.max_iterations),
@@ -371,13 +434,77 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     })
 }
 
-/// Searches for a model of the formula of `h` with HC12 on the device in use (docs/specs/SAT.md):
+/// The walk options of C ones: (options, backend); errors name the field.
+///
+/// # Safety
+/// `o.stop_token` must be NULL or a stop token (unregistered pointers are errors).
+unsafe fn walk_options(o: &MetaoptSatSolveOptions, method: SlsMethod, cnf: &Cnf) -> Result<(SlsOptions, Backend)> {
+    let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "opts.time_limit_s")?;
+    if o.max_flips == 0 && time_limit.is_none() {
+        return Err(Error::arg("opts.max_flips", "0 (until a model) needs a time limit (opts.time_limit_s > 0)"));
+    }
+    let backend = match o.backend {
+        0 => Backend::DEVICE,
+        1 => Backend::Cpu,
+        b => return Err(Error::arg("opts.backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
+    };
+    for (name, v) in [("opts.cb", o.cb), ("opts.eps", o.eps)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(Error::arg(name, format!("{v}; expected 0 (the default) or a finite number > 0")));
+        }
+    }
+    let given = |v: f64| (v > 0.0).then_some(v);
+    let opts = SlsOptions {
+        method,
+        break_function: BreakFunction::from_options(given(o.cb), given(o.eps), max_clause_length(cnf)),
+        noise: o.noise,
+        seed: o.seed,
+        restart_flips: o.restart_flips,
+        flips_per_launch: o.flips_per_launch,
+        max_flips: o.max_flips,
+        time_limit,
+        since: None,
+        // SAFETY: the caller's contract.
+        stop_token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
+    };
+    opts.check().map_err(|e| match e {
+        Error::InvalidArgument { arg, msg } => Error::arg(
+            match arg {
+                "cb" => "opts.cb",
+                "eps" => "opts.eps",
+                "noise" => "opts.noise",
+                "restart_flips" => "opts.restart_flips",
+                "flips_per_launch" => "opts.flips_per_launch",
+                a => a,
+            },
+            msg,
+        ),
+        e => e,
+    })?;
+    Ok((opts, backend))
+}
+
+/// The model of `m` as signed literals.
+fn model_literals(m: Option<&crate::problem::sat::Model>) -> Result<*mut i32> {
+    Ok(match m {
+        Some(m) => {
+            let a = m.assignment();
+            let lits: Vec<i32> = (1..=a.num_vars()).map(|v| if a.get(v) { v as i32 } else { -(v as i32) }).collect();
+            CArray::from_slice(&lits)?.into_raw()
+        }
+        None => ptr::null_mut(),
+    })
+}
+
+/// Searches for a model of the formula of `h` (`opts.method`): many probSAT (the default) or
+/// WalkSAT walks on the device in use or the CPU backend (docs/specs/SAT_SLS.md) until a model,
+/// `opts.max_flips` flips per walk or the time limit; or HC12 on the device (docs/specs/SAT.md):
 /// runs from random assignments, each moving to its best neighbour (the tabu list keeps it off
 /// recent assignments) until a model, `opts.runs` or the time limit. A model is verified against
-/// every clause before it is reported. A formula with no variables or no clauses is an error.
-/// `opts` is borrowed for the call (NULL: an error; use `metaopt_sat_default_solve_options`). The
-/// arrays and message of the result are the caller's: free them with
-/// `metaopt_sat_free_solve_result`.
+/// every clause before it is reported. A formula with no variables (HC12: or no clauses) is an
+/// error; invalid options are `METAOPT_ERR_INVALID_ARGUMENT` naming the field. `opts` is
+/// borrowed for the call (NULL: an error; use `metaopt_sat_default_solve_options`). The arrays
+/// and message of the result are the caller's: free them with `metaopt_sat_free_solve_result`.
 ///
 /// # Safety
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
@@ -395,6 +522,48 @@ pub unsafe extern "C" fn metaopt_sat_solve(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
+        let method = match o.method {
+            0 => Some(SlsMethod::ProbSat),
+            1 => Some(SlsMethod::WalkSat),
+            2 => None,
+            m => return Err(Error::arg("opts.method", format!("{m}; expected 0 (probsat), 1 (walksat) or 2 (hc12)"))),
+        };
+        if let Some(method) = method {
+            // SAFETY: the caller's contract for `o.stop_token`.
+            let (mut options, backend) = unsafe { walk_options(o, method, &h.cnf)? };
+            options.since = Some(t0);
+            if o.walks > 1 << 24 {
+                return Err(Error::arg("opts.walks", format!("{}; expected at most 2^24 walks", o.walks)));
+            }
+            let walks = (o.walks > 0).then_some(o.walks);
+            let mut sls = SatSls::new(h.cnf.clone(), walks, backend).map_err(|e| match e {
+                Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
+                e => e,
+            })?;
+            let r = sls.solve(&options)?;
+            let assignment = CArray::from_slice(r.best.words())?;
+            let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_sat_solve");
+            return Ok(MetaoptSatSolveResult {
+                satisfiable: r.satisfiable as u8,
+                best_unsatisfied: r.best_unsatisfied,
+                assignment: assignment.into_raw(),
+                words: r.best.words().len() as u32,
+                model_literals: model_literals(r.model.as_ref())?,
+                num_vars: h.cnf.num_vars as u32,
+                runs: 0,
+                iterations: 0,
+                evaluations: 0,
+                method: o.method,
+                walks: r.walks,
+                flips: r.flips,
+                restarts: r.restarts(),
+                flips_per_second: r.flips_per_second,
+                seconds: r.seconds,
+                error_code,
+                error_message,
+                stop_reason: r.stop.code(),
+            });
+        }
         // SAFETY: the caller's contract for `o.stop_token`.
         let mut options = unsafe { solve_options(o)? };
         options.since = Some(t0);
@@ -412,25 +581,22 @@ pub unsafe extern "C" fn metaopt_sat_solve(
         let (_, _, solver) = h.solver.as_mut().expect("made above");
         let r = solver.solve(&options)?;
         let assignment = CArray::from_slice(r.best.words())?;
-        let model = match &r.model {
-            Some(m) => {
-                let a = m.assignment();
-                let lits: Vec<i32> = (1..=a.num_vars()).map(|v| if a.get(v) { v as i32 } else { -(v as i32) }).collect();
-                Some(CArray::from_slice(&lits)?)
-            }
-            None => None,
-        };
         let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_sat_solve");
         MetaoptSatSolveResult {
             satisfiable: r.satisfiable as u8,
             best_unsatisfied: r.best_unsatisfied,
             assignment: assignment.into_raw(),
             words: r.best.words().len() as u32,
-            model_literals: model.map_or(ptr::null_mut(), CArray::into_raw),
+            model_literals: model_literals(r.model.as_ref())?,
             num_vars: h.cnf.num_vars as u32,
             runs: r.runs,
             iterations: r.iterations,
             evaluations: r.evaluations,
+            method: o.method,
+            walks: 0,
+            flips: 0,
+            restarts: 0,
+            flips_per_second: 0.0,
             seconds: r.seconds,
             error_code,
             error_message,

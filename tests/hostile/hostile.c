@@ -587,6 +587,30 @@ static int w_sat_solve(void *h) {
     return c;
 }
 
+static int w_sat_solve_hc12(void *h) {
+    MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+    o.method = METAOPT_SAT_HC12;
+    o.runs = 1;
+    o.time_limit_s = 5;
+    MetaoptSatSolveResult r = metaopt_sat_solve(h, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_sat_free_solve_result(&r);
+    return c;
+}
+static int w_sat_solve_walks_cpu(void *h) {
+    MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+    o.method = METAOPT_SAT_WALKSAT;
+    o.backend = METAOPT_BACKEND_CPU;
+    o.walks = 2;
+    o.max_flips = 1000;
+    MetaoptSatSolveResult r = metaopt_sat_solve(h, &o);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_sat_free_solve_result(&r);
+    return c;
+}
+
 static int w_token_request(void *h) { MetaoptInt32Result r = metaopt_stop_token_request(h); return KEEP(r); }
 static int w_token_reset(void *h) { MetaoptInt32Result r = metaopt_stop_token_reset(h); return KEEP(r); }
 
@@ -680,6 +704,8 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_sat_words_per_assignment", w_sat_words, 3},
     {"metaopt_sat_evaluate", w_sat_evaluate, 3},
     {"metaopt_sat_solve", w_sat_solve, 3},
+    {"metaopt_sat_solve", w_sat_solve_hc12, 3},
+    {"metaopt_sat_solve", w_sat_solve_walks_cpu, 3},
     {"metaopt_stop_token_request", w_token_request, 4},
     {"metaopt_stop_token_reset", w_token_reset, 4},
     {"metaopt_de_run", w_de_run_token, 5},
@@ -1505,6 +1531,7 @@ static void sat_args(void) {
     MetaoptSatSolveOptions so[12];
     for (int i = 0; i < 12; i++) {
         so[i] = metaopt_sat_default_solve_options();
+        so[i].method = METAOPT_SAT_HC12;
         so[i].runs = 1;
         so[i].time_limit_s = 5;
     }
@@ -1524,12 +1551,47 @@ static void sat_args(void) {
     for (int i = 0; i < 12; i++)
         OWNED("metaopt_sat_solve/hostile options", MetaoptSatSolveResult, metaopt_sat_solve(h, &so[i]), metaopt_sat_free_solve_result,
               se[i]);
+    /* the walks' options */
+    MetaoptSatSolveOptions wo[16];
+    for (int i = 0; i < 16; i++) {
+        wo[i] = metaopt_sat_default_solve_options();
+        wo[i].time_limit_s = 5;
+    }
+    wo[0].method = 99;
+    wo[1].method = -1;
+    wo[2].cb = NAN;
+    wo[3].cb = -1;
+    wo[4].eps = INFINITY;
+    wo[5].method = METAOPT_SAT_WALKSAT, wo[5].noise = NAN;
+    wo[6].noise = 2;
+    wo[7].restart_flips = 0;
+    wo[8].flips_per_launch = 0;
+    wo[9].backend = 7;
+    wo[10].walks = 0xFFFFFFFF;
+    wo[11].max_flips = 0, wo[11].time_limit_s = 0;
+    wo[12].time_limit_s = NAN;
+    wo[13].backend = METAOPT_BACKEND_CPU, wo[13].walks = 1, wo[13].max_flips = UINT64_MAX, wo[13].time_limit_s = 0;
+    wo[14].backend = METAOPT_BACKEND_CPU, wo[14].flips_per_launch = 0xFFFFFFFF, wo[14].restart_flips = 1, wo[14].seed = UINT64_MAX;
+    wo[15].method = METAOPT_SAT_WALKSAT, wo[15].noise = 1, wo[15].cb = 1e300, wo[15].eps = 1e-300;
+    int we[16] = {ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, 0, 0, 0};
+    for (int i = 0; i < 16; i++)
+        OWNED("metaopt_sat_solve/hostile walk options", MetaoptSatSolveResult, metaopt_sat_solve(h, &wo[i]),
+              metaopt_sat_free_solve_result, we[i]);
     MetaoptSatParseResult empty = metaopt_sat_from_clauses(3, NULL, 0);
     if (empty.error_code == 0) {
         MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+        o.method = METAOPT_SAT_HC12;
         o.runs = 1;
         OWNED("metaopt_sat_solve/no clauses", MetaoptSatSolveResult, metaopt_sat_solve(empty.instance, &o), metaopt_sat_free_solve_result,
               ERR);
+        for (int m = 0; m < 2; m++) {
+            MetaoptSatSolveOptions w = metaopt_sat_default_solve_options();
+            w.method = m;
+            w.backend = METAOPT_BACKEND_CPU;
+            w.time_limit_s = 1;
+            OWNED("metaopt_sat_solve/walks, no clauses", MetaoptSatSolveResult, metaopt_sat_solve(empty.instance, &w),
+                  metaopt_sat_free_solve_result, ANY);
+        }
         uint32_t z = 0;
         OWNED("metaopt_sat_evaluate/no clauses", MetaoptSatEvalResult, metaopt_sat_evaluate(empty.instance, &z, 1, 1),
               metaopt_sat_free_eval_result, ANY);

@@ -1,15 +1,31 @@
-//! `metaopt bench sat-solve`: SAT local search on SATLIB families, the share of instances
-//! solved within the time limit and the median time per family.
+//! `metaopt bench sat-solve`: SAT local search on SATLIB families: per family and backend, the
+//! share of runs solved within the time limit, the median and maximum time to a model and the
+//! flip rate (per walk and in total) of the probSAT or WalkSAT walks on the device, the CPU
+//! backend over all threads and the CPU backend with one thread (or HC12 on the device).
 
 use crate::args::{CsvArg, DeviceArg, SeedArg};
+use crate::cmd::sat::Method;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
-use metaopt::problem::sat::Cnf;
+use metaopt::device::Backend;
 use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
+use metaopt::problem::sat::Cnf;
+use metaopt::sat::sls::{SatSls, SlsOptions};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// Where `bench sat-solve` runs the walks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Where {
+    /// The OpenCL device
+    Device,
+    /// The CPU backend over all rayon threads
+    Cpu,
+    /// The CPU backend with one thread
+    Cpu1,
+}
 
 #[derive(Args)]
 pub struct BenchSatSolveArgs {
@@ -22,9 +38,22 @@ pub struct BenchSatSolveArgs {
     /// Instances per family (the first N by name)
     #[arg(long, default_value_t = 20, value_name = "N")]
     instances: usize,
-    /// Time limit per instance, in seconds
+    /// Runs per instance, with seeds --seed, --seed + 1, ...
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Time limit per run, in seconds
     #[arg(long, default_value_t = 10.0, value_name = "S", value_parser = crate::args::parse_seconds)]
     time_limit: f64,
+    /// The search
+    #[arg(long, value_enum, default_value_t = Method::Probsat)]
+    method: Method,
+    /// Walks per run on the device [default: its compute units times its walks per unit]; the
+    /// CPU backend runs one walk per thread
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    walks: Option<u32>,
+    /// Backends of the walks (comma-separated; HC12 runs on the device only)
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "device,cpu,cpu1")]
+    backends: Vec<Where>,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -36,20 +65,55 @@ pub struct BenchSatSolveArgs {
 #[derive(Serialize)]
 struct FamilyRow {
     family: String,
+    backend: &'static str,
+    method: &'static str,
     instances: usize,
+    runs: usize,
     solved: usize,
     solved_percent: f64,
+    /// Median seconds to a model over the runs, unsolved runs counted as the limit.
     median_seconds: f64,
-    mean_iterations: f64,
+    /// The longest time to a model of a solved run (empty when none was solved).
+    max_seconds: Option<f64>,
+    walks: u32,
+    /// Flips per second of all walks together (HC12: iterations per second).
+    flips_per_second: f64,
+    flips_per_second_per_walk: f64,
     time_limit_s: f64,
     device: String,
 }
 
-/// `metaopt bench sat-solve`: per family, the share of instances solved within the time limit and
-/// the median time (unsolved instances count as the limit).
+/// One run: (solved, seconds, flips or iterations, walks, backend description).
+fn run_one(a: &BenchSatSolveArgs, cnf: &Cnf, on: Where, seed: u64) -> CliResult<(bool, f64, u64, u32, String)> {
+    let limit = Some(Duration::from_secs_f64(a.time_limit));
+    match a.method.sls() {
+        None => {
+            let opts = SatOptions { seed, stop: Stop { token: Some(crate::stop_token()), max_runs: 0, time_limit: limit, target: None }, ..Default::default() };
+            let mut s = SatSolver::new(cnf.clone(), 1, opts.tabu.as_ref().map_or(0, |t| t.max_length), Backend::DEVICE)?;
+            let r = s.solve(&opts)?;
+            Ok((r.satisfiable, r.seconds, r.iterations, 1, s.backend_description()))
+        }
+        Some(method) => {
+            let opts = SlsOptions { method, seed, time_limit: limit, stop_token: Some(crate::stop_token()), ..Default::default() };
+            let (backend, walks) = match on {
+                Where::Device => (Backend::DEVICE, a.walks),
+                Where::Cpu | Where::Cpu1 => (Backend::Cpu, None),
+            };
+            let mut s = SatSls::new(cnf.clone(), walks, backend)?;
+            let r = s.solve(&opts)?;
+            Ok((r.satisfiable, r.seconds, r.flips, r.walks, s.backend_description()))
+        }
+    }
+}
+
+/// `metaopt bench sat-solve`: per family and backend, the share of runs solved within the time
+/// limit, the median time (unsolved runs count as the limit), the longest time to a model and
+/// the flip rates.
 pub fn run(a: &BenchSatSolveArgs) -> CliResult {
     let dir = super::default_dir(&a.satlib, "data/satlib");
     a.device.select()?;
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| Failure(format!("cannot make a one-thread pool: {e}")))?;
+    let backends: Vec<Where> = if a.method == Method::Hc12 { vec![Where::Device] } else { a.backends.clone() };
     let mut w = csv::Writer::from_writer(Vec::new());
     for fam in &a.families {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(fam))
@@ -59,31 +123,59 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
             .collect();
         files.sort();
         files.truncate(a.instances);
-        let (mut solved, mut times, mut iters, mut device) = (0, Vec::new(), 0u64, String::new());
-        for f in &files {
-            let cnf = Cnf::from_file(f)?;
-            let opts = SatOptions { seed: a.seed.seed, stop: Stop { token: Some(crate::stop_token()), max_runs: 0, time_limit: Some(Duration::from_secs_f64(a.time_limit)), target: None }, ..Default::default() };
-            let mut s = SatSolver::new(cnf, 1, opts.tabu.as_ref().map_or(0, |t| t.max_length), metaopt::device::Backend::DEVICE)?;
-            let r = s.solve(&opts)?;
-            device = s.backend_description();
-            solved += r.satisfiable as usize;
-            times.push(if r.satisfiable { r.seconds } else { a.time_limit });
-            iters += r.iterations;
+        let cnfs = files.iter().map(|f| Cnf::from_file(f)).collect::<metaopt::Result<Vec<_>>>()?;
+        for &on in &backends {
+            let (mut solved, mut times, mut max_solved, mut flips, mut busy, mut walks, mut device) = (0, Vec::new(), None::<f64>, 0u64, 0.0, 0, String::new());
+            for cnf in &cnfs {
+                for k in 0..a.runs {
+                    let seed = a.seed.seed.wrapping_add(k as u64);
+                    let (ok, secs, f, nw, d) = if on == Where::Cpu1 { one.install(|| run_one(a, cnf, on, seed))? } else { run_one(a, cnf, on, seed)? };
+                    solved += ok as usize;
+                    times.push(if ok { secs } else { a.time_limit });
+                    if ok {
+                        max_solved = Some(max_solved.map_or(secs, |m| m.max(secs)));
+                    }
+                    flips += f;
+                    busy += secs;
+                    walks = nw;
+                    device = d;
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            let n = times.len();
+            let rate = if busy > 0.0 { flips as f64 / busy } else { 0.0 };
+            let row = FamilyRow {
+                family: fam.clone(),
+                backend: match on {
+                    Where::Device => "device",
+                    Where::Cpu => "cpu",
+                    Where::Cpu1 => "cpu1",
+                },
+                method: a.method.as_str(),
+                instances: cnfs.len(),
+                runs: n,
+                solved,
+                solved_percent: 100.0 * solved as f64 / n.max(1) as f64,
+                median_seconds: if n == 0 { f64::NAN } else { times[n / 2] },
+                max_seconds: max_solved,
+                walks,
+                flips_per_second: rate,
+                flips_per_second_per_walk: rate / walks.max(1) as f64,
+                time_limit_s: a.time_limit,
+                device,
+            };
+            eprintln!(
+                "  {:<12} {:<6} {:>3}/{:<3} solved, median {:.3} s, {:.2} M flips/s ({:.2} M per walk)",
+                row.family,
+                row.backend,
+                row.solved,
+                row.runs,
+                row.median_seconds,
+                row.flips_per_second / 1e6,
+                row.flips_per_second_per_walk / 1e6
+            );
+            w.serialize(&row).map_err(csv_error)?;
         }
-        times.sort_by(f64::total_cmp);
-        let median = if times.is_empty() { f64::NAN } else { times[times.len() / 2] };
-        let row = FamilyRow {
-            family: fam.clone(),
-            instances: files.len(),
-            solved,
-            solved_percent: 100.0 * solved as f64 / files.len().max(1) as f64,
-            median_seconds: median,
-            mean_iterations: iters as f64 / files.len().max(1) as f64,
-            time_limit_s: a.time_limit,
-            device,
-        };
-        eprintln!("  {:<12} {:>3}/{:<3} solved, median {:.3} s", row.family, row.solved, row.instances, row.median_seconds);
-        w.serialize(&row).map_err(csv_error)?;
     }
     out::finish_csv(w, a.csv.path())
 }

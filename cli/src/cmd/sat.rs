@@ -1,6 +1,6 @@
 //! `metaopt sat eval` and `metaopt sat solve` (SAT competition output).
 
-use crate::args::{BackendArgs, DeviceArg, JsonArg, MaxRunsArg, SeedArg, StopArgs};
+use crate::args::{BackendArgs, DeviceArg, JsonArg, SeedArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::hc12::tabu::TabuConfig;
@@ -8,6 +8,7 @@ use metaopt::problem::sat::{parse_assignments, Assignment, Cnf};
 use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::sat::eval::DeviceSat;
+use metaopt::sat::sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -17,8 +18,9 @@ pub enum SatCommand {
     /// Satisfied clauses of assignments: the output of `sat solve` (`v` lines, together one
     /// assignment), or one per line as signed literals ("1 -2 3 ... 0") or a 0/1 string
     Eval(EvalArgs),
-    /// Look for a model with HC12 local search; prints `s SATISFIABLE` and `v` lines, or
-    /// `s UNKNOWN` and the fewest unsatisfied clauses found
+    /// Look for a model with many probSAT (default) or WalkSAT walks, or HC12 local search;
+    /// prints `s SATISFIABLE` and `v` lines, or `s UNKNOWN` and the fewest unsatisfied clauses
+    /// found
     Solve(SolveArgs),
 }
 
@@ -79,26 +81,92 @@ pub fn eval(a: &EvalArgs) -> CliResult {
     out::print(&s)
 }
 
+/// The search of `sat solve`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// probSAT walks (f(break) of Balint & Schöning)
+    Probsat,
+    /// WalkSAT/SKC walks (freebie, noise, least break)
+    Walksat,
+    /// HC12 local search with a tabu list (device only)
+    Hc12,
+}
+
+impl Method {
+    pub fn sls(self) -> Option<SlsMethod> {
+        match self {
+            Method::Probsat => Some(SlsMethod::ProbSat),
+            Method::Walksat => Some(SlsMethod::WalkSat),
+            Method::Hc12 => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Probsat => "probsat",
+            Method::Walksat => "walksat",
+            Method::Hc12 => "hc12",
+        }
+    }
+}
+
 #[derive(Args)]
 pub struct SolveArgs {
     /// The formula (DIMACS CNF)
     cnf: PathBuf,
-    #[command(flatten)]
-    max_runs: MaxRunsArg,
-    #[command(flatten)]
-    stop: StopArgs,
-    /// Length of the tabu list of visited assignments (0: plain HC12 with restarts)
-    #[arg(long, default_value_t = 500, value_name = "N")]
-    tabu: usize,
-    /// A run restarts after N iterations without a new best
-    #[arg(long, default_value_t = 300, value_name = "N")]
-    no_improve: u32,
-    /// 1: flip one variable per move (GSAT); 2: also pairs
-    #[arg(long, default_value_t = 1, value_name = "ORDER")]
-    mask_order: u32,
-    /// Iterations a flipped variable stays put unless flipping it beats the run's best (0: off)
-    #[arg(long, default_value_t = metaopt::hc12::sat::DEFAULT_TENURE, value_name = "N")]
-    tenure: u32,
+    /// The search: probSAT or WalkSAT walks (many per launch), or HC12
+    #[arg(long, value_enum, default_value_t = Method::Probsat)]
+    method: Method,
+    /// Walks (probsat, walksat) [default: the device's compute units times its walks per unit;
+    /// with --cpu one per thread]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    walks: Option<u32>,
+    /// probSAT's cb: f(b) = (eps + b)^-cb, or cb^-b for clauses longer than 3 when --eps is not
+    /// given [default: probSAT's SC13 values by the longest clause]
+    #[arg(long, value_name = "CB", allow_negative_numbers = true)]
+    cb: Option<f64>,
+    /// probSAT's eps of the polynomial f(b) = (eps + b)^-cb [default: 0.9]
+    #[arg(long, value_name = "EPS", allow_negative_numbers = true)]
+    eps: Option<f64>,
+    /// WalkSAT's noise: the probability of a random variable of the clause when none has break 0
+    /// [default: 0.567]
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    noise: Option<f64>,
+    /// A walk restarts from a random assignment after N flips [default: 1048576]
+    #[arg(long, value_name = "N")]
+    restart_flips: Option<u64>,
+    /// Flips of every walk per launch [default: 4096]
+    #[arg(long, value_name = "N")]
+    flips_per_launch: Option<u32>,
+    /// Stop after N flips per walk (probsat, walksat)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_flips: Option<u64>,
+    /// Run the walks on the CPU (rayon) instead of an OpenCL device (probsat, walksat)
+    #[arg(long, conflicts_with = "device")]
+    cpu: bool,
+    /// (hc12) Stop after N runs (restarts from a new start)
+    #[arg(long, value_name = "N", visible_alias = "runs", value_parser = clap::value_parser!(u32).range(1..))]
+    max_runs: Option<u32>,
+    /// Stop after S seconds (0 < S <= 1e9) [default: 10 unless --max-runs or --max-flips]
+    #[arg(long, value_name = "S", value_parser = crate::args::parse_duration)]
+    time_limit: Option<Duration>,
+    /// (hc12) Stop once at most V clauses are unsatisfied
+    #[arg(long, value_name = "V", allow_negative_numbers = true, value_parser = crate::args::parse_target)]
+    target: Option<f64>,
+    /// (hc12) Length of the tabu list of visited assignments (0: plain HC12 with restarts)
+    /// [default: 500]
+    #[arg(long, value_name = "N")]
+    tabu: Option<usize>,
+    /// (hc12) A run restarts after N iterations without a new best [default: 300]
+    #[arg(long, value_name = "N")]
+    no_improve: Option<u32>,
+    /// (hc12) 1: flip one variable per move (GSAT); 2: also pairs [default: 1]
+    #[arg(long, value_name = "ORDER")]
+    mask_order: Option<u32>,
+    /// (hc12) Iterations a flipped variable stays put unless flipping it beats the run's best
+    /// (0: off) [default: 10]
+    #[arg(long, value_name = "N")]
+    tenure: Option<u32>,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -110,22 +178,76 @@ pub struct SolveArgs {
 /// The time limit of `sat solve` when neither --time-limit nor --max-runs is given.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
 
+impl SolveArgs {
+    /// The given flags of the other searches: an error naming the first, since it would be
+    /// ignored.
+    fn check_flags(&self) -> CliResult {
+        let walk = [
+            ("--walks", self.walks.is_some()),
+            ("--cb", self.cb.is_some()),
+            ("--eps", self.eps.is_some()),
+            ("--noise", self.noise.is_some()),
+            ("--restart-flips", self.restart_flips.is_some()),
+            ("--flips-per-launch", self.flips_per_launch.is_some()),
+            ("--max-flips", self.max_flips.is_some()),
+            ("--cpu", self.cpu),
+        ];
+        let hc12 = [
+            ("--max-runs", self.max_runs.is_some()),
+            ("--target", self.target.is_some()),
+            ("--tabu", self.tabu.is_some()),
+            ("--no-improve", self.no_improve.is_some()),
+            ("--mask-order", self.mask_order.is_some()),
+            ("--tenure", self.tenure.is_some()),
+        ];
+        let (others, own): (&[(&str, bool)], &str) = match self.method {
+            Method::Hc12 => (&walk, "the walks (--method probsat or walksat)"),
+            Method::Probsat => (&hc12, "--method hc12"),
+            Method::Walksat => (&hc12, "--method hc12"),
+        };
+        if let Some((flag, _)) = others.iter().find(|f| f.1) {
+            return Err(Failure(format!("{flag}: applies to {own}, not --method {}", self.method.as_str())));
+        }
+        let wrong = match self.method {
+            Method::Probsat => [("--noise", self.noise.is_some())].into_iter().find(|f| f.1),
+            Method::Walksat => [("--cb", self.cb.is_some()), ("--eps", self.eps.is_some())].into_iter().find(|f| f.1),
+            Method::Hc12 => None,
+        };
+        if let Some((flag, _)) = wrong {
+            return Err(Failure(format!("{flag}: does not apply to --method {}", self.method.as_str())));
+        }
+        Ok(())
+    }
+}
+
 fn options(a: &SolveArgs) -> CliResult<SatOptions> {
-    let time_limit = match (a.stop.time_limit(), a.max_runs.max_runs) {
+    let time_limit = match (a.time_limit, a.max_runs) {
         (Some(t), _) => Some(t),
         (None, Some(_)) => None,
         (None, None) => Some(DEFAULT_TIME_LIMIT),
     };
-    let stop = Stop { max_runs: a.max_runs.max_runs.unwrap_or(0), time_limit, target: a.stop.target, token: Some(crate::stop_token()) };
-    let mut o = SatOptions { mask_order: a.mask_order, tenure: a.tenure, seed: a.seed.seed, stop, ..Default::default() };
-    o.tabu = if a.tabu == 0 {
-        None
-    } else {
-        let mut t = o.tabu.take().expect("the default has a list");
-        t.max_length = a.tabu;
-        t.max_no_improve = a.no_improve;
-        t.check().map_err(|e| flag_error("--tabu", e))?;
-        Some(t)
+    let stop = Stop { max_runs: a.max_runs.unwrap_or(0), time_limit, target: a.target, token: Some(crate::stop_token()) };
+    let d = SatOptions::default();
+    let mut o = SatOptions {
+        mask_order: a.mask_order.unwrap_or(d.mask_order),
+        tenure: a.tenure.unwrap_or(d.tenure),
+        seed: a.seed.seed,
+        stop,
+        ..d
+    };
+    o.tabu = match a.tabu {
+        Some(0) => None,
+        tabu => {
+            let mut t = o.tabu.take().expect("the default has a list");
+            if let Some(n) = tabu {
+                t.max_length = n;
+            }
+            if let Some(n) = a.no_improve {
+                t.max_no_improve = n;
+            }
+            t.check().map_err(|e| flag_error("--tabu", e))?;
+            Some(t)
+        }
     };
     Ok(o)
 }
@@ -135,6 +257,7 @@ struct SolveJson {
     instance: String,
     variables: usize,
     clauses: usize,
+    method: &'static str,
     #[serde(flatten)]
     result: metaopt::hc12::sat::SatSolveResult,
     /// The model as signed literals, when one was found.
@@ -145,21 +268,126 @@ struct SolveJson {
     device: String,
 }
 
+#[derive(Serialize)]
+struct WalkJson {
+    instance: String,
+    variables: usize,
+    clauses: usize,
+    #[serde(flatten)]
+    result: metaopt::sat::sls::SatSlsSolveResult,
+    /// Restarts of all walks.
+    restarts: u64,
+    /// Flips per second of one walk (the total over the walks).
+    flips_per_second_per_walk: f64,
+    /// The model as signed literals, when one was found.
+    model: Option<Vec<i64>>,
+    /// `satisfiable` or `unknown`, as the `s` line.
+    status: &'static str,
+    device: String,
+}
+
+fn signed(m: &metaopt::problem::sat::Model, n: usize) -> Vec<i64> {
+    (1..=n).map(|v| if m.assignment().get(v) { v as i64 } else { -(v as i64) }).collect()
+}
+
 pub fn solve(a: &SolveArgs) -> CliResult {
+    a.check_flags()?;
     let cnf = Cnf::from_file(&a.cnf)?;
     a.device.select()?;
+    match a.method.sls() {
+        Some(m) => solve_walks(a, cnf, m),
+        None => solve_hc12(a, cnf),
+    }
+}
+
+/// probSAT or WalkSAT walks.
+fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
+    let d = SlsOptions::default();
+    let time_limit = match (a.time_limit, a.max_flips) {
+        (Some(t), _) => Some(t),
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_TIME_LIMIT),
+    };
+    let opts = SlsOptions {
+        method,
+        break_function: BreakFunction::from_options(a.cb, a.eps, max_clause_length(&cnf)),
+        noise: a.noise.unwrap_or(d.noise),
+        seed: a.seed.seed,
+        restart_flips: a.restart_flips.unwrap_or(d.restart_flips),
+        flips_per_launch: a.flips_per_launch.unwrap_or(d.flips_per_launch),
+        max_flips: a.max_flips.unwrap_or(0),
+        time_limit,
+        // the limit counts from the command's start: reading the formula and set-up are in it
+        since: Some(crate::started()),
+        stop_token: Some(crate::stop_token()),
+    };
+    let table = [
+        ("cb", "--cb"),
+        ("eps", "--eps"),
+        ("noise", "--noise"),
+        ("restart_flips", "--restart-flips"),
+        ("flips_per_launch", "--flips-per-launch"),
+        ("time_limit", "--time-limit"),
+        ("walks", "--walks"),
+    ];
+    opts.check().map_err(|e| out::renamed(e, &table))?;
+    let backend = if a.cpu { metaopt::device::Backend::Cpu } else { metaopt::device::Backend::DEVICE };
+    let mut s = SatSls::new(cnf.clone(), a.walks, backend).map_err(|e| out::renamed_or_cpu(e, &table))?;
+    let r = s.solve(&opts).map_err(|e| out::renamed_or_cpu(e, &table))?;
+    let restarts = r.restarts();
+    let per_walk = r.flips_per_second / r.walks.max(1) as f64;
+    if a.json.json {
+        let model = r.model.as_ref().map(|m| signed(m, cnf.num_vars));
+        return out::print_json(&WalkJson {
+            instance: cnf.name.clone(),
+            variables: cnf.num_vars,
+            clauses: cnf.num_clauses(),
+            restarts,
+            flips_per_second_per_walk: per_walk,
+            model,
+            status: if r.satisfiable { "satisfiable" } else { "unknown" },
+            device: s.backend_description(),
+            result: r,
+        });
+    }
+    let mut t = format!("c {} ({} variables, {} clauses)\n", cnf.name, cnf.num_vars, cnf.num_clauses());
+    t += &format!("c {}; {} walks of {}\n", s.backend_description(), r.walks, method.as_str());
+    t += &format!(
+        "c {} flips ({:.3} M flips/s, {:.3} M per walk), {} restarts, {} launches, {:.3} s\n",
+        r.flips,
+        r.flips_per_second / 1e6,
+        per_walk / 1e6,
+        restarts,
+        r.launches,
+        r.seconds
+    );
+    t += &verdict(r.model.as_ref(), r.best_unsatisfied);
+    out::print(&t)
+}
+
+/// The `s` line and, with a model, the `v` lines.
+fn verdict(model: Option<&metaopt::problem::sat::Model>, best: u32) -> String {
+    match model {
+        Some(m) => format!("c the model was verified against every clause\ns SATISFIABLE\n{}", m.v_lines()),
+        None => format!("c best: {best} unsatisfied clauses (local search cannot prove unsatisfiability)\ns UNKNOWN\n"),
+    }
+}
+
+/// HC12 on the device.
+fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
     let opts = options(a)?;
+    let mask_order = opts.mask_order;
     let tabu_len = opts.tabu.as_ref().map_or(0, |t: &TabuConfig| t.max_length);
     // the limit counts from the command's start: the set-up is cut when it passes (or on Ctrl-C)
     let cut = metaopt::interrupt::Cut {
         clock: metaopt::Clock::since(crate::started(), opts.stop.time_limit),
         watch: metaopt::Watch::new(opts.stop.token.as_ref()),
     };
-    let mut s = SatSolver::new_within(cnf.clone(), a.mask_order, tabu_len, metaopt::device::Backend::DEVICE, Some(&cut)).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
+    let mut s = SatSolver::new_within(cnf.clone(), mask_order, tabu_len, metaopt::device::Backend::DEVICE, Some(&cut)).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
     // the limit counts from the command's start: reading the formula and set-up are in it
     let mut opts = opts;
     opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
-    let bar = a.json.progress().then(|| out::stop_bar(a.max_runs.max_runs.map(u64::from), "run", opts.stop.time_limit));
+    let bar = a.json.progress().then(|| out::stop_bar(a.max_runs.map(u64::from), "run", opts.stop.time_limit));
     let result = s.solve_observed(&opts, |p| {
         if let Some(bar) = &bar {
             if opts.stop.time_limit.is_none() {
@@ -173,31 +401,22 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     }
     let r = result.map_err(|e| out::renamed(e, &[("runs", "--max-runs"), ("target", "--target")]))?;
     if a.json.json {
-        let model = r.model.as_ref().map(|m| {
-            (1..=cnf.num_vars).map(|v| if m.assignment().get(v) { v as i64 } else { -(v as i64) }).collect()
-        });
+        let model = r.model.as_ref().map(|m| signed(m, cnf.num_vars));
         return out::print_json(&SolveJson {
             instance: cnf.name.clone(),
             variables: cnf.num_vars,
             clauses: cnf.num_clauses(),
+            method: "hc12",
             model,
             status: if r.satisfiable { "satisfiable" } else { "unknown" },
-            target: a.stop.target,
+            target: a.target,
             device: s.backend_description(),
             result: r,
         });
     }
     let mut t = format!("c {} ({} variables, {} clauses)\n", cnf.name, cnf.num_vars, cnf.num_clauses());
-    t += &format!("c {}; HC12 mask order {}, tabu list {tabu_len}\n", s.backend_description(), a.mask_order);
+    t += &format!("c {}; HC12 mask order {mask_order}, tabu list {tabu_len}\n", s.backend_description());
     t += &format!("c {} runs, {} iterations, {:.3} s\n", r.runs, r.iterations, r.seconds);
-    match &r.model {
-        Some(m) => {
-            t += "c the model was verified against every clause\ns SATISFIABLE\n";
-            t += &m.v_lines();
-        }
-        None => {
-            t += &format!("c best: {} unsatisfied clauses (local search cannot prove unsatisfiability)\ns UNKNOWN\n", r.best_unsatisfied);
-        }
-    }
+    t += &verdict(r.model.as_ref(), r.best_unsatisfied);
     out::print(&t)
 }

@@ -79,6 +79,21 @@ impl BreakFunction {
         }
     }
 
+    /// The function of the front ends' `cb` and `eps` options for clauses of at most `k`
+    /// literals: neither is `Auto`; `eps` given is the polynomial (cb 2.06 unless given); `cb`
+    /// alone keeps the family of [`BreakFunction::for_clause_length`] (polynomial with eps 0.9
+    /// for k <= 3, else exponential) with that cb.
+    pub fn from_options(cb: Option<f64>, eps: Option<f64>, k: usize) -> Self {
+        match (cb, eps) {
+            (None, None) => BreakFunction::Auto,
+            (cb, Some(eps)) => BreakFunction::Polynomial { cb: cb.unwrap_or(2.06), eps },
+            (Some(cb), None) => match Self::for_clause_length(k) {
+                BreakFunction::Polynomial { eps, .. } => BreakFunction::Polynomial { cb, eps },
+                _ => BreakFunction::Exponential { cb },
+            },
+        }
+    }
+
     fn check(&self) -> Result<()> {
         match *self {
             BreakFunction::Auto => Ok(()),
@@ -192,6 +207,11 @@ pub struct SlsWalkReport {
     pub assignment: Assignment,
 }
 
+/// The longest clause of `cnf` (the `k` of [`BreakFunction::for_clause_length`]).
+pub fn max_clause_length(cnf: &Cnf) -> usize {
+    cnf.clauses().map(<[i32]>::len).max().unwrap_or(0)
+}
+
 /// The result of [`SatSls::solve`].
 #[derive(Clone, Debug, Serialize)]
 pub struct SatSlsSolveResult {
@@ -215,6 +235,13 @@ pub struct SatSlsSolveResult {
     /// Every walk (flips, restarts, counts, assignment).
     #[serde(skip)]
     pub walk_reports: Vec<SlsWalkReport>,
+}
+
+impl SatSlsSolveResult {
+    /// Restarts of all walks.
+    pub fn restarts(&self) -> u64 {
+        self.walk_reports.iter().map(|w| w.restarts as u64).sum()
+    }
 }
 
 enum Engine {
