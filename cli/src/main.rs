@@ -141,6 +141,7 @@ fn main() -> ExitCode {
         Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
         Command::Sat(sat::SatCommand::Eval(a)) => sat::eval(&a),
         Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a),
+        Command::Sat(sat::SatCommand::Generate(a)) => sat::generate(&a),
         Command::Knapsack(knapsack::KnapsackCommand::Opt(a)) => knapsack::opt(&a),
         Command::Knapsack(knapsack::KnapsackCommand::Generate(a)) => knapsack::generate(&a),
         Command::Functions(a) => cmd::functions::run(&a),

@@ -260,3 +260,42 @@ fn bench_sat_solve_reports_each_family() {
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[1].starts_with("uf20-91,device,hc12,1,1,1,100.0,"), "{out}");
 }
+
+/// `sat generate`: random 3-SAT in DIMACS, the same formula for the same seed, another for
+/// another seed; an under-constrained one is solved and its model verified; bad sizes named.
+#[test]
+fn generate_writes_random_ksat_that_solve_reads() {
+    let dir = std::env::temp_dir().join(format!("metaopt-cli-sat-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("r.cnf");
+    let fs = f.to_string_lossy().into_owned();
+    let text = ok(&["sat", "generate", "--vars", "200", "--ratio", "3.5", "--seed", "9"]);
+    ok(&["sat", "generate", "--vars", "200", "--ratio", "3.5", "--seed", "9", "-o", &fs]);
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), text, "the same seed gives the same formula");
+    assert_ne!(ok(&["sat", "generate", "--vars", "200", "--ratio", "3.5", "--seed", "10"]), text);
+    assert!(text.lines().any(|l| l == "p cnf 200 700"), "{}", &text[..200]);
+    let clauses: Vec<Vec<i32>> = text
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+        .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(clauses.len(), 700);
+    for c in &clauses {
+        assert_eq!((c.len(), c[3]), (4, 0), "three literals and the 0: {c:?}");
+        let mut v: Vec<u32> = c[..3].iter().map(|l| l.unsigned_abs()).collect();
+        v.sort_unstable();
+        v.dedup();
+        assert!(v.len() == 3 && v[0] >= 1 && v[2] <= 200, "distinct variables in range: {c:?}");
+    }
+    let out = ok(&["sat", "solve", &fs, "--cpu", "--walks", "2"]);
+    assert!(out.lines().any(|l| l == "s SATISFIABLE"), "{out}");
+    assert_model(&fs, &v_literals(&out));
+    for (args, flag) in [(&["--vars", "0", "--ratio", "4"][..], "--vars"), (&["--vars", "10", "--ratio=-1"][..], "--ratio")] {
+        let o = metaopt(&[&["sat", "generate"][..], args].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(flag), "{args:?}: {err}");
+    }
+    let o = metaopt(&["sat", "generate", "--vars", "5", "--k", "6"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--k"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -235,6 +235,24 @@ impl Cnf {
         Ok(Cnf { name, num_vars, offsets, literals })
     }
 
+    /// The formula in DIMACS CNF (`c <name>` when it has one, the `p cnf` header, one clause a
+    /// line ended by 0): what `Cnf::parse` reads back to the same clauses.
+    pub fn to_dimacs(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::with_capacity(16 * self.num_clauses() + 64);
+        if !self.name.is_empty() {
+            let _ = writeln!(s, "c {}", self.name);
+        }
+        let _ = writeln!(s, "p cnf {} {}", self.num_vars, self.num_clauses());
+        for c in self.clauses() {
+            for l in c {
+                let _ = write!(s, "{l} ");
+            }
+            s.push_str("0\n");
+        }
+        s
+    }
+
     /// A uniform random k-SAT formula: `round(ratio * num_vars)` clauses of `k` distinct
     /// variables each, every sign a fair coin, drawn from `Philox(seed, 0)` (named
     /// `rand-<k>sat-<n>-<clauses>-<seed>`). Errors name `num_vars`, `k` or `ratio`.
@@ -758,6 +776,20 @@ mod tests {
 
     fn p() -> &'static Path {
         Path::new("t.cnf")
+    }
+
+    #[test]
+    fn dimacs_text_reads_back_to_the_same_formula() {
+        let c = Cnf::random_ksat(300, 4.2, 3, 5).unwrap();
+        let back = Cnf::parse(&c.to_dimacs(), p()).unwrap();
+        assert_eq!((back.num_vars, back.num_clauses()), (300, 1260));
+        assert!(c.clauses().zip(back.clauses()).all(|(a, b)| a == b));
+        // repeated literals and a tautology are written as they are stored
+        let odd = Cnf::from_clauses("odd", 4, [vec![1, 1, -2], vec![3, -3], vec![-4]]).unwrap();
+        let text = odd.to_dimacs();
+        assert!(text.starts_with("c odd\np cnf 4 3\n"), "{text}");
+        let back = Cnf::parse(&text, p()).unwrap();
+        assert!(odd.clauses().zip(back.clauses()).all(|(a, b)| a == b));
     }
 
     #[test]

@@ -22,6 +22,39 @@ pub enum SatCommand {
     /// prints `s SATISFIABLE` and `v` lines, or `s UNKNOWN` and the fewest unsatisfied clauses
     /// found
     Solve(SolveArgs),
+    /// A uniform random k-SAT formula in DIMACS CNF: round(ratio x vars) clauses of k distinct
+    /// variables, random signs (Philox from the seed)
+    Generate(GenerateArgs),
+}
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Variables
+    #[arg(long, value_name = "N")]
+    vars: usize,
+    /// Clauses per variable (4.26 is the satisfiability threshold of random 3-SAT)
+    #[arg(long, default_value_t = 4.2, value_name = "R")]
+    ratio: f64,
+    /// Literals per clause
+    #[arg(long, default_value_t = 3, value_name = "K")]
+    k: usize,
+    /// Seed of the formula (the same seed gives the same formula)
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    /// Write the formula here ("-": standard output)
+    #[arg(long, short = 'o', default_value = "-", value_name = "FILE")]
+    out: PathBuf,
+}
+
+/// `metaopt sat generate`.
+pub fn generate(a: &GenerateArgs) -> CliResult {
+    let cnf = Cnf::random_ksat(a.vars, a.ratio, a.k, a.seed)
+        .map_err(|e| out::renamed(e, &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")]))?;
+    let text = cnf.to_dimacs();
+    if a.out == Path::new("-") {
+        return out::print(&text);
+    }
+    std::fs::write(&a.out, text).map_err(|e| Failure(format!("--out: cannot write {}: {e}", a.out.display())))
 }
 
 #[derive(Args)]
