@@ -69,10 +69,10 @@ CHILD = {
             print("STATE", r.iterations, flush=True)
     """,
     "sat": f"""
-        metaopt.sat.solve({str(satlib("uuf250-1065/uuf250-01.cnf"))!r}, runs=1)  # builds the kernels
+        metaopt.sat.solve({str(satlib("uuf250-1065/uuf250-01.cnf"))!r}, method="hc12", runs=1)  # builds the kernels
         print("READY", flush=True)
         try:
-            metaopt.sat.solve({str(satlib("uuf250-1065/uuf250-01.cnf"))!r}, time_limit=10**6, runs=10**9)
+            metaopt.sat.solve({str(satlib("uuf250-1065/uuf250-01.cnf"))!r}, method="hc12", time_limit=10**6, runs=10**9)
         except metaopt.Interrupted as e:
             r = e.result
             print("CAUGHT", r.unsatisfied, r.stop, flush=True)
@@ -210,8 +210,12 @@ def test_stop_tokens_in_every_solver():
         assert r.stop == "interrupted" and not r.success and r.runs >= 0
         token.reset()
         request_later(token, 0.5)
-        r = metaopt.sat.solve(satlib("uuf250-1065/uuf250-01.cnf"), time_limit=10**6, runs=10**9, stop_token=token)
+        r = metaopt.sat.solve(satlib("uuf250-1065/uuf250-01.cnf"), method="hc12", time_limit=10**6, runs=10**9, stop_token=token)
         assert r.stop == "interrupted" and r.unsatisfied > 0
+        token.reset()
+        request_later(token, 0.5)
+        r = metaopt.sat.solve(satlib("uuf250-1065/uuf250-01.cnf"), time_limit=10**6, stop_token=token)
+        assert r.stop == "interrupted" and r.unsatisfied > 0 and r.flips > 0
         token.reset()
         with metaopt.HC12(30, 24, [-5.12, 5.12], "F6") as h:
             request_later(token, 0.5)
