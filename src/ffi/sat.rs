@@ -541,28 +541,8 @@ pub unsafe extern "C" fn metaopt_sat_solve(
                 e => e,
             })?;
             let r = sls.solve(&options)?;
-            let assignment = CArray::from_slice(r.best.words())?;
-            let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_sat_solve");
-            return Ok(MetaoptSatSolveResult {
-                satisfiable: r.satisfiable as u8,
-                best_unsatisfied: r.best_unsatisfied,
-                assignment: assignment.into_raw(),
-                words: r.best.words().len() as u32,
-                model_literals: model_literals(r.model.as_ref())?,
-                num_vars: h.cnf.num_vars as u32,
-                runs: 0,
-                iterations: 0,
-                evaluations: 0,
-                method: o.method,
-                walks: r.walks,
-                flips: r.flips,
-                restarts: r.restarts(),
-                flips_per_second: r.flips_per_second,
-                seconds: r.seconds,
-                error_code,
-                error_message,
-                stop_reason: r.stop.code(),
-            });
+            let common = solve_result(h.cnf.num_vars, o.method, r.satisfiable, r.best_unsatisfied, &r.best, r.model.as_ref(), r.stop, r.seconds)?;
+            return Ok(MetaoptSatSolveResult { walks: r.walks, flips: r.flips, restarts: r.restarts(), flips_per_second: r.flips_per_second, ..common });
         }
         // SAFETY: the caller's contract for `o.stop_token`.
         let mut options = unsafe { solve_options(o)? };
@@ -580,28 +560,45 @@ pub unsafe extern "C" fn metaopt_sat_solve(
         }
         let (_, _, solver) = h.solver.as_mut().expect("made above");
         let r = solver.solve(&options)?;
-        let assignment = CArray::from_slice(r.best.words())?;
-        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_sat_solve");
-        MetaoptSatSolveResult {
-            satisfiable: r.satisfiable as u8,
-            best_unsatisfied: r.best_unsatisfied,
-            assignment: assignment.into_raw(),
-            words: r.best.words().len() as u32,
-            model_literals: model_literals(r.model.as_ref())?,
-            num_vars: h.cnf.num_vars as u32,
-            runs: r.runs,
-            iterations: r.iterations,
-            evaluations: r.evaluations,
-            method: o.method,
-            walks: 0,
-            flips: 0,
-            restarts: 0,
-            flips_per_second: 0.0,
-            seconds: r.seconds,
-            error_code,
-            error_message,
-            stop_reason: r.stop.code(),
-        }
+        let common = solve_result(h.cnf.num_vars, o.method, r.satisfiable, r.best_unsatisfied, &r.best, r.model.as_ref(), r.stop, r.seconds)?;
+        MetaoptSatSolveResult { runs: r.runs, iterations: r.iterations, evaluations: r.evaluations, ..common }
+    })
+}
+
+/// The result fields every search fills alike (the best assignment, the model, status and
+/// time); the per-method counters (runs, iterations, evaluations; walks, flips, restarts) zero.
+#[allow(clippy::too_many_arguments)]
+fn solve_result(
+    num_vars: usize,
+    method: i32,
+    satisfiable: bool,
+    best_unsatisfied: u32,
+    best: &Assignment,
+    model: Option<&crate::problem::sat::Model>,
+    stop: StopReason,
+    seconds: f64,
+) -> Result<MetaoptSatSolveResult> {
+    let assignment = CArray::from_slice(best.words())?;
+    let (error_code, error_message) = stop_status(stop == StopReason::Interrupted, "metaopt_sat_solve");
+    Ok(MetaoptSatSolveResult {
+        satisfiable: satisfiable as u8,
+        best_unsatisfied,
+        assignment: assignment.into_raw(),
+        words: best.words().len() as u32,
+        model_literals: model_literals(model)?,
+        num_vars: num_vars as u32,
+        runs: 0,
+        iterations: 0,
+        evaluations: 0,
+        method,
+        walks: 0,
+        flips: 0,
+        restarts: 0,
+        flips_per_second: 0.0,
+        seconds,
+        error_code,
+        error_message,
+        stop_reason: stop.code(),
     })
 }
 

@@ -260,15 +260,7 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
             (s.backend_description(), Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))))
         };
         call()?; // warm-up: kernels built, buffers touched
-        let mut times = Vec::new();
-        let mut last = None;
-        for _ in 0..a.repeat {
-            let t = Instant::now();
-            let r = call()?;
-            times.push(t.elapsed().as_secs_f64().max(1e-9));
-            last = Some(r);
-        }
-        let r = last.expect("repeat >= 1");
+        let (r, mean, best) = timed(a.repeat, &mut call)?;
         if let Some((cr, _)) = &cpu {
             // the Lee wave counts unit steps: compared with the CPU backend only on unit grids
             let unit = grid.is_some_and(|gr| gr.graph.weights().as_u32().is_some_and(|w| w.iter().all(|&x| x == 1)));
@@ -276,8 +268,6 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
                 return Err(Failure(format!("{name}: method {m}: the device's distances differ from the CPU backend's")));
             }
         }
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
-        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         c.emit(Row {
             part: "sssp",
             graph: name.into(),
@@ -300,31 +290,33 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
     Ok(())
 }
 
+/// `repeat` timed calls of `call`: the last result, the mean and the best seconds.
+fn timed<R>(repeat: u32, call: &mut dyn FnMut() -> Result<R, Failure>) -> Result<(R, f64, f64), Failure> {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..repeat {
+        let t = Instant::now();
+        last = Some(call()?);
+        times.push(t.elapsed().as_secs_f64().max(1e-9));
+    }
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    Ok((last.expect("repeat >= 1"), mean, times.iter().copied().fold(f64::INFINITY, f64::min)))
+}
+
 fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
     let a = c.a;
     let n = g.n();
     let sources: Vec<u32> = (0..n as u32).collect();
     eprintln!("{name}: {} vertices, {} arcs, all {} sources in one call", out::thousands(n as u64), out::thousands(g.m() as u64), out::thousands(n as u64));
     let total = |r: &SpSsspMultiResult| r.edges.iter().sum::<u64>();
-    // `--repeat` timed calls: the mean and the best (the device's after one untimed call of the
-    // same size: kernels built, buffers and the pinned staging made)
-    let timed = |call: &mut dyn FnMut() -> Result<SpSsspMultiResult, Failure>| -> Result<(SpSsspMultiResult, f64, f64), Failure> {
-        let mut times = Vec::new();
-        let mut last = None;
-        for _ in 0..a.repeat {
-            let t = Instant::now();
-            last = Some(call()?);
-            times.push(t.elapsed().as_secs_f64().max(1e-9));
-        }
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
-        Ok((last.expect("repeat >= 1"), mean, times.iter().copied().fold(f64::INFINITY, f64::min)))
-    };
+    // the device's timed calls follow one untimed call of the same size (kernels built, buffers
+    // and the pinned staging made)
     let cpu = if a.no_cpu {
         None
     } else {
         let mut s = Sssp::new(g, SpOptions { backend: Backend::Cpu, ..Default::default() })?;
         let pool = &c.pool;
-        let (r, secs, best) = timed(&mut || Ok(pool.install(|| s.sssp_multi(&sources))?))?;
+        let (r, secs, best) = timed(a.repeat, &mut || Ok(pool.install(|| s.sssp_multi(&sources))?))?;
         let e = total(&r);
         c.emit(Row {
             part: "all-sources",
@@ -353,7 +345,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
         let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory };
         let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         s.sssp_multi(&sources).map_err(|e| out::renamed(e, SP_RENAMES))?; // warm-up
-        let (r, secs, best) = timed(&mut || s.sssp_multi(&sources).map_err(|e| out::renamed(e, SP_RENAMES)))?;
+        let (r, secs, best) = timed(a.repeat, &mut || s.sssp_multi(&sources).map_err(|e| out::renamed(e, SP_RENAMES)))?;
         if let Some((cr, _)) = &cpu {
             if !same(&r.dist, &cr.dist) {
                 return Err(Failure(format!("{name}: method {m}: the device's all-sources distances differ from the CPU backend's")));
