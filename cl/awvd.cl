@@ -1,143 +1,828 @@
 // End-vertex search of the additively weighted Voronoi diagram (src/awvd/device.rs): one
-// work-group per pending edge of a tracing level. The host gives each edge's trisector frame
-// (computed in double, AWVD_FRAME values) and a search region; the group scans the balls of the
-// grid cells covering the region, computes each candidate's first tangency along the edge in FP
-// (float or double by AWVD_DOUBLE), reduces to the minimum and writes every candidate within
-// AWVD_BOUND of it (parameter units: Å of t on a hyperbola, radians on an ellipse) as a suspect
-// for the host's double re-check.
-#if AWVD_DOUBLE
+// work-group per pending edge of a tracing level, the whole search on the device. The host gives
+// the edge (three gate balls and the start vertex's fourth ball) and the start vertex's sphere;
+// the balls and the grid of cells stay on the device for the whole diagram.
+//
+// Per edge (src/awvd/trace.rs `search_edge` is the CPU backend of the same search):
+//  1. every lane builds the edge's trisector frame in double (geom.rs `Trisector`);
+//  2. region 1: the balls that reach the sphere (start centre, max(start r, 0) + rmax), widened
+//     twice while none has a tangency ahead; a float pass over them (unless AWVD_DOUBLE) gives
+//     each ball's first tangency ahead, and every ball within AWVD_BOUND of the float minimum,
+//     the start ball and any ball with a tangency within AWVD_BOUND of the start are re-checked in
+//     double with the CPU backend's rules (`candidate`); the double minimum wins (ties: the
+//     smaller ball index);
+//  3. the winner's arc from the start is bounded by a sphere; if that sphere does not lie inside
+//     region 1, region 2 is every ball that reaches it, searched the same way (a ball that does
+//     not reach it cannot be tangent before the winner, so the result is exact);
+//  4. the winner's sphere is checked tangent to the winner and empty (no ball of the grid
+//     penetrates it by more than 1e-7) in double.
+// An arc bound wider than AWVD_FAR_CELLS cells, or no candidate near, is searched over the
+// clusters of cells as trace.rs `search_clusters` (the edge is unbounded when none is found).
+// Anything not proven (collinear gates, a failed check) is marked for the host's exact search.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double FP;
-#else
-typedef float FP;
-#endif
+// the double geometry must round as the host's (no fused multiply-adds)
+#pragma OPENCL FP_CONTRACT OFF
 
-#define AWVD_FRAME 28
-#define TAU_FP ((FP)6.283185307179586)
+#define TAU 6.283185307179586
+#define PI 3.141592653589793
+// trace.rs AHEAD_EPS, ZERO_EPS
+#define AHEAD_EPS 1e-9
+#define ZERO_EPS 1e-7
 
-// smallest parameter step that counts as a new vertex
-#define AHEAD_EPS ((FP)AWVD_AHEAD_EPS)
+typedef struct {
+    double ca[3], ra, p0[3], p1[3], n[3], al, be, ga;
+    int ell;
+    double rc, rr, tt;
+} Tri;
 
-static FP awvd_param(const FP* f, FP r, FP t) {
-    if (f[16] != (FP)0) return atan2(t / f[19], (r - f[17]) / f[18]);
-    return t;
+typedef struct {
+    double r, t;
+} Cp;
+
+static double d3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+// geom.rs `quadratic`: the number of real roots (0, 1, 2), -1 when it holds for every s
+static int quad(double a, double b, double c, double scale, double* s) {
+    double tiny = 1e-12 * fmax(scale, 1e-300);
+    if (fabs(a) <= tiny * 1e-3) {
+        if (fabs(b) <= tiny * 1e-3) return fabs(c) <= tiny ? -1 : 0;
+        s[0] = -c / b;
+        return 1;
+    }
+    double disc = b * b - 4.0 * a * c;
+    double tol = 1e-14 * (b * b + fabs(4.0 * a * c));
+    if (disc < -tol) return 0;
+    if (disc <= tol) {
+        s[0] = -b / (2.0 * a);
+        return 1;
+    }
+    double q = -0.5 * (b + copysign(1.0, b) * sqrt(disc));
+    s[0] = q / a;
+    s[1] = q != 0.0 ? c / q : -b / a - q / a;
+    return 2;
 }
 
-static FP awvd_ahead(const FP* f, FP r, FP t, int is_start) {
-    FP d = f[21] * (awvd_param(f, r, t) - f[20]);
-    if (f[16] != (FP)0) {
-        d = d - TAU_FP * floor(d / TAU_FP);
-        if (d == (FP)0) d = TAU_FP;
-        if (is_start && d >= TAU_FP - AHEAD_EPS) return INFINITY;
+// geom.rs `Trisector::new`; 0 for (nearly) collinear centres
+static int tri_new(double4 g0, double4 g1, double4 g2, Tri* T) {
+    for (int k = 0; k < 3; k++) T->ca[k] = T->p0[k] = T->p1[k] = T->n[k] = 0.0;
+    T->ra = T->al = T->be = T->ga = T->rc = 0.0;
+    T->rr = T->tt = 1.0;
+    T->ell = 0;
+    double4 g[3] = {g0, g1, g2};
+    int ia = 0;
+    if (g[1].w < g[ia].w) ia = 1;
+    if (g[2].w < g[ia].w) ia = 2;
+    double4 a = g[ia], b = g[(ia + 1) % 3], c = g[(ia + 2) % 3];
+    double u1[3] = {b.x - a.x, b.y - a.y, b.z - a.z}, u2[3] = {c.x - a.x, c.y - a.y, c.z - a.z};
+    double nn[3] = {u1[1] * u2[2] - u1[2] * u2[1], u1[2] * u2[0] - u1[0] * u2[2], u1[0] * u2[1] - u1[1] * u2[0]};
+    double nl = sqrt(d3(nn, nn));
+    if (nl <= 1e-9 * fmax(d3(u1, u1), d3(u2, u2))) return 0;
+    for (int k = 0; k < 3; k++) T->n[k] = nn[k] / nl;
+    double k1 = 0.5 * (d3(u1, u1) - b.w * b.w + a.w * a.w);
+    double k2 = 0.5 * (d3(u2, u2) - c.w * c.w + a.w * a.w);
+    double dd1 = b.w - a.w, dd2 = c.w - a.w;
+    double g11 = d3(u1, u1), g12 = d3(u1, u2), g22 = d3(u2, u2);
+    double gd = g11 * g22 - g12 * g12;
+    double h1[2] = {k1, -dd1}, h2[2] = {k2, -dd2};
+    for (int w = 0; w < 2; w++) {
+        double l1 = (g22 * h1[w] - g12 * h2[w]) / gd;
+        double l2 = (g11 * h2[w] - g12 * h1[w]) / gd;
+        double* p = w == 0 ? T->p0 : T->p1;
+        for (int k = 0; k < 3; k++) p[k] = l1 * u1[k] + l2 * u2[k];
     }
-    return d > AHEAD_EPS ? d : INFINITY;
+    T->ca[0] = a.x;
+    T->ca[1] = a.y;
+    T->ca[2] = a.z;
+    T->ra = a.w;
+    T->al = 1.0 - d3(T->p1, T->p1);
+    T->be = 2.0 * a.w - 2.0 * d3(T->p0, T->p1);
+    T->ga = a.w * a.w - d3(T->p0, T->p0);
+    T->ell = 0;
+    T->rc = 0.0;
+    T->rr = 1.0;
+    T->tt = 1.0;
+    if (T->al < 0.0) {
+        double disc = T->be * T->be - 4.0 * T->al * T->ga;
+        if (disc <= 0.0) return 0;
+        T->ell = 1;
+        T->rc = -T->be / (2.0 * T->al);
+        T->rr = sqrt(disc) / (2.0 * -T->al);
+        T->tt = sqrt(disc / (4.0 * -T->al));
+    }
+    return 1;
 }
 
-// the first tangency of ball (c, rd) along the edge, INFINITY if none
-static FP awvd_candidate(const FP* f, FP cx, FP cy, FP cz, FP rd, int is_start) {
-    FP ux = cx - f[0], uy = cy - f[1], uz = cz - f[2];
-    FP ra = f[3];
-    FP uu = ux * ux + uy * uy + uz * uz;
-    FP kd = (FP)0.5 * (uu - rd * rd + ra * ra);
-    FP a = ux * f[7] + uy * f[8] + uz * f[9] + (rd - ra);
-    FP b = ux * f[10] + uy * f[11] + uz * f[12];
-    FP c = kd - (ux * f[4] + uy * f[5] + uz * f[6]);
-    FP al = f[13], be = f[14], ga = f[15];
-    FP qa, qb, qc;
-    int by_t = !(fabs(b) >= fabs(a));
-    if (!by_t) {
-        if (b == (FP)0) return INFINITY;
-        qa = a * a - al * b * b; qb = -((FP)2 * a * c + be * b * b); qc = c * c - ga * b * b;
-    } else {
-        qa = a * a - al * b * b; qb = (FP)2 * al * b * c + be * a * b; qc = -(al * c * c + be * a * c + ga * a * a);
-    }
-    FP s[2];
-    int ns = 0;
-    FP scale = fmax(uu, (FP)1);
-    if (fabs(qa) <= (FP)1e-15 * scale * scale) {
-        if (fabs(qb) > (FP)0) { s[0] = -qc / qb; ns = 1; }
-    } else {
-        FP disc = qb * qb - (FP)4 * qa * qc;
-        if (disc >= (FP)0) {
-            FP q = (FP)-0.5 * (qb + copysign(sqrt(disc), qb));
-            s[0] = q / qa;
-            s[1] = q != (FP)0 ? qc / q : -qb / qa - s[0];
-            ns = 2;
+static void tri_point(const Tri* T, Cp p, double* x) {
+    for (int k = 0; k < 3; k++) x[k] = T->ca[k] + ((T->p0[k] + p.r * T->p1[k]) + p.t * T->n[k]);
+}
+
+static double tri_param(const Tri* T, Cp p) { return T->ell ? atan2(p.t / T->tt, (p.r - T->rc) / T->rr) : p.t; }
+
+// geom.rs `ahead`
+static double tri_ahead(const Tri* T, double from, Cp p, double dir) {
+    double d = dir * (tri_param(T, p) - from);
+    if (!T->ell) return d;
+    double m = fmod(d, TAU);
+    if (m < 0.0) m += TAU;
+    return m == 0.0 ? TAU : m;
+}
+
+// the derivative of the curve at p, oriented along `dir` when dir != 0 (else as given), and
+// d(gap to ball d)/ds - dr along it
+static double tri_gap_slope(const Tri* T, Cp p, double dir, double4 d, double* dr_out, double* dt_out) {
+    double dr = 2.0 * p.t, dt = 2.0 * T->al * p.r + T->be;
+    if (dir != 0.0) {
+        double fw = T->ell ? ((p.r - T->rc) / T->rr * (dt / T->tt) - p.t / T->tt * (dr / T->rr)) * dir : dt * dir;
+        if (fw < 0.0) {
+            dr = -dr;
+            dt = -dt;
         }
     }
-    FP best = INFINITY;
+    double x[3];
+    tri_point(T, p, x);
+    double e[3] = {x[0] - d.x, x[1] - d.y, x[2] - d.z};
+    double el = fmax(sqrt(d3(e, e)), 1e-300);
+    double dx[3];
+    for (int k = 0; k < 3; k++) dx[k] = T->p1[k] * dr + dt * T->n[k];
+    *dr_out = dr;
+    *dt_out = dt;
+    return d3(e, dx) / el - dr;
+}
+
+// geom.rs `direction`
+static double tri_direction(const Tri* T, Cp start, double4 s) {
+    double dr, dt;
+    double dg = tri_gap_slope(T, start, 0.0, s, &dr, &dt);
+    if (dg < 0.0) {
+        dr = -dr;
+        dt = -dt;
+    }
+    if (!T->ell) return dt >= 0.0 ? 1.0 : -1.0;
+    double cr = (start.r - T->rc) / T->rr * (dt / T->tt) - start.t / T->tt * (dr / T->rr);
+    return cr >= 0.0 ? 1.0 : -1.0;
+}
+
+// geom.rs `enters`
+static int tri_enters(const Tri* T, Cp p, double dir, double4 d) {
+    double dr, dt;
+    double dg = tri_gap_slope(T, p, dir, d, &dr, &dt);
+    return dg < -1e-9 * (fabs(dr) + fabs(dt));
+}
+
+// geom.rs `hits`: the curve points where ball d is tangent too
+static int tri_hits(const Tri* T, double4 d, Cp* out) {
+    double ud[3] = {d.x - T->ca[0], d.y - T->ca[1], d.z - T->ca[2]};
+    double kd = 0.5 * (d3(ud, ud) - d.w * d.w + T->ra * T->ra);
+    double dd = d.w - T->ra;
+    double a = d3(ud, T->p1) + dd;
+    double b = d3(ud, T->n);
+    double c = kd - d3(ud, T->p0);
+    double al = T->al, be = T->be, ga = T->ga;
+    double scale = fmax(d3(ud, ud), 1.0);
+    double s[2];
+    int ns, m = 0;
+    int by_r = fabs(b) >= fabs(a);
+    if (by_r) {
+        if (b == 0.0) return 0;
+        ns = quad(a * a - al * b * b, -(2.0 * a * c + be * b * b), c * c - ga * b * b, scale * scale, s);
+    } else {
+        ns = quad(a * a - al * b * b, 2.0 * al * b * c + be * a * b, -(al * c * c + be * a * c + ga * a * a), scale * scale, s);
+    }
     for (int i = 0; i < ns; i++) {
-        FP r, t;
-        if (!by_t) { r = s[i]; t = (c - a * r) / b; } else { t = s[i]; r = (c - b * t) / a; }
-        if (!(r + ra >= (FP)-1e-6)) continue;
-        FP d = awvd_ahead(f, r, t, is_start);
-        best = fmin(best, d);
+        Cp p;
+        if (by_r) {
+            p.r = s[i];
+            p.t = (c - a * s[i]) / b;
+        } else {
+            p.r = (c - b * s[i]) / a;
+            p.t = s[i];
+        }
+        if (isfinite(p.r) && isfinite(p.t) && p.r + T->ra >= -1e-9 && p.r + d.w >= -1e-9) out[m++] = p;
+    }
+    return m;
+}
+
+// trace.rs `candidate`: how far ball j's first tangency lies after the start (INFINITY: none)
+static double tri_candidate(const Tri* T, double from, double dir, int is_start, double4 d, Cp* where) {
+    Cp h[2];
+    int nh = tri_hits(T, d, h);
+    int skip = -1;
+    if (is_start) {
+        double bd = INFINITY;
+        for (int k = 0; k < nh; k++) {
+            double x = tri_param(T, h[k]) - from;
+            if (T->ell) {
+                x = fmod(x + PI, TAU);
+                if (x < 0.0) x += TAU;
+                x -= PI;
+            }
+            if (fabs(x) < bd) {
+                bd = fabs(x);
+                skip = k;
+            }
+        }
+    }
+    double best = INFINITY;
+    for (int k = 0; k < nh; k++) {
+        if (k == skip) continue;
+        double a = tri_ahead(T, from, h[k], dir);
+        if (T->ell && a >= TAU - ZERO_EPS) a -= TAU;
+        if (a <= AHEAD_EPS) {
+            if (is_start || a < -ZERO_EPS || !tri_enters(T, h[k], dir, d)) continue;
+            a = 0.0;
+        }
+        if (a < best) {
+            best = a;
+            *where = h[k];
+        }
     }
     return best;
 }
 
-__kernel void awvd_search(__global const FP* balls, __global const uint* cell_start, __global const uint* cell_items,
-                          FP lox, FP loy, FP loz, FP cell, uint dx, uint dy, uint dz, FP rmax,
-                          __global const uint* edges, __global const FP* frames,
-                          __global int* winner, __global uint* nsus, __global uint* sus,
-                          __local FP* la, __local int* lj) {
-    uint e = get_group_id(0);
-    uint lid = get_local_id(0), ls = get_local_size(0);
-    FP f[AWVD_FRAME];
-    for (int i = 0; i < AWVD_FRAME; i++) f[i] = frames[(size_t)e * AWVD_FRAME + i];
-    uint g0 = edges[4 * e], g1 = edges[4 * e + 1], g2 = edges[4 * e + 2], st = edges[4 * e + 3];
-    FP mx = f[22], my = f[23], mz = f[24], rad = f[25];
-    FP rr = rad + rmax;
-    int lo[3], hi[3];
-    FP m[3] = {mx, my, mz}, l0[3] = {lox, loy, loz};
-    uint dims[3] = {dx, dy, dz};
-    for (int k = 0; k < 3; k++) {
-        FP a = floor((m[k] - rr - l0[k]) / cell), b = floor((m[k] + rr - l0[k]) / cell);
-        lo[k] = a < (FP)0 ? 0 : (int)min(a, (FP)(dims[k] - 1));
-        hi[k] = b < (FP)0 ? 0 : (int)min(b, (FP)(dims[k] - 1));
+// geom.rs `apex_r`
+static double tri_apex_r(const Tri* T) {
+    double s[2];
+    int ns = quad(T->al, T->be, T->ga, 1.0, s);
+    double best = -INFINITY;
+    int any = 0;
+    for (int i = 0; i < ns; i++)
+        if (s[i] + T->ra >= -1e-9) {
+            best = any ? fmax(best, s[i]) : s[i];
+            any = 1;
+        }
+    return any ? best : -T->ra;
+}
+
+// geom.rs `arc_bound`: a sphere containing every sphere of the curve between p and q
+static double4 tri_arc_bound(const Tri* T, Cp p, Cp q) {
+    double rlo, rhi, tlo, thi;
+    if (T->ell) {
+        rlo = T->rc - T->rr;
+        rhi = T->rc + T->rr;
+        tlo = -T->tt;
+        thi = T->tt;
+    } else {
+        tlo = fmin(p.t, q.t);
+        thi = fmax(p.t, q.t);
+        rhi = fmax(p.r, q.r);
+        rlo = (tlo <= 0.0 && thi >= 0.0) ? fmin(fmin(p.r, q.r), tri_apex_r(T)) : fmin(p.r, q.r);
     }
-    __local uint lcount;
-    if (lid == 0) lcount = 0;
-    FP bestd = INFINITY;
-    int bestj = -1;
-    for (int pass = 0; pass < 2; pass++) {
-        FP lim = pass == 0 ? INFINITY : la[0] + (FP)AWVD_BOUND;
-        for (int z = lo[2]; z <= hi[2]; z++)
-            for (int y = lo[1]; y <= hi[1]; y++) {
-                uint row = ((uint)z * dy + (uint)y) * dx;
-                uint s = cell_start[row + lo[0]], en = cell_start[row + hi[0] + 1];
-                for (uint i = s + lid; i < en; i += ls) {
-                    uint j = cell_items[i];
-                    if (j == g0 || j == g1 || j == g2) continue;
-                    FP cx = balls[4 * j], cy = balls[4 * j + 1], cz = balls[4 * j + 2], rd = balls[4 * j + 3];
-                    FP ddx = cx - mx, ddy = cy - my, ddz = cz - mz;
-                    if (ddx * ddx + ddy * ddy + ddz * ddz > (rad + rd) * (rad + rd)) continue;
-                    FP d = awvd_candidate(f, cx, cy, cz, rd, j == st);
-                    if (pass == 0) {
-                        if (d < bestd || (d == bestd && (int)j < bestj)) { bestd = d; bestj = (int)j; }
-                    } else if (d <= lim && d < INFINITY) {
-                        uint k = atomic_inc(&lcount);
-                        if (k < AWVD_SUS_CAP) sus[(size_t)e * AWVD_SUS_CAP + k] = j;
+    Cp mid = {0.5 * (rlo + rhi), 0.5 * (tlo + thi)};
+    double x[3];
+    tri_point(T, mid, x);
+    double r = sqrt(d3(T->p1, T->p1)) * 0.5 * (rhi - rlo) + 0.5 * (thi - tlo) + fmax(rhi, 0.0) + 1e-9;
+    return (double4)(x[0], x[1], x[2], r);
+}
+
+#if !AWVD_DOUBLE
+// The float pass: the smallest parameter step after the start of ball d's tangencies farther
+// than AWVD_BOUND from the start (INFINITY: none), and whether the ball must be re-checked in
+// double whatever its step (a tangency within AWVD_BOUND of the start, or a near-zero
+// discriminant that float cannot decide).
+typedef struct {
+    float ca[3], ra, p0[3], p1[3], n[3], al, be, ga, rc, rr, tt, from, dir;
+    int ell;
+} TriF;
+
+static float f_candidate(const TriF* T, float4 d, int* forced) {
+    float ux = d.x - T->ca[0], uy = d.y - T->ca[1], uz = d.z - T->ca[2];
+    float uu = ux * ux + uy * uy + uz * uz;
+    float kd = 0.5f * (uu - d.w * d.w + T->ra * T->ra);
+    float a = ux * T->p1[0] + uy * T->p1[1] + uz * T->p1[2] + (d.w - T->ra);
+    float b = ux * T->n[0] + uy * T->n[1] + uz * T->n[2];
+    float c = kd - (ux * T->p0[0] + uy * T->p0[1] + uz * T->p0[2]);
+    float al = T->al, be = T->be, ga = T->ga;
+    int by_r = fabs(b) >= fabs(a);
+    float qa, qb, qc;
+    if (by_r) {
+        if (b == 0.0f) return INFINITY;
+        qa = a * a - al * b * b;
+        qb = -(2.0f * a * c + be * b * b);
+        qc = c * c - ga * b * b;
+    } else {
+        qa = a * a - al * b * b;
+        qb = 2.0f * al * b * c + be * a * b;
+        qc = -(al * c * c + be * a * c + ga * a * a);
+    }
+    float s[2];
+    int ns = 0;
+    float mag = qb * qb + fabs(4.0f * qa * qc);
+    float scale = fmax(uu, 1.0f);
+    if (fabs(qa) <= 1e-6f * scale * scale) {
+        // nearly linear: float cannot tell the double solver's cases apart
+        *forced = 1;
+        return INFINITY;
+    }
+    float disc = qb * qb - 4.0f * qa * qc;
+    if (disc < -1e-3f * mag) return INFINITY;
+    if (disc <= 1e-3f * mag) *forced = 1;
+    float sq = sqrt(fmax(disc, 0.0f));
+    float q = -0.5f * (qb + copysign(sq, qb));
+    s[0] = q / qa;
+    s[1] = q != 0.0f ? qc / q : -qb / qa - s[0];
+    ns = 2;
+    float best = INFINITY;
+    for (int i = 0; i < ns; i++) {
+        float r, t;
+        if (by_r) {
+            r = s[i];
+            t = (c - a * r) / b;
+        } else {
+            t = s[i];
+            r = (c - b * t) / a;
+        }
+        if (!(r + T->ra >= -1e-3f) || !(r + d.w >= -1e-3f)) continue;
+        float p = T->ell ? atan2(t / T->tt, (r - T->rc) / T->rr) : t;
+        float x = T->dir * (p - T->from);
+        if (T->ell) {
+            x = x - (float)TAU * floor(x / (float)TAU);
+            if (x > (float)TAU - (float)AWVD_BOUND) x -= (float)TAU;
+        }
+        if (fabs(x) <= (float)AWVD_BOUND) *forced = 1;
+        else if (x > 0.0f) best = fmin(best, x);
+    }
+    return best;
+}
+#endif
+
+typedef struct {
+    __global const double4* balls;
+#if !AWVD_DOUBLE
+    __global const float4* fballs;
+#endif
+    __global const uint* start;
+    __global const uint* items;
+    double lo[3], cell, rmax;
+    uint dims[3];
+} Grid;
+
+static void cell_box(const Grid* G, double cx, double cy, double cz, double rad, int* lo, int* hi) {
+    double c[3] = {cx, cy, cz};
+    for (int k = 0; k < 3; k++) {
+        double a = floor((c[k] - rad - G->lo[k]) / G->cell), b = floor((c[k] + rad - G->lo[k]) / G->cell);
+        lo[k] = a < 0.0 ? 0 : (int)fmin(a, (double)(G->dims[k] - 1));
+        hi[k] = b < 0.0 ? 0 : (int)fmin(b, (double)(G->dims[k] - 1));
+    }
+}
+
+// FOR_BALLS_BEGIN ... FOR_BALLS_END loops the code between over ball index j of every ball
+// whose centre lies in the cells covering the sphere (cx, cy, cz, rad + rmax), the lanes of the group taking turns; no ball
+// unless `act`. (Barriers stay out of conditional code: PoCL replicates the code after a
+// conditional barrier, and its compile time explodes.)
+#define FOR_BALLS_BEGIN(act, G, cx, cy, cz, rad, j)                                          \
+    {                                                                                        \
+        int lo_[3], hi_[3];                                                                  \
+        cell_box(G, cx, cy, cz, (rad) + (G)->rmax, lo_, hi_);                                \
+        if (!(act)) {                                                                        \
+            lo_[2] = 1;                                                                      \
+            hi_[2] = 0;                                                                      \
+        }                                                                                    \
+        for (int z_ = lo_[2]; z_ <= hi_[2]; z_++)                                            \
+            for (int y_ = lo_[1]; y_ <= hi_[1]; y_++) {                                      \
+                uint row_ = ((uint)z_ * (G)->dims[1] + (uint)y_) * (G)->dims[0];             \
+                uint s_ = (G)->start[row_ + lo_[0]], e_ = (G)->start[row_ + hi_[0] + 1];     \
+                for (uint i_ = s_ + get_local_id(0); i_ < e_; i_ += get_local_size(0)) {     \
+                    uint j = (G)->items[i_];
+#define FOR_BALLS_END \
+    }                 \
+    }                 \
+    }
+
+// A search's result: step (INFINITY: none), ball, curve point, double re-checks, whether the
+// float pass's winner lost. (Values, not pointers: PoCL loses writes through pointers to private
+// variables that live across a barrier.)
+typedef struct {
+    double a;
+    int j;
+    Cp h;
+    uint rechecks, replaced;
+} Win;
+
+// The best (smallest step, then smallest index) over the group; every lane gets it.
+static Win reduce_best(__local double* la, __local int* lj, __local double* lr, __local double* lt, double a, int j, Cp h) {
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    la[lid] = a;
+    lj[lid] = j;
+    lr[lid] = h.r;
+    lt[lid] = h.t;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = ls / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            double o = la[lid + s];
+            int oj = lj[lid + s];
+            if (oj >= 0 && (lj[lid] < 0 || o < la[lid] || (o == la[lid] && oj < lj[lid]))) {
+                la[lid] = o;
+                lj[lid] = oj;
+                lr[lid] = lr[lid + s];
+                lt[lid] = lt[lid + s];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    Win w;
+    w.a = la[0];
+    w.j = lj[0];
+    w.h.r = lr[0];
+    w.h.t = lt[0];
+    w.rechecks = 0;
+    w.replaced = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return w;
+}
+
+static float reduce_min_f(__local double* la, float v) {
+    uint lid = get_local_id(0), ls = get_local_size(0);
+    la[lid] = (double)v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = ls / 2; s > 0; s >>= 1) {
+        if (lid < s) la[lid] = fmin(la[lid], la[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    float m = (float)la[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return m;
+}
+
+// The winner among the balls that reach the sphere c (centre, radius), with the counts.
+static Win search_region(int active, Grid G, Tri T, double from, double dir, uint g0, uint g1, uint g2, uint st, double4 c,
+                         __local double* la, __local int* lj, __local double* lr, __local double* lt) {
+    double best = INFINITY;
+    int bj = -1;
+    Cp bh = {0.0, 0.0};
+#if AWVD_DOUBLE
+    FOR_BALLS_BEGIN(active, &G, c.x, c.y, c.z, c.w, jj)
+        if (jj != g0 && jj != g1 && jj != g2) {
+            double4 b = G.balls[jj];
+            double dx = b.x - c.x, dy = b.y - c.y, dz = b.z - c.z;
+            if (dx * dx + dy * dy + dz * dz <= (c.w + b.w) * (c.w + b.w)) {
+                Cp w;
+                double x = tri_candidate(&T, from, dir, jj == st, b, &w);
+                if (x < best || (x == best && x < INFINITY && (int)jj < bj)) {
+                    best = x;
+                    bj = (int)jj;
+                    bh = w;
+                }
+            }
+        }
+    FOR_BALLS_END
+    Win w = reduce_best(la, lj, lr, lt, best, bj, bh);
+#else
+    TriF F;
+    for (int k = 0; k < 3; k++) {
+        F.ca[k] = (float)T.ca[k];
+        F.p0[k] = (float)T.p0[k];
+        F.p1[k] = (float)T.p1[k];
+        F.n[k] = (float)T.n[k];
+    }
+    F.ra = (float)T.ra;
+    F.al = (float)T.al;
+    F.be = (float)T.be;
+    F.ga = (float)T.ga;
+    F.rc = (float)T.rc;
+    F.rr = (float)T.rr;
+    F.tt = (float)T.tt;
+    F.from = (float)from;
+    F.dir = (float)dir;
+    F.ell = T.ell;
+    float4 cf = (float4)((float)c.x, (float)c.y, (float)c.z, (float)c.w);
+    // pass 1: the float minimum and its ball
+    float fmin_v = INFINITY;
+    int fj = -1;
+    FOR_BALLS_BEGIN(active, &G, c.x, c.y, c.z, c.w, jj)
+        if (jj != g0 && jj != g1 && jj != g2 && jj != st) {
+            float4 b = G.fballs[jj];
+            float dx = b.x - cf.x, dy = b.y - cf.y, dz = b.z - cf.z;
+            // float slack on the reach test: a ball reaching in double must pass
+            if (dx * dx + dy * dy + dz * dz <= (cf.w + b.w) * (cf.w + b.w) * 1.0001f + 1e-4f) {
+                int forced = 0;
+                float x = f_candidate(&F, b, &forced);
+                if (x < fmin_v || (x == fmin_v && x < INFINITY && (int)jj < fj)) {
+                    fmin_v = x;
+                    fj = (int)jj;
+                }
+            }
+        }
+    FOR_BALLS_END
+    float fm = reduce_min_f(la, fmin_v);
+    // the float winner's index: the smallest ball at the minimum
+    {
+        uint lid = get_local_id(0);
+        lj[lid] = (fmin_v == fm && fm < INFINITY) ? fj : -1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+            if (lid < s && lj[lid + s] >= 0 && (lj[lid] < 0 || lj[lid + s] < lj[lid])) lj[lid] = lj[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        fj = lj[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // pass 2: the suspects in double
+    uint n = 0;
+    float lim = fm + (float)AWVD_BOUND;
+    FOR_BALLS_BEGIN(active, &G, c.x, c.y, c.z, c.w, jj)
+        if (jj != g0 && jj != g1 && jj != g2) {
+            float4 b = G.fballs[jj];
+            float dx = b.x - cf.x, dy = b.y - cf.y, dz = b.z - cf.z;
+            int suspect = jj == st;
+            if (!suspect && dx * dx + dy * dy + dz * dz <= (cf.w + b.w) * (cf.w + b.w) * 1.0001f + 1e-4f) {
+                int forced = 0;
+                float x = f_candidate(&F, b, &forced);
+                suspect = forced || x <= lim;
+            }
+            if (suspect) {
+                double4 bd = G.balls[jj];
+                double ex = bd.x - c.x, ey = bd.y - c.y, ez = bd.z - c.z;
+                if (ex * ex + ey * ey + ez * ez <= (c.w + bd.w) * (c.w + bd.w)) {
+                    Cp w;
+                    n++;
+                    double x = tri_candidate(&T, from, dir, jj == st, bd, &w);
+                    if (x < best || (x == best && x < INFINITY && (int)jj < bj)) {
+                        best = x;
+                        bj = (int)jj;
+                        bh = w;
                     }
                 }
             }
-        if (pass == 0) {
-            la[lid] = bestd;
-            lj[lid] = bestj;
+        }
+    FOR_BALLS_END
+    Win w = reduce_best(la, lj, lr, lt, best, bj, bh);
+    // the re-check count: summed over the lanes
+    {
+        uint lid = get_local_id(0);
+        lj[lid] = (int)n;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+            if (lid < s) lj[lid] += lj[lid + s];
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint h = ls / 2; h > 0; h >>= 1) {
-                if (lid < h) {
-                    FP o = la[lid + h];
-                    int oj = lj[lid + h];
-                    if (o < la[lid] || (o == la[lid] && oj >= 0 && (lj[lid] < 0 || oj < lj[lid]))) { la[lid] = o; lj[lid] = oj; }
-                }
-                barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        w.rechecks = (uint)lj[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    w.replaced = active && w.j >= 0 && w.a < INFINITY && w.j != fj;
+#endif
+    if (!(w.a < INFINITY)) w.j = -1;
+    return w;
+}
+
+// trace.rs `arc_meets`: whether some sphere of the curve from s0 up to `limit` ahead meets the
+// ball cs (the sign of the gap changes only at the ball's tangencies)
+static int tri_arc_meets(const Tri* T, Cp s0, double from, double dir, double limit, double4 cs) {
+    double x[3];
+    tri_point(T, s0, x);
+    double dx = x[0] - cs.x, dy = x[1] - cs.y, dz = x[2] - cs.z;
+    if (sqrt(dx * dx + dy * dy + dz * dz) - cs.w - s0.r < 1e-9) return 1;
+    Cp h[2];
+    int nh = tri_hits(T, cs, h);
+    for (int i = 0; i < nh; i++) {
+        double a = tri_ahead(T, from, h[i], dir);
+        if (a > -1e-9 && a <= limit + 1e-9) return 1;
+    }
+    return 0;
+}
+
+// trace.rs `search_clusters`: the exact search over every ball, pruned by clusters (a cluster's
+// balls are candidates only when its bounding sphere meets a sphere of the curve between the
+// start and the lane's best so far); `known`: a candidate already found (or j < 0).
+static Win search_clusters(int active, Grid G, Tri T, Cp s0, double from, double dir, uint g0, uint g1, uint g2, uint st, Win known,
+                           __global const double4* clsph, __global const uint* clstart, __global const uint* clitems, uint ncl,
+                           __local double* la, __local int* lj, __local double* lr, __local double* lt) {
+    double best = known.j >= 0 ? known.a : INFINITY;
+    int bj = known.j;
+    Cp bh = known.h;
+    int has = bj >= 0;
+    double4 need = has ? tri_arc_bound(&T, s0, bh) : (double4)(0.0);
+    for (uint k = get_local_id(0); active && k < ncl; k += get_local_size(0)) {
+        double4 cs = clsph[k];
+        double ox = cs.x - need.x, oy = cs.y - need.y, oz = cs.z - need.z;
+        if (has && sqrt(ox * ox + oy * oy + oz * oz) > need.w + cs.w) continue;
+        if (!tri_arc_meets(&T, s0, from, dir, best, cs)) continue;
+        for (uint i = clstart[k]; i < clstart[k + 1]; i++) {
+            uint jj = clitems[i];
+            if (jj == g0 || jj == g1 || jj == g2) continue;
+            double4 b = G.balls[jj];
+            double px = b.x - need.x, py = b.y - need.y, pz = b.z - need.z;
+            if (has && sqrt(px * px + py * py + pz * pz) > need.w + b.w) continue;
+            Cp w;
+            double x = tri_candidate(&T, from, dir, jj == st, b, &w);
+            if (x < best || (x == best && x < INFINITY && (int)jj < bj)) {
+                best = x;
+                bj = (int)jj;
+                bh = w;
+                need = tri_arc_bound(&T, s0, w);
+                has = 1;
             }
         }
     }
+    Win w = reduce_best(la, lj, lr, lt, best, bj, bh);
+    if (!(w.a < INFINITY)) w.j = -1;
+    return w;
+}
+
+__kernel void awvd_level(__global const double4* balls,
+#if !AWVD_DOUBLE
+                         __global const float4* fballs,
+#endif
+                         __global const uint* cell_start, __global const uint* cell_items, double lox, double loy, double loz,
+                         double cell, uint dx, uint dy, uint dz, double rmax, __global const double4* clsph,
+                         __global const uint* clstart, __global const uint* clitems, uint ncl, __global const uint4* edges,
+                         __global const double4* starts, __global int* winner, __global double4* sphere, __global uint2* counts,
+                         __local double* la, __local int* lj, __local double* lr, __local double* lt) {
+    uint e = get_group_id(0);
+    Grid G;
+    G.balls = balls;
+#if !AWVD_DOUBLE
+    G.fballs = fballs;
+#endif
+    G.start = cell_start;
+    G.items = cell_items;
+    G.lo[0] = lox;
+    G.lo[1] = loy;
+    G.lo[2] = loz;
+    G.cell = cell;
+    G.rmax = rmax;
+    G.dims[0] = dx;
+    G.dims[1] = dy;
+    G.dims[2] = dz;
+    uint4 ed = edges[e];
+    double4 sp = starts[e];
+    uint rechecks = 0, replaced = 0;
+    Tri T;
+    // every lane computes the same frame, so every condition below is uniform in the group
+    int ok = tri_new(balls[ed.x], balls[ed.y], balls[ed.z], &T);
+    double m[3] = {sp.x - T.ca[0], sp.y - T.ca[1], sp.z - T.ca[2]};
+    Cp s0 = {sp.w, d3(T.n, m)};
+    double from = ok ? tri_param(&T, s0) : 0.0;
+    double dir = ok ? tri_direction(&T, s0, balls[ed.w]) : 1.0;
+    int j = -1;
+    Cp h = {0.0, 0.0};
+    double rad = fmax(sp.w, 0.0) + rmax;
+    double4 region = (double4)(sp.x, sp.y, sp.z, rad);
+    // phase 0..2: region 1, doubled while empty; 3: the winner's arc bound; 4: done; 5: failed;
+    // 6: the clusters (a far arc, or nothing near); 7: unbounded
+    int phase = ok ? 0 : 5;
+    Win known;
+    known.j = -1;
+    known.a = INFINITY;
+    known.h = h;
+    for (int step = 0; step < 4; step++) {
+        int active = phase < 4;
+        Win w = search_region(active, G, T, from, dir, ed.x, ed.y, ed.z, ed.w, region, la, lj, lr, lt);
+        if (active) {
+            rechecks += w.rechecks;
+            replaced += w.replaced;
+            j = w.j;
+            h = w.h;
+        }
+        if (!active) {
+        } else if (phase == 3) {
+            phase = j >= 0 ? 4 : 5;
+        } else if (j >= 0) {
+            double4 need = tri_arc_bound(&T, s0, h);
+            double ox = need.x - region.x, oy = need.y - region.y, oz = need.z - region.z;
+            if (sqrt(ox * ox + oy * oy + oz * oz) + need.w <= region.w) {
+                phase = 4;
+            } else if (need.w > AWVD_FAR_CELLS * cell) {
+                phase = 6;
+                known = w;
+            } else {
+                phase = 3;
+                region = need;
+            }
+        } else if (phase == 2) {
+            phase = 6;
+        } else {
+            phase++;
+            rad *= 2.0;
+            region.w = rad;
+        }
+    }
+    {
+        Win w = search_clusters(phase == 6, G, T, s0, from, dir, ed.x, ed.y, ed.z, ed.w, known, clsph, clstart, clitems, ncl, la, lj, lr, lt);
+        if (phase == 6) {
+            phase = w.j >= 0 ? 4 : 7;
+            j = w.j;
+            h = w.h;
+        }
+    }
+    // the winner's sphere: tangent to it and empty (no other ball penetrates it by 1e-7)
+    int found = phase == 4;
+    double x[3];
+    tri_point(&T, h, x);
+    double4 bw = balls[found ? j : ed.x];
+    double tx = x[0] - bw.x, ty = x[1] - bw.y, tz = x[2] - bw.z;
+    found = found && fabs(sqrt(tx * tx + ty * ty + tz * tz) - (h.r + bw.w)) <= 1e-6;
+    uint bad = 0;
+    FOR_BALLS_BEGIN(found, &G, x[0], x[1], x[2], h.r, jj)
+        if (jj != ed.x && jj != ed.y && jj != ed.z && (int)jj != j) {
+            double4 b = balls[jj];
+            double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];
+            if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;
+        }
+    FOR_BALLS_END
+    lj[get_local_id(0)] = (int)bad;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        winner[e] = la[0] < INFINITY ? lj[0] : -1;
-        nsus[e] = lcount;
+    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (get_local_id(0) < s) lj[get_local_id(0)] |= lj[get_local_id(0) + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    found = found && lj[0] == 0;
+    if (get_local_id(0) == 0) {
+        winner[e] = found ? j : phase == 7 ? -2 : -1;
+        sphere[e] = found ? (double4)(x[0], x[1], x[2], h.r) : (double4)(0.0);
+        counts[e] = (uint2)(rechecks, replaced);
+    }
+}
+
+// trace.rs `loose_contacts`, one work-item per ball i: the triples (i, j, k), i < j < k, whose
+// trisector is an ellipse with its smallest sphere valid (radius between minus the smallest
+// radius and rmax) and empty (tolerance 1e-9): that sphere's centre is a point of a vertex-free
+// elliptic edge, so the three pairs share faces. Found triples go to `out` (up to `cap`; the
+// count goes on past it); a ball with more than AWVD_NB near balls is flagged for the host.
+#define AWVD_NB 160
+__kernel void awvd_loose(__global const double4* balls, uint nballs, __global const uint* cell_start,
+                         __global const uint* cell_items, double lox, double loy, double loz, double cell, uint dx, uint dy,
+                         uint dz, double rmax, __global uint* count, __global uint4* out, uint cap, __global uint* host) {
+    uint i = get_global_id(0);
+    if (i >= nballs) return;
+    Grid G;
+    G.balls = balls;
+    G.start = cell_start;
+    G.items = cell_items;
+    G.lo[0] = lox;
+    G.lo[1] = loy;
+    G.lo[2] = loz;
+    G.cell = cell;
+    G.rmax = rmax;
+    G.dims[0] = dx;
+    G.dims[1] = dy;
+    G.dims[2] = dz;
+    double4 bi = balls[i];
+    uint nb[AWVD_NB];
+    uint n = 0;
+    int lo[3], hi[3];
+    cell_box(&G, bi.x, bi.y, bi.z, bi.w + 3.0 * rmax, lo, hi);
+    for (int z = lo[2]; z <= hi[2]; z++)
+        for (int y = lo[1]; y <= hi[1]; y++) {
+            uint row = ((uint)z * dy + (uint)y) * dx;
+            for (uint t = cell_start[row + lo[0]]; t < cell_start[row + hi[0] + 1]; t++) {
+                uint j = cell_items[t];
+                if (j <= i) continue;
+                double4 bj = balls[j];
+                double ex = bj.x - bi.x, ey = bj.y - bi.y, ez = bj.z - bi.z;
+                double lim = bi.w + bj.w + 2.0 * rmax;
+                if (ex * ex + ey * ey + ez * ez > lim * lim) continue;
+                if (n == AWVD_NB) {
+                    host[i] = 1;
+                    return;
+                }
+                nb[n++] = j;
+            }
+        }
+    // ascending j, as the host's list
+    for (uint a = 1; a < n; a++) {
+        uint v = nb[a];
+        uint b = a;
+        while (b > 0 && nb[b - 1] > v) {
+            nb[b] = nb[b - 1];
+            b--;
+        }
+        nb[b] = v;
+    }
+    for (uint x = 0; x < n; x++) {
+        double4 bj = balls[nb[x]];
+        for (uint y = x + 1; y < n; y++) {
+            double4 bk = balls[nb[y]];
+            double ex = bk.x - bj.x, ey = bk.y - bj.y, ez = bk.z - bj.z;
+            double lim = bj.w + bk.w + 2.0 * rmax;
+            if (ex * ex + ey * ey + ez * ez > lim * lim) continue;
+            Tri T;
+            if (!tri_new(bi, bj, bk, &T) || !T.ell) continue;
+            Cp p = {T.rc - T.rr, 0.0};
+            double c[3];
+            tri_point(&T, p, c);
+            double ra = fmin(fmin(bi.w, bj.w), bk.w);
+            if (!(p.r + ra >= 0.0 && p.r <= rmax)) continue;
+            int empty = 1;
+            int l2[3], h2[3];
+            cell_box(&G, c[0], c[1], c[2], p.r + rmax, l2, h2);
+            for (int z = l2[2]; z <= h2[2] && empty; z++)
+                for (int yy = l2[1]; yy <= h2[1] && empty; yy++) {
+                    uint row = ((uint)z * dy + (uint)yy) * dx;
+                    for (uint t = cell_start[row + l2[0]]; t < cell_start[row + h2[0] + 1]; t++) {
+                        uint m = cell_items[t];
+                        if (m == i || m == nb[x] || m == nb[y]) continue;
+                        double4 bm = balls[m];
+                        double qx = bm.x - c[0], qy = bm.y - c[1], qz = bm.z - c[2];
+                        if (sqrt(qx * qx + qy * qy + qz * qz) < p.r + bm.w - 1e-9) {
+                            empty = 0;
+                            break;
+                        }
+                    }
+                }
+            if (empty) {
+                uint slot = atomic_inc(count);
+                if (slot < cap) out[slot] = (uint4)(i, nb[x], nb[y], 0);
+            }
+        }
     }
 }

@@ -1,144 +1,205 @@
-//! The device end-vertex search (`cl/awvd.cl`): one launch per tracing level, one work-group per
-//! edge over the balls of the grid cells around the edge's start; a float (or double) pass, the
-//! suspects within `AwvdDevice::bound` of the float minimum re-checked in double on the host,
-//! the winner's arc proven inside the scanned region and its sphere checked empty in double;
-//! anything not proven goes to the CPU search, which widens the region.
+//! The device end-vertex search (`cl/awvd.cl`): the balls and the grid go to the device once per
+//! diagram; each tracing level is one launch, one work-group per pending edge, that builds the
+//! edge's frame, searches its region (a float pass, then the suspects within
+//! [`AwvdDevice::bound`] of the float minimum re-checked in double, or double throughout), proves
+//! the winner's arc inside the searched region (widening it once when not), and checks the
+//! winner's sphere tangent and empty in double. The host gets the winner and its sphere per edge;
+//! what the device could not prove (collinear gates, nothing near, a far arc, a failed check)
+//! goes to the CPU backend's exact search.
+//!
+//! The kernel's geometry is the CPU backend's (`geom.rs`, `trace.rs`) in double without fused
+//! multiply-adds, so the device and the CPU pick the same winners. It needs `cl_khr_fp64`.
 
-use super::geom::{norm, sub};
-use super::trace::{candidate, edge_frame, is_empty, search_edge, Ctx, Edge, EdgeSearch, Stats};
-use super::geom::CurvePoint;
+use super::geom::Sphere;
+use super::trace::{search_edge, Ctx, Edge, EdgeSearch, Found, Stats};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::Result;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
 
-const FRAME: usize = 28;
-const SUS_CAP: usize = 32;
-const GROUP: usize = 64;
+/// Lanes of the work-group of one edge.
+const GROUP: usize = 32;
+/// Arc bounds wider than this many cells go to the host (trace.rs searches them over clusters).
+const FAR_CELLS: f64 = 3.0;
+
+/// What stays on the device for one diagram.
+struct Resident {
+    balls: DeviceBuffer<f64>,
+    fballs: Option<DeviceBuffer<f32>>,
+    start: DeviceBuffer<u32>,
+    items: DeviceBuffer<u32>,
+    cl_sphere: DeviceBuffer<f64>,
+    cl_start: DeviceBuffer<u32>,
+    cl_items: DeviceBuffer<u32>,
+}
 
 /// The device search with its float-pass suspect bound (parameter units: Å along a hyperbolic
 /// edge, radians on an elliptic one; default 1e-3).
 pub struct AwvdDevice {
     queue: Queue,
     kernel: Kernel,
+    loose: Kernel,
     double: bool,
     pub bound: f64,
+    resident: Option<Resident>,
 }
 
 impl AwvdDevice {
     pub fn new(backend: Backend, double: bool, bound: f64) -> Result<AwvdDevice> {
         let ctx = backend.context("awvd")?;
-        if double {
-            ctx.require_fp64()?;
-        }
+        ctx.require_fp64()?;
         let queue = ctx.queue_unprofiled()?;
         let spec = ProgramSpec::files(&["awvd.cl"])
             .define("AWVD_DOUBLE", u32::from(double))
             .define("AWVD_BOUND", format!("{bound:e}"))
-            .define("AWVD_AHEAD_EPS", format!("{:e}", if double { super::trace::AHEAD_EPS } else { 1e-6 }))
-            .define_u("AWVD_SUS_CAP", SUS_CAP);
+            .define("AWVD_FAR_CELLS", format!("{FAR_CELLS:.1}"));
         let program = ctx.build(&spec)?;
-        let kernel = queue.kernel(&program, "awvd_search")?;
-        Ok(AwvdDevice { queue, kernel, double, bound })
-    }
-
-    fn run<T: crate::device::ClScalar + Copy + From<f32>>(&self, ctx: &Ctx, edges: &[Edge], frames: &[f64], conv: fn(f64) -> T) -> Result<(Vec<i32>, Vec<u32>, Vec<u32>)> {
-        let q = &self.queue;
-        let g = &ctx.grid;
-        let balls: Vec<T> = ctx.balls.iter().flat_map(|b| [conv(b.c[0]), conv(b.c[1]), conv(b.c[2]), conv(b.r)]).collect();
-        let fr: Vec<T> = frames.iter().map(|&x| conv(x)).collect();
-        let ed: Vec<u32> = edges.iter().flat_map(|e| [e.g[0], e.g[1], e.g[2], e.s]).collect();
-        let b_balls: DeviceBuffer<T> = q.buffer_from(&balls, "balls")?;
-        let b_start: DeviceBuffer<u32> = q.buffer_from(&g.start, "cell starts")?;
-        let b_items: DeviceBuffer<u32> = q.buffer_from(&g.items, "cell items")?;
-        let b_edges: DeviceBuffer<u32> = q.buffer_from(&ed, "edges")?;
-        let b_frames: DeviceBuffer<T> = q.buffer_from(&fr, "frames")?;
-        let b_win: DeviceBuffer<i32> = q.buffer(edges.len(), "winners")?;
-        let b_nsus: DeviceBuffer<u32> = q.buffer(edges.len(), "suspect counts")?;
-        let b_sus: DeviceBuffer<u32> = q.buffer(edges.len() * SUS_CAP, "suspects")?;
-        let (lox, loy, loz, cell, rmax) = (conv(g.lo[0]), conv(g.lo[1]), conv(g.lo[2]), conv(g.cell), conv(g.rmax));
-        let dims = g.dims.map(|d| d as u32);
-        let mut e = ExecuteKernel::new(&self.kernel);
-        let fsz = std::mem::size_of::<T>();
-        // SAFETY: the arguments follow awvd_search's declaration in type and order; the buffers
-        // live until the blocking reads below.
-        unsafe {
-            e.set_arg(b_balls.cl()).set_arg(b_start.cl()).set_arg(b_items.cl());
-            e.set_arg(&lox).set_arg(&loy).set_arg(&loz).set_arg(&cell);
-            e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&rmax);
-            e.set_arg(b_edges.cl()).set_arg(b_frames.cl()).set_arg(b_win.cl()).set_arg(b_nsus.cl()).set_arg(b_sus.cl());
-            e.set_arg_local_buffer(GROUP * fsz).set_arg_local_buffer(GROUP * 4);
-        }
-        crate::device::launch(q, &mut e, &[edges.len() * GROUP], Some(&[GROUP]), "awvd_search")?;
-        Ok((b_win.to_vec(q)?, b_nsus.to_vec(q)?, b_sus.to_vec(q)?))
+        let kernel = queue.kernel(&program, "awvd_level")?;
+        let loose = queue.kernel(&program, "awvd_loose")?;
+        Ok(AwvdDevice { queue, kernel, loose, double, bound, resident: None })
     }
 }
 
 impl EdgeSearch for AwvdDevice {
-    fn search(&self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Option<(u32, CurvePoint)>>> {
+    fn prepare(&mut self, ctx: &Ctx) -> Result<()> {
+        let q = &self.queue;
+        let flat: Vec<f64> = ctx.balls.iter().flat_map(|b| [b.c[0], b.c[1], b.c[2], b.r]).collect();
+        let fballs = if self.double { None } else { Some(q.buffer_from(&flat.iter().map(|&x| x as f32).collect::<Vec<f32>>(), "balls (float)")?) };
+        self.resident = Some(Resident {
+            balls: q.buffer_from(&flat, "balls")?,
+            fballs,
+            start: q.buffer_from(&ctx.grid.start, "cell starts")?,
+            items: q.buffer_from(&ctx.grid.items, "cell items")?,
+            cl_sphere: q.buffer_from(&ctx.grid.cl_sphere.iter().flat_map(|(c, r)| [c[0], c[1], c[2], *r]).collect::<Vec<f64>>(), "cluster spheres")?,
+            cl_start: q.buffer_from(&ctx.grid.cl_start, "cluster starts")?,
+            cl_items: q.buffer_from(&ctx.grid.cl_items, "cluster items")?,
+        });
+        Ok(())
+    }
+
+    fn loose(&mut self, ctx: &Ctx) -> Result<Option<Vec<(u32, u32)>>> {
+        if self.resident.is_none() {
+            self.prepare(ctx)?;
+        }
+        let r = self.resident.as_ref().expect("prepared above");
+        let q = &self.queue;
         let g = &ctx.grid;
-        let mut frames = vec![0.0f64; edges.len() * FRAME];
-        let mut ok = vec![true; edges.len()];
-        for (i, e) in edges.iter().enumerate() {
-            let f = &mut frames[i * FRAME..(i + 1) * FRAME];
-            match edge_frame(ctx, e) {
-                None => ok[i] = false,
-                Some((t, _sp, from, dir)) => {
-                    let (ell, rc, rr, tt) = match t.ellipse {
-                        Some((a, b, c)) => (1.0, a, b, c),
-                        None => (0.0, 0.0, 1.0, 1.0),
-                    };
-                    let rad = e.start.r.max(0.0) + 2.0 * g.rmax + g.cell;
-                    let vals = [t.ca[0], t.ca[1], t.ca[2], t.ra, t.p0[0], t.p0[1], t.p0[2], t.p1[0], t.p1[1], t.p1[2], t.n[0], t.n[1], t.n[2], t.alpha, t.beta, t.gamma, ell, rc, rr, tt, from, dir, e.start.c[0], e.start.c[1], e.start.c[2], rad, 0.0, 0.0];
-                    f.copy_from_slice(&vals);
+        let n = ctx.balls.len();
+        let dims = g.dims.map(|d| d as u32);
+        let nballs = n as u32;
+        let mut cap = n.max(1024);
+        loop {
+            let b_count: DeviceBuffer<u32> = q.buffer_from(&[0u32], "loose count")?;
+            let b_out: DeviceBuffer<u32> = q.buffer(4 * cap, "loose triples")?;
+            let b_host: DeviceBuffer<u32> = q.buffer_from(&vec![0u32; n], "loose host flags")?;
+            let capu = cap as u32;
+            let mut e = ExecuteKernel::new(&self.loose);
+            // SAFETY: the arguments follow awvd_loose's declaration in type and order; the
+            // buffers live until the blocking reads below.
+            unsafe {
+                e.set_arg(r.balls.cl()).set_arg(&nballs).set_arg(r.start.cl()).set_arg(r.items.cl());
+                e.set_arg(&g.lo[0]).set_arg(&g.lo[1]).set_arg(&g.lo[2]).set_arg(&g.cell);
+                e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&g.rmax);
+                e.set_arg(b_count.cl()).set_arg(b_out.cl()).set_arg(&capu).set_arg(b_host.cl());
+            }
+            let wg = 64;
+            crate::device::launch(q, &mut e, &[n.div_ceil(wg) * wg], Some(&[wg]), "awvd_loose")?;
+            let count = b_count.to_vec(q)?[0] as usize;
+            if count > cap {
+                cap = count;
+                continue;
+            }
+            let out = b_out.to_vec(q)?;
+            let host = b_host.to_vec(q)?;
+            let mut pairs: Vec<(u32, u32)> = out[..4 * count].chunks_exact(4).flat_map(|t| [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]).collect();
+            let flagged: Vec<usize> = (0..n).filter(|&i| host[i] != 0).collect();
+            pairs.extend(flagged.par_iter().flat_map_iter(|&i| super::trace::loose_of(ctx, i)).collect::<Vec<_>>());
+            return Ok(Some(pairs));
+        }
+    }
+
+    fn search(&mut self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Found>> {
+        if edges.is_empty() {
+            return Ok(Vec::new());
+        }
+        if self.resident.is_none() {
+            self.prepare(ctx)?;
+        }
+        let r = self.resident.as_ref().expect("prepared above");
+        let q = &self.queue;
+        let g = &ctx.grid;
+        let n = edges.len();
+        let ed: Vec<u32> = edges.iter().flat_map(|e| [e.g[0], e.g[1], e.g[2], e.s]).collect();
+        let st: Vec<f64> = edges.iter().flat_map(|e| [e.start.c[0], e.start.c[1], e.start.c[2], e.start.r]).collect();
+        let b_edges: DeviceBuffer<u32> = q.buffer_from(&ed, "edges")?;
+        let b_starts: DeviceBuffer<f64> = q.buffer_from(&st, "start spheres")?;
+        let b_win: DeviceBuffer<i32> = q.buffer(n, "winners")?;
+        let b_sph: DeviceBuffer<f64> = q.buffer(4 * n, "end spheres")?;
+        let b_cnt: DeviceBuffer<u32> = q.buffer(2 * n, "re-check counts")?;
+        let dims = g.dims.map(|d| d as u32);
+        let ncl = g.cl_sphere.len() as u32;
+        let mut e = ExecuteKernel::new(&self.kernel);
+        // SAFETY: the arguments follow awvd_level's declaration in type and order (the float
+        // balls only without AWVD_DOUBLE); the buffers live until the blocking reads below.
+        unsafe {
+            e.set_arg(r.balls.cl());
+            if let Some(f) = &r.fballs {
+                e.set_arg(f.cl());
+            }
+            e.set_arg(r.start.cl()).set_arg(r.items.cl());
+            e.set_arg(&g.lo[0]).set_arg(&g.lo[1]).set_arg(&g.lo[2]).set_arg(&g.cell);
+            e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&g.rmax);
+            e.set_arg(r.cl_sphere.cl()).set_arg(r.cl_start.cl()).set_arg(r.cl_items.cl()).set_arg(&ncl);
+            e.set_arg(b_edges.cl()).set_arg(b_starts.cl());
+            e.set_arg(b_win.cl()).set_arg(b_sph.cl()).set_arg(b_cnt.cl());
+            e.set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 4).set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 8);
+        }
+        crate::device::launch(q, &mut e, &[n * GROUP], Some(&[GROUP]), "awvd_level")?;
+        let win = b_win.to_vec(q)?;
+        let sph = b_sph.to_vec(q)?;
+        let cnt = b_cnt.to_vec(q)?;
+        for c in cnt.chunks_exact(2) {
+            stats.double_rechecks += u64::from(c[0]);
+            stats.float_replaced += u64::from(c[1]);
+        }
+        let host = win.iter().filter(|&&w| w == -1).count() as u64;
+        if std::env::var_os("AWVD_DEBUG").is_some() {
+            let mut why = [0usize; 4];
+            for (i, e) in edges.iter().enumerate() {
+                if win[i] != -1 { continue; }
+                match super::trace::edge_frame(ctx, e) {
+                    None => why[0] += 1,
+                    Some((tri, sp, _, _)) => match search_edge(ctx, e, None) {
+                        None => why[1] += 1,
+                        Some((_, h)) => { let nd = tri.arc_bound(sp, h); if nd.r > FAR_CELLS * g.cell { why[2] += 1 } else { why[3] += 1 } }
+                    },
                 }
             }
+            eprintln!("level of {n}: host {host}: collinear {} unbounded {} far {} other {}", why[0], why[1], why[2], why[3]);
         }
-        let (win, nsus, sus) = if self.double { self.run::<f64>(ctx, edges, &frames, |x| x)? } else { self.run::<f32>(ctx, edges, &frames, |x| x as f32)? };
-        type Checked = (Option<(u32, CurvePoint)>, u64, u64);
-        let out: Vec<Checked> = edges
+        stats.host_searches += host;
+        Ok(edges
             .par_iter()
             .enumerate()
             .map(|(i, e)| {
-                let n = nsus[i] as usize;
-                if !ok[i] || win[i] < 0 || n > SUS_CAP {
-                    return (search_edge(ctx, e, None), 0, 0);
-                }
-                let (tri, sp, from, dir) = edge_frame(ctx, e).unwrap();
-                let mut best: Option<(f64, u32, CurvePoint)> = None;
-                for &j in &sus[i * SUS_CAP..i * SUS_CAP + n] {
-                    if let Some((a, h)) = candidate(&tri, e, from, dir, j, &ctx.balls[j as usize]) {
-                        if best.is_none_or(|b| a < b.0 || (a == b.0 && j < b.1)) {
-                            best = Some((a, j, h));
-                        }
+                if win[i] >= 0 {
+                    let s = &sph[4 * i..4 * i + 4];
+                    Found::Sphere(win[i] as u32, Sphere { c: [s[0], s[1], s[2]], r: s[3] })
+                } else if win[i] == -2 {
+                    Found::Unbounded
+                } else {
+                    match search_edge(ctx, e, None) {
+                        Some((j, h)) => Found::Point(j, h),
+                        None => Found::Unbounded,
                     }
                 }
-                let replaced = u64::from(best.is_some_and(|b| b.1 as i32 != win[i]));
-                let Some((_, j, h)) = best else { return (search_edge(ctx, e, None), n as u64, 0) };
-                let region = super::Sphere { c: e.start.c, r: frames[i * FRAME + 25] };
-                let need = tri.arc_bound(sp, h);
-                let s = tri.point(h);
-                let mut q = [e.g[0], e.g[1], e.g[2], j];
-                q.sort_unstable();
-                if norm(sub(need.c, region.c)) + need.r <= region.r && is_empty(ctx, &s, &q, 1e-7) {
-                    (Some((j, h)), n as u64, replaced)
-                } else {
-                    (search_edge(ctx, e, None), n as u64, replaced)
-                }
             })
-            .collect();
-        let mut res = Vec::with_capacity(out.len());
-        for (r, d, rep) in out {
-            stats.double_rechecks += d;
-            stats.float_replaced += rep;
-            res.push(r);
-        }
-        Ok(res)
+            .collect())
     }
 }
 
 /// The diagram of `balls` with the end-vertex searches on a device (float pass unless `double`).
 pub fn awvd_device(balls: &[super::Ball], opts: &super::AwvdOptions, backend: Backend, double: bool) -> Result<super::AwvdResult> {
-    let dev = AwvdDevice::new(backend, double, opts.suspect_bound)?;
-    super::trace::trace(balls, opts, &dev)
+    let mut dev = AwvdDevice::new(backend, double, opts.suspect_bound)?;
+    super::trace::trace(balls, opts, &mut dev)
 }

@@ -68,6 +68,16 @@ pub struct AwvdResult {
     pub float_replaced: u64,
     /// Restarts from balls that no vertex touched.
     pub restarts: u64,
+    /// Tracing levels (one batch of searches, one device launch, each).
+    pub levels: u64,
+    /// Searches a device left to the host's exact search (collinear gates, nothing near, a far
+    /// arc, a failed emptiness check).
+    pub host_searches: u64,
+    /// Seconds: the grid (and the device upload), the tracing (searches and inserts), and the
+    /// rest (vertex-free contacts, sorting).
+    pub grid_s: f64,
+    pub trace_s: f64,
+    pub finish_s: f64,
 }
 
 impl AwvdResult {
@@ -104,5 +114,5 @@ fn lines<T: Sync>(items: &[T], width: usize, line: impl Fn(&mut String, &T) -> s
 
 /// The diagram of `balls` on the rayon CPU backend.
 pub fn awvd_cpu(balls: &[Ball], opts: &AwvdOptions) -> crate::error::Result<AwvdResult> {
-    trace::trace(balls, opts, &trace::CpuSearch)
+    trace::trace(balls, opts, &mut trace::CpuSearch)
 }

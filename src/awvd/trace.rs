@@ -9,6 +9,7 @@ use super::{AwvdOptions, AwvdResult, Ball, Vertex};
 use crate::error::Result;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// What the searches share.
 pub struct Ctx<'a> {
@@ -30,20 +31,47 @@ pub struct Edge {
 pub struct Stats {
     pub double_rechecks: u64,
     pub float_replaced: u64,
+    /// Searches a device left to the host's exact search.
+    pub host_searches: u64,
 }
 
-/// An end-vertex search over a batch of edges: for each, the end ball and the end point on the
-/// trisector, or None where the edge is unbounded.
+/// The end of one edge.
+#[derive(Clone, Copy, Debug)]
+pub enum Found {
+    /// The end ball and the end point on the edge's trisector.
+    Point(u32, CurvePoint),
+    /// The end ball and the end sphere (a device gives the sphere).
+    Sphere(u32, Sphere),
+    Unbounded,
+}
+
+/// An end-vertex search over a batch of edges: for each, the end ball and where the edge ends,
+/// or unbounded.
 pub trait EdgeSearch {
-    fn search(&self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Option<(u32, CurvePoint)>>>;
+    /// Called once per diagram before the first batch (a device uploads the balls and grid).
+    fn prepare(&mut self, _ctx: &Ctx) -> Result<()> {
+        Ok(())
+    }
+    fn search(&mut self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Found>>;
+    /// The ball pairs of vertex-free elliptic edges ([`loose_contacts`]), where the search
+    /// has its own way (a device); None: the CPU's.
+    fn loose(&mut self, _ctx: &Ctx) -> Result<Option<Vec<(u32, u32)>>> {
+        Ok(None)
+    }
 }
 
 /// The rayon CPU backend.
 pub struct CpuSearch;
 
 impl EdgeSearch for CpuSearch {
-    fn search(&self, ctx: &Ctx, edges: &[Edge], _stats: &mut Stats) -> Result<Vec<Option<(u32, CurvePoint)>>> {
-        Ok(edges.par_iter().map(|e| search_edge(ctx, e, None)).collect())
+    fn search(&mut self, ctx: &Ctx, edges: &[Edge], _stats: &mut Stats) -> Result<Vec<Found>> {
+        Ok(edges
+            .par_iter()
+            .map(|e| match search_edge(ctx, e, None) {
+                Some((j, h)) => Found::Point(j, h),
+                None => Found::Unbounded,
+            })
+            .collect())
     }
 }
 
@@ -298,11 +326,15 @@ fn first_vertex(ctx: &Ctx, i: u32, k: usize) -> Option<Vertex> {
 }
 
 /// The whole diagram by edge tracing with `search` doing the end-vertex searches.
-pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Result<AwvdResult> {
+pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) -> Result<AwvdResult> {
     if balls.len() < 4 {
         return Ok(AwvdResult::default());
     }
+    let clock = Instant::now();
     let ctx = Ctx { balls, grid: Grid::new(balls, opts.cell) };
+    search.prepare(&ctx)?;
+    let grid_s = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
     let mut verts: Vec<Vertex> = Vec::new();
     let mut adj: Vec<[i64; 4]> = Vec::new();
     let mut key: HashMap<([u32; 4], u8), usize> = HashMap::new();
@@ -352,14 +384,20 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Res
             res.searches += edges.len() as u64;
             let found = search.search(&ctx, &edges, &mut stats)?;
             // the end vertices' spheres, in parallel too
+            res.levels += 1;
             let made: Vec<Option<(u32, Vertex)>> = edges
                 .par_iter()
                 .zip(found.par_iter())
                 .map(|(e, f)| {
-                    f.map(|(j, h)| {
-                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
-                        (j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h)))
-                    })
+                    let (j, s) = match *f {
+                        Found::Unbounded => return None,
+                        Found::Sphere(j, s) => (j, s),
+                        Found::Point(j, h) => {
+                            let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
+                            (j, tri.point(h))
+                        }
+                    };
+                    Some((j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], s)))
                 })
                 .collect();
             for (&(v, k), f) in level.iter().zip(made) {
@@ -389,29 +427,44 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Res
             insert(v, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
         }
     }
+    res.trace_s = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
     // sort by (quadruple, which) and renumber
     let mut order: Vec<usize> = (0..verts.len()).collect();
-    order.sort_by_key(|&i| (verts[i].q, verts[i].which));
+    order.par_sort_unstable_by_key(|&i| (verts[i].q, verts[i].which));
     let mut rank = vec![0i64; verts.len()];
     for (r, &i) in order.iter().enumerate() {
         rank[i] = r as i64;
     }
-    res.vertices = order.iter().map(|&i| verts[i]).collect();
-    res.edges = order.iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
-    let mut contacts: Vec<(u32, u32)> = Vec::new();
-    for v in &res.vertices {
-        for x in 0..4 {
-            for y in (x + 1)..4 {
-                contacts.push((v.q[x], v.q[y]));
-            }
-        }
+    res.vertices = order.par_iter().map(|&i| verts[i]).collect();
+    res.edges = order.par_iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
+    let t = Instant::now();
+    let loose = match search.loose(&ctx)? {
+        Some(l) => l,
+        None => loose_contacts(&ctx),
+    };
+    let loose_s = t.elapsed().as_secs_f64();
+    // the ball pairs of the vertices and of the vertex-free edges, as (i << 32 | j) keys
+    let mut keys: Vec<u64> = res
+        .vertices
+        .par_iter()
+        .flat_map_iter(|v| {
+            let q = v.q;
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)].into_iter().map(move |(x, y)| (u64::from(q[x]) << 32) | u64::from(q[y]))
+        })
+        .chain(loose.par_iter().map(|&(i, j)| (u64::from(i) << 32) | u64::from(j)))
+        .collect();
+    keys.par_sort_unstable();
+    keys.dedup();
+    res.contacts = keys.into_iter().map(|k| ((k >> 32) as u32, k as u32)).collect();
+    if std::env::var_os("AWVD_DEBUG").is_some() {
+        eprintln!("finish: loose contacts {loose_s:.3} s, total {:.3} s", clock.elapsed().as_secs_f64());
     }
-    contacts.extend(loose_contacts(&ctx));
-    contacts.sort_unstable();
-    contacts.dedup();
-    res.contacts = contacts;
     res.double_rechecks = stats.double_rechecks;
     res.float_replaced = stats.float_replaced;
+    res.host_searches = stats.host_searches;
+    res.grid_s = grid_s;
+    res.finish_s = clock.elapsed().as_secs_f64();
     Ok(res)
 }
 
@@ -420,42 +473,42 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &dyn EdgeSearch) -> Res
 /// within r_i + r_j + 2 r_max of each other) valid and empty; that sphere's centre is then a
 /// point of the edge, so the three pairs share faces.
 fn loose_contacts(ctx: &Ctx) -> Vec<(u32, u32)> {
+    (0..ctx.balls.len()).into_par_iter().flat_map_iter(|i| loose_of(ctx, i)).collect()
+}
+
+/// [`loose_contacts`] of ball i: the pairs of the triples (i, j, k), i < j < k.
+pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
     let b = ctx.balls;
     let rm = ctx.grid.rmax;
     let near = |x: &Ball, y: &Ball| {
         let d = sub(y.c, x.c);
         dot(d, d) <= (x.r + y.r + 2.0 * rm) * (x.r + y.r + 2.0 * rm)
     };
-    (0..b.len())
-        .into_par_iter()
-        .flat_map_iter(|i| {
-            let bi = b[i];
-            let mut nb: Vec<u32> = Vec::new();
-            ctx.grid.for_each(bi.c, bi.r + 3.0 * rm, |j| {
-                if j as usize > i && near(&bi, &b[j as usize]) {
-                    nb.push(j);
-                }
-            });
-            nb.sort_unstable();
-            let mut out = Vec::new();
-            for (x, &j) in nb.iter().enumerate() {
-                for &k in &nb[x + 1..] {
-                    let (bj, bk) = (b[j as usize], b[k as usize]);
-                    if !near(&bj, &bk) {
-                        continue;
-                    }
-                    let Some(tri) = Trisector::new([bi, bj, bk]) else { continue };
-                    let Some((rc, rr, _)) = tri.ellipse else { continue };
-                    let s = tri.point(CurvePoint { r: rc - rr, t: 0.0 });
-                    let ra = bi.r.min(bj.r).min(bk.r);
-                    if s.r + ra >= 0.0 && s.r <= rm && is_empty(ctx, &s, &[i as u32, j, k], 1e-9) {
-                        out.extend([(i as u32, j), (i as u32, k), (j, k)]);
-                    }
-                }
+    let bi = b[i];
+    let mut nb: Vec<u32> = Vec::new();
+    ctx.grid.for_each(bi.c, bi.r + 3.0 * rm, |j| {
+        if j as usize > i && near(&bi, &b[j as usize]) {
+            nb.push(j);
+        }
+    });
+    nb.sort_unstable();
+    let mut out = Vec::new();
+    for (x, &j) in nb.iter().enumerate() {
+        for &k in &nb[x + 1..] {
+            let (bj, bk) = (b[j as usize], b[k as usize]);
+            if !near(&bj, &bk) {
+                continue;
             }
-            out
-        })
-        .collect()
+            let Some(tri) = Trisector::new([bi, bj, bk]) else { continue };
+            let Some((rc, rr, _)) = tri.ellipse else { continue };
+            let s = tri.point(CurvePoint { r: rc - rr, t: 0.0 });
+            let ra = bi.r.min(bj.r).min(bk.r);
+            if s.r + ra >= 0.0 && s.r <= rm && is_empty(ctx, &s, &[i as u32, j, k], 1e-9) {
+                out.extend([(i as u32, j), (i as u32, k), (j, k)]);
+            }
+        }
+    }
+    out
 }
 
 /// The largest tangency error over vertices and the number of vertices whose sphere another

@@ -51,8 +51,15 @@ struct Row {
     /// Best seconds of each part (each minimised on its own) and of a whole run.
     parse_s: f64,
     diagram_s: f64,
+    /// The parts of the best diagram run: grid (and device upload), tracing, the rest
+    /// (vertex-free contacts, sorting).
+    grid_s: f64,
+    trace_s: f64,
+    finish_s: f64,
     output_s: f64,
     total_s: f64,
+    levels: u64,
+    host_searches: u64,
     vertices: usize,
     contacts: usize,
     /// `voronota`'s best wall time (reading the atoms and the vertices), empty without it.
@@ -114,6 +121,7 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
     let sel = a.selection.selection();
     let opts = a.diagram.options()?;
     let mut best = [f64::INFINITY; 4];
+    let mut parts = (0.0, 0.0, 0.0, 0, 0);
     let mut counts = (0, 0, 0);
     for _ in 0..a.repeat {
         let t0 = Instant::now();
@@ -128,6 +136,9 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
         std::hint::black_box((&text, &contacts));
         let output = t.elapsed().as_secs_f64();
         let total = t0.elapsed().as_secs_f64();
+        if diagram < best[1] {
+            parts = (d.grid_s, d.trace_s, d.finish_s, d.levels, d.host_searches);
+        }
         for (b, v) in best.iter_mut().zip([parse, diagram, output, total]) {
             *b = b.min(v);
         }
@@ -154,10 +165,15 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
         repeat: a.repeat,
         parse_s: best[0],
         diagram_s: best[1],
+        grid_s: parts.0,
+        trace_s: parts.1,
+        finish_s: parts.2,
         output_s: best[2],
         total_s: best[3],
         vertices: counts.1,
         contacts: counts.2,
+        levels: parts.3,
+        host_searches: parts.4,
         voronota_s,
         voronota_vertices,
         speedup: voronota_s.map(|v| v / best[3]),

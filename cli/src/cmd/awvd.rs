@@ -110,9 +110,15 @@ struct Report<'a> {
     double_rechecks: u64,
     float_replaced: u64,
     restarts: u64,
+    levels: u64,
+    host_searches: u64,
     backend: &'a str,
     parse_s: f64,
     diagram_s: f64,
+    /// The diagram's parts: grid (and device upload), tracing, the rest (contacts, sorting).
+    grid_s: f64,
+    trace_s: f64,
+    finish_s: f64,
     output_s: f64,
 }
 
@@ -143,9 +149,14 @@ pub fn run(a: &AwvdArgs) -> CliResult {
         double_rechecks: d.double_rechecks,
         float_replaced: d.float_replaced,
         restarts: d.restarts,
+        levels: d.levels,
+        host_searches: d.host_searches,
         backend: a.backend.name(),
         parse_s,
         diagram_s,
+        grid_s: d.grid_s,
+        trace_s: d.trace_s,
+        finish_s: d.finish_s,
         output_s,
     };
     if a.json.json {
@@ -154,10 +165,10 @@ pub fn run(a: &AwvdArgs) -> CliResult {
     // with the vertices or contacts on stdout the summary goes to stderr
     let to_stdout = [&a.vertices, &a.contacts].iter().all(|p| p.as_deref() != Some(Path::new("-")));
     let text = format!(
-        "{}: {} balls\nvertices: {}\ncontacts: {}\nunbounded edges: {}\nsearches: {}, restarts: {}, double re-checks: {}, float winners replaced: {}\n\
-         backend: {}\ntime: parse {:.3} s, diagram {:.3} s, output {:.3} s\n",
-        r.file, r.balls, r.vertices, r.contacts, r.unbounded_edges, r.searches, r.restarts, r.double_rechecks, r.float_replaced, r.backend,
-        parse_s, diagram_s, output_s
+        "{}: {} balls\nvertices: {}\ncontacts: {}\nunbounded edges: {}\nsearches: {} in {} levels ({} on the host), restarts: {}, double re-checks: {}, float winners replaced: {}\n\
+         backend: {}\ntime: parse {:.3} s, diagram {:.3} s (grid {:.3}, tracing {:.3}, contacts {:.3}), output {:.3} s\n",
+        r.file, r.balls, r.vertices, r.contacts, r.unbounded_edges, r.searches, r.levels, r.host_searches, r.restarts, r.double_rechecks, r.float_replaced, r.backend,
+        parse_s, diagram_s, r.grid_s, r.trace_s, r.finish_s, output_s
     );
     if to_stdout {
         out::print(&text)
