@@ -314,8 +314,8 @@ static float f_candidate(const TriF* T, float4 d, int* forced) {
         return INFINITY;
     }
     float disc = qb * qb - 4.0f * qa * qc;
-    if (disc < -1e-3f * mag) return INFINITY;
-    if (disc <= 1e-3f * mag) *forced = 1;
+    if (disc < -1e-4f * mag) return INFINITY;
+    if (disc <= 1e-4f * mag) *forced = 1;
     float sq = sqrt(fmax(disc, 0.0f));
     float q = -0.5f * (qb + copysign(sq, qb));
     s[0] = q / qa;
@@ -366,8 +366,8 @@ static void cell_box(const Grid* G, double cx, double cy, double cz, double rad,
 }
 
 // FOR_BALLS_BEGIN ... FOR_BALLS_END loops the code between over ball index j of every ball
-// whose centre lies in the cells covering the sphere (cx, cy, cz, rad + rmax), the lanes of the group taking turns; no ball
-// unless `act`. (Barriers stay out of conditional code: PoCL replicates the code after a
+// whose centre lies in the cells covering the sphere (cx, cy, cz, rad + rmax), the lanes of
+// the group taking turns over the box's balls as one list; no ball unless `act`. (Barriers stay out of conditional code: PoCL replicates the code after a
 // conditional barrier, and its compile time explodes.)
 #define FOR_BALLS_BEGIN(act, G, cx, cy, cz, rad, j)                                          \
     {                                                                                        \
@@ -377,11 +377,14 @@ static void cell_box(const Grid* G, double cx, double cy, double cz, double rad,
             lo_[2] = 1;                                                                      \
             hi_[2] = 0;                                                                      \
         }                                                                                    \
+        uint ls_ = get_local_size(0), base_ = 0;                                             \
         for (int z_ = lo_[2]; z_ <= hi_[2]; z_++)                                            \
             for (int y_ = lo_[1]; y_ <= hi_[1]; y_++) {                                      \
                 uint row_ = ((uint)z_ * (G)->dims[1] + (uint)y_) * (G)->dims[0];             \
                 uint s_ = (G)->start[row_ + lo_[0]], e_ = (G)->start[row_ + hi_[0] + 1];     \
-                for (uint i_ = s_ + get_local_id(0); i_ < e_; i_ += get_local_size(0)) {     \
+                uint p_ = s_ + (get_local_id(0) + ls_ - base_ % ls_) % ls_;                  \
+                base_ += e_ - s_;                                                            \
+                for (uint i_ = p_; i_ < e_; i_ += ls_) {                                     \
                     uint j = (G)->items[i_];
 #define FOR_BALLS_END \
     }                 \

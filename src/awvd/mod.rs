@@ -78,6 +78,9 @@ pub struct AwvdResult {
     pub grid_s: f64,
     pub trace_s: f64,
     pub finish_s: f64,
+    /// The part of `trace_s` spent in the batches of end-vertex searches (device launches and
+    /// reads, or the CPU searches).
+    pub search_s: f64,
 }
 
 impl AwvdResult {

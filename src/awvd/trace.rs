@@ -9,6 +9,7 @@ use super::{AwvdOptions, AwvdResult, Ball, Vertex};
 use crate::error::Result;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 /// What the searches share.
@@ -325,6 +326,37 @@ fn first_vertex(ctx: &Ctx, i: u32, k: usize) -> Option<Vertex> {
     best
 }
 
+/// Vertices by (quadruple, which sphere). The keys are ball indices, not attacker-chosen, so a
+/// multiplicative hash (FxHash's) serves instead of SipHash, which took a large part of the
+/// host's time per level.
+type VertexMap = HashMap<([u32; 4], u8), usize, BuildHasherDefault<FxHasher>>;
+
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The whole diagram by edge tracing with `search` doing the end-vertex searches.
 pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) -> Result<AwvdResult> {
     if balls.len() < 4 {
@@ -337,18 +369,23 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     let clock = Instant::now();
     let mut verts: Vec<Vertex> = Vec::new();
     let mut adj: Vec<[i64; 4]> = Vec::new();
-    let mut key: HashMap<([u32; 4], u8), usize> = HashMap::new();
+    // about seven vertices per ball in molecules: reserve so that the tables do not regrow
+    let mut key: VertexMap = VertexMap::with_capacity_and_hasher(8 * balls.len(), Default::default());
+    verts.reserve(8 * balls.len());
+    adj.reserve(8 * balls.len());
     let mut touched = vec![false; balls.len()];
     let mut tried = vec![false; balls.len()];
     let mut stats = Stats::default();
     let mut res = AwvdResult::default();
     let mut pending: Vec<(usize, usize)> = Vec::new();
-    let insert = |v: Vertex, verts: &mut Vec<Vertex>, adj: &mut Vec<[i64; 4]>, key: &mut HashMap<([u32; 4], u8), usize>, touched: &mut Vec<bool>, pending: &mut Vec<(usize, usize)>| -> usize {
-        if let Some(&id) = key.get(&(v.q, v.which)) {
-            return id;
-        }
+    let insert = |v: Vertex, verts: &mut Vec<Vertex>, adj: &mut Vec<[i64; 4]>, key: &mut VertexMap, touched: &mut Vec<bool>, pending: &mut Vec<(usize, usize)>| -> usize {
         let id = verts.len();
-        key.insert((v.q, v.which), id);
+        match key.entry((v.q, v.which)) {
+            std::collections::hash_map::Entry::Occupied(o) => return *o.get(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+            }
+        }
         for &b in &v.q {
             touched[b as usize] = true;
         }
@@ -363,11 +400,11 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     loop {
         while !pending.is_empty() {
             pending.retain(|&(v, k)| adj[v][k] == -2);
-            pending.sort_unstable();
+            pending.par_sort_unstable();
             pending.dedup();
             let level = std::mem::take(&mut pending);
             let edges: Vec<Edge> = level
-                .iter()
+                .par_iter()
                 .map(|&(v, k)| {
                     let q = verts[v].q;
                     let mut g = [0u32; 3];
@@ -382,7 +419,9 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
                 })
                 .collect();
             res.searches += edges.len() as u64;
+            let t = Instant::now();
             let found = search.search(&ctx, &edges, &mut stats)?;
+            res.search_s += t.elapsed().as_secs_f64();
             // the end vertices' spheres, in parallel too
             res.levels += 1;
             let made: Vec<Option<(u32, Vertex)>> = edges
@@ -438,12 +477,10 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     }
     res.vertices = order.par_iter().map(|&i| verts[i]).collect();
     res.edges = order.par_iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
-    let t = Instant::now();
     let loose = match search.loose(&ctx)? {
         Some(l) => l,
         None => loose_contacts(&ctx),
     };
-    let loose_s = t.elapsed().as_secs_f64();
     // the ball pairs of the vertices and of the vertex-free edges, as (i << 32 | j) keys
     let mut keys: Vec<u64> = res
         .vertices
@@ -457,9 +494,6 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     keys.par_sort_unstable();
     keys.dedup();
     res.contacts = keys.into_iter().map(|k| ((k >> 32) as u32, k as u32)).collect();
-    if std::env::var_os("AWVD_DEBUG").is_some() {
-        eprintln!("finish: loose contacts {loose_s:.3} s, total {:.3} s", clock.elapsed().as_secs_f64());
-    }
     res.double_rechecks = stats.double_rechecks;
     res.float_replaced = stats.float_replaced;
     res.host_searches = stats.host_searches;

@@ -55,6 +55,7 @@ struct Row {
     /// (vertex-free contacts, sorting).
     grid_s: f64,
     trace_s: f64,
+    search_s: f64,
     finish_s: f64,
     output_s: f64,
     total_s: f64,
@@ -121,7 +122,7 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
     let sel = a.selection.selection();
     let opts = a.diagram.options()?;
     let mut best = [f64::INFINITY; 4];
-    let mut parts = (0.0, 0.0, 0.0, 0, 0);
+    let mut parts = (0.0, 0.0, 0.0, 0, 0, 0.0);
     let mut counts = (0, 0, 0);
     for _ in 0..a.repeat {
         let t0 = Instant::now();
@@ -137,7 +138,7 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
         let output = t.elapsed().as_secs_f64();
         let total = t0.elapsed().as_secs_f64();
         if diagram < best[1] {
-            parts = (d.grid_s, d.trace_s, d.finish_s, d.levels, d.host_searches);
+            parts = (d.grid_s, d.trace_s, d.finish_s, d.levels, d.host_searches, d.search_s);
         }
         for (b, v) in best.iter_mut().zip([parse, diagram, output, total]) {
             *b = b.min(v);
@@ -167,6 +168,7 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
         diagram_s: best[1],
         grid_s: parts.0,
         trace_s: parts.1,
+        search_s: parts.5,
         finish_s: parts.2,
         output_s: best[2],
         total_s: best[3],

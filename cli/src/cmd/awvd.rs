@@ -118,6 +118,8 @@ struct Report<'a> {
     /// The diagram's parts: grid (and device upload), tracing, the rest (contacts, sorting).
     grid_s: f64,
     trace_s: f64,
+    /// The part of trace_s spent in the batches of end-vertex searches.
+    search_s: f64,
     finish_s: f64,
     output_s: f64,
 }
@@ -156,6 +158,7 @@ pub fn run(a: &AwvdArgs) -> CliResult {
         diagram_s,
         grid_s: d.grid_s,
         trace_s: d.trace_s,
+        search_s: d.search_s,
         finish_s: d.finish_s,
         output_s,
     };
@@ -166,9 +169,9 @@ pub fn run(a: &AwvdArgs) -> CliResult {
     let to_stdout = [&a.vertices, &a.contacts].iter().all(|p| p.as_deref() != Some(Path::new("-")));
     let text = format!(
         "{}: {} balls\nvertices: {}\ncontacts: {}\nunbounded edges: {}\nsearches: {} in {} levels ({} on the host), restarts: {}, double re-checks: {}, float winners replaced: {}\n\
-         backend: {}\ntime: parse {:.3} s, diagram {:.3} s (grid {:.3}, tracing {:.3}, contacts {:.3}), output {:.3} s\n",
+         backend: {}\ntime: parse {:.3} s, diagram {:.3} s (grid {:.3}, tracing {:.3} of which searches {:.3}, contacts {:.3}), output {:.3} s\n",
         r.file, r.balls, r.vertices, r.contacts, r.unbounded_edges, r.searches, r.levels, r.host_searches, r.restarts, r.double_rechecks, r.float_replaced, r.backend,
-        parse_s, diagram_s, r.grid_s, r.trace_s, r.finish_s, output_s
+        parse_s, diagram_s, r.grid_s, r.trace_s, r.search_s, r.finish_s, output_s
     );
     if to_stdout {
         out::print(&text)
