@@ -169,16 +169,16 @@ static void hc12() {
     check(r.run_values.size() == 2 && r.string.size() == 5, "HC12: one value per run, one word per parameter");
 
     // a host functor: the sphere shifted to (1, ..., 1); the 2-bit grid of [-3, 1] is -3, -5/3,
-    // -1/3, 1, so x = 1 is a grid point and the optimum is exactly 0
+    // -1/3, 1, so x = 1 is a grid point and the optimum is 0 (to rounding: 1 is computed as -3 + 3 * 4/3)
     unsigned long calls = 0;
     auto shifted = std::make_unique<metaopt::HostFitness<double, double>>(
         [&calls](const double *y, double *f, uint32_t rows, uint32_t dims) {
             ++calls;
-            for (uint32_t r = 0; r < rows; ++r) {
+            for (uint32_t row = 0; row < rows; ++row) {
                 double s = 0;
                 for (uint32_t j = 0; j < dims; ++j)
-                    s += (y[r * dims + j] - 1) * (y[r * dims + j] - 1);
-                f[r] = s;
+                    s += (y[row * dims + j] - 1) * (y[row * dims + j] - 1);
+                f[row] = s;
             }
         },
         "shifted sphere (C++ lambda)");
@@ -297,8 +297,10 @@ static void errors() {
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "DEMutation_by_name of an unknown name",
                  [] { DEMutation_by_name("DE/worst/1"); });
 
+    // metaopt.h's compatibility names (on unless METAOPT_NO_COMPAT_NAMES) hold a global typedef
+    // ParamsInstance, so under `using namespace metaopt` the class is named with its namespace
     std::vector<float> dff = make_df<float>();
-    ParamsInstance<float, CC_float> qap(3, N, 0, dff.data(), 1, 2, 0, 0);
+    metaopt::ParamsInstance<float, CC_float> qap(3, N, 0, dff.data(), 1, 2, 0, 0);
     const uint16_t bad[N] = {0, 1, 2, 3, 4, 5, 5};
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "checkValidOrder of a repeated entry", [&] { qap.checkValidOrder(bad); });
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "run from a non-permutation",

@@ -62,6 +62,10 @@
  *   A DEMultiPop does not own a fitness passed by pointer (the thesis's late binding): it must
  *   outlive the object or the next init. The std::unique_ptr overload of init takes ownership.
  * - A handle serves one call at a time, as in the C ABI.
+ * - Names: metaopt.h's compatibility typedefs (on unless METAOPT_NO_COMPAT_NAMES is defined)
+ *   include a global ParamsInstance (the C handle type), so after `using namespace metaopt;`
+ *   write metaopt::ParamsInstance, or define METAOPT_NO_COMPAT_NAMES. METAOPT_THESIS_NAMES (macros
+ *   such as `run`) cannot be used with this header.
  */
 #ifndef METAOPT_HPP
 #define METAOPT_HPP
@@ -86,6 +90,12 @@
 #include <typeinfo>
 #include <utility>
 #include <vector>
+
+#ifdef METAOPT_THESIS_NAMES
+/* metaopt.h's opt-in thesis names are unprefixed macros (run, params, ...) that would rewrite
+ * this header's method names; C++ code uses the classes below instead. */
+#error "metaopt.hpp cannot be used with METAOPT_THESIS_NAMES defined"
+#endif
 
 #include "metaopt.h"
 
