@@ -9,7 +9,7 @@
 #   make bench   the QAP throughput benchmark (tho150, 15 swaps) as CSV in target/bench-qap.csv
 #   make doc     the Rust API documentation (target/doc/metaopt), warnings are errors
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the library (libmetaopt.so.X.Y.Z, SONAME
-#                libmetaopt.so.X), include/metaopt.h, metaopt.pc and the metaopt binary
+#                libmetaopt.so.X), include/metaopt.h and metaopt.hpp, metaopt.pc and the metaopt binary
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]  removes what install installed
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS=...]  libFuzzer over every file reader (fuzz/README.md)
 
@@ -86,6 +86,7 @@ install: $(if $(NO_BUILD),,release)
 	ln -sf $(LIB_FILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmetaopt.so
 	$(INSTALL) -m 644 include/metaopt.h $(DESTDIR)$(INCLUDEDIR)/metaopt.h
+	$(INSTALL) -m 644 include/metaopt.hpp $(DESTDIR)$(INCLUDEDIR)/metaopt.hpp
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 		-e 's|@VERSION@|$(VERSION)|g' metaopt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/metaopt.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/metaopt.pc
@@ -94,7 +95,8 @@ install: $(if $(NO_BUILD),,release)
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(LIB_FILE) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libmetaopt.so
-	rm -f $(DESTDIR)$(INCLUDEDIR)/metaopt.h $(DESTDIR)$(PKGCONFIGDIR)/metaopt.pc $(DESTDIR)$(BINDIR)/metaopt
+	rm -f $(DESTDIR)$(INCLUDEDIR)/metaopt.h $(DESTDIR)$(INCLUDEDIR)/metaopt.hpp $(DESTDIR)$(PKGCONFIGDIR)/metaopt.pc \
+		$(DESTDIR)$(BINDIR)/metaopt
 
 # the release build without the system packages (install may run without network or root)
 release:

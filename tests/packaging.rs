@@ -138,8 +138,9 @@ fn make_install_lays_out_a_library_that_pkg_config_users_can_link() {
     let dynamic = Command::new("readelf").arg("-d").arg(libdir.join(&real)).output().unwrap();
     let dynamic = text(&dynamic).0;
     assert!(dynamic.contains(&format!("Library soname: [{major}]")), "{dynamic}");
-    // the header as committed, no kernels (they are embedded), the binary when there was one
+    // the headers as committed, no kernels (they are embedded), the binary when there was one
     assert_eq!(std::fs::read(root.join("include/metaopt.h")).unwrap(), std::fs::read(crate_dir().join("include/metaopt.h")).unwrap());
+    assert_eq!(std::fs::read(root.join("include/metaopt.hpp")).unwrap(), std::fs::read(crate_dir().join("include/metaopt.hpp")).unwrap());
     assert!(!libdir.join("cl").exists());
     if let Some(b) = &bin {
         let out = Command::new(root.join("bin/metaopt")).arg("--version").output().unwrap();

@@ -53,6 +53,26 @@ pub fn compile_with(src: &Path, exe: &Path, flags: &[&str]) {
     assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
 }
 
+/// Compiles a C++ file against `include/metaopt.hpp` and the library with the system C++ compiler
+/// (`CXX`, else `c++`) as C++17, warnings are errors, the header's compatibility names off.
+pub fn compile_cpp(src: &Path, exe: &Path) {
+    let lib = library_dir();
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    let out = Command::new(&cxx)
+        .args(["-std=c++17", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-DMETAOPT_NO_COMPAT_NAMES"])
+        .arg("-I")
+        .arg(crate_dir().join("include"))
+        .arg(src)
+        .arg("-o")
+        .arg(exe)
+        .arg(format!("-L{}", lib.display()))
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-lmetaopt")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
+    assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
+}
+
 /// A scratch folder of the test target, `name` under `CARGO_TARGET_TMPDIR`.
 pub fn work_dir(name: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
