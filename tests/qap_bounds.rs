@@ -146,3 +146,33 @@ fn qpb_starts_at_pb_and_more_steps_never_weaken_it() {
         assert!(eigenvalue_bound(&inst).bound <= inst.cost(&pb.permutation));
     }
 }
+
+/// The repository's own data (the published values are not part of the shared collection that
+/// `METAOPT_DATA_DIR` may replace).
+fn repo_qaplib() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/qaplib")
+}
+
+#[test]
+fn published_bounds_match() {
+    let text = std::fs::read_to_string(repo_qaplib().join("published_bounds.csv")).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let inst = QapInstance::from_dat(&repo_qaplib().join(format!("{}.dat", f[0]))).unwrap();
+        let want: i64 = f[2].parse().unwrap();
+        let kind = match f[1] {
+            "GLB" => LowerBound::Glb,
+            "EVB" => LowerBound::Hrw,
+            "PB" => LowerBound::Pe,
+            "QPB" => LowerBound::Ab,
+            other => panic!("unknown bound {other}"),
+        };
+        let r = lower_bound(&inst, kind);
+        // published values are rounded up
+        assert_eq!(r.bound, want, "{} {}: ours {} ({})", f[0], f[1], r.bound, r.value);
+        assert_eq!(r.value.ceil() as i64, want, "{} {}", f[0], f[1]);
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
