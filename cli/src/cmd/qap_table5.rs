@@ -63,8 +63,9 @@ pub struct Table5Args {
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     instances: Vec<String>,
     /// HC12 runs per start and instance (the first from the start, then rebases or random
-    /// restarts); 0 = until --time-limit
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    /// restarts, the same random sequence for every start); 0 = until --time-limit. The thesis
+    /// does not state its budget
+    #[arg(long, default_value_t = 100, value_name = "N")]
     runs: u32,
     #[command(flatten)]
     time_limit: TimeLimitArg,
