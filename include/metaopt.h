@@ -208,6 +208,20 @@ typedef enum MetaoptQapStart {
    * `MetaoptQapSolveOptions.start_order`.
    */
   METAOPT_QAP_START_GIVEN = 3,
+  /**
+   * Projected from the eigenvalue bound (thesis Table 5's HRW); instances from files only.
+   */
+  METAOPT_QAP_START_HRW = 4,
+  /**
+   * Projected from the projected eigenvalue bound of Hadley, Rendl and Wolkowicz (Table 5's
+   * PE, "semidefinite bound"); instances from files only.
+   */
+  METAOPT_QAP_START_PE = 5,
+  /**
+   * Projected from the convex quadratic programming bound of Anstreicher and Brixius (Table 5's
+   * AB); instances from files only.
+   */
+  METAOPT_QAP_START_AB = 6,
 } MetaoptQapStart;
 
 /**

@@ -10,7 +10,7 @@ use metaopt::ffi::*;
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions, Start};
 use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
-use metaopt::problem::qap::{Cost, QapProblem};
+use metaopt::problem::qap::{lower_bound, Cost, LowerBound, QapProblem};
 use metaopt::problem::qap::QapInstance;
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
@@ -383,6 +383,21 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     let mut r = unsafe { metaopt_qap_solve(h, &opts) };
     assert_eq!(r.error_code, OK);
     unsafe { metaopt_qap_free_solve_result(&mut r) };
+    // the starts projected from the eigenvalue bounds (thesis Table 5): one run climbs from the
+    // projected permutation, so it is at most that permutation's cost
+    for (start, kind) in [
+        (MetaoptQapStart::MetaoptQapStartHrw, LowerBound::Hrw),
+        (MetaoptQapStart::MetaoptQapStartPe, LowerBound::Pe),
+        (MetaoptQapStart::MetaoptQapStartAb, LowerBound::Ab),
+    ] {
+        opts = metaopt_qap_default_solve_options();
+        opts.runs = 1;
+        opts.start = start as i32;
+        let mut r = unsafe { metaopt_qap_solve(h, &opts) };
+        assert_eq!(r.error_code, OK, "{kind:?}");
+        assert!(r.f_t1 <= inst.cost(&lower_bound(&inst, kind).permutation), "{kind:?}");
+        unsafe { metaopt_qap_free_solve_result(&mut r) };
+    }
 
     // option errors
     for (field, set) in [
@@ -410,6 +425,9 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     o.start = MetaoptQapStart::MetaoptQapStartGlb as i32;
     let r = unsafe { metaopt_qap_solve(p.instance, &o) };
     expect_error(r.error_code, r.error_message, INVALID, "GLB");
+    o.start = MetaoptQapStart::MetaoptQapStartPe as i32;
+    let r = unsafe { metaopt_qap_solve(p.instance, &o) };
+    expect_error(r.error_code, r.error_message, INVALID, "PE");
     o.start = MetaoptQapStart::MetaoptQapStartIdentity as i32;
     o.runs = 1;
     let mut r = unsafe { metaopt_qap_solve(p.instance, &o) };

@@ -10,7 +10,7 @@ classdef QAP < metaopt.Instance
 %                                   startBit (0), bitLength (0 = to the end)
 %
 %   [x, fval, info] = q.solve(opts)       iterated HC12: runs (100; 0 = none), timeLimit, seed,
-%                                         start ('random', 'identity', 'glb' or a permutation),
+%                                         start ('random', 'identity', 'glb', 'hrw', 'pe', 'ab' or a permutation),
 %                                         restart ('rebase', 'random'), target
 %   [x, fval, info] = q.tabuSearch(opts)  robust tabu search: chains (32), iterations (100000
 %                                         per chain), timeLimit, target, seed, tenure, eliteSize,

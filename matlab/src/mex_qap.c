@@ -230,8 +230,8 @@ static void qap_best(char *out, size_t cap, double cost, uint8_t has_bks, double
         snprintf(out, cap, "cost %.17g", cost);
 }
 
-/* 'solve', instance, [opts: runs, timeLimit, seed, start ('random' | 'identity' | 'glb' | a
- * 1-based permutation), restart ('rebase' | 'random'), target] -> result struct (stopReason:
+/* 'solve', instance, [opts: runs, timeLimit, seed, start ('random' | 'identity' | 'glb' |
+ * 'hrw' | 'pe' | 'ab' (projected from a lower bound, thesis Table 5) | a 1-based permutation), restart ('rebase' | 'random'), target] -> result struct (stopReason:
  * 'target', 'timeLimit', 'limit' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
@@ -268,8 +268,15 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
                 o.start = METAOPT_QAP_START_IDENTITY;
             else if (strcmp(st, "glb") == 0)
                 o.start = METAOPT_QAP_START_GLB;
+            else if (strcmp(st, "hrw") == 0)
+                o.start = METAOPT_QAP_START_HRW;
+            else if (strcmp(st, "pe") == 0)
+                o.start = METAOPT_QAP_START_PE;
+            else if (strcmp(st, "ab") == 0)
+                o.start = METAOPT_QAP_START_AB;
             else
-                fail("badArgument", "opts.start must be 'random', 'identity', 'glb' or a permutation, got '%s'", st);
+                fail("badArgument",
+                     "opts.start must be 'random', 'identity', 'glb', 'hrw', 'pe', 'ab' or a permutation, got '%s'", st);
         } else {
             o.start = METAOPT_QAP_START_GIVEN;
             o.start_order = permutation_arg(v, "opts.start", q->n);

@@ -210,6 +210,12 @@ h = metaopt_qap_from_file(fullfile(data, 'nug12.dat'), 12);
 s = metaopt_qap_solve(h, struct('runs', 0, 'timeLimit', 60, 'target', 578, 'start', 'glb'));
 [An, Bn] = read_qaplib(fullfile(data, 'nug12.dat'));
 check(s.cost == 578 && s.bks == 578 && s.gapPercent == 0 && qap_cost(An, Bn, s.permutation) == 578, 'nug12 solved to its BKS');
+% the starts projected from the eigenvalue bounds (thesis Table 5)
+for st = {'hrw', 'pe', 'ab'}
+  s = metaopt_qap_solve(h, struct('runs', 1, 'start', st{1}));
+  check(s.runs == 1 && s.cost >= 578 && qap_cost(An, Bn, s.permutation) == s.cost, ['start ' st{1}]);
+end
+check(strcmp(error_of(@() metaopt_qap_solve(h, struct('start', 'evb'))), 'metaopt:badArgument'), 'unknown start');
 metaopt_free(h);
 
 % the robust tabu search (qap-ts-solve) on the CPU backend and on the device; the instance keeps

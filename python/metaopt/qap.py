@@ -20,7 +20,9 @@ from ._result import ArrayEq
 _DF_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 _BACKENDS = {"device": 0, "cpu": 1}
 _COST_FORMS = {"delta": 0, "full": 1}
-_STARTS = {"random": 0, "identity": 1, "glb": 2}
+# "hrw", "pe", "ab": projected from the eigenvalue, projected eigenvalue and convex QP bounds
+# (thesis Table 5; docs/specs/QAP.md, "Lower bounds")
+_STARTS = {"random": 0, "identity": 1, "glb": 2, "hrw": 4, "pe": 5, "ab": 6}
 _RESTARTS = {"rebase": 0, "random": 1}
 _TENURES = {"cubic": 0, "uniform": 1}
 _METHODS = ("ts", "hc12")
@@ -206,7 +208,7 @@ class HC12QAP(Instance):
     @classmethod
     def from_file(cls, path, swaps, start_bit=0, bit_len=0, mask_order=2):
         """From a QAPLIB ``.dat`` file (int64); a ``BKS.csv`` beside it gives ``solve`` its gap,
-        and ``start="glb"`` works."""
+        and ``start="glb"`` (or "hrw", "pe", "ab") works."""
         path = _checks.c_string("path", path, path=True)
         self = cls.__new__(cls)
         self.swaps = _checks.integer("swaps", swaps, 1, 64)
@@ -281,8 +283,10 @@ class HC12QAP(Instance):
     def solve(self, runs=100, time_limit=None, seed=1, start="random", restart="rebase", target=None,
               stop_token=None):
         """The iterated solve: up to ``runs`` runs (0 = no limit), ``time_limit`` seconds,
-        stopping at ``target``; ``start`` is "random", "identity", "glb" or a 0-based
-        permutation; ``restart`` "rebase" or "random". ``stop_token`` (a ``metaopt.StopToken``)
+        stopping at ``target``; ``start`` is "random", "identity", a permutation projected from a
+        lower bound ("glb": Gilmore-Lawler; "hrw": eigenvalue bound; "pe": projected eigenvalue
+        bound of Hadley, Rendl and Wolkowicz; "ab": convex quadratic programming bound of
+        Anstreicher and Brixius; instances from a file only) or a 0-based permutation; ``restart`` "rebase" or "random". ``stop_token`` (a ``metaopt.StopToken``)
         requested, or ``metaopt.interrupt()``, stops it with the best so far (``stop ==
         "interrupted"``); Ctrl-C too, raising ``metaopt.Interrupted`` with that
         ``QAPSolution`` as its ``result``."""

@@ -79,6 +79,9 @@ def test_from_file_and_from_ab_and_the_tabu_list(had12):
     assert (q.n_elements, q.n_param, q.info["k_length"], q.info["bits_per_param"]) == (12, 12, 12, 4)
     s = q.solve(runs=0, time_limit=60, target=1652, start="glb")
     assert (s.cost, s.bks, s.gap_percent, s.target_reached) == (1652, 1652, 0.0, True)
+    for start in ("hrw", "pe", "ab"):  # projected from the eigenvalue bounds (thesis Table 5)
+        s = q.solve(runs=1, start=start)
+        assert s.runs == 1 and s.cost >= 1652 and sorted(s.permutation.tolist()) == list(range(12))
     ab = HC12QAP.from_ab(6, A, B)
     assert ab.run().cost == q.run().cost
     plain = ab.run()
@@ -157,6 +160,9 @@ def test_library_errors_carry_code_and_message(had12):
         with pytest.raises(MetaoptError) as e:
             q.solve(start="glb")  # only instances from a file have the GLB assignment
         assert e.value.code == ErrorCode.INVALID_ARGUMENT
+        with pytest.raises(MetaoptError) as e:
+            q.solve(start="ab")
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "AB" in e.value.message
         with pytest.raises(MetaoptError) as e:
             q.set_tabu_options(max_iterations=5)  # no list yet
         assert e.value.code == ErrorCode.INVALID_ARGUMENT and "metaopt_qap_init_tabu_list" in e.value.message

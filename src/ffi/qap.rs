@@ -128,6 +128,14 @@ pub enum MetaoptQapStart {
     MetaoptQapStartGlb = 2,
     /// `MetaoptQapSolveOptions.start_order`.
     MetaoptQapStartGiven = 3,
+    /// Projected from the eigenvalue bound (thesis Table 5's HRW); instances from files only.
+    MetaoptQapStartHrw = 4,
+    /// Projected from the projected eigenvalue bound of Hadley, Rendl and Wolkowicz (Table 5's
+    /// PE, "semidefinite bound"); instances from files only.
+    MetaoptQapStartPe = 5,
+    /// Projected from the convex quadratic programming bound of Anstreicher and Brixius (Table 5's
+    /// AB); instances from files only.
+    MetaoptQapStartAb = 6,
 }
 
 /// What follows a run of `metaopt_qap_solve` (`MetaoptQapSolveOptions.restart`).
@@ -778,7 +786,15 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
         2 => Start::Glb,
         // SAFETY: the caller's contract.
         3 => Start::Given(unsafe { order_arg(o.start_order, n, "start_order")? }),
-        s => return Err(Error::arg("start", format!("{s}; expected 0 (random), 1 (identity), 2 (GLB) or 3 (given)"))),
+        4 => Start::Hrw,
+        5 => Start::Pe,
+        6 => Start::Ab,
+        s => {
+            return Err(Error::arg(
+                "start",
+                format!("{s}; expected 0 (random), 1 (identity), 2 (GLB), 3 (given), 4 (HRW), 5 (PE) or 6 (AB)"),
+            ))
+        }
     };
     let restart = match o.restart {
         0 => RestartMode::Rebase,

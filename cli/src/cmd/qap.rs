@@ -1,4 +1,4 @@
-//! `metaopt qap eval` and `metaopt qap solve`.
+//! `metaopt qap eval` and `metaopt qap solve` (`metaopt qap table5`: `qap_table5.rs`).
 
 use crate::args::{BackendArgs, JsonArg, SeedArg, TabuArgs, TimeLimitArg};
 use crate::out::{self, flag_error, CliResult, Failure};
@@ -25,6 +25,9 @@ pub enum QapCommand {
     /// Solve an instance: robust tabu search, many chains (default; --max-iterations per chain
     /// defaults to 100000, unlimited with --time-limit), or the qapswap2 HC12 solver
     Solve(Box<SolveArgs>),
+    /// The thesis's Table 5 (6.3) measured again: HC12 from random starts and from starts
+    /// projected from the GLB, HRW, AB and PE lower bounds, beside the thesis's figures
+    Table5(super::qap_table5::Table5Args),
 }
 
 #[derive(Args)]
@@ -184,6 +187,12 @@ enum StartArg {
     Identity,
     /// The assignment of the Gilmore-Lawler bound
     Glb,
+    /// Projected from the eigenvalue bound (thesis Table 5's HRW)
+    Hrw,
+    /// Projected from the projected eigenvalue bound of Hadley, Rendl and Wolkowicz (Table 5's PE)
+    Pe,
+    /// Projected from the convex quadratic programming bound of Anstreicher and Brixius (Table 5's AB)
+    Ab,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -415,6 +424,9 @@ pub fn solve(a: &SolveArgs) -> CliResult {
             StartArg::Random => Start::Random,
             StartArg::Identity => Start::Identity,
             StartArg::Glb => Start::Glb,
+            StartArg::Hrw => Start::Hrw,
+            StartArg::Pe => Start::Pe,
+            StartArg::Ab => Start::Ab,
         },
     };
     let time_limit = a.time_limit.time_limit;
@@ -477,6 +489,9 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         Start::Random => "random",
         Start::Identity => "identity",
         Start::Glb => "glb",
+        Start::Hrw => "hrw",
+        Start::Pe => "pe",
+        Start::Ab => "ab",
         Start::Given(_) => "given",
     };
     let restart_name = match opts.restart {

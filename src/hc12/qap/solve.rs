@@ -6,7 +6,7 @@
 use super::QapHc12;
 use crate::error::{Error, Result};
 use crate::hc12::restarts::{restarts, RunReport, Stop};
-use crate::problem::qap::{check_perm, gilmore_lawler, Cost, QapInstance};
+use crate::problem::qap::{check_perm, gilmore_lawler, lower_bound, Cost, LowerBound, QapInstance};
 use crate::interrupt::StopReason;
 use crate::rng::Philox;
 use serde::Serialize;
@@ -19,7 +19,38 @@ pub enum Start {
     Identity,
     /// The optimal assignment of the Gilmore-Lawler bound's linear assignment problem.
     Glb,
+    /// Projected from the eigenvalue bound (thesis Table 5's "HRW"; `problem::qap::eigen`).
+    Hrw,
+    /// Projected from the projected eigenvalue bound of Hadley, Rendl and Wolkowicz (Table 5's
+    /// "PE", which the thesis calls a semidefinite bound).
+    Pe,
+    /// Projected from the convex quadratic programming bound of Anstreicher and Brixius (Table
+    /// 5's "AB").
+    Ab,
     Given(Vec<usize>),
+}
+
+impl Start {
+    /// The lower bound a start is projected from (GLB, HRW, PE, AB), if any.
+    pub fn bound(&self) -> Option<LowerBound> {
+        match self {
+            Start::Glb => Some(LowerBound::Glb),
+            Start::Hrw => Some(LowerBound::Hrw),
+            Start::Pe => Some(LowerBound::Pe),
+            Start::Ab => Some(LowerBound::Ab),
+            _ => None,
+        }
+    }
+
+    /// The start projected from `kind`.
+    pub fn from_bound(kind: LowerBound) -> Start {
+        match kind {
+            LowerBound::Glb => Start::Glb,
+            LowerBound::Hrw => Start::Hrw,
+            LowerBound::Pe => Start::Pe,
+            LowerBound::Ab => Start::Ab,
+        }
+    }
 }
 
 /// What follows a run that has ended.
@@ -84,7 +115,8 @@ pub fn gap_percent(cost: f64, bks: f64) -> f64 {
     }
 }
 
-/// Runs the iterated HC12 on `solver`. `instance` is needed only for the GLB start.
+/// Runs the iterated HC12 on `solver`. `instance` is needed only for the starts projected from a
+/// lower bound (GLB, HRW, PE, AB).
 pub fn solve(
     solver: &mut QapHc12,
     opts: &QapSolveOptions,
@@ -126,6 +158,16 @@ pub fn solve(
                                 Error::arg("start", "the GLB start needs the instance's matrices (a QAPLIB instance)")
                             })?;
                             gilmore_lawler(inst).1
+                        }
+                        Start::Hrw | Start::Pe | Start::Ab => {
+                            let kind = opts.start.bound().unwrap_or(LowerBound::Glb);
+                            let inst = instance.ok_or_else(|| {
+                                Error::arg(
+                                    "start",
+                                    format!("the {} start needs the instance's matrices (a QAPLIB instance)", kind.name().to_uppercase()),
+                                )
+                            })?;
+                            lower_bound(inst, kind).permutation
                         }
                     };
                     let k = if opts.start == Start::Random { random_string(&mut rng) } else { zero.clone() };

@@ -1,5 +1,5 @@
 //! Quadratic assignment problem (QAP): instances, published solutions, best-known values and the
-//! Gilmore-Lawler lower bound.
+//! lower bounds (Gilmore-Lawler, eigenvalue, projected eigenvalue, convex quadratic programming).
 //!
 //! # Conventions
 //!
@@ -35,14 +35,17 @@
 //! `instance.rs`: [`QapInstance`] and the QAPLIB readers; `cost.rs`: the element and cost types,
 //! the typed matrices of the solvers ([`QapProblem`]), the full and delta cost (one of each,
 //! used by every solver and its CPU twin); `perm.rs`: the one permutation check; `bounds.rs`:
-//! the Gilmore-Lawler bound.
+//! the Gilmore-Lawler bound; `eigen.rs`: the eigenvalue (HRW), projected eigenvalue (PE) and
+//! convex quadratic programming (AB) bounds, each with its projected start permutation.
 
 pub mod bounds;
 pub mod cost;
+pub mod eigen;
 pub mod instance;
 pub mod perm;
 
 pub use bounds::gilmore_lawler;
+pub use eigen::{lower_bound, BoundResult, LowerBound};
 pub use cost::{delta_cost, full_cost, split_df, Cost, ElemType, QapElem, QapMatrices, QapProblem};
 pub use perm::check_perm;
 pub use instance::*;
