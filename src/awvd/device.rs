@@ -17,9 +17,10 @@ use crate::error::Result;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
 
-/// Lanes of the work-group of one edge (on an H100, 6CVM: 8 lanes 0.90 s, 16 0.65, 32 0.48,
-/// 64 0.45 in double).
-const GROUP: usize = 64;
+/// Lanes of the work-group of one edge (on an H100, 6CVM in double, the whole diagram: 8 lanes
+/// 0.90 s, 16 0.65, 32 0.48, 64 0.45, 128 0.41; capping registers with -cl-nv-maxrregcount at
+/// 64 or 128 was slower).
+const GROUP: usize = 128;
 /// Arc bounds wider than this many cells go to the host (trace.rs searches them over clusters).
 const FAR_CELLS: f64 = 3.0;
 

@@ -439,13 +439,38 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
                     Some((j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], s)))
                 })
                 .collect();
-            for (&(v, k), f) in level.iter().zip(made) {
+            // the end vertices' ids: known ones looked up in parallel, new ones (each once,
+            // however many edges of the level end there) inserted in order
+            let known: Vec<Option<usize>> = made.par_iter().map(|m| m.as_ref().and_then(|(_, v)| key.get(&(v.q, v.which)).copied())).collect();
+            let mut fresh: Vec<(([u32; 4], u8), usize)> = made
+                .par_iter()
+                .zip(known.par_iter())
+                .enumerate()
+                .filter_map(|(i, (m, k))| match (m, k) {
+                    (Some((_, v)), None) => Some(((v.q, v.which), i)),
+                    _ => None,
+                })
+                .collect();
+            fresh.par_sort_unstable();
+            let mut ids = known;
+            let mut g = 0;
+            while g < fresh.len() {
+                let (k0, first) = fresh[g];
+                let v = made[first].as_ref().expect("a fresh vertex was found").1;
+                let id = insert(v, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
+                while g < fresh.len() && fresh[g].0 == k0 {
+                    ids[fresh[g].1] = Some(id);
+                    g += 1;
+                }
+            }
+            for (i, (&(v, k), f)) in level.iter().zip(&made).enumerate() {
                 match f {
                     None => adj[v][k] = -1,
                     Some((j, nv)) => {
-                        let id = insert(nv, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
+                        let id = ids[i].expect("every found vertex has an id");
                         adj[v][k] = id as i64;
-                        let kk = verts[id].q.iter().position(|&x| x == j).unwrap();
+                        // nv.q is the vertex's quadruple (its key): no trip to `verts`
+                        let kk = nv.q.iter().position(|x| x == j).unwrap();
                         if adj[id][kk] == -2 {
                             adj[id][kk] = v as i64;
                         }
