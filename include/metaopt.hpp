@@ -296,6 +296,8 @@ inline std::vector<double> evaluate(const std::string &name, const std::vector<d
         detail::invalid(call, std::to_string(points.size()) + " values in points is not a whole number of rows of " +
                                   std::to_string(dims));
     std::size_t rows = points.size() / dims;
+    if (rows == 0)
+        detail::invalid(call, "points holds no rows; expected at least one point");
     if (rows > UINT32_MAX)
         detail::invalid(call, std::to_string(rows) + " rows; at most 2^32 - 1");
     return detail::check<double>("metaopt_function_evaluate",
