@@ -26,7 +26,8 @@ PYTEST_RUN = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 OCTAVE_RUN = cd matlab && $(OCTAVE) --quiet --no-history --norc \
 	--eval "build_octave(); run('tests/test_metaopt.m')" && $(OCTAVE) --quiet --no-history --norc \
 	--eval "run('tests/test_sp.m')" && $(OCTAVE) --quiet --no-history --norc \
-	--eval "run('tests/test_awvd.m')"
+	--eval "run('tests/test_awvd.m')" && $(OCTAVE) --quiet --no-history --norc \
+	--eval "run('tests/test_evaluate.m')"
 
 # Installation (GNU conventions: PREFIX, DESTDIR, LIBDIR, ...). The kernels are embedded in the
 # library (src/device/source.rs), so no cl/ folder is installed. NO_BUILD=1 installs what is

@@ -355,6 +355,37 @@ static void errors() {
     check(caught, "metaopt::Error is a std::runtime_error");
 }
 
+// ---- catalogue functions by name (the thesis's geatbx_cec_bundle(X, 'CEC05t')) ---------------
+
+static void evaluation() {
+    using namespace metaopt;
+    // CEC05t (CEC 2019 F5) in D = 10 is exactly 1 at its shift o (shift_data_5.txt): the first row
+    // is o, the second a point away from it; the device (double) agrees with the host
+    const std::vector<double> o = {-1.6799910337105352e+01, 4.3906964270354706e+01, 2.4348491851402670e+01,
+                                   -5.4897453475230122e+01, 5.8499441807390866e+01, 1.1845681821854726e-01,
+                                   7.0903743799265357e+01,  -7.7796574718223610e-01, 4.4729687108066713e+01,
+                                   -6.8148774722660320e+01};
+    std::vector<double> X = o;
+    for (double v : o)
+        X.push_back(v + 1.5);
+    std::vector<double> host = evaluate("CEC05t", X, 10, false);
+    std::vector<double> device = evaluate("CEC05t", X, 10, Backend::Device, Precision::Double);
+    check(host.size() == 2 && device.size() == 2, "evaluate returns one value per row");
+    check(std::fabs(host[0] - 1.0) < 1e-12 && std::fabs(device[0] - 1.0) < 1e-12,
+          "evaluate(\"CEC05t\") is 1 at the shift o, on the host and the device");
+    check(host[1] > 1.0 && std::fabs(host[1] - device[1]) <= 1e-12 * host[1], "evaluate: device double equals the host");
+    std::vector<double> f1 = evaluate("f1", {1.0, 2.0, 3.0, 0.0, 0.5, 0.5}, 3);
+    check(f1.size() == 2 && std::fabs(f1[0] - 14.0) < 1e-12 && std::fabs(f1[1] - 0.5) < 1e-12,
+          "evaluate(\"f1\") of two rows of D = 3");
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of an unknown name", [] { evaluate("F99", {0.0, 0.0}, 2); });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of CEC05t in D = 3",
+                 [] { evaluate("CEC05t", {0.0, 0.0, 0.0}, 3, false); });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of a NaN point",
+                 [] { evaluate("F1", {0.0, std::nan("")}, 2, false); });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of no rows", [] { evaluate("F1", {}, 2, false); });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of a partial row", [] { evaluate("F1", {1.0, 2.0, 3.0}, 2); });
+}
+
 int main() {
     std::cout << "metaopt " << metaopt::version() << ", device " << metaopt::getDeviceNumber() << '\n';
     try {
@@ -362,6 +393,7 @@ int main() {
         hc12();
         de();
         errors();
+        evaluation();
     } catch (const std::exception &e) {
         std::cerr << "unexpected exception: " << e.what() << '\n';
         return 1;

@@ -3325,6 +3325,34 @@ struct MetaoptInt32Result metaopt_device_info(int32_t n, struct MetaoptDeviceInf
 void metaopt_device_free_info(struct MetaoptDeviceInfo *info);
 
 /**
+ * The values of catalogue function `function` (case-insensitive: "F1".."F12", "CEC04".."CEC10",
+ * "CEC04t".."CEC10t"; `metaopt functions` lists them) at `rows` points of `dims` coordinates,
+ * `points` holding them row by row (rows x dims doubles; copied). `backend` is a
+ * `MetaoptBackend`: 0 the device in use (`metaopt_device_set_number`), through the catalogue's
+ * evaluation kernel, in `precision` (a `MetaoptPrecision`: 0 auto, double where the device has
+ * `cl_khr_fp64`; 1 single, the points and the function's data rounded to float; 2 double); 1 the
+ * host, the library's f64 reference code (precision 0 or 2; 1 is refused). The result holds
+ * `rows` values, value i for point i; free it with `metaopt_double_array_free_result`.
+ *
+ * Errors (`METAOPT_ERR_INVALID_ARGUMENT` naming the argument): an unknown `function`, `dims` 0
+ * or a dimension the function is not defined for (CEC04t..CEC10t take D = 2 or 10 only; F5 and
+ * CEC08 D >= 2), `rows` 0, a NaN or infinite coordinate in `points` (its row and column are
+ * named), an out-of-range `backend` or `precision`; `METAOPT_ERR_NULL_POINTER` for a NULL
+ * `function` or `points`; `METAOPT_ERR_UNSUPPORTED` for double precision on a device without
+ * `cl_khr_fp64`.
+ *
+ * # Safety
+ * `function` must be NULL or a NUL-terminated string; `points` NULL or holding `rows * dims`
+ * doubles.
+ */
+struct MetaoptDoubleArrayResult metaopt_function_evaluate(const char *function,
+                                                          const double *points,
+                                                          uint32_t rows,
+                                                          uint32_t dims,
+                                                          int32_t backend,
+                                                          int32_t precision);
+
+/**
  * A graph from CSR arrays: `offsets` (`n + 1` values, non-decreasing from 0 to `m`), `targets`
  * (`m` vertex numbers `< n`) and `weights` (`m` values of the `MetaoptWeightType` `weight_type`,
  * non-negative and finite). Rows need not be sorted; self-loops are dropped and duplicate arcs

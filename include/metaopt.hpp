@@ -273,6 +273,46 @@ inline bool isMemSpaceValid() { return metaopt_device_is_mem_space_valid() != 0;
 inline std::string version() { return metaopt_version(); }
 
 // ------------------------------------------------------------------------------------------
+// Catalogue functions evaluated by name (the thesis's geatbx_cec_bundle(X, 'CEC05t'))
+
+/* Where evaluate computes: the device in use (the catalogue's evaluation kernel) or the host
+ * (the library's f64 reference code). */
+enum class Backend { Device = METAOPT_BACKEND_DEVICE, Cpu = METAOPT_BACKEND_CPU };
+/* The device precision of evaluate: Auto is double where the device has cl_khr_fp64. The CPU
+ * computes in double (Auto or Double; Single is refused). */
+enum class Precision { Auto = METAOPT_PRECISION_AUTO, Single = METAOPT_PRECISION_SINGLE, Double = METAOPT_PRECISION_DOUBLE };
+
+/* The values of catalogue function `name` ("F1".."F12", "CEC04".."CEC10", "CEC04t".."CEC10t",
+ * case-insensitive) at the points of `points`, a row-major rows x dims matrix (rows =
+ * points.size() / dims): one value per row (metaopt_function_evaluate). Throws Error naming the
+ * argument for an unknown name, a dimension the function lacks (CEC04t..CEC10t: 2 or 10), no
+ * rows, a partial row or a NaN or infinite coordinate. */
+inline std::vector<double> evaluate(const std::string &name, const std::vector<double> &points, std::size_t dims,
+                                    Backend backend = Backend::Device, Precision precision = Precision::Auto) {
+    const char *call = "metaopt::evaluate";
+    if (dims == 0 || dims > UINT32_MAX)
+        detail::invalid(call, "dims is " + std::to_string(dims) + "; expected 1 .. 2^32 - 1");
+    if (points.size() % dims != 0)
+        detail::invalid(call, std::to_string(points.size()) + " values in points is not a whole number of rows of " +
+                                  std::to_string(dims));
+    std::size_t rows = points.size() / dims;
+    if (rows == 0)
+        detail::invalid(call, "points holds no rows; expected at least one point");
+    if (rows > UINT32_MAX)
+        detail::invalid(call, std::to_string(rows) + " rows; at most 2^32 - 1");
+    return detail::check<double>("metaopt_function_evaluate",
+                                 metaopt_function_evaluate(name.c_str(), points.data(), static_cast<uint32_t>(rows),
+                                                           static_cast<uint32_t>(dims), static_cast<int32_t>(backend),
+                                                           static_cast<int32_t>(precision)));
+}
+
+/* evaluate on the device (device = true) or the host: the thesis's geatbx_cec_bundle(X, name). */
+inline std::vector<double> evaluate(const std::string &name, const std::vector<double> &points, std::size_t dims,
+                                    bool device) {
+    return evaluate(name, points, dims, device ? Backend::Device : Backend::Cpu);
+}
+
+// ------------------------------------------------------------------------------------------
 // QAP: Params, ParamsInstance, ParamsInstanceDF (thesis 5.1.3)
 
 /* The thesis's constants of a REAL (CC = ConstantsClass). */

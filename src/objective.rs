@@ -12,10 +12,12 @@
 //! Solvers add it to their own program with [`Objective::add_to`] (its source and defines, as
 //! data: [`ProgramSpec`]); [`evaluate_points`] does the same for plain evaluation, and
 //! [`evaluate_catalogue`] evaluates any catalogue function through one program (what the CLI's
-//! accuracy table, the thesis's Table 6, uses).
+//! accuracy table, the thesis's Table 6, uses); [`evaluate`] is the front ends' evaluation by name
+//! (the thesis's `geatbx_cec_bundle(X, 'CEC05t')`) on the device or the host.
 
-use crate::device::{cl_error, kernel_source, work_group_size, DeviceContext, ProgramSpec};
+use crate::device::{cl_error, kernel_source, work_group_size, Backend, DeviceContext, ProgramSpec};
 use crate::error::{Error, Result};
+use crate::precision::Precision;
 use crate::problem::functions::{self, FunctionInfo};
 use opencl3::kernel::ExecuteKernel;
 use opencl3::program::Program;
@@ -300,6 +302,45 @@ pub fn evaluate_catalogue(
     let program = ctx.build(&spec)?;
     let data = fp_bytes(&info.data(dims)?, double);
     run_eval(&ctx, &program, Some(info.id), points, dims, count, &data, double)
+}
+
+/// Values of catalogue function `name` (case-insensitive: `F1`, `CEC05t`, ...) at the `rows`
+/// points of `points` (rows x dims values, row by row): the front ends' evaluation by name, the
+/// thesis's `geatbx_cec_bundle(X, 'CEC05t')`. On [`Backend::Device`] it runs the catalogue's
+/// evaluation kernel (`functions_eval_id` of `cl/functions.cl`, as [`evaluate_catalogue`]) in
+/// `precision` (`Auto`: double where the device has `cl_khr_fp64`, else single; `Single` rounds
+/// the points and the function's data to float first); on [`Backend::Cpu`] the host f64 reference
+/// ([`FunctionInfo::eval_rows`]), which computes in double only. Returns the values and the
+/// precision used. Errors name the argument: `function` (unknown name), `dims` (0, or a D the
+/// function is not defined for, e.g. CEC04t..CEC10t outside D = 2 and 10), `points` (no rows, a
+/// partial row, a NaN or infinite coordinate, more than 2^32 - 1 rows), `precision` (single on
+/// the CPU backend).
+pub fn evaluate(name: &str, points: &[f64], dims: usize, backend: Backend, precision: Precision) -> Result<(Vec<f64>, Precision)> {
+    let info = functions::lookup(name)?;
+    let rows = point_count(points, dims)?;
+    info.check_dims(dims)?;
+    if rows == 0 {
+        return Err(Error::arg("points", "no rows; expected at least one point"));
+    }
+    if let Some(i) = points.iter().position(|v| !v.is_finite()) {
+        return Err(Error::arg(
+            "points",
+            format!("row {} column {} is {}; expected finite coordinates", i / dims, i % dims, points[i]),
+        ));
+    }
+    match backend {
+        Backend::Cpu => {
+            if precision == Precision::Single {
+                return Err(Error::arg("precision", "single on the CPU backend; it evaluates in double (auto or double)"));
+            }
+            Ok((info.eval_rows(points, dims)?, Precision::Double))
+        }
+        Backend::Device(device) => {
+            let fp64 = backend.context("evaluation")?.info.fp64;
+            let used = precision.resolve(false, fp64);
+            Ok((evaluate_catalogue(info.name, points, dims, used.is_double(), device)?, used))
+        }
+    }
 }
 
 /// Runs `functions_eval` (or `functions_eval_id` with `which`) over the points, laid out

@@ -332,6 +332,9 @@ void mode_knapsack_generate(int nlhs, mxArray **plhs, int nrhs, const mxArray **
 void mode_knapsack_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_knapsack_optimum(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_knapsack_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+
+/* mex_eval.c */
+void mode_evaluate(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* graphs, exact shortest paths and ACO (mex_sp.c) */

@@ -251,6 +251,7 @@ static const struct {
     {"de-best", mode_de_best, 1, 2, "instance, island"},
     {"de-x", mode_de_x, 1, 3, "instance, island, member"},
     {"de-func-data", mode_de_func_data, 0, 2, "instance, data"},
+    {"evaluate", mode_evaluate, 1, 4, "X, name, useCpu, precision"},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -25,6 +25,9 @@ differential evolution, the thesis's ``DEMultiPop``, with the same objectives), 
 ``.gr``/``.mtx``/``.osm.pbf`` file) with ``sssp(graph, sources)`` (exact shortest paths, NumPy
 ``dist`` and ``pred``) and ``aco_shortest_path(graph, s, t, ...)`` (the ant colony).
 
+``evaluate(name, X, cpu=False)``: the catalogue function ``name`` (``"F1"``, ``"CEC05t"``, ...) at
+the rows of a NumPy matrix ``X`` on the device or the host (the thesis's ``geatbx_cec_bundle``).
+
 ``awvd(balls_or_path, ...)``: the additively weighted Voronoi diagram of balls (an (n, 4) array or
 a PDB / mmCIF / balls file; ``read_balls``): NumPy vertex quadruples, spheres, edges, contacts
 and counters in an ``AwvdResult``.
@@ -46,11 +49,12 @@ one at a time. A Python objective must not call its own instance (``free`` inclu
 ``MetaoptError`` with code ``ErrorCode.BUSY``.
 """
 
-from . import batch_de, knapsack, qap, qiga, sat, sp, voronoi
+from . import batch_de, catalogue, knapsack, qap, qiga, sat, sp, voronoi
 from ._errors import ErrorCode, MetaoptError
 from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path
 from ._objective import Source
+from .catalogue import evaluate, geatbx_cec_bundle
 from .de import DEResult, IslandDE
 from .device import (
     DeviceInfo,
@@ -99,4 +103,5 @@ __all__ = [
     "knapsack", "qiga", "Knapsack", "KnapsackOptimum", "KnapsackEvaluation", "QIGA", "QIGAResult", "QIGAStats",
     "batch_de", "BatchDE", "BatchDEResult",
     "sp", "Graph", "SsspResult", "AcoResult", "sssp", "aco_shortest_path",
+    "catalogue", "evaluate", "geatbx_cec_bundle",
 ]

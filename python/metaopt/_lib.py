@@ -814,6 +814,11 @@ _SIGNATURES = {
     "metaopt_device_info": (MetaoptInt32Result, [c_int32, POINTER(MetaoptDeviceInfo)]),
     "metaopt_device_free_info": (None, [POINTER(MetaoptDeviceInfo)]),
     "metaopt_double_array_free_result": (None, [POINTER(MetaoptDoubleArrayResult)]),
+    # catalogue functions by name
+    "metaopt_function_evaluate": (
+        MetaoptDoubleArrayResult,
+        [c_char_p, POINTER(c_double), c_uint32, c_uint32, c_int32, c_int32],
+    ),
     # island DE
     "metaopt_de_default_options": (MetaoptDeOptions, []),
     "metaopt_de_default_stop": (MetaoptDeStop, []),

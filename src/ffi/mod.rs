@@ -5,7 +5,8 @@
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
 //! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`, `graph.rs` with `sp.rs` and
-//! `aco.rs`, `awvd.rs`), `device.rs` and `version.rs`.
+//! `aco.rs`, `awvd.rs`), `functions.rs` (catalogue functions evaluated by name), `device.rs` and
+//! `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
 //! types `Metaopt<Noun><What>` (`MetaoptQapInstance`, `MetaoptQapRunResult`). The names of
@@ -36,6 +37,7 @@ mod de;
 mod de_batch;
 mod device;
 mod error;
+mod functions;
 mod graph;
 pub(crate) mod handle;
 mod hc12;
@@ -55,6 +57,7 @@ pub use de::*;
 pub use de_batch::*;
 pub use device::*;
 pub use error::*;
+pub use functions::*;
 pub use graph::*;
 pub use hc12::*;
 pub use interrupt::*;

@@ -2444,6 +2444,47 @@ static void bde_with(void *h, const char *what, int expect) {
     check(label, r.error_code, r.error_message, expect);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* catalogue functions evaluated by name                                                       */
+
+static void function_evaluate_args(void) {
+    double x[20], bad[20];
+    for (int i = 0; i < 20; i++) x[i] = bad[i] = 0.25 * i - 2;
+    DARR("metaopt_function_evaluate/NULL function", metaopt_function_evaluate(NULL, x, 2, 10, 1, 0), METAOPT_ERR_NULL_POINTER);
+    DARR("metaopt_function_evaluate/NULL points", metaopt_function_evaluate("F1", NULL, 2, 10, 1, 0), METAOPT_ERR_NULL_POINTER);
+    DARR("metaopt_function_evaluate/NULL points, huge sizes", metaopt_function_evaluate("F1", NULL, UINT32_MAX, UINT32_MAX, 0, 0),
+         METAOPT_ERR_NULL_POINTER);
+    const char *names[] = {"", "F0", "F13", "CEC03t", "CEC11", "F1 x", g_bad_utf8[0], g_bad_utf8[3], g_long};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        DARR("metaopt_function_evaluate/bad name", metaopt_function_evaluate(names[i], x, 2, 10, 1, 0), ERR);
+    DARR("metaopt_function_evaluate/rows 0", metaopt_function_evaluate("F1", x, 0, 10, 1, 0), ERR);
+    DARR("metaopt_function_evaluate/dims 0", metaopt_function_evaluate("F1", x, 2, 0, 1, 0), ERR);
+    DARR("metaopt_function_evaluate/CEC05t in D = 5", metaopt_function_evaluate("CEC05t", x, 4, 5, 0, 0), ERR);
+    DARR("metaopt_function_evaluate/F5 in D = 1", metaopt_function_evaluate("F5", x, 20, 1, 1, 0), ERR);
+    DARR("metaopt_function_evaluate/CEC05t in D = huge", metaopt_function_evaluate("CEC05t", x, 1, UINT32_MAX, 0, 0), ERR);
+    double special[] = {NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 3; i++) {
+        bad[13] = special[i];
+        DARR("metaopt_function_evaluate/non-finite point, CPU", metaopt_function_evaluate("F1", bad, 2, 10, 1, 0), ERR);
+        DARR("metaopt_function_evaluate/non-finite point, device", metaopt_function_evaluate("CEC10t", bad, 2, 10, 0, 0), ERR);
+    }
+    int32_t backends[] = {-1, 2, INT32_MIN, INT32_MAX};
+    for (int i = 0; i < 4; i++)
+        DARR("metaopt_function_evaluate/bad backend", metaopt_function_evaluate("F1", x, 2, 10, backends[i], 0), ERR);
+    int32_t precisions[] = {-1, 3, INT32_MIN, INT32_MAX};
+    for (int i = 0; i < 4; i++)
+        DARR("metaopt_function_evaluate/bad precision", metaopt_function_evaluate("F1", x, 2, 10, 0, precisions[i]), ERR);
+    DARR("metaopt_function_evaluate/single on the CPU", metaopt_function_evaluate("F1", x, 2, 10, 1, 1), ERR);
+    /* huge finite values: float overflow to inf is a value, not an error */
+    double huge[10] = {1e300, -1e300, 1e308, 0, 0, 0, 0, 0, 0, 0};
+    DARR("metaopt_function_evaluate/huge values, CPU", metaopt_function_evaluate("F1", huge, 1, 10, 1, 0), 0);
+    DARR("metaopt_function_evaluate/huge values, device float", metaopt_function_evaluate("CEC05t", huge, 1, 10, 0, 1), ANY);
+    DARR("metaopt_function_evaluate/CPU", metaopt_function_evaluate("cec07T", x, 2, 10, 1, 2), 0);
+    DARR("metaopt_function_evaluate/device", metaopt_function_evaluate("CEC07t", x, 2, 10, 0, 0), ANY);
+    DARR("metaopt_function_evaluate/device float", metaopt_function_evaluate("F11", x, 10, 2, 0, 1), ANY);
+    DARR("metaopt_function_evaluate/one column", metaopt_function_evaluate("F12", x, 20, 1, 1, 0), 0);
+}
+
 static void batch_de_args(void) {
     VOID("metaopt_batch_de_default_problem/value", (void)metaopt_batch_de_default_problem());
     VOID("metaopt_batch_de_default_stop/value", (void)metaopt_batch_de_default_stop());
@@ -2590,6 +2631,7 @@ int main(int argc, char **argv) {
     graph_args();
     awvd_args();
     batch_de_args();
+    function_evaluate_args();
     if (!only) {
         tokens_and_concurrency();
         /* the device layer reset under live handles: they keep their contexts */
