@@ -355,6 +355,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             precision: if s.double { metaopt::Precision::Double } else { metaopt::Precision::Single },
             shared_random: false,
             fused: true,
+            selection: metaopt::de::Selection::Ties,
         };
         let (a, b) = info.domain;
         let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };
