@@ -38,6 +38,10 @@ fn de_stop_options_and_precision() {
     let j = json(&[&base[..], &["--max-generations", "20", "--single", "--F-mode", "const", "--json"]].concat());
     assert_eq!(j["precision"], "single");
     assert_eq!(j["f_mode"], "const");
+    assert_eq!(j["selection"], "ties");
+    // issue 24: the thesis's strict selection and F mode name
+    let js = json(&[&base[..], &["--max-generations", "20", "--selection", "strict", "--F-mode", "const_min", "--json"]].concat());
+    assert_eq!((js["selection"].as_str(), js["f_mode"].as_str(), js["generations"].as_u64()), (Some("strict"), Some("const"), Some(20)));
     let v = j["value"].as_f64().unwrap();
     assert_eq!(format!("{}", v as f32).parse::<f64>().unwrap(), v, "the shortest f32");
     // --double is still taken (the default)
@@ -164,6 +168,7 @@ fn de_errors_name_the_flag() {
     fails(&with(&["--migration", "Everywhere"]), "--migration");
     fails(&with(&["--migration", "PermuteN", "--period", "0"]), "--period");
     fails(&with(&["--F-mode", "random"]), "--F-mode");
+    fails(&with(&["--selection", "loose"]), "--selection");
     fails(&with(&["--F-min", "-1"]), "--F-min");
     fails(&with(&["--plot", "conv.txt"]), "--plot");
     fails(&with(&["--cpu", "--device", "0"]), "--device");

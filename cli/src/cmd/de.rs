@@ -30,6 +30,7 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("f_min", "--F-min"),
         ("f_max", "--F-max"),
         ("f_mode", "--F-mode"),
+        ("selection", "--selection"),
         ("cr", "--CR"),
         ("mutation", "--mutation"),
         ("migration", "--migration"),
@@ -155,6 +156,8 @@ struct DeJson<'a> {
     f_min: f64,
     f_max: f64,
     cr: Vec<f64>,
+    /// `ties` (f(trial) <= f(target)) or `strict` (<)
+    selection: Selection,
     seeds: [u64; 4],
     precision: Precision,
     backend: &'static str,
@@ -333,6 +336,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             f_min: a.f_min,
             f_max: a.f_max,
             cr: cfg.cr.clone(),
+            selection: cfg.options.selection,
             seeds,
             precision,
             backend: a.backend.name(),
@@ -363,12 +367,13 @@ pub fn run(a: &DeArgs) -> CliResult {
         if kind == MigrationKind::None { String::new() } else { format!(" every {} generations", a.period) }
     );
     t += &format!(
-        "parameters   F {} {}{}, CR {}, seeds {}\n",
+        "parameters   F {} {}{}, CR {}, seeds {}, selection {}\n",
         f_mode.name(),
         out::float(a.f_min),
         if f_mode == FMode::Linspace { format!("..{}", out::float(a.f_max)) } else { String::new() },
         a.cr,
         seeds.map(|s| s.to_string()).join(","),
+        a.selection.parse::<Selection>().map_or("ties", |s| s.name()),
     );
     t += &format!("best value   {}\n", out::value(r.value, single));
     if let Some(m) = minimum {
