@@ -15,6 +15,9 @@ from . import _checks, _interrupt, _lib
 from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
+# the thesis's QAP module (5.1.5) held these three device functions beside its HC12QAP class: the
+# same functions as metaopt.device's, so `from metaopt.qap import is_mem_space_valid` works
+from .device import get_cuda_device_number, is_mem_space_valid, set_cuda_device_number  # noqa: F401
 
 # numpy dtype name -> the library's type name
 _DF_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
