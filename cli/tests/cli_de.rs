@@ -187,6 +187,8 @@ fn experiment_de_sdis_writes_groups_summary_and_plots() {
         "--functions", "CEC05t,F7", "--bounds", "sat,COTN",
     ]);
     assert!(text.contains("4 runs of 20 generations") && text.contains("thesis finding"), "{text}");
+    // the thesis's selection by default (issue 24)
+    assert!(text.contains("strict selection") && !text.contains("shared random"), "{text}");
     let lines = csv_lines(&out.join("de_sdis.csv"));
     assert_eq!(lines[0], "function,bounds,generation,group,F_lo,F_hi,mean,q25,q50,q75");
     // 2 functions x 2 strategies x 21 records (every generation) x 10 groups of 2 islands
@@ -218,7 +220,14 @@ fn experiment_de_migration_writes_stats_and_a_plot() {
         "experiment", "de-migration", "--out", out.to_str().unwrap(), "--islands", "20", "--members", "8", "--generations",
         "20", "--strategies", "PermuteN,RandTarget", "--periods", "1,5", "--runs", "2",
     ]);
-    assert!(text.contains("10 runs of 20 generations"), "{text}");
+    assert!(text.contains("10 runs of 20 generations") && text.contains("strict selection"), "{text}");
+    let out2 = dir.path().join("mig2");
+    let t2 = ok(&[
+        "experiment", "de-migration", "--out", out2.to_str().unwrap(), "--islands", "8", "--members", "8", "--generations",
+        "5", "--strategies", "PermuteN", "--periods", "2", "--selection", "ties", "--shared-random",
+    ]);
+    assert!(t2.contains("ties selection, shared random numbers"), "{t2}");
+    fails(&["experiment", "de-migration", "--out", out2.to_str().unwrap(), "--selection", "loose"], "--selection");
     let lines = csv_lines(&out.join("de_migration.csv"));
     assert_eq!(
         lines[0],
