@@ -122,6 +122,12 @@ static void qap() {
     std::cout << "qap Params best: " << best << " (last run " << params.getIterationNum() << " iterations)\n";
     check(best == optimum, "Params: the best of 30 runs is the optimum");
 
+    // nBitParam above ceil(log2 7) = 3: 5-bit parameters naming positions I mod 7 (the thesis's kernel)
+    metaopt::Params<uint8_t, uint8_t, int32_t, metaopt::CC_int32_t> wide(3, N, 5, df32.data(), 1, 2, 0, 0);
+    check(wide.getNParam() == 6, "Params with nBitParam 5: getNParam 6");
+    best = qap_runs<decltype(wide), int64_t>(wide, df32, 30, "Params nBitParam 5");
+    check(best == optimum, "Params with nBitParam 5: the best of 30 runs is the optimum");
+
     // ParamsInstance over double data, with a tabu list
     std::vector<double> df64 = make_df<double>();
     metaopt::ParamsInstance<double, metaopt::CC_double> instance(3, N, 0, df64.data(), 1, 2, 0, 0);
@@ -240,6 +246,14 @@ static void de() {
     check(de.getBest(r.island) == r.x && de.getX(0, 0).size() == 4, "getBest and getX");
     de.printBests(std::cout);
 
+    // strict selection (the thesis's f(trial) < f(target)) as an OptionsDict field
+    OptionsDict strict = de_options();
+    strict.selection = "strict";
+    DEMultiPop<double, double> ds(4, 16, 4, {{-5.0, 5.0}}, {DEBoundsCorrection::Saturation}, strict);
+    ds.init(std::make_unique<CatalogueFitness<double, double>>("F1"), DEMutation::DE_rand_1, DEMigration(20, DEMigration::Type::None));
+    check(ds.info().find("selection: strict") != std::string::npos && ds.run(300).value < 1e-6,
+          "DEMultiPop with selection strict reaches F1's optimum");
+
     // a device OpenCL source (float), owned by the object
     DEMultiPop<float, double> dev(4, 16, 4, {{-5.0f, 5.0f}}, {DEBoundsCorrection::Saturation}, de_options());
     dev.init(std::make_unique<DeviceFitness<float, double>>(SHIFTED_SPHERE, "shifted sphere (OpenCL C)"),
@@ -290,9 +304,18 @@ static void errors() {
     });
     expect_error(METAOPT_ERR_NULL_POINTER, "ParamsInstanceDF with a NULL DF",
                  [] { ParamsInstanceDF(3, N, 0, static_cast<const double *>(nullptr), 1, 2, 0, 0); });
-    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "Params with a wrong nBitParam", [] {
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "Params with nBitParam below ceil(log2 nElements)", [] {
         std::vector<float> df = make_df<float>();
-        Params<uint32_t, uint16_t, float, CC_float>(3, N, 5, df.data(), 1, 2, 0, 0);
+        Params<uint32_t, uint16_t, float, CC_float>(3, N, 2, df.data(), 1, 2, 0, 0);
+    });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "Params with nBitParam above EL_TYPE", [] {
+        std::vector<float> df = make_df<float>();
+        Params<uint8_t, uint16_t, float, CC_float>(3, N, 9, df.data(), 1, 2, 0, 0);
+    });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "OptionsDict with an unknown selection", [] {
+        OptionsDict o;
+        o.selection = "loose";
+        DEMultiPop<double, double>(2, 8, 2, {{-1.0, 1.0}}, {DEBoundsCorrection::Saturation}, o);
     });
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "DEMutation_by_name of an unknown name",
                  [] { DEMutation_by_name("DE/worst/1"); });

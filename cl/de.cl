@@ -20,7 +20,8 @@
 // bit for bit.
 //
 // Build-time macros: FP (float or double; FP_DOUBLE 1 with double), DE_TILE (16 or 8),
-// DE_EXTERNAL_F (the host fills Fy: no objective is compiled), DE_NO_KERNELS (only the helpers).
+// DE_EXTERNAL_F (the host fills Fy: no objective is compiled), DE_NO_KERNELS (only the helpers),
+// DE_STRICT (1: strict selection, f < Fx; 0 or unset: f <= Fx).
 
 #if defined(FP_DOUBLE) && FP_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -29,6 +30,19 @@
 
 #ifndef DE_TILE
 #define DE_TILE 16
+#endif
+
+// Whether a trial of value f replaces its target of value fx (both finite or +inf): DE_STRICT 1
+// is the thesis's `f < fx` (DEMULTIPOP_FITNESS_COPY_BETTER_Y2X), else `f <= fx` (the library's
+// default, `ties`: a population can move across a plateau). Set by the host per solver
+// (`Selection`, src/de/config.rs); the batched DE leaves it unset.
+#ifndef DE_STRICT
+#define DE_STRICT 0
+#endif
+#if DE_STRICT
+#define DE_REPLACES(f, fx) ((f) < (fx))
+#else
+#define DE_REPLACES(f, fx) ((f) <= (fx))
 #endif
 
 // Mutation strategies (src/de/mod.rs `Mutation` uses the same numbers).
@@ -274,14 +288,14 @@ void de_trial(__global const FP *X, __global FP *Y, __global const FP *lo, __glo
 }
 
 // Greedy selection of trial (p, m) with value f (the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X):
-// the trial replaces the target when f <= Fx.
+// the trial replaces the target when DE_REPLACES(f, Fx) (f <= Fx, or f < Fx under DE_STRICT).
 inline void de_select_one(__global const FP *Y, __global FP *X, __global FP *Fx, uint np, uint nm,
                           uint nn, uint p, uint m, FP f)
 {
     size_t fx = (size_t)p * (nm + 1) + m;
     // a non-finite value is worse than every finite one (docs/ARCHITECTURE.md, Reliability)
     if (!isfinite(f)) f = INFINITY;
-    if (f <= Fx[fx]) {
+    if (DE_REPLACES(f, Fx[fx])) {
         Fx[fx] = f;
         for (uint n = 0; n < nn; ++n) DE_X(p, m, n) = Y[((size_t)n * np + p) * nm + m];
     }

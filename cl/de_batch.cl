@@ -190,7 +190,7 @@ typedef struct {
 
 // Up to k_gens generations of population `q` from *gen with *status and *best: trials from the
 // previous generation, each evaluated and selected by the work-item that made it (the trial
-// replaces the target when f <= Fx, without branches; with DEB_LOCAL right after its evaluation,
+// replaces the target when DE_REPLACES(f, Fx), f <= Fx or under DE_STRICT f < Fx, without branches; with DEB_LOCAL right after its evaluation,
 // in the same pass), the best again when the mutation reads it,
 // the status. Every work-item of the group calls it and leaves it with the same *gen, *status,
 // *best. It returns where the population now is: with DEB_LOCAL the generations alternate between
@@ -260,7 +260,7 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
 #if DEB_LOCAL
             // the selection at once: the next population goes beside this one, which no other
             // work-item reads from where this one writes
-            int take = fy <= fxs[m];
+            int take = DE_REPLACES(fy, fxs[m]);
             fxs[m] = take ? fy : fxs[m];
             if (take && q.has_target && fy <= q.target) *hit = (uint)g;
             for (uint n = 0; n < nn; ++n) {
@@ -282,7 +282,7 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
             int in = m < np;
             uint mm = in ? m : 0u;
             FP fy = gfy[mm];
-            int take = in && fy <= fxs[mm];
+            int take = in && DE_REPLACES(fy, fxs[mm]);
             if (in) fxs[mm] = take ? fy : fxs[mm];
             if (take && q.has_target && fy <= q.target) *hit = (uint)g;
             for (uint n = 0; n < nn && in; ++n) {

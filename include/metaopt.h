@@ -363,6 +363,20 @@ typedef enum MetaoptDeStopReason {
 } MetaoptDeStopReason;
 
 /**
+ * Greedy selection rules (`MetaoptDeOptions.selection`).
+ */
+typedef enum MetaoptDeSelection {
+  /**
+   * f(trial) <= f(target): ties replace the target (the default).
+   */
+  METAOPT_DE_SELECTION_TIES = 0,
+  /**
+   * f(trial) < f(target): the thesis's rule.
+   */
+  METAOPT_DE_SELECTION_STRICT = 1,
+} MetaoptDeSelection;
+
+/**
  * Why a search stopped (`stop_reason` of the HC12, QAP, SAT and QAP tabu search results; DE has
  * its own `MetaoptDeStopReason`).
  */
@@ -1119,6 +1133,12 @@ typedef struct MetaoptDeOptions {
    * run). Ignored by the CPU backend.
    */
   uint8_t fused;
+  /**
+   * A `MetaoptDeSelection`: 0 `ties` (the default: a trial replaces its target when
+   * f(trial) <= f(target), so populations can move across plateaus), 1 `strict` (only when
+   * f(trial) < f(target), the thesis's `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`).
+   */
+  int32_t selection;
 } MetaoptDeOptions;
 
 /**
@@ -1954,7 +1974,7 @@ typedef struct MetaoptQapInfo {
    */
   uint32_t k_length;
   /**
-   * Bits per parameter: ceil(log2 n).
+   * Bits per parameter: ceil(log2 n) unless `metaopt_qap_set_bits_per_param` set more.
    */
   uint32_t bits_per_param;
   /**
@@ -3072,7 +3092,7 @@ struct MetaoptDeCreateResult metaopt_de_create(uint32_t islands,
  * `DE/current-to-best/1`) and the migration strategy by name (`None`, `One2One`, `One2N`,
  * `N2One`, `N2N`, `PermuteN`, `RandTarget`; NULL is `None`) with its period in generations, and
  * makes and evaluates a new initial population (the thesis's `init`). `options` (the thesis's
- * `optionsUpdate`) replaces F, CR, the seeds and `shared_random` from now on; NULL keeps the
+ * `optionsUpdate`) replaces F, CR, the seeds, `shared_random` and `selection` from now on; NULL keeps the
  * current ones; its `double_precision` and `backend` must stay those of `metaopt_de_create`
  * (`METAOPT_ERR_INVALID_ARGUMENT` naming `double` or `options.backend` otherwise), and an
  * invalid update changes nothing. A source is compiled now
@@ -3889,6 +3909,23 @@ struct MetaoptQapParamsResult metaopt_qap_params_from_file(const char *dat_path,
 struct MetaoptInt32Result metaopt_qap_set_backend(struct MetaoptQapInstance *h,
                                                   int32_t backend,
                                                   int32_t cost_form);
+
+/**
+ * Sets the bits per parameter of the instance's strings (the thesis's `nBitParam` of its C++
+ * `Params` and MEX `params`): 0 or ceil(log2 n) is the default; more, up to 32, is a longer
+ * string whose parameters decode to I below 2^nBitParam and name position `I mod n` (as the
+ * thesis's kernel, docs/specs/QAP.md); fewer than ceil(log2 n) is
+ * `METAOPT_ERR_INVALID_ARGUMENT` naming `nBitParam` (positions no swap could reach). The
+ * neighbourhood (rows) and `k_length` strings' word range change with it; the tabu list and
+ * the iteration cap are kept. The result is 0; an error message is the caller's to free with
+ * `metaopt_pointer_free`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
+ */
+struct MetaoptInt32Result metaopt_qap_set_bits_per_param(struct MetaoptQapInstance *h,
+                                                         uint32_t nBitParam);
 
 /**
  * Sets the cap on iterations per run (at least 1; the default is 1,000,000). The result is 0;

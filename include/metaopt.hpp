@@ -42,8 +42,10 @@
  *     (static_assert); it picks the C ABI's DF_type_name, and so the cost type on the device.
  *   CC_type: the thesis's constants of REAL (REAL_MAX, fmt): CC_float, CC_double, CC_int32_t,
  *     CC_int64_t, CC_uint32_t, CC_uint64_t; REAL_MAX is getBestFitness() before any run.
- *   nBitParam: the library derives the bits per parameter, ceil(log2 nElements); a different
- *     value is refused (0 takes the library's).
+ *   nBitParam: 0 takes ceil(log2 nElements), the fewest that reach every position; more bits
+ *     (up to 32, and up to EL_TYPE's width) are a longer string whose parameters name position
+ *     I mod nElements, as the thesis's kernel (metaopt_qap_set_bits_per_param); fewer are
+ *     refused (METAOPT_ERR_INVALID_ARGUMENT naming nBitParam).
  *   endBit: as in the thesis, a bit count (the C ABI's bitLength; 0 = to the end of the string).
  *   The thesis's cudaDeviceProp argument is gone: objects run on the device in use when they are
  *   made (setDeviceNumber).
@@ -340,9 +342,6 @@ class QapHandle {
   public:
     QapHandle(unsigned swaps, unsigned nElements, unsigned nBitParam, const void *DF, const char *type_name,
               unsigned nSlices, unsigned maskOrder, unsigned startBit, unsigned endBit) {
-        if (nBitParam != 0 && nElements >= 2 && nBitParam != qap_bits(nElements))
-            invalid("metaopt::Params", "nBitParam " + std::to_string(nBitParam) + " is not ceil(log2 nElements) = " +
-                                           std::to_string(qap_bits(nElements)) + " (0 takes the library's)");
         if (startBit > static_cast<unsigned>(INT32_MAX) || endBit > static_cast<unsigned>(INT32_MAX))
             invalid("metaopt::Params", "startBit and endBit must be below 2^31");
         MetaoptQapParamsResult r = metaopt_qap_params(swaps, nElements, nSlices, DF, type_name, maskOrder,
@@ -351,6 +350,10 @@ class QapHandle {
             raise("metaopt_qap_params", r.error_code, r.error_message);
         metaopt_pointer_free(r.error_message);
         h_.reset(r.instance);
+        // more bits than ceil(log2 nElements): positions I mod nElements, as the thesis's kernel;
+        // fewer: the library refuses them, naming nBitParam
+        if (nBitParam != 0 && nBitParam != qap_bits(nElements))
+            check("metaopt_qap_set_bits_per_param", metaopt_qap_set_bits_per_param(h_.get(), nBitParam));
         MetaoptQapInfo info{};
         check("metaopt_qap_info", metaopt_qap_info(h_.get(), &info));
         nElements_ = info.n_elements;
@@ -965,6 +968,7 @@ struct OptionsDict {
     std::optional<bool> shared_random;         // populations share mutation/crossover random numbers
     std::optional<MetaoptBackend> backend;     // the device in use (default) or the CPU backend
     std::optional<bool> fused;                 // the fused kernel between migrations (default on)
+    std::optional<std::string> selection;      // "ties" (f(trial) <= f(target), the default) or "strict" (<, the thesis's)
 };
 
 /* The result of DEMultiPop::run. */
@@ -1159,6 +1163,14 @@ template <typename FP, typename FPf> class DEMultiPop {
         if (o.shared_random) options_.shared_random = *o.shared_random ? 1 : 0;
         if (o.backend) options_.backend = *o.backend;
         if (o.fused) options_.fused = *o.fused ? 1 : 0;
+        if (o.selection) {
+            if (*o.selection == "ties")
+                options_.selection = METAOPT_DE_SELECTION_TIES;
+            else if (*o.selection == "strict")
+                options_.selection = METAOPT_DE_SELECTION_STRICT;
+            else
+                detail::invalid(call, "selection must be ties or strict, not `" + *o.selection + "`");
+        }
     }
 
     [[noreturn]] void rethrow_or_raise(const char *call, int32_t code, char *message) {

@@ -331,6 +331,33 @@ fn backend_and_iteration_cap() {
     unsafe { metaopt_qap_free(h) };
 }
 
+/// Issue 24: the thesis's nBitParam above ceil(log2 n) (positions I mod n); below is refused.
+#[test]
+fn bits_per_param() {
+    let _shared = shared();
+    let h = params_from_file(3); // had12: ceil(log2 12) = 4
+    let mut info = MetaoptQapInfo::default();
+    expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
+    assert_eq!((info.bits_per_param, info.rows), (4, 1 + 24 + 24 * 23 / 2));
+    expect_ok(unsafe { metaopt_qap_set_max_iterations(h, 50) });
+    expect_ok(unsafe { metaopt_qap_set_bits_per_param(h, 7) });
+    expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
+    assert_eq!((info.bits_per_param, info.rows, info.max_iterations), (7, 1 + 42 + 42 * 41 / 2, 50));
+    let device = run(h, None, None);
+    expect_ok(unsafe { metaopt_qap_set_backend(h, MetaoptBackend::MetaoptBackendCpu as i32, 0) });
+    expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
+    assert_eq!(info.bits_per_param, 7, "a backend change keeps the bits");
+    assert_eq!(run(h, None, None), device, "the CPU backend gives the device's result");
+    for bad in [3, 33] {
+        let r = unsafe { metaopt_qap_set_bits_per_param(h, bad) };
+        expect_error(r.error_code, r.error_message, INVALID, "`nBitParam`");
+    }
+    expect_ok(unsafe { metaopt_qap_set_bits_per_param(h, 0) });
+    expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
+    assert_eq!(info.bits_per_param, 4);
+    unsafe { metaopt_qap_free(h) };
+}
+
 #[test]
 fn solve_equals_the_rust_api_and_reports_the_gap() {
     let _shared = shared();

@@ -181,6 +181,15 @@ fn errors_name_the_argument() {
     o.backend = 7;
     let r = create(4, 10, 3, &lim, "sat", Some(&o));
     expect_error(r.error_code, r.error_message, INVALID, "options.backend");
+    // issue 24: the selection rule, 0 ties (the default) or 1 strict
+    o = metaopt_de_default_options();
+    assert_eq!(o.selection, MetaoptDeSelection::MetaoptDeSelectionTies as i32);
+    o.selection = 2;
+    let r = create(4, 10, 3, &lim, "sat", Some(&o));
+    expect_error(r.error_code, r.error_message, INVALID, "options.selection");
+    o.selection = MetaoptDeSelection::MetaoptDeSelectionStrict as i32;
+    let h = instance(create(4, 10, 3, &lim, "sat", Some(&o)));
+    unsafe { metaopt_de_free(h) };
     let b = CString::new("sat").unwrap();
     let r = unsafe { metaopt_de_create(4, 10, 3, ptr::null(), 2, b.as_ptr(), ptr::null()) };
     expect_error(r.error_code, r.error_message, NULL, "limits");

@@ -695,3 +695,75 @@ fn with_a_target_the_fused_run_stops_at_the_same_generation() {
     assert_eq!(runs[0].1, runs[1].1);
     assert!((runs[0].1 - runs[2].1).abs() <= 1e-12, "{runs:?}");
 }
+
+/// Selection on a plateau (issue 24): a step function, sum of floor(|x_j|), where many trials tie
+/// their targets. Under `ties` (f(y) <= f(x)) a trial that ties replaces its target; under
+/// `strict` (f(y) < f(x), the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X) it does not. Each
+/// generation is checked member by member against the rule on the device (fused and per-phase)
+/// and on the CPU backend, and the two rules give different runs.
+#[test]
+fn strict_and_ties_selection_differ_on_a_plateau() {
+    use metaopt::de::Selection;
+    let step = Objective::source(
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {\n\
+         FP s = 0; for (uint j = 0; j < dims; ++j) s += floor(fabs(x[j * stride])); return s; }",
+        vec![],
+    );
+    let (np, nm, nn) = (3u32, 12u32, 3u32);
+    let mut finals = Vec::new();
+    for selection in Selection::ALL {
+        for (backend, fused) in [(Backend::DEVICE, true), (Backend::DEVICE, false), (Backend::Cpu, false)] {
+            let mut p = params(np, nm, nn, -4.0, 4.0, BoundsCorrection::Saturation, true);
+            p.options.selection = selection;
+            p.options.fused = fused;
+            p.options.f_min = 0.3;
+            p.options.f_max = 0.9;
+            p.options.cr = vec![0.9];
+            let mut de = DeMultiPop::new(&p, backend).unwrap();
+            de.init(&step, Mutation::Rand1, Migration::NONE).unwrap();
+            assert!(de.info().contains(&format!("selection: {selection}")), "{}", de.info());
+            let (mut ties_taken, mut ties_seen) = (0, 0);
+            for g in 0..15 {
+                let fx = de.fitness().unwrap();
+                let xs: Vec<Vec<f64>> = (0..np).flat_map(|q| (0..nm).map(move |m| (q, m))).map(|(q, m)| de.x(q, m).unwrap()).collect();
+                de.iteration().unwrap();
+                let (y, fy) = de.trials().unwrap();
+                let fx2 = de.fitness().unwrap();
+                for q in 0..np as usize {
+                    for m in 0..nm as usize {
+                        let (i, row) = (q * (nm as usize + 1) + m, q * nm as usize + m);
+                        let trial = &y[row * nn as usize..(row + 1) * nn as usize];
+                        let after = de.x(q as u32, m as u32).unwrap();
+                        let (f, f0) = (fy[row], fx[i]);
+                        let take = match selection {
+                            Selection::Ties => f <= f0,
+                            Selection::Strict => f < f0,
+                        };
+                        if f == f0 {
+                            ties_seen += 1;
+                            ties_taken += (after == trial) as u32;
+                        }
+                        let want: &[f64] = if take { trial } else { &xs[row] };
+                        assert_eq!(after, want, "{selection} {backend:?} fused {fused} gen {g} member ({q}, {m}): f(y) {f}, f(x) {f0}");
+                        assert_eq!(fx2[i], if take { f } else { f0 }, "{selection} gen {g} member ({q}, {m})");
+                    }
+                }
+            }
+            assert!(ties_seen > 20, "{selection}: the step function gives ties ({ties_seen})");
+            match selection {
+                // a tied trial equal to its target is possible only when it did not move
+                Selection::Ties => assert!(ties_taken > 20, "ties: tied trials replace their targets ({ties_taken})"),
+                Selection::Strict => assert!(ties_taken < ties_seen / 4, "strict: tied trials stay out ({ties_taken} of {ties_seen})"),
+            }
+            finals.push((selection, de.fitness().unwrap(), de.x(0, 0).unwrap()));
+        }
+    }
+    // the same seeds, different rules: the populations differ
+    assert_ne!(finals[0].2, finals[3].2, "ties and strict end with the same member");
+    // both rules are monotone: no member's value ever rises (checked above) and both still reach
+    // the plateau of value 0 or close to it
+    for (s, fx, _) in &finals {
+        let best = fx.iter().cloned().fold(f64::INFINITY, f64::min);
+        assert!(best <= 1.0, "{s}: best {best}");
+    }
+}

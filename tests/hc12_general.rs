@@ -188,3 +188,14 @@ fn errors_name_the_argument() {
     assert!(s.run(&RunOptions { start: StartPoint::Vector(vec![0.5]), ..Default::default() }).unwrap_err().to_string().contains("startSeed"));
     assert!(s.run(&RunOptions { start: StartPoint::Vector(vec![0.5, f64::NAN]), ..Default::default() }).is_err());
 }
+
+/// Issue 24: the thesis's Table 1 lists a coding `GCi` that it never defines; the library
+/// refuses it with a message that says so (docs/specs/HC12.md), and takes GC and BC.
+#[test]
+fn gci_is_refused_because_the_thesis_does_not_define_it() {
+    assert_eq!(Coding::from_name("GC").unwrap(), Coding::Gray);
+    assert_eq!(Coding::from_name("BC").unwrap(), Coding::Binary);
+    let e = Coding::from_name("GCi").unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument { arg: "mCode", .. }), "{e}");
+    assert!(e.to_string().contains("does not define it"), "{e}");
+}

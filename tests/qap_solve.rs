@@ -79,3 +79,40 @@ fn starts_and_limits() {
     let never = QapSolveOptions { stop: Stop { max_runs: 0, ..Stop::default() }, ..Default::default() };
     assert!(solve(&mut s, &never, Some(&inst), |_| {}).is_err());
 }
+
+/// Issue 24: the thesis's `nBitParam` (C++ `Params`, MEX `params`) may exceed ceil(log2 n): a
+/// parameter then decodes to I below 2^nBitParam and names position I mod n, as the thesis's
+/// kernel (`I % nElements`) and docs/specs/QAP.md. The string is longer (more rows), every row's
+/// permutation follows that rule, the device equals the CPU, and fewer bits are refused naming
+/// `nBitParam`.
+#[test]
+fn more_bits_per_parameter_than_ceil_log2_n() {
+    let inst = instance("had12");
+    let p = Arc::new(QapProblem::from_instance(&inst));
+    let n = p.n;
+    assert_eq!(bits_for(n), 4);
+    let with = |bits, backend| QapHc12::with_bits(p.clone(), 3, bits, 2, 0, 0, backend, CostForm::Delta);
+    for bad in [1u32, 3, 33] {
+        let e = with(bad, Backend::Cpu).err().expect("refused").to_string();
+        assert!(e.contains("`nBitParam`"), "{e}");
+    }
+    let s4 = with(0, Backend::Cpu).unwrap();
+    assert_eq!((s4.neighbourhood().nbit, s4.rows()), (4, 1 + 24 + 24 * 23 / 2));
+    let mut c = with(6, Backend::Cpu).unwrap();
+    assert_eq!((c.neighbourhood().nbit, c.rows()), (6, 1 + 36 + 36 * 35 / 2));
+    // a string with values above n: the permutation swaps positions I mod n
+    let k: Vec<u32> = [50u32, 13, 63, 7, 0, 31].iter().map(|&i| i ^ (i >> 1)).collect(); // Gray codes
+    let st = c.state(&(0..n).collect::<Vec<_>>(), &k).unwrap();
+    let mut want: Vec<usize> = (0..n).collect();
+    for pair in [50usize, 13, 63, 7, 0, 31].chunks(2) {
+        want.swap(pair[0] % n, pair[1] % n);
+    }
+    assert_eq!(st.cur.iter().map(|&v| v as usize).collect::<Vec<_>>(), want);
+    assert!(c.state(&(0..n).collect::<Vec<_>>(), &[64, 0, 0, 0, 0, 0]).is_err(), "a word above 6 bits");
+    let opts = QapSolveOptions { stop: Stop { max_runs: 4, ..QapSolveOptions::default().stop }, seed: 5, ..Default::default() };
+    let mut d = with(6, Backend::Device(None)).unwrap();
+    let rc = solve(&mut c, &opts, Some(&inst), |_| {}).unwrap();
+    let rd = solve(&mut d, &opts, Some(&inst), |_| {}).unwrap();
+    assert_eq!((rd.cost, &rd.permutation, rd.iterations), (rc.cost, &rc.permutation, rc.iterations));
+    assert_eq!(rc.cost, p.cost_order(&rc.permutation.iter().map(|&v| v as u8).collect::<Vec<_>>()));
+}

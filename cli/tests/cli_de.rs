@@ -38,6 +38,10 @@ fn de_stop_options_and_precision() {
     let j = json(&[&base[..], &["--max-generations", "20", "--single", "--F-mode", "const", "--json"]].concat());
     assert_eq!(j["precision"], "single");
     assert_eq!(j["f_mode"], "const");
+    assert_eq!(j["selection"], "ties");
+    // issue 24: the thesis's strict selection and F mode name
+    let js = json(&[&base[..], &["--max-generations", "20", "--selection", "strict", "--F-mode", "const_min", "--json"]].concat());
+    assert_eq!((js["selection"].as_str(), js["f_mode"].as_str(), js["generations"].as_u64()), (Some("strict"), Some("const"), Some(20)));
     let v = j["value"].as_f64().unwrap();
     assert_eq!(format!("{}", v as f32).parse::<f64>().unwrap(), v, "the shortest f32");
     // --double is still taken (the default)
@@ -164,6 +168,7 @@ fn de_errors_name_the_flag() {
     fails(&with(&["--migration", "Everywhere"]), "--migration");
     fails(&with(&["--migration", "PermuteN", "--period", "0"]), "--period");
     fails(&with(&["--F-mode", "random"]), "--F-mode");
+    fails(&with(&["--selection", "loose"]), "--selection");
     fails(&with(&["--F-min", "-1"]), "--F-min");
     fails(&with(&["--plot", "conv.txt"]), "--plot");
     fails(&with(&["--cpu", "--device", "0"]), "--device");
@@ -182,6 +187,8 @@ fn experiment_de_sdis_writes_groups_summary_and_plots() {
         "--functions", "CEC05t,F7", "--bounds", "sat,COTN",
     ]);
     assert!(text.contains("4 runs of 20 generations") && text.contains("thesis finding"), "{text}");
+    // the thesis's selection by default (issue 24)
+    assert!(text.contains("strict selection") && !text.contains("shared random"), "{text}");
     let lines = csv_lines(&out.join("de_sdis.csv"));
     assert_eq!(lines[0], "function,bounds,generation,group,F_lo,F_hi,mean,q25,q50,q75");
     // 2 functions x 2 strategies x 21 records (every generation) x 10 groups of 2 islands
@@ -213,7 +220,14 @@ fn experiment_de_migration_writes_stats_and_a_plot() {
         "experiment", "de-migration", "--out", out.to_str().unwrap(), "--islands", "20", "--members", "8", "--generations",
         "20", "--strategies", "PermuteN,RandTarget", "--periods", "1,5", "--runs", "2",
     ]);
-    assert!(text.contains("10 runs of 20 generations"), "{text}");
+    assert!(text.contains("10 runs of 20 generations") && text.contains("strict selection"), "{text}");
+    let out2 = dir.path().join("mig2");
+    let t2 = ok(&[
+        "experiment", "de-migration", "--out", out2.to_str().unwrap(), "--islands", "8", "--members", "8", "--generations",
+        "5", "--strategies", "PermuteN", "--periods", "2", "--selection", "ties", "--shared-random",
+    ]);
+    assert!(t2.contains("ties selection, shared random numbers"), "{t2}");
+    fails(&["experiment", "de-migration", "--out", out2.to_str().unwrap(), "--selection", "loose"], "--selection");
     let lines = csv_lines(&out.join("de_migration.csv"));
     assert_eq!(
         lines[0],

@@ -4,13 +4,16 @@ classdef DE < metaopt.Instance
 %
 %   d = metaopt.DE(islands, members, dims, limits)  limits [a b] or a dims x 2 matrix
 %   d = metaopt.DE(..., name, value) or (..., opts): bounds ('COTN', 'sat', 'mir', 'tor',
-%       'HVB', 'uni' or a cell array of dims names), fCoefsMode ('linspace', 'const'),
+%       'HVB', 'uni' or a cell array of dims names), fCoefsMode ('linspace', 'const_min' or
+%       its alias 'const'), crCoefsMode ('const', the thesis's only mode), selection ('ties':
+%       a trial replaces its target when f(trial) <= f(target), the default; 'strict': only
+%       when f(trial) < f(target), the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X),
 %       fCoefsMin (0.1), fCoefsMax (1.5), cr (0.5, or one per island), initRngSeed (123),
 %       mutationRngSeed (345), crossoverRngSeed (457), migrationRngSeed (581), sharedRandom,
 %       fused (true: the fused kernel between migrations on a device; false: a set of
 %       launches per generation), cpu (the CPU backend), precision ('double' where the backend has fp64, else 'single';
-%       'single' on request). The thesis's names (F_coefs_min, CR, init_rng_seed, ...) are
-%       aliases.
+%       'single' on request). The thesis's names (F_coefs_mode, F_coefs_min, CR_coefs_mode,
+%       CR_coef_const, CR, init_rng_seed, ...) are aliases.
 %   d.init(objective, opts)  the objective (a function handle or m-function name, called with
 %       the (islands * members) x dims trials of a generation; '@NAME' a catalogue function;
 %       '@FILE.cl' or struct('source', code, 'name', label) OpenCL C) and mutation
@@ -23,7 +26,8 @@ classdef DE < metaopt.Instance
 %       precision (the library's: 'double' or 'single'). Ctrl-C stops it with the error
 %       metaopt:interrupted; the object keeps the best so far: d.bests(), d.best(island)
 %   g = d.iterate()  one generation; d.bests(), d.best(island), d.member(island, m),
-%   d.funcData(data)
+%   d.funcData(data), d.printBests() (the thesis's printBests: every island's best value and
+%   the best solution, printed)
 
   properties (SetAccess = private)
     Islands = 0;
@@ -70,6 +74,12 @@ classdef DE < metaopt.Instance
     function b = bests(obj)
       % BESTS  The best value of every island (1 x islands).
       b = metaopt_mex('de-bests', obj.token());
+    end
+
+    function printBests(obj)
+      % PRINTBESTS  Prints the best value of every island and the best solution over all (the
+      %   thesis's printBests; see metaopt_de_print_bests).
+      metaopt_de_print_bests(obj.token());
     end
 
     function x = best(obj, island)

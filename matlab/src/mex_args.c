@@ -250,6 +250,8 @@ static const struct {
     const char *alias, *name;
 } OPTION_ALIASES[] = {
     {"CR", "cr"},                       /* thesis Table 3 */
+    {"CR_coef_const", "cr"},            /* thesis Table 3: the constant CR */
+    {"crCoefConst", "cr"},
     {"generations", "maxGenerations"},  /* de-run's stop conditions before lowerCamelCase */
     {"evaluations", "maxEvaluations"},
     {"max_no_improve", "noImprove"},    /* the library's stop vocabulary (HC12 run) */

@@ -38,7 +38,8 @@ static void de_release(void *state) {
  * form of `precision`. */
 static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoefsMax", "cr", "initRngSeed",
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
-                                              "precision", "double", "sharedRandom", "fused", "cpu", NULL};
+                                              "precision", "double", "sharedRandom", "fused", "cpu", "crCoefsMode",
+                                              "selection", NULL};
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
@@ -51,10 +52,26 @@ static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *
         char *m = string_arg(v, "opts.fCoefsMode");
         if (strcmp(m, "linspace") == 0)
             o->f_const = 0;
-        else if (strcmp(m, "const") == 0)
+        else if (strcmp(m, "const_min") == 0 || strcmp(m, "const") == 0)
             o->f_const = 1;
         else
-            fail("badArgument", "opts.fCoefsMode must be 'linspace' or 'const', got '%s'", m);
+            fail("badArgument", "opts.fCoefsMode (F_coefs_mode) must be 'linspace' or 'const_min' (alias 'const'), got '%s'",
+                 m);
+    }
+    /* the thesis's CR_coefs_mode has one mode, 'const' (CR_coef_const, or CR per island) */
+    if ((v = opt(s, "crCoefsMode"))) {
+        char *m = string_arg(v, "opts.crCoefsMode");
+        if (strcmp(m, "const") != 0)
+            fail("badArgument", "opts.crCoefsMode (CR_coefs_mode) must be 'const', the thesis's only mode, got '%s'", m);
+    }
+    if ((v = opt(s, "selection"))) {
+        char *m = string_arg(v, "opts.selection");
+        if (strcmp(m, "ties") == 0)
+            o->selection = METAOPT_DE_SELECTION_TIES;
+        else if (strcmp(m, "strict") == 0)
+            o->selection = METAOPT_DE_SELECTION_STRICT;
+        else
+            fail("badArgument", "opts.selection must be 'ties' (f(trial) <= f(target)) or 'strict' (<), got '%s'", m);
     }
     if ((v = opt(s, "fCoefsMin")))
         o->f_min = real_scalar(v, "opts.fCoefsMin");
@@ -110,9 +127,10 @@ static void de_keep_options(DeState *d, const MetaoptDeOptions *o) {
 }
 
 /* 'de-params', islands, members, dims, limits ([a b] or dims x 2), bounds (a name or a cell
- * array of dims names), [opts: F_coefs_mode ('linspace' | 'const'), F_coefs_min, F_coefs_max,
- * CR (one value or one per island), init_rng_seed, mutation_rng_seed, crossover_rng_seed,
- * migration_rng_seed, double, shared_random, cpu] -> instance */
+ * array of dims names), [opts: F_coefs_mode ('linspace' | 'const_min', alias 'const'), F_coefs_min,
+ * F_coefs_max, CR_coefs_mode ('const'), CR (alias CR_coef_const; one value or one per island),
+ * init_rng_seed, mutation_rng_seed, crossover_rng_seed, migration_rng_seed, double,
+ * shared_random, cpu, selection ('ties' | 'strict')] -> instance */
 void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     /* the library checks the counts (islands >= 1, members >= 3, dims >= 1) and names them */

@@ -245,7 +245,8 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
     else if (strcmp(code, "BC") == 0)
         o.coding = METAOPT_CODING_BINARY;
     else if (strcmp(code, "GCi") == 0)
-        fail("unsupported", "mCode 'GCi' (Gray code over the whole string) is not supported by this library; use 'GC' or 'BC'");
+        fail("unsupported", "mCode 'GCi': the thesis (000, Table 1) lists this coding but does not define it, so the "
+                            "library does not implement a guess; use 'GC' (Gray code per parameter) or 'BC' (plain binary)");
     else
         fail("badArgument", "mCode must be 'GC' or 'BC', got '%s'", code);
     o.runs = (uint32_t)int_scalar(arg(nrhs, prhs, 3, "nRuns"), "nRuns", 1, 4294967295.0);

@@ -68,11 +68,10 @@ void qap_params(mxArray **plhs, int nrhs, const mxArray **prhs) {
     uint32_t bits = 0;
     while ((1u << bits) < n)
         ++bits;
-    if (given(nrhs, prhs, 3)) {
-        double b = int_scalar(prhs[3], "nBitParam", 1, 16);
-        if ((uint32_t)b != bits)
-            fail("badArgument", "nBitParam is %g; nElements = %u needs ceil(log2(nElements)) = %u (or pass [])", b, n, bits);
-    }
+    /* nBitParam (the thesis's): [] or ceil(log2(nElements)) is the default; more bits (up to 32)
+     * are a longer string whose parameters name position I mod nElements, as the thesis's
+     * kernel; fewer are refused by the library, naming nBitParam */
+    uint32_t want = given(nrhs, prhs, 3) ? (uint32_t)int_scalar(prhs[3], "nBitParam", 0, 4294967295.0) : 0;
     const char *type = qap_type_name(df);
     if (not_real_numeric(df) || !type)
         fail("badArgument", "DF must be a real int32, int64, uint32, uint64, single or double array, got %s%s",
@@ -96,6 +95,13 @@ void qap_params(mxArray **plhs, int nrhs, const mxArray **prhs) {
     mxFree(rows);
     if (r.error_code != METAOPT_OK)
         fail_library("metaopt_qap_params", r.error_code, r.error_message);
+    if (want != 0 && want != bits) {
+        MetaoptInt32Result b = metaopt_qap_set_bits_per_param(r.instance, want);
+        if (b.error_code != METAOPT_OK) {
+            metaopt_qap_free(r.instance);
+            fail_library("metaopt_qap_set_bits_per_param", b.error_code, b.error_message);
+        }
+    }
     qap_new(r.instance, &plhs[0]);
 }
 

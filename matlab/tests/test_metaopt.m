@@ -197,6 +197,15 @@ metaopt_mex('set-tabu-list', h, 50);
 [ct, ot, ~, itt] = metaopt_qap_run(h);
 check(ct <= cost && ct == qap_cost(A, B, ot) && itt > it, 'a tabu run goes on and keeps the best string');
 metaopt_free(h);
+% issue 24: nBitParam above ceil(log2(nElements)) (positions I mod n, as the thesis's kernel); below is refused
+h6 = metaopt_mex('params', 3, 12, 6, int64(DF));
+info6 = metaopt_info(h6);
+check(info6.nBitParam == 6 && info6.rows == 1 + 36 + 36 * 35 / 2, 'params: nBitParam 6 makes 6-bit parameters');
+[c6, o6, K6] = metaopt_mex('run', h6, [], []);
+check(isequal(sort(o6), 1:12) && c6 == qap_cost(A, B, o6) && numel(K6) == 6 && all(K6 < 64), 'a run with 6-bit parameters');
+metaopt_free(h6);
+check(strcmp(error_id(@() metaopt_mex('params', 3, 12, 3, int64(DF))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'nBitParam')), 'params: fewer bits than ceil(log2(nElements)) are refused, naming nBitParam');
 % the same instance as single and as 3-D stack of two slices
 h = metaopt_qap_params(4, single(DF));
 [c1, o1] = metaopt_qap_run(h);
@@ -256,8 +265,10 @@ check(strcmp(error_id(@() metaopt_qap_params(4, int64(bad))), 'metaopt:invalidAr
       ~isempty(strfind(LAST_MESSAGE, 'diagonal')), 'a nonzero diagonal is a library error');
 check(strcmp(error_id(@() metaopt_mex('params', 4, 12, 4, DF(:, 1:11))), 'metaopt:badArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'DF must be')), 'a non-square DF');
-check(strcmp(error_id(@() metaopt_mex('params', 4, 12, 5, DF)), 'metaopt:badArgument') && ...
-      ~isempty(strfind(LAST_MESSAGE, 'nBitParam')), 'a wrong nBitParam');
+check(strcmp(error_id(@() metaopt_mex('params', 4, 12, 3, DF)), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'nBitParam')), 'nBitParam below ceil(log2(nElements))');
+check(strcmp(error_id(@() metaopt_mex('params', 4, 12, 33, DF)), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'nBitParam')), 'nBitParam above 32');
 check(strcmp(error_id(@() metaopt_mex('params', 4, 12, [], int8(DF))), 'metaopt:badArgument'), 'an int8 DF');
 nanDF = DF; nanDF(2, 5) = NaN;
 check(strcmp(error_id(@() metaopt_qap_params(4, nanDF)), 'metaopt:invalidArgument') && ...
@@ -306,7 +317,8 @@ check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], @(R) [1 2 3], 'min'
       ~isempty(strfind(LAST_MESSAGE, 'must return')), 'a wrong number of values');
 [vv] = metaopt_mex('run', g, 'GC', 1, [], @(R) sum(abs(R), 2), 'min');
 check(vv >= 0 && vv < 1e-3, 'the instance is usable after an objective error');
-check(strcmp(error_id(@() metaopt_mex('run', g, 'GCi', 1, [], '@F1', 'min')), 'metaopt:unsupported'), 'GCi');
+check(strcmp(error_id(@() metaopt_mex('run', g, 'GCi', 1, [], '@F1', 'min')), 'metaopt:unsupported') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'does not define it')), 'GCi: refused, the thesis does not define it');
 check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [1 2], '@F1', 'min')), 'metaopt:badArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'startSeed')), 'startSeed length');
 check(strcmp(error_id(@() metaopt_mex('run', g, 'GC', 1, [], '@F1', 'mid')), 'metaopt:badArgument') && ...
@@ -947,6 +959,50 @@ db.init('@F1');
 [xb, fb] = db.run('maxGenerations', 30);
 check(fa == fb && isequal(xa, xb), 'DE: the thesis''s names and the lowerCamelCase ones give the same run');
 clear da db
+% issue 24: const_min, CR_coefs_mode and CR_coef_const (the thesis's Table 3 names)
+dc = metaopt.DE(4, 12, 4, [-3 3], struct('F_coefs_mode', 'const_min', 'F_coefs_min', 0.6, 'CR_coefs_mode', 'const', ...
+                'CR_coef_const', 0.8, 'init_rng_seed', 7, 'mutation_rng_seed', 8, 'crossover_rng_seed', 9, ...
+                'migration_rng_seed', 10));
+dc.init('@F1');
+[xc, fc] = dc.run(struct('generations', 30));
+check(fc == fa && isequal(xc, xa), 'DE: const_min, CR_coefs_mode const and CR_coef_const give the run of const and CR');
+check(strcmp(error_id(@() metaopt.DE(2, 6, 2, [-1 1], 'CR_coefs_mode', 'linspace')), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'CR_coefs_mode')), 'DE: CR_coefs_mode other than const is refused');
+check(strcmp(error_id(@() metaopt.DE(2, 6, 2, [-1 1], 'CR_coef_const', 0.5, 'CR', 0.5)), 'metaopt:badOption'), ...
+      'DE: CR_coef_const and CR name one option');
+% printBests: every island's best and the best solution (output captured)
+txt = evalc('dc.printBests()');
+bests = dc.bests();
+[bv, bp] = min(bests);
+lines = strsplit(strtrim(txt), "\n");
+check(numel(lines) == 2 && strcmp(lines{1}, ['population bests:' sprintf(' %g', bests)]) && ...
+      strcmp(lines{2}, sprintf('best: %g in population %d at%s', bv, bp, sprintf(' %g', dc.best(bp)))), ...
+      'DE: printBests prints the island bests and the best solution');
+txt2 = evalc('metaopt_de_print_bests(dc.token())');
+check(strcmp(txt, txt2), 'metaopt_de_print_bests prints what printBests prints');
+clear dc
+% selection: ties (<=, the default) and strict (<, the thesis's) on a plateau (a step function)
+step = struct('source', ['FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {' ...
+              ' FP s = 0; for (uint j = 0; j < dims; ++j) s += floor(fabs(x[j * stride])); return s; }'], 'name', 'step');
+moved = zeros(1, 2);
+rules = {'ties', 'strict'};
+for k = 1:2
+  ds = metaopt.DE(2, 10, 3, [-4 4], 'selection', rules{k}, 'bounds', 'sat', 'cr', 0.9, 'fCoefsMin', 0.3, 'fCoefsMax', 0.9);
+  ds.init(step);
+  for g = 1:10
+    before = zeros(20, 3);
+    for i = 1:20, before(i, :) = ds.member(ceil(i / 10), mod(i - 1, 10) + 1); end
+    fb = ds.bests();
+    ds.iterate();
+    for i = 1:20
+      if ~isequal(ds.member(ceil(i / 10), mod(i - 1, 10) + 1), before(i, :)), moved(k) = moved(k) + 1; end
+    end
+    check(all(ds.bests() <= fb), ['DE selection ' rules{k} ': the island bests never rise']);
+  end
+  clear ds
+end
+check(moved(1) > moved(2), sprintf('DE: ties moves more members across the plateau than strict (%d vs %d)', moved(1), moved(2)));
+check(strcmp(error_id(@() metaopt.DE(2, 6, 2, [-1 1], 'selection', 'loose')), 'metaopt:badArgument'), 'DE: an unknown selection');
 g = metaopt_hc12_params(3, 8, [-1 1]);
 [v1, x1] = metaopt_hc12_run(g, '@F1', struct('seed', 4, 'max_iterations', 3));
 [v2, x2] = metaopt_hc12_run(g, '@F1', struct('seed', 4, 'maxIterations', 3));

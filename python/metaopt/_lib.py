@@ -156,6 +156,7 @@ class MetaoptDeOptions(Structure):
         ("backend", c_int32),
         ("precision", c_int32),  # MetaoptPrecision: 0 auto, 1 single, 2 double
         ("fused", c_uint8),  # the fused kernel between migrations (default 1)
+        ("selection", c_int32),  # MetaoptDeSelection: 0 ties (f(y) <= f(x), default), 1 strict (<)
     ]
 
 
@@ -902,6 +903,7 @@ _SIGNATURES = {
     "metaopt_qap_params_from_file": (MetaoptQapParamsResult, [c_char_p, c_uint32, c_uint32, c_int32, c_int32]),
     "metaopt_qap_set_backend": (MetaoptInt32Result, [MetaoptQapInstance_p, c_int32, c_int32]),
     "metaopt_qap_set_max_iterations": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
+    "metaopt_qap_set_bits_per_param": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
     "metaopt_qap_init_tabu_list": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
     "metaopt_tabu_default_options": (MetaoptTabuOptions, []),
     "metaopt_qap_set_tabu_options": (MetaoptInt32Result, [MetaoptQapInstance_p, POINTER(MetaoptTabuOptions)]),

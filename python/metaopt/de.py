@@ -2,6 +2,7 @@
 
 import ctypes
 import numbers
+import sys
 from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
@@ -13,7 +14,13 @@ from ._handle import Instance
 from ._objective import as_bytes, make_objective
 from ._result import ArrayEq
 
-_F_MODES = {"linspace": 0, "const": 1}
+# F_coefs_mode: the thesis's `const_min` and its short form `const`
+_F_MODES = {"linspace": 0, "const_min": 1, "const": 1}
+# MetaoptDeSelection: f(trial) <= f(target) (ties, the default) or < (strict, the thesis's)
+_SELECTIONS = {"ties": 0, "strict": 1}
+# the thesis's OptionsDict names (Table 3) and the settings they set
+_THESIS_NAMES = {"F_coefs_mode": "f_mode", "F_coefs_min": "f_min", "F_coefs_max": "f_max", "CR_coef_const": "cr"}
+_THESIS_SEEDS = ("init_rng_seed", "mutation_rng_seed", "crossover_rng_seed", "migration_rng_seed")
 _BACKENDS = {"device": 0, "cpu": 1}
 # MetaoptDeStopReason
 STOP_REASONS = {1: "generations", 2: "evaluations", 3: "target", 4: "time_limit", 5: "interrupted"}
@@ -60,6 +67,47 @@ def _doubles(r, function):
         _lib.lib().metaopt_double_array_free_result(ctypes.byref(r))
 
 
+def _thesis_options(thesis, given, where):
+    """The settings named by the thesis's ``OptionsDict`` names in ``thesis`` (``F_coefs_mode``,
+    ``F_coefs_min``, ``F_coefs_max``, ``CR_coefs_mode``, ``CR_coef_const``, ``init_rng_seed``,
+    ``mutation_rng_seed``, ``crossover_rng_seed``, ``migration_rng_seed``) as the library's
+    (``f_mode``, ``f_min``, ``f_max``, ``cr``, and the seeds as ``{index: seed}`` under
+    ``"_seeds"``). ``given``: the library's names also set by the caller (one option named
+    twice is a TypeError). ``CR_coefs_mode`` must be ``"const"``, the thesis's only mode."""
+    out, seeds = {}, {}
+    for name, value in thesis.items():
+        if name in _THESIS_NAMES:
+            target = _THESIS_NAMES[name]
+            if target in given:
+                raise TypeError(f"{where}: {name} and {target} name the same option; give one")
+            out[target] = value
+        elif name == "CR_coefs_mode":
+            _checks.choice("CR_coefs_mode", value, {"const": 0})
+        elif name in _THESIS_SEEDS:
+            if "seeds" in given:
+                raise TypeError(f"{where}: {name} and seeds both set the seeds; give one")
+            i = _THESIS_SEEDS.index(name)
+            seeds[i] = _checks.integer(name, value, 0, U64)
+        else:
+            known = ", ".join(list(_THESIS_NAMES) + ["CR_coefs_mode"] + list(_THESIS_SEEDS))
+            raise TypeError(f"{where} got an unexpected option {name!r}; the thesis's names are {known}")
+    if seeds:
+        out["_seeds"] = seeds
+    return out
+
+
+def _with_seeds(settings):
+    """``settings`` with the thesis's per-generator seeds (``_seeds``) folded into ``seeds``."""
+    settings = dict(settings)
+    over = settings.pop("_seeds", None)
+    if over:
+        seeds = de_seeds(settings["seeds"])
+        for i, v in over.items():
+            seeds[i] = v
+        settings["seeds"] = tuple(seeds)
+    return settings
+
+
 class IslandDE(Instance):
     """Island DE: ``islands`` populations of ``members`` members in ``dims`` dimensions.
 
@@ -67,9 +115,16 @@ class IslandDE(Instance):
     with one interval per dimension. ``bounds``: the bound correction (``"sat"``, ``"mir"``,
     ``"tor"``, ``"HVB"``, ``"uni"``, ``"COTN"``), one name or a list of ``dims`` names.
     Options (the thesis's Table 3): ``f_mode`` ``"linspace"`` (F_p evenly from ``f_min`` to
-    ``f_max`` over the populations) or ``"const"`` (``f_min`` for all); ``cr`` one value (a
-    number or a list of one) or a list of one per population; ``seeds`` (init, mutation,
-    crossover, migration), or one integer from which the four are derived;
+    ``f_max`` over the populations) or ``"const_min"`` (alias ``"const"``: ``f_min`` for all);
+    ``cr`` one value (a number or a list of one) or a list of one per population; ``seeds``
+    (init, mutation, crossover, migration), or one integer from which the four are derived.
+    The thesis's own names are accepted as keywords too: ``F_coefs_mode``, ``F_coefs_min``,
+    ``F_coefs_max``, ``CR_coefs_mode`` (``"const"``, the thesis's only mode), ``CR_coef_const``,
+    ``init_rng_seed``, ``mutation_rng_seed``, ``crossover_rng_seed``, ``migration_rng_seed``
+    (each overrides its entry of ``seeds``); naming one option twice is a TypeError.
+    ``selection``: ``"ties"`` (the default: a trial replaces its target when f(trial) <=
+    f(target), so populations can move across plateaus of equal value) or ``"strict"`` (only
+    when f(trial) < f(target): the thesis's ``DEMULTIPOP_FITNESS_COPY_BETTER_Y2X``);
     ``precision`` ``"auto"`` (the default: double where the device has fp64, cl_khr_fp64, and on
     the CPU backend, else single), ``"double"`` (refused by a device without fp64) or
     ``"single"`` (``double=True/False`` is the older spelling); the library resolves it here and
@@ -90,7 +145,11 @@ class IslandDE(Instance):
     def __init__(self, islands: int, members: int, dims: int, limits, bounds="COTN", *, f_mode: str = "linspace",
                  f_min: float = 0.1, f_max: float = 1.5, cr=0.5, seeds=(123, 345, 457, 581),
                  precision: Optional[str] = None, double: Optional[bool] = None, shared_random: bool = False,
-                 backend: str = "device", fused: bool = True):
+                 backend: str = "device", fused: bool = True, selection: str = "ties", **thesis_options):
+        given = {k for k, v, d in (("f_mode", f_mode, "linspace"), ("f_min", f_min, 0.1), ("f_max", f_max, 1.5),
+                                   ("cr", cr, 0.5), ("seeds", seeds, (123, 345, 457, 581)))
+                 if not (isinstance(v, (str, numbers.Real, tuple)) and v == d)}
+        thesis = _thesis_options(thesis_options, given, "IslandDE()")
         self.islands = _checks.integer("islands", islands, 0, U32)
         self.members = _checks.integer("members", members, 0, U32)
         self.dims = _checks.integer("dims", dims, 0, U32)
@@ -99,8 +158,9 @@ class IslandDE(Instance):
         _checks.choice("backend", backend, _BACKENDS)
         self.backend = backend
         self._precision_asked = _precision.requested(precision, double)
-        self._settings = dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds, shared_random=shared_random,
-                              fused=fused)
+        self._settings = _with_seeds(dict(dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds,
+                                               shared_random=shared_random, fused=fused, selection=selection),
+                                          **thesis))
         o, cr_values = self._options(self._settings)
         r = _lib.lib().metaopt_de_create(
             self.islands, self.members, self.dims,
@@ -145,6 +205,7 @@ class IslandDE(Instance):
         o.precision = _precision.code(self._precision_asked)
         o.shared_random = int(_checks.flag("shared_random", settings["shared_random"]))
         o.fused = int(_checks.flag("fused", settings["fused"]))
+        o.selection = _checks.choice("selection", settings["selection"], _SELECTIONS)
         o.backend = _BACKENDS[self.backend]
         return o, cr_values
 
@@ -165,8 +226,12 @@ class IslandDE(Instance):
 
         Keyword ``options`` update the settings of the constructor for this and later runs
         (the thesis's ``optionsUpdate``): ``f_mode``, ``f_min``, ``f_max``, ``cr``, ``seeds``,
-        ``shared_random``, ``fused``; the others stay. ``precision`` (``double``) and ``backend`` are fixed at
-        creation."""
+        ``shared_random``, ``fused``, ``selection``, or the thesis's names (``F_coefs_mode``,
+        ``CR_coef_const``, ``init_rng_seed``, ...); the others stay. ``precision`` (``double``)
+        and ``backend`` are fixed at creation."""
+        thesis = {k: options.pop(k) for k in list(options)
+                  if k in _THESIS_NAMES or k in _THESIS_SEEDS or k == "CR_coefs_mode"}
+        thesis = _thesis_options(thesis, set(options), "init()")
         unknown = sorted(set(options) - set(self._settings))
         if unknown:
             fixed = [k for k in unknown if k in ("double", "precision", "backend")]
@@ -175,8 +240,9 @@ class IslandDE(Instance):
             raise TypeError(f"init() got unexpected option(s) {', '.join(unknown)}; "
                             f"expected some of {', '.join(self._settings)}")
         with self._use("init") as h:
-            settings = {**self._settings, **options}
-            update, cr_values = self._options(settings) if options else (None, None)
+            changed = bool(options or thesis)
+            settings = _with_seeds({**self._settings, **options, **thesis})
+            update, cr_values = self._options(settings) if changed else (None, None)
             mutation = _checks.c_string("mutation", mutation)
             migration = None if migration is None else _checks.c_string("migration", migration)
             period = _checks.integer("period", period, 0, U32)
@@ -255,6 +321,21 @@ class IslandDE(Instance):
         """The best value of every population (the thesis's ``getBestsFitness``), ``(islands,)``."""
         with self._use("bests_fitness") as h:
             return _doubles(_lib.lib().metaopt_de_bests_fitness(h), "metaopt_de_bests_fitness")
+
+    def print_bests(self, file=None):
+        """Prints the best value of every population and the best solution over all (the
+        thesis's ``printBests``; the format of ``metaopt.hpp``'s ``DEMultiPop::printBests``):
+        ``population bests: v0 v1 ...`` then ``best: v in population p at x0 x1 ...``, to
+        ``file`` (default ``sys.stdout``)."""
+        bests = self.bests_fitness()
+        p = int(np.argmin(bests)) if bests.size else 0
+        line = "population bests:" + "".join(f" {v:g}" for v in bests)
+        where = f"best: {bests[p] if bests.size else 0.0:g} in population {p} at"
+        where += "".join(f" {v:g}" for v in self.best(p)) if bests.size else ""
+        print(line + "\n" + where, file=file if file is not None else sys.stdout)
+
+    #: the thesis's name of ``print_bests``
+    printBests = print_bests
 
     def best(self, p):
         """The best member of population ``p`` (0-based), ``(dims,)``."""

@@ -136,6 +136,9 @@ class HC12(Instance):
         stop_token = _interrupt.token_arg(stop_token)
         L = _lib.lib()
         o = L.metaopt_hc12_default_run_options()
+        if coding in ("GCi", "gci"):
+            raise ValueError("coding 'GCi': the thesis (000, Table 1) lists this coding but does not define it, so the "
+                             "library does not implement a guess; use 'GC' (Gray code per parameter) or 'BC' (plain binary)")
         o.coding = _checks.choice("coding", coding, _CODINGS)
         o.sense = _checks.choice("sense", sense, _SENSES)
         o.runs = _checks.integer("runs", runs, 1, 2**32 - 1)

@@ -15,6 +15,9 @@ from . import _checks, _interrupt, _lib
 from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
+# the thesis's QAP module (5.1.5) held these three device functions beside its HC12QAP class: the
+# same functions as metaopt.device's, so `from metaopt.qap import is_mem_space_valid` works
+from .device import get_cuda_device_number, is_mem_space_valid, set_cuda_device_number  # noqa: F401
 
 # numpy dtype name -> the library's type name
 _DF_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
@@ -162,10 +165,11 @@ class HC12QAP(Instance):
     combined matrix, (n, n) or (n, n, nSlices), of int32/int64/uint32/uint64/float32/float64:
     below the diagonal the flow matrix, above it the distance matrix (symmetric instances, zero
     diagonal). ``HC12QAP.from_file`` reads a QAPLIB ``.dat``; ``HC12QAP.from_ab`` takes the two
-    matrices of a general (asymmetric) instance.
+    matrices of a general (asymmetric) instance. ``n_bit_param`` (the thesis's ``nBitParam``;
+    None: ceil(log2 n)) sets the bits per parameter, see ``set_bits_per_param``.
     """
 
-    def __init__(self, swaps, DF, start_bit=0, bit_len=0, mask_order=2):
+    def __init__(self, swaps, DF, start_bit=0, bit_len=0, mask_order=2, n_bit_param=None):
         stack = _matrix_stack("DF", DF)
         self._setup(swaps, stack.shape[1], stack.shape[0], mask_order)
         L = _lib.lib()
@@ -176,6 +180,8 @@ class HC12QAP(Instance):
         )
         self._adopt(check(r, "metaopt_qap_params").instance, "metaopt_qap_free")
         self.DF = DF
+        if n_bit_param is not None:
+            self.set_bits_per_param(n_bit_param)
 
     def _setup(self, swaps, n, slices, mask_order):
         self.swaps = _checks.integer("swaps", swaps, 1, 64)
@@ -451,6 +457,17 @@ class HC12QAP(Instance):
         cost_form = _checks.choice("cost_form", cost_form, _COST_FORMS)
         with self._use("set_backend") as h:
             check_int(_lib.lib().metaopt_qap_set_backend(h, backend, cost_form), "metaopt_qap_set_backend")
+
+    def set_bits_per_param(self, n_bit_param):
+        """The bits per parameter of the strings (the thesis's ``nBitParam``): 0 or
+        ceil(log2 n) is the default; more (up to 32) makes each parameter decode to I below
+        2**n_bit_param naming position ``I mod n``, as the thesis's kernel does; fewer than
+        ceil(log2 n) raises MetaoptError naming ``nBitParam`` (positions no swap could reach).
+        Rebuilds the solver (the tabu list and the iteration cap are kept)."""
+        b = _checks.integer("n_bit_param", n_bit_param, 0, 2**32 - 1)
+        with self._use("set_bits_per_param") as h:
+            check_int(_lib.lib().metaopt_qap_set_bits_per_param(h, b), "metaopt_qap_set_bits_per_param")
+        self.n_bit_param = int(self.info["bits_per_param"])
 
     def set_max_iterations(self, max_iterations):
         n = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)

@@ -442,9 +442,9 @@ def test_option_names_strings_and_objective_values_are_checked():
     # option values that are no name, unhashable ones included: the argument and its choices
     with pytest.raises(TypeError, match=r"backend must be one of 'device', 'cpu' \(a str\), got list \['cpu'\]"):
         IslandDE(2, 8, 3, (-1, 1), backend=["cpu"])
-    with pytest.raises(TypeError, match=r"f_mode must be one of 'linspace', 'const' \(a str\), got dict"):
+    with pytest.raises(TypeError, match=r"f_mode must be one of 'linspace', 'const_min', 'const' \(a str\), got dict"):
         IslandDE(2, 8, 3, (-1, 1), f_mode={})
-    with pytest.raises(ValueError, match=r"f_mode must be one of 'linspace', 'const', got 'Const'"):
+    with pytest.raises(ValueError, match=r"f_mode must be one of 'linspace', 'const_min', 'const', got 'Const'"):
         IslandDE(2, 8, 3, (-1, 1), f_mode="Const")
     # a NUL would end the C string early
     with pytest.raises(ValueError, match=r"bounds contains a NUL character \(at byte 3\)"):
@@ -471,3 +471,100 @@ def test_option_names_strings_and_objective_values_are_checked():
             de.init(good)
             value = de.run(generations=2).value
             assert value == int(value)
+
+
+STEP = """
+FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)
+{
+    FP s = 0;
+    for (uint j = 0; j < dims; ++j) s += floor(fabs(x[j * stride]));
+    return s;
+}
+"""
+
+
+def _members(de):
+    return np.array([[de.x(p, m) for m in range(de.members)] for p in range(de.islands)])
+
+
+@pytest.mark.parametrize("backend", ["device", "cpu"])
+def test_strict_and_ties_selection_differ_on_a_plateau(backend):
+    # issue 24: on a step function trials often tie their targets; `ties` (f(y) <= f(x), the
+    # default) lets them replace the targets, `strict` (f(y) < f(x), the thesis's
+    # DEMULTIPOP_FITNESS_COPY_BETTER_Y2X) does not
+    moved, finals = {}, {}
+    for rule in ("ties", "strict"):
+        with IslandDE(2, 10, 3, (-4, 4), "sat", f_min=0.3, f_max=0.9, cr=0.9, double=True, backend=backend,
+                      selection=rule) as de:
+            de.init(Source(STEP))
+            assert f"selection: {rule}" in de.info()
+            moved[rule] = 0
+            for _ in range(12):
+                before, fb = _members(de), de.bests_fitness()
+                de.iteration()
+                after = _members(de)
+                moved[rule] += int(np.any(after != before, axis=2).sum())
+                assert np.all(de.bests_fitness() <= fb)  # both rules never lose a best
+                # every member's value is that of its vector, under both rules
+                for p in range(2):
+                    for m in range(10):
+                        assert np.floor(np.abs(after[p, m])).sum() >= de.bests_fitness()[p]
+            finals[rule] = _members(de)
+    assert moved["ties"] > moved["strict"]
+    assert not np.array_equal(finals["ties"], finals["strict"])
+
+
+def test_selection_is_an_option_of_init_and_checked():
+    with IslandDE(2, 6, 2, (-1, 1), double=True) as de:
+        de.init("F1")
+        assert "selection: ties (f(trial) <= f(target))" in de.info()
+        de.init("F1", selection="strict")
+        assert "selection: strict (f(trial) < f(target))" in de.info()
+        with pytest.raises(ValueError, match="selection"):
+            de.init("F1", selection="loose")
+    with pytest.raises(ValueError, match="selection"):
+        IslandDE(2, 6, 2, (-1, 1), selection="<")
+
+
+def test_the_thesis_option_names():
+    # F_coefs_mode const_min, CR_coefs_mode const, CR_coef_const and the four seeds, as Table 3
+    thesis = dict(F_coefs_mode="const_min", F_coefs_min=0.6, CR_coefs_mode="const", CR_coef_const=0.8,
+                  init_rng_seed=7, mutation_rng_seed=8, crossover_rng_seed=9, migration_rng_seed=10)
+    ours = dict(f_mode="const", f_min=0.6, cr=0.8, seeds=(7, 8, 9, 10))
+    runs = []
+    for opts in (thesis, ours, dict(f_mode="const_min", f_min=0.6, cr=0.8, seeds=(7, 8, 9, 10))):
+        with IslandDE(4, 12, 4, (-3, 3), double=True, **opts) as de:
+            de.init("F1")
+            assert "F const 0.6" in de.info() and "CR 0.8" in de.info()
+            runs.append(de.run(generations=30))
+    assert runs[0] == runs[1] == runs[2]
+    # as an options update of init too
+    with IslandDE(4, 12, 4, (-3, 3), double=True) as de:
+        de.init("F1", **thesis)
+        assert de.run(generations=30) == runs[0]
+    with pytest.raises(ValueError, match="CR_coefs_mode"):
+        IslandDE(2, 6, 2, (-1, 1), CR_coefs_mode="linspace")
+    with pytest.raises(TypeError, match="same option"):
+        IslandDE(2, 6, 2, (-1, 1), cr=0.7, CR_coef_const=0.8)
+    with pytest.raises(TypeError, match="same option"):
+        with IslandDE(2, 6, 2, (-1, 1)) as de:
+            de.init("F1", f_min=0.2, F_coefs_min=0.3)
+    with pytest.raises(TypeError, match="unexpected option"):
+        IslandDE(2, 6, 2, (-1, 1), F_coefs_mean=0.3)
+
+
+def test_print_bests_prints_every_population_and_the_best(capsys):
+    import io
+    with IslandDE(3, 8, 2, (-2, 2), double=True) as de:
+        de.init("F1")
+        de.run(generations=5)
+        de.print_bests()
+        out = capsys.readouterr().out
+        bests = de.bests_fitness()
+        p = int(np.argmin(bests))
+        want = ("population bests:" + "".join(f" {v:g}" for v in bests) + "\n"
+                + f"best: {bests[p]:g} in population {p} at" + "".join(f" {v:g}" for v in de.best(p)) + "\n")
+        assert out == want
+        buf = io.StringIO()
+        de.printBests(file=buf)  # the thesis's name
+        assert buf.getvalue() == want

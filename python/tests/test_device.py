@@ -57,3 +57,9 @@ def test_thesis_names_are_the_same_functions():
     assert metaopt.is_mem_space_valid() is True
     with pytest.raises(ValueError, match="device_number must be"):
         metaopt.set_cuda_device_number(-1)
+    # the thesis's QAP module held the three functions: metaopt.qap has them too (issue 24)
+    from metaopt import device as device_module, qap as qap_module
+    assert qap_module.is_mem_space_valid is metaopt.is_mem_space_valid is device_module.is_mem_space_valid
+    assert qap_module.get_cuda_device_number is metaopt.get_device_number
+    assert qap_module.set_cuda_device_number is metaopt.set_device_number
+    assert qap_module.is_mem_space_valid() is True

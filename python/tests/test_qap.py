@@ -204,3 +204,24 @@ def test_instances_are_freed_when_collected(had12):
     del q
     gc.collect()
     assert ref() is None and not fin.alive  # metaopt_qap_free ran
+
+
+def test_more_bits_per_parameter_as_the_thesis_nbitparam(had12):
+    # issue 24: nBitParam above ceil(log2 n) is a longer string whose parameters name position
+    # I mod n (the thesis's kernel); below is refused naming nBitParam
+    A, B = had12
+    DF = metaopt.df_from_ab(A, B)
+    q = HC12QAP(3, DF, n_bit_param=6)
+    assert q.n_bit_param == 6 and q.info["bits_per_param"] == 6 and q.info["rows"] == 1 + 36 + 36 * 35 // 2
+    r = q.run()
+    assert sorted(r.order.tolist()) == list(range(12)) and r.cost == metaopt.qap_cost(A, B, r.order)
+    q.set_backend("cpu")
+    assert q.info["bits_per_param"] == 6 and q.run() == r  # the device and the CPU agree
+    q.set_bits_per_param(0)
+    assert q.n_bit_param == 4 and q.info["rows"] == 1 + 24 + 24 * 23 // 2
+    with pytest.raises(MetaoptError, match="nBitParam") as e:
+        q.set_bits_per_param(3)
+    assert e.value.code == ErrorCode.INVALID_ARGUMENT
+    with pytest.raises(MetaoptError, match="nBitParam"):
+        HC12QAP(3, DF, n_bit_param=33)
+    q.free()

@@ -236,8 +236,67 @@ impl FromStr for FMode {
         match s.trim().to_ascii_lowercase().as_str() {
             "linspace" => Ok(FMode::Linspace),
             "const" | "const_min" => Ok(FMode::Const),
-            _ => Err(Error::arg("f_mode", format!("`{s}`; expected `linspace` or `const`"))),
+            _ => Err(Error::arg("f_mode", format!("`{s}`; expected `linspace` or `const_min` (alias `const`)"))),
         }
+    }
+}
+
+/// Greedy selection: when a trial replaces its target (docs/specs/DE.md, Crossover and selection).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Selection {
+    /// `f(y) <= f(x)`: a trial that ties its target replaces it, so a population can drift
+    /// across a plateau (the library's default).
+    #[default]
+    Ties,
+    /// `f(y) < f(x)`: only a strictly better trial replaces its target (the thesis's
+    /// `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`, 5.2.1).
+    Strict,
+}
+
+impl Selection {
+    pub const ALL: [Selection; 2] = [Selection::Ties, Selection::Strict];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::Ties => "ties",
+            Selection::Strict => "strict",
+        }
+    }
+
+    /// The comparison of a trial's value with its target's: `<=` or `<`.
+    pub fn operator(self) -> &'static str {
+        match self {
+            Selection::Ties => "<=",
+            Selection::Strict => "<",
+        }
+    }
+
+    /// Whether a trial of value `f` replaces a target of value `fx`.
+    #[inline]
+    pub fn replaces(self, f: f64, fx: f64) -> bool {
+        match self {
+            Selection::Ties => f <= fx,
+            Selection::Strict => f < fx,
+        }
+    }
+}
+
+impl FromStr for Selection {
+    type Err = Error;
+    /// `ties` (or `<=`) and `strict` (or `<`), case-insensitive.
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ties" | "<=" => Ok(Selection::Ties),
+            "strict" | "<" => Ok(Selection::Strict),
+            _ => Err(Error::arg("selection", format!("`{s}`; expected `ties` (<=, the default) or `strict` (<, the thesis's)"))),
+        }
+    }
+}
+
+impl fmt::Display for Selection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -270,6 +329,9 @@ pub struct DeOptions {
     /// draw the same random numbers, and in double with no migration they give the same run.
     /// The CPU backend ignores it.
     pub fused: bool,
+    /// Greedy selection: `Ties` (`<=`, the default: a population can move across plateaus) or
+    /// `Strict` (`<`, the thesis's macro `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`).
+    pub selection: Selection,
 }
 
 impl Default for DeOptions {
@@ -287,6 +349,7 @@ impl Default for DeOptions {
             precision: Precision::Auto,
             shared_random: false,
             fused: true,
+            selection: Selection::Ties,
         }
     }
 }

@@ -83,13 +83,14 @@ impl CpuDe {
     fn select(&mut self, rows: std::ops::Range<usize>) {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let (y, fy) = (&self.y, &self.fy);
+        let selection = self.cfg.options.selection;
         self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).enumerate().for_each(|(p, (xp, fxp))| {
             let (from, to) = (rows.start.clamp(p * nm, (p + 1) * nm), rows.end.clamp(p * nm, (p + 1) * nm));
             for m in from - p * nm..to - p * nm {
                 // a non-finite value is worse than every finite one, as in `cl/de.cl`
                 let f = fy[p * nm + m];
                 let f = if f.is_finite() { f } else { f64::INFINITY };
-                if f <= fxp[m] {
+                if selection.replaces(f, fxp[m]) {
                     fxp[m] = f;
                     xp[m * nn..(m + 1) * nn].copy_from_slice(&y[(p * nm + m) * nn..(p * nm + m + 1) * nn]);
                 }
@@ -198,8 +199,10 @@ impl Engine for CpuDe {
         if made < count as u64 {
             return Ok(None);
         }
-        if cut.is_some() {
-            // the members a cut evaluation leaves unevaluated keep their initial values (and +inf)
+        {
+            // X takes the initial values before the selection: the members a cut evaluation leaves
+            // unevaluated keep them (and +inf), and so does a member of non-finite value under
+            // strict selection (+inf < +inf is false), as on the device where `de_init` writes X
             let (x, y) = (&mut self.x, &self.y);
             x.par_chunks_mut((nm + 1) * nn).zip(y.par_chunks(nm * nn)).for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
         }

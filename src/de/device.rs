@@ -3,7 +3,7 @@
 //! and its values go back for the selection kernel.
 
 use super::ops::{cr_threshold, Move};
-use super::config::{Config, Mutation};
+use super::config::{Config, Mutation, Selection};
 use super::engine::Engine;
 use super::pace::{in_pieces, Cut, Rate};
 use crate::device::{covering_group, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
@@ -152,10 +152,12 @@ impl DeviceDe {
     fn build(&mut self, objective: &Objective) -> Result<Kernels> {
         let double = self.cfg.options.double;
         let external = matches!(objective, Objective::Callback(_));
+        let strict = (self.cfg.options.selection == Selection::Strict) as u8;
         let spec = ProgramSpec::files(&["common.cl"])
             .define("FP", if double { "double" } else { "float" })
             .define("FP_DOUBLE", double as u8)
-            .define("DE_TILE", self.tile);
+            .define("DE_TILE", self.tile)
+            .define("DE_STRICT", strict);
         // a host callback fills Fy itself: no objective is compiled
         let spec = if external { spec.define("DE_EXTERNAL_F", 1) } else { objective.add_to(spec, double)? };
         let ctx = self.queue.ctx().clone();
@@ -191,6 +193,7 @@ impl DeviceDe {
                             .define("FP_DOUBLE", double as u8)
                             .define("MO_XS", "__local")
                             .define("DE_TILE", self.tile)
+                            .define("DE_STRICT", strict)
                             .define("DE_NO_KERNELS", 1)
                             .file("de.cl")
                             .define("DEB_ISLANDS", 1)

@@ -553,6 +553,7 @@ impl DeMultiPop {
         );
         let kinds: Vec<&str> = c.kinds.iter().map(|k| k.name()).collect();
         s += &format!("bounds: {}\n", kinds.join(","));
+        s += &format!("selection: {} (f(trial) {} f(target))\n", c.options.selection, c.options.selection.operator());
         if let Some(r) = &self.running {
             s += &format!(
                 "objective: {}, mutation {}, migration {} every {} generations\ngeneration {}, {} evaluations\n",

@@ -23,7 +23,7 @@ pub mod ops;
 pub mod pace;
 
 pub use self::batch::{BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, Placement};
-pub use self::config::{BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation};
+pub use self::config::{BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Selection};
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Record, Stop, StopReason};
 pub use crate::device::Backend;
 

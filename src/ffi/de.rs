@@ -8,7 +8,7 @@ use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result, str_arg, CArray,
     MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective, MetaoptStringResult,
 };
-use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Stop, StopReason};
+use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection, Stop, StopReason};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
@@ -75,6 +75,21 @@ pub struct MetaoptDeOptions {
     /// launches per generation (the same random numbers; in double with no migration, the same
     /// run). Ignored by the CPU backend.
     pub fused: u8,
+    /// A `MetaoptDeSelection`: 0 `ties` (the default: a trial replaces its target when
+    /// f(trial) <= f(target), so populations can move across plateaus), 1 `strict` (only when
+    /// f(trial) < f(target), the thesis's `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`).
+    pub selection: i32,
+}
+
+/// Greedy selection rules (`MetaoptDeOptions.selection`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptDeSelection {
+    /// f(trial) <= f(target): ties replace the target (the default).
+    MetaoptDeSelectionTies = 0,
+    /// f(trial) < f(target): the thesis's rule.
+    MetaoptDeSelectionStrict = 1,
 }
 
 /// Stop conditions of `metaopt_de_run`: a zero field (or `has_target` 0) is no limit; at least
@@ -179,6 +194,7 @@ fn default_options() -> MetaoptDeOptions {
         backend: 0,
         precision: 0,
         fused: d.fused as u8,
+        selection: MetaoptDeSelection::MetaoptDeSelectionTies as i32,
     }
 }
 
@@ -271,6 +287,11 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         precision: Precision::from_code(o.precision, "options.precision")?,
         shared_random: o.shared_random != 0,
         fused: o.fused != 0,
+        selection: match o.selection {
+            0 => Selection::Ties,
+            1 => Selection::Strict,
+            s => return Err(Error::arg("options.selection", format!("{s}; expected 0 (ties, <=) or 1 (strict, <)"))),
+        },
     })
 }
 
@@ -281,7 +302,7 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
 /// `DE/current-to-best/1`) and the migration strategy by name (`None`, `One2One`, `One2N`,
 /// `N2One`, `N2N`, `PermuteN`, `RandTarget`; NULL is `None`) with its period in generations, and
 /// makes and evaluates a new initial population (the thesis's `init`). `options` (the thesis's
-/// `optionsUpdate`) replaces F, CR, the seeds and `shared_random` from now on; NULL keeps the
+/// `optionsUpdate`) replaces F, CR, the seeds, `shared_random` and `selection` from now on; NULL keeps the
 /// current ones; its `double_precision` and `backend` must stay those of `metaopt_de_create`
 /// (`METAOPT_ERR_INVALID_ARGUMENT` naming `double` or `options.backend` otherwise), and an
 /// invalid update changes nothing. A source is compiled now

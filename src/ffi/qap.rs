@@ -240,7 +240,7 @@ pub struct MetaoptQapInfo {
     pub swaps: u32,
     /// Words of a string (`initK`): 2 * swaps.
     pub k_length: u32,
-    /// Bits per parameter: ceil(log2 n).
+    /// Bits per parameter: ceil(log2 n) unless `metaopt_qap_set_bits_per_param` set more.
     pub bits_per_param: u32,
     /// Rows of one neighbourhood (evaluations per iteration).
     pub rows: u64,
@@ -284,6 +284,8 @@ struct Settings {
     bit_length: i32,
     backend: MetaoptBackend,
     form: MetaoptQapCostForm,
+    /// Bits per parameter; 0 = ceil(log2 n).
+    nbit: u32,
 }
 
 impl Settings {
@@ -296,7 +298,7 @@ impl Settings {
             MetaoptQapCostForm::MetaoptQapCostDelta => CostForm::Delta,
             MetaoptQapCostForm::MetaoptQapCostFull => CostForm::Full,
         };
-        QapHc12::new(problem, self.swaps, self.mask_order, self.start_bit.into(), self.bit_length.into(), backend, form)
+        QapHc12::with_bits(problem, self.swaps, self.nbit, self.mask_order, self.start_bit.into(), self.bit_length.into(), backend, form)
     }
 }
 
@@ -407,6 +409,7 @@ fn default_settings(swaps: u32, mask_order: u32, start_bit: i32, bit_length: i32
         bit_length,
         backend: MetaoptBackend::MetaoptBackendDevice,
         form: MetaoptQapCostForm::MetaoptQapCostDelta,
+        nbit: 0,
     }
 }
 
@@ -554,6 +557,36 @@ pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, bac
             f => return Err(Error::arg("cost_form", format!("{f}; expected 0 (delta) or 1 (full)"))),
         };
         let settings = Settings { backend, form, ..h.settings };
+        let mut solver = settings.build(h.solver.problem().clone())?;
+        solver.max_iterations = h.solver.max_iterations;
+        if let Some(cfg) = h.solver.tabu_config() {
+            solver.init_tabu_list(cfg.clone())?;
+        }
+        h.solver = solver;
+        h.settings = settings;
+        MetaoptInt32Result::ok(0)
+    })
+}
+
+/// Sets the bits per parameter of the instance's strings (the thesis's `nBitParam` of its C++
+/// `Params` and MEX `params`): 0 or ceil(log2 n) is the default; more, up to 32, is a longer
+/// string whose parameters decode to I below 2^nBitParam and name position `I mod n` (as the
+/// thesis's kernel, docs/specs/QAP.md); fewer than ceil(log2 n) is
+/// `METAOPT_ERR_INVALID_ARGUMENT` naming `nBitParam` (positions no swap could reach). The
+/// neighbourhood (rows) and `k_length` strings' word range change with it; the tabu list and
+/// the iteration cap are kept. The result is 0; an error message is the caller's to free with
+/// `metaopt_pointer_free`.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn metaopt_qap_set_bits_per_param(h: *mut MetaoptQapInstance, nBitParam: u32) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        let settings = Settings { nbit: nBitParam, ..h.settings };
         let mut solver = settings.build(h.solver.problem().clone())?;
         solver.max_iterations = h.solver.max_iterations;
         if let Some(cfg) = h.solver.tabu_config() {

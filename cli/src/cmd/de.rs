@@ -8,7 +8,7 @@ use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
 use metaopt::de::{
-    BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind, Record, Stop, StopReason,
+    BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind, Record, Selection, Stop, StopReason,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -30,6 +30,7 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("f_min", "--F-min"),
         ("f_max", "--F-max"),
         ("f_mode", "--F-mode"),
+        ("selection", "--selection"),
         ("cr", "--CR"),
         ("mutation", "--mutation"),
         ("migration", "--migration"),
@@ -110,6 +111,11 @@ pub struct DeArgs {
     /// same run in double without migration; for comparisons)
     #[arg(long)]
     unfused: bool,
+    /// Greedy selection: ties (a trial replaces its target when f(trial) <= f(target), so
+    /// populations move across plateaus) or strict (only when f(trial) < f(target), the thesis's
+    /// DEMULTIPOP_FITNESS_COPY_BETTER_Y2X)
+    #[arg(long, default_value = "ties", value_name = "RULE")]
+    selection: String,
     #[command(flatten)]
     stop: StopArgs,
     /// Stop before exceeding this many objective evaluations (after the initial population)
@@ -150,6 +156,8 @@ struct DeJson<'a> {
     f_min: f64,
     f_max: f64,
     cr: Vec<f64>,
+    /// `ties` (f(trial) <= f(target)) or `strict` (<)
+    selection: Selection,
     seeds: [u64; 4],
     precision: Precision,
     backend: &'static str,
@@ -219,7 +227,8 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
 }
 
 /// The island flags that the batched modes do not take.
-const BATCH_CONFLICTS: [&str; 8] = ["islands", "migration", "period", "shared_random", "unfused", "evaluations", "record_every", "plot"];
+const BATCH_CONFLICTS: [&str; 9] =
+    ["islands", "migration", "period", "shared_random", "unfused", "selection", "evaluations", "record_every", "plot"];
 
 pub fn run(a: &DeArgs) -> CliResult {
     if a.batch.is_some() || a.problems.is_some() {
@@ -231,6 +240,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     let kind = parse_migration(&a.migration)?;
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
     let cr = parse_numbers("--CR", &a.cr)?;
+    let selection: Selection = a.selection.parse().map_err(|e| flag_error("--selection", e))?;
     if let Some(p) = &a.plot {
         plot::check_png_path("--plot", p)?;
     }
@@ -257,6 +267,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         precision: if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single },
         shared_random: a.shared_random,
         fused: !a.unfused,
+        selection,
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
@@ -325,6 +336,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             f_min: a.f_min,
             f_max: a.f_max,
             cr: cfg.cr.clone(),
+            selection: cfg.options.selection,
             seeds,
             precision,
             backend: a.backend.name(),
@@ -355,12 +367,13 @@ pub fn run(a: &DeArgs) -> CliResult {
         if kind == MigrationKind::None { String::new() } else { format!(" every {} generations", a.period) }
     );
     t += &format!(
-        "parameters   F {} {}{}, CR {}, seeds {}\n",
+        "parameters   F {} {}{}, CR {}, seeds {}, selection {}\n",
         f_mode.name(),
         out::float(a.f_min),
         if f_mode == FMode::Linspace { format!("..{}", out::float(a.f_max)) } else { String::new() },
         a.cr,
         seeds.map(|s| s.to_string()).join(","),
+        a.selection.parse::<Selection>().map_or("ties", |s| s.name()),
     );
     t += &format!("best value   {}\n", out::value(r.value, single));
     if let Some(m) = minimum {

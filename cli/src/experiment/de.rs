@@ -48,6 +48,14 @@ pub struct CommonArgs {
     /// Seeds S..S+3 [default: the thesis's 123, 345, 457, 581]
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
+    /// Greedy selection: strict (f(trial) < f(target), the thesis's rule, the default of these
+    /// reproductions) or ties (<=, the library's general default)
+    #[arg(long, default_value = "strict", value_name = "RULE")]
+    selection: String,
+    /// Populations share the random numbers of equal member indices (the thesis's device
+    /// compromise, 5.2)
+    #[arg(long)]
+    shared_random: bool,
     #[command(flatten)]
     precision: PrecisionArgs,
     #[command(flatten)]
@@ -78,9 +86,16 @@ impl CommonArgs {
         let seeds = seeds(self.seed);
         (s.options.init_seed, s.options.mutation_seed, s.options.crossover_seed, s.options.migration_seed) =
             (seeds[0], seeds[1], seeds[2], seeds[3]);
+        s.options.selection = self.selection.parse().map_err(|e| flag_error("--selection", e))?;
+        s.options.shared_random = self.shared_random;
         s.options.double = precision.is_double();
         s.backend = backend;
         Ok(s)
+    }
+
+    /// The selection rule's name as the runs use it (`strict` or `ties`).
+    fn selection_name(&self) -> &'static str {
+        self.selection.parse::<metaopt::de::Selection>().map_or("strict", |s| s.name())
     }
 
     /// Creates the output folder; the backend and the precision.
@@ -298,9 +313,11 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
         );
     }
     t += &format!(
-        "{} runs of {} generations ({precision} precision) in {:.1} s; wrote {}, {} and {} PNG file(s) in {}\n",
+        "{} runs of {} generations ({precision} precision, {} selection{}) in {:.1} s; wrote {}, {} and {} PNG file(s) in {}\n",
         functions_ok.len() * kinds.len(),
         generations,
+        c.selection_name(),
+        if c.shared_random { ", shared random numbers" } else { "" },
         t0.elapsed().as_secs_f64(),
         csv_path.file_name().unwrap_or_default().to_string_lossy(),
         sum_path.file_name().unwrap_or_default().to_string_lossy(),
@@ -485,9 +502,11 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
     );
     plot::write_png(&png, &title, &panels, 3.min(panels.len().max(1)), (620, 440))?;
     text += &format!(
-        "{} runs of {} generations ({precision} precision) in {:.1} s; wrote {}, {} and {} in {}\n",
+        "{} runs of {} generations ({precision} precision, {} selection{}) in {:.1} s; wrote {}, {} and {} in {}\n",
         run_rows.len(),
         generations,
+        c.selection_name(),
+        if c.shared_random { ", shared random numbers" } else { "" },
         t0.elapsed().as_secs_f64(),
         csv_path.file_name().unwrap_or_default().to_string_lossy(),
         runs_path.file_name().unwrap_or_default().to_string_lossy(),

@@ -199,7 +199,8 @@ pub struct Setup {
 
 impl Setup {
     /// Thesis 6.1: Np = 256, CR = 0.7, F = linspace(0.001, 2), DE/rand/1, no migration, 10
-    /// dimensions, the thesis's seeds; 32 members and 1000 generations recorded every 10.
+    /// dimensions, the thesis's seeds and strict selection (its `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`);
+    /// 32 members and 1000 generations recorded every 10.
     pub fn thesis(function: &str, bounds: BoundsCorrection) -> Self {
         Setup {
             function: function.to_string(),
@@ -210,7 +211,14 @@ impl Setup {
             bounds,
             mutation: Mutation::Rand1,
             migration: Migration::NONE,
-            options: DeOptions { f_mode: FMode::Linspace, f_min: 0.001, f_max: 2.0, cr: vec![0.7], ..DeOptions::default() },
+            options: DeOptions {
+                f_mode: FMode::Linspace,
+                f_min: 0.001,
+                f_max: 2.0,
+                cr: vec![0.7],
+                selection: metaopt::de::Selection::Strict,
+                ..DeOptions::default()
+            },
             generations: 1000,
             record_every: 10,
             backend: Backend::DEVICE,
@@ -355,6 +363,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             precision: if s.double { metaopt::Precision::Double } else { metaopt::Precision::Single },
             shared_random: false,
             fused: true,
+            selection: metaopt::de::Selection::Ties,
         };
         let (a, b) = info.domain;
         let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };

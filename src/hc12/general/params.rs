@@ -31,11 +31,18 @@ pub enum Coding {
     Gray,
 }
 
+/// Why `GCi` is refused (issue 24; docs/specs/HC12.md): the thesis's Table 1 lists it beside
+/// `GC` and `BC` but never says what it means, and the library does not guess.
+pub const GCI_REFUSED: &str = "`GCi`: the thesis (000, Table 1) lists this coding but does not define it, so the library \
+     does not implement a guess; use `GC` (Gray code per parameter) or `BC` (plain binary)";
+
 impl Coding {
+    /// `GC` or `BC` (also lower-case); `GCi` is refused with [`GCI_REFUSED`].
     pub fn from_name(s: &str) -> Result<Self> {
         match s {
             "BC" | "bc" => Ok(Coding::Binary),
             "GC" | "gc" => Ok(Coding::Gray),
+            "GCi" | "gci" | "GCI" => Err(Error::arg("mCode", GCI_REFUSED)),
             _ => Err(Error::arg("mCode", format!("`{s}`; expected `GC` (Gray) or `BC` (binary)"))),
         }
     }

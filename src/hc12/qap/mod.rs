@@ -90,10 +90,49 @@ impl QapHc12 {
         backend: Backend,
         form: CostForm,
     ) -> Result<Self> {
+        Self::with_bits(problem, swaps, 0, mask_order, start_bit, bit_length, backend, form)
+    }
+
+    /// [`QapHc12::new`] with `n_bit_param` bits per parameter (the thesis's `nBitParam` of its
+    /// C++ `Params` and MEX `params`; 0 = ceil(log2 n), the default). A parameter decodes to an
+    /// integer I below 2^nBitParam and names position `I mod n`, as the thesis's kernel
+    /// (`I % nElements`) and docs/specs/QAP.md say, so any width from ceil(log2 n) to 32 is a
+    /// valid encoding: more bits make the string longer (more neighbours per iteration) and
+    /// map 2^nBitParam values onto n positions. Fewer than ceil(log2 n) bits would leave
+    /// positions no swap can reach, and are refused (`nBitParam`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_bits(
+        problem: Arc<QapProblem>,
+        swaps: u32,
+        n_bit_param: u32,
+        mask_order: u32,
+        start_bit: i64,
+        bit_length: i64,
+        backend: Backend,
+        form: CostForm,
+    ) -> Result<Self> {
         if swaps == 0 || swaps > MAX_SWAPS {
             return Err(Error::arg("swaps", format!("{swaps}; expected 1..{MAX_SWAPS}")));
         }
-        let nb = Neighbourhood::new(2 * swaps, bits_for(problem.n), mask_order, start_bit, bit_length)?;
+        let need = bits_for(problem.n);
+        let nbit = match n_bit_param {
+            0 => need,
+            b if b < need => {
+                return Err(Error::arg(
+                    "nBitParam",
+                    format!(
+                        "{b} bits per parameter; n = {} needs at least ceil(log2 n) = {need} (fewer leave positions no swap can \
+                         reach); 0 takes {need}",
+                        problem.n
+                    ),
+                ))
+            }
+            b if b > 32 => {
+                return Err(Error::arg("nBitParam", format!("{b} bits per parameter; expected {need}..32 (0 takes {need})")))
+            }
+            b => b,
+        };
+        let nb = Neighbourhood::new(2 * swaps, nbit, mask_order, start_bit, bit_length)?;
         let eval: Box<dyn Evaluator> = match backend {
             Backend::Device(d) => Box::new(DeviceEvaluator::new(&problem, &nb, swaps, form, d)?),
             Backend::Cpu => {
