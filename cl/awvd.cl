@@ -356,6 +356,26 @@ typedef struct {
     uint dims[3];
 } Grid;
 
+static Grid grid_of(__global const double4* balls, __global const uint* start, __global const uint* items, double lox, double loy,
+                    double loz, double cell, uint dx, uint dy, uint dz, double rmax) {
+    Grid G;
+    G.balls = balls;
+#if !AWVD_DOUBLE
+    G.fballs = 0;
+#endif
+    G.start = start;
+    G.items = items;
+    G.lo[0] = lox;
+    G.lo[1] = loy;
+    G.lo[2] = loz;
+    G.cell = cell;
+    G.rmax = rmax;
+    G.dims[0] = dx;
+    G.dims[1] = dy;
+    G.dims[2] = dz;
+    return G;
+}
+
 static void cell_box(const Grid* G, double cx, double cy, double cz, double rad, int* lo, int* hi) {
     double c[3] = {cx, cy, cz};
     for (int k = 0; k < 3; k++) {
@@ -631,21 +651,10 @@ __kernel void awvd_level(__global const double4* balls,
                          __global const double4* starts, __global int* winner, __global double4* sphere, __global uint2* counts,
                          __local double* la, __local int* lj, __local double* lr, __local double* lt) {
     uint e = get_group_id(0);
-    Grid G;
-    G.balls = balls;
+    Grid G = grid_of(balls, cell_start, cell_items, lox, loy, loz, cell, dx, dy, dz, rmax);
 #if !AWVD_DOUBLE
     G.fballs = fballs;
 #endif
-    G.start = cell_start;
-    G.items = cell_items;
-    G.lo[0] = lox;
-    G.lo[1] = loy;
-    G.lo[2] = loz;
-    G.cell = cell;
-    G.rmax = rmax;
-    G.dims[0] = dx;
-    G.dims[1] = dy;
-    G.dims[2] = dz;
     uint4 ed = edges[e];
     double4 sp = starts[e];
     uint rechecks = 0, replaced = 0;
@@ -747,18 +756,7 @@ __kernel void awvd_loose(__global const double4* balls, uint nballs, __global co
                          uint dz, double rmax, __global uint* count, __global uint4* out, uint cap, __global uint* host) {
     uint i = get_global_id(0);
     if (i >= nballs) return;
-    Grid G;
-    G.balls = balls;
-    G.start = cell_start;
-    G.items = cell_items;
-    G.lo[0] = lox;
-    G.lo[1] = loy;
-    G.lo[2] = loz;
-    G.cell = cell;
-    G.rmax = rmax;
-    G.dims[0] = dx;
-    G.dims[1] = dy;
-    G.dims[2] = dz;
+    Grid G = grid_of(balls, cell_start, cell_items, lox, loy, loz, cell, dx, dy, dz, rmax);
     double4 bi = balls[i];
     uint nb[AWVD_NB];
     uint n = 0;

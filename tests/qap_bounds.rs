@@ -25,29 +25,9 @@ impl Rng {
     }
 }
 
-/// The optimum by enumeration (Heap's algorithm).
+/// The optimum by enumeration.
 fn brute_force(inst: &QapInstance) -> i64 {
-    let n = inst.n;
-    let mut p: Vec<usize> = (0..n).collect();
-    let mut c = vec![0usize; n];
-    let mut best = inst.cost(&p);
-    let mut i = 0;
-    while i < n {
-        if c[i] < i {
-            if i % 2 == 0 {
-                p.swap(0, i);
-            } else {
-                p.swap(c[i], i);
-            }
-            best = best.min(inst.cost(&p));
-            c[i] += 1;
-            i = 0;
-        } else {
-            c[i] = 0;
-            i += 1;
-        }
-    }
-    best
+    inst.optimum_by_enumeration().expect("small instance")
 }
 
 fn is_perm(p: &[usize], n: usize) -> bool {

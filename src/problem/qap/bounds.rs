@@ -110,29 +110,8 @@ mod tests {
 
     // ----- Gilmore-Lawler -----------------------------------------------------------------
 
-    /// Exhaustive optimum by Heap's algorithm (small n only).
     fn brute_force(inst: &QapInstance) -> i64 {
-        let n = inst.n;
-        let mut p: Vec<usize> = (0..n).collect();
-        let mut c = vec![0usize; n];
-        let mut best = inst.cost(&p);
-        let mut i = 0;
-        while i < n {
-            if c[i] < i {
-                if i % 2 == 0 {
-                    p.swap(0, i);
-                } else {
-                    p.swap(c[i], i);
-                }
-                best = best.min(inst.cost(&p));
-                c[i] += 1;
-                i = 0;
-            } else {
-                c[i] = 0;
-                i += 1;
-            }
-        }
-        best
+        inst.optimum_by_enumeration().expect("small instance")
     }
 
     #[test]
