@@ -82,18 +82,31 @@ fn json_and_vertices_on_stdout() {
 fn bench_reports_best_times_and_the_vertex_count() {
     let out = ok(&["bench", "awvd", PDB, "--repeat", "2", "--cpu", "--threads", "2", "--no-voronota"]);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "file,balls,backend,threads,repeat,parse_s,diagram_s,output_s,total_s,vertices,contacts,voronota_s,voronota_vertices,speedup");
-    let f: Vec<&str> = lines[1].split(',').collect();
-    assert_eq!(&f[..5], &[PDB, "602", "cpu", "2", "2"]);
-    assert_eq!(f[9], "3793");
-    let t: Vec<f64> = f[5..9].iter().map(|x| x.parse().unwrap()).collect();
-    assert!(t.iter().all(|&x| x >= 0.0) && t[1] > 0.0 && t[3] >= t[1]);
-    assert_eq!(f[11], "");
+    assert_eq!(
+        lines[0],
+        "file,balls,backend,threads,repeat,parse_s,diagram_s,grid_s,trace_s,search_s,finish_s,output_s,total_s,levels,host_searches,vertices,contacts,voronota_s,voronota_vertices,speedup"
+    );
+    let row = |line: &str| -> std::collections::HashMap<String, String> {
+        lines[0].split(',').map(str::to_string).zip(line.split(',').map(str::to_string)).collect()
+    };
+    let r = row(lines[1]);
+    assert_eq!([&r["file"], &r["balls"], &r["backend"], &r["threads"], &r["repeat"]], [PDB, "602", "cpu", "2", "2"]);
+    assert_eq!(r["vertices"], "3793");
+    assert_eq!(r["host_searches"], "0");
+    assert!(r["levels"].parse::<u64>().unwrap() > 0);
+    let t = |k: &str| r[k].parse::<f64>().unwrap();
+    for k in ["parse_s", "diagram_s", "grid_s", "trace_s", "search_s", "finish_s", "output_s", "total_s"] {
+        assert!(t(k) >= 0.0, "{k}");
+    }
+    // the parts of the best diagram run lie within it; the search is part of the tracing
+    assert!(t("diagram_s") > 0.0 && t("total_s") >= t("diagram_s"));
+    assert!(t("search_s") <= t("trace_s") && t("grid_s") + t("trace_s") + t("finish_s") <= t("diagram_s") * 1.001 + 1e-6);
+    assert_eq!(r["voronota_s"], "");
     if std::path::Path::new("/usr/bin/voronota").is_file() {
         let out = ok(&["bench", "awvd", PDB, "--repeat", "1", "--cpu"]);
-        let f: Vec<&str> = out.lines().nth(1).unwrap().split(',').collect();
-        assert_eq!(f[12], "3793", "voronota's vertex count: {out}");
-        assert!(f[11].parse::<f64>().unwrap() > 0.0);
+        let r = row(out.lines().nth(1).unwrap());
+        assert_eq!(r["voronota_vertices"], "3793", "voronota's vertex count: {out}");
+        assert!(r["voronota_s"].parse::<f64>().unwrap() > 0.0);
     }
 }
 
