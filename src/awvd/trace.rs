@@ -54,7 +54,7 @@ pub trait EdgeSearch {
         Ok(())
     }
     fn search(&mut self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Found>>;
-    /// The ball pairs of vertex-free elliptic edges ([`loose_contacts`]), where the search
+    /// The ball pairs of vertex-free elliptic edges (as `loose_contacts`), where the search
     /// has its own way (a device); None: the CPU's.
     fn loose(&mut self, _ctx: &Ctx) -> Result<Option<Vec<(u32, u32)>>> {
         Ok(None)
@@ -535,7 +535,7 @@ fn loose_contacts(ctx: &Ctx) -> Vec<(u32, u32)> {
     (0..ctx.balls.len()).into_par_iter().flat_map_iter(|i| loose_of(ctx, i)).collect()
 }
 
-/// [`loose_contacts`] of ball i: the pairs of the triples (i, j, k), i < j < k.
+/// `loose_contacts` of ball i: the pairs of the triples (i, j, k), i < j < k.
 pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
     let b = ctx.balls;
     let rm = ctx.grid.rmax;

@@ -37,7 +37,7 @@ pub const GCI_REFUSED: &str = "`GCi`: the thesis (000, Table 1) lists this codin
      does not implement a guess; use `GC` (Gray code per parameter) or `BC` (plain binary)";
 
 impl Coding {
-    /// `GC` or `BC` (also lower-case); `GCi` is refused with [`GCI_REFUSED`].
+    /// `GC` or `BC` (also lower-case); `GCi` is refused (the thesis lists it but does not define it).
     pub fn from_name(s: &str) -> Result<Self> {
         match s {
             "BC" | "bc" => Ok(Coding::Binary),
