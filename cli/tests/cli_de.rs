@@ -47,7 +47,7 @@ fn de_stop_options_and_precision() {
     // --double is still taken (the default)
     let t = ok(&[&base[..], &["--generations", "5", "--double"]].concat());
     assert!(t.contains("precision    double") && t.contains("stopped by   generations"), "{t}");
-    let t = ok(&[&base[..], &["--time-limit", "0.2"]].concat());
+    let t = ok(&[&base[..], &["--time-limit", "1"]].concat());
     assert!(t.contains("stopped by   time_limit"), "{t}");
     fails(&[&base[..], &["--time-limit", "1e20"]].concat(), "--time-limit");
     fails(&[&base[..], &["--time-limit", "inf"]].concat(), "--time-limit");
@@ -290,7 +290,8 @@ fn bench_de_and_de_digits() {
         // the digits are those of the value
         assert!(digits == 0 || (value - 1.0).abs() < 10f64.powi(1 - digits as i32), "{l}");
         let seconds: f64 = f[5].parse().unwrap();
-        assert!(seconds < 1.5, "{l}");
+        // a 1 s budget: the last generation and a loaded 2-core machine may add some
+        assert!(seconds < 3.0, "{l}");
         assert!(f[8].parse::<u64>().unwrap() > 0, "{l}");
     }
     fails(&["bench", "de-digits", "--functions", "F11", "--dims", "3"], "F11");
