@@ -557,15 +557,21 @@ pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, bac
             f => return Err(Error::arg("cost_form", format!("{f}; expected 0 (delta) or 1 (full)"))),
         };
         let settings = Settings { backend, form, ..h.settings };
-        let mut solver = settings.build(h.solver.problem().clone())?;
-        solver.max_iterations = h.solver.max_iterations;
-        if let Some(cfg) = h.solver.tabu_config() {
-            solver.init_tabu_list(cfg.clone())?;
-        }
-        h.solver = solver;
-        h.settings = settings;
+        rebuild(&mut h, settings)?;
         MetaoptInt32Result::ok(0)
     })
+}
+
+/// Rebuilds the instance's solver with new settings, keeping its iteration cap and tabu list.
+fn rebuild(h: &mut Handle, settings: Settings) -> Result<()> {
+    let mut solver = settings.build(h.solver.problem().clone())?;
+    solver.max_iterations = h.solver.max_iterations;
+    if let Some(cfg) = h.solver.tabu_config() {
+        solver.init_tabu_list(cfg.clone())?;
+    }
+    h.solver = solver;
+    h.settings = settings;
+    Ok(())
 }
 
 /// Sets the bits per parameter of the instance's strings (the thesis's `nBitParam` of its C++
@@ -587,13 +593,7 @@ pub unsafe extern "C" fn metaopt_qap_set_bits_per_param(h: *mut MetaoptQapInstan
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         let settings = Settings { nbit: nBitParam, ..h.settings };
-        let mut solver = settings.build(h.solver.problem().clone())?;
-        solver.max_iterations = h.solver.max_iterations;
-        if let Some(cfg) = h.solver.tabu_config() {
-            solver.init_tabu_list(cfg.clone())?;
-        }
-        h.solver = solver;
-        h.settings = settings;
+        rebuild(&mut h, settings)?;
         MetaoptInt32Result::ok(0)
     })
 }
