@@ -68,7 +68,8 @@ enum Command {
     /// The additively weighted Voronoi diagram of the balls (atoms) of a PDB, mmCIF or balls file:
     /// vertices as Voronota's, contacts
     Awvd(Box<awvd::AwvdArgs>),
-    /// The thesis's island DE experiments (section 6.1): CSV tables and PNG plots in a folder
+    /// The thesis's experiments (island DE of 6.1, the QAP figures 19 and 20): CSV tables and PNG
+    /// plots in a folder
     #[command(subcommand)]
     Experiment(ExperimentCommand),
     /// Benchmarks: throughput and quality measurements, not tests (QAP, tabu, SAT, DE, functions)
@@ -154,6 +155,8 @@ fn main() -> ExitCode {
         Command::Awvd(a) => awvd::run(&a),
         Command::Experiment(ExperimentCommand::DeSdis(a)) => experiment::de::de_sdis(&a),
         Command::Experiment(ExperimentCommand::DeMigration(a)) => experiment::de::de_migration(&a),
+        Command::Experiment(ExperimentCommand::QapLoad(a)) => experiment::qap_figs::qap_load(&a),
+        Command::Experiment(ExperimentCommand::QapSwaps(a)) => experiment::qap_figs::qap_swaps(&a),
         Command::Bench(BenchCommand::Qap(a)) => bench::qap::run(&a),
         Command::Bench(BenchCommand::QapTs(a)) => bench::qap_ts::throughput(&a),
         Command::Bench(BenchCommand::QapQuality(a)) => bench::qap_ts::quality(&a),

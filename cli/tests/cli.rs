@@ -557,18 +557,38 @@ fn bench_reports_every_evaluator_and_their_agreement() {
     ]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "instance,n,swaps,rows,evaluator,device,iterations,seconds,rows_per_second,speedup_vs_cpu,best_row,best_cost");
-    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(
+        lines[0],
+        "instance,n,swaps,rows,evaluator,device,threads,iterations,seconds,rows_per_second,speedup_vs_cpu,speedup_vs_one_thread,best_row,best_cost"
+    );
+    assert_eq!(lines.len(), 7, "{text}");
     for (line, ev) in
         lines[1..]
             .iter()
-            .zip(["device-full", "device-delta", "cpu-delta", "cpu-full"])
+            .zip(["device-full", "device-delta", "cpu-delta", "cpu-full", "cpu1-delta", "cpu1-full"])
     {
         assert!(line.starts_with(&format!("nug12,12,4,529,{ev},")), "{line}");
+        // the columns after the device's (a quoted field with commas), counted from the end
+        let f: Vec<&str> = line.rsplit(',').take(8).collect();
+        let threads = f[7];
+        match ev {
+            "cpu1-delta" | "cpu1-full" => assert_eq!(threads, "1", "{line}"),
+            "cpu-delta" | "cpu-full" => assert!(threads.parse::<usize>().unwrap() >= 1, "{line}"),
+            _ => assert_eq!(threads, "", "{line}"),
+        }
+        // both speedup columns are filled and positive; each baseline is 1 against itself
+        let (vs_cpu, vs_one): (f64, f64) = (f[3].parse().unwrap(), f[2].parse().unwrap());
+        assert!(vs_cpu > 0.0 && vs_one > 0.0, "{line}");
+        if ev == "cpu-delta" {
+            assert_eq!(f[3], "1.000", "{line}");
+        }
+        if ev == "cpu1-delta" {
+            assert_eq!(f[2], "1.000", "{line}");
+        }
     }
     assert_eq!(std::fs::read_to_string(csv.path()).unwrap(), text);
     assert!(
-        stderr(&o).contains("check: all 4 evaluators returned the same best row"),
+        stderr(&o).contains("check: all 6 evaluators returned the same best row"),
         "{}",
         stderr(&o)
     );
@@ -647,7 +667,12 @@ fn bench_tabu_writes_the_table_as_csv() {
     let o = ok(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "esc16a", "--runs", "3", "--swaps", "6", "--cpu"]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("instance,n,swaps,mode,runs,successes,success_ratio_percent,time_to_optimum_s"), "{text}");
+    assert!(
+        lines[0].starts_with(
+            "instance,n,swaps,mode,runs,successes,success_ratio_percent,wilson95_low_percent,wilson95_high_percent,time_to_optimum_s"
+        ),
+        "{text}"
+    );
     assert_eq!(lines.len(), 3, "{text}");
     assert!(lines[1].starts_with("esc16a,16,6,plain,3,") && lines[2].starts_with("esc16a,16,6,tabu100,3,"), "{text}");
     fails_with(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "nug12"], &[], &["--swaps"]);

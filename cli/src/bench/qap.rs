@@ -1,6 +1,8 @@
 //! `metaopt bench qap`: rows of the qapswap2 neighbourhood evaluated per second by the device's
 //! full and delta kernels and the CPU backend, side by side in one run (thesis 6.2: tho150 with
-//! 15 swaps, 28,921 rows).
+//! 15 swaps, 28,921 rows). The CPU backend runs twice: on rayon's global pool (every core) and
+//! in a rayon pool of one thread, the single-thread baseline of the thesis's `Normal` variant;
+//! the CSV gives every evaluator's speedup over both.
 //!
 //! Method: one state (a seeded random permutation, zero string); per evaluator one warm-up call
 //! of `best_row` (buffers, first launch), then `best_row` again and again for a fixed number of
@@ -31,6 +33,10 @@ enum Which {
     CpuDelta,
     /// The rayon CPU backend, full form
     CpuFull,
+    /// The CPU backend in a rayon pool of one thread, delta form
+    Cpu1Delta,
+    /// The CPU backend in a rayon pool of one thread, full form (the thesis's `Normal`)
+    Cpu1Full,
 }
 
 impl Which {
@@ -40,6 +46,17 @@ impl Which {
             Which::DeviceDelta => "device-delta",
             Which::CpuDelta => "cpu-delta",
             Which::CpuFull => "cpu-full",
+            Which::Cpu1Delta => "cpu1-delta",
+            Which::Cpu1Full => "cpu1-full",
+        }
+    }
+
+    /// Threads of a CPU evaluator (0: the global pool's); `None` on the device.
+    fn threads(self) -> Option<usize> {
+        match self {
+            Which::DeviceFull | Which::DeviceDelta => None,
+            Which::CpuDelta | Which::CpuFull => Some(0),
+            Which::Cpu1Delta | Which::Cpu1Full => Some(1),
         }
     }
 }
@@ -68,7 +85,7 @@ pub struct BenchQapArgs {
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "device-full,device-delta,cpu-delta,cpu-full"
+        default_value = "device-full,device-delta,cpu-delta,cpu-full,cpu1-delta,cpu1-full"
     )]
     evaluators: Vec<Which>,
     /// Seed of the random permutation the neighbourhood is taken around
@@ -82,6 +99,8 @@ pub struct BenchQapArgs {
 struct Measure {
     which: Which,
     device: String,
+    /// Threads of a CPU evaluator; `None` on the device.
+    threads: Option<usize>,
     iterations: u64,
     seconds: f64,
     best: (Cost, u64),
@@ -161,14 +180,32 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
             Which::DeviceFull => (Backend::Device(None), CostForm::Full),
             Which::DeviceDelta => (Backend::Device(None), CostForm::Delta),
             Which::CpuDelta => (Backend::Cpu, CostForm::Delta),
-            Which::CpuFull => (Backend::Cpu, CostForm::Full),
+            Which::CpuFull | Which::Cpu1Full => (Backend::Cpu, CostForm::Full),
+            Which::Cpu1Delta => (Backend::Cpu, CostForm::Delta),
         };
         let mut ev = make(backend, form)?;
-        let (iterations, secs, best, consistent) =
-            time_evaluator(&mut ev, &st, a.iterations, seconds)?;
+        let (iterations, secs, best, consistent, threads) = match w.threads() {
+            Some(1) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .map_err(|e| Failure(format!("a rayon pool of one thread: {e}")))?;
+                let (i, s, b, c) = pool.install(|| time_evaluator(&mut ev, &st, a.iterations, seconds))?;
+                (i, s, b, c, Some(1))
+            }
+            Some(_) => {
+                let (i, s, b, c) = time_evaluator(&mut ev, &st, a.iterations, seconds)?;
+                (i, s, b, c, Some(rayon::current_num_threads()))
+            }
+            None => {
+                let (i, s, b, c) = time_evaluator(&mut ev, &st, a.iterations, seconds)?;
+                (i, s, b, c, None)
+            }
+        };
         let m = Measure {
             which: w,
             device: ev.backend_description(),
+            threads,
             iterations,
             seconds: secs,
             best,
@@ -188,6 +225,7 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
 
     let rps = |m: &Measure| rows as f64 * m.iterations as f64 / m.seconds;
     let cpu_rps = results.iter().find(|m| m.which == Which::CpuDelta).map(rps);
+    let one_rps = results.iter().find(|m| m.which == Which::Cpu1Delta).map(rps);
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
         "instance",
@@ -196,10 +234,12 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
         "rows",
         "evaluator",
         "device",
+        "threads",
         "iterations",
         "seconds",
         "rows_per_second",
         "speedup_vs_cpu",
+        "speedup_vs_one_thread",
         "best_row",
         "best_cost",
     ])
@@ -213,10 +253,12 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
             rows.to_string(),
             m.which.name().to_string(),
             m.device.clone(),
+            m.threads.map(|t| t.to_string()).unwrap_or_default(),
             m.iterations.to_string(),
             format!("{:.6}", m.seconds),
             format!("{r:.0}"),
             cpu_rps.map(|c| format!("{:.3}", r / c)).unwrap_or_default(),
+            one_rps.map(|c| format!("{:.3}", r / c)).unwrap_or_default(),
             m.best.1.to_string(),
             m.best.0.to_string(),
         ])

@@ -129,6 +129,10 @@ impl Evaluator for DeviceEvaluator {
         self.search.set_deadline(deadline);
     }
 
+    fn take_kernel_ns(&mut self) -> Option<u64> {
+        Some(std::mem::take(&mut self.kernel_ns))
+    }
+
     fn best_row(&mut self, st: &IterState, tabu: &TabuQuery<Cost>) -> Result<(Cost, u64)> {
         // one upload serves the insert (which reads K from the state buffer) and the evaluation
         self.upload(st)?;

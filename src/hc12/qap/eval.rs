@@ -34,6 +34,11 @@ pub trait Evaluator: Send {
     fn description(&self) -> String;
     /// The deadline of the searches to come (the device evaluator cuts its launches by it).
     fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
+    /// Nanoseconds the device spent in its kernels since the last call (profiling events);
+    /// `None` for an evaluator without a device.
+    fn take_kernel_ns(&mut self) -> Option<u64> {
+        None
+    }
 }
 
 /// How a row's cost is computed: the thesis's full O(n^2) sum or the O(n) delta form.

@@ -175,6 +175,12 @@ impl QapHc12 {
         self.eval.description()
     }
 
+    /// Nanoseconds the device spent in the evaluation kernels (OpenCL profiling events, the
+    /// row kernel and the reduction) since the previous call; `None` on the CPU backend.
+    pub fn take_kernel_ns(&mut self) -> Option<u64> {
+        self.eval.take_kernel_ns()
+    }
+
     /// The all-zero string, meaning "the base permutation itself".
     pub fn zero_string(&self) -> Vec<u32> {
         vec![0; self.nb.n_param as usize]
