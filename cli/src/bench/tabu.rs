@@ -79,6 +79,12 @@ pub fn run(a: &BenchTabuArgs) -> CliResult {
     for t in THESIS_TABLE4.iter().filter(|t| a.instances.is_empty() && !names.iter().any(|n| n == t.0)) {
         eprintln!("bench tabu: {} is not in {}; left out", t.0, dir.display());
     }
+    let mut modes: Vec<Mode> = Vec::new();
+    for &m in &a.modes {
+        if !modes.contains(&m) {
+            modes.push(m);
+        }
+    }
     let mut w = csv::Writer::from_writer(Vec::new());
     for name in &names {
         let path = dir.join(format!("{name}.dat"));
@@ -90,12 +96,6 @@ pub fn run(a: &BenchTabuArgs) -> CliResult {
             .swaps
             .or_else(|| THESIS_TABLE4.iter().find(|t| t.0 == name).map(|t| t.1))
             .ok_or_else(|| Failure(format!("--swaps: {name} is not in the thesis's table; give the swap count")))?;
-        let mut modes: Vec<Mode> = Vec::new();
-        for &m in &a.modes {
-            if !modes.contains(&m) {
-                modes.push(m);
-            }
-        }
         for mode in modes.iter().map(|m| (*m == Mode::Tabu).then(|| tabu.clone())) {
             let row = success_series(&inst, optimum, swaps, a.runs, a.seed.seed, mode, backend)?;
             eprintln!(

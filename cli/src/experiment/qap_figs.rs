@@ -88,6 +88,10 @@ pub struct QapLoadArgs {
     device: DeviceArg,
 }
 
+/// A point of a Fig. 19 curve: swaps, kernel share [%], rows per second by the wall clock and
+/// in the kernels.
+type LoadPoint = (f64, f64, f64, f64);
+
 /// Fig. 19: per kernel form and swap count, the rows per second of the neighbourhood search and
 /// the share of the wall time the device spends in its kernels.
 pub fn qap_load(a: &QapLoadArgs) -> CliResult {
@@ -112,8 +116,7 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
     let problem = Arc::new(QapProblem::from_instance(&inst));
     let t0 = Instant::now();
     let mut rows_out: Vec<Vec<String>> = Vec::new();
-    // per form: (swaps, kernel share %, rows/s by the wall clock, rows/s in the kernels)
-    let mut curves: Vec<(Form, Vec<(f64, f64, f64, f64)>)> = Vec::new();
+    let mut curves: Vec<(Form, Vec<LoadPoint>)> = Vec::new();
     let mut text = String::new();
     for &form in &forms {
         let cf = if form == Form::Full { CostForm::Full } else { CostForm::Delta };
