@@ -160,8 +160,8 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
                 s.to_string(),
                 rows.to_string(),
                 calls.to_string(),
-                format!("{wall:.6}"),
-                format!("{kernel:.6}"),
+                format!("{wall:.9}"),
+                format!("{kernel:.9}"),
                 format!("{share:.3}"),
                 format!("{:.3}", 1e6 * wall / calls as f64),
                 format!("{rps:.0}"),
@@ -230,7 +230,7 @@ pub struct QapSwapsArgs {
     )]
     swaps: Vec<u32>,
     /// Independent HC12 runs per swap count, each from a random permutation and swap string
-    #[arg(long, default_value_t = 200, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 500, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
     #[command(flatten)]
     seed: SeedArg,
