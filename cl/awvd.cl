@@ -641,6 +641,153 @@ static Win search_clusters(int active, Grid G, Tri T, Cp s0, double from, double
     return w;
 }
 
+// geom.rs `det3`
+static double det3(const double m[3][3]) {
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
+// f64::total_cmp's a < b for finite values (-0.0 before 0.0)
+static int total_lt(double a, double b) { return a < b || (a == b && signbit(a) && !signbit(b)); }
+static int total_eq(double a, double b) { return a == b && !signbit(a) == !signbit(b); }
+
+// geom.rs `tangent_spheres` of the four balls b (in the host's order): the number of spheres
+// (0, 1 or 2) in `out`, sorted as the host sorts them; -1 for infinitely many (or a rank < 3
+// system the host does not solve).
+static int tangent_spheres(const double4 b[4], double4 out[2]) {
+    int m = 0;
+    for (int i = 1; i < 4; i++)
+        if (b[i].w < b[m].w) m = i;
+    double o[3] = {b[m].x, b[m].y, b[m].z};
+    double rm = b[m].w;
+    double rows[3][4], rhs[3];
+    int k = 0;
+    double scale = 0.0;
+    for (int i = 0; i < 4; i++) {
+        if (i == m) continue;
+        double c[3] = {b[i].x - o[0], b[i].y - o[1], b[i].z - o[2]};
+        double r = b[i].w - rm;
+        rows[k][0] = c[0];
+        rows[k][1] = c[1];
+        rows[k][2] = c[2];
+        rows[k][3] = r;
+        rhs[k] = 0.5 * (d3(c, c) - r * r);
+        scale = fmax(fmax(scale, sqrt(d3(c, c))), fabs(r));
+        k++;
+    }
+    if (scale == 0.0) return -1;
+    // the free unknown: the column whose removal leaves the largest 3x3 determinant (the last
+    // of equals, as Rust's max_by)
+    int free = 0;
+    double det = 0.0;
+    for (int f = 0; f < 4; f++) {
+        double mm[3][3];
+        for (int r = 0; r < 3; r++) {
+            int c = 0;
+            for (int j = 0; j < 4; j++)
+                if (j != f) mm[r][c++] = rows[r][j];
+        }
+        double d = det3(mm);
+        if (f == 0 || fabs(d) >= fabs(det)) {
+            free = f;
+            det = d;
+        }
+    }
+    if (fabs(det) <= 1e-12 * scale * scale * scale) return -1;
+    double mm[3][3];
+    for (int r = 0; r < 3; r++) {
+        int c = 0;
+        for (int j = 0; j < 4; j++)
+            if (j != free) mm[r][c++] = rows[r][j];
+    }
+    double u3[3], v3[3];
+    for (int col = 0; col < 3; col++) {
+        double t[3][3], t2[3][3];
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) t[r][c] = t2[r][c] = mm[r][c];
+        for (int r = 0; r < 3; r++) {
+            t[r][col] = rhs[r];
+            t2[r][col] = -rows[r][free];
+        }
+        u3[col] = det3(t) / det;
+        v3[col] = det3(t2) / det;
+    }
+    double u[4], v[4];
+    int c = 0;
+    for (int j = 0; j < 4; j++) {
+        if (j == free) {
+            u[j] = 0.0;
+            v[j] = 1.0;
+        } else {
+            u[j] = u3[c];
+            v[j] = v3[c];
+            c++;
+        }
+    }
+    double qa = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] - v[3] * v[3];
+    double qb = 2.0 * (u[0] * v[0] + u[1] * v[1] + u[2] * v[2] - u[3] * v[3]);
+    double qc = u[0] * u[0] + u[1] * u[1] + u[2] * u[2] - u[3] * u[3];
+    double roots[2];
+    int nr = quad(qa, qb, qc, scale * scale, roots);
+    if (nr < 0) return -1;
+    int n = 0;
+    for (int i = 0; i < nr; i++) {
+        double s = roots[i];
+        double w[4];
+        int finite = 1;
+        for (int j = 0; j < 4; j++) {
+            w[j] = u[j] + s * v[j];
+            finite = finite && isfinite(w[j]);
+        }
+        if (!finite || w[3] < -1e-10 * scale) continue;
+        double4 sp = (double4)(w[0] + o[0], w[1] + o[1], w[2] + o[2], fmax(w[3], 0.0) - rm);
+        if (n == 1) {
+            double d[3] = {out[0].x - sp.x, out[0].y - sp.y, out[0].z - sp.z};
+            if (sqrt(d3(d, d)) <= 1e-12 * scale && fabs(out[0].w - sp.w) <= 1e-12 * scale) continue;
+        }
+        out[n++] = sp;
+    }
+    if (n == 2) {
+        double4 a = out[0], b2 = out[1];
+        // by (r, x, y, z) in total order
+        int swap = total_lt(b2.w, a.w)
+            || (total_eq(b2.w, a.w) && (total_lt(b2.x, a.x) || (total_eq(b2.x, a.x) && (total_lt(b2.y, a.y) || (total_eq(b2.y, a.y) && total_lt(b2.z, a.z))))));
+        if (swap) {
+            out[0] = b2;
+            out[1] = a;
+        }
+    }
+    return n;
+}
+
+// trace.rs `make_vertex`: the quadruple sorted, and of its tangent spheres the one nearest the
+// found sphere `approx` (its index is the vertex's `which`); the found sphere itself when the
+// quadruple has no finite tangent spheres. Returns `which`.
+static uint make_vertex(__global const double4* balls, uint q[4], double4 approx, double4* s) {
+    for (int a = 1; a < 4; a++)
+        for (int b = a; b > 0 && q[b - 1] > q[b]; b--) {
+            uint t = q[b];
+            q[b] = q[b - 1];
+            q[b - 1] = t;
+        }
+    double4 bs[4] = {balls[q[0]], balls[q[1]], balls[q[2]], balls[q[3]]};
+    double4 list[2];
+    int n = tangent_spheres(bs, list);
+    uint which = 0;
+    *s = approx;
+    double best = 0.0;
+    for (int k = 0; k < n; k++) {
+        double d[3] = {list[k].x - approx.x, list[k].y - approx.y, list[k].z - approx.z};
+        double dk = sqrt(d3(d, d)) + fabs(list[k].w - approx.w);
+        if (k == 0 || total_lt(dk, best)) {
+            best = dk;
+            which = (uint)k;
+            *s = list[k];
+        }
+    }
+    return which;
+}
+
 __kernel void awvd_level(__global const double4* balls,
 #if !AWVD_DOUBLE
                          __global const float4* fballs,
@@ -648,7 +795,7 @@ __kernel void awvd_level(__global const double4* balls,
                          __global const uint* cell_start, __global const uint* cell_items, double lox, double loy, double loz,
                          double cell, uint dx, uint dy, uint dz, double rmax, __global const double4* clsph,
                          __global const uint* clstart, __global const uint* clitems, uint ncl, __global const uint4* edges,
-                         __global const double4* starts, __global int* winner, __global double4* sphere, __global uint2* counts,
+                         __global const double4* starts, __global uint* outu, __global double4* outs,
                          __local double* la, __local int* lj, __local double* lr, __local double* lt) {
     uint e = get_group_id(0);
     Grid G = grid_of(balls, cell_start, cell_items, lox, loy, loz, cell, dx, dy, dz, rmax);
@@ -739,9 +886,21 @@ __kernel void awvd_level(__global const double4* balls,
     }
     found = found && lj[0] == 0;
     if (get_local_id(0) == 0) {
-        winner[e] = found ? j : phase == 7 ? -2 : -1;
-        sphere[e] = found ? (double4)(x[0], x[1], x[2], h.r) : (double4)(0.0);
-        counts[e] = (uint2)(rechecks, replaced);
+        // per edge: the end ball (-1: for the host's search, -2: unbounded), the end vertex's
+        // sorted quadruple and `which`, the counts; its sphere in outs
+        uint q[4] = {ed.x, ed.y, ed.z, found ? (uint)j : 0u};
+        double4 vs = (double4)(0.0);
+        uint which = found ? make_vertex(balls, q, (double4)(x[0], x[1], x[2], h.r), &vs) : 0u;
+        __global uint* o = outu + 8 * (size_t)e;
+        o[0] = (uint)(found ? j : phase == 7 ? -2 : -1);
+        o[1] = q[0];
+        o[2] = q[1];
+        o[3] = q[2];
+        o[4] = q[3];
+        o[5] = which;
+        o[6] = rechecks;
+        o[7] = replaced;
+        outs[e] = vs;
     }
 }
 

@@ -3,14 +3,17 @@
 //! edge's frame, searches its region (a float pass, then the suspects within
 //! [`AwvdDevice::bound`] of the float minimum re-checked in double, or double throughout), proves
 //! the winner's arc inside the searched region (widening it once when not), and checks the
-//! winner's sphere tangent and empty in double. The host gets the winner and its sphere per edge;
-//! what the device could not prove (collinear gates, nothing near, a far arc, a failed check)
-//! goes to the CPU backend's exact search.
+//! winner's sphere tangent and empty in double, then makes the end vertex as the host's
+//! `make_vertex` does (sorted quadruple, the exact tangent sphere nearest the found one and its
+//! index). The host gets the end ball and the end vertex per edge (the level's buffers stay on
+//! the device from level to level); what the device could not prove (collinear gates, nothing
+//! near, a far arc, a failed check) goes to the CPU backend's exact search.
 //!
 //! The kernel's geometry is the CPU backend's (`geom.rs`, `trace.rs`) in double without fused
 //! multiply-adds, so the device and the CPU pick the same winners. It needs `cl_khr_fp64`.
 
 use super::geom::Sphere;
+use super::Vertex;
 use super::trace::{search_edge, Ctx, Edge, EdgeSearch, Found, Stats};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::Result;
@@ -44,6 +47,20 @@ pub struct AwvdDevice {
     double: bool,
     pub bound: f64,
     resident: Option<Resident>,
+    level: Option<LevelBuffers>,
+}
+
+/// A level's edges in and end vertices out, kept from level to level (reallocated larger when a
+/// level outgrows them).
+struct LevelBuffers {
+    cap: usize,
+    edges: DeviceBuffer<u32>,
+    starts: DeviceBuffer<f64>,
+    /// Per edge: the end ball (as i32; -1 for the host's search, -2 unbounded), the end vertex's
+    /// sorted quadruple, `which`, the double re-checks and the float winners replaced.
+    outu: DeviceBuffer<u32>,
+    /// Per edge: the end vertex's sphere.
+    outs: DeviceBuffer<f64>,
 }
 
 impl AwvdDevice {
@@ -58,7 +75,7 @@ impl AwvdDevice {
         let program = ctx.build(&spec)?;
         let kernel = queue.kernel(&program, "awvd_level")?;
         let loose = queue.kernel(&program, "awvd_loose")?;
-        Ok(AwvdDevice { queue, kernel, loose, double, bound, resident: None })
+        Ok(AwvdDevice { queue, kernel, loose, double, bound, resident: None, level: None })
     }
 }
 
@@ -127,17 +144,26 @@ impl EdgeSearch for AwvdDevice {
         if self.resident.is_none() {
             self.prepare(ctx)?;
         }
-        let r = self.resident.as_ref().expect("prepared above");
-        let q = &self.queue;
-        let g = &ctx.grid;
         let n = edges.len();
+        let q = &self.queue;
+        if self.level.as_ref().is_none_or(|l| l.cap < n) {
+            // room for the level, with some to spare so that growing levels rarely reallocate
+            let cap = n + n / 2;
+            self.level = Some(LevelBuffers {
+                cap,
+                edges: q.buffer(4 * cap, "edges")?,
+                starts: q.buffer(4 * cap, "start spheres")?,
+                outu: q.buffer(8 * cap, "end vertices")?,
+                outs: q.buffer(4 * cap, "end spheres")?,
+            });
+        }
+        let r = self.resident.as_ref().expect("prepared above");
+        let lb = self.level.as_mut().expect("allocated above");
+        let g = &ctx.grid;
         let ed: Vec<u32> = edges.iter().flat_map(|e| [e.g[0], e.g[1], e.g[2], e.s]).collect();
         let st: Vec<f64> = edges.iter().flat_map(|e| [e.start.c[0], e.start.c[1], e.start.c[2], e.start.r]).collect();
-        let b_edges: DeviceBuffer<u32> = q.buffer_from(&ed, "edges")?;
-        let b_starts: DeviceBuffer<f64> = q.buffer_from(&st, "start spheres")?;
-        let b_win: DeviceBuffer<i32> = q.buffer(n, "winners")?;
-        let b_sph: DeviceBuffer<f64> = q.buffer(4 * n, "end spheres")?;
-        let b_cnt: DeviceBuffer<u32> = q.buffer(2 * n, "re-check counts")?;
+        lb.edges.write(q, &ed)?;
+        lb.starts.write(q, &st)?;
         let dims = g.dims.map(|d| d as u32);
         let ncl = g.cl_sphere.len() as u32;
         let mut e = ExecuteKernel::new(&self.kernel);
@@ -152,33 +178,35 @@ impl EdgeSearch for AwvdDevice {
             e.set_arg(&g.lo[0]).set_arg(&g.lo[1]).set_arg(&g.lo[2]).set_arg(&g.cell);
             e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&g.rmax);
             e.set_arg(r.cl_sphere.cl()).set_arg(r.cl_start.cl()).set_arg(r.cl_items.cl()).set_arg(&ncl);
-            e.set_arg(b_edges.cl()).set_arg(b_starts.cl());
-            e.set_arg(b_win.cl()).set_arg(b_sph.cl()).set_arg(b_cnt.cl());
+            e.set_arg(lb.edges.cl()).set_arg(lb.starts.cl());
+            e.set_arg(lb.outu.cl()).set_arg(lb.outs.cl());
             e.set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 4).set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 8);
         }
         crate::device::launch(q, &mut e, &[n * GROUP], Some(&[GROUP]), "awvd_level")?;
-        let win = b_win.to_vec(q)?;
-        let sph = b_sph.to_vec(q)?;
-        let cnt = b_cnt.to_vec(q)?;
-        for c in cnt.chunks_exact(2) {
-            stats.double_rechecks += u64::from(c[0]);
-            stats.float_replaced += u64::from(c[1]);
+        let mut outu = vec![0u32; 8 * n];
+        let mut outs = vec![0f64; 4 * n];
+        lb.outu.read(q, &mut outu)?;
+        lb.outs.read(q, &mut outs)?;
+        for o in outu.chunks_exact(8) {
+            stats.double_rechecks += u64::from(o[6]);
+            stats.float_replaced += u64::from(o[7]);
+            stats.host_searches += u64::from(o[0] as i32 == -1);
         }
-        let host = win.iter().filter(|&&w| w == -1).count() as u64;
-        stats.host_searches += host;
         Ok(edges
             .par_iter()
             .enumerate()
             .map(|(i, e)| {
-                if win[i] >= 0 {
-                    let s = &sph[4 * i..4 * i + 4];
-                    Found::Sphere(win[i] as u32, Sphere { c: [s[0], s[1], s[2]], r: s[3] })
-                } else if win[i] == -2 {
-                    Found::Unbounded
-                } else {
-                    match search_edge(ctx, e, None) {
+                let o = &outu[8 * i..8 * i + 8];
+                match o[0] as i32 {
+                    -2 => Found::Unbounded,
+                    -1 => match search_edge(ctx, e, None) {
                         Some((j, h)) => Found::Point(j, h),
                         None => Found::Unbounded,
+                    },
+                    j => {
+                        let s = &outs[4 * i..4 * i + 4];
+                        let v = Vertex { q: [o[1], o[2], o[3], o[4]], which: o[5] as u8, s: Sphere { c: [s[0], s[1], s[2]], r: s[3] } };
+                        Found::Vertex(j as u32, v)
                     }
                 }
             })

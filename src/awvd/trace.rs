@@ -41,8 +41,8 @@ pub struct Stats {
 pub enum Found {
     /// The end ball and the end point on the edge's trisector.
     Point(u32, CurvePoint),
-    /// The end ball and the end sphere (a device gives the sphere).
-    Sphere(u32, Sphere),
+    /// The end ball and the end vertex (a device makes it as [`make_vertex`] does).
+    Vertex(u32, Vertex),
     Unbounded,
 }
 
@@ -331,6 +331,35 @@ fn first_vertex(ctx: &Ctx, i: u32, k: usize) -> Option<Vertex> {
 /// host's time per level.
 type VertexMap = HashMap<([u32; 4], u8), usize, BuildHasherDefault<FxHasher>>;
 
+/// The vertex table is split in this many maps by [`shard_of`], so that a level's new vertices
+/// go in on all threads at once.
+const SHARDS: usize = 64;
+
+/// A vertex's map: by its balls, not by the maps' hash (whose top bits the maps themselves use).
+fn shard_of(q: &[u32; 4]) -> usize {
+    ((q[0] ^ q[3]) as usize) % SHARDS
+}
+
+/// A vertex's shard, key (quadruple, which) and id.
+type ShardEntry = (u32, ([u32; 4], u8), usize);
+
+/// Inserts (shard, key, id) entries sorted by shard, each shard's on its own thread.
+fn insert_keys(shards: &mut [VertexMap], keys: &[ShardEntry]) {
+    let mut slices: Vec<&[ShardEntry]> = vec![&[]; shards.len()];
+    let mut a = 0;
+    while a < keys.len() {
+        let sh = keys[a].0;
+        let b = a + keys[a..].partition_point(|x| x.0 == sh);
+        slices[sh as usize] = &keys[a..b];
+        a = b;
+    }
+    shards.par_iter_mut().zip(slices.par_iter()).for_each(|(m, sl)| {
+        for &(_, k, id) in sl.iter() {
+            m.insert(k, id);
+        }
+    });
+}
+
 #[derive(Default)]
 struct FxHasher(u64);
 
@@ -358,6 +387,129 @@ impl Hasher for FxHasher {
 }
 
 /// The whole diagram by edge tracing with `search` doing the end-vertex searches.
+/// The vertices found so far: their table (by key, in [`SHARDS`] maps), their edges' far ends
+/// (-2 not yet known, -1 unbounded), and the edges still to search.
+struct Tables {
+    verts: Vec<Vertex>,
+    adj: Vec<[i64; 4]>,
+    shards: Vec<VertexMap>,
+    touched: Vec<bool>,
+    /// (vertex, index of the ball the edge leaves), in vertex order.
+    pending: Vec<(usize, usize)>,
+}
+
+impl Tables {
+    fn new(balls: &[Ball]) -> Tables {
+        // about seven vertices per ball in molecules: reserve so that the tables do not regrow
+        let cap = 8 * balls.len();
+        Tables {
+            verts: Vec::with_capacity(cap),
+            adj: Vec::with_capacity(cap),
+            shards: (0..SHARDS).map(|_| VertexMap::with_capacity_and_hasher(cap / SHARDS + 16, Default::default())).collect(),
+            touched: vec![false; balls.len()],
+            pending: Vec::new(),
+        }
+    }
+
+    fn id(&self, v: &Vertex) -> Option<usize> {
+        self.shards[shard_of(&v.q)].get(&(v.q, v.which)).copied()
+    }
+
+    /// The searches of pending edges (vertex, index of the ball left).
+    fn edges(&self, level: &[(usize, usize)]) -> Vec<Edge> {
+        level
+            .par_iter()
+            .map(|&(v, k)| {
+                let q = self.verts[v].q;
+                let mut g = [0u32; 3];
+                let mut c = 0;
+                for (t, &b) in q.iter().enumerate() {
+                    if t != k {
+                        g[c] = b;
+                        c += 1;
+                    }
+                }
+                Edge { g, s: q[k], start: self.verts[v].s }
+            })
+            .collect()
+    }
+
+    /// Adds distinct vertices not in the table yet: their ids (the next free ones, in order),
+    /// their four edges pending, their balls touched.
+    fn insert_new(&mut self, vs: &[Vertex]) -> usize {
+        let base = self.verts.len();
+        for v in vs {
+            for &b in &v.q {
+                self.touched[b as usize] = true;
+            }
+        }
+        self.verts.extend_from_slice(vs);
+        self.adj.extend(std::iter::repeat_n([-2i64; 4], vs.len()));
+        self.pending.extend((base..base + vs.len()).flat_map(|id| (0..4).map(move |k| (id, k))));
+        let mut keys: Vec<ShardEntry> = vs.iter().enumerate().map(|(i, v)| (shard_of(&v.q) as u32, (v.q, v.which), base + i)).collect();
+        keys.sort_unstable_by_key(|k| k.0);
+        insert_keys(&mut self.shards, &keys);
+        base
+    }
+
+    /// A searched batch: its end vertices into the table (the device made them; the CPU makes
+    /// them here), each edge linked to its far end and that end's edge back to it.
+    fn absorb(&mut self, balls: &[Ball], level: &[(usize, usize)], edges: &[Edge], found: &[Found]) {
+        let made: Vec<Option<(u32, Vertex, Option<usize>)>> = edges
+            .par_iter()
+            .zip(found.par_iter())
+            .map(|(e, f)| {
+                let (j, v) = match *f {
+                    Found::Unbounded => return None,
+                    Found::Vertex(j, v) => (j, v),
+                    Found::Point(j, h) => {
+                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
+                        (j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h)))
+                    }
+                };
+                Some((j, v, self.id(&v)))
+            })
+            .collect();
+        // the new ones by key: each distinct key is one new vertex
+        let mut fresh: Vec<(([u32; 4], u8), u32)> = made
+            .par_iter()
+            .enumerate()
+            .filter_map(|(i, m)| match m {
+                Some((_, v, None)) => Some(((v.q, v.which), i as u32)),
+                _ => None,
+            })
+            .collect();
+        fresh.par_sort_unstable();
+        let mut ids: Vec<usize> = made.iter().map(|m| m.as_ref().and_then(|x| x.2).unwrap_or(usize::MAX)).collect();
+        let mut news: Vec<Vertex> = Vec::new();
+        let base = self.verts.len();
+        let mut g = 0;
+        while g < fresh.len() {
+            let k0 = fresh[g].0;
+            news.push(made[fresh[g].1 as usize].as_ref().expect("a fresh vertex was found").1);
+            while g < fresh.len() && fresh[g].0 == k0 {
+                ids[fresh[g].1 as usize] = base + news.len() - 1;
+                g += 1;
+            }
+        }
+        self.insert_new(&news);
+        for (i, (&(v, k), f)) in level.iter().zip(&made).enumerate() {
+            match f {
+                None => self.adj[v][k] = -1,
+                Some((j, nv, _)) => {
+                    let id = ids[i];
+                    self.adj[v][k] = id as i64;
+                    // nv.q is the vertex's quadruple (its key): no trip to `verts`
+                    let kk = nv.q.iter().position(|x| x == j).unwrap();
+                    if self.adj[id][kk] == -2 {
+                        self.adj[id][kk] = v as i64;
+                    }
+                }
+            }
+        }
+    }
+}
+
 pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) -> Result<AwvdResult> {
     if balls.len() < 4 {
         return Ok(AwvdResult::default());
@@ -367,119 +519,28 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     search.prepare(&ctx)?;
     let grid_s = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
-    let mut verts: Vec<Vertex> = Vec::new();
-    let mut adj: Vec<[i64; 4]> = Vec::new();
-    // about seven vertices per ball in molecules: reserve so that the tables do not regrow
-    let mut key: VertexMap = VertexMap::with_capacity_and_hasher(8 * balls.len(), Default::default());
-    verts.reserve(8 * balls.len());
-    adj.reserve(8 * balls.len());
-    let mut touched = vec![false; balls.len()];
+    let mut t = Tables::new(balls);
     let mut tried = vec![false; balls.len()];
     let mut stats = Stats::default();
     let mut res = AwvdResult::default();
-    let mut pending: Vec<(usize, usize)> = Vec::new();
-    let insert = |v: Vertex, verts: &mut Vec<Vertex>, adj: &mut Vec<[i64; 4]>, key: &mut VertexMap, touched: &mut Vec<bool>, pending: &mut Vec<(usize, usize)>| -> usize {
-        let id = verts.len();
-        match key.entry((v.q, v.which)) {
-            std::collections::hash_map::Entry::Occupied(o) => return *o.get(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(id);
-            }
-        }
-        for &b in &v.q {
-            touched[b as usize] = true;
-        }
-        verts.push(v);
-        adj.push([-2; 4]);
-        for k in 0..4 {
-            pending.push((id, k));
-        }
-        id
-    };
     let mut next_ball = 0usize;
     loop {
-        while !pending.is_empty() {
-            pending.retain(|&(v, k)| adj[v][k] == -2);
-            pending.par_sort_unstable();
-            pending.dedup();
-            let level = std::mem::take(&mut pending);
-            let edges: Vec<Edge> = level
-                .par_iter()
-                .map(|&(v, k)| {
-                    let q = verts[v].q;
-                    let mut g = [0u32; 3];
-                    let mut c = 0;
-                    for (t, &b) in q.iter().enumerate() {
-                        if t != k {
-                            g[c] = b;
-                            c += 1;
-                        }
-                    }
-                    Edge { g, s: q[k], start: verts[v].s }
-                })
-                .collect();
+        while !t.pending.is_empty() {
+            // new vertices' ids grow, so `pending` is sorted and unique already
+            t.pending.retain(|&(v, k)| t.adj[v][k] == -2);
+            let level = std::mem::take(&mut t.pending);
+            let edges = t.edges(&level);
             res.searches += edges.len() as u64;
-            let t = Instant::now();
+            let c = Instant::now();
             let found = search.search(&ctx, &edges, &mut stats)?;
-            res.search_s += t.elapsed().as_secs_f64();
-            // the end vertices' spheres, in parallel too
-            res.levels += 1;
-            let made: Vec<Option<(u32, Vertex)>> = edges
-                .par_iter()
-                .zip(found.par_iter())
-                .map(|(e, f)| {
-                    let (j, s) = match *f {
-                        Found::Unbounded => return None,
-                        Found::Sphere(j, s) => (j, s),
-                        Found::Point(j, h) => {
-                            let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
-                            (j, tri.point(h))
-                        }
-                    };
-                    Some((j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], s)))
-                })
-                .collect();
-            // the end vertices' ids: known ones looked up in parallel, new ones (each once,
-            // however many edges of the level end there) inserted in order
-            let known: Vec<Option<usize>> = made.par_iter().map(|m| m.as_ref().and_then(|(_, v)| key.get(&(v.q, v.which)).copied())).collect();
-            let mut fresh: Vec<(([u32; 4], u8), usize)> = made
-                .par_iter()
-                .zip(known.par_iter())
-                .enumerate()
-                .filter_map(|(i, (m, k))| match (m, k) {
-                    (Some((_, v)), None) => Some(((v.q, v.which), i)),
-                    _ => None,
-                })
-                .collect();
-            fresh.par_sort_unstable();
-            let mut ids = known;
-            let mut g = 0;
-            while g < fresh.len() {
-                let (k0, first) = fresh[g];
-                let v = made[first].as_ref().expect("a fresh vertex was found").1;
-                let id = insert(v, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
-                while g < fresh.len() && fresh[g].0 == k0 {
-                    ids[fresh[g].1] = Some(id);
-                    g += 1;
-                }
-            }
-            for (i, (&(v, k), f)) in level.iter().zip(&made).enumerate() {
-                match f {
-                    None => adj[v][k] = -1,
-                    Some((j, nv)) => {
-                        let id = ids[i].expect("every found vertex has an id");
-                        adj[v][k] = id as i64;
-                        // nv.q is the vertex's quadruple (its key): no trip to `verts`
-                        let kk = nv.q.iter().position(|x| x == j).unwrap();
-                        if adj[id][kk] == -2 {
-                            adj[id][kk] = v as i64;
-                        }
-                    }
-                }
+            res.search_s += c.elapsed().as_secs_f64();
+            if !edges.is_empty() {
+                res.levels += 1;
+                t.absorb(balls, &level, &edges, &found);
             }
         }
         // restart from the next ball no vertex touches
-        while next_ball < balls.len() && (touched[next_ball] || tried[next_ball]) {
+        while next_ball < balls.len() && (t.touched[next_ball] || tried[next_ball]) {
             next_ball += 1;
         }
         if next_ball >= balls.len() {
@@ -488,9 +549,12 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
         tried[next_ball] = true;
         if let Some(v) = first_vertex(&ctx, next_ball as u32, 24) {
             res.restarts += 1;
-            insert(v, &mut verts, &mut adj, &mut key, &mut touched, &mut pending);
+            if t.id(&v).is_none() {
+                t.insert_new(&[v]);
+            }
         }
     }
+    let (verts, adj) = (t.verts, t.adj);
     res.trace_s = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     // sort by (quadruple, which) and renumber
