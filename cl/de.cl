@@ -21,10 +21,16 @@
 //
 // Build-time macros: FP (float or double; FP_DOUBLE 1 with double), DE_TILE (16 or 8),
 // DE_EXTERNAL_F (the host fills Fy: no objective is compiled), DE_NO_KERNELS (only the helpers),
-// DE_STRICT (1: strict selection, f < Fx; 0 or unset: f <= Fx).
+// DE_STRICT (1: strict selection, f < Fx; 0 or unset: f <= Fx), FPF (the fitness type of Fx, Fy
+// and the comparisons: float or double, FP when unset; FPF_DOUBLE 1 with double). The thesis's
+// `DEMultiPop<FP, FPf>`: the objective computes in FP as it reads Y, its value is then rounded to
+// FPF, stored and compared in FPF.
 
-#if defined(FP_DOUBLE) && FP_DOUBLE
+#if (defined(FP_DOUBLE) && FP_DOUBLE) || (defined(FPF_DOUBLE) && FPF_DOUBLE)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#ifndef FPF
+#define FPF FP
 #endif
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -241,7 +247,7 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
 
 // Initial population: uniform in [lo, hi] per dimension, one work-item per (p, m, n) with n
 // fastest; every Fx (the best rows' too) starts at +infinity, so the first selection takes all.
-__kernel void de_init(__global FP *X, __global FP *Fx, __global const FP *lo, __global const FP *hi,
+__kernel void de_init(__global FP *X, __global FPF *Fx, __global const FP *lo, __global const FP *hi,
                       uint np, uint nm, uint nn, ulong seed)
 {
     size_t i = get_global_id(0);
@@ -289,8 +295,8 @@ void de_trial(__global const FP *X, __global FP *Y, __global const FP *lo, __glo
 
 // Greedy selection of trial (p, m) with value f (the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X):
 // the trial replaces the target when DE_REPLACES(f, Fx) (f <= Fx, or f < Fx under DE_STRICT).
-inline void de_select_one(__global const FP *Y, __global FP *X, __global FP *Fx, uint np, uint nm,
-                          uint nn, uint p, uint m, FP f)
+inline void de_select_one(__global const FP *Y, __global FP *X, __global FPF *Fx, uint np, uint nm,
+                          uint nn, uint p, uint m, FPF f)
 {
     size_t fx = (size_t)p * (nm + 1) + m;
     // a non-finite value is worse than every finite one (docs/ARCHITECTURE.md, Reliability)
@@ -303,20 +309,20 @@ inline void de_select_one(__global const FP *Y, __global FP *X, __global FP *Fx,
 
 #ifndef DE_EXTERNAL_F
 // Evaluates every trial (one work-item per (p, m), member fastest) and selects.
-__kernel void de_eval_select(__global const FP *Y, __global FP *Fy, __global FP *X, __global FP *Fx,
+__kernel void de_eval_select(__global const FP *Y, __global FPF *Fy, __global FP *X, __global FPF *Fx,
                              __global const void *data, uint np, uint nm, uint nn)
 {
     size_t i = get_global_id(0);
     if (i >= (size_t)np * nm) return;
     uint m = i % nm, p = i / nm;
-    FP f = objective(Y + (size_t)p * nm + m, nn, np * nm, data);
+    FPF f = (FPF)objective(Y + (size_t)p * nm + m, nn, np * nm, data);
     Fy[i] = f;
     de_select_one(Y, X, Fx, np, nm, nn, p, m, f);
 }
 #endif
 
 // Selection with the values the host put in Fy (host callback objectives).
-__kernel void de_select(__global const FP *Y, __global const FP *Fy, __global FP *X, __global FP *Fx,
+__kernel void de_select(__global const FP *Y, __global const FPF *Fy, __global FP *X, __global FPF *Fx,
                         uint np, uint nm, uint nn)
 {
     size_t i = get_global_id(0);
@@ -326,13 +332,13 @@ __kernel void de_select(__global const FP *Y, __global const FP *Fy, __global FP
 
 // The best member of each population (lowest value, ties to the lowest index; NaN never best)
 // copied to the extra row; one work-item per population.
-__kernel void de_best(__global FP *X, __global FP *Fx, uint np, uint nm, uint nn)
+__kernel void de_best(__global FP *X, __global FPF *Fx, uint np, uint nm, uint nn)
 {
     uint p = get_global_id(0);
     if (p >= np) return;
-    __global FP *fx = Fx + (size_t)p * (nm + 1);
+    __global FPF *fx = Fx + (size_t)p * (nm + 1);
     uint best = nm;
-    FP bf = INFINITY;
+    FPF bf = INFINITY;
     for (uint m = 0; m < nm; ++m) {
         if (fx[m] < bf || (best == nm && fx[m] == bf)) {
             bf = fx[m];
@@ -347,7 +353,7 @@ __kernel void de_best(__global FP *X, __global FP *Fx, uint np, uint nm, uint nn
 // Migration moves planned on the host: move k copies the best of population moves[3k] over
 // member moves[3k+2] of population moves[3k+1]. The sources are the best rows, which no move
 // writes, so the moves are independent. One work-item per (move, n).
-__kernel void de_migrate(__global FP *X, __global FP *Fx, __global const uint *moves, uint count, uint np,
+__kernel void de_migrate(__global FP *X, __global FPF *Fx, __global const uint *moves, uint count, uint np,
                          uint nm, uint nn)
 {
     uint k = get_global_id(0), n = get_global_id(1);

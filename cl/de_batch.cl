@@ -23,7 +23,7 @@
 // memory, in place. The best member is found every generation only for the mutations that read it
 // (best/1, best/2, current-to-best/1); for the others once at the end of a launch.
 //
-// Build-time macros: FP, FP_DOUBLE, DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
+// Build-time macros: FP, FP_DOUBLE, FPF (the fitness type, de.cl; the batch leaves it FP), DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
 // local memory, catalogue objectives only, with MO_XS __local), DEB_BATCH or DEB_ISLANDS, and with
 // DEB_ISLANDS and DEB_TRIAL_LOCAL, DEB_OBJECTIVE (the catalogue function, mo_<name>).
 
@@ -105,12 +105,12 @@
 // *value (read from rv, not fx: the member's owner may replace fx[best] before a slower work-item
 // reads it). rv and ri are written again only after a later barrier (every caller makes one
 // before the next call).
-inline uint deb_best(DEB_SPACE const FP *fx, uint np, uint lid, uint wg, __local FP *rv, __local uint *ri, FP *value)
+inline uint deb_best(DEB_SPACE const FPF *fx, uint np, uint lid, uint wg, __local FPF *rv, __local uint *ri, FPF *value)
 {
-    FP bv = INFINITY;
+    FPF bv = INFINITY;
     uint bi = 0xffffffffu;
     for (uint m = lid; m < np; m += wg) {
-        FP v = fx[m];
+        FPF v = fx[m];
         int better = v < bv || (v == bv && m < bi);
         bv = better ? v : bv;
         bi = better ? m : bi;
@@ -120,7 +120,7 @@ inline uint deb_best(DEB_SPACE const FP *fx, uint np, uint lid, uint wg, __local
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = wg / 2; s > 0; s /= 2) {
         if (lid < s) {
-            FP v = rv[lid + s];
+            FPF v = rv[lid + s];
             uint i = ri[lid + s];
             int better = v < rv[lid] || (v == rv[lid] && i < ri[lid]);
             rv[lid] = better ? v : rv[lid];
@@ -198,10 +198,10 @@ typedef struct {
 // generation suffices); in global memory the population stays in xs (xs2 unused), replaced in
 // place after a second barrier. `hit` is a local word: the generation (low 32 bits) in which a
 // selected trial reached the target.
-inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *xs2, DEB_SPACE FP *fxs,
-                                     DEB_YSPACE FP *gy, DEB_YSPACE FP *gfy, __global const FP *lo,
+inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *xs2, DEB_SPACE FPF *fxs,
+                                     DEB_YSPACE FP *gy, DEB_YSPACE FPF *gfy, __global const FP *lo,
                                      __global const FP *hi, __global const uchar *kinds, __global const uchar *data,
-                                     uint k_gens, uint lid, uint wg, __local FP *rv, __local uint *ri,
+                                     uint k_gens, uint lid, uint wg, __local FPF *rv, __local uint *ri,
                                      volatile __local uint *hit, ulong *gen, uint *status, uint *best)
 {
     uint nn = q.nn, np = q.np;
@@ -254,8 +254,9 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
                 for (uint j = 0; n0 + j < nn; ++j) DEB_COMPONENT(n0 + j, de_word(cw, j))
             }
 #undef DEB_COMPONENT
-            FP v = DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
-            FP fy = isfinite(v) ? v : (FP)INFINITY;
+            // computed in FP, rounded to the fitness type FPF (as de_eval_select)
+            FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
+            FPF fy = isfinite(v) ? v : (FPF)INFINITY;
             gfy[m] = fy;
 #if DEB_LOCAL
             // the selection at once: the next population goes beside this one, which no other
@@ -281,7 +282,7 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
             uint m = base + lid;
             int in = m < np;
             uint mm = in ? m : 0u;
-            FP fy = gfy[mm];
+            FPF fy = gfy[mm];
             int take = in && DE_REPLACES(fy, fxs[mm]);
             if (in) fxs[mm] = take ? fy : fxs[mm];
             if (take && q.has_target && fy <= q.target) *hit = (uint)g;
@@ -300,25 +301,25 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
         // the run would have stopped)
         int reached = *hit == (uint)g;
         if (need_best) {
-            FP bv;
+            FPF bv;
             *best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
         }
         *gen = g;
         *status = deb_status(reached, g, q.max_gen);
     }
     if (!need_best) {
-        FP bv;
+        FPF bv;
         *best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
     }
     return xs;
 }
 
 #ifdef DEB_BATCH
-__kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global FP *Fy, __global const FP *lo_all,
+__kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo_all,
                       __global const FP *hi_all, __global const uchar *kinds_all, __global const uchar *data_all,
                       __global const uint *meta, __global const ulong *meta64, __global const FP *fpar,
-                      __global uint *state, __global ulong *gens, uint k_gens, __local FP *lx, __local FP *lfx,
-                      __local FP *rv, __local uint *ri, __local FP *ly, __local FP *lfy)
+                      __global uint *state, __global ulong *gens, uint k_gens, __local FP *lx, __local FPF *lfx,
+                      __local FPF *rv, __local uint *ri, __local FP *ly, __local FPF *lfy)
 {
     uint b = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
@@ -352,20 +353,20 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
     __global const uchar *kinds = kinds_all + mt64[DEB_BOFF];
 #if DEB_TRIAL_LOCAL
     __local FP *gy = ly;
-    __local FP *gfy = lfy;
+    __local FPF *gfy = lfy;
 #else
     __global FP *gy = Y + xoff;
-    __global FP *gfy = Fy + foff;
+    __global FPF *gfy = Fy + foff;
 #endif
 #if DEB_LOCAL
     // two populations: the generations alternate between them
     __local FP *xs = lx;
     __local FP *xs2 = lx + np * nn;
-    __local FP *fxs = lfx;
+    __local FPF *fxs = lfx;
 #else
     __global FP *xs = X + xoff;
     __global FP *xs2 = xs;
-    __global FP *fxs = Fx + foff;
+    __global FPF *fxs = Fx + foff;
 #endif
     ulong gen = gens[b];
     uint best = state[2 * b + 1];
@@ -379,11 +380,11 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
                 xs[(size_t)n * np + m] = v;
                 gy[(size_t)n * np + m] = v;
             }
-            FP v = deb_objective(q.func, gy + m, nn, np, data);
-            fxs[m] = isfinite(v) ? v : (FP)INFINITY;
+            FPF v = (FPF)deb_objective(q.func, gy + m, nn, np, data);
+            fxs[m] = isfinite(v) ? v : (FPF)INFINITY;
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        FP bv;
+        FPF bv;
         best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
         gen = 0;
         status = deb_status(q.has_target && bv <= q.target, gen, q.max_gen);
@@ -412,12 +413,12 @@ __kernel void deb_run(__global FP *X, __global FP *Fx, __global FP *Y, __global 
 #ifdef DEB_ISLANDS
 // Generations gen0 + 1 .. gen0 + k_gens of every island (one work-group each), as de_trial,
 // de_eval_select and de_best compute them one generation at a time; then each island's best row.
-__kernel void de_fused(__global FP *X, __global FP *Fx, __global FP *Y, __global FP *Fy, __global const FP *lo,
+__kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo,
                        __global const FP *hi, __global const uchar *kinds, __global const FP *F,
                        __global const ulong *crt, __global const void *data, uint npop, uint nm, uint nn,
                        uint mutation, uint shared, ulong gen0, uint k_gens, ulong seed_mut, ulong seed_cross,
-                       __local FP *lx, __local FP *lfx, __local FP *rv, __local uint *ri, __local FP *ly,
-                       __local FP *lfy)
+                       __local FP *lx, __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly,
+                       __local FPF *lfy)
 {
     uint p = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
@@ -440,11 +441,11 @@ __kernel void de_fused(__global FP *X, __global FP *Fx, __global FP *Y, __global
     // X(p, m, n) = X[(n * (nm + 1) + m) * npop + p]
     __global FP *gx = X + p;
     size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;
-    __global FP *gfx = Fx + (size_t)p * (nm + 1);
+    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
 #if DEB_LOCAL
     __local FP *xs = lx;
     __local FP *xs2 = lx + nm * nn;
-    __local FP *fxs = lfx;
+    __local FPF *fxs = lfx;
     q.sn = nm;
     q.sm = 1;
     for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm];
@@ -452,24 +453,24 @@ __kernel void de_fused(__global FP *X, __global FP *Fx, __global FP *Y, __global
 #else
     __global FP *xs = gx;
     __global FP *xs2 = gx;
-    __global FP *fxs = gfx;
+    __global FPF *fxs = gfx;
     q.sn = gsn;
     q.sm = gsm;
 #endif
 #if DEB_TRIAL_LOCAL
     // the trials in local memory (a catalogue objective, built to read them there)
     __local FP *ys = ly;
-    __local FP *fys = lfy;
+    __local FPF *fys = lfy;
     q.yn = nm;
 #else
     __global FP *ys = Y + (size_t)p * nm;
-    __global FP *fys = Fy + (size_t)p * nm;
+    __global FPF *fys = Fy + (size_t)p * nm;
 #endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     // the best before the first generation, when the mutation reads it
     uint best = 0;
     if (deb_needs_best(mutation)) {
-        FP bv;
+        FPF bv;
         best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
     }
     ulong gen = gen0;

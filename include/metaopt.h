@@ -1139,6 +1139,15 @@ typedef struct MetaoptDeOptions {
    * f(trial) < f(target), the thesis's `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`).
    */
   int32_t selection;
+  /**
+   * A `MetaoptPrecision` for the fitness values Fx and Fy (the thesis's `FPf` of
+   * `DEMultiPop<FP, FPf>`; `precision` is its `FP`, the type of X and Y): 0 (the default) the
+   * storage precision, 1 single, 2 double (needs `cl_khr_fp64` on a device). The objective
+   * computes in the storage precision; its value is rounded to this one, stored and compared
+   * in it. Fixed at `metaopt_de_create` (in `metaopt_de_init` it must be 0 or the one used);
+   * `metaopt_de_run` reports the one used.
+   */
+  int32_t fitness_precision;
 } MetaoptDeOptions;
 
 /**
@@ -1302,6 +1311,10 @@ typedef struct MetaoptDeRunResult {
    * The `MetaoptPrecision` used: 1 single or 2 double.
    */
   int32_t precision;
+  /**
+   * The `MetaoptPrecision` of the fitness values: 1 single or 2 double.
+   */
+  int32_t fitness_precision;
 } MetaoptDeRunResult;
 
 /**

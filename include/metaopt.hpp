@@ -49,10 +49,11 @@
  *   endBit: as in the thesis, a bit count (the C ABI's bitLength; 0 = to the end of the string).
  *   The thesis's cudaDeviceProp argument is gone: objects run on the device in use when they are
  *   made (setDeviceNumber).
- *   DEMultiPop's FP (X and Y) picks the device precision: float is METAOPT_PRECISION_SINGLE,
- *     double METAOPT_PRECISION_DOUBLE (a device without cl_khr_fp64 refuses it). FPf (fitness)
- *     is float or double; the library computes the fitness in FP and returns doubles, which are
- *     converted to FPf.
+ *   DEMultiPop's FP (X and Y) picks the storage precision and FPf the fitness precision
+ *     (MetaoptDeOptions.precision and .fitness_precision): float is METAOPT_PRECISION_SINGLE,
+ *     double METAOPT_PRECISION_DOUBLE (a device without cl_khr_fp64 refuses a double). The
+ *     fitness is computed in FP, rounded to FPf and stored and compared in FPf, on the device and
+ *     on the CPU backend; the C ABI returns it as a double, converted back to FPf exactly.
  * - The thesis's FitnessFunctorInterface::operator() received CUDA device pointers X, Y, Fx, Fy.
  *   There are no device pointers to hand out over OpenCL, so a fitness is one of: a catalogue
  *   function by name (make_fitness_by_name, CatalogueFitness), OpenCL C source compiled into the
@@ -985,7 +986,8 @@ template <typename FP, typename FPf> struct DEResult {
 
 /* The thesis's island DE (metaopt_de_*): n_populations populations of n_members members in n_dims
  * dimensions, limits and bound corrections per dimension (or one for all). FP float or double is
- * the device precision; FPf float or double the type of the fitness values returned. Move-only;
+ * the storage precision (X and Y), FPf float or double the fitness precision (Fx and Fy: stored,
+ * compared and returned in it). Move-only;
  * the destructor frees the instance. */
 template <typename FP, typename FPf> class DEMultiPop {
     static_assert(std::is_same_v<FP, float> || std::is_same_v<FP, double>,
@@ -1000,6 +1002,8 @@ template <typename FP, typename FPf> class DEMultiPop {
         : ctx_(std::make_unique<detail::CallbackContext>()), n_populations_(n_populations), n_members_(n_members),
           n_dims_(n_dims), options_(metaopt_de_default_options()) {
         options_.precision = std::is_same_v<FP, double> ? METAOPT_PRECISION_DOUBLE : METAOPT_PRECISION_SINGLE;
+        options_.fitness_precision =
+            std::is_same_v<FPf, double> ? METAOPT_PRECISION_DOUBLE : METAOPT_PRECISION_SINGLE;
         apply(options, "metaopt::DEMultiPop");
         std::vector<double> pairs;
         for (const auto &i : limits_in) {

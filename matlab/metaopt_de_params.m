@@ -10,7 +10,8 @@ function h = metaopt_de_params(islands, members, dims, limits, bounds, opts)
 %   per island), selection ('ties', the default: a trial replaces its target when f(trial) <=
 %   f(target); 'strict': only when f(trial) < f(target), the thesis's rule), init_rng_seed (123), mutation_rng_seed (345), crossover_rng_seed (457),
 %   migration_rng_seed (581), double (default: true where the backend has fp64; or
-%   precision 'single' / 'double'), shared_random (false), cpu (false: the OpenCL device; true:
+%   precision 'single' / 'double'), fitness_precision ('single' / 'double': the type of the
+%   fitness values, the thesis's FPf; default the storage precision), shared_random (false), cpu (false: the OpenCL device; true:
 %   the CPU backend, which gives the same runs). lowerCamelCase names (fCoefsMin, cr, ...) are
 %   accepted too. Compatibility wrapper: metaopt.DE is the class. The objective and the
 %   strategies are given to metaopt_de_init.

@@ -190,6 +190,33 @@ fn errors_name_the_argument() {
     o.selection = MetaoptDeSelection::MetaoptDeSelectionStrict as i32;
     let h = instance(create(4, 10, 3, &lim, "sat", Some(&o)));
     unsafe { metaopt_de_free(h) };
+    // the fitness precision (the thesis's FPf): 0 the storage precision (the default), 1, 2
+    o = metaopt_de_default_options();
+    assert_eq!(o.fitness_precision, 0);
+    for bad in [3, -1, i32::MIN] {
+        o.fitness_precision = bad;
+        let r = create(4, 10, 3, &lim, "sat", Some(&o));
+        expect_error(r.error_code, r.error_message, INVALID, "options.fitness_precision");
+    }
+    o.backend = 1;
+    o.precision = 2;
+    o.fitness_precision = 1;
+    let h = instance(create(4, 10, 3, &lim, "sat", Some(&o)));
+    let r = init(h, &catalogue(&f1), "DE/rand/1", None, 0);
+    assert_eq!(r.error_code, 0);
+    let mut s = metaopt_de_default_stop();
+    s.generations = 2;
+    let mut r = unsafe { metaopt_de_run(h, &s) };
+    assert_eq!((r.error_code, r.precision, r.fitness_precision), (0, 2, 1));
+    assert_eq!(r.value as f32 as f64, r.value);
+    unsafe { metaopt_de_free_run_result(&mut r) };
+    // fixed at creation: an update in init must be 0 or the precision in use
+    o.fitness_precision = 2;
+    let r = init_options(h, &catalogue(&f1), &o);
+    expect_error(r.error_code, r.error_message, INVALID, "fitness_precision");
+    o.fitness_precision = 0;
+    assert_eq!(init_options(h, &catalogue(&f1), &o).error_code, 0);
+    unsafe { metaopt_de_free(h) };
     let b = CString::new("sat").unwrap();
     let r = unsafe { metaopt_de_create(4, 10, 3, ptr::null(), 2, b.as_ptr(), ptr::null()) };
     expect_error(r.error_code, r.error_message, NULL, "limits");

@@ -8,10 +8,10 @@ use common::arg_error;
 
 use metaopt::de::ops::{self, Move};
 use metaopt::de::{
-    Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Stop,
+    Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Selection, Stop,
 };
 use metaopt::objective::Objective;
-use metaopt::Error;
+use metaopt::{Error, Precision};
 
 fn params(np: u32, nm: u32, nn: u32, a: f64, b: f64, bounds: BoundsCorrection, double: bool) -> DeParams {
     let mut p = DeParams::new(np, nm, nn, a, b, bounds);
@@ -703,7 +703,6 @@ fn with_a_target_the_fused_run_stops_at_the_same_generation() {
 /// and on the CPU backend, and the two rules give different runs.
 #[test]
 fn strict_and_ties_selection_differ_on_a_plateau() {
-    use metaopt::de::Selection;
     let step = Objective::source(
         "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {\n\
          FP s = 0; for (uint j = 0; j < dims; ++j) s += floor(fabs(x[j * stride])); return s; }",
@@ -766,4 +765,134 @@ fn strict_and_ties_selection_differ_on_a_plateau() {
         let best = fx.iter().cloned().fold(f64::INFINITY, f64::min);
         assert!(best <= 1.0, "{s}: best {best}");
     }
+}
+
+// ---- storage and fitness precisions (the thesis's DEMultiPop<FP, FPf>) ---------------------
+
+/// `params` with the storage precision `double` and the fitness precision `fitness`.
+fn precisions(np: u32, nm: u32, nn: u32, bounds: BoundsCorrection, double: bool, fitness: Precision) -> DeParams {
+    let mut p = params(np, nm, nn, -5.12, 5.12, bounds, double);
+    p.options.precision = if double { Precision::Double } else { Precision::Single };
+    p.options.fitness_precision = fitness;
+    p
+}
+
+fn is_f32(v: f64) -> bool {
+    v as f32 as f64 == v || v.is_nan()
+}
+
+#[test]
+fn double_storage_with_single_fitness_equals_on_device_and_cpu() {
+    for (mutation, migration, bounds, selection) in [
+        (Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 5), BoundsCorrection::Cotn, Selection::Strict),
+        (Mutation::CurrentToBest1, Migration::new(MigrationKind::One2N, 3), BoundsCorrection::Mirror, Selection::Ties),
+    ] {
+        let mut p = precisions(6, 12, 5, bounds, true, Precision::Single);
+        p.options.selection = selection;
+        p.options.shared_random = selection == Selection::Strict;
+        let mut fused = solver(&p, Backend::DEVICE, "F1", mutation, migration);
+        let mut q = p.clone();
+        q.options.fused = false;
+        let mut phases = solver(&q, Backend::DEVICE, "F1", mutation, migration);
+        let mut cpu = solver(&p, Backend::Cpu, "F1", mutation, migration);
+        assert_eq!(fused.config().options.precision, Precision::Double);
+        assert_eq!(fused.config().options.fitness_precision, Precision::Single);
+        assert!(fused.info().contains("double (fitness float)"), "{}", fused.info());
+        for g in 0..5 {
+            let a = fused.fitness().unwrap();
+            assert!(a.iter().all(|&v| is_f32(v)), "gen {g}: a fitness value is not a float: {a:?}");
+            assert_eq!(a, phases.fitness().unwrap(), "{mutation} gen {g}: fused and per-phase");
+            assert_eq!(a, cpu.fitness().unwrap(), "{mutation} gen {g}: device and CPU");
+            for de in [&mut fused, &mut phases, &mut cpu] {
+                de.run(&Stop::generations(6)).unwrap();
+            }
+        }
+        let r = fused.run(&Stop::generations(1)).unwrap();
+        assert_eq!((r.precision, r.fitness_precision), (Precision::Double, Precision::Single));
+        for de in [&mut phases, &mut cpu] {
+            de.run(&Stop::generations(1)).unwrap();
+        }
+        let best = fused.best(2).unwrap();
+        assert_eq!(best, phases.best(2).unwrap());
+        // the CPU's points follow to the last bits (COTN's log and cospi are the host's), as in
+        // `cpu_backend_follows_the_device_run`
+        let host = cpu.best(2).unwrap();
+        assert!(best.iter().zip(&host).all(|(u, v)| (u - v).abs() < 1e-9), "{best:?} {host:?}");
+        // the points stay doubles
+        assert!(best.iter().any(|&v| !is_f32(v)), "{best:?}");
+    }
+    // in double fitness the same run keeps values that are not floats
+    let p = precisions(6, 12, 5, BoundsCorrection::Cotn, true, Precision::Auto);
+    let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
+    de.run(&Stop::generations(3)).unwrap();
+    assert!(de.fitness().unwrap().iter().any(|&v| v.is_finite() && !is_f32(v)));
+}
+
+#[test]
+fn float_storage_with_double_fitness_on_device_and_cpu() {
+    let p = precisions(8, 16, 6, BoundsCorrection::Halfway, false, Precision::Double);
+    let mut dev = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
+    let mut q = p.clone();
+    q.options.fused = false;
+    let mut phases = solver(&q, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
+    let mut cpu = solver(&p, Backend::Cpu, "F1", Mutation::Rand1, Migration::NONE);
+    assert_eq!(dev.config().options.fitness_precision, Precision::Double);
+    assert!(dev.info().contains("float (fitness double)"), "{}", dev.info());
+    // the CPU backend computes the points in f64 (as in single today): it follows the device to
+    // float rounding for the first generations
+    for g in 0..3 {
+        let (a, b, c) = (dev.fitness().unwrap(), phases.fitness().unwrap(), cpu.fitness().unwrap());
+        for (i, ((u, v), w)) in a.iter().zip(&b).zip(&c).enumerate() {
+            assert!((u - v).abs() <= 1e-5 * u.abs().max(1e-3), "gen {g} value {i}: fused {u}, per-phase {v}");
+            assert!((u - w).abs() <= 1e-4 * u.abs().max(1e-3), "gen {g} value {i}: device {u}, cpu {w}");
+        }
+        for de in [&mut dev, &mut phases, &mut cpu] {
+            de.iteration().unwrap();
+        }
+    }
+    // a compiled objective computes in float: widened to double, its values order the members as
+    // in float, so the run equals the float/float run value for value
+    let mut ff = solver(&precisions(8, 16, 6, BoundsCorrection::Halfway, false, Precision::Auto), Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
+    let mut fd = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
+    ff.run(&Stop::generations(20)).unwrap();
+    let r = fd.run(&Stop::generations(20)).unwrap();
+    assert_eq!((r.precision, r.fitness_precision), (Precision::Single, Precision::Double));
+    assert_eq!(ff.fitness().unwrap(), fd.fitness().unwrap());
+    // a host callback's double values are stored as doubles (in float fitness they are rounded)
+    let cb = Objective::callback(|x, rows, dims, out| {
+        for r in 0..rows {
+            out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum::<f64>() + 1e-9;
+        }
+        Ok(())
+    });
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        for (fitness, floats) in [(Precision::Double, false), (Precision::Single, true)] {
+            let mut de = DeMultiPop::new(&precisions(4, 8, 3, BoundsCorrection::Saturation, false, fitness), backend).unwrap();
+            de.init(&cb, Mutation::Rand1, Migration::NONE).unwrap();
+            de.run(&Stop::generations(2)).unwrap();
+            let f = de.fitness().unwrap();
+            assert_eq!(f.iter().all(|&v| is_f32(v)), floats, "{fitness:?} {backend:?}: {f:?}");
+        }
+    }
+}
+
+#[test]
+fn fitness_precision_is_fixed_at_creation() {
+    let p = precisions(4, 6, 3, BoundsCorrection::Saturation, true, Precision::Single);
+    let f1 = Objective::catalogue("F1").unwrap();
+    let mut de = DeMultiPop::new(&p, Backend::Cpu).unwrap();
+    let mut o = p.options.clone();
+    o.fitness_precision = Precision::Double;
+    let msg = arg_error(de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o)), "fitness_precision");
+    assert!(msg.contains("fixed when the solver is created"), "{msg}");
+    // Auto, or the precision in use, is accepted
+    o.fitness_precision = Precision::Auto;
+    de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o)).unwrap();
+    o.fitness_precision = Precision::Single;
+    de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o)).unwrap();
+    assert_eq!(de.config().options.fitness_precision, Precision::Single);
+    // by default the fitness precision is the storage precision
+    let mut d = params(4, 6, 3, -1.0, 1.0, BoundsCorrection::Saturation, false);
+    d.options.precision = Precision::Single;
+    assert_eq!(DeMultiPop::new(&d, Backend::Cpu).unwrap().config().options.fitness_precision, Precision::Single);
 }

@@ -282,6 +282,27 @@ pub struct PrecisionArgs {
     pub double: bool,
 }
 
+/// `--fitness-precision single|double` of the island DE: the type of the fitness values (the
+/// thesis's `FPf`); without it, the storage precision (`--single`/`--double`).
+#[derive(Args, Clone, Debug)]
+pub struct FitnessPrecisionArg {
+    /// Precision of the fitness values, stored and compared in it (the thesis's FPf of
+    /// DEMultiPop<FP, FPf>): single or double [default: the storage precision of --single/--double]
+    #[arg(long, value_name = "P", value_parser = ["single", "double"])]
+    pub fitness_precision: Option<String>,
+}
+
+impl FitnessPrecisionArg {
+    /// The library's option: `Auto` (the storage precision) without the flag.
+    pub fn option(&self) -> metaopt::Precision {
+        match self.fitness_precision.as_deref() {
+            Some("single") => metaopt::Precision::Single,
+            Some("double") => metaopt::Precision::Double,
+            _ => metaopt::Precision::Auto,
+        }
+    }
+}
+
 /// The precision a command computed in, as the text and JSON outputs name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -44,6 +44,14 @@ fn de_stop_options_and_precision() {
     assert_eq!((js["selection"].as_str(), js["f_mode"].as_str(), js["generations"].as_u64()), (Some("strict"), Some("const"), Some(20)));
     let v = j["value"].as_f64().unwrap();
     assert_eq!(format!("{}", v as f32).parse::<f64>().unwrap(), v, "the shortest f32");
+    // the fitness precision (the thesis's FPf): the storage precision unless named
+    assert_eq!((j["fitness_precision"].as_str(), js["fitness_precision"].as_str()), (Some("single"), Some("double")));
+    let jf = json(&[&base[..], &["--max-generations", "20", "--fitness-precision", "single", "--json"]].concat());
+    assert_eq!((jf["precision"].as_str(), jf["fitness_precision"].as_str()), (Some("double"), Some("single")));
+    let v = jf["value"].as_f64().unwrap();
+    assert_eq!(format!("{}", v as f32).parse::<f64>().unwrap(), v, "a single fitness value, as the shortest f32");
+    let t = ok(&[&base[..], &["--generations", "5", "--single", "--fitness-precision", "double"]].concat());
+    assert!(t.contains("precision    single (fitness double)"), "{t}");
     // --double is still taken (the default)
     let t = ok(&[&base[..], &["--generations", "5", "--double"]].concat());
     assert!(t.contains("precision    double") && t.contains("stopped by   generations"), "{t}");
@@ -169,6 +177,7 @@ fn de_errors_name_the_flag() {
     fails(&with(&["--migration", "PermuteN", "--period", "0"]), "--period");
     fails(&with(&["--F-mode", "random"]), "--F-mode");
     fails(&with(&["--selection", "loose"]), "--selection");
+    fails(&with(&["--fitness-precision", "half"]), "--fitness-precision");
     fails(&with(&["--F-min", "-1"]), "--F-min");
     fails(&with(&["--plot", "conv.txt"]), "--plot");
     fails(&with(&["--cpu", "--device", "0"]), "--device");
@@ -209,6 +218,12 @@ fn experiment_de_sdis_writes_groups_summary_and_plots() {
     check_png(&out.join("de_sdis_F7.png"), 2 * 620, 440 + 40);
     // errors name the flag
     fails(&["experiment", "de-sdis", "--out", out.to_str().unwrap(), "--functions", "F99"], "--functions");
+    fails(&["experiment", "de-sdis", "--out", out.to_str().unwrap(), "--fitness-precision", "auto"], "--fitness-precision");
+    let t = ok(&[
+        "experiment", "de-sdis", "--out", out.to_str().unwrap(), "--islands", "10", "--members", "8", "--generations", "5",
+        "--functions", "F7", "--bounds", "sat", "--single", "--fitness-precision", "double", "--shared-random",
+    ]);
+    assert!(t.contains("(single storage, double fitness, strict selection, shared random numbers)"), "{t}");
     fails(&["experiment", "de-sdis", "--out", out.to_str().unwrap(), "--bounds", "sat,wall"], "--bounds");
 }
 

@@ -12,18 +12,21 @@ classdef DE < metaopt.Instance
 %       mutationRngSeed (345), crossoverRngSeed (457), migrationRngSeed (581), sharedRandom,
 %       fused (true: the fused kernel between migrations on a device; false: a set of
 %       launches per generation), cpu (the CPU backend), precision ('double' where the backend has fp64, else 'single';
-%       'single' on request). The thesis's names (F_coefs_mode, F_coefs_min, CR_coefs_mode,
+%       'single' on request), fitnessPrecision ('single' or 'double': the type of the fitness
+%       values, the thesis's FPf of DEMultiPop<FP, FPf>; unset: the storage precision; the
+%       objective computes in the storage precision, its value is rounded to this one, stored
+%       and compared in it). The thesis's names (F_coefs_mode, F_coefs_min, CR_coefs_mode,
 %       CR_coef_const, CR, init_rng_seed, ...) are aliases.
 %   d.init(objective, opts)  the objective (a function handle or m-function name, called with
 %       the (islands * members) x dims trials of a generation; '@NAME' a catalogue function;
 %       '@FILE.cl' or struct('source', code, 'name', label) OpenCL C) and mutation
-%       ('DE/rand/1'), migration ('None'), period (10), and any option above but bounds, cpu
-%       and precision (the thesis's optionsUpdate); makes and evaluates the first populations
+%       ('DE/rand/1'), migration ('None'), period (10), and any option above but bounds, cpu,
+%       precision and fitnessPrecision (the thesis's optionsUpdate); makes and evaluates the first populations
 %   [x, fval, info] = d.run(stop)  a number of generations, or a struct or name/value pairs of
 %       maxGenerations, maxEvaluations, target, timeLimit. info: island, generations and
 %       evaluations since init, seconds, stopReason (the stop condition that held, or
 %       'interrupted': a stop request from elsewhere, with the warning metaopt:interrupted),
-%       precision (the library's: 'double' or 'single'). Ctrl-C stops it with the error
+%       precision (the library's: 'double' or 'single'), fitnessPrecision (likewise). Ctrl-C stops it with the error
 %       metaopt:interrupted; the object keeps the best so far: d.bests(), d.best(island)
 %   g = d.iterate()  one generation; d.bests(), d.best(island), d.member(island, m),
 %   d.funcData(data), d.printBests() (the thesis's printBests: every island's best value and
@@ -59,11 +62,13 @@ classdef DE < metaopt.Instance
       else
         stop = metaopt.Instance.options(varargin{:});
       end
-      [fval, x, island, generations, evaluations, seconds, why, precision] = metaopt_mex('de-run', obj.token(), stop);
+      [fval, x, island, generations, evaluations, seconds, why, precision, fitness] = ...
+          metaopt_mex('de-run', obj.token(), stop);
       reasons = struct('generations', 'maxGenerations', 'evaluations', 'maxEvaluations', 'target', 'target', ...
                        'time_limit', 'timeLimit', 'interrupted', 'interrupted');
       info = struct('island', island, 'generations', generations, 'evaluations', evaluations, ...
-                    'seconds', seconds, 'stopReason', reasons.(why), 'precision', precision);
+                    'seconds', seconds, 'stopReason', reasons.(why), 'precision', precision, ...
+                    'fitnessPrecision', fitness);
     end
 
     function generation = iterate(obj)

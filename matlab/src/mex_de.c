@@ -39,7 +39,7 @@ static void de_release(void *state) {
 static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoefsMax", "cr", "initRngSeed",
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
                                               "precision", "double", "sharedRandom", "fused", "cpu", "crCoefsMode",
-                                              "selection", NULL};
+                                              "selection", "fitnessPrecision", NULL};
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
@@ -103,6 +103,9 @@ static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *
             fail("badOption", "opts.double and opts.precision both set the precision; give opts.precision alone");
         *precision = flag_arg(v, "opts.double") ? PRECISION_DOUBLE : PRECISION_SINGLE;
     }
+    /* the fitness precision (the thesis's FPf): 'single' or 'double'; unset: the storage precision */
+    if ((v = opt(s, "fitnessPrecision")))
+        o->fitness_precision = resolve_precision(precision_arg(v, "opts.fitnessPrecision"));
     if ((v = opt(s, "sharedRandom")))
         o->shared_random = (uint8_t)flag_arg(v, "opts.sharedRandom");
     if ((v = opt(s, "cpu")))
@@ -130,7 +133,8 @@ static void de_keep_options(DeState *d, const MetaoptDeOptions *o) {
  * array of dims names), [opts: F_coefs_mode ('linspace' | 'const_min', alias 'const'), F_coefs_min,
  * F_coefs_max, CR_coefs_mode ('const'), CR (alias CR_coef_const; one value or one per island),
  * init_rng_seed, mutation_rng_seed, crossover_rng_seed, migration_rng_seed, double,
- * shared_random, cpu, selection ('ties' | 'strict')] -> instance */
+ * shared_random, cpu, selection ('ties' | 'strict'), fitness_precision ('single' | 'double'; unset:
+ * the storage precision)] -> instance */
 void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     /* the library checks the counts (islands >= 1, members >= 3, dims >= 1) and names them */
@@ -342,7 +346,8 @@ static void de_run_body(void *arg) {
 
 /* 'de-run', instance, [generations ([] or 0: no limit)], then a struct or name/value pairs of
  * 'maxGenerations', 'maxEvaluations', 'target', 'timeLimit' (at least one condition)
- * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy, precision].
+ * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy, precision,
+ * fitnessPrecision].
  * Ctrl-C stops it (mex_cancel.c): `metaopt:interrupted`, the instance keeping its best so far
  * (de-bests, de-best); stopped by a request from elsewhere, stoppedBy is 'interrupted'. */
 void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
@@ -407,6 +412,8 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
         plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 5 ? reasons[r.stopped_by] : "unknown");
     if (nlhs > 7)
         plhs[7] = mxCreateString(precision_name(r.precision));
+    if (nlhs > 8)
+        plhs[8] = mxCreateString(precision_name(r.fitness_precision));
     metaopt_de_free_run_result(&r);
     if (outcome == CANCEL_STOPPED)
         warn_stopped();

@@ -1003,6 +1003,28 @@ for k = 1:2
 end
 check(moved(1) > moved(2), sprintf('DE: ties moves more members across the plateau than strict (%d vs %d)', moved(1), moved(2)));
 check(strcmp(error_id(@() metaopt.DE(2, 6, 2, [-1 1], 'selection', 'loose')), 'metaopt:badArgument'), 'DE: an unknown selection');
+% the fitness precision (the thesis's FPf of DEMultiPop<FP, FPf>): double storage, single fitness
+vals = cell(1, 2);
+for cpu = 0:1
+  df = metaopt.DE(4, 12, 4, [-3 3], 'precision', 'double', 'fitnessPrecision', 'single', 'cpu', cpu == 1, ...
+                  'selection', 'strict', 'sharedRandom', true, 'fCoefsMin', 0.5, 'fCoefsMax', 0.9, 'cr', 0.9);
+  df.init('@F1');
+  [~, fv, inf2] = df.run(20);
+  check(strcmp(inf2.precision, 'double') && strcmp(inf2.fitnessPrecision, 'single'), ...
+        'DE: run reports the storage and the fitness precision');
+  vals{cpu + 1} = df.bests();
+  check(all(double(single(vals{cpu + 1})) == vals{cpu + 1}) && double(single(fv)) == fv, ...
+        'DE fitnessPrecision single: the values are floats');
+  clear df
+end
+check(isequal(vals{1}, vals{2}), 'DE fitnessPrecision single: the device equals the CPU backend');
+hf = metaopt_de_params(2, 6, 2, [-1 1], 'sat', struct('fitness_precision', 'double', 'precision', 'single'));
+metaopt_de_init(hf, '@F1');
+[~, ~, ~, ~, ~, ~, ~, p1, p2] = metaopt_mex('de-run', hf, 2);
+check(strcmp(p1, 'single') && strcmp(p2, 'double'), 'metaopt_de_params: fitness_precision is fitnessPrecision');
+metaopt_free(hf);
+check(strcmp(error_id(@() metaopt.DE(2, 6, 2, [-1 1], 'fitnessPrecision', 'half')), 'metaopt:badArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'fitnessPrecision')), 'DE: a bad fitnessPrecision is named');
 g = metaopt_hc12_params(3, 8, [-1 1]);
 [v1, x1] = metaopt_hc12_run(g, '@F1', struct('seed', 4, 'max_iterations', 3));
 [v2, x2] = metaopt_hc12_run(g, '@F1', struct('seed', 4, 'maxIterations', 3));

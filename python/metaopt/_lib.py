@@ -157,6 +157,7 @@ class MetaoptDeOptions(Structure):
         ("precision", c_int32),  # MetaoptPrecision: 0 auto, 1 single, 2 double
         ("fused", c_uint8),  # the fused kernel between migrations (default 1)
         ("selection", c_int32),  # MetaoptDeSelection: 0 ties (f(y) <= f(x), default), 1 strict (<)
+        ("fitness_precision", c_int32),  # MetaoptPrecision of Fx, Fy: 0 the storage precision, 1, 2
     ]
 
 
@@ -227,6 +228,7 @@ class MetaoptDeRunResult(Structure):
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
         ("precision", c_int32),
+        ("fitness_precision", c_int32),
     ]
 
 

@@ -42,8 +42,9 @@ def name(code_used: int) -> str:
 
 def from_info(text: str) -> Optional[str]:
     """The precision an instance's info text names (``precision: double``, or DE's
-    ``..., double, F ...``), as ``"single"``/``"double"``; None when it names none."""
-    m = re.search(r"precision: (double|float)\b", text) or re.search(r"dimensions, (double|float),", text)
+    ``..., double, F ...`` and ``..., double (fitness float), F ...``), as
+    ``"single"``/``"double"``; None when it names none."""
+    m = re.search(r"precision: (double|float)\b", text) or re.search(r"dimensions, (double|float)[, ]", text)
     if m is None:
         return None
     return "double" if m.group(1) == "double" else "single"
@@ -54,3 +55,25 @@ def note(want: str, used: str) -> Optional[str]:
     if want == "auto" and used == "single":
         return "precision auto: the device has no fp64 (cl_khr_fp64), so the solver computes in single precision"
     return None
+
+
+# the fitness precision of the island DE (MetaoptDeOptions.fitness_precision): None is the
+# storage precision
+FITNESS_CODES = {"single": 1, "double": 2}
+
+
+def fitness_code(fitness: Optional[str]) -> int:
+    """The ``MetaoptPrecision`` number of a fitness precision: 0 for None (the storage
+    precision), 1 ``"single"``, 2 ``"double"``; another value is an error naming
+    ``fitness_precision``."""
+    if fitness is None:
+        return 0
+    return _checks.choice("fitness_precision", fitness, FITNESS_CODES)
+
+
+def fitness_from_info(text: str, storage: str) -> str:
+    """The fitness precision a DE info text names (``double (fitness float)``), else ``storage``."""
+    m = re.search(r"\(fitness (double|float)\)", text)
+    if m is None:
+        return storage
+    return "double" if m.group(1) == "double" else "single"

@@ -35,7 +35,8 @@ class DEResult(ArrayEq):
     since ``init``, the wall ``seconds`` of the call, ``stopped_by`` (also ``stop``):
     ``"generations"``, ``"evaluations"``, ``"target"``, ``"time_limit"`` or ``"interrupted"``
     (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far; ``success`` is then
-    False), and the ``precision`` the library computed in (``"double"`` or ``"single"``)."""
+    False), the ``precision`` the library computed in (``"double"`` or ``"single"``) and the
+    ``fitness_precision`` of the values."""
 
     value: float
     x: np.ndarray
@@ -46,6 +47,8 @@ class DEResult(ArrayEq):
     stopped_by: str
     #: "double" or "single": the precision the solver computed in
     precision: str = "double"
+    #: "double" or "single": the precision of the fitness values (the thesis's FPf)
+    fitness_precision: str = "double"
 
     @property
     def stop(self) -> str:
@@ -129,6 +132,11 @@ class IslandDE(Instance):
     the CPU backend, else single), ``"double"`` (refused by a device without fp64) or
     ``"single"`` (``double=True/False`` is the older spelling); the library resolves it here and
     ``precision`` says which is used (``precision_note`` when auto chose single);
+    ``fitness_precision`` ``"single"`` or ``"double"``: the type of the fitness values (the
+    thesis's ``FPf`` of ``DEMultiPop<FP, FPf>``, where ``precision`` is ``FP``, the type of the
+    populations); None (the default) is the storage precision. The objective computes in the
+    storage precision; its value is rounded to the fitness precision, stored and compared in it.
+    The attribute ``fitness_precision`` says which is used;
     ``shared_random``: the populations share the random numbers of mutation and crossover;
     ``fused`` (default True): on a device, the generations between two migrations run in one
     launch of the fused kernel whenever an island fits one work-group (False: a set of launches
@@ -145,7 +153,8 @@ class IslandDE(Instance):
     def __init__(self, islands: int, members: int, dims: int, limits, bounds="COTN", *, f_mode: str = "linspace",
                  f_min: float = 0.1, f_max: float = 1.5, cr=0.5, seeds=(123, 345, 457, 581),
                  precision: Optional[str] = None, double: Optional[bool] = None, shared_random: bool = False,
-                 backend: str = "device", fused: bool = True, selection: str = "ties", **thesis_options):
+                 backend: str = "device", fused: bool = True, selection: str = "ties",
+                 fitness_precision: Optional[str] = None, **thesis_options):
         given = {k for k, v, d in (("f_mode", f_mode, "linspace"), ("f_min", f_min, 0.1), ("f_max", f_max, 1.5),
                                    ("cr", cr, 0.5), ("seeds", seeds, (123, 345, 457, 581)))
                  if not (isinstance(v, (str, numbers.Real, tuple)) and v == d)}
@@ -158,6 +167,7 @@ class IslandDE(Instance):
         _checks.choice("backend", backend, _BACKENDS)
         self.backend = backend
         self._precision_asked = _precision.requested(precision, double)
+        self._fitness_code = _precision.fitness_code(fitness_precision)
         self._settings = _with_seeds(dict(dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds,
                                                shared_random=shared_random, fused=fused, selection=selection),
                                           **thesis))
@@ -176,6 +186,8 @@ class IslandDE(Instance):
             "single" if self._precision_asked == "single" else "double")
         self.precision_note = _precision.note(self._precision_asked, self.precision)
         self.double = self.precision == "double"
+        #: "double" or "single": the precision of the fitness values
+        self.fitness_precision = _precision.fitness_from_info(self.info(), self.precision)
 
     def _options(self, settings):
         """The library's options struct for ``settings`` (and the CR array it points to, which
@@ -203,6 +215,7 @@ class IslandDE(Instance):
         o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed = seeds
         o.double_precision = 0  # `precision` says it (the older flag would force double)
         o.precision = _precision.code(self._precision_asked)
+        o.fitness_precision = self._fitness_code
         o.shared_random = int(_checks.flag("shared_random", settings["shared_random"]))
         o.fused = int(_checks.flag("fused", settings["fused"]))
         o.selection = _checks.choice("selection", settings["selection"], _SELECTIONS)
@@ -227,14 +240,14 @@ class IslandDE(Instance):
         Keyword ``options`` update the settings of the constructor for this and later runs
         (the thesis's ``optionsUpdate``): ``f_mode``, ``f_min``, ``f_max``, ``cr``, ``seeds``,
         ``shared_random``, ``fused``, ``selection``, or the thesis's names (``F_coefs_mode``,
-        ``CR_coef_const``, ``init_rng_seed``, ...); the others stay. ``precision`` (``double``)
-        and ``backend`` are fixed at creation."""
+        ``CR_coef_const``, ``init_rng_seed``, ...); the others stay. ``precision`` (``double``),
+        ``fitness_precision`` and ``backend`` are fixed at creation."""
         thesis = {k: options.pop(k) for k in list(options)
                   if k in _THESIS_NAMES or k in _THESIS_SEEDS or k == "CR_coefs_mode"}
         thesis = _thesis_options(thesis, set(options), "init()")
         unknown = sorted(set(options) - set(self._settings))
         if unknown:
-            fixed = [k for k in unknown if k in ("double", "precision", "backend")]
+            fixed = [k for k in unknown if k in ("double", "precision", "fitness_precision", "backend")]
             if fixed:
                 raise ValueError(f"{fixed[0]} is fixed when the solver is created; make a new IslandDE")
             raise TypeError(f"init() got unexpected option(s) {', '.join(unknown)}; "
@@ -308,6 +321,8 @@ class IslandDE(Instance):
                     seconds=float(r.seconds),
                     stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
                     precision=_precision.name(r.precision) if r.precision else self.precision,
+                    fitness_precision=(_precision.name(r.fitness_precision) if r.fitness_precision
+                                       else self.fitness_precision),
                 )
                 if r.error_code == ErrorCode.INTERRUPTED:
                     result.stopped_by = "interrupted"

@@ -526,6 +526,50 @@ def test_selection_is_an_option_of_init_and_checked():
         IslandDE(2, 6, 2, (-1, 1), selection="<")
 
 
+@pytest.mark.parametrize("backend", ["device", "cpu"])
+def test_fitness_precision_is_separate_from_the_storage_precision(backend):
+    # the thesis's DEMultiPop<FP, FPf>: X and Y in `precision`, the values in `fitness_precision`
+    runs = {}
+    for storage, fitness in (("double", None), ("double", "single"), ("single", "double")):
+        with IslandDE(4, 12, 4, (-3, 3), precision=storage, fitness_precision=fitness, backend=backend,
+                      selection="strict", shared_random=True, **{k: v for k, v in FAST.items() if k != "double"}) as de:
+            de.init("F1")
+            assert de.precision == storage
+            assert de.fitness_precision == (fitness or storage)
+            r = de.run(generations=20)
+            assert (r.precision, r.fitness_precision) == (storage, fitness or storage)
+            values = de.bests_fitness()
+            floats = np.array_equal(values.astype(np.float32).astype(np.float64), values)
+            if fitness == "single":
+                assert floats and r.value == float(np.float32(r.value))
+            runs[storage, fitness] = (r, values)
+    assert not np.array_equal(runs["double", None][1].astype(np.float32).astype(np.float64), runs["double", None][1])
+
+
+def test_fitness_precision_on_device_equals_the_cpu_backend():
+    # double storage, single fitness: the CPU backend rounds the values as the device stores them
+    got = []
+    for backend in ("device", "cpu"):
+        with IslandDE(4, 12, 4, (-3, 3), "mir", precision="double", fitness_precision="single", backend=backend,
+                      **{k: v for k, v in FAST.items() if k != "double"}) as de:
+            de.init("F1")
+            de.run(generations=25)
+            got.append(de.bests_fitness())
+    assert np.array_equal(got[0], got[1])
+
+
+def test_fitness_precision_is_checked_and_fixed():
+    for bad in ("half", "auto", "float"):
+        with pytest.raises(ValueError, match="fitness_precision"):
+            IslandDE(2, 6, 2, (-1, 1), fitness_precision=bad)
+    with pytest.raises(TypeError, match="fitness_precision"):
+        IslandDE(2, 6, 2, (-1, 1), fitness_precision=2)
+    with IslandDE(2, 6, 2, (-1, 1), precision="double", fitness_precision="single") as de:
+        assert "double (fitness float)" in de.info()
+        with pytest.raises(ValueError, match="fitness_precision is fixed"):
+            de.init("F1", fitness_precision="double")
+
+
 def test_the_thesis_option_names():
     # F_coefs_mode const_min, CR_coefs_mode const, CR_coef_const and the four seeds, as Table 3
     thesis = dict(F_coefs_mode="const_min", F_coefs_min=0.6, CR_coefs_mode="const", CR_coef_const=0.8,

@@ -320,6 +320,12 @@ pub struct DeOptions {
     /// the CPU backend, else single. Resolved when the solver is created
     /// ([`DeMultiPop::new`](super::DeMultiPop::new)); a [`Config`] holds the one used.
     pub precision: Precision,
+    /// The precision of the fitness values Fx and Fy (the thesis's `FPf` of `DEMultiPop<FP, FPf>`;
+    /// `precision` is its `FP`, the type of X and Y): `Auto` (the default) is the storage
+    /// precision. The objective computes in the storage precision as it reads a trial; its value
+    /// is then rounded to this precision, stored and compared in it (both backends). Fixed when
+    /// the solver is created; a [`Config`] holds the one used.
+    pub fitness_precision: Precision,
     /// Populations share the random numbers of mutation and crossover for equal member
     /// indices (the thesis's device compromise: coalesced reads, correlated populations).
     pub shared_random: bool,
@@ -347,6 +353,7 @@ impl Default for DeOptions {
             migration_seed: 581,
             double: false,
             precision: Precision::Auto,
+            fitness_precision: Precision::Auto,
             shared_random: false,
             fused: true,
             selection: Selection::Ties,
@@ -420,6 +427,9 @@ impl Config {
         let mut options = p.options.clone();
         options.precision = options.precision.resolve(options.double, false);
         options.double = options.precision.is_double();
+        if options.fitness_precision == Precision::Auto {
+            options.fitness_precision = options.precision;
+        }
         crate::objective::check_intervals("limits", &limits, options.double)?;
         let kinds = per_dim(&p.bounds, nn, "bounds")?;
         let o = &p.options;
@@ -470,9 +480,21 @@ impl Config {
                 ),
             ));
         }
+        let fitness = options.fitness_precision;
+        if fitness != Precision::Auto && fitness != self.options.fitness_precision {
+            return Err(Error::arg(
+                "fitness_precision",
+                format!(
+                    "{}; the fitness precision is fixed when the solver is created ({}); create a new solver",
+                    fitness.name(),
+                    self.options.fitness_precision.name()
+                ),
+            ));
+        }
         let mut options = options.clone();
         options.double = self.options.double;
         options.precision = self.options.precision;
+        options.fitness_precision = self.options.fitness_precision;
         Config::new(&DeParams {
             islands: self.np,
             members: self.nm,
@@ -481,6 +503,21 @@ impl Config {
             bounds: self.kinds.clone(),
             options,
         })
+    }
+
+    /// Whether the fitness values are doubles (the resolved `fitness_precision`).
+    pub fn fitness_double(&self) -> bool {
+        self.options.fitness_precision.is_double()
+    }
+
+    /// A fitness value as the fitness precision stores it: rounded to the nearest `f32` in
+    /// single (as the device's conversion does), unchanged in double.
+    pub fn fitness_value(&self, v: f64) -> f64 {
+        if self.fitness_double() {
+            v
+        } else {
+            v as f32 as f64
+        }
     }
 
     /// Number of values in X and Fx (with the best rows).

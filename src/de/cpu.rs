@@ -1,6 +1,8 @@
 //! Island DE on the CPU with rayon: the operators of `crate::de::ops`, so on one seed it draws
 //! the random numbers the device draws and (in double) follows the device's run. It computes in
-//! f64 whatever the device precision. Catalogue objectives use their f64 host twins, callbacks
+//! f64 whatever the device's storage precision; the fitness values are rounded to the fitness
+//! precision as the device stores them (`Config::fitness_value`: f32 in single), so with double
+//! storage and single fitness it still follows the device's run. Catalogue objectives use their f64 host twins, callbacks
 //! are called with all trials at once, and a user OpenCL source is evaluated on the device in
 //! use (it has no host form).
 
@@ -134,6 +136,10 @@ impl CpuDe {
         }, || Ok(()));
         self.rates[2] = rate;
         self.y = y;
+        // the values as the fitness precision stores them, before any comparison
+        if !self.cfg.fitness_double() {
+            fy.iter_mut().for_each(|v| *v = self.cfg.fitness_value(*v));
+        }
         self.fy = fy;
         let done = done? as usize;
         self.select(0..done);

@@ -119,20 +119,21 @@ impl DeviceDe {
             None => DeviceContext::current()?,
         };
         let double = cfg.options.double;
-        if double {
+        if double || cfg.fitness_double() {
             ctx.require_fp64()?;
         }
         let tile = ctx.tuning().de_tile(ctx.info.max_work_group_size);
         let queue = ctx.queue_unprofiled()?;
         let fp = if double { 8 } else { 4 };
+        let fpf = if cfg.fitness_double() { 8 } else { 4 };
         let (np, nm, nn) = (cfg.np as usize, cfg.nm as usize, cfg.nn as usize);
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
         let kinds: Vec<u8> = cfg.kinds.iter().map(|&k| k as u8).collect();
         Ok(DeviceDe {
             x: queue.buffer(np * (nm + 1) * nn * fp, "X")?,
-            fx: queue.buffer(np * (nm + 1) * fp, "Fx")?,
+            fx: queue.buffer(np * (nm + 1) * fpf, "Fx")?,
             y: queue.buffer(np * nm * nn * fp, "Y")?,
-            fy: queue.buffer(np * nm * fp, "Fy")?,
+            fy: queue.buffer(np * nm * fpf, "Fy")?,
             lo: queue.buffer_from(&fp_bytes(&cfg.lo, double), "limits")?,
             hi: queue.buffer_from(&fp_bytes(&cfg.hi, double), "limits")?,
             kinds: queue.buffer_from(&kinds, "bounds")?,
@@ -152,10 +153,13 @@ impl DeviceDe {
     fn build(&mut self, objective: &Objective) -> Result<Kernels> {
         let double = self.cfg.options.double;
         let external = matches!(objective, Objective::Callback(_));
+        let fdouble = self.cfg.fitness_double();
         let strict = (self.cfg.options.selection == Selection::Strict) as u8;
         let spec = ProgramSpec::files(&["common.cl"])
             .define("FP", if double { "double" } else { "float" })
             .define("FP_DOUBLE", double as u8)
+            .define("FPF", if fdouble { "double" } else { "float" })
+            .define("FPF_DOUBLE", fdouble as u8)
             .define("DE_TILE", self.tile)
             .define("DE_STRICT", strict);
         // a host callback fills Fy itself: no objective is compiled
@@ -163,11 +167,12 @@ impl DeviceDe {
         let ctx = self.queue.ctx().clone();
         let tuning = ctx.tuning();
         let fp = if double { 8 } else { 4 };
+        let fpf = if fdouble { 8 } else { 4 };
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         // the fused kernel: an objective compiled in (not a host callback) and an island that
-        // fits one work-group
+        // fits one work-group (sized with the wider of the two precisions: an upper bound)
         let shape = (self.cfg.options.fused && !external)
-            .then(|| fused_shape(nm, nn, fp, tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
+            .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
             .flatten();
         let spec = spec.file("de.cl");
         // a catalogue function can read the trials in local memory: the fused kernel then has a
@@ -191,6 +196,8 @@ impl DeviceDe {
                         let fused_spec = ProgramSpec::files(&["common.cl", "functions.cl"])
                             .define("FP", if double { "double" } else { "float" })
                             .define("FP_DOUBLE", double as u8)
+                            .define("FPF", if fdouble { "double" } else { "float" })
+                            .define("FPF_DOUBLE", fdouble as u8)
                             .define("MO_XS", "__local")
                             .define("DE_TILE", self.tile)
                             .define("DE_STRICT", strict)
@@ -214,9 +221,9 @@ impl DeviceDe {
                     kernel,
                     wg,
                     lx: if s.local { 2 * nm * nn * fp } else { fp },
-                    lfx: if s.local { nm * fp } else { fp },
+                    lfx: if s.local { nm * fpf } else { fpf },
                     ly: if t { nm * nn * fp } else { fp },
-                    lfy: if t { nm * fp } else { fp },
+                    lfy: if t { nm * fpf } else { fpf },
                 })
             }
             None => None,
@@ -269,7 +276,7 @@ impl DeviceDe {
                 let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
                 cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])
             }, || Ok(()))? as usize;
-            self.fy.write(&self.queue, &fp_bytes(&out, double))?;
+            self.fy.write(&self.queue, &fp_bytes(&out, self.cfg.fitness_double()))?;
             let k = self.k()?;
             let mut e = ExecuteKernel::new(&k.select);
             // SAFETY: arguments match `de_select`.
@@ -327,7 +334,7 @@ impl DeviceDe {
     fn evaluate_population(&mut self, cut: Option<&Cut>) -> Result<Option<u64>> {
         let (np, nm, nn) = self.sizes();
         let inf = vec![f64::INFINITY; np as usize * (nm as usize + 1)];
-        self.fx.write(&self.queue, &fp_bytes(&inf, self.cfg.options.double))?;
+        self.fx.write(&self.queue, &fp_bytes(&inf, self.cfg.fitness_double()))?;
         let mut rate = self.rates[1];
         let (x, y) = (&self.x, &self.y);
         let copied = self.over_dims(&self.k()?.copy, &mut rate, cut, "clEnqueueNDRangeKernel(de_copy_x_y)", |e| {
@@ -457,7 +464,7 @@ impl Engine for DeviceDe {
         let o = &self.cfg.options;
         let (mutation, shared) = (self.mutation as u32, o.shared_random as u32);
         let (sm, sc) = (o.mutation_seed, o.crossover_seed);
-        let fp = if o.double { 8 } else { 4 };
+        let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
         let mut left = count;
         let mut g = gen;
         while left > 0 {
@@ -471,7 +478,7 @@ impl Engine for DeviceDe {
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
                 e.set_arg(&g).set_arg(&k).set_arg(&sm).set_arg(&sc);
                 e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
-                e.set_arg_local_buffer(fk.wg * fp).set_arg_local_buffer(fk.wg * 4);
+                e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
                 e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy);
             }
             launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(de_fused)")?;
@@ -482,7 +489,7 @@ impl Engine for DeviceDe {
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
-        Ok(fp_values(&self.fx.to_vec(&self.queue)?, self.cfg.options.double))
+        Ok(fp_values(&self.fx.to_vec(&self.queue)?, self.cfg.fitness_double()))
     }
 
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
@@ -514,7 +521,7 @@ impl Engine for DeviceDe {
     fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
         let d = self.cfg.options.double;
         let y = fp_values(&self.y.to_vec(&self.queue)?, d);
-        let fy = fp_values(&self.fy.to_vec(&self.queue)?, d);
+        let fy = fp_values(&self.fy.to_vec(&self.queue)?, self.cfg.fitness_double());
         Ok((y_rows(&y, self.cfg.np as usize, self.cfg.nm as usize, self.cfg.nn as usize), fy))
     }
 

@@ -120,6 +120,9 @@ pub struct DeRunResult {
     pub history: Vec<Record>,
     /// The precision the solver computes in (resolved at creation).
     pub precision: Precision,
+    /// The precision of the fitness values (resolved at creation; the storage precision unless
+    /// `DeOptions::fitness_precision` named another).
+    pub fitness_precision: Precision,
 }
 
 struct Running {
@@ -439,6 +442,7 @@ impl DeMultiPop {
             stopped_by,
             history,
             precision: self.cfg.options.precision,
+            fitness_precision: self.cfg.options.fitness_precision,
         })
     }
 
@@ -535,7 +539,8 @@ impl DeMultiPop {
         self.running.as_ref().map(|r| r.migration)
     }
 
-    /// A description: sizes, strategies, objective and where it runs.
+    /// A description: sizes, strategies, objective and where it runs (the precision: `float` or
+    /// `double`, with the fitness precision after it when it differs, `float (fitness double)`).
     pub fn info(&self) -> String {
         let c = &self.cfg;
         let mut s = format!(
@@ -543,7 +548,7 @@ impl DeMultiPop {
             c.np,
             c.nm,
             c.nn,
-            if c.options.double { "double" } else { "float" },
+            precisions(c),
             c.options.f_mode.name(),
             c.options.f_min,
             c.options.f_max,
@@ -561,5 +566,15 @@ impl DeMultiPop {
             );
         }
         s
+    }
+}
+
+/// The storage precision's type, with the fitness precision when it differs.
+fn precisions(c: &Config) -> String {
+    let name = |d: bool| if d { "double" } else { "float" };
+    if c.fitness_double() == c.options.double {
+        name(c.options.double).to_string()
+    } else {
+        format!("{} (fitness {})", name(c.options.double), name(c.fitness_double()))
     }
 }

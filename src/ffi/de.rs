@@ -79,6 +79,13 @@ pub struct MetaoptDeOptions {
     /// f(trial) <= f(target), so populations can move across plateaus), 1 `strict` (only when
     /// f(trial) < f(target), the thesis's `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`).
     pub selection: i32,
+    /// A `MetaoptPrecision` for the fitness values Fx and Fy (the thesis's `FPf` of
+    /// `DEMultiPop<FP, FPf>`; `precision` is its `FP`, the type of X and Y): 0 (the default) the
+    /// storage precision, 1 single, 2 double (needs `cl_khr_fp64` on a device). The objective
+    /// computes in the storage precision; its value is rounded to this one, stored and compared
+    /// in it. Fixed at `metaopt_de_create` (in `metaopt_de_init` it must be 0 or the one used);
+    /// `metaopt_de_run` reports the one used.
+    pub fitness_precision: i32,
 }
 
 /// Greedy selection rules (`MetaoptDeOptions.selection`).
@@ -157,6 +164,8 @@ pub struct MetaoptDeRunResult {
     pub error_message: *mut c_char,
     /// The `MetaoptPrecision` used: 1 single or 2 double.
     pub precision: i32,
+    /// The `MetaoptPrecision` of the fitness values: 1 single or 2 double.
+    pub fitness_precision: i32,
 }
 
 owned_result!(MetaoptDeCreateResult);
@@ -195,6 +204,7 @@ fn default_options() -> MetaoptDeOptions {
         precision: 0,
         fused: d.fused as u8,
         selection: MetaoptDeSelection::MetaoptDeSelectionTies as i32,
+        fitness_precision: 0,
     }
 }
 
@@ -285,6 +295,7 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         migration_seed: o.migration_seed,
         double: o.double_precision != 0,
         precision: Precision::from_code(o.precision, "options.precision")?,
+        fitness_precision: Precision::from_code(o.fitness_precision, "options.fitness_precision")?,
         shared_random: o.shared_random != 0,
         fused: o.fused != 0,
         selection: match o.selection {
@@ -418,6 +429,7 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const 
             error_code,
             error_message,
             precision: r.precision.code(),
+            fitness_precision: r.fitness_precision.code(),
         }
     })
 }

@@ -955,8 +955,8 @@ static void de_args(void) {
         DE_NEW("metaopt_de_create/bounds not UTF-8", metaopt_de_create(2, 4, 2, lim, 2, g_bad_utf8[i], &o), ERR);
     DE_NEW("metaopt_de_create/1 MiB bounds", metaopt_de_create(2, 4, 2, lim, 2, g_long, &o), ERR);
     double crs[3] = {0.5, NAN, 0.5};
-    MetaoptDeOptions bo[14];
-    for (int i = 0; i < 14; i++) bo[i] = o;
+    MetaoptDeOptions bo[17];
+    for (int i = 0; i < 17; i++) bo[i] = o;
     bo[0].f_min = NAN;
     bo[1].f_max = INFINITY;
     bo[2].cr = NAN;
@@ -971,7 +971,11 @@ static void de_args(void) {
     bo[11].f_max = -INFINITY;
     bo[12].cr = INFINITY;
     bo[13].precision = INT32_MIN;
-    for (int i = 0; i < 14; i++)
+    /* the fitness precision (the thesis's FPf): 0 the storage precision, 1 single, 2 double */
+    bo[14].fitness_precision = 3;
+    bo[15].fitness_precision = -1;
+    bo[16].fitness_precision = INT32_MIN;
+    for (int i = 0; i < 17; i++)
         DE_NEW("metaopt_de_create/bad options", metaopt_de_create(2, 4, 2, lim, 2, "sat", &bo[i]), i == 10 ? ANY : ERR);
 
     /* a handle made but not initialised: every getter is an error, not a crash */

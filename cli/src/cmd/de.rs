@@ -1,7 +1,7 @@
 //! `metaopt de`: the island differential evolution solver (docs/specs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
 
-use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs, StopArgs};
+use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs, StopArgs};
 use crate::experiment::de_stats::{stats, Stats};
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
@@ -31,6 +31,7 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("f_max", "--F-max"),
         ("f_mode", "--F-mode"),
         ("selection", "--selection"),
+        ("fitness_precision", "--fitness-precision"),
         ("cr", "--CR"),
         ("mutation", "--mutation"),
         ("migration", "--migration"),
@@ -128,6 +129,8 @@ pub struct DeArgs {
     #[command(flatten)]
     precision: PrecisionArgs,
     #[command(flatten)]
+    fitness_precision: FitnessPrecisionArg,
+    #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
     json: JsonArg,
@@ -160,6 +163,8 @@ struct DeJson<'a> {
     selection: Selection,
     seeds: [u64; 4],
     precision: Precision,
+    /// the precision of the fitness values (the storage precision unless --fitness-precision)
+    fitness_precision: Precision,
     backend: &'static str,
     device: String,
     value: f64,
@@ -227,8 +232,18 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
 }
 
 /// The island flags that the batched modes do not take.
-const BATCH_CONFLICTS: [&str; 9] =
-    ["islands", "migration", "period", "shared_random", "unfused", "selection", "evaluations", "record_every", "plot"];
+const BATCH_CONFLICTS: [&str; 10] = [
+    "islands",
+    "migration",
+    "period",
+    "shared_random",
+    "unfused",
+    "selection",
+    "fitness_precision",
+    "evaluations",
+    "record_every",
+    "plot",
+];
 
 pub fn run(a: &DeArgs) -> CliResult {
     if a.batch.is_some() || a.problems.is_some() {
@@ -265,6 +280,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         migration_seed: seeds[3],
         double: precision.is_double(),
         precision: if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single },
+        fitness_precision: a.fitness_precision.option(),
         shared_random: a.shared_random,
         fused: !a.unfused,
         selection,
@@ -276,6 +292,8 @@ pub fn run(a: &DeArgs) -> CliResult {
     // the limit and Ctrl-C bound the set-up too: the initial population comes in short launches
     de.init_within(&objective, mutation, migration, None, crate::time_left(time_limit), Some(&crate::stop_token())).map_err(de_error)?;
     let device = de.backend_description();
+    // the values are the fitness precision's (the points the storage precision's)
+    let fsingle = !de.config().fitness_double();
 
     let target = a.stop.target;
     let generations = match (a.max_generations.max_generations, target, time_limit, a.evaluations) {
@@ -295,14 +313,14 @@ pub fn run(a: &DeArgs) -> CliResult {
                 _ => {}
             }
             let best = r.bests.iter().copied().fold(f64::INFINITY, f64::min);
-            bar.set_message(format!("generation {}, best {}", r.generation - g0, out::value(best, single)));
+            bar.set_message(format!("generation {}, best {}", r.generation - g0, out::value(best, fsingle)));
         }
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let mut r: DeRunResult = result.map_err(de_error)?;
-    r.value = out::rounded(r.value, single);
+    r.value = out::rounded(r.value, fsingle);
     if single {
         // the points are the device's floats too
         for x in &mut r.x {
@@ -311,6 +329,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     }
 
     let cfg = de.config();
+    let fitness_precision = if cfg.fitness_double() { Precision::Double } else { Precision::Single };
     let (island_f, island_cr) = (cfg.f[r.island as usize], cfg.cr[r.island as usize]);
     if let Some(path) = &a.csv {
         write_history_csv(path, &r.history)?;
@@ -339,6 +358,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             selection: cfg.options.selection,
             seeds,
             precision,
+            fitness_precision,
             backend: a.backend.name(),
             device,
             value: r.value,
@@ -356,7 +376,11 @@ pub fn run(a: &DeArgs) -> CliResult {
     }
     let mut t = format!("objective    {name} ({} dimensions, [{}, {}])\n", dims, out::float(lo), out::float(hi));
     t += &format!("device       {device}\n");
-    t += &format!("precision    {precision}\n");
+    if fitness_precision == precision {
+        t += &format!("precision    {precision}\n");
+    } else {
+        t += &format!("precision    {precision} (fitness {fitness_precision})\n");
+    }
     t += &format!(
         "solver       island DE, {} islands x {} members, {}, bounds {}, migration {}{}\n",
         a.islands,
@@ -375,9 +399,9 @@ pub fn run(a: &DeArgs) -> CliResult {
         seeds.map(|s| s.to_string()).join(","),
         a.selection.parse::<Selection>().map_or("ties", |s| s.name()),
     );
-    t += &format!("best value   {}\n", out::value(r.value, single));
+    t += &format!("best value   {}\n", out::value(r.value, fsingle));
     if let Some(m) = minimum {
-        t += &format!("minimum      {} (error {})\n", out::float(m), out::value(r.value - m, single));
+        t += &format!("minimum      {} (error {})\n", out::float(m), out::value(r.value - m, fsingle));
     }
     let show = |v: &[f64]| v.iter().map(|&x| out::value(x, single)).collect::<Vec<_>>().join(" ");
     t += &format!("at           {}\n", show(&r.x));

@@ -3,7 +3,7 @@
 //! tables and PNG plots into a folder. The computation is `super::de_stats`.
 
 use super::de_stats::{self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup};
-use crate::args::{catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds, BackendArgs, MaxGenerationsArg, Precision, PrecisionArgs, QuietArg};
+use crate::args::{catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds, BackendArgs, FitnessPrecisionArg, MaxGenerationsArg, Precision, PrecisionArgs, QuietArg};
 use crate::cmd::de::de_error;
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
@@ -59,6 +59,8 @@ pub struct CommonArgs {
     #[command(flatten)]
     precision: PrecisionArgs,
     #[command(flatten)]
+    fitness_precision: FitnessPrecisionArg,
+    #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
     quiet: QuietArg,
@@ -89,8 +91,20 @@ impl CommonArgs {
         s.options.selection = self.selection.parse().map_err(|e| flag_error("--selection", e))?;
         s.options.shared_random = self.shared_random;
         s.options.double = precision.is_double();
+        // named, not Auto: Auto would be double on a device with fp64 whatever --single said
+        s.options.precision = if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single };
+        s.options.fitness_precision = self.fitness_precision.option();
         s.backend = backend;
         Ok(s)
+    }
+
+    /// The precisions as the summaries print them: `single` or `double`, with the fitness
+    /// precision when --fitness-precision names another (`single storage, double fitness`).
+    fn precision_text(&self, precision: Precision) -> String {
+        match self.fitness_precision.fitness_precision.as_deref() {
+            Some(f) if f != precision.name() => format!("{precision} storage, {f} fitness"),
+            _ => format!("{precision} precision"),
+        }
     }
 
     /// The selection rule's name as the runs use it (`strict` or `ties`).
@@ -313,9 +327,10 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
         );
     }
     t += &format!(
-        "{} runs of {} generations ({precision} precision, {} selection{}) in {:.1} s; wrote {}, {} and {} PNG file(s) in {}\n",
+        "{} runs of {} generations ({}, {} selection{}) in {:.1} s; wrote {}, {} and {} PNG file(s) in {}\n",
         functions_ok.len() * kinds.len(),
         generations,
+        c.precision_text(precision),
         c.selection_name(),
         if c.shared_random { ", shared random numbers" } else { "" },
         t0.elapsed().as_secs_f64(),
@@ -502,9 +517,10 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
     );
     plot::write_png(&png, &title, &panels, 3.min(panels.len().max(1)), (620, 440))?;
     text += &format!(
-        "{} runs of {} generations ({precision} precision, {} selection{}) in {:.1} s; wrote {}, {} and {} in {}\n",
+        "{} runs of {} generations ({}, {} selection{}) in {:.1} s; wrote {}, {} and {} in {}\n",
         run_rows.len(),
         generations,
+        c.precision_text(precision),
         c.selection_name(),
         if c.shared_random { ", shared random numbers" } else { "" },
         t0.elapsed().as_secs_f64(),

@@ -361,6 +361,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             migration_seed: seed + 3,
             double: s.double,
             precision: if s.double { metaopt::Precision::Double } else { metaopt::Precision::Single },
+            fitness_precision: metaopt::Precision::Auto,
             shared_random: false,
             fused: true,
             selection: metaopt::de::Selection::Ties,
