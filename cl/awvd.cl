@@ -16,8 +16,9 @@
 //     not reach it cannot be tangent before the winner, so the result is exact);
 //  4. the winner's sphere is checked tangent to the winner and empty (no ball of the grid
 //     penetrates it by more than 1e-7) in double.
-// An arc bound wider than AWVD_FAR_CELLS cells, or no candidate near, is searched over the
-// clusters of cells as trace.rs `search_clusters` (the edge is unbounded when none is found).
+// An arc bound wider than AWVD_FAR_CELLS cells, a region 1 that would be wider, or no candidate
+// near, is searched over the clusters of cells as trace.rs `search_clusters` (the edge is
+// unbounded when none is found); a winner's sphere that wide is checked empty cluster by cluster.
 // Anything not proven (collinear gates, a failed check) is marked for the host's exact search.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 // the double geometry must round as the host's (no fused multiply-adds)
@@ -818,7 +819,10 @@ __kernel void awvd_level(__global const double4* balls,
     double4 region = (double4)(sp.x, sp.y, sp.z, rad);
     // phase 0..2: region 1, doubled while empty; 3: the winner's arc bound; 4: done; 5: failed;
     // 6: the clusters (a far arc, or nothing near); 7: unbounded
-    int phase = ok ? 0 : 5;
+    // a start sphere wider than the far-arc bound (near the surface) goes to the clusters at
+    // once: its region's cells would hold much of the structure
+    double far = AWVD_FAR_CELLS * cell;
+    int phase = !ok ? 5 : rad > far ? 6 : 0;
     Win known;
     known.j = -1;
     known.a = INFINITY;
@@ -847,7 +851,7 @@ __kernel void awvd_level(__global const double4* balls,
                 phase = 3;
                 region = need;
             }
-        } else if (phase == 2) {
+        } else if (phase == 2 || 2.0 * rad > far) {
             phase = 6;
         } else {
             phase++;
@@ -871,13 +875,29 @@ __kernel void awvd_level(__global const double4* balls,
     double tx = x[0] - bw.x, ty = x[1] - bw.y, tz = x[2] - bw.z;
     found = found && fabs(sqrt(tx * tx + ty * ty + tz * tz) - (h.r + bw.w)) <= 1e-6;
     uint bad = 0;
-    FOR_BALLS_BEGIN(found, &G, x[0], x[1], x[2], h.r, jj)
+    // a sphere wider than the far-arc bound is checked cluster by cluster (a lane per cluster):
+    // a ball of cluster k (centre within cs.w - r of the cluster's centre) can reach into the
+    // sphere only when the cluster's centre lies within h.r + cs.w of the sphere's
+    int wide = h.r > far;
+    FOR_BALLS_BEGIN(found && !wide, &G, x[0], x[1], x[2], h.r, jj)
         if (jj != ed.x && jj != ed.y && jj != ed.z && (int)jj != j) {
             double4 b = balls[jj];
             double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];
             if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;
         }
     FOR_BALLS_END
+    for (uint k = get_local_id(0); found && wide && k < ncl; k += get_local_size(0)) {
+        double4 cs = clsph[k];
+        double ox = cs.x - x[0], oy = cs.y - x[1], oz = cs.z - x[2];
+        if (sqrt(ox * ox + oy * oy + oz * oz) > h.r + cs.w + 1e-6) continue;
+        for (uint i = clstart[k]; i < clstart[k + 1]; i++) {
+            uint jj = clitems[i];
+            if (jj == ed.x || jj == ed.y || jj == ed.z || (int)jj == j) continue;
+            double4 b = balls[jj];
+            double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];
+            if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;
+        }
+    }
     lj[get_local_id(0)] = (int)bad;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
