@@ -326,10 +326,13 @@ fn first_vertex(ctx: &Ctx, i: u32, k: usize) -> Option<Vertex> {
     best
 }
 
+/// A vertex's key: its sorted quadruple and which of the quadruple's spheres.
+type VertexKey = ([u32; 4], u8);
+
 /// Vertices by (quadruple, which sphere). The keys are ball indices, not attacker-chosen, so a
 /// multiplicative hash (FxHash's) serves instead of SipHash, which took a large part of the
 /// host's time per level.
-type VertexMap = HashMap<([u32; 4], u8), usize, BuildHasherDefault<FxHasher>>;
+type VertexMap = HashMap<VertexKey, usize, BuildHasherDefault<FxHasher>>;
 
 /// The vertex table is split in this many maps by [`shard_of`], so that a level's new vertices
 /// go in on all threads at once.
@@ -338,26 +341,6 @@ const SHARDS: usize = 64;
 /// A vertex's map: by its balls, not by the maps' hash (whose top bits the maps themselves use).
 fn shard_of(q: &[u32; 4]) -> usize {
     ((q[0] ^ q[3]) as usize) % SHARDS
-}
-
-/// A vertex's shard, key (quadruple, which) and id.
-type ShardEntry = (u32, ([u32; 4], u8), usize);
-
-/// Inserts (shard, key, id) entries sorted by shard, each shard's on its own thread.
-fn insert_keys(shards: &mut [VertexMap], keys: &[ShardEntry]) {
-    let mut slices: Vec<&[ShardEntry]> = vec![&[]; shards.len()];
-    let mut a = 0;
-    while a < keys.len() {
-        let sh = keys[a].0;
-        let b = a + keys[a..].partition_point(|x| x.0 == sh);
-        slices[sh as usize] = &keys[a..b];
-        a = b;
-    }
-    shards.par_iter_mut().zip(slices.par_iter()).for_each(|(m, sl)| {
-        for &(_, k, id) in sl.iter() {
-            m.insert(k, id);
-        }
-    });
 }
 
 #[derive(Default)]
@@ -435,21 +418,21 @@ impl Tables {
     }
 
     /// Adds distinct vertices not in the table yet: their ids (the next free ones, in order),
-    /// their four edges pending, their balls touched.
-    fn insert_new(&mut self, vs: &[Vertex]) -> usize {
+    /// their four edges pending, their balls touched; the keys go into their maps on all
+    /// threads, a map per thread.
+    fn insert_new(&mut self, vs: &[Vertex]) {
         let base = self.verts.len();
-        for v in vs {
+        let mut by_shard: Vec<Vec<(VertexKey, usize)>> = vec![Vec::new(); SHARDS];
+        for (i, v) in vs.iter().enumerate() {
             for &b in &v.q {
                 self.touched[b as usize] = true;
             }
+            by_shard[shard_of(&v.q)].push(((v.q, v.which), base + i));
         }
         self.verts.extend_from_slice(vs);
         self.adj.extend(std::iter::repeat_n([-2i64; 4], vs.len()));
         self.pending.extend((base..base + vs.len()).flat_map(|id| (0..4).map(move |k| (id, k))));
-        let mut keys: Vec<ShardEntry> = vs.iter().enumerate().map(|(i, v)| (shard_of(&v.q) as u32, (v.q, v.which), base + i)).collect();
-        keys.sort_unstable_by_key(|k| k.0);
-        insert_keys(&mut self.shards, &keys);
-        base
+        self.shards.par_iter_mut().zip(by_shard.par_iter()).for_each(|(m, keys)| m.extend(keys.iter().copied()));
     }
 
     /// A searched batch: its end vertices into the table (the device made them; the CPU makes
