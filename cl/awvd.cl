@@ -29,6 +29,15 @@
 // trace.rs AHEAD_EPS, ZERO_EPS
 #define AHEAD_EPS 1e-9
 #define ZERO_EPS 1e-7
+// the counters of the device tracing (src/awvd/device.rs `Cnt`)
+#define CNT_VERTS 0
+#define CNT_CAND 1
+#define CNT_PEND 2
+#define CNT_HOST 3
+#define CNT_OVERFLOW 4
+#define CNT_RECHECK 5
+#define CNT_REPLACED 6
+#define CNT_COUNT 7
 
 typedef struct {
     double ca[3], ra, p0[3], p1[3], n[3], al, be, ga;
@@ -387,26 +396,27 @@ static void cell_box(const Grid* G, double cx, double cy, double cz, double rad,
 }
 
 // FOR_BALLS_BEGIN ... FOR_BALLS_END loops the code between over ball index j of every ball
-// whose centre lies in the cells covering the sphere (cx, cy, cz, rad + rmax), the lanes of
-// the group taking turns over the box's balls as one list; no ball unless `act`. (Barriers stay out of conditional code: PoCL replicates the code after a
-// conditional barrier, and its compile time explodes.)
-#define FOR_BALLS_BEGIN(act, G, cx, cy, cz, rad, j)                                          \
-    {                                                                                        \
-        int lo_[3], hi_[3];                                                                  \
-        cell_box(G, cx, cy, cz, (rad) + (G)->rmax, lo_, hi_);                                \
-        if (!(act)) {                                                                        \
-            lo_[2] = 1;                                                                      \
-            hi_[2] = 0;                                                                      \
-        }                                                                                    \
-        uint ls_ = get_local_size(0), base_ = 0;                                             \
-        for (int z_ = lo_[2]; z_ <= hi_[2]; z_++)                                            \
-            for (int y_ = lo_[1]; y_ <= hi_[1]; y_++) {                                      \
-                uint row_ = ((uint)z_ * (G)->dims[1] + (uint)y_) * (G)->dims[0];             \
-                uint s_ = (G)->start[row_ + lo_[0]], e_ = (G)->start[row_ + hi_[0] + 1];     \
-                uint p_ = s_ + (get_local_id(0) + ls_ - base_ % ls_) % ls_;                  \
-                base_ += e_ - s_;                                                            \
-                for (uint i_ = p_; i_ < e_; i_ += ls_) {                                     \
-                    uint j = (G)->items[i_];
+// whose centre lies in the cells covering the sphere (cx, cy, cz, rad + rmax); no ball unless
+// `act`. The box's rows of cells (contiguous runs of items) go to teams of lanes,
+// get_local_size(0) / rows lanes a row (one when the box has more rows than the group has lanes,
+// each lane then taking every get_local_size(0)-th row): a team reads its row's bounds and takes
+// turns over its items, so the rows' dependent reads of global memory overlap instead of
+// following one another (on an H100 the search took 6-11 % less time than with the whole group
+// walking the rows one after another). No barriers: a scan in local memory to deal the items
+// evenly made PoCL's kernel build run for over ten minutes.
+#define FOR_BALLS_BEGIN(act, G, cx, cy, cz, rad, j)                                                  \
+    {                                                                                                \
+        int lo_[3], hi_[3];                                                                          \
+        cell_box(G, cx, cy, cz, (rad) + (G)->rmax, lo_, hi_);                                        \
+        uint ny_ = (uint)(hi_[1] - lo_[1] + 1), lid_ = get_local_id(0), ls_ = get_local_size(0);      \
+        uint nrows_ = (act) ? ny_ * (uint)(hi_[2] - lo_[2] + 1) : 0u;                                \
+        uint t_ = nrows_ && nrows_ < ls_ ? ls_ / nrows_ : 1u, teams_ = ls_ / t_;                     \
+        for (uint r_ = lid_ / t_; r_ < nrows_ && lid_ < teams_ * t_; r_ += teams_) {                 \
+            uint row_ = (((uint)lo_[2] + r_ / ny_) * (G)->dims[1] + (uint)lo_[1] + r_ % ny_) *        \
+                        (G)->dims[0];                                                                \
+            uint s_ = (G)->start[row_ + lo_[0]], e_ = (G)->start[row_ + hi_[0] + 1];                 \
+            for (uint i_ = s_ + lid_ % t_; i_ < e_; i_ += t_) {                                      \
+                uint j = (G)->items[i_];
 #define FOR_BALLS_END \
     }                 \
     }                 \
@@ -795,16 +805,24 @@ __kernel void awvd_level(__global const double4* balls,
 #endif
                          __global const uint* cell_start, __global const uint* cell_items, double lox, double loy, double loz,
                          double cell, uint dx, uint dy, uint dz, double rmax, __global const double4* clsph,
-                         __global const uint* clstart, __global const uint* clitems, uint ncl, __global const uint4* edges,
-                         __global const double4* starts, __global uint* outu, __global double4* outs,
-                         __local double* la, __local int* lj, __local double* lr, __local double* lt) {
+                         __global const uint* clstart, __global const uint* clitems, uint ncl, __global const uint* refs,
+                         __global const uint4* vq, __global const double4* vs, __global uint* outu, __global double4* outs,
+                         __global uint* cnt, __global uint* hostlist, __local double* la, __local int* lj, __local double* lr,
+                         __local double* lt) {
     uint e = get_group_id(0);
     Grid G = grid_of(balls, cell_start, cell_items, lox, loy, loz, cell, dx, dy, dz, rmax);
 #if !AWVD_DOUBLE
     G.fballs = fballs;
 #endif
-    uint4 ed = edges[e];
-    double4 sp = starts[e];
+    // the edge: vertex v's three balls other than its k-th (in the quadruple's order, as
+    // trace.rs `Tables::edges`), leaving ball q[k], from v's sphere
+    uint ref = refs[e], k = ref & 3u;
+    uint4 qv = vq[ref >> 2];
+    uint qa[4] = {qv.x, qv.y, qv.z, qv.w}, ga[3], gn = 0;
+    for (uint t = 0; t < 4; t++)
+        if (t != k) ga[gn++] = qa[t];
+    uint4 ed = (uint4)(ga[0], ga[1], ga[2], qa[k]);
+    double4 sp = vs[ref >> 2];
     uint rechecks = 0, replaced = 0;
     Tri T;
     // every lane computes the same frame, so every condition below is uniform in the group
@@ -905,12 +923,17 @@ __kernel void awvd_level(__global const double4* balls,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     found = found && lj[0] == 0;
+#ifdef AWVD_HOST_EVERY
+    // a test's hook (src/awvd/device.rs `AwvdDevice::host_every`): every AWVD_HOST_EVERY-th edge
+    // reference goes to the host's search
+    if (ref % AWVD_HOST_EVERY == 0u && phase != 7) found = 0;
+#endif
     if (get_local_id(0) == 0) {
         // per edge: the end ball (-1: for the host's search, -2: unbounded), the end vertex's
         // sorted quadruple and `which`, the counts; its sphere in outs
         uint q[4] = {ed.x, ed.y, ed.z, found ? (uint)j : 0u};
-        double4 vs = (double4)(0.0);
-        uint which = found ? make_vertex(balls, q, (double4)(x[0], x[1], x[2], h.r), &vs) : 0u;
+        double4 vsph = (double4)(0.0);
+        uint which = found ? make_vertex(balls, q, (double4)(x[0], x[1], x[2], h.r), &vsph) : 0u;
         __global uint* o = outu + 8 * (size_t)e;
         o[0] = (uint)(found ? j : phase == 7 ? -2 : -1);
         o[1] = q[0];
@@ -920,8 +943,191 @@ __kernel void awvd_level(__global const double4* balls,
         o[5] = which;
         o[6] = rechecks;
         o[7] = replaced;
-        outs[e] = vs;
+        outs[e] = vsph;
+        if (!found && phase != 7) hostlist[atomic_inc(&cnt[CNT_HOST])] = ref;
+        if (rechecks) atomic_add(&cnt[CNT_RECHECK], rechecks);
+        if (replaced) atomic_add(&cnt[CNT_REPLACED], replaced);
     }
+}
+
+// ---- The vertex table on the device (src/awvd/device.rs `DeviceTrace`) ----
+// Vertices by id: sorted quadruple vq, which sphere vw, sphere vs, and adj: the far end of the
+// edge opposite each ball (-2 not yet known, -1 unbounded). An open-addressing hash table of
+// 2^k slots maps a vertex's key (quadruple, which) to it: 0 empty, id + 1 a vertex, AWVD_REP | i
+// the end vertex of edge i of the batch being inserted (its key is in outu; the batch's new
+// vertices get their ids in awvd_new, which rewrites these slots). A batch is a tracing level
+// (refs: the edges as vertex * 4 + k) or the host's results (its searches, restarts).
+#define AWVD_REP 0x80000000u
+// tgt of an edge: a vertex id, AWVD_REP | the edge whose new vertex it shares, or these
+#define AWVD_NONE 0xffffffffu
+#define AWVD_SKIP 0xfffffffeu
+
+static uint key_hash(uint4 q, uint w) {
+    ulong x = ((ulong)q.x << 32 | q.y) * 0x9e3779b97f4a7c15ul;
+    x ^= ((ulong)q.z << 32 | q.w) + (x >> 29);
+    x *= 0xbf58476d1ce4e5b9ul;
+    x ^= (ulong)w + (x >> 31);
+    x *= 0x94d049bb133111ebul;
+    return (uint)(x >> 32);
+}
+
+// Resets the counters named by mask (bit i: cnt[i]).
+__kernel void awvd_begin(__global uint* cnt, uint mask) {
+    for (uint i = 0; i < CNT_COUNT; i++)
+        if (mask & (1u << i)) cnt[i] = 0;
+}
+
+// Each end vertex of the batch looked up, and inserted when new: tgt[i] is the vertex's id, or
+// AWVD_REP | r where edge r of the batch holds the slot of a new one (slotof[r]); AWVD_NONE for
+// an unbounded edge, AWVD_SKIP for one left to the host.
+__kernel void awvd_insert(uint n, __global const uint* outu, __global uint* hash, uint hmask, __global const uint4* vq,
+                          __global const uint* vw, __global uint* tgt, __global uint* slotof, __global uint* cnt) {
+    uint i = get_global_id(0);
+    if (i >= n) return;
+    __global const uint* o = outu + 8 * (size_t)i;
+    int j = (int)o[0];
+    if (j < 0) {
+        tgt[i] = j == -2 ? AWVD_NONE : AWVD_SKIP;
+        return;
+    }
+    uint4 q = (uint4)(o[1], o[2], o[3], o[4]);
+    uint w = o[5];
+    uint h = key_hash(q, w) & hmask;
+    for (uint probe = 0; probe <= hmask; probe++) {
+        uint s = hash[h];
+        if (s == 0u) {
+            s = atomic_cmpxchg(&hash[h], 0u, AWVD_REP | i);
+            if (s == 0u) {
+                tgt[i] = AWVD_REP | i;
+                slotof[i] = h;
+                return;
+            }
+        }
+        if (s & AWVD_REP) {
+            __global const uint* p = outu + 8 * (size_t)(s & ~AWVD_REP);
+            if (p[1] == q.x && p[2] == q.y && p[3] == q.z && p[4] == q.w && p[5] == w) {
+                tgt[i] = s;
+                return;
+            }
+        } else {
+            uint4 r = vq[s - 1u];
+            if (r.x == q.x && r.y == q.y && r.z == q.z && r.w == q.w && vw[s - 1u] == w) {
+                tgt[i] = s - 1u;
+                return;
+            }
+        }
+        h = (h + 1u) & hmask;
+    }
+    // a full table (cannot happen below the vertex capacity): the host grows the tables
+    tgt[i] = AWVD_SKIP;
+    cnt[CNT_OVERFLOW] = 1u;
+}
+
+// The batch's new vertices get ids (in any order: the result is sorted by key at the end), go
+// into the table, touch their balls, and queue their four edges as candidates (cand).
+__kernel void awvd_new(uint n, __global const uint* outu, __global const double4* outs, __global const uint* tgt,
+                       __global const uint* slotof, __global uint* hash, __global uint4* vq, __global uint* vw,
+                       __global double4* vs, __global int4* adj, __global uint* touched, __global uint* newid,
+                       __global uint* cand, __global uint* cnt, uint cap) {
+    uint i = get_global_id(0);
+    if (i >= n || tgt[i] != (AWVD_REP | i)) return;
+    uint id = atomic_inc(&cnt[CNT_VERTS]);
+    if (id >= cap) {
+        cnt[CNT_OVERFLOW] = 1u;
+        newid[i] = AWVD_NONE;
+        return;
+    }
+    __global const uint* o = outu + 8 * (size_t)i;
+    uint4 q = (uint4)(o[1], o[2], o[3], o[4]);
+    vq[id] = q;
+    vw[id] = o[5];
+    vs[id] = outs[i];
+    adj[id] = (int4)(-2);
+    touched[q.x] = 1u;
+    touched[q.y] = 1u;
+    touched[q.z] = 1u;
+    touched[q.w] = 1u;
+    hash[slotof[i]] = id + 1u;
+    newid[i] = id;
+    uint c = atomic_add(&cnt[CNT_CAND], 4u);
+    for (uint k = 0; k < 4; k++) cand[c + k] = 4u * id + k;
+}
+
+// The far end (id) of edge i of the batch and the index (kk) of its end ball in it; 0 when the
+// edge has none (unbounded, left to the host, a restart, a full table).
+static int far_end(uint i, __global const uint* refs, __global const uint* outu, __global const uint* tgt,
+                   __global const uint* newid, uint* id, uint* kk) {
+    uint r = refs[i], t = tgt[i];
+    if (r == AWVD_NONE || t == AWVD_SKIP || t == AWVD_NONE) return 0;
+    *id = (t & AWVD_REP) ? newid[t & ~AWVD_REP] : t;
+    if (*id == AWVD_NONE) return 0;
+    __global const uint* o = outu + 8 * (size_t)i;
+    *kk = o[1] == o[0] ? 0u : o[2] == o[0] ? 1u : o[3] == o[0] ? 2u : 3u;
+    return 1;
+}
+
+// Whether vertex a's key (quadruple, which) comes before vertex b's.
+static int key_less(__global const uint4* vq, __global const uint* vw, uint a, uint b) {
+    uint4 x = vq[a], y = vq[b];
+    if (x.x != y.x) return x.x < y.x;
+    if (x.y != y.y) return x.y < y.y;
+    if (x.z != y.z) return x.z < y.z;
+    if (x.w != y.w) return x.w < y.w;
+    return vw[a] < vw[b];
+}
+
+// Links are made in three passes so that the result does not depend on the order of the
+// device's work-items (trace.rs `Tables::absorb` follows the same rules): first each end
+// vertex's edge back toward the start, where still unknown, to the start vertex with the
+// smallest key among the batch's edges that end there (marked AWVD_MARK while the batch runs);
+// then each edge's own search, which wins over a link back; then the marks cleared.
+#define AWVD_MARK 0x40000000
+__kernel void awvd_back(uint n, __global const uint* refs, __global const uint* outu, __global const uint* tgt,
+                        __global const uint* newid, __global int* adj, __global const uint4* vq, __global const uint* vw) {
+    uint i = get_global_id(0), id, kk;
+    if (i >= n || !far_end(i, refs, outu, tgt, newid, &id, &kk)) return;
+    uint v = refs[i] >> 2;
+    volatile __global int* a = &adj[4u * id + kk];
+    for (;;) {
+        int cur = *a;
+        if (cur == -2) {
+            if (atomic_cmpxchg(a, -2, (int)v | AWVD_MARK) == -2) return;
+        } else if (cur >= 0 && (cur & AWVD_MARK)) {
+            uint c = (uint)(cur & ~AWVD_MARK);
+            if (c == v || !key_less(vq, vw, v, c)) return;
+            if (atomic_cmpxchg(a, cur, (int)v | AWVD_MARK) == cur) return;
+        } else {
+            return;
+        }
+    }
+}
+
+// Each edge of the batch linked to its far end (-1: unbounded).
+__kernel void awvd_link(uint n, __global const uint* refs, __global const uint* outu, __global const uint* tgt,
+                        __global const uint* newid, __global int* adj) {
+    uint i = get_global_id(0), id, kk;
+    if (i >= n) return;
+    uint r = refs[i];
+    if (r == AWVD_NONE) return;
+    if (tgt[i] == AWVD_NONE) adj[r] = -1;
+    else if (far_end(i, refs, outu, tgt, newid, &id, &kk)) adj[r] = (int)id;
+}
+
+// The marks of awvd_back cleared.
+__kernel void awvd_unmark(uint n, __global const uint* refs, __global const uint* outu, __global const uint* tgt,
+                          __global const uint* newid, __global int* adj) {
+    uint i = get_global_id(0), id, kk;
+    if (i >= n || !far_end(i, refs, outu, tgt, newid, &id, &kk)) return;
+    int cur = adj[4u * id + kk];
+    if (cur >= 0 && (cur & AWVD_MARK)) adj[4u * id + kk] = cur & ~AWVD_MARK;
+}
+
+// The next level: the candidates whose edge is still unknown.
+__kernel void awvd_compact(__global const uint* cand, __global const int* adj, __global uint* refs, __global uint* cnt) {
+    uint i = get_global_id(0);
+    if (i >= cnt[CNT_CAND]) return;
+    uint c = cand[i];
+    if (adj[c] == -2) refs[atomic_inc(&cnt[CNT_PEND])] = c;
 }
 
 // trace.rs `loose_contacts`, one work-item per ball i: the triples (i, j, k), i < j < k, whose

@@ -586,3 +586,29 @@ fn vertex_free_elliptic_edge_gives_contacts() {
         assert!(got.contacts.contains(&p), "{p:?}");
     }
 }
+
+/// The device's path for edges it cannot prove (every third edge sent to the host's search)
+/// and a vertex table that fills up (grown and traced again) give the CPU backend's diagram.
+#[test]
+fn device_host_searches_and_a_full_table_equal_cpu() {
+    let balls = structure("1ubq");
+    let cpu = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
+    for double in [false, true] {
+        let mut dev = match awvd::device::AwvdDevice::host_every(metaopt::device::Backend::Device(None), double, 1e-3, 3) {
+            Ok(d) => d,
+            Err(metaopt::Error::NoDevice(m)) => {
+                eprintln!("no OpenCL device: skipped ({m})");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        dev.first_capacity = Some(100);
+        let got = dev.diagram(&balls, &AwvdOptions::default()).unwrap();
+        assert!(got.host_searches > got.searches / 4, "{} host searches of {}", got.host_searches, got.searches);
+        assert!(got.vertices.len() > 100);
+        assert_eq!(got.vertices, cpu.vertices, "double {double}");
+        assert_eq!(got.edges, cpu.edges, "double {double}");
+        assert_eq!(got.contacts, cpu.contacts, "double {double}");
+    }
+    assert!(awvd::device::AwvdDevice::host_every(metaopt::device::Backend::Device(None), true, 1e-3, 0).is_err());
+}

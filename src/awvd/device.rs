@@ -1,33 +1,88 @@
-//! The device end-vertex search (`cl/awvd.cl`): the balls and the grid go to the device once per
-//! diagram; each tracing level is one launch, one work-group per pending edge, that builds the
-//! edge's frame, searches its region (a float pass, then the suspects within
-//! [`AwvdDevice::bound`] of the float minimum re-checked in double, or double throughout), proves
-//! the winner's arc inside the searched region (widening it once when not), and checks the
-//! winner's sphere tangent and empty in double, then makes the end vertex as the host's
-//! `make_vertex` does (sorted quadruple, the exact tangent sphere nearest the found one and its
-//! index). The host gets the end ball and the end vertex per edge (the level's buffers stay on
-//! the device from level to level); what the device could not prove (collinear gates, nothing
-//! near, a far arc, a failed check) goes to the CPU backend's exact search.
+//! The diagram traced on the device (`cl/awvd.cl`): the balls, the grid and the vertex table stay
+//! on the device for the whole diagram, and each tracing level is a handful of launches with one
+//! small read of counters between levels.
+//!
+//! Per level (the pending edges as `vertex * 4 + k` references):
+//! - `awvd_level`, one work-group per edge: builds the edge's frame from its start vertex,
+//!   searches its region (a float pass, then the suspects within [`AwvdDevice::bound`] of the
+//!   float minimum re-checked in double, or double throughout), proves the winner's arc inside the
+//!   searched region (widening it once when not), checks the winner's sphere tangent and empty in
+//!   double, and makes the end vertex as the host's `make_vertex` does (sorted quadruple, the exact
+//!   tangent sphere nearest the found one and its index);
+//! - `awvd_insert`: each end vertex looked up in the device's hash table of vertex keys
+//!   (quadruple, which sphere), and a slot claimed for each new key (duplicates within the level
+//!   find the claiming edge);
+//! - `awvd_new`: the new vertices get ids, their balls are marked touched, their four edges become
+//!   candidates;
+//! - `awvd_back`, `awvd_link`, `awvd_unmark`: each end vertex's edge back toward the start linked
+//!   where still unknown (the start vertex with the smallest key among the level's edges that end
+//!   there), then each edge linked to its far end (which wins), so that the links do not depend on
+//!   the order of the device's work-items;
+//! - `awvd_compact`: the candidates whose far end is still unknown are the next level.
+//!
+//! What the device could not prove (collinear gates, nothing near, a failed check) is listed for
+//! the host, whose exact search (the CPU backend's) gives the end vertex; the host's results go
+//! through the same insert and link kernels. When no edge is pending, tracing restarts from the
+//! balls no vertex touches, as on the CPU. Vertex ids depend on the order of the device's atomic
+//! operations, but the result is sorted by key at the end, so it equals the CPU backend's.
 //!
 //! The kernel's geometry is the CPU backend's (`geom.rs`, `trace.rs`) in double without fused
 //! multiply-adds, so the device and the CPU pick the same winners. It needs `cl_khr_fp64`.
 
-use super::geom::Sphere;
-use super::Vertex;
-use super::trace::{search_edge, Ctx, Edge, EdgeSearch, Found, Stats};
+use super::geom::{Sphere, Trisector};
+use super::grid::Grid;
+use super::trace::{finish, make_vertex, search_edge, Ctx, Edge, Restarts};
+use super::{AwvdOptions, AwvdResult, Ball, Vertex};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Lanes of the work-group of one edge (on an H100, 6CVM in double, the whole diagram: 8 lanes
 /// 0.90 s, 16 0.65, 32 0.48, 64 0.45, 128 0.41; capping registers with -cl-nv-maxrregcount at
 /// 64 or 128 was slower).
 const GROUP: usize = 128;
-/// Arc bounds wider than this many cells go to the host (trace.rs searches them over clusters).
+/// Arc bounds wider than this many cells are searched over the clusters of cells.
 const FAR_CELLS: f64 = 3.0;
+/// Work-items per group of the table kernels.
+const WG: usize = 64;
 
-/// What stays on the device for one diagram.
+/// The counters of the device tracing (`cl/awvd.cl` CNT_*): vertices, candidate edges, the next
+/// level's edges, edges left to the host, a full table, double re-checks, float winners replaced.
+const CNT_VERTS: usize = 0;
+const CNT_CAND: usize = 1;
+const CNT_PEND: usize = 2;
+const CNT_HOST: usize = 3;
+const CNT_OVERFLOW: usize = 4;
+const CNT_RECHECK: usize = 5;
+const CNT_REPLACED: usize = 6;
+const CNT_COUNT: usize = 7;
+/// A batch row without an edge (a restart's vertex).
+const NO_EDGE: u32 = u32::MAX;
+
+/// The device tracer with its float-pass suspect bound (parameter units: Å along a hyperbolic
+/// edge, radians on an elliptic one; default 1e-3).
+pub struct AwvdDevice {
+    queue: Queue,
+    level: Kernel,
+    begin: Kernel,
+    insert: Kernel,
+    new: Kernel,
+    back: Kernel,
+    link: Kernel,
+    unmark: Kernel,
+    compact: Kernel,
+    loose: Kernel,
+    double: bool,
+    pub bound: f64,
+    /// The vertex table's first capacity (None: 8 per ball and 1024 more); a table that fills
+    /// up is doubled and the diagram traced again.
+    pub first_capacity: Option<usize>,
+}
+
+/// The balls and the grid on the device.
 struct Resident {
     balls: DeviceBuffer<f64>,
     fballs: Option<DeviceBuffer<f32>>,
@@ -38,53 +93,127 @@ struct Resident {
     cl_items: DeviceBuffer<u32>,
 }
 
-/// The device search with its float-pass suspect bound (parameter units: Å along a hyperbolic
-/// edge, radians on an elliptic one; default 1e-3).
-pub struct AwvdDevice {
-    queue: Queue,
-    kernel: Kernel,
-    loose: Kernel,
-    double: bool,
-    pub bound: f64,
-    resident: Option<Resident>,
-    level: Option<LevelBuffers>,
+/// The vertex table (room for `cap` vertices), its hash table, the two edge lists (this level's
+/// and the next), and the buffers of one batch (a level or the host's results), regrown when a
+/// level outgrows them.
+struct Tables {
+    cap: usize,
+    hmask: u32,
+    hash: DeviceBuffer<u32>,
+    vq: DeviceBuffer<u32>,
+    vw: DeviceBuffer<u32>,
+    vs: DeviceBuffer<f64>,
+    adj: DeviceBuffer<i32>,
+    touched: DeviceBuffer<u32>,
+    cand: DeviceBuffer<u32>,
+    refs: [DeviceBuffer<u32>; 2],
+    cnt: DeviceBuffer<u32>,
+    batch: Batch,
 }
 
-/// A level's edges in and end vertices out, kept from level to level (reallocated larger when a
-/// level outgrows them).
-struct LevelBuffers {
+/// Per edge of a batch: the end ball (as i32; -1 for the host's search, -2 unbounded), the end
+/// vertex's sorted quadruple, `which`, the counts (outu, 8 words); the end vertex's sphere
+/// (outs); the insert's result, slot and new id; and the edges left to the host.
+struct Batch {
     cap: usize,
-    edges: DeviceBuffer<u32>,
-    starts: DeviceBuffer<f64>,
-    /// Per edge: the end ball (as i32; -1 for the host's search, -2 unbounded), the end vertex's
-    /// sorted quadruple, `which`, the double re-checks and the float winners replaced.
     outu: DeviceBuffer<u32>,
-    /// Per edge: the end vertex's sphere.
     outs: DeviceBuffer<f64>,
+    tgt: DeviceBuffer<u32>,
+    slotof: DeviceBuffer<u32>,
+    newid: DeviceBuffer<u32>,
+    hostlist: DeviceBuffer<u32>,
+}
+
+impl Batch {
+    fn new(q: &Queue, cap: usize) -> Result<Batch> {
+        Ok(Batch {
+            cap,
+            outu: q.buffer(8 * cap, "end vertices")?,
+            outs: q.buffer(4 * cap, "end spheres")?,
+            tgt: q.buffer(cap, "end vertex ids")?,
+            slotof: q.buffer(cap, "hash slots")?,
+            newid: q.buffer(cap, "new vertex ids")?,
+            hostlist: q.buffer(cap, "edges for the host")?,
+        })
+    }
+}
+
+impl Tables {
+    fn new(q: &Queue, balls: usize, cap: usize) -> Result<Tables> {
+        let slots = (2 * cap).next_power_of_two();
+        Ok(Tables {
+            cap,
+            hmask: (slots - 1) as u32,
+            hash: q.buffer_from(&vec![0u32; slots], "vertex hash table")?,
+            vq: q.buffer(4 * cap, "vertex quadruples")?,
+            vw: q.buffer(cap, "vertex spheres' indices")?,
+            vs: q.buffer(4 * cap, "vertex spheres")?,
+            adj: q.buffer(4 * cap, "vertex neighbours")?,
+            touched: q.buffer_from(&vec![0u32; balls], "touched balls")?,
+            cand: q.buffer(4 * cap, "candidate edges")?,
+            refs: [q.buffer(4 * cap, "pending edges")?, q.buffer(4 * cap, "pending edges")?],
+            cnt: q.buffer_from(&[0u32; CNT_COUNT], "tracing counters")?,
+            batch: Batch::new(q, 1024)?,
+        })
+    }
+}
+
+/// Rounds `n` work-items up to whole groups of [`WG`].
+fn items(n: usize) -> usize {
+    n.max(1).div_ceil(WG) * WG
 }
 
 impl AwvdDevice {
     pub fn new(backend: Backend, double: bool, bound: f64) -> Result<AwvdDevice> {
+        Self::build(backend, double, bound, None)
+    }
+
+    /// A tracer that leaves every `n`-th edge reference (vertex * 4 + k) to the host's exact
+    /// search, as if the device had failed to prove it: for tests of that path, which real
+    /// structures rarely take.
+    pub fn host_every(backend: Backend, double: bool, bound: f64, n: u32) -> Result<AwvdDevice> {
+        if n == 0 {
+            return Err(Error::arg("n", "must be at least 1 (every n-th edge goes to the host)"));
+        }
+        Self::build(backend, double, bound, Some(n))
+    }
+
+    fn build(backend: Backend, double: bool, bound: f64, host_every: Option<u32>) -> Result<AwvdDevice> {
         let ctx = backend.context("awvd")?;
         ctx.require_fp64()?;
-        let queue = ctx.queue_unprofiled()?;
-        let spec = ProgramSpec::files(&["awvd.cl"])
+        // profiled: the searches' kernel time is reported apart from the tables'
+        let queue = ctx.queue()?;
+        let mut spec = ProgramSpec::files(&["awvd.cl"])
             .define("AWVD_DOUBLE", u32::from(double))
             .define("AWVD_BOUND", format!("{bound:e}"))
             .define("AWVD_FAR_CELLS", format!("{FAR_CELLS:.1}"));
+        if let Some(n) = host_every {
+            spec = spec.define("AWVD_HOST_EVERY", format!("{n}u"));
+        }
         let program = ctx.build(&spec)?;
-        let kernel = queue.kernel(&program, "awvd_level")?;
-        let loose = queue.kernel(&program, "awvd_loose")?;
-        Ok(AwvdDevice { queue, kernel, loose, double, bound, resident: None, level: None })
+        let k = |name| queue.kernel(&program, name);
+        Ok(AwvdDevice {
+            level: k("awvd_level")?,
+            begin: k("awvd_begin")?,
+            insert: k("awvd_insert")?,
+            new: k("awvd_new")?,
+            back: k("awvd_back")?,
+            link: k("awvd_link")?,
+            unmark: k("awvd_unmark")?,
+            compact: k("awvd_compact")?,
+            loose: k("awvd_loose")?,
+            queue,
+            double,
+            bound,
+            first_capacity: None,
+        })
     }
-}
 
-impl EdgeSearch for AwvdDevice {
-    fn prepare(&mut self, ctx: &Ctx) -> Result<()> {
+    fn upload(&self, ctx: &Ctx) -> Result<Resident> {
         let q = &self.queue;
         let flat: Vec<f64> = ctx.balls.iter().flat_map(|b| [b.c[0], b.c[1], b.c[2], b.r]).collect();
         let fballs = if self.double { None } else { Some(q.buffer_from(&flat.iter().map(|&x| x as f32).collect::<Vec<f32>>(), "balls (float)")?) };
-        self.resident = Some(Resident {
+        Ok(Resident {
             balls: q.buffer_from(&flat, "balls")?,
             fballs,
             start: q.buffer_from(&ctx.grid.start, "cell starts")?,
@@ -92,15 +221,12 @@ impl EdgeSearch for AwvdDevice {
             cl_sphere: q.buffer_from(&ctx.grid.cl_sphere.iter().flat_map(|(c, r)| [c[0], c[1], c[2], *r]).collect::<Vec<f64>>(), "cluster spheres")?,
             cl_start: q.buffer_from(&ctx.grid.cl_start, "cluster starts")?,
             cl_items: q.buffer_from(&ctx.grid.cl_items, "cluster items")?,
-        });
-        Ok(())
+        })
     }
 
-    fn loose(&mut self, ctx: &Ctx) -> Result<Option<Vec<(u32, u32)>>> {
-        if self.resident.is_none() {
-            self.prepare(ctx)?;
-        }
-        let r = self.resident.as_ref().expect("prepared above");
+    /// The ball pairs of vertex-free elliptic edges (trace.rs `loose_contacts`), one work-item
+    /// per ball; balls with too many near balls go to the host's `loose_of`.
+    fn loose(&self, ctx: &Ctx, r: &Resident) -> Result<Vec<(u32, u32)>> {
         let q = &self.queue;
         let g = &ctx.grid;
         let n = ctx.balls.len();
@@ -121,54 +247,42 @@ impl EdgeSearch for AwvdDevice {
                 e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&g.rmax);
                 e.set_arg(b_count.cl()).set_arg(b_out.cl()).set_arg(&capu).set_arg(b_host.cl());
             }
-            let wg = 64;
-            crate::device::launch(q, &mut e, &[n.div_ceil(wg) * wg], Some(&[wg]), "awvd_loose")?;
+            crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_loose")?;
             let count = b_count.to_vec(q)?[0] as usize;
             if count > cap {
                 cap = count;
                 continue;
             }
-            let out = b_out.to_vec(q)?;
+            let mut out = vec![0u32; 4 * count];
+            b_out.read(q, &mut out)?;
             let host = b_host.to_vec(q)?;
-            let mut pairs: Vec<(u32, u32)> = out[..4 * count].chunks_exact(4).flat_map(|t| [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]).collect();
+            let mut pairs: Vec<(u32, u32)> = out.chunks_exact(4).flat_map(|t| [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]).collect();
             let flagged: Vec<usize> = (0..n).filter(|&i| host[i] != 0).collect();
             pairs.extend(flagged.par_iter().flat_map_iter(|&i| super::trace::loose_of(ctx, i)).collect::<Vec<_>>());
-            return Ok(Some(pairs));
+            return Ok(pairs);
         }
     }
 
-    fn search(&mut self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Found>> {
-        if edges.is_empty() {
-            return Ok(Vec::new());
+    /// Resets the counters in `mask` (bit i: counter i).
+    fn begin(&self, t: &Tables, mask: u32) -> Result<()> {
+        let mut e = ExecuteKernel::new(&self.begin);
+        // SAFETY: awvd_begin(cnt, mask); the buffer lives in `t`, which outlives the queue's use.
+        unsafe {
+            e.set_arg(t.cnt.cl()).set_arg(&mask);
         }
-        if self.resident.is_none() {
-            self.prepare(ctx)?;
-        }
-        let n = edges.len();
-        let q = &self.queue;
-        if self.level.as_ref().is_none_or(|l| l.cap < n) {
-            // room for the level, with some to spare so that growing levels rarely reallocate
-            let cap = n + n / 2;
-            self.level = Some(LevelBuffers {
-                cap,
-                edges: q.buffer(4 * cap, "edges")?,
-                starts: q.buffer(4 * cap, "start spheres")?,
-                outu: q.buffer(8 * cap, "end vertices")?,
-                outs: q.buffer(4 * cap, "end spheres")?,
-            });
-        }
-        let r = self.resident.as_ref().expect("prepared above");
-        let lb = self.level.as_mut().expect("allocated above");
+        crate::device::launch(&self.queue, &mut e, &[1], Some(&[1]), "awvd_begin")
+    }
+
+    /// The search of the `n` edges of `t.refs[cur]` into the batch buffers; its event.
+    fn search_level(&self, ctx: &Ctx, r: &Resident, t: &Tables, cur: usize, n: usize) -> Result<Event> {
         let g = &ctx.grid;
-        let ed: Vec<u32> = edges.iter().flat_map(|e| [e.g[0], e.g[1], e.g[2], e.s]).collect();
-        let st: Vec<f64> = edges.iter().flat_map(|e| [e.start.c[0], e.start.c[1], e.start.c[2], e.start.r]).collect();
-        lb.edges.write(q, &ed)?;
-        lb.starts.write(q, &st)?;
         let dims = g.dims.map(|d| d as u32);
         let ncl = g.cl_sphere.len() as u32;
-        let mut e = ExecuteKernel::new(&self.kernel);
+        let b = &t.batch;
+        let mut e = ExecuteKernel::new(&self.level);
         // SAFETY: the arguments follow awvd_level's declaration in type and order (the float
-        // balls only without AWVD_DOUBLE); the buffers live until the blocking reads below.
+        // balls only without AWVD_DOUBLE); the buffers outlive the level (the caller reads the
+        // counters, blocking, before any of them is dropped).
         unsafe {
             e.set_arg(r.balls.cl());
             if let Some(f) = &r.fballs {
@@ -178,44 +292,244 @@ impl EdgeSearch for AwvdDevice {
             e.set_arg(&g.lo[0]).set_arg(&g.lo[1]).set_arg(&g.lo[2]).set_arg(&g.cell);
             e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&g.rmax);
             e.set_arg(r.cl_sphere.cl()).set_arg(r.cl_start.cl()).set_arg(r.cl_items.cl()).set_arg(&ncl);
-            e.set_arg(lb.edges.cl()).set_arg(lb.starts.cl());
-            e.set_arg(lb.outu.cl()).set_arg(lb.outs.cl());
+            e.set_arg(t.refs[cur].cl()).set_arg(t.vq.cl()).set_arg(t.vs.cl());
+            e.set_arg(b.outu.cl()).set_arg(b.outs.cl()).set_arg(t.cnt.cl()).set_arg(b.hostlist.cl());
             e.set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 4).set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 8);
         }
-        crate::device::launch(q, &mut e, &[n * GROUP], Some(&[GROUP]), "awvd_level")?;
-        let mut outu = vec![0u32; 8 * n];
-        let mut outs = vec![0f64; 4 * n];
-        lb.outu.read(q, &mut outu)?;
-        lb.outs.read(q, &mut outs)?;
-        for o in outu.chunks_exact(8) {
-            stats.double_rechecks += u64::from(o[6]);
-            stats.float_replaced += u64::from(o[7]);
-            stats.host_searches += u64::from(o[0] as i32 == -1);
+        crate::device::launch_event(&self.queue, &mut e, &[n * GROUP], &[GROUP], "awvd_level")
+    }
+
+    /// The batch's `n` end vertices (edges `t.refs[cur]`) into the table, linked (links back
+    /// first, then each edge's own, as `cl/awvd.cl` says why), and the candidates still unknown
+    /// appended to `t.refs[1 - cur]`.
+    fn absorb(&self, t: &Tables, cur: usize, n: usize) -> Result<()> {
+        let q = &self.queue;
+        let b = &t.batch;
+        let nu = n as u32;
+        let cap = t.cap as u32;
+        // SAFETY (all four): the arguments follow the kernels' declarations in cl/awvd.cl in type
+        // and order; the buffers live in `t`, which outlives the queue's use of them.
+        let mut e = ExecuteKernel::new(&self.insert);
+        unsafe {
+            e.set_arg(&nu).set_arg(b.outu.cl()).set_arg(t.hash.cl()).set_arg(&t.hmask).set_arg(t.vq.cl());
+            e.set_arg(t.vw.cl()).set_arg(b.tgt.cl()).set_arg(b.slotof.cl()).set_arg(t.cnt.cl());
         }
-        Ok(edges
-            .par_iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let o = &outu[8 * i..8 * i + 8];
-                match o[0] as i32 {
-                    -2 => Found::Unbounded,
-                    -1 => match search_edge(ctx, e, None) {
-                        Some((j, h)) => Found::Point(j, h),
-                        None => Found::Unbounded,
-                    },
-                    j => {
-                        let s = &outs[4 * i..4 * i + 4];
-                        let v = Vertex { q: [o[1], o[2], o[3], o[4]], which: o[5] as u8, s: Sphere { c: [s[0], s[1], s[2]], r: s[3] } };
-                        Found::Vertex(j as u32, v)
-                    }
+        crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_insert")?;
+        let mut e = ExecuteKernel::new(&self.new);
+        unsafe {
+            e.set_arg(&nu).set_arg(b.outu.cl()).set_arg(b.outs.cl()).set_arg(b.tgt.cl()).set_arg(b.slotof.cl());
+            e.set_arg(t.hash.cl()).set_arg(t.vq.cl()).set_arg(t.vw.cl()).set_arg(t.vs.cl()).set_arg(t.adj.cl());
+            e.set_arg(t.touched.cl()).set_arg(b.newid.cl()).set_arg(t.cand.cl()).set_arg(t.cnt.cl()).set_arg(&cap);
+        }
+        crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_new")?;
+        let mut e = ExecuteKernel::new(&self.back);
+        unsafe {
+            e.set_arg(&nu).set_arg(t.refs[cur].cl()).set_arg(b.outu.cl()).set_arg(b.tgt.cl()).set_arg(b.newid.cl()).set_arg(t.adj.cl());
+            e.set_arg(t.vq.cl()).set_arg(t.vw.cl());
+        }
+        crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_back")?;
+        for (kernel, name) in [(&self.link, "awvd_link"), (&self.unmark, "awvd_unmark")] {
+            let mut e = ExecuteKernel::new(kernel);
+            unsafe {
+                e.set_arg(&nu).set_arg(t.refs[cur].cl()).set_arg(b.outu.cl()).set_arg(b.tgt.cl()).set_arg(b.newid.cl()).set_arg(t.adj.cl());
+            }
+            crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), name)?;
+        }
+        let mut e = ExecuteKernel::new(&self.compact);
+        unsafe {
+            e.set_arg(t.cand.cl()).set_arg(t.adj.cl()).set_arg(t.refs[1 - cur].cl()).set_arg(t.cnt.cl());
+        }
+        crate::device::launch(q, &mut e, &[items(4 * n)], Some(&[WG]), "awvd_compact")
+    }
+
+    /// The counters (blocking: every launch so far has run).
+    fn counters(&self, t: &Tables) -> Result<[u32; CNT_COUNT]> {
+        let mut c = [0u32; CNT_COUNT];
+        t.cnt.read(&self.queue, &mut c)?;
+        Ok(c)
+    }
+
+    /// Host rows into the batch buffers and `t.refs[cur]`: per row, the edge (or [`NO_EDGE`]), the
+    /// end ball (-2: unbounded) and the end vertex.
+    fn write_batch(&self, t: &mut Tables, cur: usize, rows: &[(u32, i32, Option<Vertex>)]) -> Result<()> {
+        let q = &self.queue;
+        if t.batch.cap < rows.len() {
+            t.batch = Batch::new(q, rows.len())?;
+        }
+        let mut outu = Vec::with_capacity(8 * rows.len());
+        let mut outs = Vec::with_capacity(4 * rows.len());
+        for &(_, j, v) in rows {
+            let v = v.unwrap_or(Vertex { q: [0; 4], which: 0, s: Sphere { c: [0.0; 3], r: 0.0 } });
+            outu.extend([j as u32, v.q[0], v.q[1], v.q[2], v.q[3], u32::from(v.which), 0, 0]);
+            outs.extend([v.s.c[0], v.s.c[1], v.s.c[2], v.s.r]);
+        }
+        let refs: Vec<u32> = rows.iter().map(|r| r.0).collect();
+        t.batch.outu.write(q, &outu)?;
+        t.batch.outs.write(q, &outs)?;
+        t.refs[cur].write(q, &refs)
+    }
+
+    /// The host's exact searches of the edges the device left (`refs`: vertex * 4 + k): the
+    /// batch rows of their results.
+    fn host_searches(&self, ctx: &Ctx, t: &Tables, refs: &[u32]) -> Result<Vec<(u32, i32, Option<Vertex>)>> {
+        let q = &self.queue;
+        let mut edges = Vec::with_capacity(refs.len());
+        for &r in refs {
+            let (v, k) = ((r >> 2) as usize, (r & 3) as usize);
+            let mut qv = [0u32; 4];
+            let mut s = [0f64; 4];
+            t.vq.read_at(q, 4 * v, &mut qv)?;
+            t.vs.read_at(q, 4 * v, &mut s)?;
+            let mut g = [0u32; 3];
+            let mut c = 0;
+            for (x, &b) in qv.iter().enumerate() {
+                if x != k {
+                    g[c] = b;
+                    c += 1;
                 }
+            }
+            edges.push(Edge { g, s: qv[k], start: Sphere { c: [s[0], s[1], s[2]], r: s[3] } });
+        }
+        let balls = ctx.balls;
+        Ok(refs
+            .par_iter()
+            .zip(edges.par_iter())
+            .map(|(&r, e)| match search_edge(ctx, e, None) {
+                Some((j, h)) => {
+                    let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).expect("a searched edge has a frame");
+                    (r, j as i32, Some(make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h))))
+                }
+                None => (r, -2, None),
             })
             .collect())
     }
+
+    /// The traced vertices and their neighbours with room for `cap` vertices; None when the table
+    /// overflowed (the caller grows it and traces again).
+    #[allow(clippy::type_complexity)]
+    fn trace(&self, ctx: &Ctx, r: &Resident, cap: usize, res: &mut AwvdResult) -> Result<Option<(Vec<Vertex>, Vec<[i64; 4]>)>> {
+        let q = &self.queue;
+        let n = ctx.balls.len();
+        let mut t = Tables::new(q, n, cap)?;
+        let mut restarts = Restarts::new(n);
+        let mut events: Vec<Event> = Vec::new();
+        let (mut cur, mut p) = (0usize, 0usize);
+        let all = (1u32 << CNT_CAND) | (1 << CNT_PEND) | (1 << CNT_HOST);
+        'trace: loop {
+            while p > 0 {
+                if t.batch.cap < p {
+                    t.batch = Batch::new(q, p + p / 2)?;
+                }
+                self.begin(&t, all)?;
+                events.push(self.search_level(ctx, r, &t, cur, p)?);
+                self.absorb(&t, cur, p)?;
+                let c = self.counters(&t)?;
+                if c[CNT_OVERFLOW] != 0 {
+                    return Ok(None);
+                }
+                res.searches += p as u64;
+                res.levels += 1;
+                let host = c[CNT_HOST] as usize;
+                let mut next = c[CNT_PEND] as usize;
+                if host > 0 {
+                    res.host_searches += host as u64;
+                    let mut refs = vec![0u32; host];
+                    t.batch.hostlist.read(q, &mut refs)?;
+                    let rows = self.host_searches(ctx, &t, &refs)?;
+                    self.write_batch(&mut t, cur, &rows)?;
+                    self.begin(&t, 1 << CNT_CAND)?;
+                    self.absorb(&t, cur, rows.len())?;
+                    let c = self.counters(&t)?;
+                    if c[CNT_OVERFLOW] != 0 {
+                        return Ok(None);
+                    }
+                    next = c[CNT_PEND] as usize;
+                }
+                p = next;
+                cur = 1 - cur;
+            }
+            // restart from the next ball no vertex touches
+            let mut touched = vec![0u32; n];
+            t.touched.read(q, &mut touched)?;
+            loop {
+                let Some(b) = restarts.next(|i| touched[i] != 0) else { break 'trace };
+                let Some(v) = Restarts::vertex(ctx, b) else { continue };
+                res.restarts += 1;
+                self.write_batch(&mut t, cur, &[(NO_EDGE, v.q[0] as i32, Some(v))])?;
+                self.begin(&t, all)?;
+                self.absorb(&t, cur, 1)?;
+                let c = self.counters(&t)?;
+                if c[CNT_OVERFLOW] != 0 {
+                    return Ok(None);
+                }
+                p = c[CNT_PEND] as usize;
+                cur = 1 - cur;
+                if p > 0 {
+                    // a new vertex: trace from it, then look at the touched balls again
+                    continue 'trace;
+                }
+            }
+        }
+        let c = self.counters(&t)?;
+        res.double_rechecks = u64::from(c[CNT_RECHECK]);
+        res.float_replaced = u64::from(c[CNT_REPLACED]);
+        res.search_s = events.iter().map(crate::device::event_ns).sum::<u64>() as f64 * 1e-9;
+        let nv = c[CNT_VERTS] as usize;
+        let mut vq = vec![0u32; 4 * nv];
+        let mut vw = vec![0u32; nv];
+        let mut vs = vec![0f64; 4 * nv];
+        let mut adj = vec![0i32; 4 * nv];
+        t.vq.read_converted(q, &mut vq, |x| x)?;
+        t.vw.read_converted(q, &mut vw, |x| x)?;
+        t.vs.read_converted(q, &mut vs, |x| x)?;
+        t.adj.read_converted(q, &mut adj, |x| x)?;
+        let verts: Vec<Vertex> = (0..nv)
+            .into_par_iter()
+            .map(|i| Vertex {
+                q: [vq[4 * i], vq[4 * i + 1], vq[4 * i + 2], vq[4 * i + 3]],
+                which: vw[i] as u8,
+                s: Sphere { c: [vs[4 * i], vs[4 * i + 1], vs[4 * i + 2]], r: vs[4 * i + 3] },
+            })
+            .collect();
+        let adj: Vec<[i64; 4]> = adj.par_chunks_exact(4).map(|a| [a[0], a[1], a[2], a[3]].map(i64::from)).collect();
+        Ok(Some((verts, adj)))
+    }
 }
 
-/// The diagram of `balls` with the end-vertex searches on a device (float pass unless `double`).
-pub fn awvd_device(balls: &[super::Ball], opts: &super::AwvdOptions, backend: Backend, double: bool) -> Result<super::AwvdResult> {
-    let mut dev = AwvdDevice::new(backend, double, opts.suspect_bound)?;
-    super::trace::trace(balls, opts, &mut dev)
+/// The diagram of `balls` traced on a device (float pass unless `double`).
+pub fn awvd_device(balls: &[Ball], opts: &AwvdOptions, backend: Backend, double: bool) -> Result<AwvdResult> {
+    if balls.len() < 4 {
+        return Ok(AwvdResult::default());
+    }
+    AwvdDevice::new(backend, double, opts.suspect_bound)?.diagram(balls, opts)
+}
+
+impl AwvdDevice {
+    /// The diagram of `balls` (at least four; fewer give the empty diagram).
+    pub fn diagram(&self, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
+        if balls.len() < 4 {
+            return Ok(AwvdResult::default());
+        }
+        diagram(self, balls, opts)
+    }
+}
+
+fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
+    let clock = Instant::now();
+    let ctx = Ctx { balls, grid: Grid::new(balls, opts.cell) };
+    let resident = dev.upload(&ctx)?;
+    let mut res = AwvdResult { grid_s: clock.elapsed().as_secs_f64(), ..AwvdResult::default() };
+    let clock = Instant::now();
+    // about seven vertices per ball in molecules; a table that fills up is grown and traced again
+    let mut cap = dev.first_capacity.unwrap_or(8 * balls.len() + 1024).max(1);
+    let (verts, adj) = loop {
+        let mut r = AwvdResult { grid_s: res.grid_s, ..AwvdResult::default() };
+        if let Some(x) = dev.trace(&ctx, &resident, cap, &mut r)? {
+            res = r;
+            break x;
+        }
+        cap = cap.checked_mul(2).filter(|&c| c < i32::MAX as usize / 4).ok_or_else(|| Error::arg("balls", format!("more than {cap} vertices: the device tables would not fit")))?;
+    };
+    res.trace_s = clock.elapsed().as_secs_f64();
+    finish(&ctx, verts, adj, |c| dev.loose(c, &resident).map(Some), res)
 }

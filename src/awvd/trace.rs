@@ -476,20 +476,65 @@ impl Tables {
             }
         }
         self.insert_new(&news);
-        for (i, (&(v, k), f)) in level.iter().zip(&made).enumerate() {
-            match f {
-                None => self.adj[v][k] = -1,
-                Some((j, nv, _)) => {
-                    let id = ids[i];
-                    self.adj[v][k] = id as i64;
-                    // nv.q is the vertex's quadruple (its key): no trip to `verts`
-                    let kk = nv.q.iter().position(|x| x == j).unwrap();
-                    if self.adj[id][kk] == -2 {
-                        self.adj[id][kk] = v as i64;
-                    }
+        // Links, in an order that the device (cl/awvd.cl `awvd_back`) can follow whatever the
+        // order of its work-items: first each end vertex's edge back toward the start, where
+        // still unknown, to the start vertex with the smallest key among the level's edges that
+        // end there (marked while the level is linked); then each edge's own search, which wins;
+        // then the marks cleared. Several start vertices end at one edge only where more than
+        // four balls touch one sphere (zero-length edges between its quadruples).
+        const MARK: i64 = 1 << 40;
+        let key = |v: usize| (self.verts[v].q, self.verts[v].which);
+        let back = |i: usize, f: &Option<(u32, Vertex, Option<usize>)>| f.as_ref().map(|(j, nv, _)| (ids[i], nv.q.iter().position(|x| x == j).unwrap()));
+        let mut marks = Vec::new();
+        for (i, (&(v, _), f)) in level.iter().zip(&made).enumerate() {
+            if let Some((id, kk)) = back(i, f) {
+                let cur = self.adj[id][kk];
+                if cur == -2 || (cur >= MARK && key(v) < key((cur - MARK) as usize)) {
+                    self.adj[id][kk] = v as i64 + MARK;
+                    marks.push((id, kk));
                 }
             }
         }
+        for (i, (&(v, k), f)) in level.iter().zip(&made).enumerate() {
+            self.adj[v][k] = if f.is_some() { ids[i] as i64 } else { -1 };
+        }
+        for (id, kk) in marks {
+            if self.adj[id][kk] >= MARK {
+                self.adj[id][kk] -= MARK;
+            }
+        }
+    }
+}
+
+/// Where tracing restarts once no edge is pending: the balls no vertex touches, in index order,
+/// each tried once (a restart's vertex may touch balls after it, so the caller asks again after
+/// each trace).
+pub struct Restarts {
+    next: usize,
+    tried: Vec<bool>,
+}
+
+impl Restarts {
+    pub fn new(balls: usize) -> Restarts {
+        Restarts { next: 0, tried: vec![false; balls] }
+    }
+
+    /// The next ball to restart from, given which balls vertices touch; None when none is left.
+    pub fn next(&mut self, touched: impl Fn(usize) -> bool) -> Option<usize> {
+        while self.next < self.tried.len() && (touched(self.next) || self.tried[self.next]) {
+            self.next += 1;
+        }
+        let b = self.next;
+        if b >= self.tried.len() {
+            return None;
+        }
+        self.tried[b] = true;
+        Some(b)
+    }
+
+    /// A first vertex touching ball `b` (trace.rs `first_vertex` over its 24 nearest balls).
+    pub fn vertex(ctx: &Ctx, b: usize) -> Option<Vertex> {
+        first_vertex(ctx, b as u32, 24)
     }
 }
 
@@ -503,10 +548,9 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     let grid_s = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let mut t = Tables::new(balls);
-    let mut tried = vec![false; balls.len()];
+    let mut restarts = Restarts::new(balls.len());
     let mut stats = Stats::default();
     let mut res = AwvdResult::default();
-    let mut next_ball = 0usize;
     loop {
         while !t.pending.is_empty() {
             // new vertices' ids grow, so `pending` is sorted and unique already
@@ -523,22 +567,33 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
             }
         }
         // restart from the next ball no vertex touches
-        while next_ball < balls.len() && (t.touched[next_ball] || tried[next_ball]) {
-            next_ball += 1;
-        }
-        if next_ball >= balls.len() {
-            break;
-        }
-        tried[next_ball] = true;
-        if let Some(v) = first_vertex(&ctx, next_ball as u32, 24) {
+        let touched = &t.touched;
+        let Some(b) = restarts.next(|i| touched[i]) else { break };
+        if let Some(v) = Restarts::vertex(&ctx, b) {
             res.restarts += 1;
             if t.id(&v).is_none() {
                 t.insert_new(&[v]);
             }
         }
     }
-    let (verts, adj) = (t.verts, t.adj);
     res.trace_s = clock.elapsed().as_secs_f64();
+    res.double_rechecks = stats.double_rechecks;
+    res.float_replaced = stats.float_replaced;
+    res.host_searches = stats.host_searches;
+    res.grid_s = grid_s;
+    finish(&ctx, t.verts, t.adj, |c| search.loose(c), res)
+}
+
+/// The traced vertices sorted by (quadruple, which) and renumbered, their edges, and the
+/// contacts (the vertices' ball pairs and the vertex-free edges' ones, from `loose` where it has
+/// its own way, as [`EdgeSearch::loose`]); `finish_s` timed.
+pub fn finish(
+    ctx: &Ctx,
+    verts: Vec<Vertex>,
+    adj: Vec<[i64; 4]>,
+    loose: impl FnOnce(&Ctx) -> Result<Option<Vec<(u32, u32)>>>,
+    mut res: AwvdResult,
+) -> Result<AwvdResult> {
     let clock = Instant::now();
     // sort by (quadruple, which) and renumber
     let mut order: Vec<usize> = (0..verts.len()).collect();
@@ -549,9 +604,9 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     }
     res.vertices = order.par_iter().map(|&i| verts[i]).collect();
     res.edges = order.par_iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
-    let loose = match search.loose(&ctx)? {
+    let loose = match loose(ctx)? {
         Some(l) => l,
-        None => loose_contacts(&ctx),
+        None => loose_contacts(ctx),
     };
     // the ball pairs of the vertices and of the vertex-free edges, as (i << 32 | j) keys
     let mut keys: Vec<u64> = res
@@ -566,10 +621,6 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
     keys.par_sort_unstable();
     keys.dedup();
     res.contacts = keys.into_iter().map(|k| ((k >> 32) as u32, k as u32)).collect();
-    res.double_rechecks = stats.double_rechecks;
-    res.float_replaced = stats.float_replaced;
-    res.host_searches = stats.host_searches;
-    res.grid_s = grid_s;
     res.finish_s = clock.elapsed().as_secs_f64();
     Ok(res)
 }

@@ -211,16 +211,22 @@ impl<T: ClScalar> DeviceBuffer<T> {
 
     /// Blocking copy of the start of the buffer into `out`.
     pub fn read(&self, q: &Queue, out: &mut [T]) -> Result<()> {
-        if out.len() > self.len {
+        self.read_at(q, 0, out)
+    }
+
+    /// Blocking copy of the elements from `offset` on into `out`.
+    pub fn read_at(&self, q: &Queue, offset: usize, out: &mut [T]) -> Result<()> {
+        if offset.saturating_add(out.len()) > self.len {
             return Err(Error::Panic(format!(
-                "read of {} elements from buffer `{}` of {}",
+                "read of {} elements at {} from buffer `{}` of {}",
                 out.len(),
+                offset,
                 self.what,
                 self.len
             )));
         }
-        // SAFETY: the read is blocking; the length is checked above.
-        unsafe { q.cl().enqueue_read_buffer(&self.buf, CL_BLOCKING, 0, out, &[]) }
+        // SAFETY: the read is blocking; the range is checked above.
+        unsafe { q.cl().enqueue_read_buffer(&self.buf, CL_BLOCKING, offset * std::mem::size_of::<T>(), out, &[]) }
             .map(|_| ())
             .map_err(|e| {
                 let e = cl_error("clEnqueueReadBuffer")(e);
@@ -229,7 +235,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
             })
     }
 
-    /// The whole buffer into `out` (as long as the buffer), each element converted by `f`: through
+    /// The start of the buffer into `out` (at most as long as the buffer), each element converted by `f`: through
     /// two pinned staging buffers (`CL_MEM_ALLOC_HOST_PTR`, mapped once per device context), the
     /// device filling one while rayon threads convert the other into `out`. A GPU copies into pinned memory at the
     /// bus's speed, but into fresh pageable memory (a new result vector) NVIDIA's driver reached
@@ -238,12 +244,13 @@ impl<T: ClScalar> DeviceBuffer<T> {
     /// bytes take one plain read. Blocking.
     pub fn read_converted<U: Send>(&self, q: &Queue, out: &mut [U], f: impl Fn(T) -> U + Sync) -> Result<()> {
         use rayon::prelude::*;
-        if out.len() != self.len {
+        if out.len() > self.len {
             return Err(Error::Panic(format!("read of buffer `{}` of {} into {} elements", self.what, self.len, out.len())));
         }
+        let n = out.len();
         let size = std::mem::size_of::<T>();
-        if self.len * size < PINNED_MIN {
-            let mut tmp = vec![T::default(); self.len];
+        if n * size < PINNED_MIN {
+            let mut tmp = vec![T::default(); n];
             self.read(q, &mut tmp)?;
             out.par_iter_mut().zip(tmp.par_iter()).for_each(|(o, &x)| *o = f(x));
             return Ok(());
@@ -262,10 +269,10 @@ impl<T: ClScalar> DeviceBuffer<T> {
             *guard = Some(Staging::new(q.ctx())?);
         }
         let staging = guard.as_ref().expect("made above").ptrs.map(|p| p as *mut T);
-        let chunks = self.len.div_ceil(chunk);
+        let chunks = n.div_ceil(chunk);
         let enqueue = |i: usize| -> Result<Event> {
             let start = i * chunk;
-            let len = chunk.min(self.len - start);
+            let len = chunk.min(n - start);
             // SAFETY: the staging pointer maps `chunk` elements; the read is waited for before the
             // slice is read or the staging buffer reused (each buffer has one read in flight).
             let dst = unsafe { std::slice::from_raw_parts_mut(staging[i % 2], len) };
@@ -292,7 +299,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
                 pending = Some(enqueue(i + 1));
             }
             let start = i * chunk;
-            let len = chunk.min(self.len - start);
+            let len = chunk.min(n - start);
             // SAFETY: the read into this staging buffer has completed (waited above) and the
             // next read goes into the other one.
             let src = unsafe { std::slice::from_raw_parts(staging[i % 2] as *const T, len) };

@@ -266,6 +266,18 @@ pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: 
     Ok(())
 }
 
+/// [`launch`], keeping the launch's event (for its profiled time on a queue with profiling).
+pub(crate) fn launch_event(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: &[usize], local: &[usize], name: &'static str) -> Result<Event> {
+    e.set_global_work_sizes(global);
+    e.set_local_work_sizes(local);
+    // SAFETY: the arguments are the caller's (as for `launch`); the sizes are set just now.
+    unsafe { e.enqueue_nd_range(q.cl()) }.map_err(|err| {
+        let err = cl_error(name)(err);
+        note_failure(&err);
+        err
+    })
+}
+
 /// Enqueues `kernel`, whose arguments are already set on the kernel object, over `global` (each
 /// rounded up to `local`): for kernels launched many times in a row with one argument changing
 /// (the caller sets that one with `Kernel::set_arg`), where setting every argument per launch
