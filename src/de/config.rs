@@ -317,6 +317,7 @@ pub enum Algorithm {
     Shade = 2,
     /// L-SHADE (Tanabe & Fukunaga, CEC 2014): SHADE with H = 6, a terminal CR value, the archive at
     /// 2.6 N, p = 0.11, and linear population size reduction to 4 over `lshade_budget`.
+    #[serde(rename = "lshade")]
     LShade = 3,
     /// jSO (Brest, Maučec & Bošković, CEC 2017): L-SHADE with H = 5, a fixed last memory entry
     /// (0.9, 0.9), current-to-pbest-w/1, p from 0.25 to 0.125, and its F and CR schedules.

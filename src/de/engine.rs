@@ -567,6 +567,15 @@ impl DeMultiPop {
         let kinds: Vec<&str> = c.kinds.iter().map(|k| k.name()).collect();
         s += &format!("bounds: {}\n", kinds.join(","));
         s += &format!("selection: {} (f(trial) {} f(target))\n", c.options.selection, c.options.selection.operator());
+        s += &format!("algorithm: {}", c.options.algorithm);
+        if c.options.algorithm.adaptive() {
+            s += " (adaptive F and CR per member, current-to-pbest/1 with an archive";
+            if c.options.algorithm.reduces() {
+                s += &format!(", population reduced to 4 over {} evaluations per population", c.options.lshade_budget);
+            }
+            s += ")";
+        }
+        s += "\n";
         if let Some(r) = &self.running {
             s += &format!(
                 "objective: {}, mutation {}, migration {} every {} generations\ngeneration {}, {} evaluations\n",
