@@ -256,6 +256,7 @@ fn bad_settings_are_errors_naming_them() {
     arg_error(Algorithm::from_code(9, "options.algorithm"), "options.algorithm");
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run(alg: Algorithm, backend: Backend, f: &str, np: u32, nm: u32, nn: u32, budget: u64, stop: &Stop) -> (DeMultiPop, metaopt::de::DeRunResult) {
     let info = metaopt::problem::functions::lookup(f).unwrap();
     let (a, b) = info.domain;

@@ -323,7 +323,8 @@ impl Adaptive {
             for m in 0..isl.na as usize {
                 let (old, new) = (fx[p * (nm + 1) + m], fy[p * nm + m]);
                 let new = if new.is_finite() { new } else { f64::INFINITY };
-                if !(new < old) {
+                // a success: strictly better (never with a NaN target: `new` is +inf or finite)
+                if new.partial_cmp(&old) != Some(std::cmp::Ordering::Less) {
                     continue;
                 }
                 let row = p * nm + m;
