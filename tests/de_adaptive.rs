@@ -310,3 +310,18 @@ fn every_variant_solves_sphere_rosenbrock_rastrigin_in_30_dims_on_the_cpu() {
         }
     }
 }
+
+#[test]
+fn single_precision_device_runs_every_variant() {
+    // the kernels in float (F, Fw and the archive as floats); the values rounded to float
+    for alg in [Algorithm::Jade, Algorithm::Shade, Algorithm::LShade, Algorithm::Jso] {
+        let mut p = params(alg, 2, 20, 5, -5.12, 5.12, 20 * 200);
+        p.options.precision = metaopt::Precision::Single;
+        let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+        assert!(!de.config().options.double);
+        de.init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE).unwrap();
+        let r = de.run(&Stop { max_generations: Some(200), target: Some(1e-6), ..Stop::default() }).unwrap();
+        assert!(r.value <= 1e-6, "{alg}: {}", r.value);
+        assert!(r.x.iter().all(|v| v.abs() < 1e-2));
+    }
+}
