@@ -253,6 +253,14 @@ static void de() {
     ds.init(std::make_unique<CatalogueFitness<double, double>>("F1"), DEMutation::DE_rand_1, DEMigration(20, DEMigration::Type::None));
     check(ds.info().find("selection: strict") != std::string::npos && ds.run(300).value < 1e-6,
           "DEMultiPop with selection strict reaches F1's optimum");
+    // an adaptive variant by name (jSO, with its budget)
+    OptionsDict jso = de_options();
+    jso.algorithm = "jso";
+    jso.lshade_budget = 16 * 300;
+    DEMultiPop<double, double> dj(1, 16, 4, {{-5.0, 5.0}}, {DEBoundsCorrection::HalfwayToViolatedBounds}, jso);
+    dj.init(std::make_unique<CatalogueFitness<double, double>>("F1"), DEMutation::DE_rand_1, DEMigration(20, DEMigration::Type::None));
+    check(dj.info().find("algorithm: jso") != std::string::npos && dj.run(300).value < 1e-6,
+          "DEMultiPop with algorithm jso reaches F1's optimum");
 
     // a device OpenCL source (float), owned by the object
     DEMultiPop<float, double> dev(4, 16, 4, {{-5.0f, 5.0f}}, {DEBoundsCorrection::Saturation}, de_options());
@@ -311,6 +319,11 @@ static void errors() {
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "Params with nBitParam above EL_TYPE", [] {
         std::vector<float> df = make_df<float>();
         Params<uint8_t, uint16_t, float, CC_float>(3, N, 9, df.data(), 1, 2, 0, 0);
+    });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "OptionsDict with an unknown algorithm", [] {
+        OptionsDict o;
+        o.algorithm = "jde";
+        DEMultiPop<double, double>(2, 8, 2, {{-1.0, 1.0}}, {DEBoundsCorrection::Saturation}, o);
     });
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "OptionsDict with an unknown selection", [] {
         OptionsDict o;

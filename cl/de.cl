@@ -362,4 +362,83 @@ __kernel void de_migrate(__global FP *X, __global FPF *Fx, __global const uint *
     DE_X(dst, dm, n) = DE_X(src, nm, n);
     if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
 }
+
+// The adaptive variants (src/de/adapt.rs: JADE, SHADE, L-SHADE, jSO). The host draws every
+// active member's F, Fw, CR (as a threshold) and the members of its mutation each generation
+// and uploads them; these kernels only follow that plan. Members m < na[p] are active (L-SHADE
+// and jSO shrink the populations; the rest hold +inf). The archive A keeps `acap` rows of Nn per
+// population, slot s of population p at A[(p * acap + s) * Nn + n]; an index k >= Nm of a plan
+// names archive slot k - Nm.
+#define ADE_X(k) ((k) < nm ? DE_X(p, (k), n) : A[((size_t)p * acap + ((k) - nm)) * nn + n])
+
+// Trial component (p, m, n) of an active member: v = (x_a + Fw (x_b - x_c)) + F (x_d - x_e)
+// with idx[6 r .. 6 r + 5] = a, b, c, d, e, j_rand (current-to-pbest/1: a = c = i, b = pbest,
+// d = r1, e = r2 from P and A); binomial crossover and bound correction as de_trial_component.
+// One work-item per (p, m, n), n fastest; Y member fastest as de_trial writes it.
+__kernel void ade_trial(__global const FP *X, __global const FP *A, __global FP *Y, __global const FP *lo,
+                        __global const FP *hi, __global const uchar *kinds, __global const FP *Fm,
+                        __global const FP *Fw, __global const ulong *crt, __global const uint *idx,
+                        __global const uint *na, uint np, uint nm, uint nn, uint acap, uint shared, ulong gen,
+                        ulong seed_cross)
+{
+    size_t i = get_global_id(0);
+    if (i >= (size_t)np * nm * nn) return;
+    uint n = i % nn;
+    uint m = (i / nn) % nm;
+    uint p = i / ((size_t)nn * nm);
+    if (m >= na[p]) return;
+    size_t r = (size_t)p * nm + m;
+    __global const uint *id = idx + 6 * r;
+    ulong pk = shared ? 0 : p;
+    ulong npk = shared ? 1 : np;
+    ulong t = (gen * npk + pk) * nm + m;
+    FP xi = DE_X(p, m, n);
+    FP y = xi;
+    if (n == id[5] || (ulong)de_cross_word(seed_cross, t, n, nn) < crt[r]) {
+        FP v = ADE_X(id[0]) + Fw[r] * (ADE_X(id[1]) - ADE_X(id[2]));
+        v = v + Fm[r] * (ADE_X(id[3]) - ADE_X(id[4]));
+        y = de_correct_at(kinds[n], v, xi, lo[n], hi[n], seed_cross, t, n, nn);
+    }
+    Y[((size_t)n * np + p) * nm + m] = y;
+}
+
+#ifndef DE_EXTERNAL_F
+// Evaluates the active trials (Fy of the others +inf); no selection: the host reads Fy first
+// to plan the archive's insertions (the parents the selection then overwrites).
+__kernel void ade_eval(__global const FP *Y, __global FPF *Fy, __global const void *data,
+                       __global const uint *na, uint np, uint nm, uint nn)
+{
+    size_t i = get_global_id(0);
+    if (i >= (size_t)np * nm) return;
+    uint m = i % nm, p = i / nm;
+    if (m >= na[p]) {
+        Fy[i] = INFINITY;
+        return;
+    }
+    FPF f = (FPF)objective(Y + (size_t)p * nm + m, nn, np * nm, data);
+    Fy[i] = isfinite(f) ? f : INFINITY;
+}
+#endif
+
+// Archive insertions planned on the host: move k copies member moves[3k+1] of population
+// moves[3k] into its slot moves[3k+2] (at most one move per slot). One work-item per (k, n).
+__kernel void ade_archive(__global const FP *X, __global FP *A, __global const uint *moves, uint count,
+                          uint np, uint nm, uint nn, uint acap)
+{
+    uint k = get_global_id(0), n = get_global_id(1);
+    if (k >= count || n >= nn) return;
+    uint p = moves[3 * k], m = moves[3 * k + 1], s = moves[3 * k + 2];
+    A[((size_t)p * acap + s) * nn + n] = DE_X(p, m, n);
+}
+
+// Greedy selection of the active trials with the values in Fy.
+__kernel void ade_select(__global const FP *Y, __global const FPF *Fy, __global FP *X, __global FPF *Fx,
+                         __global const uint *na, uint np, uint nm, uint nn)
+{
+    size_t i = get_global_id(0);
+    if (i >= (size_t)np * nm) return;
+    uint m = i % nm, p = i / nm;
+    if (m >= na[p]) return;
+    de_select_one(Y, X, Fx, np, nm, nn, p, m, Fy[i]);
+}
 #endif // DE_NO_KERNELS

@@ -377,6 +377,32 @@ typedef enum MetaoptDeSelection {
 } MetaoptDeSelection;
 
 /**
+ * DE algorithms (`MetaoptDeOptions.algorithm`).
+ */
+typedef enum MetaoptDeAlgorithm {
+  /**
+   * The thesis's DE: fixed F and CR per population, the mutation of `metaopt_de_init`.
+   */
+  METAOPT_DE_ALGORITHM_DE = 0,
+  /**
+   * JADE (Zhang & Sanderson 2009).
+   */
+  METAOPT_DE_ALGORITHM_JADE = 1,
+  /**
+   * SHADE (Tanabe & Fukunaga, CEC 2013).
+   */
+  METAOPT_DE_ALGORITHM_SHADE = 2,
+  /**
+   * L-SHADE (Tanabe & Fukunaga, CEC 2014).
+   */
+  METAOPT_DE_ALGORITHM_L_SHADE = 3,
+  /**
+   * jSO (Brest, Maučec & Bošković, CEC 2017).
+   */
+  METAOPT_DE_ALGORITHM_JSO = 4,
+} MetaoptDeAlgorithm;
+
+/**
  * Why a search stopped (`stop_reason` of the HC12, QAP, SAT and QAP tabu search results; DE has
  * its own `MetaoptDeStopReason`).
  */
@@ -1148,6 +1174,19 @@ typedef struct MetaoptDeOptions {
    * `metaopt_de_run` reports the one used.
    */
   int32_t fitness_precision;
+  /**
+   * A `MetaoptDeAlgorithm`: 0 the thesis's DE with fixed F and CR (the default), 1 JADE,
+   * 2 SHADE, 3 L-SHADE, 4 jSO (docs/specs/DE.md, "Adaptive DE": the variants adapt F and CR
+   * per member, use current-to-pbest/1 with an archive whatever mutation `metaopt_de_init`
+   * names, and keep their papers' defaults). Another value is an error naming
+   * `options.algorithm`.
+   */
+  int32_t algorithm;
+  /**
+   * Evaluations per population over which L-SHADE and jSO shrink the population linearly to
+   * 4 members (their MAX_NFE; needed by those two, ignored by the others; default 0).
+   */
+  uint64_t lshade_budget;
 } MetaoptDeOptions;
 
 /**

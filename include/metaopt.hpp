@@ -970,6 +970,8 @@ struct OptionsDict {
     std::optional<MetaoptBackend> backend;     // the device in use (default) or the CPU backend
     std::optional<bool> fused;                 // the fused kernel between migrations (default on)
     std::optional<std::string> selection;      // "ties" (f(trial) <= f(target), the default) or "strict" (<, the thesis's)
+    std::optional<std::string> algorithm;      // "de" (the default), "jade", "shade", "lshade", "jso" (docs/specs/DE.md, Adaptive DE)
+    std::optional<uint64_t> lshade_budget;     // L-SHADE's and jSO's evaluations per population
 };
 
 /* The result of DEMultiPop::run. */
@@ -1175,6 +1177,15 @@ template <typename FP, typename FPf> class DEMultiPop {
             else
                 detail::invalid(call, "selection must be ties or strict, not `" + *o.selection + "`");
         }
+        if (o.algorithm) {
+            static const char *const names[] = {"de", "jade", "shade", "lshade", "jso"}; // MetaoptDeAlgorithm order
+            int found = -1;
+            for (int i = 0; i < 5; ++i)
+                if (*o.algorithm == names[i]) found = i;
+            if (found < 0) detail::invalid(call, "algorithm must be de, jade, shade, lshade or jso, not `" + *o.algorithm + "`");
+            options_.algorithm = found;
+        }
+        if (o.lshade_budget) options_.lshade_budget = *o.lshade_budget;
     }
 
     [[noreturn]] void rethrow_or_raise(const char *call, int32_t code, char *message) {

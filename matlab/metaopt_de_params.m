@@ -12,7 +12,10 @@ function h = metaopt_de_params(islands, members, dims, limits, bounds, opts)
 %   migration_rng_seed (581), double (default: true where the backend has fp64; or
 %   precision 'single' / 'double'), fitness_precision ('single' / 'double': the type of the
 %   fitness values, the thesis's FPf; default the storage precision), shared_random (false), cpu (false: the OpenCL device; true:
-%   the CPU backend, which gives the same runs). lowerCamelCase names (fCoefsMin, cr, ...) are
+%   the CPU backend, which gives the same runs), algorithm ('de', the default: fixed F and CR
+%   per island; or a self-adapting variant with its paper's defaults: 'jade', 'shade',
+%   'lshade', 'jso'), lshade_budget (evaluations per island over which 'lshade' and 'jso'
+%   shrink the population to 4 members; needed by those two). lowerCamelCase names (fCoefsMin, cr, ...) are
 %   accepted too. Compatibility wrapper: metaopt.DE is the class. The objective and the
 %   strategies are given to metaopt_de_init.
   if nargin < 5 || isempty(bounds), bounds = 'COTN'; end

@@ -44,6 +44,17 @@ impl Philox {
         Philox { seed, stream, counter: 0, buf: [0; 4], used: 4 }
     }
 
+    /// A reader over (seed, stream) starting at counter `counter` (a block of counters of its
+    /// own, for one decision of one generation).
+    pub fn at(seed: u64, stream: u32, counter: u64) -> Self {
+        Philox { seed, stream, counter, buf: [0; 4], used: 4 }
+    }
+
+    /// A uniform value in (0, 1) from the next word, as `de::ops::unit`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u32() as f64 + 0.5) * (1.0 / 4_294_967_296.0)
+    }
+
     pub fn next_u32(&mut self) -> u32 {
         if self.used == 4 {
             self.buf = rng4(self.seed, self.stream, self.counter);

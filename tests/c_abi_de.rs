@@ -508,3 +508,45 @@ fn limits_precision_nan_values_and_a_failed_init() {
     assert_eq!(take_message(unsafe { metaopt_de_info(h) }.text), before);
     unsafe { metaopt_de_free(h) };
 }
+
+#[test]
+fn adaptive_algorithms_by_code_and_bad_codes_named() {
+    let _g = shared();
+    let lim = [-5.12, 5.12];
+    let mut o = metaopt_de_default_options();
+    assert_eq!((o.algorithm, o.lshade_budget), (MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32, 0));
+    for bad in [5, -1, i32::MIN] {
+        o.algorithm = bad;
+        let r = create(2, 10, 3, &lim, "HVB", Some(&o));
+        expect_error(r.error_code, r.error_message, INVALID, "options.algorithm");
+    }
+    // L-SHADE and jSO need their budget
+    o.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJso as i32;
+    let r = create(2, 10, 3, &lim, "HVB", Some(&o));
+    expect_error(r.error_code, r.error_message, INVALID, "lshade_budget");
+    // each variant on the sphere through the C ABI, the CPU backend and the device alike
+    let f1 = CString::new("F1").unwrap();
+    for alg in [MetaoptDeAlgorithm::MetaoptDeAlgorithmJade, MetaoptDeAlgorithm::MetaoptDeAlgorithmShade, MetaoptDeAlgorithm::MetaoptDeAlgorithmLShade, MetaoptDeAlgorithm::MetaoptDeAlgorithmJso] {
+        let mut got = Vec::new();
+        for backend in [0, 1] {
+            o = metaopt_de_default_options();
+            o.algorithm = alg as i32;
+            o.lshade_budget = 20 * 300;
+            o.double_precision = 1;
+            o.backend = backend;
+            let h = instance(create(1, 20, 5, &lim, "HVB", Some(&o)));
+            expect_ok(init(h, &catalogue(&f1), "DE/rand/1", None, 1));
+            let mut stop = metaopt_de_default_stop();
+            stop.generations = 300;
+            stop.has_target = 1;
+            stop.target = 1e-10;
+            let (v, _, r) = run(h, &stop);
+            assert!(v <= 1e-10, "{alg:?} backend {backend}: {v}");
+            got.push((r.generations, r.evaluations));
+            let info = take_message(unsafe { metaopt_de_info(h) }.text);
+            assert!(info.contains("algorithm"), "{info}");
+            unsafe { metaopt_de_free(h) };
+        }
+        assert_eq!(got[0], got[1], "{alg:?}: device and CPU follow the same run");
+    }
+}

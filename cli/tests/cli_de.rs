@@ -311,3 +311,44 @@ fn bench_de_and_de_digits() {
     }
     fails(&["bench", "de-digits", "--functions", "F11", "--dims", "3"], "F11");
 }
+
+/// `de --algorithm` (issue 25): the adaptive variants by name, the same run on the device and the
+/// CPU backend, L-SHADE's budget from the stop options, errors naming the flag, and `bench
+/// de-digits --algorithm`.
+#[test]
+fn de_adaptive_algorithms_by_name() {
+    let base = ["de", "--function", "F1", "--dims", "5", "--islands", "1", "--members", "20", "--bounds", "HVB", "--json"];
+    for name in ["jade", "shade", "lshade", "jso"] {
+        let mut runs = Vec::new();
+        for cpu in [false, true] {
+            let mut args = [&base[..], &["--algorithm", name, "--max-generations", "300", "--target", "1e-10"]].concat();
+            if cpu {
+                args.push("--cpu");
+            }
+            let j = json(&args);
+            assert_eq!(j["algorithm"], name);
+            assert!(j["value"].as_f64().unwrap() <= 1e-10, "{name}: {j}");
+            // L-SHADE's and jSO's budget: --max-generations x --members when not given
+            let budget = if name == "lshade" || name == "jso" { 300 * 20 } else { 0 };
+            assert_eq!(j["lshade_budget"], budget);
+            runs.push((j["generations"].clone(), j["evaluations"].clone()));
+        }
+        assert_eq!(runs[0], runs[1], "{name}: the device and the CPU backend follow the same run");
+    }
+    let j = json(&[&base[..], &["--algorithm", "L-SHADE", "--lshade-budget", "999", "--max-generations", "3"]].concat());
+    assert_eq!((j["algorithm"].as_str(), j["lshade_budget"].as_u64()), (Some("lshade"), Some(999)));
+    let text = ok(&["de", "--function", "F1", "--dims", "3", "--members", "8", "--generations", "3", "--algorithm", "jso"]);
+    assert!(text.contains("algorithm    jso, budget 24 evaluations per island"), "{text}");
+    fails(&[&base[..], &["--algorithm", "jde", "--generations", "3"]].concat(), "--algorithm");
+    fails(&["de", "--function", "F1", "--dims", "3", "--islands", "2", "--algorithm", "jso", "--migration", "PermuteN", "--generations", "3"], "--migration");
+    fails(&[&base[..], &["--algorithm", "jade", "--members", "3", "--generations", "3"]].concat(), "--members");
+
+    let text = ok(&["bench", "de-digits", "--seconds", "1", "--functions", "CEC05t", "--islands", "2", "--members", "30", "--stall", "200", "--algorithm", "jso"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let f: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(f[0], "CEC05t");
+    let (digits, value): (u32, f64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
+    assert!(value >= 1.0 - 1e-9 && (digits == 0 || (value - 1.0).abs() < 10f64.powi(1 - digits as i32)), "{text}");
+    fails(&["bench", "de-digits", "--functions", "CEC05t", "--algorithm", "best"], "--algorithm");
+}

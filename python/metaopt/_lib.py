@@ -158,6 +158,8 @@ class MetaoptDeOptions(Structure):
         ("fused", c_uint8),  # the fused kernel between migrations (default 1)
         ("selection", c_int32),  # MetaoptDeSelection: 0 ties (f(y) <= f(x), default), 1 strict (<)
         ("fitness_precision", c_int32),  # MetaoptPrecision of Fx, Fy: 0 the storage precision, 1, 2
+        ("algorithm", c_int32),  # MetaoptDeAlgorithm: 0 de, 1 jade, 2 shade, 3 lshade, 4 jso
+        ("lshade_budget", c_uint64),  # L-SHADE's and jSO's evaluations per population
     ]
 
 

@@ -300,6 +300,79 @@ impl fmt::Display for Selection {
     }
 }
 
+/// The DE algorithm of every island: the thesis's DE with fixed F and CR per population (the
+/// default), or one of the self-adapting variants of `adapt.rs` (docs/specs/DE.md, "Adaptive
+/// DE"), each with its paper's rules and defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// The thesis's DE: the mutation strategy given to `init`, F and CR fixed per population.
+    #[default]
+    De = 0,
+    /// JADE (Zhang & Sanderson, IEEE TEVC 13(5), 2009): current-to-pbest/1 with an archive,
+    /// adaptive mean F (Lehmer) and CR (arithmetic), c = 0.1, p = 0.05.
+    Jade = 1,
+    /// SHADE (Tanabe & Fukunaga, CEC 2013): success-history memories of H = Nm entries, weighted
+    /// by the improvement, p_i uniform in [2/N, 0.2].
+    Shade = 2,
+    /// L-SHADE (Tanabe & Fukunaga, CEC 2014): SHADE with H = 6, a terminal CR value, the archive at
+    /// 2.6 N, p = 0.11, and linear population size reduction to 4 over `lshade_budget`.
+    #[serde(rename = "lshade")]
+    LShade = 3,
+    /// jSO (Brest, Maučec & Bošković, CEC 2017): L-SHADE with H = 5, a fixed last memory entry
+    /// (0.9, 0.9), current-to-pbest-w/1, p from 0.25 to 0.125, and its F and CR schedules.
+    Jso = 4,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 5] = [Algorithm::De, Algorithm::Jade, Algorithm::Shade, Algorithm::LShade, Algorithm::Jso];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::De => "de",
+            Algorithm::Jade => "jade",
+            Algorithm::Shade => "shade",
+            Algorithm::LShade => "lshade",
+            Algorithm::Jso => "jso",
+        }
+    }
+
+    /// Whether F and CR adapt (every variant but the thesis's DE).
+    pub fn adaptive(self) -> bool {
+        self != Algorithm::De
+    }
+
+    /// Whether the population shrinks linearly over `lshade_budget` evaluations.
+    pub fn reduces(self) -> bool {
+        matches!(self, Algorithm::LShade | Algorithm::Jso)
+    }
+
+    /// The algorithm of an integer code (the C ABI's `MetaoptDeOptions.algorithm`): 0 de, 1 jade,
+    /// 2 shade, 3 lshade, 4 jso.
+    pub fn from_code(code: i32, arg: &'static str) -> Result<Self> {
+        Algorithm::ALL.into_iter().find(|a| *a as i32 == code).ok_or_else(|| {
+            Error::arg(arg, format!("{code}; expected 0 (de), 1 (jade), 2 (shade), 3 (lshade) or 4 (jso)"))
+        })
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = Error;
+    /// `de`, `jade`, `shade`, `lshade` (or `l-shade`), `jso`, case-insensitive.
+    fn from_str(s: &str) -> Result<Self> {
+        let key = s.trim().to_ascii_lowercase().replace(['-', '_'], "");
+        Algorithm::ALL.into_iter().find(|a| a.name() == key).ok_or_else(|| {
+            Error::arg("algorithm", format!("unknown algorithm `{s}`; expected one of: de, jade, shade, lshade, jso"))
+        })
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The options of the thesis's `OptionsDict` (Table 3), with its defaults, plus the
 /// precision and whether populations share random numbers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -338,6 +411,14 @@ pub struct DeOptions {
     /// Greedy selection: `Ties` (`<=`, the default: a population can move across plateaus) or
     /// `Strict` (`<`, the thesis's macro `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`).
     pub selection: Selection,
+    /// The DE algorithm: the thesis's fixed-parameter DE (the default) or a self-adapting variant
+    /// (JADE, SHADE, L-SHADE, jSO; `adapt.rs`). The variants use current-to-pbest/1 (jSO its
+    /// weighted form) whatever mutation `init` names, F and CR of their own, and their archive.
+    pub algorithm: Algorithm,
+    /// The evaluations per population over which L-SHADE and jSO reduce the population linearly
+    /// from Nm to 4 members (their MAX_NFE; jSO's schedules of p, F and CR use it too). Needed
+    /// by those two (0: none given), ignored by the others.
+    pub lshade_budget: u64,
 }
 
 impl Default for DeOptions {
@@ -357,6 +438,8 @@ impl Default for DeOptions {
             shared_random: false,
             fused: true,
             selection: Selection::Ties,
+            algorithm: Algorithm::De,
+            lshade_budget: 0,
         }
     }
 }
@@ -451,6 +534,15 @@ impl Config {
         };
         if let Some(c) = cr.iter().find(|c| !(0.0..=1.0).contains(*c)) {
             return Err(Error::arg("cr", format!("{c}; expected CR in [0, 1]")));
+        }
+        if o.algorithm.adaptive() && p.members < 4 {
+            return Err(Error::arg("members", format!("{}; {} needs at least 4 members per population", p.members, o.algorithm)));
+        }
+        if o.algorithm.reduces() && o.lshade_budget == 0 {
+            return Err(Error::arg(
+                "lshade_budget",
+                format!("0; {} reduces its population over a budget of evaluations per population: give one (> 0)", o.algorithm),
+            ));
         }
         Ok(Config {
             np: p.islands,

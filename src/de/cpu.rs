@@ -6,6 +6,7 @@
 //! are called with all trials at once, and a user OpenCL source is evaluated on the device in
 //! use (it has no host form).
 
+use super::adapt::{self, Adaptive, AdaptBackend, ArchiveMove, Plan};
 use super::ops::{self, Move};
 use super::config::{Config, Mutation};
 use super::engine::Engine;
@@ -34,6 +35,12 @@ pub struct CpuDe {
     /// Measured rates of the phases cut in pieces (`pace.rs`): initial values, trials,
     /// evaluation and selection.
     rates: [Rate; 3],
+    /// The adaptive variants' state (`adapt.rs`) and archive: slot s of population p at
+    /// `archive[(p * acap + s) * Nn ..]`.
+    adapt: Option<Adaptive>,
+    archive: Vec<f64>,
+    /// Archive slots per population (`Adaptive::acap`; the state is lent out during a generation).
+    acap: usize,
 }
 
 /// Rows (members) of the first piece of a phase under a cut.
@@ -52,6 +59,9 @@ impl CpuDe {
             mutation: Mutation::Rand1,
             func_data: None,
             rates: [Rate::default(); 3],
+            adapt: None,
+            archive: Vec::new(),
+            acap: 0,
         })
     }
 
@@ -83,6 +93,12 @@ impl CpuDe {
 
     /// Selection of trials `rows` (row `p * Nm + m`), then the bests.
     fn select(&mut self, rows: std::ops::Range<usize>) {
+        self.select_rows(rows);
+        self.rank();
+    }
+
+    /// Selection of trials `rows`.
+    fn select_rows(&mut self, rows: std::ops::Range<usize>) {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let (y, fy) = (&self.y, &self.fy);
         let selection = self.cfg.options.selection;
@@ -98,7 +114,6 @@ impl CpuDe {
                 }
             }
         });
-        self.rank();
     }
 
     fn rank(&mut self) {
@@ -212,10 +227,21 @@ impl Engine for CpuDe {
             let (x, y) = (&mut self.x, &self.y);
             x.par_chunks_mut((nm + 1) * nn).zip(y.par_chunks(nm * nn)).for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
         }
+        self.adapt = self.cfg.options.algorithm.adaptive().then(|| Adaptive::new(&self.cfg));
+        if let Some(a) = &self.adapt {
+            self.archive = try_filled(self.cfg.np as usize * a.acap as usize * nn, 0.0, "islands")?;
+            self.acap = a.acap as usize;
+        }
         self.evaluate(cut).map(Some)
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        if let Some(mut a) = self.adapt.take() {
+            let rule = self.cfg.options.selection;
+            let done = adapt::generation(&mut a, self, gen, rule);
+            self.adapt = Some(a);
+            return done;
+        }
         let count = self.fy.len();
         let mut rate = self.rates[1];
         // every trial is made from the previous generation before any selection writes X
@@ -275,6 +301,10 @@ impl Engine for CpuDe {
         Ok(())
     }
 
+    fn per_generation(&self) -> u64 {
+        self.adapt.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |a| a.per_generation())
+    }
+
     fn configure(&mut self, cfg: &Config) -> Result<()> {
         self.cfg = cfg.clone();
         Ok(())
@@ -282,5 +312,104 @@ impl Engine for CpuDe {
 
     fn describe(&self) -> String {
         format!("CPU backend ({} rayon threads)", rayon::current_num_threads())
+    }
+}
+
+impl AdaptBackend for CpuDe {
+    fn fitness_values(&mut self) -> Result<Vec<f64>> {
+        Ok(self.fx.clone())
+    }
+
+    fn make_trials(&mut self, gen: u64, plan: &Plan, na: &[u32]) -> Result<()> {
+        let c = &self.cfg;
+        let (np, nm, nn) = (c.np, c.nm as usize, c.nn as usize);
+        let acap = self.acap;
+        let (x, archive) = (&self.x, &self.archive);
+        let o = &c.options;
+        self.y.par_chunks_mut(nn).enumerate().for_each(|(row, out)| {
+            let (p, m) = (row / nm, row % nm);
+            if m as u32 >= na[p] {
+                return;
+            }
+            let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
+            let ap = &archive[p * acap * nn..(p + 1) * acap * nn];
+            let id = &plan.idx[row * adapt::IDX..(row + 1) * adapt::IDX];
+            let (f, fw) = (plan.f[row], plan.fw[row]);
+            let at = |k: u32, n: usize| if (k as usize) < nm { xp[k as usize * nn + n] } else { ap[(k as usize - nm) * nn + n] };
+            let key = ops::TrialKey { seed: o.crossover_seed, gen, p: p as u32, m: m as u32, np, nm: c.nm, nn: c.nn, shared: o.shared_random };
+            ops::trial(
+                out,
+                key,
+                id[5],
+                plan.crt[row],
+                &c.lo,
+                &c.hi,
+                |n| c.kinds[n],
+                |n| (at(id[0], n) + fw * (at(id[1], n) - at(id[2], n))) + f * (at(id[3], n) - at(id[4], n)),
+                |n| xp[m * nn + n],
+            );
+        });
+        Ok(())
+    }
+
+    fn evaluate_trials(&mut self, na: &[u32]) -> Result<Vec<f64>> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        // the active rows, population by population, in one call
+        let mut rows = Vec::with_capacity(na.iter().map(|&n| n as usize).sum::<usize>() * nn);
+        for (p, &n) in na.iter().enumerate() {
+            rows.extend_from_slice(&self.y[p * nm * nn..(p * nm + n as usize) * nn]);
+        }
+        let v = CpuDe::values(self, &rows)?;
+        let mut fy = vec![f64::INFINITY; self.fy.len()];
+        let mut at = 0;
+        for (p, &n) in na.iter().enumerate() {
+            for m in 0..n as usize {
+                fy[p * nm + m] = self.cfg.fitness_value(v[at]);
+                at += 1;
+            }
+        }
+        self.fy.copy_from_slice(&fy);
+        Ok(fy)
+    }
+
+    fn archive(&mut self, moves: &[ArchiveMove]) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let acap = self.acap;
+        for mv in moves {
+            let (p, m, s) = (mv.p as usize, mv.m as usize, mv.slot as usize);
+            let from = (p * (nm + 1) + m) * nn;
+            let to = (p * acap + s) * nn;
+            self.archive[to..to + nn].copy_from_slice(&self.x[from..from + nn]);
+        }
+        Ok(())
+    }
+
+    fn select(&mut self, na: &[u32]) -> Result<()> {
+        let nm = self.cfg.nm as usize;
+        // the active rows only (under ties an inactive +inf would take its +inf trial)
+        for (p, &n) in na.iter().enumerate() {
+            self.select_rows(p * nm..p * nm + n as usize);
+        }
+        self.rank();
+        Ok(())
+    }
+
+    fn compact(&mut self, keep: &[Vec<u32>]) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        for (p, k) in keep.iter().enumerate() {
+            let base = p * (nm + 1);
+            for (j, &m) in k.iter().enumerate() {
+                let m = m as usize;
+                if m != j {
+                    self.x.copy_within((base + m) * nn..(base + m + 1) * nn, (base + j) * nn);
+                    self.fx[base + j] = self.fx[base + m];
+                }
+            }
+            for j in k.len()..nm {
+                self.fx[base + j] = f64::INFINITY;
+            }
+        }
+        self.rank();
+        Ok(())
     }
 }

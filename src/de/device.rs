@@ -2,6 +2,7 @@
 //! its kernels. A host callback objective reads Y back, is called with the trials row by row,
 //! and its values go back for the selection kernel.
 
+use super::adapt::{self, Adaptive, AdaptBackend, ArchiveMove, Plan};
 use super::ops::{cr_threshold, Move};
 use super::config::{Config, Mutation, Selection};
 use super::engine::Engine;
@@ -24,6 +25,24 @@ struct Kernels {
     init_wg: usize,
     /// The fused kernel `de_fused` (`cl/de_batch.cl`), when an island fits one work-group.
     fused: Option<Fused>,
+    /// The adaptive variants' kernels (`ade_*` of `cl/de.cl`; no `ade_eval` with a callback).
+    ade_trial: Kernel,
+    ade_eval: Option<Kernel>,
+    ade_archive: Kernel,
+    ade_select: Kernel,
+}
+
+/// The adaptive variants' state and buffers (`adapt.rs`): the archive and the plan of a
+/// generation, uploaded before its trials.
+struct AdeState {
+    adapt: Adaptive,
+    archive: DeviceBuffer<u8>,
+    fm: DeviceBuffer<u8>,
+    fw: DeviceBuffer<u8>,
+    crt: DeviceBuffer<u64>,
+    idx: DeviceBuffer<u32>,
+    na: DeviceBuffer<u32>,
+    moves: DeviceBuffer<u32>,
 }
 
 /// The fused kernel of the island DE and its launch shape.
@@ -87,6 +106,7 @@ pub struct DeviceDe {
     /// Measured rates of the phases cut in pieces (`pace.rs`): initial values, the copy of X
     /// to Y, trials, evaluation and selection.
     rates: [Rate; 4],
+    ade: Option<AdeState>,
 }
 
 use crate::device::launch;
@@ -147,6 +167,7 @@ impl DeviceDe {
             callback: None,
             mutation: Mutation::Rand1,
             rates: [Rate::default(); 4],
+            ade: None,
         })
     }
 
@@ -171,7 +192,7 @@ impl DeviceDe {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         // the fused kernel: an objective compiled in (not a host callback) and an island that
         // fits one work-group (sized with the wider of the two precisions: an upper bound)
-        let shape = (self.cfg.options.fused && !external)
+        let shape = (self.cfg.options.fused && !external && !self.cfg.options.algorithm.adaptive())
             .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
             .flatten();
         let spec = spec.file("de.cl");
@@ -240,6 +261,10 @@ impl DeviceDe {
             best: self.queue.kernel(&program, "de_best")?,
             migrate: self.queue.kernel(&program, "de_migrate")?,
             fused,
+            ade_trial: self.queue.kernel(&program, "ade_trial")?,
+            ade_eval: if external { None } else { Some(self.queue.kernel(&program, "ade_eval")?) },
+            ade_archive: self.queue.kernel(&program, "ade_archive")?,
+            ade_select: self.queue.kernel(&program, "ade_select")?,
         })
     }
 
@@ -420,10 +445,33 @@ impl Engine for DeviceDe {
             self.queue.finish()?;
             return Ok(None);
         }
+        self.ade = None;
+        if self.cfg.options.algorithm.adaptive() {
+            let a = Adaptive::new(&self.cfg);
+            let (fp, rows) = (if self.cfg.options.double { 8 } else { 4 }, np as usize * nm as usize);
+            let q = &self.queue;
+            self.ade = Some(AdeState {
+                archive: q.buffer(np as usize * a.acap as usize * nn as usize * fp, "archive")?,
+                fm: q.buffer(rows * fp, "F")?,
+                fw: q.buffer(rows * fp, "F")?,
+                crt: q.buffer(rows, "CR")?,
+                idx: q.buffer(rows * adapt::IDX, "plan")?,
+                na: q.buffer_from(&a.na(), "members")?,
+                moves: q.buffer(rows * 3, "archive moves")?,
+                adapt: a,
+            });
+        }
         self.evaluate_population(cut)
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        if let Some(mut st) = self.ade.take() {
+            let rule = self.cfg.options.selection;
+            let mut b = AdeDevice { de: self, st: &mut st.archive, fm: &mut st.fm, fw: &mut st.fw, crt: &mut st.crt, idx: &mut st.idx, na: &mut st.na, moves: &mut st.moves, acap: st.adapt.acap };
+            let done = adapt::generation(&mut st.adapt, &mut b, gen, rule);
+            self.ade = Some(st);
+            return done;
+        }
         let (np, nm, nn) = self.sizes();
         let k = self.k()?;
         let o = &self.cfg.options;
@@ -536,6 +584,10 @@ impl Engine for DeviceDe {
         self.queue.finish()
     }
 
+    fn per_generation(&self) -> u64 {
+        self.ade.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |s| s.adapt.per_generation())
+    }
+
     fn configure(&mut self, cfg: &Config) -> Result<()> {
         self.queue.finish()?;
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
@@ -557,5 +609,143 @@ impl Engine for DeviceDe {
             None => String::new(),
         };
         format!("{} ({}), tile {}x{}{fused}", i.name, i.platform, self.tile, self.tile)
+    }
+}
+
+/// The device engine with the adaptive state's buffers borrowed beside it.
+struct AdeDevice<'a> {
+    de: &'a mut DeviceDe,
+    st: &'a mut DeviceBuffer<u8>,
+    fm: &'a mut DeviceBuffer<u8>,
+    fw: &'a mut DeviceBuffer<u8>,
+    crt: &'a mut DeviceBuffer<u64>,
+    idx: &'a mut DeviceBuffer<u32>,
+    na: &'a mut DeviceBuffer<u32>,
+    moves: &'a mut DeviceBuffer<u32>,
+    acap: u32,
+}
+
+impl AdaptBackend for AdeDevice<'_> {
+    fn fitness_values(&mut self) -> Result<Vec<f64>> {
+        self.de.fitness()
+    }
+
+    fn make_trials(&mut self, gen: u64, plan: &Plan, na: &[u32]) -> Result<()> {
+        let de = &*self.de;
+        let q = &de.queue;
+        let double = de.cfg.options.double;
+        self.fm.write(q, &fp_bytes(&plan.f, double))?;
+        self.fw.write(q, &fp_bytes(&plan.fw, double))?;
+        self.crt.write(q, &plan.crt)?;
+        self.idx.write(q, &plan.idx)?;
+        self.na.write(q, na)?;
+        let (np, nm, nn) = de.sizes();
+        let k = de.k()?;
+        let (shared, sc, acap) = (de.cfg.options.shared_random as u32, de.cfg.options.crossover_seed, self.acap);
+        let mut e = ExecuteKernel::new(&k.ade_trial);
+        // SAFETY: arguments match `ade_trial`; the buffers outlive the launch (fields).
+        unsafe {
+            e.set_arg(de.x.cl()).set_arg(self.st.cl()).set_arg(de.y.cl()).set_arg(de.lo.cl()).set_arg(de.hi.cl());
+            e.set_arg(de.kinds.cl()).set_arg(self.fm.cl()).set_arg(self.fw.cl()).set_arg(self.crt.cl());
+            e.set_arg(self.idx.cl()).set_arg(self.na.cl());
+            e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&acap).set_arg(&shared).set_arg(&gen).set_arg(&sc);
+        }
+        launch(q, &mut e, &[np as usize * nm as usize * nn as usize], None, "clEnqueueNDRangeKernel(ade_trial)")
+    }
+
+    fn evaluate_trials(&mut self, na: &[u32]) -> Result<Vec<f64>> {
+        let de = &mut *self.de;
+        let (np, nm, nn) = de.sizes();
+        let (npu, nmu, nnu) = (np as usize, nm as usize, nn as usize);
+        let fdouble = de.cfg.fitness_double();
+        if let Some(cb) = &de.callback {
+            let raw = de.y.to_vec(&de.queue)?;
+            let rows = y_rows(&fp_values(&raw, de.cfg.options.double), npu, nmu, nnu);
+            let mut active = Vec::new();
+            for (p, &n) in na.iter().enumerate() {
+                active.extend_from_slice(&rows[p * nmu * nnu..(p * nmu + n as usize) * nnu]);
+            }
+            let count = active.len() / nnu.max(1);
+            let mut v = vec![f64::INFINITY; count];
+            cb.call(&active, count, nnu, &mut v)?;
+            let mut fy = vec![f64::INFINITY; npu * nmu];
+            let mut at = 0;
+            for (p, &n) in na.iter().enumerate() {
+                for m in 0..n as usize {
+                    fy[p * nmu + m] = if v[at].is_finite() { de.cfg.fitness_value(v[at]) } else { f64::INFINITY };
+                    at += 1;
+                }
+            }
+            de.fy.write(&de.queue, &fp_bytes(&fy, fdouble))?;
+            return Ok(fy);
+        }
+        let k = de.k()?;
+        let eval = k.ade_eval.as_ref().expect("built with an objective");
+        let mut e = ExecuteKernel::new(eval);
+        // SAFETY: arguments match `ade_eval`.
+        unsafe {
+            e.set_arg(de.y.cl()).set_arg(de.fy.cl()).set_arg(de.data.cl()).set_arg(self.na.cl());
+            e.set_arg(&np).set_arg(&nm).set_arg(&nn);
+        }
+        launch(&de.queue, &mut e, &[npu * nmu], None, "clEnqueueNDRangeKernel(ade_eval)")?;
+        Ok(fp_values(&de.fy.to_vec(&de.queue)?, fdouble))
+    }
+
+    fn archive(&mut self, moves: &[ArchiveMove]) -> Result<()> {
+        if moves.is_empty() {
+            return Ok(());
+        }
+        let de = &*self.de;
+        let flat: Vec<u32> = moves.iter().flat_map(|m| [m.p, m.m, m.slot]).collect();
+        self.moves.write(&de.queue, &flat)?;
+        let (np, nm, nn) = de.sizes();
+        let (count, acap) = (moves.len() as u32, self.acap);
+        let mut e = ExecuteKernel::new(&de.k()?.ade_archive);
+        // SAFETY: arguments match `ade_archive`.
+        unsafe {
+            e.set_arg(de.x.cl()).set_arg(self.st.cl()).set_arg(self.moves.cl()).set_arg(&count);
+            e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&acap);
+        }
+        launch(&de.queue, &mut e, &[moves.len(), nn as usize], None, "clEnqueueNDRangeKernel(ade_archive)")
+    }
+
+    fn select(&mut self, _na: &[u32]) -> Result<()> {
+        let de = &mut *self.de;
+        let (np, nm, nn) = de.sizes();
+        {
+            let mut e = ExecuteKernel::new(&de.k()?.ade_select);
+            // SAFETY: arguments match `ade_select`; `na` was written with the plan.
+            unsafe {
+                e.set_arg(de.y.cl()).set_arg(de.fy.cl()).set_arg(de.x.cl()).set_arg(de.fx.cl()).set_arg(self.na.cl());
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn);
+            }
+            launch(&de.queue, &mut e, &[np as usize * nm as usize], None, "clEnqueueNDRangeKernel(ade_select)")?;
+        }
+        de.rank()
+    }
+
+    fn compact(&mut self, keep: &[Vec<u32>]) -> Result<()> {
+        let de = &mut *self.de;
+        let (np, nm, nn) = (de.cfg.np as usize, de.cfg.nm as usize, de.cfg.nn as usize);
+        let (double, fdouble) = (de.cfg.options.double, de.cfg.fitness_double());
+        let mut x = fp_values(&de.x.to_vec(&de.queue)?, double);
+        let mut fx = fp_values(&de.fx.to_vec(&de.queue)?, fdouble);
+        for (p, k) in keep.iter().enumerate() {
+            for (j, &m) in k.iter().enumerate() {
+                let m = m as usize;
+                if m != j {
+                    for n in 0..nn {
+                        x[(n * (nm + 1) + j) * np + p] = x[(n * (nm + 1) + m) * np + p];
+                    }
+                    fx[p * (nm + 1) + j] = fx[p * (nm + 1) + m];
+                }
+            }
+            for j in k.len()..nm {
+                fx[p * (nm + 1) + j] = f64::INFINITY;
+            }
+        }
+        de.x.write(&de.queue, &fp_bytes(&x, double))?;
+        de.fx.write(&de.queue, &fp_bytes(&fx, fdouble))?;
+        de.rank()
     }
 }

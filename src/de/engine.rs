@@ -56,6 +56,9 @@ pub trait Engine: Send {
     /// Waits until the work enqueued so far is done (device launches are asynchronous).
     fn sync(&mut self) -> Result<()>;
     fn describe(&self) -> String;
+    /// Evaluations of the next generation: every member (Np Nm), or for L-SHADE and jSO the
+    /// active ones (`adapt.rs`).
+    fn per_generation(&self) -> u64;
     /// Takes new F, CR and seeds (same sizes, limits, bounds and precision) before `start`.
     fn configure(&mut self, cfg: &Config) -> Result<()>;
 }
@@ -206,6 +209,10 @@ impl DeMultiPop {
             ));
         }
         if migration.kind != MigrationKind::None {
+            let alg = cfg.as_ref().unwrap_or(&self.cfg).options.algorithm;
+            if alg.reduces() {
+                return Err(Error::arg("migration", format!("{}: {alg} shrinks its populations; give migration None", migration.kind)));
+            }
             if migration.period == 0 {
                 return Err(Error::arg("period", "0; expected a migration period of at least 1 generation"));
             }
@@ -265,7 +272,7 @@ impl DeMultiPop {
     fn step(&mut self, cut: Option<&Cut>) -> Result<bool> {
         let migration = self.running()?.migration;
         let gen = self.generation + 1;
-        let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
+        let per_gen = self.engine.per_generation();
         let evaluated = self.engine.generation(gen, cut)?;
         self.evaluations += evaluated;
         if evaluated < per_gen {
@@ -358,6 +365,7 @@ impl DeMultiPop {
             if stop.max_generations.is_some_and(|g| self.generation - g0 >= g) {
                 break StopReason::Generations;
             }
+            let per_gen = if fused { per_gen } else { self.engine.per_generation() };
             if stop.max_evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
                 break StopReason::Evaluations;
             }
@@ -559,6 +567,15 @@ impl DeMultiPop {
         let kinds: Vec<&str> = c.kinds.iter().map(|k| k.name()).collect();
         s += &format!("bounds: {}\n", kinds.join(","));
         s += &format!("selection: {} (f(trial) {} f(target))\n", c.options.selection, c.options.selection.operator());
+        s += &format!("algorithm: {}", c.options.algorithm);
+        if c.options.algorithm.adaptive() {
+            s += " (adaptive F and CR per member, current-to-pbest/1 with an archive";
+            if c.options.algorithm.reduces() {
+                s += &format!(", population reduced to 4 over {} evaluations per population", c.options.lshade_budget);
+            }
+            s += ")";
+        }
+        s += "\n";
         if let Some(r) = &self.running {
             s += &format!(
                 "objective: {}, mutation {}, migration {} every {} generations\ngeneration {}, {} evaluations\n",

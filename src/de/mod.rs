@@ -14,6 +14,7 @@
 //!   the same run;
 //! - `device.rs`: the OpenCL engine (`cl/de.cl`); `cpu.rs`: the rayon engine.
 
+pub mod adapt;
 pub mod batch;
 pub mod config;
 pub mod cpu;
@@ -23,7 +24,7 @@ pub mod ops;
 pub mod pace;
 
 pub use self::batch::{BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, Placement};
-pub use self::config::{BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Selection};
+pub use self::config::{Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Selection};
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Record, Stop, StopReason};
 pub use crate::device::Backend;
 

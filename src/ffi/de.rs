@@ -86,6 +86,32 @@ pub struct MetaoptDeOptions {
     /// in it. Fixed at `metaopt_de_create` (in `metaopt_de_init` it must be 0 or the one used);
     /// `metaopt_de_run` reports the one used.
     pub fitness_precision: i32,
+    /// A `MetaoptDeAlgorithm`: 0 the thesis's DE with fixed F and CR (the default), 1 JADE,
+    /// 2 SHADE, 3 L-SHADE, 4 jSO (docs/specs/DE.md, "Adaptive DE": the variants adapt F and CR
+    /// per member, use current-to-pbest/1 with an archive whatever mutation `metaopt_de_init`
+    /// names, and keep their papers' defaults). Another value is an error naming
+    /// `options.algorithm`.
+    pub algorithm: i32,
+    /// Evaluations per population over which L-SHADE and jSO shrink the population linearly to
+    /// 4 members (their MAX_NFE; needed by those two, ignored by the others; default 0).
+    pub lshade_budget: u64,
+}
+
+/// DE algorithms (`MetaoptDeOptions.algorithm`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum MetaoptDeAlgorithm {
+    /// The thesis's DE: fixed F and CR per population, the mutation of `metaopt_de_init`.
+    MetaoptDeAlgorithmDe = 0,
+    /// JADE (Zhang & Sanderson 2009).
+    MetaoptDeAlgorithmJade = 1,
+    /// SHADE (Tanabe & Fukunaga, CEC 2013).
+    MetaoptDeAlgorithmShade = 2,
+    /// L-SHADE (Tanabe & Fukunaga, CEC 2014).
+    MetaoptDeAlgorithmLShade = 3,
+    /// jSO (Brest, Maučec & Bošković, CEC 2017).
+    MetaoptDeAlgorithmJso = 4,
 }
 
 /// Greedy selection rules (`MetaoptDeOptions.selection`).
@@ -205,6 +231,8 @@ fn default_options() -> MetaoptDeOptions {
         fused: d.fused as u8,
         selection: MetaoptDeSelection::MetaoptDeSelectionTies as i32,
         fitness_precision: 0,
+        algorithm: MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32,
+        lshade_budget: 0,
     }
 }
 
@@ -303,6 +331,8 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
             1 => Selection::Strict,
             s => return Err(Error::arg("options.selection", format!("{s}; expected 0 (ties, <=) or 1 (strict, <)"))),
         },
+        algorithm: crate::de::Algorithm::from_code(o.algorithm, "options.algorithm")?,
+        lshade_budget: o.lshade_budget,
     })
 }
 

@@ -955,8 +955,8 @@ static void de_args(void) {
         DE_NEW("metaopt_de_create/bounds not UTF-8", metaopt_de_create(2, 4, 2, lim, 2, g_bad_utf8[i], &o), ERR);
     DE_NEW("metaopt_de_create/1 MiB bounds", metaopt_de_create(2, 4, 2, lim, 2, g_long, &o), ERR);
     double crs[3] = {0.5, NAN, 0.5};
-    MetaoptDeOptions bo[17];
-    for (int i = 0; i < 17; i++) bo[i] = o;
+    MetaoptDeOptions bo[22];
+    for (int i = 0; i < 22; i++) bo[i] = o;
     bo[0].f_min = NAN;
     bo[1].f_max = INFINITY;
     bo[2].cr = NAN;
@@ -975,8 +975,14 @@ static void de_args(void) {
     bo[14].fitness_precision = 3;
     bo[15].fitness_precision = -1;
     bo[16].fitness_precision = INT32_MIN;
-    for (int i = 0; i < 17; i++)
-        DE_NEW("metaopt_de_create/bad options", metaopt_de_create(2, 4, 2, lim, 2, "sat", &bo[i]), i == 10 ? ANY : ERR);
+    /* the algorithm (0 de .. 4 jso); L-SHADE and jSO need a budget and 4 members */
+    bo[17].algorithm = 5;
+    bo[18].algorithm = -1;
+    bo[19].algorithm = INT32_MIN;
+    bo[20].algorithm = METAOPT_DE_ALGORITHM_JSO, bo[20].lshade_budget = 0;
+    bo[21].algorithm = METAOPT_DE_ALGORITHM_L_SHADE, bo[21].lshade_budget = UINT64_MAX;
+    for (int i = 0; i < 22; i++)
+        DE_NEW("metaopt_de_create/bad options", metaopt_de_create(2, 4, 2, lim, 2, "sat", &bo[i]), i == 10 || i == 21 ? ANY : ERR);
 
     /* a handle made but not initialised: every getter is an error, not a crash */
     MetaoptDeCreateResult c = metaopt_de_create(2, 4, 2, lim, 2, "sat", &o);

@@ -200,6 +200,13 @@ pub struct BenchDigitsArgs {
     /// Single precision on the device (the challenge needs double; for comparison only)
     #[arg(long)]
     float: bool,
+    /// The DE algorithm: de (the default, fixed F and CR per island) or an adaptive variant with
+    /// its paper's defaults: jade, shade, lshade, jso (lshade and jso run without migration)
+    #[arg(long, default_value = "de", value_name = "NAME")]
+    algorithm: String,
+    /// L-SHADE's and jSO's evaluations per island and run [default: 10000 x D, CEC's budget]
+    #[arg(long, value_name = "N")]
+    lshade_budget: Option<u64>,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -226,7 +233,10 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     if bounds.len() != 1 {
         return Err("--bounds: give one bound correction".into());
     }
-    let kind = parse_migration(&a.migration)?;
+    let algorithm: metaopt::de::Algorithm = a.algorithm.parse().map_err(|e| flag_error("--algorithm", e))?;
+    // L-SHADE and jSO shrink their islands, which migration would refill
+    let kind = if algorithm.reduces() { metaopt::de::MigrationKind::None } else { parse_migration(&a.migration)? };
+    let lshade_budget = if algorithm.reduces() { a.lshade_budget.unwrap_or(10_000 * a.dims as u64) } else { 0 };
     let cr = parse_numbers("--CR", &a.cr)?;
     let backend = a.backend.backend()?;
     let mut names = Vec::new();
@@ -255,6 +265,8 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             backend,
             stall_generations: a.stall,
             seed: a.seed,
+            algorithm,
+            lshade_budget,
             ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))
         };
         let r = digits_run(&s).map_err(de_error)?;

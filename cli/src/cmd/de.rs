@@ -8,7 +8,7 @@ use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
 use metaopt::de::{
-    BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind, Record, Selection, Stop, StopReason,
+    Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind, Record, Selection, Stop, StopReason,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -31,6 +31,8 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("f_max", "--F-max"),
         ("f_mode", "--F-mode"),
         ("selection", "--selection"),
+        ("algorithm", "--algorithm"),
+        ("lshade_budget", "--lshade-budget"),
         ("fitness_precision", "--fitness-precision"),
         ("cr", "--CR"),
         ("mutation", "--mutation"),
@@ -117,6 +119,16 @@ pub struct DeArgs {
     /// DEMULTIPOP_FITNESS_COPY_BETTER_Y2X)
     #[arg(long, default_value = "ties", value_name = "RULE")]
     selection: String,
+    /// The DE algorithm: de (the thesis's fixed F and CR per island, the default), or a
+    /// self-adapting variant with its paper's defaults: jade, shade, lshade, jso (current-to-pbest/1
+    /// with an archive; --mutation, --F-* and --CR are then not used)
+    #[arg(long, default_value = "de", value_name = "NAME")]
+    algorithm: String,
+    /// L-SHADE's and jSO's budget: evaluations per island over which the population shrinks
+    /// linearly to 4 members [default: --evaluations / --islands, else --generations x
+    /// --members]
+    #[arg(long, value_name = "N")]
+    lshade_budget: Option<u64>,
     #[command(flatten)]
     stop: StopArgs,
     /// Stop before exceeding this many objective evaluations (after the initial population)
@@ -161,6 +173,10 @@ struct DeJson<'a> {
     cr: Vec<f64>,
     /// `ties` (f(trial) <= f(target)) or `strict` (<)
     selection: Selection,
+    /// `de` or an adaptive variant (`jade`, `shade`, `lshade`, `jso`)
+    algorithm: Algorithm,
+    /// L-SHADE's and jSO's evaluations per island (0 for the others)
+    lshade_budget: u64,
     seeds: [u64; 4],
     precision: Precision,
     /// the precision of the fitness values (the storage precision unless --fitness-precision)
@@ -232,8 +248,10 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
 }
 
 /// The island flags that the batched modes do not take.
-const BATCH_CONFLICTS: [&str; 10] = [
+const BATCH_CONFLICTS: [&str; 12] = [
     "islands",
+    "algorithm",
+    "lshade_budget",
     "migration",
     "period",
     "shared_random",
@@ -256,6 +274,16 @@ pub fn run(a: &DeArgs) -> CliResult {
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
     let cr = parse_numbers("--CR", &a.cr)?;
     let selection: Selection = a.selection.parse().map_err(|e| flag_error("--selection", e))?;
+    let algorithm: Algorithm = a.algorithm.parse().map_err(|e| flag_error("--algorithm", e))?;
+    let lshade_budget = match a.lshade_budget {
+        Some(b) => b,
+        None if algorithm.reduces() => match (a.evaluations, a.max_generations.max_generations) {
+            (Some(e), _) => e / a.islands.max(1) as u64 + a.members as u64,
+            (None, Some(g)) => g * a.members as u64,
+            (None, None) => DEFAULT_GENERATIONS * a.members as u64,
+        },
+        None => 0,
+    };
     if let Some(p) = &a.plot {
         plot::check_png_path("--plot", p)?;
     }
@@ -284,6 +312,8 @@ pub fn run(a: &DeArgs) -> CliResult {
         shared_random: a.shared_random,
         fused: !a.unfused,
         selection,
+        algorithm,
+        lshade_budget,
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
@@ -356,6 +386,8 @@ pub fn run(a: &DeArgs) -> CliResult {
             f_max: a.f_max,
             cr: cfg.cr.clone(),
             selection: cfg.options.selection,
+            algorithm: cfg.options.algorithm,
+            lshade_budget: cfg.options.lshade_budget,
             seeds,
             precision,
             fitness_precision,
@@ -390,6 +422,13 @@ pub fn run(a: &DeArgs) -> CliResult {
         kind,
         if kind == MigrationKind::None { String::new() } else { format!(" every {} generations", a.period) }
     );
+    if cfg.options.algorithm.adaptive() {
+        t += &format!(
+            "algorithm    {}{} (adaptive F and CR, current-to-pbest/1 with an archive)\n",
+            cfg.options.algorithm,
+            if cfg.options.algorithm.reduces() { format!(", budget {} evaluations per island", cfg.options.lshade_budget) } else { String::new() }
+        );
+    }
     t += &format!(
         "parameters   F {} {}{}, CR {}, seeds {}, selection {}\n",
         f_mode.name(),

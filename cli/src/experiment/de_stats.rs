@@ -282,6 +282,10 @@ pub struct DigitsSetup {
     pub stall_tolerance: f64,
     /// Seed of the first run; restart r uses seeds `seed + 4 r` .. `seed + 4 r + 3`.
     pub seed: u64,
+    /// The DE algorithm (`de`, or an adaptive variant: `metaopt::de::adapt`).
+    pub algorithm: metaopt::de::Algorithm,
+    /// L-SHADE's and jSO's evaluations per island and run (0 for the others).
+    pub lshade_budget: u64,
 }
 
 impl DigitsSetup {
@@ -308,6 +312,8 @@ impl DigitsSetup {
             stall_generations: 3000,
             stall_tolerance: 1e-12,
             seed: 123,
+            algorithm: metaopt::de::Algorithm::De,
+            lshade_budget: 0,
         }
     }
 }
@@ -365,6 +371,8 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             shared_random: false,
             fused: true,
             selection: metaopt::de::Selection::Ties,
+            algorithm: s.algorithm,
+            lshade_budget: s.lshade_budget,
         };
         let (a, b) = info.domain;
         let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };
