@@ -212,6 +212,9 @@ pub struct SlsWalkReport {
     /// Its assignment now.
     #[serde(skip)]
     pub assignment: Assignment,
+    /// Its best assignment (`best_unsatisfied` clauses unsatisfied; all false before a start).
+    #[serde(skip)]
+    pub best: Assignment,
 }
 
 /// The longest clause of `cnf` (the `k` of [`BreakFunction::for_clause_length`]).
@@ -423,6 +426,7 @@ impl SatSls {
                         unsatisfied: w.unsatisfied,
                         best_unsatisfied: w.best_unsatisfied,
                         assignment: a(&w.x),
+                        best: a(&w.best),
                     };
                     (r, a(&w.best))
                 })
@@ -441,6 +445,7 @@ impl SatSls {
                             unsatisfied: r[6],
                             best_unsatisfied: r[5],
                             assignment: a(x),
+                            best: a(&r[h + words..h + 2 * words]),
                         };
                         (rep, a(&r[h + words..h + 2 * words]))
                     })
