@@ -384,7 +384,7 @@ fn persisting_state_walks_equal_the_cpu_backend_over_many_launches() {
     // a persisting state is never in local memory
     let mut s = SatSls::new(big.clone(), Some(1), Backend::DEVICE).unwrap();
     s.set_local_memory(Some(true));
-    let e = s.solve(&opts).err().expect("an error").to_string();
+    let e = s.solve(&opts).expect_err("an error").to_string();
     assert!(e.contains("local_memory"), "{e}");
     // a persisting walk goes on where it stopped: the launch split does not change it (40
     // launches of 150 flips or one of 6,000), while a rebuilt one lists the unsatisfied clauses
