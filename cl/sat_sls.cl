@@ -284,45 +284,50 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
     ulong since = (ulong)R[2] | ((ulong)R[3] << 32);
     uint restarts = R[4], best = R[5], nl = R[8];
     uint nu;
-    if (R[7] == 0) {
+    // One call site each of the rebuild at the start, the restart's rebuild and the snapshot:
+    // PoCL's kernel compiler replicates the code around barriers in branches, and one more site
+    // of each made its first-launch compile take minutes (the walks are the same).
+    uint fresh = R[7] == 0;
+    if (fresh) {
         sls_random(x, n, words, seed, w, 0, lid);
         best = 0xFFFFFFFFu;
         nl = SLS_OVER;
+    } else if (!SLS_PERSIST) {
+        for (uint j = lid; j < words; j += SLS_LANES) x[j] = R[SLS_HEAD + j];
+    }
+    if (fresh || !SLS_PERSIST) {
         barrier(SLS_FENCE);
         nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
     } else {
-#if SLS_PERSIST
         nu = R[6];
-#else
-        for (uint j = lid; j < words; j += SLS_LANES) x[j] = R[SLS_HEAD + j];
-        barrier(SLS_FENCE);
-        nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
-#endif
     }
-    if (nu < best) {
-        best = nu;
-        nl = sls_snapshot(B, L, x, nl, words, lid);
-    }
-    for (uint i = 0; i < flips && nu > 0; ++i) {
-        if ((i & (SLS_POLL - 1u)) == 0 && i > 0) {
-            if (lid == 0) sh[2] = *found;
-            barrier(SLS_FENCE);
-            if (sh[2]) break;
+    uint i = 0, again = 0;
+    for (;;) {
+        // a new best: at the start, after a restart, after a flip
+        if (nu < best) {
+            best = nu;
+            nl = sls_snapshot(B, L, x, nl, words, lid);
         }
-        if (since >= restart_flips) {
-            ++restarts;
-            since = 0;
-            barrier(SLS_FENCE);
-            sls_random(x, n, words, seed, w, restarts, lid);
-            barrier(SLS_FENCE);
-            nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
-            nl = SLS_OVER;
-            if (nu < best) {
-                best = nu;
-                nl = sls_snapshot(B, L, x, nl, words, lid);
+        if (nu == 0 || i >= flips) break;
+        if (!again) {
+            if ((i & (SLS_POLL - 1u)) == 0 && i > 0) {
+                if (lid == 0) sh[2] = *found;
+                barrier(SLS_FENCE);
+                if (sh[2]) break;
             }
-            if (nu == 0) break;
+            if (since >= restart_flips) {
+                ++restarts;
+                since = 0;
+                barrier(SLS_FENCE);
+                sls_random(x, n, words, seed, w, restarts, lid);
+                barrier(SLS_FENCE);
+                nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
+                nl = SLS_OVER;
+                again = 1;
+                continue;
+            }
         }
+        again = 0;
         uint4 r = metaopt_rng4(seed, w, total);
         uint c = list[sls_below(r.x, nu)];
         uint v = sls_pick(off, lit, tab, noise, c, r, brk);
@@ -338,10 +343,7 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
         nu = sls_flip(ooff, occ, v, nu, x, cnt, crit, pos, list, brk, sh, ev, lid);
         ++total;
         ++since;
-        if (nu < best) {
-            best = nu;
-            nl = sls_snapshot(B, L, x, nl, words, lid);
-        }
+        ++i;
     }
     if (lid == 0) {
         if (nu == 0) atomic_cmpxchg(found, 0u, w + 1u);
