@@ -9,14 +9,21 @@
 // same addresses), then the occurrences of the flipped variable's two literals are spread over
 // the lanes (counts, critical variables, break values with atomic adds), and lane 0 applies the
 // unsatisfied-list removals and appends in occurrence order, exactly as src/sat/sls/cpu.rs does.
-// The state is rebuilt from the assignment at the start of every launch and after every restart,
-// so both backends walk through the same assignments for the same seed, flips per launch and
-// budget. Random words: metaopt_rng4(seed, walk, flip) per flip; restart r draws its assignment
+// With SLS_PERSIST 0 the state is rebuilt from the assignment at the start of every launch (the
+// unsatisfied list in clause order) and after every restart, so both backends walk through the
+// same assignments for the same seed, flips per launch and budget; with SLS_PERSIST 1 (a state
+// of more than 48 KB, always in global memory: the rule depends on the formula only, and the CPU
+// backend applies it too) the state stays in global memory from one launch to the next and is
+// rebuilt only at a walk's start and restarts. The best assignment is kept through a log of the
+// variables flipped since the last new best (SLS_OVER when more than `logcap` or the assignment
+// was redrawn): a new best replays the log onto the best assignment (atomic XORs over the lanes),
+// or copies the assignment when the log is over, so a new best costs O(1) flips amortised. Random words: metaopt_rng4(seed, walk, flip) per flip; restart r draws its assignment
 // from the counters 2^63 + r 2^32 + i.
 // Defines: SLS_WALKSAT (0: probSAT, 1: WalkSAT/SKC), SLS_LOCAL (0/1), SLS_TABLE (entries of the
 // break table), SLS_POLL (a power of two: flips between reads of the stop flag), SLS_LANES (lanes
 // per walk, a power of two <= 32), SLS_CNT (type of a true-literal count), SLS_VT (type of a
-// critical variable), SLS_CT (type of a clause index or list position).
+// critical variable), SLS_CT (type of a clause index or list position), SLS_PERSIST (0/1: the state
+// persists across launches, in global memory).
 
 #if SLS_LOCAL
 #define SMEM __local
@@ -25,8 +32,10 @@
 #endif
 #define SLS_FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 
-// Record of a walk in `rec` (SLS_HEAD words, then the assignment and the best assignment).
-#define SLS_HEAD 8u
+// Record of a walk in `rec` (SLS_HEAD words, then the assignment, the best assignment and the log).
+#define SLS_HEAD 12u
+// The log length of a log that no longer leads from the best assignment to the assignment.
+#define SLS_OVER 0xFFFFFFFFu
 #define SLS_ALIGN4(b) (((b) + 3u) & ~3u)
 
 inline uint sls_below(uint r, uint n)
@@ -209,16 +218,35 @@ inline void sls_copy(__global uint* to, SMEM uint* from, uint words, uint lid)
     for (uint j = lid; j < words; j += SLS_LANES) to[j] = from[j];
 }
 
-// One launch: up to `flips` flips of every walk (group). rec: per walk SLS_HEAD + 2 words words:
-// flips (lo, hi), flips since the restart (lo, hi), restarts, best unsatisfied count, unsatisfied
-// now, started; then the assignment, then the best assignment. found: 0, or 1 + the first walk
-// that reached a model (its best assignment). stride: words of a walk's state.
+// A new best: the best assignment `B` becomes the assignment x, by replaying the `nl` logged
+// flips onto B (lanes XOR atomically: a word may hold several logged variables) or, when the log
+// is over, by a copy. The barrier makes every lane's update land before the log is written again
+// (PoCL lost updates without it). Returns the new (empty) log length.
+uint sls_snapshot(__global uint* B, const __global uint* L, SMEM uint* x, uint nl, uint words, uint lid)
+{
+    if (nl == SLS_OVER) {
+        for (uint j = lid; j < words; j += SLS_LANES) B[j] = x[j];
+    } else {
+        for (uint j = lid; j < nl; j += SLS_LANES) {
+            uint v = L[j];
+            atomic_xor(&B[v >> 5], 1u << (v & 31u));
+        }
+    }
+    barrier(SLS_FENCE);
+    return 0;
+}
+
+// One launch: up to `flips` flips of every walk (group). rec: per walk SLS_HEAD + 2 words + logcap
+// words: flips (lo, hi), flips since the restart (lo, hi), restarts, best unsatisfied count,
+// unsatisfied now, started, log length (SLS_OVER: over), 3 unused; then the assignment, the best
+// assignment and the log (variables flipped since the best). found: 0, or 1 + the first walk that
+// reached a model (its best assignment). stride: words of a walk's state.
 __kernel __attribute__((reqd_work_group_size(SLS_LANES, 1, 1)))
 void sat_sls_run(const __global uint* off, const __global int* lit, const __global uint* ooff,
                  const __global uint* occ, __constant uint* tab, __global uint* rec,
                  __global uint* gstate, __local uint* lstate, volatile __global uint* found,
                  uint n, uint m, uint words, uint walks, uint flips, ulong restart_flips,
-                 ulong seed, uint noise, uint stride)
+                 ulong seed, uint noise, uint stride, uint logcap)
 {
     __local uint ev[SLS_LANES];
     __local uint sh[4]; // unsatisfied count, marks of a chunk, stop flag
@@ -243,7 +271,9 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
     SMEM SLS_VT* crit = (SMEM SLS_VT*)p8;
     p8 += SLS_ALIGN4(m * (uint)sizeof(SLS_VT));
     SMEM SLS_CNT* cnt = (SMEM SLS_CNT*)p8;
-    __global uint* R = rec + (ulong)w * (SLS_HEAD + 2u * words);
+    __global uint* R = rec + (ulong)w * (SLS_HEAD + 2u * words + logcap);
+    __global uint* B = R + SLS_HEAD + words;
+    __global uint* L = B + words;
     if (lid == 0) {
         sh[1] = 0;
         sh[2] = *found;
@@ -252,49 +282,68 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
     if (sh[2]) return;
     ulong total = (ulong)R[0] | ((ulong)R[1] << 32);
     ulong since = (ulong)R[2] | ((ulong)R[3] << 32);
-    uint restarts = R[4], best = R[5];
-    if (R[7] == 0) {
+    uint restarts = R[4], best = R[5], nl = R[8];
+    uint nu;
+    // One call site each of the rebuild at the start, the restart's rebuild and the snapshot:
+    // PoCL's kernel compiler replicates the code around barriers in branches, and one more site
+    // of each made its first-launch compile take minutes (the walks are the same).
+    uint fresh = R[7] == 0;
+    if (fresh) {
         sls_random(x, n, words, seed, w, 0, lid);
         best = 0xFFFFFFFFu;
-    } else {
+        nl = SLS_OVER;
+    } else if (!SLS_PERSIST) {
         for (uint j = lid; j < words; j += SLS_LANES) x[j] = R[SLS_HEAD + j];
     }
-    barrier(SLS_FENCE);
-    uint nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
-    if (nu < best) {
-        best = nu;
-        sls_copy(R + SLS_HEAD + words, x, words, lid);
+    if (fresh || !SLS_PERSIST) {
+        barrier(SLS_FENCE);
+        nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
+    } else {
+        nu = R[6];
     }
-    for (uint i = 0; i < flips && nu > 0; ++i) {
-        if ((i & (SLS_POLL - 1u)) == 0 && i > 0) {
-            if (lid == 0) sh[2] = *found;
-            barrier(SLS_FENCE);
-            if (sh[2]) break;
+    uint i = 0, again = 0;
+    for (;;) {
+        // a new best: at the start, after a restart, after a flip
+        if (nu < best) {
+            best = nu;
+            nl = sls_snapshot(B, L, x, nl, words, lid);
         }
-        if (since >= restart_flips) {
-            ++restarts;
-            since = 0;
-            barrier(SLS_FENCE);
-            sls_random(x, n, words, seed, w, restarts, lid);
-            barrier(SLS_FENCE);
-            nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
-            if (nu < best) {
-                best = nu;
-                sls_copy(R + SLS_HEAD + words, x, words, lid);
+        if (nu == 0 || i >= flips) break;
+        if (!again) {
+            if ((i & (SLS_POLL - 1u)) == 0 && i > 0) {
+                if (lid == 0) sh[2] = *found;
+                barrier(SLS_FENCE);
+                if (sh[2]) break;
             }
-            if (nu == 0) break;
+            if (since >= restart_flips) {
+                ++restarts;
+                since = 0;
+                barrier(SLS_FENCE);
+                sls_random(x, n, words, seed, w, restarts, lid);
+                barrier(SLS_FENCE);
+                nu = sls_rebuild(off, lit, n, m, x, cnt, crit, pos, list, brk, sh, lid);
+                nl = SLS_OVER;
+                again = 1;
+                continue;
+            }
         }
+        again = 0;
         uint4 r = metaopt_rng4(seed, w, total);
         uint c = list[sls_below(r.x, nu)];
         uint v = sls_pick(off, lit, tab, noise, c, r, brk);
+        if (nl != SLS_OVER) {
+            if (nl < logcap) {
+                if (lid == 0) L[nl] = v;
+                ++nl;
+            } else {
+                nl = SLS_OVER;
+            }
+        }
         barrier(SLS_FENCE);
         nu = sls_flip(ooff, occ, v, nu, x, cnt, crit, pos, list, brk, sh, ev, lid);
         ++total;
         ++since;
-        if (nu < best) {
-            best = nu;
-            sls_copy(R + SLS_HEAD + words, x, words, lid);
-        }
+        ++i;
     }
     if (lid == 0) {
         if (nu == 0) atomic_cmpxchg(found, 0u, w + 1u);
@@ -306,6 +355,7 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
         R[5] = best;
         R[6] = nu;
         R[7] = 1;
+        R[8] = nl;
     }
     sls_copy(R + SLS_HEAD, x, words, lid);
 }

@@ -303,7 +303,7 @@ fn solve_checks_its_options() {
     let h = instance(parse(&satlib("uf20-91/uf20-01.cnf")));
     let d = metaopt_sat_default_solve_options();
     assert_eq!((d.method, d.walks, d.backend, d.max_flips), (PROBSAT, 0, 0, 0));
-    assert_eq!((d.cb, d.eps, d.noise, d.restart_flips, d.flips_per_launch), (0.0, 0.0, 0.567, 1 << 20, 4096));
+    assert_eq!((d.cb, d.eps, d.noise, d.restart_flips, d.flips_per_launch), (0.0, 0.0, 0.567, u64::MAX, 4096));
     assert_eq!((d.mask_order, d.runs, d.seed), (1, 0, 1));
     assert!(d.tabu_length > 0 && d.tabu_max_iterations > 0 && d.tabu_max_no_improve > 0 && d.time_limit_s > 0.0);
     let hc = MetaoptSatSolveOptions { method: HC12, ..d };

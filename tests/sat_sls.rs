@@ -171,6 +171,9 @@ fn unsatisfiable_ends_unknown_at_the_time_limit() {
     ] {
         let cnf = Cnf::from_file(&p).unwrap();
         let opts = SlsOptions { time_limit: Some(Duration::from_millis(400)), ..SlsOptions::default() };
+        // PoCL compiles a kernel at its first launch (seconds on a loaded machine with a cold
+        // cache): one flip first, so that the time measured is the walks' and the limit's
+        solve(&cnf, backend, Some(4), &SlsOptions { max_flips: 1, time_limit: None, ..SlsOptions::default() });
         let t = std::time::Instant::now();
         let r = solve(&cnf, backend, Some(4), &opts);
         assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
@@ -210,6 +213,11 @@ fn compare(cnf: &Cnf, opts: &SlsOptions, walks: u32, local: Option<bool>) {
     }
     assert_eq!(cpu.best_unsatisfied, dev.best_unsatisfied);
     assert_eq!(cpu.best, dev.best);
+    for (i, (c, d)) in cpu.walk_reports.iter().zip(&dev.walk_reports).enumerate() {
+        assert_eq!(c.best, d.best, "walk {i}, {local:?}");
+    }
+    assert_bests_recount(cnf, &cpu, "cpu");
+    assert_bests_recount(cnf, &dev, "device");
 }
 
 #[test]
@@ -320,4 +328,77 @@ fn device_and_cpu_walk_identically_many_variables() {
     // more than 65,536 clauses: 32-bit clause indices and positions
     let huge = never_satisfied(&Cnf::random_ksat(16_001, 4.2, 3, 13).unwrap(), "n16001");
     compare(&huge, &SlsOptions { max_flips: 1_500, flips_per_launch: 1_000, ..base }, 2, Some(false));
+}
+
+/// Every walk's best assignment has its reported count (a recount on the input formula).
+fn assert_bests_recount(cnf: &Cnf, r: &metaopt::sat::sls::SatSlsSolveResult, what: &str) {
+    for (i, w) in r.walk_reports.iter().enumerate() {
+        assert_eq!(cnf.unsatisfied_count(&w.best), w.best_unsatisfied, "{what}: walk {i}");
+    }
+}
+
+/// Walks with the flip log of `cap` entries (0: a copy of the assignment at every new best,
+/// the brute-force record).
+fn walks_with_log(cnf: &Cnf, backend: Backend, walks: u32, opts: &SlsOptions, cap: Option<usize>) -> metaopt::sat::sls::SatSlsSolveResult {
+    let mut s = SatSls::new(cnf.clone(), Some(walks), backend).unwrap();
+    s.set_log_capacity(cap);
+    s.solve(opts).unwrap()
+}
+
+#[test]
+fn snapshot_log_gives_the_best_assignment_of_a_full_copy() {
+    // small (rebuilt at each launch) and large (persisting) states, with and without restarts;
+    // capacity 3 overflows often, the default (words, at least 64) now and then
+    let small = never_satisfied(&Cnf::random_ksat(300, 4.2, 3, 21).unwrap(), "n300");
+    let large = never_satisfied(&Cnf::random_ksat(3000, 4.2, 3, 22).unwrap(), "n3000");
+    let base = SlsOptions { max_flips: 6_000, flips_per_launch: 1_000, time_limit: None, seed: 9, ..SlsOptions::default() };
+    for (cnf, opts) in [
+        (&small, base.clone()),
+        (&small, SlsOptions { restart_flips: 1_300, ..base.clone() }),
+        (&large, base.clone()),
+        (&large, SlsOptions { restart_flips: 2_200, method: SlsMethod::WalkSat, ..base.clone() }),
+    ] {
+        let what = format!("{} restarts {}", cnf.name, opts.restart_flips);
+        let full = walks_with_log(cnf, Backend::Cpu, 3, &opts, Some(0));
+        assert_bests_recount(cnf, &full, &what);
+        for (backend, cap) in [(Backend::Cpu, Some(3)), (Backend::Cpu, None), (Backend::DEVICE, Some(0)), (Backend::DEVICE, Some(3)), (Backend::DEVICE, None)] {
+            let r = walks_with_log(cnf, backend, 3, &opts, cap);
+            assert_bests_recount(cnf, &r, &what);
+            for (i, (a, b)) in full.walk_reports.iter().zip(&r.walk_reports).enumerate() {
+                assert_eq!((a.flips, a.restarts, a.best_unsatisfied), (b.flips, b.restarts, b.best_unsatisfied), "{what}: walk {i}, {cap:?}");
+                assert_eq!(a.best, b.best, "{what}: walk {i}, {cap:?}");
+                assert_eq!(a.assignment, b.assignment, "{what}: walk {i}, {cap:?}");
+            }
+            assert_eq!(full.best, r.best, "{what}: {cap:?}");
+        }
+    }
+}
+
+#[test]
+fn persisting_state_walks_equal_the_cpu_backend_over_many_launches() {
+    let small = SatSls::new(Cnf::random_ksat(300, 4.2, 3, 21).unwrap(), Some(1), Backend::Cpu).unwrap();
+    assert!(!small.state_persists(), "a 300-variable state is rebuilt at every launch");
+    let big = never_satisfied(&Cnf::random_ksat(2500, 4.2, 3, 23).unwrap(), "n2500");
+    assert!(SatSls::new(big.clone(), Some(1), Backend::Cpu).unwrap().state_persists());
+    // 40 launches of 150 flips: the unsatisfied list keeps its order across launches on both
+    let opts = SlsOptions { max_flips: 6_000, flips_per_launch: 150, time_limit: None, seed: 4, ..SlsOptions::default() };
+    compare(&big, &opts, 3, None);
+    compare(&big, &SlsOptions { restart_flips: 1_000, ..opts.clone() }, 2, Some(false));
+    // a persisting state is never in local memory
+    let mut s = SatSls::new(big.clone(), Some(1), Backend::DEVICE).unwrap();
+    s.set_local_memory(Some(true));
+    let e = s.solve(&opts).expect_err("an error").to_string();
+    assert!(e.contains("local_memory"), "{e}");
+    // a persisting walk goes on where it stopped: the launch split does not change it (40
+    // launches of 150 flips or one of 6,000), while a rebuilt one lists the unsatisfied clauses
+    // in clause order at every launch and walks on differently
+    for (cnf, persists) in [(&big, true), (small.cnf(), false)] {
+        let one = SlsOptions { flips_per_launch: 6_000, ..opts.clone() };
+        for backend in [Backend::Cpu, Backend::DEVICE] {
+            let split = solve(cnf, backend, Some(2), &opts);
+            let whole = solve(cnf, backend, Some(2), &one);
+            let same = split.walk_reports.iter().zip(&whole.walk_reports).all(|(a, b)| a.assignment == b.assignment && a.best == b.best);
+            assert_eq!(same, persists, "{} on {backend:?}", cnf.name);
+        }
+    }
 }

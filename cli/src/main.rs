@@ -164,6 +164,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Functions(a)) => bench::functions::run(&a),
         Command::Bench(BenchCommand::Sat(a)) => bench::sat::run(&a),
         Command::Bench(BenchCommand::SatSolve(a)) => bench::sat_solve::run(&a),
+        Command::Bench(BenchCommand::SatLarge(a)) => bench::sat_solve::run_large(&a),
         Command::Bench(BenchCommand::De(a)) => bench::de::throughput(&a),
         Command::Bench(BenchCommand::Bde(a)) => bench::bde::run(&a),
         Command::Bench(BenchCommand::Qiga(a)) => bench::qiga::run(&a),

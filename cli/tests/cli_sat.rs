@@ -261,6 +261,46 @@ fn bench_sat_solve_reports_each_family() {
     assert!(lines[1].starts_with("uf20-91,device,hc12,1,1,1,100.0,"), "{out}");
 }
 
+/// `bench sat-large`: a row per size and backend; easy formulas (ratio 3.0) are solved, the
+/// 3000-variable state persists, the 500-variable one does not; hc12 and bad sizes are refused.
+#[test]
+fn bench_sat_large_reports_each_size_and_backend() {
+    let out = ok(&["bench", "sat-large", "--vars", "500,3000", "--ratio", "3.0", "--backends", "device,cpu,cpu1", "--time-limit", "20"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "vars,clauses,ratio,k,formula_seed,backend,method,solved,seconds,best_unsatisfied,walks,launches,flips,flips_per_second,flips_per_second_per_walk,restarts,persists,time_limit_s,device"
+    );
+    assert_eq!(lines.len(), 7, "a row per size and backend: {out}");
+    for (row, (n, m, backend, persists)) in lines[1..].iter().zip([
+        ("500", "1500", "device", "false"),
+        ("500", "1500", "cpu", "false"),
+        ("500", "1500", "cpu1", "false"),
+        ("3000", "9000", "device", "true"),
+        ("3000", "9000", "cpu", "true"),
+        ("3000", "9000", "cpu1", "true"),
+    ]) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(&f[..10], &[n, m, "3.0", "3", "1", backend, "probsat", "true", f[8], "0"], "{out}");
+        let secs: f64 = f[8].parse().unwrap();
+        assert!(secs > 0.0 && secs < 20.0, "{row}");
+        let (walks, flips, total, per_walk): (f64, f64, f64, f64) = (f[10].parse().unwrap(), f[12].parse().unwrap(), f[13].parse().unwrap(), f[14].parse().unwrap());
+        assert!(flips > 0.0 && (total * secs - flips).abs() <= 1e-6 * flips, "{row}");
+        assert!((per_walk * walks - total).abs() <= 1e-6 * total, "{row}");
+        assert_eq!(f[15], "0", "no restarts by default: {row}");
+        assert_eq!(f[16], persists, "{row}");
+        if backend == "cpu1" {
+            assert_eq!(walks, 1.0, "{row}");
+        }
+    }
+    let o = metaopt(&["bench", "sat-large", "--vars", "100", "--method", "hc12"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("hc12"));
+    let o = metaopt(&["bench", "sat-large", "--vars", "4", "--k", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--k"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// `sat generate`: random 3-SAT in DIMACS, the same formula for the same seed, another for
 /// another seed; an under-constrained one is solved and its model verified; bad sizes named.
 #[test]

@@ -165,10 +165,10 @@ class SAT(Instance):
         ``method``: ``"probsat"`` (the default) or ``"walksat"``, many walks on the device or,
         with ``cpu=True``, the CPU backend (``walks``: None picks the count; ``cb`` and ``eps``
         of probSAT's break function, None: its SC13 values for the longest clause; WalkSAT's
-        ``noise``, default 0.567; ``restart_flips``, default 2^20; ``flips_per_launch``, default
-        4096; ``max_flips`` per walk, default none); or ``"hc12"`` on the device (``runs``,
-        ``mask_order``, ``tabu_length``, ``tabu_max_iterations``, ``tabu_max_no_improve``,
-        ``tenure``). Options of the other search are refused.
+        ``noise``, default 0.567; ``restart_flips``, default never (2^64 - 1);
+        ``flips_per_launch``, default 4096; ``max_flips`` per walk, default none); or
+        ``"hc12"`` on the device (``runs``, ``mask_order``, ``tabu_length``,
+        ``tabu_max_iterations``, ``tabu_max_no_improve``, ``tenure``). Options of the other search are refused.
 
         ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops
         the search with the best assignment so far (``stop == "interrupted"``); Ctrl-C too,

@@ -359,8 +359,8 @@ pub unsafe extern "C" fn metaopt_sat_free_eval_result(r: *mut MetaoptSatEvalResu
 }
 
 /// The defaults of `metaopt_sat_solve`: probSAT walks on the device in use (walk count of the
-/// device, probSAT's SC13 break function, WalkSAT noise 0.567, restarts after 2^20 flips, 4096
-/// flips per launch, no flip budget); for HC12 one-flip moves, a tabu list of 500 with runs of at
+/// device, probSAT's SC13 break function, WalkSAT noise 0.567, no restarts (`restart_flips`
+/// UINT64_MAX), 4096 flips per launch, no flip budget); for HC12 one-flip moves, a tabu list of 500 with runs of at
 /// most 100,000 iterations restarted after 300 without improvement, tenure 10, runs until a
 /// model; seed 1 and a 10 s time limit.
 #[no_mangle]

@@ -34,6 +34,9 @@ pub enum BenchCommand {
     Sat(sat::BenchSatArgs),
     /// SAT local search: solved share and median time per SATLIB family, as CSV
     SatSolve(sat_solve::BenchSatSolveArgs),
+    /// SAT walks on large random k-SAT formulas (n = 10^4 .. 10^6): time to a model or the best
+    /// count, flips/s, device beside the CPU backend, as CSV
+    SatLarge(sat_solve::BenchSatLargeArgs),
     /// QIGA on the knapsack: whole runs per second (device, CPU, one thread), gap per table and
     /// repair, the paper's Table 1
     Qiga(qiga::BenchQigaArgs),

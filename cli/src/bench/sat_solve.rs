@@ -179,3 +179,138 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
     }
     out::finish_csv(w, a.csv.path())
 }
+
+#[derive(Args)]
+pub struct BenchSatLargeArgs {
+    /// Variable counts of the random formulas (comma-separated)
+    #[arg(long, value_delimiter = ',', default_value = "10000,100000,1000000", value_parser = clap::value_parser!(u32).range(1..))]
+    vars: Vec<u32>,
+    /// Clauses per variable
+    #[arg(long, default_value_t = 4.2, value_name = "R")]
+    ratio: f64,
+    /// Literals per clause
+    #[arg(long, default_value_t = 3, value_name = "K")]
+    k: usize,
+    /// Seed of the formulas (`metaopt sat generate --seed`)
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    formula_seed: u64,
+    /// Time limit per run, in seconds
+    #[arg(long, default_value_t = 60.0, value_name = "S", value_parser = crate::args::parse_seconds)]
+    time_limit: f64,
+    /// The walks' rule
+    #[arg(long, value_enum, default_value_t = Method::Probsat)]
+    method: Method,
+    /// Walks on the device [default: its compute units times its walks per unit, fewer where the
+    /// states would not fit its memory]; the CPU backend runs one walk per thread
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    walks: Option<u32>,
+    /// A walk restarts after N flips [default: never]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    restart_flips: Option<u64>,
+    /// Flips of every walk per launch [default: 4096]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    flips_per_launch: Option<u32>,
+    /// Backends of the walks (comma-separated)
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "device,cpu")]
+    backends: Vec<Where>,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    device: DeviceArg,
+    #[command(flatten)]
+    csv: CsvArg,
+}
+
+#[derive(Serialize)]
+struct LargeRow {
+    vars: u32,
+    clauses: usize,
+    ratio: f64,
+    k: usize,
+    formula_seed: u64,
+    backend: &'static str,
+    method: &'static str,
+    solved: bool,
+    /// Seconds to the model, or of the whole run when unsolved.
+    seconds: f64,
+    best_unsatisfied: u32,
+    walks: u32,
+    launches: u64,
+    flips: u64,
+    flips_per_second: f64,
+    flips_per_second_per_walk: f64,
+    restarts: u64,
+    /// The walks' state persists across launches (more than 48 KB).
+    persists: bool,
+    time_limit_s: f64,
+    device: String,
+}
+
+/// `metaopt bench sat-large`: uniform random k-SAT formulas of the given sizes (as `metaopt sat
+/// generate`), one run per size and backend: time to a model or the best count at the limit,
+/// and the flip rates, as CSV.
+pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
+    let method = a.method.sls().ok_or_else(|| Failure("bench sat-large runs probsat or walksat walks, not hc12".into()))?;
+    a.device.select()?;
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| Failure(format!("cannot make a one-thread pool: {e}")))?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for &n in &a.vars {
+        let cnf = Cnf::random_ksat(n as usize, a.ratio, a.k, a.formula_seed).map_err(|e| out::renamed(e, &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")]))?;
+        for &on in &a.backends {
+            let d = SlsOptions::default();
+            let opts = SlsOptions {
+                method,
+                seed: a.seed.seed,
+                time_limit: Some(Duration::from_secs_f64(a.time_limit)),
+                stop_token: Some(crate::stop_token()),
+                restart_flips: a.restart_flips.unwrap_or(d.restart_flips),
+                flips_per_launch: a.flips_per_launch.unwrap_or(d.flips_per_launch),
+                ..d
+            };
+            let (backend, walks) = if on == Where::Device { (Backend::DEVICE, a.walks) } else { (Backend::Cpu, None) };
+            let go = || -> CliResult<_> {
+                let mut s = SatSls::new(cnf.clone(), walks, backend)?;
+                let r = s.solve(&opts)?;
+                Ok((r, s.backend_description(), s.state_persists()))
+            };
+            let (r, device, persists) = if on == Where::Cpu1 { one.install(go)? } else { go()? };
+            let row = LargeRow {
+                vars: n,
+                clauses: cnf.num_clauses(),
+                ratio: a.ratio,
+                k: a.k,
+                formula_seed: a.formula_seed,
+                backend: match on {
+                    Where::Device => "device",
+                    Where::Cpu => "cpu",
+                    Where::Cpu1 => "cpu1",
+                },
+                method: a.method.as_str(),
+                solved: r.satisfiable,
+                seconds: r.seconds,
+                best_unsatisfied: r.best_unsatisfied,
+                walks: r.walks,
+                launches: r.launches,
+                flips: r.flips,
+                flips_per_second: r.flips_per_second,
+                flips_per_second_per_walk: r.flips_per_second / r.walks.max(1) as f64,
+                restarts: r.restarts(),
+                persists,
+                time_limit_s: a.time_limit,
+                device,
+            };
+            eprintln!(
+                "  n={:<8} {:<6} {} in {:.2} s, best {} unsatisfied, {:.2} M flips/s ({} walks)",
+                n,
+                row.backend,
+                if row.solved { "model" } else { "UNKNOWN" },
+                row.seconds,
+                row.best_unsatisfied,
+                row.flips_per_second / 1e6,
+                row.walks
+            );
+            w.serialize(&row).map_err(csv_error)?;
+        }
+    }
+    out::finish_csv(w, a.csv.path())
+}

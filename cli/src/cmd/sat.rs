@@ -165,7 +165,7 @@ pub struct SolveArgs {
     /// [default: 0.567]
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
     noise: Option<f64>,
-    /// A walk restarts from a random assignment after N flips [default: 1048576]
+    /// A walk restarts from a random assignment after N flips [default: never, as probSAT]
     #[arg(long, value_name = "N")]
     restart_flips: Option<u64>,
     /// Flips of every walk per launch [default: 4096]

@@ -76,6 +76,27 @@ pub(crate) struct WalkParams {
     pub noise: u32,
     pub seed: u64,
     pub restart_flips: u64,
+    /// The walks' state persists across launches ([`persists`]).
+    pub persist: bool,
+    /// Entries of a walk's flip log ([`log_capacity`]).
+    pub log_capacity: usize,
+}
+
+/// Bytes of a walk's state above which it persists across launches (in global memory on a
+/// device) instead of being rebuilt at every launch: 48 KB, the local memory of a GPU's group.
+pub const PERSIST_BYTES: usize = 48 * 1024;
+
+/// Whether the walks over `f` keep their state across launches: its state (in the device's
+/// narrow types) takes more than [`PERSIST_BYTES`]. Depends on the formula only, so that both
+/// backends apply the same rule and walk identically.
+pub fn persists(f: &SlsFormula) -> bool {
+    super::device::state_words(f) * 4 > PERSIST_BYTES
+}
+
+/// The default length of a walk's flip log: the assignment's words, at least 64, so that a
+/// replay costs no more than a copy of the assignment.
+pub fn log_capacity(f: &SlsFormula) -> usize {
+    f.words().max(64)
 }
 
 /// `(r n) >> 32`, as `sls_below`.
@@ -117,6 +138,9 @@ pub struct Walk {
     started: bool,
     pub(crate) x: Vec<u32>,
     pub(crate) best: Vec<u32>,
+    /// The variables flipped since the last new best (`None`: more than the capacity, or the
+    /// assignment was redrawn: the next new best copies the assignment).
+    log: Option<Vec<u32>>,
     count: Vec<u32>,
     crit: Vec<u32>,
     pos: Vec<u32>,
@@ -137,6 +161,7 @@ impl Walk {
             started: false,
             x: vec![0; f.words()],
             best: vec![0; f.words()],
+            log: None,
             count: vec![0; m],
             crit: vec![0; m],
             pos: vec![0; m],
@@ -260,20 +285,42 @@ impl Walk {
         }
     }
 
+    /// A new best of `nu` unsatisfied clauses (`sls_snapshot`): the best assignment becomes the
+    /// assignment, by replaying the log onto it, or by a copy when the log is over.
+    fn snapshot(&mut self, nu: u32) {
+        self.best_unsatisfied = nu;
+        match &mut self.log {
+            Some(log) => {
+                for &v in log.iter() {
+                    self.best[(v >> 5) as usize] ^= 1 << (v & 31);
+                }
+                log.clear();
+            }
+            None => {
+                self.best.copy_from_slice(&self.x);
+                self.log = Some(Vec::new());
+            }
+        }
+    }
+
     /// One launch of `sat_sls_run` for this walk: up to `flips` flips; `found` is the stop flag.
     pub(crate) fn segment(&mut self, f: &SlsFormula, p: &WalkParams, flips: u32, poll: u32, found: &AtomicU32) {
         if found.load(Ordering::Relaxed) != 0 {
             return;
         }
-        if !self.started {
+        let mut nu = if !self.started {
             random_words(&mut self.x, f.num_vars, p.seed, self.index, 0);
             self.best_unsatisfied = u32::MAX;
+            self.log = None;
             self.started = true;
-        }
-        let mut nu = self.rebuild(f);
+            self.rebuild(f)
+        } else if p.persist {
+            self.unsatisfied
+        } else {
+            self.rebuild(f)
+        };
         if nu < self.best_unsatisfied {
-            self.best_unsatisfied = nu;
-            self.best.copy_from_slice(&self.x);
+            self.snapshot(nu);
         }
         let mut i = 0u32;
         while i < flips && nu > 0 {
@@ -285,9 +332,9 @@ impl Walk {
                 self.since_restart = 0;
                 random_words(&mut self.x, f.num_vars, p.seed, self.index, self.restarts);
                 nu = self.rebuild(f);
+                self.log = None;
                 if nu < self.best_unsatisfied {
-                    self.best_unsatisfied = nu;
-                    self.best.copy_from_slice(&self.x);
+                    self.snapshot(nu);
                 }
                 if nu == 0 {
                     break;
@@ -296,13 +343,19 @@ impl Walk {
             let r = rng4(p.seed, self.index, self.flips);
             let c = self.list[below(r[0], nu) as usize] as usize;
             let v = self.pick(f, p, c, r);
+            if let Some(log) = &mut self.log {
+                if log.len() < p.log_capacity {
+                    log.push(v);
+                } else {
+                    self.log = None;
+                }
+            }
             self.flip(f, v);
             nu = self.unsatisfied;
             self.flips += 1;
             self.since_restart += 1;
             if nu < self.best_unsatisfied {
-                self.best_unsatisfied = nu;
-                self.best.copy_from_slice(&self.x);
+                self.snapshot(nu);
             }
             i += 1;
         }

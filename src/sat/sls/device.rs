@@ -2,15 +2,27 @@
 //! lanes per walk, the walk's state (narrowest types that fit) in local memory where it fits,
 //! else in global memory.
 
-use super::cpu::SlsFormula;
+use super::cpu::{SlsFormula, WalkParams};
 use super::{SlsMethod, POLL};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 
-/// Words of a walk's record (`SLS_HEAD` + 2 assignments).
-pub(crate) fn record_words(f: &SlsFormula) -> usize {
-    8 + 2 * f.words()
+/// Words of a record's head (`SLS_HEAD`).
+pub(crate) const HEAD: usize = 12;
+
+/// Words of a walk's record (`SLS_HEAD`, 2 assignments and the flip log).
+pub(crate) fn record_words(f: &SlsFormula, log_capacity: usize) -> usize {
+    HEAD + 2 * f.words() + log_capacity
+}
+
+/// The most walks whose state and record fit the device: the states (one buffer) within the
+/// largest allocation and half the global memory (at least 1). A walk over a formula of 10^6
+/// variables at ratio 4.2 takes 59 MB.
+pub(crate) fn walks_that_fit(f: &SlsFormula, max_alloc: u64, global: u64) -> u32 {
+    let per = ((state_words(f) + record_words(f, super::cpu::log_capacity(f))) * 4) as u64;
+    let cap = max_alloc.min(global / 2) / per.max(1);
+    cap.clamp(1, u32::MAX as u64) as u32
 }
 
 /// The types of a walk's state: bytes of a true-literal count, of a critical variable, of a
@@ -51,6 +63,7 @@ fn fresh_records(rw: usize, walks: u32) -> Vec<u32> {
     for r in rec.chunks_mut(rw) {
         r[5] = u32::MAX;
         r[6] = u32::MAX;
+        r[8] = u32::MAX;
     }
     rec
 }
@@ -74,12 +87,15 @@ pub(crate) struct DeviceWalks {
     words: u32,
     /// Words of a walk's state.
     stride: u32,
+    pub log_capacity: usize,
 }
 
 impl DeviceWalks {
     /// The formula, the table and `walks` fresh records on the device; `local` forces the
-    /// state's memory (`None`: local where a group's states fit).
-    pub fn new(f: &SlsFormula, backend: Backend, walks: u32, method: SlsMethod, table: &[u32], local: Option<bool>) -> Result<Self> {
+    /// state's memory (`None`: local where a group's states fit and the state does not persist
+    /// across launches; a persisting state is in global memory).
+    pub fn new(f: &SlsFormula, backend: Backend, walks: u32, p: &WalkParams, local: Option<bool>) -> Result<Self> {
+        let (method, table) = (p.method, &p.table[..]);
         let ctx = backend.context("the SAT walks")?;
         let queue = ctx.queue_unprofiled()?;
         let sw = state_words(f);
@@ -92,17 +108,24 @@ impl DeviceWalks {
         // local memory when the walk's state and the group's scratch fit
         let limit = ctx.info.local_mem_bytes as usize;
         let need = sw * 4 + 4 * (wg + 4) + 64;
-        let local = local.unwrap_or(need <= limit);
+        let local = local.unwrap_or(need <= limit && !p.persist);
         if local && need > limit {
             return Err(Error::arg(
                 "local_memory",
                 format!("a walk's state takes {} bytes, more than the device's {limit} bytes of local memory", sw * 4),
             ));
         }
+        if local && p.persist {
+            return Err(Error::arg(
+                "local_memory",
+                format!("a walk's state takes {} bytes, more than {} bytes: it persists across launches in global memory", sw * 4, super::PERSIST_BYTES),
+            ));
+        }
         let (tc, tv, tk) = state_types(f);
         let spec = ProgramSpec::files(&["common.cl", "sat_sls.cl"])
             .define("SLS_WALKSAT", (method == SlsMethod::WalkSat) as u32)
             .define("SLS_LOCAL", local as u32)
+            .define("SLS_PERSIST", p.persist as u32)
             .define("SLS_TABLE", table.len())
             .define("SLS_POLL", POLL)
             .define("SLS_LANES", wg)
@@ -117,7 +140,7 @@ impl DeviceWalks {
         }
         let nz = |v: &[u32]| if v.is_empty() { vec![0u32] } else { v.to_vec() };
         let lits = if f.literals.is_empty() { vec![0i32] } else { f.literals.clone() };
-        let rw = record_words(f);
+        let rw = record_words(f, p.log_capacity);
         let state_len = if local { 1 } else { sw * walks as usize };
         Ok(DeviceWalks {
             off: queue.buffer_from(&f.offsets, "clause offsets")?,
@@ -137,6 +160,7 @@ impl DeviceWalks {
             m: f.num_clauses() as u32,
             words: f.words() as u32,
             stride: sw as u32,
+            log_capacity: p.log_capacity,
         })
     }
 
@@ -151,6 +175,8 @@ impl DeviceWalks {
             e.set_arg(self.tab.cl()).set_arg(self.rec.cl()).set_arg(self.state.cl()).set_arg_local_buffer(lbytes);
             e.set_arg(self.found.cl()).set_arg(&self.n).set_arg(&self.m).set_arg(&self.words).set_arg(&self.walks);
             e.set_arg(&flips).set_arg(&restart_flips).set_arg(&seed).set_arg(&noise).set_arg(&self.stride);
+            let logcap = self.log_capacity as u32;
+            e.set_arg(&logcap);
         }
         let global = self.walks as usize * self.wg;
         crate::device::launch(&self.queue, &mut e, &[global], Some(&[self.wg]), "clEnqueueNDRangeKernel(sat_sls_run)")?;

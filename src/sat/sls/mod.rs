@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, Clock, StopReason, StopToken, Watch};
 use crate::problem::sat::{Assignment, Cnf, Model};
 use cpu::{CpuWalks, SlsFormula, WalkParams};
+pub use cpu::{log_capacity, persists, PERSIST_BYTES};
 use device::DeviceWalks;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -27,6 +28,9 @@ pub use cpu::SlsTracker;
 
 /// Flips between two reads of the stop flag (a power of two).
 pub const POLL: u32 = 64;
+
+/// The default of [`SlsOptions::restart_flips`]: no restarts (probSAT's default).
+pub const NO_RESTARTS: u64 = u64::MAX;
 
 /// Entries of the break table: break values from `BREAK_TABLE - 1` on share the last entry.
 pub const BREAK_TABLE: usize = 64;
@@ -142,10 +146,13 @@ pub struct SlsOptions {
     /// WalkSAT's noise, in [0, 1].
     pub noise: f64,
     pub seed: u64,
-    /// Flips of a walk before it restarts from a fresh random assignment (>= 1).
+    /// Flips of a walk before it restarts from a fresh random assignment (>= 1; default
+    /// [`NO_RESTARTS`]: never, as probSAT, since a restart every few million flips kills the
+    /// progress of a walk on a large formula).
     pub restart_flips: u64,
     /// Flips of every walk per launch (>= 1): the device and the CPU backend rebuild each walk's
-    /// state from its assignment at every launch, so walks agree only for equal values.
+    /// state from its assignment at every launch when the state is small (see
+    /// [`cpu::persists`]), so walks agree only for equal values.
     pub flips_per_launch: u32,
     /// Flips per walk in all (0: no budget; the search then ends at a model, the time limit or
     /// an interrupt).
@@ -163,7 +170,7 @@ impl Default for SlsOptions {
             break_function: BreakFunction::Auto,
             noise: 0.567,
             seed: 1,
-            restart_flips: 1 << 20,
+            restart_flips: NO_RESTARTS,
             flips_per_launch: 4096,
             max_flips: 0,
             time_limit: Some(Duration::from_secs(10)),
@@ -205,6 +212,9 @@ pub struct SlsWalkReport {
     /// Its assignment now.
     #[serde(skip)]
     pub assignment: Assignment,
+    /// Its best assignment (`best_unsatisfied` clauses unsatisfied; all false before a start).
+    #[serde(skip)]
+    pub best: Assignment,
 }
 
 /// The longest clause of `cnf` (the `k` of [`BreakFunction::for_clause_length`]).
@@ -257,6 +267,7 @@ pub struct SatSls {
     backend: Backend,
     walks: u32,
     local: Option<bool>,
+    log_capacity: Option<usize>,
     description: String,
 }
 
@@ -279,17 +290,32 @@ impl SatSls {
             Backend::Device(_) => {
                 let ctx = backend.context("the SAT walks")?;
                 let i = &ctx.info;
-                let w = walks.unwrap_or((i.compute_units.max(1) as usize * ctx.tuning().sat_sls_walks_per_cu) as u32);
+                let mut w = walks.unwrap_or((i.compute_units.max(1) as usize * ctx.tuning().sat_sls_walks_per_cu) as u32);
+                if walks.is_none() {
+                    w = w.min(device::walks_that_fit(&f, i.max_alloc_bytes, i.global_mem_bytes));
+                }
                 (w, format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str()))
             }
         };
-        Ok(SatSls { cnf, f, backend, walks, local: None, description })
+        Ok(SatSls { cnf, f, backend, walks, local: None, log_capacity: None, description })
     }
 
     /// Forces the device walks' state into local (`Some(true)`) or global memory (`None`: local
     /// where a group's states fit).
     pub fn set_local_memory(&mut self, local: Option<bool>) {
         self.local = local;
+    }
+
+    /// The entries of each walk's flip log (`None`: [`log_capacity`]); 0 copies the whole
+    /// assignment at every new best. For tests: the best assignments do not depend on it.
+    #[doc(hidden)]
+    pub fn set_log_capacity(&mut self, cap: Option<usize>) {
+        self.log_capacity = cap;
+    }
+
+    /// Whether the walks' state persists across launches ([`persists`]).
+    pub fn state_persists(&self) -> bool {
+        persists(&self.f)
     }
 
     pub fn cnf(&self) -> &Cnf {
@@ -315,10 +341,12 @@ impl SatSls {
             noise: opts.noise_threshold(),
             seed: opts.seed,
             restart_flips: opts.restart_flips,
+            persist: persists(&self.f),
+            log_capacity: self.log_capacity.unwrap_or_else(|| log_capacity(&self.f)).min(u32::MAX as usize - 1),
         };
         let mut engine = match self.backend {
             Backend::Cpu => Engine::Cpu(CpuWalks::new(&self.f, self.walks)),
-            b => Engine::Device(Box::new(DeviceWalks::new(&self.f, b, self.walks, opts.method, &params.table, self.local)?)),
+            b => Engine::Device(Box::new(DeviceWalks::new(&self.f, b, self.walks, &params, self.local)?)),
         };
         let started = Instant::now();
         let mut done = 0u64;
@@ -398,6 +426,7 @@ impl SatSls {
                         unsatisfied: w.unsatisfied,
                         best_unsatisfied: w.best_unsatisfied,
                         assignment: a(&w.x),
+                        best: a(&w.best),
                     };
                     (r, a(&w.best))
                 })
@@ -406,17 +435,19 @@ impl SatSls {
                 let rec = d.records()?;
                 let words = self.f.words();
                 Ok(rec
-                    .chunks(device::record_words(&self.f))
+                    .chunks(device::record_words(&self.f, d.log_capacity))
                     .map(|r| {
-                        let x = &r[8..8 + words];
+                        let h = device::HEAD;
+                        let x = &r[h..h + words];
                         let rep = SlsWalkReport {
                             flips: r[0] as u64 | (r[1] as u64) << 32,
                             restarts: r[4],
                             unsatisfied: r[6],
                             best_unsatisfied: r[5],
                             assignment: a(x),
+                            best: a(&r[h + words..h + 2 * words]),
                         };
-                        (rep, a(&r[8 + words..8 + 2 * words]))
+                        (rep, a(&r[h + words..h + 2 * words]))
                     })
                     .collect())
             }
