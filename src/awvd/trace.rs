@@ -595,27 +595,16 @@ pub fn finish(
     mut res: AwvdResult,
 ) -> Result<AwvdResult> {
     let clock = Instant::now();
-    // the vertex-free contacts (a device's kernel, or the CPU's) while another thread sorts the
-    // vertices
-    let (loose, (vertices, edges)) = std::thread::scope(|scope| {
-        let sorted = scope.spawn(|| {
-            // sort by (quadruple, which) and renumber
-            let mut order: Vec<usize> = (0..verts.len()).collect();
-            order.par_sort_unstable_by_key(|&i| (verts[i].q, verts[i].which));
-            let mut rank = vec![0i64; verts.len()];
-            for (r, &i) in order.iter().enumerate() {
-                rank[i] = r as i64;
-            }
-            let vertices: Vec<Vertex> = order.par_iter().map(|&i| verts[i]).collect();
-            let edges: Vec<[i64; 4]> = order.par_iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
-            (vertices, edges)
-        });
-        let loose = loose(ctx);
-        (loose, sorted.join().expect("the vertex sort does not panic"))
-    });
-    res.vertices = vertices;
-    res.edges = edges;
-    let loose = match loose? {
+    // sort by (quadruple, which) and renumber
+    let mut order: Vec<usize> = (0..verts.len()).collect();
+    order.par_sort_unstable_by_key(|&i| (verts[i].q, verts[i].which));
+    let mut rank = vec![0i64; verts.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r as i64;
+    }
+    res.vertices = order.par_iter().map(|&i| verts[i]).collect();
+    res.edges = order.par_iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
+    let loose = match loose(ctx)? {
         Some(l) => l,
         None => loose_contacts(ctx),
     };
