@@ -380,15 +380,7 @@ impl AwvdDevice {
             let mut s = [0f64; 4];
             t.vq.read_at(q, 4 * v, &mut qv)?;
             t.vs.read_at(q, 4 * v, &mut s)?;
-            let mut g = [0u32; 3];
-            let mut c = 0;
-            for (x, &b) in qv.iter().enumerate() {
-                if x != k {
-                    g[c] = b;
-                    c += 1;
-                }
-            }
-            edges.push(Edge { g, s: qv[k], start: Sphere { c: [s[0], s[1], s[2]], r: s[3] } });
+            edges.push(Edge::opposite(qv, k, Sphere { c: [s[0], s[1], s[2]], r: s[3] }));
         }
         let balls = ctx.balls;
         Ok(refs

@@ -27,6 +27,22 @@ pub struct Edge {
     pub start: Sphere,
 }
 
+impl Edge {
+    /// The edge of vertex quadruple `q` opposite its ball `k` (the other three as gates, in the
+    /// quadruple's order), leaving ball `q[k]` from the vertex's sphere `start`.
+    pub fn opposite(q: [u32; 4], k: usize, start: Sphere) -> Edge {
+        let mut g = [0u32; 3];
+        let mut c = 0;
+        for (t, &b) in q.iter().enumerate() {
+            if t != k {
+                g[c] = b;
+                c += 1;
+            }
+        }
+        Edge { g, s: q[k], start }
+    }
+}
+
 /// Counts of a batch of searches.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
@@ -402,18 +418,7 @@ impl Tables {
     fn edges(&self, level: &[(usize, usize)]) -> Vec<Edge> {
         level
             .par_iter()
-            .map(|&(v, k)| {
-                let q = self.verts[v].q;
-                let mut g = [0u32; 3];
-                let mut c = 0;
-                for (t, &b) in q.iter().enumerate() {
-                    if t != k {
-                        g[c] = b;
-                        c += 1;
-                    }
-                }
-                Edge { g, s: q[k], start: self.verts[v].s }
-            })
+            .map(|&(v, k)| Edge::opposite(self.verts[v].q, k, self.verts[v].s))
             .collect()
     }
 
