@@ -87,8 +87,21 @@ fn large_reads_through_pinned_staging_convert_every_element() {
     let mut wide = vec![0f64; 3];
     small.read_converted(&q, &mut wide, |x| x as f64).unwrap();
     assert_eq!(wide, [1.5, -2.0, f64::INFINITY]);
-    let mut wrong = vec![0f64; 2];
-    assert!(small.read_converted(&q, &mut wrong, |x| x as f64).is_err(), "a wrong output length is refused");
+    // a shorter output takes the buffer's start (through the staging pair when large), a longer
+    // one is refused
+    let mut start = vec![0f64; 2];
+    small.read_converted(&q, &mut start, |x| x as f64).unwrap();
+    assert_eq!(start, [1.5, -2.0]);
+    let mut prefix = vec![0u64; 4_321_000];
+    b.read_converted(&q, &mut prefix, |x| x).unwrap();
+    assert!(prefix.iter().zip(&data).all(|(&o, &d)| o == d));
+    let mut wrong = vec![0f64; 4];
+    assert!(small.read_converted(&q, &mut wrong, |x| x as f64).is_err(), "a longer output is refused");
+    // reads at an offset, and past the end refused
+    let mut mid = vec![0u64; 3];
+    b.read_at(&q, 1_000_000, &mut mid).unwrap();
+    assert_eq!(mid, data[1_000_000..1_000_003]);
+    assert!(b.read_at(&q, data.len() - 2, &mut mid).is_err(), "a read past the end is refused");
 }
 
 #[test]
