@@ -523,5 +523,5 @@ fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdR
         cap = cap.checked_mul(2).filter(|&c| c < i32::MAX as usize / 4).ok_or_else(|| Error::arg("balls", format!("more than {cap} vertices: the device tables would not fit")))?;
     };
     res.trace_s = clock.elapsed().as_secs_f64();
-    finish(&ctx, verts, adj, |c| dev.loose(c, &resident).map(Some), res)
+    finish(&ctx, verts, adj, |c| dev.loose(c, &resident), res)
 }

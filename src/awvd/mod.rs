@@ -117,5 +117,5 @@ fn lines<T: Sync>(items: &[T], width: usize, line: impl Fn(&mut String, &T) -> s
 
 /// The diagram of `balls` on the rayon CPU backend.
 pub fn awvd_cpu(balls: &[Ball], opts: &AwvdOptions) -> crate::error::Result<AwvdResult> {
-    trace::trace(balls, opts, &mut trace::CpuSearch)
+    trace::trace(balls, opts)
 }

@@ -1,7 +1,9 @@
-//! Edge tracing, level by level: every pending edge of a level is searched in one batch (one
-//! rayon task per edge on the CPU, one work-group per edge on the device), then the host inserts
-//! the end vertices (keyed by quadruple and sphere), links the edges and queues the new vertices'
-//! edges. When no edge is pending, tracing restarts from each ball no vertex touches yet.
+//! The CPU backend's edge tracing, level by level: every pending edge of a level is searched in
+//! one batch (one rayon task per edge), then the end vertices go into the table (keyed by
+//! quadruple and sphere), the edges are linked and the new vertices' edges queued. When no edge
+//! is pending, tracing restarts from each ball no vertex touches yet. The device (`device.rs`)
+//! traces the same way with the tables on the device, and shares the search rules, `Restarts`
+//! and `finish` from here.
 
 use super::geom::{dot, norm, sub, tangent_spheres, CurvePoint, Sphere, Tangent, Trisector};
 use super::grid::Grid;
@@ -40,55 +42,6 @@ impl Edge {
             }
         }
         Edge { g, s: q[k], start }
-    }
-}
-
-/// Counts of a batch of searches.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stats {
-    pub double_rechecks: u64,
-    pub float_replaced: u64,
-    /// Searches a device left to the host's exact search.
-    pub host_searches: u64,
-}
-
-/// The end of one edge.
-#[derive(Clone, Copy, Debug)]
-pub enum Found {
-    /// The end ball and the end point on the edge's trisector.
-    Point(u32, CurvePoint),
-    /// The end ball and the end vertex (a device makes it as [`make_vertex`] does).
-    Vertex(u32, Vertex),
-    Unbounded,
-}
-
-/// An end-vertex search over a batch of edges: for each, the end ball and where the edge ends,
-/// or unbounded.
-pub trait EdgeSearch {
-    /// Called once per diagram before the first batch (a device uploads the balls and grid).
-    fn prepare(&mut self, _ctx: &Ctx) -> Result<()> {
-        Ok(())
-    }
-    fn search(&mut self, ctx: &Ctx, edges: &[Edge], stats: &mut Stats) -> Result<Vec<Found>>;
-    /// The ball pairs of vertex-free elliptic edges (as `loose_contacts`), where the search
-    /// has its own way (a device); None: the CPU's.
-    fn loose(&mut self, _ctx: &Ctx) -> Result<Option<Vec<(u32, u32)>>> {
-        Ok(None)
-    }
-}
-
-/// The rayon CPU backend.
-pub struct CpuSearch;
-
-impl EdgeSearch for CpuSearch {
-    fn search(&mut self, ctx: &Ctx, edges: &[Edge], _stats: &mut Stats) -> Result<Vec<Found>> {
-        Ok(edges
-            .par_iter()
-            .map(|e| match search_edge(ctx, e, None) {
-                Some((j, h)) => Found::Point(j, h),
-                None => Found::Unbounded,
-            })
-            .collect())
     }
 }
 
@@ -440,21 +393,16 @@ impl Tables {
         self.shards.par_iter_mut().zip(by_shard.par_iter()).for_each(|(m, keys)| m.extend(keys.iter().copied()));
     }
 
-    /// A searched batch: its end vertices into the table (the device made them; the CPU makes
-    /// them here), each edge linked to its far end and that end's edge back to it.
-    fn absorb(&mut self, balls: &[Ball], level: &[(usize, usize)], edges: &[Edge], found: &[Found]) {
+    /// A searched batch (per edge the end ball and end point, None where unbounded): its end
+    /// vertices into the table, each edge linked to its far end and that end's edge back to it.
+    fn absorb(&mut self, balls: &[Ball], level: &[(usize, usize)], edges: &[Edge], found: &[Option<(u32, CurvePoint)>]) {
         let made: Vec<Option<(u32, Vertex, Option<usize>)>> = edges
             .par_iter()
             .zip(found.par_iter())
             .map(|(e, f)| {
-                let (j, v) = match *f {
-                    Found::Unbounded => return None,
-                    Found::Vertex(j, v) => (j, v),
-                    Found::Point(j, h) => {
-                        let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
-                        (j, make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h)))
-                    }
-                };
+                let (j, h) = (*f)?;
+                let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
+                let v = make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h));
                 Some((j, v, self.id(&v)))
             })
             .collect();
@@ -543,18 +491,16 @@ impl Restarts {
     }
 }
 
-pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) -> Result<AwvdResult> {
+pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
     if balls.len() < 4 {
         return Ok(AwvdResult::default());
     }
     let clock = Instant::now();
     let ctx = Ctx { balls, grid: Grid::new(balls, opts.cell) };
-    search.prepare(&ctx)?;
     let grid_s = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let mut t = Tables::new(balls);
     let mut restarts = Restarts::new(balls.len());
-    let mut stats = Stats::default();
     let mut res = AwvdResult::default();
     loop {
         while !t.pending.is_empty() {
@@ -564,7 +510,7 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
             let edges = t.edges(&level);
             res.searches += edges.len() as u64;
             let c = Instant::now();
-            let found = search.search(&ctx, &edges, &mut stats)?;
+            let found: Vec<Option<(u32, CurvePoint)>> = edges.par_iter().map(|e| search_edge(&ctx, e, None)).collect();
             res.search_s += c.elapsed().as_secs_f64();
             if !edges.is_empty() {
                 res.levels += 1;
@@ -582,21 +528,18 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions, search: &mut dyn EdgeSearch) ->
         }
     }
     res.trace_s = clock.elapsed().as_secs_f64();
-    res.double_rechecks = stats.double_rechecks;
-    res.float_replaced = stats.float_replaced;
-    res.host_searches = stats.host_searches;
     res.grid_s = grid_s;
-    finish(&ctx, t.verts, t.adj, |c| search.loose(c), res)
+    finish(&ctx, t.verts, t.adj, |c| Ok(loose_contacts(c)), res)
 }
 
 /// The traced vertices sorted by (quadruple, which) and renumbered, their edges, and the
-/// contacts (the vertices' ball pairs and the vertex-free edges' ones, from `loose` where it has
-/// its own way, as [`EdgeSearch::loose`]); `finish_s` timed.
+/// contacts (the vertices' ball pairs and the vertex-free edges' ones, from `loose`: the CPU's
+/// `loose_contacts` or a device's kernel); `finish_s` timed.
 pub fn finish(
     ctx: &Ctx,
     verts: Vec<Vertex>,
     adj: Vec<[i64; 4]>,
-    loose: impl FnOnce(&Ctx) -> Result<Option<Vec<(u32, u32)>>>,
+    loose: impl FnOnce(&Ctx) -> Result<Vec<(u32, u32)>>,
     mut res: AwvdResult,
 ) -> Result<AwvdResult> {
     let clock = Instant::now();
@@ -609,10 +552,7 @@ pub fn finish(
     }
     res.vertices = order.par_iter().map(|&i| verts[i]).collect();
     res.edges = order.par_iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
-    let loose = match loose(ctx)? {
-        Some(l) => l,
-        None => loose_contacts(ctx),
-    };
+    let loose = loose(ctx)?;
     // the ball pairs of the vertices and of the vertex-free edges, as (i << 32 | j) keys
     let mut keys: Vec<u64> = res
         .vertices
