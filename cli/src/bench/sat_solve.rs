@@ -27,6 +27,30 @@ pub enum Where {
     Cpu1,
 }
 
+impl Where {
+    /// The CSV's name of the backend.
+    fn name(self) -> &'static str {
+        match self {
+            Where::Device => "device",
+            Where::Cpu => "cpu",
+            Where::Cpu1 => "cpu1",
+        }
+    }
+
+    /// The walks' backend, and the walks asked for (the CPU runs one walk per thread).
+    fn sls_backend(self, walks: Option<u32>) -> (Backend, Option<u32>) {
+        match self {
+            Where::Device => (Backend::DEVICE, walks),
+            Where::Cpu | Where::Cpu1 => (Backend::Cpu, None),
+        }
+    }
+}
+
+/// The rayon pool of one thread that the `cpu1` rows run in.
+fn one_thread_pool() -> CliResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| Failure(format!("cannot make a one-thread pool: {e}")))
+}
+
 #[derive(Args)]
 pub struct BenchSatSolveArgs {
     /// Folder of the SATLIB families [default: data/satlib]
@@ -95,10 +119,7 @@ fn run_one(a: &BenchSatSolveArgs, cnf: &Cnf, on: Where, seed: u64) -> CliResult<
         }
         Some(method) => {
             let opts = SlsOptions { method, seed, time_limit: limit, stop_token: Some(crate::stop_token()), ..Default::default() };
-            let (backend, walks) = match on {
-                Where::Device => (Backend::DEVICE, a.walks),
-                Where::Cpu | Where::Cpu1 => (Backend::Cpu, None),
-            };
+            let (backend, walks) = on.sls_backend(a.walks);
             let mut s = SatSls::new(cnf.clone(), walks, backend)?;
             let r = s.solve(&opts)?;
             Ok((r.satisfiable, r.seconds, r.flips, r.walks, s.backend_description()))
@@ -112,7 +133,7 @@ fn run_one(a: &BenchSatSolveArgs, cnf: &Cnf, on: Where, seed: u64) -> CliResult<
 pub fn run(a: &BenchSatSolveArgs) -> CliResult {
     let dir = super::default_dir(&a.satlib, "data/satlib");
     a.device.select()?;
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| Failure(format!("cannot make a one-thread pool: {e}")))?;
+    let one = one_thread_pool()?;
     let backends: Vec<Where> = if a.method == Method::Hc12 { vec![Where::Device] } else { a.backends.clone() };
     let mut w = csv::Writer::from_writer(Vec::new());
     for fam in &a.families {
@@ -146,11 +167,7 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
             let rate = if busy > 0.0 { flips as f64 / busy } else { 0.0 };
             let row = FamilyRow {
                 family: fam.clone(),
-                backend: match on {
-                    Where::Device => "device",
-                    Where::Cpu => "cpu",
-                    Where::Cpu1 => "cpu1",
-                },
+                backend: on.name(),
                 method: a.method.as_str(),
                 instances: cnfs.len(),
                 runs: n,
@@ -252,7 +269,7 @@ struct LargeRow {
 pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
     let method = a.method.sls().ok_or_else(|| Failure("bench sat-large runs probsat or walksat walks, not hc12".into()))?;
     a.device.select()?;
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| Failure(format!("cannot make a one-thread pool: {e}")))?;
+    let one = one_thread_pool()?;
     let mut w = csv::Writer::from_writer(Vec::new());
     for &n in &a.vars {
         let cnf = Cnf::random_ksat(n as usize, a.ratio, a.k, a.formula_seed).map_err(|e| out::renamed(e, &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")]))?;
@@ -267,7 +284,7 @@ pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
                 flips_per_launch: a.flips_per_launch.unwrap_or(d.flips_per_launch),
                 ..d
             };
-            let (backend, walks) = if on == Where::Device { (Backend::DEVICE, a.walks) } else { (Backend::Cpu, None) };
+            let (backend, walks) = on.sls_backend(a.walks);
             let go = || -> CliResult<_> {
                 let mut s = SatSls::new(cnf.clone(), walks, backend)?;
                 let r = s.solve(&opts)?;
@@ -280,11 +297,7 @@ pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
                 ratio: a.ratio,
                 k: a.k,
                 formula_seed: a.formula_seed,
-                backend: match on {
-                    Where::Device => "device",
-                    Where::Cpu => "cpu",
-                    Where::Cpu1 => "cpu1",
-                },
+                backend: on.name(),
                 method: a.method.as_str(),
                 solved: r.satisfiable,
                 seconds: r.seconds,
