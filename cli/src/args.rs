@@ -61,6 +61,14 @@ impl DevicesArg {
             Some(s) => metaopt::multi::parse_devices(s).map_err(|e| flag_error("--devices", e)),
         }
     }
+
+    /// As [`DevicesArg::list`], refusing `--devices` beside `--cpu`.
+    pub fn list_for(&self, cpu: bool) -> CliResult<Vec<usize>> {
+        if cpu && self.devices.is_some() {
+            return Err(Failure("--devices: not with --cpu (the devices are OpenCL devices)".into()));
+        }
+        self.list()
+    }
 }
 
 /// `--device N` or `--cpu`: a command with a device and a CPU backend.

@@ -55,6 +55,7 @@ fn bad_device_lists_name_the_flag() {
         (vec!["qap", "solve", &nug12, "--devices", "9"], "--devices: device 9 does not exist"),
         (vec!["de", "--problems", "2", "--function", "F1", "--dims", "2", "--devices", "0,x"], "--devices"),
         (vec!["sp", "sssp", "--grid", "5x5", "--devices", "1,1"], "--devices"),
+        (vec!["sp", "sssp", "--grid", "5x5", "--devices", "0,1", "--cpu"], "--devices: not with --cpu"),
         (vec!["de", "--function", "F1", "--dims", "2", "--devices", "0,1"], "--devices: island DE"),
     ] {
         let o = metaopt_env(&args, &THREE);

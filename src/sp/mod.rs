@@ -239,9 +239,11 @@ impl<'g> Sssp<'g> {
     }
 }
 
-/// Distances, predecessors, rounds and (reached, traversed edges) per row of `sources` on one
-/// engine.
-fn run_engine(engine: &mut Engine, graph: &Graph, sources: &[u32], options: &SpOptions) -> Result<(Distances, Vec<u32>, u64, Vec<(usize, u64)>)> {
+/// Distances, predecessors, rounds and (reached, traversed edges) per row of a block of sources.
+type Rows = (Distances, Vec<u32>, u64, Vec<(usize, u64)>);
+
+/// The [`Rows`] of `sources` on one engine.
+fn run_engine(engine: &mut Engine, graph: &Graph, sources: &[u32], options: &SpOptions) -> Result<Rows> {
     let n = graph.n();
     Ok(match engine {
         // the device counts reached vertices and traversed edges per row itself

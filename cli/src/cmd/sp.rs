@@ -353,7 +353,7 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         (m, desc, 0.0, secs)
     } else {
         let (method, local_memory) = parse_method(&a.method, a.delta)?;
-        let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds, local_memory, devices: a.devices.list()? };
+        let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds, local_memory, devices: a.devices.list_for(a.backend.cpu)? };
         let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         let setup_s = t_setup.elapsed().as_secs_f64();
         let t = Instant::now();

@@ -258,7 +258,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     let problems: Vec<BatchProblem> = named.iter().map(|n| n.problem.clone()).collect();
     let options = BatchOptions { precision, generations_per_launch: a.generations_per_launch, placement };
-    let devices = a.devices.list()?;
+    let devices = a.devices.list_for(a.backend.cpu)?;
     let mut de = if devices.is_empty() { BatchDe::new(problems, backend, options) } else { BatchDe::on_devices(problems, &devices, options) }
         .map_err(|e| batch_error(e, from_file))?;
     let single = !de.is_double();
