@@ -11,6 +11,7 @@ mod args;
 mod bench;
 mod cmd;
 mod experiment;
+mod mpi;
 mod out;
 mod plot;
 

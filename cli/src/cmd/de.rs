@@ -148,6 +148,8 @@ pub struct DeArgs {
     #[command(flatten)]
     devices: DevicesArg,
     #[command(flatten)]
+    mpi: crate::mpi::MpiArg,
+    #[command(flatten)]
     json: JsonArg,
     /// Convergence plot: best over all islands, median and quartiles of the island bests
     #[arg(long, value_name = "FILE.png")]
@@ -320,6 +322,9 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
+    if a.mpi.mpi {
+        return Err("--mpi: island DE runs in one process for now (--mpi splits the batched DE: --batch, --problems)".into());
+    }
     if a.devices.devices.is_some() {
         return Err("--devices: island DE runs on one device for now (--devices splits the batched DE: --batch, --problems)".into());
     }

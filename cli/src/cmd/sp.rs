@@ -5,6 +5,7 @@
 //! are shared with `bench sp`.
 
 use crate::args::{BackendArgs, DevicesArg, JsonArg, SeedArg};
+use crate::mpi::{MpiArg, Ranks};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::aco::{Aco, AcoOptions, AcoRunResult, Deposit, Iterations, Selection};
@@ -220,6 +221,8 @@ pub struct SsspArgs {
     #[command(flatten)]
     devices: DevicesArg,
     #[command(flatten)]
+    mpi: MpiArg,
+    #[command(flatten)]
     json: JsonArg,
 }
 
@@ -335,9 +338,24 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         let flag = if a.sources.is_some() { format!("--sources: sources[{i}] = {s}") } else { format!("--source: {s}") };
         return Err(Failure(format!("{flag}; the graph has {n} vertices (0..{})", n.saturating_sub(1))));
     }
+    let ranks = a.mpi.ranks()?;
     let t_setup = Instant::now();
     let lee = a.method.trim().eq_ignore_ascii_case("lee");
-    let (r, desc, setup_s, secs) = if lee {
+    if ranks.is_some() && lee {
+        return Err("--mpi: the Lee wave runs on one device (one source)".into());
+    }
+    // with --mpi, this rank's block of the sources on its devices (its local rank's device
+    // unless --devices or --device names some)
+    let mine: Vec<u32> = match &ranks {
+        Some(rk) => {
+            rk.pick_device(a.backend.cpu, a.devices.devices.is_some() || a.backend.device.device.is_some());
+            rk.or_abort(crate::mpi::test_failure(rk));
+            sources[rk.block(sources.len())].to_vec()
+        }
+        None => sources.clone(),
+    };
+    let compute = || -> CliResult<(SpSsspMultiResult, String, f64, f64)> {
+    if lee {
         let grid = ng.grid.as_ref().ok_or("--method lee: the Lee wave runs on a generated --grid only")?;
         if sources.len() != 1 {
             return Err("--method lee: one --source".into());
@@ -350,15 +368,32 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         let secs = t.elapsed().as_secs_f64();
         let desc = if a.backend.cpu { "CPU backend (breadth-first search)".to_string() } else { "device (Lee wave)".to_string() };
         let m = SpSsspMultiResult { sources: sources.clone(), n, dist: r.dist, pred: r.pred, rounds: r.rounds, reached: vec![r.reached], edges: vec![r.edges] };
-        (m, desc, 0.0, secs)
+        Ok((m, desc, 0.0, secs))
     } else {
         let (method, local_memory) = parse_method(&a.method, a.delta)?;
         let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds, local_memory, devices: a.devices.list_for(a.backend.cpu)? };
         let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         let setup_s = t_setup.elapsed().as_secs_f64();
         let t = Instant::now();
-        let r = sp.sssp_multi(&sources).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
-        (r, sp.backend_description(), setup_s, t.elapsed().as_secs_f64())
+        if mine.is_empty() {
+            // a rank with no sources (more ranks than sources)
+            let dist = if matches!(g.weight_kind(), WeightKind::F32 | WeightKind::F64) { Distances::F64(Vec::new()) } else { Distances::U64(Vec::new()) };
+            return Ok((SpSsspMultiResult { sources: Vec::new(), n, dist, pred: Vec::new(), rounds: 0, reached: Vec::new(), edges: Vec::new() }, sp.backend_description(), setup_s, 0.0));
+        }
+        let r = sp.sssp_multi(&mine).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+        Ok((r, sp.backend_description(), setup_s, t.elapsed().as_secs_f64()))
+    }
+    };
+    let (r, desc, setup_s, secs) = match &ranks {
+        None => compute()?,
+        Some(rk) => {
+            let (r, desc, setup_s, secs) = rk.or_abort(compute());
+            let secs = rk.max_f64(secs);
+            match gather_sssp(rk, r, sources.clone()) {
+                Some(r) => (r, format!("{desc}; MPI, {} rank{}", rk.size(), if rk.size() == 1 { "" } else { "s" }), setup_s, secs),
+                None => return Ok(()),
+            }
+        }
     };
     if a.check {
         for (i, &s) in sources.iter().enumerate() {
@@ -434,6 +469,34 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         t += &format!("distances and predecessors written to {}\n", p.display());
     }
     out::print(&t)
+}
+
+/// Every rank's rows of an SSSP run, in rank order (so by global source index), on rank 0;
+/// `None` on the other ranks.
+fn gather_sssp(rk: &Ranks, r: SpSsspMultiResult, sources: Vec<u32>) -> Option<SpSsspMultiResult> {
+    let (du, df) = match &r.dist {
+        Distances::U64(d) => (d.clone(), Vec::new()),
+        Distances::F64(d) => (Vec::new(), d.clone()),
+    };
+    let du = rk.gather(&du);
+    let df = rk.gather(&df);
+    let pred = rk.gather(&r.pred);
+    let reached = rk.gather(&r.reached.iter().map(|&x| x as u64).collect::<Vec<_>>());
+    let edges = rk.gather(&r.edges);
+    let rounds = rk.gather(&[r.rounds]);
+    let dist = match r.dist {
+        Distances::U64(_) => Distances::U64(du?),
+        Distances::F64(_) => Distances::F64(df?),
+    };
+    Some(SpSsspMultiResult {
+        sources,
+        n: r.n,
+        dist,
+        pred: pred?,
+        rounds: rounds?.into_iter().max().unwrap_or(0),
+        reached: reached?.into_iter().map(|x| x as usize).collect(),
+        edges: edges?,
+    })
 }
 
 /// `g` (a unit grid without obstacles) with the arcs touching a blocked cell removed.

@@ -235,6 +235,31 @@ struct BatchJson<'a> {
     results: Vec<Row<'a>>,
 }
 
+/// The stop reasons as gathered over MPI.
+const STOPS: [BatchStopReason; 5] = [BatchStopReason::Running, BatchStopReason::Target, BatchStopReason::Budget, BatchStopReason::TimeLimit, BatchStopReason::Interrupted];
+
+/// Every rank's results, in rank order (so by global problem index), on rank 0; `None` on the
+/// other ranks.
+fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec<BatchResult>> {
+    let values = rk.gather(&results.iter().map(|r| r.best_value).collect::<Vec<_>>());
+    let lens = rk.gather(&results.iter().map(|r| r.best.len() as u64).collect::<Vec<_>>());
+    let best = rk.gather(&results.iter().flat_map(|r| r.best.iter().copied()).collect::<Vec<_>>());
+    let gens = rk.gather(&results.iter().map(|r| r.generations).collect::<Vec<_>>());
+    let stops = rk.gather(&results.iter().map(|r| STOPS.iter().position(|&s| s == r.stop).unwrap_or(0) as u32).collect::<Vec<_>>());
+    let (values, lens, best, gens, stops) = (values?, lens?, best?, gens?, stops?);
+    let mut at = 0;
+    Some(
+        (0..values.len())
+            .map(|i| {
+                let n = lens[i] as usize;
+                let r = BatchResult { best_value: values[i], best: best[at..at + n].to_vec(), generations: gens[i], stop: STOPS[stops[i] as usize] };
+                at += n;
+                r
+            })
+            .collect(),
+    )
+}
+
 pub fn run(a: &DeArgs) -> CliResult {
     let from_file = a.batch.is_some();
     let named = match (&a.batch, a.problems) {
@@ -256,21 +281,56 @@ pub fn run(a: &DeArgs) -> CliResult {
     } else {
         metaopt::Precision::Auto
     };
-    let problems: Vec<BatchProblem> = named.iter().map(|n| n.problem.clone()).collect();
     let options = BatchOptions { precision, generations_per_launch: a.generations_per_launch, placement };
     let devices = a.devices.list_for(a.backend.cpu)?;
-    let mut de = if devices.is_empty() { BatchDe::new(problems, backend, options) } else { BatchDe::on_devices(problems, &devices, options) }
-        .map_err(|e| batch_error(e, from_file))?;
-    let single = !de.is_double();
-    let stop = BatchStop { time_limit: crate::time_left(a.stop.time_limit()), token: Some(crate::stop_token()) };
+    // with --mpi, this rank's block of the problems (each problem draws from its own seed, so
+    // the split does not change its result), on its devices
+    let ranks = a.mpi.ranks()?;
+    let block = match &ranks {
+        Some(rk) => {
+            rk.pick_device(a.backend.cpu, !devices.is_empty() || a.backend.device.device.is_some());
+            rk.or_abort(crate::mpi::test_failure(rk));
+            rk.block(named.len())
+        }
+        None => 0..named.len(),
+    };
+    let problems: Vec<BatchProblem> = named[block].iter().map(|n| n.problem.clone()).collect();
     let bar = a.json.progress().then(out::spinner);
     let t0 = Instant::now();
-    let results = de.run(&stop).map_err(|e| batch_error(e, from_file));
-    let seconds = t0.elapsed().as_secs_f64();
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let mut results: Vec<BatchResult> = results?;
+    let compute = || -> CliResult<(Vec<BatchResult>, bool, Option<&'static str>)> {
+        if problems.is_empty() {
+            // a rank with no problems (more ranks than problems)
+            return Ok((Vec::new(), false, None));
+        }
+        let mut de = if devices.is_empty() { BatchDe::new(problems.clone(), backend, options.clone()) } else { BatchDe::on_devices(problems.clone(), &devices, options.clone()) }
+            .map_err(|e| batch_error(e, from_file))?;
+        let stop = BatchStop { time_limit: crate::time_left(a.stop.time_limit()), token: Some(crate::stop_token()) };
+        let results = de.run(&stop).map_err(|e| batch_error(e, from_file))?;
+        Ok((results, !de.is_double(), de.uses_local_memory().map(|l| if l { "local" } else { "global" })))
+    };
+    let (results, single, placement_used, seconds) = match &ranks {
+        None => {
+            let r = compute();
+            let seconds = t0.elapsed().as_secs_f64();
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            let (results, single, placement_used) = r?;
+            (results, single, placement_used, seconds)
+        }
+        Some(rk) => {
+            let (results, single, placement_used) = rk.or_abort(compute());
+            let seconds = rk.max_f64(t0.elapsed().as_secs_f64());
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            match gather_results(rk, &results) {
+                Some(all) => (all, single, placement_used, seconds),
+                None => return Ok(()),
+            }
+        }
+    };
+    let mut results = results;
     for r in &mut results {
         r.best_value = out::rounded(r.best_value, single);
         for x in &mut r.best {
@@ -329,7 +389,6 @@ pub fn run(a: &DeArgs) -> CliResult {
         });
         out::write_csv_file(path, "--csv: ", &header, lines)?;
     }
-    let placement_used = de.uses_local_memory().map(|l| if l { "local" } else { "global" });
     let precision_name = if single { "single" } else { "double" };
     if a.json.json {
         return out::print_json(&BatchJson {

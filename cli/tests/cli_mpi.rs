@@ -1,0 +1,115 @@
+//! `--mpi` end to end. With the `mpi` feature: `mpirun -np 3` on this machine, PoCL posing as
+//! three devices (each rank on its local rank's device), gives the one-process result; a rank
+//! that fails ends the job with its error instead of a hang; `--mpi` without mpirun runs as one
+//! process. Without the feature, `--mpi` is refused with the way to build it.
+
+mod run;
+#[cfg(feature = "mpi")]
+use run::ok_env;
+#[cfg(not(feature = "mpi"))]
+use run::fails;
+
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use super::ok_env;
+    use std::process::{Command, Output, Stdio};
+    use std::time::{Duration, Instant};
+
+    const THREE: [(&str, &str); 2] = [("POCL_DEVICES", "pthread pthread pthread"), ("POCL_MAX_PTHREAD_COUNT", "1")];
+
+    /// `mpirun -np ranks metaopt args` with `env`, killed after `limit` (a hang fails the test).
+    fn mpirun(ranks: usize, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Output {
+        let mut c = Command::new("mpirun");
+        c.args(["--oversubscribe", "--bind-to", "none", "-np", &ranks.to_string()]);
+        for (k, v) in THREE.iter().chain(env) {
+            c.env(k, v).args(["-x", k]);
+        }
+        // as root (CI containers), Open MPI asks for both
+        c.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        c.arg(env!("CARGO_BIN_EXE_metaopt")).args(args).current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).env_remove("METAOPT_DEVICE");
+        let mut child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun runs (apt-get install openmpi-bin)");
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > limit {
+                child.kill().unwrap();
+                panic!("mpirun -np {ranks} metaopt {args:?} still running after {limit:?}: a hang");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    fn json(text: &str) -> serde_json::Value {
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    #[test]
+    fn sssp_over_three_ranks_equals_one_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = ["sp", "sssp", "--grid", "24x24", "--sources", "all", "--json"];
+        for cpu in [false, true] {
+            let one_csv = dir.path().join(format!("one{cpu}.csv"));
+            let mpi_csv = dir.path().join(format!("mpi{cpu}.csv"));
+            let mut one: Vec<&str> = base.to_vec();
+            if cpu {
+                one.push("--cpu");
+            }
+            let mut mpi = one.clone();
+            let (one_path, mpi_path) = (one_csv.to_str().unwrap().to_string(), mpi_csv.to_str().unwrap().to_string());
+            one.extend(["--out", &one_path]);
+            mpi.extend(["--out", &mpi_path, "--mpi"]);
+            let single = json(&ok_env(&one, &THREE));
+            let o = mpirun(3, &mpi, &[], Duration::from_secs(300));
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            // rank 0 alone prints
+            let text = String::from_utf8(o.stdout).unwrap();
+            assert_eq!(text.matches("\"sources\"").count(), 1, "{text}");
+            let three = json(&text);
+            for k in ["sources", "reached", "edges", "max_dist"] {
+                assert_eq!(three[k], single[k], "{k} (cpu {cpu})");
+            }
+            assert_eq!(three["per_source"], single["per_source"]);
+            assert!(three["device"].as_str().unwrap().contains("MPI, 3 ranks"), "{}", three["device"]);
+            // every distance and predecessor, by global source
+            assert_eq!(std::fs::read(&mpi_csv).unwrap(), std::fs::read(&one_csv).unwrap(), "--out (cpu {cpu})");
+        }
+    }
+
+    #[test]
+    fn more_ranks_than_sources_leaves_the_extra_ranks_idle() {
+        let base = ["sp", "sssp", "--grid", "6x6", "--sources", "0,35", "--json"];
+        let single = json(&ok_env(&base, &THREE));
+        let mut mpi = base.to_vec();
+        mpi.push("--mpi");
+        let o = mpirun(3, &mpi, &[], Duration::from_secs(300));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let three = json(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(three["per_source"], single["per_source"]);
+    }
+
+    #[test]
+    fn a_failing_rank_ends_the_job_with_its_error() {
+        let args = ["sp", "sssp", "--grid", "12x12", "--sources", "all", "--mpi"];
+        let o = mpirun(3, &args, &[("METAOPT_MPI_FAIL_RANK", "1")], Duration::from_secs(120));
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("error: MPI rank 1 of 3: failing as METAOPT_MPI_FAIL_RANK asks"), "{err}");
+    }
+
+    #[test]
+    fn mpi_without_mpirun_runs_as_one_process() {
+        let base = ["sp", "sssp", "--grid", "10x10", "--sources", "all", "--json"];
+        let single = json(&ok_env(&base, &THREE));
+        let mut mpi = base.to_vec();
+        mpi.push("--mpi");
+        let alone = json(&ok_env(&mpi, &THREE));
+        assert_eq!(alone["per_source"], single["per_source"]);
+        assert!(alone["device"].as_str().unwrap().contains("MPI, 1 rank"), "{}", alone["device"]);
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_needs_the_feature() {
+    fails(&["sp", "sssp", "--grid", "5x5", "--mpi"], "--mpi: this metaopt was built without the `mpi` feature");
+}
