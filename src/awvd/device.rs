@@ -45,7 +45,7 @@ use std::time::Instant;
 /// 64 or 128 was slower).
 const GROUP: usize = 128;
 /// Arc bounds wider than this many cells are searched over the clusters of cells.
-const FAR_CELLS: f64 = 3.0;
+const FAR_CELLS: f64 = 20.0;
 /// Work-items per group of the table kernels.
 const WG: usize = 64;
 
