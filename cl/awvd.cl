@@ -886,17 +886,17 @@ __kernel void awvd_level(__global const double4* balls,
     known.j = -1;
     known.a = INFINITY;
     known.h = h;
-    for (int step = 0; step < 4; step++) {
-        int active = phase < 4;
-        Win w = search_region(active, G, T, from, dir, ed.x, ed.y, ed.z, ed.w, region, la, lj, lr, lt);
-        if (active) {
-            rechecks += w.rechecks;
-            replaced += w.replaced;
-            j = w.j;
-            h = w.h;
-        }
-        if (!active) {
-        } else if (phase == 3) {
+    // `phase` is uniform in the group, so the loop's exit is too: it ends as soon as the
+    // search is decided (on an H100 6RXU's search kernel took 0.65 s instead of 0.69 s with
+    // every group running all four steps, and PoCL builds it as fast; the same exit
+    // around the cluster search below made PoCL's build 1.7 times longer for 1 % more)
+    for (int step = 0; step < 4 && phase < 4; step++) {
+        Win w = search_region(1, G, T, from, dir, ed.x, ed.y, ed.z, ed.w, region, la, lj, lr, lt);
+        rechecks += w.rechecks;
+        replaced += w.replaced;
+        j = w.j;
+        h = w.h;
+        if (phase == 3) {
             phase = j >= 0 ? 4 : 5;
         } else if (j >= 0) {
             double4 need = tri_arc_bound(&T, s0, h);
