@@ -272,6 +272,12 @@ inline int getDeviceNumber() { return detail::check("metaopt_device_get_number",
 inline void setDeviceNumber(int n) { detail::check("metaopt_device_set_number", metaopt_device_set_number(n)); }
 /* False after a device failure that invalidated the context (metaopt_device_is_mem_space_valid). */
 inline bool isMemSpaceValid() { return metaopt_device_is_mem_space_valid() != 0; }
+/* False after a failure of device `device` (-1: the device in use) that invalidated its context;
+ * the other devices stay valid (metaopt_device_is_valid). Throws Error naming device for a
+ * number below -1 or past the device list. */
+inline bool isDeviceValid(int device = -1) {
+    return detail::check("metaopt_device_is_valid", metaopt_device_is_valid(static_cast<int32_t>(device))) != 0;
+}
 /* The library's version, "MAJOR.MINOR.PATCH". */
 inline std::string version() { return metaopt_version(); }
 
@@ -287,11 +293,13 @@ enum class Precision { Auto = METAOPT_PRECISION_AUTO, Single = METAOPT_PRECISION
 
 /* The values of catalogue function `name` ("F1".."F12", "CEC04".."CEC10", "CEC04t".."CEC10t",
  * case-insensitive) at the points of `points`, a row-major rows x dims matrix (rows =
- * points.size() / dims): one value per row (metaopt_function_evaluate). Throws Error naming the
+ * points.size() / dims): one value per row (metaopt_function_evaluate_on_device; `device`: a device
+ * number, -1 the device in use). Throws Error naming the
  * argument for an unknown name, a dimension the function lacks (CEC04t..CEC10t: 2 or 10), no
  * rows, a partial row or a NaN or infinite coordinate. */
 inline std::vector<double> evaluate(const std::string &name, const std::vector<double> &points, std::size_t dims,
-                                    Backend backend = Backend::Device, Precision precision = Precision::Auto) {
+                                    Backend backend = Backend::Device, Precision precision = Precision::Auto,
+                                    int device = -1) {
     const char *call = "metaopt::evaluate";
     if (dims == 0 || dims > UINT32_MAX)
         detail::invalid(call, "dims is " + std::to_string(dims) + "; expected 1 .. 2^32 - 1");
@@ -304,9 +312,9 @@ inline std::vector<double> evaluate(const std::string &name, const std::vector<d
     if (rows > UINT32_MAX)
         detail::invalid(call, std::to_string(rows) + " rows; at most 2^32 - 1");
     return detail::check<double>("metaopt_function_evaluate",
-                                 metaopt_function_evaluate(name.c_str(), points.data(), static_cast<uint32_t>(rows),
-                                                           static_cast<uint32_t>(dims), static_cast<int32_t>(backend),
-                                                           static_cast<int32_t>(precision)));
+                                 metaopt_function_evaluate_on_device(name.c_str(), points.data(), static_cast<uint32_t>(rows),
+                                                                     static_cast<uint32_t>(dims), static_cast<int32_t>(backend),
+                                                                     static_cast<int32_t>(device), static_cast<int32_t>(precision)));
 }
 
 /* evaluate on the device (device = true) or the host: the thesis's geatbx_cec_bundle(X, name). */
@@ -968,6 +976,7 @@ struct OptionsDict {
     std::optional<uint64_t> migration_rng_seed;
     std::optional<bool> shared_random;         // populations share mutation/crossover random numbers
     std::optional<MetaoptBackend> backend;     // the device in use (default) or the CPU backend
+    std::optional<int32_t> device;             // the device number (default -1: the device in use)
     std::optional<bool> fused;                 // the fused kernel between migrations (default on)
     std::optional<std::string> selection;      // "ties" (f(trial) <= f(target), the default) or "strict" (<, the thesis's)
     std::optional<std::string> algorithm;      // "de" (the default), "jade", "shade", "lshade", "jso" (docs/specs/DE.md, Adaptive DE)
@@ -1168,6 +1177,7 @@ template <typename FP, typename FPf> class DEMultiPop {
         if (o.migration_rng_seed) options_.migration_seed = *o.migration_rng_seed;
         if (o.shared_random) options_.shared_random = *o.shared_random ? 1 : 0;
         if (o.backend) options_.backend = *o.backend;
+        if (o.device) options_.device = *o.device;
         if (o.fused) options_.fused = *o.fused ? 1 : 0;
         if (o.selection) {
             if (*o.selection == "ties")
