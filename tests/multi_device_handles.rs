@@ -11,6 +11,7 @@
 
 #[path = "common/cabi.rs"]
 mod cabi;
+mod common;
 use cabi::*;
 use metaopt::ffi::*;
 use std::ffi::CString;
@@ -115,6 +116,44 @@ fn de_handles_on_two_devices_from_two_threads_match_one_device() {
         .collect();
     for (d, t) in threads.into_iter().enumerate() {
         let r = t.join().expect("thread");
+        assert_eq!(r, reference, "device {d}");
+    }
+}
+
+/// HC12 on had12 from the file on `device` (6 runs, seed 7): (cost, permutation).
+fn qap_solve_on(device: i32) -> (i64, Vec<u16>) {
+    let path = CString::new(common::qaplib().join("had12.dat").to_str().unwrap()).unwrap();
+    let r = unsafe { metaopt_qap_params_from_file_on_device(path.as_ptr(), 2, 2, 0, 0, device) };
+    if r.error_code != OK {
+        panic!("device {device}: {}", take_message(r.error_message));
+    }
+    let h = r.instance;
+    let mut o = metaopt_qap_default_solve_options();
+    o.runs = 6;
+    o.seed = 7;
+    let mut s = unsafe { metaopt_qap_solve(h, &o) };
+    assert_eq!(s.error_code, OK, "device {device}");
+    let perm = unsafe { std::slice::from_raw_parts(s.permutation, s.permutation_length as usize) }.to_vec();
+    let cost = s.f_t1;
+    unsafe { metaopt_qap_free_solve_result(&mut s) };
+    // the CPU backend and back to this device: the same seed, the same result
+    expect_ok(unsafe { metaopt_qap_set_backend_on_device(h, 1, 0, device) });
+    let mut c = unsafe { metaopt_qap_solve(h, &o) };
+    assert_eq!((c.error_code, c.f_t1), (OK, cost), "device {device}: the CPU backend");
+    unsafe { metaopt_qap_free_solve_result(&mut c) };
+    unsafe { metaopt_qap_free(h) };
+    (cost, perm)
+}
+
+#[test]
+fn qap_handles_on_two_devices_from_two_threads_match_one_device() {
+    let Some((_, _lock)) = setup() else { return };
+    let _g = shared();
+    let reference = qap_solve_on(0);
+    assert!(reference.0 >= 1652, "had12's optimum is 1652: {reference:?}");
+    let threads: Vec<_> = [1, 0].into_iter().map(|d| std::thread::spawn(move || (d, qap_solve_on(d)))).collect();
+    for t in threads {
+        let (d, r) = t.join().expect("thread");
         assert_eq!(r, reference, "device {d}");
     }
 }
