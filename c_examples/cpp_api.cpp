@@ -420,6 +420,18 @@ static void evaluation() {
                  [] { evaluate("F1", {0.0, std::nan("")}, 2, false); });
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of no rows", [] { evaluate("F1", {}, 2, false); });
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of a partial row", [] { evaluate("F1", {1.0, 2.0, 3.0}, 2); });
+    // per-handle devices: a device number (here the one in use, named) gives the values of -1
+    int n = metaopt::getDeviceNumber();
+    std::vector<double> named = evaluate("CEC05t", X, 10, Backend::Device, Precision::Double, n);
+    check(named == device, "evaluate on the device in use by number equals device -1");
+    check(metaopt::isDeviceValid(n) && metaopt::isDeviceValid(), "isDeviceValid of the device in use");
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate on device 99",
+                 [] { evaluate("F1", {0.0, 0.0}, 2, Backend::Device, Precision::Auto, 99); });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "isDeviceValid(-2)", [] { metaopt::isDeviceValid(-2); });
+    metaopt::CatalogueFitness<double, double> sphere("F1");
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "HC12 on device 99", [&sphere] {
+        metaopt::HC12 bad(2, {8}, {{-1.0, 1.0}}, &sphere, 1, 0, 0, METAOPT_DOMAIN_REAL, METAOPT_PRECISION_AUTO, 99);
+    });
 }
 
 int main() {

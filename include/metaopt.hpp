@@ -742,22 +742,25 @@ MetaoptObjective make_objective(FitnessFunctorInterface<FP, FPf> *fit, const std
  * for all, or one per parameter) on the intervals dodParam (one for all, or one per parameter),
  * the neighbourhood of Hamming radius maskOrder over the window of bitLength bits from startBit
  * (0 = to the end), the objective reading `domain` (METAOPT_DOMAIN_REAL by default) in
- * `precision`. The fitness is borrowed (it must outlive the object) or owned (unique_ptr). */
+ * `precision`, on device `device` (-1: the device in use; metaopt_hc12_params_on_device). The
+ * fitness is borrowed (it must outlive the object) or owned (unique_ptr). */
 class HC12 {
   public:
     using Fitness = FitnessFunctorInterface<double, double>;
 
     HC12(unsigned nParam, const std::vector<uint32_t> &nBitParam, const std::vector<Interval<double>> &dodParam,
          Fitness *fitness, unsigned maskOrder = 2, unsigned startBit = 0, unsigned bitLength = 0,
-         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO)
+         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO,
+         int device = -1)
         : ctx_(std::make_unique<detail::CallbackContext>()) {
-        create(nParam, nBitParam, dodParam, fitness, maskOrder, startBit, bitLength, domain, precision);
+        create(nParam, nBitParam, dodParam, fitness, maskOrder, startBit, bitLength, domain, precision, device);
     }
     HC12(unsigned nParam, const std::vector<uint32_t> &nBitParam, const std::vector<Interval<double>> &dodParam,
          std::unique_ptr<Fitness> fitness, unsigned maskOrder = 2, unsigned startBit = 0, unsigned bitLength = 0,
-         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO)
+         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO,
+         int device = -1)
         : ctx_(std::make_unique<detail::CallbackContext>()), owned_(std::move(fitness)) {
-        create(nParam, nBitParam, dodParam, owned_.get(), maskOrder, startBit, bitLength, domain, precision);
+        create(nParam, nBitParam, dodParam, owned_.get(), maskOrder, startBit, bitLength, domain, precision, device);
     }
     HC12(HC12 &&) noexcept = default;
     HC12 &operator=(HC12 &&o) noexcept {
@@ -842,7 +845,7 @@ class HC12 {
   private:
     void create(unsigned nParam, const std::vector<uint32_t> &nBitParam, const std::vector<Interval<double>> &dod,
                 Fitness *fitness, unsigned maskOrder, unsigned startBit, unsigned bitLength, MetaoptDomain domain,
-                MetaoptPrecision precision) {
+                MetaoptPrecision precision, int device) {
         if (startBit > static_cast<unsigned>(INT32_MAX) || bitLength > static_cast<unsigned>(INT32_MAX))
             detail::invalid("metaopt::HC12", "startBit and bitLength must be below 2^31");
         std::vector<double> pairs;
@@ -852,11 +855,11 @@ class HC12 {
         }
         const std::string name = fitness ? fitness->name() : std::string();
         MetaoptObjective o = detail::make_objective(fitness, name, ctx_.get());
-        MetaoptHc12ParamsResult r = metaopt_hc12_params_precision(
+        MetaoptHc12ParamsResult r = metaopt_hc12_params_on_device(
             nParam, nBitParam.empty() ? nullptr : nBitParam.data(), static_cast<uint32_t>(nBitParam.size()),
             pairs.empty() ? nullptr : pairs.data(), static_cast<uint32_t>(pairs.size()), maskOrder,
             static_cast<int32_t>(startBit), static_cast<int32_t>(bitLength), domain, precision,
-            fitness ? &o : nullptr);
+            static_cast<int32_t>(device), fitness ? &o : nullptr);
         if (r.error_code != METAOPT_OK)
             detail::raise("metaopt_hc12_params", r.error_code, r.error_message);
         metaopt_pointer_free(r.error_message);
