@@ -350,11 +350,12 @@ namespace detail {
 class QapHandle {
   public:
     QapHandle(unsigned swaps, unsigned nElements, unsigned nBitParam, const void *DF, const char *type_name,
-              unsigned nSlices, unsigned maskOrder, unsigned startBit, unsigned endBit) {
+              unsigned nSlices, unsigned maskOrder, unsigned startBit, unsigned endBit, int device = -1) {
         if (startBit > static_cast<unsigned>(INT32_MAX) || endBit > static_cast<unsigned>(INT32_MAX))
             invalid("metaopt::Params", "startBit and endBit must be below 2^31");
-        MetaoptQapParamsResult r = metaopt_qap_params(swaps, nElements, nSlices, DF, type_name, maskOrder,
-                                                      static_cast<int32_t>(startBit), static_cast<int32_t>(endBit));
+        MetaoptQapParamsResult r = metaopt_qap_params_on_device(swaps, nElements, nSlices, DF, type_name, maskOrder,
+                                                                static_cast<int32_t>(startBit), static_cast<int32_t>(endBit),
+                                                                static_cast<int32_t>(device));
         if (r.error_code != METAOPT_OK)
             raise("metaopt_qap_params", r.error_code, r.error_message);
         metaopt_pointer_free(r.error_message);
@@ -443,7 +444,8 @@ class QapHandle {
 /* The thesis's QAP solver class (metaopt_qap_params): `swaps` swaps per string (2 * swaps
  * parameters), DF the nSlices stacked nElements x nElements matrices (flows below the diagonal,
  * distances above it), the neighbourhood of Hamming radius maskOrder over the window of endBit
- * bits from startBit (0 = to the end). See the header comment for EL_TYPE, IORD_TYPE and
+ * bits from startBit (0 = to the end), on device `device` (-1, the default: the device in use;
+ * metaopt_qap_params_on_device). See the header comment for EL_TYPE, IORD_TYPE and
  * nBitParam. DF is copied. Move-only; the destructor frees the instance. */
 template <typename EL_TYPE, typename IORD_TYPE, typename REAL, typename CC_type> class Params {
     static_assert(std::is_integral_v<EL_TYPE> && std::is_unsigned_v<EL_TYPE> && sizeof(EL_TYPE) <= 4,
@@ -457,9 +459,9 @@ template <typename EL_TYPE, typename IORD_TYPE, typename REAL, typename CC_type>
 
   public:
     Params(unsigned swaps, unsigned nElementsIN, unsigned nBitParamIN, const REAL *DF_IN, unsigned nSlicesIN,
-           unsigned maskOrder, unsigned startBitIn, unsigned endBit)
+           unsigned maskOrder, unsigned startBitIn, unsigned endBit, int device = -1)
         : q_(swaps, nElementsIN, nBitParamIN, DF_IN, detail::df_type_name<REAL>(), nSlicesIN, maskOrder,
-             startBitIn, endBit) {
+             startBitIn, endBit, device) {
         if (q_.nBitParam() > 8 * sizeof(EL_TYPE))
             detail::invalid("metaopt::Params", std::to_string(q_.nBitParam()) + " bits per parameter do not fit EL_TYPE");
         if (q_.nElements() > 0 &&
@@ -517,8 +519,8 @@ template <typename EL_TYPE, typename IORD_TYPE, typename REAL, typename CC_type>
 template <typename REAL, typename CC_type> class ParamsInstance {
   public:
     ParamsInstance(unsigned swaps, unsigned nElements, unsigned nBitParam, const REAL *DF, unsigned nSlices,
-                   unsigned maskOrder, unsigned startBit, unsigned endBit)
-        : p_(swaps, nElements, nBitParam, DF, nSlices, maskOrder, startBit, endBit) {}
+                   unsigned maskOrder, unsigned startBit, unsigned endBit, int device = -1)
+        : p_(swaps, nElements, nBitParam, DF, nSlices, maskOrder, startBit, endBit, device) {}
 
     template <typename Ftype> Result<Ftype> run(const unsigned short *initOrder, const unsigned *initKernel) {
         return p_.template run<Ftype>(initOrder, initKernel);
