@@ -48,6 +48,12 @@ SCRIPT = textwrap.dedent(
         np.testing.assert_allclose(metaopt.evaluate("F2", X, precision="double", device=d), host, rtol=1e-12)
     assert metaopt.is_device_valid(1) and metaopt.is_device_valid()
 
+    # minimize on a numbered device: the instance's device; the process default stays
+    before = metaopt.get_device_number()
+    m = [metaopt.minimize("F1", [(-5, 5)] * 3, seed=5, maxiter=30, device=d) for d in (0, 1)]
+    assert m[0].fun == m[1].fun and list(m[0].x) == list(m[1].x), (m[0], m[1])
+    assert m[1].device.startswith("device 1") and metaopt.get_device_number() == before
+
     for bad in (-2, n, 99):
         try:
             IslandDE(2, 8, 2, (-1, 1), device=bad)
