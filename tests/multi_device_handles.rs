@@ -136,6 +136,13 @@ fn qap_solve_on(device: i32) -> (i64, Vec<u16>) {
     let perm = unsafe { std::slice::from_raw_parts(s.permutation, s.permutation_length as usize) }.to_vec();
     let cost = s.f_t1;
     unsafe { metaopt_qap_free_solve_result(&mut s) };
+    // the robust tabu search over the instance runs on the instance's device: 8 chains of 2000
+    // iterations reach had12's optimum 1652 from seed 3 (on every device alike)
+    let mut t = metaopt_qap_ts_default_options();
+    (t.chains, t.max_iterations, t.seed) = (8, 2000, 3);
+    let mut ts = unsafe { metaopt_qap_ts_solve(h, &t) };
+    assert_eq!((ts.error_code, ts.f_t1), (OK, 1652), "device {device}: the tabu search");
+    unsafe { metaopt_qap_ts_free_solve_result(&mut ts) };
     // the CPU backend and back to this device: the same seed, the same result
     expect_ok(unsafe { metaopt_qap_set_backend_on_device(h, 1, 0, device) });
     let mut c = unsafe { metaopt_qap_solve(h, &o) };
@@ -251,6 +258,11 @@ fn a_failure_on_device_1_leaves_device_0_working() {
     let _g = shared();
     let h0 = de_on(0);
     let h1 = de_on(1);
+    let path = CString::new(common::qaplib().join("had12.dat").to_str().unwrap()).unwrap();
+    let q1 = unsafe { metaopt_qap_params_from_file_on_device(path.as_ptr(), 2, 2, 0, 0, 1) };
+    assert_eq!(q1.error_code, OK);
+    let mut t = metaopt_qap_ts_default_options();
+    (t.chains, t.max_iterations, t.seed) = (4, 200, 1);
     let before0 = de_run(&h0);
     let before1 = de_run(&h1);
     assert_eq!(before0.0, OK);
@@ -274,6 +286,11 @@ fn a_failure_on_device_1_leaves_device_0_working() {
     assert_eq!(r1.0, INVALID_MEM_SPACE, "{r1:?}");
     let r = de_create(1);
     expect_error(r.error_code, r.error_message, INVALID_MEM_SPACE, "device 1");
+    // the tabu search over a QAP instance on device 1 asks for device 1's context: refused
+    let mut ts = unsafe { metaopt_qap_ts_solve(q1.instance, &t) };
+    let (code, msg) = (ts.error_code, std::mem::replace(&mut ts.error_message, ptr::null_mut()));
+    expect_error(code, msg, INVALID_MEM_SPACE, "device 1");
+    unsafe { metaopt_qap_ts_free_solve_result(&mut ts) };
 
     // the reset drops the lost context only: device 1 takes new handles, device 0's handle goes on
     expect_ok(metaopt_device_reset());
@@ -284,6 +301,11 @@ fn a_failure_on_device_1_leaves_device_0_working() {
     let again0 = de_run(&h0);
     assert_eq!(again0.0, OK);
     assert!(again0.1 <= next0.1);
+    // after the reset the QAP instance's tabu search gets device 1's new context
+    let mut ts = unsafe { metaopt_qap_ts_solve(q1.instance, &t) };
+    assert_eq!(ts.error_code, OK);
+    unsafe { metaopt_qap_ts_free_solve_result(&mut ts) };
+    unsafe { metaopt_qap_free(q1.instance) };
     for h in [h0, h1, fresh1] {
         unsafe { metaopt_de_free(h.0) };
     }
