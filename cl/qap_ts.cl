@@ -183,11 +183,12 @@ inline bool ts_better(uint aa, DT da, uint ia, uint ab, DT db, uint ib, uint w)
 // (n bytes), cost[2c] = current, cost[2c+1] = best (64-bit transports), tv[c] = t (iteration in
 // the current start), gv[2c] = g (the Philox counter), gv[2c+1] = g of the last new best, fresh[c]
 // (reset the tabu matrix first). tabu_g: n^2 stamps per chain; delta_g: TS_NP deltas per chain
-// (used when TS_LOCAL_D is 0).
+// (used when TS_LOCAL_D is 0). c0: the global index of chain 0 of the launch (its draws are
+// keyed by the global chain index, so a split over devices draws the same numbers).
 __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global const uchar2 *pairs,
                          __global uchar *perm, __global uchar *best_perm, __global ulong *cost,
                          __global int *tv, __global ulong *gv, __global uchar *fresh,
-                         __global int *tabu_g, __global DT *delta_g, ulong seed, long horizon, uint iters)
+                         __global int *tabu_g, __global DT *delta_g, ulong seed, long horizon, uint iters, uint c0)
 {
     const uint c = get_group_id(0), lid = get_local_id(0);
     __local uchar p[TS_N];
@@ -226,7 +227,7 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
     bool first = true;
     for (uint it = 0; it < iters; ++it) {
         // the candidates of this iteration, judged in its state
-        const uint wk = metaopt_rng4(seed, c, g).x;
+        const uint wk = metaopt_rng4(seed, c0 + c, g).x;
         const long tl = (long)t, th = (long)t - horizon;
         const CT cur0 = cur, best0 = best;
         uint ba = 0, bi = TS_NONE;
@@ -303,7 +304,7 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
             s = rs.y;
         }
         if (lid == 0 && mi != TS_NONE) {
-            uint4 w = metaopt_rng4(seed, c, g);
+            uint4 w = metaopt_rng4(seed, c0 + c, g);
             uint pr = p[r], ps = p[s];
             tabu[r * TS_N + pr] = t + ts_tenure(w.y);
             tabu[s * TS_N + ps] = t + ts_tenure(w.z);

@@ -17,6 +17,7 @@
 //! | [`sat`] | clause evaluation of many assignments at once (MCSX, DXAC) |
 //! | [`problem`] | the problems without device code: QAPLIB instances and costs, DIMACS formulas, the function catalogue |
 //! | [`objective`] | what the general HC12 and DE minimise: a catalogue function, OpenCL C source, or a host callback |
+//! | [`multi`] | several devices of one machine: device lists, blocks of work by global index, one host thread per device |
 //! | [`device`] | OpenCL devices, contexts, programs and the [`device::Backend`] every solver takes |
 //! | [`ffi`] | the C ABI of `libmetaopt.so` (header `include/metaopt.h`) |
 //! | [`error`] | the one [`Error`] type |
@@ -65,6 +66,7 @@ pub mod error;
 pub mod ffi;
 pub mod hc12;
 pub mod interrupt;
+pub mod multi;
 pub mod objective;
 pub mod precision;
 pub mod problem;

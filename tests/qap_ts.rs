@@ -182,7 +182,7 @@ fn replayed_runs_take_no_tabu_move_without_aspiration() {
         let inst = random_instance(n, kind, 40);
         let p = QapProblem::from_instance_as(&inst, ty).unwrap();
         // a short horizon so that long-term aspirations happen within the run
-        let params = TsParams { seed: 11, tenure: rule, horizon: (n * n) as u32 };
+        let params = TsParams { seed: 11, tenure: rule, horizon: (n * n) as u32, first_chain: 0 };
         let (b, h, t, x) = with_matrices!(&p.data, |a, bm| replay(n, a, bm, &params));
         eprintln!("kind {kind} {ty:?} {rule:?}: aspired by best {b}, by horizon {h}; tabu moves taken {t}; barred candidates skipped {x}");
         assert!(b > 0 && h > 0, "the run exercised both aspiration rules");
@@ -354,7 +354,7 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
         } else {
             QapProblem::from_instance_as(&inst, ty).unwrap()
         };
-        let params = TsParams { seed: 77, tenure: rule, horizon: 150 };
+        let params = TsParams { seed: 77, tenure: rule, horizon: 150, first_chain: 0 };
         let layout = DeviceEngine::new(&p, Backend::Device(None), params, 3, LayoutRequest::default()).unwrap().layout().1;
         assert_eq!(layout.delta_i32, scale == 1, "{name}: {layout:?}");
         let device = |placement, group_size| {

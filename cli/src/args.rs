@@ -43,6 +43,34 @@ impl DeviceArg {
     }
 }
 
+/// `--devices 0,1,..|all`: several OpenCL devices of one machine (docs/SCALE.md); the solver
+/// splits its work over them by global index, so a seed gives the one-device result.
+#[derive(Args, Clone, Debug)]
+pub struct DevicesArg {
+    /// Several OpenCL devices: comma-separated numbers from `metaopt devices`, or all; the work
+    /// is split over them (one host thread each) with the one-device result for a seed
+    #[arg(long, value_name = "N,..|all")]
+    pub devices: Option<String>,
+}
+
+impl DevicesArg {
+    /// The device list (empty without `--devices`); errors name `--devices`.
+    pub fn list(&self) -> CliResult<Vec<usize>> {
+        match &self.devices {
+            None => Ok(Vec::new()),
+            Some(s) => metaopt::multi::parse_devices(s).map_err(|e| flag_error("--devices", e)),
+        }
+    }
+
+    /// As [`DevicesArg::list`], refusing `--devices` beside `--cpu`.
+    pub fn list_for(&self, cpu: bool) -> CliResult<Vec<usize>> {
+        if cpu && self.devices.is_some() {
+            return Err(Failure("--devices: not with --cpu (the devices are OpenCL devices)".into()));
+        }
+        self.list()
+    }
+}
+
 /// `--device N` or `--cpu`: a command with a device and a CPU backend.
 #[derive(Args, Clone, Debug)]
 pub struct BackendArgs {

@@ -171,6 +171,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Sp(a)) => bench::sp::run(&a),
         Command::Bench(BenchCommand::Awvd(a)) => bench::awvd::run(&a),
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
+        Command::Bench(BenchCommand::Scale(a)) => bench::scale::run(&a),
     };
     if INTERRUPTS.load(Ordering::SeqCst) > 0 {
         if let Err(e) = &result {

@@ -607,6 +607,9 @@ impl DeviceBatch {
 enum Inner {
     Cpu(Vec<CpuState>),
     Device(Box<DeviceBatch>),
+    /// Several devices ([`BatchDe::on_devices`]): one batch per device with a contiguous block
+    /// of the problems.
+    Split(Vec<BatchDe>, Vec<std::ops::Range<usize>>),
 }
 
 /// A batch of DE problems on one backend.
@@ -663,6 +666,38 @@ impl BatchDe {
         Ok(BatchDe { probs, inner, double, k: options.generations_per_launch, cut: vec![None; n] })
     }
 
+    /// A batch over several OpenCL devices (`metaopt devices`; checked: none twice, each exists,
+    /// errors name `devices`): the problems are split into one contiguous block per device, each
+    /// run from its own host thread, and the results gathered in problem order. Every problem
+    /// draws from its own seeds, so the results equal the one-device results. `Auto` precision is
+    /// double when every device has `cl_khr_fp64`, so all blocks compute alike.
+    pub fn on_devices(problems: Vec<BatchProblem>, devices: &[usize], options: BatchOptions) -> Result<Self> {
+        crate::multi::check_devices(devices)?;
+        if problems.is_empty() {
+            return Err(Error::arg("problems", "none; expected at least 1"));
+        }
+        if problems.len() < devices.len() {
+            return Err(Error::arg("devices", format!("{} devices for {} problems; give at least one problem per device", devices.len(), problems.len())));
+        }
+        let mut fp64 = true;
+        for &d in devices {
+            fp64 &= Backend::Device(Some(d)).context("batched DE")?.info.fp64;
+        }
+        let options = BatchOptions { precision: options.precision.resolve(false, fp64), ..options };
+        let double = options.precision.is_double();
+        // every problem validated first, so an error names its global index
+        let mut sources = Vec::new();
+        let probs = problems.iter().enumerate().map(|(i, p)| validate(p, double, &mut sources).map_err(|e| named(i, e))).collect::<Result<Vec<_>>>()?;
+        let ranges = crate::multi::blocks(problems.len(), devices.len());
+        let parts = devices
+            .iter()
+            .zip(&ranges)
+            .map(|(&d, r)| BatchDe::new(problems[r.clone()].to_vec(), Backend::Device(Some(d)), options.clone()))
+            .collect::<Result<Vec<_>>>()?;
+        let n = probs.len();
+        Ok(BatchDe { probs, inner: Inner::Split(parts, ranges), double, k: options.generations_per_launch, cut: vec![None; n] })
+    }
+
     /// Whether the batch computes in double.
     pub fn is_double(&self) -> bool {
         self.double
@@ -673,6 +708,7 @@ impl BatchDe {
         match &self.inner {
             Inner::Cpu(_) => None,
             Inner::Device(d) => Some(d.local),
+            Inner::Split(p, _) => p[0].uses_local_memory(),
         }
     }
 
@@ -682,6 +718,7 @@ impl BatchDe {
         match &self.inner {
             Inner::Cpu(_) => None,
             Inner::Device(d) => Some(d.trial_local),
+            Inner::Split(p, _) => p[0].trials_in_local_memory(),
         }
     }
 
@@ -691,6 +728,15 @@ impl BatchDe {
             Inner::Device(d) => {
                 let (st, g) = d.states()?;
                 Ok((st.chunks(2).map(|c| c[0]).collect(), g))
+            }
+            Inner::Split(parts, _) => {
+                let (mut st, mut g) = (Vec::new(), Vec::new());
+                for p in parts {
+                    let (a, b) = p.statuses()?;
+                    st.extend(a);
+                    g.extend(b);
+                }
+                Ok((st, g))
             }
         }
     }
@@ -703,6 +749,7 @@ impl BatchDe {
                 states.par_iter_mut().zip(probs.par_iter()).try_for_each(|(s, p)| p.advance(s, k as u64, double))
             }
             Inner::Device(d) => d.launch(n, k),
+            Inner::Split(parts, _) => parts.iter_mut().try_for_each(|p| p.step(k)),
         }
     }
 
@@ -711,6 +758,13 @@ impl BatchDe {
     /// (fewer under a time limit, so a launch stays short). May be called again to go on.
     pub fn run(&mut self, stop: &BatchStop) -> Result<Vec<BatchResult>> {
         check_time_limit(stop.time_limit, "time_limit")?;
+        if let Inner::Split(parts, ranges) = &mut self.inner {
+            // each device runs its block on its own thread, with its own launch sizes (a
+            // problem's result does not depend on them)
+            let mut slots = vec![(); ranges.last().map_or(0, |r| r.end)];
+            let rs = crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.run(stop))?;
+            return Ok(rs.into_iter().flatten().collect());
+        }
         let clock = Clock::new(stop.time_limit);
         let watch = Watch::new(stop.token.as_ref());
         self.cut.iter_mut().for_each(|c| *c = None);
@@ -771,6 +825,13 @@ impl BatchDe {
                     }
                 })
                 .collect()),
+            Inner::Split(parts, _) => {
+                let mut r = Vec::with_capacity(self.probs.len());
+                for p in parts {
+                    r.extend(p.results()?);
+                }
+                Ok(r)
+            }
             Inner::Device(d) => {
                 let x = fp_values(&d.x.to_vec(&d.queue)?, self.double);
                 let fx = fp_values(&d.fx.to_vec(&d.queue)?, self.double);

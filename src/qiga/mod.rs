@@ -515,11 +515,8 @@ impl Qiga {
                 b => engines.push(Box::new(device::DeviceEngine::new(setup.clone(), b, o.group_size)?)),
             }
         } else {
-            let mut seen = std::collections::HashSet::new();
+            crate::multi::check_devices(&o.devices)?;
             for &d in &o.devices {
-                if !seen.insert(d) {
-                    return Err(Error::arg("devices", format!("device {d} listed twice")));
-                }
                 engines.push(Box::new(device::DeviceEngine::new(setup.clone(), Backend::Device(Some(d)), o.group_size)?));
             }
         }

@@ -67,11 +67,16 @@ pub struct SpOptions {
     /// (`sp_local`, one launch for all sources) when the graph's distances fit there, whatever
     /// `method` says (docs/specs/SP.md, "Local"). Default true; false always runs `method`.
     pub local_memory: bool,
+    /// Several OpenCL devices by number (`metaopt devices`; `backend` is then ignored): the
+    /// sources of [`Sssp::sssp_multi`] are split into one contiguous block per device, each run
+    /// from its own host thread, and the rows gathered in source order (the same rows as on one
+    /// device). Empty: `backend` alone.
+    pub devices: Vec<usize>,
 }
 
 impl Default for SpOptions {
     fn default() -> Self {
-        SpOptions { method: SpMethod::default(), backend: Backend::default(), rounds_per_check: 16, max_rounds: None, local_memory: true }
+        SpOptions { method: SpMethod::default(), backend: Backend::default(), rounds_per_check: 16, max_rounds: None, local_memory: true, devices: Vec::new() }
     }
 }
 
@@ -133,7 +138,8 @@ pub fn traversed_edges(g: &Graph, dist: &Distances, row: usize) -> u64 {
 pub struct Sssp<'g> {
     graph: &'g Graph,
     options: SpOptions,
-    engine: Engine,
+    /// One engine, or one per device of `options.devices`.
+    engines: Vec<Engine>,
 }
 
 enum Engine {
@@ -163,11 +169,14 @@ impl<'g> Sssp<'g> {
                 return Err(Error::arg("weights", "the sum of the u64 weights reaches 2^64 - 1; a distance could overflow"));
             }
         }
-        let engine = match options.backend {
-            Backend::Cpu => Engine::Cpu,
-            b => Engine::Device(Box::new(device::DeviceSp::new(graph, &options, b)?)),
-        };
-        Ok(Sssp { graph, options, engine })
+        let engines = crate::multi::backends(&options.devices, options.backend)?
+            .into_iter()
+            .map(|b| match b {
+                Backend::Cpu => Ok(Engine::Cpu),
+                b => Ok(Engine::Device(Box::new(device::DeviceSp::new(graph, &options, b)?))),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Sssp { graph, options, engines })
     }
 
     pub fn options(&self) -> &SpOptions {
@@ -176,10 +185,11 @@ impl<'g> Sssp<'g> {
 
     /// What computes: the device and method, or the CPU backend.
     pub fn backend_description(&self) -> String {
-        match &self.engine {
+        let one = |e: &Engine| match e {
             Engine::Device(d) => d.description(),
             Engine::Cpu => format!("CPU backend (Dijkstra per source, {} rayon threads)", rayon::current_num_threads()),
-        }
+        };
+        self.engines.iter().map(one).collect::<Vec<_>>().join(" + ")
     }
 
     /// Shortest paths from `source`.
@@ -202,33 +212,63 @@ impl<'g> Sssp<'g> {
             return Err(Error::arg("sources", format!("sources[{i}] = {s}; the graph has {n} vertices")));
         }
         crate::error::size_product("sources", &[sources.len(), n, 8])?;
-        let (dist, pred, rounds, rows) = match &mut self.engine {
-            // the device counts reached vertices and traversed edges per row itself
-            Engine::Device(d) => d.run(self.graph, sources, &self.options)?,
-            Engine::Cpu => {
-                let (dist, pred, rounds) = cpu::run(self.graph, sources)?;
-                let off = self.graph.offsets();
-                // per row on rayon threads
-                let rows: Vec<(usize, u64)> = (0..sources.len())
-                    .into_par_iter()
-                    .map(|i| {
-                        let mut reached = 0;
-                        let mut edges = 0;
-                        for v in 0..n {
-                            if dist.reachable(i * n + v) {
-                                reached += 1;
-                                edges += off[v + 1] - off[v];
-                            }
-                        }
-                        (reached, edges)
-                    })
-                    .collect();
-                (dist, pred, rounds, rows)
+        let (graph, options) = (self.graph, &self.options);
+        // a block of sources per engine (one engine: all of them), gathered in source order
+        let ranges = crate::multi::blocks(sources.len(), self.engines.len());
+        let mut src = sources.to_vec();
+        let parts = crate::multi::run_blocks(&mut self.engines, &ranges, &mut src, |e, _, block| {
+            if block.is_empty() {
+                return Ok(None);
             }
-        };
+            run_engine(e, graph, block, options).map(Some)
+        })?;
+        let mut parts = parts.into_iter().flatten();
+        let (mut dist, mut pred, mut rounds, mut rows) = parts.next().expect("at least one source");
+        for (d, p, r, w) in parts {
+            match (&mut dist, d) {
+                (Distances::U64(a), Distances::U64(b)) => a.extend_from_slice(&b),
+                (Distances::F64(a), Distances::F64(b)) => a.extend_from_slice(&b),
+                _ => unreachable!("one graph gives one distance type"),
+            }
+            pred.extend_from_slice(&p);
+            rounds = rounds.max(r);
+            rows.extend(w);
+        }
         let (reached, edges) = rows.into_iter().unzip();
         Ok(SpSsspMultiResult { sources: sources.to_vec(), n, dist, pred, rounds, reached, edges })
     }
+}
+
+/// Distances, predecessors, rounds and (reached, traversed edges) per row of a block of sources.
+type Rows = (Distances, Vec<u32>, u64, Vec<(usize, u64)>);
+
+/// The [`Rows`] of `sources` on one engine.
+fn run_engine(engine: &mut Engine, graph: &Graph, sources: &[u32], options: &SpOptions) -> Result<Rows> {
+    let n = graph.n();
+    Ok(match engine {
+        // the device counts reached vertices and traversed edges per row itself
+        Engine::Device(d) => d.run(graph, sources, options)?,
+        Engine::Cpu => {
+            let (dist, pred, rounds) = cpu::run(graph, sources)?;
+            let off = graph.offsets();
+            // per row on rayon threads
+            let rows: Vec<(usize, u64)> = (0..sources.len())
+                .into_par_iter()
+                .map(|i| {
+                    let mut reached = 0;
+                    let mut edges = 0;
+                    for v in 0..n {
+                        if dist.reachable(i * n + v) {
+                            reached += 1;
+                            edges += off[v + 1] - off[v];
+                        }
+                    }
+                    (reached, edges)
+                })
+                .collect();
+            (dist, pred, rounds, rows)
+        }
+    })
 }
 
 /// The Lee wave on a grid from `source` (cell `y * width + x`): unit steps between open

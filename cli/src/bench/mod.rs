@@ -10,6 +10,7 @@ pub mod qap_ts;
 pub mod qiga;
 pub mod sat;
 pub mod sat_solve;
+pub mod scale;
 pub mod sp;
 pub mod tabu;
 
@@ -51,6 +52,11 @@ pub enum BenchCommand {
     /// Batched DE: generations and evaluations per second of B problems in one batch, beside
     /// the island DE with B islands (fused and per-phase) with --compare island
     Bde(bde::BenchBdeArgs),
+    /// Scaling over the devices of one machine (--devices, default all): QIGA runs/s, batched DE
+    /// evaluations/s, QAP tabu iterations/s, SSSP edges/s on 1..N devices with the throughput
+    /// per device and the parallel efficiency; island DE generations/s at migration periods 1,
+    /// 10, 100 and the cost of one migration (first device)
+    Scale(Box<scale::BenchScaleArgs>),
     /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t
     DeDigits(de::BenchDigitsArgs),
 }

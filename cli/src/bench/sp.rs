@@ -255,7 +255,7 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
             ("device (Lee wave, unit steps)".into(), Box::new(move || lee_wave(grid, source, Backend::DEVICE, rpc).map_err(|e| out::renamed(e, SP_RENAMES))))
         } else {
             let (method, local_memory) = sp::parse_method(m, a.delta)?;
-            let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory };
+            let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory, devices: Vec::new() };
             let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             (s.backend_description(), Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))))
         };
@@ -342,7 +342,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
             continue;
         }
         let (method, local_memory) = sp::parse_method(m, a.delta)?;
-        let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory };
+        let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory, devices: Vec::new() };
         let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         s.sssp_multi(&sources).map_err(|e| out::renamed(e, SP_RENAMES))?; // warm-up
         let (r, secs, best) = timed(a.repeat, &mut || s.sssp_multi(&sources).map_err(|e| out::renamed(e, SP_RENAMES)))?;

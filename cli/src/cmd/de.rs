@@ -1,7 +1,7 @@
 //! `metaopt de`: the island differential evolution solver (docs/specs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
 
-use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs, StopArgs};
+use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, DevicesArg, FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs, StopArgs};
 use crate::experiment::de_stats::{stats, Stats};
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
@@ -38,6 +38,7 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("mutation", "--mutation"),
         ("migration", "--migration"),
         ("period", "--period"),
+        ("devices", "--devices"),
         ("target", "--target"),
         ("function", "--function"),
         ("deviceNumber", "--device"),
@@ -144,6 +145,8 @@ pub struct DeArgs {
     fitness_precision: FitnessPrecisionArg,
     #[command(flatten)]
     backend: BackendArgs,
+    #[command(flatten)]
+    devices: DevicesArg,
     #[command(flatten)]
     json: JsonArg,
     /// Convergence plot: best over all islands, median and quartiles of the island bests
@@ -317,6 +320,9 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
+    if a.devices.devices.is_some() {
+        return Err("--devices: island DE runs on one device for now (--devices splits the batched DE: --batch, --problems)".into());
+    }
     let mut de = DeMultiPop::new(&params, backend).map_err(de_error)?;
     let time_limit = a.stop.time_limit();
     // the limit and Ctrl-C bound the set-up too: the initial population comes in short launches

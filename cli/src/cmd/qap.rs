@@ -286,6 +286,9 @@ pub struct SolveArgs {
     json: JsonArg,
     #[command(flatten)]
     tabu: TabuArgs,
+    /// ts: the chains split over several OpenCL devices (comma-separated numbers, or all)
+    #[arg(long, value_name = "N,..|all", conflicts_with = "cpu")]
+    devices: Option<String>,
 }
 
 impl SolveArgs {
@@ -308,7 +311,11 @@ impl SolveArgs {
 
     /// The flags given that only `--method ts` reads.
     fn ts_flags(&self) -> Vec<&'static str> {
-        let given = [("--chains", self.chains.is_some()), ("--max-iterations", self.max_iterations.max_iterations.is_some())];
+        let given = [
+            ("--chains", self.chains.is_some()),
+            ("--max-iterations", self.max_iterations.max_iterations.is_some()),
+            ("--devices", self.devices.is_some()),
+        ];
         let mut v: Vec<&'static str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
         v.extend(self.ts.given());
         v
@@ -573,7 +580,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
 
 /// The library's option names of the tabu search, as the CLI spells them.
 fn ts_error(e: metaopt::Error) -> Failure {
-    let mut table = vec![("chains", "--chains"), ("max_iterations", "--max-iterations"), ("target", "--target")];
+    let mut table = vec![("chains", "--chains"), ("max_iterations", "--max-iterations"), ("target", "--target"), ("devices", "--devices")];
     table.extend(crate::args::TsTuningArgs::RENAMES);
     out::renamed_or_cpu(e, &table)
 }
@@ -627,8 +634,15 @@ fn solve_ts(
 ) -> CliResult {
     let time_limit = a.time_limit.time_limit;
     let defaults = QapTsOptions::default();
+    let devices = crate::args::DevicesArg { devices: a.devices.clone() }.list()?;
+    // by default, each device's own default chain count
+    let chains = if devices.is_empty() {
+        default_chains(backend, defaults.chains)
+    } else {
+        devices.iter().map(|&d| default_chains(metaopt::device::Backend::Device(Some(d)), defaults.chains)).sum()
+    };
     let opts = a.ts.apply(QapTsOptions {
-        chains: a.chains.unwrap_or_else(|| default_chains(backend, defaults.chains)),
+        chains: a.chains.unwrap_or(chains),
         max_iterations: match (a.max_iterations.max_iterations, time_limit) {
             (Some(n), _) => n,
             (None, Some(_)) => 0,
@@ -644,8 +658,14 @@ fn solve_ts(
     }
     opts.check(inst.n).map_err(ts_error)?;
     let problem = Arc::new(QapProblem::from_instance(inst));
-    let mut solver = QapTs::new(problem, backend).map_err(ts_error)?;
-    let device_index = if a.backend.cpu { None } else { get_device_number().ok() };
+    let mut solver = if devices.is_empty() { QapTs::new(problem, backend) } else { QapTs::on_devices(problem, &devices) }.map_err(ts_error)?;
+    let device_index = if a.backend.cpu {
+        None
+    } else if let Some(&d) = devices.first() {
+        Some(d)
+    } else {
+        get_device_number().ok()
+    };
     let bar = a.json.progress().then(|| match time_limit {
         Some(l) => out::time_bar(l),
         None => out::count_bar(opts.max_iterations, "iteration {pos}/{len}  {elapsed}  {msg}"),

@@ -1,7 +1,7 @@
 //! `metaopt qiga`: the quantum-inspired genetic algorithm on a 0-1 knapsack, many independent
 //! populations at once; the distribution of their final values, a histogram plot.
 
-use crate::args::{JsonArg, SeedArg, StopArgs};
+use crate::args::{DevicesArg, JsonArg, SeedArg, StopArgs};
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
@@ -32,9 +32,10 @@ pub struct QigaArgs {
     /// (by profit/weight)
     #[arg(long, default_value = "index", value_parser = ["index", "random", "greedy"])]
     pub repair: String,
-    /// OpenCL devices to spread the populations over (comma-separated numbers, `metaopt devices`)
-    #[arg(long, value_delimiter = ',', value_name = "N,..", conflicts_with = "cpu")]
-    pub devices: Vec<usize>,
+    /// OpenCL devices to spread the populations over (comma-separated numbers from `metaopt
+    /// devices`, or all)
+    #[arg(long, value_name = "N,..|all", conflicts_with = "cpu")]
+    pub devices: Option<String>,
     /// Run on the CPU backend (rayon) instead of an OpenCL device
     #[arg(long)]
     pub cpu: bool,
@@ -68,7 +69,7 @@ impl QigaArgs {
             repair: Repair::parse(&self.repair).map_err(|e| flag_error("--repair", e))?,
             seed,
             backend: if self.cpu { Backend::Cpu } else { Backend::DEVICE },
-            devices: self.devices.clone(),
+            devices: DevicesArg { devices: self.devices.clone() }.list()?,
             group_size: self.group_size,
             stop_token: Some(crate::stop_token()),
             ..Default::default()

@@ -4,7 +4,7 @@
 //! `.osm.pbf`) or a generated graph (`--thesis`, `--grid`). The graph options and the ACO options
 //! are shared with `bench sp`.
 
-use crate::args::{BackendArgs, JsonArg, SeedArg};
+use crate::args::{BackendArgs, DevicesArg, JsonArg, SeedArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::aco::{Aco, AcoOptions, AcoRunResult, Deposit, Iterations, Selection};
@@ -181,6 +181,7 @@ pub const SP_RENAMES: &[(&str, &str)] = &[
     ("delta", "--delta"),
     ("rounds_per_check", "--rounds-per-check"),
     ("max_rounds", "--max-rounds"),
+    ("devices", "--devices"),
 ];
 
 #[derive(Args)]
@@ -216,6 +217,8 @@ pub struct SsspArgs {
     out: Option<PathBuf>,
     #[command(flatten)]
     backend: BackendArgs,
+    #[command(flatten)]
+    devices: DevicesArg,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -339,6 +342,9 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         if sources.len() != 1 {
             return Err("--method lee: one --source".into());
         }
+        if a.devices.devices.is_some() {
+            return Err("--devices: the Lee wave runs on one device (one source)".into());
+        }
         let t = Instant::now();
         let r = lee_wave(grid, sources[0], backend, a.rounds_per_check).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         let secs = t.elapsed().as_secs_f64();
@@ -347,7 +353,7 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         (m, desc, 0.0, secs)
     } else {
         let (method, local_memory) = parse_method(&a.method, a.delta)?;
-        let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds, local_memory };
+        let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds, local_memory, devices: a.devices.list_for(a.backend.cpu)? };
         let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
         let setup_s = t_setup.elapsed().as_secs_f64();
         let t = Instant::now();

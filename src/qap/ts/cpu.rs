@@ -115,6 +115,9 @@ pub struct TsParams {
     pub tenure: TenureRule,
     /// The long-term aspiration horizon h.
     pub horizon: u32,
+    /// The global index of the engine's first chain: chain `c` of the engine draws the numbers
+    /// of chain `first_chain + c` (a block of chains on one of several devices).
+    pub first_chain: u32,
 }
 
 /// The tie key of pair `idx` under the iteration's word `w`: a bijection of `idx`, so distinct
@@ -492,7 +495,7 @@ impl<T: TsElem> Engine for CpuEngine<T> {
             // float deltas drift: every launch starts from a full recomputation (integers: the
             // same values)
             ch.recompute();
-            ch.run(&params, c as u32, iterations);
+            ch.run(&params, params.first_chain + c as u32, iterations);
             st.perm.copy_from_slice(&ch.perm);
             st.best_perm.copy_from_slice(&ch.best_perm);
             st.cost = T::to_bits(ch.cost);

@@ -173,7 +173,7 @@ impl Engine for DeviceEngine {
         self.tv.write(q, &states.iter().map(|s| s.t).collect::<Vec<_>>())?;
         self.gv.write(q, &states.iter().flat_map(|s| [s.g, s.best_iter]).collect::<Vec<_>>())?;
         self.fresh.write(q, &states.iter().map(|s| s.fresh as u8).collect::<Vec<_>>())?;
-        let (seed, horizon) = (self.params.seed, self.params.horizon as i64);
+        let (seed, horizon, c0) = (self.params.seed, self.params.horizon as i64, self.params.first_chain);
         let mut e = ExecuteKernel::new(&self.kernel);
         // SAFETY: the arguments of `qap_ts_run` in type and order; the buffers are fields of the
         // engine and the queue is finished before this returns.
@@ -182,7 +182,7 @@ impl Engine for DeviceEngine {
             e.set_arg(self.perm.cl()).set_arg(self.best_perm.cl()).set_arg(self.cost.cl());
             e.set_arg(self.tv.cl()).set_arg(self.gv.cl()).set_arg(self.fresh.cl());
             e.set_arg(self.tabu.cl()).set_arg(self.delta.cl());
-            e.set_arg(&seed).set_arg(&horizon).set_arg(&iterations);
+            e.set_arg(&seed).set_arg(&horizon).set_arg(&iterations).set_arg(&c0);
             e.set_global_work_sizes(&[self.chains * self.wg]).set_local_work_sizes(&[self.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {
                 let err = cl_error("clEnqueueNDRangeKernel(qap_ts_run)")(err);

@@ -230,10 +230,13 @@ pub trait Engine: Send {
     fn description(&self) -> String;
 }
 
-/// The robust tabu search solver of one problem on one backend.
+/// The robust tabu search solver of one problem on one backend, or on several devices
+/// ([`QapTs::on_devices`]).
 pub struct QapTs {
     problem: Arc<QapProblem>,
     backend: Backend,
+    /// The devices of a multi-device solver (empty: `backend` alone).
+    devices: Vec<usize>,
 }
 
 impl QapTs {
@@ -248,7 +251,22 @@ impl QapTs {
                 ctx.require_fp64()?;
             }
         }
-        Ok(QapTs { problem, backend })
+        Ok(QapTs { problem, backend, devices: Vec::new() })
+    }
+
+    /// A solver over several OpenCL devices (`metaopt devices`; checked: none twice, each
+    /// exists, errors name `devices`): the chains are split into one contiguous block per device,
+    /// each launched from its own host thread, and the elite pool and the restarts act on all
+    /// chains in host memory after every launch (a barrier), so for a seed the result equals the
+    /// one-device result (docs/SCALE.md).
+    pub fn on_devices(problem: Arc<QapProblem>, devices: &[usize]) -> Result<Self> {
+        crate::multi::check_devices(devices)?;
+        let mut s = QapTs::new(problem.clone(), Backend::Device(Some(devices[0])))?;
+        for &d in &devices[1..] {
+            QapTs::new(problem.clone(), Backend::Device(Some(d)))?;
+        }
+        s.devices = devices.to_vec();
+        Ok(s)
     }
 
     pub fn problem(&self) -> &Arc<QapProblem> {
@@ -257,11 +275,16 @@ impl QapTs {
 
     /// The engine of `params` on this backend.
     pub fn engine(&self, params: TsParams, chains: usize, group_size: Option<usize>) -> Result<Box<dyn Engine>> {
-        Ok(match self.backend {
+        self.engine_on(self.backend, params, chains, group_size)
+    }
+
+    /// The engine of `params` on `backend`.
+    fn engine_on(&self, backend: Backend, params: TsParams, chains: usize, group_size: Option<usize>) -> Result<Box<dyn Engine>> {
+        Ok(match backend {
             Backend::Cpu => cpu::engine(&self.problem, params),
             Backend::Device(_) => {
                 let layout = device::LayoutRequest { placement: device::Placement::Auto, group_size };
-                Box::new(device::DeviceEngine::new(&self.problem, self.backend, params, chains, layout)?)
+                Box::new(device::DeviceEngine::new(&self.problem, backend, params, chains, layout)?)
             }
         })
     }
@@ -277,8 +300,18 @@ impl QapTs {
         opts.check(n)?;
         let t0 = Instant::now();
         let watch = Watch::new(opts.stop_token.as_ref());
-        let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n) };
-        let mut engine = self.engine(params, opts.chains, opts.group_size)?;
+        let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n), first_chain: 0 };
+        // one engine per device, each with a contiguous block of chains (keyed by global index)
+        let backends = crate::multi::backends(&self.devices, self.backend)?;
+        let ranges = crate::multi::blocks(opts.chains, backends.len());
+        if ranges.iter().any(|r| r.is_empty()) {
+            return Err(Error::arg("devices", format!("{} devices for {} chains; give at least one chain per device", backends.len(), opts.chains)));
+        }
+        let mut engines = backends
+            .iter()
+            .zip(&ranges)
+            .map(|(&b, r)| self.engine_on(b, TsParams { first_chain: r.start as u32, ..params }, r.len(), opts.group_size))
+            .collect::<Result<Vec<_>>>()?;
         let ft = p.elem_type().ft_kind();
         let cost_of = |perm: &[u8]| p.cost_order(perm);
         // host draws (starts, restarts): one stream per chain, apart from the iteration streams
@@ -336,7 +369,7 @@ impl QapTs {
                 }
             }
             let launch_start = Instant::now();
-            engine.advance(&mut states, count as u32)?;
+            crate::multi::run_blocks(&mut engines, &ranges, &mut states, |e, _, st| e.advance(st, count as u32))?;
             if let Some(limit) = opts.time_limit {
                 let per_iteration = launch_start.elapsed().as_secs_f64() / count as f64;
                 let left = limit.saturating_sub(t0.elapsed()).as_secs_f64();
@@ -391,7 +424,7 @@ impl QapTs {
             seconds_to_best: to_best,
             target_reached: reached(&best.0),
             stop: if reached(&best.0) { StopReason::Target } else { stop },
-            backend: engine.description(),
+            backend: engines.iter().map(|e| e.description()).collect::<Vec<_>>().join(" + "),
         })
     }
 }

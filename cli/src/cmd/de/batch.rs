@@ -180,6 +180,9 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
 
 /// A batch error with the flag or key names of the command line.
 fn batch_error(e: metaopt::Error, from_file: bool) -> Failure {
+    if let metaopt::Error::InvalidArgument { arg: "devices", .. } = e {
+        return flag_error("--devices", e);
+    }
     if from_file {
         return Failure(format!("--batch: {e}"));
     }
@@ -255,7 +258,9 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     let problems: Vec<BatchProblem> = named.iter().map(|n| n.problem.clone()).collect();
     let options = BatchOptions { precision, generations_per_launch: a.generations_per_launch, placement };
-    let mut de = BatchDe::new(problems, backend, options).map_err(|e| batch_error(e, from_file))?;
+    let devices = a.devices.list_for(a.backend.cpu)?;
+    let mut de = if devices.is_empty() { BatchDe::new(problems, backend, options) } else { BatchDe::on_devices(problems, &devices, options) }
+        .map_err(|e| batch_error(e, from_file))?;
     let single = !de.is_double();
     let stop = BatchStop { time_limit: crate::time_left(a.stop.time_limit()), token: Some(crate::stop_token()) };
     let bar = a.json.progress().then(out::spinner);

@@ -1,0 +1,215 @@
+//! `metaopt bench scale`: scaling over the devices of one machine (docs/SCALE.md, "What to
+//! measure"). For k = 1 .. N of the listed devices (the first k), a fixed amount of work split
+//! over them (strong scaling): QIGA runs/s, batched DE evaluations/s, QAP tabu iterations/s
+//! (all chains), multi-source SSSP traversed edges/s; each with the throughput per device and
+//! the parallel efficiency throughput_k / (k * throughput_1). Island DE runs on one device (the
+//! first): generations/s without migration and at periods 1, 10 and 100, and the cost of one
+//! migration from the period-1 and no-migration times.
+//!
+//! PoCL posing as several devices (`POCL_DEVICES="pthread pthread"`) shares one pool of worker
+//! threads between its devices, so there it checks the split, not the speed-up.
+
+use crate::args::{CsvArg, DevicesArg};
+use crate::out::{self, csv_error, flag_error, CliResult};
+use clap::Args;
+use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop, DeParams, Migration, MigrationKind, Mutation, Stop};
+use metaopt::device::{list_devices, Backend};
+use metaopt::objective::Objective;
+use metaopt::problem::graph::thesis_random;
+use metaopt::problem::knapsack::{GenerateOptions, Knapsack, KnapsackKind};
+use metaopt::problem::qap::{QapInstance, QapProblem};
+use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::qiga::{Qiga, QigaOptions};
+use metaopt::sp::{SpOptions, Sssp};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct BenchScaleArgs {
+    #[command(flatten)]
+    devices: DevicesArg,
+    /// QIGA populations (knapsack of 250 weakly correlated items, 100 generations)
+    #[arg(long, default_value_t = 384, value_name = "P")]
+    qiga_populations: usize,
+    /// Batched DE problems (F1 in 10 dimensions, 50 members)
+    #[arg(long, default_value_t = 384, value_name = "B")]
+    bde_problems: usize,
+    /// Batched DE generations per problem
+    #[arg(long, default_value_t = 200, value_name = "G")]
+    bde_generations: u64,
+    /// QAP tabu chains (in total, split over the devices)
+    #[arg(long, default_value_t = 96, value_name = "C")]
+    qap_chains: usize,
+    /// QAP tabu iterations per chain
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    qap_iterations: u64,
+    /// The QAP instance [default: data/qaplib/tai50a.dat]
+    #[arg(long, value_name = "FILE")]
+    qap: Option<PathBuf>,
+    /// SSSP: the thesis graph's I (2^I vertices) and the number of sources
+    #[arg(long, default_value_t = 12, value_name = "I")]
+    sp_graph: u32,
+    #[arg(long, default_value_t = 192, value_name = "S")]
+    sp_sources: usize,
+    /// Island DE on the first device: islands, members, dimensions (F1) and generations
+    #[arg(long, default_value_t = 32, value_name = "NP")]
+    de_islands: u32,
+    #[arg(long, default_value_t = 64, value_name = "NM")]
+    de_members: u32,
+    #[arg(long, default_value_t = 300, value_name = "G")]
+    de_generations: u64,
+    #[command(flatten)]
+    csv: CsvArg,
+}
+
+#[derive(Serialize)]
+struct Row {
+    solver: &'static str,
+    devices: String,
+    count: usize,
+    work: String,
+    seconds: f64,
+    unit: &'static str,
+    throughput: f64,
+    per_device: f64,
+    efficiency: f64,
+}
+
+/// The solver's throughput (units per second) on the devices `devs`.
+type Measure<'a> = Box<dyn Fn(&[usize]) -> CliResult<(f64, f64)> + 'a>;
+
+pub fn run(a: &BenchScaleArgs) -> CliResult {
+    let mut devices = a.devices.list()?;
+    if devices.is_empty() {
+        devices = (0..list_devices()?.len()).collect();
+    }
+    if devices.is_empty() {
+        return Err("--devices: no OpenCL device".into());
+    }
+    let knap = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::WeaklyCorrelated, items: 250, range: 10, seed: 1, ..Default::default() })?;
+    let qap_path = super::default_file(&a.qap, "data/qaplib/tai50a.dat", "QAP instance", "--qap FILE")?;
+    let qap = Arc::new(QapProblem::from_instance(&QapInstance::from_dat(&qap_path)?));
+    let graph = thesis_random(a.sp_graph, 3, 1).map_err(|e| flag_error("--sp-graph", e))?;
+    let sources: Vec<u32> = (0..a.sp_sources).map(|i| ((i * 7919) % graph.n()) as u32).collect();
+    let bde_problems: Vec<BatchProblem> = (0..a.bde_problems)
+        .map(|i| {
+            let mut p = BatchProblem::new("F1", 10, -100.0, 100.0);
+            p.seed = i as u64 + 1;
+            p.max_generations = a.bde_generations;
+            p
+        })
+        .collect();
+    let measures: Vec<(&'static str, &'static str, String, Measure)> = vec![
+        (
+            "qiga",
+            "runs/s",
+            format!("{} populations", a.qiga_populations),
+            Box::new(|d: &[usize]| {
+                let o = QigaOptions { populations: a.qiga_populations, generations: 100, devices: d.to_vec(), ..Default::default() };
+                let mut q = Qiga::new(&knap, o)?;
+                let t = Instant::now();
+                let r = q.run()?;
+                let s = t.elapsed().as_secs_f64();
+                Ok((s, r.population.len() as f64 / s))
+            }),
+        ),
+        (
+            "batched_de",
+            "evaluations/s",
+            format!("{} problems x {} generations", a.bde_problems, a.bde_generations),
+            Box::new(|d: &[usize]| {
+                let mut de = BatchDe::on_devices(bde_problems.clone(), d, BatchOptions::default())?;
+                let t = Instant::now();
+                let r = de.run(&BatchStop::default())?;
+                let s = t.elapsed().as_secs_f64();
+                let evals: u64 = r.iter().zip(&bde_problems).map(|(r, p)| (r.generations + 1) * p.members as u64).sum();
+                Ok((s, evals as f64 / s))
+            }),
+        ),
+        (
+            "qap_ts",
+            "iterations/s",
+            format!("{} chains x {} iterations, {}", a.qap_chains, a.qap_iterations, qap_path.display()),
+            Box::new(|d: &[usize]| {
+                let o = QapTsOptions { chains: a.qap_chains, max_iterations: a.qap_iterations, ..Default::default() };
+                let mut ts = QapTs::on_devices(qap.clone(), d)?;
+                let t = Instant::now();
+                let r = ts.solve(&o)?;
+                let s = t.elapsed().as_secs_f64();
+                Ok((s, (r.iterations * a.qap_chains as u64) as f64 / s))
+            }),
+        ),
+        (
+            "sssp",
+            "edges/s",
+            format!("{} sources, thesis graph I = {}", a.sp_sources, a.sp_graph),
+            Box::new(|d: &[usize]| {
+                let mut sp = Sssp::new(&graph, SpOptions { devices: d.to_vec(), ..Default::default() })?;
+                let t = Instant::now();
+                let r = sp.sssp_multi(&sources)?;
+                let s = t.elapsed().as_secs_f64();
+                Ok((s, r.edges.iter().sum::<u64>() as f64 / s))
+            }),
+        ),
+    ];
+    let mut w = csv::Writer::from_writer(Vec::new());
+    eprintln!("{:<22} {:<9} {:>10} {:>14} {:>14} {:>10}", "solver", "devices", "seconds", "throughput", "per device", "efficiency");
+    let emit = |w: &mut csv::Writer<Vec<u8>>, row: Row| -> CliResult {
+        eprintln!("{:<22} {:<9} {:>10.3e} {:>14.4e} {:>14.4e} {:>10.3}  {}", row.solver, row.devices, row.seconds, row.throughput, row.per_device, row.efficiency, row.unit);
+        w.serialize(row).map_err(csv_error)
+    };
+    for (solver, unit, work, measure) in &measures {
+        // warm-up on every device: the programs are built and cached per device
+        measure(&devices)?;
+        let mut one = 0.0;
+        for k in 1..=devices.len() {
+            let d = &devices[..k];
+            let (s, t) = measure(d)?;
+            if k == 1 {
+                one = t;
+            }
+            let list = d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+            emit(&mut w, Row { solver, devices: list, count: k, work: work.clone(), seconds: s, unit, throughput: t, per_device: t / k as f64, efficiency: t / (k as f64 * one) })?;
+        }
+    }
+    // island DE on the first device: generations/s at the migration periods, and one migration's cost
+    let first = devices[0];
+    let island = |period: Option<u32>| -> CliResult<f64> {
+        let p = DeParams::new(a.de_islands, a.de_members, 10, -100.0, 100.0, BoundsCorrection::Cotn);
+        let mut de = DeMultiPop::new(&p, Backend::Device(Some(first)))?;
+        let m = match period {
+            Some(p) => Migration::new(MigrationKind::One2One, p),
+            None => Migration::new(MigrationKind::None, 1),
+        };
+        de.init(&Objective::catalogue("F1")?, Mutation::Rand1, m)?;
+        de.run(&Stop::generations(1))?;
+        de.bests_fitness()?;
+        let t = Instant::now();
+        de.run(&Stop::generations(a.de_generations))?;
+        de.bests_fitness()?;
+        Ok(t.elapsed().as_secs_f64())
+    };
+    let none = island(None)?;
+    let work = format!("{} islands x {} members, F1 10-D, {} generations", a.de_islands, a.de_members, a.de_generations);
+    let g = a.de_generations as f64;
+    emit(&mut w, Row { solver: "island_de_no_migration", devices: first.to_string(), count: 1, work: work.clone(), seconds: none, unit: "generations/s", throughput: g / none, per_device: g / none, efficiency: 1.0 })?;
+    let mut p1 = none;
+    for period in [1u32, 10, 100] {
+        let s = island(Some(period))?;
+        if period == 1 {
+            p1 = s;
+        }
+        let solver = match period {
+            1 => "island_de_period_1",
+            10 => "island_de_period_10",
+            _ => "island_de_period_100",
+        };
+        emit(&mut w, Row { solver, devices: first.to_string(), count: 1, work: work.clone(), seconds: s, unit: "generations/s", throughput: g / s, per_device: g / s, efficiency: 1.0 })?;
+    }
+    // period 1 migrates after every generation: the extra time per generation is one migration
+    let cost = ((p1 - none) / g).max(0.0);
+    emit(&mut w, Row { solver: "migration_cost", devices: first.to_string(), count: 1, work, seconds: cost, unit: "seconds/migration", throughput: 0.0, per_device: 0.0, efficiency: 1.0 })?;
+    out::finish_csv(w, a.csv.path())
+}

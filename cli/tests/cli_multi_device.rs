@@ -1,0 +1,97 @@
+//! `--devices` on the solver commands and `metaopt bench scale`, end to end, with PoCL posing as
+//! three devices: the same seed gives the same output on one, two and three devices; bad lists
+//! name `--devices`.
+
+mod run;
+use run::{metaopt_env, ok_env};
+use std::path::PathBuf;
+
+const THREE: [(&str, &str); 2] = [("POCL_DEVICES", "pthread pthread pthread"), ("POCL_MAX_PTHREAD_COUNT", "1")];
+
+fn data(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data").join(rel).to_string_lossy().into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok_env(args, &THREE)).unwrap()
+}
+
+fn with(base: &[&str], extra: &[&str]) -> serde_json::Value {
+    let mut v = base.to_vec();
+    v.extend_from_slice(extra);
+    json(&v)
+}
+
+#[test]
+fn qap_de_and_sssp_give_the_one_device_result_on_several() {
+    let nug12 = data("qaplib/nug12.dat");
+    let qap = ["qap", "solve", &nug12, "--chains", "6", "--max-iterations", "1200", "--seed", "4", "--json"];
+    let one = with(&qap, &["--devices", "0"]);
+    for d in ["0,1", "all"] {
+        let r = with(&qap, &["--devices", d]);
+        assert_eq!((&r["cost"], &r["permutation"], &r["restarts"]), (&one["cost"], &one["permutation"], &one["restarts"]), "--devices {d}");
+    }
+    let cpu = with(&qap, &["--cpu"]);
+    assert_eq!((&cpu["cost"], &cpu["permutation"]), (&one["cost"], &one["permutation"]));
+
+    let de = ["de", "--problems", "5", "--function", "F1", "--dims", "4", "--max-generations", "80", "--json"];
+    let one = with(&de, &["--devices", "0"]);
+    assert_eq!(one["results"].as_array().unwrap().len(), 5);
+    assert_eq!(with(&de, &["--devices", "2,0,1"])["results"], one["results"]);
+
+    let sp = ["sp", "sssp", "--grid", "30x30", "--sources", "all", "--json"];
+    let one = with(&sp, &[]);
+    let three = with(&sp, &["--devices", "all"]);
+    for k in ["sources", "reached", "edges", "max_dist"] {
+        assert_eq!(three[k], one[k], "{k}");
+    }
+}
+
+#[test]
+fn bad_device_lists_name_the_flag() {
+    let nug12 = data("qaplib/nug12.dat");
+    for (args, needle) in [
+        (vec!["qap", "solve", &nug12, "--devices", "0,0"], "--devices: device 0 listed twice"),
+        (vec!["qap", "solve", &nug12, "--devices", "9"], "--devices: device 9 does not exist"),
+        (vec!["de", "--problems", "2", "--function", "F1", "--dims", "2", "--devices", "0,x"], "--devices"),
+        (vec!["sp", "sssp", "--grid", "5x5", "--devices", "1,1"], "--devices"),
+        (vec!["sp", "sssp", "--grid", "5x5", "--devices", "0,1", "--cpu"], "--devices: not with --cpu"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--devices", "0,1"], "--devices: island DE"),
+    ] {
+        let o = metaopt_env(&args, &THREE);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bench_scale_writes_rows_per_device_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("scale.csv");
+    let nug12 = data("qaplib/nug12.dat");
+    let out = ok_env(
+        &[
+            "bench", "scale", "--devices", "0,1", "--qiga-populations", "8", "--bde-problems", "6", "--bde-generations", "20",
+            "--qap-chains", "4", "--qap-iterations", "100", "--qap", &nug12, "--sp-graph", "6", "--sp-sources", "8",
+            "--de-islands", "4", "--de-members", "8", "--de-generations", "20", "--csv", csv.to_str().unwrap(),
+        ],
+        &THREE,
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), out);
+    let mut r = csv::Reader::from_reader(out.as_bytes());
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    let head = r.headers().unwrap().clone();
+    let col = |n: &str| head.iter().position(|h| h == n).unwrap();
+    for solver in ["qiga", "batched_de", "qap_ts", "sssp"] {
+        let mine: Vec<_> = rows.iter().filter(|x| &x[col("solver")] == solver).collect();
+        assert_eq!(mine.len(), 2, "{solver}: one row for 1 and one for 2 devices");
+        assert_eq!(&mine[0][col("efficiency")], "1.0");
+        let (t1, t2): (f64, f64) = (mine[0][col("throughput")].parse().unwrap(), mine[1][col("throughput")].parse().unwrap());
+        let e: f64 = mine[1][col("efficiency")].parse().unwrap();
+        assert!(t1 > 0.0 && t2 > 0.0);
+        assert!((e - t2 / (2.0 * t1)).abs() < 1e-9 * e.max(1.0), "{solver}: efficiency {e}");
+    }
+    for solver in ["island_de_no_migration", "island_de_period_1", "island_de_period_10", "island_de_period_100", "migration_cost"] {
+        assert_eq!(rows.iter().filter(|x| &x[col("solver")] == solver).count(), 1, "{solver}");
+    }
+}
