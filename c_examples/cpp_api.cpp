@@ -109,6 +109,8 @@ static double qap_runs(Solver &solver, const std::vector<T> &df, unsigned runs, 
     return best;
 }
 
+template <typename F> static void expect_error(int32_t code, const std::string &what, F f);
+
 static void qap() {
     std::vector<int32_t> df32 = make_df<int32_t>();
     const double optimum = qap_optimum(df32);
@@ -127,6 +129,15 @@ static void qap() {
     check(wide.getNParam() == 6, "Params with nBitParam 5: getNParam 6");
     best = qap_runs<decltype(wide), int64_t>(wide, df32, 30, "Params nBitParam 5");
     check(best == optimum, "Params with nBitParam 5: the best of 30 runs is the optimum");
+
+    // a device number (the one in use, named) finds the optimum too; a device past the list is an error
+    metaopt::Params<uint8_t, uint8_t, int32_t, metaopt::CC_int32_t> named(3, N, 3, df32.data(), 1, 2, 0, 0,
+                                                                          metaopt::getDeviceNumber());
+    best = qap_runs<decltype(named), int64_t>(named, df32, 30, "Params on the device in use by number");
+    check(best == optimum, "Params on a numbered device: the best of 30 runs is the optimum");
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "Params on device 99", [&df32] {
+        metaopt::Params<uint8_t, uint8_t, int32_t, metaopt::CC_int32_t> bad(3, N, 3, df32.data(), 1, 2, 0, 0, 99);
+    });
 
     // ParamsInstance over double data, with a tabu list
     std::vector<double> df64 = make_df<double>();
@@ -420,6 +431,18 @@ static void evaluation() {
                  [] { evaluate("F1", {0.0, std::nan("")}, 2, false); });
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of no rows", [] { evaluate("F1", {}, 2, false); });
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate of a partial row", [] { evaluate("F1", {1.0, 2.0, 3.0}, 2); });
+    // per-handle devices: a device number (here the one in use, named) gives the values of -1
+    int n = metaopt::getDeviceNumber();
+    std::vector<double> named = evaluate("CEC05t", X, 10, Backend::Device, Precision::Double, n);
+    check(named == device, "evaluate on the device in use by number equals device -1");
+    check(metaopt::isDeviceValid(n) && metaopt::isDeviceValid(), "isDeviceValid of the device in use");
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "evaluate on device 99",
+                 [] { evaluate("F1", {0.0, 0.0}, 2, Backend::Device, Precision::Auto, 99); });
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "isDeviceValid(-2)", [] { metaopt::isDeviceValid(-2); });
+    metaopt::CatalogueFitness<double, double> sphere("F1");
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "HC12 on device 99", [&sphere] {
+        metaopt::HC12 bad(2, {8}, {{-1.0, 1.0}}, &sphere, 1, 0, 0, METAOPT_DOMAIN_REAL, METAOPT_PRECISION_AUTO, 99);
+    });
 }
 
 int main() {

@@ -818,6 +818,13 @@ typedef struct MetaoptAcoOptions {
    * (MAX-MIN's restart); 0 = never.
    */
   uint32_t restart;
+  /**
+   * The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+   * (`metaopt_device_set_number`); instances on different devices may run from different
+   * threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+   * `device`.
+   */
+  int32_t device;
 } MetaoptAcoOptions;
 
 /**
@@ -1187,6 +1194,14 @@ typedef struct MetaoptDeOptions {
    * 4 members (their MAX_NFE; needed by those two, ignored by the others; default 0).
    */
   uint64_t lshade_budget;
+  /**
+   * The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+   * (`metaopt_device_set_number`); instances on different devices may run from different
+   * threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+   * `options.device`.
+   * Fixed at `metaopt_de_create` (later options' `device` is ignored).
+   */
+  int32_t device;
 } MetaoptDeOptions;
 
 /**
@@ -1463,6 +1478,13 @@ typedef struct MetaoptBatchDeOptions {
    * A `MetaoptBatchDePlacement`: where the device keeps the populations.
    */
   int32_t placement;
+  /**
+   * The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+   * (`metaopt_device_set_number`); instances on different devices may run from different
+   * threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+   * `options.device`.
+   */
+  int32_t device;
 } MetaoptBatchDeOptions;
 
 /**
@@ -2511,6 +2533,14 @@ typedef struct MetaoptQigaOptions {
    * stops the run between launches as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+   * (`metaopt_device_set_number`); instances on different devices may run from different
+   * threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+   * `device`.
+   * Used when `devices_count` is 0.
+   */
+  int32_t device;
 } MetaoptQigaOptions;
 
 /**
@@ -2754,6 +2784,13 @@ typedef struct MetaoptSatSolveOptions {
    * stops the call as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+   * (`metaopt_device_set_number`); instances on different devices may run from different
+   * threads. HC12 runs on it too. Ignored by the CPU backend walks; below -1 or not in the device list is an error naming
+   * `opts.device`.
+   */
+  int32_t device;
 } MetaoptSatSolveOptions;
 
 /**
@@ -2868,6 +2905,13 @@ typedef struct MetaoptSpOptions {
    * (near-far).
    */
   uint64_t max_rounds;
+  /**
+   * The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+   * (`metaopt_device_set_number`); instances on different devices may run from different
+   * threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+   * `device`.
+   */
+  int32_t device;
 } MetaoptSpOptions;
 
 /**
@@ -3343,11 +3387,22 @@ void metaopt_batch_de_free_run_result(struct MetaoptBatchDeRunResult *r);
 void metaopt_batch_de_free(struct MetaoptBatchDeInstance *h);
 
 /**
- * 1 while the device memory space is usable; 0 after a device failure that may have invalidated
- * the context (then solvers refuse work with `METAOPT_ERR_INVALID_MEM_SPACE` until
- * `metaopt_device_reset`).
+ * 1 while the memory space of the device in use is usable; 0 after a device failure on it that
+ * may have invalidated its context (then instances on it refuse work with
+ * `METAOPT_ERR_INVALID_MEM_SPACE` until `metaopt_device_reset`). Other devices:
+ * `metaopt_device_is_valid`.
  */
 uint8_t metaopt_device_is_mem_space_valid(void);
+
+/**
+ * 1 while the context of device `device` is usable (-1: the device in use); 0 after a device
+ * failure on it that may have invalidated its context (then instances on it refuse work with
+ * `METAOPT_ERR_INVALID_MEM_SPACE` until `metaopt_device_reset`). A failure on one device leaves
+ * the others valid. `METAOPT_ERR_INVALID_ARGUMENT` naming `device` for a number below -1 or not
+ * in the device list. The error message, if any, is the caller's to free with
+ * `metaopt_pointer_free`.
+ */
+struct MetaoptInt32Result metaopt_device_is_valid(int32_t device);
 
 /**
  * The number of the device in use: the one set by `metaopt_device_set_number`, else the
@@ -3364,9 +3419,10 @@ struct MetaoptInt32Result metaopt_device_get_number(void);
 struct MetaoptInt32Result metaopt_device_set_number(int32_t n);
 
 /**
- * Drops every device context and marks the memory space valid again (after
- * `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and
- * make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
+ * Drops the contexts lost to a device failure (those where `metaopt_device_is_valid` is 0), so
+ * that the next instance on such a device gets a new one; the contexts of healthy devices, and
+ * the instances on them, are kept. Instances on a lost context keep it and refuse work: free them
+ * and make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
  */
 struct MetaoptInt32Result metaopt_device_reset(void);
 
@@ -3423,6 +3479,23 @@ struct MetaoptDoubleArrayResult metaopt_function_evaluate(const char *function,
                                                           uint32_t dims,
                                                           int32_t backend,
                                                           int32_t precision);
+
+/**
+ * `metaopt_function_evaluate` on device `device` (a number of the device list, or -1 for the
+ * device in use, `metaopt_device_set_number`; ignored by the CPU backend). A device number below
+ * -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT` naming `device`; the rest is as
+ * `metaopt_function_evaluate`.
+ *
+ * # Safety
+ * As `metaopt_function_evaluate`.
+ */
+struct MetaoptDoubleArrayResult metaopt_function_evaluate_on_device(const char *function,
+                                                                    const double *points,
+                                                                    uint32_t rows,
+                                                                    uint32_t dims,
+                                                                    int32_t backend,
+                                                                    int32_t device,
+                                                                    int32_t precision);
 
 /**
  * A graph from CSR arrays: `offsets` (`n + 1` values, non-decreasing from 0 to `m`), `targets`
@@ -3596,6 +3669,28 @@ struct MetaoptHc12ParamsResult metaopt_hc12_params_precision(uint32_t nParam,
                                                              int32_t bitLength,
                                                              int32_t domain,
                                                              int32_t precision,
+                                                             const struct MetaoptObjective *objective);
+
+/**
+ * `metaopt_hc12_params_precision` on device `device`: a number of the device list, or -1 for
+ * the device in use (`metaopt_device_set_number`). Instances on different devices may run from
+ * different threads. A number below -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT`
+ * naming `device`.
+ *
+ * # Safety
+ * As `metaopt_hc12_params`.
+ */
+struct MetaoptHc12ParamsResult metaopt_hc12_params_on_device(uint32_t nParam,
+                                                             const uint32_t *nBitParam,
+                                                             uint32_t nBitParamLength,
+                                                             const double *dodParam,
+                                                             uint32_t dodParamLength,
+                                                             uint32_t maskOrder,
+                                                             int32_t startBit,
+                                                             int32_t bitLength,
+                                                             int32_t domain,
+                                                             int32_t precision,
+                                                             int32_t device,
                                                              const struct MetaoptObjective *objective);
 
 /**
@@ -3913,6 +4008,25 @@ struct MetaoptQapParamsResult metaopt_qap_params(uint32_t swaps,
                                                  int32_t bitLength);
 
 /**
+ * `metaopt_qap_params` on device `device`: a number of the device list, or -1 for the device in
+ * use (`metaopt_device_set_number`). Instances on different devices may run from different
+ * threads. A number below -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT` naming
+ * `device`.
+ *
+ * # Safety
+ * As `metaopt_qap_params`.
+ */
+struct MetaoptQapParamsResult metaopt_qap_params_on_device(uint32_t swaps,
+                                                           uint32_t nElements,
+                                                           uint32_t nSlices,
+                                                           const void *DF,
+                                                           const char *DF_type_name,
+                                                           uint32_t maskOrder,
+                                                           int32_t startBit,
+                                                           int32_t bitLength,
+                                                           int32_t device);
+
+/**
  * As `metaopt_qap_params`, from the two matrix stacks of a general (possibly asymmetric) instance:
  * `A` the flow matrices (indexed by facilities) and `B` the distance matrices (indexed by
  * locations), each nSlices consecutive row-major nElements x nElements matrices of `type_name`
@@ -3934,6 +4048,23 @@ struct MetaoptQapParamsResult metaopt_qap_params_ab(uint32_t swaps,
                                                     int32_t bitLength);
 
 /**
+ * `metaopt_qap_params_ab` on device `device` (as `metaopt_qap_params_on_device`).
+ *
+ * # Safety
+ * As `metaopt_qap_params_ab`.
+ */
+struct MetaoptQapParamsResult metaopt_qap_params_ab_on_device(uint32_t swaps,
+                                                              uint32_t nElements,
+                                                              uint32_t nSlices,
+                                                              const void *A,
+                                                              const void *B,
+                                                              const char *type_name,
+                                                              uint32_t maskOrder,
+                                                              int32_t startBit,
+                                                              int32_t bitLength,
+                                                              int32_t device);
+
+/**
  * As `metaopt_qap_params`, from a QAPLIB `.dat` file (int64 data, one slice). The instance keeps
  * the file's matrices, so `METAOPT_QAP_START_GLB` works, and the best-known value from a `BKS.csv`
  * in the same folder (a missing or malformed `BKS.csv` only means no BKS). The path must be UTF-8.
@@ -3949,6 +4080,19 @@ struct MetaoptQapParamsResult metaopt_qap_params_from_file(const char *dat_path,
                                                            int32_t bitLength);
 
 /**
+ * `metaopt_qap_params_from_file` on device `device` (as `metaopt_qap_params_on_device`).
+ *
+ * # Safety
+ * As `metaopt_qap_params_from_file`.
+ */
+struct MetaoptQapParamsResult metaopt_qap_params_from_file_on_device(const char *dat_path,
+                                                                     uint32_t swaps,
+                                                                     uint32_t maskOrder,
+                                                                     int32_t startBit,
+                                                                     int32_t bitLength,
+                                                                     int32_t device);
+
+/**
  * Rebuilds the solver of `h` with another backend (`MetaoptBackend`: 0 the device in use now,
  * 1 the CPU) and cost form (`MetaoptQapCostForm`: 0 delta, 1 full); the iteration cap is kept. On
  * error the instance keeps its previous solver. The result is 0; an error message is the
@@ -3961,6 +4105,21 @@ struct MetaoptQapParamsResult metaopt_qap_params_from_file(const char *dat_path,
 struct MetaoptInt32Result metaopt_qap_set_backend(struct MetaoptQapInstance *h,
                                                   int32_t backend,
                                                   int32_t cost_form);
+
+/**
+ * `metaopt_qap_set_backend` with the device named: `device` is a number of the device list, or
+ * -1 for the device in use (`metaopt_device_set_number`); ignored by the CPU backend. A number
+ * below -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT` naming `device` (the instance
+ * keeps its solver). The robust tabu search over the instance (`metaopt_qap_ts_solve`) runs on
+ * this device too.
+ *
+ * # Safety
+ * As `metaopt_qap_set_backend`.
+ */
+struct MetaoptInt32Result metaopt_qap_set_backend_on_device(struct MetaoptQapInstance *h,
+                                                            int32_t backend,
+                                                            int32_t cost_form,
+                                                            int32_t device);
 
 /**
  * Sets the bits per parameter of the instance's strings (the thesis's `nBitParam` of its C++
@@ -4229,6 +4388,21 @@ struct MetaoptSatEvalResult metaopt_sat_evaluate(struct MetaoptSatInstance *h,
                                                  const uint32_t *assignments,
                                                  uint32_t count,
                                                  uint8_t use_cpu);
+
+/**
+ * `metaopt_sat_evaluate` on device `device` (a number of the device list, or -1 for the device
+ * in use, `metaopt_device_set_number`; ignored when `use_cpu` is nonzero). Instances on different
+ * devices may be used from different threads. A number below -1 or not in the list is
+ * `METAOPT_ERR_INVALID_ARGUMENT` naming `device`.
+ *
+ * # Safety
+ * As `metaopt_sat_evaluate`.
+ */
+struct MetaoptSatEvalResult metaopt_sat_evaluate_on_device(struct MetaoptSatInstance *h,
+                                                           const uint32_t *assignments,
+                                                           uint32_t count,
+                                                           uint8_t use_cpu,
+                                                           int32_t device);
 
 /**
  * Frees the array and the message of a `MetaoptSatEvalResult` and sets them to NULL and `count`

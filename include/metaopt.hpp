@@ -272,6 +272,12 @@ inline int getDeviceNumber() { return detail::check("metaopt_device_get_number",
 inline void setDeviceNumber(int n) { detail::check("metaopt_device_set_number", metaopt_device_set_number(n)); }
 /* False after a device failure that invalidated the context (metaopt_device_is_mem_space_valid). */
 inline bool isMemSpaceValid() { return metaopt_device_is_mem_space_valid() != 0; }
+/* False after a failure of device `device` (-1: the device in use) that invalidated its context;
+ * the other devices stay valid (metaopt_device_is_valid). Throws Error naming device for a
+ * number below -1 or past the device list. */
+inline bool isDeviceValid(int device = -1) {
+    return detail::check("metaopt_device_is_valid", metaopt_device_is_valid(static_cast<int32_t>(device))) != 0;
+}
 /* The library's version, "MAJOR.MINOR.PATCH". */
 inline std::string version() { return metaopt_version(); }
 
@@ -287,11 +293,13 @@ enum class Precision { Auto = METAOPT_PRECISION_AUTO, Single = METAOPT_PRECISION
 
 /* The values of catalogue function `name` ("F1".."F12", "CEC04".."CEC10", "CEC04t".."CEC10t",
  * case-insensitive) at the points of `points`, a row-major rows x dims matrix (rows =
- * points.size() / dims): one value per row (metaopt_function_evaluate). Throws Error naming the
+ * points.size() / dims): one value per row (metaopt_function_evaluate_on_device; `device`: a device
+ * number, -1 the device in use). Throws Error naming the
  * argument for an unknown name, a dimension the function lacks (CEC04t..CEC10t: 2 or 10), no
  * rows, a partial row or a NaN or infinite coordinate. */
 inline std::vector<double> evaluate(const std::string &name, const std::vector<double> &points, std::size_t dims,
-                                    Backend backend = Backend::Device, Precision precision = Precision::Auto) {
+                                    Backend backend = Backend::Device, Precision precision = Precision::Auto,
+                                    int device = -1) {
     const char *call = "metaopt::evaluate";
     if (dims == 0 || dims > UINT32_MAX)
         detail::invalid(call, "dims is " + std::to_string(dims) + "; expected 1 .. 2^32 - 1");
@@ -304,9 +312,9 @@ inline std::vector<double> evaluate(const std::string &name, const std::vector<d
     if (rows > UINT32_MAX)
         detail::invalid(call, std::to_string(rows) + " rows; at most 2^32 - 1");
     return detail::check<double>("metaopt_function_evaluate",
-                                 metaopt_function_evaluate(name.c_str(), points.data(), static_cast<uint32_t>(rows),
-                                                           static_cast<uint32_t>(dims), static_cast<int32_t>(backend),
-                                                           static_cast<int32_t>(precision)));
+                                 metaopt_function_evaluate_on_device(name.c_str(), points.data(), static_cast<uint32_t>(rows),
+                                                                     static_cast<uint32_t>(dims), static_cast<int32_t>(backend),
+                                                                     static_cast<int32_t>(device), static_cast<int32_t>(precision)));
 }
 
 /* evaluate on the device (device = true) or the host: the thesis's geatbx_cec_bundle(X, name). */
@@ -342,11 +350,12 @@ namespace detail {
 class QapHandle {
   public:
     QapHandle(unsigned swaps, unsigned nElements, unsigned nBitParam, const void *DF, const char *type_name,
-              unsigned nSlices, unsigned maskOrder, unsigned startBit, unsigned endBit) {
+              unsigned nSlices, unsigned maskOrder, unsigned startBit, unsigned endBit, int device = -1) {
         if (startBit > static_cast<unsigned>(INT32_MAX) || endBit > static_cast<unsigned>(INT32_MAX))
             invalid("metaopt::Params", "startBit and endBit must be below 2^31");
-        MetaoptQapParamsResult r = metaopt_qap_params(swaps, nElements, nSlices, DF, type_name, maskOrder,
-                                                      static_cast<int32_t>(startBit), static_cast<int32_t>(endBit));
+        MetaoptQapParamsResult r = metaopt_qap_params_on_device(swaps, nElements, nSlices, DF, type_name, maskOrder,
+                                                                static_cast<int32_t>(startBit), static_cast<int32_t>(endBit),
+                                                                static_cast<int32_t>(device));
         if (r.error_code != METAOPT_OK)
             raise("metaopt_qap_params", r.error_code, r.error_message);
         metaopt_pointer_free(r.error_message);
@@ -435,7 +444,8 @@ class QapHandle {
 /* The thesis's QAP solver class (metaopt_qap_params): `swaps` swaps per string (2 * swaps
  * parameters), DF the nSlices stacked nElements x nElements matrices (flows below the diagonal,
  * distances above it), the neighbourhood of Hamming radius maskOrder over the window of endBit
- * bits from startBit (0 = to the end). See the header comment for EL_TYPE, IORD_TYPE and
+ * bits from startBit (0 = to the end), on device `device` (-1, the default: the device in use;
+ * metaopt_qap_params_on_device). See the header comment for EL_TYPE, IORD_TYPE and
  * nBitParam. DF is copied. Move-only; the destructor frees the instance. */
 template <typename EL_TYPE, typename IORD_TYPE, typename REAL, typename CC_type> class Params {
     static_assert(std::is_integral_v<EL_TYPE> && std::is_unsigned_v<EL_TYPE> && sizeof(EL_TYPE) <= 4,
@@ -449,9 +459,9 @@ template <typename EL_TYPE, typename IORD_TYPE, typename REAL, typename CC_type>
 
   public:
     Params(unsigned swaps, unsigned nElementsIN, unsigned nBitParamIN, const REAL *DF_IN, unsigned nSlicesIN,
-           unsigned maskOrder, unsigned startBitIn, unsigned endBit)
+           unsigned maskOrder, unsigned startBitIn, unsigned endBit, int device = -1)
         : q_(swaps, nElementsIN, nBitParamIN, DF_IN, detail::df_type_name<REAL>(), nSlicesIN, maskOrder,
-             startBitIn, endBit) {
+             startBitIn, endBit, device) {
         if (q_.nBitParam() > 8 * sizeof(EL_TYPE))
             detail::invalid("metaopt::Params", std::to_string(q_.nBitParam()) + " bits per parameter do not fit EL_TYPE");
         if (q_.nElements() > 0 &&
@@ -509,8 +519,8 @@ template <typename EL_TYPE, typename IORD_TYPE, typename REAL, typename CC_type>
 template <typename REAL, typename CC_type> class ParamsInstance {
   public:
     ParamsInstance(unsigned swaps, unsigned nElements, unsigned nBitParam, const REAL *DF, unsigned nSlices,
-                   unsigned maskOrder, unsigned startBit, unsigned endBit)
-        : p_(swaps, nElements, nBitParam, DF, nSlices, maskOrder, startBit, endBit) {}
+                   unsigned maskOrder, unsigned startBit, unsigned endBit, int device = -1)
+        : p_(swaps, nElements, nBitParam, DF, nSlices, maskOrder, startBit, endBit, device) {}
 
     template <typename Ftype> Result<Ftype> run(const unsigned short *initOrder, const unsigned *initKernel) {
         return p_.template run<Ftype>(initOrder, initKernel);
@@ -734,22 +744,25 @@ MetaoptObjective make_objective(FitnessFunctorInterface<FP, FPf> *fit, const std
  * for all, or one per parameter) on the intervals dodParam (one for all, or one per parameter),
  * the neighbourhood of Hamming radius maskOrder over the window of bitLength bits from startBit
  * (0 = to the end), the objective reading `domain` (METAOPT_DOMAIN_REAL by default) in
- * `precision`. The fitness is borrowed (it must outlive the object) or owned (unique_ptr). */
+ * `precision`, on device `device` (-1: the device in use; metaopt_hc12_params_on_device). The
+ * fitness is borrowed (it must outlive the object) or owned (unique_ptr). */
 class HC12 {
   public:
     using Fitness = FitnessFunctorInterface<double, double>;
 
     HC12(unsigned nParam, const std::vector<uint32_t> &nBitParam, const std::vector<Interval<double>> &dodParam,
          Fitness *fitness, unsigned maskOrder = 2, unsigned startBit = 0, unsigned bitLength = 0,
-         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO)
+         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO,
+         int device = -1)
         : ctx_(std::make_unique<detail::CallbackContext>()) {
-        create(nParam, nBitParam, dodParam, fitness, maskOrder, startBit, bitLength, domain, precision);
+        create(nParam, nBitParam, dodParam, fitness, maskOrder, startBit, bitLength, domain, precision, device);
     }
     HC12(unsigned nParam, const std::vector<uint32_t> &nBitParam, const std::vector<Interval<double>> &dodParam,
          std::unique_ptr<Fitness> fitness, unsigned maskOrder = 2, unsigned startBit = 0, unsigned bitLength = 0,
-         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO)
+         MetaoptDomain domain = METAOPT_DOMAIN_REAL, MetaoptPrecision precision = METAOPT_PRECISION_AUTO,
+         int device = -1)
         : ctx_(std::make_unique<detail::CallbackContext>()), owned_(std::move(fitness)) {
-        create(nParam, nBitParam, dodParam, owned_.get(), maskOrder, startBit, bitLength, domain, precision);
+        create(nParam, nBitParam, dodParam, owned_.get(), maskOrder, startBit, bitLength, domain, precision, device);
     }
     HC12(HC12 &&) noexcept = default;
     HC12 &operator=(HC12 &&o) noexcept {
@@ -834,7 +847,7 @@ class HC12 {
   private:
     void create(unsigned nParam, const std::vector<uint32_t> &nBitParam, const std::vector<Interval<double>> &dod,
                 Fitness *fitness, unsigned maskOrder, unsigned startBit, unsigned bitLength, MetaoptDomain domain,
-                MetaoptPrecision precision) {
+                MetaoptPrecision precision, int device) {
         if (startBit > static_cast<unsigned>(INT32_MAX) || bitLength > static_cast<unsigned>(INT32_MAX))
             detail::invalid("metaopt::HC12", "startBit and bitLength must be below 2^31");
         std::vector<double> pairs;
@@ -844,11 +857,11 @@ class HC12 {
         }
         const std::string name = fitness ? fitness->name() : std::string();
         MetaoptObjective o = detail::make_objective(fitness, name, ctx_.get());
-        MetaoptHc12ParamsResult r = metaopt_hc12_params_precision(
+        MetaoptHc12ParamsResult r = metaopt_hc12_params_on_device(
             nParam, nBitParam.empty() ? nullptr : nBitParam.data(), static_cast<uint32_t>(nBitParam.size()),
             pairs.empty() ? nullptr : pairs.data(), static_cast<uint32_t>(pairs.size()), maskOrder,
             static_cast<int32_t>(startBit), static_cast<int32_t>(bitLength), domain, precision,
-            fitness ? &o : nullptr);
+            static_cast<int32_t>(device), fitness ? &o : nullptr);
         if (r.error_code != METAOPT_OK)
             detail::raise("metaopt_hc12_params", r.error_code, r.error_message);
         metaopt_pointer_free(r.error_message);
@@ -968,6 +981,7 @@ struct OptionsDict {
     std::optional<uint64_t> migration_rng_seed;
     std::optional<bool> shared_random;         // populations share mutation/crossover random numbers
     std::optional<MetaoptBackend> backend;     // the device in use (default) or the CPU backend
+    std::optional<int32_t> device;             // the device number (default -1: the device in use)
     std::optional<bool> fused;                 // the fused kernel between migrations (default on)
     std::optional<std::string> selection;      // "ties" (f(trial) <= f(target), the default) or "strict" (<, the thesis's)
     std::optional<std::string> algorithm;      // "de" (the default), "jade", "shade", "lshade", "jso" (docs/specs/DE.md, Adaptive DE)
@@ -1168,6 +1182,7 @@ template <typename FP, typename FPf> class DEMultiPop {
         if (o.migration_rng_seed) options_.migration_seed = *o.migration_rng_seed;
         if (o.shared_random) options_.shared_random = *o.shared_random ? 1 : 0;
         if (o.backend) options_.backend = *o.backend;
+        if (o.device) options_.device = *o.device;
         if (o.fused) options_.fused = *o.fused ? 1 : 0;
         if (o.selection) {
             if (*o.selection == "ties")

@@ -388,7 +388,7 @@ fn run_eval(
             .enqueue_nd_range(q.cl())
             .map_err(|e| {
                 let e = cl_error("clEnqueueNDRangeKernel(functions_eval)")(e);
-                crate::device::note_failure(&e);
+                crate::device::note_failure(&q, &e);
                 e
             })?;
     }

@@ -180,6 +180,8 @@ static MetaoptBatchDeOptions create_options(const mxArray *s) {
     MetaoptBatchDeOptions o = metaopt_batch_de_default_options();
     if ((v = opt(s, "cpu")))
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "device")))
+        o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     if ((v = opt(s, "precision")))
         o.precision = resolve_precision(precision_arg(v, "opts.precision"));
     if ((v = opt(s, "generationsPerLaunch")))
@@ -222,7 +224,7 @@ static Entry *bde_new(const mxArray *problems, const mxArray *opts, mxArray **ou
     return e;
 }
 
-static const char *const CREATE_OPTIONS[] = {"cpu", "precision", "generationsPerLaunch", "placement", NULL};
+static const char *const CREATE_OPTIONS[] = {"cpu", "device", "precision", "generationsPerLaunch", "placement", NULL};
 
 /* 'bde-create', problems, [opts: cpu, precision ('single', 'double'), generationsPerLaunch,
  * placement ('auto', 'local', 'global')] -> instance. problems as 'bde-run' takes them. */
@@ -314,7 +316,7 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
     const mxArray *first = arg(nrhs, prhs, 1, "instance or problems");
     MetaoptBatchDeStop st = metaopt_batch_de_default_stop();
     if (mxIsStruct(first)) {
-        static const char *known[] = {"cpu", "precision", "generationsPerLaunch", "placement", "timeLimit", NULL};
+        static const char *known[] = {"cpu", "device", "precision", "generationsPerLaunch", "placement", "timeLimit", NULL};
         const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
         if ((v = opt(s, "timeLimit")))
             st.time_limit = real_scalar(v, "opts.timeLimit");

@@ -38,7 +38,7 @@ static void de_release(void *state) {
  * form of `precision`. */
 static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoefsMax", "cr", "initRngSeed",
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
-                                              "precision", "double", "sharedRandom", "fused", "cpu", "crCoefsMode",
+                                              "precision", "double", "sharedRandom", "fused", "cpu", "device", "crCoefsMode",
                                               "selection", "fitnessPrecision", "algorithm", "lshadeBudget", NULL};
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
@@ -125,6 +125,8 @@ static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *
         o->shared_random = (uint8_t)flag_arg(v, "opts.sharedRandom");
     if ((v = opt(s, "cpu")))
         o->backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "device")))
+        o->device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     if ((v = opt(s, "fused")))
         o->fused = (uint8_t)flag_arg(v, "opts.fused");
 }

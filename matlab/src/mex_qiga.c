@@ -187,7 +187,7 @@ void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_knapsack);
     KnapState *st = e->state;
     static const char *known[] = {"populations", "individuals", "maxGenerations", "table", "popsPerTable", "poleSigns",
-                                  "repair", "seed", "target", "timeLimit", "devices", "cpu", "groupSize",
+                                  "repair", "seed", "target", "timeLimit", "devices", "cpu", "device", "groupSize",
                                   "launchPopulations", NULL};
     static const char *const tables[] = {"gqa2000", "qea2002", NULL};
     static const char *const repairs[] = {"index", "random", "greedy", NULL};
@@ -247,6 +247,8 @@ void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
         o.time_limit_s = real_scalar(v, "opts.timeLimit");
     if ((v = opt(s, "cpu")))
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "device")))
+        o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     if ((v = opt(s, "devices")) && !mxIsEmpty(v)) {
         size_t n;
         double *d = real_vector(v, "opts.devices", &n, 1);

@@ -150,7 +150,7 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     SatState *st = e->state;
     static const char *known[] = {"timeLimit", "runs", "seed", "maskOrder", "tabuLength", "tabuMaxIterations",
                                   "tabuMaxNoImprove", "tenure", "method", "walks", "cb", "eps", "noise",
-                                  "restartFlips", "flipsPerLaunch", "maxFlips", "cpu", NULL};
+                                  "restartFlips", "flipsPerLaunch", "maxFlips", "cpu", "device", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
     MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
     if ((v = opt(s, "method")))
@@ -171,6 +171,8 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         o.max_flips = (uint64_t)int_scalar(v, "opts.maxFlips", 0, 9007199254740992.0);
     if ((v = opt(s, "cpu")))
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "device")))
+        o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     if ((v = opt(s, "timeLimit")))
         o.time_limit_s = real_scalar(v, "opts.timeLimit");
     if ((v = opt(s, "runs")))

@@ -229,7 +229,7 @@ void mode_sssp(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const c
     uint32_t *src = vertices(arg(nrhs, prhs, 2, "sources"), "sources", st->n, &k);
     if (k == 0 || k > 4294967295.0)
         fail("badArgument", "sources must name at least one vertex");
-    static const char *known[] = {"method", "delta", "cpu", "roundsPerCheck", "maxRounds", NULL};
+    static const char *known[] = {"method", "delta", "cpu", "device", "roundsPerCheck", "maxRounds", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 3, known), *v;
     MetaoptSpOptions o = metaopt_sp_default_options();
     if ((v = opt(s, "method")))
@@ -238,6 +238,8 @@ void mode_sssp(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const c
         o.delta = real_scalar(v, "opts.delta");
     if ((v = opt(s, "cpu")))
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "device")))
+        o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     if ((v = opt(s, "roundsPerCheck")))
         o.rounds_per_check = (uint32_t)int_scalar(v, "opts.roundsPerCheck", 1, 4294967295.0);
     if ((v = opt(s, "maxRounds")))
@@ -298,7 +300,7 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
     uint32_t t = (uint32_t)(int_scalar(arg(nrhs, prhs, 3, "target"), "target", 1, st->n) - 1);
     static const char *known[] = {"ants", "alpha", "beta", "damping", "evaporation", "depositExponent",
                                   "initialPheromone", "iterations", "noImprove", "maxMin", "deposit", "selection",
-                                  "maxSteps", "seed", "groupSize", "localSearch", "restart", "cpu", NULL};
+                                  "maxSteps", "seed", "groupSize", "localSearch", "restart", "cpu", "device", NULL};
     const mxArray *os = options_struct(nrhs, prhs, 4, known), *v;
     MetaoptAcoOptions o = metaopt_aco_default_options();
     if ((v = opt(os, "ants")))
@@ -337,6 +339,8 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
         o.restart = (uint32_t)int_scalar(v, "opts.restart", 0, 4294967295.0);
     if ((v = opt(os, "cpu")))
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(os, "device")))
+        o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     MetaoptAcoRunResult r = metaopt_aco_run(st->g, s, t, &o);
     CHECK_RESULT(NULL, "metaopt_aco_run", r, metaopt_aco_free_run_result);
     mxArray *out = empty_struct();

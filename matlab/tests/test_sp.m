@@ -175,6 +175,17 @@ check(strcmp(error_of(@() g.sssp(1, 'colour', 1)), 'metaopt:badOption'), 'sssp: 
 check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'delta')), 'sssp: a negative delta (the library names it)');
 [id, msg] = error_of(@() g.aco(1, 2, 'evaporation', 2, 'cpu', true));
 check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'evaporation')), 'aco: evaporation 2');
+% --- opts.device: a device number (-1: the device in use); a number past the list names device ---
+ndev = numel(metaopt_devices());
+[d0, p0] = g.sssp(1);
+[dd, pd] = g.sssp(1, 'device', ndev - 1);
+check(isequal(dd, d0) && isequal(pd, p0), 'sssp: opts.device (the last device) equals the device in use');
+[dm, pm] = g.sssp(1, 'device', -1);
+check(isequal(dm, d0) && isequal(pm, p0), 'sssp: opts.device -1 is the device in use');
+[id, msg] = error_of(@() g.sssp(1, 'device', ndev));
+check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'device')), 'sssp: opts.device past the list (the library names it)');
+[id, msg] = error_of(@() g.sssp(1, 'device', -2));
+check(~isempty(id) && ~isempty(strfind(msg, 'device')), 'sssp: opts.device -2 names device');
 check(strcmp(error_of(@() g.aco(1, 41)), 'metaopt:badArgument'), 'aco: a target out of range');
 kq = metaopt_mex('knapsack-generate', 'weak', 5);
 [id, msg] = error_of(@() metaopt_sssp(kq, 1));

@@ -17,6 +17,15 @@ def integer(name, value, lo=None, hi=None):
     return v
 
 
+def device(value, name="device"):
+    """A device number for the library: None is -1 (the device in use, ``set_device_number``);
+    an int is passed on (the library refuses numbers below -1 or past the device list with an
+    error naming ``device``)."""
+    if value is None:
+        return -1
+    return integer(name, value, -2**31, 2**31 - 1)
+
+
 def real(name, value, finite=True):
     """``value`` as a Python float; NaN (and with ``finite`` infinity) is a ValueError."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):

@@ -114,7 +114,8 @@ class MetaoptBatchDeProblem(Structure):
 
 
 class MetaoptBatchDeOptions(Structure):
-    _fields_ = [("backend", c_int32), ("precision", c_int32), ("generations_per_launch", c_uint32), ("placement", c_int32)]
+    _fields_ = [("backend", c_int32), ("precision", c_int32), ("generations_per_launch", c_uint32), ("placement", c_int32),
+                ("device", c_int32)]
 
 
 class MetaoptBatchDeStop(Structure):
@@ -160,6 +161,7 @@ class MetaoptDeOptions(Structure):
         ("fitness_precision", c_int32),  # MetaoptPrecision of Fx, Fy: 0 the storage precision, 1, 2
         ("algorithm", c_int32),  # MetaoptDeAlgorithm: 0 de, 1 jade, 2 shade, 3 lshade, 4 jso
         ("lshade_budget", c_uint64),  # L-SHADE's and jSO's evaluations per population
+        ("device", c_int32),  # -1: the device in use (metaopt_device_set_number)
     ]
 
 
@@ -453,6 +455,7 @@ class MetaoptSatSolveOptions(Structure):
         ("runs", c_uint32),
         ("time_limit_s", c_double),
         ("stop_token", MetaoptStopToken_p),
+        ("device", c_int32),  # -1: the device in use (metaopt_device_set_number)
     ]
 
 
@@ -545,6 +548,7 @@ class MetaoptQigaOptions(Structure):
         ("group_size", c_uint32),
         ("launch_populations", c_uint32),
         ("stop_token", MetaoptStopToken_p),
+        ("device", c_int32),  # -1: the device in use (metaopt_device_set_number); used when devices_count is 0
     ]
 
 
@@ -614,6 +618,7 @@ class MetaoptSpOptions(Structure):
         ("backend", c_int32),  # MetaoptBackend: 0 device, 1 cpu
         ("rounds_per_check", c_uint32),
         ("max_rounds", c_uint64),
+        ("device", c_int32),  # -1: the device in use (metaopt_device_set_number)
     ]
 
 
@@ -655,6 +660,7 @@ class MetaoptAcoOptions(Structure):
         ("backend", c_int32),
         ("local_search", c_uint8),
         ("restart", c_uint32),
+        ("device", c_int32),  # -1: the device in use (metaopt_device_set_number)
     ]
 
 
@@ -815,6 +821,7 @@ _SIGNATURES = {
     "metaopt_device_get_number": (MetaoptInt32Result, []),
     "metaopt_device_set_number": (MetaoptInt32Result, [c_int32]),
     "metaopt_device_reset": (MetaoptInt32Result, []),
+    "metaopt_device_is_valid": (MetaoptInt32Result, [c_int32]),
     "metaopt_device_count": (MetaoptInt32Result, []),
     "metaopt_device_info": (MetaoptInt32Result, [c_int32, POINTER(MetaoptDeviceInfo)]),
     "metaopt_device_free_info": (None, [POINTER(MetaoptDeviceInfo)]),
@@ -823,6 +830,10 @@ _SIGNATURES = {
     "metaopt_function_evaluate": (
         MetaoptDoubleArrayResult,
         [c_char_p, POINTER(c_double), c_uint32, c_uint32, c_int32, c_int32],
+    ),
+    "metaopt_function_evaluate_on_device": (
+        MetaoptDoubleArrayResult,
+        [c_char_p, POINTER(c_double), c_uint32, c_uint32, c_int32, c_int32, c_int32],  # ..., backend, device, precision
     ),
     # island DE
     "metaopt_de_default_options": (MetaoptDeOptions, []),
@@ -883,6 +894,23 @@ _SIGNATURES = {
             POINTER(MetaoptObjective),  # objective
         ],
     ),
+    "metaopt_hc12_params_on_device": (
+        MetaoptHc12ParamsResult,
+        [
+            c_uint32,  # nParam
+            POINTER(c_uint32),  # nBitParam
+            c_uint32,  # nBitParamLength
+            POINTER(c_double),  # dodParam
+            c_uint32,  # dodParamLength
+            c_uint32,  # maskOrder
+            c_int32,  # startBit
+            c_int32,  # bitLength
+            c_int32,  # domain
+            c_int32,  # precision (MetaoptPrecision)
+            c_int32,  # device (-1: the device in use)
+            POINTER(MetaoptObjective),  # objective
+        ],
+    ),
     "metaopt_hc12_init_tabu_list": (MetaoptInt32Result, [MetaoptHc12Instance_p, c_uint32]),
     "metaopt_hc12_set_tabu_options": (MetaoptInt32Result, [MetaoptHc12Instance_p, POINTER(MetaoptTabuOptions)]),
     "metaopt_hc12_default_run_options": (MetaoptHc12RunOptions, []),
@@ -906,6 +934,16 @@ _SIGNATURES = {
     ),
     "metaopt_qap_params_from_file": (MetaoptQapParamsResult, [c_char_p, c_uint32, c_uint32, c_int32, c_int32]),
     "metaopt_qap_set_backend": (MetaoptInt32Result, [MetaoptQapInstance_p, c_int32, c_int32]),
+    "metaopt_qap_params_on_device": (
+        MetaoptQapParamsResult,
+        [c_uint32, c_uint32, c_uint32, c_void_p, c_char_p, c_uint32, c_int32, c_int32, c_int32],
+    ),
+    "metaopt_qap_params_ab_on_device": (
+        MetaoptQapParamsResult,
+        [c_uint32, c_uint32, c_uint32, c_void_p, c_void_p, c_char_p, c_uint32, c_int32, c_int32, c_int32],
+    ),
+    "metaopt_qap_params_from_file_on_device": (MetaoptQapParamsResult, [c_char_p, c_uint32, c_uint32, c_int32, c_int32, c_int32]),
+    "metaopt_qap_set_backend_on_device": (MetaoptInt32Result, [MetaoptQapInstance_p, c_int32, c_int32, c_int32]),
     "metaopt_qap_set_max_iterations": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
     "metaopt_qap_set_bits_per_param": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
     "metaopt_qap_init_tabu_list": (MetaoptInt32Result, [MetaoptQapInstance_p, c_uint32]),
@@ -927,6 +965,7 @@ _SIGNATURES = {
     "metaopt_sat_from_clauses": (MetaoptSatParseResult, [c_uint32, POINTER(c_int32), c_uint64]),
     "metaopt_sat_words_per_assignment": (MetaoptInt32Result, [MetaoptSatInstance_p]),
     "metaopt_sat_evaluate": (MetaoptSatEvalResult, [MetaoptSatInstance_p, POINTER(c_uint32), c_uint32, c_uint8]),
+    "metaopt_sat_evaluate_on_device": (MetaoptSatEvalResult, [MetaoptSatInstance_p, POINTER(c_uint32), c_uint32, c_uint8, c_int32]),
     "metaopt_sat_free_eval_result": (None, [POINTER(MetaoptSatEvalResult)]),
     "metaopt_sat_default_solve_options": (MetaoptSatSolveOptions, []),
     "metaopt_sat_solve": (MetaoptSatSolveResult, [MetaoptSatInstance_p, POINTER(MetaoptSatSolveOptions)]),

@@ -74,12 +74,13 @@ class BatchDE(Instance):
     problem i the seed S + i. ``lower``/``upper``: a scalar for all, one vector of dims values
     for all (when every problem has those dims), or a list with per problem a scalar or a vector
     of its dims. ``problems`` fixes the count (default: the longest sequence among the other
-    arguments). ``cpu=True``: the CPU backend (in double it follows the device's run).
+    arguments). ``cpu=True``: the CPU backend (in double it follows the device's run); ``device``: the device
+    number (None: the device in use).
     ``run()`` returns a ``BatchDEResult``; ``results()`` the state without running."""
 
     def __init__(self, function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1", bounds="sat",
                  seed=1, generations=1000, target=None, problems=None, cpu=False, precision="auto",
-                 generations_per_launch=1000, placement="auto", data=None):
+                 generations_per_launch=1000, placement="auto", data=None, device=None):
         if problems is None:
             n = _count(function=function, dims=dims, members=members, f=f, cr=cr, mutation=mutation, bounds=bounds,
                        seed=seed, generations=generations, target=target,
@@ -178,6 +179,7 @@ class BatchDE(Instance):
             specs[i] = p
         o = L.metaopt_batch_de_default_options()
         o.backend = 1 if _checks.flag("cpu", cpu) else 0
+        o.device = _checks.device(device)
         o.precision = _precision.code(_precision.requested(precision, None))
         o.generations_per_launch = _checks.integer("generations_per_launch", generations_per_launch, 1, 2**32 - 1)
         o.placement = _checks.choice("placement", placement, _PLACEMENTS)

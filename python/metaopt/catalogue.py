@@ -17,14 +17,15 @@ from ._errors import check
 __all__ = ["evaluate", "geatbx_cec_bundle"]
 
 
-def evaluate(name, X, cpu=False, precision="auto"):
+def evaluate(name, X, cpu=False, precision="auto", device=None):
     """The values of catalogue function ``name`` at the points of ``X``.
 
     ``X``: a 2-D array of shape ``(rows, D)`` (one point per row; any real dtype, converted to
     float64) or a 1-D array of ``D`` values (one point). Returns a float64 array of ``rows``
     values, or a NumPy float64 scalar for a 1-D ``X``.
 
-    ``cpu``: False (the default) evaluates on the device in use (``set_device_number``) through
+    ``cpu``: False (the default) evaluates on the device in use (``set_device_number``; ``device``:
+    a device number instead) through
     the catalogue's OpenCL kernel; True on the host with the library's f64 reference code.
     ``precision`` (device only): ``"auto"`` (double where the device has fp64, else single),
     ``"double"`` or ``"single"`` (points and data rounded to float); the CPU computes in double
@@ -55,11 +56,12 @@ def evaluate(name, X, cpu=False, precision="auto"):
         where = f"entry {c}" if one else f"row {r}, column {c}"
         raise ValueError(f"X holds a NaN or infinite value at {where} ({x[r, c]!r})")
     L = _lib.lib()
-    r = L.metaopt_function_evaluate(
-        b, x.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), rows, dims, 1 if cpu else 0, _precision.code(want)
+    r = L.metaopt_function_evaluate_on_device(
+        b, x.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), rows, dims, 1 if cpu else 0, _checks.device(device),
+        _precision.code(want)
     )
     try:
-        check(r, "metaopt_function_evaluate")
+        check(r, "metaopt_function_evaluate_on_device")
         values = np.ctypeslib.as_array(r.values, shape=(r.length,)).copy()
     finally:
         L.metaopt_double_array_free_result(ctypes.byref(r))

@@ -143,7 +143,9 @@ class IslandDE(Instance):
     ``fused`` (default True): on a device, the generations between two migrations run in one
     launch of the fused kernel whenever an island fits one work-group (False: a set of launches
     per generation, the same random numbers);
-    ``backend`` ``"device"`` (OpenCL) or ``"cpu"``. The same seeds give the same run on every
+    ``backend`` ``"device"`` (OpenCL) or ``"cpu"``; ``device``: the device number (None: the
+    device in use, ``set_device_number``), so that one process can drive instances on several
+    devices from several threads. The same seeds give the same run on every
     device and on the CPU backend.
     ``method``: ``"de"`` (the default: the thesis's DE, F and CR fixed per population) or a
     self-adapting variant with its paper's defaults, ``"jade"``, ``"shade"``, ``"lshade"``,
@@ -162,7 +164,7 @@ class IslandDE(Instance):
                  precision: Optional[str] = None, double: Optional[bool] = None, shared_random: bool = False,
                  backend: str = "device", fused: bool = True, selection: str = "ties",
                  fitness_precision: Optional[str] = None, method: str = "de", lshade_budget: int = 0,
-                 **thesis_options):
+                 device: Optional[int] = None, **thesis_options):
         given = {k for k, v, d in (("f_mode", f_mode, "linspace"), ("f_min", f_min, 0.1), ("f_max", f_max, 1.5),
                                    ("cr", cr, 0.5), ("seeds", seeds, (123, 345, 457, 581)))
                  if not (isinstance(v, (str, numbers.Real, tuple)) and v == d)}
@@ -174,6 +176,8 @@ class IslandDE(Instance):
         self.bounds = _bounds(bounds)
         _checks.choice("backend", backend, _BACKENDS)
         self.backend = backend
+        #: the device number asked for (-1: the device in use when created)
+        self.device = _checks.device(device)
         self._precision_asked = _precision.requested(precision, double)
         self._fitness_code = _precision.fitness_code(fitness_precision)
         self._settings = _with_seeds(dict(dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds,
@@ -231,6 +235,7 @@ class IslandDE(Instance):
         o.algorithm = _checks.choice("method", settings["method"], _METHODS)
         o.lshade_budget = _checks.integer("lshade_budget", settings["lshade_budget"], 0, 2**64 - 1)
         o.backend = _BACKENDS[self.backend]
+        o.device = self.device
         return o, cr_values
 
     def init(self, objective, mutation="DE/rand/1", migration="None", period=10, **options):

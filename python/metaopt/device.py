@@ -42,13 +42,22 @@ set_cuda_device_number = set_device_number
 
 
 def is_mem_space_valid():
-    """False after a device failure that may have invalidated the context (see
-    ``reset_device``)."""
+    """False after a failure of the device in use that may have invalidated its context (see
+    ``reset_device``; other devices: ``is_device_valid``)."""
     return bool(_lib.lib().metaopt_device_is_mem_space_valid())
 
 
+def is_device_valid(device=None):
+    """False after a failure of device ``device`` (None: the device in use) that may have
+    invalidated its context; a failure on one device leaves the others valid."""
+    d = _checks.device(device)
+    return bool(check_int(_lib.lib().metaopt_device_is_valid(d), "metaopt_device_is_valid"))
+
+
 def reset_device():
-    """Drops every device context and marks the memory space valid again."""
+    """Drops the contexts lost to a device failure, so that new instances on those devices get
+    new ones; healthy devices and their instances are kept. Instances on a lost context keep
+    refusing work: make new ones."""
     check_int(_lib.lib().metaopt_device_reset(), "metaopt_device_reset")
 
 
@@ -81,5 +90,5 @@ def devices():
 
 
 __all__ = ["DeviceInfo", "get_device_number", "set_device_number", "get_cuda_device_number",
-           "set_cuda_device_number", "is_mem_space_valid", "reset_device",
+           "set_cuda_device_number", "is_mem_space_valid", "is_device_valid", "reset_device",
            "device_count", "device_info", "devices"]

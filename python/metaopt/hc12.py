@@ -73,7 +73,7 @@ class HC12(Instance):
 
     def __init__(self, n_param: int, n_bit_param, dod_param, objective, mask_order: int = 2, start_bit: int = 0,
                  bit_len: int = 0, domain: str = "real", double: Optional[bool] = None, *,
-                 precision: Optional[str] = None):
+                 precision: Optional[str] = None, device: Optional[int] = None):
         self.n_param = _checks.integer("n_param", n_param, 1, 2**32 - 1)
         self.n_bit_param = _checks.vector("n_bit_param", n_bit_param, np.uint32, lengths=(1, self.n_param))
         if np.any(self.n_bit_param < 1) or np.any(self.n_bit_param > 32):
@@ -93,18 +93,18 @@ class HC12(Instance):
         asked = _precision.requested(precision, double)
         obj, self._callback, keep = make_objective(objective)
         self.objective = objective
-        r = _lib.lib().metaopt_hc12_params_precision(
+        r = _lib.lib().metaopt_hc12_params_on_device(
             self.n_param,
             self.n_bit_param.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), self.n_bit_param.size,
             self.dod_param.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.dod_param.size,
             self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1),
             _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
-            domain, _precision.code(asked), ctypes.byref(obj),
+            domain, _precision.code(asked), _checks.device(device), ctypes.byref(obj),
         )
         del keep  # the library copied the strings
         # the callback object lives as long as the handle (freed first, then released)
-        self._adopt(check(r, "metaopt_hc12_params_precision").instance, "metaopt_hc12_free", keep=self._callback)
+        self._adopt(check(r, "metaopt_hc12_params_on_device").instance, "metaopt_hc12_free", keep=self._callback)
         #: "double" or "single": the precision the library resolved and computes in
         self.precision = _precision.from_info(self.info) or ("single" if asked == "single" else "double")
         self.precision_note = _precision.note(asked, self.precision)

@@ -22,7 +22,7 @@ from . import _checks, _interrupt, _precision
 from ._interrupt import Interrupted
 from ._objective import Source
 from .de import IslandDE, de_seeds
-from .device import device_info, get_device_number, set_device_number
+from .device import device_info, get_device_number
 from .hc12 import HC12
 
 __all__ = ["OptimizeResult", "minimize"]
@@ -307,21 +307,16 @@ def minimize(
         raise TypeError(f"minimize(method={method!r}) got unexpected option(s) {', '.join(unknown)}; "
                         f"its options are {', '.join(allowed)}")
     objective = _Objective(fun, args, vectorized, dims) if callable(fun) and not isinstance(fun, Source) else fun
-    previous = None
-    if number is not None:
-        previous = get_device_number()
-        set_device_number(number)
+    # the device is the instance's own (per-handle devices): the process default is left alone,
+    # so minimize calls on different devices may run from different threads
     try:
         solve = _minimize_de if method == "de" else _minimize_hc12
         res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
-                    _Stopper(stop_token))
+                    _Stopper(stop_token), device=number)
     except Interrupted as e:
         if isinstance(e.result, OptimizeResult):
             e.result["device"] = _device_label(number, cpu)
         raise
-    finally:
-        if previous is not None:
-            set_device_number(previous)
     res["device"] = _device_label(number, cpu)
     return res
 
@@ -364,7 +359,8 @@ def _x0_candidate(objective, x0):
     return float(objective(x0[np.newaxis])[0]), x0
 
 
-def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper):
+def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper,
+                 device=None):
     dims = b.shape[0]
     maxiter = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
     popsize = 15 if popsize is None else _checks.integer("popsize", popsize, 1, None)
@@ -389,7 +385,7 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         islands, members, dims, b, options.get("bounds_correction", "COTN"),
         f_mode=options.get("f_mode", "linspace"), f_min=options.get("f_min", 0.5), f_max=options.get("f_max", 0.9),
         cr=options.get("cr", 0.9), seeds=de_seeds(seed), precision=precision,
-        shared_random=options.get("shared_random", False), backend="cpu" if cpu else "device",
+        shared_random=options.get("shared_random", False), backend="cpu" if cpu else "device", device=device,
     )
     follow = isinstance(objective, _Objective)
     with de:
@@ -491,7 +487,8 @@ def _after_migration(de, islands, members, E, X):
     return (En, Xn) if not np.isnan(En).any() else (E, X)
 
 
-def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper):
+def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper,
+                   device=None):
     dims = b.shape[0]
     if popsize is not None:
         raise ValueError("popsize is an option of method='de'; HC12's neighbourhood follows from bits and mask_order")
@@ -513,7 +510,8 @@ def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_bac
     follow = isinstance(objective, _Objective)
     st = dict(best_x=None, best_f=math.inf, nit=0, nfev=0, stop="runs", k=0)
     caught = None
-    with HC12(dims, bits, b, objective, mask_order=options.get("mask_order", 2), precision=precision) as h:
+    with HC12(dims, bits, b, objective, mask_order=options.get("mask_order", 2), precision=precision,
+              device=device) as h:
         tabu = options.get("tabu_length")
         if tabu is not None:
             h.init_tabu_list(tabu)

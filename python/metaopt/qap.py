@@ -169,16 +169,17 @@ class HC12QAP(Instance):
     None: ceil(log2 n)) sets the bits per parameter, see ``set_bits_per_param``.
     """
 
-    def __init__(self, swaps, DF, start_bit=0, bit_len=0, mask_order=2, n_bit_param=None):
+    def __init__(self, swaps, DF, start_bit=0, bit_len=0, mask_order=2, n_bit_param=None, device=None):
         stack = _matrix_stack("DF", DF)
         self._setup(swaps, stack.shape[1], stack.shape[0], mask_order)
         L = _lib.lib()
-        r = L.metaopt_qap_params(
+        r = L.metaopt_qap_params_on_device(
             self.swaps, self.n_elements, self.n_slices, stack.ctypes.data_as(ctypes.c_void_p),
             _checks.c_string("DF dtype", stack.dtype.name), self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
+            _checks.device(device),
         )
-        self._adopt(check(r, "metaopt_qap_params").instance, "metaopt_qap_free")
+        self._adopt(check(r, "metaopt_qap_params_on_device").instance, "metaopt_qap_free")
         self.DF = DF
         if n_bit_param is not None:
             self.set_bits_per_param(n_bit_param)
@@ -192,7 +193,7 @@ class HC12QAP(Instance):
         self.n_bit_param = int(math.ceil(math.log2(self.n_elements)))
 
     @classmethod
-    def from_ab(cls, swaps, A, B, start_bit=0, bit_len=0, mask_order=2):
+    def from_ab(cls, swaps, A, B, start_bit=0, bit_len=0, mask_order=2, device=None):
         """From the flow matrices ``A`` and distance matrices ``B`` (same shape and dtype, (n, n)
         or (n, n, nSlices)); the cost of p is sum A[i, j] * B[p[i], p[j]] over the slices."""
         a, b = _matrix_stack("A", A), _matrix_stack("B", B)
@@ -202,28 +203,30 @@ class HC12QAP(Instance):
             raise TypeError(f"A and B must have the same dtype, got {a.dtype} and {b.dtype}")
         self = cls.__new__(cls)
         self._setup(swaps, a.shape[1], a.shape[0], mask_order)
-        r = _lib.lib().metaopt_qap_params_ab(
+        r = _lib.lib().metaopt_qap_params_ab_on_device(
             self.swaps, self.n_elements, self.n_slices, a.ctypes.data_as(ctypes.c_void_p),
             b.ctypes.data_as(ctypes.c_void_p), _checks.c_string("A dtype", a.dtype.name), self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
+            _checks.device(device),
         )
-        self._adopt(check(r, "metaopt_qap_params_ab").instance, "metaopt_qap_free")
+        self._adopt(check(r, "metaopt_qap_params_ab_on_device").instance, "metaopt_qap_free")
         self.DF = None
         return self
 
     @classmethod
-    def from_file(cls, path, swaps, start_bit=0, bit_len=0, mask_order=2):
+    def from_file(cls, path, swaps, start_bit=0, bit_len=0, mask_order=2, device=None):
         """From a QAPLIB ``.dat`` file (int64); a ``BKS.csv`` beside it gives ``solve`` its gap,
         and ``start="glb"`` (or "hrw", "pe", "ab") works."""
         path = _checks.c_string("path", path, path=True)
         self = cls.__new__(cls)
         self.swaps = _checks.integer("swaps", swaps, 1, 64)
         self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
-        r = _lib.lib().metaopt_qap_params_from_file(
+        r = _lib.lib().metaopt_qap_params_from_file_on_device(
             path, self.swaps, self.mask_order,
             _checks.integer("start_bit", start_bit, 0, 2**31 - 1), _checks.integer("bit_len", bit_len, 0, 2**31 - 1),
+            _checks.device(device),
         )
-        self._adopt(check(r, "metaopt_qap_params_from_file").instance, "metaopt_qap_free")
+        self._adopt(check(r, "metaopt_qap_params_from_file_on_device").instance, "metaopt_qap_free")
         info = self.info
         self._setup(swaps, info["n_elements"], info["n_slices"], mask_order)
         self.DF = None
@@ -450,13 +453,15 @@ class HC12QAP(Instance):
             finally:
                 L.metaopt_qap_ts_free_solve_result(ctypes.byref(r))
 
-    def set_backend(self, backend="device", cost_form="delta"):
-        """Rebuilds the solver on the device in use (``"device"``) or the CPU (``"cpu"``), with
-        the ``"delta"`` or ``"full"`` cost."""
+    def set_backend(self, backend="device", cost_form="delta", device=None):
+        """Rebuilds the solver on the device in use (``"device"``; ``device``: a device number
+        instead) or the CPU (``"cpu"``), with the ``"delta"`` or ``"full"`` cost."""
         backend = _checks.choice("backend", backend, _BACKENDS)
         cost_form = _checks.choice("cost_form", cost_form, _COST_FORMS)
+        device = _checks.device(device)
         with self._use("set_backend") as h:
-            check_int(_lib.lib().metaopt_qap_set_backend(h, backend, cost_form), "metaopt_qap_set_backend")
+            check_int(_lib.lib().metaopt_qap_set_backend_on_device(h, backend, cost_form, device),
+                      "metaopt_qap_set_backend_on_device")
 
     def set_bits_per_param(self, n_bit_param):
         """The bits per parameter of the strings (the thesis's ``nBitParam``): 0 or

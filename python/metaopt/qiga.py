@@ -92,11 +92,12 @@ class QIGA:
     lines) or file, or a list of those for a tuning run (population q uses table
     (q // pops_per_table) % len(table)). ``repair``: ``"index"``, ``"random"`` or ``"greedy"``.
     ``pole_signs``: ``"fixed"`` or ``"random"`` (the sources' ±1 cells). ``devices``: OpenCL
-    device numbers to spread the populations over; ``cpu=True`` runs on the CPU backend (the
+    device numbers to spread the populations over (``device``: the one device when ``devices`` is
+    None; None: the device in use); ``cpu=True`` runs on the CPU backend (the
     same results as a device). ``run()`` returns a ``QIGAResult``."""
 
     def __init__(self, knapsack, populations=1000, individuals=10, generations=500, table="gqa2000", repair="index",
-                 seed=1, target=None, time_limit=None, devices=None, cpu=False, pole_signs="fixed", pops_per_table=0,
+                 seed=1, target=None, time_limit=None, devices=None, cpu=False, pole_signs="fixed", pops_per_table=0, device=None,
                  group_size=None, launch_populations=None):
         if isinstance(knapsack, (str, os.PathLike)):
             knapsack = Knapsack.from_file(knapsack)
@@ -131,6 +132,7 @@ class QIGA:
                 raise ValueError(f"time_limit must be >= 0, got {time_limit}")
         cpu = _checks.flag("cpu", cpu)
         o.backend = 1 if cpu else 0
+        o.device = _checks.device(device)
         self._devices = None
         if devices is not None:
             if cpu:

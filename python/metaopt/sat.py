@@ -129,9 +129,10 @@ class SAT(Instance):
         self._init(_lib.lib().metaopt_sat_parse(path), "metaopt_sat_parse")
         return self
 
-    def evaluate(self, assignments, cpu=False):
+    def evaluate(self, assignments, cpu=False, device=None):
         """Satisfied clauses of each row of ``assignments`` ((count, num_vars) or (num_vars,)
-        of bools or 0/1), on the device (DXAC kernel) or with ``cpu=True`` on the host."""
+        of bools or 0/1), on the device (DXAC kernel; ``device``: its number, None the device in use)
+        or with ``cpu=True`` on the host."""
         a = np.asarray(assignments)
         if a.ndim == 1:
             a = a[np.newaxis]
@@ -146,11 +147,13 @@ class SAT(Instance):
         packed = _pack(a, self.num_vars, self.words)
         count = _checks.integer("count", a.shape[0], 1, 2**32 - 1)
         cpu = int(_checks.flag("cpu", cpu))
+        device = _checks.device(device)
         L = _lib.lib()
         with self._use("evaluate") as h:
-            r = L.metaopt_sat_evaluate(h, packed.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), count, cpu)
+            r = L.metaopt_sat_evaluate_on_device(h, packed.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)), count, cpu,
+                                                 device)
             try:
-                check(r, "metaopt_sat_evaluate")
+                check(r, "metaopt_sat_evaluate_on_device")
                 return np.ctypeslib.as_array(r.satisfied, shape=(r.count,)).astype(np.uint32, copy=True)
             finally:
                 L.metaopt_sat_free_eval_result(ctypes.byref(r))
@@ -158,7 +161,7 @@ class SAT(Instance):
     def solve(self, time_limit=None, runs=None, seed=None, mask_order=None, tabu_length=None,
               tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None, stop_token=None, *,
               method="probsat", walks=None, cb=None, eps=None, noise=None, restart_flips=None,
-              flips_per_launch=None, max_flips=None, cpu=False):
+              flips_per_launch=None, max_flips=None, cpu=False, device=None):
         """Looks for a model; None keeps the library's default of an option
         (``metaopt_sat_default_solve_options``: 10 s, seed 1, ...).
 
@@ -169,6 +172,7 @@ class SAT(Instance):
         ``flips_per_launch``, default 4096; ``max_flips`` per walk, default none); or
         ``"hc12"`` on the device (``runs``, ``mask_order``, ``tabu_length``,
         ``tabu_max_iterations``, ``tabu_max_no_improve``, ``tenure``). Options of the other search are refused.
+        ``device``: the device number of either search (None: the device in use).
 
         ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops
         the search with the best assignment so far (``stop == "interrupted"``); Ctrl-C too,
@@ -188,6 +192,7 @@ class SAT(Instance):
         o = L.metaopt_sat_default_solve_options()
         o.method = METHODS.index(method)
         o.backend = int(_checks.flag("cpu", cpu))
+        o.device = _checks.device(device)
         if time_limit is not None:
             o.time_limit_s = _checks.real("time_limit", time_limit)
             if o.time_limit_s < 0:

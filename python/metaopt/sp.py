@@ -238,21 +238,23 @@ class SsspResult(ArrayEq):
         return iter((self.dist, self.pred))
 
 
-def _sp_options(method, delta, cpu, rounds_per_check, max_rounds):
+def _sp_options(method, delta, cpu, rounds_per_check, max_rounds, device=None):
     o = _lib.lib().metaopt_sp_default_options()
     o.method = _checks.choice("method", method, METHODS)
     o.delta = 0.0 if delta is None else _checks.real("delta", delta)
     o.backend = 1 if _checks.flag("cpu", cpu) else 0
+    o.device = _checks.device(device)
     o.rounds_per_check = _checks.integer("rounds_per_check", rounds_per_check, 0, 2**32 - 1)
     o.max_rounds = 0 if max_rounds is None else _checks.integer("max_rounds", max_rounds, 1, 2**64 - 1)
     return o
 
 
-def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_check=16, max_rounds=None):
+def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_check=16, max_rounds=None, device=None):
     """Exact shortest paths on ``graph`` from ``sources`` (one vertex number: arrays of shape
     (n,); a sequence of k: (k, n), in one device call). ``method``: ``"near-far"`` (the default; with
     ``delta``, None: the library's choice), ``"frontier"`` or ``"bellman-ford"``; ``cpu=True``
-    runs Dijkstra per source on the CPU instead of the device in use. Returns an ``SsspResult``
+    runs Dijkstra per source on the CPU instead of the device in use (``device``: a device number;
+    None: the device in use). Returns an ``SsspResult``
     (``dist, pred = sssp(g, s)``)."""
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a metaopt.Graph, got {type(graph).__name__}")
@@ -260,7 +262,7 @@ def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_ch
     s = _checks.vector("sources", np.atleast_1d(sources), np.uint32)
     if s.size == 0:
         raise ValueError("sources must name at least one vertex")
-    o = _sp_options(method, delta, cpu, rounds_per_check, max_rounds)
+    o = _sp_options(method, delta, cpu, rounds_per_check, max_rounds, device)
     L = _lib.lib()
     with graph._use("sssp") as h:
         r = L.metaopt_sp_sssp_multi(h, s.ctypes.data_as(_U32), s.size, ctypes.byref(o))
@@ -319,9 +321,10 @@ class AcoResult(ArrayEq):
 _ACO_REALS = ("alpha", "beta", "damping", "evaporation", "deposit_exponent")
 
 
-def aco_shortest_path(graph, source, target, cpu=False, **options):
+def aco_shortest_path(graph, source, target, cpu=False, device=None, **options):
     """The ant colony (docs/specs/ACO.md) on ``graph`` from ``source`` to ``target``, on the
-    device in use or (``cpu=True``) the CPU backend (the same result for the same seed).
+    device in use (or device number ``device``) or (``cpu=True``) the CPU backend (the same result
+    for the same seed).
     ``options`` (the library's defaults when absent): ``ants``, ``alpha``, ``beta``, ``damping``,
     ``evaporation``, ``deposit_exponent``, ``initial_pheromone`` (None: MAX-MIN reset),
     ``iterations`` (None: the thesis's rule), ``max_no_improve`` (None: never), ``max_min``
@@ -337,6 +340,7 @@ def aco_shortest_path(graph, source, target, cpu=False, **options):
     L = _lib.lib()
     o = L.metaopt_aco_default_options()
     o.backend = 1 if _checks.flag("cpu", cpu) else 0
+    o.device = _checks.device(device)
     for key, value in options.items():
         if key in _ACO_REALS:
             setattr(o, key, _checks.real(key, value))

@@ -150,7 +150,7 @@ def test_library_errors_carry_code_and_message(had12):
     DF[2, 2] = 7
     with pytest.raises(MetaoptError) as e:
         HC12QAP(4, DF)
-    assert e.value.code == ErrorCode.INVALID_ARGUMENT and e.value.function == "metaopt_qap_params"
+    assert e.value.code == ErrorCode.INVALID_ARGUMENT and e.value.function == "metaopt_qap_params_on_device"
     assert "diagonal element (2,2) is not zero" in e.value.message
     assert isinstance(e.value, RuntimeError)  # as the thesis raised
     with pytest.raises(MetaoptError) as e:

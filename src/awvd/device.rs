@@ -44,8 +44,11 @@ use std::time::Instant;
 /// 0.90 s, 16 0.65, 32 0.48, 64 0.45, 128 0.41; capping registers with -cl-nv-maxrregcount at
 /// 64 or 128 was slower).
 const GROUP: usize = 128;
-/// Arc bounds wider than this many cells are searched over the clusters of cells.
-const FAR_CELLS: f64 = 3.0;
+/// Arc bounds wider than this many cells are searched over the clusters of cells. On an H100,
+/// 6RXU's search kernel in double took 1.11 s at 3 cells, 0.76 at 8, 0.71 at 12, 0.69 at 16
+/// and 20, 0.70 at 24 and 0.72 at 30 (6CVM: 0.12 s from 8 on): the growing cell boxes beat the
+/// clusters well past a few cells.
+const FAR_CELLS: f64 = 20.0;
 /// Work-items per group of the table kernels.
 const WG: usize = 64;
 

@@ -543,31 +543,67 @@ pub fn finish(
     mut res: AwvdResult,
 ) -> Result<AwvdResult> {
     let clock = Instant::now();
-    // sort by (quadruple, which) and renumber
-    let mut order: Vec<usize> = (0..verts.len()).collect();
-    order.par_sort_unstable_by_key(|&i| (verts[i].q, verts[i].which));
+    // sort by (quadruple, which) and renumber; packed keys (the sorted quadruple as one u128,
+    // then which and the index) sort much faster than indices compared through the table
+    let mut order: Vec<(u128, u64)> = verts
+        .par_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let q = v.q.map(u128::from);
+            ((q[0] << 96) | (q[1] << 64) | (q[2] << 32) | q[3], (u64::from(v.which) << 32) | i as u64)
+        })
+        .collect();
+    order.par_sort_unstable();
+    let at = |w: u64| (w & 0xffff_ffff) as usize;
     let mut rank = vec![0i64; verts.len()];
-    for (r, &i) in order.iter().enumerate() {
-        rank[i] = r as i64;
+    for (r, &(_, w)) in order.iter().enumerate() {
+        rank[at(w)] = r as i64;
     }
-    res.vertices = order.par_iter().map(|&i| verts[i]).collect();
-    res.edges = order.par_iter().map(|&i| adj[i].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
+    res.vertices = order.par_iter().map(|&(_, w)| verts[at(w)]).collect();
+    res.edges = order.par_iter().map(|&(_, w)| adj[at(w)].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
+    drop((order, rank));
     let loose = loose(ctx)?;
     // the ball pairs of the vertices and of the vertex-free edges, as (i << 32 | j) keys
-    let mut keys: Vec<u64> = res
+    let keys: Vec<Vec<u64>> = res
         .vertices
-        .par_iter()
-        .flat_map_iter(|v| {
-            let q = v.q;
-            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)].into_iter().map(move |(x, y)| (u64::from(q[x]) << 32) | u64::from(q[y]))
+        .par_chunks(4096)
+        .zip(res.edges.par_chunks(4096))
+        .enumerate()
+        .map(|(c, (vs, es))| {
+            let mut out = Vec::with_capacity(3 * vs.len());
+            for (i, (v, e)) in vs.iter().zip(es).enumerate() {
+                face_pairs(&res.vertices, (c * 4096 + i) as i64, v, e, &mut out);
+            }
+            out
         })
-        .chain(loose.par_iter().map(|&(i, j)| (u64::from(i) << 32) | u64::from(j)))
         .collect();
+    let mut keys = keys.concat();
+    keys.extend(loose.iter().map(|&(i, j)| (u64::from(i) << 32) | u64::from(j)));
     keys.par_sort_unstable();
     keys.dedup();
-    res.contacts = keys.into_iter().map(|k| ((k >> 32) as u32, k as u32)).collect();
+    res.contacts = keys.par_iter().map(|&k| ((k >> 32) as u32, k as u32)).collect();
     res.finish_s = clock.elapsed().as_secs_f64();
     Ok(res)
+}
+
+/// The ball pairs of vertex `r` (`v`, its edges' far ends `e`, in the sorted table `verts`),
+/// as (i << 32 | j) keys, each given only where `r` is ranked below both its neighbours on the
+/// pair's face: the pair (q[x], q[y]) lies on the vertex's two edges opposite its other two
+/// balls, and a neighbour that is unbounded (-1) or does not hold the pair does not count. The
+/// lowest vertex holding a pair gives it whatever the links, and a face of L vertices gives its
+/// pair about L / 3 times instead of L, so there are about three times fewer keys to sort.
+fn face_pairs(verts: &[Vertex], r: i64, v: &Vertex, e: &[i64; 4], out: &mut Vec<u64>) {
+    const PAIRS: [(usize, usize, usize, usize); 6] = [(0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2), (1, 2, 0, 3), (1, 3, 0, 2), (2, 3, 0, 1)];
+    for (x, y, k, l) in PAIRS {
+        let (a, b) = (v.q[x], v.q[y]);
+        let below = |n: i64| n < 0 || r <= n || {
+            let q = &verts[n as usize].q;
+            !(q.contains(&a) && q.contains(&b))
+        };
+        if below(e[k]) && below(e[l]) {
+            out.push((u64::from(a) << 32) | u64::from(b));
+        }
+    }
 }
 
 /// The ball pairs of vertex-free elliptic edges, which no vertex gives: triples of balls whose

@@ -199,12 +199,13 @@ impl<T: ClScalar> DeviceBuffer<T> {
                 self.len
             )));
         }
+        q.check_valid()?;
         // SAFETY: the write is blocking, so `data` outlives it; the length is checked above.
         unsafe { q.cl().enqueue_write_buffer(&mut self.buf, CL_BLOCKING, 0, data, &[]) }
             .map(|_| ())
             .map_err(|e| {
                 let e = cl_error("clEnqueueWriteBuffer")(e);
-                note_failure(&e);
+                note_failure(q, &e);
                 e
             })
     }
@@ -225,12 +226,13 @@ impl<T: ClScalar> DeviceBuffer<T> {
                 self.len
             )));
         }
+        q.check_valid()?;
         // SAFETY: the read is blocking; the range is checked above.
         unsafe { q.cl().enqueue_read_buffer(&self.buf, CL_BLOCKING, offset * std::mem::size_of::<T>(), out, &[]) }
             .map(|_| ())
             .map_err(|e| {
                 let e = cl_error("clEnqueueReadBuffer")(e);
-                note_failure(&e);
+                note_failure(q, &e);
                 e
             })
     }
@@ -259,7 +261,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
         let fail = |what: &'static str| {
             move |e| {
                 let e = cl_error(what)(e);
-                note_failure(&e);
+                note_failure(q, &e);
                 e
             }
         };

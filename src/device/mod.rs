@@ -168,7 +168,6 @@ fn enumerate() -> Result<Vec<DeviceInfo>> {
 static DEVICES: OnceLock<std::result::Result<Vec<DeviceInfo>, String>> = OnceLock::new();
 /// Device chosen through the API; -1 = not chosen.
 static SELECTED: AtomicI32 = AtomicI32::new(-1);
-static MEM_SPACE_VALID: AtomicBool = AtomicBool::new(true);
 static CONTEXTS: OnceLock<Mutex<HashMap<usize, Arc<DeviceContext>>>> = OnceLock::new();
 
 /// Every OpenCL device of every platform, GPUs first. An empty list is not an error here;
@@ -185,7 +184,8 @@ pub fn list_devices() -> Result<Vec<DeviceInfo>> {
     }
 }
 
-fn check_index(n: i64, what: &'static str) -> Result<usize> {
+/// `n` as a device number of [`list_devices`]; the error names `what`.
+pub(crate) fn check_index(n: i64, what: &'static str) -> Result<usize> {
     let devs = list_devices()?;
     if devs.is_empty() {
         return Err(Error::NoDevice("no OpenCL platform reports any device".into()));
@@ -221,29 +221,60 @@ pub fn set_device_number(n: i32) -> Result<usize> {
     Ok(idx)
 }
 
-/// False after a device failure that may have invalidated the context (the thesis's
-/// `cudaErrorLaunchFailure` case); [`reset_mem_space`] drops the contexts so new ones are made.
+/// False after a device failure that may have invalidated the context of the device in use
+/// ([`get_device_number`]; the thesis's `cudaErrorLaunchFailure` case); [`reset_mem_space`] drops
+/// the lost contexts so new ones are made. Other devices: [`is_device_valid`].
 pub fn is_mem_space_valid() -> bool {
-    MEM_SPACE_VALID.load(Ordering::SeqCst)
+    match get_device_number() {
+        Ok(d) => is_device_valid(d),
+        // no device in use: valid unless some context is lost
+        Err(_) => CONTEXTS.get().is_none_or(|m| m.lock().unwrap_or_else(|e| e.into_inner()).values().all(|c| !c.is_lost())),
+    }
 }
 
-/// Drops every cached context and marks the memory space valid again.
+/// False after a device failure on device `index` that may have invalidated its context; the
+/// contexts of the other devices are unaffected. A device without a context yet is valid.
+pub fn is_device_valid(index: usize) -> bool {
+    CONTEXTS
+        .get()
+        .and_then(|m| m.lock().unwrap_or_else(|e| e.into_inner()).get(&index).map(|c| !c.is_lost()))
+        .unwrap_or(true)
+}
+
+/// Drops the lost contexts (those of devices where [`is_device_valid`] is false): the next use
+/// of such a device makes a new context. Contexts of healthy devices, and the handles on them,
+/// are kept. Handles made on a lost context keep it and refuse work: free them and make new ones.
 pub fn reset_mem_space() {
     if let Some(m) = CONTEXTS.get() {
-        m.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        m.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, c| !c.is_lost());
     }
-    MEM_SPACE_VALID.store(true, Ordering::SeqCst);
 }
 
-/// Records a failure that leaves the device's state unknown (kernel launch or read failures).
-pub(crate) fn note_failure(e: &Error) {
+/// Test hook: marks the context of device `index` lost as a device failure on it would (making
+/// the context first if there is none). Errors for a device number that does not exist.
+#[doc(hidden)]
+pub fn mark_lost_for_test(index: usize) -> Result<()> {
+    DeviceContext::get(index)?.lost.store(true, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Records a failure on `q`'s device that leaves its state unknown (kernel launch or read
+/// failures): that device's context is marked lost; other devices are unaffected.
+pub(crate) fn note_failure(q: &Queue, e: &Error) {
     if let Error::OpenCl { code, .. } = e {
         // CL_OUT_OF_RESOURCES during execution, CL_INVALID_COMMAND_QUEUE,
         // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_CONTEXT
         if matches!(code, -5 | -36 | -14 | -34) {
-            MEM_SPACE_VALID.store(false, Ordering::SeqCst);
+            q.ctx.lost.store(true, Ordering::SeqCst);
         }
     }
+}
+
+fn lost_error(index: usize) -> Error {
+    Error::InvalidMemSpace(format!(
+        "an earlier failure of device {index} invalidated its context; call \
+         metaopt_reset_device() and make new instances on it"
+    ))
 }
 
 /// One launch of `e` over `global` work-items in groups of `local` (the implementation's choice
@@ -253,6 +284,7 @@ pub(crate) fn note_failure(e: &Error) {
 /// The caller has set every argument of the kernel, in type and order, to buffers and scalars
 /// that outlive the queue's use of them.
 pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: &[usize], local: Option<&[usize]>, name: &'static str) -> Result<()> {
+    q.check_valid()?;
     e.set_global_work_sizes(global);
     if let Some(l) = local {
         e.set_local_work_sizes(l);
@@ -260,7 +292,7 @@ pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: 
     // SAFETY: the arguments are the caller's (above); the sizes are set just now.
     unsafe { e.enqueue_nd_range(q.cl()) }.map_err(|err| {
         let err = cl_error(name)(err);
-        note_failure(&err);
+        note_failure(q, &err);
         err
     })?;
     Ok(())
@@ -268,12 +300,13 @@ pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: 
 
 /// [`launch`], keeping the launch's event (for its profiled time on a queue with profiling).
 pub(crate) fn launch_event(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: &[usize], local: &[usize], name: &'static str) -> Result<Event> {
+    q.check_valid()?;
     e.set_global_work_sizes(global);
     e.set_local_work_sizes(local);
     // SAFETY: the arguments are the caller's (as for `launch`); the sizes are set just now.
     unsafe { e.enqueue_nd_range(q.cl()) }.map_err(|err| {
         let err = cl_error(name)(err);
-        note_failure(&err);
+        note_failure(q, &err);
         err
     })
 }
@@ -283,6 +316,7 @@ pub(crate) fn launch_event(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, gl
 /// (the caller sets that one with `Kernel::set_arg`), where setting every argument per launch
 /// cost more than the launch. Errors name `name` and mark the device lost as `launch` does.
 pub(crate) fn enqueue_prepared(q: &Queue, kernel: &opencl3::kernel::Kernel, global: &[usize], local: &[usize], name: &'static str) -> Result<()> {
+    q.check_valid()?;
     let mut g = [0usize; 3];
     for (i, (&x, &l)) in global.iter().zip(local).enumerate() {
         g[i] = x.max(1).div_ceil(l) * l;
@@ -307,7 +341,7 @@ pub(crate) fn enqueue_prepared(q: &Queue, kernel: &opencl3::kernel::Kernel, glob
         Some(0) => Ok(()),
         other => {
             let err = cl_error(name)(ClError(other.unwrap_or(cl3::error_codes::DLOPEN_FUNCTION_NOT_AVAILABLE)));
-            note_failure(&err);
+            note_failure(q, &err);
             Err(err)
         }
     }
@@ -323,6 +357,9 @@ pub struct DeviceContext {
     pub(crate) staging: Mutex<Option<buffer::Staging>>,
     context: Context,
     programs: Mutex<HashMap<(u64, String), Arc<Program>>>,
+    /// Set by a device failure on this context ([`note_failure`]); then every launch, read and
+    /// write through it is refused with `InvalidMemSpace`.
+    lost: AtomicBool,
 }
 
 /// Where a solver computes: an OpenCL device, or the rayon CPU backend that follows the same
@@ -364,25 +401,26 @@ unsafe impl Sync for DeviceContext {}
 impl DeviceContext {
     /// The shared context of device `index` (made on first use).
     pub fn get(index: usize) -> Result<Arc<DeviceContext>> {
-        if !is_mem_space_valid() {
-            return Err(Error::InvalidMemSpace(
-                "an earlier device failure invalidated the context; call \
-                 metaopt_reset_device() to make a new one"
-                    .into(),
-            ));
-        }
         let index = check_index(index as i64, "device")?;
         let map = CONTEXTS.get_or_init(|| Mutex::new(HashMap::new()));
         let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(c) = map.get(&index) {
+            if c.is_lost() {
+                return Err(lost_error(index));
+            }
             return Ok(c.clone());
         }
         let info = list_devices()?[index].clone();
         let device = Device::new(info.cl_id());
         let context = Context::from_device(&device).map_err(cl_error("clCreateContext"))?;
-        let ctx = Arc::new(DeviceContext { info, context, programs: Mutex::new(HashMap::new()), staging: Mutex::new(None) });
+        let ctx = Arc::new(DeviceContext { info, context, programs: Mutex::new(HashMap::new()), staging: Mutex::new(None), lost: AtomicBool::new(false) });
         map.insert(index, ctx.clone());
         Ok(ctx)
+    }
+
+    /// True after a device failure on this context.
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
     }
 
     /// The context of the device in use ([`get_device_number`]).
@@ -480,6 +518,14 @@ impl Queue {
         &self.queue
     }
 
+    /// `InvalidMemSpace` when this queue's context was lost to a device failure.
+    pub(crate) fn check_valid(&self) -> Result<()> {
+        if self.ctx.is_lost() {
+            return Err(lost_error(self.ctx.info.index));
+        }
+        Ok(())
+    }
+
     /// A device buffer of `len` elements.
     pub fn buffer<T: ClScalar>(&self, len: usize, what: &'static str) -> Result<DeviceBuffer<T>> {
         DeviceBuffer::new(&self.ctx, len, what)
@@ -499,7 +545,7 @@ impl Queue {
     pub fn flush(&self) -> Result<()> {
         self.queue.flush().map_err(|e| {
             let e = cl_error("clFlush")(e);
-            note_failure(&e);
+            note_failure(self, &e);
             e
         })
     }
@@ -507,7 +553,7 @@ impl Queue {
     pub fn finish(&self) -> Result<()> {
         self.queue.finish().map_err(|e| {
             let e = cl_error("clFinish")(e);
-            note_failure(&e);
+            note_failure(self, &e);
             e
         })
     }

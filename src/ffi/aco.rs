@@ -81,6 +81,11 @@ pub struct MetaoptAcoOptions {
     /// Reset the pheromone to its upper bound after this many iterations without a shorter path
     /// (MAX-MIN's restart); 0 = never.
     pub restart: u32,
+    /// The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+    /// (`metaopt_device_set_number`); instances on different devices may run from different
+    /// threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+    /// `device`.
+    pub device: i32,
 }
 
 /// The result of `metaopt_aco_run`. The paths, `backend` and `error_message` are the caller's:
@@ -168,6 +173,7 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
             backend: MetaoptBackend::MetaoptBackendDevice as i32,
             local_search: d.local_search as u8,
             restart: d.restart.unwrap_or(0),
+            device: -1,
         }
     })
 }
@@ -190,11 +196,7 @@ pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)
         1 => Selection::Gumbel,
         s => return Err(Error::arg("selection", format!("{s}; expected 0 (roulette) or 1 (gumbel)"))),
     };
-    let backend = match o.backend {
-        0 => Backend::Device(None),
-        1 => Backend::Cpu,
-        b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
-    };
+    let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     let local_search = match o.local_search {
         0 => false,
         1 => true,

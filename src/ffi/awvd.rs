@@ -178,13 +178,7 @@ pub(crate) fn awvd_options(o: &MetaoptAwvdOptions) -> Result<(AwvdOptions, Backe
     if !(o.suspect_bound.is_finite() && o.suspect_bound >= 0.0) {
         return Err(Error::arg("suspect_bound", format!("{}; expected finite and >= 0", o.suspect_bound)));
     }
-    let backend = match (o.backend, o.device) {
-        (0, -1) => Backend::Device(None),
-        (0, d) if d >= 0 => Backend::Device(Some(d as usize)),
-        (0, d) => return Err(Error::arg("device", format!("{d}; expected a device number or -1 (the device in use)"))),
-        (1, _) => Backend::Cpu,
-        (b, _) => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
-    };
+    let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     let double = match o.double_precision {
         0 => false,
         1 => true,

@@ -8,7 +8,7 @@ use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result, str_arg, CArray,
     MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective, MetaoptStringResult,
 };
-use crate::de::{Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection, Stop, StopReason};
+use crate::de::{BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection, Stop, StopReason};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
@@ -95,6 +95,12 @@ pub struct MetaoptDeOptions {
     /// Evaluations per population over which L-SHADE and jSO shrink the population linearly to
     /// 4 members (their MAX_NFE; needed by those two, ignored by the others; default 0).
     pub lshade_budget: u64,
+    /// The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+    /// (`metaopt_device_set_number`); instances on different devices may run from different
+    /// threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+    /// `options.device`.
+    /// Fixed at `metaopt_de_create` (later options' `device` is ignored).
+    pub device: i32,
 }
 
 /// DE algorithms (`MetaoptDeOptions.algorithm`).
@@ -233,6 +239,7 @@ fn default_options() -> MetaoptDeOptions {
         fitness_precision: 0,
         algorithm: MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32,
         lshade_budget: 0,
+        device: -1,
     }
 }
 
@@ -281,11 +288,7 @@ pub unsafe extern "C" fn metaopt_de_create(
         let bounds = BoundsCorrection::parse_list(unsafe { str_arg(bounds, "bounds")? })?;
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { options.as_ref() }.copied().unwrap_or_else(default_options);
-        let backend = match o.backend {
-            0 => Backend::DEVICE,
-            1 => Backend::Cpu,
-            b => return Err(Error::arg("options.backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
-        };
+        let backend = super::device::backend_on(o.backend, o.device, "options.backend", "options.device")?;
         let params = DeParams {
             islands,
             members,

@@ -79,6 +79,11 @@ pub struct MetaoptBatchDeOptions {
     pub generations_per_launch: u32,
     /// A `MetaoptBatchDePlacement`: where the device keeps the populations.
     pub placement: i32,
+    /// The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+    /// (`metaopt_device_set_number`); instances on different devices may run from different
+    /// threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+    /// `options.device`.
+    pub device: i32,
 }
 
 /// Where the device keeps the populations during a launch (`MetaoptBatchDeOptions.placement`).
@@ -238,6 +243,7 @@ fn default_options() -> MetaoptBatchDeOptions {
         precision: d.precision.code(),
         generations_per_launch: d.generations_per_launch,
         placement: MetaoptBatchDePlacement::MetaoptBatchDePlacementAuto as i32,
+        device: -1,
     }
 }
 
@@ -323,11 +329,7 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
 
 /// `BatchOptions` and the backend from the C options.
 fn batch_options(o: &MetaoptBatchDeOptions) -> Result<(Backend, BatchOptions)> {
-    let backend = match o.backend {
-        0 => Backend::DEVICE,
-        1 => Backend::Cpu,
-        b => return Err(Error::arg("options.backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
-    };
+    let backend = super::device::backend_on(o.backend, o.device, "options.backend", "options.device")?;
     let placement = match o.placement {
         0 => Placement::Auto,
         1 => Placement::Local,

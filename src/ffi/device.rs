@@ -2,7 +2,7 @@
 
 use super::{c_string, ffi_boundary, MetaoptInt32Result};
 use super::result::free_c;
-use crate::device::{self, DeviceKind};
+use crate::device::{self, Backend, DeviceKind};
 use crate::error::Error;
 use std::ffi::c_char;
 use std::ptr;
@@ -84,12 +84,45 @@ impl Default for MetaoptDeviceInfo {
     }
 }
 
-/// 1 while the device memory space is usable; 0 after a device failure that may have invalidated
-/// the context (then solvers refuse work with `METAOPT_ERR_INVALID_MEM_SPACE` until
-/// `metaopt_device_reset`).
+/// 1 while the memory space of the device in use is usable; 0 after a device failure on it that
+/// may have invalidated its context (then instances on it refuse work with
+/// `METAOPT_ERR_INVALID_MEM_SPACE` until `metaopt_device_reset`). Other devices:
+/// `metaopt_device_is_valid`.
 #[no_mangle]
 pub extern "C" fn metaopt_device_is_mem_space_valid() -> u8 {
     ffi_boundary!({ device::is_mem_space_valid() as u8 })
+}
+
+/// The backend of a C `backend` (0 a device, 1 the CPU backend) and `device` (-1 the device in
+/// use, else a number of the device list; checked for the device backend, ignored by the CPU
+/// backend except that it must not be below -1); errors name `backend_name` or `device_name`.
+pub(crate) fn backend_on(backend: i32, device: i32, backend_name: &'static str, device_name: &'static str) -> crate::error::Result<Backend> {
+    if device < -1 {
+        return Err(Error::arg(device_name, format!("{device}; expected a device number or -1 (the device in use)")));
+    }
+    match backend {
+        0 if device == -1 => Ok(Backend::Device(None)),
+        0 => Ok(Backend::Device(Some(device::check_index(device as i64, device_name)?))),
+        1 => Ok(Backend::Cpu),
+        b => Err(Error::arg(backend_name, format!("{b}; expected 0 (device) or 1 (cpu)"))),
+    }
+}
+
+/// 1 while the context of device `device` is usable (-1: the device in use); 0 after a device
+/// failure on it that may have invalidated its context (then instances on it refuse work with
+/// `METAOPT_ERR_INVALID_MEM_SPACE` until `metaopt_device_reset`). A failure on one device leaves
+/// the others valid. `METAOPT_ERR_INVALID_ARGUMENT` naming `device` for a number below -1 or not
+/// in the device list. The error message, if any, is the caller's to free with
+/// `metaopt_pointer_free`.
+#[no_mangle]
+pub extern "C" fn metaopt_device_is_valid(device: i32) -> MetaoptInt32Result {
+    ffi_boundary!({
+        let d = match device {
+            -1 => device::get_device_number()?,
+            d => device::check_index(d as i64, "device")?,
+        };
+        MetaoptInt32Result::ok(device::is_device_valid(d) as i32)
+    })
 }
 
 /// The number of the device in use: the one set by `metaopt_device_set_number`, else the
@@ -108,9 +141,10 @@ pub extern "C" fn metaopt_device_set_number(n: i32) -> MetaoptInt32Result {
     ffi_boundary!({ MetaoptInt32Result::ok(device::set_device_number(n)? as i32) })
 }
 
-/// Drops every device context and marks the memory space valid again (after
-/// `metaopt_device_is_mem_space_valid` returned 0). Instances keep their old context: free them and
-/// make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
+/// Drops the contexts lost to a device failure (those where `metaopt_device_is_valid` is 0), so
+/// that the next instance on such a device gets a new one; the contexts of healthy devices, and
+/// the instances on them, are kept. Instances on a lost context keep it and refuse work: free them
+/// and make new ones, or rebuild them with `metaopt_qap_set_backend`. The result is 0.
 #[no_mangle]
 pub extern "C" fn metaopt_device_reset() -> MetaoptInt32Result {
     ffi_boundary!({

@@ -6,7 +6,6 @@
 use super::boundary::{copy_in, str_arg};
 use super::ffi_boundary;
 use super::result::MetaoptDoubleArrayResult;
-use crate::device::Backend;
 use crate::error::Error;
 use crate::objective;
 use crate::precision::Precision;
@@ -40,14 +39,31 @@ pub unsafe extern "C" fn metaopt_function_evaluate(
     backend: i32,
     precision: i32,
 ) -> MetaoptDoubleArrayResult {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { metaopt_function_evaluate_on_device(function, points, rows, dims, backend, -1, precision) }
+}
+
+/// `metaopt_function_evaluate` on device `device` (a number of the device list, or -1 for the
+/// device in use, `metaopt_device_set_number`; ignored by the CPU backend). A device number below
+/// -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT` naming `device`; the rest is as
+/// `metaopt_function_evaluate`.
+///
+/// # Safety
+/// As `metaopt_function_evaluate`.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_function_evaluate_on_device(
+    function: *const c_char,
+    points: *const f64,
+    rows: u32,
+    dims: u32,
+    backend: i32,
+    device: i32,
+    precision: i32,
+) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let name = unsafe { str_arg(function, "function")? };
-        let backend = match backend {
-            0 => Backend::Device(None),
-            1 => Backend::Cpu,
-            b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
-        };
+        let backend = super::device::backend_on(backend, device, "backend", "device")?;
         let precision = Precision::from_code(precision, "precision")?;
         if points.is_null() {
             return Err(Error::NullPointer("points"));

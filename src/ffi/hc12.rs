@@ -8,7 +8,6 @@ use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result,
     MetaoptStringResult, MetaoptTabuOptions,
 };
-use crate::device::Backend;
 use super::interrupt::{stop_status, token_arg, MetaoptPrecision, MetaoptStopToken};
 use crate::error::{Error, Result};
 use crate::interrupt::StopReason;
@@ -392,7 +391,50 @@ pub unsafe extern "C" fn metaopt_hc12_params_precision(
     precision: i32,
     objective: *const MetaoptObjective,
 ) -> MetaoptHc12ParamsResult {
+    // SAFETY: the caller's contract, the same.
+    unsafe {
+        metaopt_hc12_params_on_device(
+            nParam,
+            nBitParam,
+            nBitParamLength,
+            dodParam,
+            dodParamLength,
+            maskOrder,
+            startBit,
+            bitLength,
+            domain,
+            precision,
+            -1,
+            objective,
+        )
+    }
+}
+
+/// `metaopt_hc12_params_precision` on device `device`: a number of the device list, or -1 for
+/// the device in use (`metaopt_device_set_number`). Instances on different devices may run from
+/// different threads. A number below -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT`
+/// naming `device`.
+///
+/// # Safety
+/// As `metaopt_hc12_params`.
+#[no_mangle]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub unsafe extern "C" fn metaopt_hc12_params_on_device(
+    nParam: u32,
+    nBitParam: *const u32,
+    nBitParamLength: u32,
+    dodParam: *const f64,
+    dodParamLength: u32,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+    domain: i32,
+    precision: i32,
+    device: i32,
+    objective: *const MetaoptObjective,
+) -> MetaoptHc12ParamsResult {
     ffi_boundary!({
+        let backend = super::device::backend_on(0, device, "backend", "device")?;
         if nBitParam.is_null() {
             return Err(Error::NullPointer("nBitParam"));
         }
@@ -436,7 +478,7 @@ pub unsafe extern "C" fn metaopt_hc12_params_precision(
             double: false,
             precision: Precision::from_code(precision, "precision")?,
         };
-        let solver = Hc12::new(params, objective, Backend::DEVICE)?;
+        let solver = Hc12::new(params, objective, backend)?;
         if callback && solver.rows() > u64::from(u32::MAX) {
             return Err(Error::arg(
                 "maskOrder",

@@ -283,6 +283,8 @@ struct Settings {
     start_bit: i32,
     bit_length: i32,
     backend: MetaoptBackend,
+    /// The device of the device backend; `None` = the device in use when (re)built.
+    device: Option<usize>,
     form: MetaoptQapCostForm,
     /// Bits per parameter; 0 = ceil(log2 n).
     nbit: u32,
@@ -291,7 +293,7 @@ struct Settings {
 impl Settings {
     fn build(&self, problem: Arc<QapProblem>) -> Result<QapHc12> {
         let backend = match self.backend {
-            MetaoptBackend::MetaoptBackendDevice => Backend::Device(None),
+            MetaoptBackend::MetaoptBackendDevice => Backend::Device(self.device),
             MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
         };
         let form = match self.form {
@@ -316,7 +318,7 @@ impl Handle {
     /// other QAP solvers over the same handle (`qap_ts.rs`).
     pub(super) fn shared(&self) -> (Arc<QapProblem>, Backend, Option<i64>) {
         let backend = match self.settings.backend {
-            MetaoptBackend::MetaoptBackendDevice => Backend::Device(None),
+            MetaoptBackend::MetaoptBackendDevice => Backend::Device(self.settings.device),
             MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
         };
         (self.solver.problem().clone(), backend, self.bks)
@@ -401,6 +403,16 @@ unsafe fn ab_matrices<T: Elem>(len: usize, a: *const c_void, b: *const c_void) -
     unsafe { Ok(T::matrices(copy_in(a, len, "A")?, copy_in(b, len, "B")?)) }
 }
 
+/// A C device number: -1 the device in use (`None`), else a number of the device list; errors
+/// name `device`.
+fn device_arg(device: i32) -> Result<Option<usize>> {
+    match device {
+        -1 => Ok(None),
+        d if d < -1 => Err(Error::arg("device", format!("{d}; expected a device number or -1 (the device in use)"))),
+        d => Ok(Some(crate::device::check_index(d as i64, "device")?)),
+    }
+}
+
 fn default_settings(swaps: u32, mask_order: u32, start_bit: i32, bit_length: i32) -> Settings {
     Settings {
         swaps,
@@ -408,6 +420,7 @@ fn default_settings(swaps: u32, mask_order: u32, start_bit: i32, bit_length: i32
         start_bit,
         bit_length,
         backend: MetaoptBackend::MetaoptBackendDevice,
+        device: None,
         form: MetaoptQapCostForm::MetaoptQapCostDelta,
         nbit: 0,
     }
@@ -449,7 +462,32 @@ pub unsafe extern "C" fn metaopt_qap_params(
     startBit: i32,
     bitLength: i32,
 ) -> MetaoptQapParamsResult {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { metaopt_qap_params_on_device(swaps, nElements, nSlices, DF, DF_type_name, maskOrder, startBit, bitLength, -1) }
+}
+
+/// `metaopt_qap_params` on device `device`: a number of the device list, or -1 for the device in
+/// use (`metaopt_device_set_number`). Instances on different devices may run from different
+/// threads. A number below -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT` naming
+/// `device`.
+///
+/// # Safety
+/// As `metaopt_qap_params`.
+#[no_mangle]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub unsafe extern "C" fn metaopt_qap_params_on_device(
+    swaps: u32,
+    nElements: u32,
+    nSlices: u32,
+    DF: *const c_void,
+    DF_type_name: *const c_char,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+    device: i32,
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
+        let device = device_arg(device)?;
         if DF.is_null() {
             return Err(Error::NullPointer("DF"));
         }
@@ -460,7 +498,8 @@ pub unsafe extern "C" fn metaopt_qap_params(
         // SAFETY: the caller's contract, for the length checked above.
         let data = unsafe { with_elem_type!(ty, df_matrices(n, slices, len, DF))? };
         let problem = QapProblem::new("DF", n, slices, data)?;
-        let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
+        let settings = Settings { device, ..default_settings(swaps, maskOrder, startBit, bitLength) };
+        let instance = new_handle(problem, settings, None, None)?;
         MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
@@ -487,7 +526,30 @@ pub unsafe extern "C" fn metaopt_qap_params_ab(
     startBit: i32,
     bitLength: i32,
 ) -> MetaoptQapParamsResult {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { metaopt_qap_params_ab_on_device(swaps, nElements, nSlices, A, B, type_name, maskOrder, startBit, bitLength, -1) }
+}
+
+/// `metaopt_qap_params_ab` on device `device` (as `metaopt_qap_params_on_device`).
+///
+/// # Safety
+/// As `metaopt_qap_params_ab`.
+#[no_mangle]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub unsafe extern "C" fn metaopt_qap_params_ab_on_device(
+    swaps: u32,
+    nElements: u32,
+    nSlices: u32,
+    A: *const c_void,
+    B: *const c_void,
+    type_name: *const c_char,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+    device: i32,
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
+        let device = device_arg(device)?;
         if A.is_null() {
             return Err(Error::NullPointer("A"));
         }
@@ -500,7 +562,8 @@ pub unsafe extern "C" fn metaopt_qap_params_ab(
         // SAFETY: the caller's contract, for the length checked above.
         let data = unsafe { with_elem_type!(ty, ab_matrices(len, A, B))? };
         let problem = QapProblem::new("AB", nElements as usize, nSlices as usize, data)?;
-        let instance = new_handle(problem, default_settings(swaps, maskOrder, startBit, bitLength), None, None)?;
+        let settings = Settings { device, ..default_settings(swaps, maskOrder, startBit, bitLength) };
+        let instance = new_handle(problem, settings, None, None)?;
         MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
 }
@@ -521,13 +584,32 @@ pub unsafe extern "C" fn metaopt_qap_params_from_file(
     startBit: i32,
     bitLength: i32,
 ) -> MetaoptQapParamsResult {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { metaopt_qap_params_from_file_on_device(dat_path, swaps, maskOrder, startBit, bitLength, -1) }
+}
+
+/// `metaopt_qap_params_from_file` on device `device` (as `metaopt_qap_params_on_device`).
+///
+/// # Safety
+/// As `metaopt_qap_params_from_file`.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn metaopt_qap_params_from_file_on_device(
+    dat_path: *const c_char,
+    swaps: u32,
+    maskOrder: u32,
+    startBit: i32,
+    bitLength: i32,
+    device: i32,
+) -> MetaoptQapParamsResult {
     ffi_boundary!({
+        let device = device_arg(device)?;
         // SAFETY: the caller's contract.
         let path = Path::new(unsafe { str_arg(dat_path, "dat_path")? });
         let inst = QapInstance::from_dat(path)?;
         let bks = find_bks(path).ok().flatten().map(|b| b.bks);
         let problem = QapProblem::from_instance_as(&inst, ElemType::I64)?;
-        let settings = default_settings(swaps, maskOrder, startBit, bitLength);
+        let settings = Settings { device, ..default_settings(swaps, maskOrder, startBit, bitLength) };
         let instance = new_handle(problem, settings, Some(inst), bks)?;
         MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
     })
@@ -543,9 +625,24 @@ pub unsafe extern "C" fn metaopt_qap_params_from_file(
 /// handles are errors).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, backend: i32, cost_form: i32) -> MetaoptInt32Result {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { metaopt_qap_set_backend_on_device(h, backend, cost_form, -1) }
+}
+
+/// `metaopt_qap_set_backend` with the device named: `device` is a number of the device list, or
+/// -1 for the device in use (`metaopt_device_set_number`); ignored by the CPU backend. A number
+/// below -1 or not in the list is `METAOPT_ERR_INVALID_ARGUMENT` naming `device` (the instance
+/// keeps its solver). The robust tabu search over the instance (`metaopt_qap_ts_solve`) runs on
+/// this device too.
+///
+/// # Safety
+/// As `metaopt_qap_set_backend`.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_qap_set_backend_on_device(h: *mut MetaoptQapInstance, backend: i32, cost_form: i32, device: i32) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
+        let device = if backend == 0 || device < -1 { device_arg(device)? } else { None };
         let backend = match backend {
             0 => MetaoptBackend::MetaoptBackendDevice,
             1 => MetaoptBackend::MetaoptBackendCpu,
@@ -556,7 +653,7 @@ pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, bac
             1 => MetaoptQapCostForm::MetaoptQapCostFull,
             f => return Err(Error::arg("cost_form", format!("{f}; expected 0 (delta) or 1 (full)"))),
         };
-        let settings = Settings { backend, form, ..h.settings };
+        let settings = Settings { backend, form, device, ..h.settings };
         rebuild(&mut h, settings)?;
         MetaoptInt32Result::ok(0)
     })

@@ -6,7 +6,6 @@ use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::knapsack::{self, MetaoptKnapsack};
 use super::qap::MetaoptBackend;
 use super::{c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray};
-use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::interrupt::StopReason;
 use crate::qiga::{Qiga, QigaOptions, QigaRunResult, QigaStats, Repair, RotationTable};
@@ -90,6 +89,12 @@ pub struct MetaoptQigaOptions {
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the run between launches as `metaopt_interrupt` does.
     pub stop_token: *const MetaoptStopToken,
+    /// The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+    /// (`metaopt_device_set_number`); instances on different devices may run from different
+    /// threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+    /// `device`.
+    /// Used when `devices_count` is 0.
+    pub device: i32,
 }
 
 /// Statistics of the final values of a run (or of one table's populations).
@@ -186,6 +191,7 @@ pub extern "C" fn metaopt_qiga_default_options() -> MetaoptQigaOptions {
             group_size: 0,
             launch_populations: 0,
             stop_token: ptr::null(),
+            device: -1,
         }
     })
 }
@@ -236,11 +242,7 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions>
         2 => Repair::Greedy,
         r => return Err(Error::arg("repair", format!("{r}; expected 0 (index), 1 (random) or 2 (greedy)"))),
     };
-    let backend = match o.backend {
-        0 => Backend::Device(None),
-        1 => Backend::Cpu,
-        b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
-    };
+    let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     let devices: Vec<usize> = if o.devices_count == 0 {
         Vec::new()
     } else {

@@ -128,6 +128,11 @@ pub struct MetaoptSatSolveOptions {
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the call as `metaopt_interrupt` does.
     pub stop_token: *const MetaoptStopToken,
+    /// The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+    /// (`metaopt_device_set_number`); instances on different devices may run from different
+    /// threads. HC12 runs on it too. Ignored by the CPU backend walks; below -1 or not in the device list is an error naming
+    /// `opts.device`.
+    pub device: i32,
 }
 
 /// The result of `metaopt_sat_solve`. Every array is owned by the caller: free them all with
@@ -187,9 +192,11 @@ plain_result!(MetaoptSatSolveOptions);
 pub(crate) struct Handle {
     cnf: Cnf,
     /// The DXAC evaluator, made by the first device evaluation.
-    device: Option<DeviceSat>,
-    /// The solver of the last solve with its (mask order, tabu length), reused while they match.
-    solver: Option<(u32, usize, SatSolver)>,
+    /// The device evaluator with its device number.
+    device: Option<(usize, DeviceSat)>,
+    /// The solver of the last solve with its (mask order, tabu length, backend), reused while
+    /// they match.
+    solver: Option<(u32, usize, Backend, SatSolver)>,
 }
 
 /// A new handle for `cnf`.
@@ -291,7 +298,27 @@ pub unsafe extern "C" fn metaopt_sat_evaluate(
     count: u32,
     use_cpu: u8,
 ) -> MetaoptSatEvalResult {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { metaopt_sat_evaluate_on_device(h, assignments, count, use_cpu, -1) }
+}
+
+/// `metaopt_sat_evaluate` on device `device` (a number of the device list, or -1 for the device
+/// in use, `metaopt_device_set_number`; ignored when `use_cpu` is nonzero). Instances on different
+/// devices may be used from different threads. A number below -1 or not in the list is
+/// `METAOPT_ERR_INVALID_ARGUMENT` naming `device`.
+///
+/// # Safety
+/// As `metaopt_sat_evaluate`.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_evaluate_on_device(
+    h: *mut MetaoptSatInstance,
+    assignments: *const u32,
+    count: u32,
+    use_cpu: u8,
+    device: i32,
+) -> MetaoptSatEvalResult {
     ffi_boundary!({
+        let backend = super::device::backend_on(if use_cpu != 0 { 1 } else { 0 }, device, "use_cpu", "device")?;
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         if assignments.is_null() {
@@ -331,10 +358,15 @@ pub unsafe extern "C" fn metaopt_sat_evaluate(
         let r = if use_cpu != 0 {
             crate::sat::cpu::evaluate_many(&h.cnf, &batch, false)?
         } else {
-            if h.device.is_none() {
-                h.device = Some(DeviceSat::new(&h.cnf)?);
+            let d = match backend {
+                Backend::Device(Some(d)) => d,
+                _ => crate::device::get_device_number()?,
+            };
+            if h.device.as_ref().is_none_or(|(i, _)| *i != d) {
+                h.device = None; // free the old device buffers first
+                h.device = Some((d, DeviceSat::on(&crate::device::DeviceContext::get(d)?, &h.cnf)?));
             }
-            h.device.as_mut().expect("made above").dxac(&batch, false)?
+            h.device.as_mut().expect("made above").1.dxac(&batch, false)?
         };
         let satisfied = CArray::from_slice(&r.satisfied)?;
         MetaoptSatEvalResult {
@@ -391,6 +423,7 @@ fn default_solve_options() -> MetaoptSatSolveOptions {
         runs: d.stop.max_runs,
         time_limit_s: d.stop.time_limit.map_or(0.0, |l| l.as_secs_f64()),
         stop_token: ptr::null(),
+        device: -1,
     }
 }
 
@@ -443,11 +476,7 @@ unsafe fn walk_options(o: &MetaoptSatSolveOptions, method: SlsMethod, cnf: &Cnf)
     if o.max_flips == 0 && time_limit.is_none() {
         return Err(Error::arg("opts.max_flips", "0 (until a model) needs a time limit (opts.time_limit_s > 0)"));
     }
-    let backend = match o.backend {
-        0 => Backend::DEVICE,
-        1 => Backend::Cpu,
-        b => return Err(Error::arg("opts.backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
-    };
+    let backend = super::device::backend_on(o.backend, o.device, "opts.backend", "opts.device")?;
     for (name, v) in [("opts.cb", o.cb), ("opts.eps", o.eps)] {
         if !(v.is_finite() && v >= 0.0) {
             return Err(Error::arg(name, format!("{v}; expected 0 (the default) or a finite number > 0")));
@@ -552,13 +581,17 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             watch: crate::interrupt::Watch::new(options.stop.token.as_ref()),
         };
         let tabu_len = options.tabu.as_ref().map_or(0, |t| t.max_length);
-        let fits = h.solver.as_ref().is_some_and(|(m, t, _)| *m == options.mask_order && *t == tabu_len);
+        let backend = match super::device::backend_on(0, o.device, "opts.backend", "opts.device")? {
+            Backend::Device(None) => Backend::Device(Some(crate::device::get_device_number()?)),
+            b => b,
+        };
+        let fits = h.solver.as_ref().is_some_and(|(m, t, b, _)| *m == options.mask_order && *t == tabu_len && *b == backend);
         if !fits {
             h.solver = None; // free the old device buffers first
-            let solver = SatSolver::new_within(h.cnf.clone(), options.mask_order, tabu_len, Backend::DEVICE, Some(&cut))?;
-            h.solver = Some((options.mask_order, tabu_len, solver));
+            let solver = SatSolver::new_within(h.cnf.clone(), options.mask_order, tabu_len, backend, Some(&cut))?;
+            h.solver = Some((options.mask_order, tabu_len, backend, solver));
         }
-        let (_, _, solver) = h.solver.as_mut().expect("made above");
+        let (_, _, _, solver) = h.solver.as_mut().expect("made above");
         let r = solver.solve(&options)?;
         let common = solve_result(h.cnf.num_vars, o.method, r.satisfiable, r.best_unsatisfied, &r.best, r.model.as_ref(), r.stop, r.seconds)?;
         MetaoptSatSolveResult { runs: r.runs, iterations: r.iterations, evaluations: r.evaluations, ..common }

@@ -5,7 +5,6 @@
 use super::graph::{self, MetaoptGraph};
 use super::qap::MetaoptBackend;
 use super::{c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, CArray};
-use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::problem::graph::{Distances, NO_PRED};
 use crate::sp::{SpMethod, SpOptions, SpSsspMultiResult, Sssp};
@@ -43,6 +42,11 @@ pub struct MetaoptSpOptions {
     /// Most rounds before the call fails; 0 = n + 1 (Bellman-Ford, frontier) or unbounded
     /// (near-far).
     pub max_rounds: u64,
+    /// The device number (`metaopt_device_count`), or -1 (the default) for the device in use
+    /// (`metaopt_device_set_number`); instances on different devices may run from different
+    /// threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
+    /// `device`.
+    pub device: i32,
 }
 
 /// The result of `metaopt_sp_sssp` (`k` = 1) and `metaopt_sp_sssp_multi`: `k` rows of `n`
@@ -98,6 +102,7 @@ pub extern "C" fn metaopt_sp_default_options() -> MetaoptSpOptions {
             backend: MetaoptBackend::MetaoptBackendDevice as i32,
             rounds_per_check: d.rounds_per_check,
             max_rounds: 0,
+            device: -1,
         }
     })
 }
@@ -118,11 +123,7 @@ pub(crate) fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
         },
         m => return Err(Error::arg("method", format!("{m}; expected 0 (bellman-ford), 1 (frontier) or 2 (near-far)"))),
     };
-    let backend = match o.backend {
-        0 => Backend::Device(None),
-        1 => Backend::Cpu,
-        b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (cpu)"))),
-    };
+    let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     Ok(SpOptions {
         method,
         backend,

@@ -149,7 +149,7 @@ impl DeviceEngine {
             e.set_global_work_sizes(&[count * self.prog.wg]).set_local_work_sizes(&[self.prog.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {
                 let err = cl_error("clEnqueueNDRangeKernel(qiga_run)")(err);
-                note_failure(&err);
+                note_failure(q, &err);
                 err
             })?;
         }

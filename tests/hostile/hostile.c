@@ -533,6 +533,10 @@ static int w_hc12_info(void *h) {
 
 static int w_qap_set_backend(void *h) { MetaoptInt32Result r = metaopt_qap_set_backend(h, METAOPT_BACKEND_CPU, 0); return KEEP(r); }
 static int w_qap_set_max_iterations(void *h) { MetaoptInt32Result r = metaopt_qap_set_max_iterations(h, 1000); return KEEP(r); }
+static int w_qap_set_backend_on_device(void *h) {
+    MetaoptInt32Result r = metaopt_qap_set_backend_on_device(h, METAOPT_BACKEND_CPU, 0, -1);
+    return KEEP(r);
+}
 static int w_qap_set_bits_per_param(void *h) { MetaoptInt32Result r = metaopt_qap_set_bits_per_param(h, 0); return KEEP(r); }
 static int w_qap_init_tabu_list(void *h) { MetaoptInt32Result r = metaopt_qap_init_tabu_list(h, 0); return KEEP(r); }
 static int w_qap_set_tabu_options(void *h) {
@@ -577,6 +581,14 @@ static int w_sat_words(void *h) { MetaoptInt32Result r = metaopt_sat_words_per_a
 static int w_sat_evaluate(void *h) {
     uint32_t a[2] = {0, 7};
     MetaoptSatEvalResult r = metaopt_sat_evaluate(h, a, 2, 1);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_sat_free_eval_result(&r);
+    return c;
+}
+static int w_sat_evaluate_on_device(void *h) {
+    uint32_t a[2] = {0, 7};
+    MetaoptSatEvalResult r = metaopt_sat_evaluate_on_device(h, a, 2, 1, -1);
     int c = KEEP(r);
     r.error_message = NULL;
     metaopt_sat_free_eval_result(&r);
@@ -721,6 +733,8 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_qap_ts_solve", w_qap_ts_token, 5},
     {"metaopt_sat_solve", w_sat_solve_token, 5},
     {"metaopt_hc12_run", w_hc12_run_token, 5},
+    {"metaopt_qap_set_backend_on_device", w_qap_set_backend_on_device, 2},
+    {"metaopt_sat_evaluate_on_device", w_sat_evaluate_on_device, 3},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -2641,6 +2655,92 @@ static void batch_de_args(void) {
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* A call that must fail with METAOPT_ERR_INVALID_ARGUMENT and a message naming `device`;
+ * `release` frees the rest of the result r_. */
+#define DEVERR(label, type, call, release) \
+    do { \
+        begin(label); \
+        type r_ = (call); \
+        end(); \
+        int c_ = r_.error_code; \
+        char *m_ = r_.error_message; \
+        r_.error_message = NULL; \
+        if (m_ == NULL || strstr(m_, "device") == NULL) fail(label, "error %d does not name device", m_, c_); \
+        check(label, c_, m_, METAOPT_ERR_INVALID_ARGUMENT); \
+        release; \
+    } while (0)
+
+/* Per-handle device numbers: below -1 or past the device list, in every create call and
+ * options struct that takes one (issue 22). */
+static void device_numbers(void) {
+    MetaoptInt32Result cnt = metaopt_device_count();
+    int count = cnt.error_code == 0 ? cnt.result : 0;
+    metaopt_pointer_free(cnt.error_message);
+    if (count == 0) return; /* no device list to be past */
+    int32_t bad[] = {-2, 99, INT32_MIN, INT32_MAX, count};
+    double x[4] = {0.5, -0.5, 1, 2}, lim[2] = {-5, 5}, dod[2] = {-5, 5};
+    uint32_t bits = 8, a[2] = {0, 7};
+    uint64_t off[3] = {0, 1, 2};
+    uint32_t tg[2] = {1, 0};
+    double w[2] = {1, 1};
+    MetaoptGraphResult g = metaopt_graph_from_csr(2, off, 2, tg, w, 3);
+    require(g.error_code == 0, "metaopt_graph_from_csr");
+    MetaoptKnapsackResult k = metaopt_knapsack_generate(1, 10, 100, 1);
+    require(k.error_code == 0, "metaopt_knapsack_generate");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int32_t d = bad[i];
+        DEVERR("metaopt_device_is_valid/bad device", MetaoptInt32Result, metaopt_device_is_valid(d), (void)r_);
+        DEVERR("metaopt_function_evaluate_on_device/bad device", MetaoptDoubleArrayResult,
+               metaopt_function_evaluate_on_device("F1", x, 2, 2, 0, d, 0), metaopt_double_array_free_result(&r_));
+        DEVERR("metaopt_qap_params_on_device/bad device", MetaoptQapParamsResult,
+               metaopt_qap_params_on_device(2, QN, 1, g_df, "int32", 2, 0, 0, d), metaopt_qap_free(r_.instance));
+        DEVERR("metaopt_qap_params_ab_on_device/bad device", MetaoptQapParamsResult,
+               metaopt_qap_params_ab_on_device(2, QN, 1, g_df, g_df, "int32", 2, 0, 0, d), metaopt_qap_free(r_.instance));
+        DEVERR("metaopt_qap_params_from_file_on_device/bad device", MetaoptQapParamsResult,
+               metaopt_qap_params_from_file_on_device("no-such.dat", 2, 2, 0, 0, d), metaopt_qap_free(r_.instance));
+        DEVERR("metaopt_qap_set_backend_on_device/bad device", MetaoptInt32Result,
+               metaopt_qap_set_backend_on_device(g_qap, METAOPT_BACKEND_DEVICE, 0, d), (void)r_);
+        DEVERR("metaopt_hc12_params_on_device/bad device", MetaoptHc12ParamsResult,
+               metaopt_hc12_params_on_device(2, &bits, 1, dod, 2, 1, 0, 0, METAOPT_DOMAIN_REAL, 0, d, NULL),
+               metaopt_hc12_free(r_.instance));
+        DEVERR("metaopt_sat_evaluate_on_device/bad device", MetaoptSatEvalResult,
+               metaopt_sat_evaluate_on_device(g_sat, a, 2, 0, d), metaopt_sat_free_eval_result(&r_));
+        MetaoptSatSolveOptions so = metaopt_sat_default_solve_options();
+        so.device = d;
+        so.runs = 1;
+        DEVERR("metaopt_sat_solve/options.device bad", MetaoptSatSolveResult, metaopt_sat_solve(g_sat, &so),
+               metaopt_sat_free_solve_result(&r_));
+        so.method = METAOPT_SAT_HC12;
+        DEVERR("metaopt_sat_solve/options.device bad, hc12", MetaoptSatSolveResult, metaopt_sat_solve(g_sat, &so),
+               metaopt_sat_free_solve_result(&r_));
+        MetaoptDeOptions de = metaopt_de_default_options();
+        de.device = d;
+        DEVERR("metaopt_de_create/options.device bad", MetaoptDeCreateResult, metaopt_de_create(2, 4, 2, lim, 2, "sat", &de),
+               metaopt_de_free(r_.instance));
+        MetaoptBatchDeOptions bo = metaopt_batch_de_default_options();
+        bo.device = d;
+        MetaoptBatchDeProblem bp = tiny_bde();
+        DEVERR("metaopt_batch_de_create/options.device bad", MetaoptBatchDeCreateResult, metaopt_batch_de_create(&bp, 1, &bo),
+               metaopt_batch_de_free(r_.instance));
+        MetaoptSpOptions sp = metaopt_sp_default_options();
+        sp.device = d;
+        DEVERR("metaopt_sp_sssp/options.device bad", MetaoptSpResult, metaopt_sp_sssp(g.graph, 0, &sp), metaopt_sp_free_result(&r_));
+        MetaoptAcoOptions ao = metaopt_aco_default_options();
+        ao.device = d;
+        DEVERR("metaopt_aco_run/options.device bad", MetaoptAcoRunResult, metaopt_aco_run(g.graph, 0, 1, &ao),
+               metaopt_aco_free_run_result(&r_));
+        MetaoptQigaOptions qo = metaopt_qiga_default_options();
+        qo.device = d;
+        DEVERR("metaopt_qiga_run/options.device bad", MetaoptQigaRunResult, metaopt_qiga_run(k.knapsack, &qo),
+               metaopt_qiga_free_run_result(&r_));
+    }
+    /* -1 (the device in use) is a number, not an error */
+    I32("metaopt_device_is_valid/-1", metaopt_device_is_valid(-1), 0);
+    I32("metaopt_device_is_valid/0", metaopt_device_is_valid(0), 0);
+    metaopt_graph_free(g.graph);
+    metaopt_knapsack_free(k.knapsack);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     install_handlers();
@@ -2681,6 +2781,7 @@ int main(int argc, char **argv) {
     awvd_args();
     batch_de_args();
     function_evaluate_args();
+    device_numbers();
     if (!only) {
         tokens_and_concurrency();
         /* the device layer reset under live handles: they keep their contexts */

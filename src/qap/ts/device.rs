@@ -186,7 +186,7 @@ impl Engine for DeviceEngine {
             e.set_global_work_sizes(&[self.chains * self.wg]).set_local_work_sizes(&[self.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {
                 let err = cl_error("clEnqueueNDRangeKernel(qap_ts_run)")(err);
-                note_failure(&err);
+                note_failure(q, &err);
                 err
             })?;
         }
