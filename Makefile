@@ -2,7 +2,8 @@
 # system packages first (scripts/install-deps.sh, idempotent) and build in release mode.
 #
 #   make run     build, list the OpenCL devices, solve the bundled nug12 on the default device
-#   make test    build, run every test (cargo test --release --workspace), make doc, build the C examples, then the
+#   make test    build, run every test (cargo test --release --workspace; the CLI's --mpi tests with
+#                the `mpi` feature where mpicc and mpirun exist), make doc, build the C examples, then the
 #                Python (test-python) and Octave (test-octave) front ends' tests
 #   make test-python   pytest of python/metaopt with Debian's /usr/bin/python3 (PYTHON=...)
 #   make test-octave   build the MEX gateway with mkoctfile --mex and run its Octave tests
@@ -63,6 +64,7 @@ run: build
 
 test: build
 	$(CARGO) test --release --workspace
+	if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then $(CARGO) test --release -p metaopt-cli --features mpi --test cli_mpi; else echo "make test: no mpicc/mpirun, the --mpi tests are skipped"; fi
 	$(MAKE) doc
 	if [ -f c_examples/Makefile ]; then $(MAKE) -C c_examples; fi
 	$(PYTEST_RUN)

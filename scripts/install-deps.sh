@@ -2,7 +2,8 @@
 # Installs the system packages that building and testing metaopt need, on Debian and Ubuntu:
 # the OpenCL loader and headers, PoCL (OpenCL on the CPU, so everything runs without a GPU),
 # clinfo, valgrind (the C example's memory check), a C toolchain, Python 3 with NumPy, pytest,
-# setuptools-rust, build and SciPy (the Python package's wheel and tests) and GNU Octave with mkoctfile (the MEX gateway's tests).
+# setuptools-rust, build and SciPy (the Python package's wheel and tests), GNU Octave with mkoctfile (the MEX gateway's tests)
+# and Open MPI with libclang (the CLI's `--mpi`).
 # Rust itself is not installed here: cargo must already be on the PATH.
 #
 # Idempotent: packages already installed are left alone, and when nothing is missing apt is not
@@ -42,6 +43,11 @@ PACKAGES=(
     # the MATLAB/Octave front end: Octave and mkoctfile (--mex) with its headers
     octave
     octave-dev
+    # `--mpi` (the CLI's cargo feature `mpi`, docs/SCALE.md): Open MPI with mpicc and mpirun, and
+    # libclang for the mpi crate's bindings; `make test` runs the MPI tests when mpicc is present
+    libopenmpi-dev
+    openmpi-bin
+    libclang-dev
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

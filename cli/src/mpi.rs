@@ -141,6 +141,30 @@ impl Ranks {
     }
 }
 
+impl Ranks {
+    /// The QAP tabu search's exchange before a launch (`QapTs::solve_shared`): every rank's best
+    /// and stop wish go to all; all stop when any would, and the rank with the best cost (the
+    /// lowest rank among equals) broadcasts its permutation, which the others take.
+    pub fn share_best(&self, round: &metaopt::qap::ts::ShareRound) -> metaopt::qap::ts::Shared {
+        #[cfg(feature = "mpi")]
+        {
+            use mpi::collective::{CommunicatorCollectives, Root};
+            use mpi::topology::Communicator;
+            let world = self.universe.world();
+            let mine = [round.best, if round.stop { 1.0 } else { 0.0 }];
+            let mut all = vec![0f64; 2 * self.size];
+            world.all_gather_into(&mine[..], &mut all[..]);
+            let stop = all.chunks(2).any(|w| w[1] != 0.0);
+            let owner = (0..self.size).fold(0, |b, r| if all[2 * r] < all[2 * b] { r } else { b });
+            let mut perm = round.permutation.to_vec();
+            world.process_at_rank(owner as i32).broadcast_into(&mut perm[..]);
+            metaopt::qap::ts::Shared { stop, permutation: (owner != self.rank).then_some(perm) }
+        }
+        #[cfg(not(feature = "mpi"))]
+        metaopt::qap::ts::Shared { stop: round.stop, permutation: None }
+    }
+}
+
 /// The element types gathered on rank 0.
 pub trait Gather: Sized + Copy + Default {
     fn gather(ranks: &Ranks, local: &[Self]) -> Option<Vec<Self>>;

@@ -76,6 +76,59 @@ mod with_mpi {
     }
 
     #[test]
+    fn batched_de_over_three_ranks_equals_one_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let (one_csv, mpi_csv) = (dir.path().join("one.csv"), dir.path().join("mpi.csv"));
+        let base = ["de", "--problems", "7", "--function", "F1", "--dims", "4", "--max-generations", "60", "--seed", "3", "--json"];
+        let mut one = base.to_vec();
+        one.extend(["--csv", one_csv.to_str().unwrap()]);
+        let single = json(&ok_env(&one, &THREE));
+        let mut mpi = base.to_vec();
+        mpi.extend(["--csv", mpi_csv.to_str().unwrap(), "--mpi"]);
+        let o = mpirun(3, &mpi, &[], Duration::from_secs(300));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let three = json(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(three["results"].as_array().unwrap().len(), 7);
+        assert_eq!(three["results"], single["results"]);
+        assert_eq!(std::fs::read(&mpi_csv).unwrap(), std::fs::read(&one_csv).unwrap());
+        // island DE is not split over ranks yet: refused, not run as a wrong job
+        let o = mpirun(1, &["de", "--function", "F1", "--dims", "2", "--mpi"], &[], Duration::from_secs(120));
+        assert!(!o.status.success());
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--mpi: island DE"));
+    }
+
+    #[test]
+    fn qap_ranks_share_their_best_and_stop_together() {
+        let nug12 = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/qaplib/nug12.dat");
+        let base = ["qap", "solve", nug12, "--chains", "2", "--max-iterations", "3000", "--seed", "4", "--json"];
+        let mut mpi = base.to_vec();
+        mpi.push("--mpi");
+        // one rank: the plain run (chain numbers from 0, nothing shared)
+        let single = json(&ok_env(&base, &THREE));
+        let o = mpirun(1, &mpi, &[], Duration::from_secs(300));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let one = json(&String::from_utf8(o.stdout).unwrap());
+        for k in ["cost", "permutation", "restarts", "iterations"] {
+            assert_eq!(one[k], single[k], "{k}");
+        }
+        // three ranks: 2 chains each, printed once with the job's best
+        let o = mpirun(3, &mpi, &[], Duration::from_secs(300));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert_eq!(text.matches("\"cost\"").count(), 1, "{text}");
+        let three = json(&text);
+        assert_eq!(three["chains"], 6);
+        assert_eq!(three["cost"], 578, "nug12's optimum");
+        assert!(three["device"].as_str().unwrap().ends_with("MPI, 3 ranks"), "{}", three["device"]);
+        // a time limit: the ranks' clocks differ, yet they stop at the same launch
+        let tai = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/qaplib/tai12a.dat");
+        let o = mpirun(3, &["qap", "solve", tai, "--chains", "2", "--max-iterations", "0", "--time-limit", "2", "--mpi", "--json"], &[], Duration::from_secs(120));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r = json(&String::from_utf8(o.stdout).unwrap());
+        assert!(r["stopped_by"] == "time_limit" || r["stopped_by"] == "target", "{r}");
+    }
+
+    #[test]
     fn more_ranks_than_sources_leaves_the_extra_ranks_idle() {
         let base = ["sp", "sssp", "--grid", "6x6", "--sources", "0,35", "--json"];
         let single = json(&ok_env(&base, &THREE));
@@ -112,4 +165,12 @@ mod with_mpi {
 #[test]
 fn mpi_needs_the_feature() {
     fails(&["sp", "sssp", "--grid", "5x5", "--mpi"], "--mpi: this metaopt was built without the `mpi` feature");
+}
+
+#[test]
+fn mpi_is_refused_where_the_work_is_not_split() {
+    let nug12 = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/qaplib/nug12.dat");
+    let o = run::metaopt(&["qap", "solve", nug12, "--method", "hc12", "--mpi"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--mpi: only for --method ts"), "{}", String::from_utf8_lossy(&o.stderr));
 }

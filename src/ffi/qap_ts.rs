@@ -202,6 +202,7 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         group_size: None,
         // SAFETY: the caller's contract: NULL or a stop token.
         stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
+        first_chain: 0,
     };
     opts.check(n)?;
     Ok(opts)

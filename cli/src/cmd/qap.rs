@@ -10,7 +10,7 @@ use metaopt::hc12::restarts::{RunReport, Stop};
 use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::hc12::tabu::TabuConfig;
-use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsProgress};
+use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use serde::Serialize;
 use serde_json::Value;
@@ -289,6 +289,10 @@ pub struct SolveArgs {
     /// ts: the chains split over several OpenCL devices (comma-separated numbers, or all)
     #[arg(long, value_name = "N,..|all", conflicts_with = "cpu")]
     devices: Option<String>,
+    /// ts: --mpi: every rank runs --chains chains of its own (numbered after the lower ranks'),
+    /// the ranks share their best permutation before every launch and stop together
+    #[command(flatten)]
+    mpi: crate::mpi::MpiArg,
 }
 
 impl SolveArgs {
@@ -315,6 +319,7 @@ impl SolveArgs {
             ("--chains", self.chains.is_some()),
             ("--max-iterations", self.max_iterations.max_iterations.is_some()),
             ("--devices", self.devices.is_some()),
+            ("--mpi", self.mpi.mpi),
         ];
         let mut v: Vec<&'static str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
         v.extend(self.ts.given());
@@ -657,6 +662,14 @@ fn solve_ts(
         return Err("--max-iterations: 0 (no limit) needs --time-limit".into());
     }
     opts.check(inst.n).map_err(ts_error)?;
+    let ranks = a.mpi.ranks()?;
+    let mut opts = opts;
+    if let Some(rk) = &ranks {
+        rk.pick_device(a.backend.cpu, !devices.is_empty() || a.backend.device.device.is_some());
+        rk.or_abort(crate::mpi::test_failure(rk));
+        // the ranks' chains are numbered one after another, so no two ranks run the same chain
+        opts.first_chain = rk.rank() * opts.chains;
+    }
     let problem = Arc::new(QapProblem::from_instance(inst));
     let mut solver = if devices.is_empty() { QapTs::new(problem, backend) } else { QapTs::on_devices(problem, &devices) }.map_err(ts_error)?;
     let device_index = if a.backend.cpu {
@@ -682,13 +695,31 @@ fn solve_ts(
         }
         true
     };
-    let mut opts = opts;
     opts.time_limit = crate::time_left(opts.time_limit);
-    let result = solver.solve_with_progress(&opts, on_progress);
+    let result = match &ranks {
+        None => solver.solve_with_progress(&opts, on_progress),
+        Some(rk) => solver.solve_shared(&opts, on_progress, Some(|round: &ShareRound| Ok(rk.share_best(round)))),
+    };
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let r = result.map_err(ts_error)?;
+    let r = match &ranks {
+        None => result.map_err(ts_error)?,
+        Some(rk) => {
+            let mut r = rk.or_abort(result.map_err(ts_error));
+            // every rank ends with the job's best (shared before the last launch); rank 0 reports
+            // the chains and iterations of all
+            let work = rk.gather(&[r.chains as u64, r.iterations * r.chains as u64, r.restarts]);
+            let Some(work) = work else { return Ok(()) };
+            let size = rk.size();
+            r.chains = work.chunks(3).map(|w| w[0] as usize).sum();
+            r.iterations = work.chunks(3).map(|w| w[1]).sum::<u64>() / r.chains.max(1) as u64;
+            r.restarts = work.chunks(3).map(|w| w[2]).sum();
+            r.backend = format!("{}; MPI, {size} rank{}", r.backend, if size == 1 { "" } else { "s" });
+            r
+        }
+    };
+
     let gap = bks.map(|(v, _)| gap_percent(r.cost.as_f64(), v as f64));
     let perm1 = one_based(&r.permutation);
     if a.json.json {

@@ -70,6 +70,10 @@ pub struct QapTsOptions {
     pub group_size: Option<usize>,
     /// A per-call stop request, checked before every launch like `metaopt::interrupt`.
     pub stop_token: Option<StopToken>,
+    /// The global index of this solve's first chain: chain c draws as chain `first_chain + c`
+    /// (its start, restarts and iterations), for a job whose chains are numbered across
+    /// processes, such as MPI ranks ([`QapTs::solve_shared`]). 0 for a solve on its own.
+    pub first_chain: usize,
 }
 
 impl Default for QapTsOptions {
@@ -89,6 +93,7 @@ impl Default for QapTsOptions {
             starts: Vec::new(),
             group_size: None,
             stop_token: None,
+            first_chain: 0,
         }
     }
 }
@@ -223,6 +228,24 @@ impl ChainState {
     }
 }
 
+/// What a solve tells its partners between two launches ([`QapTs::solve_shared`]).
+#[derive(Clone, Debug)]
+pub struct ShareRound<'a> {
+    /// The solve's best so far (the problem's units) and its permutation.
+    pub best: f64,
+    pub permutation: &'a [u8],
+    /// The solve would stop now (its target, iteration or time limit, or a stop request).
+    pub stop: bool,
+}
+
+/// What the partners answer: stop together (when any of them would), and the best permutation
+/// among them when it is better than this solve's (offered to its best and its elite pool).
+#[derive(Clone, Debug, Default)]
+pub struct Shared {
+    pub stop: bool,
+    pub permutation: Option<Vec<u8>>,
+}
+
 /// Runs launches of all chains: the device engine or the CPU engine.
 pub trait Engine: Send {
     /// `iterations` iterations of every chain from `states`, which it updates.
@@ -294,13 +317,28 @@ impl QapTs {
     }
 
     /// As [`QapTs::solve`], calling `progress` after every launch (false stops the solve).
-    pub fn solve_with_progress(&mut self, opts: &QapTsOptions, mut progress: impl FnMut(&QapTsProgress) -> bool) -> Result<QapTsSolveResult> {
+    pub fn solve_with_progress(&mut self, opts: &QapTsOptions, progress: impl FnMut(&QapTsProgress) -> bool) -> Result<QapTsSolveResult> {
+        self.solve_shared(opts, progress, None::<fn(&ShareRound) -> Result<Shared>>)
+    }
+
+    /// As [`QapTs::solve_with_progress`], with solves elsewhere (other processes: MPI ranks, each
+    /// with its own `first_chain`): before every launch `share` gets this solve's best and
+    /// whether it would stop, and answers whether all stop and the best permutation among them.
+    /// Every partner calls it once per launch, so the calls can be collectives: all partners
+    /// stop at the same launch (when any would), never one waiting for another.
+    pub fn solve_shared(
+        &mut self,
+        opts: &QapTsOptions,
+        mut progress: impl FnMut(&QapTsProgress) -> bool,
+        mut share: Option<impl FnMut(&ShareRound) -> Result<Shared>>,
+    ) -> Result<QapTsSolveResult> {
         let p = &self.problem;
         let n = p.n;
         opts.check(n)?;
         let t0 = Instant::now();
         let watch = Watch::new(opts.stop_token.as_ref());
-        let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n), first_chain: 0 };
+        let c0 = u32::try_from(opts.first_chain).ok().filter(|&c| c as usize + opts.chains <= 0x8000_0000).ok_or_else(|| Error::arg("first_chain", "the chains' global indices must stay below 2^31"))?;
+        let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n), first_chain: c0 };
         // one engine per device, each with a contiguous block of chains (keyed by global index)
         let backends = crate::multi::backends(&self.devices, self.backend)?;
         let ranges = crate::multi::blocks(opts.chains, backends.len());
@@ -310,12 +348,12 @@ impl QapTs {
         let mut engines = backends
             .iter()
             .zip(&ranges)
-            .map(|(&b, r)| self.engine_on(b, TsParams { first_chain: r.start as u32, ..params }, r.len(), opts.group_size))
+            .map(|(&b, r)| self.engine_on(b, TsParams { first_chain: c0 + r.start as u32, ..params }, r.len(), opts.group_size))
             .collect::<Result<Vec<_>>>()?;
         let ft = p.elem_type().ft_kind();
         let cost_of = |perm: &[u8]| p.cost_order(perm);
         // host draws (starts, restarts): one stream per chain, apart from the iteration streams
-        let mut host_rng: Vec<Philox> = (0..opts.chains).map(|c| Philox::new(opts.seed, 0x8000_0000 | c as u32)).collect();
+        let mut host_rng: Vec<Philox> = (0..opts.chains).map(|c| Philox::new(opts.seed, 0x8000_0000 | (c0 + c as u32))).collect();
         let mut states: Vec<ChainState> = (0..opts.chains)
             .map(|c| {
                 let perm: Vec<u8> = match opts.starts.get(c) {
@@ -345,16 +383,38 @@ impl QapTs {
         if opts.time_limit.is_some() {
             launch_cap = launch_cap.min(FIRST_TIMED_LAUNCH);
         }
-        while !reached(&best.0) {
-            if opts.max_iterations > 0 && done >= opts.max_iterations {
-                break;
-            }
-            if opts.time_limit.is_some_and(|l| t0.elapsed() >= l) {
-                stop = StopReason::TimeLimit;
-                break;
-            }
-            if watch.stopped() {
-                stop = StopReason::Interrupted;
+        loop {
+            let mine = if reached(&best.0) {
+                Some(StopReason::Target)
+            } else if opts.max_iterations > 0 && done >= opts.max_iterations {
+                Some(StopReason::Limit)
+            } else if opts.time_limit.is_some_and(|l| t0.elapsed() >= l) {
+                Some(StopReason::TimeLimit)
+            } else if watch.stopped() {
+                Some(StopReason::Interrupted)
+            } else {
+                None
+            };
+            if let Some(share) = share.as_mut() {
+                let shared = share(&ShareRound { best: best.0.as_f64(), permutation: &best.1, stop: mine.is_some() })?;
+                if let Some(perm) = shared.permutation {
+                    if perm.len() != n {
+                        return Err(Error::arg("share", format!("a shared permutation of {} elements for a problem of {n}", perm.len())));
+                    }
+                    let c = cost_of(&perm);
+                    if c.less(&best.0) {
+                        best = (c, perm.clone());
+                        to_best = t0.elapsed().as_secs_f64();
+                    }
+                    elite.offer(c, &perm);
+                }
+                if shared.stop {
+                    // a partner's stop (its limit or request) ends this solve too
+                    stop = mine.unwrap_or(if reached(&best.0) { StopReason::Target } else { StopReason::Limit });
+                    break;
+                }
+            } else if let Some(m) = mine {
+                stop = m;
                 break;
             }
             let mut count = launch_cap;
