@@ -205,7 +205,7 @@ macro_rules! gather_impl {
         }
     )*};
 }
-gather_impl!(u32, u64, f64);
+gather_impl!(u8, u32, u64, f64);
 
 /// A test's hook: the rank named by `METAOPT_MPI_FAIL_RANK` fails before its work, as a rank
 /// whose device fails would (the job must end with that error, not hang).

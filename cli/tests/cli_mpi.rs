@@ -129,6 +129,22 @@ mod with_mpi {
     }
 
     #[test]
+    fn qiga_populations_over_three_ranks_equal_one_process() {
+        let k = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/knapsack/knapsack-100.txt");
+        let base = ["qiga", "--knapsack", k, "--populations", "20", "--generations", "30", "--repair", "greedy", "--seed", "9", "--json"];
+        let single = json(&ok_env(&base, &THREE));
+        let mut mpi = base.to_vec();
+        mpi.push("--mpi");
+        let o = mpirun(3, &mpi, &[], Duration::from_secs(300));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let three = json(&String::from_utf8(o.stdout).unwrap());
+        for k in ["values", "stats", "table_stats", "best_value", "best_items", "populations"] {
+            assert_eq!(three[k], single[k], "{k}");
+        }
+        assert!(three["device"].as_str().unwrap().ends_with("MPI, 3 ranks"), "{}", three["device"]);
+    }
+
+    #[test]
     fn more_ranks_than_sources_leaves_the_extra_ranks_idle() {
         let base = ["sp", "sssp", "--grid", "6x6", "--sources", "0,35", "--json"];
         let single = json(&ok_env(&base, &THREE));

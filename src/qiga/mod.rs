@@ -279,6 +279,10 @@ pub struct QigaOptions {
     pub group_size: Option<usize>,
     /// Populations per launch (None: a multiple of the device's compute units).
     pub launch_populations: Option<usize>,
+    /// Runs only these populations of `0..populations` (global indices), each as in the whole
+    /// run (its draws and its table): a block of a job split over processes, such as MPI ranks.
+    /// None: all.
+    pub only: Option<std::ops::Range<usize>>,
 }
 
 impl Default for QigaOptions {
@@ -298,6 +302,7 @@ impl Default for QigaOptions {
             devices: Vec::new(),
             group_size: None,
             launch_populations: None,
+            only: None,
         }
     }
 }
@@ -393,6 +398,18 @@ impl QigaStats {
     }
 }
 
+/// The outcomes of a run's populations, in population order ([`Qiga::result`]): global
+/// indices, best values on the integer scale, best strings (`items` bytes each), the generation
+/// of each best, the generations run.
+#[derive(Clone, Debug, Default)]
+pub struct QigaParts {
+    pub population: Vec<u32>,
+    pub best_value_int: Vec<u64>,
+    pub best_bits: Vec<u8>,
+    pub best_generation: Vec<u32>,
+    pub generations_run: Vec<u32>,
+}
+
 /// The result of [`Qiga::run`]: one entry per population that ran, in population order.
 #[derive(Clone, Debug, Serialize)]
 pub struct QigaRunResult {
@@ -463,6 +480,11 @@ impl Qiga {
             return Err(Error::arg("weights", "a weight is 0; every weight must be positive"));
         }
         let o = &options;
+        if let Some(r) = &o.only {
+            if r.start > r.end || r.end > o.populations {
+                return Err(Error::arg("only", format!("{r:?}; expected a range within 0..{}", o.populations)));
+            }
+        }
         if o.populations == 0 {
             return Err(Error::arg("populations", "0; expected at least 1"));
         }
@@ -543,7 +565,8 @@ impl Qiga {
         let o = &self.options;
         let clock = Clock::since(start, o.time_limit);
         let watch = Watch::new(o.stop_token.as_ref());
-        let total = o.populations;
+        let first = o.only.as_ref().map_or(0, |r| r.start);
+        let total = o.only.as_ref().map_or(o.populations, |r| r.len());
         let next = AtomicUsize::new(0);
         let quit = AtomicBool::new(false);
         let reason = Mutex::new(StopReason::Limit);
@@ -562,11 +585,11 @@ impl Qiga {
                     quit.store(true, Ordering::Relaxed);
                     return;
                 }
-                let offset = next.fetch_add(chunk, Ordering::Relaxed);
-                if offset >= total {
+                let k = next.fetch_add(chunk, Ordering::Relaxed);
+                if k >= total {
                     return;
                 }
-                let count = chunk.min(total - offset);
+                let (offset, count) = (first + k, chunk.min(total - k));
                 match engine.run(offset, count) {
                     Ok(c) => {
                         let mut d = done.lock().unwrap();
@@ -611,31 +634,40 @@ impl Qiga {
         }
         chunks.sort_by_key(|(off, _)| *off);
         let m = self.setup.items.weights.len();
+        let mut parts = QigaParts::default();
+        for (off, c) in chunks {
+            parts.population.extend((off..off + c.best_value.len()).map(|p| p as u32));
+            parts.best_value_int.extend_from_slice(&c.best_value);
+            parts.best_bits.extend_from_slice(&c.best_bits);
+            parts.best_generation.extend_from_slice(&c.best_generation);
+            parts.generations_run.extend_from_slice(&c.generations_run);
+        }
+        debug_assert_eq!(parts.best_bits.len(), parts.population.len() * m);
+        Ok(self.result(parts, stop_reason, start.elapsed().as_secs_f64()))
+    }
+
+    /// The run's result from its populations' outcomes (in population order; from one run, or
+    /// gathered from the processes that ran blocks of it with [`QigaOptions::only`]).
+    pub fn result(&self, parts: QigaParts, stop_reason: StopReason, elapsed_s: f64) -> QigaRunResult {
+        let n = parts.population.len();
+        let m = self.setup.items.weights.len();
         let scale = self.setup.items.scale;
         let mut r = QigaRunResult {
-            population: Vec::with_capacity(n),
-            best_value: Vec::with_capacity(n),
-            best_value_int: Vec::with_capacity(n),
-            best_bits: Vec::with_capacity(n * m),
-            best_generation: Vec::with_capacity(n),
-            generations_run: Vec::with_capacity(n),
+            best_value: parts.best_value_int.iter().map(|&v| v as f64 / scale).collect(),
+            population: parts.population,
+            best_value_int: parts.best_value_int,
+            best_bits: parts.best_bits,
+            best_generation: parts.best_generation,
+            generations_run: parts.generations_run,
             items: m,
             stats: QigaStats::default(),
             table_stats: Vec::new(),
             best_index: 0,
             stop_reason,
-            elapsed_s: 0.0,
-            runs_per_second: 0.0,
+            elapsed_s,
+            runs_per_second: if elapsed_s > 0.0 { n as f64 / elapsed_s } else { 0.0 },
             backend: self.backend_description(),
         };
-        for (off, c) in chunks {
-            r.population.extend((off..off + c.best_value.len()).map(|p| p as u32));
-            r.best_value.extend(c.best_value.iter().map(|&v| v as f64 / scale));
-            r.best_value_int.extend_from_slice(&c.best_value);
-            r.best_bits.extend_from_slice(&c.best_bits);
-            r.best_generation.extend_from_slice(&c.best_generation);
-            r.generations_run.extend_from_slice(&c.generations_run);
-        }
         r.stats = QigaStats::of(&r.best_value);
         let ntab = self.setup.tables.len();
         r.table_stats = (0..ntab)
@@ -645,10 +677,7 @@ impl Qiga {
             })
             .collect();
         r.best_index = (0..n).fold(0, |b, i| if r.best_value_int[i] > r.best_value_int[b] { i } else { b });
-        let el = start.elapsed().as_secs_f64();
-        r.elapsed_s = el;
-        r.runs_per_second = if el > 0.0 { n as f64 / el } else { 0.0 };
-        Ok(r)
+        r
     }
 }
 

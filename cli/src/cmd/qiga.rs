@@ -7,7 +7,7 @@ use crate::plot::{self, Panel, Series};
 use clap::Args;
 use metaopt::device::Backend;
 use metaopt::problem::knapsack::Knapsack;
-use metaopt::qiga::{Qiga, QigaOptions, QigaRunResult, Repair, RotationTable};
+use metaopt::qiga::{Qiga, QigaOptions, QigaParts, QigaRunResult, Repair, RotationTable};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -114,6 +114,8 @@ pub struct QigaCmdArgs {
     csv: Option<PathBuf>,
     #[command(flatten)]
     json: JsonArg,
+    #[command(flatten)]
+    mpi: crate::mpi::MpiArg,
 }
 
 #[derive(Serialize)]
@@ -175,7 +177,17 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
     o.target = a.stop.target;
     o.time_limit = crate::time_left(a.stop.time_limit());
     let optimum = if a.gap { Some(k.optimum()?.value) } else { None };
-    let mut q = Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?;
+    // with --mpi, this rank's block of the populations (each draws as in the whole run)
+    let ranks = a.mpi.ranks()?;
+    if let Some(rk) = &ranks {
+        rk.pick_device(a.qiga.cpu, a.qiga.devices.is_some());
+        rk.or_abort(crate::mpi::test_failure(rk));
+        o.only = Some(rk.block(a.populations));
+    }
+    let mut q = match &ranks {
+        None => Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?,
+        Some(rk) => rk.or_abort(Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))),
+    };
     let bar = a.json.progress().then(|| out::count_bar(a.populations as u64, "population {pos}/{len}  {elapsed} (eta {eta})"));
     let r = q.run_with_progress(|done, _| {
         if let Some(b) = &bar {
@@ -186,8 +198,35 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let r = r.map_err(|e| out::renamed(e, RENAMES))?;
+    let r = match &ranks {
+        None => r.map_err(|e| out::renamed(e, RENAMES))?,
+        Some(rk) => {
+            let r = rk.or_abort(r.map_err(|e| out::renamed(e, RENAMES)));
+            match gather_runs(rk, &q, r) {
+                Some(r) => r,
+                None => return Ok(()),
+            }
+        }
+    };
     report(a, &k, &r, optimum)
+}
+
+/// Every rank's populations, in rank order (so by global index), as one run's result on rank
+/// 0 (the slowest rank's time; a time limit or interrupt on any rank is the job's stop reason);
+/// `None` on the other ranks.
+fn gather_runs(rk: &crate::mpi::Ranks, q: &Qiga, r: QigaRunResult) -> Option<QigaRunResult> {
+    use metaopt::StopReason;
+    const STOPS: [StopReason; 4] = [StopReason::Target, StopReason::Limit, StopReason::TimeLimit, StopReason::Interrupted];
+    let elapsed = rk.max_f64(r.elapsed_s);
+    let stop = rk.gather(&[STOPS.iter().position(|&s| s == r.stop_reason).unwrap_or(1) as u32]);
+    // every rank takes part in every gather before rank 0 alone goes on
+    let (population, best_value_int, best_bits) = (rk.gather(&r.population), rk.gather(&r.best_value_int), rk.gather(&r.best_bits));
+    let (best_generation, generations_run) = (rk.gather(&r.best_generation), rk.gather(&r.generations_run));
+    let parts = QigaParts { population: population?, best_value_int: best_value_int?, best_bits: best_bits?, best_generation: best_generation?, generations_run: generations_run? };
+    let stop = stop?.into_iter().max().map_or(StopReason::Limit, |s| STOPS[s as usize]);
+    let mut all = q.result(parts, stop, elapsed);
+    all.backend = format!("{}; MPI, {} rank{}", all.backend, rk.size(), if rk.size() == 1 { "" } else { "s" });
+    Some(all)
 }
 
 fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>) -> CliResult {
