@@ -47,6 +47,28 @@ fn qap_de_and_sssp_give_the_one_device_result_on_several() {
     }
 }
 
+/// Island DE (`de` without --problems/--batch) on two and three devices, a block of islands
+/// each: the one-device result for a seed (value, vector, island, counts), with migration every
+/// generation and every 10.
+#[test]
+fn island_de_gives_the_one_device_result_on_several() {
+    for period in ["1", "10"] {
+        let de = [
+            "de", "--function", "F6", "--dims", "4", "--islands", "5", "--members", "16", "--migration", "one2n", "--period", period,
+            "--max-generations", "150", "--seed", "7", "--json",
+        ];
+        let one = with(&de, &["--devices", "0"]);
+        assert!(one["value"].as_f64().unwrap().is_finite());
+        for d in ["1,0", "all"] {
+            let r = with(&de, &["--devices", d]);
+            for k in ["value", "x", "island", "generations", "evaluations", "island_f", "island_cr"] {
+                assert_eq!(r[k], one[k], "--devices {d} --period {period}: {k}");
+            }
+            assert!(r["device"].as_str().unwrap().contains("devices: islands 0.."), "{}", r["device"]);
+        }
+    }
+}
+
 #[test]
 fn bad_device_lists_name_the_flag() {
     let nug12 = data("qaplib/nug12.dat");
@@ -56,7 +78,9 @@ fn bad_device_lists_name_the_flag() {
         (vec!["de", "--problems", "2", "--function", "F1", "--dims", "2", "--devices", "0,x"], "--devices"),
         (vec!["sp", "sssp", "--grid", "5x5", "--devices", "1,1"], "--devices"),
         (vec!["sp", "sssp", "--grid", "5x5", "--devices", "0,1", "--cpu"], "--devices: not with --cpu"),
-        (vec!["de", "--function", "F1", "--dims", "2", "--devices", "0,1"], "--devices: island DE"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--algorithm", "jade", "--migration", "none", "--devices", "0,1"], "--devices: jade"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--islands", "2", "--devices", "all"], "--devices: 3 devices for 2 islands"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--cpu", "--devices", "0,1"], "--devices: not with --cpu"),
     ] {
         let o = metaopt_env(&args, &THREE);
         let err = String::from_utf8_lossy(&o.stderr);
