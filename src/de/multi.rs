@@ -31,6 +31,10 @@ pub struct MultiEngine {
     cfg: Config,
     engines: Vec<Box<dyn Engine>>,
     ranges: Vec<Range<usize>>,
+    /// The values of the last [`Engine::fitness`] while nothing has changed them since: the
+    /// solver reads them to plan a migration just before [`Engine::migrate`], which then needs
+    /// no second read.
+    fx: Option<Vec<f64>>,
 }
 
 /// `cfg` restricted to the islands `r`: their count, F and CR.
@@ -71,7 +75,7 @@ impl MultiEngine {
         for (&d, r) in devices.iter().zip(&ranges) {
             engines.push(Box::new(DeviceDe::block(slice(cfg, r), Some(d), r.start as u32, cfg.np)?));
         }
-        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges })
+        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, fx: None })
     }
 
     /// `f` on every engine with its block, one host thread per engine; the results in block
@@ -90,11 +94,13 @@ impl MultiEngine {
 
 impl Engine for MultiEngine {
     fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
+        self.fx = None;
         let made = self.each(|e, _| e.start(objective, mutation, cut))?;
         Ok(made.into_iter().try_fold(0u64, |a, m| m.map(|m| a + m)))
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        self.fx = None;
         Ok(self.each(|e, _| e.generation(gen, cut))?.into_iter().sum())
     }
 
@@ -103,6 +109,7 @@ impl Engine for MultiEngine {
     }
 
     fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
+        self.fx = None;
         // each engine waits for its device, so the call returns when every block is done
         self.each(|e, _| {
             e.generations(gen, count)?;
@@ -112,7 +119,12 @@ impl Engine for MultiEngine {
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
-        Ok(self.each(|e, _| e.fitness())?.concat())
+        if let Some(fx) = &self.fx {
+            return Ok(fx.clone());
+        }
+        let fx = self.each(|e, _| e.fitness())?.concat();
+        self.fx = Some(fx.clone());
+        Ok(fx)
     }
 
     fn export_bests(&mut self) -> Result<Vec<f64>> {
@@ -124,21 +136,25 @@ impl Engine for MultiEngine {
             return Ok(());
         }
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        // the sources are best rows, which no move writes: read them all before any import
-        let bests = self.export_bests()?;
+        // the values the plan was made from (no second read), and the best rows of the blocks
+        // that send: the sources are best rows, which no move writes, so they are all read
+        // before any import
         let fx = self.fitness()?;
+        self.fx = None;
+        let rows = self.each(|e, r| if moves.iter().any(|m| r.contains(&(m.src as usize))) { e.export_bests().map(Some) } else { Ok(None) })?;
         let mut per: Vec<(Vec<(u32, u32)>, Vec<f64>, Vec<f64>)> = vec![Default::default(); self.engines.len()];
         for mv in moves {
             let (i, dst) = self.locate(mv.dst);
-            let s = mv.src as usize;
+            let (j, src) = self.locate(mv.src);
+            let row = rows[j].as_ref().expect("the sending block's best rows");
             per[i].0.push((dst, mv.member));
-            per[i].1.extend_from_slice(&bests[s * nn..(s + 1) * nn]);
-            per[i].2.push(fx[s * (nm + 1) + nm]);
+            per[i].1.extend_from_slice(&row[src as usize * nn..(src as usize + 1) * nn]);
+            per[i].2.push(fx[mv.src as usize * (nm + 1) + nm]);
         }
         let per = &per;
-        let ranges = self.ranges.clone();
+        let starts: Vec<usize> = self.ranges.iter().map(|r| r.start).collect();
         self.each(|e, r| {
-            let i = ranges.iter().position(|q| *q == r).expect("a block");
+            let i = starts.iter().position(|&q| q == r.start).expect("a block");
             let (slots, x, f) = &per[i];
             e.import(slots, x, f)
         })
@@ -146,6 +162,7 @@ impl Engine for MultiEngine {
     }
 
     fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()> {
+        self.fx = None;
         let nn = self.cfg.nn as usize;
         for (k, &(p, m)) in slots.iter().enumerate() {
             let (i, q) = self.locate(p);
@@ -174,6 +191,7 @@ impl Engine for MultiEngine {
     }
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
+        self.fx = None;
         self.each(|e, _| e.set_func_data(data)).map(|_| ())
     }
 
@@ -196,6 +214,7 @@ impl Engine for MultiEngine {
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {
+        self.fx = None;
         refuse_adaptive(cfg)?;
         let ranges = self.ranges.clone();
         for (e, r) in self.engines.iter_mut().zip(&ranges) {
