@@ -113,6 +113,9 @@ pub struct DeviceDe {
     /// `p0 ..` of `npg`, and its random numbers are theirs (0 and Np on one device).
     p0: u32,
     npg: u32,
+    /// The last import's buffers (moves, values, fitness values), kept until the next one so
+    /// that `import` need not wait for its kernel.
+    migrants: Option<(DeviceBuffer<u32>, DeviceBuffer<u8>, DeviceBuffer<u8>)>,
 }
 
 use crate::device::launch;
@@ -184,6 +187,7 @@ impl DeviceDe {
             ade: None,
             p0,
             npg,
+            migrants: None,
         })
     }
 
@@ -611,14 +615,16 @@ impl Engine for DeviceDe {
         let count = slots.len() as u32;
         let k = self.k()?;
         let mut e = ExecuteKernel::new(&k.import);
-        // SAFETY: arguments match `de_import`; the buffers live until the finish below.
+        // SAFETY: arguments match `de_import`; the buffers are kept in `self.migrants` until the
+        // next import, which comes after this launch on the same in-order queue.
         unsafe {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(mv.cl()).set_arg(v.cl()).set_arg(fv.cl());
             e.set_arg(&count).set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
         launch(&self.queue, &mut e, &[slots.len(), nn as usize], None, "clEnqueueNDRangeKernel(de_import)")?;
-        self.rank()?;
-        self.queue.finish()
+        // no wait: the next phase comes after the import on the same in-order queue
+        self.migrants = Some((mv, v, fv));
+        self.rank()
     }
 
     fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {
