@@ -37,6 +37,9 @@ pub struct MultiEngine {
     fx: Option<Vec<f64>>,
 }
 
+/// The migrants one block receives: (population, member) slots, their rows, their values.
+type Migrants = (Vec<(u32, u32)>, Vec<f64>, Vec<f64>);
+
 /// `cfg` restricted to the islands `r`: their count, F and CR.
 fn slice(cfg: &Config, r: &Range<usize>) -> Config {
     let mut c = cfg.clone();
@@ -142,7 +145,7 @@ impl Engine for MultiEngine {
         let fx = self.fitness()?;
         self.fx = None;
         let rows = self.each(|e, r| if moves.iter().any(|m| r.contains(&(m.src as usize))) { e.export_bests().map(Some) } else { Ok(None) })?;
-        let mut per: Vec<(Vec<(u32, u32)>, Vec<f64>, Vec<f64>)> = vec![Default::default(); self.engines.len()];
+        let mut per: Vec<Migrants> = vec![Default::default(); self.engines.len()];
         for mv in moves {
             let (i, dst) = self.locate(mv.dst);
             let (j, src) = self.locate(mv.src);
