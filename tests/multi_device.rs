@@ -301,3 +301,44 @@ fn island_de_bad_devices_name_devices() {
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
     assert!(de.run(&Stop::generations(5)).unwrap().value.is_finite());
 }
+
+/// A host callback objective on two devices (each device's thread calls it with its block's
+/// trials) gives the one-device run; a time limit ends a run on several devices with the best
+/// so far.
+#[test]
+fn island_de_callback_and_time_limit_on_several_devices() {
+    if !setup() {
+        return;
+    }
+    use metaopt::de::StopReason;
+    use metaopt::objective::HostCallback;
+    use std::time::{Duration, Instant};
+    let sphere = Objective::Callback(HostCallback::new(|x, rows, dims, out| {
+        for (r, o) in out.iter_mut().enumerate().take(rows) {
+            *o = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
+        }
+        Ok(())
+    }));
+    let p = island_params(4, 12, 3, true, true);
+    let migration = Migration::new(MigrationKind::N2One, 5);
+    let mut runs = Vec::new();
+    for devs in [vec![0], vec![0, 1]] {
+        let mut de = DeMultiPop::on_devices(&p, &devs).unwrap();
+        de.init(&sphere, Mutation::Best1, migration).unwrap();
+        let r = de.run(&Stop::generations(60)).unwrap();
+        runs.push((r.value, r.x, r.island, de.bests_fitness().unwrap(), de.fitness().unwrap()));
+    }
+    assert_eq!(runs[0], runs[1], "a host callback on two devices");
+    assert!(runs[0].0 < 1e-3, "sphere: {}", runs[0].0);
+
+    let big = island_params(4, 32, 8, false, true);
+    let mut de = DeMultiPop::on_devices(&big, &[0, 1]).unwrap();
+    de.init(&Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::One2One, 10)).unwrap();
+    let t = Instant::now();
+    let stop = Stop { max_generations: Some(u64::MAX / 2), time_limit: Some(Duration::from_millis(300)), ..Stop::default() };
+    let r = de.run(&stop).unwrap();
+    assert_eq!(r.stopped_by, StopReason::TimeLimit);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert!(r.generations > 0 && r.value.is_finite());
+    assert_eq!(r.value, de.bests_fitness().unwrap().into_iter().fold(f64::INFINITY, f64::min));
+}
