@@ -61,9 +61,9 @@ fn refuse_adaptive(cfg: &Config) -> Result<()> {
 }
 
 impl MultiEngine {
-    /// One engine per device of `devices` (checked: none twice, each exists), with blocks of
-    /// `cfg`'s islands; a device gets no block when there are more devices than islands (errors
-    /// name `devices`).
+    /// One engine per device of `devices` (checked: none twice, each exists), each with a
+    /// contiguous block of `cfg`'s islands. More devices than islands and the adaptive variants
+    /// are refused; errors name `devices`.
     pub fn new(cfg: &Config, devices: &[usize]) -> Result<Self> {
         check_devices(devices)?;
         refuse_adaptive(cfg)?;
