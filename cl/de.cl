@@ -200,15 +200,17 @@ inline FP de_correct_at(uint kind, FP v, FP x, FP a, FP b, ulong seed, ulong t, 
 }
 
 // The trial component y[p, m, n] from X.
+// The random numbers are keyed by the global island p0 + p of npg (the engine holds islands
+// p0 .. p0 + np - 1 of npg: src/de/multi.rs; p0 = 0 and npg = np on one device).
 inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, uint p, uint m, uint n,
                              __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
                              __global const FP *F, __global const ulong *crt, uint mutation, uint shared,
-                             ulong gen, ulong seed_mut, ulong seed_cross)
+                             ulong gen, ulong seed_mut, ulong seed_cross, uint p0, uint npg)
 {
     uint r[5];
-    uint jrand = de_indices(seed_mut, gen, p, m, np, nm, nn, mutation, shared, r);
-    ulong pk = shared ? 0 : p;
-    ulong npk = shared ? 1 : np;
+    uint jrand = de_indices(seed_mut, gen, p0 + p, m, npg, nm, nn, mutation, shared, r);
+    ulong pk = shared ? 0 : p0 + p;
+    ulong npk = shared ? 1 : npg;
     ulong t = (gen * npk + pk) * nm + m;
     FP xi = DE_X(p, m, n);
     if (!(n == jrand || (ulong)de_cross_word(seed_cross, t, n, nn) < crt[p])) return xi;
@@ -248,14 +250,15 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
 // Initial population: uniform in [lo, hi] per dimension, one work-item per (p, m, n) with n
 // fastest; every Fx (the best rows' too) starts at +infinity, so the first selection takes all.
 __kernel void de_init(__global FP *X, __global FPF *Fx, __global const FP *lo, __global const FP *hi,
-                      uint np, uint nm, uint nn, ulong seed)
+                      uint np, uint nm, uint nn, ulong seed, uint p0)
 {
     size_t i = get_global_id(0);
     if (i >= (size_t)np * nm * nn) return;
     uint n = i % nn;
     uint m = (i / nn) % nm;
     uint p = i / ((size_t)nn * nm);
-    uint4 w = metaopt_rng4(seed, 0u, (ulong)i);
+    // keyed by the global island p0 + p (src/de/multi.rs)
+    uint4 w = metaopt_rng4(seed, 0u, (ulong)i + (ulong)p0 * nm * nn);
     DE_X(p, m, n) = lo[n] + de_unit(w.x) * (hi[n] - lo[n]);
     if (n == 0) {
         Fx[(size_t)p * (nm + 1) + m] = INFINITY;
@@ -286,10 +289,11 @@ void de_copy_x_y(__global const FP *X, __global FP *Y, uint np, uint nm, uint nn
 __kernel __attribute__((reqd_work_group_size(DE_TILE, DE_TILE, 1)))
 void de_trial(__global const FP *X, __global FP *Y, __global const FP *lo, __global const FP *hi,
               __global const uchar *kinds, __global const FP *F, __global const ulong *crt, uint np,
-              uint nm, uint nn, uint mutation, uint shared, ulong gen, ulong seed_mut, ulong seed_cross)
+              uint nm, uint nn, uint mutation, uint shared, ulong gen, ulong seed_mut, ulong seed_cross,
+              uint p0, uint npg)
 {
     DE_TILE_STORE(p < np && m < nm ? de_trial_component(X, np, nm, nn, p, m, n, lo, hi, kinds, F, crt,
-                                                        mutation, shared, gen, seed_mut, seed_cross)
+                                                        mutation, shared, gen, seed_mut, seed_cross, p0, npg)
                                    : (FP)0)
 }
 
@@ -361,6 +365,28 @@ __kernel void de_migrate(__global FP *X, __global FPF *Fx, __global const uint *
     uint src = moves[3 * k], dst = moves[3 * k + 1], dm = moves[3 * k + 2];
     DE_X(dst, dm, n) = DE_X(src, nm, n);
     if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
+}
+
+// Migrant export (src/de/multi.rs): the best row of every population, B[p * nn + n]. One
+// work-item per (p, n).
+__kernel void de_export(__global const FP *X, __global FP *B, uint np, uint nm, uint nn)
+{
+    uint p = get_global_id(0), n = get_global_id(1);
+    if (p >= np || n >= nn) return;
+    B[(size_t)p * nn + n] = DE_X(p, nm, n);
+}
+
+// Migrant import (src/de/multi.rs): migrant k (values V[k * nn ..], value FV[k], from another
+// engine's best row) replaces member moves[2k+1] of population moves[2k], as de_migrate writes
+// it. One work-item per (migrant, n).
+__kernel void de_import(__global FP *X, __global FPF *Fx, __global const uint *moves, __global const FP *V,
+                        __global const FPF *FV, uint count, uint np, uint nm, uint nn)
+{
+    uint k = get_global_id(0), n = get_global_id(1);
+    if (k >= count || n >= nn) return;
+    uint dst = moves[2 * k], dm = moves[2 * k + 1];
+    DE_X(dst, dm, n) = V[(size_t)k * nn + n];
+    if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = FV[k];
 }
 
 // The adaptive variants (src/de/adapt.rs: JADE, SHADE, L-SHADE, jSO). The host draws every

@@ -417,7 +417,7 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
                        __global const FP *hi, __global const uchar *kinds, __global const FP *F,
                        __global const ulong *crt, __global const void *data, uint npop, uint nm, uint nn,
                        uint mutation, uint shared, ulong gen0, uint k_gens, ulong seed_mut, ulong seed_cross,
-                       __local FP *lx, __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly,
+                       uint p0, uint npg, __local FP *lx, __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly,
                        __local FPF *lfy)
 {
     uint p = get_group_id(0);
@@ -427,8 +427,9 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
     q.np = nm;
     q.mutation = mutation;
     q.func = 0;
-    q.p = p;
-    q.npop = npop;
+    // random keys: the global island p0 + p of npg (src/de/multi.rs)
+    q.p = p0 + p;
+    q.npop = npg;
     q.shared = shared;
     q.has_target = 0;
     q.f = F[p];

@@ -183,3 +183,162 @@ fn bad_device_lists_name_devices() {
     assert_eq!(arg_name(QapTs::on_devices(problem.clone(), &[0, 0]).err().unwrap()), "devices");
     assert_eq!(arg_name(QapTs::on_devices(problem, &[9]).err().unwrap()), "devices");
 }
+
+// ---- island DE (src/de/multi.rs) ----------------------------------------------------------
+
+use metaopt::de::{Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, Migration, MigrationKind, Mutation, Stop};
+use metaopt::objective::Objective;
+
+fn island_params(np: u32, nm: u32, nn: u32, double: bool, fused: bool) -> DeParams {
+    let mut p = DeParams::new(np, nm, nn, -5.12, 5.12, BoundsCorrection::Saturation);
+    p.options.double = double;
+    p.options.fused = fused;
+    p
+}
+
+/// Everything a run reports, and the solver's whole state after it.
+type IslandRun = (f64, Vec<f64>, u32, u64, u64, Vec<(u64, u64, Vec<f64>)>, Vec<f64>, Vec<Vec<f64>>);
+
+fn island_run(de: &mut DeMultiPop, obj: &str, mutation: Mutation, migration: Migration, gens: u64) -> IslandRun {
+    de.init(&Objective::catalogue(obj).unwrap(), mutation, migration).unwrap();
+    let stop = Stop { max_generations: Some(gens), record_every: 50, ..Stop::default() };
+    let r = de.run(&stop).unwrap();
+    let np = de.config().np;
+    let bests: Vec<Vec<f64>> = (0..np).map(|p| de.best(p).unwrap()).collect();
+    let history = r.history.iter().map(|h| (h.generation, h.evaluations, h.bests.clone())).collect();
+    (r.value, r.x, r.island, r.generations, r.evaluations, history, de.fitness().unwrap(), bests)
+}
+
+/// For a seed, island DE on 2 and 3 devices (a block of islands each) equals the one-device
+/// run with the same islands, value for value: the best value, vector and island, every
+/// island's best value and vector, every member's value, the history. Migrations every
+/// generation and every 10, and none; the fused kernel and the per-phase launches; single and
+/// double precision.
+#[test]
+fn island_de_split_invariant() {
+    if !setup() {
+        return;
+    }
+    let cases = [
+        (Migration::new(MigrationKind::One2N, 1), Mutation::Rand1, true, true),
+        (Migration::new(MigrationKind::RandTarget, 10), Mutation::Best1, true, false),
+        (Migration::new(MigrationKind::PermuteN, 10), Mutation::CurrentToBest1, false, true),
+        (Migration::new(MigrationKind::N2N, 1), Mutation::Rand2, false, false),
+        (Migration::NONE, Mutation::Rand1, true, true),
+    ];
+    for (migration, mutation, double, fused) in cases {
+        let p = island_params(5, 16, 4, double, fused);
+        let one = island_run(&mut DeMultiPop::on_devices(&p, &[0]).unwrap(), "F6", mutation, migration, 200);
+        assert!(one.0.is_finite());
+        let mut reference = DeMultiPop::new(&p, Backend::Device(Some(0))).unwrap();
+        assert_eq!(island_run(&mut reference, "F6", mutation, migration, 200), one, "on_devices([0]) is the one-device solver");
+        let again = reference.run(&Stop::generations(20)).unwrap();
+        let again = (again.value, again.x, again.island, reference.trials().unwrap());
+        for devs in splits().into_iter().filter(|d| d.len() > 1) {
+            let mut de = DeMultiPop::on_devices(&p, &devs).unwrap();
+            assert!(de.backend_description().starts_with(&format!("{} devices", devs.len())), "{}", de.backend_description());
+            let got = island_run(&mut de, "F6", mutation, migration, 200);
+            assert_eq!(got, one, "{migration:?} {mutation} double {double} fused {fused} on devices {devs:?}");
+            // a second call goes on from the same state on both
+            let more = de.run(&Stop::generations(20)).unwrap();
+            assert_eq!((more.value, more.x, more.island, de.trials().unwrap()), again, "{devs:?}: a second run and its last trials");
+        }
+    }
+}
+
+/// Island DE on two devices follows the CPU backend (double precision), generation by
+/// generation, with migration every 3 generations.
+#[test]
+fn island_de_devices_equal_cpu() {
+    if !setup() {
+        return;
+    }
+    let p = island_params(4, 12, 5, true, true);
+    let obj = Objective::catalogue("F1").unwrap();
+    let migration = Migration::new(MigrationKind::One2One, 3);
+    let mut dev = DeMultiPop::on_devices(&p, &[1, 0]).unwrap();
+    dev.init(&obj, Mutation::Rand1, migration).unwrap();
+    let mut cpu = DeMultiPop::new(&p, Backend::Cpu).unwrap();
+    cpu.init(&obj, Mutation::Rand1, migration).unwrap();
+    for g in 0..30 {
+        let (a, b) = (dev.fitness().unwrap(), cpu.fitness().unwrap());
+        for (i, (u, v)) in a.iter().zip(&b).enumerate() {
+            assert!((u - v).abs() <= 1e-9 * u.abs().max(1e-3), "gen {g} value {i}: devices {u}, cpu {v}");
+        }
+        dev.iteration().unwrap();
+        cpu.iteration().unwrap();
+    }
+    for q in 0..4 {
+        let (a, b) = (dev.best(q).unwrap(), cpu.best(q).unwrap());
+        assert!(a.iter().zip(&b).all(|(u, v)| (u - v).abs() < 1e-9), "island {q}: {a:?} {b:?}");
+    }
+}
+
+/// Bad device lists, more devices than islands and the adaptive variants on several devices
+/// are refused naming `devices`.
+#[test]
+fn island_de_bad_devices_name_devices() {
+    if !setup() {
+        return;
+    }
+    let p = island_params(3, 8, 2, false, true);
+    let n = list_devices().unwrap().len();
+    for devs in [vec![], vec![0, 0], vec![0, n]] {
+        let e = DeMultiPop::on_devices(&p, &devs).err().expect("refused");
+        assert_eq!(arg_name(e), "devices", "{devs:?}");
+    }
+    let two = island_params(1, 8, 2, false, true);
+    assert_eq!(arg_name(DeMultiPop::on_devices(&two, &[0, 1]).err().expect("refused")), "devices");
+    let mut jade = p.clone();
+    jade.options.algorithm = Algorithm::Jade;
+    assert_eq!(arg_name(DeMultiPop::on_devices(&jade, &[0, 1]).err().expect("refused")), "devices");
+    // switched to an adaptive variant by init's options update: refused, the solver unchanged
+    let mut de = DeMultiPop::on_devices(&p, &[0, 1]).unwrap();
+    let obj = Objective::catalogue("F1").unwrap();
+    let o = DeOptions { algorithm: Algorithm::Shade, ..p.options.clone() };
+    let e = de.init_with(&obj, Mutation::Rand1, Migration::NONE, Some(&o)).unwrap_err();
+    assert_eq!(arg_name(e), "devices");
+    de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
+    assert!(de.run(&Stop::generations(5)).unwrap().value.is_finite());
+}
+
+/// A host callback objective on two devices (each device's thread calls it with its block's
+/// trials) gives the one-device run; a time limit ends a run on several devices with the best
+/// so far.
+#[test]
+fn island_de_callback_and_time_limit_on_several_devices() {
+    if !setup() {
+        return;
+    }
+    use metaopt::de::StopReason;
+    use metaopt::objective::HostCallback;
+    use std::time::{Duration, Instant};
+    let sphere = Objective::Callback(HostCallback::new(|x, rows, dims, out| {
+        for (r, o) in out.iter_mut().enumerate().take(rows) {
+            *o = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
+        }
+        Ok(())
+    }));
+    let p = island_params(4, 12, 3, true, true);
+    let migration = Migration::new(MigrationKind::N2One, 5);
+    let mut runs = Vec::new();
+    for devs in [vec![0], vec![0, 1]] {
+        let mut de = DeMultiPop::on_devices(&p, &devs).unwrap();
+        de.init(&sphere, Mutation::Best1, migration).unwrap();
+        let r = de.run(&Stop::generations(60)).unwrap();
+        runs.push((r.value, r.x, r.island, de.bests_fitness().unwrap(), de.fitness().unwrap()));
+    }
+    assert_eq!(runs[0], runs[1], "a host callback on two devices");
+    assert!(runs[0].0 < 1e-3, "sphere: {}", runs[0].0);
+
+    let big = island_params(4, 32, 8, false, true);
+    let mut de = DeMultiPop::on_devices(&big, &[0, 1]).unwrap();
+    de.init(&Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::One2One, 10)).unwrap();
+    let t = Instant::now();
+    let stop = Stop { max_generations: Some(u64::MAX / 2), time_limit: Some(Duration::from_millis(300)), ..Stop::default() };
+    let r = de.run(&stop).unwrap();
+    assert_eq!(r.stopped_by, StopReason::TimeLimit);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert!(r.generations > 0 && r.value.is_finite());
+    assert_eq!(r.value, de.bests_fitness().unwrap().into_iter().fold(f64::INFINITY, f64::min));
+}

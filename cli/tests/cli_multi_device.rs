@@ -47,6 +47,28 @@ fn qap_de_and_sssp_give_the_one_device_result_on_several() {
     }
 }
 
+/// Island DE (`de` without --problems/--batch) on two and three devices, a block of islands
+/// each: the one-device result for a seed (value, vector, island, counts), with migration every
+/// generation and every 10.
+#[test]
+fn island_de_gives_the_one_device_result_on_several() {
+    for period in ["1", "10"] {
+        let de = [
+            "de", "--function", "F6", "--dims", "4", "--islands", "5", "--members", "16", "--migration", "one2n", "--period", period,
+            "--max-generations", "150", "--seed", "7", "--json",
+        ];
+        let one = with(&de, &["--devices", "0"]);
+        assert!(one["value"].as_f64().unwrap().is_finite());
+        for d in ["1,0", "all"] {
+            let r = with(&de, &["--devices", d]);
+            for k in ["value", "x", "island", "generations", "evaluations", "island_f", "island_cr"] {
+                assert_eq!(r[k], one[k], "--devices {d} --period {period}: {k}");
+            }
+            assert!(r["device"].as_str().unwrap().contains("devices: islands 0.."), "{}", r["device"]);
+        }
+    }
+}
+
 #[test]
 fn bad_device_lists_name_the_flag() {
     let nug12 = data("qaplib/nug12.dat");
@@ -56,7 +78,9 @@ fn bad_device_lists_name_the_flag() {
         (vec!["de", "--problems", "2", "--function", "F1", "--dims", "2", "--devices", "0,x"], "--devices"),
         (vec!["sp", "sssp", "--grid", "5x5", "--devices", "1,1"], "--devices"),
         (vec!["sp", "sssp", "--grid", "5x5", "--devices", "0,1", "--cpu"], "--devices: not with --cpu"),
-        (vec!["de", "--function", "F1", "--dims", "2", "--devices", "0,1"], "--devices: island DE"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--algorithm", "jade", "--migration", "none", "--devices", "0,1"], "--devices: jade"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--islands", "2", "--devices", "all"], "--devices: 3 devices for 2 islands"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--cpu", "--devices", "0,1"], "--devices: not with --cpu"),
     ] {
         let o = metaopt_env(&args, &THREE);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -82,7 +106,7 @@ fn bench_scale_writes_rows_per_device_count() {
     let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
     let head = r.headers().unwrap().clone();
     let col = |n: &str| head.iter().position(|h| h == n).unwrap();
-    for solver in ["qiga", "batched_de", "qap_ts", "sssp"] {
+    for solver in ["qiga", "batched_de", "qap_ts", "sssp", "island_de_no_migration", "island_de_period_1", "island_de_period_10", "island_de_period_100"] {
         let mine: Vec<_> = rows.iter().filter(|x| &x[col("solver")] == solver).collect();
         assert_eq!(mine.len(), 2, "{solver}: one row for 1 and one for 2 devices");
         assert_eq!(&mine[0][col("efficiency")], "1.0");
@@ -91,7 +115,7 @@ fn bench_scale_writes_rows_per_device_count() {
         assert!(t1 > 0.0 && t2 > 0.0);
         assert!((e - t2 / (2.0 * t1)).abs() < 1e-9 * e.max(1.0), "{solver}: efficiency {e}");
     }
-    for solver in ["island_de_no_migration", "island_de_period_1", "island_de_period_10", "island_de_period_100", "migration_cost"] {
-        assert_eq!(rows.iter().filter(|x| &x[col("solver")] == solver).count(), 1, "{solver}");
-    }
+    let costs: Vec<_> = rows.iter().filter(|x| &x[col("solver")] == "migration_cost").collect();
+    assert_eq!(costs.iter().map(|x| &x[col("devices")]).collect::<Vec<_>>(), ["0", "0,1"], "one migration cost per device count");
+    assert!(costs.iter().all(|x| x[col("seconds")].parse::<f64>().unwrap() >= 0.0));
 }

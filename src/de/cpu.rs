@@ -273,6 +273,21 @@ impl Engine for CpuDe {
         Ok(())
     }
 
+    fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        for (k, &(p, m)) in slots.iter().enumerate() {
+            let dst = (p as usize * (nm + 1) + m as usize) * nn;
+            self.x[dst..dst + nn].copy_from_slice(&x[k * nn..(k + 1) * nn]);
+            self.fx[p as usize * (nm + 1) + m as usize] = fx[k];
+        }
+        self.rank();
+        Ok(())
+    }
+
+    fn shape(&self) -> (u32, u32) {
+        (self.cfg.np, self.cfg.nm)
+    }
+
     fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let at = (p as usize * (nm + 1) + m as usize) * nn;

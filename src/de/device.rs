@@ -20,6 +20,8 @@ struct Kernels {
     select: Kernel,
     best: Kernel,
     migrate: Kernel,
+    export: Kernel,
+    import: Kernel,
     wg1: usize,
     /// The group of `de_init` (exact: it is not capped by the kernel's limit).
     init_wg: usize,
@@ -107,6 +109,13 @@ pub struct DeviceDe {
     /// to Y, trials, evaluation and selection.
     rates: [Rate; 4],
     ade: Option<AdeState>,
+    /// The block this engine holds (`src/de/multi.rs`): its islands are the global islands
+    /// `p0 ..` of `npg`, and its random numbers are theirs (0 and Np on one device).
+    p0: u32,
+    npg: u32,
+    /// The last import's buffers (moves, values, fitness values), kept until the next one so
+    /// that `import` need not wait for its kernel.
+    migrants: Option<(DeviceBuffer<u32>, DeviceBuffer<u8>, DeviceBuffer<u8>)>,
 }
 
 use crate::device::launch;
@@ -134,6 +143,14 @@ fn round_up(n: usize, m: usize) -> usize {
 
 impl DeviceDe {
     pub fn new(cfg: Config, device: Option<usize>) -> Result<Self> {
+        let npg = cfg.np;
+        Self::block(cfg, device, 0, npg)
+    }
+
+    /// The engine of a block of islands (`src/de/multi.rs`): `cfg` holds the block's Np, F and
+    /// CR, which are the global islands `p0 .. p0 + Np` of `npg`; it draws what the one-device
+    /// engine of `npg` islands draws for them.
+    pub fn block(cfg: Config, device: Option<usize>, p0: u32, npg: u32) -> Result<Self> {
         let ctx = match device {
             Some(d) => DeviceContext::get(d)?,
             None => DeviceContext::current()?,
@@ -168,6 +185,9 @@ impl DeviceDe {
             mutation: Mutation::Rand1,
             rates: [Rate::default(); 4],
             ade: None,
+            p0,
+            npg,
+            migrants: None,
         })
     }
 
@@ -260,6 +280,8 @@ impl DeviceDe {
             select,
             best: self.queue.kernel(&program, "de_best")?,
             migrate: self.queue.kernel(&program, "de_migrate")?,
+            export: self.queue.kernel(&program, "de_export")?,
+            import: self.queue.kernel(&program, "de_import")?,
             fused,
             ade_trial: self.queue.kernel(&program, "ade_trial")?,
             ade_eval: if external { None } else { Some(self.queue.kernel(&program, "ade_eval")?) },
@@ -424,6 +446,7 @@ impl Engine for DeviceDe {
         let (np, nm, nn) = self.sizes();
         let k = self.k()?;
         let seed = self.cfg.options.init_seed;
+        let p0 = self.p0;
         let total = np as usize * nm as usize * nn as usize;
         let wg = k.init_wg;
         let (q, x, fx, lo, hi) = (&self.queue, &self.x, &self.fx, &self.lo, &self.hi);
@@ -435,7 +458,7 @@ impl Engine for DeviceDe {
             // SAFETY: arguments match `de_init`.
             unsafe {
                 e.set_arg(x.cl()).set_arg(fx.cl()).set_arg(lo.cl()).set_arg(hi.cl());
-                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&seed);
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&seed).set_arg(&p0);
             }
             let (offset, size) = if a == 0 && len as usize >= total { (None, round_up(total, wg)) } else { (Some([a as usize]), len as usize) };
             launch_at(q, &mut e, offset.as_ref().map(|o| &o[..]), &[size], Some(&[wg]), "clEnqueueNDRangeKernel(de_init)")
@@ -478,6 +501,7 @@ impl Engine for DeviceDe {
         let (mutation, shared) = (self.mutation as u32, o.shared_random as u32);
         let (sm, sc) = (o.mutation_seed, o.crossover_seed);
         let (x, y, lo, hi, kinds, f, crt) = (&self.x, &self.y, &self.lo, &self.hi, &self.kinds, &self.f, &self.crt);
+        let (p0, npg) = (self.p0, self.npg);
         let mut rate = self.rates[2];
         // every trial is made from the previous generation before any selection writes X
         let made = self.over_dims(&k.trial, &mut rate, cut, "clEnqueueNDRangeKernel(de_trial)", |e| {
@@ -486,7 +510,7 @@ impl Engine for DeviceDe {
                 e.set_arg(x.cl()).set_arg(y.cl()).set_arg(lo.cl()).set_arg(hi.cl());
                 e.set_arg(kinds.cl()).set_arg(f.cl()).set_arg(crt.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
-                e.set_arg(&gen).set_arg(&sm).set_arg(&sc);
+                e.set_arg(&gen).set_arg(&sm).set_arg(&sc).set_arg(&p0).set_arg(&npg);
             }
         })?;
         self.rates[2] = rate;
@@ -524,7 +548,7 @@ impl Engine for DeviceDe {
                 e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
                 e.set_arg(self.f.cl()).set_arg(self.crt.cl()).set_arg(self.data.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
-                e.set_arg(&g).set_arg(&k).set_arg(&sm).set_arg(&sc);
+                e.set_arg(&g).set_arg(&k).set_arg(&sm).set_arg(&sc).set_arg(&self.p0).set_arg(&self.npg);
                 e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
                 e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
                 e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy);
@@ -558,6 +582,49 @@ impl Engine for DeviceDe {
         launch(&self.queue, &mut e, &[moves.len(), nn as usize], None, "clEnqueueNDRangeKernel(de_migrate)")?;
         self.rank()?;
         self.queue.finish()
+    }
+
+    fn export_bests(&mut self) -> Result<Vec<f64>> {
+        let (np, nm, nn) = self.sizes();
+        let fp = if self.cfg.options.double { 8 } else { 4 };
+        let b: DeviceBuffer<u8> = self.queue.buffer(np as usize * nn as usize * fp, "migrants")?;
+        let k = self.k()?;
+        let mut e = ExecuteKernel::new(&k.export);
+        // SAFETY: arguments match `de_export`; `b` lives until the read below.
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(b.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+        }
+        launch(&self.queue, &mut e, &[np as usize, nn as usize], None, "clEnqueueNDRangeKernel(de_export)")?;
+        Ok(fp_values(&b.to_vec(&self.queue)?, self.cfg.options.double))
+    }
+
+    fn shape(&self) -> (u32, u32) {
+        (self.cfg.np, self.cfg.nm)
+    }
+
+    fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()> {
+        if slots.is_empty() {
+            return Ok(());
+        }
+        let (np, nm, nn) = self.sizes();
+        let flat: Vec<u32> = slots.iter().flat_map(|&(p, m)| [p, m]).collect();
+        let q = &self.queue;
+        let mv = q.buffer_from(&flat, "migrants")?;
+        let v = q.buffer_from(&fp_bytes(x, self.cfg.options.double), "migrants")?;
+        let fv = q.buffer_from(&fp_bytes(fx, self.cfg.fitness_double()), "migrants")?;
+        let count = slots.len() as u32;
+        let k = self.k()?;
+        let mut e = ExecuteKernel::new(&k.import);
+        // SAFETY: arguments match `de_import`; the buffers are kept in `self.migrants` until the
+        // next import, which comes after this launch on the same in-order queue.
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(mv.cl()).set_arg(v.cl()).set_arg(fv.cl());
+            e.set_arg(&count).set_arg(&np).set_arg(&nm).set_arg(&nn);
+        }
+        launch(&self.queue, &mut e, &[slots.len(), nn as usize], None, "clEnqueueNDRangeKernel(de_import)")?;
+        // no wait: the next phase comes after the import on the same in-order queue
+        self.migrants = Some((mv, v, fv));
+        self.rank()
     }
 
     fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {

@@ -47,6 +47,21 @@ pub trait Engine: Send {
     fn fitness(&mut self) -> Result<Vec<f64>>;
     /// Applies migration moves and re-ranks.
     fn migrate(&mut self, moves: &[ops::Move]) -> Result<()>;
+    /// Migrant export (`multi.rs`): the best row of every population, row p of Nn values.
+    fn export_bests(&mut self) -> Result<Vec<f64>> {
+        let (np, nm) = self.shape();
+        let mut out = Vec::new();
+        for p in 0..np {
+            out.extend(self.member(p, nm)?);
+        }
+        Ok(out)
+    }
+    /// Migrant import (`multi.rs`): migrant k (row k of `x`, value `fx[k]`) replaces member
+    /// `slots[k].1` of population `slots[k].0`, as [`Engine::migrate`] writes a move; then
+    /// re-ranks.
+    fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()>;
+    /// Np and Nm of this engine.
+    fn shape(&self) -> (u32, u32);
     /// Member m (Nm: the best copy) of population p.
     fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>>;
     /// The last trials, row `p * Nm + m` of `Nn` values, and their values.

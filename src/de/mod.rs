@@ -12,7 +12,8 @@
 //! - `engine.rs`: the [`Engine`] both backends implement, and [`DeMultiPop`] over it;
 //! - `ops.rs`: the operators and random numbers both backends draw, so on one seed they follow
 //!   the same run;
-//! - `device.rs`: the OpenCL engine (`cl/de.cl`); `cpu.rs`: the rayon engine.
+//! - `device.rs`: the OpenCL engine (`cl/de.cl`); `cpu.rs`: the rayon engine;
+//! - `multi.rs`: several devices, a block of islands each ([`DeMultiPop::on_devices`]).
 
 pub mod adapt;
 pub mod batch;
@@ -20,6 +21,7 @@ pub mod config;
 pub mod cpu;
 pub mod device;
 pub mod engine;
+pub mod multi;
 pub mod ops;
 pub mod pace;
 

@@ -2,9 +2,10 @@
 //! measure"). For k = 1 .. N of the listed devices (the first k), a fixed amount of work split
 //! over them (strong scaling): QIGA runs/s, batched DE evaluations/s, QAP tabu iterations/s
 //! (all chains), multi-source SSSP traversed edges/s; each with the throughput per device and
-//! the parallel efficiency throughput_k / (k * throughput_1). Island DE runs on one device (the
-//! first): generations/s without migration and at periods 1, 10 and 100, and the cost of one
-//! migration from the period-1 and no-migration times.
+//! the parallel efficiency throughput_k / (k * throughput_1). Island DE (a block of islands per
+//! device, `DeMultiPop::on_devices`): island-generations/s without migration and at periods 1,
+//! 10 and 100, likewise, and for each k the cost of one migration from the period-1 and
+//! no-migration times.
 //!
 //! PoCL posing as several devices (`POCL_DEVICES="pthread pthread"`) shares one pool of worker
 //! threads between its devices, so there it checks the split, not the speed-up.
@@ -13,7 +14,7 @@ use crate::args::{CsvArg, DevicesArg};
 use crate::out::{self, csv_error, flag_error, CliResult};
 use clap::Args;
 use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop, DeParams, Migration, MigrationKind, Mutation, Stop};
-use metaopt::device::{list_devices, Backend};
+use metaopt::device::list_devices;
 use metaopt::objective::Objective;
 use metaopt::problem::graph::thesis_random;
 use metaopt::problem::knapsack::{GenerateOptions, Knapsack, KnapsackKind};
@@ -53,7 +54,7 @@ pub struct BenchScaleArgs {
     sp_graph: u32,
     #[arg(long, default_value_t = 192, value_name = "S")]
     sp_sources: usize,
-    /// Island DE on the first device: islands, members, dimensions (F1) and generations
+    /// Island DE (split over the devices): islands, members, dimensions (F1) and generations
     #[arg(long, default_value_t = 32, value_name = "NP")]
     de_islands: u32,
     #[arg(long, default_value_t = 64, value_name = "NM")]
@@ -174,11 +175,11 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             emit(&mut w, Row { solver, devices: list, count: k, work: work.clone(), seconds: s, unit, throughput: t, per_device: t / k as f64, efficiency: t / (k as f64 * one) })?;
         }
     }
-    // island DE on the first device: generations/s at the migration periods, and one migration's cost
-    let first = devices[0];
-    let island = |period: Option<u32>| -> CliResult<f64> {
+    // island DE on 1..N devices (a block of islands each): island-generations/s with no migration
+    // and at migration periods 1, 10 and 100, and one migration's cost on each device count
+    let island = |d: &[usize], period: Option<u32>| -> CliResult<f64> {
         let p = DeParams::new(a.de_islands, a.de_members, 10, -100.0, 100.0, BoundsCorrection::Cotn);
-        let mut de = DeMultiPop::new(&p, Backend::Device(Some(first)))?;
+        let mut de = DeMultiPop::on_devices(&p, d)?;
         let m = match period {
             Some(p) => Migration::new(MigrationKind::One2One, p),
             None => Migration::new(MigrationKind::None, 1),
@@ -191,25 +192,31 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         de.bests_fitness()?;
         Ok(t.elapsed().as_secs_f64())
     };
-    let none = island(None)?;
     let work = format!("{} islands x {} members, F1 10-D, {} generations", a.de_islands, a.de_members, a.de_generations);
     let g = a.de_generations as f64;
-    emit(&mut w, Row { solver: "island_de_no_migration", devices: first.to_string(), count: 1, work: work.clone(), seconds: none, unit: "generations/s", throughput: g / none, per_device: g / none, efficiency: 1.0 })?;
-    let mut p1 = none;
-    for period in [1u32, 10, 100] {
-        let s = island(Some(period))?;
-        if period == 1 {
-            p1 = s;
+    let ig = g * a.de_islands as f64;
+    let mut seconds = vec![[0.0f64; 4]; devices.len()];
+    for (j, (solver, period)) in
+        [("island_de_no_migration", None), ("island_de_period_1", Some(1u32)), ("island_de_period_10", Some(10)), ("island_de_period_100", Some(100))]
+            .into_iter()
+            .enumerate()
+    {
+        for k in 1..=devices.len() {
+            let d = &devices[..k];
+            let s = island(d, period)?;
+            seconds[k - 1][j] = s;
+            let list = d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+            let (t, one) = (ig / s, ig / seconds[0][j]);
+            emit(&mut w, Row { solver, devices: list, count: k, work: work.clone(), seconds: s, unit: "island-generations/s", throughput: t, per_device: t / k as f64, efficiency: t / (k as f64 * one) })?;
         }
-        let solver = match period {
-            1 => "island_de_period_1",
-            10 => "island_de_period_10",
-            _ => "island_de_period_100",
-        };
-        emit(&mut w, Row { solver, devices: first.to_string(), count: 1, work: work.clone(), seconds: s, unit: "generations/s", throughput: g / s, per_device: g / s, efficiency: 1.0 })?;
     }
     // period 1 migrates after every generation: the extra time per generation is one migration
-    let cost = ((p1 - none) / g).max(0.0);
-    emit(&mut w, Row { solver: "migration_cost", devices: first.to_string(), count: 1, work, seconds: cost, unit: "seconds/migration", throughput: 0.0, per_device: 0.0, efficiency: 1.0 })?;
+    // (the values and best rows read from every device, the migrants written back); efficiency
+    // does not apply to a cost and is 1.0
+    for k in 1..=devices.len() {
+        let cost = ((seconds[k - 1][1] - seconds[k - 1][0]) / g).max(0.0);
+        let list = devices[..k].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+        emit(&mut w, Row { solver: "migration_cost", devices: list, count: k, work: work.clone(), seconds: cost, unit: "seconds/migration", throughput: 0.0, per_device: 0.0, efficiency: 1.0 })?;
+    }
     out::finish_csv(w, a.csv.path())
 }

@@ -325,10 +325,9 @@ pub fn run(a: &DeArgs) -> CliResult {
     if a.mpi.mpi {
         return Err("--mpi: island DE runs in one process for now (--mpi splits the batched DE: --batch, --problems)".into());
     }
-    if a.devices.devices.is_some() {
-        return Err("--devices: island DE runs on one device for now (--devices splits the batched DE: --batch, --problems)".into());
-    }
-    let mut de = DeMultiPop::new(&params, backend).map_err(de_error)?;
+    // several devices: a block of islands each, the one-device result for a seed
+    let devices = a.devices.list_for(a.backend.cpu)?;
+    let mut de = if devices.is_empty() { DeMultiPop::new(&params, backend) } else { DeMultiPop::on_devices(&params, &devices) }.map_err(de_error)?;
     let time_limit = a.stop.time_limit();
     // the limit and Ctrl-C bound the set-up too: the initial population comes in short launches
     de.init_within(&objective, mutation, migration, None, crate::time_left(time_limit), Some(&crate::stop_token())).map_err(de_error)?;
