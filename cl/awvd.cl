@@ -618,6 +618,27 @@ static int tri_arc_meets(const Tri* T, Cp s0, double from, double dir, double li
 // the list's length). Clusters past it are scanned by the lane that found them.
 #define AWVD_CLQ 1024
 
+// search_clusters' scan of the balls of cluster k, from its item `first` in steps of `step`
+// (the whole cluster by one lane, or a lane per ball): candidates pruned by the lane's best so
+// far, which they update (best, bj, bh, its arc bound `need`, `has`).
+#define CLUSTER_SCAN(k, first, step)                                                              \
+    for (uint i_ = clstart[k] + (first); i_ < clstart[(k) + 1]; i_ += (step)) {                   \
+        uint jj = clitems[i_];                                                                    \
+        if (jj == g0 || jj == g1 || jj == g2) continue;                                           \
+        double4 b = G.balls[jj];                                                                  \
+        double px = b.x - need.x, py = b.y - need.y, pz = b.z - need.z;                           \
+        if (has && sqrt(px * px + py * py + pz * pz) > need.w + b.w) continue;                   \
+        Cp w;                                                                                     \
+        double x = tri_candidate(&T, from, dir, jj == st, b, &w);                                 \
+        if (x < best || (x == best && x < INFINITY && (int)jj < bj)) {                            \
+            best = x;                                                                             \
+            bj = (int)jj;                                                                         \
+            bh = w;                                                                               \
+            need = tri_arc_bound(&T, s0, w);                                                      \
+            has = 1;                                                                              \
+        }                                                                                         \
+    }
+
 // trace.rs `search_clusters`: the exact search over every ball, pruned by clusters (a cluster's
 // balls are candidates only when its bounding sphere meets a sphere of the curve between the
 // start and the best so far); `known`: a candidate already found (or j < 0). In two stages: the
@@ -646,22 +667,7 @@ static Win search_clusters(int active, Grid G, Tri T, Cp s0, double from, double
             lq[slot] = k;
             continue;
         }
-        for (uint i = clstart[k]; i < clstart[k + 1]; i++) {
-            uint jj = clitems[i];
-            if (jj == g0 || jj == g1 || jj == g2) continue;
-            double4 b = G.balls[jj];
-            double px = b.x - need.x, py = b.y - need.y, pz = b.z - need.z;
-            if (has && sqrt(px * px + py * py + pz * pz) > need.w + b.w) continue;
-            Cp w;
-            double x = tri_candidate(&T, from, dir, jj == st, b, &w);
-            if (x < best || (x == best && x < INFINITY && (int)jj < bj)) {
-                best = x;
-                bj = (int)jj;
-                bh = w;
-                need = tri_arc_bound(&T, s0, w);
-                has = 1;
-            }
-        }
+        CLUSTER_SCAN(k, 0u, 1u)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     uint nq = min(lq[AWVD_CLQ], (uint)AWVD_CLQ);
@@ -670,22 +676,7 @@ static Win search_clusters(int active, Grid G, Tri T, Cp s0, double from, double
         double4 cs = clsph[k];
         double ox = cs.x - need.x, oy = cs.y - need.y, oz = cs.z - need.z;
         if (has && sqrt(ox * ox + oy * oy + oz * oz) > need.w + cs.w) continue;
-        for (uint i = clstart[k] + lid; i < clstart[k + 1]; i += ls) {
-            uint jj = clitems[i];
-            if (jj == g0 || jj == g1 || jj == g2) continue;
-            double4 b = G.balls[jj];
-            double px = b.x - need.x, py = b.y - need.y, pz = b.z - need.z;
-            if (has && sqrt(px * px + py * py + pz * pz) > need.w + b.w) continue;
-            Cp w;
-            double x = tri_candidate(&T, from, dir, jj == st, b, &w);
-            if (x < best || (x == best && x < INFINITY && (int)jj < bj)) {
-                best = x;
-                bj = (int)jj;
-                bh = w;
-                need = tri_arc_bound(&T, s0, w);
-                has = 1;
-            }
-        }
+        CLUSTER_SCAN(k, lid, ls)
     }
     Win w = reduce_best(la, lj, lr, lt, best, bj, bh);
     if (!(w.a < INFINITY)) w.j = -1;
@@ -839,6 +830,18 @@ static uint make_vertex(__global const double4* balls, uint q[4], double4 approx
     return which;
 }
 
+// awvd_level's emptiness check of a wide sphere (centre x, radius h.r) over the balls of
+// cluster k, from its item `first` in steps of `step`: `bad` when one other than the edge's and
+// the winner's penetrates it by more than 1e-7.
+#define WIDE_SCAN(k, first, step)                                                                 \
+    for (uint i_ = clstart[k] + (first); i_ < clstart[(k) + 1]; i_ += (step)) {                   \
+        uint jj = clitems[i_];                                                                    \
+        if (jj == ed.x || jj == ed.y || jj == ed.z || (int)jj == j) continue;                     \
+        double4 b = balls[jj];                                                                    \
+        double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];                                 \
+        if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;                        \
+    }
+
 __kernel void awvd_level(__global const double4* balls,
 #if !AWVD_DOUBLE
                          __global const float4* fballs,
@@ -957,25 +960,13 @@ __kernel void awvd_level(__global const double4* balls,
             lq[slot] = k;
             continue;
         }
-        for (uint i = clstart[k]; i < clstart[k + 1]; i++) {
-            uint jj = clitems[i];
-            if (jj == ed.x || jj == ed.y || jj == ed.z || (int)jj == j) continue;
-            double4 b = balls[jj];
-            double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];
-            if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;
-        }
+        WIDE_SCAN(k, 0u, 1u)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     uint nq = min(lq[AWVD_CLQ], (uint)AWVD_CLQ);
     for (uint c = 0; c < nq; c++) {
         uint k = lq[c];
-        for (uint i = clstart[k] + get_local_id(0); i < clstart[k + 1]; i += get_local_size(0)) {
-            uint jj = clitems[i];
-            if (jj == ed.x || jj == ed.y || jj == ed.z || (int)jj == j) continue;
-            double4 b = balls[jj];
-            double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];
-            if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;
-        }
+        WIDE_SCAN(k, get_local_id(0), get_local_size(0))
     }
     lj[get_local_id(0)] = (int)bad;
     barrier(CLK_LOCAL_MEM_FENCE);
