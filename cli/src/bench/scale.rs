@@ -49,16 +49,19 @@ pub struct BenchScaleArgs {
     /// The QAP instance [default: data/qaplib/tai50a.dat]
     #[arg(long, value_name = "FILE")]
     qap: Option<PathBuf>,
-    /// SSSP: the thesis graph's I (2^I vertices) and the number of sources
+    /// SSSP: the thesis graph's I (2^I vertices, at most 14)
     #[arg(long, default_value_t = 12, value_name = "I")]
     sp_graph: u32,
+    /// SSSP: the number of sources
     #[arg(long, default_value_t = 192, value_name = "S")]
     sp_sources: usize,
-    /// Island DE (split over the devices): islands, members, dimensions (F1) and generations
+    /// Island DE (split over the devices, F1 in 10 dimensions): islands
     #[arg(long, default_value_t = 32, value_name = "NP")]
     de_islands: u32,
+    /// Island DE: members per island
     #[arg(long, default_value_t = 64, value_name = "NM")]
     de_members: u32,
+    /// Island DE: generations
     #[arg(long, default_value_t = 300, value_name = "G")]
     de_generations: u64,
     #[command(flatten)]
