@@ -42,6 +42,10 @@ def main():
                     help="cap one timed run at about this many seconds: after the warm-up, 10 timed "
                          "generations set G = min(G, max(10, seconds / time per generation))")
     ap.add_argument("--no-compile", action="store_true", help="run the vmapped step eagerly")
+    ap.add_argument("--algorithm", choices=["de", "jade", "shade"], default="de",
+                    help="EvoX's algorithm: de (DE/rand/1/bin, F 0.5, CR 0.9), jade (evox.algorithms.JaDE, "
+                         "its defaults: c = 0.1, one difference vector) or shade (evox.algorithms.SHADE, "
+                         "its defaults); with --problems 1 the timing of one population")
     ap.add_argument("--compile-mode", default=None,
                     help="torch.compile mode (e.g. max-autotune-no-cudagraphs); default: torch's default")
     args = ap.parse_args()
@@ -75,8 +79,16 @@ def main():
         def evaluate(self, pop):
             return f(pop)
 
-    algo = DE(pop_size=NP, lb=torch.full((D,), lo), ub=torch.full((D,), hi), base_vector="rand",
-              num_difference_vectors=1, differential_weight=0.5, cross_probability=0.9, device=device)
+    lb, ub = torch.full((D,), lo), torch.full((D,), hi)
+    if args.algorithm == "jade":
+        from evox.algorithms import JaDE
+        algo = JaDE(pop_size=NP, lb=lb, ub=ub, device=device)
+    elif args.algorithm == "shade":
+        from evox.algorithms import SHADE
+        algo = SHADE(pop_size=NP, lb=lb, ub=ub, device=device)
+    else:
+        algo = DE(pop_size=NP, lb=lb, ub=ub, base_vector="rand",
+                  num_difference_vectors=1, differential_weight=0.5, cross_probability=0.9, device=device)
     workflow = StdWorkflow(algo, Objective(), device=device)
 
     params, buffers = torch.func.stack_module_state([workflow] * B)
@@ -115,11 +127,19 @@ def main():
         best = st[fit_key].min(dim=1).values
         return dt, best
 
-    extra = {"randomness": args.randomness, "compiled": not args.no_compile,
+    extra = {"algorithm": args.algorithm, "randomness": args.randomness, "compiled": not args.no_compile,
              "torch": torch.__version__}
     if not args.no_warmup:
         t0 = time.perf_counter()
-        run(min(G, 5))  # compiles the step (and runs a few generations)
+        try:
+            run(min(G, 5))  # compiles the step (and runs a few generations)
+        except Exception as e:  # noqa: BLE001  (torch.compile refusing a step: time it eagerly)
+            if args.no_compile:
+                raise
+            print(f"evox: torch.compile failed ({type(e).__name__}: {str(e)[:200]}); running eagerly", file=sys.stderr)
+            step = vmap(use_state(workflow.step), randomness=args.randomness)
+            extra["compiled"] = False
+            run(min(G, 5))
         extra["warmup_s"] = time.perf_counter() - t0
     if args.max_seconds:
         probe, _ = run(10)

@@ -172,6 +172,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Sp(a)) => bench::sp::run(&a),
         Command::Bench(BenchCommand::Awvd(a)) => bench::awvd::run(&a),
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
+        Command::Bench(BenchCommand::DeTable(a)) => bench::de_table::table(&a),
         Command::Bench(BenchCommand::Scale(a)) => bench::scale::run(&a),
     };
     if INTERRUPTS.load(Ordering::SeqCst) > 0 {

@@ -285,10 +285,10 @@ fn bench_de_and_de_digits() {
     let csv = dir.path().join("b.csv");
     let text = ok(&["bench", "de", "--sizes", "8x8x10,16x8x2", "--generations", "5", "--function", "CEC05t", "--csv", csv.to_str().unwrap()]);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "function,islands,members,dims,precision,backend,device,generations,seconds,generations_per_s,evaluations_per_s,best");
+    assert_eq!(lines[0], "function,algorithm,islands,members,dims,precision,backend,device,generations,seconds,generations_per_s,evaluations_per_s,best");
     assert_eq!(lines.len(), 1 + 4, "{text}");
-    assert!(lines[1].starts_with("CEC05t,8,8,10,float,device,") && lines[2].starts_with("CEC05t,8,8,10,double,cpu,"), "{text}");
-    assert!(lines[4].starts_with("CEC05t,16,8,2,double,cpu,"), "{text}");
+    assert!(lines[1].starts_with("CEC05t,de,8,8,10,float,device,") && lines[2].starts_with("CEC05t,de,8,8,10,double,cpu,"), "{text}");
+    assert!(lines[4].starts_with("CEC05t,de,16,8,2,double,cpu,"), "{text}");
     assert_eq!(csv_lines(&csv).len(), 5);
     fails(&["bench", "de", "--sizes", "8x8"], "--sizes");
 
@@ -351,4 +351,51 @@ fn de_adaptive_algorithms_by_name() {
     let (digits, value): (u32, f64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
     assert!(value >= 1.0 - 1e-9 && (digits == 0 || (value - 1.0).abs() < 10f64.powi(1 - digits as i32)), "{text}");
     fails(&["bench", "de-digits", "--functions", "CEC05t", "--algorithm", "best"], "--algorithm");
+}
+
+/// `bench de-table` (issue 25): R runs as R islands without migration; the best run of the table
+/// is the best island of the same `de` run (same seeds, F, CR, bounds and budget), the statistics
+/// are ordered, the budget is spent, and bad flags are named.
+#[test]
+fn de_table_runs_are_islands() {
+    let dir = tempfile::tempdir().unwrap();
+    for alg in ["de", "jso"] {
+        let csv = dir.path().join(format!("t_{alg}.csv"));
+        let text = ok(&[
+            "bench", "de-table", "--functions", "CEC05t", "--algorithms", alg, "--runs", "3", "--members", "12", "--evaluations", "1212",
+            "--csv", csv.to_str().unwrap(),
+        ]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "function,algorithm,dims,runs,members,evaluations_per_run,mean_error,std_error,median_error,best_error,worst_error,mean_digits,best_half_digits,solved,seconds,stopped_by"
+        );
+        assert_eq!(lines.len(), 2, "{text}");
+        let f: Vec<&str> = lines[1].split(',').collect();
+        assert_eq!((f[0], f[1], f[3], f[4]), ("CEC05t", alg, "3", "12"), "{text}");
+        // the budget is spent up to the last whole generation (jSO's shrink: a smaller one)
+        let per_run: u64 = f[5].parse().unwrap();
+        assert!(per_run <= 1212 && per_run > 1212 - 12, "{text}");
+        let v: Vec<f64> = f[6..11].iter().map(|t| t.parse().unwrap()).collect();
+        let (mean, std, median, best, worst) = (v[0], v[1], v[2], v[3], v[4]);
+        assert!(best <= median && median <= worst && best <= mean && mean <= worst && std >= 0.0, "{text}");
+        assert_eq!(f[15], "evaluations");
+        // the same runs through `de`: 3 islands, F 0.5 and CR 0.9 everywhere, seeds 1.., HVB,
+        // the budget after the initial populations
+        let mut args = vec![
+            "de", "--function", "CEC05t", "--dims", "10", "--islands", "3", "--members", "12", "--F-mode", "const", "--F-min", "0.5", "--CR",
+            "0.9", "--seed", "1", "--bounds", "HVB", "--evaluations", "3600", "--algorithm", alg, "--json",
+        ];
+        if alg == "jso" {
+            args.extend(["--lshade-budget", "1212"]);
+        }
+        let j = json(&args);
+        let value = j["value"].as_f64().unwrap();
+        assert!((value - 1.0 - best).abs() <= 1e-12 * value.max(1.0) || (best == 0.0 && value - 1.0 < 1e-8), "table best {best}, de {value}");
+        assert_eq!(j["evaluations"].as_u64(), Some(3 * per_run));
+    }
+    fails(&["bench", "de-table", "--algorithms", "jde"], "--algorithms");
+    fails(&["bench", "de-table", "--runs", "1"], "--runs");
+    fails(&["bench", "de-table", "--members", "12", "--evaluations", "12"], "--evaluations");
+    fails(&["bench", "de-table", "--functions", "F11", "--dims", "3"], "F11");
 }

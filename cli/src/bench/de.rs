@@ -61,6 +61,10 @@ pub struct BenchDeArgs {
     /// migrations (the island DE's earlier path, for comparisons)
     #[arg(long)]
     unfused: bool,
+    /// Algorithms to time, comma-separated: de (the thesis's fixed F and CR), jade, shade,
+    /// lshade, jso (L-SHADE and jSO with a budget so large that the population keeps its size)
+    #[arg(long, value_delimiter = ',', default_value = "de", value_name = "NAMES")]
+    algorithms: Vec<String>,
     /// Backends to time, comma-separated: device, cpu
     #[arg(long, value_delimiter = ',', default_value = "device,cpu", value_name = "NAMES")]
     backends: Vec<String>,
@@ -73,6 +77,7 @@ pub struct BenchDeArgs {
 #[derive(Serialize)]
 struct ThroughputRow {
     function: String,
+    algorithm: String,
     islands: u32,
     members: u32,
     dims: u32,
@@ -102,10 +107,15 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             _ => return Err(Failure(format!("--backends: `{b}`; expected device or cpu"))),
         }
     }
+    let mut algorithms = Vec::new();
+    for s in &a.algorithms {
+        algorithms.push(s.parse::<metaopt::de::Algorithm>().map_err(|e| flag_error("--algorithms", e))?);
+    }
     let objective = Objective::catalogue(info.name)?;
     let mut w = csv::Writer::from_writer(Vec::new());
-    eprintln!("{:<14} {:<7} {:>10} {:>12} {:>14}  device", "size", "backend", "seconds", "generations/s", "evaluations/s");
+    eprintln!("{:<14} {:<7} {:<7} {:>10} {:>12} {:>14}  device", "size", "alg", "backend", "seconds", "generations/s", "evaluations/s");
     for &(np, nm, nn) in &a.sizes {
+      for &algorithm in &algorithms {
         info.check_dims(nn as usize).map_err(|e| flag_error("--sizes", e))?;
         for &(bname, backend) in &backends {
             let (a0, b0) = info.domain;
@@ -114,6 +124,9 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             p.options.double = a.double;
             p.options.precision = if a.double { metaopt::Precision::Double } else { metaopt::Precision::Single };
             p.options.fused = !a.unfused;
+            p.options.algorithm = algorithm;
+            // L-SHADE and jSO: a budget far past the timed generations keeps the population whole
+            p.options.lshade_budget = if algorithm.reduces() { u64::MAX / 4 } else { 0 };
             let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
             de.init(&objective, mutation, migration).map_err(de_error)?;
             de.run(&Stop::generations(1)).map_err(de_error)?;
@@ -126,6 +139,7 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             let gps = a.generations as f64 / secs;
             let row = ThroughputRow {
                 function: info.name.to_string(),
+                algorithm: algorithm.to_string(),
                 islands: np,
                 members: nm,
                 dims: nn,
@@ -139,8 +153,9 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
                 best: bests.iter().copied().fold(f64::INFINITY, f64::min),
             };
             eprintln!(
-                "{:<14} {:<7} {:>10.3} {:>12} {:>14}  {}",
+                "{:<14} {:<7} {:<7} {:>10.3} {:>12} {:>14}  {}",
                 format!("{np}x{nm}x{nn}"),
+                row.algorithm,
                 bname,
                 secs,
                 out::rate(row.generations_per_s),
@@ -149,6 +164,7 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             );
             w.serialize(row).map_err(csv_error)?;
         }
+      }
     }
     out::finish_csv(w, a.csv.path())
 }

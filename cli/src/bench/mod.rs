@@ -4,6 +4,7 @@
 pub mod awvd;
 pub mod bde;
 pub mod de;
+pub mod de_table;
 pub mod functions;
 pub mod qap;
 pub mod qap_ts;
@@ -59,6 +60,10 @@ pub enum BenchCommand {
     Scale(Box<scale::BenchScaleArgs>),
     /// Island DE on the 100-Digit Challenge: correct digits of the optimum of CEC04t..CEC10t
     DeDigits(de::BenchDigitsArgs),
+    /// Island DE's algorithms on the 100-Digit Challenge functions, CEC style: the mean,
+    /// standard deviation, median, best and worst error over R independent runs (islands
+    /// without migration) with the same evaluation budget, and the correct digits
+    DeTable(Box<de_table::BenchDeTableArgs>),
 }
 
 /// The source tree this binary was built from.
