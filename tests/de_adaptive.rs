@@ -325,3 +325,33 @@ fn single_precision_device_runs_every_variant() {
         assert!(r.x.iter().all(|v| v.abs() < 1e-2));
     }
 }
+
+/// JADE and SHADE with migration (the device's host keeps the values of the last generation for
+/// the next plan and must forget them when a migration moves members): the device follows the
+/// CPU backend's run, over several `run` calls.
+#[test]
+fn device_equals_cpu_with_migration_between_generations() {
+    for alg in [Algorithm::Jade, Algorithm::Shade] {
+        let mut bests = Vec::new();
+        for backend in [Backend::DEVICE, Backend::Cpu] {
+            let info = metaopt::problem::functions::lookup("F6").unwrap();
+            let (a, b) = info.domain;
+            let mut de = DeMultiPop::new(&params(alg, 3, 20, 5, a, b, 0), backend).unwrap();
+            de.init(&Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::One2One, 4)).unwrap();
+            let mut last = None;
+            for _ in 0..3 {
+                last = Some(de.run(&Stop::generations(11)).unwrap());
+            }
+            let r = last.unwrap();
+            bests.push((de.bests_fitness().unwrap(), de.fitness().unwrap(), r.x, r.evaluations));
+        }
+        let ((bd, fd, xd, ed), (bc, fc, xc, ec)) = (&bests[0], &bests[1]);
+        assert_eq!(ed, ec, "{alg}");
+        for (x, y) in bd.iter().zip(bc).chain(fd.iter().zip(fc)) {
+            assert!((x - y).abs() <= 1e-9 * (1.0 + y.abs()), "{alg}: device {fd:?} cpu {fc:?}");
+        }
+        for (x, y) in xd.iter().zip(xc) {
+            assert!((x - y).abs() <= 1e-9, "{alg}: {xd:?} {xc:?}");
+        }
+    }
+}

@@ -45,6 +45,11 @@ struct AdeState {
     idx: DeviceBuffer<u32>,
     na: DeviceBuffer<u32>,
     moves: DeviceBuffer<u32>,
+    /// Every value as the device holds it after the last adaptive generation (`Engine::fitness`'s
+    /// layout), which the host knows from that generation's values and selection: the next
+    /// generation's plan starts from it instead of reading Fx. Anything else that may change X
+    /// or Fx forgets it (`DeviceDe::forget_fitness`).
+    fx: Option<Vec<f64>>,
 }
 
 /// The fused kernel of the island DE and its launch shape.
@@ -412,6 +417,14 @@ impl DeviceDe {
         launch(&self.queue, &mut e, &[np as usize], None, "clEnqueueNDRangeKernel(de_best)")
     }
 
+    /// Forgets the values the adaptive variants' host knows (`AdeState::fx`): called by
+    /// everything but an adaptive generation that may change X or Fx.
+    fn forget_fitness(&mut self) {
+        if let Some(st) = self.ade.as_mut() {
+            st.fx = None;
+        }
+    }
+
     /// X and Y as stored on the device (layouts of `cl/de.cl`), for tests of the layouts.
     pub fn raw_matrices(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
         let d = self.cfg.options.double;
@@ -482,6 +495,7 @@ impl Engine for DeviceDe {
                 na: q.buffer_from(&a.na(), "members")?,
                 moves: q.buffer(rows * 3, "archive moves")?,
                 adapt: a,
+                fx: None,
             });
         }
         self.evaluate_population(cut)
@@ -490,8 +504,26 @@ impl Engine for DeviceDe {
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
         if let Some(mut st) = self.ade.take() {
             let rule = self.cfg.options.selection;
-            let mut b = AdeDevice { de: self, st: &mut st.archive, fm: &mut st.fm, fw: &mut st.fw, crt: &mut st.crt, idx: &mut st.idx, na: &mut st.na, moves: &mut st.moves, acap: st.adapt.acap };
+            let known = st.fx.take();
+            let mut b = AdeDevice {
+                de: self,
+                st: &mut st.archive,
+                fm: &mut st.fm,
+                fw: &mut st.fw,
+                crt: &mut st.crt,
+                idx: &mut st.idx,
+                na: &mut st.na,
+                moves: &mut st.moves,
+                acap: st.adapt.acap,
+                rule,
+                fx: known,
+                fy: None,
+                after: None,
+            };
             let done = adapt::generation(&mut st.adapt, &mut b, gen, rule);
+            // kept only when the whole generation went through
+            let after = if done.is_ok() { b.after.take() } else { None };
+            st.fx = after;
             self.ade = Some(st);
             return done;
         }
@@ -526,6 +558,7 @@ impl Engine for DeviceDe {
     }
 
     fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
+        self.forget_fitness();
         let Some(fk) = self.k()?.fused.as_ref() else {
             for g in gen + 1..=gen + count {
                 self.generation(g, None)?;
@@ -565,6 +598,7 @@ impl Engine for DeviceDe {
     }
 
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
+        self.forget_fitness();
         if moves.is_empty() {
             return Ok(());
         }
@@ -603,6 +637,7 @@ impl Engine for DeviceDe {
     }
 
     fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()> {
+        self.forget_fitness();
         if slots.is_empty() {
             return Ok(());
         }
@@ -641,6 +676,7 @@ impl Engine for DeviceDe {
     }
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
+        self.forget_fitness();
         self.queue.finish()?;
         self.data = self.queue.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "func-data")?;
         // The population's fitness came from the old data: evaluate every member again.
@@ -656,6 +692,7 @@ impl Engine for DeviceDe {
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {
+        self.forget_fitness();
         self.queue.finish()?;
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
         self.f.write(&self.queue, &fp_bytes(&cfg.f, cfg.options.double))?;
@@ -690,22 +727,35 @@ struct AdeDevice<'a> {
     na: &'a mut DeviceBuffer<u32>,
     moves: &'a mut DeviceBuffer<u32>,
     acap: u32,
+    rule: super::config::Selection,
+    /// The values at the start of the generation (known from the last one, else read), the
+    /// trials' values, and the values after the selection.
+    fx: Option<Vec<f64>>,
+    fy: Option<Vec<f64>>,
+    after: Option<Vec<f64>>,
 }
 
 impl AdaptBackend for AdeDevice<'_> {
     fn fitness_values(&mut self) -> Result<Vec<f64>> {
-        self.de.fitness()
+        let fx = match self.fx.take() {
+            Some(fx) => fx,
+            None => self.de.fitness()?,
+        };
+        self.fx = Some(fx.clone());
+        Ok(fx)
     }
 
     fn make_trials(&mut self, gen: u64, plan: &Plan, na: &[u32]) -> Result<()> {
         let de = &*self.de;
         let q = &de.queue;
         let double = de.cfg.options.double;
-        self.fm.write(q, &fp_bytes(&plan.f, double))?;
-        self.fw.write(q, &fp_bytes(&plan.fw, double))?;
-        self.crt.write(q, &plan.crt)?;
-        self.idx.write(q, &plan.idx)?;
-        self.na.write(q, na)?;
+        // queued: the launch below follows them in the queue, and the generation's read of the
+        // trial values waits for all of it (one wait a generation instead of one per upload)
+        self.fm.write_queued(q, fp_bytes(&plan.f, double))?;
+        self.fw.write_queued(q, fp_bytes(&plan.fw, double))?;
+        self.crt.write_queued(q, plan.crt.clone())?;
+        self.idx.write_queued(q, plan.idx.clone())?;
+        self.na.write_queued(q, na.to_vec())?;
         let (np, nm, nn) = de.sizes();
         let k = de.k()?;
         let (shared, sc, acap) = (de.cfg.options.shared_random as u32, de.cfg.options.crossover_seed, self.acap);
@@ -755,7 +805,9 @@ impl AdaptBackend for AdeDevice<'_> {
             e.set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
         launch(&de.queue, &mut e, &[npu * nmu], None, "clEnqueueNDRangeKernel(ade_eval)")?;
-        Ok(fp_values(&de.fy.to_vec(&de.queue)?, fdouble))
+        let fy = fp_values(&de.fy.to_vec(&de.queue)?, fdouble);
+        self.fy = Some(fy.clone());
+        Ok(fy)
     }
 
     fn archive(&mut self, moves: &[ArchiveMove]) -> Result<()> {
@@ -764,7 +816,7 @@ impl AdaptBackend for AdeDevice<'_> {
         }
         let de = &*self.de;
         let flat: Vec<u32> = moves.iter().flat_map(|m| [m.p, m.m, m.slot]).collect();
-        self.moves.write(&de.queue, &flat)?;
+        self.moves.write_queued(&de.queue, flat)?;
         let (np, nm, nn) = de.sizes();
         let (count, acap) = (moves.len() as u32, self.acap);
         let mut e = ExecuteKernel::new(&de.k()?.ade_archive);
@@ -776,7 +828,7 @@ impl AdaptBackend for AdeDevice<'_> {
         launch(&de.queue, &mut e, &[moves.len(), nn as usize], None, "clEnqueueNDRangeKernel(ade_archive)")
     }
 
-    fn select(&mut self, _na: &[u32]) -> Result<()> {
+    fn select(&mut self, na: &[u32]) -> Result<()> {
         let de = &mut *self.de;
         let (np, nm, nn) = de.sizes();
         {
@@ -788,10 +840,23 @@ impl AdaptBackend for AdeDevice<'_> {
             }
             launch(&de.queue, &mut e, &[np as usize * nm as usize], None, "clEnqueueNDRangeKernel(ade_select)")?;
         }
+        // what ade_select and de_best leave in Fx: the selected values, each island's best
+        // in its slot Nm
+        if let (Some(fx), Some(fy)) = (&self.fx, &self.fy) {
+            let (np, nm) = (np as usize, nm as usize);
+            let mut after = adapt::selected(fx, fy, na, nm, self.rule);
+            for p in 0..np {
+                let s = &mut after[p * (nm + 1)..(p + 1) * (nm + 1)];
+                s[nm] = s[..nm].iter().copied().fold(f64::INFINITY, f64::min);
+            }
+            self.after = Some(after);
+        }
         de.rank()
     }
 
     fn compact(&mut self, keep: &[Vec<u32>]) -> Result<()> {
+        // the values move: the next generation reads them
+        self.after = None;
         let de = &mut *self.de;
         let (np, nm, nn) = (de.cfg.np as usize, de.cfg.nm as usize, de.cfg.nn as usize);
         let (double, fdouble) = (de.cfg.options.double, de.cfg.fitness_double());

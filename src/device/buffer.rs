@@ -160,11 +160,21 @@ pub struct DeviceBuffer<T: ClScalar> {
     buf: Buffer<T>,
     len: usize,
     what: &'static str,
+    /// The last [`DeviceBuffer::write_queued`]: its event and the host data it reads, kept until
+    /// the write is known to be done.
+    pending: Option<(Event, Vec<T>)>,
 }
 
 // SAFETY: a cl_mem is a thread-safe OpenCL object.
 unsafe impl<T: ClScalar> Send for DeviceBuffer<T> {}
 unsafe impl<T: ClScalar> Sync for DeviceBuffer<T> {}
+
+impl<T: ClScalar> Drop for DeviceBuffer<T> {
+    /// A queued write still reading the host data finishes before the data goes.
+    fn drop(&mut self) {
+        self.settle();
+    }
+}
 
 impl<T: ClScalar> DeviceBuffer<T> {
     pub(crate) fn new(ctx: &DeviceContext, len: usize, what: &'static str) -> Result<Self> {
@@ -174,7 +184,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
         // SAFETY: no host pointer is given, so OpenCL allocates the storage itself.
         let buf = unsafe { Buffer::<T>::create(ctx.context(), CL_MEM_READ_WRITE, len, ptr::null_mut()) }
             .map_err(cl_error("clCreateBuffer"))?;
-        Ok(DeviceBuffer { buf, len, what })
+        Ok(DeviceBuffer { buf, len, what, pending: None })
     }
 
     pub fn len(&self) -> usize {
@@ -187,6 +197,40 @@ impl<T: ClScalar> DeviceBuffer<T> {
 
     pub fn cl(&self) -> &Buffer<T> {
         &self.buf
+    }
+
+    /// Copy of `data` into the start of the buffer without waiting for it: the buffer keeps
+    /// `data` until the write is done (the next `write_queued` and the drop wait for it first),
+    /// and the queue's order puts the write before every command enqueued after it. Where a
+    /// launch needs several small uploads, this saves `write`'s wait for the queue each time.
+    pub fn write_queued(&mut self, q: &Queue, data: Vec<T>) -> Result<()> {
+        if data.len() > self.len {
+            return Err(Error::Panic(format!(
+                "write of {} elements into buffer `{}` of {}",
+                data.len(),
+                self.what,
+                self.len
+            )));
+        }
+        self.settle();
+        q.check_valid()?;
+        // SAFETY: `data` moves into `self.pending` (its heap storage does not move) and is
+        // dropped only after the write's event completed (`settle`); the length is checked.
+        let ev = unsafe { q.cl().enqueue_write_buffer(&mut self.buf, CL_NON_BLOCKING, 0, &data, &[]) }.map_err(|e| {
+            let e = cl_error("clEnqueueWriteBuffer")(e);
+            note_failure(q, &e);
+            e
+        })?;
+        self.pending = Some((ev, data));
+        Ok(())
+    }
+
+    /// Waits for the last queued write (if any) and frees its host data. A failed wait (a lost
+    /// device) ends the write as well, so the data is freed either way.
+    fn settle(&mut self) {
+        if let Some((ev, _data)) = self.pending.take() {
+            let _ = ev.wait();
+        }
     }
 
     /// Blocking copy of `data` into the start of the buffer.
