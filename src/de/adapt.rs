@@ -28,6 +28,7 @@
 
 use super::config::{Algorithm, Config};
 use crate::rng::Philox;
+use rayon::prelude::*;
 
 /// The smallest population of L-SHADE and jSO (their N_min).
 pub const N_MIN: u32 = 4;
@@ -99,6 +100,21 @@ pub struct Plan {
     pub crt: Vec<u64>,
     /// [`IDX`] words per member: a, b, c, d, e, j_rand.
     pub idx: Vec<u32>,
+}
+
+/// The counter of population `p`'s draws in generation `gen` (module docs: `(gen Np' + p') << 32`).
+fn stream_key(shared: bool, np: u32, gen: u64, p: u32) -> u64 {
+    let (pk, npk) = if shared { (0, 1) } else { (p as u64, np as u64) };
+    (gen * npk + pk) << 32
+}
+
+/// The rows of one population in a [`Plan`].
+struct IslandPlan<'a> {
+    f: &'a mut [f64],
+    fw: &'a mut [f64],
+    cr: &'a mut [f64],
+    crt: &'a mut [u64],
+    idx: &'a mut [u32],
 }
 
 /// One archive insertion: member `m` of population `p` (a parent its trial beat) into `slot`.
@@ -239,22 +255,39 @@ impl Adaptive {
     }
 
     fn key(&self, gen: u64, p: u32) -> u64 {
-        let (pk, npk) = if self.shared { (0, 1) } else { (p as u64, self.np as u64) };
-        (gen * npk + pk) << 32
+        stream_key(self.shared, self.np, gen, p)
     }
 
     /// The plan of generation `gen` from the values `fx` (Np (Nm + 1), `Engine::fitness`).
+    /// The populations are planned in parallel (each draws from its own stream).
     pub fn plan(&self, gen: u64, fx: &[f64]) -> Plan {
         let (np, nm) = (self.np as usize, self.nm as usize);
         let rows = np * nm;
         let mut plan = Plan { f: vec![0.0; rows], fw: vec![0.0; rows], cr: vec![0.0; rows], crt: vec![0; rows], idx: vec![0; rows * IDX] };
-        for (p, isl) in self.islands.iter().enumerate() {
+        let Plan { f, fw, cr, crt, idx } = &mut plan;
+        f.par_chunks_mut(nm)
+            .zip(fw.par_chunks_mut(nm))
+            .zip(cr.par_chunks_mut(nm))
+            .zip(crt.par_chunks_mut(nm))
+            .zip(idx.par_chunks_mut(nm * IDX))
+            .enumerate()
+            .for_each(|(p, ((((f, fw), cr), crt), idx))| {
+                let rows = IslandPlan { f, fw, cr, crt, idx };
+                self.plan_island(gen, p, &fx[p * (nm + 1)..p * (nm + 1) + nm], rows);
+            });
+        plan
+    }
+
+    /// The plan of population `p` (its values `fx`, Nm) into its rows.
+    fn plan_island(&self, gen: u64, p: usize, fx: &[f64], plan: IslandPlan<'_>) {
+        {
+            let isl = &self.islands[p];
             let na = isl.na;
-            let order = ranked(&fx[p * (nm + 1)..p * (nm + 1) + nm], na);
+            let order = ranked(fx, na);
             let mut rng = Philox::at(self.seed, 2, self.key(gen, p as u32));
             let h = self.par.h;
             for m in 0..na {
-                let row = p * nm + m as usize;
+                let row = m as usize;
                 // the memory entry
                 let r = if h > 1 { rng.below(h as u32) as usize } else { 0 };
                 let (u1, u2) = (rng.unit(), rng.unit());
@@ -304,20 +337,20 @@ impl Adaptive {
                 plan.idx[row * IDX..(row + 1) * IDX].copy_from_slice(&[m, pbest, m, r1, r2, jrand]);
             }
         }
-        plan
     }
 
     /// After the evaluation of generation `gen`: the successes (trial strictly better than its
     /// target, `fy < fx`) update the memories, their parents go to the archive (random
     /// replacement when full), and the evaluations are counted. Returns the archive's moves,
     /// at most one per slot (the last insertion into a slot wins, as when made in order).
+    /// The populations are handled in parallel (each draws from its own stream).
     pub fn outcome(&mut self, gen: u64, plan: &Plan, fx: &[f64], fy: &[f64]) -> Vec<ArchiveMove> {
         let nm = self.nm as usize;
-        let mut moves = Vec::new();
-        for p in 0..self.np as usize {
-            let mut rng = Philox::at(self.seed, 3, self.key(gen, p as u32));
-            let acap = self.par.archive_size(self.islands[p].na).min(self.acap as usize);
-            let isl = &mut self.islands[p];
+        let (seed, alg, slots, shared, np) = (self.seed, self.alg, self.acap, self.shared, self.np);
+        let par = &self.par;
+        let per: Vec<Vec<ArchiveMove>> = self.islands.par_iter_mut().enumerate().map(|(p, isl)| {
+            let mut rng = Philox::at(seed, 3, stream_key(shared, np, gen, p as u32));
+            let acap = par.archive_size(isl.na).min(slots as usize);
             let (mut sf, mut scr, mut w) = (Vec::new(), Vec::new(), Vec::new());
             let mut placed: Vec<ArchiveMove> = Vec::new();
             for m in 0..isl.na as usize {
@@ -339,7 +372,7 @@ impl Adaptive {
                 }
                 let slot = if isl.archive.len() < acap {
                     let used: std::collections::HashSet<u32> = isl.archive.iter().copied().collect();
-                    let s = (0..self.acap).find(|s| !used.contains(s)).expect("a free slot");
+                    let s = (0..slots).find(|s| !used.contains(s)).expect("a free slot");
                     isl.archive.push(s);
                     s
                 } else {
@@ -348,17 +381,16 @@ impl Adaptive {
                 placed.retain(|mv| mv.slot != slot);
                 placed.push(ArchiveMove { p: p as u32, m: m as u32, slot });
             }
-            moves.extend(placed);
             isl.nfe += isl.na as u64;
             if sf.is_empty() {
-                continue;
+                return placed;
             }
             let total: f64 = w.iter().sum();
             let w: Vec<f64> = w.iter().map(|d| d / total).collect();
             let k = isl.k;
-            match self.alg {
+            match alg {
                 Algorithm::De | Algorithm::Jade => {
-                    let c = self.par.c;
+                    let c = par.c;
                     let mean_cr = scr.iter().sum::<f64>() / scr.len() as f64;
                     let ones = vec![1.0; sf.len()];
                     isl.m_cr[0] = (1.0 - c) * isl.m_cr[0] + c * mean_cr;
@@ -367,24 +399,25 @@ impl Adaptive {
                 Algorithm::Shade => {
                     isl.m_cr[k] = scr.iter().zip(&w).map(|(s, w)| s * w).sum();
                     isl.m_f[k] = lehmer(&sf, &w);
-                    isl.k = (k + 1) % self.par.h;
+                    isl.k = (k + 1) % par.h;
                 }
                 Algorithm::LShade => {
                     let terminal = isl.m_cr[k].is_nan() || scr.iter().all(|&c| c == 0.0);
                     isl.m_cr[k] = if terminal { f64::NAN } else { lehmer(&scr, &w) };
                     isl.m_f[k] = lehmer(&sf, &w);
-                    isl.k = (k + 1) % self.par.h;
+                    isl.k = (k + 1) % par.h;
                 }
                 Algorithm::Jso => {
                     let terminal = isl.m_cr[k].is_nan() || scr.iter().all(|&c| c == 0.0);
                     isl.m_cr[k] = if terminal { f64::NAN } else { (lehmer(&scr, &w) + isl.m_cr[k]) / 2.0 };
                     isl.m_f[k] = (lehmer(&sf, &w) + isl.m_f[k]) / 2.0;
                     // the last entry is never written
-                    isl.k = (k + 1) % (self.par.h - 1);
+                    isl.k = (k + 1) % (par.h - 1);
                 }
             }
-        }
-        moves
+            placed
+        }).collect();
+        per.into_iter().flatten().collect()
     }
 
     /// L-SHADE's and jSO's linear reduction after a generation whose selected values are `fx`
