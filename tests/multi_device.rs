@@ -359,7 +359,9 @@ impl metaopt::de::IslandExchange for ThreadExchange {
     fn process(&self) -> usize {
         self.process
     }
-    fn all_gather(&mut self, local: &[f64]) -> metaopt::Result<Vec<f64>> {
+    fn all_gather(&mut self, local: &[f64], counts: &[usize]) -> metaopt::Result<Vec<f64>> {
+        assert_eq!(counts.len(), self.to.len(), "a count per process");
+        assert_eq!(local.len(), counts[self.process], "this process's count");
         for (q, tx) in self.to.iter().enumerate() {
             if q != self.process {
                 tx.send(local.to_vec()).map_err(|_| Error::arg("exchange", format!("process {q} has left the run")))?;
@@ -371,6 +373,7 @@ impl metaopt::de::IslandExchange for ThreadExchange {
                 all.extend_from_slice(local);
             } else {
                 let got = rx.recv_timeout(std::time::Duration::from_secs(60)).map_err(|e| Error::arg("exchange", format!("process {q}: {e}")))?;
+                assert_eq!(got.len(), counts[q], "process {q}'s count");
                 all.extend(got);
             }
         }

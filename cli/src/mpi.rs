@@ -173,8 +173,8 @@ impl Ranks {
     }
 }
 
-/// [`metaopt::de::IslandExchange`] over the world communicator: an `MPI_Allgatherv` (after an
-/// `MPI_Allgather` of the counts), called from the thread that holds the solver. MPI's errors
+/// [`metaopt::de::IslandExchange`] over the world communicator: one `MPI_Allgatherv` a call
+/// (the solver gives every rank's count), called from the thread that holds the solver. MPI's errors
 /// are fatal to the job, and a failing rank aborts it (`Ranks::or_abort`), so no rank waits on a
 /// peer that has gone.
 pub struct RankExchange {
@@ -191,15 +191,13 @@ impl metaopt::de::IslandExchange for RankExchange {
         self.rank
     }
 
-    fn all_gather(&mut self, local: &[f64]) -> metaopt::Result<Vec<f64>> {
+    fn all_gather(&mut self, local: &[f64], counts: &[usize]) -> metaopt::Result<Vec<f64>> {
         #[cfg(feature = "mpi")]
         {
             use mpi::collective::CommunicatorCollectives;
             use mpi::datatype::PartitionMut;
             let world = mpi::topology::SimpleCommunicator::world();
-            let n = local.len() as i32;
-            let mut counts = vec![0i32; self.size];
-            world.all_gather_into(&n, &mut counts[..]);
+            let counts: Vec<i32> = counts.iter().map(|&c| c as i32).collect();
             let displs: Vec<i32> = counts.iter().scan(0, |s, &c| { let d = *s; *s += c; Some(d) }).collect();
             let mut all = vec![0f64; counts.iter().map(|&c| c as usize).sum()];
             let mut part = PartitionMut::new(&mut all[..], counts, &displs[..]);
@@ -207,7 +205,10 @@ impl metaopt::de::IslandExchange for RankExchange {
             Ok(all)
         }
         #[cfg(not(feature = "mpi"))]
-        Ok(local.to_vec())
+        {
+            let _ = counts;
+            Ok(local.to_vec())
+        }
     }
 }
 

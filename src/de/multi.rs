@@ -54,15 +54,17 @@ pub trait IslandExchange: Send {
     /// This process's index, `0..processes()`: it holds the islands
     /// `crate::multi::blocks(Np, processes())[process()]`.
     fn process(&self) -> usize;
-    /// Every process's `local` (lengths may differ) concatenated in process order, returned on
-    /// every process (MPI's `Allgatherv`).
-    fn all_gather(&mut self, local: &[f64]) -> Result<Vec<f64>>;
+    /// Every process's `local` concatenated in process order, returned on every process (MPI's
+    /// `Allgatherv`). `counts[q]` is the length of process q's part, known to every process
+    /// (`local.len() == counts[process()]`), so a transport needs no exchange of lengths.
+    fn all_gather(&mut self, local: &[f64], counts: &[usize]) -> Result<Vec<f64>>;
 }
 
 /// The step every process takes (see [`Engine::agree`]): stop when any is interrupted or
 /// late, the fewest generations any would launch. One gather of three values per process.
 pub fn agree(exchange: &mut dyn IslandExchange, mine: Pace) -> Result<Pace> {
-    let all = exchange.all_gather(&[mine.interrupted as u8 as f64, mine.late as u8 as f64, mine.count as f64])?;
+    let n = exchange.processes();
+    let all = exchange.all_gather(&[mine.interrupted as u8 as f64, mine.late as u8 as f64, mine.count as f64], &vec![3; n])?;
     if all.is_empty() || all.len() % 3 != 0 {
         return Err(Error::arg("exchange", format!("gathered {} values, not 3 per process", all.len())));
     }
@@ -166,10 +168,22 @@ impl MultiEngine {
         run_blocks(&mut self.engines, &local, &mut units, |e, r, _| f(e, r.start + off..r.end + off))
     }
 
-    /// Every process's `local` in process order (this process's alone without an exchange).
-    fn gather(&mut self, local: Vec<f64>) -> Result<Vec<f64>> {
+    /// Every process's `local` in process order (this process's alone without an exchange):
+    /// `per` values for each island of its block, or with `owner` (a global island) the
+    /// holder's `per` values alone.
+    fn gather(&mut self, local: Vec<f64>, per: usize, owner: Option<u32>) -> Result<Vec<f64>> {
+        let np = self.cfg.np as usize;
         match &mut self.exchange {
-            Some(x) => x.all_gather(&local),
+            Some(x) => {
+                let counts: Vec<usize> = blocks(np, x.processes())
+                    .into_iter()
+                    .map(|r| match owner {
+                        Some(p) => per * r.contains(&(p as usize)) as usize,
+                        None => per * r.len(),
+                    })
+                    .collect();
+                x.all_gather(&local, &counts)
+            }
             None => Ok(local),
         }
     }
@@ -193,7 +207,8 @@ impl Engine for MultiEngine {
             // across processes the phases are whole (a cut due on one process and not on
             // another would part them); every process makes its islands
             let made: u64 = self.each(|e, _| e.start(objective, mutation, None))?.into_iter().map(|m| m.unwrap_or(0)).sum();
-            let all = self.gather(vec![made as f64])?;
+            let n = self.exchange.as_ref().map_or(1, |x| x.processes());
+            let all = self.exchange.as_mut().expect("an exchange").all_gather(&[made as f64], &vec![1; n])?;
             return Ok(Some(all.iter().map(|&m| m as u64).sum()));
         }
         let made = self.each(|e, _| e.start(objective, mutation, cut))?;
@@ -229,14 +244,14 @@ impl Engine for MultiEngine {
             return Ok(fx.clone());
         }
         let local = self.each(|e, _| e.fitness())?.concat();
-        let fx = self.gather(local)?;
+        let fx = self.gather(local, self.cfg.nm as usize + 1, None)?;
         self.fx = Some(fx.clone());
         Ok(fx)
     }
 
     fn export_bests(&mut self) -> Result<Vec<f64>> {
         let local = self.each(|e, _| e.export_bests())?.concat();
-        self.gather(local)
+        self.gather(local, self.cfg.nn as usize, None)
     }
 
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
@@ -302,7 +317,7 @@ impl Engine for MultiEngine {
         } else {
             Vec::new()
         };
-        self.gather(row)
+        self.gather(row, self.cfg.nn as usize, Some(p))
     }
 
     fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
@@ -312,7 +327,8 @@ impl Engine for MultiEngine {
             y.extend(a);
             fy.extend(b);
         }
-        Ok((self.gather(y)?, self.gather(fy)?))
+        let nm = self.cfg.nm as usize;
+        Ok((self.gather(y, nm * self.cfg.nn as usize, None)?, self.gather(fy, nm, None)?))
     }
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
@@ -411,7 +427,8 @@ impl DeMultiPop {
             fp64 &= Backend::Device(Some(d)).context("island DE")?.info.fp64;
         }
         // one precision on every process
-        let all = exchange.all_gather(&[fp64 as u8 as f64])?;
+        let n = exchange.processes();
+        let all = exchange.all_gather(&[fp64 as u8 as f64], &vec![1; n])?;
         let fp64 = all.iter().all(|&v| v != 0.0);
         let mut params = params.clone();
         params.options.precision = params.options.precision.resolve(params.options.double, fp64);
