@@ -519,6 +519,14 @@ fn island_de_across_processes_stops_together() {
     assert_eq!(arg_name(e), "exchange");
     assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
 
+    // processes with different seeds are refused on every process, before any run
+    let errs = across(2, |k, x| {
+        let mut q = p.clone();
+        q.options.crossover_seed += k as u64;
+        DeMultiPop::across(&q, &[k], Box::new(x) as Box<dyn IslandExchange>).err().map(arg_name)
+    });
+    assert_eq!(errs, vec![Some("exchange"); 2]);
+
     let few = island_params(2, 8, 2, true, true);
     let errs = across(3, |k, x| DeMultiPop::across(&few, &[k], Box::new(x) as Box<dyn IslandExchange>).err().map(arg_name));
     assert_eq!(errs, vec![Some("processes"); 3]);

@@ -417,8 +417,9 @@ impl DeMultiPop {
     /// A time limit or stop token is decided together between generations (or fused launches):
     /// a generation is never cut across processes, and all stop at the same generation. The
     /// precision `Auto` is double when every device of every process has `cl_khr_fp64`. Errors:
-    /// more processes than islands (naming `processes`), and those of `on_devices` (naming
-    /// `devices`: the adaptive variants among them).
+    /// processes whose islands, members, dimensions or seeds differ (naming `exchange`, on every
+    /// process), more processes than islands (naming `processes`), and those of `on_devices`
+    /// (naming `devices`: the adaptive variants among them).
     pub fn across(params: &DeParams, devices: &[usize], mut exchange: Box<dyn IslandExchange>) -> Result<Self> {
         check_devices(devices)?;
         refuse_adaptive(&Config::new(params)?)?;
@@ -426,10 +427,27 @@ impl DeMultiPop {
         for &d in devices {
             fp64 &= Backend::Device(Some(d)).context("island DE")?.info.fp64;
         }
-        // one precision on every process
+        // one precision on every process, and the same sizes and seeds everywhere (processes that
+        // differ would part at their first exchange): every process sees every one's, so all
+        // refuse together
+        let o = &params.options;
+        let mine = [fp64 as u8 as f64, params.islands as f64, params.members as f64, params.dims as f64]
+            .into_iter()
+            .chain([o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed].map(f64::from_bits))
+            .collect::<Vec<f64>>();
         let n = exchange.processes();
-        let all = exchange.all_gather(&[fp64 as u8 as f64], &vec![1; n])?;
-        let fp64 = all.iter().all(|&v| v != 0.0);
+        let all = exchange.all_gather(&mine, &vec![mine.len(); n])?;
+        if all.len() != mine.len() * n {
+            return Err(Error::arg("exchange", format!("gathered {} values, not {} per process", all.len(), mine.len())));
+        }
+        let rows: Vec<&[f64]> = all.chunks_exact(mine.len()).collect();
+        if let Some(q) = rows.iter().position(|r| r[1..].iter().map(|v| v.to_bits()).ne(rows[0][1..].iter().map(|v| v.to_bits()))) {
+            return Err(Error::arg(
+                "exchange",
+                format!("process {q}'s islands, members, dimensions or seeds differ from process 0's; every process passes the same parameters"),
+            ));
+        }
+        let fp64 = rows.iter().all(|r| r[0] != 0.0);
         let mut params = params.clone();
         params.options.precision = params.options.precision.resolve(params.options.double, fp64);
         let cfg = Config::new(&params)?;
