@@ -342,3 +342,192 @@ fn island_de_callback_and_time_limit_on_several_devices() {
     assert!(r.generations > 0 && r.value.is_finite());
     assert_eq!(r.value, de.bests_fitness().unwrap().into_iter().fold(f64::INFINITY, f64::min));
 }
+
+/// Island DE across processes (issue 22 item 3) without MPI: "processes" are threads, and the
+/// exchange is channels between every pair (each all-gather sends this thread's values to every
+/// other and takes theirs, in process order). A receive that waits over a minute fails.
+struct ThreadExchange {
+    process: usize,
+    to: Vec<std::sync::mpsc::Sender<Vec<f64>>>,
+    from: Vec<std::sync::mpsc::Receiver<Vec<f64>>>,
+}
+
+impl metaopt::de::IslandExchange for ThreadExchange {
+    fn processes(&self) -> usize {
+        self.to.len()
+    }
+    fn process(&self) -> usize {
+        self.process
+    }
+    fn all_gather(&mut self, local: &[f64], counts: &[usize]) -> metaopt::Result<Vec<f64>> {
+        assert_eq!(counts.len(), self.to.len(), "a count per process");
+        assert_eq!(local.len(), counts[self.process], "this process's count");
+        for (q, tx) in self.to.iter().enumerate() {
+            if q != self.process {
+                tx.send(local.to_vec()).map_err(|_| Error::arg("exchange", format!("process {q} has left the run")))?;
+            }
+        }
+        let mut all = Vec::new();
+        for (q, rx) in self.from.iter().enumerate() {
+            if q == self.process {
+                all.extend_from_slice(local);
+            } else {
+                let got = rx.recv_timeout(std::time::Duration::from_secs(60)).map_err(|e| Error::arg("exchange", format!("process {q}: {e}")))?;
+                assert_eq!(got.len(), counts[q], "process {q}'s count");
+                all.extend(got);
+            }
+        }
+        Ok(all)
+    }
+}
+
+/// `n` connected exchanges, one per thread-process.
+fn thread_exchanges(n: usize) -> Vec<ThreadExchange> {
+    use std::sync::mpsc::channel;
+    // chan[a][b]: from a to b
+    let mut tx: Vec<Vec<Option<std::sync::mpsc::Sender<Vec<f64>>>>> = (0..n).map(|_| (0..n).map(|_| None).collect()).collect();
+    let mut rx: Vec<Vec<Option<std::sync::mpsc::Receiver<Vec<f64>>>>> = (0..n).map(|_| (0..n).map(|_| None).collect()).collect();
+    for a in 0..n {
+        for b in 0..n {
+            let (s, r) = channel();
+            tx[a][b] = Some(s);
+            rx[b][a] = Some(r);
+        }
+    }
+    (0..n)
+        .map(|p| ThreadExchange {
+            process: p,
+            to: tx[p].iter_mut().map(|s| s.take().unwrap()).collect(),
+            from: rx[p].iter_mut().map(|r| r.take().unwrap()).collect(),
+        })
+        .collect()
+}
+
+/// Runs `f(process, exchange)` on one thread per process; the results in process order.
+fn across<R: Send>(n: usize, f: impl Fn(usize, ThreadExchange) -> R + Sync) -> Vec<R> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = thread_exchanges(n).into_iter().enumerate().map(|(p, x)| s.spawn(move || f(p, x))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// Island DE across two and three thread-processes (the library's exchange with a fake
+/// transport: channels), process 0 on device 0 and the others on the rest (process 1 of two on
+/// devices 1 and 2: a process with several devices), equals the one-device run with the same
+/// islands, on every process: the best value, vector and island, every island's best value and
+/// vector, every member's value, the history, and a second run's last trials. Migration every
+/// generation and every 10, fused and per-phase, double and float.
+#[test]
+fn island_de_across_processes_equals_one_device() {
+    if !setup() {
+        return;
+    }
+    use metaopt::de::IslandExchange;
+    let n = list_devices().unwrap().len();
+    if n < 3 {
+        eprintln!("skipped: needs 3 devices");
+        return;
+    }
+    let cases = [
+        (Migration::new(MigrationKind::One2N, 1), Mutation::Rand1, true, true),
+        (Migration::new(MigrationKind::RandTarget, 10), Mutation::Best1, true, false),
+        (Migration::new(MigrationKind::PermuteN, 10), Mutation::CurrentToBest1, false, true),
+        (Migration::new(MigrationKind::N2N, 1), Mutation::Rand2, true, true),
+    ];
+    for (migration, mutation, double, fused) in cases {
+        let p = island_params(7, 16, 4, double, fused);
+        let mut reference = DeMultiPop::new(&p, Backend::Device(Some(0))).unwrap();
+        let one = island_run(&mut reference, "F6", mutation, migration, 120);
+        let more = reference.run(&Stop::generations(20)).unwrap();
+        let again = (more.value, more.x, more.island, reference.trials().unwrap());
+        for (procs, devices) in [(2, vec![vec![0], vec![1, 2]]), (3, vec![vec![0], vec![1], vec![2]])] {
+            let runs = across(procs, |k, x| {
+                let mut de = DeMultiPop::across(&p, &devices[k], Box::new(x) as Box<dyn IslandExchange>).unwrap();
+                assert!(de.backend_description().starts_with(&format!("process {k} of {procs}")), "{}", de.backend_description());
+                let got = island_run(&mut de, "F6", mutation, migration, 120);
+                let more = de.run(&Stop::generations(20)).unwrap();
+                (got, (more.value, more.x, more.island, de.trials().unwrap()))
+            });
+            for (k, (got, more)) in runs.into_iter().enumerate() {
+                assert_eq!(got, one, "{migration:?} {mutation} double {double} fused {fused}: process {k} of {procs}");
+                assert_eq!(more, again, "{procs} processes, process {k}: a second run and its last trials");
+            }
+        }
+    }
+}
+
+/// Across thread-processes: a time limit (whose clocks differ) ends the run on every process at
+/// the same generation with the same result; a stop token asked on one process stops all; a
+/// process that leaves ends the others' runs with an error, not a hang; more processes than
+/// islands are refused naming `processes`.
+#[test]
+fn island_de_across_processes_stops_together() {
+    if !setup() {
+        return;
+    }
+    use metaopt::de::{IslandExchange, StopReason};
+    use metaopt::interrupt::StopToken;
+    use std::time::{Duration, Instant};
+    let p = island_params(6, 32, 8, true, true);
+    let f6 = Objective::catalogue("F6").unwrap();
+    let migration = Migration::new(MigrationKind::One2One, 10);
+    let t = Instant::now();
+    let runs = across(2, |k, x| {
+        let mut de = DeMultiPop::across(&p, &[k], Box::new(x) as Box<dyn IslandExchange>).unwrap();
+        de.init(&f6, Mutation::Rand1, migration).unwrap();
+        // process 1's limit is longer: process 0's ends the run of both
+        let limit = Duration::from_millis(if k == 0 { 300 } else { 3000 });
+        let r = de.run(&Stop { max_generations: Some(u64::MAX / 2), time_limit: Some(limit), ..Stop::default() }).unwrap();
+        (r.stopped_by, r.generations, r.value, r.x, de.bests_fitness().unwrap())
+    });
+    assert!(t.elapsed() < Duration::from_secs(3), "the shorter limit ends both: {:?}", t.elapsed());
+    assert_eq!(runs[0].0, StopReason::TimeLimit);
+    assert!(runs[0].1 > 0 && runs[0].2.is_finite());
+    assert_eq!(runs[0], runs[1], "both processes stop at the same generation with the same result");
+
+    let token = StopToken::new();
+    let runs = across(2, |k, x| {
+        let mut de = DeMultiPop::across(&p, &[k], Box::new(x) as Box<dyn IslandExchange>).unwrap();
+        de.init(&f6, Mutation::Rand1, migration).unwrap();
+        let stop = Stop { max_generations: Some(u64::MAX / 2), token: (k == 1).then(|| token.clone()), ..Stop::default() };
+        if k == 1 {
+            let token = token.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(200));
+                token.request();
+            });
+        }
+        let r = de.run(&stop).unwrap();
+        (r.stopped_by, r.generations, r.value)
+    });
+    assert_eq!(runs[0].0, StopReason::Interrupted);
+    assert_eq!(runs[0], runs[1]);
+
+    // process 1 leaves after its set-up: process 0's run ends with an error naming the exchange
+    let t = Instant::now();
+    let runs = across(2, |k, x| {
+        let mut de = DeMultiPop::across(&p, &[k], Box::new(x) as Box<dyn IslandExchange>).unwrap();
+        de.init(&f6, Mutation::Rand1, migration).unwrap();
+        if k == 1 {
+            drop(de);
+            return None;
+        }
+        Some(de.run(&Stop::generations(1000)).map(|r| r.value))
+    });
+    let e = runs.into_iter().next().flatten().expect("process 0 ran").expect_err("the peer left");
+    assert_eq!(arg_name(e), "exchange");
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+
+    // processes with different seeds are refused on every process, before any run
+    let errs = across(2, |k, x| {
+        let mut q = p.clone();
+        q.options.crossover_seed += k as u64;
+        DeMultiPop::across(&q, &[k], Box::new(x) as Box<dyn IslandExchange>).err().map(arg_name)
+    });
+    assert_eq!(errs, vec![Some("exchange"); 2]);
+
+    let few = island_params(2, 8, 2, true, true);
+    let errs = across(3, |k, x| DeMultiPop::across(&few, &[k], Box::new(x) as Box<dyn IslandExchange>).err().map(arg_name));
+    assert_eq!(errs, vec![Some("processes"); 3]);
+}

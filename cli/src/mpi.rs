@@ -165,6 +165,53 @@ impl Ranks {
     }
 }
 
+impl Ranks {
+    /// Island DE's exchange over this job's ranks (`DeMultiPop::across`): rank k holds the
+    /// k-th block of the islands.
+    pub fn island_exchange(&self) -> RankExchange {
+        RankExchange { rank: self.rank, size: self.size }
+    }
+}
+
+/// [`metaopt::de::IslandExchange`] over the world communicator: one `MPI_Allgatherv` a call
+/// (the solver gives every rank's count), called from the thread that holds the solver. MPI's errors
+/// are fatal to the job, and a failing rank aborts it (`Ranks::or_abort`), so no rank waits on a
+/// peer that has gone.
+pub struct RankExchange {
+    rank: usize,
+    size: usize,
+}
+
+impl metaopt::de::IslandExchange for RankExchange {
+    fn processes(&self) -> usize {
+        self.size
+    }
+
+    fn process(&self) -> usize {
+        self.rank
+    }
+
+    fn all_gather(&mut self, local: &[f64], counts: &[usize]) -> metaopt::Result<Vec<f64>> {
+        #[cfg(feature = "mpi")]
+        {
+            use mpi::collective::CommunicatorCollectives;
+            use mpi::datatype::PartitionMut;
+            let world = mpi::topology::SimpleCommunicator::world();
+            let counts: Vec<i32> = counts.iter().map(|&c| c as i32).collect();
+            let displs: Vec<i32> = counts.iter().scan(0, |s, &c| { let d = *s; *s += c; Some(d) }).collect();
+            let mut all = vec![0f64; counts.iter().map(|&c| c as usize).sum()];
+            let mut part = PartitionMut::new(&mut all[..], counts, &displs[..]);
+            world.all_gather_varcount_into(local, &mut part);
+            Ok(all)
+        }
+        #[cfg(not(feature = "mpi"))]
+        {
+            let _ = counts;
+            Ok(local.to_vec())
+        }
+    }
+}
+
 /// The element types gathered on rank 0.
 pub trait Gather: Sized + Copy + Default {
     fn gather(ranks: &Ranks, local: &[Self]) -> Option<Vec<Self>>;

@@ -91,10 +91,113 @@ mod with_mpi {
         assert_eq!(three["results"].as_array().unwrap().len(), 7);
         assert_eq!(three["results"], single["results"]);
         assert_eq!(std::fs::read(&mpi_csv).unwrap(), std::fs::read(&one_csv).unwrap());
-        // island DE is not split over ranks yet: refused, not run as a wrong job
-        let o = mpirun(1, &["de", "--function", "F1", "--dims", "2", "--mpi"], &[], Duration::from_secs(120));
+    }
+
+    /// The history CSV without its seconds column (the clocks differ).
+    fn history(path: &std::path::Path) -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines().map(|l| l.split(',').enumerate().filter(|(i, _)| *i != 2).map(|(_, c)| c).collect::<Vec<_>>().join(",")).collect()
+    }
+
+    /// Island DE over three ranks (7 islands: blocks of 3, 2, 2, each rank on its own PoCL
+    /// device), migrants traded between the ranks, equals the one-process run for a seed in
+    /// double precision: the best value, vector and island, every island's best, the counts and
+    /// the history; One2N every generation and RandTarget every 10 (fused), PermuteN every 5
+    /// per-phase (--unfused).
+    #[test]
+    fn island_de_over_three_ranks_equals_one_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [&[&str]; 3] = [
+            &["--migration", "One2N", "--period", "1", "--mutation", "DE/rand/1"],
+            &["--migration", "RandTarget", "--period", "10", "--mutation", "DE/best/1"],
+            &["--migration", "PermuteN", "--period", "5", "--mutation", "DE/current-to-best/1", "--unfused"],
+        ];
+        for (i, case) in cases.iter().enumerate() {
+            let (one_csv, mpi_csv) = (dir.path().join(format!("one{i}.csv")), dir.path().join(format!("mpi{i}.csv")));
+            let mut base = vec!["de", "--function", "F6", "--dims", "5", "--islands", "7", "--members", "16", "--max-generations", "150", "--record-every", "10"];
+            base.extend(["--seed", "11", "--double", "--json"]);
+            base.extend(case.iter());
+            let mut one = base.clone();
+            one.extend(["--csv", one_csv.to_str().unwrap()]);
+            let single = json(&ok_env(&one, &THREE));
+            let mut mpi = base.clone();
+            mpi.extend(["--csv", mpi_csv.to_str().unwrap(), "--mpi"]);
+            let o = mpirun(3, &mpi, &[], Duration::from_secs(300));
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            // rank 0 alone prints
+            let text = String::from_utf8(o.stdout).unwrap();
+            assert_eq!(text.matches("\"island_bests\"").count(), 1, "{text}");
+            let three = json(&text);
+            assert_eq!(three["island_bests"].as_array().unwrap().len(), 7);
+            for k in ["value", "x", "island", "island_bests", "island_f", "island_cr", "generations", "evaluations", "stopped_by", "precision"] {
+                assert_eq!(three[k], single[k], "{k} ({case:?})");
+            }
+            assert!(three["device"].as_str().unwrap().contains("process 0 of 3: islands 0..3"), "{}", three["device"]);
+            assert!(three["device"].as_str().unwrap().ends_with("MPI, 3 ranks"), "{}", three["device"]);
+            assert_eq!(history(&mpi_csv), history(&one_csv), "--csv ({case:?})");
+            assert_eq!(history(&one_csv).len(), 17, "the initial record and one every 10 generations");
+        }
+    }
+
+    /// A time limit over three ranks (their clocks differ): every rank stops at the same
+    /// generation and the job ends with rank 0's result; a target stops every rank too.
+    #[test]
+    fn island_de_over_ranks_stops_together() {
+        let base = ["de", "--function", "F6", "--dims", "8", "--islands", "6", "--members", "32", "--migration", "One2One", "--period", "10", "--json", "--mpi"];
+        let mut timed = base.to_vec();
+        // the limit counts from each rank's start (MPI and PoCL set-up inside it, seconds on a loaded machine)
+        timed.extend(["--time-limit", "6"]);
+        let t = Instant::now();
+        let o = mpirun(3, &timed, &[], Duration::from_secs(120));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+        let r = json(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(r["stopped_by"], "time_limit", "{r}");
+        assert!(r["generations"].as_u64().unwrap() > 0, "{r}");
+        let value = r["value"].as_f64().unwrap();
+        assert!(value.is_finite());
+        let bests: Vec<f64> = r["island_bests"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(bests.len(), 6);
+        assert_eq!(value, bests.iter().copied().fold(f64::INFINITY, f64::min), "the best of every island's");
+        // F1 (sphere) reaches 1e-3 well within the budget: every rank stops at the target
+        let o = mpirun(3, &["de", "--function", "F1", "--dims", "3", "--islands", "4", "--members", "16", "--migration", "N2N", "--period", "5", "--target", "1e-3", "--max-generations", "5000", "--json", "--mpi"], &[], Duration::from_secs(120));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r = json(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(r["stopped_by"], "target", "{r}");
+        assert!(r["value"].as_f64().unwrap() <= 1e-3, "{r}");
+    }
+
+    /// Island DE: a failing rank ends the job with its error (no hang); the adaptive variants
+    /// and --cpu are refused naming --mpi; more ranks than islands are refused; --mpi without
+    /// mpirun is the one-process run.
+    #[test]
+    fn island_de_over_ranks_failures_and_one_process() {
+        let base = ["de", "--function", "F1", "--dims", "4", "--islands", "5", "--migration", "One2One", "--period", "2", "--max-generations", "100000", "--mpi"];
+        let t = Instant::now();
+        let o = mpirun(3, &base, &[("METAOPT_MPI_FAIL_RANK", "2")], Duration::from_secs(120));
         assert!(!o.status.success());
-        assert!(String::from_utf8_lossy(&o.stderr).contains("--mpi: island DE"));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("error: MPI rank 2 of 3: failing as METAOPT_MPI_FAIL_RANK asks"), "{err}");
+        assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+        for (extra, want) in [(&["--algorithm", "jade"][..], "--mpi: jade keeps its adaptive state"), (&["--cpu"][..], "--mpi: island DE across ranks runs on OpenCL devices")] {
+            let mut args = base.to_vec();
+            args.extend(extra);
+            let o = mpirun(2, &args, &[], Duration::from_secs(120));
+            assert!(!o.status.success());
+            assert!(String::from_utf8_lossy(&o.stderr).contains(want), "{}", String::from_utf8_lossy(&o.stderr));
+        }
+        let o = mpirun(3, &["de", "--function", "F1", "--dims", "2", "--islands", "2", "--mpi"], &[], Duration::from_secs(120));
+        assert!(!o.status.success());
+        assert!(String::from_utf8_lossy(&o.stderr).contains("3 processes for 2 islands"), "{}", String::from_utf8_lossy(&o.stderr));
+        let plain = ["de", "--function", "F6", "--dims", "3", "--islands", "4", "--members", "12", "--migration", "N2One", "--period", "3", "--max-generations", "60", "--double", "--json"];
+        let single = json(&ok_env(&plain, &THREE));
+        let mut mpi = plain.to_vec();
+        mpi.push("--mpi");
+        let alone = json(&ok_env(&mpi, &THREE));
+        for k in ["value", "x", "island", "island_bests", "generations"] {
+            assert_eq!(alone[k], single[k], "{k}");
+        }
+        assert!(alone["device"].as_str().unwrap().ends_with("MPI, 1 rank"), "{}", alone["device"]);
     }
 
     #[test]

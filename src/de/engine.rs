@@ -76,6 +76,24 @@ pub trait Engine: Send {
     fn per_generation(&self) -> u64;
     /// Takes new F, CR and seeds (same sizes, limits, bounds and precision) before `start`.
     fn configure(&mut self, cfg: &Config) -> Result<()>;
+    /// The step of [`DeMultiPop::run`] every process of a run across processes takes (issue 22:
+    /// island DE over MPI ranks, `multi.rs`'s [`IslandExchange`](super::multi::IslandExchange)):
+    /// from each process's wish, stop when any process is interrupted or past its time limit,
+    /// and run the fewest generations any process would. One process decides alone: `mine`.
+    fn agree(&mut self, mine: Pace) -> Result<Pace> {
+        Ok(mine)
+    }
+}
+
+/// A process's wish at a step of [`DeMultiPop::run`] (see [`Engine::agree`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// Its stop token or `metaopt::interrupt` asks to stop.
+    pub interrupted: bool,
+    /// Its clock is past the time limit.
+    pub late: bool,
+    /// Generations of the next launch (at least 1).
+    pub count: u64,
 }
 
 /// Stop conditions of [`DeMultiPop::run`]; `None` means no limit, and at least one is needed.
@@ -374,32 +392,27 @@ impl DeMultiPop {
             if stop.target.is_some() && reached(&self.bests_fitness()?) {
                 break StopReason::Target;
             }
-            if watch.stopped() {
-                break StopReason::Interrupted;
-            }
-            if stop.max_generations.is_some_and(|g| self.generation - g0 >= g) {
-                break StopReason::Generations;
-            }
-            let per_gen = if fused { per_gen } else { self.engine.per_generation() };
-            if stop.max_evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
-                break StopReason::Evaluations;
-            }
-            if let Some(t) = stop.time_limit {
-                // launches are asynchronous: the clock means something only once they are done
-                self.engine.sync()?;
-                if t0.elapsed() >= t {
-                    break StopReason::TimeLimit;
+            let interrupted = watch.stopped();
+            // launches are asynchronous: the clock means something only once they are done
+            let late = match stop.time_limit {
+                Some(t) => {
+                    self.engine.sync()?;
+                    t0.elapsed() >= t
                 }
-            }
+                None => false,
+            };
+            let done = self.generation - g0;
+            let per_gen = if fused { per_gen } else { self.engine.per_generation() };
+            // on the fused path, as many generations as the next migration, record, budget and
+            // pace allow; else one
+            let mut count = 1;
             if fused {
-                // as many generations as the next migration, record, budget and pace allow
-                let done = self.generation - g0;
-                let mut count = fused_k;
+                count = fused_k;
                 if let Some(g) = stop.max_generations {
-                    count = count.min(g - done);
+                    count = count.min(g.saturating_sub(done));
                 }
                 if let Some(e) = stop.max_evaluations {
-                    count = count.min((e - (self.evaluations - e0)) / per_gen);
+                    count = count.min(e.saturating_sub(self.evaluations - e0) / per_gen);
                 }
                 if migration.kind != MigrationKind::None {
                     let p = migration.period as u64;
@@ -414,7 +427,23 @@ impl DeMultiPop {
                 if stop.target.is_some() {
                     count = 1;
                 }
-                let count = count.max(1);
+            }
+            // the processes of a run across processes decide together (one process: as is)
+            let pace = self.engine.agree(Pace { interrupted, late, count: count.max(1) })?;
+            if pace.interrupted {
+                break StopReason::Interrupted;
+            }
+            if stop.max_generations.is_some_and(|g| done >= g) {
+                break StopReason::Generations;
+            }
+            if stop.max_evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
+                break StopReason::Evaluations;
+            }
+            if pace.late {
+                break StopReason::TimeLimit;
+            }
+            if fused {
+                let count = pace.count;
                 let t = Instant::now();
                 self.engine.generations(self.generation, count)?;
                 self.engine.sync()?;

@@ -27,7 +27,8 @@ pub mod pace;
 
 pub use self::batch::{BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, Placement};
 pub use self::config::{Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Selection};
-pub use self::engine::{DeMultiPop, DeRunResult, Engine, Record, Stop, StopReason};
+pub use self::engine::{DeMultiPop, DeRunResult, Engine, Pace, Record, Stop, StopReason};
+pub use self::multi::IslandExchange;
 pub use crate::device::Backend;
 
 use crate::error::Result;

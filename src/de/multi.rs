@@ -14,10 +14,23 @@
 //! islands: the best value and vector and every island's best. The adaptive variants (JADE,
 //! SHADE, L-SHADE, jSO) keep state across islands on the host and are refused (errors name
 //! `devices`).
-
+//!
+//! Across processes (issue 22 item 3: MPI ranks, one per machine), each process holds a
+//! contiguous block of the global islands (`blocks(Np, processes)`, process k the k-th) on its
+//! devices, as a `MultiEngine` over that block ([`MultiEngine::across`],
+//! [`DeMultiPop::across`]), and trades with the others through a caller's [`IslandExchange`]
+//! (the library never links MPI: the CLI's `--mpi` implements it over rsmpi, a test over
+//! threads and channels). Every process runs the same `DeMultiPop` loop on the same global
+//! island indices: the values every solver step reads are all-gathered (process order is
+//! global island order), so every process plans the same migration moves; the senders' best
+//! rows are all-gathered, and each process imports the migrants of its own islands. The stop
+//! conditions are decided together ([`Engine::agree`]): a generation budget is the same
+//! everywhere, and at every step of the run the processes stop when any one is interrupted or
+//! past its time limit, and launch the fewest generations any one would. For a seed the run
+//! equals the one-device run with the same islands.
 use super::config::{Config, DeParams, Mutation};
 use super::device::DeviceDe;
-use super::engine::{DeMultiPop, Engine};
+use super::engine::{DeMultiPop, Engine, Pace};
 use super::ops::Move;
 use super::pace::Cut;
 use crate::device::Backend;
@@ -26,15 +39,59 @@ use crate::multi::{blocks, check_devices, run_blocks};
 use crate::objective::Objective;
 use std::ops::Range;
 
-/// Island DE engines, one per device, each with a block of the islands.
+/// How the processes of island DE across processes trade data ([`DeMultiPop::across`]): the
+/// caller's transport (MPI ranks in the CLI's `--mpi`, threads with channels in a test), so the
+/// library depends on none.
+///
+/// Every process of a run calls [`IslandExchange::all_gather`] the same number of times, in
+/// the same order (the solver's loop is the same on every process, and all its decisions are
+/// made from gathered values). A process whose call fails returns the error; an implementation
+/// must then end the calls of the others too, never leave them waiting (the CLI aborts the MPI
+/// job, a closed channel ends a test's threads).
+pub trait IslandExchange: Send {
+    /// The number of processes of the run (at least 1).
+    fn processes(&self) -> usize;
+    /// This process's index, `0..processes()`: it holds the islands
+    /// `crate::multi::blocks(Np, processes())[process()]`.
+    fn process(&self) -> usize;
+    /// Every process's `local` concatenated in process order, returned on every process (MPI's
+    /// `Allgatherv`). `counts[q]` is the length of process q's part, known to every process
+    /// (`local.len() == counts[process()]`), so a transport needs no exchange of lengths.
+    fn all_gather(&mut self, local: &[f64], counts: &[usize]) -> Result<Vec<f64>>;
+}
+
+/// The step every process takes (see [`Engine::agree`]): stop when any is interrupted or
+/// late, the fewest generations any would launch. One gather of three values per process.
+pub fn agree(exchange: &mut dyn IslandExchange, mine: Pace) -> Result<Pace> {
+    let n = exchange.processes();
+    let all = exchange.all_gather(&[mine.interrupted as u8 as f64, mine.late as u8 as f64, mine.count as f64], &vec![3; n])?;
+    if all.is_empty() || all.len() % 3 != 0 {
+        return Err(Error::arg("exchange", format!("gathered {} values, not 3 per process", all.len())));
+    }
+    let w: Vec<&[f64]> = all.chunks_exact(3).collect();
+    Ok(Pace {
+        interrupted: w.iter().any(|w| w[0] != 0.0),
+        late: w.iter().any(|w| w[1] != 0.0),
+        count: w.iter().map(|w| w[2] as u64).min().unwrap_or(1).max(1),
+    })
+}
+
+/// Island DE engines, one per device, each with a block of the islands: of all the islands,
+/// or across processes of this process's block of them.
 pub struct MultiEngine {
+    /// The configuration of every island (global).
     cfg: Config,
     engines: Vec<Box<dyn Engine>>,
+    /// The global islands of each engine.
     ranges: Vec<Range<usize>>,
-    /// The values of the last [`Engine::fitness`] while nothing has changed them since: the
-    /// solver reads them to plan a migration just before [`Engine::migrate`], which then needs
-    /// no second read.
+    /// The global islands of this process (all of them without an exchange).
+    islands: Range<usize>,
+    /// The values of the last [`Engine::fitness`] (of every island) while nothing has changed
+    /// them since: the solver reads them to plan a migration just before [`Engine::migrate`],
+    /// which then needs no second read.
     fx: Option<Vec<f64>>,
+    /// The other processes, across processes.
+    exchange: Option<Box<dyn IslandExchange>>,
 }
 
 /// The migrants one block receives: (population, member) slots, their rows, their values.
@@ -65,45 +122,106 @@ impl MultiEngine {
     /// contiguous block of `cfg`'s islands. More devices than islands and the adaptive variants
     /// are refused; errors name `devices`.
     pub fn new(cfg: &Config, devices: &[usize]) -> Result<Self> {
+        Self::block(cfg, 0..cfg.np as usize, devices, None)
+    }
+
+    /// This process's block of `cfg`'s islands (`blocks(Np, processes)[process]` of
+    /// `exchange`) on `devices`, a contiguous block of it per device, trading with the other
+    /// processes through `exchange` ([`IslandExchange`]). More processes than islands are
+    /// refused (errors name `processes`), more devices than this process's islands and the
+    /// adaptive variants too (errors name `devices`).
+    pub fn across(cfg: &Config, devices: &[usize], exchange: Box<dyn IslandExchange>) -> Result<Self> {
+        let (k, n) = (exchange.process(), exchange.processes());
+        if n == 0 || k >= n {
+            return Err(Error::arg("processes", format!("process {k} of {n}; expected 0 <= process < processes")));
+        }
+        if n > cfg.np as usize {
+            return Err(Error::arg("processes", format!("{n} processes for {} islands; give at most one process per island", cfg.np)));
+        }
+        let islands = blocks(cfg.np as usize, n).swap_remove(k);
+        Self::block(cfg, islands, devices, Some(exchange))
+    }
+
+    fn block(cfg: &Config, islands: Range<usize>, devices: &[usize], exchange: Option<Box<dyn IslandExchange>>) -> Result<Self> {
         check_devices(devices)?;
         refuse_adaptive(cfg)?;
-        if devices.len() > cfg.np as usize {
+        if devices.len() > islands.len() {
             return Err(Error::arg(
                 "devices",
-                format!("{} devices for {} islands; give at most one device per island", devices.len(), cfg.np),
+                format!("{} devices for {} islands; give at most one device per island", devices.len(), islands.len()),
             ));
         }
-        let ranges = blocks(cfg.np as usize, devices.len());
+        let ranges: Vec<Range<usize>> = blocks(islands.len(), devices.len()).into_iter().map(|r| r.start + islands.start..r.end + islands.start).collect();
         let mut engines: Vec<Box<dyn Engine>> = Vec::with_capacity(devices.len());
         for (&d, r) in devices.iter().zip(&ranges) {
             engines.push(Box::new(DeviceDe::block(slice(cfg, r), Some(d), r.start as u32, cfg.np)?));
         }
-        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, fx: None })
+        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, exchange })
     }
 
-    /// `f` on every engine with its block, one host thread per engine; the results in block
-    /// order.
+    /// `f` on every engine with its block (global islands), one host thread per engine; the
+    /// results in block order.
     fn each<R: Send>(&mut self, f: impl Fn(&mut Box<dyn Engine>, Range<usize>) -> Result<R> + Sync) -> Result<Vec<R>> {
-        let mut units = vec![(); self.cfg.np as usize];
-        run_blocks(&mut self.engines, &self.ranges, &mut units, |e, r, _| f(e, r))
+        let off = self.islands.start;
+        let local: Vec<Range<usize>> = self.ranges.iter().map(|r| r.start - off..r.end - off).collect();
+        let mut units = vec![(); self.islands.len()];
+        run_blocks(&mut self.engines, &local, &mut units, |e, r, _| f(e, r.start + off..r.end + off))
     }
 
-    /// The engine holding global island `p`, and `p` within it.
+    /// Every process's `local` in process order (this process's alone without an exchange):
+    /// `per` values for each island of its block, or with `owner` (a global island) the
+    /// holder's `per` values alone.
+    fn gather(&mut self, local: Vec<f64>, per: usize, owner: Option<u32>) -> Result<Vec<f64>> {
+        let np = self.cfg.np as usize;
+        match &mut self.exchange {
+            Some(x) => {
+                let counts: Vec<usize> = blocks(np, x.processes())
+                    .into_iter()
+                    .map(|r| match owner {
+                        Some(p) => per * r.contains(&(p as usize)) as usize,
+                        None => per * r.len(),
+                    })
+                    .collect();
+                x.all_gather(&local, &counts)
+            }
+            None => Ok(local),
+        }
+    }
+
+    /// The engine holding global island `p` (one of this process's), and `p` within it.
     fn locate(&self, p: u32) -> (usize, u32) {
         let i = self.ranges.iter().position(|r| r.contains(&(p as usize))).expect("an island of the blocks");
         (i, p - self.ranges[i].start as u32)
+    }
+
+    /// Evaluations of a generation of every island (across processes no generation is cut).
+    fn every_member(&self) -> u64 {
+        self.cfg.np as u64 * self.cfg.nm as u64
     }
 }
 
 impl Engine for MultiEngine {
     fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
         self.fx = None;
+        if self.exchange.is_some() {
+            // across processes the phases are whole (a cut due on one process and not on
+            // another would part them); every process makes its islands
+            let made: u64 = self.each(|e, _| e.start(objective, mutation, None))?.into_iter().map(|m| m.unwrap_or(0)).sum();
+            let n = self.exchange.as_ref().map_or(1, |x| x.processes());
+            let all = self.exchange.as_mut().expect("an exchange").all_gather(&[made as f64], &vec![1; n])?;
+            return Ok(Some(all.iter().map(|&m| m as u64).sum()));
+        }
         let made = self.each(|e, _| e.start(objective, mutation, cut))?;
         Ok(made.into_iter().try_fold(0u64, |a, m| m.map(|m| a + m)))
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
         self.fx = None;
+        if self.exchange.is_some() {
+            // whole, as `start`: the run's time limit is asked between generations (`agree`)
+            self.each(|e, _| e.generation(gen, None))?;
+            return Ok(self.every_member());
+        }
         Ok(self.each(|e, _| e.generation(gen, cut))?.into_iter().sum())
     }
 
@@ -125,33 +243,42 @@ impl Engine for MultiEngine {
         if let Some(fx) = &self.fx {
             return Ok(fx.clone());
         }
-        let fx = self.each(|e, _| e.fitness())?.concat();
+        let local = self.each(|e, _| e.fitness())?.concat();
+        let fx = self.gather(local, self.cfg.nm as usize + 1, None)?;
         self.fx = Some(fx.clone());
         Ok(fx)
     }
 
     fn export_bests(&mut self) -> Result<Vec<f64>> {
-        Ok(self.each(|e, _| e.export_bests())?.concat())
+        let local = self.each(|e, _| e.export_bests())?.concat();
+        self.gather(local, self.cfg.nn as usize, None)
     }
 
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
+        // the same plan on every process: all return here, or all trade below
         if moves.is_empty() {
             return Ok(());
         }
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        // the values the plan was made from (no second read), and the best rows of the blocks
+        // the values the plan was made from (no second read), and the best rows of the islands
         // that send: the sources are best rows, which no move writes, so they are all read
-        // before any import
+        // before any import. Across processes every island's (all-gathered), else those of the
+        // blocks that send.
         let fx = self.fitness()?;
         self.fx = None;
-        let rows = self.each(|e, r| if moves.iter().any(|m| r.contains(&(m.src as usize))) { e.export_bests().map(Some) } else { Ok(None) })?;
+        let sent: Vec<(Range<usize>, Vec<f64>)> = if self.exchange.is_some() {
+            vec![(0..self.cfg.np as usize, self.export_bests()?)]
+        } else {
+            let rows = self.each(|e, r| if moves.iter().any(|m| r.contains(&(m.src as usize))) { e.export_bests().map(Some) } else { Ok(None) })?;
+            self.ranges.iter().cloned().zip(rows).filter_map(|(r, x)| x.map(|x| (r, x))).collect()
+        };
         let mut per: Vec<Migrants> = vec![Default::default(); self.engines.len()];
-        for mv in moves {
+        for mv in moves.iter().filter(|m| self.islands.contains(&(m.dst as usize))) {
             let (i, dst) = self.locate(mv.dst);
-            let (j, src) = self.locate(mv.src);
-            let row = rows[j].as_ref().expect("the sending block's best rows");
+            let (r, row) = sent.iter().find(|(r, _)| r.contains(&(mv.src as usize))).expect("the sender's best rows");
+            let s = mv.src as usize - r.start;
             per[i].0.push((dst, mv.member));
-            per[i].1.extend_from_slice(&row[src as usize * nn..(src as usize + 1) * nn]);
+            per[i].1.extend_from_slice(&row[s * nn..(s + 1) * nn]);
             per[i].2.push(fx[mv.src as usize * (nm + 1) + nm]);
         }
         let per = &per;
@@ -159,6 +286,9 @@ impl Engine for MultiEngine {
         self.each(|e, r| {
             let i = starts.iter().position(|&q| q == r.start).expect("a block");
             let (slots, x, f) = &per[i];
+            if slots.is_empty() {
+                return Ok(());
+            }
             e.import(slots, x, f)
         })
         .map(|_| ())
@@ -167,7 +297,8 @@ impl Engine for MultiEngine {
     fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()> {
         self.fx = None;
         let nn = self.cfg.nn as usize;
-        for (k, &(p, m)) in slots.iter().enumerate() {
+        // global slots: this process's islands take theirs
+        for (k, &(p, m)) in slots.iter().enumerate().filter(|(_, &(p, _))| self.islands.contains(&(p as usize))) {
             let (i, q) = self.locate(p);
             self.engines[i].import(&[(q, m)], &x[k * nn..(k + 1) * nn], &fx[k..k + 1])?;
         }
@@ -179,8 +310,14 @@ impl Engine for MultiEngine {
     }
 
     fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {
-        let (i, q) = self.locate(p);
-        self.engines[i].member(q, m)
+        // across processes every process asks for the same member: its holder's row goes to all
+        let row = if self.islands.contains(&(p as usize)) {
+            let (i, q) = self.locate(p);
+            self.engines[i].member(q, m)?
+        } else {
+            Vec::new()
+        };
+        self.gather(row, self.cfg.nn as usize, Some(p))
     }
 
     fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
@@ -190,7 +327,8 @@ impl Engine for MultiEngine {
             y.extend(a);
             fy.extend(b);
         }
-        Ok((y, fy))
+        let nm = self.cfg.nm as usize;
+        Ok((self.gather(y, nm * self.cfg.nn as usize, None)?, self.gather(fy, nm, None)?))
     }
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
@@ -209,10 +347,17 @@ impl Engine for MultiEngine {
             .zip(&self.ranges)
             .map(|(e, r)| format!("islands {}..{} on {}", r.start, r.end, e.describe()))
             .collect();
-        format!("{} devices: {}", self.engines.len(), parts.join("; "))
+        let here = if self.engines.len() == 1 { parts[0].clone() } else { format!("{} devices: {}", self.engines.len(), parts.join("; ")) };
+        match &self.exchange {
+            Some(x) => format!("process {} of {}: {here}", x.process(), x.processes()),
+            None => here,
+        }
     }
 
     fn per_generation(&self) -> u64 {
+        if self.exchange.is_some() {
+            return self.every_member();
+        }
         self.engines.iter().map(|e| e.per_generation()).sum()
     }
 
@@ -225,6 +370,13 @@ impl Engine for MultiEngine {
         }
         self.cfg = cfg.clone();
         Ok(())
+    }
+
+    fn agree(&mut self, mine: Pace) -> Result<Pace> {
+        match &mut self.exchange {
+            Some(x) => agree(x.as_mut(), mine),
+            None => Ok(mine),
+        }
     }
 }
 
@@ -248,6 +400,58 @@ impl DeMultiPop {
         params.options.precision = params.options.precision.resolve(params.options.double, fp64);
         let cfg = Config::new(&params)?;
         let engine = MultiEngine::new(&cfg, devices)?;
+        Ok(DeMultiPop::with_engine(cfg, Box::new(engine)))
+    }
+}
+
+impl DeMultiPop {
+    /// Island DE across processes (issue 22 item 3: MPI ranks, one per machine; see
+    /// [`IslandExchange`]): this process runs its block of the islands
+    /// (`metaopt::multi::blocks(Np, processes)[process]`) on `devices` (a block of it per
+    /// device, as [`DeMultiPop::on_devices`]) and trades with the others through `exchange`.
+    /// Every process passes the same `params`, objective, mutation, migration and stop
+    /// conditions, and calls the same methods in the same order: `run`, `bests_fitness`,
+    /// `fitness`, `best`, `x` and `trials` return every island's (gathered), the same on every
+    /// process. For a seed, a run of fixed generations equals the one-device run with the same
+    /// islands: the best value, vector and island, every island's best and every member's value.
+    /// A time limit or stop token is decided together between generations (or fused launches):
+    /// a generation is never cut across processes, and all stop at the same generation. The
+    /// precision `Auto` is double when every device of every process has `cl_khr_fp64`. Errors:
+    /// processes whose islands, members, dimensions or seeds differ (naming `exchange`, on every
+    /// process), more processes than islands (naming `processes`), and those of `on_devices`
+    /// (naming `devices`: the adaptive variants among them).
+    pub fn across(params: &DeParams, devices: &[usize], mut exchange: Box<dyn IslandExchange>) -> Result<Self> {
+        check_devices(devices)?;
+        refuse_adaptive(&Config::new(params)?)?;
+        let mut fp64 = true;
+        for &d in devices {
+            fp64 &= Backend::Device(Some(d)).context("island DE")?.info.fp64;
+        }
+        // one precision on every process, and the same sizes and seeds everywhere (processes that
+        // differ would part at their first exchange): every process sees every one's, so all
+        // refuse together
+        let o = &params.options;
+        let mine = [fp64 as u8 as f64, params.islands as f64, params.members as f64, params.dims as f64]
+            .into_iter()
+            .chain([o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed].map(f64::from_bits))
+            .collect::<Vec<f64>>();
+        let n = exchange.processes();
+        let all = exchange.all_gather(&mine, &vec![mine.len(); n])?;
+        if all.len() != mine.len() * n {
+            return Err(Error::arg("exchange", format!("gathered {} values, not {} per process", all.len(), mine.len())));
+        }
+        let rows: Vec<&[f64]> = all.chunks_exact(mine.len()).collect();
+        if let Some(q) = rows.iter().position(|r| r[1..].iter().map(|v| v.to_bits()).ne(rows[0][1..].iter().map(|v| v.to_bits()))) {
+            return Err(Error::arg(
+                "exchange",
+                format!("process {q}'s islands, members, dimensions or seeds differ from process 0's; every process passes the same parameters"),
+            ));
+        }
+        let fp64 = rows.iter().all(|r| r[0] != 0.0);
+        let mut params = params.clone();
+        params.options.precision = params.options.precision.resolve(params.options.double, fp64);
+        let cfg = Config::new(&params)?;
+        let engine = MultiEngine::across(&cfg, devices, exchange)?;
         Ok(DeMultiPop::with_engine(cfg, Box::new(engine)))
     }
 }

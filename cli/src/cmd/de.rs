@@ -39,6 +39,7 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("migration", "--migration"),
         ("period", "--period"),
         ("devices", "--devices"),
+        ("processes", "--mpi"),
         ("target", "--target"),
         ("function", "--function"),
         ("deviceNumber", "--device"),
@@ -193,6 +194,8 @@ struct DeJson<'a> {
     island: u32,
     island_f: f64,
     island_cr: f64,
+    /// the best value of every island
+    island_bests: Vec<f64>,
     generations: u64,
     evaluations: u64,
     seconds: f64,
@@ -322,16 +325,51 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
-    if a.mpi.mpi {
-        return Err("--mpi: island DE runs in one process for now (--mpi splits the batched DE: --batch, --problems)".into());
-    }
-    // several devices: a block of islands each, the one-device result for a seed
     let devices = a.devices.list_for(a.backend.cpu)?;
-    let mut de = if devices.is_empty() { DeMultiPop::new(&params, backend) } else { DeMultiPop::on_devices(&params, &devices) }.map_err(de_error)?;
+    // with --mpi, this rank's block of the islands on its devices (--devices, --device, else its
+    // local rank's device), the migrants and the stop decisions traded with the other ranks
+    let ranks = a.mpi.ranks()?;
+    if ranks.is_some() {
+        if a.backend.cpu {
+            return Err("--mpi: island DE across ranks runs on OpenCL devices (--devices, --device or each rank's own), not with --cpu".into());
+        }
+        if algorithm.adaptive() {
+            return Err(format!(
+                "--mpi: {algorithm} keeps its adaptive state on the host across the islands and runs in one process on one device; give --algorithm de, or leave out --mpi"
+            )
+            .into());
+        }
+    }
+    // a rank's failure aborts the job (the others would wait for it in the next exchange)
+    let on_rank = |r: CliResult<DeMultiPop>| -> CliResult<DeMultiPop> {
+        match &ranks {
+            Some(rk) => Ok(rk.or_abort(r)),
+            None => r,
+        }
+    };
+    // several devices: a block of islands each, the one-device result for a seed
+    let mut de = on_rank((|| {
+        if let Some(rk) = &ranks {
+            rk.pick_device(false, !devices.is_empty() || a.backend.device.device.is_some());
+            crate::mpi::test_failure(rk)?;
+            let mine = if devices.is_empty() { vec![metaopt::device::get_device_number().map_err(de_error)?] } else { devices.clone() };
+            return DeMultiPop::across(&params, &mine, Box::new(rk.island_exchange())).map_err(de_error);
+        }
+        if devices.is_empty() { DeMultiPop::new(&params, backend) } else { DeMultiPop::on_devices(&params, &devices) }.map_err(de_error)
+    })())?;
     let time_limit = a.stop.time_limit();
     // the limit and Ctrl-C bound the set-up too: the initial population comes in short launches
-    de.init_within(&objective, mutation, migration, None, crate::time_left(time_limit), Some(&crate::stop_token())).map_err(de_error)?;
-    let device = de.backend_description();
+    let init = de.init_within(&objective, mutation, migration, None, crate::time_left(time_limit), Some(&crate::stop_token())).map_err(de_error);
+    if let Some(rk) = &ranks {
+        rk.or_abort(init);
+    } else {
+        init?;
+    }
+    let device = match &ranks {
+        // rank 0's devices, as the other commands print them
+        Some(rk) => format!("{}; MPI, {} rank{}", de.backend_description(), rk.size(), if rk.size() == 1 { "" } else { "s" }),
+        None => de.backend_description(),
+    };
     // the values are the fitness precision's (the points the storage precision's)
     let fsingle = !de.config().fitness_double();
 
@@ -343,7 +381,8 @@ pub fn run(a: &DeArgs) -> CliResult {
     let record_every = a.record_every.unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
     // the limit counts from the command's start: creating and initialising the populations are in it
     let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target, time_limit: crate::time_left(time_limit), record_every, token: Some(crate::stop_token()) };
-    let bar = a.json.progress().then(|| progress_bar(generations, time_limit, a.evaluations));
+    let root = ranks.as_ref().is_none_or(|rk| rk.is_root());
+    let bar = (a.json.progress() && root).then(|| progress_bar(generations, time_limit, a.evaluations));
     let (g0, e0) = (de.generation(), de.evaluations());
     let result = de.run_observed(&stop, |r| {
         if let Some(bar) = &bar {
@@ -359,7 +398,16 @@ pub fn run(a: &DeArgs) -> CliResult {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let mut r: DeRunResult = result.map_err(de_error)?;
+    // every island's best (across ranks a gather that every rank joins)
+    let result = result.and_then(|r| Ok((r, de.bests_fitness()?))).map_err(de_error);
+    let (mut r, island_bests): (DeRunResult, Vec<f64>) = match &ranks {
+        Some(rk) => rk.or_abort(result),
+        None => result?,
+    };
+    if !root {
+        // rank 0 prints
+        return Ok(());
+    }
     r.value = out::rounded(r.value, fsingle);
     if single {
         // the points are the device's floats too
@@ -408,6 +456,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             island: r.island,
             island_f,
             island_cr,
+            island_bests: island_bests.iter().map(|&v| out::rounded(v, fsingle)).collect(),
             generations: r.generations,
             evaluations: r.evaluations,
             seconds: r.seconds,
