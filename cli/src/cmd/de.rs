@@ -319,6 +319,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         selection,
         algorithm,
         lshade_budget,
+        ..DeOptions::default()
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);

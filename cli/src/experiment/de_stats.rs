@@ -373,6 +373,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             selection: metaopt::de::Selection::Ties,
             algorithm: s.algorithm,
             lshade_budget: s.lshade_budget,
+            ..DeOptions::default()
         };
         let (a, b) = info.domain;
         let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };
