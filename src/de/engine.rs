@@ -621,7 +621,7 @@ impl DeMultiPop {
         if c.options.algorithm == super::config::Algorithm::Jde100 {
             let o = &c.options;
             s += &format!(
-                " (big population {} + small {} members per island, self-adaptive F and CR per member, DE/rand/1/bin, restarts at eps {}{})",
+                " (big population {} + small {} members per island, self-adaptive F and CR per member, DE/rand/1/bin, restarts at eps {:e}{})",
                 c.nm - o.jde_small,
                 o.jde_small,
                 o.jde_eps,
