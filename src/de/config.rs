@@ -565,7 +565,7 @@ impl Config {
             return Err(Error::arg("members", format!("{}; {} needs at least 4 members per population", p.members, o.algorithm)));
         }
         if o.algorithm == Algorithm::Jde100 {
-            if o.jde_small < 4 || p.members < o.jde_small + 4 {
+            if o.jde_small < 4 || p.members.saturating_sub(o.jde_small) < 4 {
                 return Err(Error::arg(
                     "jde_small",
                     format!(
