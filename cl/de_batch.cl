@@ -23,11 +23,17 @@
 // memory, in place. The best member is found every generation only for the mutations that read it
 // (best/1, best/2, current-to-best/1); for the others once at the end of a launch.
 //
-// Build-time macros: FP, FP_DOUBLE, FPF (the fitness type, de.cl; the batch leaves it FP), DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
+// Build-time macros: DEB_JDE (0 or 1: jDE100's kernel `jde_fused` and deb_run's jDE100 branch, built
+// only when a solver or a batch uses jDE100, which keeps the others' programs as they were),
+// FP, FP_DOUBLE, FPF (the fitness type, de.cl; the batch leaves it FP), DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
 // local memory, catalogue objectives only, with MO_XS __local), DEB_BATCH or DEB_ISLANDS, and with
 // DEB_ISLANDS and DEB_TRIAL_LOCAL, DEB_OBJECTIVE (the catalogue function, mo_<name>).
 
 #pragma OPENCL FP_CONTRACT OFF
+
+#ifndef DEB_JDE
+#define DEB_JDE 0
+#endif
 
 #define DEB_NEW 0u
 #define DEB_RUNNING 1u
@@ -40,7 +46,10 @@
 #define DEB_DIMS 1
 #define DEB_NP 2
 #define DEB_MUT 3
+#define DEB_ALG 4
 #define DEB_HAS_TARGET 5
+#define DEB_JSMALL 6
+#define DEB_JDE100 5
 #define DEB_M64 10
 #define DEB_XOFF 0
 #define DEB_FOFF 1
@@ -529,7 +538,8 @@ inline void jde_cycle(jde_pop q, ulong g, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, 
 __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo_all,
                       __global const FP *hi_all, __global const uchar *kinds_all, __global const uchar *data_all,
                       __global const uint *meta, __global const ulong *meta64, __global const FP *fpar,
-                      __global uint *state, __global ulong *gens, uint k_gens, __local FP *lx, __local FPF *lfx,
+                      __global uint *state, __global ulong *gens, __global FP *JF, __global ulong *JST,
+                      __global FP *BX, __global FP *BF, uint k_gens, __local FP *lx, __local FPF *lfx,
                       __local FPF *rv, __local uint *ri, __local FP *ly, __local FPF *lfy)
 {
     uint b = get_group_id(0);
@@ -607,8 +617,57 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
 #endif
     }
     __local uint hit;
-    xs = deb_generations(q, xs, xs2, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &hit, &gen, &status,
-                         &best);
+#if DEB_JDE
+    if (mt[DEB_ALG] == DEB_JDE100) {
+        // jDE100 (jde_cycle; docs/specs/DE.md "jDE100"): a "generation" is a cycle, the best
+        // ever in BX (at the bounds' offset) and BF, keyed as island 0 of 1
+        jde_pop jq;
+        jq.nn = nn;
+        jq.ns = mt[DEB_JSMALL];
+        jq.nb = np - jq.ns;
+        jq.p = 0;
+        jq.npop = 1;
+        jq.func = q.func;
+        jq.s_init = mt64[DEB_SEED_INIT];
+        jq.s_mut = q.s_mut;
+        jq.s_cross = q.s_cross;
+        jq.age_limit = 0;
+        jq.eps = (FPF)1e-16;
+        jq.sn = q.sn;
+        jq.sm = q.sm;
+        jq.yn = q.yn;
+        __global FP *jf = JF + 4 * foff;
+        __global ulong *gst = JST + 4 * (size_t)b;
+        __global FP *brow = BX + mt64[DEB_BOFF];
+        FPF best_ever;
+        if (gen == 0 && state[2 * b] == DEB_NEW) {
+            for (uint m = lid; m < np; m += wg) {
+                jf[m] = (FP)0.5;
+                jf[np + m] = (FP)0.9;
+            }
+            FPF bv = fxs[best];
+            for (uint n = lid; n < nn; n += wg) brow[n] = xs[DEB_XI(n, best, q.sn, q.sm)];
+            if (lid == 0) BF[b] = bv;
+            best_ever = bv;
+        } else {
+            best_ever = BF[b];
+        }
+        ulong st[4] = {gst[0], gst[1], gst[2], gst[3]};
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        for (uint c = 0; c < k_gens && status == DEB_RUNNING; ++c) {
+            jde_cycle(jq, gen + 1, xs, fxs, gy, gfy, jf, lo, hi, kinds, data, brow, 1, BF + b, lid, wg, rv, ri, &best_ever, st);
+            gen += 1;
+            status = deb_status(q.has_target && best_ever <= q.target, gen, q.max_gen);
+        }
+        if (lid == 0) {
+            for (uint i = 0; i < 4; ++i) gst[i] = st[i];
+        }
+    } else
+#endif
+    {
+        xs = deb_generations(q, xs, xs2, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &hit, &gen, &status,
+                             &best);
+    }
 #if DEB_LOCAL
     for (uint i = lid; i < np * nn; i += wg) X[xoff + i] = xs[i];
     for (uint m = lid; m < np; m += wg) Fx[foff + m] = fxs[m];
@@ -703,6 +762,7 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
     if (lid == 0) gfx[nm] = fxs[best];
 }
+#if DEB_JDE
 // Cycles gen0 + 1 .. gen0 + k_gens of every jDE100 island (one work-group each; jde_cycle). JF
 // holds 4 nm values per island (F, CR and the trials' F and CR), ST 4 counters per island (the
 // age, restart evaluations, big and small restarts); member nm of X and Fx is the best ever.
@@ -772,4 +832,5 @@ __kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
         for (uint i = 0; i < 4; ++i) gst[i] = st[i];
     }
 }
+#endif // DEB_JDE
 #endif

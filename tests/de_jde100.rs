@@ -319,3 +319,55 @@ fn bad_settings_are_errors_naming_them() {
     assert_eq!("jde-100".parse::<Algorithm>().unwrap(), Algorithm::Jde100);
     assert_eq!(Algorithm::from_code(5, "algorithm").unwrap(), Algorithm::Jde100);
 }
+
+/// The batched DE's jde100 problem is the island run with one island (the problem's seeds as the
+/// island's init, mutation and crossover seeds), on the device and the CPU backend, in global and
+/// local memory; a problem beside it keeps the fixed DE, and a target stops it.
+#[test]
+fn batched_jde100_problem_equals_the_island_run_with_one_island() {
+    use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop, BatchStopReason, Placement};
+    let (nm, ns, nn, cycles) = (30u32, 6u32, 5u32, 40u64);
+    let mut prob = BatchProblem::new("F6", nn, -5.12, 5.12);
+    prob.members = nm;
+    prob.algorithm = Algorithm::Jde100;
+    prob.jde_small = ns;
+    prob.bounds = BoundsCorrection::Halfway;
+    prob.seed = 9;
+    prob.max_generations = cycles;
+    let fixed = BatchProblem { seed: 3, ..BatchProblem::new("F1", 4, -1.0, 1.0) };
+    let mut p = params(1, nm, ns, nn, -5.12, 5.12);
+    let [si, sm, sc] = prob.seeds();
+    (p.options.init_seed, p.options.mutation_seed, p.options.crossover_seed) = (si, sm, sc);
+    let obj = Objective::catalogue("F6").unwrap();
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let mut island = solver(&p, backend, &obj);
+        let ri = island.run(&Stop::generations(cycles)).unwrap();
+        let placements: &[Placement] = if backend == Backend::Cpu { &[Placement::Auto] } else { &[Placement::Global, Placement::Local] };
+        for &placement in placements {
+            let options = BatchOptions { precision: metaopt::Precision::Double, generations_per_launch: 7, placement };
+            let mut batch = BatchDe::new(vec![fixed.clone(), prob.clone()], backend, options).unwrap();
+            let r = batch.run(&BatchStop::default()).unwrap();
+            assert_eq!((r[1].generations, r[1].stop), (cycles, BatchStopReason::Budget));
+            assert!((r[1].best_value - ri.value).abs() <= 1e-9 * (1.0 + ri.value.abs()), "{backend:?} {placement:?}: {} {}", r[1].best_value, ri.value);
+            for (a, b) in r[1].best.iter().zip(&ri.x) {
+                assert!((a - b).abs() <= 1e-9, "{backend:?} {placement:?}: {a} {b}");
+            }
+            assert_eq!(r[0].generations, 1000);
+        }
+    }
+    // a target stops the problem at the cycle that reached it, as the island run
+    let mut t = prob.clone();
+    t.target = Some(1e-3);
+    t.max_generations = 5000;
+    let mut batch = BatchDe::new(vec![t], Backend::Cpu, BatchOptions::default()).unwrap();
+    let r = batch.run(&BatchStop::default()).unwrap();
+    let mut island = solver(&p, Backend::Cpu, &obj);
+    let ri = island.run(&Stop { max_generations: Some(5000), target: Some(1e-3), ..Stop::default() }).unwrap();
+    assert_eq!((r[0].stop, r[0].generations), (BatchStopReason::Target, ri.generations));
+    assert!(r[0].best_value <= 1e-3);
+    // only de and jde100, a small population of at least 4 and a big one of at least 4
+    let bad = BatchProblem { algorithm: Algorithm::Jso, ..prob.clone() };
+    arg_error(BatchDe::new(vec![bad], Backend::Cpu, BatchOptions::default()), "algorithm");
+    let bad = BatchProblem { jde_small: 27, ..prob.clone() };
+    arg_error(BatchDe::new(vec![bad], Backend::Cpu, BatchOptions::default()), "jde_small");
+}

@@ -254,7 +254,7 @@ impl DeviceDe {
         let trial_local = catalogue.filter(|_| shape.is_some_and(|s| s.local && s.trials_fit));
         let program = match (shape, trial_local) {
             (Some(s), None) => {
-                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
+                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_JDE", jde as u8).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
             }
             _ => ctx.build(&spec)?,
         };
@@ -273,6 +273,7 @@ impl DeviceDe {
                             .define("DE_NO_KERNELS", 1)
                             .file("de.cl")
                             .define("DEB_ISLANDS", 1)
+                            .define("DEB_JDE", jde as u8)
                             .define("DEB_LOCAL", 1)
                             .define("DEB_TRIAL_LOCAL", 1)
                             .define("DEB_OBJECTIVE", info.kernel)
