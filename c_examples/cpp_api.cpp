@@ -272,6 +272,14 @@ static void de() {
     dj.init(std::make_unique<CatalogueFitness<double, double>>("F1"), DEMutation::DE_rand_1, DEMigration(20, DEMigration::Type::None));
     check(dj.info().find("algorithm: jso") != std::string::npos && dj.run(300).value < 1e-6,
           "DEMultiPop with algorithm jso reaches F1's optimum");
+    // jDE100 by name, its small population as an OptionsDict field
+    OptionsDict jde = de_options();
+    jde.algorithm = "jde100";
+    jde.jde_small = 8;
+    DEMultiPop<double, double> dd(1, 40, 4, {{-5.0, 5.0}}, {DEBoundsCorrection::HalfwayToViolatedBounds}, jde);
+    dd.init(std::make_unique<CatalogueFitness<double, double>>("F1"), DEMutation::DE_rand_1, DEMigration(20, DEMigration::Type::None));
+    check(dd.info().find("algorithm: jde100 (big population 32 + small 8") != std::string::npos && dd.run(300).value < 1e-6,
+          "DEMultiPop with algorithm jde100 reaches F1's optimum");
 
     // a device OpenCL source (float), owned by the object
     DEMultiPop<float, double> dev(4, 16, 4, {{-5.0f, 5.0f}}, {DEBoundsCorrection::Saturation}, de_options());

@@ -23,11 +23,17 @@
 // memory, in place. The best member is found every generation only for the mutations that read it
 // (best/1, best/2, current-to-best/1); for the others once at the end of a launch.
 //
-// Build-time macros: FP, FP_DOUBLE, FPF (the fitness type, de.cl; the batch leaves it FP), DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
+// Build-time macros: DEB_JDE (0 or 1: jDE100's kernel `jde_fused` and deb_run's jDE100 branch, built
+// only when a solver or a batch uses jDE100, which keeps the others' programs as they were),
+// FP, FP_DOUBLE, FPF (the fitness type, de.cl; the batch leaves it FP), DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
 // local memory, catalogue objectives only, with MO_XS __local), DEB_BATCH or DEB_ISLANDS, and with
 // DEB_ISLANDS and DEB_TRIAL_LOCAL, DEB_OBJECTIVE (the catalogue function, mo_<name>).
 
 #pragma OPENCL FP_CONTRACT OFF
+
+#ifndef DEB_JDE
+#define DEB_JDE 0
+#endif
 
 #define DEB_NEW 0u
 #define DEB_RUNNING 1u
@@ -40,7 +46,10 @@
 #define DEB_DIMS 1
 #define DEB_NP 2
 #define DEB_MUT 3
+#define DEB_ALG 4
 #define DEB_HAS_TARGET 5
+#define DEB_JSMALL 6
+#define DEB_JDE100 5
 #define DEB_M64 10
 #define DEB_XOFF 0
 #define DEB_FOFF 1
@@ -314,11 +323,223 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
     return xs;
 }
 
+// ---------------------------------------------------------------------------------------------
+// jDE100 (J. Brest, M. S. Maučec, B. Bošković, "The 100-Digit Challenge: Algorithm jDE100",
+// IEEE CEC 2019, pp. 19-26), following jDE100 as restated by j2020's code (same authors, CEC 2020)
+// with its CEC 2019 settings; docs/specs/DE.md "jDE100"; the host twin is src/de/jde.rs. An island
+// (or a batched problem) of nm = nb + ns members: members 0..nb the big population, nb.. the small
+// one, each member with its own F and CR (jf: F, CR, then the trial's F and CR, nm each). One
+// cycle: the restart tests, one generation of the big population, the small population's restart
+// or the copy of the best into it, then ceil(nb / ns) generations of the small population. The
+// source is steady-state (a trial replaces its target at once); here every generation is
+// generational (its trials all come from the previous generation), as the fixed DE's.
+//
+// Random numbers, with G = g (k + 1) + s the sub-generation s (0 big, 1..k small) of cycle g and
+// t = (G Np + p) nm + m (global member m of island p): the F and CR draws are words 0-3 of stream 2
+// of the mutation seed at counter t (tau1 test, F, tau2 test, CR); r1, r2, r3 and j_rand words
+// 0-3 of stream 0 at t; the crossover words and the bound corrections' words as the fixed DE's
+// with key t; a restart's values word 0 of stream 1 of the init seed at (G Np + p) nm nn + m nn + n.
+
+typedef struct {
+    uint nn, nb, ns, p, npop, func;
+    ulong s_init, s_mut, s_cross, age_limit;
+    FPF eps;
+    // member k's component n of X at xs[n * sn + k * sm]; trial (n, k) at ys[n * yn + k]
+    ulong sn, sm, yn;
+} jde_pop;
+
+// Three distinct members of 0..n-1, all different from i, from words w.x, w.y, w.z: word t picks
+// among the members not yet chosen (the rank mapping of de_indices; src/de/jde.rs `pick3`).
+inline void jde_pick3(uint4 w, uint i, uint n, uint r[3])
+{
+    uint ws[3] = {w.x, w.y, w.z};
+    uint chosen[4] = {i, 0u, 0u, 0u};
+#pragma unroll
+    for (uint t = 0; t < 3; ++t) {
+        uint v = de_below(ws[t], n - 1 - t);
+        uint pos = 0;
+#pragma unroll
+        for (uint s = 0; s < 4; ++s) {
+            if (s <= t && v >= chosen[s]) {
+                ++v;
+                pos = s + 1;
+            }
+        }
+#pragma unroll
+        for (uint s = 3; s > 0; --s) chosen[s] = s > pos ? chosen[s - 1] : (s == pos ? v : chosen[s]);
+        chosen[0] = pos == 0 ? v : chosen[0];
+        r[t] = v;
+    }
+}
+
+// How many of fx[0..n) are within eps of fb (|f - fb| < eps), returned to every work-item.
+inline uint jde_near(DEB_SPACE const FPF *fx, uint n, FPF fb, FPF eps, uint lid, uint wg, __local uint *ri)
+{
+    uint c = 0;
+    for (uint m = lid; m < n; m += wg) c += fabs(fx[m] - fb) < eps ? 1u : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ri[lid] = c;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = wg / 2; s > 0; s /= 2) {
+        if (lid < s) ri[lid] += ri[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint r = ri[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+// The best of members base..base+n; when it is below the best ever (*best_ever), it becomes the
+// best ever: its row goes to brow (stride bsn), its value to *bval, and the age restarts.
+inline void jde_keep_best(jde_pop q, uint base, uint n, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, __global FP *brow,
+                          ulong bsn, __global FPF *bval, uint lid, uint wg, __local FPF *rv, __local uint *ri,
+                          FPF *best_ever, ulong *age)
+{
+    FPF bv;
+    uint b = base + deb_best(fxs + base, n, lid, wg, rv, ri, &bv);
+    if (bv < *best_ever) {
+        for (uint j = lid; j < q.nn; j += wg) brow[(size_t)j * bsn] = xs[DEB_XI(j, b, q.sn, q.sm)];
+        if (lid == 0) *bval = bv;
+        *best_ever = bv;
+        *age = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Members base..base+n except `skip` anew when `due` (uniform), uniform in the bounds (keys of
+// sub-generation G), evaluated, with F = 0.5 and CR = 0.9; when `copy`, member `from`'s row and
+// value over member base. No barrier: the caller makes one after.
+inline void jde_reinit(jde_pop q, ulong G, uint base, uint n, uint skip, int due, int copy, uint from, FPF fb,
+                       DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy, __global FP *jf, __global const FP *lo,
+                       __global const FP *hi, __global const uchar *data, uint lid, uint wg)
+{
+    uint nn = q.nn, nm = q.nb + q.ns;
+    for (uint i = lid; i < n && due; i += wg) {
+        uint m = base + i;
+        if (m == skip) continue;
+        ulong c = ((G * q.npop + q.p) * nm + m) * nn;
+        for (uint j = 0; j < nn; ++j) {
+            uint4 w = metaopt_rng4(q.s_init, 1u, c + j);
+            FP v = lo[j] + de_unit(w.x) * (hi[j] - lo[j]);
+            xs[DEB_XI(j, m, q.sn, q.sm)] = v;
+            gy[DEB_YI(j, m, q.yn)] = v;
+        }
+        FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
+        fxs[m] = isfinite(v) ? v : (FPF)INFINITY;
+        jf[m] = (FP)0.5;
+        jf[nm + m] = (FP)0.9;
+    }
+    for (uint j = lid; j < nn && copy; j += wg) xs[DEB_XI(j, base, q.sn, q.sm)] = xs[DEB_XI(j, from, q.sn, q.sm)];
+    if (copy && lid == 0) fxs[base] = fb;
+}
+
+// One generation of the population base..base+n (sub-generation G): F and CR of each trial
+// (self-adapted with tau1 = tau2 = 0.1, F = fl + U 1.1, CR = crl + U crspan), DE/rand/1/bin inside
+// the population, the bound correction of each dimension; then the selection (DE_REPLACES: a
+// trial that replaces its target hands it its F and CR).
+inline void jde_generation(jde_pop q, ulong G, uint base, uint n, FP fl, FP crl, FP crspan, DEB_SPACE FP *xs,
+                           DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy, DEB_YSPACE FPF *gfy, __global FP *jf,
+                           __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
+                           __global const uchar *data, uint lid, uint wg)
+{
+    uint nn = q.nn, nm = q.nb + q.ns;
+    for (uint i = lid; i < n; i += wg) {
+        uint m = base + i;
+        ulong t = (G * q.npop + q.p) * nm + m;
+        uint4 pw = metaopt_rng4(q.s_mut, 2u, t);
+        FP f = de_unit(pw.x) < (FP)0.1 ? fl + de_unit(pw.y) * (FP)1.1 : jf[m];
+        FP cr = de_unit(pw.z) < (FP)0.1 ? crl + de_unit(pw.w) * crspan : jf[nm + m];
+        jf[2 * nm + m] = f;
+        jf[3 * nm + m] = cr;
+        ulong crt = (ulong)round(cr * (FP)4294967296.0);
+        uint4 iw = metaopt_rng4(q.s_mut, 0u, t);
+        uint r[3];
+        jde_pick3(iw, i, n, r);
+        uint jrand = de_below(iw.w, nn);
+        uint a0 = base + r[0], a1 = base + r[1], a2 = base + r[2];
+        ulong t4 = t * ((nn + 3) / 4);
+        uint4 cw = (uint4)(0u);
+        for (uint j = 0; j < nn; ++j) {
+            if ((j & 3u) == 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + j / 4);
+            FP xi = xs[DEB_XI(j, m, q.sn, q.sm)];
+            FP v = xs[DEB_XI(j, a0, q.sn, q.sm)] + f * (xs[DEB_XI(j, a1, q.sn, q.sm)] - xs[DEB_XI(j, a2, q.sn, q.sm)]);
+            int cross = j == jrand || (ulong)de_word(cw, j & 3u) < crt;
+            FP a_ = lo[j], b_ = hi[j];
+            FP y = cross ? v : xi;
+            if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[j], v, xi, a_, b_, q.s_cross, t, j, nn);
+            gy[DEB_YI(j, m, q.yn)] = y;
+        }
+        FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
+        gfy[m] = isfinite(v) ? v : (FPF)INFINITY;
+    }
+    // every trial is made from the previous generation before a selection writes X
+    barrier(DEB_FENCE);
+    // every work-item makes the same number of passes (as deb_generations' selection)
+    for (uint b0 = 0; b0 < n; b0 += wg) {
+        uint i = b0 + lid;
+        int in = i < n;
+        uint m = base + (in ? i : 0u);
+        FPF fy = gfy[m];
+        int take = in && DE_REPLACES(fy, fxs[m]);
+        if (take) {
+            fxs[m] = fy;
+            for (uint j = 0; j < nn; ++j) xs[DEB_XI(j, m, q.sn, q.sm)] = gy[DEB_YI(j, m, q.yn)];
+            jf[m] = jf[2 * nm + m];
+            jf[nm + m] = jf[3 * nm + m];
+        }
+    }
+    barrier(DEB_FENCE);
+}
+
+// Cycle g (1-based) of a jDE100 island. st: the age (big-population evaluations since the best
+// ever improved), the evaluations of restarts, the big and the small population's restarts. The
+// sub-generations are one loop whose barriers are all outside conditionals (the restart tests are
+// made every sub-generation and used where they apply), which keeps the work-group function small
+// for compilers that replicate code around barriers (PoCL).
+inline void jde_cycle(jde_pop q, ulong g, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy, DEB_YSPACE FPF *gfy,
+                      __global FP *jf, __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
+                      __global const uchar *data, __global FP *brow, ulong bsn, __global FPF *bval, uint lid, uint wg,
+                      __local FPF *rv, __local uint *ri, FPF *best_ever, ulong st[4])
+{
+    uint nb = q.nb, ns = q.ns, nm = nb + ns;
+    uint k = (nb + ns - 1) / ns;
+    ulong G0 = g * (k + 1);
+    for (uint s = 0; s <= k; ++s) {
+        uint base = s ? nb : 0u, n = s ? ns : nb;
+        // the best of both populations, and how many of this population are within eps of it
+        FPF fb;
+        uint b = deb_best(fxs, nm, lid, wg, rv, ri, &fb);
+        uint near = jde_near(fxs + base, n, fb, q.eps, lid, wg, ri);
+        int many = 4 * near > n && near > 2;
+        // before the big generation: the big population restarts when more than 25 % (and more
+        // than 2) of it are within eps of the best, or its age passed the limit; before the first
+        // small one: with the best in the small population, it restarts (all but the best) when
+        // more than 25 % (and more than 2) of it are within eps; with the best in the big one,
+        // the best is copied (row, value) over the small population's first member
+        int due = s == 0 ? (many || (q.age_limit > 0 && st[0] > q.age_limit)) : (s == 1 && b >= nb && many);
+        int copy = s == 1 && b < nb;
+        jde_reinit(q, G0 + s, base, n, s ? b : nm, due, copy, b, fb, xs, fxs, gy, jf, lo, hi, data, lid, wg);
+        barrier(DEB_FENCE);
+        if (due) {
+            st[1] += s ? n - 1 : n;
+            st[2 + (s ? 1 : 0)] += 1;
+            if (s == 0) st[0] = 0;
+        }
+        // the restarted members may hold a new best ever (else nothing changes)
+        jde_keep_best(q, base, n, xs, fxs, brow, bsn, bval, lid, wg, rv, ri, best_ever, &st[0]);
+        FP fl = s ? (FP)0.17 : (FP)0.1, crl = s ? (FP)0.1 : (FP)0, crspan = s ? (FP)0.7 : (FP)1;
+        jde_generation(q, G0 + s, base, n, fl, crl, crspan, xs, fxs, gy, gfy, jf, lo, hi, kinds, data, lid, wg);
+        if (s == 0) st[0] += nb;
+        jde_keep_best(q, base, n, xs, fxs, brow, bsn, bval, lid, wg, rv, ri, best_ever, &st[0]);
+    }
+}
+
 #ifdef DEB_BATCH
 __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo_all,
                       __global const FP *hi_all, __global const uchar *kinds_all, __global const uchar *data_all,
                       __global const uint *meta, __global const ulong *meta64, __global const FP *fpar,
-                      __global uint *state, __global ulong *gens, uint k_gens, __local FP *lx, __local FPF *lfx,
+                      __global uint *state, __global ulong *gens, __global FP *JF, __global ulong *JST,
+                      __global FP *BX, __global FP *BF, uint k_gens, __local FP *lx, __local FPF *lfx,
                       __local FPF *rv, __local uint *ri, __local FP *ly, __local FPF *lfy)
 {
     uint b = get_group_id(0);
@@ -396,8 +617,57 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
 #endif
     }
     __local uint hit;
-    xs = deb_generations(q, xs, xs2, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &hit, &gen, &status,
-                         &best);
+#if DEB_JDE
+    if (mt[DEB_ALG] == DEB_JDE100) {
+        // jDE100 (jde_cycle; docs/specs/DE.md "jDE100"): a "generation" is a cycle, the best
+        // ever in BX (at the bounds' offset) and BF, keyed as island 0 of 1
+        jde_pop jq;
+        jq.nn = nn;
+        jq.ns = mt[DEB_JSMALL];
+        jq.nb = np - jq.ns;
+        jq.p = 0;
+        jq.npop = 1;
+        jq.func = q.func;
+        jq.s_init = mt64[DEB_SEED_INIT];
+        jq.s_mut = q.s_mut;
+        jq.s_cross = q.s_cross;
+        jq.age_limit = 0;
+        jq.eps = (FPF)1e-16;
+        jq.sn = q.sn;
+        jq.sm = q.sm;
+        jq.yn = q.yn;
+        __global FP *jf = JF + 4 * foff;
+        __global ulong *gst = JST + 4 * (size_t)b;
+        __global FP *brow = BX + mt64[DEB_BOFF];
+        FPF best_ever;
+        if (gen == 0 && state[2 * b] == DEB_NEW) {
+            for (uint m = lid; m < np; m += wg) {
+                jf[m] = (FP)0.5;
+                jf[np + m] = (FP)0.9;
+            }
+            FPF bv = fxs[best];
+            for (uint n = lid; n < nn; n += wg) brow[n] = xs[DEB_XI(n, best, q.sn, q.sm)];
+            if (lid == 0) BF[b] = bv;
+            best_ever = bv;
+        } else {
+            best_ever = BF[b];
+        }
+        ulong st[4] = {gst[0], gst[1], gst[2], gst[3]};
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        for (uint c = 0; c < k_gens && status == DEB_RUNNING; ++c) {
+            jde_cycle(jq, gen + 1, xs, fxs, gy, gfy, jf, lo, hi, kinds, data, brow, 1, BF + b, lid, wg, rv, ri, &best_ever, st);
+            gen += 1;
+            status = deb_status(q.has_target && best_ever <= q.target, gen, q.max_gen);
+        }
+        if (lid == 0) {
+            for (uint i = 0; i < 4; ++i) gst[i] = st[i];
+        }
+    } else
+#endif
+    {
+        xs = deb_generations(q, xs, xs2, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &hit, &gen, &status,
+                             &best);
+    }
 #if DEB_LOCAL
     for (uint i = lid; i < np * nn; i += wg) X[xoff + i] = xs[i];
     for (uint m = lid; m < np; m += wg) Fx[foff + m] = fxs[m];
@@ -492,4 +762,75 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
     if (lid == 0) gfx[nm] = fxs[best];
 }
+#if DEB_JDE
+// Cycles gen0 + 1 .. gen0 + k_gens of every jDE100 island (one work-group each; jde_cycle). JF
+// holds 4 nm values per island (F, CR and the trials' F and CR), ST 4 counters per island (the
+// age, restart evaluations, big and small restarts); member nm of X and Fx is the best ever.
+__kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo,
+                        __global const FP *hi, __global const uchar *kinds, __global FP *JF, __global ulong *ST,
+                        __global const void *data, uint npop, uint nm, uint nn, uint nb, ulong gen0, uint k_gens,
+                        ulong seed_init, ulong seed_mut, ulong seed_cross, uint p0, uint npg, FPF eps, ulong age_limit,
+                        __local FP *lx, __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly,
+                        __local FPF *lfy)
+{
+    uint p = get_group_id(0);
+    uint lid = get_local_id(0), wg = get_local_size(0);
+    jde_pop q;
+    q.nn = nn;
+    q.nb = nb;
+    q.ns = nm - nb;
+    q.p = p0 + p;
+    q.npop = npg;
+    q.func = 0;
+    q.s_init = seed_init;
+    q.s_mut = seed_mut;
+    q.s_cross = seed_cross;
+    q.age_limit = age_limit;
+    q.eps = eps;
+    q.yn = (ulong)npop * nm;
+    __global FP *gx = X + p;
+    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;
+    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
+#if DEB_LOCAL
+    __local FP *xs = lx;
+    __local FPF *fxs = lfx;
+    q.sn = nm;
+    q.sm = 1;
+    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm];
+    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
+#else
+    __global FP *xs = gx;
+    __global FPF *fxs = gfx;
+    q.sn = gsn;
+    q.sm = gsm;
+#endif
+#if DEB_TRIAL_LOCAL
+    __local FP *ys = ly;
+    __local FPF *fys = lfy;
+    q.yn = nm;
+#else
+    __global FP *ys = Y + (size_t)p * nm;
+    __global FPF *fys = Fy + (size_t)p * nm;
+#endif
+    __global FP *jf = JF + (size_t)p * 4 * nm;
+    __global ulong *gst = ST + (size_t)p * 4;
+    ulong st[4] = {gst[0], gst[1], gst[2], gst[3]};
+    FPF best_ever = gfx[nm];
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint c = 0; c < k_gens; ++c)
+        jde_cycle(q, gen0 + 1 + c, xs, fxs, ys, fys, jf, lo, hi, kinds, (__global const uchar *)data, gx + (size_t)nm * gsm,
+                  gsn, gfx + nm, lid, wg, rv, ri, &best_ever, st);
+#if DEB_LOCAL
+    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i];
+    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
+#endif
+#if DEB_TRIAL_LOCAL
+    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i];
+    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
+#endif
+    if (lid == 0) {
+        for (uint i = 0; i < 4; ++i) gst[i] = st[i];
+    }
+}
+#endif // DEB_JDE
 #endif

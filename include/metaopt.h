@@ -400,6 +400,10 @@ typedef enum MetaoptDeAlgorithm {
    * jSO (Brest, Maučec & Bošković, CEC 2017).
    */
   METAOPT_DE_ALGORITHM_JSO = 4,
+  /**
+   * jDE100 (Brest, Maučec & Bošković, CEC 2019).
+   */
+  METAOPT_DE_ALGORITHM_JDE100 = 5,
 } MetaoptDeAlgorithm;
 
 /**
@@ -1185,8 +1189,10 @@ typedef struct MetaoptDeOptions {
    * A `MetaoptDeAlgorithm`: 0 the thesis's DE with fixed F and CR (the default), 1 JADE,
    * 2 SHADE, 3 L-SHADE, 4 jSO (docs/specs/DE.md, "Adaptive DE": the variants adapt F and CR
    * per member, use current-to-pbest/1 with an archive whatever mutation `metaopt_de_init`
-   * names, and keep their papers' defaults). Another value is an error naming
-   * `options.algorithm`.
+   * names, and keep their papers' defaults), 5 jDE100 (docs/specs/DE.md, "jDE100": a big and
+   * a small population per island, `jde_small` members small, self-adaptive F and CR per
+   * member, restarts; on a device always in the fused kernel, so a host callback objective
+   * is refused there). Another value is an error naming `options.algorithm`.
    */
   int32_t algorithm;
   /**
@@ -1202,6 +1208,22 @@ typedef struct MetaoptDeOptions {
    * Fixed at `metaopt_de_create` (later options' `device` is ignored).
    */
   int32_t device;
+  /**
+   * jDE100: the members of each island's small population (default 25, the paper's sNP); the
+   * other `members - jde_small` are the big population (the paper's 1000). Both need at least
+   * 4 members. Ignored by the other algorithms.
+   */
+  uint32_t jde_small;
+  /**
+   * jDE100: a population restarts when more than 25 % (and more than 2) of its members are
+   * within this absolute difference of the best value (default 1e-16); finite, >= 0.
+   */
+  double jde_eps;
+  /**
+   * jDE100: the big population also restarts when its evaluations since the island's best
+   * last improved exceed this (default 0: no age limit).
+   */
+  uint64_t jde_age;
 } MetaoptDeOptions;
 
 /**

@@ -984,8 +984,11 @@ struct OptionsDict {
     std::optional<int32_t> device;             // the device number (default -1: the device in use)
     std::optional<bool> fused;                 // the fused kernel between migrations (default on)
     std::optional<std::string> selection;      // "ties" (f(trial) <= f(target), the default) or "strict" (<, the thesis's)
-    std::optional<std::string> algorithm;      // "de" (the default), "jade", "shade", "lshade", "jso" (docs/specs/DE.md, Adaptive DE)
+    std::optional<std::string> algorithm;      // "de" (the default), "jade", "shade", "lshade", "jso" (docs/specs/DE.md, Adaptive DE), "jde100" (jDE100)
     std::optional<uint64_t> lshade_budget;     // L-SHADE's and jSO's evaluations per population
+    std::optional<uint32_t> jde_small;         // jDE100: members of the small population (25); the rest are the big one
+    std::optional<double> jde_eps;             // jDE100: restart when > 25 % are within eps of the best (1e-16)
+    std::optional<uint64_t> jde_age;           // jDE100: the big population's age limit in evaluations (0: none)
 };
 
 /* The result of DEMultiPop::run. */
@@ -1193,14 +1196,17 @@ template <typename FP, typename FPf> class DEMultiPop {
                 detail::invalid(call, "selection must be ties or strict, not `" + *o.selection + "`");
         }
         if (o.algorithm) {
-            static const char *const names[] = {"de", "jade", "shade", "lshade", "jso"}; // MetaoptDeAlgorithm order
+            static const char *const names[] = {"de", "jade", "shade", "lshade", "jso", "jde100"}; // MetaoptDeAlgorithm order
             int found = -1;
-            for (int i = 0; i < 5; ++i)
+            for (int i = 0; i < 6; ++i)
                 if (*o.algorithm == names[i]) found = i;
-            if (found < 0) detail::invalid(call, "algorithm must be de, jade, shade, lshade or jso, not `" + *o.algorithm + "`");
+            if (found < 0) detail::invalid(call, "algorithm must be de, jade, shade, lshade, jso or jde100, not `" + *o.algorithm + "`");
             options_.algorithm = found;
         }
         if (o.lshade_budget) options_.lshade_budget = *o.lshade_budget;
+        if (o.jde_small) options_.jde_small = *o.jde_small;
+        if (o.jde_eps) options_.jde_eps = *o.jde_eps;
+        if (o.jde_age) options_.jde_age = *o.jde_age;
     }
 
     [[noreturn]] void rethrow_or_raise(const char *call, int32_t code, char *message) {

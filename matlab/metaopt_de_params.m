@@ -14,8 +14,12 @@ function h = metaopt_de_params(islands, members, dims, limits, bounds, opts)
 %   fitness values, the thesis's FPf; default the storage precision), shared_random (false), cpu (false: the OpenCL device; true:
 %   the CPU backend, which gives the same runs), algorithm ('de', the default: fixed F and CR
 %   per island; or a self-adapting variant with its paper's defaults: 'jade', 'shade',
-%   'lshade', 'jso'), lshade_budget (evaluations per island over which 'lshade' and 'jso'
-%   shrink the population to 4 members; needed by those two). lowerCamelCase names (fCoefsMin, cr, ...) are
+%   'lshade', 'jso'; or 'jde100': a big and a small population per island, self-adaptive F
+%   and CR per member, restarts), lshade_budget (evaluations per island over which 'lshade' and 'jso'
+%   shrink the population to 4 members; needed by those two), jde_small (jDE100's small
+%   population, default 25; the other members are the big one), jde_eps (restart when more than
+%   25 % of a population are within it of the best, default 1e-16), jde_age (the big
+%   population's age limit in evaluations, default 0: none). lowerCamelCase names (fCoefsMin, cr, ...) are
 %   accepted too. Compatibility wrapper: metaopt.DE is the class. The objective and the
 %   strategies are given to metaopt_de_init.
   if nargin < 5 || isempty(bounds), bounds = 'COTN'; end

@@ -515,7 +515,8 @@ fn adaptive_algorithms_by_code_and_bad_codes_named() {
     let lim = [-5.12, 5.12];
     let mut o = metaopt_de_default_options();
     assert_eq!((o.algorithm, o.lshade_budget), (MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32, 0));
-    for bad in [5, -1, i32::MIN] {
+    assert_eq!((o.jde_small, o.jde_eps, o.jde_age), (25, 1e-16, 0));
+    for bad in [6, -1, i32::MIN] {
         o.algorithm = bad;
         let r = create(2, 10, 3, &lim, "HVB", Some(&o));
         expect_error(r.error_code, r.error_message, INVALID, "options.algorithm");
@@ -549,4 +550,35 @@ fn adaptive_algorithms_by_code_and_bad_codes_named() {
         }
         assert_eq!(got[0], got[1], "{alg:?}: device and CPU follow the same run");
     }
+    // jDE100 (code 5): 32 big + 8 small members, on Rastrigin; its options named
+    let f6 = CString::new("F6").unwrap();
+    let mut got = Vec::new();
+    for backend in [0, 1] {
+        o = metaopt_de_default_options();
+        o.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32;
+        o.jde_small = 8;
+        o.double_precision = 1;
+        o.backend = backend;
+        let h = instance(create(1, 40, 5, &lim, "HVB", Some(&o)));
+        expect_ok(init(h, &catalogue(&f6), "DE/rand/1", None, 1));
+        let mut stop = metaopt_de_default_stop();
+        stop.generations = 2000;
+        stop.has_target = 1;
+        stop.target = 1e-10;
+        let (v, _, r) = run(h, &stop);
+        assert!(v <= 1e-10, "jde100 backend {backend}: {v}");
+        got.push((r.generations, r.evaluations));
+        let info = take_message(unsafe { metaopt_de_info(h) }.text);
+        assert!(info.contains("algorithm: jde100 (big population 32 + small 8"), "{info}");
+        unsafe { metaopt_de_free(h) };
+    }
+    assert_eq!(got[0], got[1], "jde100: device and CPU follow the same run");
+    o = metaopt_de_default_options();
+    o.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32;
+    let r = create(1, 20, 5, &lim, "HVB", Some(&o));
+    expect_error(r.error_code, r.error_message, INVALID, "jde_small");
+    o.jde_small = 4;
+    o.jde_eps = f64::NAN;
+    let r = create(1, 20, 5, &lim, "HVB", Some(&o));
+    expect_error(r.error_code, r.error_message, INVALID, "jde_eps");
 }

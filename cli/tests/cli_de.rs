@@ -399,3 +399,36 @@ fn de_table_runs_are_islands() {
     fails(&["bench", "de-table", "--members", "12", "--evaluations", "12"], "--evaluations");
     fails(&["bench", "de-table", "--functions", "F11", "--dims", "3"], "F11");
 }
+
+/// `de --algorithm jde100` (issue 25): by name, the same run on the device and the CPU backend,
+/// its flags, errors naming them, and `bench de-digits --algorithm jde100`.
+#[test]
+fn de_jde100_by_name() {
+    let base = ["de", "--function", "F6", "--dims", "5", "--islands", "1", "--members", "40", "--jde-small", "8", "--bounds", "HVB", "--json"];
+    let mut runs = Vec::new();
+    for cpu in [false, true] {
+        let mut args = [&base[..], &["--algorithm", "jde100", "--max-generations", "2000", "--target", "1e-10"]].concat();
+        if cpu {
+            args.push("--cpu");
+        }
+        let j = json(&args);
+        assert_eq!(j["algorithm"], "jde100");
+        assert!(j["value"].as_f64().unwrap() <= 1e-10, "{j}");
+        runs.push((j["generations"].clone(), j["evaluations"].clone()));
+    }
+    assert_eq!(runs[0], runs[1], "the device and the CPU backend follow the same run");
+    let text = ok(&["de", "--function", "F1", "--dims", "3", "--members", "30", "--generations", "3", "--algorithm", "jDE100", "--jde-small", "6", "--jde-age", "500"]);
+    assert!(text.contains("algorithm    jde100 (big population 24 + small 6 per island"), "{text}");
+    assert!(text.contains("restarts at eps 1e-16 or age 500"), "{text}");
+    fails(&[&base[..], &["--algorithm", "jde100", "--jde-small", "3", "--generations", "3"]].concat(), "--jde-small");
+    fails(&[&base[..], &["--algorithm", "jde100", "--jde-eps=-1", "--generations", "3"]].concat(), "--jde-eps");
+    fails(&["de", "--function", "F1", "--dims", "3", "--islands", "2", "--members", "30", "--algorithm", "jde100", "--migration", "PermuteN", "--generations", "3"], "--migration");
+
+    let text = ok(&["bench", "de-digits", "--seconds", "1", "--functions", "CEC05t", "--islands", "2", "--members", "60", "--jde-small", "10", "--algorithm", "jde100"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let f: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(f[0], "CEC05t");
+    let (digits, value): (u32, f64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
+    assert!(value >= 1.0 - 1e-9 && (digits == 0 || (value - 1.0).abs() < 10f64.powi(1 - digits as i32)), "{text}");
+}

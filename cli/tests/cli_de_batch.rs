@@ -152,3 +152,32 @@ fn bench_bde_compares_the_batch_with_the_island_de() {
     let o = metaopt(&["bench", "bde", "--sizes", "2x8x4", "--compare", "nothing"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--compare"));
 }
+
+/// A batch file's `algorithm: "jde100"` and `jde_small` (issue 25): the problem runs jDE100's
+/// cycles to its target, the CPU equal to the device in double; a bad algorithm names the key's
+/// problem.
+#[test]
+fn a_batch_problem_runs_jde100() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "j.json",
+        r#"[{"function": "F6", "dims": 5, "members": 40, "algorithm": "jde100", "jde_small": 8, "bounds": "HVB",
+             "generations": 3000, "target": 1e-10, "seed": 4},
+            {"function": "F1", "dims": 3, "generations": 20}]"#,
+    );
+    let cpu = json(&["de", "--batch", &file, "--cpu", "--json"]);
+    let dev = json(&["de", "--batch", &file, "--double", "--json"]);
+    let (c, d) = (cpu["results"].as_array().unwrap(), dev["results"].as_array().unwrap());
+    assert_eq!(c[0]["stopped_by"], "target");
+    assert!(c[0]["best_value"].as_f64().unwrap() <= 1e-10);
+    for i in 0..2 {
+        let (a, b) = (c[i]["best_value"].as_f64().unwrap(), d[i]["best_value"].as_f64().unwrap());
+        assert!((a - b).abs() <= 1e-9 * (1.0 + a.abs()), "problem {i}: {a} vs {b}");
+        assert_eq!(c[i]["generations"], d[i]["generations"]);
+    }
+    let bad = write(dir.path(), "bad.json", r#"[{"function": "F1", "dims": 3, "algorithm": "jso"}]"#);
+    let o = metaopt(&["de", "--batch", &bad, "--cpu"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!o.status.success() && err.contains("algorithm") && err.contains("problem 0"), "{err}");
+}

@@ -39,7 +39,8 @@ static void de_release(void *state) {
 static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoefsMax", "cr", "initRngSeed",
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
                                               "precision", "double", "sharedRandom", "fused", "cpu", "device", "crCoefsMode",
-                                              "selection", "fitnessPrecision", "algorithm", "lshadeBudget", NULL};
+                                              "selection", "fitnessPrecision", "algorithm", "lshadeBudget", "jdeSmall",
+                                              "jdeEps", "jdeAge", NULL};
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
@@ -76,18 +77,25 @@ static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *
     /* the DE algorithm (docs/specs/DE.md, "Adaptive DE"): the thesis's DE or a self-adapting
      * variant with its paper's defaults */
     if ((v = opt(s, "algorithm"))) {
-        static const char *const names[] = {"de", "jade", "shade", "lshade", "jso"};
+        static const char *const names[] = {"de", "jade", "shade", "lshade", "jso", "jde100"};
         char *m = string_arg(v, "opts.algorithm");
         int found = -1;
-        for (int i = 0; i < 5; ++i)
+        for (int i = 0; i < 6; ++i)
             if (strcmp(m, names[i]) == 0)
                 found = i;
         if (found < 0)
-            fail("badArgument", "opts.algorithm must be 'de', 'jade', 'shade', 'lshade' or 'jso', got '%s'", m);
-        o->algorithm = found; /* MetaoptDeAlgorithm: 0 de .. 4 jso, in this order */
+            fail("badArgument", "opts.algorithm must be 'de', 'jade', 'shade', 'lshade', 'jso' or 'jde100', got '%s'", m);
+        o->algorithm = found; /* MetaoptDeAlgorithm: 0 de .. 5 jde100, in this order */
     }
     if ((v = opt(s, "lshadeBudget")))
         o->lshade_budget = (uint64_t)int_scalar(v, "opts.lshadeBudget", 0, 9007199254740992.0);
+    /* jDE100 (docs/specs/DE.md, "jDE100"): the small population, the restart eps, the age limit */
+    if ((v = opt(s, "jdeSmall")))
+        o->jde_small = (uint32_t)int_scalar(v, "opts.jdeSmall", 0, 4294967295.0);
+    if ((v = opt(s, "jdeEps")))
+        o->jde_eps = real_scalar(v, "opts.jdeEps");
+    if ((v = opt(s, "jdeAge")))
+        o->jde_age = (uint64_t)int_scalar(v, "opts.jdeAge", 0, 9007199254740992.0);
     if ((v = opt(s, "fCoefsMin")))
         o->f_min = real_scalar(v, "opts.fCoefsMin");
     if ((v = opt(s, "fCoefsMax")))
@@ -151,7 +159,8 @@ static void de_keep_options(DeState *d, const MetaoptDeOptions *o) {
  * F_coefs_max, CR_coefs_mode ('const'), CR (alias CR_coef_const; one value or one per island),
  * init_rng_seed, mutation_rng_seed, crossover_rng_seed, migration_rng_seed, double,
  * shared_random, cpu, selection ('ties' | 'strict'), fitness_precision ('single' | 'double'; unset:
- * the storage precision), algorithm ('de' | 'jade' | 'shade' | 'lshade' | 'jso'), lshade_budget]
+ * the storage precision), algorithm ('de' | 'jade' | 'shade' | 'lshade' | 'jso' | 'jde100'), lshade_budget,
+ * jde_small, jde_eps, jde_age]
  * -> instance */
 void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;

@@ -159,9 +159,12 @@ class MetaoptDeOptions(Structure):
         ("fused", c_uint8),  # the fused kernel between migrations (default 1)
         ("selection", c_int32),  # MetaoptDeSelection: 0 ties (f(y) <= f(x), default), 1 strict (<)
         ("fitness_precision", c_int32),  # MetaoptPrecision of Fx, Fy: 0 the storage precision, 1, 2
-        ("algorithm", c_int32),  # MetaoptDeAlgorithm: 0 de, 1 jade, 2 shade, 3 lshade, 4 jso
+        ("algorithm", c_int32),  # MetaoptDeAlgorithm: 0 de, 1 jade, 2 shade, 3 lshade, 4 jso, 5 jde100
         ("lshade_budget", c_uint64),  # L-SHADE's and jSO's evaluations per population
         ("device", c_int32),  # -1: the device in use (metaopt_device_set_number)
+        ("jde_small", c_uint32),  # jDE100: members of the small population (default 25)
+        ("jde_eps", c_double),  # jDE100: restart when > 25 % are within eps of the best (1e-16)
+        ("jde_age", c_uint64),  # jDE100: age limit of the big population (0: none)
     ]
 
 

@@ -19,7 +19,7 @@ _F_MODES = {"linspace": 0, "const_min": 1, "const": 1}
 # MetaoptDeSelection: f(trial) <= f(target) (ties, the default) or < (strict, the thesis's)
 _SELECTIONS = {"ties": 0, "strict": 1}
 # MetaoptDeAlgorithm: the thesis's DE and the adaptive variants (docs/specs/DE.md, "Adaptive DE")
-_METHODS = {"de": 0, "jade": 1, "shade": 2, "lshade": 3, "jso": 4}
+_METHODS = {"de": 0, "jade": 1, "shade": 2, "lshade": 3, "jso": 4, "jde100": 5}
 # the thesis's OptionsDict names (Table 3) and the settings they set
 _THESIS_NAMES = {"F_coefs_mode": "f_mode", "F_coefs_min": "f_min", "F_coefs_max": "f_max", "CR_coef_const": "cr"}
 _THESIS_SEEDS = ("init_rng_seed", "mutation_rng_seed", "crossover_rng_seed", "migration_rng_seed")
@@ -150,7 +150,11 @@ class IslandDE(Instance):
     ``method``: ``"de"`` (the default: the thesis's DE, F and CR fixed per population) or a
     self-adapting variant with its paper's defaults, ``"jade"``, ``"shade"``, ``"lshade"``,
     ``"jso"`` (F and CR per member, current-to-pbest/1 with an archive, whatever mutation
-    ``init`` names); ``lshade_budget``: the evaluations per population over which ``"lshade"``
+    ``init`` names), or ``"jde100"`` (a big and a small population per island, ``jde_small``
+    members small and the rest big, self-adaptive F and CR per member, DE/rand/1/bin, restarts
+    when more than 25 % of a population are within ``jde_eps`` of the best, or the big one's age
+    passes ``jde_age`` when nonzero; on a device only with a compiled objective, no migration);
+    ``lshade_budget``: the evaluations per population over which ``"lshade"``
     and ``"jso"`` shrink the population linearly to 4 members (needed by those two).
 
     Nothing runs until ``init(objective, mutation, migration, period)``; then ``iteration()``
@@ -164,6 +168,7 @@ class IslandDE(Instance):
                  precision: Optional[str] = None, double: Optional[bool] = None, shared_random: bool = False,
                  backend: str = "device", fused: bool = True, selection: str = "ties",
                  fitness_precision: Optional[str] = None, method: str = "de", lshade_budget: int = 0,
+                 jde_small: int = 25, jde_eps: float = 1e-16, jde_age: int = 0,
                  device: Optional[int] = None, **thesis_options):
         given = {k for k, v, d in (("f_mode", f_mode, "linspace"), ("f_min", f_min, 0.1), ("f_max", f_max, 1.5),
                                    ("cr", cr, 0.5), ("seeds", seeds, (123, 345, 457, 581)))
@@ -182,7 +187,8 @@ class IslandDE(Instance):
         self._fitness_code = _precision.fitness_code(fitness_precision)
         self._settings = _with_seeds(dict(dict(f_mode=f_mode, f_min=f_min, f_max=f_max, cr=cr, seeds=seeds,
                                                shared_random=shared_random, fused=fused, selection=selection,
-                                               method=method, lshade_budget=lshade_budget),
+                                               method=method, lshade_budget=lshade_budget,
+                                               jde_small=jde_small, jde_eps=jde_eps, jde_age=jde_age),
                                           **thesis))
         o, cr_values = self._options(self._settings)
         r = _lib.lib().metaopt_de_create(
@@ -234,6 +240,9 @@ class IslandDE(Instance):
         o.selection = _checks.choice("selection", settings["selection"], _SELECTIONS)
         o.algorithm = _checks.choice("method", settings["method"], _METHODS)
         o.lshade_budget = _checks.integer("lshade_budget", settings["lshade_budget"], 0, 2**64 - 1)
+        o.jde_small = _checks.integer("jde_small", settings["jde_small"], 0, U32)
+        o.jde_eps = _checks.real("jde_eps", settings["jde_eps"], finite=False)
+        o.jde_age = _checks.integer("jde_age", settings["jde_age"], 0, 2**64 - 1)
         o.backend = _BACKENDS[self.backend]
         o.device = self.device
         return o, cr_values
@@ -255,7 +264,8 @@ class IslandDE(Instance):
 
         Keyword ``options`` update the settings of the constructor for this and later runs
         (the thesis's ``optionsUpdate``): ``f_mode``, ``f_min``, ``f_max``, ``cr``, ``seeds``,
-        ``shared_random``, ``fused``, ``selection``, ``method``, ``lshade_budget``, or the thesis's names (``F_coefs_mode``,
+        ``shared_random``, ``fused``, ``selection``, ``method``, ``lshade_budget``, ``jde_small``,
+        ``jde_eps``, ``jde_age``, or the thesis's names (``F_coefs_mode``,
         ``CR_coef_const``, ``init_rng_seed``, ...); the others stay. ``precision`` (``double``),
         ``fitness_precision`` and ``backend`` are fixed at creation."""
         thesis = {k: options.pop(k) for k in list(options)

@@ -57,7 +57,7 @@ impl Params {
     pub fn of(alg: Algorithm, nm: u32) -> Params {
         match alg {
             // JADE: mu_F = mu_CR = 0.5, c = 0.1, p = 0.05, |A| <= NP
-            Algorithm::De | Algorithm::Jade => Params { h: 1, m_f: 0.5, m_cr: 0.5, arc_rate: 1.0, p: 0.05, c: 0.1 },
+            Algorithm::De | Algorithm::Jade | Algorithm::Jde100 => Params { h: 1, m_f: 0.5, m_cr: 0.5, arc_rate: 1.0, p: 0.05, c: 0.1 },
             // SHADE: H = NP, M = 0.5, |A| = NP, p_i in [2/NP, 0.2]
             Algorithm::Shade => Params { h: nm as usize, m_f: 0.5, m_cr: 0.5, arc_rate: 1.0, p: 0.2, c: 0.0 },
             // L-SHADE: H = 6, M = 0.5, r_arc = 2.6, p = 0.11
@@ -389,7 +389,7 @@ impl Adaptive {
             let w: Vec<f64> = w.iter().map(|d| d / total).collect();
             let k = isl.k;
             match alg {
-                Algorithm::De | Algorithm::Jade => {
+                Algorithm::De | Algorithm::Jade | Algorithm::Jde100 => {
                     let c = par.c;
                     let mean_cr = scr.iter().sum::<f64>() / scr.len() as f64;
                     let ones = vec![1.0; sf.len()];

@@ -13,7 +13,8 @@
 //! in the batch, and both backends draw the same numbers (in double they agree to rounding of the
 //! objective).
 
-use super::config::{BoundsCorrection, Mutation};
+use super::config::{Algorithm, BoundsCorrection, Mutation};
+use super::jde::{self, JdeState};
 use super::ops;
 use super::pace::PIECE_SECONDS;
 use crate::device::{check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
@@ -108,6 +109,12 @@ pub struct BatchProblem {
     pub max_generations: u64,
     /// Stop when the best value is at most this.
     pub target: Option<f64>,
+    /// `De` (the default: F, CR and the mutation above) or `Jde100` (docs/specs/DE.md "jDE100":
+    /// `members` = big + `jde_small`, F, CR and the mutation not used, a "generation" is a
+    /// cycle, the result the best ever); the other algorithms are refused.
+    pub algorithm: Algorithm,
+    /// jDE100's small population (default 25).
+    pub jde_small: u32,
 }
 
 impl BatchProblem {
@@ -127,6 +134,8 @@ impl BatchProblem {
             seed: 1,
             max_generations: 1000,
             target: None,
+            algorithm: Algorithm::De,
+            jde_small: 25,
         }
     }
 
@@ -229,6 +238,8 @@ struct Prob {
     seeds: [u64; 3],
     max_gen: u64,
     target: Option<f64>,
+    /// jDE100's small population, or None for the fixed DE.
+    jde: Option<u32>,
 }
 
 fn named(i: usize, e: Error) -> Error {
@@ -274,6 +285,19 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
     if p.target.is_some_and(f64::is_nan) {
         return Err(Error::arg("target", "NaN; expected a number or none"));
     }
+    let jde = match p.algorithm {
+        Algorithm::De => None,
+        Algorithm::Jde100 => {
+            if p.jde_small < 4 || p.members.saturating_sub(p.jde_small) < 4 {
+                return Err(Error::arg(
+                    "jde_small",
+                    format!("{} of {} members; jde100 needs a small population of at least 4 and a big one of at least 4", p.jde_small, p.members),
+                ));
+            }
+            Some(p.jde_small)
+        }
+        a => return Err(Error::arg("algorithm", format!("{a}; the batched DE runs de or jde100"))),
+    };
     let obj = match (&p.function, info) {
         (_, Some(info)) => Obj::Catalogue(info, info.data(nn)?),
         (BatchFunction::Source { code, data }, None) => {
@@ -301,6 +325,7 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
         seeds: p.seeds(),
         max_gen: p.max_generations,
         target: p.target,
+        jde,
     })
 }
 
@@ -312,6 +337,11 @@ struct CpuState {
     best: usize,
     gen: u64,
     status: u32,
+    /// jDE100: F then CR of every member, the counters, the best ever (row and value).
+    jf: Vec<f64>,
+    jst: JdeState,
+    bx: Vec<f64>,
+    bfx: f64,
 }
 
 const NEW: u32 = 0;
@@ -372,6 +402,15 @@ impl Prob {
             s.best = ops::best_member(&s.fx).unwrap_or(0);
             s.gen = 0;
             s.status = self.status(s.fx[s.best], 0);
+            if self.jde.is_some() {
+                s.jf = [vec![jde::F_INIT; np], vec![jde::CR_INIT; np]].concat();
+                s.jst = JdeState::default();
+                s.bx = s.x[s.best * nn..(s.best + 1) * nn].to_vec();
+                s.bfx = s.fx[s.best];
+            }
+        }
+        if let Some(ns) = self.jde {
+            return self.advance_jde(s, k, ns, double);
         }
         let mut y = vec![0.0; np * nn];
         for _ in 0..k {
@@ -409,6 +448,47 @@ impl Prob {
     }
 }
 
+impl Prob {
+    /// Up to `k` jDE100 cycles (`jde::cycle` on one island keyed as island 0 of 1, with the
+    /// problem's seeds), the best ever kept beside the population.
+    fn advance_jde(&self, s: &mut CpuState, k: u64, ns: u32, double: bool) -> Result<()> {
+        let (np, nn) = (self.np, self.nn);
+        let shape = jde::Shape {
+            nb: np as u32 - ns,
+            ns,
+            nn: nn as u32,
+            np: 1,
+            seed_init: self.seeds[0],
+            seed_mut: self.seeds[1],
+            seed_cross: self.seeds[2],
+            eps: 1e-16,
+            age_limit: 0,
+            selection: super::config::Selection::Ties,
+        };
+        let kinds = vec![self.kind; nn];
+        let bounds = jde::Bounds { lo: &self.lo, hi: &self.hi, kinds: &kinds };
+        for _ in 0..k {
+            if s.status != RUNNING {
+                break;
+            }
+            let mut x = [s.x.as_slice(), &s.bx].concat();
+            let mut fx = [s.fx.as_slice(), &[s.bfx]].concat();
+            let (f, cr) = s.jf.split_at_mut(np);
+            let mut island = [jde::IslandMut { x: &mut x, fx: &mut fx, f, cr, st: &mut s.jst }];
+            let mut eval = |rows: &[f64]| self.eval_rows(rows, double);
+            jde::cycle(&shape, s.gen + 1, &mut island, &bounds, &mut eval)?;
+            s.x.copy_from_slice(&x[..np * nn]);
+            s.bx.copy_from_slice(&x[np * nn..]);
+            s.fx.copy_from_slice(&fx[..np]);
+            s.bfx = fx[np];
+            s.best = ops::best_member(&s.fx).unwrap_or(0);
+            s.gen += 1;
+            s.status = self.status(s.bfx, s.gen);
+        }
+        Ok(())
+    }
+}
+
 /// The device side of a batch: buffers, the program and its kernel.
 struct DeviceBatch {
     queue: Queue,
@@ -438,6 +518,12 @@ struct DeviceBatch {
     meta64: DeviceBuffer<u64>,
     fpar: DeviceBuffer<u8>,
     state: DeviceBuffer<u32>,
+    jf: DeviceBuffer<u8>,
+    jst: DeviceBuffer<u64>,
+    bx: DeviceBuffer<u8>,
+    bf: DeviceBuffer<u8>,
+    /// Each problem's offset in the bounds (and in the best-ever rows `bx`).
+    boff: Vec<usize>,
     gens: DeviceBuffer<u64>,
     xoff: Vec<usize>,
     foff: Vec<usize>,
@@ -489,7 +575,9 @@ impl DeviceBatch {
         for p in probs {
             xoff.push(xt);
             foff.push(ft);
-            meta.extend_from_slice(&[p.func_id(), p.nn as u32, p.np as u32, p.mutation as u32, 0, p.target.is_some() as u32, 0, 0]);
+            // meta[4]: the algorithm (5: jDE100), meta[6]: jDE100's small population
+            let (alg, ns) = p.jde.map_or((0, 0), |ns| (Algorithm::Jde100 as u32, ns));
+            meta.extend_from_slice(&[p.func_id(), p.nn as u32, p.np as u32, p.mutation as u32, alg, p.target.is_some() as u32, ns, 0]);
             meta64.extend_from_slice(&[
                 xt as u64, ft as u64, data.len() as u64, bt as u64, p.seeds[0], p.seeds[1], p.seeds[2], p.crt, p.max_gen, 0,
             ]);
@@ -545,6 +633,7 @@ impl DeviceBatch {
             .define("DEB_LOCAL", local as u8)
             .define("DEB_TRIAL_LOCAL", trial_local as u8)
             .define("DEB_BATCH", 1)
+            .define("DEB_JDE", probs.iter().any(|p| p.jde.is_some()) as u8)
             .file("de.cl")
             .text(dispatcher(probs, sources))
             .file("de_batch.cl");
@@ -567,6 +656,13 @@ impl DeviceBatch {
             fpar: queue.buffer_from(&fp_bytes(&fpar, double), "problems")?,
             state: queue.buffer_from(&state, "state")?,
             gens: queue.buffer_from(&vec![0u64; b], "generations")?,
+            // jDE100: F, CR and the trials' F, CR of every member (4 per member), the counters
+            // (4 per problem), the best ever (a row per problem at its bounds' offset, a value)
+            jf: queue.buffer((4 * ft).max(1) * fp, "F")?,
+            jst: queue.buffer_from(&vec![0u64; 4 * b], "jde100 state")?,
+            bx: queue.buffer(bt.max(1) * fp, "best")?,
+            bf: queue.buffer(b.max(1) * fp, "best")?,
+            boff: probs.iter().scan(0usize, |acc, p| { let o = *acc; *acc += p.nn; Some(o) }).collect(),
             lx: if local { 2 * max_x * fp } else { fp },
             lfx: if local { max_np * fp } else { fp },
             ly: if trial_local { max_x * fp } else { fp },
@@ -590,7 +686,8 @@ impl DeviceBatch {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
             e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl()).set_arg(self.data.cl());
             e.set_arg(self.meta.cl()).set_arg(self.meta64.cl()).set_arg(self.fpar.cl());
-            e.set_arg(self.state.cl()).set_arg(self.gens.cl()).set_arg(&k);
+            e.set_arg(self.state.cl()).set_arg(self.gens.cl());
+            e.set_arg(self.jf.cl()).set_arg(self.jst.cl()).set_arg(self.bx.cl()).set_arg(self.bf.cl()).set_arg(&k);
             e.set_arg_local_buffer(self.lx).set_arg_local_buffer(self.lfx);
             e.set_arg_local_buffer(self.wg * self.fp).set_arg_local_buffer(self.wg * 4);
             e.set_arg_local_buffer(self.ly).set_arg_local_buffer(self.lfy);
@@ -658,7 +755,7 @@ impl BatchDe {
                         p.eval_rows(&p.lo, double).map_err(|e| named(i, e))?;
                     }
                 }
-                Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW }; probs.len()])
+                Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW, jf: Vec::new(), jst: JdeState::default(), bx: Vec::new(), bfx: f64::INFINITY }; probs.len()])
             }
             Some(c) => Inner::Device(Box::new(DeviceBatch::new(c, &probs, &sources, double, options.placement)?)),
         };
@@ -817,6 +914,9 @@ impl BatchDe {
                     if s.status == NEW {
                         return BatchResult { best_value: f64::INFINITY, best: Vec::new(), generations: 0, stop: reason(s.status, i) };
                     }
+                    if p.jde.is_some() {
+                        return BatchResult { best_value: s.bfx, best: s.bx.clone(), generations: s.gen, stop: reason(s.status, i) };
+                    }
                     BatchResult {
                         best_value: s.fx[s.best],
                         best: s.x[s.best * p.nn..(s.best + 1) * p.nn].to_vec(),
@@ -836,12 +936,22 @@ impl BatchDe {
                 let x = fp_values(&d.x.to_vec(&d.queue)?, self.double);
                 let fx = fp_values(&d.fx.to_vec(&d.queue)?, self.double);
                 let (st, gens) = d.states()?;
+                let jde = self.probs.iter().any(|p| p.jde.is_some());
+                let (bx, bf) = if jde {
+                    (fp_values(&d.bx.to_vec(&d.queue)?, self.double), fp_values(&d.bf.to_vec(&d.queue)?, self.double))
+                } else {
+                    (Vec::new(), Vec::new())
+                };
                 Ok((0..self.probs.len())
                     .map(|i| {
                         let p = &self.probs[i];
                         let (s, best) = (st[2 * i], st[2 * i + 1] as usize);
                         if s == NEW {
                             return BatchResult { best_value: f64::INFINITY, best: Vec::new(), generations: 0, stop: reason(s, i) };
+                        }
+                        if p.jde.is_some() {
+                            let o = d.boff[i];
+                            return BatchResult { best_value: bf[i], best: bx[o..o + p.nn].to_vec(), generations: gens[i], stop: reason(s, i) };
                         }
                         BatchResult {
                             best_value: fx[d.foff[i] + best],

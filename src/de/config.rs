@@ -322,10 +322,16 @@ pub enum Algorithm {
     /// jSO (Brest, Maučec & Bošković, CEC 2017): L-SHADE with H = 5, a fixed last memory entry
     /// (0.9, 0.9), current-to-pbest-w/1, p from 0.25 to 0.125, and its F and CR schedules.
     Jso = 4,
+    /// jDE100 (Brest, Maučec & Bošković, "The 100-Digit Challenge: Algorithm jDE100", CEC 2019):
+    /// self-adaptive F and CR per member (tau1 = tau2 = 0.1), DE/rand/1/bin, a big and a small
+    /// population in each island (`jde_small` members small, the rest big) and restarts; run on
+    /// the device in the fused kernel (`cl/de_batch.cl`, `jde_fused`), on the CPU by `jde.rs`.
+    Jde100 = 5,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 5] = [Algorithm::De, Algorithm::Jade, Algorithm::Shade, Algorithm::LShade, Algorithm::Jso];
+    pub const ALL: [Algorithm; 6] =
+        [Algorithm::De, Algorithm::Jade, Algorithm::Shade, Algorithm::LShade, Algorithm::Jso, Algorithm::Jde100];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -334,6 +340,7 @@ impl Algorithm {
             Algorithm::Shade => "shade",
             Algorithm::LShade => "lshade",
             Algorithm::Jso => "jso",
+            Algorithm::Jde100 => "jde100",
         }
     }
 
@@ -342,27 +349,33 @@ impl Algorithm {
         self != Algorithm::De
     }
 
+    /// Whether the host draws each generation's plan (`adapt.rs`: JADE, SHADE, L-SHADE, jSO);
+    /// jDE100 adapts on the device, in the fused kernel.
+    pub fn planned(self) -> bool {
+        matches!(self, Algorithm::Jade | Algorithm::Shade | Algorithm::LShade | Algorithm::Jso)
+    }
+
     /// Whether the population shrinks linearly over `lshade_budget` evaluations.
     pub fn reduces(self) -> bool {
         matches!(self, Algorithm::LShade | Algorithm::Jso)
     }
 
     /// The algorithm of an integer code (the C ABI's `MetaoptDeOptions.algorithm`): 0 de, 1 jade,
-    /// 2 shade, 3 lshade, 4 jso.
+    /// 2 shade, 3 lshade, 4 jso, 5 jde100.
     pub fn from_code(code: i32, arg: &'static str) -> Result<Self> {
         Algorithm::ALL.into_iter().find(|a| *a as i32 == code).ok_or_else(|| {
-            Error::arg(arg, format!("{code}; expected 0 (de), 1 (jade), 2 (shade), 3 (lshade) or 4 (jso)"))
+            Error::arg(arg, format!("{code}; expected 0 (de), 1 (jade), 2 (shade), 3 (lshade), 4 (jso) or 5 (jde100)"))
         })
     }
 }
 
 impl FromStr for Algorithm {
     type Err = Error;
-    /// `de`, `jade`, `shade`, `lshade` (or `l-shade`), `jso`, case-insensitive.
+    /// `de`, `jade`, `shade`, `lshade` (or `l-shade`), `jso`, `jde100` (or `jde-100`), case-insensitive.
     fn from_str(s: &str) -> Result<Self> {
         let key = s.trim().to_ascii_lowercase().replace(['-', '_'], "");
         Algorithm::ALL.into_iter().find(|a| a.name() == key).ok_or_else(|| {
-            Error::arg("algorithm", format!("unknown algorithm `{s}`; expected one of: de, jade, shade, lshade, jso"))
+            Error::arg("algorithm", format!("unknown algorithm `{s}`; expected one of: de, jade, shade, lshade, jso, jde100"))
         })
     }
 }
@@ -419,6 +432,16 @@ pub struct DeOptions {
     /// from Nm to 4 members (their MAX_NFE; jSO's schedules of p, F and CR use it too). Needed
     /// by those two (0: none given), ignored by the others.
     pub lshade_budget: u64,
+    /// jDE100: the members of each island's small population (sNP, the paper's 25); the other
+    /// Nm - sNP members are the big population (bNP, the paper's 1000: Nm = 1025). Both need
+    /// at least 4 members. Ignored by the other algorithms.
+    pub jde_small: u32,
+    /// jDE100: a population restarts when more than 25 % (and more than 2) of its members are
+    /// within this absolute difference of the best value (the paper's 1e-16).
+    pub jde_eps: f64,
+    /// jDE100: the big population also restarts when its evaluations since the island's best
+    /// last improved exceed this (0, the default: no age limit).
+    pub jde_age: u64,
 }
 
 impl Default for DeOptions {
@@ -440,6 +463,9 @@ impl Default for DeOptions {
             selection: Selection::Ties,
             algorithm: Algorithm::De,
             lshade_budget: 0,
+            jde_small: 25,
+            jde_eps: 1e-16,
+            jde_age: 0,
         }
     }
 }
@@ -537,6 +563,20 @@ impl Config {
         }
         if o.algorithm.adaptive() && p.members < 4 {
             return Err(Error::arg("members", format!("{}; {} needs at least 4 members per population", p.members, o.algorithm)));
+        }
+        if o.algorithm == Algorithm::Jde100 {
+            if o.jde_small < 4 || p.members.saturating_sub(o.jde_small) < 4 {
+                return Err(Error::arg(
+                    "jde_small",
+                    format!(
+                        "{} of {} members; jde100 needs a small population of at least 4 members and a big one (the rest) of at least 4",
+                        o.jde_small, p.members
+                    ),
+                ));
+            }
+            if !o.jde_eps.is_finite() || o.jde_eps < 0.0 {
+                return Err(Error::arg("jde_eps", format!("{}; expected a finite value >= 0", o.jde_eps)));
+            }
         }
         if o.algorithm.reduces() && o.lshade_budget == 0 {
             return Err(Error::arg(

@@ -7,6 +7,8 @@
 //! use (it has no host form).
 
 use super::adapt::{self, Adaptive, AdaptBackend, ArchiveMove, Plan};
+use super::config::Algorithm;
+use super::jde::{self, JdeState};
 use super::ops::{self, Move};
 use super::config::{Config, Mutation};
 use super::engine::Engine;
@@ -41,6 +43,15 @@ pub struct CpuDe {
     archive: Vec<f64>,
     /// Archive slots per population (`Adaptive::acap`; the state is lent out during a generation).
     acap: usize,
+    /// jDE100 (`jde.rs`): F and CR of member m of population p at `p * Nm + m`, and each
+    /// population's counters.
+    jde: Option<JdeCpu>,
+}
+
+struct JdeCpu {
+    f: Vec<f64>,
+    cr: Vec<f64>,
+    st: Vec<JdeState>,
 }
 
 /// Rows (members) of the first piece of a phase under a cut.
@@ -62,6 +73,7 @@ impl CpuDe {
             adapt: None,
             archive: Vec::new(),
             acap: 0,
+            jde: None,
         })
     }
 
@@ -190,6 +202,38 @@ impl CpuDe {
     }
 }
 
+impl CpuDe {
+    /// Cycle `gen` of jDE100 on every island (`jde::cycle`).
+    fn jde_cycle(&mut self, gen: u64) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let mut st = self.jde.take().expect("jde100 started");
+        let mut x = std::mem::take(&mut self.x);
+        let mut fx = std::mem::take(&mut self.fx);
+        let shape = jde::Shape::of(&self.cfg);
+        let done = {
+            let mut islands: Vec<jde::IslandMut<'_>> = x
+                .chunks_mut((nm + 1) * nn)
+                .zip(fx.chunks_mut(nm + 1))
+                .zip(st.f.chunks_mut(nm).zip(st.cr.chunks_mut(nm)))
+                .zip(st.st.iter_mut())
+                .map(|(((x, fx), (f, cr)), st)| jde::IslandMut { x, fx, f, cr, st })
+                .collect();
+            let c = &self.cfg;
+            let bounds = jde::Bounds { lo: &c.lo, hi: &c.hi, kinds: &c.kinds };
+            let this = &*self;
+            let mut eval = |rows: &[f64]| -> Result<Vec<f64>> {
+                let v = this.values(rows)?;
+                Ok(v.into_iter().map(|v| if v.is_finite() { this.cfg.fitness_value(v) } else { f64::INFINITY }).collect())
+            };
+            jde::cycle(&shape, gen, &mut islands, &bounds, &mut eval)
+        };
+        self.x = x;
+        self.fx = fx;
+        self.jde = Some(st);
+        done
+    }
+}
+
 impl Engine for CpuDe {
     fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
         self.eval = Some(match objective {
@@ -227,15 +271,26 @@ impl Engine for CpuDe {
             let (x, y) = (&mut self.x, &self.y);
             x.par_chunks_mut((nm + 1) * nn).zip(y.par_chunks(nm * nn)).for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
         }
-        self.adapt = self.cfg.options.algorithm.adaptive().then(|| Adaptive::new(&self.cfg));
+        self.adapt = self.cfg.options.algorithm.planned().then(|| Adaptive::new(&self.cfg));
         if let Some(a) = &self.adapt {
             self.archive = try_filled(self.cfg.np as usize * a.acap as usize * nn, 0.0, "islands")?;
             self.acap = a.acap as usize;
         }
-        self.evaluate(cut).map(Some)
+        self.jde = None;
+        let evaluated = self.evaluate(cut)?;
+        if self.cfg.options.algorithm == Algorithm::Jde100 {
+            let n = self.cfg.np as usize * nm;
+            self.jde = Some(JdeCpu { f: vec![jde::F_INIT; n], cr: vec![jde::CR_INIT; n], st: vec![JdeState::default(); self.cfg.np as usize] });
+        }
+        Ok(Some(evaluated))
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        if self.jde.is_some() {
+            // a cycle is not cut in pieces (the limit is asked between cycles)
+            self.jde_cycle(gen)?;
+            return Ok(self.per_generation());
+        }
         if let Some(mut a) = self.adapt.take() {
             let rule = self.cfg.options.selection;
             let done = adapt::generation(&mut a, self, gen, rule);
@@ -316,7 +371,15 @@ impl Engine for CpuDe {
         Ok(())
     }
 
+    fn jde_state(&mut self) -> Result<Vec<JdeState>> {
+        Ok(self.jde.as_ref().map_or_else(Vec::new, |j| j.st.clone()))
+    }
+
     fn per_generation(&self) -> u64 {
+        if self.cfg.options.algorithm == Algorithm::Jde100 {
+            let s = self.cfg.options.jde_small;
+            return self.cfg.np as u64 * jde::per_cycle(self.cfg.nm - s, s);
+        }
         self.adapt.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |a| a.per_generation())
     }
 

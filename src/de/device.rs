@@ -3,6 +3,8 @@
 //! and its values go back for the selection kernel.
 
 use super::adapt::{self, Adaptive, AdaptBackend, ArchiveMove, Plan};
+use super::config::Algorithm;
+use super::jde::{self, JdeState};
 use super::ops::{cr_threshold, Move};
 use super::config::{Config, Mutation, Selection};
 use super::engine::Engine;
@@ -121,6 +123,9 @@ pub struct DeviceDe {
     /// The last import's buffers (moves, values, fitness values), kept until the next one so
     /// that `import` need not wait for its kernel.
     migrants: Option<(DeviceBuffer<u32>, DeviceBuffer<u8>, DeviceBuffer<u8>)>,
+    /// jDE100's buffers (`jde_fused`): F, CR and the trials' F and CR (4 Nm per island, FP),
+    /// and the counters of every island (4 each).
+    jde: Option<(DeviceBuffer<u8>, DeviceBuffer<u64>)>,
 }
 
 use crate::device::launch;
@@ -193,6 +198,7 @@ impl DeviceDe {
             p0,
             npg,
             migrants: None,
+            jde: None,
         })
     }
 
@@ -217,9 +223,31 @@ impl DeviceDe {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         // the fused kernel: an objective compiled in (not a host callback) and an island that
         // fits one work-group (sized with the wider of the two precisions: an upper bound)
-        let shape = (self.cfg.options.fused && !external && !self.cfg.options.algorithm.adaptive())
-            .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
-            .flatten();
+        let jde = self.cfg.options.algorithm == Algorithm::Jde100;
+        let shape = if jde {
+            // jDE100 runs only in the fused kernel; its work-items loop over an island of any
+            // size (the paper's 1025 members exceed a group)
+            if external {
+                return Err(Error::arg(
+                    "objective",
+                    "a host callback; jde100 runs on a device only in the fused kernel, which needs a compiled objective (a catalogue function or OpenCL source); use the CPU backend for a callback",
+                ));
+            }
+            if !self.cfg.options.fused {
+                return Err(Error::arg("fused", "false; jde100 runs on a device only in the fused kernel"));
+            }
+            let cap = tuning.de_fused.min(ctx.info.max_work_group_size);
+            let s = fused_shape(nm, nn, fp.max(fpf), cap, usize::MAX, ctx.info.local_mem_bytes);
+            if s.is_none() {
+                return Err(Error::arg("members", format!("{nm}; the fused kernel's reduction does not fit the device's local memory")));
+            }
+            s
+        } else {
+            (self.cfg.options.fused && !external && !self.cfg.options.algorithm.planned())
+                .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
+                .flatten()
+        };
+        let fused_name = if jde { "jde_fused" } else { "de_fused" };
         let spec = spec.file("de.cl");
         // a catalogue function can read the trials in local memory: the fused kernel then has a
         // program of its own, where functions.cl reads __local points (and de.cl's kernels that
@@ -231,7 +259,7 @@ impl DeviceDe {
         let trial_local = catalogue.filter(|_| shape.is_some_and(|s| s.local && s.trials_fit));
         let program = match (shape, trial_local) {
             (Some(s), None) => {
-                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
+                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_JDE", jde as u8).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
             }
             _ => ctx.build(&spec)?,
         };
@@ -250,14 +278,15 @@ impl DeviceDe {
                             .define("DE_NO_KERNELS", 1)
                             .file("de.cl")
                             .define("DEB_ISLANDS", 1)
+                            .define("DEB_JDE", jde as u8)
                             .define("DEB_LOCAL", 1)
                             .define("DEB_TRIAL_LOCAL", 1)
                             .define("DEB_OBJECTIVE", info.kernel)
                             .file("de_batch.cl");
                         let fused_program = ctx.build(&fused_spec)?;
-                        self.queue.kernel(&fused_program, "de_fused")?
+                        self.queue.kernel(&fused_program, fused_name)?
                     }
-                    None => self.queue.kernel(&program, "de_fused")?,
+                    None => self.queue.kernel(&program, fused_name)?,
                 };
                 // the kernel's own limit (registers) may be below the device's: loop then
                 let limit = kernel.get_work_group_size(ctx.info.cl_id()).unwrap_or(1);
@@ -425,6 +454,46 @@ impl DeviceDe {
         }
     }
 
+    /// jDE100 cycles `gen + 1 ..= gen + count` in launches of `jde_fused`.
+    fn jde_cycles(&mut self, gen: u64, count: u64) -> Result<()> {
+        let fk = self.k()?.fused.as_ref().expect("jde100 builds the fused kernel");
+        let (jf, st) = self.jde.as_ref().expect("jde100 started");
+        let (np, nm, nn) = self.sizes();
+        let o = &self.cfg.options;
+        let nb = nm - o.jde_small;
+        let (si, sm, sc, age) = (o.init_seed, o.mutation_seed, o.crossover_seed, o.jde_age);
+        let fdouble = self.cfg.fitness_double();
+        let fpf = if fdouble { 8 } else { 4 };
+        let (eps64, eps32) = (o.jde_eps, o.jde_eps as f32);
+        let mut left = count;
+        let mut g = gen;
+        while left > 0 {
+            let k = left.min(u32::MAX as u64) as u32;
+            let mut e = ExecuteKernel::new(&fk.kernel);
+            // SAFETY: arguments match `jde_fused`.
+            unsafe {
+                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
+                e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
+                e.set_arg(jf.cl()).set_arg(st.cl()).set_arg(self.data.cl());
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&nb);
+                e.set_arg(&g).set_arg(&k).set_arg(&si).set_arg(&sm).set_arg(&sc).set_arg(&self.p0).set_arg(&self.npg);
+                if fdouble {
+                    e.set_arg(&eps64);
+                } else {
+                    e.set_arg(&eps32);
+                }
+                e.set_arg(&age);
+                e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
+                e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
+                e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy);
+            }
+            launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(jde_fused)")?;
+            g += k as u64;
+            left -= k as u64;
+        }
+        Ok(())
+    }
+
     /// X and Y as stored on the device (layouts of `cl/de.cl`), for tests of the layouts.
     pub fn raw_matrices(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
         let d = self.cfg.options.double;
@@ -482,7 +551,7 @@ impl Engine for DeviceDe {
             return Ok(None);
         }
         self.ade = None;
-        if self.cfg.options.algorithm.adaptive() {
+        if self.cfg.options.algorithm.planned() {
             let a = Adaptive::new(&self.cfg);
             let (fp, rows) = (if self.cfg.options.double { 8 } else { 4 }, np as usize * nm as usize);
             let q = &self.queue;
@@ -498,10 +567,28 @@ impl Engine for DeviceDe {
                 fx: None,
             });
         }
-        self.evaluate_population(cut)
+        self.jde = None;
+        let done = self.evaluate_population(cut)?;
+        if self.cfg.options.algorithm == Algorithm::Jde100 && done.is_some() {
+            let (np, nm) = (np as usize, nm as usize);
+            let mut jf = Vec::with_capacity(np * 4 * nm);
+            for _ in 0..np {
+                jf.extend(std::iter::repeat_n(jde::F_INIT, nm));
+                jf.extend(std::iter::repeat_n(jde::CR_INIT, nm));
+                jf.extend(std::iter::repeat_n(0.0, 2 * nm));
+            }
+            let q = &self.queue;
+            self.jde = Some((q.buffer_from(&fp_bytes(&jf, self.cfg.options.double), "F")?, q.buffer_from(&vec![0u64; np * 4], "jde100 state")?));
+        }
+        Ok(done)
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        if self.jde.is_some() {
+            // one cycle, one launch (not cut in pieces: the limit is asked between cycles)
+            self.jde_cycles(gen - 1, 1)?;
+            return Ok(self.per_generation());
+        }
         if let Some(mut st) = self.ade.take() {
             let rule = self.cfg.options.selection;
             let known = st.fx.take();
@@ -559,6 +646,9 @@ impl Engine for DeviceDe {
 
     fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
         self.forget_fitness();
+        if self.jde.is_some() {
+            return self.jde_cycles(gen, count);
+        }
         let Some(fk) = self.k()?.fused.as_ref() else {
             for g in gen + 1..=gen + count {
                 self.generation(g, None)?;
@@ -687,7 +777,18 @@ impl Engine for DeviceDe {
         self.queue.finish()
     }
 
+    fn jde_state(&mut self) -> Result<Vec<JdeState>> {
+        match &self.jde {
+            Some((_, st)) => Ok(st.to_vec(&self.queue)?.chunks_exact(4).map(JdeState::from_words).collect()),
+            None => Ok(Vec::new()),
+        }
+    }
+
     fn per_generation(&self) -> u64 {
+        if self.cfg.options.algorithm == Algorithm::Jde100 {
+            let s = self.cfg.options.jde_small;
+            return self.cfg.np as u64 * jde::per_cycle(self.cfg.nm - s, s);
+        }
         self.ade.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |s| s.adapt.per_generation())
     }
 

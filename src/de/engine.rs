@@ -74,6 +74,10 @@ pub trait Engine: Send {
     /// Evaluations of the next generation: every member (Np Nm), or for L-SHADE and jSO the
     /// active ones (`adapt.rs`).
     fn per_generation(&self) -> u64;
+    /// jDE100's counters of every population (`jde.rs`); empty for the other algorithms.
+    fn jde_state(&mut self) -> Result<Vec<super::jde::JdeState>> {
+        Ok(Vec::new())
+    }
     /// Takes new F, CR and seeds (same sizes, limits, bounds and precision) before `start`.
     fn configure(&mut self, cfg: &Config) -> Result<()>;
     /// The step of [`DeMultiPop::run`] every process of a run across processes takes (issue 22:
@@ -176,13 +180,15 @@ pub struct DeMultiPop {
     running: Option<Running>,
     generation: u64,
     evaluations: u64,
+    /// jDE100: the restart evaluations counted so far (the engine's counters summed).
+    jde_counted: u64,
 }
 
 impl DeMultiPop {
     /// The solver over `engine`, made for `cfg` ([`DeMultiPop::new`] picks the engine of a
     /// backend; the backends depend on this module, not it on them).
     pub fn with_engine(cfg: Config, engine: Box<dyn Engine>) -> Self {
-        DeMultiPop { cfg, engine, running: None, generation: 0, evaluations: 0 }
+        DeMultiPop { cfg, engine, running: None, generation: 0, evaluations: 0, jde_counted: 0 }
     }
 
     /// Sets the objective, mutation and migration, and makes and evaluates a new initial
@@ -243,6 +249,12 @@ impl DeMultiPop {
         }
         if migration.kind != MigrationKind::None {
             let alg = cfg.as_ref().unwrap_or(&self.cfg).options.algorithm;
+            if alg == super::config::Algorithm::Jde100 {
+                return Err(Error::arg(
+                    "migration",
+                    format!("{}: jde100 islands are independent runs (each keeps its best ever across restarts); give migration None", migration.kind),
+                ));
+            }
             if alg.reduces() {
                 return Err(Error::arg("migration", format!("{}: {alg} shrinks its populations; give migration None", migration.kind)));
             }
@@ -288,6 +300,7 @@ impl DeMultiPop {
         self.running = Some(Running { mutation, migration, objective_label, source });
         self.generation = 0;
         self.evaluations = evaluated;
+        self.jde_counted = 0;
         Ok(evaluated)
     }
 
@@ -308,12 +321,31 @@ impl DeMultiPop {
         let per_gen = self.engine.per_generation();
         let evaluated = self.engine.generation(gen, cut)?;
         self.evaluations += evaluated;
+        self.count_restarts()?;
         if evaluated < per_gen {
             return Ok(false);
         }
         self.generation = gen;
         self.migrate_if_due(migration)?;
         Ok(true)
+    }
+
+    /// jDE100: adds the evaluations of the restarts made since the last call (the engine counts
+    /// them per island).
+    fn count_restarts(&mut self) -> Result<()> {
+        if self.cfg.options.algorithm == super::config::Algorithm::Jde100 {
+            let total: u64 = self.engine.jde_state()?.iter().map(|s| s.restart_evaluations).sum();
+            self.evaluations += total - self.jde_counted;
+            self.jde_counted = total;
+        }
+        Ok(())
+    }
+
+    /// jDE100's counters of every island (its age, the evaluations and the number of the
+    /// restarts of its big and small populations); empty for the other algorithms.
+    pub fn jde_state(&mut self) -> Result<Vec<super::jde::JdeState>> {
+        self.running()?;
+        self.engine.jde_state()
     }
 
     /// The migration of the generation just completed, when its period comes.
@@ -367,7 +399,9 @@ impl DeMultiPop {
         let cut = (stop.time_limit.is_some() || stop.token.is_some())
             .then(|| Cut { clock: Clock::since(t0, stop.time_limit), watch: watch.clone() });
         let (g0, e0) = (self.generation, self.evaluations);
-        let per_gen = self.cfg.np as u64 * self.cfg.nm as u64;
+        // a fused engine's generations are all alike (Np Nm evaluations; a jDE100 cycle's
+        // without its restarts)
+        let per_gen = self.engine.per_generation();
         let migration = self.running()?.migration;
         // the fused path: launches of `fused_k` generations, sized from the time per generation
         // measured to take about PIECE_SECONDS (never more than a tenth of the time left); the
@@ -450,6 +484,7 @@ impl DeMultiPop {
                 let per = t.elapsed().as_secs_f64() / count as f64;
                 self.generation += count;
                 self.evaluations += count * per_gen;
+                self.count_restarts()?;
                 self.migrate_if_due(migration)?;
                 let aim = cut.as_ref().and_then(|c| c.clock.left()).map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
                 if cut.is_some() && per > aim {
@@ -612,7 +647,16 @@ impl DeMultiPop {
         s += &format!("bounds: {}\n", kinds.join(","));
         s += &format!("selection: {} (f(trial) {} f(target))\n", c.options.selection, c.options.selection.operator());
         s += &format!("algorithm: {}", c.options.algorithm);
-        if c.options.algorithm.adaptive() {
+        if c.options.algorithm == super::config::Algorithm::Jde100 {
+            let o = &c.options;
+            s += &format!(
+                " (big population {} + small {} members per island, self-adaptive F and CR per member, DE/rand/1/bin, restarts at eps {:e}{})",
+                c.nm - o.jde_small,
+                o.jde_small,
+                o.jde_eps,
+                if o.jde_age > 0 { format!(" or age {}", o.jde_age) } else { String::new() }
+            );
+        } else if c.options.algorithm.adaptive() {
             s += " (adaptive F and CR per member, current-to-pbest/1 with an archive";
             if c.options.algorithm.reduces() {
                 s += &format!(", population reduced to 4 over {} evaluations per population", c.options.lshade_budget);

@@ -21,6 +21,7 @@ pub mod config;
 pub mod cpu;
 pub mod device;
 pub mod engine;
+pub mod jde;
 pub mod multi;
 pub mod ops;
 pub mod pace;

@@ -89,8 +89,10 @@ pub struct MetaoptDeOptions {
     /// A `MetaoptDeAlgorithm`: 0 the thesis's DE with fixed F and CR (the default), 1 JADE,
     /// 2 SHADE, 3 L-SHADE, 4 jSO (docs/specs/DE.md, "Adaptive DE": the variants adapt F and CR
     /// per member, use current-to-pbest/1 with an archive whatever mutation `metaopt_de_init`
-    /// names, and keep their papers' defaults). Another value is an error naming
-    /// `options.algorithm`.
+    /// names, and keep their papers' defaults), 5 jDE100 (docs/specs/DE.md, "jDE100": a big and
+    /// a small population per island, `jde_small` members small, self-adaptive F and CR per
+    /// member, restarts; on a device always in the fused kernel, so a host callback objective
+    /// is refused there). Another value is an error naming `options.algorithm`.
     pub algorithm: i32,
     /// Evaluations per population over which L-SHADE and jSO shrink the population linearly to
     /// 4 members (their MAX_NFE; needed by those two, ignored by the others; default 0).
@@ -101,6 +103,16 @@ pub struct MetaoptDeOptions {
     /// `options.device`.
     /// Fixed at `metaopt_de_create` (later options' `device` is ignored).
     pub device: i32,
+    /// jDE100: the members of each island's small population (default 25, the paper's sNP); the
+    /// other `members - jde_small` are the big population (the paper's 1000). Both need at least
+    /// 4 members. Ignored by the other algorithms.
+    pub jde_small: u32,
+    /// jDE100: a population restarts when more than 25 % (and more than 2) of its members are
+    /// within this absolute difference of the best value (default 1e-16); finite, >= 0.
+    pub jde_eps: f64,
+    /// jDE100: the big population also restarts when its evaluations since the island's best
+    /// last improved exceed this (default 0: no age limit).
+    pub jde_age: u64,
 }
 
 /// DE algorithms (`MetaoptDeOptions.algorithm`).
@@ -118,6 +130,8 @@ pub enum MetaoptDeAlgorithm {
     MetaoptDeAlgorithmLShade = 3,
     /// jSO (Brest, Maučec & Bošković, CEC 2017).
     MetaoptDeAlgorithmJso = 4,
+    /// jDE100 (Brest, Maučec & Bošković, CEC 2019).
+    MetaoptDeAlgorithmJde100 = 5,
 }
 
 /// Greedy selection rules (`MetaoptDeOptions.selection`).
@@ -240,6 +254,9 @@ fn default_options() -> MetaoptDeOptions {
         algorithm: MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32,
         lshade_budget: 0,
         device: -1,
+        jde_small: d.jde_small,
+        jde_eps: d.jde_eps,
+        jde_age: d.jde_age,
     }
 }
 
@@ -336,6 +353,9 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         },
         algorithm: crate::de::Algorithm::from_code(o.algorithm, "options.algorithm")?,
         lshade_budget: o.lshade_budget,
+        jde_small: o.jde_small,
+        jde_eps: o.jde_eps,
+        jde_age: o.jde_age,
     })
 }
 

@@ -324,6 +324,7 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
         seed: p.seed,
         max_generations: p.max_generations,
         target,
+        ..BatchProblem::new(0u32, 1, 0.0, 1.0)
     })
 }
 

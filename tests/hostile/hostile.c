@@ -969,8 +969,8 @@ static void de_args(void) {
         DE_NEW("metaopt_de_create/bounds not UTF-8", metaopt_de_create(2, 4, 2, lim, 2, g_bad_utf8[i], &o), ERR);
     DE_NEW("metaopt_de_create/1 MiB bounds", metaopt_de_create(2, 4, 2, lim, 2, g_long, &o), ERR);
     double crs[3] = {0.5, NAN, 0.5};
-    MetaoptDeOptions bo[22];
-    for (int i = 0; i < 22; i++) bo[i] = o;
+    MetaoptDeOptions bo[28];
+    for (int i = 0; i < 28; i++) bo[i] = o;
     bo[0].f_min = NAN;
     bo[1].f_max = INFINITY;
     bo[2].cr = NAN;
@@ -989,14 +989,30 @@ static void de_args(void) {
     bo[14].fitness_precision = 3;
     bo[15].fitness_precision = -1;
     bo[16].fitness_precision = INT32_MIN;
-    /* the algorithm (0 de .. 4 jso); L-SHADE and jSO need a budget and 4 members */
-    bo[17].algorithm = 5;
+    /* the algorithm (0 de .. 5 jde100); L-SHADE and jSO need a budget and 4 members */
+    bo[17].algorithm = 6;
     bo[18].algorithm = -1;
     bo[19].algorithm = INT32_MIN;
     bo[20].algorithm = METAOPT_DE_ALGORITHM_JSO, bo[20].lshade_budget = 0;
     bo[21].algorithm = METAOPT_DE_ALGORITHM_L_SHADE, bo[21].lshade_budget = UINT64_MAX;
-    for (int i = 0; i < 22; i++)
+    /* jDE100: a small population of at least 4 and a big one of at least 4 (4 members are too
+     * few for any), a finite eps >= 0 */
+    bo[22].algorithm = METAOPT_DE_ALGORITHM_JDE100;
+    bo[23].algorithm = METAOPT_DE_ALGORITHM_JDE100, bo[23].jde_small = 0;
+    bo[24].algorithm = METAOPT_DE_ALGORITHM_JDE100, bo[24].jde_small = UINT32_MAX;
+    bo[25].algorithm = METAOPT_DE_ALGORITHM_JDE100, bo[25].jde_eps = NAN;
+    bo[26].algorithm = METAOPT_DE_ALGORITHM_JDE100, bo[26].jde_eps = -INFINITY, bo[26].jde_small = 2;
+    bo[27].algorithm = METAOPT_DE_ALGORITHM_JDE100, bo[27].jde_age = UINT64_MAX, bo[27].jde_small = 3;
+    for (int i = 0; i < 28; i++)
         DE_NEW("metaopt_de_create/bad options", metaopt_de_create(2, 4, 2, lim, 2, "sat", &bo[i]), i == 10 || i == 21 ? ANY : ERR);
+    /* jDE100 with 12 members (8 big, 4 small): a NaN or negative eps is the error */
+    MetaoptDeOptions jo = o;
+    jo.algorithm = METAOPT_DE_ALGORITHM_JDE100, jo.jde_small = 4;
+    double jeps[] = {NAN, -INFINITY, INFINITY, -1e-300};
+    for (size_t i = 0; i < sizeof jeps / sizeof jeps[0]; i++) {
+        jo.jde_eps = jeps[i];
+        DE_NEW("metaopt_de_create/bad jde_eps", metaopt_de_create(2, 12, 2, lim, 2, "sat", &jo), ERR);
+    }
 
     /* a handle made but not initialised: every getter is an error, not a crash */
     MetaoptDeCreateResult c = metaopt_de_create(2, 4, 2, lim, 2, "sat", &o);

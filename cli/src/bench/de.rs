@@ -62,7 +62,8 @@ pub struct BenchDeArgs {
     #[arg(long)]
     unfused: bool,
     /// Algorithms to time, comma-separated: de (the thesis's fixed F and CR), jade, shade,
-    /// lshade, jso (L-SHADE and jSO with a budget so large that the population keeps its size)
+    /// lshade, jso (L-SHADE and jSO with a budget so large that the population keeps its size),
+    /// jde100 (a generation is a cycle: one of the big population and ceil(big / 25) of the small)
     #[arg(long, value_delimiter = ',', default_value = "de", value_name = "NAMES")]
     algorithms: Vec<String>,
     /// Backends to time, comma-separated: device, cpu
@@ -217,12 +218,16 @@ pub struct BenchDigitsArgs {
     #[arg(long)]
     float: bool,
     /// The DE algorithm: de (the default, fixed F and CR per island) or an adaptive variant with
-    /// its paper's defaults: jade, shade, lshade, jso (lshade and jso run without migration)
+    /// its paper's defaults: jade, shade, lshade, jso, jde100 (lshade, jso and jde100 run without
+    /// migration; jde100's islands are --members = big + --jde-small, the paper's 1025)
     #[arg(long, default_value = "de", value_name = "NAME")]
     algorithm: String,
     /// L-SHADE's and jSO's evaluations per island and run [default: 10000 x D, CEC's budget]
     #[arg(long, value_name = "N")]
     lshade_budget: Option<u64>,
+    /// jDE100's small population per island (the paper's 25)
+    #[arg(long, default_value_t = 25, value_name = "N")]
+    jde_small: u32,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -251,7 +256,8 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     }
     let algorithm: metaopt::de::Algorithm = a.algorithm.parse().map_err(|e| flag_error("--algorithm", e))?;
     // L-SHADE and jSO shrink their islands, which migration would refill
-    let kind = if algorithm.reduces() { metaopt::de::MigrationKind::None } else { parse_migration(&a.migration)? };
+    let independent = algorithm.reduces() || algorithm == metaopt::de::Algorithm::Jde100;
+    let kind = if independent { metaopt::de::MigrationKind::None } else { parse_migration(&a.migration)? };
     let lshade_budget = if algorithm.reduces() { a.lshade_budget.unwrap_or(10_000 * a.dims as u64) } else { 0 };
     let cr = parse_numbers("--CR", &a.cr)?;
     let backend = a.backend.backend()?;
@@ -283,6 +289,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             seed: a.seed,
             algorithm,
             lshade_budget,
+            jde_small: a.jde_small,
             ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))
         };
         let r = digits_run(&s).map_err(de_error)?;

@@ -31,8 +31,9 @@ pub struct BenchDeTableArgs {
     /// Functions, comma-separated (each must have a known minimum in D dimensions)
     #[arg(long, value_delimiter = ',', default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t", value_name = "NAMES")]
     functions: Vec<String>,
-    /// Algorithms, comma-separated: de (fixed --F and --CR), jade, shade, lshade, jso
-    #[arg(long, value_delimiter = ',', default_value = "de,jade,shade,lshade,jso", value_name = "NAMES")]
+    /// Algorithms, comma-separated: de (fixed --F and --CR), jade, shade, lshade, jso, jde100
+    /// (its big population --members less the small one of 25)
+    #[arg(long, value_delimiter = ',', default_value = "de,jade,shade,lshade,jso,jde100", value_name = "NAMES")]
     algorithms: Vec<String>,
     /// Dimensions
     #[arg(long, default_value_t = 10, value_name = "D")]

@@ -33,6 +33,9 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("selection", "--selection"),
         ("algorithm", "--algorithm"),
         ("lshade_budget", "--lshade-budget"),
+        ("jde_small", "--jde-small"),
+        ("jde_eps", "--jde-eps"),
+        ("jde_age", "--jde-age"),
         ("fitness_precision", "--fitness-precision"),
         ("cr", "--CR"),
         ("mutation", "--mutation"),
@@ -123,7 +126,9 @@ pub struct DeArgs {
     selection: String,
     /// The DE algorithm: de (the thesis's fixed F and CR per island, the default), or a
     /// self-adapting variant with its paper's defaults: jade, shade, lshade, jso (current-to-pbest/1
-    /// with an archive; --mutation, --F-* and --CR are then not used)
+    /// with an archive), jde100 (a big and a small population per island, self-adaptive F and CR
+    /// per member, restarts; --members = big + --jde-small); --mutation, --F-* and --CR are then
+    /// not used
     #[arg(long, default_value = "de", value_name = "NAME")]
     algorithm: String,
     /// L-SHADE's and jSO's budget: evaluations per island over which the population shrinks
@@ -131,6 +136,18 @@ pub struct DeArgs {
     /// --members]
     #[arg(long, value_name = "N")]
     lshade_budget: Option<u64>,
+    /// jDE100: members of each island's small population (the paper's 25); the other
+    /// --members - N are the big population (the paper's 1000: --members 1025)
+    #[arg(long, default_value_t = 25, value_name = "N")]
+    jde_small: u32,
+    /// jDE100: a population restarts when more than 25 % (and more than 2) of its members are
+    /// within this absolute difference of the best value
+    #[arg(long, default_value_t = 1e-16, value_name = "EPS")]
+    jde_eps: f64,
+    /// jDE100: the big population also restarts when its evaluations since the island's best
+    /// last improved exceed N (0: no age limit)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    jde_age: u64,
     #[command(flatten)]
     stop: StopArgs,
     /// Stop before exceeding this many objective evaluations (after the initial population)
@@ -179,7 +196,7 @@ struct DeJson<'a> {
     cr: Vec<f64>,
     /// `ties` (f(trial) <= f(target)) or `strict` (<)
     selection: Selection,
-    /// `de` or an adaptive variant (`jade`, `shade`, `lshade`, `jso`)
+    /// `de` or an adaptive variant (`jade`, `shade`, `lshade`, `jso`, `jde100`)
     algorithm: Algorithm,
     /// L-SHADE's and jSO's evaluations per island (0 for the others)
     lshade_budget: u64,
@@ -256,10 +273,13 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
 }
 
 /// The island flags that the batched modes do not take.
-const BATCH_CONFLICTS: [&str; 12] = [
+const BATCH_CONFLICTS: [&str; 15] = [
     "islands",
     "algorithm",
     "lshade_budget",
+    "jde_small",
+    "jde_eps",
+    "jde_age",
     "migration",
     "period",
     "shared_random",
@@ -322,6 +342,9 @@ pub fn run(a: &DeArgs) -> CliResult {
         selection,
         algorithm,
         lshade_budget,
+        jde_small: a.jde_small,
+        jde_eps: a.jde_eps,
+        jde_age: a.jde_age,
     };
     let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
     let migration = Migration::new(kind, a.period);
@@ -481,7 +504,16 @@ pub fn run(a: &DeArgs) -> CliResult {
         kind,
         if kind == MigrationKind::None { String::new() } else { format!(" every {} generations", a.period) }
     );
-    if cfg.options.algorithm.adaptive() {
+    if cfg.options.algorithm == Algorithm::Jde100 {
+        let o = &cfg.options;
+        t += &format!(
+            "algorithm    jde100 (big population {} + small {} per island, self-adaptive F and CR per member, DE/rand/1/bin, restarts at eps {:e}{})\n",
+            cfg.nm - o.jde_small,
+            o.jde_small,
+            o.jde_eps,
+            if o.jde_age > 0 { format!(" or age {}", o.jde_age) } else { String::new() }
+        );
+    } else if cfg.options.algorithm.adaptive() {
         t += &format!(
             "algorithm    {}{} (adaptive F and CR, current-to-pbest/1 with an archive)\n",
             cfg.options.algorithm,

@@ -286,6 +286,8 @@ pub struct DigitsSetup {
     pub algorithm: metaopt::de::Algorithm,
     /// L-SHADE's and jSO's evaluations per island and run (0 for the others).
     pub lshade_budget: u64,
+    /// jDE100's small population per island (the rest of `members` is the big one).
+    pub jde_small: u32,
 }
 
 impl DigitsSetup {
@@ -314,6 +316,7 @@ impl DigitsSetup {
             seed: 123,
             algorithm: metaopt::de::Algorithm::De,
             lshade_budget: 0,
+            jde_small: 25,
         }
     }
 }
@@ -373,6 +376,8 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             selection: metaopt::de::Selection::Ties,
             algorithm: s.algorithm,
             lshade_budget: s.lshade_budget,
+            jde_small: s.jde_small,
+            ..DeOptions::default()
         };
         let (a, b) = info.domain;
         let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };

@@ -31,6 +31,10 @@ struct ProblemSpec {
     seed: Option<u64>,
     generations: Option<u64>,
     target: Option<f64>,
+    /// `de` (the default) or `jde100` (docs/specs/DE.md "jDE100"; `generations` are its cycles)
+    algorithm: Option<String>,
+    /// jDE100's small population (default 25; `members` = big + small)
+    jde_small: Option<u32>,
 }
 
 /// A bound: one number for every dimension, or one per dimension.
@@ -121,6 +125,12 @@ fn read_batch(path: &Path) -> CliResult<Vec<Named>> {
                 p.max_generations = g;
             }
             p.target = s.target;
+            if let Some(a) = s.algorithm {
+                p.algorithm = a.parse().map_err(|e: metaopt::Error| at(e.to_string()))?;
+            }
+            if let Some(n) = s.jde_small {
+                p.jde_small = n;
+            }
             Ok(Named { problem: p, name })
         })
         .collect()
