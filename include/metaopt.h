@@ -1477,6 +1477,18 @@ typedef struct MetaoptBatchDeProblem {
    */
   uint8_t has_target;
   double target;
+  /**
+   * A `MetaoptDeAlgorithm`: 0 the fixed DE (`f`, `cr`, `mutation`), 5 jDE100 (`members` =
+   * big + `jde_small`; `f`, `cr` and `mutation` not used; a generation is a cycle; the
+   * result the best ever). The batched DE runs no other algorithm: another value is an
+   * error naming `algorithm`.
+   */
+  int32_t algorithm;
+  /**
+   * jDE100's small population (at least 4, and at least 4 members left for the big one);
+   * ignored by the fixed DE.
+   */
+  uint32_t jde_small;
 } MetaoptBatchDeProblem;
 
 /**

@@ -277,6 +277,10 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
         (bad(&|p| { p.has_target = 1; p.target = f64::NAN }), INVALID, &["target", "problem 1"]),
         (bad(&|p| p.has_target = 3), INVALID, &["has_target", "problem 1"]),
         (bad(&|p| { p.data_bytes = 8; p.source = unknown.as_ptr(); p.function = ptr::null() }), INVALID, &["data", "problem 1"]),
+        (bad(&|p| p.algorithm = 9), INVALID, &["algorithm", "problem 1"]),
+        (bad(&|p| p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJade as i32), INVALID, &["algorithm", "jade", "problem 1"]),
+        (bad(&|p| { p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32; p.jde_small = 3 }), INVALID, &["jde_small", "problem 1"]),
+        (bad(&|p| { p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32; p.jde_small = u32::MAX }), INVALID, &["jde_small", "problem 1"]),
     ];
     for (c, code, needles) in cases {
         create_error(&c, c.len() as u32, ptr::null(), code, needles);
@@ -318,9 +322,54 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
     // the defaults
     let p = metaopt_batch_de_default_problem();
     assert_eq!((p.members, p.f, p.cr, p.seed, p.max_generations, p.has_target), (50, 0.5, 0.9, 1, 1000, 0));
+    assert_eq!((p.algorithm, p.jde_small), (MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32, 25));
     let o = metaopt_batch_de_default_options();
     assert_eq!((o.backend, o.precision, o.generations_per_launch, o.placement), (0, 0, 1000, 0));
     let _ = (Mutation::Rand1, BoundsCorrection::Saturation);
+}
+
+/// jDE100 problems beside a fixed-DE one (issue 25): by the C code 5 with `jde_small`, the same
+/// run as the Rust API's `BatchProblem` with `Algorithm::Jde100`, on the CPU backend and the
+/// device (double).
+#[test]
+fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
+    let _g = shared();
+    let mut s = vec![Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0)];
+    s[0].members = 30;
+    s[2].members = 24;
+    let jde = [(0usize, 10u32), (2, 6)];
+    let mut outs = Vec::new();
+    for backend in [1, 0] {
+        let mut c: Vec<MetaoptBatchDeProblem> = s.iter().map(Spec::c).collect();
+        for &(i, small) in &jde {
+            c[i].algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32;
+            c[i].jde_small = small;
+        }
+        let o = options(backend, 2);
+        let r = unsafe { metaopt_batch_de_create(c.as_ptr(), c.len() as u32, &o) };
+        assert_eq!(r.error_code, OK, "{}", take_message(r.error_message));
+        let h = r.instance;
+        let out = collect(h, unsafe { metaopt_batch_de_run(h, ptr::null()) });
+        let mut rust: Vec<BatchProblem> = s.iter().map(Spec::rust).collect();
+        for &(i, small) in &jde {
+            rust[i].algorithm = metaopt::de::Algorithm::Jde100;
+            rust[i].jde_small = small;
+        }
+        let bk = if backend == 1 { Backend::Cpu } else { Backend::DEVICE };
+        let opts = BatchOptions { precision: Precision::Double, generations_per_launch: 8, ..Default::default() };
+        let want = BatchDe::new(rust, bk, opts).unwrap().run(&BatchStop::default()).unwrap();
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(out.values[i], w.best_value, "problem {i}");
+            assert_eq!(out.bests[i], w.best, "problem {i}");
+            assert_eq!(out.gens[i], w.generations, "problem {i}");
+        }
+        unsafe { metaopt_batch_de_free(h) };
+        outs.push(out);
+    }
+    for i in 0..s.len() {
+        let (c, d) = (outs[0].values[i], outs[1].values[i]);
+        assert!((c - d).abs() <= 1e-9 * c.abs().max(d.abs()).max(1e-300), "problem {i}: {c} vs {d}");
+    }
 }
 
 /// A user source with per-problem data: each problem's minimum is its own centre.

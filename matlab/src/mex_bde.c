@@ -12,11 +12,11 @@
 
 #include "mex_internal.h"
 
-/* The fields a problem may have (struct array elements); `CR` and `maxGenerations` are the
- * aliases of `cr` and `generations`. */
+/* The fields a problem may have (struct array elements); `CR`, `maxGenerations` and `jdeSmall`
+ * are the aliases of `cr`, `generations` and `jde_small`. */
 static const char *const PROBLEM_FIELDS[] = {"function", "source", "data", "dims", "lower", "upper", "members", "f", "F",
                                              "cr", "CR", "mutation", "bounds", "seed", "generations", "maxGenerations",
-                                             "target", NULL};
+                                             "target", "algorithm", "jde_small", "jdeSmall", NULL};
 
 /* Field `name` of problem i (0-based), or NULL when absent or []. */
 static const mxArray *pfield(const mxArray *p, size_t i, const char *name) {
@@ -108,7 +108,7 @@ static MetaoptBatchDeProblem *problem_specs(const mxArray *p, size_t *count) {
             known |= strcmp(name, PROBLEM_FIELDS[k]) == 0;
         if (!known)
             fail("badOption", "problems has the unknown field '%s'; the fields are function, source, data, dims, lower, "
-                 "upper, members, f, cr, mutation, bounds, seed, generations, target", name);
+                 "upper, members, f, cr, mutation, bounds, seed, generations, target, algorithm, jde_small", name);
     }
     MetaoptBatchDeProblem *specs = mxCalloc(n, sizeof *specs);
     char what[64];
@@ -168,6 +168,19 @@ static MetaoptBatchDeProblem *problem_specs(const mxArray *p, size_t *count) {
             q.has_target = 1;
             q.target = real_scalar(v, what);
         }
+        if ((v = pfield(p, i, "algorithm"))) {
+            /* the batch runs 'de' (MetaoptDeAlgorithm 0) or 'jde100' (5); docs/specs/DE.md */
+            snprintf(what, sizeof what, "problems(%zu).algorithm", i + 1);
+            char *m = string_arg(v, what);
+            if (strcmp(m, "de") == 0)
+                q.algorithm = METAOPT_DE_ALGORITHM_DE;
+            else if (strcmp(m, "jde100") == 0)
+                q.algorithm = METAOPT_DE_ALGORITHM_JDE100;
+            else
+                fail("badArgument", "%s must be 'de' or 'jde100' (the batched DE runs no other), got '%s'", what, m);
+        }
+        if ((v = pfield2(p, i, "jde_small", "jdeSmall", what, sizeof what)))
+            q.jde_small = (uint32_t)int_scalar(v, what, 0, 4294967295.0);
         specs[i] = q;
     }
     *count = n;

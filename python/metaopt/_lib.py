@@ -110,6 +110,8 @@ class MetaoptBatchDeProblem(Structure):
         ("max_generations", c_uint64),
         ("has_target", c_uint8),
         ("target", c_double),
+        ("algorithm", c_int32),
+        ("jde_small", c_uint32),
     ]
 
 

@@ -19,6 +19,8 @@ MUTATIONS = ("DE/rand/1", "DE/rand/2", "DE/best/1", "DE/best/2", "DE/current-to-
 BOUNDS = ("sat", "mir", "tor", "HVB", "uni", "COTN")
 _PLACEMENTS = {"auto": 0, "local": 1, "global": 2}
 # MetaoptBatchDeStopReason
+# the batch's algorithms and their `MetaoptDeAlgorithm` codes (de.py has every one)
+_METHODS = {"de": 0, "jde100": 5}
 STOP_WORDS = {0: "running", 1: "target", 2: "budget", 3: "time_limit", 4: "interrupted"}
 
 
@@ -64,13 +66,15 @@ class BatchDE(Instance):
 
     ``BatchDE(function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1",
     bounds="sat", seed=1, generations=1000, target=None, problems=None, cpu=False,
-    precision="auto", generations_per_launch=1000, placement="auto")``
+    precision="auto", generations_per_launch=1000, placement="auto", method="de", jde_small=25)``
 
     Every per-problem argument is one value for all problems or a sequence with one per
     problem: ``function`` (a catalogue name such as ``"F1"`` or ``"CEC07t"``, or a
     ``metaopt.Source`` with its data), ``dims``, ``members``, ``f``, ``cr``, ``mutation``,
     ``bounds``, ``generations``, ``target`` (None: none), ``data`` (the bytes or NumPy array of a
-    ``Source`` problem's ``data`` argument). ``seed``: a sequence, or a scalar S that gives
+    ``Source`` problem's ``data`` argument), ``method`` (``"de"``: F, CR and the mutation above;
+    ``"jde100"``: jDE100, ``members`` = big + ``jde_small``, a generation is a cycle, the result
+    the best ever; the batch runs no other algorithm), ``jde_small``. ``seed``: a sequence, or a scalar S that gives
     problem i the seed S + i. ``lower``/``upper``: a scalar for all, one vector of dims values
     for all (when every problem has those dims), or a list with per problem a scalar or a vector
     of its dims. ``problems`` fixes the count (default: the longest sequence among the other
@@ -80,10 +84,10 @@ class BatchDE(Instance):
 
     def __init__(self, function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1", bounds="sat",
                  seed=1, generations=1000, target=None, problems=None, cpu=False, precision="auto",
-                 generations_per_launch=1000, placement="auto", data=None, device=None):
+                 generations_per_launch=1000, placement="auto", data=None, device=None, method="de", jde_small=25):
         if problems is None:
             n = _count(function=function, dims=dims, members=members, f=f, cr=cr, mutation=mutation, bounds=bounds,
-                       seed=seed, generations=generations, target=target,
+                       seed=seed, generations=generations, target=target, method=method, jde_small=jde_small,
                        data=data if isinstance(data, (list, tuple)) else None)
         else:
             n = _checks.integer("problems", problems, 1, 2**32 - 1)
@@ -115,6 +119,8 @@ class BatchDE(Instance):
         else:
             data_ = _per_problem("data", data, n, lambda k, v: None if v is None else as_bytes(k, v))
         gens_ = _per_problem("generations", generations, n, lambda k, v: _checks.integer(k, v, 0, 2**64 - 1))
+        meth_ = _per_problem("method", method, n, lambda k, v: _checks.choice(k, v, _METHODS))
+        small_ = _per_problem("jde_small", jde_small, n, lambda k, v: _checks.integer(k, v, 0, 2**32 - 1))
         if target is None:
             tgt_ = [None] * n
         else:
@@ -173,6 +179,8 @@ class BatchDE(Instance):
             p.bounds = bnd_[i]
             p.seed = seed_[i]
             p.max_generations = gens_[i]
+            p.algorithm = meth_[i]
+            p.jde_small = small_[i]
             if tgt_[i] is not None:
                 p.has_target = 1
                 p.target = tgt_[i]

@@ -46,6 +46,22 @@ def test_cpu_equals_device_in_double_on_a_mixed_batch():
     assert np.array_equal(again.best_values, cpu.best_values)
 
 
+def test_jde100_problems_beside_a_fixed_de_one_cpu_equals_device():
+    # issue 25: jDE100 per problem by method="jde100" (members = big + jde_small), the CPU
+    # backend following the device in double, and the island DE's jDE100 run with one island
+    kw = dict(function=["F6", "F1", "F8"], dims=[5, 4, 3], lower=[-5.12, -5.12, -600], upper=[5.12, 5.12, 600],
+              members=[30, 20, 24], method=["jde100", "de", "jde100"], jde_small=[10, 25, 6], seed=7,
+              generations=[40, 30, 40], precision="double", generations_per_launch=8)
+    cpu = metaopt.batch_de.run(cpu=True, **kw)
+    dev = metaopt.batch_de.run(**kw)
+    assert list(cpu.generations) == [40, 30, 40]
+    for i in range(3):
+        c, d = cpu.best_values[i], dev.best_values[i]
+        assert abs(c - d) <= 1e-9 * max(abs(c), abs(d), 1e-300), (i, c, d)
+    # the best ever of a jDE100 problem is the value of its vector
+    assert abs(float(metaopt.evaluate("F6", cpu.best[0][None, :])[0]) - cpu.best_values[0]) <= 1e-9 * max(1.0, cpu.best_values[0])
+
+
 def test_a_problem_does_not_depend_on_its_batch_and_runs_go_on():
     one = metaopt.batch_de.run("F6", 4, -5.12, 5.12, members=16, generations=40, seed=9, cpu=True)
     with BatchDE(["F1", "F6"], 4, -5.12, 5.12, members=16, generations=40, seed=[1, 9], cpu=True,
@@ -93,6 +109,9 @@ def test_source_objective_with_data():
         (dict(precision="half"), ValueError, "precision"),
         (dict(generations_per_launch=0), ValueError, "generations_per_launch"),
         (dict(data=b"xx"), ValueError, "data"),
+        (dict(method="jade"), ValueError, "method"),
+        (dict(method=["de", "best"]), ValueError, "method"),
+        (dict(jde_small=-1), ValueError, "jde_small"),
     ],
 )
 def test_python_side_errors_name_the_argument(kw, exc, needle):
@@ -112,6 +131,8 @@ def test_python_side_errors_name_the_argument(kw, exc, needle):
         (dict(members=2), "members"),
         (dict(lower=2, upper=1), "bounds"),
         (dict(members=[10, 2]), "problem 1"),
+        (dict(method="jde100", members=20, jde_small=3), "jde_small"),
+        (dict(method=["de", "jde100"], members=20, jde_small=[25, 18]), "problem 1"),
     ],
 )
 def test_library_errors_name_the_argument_and_the_problem(kw, needle):

@@ -64,6 +64,14 @@ pub struct MetaoptBatchDeProblem {
     /// 1: the problem stops once its best value is at most `target`; 0: no target.
     pub has_target: u8,
     pub target: f64,
+    /// A `MetaoptDeAlgorithm`: 0 the fixed DE (`f`, `cr`, `mutation`), 5 jDE100 (`members` =
+    /// big + `jde_small`; `f`, `cr` and `mutation` not used; a generation is a cycle; the
+    /// result the best ever). The batched DE runs no other algorithm: another value is an
+    /// error naming `algorithm`.
+    pub algorithm: i32,
+    /// jDE100's small population (at least 4, and at least 4 members left for the big one);
+    /// ignored by the fixed DE.
+    pub jde_small: u32,
 }
 
 /// Options of `metaopt_batch_de_create`; start from `metaopt_batch_de_default_options()`.
@@ -226,6 +234,8 @@ pub extern "C" fn metaopt_batch_de_default_problem() -> MetaoptBatchDeProblem {
             max_generations: d.max_generations,
             has_target: 0,
             target: 0.0,
+            algorithm: d.algorithm as i32,
+            jde_small: d.jde_small,
         }
     })
 }
@@ -324,6 +334,8 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
         seed: p.seed,
         max_generations: p.max_generations,
         target,
+        algorithm: crate::de::Algorithm::from_code(p.algorithm, "algorithm")?,
+        jde_small: p.jde_small,
         ..BatchProblem::new(0u32, 1, 0.0, 1.0)
     })
 }

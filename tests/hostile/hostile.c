@@ -2574,8 +2574,8 @@ static void batch_de_args(void) {
     BDE_CREATE("metaopt_batch_de_create/count 0", good, 0, &cpu, METAOPT_ERR_INVALID_ARGUMENT);
     BDE_CREATE("metaopt_batch_de_create/two problems", good, 2, &cpu, 0);
     static const double nan1[1] = {NAN}, inf1[1] = {INFINITY};
-    MetaoptBatchDeProblem bp[22];
-    for (int i = 0; i < 22; i++) bp[i] = tiny_bde();
+    MetaoptBatchDeProblem bp[26];
+    for (int i = 0; i < 26; i++) bp[i] = tiny_bde();
     bp[0].function = NULL;
     bp[1].source = "FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return x[0]; }";
     bp[2].lower = NULL;
@@ -2598,7 +2598,11 @@ static void batch_de_args(void) {
     bp[19].has_target = 9;
     bp[20].function = NULL, bp[20].source = "x", bp[20].data = NULL, bp[20].data_bytes = 16;
     bp[21].function = g_long;
-    for (int i = 0; i < 22; i++) {
+    bp[22].algorithm = 77;
+    bp[23].algorithm = METAOPT_DE_ALGORITHM_JSO;
+    bp[24].algorithm = METAOPT_DE_ALGORITHM_JDE100, bp[24].jde_small = UINT32_MAX;
+    bp[25].algorithm = METAOPT_DE_ALGORITHM_JDE100, bp[25].jde_small = 0;
+    for (int i = 0; i < 26; i++) {
         MetaoptBatchDeProblem two[2] = {tiny_bde(), bp[i]};
         BDE_CREATE("metaopt_batch_de_create/hostile spec", two, 2, &cpu, ERR);
     }
