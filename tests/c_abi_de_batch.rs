@@ -334,7 +334,7 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
 #[test]
 fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
     let _g = shared();
-    let mut s = vec![Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0)];
+    let mut s = [Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0)];
     s[0].members = 30;
     s[2].members = 24;
     let jde = [(0usize, 10u32), (2, 6)];

@@ -336,7 +336,6 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
         target,
         algorithm: crate::de::Algorithm::from_code(p.algorithm, "algorithm")?,
         jde_small: p.jde_small,
-        ..BatchProblem::new(0u32, 1, 0.0, 1.0)
     })
 }
 
