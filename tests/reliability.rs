@@ -36,10 +36,19 @@ fn f1() -> MetaoptObjective {
 /// a CPU device shared with other tests.
 const MARGIN: Duration = Duration::from_secs(4);
 
+/// The tests of this file one at a time: most time a solver against a limit, and a test that
+/// builds kernels beside a timed one (PoCL builds on first use, both cores busy on a cold cache)
+/// delayed a timed launch by seconds in a fresh-clone CI run.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 // ---- F1: sizes are checked before anything of their size is allocated -----------------------
 
 #[test]
 fn f1_hc12_params_with_one_value_for_all_and_a_huge_n_is_an_error() {
+    let _g = serial();
     let _g = shared();
     let bits = 1u32;
     let dod = [-1.0, 1.0];
@@ -55,6 +64,7 @@ fn f1_hc12_params_with_one_value_for_all_and_a_huge_n_is_an_error() {
 
 #[test]
 fn f1_failed_host_allocations_are_out_of_host_memory() {
+    let _g = serial();
     let e = metaopt::error::try_filled(usize::MAX / 8, 0u64, "x").unwrap_err();
     assert!(matches!(e, Error::OutOfHostMemory(_)), "{e}");
     assert_eq!(e.code(), MetaoptErrorCode::MetaoptErrOutOfHostMemory as i32);
@@ -66,6 +76,7 @@ fn f1_failed_host_allocations_are_out_of_host_memory() {
 
 #[test]
 fn f3_absurd_time_limits_are_refused_everywhere() {
+    let _g = serial();
     for bad in [1e19, 1e20, 1e300, f64::INFINITY, f64::NAN, -1.0] {
         assert_eq!(time_limit_from_secs(bad, "t").unwrap_err().code(), INVALID, "{bad}");
     }
@@ -92,6 +103,7 @@ fn f3_absurd_time_limits_are_refused_everywhere() {
 
 #[test]
 fn f4_hc12_run_with_no_stop_that_ends_is_refused() {
+    let _g = serial();
     let _g = shared();
     let bits = 8u32;
     let dod = [-1.0, 1.0];
@@ -112,6 +124,7 @@ fn f4_hc12_run_with_no_stop_that_ends_is_refused() {
 
 #[test]
 fn f8_de_create_sizes_do_not_wrap() {
+    let _g = serial();
     let _g = shared();
     let b = CString::new("sat").unwrap();
     let lim = [-1.0, 1.0];
@@ -129,6 +142,7 @@ fn f8_de_create_sizes_do_not_wrap() {
 
 #[test]
 fn f6_a_buffer_that_cannot_fit_is_an_error_before_the_driver_sees_it() {
+    let _g = serial();
     let _g = shared();
     let ctx = Backend::DEVICE.context("test").unwrap();
     let info = &ctx.info;
@@ -158,6 +172,7 @@ fn f6_a_buffer_that_cannot_fit_is_an_error_before_the_driver_sees_it() {
 
 #[test]
 fn f5_float_qap_data_whose_cost_can_overflow_is_refused() {
+    let _g = serial();
     let a = vec![1e308; 16];
     let e = QapProblem::new("x", 4, 1, QapMatrices::F64(a, vec![1.0; 16])).unwrap_err();
     assert!(e.to_string().contains("overflow"), "{e}");
@@ -169,6 +184,7 @@ fn f5_float_qap_data_whose_cost_can_overflow_is_refused() {
 
 #[test]
 fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
+    let _g = serial();
     // DE, host callback: NaN everywhere is a named error, not `best value inf`
     let nan = Objective::Callback(HostCallback::new(|_x, _rows, _dims, out| {
         out.fill(f64::NAN);
@@ -212,6 +228,7 @@ fn tai256c() -> Arc<QapProblem> {
 
 #[test]
 fn f4_hc12_qap_mask_order_3_on_tai256c_stops_at_its_limit() {
+    let _g = serial();
     // 64 swaps, mask order 3: 178,957,825 rows a step, minutes in one launch on a CPU device
     let mut s = QapHc12::new(tai256c(), 64, 3, 0, 0, Backend::DEVICE, CostForm::Delta).unwrap();
     let limit = Duration::from_secs(1);
@@ -225,6 +242,7 @@ fn f4_hc12_qap_mask_order_3_on_tai256c_stops_at_its_limit() {
 
 #[test]
 fn f4_tabu_search_with_unlimited_iterations_stops_at_its_limit() {
+    let _g = serial();
     let mut s = QapTs::new(tai256c(), Backend::DEVICE).unwrap();
     let limit = Duration::from_secs(1);
     // one launch of 100000 iterations of 8 chains of n = 256 used to outlast the limit by minutes
@@ -238,6 +256,7 @@ fn f4_tabu_search_with_unlimited_iterations_stops_at_its_limit() {
 
 #[test]
 fn f4_de_stops_at_its_limit() {
+    let _g = serial();
     let p = DeParams::new(4, 256, 256, -5.0, 5.0, BoundsCorrection::Saturation);
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::NONE).unwrap();
@@ -263,6 +282,7 @@ fn sphere(x: &[f64]) -> f64 {
 
 #[test]
 fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
+    let _g = serial();
     // the programs built and their kernels compiled beforehand (PoCL takes seconds on a cold
     // cache): these limits are for the population and the generations. The same shape of island
     // (2048 members, whose population does not fit local memory) in fewer dimensions builds the
@@ -302,6 +322,7 @@ fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
 
 #[test]
 fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
+    let _g = serial();
     // a host callback of 2 ms a member: 2 x 512 members make an evaluation of about 2 s, while
     // the trials take no time; the limit cuts the initial evaluation and then a generation's
     for backend in [Backend::DEVICE, Backend::Cpu] {
@@ -324,8 +345,16 @@ fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
         let mut warm = DeMultiPop::new(&p, backend).unwrap();
         warm.init(&quick, Mutation::Rand1, Migration::NONE).unwrap();
         warm.run(&DeStop::generations(2)).unwrap();
-        let mut de = DeMultiPop::new(&p, backend).unwrap();
         let limit = Duration::from_millis(700);
+        // and the launches of a cut generation (pieces at an offset: PoCL builds a kernel for
+        // each launch shape at its first use, seconds when the other tests of this binary
+        // build theirs at the same time), untimed
+        let mut warm = DeMultiPop::new(&p, backend).unwrap();
+        warm.init_within(&obj, Mutation::Rand1, Migration::NONE, None, Some(limit), None).unwrap();
+        for _ in 0..2 {
+            warm.run(&DeStop { time_limit: Some(limit), ..DeStop::default() }).unwrap();
+        }
+        let mut de = DeMultiPop::new(&p, backend).unwrap();
         let t = Instant::now();
         let evaluated = de.init_within(&obj, Mutation::Rand1, Migration::NONE, None, Some(limit), None).unwrap();
         let took = t.elapsed();
@@ -353,6 +382,7 @@ fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
 
 #[test]
 fn f4_de_limit_passing_during_set_up_is_clean() {
+    let _g = serial();
     let mut de = big_de(Backend::DEVICE);
     let limit = Duration::from_millis(1);
     let t = Instant::now();
@@ -380,6 +410,7 @@ fn f4_de_limit_passing_during_set_up_is_clean() {
 
 #[test]
 fn f4_de_cpu_generation_stops_at_the_limit() {
+    let _g = serial();
     let mut de = big_de(Backend::Cpu);
     let limit = Duration::from_millis(500);
     let t = Instant::now();
@@ -393,6 +424,7 @@ fn f4_de_cpu_generation_stops_at_the_limit() {
 
 #[test]
 fn f4_de_in_pieces_gives_the_same_run() {
+    let _g = serial();
     // a stop token makes every phase come in pieces; the numbers must not change
     for backend in [Backend::DEVICE, Backend::Cpu] {
         let run = |token: Option<metaopt::StopToken>| {
@@ -412,6 +444,7 @@ fn f4_de_in_pieces_gives_the_same_run() {
 
 #[test]
 fn f4_sat_stops_at_its_limit() {
+    let _g = serial();
     use metaopt::hc12::sat::{SatOptions, SatSolver};
     use metaopt::problem::sat::Cnf;
     // a random 3-SAT formula of 60000 variables at ratio 4.26, mask order 2: 1.8e9 rows a step
@@ -439,6 +472,7 @@ fn f4_sat_stops_at_its_limit() {
 
 #[test]
 fn f4_sat_set_up_of_a_big_formula_counts_in_the_limit() {
+    let _g = serial();
     use metaopt::hc12::sat::{SatOptions, SatSolver};
     use metaopt::interrupt::{Clock, Cut, Watch};
     use metaopt::problem::sat::Cnf;
@@ -470,6 +504,7 @@ fn f4_sat_set_up_of_a_big_formula_counts_in_the_limit() {
 
 #[test]
 fn f9_a_negative_bit_length_is_refused() {
+    let _g = serial();
     let _g = shared();
     // once silently "to the end", like 0
     assert!(metaopt::hc12::Neighbourhood::new(4, 8, 2, 0, -1).unwrap_err().to_string().contains("bitLength"));
