@@ -89,20 +89,8 @@ pub fn draw_f_cr(seed_mut: u64, t: u64, f: f64, cr: f64, r: Ranges) -> (f64, f64
 /// Three distinct members of 0..n, all different from i, from the words w[0..3]: word t picks
 /// among the members not yet chosen (the rank mapping of `ops::indices`).
 pub fn pick3(w: [u32; 4], i: u32, n: u32) -> [u32; 3] {
-    let mut chosen = vec![i];
     let mut r = [0u32; 3];
-    for t in 0..3 {
-        let mut v = ops::below(w[t], n - 1 - t as u32);
-        let mut pos = 0;
-        for (s, &c) in chosen.iter().enumerate() {
-            if v >= c {
-                v += 1;
-                pos = s + 1;
-            }
-        }
-        chosen.insert(pos, v);
-        r[t] = v;
-    }
+    ops::distinct(&w[..3], i, n, &mut r);
     r
 }
 

@@ -64,10 +64,18 @@ pub fn indices(seed: u64, gen: u64, p: u32, m: u32, np: u32, nm: u32, nn: u32, m
         let b = rng4(seed, 0, c + 1);
         [a[0], a[1], a[2], a[3], b[0], b[1]]
     };
-    let mut chosen = vec![m];
     let mut r = [0u32; 5];
-    for t in 0..mutation.randoms() {
-        let mut v = below(w[t], nm - 1 - t as u32);
+    distinct(&w[..mutation.randoms()], m, nm, &mut r);
+    (r, below(w[5], nn))
+}
+
+/// `out[t]` for each word `w[t]`: distinct members of `0..n`, all different from `i`, the t-th
+/// drawn uniformly among the `n - 1 - t` not yet chosen (word -> rank among the free ones, as
+/// `de_indices` in `cl/de.cl` maps it).
+pub fn distinct(w: &[u32], i: u32, n: u32, out: &mut [u32]) {
+    let mut chosen = vec![i];
+    for (t, &word) in w.iter().enumerate() {
+        let mut v = below(word, n - 1 - t as u32);
         let mut pos = 0;
         for (s, &c) in chosen.iter().enumerate() {
             if v >= c {
@@ -76,9 +84,8 @@ pub fn indices(seed: u64, gen: u64, p: u32, m: u32, np: u32, nm: u32, nn: u32, m
             }
         }
         chosen.insert(pos, v);
-        r[t] = v;
+        out[t] = v;
     }
-    (r, below(w[5], nn))
 }
 
 /// Crossover counters of target (p, m) in generation `gen`: `(g * Np' + p') * Nm + m`.
