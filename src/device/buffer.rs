@@ -204,14 +204,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
     /// and the queue's order puts the write before every command enqueued after it. Where a
     /// launch needs several small uploads, this saves `write`'s wait for the queue each time.
     pub fn write_queued(&mut self, q: &Queue, data: Vec<T>) -> Result<()> {
-        if data.len() > self.len {
-            return Err(Error::Panic(format!(
-                "write of {} elements into buffer `{}` of {}",
-                data.len(),
-                self.what,
-                self.len
-            )));
-        }
+        self.check_write(data.len())?;
         self.settle();
         q.check_valid()?;
         // SAFETY: `data` moves into `self.pending` (its heap storage does not move) and is
@@ -225,6 +218,14 @@ impl<T: ClScalar> DeviceBuffer<T> {
         Ok(())
     }
 
+    /// A write of `n` elements fits the buffer.
+    fn check_write(&self, n: usize) -> Result<()> {
+        if n > self.len {
+            return Err(Error::Panic(format!("write of {n} elements into buffer `{}` of {}", self.what, self.len)));
+        }
+        Ok(())
+    }
+
     /// Waits for the last queued write (if any) and frees its host data. A failed wait (a lost
     /// device) ends the write as well, so the data is freed either way.
     fn settle(&mut self) {
@@ -235,14 +236,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
 
     /// Blocking copy of `data` into the start of the buffer.
     pub fn write(&mut self, q: &Queue, data: &[T]) -> Result<()> {
-        if data.len() > self.len {
-            return Err(Error::Panic(format!(
-                "write of {} elements into buffer `{}` of {}",
-                data.len(),
-                self.what,
-                self.len
-            )));
-        }
+        self.check_write(data.len())?;
         q.check_valid()?;
         // SAFETY: the write is blocking, so `data` outlives it; the length is checked above.
         unsafe { q.cl().enqueue_write_buffer(&mut self.buf, CL_BLOCKING, 0, data, &[]) }
