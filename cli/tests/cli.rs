@@ -789,12 +789,12 @@ fn bench_qap_quality_writes_gaps_beside_rots() {
     let o = ok(&["bench", "qap-quality", "--cpu", "--time-limit", "2", "--runs", "2", "--chains", "2", &data("had12.dat"), &data("chr20a.dat")]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "instance,n,bks,runs,time_limit,best_gap_percent,mean_gap_percent,worst_gap_percent,bks_hits,mean_seconds_to_best,rots_mean_gap_percent,rots_bks_hits");
+    assert_eq!(lines[0], "instance,n,bks,runs,time_limit,best_gap_percent,mean_gap_percent,worst_gap_percent,bks_hits,mean_seconds_to_best,rots_mean_gap_percent,rots_bks_hits,chains,devices");
     assert_eq!(lines.len(), 3, "{text}");
     assert!(lines[1].starts_with("had12,12,1652,2,2,0.0000,0.0000,0.0000,2,"), "{text}");
-    assert!(lines[1].ends_with(",,"), "had12 is not in RoTS's table: {text}");
+    assert!(lines[1].ends_with(",,,2,"), "had12 is not in RoTS's table; 2 chains on the CPU backend: {text}");
     assert!(lines[2].starts_with("chr20a,20,2192,2,2,"), "{text}");
-    assert!(lines[2].ends_with(",0.00,5 of 5"), "{text}");
+    assert!(lines[2].ends_with(",0.00,5 of 5,2,"), "{text}");
     assert!(stderr(&o).contains("mean gap over the 2 instances"), "{}", stderr(&o));
 }
 

@@ -119,3 +119,16 @@ fn bench_scale_writes_rows_per_device_count() {
     assert_eq!(costs.iter().map(|x| &x[col("devices")]).collect::<Vec<_>>(), ["0", "0,1"], "one migration cost per device count");
     assert!(costs.iter().all(|x| x[col("seconds")].parse::<f64>().unwrap() >= 0.0));
 }
+
+#[test]
+fn bench_qap_quality_runs_the_chains_of_each_device() {
+    // --chains per device: two devices run twice the chains; had12 reaches its optimum
+    let had12 = data("qaplib/had12.dat");
+    let out = ok_env(&["bench", "qap-quality", "--devices", "0,1", "--chains", "3", "--runs", "1", "--time-limit", "20", &had12], &THREE);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].ends_with(",chains,devices"), "{out}");
+    assert!(lines[1].starts_with("had12,12,1652,1,20,0.0000,0.0000,0.0000,1,"), "{out}");
+    assert!(lines[1].ends_with(",6,0 1"), "{out}");
+    let cpu = metaopt_env(&["bench", "qap-quality", "--cpu", "--devices", "0", &had12], &THREE);
+    assert!(!cpu.status.success() && String::from_utf8_lossy(&cpu.stderr).contains("--devices: not with --cpu"));
+}

@@ -10,7 +10,7 @@
 //! `--time-limit` seconds per instance (each run stops at the best-known value), and the mean time
 //! to the best, beside Taillard's RoTS on one core (10 s per run).
 
-use crate::args::{BackendArgs, CsvArg, DeviceArg};
+use crate::args::{BackendArgs, CsvArg, DeviceArg, DevicesArg};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::device::Backend;
@@ -217,7 +217,7 @@ pub struct BenchQapQualityArgs {
     /// Runs per instance (seeds --seed, --seed + 1, ...)
     #[arg(long, default_value_t = 5, value_name = "R", value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
-    /// Chains of every run
+    /// Chains of every run (with --devices: chains per device, so N devices run N times as many)
     #[arg(long, default_value_t = 32, value_name = "N")]
     chains: usize,
     #[command(flatten)]
@@ -228,11 +228,16 @@ pub struct BenchQapQualityArgs {
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
+    devices: DevicesArg,
+    #[command(flatten)]
     csv: CsvArg,
 }
 
 pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
     let backend = a.backend.backend()?;
+    let devices = a.devices.list_for(a.backend.cpu)?;
+    // several devices: the chains of one device on each (weak scaling: quality at a fixed time)
+    let chains = a.chains * devices.len().max(1);
     let names: Vec<&str> = ROTS_10S.iter().map(|r| r.0).collect();
     let files = instance_files(&a.files, &names)?;
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -249,15 +254,18 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
         "mean_seconds_to_best",
         "rots_mean_gap_percent",
         "rots_bks_hits",
+        "chains",
+        "devices",
     ])
     .map_err(csv_error)?;
     let mut means: Vec<(f64, Option<f64>)> = Vec::new();
     eprintln!(
-        "bench qap-quality: {} instances, {} runs of {} s, {} chains, seeds from {}",
+        "bench qap-quality: {} instances, {} runs of {} s, {} chains{}, seeds from {}",
         files.len(),
         a.runs,
         a.time_limit,
-        a.chains,
+        chains,
+        if devices.is_empty() { String::new() } else { format!(" on devices {devices:?}") },
         a.seed
     );
     for path in &files {
@@ -266,12 +274,12 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
             .ok_or_else(|| Failure(format!("{}: no best-known value (no BKS.csv row beside it)", path.display())))?
             .bks as f64;
         let problem = Arc::new(QapProblem::from_instance(&inst));
-        let mut solver = QapTs::new(problem, backend).map_err(ts_error)?;
+        let mut solver = if devices.is_empty() { QapTs::new(problem, backend) } else { QapTs::on_devices(problem, &devices) }.map_err(ts_error)?;
         let mut gaps = Vec::new();
         let mut to_best = Vec::new();
         for run in 0..a.runs {
             let opts = a.ts.apply(QapTsOptions {
-                chains: a.chains,
+                chains,
                 max_iterations: 0,
                 time_limit: Some(Duration::from_secs_f64(a.time_limit)),
                 target: Some(bks),
@@ -308,6 +316,8 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
             format!("{mean_t:.4}"),
             rots.map(|r| format!("{:.2}", r.1)).unwrap_or_default(),
             rots.and_then(|r| r.2).map(|h| format!("{h} of 5")).unwrap_or_default(),
+            chains.to_string(),
+            devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" "),
         ])
         .map_err(csv_error)?;
     }
