@@ -376,6 +376,30 @@ __kernel void de_export(__global const FP *X, __global FP *B, uint np, uint nm, 
     B[(size_t)p * nn + n] = DE_X(p, nm, n);
 }
 
+// What a migration plan reads (src/de/ops.rs MigrationView), into V, one work-item per
+// population: its best value (FPF at V), its worst member (uint at V + o_w: NaN first, the
+// highest-index NaN, else the largest value, ties to the higher index: ops::worst_one), and with
+// `rows` its best row (FP at V + o_r, row p of nn). A few bytes per population instead of every
+// value.
+__kernel void de_view(__global const FP *X, __global const FPF *Fx, __global uchar *V, uint np, uint nm, uint nn,
+                      uint rows, uint o_w, uint o_r)
+{
+    uint p = get_global_id(0);
+    if (p >= np) return;
+    __global const FPF *fx = Fx + (size_t)p * (nm + 1);
+    uint w = 0;
+    for (uint m = 1; m < nm; ++m) {
+        FPF a = fx[m], b = fx[w];
+        if (isnan(a) || (!isnan(b) && a >= b)) w = m;
+    }
+    ((__global FPF *)V)[p] = fx[nm];
+    ((__global uint *)(V + o_w))[p] = w;
+    if (rows) {
+        __global FP *R = (__global FP *)(V + o_r);
+        for (uint n = 0; n < nn; ++n) R[(size_t)p * nn + n] = DE_X(p, nm, n);
+    }
+}
+
 // Migrant import (src/de/multi.rs): migrant k (values V[k * nn ..], value FV[k], from another
 // engine's best row) replaces member moves[2k+1] of population moves[2k], as de_migrate writes
 // it. One work-item per (migrant, n).

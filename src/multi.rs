@@ -73,10 +73,12 @@ pub fn blocks(total: usize, parts: usize) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// Runs `f(engine, block, items of the block)` for each engine and its block, one scoped host
-/// thread per engine (the calling thread when there is one); returns the results in block
-/// order, or the first error (by block). `items` is split at the block boundaries, which must
-/// cover it in order.
+/// Runs `f(engine, block, items of the block)` for each engine and its block, each engine on
+/// a thread of rayon's pool (the calling thread when there is one engine); returns the results
+/// in block order, or the first error (by block). `items` is split at the block boundaries,
+/// which must cover it in order. The pool's threads persist, so a phase costs no thread start
+/// (an island DE migration is a few phases); the engines never wait for one another inside
+/// `f`, so a pool with fewer threads than engines runs them in turn.
 pub fn run_blocks<E, T, R, F>(engines: &mut [E], ranges: &[Range<usize>], items: &mut [T], f: F) -> Result<Vec<R>>
 where
     E: Send,
@@ -84,6 +86,7 @@ where
     R: Send,
     F: Fn(&mut E, Range<usize>, &mut [T]) -> Result<R> + Sync,
 {
+    use rayon::prelude::*;
     assert_eq!(engines.len(), ranges.len(), "one block per engine");
     assert_eq!(ranges.last().map_or(0, |r| r.end), items.len(), "the blocks cover the items");
     if engines.len() == 1 {
@@ -96,16 +99,7 @@ where
         slices.push(a);
         rest = b;
     }
-    let f = &f;
-    let out: Vec<Result<R>> = std::thread::scope(|s| {
-        let handles: Vec<_> = engines
-            .iter_mut()
-            .zip(ranges.iter().cloned())
-            .zip(slices)
-            .map(|((e, r), sl)| s.spawn(move || f(e, r, sl)))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-    });
+    let out: Vec<Result<R>> = engines.par_iter_mut().zip(ranges.par_iter().cloned()).zip(slices.into_par_iter()).map(|((e, r), sl)| f(e, r, sl)).collect();
     out.into_iter().collect()
 }
 

@@ -5,7 +5,7 @@
 use super::adapt::{self, Adaptive, AdaptBackend, ArchiveMove, Plan};
 use super::config::Algorithm;
 use super::jde::{self, JdeState};
-use super::ops::{cr_threshold, Move};
+use super::ops::{cr_threshold, MigrationView, Move};
 use super::config::{Config, Mutation, Selection};
 use super::engine::Engine;
 use super::pace::{in_pieces, Cut, Rate};
@@ -24,6 +24,7 @@ struct Kernels {
     migrate: Kernel,
     export: Kernel,
     import: Kernel,
+    view: Kernel,
     wg1: usize,
     /// The group of `de_init` (exact: it is not capped by the kernel's limit).
     init_wg: usize,
@@ -94,6 +95,28 @@ fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local
     Some(FusedShape { wg, local: population as u64 <= local_mem, trials_fit: (population + trials) as u64 <= local_mem })
 }
 
+/// The buffers of the migrations, grown when too small: the moves (or import slots), the
+/// migrants' rows and values, and the view (`de_view`) with its host copy. A write into one is
+/// queued (`DeviceBuffer::write_queued`), so the in-order queue puts it after the kernel that
+/// read it last; the host copy stays resident (a fresh vector each time costs page faults, which
+/// NVIDIA's driver turns into a slow copy).
+#[derive(Default)]
+struct MigrationBuffers {
+    moves: Option<DeviceBuffer<u32>>,
+    rows: Option<DeviceBuffer<u8>>,
+    values: Option<DeviceBuffer<u8>>,
+    view: Option<DeviceBuffer<u8>>,
+    host: Vec<u8>,
+}
+
+/// `b`, reallocated first when it holds fewer than `len` elements.
+fn fitted<'a, T: crate::device::ClScalar>(q: &Queue, b: &'a mut Option<DeviceBuffer<T>>, len: usize, what: &'static str) -> Result<&'a mut DeviceBuffer<T>> {
+    if b.as_ref().is_none_or(|b| b.len() < len) {
+        *b = Some(q.buffer(len, what)?);
+    }
+    Ok(b.as_mut().expect("made above"))
+}
+
 /// The device engine.
 pub struct DeviceDe {
     cfg: Config,
@@ -120,9 +143,9 @@ pub struct DeviceDe {
     /// `p0 ..` of `npg`, and its random numbers are theirs (0 and Np on one device).
     p0: u32,
     npg: u32,
-    /// The last import's buffers (moves, values, fitness values), kept until the next one so
-    /// that `import` need not wait for its kernel.
-    migrants: Option<(DeviceBuffer<u32>, DeviceBuffer<u8>, DeviceBuffer<u8>)>,
+    /// The migrations' buffers, kept from one to the next (no allocation and no wait for a
+    /// kernel per migration).
+    mig: MigrationBuffers,
     /// jDE100's buffers (`jde_fused`): F, CR and the trials' F and CR (4 Nm per island, FP),
     /// and the counters of every island (4 each).
     jde: Option<(DeviceBuffer<u8>, DeviceBuffer<u64>)>,
@@ -197,7 +220,7 @@ impl DeviceDe {
             ade: None,
             p0,
             npg,
-            migrants: None,
+            mig: MigrationBuffers::default(),
             jde: None,
         })
     }
@@ -316,6 +339,7 @@ impl DeviceDe {
             migrate: self.queue.kernel(&program, "de_migrate")?,
             export: self.queue.kernel(&program, "de_export")?,
             import: self.queue.kernel(&program, "de_import")?,
+            view: self.queue.kernel(&program, "de_view")?,
             fused,
             ade_trial: self.queue.kernel(&program, "ade_trial")?,
             ade_eval: if external { None } else { Some(self.queue.kernel(&program, "ade_eval")?) },
@@ -694,18 +718,56 @@ impl Engine for DeviceDe {
         }
         let (np, nm, nn) = self.sizes();
         let flat: Vec<u32> = moves.iter().flat_map(|m| [m.src, m.dst, m.member]).collect();
-        let buf = self.queue.buffer_from(&flat, "migration moves")?;
+        fitted(&self.queue, &mut self.mig.moves, flat.len(), "migration moves")?.write_queued(&self.queue, flat)?;
         let count = moves.len() as u32;
         let k = self.k()?;
+        let buf = self.mig.moves.as_ref().expect("fitted above");
         let mut e = ExecuteKernel::new(&k.migrate);
-        // SAFETY: arguments match `de_migrate`; `buf` lives until the finish below.
+        // SAFETY: arguments match `de_migrate`; `buf` is kept until the next migration, whose
+        // write the in-order queue puts after this launch.
         unsafe {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(buf.cl()).set_arg(&count);
             e.set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
         launch(&self.queue, &mut e, &[moves.len(), nn as usize], None, "clEnqueueNDRangeKernel(de_migrate)")?;
-        self.rank()?;
-        self.queue.finish()
+        // no wait: the next phase comes after the migration on the same in-order queue
+        self.rank()
+    }
+
+    fn migration_view(&mut self, k: usize, rows: bool) -> Result<MigrationView> {
+        if k > 1 || self.ade.is_some() {
+            // several worst members (N2One, N2N), or the adaptive variants' host-kept values
+            return super::engine::view_from_values(self, k, rows);
+        }
+        let (np, nm, nn) = self.sizes();
+        let (npu, fpf, fp) = (np as usize, if self.cfg.fitness_double() { 8 } else { 4 }, if self.cfg.options.double { 8 } else { 4 });
+        let o_w = (npu * fpf).next_multiple_of(8);
+        let o_r = (o_w + npu * 4).next_multiple_of(8);
+        let len = if rows { o_r + npu * nn as usize * fp } else { o_w + npu * 4 };
+        let (o_w32, o_r32) = (u32::try_from(o_w), u32::try_from(o_r));
+        let (Ok(o_w32), Ok(o_r32)) = (o_w32, o_r32) else {
+            return super::engine::view_from_values(self, k, rows);
+        };
+        fitted(&self.queue, &mut self.mig.view, len, "migration view")?;
+        let kern = self.k()?;
+        let v = self.mig.view.as_ref().expect("fitted above");
+        let mut e = ExecuteKernel::new(&kern.view);
+        let rows32 = rows as u32;
+        // SAFETY: arguments match `de_view`; the buffer holds `len` bytes.
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(v.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+            e.set_arg(&rows32).set_arg(&o_w32).set_arg(&o_r32);
+        }
+        launch(&self.queue, &mut e, &[npu], None, "clEnqueueNDRangeKernel(de_view)")?;
+        let host = &mut self.mig.host;
+        host.resize(host.len().max(len), 0);
+        v.read(&self.queue, &mut host[..len])?;
+        Ok(MigrationView {
+            best: fp_values(&host[..npu * fpf], self.cfg.fitness_double()),
+            worst: host[o_w..o_w + npu * 4].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect(),
+            k: 1,
+            rows: if rows { fp_values(&host[o_r..len], self.cfg.options.double) } else { Vec::new() },
+        })
     }
 
     fn export_bests(&mut self) -> Result<Vec<f64>> {
@@ -733,22 +795,24 @@ impl Engine for DeviceDe {
         }
         let (np, nm, nn) = self.sizes();
         let flat: Vec<u32> = slots.iter().flat_map(|&(p, m)| [p, m]).collect();
+        let (rows, values) = (fp_bytes(x, self.cfg.options.double), fp_bytes(fx, self.cfg.fitness_double()));
         let q = &self.queue;
-        let mv = q.buffer_from(&flat, "migrants")?;
-        let v = q.buffer_from(&fp_bytes(x, self.cfg.options.double), "migrants")?;
-        let fv = q.buffer_from(&fp_bytes(fx, self.cfg.fitness_double()), "migrants")?;
+        fitted(q, &mut self.mig.moves, flat.len(), "migrants")?.write_queued(q, flat)?;
+        fitted(q, &mut self.mig.rows, rows.len(), "migrants")?.write_queued(q, rows)?;
+        fitted(q, &mut self.mig.values, values.len(), "migrants")?.write_queued(q, values)?;
         let count = slots.len() as u32;
         let k = self.k()?;
+        let m = &self.mig;
+        let (mv, v, fv) = (m.moves.as_ref().expect("fitted"), m.rows.as_ref().expect("fitted"), m.values.as_ref().expect("fitted"));
         let mut e = ExecuteKernel::new(&k.import);
-        // SAFETY: arguments match `de_import`; the buffers are kept in `self.migrants` until the
-        // next import, which comes after this launch on the same in-order queue.
+        // SAFETY: arguments match `de_import`; the buffers are kept until the next import,
+        // whose writes the in-order queue puts after this launch.
         unsafe {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(mv.cl()).set_arg(v.cl()).set_arg(fv.cl());
             e.set_arg(&count).set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
         launch(&self.queue, &mut e, &[slots.len(), nn as usize], None, "clEnqueueNDRangeKernel(de_import)")?;
         // no wait: the next phase comes after the import on the same in-order queue
-        self.migrants = Some((mv, v, fv));
         self.rank()
     }
 

@@ -47,6 +47,12 @@ pub trait Engine: Send {
     fn fitness(&mut self) -> Result<Vec<f64>>;
     /// Applies migration moves and re-ranks.
     fn migrate(&mut self, moves: &[ops::Move]) -> Result<()>;
+    /// What a migration plan reads ([`ops::MigrationView`]): every population's best value and
+    /// its `k` worst members, and with `rows` the best rows (an engine may add them unasked,
+    /// for its own [`Engine::migrate`]). By default from [`Engine::fitness`].
+    fn migration_view(&mut self, k: usize, rows: bool) -> Result<ops::MigrationView> {
+        view_from_values(self, k, rows)
+    }
     /// Migrant export (`multi.rs`): the best row of every population, row p of Nn values.
     fn export_bests(&mut self) -> Result<Vec<f64>> {
         let (np, nm) = self.shape();
@@ -87,6 +93,18 @@ pub trait Engine: Send {
     fn agree(&mut self, mine: Pace) -> Result<Pace> {
         Ok(mine)
     }
+}
+
+/// [`Engine::migration_view`] from every value ([`Engine::fitness`]) and the best rows
+/// ([`Engine::export_bests`]).
+pub fn view_from_values<E: Engine + ?Sized>(e: &mut E, k: usize, rows: bool) -> Result<ops::MigrationView> {
+    let (np, nm) = e.shape();
+    let fx = e.fitness()?;
+    let mut v = ops::MigrationView::from_fitness(&fx, np, nm, k);
+    if rows {
+        v.rows = e.export_bests()?;
+    }
+    Ok(v)
 }
 
 /// A process's wish at a step of [`DeMultiPop::run`] (see [`Engine::agree`]).
@@ -348,12 +366,14 @@ impl DeMultiPop {
         self.engine.jde_state()
     }
 
-    /// The migration of the generation just completed, when its period comes.
+    /// The migration of the generation just completed, when its period comes: planned from
+    /// the engine's [`ops::MigrationView`] (on a device a few values per island, not all).
     fn migrate_if_due(&mut self, migration: Migration) -> Result<()> {
         let gen = self.generation;
         if migration.is_period(gen) {
-            let fx = self.engine.fitness()?;
-            let moves = ops::plan_migration(migration.kind, self.cfg.options.migration_seed, gen, self.cfg.np, self.cfg.nm, &fx);
+            let (np, nm) = (self.cfg.np, self.cfg.nm);
+            let view = self.engine.migration_view(ops::worst_needed(migration.kind, np, nm), false)?;
+            let moves = ops::plan_migration_view(migration.kind, self.cfg.options.migration_seed, gen, np, nm, &view);
             self.engine.migrate(&moves)?;
         }
         Ok(())

@@ -31,7 +31,8 @@
 use super::config::{Config, DeParams, Mutation};
 use super::device::DeviceDe;
 use super::engine::{DeMultiPop, Engine, Pace};
-use super::ops::Move;
+use super::engine::view_from_values;
+use super::ops::{MigrationView, Move};
 use super::pace::Cut;
 use crate::device::Backend;
 use crate::error::{Error, Result};
@@ -90,6 +91,9 @@ pub struct MultiEngine {
     /// them since: the solver reads them to plan a migration just before [`Engine::migrate`],
     /// which then needs no second read.
     fx: Option<Vec<f64>>,
+    /// The last [`Engine::migration_view`] (with the best rows), likewise: [`Engine::migrate`]
+    /// takes the migrants from it.
+    view: Option<MigrationView>,
     /// The other processes, across processes.
     exchange: Option<Box<dyn IslandExchange>>,
 }
@@ -156,7 +160,7 @@ impl MultiEngine {
         for (&d, r) in devices.iter().zip(&ranges) {
             engines.push(Box::new(DeviceDe::block(slice(cfg, r), Some(d), r.start as u32, cfg.np)?));
         }
-        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, exchange })
+        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, view: None, exchange })
     }
 
     /// `f` on every engine with its block (global islands), one host thread per engine; the
@@ -188,6 +192,12 @@ impl MultiEngine {
         }
     }
 
+    /// Forgets the values read since the last change of the populations.
+    fn forget(&mut self) {
+        self.fx = None;
+        self.view = None;
+    }
+
     /// The engine holding global island `p` (one of this process's), and `p` within it.
     fn locate(&self, p: u32) -> (usize, u32) {
         let i = self.ranges.iter().position(|r| r.contains(&(p as usize))).expect("an island of the blocks");
@@ -202,7 +212,7 @@ impl MultiEngine {
 
 impl Engine for MultiEngine {
     fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
-        self.fx = None;
+        self.forget();
         if self.exchange.is_some() {
             // across processes the phases are whole (a cut due on one process and not on
             // another would part them); every process makes its islands
@@ -216,7 +226,7 @@ impl Engine for MultiEngine {
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
-        self.fx = None;
+        self.forget();
         if self.exchange.is_some() {
             // whole, as `start`: the run's time limit is asked between generations (`agree`)
             self.each(|e, _| e.generation(gen, None))?;
@@ -230,7 +240,7 @@ impl Engine for MultiEngine {
     }
 
     fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
-        self.fx = None;
+        self.forget();
         // each engine waits for its device, so the call returns when every block is done
         self.each(|e, _| {
             e.generations(gen, count)?;
@@ -254,32 +264,47 @@ impl Engine for MultiEngine {
         self.gather(local, self.cfg.nn as usize, None)
     }
 
+    fn migration_view(&mut self, k: usize, _rows: bool) -> Result<MigrationView> {
+        // with the best rows always: `migrate` takes the migrants from them
+        let v = if self.exchange.is_some() || k > 1 {
+            // across processes from every value and every best row, all-gathered, so every
+            // process plans the same moves
+            view_from_values(self, k, true)?
+        } else {
+            // each engine's own view (a few values per island), in block order
+            let parts = self.each(|e, _| e.migration_view(k, true))?;
+            let mut v = MigrationView { k: parts.first().map_or(k, |p| p.k), ..Default::default() };
+            for p in parts {
+                v.best.extend(p.best);
+                v.worst.extend(p.worst);
+                v.rows.extend(p.rows);
+            }
+            v
+        };
+        self.view = Some(v.clone());
+        Ok(v)
+    }
+
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
         // the same plan on every process: all return here, or all trade below
         if moves.is_empty() {
             return Ok(());
         }
-        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        // the values the plan was made from (no second read), and the best rows of the islands
-        // that send: the sources are best rows, which no move writes, so they are all read
-        // before any import. Across processes every island's (all-gathered), else those of the
-        // blocks that send.
-        let fx = self.fitness()?;
-        self.fx = None;
-        let sent: Vec<(Range<usize>, Vec<f64>)> = if self.exchange.is_some() {
-            vec![(0..self.cfg.np as usize, self.export_bests()?)]
-        } else {
-            let rows = self.each(|e, r| if moves.iter().any(|m| r.contains(&(m.src as usize))) { e.export_bests().map(Some) } else { Ok(None) })?;
-            self.ranges.iter().cloned().zip(rows).filter_map(|(r, x)| x.map(|x| (r, x))).collect()
+        let nn = self.cfg.nn as usize;
+        // the view the plan was made from (no second read): the senders' best values and rows
+        // (the sources are best rows, which no move writes)
+        let view = match self.view.take() {
+            Some(v) => v,
+            None => self.migration_view(1, true)?,
         };
+        self.forget();
         let mut per: Vec<Migrants> = vec![Default::default(); self.engines.len()];
         for mv in moves.iter().filter(|m| self.islands.contains(&(m.dst as usize))) {
             let (i, dst) = self.locate(mv.dst);
-            let (r, row) = sent.iter().find(|(r, _)| r.contains(&(mv.src as usize))).expect("the sender's best rows");
-            let s = mv.src as usize - r.start;
+            let s = mv.src as usize;
             per[i].0.push((dst, mv.member));
-            per[i].1.extend_from_slice(&row[s * nn..(s + 1) * nn]);
-            per[i].2.push(fx[mv.src as usize * (nm + 1) + nm]);
+            per[i].1.extend_from_slice(&view.rows[s * nn..(s + 1) * nn]);
+            per[i].2.push(view.best[s]);
         }
         let per = &per;
         let starts: Vec<usize> = self.ranges.iter().map(|r| r.start).collect();
@@ -295,7 +320,7 @@ impl Engine for MultiEngine {
     }
 
     fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()> {
-        self.fx = None;
+        self.forget();
         let nn = self.cfg.nn as usize;
         // global slots: this process's islands take theirs
         for (k, &(p, m)) in slots.iter().enumerate().filter(|(_, &(p, _))| self.islands.contains(&(p as usize))) {
@@ -332,7 +357,7 @@ impl Engine for MultiEngine {
     }
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
-        self.fx = None;
+        self.forget();
         self.each(|e, _| e.set_func_data(data)).map(|_| ())
     }
 
@@ -362,7 +387,7 @@ impl Engine for MultiEngine {
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {
-        self.fx = None;
+        self.forget();
         refuse_adaptive(cfg)?;
         let ranges = self.ranges.clone();
         for (e, r) in self.engines.iter_mut().zip(&ranges) {

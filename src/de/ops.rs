@@ -300,10 +300,75 @@ fn derangement(rng: &mut Philox, n: usize) -> Vec<usize> {
     }
 }
 
+/// The worst member of one population, `worst_first(fx)[0]` without the sort: NaN first (the
+/// highest-index NaN), else the largest value, ties to the higher index (as `de_view`).
+fn worst_one(fx: &[f64]) -> u32 {
+    let mut w = 0;
+    for (m, &a) in fx.iter().enumerate().skip(1) {
+        let b = fx[w];
+        if a.is_nan() || (!b.is_nan() && a >= b) {
+            w = m;
+        }
+    }
+    w as u32
+}
+
+/// How many worst members of a receiving population a migration of `kind` can replace: one
+/// where every population receives at most one migrant, else Nm - 1 (a population receives at
+/// most Np - 1 and keeps its best).
+pub fn worst_needed(kind: MigrationKind, np: u32, nm: u32) -> usize {
+    match kind {
+        MigrationKind::None => 0,
+        MigrationKind::One2One | MigrationKind::One2N | MigrationKind::PermuteN | MigrationKind::RandTarget => 1,
+        MigrationKind::N2One | MigrationKind::N2N => np.saturating_sub(1).min(nm.saturating_sub(1)) as usize,
+    }
+}
+
+/// What a migration plan reads of the populations (far less than every value): each
+/// population's best value, its `k` worst members (worst first, as `worst_first`), and where
+/// the migrants travel between engines, the best rows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MigrationView {
+    /// Population p's best value (its slot Nm).
+    pub best: Vec<f64>,
+    /// Population p's `k` worst members at `p * k ..`, worst first.
+    pub worst: Vec<u32>,
+    pub k: usize,
+    /// Population p's best row at `p * Nn ..` (empty unless asked for).
+    pub rows: Vec<f64>,
+}
+
+impl MigrationView {
+    /// The view of every value `fx` (population p's members at `p * (nm + 1) + m`, its best at
+    /// m = nm), `k` worst members each (at most Nm).
+    pub fn from_fitness(fx: &[f64], np: u32, nm: u32, k: usize) -> Self {
+        let stride = nm as usize + 1;
+        debug_assert_eq!(fx.len(), np as usize * stride);
+        let k = k.min(nm as usize);
+        let mut worst = Vec::with_capacity(np as usize * k);
+        for p in 0..np as usize {
+            let members = &fx[p * stride..p * stride + nm as usize];
+            match k {
+                0 => {}
+                1 => worst.push(worst_one(members)),
+                _ => worst.extend(worst_first(members).into_iter().take(k)),
+            }
+        }
+        MigrationView { best: (0..np as usize).map(|p| fx[p * stride + nm as usize]).collect(), worst, k, rows: Vec::new() }
+    }
+}
+
 /// The migration of generation `gen`: `fx` holds every value, population p's members at
-/// `fx[p * (nm + 1) + m]` and its best at `m = nm`. A receiving population loses its worst
-/// members, at most Nm - 1 of them, so its best always survives; when more populations send to
-/// one than that, the senders with the better bests are taken.
+/// `fx[p * (nm + 1) + m]` and its best at `m = nm`; [`plan_migration_view`] of its
+/// [`MigrationView`].
+pub fn plan_migration(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32, fx: &[f64]) -> Vec<Move> {
+    plan_migration_view(kind, seed, gen, np, nm, &MigrationView::from_fitness(fx, np, nm, worst_needed(kind, np, nm)))
+}
+
+/// The migration of generation `gen` from `view` (its `k` at least [`worst_needed`]). A
+/// receiving population loses its worst members, at most Nm - 1 of them, so its best always
+/// survives; when more populations send to one than that, the senders with the better bests
+/// are taken.
 /// - One2One: two random populations swap bests (each one's best replaces the other's worst);
 /// - One2N: a random population's best replaces the worst of every other;
 /// - N2One: the bests of all others replace the worst members of one random population;
@@ -311,13 +376,13 @@ fn derangement(rng: &mut Philox, n: usize) -> Vec<usize> {
 /// - PermuteN: a random derangement gives each population a distinct target;
 /// - RandTarget: each population picks a random other target; a target chosen by several gets
 ///   the sender with the best value (ties: lowest index).
-pub fn plan_migration(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32, fx: &[f64]) -> Vec<Move> {
-    let stride = nm as usize + 1;
-    debug_assert_eq!(fx.len(), np as usize * stride);
+pub fn plan_migration_view(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32, view: &MigrationView) -> Vec<Move> {
+    debug_assert_eq!(view.best.len(), np as usize);
     if np < 2 || nm < 2 {
         return Vec::new();
     }
-    let best = |p: u32| fx[p as usize * stride + nm as usize];
+    assert!(view.k >= worst_needed(kind, np, nm), "a migration view of {} worst members for {kind:?}", view.k);
+    let best = |p: u32| view.best[p as usize];
     let mut rng = Philox::new(seed, gen as u32);
     // senders per receiving population
     let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); np as usize];
@@ -366,7 +431,7 @@ pub fn plan_migration(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32
             continue;
         }
         better_first(senders, best);
-        let worst = worst_first(&fx[d * stride..d * stride + nm as usize]);
+        let worst = &view.worst[d * view.k..(d + 1) * view.k];
         for (&s, &member) in senders.iter().zip(worst.iter().take(nm as usize - 1)) {
             moves.push(Move { src: s, dst: d as u32, member });
         }
@@ -395,6 +460,42 @@ mod tests {
     fn worst_first_orders_nan_then_descending() {
         let fx = [3.0, f64::NAN, 5.0, 3.0, 1.0];
         assert_eq!(worst_first(&fx), vec![1, 2, 3, 0, 4]);
+    }
+
+    #[test]
+    fn worst_one_is_the_first_of_worst_first() {
+        // values from a small set, so ties and NaNs are frequent
+        let mut rng = Philox::new(5, 0);
+        for len in 1..12 {
+            for _ in 0..300 {
+                let fx: Vec<f64> = (0..len)
+                    .map(|_| match rng.below(6) {
+                        0 => f64::NAN,
+                        5 => f64::INFINITY,
+                        v => v as f64,
+                    })
+                    .collect();
+                assert_eq!(worst_one(&fx), worst_first(&fx)[0], "{fx:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_view_plans_what_every_value_plans() {
+        // the view's k worst members (k = worst_needed) give the moves of the full order
+        let (np, nm) = (7u32, 5u32);
+        let mut rng = Philox::new(9, 1);
+        for kind in [MigrationKind::One2One, MigrationKind::One2N, MigrationKind::N2One, MigrationKind::N2N, MigrationKind::PermuteN, MigrationKind::RandTarget] {
+            for gen in 0..40 {
+                let fx: Vec<f64> = (0..np * (nm + 1)).map(|_| if rng.below(9) == 0 { f64::NAN } else { rng.below(4) as f64 }).collect();
+                let full = MigrationView::from_fitness(&fx, np, nm, nm as usize);
+                let needed = MigrationView::from_fitness(&fx, np, nm, worst_needed(kind, np, nm));
+                let moves = plan_migration_view(kind, 3, gen, np, nm, &needed);
+                assert_eq!(moves, plan_migration_view(kind, 3, gen, np, nm, &full), "{kind:?} {gen}");
+                assert_eq!(moves, plan_migration(kind, 3, gen, np, nm, &fx));
+                assert!(!moves.is_empty());
+            }
+        }
     }
 
     #[test]

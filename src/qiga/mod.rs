@@ -392,7 +392,12 @@ impl QigaStats {
         let mean = values.iter().sum::<f64>() / n as f64;
         let variance = if n > 1 { values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
         let mut s = values.to_vec();
-        s.sort_by(f64::total_cmp);
+        // in parallel: a run's statistics sort every population's value (twice with one table),
+        // host work after the devices are done, which would otherwise limit a multi-device run
+        {
+            use rayon::slice::ParallelSliceMut;
+            s.par_sort_unstable_by(f64::total_cmp);
+        }
         let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
         QigaStats { count: n, mean, variance, median, min: s[0], max: s[n - 1] }
     }
