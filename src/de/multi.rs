@@ -94,8 +94,26 @@ pub struct MultiEngine {
     /// The last [`Engine::migration_view`] (with the best rows), likewise: [`Engine::migrate`]
     /// takes the migrants from it.
     view: Option<MigrationView>,
+    /// Every device's queue is known to be empty (nothing enqueued since the last wait), so
+    /// [`Engine::sync`] has nothing to wait for.
+    synced: bool,
     /// The other processes, across processes.
     exchange: Option<Box<dyn IslandExchange>>,
+}
+
+/// The engines' views in block order, as one view of their islands.
+fn concat_views(parts: impl IntoIterator<Item = MigrationView>) -> MigrationView {
+    let mut v = MigrationView::default();
+    for (i, p) in parts.into_iter().enumerate() {
+        if i == 0 {
+            v.k = p.k;
+        }
+        debug_assert_eq!(v.k, p.k, "engines of one run see the same k");
+        v.best.extend(p.best);
+        v.worst.extend(p.worst);
+        v.rows.extend(p.rows);
+    }
+    v
 }
 
 /// The migrants one block receives: (population, member) slots, their rows, their values.
@@ -160,7 +178,7 @@ impl MultiEngine {
         for (&d, r) in devices.iter().zip(&ranges) {
             engines.push(Box::new(DeviceDe::block(slice(cfg, r), Some(d), r.start as u32, cfg.np)?));
         }
-        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, view: None, exchange })
+        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, view: None, synced: false, exchange })
     }
 
     /// `f` on every engine with its block (global islands), one host thread per engine; the
@@ -196,6 +214,7 @@ impl MultiEngine {
     fn forget(&mut self) {
         self.fx = None;
         self.view = None;
+        self.synced = false;
     }
 
     /// The engine holding global island `p` (one of this process's), and `p` within it.
@@ -241,12 +260,24 @@ impl Engine for MultiEngine {
 
     fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
         self.forget();
-        // each engine waits for its device, so the call returns when every block is done
-        self.each(|e, _| {
+        // each engine waits for its device, so the call returns when every block is done. On
+        // one machine the wait is the read of the engine's migration view (one worst member,
+        // the best rows: a few bytes per island), since the fused path's launches end where a
+        // migration is due: the migration then costs no further wait but for the import.
+        let eager = self.exchange.is_none();
+        let views = self.each(|e, _| {
             e.generations(gen, count)?;
-            e.sync()
-        })
-        .map(|_| ())
+            if eager {
+                e.migration_view(1, true).map(Some)
+            } else {
+                e.sync().map(|_| None)
+            }
+        })?;
+        if eager {
+            self.view = Some(concat_views(views.into_iter().flatten()));
+        }
+        self.synced = true;
+        Ok(())
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
@@ -265,6 +296,10 @@ impl Engine for MultiEngine {
     }
 
     fn migration_view(&mut self, k: usize, _rows: bool) -> Result<MigrationView> {
+        // the view read with the last generations (`generations`), while nothing changed since
+        if let Some(v) = self.view.as_ref().filter(|v| v.k >= k && !v.rows.is_empty()) {
+            return Ok(v.clone());
+        }
         // with the best rows always: `migrate` takes the migrants from them
         let v = if self.exchange.is_some() || k > 1 {
             // across processes from every value and every best row, all-gathered, so every
@@ -272,14 +307,7 @@ impl Engine for MultiEngine {
             view_from_values(self, k, true)?
         } else {
             // each engine's own view (a few values per island), in block order
-            let parts = self.each(|e, _| e.migration_view(k, true))?;
-            let mut v = MigrationView { k: parts.first().map_or(k, |p| p.k), ..Default::default() };
-            for p in parts {
-                v.best.extend(p.best);
-                v.worst.extend(p.worst);
-                v.rows.extend(p.rows);
-            }
-            v
+            concat_views(self.each(|e, _| e.migration_view(k, true))?)
         };
         self.view = Some(v.clone());
         Ok(v)
@@ -362,7 +390,12 @@ impl Engine for MultiEngine {
     }
 
     fn sync(&mut self) -> Result<()> {
-        self.each(|e, _| e.sync()).map(|_| ())
+        if self.synced {
+            return Ok(());
+        }
+        self.each(|e, _| e.sync())?;
+        self.synced = true;
+        Ok(())
     }
 
     fn describe(&self) -> String {

@@ -55,7 +55,13 @@ pub struct BenchScaleArgs {
     /// SSSP: the number of sources
     #[arg(long, default_value_t = 192, value_name = "S")]
     sp_sources: usize,
-    /// Island DE (split over the devices, F1 in 10 dimensions): islands
+    /// Island DE (split over the devices): the catalogue function
+    #[arg(long, default_value = "F1", value_name = "NAME")]
+    de_function: String,
+    /// Island DE: dimensions
+    #[arg(long, default_value_t = 10, value_name = "D")]
+    de_dims: u32,
+    /// Island DE: islands
     #[arg(long, default_value_t = 32, value_name = "NP")]
     de_islands: u32,
     /// Island DE: members per island
@@ -180,14 +186,20 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
     }
     // island DE on 1..N devices (a block of islands each): island-generations/s with no migration
     // and at migration periods 1, 10 and 100, and one migration's cost on each device count
+    let de_objective = Objective::catalogue(&a.de_function).map_err(|e| flag_error("--de-function", e))?;
+    let info = de_objective.info().map_err(|e| flag_error("--de-function", e))?;
+    if let Some(i) = info {
+        i.check_dims(a.de_dims as usize).map_err(|e| flag_error("--de-dims", e))?;
+    }
+    let (de_lo, de_hi) = info.map_or((-100.0, 100.0), |i| i.domain);
     let island = |d: &[usize], period: Option<u32>| -> CliResult<f64> {
-        let p = DeParams::new(a.de_islands, a.de_members, 10, -100.0, 100.0, BoundsCorrection::Cotn);
+        let p = DeParams::new(a.de_islands, a.de_members, a.de_dims, de_lo, de_hi, BoundsCorrection::Cotn);
         let mut de = DeMultiPop::on_devices(&p, d)?;
         let m = match period {
             Some(p) => Migration::new(MigrationKind::One2One, p),
             None => Migration::new(MigrationKind::None, 1),
         };
-        de.init(&Objective::catalogue("F1")?, Mutation::Rand1, m)?;
+        de.init(&de_objective, Mutation::Rand1, m)?;
         de.run(&Stop::generations(1))?;
         de.bests_fitness()?;
         let t = Instant::now();
@@ -195,7 +207,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         de.bests_fitness()?;
         Ok(t.elapsed().as_secs_f64())
     };
-    let work = format!("{} islands x {} members, F1 10-D, {} generations", a.de_islands, a.de_members, a.de_generations);
+    let work = format!("{} islands x {} members, {} {}-D, {} generations", a.de_islands, a.de_members, a.de_function, a.de_dims, a.de_generations);
     let g = a.de_generations as f64;
     let ig = g * a.de_islands as f64;
     let mut seconds = vec![[0.0f64; 4]; devices.len()];
