@@ -11,7 +11,8 @@
 # WORK: which commands (qiga de-batch sssp qap island); RANK_FLAGS: extra flags for every rank
 # (e.g. --devices 0 to put every rank on device 0; qiga takes --devices, not --device).
 # QIGA_ARGS, BDE_ARGS, SSSP_ARGS, QAP_ARGS, ISLAND_ARGS: the sizes (defaults below, for PoCL);
-# ONE_PROCESS=0,1,..: the same commands in one process on those devices, for comparison.
+# ONE_PROCESS=0,1,..: the same commands in one process on those devices, for comparison;
+# RUN_TIMEOUT: seconds a command may take (default 900).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/mpi-ranks}
@@ -38,7 +39,7 @@ run() { # name ranks args...
   local name=$1 r=$2; shift 2
   local t0
   t0=$(date +%s%N)
-  if mpirun --oversubscribe --bind-to none -np "$r" -x OCL_ICD_VENDORS -x METAOPT_CL_DIR -x POCL_DEVICES -x POCL_MAX_PTHREAD_COUNT \
+  if timeout "${RUN_TIMEOUT:-900}" mpirun --oversubscribe --bind-to none -np "$r" -x OCL_ICD_VENDORS -x METAOPT_CL_DIR -x POCL_DEVICES -x POCL_MAX_PTHREAD_COUNT \
       "$METAOPT" "$@" --mpi $RANK_FLAGS > "$OUT/$name.r$r.json" 2> "$OUT/$name.r$r.err"; then
     echo "$name ranks=$r wall=$(( ($(date +%s%N) - t0) / 1000000 )) ms $(summary "$OUT/$name.r$r.json")" | tee -a "$OUT/summary.txt"
   else
@@ -66,7 +67,7 @@ one() { # name devices args...
   local name=$1 d=$2; shift 2
   local t0
   t0=$(date +%s%N)
-  if "$METAOPT" "$@" --devices "$d" > "$OUT/$name.one.json" 2> "$OUT/$name.one.err"; then
+  if timeout "${RUN_TIMEOUT:-900}" "$METAOPT" "$@" --devices "$d" > "$OUT/$name.one.json" 2> "$OUT/$name.one.err"; then
     echo "$name one-process devices=$d wall=$(( ($(date +%s%N) - t0) / 1000000 )) ms $(summary "$OUT/$name.one.json")" | tee -a "$OUT/summary.txt"
   else
     echo "$name one-process devices=$d FAILED: $(tail -2 "$OUT/$name.one.err")" | tee -a "$OUT/summary.txt"

@@ -12,7 +12,9 @@
 # path is made a link to this checkout. Steps, each with its own time limit, their output under
 # $OUT/r (packed into $OUT/results.tgz after every step, so a cut-off run still returns what it
 # had): devices, bench scale 1..N GPUs, the multi-device tests, MPI ranks against one process,
-# QAP quality at a fixed time on 1, 2 and N GPUs.
+# QAP quality at a fixed time on 1, 2 and N GPUs. STEPS picks steps (default: all of
+# scale tests mpi qap); QQ_SETS the device sets of the QAP quality runs: groups separated by ";",
+# the sets of a group (words) side by side on different GPUs (default "0 1,2;ALL").
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -31,6 +33,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cp "$CARRY/metaopt" target/release/metaopt && chmod +x target/release/metaopt
 mkdir -p /work && { [ "$ROOT" = /work/main ] || ln -sfn "$ROOT" /work/main; }
 M=target/release/metaopt
+STEPS=${STEPS:-"scale tests mpi qap"}
+want() { [[ " $STEPS " == *" $1 "* ]]; }
 N=$(nvidia-smi -L | wc -l)
 ALL=$(seq -s, 0 $((N - 1)))
 
@@ -40,13 +44,12 @@ $M devices > "$R/devices.txt" 2>&1
 cat "$R/machine.txt" "$R/devices.txt"
 pack
 
-step "bench scale over 1..$N GPUs"
-timeout 300 $M bench scale --devices "$ALL" ${SCALE_ARGS:-} --csv "$R/scale.csv" 2> "$R/scale.err"
-tail -40 "$R/scale.err"
+want scale && step "bench scale over 1..$N GPUs" && timeout 300 $M bench scale --devices "$ALL" ${SCALE_ARGS:-} --csv "$R/scale.csv" 2> "$R/scale.err"
+want scale && tail -40 "$R/scale.err"
 pack
 
-step "multi-device tests"
-for t in "$CARRY"/tests/*; do
+want tests && step "multi-device tests"
+want tests && for t in "$CARRY"/tests/*; do
   name=$(basename "$t")
   if timeout 240 "$t" --test-threads 1 > "$R/test_$name.txt" 2>&1; then
     echo "$name: $(grep '^test result' "$R/test_$name.txt" | tail -1)" | tee -a "$R/tests.txt"
@@ -55,7 +58,9 @@ for t in "$CARRY"/tests/*; do
   fi
 done
 cp "$CARRY/libmetaopt.so" python/metaopt/libmetaopt.so
-if python3 -c 'import numpy, pytest' 2>/dev/null; then
+if ! want tests; then
+  :
+elif python3 -c 'import numpy, pytest' 2>/dev/null; then
   (cd python/tests && timeout 120 python3 -m pytest -q -p no:cacheprovider test_multi_device.py) > "$R/test_python.txt" 2>&1
   echo "python test_multi_device.py: $(tail -1 "$R/test_python.txt")" | tee -a "$R/tests.txt"
 else
@@ -63,18 +68,22 @@ else
 fi
 pack
 
-step "MPI ranks against one process"
-RANKS=${RANKS:-"1 2 $N"} ONE_PROCESS=$ALL OUT=$R/mpi METAOPT=$M timeout 400 bash benchmarks/scale/mpi_ranks.sh
+want mpi && step "MPI ranks against one process" && RANKS=${RANKS:-"1 2 $N"} ONE_PROCESS=$ALL OUT=$R/mpi METAOPT=$M timeout 400 bash benchmarks/scale/mpi_ranks.sh
 pack
 
-step "QAP quality at a fixed time: 1, 2, $N GPUs"
-QQ=${QQ_ARGS:-"--runs 1 --time-limit 10 --chains 528"}
-# the 1- and 2-GPU runs side by side on different GPUs, then all of them
-timeout 400 $M bench qap-quality $QQ --devices 0 --csv "$R/qap_quality_1.csv" 2> "$R/qap_quality_1.err" &
-timeout 400 $M bench qap-quality $QQ --devices 1,2 --csv "$R/qap_quality_2.csv" 2> "$R/qap_quality_2.err"
-wait
-pack
-timeout 400 $M bench qap-quality $QQ --devices "$ALL" --csv "$R/qap_quality_$N.csv" 2> "$R/qap_quality_$N.err"
-tail -3 "$R"/qap_quality_*.err
+if want qap; then
+  step "QAP quality at a fixed time"
+  QQ=${QQ_ARGS:-"--runs 1 --time-limit 10 --chains 528"}
+  # each group of sets side by side (different GPUs), the groups one after another
+  IFS=';' read -ra GROUPS_ <<< "${QQ_SETS:-0 1,2;$ALL}"
+  for g in "${GROUPS_[@]}"; do
+    for d in $g; do
+      timeout 400 $M bench qap-quality $QQ --devices "$d" --csv "$R/qap_quality_$d.csv" 2> "$R/qap_quality_$d.err" &
+    done
+    wait
+    pack
+  done
+  tail -n 2 "$R"/qap_quality_*.err
+fi
 step done
 pack
