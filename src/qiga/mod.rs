@@ -351,6 +351,37 @@ pub struct Chunk {
     pub generations_run: Vec<u32>,
 }
 
+impl QigaParts {
+    /// The chunks' outcomes (sorted by their first population) as one run's, copied in parallel:
+    /// with many populations the strings alone are hundreds of megabytes, host work after the
+    /// devices are done.
+    fn concat(chunks: Vec<(usize, Chunk)>, m: usize) -> QigaParts {
+        use rayon::prelude::*;
+        let n: usize = chunks.iter().map(|(_, c)| c.best_value.len()).sum();
+        let mut parts = QigaParts {
+            population: chunks.iter().flat_map(|(off, c)| (*off..off + c.best_value.len()).map(|p| p as u32)).collect(),
+            best_value_int: Vec::with_capacity(n),
+            best_bits: vec![0; n * m],
+            best_generation: Vec::with_capacity(n),
+            generations_run: Vec::with_capacity(n),
+        };
+        for (_, c) in &chunks {
+            parts.best_value_int.extend_from_slice(&c.best_value);
+            parts.best_generation.extend_from_slice(&c.best_generation);
+            parts.generations_run.extend_from_slice(&c.generations_run);
+        }
+        let mut pieces = Vec::with_capacity(chunks.len());
+        let mut rest = &mut parts.best_bits[..];
+        for (_, c) in &chunks {
+            let (a, b) = rest.split_at_mut(c.best_bits.len());
+            pieces.push(a);
+            rest = b;
+        }
+        pieces.into_par_iter().zip(chunks.par_iter()).for_each(|(out, (_, c))| out.copy_from_slice(&c.best_bits));
+        parts
+    }
+}
+
 impl Chunk {
     fn with_capacity(count: usize, m: usize) -> Self {
         Chunk {
@@ -639,14 +670,7 @@ impl Qiga {
         }
         chunks.sort_by_key(|(off, _)| *off);
         let m = self.setup.items.weights.len();
-        let mut parts = QigaParts::default();
-        for (off, c) in chunks {
-            parts.population.extend((off..off + c.best_value.len()).map(|p| p as u32));
-            parts.best_value_int.extend_from_slice(&c.best_value);
-            parts.best_bits.extend_from_slice(&c.best_bits);
-            parts.best_generation.extend_from_slice(&c.best_generation);
-            parts.generations_run.extend_from_slice(&c.generations_run);
-        }
+        let parts = QigaParts::concat(chunks, m);
         debug_assert_eq!(parts.best_bits.len(), parts.population.len() * m);
         Ok(self.result(parts, stop_reason, start.elapsed().as_secs_f64()))
     }
