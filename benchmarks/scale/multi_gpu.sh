@@ -78,7 +78,7 @@ if want qap; then
   IFS=';' read -ra GROUPS_ <<< "${QQ_SETS:-0 1,2;$ALL}"
   for g in "${GROUPS_[@]}"; do
     for d in $g; do
-      timeout 400 $M bench qap-quality $QQ --devices "$d" --csv "$R/qap_quality_$d.csv" 2> "$R/qap_quality_$d.err" &
+      timeout 400 $M bench qap-quality $QQ --devices "$d" --csv "$R/qap_quality_${d//,/-}.csv" 2> "$R/qap_quality_${d//,/-}.err" &
     done
     wait
     pack
