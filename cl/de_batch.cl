@@ -1191,4 +1191,90 @@ __kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
     }
 }
 #endif // DEB_JDE
+#if DEB_ADE
+// Generations gen0 + 1 .. gen0 + k_gens of every JADE, SHADE, L-SHADE or jSO island (one
+// work-group each; ade_gen), keyed by the global island p0 + p of npg; then each island's best
+// row (member nm), as de_best. Per island: AM its memories (2 h), AA its archive (acap rows),
+// AF and AU its scratch (4 nm FP, 2 nm uint), ST its counters (k, archive length, active
+// members, evaluations).
+__kernel void ade_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo,
+                        __global const FP *hi, __global const uchar *kinds, __global FP *AM, __global FP *AA,
+                        __global FP *AF, __global uint *AU, __global ulong *ST, __global const void *data, uint npop,
+                        uint nm, uint nn, ulong gen0, uint k_gens, uint alg, uint h, uint acap, ulong budget, FP pmax,
+                        FP arc_rate, FP cc, ulong seed_mut, ulong seed_cross, uint p0, uint npg, __local FP *lx,
+                        __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly, __local FPF *lfy,
+                        __local FP *ls)
+{
+    uint p = get_group_id(0);
+    uint lid = get_local_id(0), wg = get_local_size(0);
+    ade_pop q;
+    q.nn = nn;
+    q.nm = nm;
+    q.p = p0 + p;
+    q.npop = npg;
+    q.func = 0;
+    q.alg = alg;
+    q.h = h;
+    q.acap = acap;
+    q.s_mut = seed_mut;
+    q.s_cross = seed_cross;
+    q.budget = budget;
+    q.pmax = pmax;
+    q.arc_rate = arc_rate;
+    q.c = cc;
+    q.yn = (ulong)npop * nm;
+    __global FP *gx = X + p;
+    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;
+    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
+#if DEB_LOCAL
+    __local FP *xs = lx;
+    __local FPF *fxs = lfx;
+    q.sn = nm;
+    q.sm = 1;
+    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm];
+    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
+#else
+    __global FP *xs = gx;
+    __global FPF *fxs = gfx;
+    q.sn = gsn;
+    q.sm = gsm;
+#endif
+#if DEB_TRIAL_LOCAL
+    __local FP *ys = ly;
+    __local FPF *fys = lfy;
+    q.yn = nm;
+#else
+    __global FP *ys = Y + (size_t)p * nm;
+    __global FPF *fys = Fy + (size_t)p * nm;
+#endif
+    __global ulong *gst = ST + (size_t)p * 4;
+    ade_count cn;
+    cn.k = (uint)gst[0];
+    cn.alen = (uint)gst[1];
+    cn.na = (uint)gst[2];
+    cn.nfe = gst[3];
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint c = 0; c < k_gens; ++c)
+        ade_gen(q, gen0 + 1 + c, &cn, xs, fxs, ys, fys, AM + (size_t)p * 2 * h, AA + (size_t)p * acap * nn,
+                AF + (size_t)p * 4 * nm, AU + (size_t)p * 2 * nm, lo, hi, kinds, (__global const uchar *)data, ls, lid, wg);
+    FPF bv;
+    uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
+#if DEB_LOCAL
+    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i];
+    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
+#endif
+#if DEB_TRIAL_LOCAL
+    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i];
+    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
+#endif
+    for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
+    if (lid == 0) {
+        gfx[nm] = bv;
+        gst[0] = cn.k;
+        gst[1] = cn.alen;
+        gst[2] = cn.na;
+        gst[3] = cn.nfe;
+    }
+}
+#endif // DEB_ADE
 #endif

@@ -176,7 +176,7 @@ fn a_batch_problem_runs_jde100() {
         assert!((a - b).abs() <= 1e-9 * (1.0 + a.abs()), "problem {i}: {a} vs {b}");
         assert_eq!(c[i]["generations"], d[i]["generations"]);
     }
-    let bad = write(dir.path(), "bad.json", r#"[{"function": "F1", "dims": 3, "algorithm": "jso"}]"#);
+    let bad = write(dir.path(), "bad.json", r#"[{"function": "F1", "dims": 3, "algorithm": "jde101"}]"#);
     let o = metaopt(&["de", "--batch", &bad, "--cpu"]);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(!o.status.success() && err.contains("algorithm") && err.contains("problem 0"), "{err}");
