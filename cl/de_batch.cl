@@ -1039,6 +1039,51 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
 #endif
 
 #ifdef DEB_ISLANDS
+// An island p of the island DE in the kernels below (jde_fused, ade_fused): its place in the
+// layouts of de.cl (gx, gsn, gsm, gfx), its population where the generations work on it (xs,
+// fxs: copied to local memory with DEB_LOCAL) and its trials (ys, fys: local with
+// DEB_TRIAL_LOCAL), the strides set in q; and the copies back at the end of a launch.
+#define DEB_ISLAND_AT                                                                              \
+    __global FP *gx = X + p;                                                                   \
+    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;                                          \
+    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
+#if DEB_LOCAL
+#define DEB_ISLAND_X(q)                                                                            \
+    __local FP *xs = lx;                                                                       \
+    __local FPF *fxs = lfx;                                                                    \
+    q.sn = nm;                                                                                 \
+    q.sm = 1;                                                                                  \
+    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm]; \
+    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
+#define DEB_ISLAND_X_BACK                                                                          \
+    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i]; \
+    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
+#else
+#define DEB_ISLAND_X(q)                                                                            \
+    __global FP *xs = gx;                                                                      \
+    __global FPF *fxs = gfx;                                                                   \
+    q.sn = gsn;                                                                                \
+    q.sm = gsm;
+#define DEB_ISLAND_X_BACK
+#endif
+#if DEB_TRIAL_LOCAL
+#define DEB_ISLAND_Y(q)                                                                            \
+    __local FP *ys = ly;                                                                       \
+    __local FPF *fys = lfy;                                                                    \
+    q.yn = nm;
+// the last generation's trials to their global home (DeviceDe::trials reads them there)
+#define DEB_ISLAND_Y_BACK                                                                          \
+    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i]; \
+    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
+#else
+#define DEB_ISLAND_Y(q)                                                                            \
+    __global FP *ys = Y + (size_t)p * nm;                                                      \
+    __global FPF *fys = Fy + (size_t)p * nm;
+#define DEB_ISLAND_Y_BACK
+#endif
+#endif
+
+#ifdef DEB_ISLANDS
 // Generations gen0 + 1 .. gen0 + k_gens of every island (one work-group each), as de_trial,
 // de_eval_select and de_best compute them one generation at a time; then each island's best row.
 __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo,
@@ -1146,30 +1191,9 @@ __kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
     q.age_limit = age_limit;
     q.eps = eps;
     q.yn = (ulong)npop * nm;
-    __global FP *gx = X + p;
-    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;
-    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
-#if DEB_LOCAL
-    __local FP *xs = lx;
-    __local FPF *fxs = lfx;
-    q.sn = nm;
-    q.sm = 1;
-    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm];
-    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
-#else
-    __global FP *xs = gx;
-    __global FPF *fxs = gfx;
-    q.sn = gsn;
-    q.sm = gsm;
-#endif
-#if DEB_TRIAL_LOCAL
-    __local FP *ys = ly;
-    __local FPF *fys = lfy;
-    q.yn = nm;
-#else
-    __global FP *ys = Y + (size_t)p * nm;
-    __global FPF *fys = Fy + (size_t)p * nm;
-#endif
+    DEB_ISLAND_AT
+    DEB_ISLAND_X(q)
+    DEB_ISLAND_Y(q)
     __global FP *jf = JF + (size_t)p * 4 * nm;
     __global ulong *gst = ST + (size_t)p * 4;
     ulong st[4] = {gst[0], gst[1], gst[2], gst[3]};
@@ -1178,14 +1202,8 @@ __kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
     for (uint c = 0; c < k_gens; ++c)
         jde_cycle(q, gen0 + 1 + c, xs, fxs, ys, fys, jf, lo, hi, kinds, (__global const uchar *)data, gx + (size_t)nm * gsm,
                   gsn, gfx + nm, lid, wg, rv, ri, &best_ever, st);
-#if DEB_LOCAL
-    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i];
-    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
-#endif
-#if DEB_TRIAL_LOCAL
-    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i];
-    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
-#endif
+    DEB_ISLAND_X_BACK
+    DEB_ISLAND_Y_BACK
     if (lid == 0) {
         for (uint i = 0; i < 4; ++i) gst[i] = st[i];
     }
@@ -1223,30 +1241,9 @@ __kernel void ade_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
     q.arc_rate = arc_rate;
     q.c = cc;
     q.yn = (ulong)npop * nm;
-    __global FP *gx = X + p;
-    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;
-    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
-#if DEB_LOCAL
-    __local FP *xs = lx;
-    __local FPF *fxs = lfx;
-    q.sn = nm;
-    q.sm = 1;
-    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm];
-    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
-#else
-    __global FP *xs = gx;
-    __global FPF *fxs = gfx;
-    q.sn = gsn;
-    q.sm = gsm;
-#endif
-#if DEB_TRIAL_LOCAL
-    __local FP *ys = ly;
-    __local FPF *fys = lfy;
-    q.yn = nm;
-#else
-    __global FP *ys = Y + (size_t)p * nm;
-    __global FPF *fys = Fy + (size_t)p * nm;
-#endif
+    DEB_ISLAND_AT
+    DEB_ISLAND_X(q)
+    DEB_ISLAND_Y(q)
     __global ulong *gst = ST + (size_t)p * 4;
     ade_count cn;
     cn.k = (uint)gst[0];
@@ -1259,14 +1256,8 @@ __kernel void ade_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
                 AF + (size_t)p * 4 * nm, AU + (size_t)p * 2 * nm, lo, hi, kinds, (__global const uchar *)data, ls, lid, wg);
     FPF bv;
     uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
-#if DEB_LOCAL
-    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i];
-    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
-#endif
-#if DEB_TRIAL_LOCAL
-    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i];
-    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
-#endif
+    DEB_ISLAND_X_BACK
+    DEB_ISLAND_Y_BACK
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
     if (lid == 0) {
         gfx[nm] = bv;

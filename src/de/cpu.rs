@@ -198,20 +198,13 @@ impl CpuDe {
 }
 
 impl CpuDe {
-    /// Generation `gen` of JADE, SHADE, L-SHADE or jSO on every island (`ade::generation`),
-    /// then each island's best row.
-    fn ade_generation(&mut self, gen: u64) -> Result<()> {
-        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        let (shape, mut st) = self.ade.take().expect("adaptive variant started");
+    /// Runs `f` over X and Fx (lent out for the call) with the bounds and an evaluation of rows
+    /// whose values come in the fitness precision (a non-finite one +inf): the twins' whole
+    /// generations (`ade.rs`, `jde.rs`).
+    fn over_islands<R>(&mut self, f: impl FnOnce(&mut [f64], &mut [f64], &jde::Bounds<'_>, &mut jde::Evaluate<'_>) -> Result<R>) -> Result<R> {
         let mut x = std::mem::take(&mut self.x);
         let mut fx = std::mem::take(&mut self.fx);
         let done = {
-            let mut islands: Vec<ade::IslandMut<'_>> = x
-                .chunks_mut((nm + 1) * nn)
-                .zip(fx.chunks_mut(nm + 1))
-                .zip(st.iter_mut())
-                .map(|((x, fx), st)| ade::IslandMut { x, fx, st })
-                .collect();
             let c = &self.cfg;
             let bounds = jde::Bounds { lo: &c.lo, hi: &c.hi, kinds: &c.kinds };
             let this = &*self;
@@ -219,10 +212,27 @@ impl CpuDe {
                 let v = this.values(rows)?;
                 Ok(v.into_iter().map(|v| if v.is_finite() { this.cfg.fitness_value(v) } else { f64::INFINITY }).collect())
             };
-            ade::generation(&shape, gen, &mut islands, &bounds, &mut eval)
+            f(&mut x, &mut fx, &bounds, &mut eval)
         };
         self.x = x;
         self.fx = fx;
+        done
+    }
+
+    /// Generation `gen` of JADE, SHADE, L-SHADE or jSO on every island (`ade::generation`),
+    /// then each island's best row.
+    fn ade_generation(&mut self, gen: u64) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let (shape, mut st) = self.ade.take().expect("adaptive variant started");
+        let done = self.over_islands(|x, fx, bounds, eval| {
+            let mut islands: Vec<ade::IslandMut<'_>> = x
+                .chunks_mut((nm + 1) * nn)
+                .zip(fx.chunks_mut(nm + 1))
+                .zip(st.iter_mut())
+                .map(|((x, fx), st)| ade::IslandMut { x, fx, st })
+                .collect();
+            ade::generation(&shape, gen, &mut islands, bounds, eval)
+        });
         self.ade = Some((shape, st));
         done?;
         self.rank();
@@ -233,10 +243,8 @@ impl CpuDe {
     fn jde_cycle(&mut self, gen: u64) -> Result<()> {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let mut st = self.jde.take().expect("jde100 started");
-        let mut x = std::mem::take(&mut self.x);
-        let mut fx = std::mem::take(&mut self.fx);
         let shape = jde::Shape::of(&self.cfg);
-        let done = {
+        let done = self.over_islands(|x, fx, bounds, eval| {
             let mut islands: Vec<jde::IslandMut<'_>> = x
                 .chunks_mut((nm + 1) * nn)
                 .zip(fx.chunks_mut(nm + 1))
@@ -244,17 +252,8 @@ impl CpuDe {
                 .zip(st.st.iter_mut())
                 .map(|(((x, fx), (f, cr)), st)| jde::IslandMut { x, fx, f, cr, st })
                 .collect();
-            let c = &self.cfg;
-            let bounds = jde::Bounds { lo: &c.lo, hi: &c.hi, kinds: &c.kinds };
-            let this = &*self;
-            let mut eval = |rows: &[f64]| -> Result<Vec<f64>> {
-                let v = this.values(rows)?;
-                Ok(v.into_iter().map(|v| if v.is_finite() { this.cfg.fitness_value(v) } else { f64::INFINITY }).collect())
-            };
-            jde::cycle(&shape, gen, &mut islands, &bounds, &mut eval)
-        };
-        self.x = x;
-        self.fx = fx;
+            jde::cycle(&shape, gen, &mut islands, bounds, eval)
+        });
         self.jde = Some(st);
         done
     }

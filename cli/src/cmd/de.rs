@@ -63,7 +63,7 @@ pub struct DeArgs {
     /// one per dimension), members, f, cr, mutation, bounds, seed, generations, target,
     /// algorithm (de, jade, shade, lshade, jso, jde100), jde_small, lshade_budget; all but
     /// function and dims optional. Runs them in one batch and prints one row per problem
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = BATCH_CONFLICTS)]
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = PROBLEMS_CONFLICTS, conflicts_with_all = BATCH_ONLY_CONFLICTS)]
     batch: Option<PathBuf>,
     /// Batched DE: B independent problems made from these flags (--function, --dims, --lower,
     /// --upper, --members, --mutation, --bounds, --F-min/--F-max/--F-mode as over islands, --CR,
@@ -274,27 +274,10 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
     }
 }
 
-/// The island flags that `--batch` does not take (its file has its own keys).
-const BATCH_CONFLICTS: [&str; 15] = [
-    "islands",
-    "algorithm",
-    "lshade_budget",
-    "jde_small",
-    "jde_eps",
-    "jde_age",
-    "migration",
-    "period",
-    "shared_random",
-    "unfused",
-    "selection",
-    "fitness_precision",
-    "evaluations",
-    "record_every",
-    "plot",
-];
-
-/// The island flags that `--problems` does not take (it takes --algorithm, --lshade-budget and
-/// --jde-small, for every problem).
+/// The island flags that the batched modes do not take (`--problems` takes --algorithm,
+/// --lshade-budget and --jde-small, for every problem; `--batch` neither: `BATCH_ONLY_CONFLICTS`,
+/// its file has its own keys).
+const BATCH_ONLY_CONFLICTS: [&str; 3] = ["algorithm", "lshade_budget", "jde_small"];
 const PROBLEMS_CONFLICTS: [&str; 12] = [
     "islands",
     "jde_eps",
