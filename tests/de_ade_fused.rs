@@ -212,7 +212,7 @@ fn population_reduction_follows_the_schedule() {
             g += 1;
             let rows_before: Vec<Vec<f64>> = st.arc.chunks(2).take(st.alen as usize).map(|r| r.to_vec()).collect();
             let xb = x.clone();
-            scripted(&s, &mut st, &mut x, &mut fx, g, |m, f| if (m + g as usize) % 3 == 0 { f - 0.5 } else { f + 0.5 });
+            scripted(&s, &mut st, &mut x, &mut fx, g, |m, f| if (m + g as usize).is_multiple_of(3) { f - 0.5 } else { f + 0.5 });
             let want = adapt::lpsr_size(20, st.nfe, 400);
             assert_eq!(st.na, want, "{alg} generation {g}");
             assert!(fx[st.na as usize..].iter().all(|v| *v == f64::INFINITY));
