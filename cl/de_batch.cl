@@ -34,6 +34,9 @@
 #ifndef DEB_JDE
 #define DEB_JDE 0
 #endif
+#ifndef DEB_ADE
+#define DEB_ADE 0
+#endif
 
 #define DEB_NEW 0u
 #define DEB_RUNNING 1u
@@ -41,7 +44,7 @@
 #define DEB_BUDGET 3u
 
 // meta (uint) and meta64 (ulong) fields per problem
-#define DEB_M 8
+#define DEB_M 10
 #define DEB_FUNC 0
 #define DEB_DIMS 1
 #define DEB_NP 2
@@ -49,8 +52,10 @@
 #define DEB_ALG 4
 #define DEB_HAS_TARGET 5
 #define DEB_JSMALL 6
+#define DEB_AH 7
+#define DEB_ACAP 8
 #define DEB_JDE100 5
-#define DEB_M64 10
+#define DEB_M64 12
 #define DEB_XOFF 0
 #define DEB_FOFF 1
 #define DEB_DOFF 2
@@ -60,6 +65,11 @@
 #define DEB_SEED_CROSS 6
 #define DEB_CRT 7
 #define DEB_MAXGEN 8
+#define DEB_AMOFF 9
+#define DEB_AAOFF 10
+#define DEB_ABUDGET 11
+// fpar (FP) per problem: F, the target, then the adaptive variants' p, archive rate and c
+#define DEB_FP 5
 
 // A work-item evaluates and selects the trials it made (the same members in both loops), so the
 // trials in global memory need no fence between work-items; the targets do when they are global.
@@ -534,13 +544,312 @@ inline void jde_cycle(jde_pop q, ulong g, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, 
     }
 }
 
+#if DEB_ADE
+// ---------------------------------------------------------------------------------------------
+// The SHADE family on the device (issue 25; docs/specs/DE.md "Adaptive DE, on the device"):
+// JADE (J. Zhang, A. C. Sanderson, "JADE: adaptive differential evolution with optional external
+// archive", IEEE TEC 13(5), 2009), SHADE (R. Tanabe, A. Fukunaga, "Success-history based parameter
+// adaptation for differential evolution", CEC 2013), L-SHADE (R. Tanabe, A. Fukunaga, "Improving
+// the search performance of SHADE using linear population size reduction", CEC 2014) and jSO
+// (J. Brest, M. S. Maučec, B. Bošković, "Single objective real-parameter optimization: algorithm
+// jSO", CEC 2017). One generation of an island (or a batched problem) inside one work-group,
+// the variant and its parameters as data (ade_pop); the host twin is src/de/ade.rs.
+//
+// State in global memory: mem (the memories: M_F[0..h), M_CR[h..2h), NaN the terminal value),
+// arc (the archive: row j at arc[j nn ..], rows 0..alen used), af (scratch: each trial's F, CR
+// and improvement, nm each), au (scratch: the members by rank, then each success's archive
+// slot, nm each); the counters (memory index k, archive length, active members N, evaluations)
+// are private to every work-item, the same in all, and kept by the caller.
+//
+// Random numbers, with t = (g Np + p) nm + m (global island p of Np, member m, nm the initial
+// size): stream 2 of the mutation seed, counter 8 t (words: the memory entry, CR's two normal
+// words, SHADE's p_i) and 8 t + 1 (pbest, r1, r2, j_rand), 8 t + 2 .. 8 t + 7 the Cauchy draws of
+// F, four a counter, until one is positive (at most 24, else F = min(M_F, 1)); stream 3 at t the
+// archive slot of a success when the archive is full; stream 4 at (g Np + p) nm + d / 4, word
+// d % 4, the d-th random deletion of the archive when it shrinks; the crossover and bound words
+// those of the fixed DE with key t.
+
+#define ADE_JADE 1u
+#define ADE_SHADE 2u
+#define ADE_LSHADE 3u
+#define ADE_JSO 4u
+// Philox calls of Cauchy draws (four words each)
+#define ADE_CAUCHY_CALLS 6u
+// sums of the success sets reduced per generation
+#define ADE_SUMS 7
+// an improvement's weight at most (an infinite one: a target that was never finite)
+#define ADE_WMAX ((FP)1e30)
+#define ADE_NONE 0xffffffffu
+
+typedef struct {
+    uint nn, nm, p, npop, func, alg, h, acap;
+    ulong s_mut, s_cross, budget;
+    // pbest fraction (jSO: p_max; SHADE: the upper end of p_i), archive rate, JADE's c
+    FP pmax, arc_rate, c;
+    // member k's component n of X at xs[n * sn + k * sm]; trial (n, k) at ys[n * yn + k]
+    ulong sn, sm, yn;
+} ade_pop;
+
+// The counters of an island, the same in every work-item.
+typedef struct {
+    uint k, alen, na;
+    ulong nfe;
+} ade_count;
+
+// The archive's size for n members (round(arc_rate n), at most acap).
+inline uint ade_cap(ade_pop q, uint n)
+{
+    return min((uint)round(q.arc_rate * (FP)n), q.acap);
+}
+
+// L-SHADE's linear population size after nfe of the budget from nm, at least 4
+// (src/de/adapt.rs lpsr_size).
+inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
+{
+    FP n = round(((FP)4 - (FP)nm) / (FP)budget * (FP)nfe + (FP)nm);
+    return (uint)clamp(n, (FP)4, (FP)nm);
+}
+
+// The rank of every active member (lowest value first, ties to the lower index) into au[rank].
+inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, uint lid, uint wg)
+{
+    for (uint m = lid; m < na; m += wg) {
+        FPF v = fxs[m];
+        uint r = 0;
+        for (uint j = 0; j < na; ++j) {
+            FPF u = fxs[j];
+            r += (u < v || (u == v && j < m)) ? 1u : 0u;
+        }
+        au[r] = m;
+    }
+}
+
+// The sums of the success sets (w = 1 for JADE, else the improvement): w, w CR, w CR^2, w F,
+// w F^2, the count, the count with CR > 0; reduced over the group (wg a power of two), returned
+// to every work-item.
+inline void ade_sums(ade_pop q, uint na, __global const FP *af, __local FP *ls, uint lid, uint wg, FP s[ADE_SUMS])
+{
+    for (uint j = 0; j < ADE_SUMS; ++j) s[j] = 0;
+    for (uint m = lid; m < na; m += wg) {
+        FP d = af[2 * q.nm + m];
+        int ok = d > (FP)0;
+        FP w = ok ? (q.alg == ADE_JADE ? (FP)1 : d) : (FP)0;
+        FP f = af[m], cr = af[q.nm + m];
+        s[0] += w;
+        s[1] += w * cr;
+        s[2] += w * cr * cr;
+        s[3] += w * f;
+        s[4] += w * f * f;
+        s[5] += ok ? (FP)1 : (FP)0;
+        s[6] += ok && cr > (FP)0 ? (FP)1 : (FP)0;
+    }
+    for (uint j = 0; j < ADE_SUMS; ++j) ls[j * wg + lid] = s[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint h = wg / 2; h > 0; h /= 2) {
+        if (lid < h) {
+            for (uint j = 0; j < ADE_SUMS; ++j) ls[j * wg + lid] += ls[j * wg + lid + h];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint j = 0; j < ADE_SUMS; ++j) s[j] = ls[j * wg];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Generation g (1-based) of an island with counters *c: every barrier is outside conditionals
+// (the reduction's steps are computed every generation and used when they apply).
+inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy,
+                    DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc, __global FP *af, __global uint *au,
+                    __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
+                    __global const uchar *data, __local FP *ls, uint lid, uint wg)
+{
+    uint nn = q.nn, nm = q.nm, na = c->na, alen = c->alen;
+    FP r_nfe = (FP)c->nfe / (FP)q.budget;
+    ade_rank(fxs, na, au, lid, wg);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    FP mf_k = mem[c->k], mcr_k = mem[q.h + c->k];
+    for (uint m = lid; m < na; m += wg) {
+        ulong t = ((ulong)g * q.npop + q.p) * nm + m;
+        uint4 w0 = metaopt_rng4(q.s_mut, 2u, 8 * t);
+        uint4 w1 = metaopt_rng4(q.s_mut, 2u, 8 * t + 1);
+        uint r = de_below(w0.x, q.h);
+        FP mf = mem[r], mcr = mem[q.h + r];
+        // CR = N(M_CR, 0.1) clipped to [0, 1] (Box-Muller, cosine branch); 0 after the terminal value
+        FP cr = mcr + (FP)0.1 * sqrt((FP)-2 * log(de_unit(w0.y))) * cospi((FP)2 * de_unit(w0.z));
+        cr = isnan(mcr) ? (FP)0 : clamp(cr, (FP)0, (FP)1);
+        // F = C(M_F, 0.1), drawn again while not positive, 1 when above
+        FP f = (FP)0;
+        int got = 0;
+        for (uint k = 0; k < ADE_CAUCHY_CALLS && !got; ++k) {
+            uint4 cw = metaopt_rng4(q.s_mut, 2u, 8 * t + 2 + k);
+            for (uint j = 0; j < 4 && !got; ++j) {
+                FP v = mf + (FP)0.1 * tanpi(de_unit(de_word(cw, j)) - (FP)0.5);
+                got = v > (FP)0;
+                f = got ? fmin(v, (FP)1) : f;
+            }
+        }
+        f = got ? f : fmin(mf, (FP)1);
+        FP fw = f, pf = q.pmax;
+        if (q.alg == ADE_SHADE) {
+            FP plo = (FP)2 / (FP)na;
+            pf = plo + de_unit(w0.w) * (q.pmax - plo);
+        } else if (q.alg == ADE_JSO) {
+            // jSO's schedules (src/de/adapt.rs jso_clamp, jso_fw, jso_p)
+            cr = r_nfe < (FP)0.25 ? fmax(cr, (FP)0.7) : r_nfe < (FP)0.5 ? fmax(cr, (FP)0.6) : cr;
+            f = r_nfe < (FP)0.6 && f > (FP)0.7 ? (FP)0.7 : f;
+            fw = r_nfe < (FP)0.2 ? (FP)0.7 * f : r_nfe < (FP)0.4 ? (FP)0.8 * f : (FP)1.2 * f;
+            pf = q.pmax - (q.pmax - q.pmax / (FP)2) * fmin(r_nfe, (FP)1);
+        }
+        uint top = clamp((uint)round(pf * (FP)na), 2u, na);
+        uint pb = au[de_below(w1.x, top)];
+        // r1 != m from the population; r2 != m, r1 from the population and the archive
+        uint r1 = de_below(w1.y, na - 1);
+        r1 += r1 >= m ? 1u : 0u;
+        uint r2 = de_below(w1.z, na + alen - 2);
+        uint s0 = min(m, r1), s1 = max(m, r1);
+        r2 += r2 >= s0 ? 1u : 0u;
+        r2 += r2 >= s1 ? 1u : 0u;
+        int from_arc = r2 >= na;
+        uint ra = from_arc ? r2 - na : 0u, rp = from_arc ? m : r2;
+        uint jrand = de_below(w1.w, nn);
+        af[m] = f;
+        af[nm + m] = cr;
+        ulong crt = (ulong)round(cr * (FP)4294967296.0);
+        ulong t4 = t * ((nn + 3) / 4);
+        uint4 cw = (uint4)(0u);
+        for (uint j = 0; j < nn; ++j) {
+            if ((j & 3u) == 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + j / 4);
+            FP xi = xs[DEB_XI(j, m, q.sn, q.sm)];
+            FP x2 = from_arc ? arc[(size_t)ra * nn + j] : xs[DEB_XI(j, rp, q.sn, q.sm)];
+            // current-to-pbest/1 (jSO: -w/1, its weighted Fw), in the order of src/de/ade.rs
+            FP v = (xi + fw * (xs[DEB_XI(j, pb, q.sn, q.sm)] - xi)) + f * (xs[DEB_XI(j, r1, q.sn, q.sm)] - x2);
+            int cross = j == jrand || (ulong)de_word(cw, j & 3u) < crt;
+            FP a_ = lo[j], b_ = hi[j];
+            FP y = cross ? v : xi;
+            if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[j], v, xi, a_, b_, q.s_cross, t, j, nn);
+            gy[DEB_YI(j, m, q.yn)] = y;
+        }
+        FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
+        gfy[m] = isfinite(v) ? v : (FPF)INFINITY;
+    }
+    // every trial is made from the previous generation before the archive or a selection writes
+    barrier(DEB_FENCE);
+    // the successes (strictly better): their improvement (0: none)
+    for (uint m = lid; m < na; m += wg) {
+        FP fy = gfy[m], fx = fxs[m];
+        af[2 * nm + m] = fy < fx ? fmin((FP)(fx - fy), ADE_WMAX) : (FP)0;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    FP s[ADE_SUMS];
+    ade_sums(q, na, af, ls, lid, wg, s);
+    // each success's archive slot, in member order: the next free one, else (full) a random one
+    uint cap = ade_cap(q, na);
+    for (uint m = lid; m < na; m += wg) {
+        uint slot = ADE_NONE;
+        if (af[2 * nm + m] > (FP)0 && cap > 0) {
+            uint before = 0;
+            for (uint j = 0; j < m; ++j) before += af[2 * nm + j] > (FP)0 ? 1u : 0u;
+            ulong t = ((ulong)g * q.npop + q.p) * nm + m;
+            slot = alen + before < cap ? alen + before : de_below(metaopt_rng4(q.s_mut, 3u, t).x, cap);
+        }
+        au[nm + m] = slot;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    // the parents into the archive (a later success into the same slot wins), then the
+    // selection; every work-item makes the same number of passes, idle ones included (as
+    // deb_generations' selection: PoCL skipped a selection whose idle work-items made none)
+    for (uint b0 = 0; b0 < na; b0 += wg) {
+        uint m = b0 + lid;
+        int in = m < na;
+        uint mm = in ? m : 0u;
+        uint slot = in ? au[nm + mm] : ADE_NONE;
+        int put = slot != ADE_NONE;
+        for (uint j = mm + 1; j < na && put; ++j) put = au[nm + j] != slot;
+        for (uint j = 0; j < nn && put; ++j) arc[(size_t)slot * nn + j] = xs[DEB_XI(j, mm, q.sn, q.sm)];
+        FPF fy = gfy[mm];
+        int take = in && DE_REPLACES(fy, fxs[mm]);
+        if (take) fxs[mm] = fy;
+        for (uint j = 0; j < nn && take; ++j) xs[DEB_XI(j, mm, q.sn, q.sm)] = gy[DEB_YI(j, mm, q.yn)];
+    }
+    uint succ = (uint)s[5];
+    alen = cap > 0 ? min(alen + succ, cap) : alen;
+    // the memory update (no success: nothing moves)
+    if (succ > 0) {
+        FP nf, ncr;
+        if (q.alg == ADE_JADE) {
+            // unweighted: mu_CR toward the mean, mu_F toward the Lehmer mean
+            ncr = ((FP)1 - q.c) * mcr_k + q.c * (s[1] / s[0]);
+            nf = ((FP)1 - q.c) * mf_k + q.c * (s[4] / s[3]);
+        } else if (q.alg == ADE_SHADE) {
+            ncr = s[1] / s[0];
+            nf = s[4] / s[3];
+        } else {
+            int term = isnan(mcr_k) || s[6] == (FP)0;
+            FP lcr = s[2] / s[1], lf = s[4] / s[3];
+            ncr = term ? (FP)NAN : (q.alg == ADE_JSO ? (lcr + mcr_k) / (FP)2 : lcr);
+            nf = q.alg == ADE_JSO ? (lf + mf_k) / (FP)2 : lf;
+        }
+        if (lid == 0) {
+            mem[c->k] = nf;
+            mem[q.h + c->k] = ncr;
+        }
+        // jSO's last entry is never written; JADE's one entry stays 0
+        uint hk = q.alg == ADE_JSO ? q.h - 1 : q.h;
+        c->k = (c->k + 1) % hk;
+    }
+    c->nfe += na;
+    barrier(DEB_FENCE);
+    // L-SHADE, jSO: the best n2 stay (moved to slots 0..n2 in member order, through the trials'
+    // memory), the rest +inf; the archive loses random members down to its size for n2
+    uint n2 = (q.alg == ADE_LSHADE || q.alg == ADE_JSO) ? min(ade_lpsr(nm, c->nfe, q.budget), na) : na;
+    uint shrink = n2 < na ? na : 0u;
+    ade_rank(fxs, shrink, au, lid, wg);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    for (uint b0 = 0; b0 < shrink; b0 += wg) {
+        uint r = b0 + lid;
+        if (r < shrink) au[nm + au[r]] = r;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    // (same number of passes in every work-item, as the selection above)
+    for (uint b0 = 0; b0 < shrink; b0 += wg) {
+        uint m = b0 + lid;
+        uint mm = m < shrink ? m : 0u;
+        int keep = m < shrink && au[nm + mm] < n2;
+        uint to = 0;
+        for (uint j = 0; j < mm && keep; ++j) to += au[nm + j] < n2 ? 1u : 0u;
+        for (uint j = 0; j < nn && keep; ++j) gy[DEB_YI(j, to, q.yn)] = xs[DEB_XI(j, mm, q.sn, q.sm)];
+        if (keep) gfy[to] = fxs[mm];
+    }
+    uint cap2 = ade_cap(q, n2);
+    if (lid == 0 && shrink) {
+        for (uint d = 0; alen > cap2; ++d) {
+            uint4 w = metaopt_rng4(q.s_mut, 4u, ((ulong)g * q.npop + q.p) * nm + d / 4);
+            uint j = de_below(de_word(w, d & 3u), alen);
+            alen -= 1;
+            for (uint i = 0; i < nn; ++i) arc[(size_t)j * nn + i] = arc[(size_t)alen * nn + i];
+        }
+    }
+    barrier(DEB_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint b0 = 0; b0 < shrink; b0 += wg) {
+        uint m = b0 + lid;
+        int in = m < n2;
+        uint mm = m < shrink ? m : 0u;
+        for (uint j = 0; j < nn && in; ++j) xs[DEB_XI(j, mm, q.sn, q.sm)] = gy[DEB_YI(j, mm, q.yn)];
+        if (m < shrink) fxs[mm] = in ? gfy[mm] : (FPF)INFINITY;
+    }
+    barrier(DEB_FENCE | CLK_GLOBAL_MEM_FENCE);
+    c->alen = shrink ? min(alen, cap2) : alen;
+    c->na = n2;
+}
+#endif // DEB_ADE
+
 #ifdef DEB_BATCH
 __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo_all,
                       __global const FP *hi_all, __global const uchar *kinds_all, __global const uchar *data_all,
                       __global const uint *meta, __global const ulong *meta64, __global const FP *fpar,
                       __global uint *state, __global ulong *gens, __global FP *JF, __global ulong *JST,
-                      __global FP *BX, __global FP *BF, uint k_gens, __local FP *lx, __local FPF *lfx,
-                      __local FPF *rv, __local uint *ri, __local FP *ly, __local FPF *lfy)
+                      __global FP *BX, __global FP *BF, __global FP *AM, __global FP *AA, __global uint *AU,
+                      uint k_gens, __local FP *lx, __local FPF *lfx, __local FPF *rv, __local uint *ri,
+                      __local FP *ly, __local FPF *lfy, __local FP *ls)
 {
     uint b = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
@@ -561,8 +870,8 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
     q.s_cross = mt64[DEB_SEED_CROSS];
     q.crt = mt64[DEB_CRT];
     q.max_gen = mt64[DEB_MAXGEN];
-    q.f = fpar[2 * b];
-    q.target = fpar[2 * b + 1];
+    q.f = fpar[DEB_FP * b];
+    q.target = fpar[DEB_FP * b + 1];
     q.sn = q.np;
     q.sm = 1;
     q.yn = q.np;
@@ -664,6 +973,55 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
         }
     } else
 #endif
+#if DEB_ADE
+    if (mt[DEB_ALG] >= ADE_JADE && mt[DEB_ALG] <= ADE_JSO) {
+        // JADE, SHADE, L-SHADE, jSO (ade_gen), keyed as island 0 of 1: the memories in AM and
+        // the archive in AA at the problem's offsets, the scratch in JF and AU, the counters
+        // (memory index, archive length, active members, evaluations) in JST
+        ade_pop aq;
+        aq.nn = nn;
+        aq.nm = np;
+        aq.p = 0;
+        aq.npop = 1;
+        aq.func = q.func;
+        aq.alg = mt[DEB_ALG];
+        aq.h = mt[DEB_AH];
+        aq.acap = mt[DEB_ACAP];
+        aq.s_mut = q.s_mut;
+        aq.s_cross = q.s_cross;
+        aq.budget = mt64[DEB_ABUDGET];
+        aq.pmax = fpar[DEB_FP * b + 2];
+        aq.arc_rate = fpar[DEB_FP * b + 3];
+        aq.c = fpar[DEB_FP * b + 4];
+        aq.sn = q.sn;
+        aq.sm = q.sm;
+        aq.yn = q.yn;
+        __global ulong *gst = JST + 4 * (size_t)b;
+        ade_count cn;
+        cn.k = (uint)gst[0];
+        cn.alen = (uint)gst[1];
+        cn.na = (uint)gst[2];
+        cn.nfe = gst[3];
+        int reduces = aq.alg == ADE_LSHADE || aq.alg == ADE_JSO;
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        for (uint c = 0; c < k_gens && status == DEB_RUNNING; ++c) {
+            ade_gen(aq, gen + 1, &cn, xs, fxs, gy, gfy, AM + mt64[DEB_AMOFF], AA + mt64[DEB_AAOFF], JF + 4 * foff,
+                    AU + 2 * foff, lo, hi, kinds, data, ls, lid, wg);
+            gen += 1;
+            FPF bv;
+            best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
+            status = deb_status(q.has_target && bv <= q.target, gen, q.max_gen);
+            // L-SHADE and jSO also stop when their evaluation budget is spent
+            status = status == DEB_RUNNING && reduces && cn.nfe >= aq.budget ? DEB_BUDGET : status;
+        }
+        if (lid == 0) {
+            gst[0] = cn.k;
+            gst[1] = cn.alen;
+            gst[2] = cn.na;
+            gst[3] = cn.nfe;
+        }
+    } else
+#endif
     {
         xs = deb_generations(q, xs, xs2, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &hit, &gen, &status,
                              &best);
@@ -678,6 +1036,51 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
         gens[b] = gen;
     }
 }
+#endif
+
+#ifdef DEB_ISLANDS
+// An island p of the island DE in the kernels below (jde_fused, ade_fused): its place in the
+// layouts of de.cl (gx, gsn, gsm, gfx), its population where the generations work on it (xs,
+// fxs: copied to local memory with DEB_LOCAL) and its trials (ys, fys: local with
+// DEB_TRIAL_LOCAL), the strides set in q; and the copies back at the end of a launch.
+#define DEB_ISLAND_AT                                                                              \
+    __global FP *gx = X + p;                                                                   \
+    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;                                          \
+    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
+#if DEB_LOCAL
+#define DEB_ISLAND_X(q)                                                                            \
+    __local FP *xs = lx;                                                                       \
+    __local FPF *fxs = lfx;                                                                    \
+    q.sn = nm;                                                                                 \
+    q.sm = 1;                                                                                  \
+    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm]; \
+    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
+#define DEB_ISLAND_X_BACK                                                                          \
+    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i]; \
+    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
+#else
+#define DEB_ISLAND_X(q)                                                                            \
+    __global FP *xs = gx;                                                                      \
+    __global FPF *fxs = gfx;                                                                   \
+    q.sn = gsn;                                                                                \
+    q.sm = gsm;
+#define DEB_ISLAND_X_BACK
+#endif
+#if DEB_TRIAL_LOCAL
+#define DEB_ISLAND_Y(q)                                                                            \
+    __local FP *ys = ly;                                                                       \
+    __local FPF *fys = lfy;                                                                    \
+    q.yn = nm;
+// the last generation's trials to their global home (DeviceDe::trials reads them there)
+#define DEB_ISLAND_Y_BACK                                                                          \
+    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i]; \
+    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
+#else
+#define DEB_ISLAND_Y(q)                                                                            \
+    __global FP *ys = Y + (size_t)p * nm;                                                      \
+    __global FPF *fys = Fy + (size_t)p * nm;
+#define DEB_ISLAND_Y_BACK
+#endif
 #endif
 
 #ifdef DEB_ISLANDS
@@ -788,30 +1191,9 @@ __kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
     q.age_limit = age_limit;
     q.eps = eps;
     q.yn = (ulong)npop * nm;
-    __global FP *gx = X + p;
-    size_t gsn = (size_t)(nm + 1) * npop, gsm = npop;
-    __global FPF *gfx = Fx + (size_t)p * (nm + 1);
-#if DEB_LOCAL
-    __local FP *xs = lx;
-    __local FPF *fxs = lfx;
-    q.sn = nm;
-    q.sm = 1;
-    for (uint i = lid; i < nm * nn; i += wg) xs[i] = gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm];
-    for (uint m = lid; m < nm; m += wg) fxs[m] = gfx[m];
-#else
-    __global FP *xs = gx;
-    __global FPF *fxs = gfx;
-    q.sn = gsn;
-    q.sm = gsm;
-#endif
-#if DEB_TRIAL_LOCAL
-    __local FP *ys = ly;
-    __local FPF *fys = lfy;
-    q.yn = nm;
-#else
-    __global FP *ys = Y + (size_t)p * nm;
-    __global FPF *fys = Fy + (size_t)p * nm;
-#endif
+    DEB_ISLAND_AT
+    DEB_ISLAND_X(q)
+    DEB_ISLAND_Y(q)
     __global FP *jf = JF + (size_t)p * 4 * nm;
     __global ulong *gst = ST + (size_t)p * 4;
     ulong st[4] = {gst[0], gst[1], gst[2], gst[3]};
@@ -820,17 +1202,70 @@ __kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
     for (uint c = 0; c < k_gens; ++c)
         jde_cycle(q, gen0 + 1 + c, xs, fxs, ys, fys, jf, lo, hi, kinds, (__global const uchar *)data, gx + (size_t)nm * gsm,
                   gsn, gfx + nm, lid, wg, rv, ri, &best_ever, st);
-#if DEB_LOCAL
-    for (uint i = lid; i < nm * nn; i += wg) gx[(size_t)(i / nm) * gsn + (size_t)(i % nm) * gsm] = xs[i];
-    for (uint m = lid; m < nm; m += wg) gfx[m] = fxs[m];
-#endif
-#if DEB_TRIAL_LOCAL
-    for (uint i = lid; i < nm * nn; i += wg) Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm] = ys[i];
-    for (uint m = lid; m < nm; m += wg) Fy[(size_t)p * nm + m] = fys[m];
-#endif
+    DEB_ISLAND_X_BACK
+    DEB_ISLAND_Y_BACK
     if (lid == 0) {
         for (uint i = 0; i < 4; ++i) gst[i] = st[i];
     }
 }
 #endif // DEB_JDE
+#if DEB_ADE
+// Generations gen0 + 1 .. gen0 + k_gens of every JADE, SHADE, L-SHADE or jSO island (one
+// work-group each; ade_gen), keyed by the global island p0 + p of npg; then each island's best
+// row (member nm), as de_best. Per island: AM its memories (2 h), AA its archive (acap rows),
+// AF and AU its scratch (4 nm FP, 2 nm uint), ST its counters (k, archive length, active
+// members, evaluations).
+__kernel void ade_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo,
+                        __global const FP *hi, __global const uchar *kinds, __global FP *AM, __global FP *AA,
+                        __global FP *AF, __global uint *AU, __global ulong *ST, __global const void *data, uint npop,
+                        uint nm, uint nn, ulong gen0, uint k_gens, uint alg, uint h, uint acap, ulong budget, FP pmax,
+                        FP arc_rate, FP cc, ulong seed_mut, ulong seed_cross, uint p0, uint npg, __local FP *lx,
+                        __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly, __local FPF *lfy,
+                        __local FP *ls)
+{
+    uint p = get_group_id(0);
+    uint lid = get_local_id(0), wg = get_local_size(0);
+    ade_pop q;
+    q.nn = nn;
+    q.nm = nm;
+    q.p = p0 + p;
+    q.npop = npg;
+    q.func = 0;
+    q.alg = alg;
+    q.h = h;
+    q.acap = acap;
+    q.s_mut = seed_mut;
+    q.s_cross = seed_cross;
+    q.budget = budget;
+    q.pmax = pmax;
+    q.arc_rate = arc_rate;
+    q.c = cc;
+    q.yn = (ulong)npop * nm;
+    DEB_ISLAND_AT
+    DEB_ISLAND_X(q)
+    DEB_ISLAND_Y(q)
+    __global ulong *gst = ST + (size_t)p * 4;
+    ade_count cn;
+    cn.k = (uint)gst[0];
+    cn.alen = (uint)gst[1];
+    cn.na = (uint)gst[2];
+    cn.nfe = gst[3];
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint c = 0; c < k_gens; ++c)
+        ade_gen(q, gen0 + 1 + c, &cn, xs, fxs, ys, fys, AM + (size_t)p * 2 * h, AA + (size_t)p * acap * nn,
+                AF + (size_t)p * 4 * nm, AU + (size_t)p * 2 * nm, lo, hi, kinds, (__global const uchar *)data, ls, lid, wg);
+    FPF bv;
+    uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
+    DEB_ISLAND_X_BACK
+    DEB_ISLAND_Y_BACK
+    for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
+    if (lid == 0) {
+        gfx[nm] = bv;
+        gst[0] = cn.k;
+        gst[1] = cn.alen;
+        gst[2] = cn.na;
+        gst[3] = cn.nfe;
+    }
+}
+#endif // DEB_ADE
 #endif

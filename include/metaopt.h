@@ -1478,10 +1478,12 @@ typedef struct MetaoptBatchDeProblem {
   uint8_t has_target;
   double target;
   /**
-   * A `MetaoptDeAlgorithm`: 0 the fixed DE (`f`, `cr`, `mutation`), 5 jDE100 (`members` =
-   * big + `jde_small`; `f`, `cr` and `mutation` not used; a generation is a cycle; the
-   * result the best ever). The batched DE runs no other algorithm: another value is an
-   * error naming `algorithm`.
+   * A `MetaoptDeAlgorithm`: 0 the fixed DE (`f`, `cr`, `mutation`); 1 JADE, 2 SHADE,
+   * 3 L-SHADE, 4 jSO (their papers' settings; `f`, `cr` and `mutation` not used; L-SHADE and
+   * jSO shrink over `members` x (`max_generations` + 1) evaluations and stop when they are
+   * spent); 5 jDE100 (`members` = big + `jde_small`; `f`, `cr` and `mutation` not used; a
+   * generation is a cycle; the result the best ever). Another value is an error naming
+   * `algorithm`.
    */
   int32_t algorithm;
   /**

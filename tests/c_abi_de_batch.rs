@@ -278,7 +278,7 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
         (bad(&|p| p.has_target = 3), INVALID, &["has_target", "problem 1"]),
         (bad(&|p| { p.data_bytes = 8; p.source = unknown.as_ptr(); p.function = ptr::null() }), INVALID, &["data", "problem 1"]),
         (bad(&|p| p.algorithm = 9), INVALID, &["algorithm", "problem 1"]),
-        (bad(&|p| p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJade as i32), INVALID, &["algorithm", "jade", "problem 1"]),
+        (bad(&|p| p.algorithm = 6), INVALID, &["algorithm", "problem 1"]),
         (bad(&|p| { p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32; p.jde_small = 3 }), INVALID, &["jde_small", "problem 1"]),
         (bad(&|p| { p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32; p.jde_small = u32::MAX }), INVALID, &["jde_small", "problem 1"]),
     ];
@@ -328,21 +328,15 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
     let _ = (Mutation::Rand1, BoundsCorrection::Saturation);
 }
 
-/// jDE100 problems beside a fixed-DE one (issue 25): by the C code 5 with `jde_small`, the same
-/// run as the Rust API's `BatchProblem` with `Algorithm::Jde100`, on the CPU backend and the
-/// device (double).
-#[test]
-fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
-    let _g = shared();
-    let mut s = [Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0)];
-    s[0].members = 30;
-    s[2].members = 24;
-    let jde = [(0usize, 10u32), (2, 6)];
+/// Problems `algs` (index, algorithm, jDE100's small population) by their C codes beside
+/// fixed-DE ones: the same run as the Rust API's `BatchProblem`s, on the CPU backend and the
+/// device (double), the two backends equal to 1e-9.
+fn codes_equal_the_rust_api(s: &[Spec], algs: &[(usize, metaopt::de::Algorithm, u32)]) {
     let mut outs = Vec::new();
     for backend in [1, 0] {
         let mut c: Vec<MetaoptBatchDeProblem> = s.iter().map(Spec::c).collect();
-        for &(i, small) in &jde {
-            c[i].algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32;
+        for &(i, alg, small) in algs {
+            c[i].algorithm = alg as i32;
             c[i].jde_small = small;
         }
         let o = options(backend, 2);
@@ -351,8 +345,8 @@ fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
         let h = r.instance;
         let out = collect(h, unsafe { metaopt_batch_de_run(h, ptr::null()) });
         let mut rust: Vec<BatchProblem> = s.iter().map(Spec::rust).collect();
-        for &(i, small) in &jde {
-            rust[i].algorithm = metaopt::de::Algorithm::Jde100;
+        for &(i, alg, small) in algs {
+            rust[i].algorithm = alg;
             rust[i].jde_small = small;
         }
         let bk = if backend == 1 { Backend::Cpu } else { Backend::DEVICE };
@@ -370,6 +364,36 @@ fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
         let (c, d) = (outs[0].values[i], outs[1].values[i]);
         assert!((c - d).abs() <= 1e-9 * c.abs().max(d.abs()).max(1e-300), "problem {i}: {c} vs {d}");
     }
+}
+
+/// jDE100 problems beside a fixed-DE one (issue 25): by the C code 5 with `jde_small`, the same
+/// run as the Rust API's `BatchProblem` with `Algorithm::Jde100`, on the CPU backend and the
+/// device (double).
+#[test]
+fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
+    let _g = shared();
+    assert_eq!(MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32, 5);
+    let mut s = [Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0)];
+    s[0].members = 30;
+    s[2].members = 24;
+    let jde = metaopt::de::Algorithm::Jde100;
+    codes_equal_the_rust_api(&s, &[(0, jde, 10), (2, jde, 6)]);
+}
+
+/// JADE, SHADE, L-SHADE and jSO problems beside a fixed-DE one (issue 25): by the C codes 1-4,
+/// the same run as the Rust API's, on both backends.
+#[test]
+fn adaptive_problems_by_code_equal_the_rust_api_on_both_backends() {
+    use metaopt::de::Algorithm as A;
+    let _g = shared();
+    let codes = [MetaoptDeAlgorithm::MetaoptDeAlgorithmJade, MetaoptDeAlgorithm::MetaoptDeAlgorithmShade];
+    assert_eq!(codes.map(|c| c as i32), [1, 2]);
+    assert_eq!((MetaoptDeAlgorithm::MetaoptDeAlgorithmLShade as i32, MetaoptDeAlgorithm::MetaoptDeAlgorithmJso as i32), (3, 4));
+    let mut s = [Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0), Spec::new("F5", 3, 2.048), Spec::new("F6", 4, 5.12)];
+    for (i, sp) in s.iter_mut().enumerate() {
+        sp.members = 10 + 4 * i as u32;
+    }
+    codes_equal_the_rust_api(&s, &[(0, A::Jade, 25), (2, A::Shade, 25), (3, A::LShade, 25), (4, A::Jso, 25)]);
 }
 
 /// A user source with per-problem data: each problem's minimum is its own centre.

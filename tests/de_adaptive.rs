@@ -1,7 +1,9 @@
 //! The adaptive DE variants (issue 25; `src/de/adapt.rs`, docs/specs/DE.md "Adaptive DE"): the
 //! adaptation rules against their papers' formulas on a small population (memory updates,
 //! archive insertion and truncation, L-SHADE's size schedule, jSO's schedules), the device
-//! against the CPU backend, and sphere, Rosenbrock and Rastrigin solved to 1e-8.
+//! (the fused path, `ade_fused`, since issue 25's device part) against the CPU backend (its twin
+//! `de::ade`), sphere, Rosenbrock and Rastrigin solved to 1e-8, and the host-planned path that a
+//! host callback or `fused = false` still takes.
 
 mod common;
 use common::arg_error;
@@ -352,6 +354,31 @@ fn device_equals_cpu_with_migration_between_generations() {
         }
         for (x, y) in xd.iter().zip(xc) {
             assert!((x - y).abs() <= 1e-9, "{alg}: {xd:?} {xc:?}");
+        }
+    }
+}
+
+/// Where each path runs (docs/specs/DE.md "Adaptive DE, on the device"): on a device with a
+/// compiled objective the variants take the fused kernel (`ade_fused`); with a host callback or
+/// `fused = false` they stay host-planned (`adapt.rs`), and still solve sphere.
+#[test]
+fn the_fused_path_and_the_host_planned_path_both_solve_sphere() {
+    let sphere = Objective::callback(|x, rows, dims, out| {
+        for r in 0..rows {
+            out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
+        }
+        Ok(())
+    });
+    let f1 = Objective::catalogue("F1").unwrap();
+    for alg in [Algorithm::Jade, Algorithm::Shade, Algorithm::LShade, Algorithm::Jso] {
+        for (obj, fused, want) in [(&f1, true, true), (&f1, false, false), (&sphere, true, false)] {
+            let mut p = params(alg, 2, 20, 4, -5.0, 5.0, 20 * 400);
+            p.options.fused = fused;
+            let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+            de.init(obj, Mutation::Rand1, Migration::NONE).unwrap();
+            assert_eq!(de.backend_description().contains("fused"), want, "{alg} {fused}: {}", de.backend_description());
+            let r = de.run(&Stop { max_generations: Some(400), target: Some(1e-8), ..Stop::default() }).unwrap();
+            assert!(r.value <= 1e-8, "{alg} fused {fused}: {} after {} generations", r.value, r.generations);
         }
     }
 }

@@ -365,9 +365,8 @@ fn batched_jde100_problem_equals_the_island_run_with_one_island() {
     let ri = island.run(&Stop { max_generations: Some(5000), target: Some(1e-3), ..Stop::default() }).unwrap();
     assert_eq!((r[0].stop, r[0].generations), (BatchStopReason::Target, ri.generations));
     assert!(r[0].best_value <= 1e-3);
-    // only de and jde100, a small population of at least 4 and a big one of at least 4
-    let bad = BatchProblem { algorithm: Algorithm::Jso, ..prob.clone() };
-    arg_error(BatchDe::new(vec![bad], Backend::Cpu, BatchOptions::default()), "algorithm");
+    // a small population of at least 4 and a big one of at least 4 (every algorithm runs in
+    // the batched DE since JADE, SHADE, L-SHADE and jSO do: tests/de_ade_fused.rs)
     let bad = BatchProblem { jde_small: 27, ..prob.clone() };
     arg_error(BatchDe::new(vec![bad], Backend::Cpu, BatchOptions::default()), "jde_small");
 }

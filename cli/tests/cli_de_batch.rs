@@ -176,8 +176,47 @@ fn a_batch_problem_runs_jde100() {
         assert!((a - b).abs() <= 1e-9 * (1.0 + a.abs()), "problem {i}: {a} vs {b}");
         assert_eq!(c[i]["generations"], d[i]["generations"]);
     }
-    let bad = write(dir.path(), "bad.json", r#"[{"function": "F1", "dims": 3, "algorithm": "jso"}]"#);
+    let bad = write(dir.path(), "bad.json", r#"[{"function": "F1", "dims": 3, "algorithm": "jde101"}]"#);
     let o = metaopt(&["de", "--batch", &bad, "--cpu"]);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(!o.status.success() && err.contains("algorithm") && err.contains("problem 0"), "{err}");
+}
+
+/// JADE, SHADE, L-SHADE and jSO in the batched DE (issue 25): a batch file's `algorithm` keys
+/// and `de --problems B --algorithm NAME` reach sphere's target, the CPU equal to the device in
+/// double; `--batch` still refuses `--algorithm` (its file has the key), and `--problems`
+/// names a bad one.
+#[test]
+fn batch_problems_run_the_adaptive_variants() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "a.json",
+        r#"[{"function": "F1", "dims": 5, "members": 30, "algorithm": "jade", "generations": 2000, "target": 1e-8, "seed": 2},
+            {"function": "F1", "dims": 5, "members": 30, "algorithm": "shade", "generations": 2000, "target": 1e-8},
+            {"function": "F6", "dims": 4, "members": 30, "algorithm": "lshade", "generations": 60, "lshade_budget": 1200},
+            {"function": "F6", "dims": 4, "members": 30, "algorithm": "jso", "generations": 60}]"#,
+    );
+    let cpu = json(&["de", "--batch", &file, "--cpu", "--json"]);
+    let dev = json(&["de", "--batch", &file, "--double", "--json"]);
+    let (c, d) = (cpu["results"].as_array().unwrap(), dev["results"].as_array().unwrap());
+    for i in 0..4 {
+        let (a, b) = (c[i]["best_value"].as_f64().unwrap(), d[i]["best_value"].as_f64().unwrap());
+        assert!((a - b).abs() <= 1e-9 * (1.0 + a.abs()), "problem {i}: {a} vs {b}");
+        assert_eq!(c[i]["generations"], d[i]["generations"]);
+    }
+    assert_eq!((c[0]["stopped_by"].as_str(), c[1]["stopped_by"].as_str()), (Some("target"), Some("target")));
+    let base = ["de", "--function", "F1", "--dims", "5", "--members", "30", "--max-generations", "2000", "--target", "1e-8", "--cpu", "--json"];
+    for alg in ["jade", "shade", "lshade", "jso"] {
+        let mut args = base.to_vec();
+        args.extend(["--problems", "2", "--algorithm", alg]);
+        let r = json(&args);
+        for p in r["results"].as_array().unwrap() {
+            assert_eq!(p["stopped_by"], "target", "{alg}: {p}");
+        }
+    }
+    fails(&["de", "--batch", &file, "--cpu", "--algorithm", "jade"], "--algorithm");
+    let mut args = base.to_vec();
+    args.extend(["--problems", "2", "--algorithm", "jdee"]);
+    fails(&args, "--algorithm");
 }

@@ -169,15 +169,17 @@ static MetaoptBatchDeProblem *problem_specs(const mxArray *p, size_t *count) {
             q.target = real_scalar(v, what);
         }
         if ((v = pfield(p, i, "algorithm"))) {
-            /* the batch runs 'de' (MetaoptDeAlgorithm 0) or 'jde100' (5); docs/specs/DE.md */
+            /* a MetaoptDeAlgorithm by name: 'de' 0, 'jade' 1, 'shade' 2, 'lshade' 3, 'jso' 4,
+               'jde100' 5; docs/specs/DE.md */
+            static const char *const names[] = {"de", "jade", "shade", "lshade", "jso", "jde100"};
             snprintf(what, sizeof what, "problems(%zu).algorithm", i + 1);
             char *m = string_arg(v, what);
-            if (strcmp(m, "de") == 0)
-                q.algorithm = METAOPT_DE_ALGORITHM_DE;
-            else if (strcmp(m, "jde100") == 0)
-                q.algorithm = METAOPT_DE_ALGORITHM_JDE100;
-            else
-                fail("badArgument", "%s must be 'de' or 'jde100' (the batched DE runs no other), got '%s'", what, m);
+            int code = -1;
+            for (int k = 0; k < 6; ++k)
+                if (strcmp(m, names[k]) == 0) code = k;
+            if (code < 0)
+                fail("badArgument", "%s must be 'de', 'jade', 'shade', 'lshade', 'jso' or 'jde100', got '%s'", what, m);
+            q.algorithm = code;
         }
         if ((v = pfield2(p, i, "jde_small", "jdeSmall", what, sizeof what)))
             q.jde_small = (uint32_t)int_scalar(v, what, 0, 4294967295.0);

@@ -20,7 +20,7 @@ BOUNDS = ("sat", "mir", "tor", "HVB", "uni", "COTN")
 _PLACEMENTS = {"auto": 0, "local": 1, "global": 2}
 # MetaoptBatchDeStopReason
 # the batch's algorithms and their `MetaoptDeAlgorithm` codes (de.py has every one)
-_METHODS = {"de": 0, "jde100": 5}
+_METHODS = {"de": 0, "jade": 1, "shade": 2, "lshade": 3, "jso": 4, "jde100": 5}
 STOP_WORDS = {0: "running", 1: "target", 2: "budget", 3: "time_limit", 4: "interrupted"}
 
 
@@ -73,8 +73,10 @@ class BatchDE(Instance):
     ``metaopt.Source`` with its data), ``dims``, ``members``, ``f``, ``cr``, ``mutation``,
     ``bounds``, ``generations``, ``target`` (None: none), ``data`` (the bytes or NumPy array of a
     ``Source`` problem's ``data`` argument), ``method`` (``"de"``: F, CR and the mutation above;
-    ``"jde100"``: jDE100, ``members`` = big + ``jde_small``, a generation is a cycle, the result
-    the best ever; the batch runs no other algorithm), ``jde_small``. ``seed``: a sequence, or a scalar S that gives
+    ``"jade"``, ``"shade"``, ``"lshade"``, ``"jso"``: the adaptive variants with their papers'
+    settings, F, CR and the mutation not used, L-SHADE and jSO shrinking over ``members`` x
+    (``generations`` + 1) evaluations; ``"jde100"``: jDE100, ``members`` = big + ``jde_small``,
+    a generation is a cycle, the result the best ever), ``jde_small``. ``seed``: a sequence, or a scalar S that gives
     problem i the seed S + i. ``lower``/``upper``: a scalar for all, one vector of dims values
     for all (when every problem has those dims), or a list with per problem a scalar or a vector
     of its dims. ``problems`` fixes the count (default: the longest sequence among the other

@@ -62,6 +62,23 @@ def test_jde100_problems_beside_a_fixed_de_one_cpu_equals_device():
     assert abs(float(metaopt.evaluate("F6", cpu.best[0][None, :])[0]) - cpu.best_values[0]) <= 1e-9 * max(1.0, cpu.best_values[0])
 
 
+def test_adaptive_problems_beside_a_fixed_de_one_cpu_equals_device():
+    # issue 25: JADE, SHADE, L-SHADE and jSO per problem by method=, on the device (ade_gen of
+    # cl/de_batch.cl) as on the CPU twin in double, and each reaches sphere's target
+    kw = dict(function=["F6", "F1", "F5", "F6", "F1"], dims=[5, 4, 3, 4, 5], lower=-2.048, upper=2.048,
+              members=[20, 12, 16, 24, 10], method=["jade", "de", "shade", "lshade", "jso"], seed=3,
+              generations=40, precision="double", generations_per_launch=8)
+    cpu = metaopt.batch_de.run(cpu=True, **kw)
+    dev = metaopt.batch_de.run(**kw)
+    for i in range(5):
+        c, d = cpu.best_values[i], dev.best_values[i]
+        assert abs(c - d) <= 1e-9 * max(abs(c), abs(d), 1e-300), (i, c, d)
+        assert cpu.generations[i] == dev.generations[i]
+    r = metaopt.batch_de.run("F1", 10, -5.12, 5.12, members=50, generations=3000, target=1e-8,
+                             method=["jade", "shade", "lshade", "jso"], cpu=True)
+    assert r.stop == ["target"] * 4 and np.all(r.best_values <= 1e-8)
+
+
 def test_a_problem_does_not_depend_on_its_batch_and_runs_go_on():
     one = metaopt.batch_de.run("F6", 4, -5.12, 5.12, members=16, generations=40, seed=9, cpu=True)
     with BatchDE(["F1", "F6"], 4, -5.12, 5.12, members=16, generations=40, seed=[1, 9], cpu=True,
@@ -109,7 +126,7 @@ def test_source_objective_with_data():
         (dict(precision="half"), ValueError, "precision"),
         (dict(generations_per_launch=0), ValueError, "generations_per_launch"),
         (dict(data=b"xx"), ValueError, "data"),
-        (dict(method="jade"), ValueError, "method"),
+        (dict(method="jdee"), ValueError, "method"),
         (dict(method=["de", "best"]), ValueError, "method"),
         (dict(jde_small=-1), ValueError, "jde_small"),
     ],

@@ -13,7 +13,8 @@
 //! in the batch, and both backends draw the same numbers (in double they agree to rounding of the
 //! objective).
 
-use super::config::{Algorithm, BoundsCorrection, Mutation};
+use super::ade;
+use super::config::{Algorithm, BoundsCorrection, Mutation, Selection};
 use super::jde::{self, JdeState};
 use super::ops;
 use super::pace::PIECE_SECONDS;
@@ -109,12 +110,17 @@ pub struct BatchProblem {
     pub max_generations: u64,
     /// Stop when the best value is at most this.
     pub target: Option<f64>,
-    /// `De` (the default: F, CR and the mutation above) or `Jde100` (docs/specs/DE.md "jDE100":
-    /// `members` = big + `jde_small`, F, CR and the mutation not used, a "generation" is a
-    /// cycle, the result the best ever); the other algorithms are refused.
+    /// `De` (the default: F, CR and the mutation above); `Jade`, `Shade`, `LShade` or `Jso`
+    /// (docs/specs/DE.md "Adaptive DE, on the device": F, CR and the mutation not used, each
+    /// variant's own); or `Jde100` (docs/specs/DE.md "jDE100": `members` = big + `jde_small`, F,
+    /// CR and the mutation not used, a "generation" is a cycle, the result the best ever).
     pub algorithm: Algorithm,
     /// jDE100's small population (default 25).
     pub jde_small: u32,
+    /// L-SHADE's and jSO's evaluation budget MAX_NFE (the initial population's included): their
+    /// population shrinks linearly to 4 over it, and the problem stops (`Budget`) when it is
+    /// spent. 0 (the default): `members` x (`max_generations` + 1).
+    pub lshade_budget: u64,
 }
 
 impl BatchProblem {
@@ -136,6 +142,7 @@ impl BatchProblem {
             target: None,
             algorithm: Algorithm::De,
             jde_small: 25,
+            lshade_budget: 0,
         }
     }
 
@@ -240,6 +247,8 @@ struct Prob {
     target: Option<f64>,
     /// jDE100's small population, or None for the fixed DE.
     jde: Option<u32>,
+    /// JADE, SHADE, L-SHADE or jSO: the variant (keyed as island 0 of 1 with the seeds).
+    ade: Option<ade::Shape>,
 }
 
 fn named(i: usize, e: Error) -> Error {
@@ -296,7 +305,15 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
             }
             Some(p.jde_small)
         }
-        a => return Err(Error::arg("algorithm", format!("{a}; the batched DE runs de or jde100"))),
+        _ => None,
+    };
+    let ade = match p.algorithm {
+        Algorithm::De | Algorithm::Jde100 => None,
+        a => {
+            let seeds = p.seeds();
+            let budget = if p.lshade_budget > 0 { p.lshade_budget } else { (p.members as u64).saturating_mul(p.max_generations.saturating_add(1)) };
+            Some(ade::Shape::new(a, p.members, p.dims, 1, seeds[1], seeds[2], budget, Selection::Ties))
+        }
     };
     let obj = match (&p.function, info) {
         (_, Some(info)) => Obj::Catalogue(info, info.data(nn)?),
@@ -326,6 +343,7 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
         max_gen: p.max_generations,
         target: p.target,
         jde,
+        ade,
     })
 }
 
@@ -342,6 +360,8 @@ struct CpuState {
     jst: JdeState,
     bx: Vec<f64>,
     bfx: f64,
+    /// JADE, SHADE, L-SHADE, jSO: the memories, archive and counters.
+    ade: Option<ade::State>,
 }
 
 const NEW: u32 = 0;
@@ -412,6 +432,9 @@ impl Prob {
         if let Some(ns) = self.jde {
             return self.advance_jde(s, k, ns, double);
         }
+        if let Some(shape) = &self.ade {
+            return self.advance_ade(s, k, shape, double);
+        }
         let mut y = vec![0.0; np * nn];
         for _ in 0..k {
             if s.status != RUNNING {
@@ -449,6 +472,29 @@ impl Prob {
 }
 
 impl Prob {
+    /// Up to `k` generations of JADE, SHADE, L-SHADE or jSO (`ade::generation` on one island
+    /// keyed as island 0 of 1, as `deb_run`); L-SHADE and jSO also stop when their budget is spent.
+    fn advance_ade(&self, s: &mut CpuState, k: u64, shape: &ade::Shape, double: bool) -> Result<()> {
+        let kinds = vec![self.kind; self.nn];
+        let bounds = jde::Bounds { lo: &self.lo, hi: &self.hi, kinds: &kinds };
+        let st = s.ade.get_or_insert_with(|| ade::State::new(shape));
+        for _ in 0..k {
+            if s.status != RUNNING {
+                break;
+            }
+            let mut island = [ade::IslandMut { x: &mut s.x, fx: &mut s.fx, st: &mut *st }];
+            let mut eval = |rows: &[f64]| self.eval_rows(rows, double);
+            ade::generation(shape, s.gen + 1, &mut island, &bounds, &mut eval)?;
+            s.best = ops::best_member(&s.fx).unwrap_or(0);
+            s.gen += 1;
+            s.status = self.status(s.fx[s.best], s.gen);
+            if s.status == RUNNING && shape.alg.reduces() && st.nfe >= shape.budget {
+                s.status = BUDGET;
+            }
+        }
+        Ok(())
+    }
+
     /// Up to `k` jDE100 cycles (`jde::cycle` on one island keyed as island 0 of 1, with the
     /// problem's seeds), the best ever kept beside the population.
     fn advance_jde(&self, s: &mut CpuState, k: u64, ns: u32, double: bool) -> Result<()> {
@@ -520,6 +566,11 @@ struct DeviceBatch {
     state: DeviceBuffer<u32>,
     jf: DeviceBuffer<u8>,
     jst: DeviceBuffer<u64>,
+    am: DeviceBuffer<u8>,
+    aa: DeviceBuffer<u8>,
+    au: DeviceBuffer<u32>,
+    /// Local bytes of the adaptive variants' sums (one element when none).
+    ls: usize,
     bx: DeviceBuffer<u8>,
     bf: DeviceBuffer<u8>,
     /// Each problem's offset in the bounds (and in the best-ever rows `bx`).
@@ -568,26 +619,53 @@ impl DeviceBatch {
         let b = probs.len();
         let mut xoff = Vec::with_capacity(b);
         let mut foff = Vec::with_capacity(b);
-        let (mut xt, mut ft, mut bt) = (0usize, 0usize, 0usize);
-        let mut meta = Vec::with_capacity(b * 8);
-        let mut meta64 = Vec::with_capacity(b * 10);
+        let (mut xt, mut ft, mut bt, mut mt, mut at) = (0usize, 0usize, 0usize, 0usize, 0usize);
+        let mut meta = Vec::with_capacity(b * 10);
+        let mut meta64 = Vec::with_capacity(b * 12);
+        let (mut mem, mut counters) = (Vec::new(), Vec::with_capacity(4 * b));
         let (mut lo, mut hi, mut kinds, mut data, mut fpar) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for p in probs {
             xoff.push(xt);
             foff.push(ft);
-            // meta[4]: the algorithm (5: jDE100), meta[6]: jDE100's small population
+            // meta[4]: the algorithm (1-4 the SHADE family, 5 jDE100), meta[6]: jDE100's small
+            // population, meta[7], meta[8]: the memories' entries and the archive's rows
             let (alg, ns) = p.jde.map_or((0, 0), |ns| (Algorithm::Jde100 as u32, ns));
-            meta.extend_from_slice(&[p.func_id(), p.nn as u32, p.np as u32, p.mutation as u32, alg, p.target.is_some() as u32, ns, 0]);
+            let (alg, h, acap) = p.ade.as_ref().map_or((alg, 0, 0), |a| (a.alg as u32, a.par.h, a.acap as usize));
+            meta.extend_from_slice(&[p.func_id(), p.nn as u32, p.np as u32, p.mutation as u32, alg, p.target.is_some() as u32, ns, h as u32, acap as u32, 0]);
             meta64.extend_from_slice(&[
-                xt as u64, ft as u64, data.len() as u64, bt as u64, p.seeds[0], p.seeds[1], p.seeds[2], p.crt, p.max_gen, 0,
+                xt as u64,
+                ft as u64,
+                data.len() as u64,
+                bt as u64,
+                p.seeds[0],
+                p.seeds[1],
+                p.seeds[2],
+                p.crt,
+                p.max_gen,
+                mt as u64,
+                at as u64,
+                p.ade.as_ref().map_or(0, |a| a.budget),
             ]);
+            // the memories' initial values and the counters (k, archive length, active
+            // members, evaluations) of an adaptive problem
+            if let Some(a) = &p.ade {
+                let st = ade::State::new(a);
+                mem.extend_from_slice(&st.m_f);
+                mem.extend_from_slice(&st.m_cr);
+                counters.extend_from_slice(&st.counters());
+            } else {
+                counters.extend_from_slice(&[0; 4]);
+            }
+            mt += 2 * h;
+            at += acap * p.nn;
             lo.extend_from_slice(&p.lo);
             hi.extend_from_slice(&p.hi);
             kinds.extend(std::iter::repeat_n(p.kind as u8, p.nn));
             // each problem's data at an offset aligned for any type it may hold
             data.extend_from_slice(&p.data_bytes(double));
             data.resize(data.len().next_multiple_of(16), 0);
-            fpar.extend_from_slice(&[p.f, p.target.unwrap_or(f64::NEG_INFINITY)]);
+            let (pmax, arc_rate, c) = p.ade.as_ref().map_or((0.0, 0.0, 0.0), |a| (a.par.p, a.par.arc_rate, a.par.c));
+            fpar.extend_from_slice(&[p.f, p.target.unwrap_or(f64::NEG_INFINITY), pmax, arc_rate, c]);
             xt += p.np * p.nn;
             ft += p.np;
             bt += p.nn;
@@ -602,7 +680,9 @@ impl DeviceBatch {
         let cap = ctx.tuning().de_batch.min(info.max_work_group_size).max(1);
         // the smallest power of two covering the members, at most the cap
         let mut wg = covering_group(max_np, cap);
-        let reduce = wg * (fp + 4);
+        let ade = probs.iter().any(|p| p.ade.is_some());
+        // the reduction's arrays (and the adaptive variants' sums)
+        let reduce = wg * (fp + 4) + if ade { ade::SUMS * wg * fp } else { 0 };
         // two copies of the population (the generations alternate between them), its values, the reduction
         let local_need = 2 * max_x * fp + max_np * fp + reduce;
         let fits = (local_need as u64) <= info.local_mem_bytes;
@@ -634,6 +714,7 @@ impl DeviceBatch {
             .define("DEB_TRIAL_LOCAL", trial_local as u8)
             .define("DEB_BATCH", 1)
             .define("DEB_JDE", probs.iter().any(|p| p.jde.is_some()) as u8)
+            .define("DEB_ADE", ade as u8)
             .file("de.cl")
             .text(dispatcher(probs, sources))
             .file("de_batch.cl");
@@ -659,7 +740,13 @@ impl DeviceBatch {
             // jDE100: F, CR and the trials' F, CR of every member (4 per member), the counters
             // (4 per problem), the best ever (a row per problem at its bounds' offset, a value)
             jf: queue.buffer((4 * ft).max(1) * fp, "F")?,
-            jst: queue.buffer_from(&vec![0u64; 4 * b], "jde100 state")?,
+            jst: queue.buffer_from(&counters, "jde100 state")?,
+            // JADE, SHADE, L-SHADE, jSO: the memories and the archive at each problem's offsets,
+            // the ranks and archive slots (2 per member; their F, CR and improvement in `jf`)
+            am: queue.buffer_from(&fp_bytes(if mem.is_empty() { &[0.0] } else { &mem }, double), "memories")?,
+            aa: queue.buffer(at.max(1) * fp, "archive")?,
+            au: queue.buffer_from(&vec![0u32; if ade { 2 * ft } else { 1 }], "ranks")?,
+            ls: if ade { ade::SUMS * wg * fp } else { fp },
             bx: queue.buffer(bt.max(1) * fp, "best")?,
             bf: queue.buffer(b.max(1) * fp, "best")?,
             boff: probs.iter().scan(0usize, |acc, p| { let o = *acc; *acc += p.nn; Some(o) }).collect(),
@@ -687,10 +774,11 @@ impl DeviceBatch {
             e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl()).set_arg(self.data.cl());
             e.set_arg(self.meta.cl()).set_arg(self.meta64.cl()).set_arg(self.fpar.cl());
             e.set_arg(self.state.cl()).set_arg(self.gens.cl());
-            e.set_arg(self.jf.cl()).set_arg(self.jst.cl()).set_arg(self.bx.cl()).set_arg(self.bf.cl()).set_arg(&k);
+            e.set_arg(self.jf.cl()).set_arg(self.jst.cl()).set_arg(self.bx.cl()).set_arg(self.bf.cl());
+            e.set_arg(self.am.cl()).set_arg(self.aa.cl()).set_arg(self.au.cl()).set_arg(&k);
             e.set_arg_local_buffer(self.lx).set_arg_local_buffer(self.lfx);
             e.set_arg_local_buffer(self.wg * self.fp).set_arg_local_buffer(self.wg * 4);
-            e.set_arg_local_buffer(self.ly).set_arg_local_buffer(self.lfy);
+            e.set_arg_local_buffer(self.ly).set_arg_local_buffer(self.lfy).set_arg_local_buffer(self.ls);
         }
         crate::device::launch(&self.queue, &mut e, &[problems * self.wg], Some(&[self.wg]), "clEnqueueNDRangeKernel(deb_run)")?;
         self.queue.finish()
@@ -755,7 +843,7 @@ impl BatchDe {
                         p.eval_rows(&p.lo, double).map_err(|e| named(i, e))?;
                     }
                 }
-                Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW, jf: Vec::new(), jst: JdeState::default(), bx: Vec::new(), bfx: f64::INFINITY }; probs.len()])
+                Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW, jf: Vec::new(), jst: JdeState::default(), bx: Vec::new(), bfx: f64::INFINITY, ade: None }; probs.len()])
             }
             Some(c) => Inner::Device(Box::new(DeviceBatch::new(c, &probs, &sources, double, options.placement)?)),
         };

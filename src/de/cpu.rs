@@ -6,7 +6,7 @@
 //! are called with all trials at once, and a user OpenCL source is evaluated on the device in
 //! use (it has no host form).
 
-use super::adapt::{self, Adaptive, AdaptBackend, ArchiveMove, Plan};
+use super::ade;
 use super::config::Algorithm;
 use super::jde::{self, JdeState};
 use super::ops::{self, Move};
@@ -37,12 +37,9 @@ pub struct CpuDe {
     /// Measured rates of the phases cut in pieces (`pace.rs`): initial values, trials,
     /// evaluation and selection.
     rates: [Rate; 3],
-    /// The adaptive variants' state (`adapt.rs`) and archive: slot s of population p at
-    /// `archive[(p * acap + s) * Nn ..]`.
-    adapt: Option<Adaptive>,
-    archive: Vec<f64>,
-    /// Archive slots per population (`Adaptive::acap`; the state is lent out during a generation).
-    acap: usize,
+    /// JADE, SHADE, L-SHADE, jSO (`ade.rs`, the twin of the device's `ade_gen`): the variant
+    /// and every population's memories, archive and counters.
+    ade: Option<(ade::Shape, Vec<ade::State>)>,
     /// jDE100 (`jde.rs`): F and CR of member m of population p at `p * Nm + m`, and each
     /// population's counters.
     jde: Option<JdeCpu>,
@@ -70,9 +67,7 @@ impl CpuDe {
             mutation: Mutation::Rand1,
             func_data: None,
             rates: [Rate::default(); 3],
-            adapt: None,
-            archive: Vec::new(),
-            acap: 0,
+            ade: None,
             jde: None,
         })
     }
@@ -203,21 +198,13 @@ impl CpuDe {
 }
 
 impl CpuDe {
-    /// Cycle `gen` of jDE100 on every island (`jde::cycle`).
-    fn jde_cycle(&mut self, gen: u64) -> Result<()> {
-        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        let mut st = self.jde.take().expect("jde100 started");
+    /// Runs `f` over X and Fx (lent out for the call) with the bounds and an evaluation of rows
+    /// whose values come in the fitness precision (a non-finite one +inf): the twins' whole
+    /// generations (`ade.rs`, `jde.rs`).
+    fn over_islands<R>(&mut self, f: impl FnOnce(&mut [f64], &mut [f64], &jde::Bounds<'_>, &mut jde::Evaluate<'_>) -> Result<R>) -> Result<R> {
         let mut x = std::mem::take(&mut self.x);
         let mut fx = std::mem::take(&mut self.fx);
-        let shape = jde::Shape::of(&self.cfg);
         let done = {
-            let mut islands: Vec<jde::IslandMut<'_>> = x
-                .chunks_mut((nm + 1) * nn)
-                .zip(fx.chunks_mut(nm + 1))
-                .zip(st.f.chunks_mut(nm).zip(st.cr.chunks_mut(nm)))
-                .zip(st.st.iter_mut())
-                .map(|(((x, fx), (f, cr)), st)| jde::IslandMut { x, fx, f, cr, st })
-                .collect();
             let c = &self.cfg;
             let bounds = jde::Bounds { lo: &c.lo, hi: &c.hi, kinds: &c.kinds };
             let this = &*self;
@@ -225,10 +212,48 @@ impl CpuDe {
                 let v = this.values(rows)?;
                 Ok(v.into_iter().map(|v| if v.is_finite() { this.cfg.fitness_value(v) } else { f64::INFINITY }).collect())
             };
-            jde::cycle(&shape, gen, &mut islands, &bounds, &mut eval)
+            f(&mut x, &mut fx, &bounds, &mut eval)
         };
         self.x = x;
         self.fx = fx;
+        done
+    }
+
+    /// Generation `gen` of JADE, SHADE, L-SHADE or jSO on every island (`ade::generation`),
+    /// then each island's best row.
+    fn ade_generation(&mut self, gen: u64) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let (shape, mut st) = self.ade.take().expect("adaptive variant started");
+        let done = self.over_islands(|x, fx, bounds, eval| {
+            let mut islands: Vec<ade::IslandMut<'_>> = x
+                .chunks_mut((nm + 1) * nn)
+                .zip(fx.chunks_mut(nm + 1))
+                .zip(st.iter_mut())
+                .map(|((x, fx), st)| ade::IslandMut { x, fx, st })
+                .collect();
+            ade::generation(&shape, gen, &mut islands, bounds, eval)
+        });
+        self.ade = Some((shape, st));
+        done?;
+        self.rank();
+        Ok(())
+    }
+
+    /// Cycle `gen` of jDE100 on every island (`jde::cycle`).
+    fn jde_cycle(&mut self, gen: u64) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        let mut st = self.jde.take().expect("jde100 started");
+        let shape = jde::Shape::of(&self.cfg);
+        let done = self.over_islands(|x, fx, bounds, eval| {
+            let mut islands: Vec<jde::IslandMut<'_>> = x
+                .chunks_mut((nm + 1) * nn)
+                .zip(fx.chunks_mut(nm + 1))
+                .zip(st.f.chunks_mut(nm).zip(st.cr.chunks_mut(nm)))
+                .zip(st.st.iter_mut())
+                .map(|(((x, fx), (f, cr)), st)| jde::IslandMut { x, fx, f, cr, st })
+                .collect();
+            jde::cycle(&shape, gen, &mut islands, bounds, eval)
+        });
         self.jde = Some(st);
         done
     }
@@ -271,11 +296,12 @@ impl Engine for CpuDe {
             let (x, y) = (&mut self.x, &self.y);
             x.par_chunks_mut((nm + 1) * nn).zip(y.par_chunks(nm * nn)).for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
         }
-        self.adapt = self.cfg.options.algorithm.planned().then(|| Adaptive::new(&self.cfg));
-        if let Some(a) = &self.adapt {
-            self.archive = try_filled(self.cfg.np as usize * a.acap as usize * nn, 0.0, "islands")?;
-            self.acap = a.acap as usize;
-        }
+        self.ade = self.cfg.options.algorithm.planned().then(|| {
+            let o = &self.cfg.options;
+            let shape = ade::Shape::new(o.algorithm, c.nm, c.nn, c.np, o.mutation_seed, o.crossover_seed, o.lshade_budget, o.selection);
+            let st = vec![ade::State::new(&shape); c.np as usize];
+            (shape, st)
+        });
         self.jde = None;
         let evaluated = self.evaluate(cut)?;
         if self.cfg.options.algorithm == Algorithm::Jde100 {
@@ -291,11 +317,11 @@ impl Engine for CpuDe {
             self.jde_cycle(gen)?;
             return Ok(self.per_generation());
         }
-        if let Some(mut a) = self.adapt.take() {
-            let rule = self.cfg.options.selection;
-            let done = adapt::generation(&mut a, self, gen, rule);
-            self.adapt = Some(a);
-            return done;
+        if self.ade.is_some() {
+            // a generation is not cut in pieces (the limit is asked between generations)
+            let n = self.per_generation();
+            self.ade_generation(gen)?;
+            return Ok(n);
         }
         let count = self.fy.len();
         let mut rate = self.rates[1];
@@ -380,7 +406,7 @@ impl Engine for CpuDe {
             let s = self.cfg.options.jde_small;
             return self.cfg.np as u64 * jde::per_cycle(self.cfg.nm - s, s);
         }
-        self.adapt.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |a| a.per_generation())
+        self.ade.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |(_, st)| st.iter().map(|s| s.na as u64).sum())
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {
@@ -390,104 +416,5 @@ impl Engine for CpuDe {
 
     fn describe(&self) -> String {
         format!("CPU backend ({} rayon threads)", rayon::current_num_threads())
-    }
-}
-
-impl AdaptBackend for CpuDe {
-    fn fitness_values(&mut self) -> Result<Vec<f64>> {
-        Ok(self.fx.clone())
-    }
-
-    fn make_trials(&mut self, gen: u64, plan: &Plan, na: &[u32]) -> Result<()> {
-        let c = &self.cfg;
-        let (np, nm, nn) = (c.np, c.nm as usize, c.nn as usize);
-        let acap = self.acap;
-        let (x, archive) = (&self.x, &self.archive);
-        let o = &c.options;
-        self.y.par_chunks_mut(nn).enumerate().for_each(|(row, out)| {
-            let (p, m) = (row / nm, row % nm);
-            if m as u32 >= na[p] {
-                return;
-            }
-            let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
-            let ap = &archive[p * acap * nn..(p + 1) * acap * nn];
-            let id = &plan.idx[row * adapt::IDX..(row + 1) * adapt::IDX];
-            let (f, fw) = (plan.f[row], plan.fw[row]);
-            let at = |k: u32, n: usize| if (k as usize) < nm { xp[k as usize * nn + n] } else { ap[(k as usize - nm) * nn + n] };
-            let key = ops::TrialKey { seed: o.crossover_seed, gen, p: p as u32, m: m as u32, np, nm: c.nm, nn: c.nn, shared: o.shared_random };
-            ops::trial(
-                out,
-                key,
-                id[5],
-                plan.crt[row],
-                &c.lo,
-                &c.hi,
-                |n| c.kinds[n],
-                |n| (at(id[0], n) + fw * (at(id[1], n) - at(id[2], n))) + f * (at(id[3], n) - at(id[4], n)),
-                |n| xp[m * nn + n],
-            );
-        });
-        Ok(())
-    }
-
-    fn evaluate_trials(&mut self, na: &[u32]) -> Result<Vec<f64>> {
-        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        // the active rows, population by population, in one call
-        let mut rows = Vec::with_capacity(na.iter().map(|&n| n as usize).sum::<usize>() * nn);
-        for (p, &n) in na.iter().enumerate() {
-            rows.extend_from_slice(&self.y[p * nm * nn..(p * nm + n as usize) * nn]);
-        }
-        let v = CpuDe::values(self, &rows)?;
-        let mut fy = vec![f64::INFINITY; self.fy.len()];
-        let mut at = 0;
-        for (p, &n) in na.iter().enumerate() {
-            for m in 0..n as usize {
-                fy[p * nm + m] = self.cfg.fitness_value(v[at]);
-                at += 1;
-            }
-        }
-        self.fy.copy_from_slice(&fy);
-        Ok(fy)
-    }
-
-    fn archive(&mut self, moves: &[ArchiveMove]) -> Result<()> {
-        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        let acap = self.acap;
-        for mv in moves {
-            let (p, m, s) = (mv.p as usize, mv.m as usize, mv.slot as usize);
-            let from = (p * (nm + 1) + m) * nn;
-            let to = (p * acap + s) * nn;
-            self.archive[to..to + nn].copy_from_slice(&self.x[from..from + nn]);
-        }
-        Ok(())
-    }
-
-    fn select(&mut self, na: &[u32]) -> Result<()> {
-        let nm = self.cfg.nm as usize;
-        // the active rows only (under ties an inactive +inf would take its +inf trial)
-        for (p, &n) in na.iter().enumerate() {
-            self.select_rows(p * nm..p * nm + n as usize);
-        }
-        self.rank();
-        Ok(())
-    }
-
-    fn compact(&mut self, keep: &[Vec<u32>]) -> Result<()> {
-        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        for (p, k) in keep.iter().enumerate() {
-            let base = p * (nm + 1);
-            for (j, &m) in k.iter().enumerate() {
-                let m = m as usize;
-                if m != j {
-                    self.x.copy_within((base + m) * nn..(base + m + 1) * nn, (base + j) * nn);
-                    self.fx[base + j] = self.fx[base + m];
-                }
-            }
-            for j in k.len()..nm {
-                self.fx[base + j] = f64::INFINITY;
-            }
-        }
-        self.rank();
-        Ok(())
     }
 }

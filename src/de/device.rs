@@ -66,6 +66,8 @@ struct Fused {
     lfx: usize,
     ly: usize,
     lfy: usize,
+    /// Bytes of local memory of `ade_fused`'s sums.
+    ls: usize,
 }
 
 /// Where the fused kernel keeps an island: its group, whether the population (two copies of X,
@@ -81,12 +83,13 @@ struct FusedShape {
 /// two covering the members, capped at `cap` (the work-items then loop over the members); `None`
 /// when that power of two exceeds the device's group limit `max_wg` (or the reduction does not
 /// fit local memory).
-fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local_mem: u64) -> Option<FusedShape> {
+fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local_mem: u64, sums: usize) -> Option<FusedShape> {
     if nm.next_power_of_two() > max_wg {
         return None;
     }
     let wg = covering_group(nm, cap);
-    let reduce = wg * (fp + 4);
+    // the best's reduction, and `sums` values a work-item more (`ade_gen`'s sums)
+    let reduce = wg * (fp + 4 + sums * fp);
     if reduce as u64 > local_mem {
         return None;
     }
@@ -149,6 +152,22 @@ pub struct DeviceDe {
     /// jDE100's buffers (`jde_fused`): F, CR and the trials' F and CR (4 Nm per island, FP),
     /// and the counters of every island (4 each).
     jde: Option<(DeviceBuffer<u8>, DeviceBuffer<u64>)>,
+    /// JADE, SHADE, L-SHADE, jSO on the fused path (`ade_fused`).
+    adef: Option<AdeFused>,
+}
+
+/// The buffers of `ade_fused` (`cl/de_batch.cl`, `ade_gen`): per island its memories, archive,
+/// scratch and counters; and the active members and evaluations of every island, which the host
+/// follows without reading them (they do not depend on the values).
+struct AdeFused {
+    shape: super::ade::Shape,
+    am: DeviceBuffer<u8>,
+    aa: DeviceBuffer<u8>,
+    af: DeviceBuffer<u8>,
+    au: DeviceBuffer<u32>,
+    st: DeviceBuffer<u64>,
+    na: Vec<u32>,
+    nfe: Vec<u64>,
 }
 
 use crate::device::launch;
@@ -222,6 +241,7 @@ impl DeviceDe {
             npg,
             mig: MigrationBuffers::default(),
             jde: None,
+            adef: None,
         })
     }
 
@@ -247,6 +267,7 @@ impl DeviceDe {
         // the fused kernel: an objective compiled in (not a host callback) and an island that
         // fits one work-group (sized with the wider of the two precisions: an upper bound)
         let jde = self.cfg.options.algorithm == Algorithm::Jde100;
+        let ade = self.cfg.options.algorithm.planned();
         let shape = if jde {
             // jDE100 runs only in the fused kernel; its work-items loop over an island of any
             // size (the paper's 1025 members exceed a group)
@@ -260,17 +281,26 @@ impl DeviceDe {
                 return Err(Error::arg("fused", "false; jde100 runs on a device only in the fused kernel"));
             }
             let cap = tuning.de_fused.min(ctx.info.max_work_group_size);
-            let s = fused_shape(nm, nn, fp.max(fpf), cap, usize::MAX, ctx.info.local_mem_bytes);
+            let s = fused_shape(nm, nn, fp.max(fpf), cap, usize::MAX, ctx.info.local_mem_bytes, 0);
             if s.is_none() {
                 return Err(Error::arg("members", format!("{nm}; the fused kernel's reduction does not fit the device's local memory")));
             }
             s
         } else {
-            (self.cfg.options.fused && !external && !self.cfg.options.algorithm.planned())
-                .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes))
+            // JADE, SHADE, L-SHADE and jSO too (`ade_fused`; with a host callback, or unfused,
+            // they stay host-planned: `adapt.rs`)
+            let sums = if ade { super::ade::SUMS } else { 0 };
+            (self.cfg.options.fused && !external)
+                .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes, sums))
                 .flatten()
         };
-        let fused_name = if jde { "jde_fused" } else { "de_fused" };
+        let fused_name = if jde {
+            "jde_fused"
+        } else if ade {
+            "ade_fused"
+        } else {
+            "de_fused"
+        };
         let spec = spec.file("de.cl");
         // a catalogue function can read the trials in local memory: the fused kernel then has a
         // program of its own, where functions.cl reads __local points (and de.cl's kernels that
@@ -282,7 +312,7 @@ impl DeviceDe {
         let trial_local = catalogue.filter(|_| shape.is_some_and(|s| s.local && s.trials_fit));
         let program = match (shape, trial_local) {
             (Some(s), None) => {
-                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_JDE", jde as u8).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
+                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_JDE", jde as u8).define("DEB_ADE", ade as u8).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
             }
             _ => ctx.build(&spec)?,
         };
@@ -302,6 +332,7 @@ impl DeviceDe {
                             .file("de.cl")
                             .define("DEB_ISLANDS", 1)
                             .define("DEB_JDE", jde as u8)
+                            .define("DEB_ADE", ade as u8)
                             .define("DEB_LOCAL", 1)
                             .define("DEB_TRIAL_LOCAL", 1)
                             .define("DEB_OBJECTIVE", info.kernel)
@@ -322,6 +353,7 @@ impl DeviceDe {
                     lfx: if s.local { nm * fpf } else { fpf },
                     ly: if t { nm * nn * fp } else { fp },
                     lfy: if t { nm * fpf } else { fpf },
+                    ls: super::ade::SUMS * wg * fp,
                 })
             }
             None => None,
@@ -478,6 +510,46 @@ impl DeviceDe {
         }
     }
 
+    /// Generations `gen + 1 ..= gen + count` of JADE, SHADE, L-SHADE or jSO in one launch of
+    /// `ade_fused`; the host follows every island's active members and evaluations.
+    fn ade_generations(&mut self, gen: u64, count: u64) -> Result<()> {
+        let fk = self.kernels.as_ref().and_then(|k| k.fused.as_ref()).expect("the adaptive variants' fused kernel");
+        let a = self.adef.as_mut().expect("ade_fused started");
+        let (np, nm, nn) = (self.cfg.np, self.cfg.nm, self.cfg.nn);
+        let s = &a.shape;
+        let (alg, h, acap, budget) = (s.alg as u32, s.par.h as u32, s.acap, s.budget);
+        let double = self.cfg.options.double;
+        let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
+        let k = u32::try_from(count).map_err(|_| Error::arg("generations", format!("{count} in one launch; at most 2^32 - 1")))?;
+        let mut e = ExecuteKernel::new(&fk.kernel);
+        // SAFETY: arguments match `ade_fused`; the buffers outlive the launch (fields of self).
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
+            e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
+            e.set_arg(a.am.cl()).set_arg(a.aa.cl()).set_arg(a.af.cl()).set_arg(a.au.cl()).set_arg(a.st.cl()).set_arg(self.data.cl());
+            e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&gen).set_arg(&k).set_arg(&alg).set_arg(&h).set_arg(&acap).set_arg(&budget);
+            if double {
+                e.set_arg(&s.par.p).set_arg(&s.par.arc_rate).set_arg(&s.par.c);
+            } else {
+                e.set_arg(&(s.par.p as f32)).set_arg(&(s.par.arc_rate as f32)).set_arg(&(s.par.c as f32));
+            }
+            e.set_arg(&s.seed_mut).set_arg(&s.seed_cross).set_arg(&self.p0).set_arg(&self.npg);
+            e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
+            e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
+            e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy).set_arg_local_buffer(fk.ls);
+        }
+        launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(ade_fused)")?;
+        for (na, nfe) in a.na.iter_mut().zip(a.nfe.iter_mut()) {
+            for _ in 0..count {
+                *nfe += *na as u64;
+                if s.alg.reduces() {
+                    *na = adapt::lpsr_size(nm, *nfe, budget).min(*na);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// jDE100 cycles `gen + 1 ..= gen + count` in launches of `jde_fused`.
     fn jde_cycles(&mut self, gen: u64, count: u64) -> Result<()> {
         let fk = self.k()?.fused.as_ref().expect("jde100 builds the fused kernel");
@@ -575,7 +647,27 @@ impl Engine for DeviceDe {
             return Ok(None);
         }
         self.ade = None;
-        if self.cfg.options.algorithm.planned() {
+        self.adef = None;
+        let fused = self.kernels.as_ref().is_some_and(|k| k.fused.is_some());
+        if self.cfg.options.algorithm.planned() && fused {
+            let o = &self.cfg.options;
+            let shape = super::ade::Shape::new(o.algorithm, nm, nn, self.npg, o.mutation_seed, o.crossover_seed, o.lshade_budget, o.selection);
+            let st = super::ade::State::new(&shape);
+            let (np, nm, fp) = (np as usize, nm as usize, if o.double { 8 } else { 4 });
+            let mem: Vec<f64> = (0..np).flat_map(|_| st.m_f.iter().chain(&st.m_cr).copied()).collect();
+            let counters: Vec<u64> = (0..np).flat_map(|_| st.counters()).collect();
+            let q = &self.queue;
+            self.adef = Some(AdeFused {
+                am: q.buffer_from(&fp_bytes(&mem, o.double), "memories")?,
+                aa: q.buffer((np * shape.acap as usize * nn as usize).max(1) * fp, "archive")?,
+                af: q.buffer(np * 4 * nm * fp, "F")?,
+                au: q.buffer(np * 2 * nm, "ranks")?,
+                st: q.buffer_from(&counters, "counters")?,
+                na: vec![st.na; np],
+                nfe: vec![st.nfe; np],
+                shape,
+            });
+        } else if self.cfg.options.algorithm.planned() {
             let a = Adaptive::new(&self.cfg);
             let (fp, rows) = (if self.cfg.options.double { 8 } else { 4 }, np as usize * nm as usize);
             let q = &self.queue;
@@ -608,6 +700,12 @@ impl Engine for DeviceDe {
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        if self.adef.is_some() {
+            // one generation, one launch (not cut in pieces)
+            let n = self.per_generation();
+            self.ade_generations(gen - 1, 1)?;
+            return Ok(n);
+        }
         if self.jde.is_some() {
             // one cycle, one launch (not cut in pieces: the limit is asked between cycles)
             self.jde_cycles(gen - 1, 1)?;
@@ -672,6 +770,9 @@ impl Engine for DeviceDe {
         self.forget_fitness();
         if self.jde.is_some() {
             return self.jde_cycles(gen, count);
+        }
+        if self.adef.is_some() {
+            return self.ade_generations(gen, count);
         }
         let Some(fk) = self.k()?.fused.as_ref() else {
             for g in gen + 1..=gen + count {
@@ -852,6 +953,9 @@ impl Engine for DeviceDe {
         if self.cfg.options.algorithm == Algorithm::Jde100 {
             let s = self.cfg.options.jde_small;
             return self.cfg.np as u64 * jde::per_cycle(self.cfg.nm - s, s);
+        }
+        if let Some(a) = &self.adef {
+            return a.na.iter().map(|&n| n as u64).sum();
         }
         self.ade.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |s| s.adapt.per_generation())
     }

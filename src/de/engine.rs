@@ -456,7 +456,9 @@ impl DeMultiPop {
                 None => false,
             };
             let done = self.generation - g0;
-            let per_gen = if fused { per_gen } else { self.engine.per_generation() };
+            // (L-SHADE's and jSO's shrink: their evaluations are asked every generation)
+            let shrinks = self.cfg.options.algorithm.reduces();
+            let per_gen = if fused && !shrinks { per_gen } else { self.engine.per_generation() };
             // on the fused path, as many generations as the next migration, record, budget and
             // pace allow; else one
             let mut count = 1;
@@ -478,7 +480,7 @@ impl DeMultiPop {
                 // with a target, one generation a launch: the target is asked after every
                 // generation, as on the per-phase path and the CPU backend, so the run stops at
                 // the same generation on every backend
-                if stop.target.is_some() {
+                if stop.target.is_some() || shrinks {
                     count = 1;
                 }
             }

@@ -16,6 +16,7 @@
 //! - `multi.rs`: several devices, a block of islands each ([`DeMultiPop::on_devices`]).
 
 pub mod adapt;
+pub mod ade;
 pub mod batch;
 pub mod config;
 pub mod cpu;

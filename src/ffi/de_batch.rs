@@ -64,10 +64,12 @@ pub struct MetaoptBatchDeProblem {
     /// 1: the problem stops once its best value is at most `target`; 0: no target.
     pub has_target: u8,
     pub target: f64,
-    /// A `MetaoptDeAlgorithm`: 0 the fixed DE (`f`, `cr`, `mutation`), 5 jDE100 (`members` =
-    /// big + `jde_small`; `f`, `cr` and `mutation` not used; a generation is a cycle; the
-    /// result the best ever). The batched DE runs no other algorithm: another value is an
-    /// error naming `algorithm`.
+    /// A `MetaoptDeAlgorithm`: 0 the fixed DE (`f`, `cr`, `mutation`); 1 JADE, 2 SHADE,
+    /// 3 L-SHADE, 4 jSO (their papers' settings; `f`, `cr` and `mutation` not used; L-SHADE and
+    /// jSO shrink over `members` x (`max_generations` + 1) evaluations and stop when they are
+    /// spent); 5 jDE100 (`members` = big + `jde_small`; `f`, `cr` and `mutation` not used; a
+    /// generation is a cycle; the result the best ever). Another value is an error naming
+    /// `algorithm`.
     pub algorithm: i32,
     /// jDE100's small population (at least 4, and at least 4 members left for the big one);
     /// ignored by the fixed DE.
@@ -336,6 +338,7 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
         target,
         algorithm: crate::de::Algorithm::from_code(p.algorithm, "algorithm")?,
         jde_small: p.jde_small,
+        lshade_budget: 0,
     })
 }
 

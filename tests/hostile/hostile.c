@@ -2599,7 +2599,8 @@ static void batch_de_args(void) {
     bp[20].function = NULL, bp[20].source = "x", bp[20].data = NULL, bp[20].data_bytes = 16;
     bp[21].function = g_long;
     bp[22].algorithm = 77;
-    bp[23].algorithm = METAOPT_DE_ALGORITHM_JSO;
+    /* jSO runs in the batch since issue 25; with 3 members it is refused (members) */
+    bp[23].algorithm = METAOPT_DE_ALGORITHM_JSO, bp[23].members = 3;
     bp[24].algorithm = METAOPT_DE_ALGORITHM_JDE100, bp[24].jde_small = UINT32_MAX;
     bp[25].algorithm = METAOPT_DE_ALGORITHM_JDE100, bp[25].jde_small = 0;
     for (int i = 0; i < 26; i++) {

@@ -60,14 +60,16 @@ pub struct DeArgs {
     dims: Option<u32>,
     /// Batched DE: the problems of a JSON file, an array of objects with the keys function (or
     /// source and data: file paths relative to the JSON file), dims, lower, upper (a number or
-    /// one per dimension), members, f, cr, mutation, bounds, seed, generations, target; all
-    /// but function and dims optional. Runs them in one batch and prints one row per problem
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = BATCH_CONFLICTS)]
+    /// one per dimension), members, f, cr, mutation, bounds, seed, generations, target,
+    /// algorithm (de, jade, shade, lshade, jso, jde100), jde_small, lshade_budget; all but
+    /// function and dims optional. Runs them in one batch and prints one row per problem
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = PROBLEMS_CONFLICTS, conflicts_with_all = BATCH_ONLY_CONFLICTS)]
     batch: Option<PathBuf>,
     /// Batched DE: B independent problems made from these flags (--function, --dims, --lower,
     /// --upper, --members, --mutation, --bounds, --F-min/--F-max/--F-mode as over islands, --CR,
-    /// --max-generations, --target), problem i with seed S + i (--seed, default 1)
-    #[arg(long, value_name = "B", conflicts_with_all = BATCH_CONFLICTS, value_parser = clap::value_parser!(u32).range(1..))]
+    /// --max-generations, --target, --algorithm, --lshade-budget, --jde-small), problem i with
+    /// seed S + i (--seed, default 1)
+    #[arg(long, value_name = "B", conflicts_with_all = PROBLEMS_CONFLICTS, value_parser = clap::value_parser!(u32).range(1..))]
     problems: Option<u32>,
     /// Batched DE: generations per kernel launch
     #[arg(long, value_name = "K", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
@@ -272,12 +274,12 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
     }
 }
 
-/// The island flags that the batched modes do not take.
-const BATCH_CONFLICTS: [&str; 15] = [
+/// The island flags that the batched modes do not take (`--problems` takes --algorithm,
+/// --lshade-budget and --jde-small, for every problem; `--batch` neither: `BATCH_ONLY_CONFLICTS`,
+/// its file has its own keys).
+const BATCH_ONLY_CONFLICTS: [&str; 3] = ["algorithm", "lshade_budget", "jde_small"];
+const PROBLEMS_CONFLICTS: [&str; 12] = [
     "islands",
-    "algorithm",
-    "lshade_budget",
-    "jde_small",
     "jde_eps",
     "jde_age",
     "migration",

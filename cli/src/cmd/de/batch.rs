@@ -31,10 +31,13 @@ struct ProblemSpec {
     seed: Option<u64>,
     generations: Option<u64>,
     target: Option<f64>,
-    /// `de` (the default) or `jde100` (docs/specs/DE.md "jDE100"; `generations` are its cycles)
+    /// `de` (the default), `jade`, `shade`, `lshade`, `jso` (docs/specs/DE.md "Adaptive DE, on
+    /// the device") or `jde100` (docs/specs/DE.md "jDE100"; `generations` are its cycles)
     algorithm: Option<String>,
     /// jDE100's small population (default 25; `members` = big + small)
     jde_small: Option<u32>,
+    /// L-SHADE's and jSO's evaluation budget (default members x (generations + 1))
+    lshade_budget: Option<u64>,
 }
 
 /// A bound: one number for every dimension, or one per dimension.
@@ -131,6 +134,9 @@ fn read_batch(path: &Path) -> CliResult<Vec<Named>> {
             if let Some(n) = s.jde_small {
                 p.jde_small = n;
             }
+            if let Some(b) = s.lshade_budget {
+                p.lshade_budget = b;
+            }
             Ok(Named { problem: p, name })
         })
         .collect()
@@ -168,6 +174,7 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
     }
     let seed = a.seed.unwrap_or(1);
     let generations = a.max_generations.max_generations.unwrap_or(DEFAULT_GENERATIONS);
+    let algorithm = a.algorithm.parse().map_err(|e| flag_error("--algorithm", e))?;
     Ok((0..count as usize)
         .map(|i| {
             let mut p = BatchProblem::new(function.clone(), dims, lo, hi);
@@ -183,6 +190,9 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
             p.seed = seed.wrapping_add(i as u64);
             p.max_generations = generations;
             p.target = a.stop.target;
+            p.algorithm = algorithm;
+            p.jde_small = a.jde_small;
+            p.lshade_budget = a.lshade_budget.unwrap_or(0);
             Named { problem: p, name: obj.name.clone() }
         })
         .collect())
