@@ -367,20 +367,11 @@ __kernel void de_migrate(__global FP *X, __global FPF *Fx, __global const uint *
     if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
 }
 
-// Migrant export (src/de/multi.rs): the best row of every population, B[p * nn + n]. One
-// work-item per (p, n).
-__kernel void de_export(__global const FP *X, __global FP *B, uint np, uint nm, uint nn)
-{
-    uint p = get_global_id(0), n = get_global_id(1);
-    if (p >= np || n >= nn) return;
-    B[(size_t)p * nn + n] = DE_X(p, nm, n);
-}
-
 // What a migration plan reads (src/de/ops.rs MigrationView), into V, one work-item per
 // population: its best value (FPF at V), its worst member (uint at V + o_w: NaN first, the
 // highest-index NaN, else the largest value, ties to the higher index: ops::worst_one), and with
 // `rows` its best row (FP at V + o_r, row p of nn). A few bytes per population instead of every
-// value.
+// value. It is also the migrants' export (src/de/multi.rs).
 __kernel void de_view(__global const FP *X, __global const FPF *Fx, __global uchar *V, uint np, uint nm, uint nn,
                       uint rows, uint o_w, uint o_r)
 {

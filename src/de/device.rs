@@ -22,7 +22,6 @@ struct Kernels {
     select: Kernel,
     best: Kernel,
     migrate: Kernel,
-    export: Kernel,
     import: Kernel,
     view: Kernel,
     wg1: usize,
@@ -369,7 +368,6 @@ impl DeviceDe {
             select,
             best: self.queue.kernel(&program, "de_best")?,
             migrate: self.queue.kernel(&program, "de_migrate")?,
-            export: self.queue.kernel(&program, "de_export")?,
             import: self.queue.kernel(&program, "de_import")?,
             view: self.queue.kernel(&program, "de_view")?,
             fused,
@@ -488,6 +486,40 @@ impl DeviceDe {
         let done = self.evaluate(cut)?;
         self.queue.finish()?;
         Ok(Some(done))
+    }
+
+    /// `de_view`: every island's best value and worst member, and with `rows` its best row
+    /// (the migration's view, and the migrants' export), in one read of a kept buffer.
+    fn read_view(&mut self, rows: bool) -> Result<MigrationView> {
+        let (np, nm, nn) = self.sizes();
+        let (npu, fpf, fp) = (np as usize, if self.cfg.fitness_double() { 8 } else { 4 }, if self.cfg.options.double { 8 } else { 4 });
+        let o_w = (npu * fpf).next_multiple_of(8);
+        let o_r = (o_w + npu * 4).next_multiple_of(8);
+        let len = if rows { o_r + npu * nn as usize * fp } else { o_w + npu * 4 };
+        let (o_w32, o_r32) = (u32::try_from(o_w), u32::try_from(o_r));
+        let (Ok(o_w32), Ok(o_r32)) = (o_w32, o_r32) else {
+            return Err(Error::arg("islands", format!("{np} islands: the migration view's offsets pass 4 GiB")));
+        };
+        fitted(&self.queue, &mut self.mig.view, len, "migration view")?;
+        let kern = self.k()?;
+        let v = self.mig.view.as_ref().expect("fitted above");
+        let mut e = ExecuteKernel::new(&kern.view);
+        let rows32 = rows as u32;
+        // SAFETY: arguments match `de_view`; the buffer holds `len` bytes.
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(v.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+            e.set_arg(&rows32).set_arg(&o_w32).set_arg(&o_r32);
+        }
+        launch(&self.queue, &mut e, &[npu], None, "clEnqueueNDRangeKernel(de_view)")?;
+        let host = &mut self.mig.host;
+        host.resize(host.len().max(len), 0);
+        v.read(&self.queue, &mut host[..len])?;
+        Ok(MigrationView {
+            best: fp_values(&host[..npu * fpf], self.cfg.fitness_double()),
+            worst: host[o_w..o_w + npu * 4].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect(),
+            k: 1,
+            rows: if rows { fp_values(&host[o_r..len], self.cfg.options.double) } else { Vec::new() },
+        })
     }
 
     /// Copies each population's best to its extra row.
@@ -840,49 +872,11 @@ impl Engine for DeviceDe {
             // several worst members (N2One, N2N), or the adaptive variants' host-kept values
             return super::engine::view_from_values(self, k, rows);
         }
-        let (np, nm, nn) = self.sizes();
-        let (npu, fpf, fp) = (np as usize, if self.cfg.fitness_double() { 8 } else { 4 }, if self.cfg.options.double { 8 } else { 4 });
-        let o_w = (npu * fpf).next_multiple_of(8);
-        let o_r = (o_w + npu * 4).next_multiple_of(8);
-        let len = if rows { o_r + npu * nn as usize * fp } else { o_w + npu * 4 };
-        let (o_w32, o_r32) = (u32::try_from(o_w), u32::try_from(o_r));
-        let (Ok(o_w32), Ok(o_r32)) = (o_w32, o_r32) else {
-            return super::engine::view_from_values(self, k, rows);
-        };
-        fitted(&self.queue, &mut self.mig.view, len, "migration view")?;
-        let kern = self.k()?;
-        let v = self.mig.view.as_ref().expect("fitted above");
-        let mut e = ExecuteKernel::new(&kern.view);
-        let rows32 = rows as u32;
-        // SAFETY: arguments match `de_view`; the buffer holds `len` bytes.
-        unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(v.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-            e.set_arg(&rows32).set_arg(&o_w32).set_arg(&o_r32);
-        }
-        launch(&self.queue, &mut e, &[npu], None, "clEnqueueNDRangeKernel(de_view)")?;
-        let host = &mut self.mig.host;
-        host.resize(host.len().max(len), 0);
-        v.read(&self.queue, &mut host[..len])?;
-        Ok(MigrationView {
-            best: fp_values(&host[..npu * fpf], self.cfg.fitness_double()),
-            worst: host[o_w..o_w + npu * 4].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect(),
-            k: 1,
-            rows: if rows { fp_values(&host[o_r..len], self.cfg.options.double) } else { Vec::new() },
-        })
+        self.read_view(rows)
     }
 
     fn export_bests(&mut self) -> Result<Vec<f64>> {
-        let (np, nm, nn) = self.sizes();
-        let fp = if self.cfg.options.double { 8 } else { 4 };
-        let b: DeviceBuffer<u8> = self.queue.buffer(np as usize * nn as usize * fp, "migrants")?;
-        let k = self.k()?;
-        let mut e = ExecuteKernel::new(&k.export);
-        // SAFETY: arguments match `de_export`; `b` lives until the read below.
-        unsafe {
-            e.set_arg(self.x.cl()).set_arg(b.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-        }
-        launch(&self.queue, &mut e, &[np as usize, nn as usize], None, "clEnqueueNDRangeKernel(de_export)")?;
-        Ok(fp_values(&b.to_vec(&self.queue)?, self.cfg.options.double))
+        Ok(self.read_view(true)?.rows)
     }
 
     fn shape(&self) -> (u32, u32) {

@@ -5,7 +5,7 @@
 //! (`crate::multi::run_blocks`), and a call returns once every device is done with it, which is
 //! the barrier before each migration. The migration is planned on the host from every island's
 //! values, on global island indices, exactly as on one device (`ops::plan_migration`); each
-//! engine exports its islands' best rows (`de_export`), and the migrants are written into the
+//! engine exports its islands' best rows (`de_view`), and the migrants are written into the
 //! receiving engines (`de_import`), as `de_migrate` writes them on one device.
 //!
 //! Each engine's random numbers are keyed by the global island (`DeviceDe::block`: `de_init`,
