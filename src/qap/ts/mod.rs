@@ -409,8 +409,20 @@ impl QapTs {
                     elite.offer(c, &perm);
                 }
                 if shared.stop {
-                    // a partner's stop (its limit or request) ends this solve too
-                    stop = mine.unwrap_or(if reached(&best.0) { StopReason::Target } else { StopReason::Limit });
+                    // a partner's stop (its limit or request) ends this solve too. Its reason is
+                    // not shared: the target is known here, and the iteration budget is the same
+                    // on every partner (they launch together); otherwise it was the partner's
+                    // clock (which started apart from this one) under a time limit, else its
+                    // request to stop
+                    stop = mine.unwrap_or(if reached(&best.0) {
+                        StopReason::Target
+                    } else if opts.max_iterations > 0 && done >= opts.max_iterations {
+                        StopReason::Limit
+                    } else if opts.time_limit.is_some() {
+                        StopReason::TimeLimit
+                    } else {
+                        StopReason::Interrupted
+                    });
                     break;
                 }
             } else if let Some(m) = mine {
