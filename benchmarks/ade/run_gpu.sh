@@ -7,7 +7,10 @@
 # Writes $OUT/metaopt.csv, $OUT/evox.csv, $OUT/evox.log.txt and $OUT/summary.txt (seconds per
 # generation and the ratio EvoX / metaopt for each algorithm EvoX has).
 # Knobs: METAOPT (binary), SIZES ("100 1000"), GENS (500), PREC (float|double), EVOX_MAX_S (15),
-# EVOX_TIMEOUT (150 s per EvoX run, compilation included), EVOX_WHEEL (gpu/wheels/evox-1.4.0-py3-none-any.whl), PYLIBS (/tmp/pylibs).
+# EVOX_TIMEOUT (150 s per EvoX run, compilation included), EVOX_WHEEL (gpu/wheels/evox-1.4.0-py3-none-any.whl), PYLIBS (/tmp/pylibs),
+# EVOX_ALGS ("de jade shade"), EVOX_SHADE_GENS (GENS; EvoX's SHADE runs eagerly at about 0.1-0.6 s
+# per generation, so fewer generations time it as well). METAOPT_DEVICE=n picks metaopt's device,
+# CUDA_VISIBLE_DEVICES EvoX's.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/ade-out}
@@ -31,13 +34,14 @@ dbl=()
 for np in $SIZES; do
   "$METAOPT" bench de --sizes "1x${np}x10" --algorithms de,jade,shade,lshade,jso --generations "$GENS" \
     --backends device,cpu "${dbl[@]}" --csv "$OUT/metaopt_$np.csv" 2>&1 | tail -12
-  for alg in de jade shade; do
+  for alg in ${EVOX_ALGS:-de jade shade}; do
     echo "== evox $alg NP=$np" >&2
     # EvoX's SHADE loops over the population in Python inside its step: torch.compile unrolls
     # that loop and took more than 150 s at NP = 100, so SHADE runs eagerly
     nocomp=()
-    [ "$alg" = shade ] && nocomp=(--no-compile)
-    timeout "${EVOX_TIMEOUT:-150}" "$PY" benchmarks/bde/evox_bde.py --problems 1 --members "$np" --dims 10 --generations "$GENS" \
+    gens=$GENS
+    [ "$alg" = shade ] && nocomp=(--no-compile) && gens=${EVOX_SHADE_GENS:-$GENS}
+    timeout "${EVOX_TIMEOUT:-150}" "$PY" benchmarks/bde/evox_bde.py --problems 1 --members "$np" --dims 10 --generations "$gens" \
       --function cec07t --precision "$PREC" --repeats 3 --algorithm "$alg" --max-seconds "$EVOX_MAX_S" \
       "${nocomp[@]}" --csv "$OUT/evox.csv" 2>>"$OUT/evox.log.txt" || echo "FAILED: evox $alg $np" | tee -a "$OUT/failures.txt"
     tail -1 "$OUT/evox.log.txt"

@@ -40,6 +40,11 @@ const EXIT_ERROR: u8 = 2;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Write what the command prints on standard output (its text, JSON, CSV, a generated
+    /// instance) to FILE instead ("-": standard output). Under mpirun rank 0 then writes the
+    /// file itself rather than through mpirun's forwarding of its output
+    #[arg(long, short = 'o', visible_alias = "out", global = true, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -136,6 +141,9 @@ fn main() -> ExitCode {
         std::process::exit(EXIT_ERROR as i32);
     }));
     let cli = Cli::parse();
+    if let Some(path) = cli.output.filter(|p| p.as_os_str() != "-") {
+        out::set_output(path);
+    }
     catch_ctrl_c();
     let result = match cli.command {
         Command::Devices(a) => devices::run(&a),

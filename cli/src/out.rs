@@ -5,7 +5,9 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt;
 use std::io::Write;
-use std::path::Path;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// An error as the user sees it: one line after `error: `.
@@ -65,9 +67,33 @@ pub fn renamed_or_cpu(e: metaopt::Error, table: &[(&str, &str)]) -> Failure {
     }
 }
 
-/// Writes `text` to stdout. A reader that went away (`metaopt devices | head -1`) is not an
-/// error: the output is simply no longer wanted.
+/// The file of `--output`, opened (created or truncated) at the first [`print`], so a command
+/// that fails before printing leaves no file behind.
+struct Output {
+    path: PathBuf,
+    file: Mutex<Option<File>>,
+}
+
+static OUTPUT: OnceLock<Output> = OnceLock::new();
+
+/// `--output FILE`: what [`print`] writes goes to `path` instead of stdout. Set once, in
+/// `main`, before the command runs.
+pub fn set_output(path: PathBuf) {
+    let _ = OUTPUT.set(Output { path, file: Mutex::new(None) });
+}
+
+/// Writes `text` to stdout, or to the `--output` file. A reader that went away
+/// (`metaopt devices | head -1`) is not an error: the output is simply no longer wanted.
 pub fn print(text: &str) -> CliResult {
+    if let Some(o) = OUTPUT.get() {
+        let fail = |e: std::io::Error| Failure(format!("--output: cannot write {}: {e}", o.path.display()));
+        let mut f = o.file.lock().unwrap_or_else(|p| p.into_inner());
+        if f.is_none() {
+            *f = Some(File::create(&o.path).map_err(fail)?);
+        }
+        let file = f.as_mut().expect("opened above");
+        return file.write_all(text.as_bytes()).and_then(|_| file.flush()).map_err(fail);
+    }
     let mut so = std::io::stdout().lock();
     match so.write_all(text.as_bytes()).and_then(|_| so.flush()) {
         Ok(()) => Ok(()),

@@ -168,6 +168,42 @@ fn eval_of_a_published_solution() {
     assert_eq!(m["gap_percent"], 0.0);
 }
 
+/// `--output FILE` (global, before or after the command): what stdout would get goes to the
+/// file instead, byte for byte; "-" is stdout; a command that fails leaves no file; an
+/// unwritable path is an error naming `--output`.
+#[test]
+fn output_flag_writes_stdout_to_a_file() {
+    let dir = std::env::temp_dir().join(format!("metaopt-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = ["qap", "eval", &data("nug12.dat"), &data("nug12.sln"), "--json"];
+    let expected = stdout(&ok(&args));
+    for (i, before) in [true, false].into_iter().enumerate() {
+        let f = dir.join(format!("eval{i}.json"));
+        let fs = f.to_str().unwrap();
+        let mut a: Vec<&str> = args.to_vec();
+        if before {
+            a.splice(0..0, ["--output", fs]);
+        } else {
+            a.extend(["-o", fs]);
+        }
+        let o = ok(&a);
+        assert!(stdout(&o).is_empty(), "{a:?} printed to stdout: {}", stdout(&o));
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), expected, "{a:?}");
+    }
+    // "-" is stdout
+    let mut a: Vec<&str> = args.to_vec();
+    a.extend(["--output", "-"]);
+    assert_eq!(stdout(&ok(&a)), expected);
+    // a failing command creates no file
+    let none = dir.join("none.json");
+    fails_with(&["qap", "eval", "no-such-file.dat", &data("nug12.sln"), "--output", none.to_str().unwrap()], &[], &["no-such-file.dat"]);
+    assert!(!none.exists(), "a failed command left {}", none.display());
+    // an unwritable path is an error naming --output
+    let bad = dir.join("no-such-dir").join("x.json");
+    fails_with(&["qap", "eval", &data("nug12.dat"), &data("nug12.sln"), "--output", bad.to_str().unwrap()], &[], &["--output", "cannot write"]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn eval_of_an_explicit_permutation() {
     let had12 = data("had12.dat");

@@ -104,9 +104,6 @@ pub struct GenerateArgs {
     series: Option<(u32, u32)>,
     #[command(flatten)]
     seed: SeedArg,
-    /// Write the instance to FILE instead of standard output
-    #[arg(long, short = 'o', value_name = "FILE")]
-    output: Option<PathBuf>,
 }
 
 fn parse_kind(s: &str) -> Result<KnapsackKind, String> {
@@ -133,8 +130,6 @@ pub fn generate(a: &GenerateArgs) -> CliResult {
         metaopt::Error::InvalidArgument { arg: "capacity", .. } => flag_error("--series", e),
         _ => Failure::from(e),
     })?;
-    match &a.output {
-        Some(f) => k.write_file(f).map_err(Failure::from),
-        None => out::print(&k.to_text()),
-    }
+    // to stdout or to the global --output FILE
+    out::print(&k.to_text())
 }

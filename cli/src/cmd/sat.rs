@@ -41,20 +41,14 @@ pub struct GenerateArgs {
     /// Seed of the formula (the same seed gives the same formula)
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
-    /// Write the formula here ("-": standard output)
-    #[arg(long, short = 'o', default_value = "-", value_name = "FILE")]
-    out: PathBuf,
 }
 
 /// `metaopt sat generate`.
 pub fn generate(a: &GenerateArgs) -> CliResult {
     let cnf = Cnf::random_ksat(a.vars, a.ratio, a.k, a.seed)
         .map_err(|e| out::renamed(e, &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")]))?;
-    let text = cnf.to_dimacs();
-    if a.out == Path::new("-") {
-        return out::print(&text);
-    }
-    std::fs::write(&a.out, text).map_err(|e| Failure(format!("--out: cannot write {}: {e}", a.out.display())))
+    // to stdout or to the global --output FILE
+    out::print(&cnf.to_dimacs())
 }
 
 #[derive(Args)]
