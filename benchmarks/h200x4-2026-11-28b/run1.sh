@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Session 18, first call on nvidia-h200-x4 (issues 23 and 25), from the repository root:
 #   CARRY=.dev/carry OUT=dir bash benchmarks/h200x4-2026-11-28b/run1.sh
+# NVIDIA's OpenCL honours CUDA_VISIBLE_DEVICES: with it set to 3, that GPU is OpenCL device 0
+# (the first call ran METAOPT_DEVICE=3 and lost the metaopt side of the EvoX comparison).
 # Phase A, side by side: QAP quality at 10 s on GPU 0 and on GPUs 1,2 (multi_gpu.sh, step qap);
 #   on GPU 3 the adaptive DE per generation beside EvoX (benchmarks/ade/run_gpu.sh), then
 #   the CEC-style table (bench de-table, 25 runs of 1e6 evaluations) once GPU 0 is free.
@@ -14,7 +16,7 @@ mkdir -p "$OUT/r"
 M=$CARRY/metaopt
 export PYLIBS=/tmp/pylibs
 (
-  CUDA_VISIBLE_DEVICES=3 METAOPT_DEVICE=3 OUT=$OUT/r/ade METAOPT=$M EVOX_WHEEL=$CARRY/evox-1.4.0-py3-none-any.whl \
+  CUDA_VISIBLE_DEVICES=3 METAOPT_DEVICE=0 OUT=$OUT/r/ade METAOPT=$M EVOX_WHEEL=$CARRY/evox-1.4.0-py3-none-any.whl \
     EVOX_MAX_S=5 EVOX_TIMEOUT=100 EVOX_SHADE_GENS=30 timeout 300 bash benchmarks/ade/run_gpu.sh > "$OUT/r/ade.log" 2>&1
 ) &
 ADE=$!
@@ -26,7 +28,7 @@ STEPS=qap QQ_SETS="0,1,2,3" bash benchmarks/scale/multi_gpu.sh
 export OPAL_PREFIX=/tmp/ompi PATH=/tmp/ompi/bin:$PATH LD_LIBRARY_PATH=/tmp/ompi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 B="de --problems 65536 --max-generations 1000 --function F1 --dims 10 --members 64 --json"
-t() { local t0; t0=$(date +%s%N); "$@"; echo "rc=$? wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))"; }
+t() { local t0; t0=$(date +%s%N); "$@"; echo "rc=$? wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >&2; }
 {
   echo "== no mpirun, stdout to a file"; t timeout 60 $M $B --devices 0 > /tmp/bde0.json
   echo "== mpirun -np 1, the rank writes its stdout to a file"; t timeout 90 mpirun --bind-to none -np 1 -x OCL_ICD_VENDORS sh -c "$M $B --mpi --devices 0 > /tmp/bde1.json"

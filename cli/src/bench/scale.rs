@@ -70,9 +70,15 @@ pub struct BenchScaleArgs {
     /// Island DE: generations
     #[arg(long, default_value_t = 300, value_name = "G")]
     de_generations: u64,
+    /// The work to measure, comma-separated: qiga, batched_de, qap_ts, sssp, island_de
+    #[arg(long, value_delimiter = ',', default_value = "qiga,batched_de,qap_ts,sssp,island_de", value_name = "NAMES")]
+    solvers: Vec<String>,
     #[command(flatten)]
     csv: CsvArg,
 }
+
+/// The names `--solvers` takes.
+const SOLVERS: [&str; 5] = ["qiga", "batched_de", "qap_ts", "sssp", "island_de"];
 
 #[derive(Serialize)]
 struct Row {
@@ -98,6 +104,10 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
     if devices.is_empty() {
         return Err("--devices: no OpenCL device".into());
     }
+    if let Some(bad) = a.solvers.iter().find(|s| !SOLVERS.contains(&s.as_str())) {
+        return Err(out::Failure(format!("--solvers: unknown `{bad}`; expected some of {}", SOLVERS.join(", "))));
+    }
+    let wanted = |name: &str| a.solvers.iter().any(|s| s == name);
     let knap = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::WeaklyCorrelated, items: 250, range: 10, seed: 1, ..Default::default() })?;
     let qap_path = super::default_file(&a.qap, "data/qaplib/tai50a.dat", "QAP instance", "--qap FILE")?;
     let qap = Arc::new(QapProblem::from_instance(&QapInstance::from_dat(&qap_path)?));
@@ -170,7 +180,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         eprintln!("{:<22} {:<9} {:>10.3e} {:>14.4e} {:>14.4e} {:>10.3}  {}", row.solver, row.devices, row.seconds, row.throughput, row.per_device, row.efficiency, row.unit);
         w.serialize(row).map_err(csv_error)
     };
-    for (solver, unit, work, measure) in &measures {
+    for (solver, unit, work, measure) in measures.iter().filter(|m| wanted(m.0)) {
         // warm-up on every device: the programs are built and cached per device
         measure(&devices)?;
         let mut one = 0.0;
@@ -183,6 +193,9 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             let list = d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
             emit(&mut w, Row { solver, devices: list, count: k, work: work.clone(), seconds: s, unit, throughput: t, per_device: t / k as f64, efficiency: t / (k as f64 * one) })?;
         }
+    }
+    if !wanted("island_de") {
+        return out::finish_csv(w, a.csv.path());
     }
     // island DE on 1..N devices (a block of islands each): island-generations/s with no migration
     // and at migration periods 1, 10 and 100, and one migration's cost on each device count
