@@ -167,16 +167,19 @@ impl Engine for DeviceEngine {
         }
         let (n, q) = (self.n, &self.queue);
         let cat = |f: &dyn Fn(&ChainState) -> &[u8]| states.iter().flat_map(|s| f(s).iter().copied()).collect::<Vec<u8>>();
-        self.perm.write(q, &cat(&|s| &s.perm))?;
-        self.best_perm.write(q, &cat(&|s| &s.best_perm))?;
-        self.cost.write(q, &states.iter().flat_map(|s| [s.cost, s.best]).collect::<Vec<_>>())?;
-        self.tv.write(q, &states.iter().map(|s| s.t).collect::<Vec<_>>())?;
-        self.gv.write(q, &states.iter().flat_map(|s| [s.g, s.best_iter]).collect::<Vec<_>>())?;
-        self.fresh.write(q, &states.iter().map(|s| s.fresh as u8).collect::<Vec<_>>())?;
+        // queued writes: the queue orders them before the launch, and the reads below wait for
+        // all of it, so the host waits for the device once per launch rather than per upload
+        self.perm.write_queued(q, cat(&|s| &s.perm))?;
+        self.best_perm.write_queued(q, cat(&|s| &s.best_perm))?;
+        self.cost.write_queued(q, states.iter().flat_map(|s| [s.cost, s.best]).collect())?;
+        self.tv.write_queued(q, states.iter().map(|s| s.t).collect())?;
+        self.gv.write_queued(q, states.iter().flat_map(|s| [s.g, s.best_iter]).collect())?;
+        self.fresh.write_queued(q, states.iter().map(|s| s.fresh as u8).collect())?;
         let (seed, horizon, c0) = (self.params.seed, self.params.horizon as i64, self.params.first_chain);
         let mut e = ExecuteKernel::new(&self.kernel);
         // SAFETY: the arguments of `qap_ts_run` in type and order; the buffers are fields of the
-        // engine and the queue is finished before this returns.
+        // engine and the queue is finished before this returns (the blocking reads below come
+        // after the launch in the in-order queue).
         unsafe {
             e.set_arg(self.a.cl()).set_arg(self.b.cl()).set_arg(self.pairs.cl());
             e.set_arg(self.perm.cl()).set_arg(self.best_perm.cl()).set_arg(self.cost.cl());

@@ -345,11 +345,15 @@ impl QapTs {
         if ranges.iter().any(|r| r.is_empty()) {
             return Err(Error::arg("devices", format!("{} devices for {} chains; give at least one chain per device", backends.len(), opts.chains)));
         }
-        let mut engines = backends
-            .iter()
-            .zip(&ranges)
-            .map(|(&b, r)| self.engine_on(b, TsParams { first_chain: c0 + r.start as u32, ..params }, r.len(), opts.group_size))
-            .collect::<Result<Vec<_>>>()?;
+        // the engines are made side by side (a queue, the kernel and the buffers on each device)
+        let mut engines = {
+            use rayon::prelude::*;
+            backends
+                .par_iter()
+                .zip(ranges.par_iter())
+                .map(|(&b, r)| self.engine_on(b, TsParams { first_chain: c0 + r.start as u32, ..params }, r.len(), opts.group_size))
+                .collect::<Result<Vec<_>>>()?
+        };
         let ft = p.elem_type().ft_kind();
         let cost_of = |perm: &[u8]| p.cost_order(perm);
         // host draws (starts, restarts): one stream per chain, apart from the iteration streams
