@@ -352,32 +352,34 @@ pub struct Chunk {
 }
 
 impl QigaParts {
-    /// The chunks' outcomes (sorted by their first population) as one run's, copied in parallel:
-    /// with many populations the strings alone are hundreds of megabytes, host work after the
-    /// devices are done.
-    fn concat(chunks: Vec<(usize, Chunk)>, m: usize) -> QigaParts {
-        use rayon::prelude::*;
+    /// The chunks' outcomes (sorted by their first population) as one run's. Their strings are
+    /// already in `bits` (`items` bytes for each of the run's populations from `first` on,
+    /// placed by the worker threads as each chunk came back, while the devices went on): when
+    /// every population ran that is the result as it is, else the chunks that ran are moved to
+    /// its front in order.
+    fn concat(chunks: Vec<(usize, Chunk)>, m: usize, first: usize, mut bits: Vec<u8>) -> QigaParts {
         let n: usize = chunks.iter().map(|(_, c)| c.best_value.len()).sum();
         let mut parts = QigaParts {
             population: chunks.iter().flat_map(|(off, c)| (*off..off + c.best_value.len()).map(|p| p as u32)).collect(),
             best_value_int: Vec::with_capacity(n),
-            best_bits: vec![0; n * m],
+            best_bits: Vec::new(),
             best_generation: Vec::with_capacity(n),
             generations_run: Vec::with_capacity(n),
         };
-        for (_, c) in &chunks {
+        let mut at = 0;
+        for (off, c) in &chunks {
             parts.best_value_int.extend_from_slice(&c.best_value);
             parts.best_generation.extend_from_slice(&c.best_generation);
             parts.generations_run.extend_from_slice(&c.generations_run);
+            // sorted chunks: the destination never passes the source
+            let (from, len) = ((off - first) * m, c.best_value.len() * m);
+            if from != at {
+                bits.copy_within(from..from + len, at);
+            }
+            at += len;
         }
-        let mut pieces = Vec::with_capacity(chunks.len());
-        let mut rest = &mut parts.best_bits[..];
-        for (_, c) in &chunks {
-            let (a, b) = rest.split_at_mut(c.best_bits.len());
-            pieces.push(a);
-            rest = b;
-        }
-        pieces.into_par_iter().zip(chunks.par_iter()).for_each(|(out, (_, c))| out.copy_from_slice(&c.best_bits));
+        bits.truncate(at);
+        parts.best_bits = bits;
         parts
     }
 }
@@ -609,6 +611,11 @@ impl Qiga {
         let done: Mutex<(Vec<(usize, Chunk)>, usize)> = Mutex::new((Vec::new(), 0));
         let progress = Mutex::new(progress);
         let first_error: Mutex<Option<Error>> = Mutex::new(None);
+        // every population's best string, placed by the worker that ran it as its chunk comes
+        // back, so the copy overlaps the other devices' work instead of following the run (a
+        // million populations of 250 items are 250 MB); zeroed pages are mapped at first touch
+        let m = self.setup.items.weights.len();
+        let bits = Mutex::new(vec![0u8; crate::error::size_product("populations", &[total, m])?]);
         let fixed_chunk = o.launch_populations;
         let work = |engine: &mut Box<dyn Engine>| {
             let chunk = fixed_chunk.unwrap_or_else(|| engine.preferred_chunk()).max(1);
@@ -627,7 +634,9 @@ impl Qiga {
                 }
                 let (offset, count) = (first + k, chunk.min(total - k));
                 match engine.run(offset, count) {
-                    Ok(c) => {
+                    Ok(mut c) => {
+                        bits.lock().unwrap()[k * m..(k + count) * m].copy_from_slice(&c.best_bits);
+                        c.best_bits = Vec::new();
                         let mut d = done.lock().unwrap();
                         d.0.push((offset, c));
                         d.1 += count;
@@ -669,8 +678,7 @@ impl Qiga {
             };
         }
         chunks.sort_by_key(|(off, _)| *off);
-        let m = self.setup.items.weights.len();
-        let parts = QigaParts::concat(chunks, m);
+        let parts = QigaParts::concat(chunks, m, first, bits.into_inner().unwrap());
         debug_assert_eq!(parts.best_bits.len(), parts.population.len() * m);
         Ok(self.result(parts, stop_reason, start.elapsed().as_secs_f64()))
     }
@@ -867,5 +875,42 @@ mod tests {
         let s = QigaStats::of(&[1.0, 2.0, 3.0, 4.0]);
         assert_eq!((s.mean, s.median, s.min, s.max), (2.5, 2.5, 1.0, 4.0));
         assert!((s.variance - 5.0 / 3.0).abs() < 1e-12);
+    }
+
+    /// The strings placed by population stay with their populations when some chunks did not
+    /// run (a time limit, a stop): the chunks that ran move to the front in order.
+    #[test]
+    fn concat_compacts_the_strings_of_the_chunks_that_ran() {
+        let m = 3;
+        let first = 10;
+        // populations 10..20 in chunks of 4, 4, 2; the middle one did not run
+        let chunk = |off: usize, len: usize| {
+            let c = Chunk {
+                best_value: (off..off + len).map(|p| p as u64).collect(),
+                best_bits: Vec::new(),
+                best_generation: vec![1; len],
+                generations_run: vec![2; len],
+            };
+            (off, c)
+        };
+        let mut bits = vec![0u8; 10 * m];
+        for p in 0..10 {
+            if !(4..8).contains(&p) {
+                bits[p * m..(p + 1) * m].fill((first + p) as u8);
+            }
+        }
+        let parts = QigaParts::concat(vec![chunk(10, 4), chunk(18, 2)], m, first, bits.clone());
+        assert_eq!(parts.population, vec![10, 11, 12, 13, 18, 19]);
+        assert_eq!(parts.best_value_int, vec![10, 11, 12, 13, 18, 19]);
+        let want: Vec<u8> = parts.population.iter().flat_map(|&p| [p as u8; 3]).collect();
+        assert_eq!(parts.best_bits, want);
+        // every chunk ran: the strings as placed
+        let mut all = vec![0u8; 10 * m];
+        for p in 0..10 {
+            all[p * m..(p + 1) * m].fill((first + p) as u8);
+        }
+        let parts = QigaParts::concat(vec![chunk(10, 4), chunk(14, 4), chunk(18, 2)], m, first, all.clone());
+        assert_eq!(parts.best_bits, all);
+        assert_eq!(parts.population, (10..20).collect::<Vec<u32>>());
     }
 }
