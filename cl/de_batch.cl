@@ -1250,6 +1250,14 @@ __kernel void ade_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
     cn.alen = (uint)gst[1];
     cn.na = (uint)gst[2];
     cn.nfe = gst[3];
+#if DEB_TRIAL_LOCAL
+    // the slots past the active members (L-SHADE, jSO) are not written by this launch, and
+    // DEB_ISLAND_Y_BACK copies every slot: they start as Y holds them, not as another group
+    // left the local memory (so Y is what the global layout leaves, on any split of islands)
+    for (uint i = lid; i < nm * nn; i += wg)
+        if (i % nm >= cn.na) ys[i] = Y[(size_t)(i / nm) * npop * nm + (size_t)p * nm + i % nm];
+    for (uint m = cn.na + lid; m < nm; m += wg) fys[m] = Fy[(size_t)p * nm + m];
+#endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint c = 0; c < k_gens; ++c)
         ade_gen(q, gen0 + 1 + c, &cn, xs, fxs, ys, fys, AM + (size_t)p * 2 * h, AA + (size_t)p * acap * nn,

@@ -274,8 +274,7 @@ fn island_de_devices_equal_cpu() {
     }
 }
 
-/// Bad device lists, more devices than islands and the adaptive variants on several devices
-/// are refused naming `devices`.
+/// Bad device lists and more devices than islands are refused naming `devices`.
 #[test]
 fn island_de_bad_devices_name_devices() {
     if !setup() {
@@ -289,17 +288,6 @@ fn island_de_bad_devices_name_devices() {
     }
     let two = island_params(1, 8, 2, false, true);
     assert_eq!(arg_name(DeMultiPop::on_devices(&two, &[0, 1]).err().expect("refused")), "devices");
-    let mut jade = p.clone();
-    jade.options.algorithm = Algorithm::Jade;
-    assert_eq!(arg_name(DeMultiPop::on_devices(&jade, &[0, 1]).err().expect("refused")), "devices");
-    // switched to an adaptive variant by init's options update: refused, the solver unchanged
-    let mut de = DeMultiPop::on_devices(&p, &[0, 1]).unwrap();
-    let obj = Objective::catalogue("F1").unwrap();
-    let o = DeOptions { algorithm: Algorithm::Shade, ..p.options.clone() };
-    let e = de.init_with(&obj, Mutation::Rand1, Migration::NONE, Some(&o)).unwrap_err();
-    assert_eq!(arg_name(e), "devices");
-    de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(de.run(&Stop::generations(5)).unwrap().value.is_finite());
 }
 
 /// A host callback objective on two devices (each device's thread calls it with its block's
@@ -530,4 +518,176 @@ fn island_de_across_processes_stops_together() {
     let few = island_params(2, 8, 2, true, true);
     let errs = across(3, |k, x| DeMultiPop::across(&few, &[k], Box::new(x) as Box<dyn IslandExchange>).err().map(arg_name));
     assert_eq!(errs, vec![Some("processes"); 3]);
+}
+
+// ---- the adaptive variants on several devices (issue 25/22) ------------------------------
+
+/// A second run: its value, vector, island, generations and evaluations.
+type MoreRun = (f64, Vec<f64>, u32, u64, u64);
+
+/// [`island_run`] with a second run of `more` generations after it and its last trials (which
+/// for L-SHADE and jSO hold the survivors of a shrinking generation).
+fn adaptive_run(de: &mut DeMultiPop, obj: &str, migration: Migration, gens: u64, more: u64) -> (IslandRun, MoreRun, (Vec<f64>, Vec<f64>)) {
+    let first = island_run(de, obj, Mutation::Rand1, migration, gens);
+    let r = de.run(&Stop::generations(more)).unwrap();
+    (first, (r.value, r.x, r.island, r.generations, r.evaluations), de.trials().unwrap())
+}
+
+fn adaptive_params(alg: Algorithm) -> DeParams {
+    let mut p = island_params(6, 20, 5, true, true);
+    p.options.algorithm = alg;
+    // L-SHADE and jSO shrink to a few members within the run (41 x 20 evaluations an island)
+    p.options.lshade_budget = 700;
+    p
+}
+
+/// For a seed, JADE, SHADE, L-SHADE and jSO on 2 and 3 devices (a block of islands each, in
+/// `ade_fused`) equal the one-device run with the same islands: the best value, vector and
+/// island, every island's best value and vector, every member's value (the shrunk populations'
+/// +inf slots too), the history, the evaluations (L-SHADE's and jSO's shrinking sizes), a second
+/// run and its last trials. JADE migrates One2N every 5 generations and SHADE N2N every 4 (the
+/// view of every value); L-SHADE and jSO refuse migration on several devices as on one.
+#[test]
+fn island_de_adaptive_split_invariant() {
+    if !setup() {
+        return;
+    }
+    let cases = [
+        (Algorithm::Jade, Migration::new(MigrationKind::One2N, 5)),
+        (Algorithm::Shade, Migration::new(MigrationKind::N2N, 4)),
+        (Algorithm::LShade, Migration::NONE),
+        (Algorithm::Jso, Migration::NONE),
+    ];
+    for (alg, migration) in cases {
+        let p = adaptive_params(alg);
+        let mut reference = DeMultiPop::new(&p, Backend::Device(Some(0))).unwrap();
+        let one = adaptive_run(&mut reference, "F6", migration, 40, 6);
+        assert!(one.0 .0.is_finite());
+        if alg.reduces() {
+            // the populations shrank: fewer evaluations than every member every generation
+            assert!(one.0 .4 < 6 * 20 * 41, "{alg}: {} evaluations", one.0 .4);
+            assert!(one.0 .6.iter().any(|v| v.is_infinite()), "{alg}: the shrunk slots hold +inf");
+        }
+        for devs in splits().into_iter().filter(|d| d.len() > 1) {
+            let mut de = DeMultiPop::on_devices(&p, &devs).unwrap();
+            let got = adaptive_run(&mut de, "F6", migration, 40, 6);
+            assert_eq!(got, one, "{alg} {migration:?} on devices {devs:?}");
+        }
+    }
+    // L-SHADE and jSO refuse migration on several devices too (their islands shrink)
+    let mut de = DeMultiPop::on_devices(&adaptive_params(Algorithm::Jso), &[0, 1]).unwrap();
+    let e = de.init(&Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::One2One, 5)).unwrap_err();
+    assert_eq!(arg_name(e), "migration");
+}
+
+/// jDE100 on 2 and 3 devices (`jde_fused` per block) equals the one-device run, restarts and
+/// their evaluations included, and `jde_state()` is every island's counters in global order.
+#[test]
+fn island_de_jde100_split_invariant() {
+    if !setup() {
+        return;
+    }
+    let mut p = island_params(6, 20, 5, true, true);
+    p.options.algorithm = Algorithm::Jde100;
+    p.options.jde_small = 5;
+    // a wide eps and an age limit: restarts of both populations within a few dozen cycles
+    p.options.jde_eps = 1e-3;
+    p.options.jde_age = 60;
+    let run = |de: &mut DeMultiPop| {
+        let got = adaptive_run(de, "F1", Migration::NONE, 40, 5);
+        (got, de.jde_state().unwrap())
+    };
+    let one = run(&mut DeMultiPop::new(&p, Backend::Device(Some(0))).unwrap());
+    let st = &one.1;
+    assert_eq!(st.len(), 6);
+    assert!(st.iter().any(|s| s.big_restarts > 0) && st.iter().any(|s| s.small_restarts > 0), "the test needs restarts of both populations: {st:?}");
+    let restarts: u64 = st.iter().map(|s| s.restart_evaluations).sum();
+    // 45 cycles of 15 + 3 x 5 evaluations an island, the initial 20, and the restarts'
+    assert_eq!(one.0 .1 .4, 6 * (20 + 45 * 30) + restarts, "evaluations count the restarts");
+    for devs in splits().into_iter().filter(|d| d.len() > 1) {
+        let got = run(&mut DeMultiPop::on_devices(&p, &devs).unwrap());
+        assert_eq!(got, one, "jde100 on devices {devs:?}");
+    }
+}
+
+/// What cannot split is refused: JADE, SHADE, L-SHADE and jSO with `fused = false` (naming
+/// `fused`, also when `init`'s options update switches it off, the solver then unchanged) and
+/// with a host callback objective (naming `objective`): both are planned on the host with keys
+/// of each device's own islands.
+#[test]
+fn island_de_adaptive_refusals_name_the_argument() {
+    if !setup() {
+        return;
+    }
+    use metaopt::objective::HostCallback;
+    let mut unfused = adaptive_params(Algorithm::Shade);
+    unfused.options.fused = false;
+    let e = DeMultiPop::on_devices(&unfused, &[0, 1]).err().expect("refused");
+    assert!(e.to_string().contains("fused kernel"), "{e}");
+    assert_eq!(arg_name(e), "fused");
+    // one device takes the host-planned path as before, also as the one process of a run
+    // across processes; two processes are refused on every process
+    assert!(DeMultiPop::on_devices(&unfused, &[1]).is_ok());
+    {
+        use metaopt::de::IslandExchange;
+        assert!(across(1, |_, x| DeMultiPop::across(&unfused, &[0], Box::new(x) as Box<dyn IslandExchange>).is_ok())[0]);
+        let errs = across(2, |k, x| DeMultiPop::across(&unfused, &[k], Box::new(x) as Box<dyn IslandExchange>).err().map(arg_name));
+        assert_eq!(errs, vec![Some("fused"); 2]);
+    }
+
+    let p = island_params(3, 8, 2, false, true);
+    let obj = Objective::catalogue("F1").unwrap();
+    let mut de = DeMultiPop::on_devices(&p, &[0, 1]).unwrap();
+    let o = DeOptions { algorithm: Algorithm::Jade, fused: false, ..p.options.clone() };
+    let e = de.init_with(&obj, Mutation::Rand1, Migration::NONE, Some(&o)).unwrap_err();
+    assert_eq!(arg_name(e), "fused");
+    assert_eq!(de.config().options.algorithm, Algorithm::De, "the options stay as they were");
+    de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
+    assert!(de.run(&Stop::generations(5)).unwrap().value.is_finite());
+
+    let sphere = Objective::Callback(HostCallback::new(|x, rows, dims, out| {
+        for (r, o) in out.iter_mut().enumerate().take(rows) {
+            *o = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
+        }
+        Ok(())
+    }));
+    let mut jade = p.clone();
+    jade.options.algorithm = Algorithm::Jade;
+    let mut de = DeMultiPop::on_devices(&jade, &[0, 1]).unwrap();
+    let e = de.init(&sphere, Mutation::Rand1, Migration::NONE).unwrap_err();
+    assert!(e.to_string().contains("host callback"), "{e}");
+    assert_eq!(arg_name(e), "objective");
+}
+
+/// JADE (migration One2One every 3) and jDE100 across two and three thread-processes equal the
+/// one-device run on every process; jDE100's `jde_state()` gathers every island's counters.
+#[test]
+fn island_de_adaptive_across_processes_equals_one_device() {
+    if !setup() {
+        return;
+    }
+    use metaopt::de::IslandExchange;
+    if list_devices().unwrap().len() < 3 {
+        eprintln!("skipped: needs 3 devices");
+        return;
+    }
+    let mut jde = island_params(6, 20, 5, true, true);
+    jde.options.algorithm = Algorithm::Jde100;
+    jde.options.jde_small = 5;
+    jde.options.jde_eps = 1e-3;
+    jde.options.jde_age = 60;
+    let cases = [(adaptive_params(Algorithm::Jade), "F6", Migration::new(MigrationKind::One2One, 3)), (jde, "F1", Migration::NONE)];
+    for (p, obj, migration) in cases {
+        let run = |de: &mut DeMultiPop| {
+            let got = adaptive_run(de, obj, migration, 30, 4);
+            (got, de.jde_state().unwrap())
+        };
+        let one = run(&mut DeMultiPop::new(&p, Backend::Device(Some(0))).unwrap());
+        for (procs, devices) in [(2, vec![vec![0], vec![1, 2]]), (3, vec![vec![0], vec![1], vec![2]])] {
+            let runs = across(procs, |k, x| run(&mut DeMultiPop::across(&p, &devices[k], Box::new(x) as Box<dyn IslandExchange>).unwrap()));
+            for (k, got) in runs.into_iter().enumerate() {
+                assert_eq!(got, one, "{}: process {k} of {procs}", p.options.algorithm);
+            }
+        }
+    }
 }

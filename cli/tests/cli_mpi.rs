@@ -103,14 +103,18 @@ mod with_mpi {
     /// device), migrants traded between the ranks, equals the one-process run for a seed in
     /// double precision: the best value, vector and island, every island's best, the counts and
     /// the history; One2N every generation and RandTarget every 10 (fused), PermuteN every 5
-    /// per-phase (--unfused).
+    /// per-phase (--unfused); the adaptive variants: JADE with One2One every 5, jSO (its
+    /// populations shrinking) and jDE100.
     #[test]
     fn island_de_over_three_ranks_equals_one_process() {
         let dir = tempfile::tempdir().unwrap();
-        let cases: [&[&str]; 3] = [
+        let cases: [&[&str]; 6] = [
             &["--migration", "One2N", "--period", "1", "--mutation", "DE/rand/1"],
             &["--migration", "RandTarget", "--period", "10", "--mutation", "DE/best/1"],
             &["--migration", "PermuteN", "--period", "5", "--mutation", "DE/current-to-best/1", "--unfused"],
+            &["--migration", "One2One", "--period", "5", "--algorithm", "jade"],
+            &["--migration", "none", "--algorithm", "jso"],
+            &["--migration", "none", "--algorithm", "jde100", "--jde-small", "5"],
         ];
         for (i, case) in cases.iter().enumerate() {
             let (one_csv, mpi_csv) = (dir.path().join(format!("one{i}.csv")), dir.path().join(format!("mpi{i}.csv")));
@@ -167,8 +171,8 @@ mod with_mpi {
         assert!(r["value"].as_f64().unwrap() <= 1e-3, "{r}");
     }
 
-    /// Island DE: a failing rank ends the job with its error (no hang); the adaptive variants
-    /// and --cpu are refused naming --mpi; more ranks than islands are refused; --mpi without
+    /// Island DE: a failing rank ends the job with its error (no hang); JADE, SHADE, L-SHADE
+    /// and jSO with --unfused are refused naming it, --cpu naming --mpi; more ranks than islands are refused; --mpi without
     /// mpirun is the one-process run.
     #[test]
     fn island_de_over_ranks_failures_and_one_process() {
@@ -179,7 +183,7 @@ mod with_mpi {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("error: MPI rank 2 of 3: failing as METAOPT_MPI_FAIL_RANK asks"), "{err}");
         assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
-        for (extra, want) in [(&["--algorithm", "jade"][..], "--mpi: jade keeps its adaptive state"), (&["--cpu"][..], "--mpi: island DE across ranks runs on OpenCL devices")] {
+        for (extra, want) in [(&["--algorithm", "jade", "--unfused"][..], "--unfused: jade on several devices or processes runs only in the fused kernel"), (&["--cpu"][..], "--mpi: island DE across ranks runs on OpenCL devices")] {
             let mut args = base.to_vec();
             args.extend(extra);
             let o = mpirun(2, &args, &[], Duration::from_secs(120));

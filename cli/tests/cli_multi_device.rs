@@ -71,6 +71,28 @@ fn island_de_gives_the_one_device_result_on_several() {
     }
 }
 
+/// The adaptive variants split their islands too (issue 25/22): `--algorithm jso` (its
+/// populations shrinking over the budget) and `jde100` on two and three devices give the
+/// one-device result for a seed (value, vector, island, every island's best, counts).
+#[test]
+fn island_de_adaptive_gives_the_one_device_result_on_several() {
+    for (alg, function) in [("jso", "F6"), ("jde100", "F1")] {
+        let de = [
+            "de", "--function", function, "--dims", "5", "--islands", "6", "--members", "20", "--migration", "none", "--algorithm", alg,
+            "--jde-small", "5", "--max-generations", "30", "--seed", "3", "--json",
+        ];
+        let one = with(&de, &["--devices", "0"]);
+        assert!(one["value"].as_f64().unwrap().is_finite());
+        for d in ["1,0", "0,1,2"] {
+            let r = with(&de, &["--devices", d]);
+            for k in ["value", "x", "island", "island_bests", "generations", "evaluations", "algorithm", "lshade_budget"] {
+                assert_eq!(r[k], one[k], "--algorithm {alg} --devices {d}: {k}");
+            }
+            assert!(r["device"].as_str().unwrap().contains("devices: islands 0.."), "{}", r["device"]);
+        }
+    }
+}
+
 #[test]
 fn bad_device_lists_name_the_flag() {
     let nug12 = data("qaplib/nug12.dat");
@@ -80,7 +102,7 @@ fn bad_device_lists_name_the_flag() {
         (vec!["de", "--problems", "2", "--function", "F1", "--dims", "2", "--devices", "0,x"], "--devices"),
         (vec!["sp", "sssp", "--grid", "5x5", "--devices", "1,1"], "--devices"),
         (vec!["sp", "sssp", "--grid", "5x5", "--devices", "0,1", "--cpu"], "--devices: not with --cpu"),
-        (vec!["de", "--function", "F1", "--dims", "2", "--algorithm", "jade", "--migration", "none", "--devices", "0,1"], "--devices: jade"),
+        (vec!["de", "--function", "F1", "--dims", "2", "--algorithm", "jade", "--migration", "none", "--unfused", "--devices", "0,1"], "--unfused: jade on several devices or processes runs only in the fused kernel"),
         (vec!["de", "--function", "F1", "--dims", "2", "--islands", "2", "--devices", "0,1,2"], "--devices: 3 devices for 2 islands"),
         (vec!["de", "--function", "F1", "--dims", "2", "--cpu", "--devices", "0,1"], "--devices: not with --cpu"),
     ] {

@@ -60,6 +60,11 @@ impl JdeState {
     pub fn from_words(w: &[u64]) -> JdeState {
         JdeState { age: w[0], restart_evaluations: w[1], big_restarts: w[2], small_restarts: w[3] }
     }
+
+    /// The four counters in the order of [`JdeState::from_words`] (and of the device's `ST`).
+    pub fn words(&self) -> [u64; 4] {
+        [self.age, self.restart_evaluations, self.big_restarts, self.small_restarts]
+    }
 }
 
 /// The sub-generations of a cycle after the big one: ceil(bNP / sNP).

@@ -11,9 +11,18 @@
 //! Each engine's random numbers are keyed by the global island (`DeviceDe::block`: `de_init`,
 //! `de_trial` and the fused `de_fused` take the block's first island and the global count), and
 //! it holds its islands' F and CR, so for a seed the run equals the one-device run with the same
-//! islands: the best value and vector and every island's best. The adaptive variants (JADE,
-//! SHADE, L-SHADE, jSO) keep state across islands on the host and are refused (errors name
-//! `devices`).
+//! islands: the best value and vector and every island's best.
+//!
+//! The adaptive variants split the same way (issue 25): JADE, SHADE, L-SHADE and jSO run in the
+//! fused kernel `ade_fused`, jDE100 in `jde_fused`, both keyed by the global island, with each
+//! island's state (memories, archive, counters, per-member F and CR) in the buffers of the
+//! device that holds it; the engines' results (values, bests, trials, active members and
+//! evaluations, `jde_state`) are concatenated in block order. What cannot split is refused:
+//! JADE, SHADE, L-SHADE and jSO with `fused = false` (naming `fused`) or a host callback
+//! objective (naming `objective`), and on devices whose work-group cannot hold an island
+//! (naming `devices`): each of those takes the host-planned path (`adapt.rs`), whose plans are
+//! keyed by the islands of one engine, not the global ones. jDE100 refuses both on one device
+//! too.
 //!
 //! Across processes (issue 22 item 3: MPI ranks, one per machine), each process holds a
 //! contiguous block of the global islands (`blocks(Np, processes)`, process k the k-th) on its
@@ -28,10 +37,11 @@
 //! everywhere, and at every step of the run the processes stop when any one is interrupted or
 //! past its time limit, and launch the fewest generations any one would. For a seed the run
 //! equals the one-device run with the same islands.
-use super::config::{Config, DeParams, Mutation};
+use super::config::{Algorithm, Config, DeParams, Mutation};
 use super::device::DeviceDe;
 use super::engine::{DeMultiPop, Engine, Pace};
 use super::engine::view_from_values;
+use super::jde::JdeState;
 use super::ops::{MigrationView, Move};
 use super::pace::Cut;
 use crate::device::Backend;
@@ -128,12 +138,37 @@ fn slice(cfg: &Config, r: &Range<usize>) -> Config {
     c
 }
 
-fn refuse_adaptive(cfg: &Config) -> Result<()> {
+/// What the adaptive variants cannot do across devices or processes. JADE, SHADE, L-SHADE and
+/// jSO split over blocks only on the fused path (`ade_fused`, keyed by the global island, its
+/// state per island in each device's buffers); the host-planned path (`adapt.rs`, taken with
+/// `fused = false` or a host callback objective) keys each generation's plan by the islands of
+/// its own engine (`(g Np' + p') << 32` over the block's Np'), so blocks would not draw what one
+/// device draws. jDE100 refuses `fused = false` on every device (`DeviceDe::build`). `split`:
+/// the islands are split at all (one engine holding every island, a run of one process on one
+/// device, draws as one device does).
+fn refuse_unfused(cfg: &Config, split: bool) -> Result<()> {
     let alg = cfg.options.algorithm;
-    if alg.adaptive() {
+    if split && alg.planned() && !cfg.options.fused {
         return Err(Error::arg(
-            "devices",
-            format!("{alg} keeps its adaptive state on the host across the islands and runs on one device; give one device, or the algorithm de"),
+            "fused",
+            format!(
+                "{alg} on several devices or processes runs only in the fused kernel, whose random numbers are keyed by the global island; unfused it is planned on the host, keyed by each device's own islands, and would not be the one-device run; leave the fused kernel on, or give one device"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A host callback objective for JADE, SHADE, L-SHADE or jSO: on a device they then take the
+/// host-planned path (see `refuse_unfused`).
+fn refuse_callback(cfg: &Config, objective: &Objective, split: bool) -> Result<()> {
+    let alg = cfg.options.algorithm;
+    if split && alg.planned() && matches!(objective, Objective::Callback(_)) {
+        return Err(Error::arg(
+            "objective",
+            format!(
+                "a host callback; {alg} on several devices or processes runs only in the fused kernel, which needs a compiled objective (a catalogue function or OpenCL source): with a callback it is planned on the host, keyed by each device's own islands, and would not be the one-device run; give one device, or a compiled objective"
+            ),
         ));
     }
     Ok(())
@@ -141,8 +176,9 @@ fn refuse_adaptive(cfg: &Config) -> Result<()> {
 
 impl MultiEngine {
     /// One engine per device of `devices` (checked: none twice, each exists), each with a
-    /// contiguous block of `cfg`'s islands. More devices than islands and the adaptive variants
-    /// are refused; errors name `devices`.
+    /// contiguous block of `cfg`'s islands. More devices than islands are refused (errors name
+    /// `devices`), and so are JADE, SHADE, L-SHADE and jSO with `fused = false` (naming
+    /// `fused`: see `refuse_unfused`).
     pub fn new(cfg: &Config, devices: &[usize]) -> Result<Self> {
         Self::block(cfg, 0..cfg.np as usize, devices, None)
     }
@@ -151,7 +187,7 @@ impl MultiEngine {
     /// `exchange`) on `devices`, a contiguous block of it per device, trading with the other
     /// processes through `exchange` ([`IslandExchange`]). More processes than islands are
     /// refused (errors name `processes`), more devices than this process's islands and the
-    /// adaptive variants too (errors name `devices`).
+    /// adaptive variants with `fused = false` (naming `fused`), as [`MultiEngine::new`].
     pub fn across(cfg: &Config, devices: &[usize], exchange: Box<dyn IslandExchange>) -> Result<Self> {
         let (k, n) = (exchange.process(), exchange.processes());
         if n == 0 || k >= n {
@@ -166,7 +202,7 @@ impl MultiEngine {
 
     fn block(cfg: &Config, islands: Range<usize>, devices: &[usize], exchange: Option<Box<dyn IslandExchange>>) -> Result<Self> {
         check_devices(devices)?;
-        refuse_adaptive(cfg)?;
+        refuse_unfused(cfg, devices.len() > 1 || islands.len() < cfg.np as usize)?;
         if devices.len() > islands.len() {
             return Err(Error::arg(
                 "devices",
@@ -223,24 +259,47 @@ impl MultiEngine {
         (i, p - self.ranges[i].start as u32)
     }
 
-    /// Evaluations of a generation of every island (across processes no generation is cut).
-    fn every_member(&self) -> u64 {
-        self.cfg.np as u64 * self.cfg.nm as u64
+    /// Whether the islands are split over engines or processes (one engine with every island
+    /// draws what one device draws, on any path).
+    fn split(&self) -> bool {
+        self.engines.len() > 1 || self.islands.len() < self.cfg.np as usize
+    }
+
+    /// JADE, SHADE, L-SHADE and jSO need every block on the fused path (`ade_fused`); `all`
+    /// says whether every device (of every process) runs it. A device whose work-group cannot
+    /// hold an island would plan its generations on the host (see `refuse_unfused`).
+    fn refuse_unfused_devices(&self, all: bool) -> Result<()> {
+        let alg = self.cfg.options.algorithm;
+        if self.split() && alg.planned() && !all {
+            return Err(Error::arg(
+                "devices",
+                format!(
+                    "{alg} on several devices or processes runs only in the fused kernel, and a device of this run cannot hold an island of {} members in one work-group (its generations would be planned on the host, keyed by that device's own islands); give devices that fuse, fewer members, or one device",
+                    self.cfg.nm
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
 impl Engine for MultiEngine {
     fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
         self.forget();
+        refuse_callback(&self.cfg, objective, self.split())?;
         if self.exchange.is_some() {
             // across processes the phases are whole (a cut due on one process and not on
-            // another would part them); every process makes its islands
+            // another would part them); every process makes its islands, and all learn whether
+            // every device of every process runs the fused kernel
             let made: u64 = self.each(|e, _| e.start(objective, mutation, None))?.into_iter().map(|m| m.unwrap_or(0)).sum();
+            let fused = self.fused();
             let n = self.exchange.as_ref().map_or(1, |x| x.processes());
-            let all = self.exchange.as_mut().expect("an exchange").all_gather(&[made as f64], &vec![1; n])?;
-            return Ok(Some(all.iter().map(|&m| m as u64).sum()));
+            let all = self.exchange.as_mut().expect("an exchange").all_gather(&[made as f64, fused as u8 as f64], &vec![2; n])?;
+            self.refuse_unfused_devices(all.chunks_exact(2).all(|w| w[1] != 0.0))?;
+            return Ok(Some(all.chunks_exact(2).map(|w| w[0] as u64).sum()));
         }
         let made = self.each(|e, _| e.start(objective, mutation, cut))?;
+        self.refuse_unfused_devices(self.fused())?;
         Ok(made.into_iter().try_fold(0u64, |a, m| m.map(|m| a + m)))
     }
 
@@ -249,7 +308,7 @@ impl Engine for MultiEngine {
         if self.exchange.is_some() {
             // whole, as `start`: the run's time limit is asked between generations (`agree`)
             self.each(|e, _| e.generation(gen, None))?;
-            return Ok(self.every_member());
+            return Ok(self.per_generation());
         }
         Ok(self.each(|e, _| e.generation(gen, cut))?.into_iter().sum())
     }
@@ -413,15 +472,33 @@ impl Engine for MultiEngine {
     }
 
     fn per_generation(&self) -> u64 {
+        let here: u64 = self.engines.iter().map(|e| e.per_generation()).sum();
         if self.exchange.is_some() {
-            return self.every_member();
+            // every island makes the same evaluations a generation (Nm; L-SHADE's and jSO's
+            // active members, which follow the budget alone; a jDE100 cycle's), so this
+            // process's islands tell the whole run's
+            return here / self.islands.len() as u64 * self.cfg.np as u64;
         }
-        self.engines.iter().map(|e| e.per_generation()).sum()
+        here
+    }
+
+    fn jde_state(&mut self) -> Result<Vec<JdeState>> {
+        let local = self.each(|e, _| e.jde_state())?.concat();
+        if self.exchange.is_none() {
+            return Ok(local);
+        }
+        if self.cfg.options.algorithm != Algorithm::Jde100 {
+            return Ok(Vec::new());
+        }
+        // every process's counters in island order (counts stay far below 2^53: exact in f64)
+        let words: Vec<f64> = local.iter().flat_map(|s| s.words()).map(|w| w as f64).collect();
+        let all = self.gather(words, 4, None)?;
+        Ok(all.chunks_exact(4).map(|w| JdeState::from_words(&w.iter().map(|&v| v as u64).collect::<Vec<u64>>())).collect())
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {
         self.forget();
-        refuse_adaptive(cfg)?;
+        refuse_unfused(cfg, self.split())?;
         let ranges = self.ranges.clone();
         for (e, r) in self.engines.iter_mut().zip(&ranges) {
             e.configure(&slice(cfg, r))?;
@@ -444,7 +521,10 @@ impl DeMultiPop {
     /// with its own queue and host thread, the migration on the host every period on global
     /// island indices. For a seed the result equals the one-device run with the same islands.
     /// One device is [`DeMultiPop::new`] on it. The precision `Auto` is double when every
-    /// device has `cl_khr_fp64`. The adaptive variants are refused (they run on one device).
+    /// device has `cl_khr_fp64`. The adaptive variants split too (JADE, SHADE, L-SHADE and jSO
+    /// on the fused path only: `fused = false` is refused naming `fused`, a host callback
+    /// objective at `init` naming `objective`); jDE100's `jde_state` is every island's, in
+    /// global order.
     pub fn on_devices(params: &DeParams, devices: &[usize]) -> Result<Self> {
         check_devices(devices)?;
         if devices.len() == 1 {
@@ -477,10 +557,12 @@ impl DeMultiPop {
     /// precision `Auto` is double when every device of every process has `cl_khr_fp64`. Errors:
     /// processes whose islands, members, dimensions or seeds differ (naming `exchange`, on every
     /// process), more processes than islands (naming `processes`), and those of `on_devices`
-    /// (naming `devices`: the adaptive variants among them).
+    /// (naming `devices`, or `fused` for JADE, SHADE, L-SHADE and jSO with `fused = false`).
+    /// jDE100's [`DeMultiPop::jde_state`] gathers every island's counters, so every process
+    /// calls it together.
     pub fn across(params: &DeParams, devices: &[usize], mut exchange: Box<dyn IslandExchange>) -> Result<Self> {
         check_devices(devices)?;
-        refuse_adaptive(&Config::new(params)?)?;
+        refuse_unfused(&Config::new(params)?, exchange.processes() > 1 || devices.len() > 1)?;
         let mut fp64 = true;
         for &d in devices {
             fp64 &= Backend::Device(Some(d)).context("island DE")?.info.fp64;

@@ -43,6 +43,7 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("period", "--period"),
         ("devices", "--devices"),
         ("processes", "--mpi"),
+        ("fused", "--unfused"),
         ("target", "--target"),
         ("function", "--function"),
         ("deviceNumber", "--device"),
@@ -354,16 +355,8 @@ pub fn run(a: &DeArgs) -> CliResult {
     // with --mpi, this rank's block of the islands on its devices (--devices, --device, else its
     // local rank's device), the migrants and the stop decisions traded with the other ranks
     let ranks = a.mpi.ranks()?;
-    if ranks.is_some() {
-        if a.backend.cpu {
-            return Err("--mpi: island DE across ranks runs on OpenCL devices (--devices, --device or each rank's own), not with --cpu".into());
-        }
-        if algorithm.adaptive() {
-            return Err(format!(
-                "--mpi: {algorithm} keeps its adaptive state on the host across the islands and runs in one process on one device; give --algorithm de, or leave out --mpi"
-            )
-            .into());
-        }
+    if ranks.is_some() && a.backend.cpu {
+        return Err("--mpi: island DE across ranks runs on OpenCL devices (--devices, --device or each rank's own), not with --cpu".into());
     }
     // a rank's failure aborts the job (the others would wait for it in the next exchange)
     let on_rank = |r: CliResult<DeMultiPop>| -> CliResult<DeMultiPop> {
