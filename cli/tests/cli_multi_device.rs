@@ -142,6 +142,12 @@ fn bench_scale_writes_rows_per_device_count() {
     let costs: Vec<_> = rows.iter().filter(|x| &x[col("solver")] == "migration_cost").collect();
     assert_eq!(costs.iter().map(|x| &x[col("devices")]).collect::<Vec<_>>(), ["0", "0,1"], "one migration cost per device count");
     assert!(costs.iter().all(|x| x[col("seconds")].parse::<f64>().unwrap() >= 0.0));
+    // --solvers: only the work named
+    let out = ok_env(&["bench", "scale", "--devices", "0,1", "--solvers", "qap_ts,sssp", "--qap-chains", "4", "--qap-iterations", "100", "--qap", &nug12, "--sp-graph", "6", "--sp-sources", "8"], &THREE);
+    let solvers: Vec<String> = out.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect();
+    assert_eq!(solvers, ["qap_ts", "qap_ts", "sssp", "sssp"], "{out}");
+    let bad = metaopt_env(&["bench", "scale", "--solvers", "qap_ts,nope"], &THREE);
+    assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("--solvers: unknown `nope`"));
 }
 
 #[test]

@@ -43,6 +43,10 @@ pub trait Engine: Send {
         }
         Ok(())
     }
+    /// Whether a migration follows the next [`Engine::generations`], and how many worst
+    /// members per population its plan reads (`ops::worst_needed`): an engine may read the
+    /// migration view with the generations' wait (`multi.rs`), and skip it when none follows.
+    fn next_migration(&mut self, _worst: Option<usize>) {}
     /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
     fn fitness(&mut self) -> Result<Vec<f64>>;
     /// Applies migration moves and re-ranks.
@@ -500,6 +504,8 @@ impl DeMultiPop {
             }
             if fused {
                 let count = pace.count;
+                let worst = ops::worst_needed(migration.kind, self.cfg.np, self.cfg.nm);
+                self.engine.next_migration(migration.is_period(self.generation + count).then_some(worst));
                 let t = Instant::now();
                 self.engine.generations(self.generation, count)?;
                 self.engine.sync()?;

@@ -107,6 +107,10 @@ pub struct MultiEngine {
     /// Every device's queue is known to be empty (nothing enqueued since the last wait), so
     /// [`Engine::sync`] has nothing to wait for.
     synced: bool,
+    /// The worst members per island the migration after the next [`Engine::generations`]
+    /// reads (`Engine::next_migration`), or None when no migration follows: then the
+    /// generations end with a plain wait instead of the view's read.
+    next_worst: Option<usize>,
     /// The other processes, across processes.
     exchange: Option<Box<dyn IslandExchange>>,
 }
@@ -214,7 +218,7 @@ impl MultiEngine {
         for (&d, r) in devices.iter().zip(&ranges) {
             engines.push(Box::new(DeviceDe::block(slice(cfg, r), Some(d), r.start as u32, cfg.np)?));
         }
-        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, view: None, synced: false, exchange })
+        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, view: None, synced: false, next_worst: None, exchange })
     }
 
     /// `f` on every engine with its block (global islands), one host thread per engine; the
@@ -323,7 +327,8 @@ impl Engine for MultiEngine {
         // one machine the wait is the read of the engine's migration view (one worst member,
         // the best rows: a few bytes per island), since the fused path's launches end where a
         // migration is due: the migration then costs no further wait but for the import.
-        let eager = self.exchange.is_none();
+        // (several worst members, or across processes, the view is read from every value)
+        let eager = self.exchange.is_none() && self.next_worst == Some(1);
         let views = self.each(|e, _| {
             e.generations(gen, count)?;
             if eager {
@@ -337,6 +342,10 @@ impl Engine for MultiEngine {
         }
         self.synced = true;
         Ok(())
+    }
+
+    fn next_migration(&mut self, worst: Option<usize>) {
+        self.next_worst = worst;
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
