@@ -13,6 +13,8 @@
 # QIGA_ARGS, BDE_ARGS, SSSP_ARGS, QAP_ARGS, ISLAND_ARGS: the sizes (defaults below, for PoCL);
 # ONE_PROCESS=0,1,..: the same commands in one process on those devices, for comparison;
 # RUN_TIMEOUT: seconds a command may take (default 900).
+# Rank 0 writes its report with --output: Open MPI 5 took minutes to forward a 34 MB JSON
+# through mpirun's stdout (benchmarks/h200x4-2026-11-28b/).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/mpi-ranks}
@@ -40,7 +42,7 @@ run() { # name ranks args...
   local t0
   t0=$(date +%s%N)
   if timeout "${RUN_TIMEOUT:-900}" mpirun --oversubscribe --bind-to none -np "$r" -x OCL_ICD_VENDORS -x METAOPT_CL_DIR -x POCL_DEVICES -x POCL_MAX_PTHREAD_COUNT \
-      "$METAOPT" "$@" --mpi $RANK_FLAGS > "$OUT/$name.r$r.json" 2> "$OUT/$name.r$r.err"; then
+      "$METAOPT" "$@" --mpi $RANK_FLAGS --output "$OUT/$name.r$r.json" 2> "$OUT/$name.r$r.err"; then
     echo "$name ranks=$r wall=$(( ($(date +%s%N) - t0) / 1000000 )) ms $(summary "$OUT/$name.r$r.json")" | tee -a "$OUT/summary.txt"
   else
     echo "$name ranks=$r FAILED: $(tail -2 "$OUT/$name.r$r.err")" | tee -a "$OUT/summary.txt"
