@@ -146,6 +146,13 @@ fn bench_scale_writes_rows_per_device_count() {
     let out = ok_env(&["bench", "scale", "--devices", "0,1", "--solvers", "qap_ts,sssp", "--qap-chains", "4", "--qap-iterations", "100", "--qap", &nug12, "--sp-graph", "6", "--sp-sources", "8"], &THREE);
     let solvers: Vec<String> = out.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect();
     assert_eq!(solvers, ["qap_ts", "qap_ts", "sssp", "sssp"], "{out}");
+    // --de-algorithm: jSO takes no migration, so only the rows without it
+    let out = ok_env(&["bench", "scale", "--devices", "0,1", "--solvers", "island_de", "--de-algorithm", "jso", "--de-islands", "4", "--de-members", "8", "--de-generations", "5"], &THREE);
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(rows.iter().all(|r| r.starts_with("island_de_no_migration,") && r.contains(", jso, 5 generations")), "{out}");
+    let bad = metaopt_env(&["bench", "scale", "--de-algorithm", "nope"], &THREE);
+    assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("--de-algorithm: unknown algorithm `nope`"));
     let bad = metaopt_env(&["bench", "scale", "--solvers", "qap_ts,nope"], &THREE);
     assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("--solvers: unknown `nope`"));
 }

@@ -70,6 +70,10 @@ pub struct BenchScaleArgs {
     /// Island DE: generations
     #[arg(long, default_value_t = 300, value_name = "G")]
     de_generations: u64,
+    /// Island DE's algorithm: de, or jade, shade, lshade, jso, jde100 with their papers'
+    /// defaults (L-SHADE, jSO and jDE100 take no migration: only the rows without it)
+    #[arg(long, default_value = "de", value_name = "NAME")]
+    de_algorithm: String,
     /// The work to measure, comma-separated: qiga, batched_de, qap_ts, sssp, island_de
     #[arg(long, value_delimiter = ',', default_value = "qiga,batched_de,qap_ts,sssp,island_de", value_name = "NAMES")]
     solvers: Vec<String>,
@@ -205,8 +209,16 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         i.check_dims(a.de_dims as usize).map_err(|e| flag_error("--de-dims", e))?;
     }
     let (de_lo, de_hi) = info.map_or((-100.0, 100.0), |i| i.domain);
+    let algorithm: metaopt::de::Algorithm = a.de_algorithm.parse().map_err(|e| flag_error("--de-algorithm", e))?;
+    // L-SHADE and jSO shrink their islands, jDE100's islands keep their best ever: no migration
+    let migrates = !algorithm.reduces() && algorithm != metaopt::de::Algorithm::Jde100;
     let island = |d: &[usize], period: Option<u32>| -> CliResult<f64> {
-        let p = DeParams::new(a.de_islands, a.de_members, a.de_dims, de_lo, de_hi, BoundsCorrection::Cotn);
+        let mut p = DeParams::new(a.de_islands, a.de_members, a.de_dims, de_lo, de_hi, BoundsCorrection::Cotn);
+        p.options.algorithm = algorithm;
+        if algorithm.reduces() {
+            // a budget the run never spends: the islands keep their size while timed
+            p.options.lshade_budget = u64::MAX / 4;
+        }
         let mut de = DeMultiPop::on_devices(&p, d)?;
         let m = match period {
             Some(p) => Migration::new(MigrationKind::One2One, p),
@@ -220,7 +232,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         de.bests_fitness()?;
         Ok(t.elapsed().as_secs_f64())
     };
-    let work = format!("{} islands x {} members, {} {}-D, {} generations", a.de_islands, a.de_members, a.de_function, a.de_dims, a.de_generations);
+    let work = format!("{} islands x {} members, {} {}-D, {}, {} generations", a.de_islands, a.de_members, a.de_function, a.de_dims, algorithm, a.de_generations);
     let g = a.de_generations as f64;
     let ig = g * a.de_islands as f64;
     let mut seconds = vec![[0.0f64; 4]; devices.len()];
@@ -229,6 +241,9 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             .into_iter()
             .enumerate()
     {
+        if period.is_some() && !migrates {
+            continue;
+        }
         for k in 1..=devices.len() {
             let d = &devices[..k];
             let s = island(d, period)?;
@@ -241,7 +256,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
     // period 1 migrates after every generation: the extra time per generation is one migration
     // (the values and best rows read from every device, the migrants written back); efficiency
     // does not apply to a cost and is 1.0
-    for k in 1..=devices.len() {
+    for k in (1..=devices.len()).filter(|_| migrates) {
         let cost = ((seconds[k - 1][1] - seconds[k - 1][0]) / g).max(0.0);
         let list = devices[..k].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
         emit(&mut w, Row { solver: "migration_cost", devices: list, count: k, work: work.clone(), seconds: cost, unit: "seconds/migration", throughput: 0.0, per_device: 0.0, efficiency: 1.0 })?;
