@@ -284,6 +284,16 @@ fn device_equals_cpu_for_every_variant() {
         }
         if alg.reduces() {
             assert!(rd.evaluations < 2 * 24 * 41, "{alg}: the population shrank");
+            // an evaluation budget: the device's launches of several shrinking generations stop
+            // where the CPU's generation-by-generation run stops
+            let stop = Stop { max_evaluations: Some(700), ..Stop::default() };
+            let (_, rd) = run(alg, Backend::DEVICE, "F6", 2, 24, 6, 600, &stop);
+            let (_, rc) = run(alg, Backend::Cpu, "F6", 2, 24, 6, 600, &stop);
+            assert_eq!((rd.evaluations, rd.generations), (rc.evaluations, rc.generations), "{alg}");
+            // (the budget is the run's; the 2 x 24 initial members come before it)
+            let run_evals = rd.evaluations - 2 * 24;
+            assert!(run_evals <= 700 && run_evals > 650, "{alg}: {run_evals}");
+            assert!((rd.value - rc.value).abs() <= 1e-9 * (1.0 + rc.value.abs()), "{alg}: device {} cpu {}", rd.value, rc.value);
         }
     }
 }

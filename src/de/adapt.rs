@@ -169,6 +169,22 @@ pub fn lpsr_size(n_init: u32, nfe: u64, budget: u64) -> u32 {
     (n.max(N_MIN as f64) as u32).min(n_init)
 }
 
+/// `count` generations of an island of `na` active members (of `n_init`) after `nfe`
+/// evaluations: the evaluations they make, and the island's `(na, nfe)` after them. With
+/// `reduces` (L-SHADE, jSO) the size follows [`lpsr_size`] after every generation, as the
+/// device's and the CPU twin's generations shrink it; else it stays.
+pub fn sizes_ahead(reduces: bool, n_init: u32, budget: u64, mut na: u32, mut nfe: u64, count: u64) -> (u64, u32, u64) {
+    let mut made = 0;
+    for _ in 0..count {
+        made += na as u64;
+        nfe += na as u64;
+        if reduces {
+            na = lpsr_size(n_init, nfe, budget).min(na);
+        }
+    }
+    (made, na, nfe)
+}
+
 /// jSO's weighted F of the pbest term: 0.7 F before 20 % of the budget, 0.8 F before 40 %,
 /// 1.2 F after.
 pub fn jso_fw(f: f64, nfe: u64, budget: u64) -> f64 {

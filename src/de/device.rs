@@ -572,12 +572,7 @@ impl DeviceDe {
         }
         launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(ade_fused)")?;
         for (na, nfe) in a.na.iter_mut().zip(a.nfe.iter_mut()) {
-            for _ in 0..count {
-                *nfe += *na as u64;
-                if s.alg.reduces() {
-                    *na = adapt::lpsr_size(nm, *nfe, budget).min(*na);
-                }
-            }
+            (_, *na, *nfe) = adapt::sizes_ahead(s.alg.reduces(), nm, budget, *na, *nfe, count);
         }
         Ok(())
     }
@@ -952,6 +947,13 @@ impl Engine for DeviceDe {
             return a.na.iter().map(|&n| n as u64).sum();
         }
         self.ade.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |s| s.adapt.per_generation())
+    }
+
+    fn per_generations(&self, count: u64) -> u64 {
+        match &self.adef {
+            Some(a) => a.na.iter().zip(&a.nfe).map(|(&na, &nfe)| adapt::sizes_ahead(a.shape.alg.reduces(), self.cfg.nm, a.shape.budget, na, nfe, count).0).sum(),
+            None => count * self.per_generation(),
+        }
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {

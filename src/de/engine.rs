@@ -84,6 +84,11 @@ pub trait Engine: Send {
     /// Evaluations of the next generation: every member (Np Nm), or for L-SHADE and jSO the
     /// active ones (`adapt.rs`).
     fn per_generation(&self) -> u64;
+    /// Evaluations of the next `count` generations (L-SHADE's and jSO's islands shrink from one
+    /// to the next; the others make `count` times [`Engine::per_generation`]).
+    fn per_generations(&self, count: u64) -> u64 {
+        count * self.per_generation()
+    }
     /// jDE100's counters of every population (`jde.rs`); empty for the other algorithms.
     fn jde_state(&mut self) -> Result<Vec<super::jde::JdeState>> {
         Ok(Vec::new())
@@ -483,8 +488,10 @@ impl DeMultiPop {
                 }
                 // with a target, one generation a launch: the target is asked after every
                 // generation, as on the per-phase path and the CPU backend, so the run stops at
-                // the same generation on every backend
-                if stop.target.is_some() || shrinks {
+                // the same generation on every backend. (L-SHADE and jSO launch several: the
+                // evaluation budget above divides by this generation's size, which the next
+                // ones do not exceed, so a launch never passes it.)
+                if stop.target.is_some() {
                     count = 1;
                 }
             }
@@ -504,6 +511,7 @@ impl DeMultiPop {
             }
             if fused {
                 let count = pace.count;
+                let made = if shrinks { self.engine.per_generations(count) } else { count * per_gen };
                 let worst = ops::worst_needed(migration.kind, self.cfg.np, self.cfg.nm);
                 self.engine.next_migration(migration.is_period(self.generation + count).then_some(worst));
                 let t = Instant::now();
@@ -511,7 +519,7 @@ impl DeMultiPop {
                 self.engine.sync()?;
                 let per = t.elapsed().as_secs_f64() / count as f64;
                 self.generation += count;
-                self.evaluations += count * per_gen;
+                self.evaluations += made;
                 self.count_restarts()?;
                 self.migrate_if_due(migration)?;
                 let aim = cut.as_ref().and_then(|c| c.clock.left()).map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));

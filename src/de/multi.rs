@@ -491,6 +491,15 @@ impl Engine for MultiEngine {
         here
     }
 
+    fn per_generations(&self, count: u64) -> u64 {
+        let here: u64 = self.engines.iter().map(|e| e.per_generations(count)).sum();
+        if self.exchange.is_some() {
+            // every island's sizes follow the budget alone, as in `per_generation`
+            return here / self.islands.len() as u64 * self.cfg.np as u64;
+        }
+        here
+    }
+
     fn jde_state(&mut self) -> Result<Vec<JdeState>> {
         let local = self.each(|e, _| e.jde_state())?.concat();
         if self.exchange.is_none() {
