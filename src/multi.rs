@@ -1,4 +1,4 @@
-//! Several OpenCL devices of one machine from one process (docs/SCALE.md, "One machine"): the
+//! Several OpenCL devices of one machine from one process (docs/specs/SCALE.md, "One machine"): the
 //! part every multi-device solver shares. A solver with a device list makes one engine per
 //! device (its own context, queue and programs), splits its work items (chains, problems,
 //! sources, populations) into contiguous [`blocks`] by global index, and runs each block on its

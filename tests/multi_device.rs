@@ -1,4 +1,4 @@
-//! Several devices of one machine (src/multi.rs, docs/SCALE.md): PoCL posing as three devices
+//! Several devices of one machine (src/multi.rs, docs/specs/SCALE.md): PoCL posing as three devices
 //! (`POCL_DEVICES="pthread pthread pthread"`, one compute unit each), set before the first
 //! OpenCL call of this test binary. Split invariance: for a seed, the result on 1, 2 and 3
 //! devices is identical (QAP tabu chains with the elite pool and restarts, batched DE, SSSP

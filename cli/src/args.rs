@@ -43,7 +43,7 @@ impl DeviceArg {
     }
 }
 
-/// `--devices 0,1,..|all`: several OpenCL devices of one machine (docs/SCALE.md); the solver
+/// `--devices 0,1,..|all`: several OpenCL devices of one machine (docs/specs/SCALE.md); the solver
 /// splits its work over them by global index, so a seed gives the one-device result.
 #[derive(Args, Clone, Debug)]
 pub struct DevicesArg {

@@ -1,4 +1,4 @@
-//! `--mpi`: one rank of an MPI job per machine (docs/SCALE.md, "Many machines"). The work of a
+//! `--mpi`: one rank of an MPI job per machine (docs/specs/SCALE.md, "Many machines"). The work of a
 //! command is split into contiguous blocks by global index (`metaopt::multi::blocks`), one per
 //! rank; each rank runs its block on its own devices and rank 0 gathers the results and prints
 //! them as a one-process run would. MPI is the rsmpi `mpi` crate behind the CLI's cargo feature

@@ -1,4 +1,4 @@
-//! Island DE over several OpenCL devices of one machine (issue 22, docs/SCALE.md "Island DE"):
+//! Island DE over several OpenCL devices of one machine (issue 22, docs/specs/SCALE.md "Island DE"):
 //! [`MultiEngine`] holds one device engine per device, each with a contiguous block of the
 //! islands (`crate::multi::blocks`), and is itself an [`Engine`], so [`DeMultiPop`] runs it
 //! unchanged: every phase runs on all devices at once, one scoped host thread per device

@@ -1,4 +1,4 @@
-//! `metaopt bench scale`: scaling over the devices of one machine (docs/SCALE.md, "What to
+//! `metaopt bench scale`: scaling over the devices of one machine (docs/specs/SCALE.md, "What to
 //! measure"). For k = 1 .. N of the listed devices (the first k), a fixed amount of work split
 //! over them (strong scaling): QIGA runs/s, batched DE evaluations/s, QAP tabu iterations/s
 //! (all chains), multi-source SSSP traversed edges/s; each with the throughput per device and

@@ -281,7 +281,7 @@ impl QapTs {
     /// exists, errors name `devices`): the chains are split into one contiguous block per device,
     /// each launched from its own host thread, and the elite pool and the restarts act on all
     /// chains in host memory after every launch (a barrier), so for a seed the result equals the
-    /// one-device result (docs/SCALE.md).
+    /// one-device result (docs/specs/SCALE.md).
     pub fn on_devices(problem: Arc<QapProblem>, devices: &[usize]) -> Result<Self> {
         crate::multi::check_devices(devices)?;
         let mut s = QapTs::new(problem.clone(), Backend::Device(Some(devices[0])))?;
