@@ -611,8 +611,14 @@ inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
 }
 
 // The rank of every active member (lowest value first, ties to the lower index) into au[rank].
-inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, uint lid, uint wg)
+// The na^2 comparisons read the values from local memory: where the population lives in global
+// memory (DEB_LOCAL 0, e.g. an island of 1000), they are first copied into the sums' scratch ls
+// when they fit it (ADE_SUMS wg values of FP), which made the ranking most of a generation's time.
+// ls is free here (the sums are read out before their last barrier); the barriers are outside
+// conditionals.
+inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __local FP *ls, uint lid, uint wg)
 {
+#if DEB_LOCAL
     for (uint m = lid; m < na; m += wg) {
         FPF v = fxs[m];
         uint r = 0;
@@ -622,6 +628,29 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, uint 
         }
         au[r] = m;
     }
+#else
+    __local FPF *lf = (__local FPF *)ls;
+    int here = na <= (uint)(ADE_SUMS * wg * sizeof(FP) / sizeof(FPF));
+    for (uint m = lid; here && m < na; m += wg) lf[m] = fxs[m];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint m = lid; m < na; m += wg) {
+        FPF v = here ? lf[m] : fxs[m];
+        uint r = 0;
+        if (here) {
+            for (uint j = 0; j < na; ++j) {
+                FPF u = lf[j];
+                r += (u < v || (u == v && j < m)) ? 1u : 0u;
+            }
+        } else {
+            for (uint j = 0; j < na; ++j) {
+                FPF u = fxs[j];
+                r += (u < v || (u == v && j < m)) ? 1u : 0u;
+            }
+        }
+        au[r] = m;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 }
 
 // The sums of the success sets (w = 1 for JADE, else the improvement): w, w CR, w CR^2, w F,
@@ -664,7 +693,7 @@ inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPAC
 {
     uint nn = q.nn, nm = q.nm, na = c->na, alen = c->alen;
     FP r_nfe = (FP)c->nfe / (FP)q.budget;
-    ade_rank(fxs, na, au, lid, wg);
+    ade_rank(fxs, na, au, ls, lid, wg);
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     FP mf_k = mem[c->k], mcr_k = mem[q.h + c->k];
     for (uint m = lid; m < na; m += wg) {
@@ -802,7 +831,7 @@ inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPAC
     // memory), the rest +inf; the archive loses random members down to its size for n2
     uint n2 = (q.alg == ADE_LSHADE || q.alg == ADE_JSO) ? min(ade_lpsr(nm, c->nfe, q.budget), na) : na;
     uint shrink = n2 < na ? na : 0u;
-    ade_rank(fxs, shrink, au, lid, wg);
+    ade_rank(fxs, shrink, au, ls, lid, wg);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     for (uint b0 = 0; b0 < shrink; b0 += wg) {
         uint r = b0 + lid;
