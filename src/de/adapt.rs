@@ -174,13 +174,15 @@ pub fn lpsr_size(n_init: u32, nfe: u64, budget: u64) -> u32 {
 /// `reduces` (L-SHADE, jSO) the size follows [`lpsr_size`] after every generation, as the
 /// device's and the CPU twin's generations shrink it; else it stays.
 pub fn sizes_ahead(reduces: bool, n_init: u32, budget: u64, mut na: u32, mut nfe: u64, count: u64) -> (u64, u32, u64) {
+    if !reduces {
+        let made = count * na as u64;
+        return (made, na, nfe + made);
+    }
     let mut made = 0;
     for _ in 0..count {
         made += na as u64;
         nfe += na as u64;
-        if reduces {
-            na = lpsr_size(n_init, nfe, budget).min(na);
-        }
+        na = lpsr_size(n_init, nfe, budget).min(na);
     }
     (made, na, nfe)
 }

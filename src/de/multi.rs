@@ -481,20 +481,15 @@ impl Engine for MultiEngine {
     }
 
     fn per_generation(&self) -> u64 {
-        let here: u64 = self.engines.iter().map(|e| e.per_generation()).sum();
-        if self.exchange.is_some() {
-            // every island makes the same evaluations a generation (Nm; L-SHADE's and jSO's
-            // active members, which follow the budget alone; a jDE100 cycle's), so this
-            // process's islands tell the whole run's
-            return here / self.islands.len() as u64 * self.cfg.np as u64;
-        }
-        here
+        self.per_generations(1)
     }
 
     fn per_generations(&self, count: u64) -> u64 {
         let here: u64 = self.engines.iter().map(|e| e.per_generations(count)).sum();
         if self.exchange.is_some() {
-            // every island's sizes follow the budget alone, as in `per_generation`
+            // every island makes the same evaluations a generation (Nm; L-SHADE's and jSO's
+            // active members, which follow the budget alone; a jDE100 cycle's), so this
+            // process's islands tell the whole run's
             return here / self.islands.len() as u64 * self.cfg.np as u64;
         }
         here
