@@ -357,51 +357,79 @@ __kernel void de_best(__global FP *X, __global FPF *Fx, uint np, uint nm, uint n
 // Migration moves planned on the host: move k copies the best of population moves[3k] over
 // member moves[3k+2] of population moves[3k+1]. The sources are the best rows, which no move
 // writes, so the moves are independent. One work-item per (move, n).
+// A migrant's member meaning "the receiver's worst member now" (src/de/ops.rs WORST).
+#define DE_WORST 0xffffffffu
+
+// The worst member of a population's values fx[0..nm): NaN first (the highest-index NaN), else
+// the largest value, ties to the higher index (src/de/ops.rs worst_one).
+inline uint de_worst(__global const FPF *fx, uint nm)
+{
+    uint w = 0;
+    for (uint m = 1; m < nm; ++m) {
+        FPF a = fx[m], b = fx[w];
+        if (isnan(a) || (!isnan(b) && a >= b)) w = m;
+    }
+    return w;
+}
+
+// Migration move k: the best (slot nm) of population moves[3k] replaces member moves[3k + 2] of
+// population moves[3k + 1], DE_WORST its worst member (found here, so a plan that reads no value,
+// ops::plan_blind, needs no read of the populations). One work-item per move, which finds the
+// worst before it writes; a population receives at most one DE_WORST move, and no move writes a
+// best slot, which the moves read.
 __kernel void de_migrate(__global FP *X, __global FPF *Fx, __global const uint *moves, uint count, uint np,
                          uint nm, uint nn)
 {
-    uint k = get_global_id(0), n = get_global_id(1);
-    if (k >= count || n >= nn) return;
+    uint k = get_global_id(0);
+    if (k >= count) return;
     uint src = moves[3 * k], dst = moves[3 * k + 1], dm = moves[3 * k + 2];
-    DE_X(dst, dm, n) = DE_X(src, nm, n);
-    if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
+    if (dm == DE_WORST) dm = de_worst(Fx + (size_t)dst * (nm + 1), nm);
+    for (uint n = 0; n < nn; ++n) DE_X(dst, dm, n) = DE_X(src, nm, n);
+    Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
 }
 
 // What a migration plan reads (src/de/ops.rs MigrationView), into V, one work-item per
-// population: its best value (FPF at V), its worst member (uint at V + o_w: NaN first, the
-// highest-index NaN, else the largest value, ties to the higher index: ops::worst_one), and with
+// population: its best value (FPF at V), its worst member (uint at V + o_w, de_worst), and with
 // `rows` its best row (FP at V + o_r, row p of nn). A few bytes per population instead of every
-// value. It is also the migrants' export (src/de/multi.rs).
+// value.
 __kernel void de_view(__global const FP *X, __global const FPF *Fx, __global uchar *V, uint np, uint nm, uint nn,
                       uint rows, uint o_w, uint o_r)
 {
     uint p = get_global_id(0);
     if (p >= np) return;
     __global const FPF *fx = Fx + (size_t)p * (nm + 1);
-    uint w = 0;
-    for (uint m = 1; m < nm; ++m) {
-        FPF a = fx[m], b = fx[w];
-        if (isnan(a) || (!isnan(b) && a >= b)) w = m;
-    }
     ((__global FPF *)V)[p] = fx[nm];
-    ((__global uint *)(V + o_w))[p] = w;
+    ((__global uint *)(V + o_w))[p] = de_worst(fx, nm);
     if (rows) {
         __global FP *R = (__global FP *)(V + o_r);
         for (uint n = 0; n < nn; ++n) R[(size_t)p * nn + n] = DE_X(p, nm, n);
     }
 }
 
+// The migrants' export (src/de/multi.rs): population idx[k]'s best row into R[k * nn ..] and
+// its value into FR[k], for the migrants that leave this device. One work-item per migrant.
+__kernel void de_export(__global const FP *X, __global const FPF *Fx, __global const uint *idx, __global FP *R,
+                        __global FPF *FR, uint count, uint np, uint nm, uint nn)
+{
+    uint k = get_global_id(0);
+    if (k >= count) return;
+    uint p = idx[k];
+    for (uint n = 0; n < nn; ++n) R[(size_t)k * nn + n] = DE_X(p, nm, n);
+    FR[k] = Fx[(size_t)p * (nm + 1) + nm];
+}
+
 // Migrant import (src/de/multi.rs): migrant k (values V[k * nn ..], value FV[k], from another
-// engine's best row) replaces member moves[2k+1] of population moves[2k], as de_migrate writes
-// it. One work-item per (migrant, n).
+// engine's best row) replaces member moves[2k+1] of population moves[2k] (DE_WORST: its worst,
+// found here), as de_migrate writes it. One work-item per migrant.
 __kernel void de_import(__global FP *X, __global FPF *Fx, __global const uint *moves, __global const FP *V,
                         __global const FPF *FV, uint count, uint np, uint nm, uint nn)
 {
-    uint k = get_global_id(0), n = get_global_id(1);
-    if (k >= count || n >= nn) return;
+    uint k = get_global_id(0);
+    if (k >= count) return;
     uint dst = moves[2 * k], dm = moves[2 * k + 1];
-    DE_X(dst, dm, n) = V[(size_t)k * nn + n];
-    if (n == 0) Fx[(size_t)dst * (nm + 1) + dm] = FV[k];
+    if (dm == DE_WORST) dm = de_worst(Fx + (size_t)dst * (nm + 1), nm);
+    for (uint n = 0; n < nn; ++n) DE_X(dst, dm, n) = V[(size_t)k * nn + n];
+    Fx[(size_t)dst * (nm + 1) + dm] = FV[k];
 }
 
 // The adaptive variants (src/de/adapt.rs: JADE, SHADE, L-SHADE, jSO). The host draws every

@@ -123,6 +123,16 @@ impl CpuDe {
         });
     }
 
+    /// Member `m` of population `p`, or its worst now for [`ops::WORST`].
+    fn slot(&self, p: u32, m: u32) -> usize {
+        let nm = self.cfg.nm as usize;
+        if m == ops::WORST {
+            let at = p as usize * (nm + 1);
+            return ops::worst_one(&self.fx[at..at + nm]) as usize;
+        }
+        m as usize
+    }
+
     fn rank(&mut self) {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).for_each(|(xp, fxp)| {
@@ -344,7 +354,8 @@ impl Engine for CpuDe {
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         for mv in moves {
-            let (s, d, m) = (mv.src as usize, mv.dst as usize, mv.member as usize);
+            let (s, d) = (mv.src as usize, mv.dst as usize);
+            let m = self.slot(mv.dst, mv.member);
             let src = (s * (nm + 1) + nm) * nn;
             let dst = (d * (nm + 1) + m) * nn;
             self.x.copy_within(src..src + nn, dst);
@@ -357,9 +368,10 @@ impl Engine for CpuDe {
     fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()> {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         for (k, &(p, m)) in slots.iter().enumerate() {
-            let dst = (p as usize * (nm + 1) + m as usize) * nn;
+            let m = self.slot(p, m);
+            let dst = (p as usize * (nm + 1) + m) * nn;
             self.x[dst..dst + nn].copy_from_slice(&x[k * nn..(k + 1) * nn]);
-            self.fx[p as usize * (nm + 1) + m as usize] = fx[k];
+            self.fx[p as usize * (nm + 1) + m] = fx[k];
         }
         self.rank();
         Ok(())

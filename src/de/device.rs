@@ -24,6 +24,7 @@ struct Kernels {
     migrate: Kernel,
     import: Kernel,
     view: Kernel,
+    export: Kernel,
     wg1: usize,
     /// The group of `de_init` (exact: it is not capped by the kernel's limit).
     init_wg: usize,
@@ -109,6 +110,11 @@ struct MigrationBuffers {
     values: Option<DeviceBuffer<u8>>,
     view: Option<DeviceBuffer<u8>>,
     host: Vec<u8>,
+    /// The export (`de_export`) of the migrants leaving this device: their islands, best
+    /// rows and values.
+    out_idx: Option<DeviceBuffer<u32>>,
+    out_rows: Option<DeviceBuffer<u8>>,
+    out_values: Option<DeviceBuffer<u8>>,
 }
 
 /// `b`, reallocated first when it holds fewer than `len` elements.
@@ -370,6 +376,7 @@ impl DeviceDe {
             migrate: self.queue.kernel(&program, "de_migrate")?,
             import: self.queue.kernel(&program, "de_import")?,
             view: self.queue.kernel(&program, "de_view")?,
+            export: self.queue.kernel(&program, "de_export")?,
             fused,
             ade_trial: self.queue.kernel(&program, "ade_trial")?,
             ade_eval: if external { None } else { Some(self.queue.kernel(&program, "ade_eval")?) },
@@ -857,7 +864,7 @@ impl Engine for DeviceDe {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(buf.cl()).set_arg(&count);
             e.set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
-        launch(&self.queue, &mut e, &[moves.len(), nn as usize], None, "clEnqueueNDRangeKernel(de_migrate)")?;
+        launch(&self.queue, &mut e, &[moves.len()], None, "clEnqueueNDRangeKernel(de_migrate)")?;
         // no wait: the next phase comes after the migration on the same in-order queue
         self.rank()
     }
@@ -872,6 +879,37 @@ impl Engine for DeviceDe {
 
     fn export_bests(&mut self) -> Result<Vec<f64>> {
         Ok(self.read_view(true)?.rows)
+    }
+
+    fn best_rows(&mut self, islands: &[u32]) -> Result<(Vec<f64>, Vec<f64>)> {
+        if islands.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let (np, nm, nn) = self.sizes();
+        if let Some(&p) = islands.iter().find(|&&p| p >= np) {
+            return Err(Error::arg("islands", format!("island {p} of {np}")));
+        }
+        let (fpf, fp) = (if self.cfg.fitness_double() { 8 } else { 4 }, if self.cfg.options.double { 8 } else { 4 });
+        let (rl, vl) = (islands.len() * nn as usize * fp, islands.len() * fpf);
+        let q = &self.queue;
+        fitted(q, &mut self.mig.out_idx, islands.len(), "migrants")?.write_queued(q, islands.to_vec())?;
+        fitted(q, &mut self.mig.out_rows, rl, "migrants")?;
+        fitted(q, &mut self.mig.out_values, vl, "migrants")?;
+        let count = islands.len() as u32;
+        let k = self.k()?;
+        let m = &self.mig;
+        let (idx, r, fr) = (m.out_idx.as_ref().expect("fitted"), m.out_rows.as_ref().expect("fitted"), m.out_values.as_ref().expect("fitted"));
+        let mut e = ExecuteKernel::new(&k.export);
+        // SAFETY: arguments match `de_export`; the buffers hold `count` islands, rows and values.
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(idx.cl()).set_arg(r.cl()).set_arg(fr.cl());
+            e.set_arg(&count).set_arg(&np).set_arg(&nm).set_arg(&nn);
+        }
+        launch(&self.queue, &mut e, &[islands.len()], None, "clEnqueueNDRangeKernel(de_export)")?;
+        let (mut rows, mut values) = (vec![0u8; rl], vec![0u8; vl]);
+        r.read(&self.queue, &mut rows)?;
+        fr.read(&self.queue, &mut values)?;
+        Ok((fp_values(&rows, self.cfg.options.double), fp_values(&values, self.cfg.fitness_double())))
     }
 
     fn shape(&self) -> (u32, u32) {
@@ -901,7 +939,7 @@ impl Engine for DeviceDe {
             e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(mv.cl()).set_arg(v.cl()).set_arg(fv.cl());
             e.set_arg(&count).set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
-        launch(&self.queue, &mut e, &[slots.len(), nn as usize], None, "clEnqueueNDRangeKernel(de_import)")?;
+        launch(&self.queue, &mut e, &[slots.len()], None, "clEnqueueNDRangeKernel(de_import)")?;
         // no wait: the next phase comes after the import on the same in-order queue
         self.rank()
     }

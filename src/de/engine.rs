@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 /// The most generations of one fused launch.
 const FUSED_MAX: u64 = 1000;
+/// Fused launches enqueued at most between two waits for the device, where no time limit or
+/// stop token asks for one after every launch: launches cut short by a migration period, a
+/// record or a budget follow each other with no host round trip between them.
+const FUSED_AHEAD: u32 = 8;
 
 /// What an engine does; `DeMultiPop` adds the bookkeeping, migration planning and stopping.
 pub trait Engine: Send {
@@ -49,8 +53,17 @@ pub trait Engine: Send {
     fn next_migration(&mut self, _worst: Option<usize>) {}
     /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
     fn fitness(&mut self) -> Result<Vec<f64>>;
-    /// Applies migration moves and re-ranks.
+    /// Applies migration moves and re-ranks. A move's member may be [`ops::WORST`] (the
+    /// receiver's worst member now; one such move per receiver at most).
     fn migrate(&mut self, moves: &[ops::Move]) -> Result<()>;
+    /// The best rows (population `islands[k]`'s at `k * Nn ..`) and best values of some of
+    /// this engine's populations: the migrants that leave it for another engine.
+    fn best_rows(&mut self, islands: &[u32]) -> Result<(Vec<f64>, Vec<f64>)> {
+        let v = self.migration_view(1, true)?;
+        let nn = v.rows.len() / v.best.len().max(1);
+        let rows = islands.iter().flat_map(|&p| v.rows[p as usize * nn..(p as usize + 1) * nn].iter().copied()).collect();
+        Ok((rows, islands.iter().map(|&p| v.best[p as usize]).collect()))
+    }
     /// What a migration plan reads ([`ops::MigrationView`]): every population's best value and
     /// its `k` worst members, and with `rows` the best rows (an engine may add them unasked,
     /// for its own [`Engine::migrate`]). By default from [`Engine::fitness`].
@@ -67,8 +80,8 @@ pub trait Engine: Send {
         Ok(out)
     }
     /// Migrant import (`multi.rs`): migrant k (row k of `x`, value `fx[k]`) replaces member
-    /// `slots[k].1` of population `slots[k].0`, as [`Engine::migrate`] writes a move; then
-    /// re-ranks.
+    /// `slots[k].1` of population `slots[k].0` ([`ops::WORST`]: its worst now), as
+    /// [`Engine::migrate`] writes a move; then re-ranks.
     fn import(&mut self, slots: &[(u32, u32)], x: &[f64], fx: &[f64]) -> Result<()>;
     /// Np and Nm of this engine.
     fn shape(&self) -> (u32, u32);
@@ -376,11 +389,16 @@ impl DeMultiPop {
     }
 
     /// The migration of the generation just completed, when its period comes: planned from
-    /// the engine's [`ops::MigrationView`] (on a device a few values per island, not all).
+    /// the engine's [`ops::MigrationView`] (on a device a few values per island, not all), or
+    /// where the kind reads no value ([`ops::plan_blind`]) from the random numbers alone.
     fn migrate_if_due(&mut self, migration: Migration) -> Result<()> {
         let gen = self.generation;
         if migration.is_period(gen) {
             let (np, nm) = (self.cfg.np, self.cfg.nm);
+            // One2One, One2N and PermuteN read nothing: the engine finds each receiver's worst
+            if let Some(moves) = ops::plan_blind(migration.kind, self.cfg.options.migration_seed, gen, np, nm) {
+                return self.engine.migrate(&moves);
+            }
             let view = self.engine.migration_view(ops::worst_needed(migration.kind, np, nm), false)?;
             let moves = ops::plan_migration_view(migration.kind, self.cfg.options.migration_seed, gen, np, nm, &view);
             self.engine.migrate(&moves)?;
@@ -438,6 +456,8 @@ impl DeMultiPop {
         // on PoCL outlasted a 1 s limit fourfold when the first launch was 8)
         let mut fused = self.engine.fused();
         let mut fused_k: u64 = 1;
+        // the launches since the last wait for the device: their number, generations and start
+        let (mut ahead, mut ahead_gens, mut ahead_t) = (0u32, 0u64, Instant::now());
         let mut history = Vec::new();
         let record = |s: &mut Self, history: &mut Vec<Record>, observe: &mut dyn FnMut(&Record)| -> Result<Vec<f64>> {
             let bests = s.bests_fitness()?;
@@ -512,22 +532,37 @@ impl DeMultiPop {
             if fused {
                 let count = pace.count;
                 let made = if shrinks { self.engine.per_generations(count) } else { count * per_gen };
+                // (a blind migration reads no view)
                 let worst = ops::worst_needed(migration.kind, self.cfg.np, self.cfg.nm);
-                self.engine.next_migration(migration.is_period(self.generation + count).then_some(worst));
-                let t = Instant::now();
+                let view = migration.is_period(self.generation + count) && !ops::is_blind(migration.kind);
+                self.engine.next_migration(view.then_some(worst));
+                if ahead == 0 {
+                    ahead_t = Instant::now();
+                }
                 self.engine.generations(self.generation, count)?;
-                self.engine.sync()?;
-                let per = t.elapsed().as_secs_f64() / count as f64;
+                (ahead, ahead_gens) = (ahead + 1, ahead_gens + count);
+                // the launches are timed (to size the next) when the pace sized this one, and
+                // under a time limit or a stop token after every launch; else launches cut
+                // short by a migration, a record or a budget go on with no wait, a few at most
+                let timed = cut.is_some() || count >= fused_k || ahead >= FUSED_AHEAD;
+                let mut per = None;
+                if timed {
+                    self.engine.sync()?;
+                    per = Some(ahead_t.elapsed().as_secs_f64() / ahead_gens as f64);
+                    (ahead, ahead_gens) = (0, 0);
+                }
                 self.generation += count;
                 self.evaluations += made;
                 self.count_restarts()?;
                 self.migrate_if_due(migration)?;
-                let aim = cut.as_ref().and_then(|c| c.clock.left()).map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
-                if cut.is_some() && per > aim {
-                    // a generation takes longer than a launch may: the per-phase path cuts it
-                    fused = false;
+                if let Some(per) = per {
+                    let aim = cut.as_ref().and_then(|c| c.clock.left()).map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
+                    if cut.is_some() && per > aim {
+                        // a generation takes longer than a launch may: the per-phase path cuts it
+                        fused = false;
+                    }
+                    fused_k = ((aim / per.max(1e-9)).floor() as u64).clamp(1, (8 * count).min(FUSED_MAX));
                 }
-                fused_k = ((aim / per.max(1e-9)).floor() as u64).clamp(1, (8 * count).min(FUSED_MAX));
             } else {
                 if !self.step(cut.as_ref())? {
                     self.engine.sync()?;

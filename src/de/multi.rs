@@ -1,12 +1,15 @@
 //! Island DE over several OpenCL devices of one machine (issue 22, docs/specs/SCALE.md "Island DE"):
 //! [`MultiEngine`] holds one device engine per device, each with a contiguous block of the
 //! islands (`crate::multi::blocks`), and is itself an [`Engine`], so [`DeMultiPop`] runs it
-//! unchanged: every phase runs on all devices at once, one scoped host thread per device
-//! (`crate::multi::run_blocks`), and a call returns once every device is done with it, which is
-//! the barrier before each migration. The migration is planned on the host from every island's
-//! values, on global island indices, exactly as on one device (`ops::plan_migration`); each
-//! engine exports its islands' best rows (`de_view`), and the migrants are written into the
-//! receiving engines (`de_import`), as `de_migrate` writes them on one device.
+//! unchanged: every phase runs on all devices at once, one host thread per device
+//! (`crate::multi::run_blocks`); the launches are enqueued without a wait. The migration is
+//! planned on the host on global island indices, exactly as on one device: One2One, One2N and
+//! PermuteN from the random numbers alone (`ops::plan_blind`, each receiver's worst member found
+//! on its device), so only the migrants that cross between devices travel: each sender's engine
+//! exports their best rows (`de_export`, a read of a few rows, which is the only wait), and the
+//! receiving engines import them (`de_import`), as `de_migrate` writes the moves within one
+//! device. The other kinds are planned from every island's best value and worst members (the
+//! engines' views, `de_view`, read with the generations before them), as `ops::plan_migration`.
 //!
 //! Each engine's random numbers are keyed by the global island (`DeviceDe::block`: `de_init`,
 //! `de_trial` and the fused `de_fused` take the block's first island and the global count), and
@@ -269,6 +272,61 @@ impl MultiEngine {
         self.engines.len() > 1 || self.islands.len() < self.cfg.np as usize
     }
 
+    /// `moves` on the engines of one process with no view read (a blind plan, `ops::plan_blind`,
+    /// or moves given by the caller): each engine first exports the best rows of its islands
+    /// that send to another engine (`de_export`, one read of a few rows), then applies the moves
+    /// between its own islands on its device (`de_migrate`), then takes the migrants from the
+    /// others (`de_import`). The exports read the best rows as they were before the migration
+    /// (a migrant may improve a receiver's best), as one device's `de_migrate` reads them.
+    fn migrate_blocks(&mut self, moves: &[Move]) -> Result<()> {
+        let n = self.engines.len();
+        let at = |p: u32| self.ranges.iter().position(|r| r.contains(&(p as usize))).expect("an island of the blocks");
+        // per engine: its moves within (local indices), its islands sent out, and per
+        // (receiving engine) the migrants: (sender's engine, index in its export, slot)
+        let mut within: Vec<Vec<Move>> = vec![Vec::new(); n];
+        let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut exported_at: Vec<std::collections::HashMap<u32, usize>> = vec![Default::default(); n];
+        let mut incoming: Vec<Vec<(usize, usize, (u32, u32))>> = vec![Vec::new(); n];
+        for mv in moves {
+            let (i, j) = (at(mv.src), at(mv.dst));
+            let (s, d) = (mv.src - self.ranges[i].start as u32, mv.dst - self.ranges[j].start as u32);
+            if i == j {
+                within[i].push(Move { src: s, dst: d, member: mv.member });
+            } else {
+                let k = *exported_at[i].entry(s).or_insert_with(|| {
+                    out[i].push(s);
+                    out[i].len() - 1
+                });
+                incoming[j].push((i, k, (d, mv.member)));
+            }
+        }
+        self.forget();
+        let starts: Vec<usize> = self.ranges.iter().map(|r| r.start).collect();
+        let index = |r: &Range<usize>| starts.iter().position(|&q| q == r.start).expect("a block");
+        let (within, out) = (&within, &out);
+        let exported = self.each(|e, r| {
+            let i = index(&r);
+            let rows = if out[i].is_empty() { (Vec::new(), Vec::new()) } else { e.best_rows(&out[i])? };
+            if !within[i].is_empty() {
+                e.migrate(&within[i])?;
+            }
+            Ok(rows)
+        })?;
+        let nn = self.cfg.nn as usize;
+        let (exported, incoming) = (&exported, &incoming);
+        self.each(|e, r| {
+            let mine = &incoming[index(&r)];
+            if mine.is_empty() {
+                return Ok(());
+            }
+            let slots: Vec<(u32, u32)> = mine.iter().map(|m| m.2).collect();
+            let x: Vec<f64> = mine.iter().flat_map(|&(i, k, _)| exported[i].0[k * nn..(k + 1) * nn].iter().copied()).collect();
+            let fx: Vec<f64> = mine.iter().map(|&(i, k, _)| exported[i].1[k]).collect();
+            e.import(&slots, &x, &fx)
+        })
+        .map(|_| ())
+    }
+
     /// JADE, SHADE, L-SHADE and jSO need every block on the fused path (`ade_fused`); `all`
     /// says whether every device (of every process) runs it. A device whose work-group cannot
     /// hold an island would plan its generations on the host (see `refuse_unfused`).
@@ -323,24 +381,25 @@ impl Engine for MultiEngine {
 
     fn generations(&mut self, gen: u64, count: u64) -> Result<()> {
         self.forget();
-        // each engine waits for its device, so the call returns when every block is done. On
-        // one machine the wait is the read of the engine's migration view (one worst member,
-        // the best rows: a few bytes per island), since the fused path's launches end where a
-        // migration is due: the migration then costs no further wait but for the import.
-        // (several worst members, or across processes, the view is read from every value)
+        // The launches are enqueued on every device, no wait. Where a migration that reads a
+        // view follows (`next_migration`), each engine also reads its view (one worst member,
+        // the best rows: a few bytes per island) in the same call, since the fused path's
+        // launches end where a migration is due: the migration then costs no further wait but
+        // for the import. (several worst members, or across processes, the view is read from
+        // every value; a blind migration reads none, `migrate`)
         let eager = self.exchange.is_none() && self.next_worst == Some(1);
         let views = self.each(|e, _| {
             e.generations(gen, count)?;
             if eager {
                 e.migration_view(1, true).map(Some)
             } else {
-                e.sync().map(|_| None)
+                Ok(None)
             }
         })?;
         if eager {
             self.view = Some(concat_views(views.into_iter().flatten()));
+            self.synced = true;
         }
-        self.synced = true;
         Ok(())
     }
 
@@ -387,6 +446,9 @@ impl Engine for MultiEngine {
             return Ok(());
         }
         let nn = self.cfg.nn as usize;
+        if self.view.is_none() && self.exchange.is_none() {
+            return self.migrate_blocks(moves);
+        }
         // the view the plan was made from (no second read): the senders' best values and rows
         // (the sources are best rows, which no move writes)
         let view = match self.view.take() {

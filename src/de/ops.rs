@@ -254,13 +254,19 @@ pub fn correct(kind: BoundsCorrection, v: f64, x: f64, a: f64, b: f64, w1: u32, 
     }
 }
 
-/// One migrant: the best of population `src` replaces member `member` of population `dst`.
+/// One migrant: the best of population `src` replaces member `member` of population `dst`
+/// ([`WORST`]: the member of `dst` that is worst when the migration is applied).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
     pub src: u32,
     pub dst: u32,
     pub member: u32,
 }
+
+/// A [`Move`]'s member meaning "the receiving population's worst member when the move is
+/// applied" (`worst_one`'s rule, on the device `de_worst`), for plans made without reading the
+/// populations ([`plan_blind`]). A population receives at most one such move per migration.
+pub const WORST: u32 = u32::MAX;
 
 /// Members of one population from worst to best by value (NaN worst; ties: higher index
 /// first, so the lowest-index best, the one the best row copies, comes last).
@@ -301,8 +307,8 @@ fn derangement(rng: &mut Philox, n: usize) -> Vec<usize> {
 }
 
 /// The worst member of one population, `worst_first(fx)[0]` without the sort: NaN first (the
-/// highest-index NaN), else the largest value, ties to the higher index (as `de_view`).
-fn worst_one(fx: &[f64]) -> u32 {
+/// highest-index NaN), else the largest value, ties to the higher index (as `de_worst`).
+pub fn worst_one(fx: &[f64]) -> u32 {
     let mut w = 0;
     for (m, &a) in fx.iter().enumerate().skip(1) {
         let b = fx[w];
@@ -383,11 +389,50 @@ pub fn plan_migration_view(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm
     }
     assert!(view.k >= worst_needed(kind, np, nm), "a migration view of {} worst members for {kind:?}", view.k);
     let best = |p: u32| view.best[p as usize];
+    let mut incoming = senders(kind, seed, gen, np, best);
+    let mut moves = Vec::new();
+    for (d, senders) in incoming.iter_mut().enumerate() {
+        if senders.is_empty() {
+            continue;
+        }
+        better_first(senders, best);
+        let worst = &view.worst[d * view.k..(d + 1) * view.k];
+        for (&s, &member) in senders.iter().zip(worst.iter().take(nm as usize - 1)) {
+            moves.push(Move { src: s, dst: d as u32, member });
+        }
+    }
+    moves
+}
+
+/// Whether a migration of `kind` is planned without reading the populations: every receiving
+/// population takes one sender, chosen by the random numbers alone (One2One, One2N, PermuteN).
+pub fn is_blind(kind: MigrationKind) -> bool {
+    matches!(kind, MigrationKind::One2One | MigrationKind::One2N | MigrationKind::PermuteN)
+}
+
+/// The migration of generation `gen` where it reads nothing of the populations ([`is_blind`]),
+/// else None: the moves of [`plan_migration_view`], each member [`WORST`] (the receiver's worst
+/// member when the move is applied, which is `view.worst` of a view read just before). So a
+/// device applies it with no read and no wait (`de_migrate` finds the worst members), and
+/// engines on several devices trade only the migrants that cross between them.
+pub fn plan_blind(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32) -> Option<Vec<Move>> {
+    if !is_blind(kind) {
+        return None;
+    }
+    if np < 2 || nm < 2 {
+        return Some(Vec::new());
+    }
+    let incoming = senders(kind, seed, gen, np, |_| unreachable!("a blind plan reads no value"));
+    Some(incoming.iter().enumerate().flat_map(|(d, s)| s.iter().map(move |&src| Move { src, dst: d as u32, member: WORST })).collect())
+}
+
+/// The senders of each receiving population for a migration of `kind` (np >= 2): drawn from
+/// the migration's random numbers; RandTarget alone reads the senders' best values (`best`).
+fn senders(kind: MigrationKind, seed: u64, gen: u64, np: u32, best: impl Fn(u32) -> f64 + Copy) -> Vec<Vec<u32>> {
     let mut rng = Philox::new(seed, gen as u32);
-    // senders per receiving population
     let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); np as usize];
     match kind {
-        MigrationKind::None => return Vec::new(),
+        MigrationKind::None => {}
         MigrationKind::One2One => {
             let a = rng.below(np);
             let b = (a + 1 + rng.below(np - 1)) % np;
@@ -425,18 +470,7 @@ pub fn plan_migration_view(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm
             }
         }
     }
-    let mut moves = Vec::new();
-    for (d, senders) in incoming.iter_mut().enumerate() {
-        if senders.is_empty() {
-            continue;
-        }
-        better_first(senders, best);
-        let worst = &view.worst[d * view.k..(d + 1) * view.k];
-        for (&s, &member) in senders.iter().zip(worst.iter().take(nm as usize - 1)) {
-            moves.push(Move { src: s, dst: d as u32, member });
-        }
-    }
-    moves
+    incoming
 }
 
 /// Index of the best member (lowest value, ties to the lowest index, NaN never), as `de_best`.
@@ -496,6 +530,35 @@ mod tests {
                 assert!(!moves.is_empty());
             }
         }
+    }
+
+    #[test]
+    fn a_blind_plan_is_the_view_plan_with_each_receivers_worst() {
+        // One2One, One2N and PermuteN read no value: their moves, each member the receiver's
+        // worst, are those planned from a view; every receiver takes one; the other kinds are
+        // not blind
+        let mut rng = Philox::new(5, 2);
+        for (np, nm) in [(2u32, 2u32), (7, 5), (64, 3)] {
+            for kind in [MigrationKind::None, MigrationKind::One2One, MigrationKind::One2N, MigrationKind::N2One, MigrationKind::N2N, MigrationKind::PermuteN, MigrationKind::RandTarget] {
+                for gen in 0..25 {
+                    let fx: Vec<f64> = (0..np * (nm + 1)).map(|_| if rng.below(9) == 0 { f64::NAN } else { rng.below(4) as f64 }).collect();
+                    let view = MigrationView::from_fitness(&fx, np, nm, 1);
+                    let Some(blind) = plan_blind(kind, 3, gen, np, nm) else {
+                        assert!(matches!(kind, MigrationKind::N2One | MigrationKind::N2N | MigrationKind::RandTarget | MigrationKind::None), "{kind:?}");
+                        continue;
+                    };
+                    assert!(blind.iter().all(|m| m.member == WORST));
+                    let mut dst: Vec<u32> = blind.iter().map(|m| m.dst).collect();
+                    dst.sort_unstable();
+                    dst.dedup();
+                    assert_eq!(dst.len(), blind.len(), "{kind:?}: one move per receiver");
+                    let resolved: Vec<Move> = blind.iter().map(|m| Move { member: view.worst[m.dst as usize], ..*m }).collect();
+                    assert_eq!(resolved, plan_migration(kind, 3, gen, np, nm, &fx), "{kind:?} {gen}");
+                }
+            }
+        }
+        assert_eq!(plan_blind(MigrationKind::One2One, 3, 1, 1, 5), Some(Vec::new()));
+        assert_eq!(plan_blind(MigrationKind::One2One, 3, 1, 4, 1), Some(Vec::new()));
     }
 
     #[test]
