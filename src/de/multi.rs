@@ -136,6 +136,10 @@ fn concat_views(parts: impl IntoIterator<Item = MigrationView>) -> MigrationView
 /// The migrants one block receives: (population, member) slots, their rows, their values.
 type Migrants = (Vec<(u32, u32)>, Vec<f64>, Vec<f64>);
 
+/// A migrant crossing between engines, as its receiver sees it: the sending engine, the
+/// migrant's index in that engine's export, and the receiving slot (population, member).
+type Arrival = (usize, usize, (u32, u32));
+
 /// `cfg` restricted to the islands `r`: their count, F and CR.
 fn slice(cfg: &Config, r: &Range<usize>) -> Config {
     let mut c = cfg.clone();
@@ -286,7 +290,7 @@ impl MultiEngine {
         let mut within: Vec<Vec<Move>> = vec![Vec::new(); n];
         let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut exported_at: Vec<std::collections::HashMap<u32, usize>> = vec![Default::default(); n];
-        let mut incoming: Vec<Vec<(usize, usize, (u32, u32))>> = vec![Vec::new(); n];
+        let mut incoming: Vec<Vec<Arrival>> = vec![Vec::new(); n];
         for mv in moves {
             let (i, j) = (at(mv.src), at(mv.dst));
             let (s, d) = (mv.src - self.ranges[i].start as u32, mv.dst - self.ranges[j].start as u32);
