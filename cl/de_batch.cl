@@ -207,6 +207,62 @@ typedef struct {
     ulong sn, sm, yn;
 } deb_pop;
 
+// Member m's trial of generation g from the targets xs (b: the best member, for the mutations
+// that read it) into gy, and its value, rounded to FPF (+inf when not finite), into gfy[m] and
+// returned: what deb_generations and the wide kernels (de_wide) make of every member.
+inline FPF deb_trial(deb_pop q, ulong g, uint m, uint b, DEB_SPACE const FP *xs, DEB_YSPACE FP *gy,
+                     DEB_YSPACE FPF *gfy, __global const FP *lo, __global const FP *hi,
+                     __global const uchar *kinds, __global const uchar *data)
+{
+    uint nn = q.nn, np = q.np;
+    ulong pk = q.shared ? 0 : q.p;
+    ulong npk = q.shared ? 1 : q.npop;
+    // crossover words: one Philox call per four components (de_cross_word); the first
+    // block's call comes before the index choice, independent of it, so that the two
+    // overlap (the generator's latency is most of a small population's generation)
+    ulong t = (g * npk + pk) * np + m;
+    ulong t4 = t * ((nn + 3) / 4);
+    uint4 cw = metaopt_rng4(q.s_cross, 0u, t4);
+    uint r[5], tm[5];
+    uint jrand = de_indices(q.s_mut, g, q.p, m, q.npop, np, nn, q.mutation, q.shared, r);
+    uint two = deb_terms(q.mutation, r, m, b, tm);
+    // component n: the mutant always (straight-line), the target's value unless it
+    // crosses, the correction only for a crossing component out of bounds (de_correct
+    // returns a value inside, or NaN, unchanged)
+#define DEB_COMPONENT(N, WORD)                                                                     \
+    {                                                                                          \
+        uint n_ = (N);                                                                         \
+        FP xi = xs[DEB_XI(n_, m, q.sn, q.sm)];                                                 \
+        FP v = xs[DEB_XI(n_, tm[0], q.sn, q.sm)] +                                             \
+               q.f * (xs[DEB_XI(n_, tm[1], q.sn, q.sm)] - xs[DEB_XI(n_, tm[2], q.sn, q.sm)]);  \
+        FP v2 = v + q.f * (xs[DEB_XI(n_, tm[3], q.sn, q.sm)] - xs[DEB_XI(n_, tm[4], q.sn, q.sm)]); \
+        v = two ? v2 : v;                                                                      \
+        int cross = n_ == jrand || (ulong)(WORD) < q.crt;                                      \
+        FP a_ = lo[n_], b_ = hi[n_];                                                           \
+        FP y = cross ? v : xi;                                                                 \
+        if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[n_], v, xi, a_, b_, q.s_cross, t, n_, nn); \
+        gy[DEB_YI(n_, m, q.yn)] = y;                                                           \
+    }
+    uint n0 = 0;
+    for (; n0 + 4 <= nn; n0 += 4) {
+        if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
+        DEB_COMPONENT(n0, cw.x)
+        DEB_COMPONENT(n0 + 1, cw.y)
+        DEB_COMPONENT(n0 + 2, cw.z)
+        DEB_COMPONENT(n0 + 3, cw.w)
+    }
+    if (n0 < nn) {
+        if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
+        for (uint j = 0; n0 + j < nn; ++j) DEB_COMPONENT(n0 + j, de_word(cw, j))
+    }
+#undef DEB_COMPONENT
+    // computed in FP, rounded to the fitness type FPF (as de_eval_select)
+    FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
+    FPF fy = isfinite(v) ? v : (FPF)INFINITY;
+    gfy[m] = fy;
+    return fy;
+}
+
 // Up to k_gens generations of population `q` from *gen with *status and *best: trials from the
 // previous generation, each evaluated and selected by the work-item that made it (the trial
 // replaces the target when DE_REPLACES(f, Fx), f <= Fx or under DE_STRICT f < Fx, without branches; with DEB_LOCAL right after its evaluation,
@@ -224,8 +280,6 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
                                      volatile __local uint *hit, ulong *gen, uint *status, uint *best)
 {
     uint nn = q.nn, np = q.np;
-    ulong pk = q.shared ? 0 : q.p;
-    ulong npk = q.shared ? 1 : q.npop;
     int need_best = deb_needs_best(q.mutation);
     // no generation of this launch has reached the target yet
     if (lid == 0) *hit = (uint)*gen;
@@ -234,49 +288,7 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
         ulong g = *gen + 1;
         uint b = *best;
         for (uint m = lid; m < np; m += wg) {
-            // crossover words: one Philox call per four components (de_cross_word); the first
-            // block's call comes before the index choice, independent of it, so that the two
-            // overlap (the generator's latency is most of a small population's generation)
-            ulong t = (g * npk + pk) * np + m;
-            ulong t4 = t * ((nn + 3) / 4);
-            uint4 cw = metaopt_rng4(q.s_cross, 0u, t4);
-            uint r[5], tm[5];
-            uint jrand = de_indices(q.s_mut, g, q.p, m, q.npop, np, nn, q.mutation, q.shared, r);
-            uint two = deb_terms(q.mutation, r, m, b, tm);
-            // component n: the mutant always (straight-line), the target's value unless it
-            // crosses, the correction only for a crossing component out of bounds (de_correct
-            // returns a value inside, or NaN, unchanged)
-#define DEB_COMPONENT(N, WORD)                                                                     \
-    {                                                                                          \
-        uint n_ = (N);                                                                         \
-        FP xi = xs[DEB_XI(n_, m, q.sn, q.sm)];                                                 \
-        FP v = xs[DEB_XI(n_, tm[0], q.sn, q.sm)] +                                             \
-               q.f * (xs[DEB_XI(n_, tm[1], q.sn, q.sm)] - xs[DEB_XI(n_, tm[2], q.sn, q.sm)]);  \
-        FP v2 = v + q.f * (xs[DEB_XI(n_, tm[3], q.sn, q.sm)] - xs[DEB_XI(n_, tm[4], q.sn, q.sm)]); \
-        v = two ? v2 : v;                                                                      \
-        int cross = n_ == jrand || (ulong)(WORD) < q.crt;                                      \
-        FP a_ = lo[n_], b_ = hi[n_];                                                           \
-        FP y = cross ? v : xi;                                                                 \
-        if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[n_], v, xi, a_, b_, q.s_cross, t, n_, nn); \
-        gy[DEB_YI(n_, m, q.yn)] = y;                                                           \
-    }
-            uint n0 = 0;
-            for (; n0 + 4 <= nn; n0 += 4) {
-                if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
-                DEB_COMPONENT(n0, cw.x)
-                DEB_COMPONENT(n0 + 1, cw.y)
-                DEB_COMPONENT(n0 + 2, cw.z)
-                DEB_COMPONENT(n0 + 3, cw.w)
-            }
-            if (n0 < nn) {
-                if (n0 > 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + n0 / 4);
-                for (uint j = 0; n0 + j < nn; ++j) DEB_COMPONENT(n0 + j, de_word(cw, j))
-            }
-#undef DEB_COMPONENT
-            // computed in FP, rounded to the fitness type FPF (as de_eval_select)
-            FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
-            FPF fy = isfinite(v) ? v : (FPF)INFINITY;
-            gfy[m] = fy;
+            FPF fy = deb_trial(q, g, m, b, xs, gy, gfy, lo, hi, kinds, data);
 #if DEB_LOCAL
             // the selection at once: the next population goes beside this one, which no other
             // work-item reads from where this one writes
@@ -1188,6 +1200,84 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
     if (lid == 0) gfx[nm] = fxs[best];
 }
+#if !DEB_LOCAL && !DEB_TRIAL_LOCAL
+// The wide generation (islands of many members, few islands): the fused kernel gives an island
+// one work-group, which holds at most a few hundred work-items (256 on an H200), so an island of
+// 1000 members runs on one compute unit. These kernels spread a generation over work-groups
+// instead, one launch a generation: de_wide makes, evaluates and selects the trial of every
+// (island, member) with deb_trial, reading the targets X and writing the next population into
+// X2 (selection by the work-item that made the trial, as with DEB_LOCAL, so no barrier between
+// work-items is needed); de_wide_best writes each island's best member into B (the mutations
+// that read it) and its best row (member nm), as de_best. Same random numbers, same results as
+// de_fused.
+
+// The island of (p0 + p of npg) with the wide kernels' arguments, its targets in X (global
+// layout of de.cl).
+#define DEB_WIDE_POP(q)                                                                        \
+    deb_pop q;                                                                                 \
+    q.nn = nn;                                                                                 \
+    q.np = nm;                                                                                 \
+    q.mutation = mutation;                                                                     \
+    q.func = 0;                                                                                \
+    q.p = p0 + p;                                                                              \
+    q.npop = npg;                                                                              \
+    q.shared = shared;                                                                         \
+    q.has_target = 0;                                                                          \
+    q.f = F[p];                                                                                \
+    q.target = 0;                                                                              \
+    q.crt = crt[p];                                                                            \
+    q.s_mut = seed_mut;                                                                        \
+    q.s_cross = seed_cross;                                                                    \
+    q.max_gen = g;                                                                             \
+    q.yn = (ulong)npop * nm;                                                                   \
+    q.sn = (size_t)(nm + 1) * npop;                                                            \
+    q.sm = npop;
+
+// Generation g of every island: work-item (m, p) of a grid of nm (rounded up) by npop.
+__kernel void de_wide(__global const FP *X, __global const FPF *Fx, __global FP *X2, __global FPF *Fx2,
+                      __global FP *Y, __global FPF *Fy, __global const FP *lo, __global const FP *hi,
+                      __global const uchar *kinds, __global const FP *F, __global const ulong *crt,
+                      __global const void *data, __global const uint *B, uint npop, uint nm, uint nn, uint mutation,
+                      uint shared, ulong g, ulong seed_mut, ulong seed_cross, uint p0, uint npg)
+{
+    uint m = get_global_id(0), p = get_global_id(1);
+    if (m >= nm || p >= npop) return;
+    DEB_WIDE_POP(q)
+    __global const FP *xs = X + p;
+    __global FP *xs2 = X2 + p;
+    __global const FPF *fxs = Fx + (size_t)p * (nm + 1);
+    __global FPF *fxs2 = Fx2 + (size_t)p * (nm + 1);
+    FPF fy = deb_trial(q, g, m, B[p], xs, Y + (size_t)p * nm, Fy + (size_t)p * nm, lo, hi, kinds,
+                       (__global const uchar *)data);
+    int take = DE_REPLACES(fy, fxs[m]);
+    fxs2[m] = take ? fy : fxs[m];
+    __global const FP *ys = Y + (size_t)p * nm;
+    for (uint n = 0; n < nn; ++n) {
+        size_t i = DEB_XI(n, m, q.sn, q.sm);
+        xs2[i] = take ? ys[DEB_YI(n, m, q.yn)] : xs[i];
+    }
+}
+
+// Each island's best member into B[p] and its row and value into member nm: one work-group per
+// island (deb_best, a power-of-two group), after the last generation and, for the mutations
+// that read the best, before every one.
+__kernel void de_wide_best(__global FP *X, __global FPF *Fx, __global uint *B, uint npop, uint nm, uint nn,
+                           __local FPF *rv, __local uint *ri)
+{
+    uint p = get_group_id(0);
+    uint lid = get_local_id(0), wg = get_local_size(0);
+    __global FPF *fxs = Fx + (size_t)p * (nm + 1);
+    FPF bv;
+    uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
+    size_t sn = (size_t)(nm + 1) * npop;
+    for (uint n = lid; n < nn; n += wg) X[(size_t)n * sn + (size_t)nm * npop + p] = X[(size_t)n * sn + (size_t)best * npop + p];
+    if (lid == 0) {
+        fxs[nm] = bv;
+        B[p] = best;
+    }
+}
+#endif
+
 #if DEB_JDE
 // Cycles gen0 + 1 .. gen0 + k_gens of every jDE100 island (one work-group each; jde_cycle). JF
 // holds 4 nm values per island (F, CR and the trials' F and CR), ST 4 counters per island (the

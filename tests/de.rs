@@ -267,6 +267,99 @@ fn fused_generations_equal_the_per_phase_launches() {
     fused_equals_unfused(&p, &Objective::source(src, centre), Mutation::Best1, Migration::NONE, 30, 0.0);
 }
 
+/// The run of `p` with the wide generation on and off (`DeOptions::wide`): every call's best,
+/// vector, generations, evaluations and every value, the last trials and a member, equal to
+/// `tol` (relative).
+fn wide_equals_fused(p: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, tol: f64) {
+    let mut runs = Vec::new();
+    for wide in [true, false] {
+        let mut q = p.clone();
+        q.options.wide = Some(wide);
+        let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
+        de.init(obj, mutation, migration).unwrap();
+        assert_eq!(de.backend_description().contains("wide generations"), wide, "{}", de.backend_description());
+        let mut values = Vec::new();
+        for _ in 0..3 {
+            let r = de.run(&Stop::generations(gens)).unwrap();
+            values.push((r.value, r.x, r.generations, r.evaluations, de.fitness().unwrap(), de.bests_fitness().unwrap()));
+        }
+        let (y, fy) = de.trials().unwrap();
+        runs.push((values, y, fy, de.x(p.islands - 1, p.members - 1).unwrap()));
+    }
+    let close = |a: f64, b: f64| a == b || (a - b).abs() <= tol * a.abs().max(1e-300);
+    let (a, b) = (&runs[0], &runs[1]);
+    for (i, (u, v)) in a.0.iter().zip(&b.0).enumerate() {
+        assert_eq!((u.2, u.3), (v.2, v.3), "{mutation} {migration:?} call {i}: generations and evaluations");
+        assert!(close(u.0, v.0), "{mutation} {migration:?} call {i}: wide best {} fused {}", u.0, v.0);
+        assert!(u.1.iter().zip(&v.1).all(|(x, y)| close(*x, *y)), "{mutation} call {i}: best vectors differ");
+        assert_eq!(u.4.len(), v.4.len());
+        for (j, (x, y)) in u.4.iter().zip(&v.4).enumerate() {
+            assert!(close(*x, *y), "{mutation} {migration:?} call {i}: value {j}: wide {x}, fused {y}");
+        }
+        assert!(u.5.iter().zip(&v.5).all(|(x, y)| close(*x, *y)), "{mutation} call {i}: island bests differ");
+    }
+    assert!(a.1.iter().zip(&b.1).all(|(x, y)| close(*x, *y)), "{mutation}: the last trials differ");
+    assert!(a.2.iter().zip(&b.2).all(|(x, y)| close(*x, *y)), "{mutation}: the last trial values differ");
+    assert!(a.3.iter().zip(&b.3).all(|(x, y)| close(*x, *y)), "{mutation}: a member differs");
+}
+
+#[test]
+fn wide_generations_equal_the_fused_kernel() {
+    // the wide generation (a launch a generation over groups of members, X and Fx alternating
+    // with a second copy) computes what the fused kernel computes: in double value for value,
+    // whatever the mutation (those that read the best find it before every generation), bound
+    // correction, random sharing and migration, with more members than PoCL's fused group (16)
+    // and not a power of two
+    let cases = [
+        (Mutation::Rand1, BoundsCorrection::Cotn, Migration::NONE, false),
+        (Mutation::Rand2, BoundsCorrection::Mirror, Migration::new(MigrationKind::PermuteN, 7), false),
+        (Mutation::Best1, BoundsCorrection::Toroidal, Migration::new(MigrationKind::One2N, 4), true),
+        (Mutation::Best2, BoundsCorrection::Halfway, Migration::NONE, false),
+        (Mutation::CurrentToRand1, BoundsCorrection::Uniform, Migration::new(MigrationKind::RandTarget, 5), false),
+        (Mutation::CurrentToBest1, BoundsCorrection::Saturation, Migration::new(MigrationKind::One2One, 3), true),
+    ];
+    for (mutation, bounds, migration, shared) in cases {
+        let mut p = params(3, 37, 7, -5.12, 5.12, bounds, true);
+        p.options.shared_random = shared;
+        p.options.f_max = 2.5;
+        wide_equals_fused(&p, &Objective::catalogue("F6").unwrap(), mutation, migration, 12, 0.0);
+    }
+    // one island (the case the wide generation is for), a transformed CEC function with its
+    // data, and a user source with a data buffer
+    let p = params(1, 70, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
+    wide_equals_fused(&p, &Objective::catalogue("CEC07t").unwrap(), Mutation::Rand1, Migration::NONE, 20, 0.0);
+    let src = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n{\n    __global const FP *c = (__global const FP *)data;\n    FP s = 0;\n    for (uint n = 0; n < dims; ++n) { FP d = x[n * stride] - c[n]; s += d * d; }\n    return s;\n}\n";
+    let centre: Vec<u8> = (0..10).flat_map(|n| (n as f64 * 0.25 - 1.0).to_le_bytes()).collect();
+    let p = params(2, 40, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
+    wide_equals_fused(&p, &Objective::source(src, centre), Mutation::Best1, Migration::new(MigrationKind::One2One, 5), 15, 0.0);
+    // in float the fused kernel reads the trials from local memory, a program of its own: the
+    // first generation agrees to rounding
+    let p = params(2, 40, 10, -5.12, 5.12, BoundsCorrection::Cotn, false);
+    wide_equals_fused(&p, &Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::NONE, 1, 1e-5);
+}
+
+#[test]
+fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
+    // auto keeps the fused kernel for an island that fits local memory (PoCL's), the adaptive
+    // variants ignore the option, and unfused runs keep their per-phase launches
+    let obj = Objective::catalogue("F6").unwrap();
+    let mut p = params(1, 40, 5, -5.12, 5.12, BoundsCorrection::Cotn, true);
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
+    assert!(de.backend_description().contains("fused generations"), "{}", de.backend_description());
+    p.options.wide = Some(true);
+    p.options.fused = false;
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
+    assert!(!de.backend_description().contains("wide") && !de.backend_description().contains("fused"), "{}", de.backend_description());
+    p.options.fused = true;
+    p.options.algorithm = metaopt::de::Algorithm::Jade;
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
+    assert!(!de.backend_description().contains("wide"), "{}", de.backend_description());
+    de.run(&Stop::generations(5)).unwrap();
+}
+
 #[test]
 fn fused_generations_in_float_follow_the_per_phase_launches() {
     // in float the compiler may evaluate the objective differently in the two kernels: the runs

@@ -246,6 +246,26 @@ fn island_de_split_invariant() {
     }
 }
 
+/// The wide generation (`DeOptions::wide`) splits as the fused kernel does: each device's
+/// blocks key their draws by the global island, so 1, 2 and 3 devices give the one-device run
+/// of the fused kernel (double precision, members above PoCL's fused group).
+#[test]
+fn island_de_wide_split_invariant() {
+    if !setup() {
+        return;
+    }
+    for (migration, mutation) in [(Migration::new(MigrationKind::One2One, 4), Mutation::Best1), (Migration::new(MigrationKind::PermuteN, 3), Mutation::Rand1)] {
+        let mut p = island_params(5, 33, 4, true, true);
+        let one = island_run(&mut DeMultiPop::on_devices(&p, &[0]).unwrap(), "F6", mutation, migration, 40);
+        p.options.wide = Some(true);
+        for devs in splits() {
+            let mut de = DeMultiPop::on_devices(&p, &devs).unwrap();
+            assert_eq!(island_run(&mut de, "F6", mutation, migration, 40), one, "{migration:?} {mutation} on devices {devs:?}");
+            assert!(de.backend_description().contains("wide generations"), "{}", de.backend_description());
+        }
+    }
+}
+
 /// Island DE on two devices follows the CPU backend (double precision), generation by
 /// generation, with migration every 3 generations.
 #[test]

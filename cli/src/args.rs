@@ -574,3 +574,36 @@ fn parse_tenure(s: &str) -> Result<metaopt::qap::ts::TenureRule, String> {
         _ => Err(format!("`{s}`: expected cubic or uniform")),
     }
 }
+
+// ---- DE launch group ----------------------------------------------------------------------
+
+/// `--wide auto|on|off` of `de` and `bench de`: the fixed DE's wide generation on a device
+/// (`DeOptions::wide`).
+#[derive(Args, Clone, Copy, Debug)]
+pub struct WideArg {
+    /// On a device, the fixed DE's wide generation (a launch a generation over work-groups of
+    /// the members) instead of the fused kernel's one work-group per island: auto (where an
+    /// island exceeds the fused group and the islands are fewer than the compute units, e.g.
+    /// one population of 1000), on, off. The same run either way
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub wide: Wide,
+}
+
+/// The values of `--wide`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wide {
+    Auto,
+    On,
+    Off,
+}
+
+impl WideArg {
+    /// `DeOptions::wide`.
+    pub fn option(&self) -> Option<bool> {
+        match self.wide {
+            Wide::Auto => None,
+            Wide::On => Some(true),
+            Wide::Off => Some(false),
+        }
+    }
+}

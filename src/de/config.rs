@@ -421,6 +421,14 @@ pub struct DeOptions {
     /// draw the same random numbers, and in double with no migration they give the same run.
     /// The CPU backend ignores it.
     pub fused: bool,
+    /// On a device, the fixed DE's wide generation (`cl/de_batch.cl` `de_wide`): one launch a
+    /// generation over work-groups of the members, instead of the fused kernel's one work-group
+    /// per island. `None` (the default) takes it where the fused kernel would leave the device
+    /// idle: an island larger than the fused kernel's group (kept in global memory), and fewer
+    /// islands than compute units (e.g. one population of 1000). `Some(true)` asks for it (with
+    /// `fused`), `Some(false)` never. The same random numbers, the same run. Ignored by the
+    /// adaptive variants and the CPU backend.
+    pub wide: Option<bool>,
     /// Greedy selection: `Ties` (`<=`, the default: a population can move across plateaus) or
     /// `Strict` (`<`, the thesis's macro `DEMULTIPOP_FITNESS_COPY_BETTER_Y2X`).
     pub selection: Selection,
@@ -460,6 +468,7 @@ impl Default for DeOptions {
             fitness_precision: Precision::Auto,
             shared_random: false,
             fused: true,
+            wide: None,
             selection: Selection::Ties,
             algorithm: Algorithm::De,
             lshade_budget: 0,

@@ -68,6 +68,17 @@ struct Fused {
     lfy: usize,
     /// Bytes of local memory of `ade_fused`'s sums.
     ls: usize,
+    /// The fixed DE's wide generation (`de_wide`, `de_wide_best`), for islands larger than the
+    /// group and fewer than the compute units (`DeOptions::wide`).
+    wide: Option<Wide>,
+}
+
+/// The wide generation's kernels (`cl/de_batch.cl`): one launch of `de_wide` a generation
+/// over a grid of (members, islands), and `de_wide_best` (one group of `best_wg` per island).
+struct Wide {
+    gen: Kernel,
+    best: Kernel,
+    best_wg: usize,
 }
 
 /// Where the fused kernel keeps an island: its group, whether the population (two copies of X,
@@ -159,6 +170,10 @@ pub struct DeviceDe {
     jde: Option<(DeviceBuffer<u8>, DeviceBuffer<u64>)>,
     /// JADE, SHADE, L-SHADE, jSO on the fused path (`ade_fused`).
     adef: Option<AdeFused>,
+    /// The wide generation's second copies of X and Fx, and each island's best member.
+    wide_x: Option<DeviceBuffer<u8>>,
+    wide_fx: Option<DeviceBuffer<u8>>,
+    wide_best: Option<DeviceBuffer<u32>>,
 }
 
 /// The buffers of `ade_fused` (`cl/de_batch.cl`, `ade_gen`): per island its memories, archive,
@@ -247,6 +262,9 @@ impl DeviceDe {
             mig: MigrationBuffers::default(),
             jde: None,
             adef: None,
+            wide_x: None,
+            wide_fx: None,
+            wide_best: None,
         })
     }
 
@@ -273,6 +291,9 @@ impl DeviceDe {
         // fits one work-group (sized with the wider of the two precisions: an upper bound)
         let jde = self.cfg.options.algorithm == Algorithm::Jde100;
         let ade = self.cfg.options.algorithm.planned();
+        // the wide generation (fixed DE only): asked for, the island stays in global memory
+        let want_wide = self.cfg.options.wide;
+        let wide_ok = !jde && !ade && want_wide != Some(false);
         let shape = if jde {
             // jDE100 runs only in the fused kernel; its work-items loop over an island of any
             // size (the paper's 1025 members exceed a group)
@@ -298,6 +319,7 @@ impl DeviceDe {
             (self.cfg.options.fused && !external)
                 .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes, sums))
                 .flatten()
+                .map(|s| if wide_ok && want_wide == Some(true) { FusedShape { local: false, trials_fit: false, ..s } } else { s })
         };
         let fused_name = if jde {
             "jde_fused"
@@ -351,6 +373,16 @@ impl DeviceDe {
                 let limit = kernel.get_work_group_size(ctx.info.cl_id()).unwrap_or(1);
                 let wg = covering_group(s.wg, limit);
                 let t = trial_local.is_some();
+                // wide: asked for, or (auto) an island in global memory larger than its group,
+                // and fewer islands than compute units (the groups would leave most idle)
+                let auto = !s.local && nm > wg && (self.cfg.np as usize) < ctx.info.compute_units as usize;
+                let wide = if wide_ok && !s.local && want_wide.unwrap_or(auto) {
+                    let best = self.queue.kernel(&program, "de_wide_best")?;
+                    let best_wg = covering_group(nm, best.get_work_group_size(ctx.info.cl_id()).unwrap_or(1).min(ctx.info.max_work_group_size));
+                    Some(Wide { gen: self.queue.kernel(&program, "de_wide")?, best, best_wg })
+                } else {
+                    None
+                };
                 Some(Fused {
                     kernel,
                     wg,
@@ -359,6 +391,7 @@ impl DeviceDe {
                     ly: if t { nm * nn * fp } else { fp },
                     lfy: if t { nm * fpf } else { fpf },
                     ls: super::ade::SUMS * wg * fp,
+                    wide,
                 })
             }
             None => None,
@@ -527,6 +560,55 @@ impl DeviceDe {
             k: 1,
             rows: if rows { fp_values(&host[o_r..len], self.cfg.options.double) } else { Vec::new() },
         })
+    }
+
+    /// Generations `gen + 1 ..= gen + count` of the fixed DE in the wide kernels: one launch of
+    /// `de_wide` a generation, X and Fx alternating with their second copies, `de_wide_best`
+    /// before each generation when the mutation reads the best, and after the last (the best
+    /// rows).
+    fn wide_generations(&mut self, gen: u64, count: u64) -> Result<()> {
+        let (np, nm, nn) = self.sizes();
+        let (xl, fl) = (self.x.len(), self.fx.len());
+        let q = &self.queue;
+        fitted(q, &mut self.wide_x, xl, "wide generation")?;
+        fitted(q, &mut self.wide_fx, fl, "wide generation")?;
+        fitted(q, &mut self.wide_best, np as usize, "wide generation")?;
+        let o = &self.cfg.options;
+        let (mutation, shared, sm, sc) = (self.mutation as u32, o.shared_random as u32, o.mutation_seed, o.crossover_seed);
+        let reads_best = matches!(self.mutation, Mutation::Best1 | Mutation::Best2 | Mutation::CurrentToBest1);
+        let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
+        let best = |de: &mut DeviceDe| -> Result<()> {
+            let w = de.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
+            let b = de.wide_best.as_ref().expect("fitted");
+            let mut e = ExecuteKernel::new(&w.best);
+            // SAFETY: arguments match `de_wide_best`; B holds Np words, the locals a group's.
+            unsafe {
+                e.set_arg(de.x.cl()).set_arg(de.fx.cl()).set_arg(b.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+                e.set_arg_local_buffer(w.best_wg * fpf).set_arg_local_buffer(w.best_wg * 4);
+            }
+            launch(&de.queue, &mut e, &[np as usize * w.best_wg], Some(&[w.best_wg]), "clEnqueueNDRangeKernel(de_wide_best)")
+        };
+        for g in gen + 1..=gen + count {
+            if reads_best && (g == gen + 1 || count > 1) {
+                best(self)?;
+            }
+            let w = self.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
+            let (x2, fx2, b) = (self.wide_x.as_ref().expect("fitted"), self.wide_fx.as_ref().expect("fitted"), self.wide_best.as_ref().expect("fitted"));
+            let mut e = ExecuteKernel::new(&w.gen);
+            // SAFETY: arguments match `de_wide`; X2 and Fx2 are X's and Fx's sizes.
+            unsafe {
+                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(x2.cl()).set_arg(fx2.cl());
+                e.set_arg(self.y.cl()).set_arg(self.fy.cl()).set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
+                e.set_arg(self.f.cl()).set_arg(self.crt.cl()).set_arg(self.data.cl()).set_arg(b.cl());
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
+                e.set_arg(&g).set_arg(&sm).set_arg(&sc).set_arg(&self.p0).set_arg(&self.npg);
+            }
+            let wg = self.kernels.as_ref().map_or(64, |k| k.wg1);
+            launch(&self.queue, &mut e, &[round_up(nm as usize, wg), np as usize], Some(&[wg, 1]), "clEnqueueNDRangeKernel(de_wide)")?;
+            std::mem::swap(&mut self.x, self.wide_x.as_mut().expect("fitted"));
+            std::mem::swap(&mut self.fx, self.wide_fx.as_mut().expect("fitted"));
+        }
+        best(self)
     }
 
     /// Copies each population's best to its extra row.
@@ -814,6 +896,9 @@ impl Engine for DeviceDe {
             }
             return Ok(());
         };
+        if fk.wide.is_some() {
+            return self.wide_generations(gen, count);
+        }
         let (np, nm, nn) = self.sizes();
         let o = &self.cfg.options;
         let (mutation, shared) = (self.mutation as u32, o.shared_random as u32);
@@ -1007,6 +1092,7 @@ impl Engine for DeviceDe {
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         let fused = match self.kernels.as_ref().and_then(|k| k.fused.as_ref()) {
+            Some(f) if f.wide.is_some() => ", wide generations (a launch a generation over groups of the members)".to_string(),
             Some(f) => format!(
                 ", fused generations (group {}, {} memory{})",
                 f.wg,

@@ -346,6 +346,8 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         fitness_precision: Precision::from_code(o.fitness_precision, "options.fitness_precision")?,
         shared_random: o.shared_random != 0,
         fused: o.fused != 0,
+        // the wide generation is chosen automatically through the C ABI
+        wide: None,
         selection: match o.selection {
             0 => Selection::Ties,
             1 => Selection::Strict,

@@ -61,6 +61,8 @@ pub struct BenchDeArgs {
     /// migrations (the island DE's earlier path, for comparisons)
     #[arg(long)]
     unfused: bool,
+    #[command(flatten)]
+    wide: crate::args::WideArg,
     /// Algorithms to time, comma-separated: de (the thesis's fixed F and CR), jade, shade,
     /// lshade, jso (L-SHADE and jSO with a budget so large that the population keeps its size),
     /// jde100 (a generation is a cycle: one of the big population and ceil(big / 25) of the small)
@@ -125,6 +127,7 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             p.options.double = a.double;
             p.options.precision = if a.double { metaopt::Precision::Double } else { metaopt::Precision::Single };
             p.options.fused = !a.unfused;
+            p.options.wide = a.wide.option();
             p.options.algorithm = algorithm;
             // L-SHADE and jSO: a budget far past the timed generations keeps the population whole
             p.options.lshade_budget = if algorithm.reduces() { u64::MAX / 4 } else { 0 };

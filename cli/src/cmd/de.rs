@@ -122,6 +122,8 @@ pub struct DeArgs {
     /// same run in double without migration; for comparisons)
     #[arg(long)]
     unfused: bool,
+    #[command(flatten)]
+    wide: crate::args::WideArg,
     /// Greedy selection: ties (a trial replaces its target when f(trial) <= f(target), so
     /// populations move across plateaus) or strict (only when f(trial) < f(target), the thesis's
     /// DEMULTIPOP_FITNESS_COPY_BETTER_Y2X)
@@ -279,7 +281,7 @@ fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: O
 /// --lshade-budget and --jde-small, for every problem; `--batch` neither: `BATCH_ONLY_CONFLICTS`,
 /// its file has its own keys).
 const BATCH_ONLY_CONFLICTS: [&str; 3] = ["algorithm", "lshade_budget", "jde_small"];
-const PROBLEMS_CONFLICTS: [&str; 12] = [
+const PROBLEMS_CONFLICTS: [&str; 13] = [
     "islands",
     "jde_eps",
     "jde_age",
@@ -287,6 +289,7 @@ const PROBLEMS_CONFLICTS: [&str; 12] = [
     "period",
     "shared_random",
     "unfused",
+    "wide",
     "selection",
     "fitness_precision",
     "evaluations",
@@ -342,6 +345,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         fitness_precision: a.fitness_precision.option(),
         shared_random: a.shared_random,
         fused: !a.unfused,
+        wide: a.wide.option(),
         selection,
         algorithm,
         lshade_budget,
