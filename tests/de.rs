@@ -358,6 +358,21 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
     assert!(!de.backend_description().contains("wide"), "{}", de.backend_description());
     de.run(&Stop::generations(5)).unwrap();
+    // an island beyond the device's group limit: auto takes the wide generation (not the
+    // per-phase launches), the same run in double
+    let max_wg = Backend::DEVICE.context("test").unwrap().info.max_work_group_size as u32;
+    let p = params(1, max_wg + 3, 4, -5.12, 5.12, BoundsCorrection::Cotn, true);
+    let mut runs = Vec::new();
+    for wide in [None, Some(false)] {
+        let mut q = p.clone();
+        q.options.wide = wide;
+        let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
+        de.init(&obj, Mutation::Best1, Migration::NONE).unwrap();
+        assert_eq!(de.backend_description().contains("wide generations"), wide.is_none(), "{}", de.backend_description());
+        let r = de.run(&Stop::generations(3)).unwrap();
+        runs.push((r.value, r.x, de.fitness().unwrap()));
+    }
+    assert_eq!(runs[0], runs[1]);
 }
 
 #[test]

@@ -320,6 +320,12 @@ impl DeviceDe {
                 .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes, sums))
                 .flatten()
                 .map(|s| if wide_ok && want_wide == Some(true) { FusedShape { local: false, trials_fit: false, ..s } } else { s })
+                // an island beyond any group (e.g. 4000 members) takes the wide generation, not
+                // the per-phase launches: the fused kernel is built beside it, never launched
+                .or_else(|| {
+                    (wide_ok && self.cfg.options.fused && !external && nm > ctx.info.max_work_group_size)
+                        .then(|| FusedShape { wg: covering_group(nm, tuning.de_fused.min(ctx.info.max_work_group_size)), local: false, trials_fit: false })
+                })
         };
         let fused_name = if jde {
             "jde_fused"
