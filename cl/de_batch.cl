@@ -690,84 +690,91 @@ inline void ade_sums(ade_pop q, uint na, __global const FP *af, __local FP *ls, 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Generation g (1-based) of an island with counters *c: every barrier is outside conditionals
-// (the reduction's steps are computed every generation and used when they apply).
-inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy,
-                    DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc, __global FP *af, __global uint *au,
-                    __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
-                    __global const uchar *data, __local FP *ls, uint lid, uint wg)
+// Member m's trial of generation g (1-based) of an island with na active members, alen archived
+// rows and the evaluations nfe before it: F and CR drawn from the memories, current-to-pbest/1
+// (jSO: -w/1) from the ranks in au, binomial crossover, the bound corrections, the evaluation;
+// F and CR into af, the trial into gy and its value into gfy[m]. What ade_gen and the wide
+// kernel (ade_wide_trials) make of every active member.
+inline void ade_member_trial(ade_pop q, ulong g, uint m, uint na, uint alen, ulong nfe, DEB_SPACE FP *xs,
+                             DEB_YSPACE FP *gy, DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc,
+                             __global FP *af, __global uint *au, __global const FP *lo, __global const FP *hi,
+                             __global const uchar *kinds, __global const uchar *data)
+{
+    uint nn = q.nn, nm = q.nm;
+    FP r_nfe = (FP)nfe / (FP)q.budget;
+    ulong t = ((ulong)g * q.npop + q.p) * nm + m;
+    uint4 w0 = metaopt_rng4(q.s_mut, 2u, 8 * t);
+    uint4 w1 = metaopt_rng4(q.s_mut, 2u, 8 * t + 1);
+    uint r = de_below(w0.x, q.h);
+    FP mf = mem[r], mcr = mem[q.h + r];
+    // CR = N(M_CR, 0.1) clipped to [0, 1] (Box-Muller, cosine branch); 0 after the terminal value
+    FP cr = mcr + (FP)0.1 * sqrt((FP)-2 * log(de_unit(w0.y))) * cospi((FP)2 * de_unit(w0.z));
+    cr = isnan(mcr) ? (FP)0 : clamp(cr, (FP)0, (FP)1);
+    // F = C(M_F, 0.1), drawn again while not positive, 1 when above
+    FP f = (FP)0;
+    int got = 0;
+    for (uint k = 0; k < ADE_CAUCHY_CALLS && !got; ++k) {
+        uint4 cw = metaopt_rng4(q.s_mut, 2u, 8 * t + 2 + k);
+        for (uint j = 0; j < 4 && !got; ++j) {
+            FP v = mf + (FP)0.1 * tanpi(de_unit(de_word(cw, j)) - (FP)0.5);
+            got = v > (FP)0;
+            f = got ? fmin(v, (FP)1) : f;
+        }
+    }
+    f = got ? f : fmin(mf, (FP)1);
+    FP fw = f, pf = q.pmax;
+    if (q.alg == ADE_SHADE) {
+        FP plo = (FP)2 / (FP)na;
+        pf = plo + de_unit(w0.w) * (q.pmax - plo);
+    } else if (q.alg == ADE_JSO) {
+        // jSO's schedules (src/de/adapt.rs jso_clamp, jso_fw, jso_p)
+        cr = r_nfe < (FP)0.25 ? fmax(cr, (FP)0.7) : r_nfe < (FP)0.5 ? fmax(cr, (FP)0.6) : cr;
+        f = r_nfe < (FP)0.6 && f > (FP)0.7 ? (FP)0.7 : f;
+        fw = r_nfe < (FP)0.2 ? (FP)0.7 * f : r_nfe < (FP)0.4 ? (FP)0.8 * f : (FP)1.2 * f;
+        pf = q.pmax - (q.pmax - q.pmax / (FP)2) * fmin(r_nfe, (FP)1);
+    }
+    uint top = clamp((uint)round(pf * (FP)na), 2u, na);
+    uint pb = au[de_below(w1.x, top)];
+    // r1 != m from the population; r2 != m, r1 from the population and the archive
+    uint r1 = de_below(w1.y, na - 1);
+    r1 += r1 >= m ? 1u : 0u;
+    uint r2 = de_below(w1.z, na + alen - 2);
+    uint s0 = min(m, r1), s1 = max(m, r1);
+    r2 += r2 >= s0 ? 1u : 0u;
+    r2 += r2 >= s1 ? 1u : 0u;
+    int from_arc = r2 >= na;
+    uint ra = from_arc ? r2 - na : 0u, rp = from_arc ? m : r2;
+    uint jrand = de_below(w1.w, nn);
+    af[m] = f;
+    af[nm + m] = cr;
+    ulong crt = (ulong)round(cr * (FP)4294967296.0);
+    ulong t4 = t * ((nn + 3) / 4);
+    uint4 cw = (uint4)(0u);
+    for (uint j = 0; j < nn; ++j) {
+        if ((j & 3u) == 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + j / 4);
+        FP xi = xs[DEB_XI(j, m, q.sn, q.sm)];
+        FP x2 = from_arc ? arc[(size_t)ra * nn + j] : xs[DEB_XI(j, rp, q.sn, q.sm)];
+        // current-to-pbest/1 (jSO: -w/1, its weighted Fw), in the order of src/de/ade.rs
+        FP v = (xi + fw * (xs[DEB_XI(j, pb, q.sn, q.sm)] - xi)) + f * (xs[DEB_XI(j, r1, q.sn, q.sm)] - x2);
+        int cross = j == jrand || (ulong)de_word(cw, j & 3u) < crt;
+        FP a_ = lo[j], b_ = hi[j];
+        FP y = cross ? v : xi;
+        if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[j], v, xi, a_, b_, q.s_cross, t, j, nn);
+        gy[DEB_YI(j, m, q.yn)] = y;
+    }
+    FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
+    gfy[m] = isfinite(v) ? v : (FPF)INFINITY;
+}
+
+// The rest of generation g of an island with counters *c, once its trials are made: the
+// successes and their sums, the archive, the selection, the memory update, and for L-SHADE and
+// jSO the population's and the archive's reduction. Every barrier is outside conditionals.
+inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy,
+                      DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc, __global FP *af, __global uint *au,
+                      __local FP *ls, uint lid, uint wg)
 {
     uint nn = q.nn, nm = q.nm, na = c->na, alen = c->alen;
-    FP r_nfe = (FP)c->nfe / (FP)q.budget;
-    ade_rank(fxs, na, au, ls, lid, wg);
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     FP mf_k = mem[c->k], mcr_k = mem[q.h + c->k];
-    for (uint m = lid; m < na; m += wg) {
-        ulong t = ((ulong)g * q.npop + q.p) * nm + m;
-        uint4 w0 = metaopt_rng4(q.s_mut, 2u, 8 * t);
-        uint4 w1 = metaopt_rng4(q.s_mut, 2u, 8 * t + 1);
-        uint r = de_below(w0.x, q.h);
-        FP mf = mem[r], mcr = mem[q.h + r];
-        // CR = N(M_CR, 0.1) clipped to [0, 1] (Box-Muller, cosine branch); 0 after the terminal value
-        FP cr = mcr + (FP)0.1 * sqrt((FP)-2 * log(de_unit(w0.y))) * cospi((FP)2 * de_unit(w0.z));
-        cr = isnan(mcr) ? (FP)0 : clamp(cr, (FP)0, (FP)1);
-        // F = C(M_F, 0.1), drawn again while not positive, 1 when above
-        FP f = (FP)0;
-        int got = 0;
-        for (uint k = 0; k < ADE_CAUCHY_CALLS && !got; ++k) {
-            uint4 cw = metaopt_rng4(q.s_mut, 2u, 8 * t + 2 + k);
-            for (uint j = 0; j < 4 && !got; ++j) {
-                FP v = mf + (FP)0.1 * tanpi(de_unit(de_word(cw, j)) - (FP)0.5);
-                got = v > (FP)0;
-                f = got ? fmin(v, (FP)1) : f;
-            }
-        }
-        f = got ? f : fmin(mf, (FP)1);
-        FP fw = f, pf = q.pmax;
-        if (q.alg == ADE_SHADE) {
-            FP plo = (FP)2 / (FP)na;
-            pf = plo + de_unit(w0.w) * (q.pmax - plo);
-        } else if (q.alg == ADE_JSO) {
-            // jSO's schedules (src/de/adapt.rs jso_clamp, jso_fw, jso_p)
-            cr = r_nfe < (FP)0.25 ? fmax(cr, (FP)0.7) : r_nfe < (FP)0.5 ? fmax(cr, (FP)0.6) : cr;
-            f = r_nfe < (FP)0.6 && f > (FP)0.7 ? (FP)0.7 : f;
-            fw = r_nfe < (FP)0.2 ? (FP)0.7 * f : r_nfe < (FP)0.4 ? (FP)0.8 * f : (FP)1.2 * f;
-            pf = q.pmax - (q.pmax - q.pmax / (FP)2) * fmin(r_nfe, (FP)1);
-        }
-        uint top = clamp((uint)round(pf * (FP)na), 2u, na);
-        uint pb = au[de_below(w1.x, top)];
-        // r1 != m from the population; r2 != m, r1 from the population and the archive
-        uint r1 = de_below(w1.y, na - 1);
-        r1 += r1 >= m ? 1u : 0u;
-        uint r2 = de_below(w1.z, na + alen - 2);
-        uint s0 = min(m, r1), s1 = max(m, r1);
-        r2 += r2 >= s0 ? 1u : 0u;
-        r2 += r2 >= s1 ? 1u : 0u;
-        int from_arc = r2 >= na;
-        uint ra = from_arc ? r2 - na : 0u, rp = from_arc ? m : r2;
-        uint jrand = de_below(w1.w, nn);
-        af[m] = f;
-        af[nm + m] = cr;
-        ulong crt = (ulong)round(cr * (FP)4294967296.0);
-        ulong t4 = t * ((nn + 3) / 4);
-        uint4 cw = (uint4)(0u);
-        for (uint j = 0; j < nn; ++j) {
-            if ((j & 3u) == 0) cw = metaopt_rng4(q.s_cross, 0u, t4 + j / 4);
-            FP xi = xs[DEB_XI(j, m, q.sn, q.sm)];
-            FP x2 = from_arc ? arc[(size_t)ra * nn + j] : xs[DEB_XI(j, rp, q.sn, q.sm)];
-            // current-to-pbest/1 (jSO: -w/1, its weighted Fw), in the order of src/de/ade.rs
-            FP v = (xi + fw * (xs[DEB_XI(j, pb, q.sn, q.sm)] - xi)) + f * (xs[DEB_XI(j, r1, q.sn, q.sm)] - x2);
-            int cross = j == jrand || (ulong)de_word(cw, j & 3u) < crt;
-            FP a_ = lo[j], b_ = hi[j];
-            FP y = cross ? v : xi;
-            if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[j], v, xi, a_, b_, q.s_cross, t, j, nn);
-            gy[DEB_YI(j, m, q.yn)] = y;
-        }
-        FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
-        gfy[m] = isfinite(v) ? v : (FPF)INFINITY;
-    }
-    // every trial is made from the previous generation before the archive or a selection writes
-    barrier(DEB_FENCE);
     // the successes (strictly better): their improvement (0: none)
     for (uint m = lid; m < na; m += wg) {
         FP fy = gfy[m], fx = fxs[m];
@@ -874,6 +881,23 @@ inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPAC
     barrier(DEB_FENCE | CLK_GLOBAL_MEM_FENCE);
     c->alen = shrink ? min(alen, cap2) : alen;
     c->na = n2;
+}
+
+// Generation g (1-based) of an island with counters *c: the ranks, every active member's trial
+// (ade_member_trial), then ade_adapt. Every barrier is outside conditionals (the reduction's
+// steps are computed every generation and used when they apply).
+inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy,
+                    DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc, __global FP *af, __global uint *au,
+                    __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
+                    __global const uchar *data, __local FP *ls, uint lid, uint wg)
+{
+    ade_rank(fxs, c->na, au, ls, lid, wg);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint m = lid; m < c->na; m += wg)
+        ade_member_trial(q, g, m, c->na, c->alen, c->nfe, xs, gy, gfy, mem, arc, af, au, lo, hi, kinds, data);
+    // every trial is made from the previous generation before the archive or a selection writes
+    barrier(DEB_FENCE);
+    ade_adapt(q, g, c, xs, fxs, gy, gfy, mem, arc, af, au, ls, lid, wg);
 }
 #endif // DEB_ADE
 
