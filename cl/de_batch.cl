@@ -1352,32 +1352,37 @@ __kernel void jde_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
 // row (member nm), as de_best. Per island: AM its memories (2 h), AA its archive (acap rows),
 // AF and AU its scratch (4 nm FP, 2 nm uint), ST its counters (k, archive length, active
 // members, evaluations).
-__kernel void ade_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo,
-                        __global const FP *hi, __global const uchar *kinds, __global FP *AM, __global FP *AA,
-                        __global FP *AF, __global uint *AU, __global ulong *ST, __global const void *data, uint npop,
-                        uint nm, uint nn, ulong gen0, uint k_gens, uint alg, uint h, uint acap, ulong budget, FP pmax,
-                        FP arc_rate, FP cc, ulong seed_mut, ulong seed_cross, uint p0, uint npg, __local FP *lx,
-                        __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly, __local FPF *lfy,
-                        __local FP *ls)
+// The arguments of ade_fused and of the wide kernels below, and island p's parameters (q).
+#define ADE_ARGS                                                                                   \
+    __global FP *X, __global FPF *Fx, __global FP *Y, __global FPF *Fy, __global const FP *lo,     \
+        __global const FP *hi, __global const uchar *kinds, __global FP *AM, __global FP *AA,      \
+        __global FP *AF, __global uint *AU, __global ulong *ST, __global const void *data, uint npop, \
+        uint nm, uint nn, ulong gen0, uint k_gens, uint alg, uint h, uint acap, ulong budget, FP pmax, \
+        FP arc_rate, FP cc, ulong seed_mut, ulong seed_cross, uint p0, uint npg
+#define ADE_POP(q)                                                                                 \
+    ade_pop q;                                                                                     \
+    q.nn = nn;                                                                                     \
+    q.nm = nm;                                                                                     \
+    q.p = p0 + p;                                                                                  \
+    q.npop = npg;                                                                                  \
+    q.func = 0;                                                                                    \
+    q.alg = alg;                                                                                   \
+    q.h = h;                                                                                       \
+    q.acap = acap;                                                                                 \
+    q.s_mut = seed_mut;                                                                            \
+    q.s_cross = seed_cross;                                                                        \
+    q.budget = budget;                                                                             \
+    q.pmax = pmax;                                                                                 \
+    q.arc_rate = arc_rate;                                                                         \
+    q.c = cc;                                                                                      \
+    q.yn = (ulong)npop * nm;
+
+__kernel void ade_fused(ADE_ARGS, __local FP *lx, __local FPF *lfx, __local FPF *rv, __local uint *ri, __local FP *ly,
+                        __local FPF *lfy, __local FP *ls)
 {
     uint p = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
-    ade_pop q;
-    q.nn = nn;
-    q.nm = nm;
-    q.p = p0 + p;
-    q.npop = npg;
-    q.func = 0;
-    q.alg = alg;
-    q.h = h;
-    q.acap = acap;
-    q.s_mut = seed_mut;
-    q.s_cross = seed_cross;
-    q.budget = budget;
-    q.pmax = pmax;
-    q.arc_rate = arc_rate;
-    q.c = cc;
-    q.yn = (ulong)npop * nm;
+    ADE_POP(q)
     DEB_ISLAND_AT
     DEB_ISLAND_X(q)
     DEB_ISLAND_Y(q)
@@ -1412,5 +1417,70 @@ __kernel void ade_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __glob
         gst[3] = cn.nfe;
     }
 }
+#if !DEB_LOCAL && !DEB_TRIAL_LOCAL
+// The wide generation of JADE, SHADE, L-SHADE and jSO (islands of many members, few islands; as
+// de_wide for the fixed DE): a generation in two launches, ade_wide_trials over a grid of
+// (members, islands) (ade_member_trial), then ade_wide_adapt, one work-group per island
+// (ade_adapt, the next generation's ranks, the best row); ade_wide_rank ranks the islands before
+// the first generation of a launch sequence (X may have changed: a migration, an import). The
+// counters live in ST between the launches. The same code and random numbers as ade_fused: the
+// same run.
+#define ADE_WIDE_ISLAND(q)                                                                         \
+    ADE_POP(q)                                                                                     \
+    DEB_ISLAND_AT                                                                                  \
+    DEB_ISLAND_X(q)                                                                                \
+    DEB_ISLAND_Y(q)                                                                                \
+    __global FP *mem = AM + (size_t)p * 2 * h;                                                     \
+    __global FP *arc = AA + (size_t)p * acap * nn;                                                 \
+    __global FP *af = AF + (size_t)p * 4 * nm;                                                     \
+    __global uint *au = AU + (size_t)p * 2 * nm;                                                   \
+    __global ulong *gst = ST + (size_t)p * 4;
+
+__kernel void ade_wide_rank(ADE_ARGS, __local FP *ls)
+{
+    uint p = get_group_id(0);
+    uint lid = get_local_id(0), wg = get_local_size(0);
+    ADE_WIDE_ISLAND(q)
+    ade_rank(fxs, (uint)gst[2], au, ls, lid, wg);
+}
+
+// Generation gen0 + 1's trials: work-item (m, p) makes active member m's of island p.
+__kernel void ade_wide_trials(ADE_ARGS)
+{
+    uint m = get_global_id(0), p = get_global_id(1);
+    if (p >= npop) return;
+    ADE_WIDE_ISLAND(q)
+    uint na = (uint)gst[2];
+    if (m >= na) return;
+    ade_member_trial(q, gen0 + 1, m, na, (uint)gst[1], gst[3], xs, ys, fys, mem, arc, af, au, lo, hi, kinds,
+                     (__global const uchar *)data);
+}
+
+// The rest of generation gen0 + 1 for island p (one work-group): ade_adapt, the ranks of the
+// next generation, the best row (member nm) and the counters.
+__kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __local FP *ls)
+{
+    uint p = get_group_id(0);
+    uint lid = get_local_id(0), wg = get_local_size(0);
+    ADE_WIDE_ISLAND(q)
+    ade_count cn;
+    cn.k = (uint)gst[0];
+    cn.alen = (uint)gst[1];
+    cn.na = (uint)gst[2];
+    cn.nfe = gst[3];
+    ade_adapt(q, gen0 + 1, &cn, xs, fxs, ys, fys, mem, arc, af, au, ls, lid, wg);
+    ade_rank(fxs, cn.na, au, ls, lid, wg);
+    FPF bv;
+    uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
+    for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
+    if (lid == 0) {
+        gfx[nm] = bv;
+        gst[0] = cn.k;
+        gst[1] = cn.alen;
+        gst[2] = cn.na;
+        gst[3] = cn.nfe;
+    }
+}
+#endif
 #endif // DEB_ADE
 #endif

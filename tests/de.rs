@@ -339,9 +339,32 @@ fn wide_generations_equal_the_fused_kernel() {
 }
 
 #[test]
+fn adaptive_wide_generations_equal_the_fused_kernel() {
+    // JADE, SHADE, L-SHADE and jSO in the wide kernels (ade_wide_trials over the grid, then
+    // ade_wide_adapt per island) run what ade_fused runs, value for value in double: the
+    // memories, the archive (filled and then replaced at random), the shrinking populations,
+    // migration between islands
+    use metaopt::de::Algorithm;
+    for (alg, migration) in [
+        (Algorithm::Jade, Migration::new(MigrationKind::One2One, 4)),
+        (Algorithm::Shade, Migration::new(MigrationKind::PermuteN, 3)),
+        (Algorithm::LShade, Migration::NONE),
+        (Algorithm::Jso, Migration::NONE),
+    ] {
+        let mut p = params(3, 37, 6, -5.12, 5.12, BoundsCorrection::Cotn, true);
+        p.options.algorithm = alg;
+        p.options.lshade_budget = 37 * 60;
+        wide_equals_fused(&p, &Objective::catalogue("F6").unwrap(), Mutation::Rand1, migration, 15, 0.0);
+    }
+    let mut p = params(1, 70, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
+    p.options.algorithm = Algorithm::Jade;
+    wide_equals_fused(&p, &Objective::catalogue("CEC07t").unwrap(), Mutation::Rand1, Migration::NONE, 20, 0.0);
+}
+
+#[test]
 fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
-    // auto keeps the fused kernel for an island that fits local memory (PoCL's), the adaptive
-    // variants ignore the option, and unfused runs keep their per-phase launches
+    // auto keeps the fused kernel for an island that fits local memory (PoCL's), jDE100 ignores
+    // the option, and unfused runs keep their per-phase launches
     let obj = Objective::catalogue("F6").unwrap();
     let mut p = params(1, 40, 5, -5.12, 5.12, BoundsCorrection::Cotn, true);
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
@@ -353,7 +376,8 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
     assert!(!de.backend_description().contains("wide") && !de.backend_description().contains("fused"), "{}", de.backend_description());
     p.options.fused = true;
-    p.options.algorithm = metaopt::de::Algorithm::Jade;
+    p.options.algorithm = metaopt::de::Algorithm::Jde100;
+    p.options.jde_small = 10;
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
     assert!(!de.backend_description().contains("wide"), "{}", de.backend_description());

@@ -248,14 +248,23 @@ fn island_de_split_invariant() {
 
 /// The wide generation (`DeOptions::wide`) splits as the fused kernel does: each device's
 /// blocks key their draws by the global island, so 1, 2 and 3 devices give the one-device run
-/// of the fused kernel (double precision, members above PoCL's fused group).
+/// of the fused kernel (double precision, members above PoCL's fused group), the fixed DE and
+/// the adaptive variants.
 #[test]
 fn island_de_wide_split_invariant() {
     if !setup() {
         return;
     }
-    for (migration, mutation) in [(Migration::new(MigrationKind::One2One, 4), Mutation::Best1), (Migration::new(MigrationKind::PermuteN, 3), Mutation::Rand1)] {
+    let cases = [
+        (Migration::new(MigrationKind::One2One, 4), Mutation::Best1, Algorithm::De),
+        (Migration::new(MigrationKind::PermuteN, 3), Mutation::Rand1, Algorithm::De),
+        (Migration::new(MigrationKind::One2One, 5), Mutation::Rand1, Algorithm::Jade),
+        (Migration::NONE, Mutation::Rand1, Algorithm::Jso),
+    ];
+    for (migration, mutation, alg) in cases {
         let mut p = island_params(5, 33, 4, true, true);
+        p.options.algorithm = alg;
+        p.options.lshade_budget = 33 * 50;
         let one = island_run(&mut DeMultiPop::on_devices(&p, &[0]).unwrap(), "F6", mutation, migration, 40);
         p.options.wide = Some(true);
         for devs in splits() {

@@ -73,12 +73,15 @@ struct Fused {
     wide: Option<Wide>,
 }
 
-/// The wide generation's kernels (`cl/de_batch.cl`): one launch of `de_wide` a generation
-/// over a grid of (members, islands), and `de_wide_best` (one group of `best_wg` per island).
+/// The wide generation's kernels (`cl/de_batch.cl`): a launch of `trials` a generation over a
+/// grid of (members, islands), and of `island` (one group of `island_wg` per island): the fixed
+/// DE's `de_wide` and `de_wide_best`; JADE's, SHADE's, L-SHADE's and jSO's `ade_wide_trials` and
+/// `ade_wide_adapt`, with `ade_wide_rank` before the first generation.
 struct Wide {
-    gen: Kernel,
-    best: Kernel,
-    best_wg: usize,
+    trials: Kernel,
+    island: Kernel,
+    rank: Option<Kernel>,
+    island_wg: usize,
 }
 
 /// Where the fused kernel keeps an island: its group, whether the population (two copies of X,
@@ -293,7 +296,8 @@ impl DeviceDe {
         let ade = self.cfg.options.algorithm.planned();
         // the wide generation (fixed DE only): asked for, the island stays in global memory
         let want_wide = self.cfg.options.wide;
-        let wide_ok = !jde && !ade && want_wide != Some(false);
+        // (JADE, SHADE, L-SHADE and jSO: `ade_wide_*`)
+        let wide_ok = !jde && want_wide != Some(false);
         let shape = if jde {
             // jDE100 runs only in the fused kernel; its work-items loop over an island of any
             // size (the paper's 1025 members exceed a group)
@@ -383,9 +387,18 @@ impl DeviceDe {
                 // and fewer islands than compute units (the groups would leave most idle)
                 let auto = !s.local && nm > wg && (self.cfg.np as usize) < ctx.info.compute_units as usize;
                 let wide = if wide_ok && !s.local && want_wide.unwrap_or(auto) {
-                    let best = self.queue.kernel(&program, "de_wide_best")?;
-                    let best_wg = covering_group(nm, best.get_work_group_size(ctx.info.cl_id()).unwrap_or(1).min(ctx.info.max_work_group_size));
-                    Some(Wide { gen: self.queue.kernel(&program, "de_wide")?, best, best_wg })
+                    let names = if ade { ["ade_wide_trials", "ade_wide_adapt"] } else { ["de_wide", "de_wide_best"] };
+                    let island = self.queue.kernel(&program, names[1])?;
+                    let rank = if ade { Some(self.queue.kernel(&program, "ade_wide_rank")?) } else { None };
+                    let limit = std::iter::once(&island).chain(&rank).map(|k| k.get_work_group_size(ctx.info.cl_id()).unwrap_or(1)).min().unwrap_or(1);
+                    // the group's locals must fit: rv, ri, and for the adaptive variants the sums
+                    let per_item = fpf + 4 + if ade { super::ade::SUMS * fp } else { 0 };
+                    let fits = (ctx.info.local_mem_bytes as usize / per_item).max(1);
+                    // (the adaptive variants: the fused kernel's group, so that the sums of the
+                    // success sets are reduced in its order and the run is its run)
+                    let cap = if ade { wg } else { ctx.info.max_work_group_size };
+                    let island_wg = covering_group(nm, limit.min(cap).min(fits));
+                    Some(Wide { trials: self.queue.kernel(&program, names[0])?, island, rank, island_wg })
                 } else {
                     None
                 };
@@ -586,13 +599,13 @@ impl DeviceDe {
         let best = |de: &mut DeviceDe| -> Result<()> {
             let w = de.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
             let b = de.wide_best.as_ref().expect("fitted");
-            let mut e = ExecuteKernel::new(&w.best);
+            let mut e = ExecuteKernel::new(&w.island);
             // SAFETY: arguments match `de_wide_best`; B holds Np words, the locals a group's.
             unsafe {
                 e.set_arg(de.x.cl()).set_arg(de.fx.cl()).set_arg(b.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-                e.set_arg_local_buffer(w.best_wg * fpf).set_arg_local_buffer(w.best_wg * 4);
+                e.set_arg_local_buffer(w.island_wg * fpf).set_arg_local_buffer(w.island_wg * 4);
             }
-            launch(&de.queue, &mut e, &[np as usize * w.best_wg], Some(&[w.best_wg]), "clEnqueueNDRangeKernel(de_wide_best)")
+            launch(&de.queue, &mut e, &[np as usize * w.island_wg], Some(&[w.island_wg]), "clEnqueueNDRangeKernel(de_wide_best)")
         };
         for g in gen + 1..=gen + count {
             if reads_best && (g == gen + 1 || count > 1) {
@@ -600,7 +613,7 @@ impl DeviceDe {
             }
             let w = self.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
             let (x2, fx2, b) = (self.wide_x.as_ref().expect("fitted"), self.wide_fx.as_ref().expect("fitted"), self.wide_best.as_ref().expect("fitted"));
-            let mut e = ExecuteKernel::new(&w.gen);
+            let mut e = ExecuteKernel::new(&w.trials);
             // SAFETY: arguments match `de_wide`; X2 and Fx2 are X's and Fx's sizes.
             unsafe {
                 e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(x2.cl()).set_arg(fx2.cl());
@@ -648,24 +661,60 @@ impl DeviceDe {
         let double = self.cfg.options.double;
         let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
         let k = u32::try_from(count).map_err(|_| Error::arg("generations", format!("{count} in one launch; at most 2^32 - 1")))?;
-        let mut e = ExecuteKernel::new(&fk.kernel);
-        // SAFETY: arguments match `ade_fused`; the buffers outlive the launch (fields of self).
-        unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
-            e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
-            e.set_arg(a.am.cl()).set_arg(a.aa.cl()).set_arg(a.af.cl()).set_arg(a.au.cl()).set_arg(a.st.cl()).set_arg(self.data.cl());
-            e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&gen).set_arg(&k).set_arg(&alg).set_arg(&h).set_arg(&acap).set_arg(&budget);
-            if double {
-                e.set_arg(&s.par.p).set_arg(&s.par.arc_rate).set_arg(&s.par.c);
-            } else {
-                e.set_arg(&(s.par.p as f32)).set_arg(&(s.par.arc_rate as f32)).set_arg(&(s.par.c as f32));
+        // the arguments every one of these kernels takes first (`ADE_ARGS`), for generation
+        // `g0 + 1` on
+        let args = |e: &mut ExecuteKernel, g0: u64| {
+            // SAFETY: `ADE_ARGS` of `ade_fused` and the wide kernels; the buffers outlive the
+            // launch (fields of self).
+            unsafe {
+                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
+                e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
+                e.set_arg(a.am.cl()).set_arg(a.aa.cl()).set_arg(a.af.cl()).set_arg(a.au.cl()).set_arg(a.st.cl()).set_arg(self.data.cl());
+                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&g0).set_arg(&k).set_arg(&alg).set_arg(&h).set_arg(&acap).set_arg(&budget);
+                if double {
+                    e.set_arg(&s.par.p).set_arg(&s.par.arc_rate).set_arg(&s.par.c);
+                } else {
+                    e.set_arg(&(s.par.p as f32)).set_arg(&(s.par.arc_rate as f32)).set_arg(&(s.par.c as f32));
+                }
+                e.set_arg(&s.seed_mut).set_arg(&s.seed_cross).set_arg(&self.p0).set_arg(&self.npg);
             }
-            e.set_arg(&s.seed_mut).set_arg(&s.seed_cross).set_arg(&self.p0).set_arg(&self.npg);
-            e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
-            e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
-            e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy).set_arg_local_buffer(fk.ls);
+        };
+        if let Some(w) = &fk.wide {
+            // the wide generation: the ranks, then per generation its trials over the grid and
+            // the rest of it per island
+            let (iw, tw) = (w.island_wg, self.kernels.as_ref().map_or(64, |k| k.wg1));
+            let fp = if double { 8 } else { 4 };
+            let island = |kernel: &Kernel, g0: u64, name: &'static str, best: bool| -> Result<()> {
+                let mut e = ExecuteKernel::new(kernel);
+                args(&mut e, g0);
+                // SAFETY: the locals of `ade_wide_adapt` (rv, ri, ls) or `ade_wide_rank` (ls),
+                // sized for a group of `iw`.
+                unsafe {
+                    if best {
+                        e.set_arg_local_buffer(iw * fpf).set_arg_local_buffer(iw * 4);
+                    }
+                    e.set_arg_local_buffer(super::ade::SUMS * iw * fp);
+                }
+                launch(&self.queue, &mut e, &[np as usize * iw], Some(&[iw]), name)
+            };
+            island(w.rank.as_ref().expect("ade_wide_rank"), gen, "clEnqueueNDRangeKernel(ade_wide_rank)", false)?;
+            for g0 in gen..gen + count {
+                let mut e = ExecuteKernel::new(&w.trials);
+                args(&mut e, g0);
+                launch(&self.queue, &mut e, &[round_up(nm as usize, tw), np as usize], Some(&[tw, 1]), "clEnqueueNDRangeKernel(ade_wide_trials)")?;
+                island(&w.island, g0, "clEnqueueNDRangeKernel(ade_wide_adapt)", true)?;
+            }
+        } else {
+            let mut e = ExecuteKernel::new(&fk.kernel);
+            args(&mut e, gen);
+            // SAFETY: the locals of `ade_fused`, sized by `Fused`.
+            unsafe {
+                e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
+                e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
+                e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy).set_arg_local_buffer(fk.ls);
+            }
+            launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(ade_fused)")?;
         }
-        launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(ade_fused)")?;
         for (na, nfe) in a.na.iter_mut().zip(a.nfe.iter_mut()) {
             (_, *na, *nfe) = adapt::sizes_ahead(s.alg.reduces(), nm, budget, *na, *nfe, count);
         }
