@@ -622,41 +622,112 @@ inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
     return (uint)clamp(n, (FP)4, (FP)nm);
 }
 
-// The rank of every active member (lowest value first, ties to the lower index) into au[rank],
-// from the values at VALS (a local or a global pointer: OpenCL C 1.2 has no generic one).
-#define ADE_RANK(VALS)                                                  \
-    for (uint m = lid; m < na; m += wg) {                               \
-        FPF v = (VALS)[m];                                              \
-        uint r = 0;                                                     \
-        for (uint j = 0; j < na; ++j) {                                 \
-            FPF u = (VALS)[j];                                          \
-            r += (u < v || (u == v && j < m)) ? 1u : 0u;                \
+// One compare-exchange of ade_rank's sort: positions I < L of IX (member indices) put in the
+// order of (VALS[member], member), lowest value first, ties to the lower index.
+#define ADE_CX(IX, VALS, I, L)                                          \
+    {                                                                   \
+        uint a_ = (IX)[I], b_ = (IX)[L];                                \
+        FPF va_ = (VALS)[a_], vb_ = (VALS)[b_];                         \
+        if (vb_ < va_ || (vb_ == va_ && b_ < a_)) {                     \
+            (IX)[I] = b_;                                               \
+            (IX)[L] = a_;                                               \
         }                                                               \
-        au[r] = m;                                                      \
     }
 
-// The na^2 comparisons read the values from local memory: where the population lives in global
-// memory (DEB_LOCAL 0, e.g. an island of 1000), they are first copied into the sums' scratch ls
-// when they fit it (ADE_SUMS wg values of FP): 10-12 % less time per generation at 1000 members
-// on an H200.
-// ls is free here (the sums are read out before their last barrier); the barriers are outside
-// conditionals.
+// The active members by rank into au[rank] (lowest value first, ties to the lower index): a
+// bitonic sort of the member indices by (value, index), where counting each member's rank took
+// na^2 comparisons (at 1000 members in one group of an H200, about a tenth of a generation):
+// log2(P) (log2(P) + 1) / 2 steps of at most P / 2 compare-exchanges, P the power of two
+// covering na. Every comparator puts the lower key first (the first step of each merge compares
+// mirrored positions), so the positions from na to P act as +inf keys of indices past na that
+// never move: a comparator reaching one is skipped, and no padding is stored. Every key is
+// distinct and the values are finite or +inf, never NaN (a trial that is not finite is +inf, as
+// is every initial, migrated or shrunk-away value), so the order is total and au is the ranking
+// the counts gave. The indices and a copy of the values are sorted in the sums' scratch ls when
+// they fit it (ADE_SUMS wg values of FP), else the indices in au itself, reading the values
+// where they are. ls is free here; the barriers are outside conditionals (here and the steps
+// are the same in every work-item), and the caller's barrier (local and global) follows, which
+// publishes au and frees ls. (PoCL compiles a loop of barriers whose count depends on na about
+// twice as slowly as one of constant count: an island program took 11 s against 5.6 s. Blocks
+// of wg positions sorted in a constant count of steps, then merged by binary searches, compiled
+// in 7 s, but made a generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
 inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __local FP *ls, uint lid, uint wg)
 {
-#if DEB_LOCAL
-    ADE_RANK(fxs)
-#else
     __local FPF *lf = (__local FPF *)ls;
-    int here = na <= (uint)(ADE_SUMS * wg * sizeof(FP) / sizeof(FPF));
-    for (uint m = lid; here && m < na; m += wg) lf[m] = fxs[m];
+    __local uint *li = (__local uint *)(lf + na);
+    int here = (ulong)na * (sizeof(FPF) + sizeof(uint)) <= (ulong)ADE_SUMS * wg * sizeof(FP);
+    for (uint m = lid; m < na; m += wg) {
+        if (here) {
+            lf[m] = fxs[m];
+            li[m] = m;
+        } else {
+            au[m] = m;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    uint lg = na > 1 ? 32 - clz(na - 1) : 0;
+    // pair t has its lower position at or above t
+    uint pairs = min((1u << lg) / 2, na);
+    for (uint st = 0; st < lg * (lg + 1) / 2; ++st) {
+        // step st: merges into sorted blocks of k, at distance j (one loop: two nested loops of
+        // barriers made PoCL's compilation longer still)
+        uint k = 2, r = st;
+        while (r >= 31 - clz(k)) {
+            r -= 31 - clz(k);
+            k *= 2;
+        }
+        uint j = k >> (1 + r);
+        for (uint t0 = 0; t0 < pairs; t0 += wg) {
+            // pair t: position i in the lower half of its block of 2 j, with its mirror in its
+            // block of k (a merge's first step) or its partner j above
+            uint t = t0 + lid;
+            uint i = ((t & ~(j - 1)) << 1) | (t & (j - 1));
+            uint l = j == k / 2 ? i ^ (k - 1) : i + j;
+            if (t < pairs && l < na) {
+                if (here) ADE_CX(li, lf, i, l) else ADE_CX(au, fxs, i, l)
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
+    for (uint r = lid; here && r < na; r += wg) au[r] = li[r];
+}
+
+// The exclusive prefix sum of x over the group in work-item order. Each work-item holds a block
+// of consecutive members (ade_block) and x counts its flagged ones, so each member learns the
+// flagged members before it in member order (the successes before a success, the survivors
+// before a survivor), where each member counting them itself read na^2 / 2 flags from global
+// memory. In two levels with three barriers and no loop around them (a loop of barriers over
+// chunks of wg members made PoCL's compilation longer): the sums of segments of sg work-items
+// (sg^2 >= wg), then each work-item adds the segments before its own and its segment's entries
+// before it, at most 2 sg reads (64 at wg = 1024). ls holds 2 wg uints (ADE_SUMS wg values of
+// FP hold them); every work-item calls it, and ls is free again when it returns.
+inline uint ade_scan(uint x, __local uint *ls, uint lid, uint wg)
+{
+    uint sg = 1;
+    while (sg * sg < wg) sg *= 2;
+    __local uint *a = ls, *b = ls + wg;
+    a[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (here) {
-        ADE_RANK(lf)
-    } else {
-        ADE_RANK(fxs)
+    if (lid < wg / sg) {
+        uint sum = 0;
+        for (uint i = lid * sg; i < lid * sg + sg; ++i) sum += a[i];
+        b[lid] = sum;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-#endif
+    uint before = 0, seg = lid / sg;
+    for (uint i = 0; i < seg; ++i) before += b[i];
+    for (uint i = seg * sg; i < lid; ++i) before += a[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return before;
+}
+
+// Work-item lid's block of n members for ade_scan: members *m0 .. *m1 (one member each when
+// n <= wg: member lid, as the loops over m = lid + k wg).
+inline void ade_block(uint n, uint lid, uint wg, uint *m0, uint *m1)
+{
+    uint per = (n + wg - 1) / wg;
+    *m0 = min(lid * per, n);
+    *m1 = min(*m0 + per, n);
 }
 
 // The sums of the success sets (w = 1 for JADE, else the improvement): w, w CR, w CR^2, w F,
@@ -767,8 +838,10 @@ inline void ade_member_trial(ade_pop q, ulong g, uint m, uint na, uint alen, ulo
 }
 
 // The rest of generation g of an island with counters *c, once its trials are made: the
-// successes and their sums, the archive, the selection, the memory update, and for L-SHADE and
-// jSO the population's and the archive's reduction. Every barrier is outside conditionals.
+// successes and their sums, the archive, the selection, the memory update, the ranks of the
+// selected members into au (what the next generation's trials read), and for L-SHADE and jSO
+// the population's and the archive's reduction (the ranks moving with the survivors). Every
+// barrier is outside conditionals.
 inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy,
                       DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc, __global FP *af, __global uint *au,
                       __local FP *ls, uint lid, uint wg)
@@ -783,29 +856,57 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     FP s[ADE_SUMS];
     ade_sums(q, na, af, ls, lid, wg, s);
-    // each success's archive slot, in member order: the next free one, else (full) a random one
+    // each success's archive slot, in member order: the next free one, else (full) a random one;
+    // the successes before it counted by ade_scan (ls is free after ade_sums)
     uint cap = ade_cap(q, na);
-    for (uint m = lid; m < na; m += wg) {
+    __local uint *lu = (__local uint *)ls;
+    uint m0, m1, own = 0;
+    ade_block(na, lid, wg, &m0, &m1);
+    for (uint m = m0; m < m1; ++m) own += af[2 * nm + m] > (FP)0 ? 1u : 0u;
+    uint before = ade_scan(own, lu, lid, wg);
+    for (uint m = m0; m < m1; ++m) {
         uint slot = ADE_NONE;
-        if (af[2 * nm + m] > (FP)0 && cap > 0) {
-            uint before = 0;
-            for (uint j = 0; j < m; ++j) before += af[2 * nm + j] > (FP)0 ? 1u : 0u;
+        if (af[2 * nm + m] > (FP)0) {
             ulong t = ((ulong)g * q.npop + q.p) * nm + m;
-            slot = alen + before < cap ? alen + before : de_below(metaopt_rng4(q.s_mut, 3u, t).x, cap);
+            if (cap > 0) slot = alen + before < cap ? alen + before : de_below(metaopt_rng4(q.s_mut, 3u, t).x, cap);
+            before += 1;
         }
         au[nm + m] = slot;
     }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    // a later success into the same slot wins: each slot's last writer (the largest member) by
+    // atomic_max into a table of cap entries, and the others' slots cleared, where each success
+    // looked for a later one into its slot among up to na slots in global memory. The table is
+    // in ls where it fits (ADE_SUMS wg values of FP as uints), else over the scratch af, whose F,
+    // CR and improvements are not read again this generation (4 nm values of FP, and cap <= acap
+    // = round(arc_rate nm) <= round(2.6 nm): src/de/adapt.rs Params).
+    __global uint *gt = (__global uint *)af;
+    int lt = cap <= (uint)(ADE_SUMS * wg * sizeof(FP) / sizeof(uint));
+    for (uint i = lid; i < cap; i += wg) {
+        if (lt) lu[i] = 0u;
+        else gt[i] = 0u;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    for (uint m = lid; m < na; m += wg) {
+        uint slot = au[nm + m];
+        if (slot != ADE_NONE && lt) atomic_max(lu + slot, m);
+        if (slot != ADE_NONE && !lt) atomic_max(gt + slot, m);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    for (uint m = lid; m < na; m += wg) {
+        uint slot = au[nm + m];
+        if (slot != ADE_NONE && (lt ? lu[slot] : gt[slot]) != m) au[nm + m] = ADE_NONE;
+    }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    // the parents into the archive (a later success into the same slot wins), then the
-    // selection; every work-item makes the same number of passes, idle ones included (as
-    // deb_generations' selection: PoCL skipped a selection whose idle work-items made none)
+    // the parents into the archive (each slot's last writer), then the selection; every
+    // work-item makes the same number of passes, idle ones included (as deb_generations'
+    // selection: PoCL skipped a selection whose idle work-items made none)
     for (uint b0 = 0; b0 < na; b0 += wg) {
         uint m = b0 + lid;
         int in = m < na;
         uint mm = in ? m : 0u;
         uint slot = in ? au[nm + mm] : ADE_NONE;
         int put = slot != ADE_NONE;
-        for (uint j = mm + 1; j < na && put; ++j) put = au[nm + j] != slot;
         for (uint j = 0; j < nn && put; ++j) arc[(size_t)slot * nn + j] = xs[DEB_XI(j, mm, q.sn, q.sm)];
         FPF fy = gfy[mm];
         int take = in && DE_REPLACES(fy, fxs[mm]);
@@ -840,26 +941,32 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
     }
     c->nfe += na;
     barrier(DEB_FENCE);
+    // the members by rank (the next generation's pbest reads them, and the reduction)
+    ade_rank(fxs, na, au, ls, lid, wg);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     // L-SHADE, jSO: the best n2 stay (moved to slots 0..n2 in member order, through the trials'
-    // memory), the rest +inf; the archive loses random members down to its size for n2
+    // memory, their ranks with them), the rest +inf; the archive loses random members down to
+    // its size for n2
     uint n2 = (q.alg == ADE_LSHADE || q.alg == ADE_JSO) ? min(ade_lpsr(nm, c->nfe, q.budget), na) : na;
     uint shrink = n2 < na ? na : 0u;
-    ade_rank(fxs, shrink, au, ls, lid, wg);
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     for (uint b0 = 0; b0 < shrink; b0 += wg) {
         uint r = b0 + lid;
         if (r < shrink) au[nm + au[r]] = r;
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    // (same number of passes in every work-item, as the selection above)
-    for (uint b0 = 0; b0 < shrink; b0 += wg) {
-        uint m = b0 + lid;
-        uint mm = m < shrink ? m : 0u;
-        int keep = m < shrink && au[nm + mm] < n2;
-        uint to = 0;
-        for (uint j = 0; j < mm && keep; ++j) to += au[nm + j] < n2 ? 1u : 0u;
-        for (uint j = 0; j < nn && keep; ++j) gy[DEB_YI(j, to, q.yn)] = xs[DEB_XI(j, mm, q.sn, q.sm)];
-        if (keep) gfy[to] = fxs[mm];
+    // the survivors in member order (ade_scan counts those before each block)
+    ade_block(shrink, lid, wg, &m0, &m1);
+    own = 0;
+    for (uint m = m0; m < m1; ++m) own += au[nm + m] < n2 ? 1u : 0u;
+    uint to = ade_scan(own, lu, lid, wg);
+    for (uint m = m0; m < m1; ++m) {
+        if (au[nm + m] < n2) {
+            for (uint j = 0; j < nn; ++j) gy[DEB_YI(j, to, q.yn)] = xs[DEB_XI(j, m, q.sn, q.sm)];
+            gfy[to] = fxs[m];
+            // where the survivor goes, for its rank below
+            au[nm + m] = to;
+            to += 1;
+        }
     }
     uint cap2 = ade_cap(q, n2);
     if (lid == 0 && shrink) {
@@ -877,22 +984,23 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
         uint mm = m < shrink ? m : 0u;
         for (uint j = 0; j < nn && in; ++j) xs[DEB_XI(j, mm, q.sn, q.sm)] = gy[DEB_YI(j, mm, q.yn)];
         if (m < shrink) fxs[mm] = in ? gfy[mm] : (FPF)INFINITY;
+        // rank m's survivor (the ranks below n2 are the survivors') at its new place
+        if (in) au[mm] = au[nm + au[mm]];
     }
     barrier(DEB_FENCE | CLK_GLOBAL_MEM_FENCE);
     c->alen = shrink ? min(alen, cap2) : alen;
     c->na = n2;
 }
 
-// Generation g (1-based) of an island with counters *c: the ranks, every active member's trial
-// (ade_member_trial), then ade_adapt. Every barrier is outside conditionals (the reduction's
-// steps are computed every generation and used when they apply).
+// Generation g (1-based) of an island with counters *c: every active member's trial
+// (ade_member_trial, from the ranks in au: the caller ranks the members before its first
+// generation, ade_adapt after each), then ade_adapt. Every barrier is outside conditionals (the
+// reduction's steps are computed every generation and used when they apply).
 inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy,
                     DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc, __global FP *af, __global uint *au,
                     __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
                     __global const uchar *data, __local FP *ls, uint lid, uint wg)
 {
-    ade_rank(fxs, c->na, au, ls, lid, wg);
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint m = lid; m < c->na; m += wg)
         ade_member_trial(q, g, m, c->na, c->alen, c->nfe, xs, gy, gfy, mem, arc, af, au, lo, hi, kinds, data);
     // every trial is made from the previous generation before the archive or a selection writes
@@ -1062,6 +1170,9 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
         cn.na = (uint)gst[2];
         cn.nfe = gst[3];
         int reduces = aq.alg == ADE_LSHADE || aq.alg == ADE_JSO;
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        // the members by rank before the first generation (ade_gen keeps them after each)
+        ade_rank(fxs, cn.na, AU + 2 * foff, ls, lid, wg);
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (uint c = 0; c < k_gens && status == DEB_RUNNING; ++c) {
             ade_gen(aq, gen + 1, &cn, xs, fxs, gy, gfy, AM + mt64[DEB_AMOFF], AA + mt64[DEB_AAOFF], JF + 4 * foff,
@@ -1401,6 +1512,9 @@ __kernel void ade_fused(ADE_ARGS, __local FP *lx, __local FPF *lfx, __local FPF 
     for (uint m = cn.na + lid; m < nm; m += wg) fys[m] = Fy[(size_t)p * nm + m];
 #endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    // the members by rank before the first generation (ade_gen keeps them after each)
+    ade_rank(fxs, cn.na, AU + (size_t)p * 2 * nm, ls, lid, wg);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint c = 0; c < k_gens; ++c)
         ade_gen(q, gen0 + 1 + c, &cn, xs, fxs, ys, fys, AM + (size_t)p * 2 * h, AA + (size_t)p * acap * nn,
                 AF + (size_t)p * 4 * nm, AU + (size_t)p * 2 * nm, lo, hi, kinds, (__global const uchar *)data, ls, lid, wg);
@@ -1421,7 +1535,7 @@ __kernel void ade_fused(ADE_ARGS, __local FP *lx, __local FPF *lfx, __local FPF 
 // The wide generation of JADE, SHADE, L-SHADE and jSO (islands of many members, few islands; as
 // de_wide for the fixed DE): a generation in two launches, ade_wide_trials over a grid of
 // (members, islands) (ade_member_trial), then ade_wide_adapt, one work-group per island
-// (ade_adapt, the next generation's ranks, the best row); ade_wide_rank ranks the islands before
+// (ade_adapt, which ranks for the next generation, and the best row); ade_wide_rank ranks the islands before
 // the first generation of a launch sequence (X may have changed: a migration, an import). The
 // counters live in ST between the launches. The same code and random numbers as ade_fused: the
 // same run.
@@ -1456,8 +1570,8 @@ __kernel void ade_wide_trials(ADE_ARGS)
                      (__global const uchar *)data);
 }
 
-// The rest of generation gen0 + 1 for island p (one work-group): ade_adapt, the ranks of the
-// next generation, the best row (member nm) and the counters.
+// The rest of generation gen0 + 1 for island p (one work-group): ade_adapt (which leaves the
+// ranks of the next generation in au), the best row (member nm) and the counters.
 __kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __local FP *ls)
 {
     uint p = get_group_id(0);
@@ -1469,7 +1583,6 @@ __kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __loca
     cn.na = (uint)gst[2];
     cn.nfe = gst[3];
     ade_adapt(q, gen0 + 1, &cn, xs, fxs, ys, fys, mem, arc, af, au, ls, lid, wg);
-    ade_rank(fxs, cn.na, au, ls, lid, wg);
     FPF bv;
     uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];

@@ -409,7 +409,9 @@ fn fused_generations_in_float_follow_the_per_phase_launches() {
 
 #[test]
 fn islands_too_large_for_a_group_take_the_per_phase_path() {
-    let p = params(2, 5000, 3, -5.0, 5.0, BoundsCorrection::Saturation, true);
+    // (without the wide generation: by default they take it, `the_wide_generation_is_taken_where_asked_and_refused_nowhere`)
+    let mut p = params(2, 5000, 3, -5.0, 5.0, BoundsCorrection::Saturation, true);
+    p.options.wide = Some(false);
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     assert!(!de.backend_description().contains("fused"), "{}", de.backend_description());
     let r = de.run(&Stop::generations(3)).unwrap();

@@ -263,3 +263,71 @@ fn the_batched_de_takes_every_variant() {
     let bad = BatchProblem { members: 3, ..problem(Algorithm::Jade, "F1", 3, 1.0, 4, 5, 1) };
     arg_error(BatchDe::new(vec![bad], Backend::Cpu, BatchOptions::default()), "members");
 }
+
+/// A step objective, sum floor(|x_i|): integer values, so many members tie (ranked by index)
+/// and the device and the CPU compute each value exactly.
+const STEP: &str = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n\
+{ FP s = 0; for (uint i = 0; i < dims; ++i) s += floor(fabs(x[i * stride])); return s; }";
+
+/// `ade_gen`'s sort, scans and last-writer table at sizes that take each branch, device against
+/// the CPU twin in double. On PoCL a group has 16 work-items, so most islands here are larger
+/// than the group (each work-item takes several members, pairs and blocks): the values and
+/// indices of 40 members are sorted in the sums' local scratch, 150 and 300 members' indices in
+/// global memory (their keys do not fit it), 12 members leave work-items idle; the archive fills
+/// and then takes random rows, several successes into one row over the generations, and
+/// L-SHADE's 390 rows (150 members) and JADE's 300 do not fit the table's room in local memory
+/// (224 rows), which then lies over the scratch AF; the step objective makes ties everywhere;
+/// L-SHADE and jSO shrink through all those sizes down to 4. Batched (global and local
+/// placement, the best of every problem) and as islands (every value and every member).
+#[test]
+fn device_equals_cpu_past_the_group_with_ties_and_collisions() {
+    let step = |alg: Algorithm, nm: u32, seed: u64| {
+        let mut p = problem(alg, "F1", 4, 5.0, nm, 50, seed);
+        p.function = metaopt::de::BatchFunction::source(STEP, Vec::new());
+        p
+    };
+    let mut probs = vec![
+        step(Algorithm::Jade, 150, 1),
+        step(Algorithm::Jade, 300, 2),
+        step(Algorithm::Jade, 12, 3),
+        step(Algorithm::Shade, 40, 4),
+        step(Algorithm::LShade, 150, 5),
+        step(Algorithm::Jso, 120, 6),
+        problem(Algorithm::LShade, "F6", 5, 5.12, 100, 50, 7),
+        problem(Algorithm::Jade, "F5", 3, 2.048, 90, 50, 8),
+    ];
+    probs[2].bounds = BoundsCorrection::Mirror;
+    let cpu = run(probs.clone(), Backend::Cpu, 1000, Placement::Auto);
+    for placement in [Placement::Global, Placement::Local] {
+        let dev = run(probs.clone(), Backend::DEVICE, 7, placement);
+        for (i, (c, d)) in cpu.iter().zip(&dev).enumerate() {
+            assert_eq!((c.generations, c.stop), (d.generations, d.stop), "{i} {placement:?}");
+            assert!(close(c.best_value, d.best_value), "{i} {placement:?}: {} {}", c.best_value, d.best_value);
+            for (a, b) in c.best.iter().zip(&d.best) {
+                assert!(close(*a, *b), "{i} {placement:?}: {a} {b}");
+            }
+        }
+    }
+    // islands (ade_fused): two of 150 members, every value and every member
+    for alg in [Algorithm::Jade, Algorithm::LShade] {
+        let mut out = Vec::new();
+        for backend in [Backend::Cpu, Backend::DEVICE] {
+            let mut p = metaopt::de::DeParams::new(2, 150, 4, -5.0, 5.0, BoundsCorrection::Halfway);
+            p.options.algorithm = alg;
+            p.options.lshade_budget = 150 * 30;
+            p.options.precision = Precision::Double;
+            let mut de = metaopt::de::DeMultiPop::new(&p, backend).unwrap();
+            let obj = metaopt::objective::Objective::source(STEP, Vec::new());
+            de.init(&obj, metaopt::de::Mutation::Rand1, metaopt::de::Migration::NONE).unwrap();
+            de.run(&metaopt::de::Stop::generations(25)).unwrap();
+            let rows: Vec<Vec<f64>> = (0..2).flat_map(|p| (0..150).map(move |m| (p, m))).map(|(p, m)| de.x(p, m).unwrap()).collect();
+            out.push((de.fitness().unwrap(), rows));
+        }
+        let ((fc, xc), (fd, xd)) = (&out[0], &out[1]);
+        assert_eq!(fc, fd, "{alg}: values");
+        for (a, b) in xc.iter().zip(xd) {
+            assert!(a.iter().zip(b).all(|(u, v)| close(*u, *v)), "{alg}: members {a:?} {b:?}");
+        }
+        assert!(fc.iter().filter(|v| v.is_finite()).count() < 2 * 151 || alg == Algorithm::Jade, "{alg}: shrank");
+    }
+}
