@@ -635,34 +635,35 @@ inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
     }
 
 // The active members by rank into au[rank] (lowest value first, ties to the lower index): a
-// bitonic sort of the member indices by (value, index), where counting each member's rank took
-// na^2 comparisons (at 1000 members in one group of an H200, about a tenth of a generation):
-// log2(P) (log2(P) + 1) / 2 steps of at most P / 2 compare-exchanges, P the power of two
-// covering na. Every comparator puts the lower key first (the first step of each merge compares
-// mirrored positions), so the positions from na to P act as +inf keys of indices past na that
-// never move: a comparator reaching one is skipped, and no padding is stored. Every key is
-// distinct and the values are finite or +inf, never NaN (a trial that is not finite is +inf, as
-// is every initial, migrated or shrunk-away value), so the order is total and au is the ranking
-// the counts gave. The indices and a copy of the values are sorted in the sums' scratch ls when
-// they fit it (ADE_SUMS wg values of FP), else the indices in au itself, reading the values
-// where they are. ls is free here; the barriers are outside conditionals (here and the steps
-// are the same in every work-item), and the caller's barrier (local and global) follows, which
-// publishes au and frees ls. (PoCL compiles a loop of barriers whose count depends on na about
-// twice as slowly as one of constant count: an island program took 11 s against 5.6 s. Blocks
-// of wg positions sorted in a constant count of steps, then merged by binary searches, compiled
-// in 7 s, but made a generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
+// bitonic sort of the member indices by (value, index), log2(P) (log2(P) + 1) / 2 steps of at
+// most P / 2 compare-exchanges for P the power of two covering na, where counting each member's
+// rank took na^2 comparisons. Every comparator puts the lower key first (the first step of each
+// merge compares mirrored positions), so the positions from na to P act as +inf keys of indices
+// past na that never move: a comparator reaching one is skipped, and no padding is stored. Every
+// key is distinct and the values are finite or +inf, never NaN (a trial that is not finite is
+// +inf, as is every initial, migrated or shrunk-away value), so the order is total and au is the
+// ranking the counts gave. The indices and a copy of the values are sorted in the sums' scratch
+// ls when they fit it (ADE_SUMS wg values of FP), else the indices alone there (an H200 runs
+// 1000 members of JADE in a group of 256, whose ls holds 1792 floats: the indices, not the
+// values too), else the indices in au itself; the values not copied are read where they are.
+// ls is free here; the barriers are outside conditionals (here, idx and the steps are the same
+// in every work-item), and the caller's barrier (local and global) follows, which publishes au
+// and frees ls. (PoCL compiles this loop of barriers, whose count depends on na, slowly: JADE's
+// island program took 12.6 s against 5.6 s with the counts. Blocks of wg positions sorted in a
+// constant count of steps, then merged by binary searches, compiled in 7 s, but made a
+// generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
 inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __local FP *ls, uint lid, uint wg)
 {
+    ulong room = (ulong)ADE_SUMS * wg * sizeof(FP);
+    // here: the values and indices in ls; idx: the indices only (then at ls's start)
+    int here = (ulong)na * (sizeof(FPF) + sizeof(uint)) <= room;
+    int idx = !here && (ulong)na * sizeof(uint) <= room;
     __local FPF *lf = (__local FPF *)ls;
-    __local uint *li = (__local uint *)(lf + na);
-    int here = (ulong)na * (sizeof(FPF) + sizeof(uint)) <= (ulong)ADE_SUMS * wg * sizeof(FP);
+    __local uint *li = here ? (__local uint *)(lf + na) : (__local uint *)ls;
     for (uint m = lid; m < na; m += wg) {
-        if (here) {
-            lf[m] = fxs[m];
-            li[m] = m;
-        } else {
-            au[m] = m;
-        }
+        if (here) lf[m] = fxs[m];
+        if (here || idx) li[m] = m;
+        else au[m] = m;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     uint lg = na > 1 ? 32 - clz(na - 1) : 0;
@@ -684,12 +685,12 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __loc
             uint i = ((t & ~(j - 1)) << 1) | (t & (j - 1));
             uint l = j == k / 2 ? i ^ (k - 1) : i + j;
             if (t < pairs && l < na) {
-                if (here) ADE_CX(li, lf, i, l) else ADE_CX(au, fxs, i, l)
+                if (here) ADE_CX(li, lf, i, l) else if (idx) ADE_CX(li, fxs, i, l) else ADE_CX(au, fxs, i, l)
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
-    for (uint r = lid; here && r < na; r += wg) au[r] = li[r];
+    for (uint r = lid; (here || idx) && r < na; r += wg) au[r] = li[r];
 }
 
 // The exclusive prefix sum of x over the group in work-item order. Each work-item holds a block

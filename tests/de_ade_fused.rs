@@ -272,8 +272,8 @@ const STEP: &str = "FP objective(__global const FP *x, uint dims, uint stride, _
 /// `ade_gen`'s sort, scans and last-writer table at sizes that take each branch, device against
 /// the CPU twin in double. On PoCL a group has 16 work-items, so most islands here are larger
 /// than the group (each work-item takes several members, pairs and blocks): the values and
-/// indices of 40 members are sorted in the sums' local scratch, 150 and 300 members' indices in
-/// global memory (their keys do not fit it), 12 members leave work-items idle; the archive fills
+/// indices of 40 members are sorted in the sums' local scratch, 150 members' indices alone
+/// there, 300 members' in global memory, 12 members leave work-items idle; the archive fills
 /// and then takes random rows, several successes into one row over the generations, and
 /// L-SHADE's 390 rows (150 members) and JADE's 300 do not fit the table's room in local memory
 /// (224 rows), which then lies over the scratch AF; the step objective makes ties everywhere;
