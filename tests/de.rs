@@ -204,41 +204,60 @@ fn cpu_backend_follows_the_device_run() {
     }
 }
 
-/// Two runs of `p` on the device, the fused kernel against the per-phase launches, compared value
-/// for value after `run` calls of `gens` generations.
-fn fused_equals_unfused(p: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, tol: f64) {
-    let mut runs = Vec::new();
-    for fused in [true, false] {
-        let mut q = p.clone();
-        q.options.fused = fused;
-        let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
-        de.init(obj, mutation, migration).unwrap();
-        assert_eq!(de.backend_description().contains("fused generations"), fused, "{}", de.backend_description());
-        // a catalogue function reads the fused kernel's trials in local memory, a user's source
-        // reads them in global memory
-        let catalogue = matches!(obj, Objective::Catalogue { .. });
-        assert_eq!(de.backend_description().contains("trials local"), fused && catalogue, "{}", de.backend_description());
-        let mut values = Vec::new();
-        for _ in 0..3 {
-            let r = de.run(&Stop::generations(gens)).unwrap();
-            values.push((r.value, r.x, r.generations, r.evaluations, de.fitness().unwrap()));
-        }
-        let (y, fy) = de.trials().unwrap();
-        runs.push((values, y, fy, de.x(p.islands - 1, p.members - 1).unwrap()));
+/// What a comparison of two runs reads: every call's (best, vector, generations, evaluations,
+/// every value, every island's best), the last trials and their values, the last member.
+type Recorded = (Vec<(f64, Vec<f64>, u64, u64, Vec<f64>, Vec<f64>)>, Vec<f64>, Vec<f64>, Vec<f64>);
+
+/// Three runs of `gens` generations of `q` on the device, recorded; `check` sees the backend's
+/// description once the kernels are built.
+fn record_runs(q: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, check: impl Fn(&str)) -> Recorded {
+    let mut de = DeMultiPop::new(q, Backend::DEVICE).unwrap();
+    de.init(obj, mutation, migration).unwrap();
+    check(&de.backend_description());
+    let mut values = Vec::new();
+    for _ in 0..3 {
+        let r = de.run(&Stop::generations(gens)).unwrap();
+        values.push((r.value, r.x, r.generations, r.evaluations, de.fitness().unwrap(), de.bests_fitness().unwrap()));
     }
+    let (y, fy) = de.trials().unwrap();
+    (values, y, fy, de.x(q.islands - 1, q.members - 1).unwrap())
+}
+
+/// Two recorded runs agree: equal generations and evaluations, every value to `tol` (relative).
+fn assert_runs_agree(a: &Recorded, b: &Recorded, tol: f64, what: &str) {
     let close = |a: f64, b: f64| a == b || (a - b).abs() <= tol * a.abs().max(1e-300);
-    let (a, b) = (&runs[0], &runs[1]);
+    let all = |u: &[f64], v: &[f64]| u.len() == v.len() && u.iter().zip(v).all(|(x, y)| close(*x, *y));
     for (i, (u, v)) in a.0.iter().zip(&b.0).enumerate() {
-        assert_eq!((u.2, u.3), (v.2, v.3), "{mutation} {migration:?} call {i}: generations and evaluations");
-        assert!(close(u.0, v.0), "{mutation} {migration:?} call {i}: fused best {} per-phase {}", u.0, v.0);
-        assert!(u.1.iter().zip(&v.1).all(|(x, y)| close(*x, *y)), "{mutation} call {i}: best vectors differ");
+        assert_eq!((u.2, u.3), (v.2, v.3), "{what} call {i}: generations and evaluations");
+        assert!(close(u.0, v.0), "{what} call {i}: best {} against {}", u.0, v.0);
+        assert!(all(&u.1, &v.1), "{what} call {i}: best vectors differ");
         for (j, (x, y)) in u.4.iter().zip(&v.4).enumerate() {
-            assert!(close(*x, *y), "{mutation} {migration:?} call {i}: value {j}: fused {x}, per-phase {y}");
+            assert!(close(*x, *y), "{what} call {i}: value {j}: {x} against {y}");
         }
+        assert!(all(&u.5, &v.5), "{what} call {i}: island bests differ");
     }
-    assert!(a.1.iter().zip(&b.1).all(|(x, y)| close(*x, *y)), "{mutation}: the last trials differ");
-    assert!(a.2.iter().zip(&b.2).all(|(x, y)| close(*x, *y)), "{mutation}: the last trial values differ");
-    assert!(a.3.iter().zip(&b.3).all(|(x, y)| close(*x, *y)), "{mutation}: a member differs");
+    assert!(all(&a.1, &b.1), "{what}: the last trials differ");
+    assert!(all(&a.2, &b.2), "{what}: the last trial values differ");
+    assert!(all(&a.3, &b.3), "{what}: a member differs");
+}
+
+/// The run of `p` fused and per-phase (`DeOptions::fused`) agree to `tol`.
+fn fused_equals_unfused(p: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, tol: f64) {
+    let runs: Vec<Recorded> = [true, false]
+        .into_iter()
+        .map(|fused| {
+            let mut q = p.clone();
+            q.options.fused = fused;
+            record_runs(&q, obj, mutation, migration, gens, |d| {
+                assert_eq!(d.contains("fused generations"), fused, "{d}");
+                // a catalogue function reads the fused kernel's trials in local memory, a
+                // user's source reads them in global memory
+                let catalogue = matches!(obj, Objective::Catalogue { .. });
+                assert_eq!(d.contains("trials local"), fused && catalogue, "{d}");
+            })
+        })
+        .collect();
+    assert_runs_agree(&runs[0], &runs[1], tol, &format!("{mutation} {migration:?} fused against per-phase"));
 }
 
 #[test]
@@ -267,40 +286,17 @@ fn fused_generations_equal_the_per_phase_launches() {
     fused_equals_unfused(&p, &Objective::source(src, centre), Mutation::Best1, Migration::NONE, 30, 0.0);
 }
 
-/// The run of `p` with the wide generation on and off (`DeOptions::wide`): every call's best,
-/// vector, generations, evaluations and every value, the last trials and a member, equal to
-/// `tol` (relative).
+/// The run of `p` with the wide generation on and off (`DeOptions::wide`) agree to `tol`.
 fn wide_equals_fused(p: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, tol: f64) {
-    let mut runs = Vec::new();
-    for wide in [true, false] {
-        let mut q = p.clone();
-        q.options.wide = Some(wide);
-        let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
-        de.init(obj, mutation, migration).unwrap();
-        assert_eq!(de.backend_description().contains("wide generations"), wide, "{}", de.backend_description());
-        let mut values = Vec::new();
-        for _ in 0..3 {
-            let r = de.run(&Stop::generations(gens)).unwrap();
-            values.push((r.value, r.x, r.generations, r.evaluations, de.fitness().unwrap(), de.bests_fitness().unwrap()));
-        }
-        let (y, fy) = de.trials().unwrap();
-        runs.push((values, y, fy, de.x(p.islands - 1, p.members - 1).unwrap()));
-    }
-    let close = |a: f64, b: f64| a == b || (a - b).abs() <= tol * a.abs().max(1e-300);
-    let (a, b) = (&runs[0], &runs[1]);
-    for (i, (u, v)) in a.0.iter().zip(&b.0).enumerate() {
-        assert_eq!((u.2, u.3), (v.2, v.3), "{mutation} {migration:?} call {i}: generations and evaluations");
-        assert!(close(u.0, v.0), "{mutation} {migration:?} call {i}: wide best {} fused {}", u.0, v.0);
-        assert!(u.1.iter().zip(&v.1).all(|(x, y)| close(*x, *y)), "{mutation} call {i}: best vectors differ");
-        assert_eq!(u.4.len(), v.4.len());
-        for (j, (x, y)) in u.4.iter().zip(&v.4).enumerate() {
-            assert!(close(*x, *y), "{mutation} {migration:?} call {i}: value {j}: wide {x}, fused {y}");
-        }
-        assert!(u.5.iter().zip(&v.5).all(|(x, y)| close(*x, *y)), "{mutation} call {i}: island bests differ");
-    }
-    assert!(a.1.iter().zip(&b.1).all(|(x, y)| close(*x, *y)), "{mutation}: the last trials differ");
-    assert!(a.2.iter().zip(&b.2).all(|(x, y)| close(*x, *y)), "{mutation}: the last trial values differ");
-    assert!(a.3.iter().zip(&b.3).all(|(x, y)| close(*x, *y)), "{mutation}: a member differs");
+    let runs: Vec<Recorded> = [true, false]
+        .into_iter()
+        .map(|wide| {
+            let mut q = p.clone();
+            q.options.wide = Some(wide);
+            record_runs(&q, obj, mutation, migration, gens, |d| assert_eq!(d.contains("wide generations"), wide, "{d}"))
+        })
+        .collect();
+    assert_runs_agree(&runs[0], &runs[1], tol, &format!("{mutation} {migration:?} wide against fused"));
 }
 
 #[test]

@@ -47,9 +47,15 @@ fn device_equals_cpu_for_every_variant() {
         }
     }
     probs.push(BatchProblem { seed: 3, max_generations: 50, ..BatchProblem::new("F1", 4, -1.0, 1.0) });
-    let cpu = run(probs.clone(), Backend::Cpu, 1000, Placement::Auto);
+    batch_device_equals_cpu(&probs);
+}
+
+/// The batch `probs` on the device, its populations in global and in local memory, against the
+/// CPU twin: the same generations and stop, the best value and vector to `close`.
+fn batch_device_equals_cpu(probs: &[BatchProblem]) {
+    let cpu = run(probs.to_vec(), Backend::Cpu, 1000, Placement::Auto);
     for placement in [Placement::Global, Placement::Local] {
-        let dev = run(probs.clone(), Backend::DEVICE, 7, placement);
+        let dev = run(probs.to_vec(), Backend::DEVICE, 7, placement);
         for (i, (c, d)) in cpu.iter().zip(&dev).enumerate() {
             assert_eq!((c.generations, c.stop), (d.generations, d.stop), "{i} {placement:?}");
             assert!(close(c.best_value, d.best_value), "{i} {placement:?}: {} {}", c.best_value, d.best_value);
@@ -297,17 +303,7 @@ fn device_equals_cpu_past_the_group_with_ties_and_collisions() {
         problem(Algorithm::Jade, "F5", 3, 2.048, 90, 50, 8),
     ];
     probs[2].bounds = BoundsCorrection::Mirror;
-    let cpu = run(probs.clone(), Backend::Cpu, 1000, Placement::Auto);
-    for placement in [Placement::Global, Placement::Local] {
-        let dev = run(probs.clone(), Backend::DEVICE, 7, placement);
-        for (i, (c, d)) in cpu.iter().zip(&dev).enumerate() {
-            assert_eq!((c.generations, c.stop), (d.generations, d.stop), "{i} {placement:?}");
-            assert!(close(c.best_value, d.best_value), "{i} {placement:?}: {} {}", c.best_value, d.best_value);
-            for (a, b) in c.best.iter().zip(&d.best) {
-                assert!(close(*a, *b), "{i} {placement:?}: {a} {b}");
-            }
-        }
-    }
+    batch_device_equals_cpu(&probs);
     // islands (ade_fused): two of 150 members, every value and every member
     for alg in [Algorithm::Jade, Algorithm::LShade] {
         let mut out = Vec::new();

@@ -50,6 +50,11 @@ impl Mutation {
         }
     }
 
+    /// Whether the strategy reads the population's best member (`deb_needs_best` on the device).
+    pub fn reads_best(self) -> bool {
+        matches!(self, Mutation::Best1 | Mutation::Best2 | Mutation::CurrentToBest1)
+    }
+
     /// The fewest members a population needs for the strategy (the target and its randoms).
     pub fn min_members(self) -> u32 {
         self.randoms() as u32 + 1

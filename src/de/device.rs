@@ -594,7 +594,7 @@ impl DeviceDe {
         fitted(q, &mut self.wide_best, np as usize, "wide generation")?;
         let o = &self.cfg.options;
         let (mutation, shared, sm, sc) = (self.mutation as u32, o.shared_random as u32, o.mutation_seed, o.crossover_seed);
-        let reads_best = matches!(self.mutation, Mutation::Best1 | Mutation::Best2 | Mutation::CurrentToBest1);
+        let reads_best = self.mutation.reads_best();
         let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
         let best = |de: &mut DeviceDe| -> Result<()> {
             let w = de.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
@@ -608,7 +608,7 @@ impl DeviceDe {
             launch(&de.queue, &mut e, &[np as usize * w.island_wg], Some(&[w.island_wg]), "clEnqueueNDRangeKernel(de_wide_best)")
         };
         for g in gen + 1..=gen + count {
-            if reads_best && (g == gen + 1 || count > 1) {
+            if reads_best {
                 best(self)?;
             }
             let w = self.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
