@@ -589,6 +589,10 @@ inline void jde_cycle(jde_pop q, ulong g, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, 
 #define ADE_CAUCHY_CALLS 6u
 // sums of the success sets reduced per generation
 #define ADE_SUMS 7
+// The bytes of the scratch ls that ade_rank and ade_adapt may use in a group of wg: the sums'
+// ADE_SUMS wg values of FP, which is what the fused kernels give; the wide kernels give more
+// where an island's ranking fits (their argument lroom).
+#define ADE_ROOM(wg) ((ulong)ADE_SUMS * (wg) * sizeof(FP))
 // an improvement's weight at most (an infinite one: a target that was never finite)
 #define ADE_WMAX ((FP)1e30)
 #define ADE_NONE 0xffffffffu
@@ -643,18 +647,19 @@ inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
 // key is distinct and the values are finite or +inf, never NaN (a trial that is not finite is
 // +inf, as is every initial, migrated or shrunk-away value), so the order is total and au is the
 // ranking the counts gave. The indices and a copy of the values are sorted in the sums' scratch
-// ls when they fit it (ADE_SUMS wg values of FP), else the indices alone there (an H200 runs
-// 1000 members of JADE in a group of 256, whose ls holds 1792 floats: the indices, not the
-// values too), else the indices in au itself; the values not copied are read where they are.
+// ls when they fit its room bytes, else the indices alone there, else the indices in au itself;
+// the values not copied are read where they are, at every step. (An H200 runs 1000 members of
+// JADE in a group of 256, whose ADE_ROOM holds 1792 floats: the indices, not the values too; the
+// wide kernels give ls the room for both.)
 // ls is free here; the barriers are outside conditionals (here, idx and the steps are the same
 // in every work-item), and the caller's barrier (local and global) follows, which publishes au
 // and frees ls. (PoCL compiles this loop of barriers, whose count depends on na, slowly: JADE's
 // island program took 12.6 s against 5.6 s with the counts. Blocks of wg positions sorted in a
 // constant count of steps, then merged by binary searches, compiled in 7 s, but made a
 // generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
-inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __local FP *ls, uint lid, uint wg)
+inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __local FP *ls, uint lid, uint wg,
+                     ulong room)
 {
-    ulong room = (ulong)ADE_SUMS * wg * sizeof(FP);
     // here: the values and indices in ls; idx: the indices only (then at ls's start)
     int here = (ulong)na * (sizeof(FPF) + sizeof(uint)) <= room;
     int idx = !here && (ulong)na * sizeof(uint) <= room;
@@ -858,7 +863,7 @@ inline void ade_member_trial(ade_pop q, ulong g, uint m, uint na, uint alen, ulo
 // barrier is outside conditionals.
 inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy,
                       DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc, __global FP *af, __global uint *au,
-                      __local FP *ls, uint lid, uint wg)
+                      __local FP *ls, uint lid, uint wg, ulong room)
 {
     uint nn = q.nn, nm = q.nm, na = c->na, alen = c->alen;
     FP mf_k = mem[c->k], mcr_k = mem[q.h + c->k];
@@ -895,7 +900,7 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
     // CR and improvements are not read again this generation (4 nm values of FP, and cap <= acap
     // = round(arc_rate nm) <= round(2.6 nm): src/de/adapt.rs Params).
     __global uint *gt = (__global uint *)af;
-    int lt = cap <= (uint)(ADE_SUMS * wg * sizeof(FP) / sizeof(uint));
+    int lt = cap <= room / sizeof(uint);
     for (uint i = lid; i < cap; i += wg) {
         if (lt) lu[i] = 0u;
         else gt[i] = 0u;
@@ -956,7 +961,7 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
     c->nfe += na;
     barrier(DEB_FENCE);
     // the members by rank (the next generation's pbest reads them, and the reduction)
-    ade_rank(fxs, na, au, ls, lid, wg);
+    ade_rank(fxs, na, au, ls, lid, wg, room);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     // L-SHADE, jSO: the best n2 stay (moved to slots 0..n2 in member order, through the trials'
     // memory, their ranks with them), the rest +inf; the archive loses random members down to
@@ -1019,7 +1024,7 @@ inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPAC
         ade_member_trial(q, g, m, c->na, c->alen, c->nfe, xs, gy, gfy, mem, arc, af, au, lo, hi, kinds, data);
     // every trial is made from the previous generation before the archive or a selection writes
     barrier(DEB_FENCE);
-    ade_adapt(q, g, c, xs, fxs, gy, gfy, mem, arc, af, au, ls, lid, wg);
+    ade_adapt(q, g, c, xs, fxs, gy, gfy, mem, arc, af, au, ls, lid, wg, ADE_ROOM(wg));
 }
 #endif // DEB_ADE
 
@@ -1186,7 +1191,7 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
         int reduces = aq.alg == ADE_LSHADE || aq.alg == ADE_JSO;
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         // the members by rank before the first generation (ade_gen keeps them after each)
-        ade_rank(fxs, cn.na, AU + 2 * foff, ls, lid, wg);
+        ade_rank(fxs, cn.na, AU + 2 * foff, ls, lid, wg, ADE_ROOM(wg));
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (uint c = 0; c < k_gens && status == DEB_RUNNING; ++c) {
             ade_gen(aq, gen + 1, &cn, xs, fxs, gy, gfy, AM + mt64[DEB_AMOFF], AA + mt64[DEB_AAOFF], JF + 4 * foff,
@@ -1527,7 +1532,7 @@ __kernel void ade_fused(ADE_ARGS, __local FP *lx, __local FPF *lfx, __local FPF 
 #endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     // the members by rank before the first generation (ade_gen keeps them after each)
-    ade_rank(fxs, cn.na, AU + (size_t)p * 2 * nm, ls, lid, wg);
+    ade_rank(fxs, cn.na, AU + (size_t)p * 2 * nm, ls, lid, wg, ADE_ROOM(wg));
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint c = 0; c < k_gens; ++c)
         ade_gen(q, gen0 + 1 + c, &cn, xs, fxs, ys, fys, AM + (size_t)p * 2 * h, AA + (size_t)p * acap * nn,
@@ -1564,12 +1569,14 @@ __kernel void ade_fused(ADE_ARGS, __local FP *lx, __local FPF *lfx, __local FPF 
     __global uint *au = AU + (size_t)p * 2 * nm;                                                   \
     __global ulong *gst = ST + (size_t)p * 4;
 
-__kernel void ade_wide_rank(ADE_ARGS, __local FP *ls)
+// lroom: the bytes of ls (at least ADE_ROOM of the group; more lets ade_rank sort an island's
+// values in local memory rather than read them from global memory at each of its steps).
+__kernel void ade_wide_rank(ADE_ARGS, __local FP *ls, ulong lroom)
 {
     uint p = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
     ADE_WIDE_ISLAND(q)
-    ade_rank(fxs, (uint)gst[2], au, ls, lid, wg);
+    ade_rank(fxs, (uint)gst[2], au, ls, lid, wg, lroom);
 }
 
 // Generation gen0 + 1's trials: work-item (m, p) makes active member m's of island p.
@@ -1586,7 +1593,7 @@ __kernel void ade_wide_trials(ADE_ARGS)
 
 // The rest of generation gen0 + 1 for island p (one work-group): ade_adapt (which leaves the
 // ranks of the next generation in au), the best row (member nm) and the counters.
-__kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __local FP *ls)
+__kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __local FP *ls, ulong lroom)
 {
     uint p = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
@@ -1596,7 +1603,7 @@ __kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __loca
     cn.alen = (uint)gst[1];
     cn.na = (uint)gst[2];
     cn.nfe = gst[3];
-    ade_adapt(q, gen0 + 1, &cn, xs, fxs, ys, fys, mem, arc, af, au, ls, lid, wg);
+    ade_adapt(q, gen0 + 1, &cn, xs, fxs, ys, fys, mem, arc, af, au, ls, lid, wg, lroom);
     FPF bv;
     uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];

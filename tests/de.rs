@@ -352,7 +352,10 @@ fn adaptive_wide_generations_equal_the_fused_kernel() {
         p.options.lshade_budget = 37 * 60;
         wide_equals_fused(&p, &Objective::catalogue("F6").unwrap(), Mutation::Rand1, migration, 15, 0.0);
     }
-    let mut p = params(1, 70, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
+    // 100 members in PoCL's groups of 16: the fused kernel's ranking sorts the indices in its
+    // scratch and reads the values from global memory; the wide kernels' larger scratch holds
+    // the values too
+    let mut p = params(1, 100, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
     p.options.algorithm = Algorithm::Jade;
     wide_equals_fused(&p, &Objective::catalogue("CEC07t").unwrap(), Mutation::Rand1, Migration::NONE, 20, 0.0);
 }

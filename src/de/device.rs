@@ -82,6 +82,10 @@ struct Wide {
     island: Kernel,
     rank: Option<Kernel>,
     island_wg: usize,
+    /// The bytes of the adaptive kernels' scratch `ls` (their argument `lroom`): the sums' room,
+    /// or an island's values and indices when they fit beside `rv` and `ri`, so that `ade_rank`
+    /// sorts the values in local memory instead of reading them from global memory at each step.
+    ls: usize,
 }
 
 /// Where the fused kernel keeps an island: its group, whether the population (two copies of X,
@@ -398,7 +402,11 @@ impl DeviceDe {
                     // success sets are reduced in its order and the run is its run)
                     let cap = if ade { wg } else { ctx.info.max_work_group_size };
                     let island_wg = covering_group(nm, limit.min(cap).min(fits));
-                    Some(Wide { trials: self.queue.kernel(&program, names[0])?, island, rank, island_wg })
+                    let sums = super::ade::SUMS * island_wg * fp;
+                    let ranking = (nm as usize * (fpf + 4)).next_multiple_of(8);
+                    let free = (ctx.info.local_mem_bytes as usize).saturating_sub(island_wg * (fpf + 4));
+                    let ls = if ade && ranking > sums && ranking <= free { ranking } else { sums };
+                    Some(Wide { trials: self.queue.kernel(&program, names[0])?, island, rank, island_wg, ls })
                 } else {
                     None
                 };
@@ -683,17 +691,16 @@ impl DeviceDe {
             // the wide generation: the ranks, then per generation its trials over the grid and
             // the rest of it per island
             let (iw, tw) = (w.island_wg, self.kernels.as_ref().map_or(64, |k| k.wg1));
-            let fp = if double { 8 } else { 4 };
             let island = |kernel: &Kernel, g0: u64, name: &'static str, best: bool| -> Result<()> {
                 let mut e = ExecuteKernel::new(kernel);
                 args(&mut e, g0);
                 // SAFETY: the locals of `ade_wide_adapt` (rv, ri, ls) or `ade_wide_rank` (ls),
-                // sized for a group of `iw`.
+                // sized for a group of `iw`, and ls's size.
                 unsafe {
                     if best {
                         e.set_arg_local_buffer(iw * fpf).set_arg_local_buffer(iw * 4);
                     }
-                    e.set_arg_local_buffer(super::ade::SUMS * iw * fp);
+                    e.set_arg_local_buffer(w.ls).set_arg(&(w.ls as u64));
                 }
                 launch(&self.queue, &mut e, &[np as usize * iw], Some(&[iw]), name)
             };
