@@ -60,6 +60,7 @@
 
 pub mod aco;
 pub mod awvd;
+pub mod bh;
 pub mod de;
 pub mod device;
 pub mod error;

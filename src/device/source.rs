@@ -31,6 +31,7 @@ const EMBEDDED: &[(&str, &str)] = embedded![
     "aco.cl",
     "sp.cl",
     "awvd.cl",
+    "bh.cl",
 ];
 
 /// The folder of the shared object (or executable) this code was loaded from.

@@ -1,0 +1,104 @@
+// bh.cl: monotonic basin hopping with a (1+1)-ES local search (src/bh.rs; docs/specs/DE.md,
+// "Basin hopping"). Leary, "Global optimization on funneling landscapes", J. Global Optim. 18
+// (2000) (monotonic basin hopping); Wales and Doye, J. Phys. Chem. A 101 (1997) (basin
+// hopping); Rechenberg's (1+1)-ES with the 1/5 success rule as the local search.
+//
+// One work-item per chain. A chain keeps an anchor x (the lowest local minimum it has accepted),
+// and a local search at y with step s. One step is one evaluation:
+// - while s > stop and the search has made fewer than cap steps: a trial t = y + s w n (n about
+//   N(0, I), w the domain's widths) clamped to the domain; t replaces y when f(t) <= f(y); s
+//   grows by `up` when f(t) < f(y), else it shrinks by `down` (the 1/5 rule as exp(0.8 / D) and
+//   exp(-0.2 / D));
+// - else the search is over: its end y replaces the anchor when f(y) < f(x) (monotonic), and a
+//   new search starts at the hop y = x + h w n, clamped, with h drawn from the table `hops`
+//   (log-spaced scales, a fraction of the widths), s = s0.
+// n_j is the sum of four 16-bit uniforms, centred and scaled to unit variance (Irwin-Hall), and
+// the hop's scale an entry of a table the host computes, so the steps are the same additions and
+// multiplications on the device and in src/bh.rs's CPU twin: in double they agree value for value
+// wherever the objective's values do.
+// Layout: component j of chain c at [j * chains + c] (X, Y, T), so a step's loads coalesce and
+// the objective reads the trial with stride `chains`. A value that is not finite counts as +inf.
+
+#pragma OPENCL FP_CONTRACT OFF
+
+#define BH_STREAM 7u
+
+// sqrt(3) / 65536: a sum of four 16-bit words minus 131070 (their mean), times this, has unit
+// variance.
+#define BH_NORMAL_SCALE 2.6429214590853424e-05
+
+// Words per step: two per component, and one for the hop's scale.
+inline uint bh_words(uint dims)
+{
+    return 2 * dims + 1;
+}
+
+// Word i of step (step, c): the stream of words of chain c's step, four per counter.
+inline uint bh_word(ulong seed, ulong step, uint chains, uint c, uint dims, uint i)
+{
+    ulong base = (step * chains + c) * (ulong)((bh_words(dims) + 3) / 4);
+    uint4 w = metaopt_rng4(seed, BH_STREAM, base + i / 4);
+    uint k = i & 3u;
+    return k == 0 ? w.x : k == 1 ? w.y : k == 2 ? w.z : w.w;
+}
+
+// Component j's normal deviate from words 2 j and 2 j + 1.
+inline FP bh_normal(ulong seed, ulong step, uint chains, uint c, uint dims, uint j)
+{
+    uint a = bh_word(seed, step, chains, c, dims, 2 * j), b = bh_word(seed, step, chains, c, dims, 2 * j + 1);
+    int sum = (int)((a & 0xffffu) + (a >> 16) + (b & 0xffffu) + (b >> 16)) - 131070;
+    return (FP)sum * (FP)BH_NORMAL_SCALE;
+}
+
+inline FP bh_eval(__global const FP *t, uint dims, uint chains, __global const void *data)
+{
+    FP v = objective(t, dims, chains, data);
+    return isfinite(v) ? v : (FP)INFINITY;
+}
+
+__kernel void bh_steps(__global FP *X, __global FP *FX, __global FP *Y, __global FP *FY, __global FP *T,
+                       __global FP *S, __global uint *L, __global const FP *lo, __global const FP *hi,
+                       __global const FP *hops, uint nhops, __global const void *data, uint chains, uint dims,
+                       ulong seed, ulong step0, uint steps, FP s0, FP stop, uint cap, FP up, FP down)
+{
+    uint c = get_global_id(0);
+    if (c >= chains) return;
+    FP fy = FY[c], s = S[c];
+    uint l = L[c];
+    for (uint k = 0; k < steps; ++k) {
+        ulong step = step0 + k;
+        int hop = !(s > stop) || l >= cap;
+        if (hop) {
+            // the search is over: monotonic acceptance, then a hop from the anchor
+            if (fy < FX[c]) {
+                for (uint j = 0; j < dims; ++j) X[(size_t)j * chains + c] = Y[(size_t)j * chains + c];
+                FX[c] = fy;
+            }
+            FP h = hops[(uint)(((ulong)bh_word(seed, step, chains, c, dims, 2 * dims) * nhops) >> 32)];
+            for (uint j = 0; j < dims; ++j) {
+                FP w = hi[j] - lo[j];
+                FP v = X[(size_t)j * chains + c] + h * w * bh_normal(seed, step, chains, c, dims, j);
+                T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
+            }
+        } else {
+            for (uint j = 0; j < dims; ++j) {
+                FP w = hi[j] - lo[j];
+                FP v = Y[(size_t)j * chains + c] + s * w * bh_normal(seed, step, chains, c, dims, j);
+                T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
+            }
+        }
+        FP ft = bh_eval(T + c, dims, chains, data);
+        // a tie moves the search but counts as a failure for the step: at the objective's
+        // rounding floor ties and rounding noise would otherwise hold the step above `stop`
+        int ok = ft <= fy, better = ft < fy;
+        if (hop || ok) {
+            for (uint j = 0; j < dims; ++j) Y[(size_t)j * chains + c] = T[(size_t)j * chains + c];
+            fy = ft;
+        }
+        s = hop ? s0 : (better ? s * up : s * down);
+        l = hop ? 0u : l + 1;
+    }
+    FY[c] = fy;
+    S[c] = s;
+    L[c] = l;
+}

@@ -1,0 +1,485 @@
+//! Monotonic basin hopping with a (1+1)-ES local search: many chains side by side on the device
+//! (`cl/bh.cl`, one work-item a chain), with a CPU twin that takes the same steps
+//! (docs/specs/DE.md, "Basin hopping").
+//!
+//! Each chain keeps an anchor, the lowest local minimum it has accepted. It perturbs the anchor
+//! (a hop), descends from there with a (1+1)-ES and the 1/5 success rule until the step is below
+//! `step_stop`, and keeps the end when it is strictly lower than the anchor (Leary 2000,
+//! monotonic basin hopping; Wales and Doye 1997). Scales are fractions of each dimension's width.
+//! It finishes what island DE leaves on funnel landscapes whose last basin DE does not enter: on
+//! CEC08t (the 100-Digit Challenge's expanded Schaffer F6) every DE variant stops with one to
+//! five rotated coordinates on the first ring of g (f = 1.0194 .. 1.0972), while basin hopping
+//! from such a point reaches 1 + 1e-9 (docs/specs/DE.md).
+//!
+//! Every step is one evaluation per chain. The deviates are sums of four 16-bit uniforms
+//! (Irwin-Hall, scaled to unit variance) and the hops' scales come from a table, so the device
+//! and the twin compute the same additions and multiplications: in double they agree value for
+//! value wherever the objective's values do (tests/bh.rs).
+
+use crate::device::{launch, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::error::{Error, Result};
+use crate::objective::{fp_bytes, fp_values, Objective};
+use crate::problem::functions;
+use crate::rng::rng4;
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// The random stream of the chains' words (`BH_STREAM` of cl/bh.cl).
+const STREAM: u32 = 7;
+/// sqrt(3) / 65536 (`BH_NORMAL_SCALE`).
+const NORMAL_SCALE: f64 = 2.6429214590853424e-05;
+
+/// The settings of a basin-hopping run. The defaults are the ones measured on CEC08t
+/// (docs/specs/DE.md): hops of 0.15 % to 1.5 % of the width, a search from 0.15 % down to
+/// 5e-12 of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BhParams {
+    /// Chains run side by side, each with its own random numbers.
+    pub chains: usize,
+    /// The smallest and largest hop, as fractions of each dimension's width: `hop_scales`
+    /// values spaced evenly in log between them, one drawn per hop.
+    pub hop_min: f64,
+    pub hop_max: f64,
+    pub hop_scales: usize,
+    /// The local search's first step and the step at which it ends, fractions of the widths.
+    pub step0: f64,
+    pub step_stop: f64,
+    /// The local search also ends after this many steps.
+    pub max_search: u32,
+    /// Seed of the chains' random numbers.
+    pub seed: u64,
+    /// Double precision on the device (the CPU twin computes in double only).
+    pub double: bool,
+}
+
+impl Default for BhParams {
+    fn default() -> Self {
+        BhParams {
+            chains: 4096,
+            hop_min: 0.0015,
+            hop_max: 0.015,
+            hop_scales: 16,
+            step0: 0.0015,
+            step_stop: 5e-12,
+            max_search: 20_000,
+            seed: 1,
+            double: true,
+        }
+    }
+}
+
+impl BhParams {
+    fn check(&self) -> Result<()> {
+        if self.chains == 0 || self.chains > u32::MAX as usize {
+            return Err(Error::arg("chains", format!("{}; 1 to 2^32 - 1", self.chains)));
+        }
+        if !(self.hop_min > 0.0 && self.hop_min <= self.hop_max && self.hop_max.is_finite()) {
+            return Err(Error::arg("hop_min", format!("{} .. {}: 0 < hop_min <= hop_max, finite", self.hop_min, self.hop_max)));
+        }
+        if self.hop_scales == 0 || self.hop_scales > 1024 {
+            return Err(Error::arg("hop_scales", format!("{}; 1 to 1024", self.hop_scales)));
+        }
+        if !(self.step_stop > 0.0 && self.step_stop < self.step0 && self.step0.is_finite()) {
+            return Err(Error::arg("step_stop", format!("{} with step0 {}: 0 < step_stop < step0, finite", self.step_stop, self.step0)));
+        }
+        if self.max_search == 0 {
+            return Err(Error::arg("max_search", "0; at least 1"));
+        }
+        Ok(())
+    }
+
+    /// The hops' scales: `hop_scales` values from `hop_min` to `hop_max`, evenly in log.
+    fn hops(&self) -> Vec<f64> {
+        let n = self.hop_scales;
+        (0..n)
+            .map(|k| if n == 1 { self.hop_min } else { self.hop_min * (self.hop_max / self.hop_min).powf(k as f64 / (n - 1) as f64) })
+            .collect()
+    }
+}
+
+/// Chains of basin hopping over a box, on the device or on the CPU.
+pub struct BasinHopping {
+    dims: usize,
+    chains: usize,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    p: BhParams,
+    hops: Vec<f64>,
+    up: f64,
+    down: f64,
+    step: u64,
+    evaluations: u64,
+    engine: Engine,
+}
+
+enum Engine {
+    Device(Box<DeviceBh>),
+    Cpu(CpuBh),
+}
+
+impl BasinHopping {
+    /// Chains over the box `lo`..`hi` (one interval per dimension) of `objective`. Errors name
+    /// the argument: `lo`/`hi` (lengths, order, finiteness), `objective` (its dimensions), a
+    /// parameter of [`BhParams`], `backend` (a user source on the CPU), `double` (a device
+    /// without `cl_khr_fp64`).
+    pub fn new(objective: &Objective, lo: &[f64], hi: &[f64], p: &BhParams, backend: Backend) -> Result<Self> {
+        let dims = lo.len();
+        if dims == 0 || hi.len() != dims {
+            return Err(Error::arg("hi", format!("{} upper ends for {dims} lower ends (at least one)", hi.len())));
+        }
+        if let Some(j) = (0..dims).find(|&j| !(lo[j].is_finite() && hi[j].is_finite() && lo[j] < hi[j])) {
+            return Err(Error::arg("lo", format!("dimension {j}: [{}, {}] is not a finite interval with lo < hi", lo[j], hi[j])));
+        }
+        objective.check_dims(dims)?;
+        p.check()?;
+        let hops = p.hops();
+        let engine = match backend {
+            Backend::Cpu => Engine::Cpu(CpuBh::new(objective, dims, p.chains)?),
+            Backend::Device(_) => Engine::Device(Box::new(DeviceBh::new(objective, lo, hi, &hops, p, backend)?)),
+        };
+        let d = dims as f64;
+        Ok(BasinHopping {
+            dims,
+            chains: p.chains,
+            lo: lo.to_vec(),
+            hi: hi.to_vec(),
+            p: p.clone(),
+            hops,
+            up: (0.8 / d).exp(),
+            down: (-0.2 / d).exp(),
+            step: 0,
+            evaluations: 0,
+            engine,
+        })
+    }
+
+    /// Every chain starts anew from `x` (its value `fx`, or evaluated when None): the anchor
+    /// and the search at `x`, the search over, so the next step hops.
+    pub fn start(&mut self, x: &[f64], fx: Option<f64>) -> Result<()> {
+        let f = self.value_at(x, fx)?;
+        let (dims, chains) = (self.dims, self.chains);
+        let cols: Vec<f64> = (0..dims).flat_map(|j| std::iter::repeat_n(x[j], chains)).collect();
+        match &mut self.engine {
+            Engine::Cpu(c) => {
+                c.x.clone_from(&cols);
+                c.y = cols;
+                c.fx = vec![f; chains];
+                c.fy = vec![f; chains];
+                c.s = vec![0.0; chains];
+                c.l = vec![0; chains];
+            }
+            Engine::Device(d) => d.start(&cols, f, chains)?,
+        }
+        Ok(())
+    }
+
+    /// Every chain's anchor becomes `x` (its value `fx`, or evaluated when None); the searches
+    /// under way go on and are compared with it when they end. What a caller does to share the
+    /// best anchor among the chains.
+    pub fn anchor(&mut self, x: &[f64], fx: Option<f64>) -> Result<()> {
+        let f = self.value_at(x, fx)?;
+        let (dims, chains) = (self.dims, self.chains);
+        let cols: Vec<f64> = (0..dims).flat_map(|j| std::iter::repeat_n(x[j], chains)).collect();
+        match &mut self.engine {
+            Engine::Cpu(c) => {
+                c.x = cols;
+                c.fx = vec![f; chains];
+            }
+            Engine::Device(d) => d.anchor(&cols, f, chains)?,
+        }
+        Ok(())
+    }
+
+    fn value_at(&mut self, x: &[f64], fx: Option<f64>) -> Result<f64> {
+        if x.len() != self.dims {
+            return Err(Error::arg("x", format!("{} values for {} dimensions", x.len(), self.dims)));
+        }
+        if let Some(j) = (0..self.dims).find(|&j| !(x[j] >= self.lo[j] && x[j] <= self.hi[j])) {
+            return Err(Error::arg("x", format!("component {j} = {} is outside [{}, {}]", x[j], self.lo[j], self.hi[j])));
+        }
+        let f = match fx {
+            Some(f) => f,
+            None => {
+                self.evaluations += 1;
+                match &self.engine {
+                    Engine::Cpu(c) => c.eval(x)?,
+                    Engine::Device(d) => d.eval(x)?,
+                }
+            }
+        };
+        Ok(if f.is_finite() { f } else { f64::INFINITY })
+    }
+
+    /// `steps` steps of every chain (one evaluation each).
+    pub fn run(&mut self, steps: u32) -> Result<()> {
+        let k = StepArgs { step0: self.step, steps, up: self.up, down: self.down };
+        match &mut self.engine {
+            Engine::Cpu(c) => c.run(&self.lo, &self.hi, &self.hops, &self.p, &k)?,
+            Engine::Device(d) => d.run(&self.p, &k)?,
+        }
+        self.step += steps as u64;
+        self.evaluations += steps as u64 * self.chains as u64;
+        Ok(())
+    }
+
+    /// The lowest anchor (ties to the lowest chain): its value and point.
+    pub fn best(&self) -> Result<(f64, Vec<f64>)> {
+        let (fx, x) = match &self.engine {
+            Engine::Cpu(c) => (c.fx.clone(), c.x.clone()),
+            Engine::Device(d) => d.read()?,
+        };
+        let c = (0..self.chains).fold(0, |b, c| if fx[c] < fx[b] { c } else { b });
+        Ok((fx[c], (0..self.dims).map(|j| x[j * self.chains + c]).collect()))
+    }
+
+    /// Every chain's anchor value.
+    pub fn anchors(&self) -> Result<Vec<f64>> {
+        match &self.engine {
+            Engine::Cpu(c) => Ok(c.fx.clone()),
+            Engine::Device(d) => Ok(d.read()?.0),
+        }
+    }
+
+    /// Evaluations so far (the chains' steps and the starting points evaluated here).
+    pub fn evaluations(&self) -> u64 {
+        self.evaluations
+    }
+
+    /// Steps so far (every chain has taken each).
+    pub fn steps(&self) -> u64 {
+        self.step
+    }
+}
+
+struct StepArgs {
+    step0: u64,
+    steps: u32,
+    up: f64,
+    down: f64,
+}
+
+// ---- the CPU twin ---------------------------------------------------------------------------------
+
+enum HostObjective {
+    Catalogue { info: &'static functions::FunctionInfo, data: Vec<f64> },
+    Callback(crate::objective::HostCallback),
+}
+
+struct CpuBh {
+    f: HostObjective,
+    dims: usize,
+    x: Vec<f64>,
+    fx: Vec<f64>,
+    y: Vec<f64>,
+    fy: Vec<f64>,
+    s: Vec<f64>,
+    l: Vec<u32>,
+}
+
+/// Word i of chain c's step (`bh_word`).
+fn word(seed: u64, step: u64, chains: usize, c: usize, dims: usize, i: usize) -> u32 {
+    let per = (2 * dims + 1).div_ceil(4) as u64;
+    let base = (step * chains as u64 + c as u64) * per;
+    rng4(seed, STREAM, base + (i / 4) as u64)[i & 3]
+}
+
+/// Component j's deviate (`bh_normal`).
+fn normal(seed: u64, step: u64, chains: usize, c: usize, dims: usize, j: usize) -> f64 {
+    let (a, b) = (word(seed, step, chains, c, dims, 2 * j), word(seed, step, chains, c, dims, 2 * j + 1));
+    let sum = ((a & 0xffff) + (a >> 16) + (b & 0xffff) + (b >> 16)) as i64 - 131_070;
+    sum as f64 * NORMAL_SCALE
+}
+
+impl CpuBh {
+    fn new(objective: &Objective, dims: usize, chains: usize) -> Result<Self> {
+        let f = match objective {
+            Objective::Catalogue { name } => {
+                let info = functions::lookup(name)?;
+                HostObjective::Catalogue { info, data: info.data(dims)? }
+            }
+            Objective::Callback(cb) => HostObjective::Callback(cb.clone()),
+            Objective::Source { .. } => {
+                return Err(Error::arg("backend", "the CPU backend evaluates catalogue functions and callbacks; a user source runs on a device"))
+            }
+        };
+        let n = dims * chains;
+        Ok(CpuBh { f, dims, x: vec![0.0; n], fx: vec![f64::INFINITY; chains], y: vec![0.0; n], fy: vec![f64::INFINITY; chains], s: vec![0.0; chains], l: vec![0; chains] })
+    }
+
+    fn eval(&self, x: &[f64]) -> Result<f64> {
+        let v = match &self.f {
+            HostObjective::Catalogue { info, data } => info.eval_with_data(x, data)?,
+            HostObjective::Callback(cb) => {
+                let mut out = [0.0];
+                cb.call(x, 1, self.dims, &mut out)?;
+                out[0]
+            }
+        };
+        Ok(if v.is_finite() { v } else { f64::INFINITY })
+    }
+
+    fn run(&mut self, lo: &[f64], hi: &[f64], hops: &[f64], p: &BhParams, k: &StepArgs) -> Result<()> {
+        let (dims, chains) = (self.dims, self.fx.len());
+        // chain-major copies for the parallel loop, written back in the column layout
+        let mut rows: Vec<(Vec<f64>, f64, Vec<f64>, f64, f64, u32)> = (0..chains)
+            .map(|c| {
+                let col = |v: &[f64]| (0..dims).map(|j| v[j * chains + c]).collect::<Vec<f64>>();
+                (col(&self.x), self.fx[c], col(&self.y), self.fy[c], self.s[c], self.l[c])
+            })
+            .collect();
+        let this = &*self;
+        rows.par_iter_mut().enumerate().try_for_each(|(c, (x, fx, y, fy, s, l))| -> Result<()> {
+            let mut t = vec![0.0; dims];
+            for step in k.step0..k.step0 + k.steps as u64 {
+                let hop = !(*s > p.step_stop) || *l >= p.max_search;
+                if hop {
+                    if *fy < *fx {
+                        x.clone_from(y);
+                        *fx = *fy;
+                    }
+                    let w = word(p.seed, step, chains, c, dims, 2 * dims);
+                    let h = hops[((w as u64 * hops.len() as u64) >> 32) as usize];
+                    for j in 0..dims {
+                        let width = hi[j] - lo[j];
+                        t[j] = (x[j] + h * width * normal(p.seed, step, chains, c, dims, j)).max(lo[j]).min(hi[j]);
+                    }
+                } else {
+                    for j in 0..dims {
+                        let width = hi[j] - lo[j];
+                        t[j] = (y[j] + *s * width * normal(p.seed, step, chains, c, dims, j)).max(lo[j]).min(hi[j]);
+                    }
+                }
+                let ft = this.eval(&t)?;
+                // a tie moves the search and shrinks the step (bh_steps)
+                let (ok, better) = (ft <= *fy, ft < *fy);
+                if hop || ok {
+                    y.clone_from(&t);
+                    *fy = ft;
+                }
+                *s = if hop { p.step0 } else if better { *s * k.up } else { *s * k.down };
+                *l = if hop { 0 } else { *l + 1 };
+            }
+            Ok(())
+        })?;
+        for (c, (x, fx, y, fy, s, l)) in rows.into_iter().enumerate() {
+            for j in 0..dims {
+                self.x[j * chains + c] = x[j];
+                self.y[j * chains + c] = y[j];
+            }
+            self.fx[c] = fx;
+            self.fy[c] = fy;
+            self.s[c] = s;
+            self.l[c] = l;
+        }
+        Ok(())
+    }
+}
+
+// ---- the device ----------------------------------------------------------------------------------
+
+struct DeviceBh {
+    ctx: Arc<DeviceContext>,
+    q: Queue,
+    kernel: Kernel,
+    wg: usize,
+    double: bool,
+    dims: usize,
+    x: DeviceBuffer<u8>,
+    fx: DeviceBuffer<u8>,
+    y: DeviceBuffer<u8>,
+    fy: DeviceBuffer<u8>,
+    t: DeviceBuffer<u8>,
+    s: DeviceBuffer<u8>,
+    l: DeviceBuffer<u32>,
+    lo: DeviceBuffer<u8>,
+    hi: DeviceBuffer<u8>,
+    hops: DeviceBuffer<u8>,
+    data: DeviceBuffer<u8>,
+    objective: Objective,
+}
+
+impl DeviceBh {
+    fn new(objective: &Objective, lo: &[f64], hi: &[f64], hops: &[f64], p: &BhParams, backend: Backend) -> Result<Self> {
+        if let Objective::Callback(_) = objective {
+            return Err(Error::arg("objective", "a host callback runs on the CPU backend (Backend::Cpu); the device's chains call the objective in the kernel"));
+        }
+        let ctx = backend.context("basin hopping")?;
+        if p.double {
+            ctx.require_fp64()?;
+        }
+        let dims = lo.len();
+        let spec = objective.add_to(ProgramSpec::files(&["common.cl"]), p.double)?.file("bh.cl");
+        let program = ctx.build(&spec)?;
+        let q = ctx.queue_unprofiled()?;
+        let kernel = q.kernel(&program, "bh_steps")?;
+        let wg = work_group_size(&ctx, &kernel, ctx.tuning().objective_eval);
+        let fp = if p.double { 8 } else { 4 };
+        let n = dims * p.chains;
+        let data = objective.data_bytes(dims, p.double)?;
+        Ok(DeviceBh {
+            x: q.buffer(n * fp, "basin hopping anchors")?,
+            fx: q.buffer(p.chains * fp, "basin hopping anchor values")?,
+            y: q.buffer(n * fp, "basin hopping searches")?,
+            fy: q.buffer(p.chains * fp, "basin hopping search values")?,
+            t: q.buffer(n * fp, "basin hopping trials")?,
+            s: q.buffer(p.chains * fp, "basin hopping steps")?,
+            l: q.buffer(p.chains, "basin hopping search lengths")?,
+            lo: q.buffer_from(&fp_bytes(lo, p.double), "lo")?,
+            hi: q.buffer_from(&fp_bytes(hi, p.double), "hi")?,
+            hops: q.buffer_from(&fp_bytes(hops, p.double), "hops")?,
+            data: q.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { &data }, "data")?,
+            ctx,
+            q,
+            kernel,
+            wg,
+            double: p.double,
+            dims,
+            objective: objective.clone(),
+        })
+    }
+
+    fn start(&mut self, cols: &[f64], f: f64, chains: usize) -> Result<()> {
+        self.anchor(cols, f, chains)?;
+        self.y.write(&self.q, &fp_bytes(cols, self.double))?;
+        self.fy.write(&self.q, &fp_bytes(&vec![f; chains], self.double))?;
+        self.s.write(&self.q, &fp_bytes(&vec![0.0; chains], self.double))?;
+        self.l.write(&self.q, &vec![0u32; chains])
+    }
+
+    fn anchor(&mut self, cols: &[f64], f: f64, chains: usize) -> Result<()> {
+        self.x.write(&self.q, &fp_bytes(cols, self.double))?;
+        self.fx.write(&self.q, &fp_bytes(&vec![f; chains], self.double))
+    }
+
+    fn eval(&self, x: &[f64]) -> Result<f64> {
+        let index = Some(self.ctx.info.index);
+        let v = crate::objective::evaluate_points(&self.objective, x, self.dims, self.double, index)?;
+        Ok(v[0])
+    }
+
+    fn run(&mut self, p: &BhParams, k: &StepArgs) -> Result<()> {
+        let (chains, dims, nhops) = (p.chains as u32, self.dims as u32, (self.hops.len() / if self.double { 8 } else { 4 }) as u32);
+        let mut e = ExecuteKernel::new(&self.kernel);
+        // SAFETY: the arguments are bh_steps's, in its order; the buffers are fields of self and
+        // the queue is finished before they change or drop.
+        unsafe {
+            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl()).set_arg(self.t.cl());
+            e.set_arg(self.s.cl()).set_arg(self.l.cl()).set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.hops.cl());
+            e.set_arg(&nhops).set_arg(self.data.cl()).set_arg(&chains).set_arg(&dims).set_arg(&p.seed).set_arg(&k.step0).set_arg(&k.steps);
+            if self.double {
+                e.set_arg(&p.step0).set_arg(&p.step_stop).set_arg(&p.max_search).set_arg(&k.up).set_arg(&k.down);
+            } else {
+                e.set_arg(&(p.step0 as f32)).set_arg(&(p.step_stop as f32)).set_arg(&p.max_search).set_arg(&(k.up as f32)).set_arg(&(k.down as f32));
+            }
+        }
+        launch(&self.q, &mut e, &[(p.chains).div_ceil(self.wg) * self.wg], Some(&[self.wg]), "clEnqueueNDRangeKernel(bh_steps)")?;
+        self.q.finish()
+    }
+
+    fn read(&self) -> Result<(Vec<f64>, Vec<f64>)> {
+        let fx = fp_values(&self.fx.to_vec(&self.q)?, self.double);
+        let x = fp_values(&self.x.to_vec(&self.q)?, self.double);
+        Ok((fx, x))
+    }
+}
