@@ -33,19 +33,15 @@ inline uint bh_words(uint dims)
     return 2 * dims + 1;
 }
 
-// Word i of step (step, c): the stream of words of chain c's step, four per counter.
-inline uint bh_word(ulong seed, ulong step, uint chains, uint c, uint dims, uint i)
+// The first counter of chain c's step: its words 4 i .. 4 i + 3 are metaopt_rng4(base + i).
+inline ulong bh_base(ulong step, uint chains, uint c, uint dims)
 {
-    ulong base = (step * chains + c) * (ulong)((bh_words(dims) + 3) / 4);
-    uint4 w = metaopt_rng4(seed, BH_STREAM, base + i / 4);
-    uint k = i & 3u;
-    return k == 0 ? w.x : k == 1 ? w.y : k == 2 ? w.z : w.w;
+    return (step * chains + c) * (ulong)((bh_words(dims) + 3) / 4);
 }
 
-// Component j's normal deviate from words 2 j and 2 j + 1.
-inline FP bh_normal(ulong seed, ulong step, uint chains, uint c, uint dims, uint j)
+// The deviate of words a, b (component j's are words 2 j and 2 j + 1: half of counter j / 2).
+inline FP bh_normal(uint a, uint b)
 {
-    uint a = bh_word(seed, step, chains, c, dims, 2 * j), b = bh_word(seed, step, chains, c, dims, 2 * j + 1);
     int sum = (int)((a & 0xffffu) + (a >> 16) + (b & 0xffffu) + (b >> 16)) - 131070;
     return (FP)sum * (FP)BH_NORMAL_SCALE;
 }
@@ -66,24 +62,32 @@ __kernel void bh_steps(__global FP *X, __global FP *FX, __global FP *Y, __global
     FP fy = FY[c], s = S[c];
     uint l = L[c];
     for (uint k = 0; k < steps; ++k) {
-        ulong step = step0 + k;
-        int hop = !(s > stop) || l >= cap;
+        ulong base = bh_base(step0 + k, chains, c, dims);
+        int hop = s <= stop || l >= cap;
         if (hop) {
             // the search is over: monotonic acceptance, then a hop from the anchor
             if (fy < FX[c]) {
                 for (uint j = 0; j < dims; ++j) X[(size_t)j * chains + c] = Y[(size_t)j * chains + c];
                 FX[c] = fy;
             }
-            FP h = hops[(uint)(((ulong)bh_word(seed, step, chains, c, dims, 2 * dims) * nhops) >> 32)];
+            // word 2 dims: of counter dims / 2, the first or the third
+            uint4 hw = metaopt_rng4(seed, BH_STREAM, base + dims / 2);
+            FP h = hops[(uint)(((ulong)((dims & 1u) ? hw.z : hw.x) * nhops) >> 32)];
+            uint4 w4 = (uint4)(0u);
             for (uint j = 0; j < dims; ++j) {
+                if ((j & 1u) == 0) w4 = metaopt_rng4(seed, BH_STREAM, base + j / 2);
+                FP n = (j & 1u) ? bh_normal(w4.z, w4.w) : bh_normal(w4.x, w4.y);
                 FP w = hi[j] - lo[j];
-                FP v = X[(size_t)j * chains + c] + h * w * bh_normal(seed, step, chains, c, dims, j);
+                FP v = X[(size_t)j * chains + c] + h * w * n;
                 T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
             }
         } else {
+            uint4 w4 = (uint4)(0u);
             for (uint j = 0; j < dims; ++j) {
+                if ((j & 1u) == 0) w4 = metaopt_rng4(seed, BH_STREAM, base + j / 2);
+                FP n = (j & 1u) ? bh_normal(w4.z, w4.w) : bh_normal(w4.x, w4.y);
                 FP w = hi[j] - lo[j];
-                FP v = Y[(size_t)j * chains + c] + s * w * bh_normal(seed, step, chains, c, dims, j);
+                FP v = Y[(size_t)j * chains + c] + s * w * n;
                 T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
             }
         }

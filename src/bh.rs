@@ -277,6 +277,9 @@ struct CpuBh {
     l: Vec<u32>,
 }
 
+/// A chain's anchor and value, search point and value, step and search length.
+type ChainState = (Vec<f64>, f64, Vec<f64>, f64, f64, u32);
+
 /// Word i of chain c's step (`bh_word`).
 fn word(seed: u64, step: u64, chains: usize, c: usize, dims: usize, i: usize) -> u32 {
     let per = (2 * dims + 1).div_ceil(4) as u64;
@@ -322,7 +325,7 @@ impl CpuBh {
     fn run(&mut self, lo: &[f64], hi: &[f64], hops: &[f64], p: &BhParams, k: &StepArgs) -> Result<()> {
         let (dims, chains) = (self.dims, self.fx.len());
         // chain-major copies for the parallel loop, written back in the column layout
-        let mut rows: Vec<(Vec<f64>, f64, Vec<f64>, f64, f64, u32)> = (0..chains)
+        let mut rows: Vec<ChainState> = (0..chains)
             .map(|c| {
                 let col = |v: &[f64]| (0..dims).map(|j| v[j * chains + c]).collect::<Vec<f64>>();
                 (col(&self.x), self.fx[c], col(&self.y), self.fy[c], self.s[c], self.l[c])
@@ -332,7 +335,7 @@ impl CpuBh {
         rows.par_iter_mut().enumerate().try_for_each(|(c, (x, fx, y, fy, s, l))| -> Result<()> {
             let mut t = vec![0.0; dims];
             for step in k.step0..k.step0 + k.steps as u64 {
-                let hop = !(*s > p.step_stop) || *l >= p.max_search;
+                let hop = *s <= p.step_stop || *l >= p.max_search;
                 if hop {
                     if *fy < *fx {
                         x.clone_from(y);

@@ -20,7 +20,7 @@ fn invalid_arg(r: metaopt::error::Result<BasinHopping>) -> &'static str {
 }
 
 /// (anchor values, best value, best point) after `rounds` runs of `steps`.
-fn chains_after(obj: &Objective, lo: &[f64], hi: &[f64], p: &BhParams, backend: Backend, x0: &[f64], rounds: u32, steps: u32) -> (Vec<f64>, f64, Vec<f64>) {
+fn chains_after(obj: &Objective, lo: &[f64], hi: &[f64], p: &BhParams, backend: Backend, x0: &[f64], (rounds, steps): (u32, u32)) -> (Vec<f64>, f64, Vec<f64>) {
     let mut bh = BasinHopping::new(obj, lo, hi, p, backend).unwrap();
     bh.start(x0, None).unwrap();
     for _ in 0..rounds {
@@ -47,8 +47,8 @@ fn the_device_takes_the_cpu_twins_steps() {
         // searches of at most 1 500 steps (Rosenbrock's valley holds a longer one)
         let p = BhParams { hop_min, hop_max, max_search: 1500, ..params(48, 11) };
         // a local search ends when its step is below 5e-12 of the width: some hundreds of steps
-        let (dev, fd, xd) = chains_after(&obj, &lo, &hi, &p, Backend::DEVICE, &x0, 4, 1000);
-        let (cpu, fc, xc) = chains_after(&obj, &lo, &hi, &p, Backend::Cpu, &x0, 4, 1000);
+        let (dev, fd, xd) = chains_after(&obj, &lo, &hi, &p, Backend::DEVICE, &x0, (4, 1000));
+        let (cpu, fc, xc) = chains_after(&obj, &lo, &hi, &p, Backend::Cpu, &x0, (4, 1000));
         for (c, (d, h)) in dev.iter().zip(&cpu).enumerate() {
             assert!((d - h).abs() <= tol * h.abs().max(1.0), "{name} chain {c}: device {d:e}, CPU {h:e}");
         }
@@ -67,7 +67,7 @@ fn float_chains_descend_too() {
     let obj = Objective::catalogue("F1").unwrap();
     let (lo, hi) = (vec![-5.12; 3], vec![5.12; 3]);
     let p = BhParams { double: false, ..params(32, 3) };
-    let (_, f, x) = chains_after(&obj, &lo, &hi, &p, Backend::DEVICE, &[4.0, -3.0, 2.5], 4, 1000);
+    let (_, f, x) = chains_after(&obj, &lo, &hi, &p, Backend::DEVICE, &[4.0, -3.0, 2.5], (4, 1000));
     assert!(f < 1e-6, "{f:e} at {x:?}");
 }
 

@@ -294,7 +294,7 @@ fn bench_de_and_de_digits() {
 
     let text = ok(&["bench", "de-digits", "--seconds", "1", "--functions", "CEC05t,CEC10t", "--islands", "8", "--members", "20", "--period", "20", "--stall", "200"]);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "function,digits,value,error,seconds_to_best,seconds,reached,restarts,generations,evaluations");
+    assert_eq!(lines[0], "function,digits,value,error,seconds_to_best,seconds,reached,restarts,generations,evaluations,bh_evaluations");
     assert_eq!(lines.len(), 3, "{text}");
     for (l, name) in lines[1..].iter().zip(["CEC05t", "CEC10t"]) {
         let f: Vec<&str> = l.split(',').collect();
@@ -310,6 +310,20 @@ fn bench_de_and_de_digits() {
         assert!(f[8].parse::<u64>().unwrap() > 0, "{l}");
     }
     fails(&["bench", "de-digits", "--functions", "F11", "--dims", "3"], "F11");
+
+    // basin hopping once the first DE run stalls: its evaluations are counted apart
+    let args = ["bench", "de-digits", "--seconds", "2", "--functions", "CEC08t", "--islands", "4", "--members", "20", "--stall", "30"];
+    let plain = ok(&args);
+    let hop = ok(&[&args[..], &["--basin-hopping", "--bh-chains", "128"]].concat());
+    let row = |t: &str| t.lines().nth(1).unwrap().split(',').map(str::to_string).collect::<Vec<String>>();
+    let (p, h) = (row(&plain), row(&hop));
+    assert_eq!(p[10], "0", "{plain}");
+    let (bh, all): (u64, u64) = (h[10].parse().unwrap(), h[9].parse().unwrap());
+    assert!(bh > 0 && bh < all, "{hop}");
+    // the same first DE run (seed and sizes) ends both, and restarts never ran in the second
+    assert_eq!(h[7], "0", "{hop}");
+    fails(&["bench", "de-digits", "--functions", "CEC08t", "--bh-chains", "8"], "--basin-hopping");
+    fails(&["bench", "de-digits", "--functions", "CEC08t", "--basin-hopping", "--bh-chains", "0"], "--bh-chains");
 }
 
 /// `de --algorithm` (issue 25): the adaptive variants by name, the same run on the device and the

@@ -403,7 +403,7 @@ impl DeviceDe {
                     let cap = if ade { wg } else { ctx.info.max_work_group_size };
                     let island_wg = covering_group(nm, limit.min(cap).min(fits));
                     let sums = super::ade::SUMS * island_wg * fp;
-                    let ranking = (nm as usize * (fpf + 4)).next_multiple_of(8);
+                    let ranking = (nm * (fpf + 4)).next_multiple_of(8);
                     let free = (ctx.info.local_mem_bytes as usize).saturating_sub(island_wg * (fpf + 4));
                     let ls = if ade && ranking > sums && ranking <= free { ranking } else { sums };
                     Some(Wide { trials: self.queue.kernel(&program, names[0])?, island, rank, island_wg, ls })

@@ -231,6 +231,14 @@ pub struct BenchDigitsArgs {
     /// jDE100's small population per island (the paper's 25)
     #[arg(long, default_value_t = 25, value_name = "N")]
     jde_small: u32,
+    /// Once the first DE run stalls, basin hopping from its best point for the rest of the
+    /// time (chains of a (1+1)-ES local search from hops of 0.15-1.5 % of the domain, sharing
+    /// the lowest anchor) instead of DE restarts
+    #[arg(long)]
+    basin_hopping: bool,
+    /// Basin hopping's chains side by side
+    #[arg(long, default_value_t = 4096, value_name = "N", requires = "basin_hopping")]
+    bh_chains: usize,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -249,6 +257,7 @@ struct DigitsRow {
     restarts: u32,
     generations: u64,
     evaluations: u64,
+    bh_evaluations: u64,
 }
 
 pub fn digits(a: &BenchDigitsArgs) -> CliResult {
@@ -264,6 +273,9 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     let lshade_budget = if algorithm.reduces() { a.lshade_budget.unwrap_or(10_000 * a.dims as u64) } else { 0 };
     let cr = parse_numbers("--CR", &a.cr)?;
     let backend = a.backend.backend()?;
+    if a.basin_hopping && (a.bh_chains == 0 || a.bh_chains > u32::MAX as usize) {
+        return Err(Failure(format!("--bh-chains: {}; 1 to 2^32 - 1", a.bh_chains)));
+    }
     let mut names = Vec::new();
     for f in &a.functions {
         let info = catalogue_function("--functions", f, a.dims)?;
@@ -293,6 +305,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             algorithm,
             lshade_budget,
             jde_small: a.jde_small,
+            basin_hopping: a.basin_hopping.then(|| metaopt::bh::BhParams { chains: a.bh_chains, ..Default::default() }),
             ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))
         };
         let r = digits_run(&s).map_err(de_error)?;
@@ -317,6 +330,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             restarts: r.restarts,
             generations: r.generations,
             evaluations: r.evaluations,
+            bh_evaluations: r.bh_evaluations,
         })
         .map_err(csv_error)?;
     }

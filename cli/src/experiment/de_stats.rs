@@ -288,7 +288,15 @@ pub struct DigitsSetup {
     pub lshade_budget: u64,
     /// jDE100's small population per island (the rest of `members` is the big one).
     pub jde_small: u32,
+    /// Basin hopping (`metaopt::bh`) for the rest of the budget once the first DE run stalls,
+    /// from its best point, the chains sharing the lowest anchor after every launch of
+    /// `BH_STEPS` steps; None: DE restarts instead. Its seed is `seed + 1000003`, its precision
+    /// `double`'s.
+    pub basin_hopping: Option<metaopt::bh::BhParams>,
 }
+
+/// Steps of every basin-hopping chain between two looks at the best anchor.
+const BH_STEPS: u32 = 250;
 
 impl DigitsSetup {
     /// Settings that did best of those tried on CEC04t..CEC10t in D = 10 on an H200 (see
@@ -317,6 +325,7 @@ impl DigitsSetup {
             algorithm: metaopt::de::Algorithm::De,
             lshade_budget: 0,
             jde_small: 25,
+            basin_hopping: None,
         }
     }
 }
@@ -336,6 +345,8 @@ pub struct DigitsResult {
     pub generations: u64,
     pub evaluations: u64,
     pub reached: bool,
+    /// Of `evaluations`, those of basin hopping (0 without it).
+    pub bh_evaluations: u64,
 }
 
 /// Runs DE with restarts until the value is within the tolerance of the known optimum or the
@@ -357,6 +368,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
     let (mut generations, mut evaluations, mut restarts) = (0u64, 0u64, 0u32);
     // the budget starts once the first solver is ready: building the program is not search
     let mut start: Option<Instant> = None;
+    let mut bh_evaluations = 0u64;
     'runs: loop {
         let seed = s.seed + 4 * restarts as u64;
         let options = DeOptions {
@@ -411,6 +423,28 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             }
             last = r.value;
         }
+        if let (Some(bp), Some((fb, xb, _))) = (&s.basin_hopping, best.clone()) {
+            // the rest of the budget: basin hopping from the best point so far
+            let lo = vec![info.domain.0; s.dims as usize];
+            let hi = vec![info.domain.1; s.dims as usize];
+            let p = metaopt::bh::BhParams { seed: s.seed + 1_000_003, double: s.double, ..bp.clone() };
+            let mut bh = metaopt::bh::BasinHopping::new(&objective, &lo, &hi, &p, s.backend)?;
+            bh.start(&xb, Some(fb))?;
+            let mut anchor = fb;
+            while anchor > target && t0.elapsed() < s.time_limit && !crate::stop_token().is_requested() {
+                bh.run(BH_STEPS)?;
+                let (f, x) = bh.best()?;
+                if f < anchor {
+                    // every chain continues from the lowest anchor
+                    anchor = f;
+                    bh.anchor(&x, Some(f))?;
+                    best = Some((f, x, t0.elapsed().as_secs_f64()));
+                }
+            }
+            bh_evaluations = bh.evaluations();
+            evaluations += bh_evaluations;
+            break 'runs;
+        }
         restarts += 1;
     }
     let (value, x, seconds_to_best) = best.unwrap_or((f64::INFINITY, Vec::new(), 0.0));
@@ -426,6 +460,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
         generations,
         evaluations,
         reached: value <= target,
+        bh_evaluations,
     })
 }
 
