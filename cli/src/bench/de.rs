@@ -239,6 +239,15 @@ pub struct BenchDigitsArgs {
     /// Basin hopping's chains side by side
     #[arg(long, default_value_t = 4096, value_name = "N", requires = "basin_hopping")]
     bh_chains: usize,
+    /// Basin hopping's smallest and largest hop, fractions of the domain's width (one of a
+    /// table of 16 log-spaced scales drawn per hop)
+    #[arg(long, default_value_t = 0.0015, value_name = "H", requires = "basin_hopping")]
+    bh_hop_min: f64,
+    #[arg(long, default_value_t = 0.015, value_name = "H", requires = "basin_hopping")]
+    bh_hop_max: f64,
+    /// Basin hopping's local search ends when its step is below this fraction of the width
+    #[arg(long, default_value_t = 5e-12, value_name = "S", requires = "basin_hopping")]
+    bh_step_stop: f64,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -273,8 +282,17 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     let lshade_budget = if algorithm.reduces() { a.lshade_budget.unwrap_or(10_000 * a.dims as u64) } else { 0 };
     let cr = parse_numbers("--CR", &a.cr)?;
     let backend = a.backend.backend()?;
-    if a.basin_hopping && (a.bh_chains == 0 || a.bh_chains > u32::MAX as usize) {
-        return Err(Failure(format!("--bh-chains: {}; 1 to 2^32 - 1", a.bh_chains)));
+    if a.basin_hopping {
+        if a.bh_chains == 0 || a.bh_chains > u32::MAX as usize {
+            return Err(Failure(format!("--bh-chains: {}; 1 to 2^32 - 1", a.bh_chains)));
+        }
+        if !(a.bh_hop_min > 0.0 && a.bh_hop_min <= a.bh_hop_max && a.bh_hop_max.is_finite()) {
+            return Err(Failure(format!("--bh-hop-min, --bh-hop-max: {} and {}; 0 < min <= max, finite", a.bh_hop_min, a.bh_hop_max)));
+        }
+        let step0 = metaopt::bh::BhParams::default().step0;
+        if !(a.bh_step_stop > 0.0 && a.bh_step_stop < step0) {
+            return Err(Failure(format!("--bh-step-stop: {}; above 0 and below the first step {step0}", a.bh_step_stop)));
+        }
     }
     let mut names = Vec::new();
     for f in &a.functions {
@@ -305,7 +323,13 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             algorithm,
             lshade_budget,
             jde_small: a.jde_small,
-            basin_hopping: a.basin_hopping.then(|| metaopt::bh::BhParams { chains: a.bh_chains, ..Default::default() }),
+            basin_hopping: a.basin_hopping.then(|| metaopt::bh::BhParams {
+                chains: a.bh_chains,
+                hop_min: a.bh_hop_min,
+                hop_max: a.bh_hop_max,
+                step_stop: a.bh_step_stop,
+                ..Default::default()
+            }),
             ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))
         };
         let r = digits_run(&s).map_err(de_error)?;
