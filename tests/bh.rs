@@ -112,6 +112,30 @@ fn basin_hopping_leaves_the_ring_minimum_that_de_stops_at() {
 }
 
 #[test]
+fn basin_hopping_walks_happycats_shell() {
+    // CEC09t near o is about |r2 - D|^(1/4): the searches end on the shell where the reference
+    // arithmetic rounds r2 - D to 0, below the 6e-4 that any point off it costs (the compensated
+    // HappyCat's floor), and the hops walk the shell toward o
+    let o = functions::cec_shift(9, 10).unwrap();
+    let x0: Vec<f64> = o.iter().enumerate().map(|(j, v)| v + 0.05 * (j as f64 - 4.5)).collect();
+    let f0 = functions::eval("CEC09t", &x0).unwrap();
+    assert!(f0 - 1.0 > 1e-2, "{f0}");
+    let obj = Objective::catalogue("CEC09t").unwrap();
+    let (lo, hi) = (vec![-100.0; 10], vec![100.0; 10]);
+    let mut bh = BasinHopping::new(&obj, &lo, &hi, &params(256, 9), Backend::DEVICE).unwrap();
+    bh.start(&x0, Some(f0)).unwrap();
+    let mut best = f0;
+    for _ in 0..40 {
+        bh.run(500).unwrap();
+        best = bh.best().unwrap().0;
+        if best - 1.0 < 1e-4 {
+            break;
+        }
+    }
+    assert!(best - 1.0 < 1e-4, "{best:.12} after {} steps", bh.steps());
+}
+
+#[test]
 fn a_shared_anchor_is_kept_until_a_chain_beats_it() {
     let obj = Objective::catalogue("F6").unwrap();
     let (lo, hi) = (vec![-5.12; 3], vec![5.12; 3]);
@@ -160,6 +184,7 @@ fn bad_arguments_are_named() {
         other => panic!("{other:?}"),
     }
     bh.start(&[0.5, -0.5], None).unwrap();
-    bh.run(500).unwrap();
+    // a search ends at a step of 5e-17 of the width: some thousands of steps
+    bh.run(5000).unwrap();
     assert!(bh.best().unwrap().0 < 1e-8);
 }

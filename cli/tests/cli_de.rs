@@ -324,6 +324,9 @@ fn bench_de_and_de_digits() {
     assert_eq!(h[7], "0", "{hop}");
     fails(&["bench", "de-digits", "--functions", "CEC08t", "--bh-chains", "8"], "--basin-hopping");
     fails(&["bench", "de-digits", "--functions", "CEC08t", "--basin-hopping", "--bh-chains", "0"], "--bh-chains");
+    fails(&["bench", "de-digits", "--functions", "CEC08t", "--seconds", "5", "--basin-hopping", "--bh-after", "6"], "--bh-after");
+    fails(&["bench", "de-digits", "--functions", "CEC08t", "--basin-hopping", "--bh-hop-min", "0.1", "--bh-hop-max", "0.01"], "--bh-hop-min");
+    fails(&["bench", "de-digits", "--functions", "CEC08t", "--basin-hopping", "--bh-step-stop", "0.5"], "--bh-step-stop");
 }
 
 /// `de --algorithm` (issue 25): the adaptive variants by name, the same run on the device and the

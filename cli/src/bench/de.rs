@@ -231,9 +231,9 @@ pub struct BenchDigitsArgs {
     /// jDE100's small population per island (the paper's 25)
     #[arg(long, default_value_t = 25, value_name = "N")]
     jde_small: u32,
-    /// Once the first DE run stalls, basin hopping from its best point for the rest of the
-    /// time (chains of a (1+1)-ES local search from hops of 0.15-1.5 % of the domain, sharing
-    /// the lowest anchor) instead of DE restarts
+    /// Once the first DE run stalls (or after --bh-after), basin hopping from its best point for
+    /// the rest of the time (chains of a (1+1)-ES local search from hops of 1e-6 to 1.5e-2 of
+    /// the domain, sharing the lowest anchor) instead of DE restarts
     #[arg(long)]
     basin_hopping: bool,
     /// Basin hopping's chains side by side
@@ -241,13 +241,17 @@ pub struct BenchDigitsArgs {
     bh_chains: usize,
     /// Basin hopping's smallest and largest hop, fractions of the domain's width (one of a
     /// table of 16 log-spaced scales drawn per hop)
-    #[arg(long, default_value_t = 0.0015, value_name = "H", requires = "basin_hopping")]
+    #[arg(long, default_value_t = 1e-6, value_name = "H", requires = "basin_hopping")]
     bh_hop_min: f64,
     #[arg(long, default_value_t = 0.015, value_name = "H", requires = "basin_hopping")]
     bh_hop_max: f64,
     /// Basin hopping's local search ends when its step is below this fraction of the width
-    #[arg(long, default_value_t = 5e-12, value_name = "S", requires = "basin_hopping")]
+    #[arg(long, default_value_t = 5e-17, value_name = "S", requires = "basin_hopping")]
     bh_step_stop: f64,
+    /// Basin hopping starts once the first DE run stalls or after this many seconds of it
+    /// [default: a tenth of --seconds]
+    #[arg(long, value_name = "S", requires = "basin_hopping")]
+    bh_after: Option<f64>,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -288,6 +292,11 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
         }
         if !(a.bh_hop_min > 0.0 && a.bh_hop_min <= a.bh_hop_max && a.bh_hop_max.is_finite()) {
             return Err(Failure(format!("--bh-hop-min, --bh-hop-max: {} and {}; 0 < min <= max, finite", a.bh_hop_min, a.bh_hop_max)));
+        }
+        if let Some(t) = a.bh_after {
+            if !(t >= 0.0 && t <= a.seconds) {
+                return Err(Failure(format!("--bh-after: {t}; 0 to --seconds ({})", a.seconds)));
+            }
         }
         let step0 = metaopt::bh::BhParams::default().step0;
         if !(a.bh_step_stop > 0.0 && a.bh_step_stop < step0) {
@@ -330,6 +339,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
                 step_stop: a.bh_step_stop,
                 ..Default::default()
             }),
+            bh_after: Duration::from_secs_f64(a.bh_after.unwrap_or(a.seconds / 10.0)),
             ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))
         };
         let r = digits_run(&s).map_err(de_error)?;

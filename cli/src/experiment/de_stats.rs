@@ -288,11 +288,15 @@ pub struct DigitsSetup {
     pub lshade_budget: u64,
     /// jDE100's small population per island (the rest of `members` is the big one).
     pub jde_small: u32,
-    /// Basin hopping (`metaopt::bh`) for the rest of the budget once the first DE run stalls,
+    /// Basin hopping (`metaopt::bh`) for the rest of the budget once the first DE run stalls or
+    /// has run `bh_after`,
     /// from its best point, the chains sharing the lowest anchor after every launch of
     /// `BH_STEPS` steps; None: DE restarts instead. Its seed is `seed + 1000003`, its precision
     /// `double`'s.
     pub basin_hopping: Option<metaopt::bh::BhParams>,
+    /// With basin hopping, the first DE run also ends (for basin hopping) after this long: a
+    /// run that keeps improving a little (HappyCat) never stalls.
+    pub bh_after: Duration,
 }
 
 /// Steps of every basin-hopping chain between two looks at the best anchor.
@@ -326,6 +330,7 @@ impl DigitsSetup {
             lshade_budget: 0,
             jde_small: 25,
             basin_hopping: None,
+            bh_after: time_limit / 10,
         }
     }
 }
@@ -419,6 +424,9 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
                 break 'runs;
             }
             if last - r.value < s.stall_tolerance * (optimum.abs() + 1.0) {
+                break;
+            }
+            if s.basin_hopping.is_some() && t0.elapsed() >= s.bh_after {
                 break;
             }
             last = r.value;
