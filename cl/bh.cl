@@ -64,32 +64,26 @@ __kernel void bh_steps(__global FP *X, __global FP *FX, __global FP *Y, __global
     for (uint k = 0; k < steps; ++k) {
         ulong base = bh_base(step0 + k, chains, c, dims);
         int hop = s <= stop || l >= cap;
+        // the search is over: monotonic acceptance, then a hop from the anchor
+        if (hop && fy < FX[c]) {
+            for (uint j = 0; j < dims; ++j) X[(size_t)j * chains + c] = Y[(size_t)j * chains + c];
+            FX[c] = fy;
+        }
+        // the trial: a hop of the hop's scale from the anchor, or a step of s from the search's
+        // point; word 2 dims (of counter dims / 2, the first or the third) picks the hop's scale
+        FP scale = s;
         if (hop) {
-            // the search is over: monotonic acceptance, then a hop from the anchor
-            if (fy < FX[c]) {
-                for (uint j = 0; j < dims; ++j) X[(size_t)j * chains + c] = Y[(size_t)j * chains + c];
-                FX[c] = fy;
-            }
-            // word 2 dims: of counter dims / 2, the first or the third
             uint4 hw = metaopt_rng4(seed, BH_STREAM, base + dims / 2);
-            FP h = hops[(uint)(((ulong)((dims & 1u) ? hw.z : hw.x) * nhops) >> 32)];
-            uint4 w4 = (uint4)(0u);
-            for (uint j = 0; j < dims; ++j) {
-                if ((j & 1u) == 0) w4 = metaopt_rng4(seed, BH_STREAM, base + j / 2);
-                FP n = (j & 1u) ? bh_normal(w4.z, w4.w) : bh_normal(w4.x, w4.y);
-                FP w = hi[j] - lo[j];
-                FP v = X[(size_t)j * chains + c] + h * w * n;
-                T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
-            }
-        } else {
-            uint4 w4 = (uint4)(0u);
-            for (uint j = 0; j < dims; ++j) {
-                if ((j & 1u) == 0) w4 = metaopt_rng4(seed, BH_STREAM, base + j / 2);
-                FP n = (j & 1u) ? bh_normal(w4.z, w4.w) : bh_normal(w4.x, w4.y);
-                FP w = hi[j] - lo[j];
-                FP v = Y[(size_t)j * chains + c] + s * w * n;
-                T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
-            }
+            scale = hops[(uint)(((ulong)((dims & 1u) ? hw.z : hw.x) * nhops) >> 32)];
+        }
+        __global const FP *from = hop ? X : Y;
+        uint4 w4 = (uint4)(0u);
+        for (uint j = 0; j < dims; ++j) {
+            if ((j & 1u) == 0) w4 = metaopt_rng4(seed, BH_STREAM, base + j / 2);
+            FP n = (j & 1u) ? bh_normal(w4.z, w4.w) : bh_normal(w4.x, w4.y);
+            FP w = hi[j] - lo[j];
+            FP v = from[(size_t)j * chains + c] + scale * w * n;
+            T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
         }
         FP ft = bh_eval(T + c, dims, chains, data);
         // a tie moves the search but counts as a failure for the step: at the objective's

@@ -158,9 +158,8 @@ impl BasinHopping {
     /// Every chain starts anew from `x` (its value `fx`, or evaluated when None): the anchor
     /// and the search at `x`, the search over, so the next step hops.
     pub fn start(&mut self, x: &[f64], fx: Option<f64>) -> Result<()> {
-        let f = self.value_at(x, fx)?;
-        let (dims, chains) = (self.dims, self.chains);
-        let cols: Vec<f64> = (0..dims).flat_map(|j| std::iter::repeat_n(x[j], chains)).collect();
+        let (cols, f) = self.columns(x, fx)?;
+        let chains = self.chains;
         match &mut self.engine {
             Engine::Cpu(c) => {
                 c.x.clone_from(&cols);
@@ -179,9 +178,8 @@ impl BasinHopping {
     /// under way go on and are compared with it when they end. What a caller does to share the
     /// best anchor among the chains.
     pub fn anchor(&mut self, x: &[f64], fx: Option<f64>) -> Result<()> {
-        let f = self.value_at(x, fx)?;
-        let (dims, chains) = (self.dims, self.chains);
-        let cols: Vec<f64> = (0..dims).flat_map(|j| std::iter::repeat_n(x[j], chains)).collect();
+        let (cols, f) = self.columns(x, fx)?;
+        let chains = self.chains;
         match &mut self.engine {
             Engine::Cpu(c) => {
                 c.x = cols;
@@ -190,6 +188,12 @@ impl BasinHopping {
             Engine::Device(d) => d.anchor(&cols, f, chains)?,
         }
         Ok(())
+    }
+
+    /// `x` checked, repeated for every chain in the column layout, and its value.
+    fn columns(&mut self, x: &[f64], fx: Option<f64>) -> Result<(Vec<f64>, f64)> {
+        let f = self.value_at(x, fx)?;
+        Ok(((0..self.dims).flat_map(|j| std::iter::repeat_n(x[j], self.chains)).collect(), f))
     }
 
     fn value_at(&mut self, x: &[f64], fx: Option<f64>) -> Result<f64> {
@@ -337,22 +341,20 @@ impl CpuBh {
             let mut t = vec![0.0; dims];
             for step in k.step0..k.step0 + k.steps as u64 {
                 let hop = *s <= p.step_stop || *l >= p.max_search;
-                if hop {
-                    if *fy < *fx {
-                        x.clone_from(y);
-                        *fx = *fy;
-                    }
+                // the search is over: monotonic acceptance, then a hop from the anchor
+                if hop && *fy < *fx {
+                    x.clone_from(y);
+                    *fx = *fy;
+                }
+                let (scale, from) = if hop {
                     let w = word(p.seed, step, chains, c, dims, 2 * dims);
-                    let h = hops[((w as u64 * hops.len() as u64) >> 32) as usize];
-                    for j in 0..dims {
-                        let width = hi[j] - lo[j];
-                        t[j] = (x[j] + h * width * normal(p.seed, step, chains, c, dims, j)).max(lo[j]).min(hi[j]);
-                    }
+                    (hops[((w as u64 * hops.len() as u64) >> 32) as usize], &*x)
                 } else {
-                    for j in 0..dims {
-                        let width = hi[j] - lo[j];
-                        t[j] = (y[j] + *s * width * normal(p.seed, step, chains, c, dims, j)).max(lo[j]).min(hi[j]);
-                    }
+                    (*s, &*y)
+                };
+                for j in 0..dims {
+                    let width = hi[j] - lo[j];
+                    t[j] = (from[j] + scale * width * normal(p.seed, step, chains, c, dims, j)).max(lo[j]).min(hi[j]);
                 }
                 let ft = this.eval(&t)?;
                 // a tie moves the search and shrinks the step (bh_steps)
