@@ -239,10 +239,11 @@ pub struct BenchDigitsArgs {
     /// Basin hopping's chains side by side
     #[arg(long, default_value_t = 4096, value_name = "N", requires = "basin_hopping")]
     bh_chains: usize,
-    /// Basin hopping's smallest and largest hop, fractions of the domain's width (one of a
-    /// table of 16 log-spaced scales drawn per hop)
+    /// Basin hopping's smallest hop, a fraction of the domain's width (one of 16 scales spaced
+    /// evenly in log up to --bh-hop-max is drawn per hop)
     #[arg(long, default_value_t = 1e-6, value_name = "H", requires = "basin_hopping")]
     bh_hop_min: f64,
+    /// Basin hopping's largest hop, a fraction of the domain's width
     #[arg(long, default_value_t = 0.015, value_name = "H", requires = "basin_hopping")]
     bh_hop_max: f64,
     /// Basin hopping's local search ends when its step is below this fraction of the width
