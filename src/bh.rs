@@ -71,7 +71,9 @@ impl Default for BhParams {
 }
 
 impl BhParams {
-    fn check(&self) -> Result<()> {
+    /// Errors naming the first field out of range (what [`BasinHopping::new`] checks; a caller
+    /// may check before it builds anything).
+    pub fn check(&self) -> Result<()> {
         if self.chains == 0 || self.chains > u32::MAX as usize {
             return Err(Error::arg("chains", format!("{}; 1 to 2^32 - 1", self.chains)));
         }
@@ -238,11 +240,11 @@ impl BasinHopping {
         Ok((fx[c], (0..self.dims).map(|j| x[j * self.chains + c]).collect()))
     }
 
-    /// Every chain's anchor value.
+    /// Every chain's anchor value (on a device, the values alone are read).
     pub fn anchors(&self) -> Result<Vec<f64>> {
         match &self.engine {
             Engine::Cpu(c) => Ok(c.fx.clone()),
-            Engine::Device(d) => Ok(d.read()?.0),
+            Engine::Device(d) => d.values(),
         }
     }
 
@@ -292,9 +294,11 @@ fn word(seed: u64, step: u64, chains: usize, c: usize, dims: usize, i: usize) ->
     rng4(seed, STREAM, base + (i / 4) as u64)[i & 3]
 }
 
-/// Component j's deviate (`bh_normal`).
+/// Component j's deviate (`bh_normal`): words 2 j and 2 j + 1, half of one counter's four.
 fn normal(seed: u64, step: u64, chains: usize, c: usize, dims: usize, j: usize) -> f64 {
-    let (a, b) = (word(seed, step, chains, c, dims, 2 * j), word(seed, step, chains, c, dims, 2 * j + 1));
+    let per = (2 * dims + 1).div_ceil(4) as u64;
+    let w = rng4(seed, STREAM, (step * chains as u64 + c as u64) * per + (j / 2) as u64);
+    let (a, b) = if j & 1 == 1 { (w[2], w[3]) } else { (w[0], w[1]) };
     let sum = ((a & 0xffff) + (a >> 16) + (b & 0xffff) + (b >> 16)) as i64 - 131_070;
     sum as f64 * NORMAL_SCALE
 }
@@ -483,9 +487,11 @@ impl DeviceBh {
         self.q.finish()
     }
 
+    fn values(&self) -> Result<Vec<f64>> {
+        Ok(fp_values(&self.fx.to_vec(&self.q)?, self.double))
+    }
+
     fn read(&self) -> Result<(Vec<f64>, Vec<f64>)> {
-        let fx = fp_values(&self.fx.to_vec(&self.q)?, self.double);
-        let x = fp_values(&self.x.to_vec(&self.q)?, self.double);
-        Ok((fx, x))
+        Ok((self.values()?, fp_values(&self.x.to_vec(&self.q)?, self.double)))
     }
 }

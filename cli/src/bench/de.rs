@@ -287,21 +287,24 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     let lshade_budget = if algorithm.reduces() { a.lshade_budget.unwrap_or(10_000 * a.dims as u64) } else { 0 };
     let cr = parse_numbers("--CR", &a.cr)?;
     let backend = a.backend.backend()?;
-    if a.basin_hopping {
-        if a.bh_chains == 0 || a.bh_chains > u32::MAX as usize {
-            return Err(Failure(format!("--bh-chains: {}; 1 to 2^32 - 1", a.bh_chains)));
-        }
-        if !(a.bh_hop_min > 0.0 && a.bh_hop_min <= a.bh_hop_max && a.bh_hop_max.is_finite()) {
-            return Err(Failure(format!("--bh-hop-min, --bh-hop-max: {} and {}; 0 < min <= max, finite", a.bh_hop_min, a.bh_hop_max)));
-        }
+    // basin hopping's settings, checked now (they are used only once a DE run stalls) by the
+    // library's own rules, each error naming its flag (`chains` -> `--bh-chains`, ...)
+    let bh = a.basin_hopping.then(|| metaopt::bh::BhParams {
+        chains: a.bh_chains,
+        hop_min: a.bh_hop_min,
+        hop_max: a.bh_hop_max,
+        step_stop: a.bh_step_stop,
+        ..Default::default()
+    });
+    if let Some(p) = &bh {
+        p.check().map_err(|e| match e {
+            metaopt::Error::InvalidArgument { arg, msg } => Failure(format!("--bh-{}: {msg}", arg.replace('_', "-"))),
+            other => Failure(other.to_string()),
+        })?;
         if let Some(t) = a.bh_after {
             if !(t >= 0.0 && t <= a.seconds) {
                 return Err(Failure(format!("--bh-after: {t}; 0 to --seconds ({})", a.seconds)));
             }
-        }
-        let step0 = metaopt::bh::BhParams::default().step0;
-        if !(a.bh_step_stop > 0.0 && a.bh_step_stop < step0) {
-            return Err(Failure(format!("--bh-step-stop: {}; above 0 and below the first step {step0}", a.bh_step_stop)));
         }
     }
     let mut names = Vec::new();
@@ -333,13 +336,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             algorithm,
             lshade_budget,
             jde_small: a.jde_small,
-            basin_hopping: a.basin_hopping.then(|| metaopt::bh::BhParams {
-                chains: a.bh_chains,
-                hop_min: a.bh_hop_min,
-                hop_max: a.bh_hop_max,
-                step_stop: a.bh_step_stop,
-                ..Default::default()
-            }),
+            basin_hopping: bh.clone(),
             bh_after: Duration::from_secs_f64(a.bh_after.unwrap_or(a.seconds / 10.0)),
             ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))
         };

@@ -441,8 +441,10 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             let mut anchor = fb;
             while anchor > target && t0.elapsed() < s.time_limit && !crate::stop_token().is_requested() {
                 bh.run(BH_STEPS)?;
-                let (f, x) = bh.best()?;
-                if f < anchor {
+                // the anchors' values alone, their points only when one is lower
+                let low = bh.anchors()?.into_iter().fold(f64::INFINITY, f64::min);
+                if low < anchor {
+                    let (f, x) = bh.best()?;
                     // every chain continues from the lowest anchor
                     anchor = f;
                     bh.anchor(&x, Some(f))?;
