@@ -638,6 +638,20 @@ inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
         }                                                               \
     }
 
+// ADE_CX with the values sorted beside the indices (VALS[I] the value of member IX[I]): the
+// four reads are independent, where ADE_CX reads the values after the indices.
+#define ADE_CXV(IX, VALS, I, L)                                         \
+    {                                                                   \
+        uint a_ = (IX)[I], b_ = (IX)[L];                                \
+        FPF va_ = (VALS)[I], vb_ = (VALS)[L];                           \
+        if (vb_ < va_ || (vb_ == va_ && b_ < a_)) {                     \
+            (IX)[I] = b_;                                               \
+            (IX)[L] = a_;                                               \
+            (VALS)[I] = vb_;                                            \
+            (VALS)[L] = va_;                                            \
+        }                                                               \
+    }
+
 // The active members by rank into au[rank] (lowest value first, ties to the lower index): a
 // bitonic sort of the member indices by (value, index), log2(P) (log2(P) + 1) / 2 steps of at
 // most P / 2 compare-exchanges for P the power of two covering na, where counting each member's
@@ -703,7 +717,7 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __loc
             uint i = ((t & ~(j - 1)) << 1) | (t & (j - 1));
             uint l = j == k / 2 ? i ^ (k - 1) : i + j;
             if (t < pairs && l < na) {
-                if (here) ADE_CX(li, lf, i, l) else if (idx) ADE_CX(li, fxs, i, l) else ADE_CX(au, fxs, i, l)
+                if (here) ADE_CXV(li, lf, i, l) else if (idx) ADE_CX(li, fxs, i, l) else ADE_CX(au, fxs, i, l)
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -783,10 +797,11 @@ inline void ade_sums(ade_pop q, uint na, __global const FP *af, __local FP *ls, 
 // Member m's trial of generation g (1-based) of an island with na active members, alen archived
 // rows and the evaluations nfe before it: F and CR drawn from the memories, current-to-pbest/1
 // (jSO: -w/1) from the ranks in au, binomial crossover, the bound corrections, the evaluation;
-// F and CR into af, the trial into gy and its value into gfy[m]. What ade_gen and the wide
+// F and CR into af, the trial into gy, its value into gfy[m] and its improvement on the target
+// (0: none, not strictly better) into af[2 nm + m], which ade_adapt reads. What ade_gen and the wide
 // kernel (ade_wide_trials) make of every active member.
 inline void ade_member_trial(ade_pop q, ulong g, uint m, uint na, uint alen, ulong nfe, DEB_SPACE FP *xs,
-                             DEB_YSPACE FP *gy, DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc,
+                             DEB_SPACE const FPF *fxs, DEB_YSPACE FP *gy, DEB_YSPACE FPF *gfy, __global FP *mem, __global FP *arc,
                              __global FP *af, __global uint *au, __global const FP *lo, __global const FP *hi,
                              __global const uchar *kinds, __global const uchar *data)
 {
@@ -854,6 +869,8 @@ inline void ade_member_trial(ade_pop q, ulong g, uint m, uint na, uint alen, ulo
     }
     FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
     gfy[m] = isfinite(v) ? v : (FPF)INFINITY;
+    FP fy = gfy[m], fx = fxs[m];
+    af[2 * nm + m] = fy < fx ? fmin((FP)(fx - fy), ADE_WMAX) : (FP)0;
 }
 
 // The rest of generation g of an island with counters *c, once its trials are made: the
@@ -867,12 +884,7 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
 {
     uint nn = q.nn, nm = q.nm, na = c->na, alen = c->alen;
     FP mf_k = mem[c->k], mcr_k = mem[q.h + c->k];
-    // the successes (strictly better): their improvement (0: none)
-    for (uint m = lid; m < na; m += wg) {
-        FP fy = gfy[m], fx = fxs[m];
-        af[2 * nm + m] = fy < fx ? fmin((FP)(fx - fy), ADE_WMAX) : (FP)0;
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    // the successes (strictly better) are those with an improvement (ade_member_trial)
     FP s[ADE_SUMS];
     ade_sums(q, na, af, ls, lid, wg, s);
     // each success's archive slot, in member order: the next free one, else (full) a random one;
@@ -1021,9 +1033,10 @@ inline void ade_gen(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SPAC
                     __global const uchar *data, __local FP *ls, uint lid, uint wg)
 {
     for (uint m = lid; m < c->na; m += wg)
-        ade_member_trial(q, g, m, c->na, c->alen, c->nfe, xs, gy, gfy, mem, arc, af, au, lo, hi, kinds, data);
-    // every trial is made from the previous generation before the archive or a selection writes
-    barrier(DEB_FENCE);
+        ade_member_trial(q, g, m, c->na, c->alen, c->nfe, xs, fxs, gy, gfy, mem, arc, af, au, lo, hi, kinds, data);
+    // every trial is made from the previous generation before the archive or a selection
+    // writes, and the improvements are seen by every work-item
+    barrier(DEB_FENCE | CLK_GLOBAL_MEM_FENCE);
     ade_adapt(q, g, c, xs, fxs, gy, gfy, mem, arc, af, au, ls, lid, wg, ADE_ROOM(wg));
 }
 #endif // DEB_ADE
@@ -1587,13 +1600,13 @@ __kernel void ade_wide_trials(ADE_ARGS)
     ADE_WIDE_ISLAND(q)
     uint na = (uint)gst[2];
     if (m >= na) return;
-    ade_member_trial(q, gen0 + 1, m, na, (uint)gst[1], gst[3], xs, ys, fys, mem, arc, af, au, lo, hi, kinds,
+    ade_member_trial(q, gen0 + 1, m, na, (uint)gst[1], gst[3], xs, fxs, ys, fys, mem, arc, af, au, lo, hi, kinds,
                      (__global const uchar *)data);
 }
 
 // The rest of generation gen0 + 1 for island p (one work-group): ade_adapt (which leaves the
 // ranks of the next generation in au), the best row (member nm) and the counters.
-__kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __local FP *ls, ulong lroom)
+__kernel void ade_wide_adapt(ADE_ARGS, __local FP *ls, ulong lroom)
 {
     uint p = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
@@ -1604,8 +1617,10 @@ __kernel void ade_wide_adapt(ADE_ARGS, __local FPF *rv, __local uint *ri, __loca
     cn.na = (uint)gst[2];
     cn.nfe = gst[3];
     ade_adapt(q, gen0 + 1, &cn, xs, fxs, ys, fys, mem, arc, af, au, ls, lid, wg, lroom);
-    FPF bv;
-    uint best = deb_best(fxs, nm, lid, wg, rv, ri, &bv);
+    // the best is rank 0 (the lowest value, ties to the lower member, as deb_best; the members
+    // past the active ones are +inf), which ade_adapt leaves published in au
+    uint best = au[0];
+    FPF bv = fxs[best];
     for (uint n = lid; n < nn; n += wg) gx[(size_t)n * gsn + (size_t)nm * gsm] = xs[(size_t)n * q.sn + (size_t)best * q.sm];
     if (lid == 0) {
         gfx[nm] = bv;

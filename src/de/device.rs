@@ -183,6 +183,9 @@ pub struct DeviceDe {
     wide_best: Option<DeviceBuffer<u32>>,
 }
 
+/// Argument index of gen0 in `ADE_ARGS` (`cl/de_batch.cl`): what the wide kernels' launches change.
+const ADE_GEN0: u32 = 16;
+
 /// The buffers of `ade_fused` (`cl/de_batch.cl`, `ade_gen`): per island its memories, archive,
 /// scratch and counters; and the active members and evaluations of every island, which the host
 /// follows without reading them (they do not depend on the values).
@@ -197,7 +200,7 @@ struct AdeFused {
     nfe: Vec<u64>,
 }
 
-use crate::device::launch;
+use crate::device::{cl_error, enqueue_prepared, launch};
 
 /// A launch over `global` items from `offset` (a piece of a phase: `pace.rs`).
 fn launch_at(
@@ -395,8 +398,9 @@ impl DeviceDe {
                     let island = self.queue.kernel(&program, names[1])?;
                     let rank = if ade { Some(self.queue.kernel(&program, "ade_wide_rank")?) } else { None };
                     let limit = std::iter::once(&island).chain(&rank).map(|k| k.get_work_group_size(ctx.info.cl_id()).unwrap_or(1)).min().unwrap_or(1);
-                    // the group's locals must fit: rv, ri, and for the adaptive variants the sums
-                    let per_item = fpf + 4 + if ade { super::ade::SUMS * fp } else { 0 };
+                    // the group's locals must fit: rv and ri (`deb_best`) for the fixed DE, the
+                    // sums for the adaptive variants (whose best is their rank 0)
+                    let per_item = if ade { super::ade::SUMS * fp } else { fpf + 4 };
                     let fits = (ctx.info.local_mem_bytes as usize / per_item).max(1);
                     // (the adaptive variants: the fused kernel's group, so that the sums of the
                     // success sets are reduced in its order and the run is its run)
@@ -404,8 +408,7 @@ impl DeviceDe {
                     let island_wg = covering_group(nm, limit.min(cap).min(fits));
                     let sums = super::ade::SUMS * island_wg * fp;
                     let ranking = (nm * (fpf + 4)).next_multiple_of(8);
-                    let free = (ctx.info.local_mem_bytes as usize).saturating_sub(island_wg * (fpf + 4));
-                    let ls = if ade && ranking > sums && ranking <= free { ranking } else { sums };
+                    let ls = if ade && ranking > sums && ranking <= ctx.info.local_mem_bytes as usize { ranking } else { sums };
                     Some(Wide { trials: self.queue.kernel(&program, names[0])?, island, rank, island_wg, ls })
                 } else {
                     None
@@ -689,27 +692,33 @@ impl DeviceDe {
         };
         if let Some(w) = &fk.wide {
             // the wide generation: the ranks, then per generation its trials over the grid and
-            // the rest of it per island
+            // the rest of it per island. Each kernel's arguments are set once; a generation sets
+            // gen0 alone and launches with no event (`enqueue_prepared`): 30 arguments set and an
+            // event made at each of its two launches took a tenth of a generation of 1000 members
+            // on an H200.
             let (iw, tw) = (w.island_wg, self.kernels.as_ref().map_or(64, |k| k.wg1));
-            let island = |kernel: &Kernel, g0: u64, name: &'static str, best: bool| -> Result<()> {
+            let per_island = |kernel: &Kernel| {
                 let mut e = ExecuteKernel::new(kernel);
-                args(&mut e, g0);
-                // SAFETY: the locals of `ade_wide_adapt` (rv, ri, ls) or `ade_wide_rank` (ls),
-                // sized for a group of `iw`, and ls's size.
+                args(&mut e, gen);
+                // SAFETY: the local ls of `ade_wide_adapt` and `ade_wide_rank` and its size.
                 unsafe {
-                    if best {
-                        e.set_arg_local_buffer(iw * fpf).set_arg_local_buffer(iw * 4);
-                    }
                     e.set_arg_local_buffer(w.ls).set_arg(&(w.ls as u64));
                 }
-                launch(&self.queue, &mut e, &[np as usize * iw], Some(&[iw]), name)
             };
-            island(w.rank.as_ref().expect("ade_wide_rank"), gen, "clEnqueueNDRangeKernel(ade_wide_rank)", false)?;
+            let rank = w.rank.as_ref().expect("ade_wide_rank");
+            per_island(rank);
+            per_island(&w.island);
+            args(&mut ExecuteKernel::new(&w.trials), gen);
+            let (grid, groups) = ([round_up(nm as usize, tw), np as usize], [np as usize * iw]);
+            enqueue_prepared(&self.queue, rank, &groups, &[iw], "clEnqueueNDRangeKernel(ade_wide_rank)")?;
             for g0 in gen..gen + count {
-                let mut e = ExecuteKernel::new(&w.trials);
-                args(&mut e, g0);
-                launch(&self.queue, &mut e, &[round_up(nm as usize, tw), np as usize], Some(&[tw, 1]), "clEnqueueNDRangeKernel(ade_wide_trials)")?;
-                island(&w.island, g0, "clEnqueueNDRangeKernel(ade_wide_adapt)", true)?;
+                // SAFETY: argument ADE_GEN0 of `ADE_ARGS` is gen0, a ulong; the others are set above.
+                unsafe {
+                    w.trials.set_arg(ADE_GEN0, &g0).map_err(cl_error("clSetKernelArg(ade_wide_trials)"))?;
+                    w.island.set_arg(ADE_GEN0, &g0).map_err(cl_error("clSetKernelArg(ade_wide_adapt)"))?;
+                }
+                enqueue_prepared(&self.queue, &w.trials, &grid, &[tw, 1], "clEnqueueNDRangeKernel(ade_wide_trials)")?;
+                enqueue_prepared(&self.queue, &w.island, &groups, &[iw], "clEnqueueNDRangeKernel(ade_wide_adapt)")?;
             }
         } else {
             let mut e = ExecuteKernel::new(&fk.kernel);
