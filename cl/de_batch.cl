@@ -618,6 +618,14 @@ inline uint ade_cap(ade_pop q, uint n)
     return min((uint)round(q.arc_rate * (FP)n), q.acap);
 }
 
+// The most ranks a trial of an island with na active members reads, and more: its pbest is
+// among the best round(p na), at least 2, with p at most pmax (SHADE's p_i at most pmax, or
+// at most 2 / na where that is larger), and two more than pmax na absorb the roundings.
+inline uint ade_top(ade_pop q, uint na)
+{
+    return min(na, (uint)(q.pmax * (FP)na) + 2u);
+}
+
 // L-SHADE's linear population size after nfe of the budget from nm, at least 4
 // (src/de/adapt.rs lpsr_size).
 inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
@@ -652,42 +660,113 @@ inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
         }                                                               \
     }
 
-// The active members by rank into au[rank] (lowest value first, ties to the lower index): a
-// bitonic sort of the member indices by (value, index), log2(P) (log2(P) + 1) / 2 steps of at
-// most P / 2 compare-exchanges for P the power of two covering na, where counting each member's
-// rank took na^2 comparisons. Every comparator puts the lower key first (the first step of each
-// merge compares mirrored positions), so the positions from na to P act as +inf keys of indices
-// past na that never move: a comparator reaching one is skipped, and no padding is stored. Every
-// key is distinct and the values are finite or +inf, never NaN (a trial that is not finite is
-// +inf, as is every initial, migrated or shrunk-away value), so the order is total and au is the
-// ranking the counts gave. The indices and a copy of the values are sorted in the sums' scratch
-// ls when they fit its room bytes, else the indices alone there, else the indices in au itself;
-// the values not copied are read where they are, at every step. (An H200 runs 1000 members of
-// JADE in a group of 256, whose ADE_ROOM holds 1792 floats: the indices, not the values too; the
-// wide kernels give ls the room for both.)
-// ls is free here; the barriers are outside conditionals (here, idx and the steps are the same
-// in every work-item), and the caller's barrier (local and global) follows, which publishes au
-// and frees ls. (PoCL compiles this loop of barriers, whose count depends on na, slowly: JADE's
-// island program took 12.6 s against 5.6 s with the counts. Blocks of wg positions sorted in a
-// constant count of steps, then merged by binary searches, compiled in 7 s, but made a
-// generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
-inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __local FP *ls, uint lid, uint wg,
-                     ulong room)
+// The exclusive prefix sum of x over the group in work-item order. Each work-item holds a block
+// of consecutive members (ade_block) and x counts its flagged ones, so each member learns the
+// flagged members before it in member order (the successes before a success, the survivors
+// before a survivor), where each member counting them itself read na^2 / 2 flags from global
+// memory. In two levels with three barriers and no loop around them (a loop of barriers over
+// chunks of wg members made PoCL's compilation longer): the sums of segments of sg work-items
+// (sg^2 >= wg), then each work-item adds the segments before its own and its segment's entries
+// before it, at most 2 sg reads (64 at wg = 1024), and the sum over the group into *total. ls
+// holds 2 wg uints (ADE_SUMS wg values of FP hold them); every work-item calls it, and ls is
+// free again when it returns.
+inline uint ade_scan(uint x, __local uint *ls, uint lid, uint wg, uint *total)
 {
-    // here: the values and indices in ls; idx: the indices only (then at ls's start)
-    int here = (ulong)na * (sizeof(FPF) + sizeof(uint)) <= room;
+    uint sg = 1;
+    while (sg * sg < wg) sg *= 2;
+    __local uint *a = ls, *b = ls + wg;
+    a[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < wg / sg) {
+        uint sum = 0;
+        for (uint i = lid * sg; i < lid * sg + sg; ++i) sum += a[i];
+        b[lid] = sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint before = 0, all = 0, seg = lid / sg;
+    for (uint i = 0; i < wg / sg; ++i) {
+        before += i < seg ? b[i] : 0u;
+        all += b[i];
+    }
+    for (uint i = seg * sg; i < lid; ++i) before += a[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *total = all;
+    return before;
+}
+
+// Work-item lid's block of n members for ade_scan: members *m0 .. *m1 (one member each when
+// n <= wg: member lid, as the loops over m = lid + k wg).
+inline void ade_block(uint n, uint lid, uint wg, uint *m0, uint *m1)
+{
+    uint per = (n + wg - 1) / wg;
+    *m0 = min(lid * per, n);
+    *m1 = min(*m0 + per, n);
+}
+
+// The best active members by rank into au[rank] (lowest value first, ties to the lower index):
+// the members whose key (value, index) is at most (tv, tm), the candidates, all of them for tv
+// = +inf and tm = ADE_NONE. ade_adapt passes the key that the member of rank T - 1 had before
+// the selection (T = ade_top, the most ranks a trial reads): a selection only lowers values, so
+// the T members that were at or below that key still are, and the candidates are the best n >=
+// T members, which their order makes the first n ranks. Counting the candidates in member order
+// (ade_scan) places them at positions 0..n of ls with their values, where the whole island took
+// most of a generation: an H200's generation of JADE with 1000 members took 60 us ranking all
+// of them, 38 us ranking none.
+// The order: a bitonic sort of the member indices by (value, index), log2(P) (log2(P) + 1) / 2
+// steps of at most P / 2 compare-exchanges for P the power of two covering the n keys, where
+// counting each key's rank took n^2 comparisons (kept where n is at most the group). Every
+// comparator puts the lower key first (the first step of each merge compares mirrored
+// positions), so the positions from n to P act as +inf keys that never move: a comparator
+// reaching one is skipped, and no padding is stored. Every key is distinct and the values are
+// finite or +inf, never NaN (a trial that is not finite is +inf, as is every initial, migrated
+// or shrunk-away value), so the order is total and au is the ranking the counts gave. The
+// indices and a copy of the values are sorted in the sums' scratch ls when they fit its room
+// bytes, else (every member a candidate, none fitting) the indices alone there, else the indices
+// in au itself; the values not copied are read where they are, at every step. (An H200 runs 1000
+// members of JADE in a group of 256, whose ADE_ROOM holds 1792 floats: the indices, not the
+// values too; the wide kernels give ls the room for both.)
+// ls is free here; the barriers are outside conditionals (n, here, idx and the steps are the
+// same in every work-item), and the caller's barrier (local and global) follows, which
+// publishes au and frees ls. (PoCL compiles this loop of barriers, whose count depends on n,
+// slowly: JADE's island program took 12.6 s against 5.6 s with the counts. Blocks of wg
+// positions sorted in a constant count of steps, then merged by binary searches, compiled in 7
+// s, but made a generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
+inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, FPF tv, uint tm, __global uint *au, __local FP *ls, uint lid,
+                     uint wg, ulong room)
+{
+    // the candidates in each work-item's block, then their places
+    uint m0, m1, own = 0, n;
+    ade_block(na, lid, wg, &m0, &m1);
+    for (uint m = m0; m < m1; ++m) {
+        FPF v = fxs[m];
+        own += v < tv || (v == tv && m <= tm) ? 1u : 0u;
+    }
+    uint at = ade_scan(own, (__local uint *)ls, lid, wg, &n);
+    // part: the candidates with their values in ls; else every member, here: their values and
+    // indices in ls, idx: the indices only (then at ls's start)
+    int part = (ulong)n * (sizeof(FPF) + sizeof(uint)) <= room;
+    na = part ? n : na;
+    int here = part;
     int idx = !here && (ulong)na * sizeof(uint) <= room;
     __local FPF *lf = (__local FPF *)ls;
     __local uint *li = here ? (__local uint *)(lf + na) : (__local uint *)ls;
-    for (uint m = lid; m < na; m += wg) {
-        if (here) lf[m] = fxs[m];
-        if (here || idx) li[m] = m;
+    for (uint m = m0; part && m < m1; ++m) {
+        FPF v = fxs[m];
+        if (v < tv || (v == tv && m <= tm)) {
+            lf[at] = v;
+            li[at] = m;
+            at += 1;
+        }
+    }
+    for (uint m = lid; !part && m < na; m += wg) {
+        if (idx) li[m] = m;
         else au[m] = m;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    // an island no larger than the group (each work-item ranks one member by na comparisons)
-    // counts, in fewer steps than the sort's barriers (JADE's generation of 100 members took
-    // 0.025 ms on an H200 with the sort, 0.021 ms with session 18's counts); the same ranks
+    // no more keys than the group (each work-item ranks one by na comparisons) counts, in fewer
+    // steps than the sort's barriers (JADE's generation of 100 members took 0.025 ms on an H200
+    // with the sort, 0.021 ms with session 18's counts); the same ranks. Positions are in member
+    // order, so the lower position is the lower index.
     int count = na <= wg;
     for (uint m = lid; count && m < na; m += wg) {
         FPF v = here ? lf[m] : fxs[m];
@@ -696,7 +775,7 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __loc
             FPF u = here ? lf[j] : fxs[j];
             r += (u < v || (u == v && j < m)) ? 1u : 0u;
         }
-        au[r] = m;
+        au[r] = here ? li[m] : m;
     }
     uint lg = na > 1 && !count ? 32 - clz(na - 1) : 0;
     // pair t has its lower position at or above t
@@ -723,44 +802,6 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, __global uint *au, __loc
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
     for (uint r = lid; (here || idx) && !count && r < na; r += wg) au[r] = li[r];
-}
-
-// The exclusive prefix sum of x over the group in work-item order. Each work-item holds a block
-// of consecutive members (ade_block) and x counts its flagged ones, so each member learns the
-// flagged members before it in member order (the successes before a success, the survivors
-// before a survivor), where each member counting them itself read na^2 / 2 flags from global
-// memory. In two levels with three barriers and no loop around them (a loop of barriers over
-// chunks of wg members made PoCL's compilation longer): the sums of segments of sg work-items
-// (sg^2 >= wg), then each work-item adds the segments before its own and its segment's entries
-// before it, at most 2 sg reads (64 at wg = 1024). ls holds 2 wg uints (ADE_SUMS wg values of
-// FP hold them); every work-item calls it, and ls is free again when it returns.
-inline uint ade_scan(uint x, __local uint *ls, uint lid, uint wg)
-{
-    uint sg = 1;
-    while (sg * sg < wg) sg *= 2;
-    __local uint *a = ls, *b = ls + wg;
-    a[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < wg / sg) {
-        uint sum = 0;
-        for (uint i = lid * sg; i < lid * sg + sg; ++i) sum += a[i];
-        b[lid] = sum;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint before = 0, seg = lid / sg;
-    for (uint i = 0; i < seg; ++i) before += b[i];
-    for (uint i = seg * sg; i < lid; ++i) before += a[i];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return before;
-}
-
-// Work-item lid's block of n members for ade_scan: members *m0 .. *m1 (one member each when
-// n <= wg: member lid, as the loops over m = lid + k wg).
-inline void ade_block(uint n, uint lid, uint wg, uint *m0, uint *m1)
-{
-    uint per = (n + wg - 1) / wg;
-    *m0 = min(lid * per, n);
-    *m1 = min(*m0 + per, n);
 }
 
 // The sums of the success sets (w = 1 for JADE, else the improvement): w, w CR, w CR^2, w F,
@@ -884,6 +925,10 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
 {
     uint nn = q.nn, nm = q.nm, na = c->na, alen = c->alen;
     FP mf_k = mem[c->k], mcr_k = mem[q.h + c->k];
+    // the member of rank T - 1 (ade_top) and its value before the selection: the ranking below
+    // needs no members past its key
+    uint tm = au[ade_top(q, na) - 1];
+    FPF tv = fxs[tm];
     // the successes (strictly better) are those with an improvement (ade_member_trial)
     FP s[ADE_SUMS];
     ade_sums(q, na, af, ls, lid, wg, s);
@@ -894,7 +939,8 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
     uint m0, m1, own = 0;
     ade_block(na, lid, wg, &m0, &m1);
     for (uint m = m0; m < m1; ++m) own += af[2 * nm + m] > (FP)0 ? 1u : 0u;
-    uint before = ade_scan(own, lu, lid, wg);
+    uint flagged;
+    uint before = ade_scan(own, lu, lid, wg, &flagged);
     for (uint m = m0; m < m1; ++m) {
         uint slot = ADE_NONE;
         if (af[2 * nm + m] > (FP)0) {
@@ -972,14 +1018,15 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
     }
     c->nfe += na;
     barrier(DEB_FENCE);
-    // the members by rank (the next generation's pbest reads them, and the reduction)
-    ade_rank(fxs, na, au, ls, lid, wg, room);
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     // L-SHADE, jSO: the best n2 stay (moved to slots 0..n2 in member order, through the trials'
     // memory, their ranks with them), the rest +inf; the archive loses random members down to
     // its size for n2
     uint n2 = (q.alg == ADE_LSHADE || q.alg == ADE_JSO) ? min(ade_lpsr(nm, c->nfe, q.budget), na) : na;
     uint shrink = n2 < na ? na : 0u;
+    // the members by rank (the next generation's pbest reads them): the best up to the old key
+    // of rank T - 1, every member for a reduction
+    ade_rank(fxs, na, shrink ? (FPF)INFINITY : tv, shrink ? ADE_NONE : tm, au, ls, lid, wg, room);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     for (uint b0 = 0; b0 < shrink; b0 += wg) {
         uint r = b0 + lid;
         if (r < shrink) au[nm + au[r]] = r;
@@ -989,7 +1036,7 @@ inline void ade_adapt(ade_pop q, ulong g, ade_count *c, DEB_SPACE FP *xs, DEB_SP
     ade_block(shrink, lid, wg, &m0, &m1);
     own = 0;
     for (uint m = m0; m < m1; ++m) own += au[nm + m] < n2 ? 1u : 0u;
-    uint to = ade_scan(own, lu, lid, wg);
+    uint to = ade_scan(own, lu, lid, wg, &flagged);
     for (uint m = m0; m < m1; ++m) {
         if (au[nm + m] < n2) {
             for (uint j = 0; j < nn; ++j) gy[DEB_YI(j, to, q.yn)] = xs[DEB_XI(j, m, q.sn, q.sm)];
@@ -1204,7 +1251,7 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
         int reduces = aq.alg == ADE_LSHADE || aq.alg == ADE_JSO;
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         // the members by rank before the first generation (ade_gen keeps them after each)
-        ade_rank(fxs, cn.na, AU + 2 * foff, ls, lid, wg, ADE_ROOM(wg));
+        ade_rank(fxs, cn.na, (FPF)INFINITY, ADE_NONE, AU + 2 * foff, ls, lid, wg, ADE_ROOM(wg));
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (uint c = 0; c < k_gens && status == DEB_RUNNING; ++c) {
             ade_gen(aq, gen + 1, &cn, xs, fxs, gy, gfy, AM + mt64[DEB_AMOFF], AA + mt64[DEB_AAOFF], JF + 4 * foff,
@@ -1545,7 +1592,7 @@ __kernel void ade_fused(ADE_ARGS, __local FP *lx, __local FPF *lfx, __local FPF 
 #endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     // the members by rank before the first generation (ade_gen keeps them after each)
-    ade_rank(fxs, cn.na, AU + (size_t)p * 2 * nm, ls, lid, wg, ADE_ROOM(wg));
+    ade_rank(fxs, cn.na, (FPF)INFINITY, ADE_NONE, AU + (size_t)p * 2 * nm, ls, lid, wg, ADE_ROOM(wg));
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint c = 0; c < k_gens; ++c)
         ade_gen(q, gen0 + 1 + c, &cn, xs, fxs, ys, fys, AM + (size_t)p * 2 * h, AA + (size_t)p * acap * nn,
@@ -1589,7 +1636,7 @@ __kernel void ade_wide_rank(ADE_ARGS, __local FP *ls, ulong lroom)
     uint p = get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
     ADE_WIDE_ISLAND(q)
-    ade_rank(fxs, (uint)gst[2], au, ls, lid, wg, lroom);
+    ade_rank(fxs, (uint)gst[2], (FPF)INFINITY, ADE_NONE, au, ls, lid, wg, lroom);
 }
 
 // Generation gen0 + 1's trials: work-item (m, p) makes active member m's of island p.
