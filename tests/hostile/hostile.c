@@ -1766,15 +1766,17 @@ static void sleep_ms(long ms) {
 }
 
 /* waits until the handle answers busy (the long call holds it); 0 if it never does or the
-   long call returns first */
+   long call returns first. Each probe comes after a pause, the first one too: a probe made as
+   the long call starts holds the handle itself, and the long call then returns busy */
 static int wait_busy(const Wrapper *probe, void *h, Runner *r) {
     for (int i = 0; i < 3000 && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE); i++) {
+        sleep_ms(10);
+        if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) break;
         g_msg = NULL;
         int c = probe->call(h);
         metaopt_pointer_free(g_msg);
         g_msg = NULL;
         if (c == METAOPT_ERR_BUSY) return 1;
-        sleep_ms(10);
     }
     return 0;
 }
@@ -1785,7 +1787,10 @@ static void concurrent(int kind, void *h, const Wrapper *probe) {
     int busy = 0;
     /* a long call the probe never saw busy (it returned first, or the machine did not schedule
        it for 30 s) is stopped, reported and tried again, twice: a fresh-clone CI run once failed
-       here and the failure did not come back in later runs */
+       here and the failure did not come back in later runs. A long call that returned busy lost
+       the start to a probe (a loaded 2-core machine, session 21: three times in a row); that is
+       the handle's guard working, so it is tried again without counting, up to 20 times */
+    int lost = 0;
     for (int attempt = 0; !busy; attempt++) {
         r = (Runner){kind, h, metaopt_stop_token_create(), -1, NULL, 0};
         g_label = "concurrent: starting a long call";
@@ -1802,6 +1807,11 @@ static void concurrent(int kind, void *h, const Wrapper *probe) {
                 r.code, r.msg ? r.msg : "no message");
         metaopt_pointer_free(r.msg);
         metaopt_stop_token_free(r.token);
+        if (r.code == METAOPT_ERR_BUSY && lost < 20) {
+            lost += 1;
+            attempt -= 1;
+            continue;
+        }
         if (attempt == 2) {
             fail(probe->name, "the long call of kind %d never held its handle", NULL, kind);
             return;
