@@ -646,7 +646,8 @@ inline uint ade_lpsr(uint nm, ulong nfe, ulong budget)
         }                                                               \
     }
 
-// ADE_CX with the values sorted beside the indices (VALS[I] the value of member IX[I]): the
+// ADE_CX with the values sorted beside the indices (VALS[I] the value of member IX[I]), for
+// ade_rank's candidates, whose values sit at their positions rather than at their members; the
 // four reads are independent, where ADE_CX reads the values after the indices.
 #define ADE_CXV(IX, VALS, I, L)                                         \
     {                                                                   \
@@ -743,16 +744,16 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, FPF tv, uint tm, __globa
         own += v < tv || (v == tv && m <= tm) ? 1u : 0u;
     }
     uint at = ade_scan(own, (__local uint *)ls, lid, wg, &n);
-    // part: the candidates with their values in ls; else every member, here: their values and
-    // indices in ls, idx: the indices only (then at ls's start)
-    int part = (ulong)n * (sizeof(FPF) + sizeof(uint)) <= room;
-    na = part ? n : na;
-    int here = part;
-    int idx = !here && (ulong)na * sizeof(uint) <= room;
+    // here: the candidates with their values in ls; else every member, idx: their indices
+    // alone in ls (then at its start), neither: in au
+    int here = (ulong)n * (sizeof(FPF) + sizeof(uint)) <= room;
+    // the keys to order: the candidates, else every member
+    uint nk = here ? n : na;
+    int idx = !here && (ulong)nk * sizeof(uint) <= room;
     __local FPF *lf = (__local FPF *)ls;
-    __local uint *li = here ? (__local uint *)(lf + na) : (__local uint *)ls;
+    __local uint *li = here ? (__local uint *)(lf + nk) : (__local uint *)ls;
 #pragma unroll 4
-    for (uint m = m0; part && m < m1; ++m) {
+    for (uint m = m0; here && m < m1; ++m) {
         FPF v = fxs[m];
         if (v < tv || (v == tv && m <= tm)) {
             lf[at] = v;
@@ -760,28 +761,28 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, FPF tv, uint tm, __globa
             at += 1;
         }
     }
-    for (uint m = lid; !part && m < na; m += wg) {
+    for (uint m = lid; !here && m < nk; m += wg) {
         if (idx) li[m] = m;
         else au[m] = m;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    // no more keys than the group (each work-item ranks one by na comparisons) counts, in fewer
+    // no more keys than the group (each work-item ranks one by nk comparisons) counts, in fewer
     // steps than the sort's barriers (JADE's generation of 100 members took 0.025 ms on an H200
     // with the sort, 0.021 ms with session 18's counts); the same ranks. Positions are in member
     // order, so the lower position is the lower index.
-    int count = na <= wg;
-    for (uint m = lid; count && m < na; m += wg) {
+    int count = nk <= wg;
+    for (uint m = lid; count && m < nk; m += wg) {
         FPF v = here ? lf[m] : fxs[m];
         uint r = 0;
-        for (uint j = 0; j < na; ++j) {
+        for (uint j = 0; j < nk; ++j) {
             FPF u = here ? lf[j] : fxs[j];
             r += (u < v || (u == v && j < m)) ? 1u : 0u;
         }
         au[r] = here ? li[m] : m;
     }
-    uint lg = na > 1 && !count ? 32 - clz(na - 1) : 0;
+    uint lg = nk > 1 && !count ? 32 - clz(nk - 1) : 0;
     // pair t has its lower position at or above t
-    uint pairs = min((1u << lg) / 2, na);
+    uint pairs = min((1u << lg) / 2, nk);
     for (uint st = 0; st < lg * (lg + 1) / 2; ++st) {
         // step st: merges into sorted blocks of k, at distance j (one loop: two nested loops of
         // barriers made PoCL's compilation longer still)
@@ -797,13 +798,13 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, FPF tv, uint tm, __globa
             uint t = t0 + lid;
             uint i = ((t & ~(j - 1)) << 1) | (t & (j - 1));
             uint l = j == k / 2 ? i ^ (k - 1) : i + j;
-            if (t < pairs && l < na) {
+            if (t < pairs && l < nk) {
                 if (here) ADE_CXV(li, lf, i, l) else if (idx) ADE_CX(li, fxs, i, l) else ADE_CX(au, fxs, i, l)
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
-    for (uint r = lid; (here || idx) && !count && r < na; r += wg) au[r] = li[r];
+    for (uint r = lid; (here || idx) && !count && r < nk; r += wg) au[r] = li[r];
 }
 
 // The sums of the success sets (w = 1 for JADE, else the improvement): w, w CR, w CR^2, w F,
@@ -923,8 +924,9 @@ inline void ade_member_trial(ade_pop q, ulong g, uint m, uint na, uint alen, ulo
         gy[DEB_YI(j, m, q.yn)] = y;
     }
     FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
-    gfy[m] = isfinite(v) ? v : (FPF)INFINITY;
-    FP fy = gfy[m], fx = fxs[m];
+    FPF fv = isfinite(v) ? v : (FPF)INFINITY;
+    gfy[m] = fv;
+    FP fy = fv, fx = fxs[m];
     af[2 * nm + m] = fy < fx ? fmin((FP)(fx - fy), ADE_WMAX) : (FP)0;
 }
 
