@@ -30,8 +30,15 @@ pub fn header_text(crate_dir: &Path) -> Result<Vec<u8>, String> {
 /// with a pre-release or build suffix, which only the string keeps).
 pub fn version_macros(version: &str) -> String {
     let core = version.split(['-', '+']).next().unwrap_or(version);
-    let mut parts = core.split('.').map(|p| p.parse::<u32>().expect("the crate version is MAJOR.MINOR.PATCH"));
-    let (major, minor, patch) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    let mut parts = core.split('.').map(|p| {
+        p.parse::<u32>()
+            .expect("the crate version is MAJOR.MINOR.PATCH")
+    });
+    let (major, minor, patch) = (
+        parts.next().unwrap_or(0),
+        parts.next().unwrap_or(0),
+        parts.next().unwrap_or(0),
+    );
     format!(
         "\n/* The version of this header (the crate version of Cargo.toml); metaopt_version() and\n \
          * metaopt_version_major/minor/patch/number() return the library's, which should agree. */\n\
@@ -55,8 +62,12 @@ fn soname() {
     let name = format!("libmetaopt.so.{major}");
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{name}");
     // OUT_DIR is <target>/[<triple>/]<profile>/build/metaopt-<hash>/out
-    let Some(out) = std::env::var_os("OUT_DIR").map(PathBuf::from) else { return };
-    let Some(profile) = out.ancestors().nth(3) else { return };
+    let Some(out) = std::env::var_os("OUT_DIR").map(PathBuf::from) else {
+        return;
+    };
+    let Some(profile) = out.ancestors().nth(3) else {
+        return;
+    };
     if !profile.join("deps").is_dir() {
         return; // not cargo's usual layout: leave it alone
     }
@@ -68,7 +79,10 @@ fn soname() {
         let _ = std::fs::remove_file(&link);
         #[cfg(unix)]
         if let Err(e) = std::os::unix::fs::symlink("libmetaopt.so", &link) {
-            println!("cargo:warning=cannot link {} to libmetaopt.so: {e}", link.display());
+            println!(
+                "cargo:warning=cannot link {} to libmetaopt.so: {e}",
+                link.display()
+            );
         }
     }
 }
@@ -84,7 +98,9 @@ fn main() {
     println!("cargo:rerun-if-changed=src/ffi");
     println!("cargo:rerun-if-env-changed=CI");
     soname();
-    let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let dir = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
     // A failure here is reported, not fatal: a syntax error in src/ffi is better explained by
     // rustc, and a read-only source tree (a registry copy) keeps its committed header.
     let text = match header_text(&dir) {
@@ -103,7 +119,8 @@ fn main() {
         println!("cargo:warning=include/metaopt.h is stale (CI is set, so it is not rewritten)");
         return;
     }
-    let written = std::fs::create_dir_all(path.parent().expect("include/")).and_then(|_| std::fs::write(&path, &text));
+    let written = std::fs::create_dir_all(path.parent().expect("include/"))
+        .and_then(|_| std::fs::write(&path, &text));
     if let Err(e) = written {
         println!("cargo:warning=cannot write {}: {e}", path.display());
     }

@@ -16,27 +16,59 @@ use std::path::PathBuf;
 
 fn main() -> metaopt::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let path = args.first().map(PathBuf::from).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/data/satlib/uf50-218/uf50-01.cnf").into());
-    let seconds: f64 = args.get(1).map_or(10.0, |s| s.parse().expect("time_limit_s is a number of seconds"));
-    let backend = if args.get(2).map(String::as_str) == Some("cpu") { Backend::Cpu } else { Backend::DEVICE };
+    let path = args.first().map(PathBuf::from).unwrap_or_else(|| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/satlib/uf50-218/uf50-01.cnf"
+        )
+        .into()
+    });
+    let seconds: f64 = args.get(1).map_or(10.0, |s| {
+        s.parse().expect("time_limit_s is a number of seconds")
+    });
+    let backend = if args.get(2).map(String::as_str) == Some("cpu") {
+        Backend::Cpu
+    } else {
+        Backend::DEVICE
+    };
 
     let cnf = Cnf::from_file(&path)?;
-    println!("c {}: {} variables, {} clauses", path.display(), cnf.num_vars, cnf.num_clauses());
+    println!(
+        "c {}: {} variables, {} clauses",
+        path.display(),
+        cnf.num_vars,
+        cnf.num_clauses()
+    );
 
     // The default options (flips of one variable, a tabu list of 500 assignments, tenure 10)
     // with runs restarted until a model is found or the time is up.
-    let options = SatOptions { seed: 7, stop: Stop { max_runs: 0, time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?, target: None, token: None }, ..SatOptions::default() };
+    let options = SatOptions {
+        seed: 7,
+        stop: Stop {
+            max_runs: 0,
+            time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?,
+            target: None,
+            token: None,
+        },
+        ..SatOptions::default()
+    };
     let tabu_length = options.tabu.as_ref().map_or(0, |t| t.max_length);
     let mut solver = SatSolver::new(cnf, options.mask_order, tabu_length, backend)?;
     let r = solver.solve(&options)?;
 
-    println!("c {} runs, {} iterations, {:.2} s", r.runs, r.iterations, r.seconds);
+    println!(
+        "c {} runs, {} iterations, {:.2} s",
+        r.runs, r.iterations, r.seconds
+    );
     match &r.model {
         Some(model) => {
             // the literals of the model, v for true and -v for false (variables are 1-based)
             println!("s SATISFIABLE\n{}", model.v_lines().trim_end());
         }
-        None => println!("s UNKNOWN\nc best assignment leaves {} clauses unsatisfied", r.best_unsatisfied),
+        None => println!(
+            "s UNKNOWN\nc best assignment leaves {} clauses unsatisfied",
+            r.best_unsatisfied
+        ),
     }
     Ok(())
 }

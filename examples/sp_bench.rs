@@ -16,7 +16,14 @@ use metaopt::problem::graph::{dijkstra, grid, Distances, Graph, OsmOptions, OsmW
 use metaopt::sp::{SpMethod, SpOptions, Sssp};
 use std::time::Instant;
 
-fn time_one(g: &Graph, name: &str, o: SpOptions, source: u32, warm: bool, reference: Option<&Distances>) -> metaopt::Result<()> {
+fn time_one(
+    g: &Graph,
+    name: &str,
+    o: SpOptions,
+    source: u32,
+    warm: bool,
+    reference: Option<&Distances>,
+) -> metaopt::Result<()> {
     let mut sp = Sssp::new(g, o)?;
     if warm {
         sp.sssp(source)?;
@@ -24,7 +31,13 @@ fn time_one(g: &Graph, name: &str, o: SpOptions, source: u32, warm: bool, refere
     let t = Instant::now();
     let r = sp.sssp(source)?;
     let s = t.elapsed().as_secs_f64();
-    println!("{name:<28} {:>7} rounds {:>9.4} s {:>8.1} MTEPS  reached {}", r.rounds, s, r.edges as f64 / s / 1e6, r.reached);
+    println!(
+        "{name:<28} {:>7} rounds {:>9.4} s {:>8.1} MTEPS  reached {}",
+        r.rounds,
+        s,
+        r.edges as f64 / s / 1e6,
+        r.reached
+    );
     if let Some(d) = reference {
         assert_eq!(&r.dist, d, "{name}: distances differ from host Dijkstra");
     }
@@ -36,22 +49,73 @@ fn main() -> metaopt::Result<()> {
     let what = args.first().map_or("all", String::as_str);
     let dev = Backend::DEVICE;
     let methods = [
-        ("default options (local if fits)", SpOptions { backend: dev, ..Default::default() }),
-        ("pull", SpOptions { method: SpMethod::BellmanFordPull, backend: dev, local_memory: false, ..Default::default() }),
-        ("frontier", SpOptions { method: SpMethod::Frontier, backend: dev, local_memory: false, ..Default::default() }),
-        ("near-far (default delta)", SpOptions { method: SpMethod::NearFar { delta: None }, backend: dev, local_memory: false, ..Default::default() }),
-        ("near-far delta 400", SpOptions { method: SpMethod::NearFar { delta: Some(400.0) }, backend: dev, local_memory: false, ..Default::default() }),
+        (
+            "default options (local if fits)",
+            SpOptions {
+                backend: dev,
+                ..Default::default()
+            },
+        ),
+        (
+            "pull",
+            SpOptions {
+                method: SpMethod::BellmanFordPull,
+                backend: dev,
+                local_memory: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "frontier",
+            SpOptions {
+                method: SpMethod::Frontier,
+                backend: dev,
+                local_memory: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "near-far (default delta)",
+            SpOptions {
+                method: SpMethod::NearFar { delta: None },
+                backend: dev,
+                local_memory: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "near-far delta 400",
+            SpOptions {
+                method: SpMethod::NearFar { delta: Some(400.0) },
+                backend: dev,
+                local_memory: false,
+                ..Default::default()
+            },
+        ),
     ];
     match what {
         "grid" => {
-            let side: usize = args.get(1).map_or(4900, |s| s.parse().expect("side is a number"));
+            let side: usize = args
+                .get(1)
+                .map_or(4900, |s| s.parse().expect("side is a number"));
             let gr = grid(side, side, 100, 0.0, 7)?;
             let g = &gr.graph;
             let source = ((side / 2) * side + side / 2) as u32;
-            println!("grid {side} x {side}: {} vertices, {} arcs, source {source}", g.n(), g.m());
-            println!("{}", Sssp::new(g, methods[0].1.clone())?.backend_description());
+            println!(
+                "grid {side} x {side}: {} vertices, {} arcs, source {source}",
+                g.n(),
+                g.m()
+            );
+            println!(
+                "{}",
+                Sssp::new(g, methods[0].1.clone())?.backend_description()
+            );
             // `check`: every method's distances against host Dijkstra
-            let reference = if args.iter().any(|a| a == "check") { Some(dijkstra(g, source)?.dist) } else { None };
+            let reference = if args.iter().any(|a| a == "check") {
+                Some(dijkstra(g, source)?.dist)
+            } else {
+                None
+            };
             let reference = reference.as_ref();
             for (name, o) in &methods {
                 if *name == "pull" && g.n() > 1_000_000 {
@@ -63,38 +127,93 @@ fn main() -> metaopt::Result<()> {
             if let Some(list) = args.iter().find_map(|a| a.strip_prefix("deltas=")) {
                 for d in list.split(',') {
                     let d: f64 = d.parse().expect("deltas=D1,D2,... are numbers");
-                    let o = SpOptions { method: SpMethod::NearFar { delta: Some(d) }, backend: dev, local_memory: false, ..Default::default() };
-                    time_one(g, &format!("near-far delta {d}"), o, source, true, reference)?;
+                    let o = SpOptions {
+                        method: SpMethod::NearFar { delta: Some(d) },
+                        backend: dev,
+                        local_memory: false,
+                        ..Default::default()
+                    };
+                    time_one(
+                        g,
+                        &format!("near-far delta {d}"),
+                        o,
+                        source,
+                        true,
+                        reference,
+                    )?;
                 }
             }
             if args.iter().any(|a| a == "cpu") {
-                time_one(g, "CPU backend", SpOptions { backend: Backend::Cpu, ..Default::default() }, source, false, reference)?;
+                time_one(
+                    g,
+                    "CPU backend",
+                    SpOptions {
+                        backend: Backend::Cpu,
+                        ..Default::default()
+                    },
+                    source,
+                    false,
+                    reference,
+                )?;
             }
             if args.iter().any(|a| a == "noref") {
                 return Ok(());
             }
             let t = Instant::now();
             dijkstra(g, source)?;
-            println!("host dijkstra (reference) {:.3} s", t.elapsed().as_secs_f64());
+            println!(
+                "host dijkstra (reference) {:.3} s",
+                t.elapsed().as_secs_f64()
+            );
         }
         "helsinki" | "all" => {
             let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/graphs/helsinki.osm.pbf");
-            let g = Graph::from_osm_pbf(path.as_ref(), OsmOptions { weights: OsmWeights::RoundedMetres, ..Default::default() })?;
+            let g = Graph::from_osm_pbf(
+                path.as_ref(),
+                OsmOptions {
+                    weights: OsmWeights::RoundedMetres,
+                    ..Default::default()
+                },
+            )?;
             println!("Helsinki: {} vertices, {} arcs", g.n(), g.m());
-            println!("{}", Sssp::new(&g, methods[0].1.clone())?.backend_description());
+            println!(
+                "{}",
+                Sssp::new(&g, methods[0].1.clone())?.backend_description()
+            );
             if what == "helsinki" {
                 for (name, o) in &methods {
                     time_one(&g, name, o.clone(), 0, true, None)?;
                 }
-                time_one(&g, "CPU backend", SpOptions { backend: Backend::Cpu, ..Default::default() }, 0, false, None)?;
+                time_one(
+                    &g,
+                    "CPU backend",
+                    SpOptions {
+                        backend: Backend::Cpu,
+                        ..Default::default()
+                    },
+                    0,
+                    false,
+                    None,
+                )?;
                 return Ok(());
             }
             let sources: Vec<u32> = (0..g.n() as u32).collect();
-            let mut cpu = Sssp::new(&g, SpOptions { backend: Backend::Cpu, ..Default::default() })?;
+            let mut cpu = Sssp::new(
+                &g,
+                SpOptions {
+                    backend: Backend::Cpu,
+                    ..Default::default()
+                },
+            )?;
             let t = Instant::now();
             let c = cpu.sssp_multi(&sources)?;
             let cpu_s = t.elapsed().as_secs_f64();
-            println!("{:<28} {:>9.4} s ({} rayon threads)", "CPU backend, all sources", cpu_s, rayon::current_num_threads());
+            println!(
+                "{:<28} {:>9.4} s ({} rayon threads)",
+                "CPU backend, all sources",
+                cpu_s,
+                rayon::current_num_threads()
+            );
             for (name, o) in &methods {
                 let mut sp = Sssp::new(&g, o.clone())?;
                 sp.sssp_multi(&sources[..64])?;
@@ -111,8 +230,14 @@ fn main() -> metaopt::Result<()> {
                         cpu_s / s,
                         m.edges.iter().sum::<u64>() as f64 / s / 1e6
                     );
-                    assert_eq!(m.dist, c.dist, "{name}: distances differ from the CPU backend");
-                    assert_eq!(m.pred, c.pred, "{name}: predecessors differ from the CPU backend");
+                    assert_eq!(
+                        m.dist, c.dist,
+                        "{name}: distances differ from the CPU backend"
+                    );
+                    assert_eq!(
+                        m.pred, c.pred,
+                        "{name}: predecessors differ from the CPU backend"
+                    );
                 }
             }
         }

@@ -16,7 +16,9 @@
 //! and the twin compute the same additions and multiplications: in double they agree value for
 //! value wherever the objective's values do (tests/bh.rs).
 
-use crate::device::{launch, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{
+    launch, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+};
 use crate::error::{Error, Result};
 use crate::objective::{fp_bytes, fp_values, Objective};
 use crate::problem::functions;
@@ -75,16 +77,34 @@ impl BhParams {
     /// may check before it builds anything).
     pub fn check(&self) -> Result<()> {
         if self.chains == 0 || self.chains > u32::MAX as usize {
-            return Err(Error::arg("chains", format!("{}; 1 to 2^32 - 1", self.chains)));
+            return Err(Error::arg(
+                "chains",
+                format!("{}; 1 to 2^32 - 1", self.chains),
+            ));
         }
         if !(self.hop_min > 0.0 && self.hop_min <= self.hop_max && self.hop_max.is_finite()) {
-            return Err(Error::arg("hop_min", format!("{} .. {}: 0 < hop_min <= hop_max, finite", self.hop_min, self.hop_max)));
+            return Err(Error::arg(
+                "hop_min",
+                format!(
+                    "{} .. {}: 0 < hop_min <= hop_max, finite",
+                    self.hop_min, self.hop_max
+                ),
+            ));
         }
         if self.hop_scales == 0 || self.hop_scales > 1024 {
-            return Err(Error::arg("hop_scales", format!("{}; 1 to 1024", self.hop_scales)));
+            return Err(Error::arg(
+                "hop_scales",
+                format!("{}; 1 to 1024", self.hop_scales),
+            ));
         }
         if !(self.step_stop > 0.0 && self.step_stop < self.step0 && self.step0.is_finite()) {
-            return Err(Error::arg("step_stop", format!("{} with step0 {}: 0 < step_stop < step0, finite", self.step_stop, self.step0)));
+            return Err(Error::arg(
+                "step_stop",
+                format!(
+                    "{} with step0 {}: 0 < step_stop < step0, finite",
+                    self.step_stop, self.step0
+                ),
+            ));
         }
         if self.max_search == 0 {
             return Err(Error::arg("max_search", "0; at least 1"));
@@ -96,7 +116,13 @@ impl BhParams {
     fn hops(&self) -> Vec<f64> {
         let n = self.hop_scales;
         (0..n)
-            .map(|k| if n == 1 { self.hop_min } else { self.hop_min * (self.hop_max / self.hop_min).powf(k as f64 / (n - 1) as f64) })
+            .map(|k| {
+                if n == 1 {
+                    self.hop_min
+                } else {
+                    self.hop_min * (self.hop_max / self.hop_min).powf(k as f64 / (n - 1) as f64)
+                }
+            })
             .collect()
     }
 }
@@ -126,20 +152,42 @@ impl BasinHopping {
     /// the argument: `lo`/`hi` (lengths, order, finiteness), `objective` (its dimensions), a
     /// parameter of [`BhParams`], `backend` (a user source on the CPU), `double` (a device
     /// without `cl_khr_fp64`).
-    pub fn new(objective: &Objective, lo: &[f64], hi: &[f64], p: &BhParams, backend: Backend) -> Result<Self> {
+    pub fn new(
+        objective: &Objective,
+        lo: &[f64],
+        hi: &[f64],
+        p: &BhParams,
+        backend: Backend,
+    ) -> Result<Self> {
         let dims = lo.len();
         if dims == 0 || hi.len() != dims {
-            return Err(Error::arg("hi", format!("{} upper ends for {dims} lower ends (at least one)", hi.len())));
+            return Err(Error::arg(
+                "hi",
+                format!(
+                    "{} upper ends for {dims} lower ends (at least one)",
+                    hi.len()
+                ),
+            ));
         }
-        if let Some(j) = (0..dims).find(|&j| !(lo[j].is_finite() && hi[j].is_finite() && lo[j] < hi[j])) {
-            return Err(Error::arg("lo", format!("dimension {j}: [{}, {}] is not a finite interval with lo < hi", lo[j], hi[j])));
+        if let Some(j) =
+            (0..dims).find(|&j| !(lo[j].is_finite() && hi[j].is_finite() && lo[j] < hi[j]))
+        {
+            return Err(Error::arg(
+                "lo",
+                format!(
+                    "dimension {j}: [{}, {}] is not a finite interval with lo < hi",
+                    lo[j], hi[j]
+                ),
+            ));
         }
         objective.check_dims(dims)?;
         p.check()?;
         let hops = p.hops();
         let engine = match backend {
             Backend::Cpu => Engine::Cpu(CpuBh::new(objective, dims, p.chains)?),
-            Backend::Device(_) => Engine::Device(Box::new(DeviceBh::new(objective, lo, hi, &hops, p, backend)?)),
+            Backend::Device(_) => Engine::Device(Box::new(DeviceBh::new(
+                objective, lo, hi, &hops, p, backend,
+            )?)),
         };
         let d = dims as f64;
         Ok(BasinHopping {
@@ -195,15 +243,29 @@ impl BasinHopping {
     /// `x` checked, repeated for every chain in the column layout, and its value.
     fn columns(&mut self, x: &[f64], fx: Option<f64>) -> Result<(Vec<f64>, f64)> {
         let f = self.value_at(x, fx)?;
-        Ok(((0..self.dims).flat_map(|j| std::iter::repeat_n(x[j], self.chains)).collect(), f))
+        Ok((
+            (0..self.dims)
+                .flat_map(|j| std::iter::repeat_n(x[j], self.chains))
+                .collect(),
+            f,
+        ))
     }
 
     fn value_at(&mut self, x: &[f64], fx: Option<f64>) -> Result<f64> {
         if x.len() != self.dims {
-            return Err(Error::arg("x", format!("{} values for {} dimensions", x.len(), self.dims)));
+            return Err(Error::arg(
+                "x",
+                format!("{} values for {} dimensions", x.len(), self.dims),
+            ));
         }
         if let Some(j) = (0..self.dims).find(|&j| !(x[j] >= self.lo[j] && x[j] <= self.hi[j])) {
-            return Err(Error::arg("x", format!("component {j} = {} is outside [{}, {}]", x[j], self.lo[j], self.hi[j])));
+            return Err(Error::arg(
+                "x",
+                format!(
+                    "component {j} = {} is outside [{}, {}]",
+                    x[j], self.lo[j], self.hi[j]
+                ),
+            ));
         }
         let f = match fx {
             Some(f) => f,
@@ -220,7 +282,12 @@ impl BasinHopping {
 
     /// `steps` steps of every chain (one evaluation each).
     pub fn run(&mut self, steps: u32) -> Result<()> {
-        let k = StepArgs { step0: self.step, steps, up: self.up, down: self.down };
+        let k = StepArgs {
+            step0: self.step,
+            steps,
+            up: self.up,
+            down: self.down,
+        };
         match &mut self.engine {
             Engine::Cpu(c) => c.run(&self.lo, &self.hi, &self.hops, &self.p, &k)?,
             Engine::Device(d) => d.run(&self.p, &k)?,
@@ -237,7 +304,10 @@ impl BasinHopping {
             Engine::Device(d) => d.read()?,
         };
         let c = (0..self.chains).fold(0, |b, c| if fx[c] < fx[b] { c } else { b });
-        Ok((fx[c], (0..self.dims).map(|j| x[j * self.chains + c]).collect()))
+        Ok((
+            fx[c],
+            (0..self.dims).map(|j| x[j * self.chains + c]).collect(),
+        ))
     }
 
     /// Every chain's anchor value (on a device, the values alone are read).
@@ -269,7 +339,10 @@ struct StepArgs {
 // ---- the CPU twin ---------------------------------------------------------------------------------
 
 enum HostObjective {
-    Catalogue { info: &'static functions::FunctionInfo, data: Vec<f64> },
+    Catalogue {
+        info: &'static functions::FunctionInfo,
+        data: Vec<f64>,
+    },
     Callback(crate::objective::HostCallback),
 }
 
@@ -297,8 +370,16 @@ fn word(seed: u64, step: u64, chains: usize, c: usize, dims: usize, i: usize) ->
 /// Component j's deviate (`bh_normal`): words 2 j and 2 j + 1, half of one counter's four.
 fn normal(seed: u64, step: u64, chains: usize, c: usize, dims: usize, j: usize) -> f64 {
     let per = (2 * dims + 1).div_ceil(4) as u64;
-    let w = rng4(seed, STREAM, (step * chains as u64 + c as u64) * per + (j / 2) as u64);
-    let (a, b) = if j & 1 == 1 { (w[2], w[3]) } else { (w[0], w[1]) };
+    let w = rng4(
+        seed,
+        STREAM,
+        (step * chains as u64 + c as u64) * per + (j / 2) as u64,
+    );
+    let (a, b) = if j & 1 == 1 {
+        (w[2], w[3])
+    } else {
+        (w[0], w[1])
+    };
     let sum = ((a & 0xffff) + (a >> 16) + (b & 0xffff) + (b >> 16)) as i64 - 131_070;
     sum as f64 * NORMAL_SCALE
 }
@@ -316,7 +397,16 @@ impl CpuBh {
             }
         };
         let n = dims * chains;
-        Ok(CpuBh { f, dims, x: vec![0.0; n], fx: vec![f64::INFINITY; chains], y: vec![0.0; n], fy: vec![f64::INFINITY; chains], s: vec![0.0; chains], l: vec![0; chains] })
+        Ok(CpuBh {
+            f,
+            dims,
+            x: vec![0.0; n],
+            fx: vec![f64::INFINITY; chains],
+            y: vec![0.0; n],
+            fy: vec![f64::INFINITY; chains],
+            s: vec![0.0; chains],
+            l: vec![0; chains],
+        })
     }
 
     fn eval(&self, x: &[f64]) -> Result<f64> {
@@ -331,47 +421,71 @@ impl CpuBh {
         Ok(if v.is_finite() { v } else { f64::INFINITY })
     }
 
-    fn run(&mut self, lo: &[f64], hi: &[f64], hops: &[f64], p: &BhParams, k: &StepArgs) -> Result<()> {
+    fn run(
+        &mut self,
+        lo: &[f64],
+        hi: &[f64],
+        hops: &[f64],
+        p: &BhParams,
+        k: &StepArgs,
+    ) -> Result<()> {
         let (dims, chains) = (self.dims, self.fx.len());
         // chain-major copies for the parallel loop, written back in the column layout
         let mut rows: Vec<ChainState> = (0..chains)
             .map(|c| {
                 let col = |v: &[f64]| (0..dims).map(|j| v[j * chains + c]).collect::<Vec<f64>>();
-                (col(&self.x), self.fx[c], col(&self.y), self.fy[c], self.s[c], self.l[c])
+                (
+                    col(&self.x),
+                    self.fx[c],
+                    col(&self.y),
+                    self.fy[c],
+                    self.s[c],
+                    self.l[c],
+                )
             })
             .collect();
         let this = &*self;
-        rows.par_iter_mut().enumerate().try_for_each(|(c, (x, fx, y, fy, s, l))| -> Result<()> {
-            let mut t = vec![0.0; dims];
-            for step in k.step0..k.step0 + k.steps as u64 {
-                let hop = *s <= p.step_stop || *l >= p.max_search;
-                // the search is over: monotonic acceptance, then a hop from the anchor
-                if hop && *fy < *fx {
-                    x.clone_from(y);
-                    *fx = *fy;
+        rows.par_iter_mut().enumerate().try_for_each(
+            |(c, (x, fx, y, fy, s, l))| -> Result<()> {
+                let mut t = vec![0.0; dims];
+                for step in k.step0..k.step0 + k.steps as u64 {
+                    let hop = *s <= p.step_stop || *l >= p.max_search;
+                    // the search is over: monotonic acceptance, then a hop from the anchor
+                    if hop && *fy < *fx {
+                        x.clone_from(y);
+                        *fx = *fy;
+                    }
+                    let (scale, from) = if hop {
+                        let w = word(p.seed, step, chains, c, dims, 2 * dims);
+                        (hops[((w as u64 * hops.len() as u64) >> 32) as usize], &*x)
+                    } else {
+                        (*s, &*y)
+                    };
+                    for j in 0..dims {
+                        let width = hi[j] - lo[j];
+                        t[j] = (from[j] + scale * width * normal(p.seed, step, chains, c, dims, j))
+                            .max(lo[j])
+                            .min(hi[j]);
+                    }
+                    let ft = this.eval(&t)?;
+                    // a tie moves the search and shrinks the step (bh_steps)
+                    let (ok, better) = (ft <= *fy, ft < *fy);
+                    if hop || ok {
+                        y.clone_from(&t);
+                        *fy = ft;
+                    }
+                    *s = if hop {
+                        p.step0
+                    } else if better {
+                        *s * k.up
+                    } else {
+                        *s * k.down
+                    };
+                    *l = if hop { 0 } else { *l + 1 };
                 }
-                let (scale, from) = if hop {
-                    let w = word(p.seed, step, chains, c, dims, 2 * dims);
-                    (hops[((w as u64 * hops.len() as u64) >> 32) as usize], &*x)
-                } else {
-                    (*s, &*y)
-                };
-                for j in 0..dims {
-                    let width = hi[j] - lo[j];
-                    t[j] = (from[j] + scale * width * normal(p.seed, step, chains, c, dims, j)).max(lo[j]).min(hi[j]);
-                }
-                let ft = this.eval(&t)?;
-                // a tie moves the search and shrinks the step (bh_steps)
-                let (ok, better) = (ft <= *fy, ft < *fy);
-                if hop || ok {
-                    y.clone_from(&t);
-                    *fy = ft;
-                }
-                *s = if hop { p.step0 } else if better { *s * k.up } else { *s * k.down };
-                *l = if hop { 0 } else { *l + 1 };
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
         for (c, (x, fx, y, fy, s, l)) in rows.into_iter().enumerate() {
             for j in 0..dims {
                 self.x[j * chains + c] = x[j];
@@ -410,7 +524,14 @@ struct DeviceBh {
 }
 
 impl DeviceBh {
-    fn new(objective: &Objective, lo: &[f64], hi: &[f64], hops: &[f64], p: &BhParams, backend: Backend) -> Result<Self> {
+    fn new(
+        objective: &Objective,
+        lo: &[f64],
+        hi: &[f64],
+        hops: &[f64],
+        p: &BhParams,
+        backend: Backend,
+    ) -> Result<Self> {
         if let Objective::Callback(_) = objective {
             return Err(Error::arg("objective", "a host callback runs on the CPU backend (Backend::Cpu); the device's chains call the objective in the kernel"));
         }
@@ -419,7 +540,9 @@ impl DeviceBh {
             ctx.require_fp64()?;
         }
         let dims = lo.len();
-        let spec = objective.add_to(ProgramSpec::files(&["common.cl"]), p.double)?.file("bh.cl");
+        let spec = objective
+            .add_to(ProgramSpec::files(&["common.cl"]), p.double)?
+            .file("bh.cl");
         let program = ctx.build(&spec)?;
         let q = ctx.queue_unprofiled()?;
         let kernel = q.kernel(&program, "bh_steps")?;
@@ -438,7 +561,14 @@ impl DeviceBh {
             lo: q.buffer_from(&fp_bytes(lo, p.double), "lo")?,
             hi: q.buffer_from(&fp_bytes(hi, p.double), "hi")?,
             hops: q.buffer_from(&fp_bytes(hops, p.double), "hops")?,
-            data: q.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { &data }, "data")?,
+            data: q.buffer_from(
+                if data.is_empty() {
+                    &[0u8; 8][..]
+                } else {
+                    &data
+                },
+                "data",
+            )?,
             ctx,
             q,
             kernel,
@@ -452,38 +582,74 @@ impl DeviceBh {
     fn start(&mut self, cols: &[f64], f: f64, chains: usize) -> Result<()> {
         self.anchor(cols, f, chains)?;
         self.y.write(&self.q, &fp_bytes(cols, self.double))?;
-        self.fy.write(&self.q, &fp_bytes(&vec![f; chains], self.double))?;
-        self.s.write(&self.q, &fp_bytes(&vec![0.0; chains], self.double))?;
+        self.fy
+            .write(&self.q, &fp_bytes(&vec![f; chains], self.double))?;
+        self.s
+            .write(&self.q, &fp_bytes(&vec![0.0; chains], self.double))?;
         self.l.write(&self.q, &vec![0u32; chains])
     }
 
     fn anchor(&mut self, cols: &[f64], f: f64, chains: usize) -> Result<()> {
         self.x.write(&self.q, &fp_bytes(cols, self.double))?;
-        self.fx.write(&self.q, &fp_bytes(&vec![f; chains], self.double))
+        self.fx
+            .write(&self.q, &fp_bytes(&vec![f; chains], self.double))
     }
 
     fn eval(&self, x: &[f64]) -> Result<f64> {
         let index = Some(self.ctx.info.index);
-        let v = crate::objective::evaluate_points(&self.objective, x, self.dims, self.double, index)?;
+        let v =
+            crate::objective::evaluate_points(&self.objective, x, self.dims, self.double, index)?;
         Ok(v[0])
     }
 
     fn run(&mut self, p: &BhParams, k: &StepArgs) -> Result<()> {
-        let (chains, dims, nhops) = (p.chains as u32, self.dims as u32, (self.hops.len() / if self.double { 8 } else { 4 }) as u32);
+        let (chains, dims, nhops) = (
+            p.chains as u32,
+            self.dims as u32,
+            (self.hops.len() / if self.double { 8 } else { 4 }) as u32,
+        );
         let mut e = ExecuteKernel::new(&self.kernel);
         // SAFETY: the arguments are bh_steps's, in its order; the buffers are fields of self and
         // the queue is finished before they change or drop.
         unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl()).set_arg(self.t.cl());
-            e.set_arg(self.s.cl()).set_arg(self.l.cl()).set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.hops.cl());
-            e.set_arg(&nhops).set_arg(self.data.cl()).set_arg(&chains).set_arg(&dims).set_arg(&p.seed).set_arg(&k.step0).set_arg(&k.steps);
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(self.y.cl())
+                .set_arg(self.fy.cl())
+                .set_arg(self.t.cl());
+            e.set_arg(self.s.cl())
+                .set_arg(self.l.cl())
+                .set_arg(self.lo.cl())
+                .set_arg(self.hi.cl())
+                .set_arg(self.hops.cl());
+            e.set_arg(&nhops)
+                .set_arg(self.data.cl())
+                .set_arg(&chains)
+                .set_arg(&dims)
+                .set_arg(&p.seed)
+                .set_arg(&k.step0)
+                .set_arg(&k.steps);
             if self.double {
-                e.set_arg(&p.step0).set_arg(&p.step_stop).set_arg(&p.max_search).set_arg(&k.up).set_arg(&k.down);
+                e.set_arg(&p.step0)
+                    .set_arg(&p.step_stop)
+                    .set_arg(&p.max_search)
+                    .set_arg(&k.up)
+                    .set_arg(&k.down);
             } else {
-                e.set_arg(&(p.step0 as f32)).set_arg(&(p.step_stop as f32)).set_arg(&p.max_search).set_arg(&(k.up as f32)).set_arg(&(k.down as f32));
+                e.set_arg(&(p.step0 as f32))
+                    .set_arg(&(p.step_stop as f32))
+                    .set_arg(&p.max_search)
+                    .set_arg(&(k.up as f32))
+                    .set_arg(&(k.down as f32));
             }
         }
-        launch(&self.q, &mut e, &[(p.chains).div_ceil(self.wg) * self.wg], Some(&[self.wg]), "clEnqueueNDRangeKernel(bh_steps)")?;
+        launch(
+            &self.q,
+            &mut e,
+            &[(p.chains).div_ceil(self.wg) * self.wg],
+            Some(&[self.wg]),
+            "clEnqueueNDRangeKernel(bh_steps)",
+        )?;
         self.q.finish()
     }
 
@@ -492,6 +658,9 @@ impl DeviceBh {
     }
 
     fn read(&self) -> Result<(Vec<f64>, Vec<f64>)> {
-        Ok((self.values()?, fp_values(&self.x.to_vec(&self.q)?, self.double)))
+        Ok((
+            self.values()?,
+            fp_values(&self.x.to_vec(&self.q)?, self.double),
+        ))
     }
 }

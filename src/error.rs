@@ -19,11 +19,19 @@ pub enum Error {
 
     /// A data type name that the solver does not know.
     #[error("unsupported type `{name}` for `{arg}` (expected one of: {expected})")]
-    UnsupportedType { arg: &'static str, name: String, expected: &'static str },
+    UnsupportedType {
+        arg: &'static str,
+        name: String,
+        expected: &'static str,
+    },
 
     /// An OpenCL call failed.
     #[error("OpenCL error in {call}: {code} ({name})")]
-    OpenCl { call: &'static str, code: i32, name: &'static str },
+    OpenCl {
+        call: &'static str,
+        code: i32,
+        name: &'static str,
+    },
 
     /// No OpenCL platform or device (or no OpenCL driver at all).
     #[error("no OpenCL device: {0}")]
@@ -43,11 +51,18 @@ pub enum Error {
 
     /// A file could not be read.
     #[error("cannot read {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 
     /// A file was read but its content is malformed.
     #[error("{path}:{line}: {msg}")]
-    Parse { path: PathBuf, line: usize, msg: String },
+    Parse {
+        path: PathBuf,
+        line: usize,
+        msg: String,
+    },
 
     /// A panic was caught at the C ABI boundary.
     #[error("internal error (panic): {0}")]
@@ -84,12 +99,19 @@ pub enum Error {
 impl Error {
     /// Shorthand for [`Error::InvalidArgument`].
     pub fn arg(arg: &'static str, msg: impl Into<String>) -> Self {
-        Error::InvalidArgument { arg, msg: msg.into() }
+        Error::InvalidArgument {
+            arg,
+            msg: msg.into(),
+        }
     }
 
     /// Shorthand for [`Error::Parse`].
     pub fn parse(path: impl Into<PathBuf>, line: usize, msg: impl Into<String>) -> Self {
-        Error::Parse { path: path.into(), line, msg: msg.into() }
+        Error::Parse {
+            path: path.into(),
+            line,
+            msg: msg.into(),
+        }
     }
 
     /// The stable C error code of this error (`MetaoptErrorCode` in the C header): the one table
@@ -155,8 +177,17 @@ pub fn try_expand<T: Clone>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<
 /// The product of sizes, or an invalid `arg` naming the factors when it overflows `usize` (sizes
 /// multiply with checked arithmetic everywhere: a wrapped product would pass later checks).
 pub fn size_product(arg: &'static str, factors: &[usize]) -> Result<usize> {
-    factors.iter().try_fold(1usize, |acc, &f| acc.checked_mul(f)).ok_or_else(|| {
-        let text: Vec<String> = factors.iter().map(|f| f.to_string()).collect();
-        Error::arg(arg, format!("{} is too large (overflows the address space)", text.join(" x ")))
-    })
+    factors
+        .iter()
+        .try_fold(1usize, |acc, &f| acc.checked_mul(f))
+        .ok_or_else(|| {
+            let text: Vec<String> = factors.iter().map(|f| f.to_string()).collect();
+            Error::arg(
+                arg,
+                format!(
+                    "{} is too large (overflows the address space)",
+                    text.join(" x ")
+                ),
+            )
+        })
 }

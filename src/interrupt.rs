@@ -77,12 +77,16 @@ pub struct Watch {
 impl Watch {
     /// Made at the start of a call: interrupts before this moment do not stop it.
     pub fn new(token: Option<&StopToken>) -> Self {
-        Watch { epoch: epoch(), token: token.cloned() }
+        Watch {
+            epoch: epoch(),
+            token: token.cloned(),
+        }
     }
 
     /// Whether [`interrupt`] came since the call started, or its token was requested.
     pub fn stopped(&self) -> bool {
-        EPOCH.load(Ordering::Relaxed) != self.epoch || self.token.as_ref().is_some_and(StopToken::is_requested)
+        EPOCH.load(Ordering::Relaxed) != self.epoch
+            || self.token.as_ref().is_some_and(StopToken::is_requested)
     }
 }
 
@@ -95,10 +99,16 @@ pub const MAX_TIME_LIMIT_S: f64 = 1e9;
 /// limit (`None`). `arg` names the argument in the error.
 pub fn time_limit_from_secs(secs: f64, arg: &'static str) -> crate::Result<Option<Duration>> {
     if !secs.is_finite() || secs < 0.0 {
-        return Err(crate::Error::arg(arg, format!("{secs} s; expected a finite number of seconds >= 0 (0: no limit)")));
+        return Err(crate::Error::arg(
+            arg,
+            format!("{secs} s; expected a finite number of seconds >= 0 (0: no limit)"),
+        ));
     }
     if secs > MAX_TIME_LIMIT_S {
-        return Err(crate::Error::arg(arg, format!("{secs:e} s is more than the largest time limit, {MAX_TIME_LIMIT_S:e} s")));
+        return Err(crate::Error::arg(
+            arg,
+            format!("{secs:e} s is more than the largest time limit, {MAX_TIME_LIMIT_S:e} s"),
+        ));
     }
     Ok((secs > 0.0).then(|| Duration::from_secs_f64(secs)))
 }
@@ -106,9 +116,13 @@ pub fn time_limit_from_secs(secs: f64, arg: &'static str) -> crate::Result<Optio
 /// Checks a time limit given as a `Duration` (the Rust options) against [`MAX_TIME_LIMIT_S`].
 pub fn check_time_limit(limit: Option<Duration>, arg: &'static str) -> crate::Result<()> {
     match limit {
-        Some(d) if d.as_secs_f64() > MAX_TIME_LIMIT_S => {
-            Err(crate::Error::arg(arg, format!("{:e} s is more than the largest time limit, {MAX_TIME_LIMIT_S:e} s", d.as_secs_f64())))
-        }
+        Some(d) if d.as_secs_f64() > MAX_TIME_LIMIT_S => Err(crate::Error::arg(
+            arg,
+            format!(
+                "{:e} s is more than the largest time limit, {MAX_TIME_LIMIT_S:e} s",
+                d.as_secs_f64()
+            ),
+        )),
         _ => Ok(()),
     }
 }
@@ -123,7 +137,10 @@ pub struct Clock {
 
 impl Clock {
     pub fn new(limit: Option<Duration>) -> Self {
-        Clock { start: Instant::now(), limit }
+        Clock {
+            start: Instant::now(),
+            limit,
+        }
     }
 
     /// Started at `start` (a call counts its set-up time).
@@ -201,7 +218,10 @@ mod tests {
     #[test]
     fn time_limits_are_validated() {
         assert_eq!(time_limit_from_secs(0.0, "t").unwrap(), None);
-        assert_eq!(time_limit_from_secs(1.5, "t").unwrap(), Some(Duration::from_millis(1500)));
+        assert_eq!(
+            time_limit_from_secs(1.5, "t").unwrap(),
+            Some(Duration::from_millis(1500))
+        );
         assert!(time_limit_from_secs(1e9, "t").unwrap().is_some());
         for bad in [f64::NAN, f64::INFINITY, -1.0, 1e9 + 1.0, 1e19, 1e20, 1e300] {
             let e = time_limit_from_secs(bad, "t").unwrap_err();

@@ -78,5 +78,8 @@ pub mod sat;
 pub mod sp;
 
 pub use error::{Error, Result};
-pub use interrupt::{check_time_limit, interrupt, time_limit_from_secs, Clock, StopReason, StopToken, Watch, MAX_TIME_LIMIT_S};
+pub use interrupt::{
+    check_time_limit, interrupt, time_limit_from_secs, Clock, StopReason, StopToken, Watch,
+    MAX_TIME_LIMIT_S,
+};
 pub use precision::Precision;

@@ -23,7 +23,14 @@ pub fn parse_devices(s: &str) -> Result<Vec<usize>> {
     }
     let list = s
         .split(',')
-        .map(|t| t.trim().parse::<usize>().map_err(|_| Error::arg("devices", format!("`{t}` in `{s}`; expected device numbers separated by commas, or all"))))
+        .map(|t| {
+            t.trim().parse::<usize>().map_err(|_| {
+                Error::arg(
+                    "devices",
+                    format!("`{t}` in `{s}`; expected device numbers separated by commas, or all"),
+                )
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     check_devices(&list)?;
     Ok(list)
@@ -32,7 +39,10 @@ pub fn parse_devices(s: &str) -> Result<Vec<usize>> {
 /// Checks a device list: not empty, no device twice, every device exists. Errors name `devices`.
 pub fn check_devices(list: &[usize]) -> Result<()> {
     if list.is_empty() {
-        return Err(Error::arg("devices", "empty; give at least one device number"));
+        return Err(Error::arg(
+            "devices",
+            "empty; give at least one device number",
+        ));
     }
     let mut seen = std::collections::HashSet::new();
     for &d in list {
@@ -42,7 +52,10 @@ pub fn check_devices(list: &[usize]) -> Result<()> {
     }
     let n = list_devices()?.len();
     if let Some(&d) = list.iter().find(|&&d| d >= n) {
-        return Err(Error::arg("devices", format!("device {d} does not exist; there are {n} (metaopt devices)")));
+        return Err(Error::arg(
+            "devices",
+            format!("device {d} does not exist; there are {n} (metaopt devices)"),
+        ));
     }
     Ok(())
 }
@@ -79,7 +92,12 @@ pub fn blocks(total: usize, parts: usize) -> Vec<Range<usize>> {
 /// which must cover it in order. The pool's threads persist, so a phase costs no thread start
 /// (an island DE migration is a few phases); the engines never wait for one another inside
 /// `f`, so a pool with fewer threads than engines runs them in turn.
-pub fn run_blocks<E, T, R, F>(engines: &mut [E], ranges: &[Range<usize>], items: &mut [T], f: F) -> Result<Vec<R>>
+pub fn run_blocks<E, T, R, F>(
+    engines: &mut [E],
+    ranges: &[Range<usize>],
+    items: &mut [T],
+    f: F,
+) -> Result<Vec<R>>
 where
     E: Send,
     T: Send,
@@ -88,7 +106,11 @@ where
 {
     use rayon::prelude::*;
     assert_eq!(engines.len(), ranges.len(), "one block per engine");
-    assert_eq!(ranges.last().map_or(0, |r| r.end), items.len(), "the blocks cover the items");
+    assert_eq!(
+        ranges.last().map_or(0, |r| r.end),
+        items.len(),
+        "the blocks cover the items"
+    );
     if engines.len() == 1 {
         return Ok(vec![f(&mut engines[0], ranges[0].clone(), items)?]);
     }
@@ -99,7 +121,12 @@ where
         slices.push(a);
         rest = b;
     }
-    let out: Vec<Result<R>> = engines.par_iter_mut().zip(ranges.par_iter().cloned()).zip(slices.into_par_iter()).map(|((e, r), sl)| f(e, r, sl)).collect();
+    let out: Vec<Result<R>> = engines
+        .par_iter_mut()
+        .zip(ranges.par_iter().cloned())
+        .zip(slices.into_par_iter())
+        .map(|((e, r), sl)| f(e, r, sl))
+        .collect();
     out.into_iter().collect()
 }
 
@@ -137,7 +164,13 @@ mod tests {
         .unwrap();
         assert_eq!(r, vec![3, 3, 2]);
         assert_eq!(items, vec![10, 110, 210, 320, 420, 520, 630, 730]);
-        let e = run_blocks(&mut engines, &ranges, &mut items, |e, _, _| if *e == 20 { Err(Error::arg("x", "y")) } else { Ok(()) });
+        let e = run_blocks(&mut engines, &ranges, &mut items, |e, _, _| {
+            if *e == 20 {
+                Err(Error::arg("x", "y"))
+            } else {
+                Ok(())
+            }
+        });
         assert!(e.is_err());
     }
 }

@@ -15,7 +15,9 @@
 //! accuracy table, the thesis's Table 6, uses); [`evaluate`] is the front ends' evaluation by name
 //! (the thesis's `geatbx_cec_bundle(X, 'CEC05t')`) on the device or the host.
 
-use crate::device::{cl_error, kernel_source, work_group_size, Backend, DeviceContext, ProgramSpec};
+use crate::device::{
+    cl_error, kernel_source, work_group_size, Backend, DeviceContext, ProgramSpec,
+};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
 use crate::problem::functions::{self, FunctionInfo};
@@ -26,7 +28,8 @@ use std::sync::Arc;
 
 /// The callback's signature: `(x, rows, dims, out)` with `x` holding `rows * dims` values row by
 /// row (row r is the point x_r) and `out` the `rows` values to fill; `Err(status)` reports failure.
-pub type CallbackFn = dyn Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32> + Send + Sync;
+pub type CallbackFn =
+    dyn Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32> + Send + Sync;
 
 /// A host function evaluating a whole matrix of points per call.
 #[derive(Clone)]
@@ -35,7 +38,12 @@ pub struct HostCallback {
 }
 
 impl HostCallback {
-    pub fn new(f: impl Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32> + Send + Sync + 'static) -> Self {
+    pub fn new(
+        f: impl Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Self {
         HostCallback { f: Arc::new(f) }
     }
 
@@ -46,7 +54,11 @@ impl HostCallback {
         if x.len() != rows * dims || out.len() != rows {
             return Err(Error::arg(
                 "callback",
-                format!("{} values and {} outputs for {rows} rows of {dims}", x.len(), out.len()),
+                format!(
+                    "{} values and {} outputs for {rows} rows of {dims}",
+                    x.len(),
+                    out.len()
+                ),
             ));
         }
         (self.f)(x, rows, dims, out).map_err(Error::Callback)
@@ -95,17 +107,25 @@ impl Objective {
     /// A catalogue function; the name is checked (case-insensitive) and stored as the catalogue
     /// spells it.
     pub fn catalogue(name: &str) -> Result<Self> {
-        Ok(Objective::Catalogue { name: functions::lookup(name)?.name.to_string() })
+        Ok(Objective::Catalogue {
+            name: functions::lookup(name)?.name.to_string(),
+        })
     }
 
     /// A user's OpenCL source with its data buffer (may be empty).
     pub fn source(code: impl Into<String>, data: Vec<u8>) -> Self {
-        Objective::Source { code: code.into(), data }
+        Objective::Source {
+            code: code.into(),
+            data,
+        }
     }
 
     /// A host callback.
     pub fn callback(
-        f: impl Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32> + Send + Sync + 'static,
+        f: impl Fn(&[f64], usize, usize, &mut [f64]) -> std::result::Result<(), i32>
+            + Send
+            + Sync
+            + 'static,
     ) -> Self {
         Objective::Callback(HostCallback::new(f))
     }
@@ -127,9 +147,10 @@ impl Objective {
                 kernel_source("functions.cl")
             }
             Objective::Source { code, .. } => Ok(source_text(code)),
-            Objective::Callback(_) => {
-                Err(Error::arg("objective", "a host callback has no OpenCL source; it is called on the host"))
-            }
+            Objective::Callback(_) => Err(Error::arg(
+                "objective",
+                "a host callback has no OpenCL source; it is called on the host",
+            )),
         }
     }
 
@@ -141,11 +162,18 @@ impl Objective {
         let spec = match self {
             Objective::Catalogue { name } => {
                 let info = functions::lookup(name)?;
-                spec.file("functions.cl").define("FP_DOUBLE", double as u8).define("MO_OBJECTIVE", info.kernel)
+                spec.file("functions.cl")
+                    .define("FP_DOUBLE", double as u8)
+                    .define("MO_OBJECTIVE", info.kernel)
             }
-            Objective::Source { code, .. } => spec.text(source_text(code)).define("FP_DOUBLE", double as u8),
+            Objective::Source { code, .. } => spec
+                .text(source_text(code))
+                .define("FP_DOUBLE", double as u8),
             Objective::Callback(_) => {
-                return Err(Error::arg("objective", "a host callback has no OpenCL source; it is called on the host"))
+                return Err(Error::arg(
+                    "objective",
+                    "a host callback has no OpenCL source; it is called on the host",
+                ))
             }
         };
         Ok(spec)
@@ -189,7 +217,10 @@ impl Objective {
 pub fn check_intervals(arg: &'static str, intervals: &[(f64, f64)], double: bool) -> Result<()> {
     for (i, &(a, b)) in intervals.iter().enumerate() {
         if !(a.is_finite() && b.is_finite() && a < b) {
-            return Err(Error::arg(arg, format!("interval {i} is [{a}, {b}]; expected finite a < b")));
+            return Err(Error::arg(
+                arg,
+                format!("interval {i} is [{a}, {b}]; expected finite a < b"),
+            ));
         }
         let (fa, fb) = (a as f32, b as f32);
         let fits_float = fa.is_finite() && fb.is_finite() && fa < fb && (fb - fa).is_finite();
@@ -208,16 +239,25 @@ pub fn fp_bytes(values: &[f64], double: bool) -> Vec<u8> {
     if double {
         values.iter().flat_map(|v| v.to_le_bytes()).collect()
     } else {
-        values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect()
+        values
+            .iter()
+            .flat_map(|&v| (v as f32).to_le_bytes())
+            .collect()
     }
 }
 
 /// The inverse of [`fp_bytes`].
 pub fn fp_values(bytes: &[u8], double: bool) -> Vec<f64> {
     if double {
-        bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+        bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect()
     } else {
-        bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect()
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64)
+            .collect()
     }
 }
 
@@ -234,11 +274,20 @@ fn point_count(points: &[f64], dims: usize) -> Result<usize> {
         return Err(Error::arg("dims", "0; expected at least 1"));
     }
     if !points.len().is_multiple_of(dims) {
-        return Err(Error::arg("points", format!("{} values is not a whole number of {dims}-dimensional points", points.len())));
+        return Err(Error::arg(
+            "points",
+            format!(
+                "{} values is not a whole number of {dims}-dimensional points",
+                points.len()
+            ),
+        ));
     }
     let count = points.len() / dims;
     if count > u32::MAX as usize || dims > u32::MAX as usize {
-        return Err(Error::arg("points", format!("{count} points of {dims} dimensions; at most 2^32 - 1 of each")));
+        return Err(Error::arg(
+            "points",
+            format!("{count} points of {dims} dimensions; at most 2^32 - 1 of each"),
+        ));
     }
     Ok(count)
 }
@@ -261,7 +310,9 @@ pub fn evaluate_points(
         cb.call(points, count, dims, &mut out)?;
         return Ok(out);
     }
-    let mut spec = obj.add_to(ProgramSpec::files(&["common.cl"]), double)?.define("MO_EVAL_KERNEL", 1);
+    let mut spec = obj
+        .add_to(ProgramSpec::files(&["common.cl"]), double)?
+        .define("MO_EVAL_KERNEL", 1);
     if let Objective::Source { .. } = obj {
         // the evaluation kernel must follow the user's `objective`
         spec = spec.file("functions.cl");
@@ -298,10 +349,21 @@ pub fn evaluate_catalogue(
     if count == 0 {
         return Ok(Vec::new());
     }
-    let spec = ProgramSpec::files(&["common.cl", "functions.cl"]).define("FP_DOUBLE", double as u8).define("MO_EVAL_ALL", 1);
+    let spec = ProgramSpec::files(&["common.cl", "functions.cl"])
+        .define("FP_DOUBLE", double as u8)
+        .define("MO_EVAL_ALL", 1);
     let program = ctx.build(&spec)?;
     let data = fp_bytes(&info.data(dims)?, double);
-    run_eval(&ctx, &program, Some(info.id), points, dims, count, &data, double)
+    run_eval(
+        &ctx,
+        &program,
+        Some(info.id),
+        points,
+        dims,
+        count,
+        &data,
+        double,
+    )
 }
 
 /// Values of catalogue function `name` (case-insensitive: `F1`, `CEC05t`, ...) at the `rows`
@@ -315,7 +377,13 @@ pub fn evaluate_catalogue(
 /// function is not defined for, e.g. CEC04t..CEC10t outside D = 2 and 10), `points` (no rows, a
 /// partial row, a NaN or infinite coordinate, more than 2^32 - 1 rows), `precision` (single on
 /// the CPU backend).
-pub fn evaluate(name: &str, points: &[f64], dims: usize, backend: Backend, precision: Precision) -> Result<(Vec<f64>, Precision)> {
+pub fn evaluate(
+    name: &str,
+    points: &[f64],
+    dims: usize,
+    backend: Backend,
+    precision: Precision,
+) -> Result<(Vec<f64>, Precision)> {
     let info = functions::lookup(name)?;
     let rows = point_count(points, dims)?;
     info.check_dims(dims)?;
@@ -325,20 +393,31 @@ pub fn evaluate(name: &str, points: &[f64], dims: usize, backend: Backend, preci
     if let Some(i) = points.iter().position(|v| !v.is_finite()) {
         return Err(Error::arg(
             "points",
-            format!("row {} column {} is {}; expected finite coordinates", i / dims, i % dims, points[i]),
+            format!(
+                "row {} column {} is {}; expected finite coordinates",
+                i / dims,
+                i % dims,
+                points[i]
+            ),
         ));
     }
     match backend {
         Backend::Cpu => {
             if precision == Precision::Single {
-                return Err(Error::arg("precision", "single on the CPU backend; it evaluates in double (auto or double)"));
+                return Err(Error::arg(
+                    "precision",
+                    "single on the CPU backend; it evaluates in double (auto or double)",
+                ));
             }
             Ok((info.eval_rows(points, dims)?, Precision::Double))
         }
         Backend::Device(device) => {
             let fp64 = backend.context("evaluation")?.info.fp64;
             let used = precision.resolve(false, fp64);
-            Ok((evaluate_catalogue(info.name, points, dims, used.is_double(), device)?, used))
+            Ok((
+                evaluate_catalogue(info.name, points, dims, used.is_double(), device)?,
+                used,
+            ))
         }
     }
 }
@@ -367,7 +446,11 @@ fn run_eval(
     let x = q.buffer_from(&fp_bytes(&cols, double), "points")?;
     let data = q.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "data")?;
     let out = q.buffer::<u8>(count * size, "values")?;
-    let name = if which.is_some() { "functions_eval_id" } else { "functions_eval" };
+    let name = if which.is_some() {
+        "functions_eval_id"
+    } else {
+        "functions_eval"
+    };
     let kernel = q.kernel(program, name)?;
     let wg = work_group_size(ctx, &kernel, ctx.tuning().objective_eval);
     let (dims32, count32) = (dims as u32, count as u32);

@@ -57,7 +57,10 @@ impl Precision {
             0 => Ok(Precision::Auto),
             1 => Ok(Precision::Single),
             2 => Ok(Precision::Double),
-            c => Err(crate::Error::arg(arg, format!("{c}; expected 0 (auto), 1 (single) or 2 (double)"))),
+            c => Err(crate::Error::arg(
+                arg,
+                format!("{c}; expected 0 (auto), 1 (single) or 2 (double)"),
+            )),
         }
     }
 }

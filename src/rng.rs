@@ -41,13 +41,25 @@ pub struct Philox {
 
 impl Philox {
     pub fn new(seed: u64, stream: u32) -> Self {
-        Philox { seed, stream, counter: 0, buf: [0; 4], used: 4 }
+        Philox {
+            seed,
+            stream,
+            counter: 0,
+            buf: [0; 4],
+            used: 4,
+        }
     }
 
     /// A reader over (seed, stream) starting at counter `counter` (a block of counters of its
     /// own, for one decision of one generation).
     pub fn at(seed: u64, stream: u32, counter: u64) -> Self {
-        Philox { seed, stream, counter, buf: [0; 4], used: 4 }
+        Philox {
+            seed,
+            stream,
+            counter,
+            buf: [0; 4],
+            used: 4,
+        }
     }
 
     /// A uniform value in (0, 1) from the next word, as `de::ops::unit`.
@@ -96,13 +108,19 @@ mod tests {
     // Known-answer vectors of Random123 (kat_vectors, philox4x32 with 10 rounds).
     #[test]
     fn philox_known_answers() {
-        assert_eq!(philox4x32_10([0; 4], [0; 2]), [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
+        assert_eq!(
+            philox4x32_10([0; 4], [0; 2]),
+            [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
+        );
         assert_eq!(
             philox4x32_10([u32::MAX; 4], [u32::MAX; 2]),
             [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]
         );
         assert_eq!(
-            philox4x32_10([0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0]),
+            philox4x32_10(
+                [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344],
+                [0xa4093822, 0x299f31d0]
+            ),
             [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]
         );
     }

@@ -11,24 +11,39 @@ use metaopt::device::Backend;
 use metaopt::problem::graph::{dijkstra, grid, thesis_random, Graph};
 
 fn opts(iterations: u32, ants: usize, seed: u64) -> AcoOptions {
-    AcoOptions { iterations: Iterations::Fixed(iterations), ants, seed, ..Default::default() }
+    AcoOptions {
+        iterations: Iterations::Fixed(iterations),
+        ants,
+        seed,
+        ..Default::default()
+    }
 }
 
 /// A path of the graph from s to t, simple, with its recomputed length and gap, at least the exact.
 fn assert_valid(g: &Graph, r: &AcoRunResult) {
-    let exact = dijkstra(g, r.source).unwrap().dist.get_f64(r.target as usize);
+    let exact = dijkstra(g, r.source)
+        .unwrap()
+        .dist
+        .get_f64(r.target as usize);
     assert_eq!(r.exact_length, Some(exact));
     for p in [&r.best, &r.pheromone].into_iter().flatten() {
         let v = &p.vertices;
         assert_eq!(v[0], r.source);
         assert_eq!(*v.last().unwrap(), r.target);
         let mut seen = std::collections::HashSet::new();
-        assert!(v.iter().all(|x| seen.insert(*x)), "repeated vertex in {v:?}");
+        assert!(
+            v.iter().all(|x| seen.insert(*x)),
+            "repeated vertex in {v:?}"
+        );
         let (len, li) = path_length(g, v).expect("every consecutive pair is an arc");
         assert_eq!(p.length, len);
         assert_eq!(p.length_int, li);
         assert!(p.length >= exact, "{} below the exact {exact}", p.length);
-        let gap = if exact == 0.0 { 0.0 } else { (len - exact) / exact };
+        let gap = if exact == 0.0 {
+            0.0
+        } else {
+            (len - exact) / exact
+        };
         assert_eq!(p.gap, gap);
     }
 }
@@ -63,16 +78,34 @@ fn assert_same(a: &AcoRunResult, b: &AcoRunResult) {
 
 #[test]
 fn device_equals_cpu_bit_for_bit_on_integer_weights() {
-    let graphs = [thesis_random(7, 16, 11).unwrap(), grid(10, 10, 20, 0.0, 3).unwrap().graph];
+    let graphs = [
+        thesis_random(7, 16, 11).unwrap(),
+        grid(10, 10, 20, 0.0, 3).unwrap().graph,
+    ];
     for (i, g) in graphs.iter().enumerate() {
-        for (deposit, max_min, local_search) in [(Deposit::IterationBest, Some(0.01), true), (Deposit::All, None, true), (Deposit::IterationBest, Some(0.01), false)] {
-            let o = AcoOptions { deposit, max_min, local_search, restart: Some(3), alpha: 1.0 + i as f64, ..opts(15, 24, 77) };
+        for (deposit, max_min, local_search) in [
+            (Deposit::IterationBest, Some(0.01), true),
+            (Deposit::All, None, true),
+            (Deposit::IterationBest, Some(0.01), false),
+        ] {
+            let o = AcoOptions {
+                deposit,
+                max_min,
+                local_search,
+                restart: Some(3),
+                alpha: 1.0 + i as f64,
+                ..opts(15, 24, 77)
+            };
             let mut d = Aco::new(g, o.clone(), Backend::DEVICE).unwrap();
             let mut c = Aco::new(g, o, Backend::Cpu).unwrap();
             let t = g.n() as u32 - 1;
             let (rd, rc) = (d.run(0, t).unwrap(), c.run(0, t).unwrap());
             assert_same(&rd, &rc);
-            assert_eq!(d.pheromone().unwrap(), c.pheromone().unwrap(), "pheromone differs");
+            assert_eq!(
+                d.pheromone().unwrap(),
+                c.pheromone().unwrap(),
+                "pheromone differs"
+            );
             assert_valid(g, &rd);
         }
     }
@@ -85,7 +118,11 @@ fn real_weights_on_the_device_equal_the_cpu() {
     let mut edges = Vec::new();
     for u in 0..base.n() {
         for e in base.arcs_of(u) {
-            edges.push((u as u32, base.targets()[e], base.weights().get_f64(e) * 0.37 + 0.1));
+            edges.push((
+                u as u32,
+                base.targets()[e],
+                base.weights().get_f64(e) * 0.37 + 0.1,
+            ));
         }
     }
     let f64g = Graph::from_edges(base.n(), &edges).unwrap();
@@ -93,8 +130,14 @@ fn real_weights_on_the_device_equal_the_cpu() {
     let f32g = Graph::from_edges(base.n(), &e32).unwrap();
     for g in [f64g, f32g] {
         let (rd, rc) = (
-            Aco::new(&g, opts(10, 16, 4), Backend::DEVICE).unwrap().run(3, 50).unwrap(),
-            Aco::new(&g, opts(10, 16, 4), Backend::Cpu).unwrap().run(3, 50).unwrap(),
+            Aco::new(&g, opts(10, 16, 4), Backend::DEVICE)
+                .unwrap()
+                .run(3, 50)
+                .unwrap(),
+            Aco::new(&g, opts(10, 16, 4), Backend::Cpu)
+                .unwrap()
+                .run(3, 50)
+                .unwrap(),
         );
         assert_same(&rd, &rc);
         assert_valid(&g, &rd);
@@ -105,7 +148,10 @@ fn real_weights_on_the_device_equal_the_cpu() {
 fn gumbel_gives_valid_paths_on_both_backends() {
     let g = thesis_random(6, 16, 5).unwrap();
     for backend in [Backend::Cpu, Backend::DEVICE] {
-        let o = AcoOptions { selection: Selection::Gumbel, ..opts(20, 16, 3) };
+        let o = AcoOptions {
+            selection: Selection::Gumbel,
+            ..opts(20, 16, 3)
+        };
         let r = Aco::new(&g, o, backend).unwrap().run(1, 60).unwrap();
         assert!(r.best.is_some());
         assert_valid(&g, &r);
@@ -119,7 +165,10 @@ fn gumbel_gives_valid_paths_on_both_backends() {
 fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize, usize, f64, f64) {
     let t0 = std::time::Instant::now();
     let (mut hits, mut gaps) = (0, 0.0);
-    let first: u64 = std::env::var("ACO_FIRST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let first: u64 = std::env::var("ACO_FIRST")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     // ACO_SEEDS=5,14,...: only these seeds (e.g. the failures of a previous measurement)
     let seeds: Vec<u64> = match std::env::var("ACO_SEEDS") {
         Ok(v) => v.split(',').filter_map(|x| x.trim().parse().ok()).collect(),
@@ -133,7 +182,10 @@ fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize,
         let mut r = metaopt::rng::Philox::new(seed, 99);
         let s = r.below(n as u32);
         let t = (s + 1 + r.below(n as u32 - 1)) % n as u32;
-        let res = Aco::new(&g, AcoOptions { seed, ..o.clone() }, backend).unwrap().run(s, t).unwrap();
+        let res = Aco::new(&g, AcoOptions { seed, ..o.clone() }, backend)
+            .unwrap()
+            .run(s, t)
+            .unwrap();
         assert_valid(&g, &res);
         hits += res.exact() as usize;
         gaps += res.gap().unwrap_or(f64::INFINITY);
@@ -149,7 +201,12 @@ fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize,
             println!("seed {seed} (j = {jj}): exact {:?} ({h} hops), best {} ({} hops) at it {:?}, gap {:.3}, ok ants {}", res.exact_length, b.length, b.vertices.len() - 1, res.found_at_iteration, b.gap, res.successful_ants);
         }
     }
-    (hits, runs as usize, t0.elapsed().as_secs_f64(), gaps / runs as f64)
+    (
+        hits,
+        runs as usize,
+        t0.elapsed().as_secs_f64(),
+        gaps / runs as f64,
+    )
 }
 
 /// Tuning aid and the share measurement (not run by default): `ACO_V=10 ACO_J=16 ACO_RUNS=64
@@ -161,7 +218,12 @@ fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize,
 #[test]
 #[ignore]
 fn tune() {
-    let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let env = |k: &str, d: f64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     let d = AcoOptions::default();
     let o = AcoOptions {
         ants: env("ACO_ANTS", d.ants as f64) as usize,
@@ -172,15 +234,25 @@ fn tune() {
         iterations: Iterations::Fixed(env("ACO_IT", d.iteration_count() as f64) as u32),
         max_min: Some(env("ACO_MM", d.max_min.unwrap_or(0.0))).filter(|&x| x > 0.0),
         max_steps: Some(env("ACO_STEPS", 0.0) as u32).filter(|&x| x > 0),
-        deposit: if env("ACO_ALL", (d.deposit == Deposit::All) as u8 as f64) > 0.0 { Deposit::All } else { Deposit::IterationBest },
+        deposit: if env("ACO_ALL", (d.deposit == Deposit::All) as u8 as f64) > 0.0 {
+            Deposit::All
+        } else {
+            Deposit::IterationBest
+        },
         local_search: env("ACO_LS", 1.0) > 0.0,
         restart: Some(env("ACO_RESTART", 0.0) as u32).filter(|&x| x > 0),
         ..d
     };
-    let backend = if env("ACO_DEV", 0.0) > 0.0 { Backend::DEVICE } else { Backend::Cpu };
+    let backend = if env("ACO_DEV", 0.0) > 0.0 {
+        Backend::DEVICE
+    } else {
+        Backend::Cpu
+    };
     let (v, j) = (env("ACO_V", 8.0) as u32, env("ACO_J", 16.0) as u32);
     let (h, r, s, gap) = share(v, j, env("ACO_RUNS", 20.0) as u64, &o, backend);
-    let dev = Aco::new(&thesis_random(2, 1, 0).unwrap(), o.clone(), backend).unwrap().backend_description();
+    let dev = Aco::new(&thesis_random(2, 1, 0).unwrap(), o.clone(), backend)
+        .unwrap()
+        .backend_description();
     println!("V = {}, j = {}: exact {h}/{r} ({:.1} %), mean gap {gap:.4}, {s:.1} s ({:.2} s per run) on {dev}: {o:?}", 1u32 << v, if j == 0 { "1..16".to_string() } else { j.to_string() }, 100.0 * h as f64 / r as f64, s / r as f64);
 }
 
@@ -190,14 +262,27 @@ fn bug1_ants_take_only_unvisited_neighbours_and_never_non_arcs() {
     // visited ones); the dense matrix's zeros are non-arcs, never divided by
     let g = Graph::from_dense(3, &[0u32, 5, 0, 5, 0, 7, 0, 0, 0]).unwrap();
     for backend in [Backend::Cpu, Backend::DEVICE] {
-        let r = Aco::new(&g, opts(5, 8, 1), backend).unwrap().run(0, 2).unwrap();
+        let r = Aco::new(&g, opts(5, 8, 1), backend)
+            .unwrap()
+            .run(0, 2)
+            .unwrap();
         assert_eq!(r.successful_ants, 40, "every ant reaches 2");
         assert_eq!(r.best_path(), Some(&[0u32, 1, 2][..]));
     }
     // a zero-weight arc with damping 0 would divide by zero: refused, and fine with damping > 0
     let z = Graph::from_edges(3, &[(0u32, 1u32, 0u32), (1, 2, 3)]).unwrap();
     arg_error(Aco::new(&z, opts(5, 8, 1), Backend::Cpu), "damping");
-    let r = Aco::new(&z, AcoOptions { damping: 1.0, ..opts(5, 8, 1) }, Backend::Cpu).unwrap().run(0, 2).unwrap();
+    let r = Aco::new(
+        &z,
+        AcoOptions {
+            damping: 1.0,
+            ..opts(5, 8, 1)
+        },
+        Backend::Cpu,
+    )
+    .unwrap()
+    .run(0, 2)
+    .unwrap();
     assert_eq!(r.best.unwrap().length, 3.0);
 }
 
@@ -215,7 +300,10 @@ fn bug2_roulette_bounds_on_the_exclusive_scan() {
     // a chain: the single eligible neighbour is always taken, every ant succeeds on both backends
     let g = Graph::from_edges(5, &[(0u32, 1u32, 1u32), (1, 2, 1), (2, 3, 1), (3, 4, 1)]).unwrap();
     for backend in [Backend::Cpu, Backend::DEVICE] {
-        let r = Aco::new(&g, opts(3, 5, 9), backend).unwrap().run(0, 4).unwrap();
+        let r = Aco::new(&g, opts(3, 5, 9), backend)
+            .unwrap()
+            .run(0, 4)
+            .unwrap();
         assert_eq!(r.successful_ants, 15);
     }
 }
@@ -229,12 +317,21 @@ fn dead_end_graph() -> Graph {
 fn bug3_and_5_dead_ends_fail_and_failed_ants_deposit_nothing() {
     let g = dead_end_graph();
     let (it, rho) = (10u32, 0.25);
-    let o = AcoOptions { initial_pheromone: Some(1.0), max_min: None, deposit: Deposit::All, evaporation: rho, ..opts(it, 16, 4) };
+    let o = AcoOptions {
+        initial_pheromone: Some(1.0),
+        max_min: None,
+        deposit: Deposit::All,
+        evaporation: rho,
+        ..opts(it, 16, 4)
+    };
     let mut taus = Vec::new();
     for backend in [Backend::Cpu, Backend::DEVICE] {
         let mut aco = Aco::new(&g, o.clone(), backend).unwrap();
         let r = aco.run(0, 3).unwrap();
-        assert!(r.successful_ants > 0 && r.successful_ants < 160, "some ants die in the dead end");
+        assert!(
+            r.successful_ants > 0 && r.successful_ants < 160,
+            "some ants die in the dead end"
+        );
         assert_eq!(r.best_path(), Some(&[0u32, 2, 3][..]));
         let tau = aco.pheromone().unwrap();
         // only evaporation on the dead-end arc 0 -> 1 (arc 0): (1 - rho)^it
@@ -253,7 +350,13 @@ fn bug4_successors_are_reset_so_nothing_lands_on_arcs_into_the_start() {
     // the thesis filled the successors with `start` once: lengths added Adj[v, start] and
     // deposits landed on v -> start. Here 2 -> 0 is never walked, so it only evaporates.
     let g = dead_end_graph();
-    let o = AcoOptions { initial_pheromone: Some(2.0), max_min: None, deposit: Deposit::All, evaporation: 0.5, ..opts(6, 8, 5) };
+    let o = AcoOptions {
+        initial_pheromone: Some(2.0),
+        max_min: None,
+        deposit: Deposit::All,
+        evaporation: 0.5,
+        ..opts(6, 8, 5)
+    };
     for backend in [Backend::Cpu, Backend::DEVICE] {
         let mut aco = Aco::new(&g, o.clone(), backend).unwrap();
         let r = aco.run(0, 3).unwrap();
@@ -268,7 +371,10 @@ fn bug6_the_pheromone_walk_advances_stops_at_the_target_and_at_cycles() {
     use metaopt::aco::strongest_path;
     let g = Graph::from_edges(4, &[(0u32, 1u32, 1u32), (0, 2, 1), (1, 0, 1), (2, 3, 1)]).unwrap();
     // arcs in CSR order: 0->1, 0->2, 1->0, 2->3
-    assert_eq!(strongest_path(&g, &[1.0, 2.0, 5.0, 1.0], 0, 3), Some(vec![0, 2, 3]));
+    assert_eq!(
+        strongest_path(&g, &[1.0, 2.0, 5.0, 1.0], 0, 3),
+        Some(vec![0, 2, 3])
+    );
     // the strongest arc leads to 1, whose only way on is back to 0: a dead end, not a loop
     assert_eq!(strongest_path(&g, &[2.0, 1.0, 5.0, 1.0], 0, 3), None);
 }
@@ -280,11 +386,22 @@ fn source_equals_target_and_unreachable_target() {
         let mut aco = Aco::new(&g, opts(5, 4, 1), backend).unwrap();
         let r = aco.run(2, 2).unwrap();
         assert_eq!(r.best_path(), Some(&[2u32][..]));
-        assert_eq!((r.best_length(), r.gap(), r.exact_length, r.iterations), (Some(0.0), Some(0.0), Some(0.0), 0));
+        assert_eq!(
+            (r.best_length(), r.gap(), r.exact_length, r.iterations),
+            (Some(0.0), Some(0.0), Some(0.0), 0)
+        );
         assert_eq!(r.pheromone.as_ref().unwrap().vertices, vec![2]);
         // 3 has no out-arcs: 0 is unreachable from it
         let r = aco.run(3, 0).unwrap();
-        assert_eq!((r.exact_length, r.best.is_none(), r.pheromone.is_none(), r.iterations), (None, true, true, 0));
+        assert_eq!(
+            (
+                r.exact_length,
+                r.best.is_none(),
+                r.pheromone.is_none(),
+                r.iterations
+            ),
+            (None, true, true, 0)
+        );
     }
 }
 
@@ -294,21 +411,100 @@ fn bad_options_give_named_errors() {
     let bad = |o: AcoOptions, name: &str| {
         arg_error(Aco::new(&g, o, Backend::Cpu), name);
     };
-    bad(AcoOptions { alpha: f64::NAN, ..Default::default() }, "alpha");
-    bad(AcoOptions { beta: -1.0, ..Default::default() }, "beta");
-    bad(AcoOptions { evaporation: 0.0, ..Default::default() }, "evaporation");
-    bad(AcoOptions { evaporation: 1.5, ..Default::default() }, "evaporation");
-    bad(AcoOptions { evaporation: f64::NAN, ..Default::default() }, "evaporation");
-    bad(AcoOptions { ants: 0, ..Default::default() }, "ants");
-    bad(AcoOptions { initial_pheromone: Some(0.0), ..Default::default() }, "initial_pheromone");
-    bad(AcoOptions { max_min: Some(2.0), ..Default::default() }, "max_min");
-    bad(AcoOptions { iterations: Iterations::Fixed(0), ..Default::default() }, "iterations");
-    bad(AcoOptions { iterations: Iterations::Thesis, ..Default::default() }, "iterations");
-    bad(AcoOptions { restart: Some(0), ..Default::default() }, "restart");
+    bad(
+        AcoOptions {
+            alpha: f64::NAN,
+            ..Default::default()
+        },
+        "alpha",
+    );
+    bad(
+        AcoOptions {
+            beta: -1.0,
+            ..Default::default()
+        },
+        "beta",
+    );
+    bad(
+        AcoOptions {
+            evaporation: 0.0,
+            ..Default::default()
+        },
+        "evaporation",
+    );
+    bad(
+        AcoOptions {
+            evaporation: 1.5,
+            ..Default::default()
+        },
+        "evaporation",
+    );
+    bad(
+        AcoOptions {
+            evaporation: f64::NAN,
+            ..Default::default()
+        },
+        "evaporation",
+    );
+    bad(
+        AcoOptions {
+            ants: 0,
+            ..Default::default()
+        },
+        "ants",
+    );
+    bad(
+        AcoOptions {
+            initial_pheromone: Some(0.0),
+            ..Default::default()
+        },
+        "initial_pheromone",
+    );
+    bad(
+        AcoOptions {
+            max_min: Some(2.0),
+            ..Default::default()
+        },
+        "max_min",
+    );
+    bad(
+        AcoOptions {
+            iterations: Iterations::Fixed(0),
+            ..Default::default()
+        },
+        "iterations",
+    );
+    bad(
+        AcoOptions {
+            iterations: Iterations::Thesis,
+            ..Default::default()
+        },
+        "iterations",
+    );
+    bad(
+        AcoOptions {
+            restart: Some(0),
+            ..Default::default()
+        },
+        "restart",
+    );
     // evaporation = 1 is allowed (everything evaporates); the thesis's rule with def > 1
-    let o = AcoOptions { iterations: Iterations::Thesis, initial_pheromone: Some(100.0), evaporation: 0.5, ..Default::default() };
+    let o = AcoOptions {
+        iterations: Iterations::Thesis,
+        initial_pheromone: Some(100.0),
+        evaporation: 0.5,
+        ..Default::default()
+    };
     assert_eq!(o.iteration_count(), 7);
-    Aco::new(&g, AcoOptions { evaporation: 1.0, ..Default::default() }, Backend::Cpu).unwrap();
+    Aco::new(
+        &g,
+        AcoOptions {
+            evaporation: 1.0,
+            ..Default::default()
+        },
+        Backend::Cpu,
+    )
+    .unwrap();
     let mut aco = Aco::new(&g, Default::default(), Backend::Cpu).unwrap();
     arg_error(aco.run(4, 0), "source");
     arg_error(aco.run(0, 9), "target");
@@ -336,7 +532,17 @@ fn thesis_graphs_v1024_seeds_the_one_vertex_search_missed() {
         let mut r = metaopt::rng::Philox::new(seed, 99);
         let s = r.below(n);
         let t = (s + 1 + r.below(n - 1)) % n;
-        let res = Aco::new(&g, AcoOptions { seed, ..Default::default() }, Backend::Cpu).unwrap().run(s, t).unwrap();
+        let res = Aco::new(
+            &g,
+            AcoOptions {
+                seed,
+                ..Default::default()
+            },
+            Backend::Cpu,
+        )
+        .unwrap()
+        .run(s, t)
+        .unwrap();
         assert!(res.exact(), "seed {seed}: gap {:?}", res.gap());
     }
 }
@@ -349,7 +555,11 @@ fn random_walk(g: &Graph, s: u32, len: usize, seed: u64) -> Vec<u32> {
     seen[s as usize] = true;
     while p.len() <= len {
         let u = *p.last().unwrap() as usize;
-        let free: Vec<u32> = g.arcs_of(u).map(|e| g.targets()[e]).filter(|&d| !seen[d as usize]).collect();
+        let free: Vec<u32> = g
+            .arcs_of(u)
+            .map(|e| g.targets()[e])
+            .filter(|&d| !seen[d as usize])
+            .collect();
         if free.is_empty() {
             break;
         }
@@ -370,7 +580,10 @@ fn local_search_keeps_paths_simple_valid_and_never_longer() {
         let q = local_search(&g, &p);
         assert_eq!((q[0], q.last()), (p[0], p.last()), "same end points");
         let mut seen = std::collections::HashSet::new();
-        assert!(q.iter().all(|x| seen.insert(*x)), "repeated vertex in {q:?}");
+        assert!(
+            q.iter().all(|x| seen.insert(*x)),
+            "repeated vertex in {q:?}"
+        );
         let (lp, _) = path_length(&g, &p).unwrap();
         let (lq, _) = path_length(&g, &q).expect("every hop an arc");
         assert!(lq <= lp, "{lq} above {lp}");
@@ -384,7 +597,11 @@ fn local_search_keeps_paths_simple_valid_and_never_longer() {
     let mut edges = Vec::new();
     for u in 0..base.n() {
         for e in base.arcs_of(u) {
-            edges.push((u as u32, base.targets()[e], base.weights().get_f64(e) * 0.37 + 0.1));
+            edges.push((
+                u as u32,
+                base.targets()[e],
+                base.weights().get_f64(e) * 0.37 + 0.1,
+            ));
         }
     }
     let g = Graph::from_edges(base.n(), &edges).unwrap();
@@ -409,16 +626,47 @@ fn local_search_moves() {
     assert_eq!(local_search(&g, &[0, 1, 3]), vec![0, 1, 3]);
     // two-vertex detour (no shortcut or one-vertex move helps): 0 -> 1 -> 4 (10 + 10) becomes
     // 0 -> 2 -> 3 -> 4 (1 + 1 + 1); 2 and 3 each reach the path only through each other
-    let g = Graph::from_edges(5, &[(0u32, 1u32, 10u32), (1, 4, 10), (0, 2, 1), (2, 3, 1), (3, 4, 1)]).unwrap();
+    let g = Graph::from_edges(
+        5,
+        &[
+            (0u32, 1u32, 10u32),
+            (1, 4, 10),
+            (0, 2, 1),
+            (2, 3, 1),
+            (3, 4, 1),
+        ],
+    )
+    .unwrap();
     assert_eq!(local_search(&g, &[0, 1, 4]), vec![0, 2, 3, 4]);
     // two-vertex insertion on one arc: 0 -> 1 (10) becomes 0 -> 2 -> 3 -> 1 (1 + 1 + 1)
     let g = Graph::from_edges(4, &[(0u32, 1u32, 10u32), (0, 2, 1), (2, 3, 1), (3, 1, 1)]).unwrap();
     assert_eq!(local_search(&g, &[0, 1]), vec![0, 2, 3, 1]);
     // three-vertex detour: 0 -> 1 -> 5 (10 + 10) becomes 0 -> 2 -> 3 -> 4 -> 5 (1 + 1 + 1 + 1)
-    let g = Graph::from_edges(6, &[(0u32, 1u32, 10u32), (1, 5, 10), (0, 2, 1), (2, 3, 1), (3, 4, 1), (4, 5, 1)]).unwrap();
+    let g = Graph::from_edges(
+        6,
+        &[
+            (0u32, 1u32, 10u32),
+            (1, 5, 10),
+            (0, 2, 1),
+            (2, 3, 1),
+            (3, 4, 1),
+            (4, 5, 1),
+        ],
+    )
+    .unwrap();
     assert_eq!(local_search(&g, &[0, 1, 5]), vec![0, 2, 3, 4, 5]);
     // a heavier two-vertex detour is not taken
-    let g = Graph::from_edges(5, &[(0u32, 1u32, 1u32), (1, 4, 1), (0, 2, 1), (2, 3, 1), (3, 4, 1)]).unwrap();
+    let g = Graph::from_edges(
+        5,
+        &[
+            (0u32, 1u32, 1u32),
+            (1, 4, 1),
+            (0, 2, 1),
+            (2, 3, 1),
+            (3, 4, 1),
+        ],
+    )
+    .unwrap();
     assert_eq!(local_search(&g, &[0, 1, 4]), vec![0, 1, 4]);
 }
 
@@ -426,7 +674,11 @@ fn local_search_moves() {
 #[test]
 fn helsinki_road_graph() {
     use metaopt::problem::graph::{OsmOptions, NO_PRED};
-    let g = Graph::from_osm_pbf(&common::data_dir().join("graphs/helsinki.osm.pbf"), OsmOptions::default()).unwrap();
+    let g = Graph::from_osm_pbf(
+        &common::data_dir().join("graphs/helsinki.osm.pbf"),
+        OsmOptions::default(),
+    )
+    .unwrap();
     assert_eq!(g.n(), 6906);
     let sp = dijkstra(&g, 0).unwrap();
     // a target 12 hops away on Dijkstra's tree
@@ -439,8 +691,18 @@ fn helsinki_road_graph() {
         h
     };
     let t = (1..g.n() as u32).find(|&v| hops(v) == 12).unwrap();
-    let o = AcoOptions { max_steps: Some(200), ..opts(30, 64, 1) };
+    let o = AcoOptions {
+        max_steps: Some(200),
+        ..opts(30, 64, 1)
+    };
     let r = Aco::new(&g, o, Backend::Cpu).unwrap().run(0, t).unwrap();
     assert_valid(&g, &r);
-    println!("Helsinki 0 -> {t} (12 hops): exact {:?}, best {:?}, gap {:?}, {} successful ants, {:.1} s", r.exact_length, r.best_length(), r.gap(), r.successful_ants, r.elapsed.as_secs_f64());
+    println!(
+        "Helsinki 0 -> {t} (12 hops): exact {:?}, best {:?}, gap {:?}, {} successful ants, {:.1} s",
+        r.exact_length,
+        r.best_length(),
+        r.gap(),
+        r.successful_ants,
+        r.elapsed.as_secs_f64()
+    );
 }

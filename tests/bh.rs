@@ -8,7 +8,11 @@ use metaopt::problem::functions;
 use metaopt::Error;
 
 fn params(chains: usize, seed: u64) -> BhParams {
-    BhParams { chains, seed, ..BhParams::default() }
+    BhParams {
+        chains,
+        seed,
+        ..BhParams::default()
+    }
 }
 
 fn invalid_arg(r: metaopt::error::Result<BasinHopping>) -> &'static str {
@@ -20,13 +24,24 @@ fn invalid_arg(r: metaopt::error::Result<BasinHopping>) -> &'static str {
 }
 
 /// (anchor values, best value, best point) after `rounds` runs of `steps`.
-fn chains_after(obj: &Objective, lo: &[f64], hi: &[f64], p: &BhParams, backend: Backend, x0: &[f64], (rounds, steps): (u32, u32)) -> (Vec<f64>, f64, Vec<f64>) {
+fn chains_after(
+    obj: &Objective,
+    lo: &[f64],
+    hi: &[f64],
+    p: &BhParams,
+    backend: Backend,
+    x0: &[f64],
+    (rounds, steps): (u32, u32),
+) -> (Vec<f64>, f64, Vec<f64>) {
     let mut bh = BasinHopping::new(obj, lo, hi, p, backend).unwrap();
     bh.start(x0, None).unwrap();
     for _ in 0..rounds {
         bh.run(steps).unwrap();
     }
-    assert_eq!(bh.evaluations(), 1 + rounds as u64 * steps as u64 * p.chains as u64);
+    assert_eq!(
+        bh.evaluations(),
+        1 + rounds as u64 * steps as u64 * p.chains as u64
+    );
     let (f, x) = bh.best().unwrap();
     (bh.anchors().unwrap(), f, x)
 }
@@ -38,27 +53,48 @@ fn the_device_takes_the_cpu_twins_steps() {
     // (additions and fused products only: F1, and F5 (Rosenbrock) with hops of 1 % to 20 % of
     // the width). A function with sines or cosines differs by an ulp between the device's library
     // and the host's, which flips a tie now and then and sends a chain elsewhere.
-    for (name, dims, tol, hop_min, hop_max) in [("F1", 5, 0.0, 0.0015, 0.015), ("F5", 4, 0.0, 0.01, 0.2)] {
+    for (name, dims, tol, hop_min, hop_max) in
+        [("F1", 5, 0.0, 0.0015, 0.015), ("F5", 4, 0.0, 0.01, 0.2)]
+    {
         let info = functions::lookup(name).unwrap();
         let (a, b) = info.domain;
         let (lo, hi) = (vec![a; dims], vec![b; dims]);
-        let x0: Vec<f64> = (0..dims).map(|j| a + (b - a) * (0.3 + 0.1 * j as f64)).collect();
+        let x0: Vec<f64> = (0..dims)
+            .map(|j| a + (b - a) * (0.3 + 0.1 * j as f64))
+            .collect();
         let obj = Objective::catalogue(name).unwrap();
         // searches of at most 1 500 steps (Rosenbrock's valley holds a longer one)
-        let p = BhParams { hop_min, hop_max, max_search: 1500, ..params(48, 11) };
+        let p = BhParams {
+            hop_min,
+            hop_max,
+            max_search: 1500,
+            ..params(48, 11)
+        };
         // a local search ends when its step is below 5e-12 of the width: some hundreds of steps
         let (dev, fd, xd) = chains_after(&obj, &lo, &hi, &p, Backend::DEVICE, &x0, (4, 1000));
         let (cpu, fc, xc) = chains_after(&obj, &lo, &hi, &p, Backend::Cpu, &x0, (4, 1000));
         for (c, (d, h)) in dev.iter().zip(&cpu).enumerate() {
-            assert!((d - h).abs() <= tol * h.abs().max(1.0), "{name} chain {c}: device {d:e}, CPU {h:e}");
+            assert!(
+                (d - h).abs() <= tol * h.abs().max(1.0),
+                "{name} chain {c}: device {d:e}, CPU {h:e}"
+            );
         }
-        assert!((fd - fc).abs() <= tol * fc.abs().max(1.0), "{name}: {fd:e} vs {fc:e}");
+        assert!(
+            (fd - fc).abs() <= tol * fc.abs().max(1.0),
+            "{name}: {fd:e} vs {fc:e}"
+        );
         for (d, h) in xd.iter().zip(&xc) {
-            assert!((d - h).abs() <= 1e-6 * (b - a), "{name}: best points {xd:?} vs {xc:?}");
+            assert!(
+                (d - h).abs() <= 1e-6 * (b - a),
+                "{name}: best points {xd:?} vs {xc:?}"
+            );
         }
         // the anchors only go down, and the chains moved
         assert!(fd < info.eval(&x0).unwrap(), "{name}: {fd:e}");
-        assert!(dev.iter().any(|&v| v != dev[0]), "{name}: every chain the same");
+        assert!(
+            dev.iter().any(|&v| v != dev[0]),
+            "{name}: every chain the same"
+        );
     }
 }
 
@@ -66,8 +102,19 @@ fn the_device_takes_the_cpu_twins_steps() {
 fn float_chains_descend_too() {
     let obj = Objective::catalogue("F1").unwrap();
     let (lo, hi) = (vec![-5.12; 3], vec![5.12; 3]);
-    let p = BhParams { double: false, ..params(32, 3) };
-    let (_, f, x) = chains_after(&obj, &lo, &hi, &p, Backend::DEVICE, &[4.0, -3.0, 2.5], (4, 1000));
+    let p = BhParams {
+        double: false,
+        ..params(32, 3)
+    };
+    let (_, f, x) = chains_after(
+        &obj,
+        &lo,
+        &hi,
+        &p,
+        Backend::DEVICE,
+        &[4.0, -3.0, 2.5],
+        (4, 1000),
+    );
     assert!(f < 1e-6, "{f:e} at {x:?}");
 }
 
@@ -102,7 +149,12 @@ fn basin_hopping_leaves_the_ring_minimum_that_de_stops_at() {
             break;
         }
     }
-    assert!(best.0 - 1.0 < 1e-9, "{:.12} after {} steps", best.0, bh.steps());
+    assert!(
+        best.0 - 1.0 < 1e-9,
+        "{:.12} after {} steps",
+        best.0,
+        bh.steps()
+    );
     let o = functions::cec_shift(8, 10).unwrap();
     for (j, (x, o)) in best.1.iter().zip(&o).enumerate() {
         assert!((x - o).abs() < 1e-3, "component {j}: {x} vs o {o}");
@@ -117,7 +169,11 @@ fn basin_hopping_walks_happycats_shell() {
     // arithmetic rounds r2 - D to 0, below the 6e-4 that any point off it costs (the compensated
     // HappyCat's floor), and the hops walk the shell toward o
     let o = functions::cec_shift(9, 10).unwrap();
-    let x0: Vec<f64> = o.iter().enumerate().map(|(j, v)| v + 0.05 * (j as f64 - 4.5)).collect();
+    let x0: Vec<f64> = o
+        .iter()
+        .enumerate()
+        .map(|(j, v)| v + 0.05 * (j as f64 - 4.5))
+        .collect();
     let f0 = functions::eval("CEC09t", &x0).unwrap();
     assert!(f0 - 1.0 > 1e-2, "{f0}");
     let obj = Objective::catalogue("CEC09t").unwrap();
@@ -154,25 +210,120 @@ fn bad_arguments_are_named() {
     let f1 = Objective::catalogue("F1").unwrap();
     let (lo, hi) = (vec![-1.0; 2], vec![1.0; 2]);
     let cpu = Backend::Cpu;
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &lo, &[1.0], &params(4, 1), cpu)), "hi");
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &[-1.0, 2.0], &hi, &params(4, 1), cpu)), "lo");
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &[f64::NAN, -1.0], &hi, &params(4, 1), cpu)), "lo");
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &lo, &hi, &params(0, 1), cpu)), "chains");
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &lo, &hi, &BhParams { hop_min: 0.2, hop_max: 0.1, ..params(4, 1) }, cpu)), "hop_min");
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &lo, &hi, &BhParams { hop_scales: 0, ..params(4, 1) }, cpu)), "hop_scales");
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &lo, &hi, &BhParams { step_stop: 0.1, step0: 0.01, ..params(4, 1) }, cpu)), "step_stop");
-    assert_eq!(invalid_arg(BasinHopping::new(&f1, &lo, &hi, &BhParams { max_search: 0, ..params(4, 1) }, cpu)), "max_search");
+    assert_eq!(
+        invalid_arg(BasinHopping::new(&f1, &lo, &[1.0], &params(4, 1), cpu)),
+        "hi"
+    );
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &f1,
+            &[-1.0, 2.0],
+            &hi,
+            &params(4, 1),
+            cpu
+        )),
+        "lo"
+    );
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &f1,
+            &[f64::NAN, -1.0],
+            &hi,
+            &params(4, 1),
+            cpu
+        )),
+        "lo"
+    );
+    assert_eq!(
+        invalid_arg(BasinHopping::new(&f1, &lo, &hi, &params(0, 1), cpu)),
+        "chains"
+    );
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &f1,
+            &lo,
+            &hi,
+            &BhParams {
+                hop_min: 0.2,
+                hop_max: 0.1,
+                ..params(4, 1)
+            },
+            cpu
+        )),
+        "hop_min"
+    );
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &f1,
+            &lo,
+            &hi,
+            &BhParams {
+                hop_scales: 0,
+                ..params(4, 1)
+            },
+            cpu
+        )),
+        "hop_scales"
+    );
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &f1,
+            &lo,
+            &hi,
+            &BhParams {
+                step_stop: 0.1,
+                step0: 0.01,
+                ..params(4, 1)
+            },
+            cpu
+        )),
+        "step_stop"
+    );
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &f1,
+            &lo,
+            &hi,
+            &BhParams {
+                max_search: 0,
+                ..params(4, 1)
+            },
+            cpu
+        )),
+        "max_search"
+    );
     let cec = Objective::catalogue("CEC08t").unwrap();
-    assert_eq!(invalid_arg(BasinHopping::new(&cec, &[-1.0; 3], &[1.0; 3], &params(4, 1), cpu)), "dims");
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &cec,
+            &[-1.0; 3],
+            &[1.0; 3],
+            &params(4, 1),
+            cpu
+        )),
+        "dims"
+    );
     let src = Objective::source("FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return x[0]; }", Vec::new());
-    assert_eq!(invalid_arg(BasinHopping::new(&src, &lo, &hi, &params(4, 1), cpu)), "backend");
+    assert_eq!(
+        invalid_arg(BasinHopping::new(&src, &lo, &hi, &params(4, 1), cpu)),
+        "backend"
+    );
     let cb = Objective::Callback(HostCallback::new(|x, rows, dims, out| {
         for r in 0..rows {
             out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
         }
         Ok(())
     }));
-    assert_eq!(invalid_arg(BasinHopping::new(&cb, &lo, &hi, &params(4, 1), Backend::DEVICE)), "objective");
+    assert_eq!(
+        invalid_arg(BasinHopping::new(
+            &cb,
+            &lo,
+            &hi,
+            &params(4, 1),
+            Backend::DEVICE
+        )),
+        "objective"
+    );
     // a callback on the CPU twin descends; a start outside the box is refused
     let mut bh = BasinHopping::new(&cb, &lo, &hi, &params(8, 1), cpu).unwrap();
     match bh.start(&[2.0, 0.0], None) {

@@ -8,14 +8,13 @@ mod cabi;
 use cabi::*;
 use metaopt::ffi::*;
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions, Start};
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
-use metaopt::problem::qap::{lower_bound, Cost, LowerBound, QapProblem};
+use metaopt::hc12::restarts::Stop;
 use metaopt::problem::qap::QapInstance;
+use metaopt::problem::qap::{lower_bound, Cost, LowerBound, QapProblem};
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
 use std::sync::Arc;
-
 
 fn expect_params_error(r: MetaoptQapParamsResult, want: i32, needle: &str) {
     assert!(r.instance.is_null());
@@ -32,7 +31,11 @@ fn df_of(inst: &QapInstance) -> Vec<i64> {
     (0..n * n)
         .map(|k| {
             let (i, j) = (k / n, k % n);
-            if i > j { inst.a[k] } else { inst.b[k] }
+            if i > j {
+                inst.a[k]
+            } else {
+                inst.b[k]
+            }
         })
         .collect()
 }
@@ -45,15 +48,29 @@ fn params_from_file(swaps: u32) -> *mut MetaoptQapInstance {
     r.instance
 }
 
-fn params_typed(swaps: u32, n: u32, slices: u32, df: *const c_void, ty: &str) -> MetaoptQapParamsResult {
+fn params_typed(
+    swaps: u32,
+    n: u32,
+    slices: u32,
+    df: *const c_void,
+    ty: &str,
+) -> MetaoptQapParamsResult {
     let ty = CString::new(ty).unwrap();
     unsafe { metaopt_qap_params(swaps, n, slices, df, ty.as_ptr(), 2, 0, 0) }
 }
 
 /// Runs and returns (cost, order, iterations, K_GC), freeing the result's arrays.
-fn run(h: *mut MetaoptQapInstance, order: Option<&[u16]>, k: Option<&[u32]>) -> (Cost, Vec<usize>, u32, Vec<u32>) {
+fn run(
+    h: *mut MetaoptQapInstance,
+    order: Option<&[u16]>,
+    k: Option<&[u32]>,
+) -> (Cost, Vec<usize>, u32, Vec<u32>) {
     let mut r = unsafe {
-        metaopt_qap_run(h, order.map_or(ptr::null(), |o| o.as_ptr()), k.map_or(ptr::null(), |k| k.as_ptr()))
+        metaopt_qap_run(
+            h,
+            order.map_or(ptr::null(), |o| o.as_ptr()),
+            k.map_or(ptr::null(), |k| k.as_ptr()),
+        )
     };
     if r.error_code != OK {
         panic!("{}", take_message(r.error_message));
@@ -67,7 +84,12 @@ fn run(h: *mut MetaoptQapInstance, order: Option<&[u16]>, k: Option<&[u32]>) -> 
     };
     let order = unsafe { std::slice::from_raw_parts(r.order, r.orderLength as usize) };
     let k_gc = unsafe { std::slice::from_raw_parts(r.K_GC, r.K_GCLength as usize) }.to_vec();
-    let out = (cost, order.iter().map(|&v| v as usize).collect(), r.lastIteration, k_gc);
+    let out = (
+        cost,
+        order.iter().map(|&v| v as usize).collect(),
+        r.lastIteration,
+        k_gc,
+    );
     unsafe { metaopt_qap_free_run_result(&mut r) };
     assert!(r.order.is_null() && r.K_GC.is_null());
     unsafe { metaopt_qap_free_run_result(&mut r) }; // a second call is harmless
@@ -80,16 +102,43 @@ fn null_pointers_are_errors_naming_the_argument() {
     let df = df_of(&instance("had12"));
     let int64 = c"int64".as_ptr();
     unsafe {
-        expect_params_error(metaopt_qap_params(2, 12, 1, ptr::null(), int64, 2, 0, 0), NULL, "`DF`");
-        expect_params_error(metaopt_qap_params(2, 12, 1, df.as_ptr().cast(), ptr::null(), 2, 0, 0), NULL, "`DF_type_name`");
+        expect_params_error(
+            metaopt_qap_params(2, 12, 1, ptr::null(), int64, 2, 0, 0),
+            NULL,
+            "`DF`",
+        );
+        expect_params_error(
+            metaopt_qap_params(2, 12, 1, df.as_ptr().cast(), ptr::null(), 2, 0, 0),
+            NULL,
+            "`DF_type_name`",
+        );
         let p = df.as_ptr().cast();
-        expect_params_error(metaopt_qap_params_ab(2, 12, 1, ptr::null(), p, int64, 2, 0, 0), NULL, "`A`");
-        expect_params_error(metaopt_qap_params_ab(2, 12, 1, p, ptr::null(), int64, 2, 0, 0), NULL, "`B`");
-        expect_params_error(metaopt_qap_params_ab(2, 12, 1, p, p, ptr::null(), 2, 0, 0), NULL, "`type_name`");
-        expect_params_error(metaopt_qap_params_from_file(ptr::null(), 2, 2, 0, 0), NULL, "`dat_path`");
+        expect_params_error(
+            metaopt_qap_params_ab(2, 12, 1, ptr::null(), p, int64, 2, 0, 0),
+            NULL,
+            "`A`",
+        );
+        expect_params_error(
+            metaopt_qap_params_ab(2, 12, 1, p, ptr::null(), int64, 2, 0, 0),
+            NULL,
+            "`B`",
+        );
+        expect_params_error(
+            metaopt_qap_params_ab(2, 12, 1, p, p, ptr::null(), 2, 0, 0),
+            NULL,
+            "`type_name`",
+        );
+        expect_params_error(
+            metaopt_qap_params_from_file(ptr::null(), 2, 2, 0, 0),
+            NULL,
+            "`dat_path`",
+        );
 
         let r = metaopt_qap_run(ptr::null_mut(), ptr::null(), ptr::null());
-        assert_eq!((r.result_type, r.order.is_null(), r.K_GC.is_null()), (0, true, true));
+        assert_eq!(
+            (r.result_type, r.order.is_null(), r.K_GC.is_null()),
+            (0, true, true)
+        );
         expect_error(r.error_code, r.error_message, NULL, "`h`");
         let opts = metaopt_qap_default_solve_options();
         let r = metaopt_qap_solve(ptr::null_mut(), &opts);
@@ -149,13 +198,25 @@ fn type_names_sizes_and_values_are_checked() {
     // DF must be a zero-diagonal matrix; float data must be finite
     let mut diag = df.clone();
     diag[13] = 1;
-    expect_params_error(params_typed(2, 12, 1, diag.as_ptr().cast(), "int64"), INVALID, "diagonal");
+    expect_params_error(
+        params_typed(2, 12, 1, diag.as_ptr().cast(), "int64"),
+        INVALID,
+        "diagonal",
+    );
     let mut f: Vec<f32> = df.iter().map(|&v| v as f32).collect();
     f[1] = f32::NAN;
-    expect_params_error(params_typed(2, 12, 1, f.as_ptr().cast(), "float32"), INVALID, "NaN");
+    expect_params_error(
+        params_typed(2, 12, 1, f.as_ptr().cast(), "float32"),
+        INVALID,
+        "NaN",
+    );
     let mut d: Vec<f64> = df.iter().map(|&v| v as f64).collect();
     d[12] = f64::INFINITY;
-    expect_params_error(params_typed(2, 12, 1, d.as_ptr().cast(), "double"), INVALID, "infinite");
+    expect_params_error(
+        params_typed(2, 12, 1, d.as_ptr().cast(), "double"),
+        INVALID,
+        "infinite",
+    );
 
     // solver settings
     expect_params_error(params_typed(0, 12, 1, p, "int64"), INVALID, "`swaps`");
@@ -178,15 +239,33 @@ fn forged_and_freed_handles_are_errors() {
     let mut fake = vec![0u64; 256];
     let forged = fake.as_mut_ptr().cast::<MetaoptQapInstance>();
     let r = unsafe { metaopt_qap_run(forged, ptr::null(), ptr::null()) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptQapInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptQapInstance",
+    );
     let r = unsafe { metaopt_qap_set_max_iterations(forged, 3) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptQapInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptQapInstance",
+    );
     // an arbitrary address is never dereferenced
     let wild = 0x10 as *mut MetaoptQapInstance;
     let r = unsafe { metaopt_qap_run(wild, ptr::null(), ptr::null()) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptQapInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptQapInstance",
+    );
     unsafe { metaopt_qap_free(forged) }; // ignored
-    assert!(fake.iter().all(|&w| w == 0), "a forged handle must not be written");
+    assert!(
+        fake.iter().all(|&w| w == 0),
+        "a forged handle must not be written"
+    );
 
     let h = params_from_file(2);
     unsafe { metaopt_qap_free(h) };
@@ -204,13 +283,26 @@ fn a_handle_of_another_kind_is_an_error_and_not_freed() {
     let wrong = sat.instance.cast::<MetaoptQapInstance>();
     let mut info = MetaoptQapInfo::default();
     let r = unsafe { metaopt_qap_info(wrong, &mut info) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptQapInstance: it is a MetaoptSatInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptQapInstance: it is a MetaoptSatInstance",
+    );
     let r = unsafe { metaopt_hc12_info(sat.instance.cast()) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptHc12Instance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptHc12Instance",
+    );
     // a free of the wrong kind is ignored: the SAT instance stays usable
     unsafe { metaopt_qap_free(wrong) };
     unsafe { metaopt_de_free(sat.instance.cast()) };
-    assert_eq!(expect_ok(unsafe { metaopt_sat_words_per_assignment(sat.instance) }), 1);
+    assert_eq!(
+        expect_ok(unsafe { metaopt_sat_words_per_assignment(sat.instance) }),
+        1
+    );
     unsafe { metaopt_sat_free(sat.instance) };
 }
 
@@ -220,7 +312,16 @@ fn run_from_identity_equals_the_rust_api() {
     let inst = instance("had12");
     for swaps in [1, 3] {
         let problem = Arc::new(QapProblem::from_instance(&inst));
-        let mut solver = QapHc12::new(problem, swaps, 2, 0, 0, Backend::Device(None), CostForm::Delta).unwrap();
+        let mut solver = QapHc12::new(
+            problem,
+            swaps,
+            2,
+            0,
+            0,
+            Backend::Device(None),
+            CostForm::Delta,
+        )
+        .unwrap();
         let want = solver.run(None, None).unwrap();
 
         let h = params_from_file(swaps);
@@ -234,7 +335,10 @@ fn run_from_identity_equals_the_rust_api() {
         // explicit identity and zero string give the same run
         let identity: Vec<u16> = (0..12).collect();
         let zeros = vec![0u32; 2 * swaps as usize];
-        assert_eq!(run(h, Some(&identity), Some(&zeros)), (cost, order.clone(), iterations, k_gc.clone()));
+        assert_eq!(
+            run(h, Some(&identity), Some(&zeros)),
+            (cost, order.clone(), iterations, k_gc.clone())
+        );
 
         // continuing from the result's base and string is already at a local optimum
         let k16: Vec<u32> = k_gc.clone();
@@ -281,25 +385,75 @@ fn every_element_type_gives_the_int64_result() {
         }
         let mut info = MetaoptQapInfo::default();
         expect_ok(unsafe { metaopt_qap_info(r.instance, &mut info) });
-        assert_eq!((info.n_elements, info.n_slices, info.swaps, info.k_length, info.bits_per_param), (12, 1, 2, 4, 4));
+        assert_eq!(
+            (
+                info.n_elements,
+                info.n_slices,
+                info.swaps,
+                info.k_length,
+                info.bits_per_param
+            ),
+            (12, 1, 2, 4, 4)
+        );
         assert_eq!(info.result_type, result_type, "{ty}");
         let (cost, order, iterations, k) = run(r.instance, None, None);
-        assert_eq!((cost.as_f64(), &order[..], iterations, &k[..]), want, "{ty}");
+        assert_eq!(
+            (cost.as_f64(), &order[..], iterations, &k[..]),
+            want,
+            "{ty}"
+        );
         assert_eq!(cost.result_type(), result_type, "{ty}");
         unsafe { metaopt_qap_free(r.instance) };
     }
     let w = (want, &want_order[..], want_iter, &want_k[..]);
-    check(&df.iter().map(|&v| v as i32).collect::<Vec<_>>(), "int32", 1, w);
+    check(
+        &df.iter().map(|&v| v as i32).collect::<Vec<_>>(),
+        "int32",
+        1,
+        w,
+    );
     check(&df, "int64", 1, w);
-    check(&df.iter().map(|&v| v as u32).collect::<Vec<_>>(), "uint32", 2, w);
-    check(&df.iter().map(|&v| v as u64).collect::<Vec<_>>(), "uint64", 2, w);
-    check(&df.iter().map(|&v| v as f32).collect::<Vec<_>>(), "single", 3, w);
-    check(&df.iter().map(|&v| v as f64).collect::<Vec<_>>(), "float64", 4, w);
+    check(
+        &df.iter().map(|&v| v as u32).collect::<Vec<_>>(),
+        "uint32",
+        2,
+        w,
+    );
+    check(
+        &df.iter().map(|&v| v as u64).collect::<Vec<_>>(),
+        "uint64",
+        2,
+        w,
+    );
+    check(
+        &df.iter().map(|&v| v as f32).collect::<Vec<_>>(),
+        "single",
+        3,
+        w,
+    );
+    check(
+        &df.iter().map(|&v| v as f64).collect::<Vec<_>>(),
+        "float64",
+        4,
+        w,
+    );
 
     // the two-matrix form of the same instance, in two slices (the cost of each slice adds up)
     let a2: Vec<i64> = inst.a.iter().chain(&inst.a).copied().collect();
     let b2: Vec<i64> = inst.b.iter().chain(&inst.b).copied().collect();
-    let r = unsafe { metaopt_qap_params_ab(2, 12, 2, a2.as_ptr().cast(), b2.as_ptr().cast(), c"int64".as_ptr(), 2, 0, 0) };
+    let r = unsafe {
+        metaopt_qap_params_ab(
+            2,
+            12,
+            2,
+            a2.as_ptr().cast(),
+            b2.as_ptr().cast(),
+            c"int64".as_ptr(),
+            2,
+            0,
+            0,
+        )
+    };
     assert_eq!(r.error_code, OK);
     let (cost, order, ..) = run(r.instance, None, None);
     assert_eq!(cost, Cost::I64(2 * inst.cost(&order)));
@@ -311,11 +465,21 @@ fn backend_and_iteration_cap() {
     let _shared = shared();
     let h = params_from_file(3);
     let device = run(h, None, None);
-    expect_ok(unsafe { metaopt_qap_set_backend(h, MetaoptBackend::MetaoptBackendCpu as i32, MetaoptQapCostForm::MetaoptQapCostFull as i32) });
+    expect_ok(unsafe {
+        metaopt_qap_set_backend(
+            h,
+            MetaoptBackend::MetaoptBackendCpu as i32,
+            MetaoptQapCostForm::MetaoptQapCostFull as i32,
+        )
+    });
     let mut info = MetaoptQapInfo::default();
     expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
     assert_eq!((info.backend, info.cost_form), (1, 1));
-    assert_eq!(run(h, None, None), device, "the CPU backend gives the device's result");
+    assert_eq!(
+        run(h, None, None),
+        device,
+        "the CPU backend gives the device's result"
+    );
     let r = unsafe { metaopt_qap_set_backend(h, 2, 0) };
     expect_error(r.error_code, r.error_message, INVALID, "`backend`");
     let r = unsafe { metaopt_qap_set_backend(h, 0, 7) };
@@ -342,12 +506,19 @@ fn bits_per_param() {
     expect_ok(unsafe { metaopt_qap_set_max_iterations(h, 50) });
     expect_ok(unsafe { metaopt_qap_set_bits_per_param(h, 7) });
     expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
-    assert_eq!((info.bits_per_param, info.rows, info.max_iterations), (7, 1 + 42 + 42 * 41 / 2, 50));
+    assert_eq!(
+        (info.bits_per_param, info.rows, info.max_iterations),
+        (7, 1 + 42 + 42 * 41 / 2, 50)
+    );
     let device = run(h, None, None);
     expect_ok(unsafe { metaopt_qap_set_backend(h, MetaoptBackend::MetaoptBackendCpu as i32, 0) });
     expect_ok(unsafe { metaopt_qap_info(h, &mut info) });
     assert_eq!(info.bits_per_param, 7, "a backend change keeps the bits");
-    assert_eq!(run(h, None, None), device, "the CPU backend gives the device's result");
+    assert_eq!(
+        run(h, None, None),
+        device,
+        "the CPU backend gives the device's result"
+    );
     for bad in [3, 33] {
         let r = unsafe { metaopt_qap_set_bits_per_param(h, bad) };
         expect_error(r.error_code, r.error_message, INVALID, "`nBitParam`");
@@ -368,10 +539,11 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     opts.seed = 7;
     let mut r = unsafe { metaopt_qap_solve(h, &opts) };
     assert_eq!(r.error_code, OK);
-    let perm: Vec<usize> = unsafe { std::slice::from_raw_parts(r.permutation, r.permutation_length as usize) }
-        .iter()
-        .map(|&v| v as usize)
-        .collect();
+    let perm: Vec<usize> =
+        unsafe { std::slice::from_raw_parts(r.permutation, r.permutation_length as usize) }
+            .iter()
+            .map(|&v| v as usize)
+            .collect();
     assert_eq!((r.result_type, r.runs), (1, 6));
     assert_eq!(inst.cost(&perm), r.f_t1);
     assert_eq!((r.has_bks, r.bks), (1, 1652));
@@ -379,11 +551,28 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     assert!((r.gap_percent - gap).abs() < 1e-9);
 
     let problem = Arc::new(QapProblem::from_instance(&inst));
-    let mut solver = QapHc12::new(problem, 2, 2, 0, 0, Backend::Device(None), CostForm::Delta).unwrap();
-    let want = solve(&mut solver, &QapSolveOptions { stop: Stop { max_runs: 6, ..Stop::default() }, seed: 7, ..Default::default() }, Some(&inst), |_| {}).unwrap();
+    let mut solver =
+        QapHc12::new(problem, 2, 2, 0, 0, Backend::Device(None), CostForm::Delta).unwrap();
+    let want = solve(
+        &mut solver,
+        &QapSolveOptions {
+            stop: Stop {
+                max_runs: 6,
+                ..Stop::default()
+            },
+            seed: 7,
+            ..Default::default()
+        },
+        Some(&inst),
+        |_| {},
+    )
+    .unwrap();
     assert_eq!(Cost::I64(r.f_t1), want.cost);
     assert_eq!(perm, want.permutation);
-    assert_eq!((r.iterations, r.best_run_iterations, r.evaluations), (want.iterations, want.best_run_iterations, want.evaluations));
+    assert_eq!(
+        (r.iterations, r.best_run_iterations, r.evaluations),
+        (want.iterations, want.best_run_iterations, want.evaluations)
+    );
     unsafe { metaopt_qap_free_solve_result(&mut r) };
     assert!(r.permutation.is_null());
 
@@ -422,19 +611,29 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
         opts.start = start as i32;
         let mut r = unsafe { metaopt_qap_solve(h, &opts) };
         assert_eq!(r.error_code, OK, "{kind:?}");
-        assert!(r.f_t1 <= inst.cost(&lower_bound(&inst, kind).permutation), "{kind:?}");
+        assert!(
+            r.f_t1 <= inst.cost(&lower_bound(&inst, kind).permutation),
+            "{kind:?}"
+        );
         unsafe { metaopt_qap_free_solve_result(&mut r) };
     }
 
     // option errors
     for (field, set) in [
-        ("`start`", Box::new(|o: &mut MetaoptQapSolveOptions| o.start = 9) as Box<dyn Fn(&mut MetaoptQapSolveOptions)>),
+        (
+            "`start`",
+            Box::new(|o: &mut MetaoptQapSolveOptions| o.start = 9)
+                as Box<dyn Fn(&mut MetaoptQapSolveOptions)>,
+        ),
         ("`restart`", Box::new(|o| o.restart = -1)),
         ("`time_limit_s`", Box::new(|o| o.time_limit_s = f64::NAN)),
-        ("`target`", Box::new(|o| {
-            o.has_target = 1;
-            o.target = f64::NAN;
-        })),
+        (
+            "`target`",
+            Box::new(|o| {
+                o.has_target = 1;
+                o.target = f64::NAN;
+            }),
+        ),
         ("`runs`", Box::new(|o| o.runs = 0)),
     ] {
         let mut o = metaopt_qap_default_solve_options();
@@ -478,7 +677,14 @@ fn solve_from_identity_matches_start_identity() {
     assert_eq!(Cost::I64(r.f_t1), cost);
     let problem = Arc::new(QapProblem::from_instance(&inst));
     let mut solver = QapHc12::new(problem, 2, 2, 0, 0, Backend::Cpu, CostForm::Delta).unwrap();
-    let opts = QapSolveOptions { stop: Stop { max_runs: 1, ..Stop::default() }, start: Start::Identity, ..Default::default() };
+    let opts = QapSolveOptions {
+        stop: Stop {
+            max_runs: 1,
+            ..Stop::default()
+        },
+        start: Start::Identity,
+        ..Default::default()
+    };
     assert_eq!(solve(&mut solver, &opts, None, |_| {}).unwrap().cost, cost);
     unsafe {
         metaopt_qap_free_solve_result(&mut r);
@@ -494,7 +700,10 @@ fn devices_are_listed_and_selected() {
     let current = expect_ok(metaopt_device_get_number());
     assert!((0..count).contains(&current));
     let mut info = MetaoptDeviceInfo::default();
-    assert_eq!(expect_ok(unsafe { metaopt_device_info(current, &mut info) }), current);
+    assert_eq!(
+        expect_ok(unsafe { metaopt_device_info(current, &mut info) }),
+        current
+    );
     assert_eq!(info.index, current);
     assert!((0..=3).contains(&info.kind));
     let name = unsafe { CStr::from_ptr(info.name) }.to_str().unwrap();
@@ -529,7 +738,12 @@ fn tabu_list_through_the_c_abi() {
     // options before a list exists, null options, bad lengths
     let mut o = metaopt_tabu_default_options();
     let e = unsafe { metaopt_qap_set_tabu_options(h, &o) };
-    expect_error(e.error_code, e.error_message, INVALID, "metaopt_qap_init_tabu_list");
+    expect_error(
+        e.error_code,
+        e.error_message,
+        INVALID,
+        "metaopt_qap_init_tabu_list",
+    );
     expect_ok(unsafe { metaopt_qap_init_tabu_list(h, 40) });
     let e = unsafe { metaopt_qap_set_tabu_options(h, ptr::null()) };
     expect_error(e.error_code, e.error_message, NULL, "opts");
@@ -545,19 +759,51 @@ fn tabu_list_through_the_c_abi() {
     let mut run = unsafe { metaopt_qap_run(h, ptr::null(), ptr::null()) };
     assert_eq!(run.error_code, OK);
     let inst = instance("had12");
-    let mut s = QapHc12::new(Arc::new(QapProblem::from_instance(&inst)), 3, 2, 0, 0, Backend::Device(None), CostForm::Delta).unwrap();
+    let mut s = QapHc12::new(
+        Arc::new(QapProblem::from_instance(&inst)),
+        3,
+        2,
+        0,
+        0,
+        Backend::Device(None),
+        CostForm::Delta,
+    )
+    .unwrap();
     let mut cfg = metaopt::hc12::tabu::TabuConfig::new(40).unwrap();
     cfg.max_no_improve = 20;
     cfg.max_iterations = 200;
     s.init_tabu_list(cfg).unwrap();
     let want = s.run(None, None).unwrap();
-    assert_eq!((run.f_t1, run.lastIteration), (match want.cost { Cost::I64(v) => v, _ => unreachable!() }, want.iterations));
-    assert!(run.lastIteration > 1, "the tabu walk goes on past the first local optimum");
+    assert_eq!(
+        (run.f_t1, run.lastIteration),
+        (
+            match want.cost {
+                Cost::I64(v) => v,
+                _ => unreachable!(),
+            },
+            want.iterations
+        )
+    );
+    assert!(
+        run.lastIteration > 1,
+        "the tabu walk goes on past the first local optimum"
+    );
     unsafe { metaopt_qap_free_run_result(&mut run) };
     // 0 turns the list off: a plain run again, which stops at its first local optimum
     expect_ok(unsafe { metaopt_qap_init_tabu_list(h, 0) });
     let mut plain = unsafe { metaopt_qap_run(h, ptr::null(), ptr::null()) };
-    let p = QapHc12::new(Arc::new(QapProblem::from_instance(&inst)), 3, 2, 0, 0, Backend::Cpu, CostForm::Delta).unwrap().run(None, None).unwrap();
+    let p = QapHc12::new(
+        Arc::new(QapProblem::from_instance(&inst)),
+        3,
+        2,
+        0,
+        0,
+        Backend::Cpu,
+        CostForm::Delta,
+    )
+    .unwrap()
+    .run(None, None)
+    .unwrap();
     assert_eq!(plain.lastIteration, p.iterations);
     unsafe { metaopt_qap_free_run_result(&mut plain) };
     unsafe { metaopt_qap_free(h) };

@@ -22,14 +22,21 @@ fn pdb(name: &str) -> CString {
 
 fn ok(r: &MetaoptAwvdResult) -> *mut MetaoptAwvd {
     if r.error_code != OK {
-        panic!("error {}: {}", r.error_code, unsafe { CStr::from_ptr(r.error_message) }.to_string_lossy());
+        panic!(
+            "error {}: {}",
+            r.error_code,
+            unsafe { CStr::from_ptr(r.error_message) }.to_string_lossy()
+        );
     }
     assert!(r.error_message.is_null() && !r.awvd.is_null() && !r.backend.is_null());
     r.awvd
 }
 
 fn cpu() -> MetaoptAwvdOptions {
-    MetaoptAwvdOptions { backend: CPU, ..metaopt_awvd_default_options() }
+    MetaoptAwvdOptions {
+        backend: CPU,
+        ..metaopt_awvd_default_options()
+    }
 }
 
 /// Voronota's quadruples of 1UBQ (one line per vertex).
@@ -38,7 +45,11 @@ fn voronota_quadruples() -> Vec<[u32; 4]> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
-            let v: Vec<u32> = l.split_whitespace().take(4).map(|t| t.parse().unwrap()).collect();
+            let v: Vec<u32> = l
+                .split_whitespace()
+                .take(4)
+                .map(|t| t.parse().unwrap())
+                .collect();
             [v[0], v[1], v[2], v[3]]
         })
         .collect()
@@ -69,8 +80,14 @@ fn check_1ubq(h: *mut MetaoptAwvd, balls: &[awvd::Ball]) -> String {
         let sp = &s[4 * i..4 * i + 4];
         for &b in c {
             let b = balls[b as usize];
-            let d = ((sp[0] - b.c[0]).powi(2) + (sp[1] - b.c[1]).powi(2) + (sp[2] - b.c[2]).powi(2)).sqrt();
-            assert!((d - (sp[3] + b.r)).abs() < 1e-6, "vertex {i}: {d} vs {}", sp[3] + b.r);
+            let d =
+                ((sp[0] - b.c[0]).powi(2) + (sp[1] - b.c[1]).powi(2) + (sp[2] - b.c[2]).powi(2))
+                    .sqrt();
+            assert!(
+                (d - (sp[3] + b.r)).abs() < 1e-6,
+                "vertex {i}: {d} vs {}",
+                sp[3] + b.r
+            );
         }
     }
     unsafe { metaopt_awvd_free_vertices(&mut v) };
@@ -83,7 +100,10 @@ fn check_1ubq(h: *mut MetaoptAwvd, balls: &[awvd::Ball]) -> String {
         for &m in row {
             assert!(m >= -1 && m < n as i64);
             if m >= 0 {
-                assert!(nb[4 * m as usize..4 * m as usize + 4].contains(&(vtx as i64)), "edge {vtx} -> {m} links back");
+                assert!(
+                    nb[4 * m as usize..4 * m as usize + 4].contains(&(vtx as i64)),
+                    "edge {vtx} -> {m} links back"
+                );
             }
         }
     }
@@ -92,16 +112,22 @@ fn check_1ubq(h: *mut MetaoptAwvd, balls: &[awvd::Ball]) -> String {
     assert_eq!(c.error_code, OK);
     assert_eq!(c.n, info.contacts);
     let pairs = unsafe { std::slice::from_raw_parts(c.pairs, 2 * c.n as usize) };
-    assert!(pairs.chunks(2).all(|p| p[0] < p[1] && (p[1] as usize) < balls.len()));
+    assert!(pairs
+        .chunks(2)
+        .all(|p| p[0] < p[1] && (p[1] as usize) < balls.len()));
     // every pair of balls of a vertex is a contact
-    let set: std::collections::HashSet<(u32, u32)> = pairs.chunks(2).map(|p| (p[0], p[1])).collect();
+    let set: std::collections::HashSet<(u32, u32)> =
+        pairs.chunks(2).map(|p| (p[0], p[1])).collect();
     for qd in &got {
         assert!(set.contains(&(qd[0], qd[1])) && set.contains(&(qd[2], qd[3])));
     }
     unsafe { metaopt_awvd_free_contacts(&mut c) };
     let t = unsafe { metaopt_awvd_vertices_text(h) };
     assert_eq!(t.error_code, OK);
-    let text = unsafe { CStr::from_ptr(t.text) }.to_str().unwrap().to_string();
+    let text = unsafe { CStr::from_ptr(t.text) }
+        .to_str()
+        .unwrap()
+        .to_string();
     unsafe { metaopt_pointer_free(t.text.cast()) };
     assert_eq!(text.lines().count(), 3793);
     unsafe { metaopt_awvd_free_result(&mut info) };
@@ -117,7 +143,10 @@ fn awvd_of_1ubq_from_a_pdb_file_and_from_arrays_equals_voronota_and_the_rust_api
     let h = ok(&r);
     assert_eq!(r.vertices, 3793);
     assert!(r.elapsed_s > 0.0);
-    let backend = unsafe { CStr::from_ptr(r.backend) }.to_str().unwrap().to_string();
+    let backend = unsafe { CStr::from_ptr(r.backend) }
+        .to_str()
+        .unwrap()
+        .to_string();
     assert!(backend.contains("CPU"), "{backend}");
     let text = check_1ubq(h, &balls);
     let want = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
@@ -132,11 +161,15 @@ fn awvd_of_1ubq_from_a_pdb_file_and_from_arrays_equals_voronota_and_the_rust_api
     let col = |p: *mut f64| unsafe { std::slice::from_raw_parts(p, 602) }.to_vec();
     let (x, y, z, rad) = (col(b.x), col(b.y), col(b.z), col(b.r));
     for (i, ball) in balls.iter().enumerate() {
-        assert_eq!([x[i], y[i], z[i], rad[i]], [ball.c[0], ball.c[1], ball.c[2], ball.r]);
+        assert_eq!(
+            [x[i], y[i], z[i], rad[i]],
+            [ball.c[0], ball.c[1], ball.c[2], ball.r]
+        );
     }
     unsafe { metaopt_awvd_free_balls(&mut b) };
     assert!(b.x.is_null() && b.n == 0);
-    let mut r = unsafe { metaopt_awvd_build(x.as_ptr(), y.as_ptr(), z.as_ptr(), rad.as_ptr(), 602, &o) };
+    let mut r =
+        unsafe { metaopt_awvd_build(x.as_ptr(), y.as_ptr(), z.as_ptr(), rad.as_ptr(), 602, &o) };
     let h = ok(&r);
     assert_eq!(check_1ubq(h, &balls), text);
     unsafe { metaopt_awvd_free_result(&mut r) };
@@ -154,8 +187,14 @@ fn awvd_of_1ubq_on_the_device_equals_the_cpu() {
         return;
     }
     let h = ok(&r);
-    let backend = unsafe { CStr::from_ptr(r.backend) }.to_str().unwrap().to_string();
-    assert!(backend.contains("device") && backend.contains("float"), "{backend}");
+    let backend = unsafe { CStr::from_ptr(r.backend) }
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        backend.contains("device") && backend.contains("float"),
+        "{backend}"
+    );
     let text = check_1ubq(h, &balls);
     let want = awvd::awvd_cpu(&balls, &AwvdOptions::default()).unwrap();
     assert_eq!(text, want.vertices_text());
@@ -184,20 +223,67 @@ fn bad_balls_options_paths_and_handles_are_errors_naming_the_argument() {
     expect_error(res.error_code, res.error_message, NULL, "`r`");
     let mut bad = r;
     bad[2] = -0.5;
-    build_err([&x, &y, &z, &bad], 5, &o, INVALID, "`r`: ball 2: radius -0.5");
+    build_err(
+        [&x, &y, &z, &bad],
+        5,
+        &o,
+        INVALID,
+        "`r`: ball 2: radius -0.5",
+    );
     bad[2] = f64::NAN;
     build_err([&x, &y, &z, &bad], 5, &o, INVALID, "`r`: ball 2");
     let mut by = y;
     by[4] = f64::INFINITY;
     build_err([&x, &by, &z, &r], 5, &o, INVALID, "`y`: ball 4");
-    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { cell: -1.0, ..o }, INVALID, "`cell`");
-    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { suspect_bound: f64::NAN, ..o }, INVALID, "`suspect_bound`");
-    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { backend: 7, ..o }, INVALID, "`backend`");
-    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { backend: 0, device: -2, ..o }, INVALID, "`device`");
-    build_err([&x, &y, &z, &r], 5, &MetaoptAwvdOptions { double_precision: 2, ..o }, INVALID, "`double_precision`");
+    build_err(
+        [&x, &y, &z, &r],
+        5,
+        &MetaoptAwvdOptions { cell: -1.0, ..o },
+        INVALID,
+        "`cell`",
+    );
+    build_err(
+        [&x, &y, &z, &r],
+        5,
+        &MetaoptAwvdOptions {
+            suspect_bound: f64::NAN,
+            ..o
+        },
+        INVALID,
+        "`suspect_bound`",
+    );
+    build_err(
+        [&x, &y, &z, &r],
+        5,
+        &MetaoptAwvdOptions { backend: 7, ..o },
+        INVALID,
+        "`backend`",
+    );
+    build_err(
+        [&x, &y, &z, &r],
+        5,
+        &MetaoptAwvdOptions {
+            backend: 0,
+            device: -2,
+            ..o
+        },
+        INVALID,
+        "`device`",
+    );
+    build_err(
+        [&x, &y, &z, &r],
+        5,
+        &MetaoptAwvdOptions {
+            double_precision: 2,
+            ..o
+        },
+        INVALID,
+        "`double_precision`",
+    );
 
     // five balls: a small diagram, counters of a CPU run
-    let mut ok5 = unsafe { metaopt_awvd_build(x.as_ptr(), y.as_ptr(), z.as_ptr(), r.as_ptr(), 5, &o) };
+    let mut ok5 =
+        unsafe { metaopt_awvd_build(x.as_ptr(), y.as_ptr(), z.as_ptr(), r.as_ptr(), 5, &o) };
     let h = ok(&ok5);
     assert_eq!((ok5.double_rechecks, ok5.float_replaced), (0, 0));
     unsafe { metaopt_awvd_free_result(&mut ok5) };
@@ -224,7 +310,12 @@ fn bad_balls_options_paths_and_handles_are_errors_naming_the_argument() {
     let _x = exclusive();
     unsafe { metaopt_awvd_free(h) };
     let i = unsafe { metaopt_awvd_info(h) };
-    expect_error(i.error_code, i.error_message, INVALID, "not a live MetaoptAwvd");
+    expect_error(
+        i.error_code,
+        i.error_message,
+        INVALID,
+        "not a live MetaoptAwvd",
+    );
     unsafe { metaopt_awvd_free(h) }; // a freed handle is ignored
     unsafe { metaopt_awvd_free(ptr::null_mut()) };
     unsafe { metaopt_awvd_free_result(ptr::null_mut()) };

@@ -9,10 +9,25 @@ use metaopt::ffi::*;
 use std::ffi::{c_void, CString};
 use std::ptr;
 
-fn create(islands: u32, members: u32, dims: u32, limits: &[f64], bounds: &str, o: Option<&MetaoptDeOptions>) -> MetaoptDeCreateResult {
+fn create(
+    islands: u32,
+    members: u32,
+    dims: u32,
+    limits: &[f64],
+    bounds: &str,
+    o: Option<&MetaoptDeOptions>,
+) -> MetaoptDeCreateResult {
     let b = CString::new(bounds).unwrap();
     unsafe {
-        metaopt_de_create(islands, members, dims, limits.as_ptr(), limits.len() as u32, b.as_ptr(), o.map_or(ptr::null(), |o| o as *const _))
+        metaopt_de_create(
+            islands,
+            members,
+            dims,
+            limits.as_ptr(),
+            limits.len() as u32,
+            b.as_ptr(),
+            o.map_or(ptr::null(), |o| o as *const _),
+        )
     }
 }
 
@@ -24,16 +39,41 @@ fn instance(r: MetaoptDeCreateResult) -> *mut MetaoptDeInstance {
 }
 
 fn catalogue(name: &CString) -> MetaoptObjective {
-    MetaoptObjective { kind: 0, function_name: name.as_ptr(), source: ptr::null(), callback: None, user_data: ptr::null_mut() }
+    MetaoptObjective {
+        kind: 0,
+        function_name: name.as_ptr(),
+        source: ptr::null(),
+        callback: None,
+        user_data: ptr::null_mut(),
+    }
 }
 
-fn init(h: *mut MetaoptDeInstance, o: &MetaoptObjective, mutation: &str, migration: Option<&str>, period: u32) -> MetaoptInt32Result {
+fn init(
+    h: *mut MetaoptDeInstance,
+    o: &MetaoptObjective,
+    mutation: &str,
+    migration: Option<&str>,
+    period: u32,
+) -> MetaoptInt32Result {
     let m = CString::new(mutation).unwrap();
     let g = migration.map(|s| CString::new(s).unwrap());
-    unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ref().map_or(ptr::null(), |c| c.as_ptr()), period, ptr::null()) }
+    unsafe {
+        metaopt_de_init(
+            h,
+            o,
+            m.as_ptr(),
+            g.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+            period,
+            ptr::null(),
+        )
+    }
 }
 
-fn init_options(h: *mut MetaoptDeInstance, o: &MetaoptObjective, options: &MetaoptDeOptions) -> MetaoptInt32Result {
+fn init_options(
+    h: *mut MetaoptDeInstance,
+    o: &MetaoptObjective,
+    options: &MetaoptDeOptions,
+) -> MetaoptInt32Result {
     let m = CString::new("DE/rand/1").unwrap();
     let g = CString::new("PermuteN").unwrap();
     unsafe { metaopt_de_init(h, o, m.as_ptr(), g.as_ptr(), 5, options) }
@@ -67,7 +107,15 @@ fn sphere_on_the_device_and_on_the_cpu() {
     let _g = shared();
     let f1 = CString::new("F1").unwrap();
     let mut o = metaopt_de_default_options();
-    assert_eq!((o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed), (123, 345, 457, 581));
+    assert_eq!(
+        (
+            o.init_seed,
+            o.mutation_seed,
+            o.crossover_seed,
+            o.migration_seed
+        ),
+        (123, 345, 457, 581)
+    );
     o.double_precision = 1;
     o.f_min = 0.5;
     o.f_max = 0.9;
@@ -84,7 +132,10 @@ fn sphere_on_the_device_and_on_the_cpu() {
         stop.target = 1e-10;
         let (v, x, r) = run(h, &stop);
         assert!(v <= 1e-10, "backend {backend}: {v}");
-        assert_eq!(r.stopped_by, MetaoptDeStopReason::MetaoptDeStopTarget as i32);
+        assert_eq!(
+            r.stopped_by,
+            MetaoptDeStopReason::MetaoptDeStopTarget as i32
+        );
         assert_eq!(x.len(), 8);
         assert_eq!(r.evaluations, 180 * (r.generations + 1));
         let bests = array(unsafe { metaopt_de_bests_fitness(h) });
@@ -97,7 +148,10 @@ fn sphere_on_the_device_and_on_the_cpu() {
         let info = unsafe { metaopt_de_info(h) };
         assert_eq!(info.error_code, OK);
         let text = take_message(info.text);
-        assert!(text.contains("6 populations x 30 members x 8 dimensions") && text.contains("PermuteN"), "{text}");
+        assert!(
+            text.contains("6 populations x 30 members x 8 dimensions") && text.contains("PermuteN"),
+            "{text}"
+        );
         assert!(text.contains("F1") && text.contains("COTN"), "{text}");
         values.push((r.generations, v));
         unsafe { metaopt_de_free(h) };
@@ -112,7 +166,13 @@ struct Counter {
     fail_after: u32,
 }
 
-unsafe extern "C" fn sphere(x: *const f64, rows: u32, dims: u32, f: *mut f64, user: *mut c_void) -> i32 {
+unsafe extern "C" fn sphere(
+    x: *const f64,
+    rows: u32,
+    dims: u32,
+    f: *mut f64,
+    user: *mut c_void,
+) -> i32 {
     let c = unsafe { &mut *(user as *mut Counter) };
     c.calls += 1;
     c.rows = rows;
@@ -129,7 +189,11 @@ unsafe extern "C" fn sphere(x: *const f64, rows: u32, dims: u32, f: *mut f64, us
 #[test]
 fn c_callback_objective() {
     let _g = shared();
-    let mut counter = Counter { calls: 0, rows: 0, fail_after: 1000 };
+    let mut counter = Counter {
+        calls: 0,
+        rows: 0,
+        fail_after: 1000,
+    };
     // every access after this goes through the pointer the library also uses
     let user = &mut counter as *mut Counter;
     let o = MetaoptObjective {
@@ -141,15 +205,28 @@ fn c_callback_objective() {
     };
     let mut opts = metaopt_de_default_options();
     opts.cr_per_island = [0.9, 0.8, 0.7, 0.6].as_ptr();
-    let h = instance(create(4, 12, 3, &[-2.0, 2.0, -1.0, 1.0, 0.0, 3.0], "sat,mir,HVB", Some(&opts)));
+    let h = instance(create(
+        4,
+        12,
+        3,
+        &[-2.0, 2.0, -1.0, 1.0, 0.0, 3.0],
+        "sat,mir,HVB",
+        Some(&opts),
+    ));
     expect_ok(init(h, &o, "DE/current-to-best/1", None, 0));
     assert_eq!(unsafe { ((*user).calls, (*user).rows) }, (1, 48));
     let mut stop = metaopt_de_default_stop();
     stop.generations = 40;
     let (v, x, _) = run(h, &stop);
     assert_eq!(unsafe { (*user).calls }, 41);
-    assert!((v - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-4 * v.max(1e-3), "{v} {x:?}");
-    assert!((-2.0..=2.0).contains(&x[0]) && (-1.0..=1.0).contains(&x[1]) && (0.0..=3.0).contains(&x[2]), "{x:?}");
+    assert!(
+        (v - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-4 * v.max(1e-3),
+        "{v} {x:?}"
+    );
+    assert!(
+        (-2.0..=2.0).contains(&x[0]) && (-1.0..=1.0).contains(&x[1]) && (0.0..=3.0).contains(&x[2]),
+        "{x:?}"
+    );
     // a failing callback ends the call with its status
     unsafe { (*user).fail_after = (*user).calls };
     let r = unsafe { metaopt_de_iteration(h) };
@@ -183,7 +260,10 @@ fn errors_name_the_argument() {
     expect_error(r.error_code, r.error_message, INVALID, "options.backend");
     // issue 24: the selection rule, 0 ties (the default) or 1 strict
     o = metaopt_de_default_options();
-    assert_eq!(o.selection, MetaoptDeSelection::MetaoptDeSelectionTies as i32);
+    assert_eq!(
+        o.selection,
+        MetaoptDeSelection::MetaoptDeSelectionTies as i32
+    );
     o.selection = 2;
     let r = create(4, 10, 3, &lim, "sat", Some(&o));
     expect_error(r.error_code, r.error_message, INVALID, "options.selection");
@@ -196,7 +276,12 @@ fn errors_name_the_argument() {
     for bad in [3, -1, i32::MIN] {
         o.fitness_precision = bad;
         let r = create(4, 10, 3, &lim, "sat", Some(&o));
-        expect_error(r.error_code, r.error_message, INVALID, "options.fitness_precision");
+        expect_error(
+            r.error_code,
+            r.error_message,
+            INVALID,
+            "options.fitness_precision",
+        );
     }
     o.backend = 1;
     o.precision = 2;
@@ -245,9 +330,20 @@ fn errors_name_the_argument() {
     let r = unsafe { metaopt_de_init(h, ptr::null(), ptr::null(), ptr::null(), 0, ptr::null()) };
     expect_error(r.error_code, r.error_message, NULL, "objective");
     let src = CString::new("FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return undefined_thing; }").unwrap();
-    let bad = MetaoptObjective { kind: 1, function_name: ptr::null(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
+    let bad = MetaoptObjective {
+        kind: 1,
+        function_name: ptr::null(),
+        source: src.as_ptr(),
+        callback: None,
+        user_data: ptr::null_mut(),
+    };
     let r = init(h, &bad, "DE/rand/1", None, 0);
-    expect_error(r.error_code, r.error_message, KERNEL_BUILD, "undefined_thing");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        KERNEL_BUILD,
+        "undefined_thing",
+    );
     expect_ok(init(h, &catalogue(&f1), "DE/best/2", Some("N2N"), 3));
     let r = unsafe { metaopt_de_run(h, &metaopt_de_default_stop()) };
     expect_error(r.error_code, r.error_message, INVALID, "stop");
@@ -267,12 +363,22 @@ fn errors_name_the_argument() {
     let mut fake = [0u64; 16];
     let forged = fake.as_mut_ptr() as *mut MetaoptDeInstance;
     let r = unsafe { metaopt_de_iteration(forged) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptDeInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptDeInstance",
+    );
     let r = unsafe { metaopt_de_iteration(ptr::null_mut()) };
     expect_error(r.error_code, r.error_message, NULL, "h");
     unsafe { metaopt_de_free(h) };
     let r = unsafe { metaopt_de_bests_fitness(h) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptDeInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptDeInstance",
+    );
     unsafe { metaopt_de_free(h) };
     unsafe { metaopt_de_free(forged) };
     unsafe { metaopt_de_free(ptr::null_mut()) };
@@ -290,7 +396,13 @@ fn user_source_with_func_data() {
     )
     .unwrap();
     let name = CString::new("shifted sphere").unwrap();
-    let o = MetaoptObjective { kind: 1, function_name: name.as_ptr(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
+    let o = MetaoptObjective {
+        kind: 1,
+        function_name: name.as_ptr(),
+        source: src.as_ptr(),
+        callback: None,
+        user_data: ptr::null_mut(),
+    };
     let mut opts = metaopt_de_default_options();
     opts.double_precision = 1;
     opts.f_min = 0.5;
@@ -340,16 +452,29 @@ fn init_with_an_options_update_runs_as_a_solver_created_with_them() {
     expect_ok(init_options(b, &catalogue(&f), &updated));
     let (va, xa, _) = run(a, &stop);
     let (vb, xb, _) = run(b, &stop);
-    assert_eq!((va, xa.clone()), (vb, xb), "the update takes F, CR and the seeds");
-    assert_eq!(array(unsafe { metaopt_de_bests_fitness(a) }), array(unsafe { metaopt_de_bests_fitness(b) }));
+    assert_eq!(
+        (va, xa.clone()),
+        (vb, xb),
+        "the update takes F, CR and the seeds"
+    );
+    assert_eq!(
+        array(unsafe { metaopt_de_bests_fitness(a) }),
+        array(unsafe { metaopt_de_bests_fitness(b) })
+    );
     // a NULL update keeps the updated options: the same run again
     expect_ok(init(a, &catalogue(&f), "DE/rand/1", Some("PermuteN"), 5));
     assert_eq!(run(a, &stop).0, va);
     // precision and backend are fixed; an invalid update changes nothing
     // (the defaults resolved to double where the device has fp64: ask for the other one)
-    let fp64 = metaopt::device::list_devices().unwrap()[metaopt::device::get_device_number().unwrap()].fp64;
+    let fp64 = metaopt::device::list_devices().unwrap()
+        [metaopt::device::get_device_number().unwrap()]
+    .fp64;
     let mut bad = updated;
-    bad.precision = if fp64 { MetaoptPrecision::MetaoptPrecisionSingle } else { MetaoptPrecision::MetaoptPrecisionDouble } as i32;
+    bad.precision = if fp64 {
+        MetaoptPrecision::MetaoptPrecisionSingle
+    } else {
+        MetaoptPrecision::MetaoptPrecisionDouble
+    } as i32;
     let r = init_options(a, &catalogue(&f), &bad);
     expect_error(r.error_code, r.error_message, INVALID, "double");
     let mut bad = updated;
@@ -361,11 +486,14 @@ fn init_with_an_options_update_runs_as_a_solver_created_with_them() {
     bad.cr = 1.5;
     let r = init_options(a, &catalogue(&f), &bad);
     expect_error(r.error_code, r.error_message, INVALID, "cr");
-    assert_eq!(expect_ok(unsafe { metaopt_de_iteration(a) }), 41, "the run before the refused update goes on");
+    assert_eq!(
+        expect_ok(unsafe { metaopt_de_iteration(a) }),
+        41,
+        "the run before the refused update goes on"
+    );
     unsafe { metaopt_de_free(a) };
     unsafe { metaopt_de_free(b) };
 }
-
 
 /// What the re-entering objective does with its own handle while the library calls it.
 struct Reenter {
@@ -376,7 +504,13 @@ struct Reenter {
     meet: Option<(std::sync::mpsc::Sender<()>, std::sync::mpsc::Receiver<()>)>,
 }
 
-unsafe extern "C" fn reenter(x: *const f64, rows: u32, dims: u32, f: *mut f64, user: *mut c_void) -> i32 {
+unsafe extern "C" fn reenter(
+    x: *const f64,
+    rows: u32,
+    dims: u32,
+    f: *mut f64,
+    user: *mut c_void,
+) -> i32 {
     let r = unsafe { &mut *(user as *mut Reenter) };
     let h = r.h as *mut MetaoptDeInstance;
     if !h.is_null() {
@@ -401,7 +535,13 @@ unsafe extern "C" fn reenter(x: *const f64, rows: u32, dims: u32, f: *mut f64, u
 }
 
 fn reentering(user: *mut Reenter) -> MetaoptObjective {
-    MetaoptObjective { kind: 2, function_name: ptr::null(), source: ptr::null(), callback: Some(reenter), user_data: user.cast() }
+    MetaoptObjective {
+        kind: 2,
+        function_name: ptr::null(),
+        source: ptr::null(),
+        callback: Some(reenter),
+        user_data: user.cast(),
+    }
 }
 
 #[test]
@@ -411,7 +551,12 @@ fn a_call_from_the_objective_on_its_own_handle_is_busy_and_a_free_there_waits_fo
         let mut o = metaopt_de_default_options();
         o.backend = backend;
         let h = instance(create(2, 6, 3, &[-1.0, 1.0], "sat", Some(&o)));
-        let mut state = Reenter { h: h as usize, codes: Vec::new(), free: false, meet: None };
+        let mut state = Reenter {
+            h: h as usize,
+            codes: Vec::new(),
+            free: false,
+            meet: None,
+        };
         let user = &mut state as *mut Reenter;
         expect_ok(init(h, &reentering(user), "DE/rand/1", None, 0));
         let mut stop = metaopt_de_default_stop();
@@ -423,9 +568,17 @@ fn a_call_from_the_objective_on_its_own_handle_is_busy_and_a_free_there_waits_fo
         unsafe { (*user).free = true };
         stop.generations = 1;
         let (v, x, _) = run(h, &stop);
-        assert!((v - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-5, "{v} {x:?}");
+        assert!(
+            (v - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-5,
+            "{v} {x:?}"
+        );
         let r = unsafe { metaopt_de_bests_fitness(h) };
-        expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptDeInstance");
+        expect_error(
+            r.error_code,
+            r.error_message,
+            INVALID,
+            "not a live MetaoptDeInstance",
+        );
     }
 }
 
@@ -435,7 +588,12 @@ fn a_second_thread_gets_busy_while_a_run_holds_the_handle() {
     let h = instance(create(2, 6, 3, &[-1.0, 1.0], "sat", None));
     let (inside_tx, inside_rx) = std::sync::mpsc::channel();
     let (done_tx, done_rx) = std::sync::mpsc::channel();
-    let mut state = Reenter { h: 0, codes: Vec::new(), free: false, meet: None };
+    let mut state = Reenter {
+        h: 0,
+        codes: Vec::new(),
+        free: false,
+        meet: None,
+    };
     let user = &mut state as *mut Reenter;
     expect_ok(init(h, &reentering(user), "DE/rand/1", None, 0));
     unsafe { (*user).meet = Some((inside_tx, done_rx)) };
@@ -454,7 +612,13 @@ fn a_second_thread_gets_busy_while_a_run_holds_the_handle() {
     unsafe { metaopt_de_free(h) };
 }
 
-unsafe extern "C" fn nan_at_row_2(_x: *const f64, rows: u32, _dims: u32, f: *mut f64, _user: *mut c_void) -> i32 {
+unsafe extern "C" fn nan_at_row_2(
+    _x: *const f64,
+    rows: u32,
+    _dims: u32,
+    f: *mut f64,
+    _user: *mut c_void,
+) -> i32 {
     for r in 0..rows as usize {
         unsafe { *f.add(r) = if r == 2 { f64::NAN } else { r as f64 } };
     }
@@ -482,9 +646,18 @@ fn limits_precision_nan_values_and_a_failed_init() {
         let mut o = metaopt_de_default_options();
         o.backend = backend;
         let h = instance(create(2, 6, 3, &[5.0, 10.0], "sat", Some(&o)));
-        let nan = MetaoptObjective { kind: 2, function_name: ptr::null(), source: ptr::null(), callback: Some(nan_at_row_2), user_data: ptr::null_mut() };
+        let nan = MetaoptObjective {
+            kind: 2,
+            function_name: ptr::null(),
+            source: ptr::null(),
+            callback: Some(nan_at_row_2),
+            user_data: ptr::null_mut(),
+        };
         expect_ok(init(h, &nan, "DE/rand/1", None, 0));
-        let stop = MetaoptDeStop { generations: 2, ..metaopt_de_default_stop() };
+        let stop = MetaoptDeStop {
+            generations: 2,
+            ..metaopt_de_default_stop()
+        };
         let mut r = unsafe { metaopt_de_run(h, &stop) };
         assert_eq!(r.error_code, OK);
         assert!(r.value.is_finite(), "{}", r.value);
@@ -501,7 +674,13 @@ fn limits_precision_nan_values_and_a_failed_init() {
     update.f_max = 0.9;
     update.cr = 0.2;
     let src = CString::new("FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return nope; }").unwrap();
-    let bad = MetaoptObjective { kind: 1, function_name: ptr::null(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
+    let bad = MetaoptObjective {
+        kind: 1,
+        function_name: ptr::null(),
+        source: src.as_ptr(),
+        callback: None,
+        user_data: ptr::null_mut(),
+    };
     let r = init_options(h, &bad, &update);
     expect_error(r.error_code, r.error_message, KERNEL_BUILD, "nope");
     expect_ok(init(h, &catalogue(&f1), "DE/rand/1", None, 0));
@@ -514,7 +693,10 @@ fn adaptive_algorithms_by_code_and_bad_codes_named() {
     let _g = shared();
     let lim = [-5.12, 5.12];
     let mut o = metaopt_de_default_options();
-    assert_eq!((o.algorithm, o.lshade_budget), (MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32, 0));
+    assert_eq!(
+        (o.algorithm, o.lshade_budget),
+        (MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32, 0)
+    );
     assert_eq!((o.jde_small, o.jde_eps, o.jde_age), (25, 1e-16, 0));
     for bad in [6, -1, i32::MIN] {
         o.algorithm = bad;
@@ -527,7 +709,12 @@ fn adaptive_algorithms_by_code_and_bad_codes_named() {
     expect_error(r.error_code, r.error_message, INVALID, "lshade_budget");
     // each variant on the sphere through the C ABI, the CPU backend and the device alike
     let f1 = CString::new("F1").unwrap();
-    for alg in [MetaoptDeAlgorithm::MetaoptDeAlgorithmJade, MetaoptDeAlgorithm::MetaoptDeAlgorithmShade, MetaoptDeAlgorithm::MetaoptDeAlgorithmLShade, MetaoptDeAlgorithm::MetaoptDeAlgorithmJso] {
+    for alg in [
+        MetaoptDeAlgorithm::MetaoptDeAlgorithmJade,
+        MetaoptDeAlgorithm::MetaoptDeAlgorithmShade,
+        MetaoptDeAlgorithm::MetaoptDeAlgorithmLShade,
+        MetaoptDeAlgorithm::MetaoptDeAlgorithmJso,
+    ] {
         let mut got = Vec::new();
         for backend in [0, 1] {
             o = metaopt_de_default_options();
@@ -548,7 +735,10 @@ fn adaptive_algorithms_by_code_and_bad_codes_named() {
             assert!(info.contains("algorithm"), "{info}");
             unsafe { metaopt_de_free(h) };
         }
-        assert_eq!(got[0], got[1], "{alg:?}: device and CPU follow the same run");
+        assert_eq!(
+            got[0], got[1],
+            "{alg:?}: device and CPU follow the same run"
+        );
     }
     // jDE100 (code 5): 32 big + 8 small members, on Rastrigin; its options named
     let f6 = CString::new("F6").unwrap();
@@ -569,7 +759,10 @@ fn adaptive_algorithms_by_code_and_bad_codes_named() {
         assert!(v <= 1e-10, "jde100 backend {backend}: {v}");
         got.push((r.generations, r.evaluations));
         let info = take_message(unsafe { metaopt_de_info(h) }.text);
-        assert!(info.contains("algorithm: jde100 (big population 32 + small 8"), "{info}");
+        assert!(
+            info.contains("algorithm: jde100 (big population 32 + small 8"),
+            "{info}"
+        );
         unsafe { metaopt_de_free(h) };
     }
     assert_eq!(got[0], got[1], "jde100: device and CPU follow the same run");

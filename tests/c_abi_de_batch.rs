@@ -5,7 +5,9 @@
 #[path = "common/cabi.rs"]
 mod cabi;
 use cabi::*;
-use metaopt::de::{Backend, BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, Mutation};
+use metaopt::de::{
+    Backend, BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, Mutation,
+};
 use metaopt::ffi::*;
 use metaopt::Precision;
 use std::ffi::CString;
@@ -78,7 +80,11 @@ impl Spec {
 }
 
 fn specs() -> Vec<Spec> {
-    let mut v = vec![Spec::new("F1", 5, 5.12), Spec::new("F6", 3, 5.12), Spec::new("F8", 4, 600.0)];
+    let mut v = vec![
+        Spec::new("F1", 5, 5.12),
+        Spec::new("F6", 3, 5.12),
+        Spec::new("F8", 4, 600.0),
+    ];
     v[1].mutation = CString::new("DE/best/2").unwrap();
     v[1].bounds = CString::new("mir").unwrap();
     v[1].members = 12;
@@ -122,13 +128,24 @@ fn collect(h: *mut MetaoptBatchDeInstance, mut r: MetaoptBatchDeRunResult) -> Ou
     assert!(r.best_value.is_null() && r.count == 0);
     let bests = (0..n as u32)
         .map(|i| {
-            let dims = expect_ok(unsafe { metaopt_batch_de_best(h, i, ptr::null_mut(), 0) }) as usize;
+            let dims =
+                expect_ok(unsafe { metaopt_batch_de_best(h, i, ptr::null_mut(), 0) }) as usize;
             let mut v = vec![f64::NAN; dims];
-            assert_eq!(expect_ok(unsafe { metaopt_batch_de_best(h, i, v.as_mut_ptr(), dims as u32) }) as usize, dims);
+            assert_eq!(
+                expect_ok(unsafe { metaopt_batch_de_best(h, i, v.as_mut_ptr(), dims as u32) })
+                    as usize,
+                dims
+            );
             v
         })
         .collect();
-    Out { values, gens, stops, bests, code }
+    Out {
+        values,
+        gens,
+        stops,
+        bests,
+        code,
+    }
 }
 
 fn options(backend: i32, precision: i32) -> MetaoptBatchDeOptions {
@@ -147,16 +164,30 @@ fn c_run_equals_the_rust_api_and_cpu_equals_device_in_double() {
     for backend in [1, 0] {
         let h = create(&s, &options(backend, 2));
         let out = collect(h, unsafe { metaopt_batch_de_run(h, ptr::null()) });
-        let bk = if backend == 1 { Backend::Cpu } else { Backend::DEVICE };
-        let opts = BatchOptions { precision: Precision::Double, generations_per_launch: 8, ..Default::default() };
-        let want = BatchDe::new(s.iter().map(Spec::rust).collect(), bk, opts).unwrap().run(&BatchStop::default()).unwrap();
+        let bk = if backend == 1 {
+            Backend::Cpu
+        } else {
+            Backend::DEVICE
+        };
+        let opts = BatchOptions {
+            precision: Precision::Double,
+            generations_per_launch: 8,
+            ..Default::default()
+        };
+        let want = BatchDe::new(s.iter().map(Spec::rust).collect(), bk, opts)
+            .unwrap()
+            .run(&BatchStop::default())
+            .unwrap();
         assert_eq!(out.code, OK);
         for (i, w) in want.iter().enumerate() {
             assert_eq!(out.values[i], w.best_value, "problem {i}");
             assert_eq!(out.bests[i], w.best, "problem {i}");
             assert_eq!(out.gens[i], w.generations);
             assert_eq!(out.gens[i], s[i].gens);
-            assert_eq!(out.stops[i], MetaoptBatchDeStopReason::MetaoptBatchDeStopBudget as i32);
+            assert_eq!(
+                out.stops[i],
+                MetaoptBatchDeStopReason::MetaoptBatchDeStopBudget as i32
+            );
             assert!(w.best_value.is_finite() && w.best_value >= 0.0);
         }
         unsafe { metaopt_batch_de_free(h) };
@@ -164,7 +195,10 @@ fn c_run_equals_the_rust_api_and_cpu_equals_device_in_double() {
     }
     for i in 0..s.len() {
         let (c, d) = (outs[0].values[i], outs[1].values[i]);
-        assert!((c - d).abs() <= 1e-12 * c.abs().max(d.abs()).max(1e-300), "problem {i}: {c} vs {d}");
+        assert!(
+            (c - d).abs() <= 1e-12 * c.abs().max(d.abs()).max(1e-300),
+            "problem {i}: {c} vs {d}"
+        );
     }
 }
 
@@ -186,10 +220,23 @@ fn sphere_reaches_its_target_and_a_run_goes_on() {
     let out = collect(h, unsafe { metaopt_batch_de_run(h, ptr::null()) });
     assert!(out.values[0] <= 1e-10, "{}", out.values[0]);
     assert!(out.gens[0] < 2000);
-    assert_eq!(out.stops[0], MetaoptBatchDeStopReason::MetaoptBatchDeStopTarget as i32);
+    assert_eq!(
+        out.stops[0],
+        MetaoptBatchDeStopReason::MetaoptBatchDeStopTarget as i32
+    );
     let f: f64 = out.bests[0].iter().map(|x| x * x).sum();
-    assert!((f - out.values[0]).abs() <= 1e-12, "{f} vs {}", out.values[0]);
-    assert_eq!((out.gens[1], out.stops[1]), (10, MetaoptBatchDeStopReason::MetaoptBatchDeStopBudget as i32));
+    assert!(
+        (f - out.values[0]).abs() <= 1e-12,
+        "{f} vs {}",
+        out.values[0]
+    );
+    assert_eq!(
+        (out.gens[1], out.stops[1]),
+        (
+            10,
+            MetaoptBatchDeStopReason::MetaoptBatchDeStopBudget as i32
+        )
+    );
     // a second run changes nothing: both stopped
     let again = collect(h, unsafe { metaopt_batch_de_run(h, ptr::null()) });
     assert_eq!(again.values, out.values);
@@ -220,24 +267,52 @@ fn a_requested_token_interrupts_the_run() {
     let t = metaopt_stop_token_create();
     assert!(!t.is_null());
     expect_ok(unsafe { metaopt_stop_token_request(t) });
-    let stop = MetaoptBatchDeStop { time_limit: 0.3, stop_token: ptr::null() };
+    let stop = MetaoptBatchDeStop {
+        time_limit: 0.3,
+        stop_token: ptr::null(),
+    };
     let out = collect(h, unsafe { metaopt_batch_de_run(h, &stop) });
     assert_eq!(out.code, OK);
-    assert_eq!(out.stops[0], MetaoptBatchDeStopReason::MetaoptBatchDeStopTimeLimit as i32);
+    assert_eq!(
+        out.stops[0],
+        MetaoptBatchDeStopReason::MetaoptBatchDeStopTimeLimit as i32
+    );
     assert!(out.gens[0] > 0 && out.gens[0] < 1_000_000);
     let first = out.gens[0];
     // then the token: Interrupted, the state kept
-    let stop = MetaoptBatchDeStop { time_limit: 0.0, stop_token: t };
+    let stop = MetaoptBatchDeStop {
+        time_limit: 0.0,
+        stop_token: t,
+    };
     let out = collect(h, unsafe { metaopt_batch_de_run(h, &stop) });
     assert_eq!(out.code, INTERRUPTED);
-    assert_eq!(out.stops[0], MetaoptBatchDeStopReason::MetaoptBatchDeStopInterrupted as i32);
+    assert_eq!(
+        out.stops[0],
+        MetaoptBatchDeStopReason::MetaoptBatchDeStopInterrupted as i32
+    );
     assert_eq!(out.gens[0], first);
     unsafe { metaopt_stop_token_free(t) };
     unsafe { metaopt_batch_de_free(h) };
 }
 
-fn create_error(c: &[MetaoptBatchDeProblem], count: u32, o: *const MetaoptBatchDeOptions, want: i32, needles: &[&str]) {
-    let r = unsafe { metaopt_batch_de_create(if c.is_empty() { ptr::null() } else { c.as_ptr() }, count, o) };
+fn create_error(
+    c: &[MetaoptBatchDeProblem],
+    count: u32,
+    o: *const MetaoptBatchDeOptions,
+    want: i32,
+    needles: &[&str],
+) {
+    let r = unsafe {
+        metaopt_batch_de_create(
+            if c.is_empty() {
+                ptr::null()
+            } else {
+                c.as_ptr()
+            },
+            count,
+            o,
+        )
+    };
     assert!(r.instance.is_null());
     let m = take_message(r.error_message);
     assert_eq!(r.error_code, want, "{m}");
@@ -262,34 +337,125 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
     let three = [1.0, 2.0, 3.0, 4.0];
     let unknown = CString::new("nope").unwrap();
     let cases: Vec<(Vec<MetaoptBatchDeProblem>, i32, &[&str])> = vec![
-        (bad(&|p| p.function = ptr::null()), INVALID, &["function", "problem 1"]),
-        (bad(&|p| p.source = unknown.as_ptr()), INVALID, &["source", "problem 1"]),
-        (bad(&|p| p.lower = ptr::null()), INVALID, &["lower", "problem 1"]),
-        (bad(&|p| p.lower_length = 2), INVALID, &["lower_length", "problem 1"]),
-        (bad(&|p| { p.upper = three.as_ptr(); p.upper_length = 4 }), INVALID, &["upper_length", "problem 1"]),
-        (bad(&|p| { p.lower = nan.as_ptr(); p.lower_length = 1 }), INVALID, &["bounds", "problem 1"]),
-        (bad(&|p| p.mutation = unknown.as_ptr()), INVALID, &["mutation", "problem 1"]),
-        (bad(&|p| p.bounds = unknown.as_ptr()), INVALID, &["bounds", "problem 1"]),
+        (
+            bad(&|p| p.function = ptr::null()),
+            INVALID,
+            &["function", "problem 1"],
+        ),
+        (
+            bad(&|p| p.source = unknown.as_ptr()),
+            INVALID,
+            &["source", "problem 1"],
+        ),
+        (
+            bad(&|p| p.lower = ptr::null()),
+            INVALID,
+            &["lower", "problem 1"],
+        ),
+        (
+            bad(&|p| p.lower_length = 2),
+            INVALID,
+            &["lower_length", "problem 1"],
+        ),
+        (
+            bad(&|p| {
+                p.upper = three.as_ptr();
+                p.upper_length = 4
+            }),
+            INVALID,
+            &["upper_length", "problem 1"],
+        ),
+        (
+            bad(&|p| {
+                p.lower = nan.as_ptr();
+                p.lower_length = 1
+            }),
+            INVALID,
+            &["bounds", "problem 1"],
+        ),
+        (
+            bad(&|p| p.mutation = unknown.as_ptr()),
+            INVALID,
+            &["mutation", "problem 1"],
+        ),
+        (
+            bad(&|p| p.bounds = unknown.as_ptr()),
+            INVALID,
+            &["bounds", "problem 1"],
+        ),
         (bad(&|p| p.function = unknown.as_ptr()), INVALID, &["nope"]),
         (bad(&|p| p.members = 2), INVALID, &["members", "problem 1"]),
         (bad(&|p| p.cr = 1.5), INVALID, &["cr", "problem 1"]),
         (bad(&|p| p.f = f64::NAN), INVALID, &["f", "problem 1"]),
-        (bad(&|p| { p.has_target = 1; p.target = f64::NAN }), INVALID, &["target", "problem 1"]),
-        (bad(&|p| p.has_target = 3), INVALID, &["has_target", "problem 1"]),
-        (bad(&|p| { p.data_bytes = 8; p.source = unknown.as_ptr(); p.function = ptr::null() }), INVALID, &["data", "problem 1"]),
-        (bad(&|p| p.algorithm = 9), INVALID, &["algorithm", "problem 1"]),
-        (bad(&|p| p.algorithm = 6), INVALID, &["algorithm", "problem 1"]),
-        (bad(&|p| { p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32; p.jde_small = 3 }), INVALID, &["jde_small", "problem 1"]),
-        (bad(&|p| { p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32; p.jde_small = u32::MAX }), INVALID, &["jde_small", "problem 1"]),
+        (
+            bad(&|p| {
+                p.has_target = 1;
+                p.target = f64::NAN
+            }),
+            INVALID,
+            &["target", "problem 1"],
+        ),
+        (
+            bad(&|p| p.has_target = 3),
+            INVALID,
+            &["has_target", "problem 1"],
+        ),
+        (
+            bad(&|p| {
+                p.data_bytes = 8;
+                p.source = unknown.as_ptr();
+                p.function = ptr::null()
+            }),
+            INVALID,
+            &["data", "problem 1"],
+        ),
+        (
+            bad(&|p| p.algorithm = 9),
+            INVALID,
+            &["algorithm", "problem 1"],
+        ),
+        (
+            bad(&|p| p.algorithm = 6),
+            INVALID,
+            &["algorithm", "problem 1"],
+        ),
+        (
+            bad(&|p| {
+                p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32;
+                p.jde_small = 3
+            }),
+            INVALID,
+            &["jde_small", "problem 1"],
+        ),
+        (
+            bad(&|p| {
+                p.algorithm = MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32;
+                p.jde_small = u32::MAX
+            }),
+            INVALID,
+            &["jde_small", "problem 1"],
+        ),
     ];
     for (c, code, needles) in cases {
         create_error(&c, c.len() as u32, ptr::null(), code, needles);
     }
     for (f, arg) in [
-        (&(|o: &mut MetaoptBatchDeOptions| o.backend = 5) as &dyn Fn(&mut MetaoptBatchDeOptions), "options.backend"),
-        (&|o: &mut MetaoptBatchDeOptions| o.precision = 9, "options.precision"),
-        (&|o: &mut MetaoptBatchDeOptions| o.placement = -1, "options.placement"),
-        (&|o: &mut MetaoptBatchDeOptions| o.generations_per_launch = 0, "options.generations_per_launch"),
+        (
+            &(|o: &mut MetaoptBatchDeOptions| o.backend = 5) as &dyn Fn(&mut MetaoptBatchDeOptions),
+            "options.backend",
+        ),
+        (
+            &|o: &mut MetaoptBatchDeOptions| o.precision = 9,
+            "options.precision",
+        ),
+        (
+            &|o: &mut MetaoptBatchDeOptions| o.placement = -1,
+            "options.placement",
+        ),
+        (
+            &|o: &mut MetaoptBatchDeOptions| o.generations_per_launch = 0,
+            "options.generations_per_launch",
+        ),
     ] {
         let mut o = metaopt_batch_de_default_options();
         f(&mut o);
@@ -298,7 +464,10 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
     // calls on a batch
     let h = create(&s, &options(1, 0));
     for t in [f64::NAN, -1.0, f64::INFINITY, 2e9] {
-        let stop = MetaoptBatchDeStop { time_limit: t, stop_token: ptr::null() };
+        let stop = MetaoptBatchDeStop {
+            time_limit: t,
+            stop_token: ptr::null(),
+        };
         let r = unsafe { metaopt_batch_de_run(h, &stop) };
         assert!(r.best_value.is_null());
         expect_error(r.error_code, r.error_message, INVALID, "time_limit");
@@ -321,10 +490,31 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
     unsafe { metaopt_batch_de_free(h) };
     // the defaults
     let p = metaopt_batch_de_default_problem();
-    assert_eq!((p.members, p.f, p.cr, p.seed, p.max_generations, p.has_target), (50, 0.5, 0.9, 1, 1000, 0));
-    assert_eq!((p.algorithm, p.jde_small), (MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32, 25));
+    assert_eq!(
+        (
+            p.members,
+            p.f,
+            p.cr,
+            p.seed,
+            p.max_generations,
+            p.has_target
+        ),
+        (50, 0.5, 0.9, 1, 1000, 0)
+    );
+    assert_eq!(
+        (p.algorithm, p.jde_small),
+        (MetaoptDeAlgorithm::MetaoptDeAlgorithmDe as i32, 25)
+    );
     let o = metaopt_batch_de_default_options();
-    assert_eq!((o.backend, o.precision, o.generations_per_launch, o.placement), (0, 0, 1000, 0));
+    assert_eq!(
+        (
+            o.backend,
+            o.precision,
+            o.generations_per_launch,
+            o.placement
+        ),
+        (0, 0, 1000, 0)
+    );
     let _ = (Mutation::Rand1, BoundsCorrection::Saturation);
 }
 
@@ -349,9 +539,20 @@ fn codes_equal_the_rust_api(s: &[Spec], algs: &[(usize, metaopt::de::Algorithm, 
             rust[i].algorithm = alg;
             rust[i].jde_small = small;
         }
-        let bk = if backend == 1 { Backend::Cpu } else { Backend::DEVICE };
-        let opts = BatchOptions { precision: Precision::Double, generations_per_launch: 8, ..Default::default() };
-        let want = BatchDe::new(rust, bk, opts).unwrap().run(&BatchStop::default()).unwrap();
+        let bk = if backend == 1 {
+            Backend::Cpu
+        } else {
+            Backend::DEVICE
+        };
+        let opts = BatchOptions {
+            precision: Precision::Double,
+            generations_per_launch: 8,
+            ..Default::default()
+        };
+        let want = BatchDe::new(rust, bk, opts)
+            .unwrap()
+            .run(&BatchStop::default())
+            .unwrap();
         for (i, w) in want.iter().enumerate() {
             assert_eq!(out.values[i], w.best_value, "problem {i}");
             assert_eq!(out.bests[i], w.best, "problem {i}");
@@ -362,7 +563,10 @@ fn codes_equal_the_rust_api(s: &[Spec], algs: &[(usize, metaopt::de::Algorithm, 
     }
     for i in 0..s.len() {
         let (c, d) = (outs[0].values[i], outs[1].values[i]);
-        assert!((c - d).abs() <= 1e-9 * c.abs().max(d.abs()).max(1e-300), "problem {i}: {c} vs {d}");
+        assert!(
+            (c - d).abs() <= 1e-9 * c.abs().max(d.abs()).max(1e-300),
+            "problem {i}: {c} vs {d}"
+        );
     }
 }
 
@@ -373,7 +577,11 @@ fn codes_equal_the_rust_api(s: &[Spec], algs: &[(usize, metaopt::de::Algorithm, 
 fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
     let _g = shared();
     assert_eq!(MetaoptDeAlgorithm::MetaoptDeAlgorithmJde100 as i32, 5);
-    let mut s = [Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0)];
+    let mut s = [
+        Spec::new("F6", 5, 5.12),
+        Spec::new("F1", 4, 5.12),
+        Spec::new("F8", 3, 600.0),
+    ];
     s[0].members = 30;
     s[2].members = 24;
     let jde = metaopt::de::Algorithm::Jde100;
@@ -386,14 +594,37 @@ fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
 fn adaptive_problems_by_code_equal_the_rust_api_on_both_backends() {
     use metaopt::de::Algorithm as A;
     let _g = shared();
-    let codes = [MetaoptDeAlgorithm::MetaoptDeAlgorithmJade, MetaoptDeAlgorithm::MetaoptDeAlgorithmShade];
+    let codes = [
+        MetaoptDeAlgorithm::MetaoptDeAlgorithmJade,
+        MetaoptDeAlgorithm::MetaoptDeAlgorithmShade,
+    ];
     assert_eq!(codes.map(|c| c as i32), [1, 2]);
-    assert_eq!((MetaoptDeAlgorithm::MetaoptDeAlgorithmLShade as i32, MetaoptDeAlgorithm::MetaoptDeAlgorithmJso as i32), (3, 4));
-    let mut s = [Spec::new("F6", 5, 5.12), Spec::new("F1", 4, 5.12), Spec::new("F8", 3, 600.0), Spec::new("F5", 3, 2.048), Spec::new("F6", 4, 5.12)];
+    assert_eq!(
+        (
+            MetaoptDeAlgorithm::MetaoptDeAlgorithmLShade as i32,
+            MetaoptDeAlgorithm::MetaoptDeAlgorithmJso as i32
+        ),
+        (3, 4)
+    );
+    let mut s = [
+        Spec::new("F6", 5, 5.12),
+        Spec::new("F1", 4, 5.12),
+        Spec::new("F8", 3, 600.0),
+        Spec::new("F5", 3, 2.048),
+        Spec::new("F6", 4, 5.12),
+    ];
     for (i, sp) in s.iter_mut().enumerate() {
         sp.members = 10 + 4 * i as u32;
     }
-    codes_equal_the_rust_api(&s, &[(0, A::Jade, 25), (2, A::Shade, 25), (3, A::LShade, 25), (4, A::Jso, 25)]);
+    codes_equal_the_rust_api(
+        &s,
+        &[
+            (0, A::Jade, 25),
+            (2, A::Shade, 25),
+            (3, A::LShade, 25),
+            (4, A::Jso, 25),
+        ],
+    );
 }
 
 /// A user source with per-problem data: each problem's minimum is its own centre.
@@ -431,7 +662,9 @@ fn a_source_objective_gets_each_problems_own_data() {
     let o = options(1, 2);
     let r = unsafe { metaopt_batch_de_create(specs.as_ptr(), 2, &o) };
     assert_eq!(r.error_code, OK, "{}", take_message(r.error_message));
-    let out = collect(r.instance, unsafe { metaopt_batch_de_run(r.instance, ptr::null()) });
+    let out = collect(r.instance, unsafe {
+        metaopt_batch_de_run(r.instance, ptr::null())
+    });
     for (c, x) in centres.iter().zip(&out.bests) {
         for (a, b) in c.iter().zip(x) {
             assert!((a - b).abs() < 1e-4, "{c:?} vs {x:?}");

@@ -11,10 +11,22 @@ use std::ffi::CString;
 use std::ptr;
 
 /// The call's values, or (code, message).
-fn eval(name: &str, points: &[f64], dims: u32, backend: i32, precision: i32) -> Result<Vec<f64>, (i32, String)> {
+fn eval(
+    name: &str,
+    points: &[f64],
+    dims: u32,
+    backend: i32,
+    precision: i32,
+) -> Result<Vec<f64>, (i32, String)> {
     let c = CString::new(name).unwrap();
-    let rows = if dims == 0 { 1 } else { (points.len() / dims as usize) as u32 };
-    let mut r = unsafe { metaopt_function_evaluate(c.as_ptr(), points.as_ptr(), rows, dims, backend, precision) };
+    let rows = if dims == 0 {
+        1
+    } else {
+        (points.len() / dims as usize) as u32
+    };
+    let mut r = unsafe {
+        metaopt_function_evaluate(c.as_ptr(), points.as_ptr(), rows, dims, backend, precision)
+    };
     let out = if r.error_code == OK {
         assert!(r.error_message.is_null());
         assert_eq!(r.length, rows);
@@ -47,11 +59,29 @@ fn every_function_at_its_known_minimum_on_the_host_and_the_device() {
         let host = eval(f.name, &x, dims as u32, 1, 0).unwrap();
         let device = eval(f.name, &x, dims as u32, 0, 2).unwrap();
         let tol = 1e-9 * min.value.abs().max(1.0);
-        assert!((host[0] - min.value).abs() <= tol, "{} host {} vs {}", f.name, host[0], min.value);
-        assert!((device[0] - min.value).abs() <= tol, "{} device {} vs {}", f.name, device[0], min.value);
+        assert!(
+            (host[0] - min.value).abs() <= tol,
+            "{} host {} vs {}",
+            f.name,
+            host[0],
+            min.value
+        );
+        assert!(
+            (device[0] - min.value).abs() <= tol,
+            "{} device {} vs {}",
+            f.name,
+            device[0],
+            min.value
+        );
         let second = lookup(f.name).unwrap().eval(&x[dims..]).unwrap();
         assert_eq!(host[1], second, "{}", f.name);
-        assert!((device[1] - second).abs() <= 1e-12 * second.abs().max(1.0), "{} {} {}", f.name, device[1], second);
+        assert!(
+            (device[1] - second).abs() <= 1e-12 * second.abs().max(1.0),
+            "{} {} {}",
+            f.name,
+            device[1],
+            second
+        );
         if f.is_transformed() {
             // the CEC 2019 100-Digit Challenge: exactly 1 at the shift o (CEC07t within 1e-12)
             assert!((host[0] - 1.0).abs() < 1e-12, "{} {}", f.name, host[0]);
@@ -76,7 +106,11 @@ fn errors_name_their_argument() {
     let x = [0.5; 10];
     expect(eval("F99", &x, 10, 0, 0), INVALID, "unknown function `F99`");
     expect(eval("CEC05t", &x[..5], 5, 1, 0), INVALID, "`dims`");
-    expect(eval("CEC05t", &x[..5], 5, 1, 0), INVALID, "D = 2 and D = 10");
+    expect(
+        eval("CEC05t", &x[..5], 5, 1, 0),
+        INVALID,
+        "D = 2 and D = 10",
+    );
     expect(eval("F1", &x, 0, 1, 0), INVALID, "`dims`");
     let mut nan = x;
     nan[7] = f64::NAN;
@@ -89,10 +123,26 @@ fn errors_name_their_argument() {
     let c = CString::new("F1").unwrap();
     let calls: [(MetaoptDoubleArrayResult, i32, &str); 4] = unsafe {
         [
-            (metaopt_function_evaluate(ptr::null(), x.as_ptr(), 1, 10, 0, 0), NULL, "`function`"),
-            (metaopt_function_evaluate(c.as_ptr(), ptr::null(), 1, 10, 0, 0), NULL, "`points`"),
-            (metaopt_function_evaluate(c.as_ptr(), x.as_ptr(), 0, 10, 0, 0), INVALID, "`rows`"),
-            (metaopt_function_evaluate(c.as_ptr(), ptr::null(), 0xFFFF_FFFF, 0xFFFF_FFFF, 1, 0), NULL, "`points`"),
+            (
+                metaopt_function_evaluate(ptr::null(), x.as_ptr(), 1, 10, 0, 0),
+                NULL,
+                "`function`",
+            ),
+            (
+                metaopt_function_evaluate(c.as_ptr(), ptr::null(), 1, 10, 0, 0),
+                NULL,
+                "`points`",
+            ),
+            (
+                metaopt_function_evaluate(c.as_ptr(), x.as_ptr(), 0, 10, 0, 0),
+                INVALID,
+                "`rows`",
+            ),
+            (
+                metaopt_function_evaluate(c.as_ptr(), ptr::null(), 0xFFFF_FFFF, 0xFFFF_FFFF, 1, 0),
+                NULL,
+                "`points`",
+            ),
         ]
     };
     for (mut r, code, needle) in calls {

@@ -3,9 +3,9 @@
 //! result filled; a `MetaoptStopToken` requested from another thread stops `metaopt_qap_ts_solve`;
 //! the default options ask for the automatic precision, which is double on PoCL.
 
-mod common;
 #[path = "common/cabi.rs"]
 mod cabi;
+mod common;
 use cabi::*;
 use common::qaplib;
 use metaopt::ffi::*;
@@ -42,7 +42,13 @@ fn de_create(options: &MetaoptDeOptions) -> *mut MetaoptDeInstance {
     assert_eq!(r.error_code, OK, "{}", take_message(r.error_message));
     let h = r.instance;
     let f1 = CString::new("F1").unwrap();
-    let o = MetaoptObjective { kind: 0, function_name: f1.as_ptr(), source: ptr::null(), callback: None, user_data: ptr::null_mut() };
+    let o = MetaoptObjective {
+        kind: 0,
+        function_name: f1.as_ptr(),
+        source: ptr::null(),
+        callback: None,
+        user_data: ptr::null_mut(),
+    };
     let m = CString::new("DE/rand/1").unwrap();
     let r = unsafe { metaopt_de_init(h, &o, m.as_ptr(), ptr::null(), 1, ptr::null()) };
     assert_eq!(r.error_code, OK, "{}", take_message(r.error_message));
@@ -58,7 +64,10 @@ fn fp64() -> bool {
 fn interrupt_from_a_signal_handler_stops_de_run_with_its_best() {
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let options = metaopt_de_default_options();
-    assert_eq!((options.precision, options.double_precision), (MetaoptPrecision::MetaoptPrecisionAuto as i32, 0));
+    assert_eq!(
+        (options.precision, options.double_precision),
+        (MetaoptPrecision::MetaoptPrecisionAuto as i32, 0)
+    );
     let h = de_create(&options) as usize;
     let run = thread::spawn(move || {
         let mut stop = metaopt_de_default_stop();
@@ -75,9 +84,19 @@ fn interrupt_from_a_signal_handler_stops_de_run_with_its_best() {
     let mut r = run.join().unwrap().0;
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
     assert_eq!(r.error_code, INTERRUPTED);
-    assert!(take_message(std::mem::replace(&mut r.error_message, ptr::null_mut())).contains("interrupted"));
-    assert_eq!(r.stopped_by, MetaoptDeStopReason::MetaoptDeStopInterrupted as i32);
-    let want = if fp64() { MetaoptPrecision::MetaoptPrecisionDouble } else { MetaoptPrecision::MetaoptPrecisionSingle };
+    assert!(
+        take_message(std::mem::replace(&mut r.error_message, ptr::null_mut()))
+            .contains("interrupted")
+    );
+    assert_eq!(
+        r.stopped_by,
+        MetaoptDeStopReason::MetaoptDeStopInterrupted as i32
+    );
+    let want = if fp64() {
+        MetaoptPrecision::MetaoptPrecisionDouble
+    } else {
+        MetaoptPrecision::MetaoptPrecisionSingle
+    };
     assert_eq!(r.precision, want as i32);
     assert!(!r.x.is_null() && r.dims == 10 && r.value.is_finite());
     let x = unsafe { std::slice::from_raw_parts(r.x, 10) }.to_vec();
@@ -86,14 +105,20 @@ fn interrupt_from_a_signal_handler_stops_de_run_with_its_best() {
     // the handle keeps the state: its getters give the best so far
     let mut b = unsafe { metaopt_de_best(h as *mut MetaoptDeInstance, r.island) };
     assert_eq!(b.error_code, OK);
-    assert_eq!(unsafe { std::slice::from_raw_parts(b.values, b.length as usize) }, &x[..]);
+    assert_eq!(
+        unsafe { std::slice::from_raw_parts(b.values, b.length as usize) },
+        &x[..]
+    );
     unsafe { metaopt_double_array_free_result(&mut b) };
     unsafe { metaopt_de_free_run_result(&mut r) };
     // a run started after the interrupt runs normally
     let mut stop = metaopt_de_default_stop();
     stop.generations = 3;
     let mut r = unsafe { metaopt_de_run(h as *mut MetaoptDeInstance, &stop) };
-    assert_eq!((r.error_code, r.stopped_by), (OK, MetaoptDeStopReason::MetaoptDeStopGenerations as i32));
+    assert_eq!(
+        (r.error_code, r.stopped_by),
+        (OK, MetaoptDeStopReason::MetaoptDeStopGenerations as i32)
+    );
     unsafe { metaopt_de_free_run_result(&mut r) };
     unsafe { metaopt_de_free(h as *mut MetaoptDeInstance) };
 
@@ -102,7 +127,10 @@ fn interrupt_from_a_signal_handler_stops_de_run_with_its_best() {
     single.precision = MetaoptPrecision::MetaoptPrecisionSingle as i32;
     let h = de_create(&single);
     let mut r = unsafe { metaopt_de_run(h, &stop) };
-    assert_eq!((r.error_code, r.precision), (OK, MetaoptPrecision::MetaoptPrecisionSingle as i32));
+    assert_eq!(
+        (r.error_code, r.precision),
+        (OK, MetaoptPrecision::MetaoptPrecisionSingle as i32)
+    );
     unsafe { metaopt_de_free_run_result(&mut r) };
     unsafe { metaopt_de_free(h) };
 }
@@ -129,8 +157,16 @@ fn a_stop_token_stops_the_qap_tabu_search() {
     assert_eq!(q.error_code, OK);
     let mut r = run.join().unwrap().0;
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
-    assert_eq!((r.error_code, r.stop_reason), (INTERRUPTED, MetaoptStopReason::MetaoptStopInterrupted as i32));
-    let mut perm: Vec<u16> = unsafe { std::slice::from_raw_parts(r.permutation, r.permutation_length as usize) }.to_vec();
+    assert_eq!(
+        (r.error_code, r.stop_reason),
+        (
+            INTERRUPTED,
+            MetaoptStopReason::MetaoptStopInterrupted as i32
+        )
+    );
+    let mut perm: Vec<u16> =
+        unsafe { std::slice::from_raw_parts(r.permutation, r.permutation_length as usize) }
+            .to_vec();
     let inst = common::instance("bur26a");
     let cost = inst.cost(&perm.iter().map(|&v| v as usize).collect::<Vec<_>>());
     assert_eq!(cost, r.f_t1);
@@ -138,12 +174,18 @@ fn a_stop_token_stops_the_qap_tabu_search() {
     assert!(perm.iter().enumerate().all(|(i, &v)| v as usize == i));
     unsafe { metaopt_qap_ts_free_solve_result(&mut r) };
     // reset, the token serves another call, which runs to its limit
-    assert_eq!(unsafe { metaopt_stop_token_reset(token as *mut _) }.error_code, OK);
+    assert_eq!(
+        unsafe { metaopt_stop_token_reset(token as *mut _) }.error_code,
+        OK
+    );
     let mut o = metaopt_qap_ts_default_options();
     o.max_iterations = 400;
     o.stop_token = token as *const MetaoptStopToken;
     let mut r = unsafe { metaopt_qap_ts_solve(h as *mut MetaoptQapInstance, &o) };
-    assert_eq!((r.error_code, r.stop_reason), (OK, MetaoptStopReason::MetaoptStopLimit as i32));
+    assert_eq!(
+        (r.error_code, r.stop_reason),
+        (OK, MetaoptStopReason::MetaoptStopLimit as i32)
+    );
     unsafe { metaopt_qap_ts_free_solve_result(&mut r) };
     unsafe { metaopt_stop_token_free(token as *mut _) };
     // a freed token is an error, not a crash

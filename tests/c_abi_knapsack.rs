@@ -44,7 +44,10 @@ fn data(k: *mut MetaoptKnapsack) -> (Vec<f64>, Vec<f64>, f64, u64, String) {
     let n = d.n as usize;
     let w = unsafe { std::slice::from_raw_parts(d.weights, n) }.to_vec();
     let p = unsafe { std::slice::from_raw_parts(d.profits, n) }.to_vec();
-    let name = unsafe { std::ffi::CStr::from_ptr(d.name) }.to_str().unwrap().to_string();
+    let name = unsafe { std::ffi::CStr::from_ptr(d.name) }
+        .to_str()
+        .unwrap()
+        .to_string();
     let out = (w, p, d.capacity, d.scale, name);
     unsafe {
         metaopt_knapsack_free_data(&mut d);
@@ -62,7 +65,10 @@ fn knapsack_250_optimum_through_c() {
     let k = handle(r);
     let (w, p, cap, scale, name) = data(k);
     let rust = Knapsack::from_file(&path(250)).unwrap();
-    assert_eq!((w.as_slice(), p.as_slice(), cap, scale), (rust.weights(), rust.profits(), rust.capacity(), 1_000_000));
+    assert_eq!(
+        (w.as_slice(), p.as_slice(), cap, scale),
+        (rust.weights(), rust.profits(), rust.capacity(), 1_000_000)
+    );
     assert_eq!(name, "knapsack-250");
     let mut o = unsafe { metaopt_knapsack_optimum(k) };
     assert_eq!(o.error_code, OK);
@@ -76,7 +82,10 @@ fn knapsack_250_optimum_through_c() {
     let e = unsafe { metaopt_knapsack_evaluate(k, bits.as_ptr(), 250) };
     assert_eq!(e.error_code, OK);
     assert!(e.error_message.is_null());
-    assert_eq!((e.int_profit, e.int_weight, e.feasible), (o.int_value, o.int_weight, 1));
+    assert_eq!(
+        (e.int_profit, e.int_weight, e.feasible),
+        (o.int_value, o.int_weight, 1)
+    );
     assert_eq!((e.profit, e.weight), (o.value, o.weight));
     // everything taken is infeasible
     let all = vec![1u8; 250];
@@ -97,7 +106,10 @@ fn knapsack_100_meets_the_cardinality_bound() {
     let k = handle(from_file(&path(100)));
     let mut o = unsafe { metaopt_knapsack_optimum(k) };
     assert_eq!(o.error_code, 0);
-    assert_eq!((o.value, o.int_value, o.items_taken, o.n), (609.4956, 609_495_600, 67, 100));
+    assert_eq!(
+        (o.value, o.int_value, o.items_taken, o.n),
+        (609.4956, 609_495_600, 67, 100)
+    );
     unsafe { metaopt_knapsack_free_optimum_result(&mut o) };
     unsafe { metaopt_knapsack_free(k) };
 }
@@ -109,7 +121,10 @@ fn arrays_and_generator_match_the_rust_constructors() {
     let p = [3.0, 4.5, 2.0, 1.0];
     let k = handle(unsafe { metaopt_knapsack_from_arrays(4, w.as_ptr(), p.as_ptr(), 5.0) });
     let (dw, dp, cap, scale, _) = data(k);
-    assert_eq!((dw.as_slice(), dp.as_slice(), cap, scale), (&w[..], &p[..], 5.0, 100));
+    assert_eq!(
+        (dw.as_slice(), dp.as_slice(), cap, scale),
+        (&w[..], &p[..], 5.0, 100)
+    );
     let mut o = unsafe { metaopt_knapsack_optimum(k) };
     // 2.5 + 1.25 fits (3.75 <= 5): 5.0; 3.0 + 1.25 = 4.25: 6.5 is the best
     assert_eq!((o.value, o.items_taken), (6.5, 2));
@@ -117,18 +132,44 @@ fn arrays_and_generator_match_the_rust_constructors() {
     unsafe { metaopt_knapsack_free(k) };
 
     for (kind, ck) in [
-        (KnapsackKind::HanKim, MetaoptKnapsackKind::MetaoptKnapsackHanKim),
-        (KnapsackKind::Uncorrelated, MetaoptKnapsackKind::MetaoptKnapsackUncorrelated),
-        (KnapsackKind::WeaklyCorrelated, MetaoptKnapsackKind::MetaoptKnapsackWeaklyCorrelated),
-        (KnapsackKind::StronglyCorrelated, MetaoptKnapsackKind::MetaoptKnapsackStronglyCorrelated),
-        (KnapsackKind::SubsetSum, MetaoptKnapsackKind::MetaoptKnapsackSubsetSum),
+        (
+            KnapsackKind::HanKim,
+            MetaoptKnapsackKind::MetaoptKnapsackHanKim,
+        ),
+        (
+            KnapsackKind::Uncorrelated,
+            MetaoptKnapsackKind::MetaoptKnapsackUncorrelated,
+        ),
+        (
+            KnapsackKind::WeaklyCorrelated,
+            MetaoptKnapsackKind::MetaoptKnapsackWeaklyCorrelated,
+        ),
+        (
+            KnapsackKind::StronglyCorrelated,
+            MetaoptKnapsackKind::MetaoptKnapsackStronglyCorrelated,
+        ),
+        (
+            KnapsackKind::SubsetSum,
+            MetaoptKnapsackKind::MetaoptKnapsackSubsetSum,
+        ),
     ] {
         let r = metaopt_knapsack_generate(ck as i32, 60, 500, 9);
         assert_eq!(r.n, 60);
         let k = handle(r);
-        let rust = Knapsack::generate(&GenerateOptions { kind, items: 60, range: 500, seed: 9, ..Default::default() }).unwrap();
+        let rust = Knapsack::generate(&GenerateOptions {
+            kind,
+            items: 60,
+            range: 500,
+            seed: 9,
+            ..Default::default()
+        })
+        .unwrap();
         let (dw, dp, cap, _, name) = data(k);
-        assert_eq!((dw.as_slice(), dp.as_slice(), cap), (rust.weights(), rust.profits(), rust.capacity()), "{kind}");
+        assert_eq!(
+            (dw.as_slice(), dp.as_slice(), cap),
+            (rust.weights(), rust.profits(), rust.capacity()),
+            "{kind}"
+        );
         assert_eq!(name, rust.name());
         unsafe { metaopt_knapsack_free(k) };
     }
@@ -137,22 +178,66 @@ fn arrays_and_generator_match_the_rust_constructors() {
 #[test]
 fn errors_name_the_c_argument() {
     let _g = shared();
-    expect_new_error(unsafe { metaopt_knapsack_from_file(ptr::null()) }, NULL, "path");
-    expect_new_error(from_file(&path(250).with_file_name("missing.txt")), MetaoptErrorCode::MetaoptErrIo as i32, "missing.txt");
+    expect_new_error(
+        unsafe { metaopt_knapsack_from_file(ptr::null()) },
+        NULL,
+        "path",
+    );
+    expect_new_error(
+        from_file(&path(250).with_file_name("missing.txt")),
+        MetaoptErrorCode::MetaoptErrIo as i32,
+        "missing.txt",
+    );
     let w = [1.0, 2.0];
     let p = [1.0, 2.0];
     let nan = [1.0, f64::NAN];
     let neg = [1.0, -2.0];
     unsafe {
-        expect_new_error(metaopt_knapsack_from_arrays(2, ptr::null(), p.as_ptr(), 1.0), NULL, "weights");
-        expect_new_error(metaopt_knapsack_from_arrays(2, w.as_ptr(), ptr::null(), 1.0), NULL, "profits");
-        expect_new_error(metaopt_knapsack_from_arrays(0, w.as_ptr(), p.as_ptr(), 1.0), INVALID, "n");
-        expect_new_error(metaopt_knapsack_from_arrays(u32::MAX, w.as_ptr(), p.as_ptr(), 1.0), INVALID, "n");
-        expect_new_error(metaopt_knapsack_from_arrays(2, nan.as_ptr(), p.as_ptr(), 1.0), INVALID, "weights");
-        expect_new_error(metaopt_knapsack_from_arrays(2, w.as_ptr(), nan.as_ptr(), 1.0), INVALID, "profits");
-        expect_new_error(metaopt_knapsack_from_arrays(2, neg.as_ptr(), p.as_ptr(), 1.0), INVALID, "item 1");
-        expect_new_error(metaopt_knapsack_from_arrays(2, w.as_ptr(), p.as_ptr(), f64::NAN), INVALID, "capacity");
-        expect_new_error(metaopt_knapsack_from_arrays(2, w.as_ptr(), p.as_ptr(), -1.0), INVALID, "capacity");
+        expect_new_error(
+            metaopt_knapsack_from_arrays(2, ptr::null(), p.as_ptr(), 1.0),
+            NULL,
+            "weights",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(2, w.as_ptr(), ptr::null(), 1.0),
+            NULL,
+            "profits",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(0, w.as_ptr(), p.as_ptr(), 1.0),
+            INVALID,
+            "n",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(u32::MAX, w.as_ptr(), p.as_ptr(), 1.0),
+            INVALID,
+            "n",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(2, nan.as_ptr(), p.as_ptr(), 1.0),
+            INVALID,
+            "weights",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(2, w.as_ptr(), nan.as_ptr(), 1.0),
+            INVALID,
+            "profits",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(2, neg.as_ptr(), p.as_ptr(), 1.0),
+            INVALID,
+            "item 1",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(2, w.as_ptr(), p.as_ptr(), f64::NAN),
+            INVALID,
+            "capacity",
+        );
+        expect_new_error(
+            metaopt_knapsack_from_arrays(2, w.as_ptr(), p.as_ptr(), -1.0),
+            INVALID,
+            "capacity",
+        );
         expect_new_error(metaopt_knapsack_generate(5, 10, 100, 1), INVALID, "kind");
         expect_new_error(metaopt_knapsack_generate(-1, 10, 100, 1), INVALID, "kind");
         expect_new_error(metaopt_knapsack_generate(1, 0, 100, 1), INVALID, "items");

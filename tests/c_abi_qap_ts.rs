@@ -40,7 +40,10 @@ fn solve(h: *mut MetaoptQapInstance, o: &MetaoptQapTsOptions) -> MetaoptQapTsSol
 }
 
 fn perm_of(r: &MetaoptQapTsSolveResult) -> Vec<usize> {
-    unsafe { std::slice::from_raw_parts(r.permutation, r.permutation_length as usize) }.iter().map(|&v| v as usize).collect()
+    unsafe { std::slice::from_raw_parts(r.permutation, r.permutation_length as usize) }
+        .iter()
+        .map(|&v| v as usize)
+        .collect()
 }
 
 #[test]
@@ -73,7 +76,10 @@ fn had12_reaches_its_optimum() {
     o.time_limit_s = 60.0;
     o.max_iterations = 0;
     let mut r = solve(h, &o);
-    assert_eq!(r.result_type, MetaoptQapResultType::MetaoptQapResultInt64 as i32);
+    assert_eq!(
+        r.result_type,
+        MetaoptQapResultType::MetaoptQapResultInt64 as i32
+    );
     assert_eq!(r.f_t1, 1652);
     assert_eq!(r.target_reached, 1);
     assert_eq!(r.has_bks, 1);
@@ -83,7 +89,10 @@ fn had12_reaches_its_optimum() {
     assert_eq!(r.permutation_length, 12);
     let perm = perm_of(&r);
     assert_eq!(instance("had12").cost(&perm), 1652);
-    let backend = unsafe { CStr::from_ptr(r.backend) }.to_str().unwrap().to_string();
+    let backend = unsafe { CStr::from_ptr(r.backend) }
+        .to_str()
+        .unwrap()
+        .to_string();
     assert!(backend.contains("CPU"), "{backend}");
     unsafe { metaopt_qap_ts_free_solve_result(&mut r) };
     assert!(r.permutation.is_null() && r.backend.is_null() && r.permutation_length == 0);
@@ -126,7 +135,10 @@ fn results_equal_the_rust_api() {
         .unwrap();
     assert_eq!(r.f_t1, want.cost.as_f64() as i64);
     assert_eq!(perm_of(&r), want.permutation);
-    assert_eq!((r.iterations, r.launches, r.restarts), (want.iterations, want.launches, want.restarts));
+    assert_eq!(
+        (r.iterations, r.launches, r.restarts),
+        (want.iterations, want.launches, want.restarts)
+    );
     assert_eq!(r.iterations, 700);
     assert_eq!(r.launches, 3);
     unsafe { metaopt_qap_ts_free_solve_result(&mut r) };
@@ -148,14 +160,65 @@ fn bad_options_are_errors_naming_the_option() {
     let d = metaopt_qap_ts_default_options();
     let cases: Vec<(MetaoptQapTsOptions, i32, &str)> = vec![
         (MetaoptQapTsOptions { chains: 0, ..d }, INVALID, "chains"),
-        (MetaoptQapTsOptions { launch_iterations: 0, ..d }, INVALID, "launch_iterations"),
-        (MetaoptQapTsOptions { max_iterations: 0, ..d }, INVALID, "max_iterations"),
+        (
+            MetaoptQapTsOptions {
+                launch_iterations: 0,
+                ..d
+            },
+            INVALID,
+            "launch_iterations",
+        ),
+        (
+            MetaoptQapTsOptions {
+                max_iterations: 0,
+                ..d
+            },
+            INVALID,
+            "max_iterations",
+        ),
         (MetaoptQapTsOptions { tenure: 7, ..d }, INVALID, "tenure"),
-        (MetaoptQapTsOptions { time_limit_s: f64::NAN, ..d }, INVALID, "time_limit_s"),
-        (MetaoptQapTsOptions { has_target: 1, target: f64::INFINITY, ..d }, INVALID, "target"),
-        (MetaoptQapTsOptions { stagnation: -5, ..d }, INVALID, "stagnation"),
-        (MetaoptQapTsOptions { perturbation_min: 3, perturbation_max: 2, ..d }, INVALID, "perturbation"),
-        (MetaoptQapTsOptions { starts_count: 1, ..d }, NULL, "starts"),
+        (
+            MetaoptQapTsOptions {
+                time_limit_s: f64::NAN,
+                ..d
+            },
+            INVALID,
+            "time_limit_s",
+        ),
+        (
+            MetaoptQapTsOptions {
+                has_target: 1,
+                target: f64::INFINITY,
+                ..d
+            },
+            INVALID,
+            "target",
+        ),
+        (
+            MetaoptQapTsOptions {
+                stagnation: -5,
+                ..d
+            },
+            INVALID,
+            "stagnation",
+        ),
+        (
+            MetaoptQapTsOptions {
+                perturbation_min: 3,
+                perturbation_max: 2,
+                ..d
+            },
+            INVALID,
+            "perturbation",
+        ),
+        (
+            MetaoptQapTsOptions {
+                starts_count: 1,
+                ..d
+            },
+            NULL,
+            "starts",
+        ),
     ];
     for (o, code, needle) in cases {
         let r = unsafe { metaopt_qap_ts_solve(h, &o) };
@@ -165,12 +228,21 @@ fn bad_options_are_errors_naming_the_option() {
     }
     // a start that is not a permutation
     let bad: Vec<u16> = vec![0; 12];
-    let o = MetaoptQapTsOptions { starts: bad.as_ptr(), starts_count: 1, ..d };
+    let o = MetaoptQapTsOptions {
+        starts: bad.as_ptr(),
+        starts_count: 1,
+        ..d
+    };
     let r = unsafe { metaopt_qap_ts_solve(h, &o) };
     expect_error(r.error_code, r.error_message, INVALID, "starts");
     // more starts than chains
     let good: Vec<u16> = (0..12).chain(0..12).collect();
-    let o = MetaoptQapTsOptions { chains: 1, starts: good.as_ptr(), starts_count: 2, ..d };
+    let o = MetaoptQapTsOptions {
+        chains: 1,
+        starts: good.as_ptr(),
+        starts_count: 2,
+        ..d
+    };
     let r = unsafe { metaopt_qap_ts_solve(h, &o) };
     expect_error(r.error_code, r.error_message, INVALID, "starts");
     unsafe { metaopt_qap_free(h) };
@@ -185,8 +257,16 @@ fn null_forged_and_freed_handles_are_errors() {
     let mut fake = vec![0u64; 256];
     let forged = fake.as_mut_ptr().cast::<MetaoptQapInstance>();
     let r = unsafe { metaopt_qap_ts_solve(forged, &o) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptQapInstance");
-    assert!(fake.iter().all(|&w| w == 0), "a forged handle must not be written");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptQapInstance",
+    );
+    assert!(
+        fake.iter().all(|&w| w == 0),
+        "a forged handle must not be written"
+    );
     // a handle of another kind
     let lits = [1, -2, 0, 2, 0];
     let sat = unsafe { metaopt_sat_from_clauses(2, lits.as_ptr(), lits.len() as u64) };
@@ -210,7 +290,9 @@ fn the_device_gives_the_cpu_result() {
     o.chains = 3;
     o.max_iterations = 600;
     let mut cpu = solve(h, &o);
-    expect_ok(unsafe { metaopt_qap_set_backend(h, MetaoptBackend::MetaoptBackendDevice as i32, DELTA) });
+    expect_ok(unsafe {
+        metaopt_qap_set_backend(h, MetaoptBackend::MetaoptBackendDevice as i32, DELTA)
+    });
     let mut dev = solve(h, &o);
     assert_eq!(cpu.f_t1, dev.f_t1);
     assert_eq!(perm_of(&cpu), perm_of(&dev));

@@ -28,7 +28,10 @@ fn knapsack250() -> *mut MetaoptKnapsack {
 }
 
 /// A C run copied out into the Rust result type (the C struct freed).
-fn c_run(k: *mut MetaoptKnapsack, o: &MetaoptQigaOptions) -> Result<(QigaRunResult, i32), (i32, String)> {
+fn c_run(
+    k: *mut MetaoptKnapsack,
+    o: &MetaoptQigaOptions,
+) -> Result<(QigaRunResult, i32), (i32, String)> {
     let mut r = unsafe { metaopt_qiga_run(k, o) };
     if r.error_code != OK && r.error_code != INTERRUPTED {
         assert!(r.best_value.is_null() && r.count == 0);
@@ -59,7 +62,10 @@ fn c_run(k: *mut MetaoptKnapsack, o: &MetaoptQigaOptions) -> Result<(QigaRunResu
             generations_run: std::slice::from_raw_parts(r.generations_run, n).to_vec(),
             items: m,
             stats: s(&r.stats),
-            table_stats: std::slice::from_raw_parts(r.table_stats, r.tables_count as usize).iter().map(s).collect(),
+            table_stats: std::slice::from_raw_parts(r.table_stats, r.tables_count as usize)
+                .iter()
+                .map(s)
+                .collect(),
             best_index: r.best_index as usize,
             stop_reason: match r.stop_reason {
                 1 => metaopt::interrupt::StopReason::Target,
@@ -84,13 +90,19 @@ fn assert_same(a: &QigaRunResult, b: &QigaRunResult) {
     assert_eq!(a.population, b.population);
     assert_eq!(a.best_value_int, b.best_value_int);
     // bit-identical values, not merely close ones
-    assert_eq!(a.best_value.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), b.best_value.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+    assert_eq!(
+        a.best_value.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        b.best_value.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
     assert!(a.best_bits == b.best_bits, "best strings differ");
     assert_eq!(a.best_generation, b.best_generation);
     assert_eq!(a.generations_run, b.generations_run);
     assert_eq!(a.stats, b.stats);
     assert_eq!(a.table_stats, b.table_stats);
-    assert_eq!((a.best_index, a.stop_reason, a.items), (b.best_index, b.stop_reason, b.items));
+    assert_eq!(
+        (a.best_index, a.stop_reason, a.items),
+        (b.best_index, b.stop_reason, b.items)
+    );
 }
 
 fn small() -> MetaoptQigaOptions {
@@ -104,8 +116,27 @@ fn small() -> MetaoptQigaOptions {
 #[test]
 fn defaults_are_the_papers() {
     let o = metaopt_qiga_default_options();
-    assert_eq!((o.populations, o.individuals, o.generations, o.table, o.repair, o.seed), (1000, 10, 500, 0, 0, 1));
-    assert_eq!((o.tables_count, o.devices_count, o.backend, o.has_target, o.time_limit_s), (0, 0, 0, 0, 0.0));
+    assert_eq!(
+        (
+            o.populations,
+            o.individuals,
+            o.generations,
+            o.table,
+            o.repair,
+            o.seed
+        ),
+        (1000, 10, 500, 0, 0, 1)
+    );
+    assert_eq!(
+        (
+            o.tables_count,
+            o.devices_count,
+            o.backend,
+            o.has_target,
+            o.time_limit_s
+        ),
+        (0, 0, 0, 0, 0.0)
+    );
     assert!(o.tables.is_null() && o.devices.is_null() && o.stop_token.is_null());
 }
 
@@ -120,7 +151,13 @@ fn a_c_run_equals_the_rust_run_and_the_cpu_backend_the_device() {
     assert_eq!(dev.population, (0..48).collect::<Vec<u32>>());
     let rust = Qiga::new(
         &rust_k,
-        QigaOptions { populations: 48, generations: 30, seed: 77, backend: Backend::Device(None), ..Default::default() },
+        QigaOptions {
+            populations: 48,
+            generations: 30,
+            seed: 77,
+            backend: Backend::Device(None),
+            ..Default::default()
+        },
     )
     .unwrap()
     .run()
@@ -130,7 +167,11 @@ fn a_c_run_equals_the_rust_run_and_the_cpu_backend_the_device() {
     oc.backend = MetaoptBackend::MetaoptBackendCpu as i32;
     let (cpu, _) = c_run(k, &oc).unwrap();
     assert_same(&dev, &cpu);
-    assert!(cpu.backend.to_lowercase().contains("cpu"), "{}", cpu.backend);
+    assert!(
+        cpu.backend.to_lowercase().contains("cpu"),
+        "{}",
+        cpu.backend
+    );
     // every string is worth its value and fits
     for i in 0..dev.population.len() {
         let (p, w) = rust_k.value_and_weight(dev.bits(i));
@@ -156,7 +197,10 @@ fn a_tuning_run_over_names_and_texts_equals_the_rust_run() {
     let k = knapsack250();
     let rust_k = Knapsack::from_file(&path250()).unwrap();
     let text = "0 1 1 10 -1 +1 +1 0\n1 0 0 2 -1 +1 +1 0   # a comment\n1 1 1 5 +1 -1 0 +1\n";
-    let names = [CString::new("qea2002").unwrap(), CString::new(text).unwrap()];
+    let names = [
+        CString::new("qea2002").unwrap(),
+        CString::new(text).unwrap(),
+    ];
     let ptrs: Vec<*const std::ffi::c_char> = names.iter().map(|c| c.as_ptr()).collect();
     let mut o = small();
     o.populations = 20;
@@ -176,7 +220,10 @@ fn a_tuning_run_over_names_and_texts_equals_the_rust_run() {
             individuals: 7,
             generations: 30,
             seed: 77,
-            tables: vec![RotationTable::qea2002().with_random_pole_signs(), RotationTable::parse(text).unwrap().with_random_pole_signs()],
+            tables: vec![
+                RotationTable::qea2002().with_random_pole_signs(),
+                RotationTable::parse(text).unwrap().with_random_pole_signs(),
+            ],
             pops_per_table: 5,
             repair: Repair::Greedy,
             target: Some(1400.0),
@@ -233,7 +280,10 @@ fn errors_name_the_field() {
     let mut o = small();
     o.tables_count = 2;
     check(err(o), NULL, "tables");
-    let bad = [CString::new("gqa2000").unwrap(), CString::new("0 1 1 999 -1 +1 +1 0").unwrap()];
+    let bad = [
+        CString::new("gqa2000").unwrap(),
+        CString::new("0 1 1 999 -1 +1 +1 0").unwrap(),
+    ];
     let ptrs: Vec<*const std::ffi::c_char> = bad.iter().map(|c| c.as_ptr()).collect();
     let mut o = small();
     o.tables = ptrs.as_ptr();

@@ -44,7 +44,12 @@ fn expect_parse_error(r: MetaoptSatParseResult, want: i32, needle: &str) {
 }
 
 /// `metaopt_sat_evaluate` of a flat array, the counts copied out and the result freed.
-fn evaluate(h: *mut MetaoptSatInstance, flat: &[u32], count: u32, cpu: bool) -> Result<(Vec<u32>, u32), (i32, String)> {
+fn evaluate(
+    h: *mut MetaoptSatInstance,
+    flat: &[u32],
+    count: u32,
+    cpu: bool,
+) -> Result<(Vec<u32>, u32), (i32, String)> {
     let mut r = unsafe { metaopt_sat_evaluate(h, flat.as_ptr(), count, cpu as u8) };
     if r.error_code != OK {
         assert!(r.satisfied.is_null() && r.count == 0);
@@ -79,7 +84,10 @@ struct Solved {
     stop_reason: i32,
 }
 
-fn solve(h: *mut MetaoptSatInstance, o: *const MetaoptSatSolveOptions) -> Result<Solved, (i32, String)> {
+fn solve(
+    h: *mut MetaoptSatInstance,
+    o: *const MetaoptSatSolveOptions,
+) -> Result<Solved, (i32, String)> {
     let mut r = unsafe { metaopt_sat_solve(h, o) };
     if r.error_code != OK {
         assert!(r.assignment.is_null() && r.model_literals.is_null());
@@ -90,8 +98,9 @@ fn solve(h: *mut MetaoptSatInstance, o: *const MetaoptSatSolveOptions) -> Result
         satisfiable: r.satisfiable != 0,
         best_unsatisfied: r.best_unsatisfied,
         assignment: unsafe { std::slice::from_raw_parts(r.assignment, r.words as usize) }.to_vec(),
-        model: (!r.model_literals.is_null())
-            .then(|| unsafe { std::slice::from_raw_parts(r.model_literals, r.num_vars as usize) }.to_vec()),
+        model: (!r.model_literals.is_null()).then(|| {
+            unsafe { std::slice::from_raw_parts(r.model_literals, r.num_vars as usize) }.to_vec()
+        }),
         runs: r.runs,
         iterations: r.iterations,
         method: r.method,
@@ -172,14 +181,20 @@ fn clauses_from_an_array() {
 #[test]
 fn evaluate_equals_the_host_reference_on_device_and_cpu() {
     let _shared = shared();
-    for file in ["uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf", "uuf50-218/uuf50-01.cnf"] {
+    for file in [
+        "uf20-91/uf20-01.cnf",
+        "uf50-218/uf50-01.cnf",
+        "uuf50-218/uuf50-01.cnf",
+    ] {
         let path = satlib(file);
         let cnf = Cnf::from_file(&path).unwrap();
         let h = instance(parse(&path));
         let words = expect_ok(unsafe { metaopt_sat_words_per_assignment(h) }) as usize;
         assert_eq!(words, Assignment::words_for(cnf.num_vars));
         let mut rng = Philox::new(7, 0);
-        let batch: Vec<Assignment> = (0..300).map(|_| Assignment::random(cnf.num_vars, &mut rng)).collect();
+        let batch: Vec<Assignment> = (0..300)
+            .map(|_| Assignment::random(cnf.num_vars, &mut rng))
+            .collect();
         let flat: Vec<u32> = batch.iter().flat_map(|a| a.words().to_vec()).collect();
         let want: Vec<u32> = batch.iter().map(|a| cnf.satisfied_count(a)).collect();
         for cpu in [false, true] {
@@ -199,7 +214,12 @@ fn evaluate_checks_its_arguments() {
     for cpu in [false, true] {
         let (code, msg) = evaluate(h, &[0x000f_ffff, 1 << 20], 2, cpu).unwrap_err();
         assert_eq!(code, INVALID, "{msg}");
-        assert!(msg.contains("assignments") && msg.contains("row 1") && msg.contains("past variable 20"), "{msg}");
+        assert!(
+            msg.contains("assignments")
+                && msg.contains("row 1")
+                && msg.contains("past variable 20"),
+            "{msg}"
+        );
         let (code, msg) = evaluate(h, &[0], 0, cpu).unwrap_err();
         assert_eq!(code, INVALID, "{msg}");
         assert!(msg.contains("count"), "{msg}");
@@ -230,20 +250,44 @@ const STOP_LIMIT: i32 = 3;
 #[test]
 fn solve_finds_a_model_that_satisfies_every_clause() {
     let _shared = shared();
-    for file in ["uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf", "uf100-430/uf100-01.cnf"] {
+    for file in [
+        "uf20-91/uf20-01.cnf",
+        "uf50-218/uf50-01.cnf",
+        "uf100-430/uf100-01.cnf",
+    ] {
         let path = satlib(file);
         let cnf = Cnf::from_file(&path).unwrap();
         let h = instance(parse(&path));
         let d = metaopt_sat_default_solve_options();
-        for (method, backend, walks) in [(PROBSAT, 0, 0), (PROBSAT, 1, 2), (WALKSAT, 0, 3), (WALKSAT, 1, 0), (HC12, 0, 0)] {
-            let opts = MetaoptSatSolveOptions { method, backend, walks, ..d };
+        for (method, backend, walks) in [
+            (PROBSAT, 0, 0),
+            (PROBSAT, 1, 2),
+            (WALKSAT, 0, 3),
+            (WALKSAT, 1, 0),
+            (HC12, 0, 0),
+        ] {
+            let opts = MetaoptSatSolveOptions {
+                method,
+                backend,
+                walks,
+                ..d
+            };
             let s = solve(h, &opts).unwrap();
-            assert!(s.satisfiable && s.best_unsatisfied == 0 && s.stop_reason == STOP_TARGET, "{file} {method}: {s:?}");
+            assert!(
+                s.satisfiable && s.best_unsatisfied == 0 && s.stop_reason == STOP_TARGET,
+                "{file} {method}: {s:?}"
+            );
             assert_eq!(s.method, method);
             if method == HC12 {
-                assert!(s.runs >= 1 && s.iterations >= 1 && s.walks == 0 && s.flips == 0, "{file}: {s:?}");
+                assert!(
+                    s.runs >= 1 && s.iterations >= 1 && s.walks == 0 && s.flips == 0,
+                    "{file}: {s:?}"
+                );
             } else {
-                assert!(s.runs == 0 && s.walks >= 1 && s.flips >= 1 && s.flips_per_second > 0.0, "{file} {method}: {s:?}");
+                assert!(
+                    s.runs == 0 && s.walks >= 1 && s.flips >= 1 && s.flips_per_second > 0.0,
+                    "{file} {method}: {s:?}"
+                );
                 if walks > 0 {
                     assert_eq!(s.walks, walks);
                 }
@@ -251,11 +295,20 @@ fn solve_finds_a_model_that_satisfies_every_clause() {
             let model = s.model.expect("a model when satisfiable");
             assert_eq!(model.len(), cnf.num_vars);
             for (i, &l) in model.iter().enumerate() {
-                assert_eq!(l.unsigned_abs() as usize, i + 1, "literal {i} names its variable");
+                assert_eq!(
+                    l.unsigned_abs() as usize,
+                    i + 1,
+                    "literal {i} names its variable"
+                );
             }
             // check the literals against the file's clauses, independently of the library
             for (k, clause) in cnf.clauses().enumerate() {
-                assert!(clause.iter().any(|l| model[l.unsigned_abs() as usize - 1] == *l), "{file}: clause {k} unsatisfied");
+                assert!(
+                    clause
+                        .iter()
+                        .any(|l| model[l.unsigned_abs() as usize - 1] == *l),
+                    "{file}: clause {k} unsatisfied"
+                );
             }
             // the packed assignment says the same
             for (i, &l) in model.iter().enumerate() {
@@ -263,10 +316,20 @@ fn solve_finds_a_model_that_satisfies_every_clause() {
             }
         }
         // the same seed gives the same search (HC12; one walk on the CPU)
-        for opts in [MetaoptSatSolveOptions { method: HC12, ..d }, MetaoptSatSolveOptions { walks: 1, backend: 1, ..d }] {
+        for opts in [
+            MetaoptSatSolveOptions { method: HC12, ..d },
+            MetaoptSatSolveOptions {
+                walks: 1,
+                backend: 1,
+                ..d
+            },
+        ] {
             let s = solve(h, &opts).unwrap();
             let again = solve(h, &opts).unwrap();
-            assert_eq!((again.assignment, again.iterations, again.flips), (s.assignment, s.iterations, s.flips));
+            assert_eq!(
+                (again.assignment, again.iterations, again.flips),
+                (s.assignment, s.iterations, s.flips)
+            );
         }
         unsafe { metaopt_sat_free(h) };
     }
@@ -277,7 +340,11 @@ fn unsatisfiable_formula_reports_its_best_count() {
     let _shared = shared();
     let h = instance(parse(&satlib("uuf50-218/uuf50-01.cnf")));
     for method in [PROBSAT, HC12] {
-        let opts = MetaoptSatSolveOptions { method, time_limit_s: 1.0, ..metaopt_sat_default_solve_options() };
+        let opts = MetaoptSatSolveOptions {
+            method,
+            time_limit_s: 1.0,
+            ..metaopt_sat_default_solve_options()
+        };
         let s = solve(h, &opts).unwrap();
         assert!(!s.satisfiable && s.model.is_none(), "{s:?}");
         assert!(s.best_unsatisfied >= 1, "{s:?}");
@@ -287,13 +354,29 @@ fn unsatisfiable_formula_reports_its_best_count() {
     }
     // a flip budget: exactly that many flips per walk, a restart every 1000 flips
     let d = metaopt_sat_default_solve_options();
-    let opts = MetaoptSatSolveOptions { backend: 1, walks: 2, max_flips: 5000, restart_flips: 1000, flips_per_launch: 700, time_limit_s: 0.0, ..d };
+    let opts = MetaoptSatSolveOptions {
+        backend: 1,
+        walks: 2,
+        max_flips: 5000,
+        restart_flips: 1000,
+        flips_per_launch: 700,
+        time_limit_s: 0.0,
+        ..d
+    };
     let s = solve(h, &opts).unwrap();
-    assert_eq!((s.flips, s.restarts, s.walks, s.stop_reason), (10_000, 8, 2, STOP_LIMIT), "{s:?}");
+    assert_eq!(
+        (s.flips, s.restarts, s.walks, s.stop_reason),
+        (10_000, 8, 2, STOP_LIMIT),
+        "{s:?}"
+    );
     assert!(!s.satisfiable && s.best_unsatisfied >= 1);
     // the device walks go through the same assignments as the CPU backend
     let dev = solve(h, &MetaoptSatSolveOptions { backend: 0, ..opts }).unwrap();
-    assert_eq!((dev.flips, dev.restarts, dev.best_unsatisfied), (s.flips, s.restarts, s.best_unsatisfied), "{dev:?}");
+    assert_eq!(
+        (dev.flips, dev.restarts, dev.best_unsatisfied),
+        (s.flips, s.restarts, s.best_unsatisfied),
+        "{dev:?}"
+    );
     unsafe { metaopt_sat_free(h) };
 }
 
@@ -302,31 +385,122 @@ fn solve_checks_its_options() {
     let _shared = shared();
     let h = instance(parse(&satlib("uf20-91/uf20-01.cnf")));
     let d = metaopt_sat_default_solve_options();
-    assert_eq!((d.method, d.walks, d.backend, d.max_flips), (PROBSAT, 0, 0, 0));
-    assert_eq!((d.cb, d.eps, d.noise, d.restart_flips, d.flips_per_launch), (0.0, 0.0, 0.567, u64::MAX, 4096));
+    assert_eq!(
+        (d.method, d.walks, d.backend, d.max_flips),
+        (PROBSAT, 0, 0, 0)
+    );
+    assert_eq!(
+        (d.cb, d.eps, d.noise, d.restart_flips, d.flips_per_launch),
+        (0.0, 0.0, 0.567, u64::MAX, 4096)
+    );
     assert_eq!((d.mask_order, d.runs, d.seed), (1, 0, 1));
-    assert!(d.tabu_length > 0 && d.tabu_max_iterations > 0 && d.tabu_max_no_improve > 0 && d.time_limit_s > 0.0);
+    assert!(
+        d.tabu_length > 0
+            && d.tabu_max_iterations > 0
+            && d.tabu_max_no_improve > 0
+            && d.time_limit_s > 0.0
+    );
     let hc = MetaoptSatSolveOptions { method: HC12, ..d };
     let cases = [
-        (MetaoptSatSolveOptions { mask_order: 3, ..hc }, "opts.mask_order"),
-        (MetaoptSatSolveOptions { time_limit_s: f64::NAN, ..hc }, "opts.time_limit_s"),
-        (MetaoptSatSolveOptions { time_limit_s: -1.0, ..hc }, "opts.time_limit_s"),
-        (MetaoptSatSolveOptions { time_limit_s: 0.0, runs: 0, ..hc }, "opts.runs"),
-        (MetaoptSatSolveOptions { tabu_max_no_improve: 0, ..hc }, "opts.tabu_max_no_improve"),
-        (MetaoptSatSolveOptions { tabu_length: u32::MAX, ..hc }, "opts.tabu_length"),
+        (
+            MetaoptSatSolveOptions {
+                mask_order: 3,
+                ..hc
+            },
+            "opts.mask_order",
+        ),
+        (
+            MetaoptSatSolveOptions {
+                time_limit_s: f64::NAN,
+                ..hc
+            },
+            "opts.time_limit_s",
+        ),
+        (
+            MetaoptSatSolveOptions {
+                time_limit_s: -1.0,
+                ..hc
+            },
+            "opts.time_limit_s",
+        ),
+        (
+            MetaoptSatSolveOptions {
+                time_limit_s: 0.0,
+                runs: 0,
+                ..hc
+            },
+            "opts.runs",
+        ),
+        (
+            MetaoptSatSolveOptions {
+                tabu_max_no_improve: 0,
+                ..hc
+            },
+            "opts.tabu_max_no_improve",
+        ),
+        (
+            MetaoptSatSolveOptions {
+                tabu_length: u32::MAX,
+                ..hc
+            },
+            "opts.tabu_length",
+        ),
         (MetaoptSatSolveOptions { method: 3, ..d }, "opts.method"),
         (MetaoptSatSolveOptions { method: -1, ..d }, "opts.method"),
-        (MetaoptSatSolveOptions { time_limit_s: f64::NAN, ..d }, "opts.time_limit_s"),
-        (MetaoptSatSolveOptions { time_limit_s: 0.0, ..d }, "opts.max_flips"),
+        (
+            MetaoptSatSolveOptions {
+                time_limit_s: f64::NAN,
+                ..d
+            },
+            "opts.time_limit_s",
+        ),
+        (
+            MetaoptSatSolveOptions {
+                time_limit_s: 0.0,
+                ..d
+            },
+            "opts.max_flips",
+        ),
         (MetaoptSatSolveOptions { cb: -1.0, ..d }, "opts.cb"),
-        (MetaoptSatSolveOptions { cb: f64::INFINITY, ..d }, "opts.cb"),
+        (
+            MetaoptSatSolveOptions {
+                cb: f64::INFINITY,
+                ..d
+            },
+            "opts.cb",
+        ),
         (MetaoptSatSolveOptions { eps: f64::NAN, ..d }, "opts.eps"),
-        (MetaoptSatSolveOptions { method: WALKSAT, noise: 1.5, ..d }, "opts.noise"),
+        (
+            MetaoptSatSolveOptions {
+                method: WALKSAT,
+                noise: 1.5,
+                ..d
+            },
+            "opts.noise",
+        ),
         (MetaoptSatSolveOptions { noise: -0.1, ..d }, "opts.noise"),
-        (MetaoptSatSolveOptions { restart_flips: 0, ..d }, "opts.restart_flips"),
-        (MetaoptSatSolveOptions { flips_per_launch: 0, ..d }, "opts.flips_per_launch"),
+        (
+            MetaoptSatSolveOptions {
+                restart_flips: 0,
+                ..d
+            },
+            "opts.restart_flips",
+        ),
+        (
+            MetaoptSatSolveOptions {
+                flips_per_launch: 0,
+                ..d
+            },
+            "opts.flips_per_launch",
+        ),
         (MetaoptSatSolveOptions { backend: 2, ..d }, "opts.backend"),
-        (MetaoptSatSolveOptions { walks: u32::MAX, ..d }, "opts.walks"),
+        (
+            MetaoptSatSolveOptions {
+                walks: u32::MAX,
+                ..d
+            },
+            "opts.walks",
+        ),
     ];
     for (o, needle) in cases {
         let (code, msg) = solve(h, &o).unwrap_err();
@@ -337,14 +511,31 @@ fn solve_checks_its_options() {
     assert_eq!(code, NULL);
     assert!(msg.contains("opts"), "{msg}");
     // plain HC12 (no tabu list), a few runs: a result, model or not
-    let plain = MetaoptSatSolveOptions { tabu_length: 0, runs: 3, time_limit_s: 0.0, ..hc };
+    let plain = MetaoptSatSolveOptions {
+        tabu_length: 0,
+        runs: 3,
+        time_limit_s: 0.0,
+        ..hc
+    };
     let s = solve(h, &plain).unwrap();
     assert!(s.runs >= 1 && s.runs <= 3, "{s:?}");
     assert_eq!(s.satisfiable, s.best_unsatisfied == 0);
     // probSAT's own cb and eps, and an exponential cb alone: still models
     for (cb, eps) in [(2.5, 1.0), (3.0, 0.0), (0.0, 0.5)] {
-        let s = solve(h, &MetaoptSatSolveOptions { cb, eps, backend: 1, ..d }).unwrap();
-        assert!(s.satisfiable && s.model.is_some(), "cb {cb}, eps {eps}: {s:?}");
+        let s = solve(
+            h,
+            &MetaoptSatSolveOptions {
+                cb,
+                eps,
+                backend: 1,
+                ..d
+            },
+        )
+        .unwrap();
+        assert!(
+            s.satisfiable && s.model.is_some(),
+            "cb {cb}, eps {eps}: {s:?}"
+        );
     }
     unsafe { metaopt_sat_free(h) };
 }
@@ -356,20 +547,51 @@ fn forged_and_freed_handles_are_errors() {
     let mut fake = vec![0u64; 64];
     let forged = fake.as_mut_ptr().cast::<MetaoptSatInstance>();
     let r = unsafe { metaopt_sat_solve(forged, &opts) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptSatInstance",
+    );
     let r = unsafe { metaopt_sat_evaluate(forged, [0u32].as_ptr(), 1, 1) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptSatInstance",
+    );
     let r = unsafe { metaopt_sat_words_per_assignment(forged) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptSatInstance",
+    );
     unsafe { metaopt_sat_free(forged) }; // ignored
-    assert!(fake.iter().all(|&w| w == 0), "a forged handle must not be written");
+    assert!(
+        fake.iter().all(|&w| w == 0),
+        "a forged handle must not be written"
+    );
 
     // a handle of another solver is not a MetaoptSatInstance
-    let df: Vec<i64> = (0..16).map(|k| if k / 4 == k % 4 { 0 } else { 1 + (k / 4 + k % 4) as i64 }).collect();
+    let df: Vec<i64> = (0..16)
+        .map(|k| {
+            if k / 4 == k % 4 {
+                0
+            } else {
+                1 + (k / 4 + k % 4) as i64
+            }
+        })
+        .collect();
     let q = unsafe { metaopt_qap_params(1, 4, 1, df.as_ptr().cast(), c"int64".as_ptr(), 2, 0, 0) };
     assert_eq!(q.error_code, OK);
     let r = unsafe { metaopt_sat_words_per_assignment(q.instance.cast()) };
-    expect_error(r.error_code, r.error_message, INVALID, "not a live MetaoptSatInstance");
+    expect_error(
+        r.error_code,
+        r.error_message,
+        INVALID,
+        "not a live MetaoptSatInstance",
+    );
     unsafe {
         metaopt_sat_free(q.instance.cast()); // ignored: not ours
         metaopt_qap_free(q.instance);

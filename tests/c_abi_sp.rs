@@ -66,7 +66,11 @@ struct Sp {
     backend: String,
 }
 
-fn c_sssp(g: *mut MetaoptGraph, sources: &[u32], o: &MetaoptSpOptions) -> Result<Sp, (i32, String)> {
+fn c_sssp(
+    g: *mut MetaoptGraph,
+    sources: &[u32],
+    o: &MetaoptSpOptions,
+) -> Result<Sp, (i32, String)> {
     let mut r = unsafe { metaopt_sp_sssp_multi(g, sources.as_ptr(), sources.len() as u32, o) };
     if r.error_code != OK {
         assert!(r.dist.is_null() && r.pred.is_null() && r.k == 0);
@@ -79,7 +83,8 @@ fn c_sssp(g: *mut MetaoptGraph, sources: &[u32], o: &MetaoptSpOptions) -> Result
             k,
             n,
             dist: std::slice::from_raw_parts(r.dist, k * n).to_vec(),
-            dist_int: (!r.dist_int.is_null()).then(|| std::slice::from_raw_parts(r.dist_int, k * n).to_vec()),
+            dist_int: (!r.dist_int.is_null())
+                .then(|| std::slice::from_raw_parts(r.dist_int, k * n).to_vec()),
             pred: std::slice::from_raw_parts(r.pred, k * n).to_vec(),
             reached: std::slice::from_raw_parts(r.reached, k).to_vec(),
             backend: CStr::from_ptr(r.backend).to_str().unwrap().to_string(),
@@ -138,28 +143,60 @@ fn graphs_from_every_source_equal_the_rust_builders() {
     // CSR with u32 weights
     let w = r.weights().as_u32().unwrap();
     let c = unsafe {
-        metaopt_graph_from_csr(r.n() as u32, r.offsets().as_ptr(), r.m() as u64, r.targets().as_ptr(), w.as_ptr().cast(), 0)
+        metaopt_graph_from_csr(
+            r.n() as u32,
+            r.offsets().as_ptr(),
+            r.m() as u64,
+            r.targets().as_ptr(),
+            w.as_ptr().cast(),
+            0,
+        )
     };
     assert_eq!((c.n, c.m, c.weight_type), (64, r.m() as u64, 0));
     let g = ok_graph(c);
     same_csr(g, &r);
     let info = unsafe { metaopt_graph_info(g) };
-    assert_eq!((info.error_code, info.n, info.m, info.graph), (OK, 64, r.m() as u64, ptr::null_mut()));
+    assert_eq!(
+        (info.error_code, info.n, info.m, info.graph),
+        (OK, 64, r.m() as u64, ptr::null_mut())
+    );
     unsafe { metaopt_graph_free(g) };
     // the generator itself
     let g = ok_graph(metaopt_graph_thesis_random(6, 10, 7));
     same_csr(g, &r);
     unsafe { metaopt_graph_free(g) };
     // arcs (f64, unsorted, with a duplicate and a self-loop) and the same as dense f32
-    let (s, t, wf) = ([2u32, 0, 0, 1, 1, 2], [0u32, 1, 1, 2, 1, 1], [0.5f64, 3.0, 2.0, 1.25, 9.0, 4.0]);
-    let g = ok_graph(unsafe { metaopt_graph_from_edges(3, 6, s.as_ptr(), t.as_ptr(), wf.as_ptr().cast(), 3) });
+    let (s, t, wf) = (
+        [2u32, 0, 0, 1, 1, 2],
+        [0u32, 1, 1, 2, 1, 1],
+        [0.5f64, 3.0, 2.0, 1.25, 9.0, 4.0],
+    );
+    let g = ok_graph(unsafe {
+        metaopt_graph_from_edges(3, 6, s.as_ptr(), t.as_ptr(), wf.as_ptr().cast(), 3)
+    });
     let (off, tg, w, ty) = c_csr(g);
-    assert_eq!((off, tg, w, ty), (vec![0, 1, 2, 4], vec![1, 2, 0, 1], vec![2.0, 1.25, 0.5, 4.0], 3));
+    assert_eq!(
+        (off, tg, w, ty),
+        (
+            vec![0, 1, 2, 4],
+            vec![1, 2, 0, 1],
+            vec![2.0, 1.25, 0.5, 4.0],
+            3
+        )
+    );
     unsafe { metaopt_graph_free(g) };
     let dense: [f32; 9] = [0.0, 2.0, 0.0, 0.0, 7.0, 1.25, 0.5, 4.0, 0.0];
     let g = ok_graph(unsafe { metaopt_graph_from_dense(3, dense.as_ptr().cast(), 2) });
     let (off, tg, w, ty) = c_csr(g);
-    assert_eq!((off, tg, w, ty), (vec![0, 1, 2, 4], vec![1, 2, 0, 1], vec![2.0, 1.25, 0.5, 4.0], 2));
+    assert_eq!(
+        (off, tg, w, ty),
+        (
+            vec![0, 1, 2, 4],
+            vec![1, 2, 0, 1],
+            vec![2.0, 1.25, 0.5, 4.0],
+            2
+        )
+    );
     unsafe { metaopt_graph_free(g) };
     // u64 dense
     let d64: [u64; 4] = [0, 5, 6, 0];
@@ -168,7 +205,12 @@ fn graphs_from_every_source_equal_the_rust_builders() {
     unsafe { metaopt_graph_free(g) };
     // a grid
     let g = ok_graph(metaopt_graph_grid(4, 3, 5, 0.0, 1));
-    same_csr(g, &metaopt::problem::graph::grid(4, 3, 5, 0.0, 1).unwrap().graph);
+    same_csr(
+        g,
+        &metaopt::problem::graph::grid(4, 3, 5, 0.0, 1)
+            .unwrap()
+            .graph,
+    );
     unsafe { metaopt_graph_free(g) };
 }
 
@@ -180,7 +222,10 @@ fn files_by_extension_and_by_format() {
     let r = unsafe { metaopt_graph_from_file(c.as_ptr(), 0) };
     assert_eq!((r.n, r.m, r.weight_type), (6906, 15314, 3));
     let g = ok_graph(r);
-    same_csr(g, &Graph::from_osm_pbf(&pbf, OsmOptions::default()).unwrap());
+    same_csr(
+        g,
+        &Graph::from_osm_pbf(&pbf, OsmOptions::default()).unwrap(),
+    );
     unsafe { metaopt_graph_free(g) };
     let r = unsafe { metaopt_graph_from_file(c.as_ptr(), 4) };
     assert_eq!(r.weight_type, 0);
@@ -190,15 +235,26 @@ fn files_by_extension_and_by_format() {
     let gr = dir.join("t.gr");
     std::fs::write(&gr, "c test\np sp 3 3\na 1 2 4\na 2 3 5\na 1 3 11\n").unwrap();
     let mtx = dir.join("t.mtx");
-    std::fs::write(&mtx, "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 4\n2 3 5\n1 3 11\n").unwrap();
+    std::fs::write(
+        &mtx,
+        "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 4\n2 3 5\n1 3 11\n",
+    )
+    .unwrap();
     for (p, f) in [(&gr, 0), (&gr, 1), (&mtx, 0), (&mtx, 2)] {
         let c = CString::new(p.to_str().unwrap()).unwrap();
         let g = ok_graph(unsafe { metaopt_graph_from_file(c.as_ptr(), f) });
         let (off, tg, w, _) = c_csr(g);
-        assert_eq!((off, tg, w), (vec![0, 2, 3, 3], vec![1, 2, 2], vec![4.0, 11.0, 5.0]), "{p:?} {f}");
+        assert_eq!(
+            (off, tg, w),
+            (vec![0, 2, 3, 3], vec![1, 2, 2], vec![4.0, 11.0, 5.0]),
+            "{p:?} {f}"
+        );
         let mut r = unsafe { metaopt_sp_sssp(g, 0, &opts(1, 1)) };
         assert_eq!(r.error_code, OK);
-        assert_eq!(unsafe { std::slice::from_raw_parts(r.dist, 3) }, [0.0, 4.0, 9.0]);
+        assert_eq!(
+            unsafe { std::slice::from_raw_parts(r.dist, 3) },
+            [0.0, 4.0, 9.0]
+        );
         assert_eq!(unsafe { std::slice::from_raw_parts(r.pred, 3) }, [-1, 0, 1]);
         unsafe { metaopt_sp_free_result(&mut r) };
         unsafe { metaopt_graph_free(g) };
@@ -238,9 +294,30 @@ fn sssp_equals_dijkstra_for_every_method_and_backend() {
     let f = Graph::from_edges(150, &arcs).unwrap();
     let fw = f.weights().as_f64().unwrap();
     let uw = u.weights().as_u32().unwrap();
-    let gu = ok_graph(unsafe { metaopt_graph_from_csr(128, u.offsets().as_ptr(), u.m() as u64, u.targets().as_ptr(), uw.as_ptr().cast(), 0) });
-    let gf = ok_graph(unsafe { metaopt_graph_from_csr(150, f.offsets().as_ptr(), f.m() as u64, f.targets().as_ptr(), fw.as_ptr().cast(), 3) });
-    for (g, graph, sources) in [(gu, &u, vec![0u32, 5, 5, 127]), (gf, &f, vec![3u32, 0, 149])] {
+    let gu = ok_graph(unsafe {
+        metaopt_graph_from_csr(
+            128,
+            u.offsets().as_ptr(),
+            u.m() as u64,
+            u.targets().as_ptr(),
+            uw.as_ptr().cast(),
+            0,
+        )
+    });
+    let gf = ok_graph(unsafe {
+        metaopt_graph_from_csr(
+            150,
+            f.offsets().as_ptr(),
+            f.m() as u64,
+            f.targets().as_ptr(),
+            fw.as_ptr().cast(),
+            3,
+        )
+    });
+    for (g, graph, sources) in [
+        (gu, &u, vec![0u32, 5, 5, 127]),
+        (gf, &f, vec![3u32, 0, 149]),
+    ] {
         for method in 0..3 {
             for backend in 0..2 {
                 let sp = c_sssp(g, &sources, &opts(method, backend)).unwrap();
@@ -255,8 +332,14 @@ fn sssp_equals_dijkstra_for_every_method_and_backend() {
         let mut r = unsafe { metaopt_sp_sssp(g, sources[0], ptr::null()) };
         assert_eq!((r.error_code, r.k), (OK, 1));
         let multi = c_sssp(g, &sources, &metaopt_sp_default_options()).unwrap();
-        assert_eq!(unsafe { std::slice::from_raw_parts(r.dist, multi.n) }, &multi.dist[..multi.n]);
-        assert_eq!(unsafe { std::slice::from_raw_parts(r.pred, multi.n) }, &multi.pred[..multi.n]);
+        assert_eq!(
+            unsafe { std::slice::from_raw_parts(r.dist, multi.n) },
+            &multi.dist[..multi.n]
+        );
+        assert_eq!(
+            unsafe { std::slice::from_raw_parts(r.pred, multi.n) },
+            &multi.pred[..multi.n]
+        );
         unsafe { metaopt_sp_free_result(&mut r) };
     }
     // near-far with an explicit delta
@@ -275,42 +358,85 @@ fn aco_run_equals_the_rust_run() {
     let graph = thesis_random(6, 8, 11).unwrap();
     let w = graph.weights().as_u32().unwrap();
     let g = ok_graph(unsafe {
-        metaopt_graph_from_csr(64, graph.offsets().as_ptr(), graph.m() as u64, graph.targets().as_ptr(), w.as_ptr().cast(), 0)
+        metaopt_graph_from_csr(
+            64,
+            graph.offsets().as_ptr(),
+            graph.m() as u64,
+            graph.targets().as_ptr(),
+            w.as_ptr().cast(),
+            0,
+        )
     });
     let mut o = metaopt_aco_default_options();
     let d = AcoOptions::default();
-    assert_eq!((o.ants as usize, o.alpha, o.beta, o.evaporation, o.seed), (d.ants, d.alpha, d.beta, d.evaporation, d.seed));
+    assert_eq!(
+        (o.ants as usize, o.alpha, o.beta, o.evaporation, o.seed),
+        (d.ants, d.alpha, d.beta, d.evaporation, d.seed)
+    );
     // the library's default deposit (all ants, since the local search) as its C number
     let deposit = match d.deposit {
         Deposit::All => MetaoptAcoDeposit::MetaoptAcoDepositAll,
         Deposit::IterationBest => MetaoptAcoDeposit::MetaoptAcoDepositIterationBest,
     } as i32;
-    assert_eq!((o.iterations, o.max_min, o.deposit, o.selection, o.backend), (100, 0.01, deposit, 0, 0));
+    assert_eq!(
+        (o.iterations, o.max_min, o.deposit, o.selection, o.backend),
+        (100, 0.01, deposit, 0, 0)
+    );
     assert_eq!((o.local_search, o.restart), (d.local_search as u8, 0));
     o.ants = 32;
     o.iterations = 20;
     o.seed = 4;
-    let want = Aco::new(&graph, AcoOptions { ants: 32, iterations: Iterations::Fixed(20), seed: 4, ..AcoOptions::default() }, Backend::Device(None))
-        .unwrap()
-        .run(0, 63)
-        .unwrap();
+    let want = Aco::new(
+        &graph,
+        AcoOptions {
+            ants: 32,
+            iterations: Iterations::Fixed(20),
+            seed: 4,
+            ..AcoOptions::default()
+        },
+        Backend::Device(None),
+    )
+    .unwrap()
+    .run(0, 63)
+    .unwrap();
     for backend in [0, 1] {
         o.backend = backend;
         let mut r = unsafe { metaopt_aco_run(g, 0, 63, &o) };
         assert_eq!(r.error_code, OK);
         let best = want.best.as_ref().unwrap();
         assert_eq!(r.found, 1);
-        assert_eq!(unsafe { std::slice::from_raw_parts(r.path, r.path_length as usize) }, best.vertices.as_slice());
-        assert_eq!((r.length, r.length_int, r.gap), (best.length, best.length_int.unwrap(), best.gap));
+        assert_eq!(
+            unsafe { std::slice::from_raw_parts(r.path, r.path_length as usize) },
+            best.vertices.as_slice()
+        );
+        assert_eq!(
+            (r.length, r.length_int, r.gap),
+            (best.length, best.length_int.unwrap(), best.gap)
+        );
         assert_eq!(r.exact_length, want.exact_length.unwrap());
-        assert_eq!((r.iterations, r.found_at_iteration, r.successful_ants), (20, want.found_at_iteration.unwrap(), want.successful_ants));
+        assert_eq!(
+            (r.iterations, r.found_at_iteration, r.successful_ants),
+            (20, want.found_at_iteration.unwrap(), want.successful_ants)
+        );
         match &want.pheromone {
             Some(p) => {
                 assert_eq!(r.pheromone_found, 1);
-                assert_eq!(unsafe { std::slice::from_raw_parts(r.pheromone_path, r.pheromone_path_length as usize) }, p.vertices.as_slice());
+                assert_eq!(
+                    unsafe {
+                        std::slice::from_raw_parts(
+                            r.pheromone_path,
+                            r.pheromone_path_length as usize,
+                        )
+                    },
+                    p.vertices.as_slice()
+                );
                 assert_eq!((r.pheromone_length, r.pheromone_gap), (p.length, p.gap));
             }
-            None => assert!(r.pheromone_found == 0 && r.pheromone_path.is_null() && r.pheromone_length.is_infinite()),
+            None => assert!(
+                r.pheromone_found == 0
+                    && r.pheromone_path.is_null()
+                    && r.pheromone_length.is_infinite()
+            ),
         }
         assert!(!r.backend.is_null());
         unsafe {
@@ -322,10 +448,17 @@ fn aco_run_equals_the_rust_run() {
     // an unreachable target: no error, no path
     let e = [1.0f64];
     let (s, t) = ([0u32], [1u32]);
-    let g2 = ok_graph(unsafe { metaopt_graph_from_edges(3, 1, s.as_ptr(), t.as_ptr(), e.as_ptr().cast(), 3) });
+    let g2 = ok_graph(unsafe {
+        metaopt_graph_from_edges(3, 1, s.as_ptr(), t.as_ptr(), e.as_ptr().cast(), 3)
+    });
     let mut r = unsafe { metaopt_aco_run(g2, 0, 2, ptr::null()) };
     assert_eq!((r.error_code, r.found, r.iterations), (OK, 0, 0));
-    assert!(r.path.is_null() && r.exact_length.is_infinite() && r.length.is_infinite() && r.length_int == u64::MAX);
+    assert!(
+        r.path.is_null()
+            && r.exact_length.is_infinite()
+            && r.length.is_infinite()
+            && r.length_int == u64::MAX
+    );
     unsafe { metaopt_aco_free_run_result(&mut r) };
     unsafe {
         metaopt_graph_free(g);
@@ -344,41 +477,128 @@ fn errors_name_the_argument() {
         expect_error(r.error_code, r.error_message, code, needle);
     };
     unsafe {
-        check(metaopt_graph_from_csr(2, ptr::null(), 2, tg.as_ptr(), w.as_ptr().cast(), 0), NULL, "offsets");
-        check(metaopt_graph_from_csr(2, off.as_ptr(), 2, ptr::null(), w.as_ptr().cast(), 0), NULL, "targets");
-        check(metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), ptr::null(), 0), NULL, "weights");
-        check(metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), w.as_ptr().cast(), 7), INVALID, "weight_type");
-        check(metaopt_graph_from_csr(2, off.as_ptr(), 1, tg.as_ptr(), w.as_ptr().cast(), 0), INVALID, "offsets");
+        check(
+            metaopt_graph_from_csr(2, ptr::null(), 2, tg.as_ptr(), w.as_ptr().cast(), 0),
+            NULL,
+            "offsets",
+        );
+        check(
+            metaopt_graph_from_csr(2, off.as_ptr(), 2, ptr::null(), w.as_ptr().cast(), 0),
+            NULL,
+            "targets",
+        );
+        check(
+            metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), ptr::null(), 0),
+            NULL,
+            "weights",
+        );
+        check(
+            metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), w.as_ptr().cast(), 7),
+            INVALID,
+            "weight_type",
+        );
+        check(
+            metaopt_graph_from_csr(2, off.as_ptr(), 1, tg.as_ptr(), w.as_ptr().cast(), 0),
+            INVALID,
+            "offsets",
+        );
         let bad_t = [1u32, 5];
-        check(metaopt_graph_from_csr(2, off.as_ptr(), 2, bad_t.as_ptr(), w.as_ptr().cast(), 0), INVALID, "targets");
+        check(
+            metaopt_graph_from_csr(2, off.as_ptr(), 2, bad_t.as_ptr(), w.as_ptr().cast(), 0),
+            INVALID,
+            "targets",
+        );
         let neg = [1.0f64, -2.0];
-        check(metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), neg.as_ptr().cast(), 3), INVALID, "weights");
+        check(
+            metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), neg.as_ptr().cast(), 3),
+            INVALID,
+            "weights",
+        );
         let nan = [f64::NAN, 0.0, 0.0, 0.0];
-        check(metaopt_graph_from_dense(2, nan.as_ptr().cast::<c_void>(), 3), INVALID, "matrix");
+        check(
+            metaopt_graph_from_dense(2, nan.as_ptr().cast::<c_void>(), 3),
+            INVALID,
+            "matrix",
+        );
         check(metaopt_graph_from_dense(2, ptr::null(), 3), NULL, "matrix");
-        check(metaopt_graph_from_edges(2, 1, ptr::null(), tg.as_ptr(), w.as_ptr().cast(), 0), NULL, "sources");
-        check(metaopt_graph_from_edges(1, 1, tg.as_ptr(), tg.as_ptr(), w.as_ptr().cast(), 0), INVALID, "edges");
+        check(
+            metaopt_graph_from_edges(2, 1, ptr::null(), tg.as_ptr(), w.as_ptr().cast(), 0),
+            NULL,
+            "sources",
+        );
+        check(
+            metaopt_graph_from_edges(1, 1, tg.as_ptr(), tg.as_ptr(), w.as_ptr().cast(), 0),
+            INVALID,
+            "edges",
+        );
         check(metaopt_graph_thesis_random(15, 8, 0), INVALID, "i");
         check(metaopt_graph_thesis_random(4, 0, 0), INVALID, "j");
         check(metaopt_graph_grid(0, 3, 1, 0.0, 0), INVALID, "width");
-        check(metaopt_graph_grid(3, 3, 1, f64::NAN, 0), INVALID, "obstacles");
+        check(
+            metaopt_graph_grid(3, 3, 1, f64::NAN, 0),
+            INVALID,
+            "obstacles",
+        );
         check(metaopt_graph_info(ptr::null()), NULL, "graph");
     }
-    let g = ok_graph(unsafe { metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), w.as_ptr().cast(), 0) });
+    let g = ok_graph(unsafe {
+        metaopt_graph_from_csr(2, off.as_ptr(), 2, tg.as_ptr(), w.as_ptr().cast(), 0)
+    });
     let sp_err = |sources: &[u32], o: MetaoptSpOptions, code: i32, needle: &str| {
         let r = unsafe { metaopt_sp_sssp_multi(g, sources.as_ptr(), sources.len() as u32, &o) };
         assert!(r.dist.is_null() && r.k == 0);
         expect_error(r.error_code, r.error_message, code, needle);
     };
     let d = metaopt_sp_default_options();
-    assert_eq!((d.method, d.delta, d.backend, d.rounds_per_check, d.max_rounds), (2, 0.0, 0, 16, 0), "near-far by default");
+    assert_eq!(
+        (
+            d.method,
+            d.delta,
+            d.backend,
+            d.rounds_per_check,
+            d.max_rounds
+        ),
+        (2, 0.0, 0, 16, 0),
+        "near-far by default"
+    );
     sp_err(&[0, 2], d, INVALID, "sources");
     sp_err(&[], d, INVALID, "sources");
     sp_err(&[0], MetaoptSpOptions { method: 3, ..d }, INVALID, "method");
-    sp_err(&[0], MetaoptSpOptions { method: 2, delta: -1.0, ..d }, INVALID, "delta");
-    sp_err(&[0], MetaoptSpOptions { method: 2, delta: f64::INFINITY, ..d }, INVALID, "delta");
-    sp_err(&[0], MetaoptSpOptions { backend: 2, ..d }, INVALID, "backend");
-    sp_err(&[0], MetaoptSpOptions { rounds_per_check: 0, ..d }, INVALID, "rounds_per_check");
+    sp_err(
+        &[0],
+        MetaoptSpOptions {
+            method: 2,
+            delta: -1.0,
+            ..d
+        },
+        INVALID,
+        "delta",
+    );
+    sp_err(
+        &[0],
+        MetaoptSpOptions {
+            method: 2,
+            delta: f64::INFINITY,
+            ..d
+        },
+        INVALID,
+        "delta",
+    );
+    sp_err(
+        &[0],
+        MetaoptSpOptions { backend: 2, ..d },
+        INVALID,
+        "backend",
+    );
+    sp_err(
+        &[0],
+        MetaoptSpOptions {
+            rounds_per_check: 0,
+            ..d
+        },
+        INVALID,
+        "rounds_per_check",
+    );
     let r = unsafe { metaopt_sp_sssp_multi(g, ptr::null(), 1, &d) };
     expect_error(r.error_code, r.error_message, NULL, "sources");
     let r = unsafe { metaopt_sp_sssp(ptr::null_mut(), 0, &d) };
@@ -388,15 +608,54 @@ fn errors_name_the_argument() {
         assert!(r.path.is_null());
         expect_error(r.error_code, r.error_message, code, needle);
     };
-    let a = MetaoptAcoOptions { backend: 1, ..metaopt_aco_default_options() };
+    let a = MetaoptAcoOptions {
+        backend: 1,
+        ..metaopt_aco_default_options()
+    };
     aco_err(0, 2, a, INVALID, "target");
     aco_err(5, 1, a, INVALID, "source");
-    aco_err(0, 1, MetaoptAcoOptions { evaporation: 1.5, ..a }, INVALID, "evaporation");
-    aco_err(0, 1, MetaoptAcoOptions { alpha: f64::NAN, ..a }, INVALID, "alpha");
+    aco_err(
+        0,
+        1,
+        MetaoptAcoOptions {
+            evaporation: 1.5,
+            ..a
+        },
+        INVALID,
+        "evaporation",
+    );
+    aco_err(
+        0,
+        1,
+        MetaoptAcoOptions {
+            alpha: f64::NAN,
+            ..a
+        },
+        INVALID,
+        "alpha",
+    );
     aco_err(0, 1, MetaoptAcoOptions { ants: 0, ..a }, INVALID, "ants");
-    aco_err(0, 1, MetaoptAcoOptions { deposit: 2, ..a }, INVALID, "deposit");
-    aco_err(0, 1, MetaoptAcoOptions { selection: -1, ..a }, INVALID, "selection");
-    aco_err(0, 1, MetaoptAcoOptions { backend: 5, ..a }, INVALID, "backend");
+    aco_err(
+        0,
+        1,
+        MetaoptAcoOptions { deposit: 2, ..a },
+        INVALID,
+        "deposit",
+    );
+    aco_err(
+        0,
+        1,
+        MetaoptAcoOptions { selection: -1, ..a },
+        INVALID,
+        "selection",
+    );
+    aco_err(
+        0,
+        1,
+        MetaoptAcoOptions { backend: 5, ..a },
+        INVALID,
+        "backend",
+    );
     let r = unsafe { metaopt_aco_run(ptr::null_mut(), 0, 1, &a) };
     expect_error(r.error_code, r.error_message, NULL, "graph");
     // a handle of another kind, then a freed graph

@@ -15,11 +15,21 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 fn a_program_with_the_old_names_compiles_and_runs() {
     let exe = work_dir("c_compat_names").join("old_names");
     compile_with(&crate_dir().join("tests/c/old_names.c"), &exe, &[]);
-    let out = command(&exe).arg(qaplib().join("had12.dat")).output().unwrap();
+    let out = command(&exe)
+        .arg(qaplib().join("had12.dat"))
+        .output()
+        .unwrap();
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
     assert!(stdout.contains("instance: n = 12, k = 6"), "{stdout}");
-    assert!(stdout.contains("run: result type 1 (int64: 1), cost "), "{stdout}");
+    assert!(
+        stdout.contains("run: result type 1 (int64: 1), cost "),
+        "{stdout}"
+    );
     assert!(stdout.contains(", 12 entries"), "{stdout}");
     assert!(stdout.contains(" after 2 runs"), "{stdout}");
     assert!(stdout.contains("run after free: error 2"), "{stdout}");
@@ -39,14 +49,24 @@ fn compiles(src: &str, flags: &[&str]) -> (bool, String) {
     let file = dir.join(format!("check_{}.c", N.fetch_add(1, Ordering::Relaxed)));
     std::fs::write(&file, src).unwrap();
     let out = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-        .args(["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+        .args([
+            "-std=c99",
+            "-pedantic",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-fsyntax-only",
+        ])
         .args(flags)
         .arg("-I")
         .arg(crate_dir().join("include"))
         .arg(&file)
         .output()
         .unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -57,28 +77,53 @@ fn metaopt_no_compat_names_removes_the_old_names_only() {
     let old = "#include \"metaopt.h\"\n\
                int main(void) { RunResult r = metaopt_run(0, 0, 0); metaopt_free_run_result(&r); return 0; }\n";
     let twice = "#include \"metaopt.h\"\n#include \"metaopt.h\"\nint main(void) { ParamsInstance *h = 0; return h != 0; }\n";
-    assert!(compiles(new, &["-DMETAOPT_NO_COMPAT_NAMES"]).0, "{}", compiles(new, &["-DMETAOPT_NO_COMPAT_NAMES"]).1);
+    assert!(
+        compiles(new, &["-DMETAOPT_NO_COMPAT_NAMES"]).0,
+        "{}",
+        compiles(new, &["-DMETAOPT_NO_COMPAT_NAMES"]).1
+    );
     assert!(compiles(old, &[]).0, "{}", compiles(old, &[]).1);
     assert!(compiles(twice, &[]).0, "{}", compiles(twice, &[]).1);
     let (ok, err) = compiles(old, &["-DMETAOPT_NO_COMPAT_NAMES"]);
-    assert!(!ok && err.contains("RunResult"), "the old names must be gone under METAOPT_NO_COMPAT_NAMES:\n{err}");
+    assert!(
+        !ok && err.contains("RunResult"),
+        "the old names must be gone under METAOPT_NO_COMPAT_NAMES:\n{err}"
+    );
     // the thesis's unprefixed names are opt-in
     let thesis = "#include \"metaopt.h\"\nint main(void) { RunResult r = run(0, 0, 0); return r.error_code == 0; }\n";
     assert!(!compiles(thesis, &[]).0);
-    assert!(compiles(thesis, &["-DMETAOPT_THESIS_NAMES"]).0, "{}", compiles(thesis, &["-DMETAOPT_THESIS_NAMES"]).1);
-    assert!(compiles(thesis, &["-DMETAOPT_THESIS_NAMES", "-DMETAOPT_NO_COMPAT_NAMES"]).0);
+    assert!(
+        compiles(thesis, &["-DMETAOPT_THESIS_NAMES"]).0,
+        "{}",
+        compiles(thesis, &["-DMETAOPT_THESIS_NAMES"]).1
+    );
+    assert!(
+        compiles(
+            thesis,
+            &["-DMETAOPT_THESIS_NAMES", "-DMETAOPT_NO_COMPAT_NAMES"]
+        )
+        .0
+    );
 }
 
 /// The C example of README.md uses only the current names.
 #[test]
 fn the_readme_c_example_uses_the_current_names() {
     let readme = std::fs::read_to_string(crate_dir().join("README.md")).unwrap();
-    let start = readme.find("```c\n#include").expect("README.md has a C example");
+    let start = readme
+        .find("```c\n#include")
+        .expect("README.md has a C example");
     let code = &readme[start + "```c\n".len()..];
     let code = &code[..code.find("```").expect("end of the C example")];
-    assert!(code.contains("metaopt_qap_ts_solve") || code.contains("metaopt_qap_solve"), "{code}");
+    assert!(
+        code.contains("metaopt_qap_ts_solve") || code.contains("metaopt_qap_solve"),
+        "{code}"
+    );
     let (ok, err) = compiles(code, &["-DMETAOPT_NO_COMPAT_NAMES"]);
-    assert!(ok, "the README's C example does not compile with the current names only:\n{err}");
+    assert!(
+        ok,
+        "the README's C example does not compile with the current names only:\n{err}"
+    );
 }
 
 /// Every `#define old new` and `typedef New Old;` of the compatibility block names a function or
@@ -86,7 +131,9 @@ fn the_readme_c_example_uses_the_current_names() {
 #[test]
 fn every_alias_names_a_declaration() {
     let header = std::fs::read_to_string(crate_dir().join("include/metaopt.h")).unwrap();
-    let (body, trailer) = header.split_once("#endif  /* METAOPT_H */").expect("include guard");
+    let (body, trailer) = header
+        .split_once("#endif  /* METAOPT_H */")
+        .expect("include guard");
     let mut aliases = 0;
     for line in trailer.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -100,10 +147,19 @@ fn every_alias_names_a_declaration() {
         let declared = if line.starts_with("#define") {
             body.contains(&format!(" {new}(")) || body.contains(&format!(" {new} = "))
         } else {
-            body.contains(&format!("typedef struct {new} ")) || body.contains(&format!("typedef enum {new} "))
+            body.contains(&format!("typedef struct {new} "))
+                || body.contains(&format!("typedef enum {new} "))
         };
-        assert!(declared, "alias {old} -> {new}: the header declares no {new}");
-        for current in [format!(" {old}("), format!(" {old} = "), format!("struct {old} "), format!("enum {old} ")] {
+        assert!(
+            declared,
+            "alias {old} -> {new}: the header declares no {new}"
+        );
+        for current in [
+            format!(" {old}("),
+            format!(" {old} = "),
+            format!("struct {old} "),
+            format!("enum {old} "),
+        ] {
             assert!(!body.contains(&current), "{old} is still a current name");
         }
     }

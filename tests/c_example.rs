@@ -31,18 +31,41 @@ fn had12() -> PathBuf {
 
 /// The number after `key` on the line starting with `prefix`.
 fn number_after(out: &str, prefix: &str, key: &str) -> i64 {
-    let line = out.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no `{prefix}` line in:\n{out}"));
-    let rest = &line[line.find(key).unwrap_or_else(|| panic!("no `{key}` in `{line}`")) + key.len()..];
-    rest.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{out}"));
+    let rest = &line[line
+        .find(key)
+        .unwrap_or_else(|| panic!("no `{key}` in `{line}`"))
+        + key.len()..];
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 #[test]
 fn qap_solve_runs_on_had12() {
-    let out = command(example()).arg(had12()).args(["3", "4", "5"]).output().unwrap();
+    let out = command(example())
+        .arg(had12())
+        .args(["3", "4", "5"])
+        .output()
+        .unwrap();
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
     assert!(stdout.starts_with("device "), "{stdout}");
-    assert!(stdout.contains("error path: metaopt_qap_params(DF = NULL) -> error 3: null pointer passed as `DF`"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "error path: metaopt_qap_params(DF = NULL) -> error 3: null pointer passed as `DF`"
+        ),
+        "{stdout}"
+    );
     assert!(stdout.contains("instance: n = 12, 3 swaps"), "{stdout}");
     assert!(stdout.contains("run from identity: cost "), "{stdout}");
     assert!(stdout.contains("solve: 4 runs"), "{stdout}");
@@ -51,7 +74,10 @@ fn qap_solve_runs_on_had12() {
 
     // the printed permutation (1-based) has the printed cost, which is at least the BKS
     let best = number_after(&stdout, "solve:", "best cost ");
-    let perm_line = stdout.lines().find(|l| l.starts_with("permutation (1-based):")).unwrap();
+    let perm_line = stdout
+        .lines()
+        .find(|l| l.starts_with("permutation (1-based):"))
+        .unwrap();
     let perm: Vec<usize> = perm_line["permutation (1-based):".len()..]
         .split_whitespace()
         .map(|v| v.parse::<usize>().unwrap() - 1)
@@ -73,10 +99,16 @@ fn qap_solve_reports_errors_in_its_exit_status() {
     assert!(text(&out).1.contains("usage:"));
     let out = command(example()).arg(had12()).arg("0").output().unwrap();
     assert_eq!(out.status.code(), Some(2), "swaps 0");
-    let out = command(example()).arg(work_dir().join("missing.dat")).output().unwrap();
+    let out = command(example())
+        .arg(work_dir().join("missing.dat"))
+        .output()
+        .unwrap();
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("metaopt_qap_params_from_file failed: error 10"), "{stderr}");
+    assert!(
+        stderr.contains("metaopt_qap_params_from_file failed: error 10"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -87,7 +119,13 @@ fn qap_solve_is_clean_under_valgrind() {
     let cache = work_dir().join("pocl-cache");
     let exe = example().as_os_str();
     let had12 = had12();
-    let args = [exe, had12.as_os_str(), "2".as_ref(), "2".as_ref(), "1".as_ref()];
+    let args = [
+        exe,
+        had12.as_os_str(),
+        "2".as_ref(),
+        "2".as_ref(),
+        "1".as_ref(),
+    ];
 
     warm_kernel_cache(&args, &cache);
     let (code, log) = memcheck(&work_dir(), "qap_solve", &args, &cache);
@@ -113,9 +151,17 @@ fn valgrind_check_catches_a_leaked_message() {
     .unwrap();
     let exe = work_dir().join("leak");
     compile(&src, &exe);
-    let (code, log) = memcheck(&work_dir(), "leak", &[exe.as_os_str()], &work_dir().join("pocl-cache"));
+    let (code, log) = memcheck(
+        &work_dir(),
+        "leak",
+        &[exe.as_os_str()],
+        &work_dir().join("pocl-cache"),
+    );
     assert_eq!(code, Some(99), "the leak must fail the check:\n{log}");
-    assert!(log.contains("definitely lost") && log.contains("metaopt_qap_params"), "{log}");
+    assert!(
+        log.contains("definitely lost") && log.contains("metaopt_qap_params"),
+        "{log}"
+    );
 }
 
 /// `c_examples/qap_ts.c` (the robust tabu search), built once per test process.
@@ -130,18 +176,39 @@ fn ts_example() -> &'static Path {
 
 #[test]
 fn qap_ts_reaches_the_optimum_of_had12_on_the_cpu() {
-    let out = command(ts_example()).arg(had12()).args(["4", "60", "cpu"]).output().unwrap();
+    let out = command(ts_example())
+        .arg(had12())
+        .args(["4", "60", "cpu"])
+        .output()
+        .unwrap();
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
-    assert!(stdout.contains("error path: chains = 0 -> error 2: invalid argument `chains`"), "{stdout}");
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("error path: chains = 0 -> error 2: invalid argument `chains`"),
+        "{stdout}"
+    );
     assert!(stdout.contains("tabu search: 4 chains"), "{stdout}");
-    assert!(stdout.contains("best cost 1652, BKS 1652, gap 0.000% (reached)"), "{stdout}");
-    let perm_line = stdout.lines().find(|l| l.starts_with("permutation (1-based):")).unwrap();
+    assert!(
+        stdout.contains("best cost 1652, BKS 1652, gap 0.000% (reached)"),
+        "{stdout}"
+    );
+    let perm_line = stdout
+        .lines()
+        .find(|l| l.starts_with("permutation (1-based):"))
+        .unwrap();
     let perm: Vec<usize> = perm_line["permutation (1-based):".len()..]
         .split_whitespace()
         .map(|v| v.parse::<usize>().unwrap() - 1)
         .collect();
     assert_eq!(instance("had12").cost(&perm), 1652);
-    let out = command(ts_example()).arg(had12()).arg("0").output().unwrap();
+    let out = command(ts_example())
+        .arg(had12())
+        .arg("0")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "chains 0 is a usage error");
 }

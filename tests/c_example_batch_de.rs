@@ -24,7 +24,11 @@ fn example() -> &'static Path {
 
 /// The problem lines: `problem i: F dims d best v generations g stop s x ...`.
 fn problems(stdout: &str) -> Vec<Vec<String>> {
-    stdout.lines().filter(|l| l.starts_with("problem ")).map(|l| l.split_whitespace().map(str::to_string).collect()).collect()
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("problem "))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
 }
 
 fn close(a: &str, b: &str) -> bool {
@@ -35,9 +39,16 @@ fn close(a: &str, b: &str) -> bool {
 #[test]
 fn batch_de_solves_its_problems_and_the_cpu_agrees() {
     let run = |backend: &str| {
-        let out = command(example()).args(["6", "150", backend]).output().unwrap();
+        let out = command(example())
+            .args(["6", "150", backend])
+            .output()
+            .unwrap();
         let (stdout, stderr) = text(&out);
-        assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
+        assert!(
+            out.status.success(),
+            "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+            out.status
+        );
         assert!(stdout.contains("checked: ok"), "{stdout}");
         stdout
     };
@@ -70,7 +81,13 @@ fn batch_de_solves_its_problems_and_the_cpu_agrees() {
 
 #[test]
 fn batch_de_reports_usage_errors_in_its_exit_status() {
-    for args in [&["0"][..], &["x"], &["2", "-1"], &["2", "3", "gpu"], &["1", "2", "cpu", "5"]] {
+    for args in [
+        &["0"][..],
+        &["x"],
+        &["2", "-1"],
+        &["2", "3", "gpu"],
+        &["1", "2", "cpu", "5"],
+    ] {
         let out = command(example()).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(text(&out).1.contains("usage:"), "{args:?}");

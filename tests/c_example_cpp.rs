@@ -23,7 +23,10 @@ fn example() -> &'static Path {
 }
 
 fn after<'a>(out: &'a str, prefix: &str) -> &'a str {
-    let line = out.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no `{prefix}` line in:\n{out}"));
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{out}"));
     &line[prefix.len()..]
 }
 
@@ -35,16 +38,32 @@ fn first_number(s: &str) -> f64 {
 fn cpp_api_reaches_the_known_optima_and_throws_the_right_errors() {
     let out = command(example()).output().unwrap();
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
     assert!(!stdout.contains("FAILED"), "{stdout}");
     assert!(stdout.contains("all checks passed"), "{stdout}");
     // the QAP optimum found by enumeration is what the three classes reached
     let optimum = first_number(after(&stdout, "qap optimum (enumerated): "));
     assert_eq!(first_number(after(&stdout, "qap Params best: ")), optimum);
-    assert_eq!(first_number(after(&stdout, "qap ParamsInstance best: ")), optimum);
-    assert!(first_number(after(&stdout, "hc12 F1 best: ")) < 1.3e-4, "{stdout}");
-    assert!(first_number(after(&stdout, "de host functor best: ")) < 1e-8, "{stdout}");
-    assert!(first_number(after(&stdout, "de device source best: ")) < 1e-4, "{stdout}");
+    assert_eq!(
+        first_number(after(&stdout, "qap ParamsInstance best: ")),
+        optimum
+    );
+    assert!(
+        first_number(after(&stdout, "hc12 F1 best: ")) < 1.3e-4,
+        "{stdout}"
+    );
+    assert!(
+        first_number(after(&stdout, "de host functor best: ")) < 1e-8,
+        "{stdout}"
+    );
+    assert!(
+        first_number(after(&stdout, "de device source best: ")) < 1e-4,
+        "{stdout}"
+    );
     // every error case ran and got its code
     for case in [
         "DEMultiPop with dimension 0: metaopt::Error 2",
@@ -59,8 +78,14 @@ fn cpp_api_reaches_the_known_optima_and_throws_the_right_errors() {
         assert!(stdout.contains(&format!("ok: {case}")), "{case}\n{stdout}");
     }
     // the library's messages reach what()
-    assert!(stdout.contains("metaopt_de_create: invalid argument (2): invalid argument `dims`"), "{stdout}");
-    assert!(stdout.contains("unknown function `NoSuchFunction`"), "{stdout}");
+    assert!(
+        stdout.contains("metaopt_de_create: invalid argument (2): invalid argument `dims`"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("unknown function `NoSuchFunction`"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -25,7 +25,10 @@ fn example() -> &'static Path {
 
 /// The text after `prefix` on the line that starts with it.
 fn after<'a>(out: &'a str, prefix: &str) -> &'a str {
-    let line = out.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no `{prefix}` line in:\n{out}"));
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{out}"));
     &line[prefix.len()..]
 }
 
@@ -33,16 +36,35 @@ fn after<'a>(out: &'a str, prefix: &str) -> &'a str {
 fn run_example(args: &[&str], double: bool) -> (f64, Vec<f64>) {
     let out = command(example()).args(args).output().unwrap();
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
     // the info block
     assert!(stdout.contains("parameters: 10"), "{stdout}");
-    assert!(stdout.contains("user OpenCL source `Rastrigin (OpenCL C)`"), "{stdout}");
+    assert!(
+        stdout.contains("user OpenCL source `Rastrigin (OpenCL C)`"),
+        "{stdout}"
+    );
     assert!(stdout.contains("func-data: 4 bytes"), "{stdout}");
     // without --double the example asks for the default, auto: double where the device has fp64
-    let fp64 = metaopt::device::list_devices().unwrap()[metaopt::device::get_device_number().unwrap()].fp64;
-    assert!(stdout.contains(if double || fp64 { "precision: double" } else { "precision: float" }), "{stdout}");
+    let fp64 = metaopt::device::list_devices().unwrap()
+        [metaopt::device::get_device_number().unwrap()]
+    .fp64;
+    assert!(
+        stdout.contains(if double || fp64 {
+            "precision: double"
+        } else {
+            "precision: float"
+        }),
+        "{stdout}"
+    );
     let value: f64 = after(&stdout, "best value: ").trim().parse().unwrap();
-    let point: Vec<f64> = after(&stdout, "best point:").split_whitespace().map(|v| v.parse().unwrap()).collect();
+    let point: Vec<f64> = after(&stdout, "best point:")
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
     assert_eq!(point.len(), 10, "{stdout}");
     assert!(point.iter().all(|x| x.abs() <= 5.12 + 1e-9), "{point:?}");
     // the profile lists the evaluation kernel with launches
@@ -52,7 +74,10 @@ fn run_example(args: &[&str], double: bool) -> (f64, Vec<f64>) {
     // the printed value is Rastrigin (F6) at the printed point (printed to 6 decimals)
     let host = functions::eval("F6", &point).unwrap();
     let tol = if double { 1e-3 } else { 1e-2 };
-    assert!((host - value).abs() <= tol, "value {value}, host Rastrigin at the printed point {host}\n{stdout}");
+    assert!(
+        (host - value).abs() <= tol,
+        "value {value}, host Rastrigin at the printed point {host}\n{stdout}"
+    );
     (value, point)
 }
 
@@ -67,7 +92,13 @@ fn hc12_user_minimises_rastrigin_in_ten_dimensions() {
 
 #[test]
 fn hc12_user_reports_usage_errors() {
-    for args in [&["0"][..], &["1", "33"], &["1", "8", "2"], &["x"], &["1", "8", "0", "extra"]] {
+    for args in [
+        &["0"][..],
+        &["1", "33"],
+        &["1", "8", "2"],
+        &["x"],
+        &["1", "8", "0", "extra"],
+    ] {
         let out = command(example()).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(text(&out).1.contains("usage:"), "{args:?}");

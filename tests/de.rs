@@ -8,20 +8,36 @@ use common::arg_error;
 
 use metaopt::de::ops::{self, Move};
 use metaopt::de::{
-    Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Selection, Stop,
+    Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind,
+    Mutation, Selection, Stop,
 };
 use metaopt::objective::Objective;
 use metaopt::{Error, Precision};
 
-fn params(np: u32, nm: u32, nn: u32, a: f64, b: f64, bounds: BoundsCorrection, double: bool) -> DeParams {
+fn params(
+    np: u32,
+    nm: u32,
+    nn: u32,
+    a: f64,
+    b: f64,
+    bounds: BoundsCorrection,
+    double: bool,
+) -> DeParams {
     let mut p = DeParams::new(np, nm, nn, a, b, bounds);
     p.options.double = double;
     p
 }
 
-fn solver(p: &DeParams, backend: Backend, obj: &str, mutation: Mutation, migration: Migration) -> DeMultiPop {
+fn solver(
+    p: &DeParams,
+    backend: Backend,
+    obj: &str,
+    mutation: Mutation,
+    migration: Migration,
+) -> DeMultiPop {
     let mut de = DeMultiPop::new(p, backend).unwrap();
-    de.init(&Objective::catalogue(obj).unwrap(), mutation, migration).unwrap();
+    de.init(&Objective::catalogue(obj).unwrap(), mutation, migration)
+        .unwrap();
     de
 }
 
@@ -56,7 +72,10 @@ fn bound_corrections_match_their_formulas() {
     assert!((ops::correct(Uniform, 7.0, x, a, b, 0x8000_0000, 0) - (a + 0.5 * 3.6)).abs() < 1e-9);
     // COTN: next to the violated bound, on the inside
     for w in 0..2000u32 {
-        let (w1, w2) = (w.wrapping_mul(2_654_435_761), w.wrapping_mul(40_503).wrapping_add(12_345));
+        let (w1, w2) = (
+            w.wrapping_mul(2_654_435_761),
+            w.wrapping_mul(40_503).wrapping_add(12_345),
+        );
         let r = ops::cotn_unit(w1, w2);
         assert!((0.0..=1.0).contains(&r), "{r}");
         assert!((ops::correct(Cotn, -9.0, x, a, b, w1, w2) - (a + r * 3.6)).abs() < 1e-12);
@@ -75,7 +94,14 @@ fn bound_corrections_match_their_formulas() {
 #[test]
 fn cotn_concentrates_next_to_the_bound() {
     // the thesis's Fig. 3: density decreasing from 0; half normal with sigma 0.32 has median 0.216
-    let mut rs: Vec<f64> = (0..20_000u32).map(|i| ops::cotn_unit(metaopt::rng::rng4(5, 0, i as u64)[0], metaopt::rng::rng4(5, 0, i as u64)[1])).collect();
+    let mut rs: Vec<f64> = (0..20_000u32)
+        .map(|i| {
+            ops::cotn_unit(
+                metaopt::rng::rng4(5, 0, i as u64)[0],
+                metaopt::rng::rng4(5, 0, i as u64)[1],
+            )
+        })
+        .collect();
     rs.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let median = rs[rs.len() / 2];
     assert!((0.19..0.24).contains(&median), "median {median}");
@@ -94,7 +120,19 @@ fn check_generation(mutation: Mutation, bounds: BoundsCorrection, f: f64, cr: f6
     p.options.cr = vec![cr];
     p.options.shared_random = shared;
     let mut de = solver(&p, Backend::DEVICE, "F1", mutation, Migration::NONE);
-    let x0: Vec<Vec<Vec<f64>>> = (0..np).map(|pp| (0..=nm).map(|m| if m == nm { de.best(pp).unwrap() } else { de.x(pp, m).unwrap() }).collect()).collect();
+    let x0: Vec<Vec<Vec<f64>>> = (0..np)
+        .map(|pp| {
+            (0..=nm)
+                .map(|m| {
+                    if m == nm {
+                        de.best(pp).unwrap()
+                    } else {
+                        de.x(pp, m).unwrap()
+                    }
+                })
+                .collect()
+        })
+        .collect();
     de.iteration().unwrap();
     let (y, fy) = de.trials().unwrap();
     let o = &p.options;
@@ -106,7 +144,9 @@ fn check_generation(mutation: Mutation, bounds: BoundsCorrection, f: f64, cr: f6
                 let w = ops::crossover_words(o.crossover_seed, 1, pp, m, n, np, nm, nn, shared);
                 let xi = x0[pp as usize][m as usize][n as usize];
                 let want = if n == jrand || (w[0] as u64) < ops::cr_threshold(cr) {
-                    let v = ops::mutant(mutation, f, &r, m, nm, |k| x0[pp as usize][k as usize][n as usize]);
+                    let v = ops::mutant(mutation, f, &r, m, nm, |k| {
+                        x0[pp as usize][k as usize][n as usize]
+                    });
                     if !(-1.0..=2.0).contains(&v) {
                         outside += 1;
                     }
@@ -115,8 +155,14 @@ fn check_generation(mutation: Mutation, bounds: BoundsCorrection, f: f64, cr: f6
                     xi
                 };
                 let got = y[((pp * nm + m) * nn + n) as usize];
-                assert!((-1.0..=2.0).contains(&got), "{mutation} {bounds}: {got} outside");
-                assert!((got - want).abs() <= 1e-12 * want.abs().max(1.0), "{mutation} {bounds} p{pp} m{m} n{n}: device {got}, host {want}");
+                assert!(
+                    (-1.0..=2.0).contains(&got),
+                    "{mutation} {bounds}: {got} outside"
+                );
+                assert!(
+                    (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+                    "{mutation} {bounds} p{pp} m{m} n{n}: device {got}, host {want}"
+                );
             }
             let row = &y[((pp * nm + m) * nn) as usize..((pp * nm + m + 1) * nn) as usize];
             let f1: f64 = row.iter().map(|v| v * v).sum();
@@ -124,7 +170,10 @@ fn check_generation(mutation: Mutation, bounds: BoundsCorrection, f: f64, cr: f6
         }
     }
     if f > 2.0 {
-        assert!(outside > 10, "{bounds}: the case should exercise the correction ({outside} outside)");
+        assert!(
+            outside > 10,
+            "{bounds}: the case should exercise the correction ({outside} outside)"
+        );
     }
 }
 
@@ -133,7 +182,13 @@ fn each_mutation_matches_the_host() {
     for m in Mutation::ALL {
         check_generation(m, BoundsCorrection::Saturation, 0.7, 0.9, false);
     }
-    check_generation(Mutation::Rand1, BoundsCorrection::Saturation, 0.7, 0.5, true);
+    check_generation(
+        Mutation::Rand1,
+        BoundsCorrection::Saturation,
+        0.7,
+        0.5,
+        true,
+    );
 }
 
 #[test]
@@ -149,12 +204,30 @@ fn mutation_formulas_by_hand() {
     let r = [1u32, 2, 3, 4, 5];
     let x = |k: u32| k as f64 * 10.0;
     let (i, best) = (0u32, 6u32);
-    assert_eq!(ops::mutant(Mutation::Rand1, 0.5, &r, i, best, x), 10.0 + 0.5 * (20.0 - 30.0));
-    assert_eq!(ops::mutant(Mutation::Rand2, 0.5, &r, i, best, x), 10.0 - 5.0 + 0.5 * (40.0 - 50.0));
-    assert_eq!(ops::mutant(Mutation::Best1, 0.5, &r, i, best, x), 60.0 + 0.5 * (10.0 - 20.0));
-    assert_eq!(ops::mutant(Mutation::Best2, 0.5, &r, i, best, x), 60.0 - 5.0 + 0.5 * (30.0 - 40.0));
-    assert_eq!(ops::mutant(Mutation::CurrentToRand1, 0.5, &r, i, best, x), 0.0 + 0.5 * 10.0 + 0.5 * (20.0 - 30.0));
-    assert_eq!(ops::mutant(Mutation::CurrentToBest1, 0.5, &r, i, best, x), 0.0 + 0.5 * 60.0 + 0.5 * (10.0 - 20.0));
+    assert_eq!(
+        ops::mutant(Mutation::Rand1, 0.5, &r, i, best, x),
+        10.0 + 0.5 * (20.0 - 30.0)
+    );
+    assert_eq!(
+        ops::mutant(Mutation::Rand2, 0.5, &r, i, best, x),
+        10.0 - 5.0 + 0.5 * (40.0 - 50.0)
+    );
+    assert_eq!(
+        ops::mutant(Mutation::Best1, 0.5, &r, i, best, x),
+        60.0 + 0.5 * (10.0 - 20.0)
+    );
+    assert_eq!(
+        ops::mutant(Mutation::Best2, 0.5, &r, i, best, x),
+        60.0 - 5.0 + 0.5 * (30.0 - 40.0)
+    );
+    assert_eq!(
+        ops::mutant(Mutation::CurrentToRand1, 0.5, &r, i, best, x),
+        0.0 + 0.5 * 10.0 + 0.5 * (20.0 - 30.0)
+    );
+    assert_eq!(
+        ops::mutant(Mutation::CurrentToBest1, 0.5, &r, i, best, x),
+        0.0 + 0.5 * 60.0 + 0.5 * (10.0 - 20.0)
+    );
 }
 
 #[test]
@@ -173,7 +246,12 @@ fn random_members_are_uniform_and_distinct() {
     }
     assert_eq!(counts[3], 0);
     let e = 30_000.0 / 6.0;
-    let chi: f64 = counts.iter().enumerate().filter(|(i, _)| *i != 3).map(|(_, &c)| (c as f64 - e).powi(2) / e).sum();
+    let chi: f64 = counts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 3)
+        .map(|(_, &c)| (c as f64 - e).powi(2) / e)
+        .sum();
     assert!(chi < 25.0, "chi-square {chi}: {counts:?}");
 }
 
@@ -182,9 +260,21 @@ fn random_members_are_uniform_and_distinct() {
 #[test]
 fn cpu_backend_follows_the_device_run() {
     for (mutation, migration, bounds) in [
-        (Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 5), BoundsCorrection::Cotn),
-        (Mutation::CurrentToBest1, Migration::new(MigrationKind::One2N, 3), BoundsCorrection::Mirror),
-        (Mutation::Best2, Migration::new(MigrationKind::RandTarget, 4), BoundsCorrection::Halfway),
+        (
+            Mutation::Rand1,
+            Migration::new(MigrationKind::PermuteN, 5),
+            BoundsCorrection::Cotn,
+        ),
+        (
+            Mutation::CurrentToBest1,
+            Migration::new(MigrationKind::One2N, 3),
+            BoundsCorrection::Mirror,
+        ),
+        (
+            Mutation::Best2,
+            Migration::new(MigrationKind::RandTarget, 4),
+            BoundsCorrection::Halfway,
+        ),
     ] {
         let p = params(6, 12, 5, -5.12, 5.12, bounds, true);
         let mut dev = solver(&p, Backend::DEVICE, "F1", mutation, migration);
@@ -192,7 +282,10 @@ fn cpu_backend_follows_the_device_run() {
         for g in 0..30 {
             let (a, b) = (dev.fitness().unwrap(), cpu.fitness().unwrap());
             for (i, (u, v)) in a.iter().zip(&b).enumerate() {
-                assert!((u - v).abs() <= 1e-9 * u.abs().max(1e-3), "{mutation} gen {g} value {i}: device {u}, cpu {v}");
+                assert!(
+                    (u - v).abs() <= 1e-9 * u.abs().max(1e-3),
+                    "{mutation} gen {g} value {i}: device {u}, cpu {v}"
+                );
             }
             dev.iteration().unwrap();
             cpu.iteration().unwrap();
@@ -206,18 +299,37 @@ fn cpu_backend_follows_the_device_run() {
 
 /// What a comparison of two runs reads: every call's (best, vector, generations, evaluations,
 /// every value, every island's best), the last trials and their values, the last member.
-type Recorded = (Vec<(f64, Vec<f64>, u64, u64, Vec<f64>, Vec<f64>)>, Vec<f64>, Vec<f64>, Vec<f64>);
+type Recorded = (
+    Vec<(f64, Vec<f64>, u64, u64, Vec<f64>, Vec<f64>)>,
+    Vec<f64>,
+    Vec<f64>,
+    Vec<f64>,
+);
 
 /// Three runs of `gens` generations of `q` on the device, recorded; `check` sees the backend's
 /// description once the kernels are built.
-fn record_runs(q: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, check: impl Fn(&str)) -> Recorded {
+fn record_runs(
+    q: &DeParams,
+    obj: &Objective,
+    mutation: Mutation,
+    migration: Migration,
+    gens: u64,
+    check: impl Fn(&str),
+) -> Recorded {
     let mut de = DeMultiPop::new(q, Backend::DEVICE).unwrap();
     de.init(obj, mutation, migration).unwrap();
     check(&de.backend_description());
     let mut values = Vec::new();
     for _ in 0..3 {
         let r = de.run(&Stop::generations(gens)).unwrap();
-        values.push((r.value, r.x, r.generations, r.evaluations, de.fitness().unwrap(), de.bests_fitness().unwrap()));
+        values.push((
+            r.value,
+            r.x,
+            r.generations,
+            r.evaluations,
+            de.fitness().unwrap(),
+            de.bests_fitness().unwrap(),
+        ));
     }
     let (y, fy) = de.trials().unwrap();
     (values, y, fy, de.x(q.islands - 1, q.members - 1).unwrap())
@@ -226,10 +338,20 @@ fn record_runs(q: &DeParams, obj: &Objective, mutation: Mutation, migration: Mig
 /// Two recorded runs agree: equal generations and evaluations, every value to `tol` (relative).
 fn assert_runs_agree(a: &Recorded, b: &Recorded, tol: f64, what: &str) {
     let close = |a: f64, b: f64| a == b || (a - b).abs() <= tol * a.abs().max(1e-300);
-    let all = |u: &[f64], v: &[f64]| u.len() == v.len() && u.iter().zip(v).all(|(x, y)| close(*x, *y));
+    let all =
+        |u: &[f64], v: &[f64]| u.len() == v.len() && u.iter().zip(v).all(|(x, y)| close(*x, *y));
     for (i, (u, v)) in a.0.iter().zip(&b.0).enumerate() {
-        assert_eq!((u.2, u.3), (v.2, v.3), "{what} call {i}: generations and evaluations");
-        assert!(close(u.0, v.0), "{what} call {i}: best {} against {}", u.0, v.0);
+        assert_eq!(
+            (u.2, u.3),
+            (v.2, v.3),
+            "{what} call {i}: generations and evaluations"
+        );
+        assert!(
+            close(u.0, v.0),
+            "{what} call {i}: best {} against {}",
+            u.0,
+            v.0
+        );
         assert!(all(&u.1, &v.1), "{what} call {i}: best vectors differ");
         for (j, (x, y)) in u.4.iter().zip(&v.4).enumerate() {
             assert!(close(*x, *y), "{what} call {i}: value {j}: {x} against {y}");
@@ -242,7 +364,14 @@ fn assert_runs_agree(a: &Recorded, b: &Recorded, tol: f64, what: &str) {
 }
 
 /// The run of `p` fused and per-phase (`DeOptions::fused`) agree to `tol`.
-fn fused_equals_unfused(p: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, tol: f64) {
+fn fused_equals_unfused(
+    p: &DeParams,
+    obj: &Objective,
+    mutation: Mutation,
+    migration: Migration,
+    gens: u64,
+    tol: f64,
+) {
     let runs: Vec<Recorded> = [true, false]
         .into_iter()
         .map(|fused| {
@@ -257,7 +386,12 @@ fn fused_equals_unfused(p: &DeParams, obj: &Objective, mutation: Mutation, migra
             })
         })
         .collect();
-    assert_runs_agree(&runs[0], &runs[1], tol, &format!("{mutation} {migration:?} fused against per-phase"));
+    assert_runs_agree(
+        &runs[0],
+        &runs[1],
+        tol,
+        &format!("{mutation} {migration:?} fused against per-phase"),
+    );
 }
 
 #[test]
@@ -265,38 +399,105 @@ fn fused_generations_equal_the_per_phase_launches() {
     // in double every operation is the host's: the runs are equal value for value, whatever the
     // mutation, bound correction, random sharing, migration, and members not a power of two
     let cases = [
-        (Mutation::Rand1, BoundsCorrection::Cotn, Migration::NONE, false),
-        (Mutation::Rand2, BoundsCorrection::Mirror, Migration::new(MigrationKind::PermuteN, 7), false),
-        (Mutation::Best1, BoundsCorrection::Toroidal, Migration::new(MigrationKind::One2N, 4), true),
-        (Mutation::Best2, BoundsCorrection::Halfway, Migration::NONE, false),
-        (Mutation::CurrentToRand1, BoundsCorrection::Uniform, Migration::new(MigrationKind::RandTarget, 5), false),
-        (Mutation::CurrentToBest1, BoundsCorrection::Saturation, Migration::new(MigrationKind::N2N, 3), true),
+        (
+            Mutation::Rand1,
+            BoundsCorrection::Cotn,
+            Migration::NONE,
+            false,
+        ),
+        (
+            Mutation::Rand2,
+            BoundsCorrection::Mirror,
+            Migration::new(MigrationKind::PermuteN, 7),
+            false,
+        ),
+        (
+            Mutation::Best1,
+            BoundsCorrection::Toroidal,
+            Migration::new(MigrationKind::One2N, 4),
+            true,
+        ),
+        (
+            Mutation::Best2,
+            BoundsCorrection::Halfway,
+            Migration::NONE,
+            false,
+        ),
+        (
+            Mutation::CurrentToRand1,
+            BoundsCorrection::Uniform,
+            Migration::new(MigrationKind::RandTarget, 5),
+            false,
+        ),
+        (
+            Mutation::CurrentToBest1,
+            BoundsCorrection::Saturation,
+            Migration::new(MigrationKind::N2N, 3),
+            true,
+        ),
     ];
     for (mutation, bounds, migration, shared) in cases {
         let mut p = params(6, 13, 7, -5.12, 5.12, bounds, true);
         p.options.shared_random = shared;
         p.options.f_max = 2.5;
-        fused_equals_unfused(&p, &Objective::catalogue("F6").unwrap(), mutation, migration, 25, 0.0);
+        fused_equals_unfused(
+            &p,
+            &Objective::catalogue("F6").unwrap(),
+            mutation,
+            migration,
+            25,
+            0.0,
+        );
     }
     // a transformed CEC function with its data, and a user source with a data buffer
     let p = params(4, 32, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
-    fused_equals_unfused(&p, &Objective::catalogue("CEC07t").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::One2One, 10), 40, 0.0);
+    fused_equals_unfused(
+        &p,
+        &Objective::catalogue("CEC07t").unwrap(),
+        Mutation::Rand1,
+        Migration::new(MigrationKind::One2One, 10),
+        40,
+        0.0,
+    );
     let src = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n{\n    __global const FP *c = (__global const FP *)data;\n    FP s = 0;\n    for (uint n = 0; n < dims; ++n) { FP d = x[n * stride] - c[n]; s += d * d; }\n    return s;\n}\n";
-    let centre: Vec<u8> = (0..10).flat_map(|n| (n as f64 * 0.25 - 1.0).to_le_bytes()).collect();
-    fused_equals_unfused(&p, &Objective::source(src, centre), Mutation::Best1, Migration::NONE, 30, 0.0);
+    let centre: Vec<u8> = (0..10)
+        .flat_map(|n| (n as f64 * 0.25 - 1.0).to_le_bytes())
+        .collect();
+    fused_equals_unfused(
+        &p,
+        &Objective::source(src, centre),
+        Mutation::Best1,
+        Migration::NONE,
+        30,
+        0.0,
+    );
 }
 
 /// The run of `p` with the wide generation on and off (`DeOptions::wide`) agree to `tol`.
-fn wide_equals_fused(p: &DeParams, obj: &Objective, mutation: Mutation, migration: Migration, gens: u64, tol: f64) {
+fn wide_equals_fused(
+    p: &DeParams,
+    obj: &Objective,
+    mutation: Mutation,
+    migration: Migration,
+    gens: u64,
+    tol: f64,
+) {
     let runs: Vec<Recorded> = [true, false]
         .into_iter()
         .map(|wide| {
             let mut q = p.clone();
             q.options.wide = Some(wide);
-            record_runs(&q, obj, mutation, migration, gens, |d| assert_eq!(d.contains("wide generations"), wide, "{d}"))
+            record_runs(&q, obj, mutation, migration, gens, |d| {
+                assert_eq!(d.contains("wide generations"), wide, "{d}")
+            })
         })
         .collect();
-    assert_runs_agree(&runs[0], &runs[1], tol, &format!("{mutation} {migration:?} wide against fused"));
+    assert_runs_agree(
+        &runs[0],
+        &runs[1],
+        tol,
+        &format!("{mutation} {migration:?} wide against fused"),
+    );
 }
 
 #[test]
@@ -307,31 +508,91 @@ fn wide_generations_equal_the_fused_kernel() {
     // correction, random sharing and migration, with more members than PoCL's fused group (16)
     // and not a power of two
     let cases = [
-        (Mutation::Rand1, BoundsCorrection::Cotn, Migration::NONE, false),
-        (Mutation::Rand2, BoundsCorrection::Mirror, Migration::new(MigrationKind::PermuteN, 7), false),
-        (Mutation::Best1, BoundsCorrection::Toroidal, Migration::new(MigrationKind::One2N, 4), true),
-        (Mutation::Best2, BoundsCorrection::Halfway, Migration::NONE, false),
-        (Mutation::CurrentToRand1, BoundsCorrection::Uniform, Migration::new(MigrationKind::RandTarget, 5), false),
-        (Mutation::CurrentToBest1, BoundsCorrection::Saturation, Migration::new(MigrationKind::One2One, 3), true),
+        (
+            Mutation::Rand1,
+            BoundsCorrection::Cotn,
+            Migration::NONE,
+            false,
+        ),
+        (
+            Mutation::Rand2,
+            BoundsCorrection::Mirror,
+            Migration::new(MigrationKind::PermuteN, 7),
+            false,
+        ),
+        (
+            Mutation::Best1,
+            BoundsCorrection::Toroidal,
+            Migration::new(MigrationKind::One2N, 4),
+            true,
+        ),
+        (
+            Mutation::Best2,
+            BoundsCorrection::Halfway,
+            Migration::NONE,
+            false,
+        ),
+        (
+            Mutation::CurrentToRand1,
+            BoundsCorrection::Uniform,
+            Migration::new(MigrationKind::RandTarget, 5),
+            false,
+        ),
+        (
+            Mutation::CurrentToBest1,
+            BoundsCorrection::Saturation,
+            Migration::new(MigrationKind::One2One, 3),
+            true,
+        ),
     ];
     for (mutation, bounds, migration, shared) in cases {
         let mut p = params(3, 37, 7, -5.12, 5.12, bounds, true);
         p.options.shared_random = shared;
         p.options.f_max = 2.5;
-        wide_equals_fused(&p, &Objective::catalogue("F6").unwrap(), mutation, migration, 12, 0.0);
+        wide_equals_fused(
+            &p,
+            &Objective::catalogue("F6").unwrap(),
+            mutation,
+            migration,
+            12,
+            0.0,
+        );
     }
     // one island (the case the wide generation is for), a transformed CEC function with its
     // data, and a user source with a data buffer
     let p = params(1, 70, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
-    wide_equals_fused(&p, &Objective::catalogue("CEC07t").unwrap(), Mutation::Rand1, Migration::NONE, 20, 0.0);
+    wide_equals_fused(
+        &p,
+        &Objective::catalogue("CEC07t").unwrap(),
+        Mutation::Rand1,
+        Migration::NONE,
+        20,
+        0.0,
+    );
     let src = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n{\n    __global const FP *c = (__global const FP *)data;\n    FP s = 0;\n    for (uint n = 0; n < dims; ++n) { FP d = x[n * stride] - c[n]; s += d * d; }\n    return s;\n}\n";
-    let centre: Vec<u8> = (0..10).flat_map(|n| (n as f64 * 0.25 - 1.0).to_le_bytes()).collect();
+    let centre: Vec<u8> = (0..10)
+        .flat_map(|n| (n as f64 * 0.25 - 1.0).to_le_bytes())
+        .collect();
     let p = params(2, 40, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
-    wide_equals_fused(&p, &Objective::source(src, centre), Mutation::Best1, Migration::new(MigrationKind::One2One, 5), 15, 0.0);
+    wide_equals_fused(
+        &p,
+        &Objective::source(src, centre),
+        Mutation::Best1,
+        Migration::new(MigrationKind::One2One, 5),
+        15,
+        0.0,
+    );
     // in float the fused kernel reads the trials from local memory, a program of its own: the
     // first generation agrees to rounding
     let p = params(2, 40, 10, -5.12, 5.12, BoundsCorrection::Cotn, false);
-    wide_equals_fused(&p, &Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::NONE, 1, 1e-5);
+    wide_equals_fused(
+        &p,
+        &Objective::catalogue("F6").unwrap(),
+        Mutation::Rand1,
+        Migration::NONE,
+        1,
+        1e-5,
+    );
 }
 
 #[test]
@@ -350,14 +611,28 @@ fn adaptive_wide_generations_equal_the_fused_kernel() {
         let mut p = params(3, 37, 6, -5.12, 5.12, BoundsCorrection::Cotn, true);
         p.options.algorithm = alg;
         p.options.lshade_budget = 37 * 60;
-        wide_equals_fused(&p, &Objective::catalogue("F6").unwrap(), Mutation::Rand1, migration, 15, 0.0);
+        wide_equals_fused(
+            &p,
+            &Objective::catalogue("F6").unwrap(),
+            Mutation::Rand1,
+            migration,
+            15,
+            0.0,
+        );
     }
     // 100 members in PoCL's groups of 16: the fused kernel's ranking sorts the indices in its
     // scratch and reads the values from global memory; the wide kernels' larger scratch holds
     // the values too
     let mut p = params(1, 100, 10, -100.0, 100.0, BoundsCorrection::Cotn, true);
     p.options.algorithm = Algorithm::Jade;
-    wide_equals_fused(&p, &Objective::catalogue("CEC07t").unwrap(), Mutation::Rand1, Migration::NONE, 20, 0.0);
+    wide_equals_fused(
+        &p,
+        &Objective::catalogue("CEC07t").unwrap(),
+        Mutation::Rand1,
+        Migration::NONE,
+        20,
+        0.0,
+    );
 }
 
 #[test]
@@ -368,22 +643,38 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
     let mut p = params(1, 40, 5, -5.12, 5.12, BoundsCorrection::Cotn, true);
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(de.backend_description().contains("fused generations"), "{}", de.backend_description());
+    assert!(
+        de.backend_description().contains("fused generations"),
+        "{}",
+        de.backend_description()
+    );
     p.options.wide = Some(true);
     p.options.fused = false;
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(!de.backend_description().contains("wide") && !de.backend_description().contains("fused"), "{}", de.backend_description());
+    assert!(
+        !de.backend_description().contains("wide") && !de.backend_description().contains("fused"),
+        "{}",
+        de.backend_description()
+    );
     p.options.fused = true;
     p.options.algorithm = metaopt::de::Algorithm::Jde100;
     p.options.jde_small = 10;
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(!de.backend_description().contains("wide"), "{}", de.backend_description());
+    assert!(
+        !de.backend_description().contains("wide"),
+        "{}",
+        de.backend_description()
+    );
     de.run(&Stop::generations(5)).unwrap();
     // an island beyond the device's group limit: auto takes the wide generation (not the
     // per-phase launches), the same run in double
-    let max_wg = Backend::DEVICE.context("test").unwrap().info.max_work_group_size as u32;
+    let max_wg = Backend::DEVICE
+        .context("test")
+        .unwrap()
+        .info
+        .max_work_group_size as u32;
     let p = params(1, max_wg + 3, 4, -5.12, 5.12, BoundsCorrection::Cotn, true);
     let mut runs = Vec::new();
     for wide in [None, Some(false)] {
@@ -391,7 +682,12 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
         q.options.wide = wide;
         let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
         de.init(&obj, Mutation::Best1, Migration::NONE).unwrap();
-        assert_eq!(de.backend_description().contains("wide generations"), wide.is_none(), "{}", de.backend_description());
+        assert_eq!(
+            de.backend_description().contains("wide generations"),
+            wide.is_none(),
+            "{}",
+            de.backend_description()
+        );
         let r = de.run(&Stop::generations(3)).unwrap();
         runs.push((r.value, r.x, de.fitness().unwrap()));
     }
@@ -403,7 +699,14 @@ fn fused_generations_in_float_follow_the_per_phase_launches() {
     // in float the compiler may evaluate the objective differently in the two kernels: the runs
     // agree to rounding for the first generations (they may part later, as chaotic runs do)
     let p = params(8, 32, 10, -5.12, 5.12, BoundsCorrection::Cotn, false);
-    fused_equals_unfused(&p, &Objective::catalogue("F6").unwrap(), Mutation::Rand1, Migration::NONE, 1, 1e-5);
+    fused_equals_unfused(
+        &p,
+        &Objective::catalogue("F6").unwrap(),
+        Mutation::Rand1,
+        Migration::NONE,
+        1,
+        1e-5,
+    );
 }
 
 #[test]
@@ -412,7 +715,11 @@ fn islands_too_large_for_a_group_take_the_per_phase_path() {
     let mut p = params(2, 5000, 3, -5.0, 5.0, BoundsCorrection::Saturation, true);
     p.options.wide = Some(false);
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
-    assert!(!de.backend_description().contains("fused"), "{}", de.backend_description());
+    assert!(
+        !de.backend_description().contains("fused"),
+        "{}",
+        de.backend_description()
+    );
     let r = de.run(&Stop::generations(3)).unwrap();
     assert_eq!(r.generations, 3);
     // a host callback fills Fy on the host: never fused
@@ -425,7 +732,11 @@ fn islands_too_large_for_a_group_take_the_per_phase_path() {
         Ok(())
     });
     de.init(&cb, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(!de.backend_description().contains("fused"), "{}", de.backend_description());
+    assert!(
+        !de.backend_description().contains("fused"),
+        "{}",
+        de.backend_description()
+    );
 }
 
 // ---- migrations -------------------------------------------------------------------------------
@@ -458,7 +769,9 @@ fn migrations_do_what_de_md_says() {
         // One2N: one source to every other population's worst
         let mv = ops::plan_migration(MigrationKind::One2N, 581, gen, np, nm, &fx);
         assert_eq!(mv.len(), np as usize - 1);
-        assert!(mv.iter().all(|m| m.src == mv[0].src && m.member == worst && m.dst != m.src));
+        assert!(mv
+            .iter()
+            .all(|m| m.src == mv[0].src && m.member == worst && m.dst != m.src));
         // N2One: the others' bests replace the target's worst members, better senders first
         let mv = ops::plan_migration(MigrationKind::N2One, 581, gen, np, nm, &fx);
         assert_eq!(mv.len(), nm as usize - 1);
@@ -467,7 +780,9 @@ fn migrations_do_what_de_md_says() {
         let members: Vec<u32> = mv.iter().map(|m| m.member).collect();
         assert_eq!(members, vec![4, 3, 2, 1]);
         let srcs: Vec<u32> = mv.iter().map(|m| m.src).collect();
-        assert!(srcs.windows(2).all(|w| bests[w[0] as usize] <= bests[w[1] as usize]));
+        assert!(srcs
+            .windows(2)
+            .all(|w| bests[w[0] as usize] <= bests[w[1] as usize]));
         // PermuteN: a derangement — every population sends once and receives once, never itself
         let mv = ops::plan_migration(MigrationKind::PermuteN, 581, gen, np, nm, &fx);
         assert_eq!(mv.len(), np as usize);
@@ -505,7 +820,13 @@ fn migrations_do_what_de_md_says() {
 fn migration_on_the_device_copies_best_over_worst() {
     let (np, nm, nn) = (4u32, 6u32, 3u32);
     let p = params(np, nm, nn, -5.0, 5.0, BoundsCorrection::Saturation, true);
-    let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::new(MigrationKind::One2N, 1));
+    let mut de = solver(
+        &p,
+        Backend::DEVICE,
+        "F1",
+        Mutation::Rand1,
+        Migration::new(MigrationKind::One2N, 1),
+    );
     let fx = de.fitness().unwrap();
     let before: Vec<Vec<f64>> = (0..np).map(|q| de.best(q).unwrap()).collect();
     de.iteration().unwrap();
@@ -518,9 +839,16 @@ fn migration_on_the_device_copies_best_over_worst() {
     let s = plan[0].src;
     let src_best = cpu.best(s).unwrap();
     for Move { dst, member, .. } in plan {
-        assert_eq!(de.x(dst, member).unwrap(), src_best, "population {dst} member {member}");
+        assert_eq!(
+            de.x(dst, member).unwrap(),
+            src_best,
+            "population {dst} member {member}"
+        );
         let f = de.fitness().unwrap();
-        assert_eq!(f[(dst * (nm + 1) + member) as usize], seen[(s * (nm + 1) + nm) as usize]);
+        assert_eq!(
+            f[(dst * (nm + 1) + member) as usize],
+            seen[(s * (nm + 1) + nm) as usize]
+        );
     }
     assert_eq!(fx.len(), (np * (nm + 1)) as usize);
     assert_eq!(before.len(), np as usize);
@@ -533,7 +861,12 @@ fn migration_on_the_device_copies_best_over_worst() {
 /// (lx, ly) writes tile[ly][lx] to Y at member m_blk + lx, population p_blk + ly.
 // Indexed loops on purpose: each (lx, ly) pair is one work-item, as in the kernel.
 #[allow(clippy::needless_range_loop)]
-fn simulate_copy(np: usize, nm: usize, nn: usize, tile: usize) -> Vec<Option<(usize, usize, usize)>> {
+fn simulate_copy(
+    np: usize,
+    nm: usize,
+    nn: usize,
+    tile: usize,
+) -> Vec<Option<(usize, usize, usize)>> {
     let mut y = vec![None; np * nm * nn];
     for n in 0..nn {
         for gx in 0..np.div_ceil(tile) {
@@ -565,12 +898,22 @@ fn simulate_copy(np: usize, nm: usize, nn: usize, tile: usize) -> Vec<Option<(us
 #[test]
 fn tile_transposition_as_appendix_d() {
     // the appendix's sizes (tile 8, 20 x 100 x 10) and others not divisible by the tile
-    for (np, nm, nn, tile) in [(20, 100, 10, 8), (20, 100, 10, 16), (37, 5, 3, 16), (1, 3, 2, 8), (17, 33, 1, 16)] {
+    for (np, nm, nn, tile) in [
+        (20, 100, 10, 8),
+        (20, 100, 10, 16),
+        (37, 5, 3, 16),
+        (1, 3, 2, 8),
+        (17, 33, 1, 16),
+    ] {
         let y = simulate_copy(np, nm, nn, tile);
         for n in 0..nn {
             for p in 0..np {
                 for m in 0..nm {
-                    assert_eq!(y[(n * np + p) * nm + m], Some((p, m, n)), "{np}x{nm}x{nn} tile {tile}");
+                    assert_eq!(
+                        y[(n * np + p) * nm + m],
+                        Some((p, m, n)),
+                        "{np}x{nm}x{nn} tile {tile}"
+                    );
                 }
             }
         }
@@ -582,15 +925,22 @@ fn device_tile_transposition_puts_every_component_in_place() {
     // on the device: after init, Y (member fastest) must be X (population fastest) transposed
     for (np, nm, nn) in [(20u32, 100u32, 10u32), (37, 5, 3), (17, 33, 1)] {
         let p = params(np, nm, nn, -3.0, 3.0, BoundsCorrection::Saturation, true);
-        let mut dev = metaopt::de::device::DeviceDe::new(metaopt::de::Config::new(&p).unwrap(), None).unwrap();
+        let mut dev =
+            metaopt::de::device::DeviceDe::new(metaopt::de::Config::new(&p).unwrap(), None)
+                .unwrap();
         use metaopt::de::Engine;
-        dev.start(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, None).unwrap();
+        dev.start(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, None)
+            .unwrap();
         let (x, y) = dev.raw_matrices().unwrap();
         let (np, nm, nn) = (np as usize, nm as usize, nn as usize);
         for n in 0..nn {
             for q in 0..np {
                 for m in 0..nm {
-                    assert_eq!(y[(n * np + q) * nm + m], x[(n * (nm + 1) + m) * np + q], "{np}x{nm}x{nn} p{q} m{m} n{n}");
+                    assert_eq!(
+                        y[(n * np + q) * nm + m],
+                        x[(n * (nm + 1) + m) * np + q],
+                        "{np}x{nm}x{nn} p{q} m{m} n{n}"
+                    );
                 }
             }
         }
@@ -598,7 +948,9 @@ fn device_tile_transposition_puts_every_component_in_place() {
         for q in 0..np {
             for m in 0..nm {
                 for n in 0..nn {
-                    let want = ops::initial(123, q as u32, m as u32, n as u32, nm as u32, nn as u32, -3.0, 3.0);
+                    let want = ops::initial(
+                        123, q as u32, m as u32, n as u32, nm as u32, nn as u32, -3.0, 3.0,
+                    );
                     assert!((x[(n * (nm + 1) + m) * np + q] - want).abs() < 1e-15);
                 }
             }
@@ -611,17 +963,41 @@ fn device_tile_transposition_puts_every_component_in_place() {
 #[test]
 fn f1_and_f6_reach_their_minimum() {
     // Rastrigin (F6) is separable: a low CR keeps DE from stalling in one of its local minima
-    for (name, a, b, gens, cr) in [("F1", -5.12, 5.12, 600u64, 0.9), ("F6", -5.12, 5.12, 3000, 0.1)] {
+    for (name, a, b, gens, cr) in [
+        ("F1", -5.12, 5.12, 600u64, 0.9),
+        ("F6", -5.12, 5.12, 3000, 0.1),
+    ] {
         let mut p = params(8, 40, 10, a, b, BoundsCorrection::Saturation, true);
         p.options.f_min = 0.5;
         p.options.f_max = 0.9;
         p.options.cr = vec![cr];
-        let mut de = solver(&p, Backend::DEVICE, name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 20));
-        let r = de.run(&Stop { max_generations: Some(gens), target: Some(1e-8), ..Stop::default() }).unwrap();
-        assert!(r.value <= 1e-8, "{name}: {} after {} generations", r.value, r.generations);
+        let mut de = solver(
+            &p,
+            Backend::DEVICE,
+            name,
+            Mutation::Rand1,
+            Migration::new(MigrationKind::PermuteN, 20),
+        );
+        let r = de
+            .run(&Stop {
+                max_generations: Some(gens),
+                target: Some(1e-8),
+                ..Stop::default()
+            })
+            .unwrap();
+        assert!(
+            r.value <= 1e-8,
+            "{name}: {} after {} generations",
+            r.value,
+            r.generations
+        );
         assert_eq!(r.x.len(), 10);
         let host = metaopt::problem::functions::eval(name, &r.x).unwrap();
-        assert!((host - r.value).abs() < 1e-9, "{name}: host value {host} at the returned point, reported {}", r.value);
+        assert!(
+            (host - r.value).abs() < 1e-9,
+            "{name}: host value {host} at the returned point, reported {}",
+            r.value
+        );
     }
 }
 
@@ -633,11 +1009,30 @@ fn transformed_cec_functions_improve_steadily() {
         p.options.f_min = 0.3;
         p.options.f_max = 0.9;
         p.options.cr = vec![0.9];
-        let mut de = solver(&p, Backend::DEVICE, &name, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 10));
-        let r = de.run(&Stop { max_generations: Some(200), record_every: 50, ..Stop::default() }).unwrap();
-        let best: Vec<f64> = r.history.iter().map(|h| h.bests.iter().cloned().fold(f64::INFINITY, f64::min)).collect();
+        let mut de = solver(
+            &p,
+            Backend::DEVICE,
+            &name,
+            Mutation::Rand1,
+            Migration::new(MigrationKind::PermuteN, 10),
+        );
+        let r = de
+            .run(&Stop {
+                max_generations: Some(200),
+                record_every: 50,
+                ..Stop::default()
+            })
+            .unwrap();
+        let best: Vec<f64> = r
+            .history
+            .iter()
+            .map(|h| h.bests.iter().cloned().fold(f64::INFINITY, f64::min))
+            .collect();
         assert_eq!(best.len(), 5, "{name}");
-        assert!(best.windows(2).all(|w| w[1] <= w[0]), "{name}: the best never gets worse: {best:?}");
+        assert!(
+            best.windows(2).all(|w| w[1] <= w[0]),
+            "{name}: the best never gets worse: {best:?}"
+        );
         // the median population best improves strictly over the run
         let median = |v: &[f64]| {
             let mut v = v.to_vec();
@@ -646,7 +1041,11 @@ fn transformed_cec_functions_improve_steadily() {
         };
         let (m0, m1) = (median(&r.history[0].bests), median(&r.history[4].bests));
         assert!(m1 < m0, "{name}: median best {m0} -> {m1}");
-        assert!(best[4] >= 1.0 - 1e-3, "{name}: below the minimum 1: {}", best[4]);
+        assert!(
+            best[4] >= 1.0 - 1e-3,
+            "{name}: below the minimum 1: {}",
+            best[4]
+        );
         assert!(best[4] < best[0], "{name}: {best:?}");
     }
 }
@@ -687,7 +1086,10 @@ fn user_source_and_callback_follow_the_catalogue() {
     // a failing callback is reported with its status
     let bad = Objective::callback(|_, _, _, _| Err(7));
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
-    assert!(matches!(de.init(&bad, Mutation::Rand1, Migration::NONE), Err(Error::Callback(7))));
+    assert!(matches!(
+        de.init(&bad, Mutation::Rand1, Migration::NONE),
+        Err(Error::Callback(7))
+    ));
 }
 
 #[test]
@@ -713,13 +1115,26 @@ fn func_data_evaluates_the_population_again() {
         let f = de.fitness().unwrap();
         for q in 0..np {
             for m in 0..nm {
-                let want: f64 = de.x(q, m).unwrap().iter().map(|v| (v - 1.5) * (v - 1.5)).sum();
+                let want: f64 = de
+                    .x(q, m)
+                    .unwrap()
+                    .iter()
+                    .map(|v| (v - 1.5) * (v - 1.5))
+                    .sum();
                 let got = f[(q * (nm + 1) + m) as usize];
-                assert!((got - want).abs() <= 1e-12 * want.max(1.0), "{backend:?} {q} {m}: {got} vs {want}");
+                assert!(
+                    (got - want).abs() <= 1e-12 * want.max(1.0),
+                    "{backend:?} {q} {m}: {got} vs {want}"
+                );
             }
             let best = de.bests_fitness().unwrap()[q as usize];
-            let min = (0..nm).map(|m| f[(q * (nm + 1) + m) as usize]).fold(f64::INFINITY, f64::min);
-            assert_eq!(best, min, "{backend:?}: island {q}'s best under the new data");
+            let min = (0..nm)
+                .map(|m| f[(q * (nm + 1) + m) as usize])
+                .fold(f64::INFINITY, f64::min);
+            assert_eq!(
+                best, min,
+                "{backend:?}: island {q}'s best under the new data"
+            );
         }
     }
 }
@@ -730,13 +1145,38 @@ fn stop_conditions() {
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     let r = de.run(&Stop::generations(7)).unwrap();
     assert_eq!((r.generations, r.evaluations), (7, 40 + 7 * 40));
-    let r = de.run(&Stop { max_evaluations: Some(100), ..Stop::default() }).unwrap();
+    let r = de
+        .run(&Stop {
+            max_evaluations: Some(100),
+            ..Stop::default()
+        })
+        .unwrap();
     assert_eq!(r.generations, 9);
     // a target alone may never be reached: it needs another stop condition (or a stop token)
-    arg_error(de.run(&Stop { target: Some(1e30), ..Stop::default() }), "stop");
-    let r = de.run(&Stop { target: Some(1e30), token: Some(metaopt::StopToken::new()), ..Stop::default() }).unwrap();
-    assert_eq!((r.generations, format!("{:?}", r.stopped_by)), (9, "Target".into()));
-    let r = de.run(&Stop { time_limit: Some(std::time::Duration::from_millis(50)), ..Stop::default() }).unwrap();
+    arg_error(
+        de.run(&Stop {
+            target: Some(1e30),
+            ..Stop::default()
+        }),
+        "stop",
+    );
+    let r = de
+        .run(&Stop {
+            target: Some(1e30),
+            token: Some(metaopt::StopToken::new()),
+            ..Stop::default()
+        })
+        .unwrap();
+    assert_eq!(
+        (r.generations, format!("{:?}", r.stopped_by)),
+        (9, "Target".into())
+    );
+    let r = de
+        .run(&Stop {
+            time_limit: Some(std::time::Duration::from_millis(50)),
+            ..Stop::default()
+        })
+        .unwrap();
     assert_eq!(format!("{:?}", r.stopped_by), "TimeLimit");
     arg_error(de.run(&Stop::default()), "stop");
 }
@@ -750,11 +1190,25 @@ fn invalid_settings_name_the_argument() {
     // a population too small for the strategy
     let mut de = DeMultiPop::new(&ok, Backend::Cpu).unwrap();
     let msg = arg_error(de.init(&f1, Mutation::Rand2, Migration::NONE), "members");
-    assert!(msg.contains("DE/rand/2") && msg.contains("at least 6"), "{msg}");
+    assert!(
+        msg.contains("DE/rand/2") && msg.contains("at least 6"),
+        "{msg}"
+    );
     de.init(&f1, Mutation::Best2, Migration::NONE).unwrap();
     // limits with a >= b or not finite
-    for (a, b) in [(1.0, 1.0), (2.0, 1.0), (f64::NAN, 1.0), (0.0, f64::INFINITY)] {
-        arg_error(DeMultiPop::new(&params(4, 6, 3, a, b, BoundsCorrection::Saturation, false), Backend::Cpu), "limits");
+    for (a, b) in [
+        (1.0, 1.0),
+        (2.0, 1.0),
+        (f64::NAN, 1.0),
+        (0.0, f64::INFINITY),
+    ] {
+        arg_error(
+            DeMultiPop::new(
+                &params(4, 6, 3, a, b, BoundsCorrection::Saturation, false),
+                Backend::Cpu,
+            ),
+            "limits",
+        );
     }
     let mut p = ok.clone();
     p.limits = vec![(0.0, 1.0); 2];
@@ -767,12 +1221,36 @@ fn invalid_settings_name_the_argument() {
     arg_error("mirror".parse::<BoundsCorrection>(), "bounds");
     arg_error("Ring".parse::<MigrationKind>(), "migration");
     arg_error(BoundsCorrection::parse_list("sat,COTN,xyz"), "bounds");
-    assert_eq!("de/current-to-best/1".parse::<Mutation>().unwrap(), Mutation::CurrentToBest1);
-    assert_eq!(BoundsCorrection::parse_list("sat,hvb,COTN").unwrap().len(), 3);
+    assert_eq!(
+        "de/current-to-best/1".parse::<Mutation>().unwrap(),
+        Mutation::CurrentToBest1
+    );
+    assert_eq!(
+        BoundsCorrection::parse_list("sat,hvb,COTN").unwrap().len(),
+        3
+    );
     // sizes, F, CR
-    arg_error(DeMultiPop::new(&params(0, 6, 3, -1.0, 1.0, BoundsCorrection::Saturation, false), Backend::Cpu), "islands");
-    arg_error(DeMultiPop::new(&params(4, 2, 3, -1.0, 1.0, BoundsCorrection::Saturation, false), Backend::Cpu), "members");
-    arg_error(DeMultiPop::new(&params(4, 6, 0, -1.0, 1.0, BoundsCorrection::Saturation, false), Backend::Cpu), "dims");
+    arg_error(
+        DeMultiPop::new(
+            &params(0, 6, 3, -1.0, 1.0, BoundsCorrection::Saturation, false),
+            Backend::Cpu,
+        ),
+        "islands",
+    );
+    arg_error(
+        DeMultiPop::new(
+            &params(4, 2, 3, -1.0, 1.0, BoundsCorrection::Saturation, false),
+            Backend::Cpu,
+        ),
+        "members",
+    );
+    arg_error(
+        DeMultiPop::new(
+            &params(4, 6, 0, -1.0, 1.0, BoundsCorrection::Saturation, false),
+            Backend::Cpu,
+        ),
+        "dims",
+    );
     let mut p = ok.clone();
     p.options.cr = vec![0.5, 0.5];
     arg_error(DeMultiPop::new(&p, Backend::Cpu), "cr");
@@ -784,12 +1262,37 @@ fn invalid_settings_name_the_argument() {
     // migration needs two populations and a period
     let one = params(1, 6, 3, -1.0, 1.0, BoundsCorrection::Saturation, false);
     let mut de1 = DeMultiPop::new(&one, Backend::Cpu).unwrap();
-    arg_error(de1.init(&f1, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 5)), "migration");
-    arg_error(de.init(&f1, Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 0)), "period");
+    arg_error(
+        de1.init(
+            &f1,
+            Mutation::Rand1,
+            Migration::new(MigrationKind::PermuteN, 5),
+        ),
+        "migration",
+    );
+    arg_error(
+        de.init(
+            &f1,
+            Mutation::Rand1,
+            Migration::new(MigrationKind::PermuteN, 0),
+        ),
+        "period",
+    );
     // objective dimensions, use before init, indices
-    let mut de2 = DeMultiPop::new(&params(4, 6, 3, -1.0, 1.0, BoundsCorrection::Saturation, false), Backend::Cpu).unwrap();
+    let mut de2 = DeMultiPop::new(
+        &params(4, 6, 3, -1.0, 1.0, BoundsCorrection::Saturation, false),
+        Backend::Cpu,
+    )
+    .unwrap();
     arg_error(de2.iteration(), "init");
-    arg_error(de2.init(&Objective::catalogue("CEC04t").unwrap(), Mutation::Rand1, Migration::NONE), "dims");
+    arg_error(
+        de2.init(
+            &Objective::catalogue("CEC04t").unwrap(),
+            Mutation::Rand1,
+            Migration::NONE,
+        ),
+        "dims",
+    );
     de2.init(&f1, Mutation::Rand1, Migration::NONE).unwrap();
     arg_error(de2.best(4), "island");
     arg_error(de2.x(0, 6), "member");
@@ -804,21 +1307,45 @@ fn invalid_settings_name_the_argument() {
     }
     // and the option defaults are the thesis's Table 3
     let d = DeOptions::default();
-    assert_eq!((d.init_seed, d.mutation_seed, d.crossover_seed, d.migration_seed), (123, 345, 457, 581));
-    assert_eq!((d.f_min, d.f_max, d.cr.clone(), d.f_mode), (0.1, 1.5, vec![0.5], FMode::Linspace));
+    assert_eq!(
+        (
+            d.init_seed,
+            d.mutation_seed,
+            d.crossover_seed,
+            d.migration_seed
+        ),
+        (123, 345, 457, 581)
+    );
+    assert_eq!(
+        (d.f_min, d.f_max, d.cr.clone(), d.f_mode),
+        (0.1, 1.5, vec![0.5], FMode::Linspace)
+    );
 }
 
 #[test]
 fn with_a_target_the_fused_run_stops_at_the_same_generation() {
     // the target is asked after every generation on every path: same stop, same values
     let p = params(6, 30, 8, -5.12, 5.12, BoundsCorrection::Cotn, true);
-    let stop = Stop { max_generations: Some(2000), target: Some(1e-6), ..Stop::default() };
+    let stop = Stop {
+        max_generations: Some(2000),
+        target: Some(1e-6),
+        ..Stop::default()
+    };
     let mut runs = Vec::new();
-    for (fused, backend) in [(true, Backend::DEVICE), (false, Backend::DEVICE), (true, Backend::Cpu)] {
+    for (fused, backend) in [
+        (true, Backend::DEVICE),
+        (false, Backend::DEVICE),
+        (true, Backend::Cpu),
+    ] {
         let mut q = p.clone();
         q.options.fused = fused;
         let mut de = DeMultiPop::new(&q, backend).unwrap();
-        de.init(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 5)).unwrap();
+        de.init(
+            &Objective::catalogue("F1").unwrap(),
+            Mutation::Rand1,
+            Migration::new(MigrationKind::PermuteN, 5),
+        )
+        .unwrap();
         let r = de.run(&stop).unwrap();
         assert_eq!(r.stopped_by, metaopt::de::StopReason::Target);
         runs.push((r.generations, r.value));
@@ -844,7 +1371,11 @@ fn strict_and_ties_selection_differ_on_a_plateau() {
     let (np, nm, nn) = (3u32, 12u32, 3u32);
     let mut finals = Vec::new();
     for selection in Selection::ALL {
-        for (backend, fused) in [(Backend::DEVICE, true), (Backend::DEVICE, false), (Backend::Cpu, false)] {
+        for (backend, fused) in [
+            (Backend::DEVICE, true),
+            (Backend::DEVICE, false),
+            (Backend::Cpu, false),
+        ] {
             let mut p = params(np, nm, nn, -4.0, 4.0, BoundsCorrection::Saturation, true);
             p.options.selection = selection;
             p.options.fused = fused;
@@ -853,11 +1384,18 @@ fn strict_and_ties_selection_differ_on_a_plateau() {
             p.options.cr = vec![0.9];
             let mut de = DeMultiPop::new(&p, backend).unwrap();
             de.init(&step, Mutation::Rand1, Migration::NONE).unwrap();
-            assert!(de.info().contains(&format!("selection: {selection}")), "{}", de.info());
+            assert!(
+                de.info().contains(&format!("selection: {selection}")),
+                "{}",
+                de.info()
+            );
             let (mut ties_taken, mut ties_seen) = (0, 0);
             for g in 0..15 {
                 let fx = de.fitness().unwrap();
-                let xs: Vec<Vec<f64>> = (0..np).flat_map(|q| (0..nm).map(move |m| (q, m))).map(|(q, m)| de.x(q, m).unwrap()).collect();
+                let xs: Vec<Vec<f64>> = (0..np)
+                    .flat_map(|q| (0..nm).map(move |m| (q, m)))
+                    .map(|(q, m)| de.x(q, m).unwrap())
+                    .collect();
                 de.iteration().unwrap();
                 let (y, fy) = de.trials().unwrap();
                 let fx2 = de.fitness().unwrap();
@@ -877,21 +1415,37 @@ fn strict_and_ties_selection_differ_on_a_plateau() {
                         }
                         let want: &[f64] = if take { trial } else { &xs[row] };
                         assert_eq!(after, want, "{selection} {backend:?} fused {fused} gen {g} member ({q}, {m}): f(y) {f}, f(x) {f0}");
-                        assert_eq!(fx2[i], if take { f } else { f0 }, "{selection} gen {g} member ({q}, {m})");
+                        assert_eq!(
+                            fx2[i],
+                            if take { f } else { f0 },
+                            "{selection} gen {g} member ({q}, {m})"
+                        );
                     }
                 }
             }
-            assert!(ties_seen > 20, "{selection}: the step function gives ties ({ties_seen})");
+            assert!(
+                ties_seen > 20,
+                "{selection}: the step function gives ties ({ties_seen})"
+            );
             match selection {
                 // a tied trial equal to its target is possible only when it did not move
-                Selection::Ties => assert!(ties_taken > 20, "ties: tied trials replace their targets ({ties_taken})"),
-                Selection::Strict => assert!(ties_taken < ties_seen / 4, "strict: tied trials stay out ({ties_taken} of {ties_seen})"),
+                Selection::Ties => assert!(
+                    ties_taken > 20,
+                    "ties: tied trials replace their targets ({ties_taken})"
+                ),
+                Selection::Strict => assert!(
+                    ties_taken < ties_seen / 4,
+                    "strict: tied trials stay out ({ties_taken} of {ties_seen})"
+                ),
             }
             finals.push((selection, de.fitness().unwrap(), de.x(0, 0).unwrap()));
         }
     }
     // the same seeds, different rules: the populations differ
-    assert_ne!(finals[0].2, finals[3].2, "ties and strict end with the same member");
+    assert_ne!(
+        finals[0].2, finals[3].2,
+        "ties and strict end with the same member"
+    );
     // both rules are monotone: no member's value ever rises (checked above) and both still reach
     // the plateau of value 0 or close to it
     for (s, fx, _) in &finals {
@@ -903,9 +1457,20 @@ fn strict_and_ties_selection_differ_on_a_plateau() {
 // ---- storage and fitness precisions (the thesis's DEMultiPop<FP, FPf>) ---------------------
 
 /// `params` with the storage precision `double` and the fitness precision `fitness`.
-fn precisions(np: u32, nm: u32, nn: u32, bounds: BoundsCorrection, double: bool, fitness: Precision) -> DeParams {
+fn precisions(
+    np: u32,
+    nm: u32,
+    nn: u32,
+    bounds: BoundsCorrection,
+    double: bool,
+    fitness: Precision,
+) -> DeParams {
     let mut p = params(np, nm, nn, -5.12, 5.12, bounds, double);
-    p.options.precision = if double { Precision::Double } else { Precision::Single };
+    p.options.precision = if double {
+        Precision::Double
+    } else {
+        Precision::Single
+    };
     p.options.fitness_precision = fitness;
     p
 }
@@ -917,8 +1482,18 @@ fn is_f32(v: f64) -> bool {
 #[test]
 fn double_storage_with_single_fitness_equals_on_device_and_cpu() {
     for (mutation, migration, bounds, selection) in [
-        (Mutation::Rand1, Migration::new(MigrationKind::PermuteN, 5), BoundsCorrection::Cotn, Selection::Strict),
-        (Mutation::CurrentToBest1, Migration::new(MigrationKind::One2N, 3), BoundsCorrection::Mirror, Selection::Ties),
+        (
+            Mutation::Rand1,
+            Migration::new(MigrationKind::PermuteN, 5),
+            BoundsCorrection::Cotn,
+            Selection::Strict,
+        ),
+        (
+            Mutation::CurrentToBest1,
+            Migration::new(MigrationKind::One2N, 3),
+            BoundsCorrection::Mirror,
+            Selection::Ties,
+        ),
     ] {
         let mut p = precisions(6, 12, 5, bounds, true, Precision::Single);
         p.options.selection = selection;
@@ -930,18 +1505,36 @@ fn double_storage_with_single_fitness_equals_on_device_and_cpu() {
         let mut cpu = solver(&p, Backend::Cpu, "F1", mutation, migration);
         assert_eq!(fused.config().options.precision, Precision::Double);
         assert_eq!(fused.config().options.fitness_precision, Precision::Single);
-        assert!(fused.info().contains("double (fitness float)"), "{}", fused.info());
+        assert!(
+            fused.info().contains("double (fitness float)"),
+            "{}",
+            fused.info()
+        );
         for g in 0..5 {
             let a = fused.fitness().unwrap();
-            assert!(a.iter().all(|&v| is_f32(v)), "gen {g}: a fitness value is not a float: {a:?}");
-            assert_eq!(a, phases.fitness().unwrap(), "{mutation} gen {g}: fused and per-phase");
-            assert_eq!(a, cpu.fitness().unwrap(), "{mutation} gen {g}: device and CPU");
+            assert!(
+                a.iter().all(|&v| is_f32(v)),
+                "gen {g}: a fitness value is not a float: {a:?}"
+            );
+            assert_eq!(
+                a,
+                phases.fitness().unwrap(),
+                "{mutation} gen {g}: fused and per-phase"
+            );
+            assert_eq!(
+                a,
+                cpu.fitness().unwrap(),
+                "{mutation} gen {g}: device and CPU"
+            );
             for de in [&mut fused, &mut phases, &mut cpu] {
                 de.run(&Stop::generations(6)).unwrap();
             }
         }
         let r = fused.run(&Stop::generations(1)).unwrap();
-        assert_eq!((r.precision, r.fitness_precision), (Precision::Double, Precision::Single));
+        assert_eq!(
+            (r.precision, r.fitness_precision),
+            (Precision::Double, Precision::Single)
+        );
         for de in [&mut phases, &mut cpu] {
             de.run(&Stop::generations(1)).unwrap();
         }
@@ -950,7 +1543,10 @@ fn double_storage_with_single_fitness_equals_on_device_and_cpu() {
         // the CPU's points follow to the last bits (COTN's log and cospi are the host's), as in
         // `cpu_backend_follows_the_device_run`
         let host = cpu.best(2).unwrap();
-        assert!(best.iter().zip(&host).all(|(u, v)| (u - v).abs() < 1e-9), "{best:?} {host:?}");
+        assert!(
+            best.iter().zip(&host).all(|(u, v)| (u - v).abs() < 1e-9),
+            "{best:?} {host:?}"
+        );
         // the points stay doubles
         assert!(best.iter().any(|&v| !is_f32(v)), "{best:?}");
     }
@@ -958,26 +1554,51 @@ fn double_storage_with_single_fitness_equals_on_device_and_cpu() {
     let p = precisions(6, 12, 5, BoundsCorrection::Cotn, true, Precision::Auto);
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     de.run(&Stop::generations(3)).unwrap();
-    assert!(de.fitness().unwrap().iter().any(|&v| v.is_finite() && !is_f32(v)));
+    assert!(de
+        .fitness()
+        .unwrap()
+        .iter()
+        .any(|&v| v.is_finite() && !is_f32(v)));
 }
 
 #[test]
 fn float_storage_with_double_fitness_on_device_and_cpu() {
-    let p = precisions(8, 16, 6, BoundsCorrection::Halfway, false, Precision::Double);
+    let p = precisions(
+        8,
+        16,
+        6,
+        BoundsCorrection::Halfway,
+        false,
+        Precision::Double,
+    );
     let mut dev = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     let mut q = p.clone();
     q.options.fused = false;
     let mut phases = solver(&q, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     let mut cpu = solver(&p, Backend::Cpu, "F1", Mutation::Rand1, Migration::NONE);
     assert_eq!(dev.config().options.fitness_precision, Precision::Double);
-    assert!(dev.info().contains("float (fitness double)"), "{}", dev.info());
+    assert!(
+        dev.info().contains("float (fitness double)"),
+        "{}",
+        dev.info()
+    );
     // the CPU backend computes the points in f64 (as in single today): it follows the device to
     // float rounding for the first generations
     for g in 0..3 {
-        let (a, b, c) = (dev.fitness().unwrap(), phases.fitness().unwrap(), cpu.fitness().unwrap());
+        let (a, b, c) = (
+            dev.fitness().unwrap(),
+            phases.fitness().unwrap(),
+            cpu.fitness().unwrap(),
+        );
         for (i, ((u, v), w)) in a.iter().zip(&b).zip(&c).enumerate() {
-            assert!((u - v).abs() <= 1e-5 * u.abs().max(1e-3), "gen {g} value {i}: fused {u}, per-phase {v}");
-            assert!((u - w).abs() <= 1e-4 * u.abs().max(1e-3), "gen {g} value {i}: device {u}, cpu {w}");
+            assert!(
+                (u - v).abs() <= 1e-5 * u.abs().max(1e-3),
+                "gen {g} value {i}: fused {u}, per-phase {v}"
+            );
+            assert!(
+                (u - w).abs() <= 1e-4 * u.abs().max(1e-3),
+                "gen {g} value {i}: device {u}, cpu {w}"
+            );
         }
         for de in [&mut dev, &mut phases, &mut cpu] {
             de.iteration().unwrap();
@@ -985,47 +1606,87 @@ fn float_storage_with_double_fitness_on_device_and_cpu() {
     }
     // a compiled objective computes in float: widened to double, its values order the members as
     // in float, so the run equals the float/float run value for value
-    let mut ff = solver(&precisions(8, 16, 6, BoundsCorrection::Halfway, false, Precision::Auto), Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
+    let mut ff = solver(
+        &precisions(8, 16, 6, BoundsCorrection::Halfway, false, Precision::Auto),
+        Backend::DEVICE,
+        "F1",
+        Mutation::Rand1,
+        Migration::NONE,
+    );
     let mut fd = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     ff.run(&Stop::generations(20)).unwrap();
     let r = fd.run(&Stop::generations(20)).unwrap();
-    assert_eq!((r.precision, r.fitness_precision), (Precision::Single, Precision::Double));
+    assert_eq!(
+        (r.precision, r.fitness_precision),
+        (Precision::Single, Precision::Double)
+    );
     assert_eq!(ff.fitness().unwrap(), fd.fitness().unwrap());
     // a host callback's double values are stored as doubles (in float fitness they are rounded)
     let cb = Objective::callback(|x, rows, dims, out| {
         for r in 0..rows {
-            out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum::<f64>() + 1e-9;
+            out[r] = x[r * dims..(r + 1) * dims]
+                .iter()
+                .map(|v| v * v)
+                .sum::<f64>()
+                + 1e-9;
         }
         Ok(())
     });
     for backend in [Backend::DEVICE, Backend::Cpu] {
         for (fitness, floats) in [(Precision::Double, false), (Precision::Single, true)] {
-            let mut de = DeMultiPop::new(&precisions(4, 8, 3, BoundsCorrection::Saturation, false, fitness), backend).unwrap();
+            let mut de = DeMultiPop::new(
+                &precisions(4, 8, 3, BoundsCorrection::Saturation, false, fitness),
+                backend,
+            )
+            .unwrap();
             de.init(&cb, Mutation::Rand1, Migration::NONE).unwrap();
             de.run(&Stop::generations(2)).unwrap();
             let f = de.fitness().unwrap();
-            assert_eq!(f.iter().all(|&v| is_f32(v)), floats, "{fitness:?} {backend:?}: {f:?}");
+            assert_eq!(
+                f.iter().all(|&v| is_f32(v)),
+                floats,
+                "{fitness:?} {backend:?}: {f:?}"
+            );
         }
     }
 }
 
 #[test]
 fn fitness_precision_is_fixed_at_creation() {
-    let p = precisions(4, 6, 3, BoundsCorrection::Saturation, true, Precision::Single);
+    let p = precisions(
+        4,
+        6,
+        3,
+        BoundsCorrection::Saturation,
+        true,
+        Precision::Single,
+    );
     let f1 = Objective::catalogue("F1").unwrap();
     let mut de = DeMultiPop::new(&p, Backend::Cpu).unwrap();
     let mut o = p.options.clone();
     o.fitness_precision = Precision::Double;
-    let msg = arg_error(de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o)), "fitness_precision");
+    let msg = arg_error(
+        de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o)),
+        "fitness_precision",
+    );
     assert!(msg.contains("fixed when the solver is created"), "{msg}");
     // Auto, or the precision in use, is accepted
     o.fitness_precision = Precision::Auto;
-    de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o)).unwrap();
+    de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o))
+        .unwrap();
     o.fitness_precision = Precision::Single;
-    de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o)).unwrap();
+    de.init_with(&f1, Mutation::Rand1, Migration::NONE, Some(&o))
+        .unwrap();
     assert_eq!(de.config().options.fitness_precision, Precision::Single);
     // by default the fitness precision is the storage precision
     let mut d = params(4, 6, 3, -1.0, 1.0, BoundsCorrection::Saturation, false);
     d.options.precision = Precision::Single;
-    assert_eq!(DeMultiPop::new(&d, Backend::Cpu).unwrap().config().options.fitness_precision, Precision::Single);
+    assert_eq!(
+        DeMultiPop::new(&d, Backend::Cpu)
+            .unwrap()
+            .config()
+            .options
+            .fitness_precision,
+        Precision::Single
+    );
 }

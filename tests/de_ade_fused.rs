@@ -6,15 +6,31 @@
 mod common;
 use common::arg_error;
 
-use metaopt::de::ade::{self, Shape, State};
 use metaopt::de::adapt;
+use metaopt::de::ade::{self, Shape, State};
 use metaopt::de::jde::Bounds;
-use metaopt::de::{Algorithm, Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, BoundsCorrection, Placement, Selection};
+use metaopt::de::{
+    Algorithm, Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, BatchStop,
+    BatchStopReason, BoundsCorrection, Placement, Selection,
+};
 use metaopt::Precision;
 
-const VARIANTS: [Algorithm; 4] = [Algorithm::Jade, Algorithm::Shade, Algorithm::LShade, Algorithm::Jso];
+const VARIANTS: [Algorithm; 4] = [
+    Algorithm::Jade,
+    Algorithm::Shade,
+    Algorithm::LShade,
+    Algorithm::Jso,
+];
 
-fn problem(alg: Algorithm, f: &str, nn: u32, w: f64, nm: u32, gens: u64, seed: u64) -> BatchProblem {
+fn problem(
+    alg: Algorithm,
+    f: &str,
+    nn: u32,
+    w: f64,
+    nm: u32,
+    gens: u64,
+    seed: u64,
+) -> BatchProblem {
     let mut p = BatchProblem::new(f, nn, -w, w);
     p.algorithm = alg;
     p.members = nm;
@@ -24,9 +40,21 @@ fn problem(alg: Algorithm, f: &str, nn: u32, w: f64, nm: u32, gens: u64, seed: u
     p
 }
 
-fn run(probs: Vec<BatchProblem>, backend: Backend, k: u32, placement: Placement) -> Vec<BatchResult> {
-    let o = BatchOptions { precision: Precision::Double, generations_per_launch: k, placement };
-    BatchDe::new(probs, backend, o).unwrap().run(&BatchStop::default()).unwrap()
+fn run(
+    probs: Vec<BatchProblem>,
+    backend: Backend,
+    k: u32,
+    placement: Placement,
+) -> Vec<BatchResult> {
+    let o = BatchOptions {
+        precision: Precision::Double,
+        generations_per_launch: k,
+        placement,
+    };
+    BatchDe::new(probs, backend, o)
+        .unwrap()
+        .run(&BatchStop::default())
+        .unwrap()
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -40,13 +68,28 @@ fn close(a: f64, b: f64) -> bool {
 fn device_equals_cpu_for_every_variant() {
     let mut probs: Vec<BatchProblem> = Vec::new();
     for (i, &alg) in VARIANTS.iter().enumerate() {
-        for (j, (f, nn, w)) in [("F6", 5u32, 5.12), ("F5", 3, 2.048)].into_iter().enumerate() {
-            let mut p = problem(alg, f, nn, w, 12 + 5 * j as u32, 60, 7 + i as u64 * 10 + j as u64);
+        for (j, (f, nn, w)) in [("F6", 5u32, 5.12), ("F5", 3, 2.048)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut p = problem(
+                alg,
+                f,
+                nn,
+                w,
+                12 + 5 * j as u32,
+                60,
+                7 + i as u64 * 10 + j as u64,
+            );
             p.bounds = BoundsCorrection::ALL[(i + 2 * j) % 6];
             probs.push(p);
         }
     }
-    probs.push(BatchProblem { seed: 3, max_generations: 50, ..BatchProblem::new("F1", 4, -1.0, 1.0) });
+    probs.push(BatchProblem {
+        seed: 3,
+        max_generations: 50,
+        ..BatchProblem::new("F1", 4, -1.0, 1.0)
+    });
     batch_device_equals_cpu(&probs);
 }
 
@@ -57,8 +100,17 @@ fn batch_device_equals_cpu(probs: &[BatchProblem]) {
     for placement in [Placement::Global, Placement::Local] {
         let dev = run(probs.to_vec(), Backend::DEVICE, 7, placement);
         for (i, (c, d)) in cpu.iter().zip(&dev).enumerate() {
-            assert_eq!((c.generations, c.stop), (d.generations, d.stop), "{i} {placement:?}");
-            assert!(close(c.best_value, d.best_value), "{i} {placement:?}: {} {}", c.best_value, d.best_value);
+            assert_eq!(
+                (c.generations, c.stop),
+                (d.generations, d.stop),
+                "{i} {placement:?}"
+            );
+            assert!(
+                close(c.best_value, d.best_value),
+                "{i} {placement:?}: {} {}",
+                c.best_value,
+                d.best_value
+            );
             for (a, b) in c.best.iter().zip(&d.best) {
                 assert!(close(*a, *b), "{i} {placement:?}: {a} {b}");
             }
@@ -71,7 +123,9 @@ fn batch_device_equals_cpu(probs: &[BatchProblem]) {
 fn island(alg: Algorithm, nm: u32, budget: u64) -> (Shape, State, Vec<f64>, Vec<f64>) {
     let s = Shape::new(alg, nm, 2, 1, 11, 12, budget, Selection::Ties);
     let st = State::new(&s);
-    let x: Vec<f64> = (0..2 * nm as usize).map(|i| ((i * 37 % 19) as f64 / 9.5) - 1.0).collect();
+    let x: Vec<f64> = (0..2 * nm as usize)
+        .map(|i| ((i * 37 % 19) as f64 / 9.5) - 1.0)
+        .collect();
     let fx: Vec<f64> = (0..nm).map(|m| 10.0 + m as f64).collect();
     (s, st, x, fx)
 }
@@ -89,10 +143,16 @@ fn scripted(
     value: impl Fn(usize, f64) -> f64,
 ) -> (Vec<ade::Draw>, Vec<f64>) {
     let order = adapt::ranked(fx, st.na);
-    let draws: Vec<ade::Draw> = (0..st.na).map(|m| ade::draw(s, st, g, 0, m, &order)).collect();
+    let draws: Vec<ade::Draw> = (0..st.na)
+        .map(|m| ade::draw(s, st, g, 0, m, &order))
+        .collect();
     let before = fx.to_vec();
     let kinds = vec![BoundsCorrection::Halfway; 2];
-    let bounds = Bounds { lo: &[LIM[0]; 2], hi: &[LIM[1]; 2], kinds: &kinds };
+    let bounds = Bounds {
+        lo: &[LIM[0]; 2],
+        hi: &[LIM[1]; 2],
+        kinds: &kinds,
+    };
     let mut trials = Vec::new();
     let mut eval = |rows: &[f64]| -> metaopt::Result<Vec<f64>> {
         trials = rows.to_vec();
@@ -116,7 +176,13 @@ fn memory_updates_follow_the_papers() {
         // members 1, 4, 6 improve by 1, 3, 0.5
         let gain = [0.0, 1.0, 0.0, 0.0, 3.0, 0.0, 0.5, 0.0];
         let old = st.clone();
-        let (d, _) = scripted(&s, &mut st, &mut x, &mut fx, 1, |m, f| if gain[m] > 0.0 { f - gain[m] } else { f + 1.0 });
+        let (d, _) = scripted(&s, &mut st, &mut x, &mut fx, 1, |m, f| {
+            if gain[m] > 0.0 {
+                f - gain[m]
+            } else {
+                f + 1.0
+            }
+        });
         let succ: Vec<usize> = (0..8).filter(|&m| gain[m] > 0.0).collect();
         let sf: Vec<f64> = succ.iter().map(|&m| d[m].f).collect();
         let scr: Vec<f64> = succ.iter().map(|&m| d[m].cr).collect();
@@ -127,13 +193,22 @@ fn memory_updates_follow_the_papers() {
         let (mf, mcr) = (st.m_f[0], st.m_cr[0]);
         match alg {
             Algorithm::Jade => {
-                assert!(near(mf, 0.9 * 0.5 + 0.1 * adapt::lehmer(&sf, &ones)), "{alg}");
-                assert!(near(mcr, 0.9 * 0.5 + 0.1 * scr.iter().sum::<f64>() / 3.0), "{alg}");
+                assert!(
+                    near(mf, 0.9 * 0.5 + 0.1 * adapt::lehmer(&sf, &ones)),
+                    "{alg}"
+                );
+                assert!(
+                    near(mcr, 0.9 * 0.5 + 0.1 * scr.iter().sum::<f64>() / 3.0),
+                    "{alg}"
+                );
                 assert_eq!(st.k, 0);
             }
             Algorithm::Shade => {
                 assert!(near(mf, adapt::lehmer(&sf, &w)), "{alg}");
-                assert!(near(mcr, scr.iter().zip(&w).map(|(c, w)| c * w).sum()), "{alg}");
+                assert!(
+                    near(mcr, scr.iter().zip(&w).map(|(c, w)| c * w).sum()),
+                    "{alg}"
+                );
                 assert_eq!((st.k, st.m_f.len()), (1, 8));
             }
             Algorithm::LShade => {
@@ -152,7 +227,11 @@ fn memory_updates_follow_the_papers() {
         // no success: nothing moves, the evaluations are counted
         let before = st.clone();
         scripted(&s, &mut st, &mut x, &mut fx, 2, |_, f| f + 1.0);
-        assert_eq!((&st.m_f, st.k, st.alen), (&before.m_f, before.k, before.alen), "{alg}");
+        assert_eq!(
+            (&st.m_f, st.k, st.alen),
+            (&before.m_f, before.k, before.alen),
+            "{alg}"
+        );
         assert_eq!(st.nfe, before.nfe + 8);
     }
     // jSO's k cycles over the first four entries only
@@ -199,7 +278,8 @@ fn archive_insertion_wraps_and_replaces_at_random() {
             let w = metaopt::rng::rng4(s.seed_mut, 3, ade::key(3, 0, 1, 8, m))[0];
             ((w as u64 * 8) >> 32) as u32
         };
-        want[slot as usize * 2..slot as usize * 2 + 2].copy_from_slice(&parents[m as usize * 2..m as usize * 2 + 2]);
+        want[slot as usize * 2..slot as usize * 2 + 2]
+            .copy_from_slice(&parents[m as usize * 2..m as usize * 2 + 2]);
     }
     assert_eq!(st.alen, 8);
     assert_eq!(st.arc, want);
@@ -216,14 +296,30 @@ fn population_reduction_follows_the_schedule() {
         let mut g = 0;
         while st.na > 4 {
             g += 1;
-            let rows_before: Vec<Vec<f64>> = st.arc.chunks(2).take(st.alen as usize).map(|r| r.to_vec()).collect();
+            let rows_before: Vec<Vec<f64>> = st
+                .arc
+                .chunks(2)
+                .take(st.alen as usize)
+                .map(|r| r.to_vec())
+                .collect();
             let xb = x.clone();
-            scripted(&s, &mut st, &mut x, &mut fx, g, |m, f| if (m + g as usize).is_multiple_of(3) { f - 0.5 } else { f + 0.5 });
+            scripted(&s, &mut st, &mut x, &mut fx, g, |m, f| {
+                if (m + g as usize).is_multiple_of(3) {
+                    f - 0.5
+                } else {
+                    f + 0.5
+                }
+            });
             let want = adapt::lpsr_size(20, st.nfe, 400);
             assert_eq!(st.na, want, "{alg} generation {g}");
             assert!(fx[st.na as usize..].iter().all(|v| *v == f64::INFINITY));
             assert!(fx[..st.na as usize].iter().all(|v| v.is_finite()));
-            assert!(st.alen <= s.cap(st.na), "{alg} {g}: {} > {}", st.alen, s.cap(st.na));
+            assert!(
+                st.alen <= s.cap(st.na),
+                "{alg} {g}: {} > {}",
+                st.alen,
+                s.cap(st.na)
+            );
             // every archive row is a parent or a row it held
             for r in st.arc.chunks(2).take(st.alen as usize) {
                 let known = rows_before.iter().any(|b| b == r) || xb.chunks(2).any(|p| p == r);
@@ -238,7 +334,10 @@ fn population_reduction_follows_the_schedule() {
 /// dimensions on the CPU twin.
 #[test]
 fn every_variant_solves_sphere_rosenbrock_rastrigin_in_the_batched_de() {
-    for (backend, nn, nm, gens) in [(Backend::DEVICE, 10u32, 50u32, 3000u64), (Backend::Cpu, 30, 100, 20000)] {
+    for (backend, nn, nm, gens) in [
+        (Backend::DEVICE, 10u32, 50u32, 3000u64),
+        (Backend::Cpu, 30, 100, 20000),
+    ] {
         let mut probs = Vec::new();
         for alg in VARIANTS {
             for (f, w) in [("F1", 5.12), ("F5", 2.048), ("F6", 5.12)] {
@@ -247,13 +346,30 @@ fn every_variant_solves_sphere_rosenbrock_rastrigin_in_the_batched_de() {
                 probs.push(p);
             }
         }
-        let o = BatchOptions { precision: Precision::Auto, generations_per_launch: 1000, placement: Placement::Auto };
-        let r = BatchDe::new(probs.clone(), backend, o).unwrap().run(&BatchStop::default()).unwrap();
+        let o = BatchOptions {
+            precision: Precision::Auto,
+            generations_per_launch: 1000,
+            placement: Placement::Auto,
+        };
+        let r = BatchDe::new(probs.clone(), backend, o)
+            .unwrap()
+            .run(&BatchStop::default())
+            .unwrap();
         for (p, r) in probs.iter().zip(&r) {
-            eprintln!("{backend:?} {} {:?} D={nn}: {} after {} generations", p.algorithm, p.function, r.best_value, r.generations);
+            eprintln!(
+                "{backend:?} {} {:?} D={nn}: {} after {} generations",
+                p.algorithm, p.function, r.best_value, r.generations
+            );
         }
         for (p, r) in probs.iter().zip(&r) {
-            assert_eq!(r.stop, BatchStopReason::Target, "{backend:?} {} {:?}: {}", p.algorithm, p.function, r.best_value);
+            assert_eq!(
+                r.stop,
+                BatchStopReason::Target,
+                "{backend:?} {} {:?}: {}",
+                p.algorithm,
+                p.function,
+                r.best_value
+            );
         }
     }
 }
@@ -266,13 +382,20 @@ fn the_batched_de_takes_every_variant() {
         let r = run(vec![p], Backend::Cpu, 10, Placement::Auto);
         assert_eq!(r[0].generations, 5);
     }
-    let bad = BatchProblem { members: 3, ..problem(Algorithm::Jade, "F1", 3, 1.0, 4, 5, 1) };
-    arg_error(BatchDe::new(vec![bad], Backend::Cpu, BatchOptions::default()), "members");
+    let bad = BatchProblem {
+        members: 3,
+        ..problem(Algorithm::Jade, "F1", 3, 1.0, 4, 5, 1)
+    };
+    arg_error(
+        BatchDe::new(vec![bad], Backend::Cpu, BatchOptions::default()),
+        "members",
+    );
 }
 
 /// A step objective, sum floor(|x_i|): integer values, so many members tie (ranked by index)
 /// and the device and the CPU compute each value exactly.
-const STEP: &str = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n\
+const STEP: &str =
+    "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n\
 { FP s = 0; for (uint i = 0; i < dims; ++i) s += floor(fabs(x[i * stride])); return s; }";
 
 /// `ade_gen`'s sort, scans and last-writer table at sizes that take each branch, device against
@@ -314,16 +437,30 @@ fn device_equals_cpu_past_the_group_with_ties_and_collisions() {
             p.options.precision = Precision::Double;
             let mut de = metaopt::de::DeMultiPop::new(&p, backend).unwrap();
             let obj = metaopt::objective::Objective::source(STEP, Vec::new());
-            de.init(&obj, metaopt::de::Mutation::Rand1, metaopt::de::Migration::NONE).unwrap();
+            de.init(
+                &obj,
+                metaopt::de::Mutation::Rand1,
+                metaopt::de::Migration::NONE,
+            )
+            .unwrap();
             de.run(&metaopt::de::Stop::generations(25)).unwrap();
-            let rows: Vec<Vec<f64>> = (0..2).flat_map(|p| (0..150).map(move |m| (p, m))).map(|(p, m)| de.x(p, m).unwrap()).collect();
+            let rows: Vec<Vec<f64>> = (0..2)
+                .flat_map(|p| (0..150).map(move |m| (p, m)))
+                .map(|(p, m)| de.x(p, m).unwrap())
+                .collect();
             out.push((de.fitness().unwrap(), rows));
         }
         let ((fc, xc), (fd, xd)) = (&out[0], &out[1]);
         assert_eq!(fc, fd, "{alg}: values");
         for (a, b) in xc.iter().zip(xd) {
-            assert!(a.iter().zip(b).all(|(u, v)| close(*u, *v)), "{alg}: members {a:?} {b:?}");
+            assert!(
+                a.iter().zip(b).all(|(u, v)| close(*u, *v)),
+                "{alg}: members {a:?} {b:?}"
+            );
         }
-        assert!(fc.iter().filter(|v| v.is_finite()).count() < 2 * 151 || alg == Algorithm::Jade, "{alg}: shrank");
+        assert!(
+            fc.iter().filter(|v| v.is_finite()).count() < 2 * 151 || alg == Algorithm::Jade,
+            "{alg}: shrank"
+        );
     }
 }

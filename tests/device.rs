@@ -6,12 +6,18 @@ use metaopt::Error;
 #[test]
 fn devices_are_listed_gpus_first_and_numbered() {
     let devs = list_devices().unwrap();
-    assert!(!devs.is_empty(), "no OpenCL device; install pocl-opencl-icd");
+    assert!(
+        !devs.is_empty(),
+        "no OpenCL device; install pocl-opencl-icd"
+    );
     for (i, d) in devs.iter().enumerate() {
         assert_eq!(d.index, i);
         assert!(!d.name.is_empty() && d.compute_units > 0 && d.global_mem_bytes > 0);
     }
-    assert!(devs.windows(2).all(|w| w[0].kind <= w[1].kind), "GPUs first");
+    assert!(
+        devs.windows(2).all(|w| w[0].kind <= w[1].kind),
+        "GPUs first"
+    );
     assert_eq!(get_device_number().unwrap(), 0);
 }
 
@@ -19,7 +25,10 @@ fn devices_are_listed_gpus_first_and_numbered() {
 fn bad_device_numbers_are_errors() {
     let n = list_devices().unwrap().len() as i32;
     let e = set_device_number(n).unwrap_err();
-    assert!(matches!(e, Error::InvalidArgument { .. }) && e.to_string().contains("does not exist"), "{e}");
+    assert!(
+        matches!(e, Error::InvalidArgument { .. }) && e.to_string().contains("does not exist"),
+        "{e}"
+    );
     assert!(set_device_number(-1).is_err());
     assert!(DeviceContext::get(n as usize + 5).is_err());
 }
@@ -28,11 +37,17 @@ fn bad_device_numbers_are_errors() {
 fn build_errors_carry_the_build_log() {
     let ctx = DeviceContext::current().unwrap();
     let e = ctx
-        .build(&ProgramSpec::default().text("__kernel void broken(__global int *x) { x[0] = undefined_name; }"))
+        .build(
+            &ProgramSpec::default()
+                .text("__kernel void broken(__global int *x) { x[0] = undefined_name; }"),
+        )
         .unwrap_err();
     let s = e.to_string();
     assert!(matches!(e, Error::KernelBuild { .. }), "{s}");
-    assert!(s.contains("undefined_name"), "the log names the culprit: {s}");
+    assert!(
+        s.contains("undefined_name"),
+        "the log names the culprit: {s}"
+    );
     assert_eq!(e.code(), 7);
 }
 
@@ -52,8 +67,17 @@ fn programs_are_built_once_per_source_and_options() {
 
 #[test]
 fn embedded_kernels_match_the_source_tree() {
-    for f in ["common.cl", "hc12.cl", "tabu.cl", "qap.cl", "hc12_eval.cl", "sat.cl", "de.cl"] {
-        let tree = std::fs::read_to_string(format!("{}/cl/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for f in [
+        "common.cl",
+        "hc12.cl",
+        "tabu.cl",
+        "qap.cl",
+        "hc12_eval.cl",
+        "sat.cl",
+        "de.cl",
+    ] {
+        let tree =
+            std::fs::read_to_string(format!("{}/cl/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         assert_eq!(embedded_source(f), Some(tree.as_str()), "{f}");
         assert_eq!(kernel_source(f).unwrap(), tree);
     }
@@ -68,7 +92,10 @@ fn buffers_round_trip() {
     let b = q.buffer_from(&data, "test").unwrap();
     assert_eq!(b.to_vec(&q).unwrap(), data);
     let mut small = q.buffer::<u64>(4, "small").unwrap();
-    assert!(small.write(&q, &data).is_err(), "writes past the end are refused");
+    assert!(
+        small.write(&q, &data).is_err(),
+        "writes past the end are refused"
+    );
 }
 
 #[test]
@@ -77,13 +104,17 @@ fn large_reads_through_pinned_staging_convert_every_element() {
     let q = ctx.queue().unwrap();
     // 5.5 M u64 = 44 MB: two full 32 MB staging chunks would be 8 M; this is one full chunk and a
     // partial one, past the plain-read threshold (8 MB)
-    let data: Vec<u64> = (0..5_500_000u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+    let data: Vec<u64> = (0..5_500_000u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .collect();
     let b = q.buffer_from(&data, "test").unwrap();
     let mut out = vec![0u64; data.len()];
     b.read_converted(&q, &mut out, |x| x ^ 1).unwrap();
     assert!(out.iter().zip(&data).all(|(&o, &d)| o == d ^ 1));
     // a small buffer takes the plain read, with the same conversion
-    let small = q.buffer_from(&[1.5f32, -2.0, f32::INFINITY], "small").unwrap();
+    let small = q
+        .buffer_from(&[1.5f32, -2.0, f32::INFINITY], "small")
+        .unwrap();
     let mut wide = vec![0f64; 3];
     small.read_converted(&q, &mut wide, |x| x as f64).unwrap();
     assert_eq!(wide, [1.5, -2.0, f64::INFINITY]);
@@ -96,12 +127,18 @@ fn large_reads_through_pinned_staging_convert_every_element() {
     b.read_converted(&q, &mut prefix, |x| x).unwrap();
     assert!(prefix.iter().zip(&data).all(|(&o, &d)| o == d));
     let mut wrong = vec![0f64; 4];
-    assert!(small.read_converted(&q, &mut wrong, |x| x as f64).is_err(), "a longer output is refused");
+    assert!(
+        small.read_converted(&q, &mut wrong, |x| x as f64).is_err(),
+        "a longer output is refused"
+    );
     // reads at an offset, and past the end refused
     let mut mid = vec![0u64; 3];
     b.read_at(&q, 1_000_000, &mut mid).unwrap();
     assert_eq!(mid, data[1_000_000..1_000_003]);
-    assert!(b.read_at(&q, data.len() - 2, &mut mid).is_err(), "a read past the end is refused");
+    assert!(
+        b.read_at(&q, data.len() - 2, &mut mid).is_err(),
+        "a read past the end is refused"
+    );
 }
 
 #[test]
@@ -113,12 +150,17 @@ fn pinned_staging_is_shared_by_the_queues_of_a_device() {
         let ctx = ctx.clone();
         std::thread::spawn(move || {
             let q = ctx.queue().unwrap();
-            let data: Vec<u32> = (0..3_000_000u32).map(|i| i.wrapping_mul(2_654_435_761) ^ salt).collect();
+            let data: Vec<u32> = (0..3_000_000u32)
+                .map(|i| i.wrapping_mul(2_654_435_761) ^ salt)
+                .collect();
             let b = q.buffer_from(&data, "test").unwrap();
             for _ in 0..2 {
                 let mut out = output_vec::<u64>(data.len());
                 b.read_converted(&q, &mut out, |x| x as u64 + 1).unwrap();
-                assert!(out.iter().zip(&data).all(|(&o, &d)| o == d as u64 + 1), "queue {salt}: a wrong element");
+                assert!(
+                    out.iter().zip(&data).all(|(&o, &d)| o == d as u64 + 1),
+                    "queue {salt}: a wrong element"
+                );
             }
         })
     };

@@ -12,7 +12,10 @@ fn environment_selects_device_and_kernel_folder() {
     let e = get_device_number().unwrap_err().to_string();
     assert!(e.contains("METAOPT_DEVICE"), "{e}");
     std::env::set_var(DEVICE_ENV, "gpu");
-    assert!(get_device_number().unwrap_err().to_string().contains("not a device number"));
+    assert!(get_device_number()
+        .unwrap_err()
+        .to_string()
+        .contains("not a device number"));
     std::env::remove_var(DEVICE_ENV);
     // the API's choice wins over the default
     set_device_number((n - 1) as i32).unwrap();

@@ -23,19 +23,31 @@ fn modified(path: &Path) -> Option<std::time::SystemTime> {
 fn examples_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+        let deps = std::env::current_exe()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .to_path_buf();
         let profile_dir = deps.parent().unwrap().to_path_buf();
         let dir = profile_dir.join("examples");
         let library = std::fs::read_dir(&deps)
             .unwrap()
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("libmetaopt-") && p.extension().is_some_and(|x| x == "rlib"))
+            .filter(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("libmetaopt-")
+                    && p.extension().is_some_and(|x| x == "rlib")
+            })
             .filter_map(|p| modified(&p))
             .max();
-        let fresh = EXAMPLES.iter().all(|e| match (modified(&dir.join(e)), library) {
-            (Some(t), Some(l)) => t >= l,
-            _ => false,
-        });
+        let fresh = EXAMPLES
+            .iter()
+            .all(|e| match (modified(&dir.join(e)), library) {
+                (Some(t), Some(l)) => t >= l,
+                _ => false,
+            });
         if !fresh {
             let profile = match profile_dir.file_name().unwrap().to_str().unwrap() {
                 "debug" => "dev".to_string(),
@@ -43,11 +55,22 @@ fn examples_dir() -> &'static Path {
             };
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let out = Command::new(cargo)
-                .args(["build", "--examples", "-p", "metaopt", "--profile", &profile])
+                .args([
+                    "build",
+                    "--examples",
+                    "-p",
+                    "metaopt",
+                    "--profile",
+                    &profile,
+                ])
                 .current_dir(env!("CARGO_MANIFEST_DIR"))
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "cargo build --examples: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "cargo build --examples: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         dir
     })
@@ -55,22 +78,45 @@ fn examples_dir() -> &'static Path {
 
 fn run(name: &str, args: &[&str]) -> String {
     let exe = examples_dir().join(name);
-    let out = Command::new(&exe).args(args).output().unwrap_or_else(|e| panic!("{}: {e}", exe.display()));
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{name} {args:?}: {:?}\n{stdout}\n{stderr}", out.status);
+    let out = Command::new(&exe)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", exe.display()));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success(),
+        "{name} {args:?}: {:?}\n{stdout}\n{stderr}",
+        out.status
+    );
     stdout
 }
 
 /// The number after `key` in the output.
 fn number_after(out: &str, key: &str) -> f64 {
-    let rest = &out[out.find(key).unwrap_or_else(|| panic!("no `{key}` in:\n{out}")) + key.len()..];
-    rest.split_whitespace().next().unwrap().parse().unwrap_or_else(|e| panic!("`{key}` in {out}: {e}"))
+    let rest = &out[out
+        .find(key)
+        .unwrap_or_else(|| panic!("no `{key}` in:\n{out}"))
+        + key.len()..];
+    rest.split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|e| panic!("`{key}` in {out}: {e}"))
 }
 
 /// The numbers of the `x = [...]` line.
 fn point(out: &str) -> Vec<f64> {
-    let line = out.lines().find_map(|l| l.strip_prefix("x = [")).unwrap_or_else(|| panic!("no x in:\n{out}"));
-    line.trim_end_matches(']').split(", ").map(|v| v.parse().unwrap()).collect()
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("x = ["))
+        .unwrap_or_else(|| panic!("no x in:\n{out}"));
+    line.trim_end_matches(']')
+        .split(", ")
+        .map(|v| v.parse().unwrap())
+        .collect()
 }
 
 #[test]
@@ -118,7 +164,11 @@ fn sat_prints_a_model_of_uf50_01() {
     let cnf = satlib("uf50-218/uf50-01.cnf");
     let out = run("sat", &[cnf.to_str().unwrap(), "30"]);
     assert!(out.lines().any(|l| l == "s SATISFIABLE"), "{out}");
-    let lits: Vec<i64> = out.lines().filter_map(|l| l.strip_prefix("v ")).flat_map(|l| l.split_whitespace().map(|t| t.parse::<i64>().unwrap())).collect();
+    let lits: Vec<i64> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .flat_map(|l| l.split_whitespace().map(|t| t.parse::<i64>().unwrap()))
+        .collect();
     assert_eq!(lits.last(), Some(&0), "{out}");
     let vars = lits.len() - 1;
     assert_eq!(vars, 50);
@@ -138,7 +188,11 @@ fn sat_prints_a_model_of_uf50_01() {
     let clauses: Vec<&[i64]> = nums.split(|&v| v == 0).filter(|c| !c.is_empty()).collect();
     assert_eq!(clauses.len(), 218);
     for c in clauses {
-        assert!(c.iter().any(|&l| value[l.unsigned_abs() as usize] == (l > 0)), "clause {c:?} is false");
+        assert!(
+            c.iter()
+                .any(|&l| value[l.unsigned_abs() as usize] == (l > 0)),
+            "clause {c:?} is false"
+        );
     }
 }
 

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 const MUTATIONS: usize = 20_000;
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -21,7 +23,10 @@ fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "{} holds no corpus file", dir.display());
-    files.into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect()
+    files
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect()
 }
 
 /// splitmix64: deterministic, no extra crate.
@@ -41,11 +46,54 @@ impl Rng {
 
 /// Tokens that parsers treat specially, spliced in by the mutator.
 const DICT: &[&[u8]] = &[
-    b"0", b"1", b"-1", b"-0", b"+1", b"2", b"12", b"255", b"256", b"257", b"4294967296",
-    b"9223372036854775807", b"-9223372036854775808", b"18446744073709551616", b"134217728",
-    b"134217729", b"99999999999999999999999", b"p cnf ", b"c ", b"%", b"v ", b"s ", b"\n", b"\r\n",
-    b" ", b"\t", b",", b"\"", b"\xef\xbb\xbf", b"\xff", b"e", b"E-400", b"e308", b".", b"nan", b"inf",
-    b"# capacity\n", b"# weight price\n", b"0.000001", b"1e-10", b"dims ", b"count ", b"points", b"function ", b"alias ", b"true", b"inverse", b"direct",
+    b"0",
+    b"1",
+    b"-1",
+    b"-0",
+    b"+1",
+    b"2",
+    b"12",
+    b"255",
+    b"256",
+    b"257",
+    b"4294967296",
+    b"9223372036854775807",
+    b"-9223372036854775808",
+    b"18446744073709551616",
+    b"134217728",
+    b"134217729",
+    b"99999999999999999999999",
+    b"p cnf ",
+    b"c ",
+    b"%",
+    b"v ",
+    b"s ",
+    b"\n",
+    b"\r\n",
+    b" ",
+    b"\t",
+    b",",
+    b"\"",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"e",
+    b"E-400",
+    b"e308",
+    b".",
+    b"nan",
+    b"inf",
+    b"# capacity\n",
+    b"# weight price\n",
+    b"0.000001",
+    b"1e-10",
+    b"dims ",
+    b"count ",
+    b"points",
+    b"function ",
+    b"alias ",
+    b"true",
+    b"inverse",
+    b"direct",
 ];
 
 /// One to four mutations of `input`: bit flips, byte sets, deletions, duplications, dictionary
@@ -94,7 +142,10 @@ fn run_target(name: &str, driver: drivers::Driver) {
             panic!("target {name}: corpus file {} fails", path.display());
         }
     }
-    let n = std::env::var("METAOPT_FUZZ_MUTATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(MUTATIONS);
+    let n = std::env::var("METAOPT_FUZZ_MUTATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(MUTATIONS);
     let mut rng = Rng(0x6d65_7461_6f70_7400 ^ name.len() as u64);
     for i in 0..n {
         let (_, base) = &files[rng.below(files.len())];
@@ -112,7 +163,10 @@ fn run_target(name: &str, driver: drivers::Driver) {
 fn every_target_has_a_test_and_a_libfuzzer_binary() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (name, _) in drivers::TARGETS {
-        assert!(root.join(format!("fuzz/fuzz_targets/{name}.rs")).is_file(), "fuzz/fuzz_targets/{name}.rs");
+        assert!(
+            root.join(format!("fuzz/fuzz_targets/{name}.rs")).is_file(),
+            "fuzz/fuzz_targets/{name}.rs"
+        );
     }
 }
 

@@ -543,8 +543,12 @@ fn haversine_and_bad_pbf() {
     // an empty file has no blocks: an error, not a graph of no vertex
     let empty = dir.path().join("empty.osm.pbf");
     std::fs::write(&empty, b"").unwrap();
-    let (path, _, msg) = parse_line(Graph::from_osm_pbf(&empty, OsmOptions::default()).unwrap_err());
-    assert!(path.ends_with("empty.osm.pbf") && msg.contains("highway"), "{msg}");
+    let (path, _, msg) =
+        parse_line(Graph::from_osm_pbf(&empty, OsmOptions::default()).unwrap_err());
+    assert!(
+        path.ends_with("empty.osm.pbf") && msg.contains("highway"),
+        "{msg}"
+    );
     match Graph::from_osm_pbf(&dir.path().join("none.osm.pbf"), OsmOptions::default()).unwrap_err()
     {
         Error::Io { path, .. } => assert!(path.ends_with("none.osm.pbf")),

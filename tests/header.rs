@@ -16,7 +16,8 @@ fn crate_dir() -> &'static Path {
 
 #[test]
 fn committed_header_is_what_cbindgen_generates() {
-    let generated = build_script::header_text(crate_dir()).unwrap_or_else(|e| panic!("cbindgen failed: {e}"));
+    let generated =
+        build_script::header_text(crate_dir()).unwrap_or_else(|e| panic!("cbindgen failed: {e}"));
     let tmp = tempfile::tempdir().unwrap();
     let fresh = tmp.path().join("metaopt.h");
     std::fs::write(&fresh, &generated).unwrap();
@@ -25,7 +26,10 @@ fn committed_header_is_what_cbindgen_generates() {
     if committed == generated {
         return;
     }
-    let (c, g) = (String::from_utf8_lossy(&committed), String::from_utf8_lossy(&generated));
+    let (c, g) = (
+        String::from_utf8_lossy(&committed),
+        String::from_utf8_lossy(&generated),
+    );
     let (line, a, b) = c
         .lines()
         .chain(std::iter::repeat("<end of file>"))
@@ -59,14 +63,29 @@ fn header_compiles_as_c_and_cpp() {
     for (compiler, std) in [("cc", "-std=c99"), ("c++", "-std=c++11")] {
         let lang = if compiler == "cc" { "c" } else { "c++" };
         let out = Command::new(compiler)
-            .args([std, "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-x", lang])
+            .args([
+                std,
+                "-pedantic",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-fsyntax-only",
+                "-x",
+                lang,
+            ])
             .arg("-I")
             .arg(&include)
             .arg(&src)
             .output();
         match out {
-            Ok(o) => assert!(o.status.success(), "{compiler} rejects the header:\n{}", String::from_utf8_lossy(&o.stderr)),
-            Err(e) => println!("notice: {compiler} is not available ({e}); skipping the {lang} check"),
+            Ok(o) => assert!(
+                o.status.success(),
+                "{compiler} rejects the header:\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            ),
+            Err(e) => {
+                println!("notice: {compiler} is not available ({e}); skipping the {lang} check")
+            }
         }
     }
 }

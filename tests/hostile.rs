@@ -27,7 +27,11 @@ fn harness() -> &'static Path {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
     EXE.get_or_init(|| {
         let exe = work_dir().join("hostile");
-        compile_with(&source(), &exe, &["-DMETAOPT_NO_COMPAT_NAMES", "-D_GNU_SOURCE", "-pthread"]);
+        compile_with(
+            &source(),
+            &exe,
+            &["-DMETAOPT_NO_COMPAT_NAMES", "-D_GNU_SOURCE", "-pthread"],
+        );
         exe
     })
 }
@@ -39,16 +43,25 @@ fn header_functions() -> Vec<String> {
     let mut names = Vec::new();
     for line in header.lines() {
         let t = line.trim_start();
-        if t.starts_with('*') || t.starts_with("/*") || t.starts_with("//") || t.starts_with('#') || t.starts_with("typedef") {
+        if t.starts_with('*')
+            || t.starts_with("/*")
+            || t.starts_with("//")
+            || t.starts_with('#')
+            || t.starts_with("typedef")
+        {
             continue;
         }
         // a prototype: `<type> metaopt_name(` at the start of a line
         if line.starts_with(' ') {
             continue;
         }
-        let Some(i) = line.find("metaopt_") else { continue };
+        let Some(i) = line.find("metaopt_") else {
+            continue;
+        };
         let rest = &line[i..];
-        let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
         if rest[end..].starts_with('(') {
             names.push(rest[..end].to_string());
         }
@@ -62,7 +75,11 @@ fn header_functions() -> Vec<String> {
 /// the harness's own per-call alarm did not catch).
 fn run_with_limit(mut cmd: Command, limit: Duration) -> Output {
     let t = Instant::now();
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     // drain the pipes in threads so that a chatty child never blocks
     let drain = |mut r: Box<dyn std::io::Read + Send>| {
         std::thread::spawn(move || {
@@ -85,7 +102,11 @@ fn run_with_limit(mut cmd: Command, limit: Duration) -> Output {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    let out = Output { status, stdout: o.join().unwrap(), stderr: e.join().unwrap() };
+    let out = Output {
+        status,
+        stdout: o.join().unwrap(),
+        stderr: e.join().unwrap(),
+    };
     assert!(
         !killed,
         "the hostile harness ran past {limit:?} (a hang):\nstdout:\n{}\nstderr:\n{}",
@@ -113,9 +134,15 @@ struct Summary {
 }
 
 fn summary(stdout: &str) -> Summary {
-    let line = stdout.lines().find(|l| l.starts_with("hostile: calls=")).unwrap_or_else(|| panic!("no summary line in:\n{stdout}"));
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("hostile: calls="))
+        .unwrap_or_else(|| panic!("no summary line in:\n{stdout}"));
     let field = |k: &str| -> u64 {
-        let v = line.split_whitespace().find_map(|w| w.strip_prefix(&format!("{k}="))).unwrap();
+        let v = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(&format!("{k}=")))
+            .unwrap();
         v.parse().unwrap()
     };
     let covered = stdout
@@ -126,8 +153,17 @@ fn summary(stdout: &str) -> Summary {
             (name.to_string(), n.parse().unwrap())
         })
         .collect();
-    let known = stdout.lines().filter_map(|l| l.strip_prefix("hostile: KNOWN FAILURE (skipped) ")).map(str::to_string).collect();
-    Summary { calls: field("calls"), failures: field("failures"), known, covered }
+    let known = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("hostile: KNOWN FAILURE (skipped) "))
+        .map(str::to_string)
+        .collect();
+    Summary {
+        calls: field("calls"),
+        failures: field("failures"),
+        known,
+        covered,
+    }
 }
 
 fn data_arg() -> String {
@@ -138,12 +174,24 @@ fn data_arg() -> String {
 fn the_header_declares_the_functions_the_harness_knows() {
     let names = header_functions();
     assert!(names.len() >= 70, "the header parser found only {names:?}");
-    for must in ["metaopt_qap_params", "metaopt_interrupt", "metaopt_version", "metaopt_de_free", "metaopt_sat_free"] {
-        assert!(names.iter().any(|n| n == must), "{must} not found among {names:?}");
+    for must in [
+        "metaopt_qap_params",
+        "metaopt_interrupt",
+        "metaopt_version",
+        "metaopt_de_free",
+        "metaopt_sat_free",
+    ] {
+        assert!(
+            names.iter().any(|n| n == must),
+            "{must} not found among {names:?}"
+        );
     }
     // every declared function is called in the harness's source
     let src = std::fs::read_to_string(source()).unwrap();
-    let missing: Vec<&String> = names.iter().filter(|n| !src.contains(&format!("{n}("))).collect();
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|n| !src.contains(&format!("{n}(")))
+        .collect();
     assert!(
         missing.is_empty(),
         "exported functions without a hostile call in tests/hostile/hostile.c (add their cases): {missing:?}"
@@ -154,7 +202,9 @@ fn the_header_declares_the_functions_the_harness_knows() {
 fn hostile_calls_return_clean_errors_and_never_crash() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = command(harness());
-    cmd.arg(data_arg()).env_remove("HOSTILE_RUN_KNOWN").env_remove("HOSTILE_ONLY");
+    cmd.arg(data_arg())
+        .env_remove("HOSTILE_RUN_KNOWN")
+        .env_remove("HOSTILE_ONLY");
     let out = run_with_limit(cmd, Duration::from_secs(300));
     let (stdout, stderr) = text(&out);
     assert!(
@@ -165,19 +215,36 @@ fn hostile_calls_return_clean_errors_and_never_crash() {
         tail(&stdout, 2000)
     );
     let s = summary(&stdout);
-    println!("hostile harness: {} calls, {} failures, {} known failures", s.calls, s.failures, s.known.len());
+    println!(
+        "hostile harness: {} calls, {} failures, {} known failures",
+        s.calls,
+        s.failures,
+        s.known.len()
+    );
     for k in &s.known {
         println!("  known failure (skipped, to be fixed in the library): {k}");
     }
     assert_eq!(s.failures, 0);
     assert!(s.calls >= 1000, "only {} calls", s.calls);
-    let missing: Vec<String> = header_functions().into_iter().filter(|n| s.covered.get(n).copied().unwrap_or(0) == 0).collect();
-    assert!(missing.is_empty(), "exported functions that received no hostile call: {missing:?}");
+    let missing: Vec<String> = header_functions()
+        .into_iter()
+        .filter(|n| s.covered.get(n).copied().unwrap_or(0) == 0)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "exported functions that received no hostile call: {missing:?}"
+    );
     // a function with arguments gets more than one case
     let header = std::fs::read_to_string(crate_dir().join("include/metaopt.h")).unwrap();
-    let thin: Vec<(&String, &u64)> =
-        s.covered.iter().filter(|(n, &c)| c < 2 && !header.contains(&format!("{n}(void)"))).collect();
-    assert!(thin.is_empty(), "functions with arguments but a single hostile call: {thin:?}");
+    let thin: Vec<(&String, &u64)> = s
+        .covered
+        .iter()
+        .filter(|(n, &c)| c < 2 && !header.contains(&format!("{n}(void)")))
+        .collect();
+    assert!(
+        thin.is_empty(),
+        "functions with arguments but a single hostile call: {thin:?}"
+    );
 }
 
 #[test]
@@ -196,17 +263,27 @@ fn hostile_calls_are_clean_under_valgrind() {
     let log = work_dir().join("hostile.valgrind.log");
     let t = Instant::now();
     let mut cmd = command("valgrind");
-    cmd.args(["--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"])
-        .args(["--show-leak-kinds=definite", "--num-callers=40"])
-        .arg(format!("--suppressions={}", crate_dir().join("tests/valgrind-pocl.supp").display()))
-        .arg(format!("--log-file={}", log.display()))
-        .args(args)
-        .env("POCL_KERNEL_CACHE", "1")
-        .env("POCL_CACHE_DIR", &cache)
-        .env_remove("HOSTILE_RUN_KNOWN")
-        .env_remove("HOSTILE_ONLY");
+    cmd.args([
+        "--error-exitcode=99",
+        "--leak-check=full",
+        "--errors-for-leak-kinds=definite",
+    ])
+    .args(["--show-leak-kinds=definite", "--num-callers=40"])
+    .arg(format!(
+        "--suppressions={}",
+        crate_dir().join("tests/valgrind-pocl.supp").display()
+    ))
+    .arg(format!("--log-file={}", log.display()))
+    .args(args)
+    .env("POCL_KERNEL_CACHE", "1")
+    .env("POCL_CACHE_DIR", &cache)
+    .env_remove("HOSTILE_RUN_KNOWN")
+    .env_remove("HOSTILE_ONLY");
     let out = run_with_limit(cmd, Duration::from_secs(600));
-    println!("memcheck of the hostile harness: {:.1} s", t.elapsed().as_secs_f64());
+    println!(
+        "memcheck of the hostile harness: {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
     let (stdout, stderr) = text(&out);
     let log = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(
@@ -223,7 +300,12 @@ fn hostile_calls_are_clean_under_valgrind() {
     );
     assert_clean(out.status.code(), &log);
     let s = summary(&stdout);
-    println!("under valgrind: {} calls, {} failures, {} known failures", s.calls, s.failures, s.known.len());
+    println!(
+        "under valgrind: {} calls, {} failures, {} known failures",
+        s.calls,
+        s.failures,
+        s.known.len()
+    );
     assert_eq!(s.failures, 0);
     assert!(s.calls >= 1000, "only {} calls under valgrind", s.calls);
 }

@@ -13,10 +13,20 @@ fn instance(n: usize) -> Knapsack {
 #[test]
 fn knapsack_250_optimum() {
     let k = instance(250);
-    assert_eq!((k.n(), k.scale(), k.int_capacity()), (250, 1_000_000, 673_867_780));
+    assert_eq!(
+        (k.n(), k.scale(), k.int_capacity()),
+        (250, 1_000_000, 673_867_780)
+    );
     let t = std::time::Instant::now();
     let o = k.optimum().unwrap();
-    eprintln!("knapsack-250: {} ({} items, weight {}, {} peak states) in {:?}", o.value, o.items.len(), o.weight, o.peak_states, t.elapsed());
+    eprintln!(
+        "knapsack-250: {} ({} items, weight {}, {} peak states) in {:?}",
+        o.value,
+        o.items.len(),
+        o.weight,
+        o.peak_states,
+        t.elapsed()
+    );
     assert_eq!(o.int_value, 1_533_821_142);
     assert_eq!(o.value, 1533.821142);
     assert_eq!(o.items.len(), 172);
@@ -31,11 +41,19 @@ fn knapsack_250_optimum() {
 /// (data/SOURCES.md).
 #[test]
 fn the_larger_instances_meet_the_cardinality_bound() {
-    for (n, value, items) in [(100usize, 609_495_600u64, 67usize), (500, 3_087_682_533, 332), (1000, 6_168_563_934, 681)] {
+    for (n, value, items) in [
+        (100usize, 609_495_600u64, 67usize),
+        (500, 3_087_682_533, 332),
+        (1000, 6_168_563_934, 681),
+    ] {
         let k = instance(n);
         assert_eq!(k.scale(), 1_000_000);
         let o = k.optimum().unwrap();
-        assert_eq!((o.int_value, o.items.len(), o.int_weight), (value, items, k.int_capacity()), "knapsack-{n}");
+        assert_eq!(
+            (o.int_value, o.items.len(), o.int_weight),
+            (value, items, k.int_capacity()),
+            "knapsack-{n}"
+        );
         assert_eq!(k.value_and_weight(&o.bits), (o.int_value, o.int_weight));
         // the bound: no more than k* items fit (the k* + 1 lightest do not)
         let mut w = k.int_weights().to_vec();
@@ -58,7 +76,10 @@ fn the_state_limit_is_a_clean_error() {
     })
     .unwrap();
     match k.optimum_with_limit(8) {
-        Err(metaopt::Error::InvalidArgument { arg: "max_states", msg }) => assert!(msg.contains("too hard"), "{msg}"),
+        Err(metaopt::Error::InvalidArgument {
+            arg: "max_states",
+            msg,
+        }) => assert!(msg.contains("too hard"), "{msg}"),
         other => panic!("{other:?}"),
     }
 }
@@ -68,7 +89,11 @@ fn the_state_limit_is_a_clean_error() {
 fn writer_round_trips_the_shared_files() {
     for n in [100, 250, 500, 1000] {
         let k = instance(n);
-        let back = Knapsack::parse(&k.to_text(), std::path::Path::new(&format!("knapsack-{n}.txt"))).unwrap();
+        let back = Knapsack::parse(
+            &k.to_text(),
+            std::path::Path::new(&format!("knapsack-{n}.txt")),
+        )
+        .unwrap();
         assert_eq!(back, k);
     }
 }
@@ -82,7 +107,11 @@ fn repairs_are_feasible_on_knapsack_250() {
     for _ in 0..200 {
         let p = rng.below(101);
         let bits: Vec<u8> = (0..250).map(|_| u8::from(rng.below(100) < p)).collect();
-        for mode in [RepairMode::Index, RepairMode::Greedy, RepairMode::Order(&order)] {
+        for mode in [
+            RepairMode::Index,
+            RepairMode::Greedy,
+            RepairMode::Order(&order),
+        ] {
             let mut b = bits.clone();
             let (value, weight) = k.repair(&mut b, mode).unwrap();
             assert!(k.feasible(&b) && weight <= k.int_capacity());

@@ -28,7 +28,10 @@ static SERIAL: Mutex<()> = Mutex::new(());
 /// of this file; `None` (printed) when fewer than two devices appear.
 fn setup() -> Option<(usize, MutexGuard<'static, ()>)> {
     ENV.call_once(|| {
-        for (k, v) in [("POCL_DEVICES", "pthread pthread pthread"), ("POCL_MAX_PTHREAD_COUNT", "1")] {
+        for (k, v) in [
+            ("POCL_DEVICES", "pthread pthread pthread"),
+            ("POCL_MAX_PTHREAD_COUNT", "1"),
+        ] {
             if std::env::var_os(k).is_none() {
                 // SAFETY: called once, before any thread of this process touches OpenCL (every
                 // test of this binary passes here first).
@@ -66,11 +69,21 @@ fn de_create(device: i32) -> MetaoptDeCreateResult {
 fn de_on(device: i32) -> De {
     let r = de_create(device);
     if r.error_code != OK {
-        panic!("device {device}: error {}: {}", r.error_code, take_message(r.error_message));
+        panic!(
+            "device {device}: error {}: {}",
+            r.error_code,
+            take_message(r.error_message)
+        );
     }
     let h = r.instance;
     let f1 = CString::new("F1").unwrap();
-    let obj = MetaoptObjective { kind: 0, function_name: f1.as_ptr(), source: ptr::null(), callback: None, user_data: ptr::null_mut() };
+    let obj = MetaoptObjective {
+        kind: 0,
+        function_name: f1.as_ptr(),
+        source: ptr::null(),
+        callback: None,
+        user_data: ptr::null_mut(),
+    };
     let m = CString::new("DE/rand/1").unwrap();
     let g = CString::new("PermuteN").unwrap();
     expect_ok(unsafe { metaopt_de_init(h, &obj, m.as_ptr(), g.as_ptr(), 5, ptr::null()) });
@@ -101,7 +114,10 @@ fn de_handles_on_two_devices_from_two_threads_match_one_device() {
     let h = de_on(0);
     let reference = de_run(&h);
     assert_eq!(reference.0, OK);
-    assert!(reference.1.is_finite() && reference.1 < 25.0, "{reference:?}");
+    assert!(
+        reference.1.is_finite() && reference.1 < 25.0,
+        "{reference:?}"
+    );
     unsafe { metaopt_de_free(h.0) };
     let threads: Vec<_> = [0, 1]
         .into_iter()
@@ -133,7 +149,8 @@ fn qap_solve_on(device: i32) -> (i64, Vec<u16>) {
     o.seed = 7;
     let mut s = unsafe { metaopt_qap_solve(h, &o) };
     assert_eq!(s.error_code, OK, "device {device}");
-    let perm = unsafe { std::slice::from_raw_parts(s.permutation, s.permutation_length as usize) }.to_vec();
+    let perm = unsafe { std::slice::from_raw_parts(s.permutation, s.permutation_length as usize) }
+        .to_vec();
     let cost = s.f_t1;
     unsafe { metaopt_qap_free_solve_result(&mut s) };
     // the robust tabu search over the instance runs on the instance's device: 8 chains of 2000
@@ -141,12 +158,20 @@ fn qap_solve_on(device: i32) -> (i64, Vec<u16>) {
     let mut t = metaopt_qap_ts_default_options();
     (t.chains, t.max_iterations, t.seed) = (8, 2000, 3);
     let mut ts = unsafe { metaopt_qap_ts_solve(h, &t) };
-    assert_eq!((ts.error_code, ts.f_t1), (OK, 1652), "device {device}: the tabu search");
+    assert_eq!(
+        (ts.error_code, ts.f_t1),
+        (OK, 1652),
+        "device {device}: the tabu search"
+    );
     unsafe { metaopt_qap_ts_free_solve_result(&mut ts) };
     // the CPU backend and back to this device: the same seed, the same result
     expect_ok(unsafe { metaopt_qap_set_backend_on_device(h, 1, 0, device) });
     let mut c = unsafe { metaopt_qap_solve(h, &o) };
-    assert_eq!((c.error_code, c.f_t1), (OK, cost), "device {device}: the CPU backend");
+    assert_eq!(
+        (c.error_code, c.f_t1),
+        (OK, cost),
+        "device {device}: the CPU backend"
+    );
     unsafe { metaopt_qap_free_solve_result(&mut c) };
     unsafe { metaopt_qap_free(h) };
     (cost, perm)
@@ -157,8 +182,14 @@ fn qap_handles_on_two_devices_from_two_threads_match_one_device() {
     let Some((_, _lock)) = setup() else { return };
     let _g = shared();
     let reference = qap_solve_on(0);
-    assert!(reference.0 >= 1652, "had12's optimum is 1652: {reference:?}");
-    let threads: Vec<_> = [1, 0].into_iter().map(|d| std::thread::spawn(move || (d, qap_solve_on(d)))).collect();
+    assert!(
+        reference.0 >= 1652,
+        "had12's optimum is 1652: {reference:?}"
+    );
+    let threads: Vec<_> = [1, 0]
+        .into_iter()
+        .map(|d| std::thread::spawn(move || (d, qap_solve_on(d))))
+        .collect();
     for t in threads {
         let (d, r) = t.join().expect("thread");
         assert_eq!(r, reference, "device {d}");
@@ -167,11 +198,23 @@ fn qap_handles_on_two_devices_from_two_threads_match_one_device() {
 
 #[test]
 fn catalogue_function_on_each_device_equals_the_host_reference() {
-    let Some((count, _lock)) = setup() else { return };
+    let Some((count, _lock)) = setup() else {
+        return;
+    };
     let f = CString::new("F2").unwrap();
     let points: Vec<f64> = (0..6 * 4).map(|i| (i as f64 * 0.37).sin() * 2.0).collect();
     let eval = |backend: i32, device: i32| {
-        let mut r = unsafe { metaopt_function_evaluate_on_device(f.as_ptr(), points.as_ptr(), 6, 4, backend, device, 2) };
+        let mut r = unsafe {
+            metaopt_function_evaluate_on_device(
+                f.as_ptr(),
+                points.as_ptr(),
+                6,
+                4,
+                backend,
+                device,
+                2,
+            )
+        };
         assert_eq!(r.error_code, OK, "device {device}");
         let v = unsafe { std::slice::from_raw_parts(r.values, r.length as usize) }.to_vec();
         unsafe { metaopt_double_array_free_result(&mut r) };
@@ -182,7 +225,9 @@ fn catalogue_function_on_each_device_equals_the_host_reference() {
         .map(|d| {
             let (f, points) = (f.clone(), points.clone());
             std::thread::spawn(move || {
-                let mut r = unsafe { metaopt_function_evaluate_on_device(f.as_ptr(), points.as_ptr(), 6, 4, 0, d, 2) };
+                let mut r = unsafe {
+                    metaopt_function_evaluate_on_device(f.as_ptr(), points.as_ptr(), 6, 4, 0, d, 2)
+                };
                 assert_eq!(r.error_code, OK, "device {d}");
                 let v = unsafe { std::slice::from_raw_parts(r.values, r.length as usize) }.to_vec();
                 unsafe { metaopt_double_array_free_result(&mut r) };
@@ -193,14 +238,19 @@ fn catalogue_function_on_each_device_equals_the_host_reference() {
     for (d, t) in handles.into_iter().enumerate() {
         let v = t.join().expect("thread");
         for (a, b) in v.iter().zip(&host) {
-            assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "device {d}: {a} vs host {b}");
+            assert!(
+                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                "device {d}: {a} vs host {b}"
+            );
         }
     }
 }
 
 #[test]
 fn bad_device_numbers_are_errors_naming_device() {
-    let Some((count, _lock)) = setup() else { return };
+    let Some((count, _lock)) = setup() else {
+        return;
+    };
     let _g = shared();
     for bad in [-2, count as i32, 99] {
         let r = de_create(bad);
@@ -212,7 +262,8 @@ fn bad_device_numbers_are_errors_naming_device() {
 
         let f = CString::new("F1").unwrap();
         let p = [0.5, 0.5];
-        let r = unsafe { metaopt_function_evaluate_on_device(f.as_ptr(), p.as_ptr(), 1, 2, 0, bad, 0) };
+        let r =
+            unsafe { metaopt_function_evaluate_on_device(f.as_ptr(), p.as_ptr(), 1, 2, 0, bad, 0) };
         expect_error(r.error_code, r.error_message, INVALID, "device");
 
         let mut o = metaopt_batch_de_default_options();
@@ -227,14 +278,37 @@ fn bad_device_numbers_are_errors_naming_device() {
 
         let df: Vec<i64> = vec![0, 1, 2, 1, 0, 3, 2, 3, 0, 0, 5, 2, 5, 0, 3, 2, 3, 0];
         let ty = CString::new("int64").unwrap();
-        let r = unsafe { metaopt_qap_params_on_device(1, 3, 2, df.as_ptr().cast(), ty.as_ptr(), 1, 0, 0, bad) };
+        let r = unsafe {
+            metaopt_qap_params_on_device(1, 3, 2, df.as_ptr().cast(), ty.as_ptr(), 1, 0, 0, bad)
+        };
         expect_error(r.error_code, r.error_message, INVALID, "device");
 
         let bits = [8u32];
         let dod = [-1.0, 1.0];
         let src = CString::new("float f(const float* x) { return x[0] * x[0]; }").unwrap();
-        let obj = MetaoptObjective { kind: 1, function_name: ptr::null(), source: src.as_ptr(), callback: None, user_data: ptr::null_mut() };
-        let r = unsafe { metaopt_hc12_params_on_device(1, bits.as_ptr(), 1, dod.as_ptr(), 2, 1, 0, 0, 2, 0, bad, &obj) };
+        let obj = MetaoptObjective {
+            kind: 1,
+            function_name: ptr::null(),
+            source: src.as_ptr(),
+            callback: None,
+            user_data: ptr::null_mut(),
+        };
+        let r = unsafe {
+            metaopt_hc12_params_on_device(
+                1,
+                bits.as_ptr(),
+                1,
+                dod.as_ptr(),
+                2,
+                1,
+                0,
+                0,
+                2,
+                0,
+                bad,
+                &obj,
+            )
+        };
         expect_error(r.error_code, r.error_message, INVALID, "device");
 
         let lits = [1, 2, 0, -1, 0];
@@ -288,7 +362,10 @@ fn a_failure_on_device_1_leaves_device_0_working() {
     expect_error(r.error_code, r.error_message, INVALID_MEM_SPACE, "device 1");
     // the tabu search over a QAP instance on device 1 asks for device 1's context: refused
     let mut ts = unsafe { metaopt_qap_ts_solve(q1.instance, &t) };
-    let (code, msg) = (ts.error_code, std::mem::replace(&mut ts.error_message, ptr::null_mut()));
+    let (code, msg) = (
+        ts.error_code,
+        std::mem::replace(&mut ts.error_message, ptr::null_mut()),
+    );
     expect_error(code, msg, INVALID_MEM_SPACE, "device 1");
     unsafe { metaopt_qap_ts_free_solve_result(&mut ts) };
 
@@ -296,8 +373,16 @@ fn a_failure_on_device_1_leaves_device_0_working() {
     expect_ok(metaopt_device_reset());
     assert_eq!(expect_ok(metaopt_device_is_valid(1)), 1);
     let fresh1 = de_on(1);
-    assert_eq!(de_run(&fresh1), before0, "a new handle on device 1 repeats the seed's first run");
-    assert_eq!(de_run(&h1).0, INVALID_MEM_SPACE, "the old handle keeps its lost context");
+    assert_eq!(
+        de_run(&fresh1),
+        before0,
+        "a new handle on device 1 repeats the seed's first run"
+    );
+    assert_eq!(
+        de_run(&h1).0,
+        INVALID_MEM_SPACE,
+        "the old handle keeps its lost context"
+    );
     let again0 = de_run(&h0);
     assert_eq!(again0.0, OK);
     assert!(again0.1 <= next0.1);

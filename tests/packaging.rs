@@ -37,7 +37,12 @@ fn version_functions_report_the_crate_version() {
 fn header_define(header: &str, name: &str) -> String {
     header
         .lines()
-        .find_map(|l| l.strip_prefix("#define ")?.strip_prefix(name)?.strip_prefix(' ').map(|v| v.trim().to_string()))
+        .find_map(|l| {
+            l.strip_prefix("#define ")?
+                .strip_prefix(name)?
+                .strip_prefix(' ')
+                .map(|v| v.trim().to_string())
+        })
         .unwrap_or_else(|| panic!("include/metaopt.h defines no {name}"))
 }
 
@@ -45,17 +50,35 @@ fn header_define(header: &str, name: &str) -> String {
 fn header_version_macros_are_the_crate_version() {
     let h = std::fs::read_to_string(crate_dir().join("include/metaopt.h")).unwrap();
     for part in ["MAJOR", "MINOR", "PATCH"] {
-        assert_eq!(header_define(&h, &format!("METAOPT_VERSION_{part}")), component(part).to_string(), "{part}");
+        assert_eq!(
+            header_define(&h, &format!("METAOPT_VERSION_{part}")),
+            component(part).to_string(),
+            "{part}"
+        );
     }
-    assert_eq!(header_define(&h, "METAOPT_VERSION_STRING"), format!("\"{VERSION}\""));
-    assert_eq!(header_define(&h, "METAOPT_VERSION_NUMBER"), metaopt::ffi::metaopt_version_number().to_string());
-    for f in ["metaopt_version(void)", "metaopt_version_major(void)", "metaopt_version_number(void)"] {
+    assert_eq!(
+        header_define(&h, "METAOPT_VERSION_STRING"),
+        format!("\"{VERSION}\"")
+    );
+    assert_eq!(
+        header_define(&h, "METAOPT_VERSION_NUMBER"),
+        metaopt::ffi::metaopt_version_number().to_string()
+    );
+    for f in [
+        "metaopt_version(void)",
+        "metaopt_version_major(void)",
+        "metaopt_version_number(void)",
+    ] {
         assert!(h.contains(f), "the header declares {f}");
     }
 }
 
 fn have(tool: &str, arg: &str) -> bool {
-    let ok = Command::new(tool).arg(arg).output().map(|o| o.status.success()).unwrap_or(false);
+    let ok = Command::new(tool)
+        .arg(arg)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
     if !ok {
         println!("notice: {tool} is not available; skipping the install test");
     }
@@ -110,7 +133,10 @@ int main(void) {
 
 #[test]
 fn make_install_lays_out_a_library_that_pkg_config_users_can_link() {
-    if !["make", "readelf", "pkg-config"].iter().all(|t| have(t, "--version")) {
+    if !["make", "readelf", "pkg-config"]
+        .iter()
+        .all(|t| have(t, "--version"))
+    {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -119,35 +145,76 @@ fn make_install_lays_out_a_library_that_pkg_config_users_can_link() {
     let root = stage.join(prefix.trim_start_matches('/'));
     let lib = library_dir().join("libmetaopt.so");
     // the CLI binary of this build, when the workspace's tests built it
-    let bin = library_dir().parent().map(|p| p.join("metaopt")).filter(|b| b.is_file());
+    let bin = library_dir()
+        .parent()
+        .map(|p| p.join("metaopt"))
+        .filter(|b| b.is_file());
     let vars = vec![
         "NO_BUILD=1".to_string(),
         format!("PREFIX={prefix}"),
         format!("DESTDIR={}", stage.display()),
         format!("LIB_SRC={}", lib.display()),
-        format!("BIN_SRC={}", bin.as_ref().map(|b| b.display().to_string()).unwrap_or_default()),
+        format!(
+            "BIN_SRC={}",
+            bin.as_ref()
+                .map(|b| b.display().to_string())
+                .unwrap_or_default()
+        ),
     ];
     make("install", &vars);
 
     // the library, its two symlinks and its SONAME
-    let (major, real) = (format!("libmetaopt.so.{}", component("MAJOR")), format!("libmetaopt.so.{VERSION}"));
+    let (major, real) = (
+        format!("libmetaopt.so.{}", component("MAJOR")),
+        format!("libmetaopt.so.{VERSION}"),
+    );
     let libdir = root.join("lib");
     assert!(libdir.join(&real).is_file() && !libdir.join(&real).is_symlink());
-    assert_eq!(std::fs::read_link(libdir.join(&major)).unwrap(), Path::new(&real));
-    assert_eq!(std::fs::read_link(libdir.join("libmetaopt.so")).unwrap(), Path::new(&major));
-    let dynamic = Command::new("readelf").arg("-d").arg(libdir.join(&real)).output().unwrap();
+    assert_eq!(
+        std::fs::read_link(libdir.join(&major)).unwrap(),
+        Path::new(&real)
+    );
+    assert_eq!(
+        std::fs::read_link(libdir.join("libmetaopt.so")).unwrap(),
+        Path::new(&major)
+    );
+    let dynamic = Command::new("readelf")
+        .arg("-d")
+        .arg(libdir.join(&real))
+        .output()
+        .unwrap();
     let dynamic = text(&dynamic).0;
-    assert!(dynamic.contains(&format!("Library soname: [{major}]")), "{dynamic}");
+    assert!(
+        dynamic.contains(&format!("Library soname: [{major}]")),
+        "{dynamic}"
+    );
     // the headers as committed, no kernels (they are embedded), the binary when there was one
-    assert_eq!(std::fs::read(root.join("include/metaopt.h")).unwrap(), std::fs::read(crate_dir().join("include/metaopt.h")).unwrap());
-    assert_eq!(std::fs::read(root.join("include/metaopt.hpp")).unwrap(), std::fs::read(crate_dir().join("include/metaopt.hpp")).unwrap());
+    assert_eq!(
+        std::fs::read(root.join("include/metaopt.h")).unwrap(),
+        std::fs::read(crate_dir().join("include/metaopt.h")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(root.join("include/metaopt.hpp")).unwrap(),
+        std::fs::read(crate_dir().join("include/metaopt.hpp")).unwrap()
+    );
     assert!(!libdir.join("cl").exists());
     if let Some(b) = &bin {
-        let out = Command::new(root.join("bin/metaopt")).arg("--version").output().unwrap();
-        assert!(text(&out).0.contains(VERSION), "{} --version: {:?}", b.display(), text(&out));
+        let out = Command::new(root.join("bin/metaopt"))
+            .arg("--version")
+            .output()
+            .unwrap();
+        assert!(
+            text(&out).0.contains(VERSION),
+            "{} --version: {:?}",
+            b.display(),
+            text(&out)
+        );
     }
     let pc = std::fs::read_to_string(libdir.join("pkgconfig/metaopt.pc")).unwrap();
-    assert!(pc.contains(&format!("prefix={prefix}\n")) && pc.contains(&format!("Version: {VERSION}\n")), "{pc}");
+    assert!(
+        pc.contains(&format!("prefix={prefix}\n")) && pc.contains(&format!("Version: {VERSION}\n")),
+        "{pc}"
+    );
 
     // pkg-config finds it (the sysroot maps the .pc file's /opt/metaopt into the stage)
     let pkg_config = |args: &[&str]| {
@@ -159,12 +226,19 @@ fn make_install_lays_out_a_library_that_pkg_config_users_can_link() {
             .env("PKG_CONFIG_SYSROOT_DIR", &stage)
             .output()
             .unwrap();
-        assert!(out.status.success(), "pkg-config {args:?}: {}", text(&out).1);
+        assert!(
+            out.status.success(),
+            "pkg-config {args:?}: {}",
+            text(&out).1
+        );
         text(&out).0.trim().to_string()
     };
     assert_eq!(pkg_config(&["--modversion"]), VERSION);
     let flags = pkg_config(&["--cflags", "--libs"]);
-    assert!(flags.contains(&format!("-I{}", root.join("include").display())), "{flags}");
+    assert!(
+        flags.contains(&format!("-I{}", root.join("include").display())),
+        "{flags}"
+    );
 
     // a C program built with those flags alone, run with the installed library alone
     let src = tmp.path().join("version.c");
@@ -180,9 +254,22 @@ fn make_install_lays_out_a_library_that_pkg_config_users_can_link() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{cc} {flags}: {}", text(&out).1);
-    let needed = text(&Command::new("readelf").arg("-d").arg(&exe).output().unwrap()).0;
-    assert!(needed.contains(&format!("Shared library: [{major}]")), "the program needs the SONAME:\n{needed}");
-    let out = Command::new(&exe).env("LD_LIBRARY_PATH", &libdir).output().unwrap();
+    let needed = text(
+        &Command::new("readelf")
+            .arg("-d")
+            .arg(&exe)
+            .output()
+            .unwrap(),
+    )
+    .0;
+    assert!(
+        needed.contains(&format!("Shared library: [{major}]")),
+        "the program needs the SONAME:\n{needed}"
+    );
+    let out = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", &libdir)
+        .output()
+        .unwrap();
     let (o, e) = text(&out);
     assert!(out.status.success(), "{o}\n{e}");
     assert_eq!(o.trim(), format!("metaopt {VERSION} (header {VERSION})"));

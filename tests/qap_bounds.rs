@@ -32,7 +32,9 @@ fn brute_force(inst: &QapInstance) -> i64 {
 
 fn is_perm(p: &[usize], n: usize) -> bool {
     let mut seen = vec![false; n];
-    p.len() == n && p.iter().all(|&v| v < n && !std::mem::replace(&mut seen[v], true))
+    p.len() == n
+        && p.iter()
+            .all(|&v| v < n && !std::mem::replace(&mut seen[v], true))
 }
 
 #[test]
@@ -45,7 +47,15 @@ fn every_bound_is_at_most_the_optimum_of_small_random_instances() {
         let diag = trial % 2 == 0;
         let neg = trial % 5 == 0;
         let mut m = |sym: bool| {
-            let mut v: Vec<i64> = (0..n * n).map(|_| if neg { rng.below(41) - 20 } else { rng.below(30) }).collect();
+            let mut v: Vec<i64> = (0..n * n)
+                .map(|_| {
+                    if neg {
+                        rng.below(41) - 20
+                    } else {
+                        rng.below(30)
+                    }
+                })
+                .collect();
             for i in 0..n {
                 for j in 0..i {
                     if sym {
@@ -65,9 +75,21 @@ fn every_bound_is_at_most_the_optimum_of_small_random_instances() {
         let mut pb = i64::MIN;
         for kind in LowerBound::ALL {
             let r = lower_bound(&inst, kind);
-            assert!(is_perm(&r.permutation, n), "trial {trial} {kind:?}: {:?}", r.permutation);
-            assert!(r.bound <= opt, "trial {trial} {kind:?}: bound {} > optimum {opt}", r.bound);
-            assert!(r.value <= opt as f64 + 1e-6, "trial {trial} {kind:?}: {} > {opt}", r.value);
+            assert!(
+                is_perm(&r.permutation, n),
+                "trial {trial} {kind:?}: {:?}",
+                r.permutation
+            );
+            assert!(
+                r.bound <= opt,
+                "trial {trial} {kind:?}: bound {} > optimum {opt}",
+                r.bound
+            );
+            assert!(
+                r.value <= opt as f64 + 1e-6,
+                "trial {trial} {kind:?}: {} > {opt}",
+                r.value
+            );
             assert!((r.bound as f64) <= r.value.ceil());
             if kind == LowerBound::Pe {
                 pb = r.bound;
@@ -89,38 +111,70 @@ fn every_bound_is_at_most_the_best_known_value_of_every_shared_instance() {
         .filter(|p| p.extension().is_some_and(|e| e == "dat"))
         .collect();
     names.sort();
-    println!("{:<10} {:>4} {:>12} {:>12} {:>12} {:>12} {:>12}", "instance", "n", "BKS", "GLB", "EVB", "PB", "QPB");
+    println!(
+        "{:<10} {:>4} {:>12} {:>12} {:>12} {:>12} {:>12}",
+        "instance", "n", "BKS", "GLB", "EVB", "PB", "QPB"
+    );
     for path in names {
         let inst = QapInstance::from_dat(&path).unwrap();
         let best = bks[&inst.name].bks;
         let sln = dir.join("sln").join(format!("{}.sln", inst.name));
         let sln_value = sln.is_file().then(|| read_sln_auto(&sln).unwrap().value);
         let mut row = Vec::new();
-        for kind in [LowerBound::Glb, LowerBound::Hrw, LowerBound::Pe, LowerBound::Ab] {
+        for kind in [
+            LowerBound::Glb,
+            LowerBound::Hrw,
+            LowerBound::Pe,
+            LowerBound::Ab,
+        ] {
             let r = lower_bound(&inst, kind);
             assert!(is_perm(&r.permutation, inst.n), "{} {kind:?}", inst.name);
-            assert!(r.bound <= best, "{} {kind:?}: bound {} > BKS {best}", inst.name, r.bound);
+            assert!(
+                r.bound <= best,
+                "{} {kind:?}: bound {} > BKS {best}",
+                inst.name,
+                r.bound
+            );
             if let Some(v) = sln_value {
                 assert!(r.bound <= v, "{} {kind:?}", inst.name);
             }
             row.push(r.bound);
         }
-        assert!(row[3] >= row[2], "{}: QPB {} < PB {}", inst.name, row[3], row[2]);
-        println!("{:<10} {:>4} {:>12} {:>12} {:>12} {:>12} {:>12}", inst.name, inst.n, best, row[0], row[1], row[2], row[3]);
+        assert!(
+            row[3] >= row[2],
+            "{}: QPB {} < PB {}",
+            inst.name,
+            row[3],
+            row[2]
+        );
+        println!(
+            "{:<10} {:>4} {:>12} {:>12} {:>12} {:>12} {:>12}",
+            inst.name, inst.n, best, row[0], row[1], row[2], row[3]
+        );
     }
 }
 
 #[test]
 fn qpb_starts_at_pb_and_more_steps_never_weaken_it() {
-    for name in ["nug12", "had12", "chr12a", "rou12", "tai12a", "bur26a", "lipa20a"] {
+    for name in [
+        "nug12", "had12", "chr12a", "rou12", "tai12a", "bur26a", "lipa20a",
+    ] {
         let inst = QapInstance::from_dat(&qaplib().join(format!("{name}.dat"))).unwrap();
         let pb = projected_eigenvalue_bound(&inst);
         let one = qp_bound(&inst, 1);
-        assert!((one.value - pb.value).abs() <= 1e-6 * (1.0 + pb.value.abs()), "{name}: {} vs {}", one.value, pb.value);
+        assert!(
+            (one.value - pb.value).abs() <= 1e-6 * (1.0 + pb.value.abs()),
+            "{name}: {} vs {}",
+            one.value,
+            pb.value
+        );
         let mut last = one.value;
         for it in [5, 20, 100] {
             let v = qp_bound(&inst, it).value;
-            assert!(v >= last - 1e-9 * (1.0 + last.abs()), "{name}: {it} steps {v} < {last}");
+            assert!(
+                v >= last - 1e-9 * (1.0 + last.abs()),
+                "{name}: {it} steps {v} < {last}"
+            );
             last = v;
         }
         assert!(eigenvalue_bound(&inst).bound <= inst.cost(&pb.permutation));
@@ -150,7 +204,11 @@ fn published_bounds_match() {
         };
         let r = lower_bound(&inst, kind);
         // published values are rounded up
-        assert_eq!(r.bound, want, "{} {}: ours {} ({})", f[0], f[1], r.bound, r.value);
+        assert_eq!(
+            r.bound, want,
+            "{} {}: ours {} ({})",
+            f[0], f[1], r.bound, r.value
+        );
         assert_eq!(r.value.ceil() as i64, want, "{} {}", f[0], f[1]);
         checked += 1;
     }

@@ -38,7 +38,11 @@ fn device_rng_equals_host_rng() {
     q.finish().unwrap();
     let dev = out.to_vec(&q).unwrap();
     for i in 0..count as usize {
-        assert_eq!(&dev[4 * i..4 * i + 4], &rng4(seed, stream, i as u64), "counter {i}");
+        assert_eq!(
+            &dev[4 * i..4 * i + 4],
+            &rng4(seed, stream, i as u64),
+            "counter {i}"
+        );
     }
 }
 
@@ -61,17 +65,27 @@ fn device_full_cost_equals_host_cost_on_every_instance() {
 /// A random string of the solver's shape.
 fn random_string(s: &QapHc12, rng: &mut Philox) -> Vec<u32> {
     let nb = s.neighbourhood();
-    (0..nb.n_param).map(|_| rng.next_u32() & ((1u64 << nb.nbit) - 1) as u32).collect()
+    (0..nb.n_param)
+        .map(|_| rng.next_u32() & ((1u64 << nb.nbit) - 1) as u32)
+        .collect()
 }
 
 #[test]
 fn delta_equals_full_on_every_row() {
     // symmetric, asymmetric (bur26a, tai12b), non-zero diagonal (tai64c), sizes not powers of two
-    for (name, swaps, order) in [("had12", 4, 2), ("bur26a", 3, 2), ("tai12b", 2, 3), ("chr15a", 6, 2), ("tai64c", 2, 2), ("esc16a", 3, 2)] {
+    for (name, swaps, order) in [
+        ("had12", 4, 2),
+        ("bur26a", 3, 2),
+        ("tai12b", 2, 3),
+        ("chr15a", 6, 2),
+        ("tai64c", 2, 2),
+        ("esc16a", 3, 2),
+    ] {
         let inst = instance(name);
         let p = Arc::new(QapProblem::from_instance(&inst));
         let mut full = QapHc12::new(p.clone(), swaps, order, 0, 0, dev(), CostForm::Full).unwrap();
-        let mut delta = QapHc12::new(p.clone(), swaps, order, 0, 0, dev(), CostForm::Delta).unwrap();
+        let mut delta =
+            QapHc12::new(p.clone(), swaps, order, 0, 0, dev(), CostForm::Delta).unwrap();
         let mut rng = Philox::new(5, 1);
         for _ in 0..3 {
             let base = rng.permutation(inst.n);
@@ -95,7 +109,13 @@ fn delta_equals_full_on_every_row() {
 #[test]
 fn delta_equals_full_for_float_and_unsigned_types_and_slices() {
     let inst = instance("nug12");
-    for ty in [ElemType::I32, ElemType::U32, ElemType::U64, ElemType::F32, ElemType::F64] {
+    for ty in [
+        ElemType::I32,
+        ElemType::U32,
+        ElemType::U64,
+        ElemType::F32,
+        ElemType::F64,
+    ] {
         let p = Arc::new(QapProblem::from_instance_as(&inst, ty).unwrap());
         let mut full = QapHc12::new(p.clone(), 3, 2, 0, 0, dev(), CostForm::Full).unwrap();
         let mut delta = QapHc12::new(p.clone(), 3, 2, 0, 0, dev(), CostForm::Delta).unwrap();
@@ -113,12 +133,17 @@ fn delta_equals_full_for_float_and_unsigned_types_and_slices() {
     }
     // two slices: the stochastic variant sums the slices
     let (a, b) = (inst.a.clone(), inst.b.clone());
-    let two = QapMatrices::I64([a.clone(), b.clone()].concat(), [b.clone(), a.clone()].concat());
+    let two = QapMatrices::I64(
+        [a.clone(), b.clone()].concat(),
+        [b.clone(), a.clone()].concat(),
+    );
     let p = Arc::new(QapProblem::new("nug12x2", 12, 2, two).unwrap());
     let mut full = QapHc12::new(p.clone(), 2, 2, 0, 0, dev(), CostForm::Full).unwrap();
     let mut delta = QapHc12::new(p.clone(), 2, 2, 0, 0, dev(), CostForm::Delta).unwrap();
     let swapped = metaopt::problem::qap::QapInstance::new("swapped", 12, b, a).unwrap();
-    let st = full.state(&(0..12).rev().collect::<Vec<_>>(), &full.zero_string()).unwrap();
+    let st = full
+        .state(&(0..12).rev().collect::<Vec<_>>(), &full.zero_string())
+        .unwrap();
     let (f, d) = (full.all_costs(&st).unwrap(), delta.all_costs(&st).unwrap());
     for r in 0..f.len() {
         let perm = full.row_permutation(&st, r as u64);
@@ -129,7 +154,13 @@ fn delta_equals_full_for_float_and_unsigned_types_and_slices() {
 
 #[test]
 fn device_equals_cpu_backend_bit_for_bit() {
-    for (name, ty) in [("had12", ElemType::I64), ("tai12b", ElemType::I64), ("chr12a", ElemType::I32), ("nug15", ElemType::U32), ("lipa20a", ElemType::U64)] {
+    for (name, ty) in [
+        ("had12", ElemType::I64),
+        ("tai12b", ElemType::I64),
+        ("chr12a", ElemType::I32),
+        ("nug15", ElemType::U32),
+        ("lipa20a", ElemType::U64),
+    ] {
         let inst = instance(name);
         let p = Arc::new(QapProblem::from_instance_as(&inst, ty).unwrap());
         for form in [CostForm::Delta, CostForm::Full] {
@@ -140,7 +171,11 @@ fn device_equals_cpu_backend_bit_for_bit() {
                 let base = rng.permutation(inst.n);
                 let k = random_string(&d, &mut rng);
                 let st = d.state(&base, &k).unwrap();
-                assert_eq!(d.all_costs(&st).unwrap(), c.all_costs(&st).unwrap(), "{name} all rows");
+                assert_eq!(
+                    d.all_costs(&st).unwrap(),
+                    c.all_costs(&st).unwrap(),
+                    "{name} all rows"
+                );
                 let rd = d.run(Some(&base), Some(&k)).unwrap();
                 let rc = c.run(Some(&base), Some(&k)).unwrap();
                 assert_eq!(

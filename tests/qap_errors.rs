@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use metaopt::hc12::qap::*;
-use metaopt::problem::qap::{ElemType, QapMatrices, QapProblem, split_df};
+use metaopt::problem::qap::{split_df, ElemType, QapMatrices, QapProblem};
 use metaopt::Error;
 use std::sync::Arc;
 
@@ -18,7 +18,13 @@ fn msg<T>(r: metaopt::Result<T>) -> String {
 fn wrong_sizes_and_lengths() {
     let m = |len| QapMatrices::I32(vec![1; len], vec![1; 16]);
     assert!(msg(QapProblem::new("x", 4, 1, m(15))).contains("`A`"));
-    assert!(msg(QapProblem::new("x", 4, 1, QapMatrices::I32(vec![0; 16], vec![0; 12]))).contains("`B`"));
+    assert!(msg(QapProblem::new(
+        "x",
+        4,
+        1,
+        QapMatrices::I32(vec![0; 16], vec![0; 12])
+    ))
+    .contains("`B`"));
     assert!(msg(QapProblem::new("x", 257, 1, m(257 * 257))).contains("nElements"));
     assert!(msg(QapProblem::new("x", 1, 1, m(1))).contains("nElements"));
     assert!(msg(QapProblem::new("x", 4, 0, m(16))).contains("nSlices"));
@@ -64,12 +70,20 @@ fn unknown_type_name_and_nan() {
     let e = ElemType::from_name("int16").unwrap_err();
     assert!(matches!(e, Error::UnsupportedType { .. }));
     assert!(e.to_string().contains("int16") && e.to_string().contains("float64"));
-    for name in ["int32", "int64", "uint32", "uint64", "single", "float", "float32", "double", "float64"] {
+    for name in [
+        "int32", "int64", "uint32", "uint64", "single", "float", "float32", "double", "float64",
+    ] {
         ElemType::from_name(name).unwrap();
     }
     let mut a = vec![1.0f32; 16];
     a[3] = f32::NAN;
-    assert!(msg(QapProblem::new("x", 4, 1, QapMatrices::F32(a, vec![1.0; 16]))).contains("NaN"));
+    assert!(msg(QapProblem::new(
+        "x",
+        4,
+        1,
+        QapMatrices::F32(a, vec![1.0; 16])
+    ))
+    .contains("NaN"));
     let b = vec![f64::INFINITY; 16];
     assert!(QapProblem::new("x", 4, 1, QapMatrices::F64(vec![1.0; 16], b)).is_err());
 }
@@ -77,7 +91,17 @@ fn unknown_type_name_and_nan() {
 #[test]
 fn solver_arguments() {
     let p = Arc::new(QapProblem::from_instance(&instance("had12")));
-    let new = |swaps, order, start, len| QapHc12::new(p.clone(), swaps, order, start, len, Backend::Cpu, CostForm::Delta);
+    let new = |swaps, order, start, len| {
+        QapHc12::new(
+            p.clone(),
+            swaps,
+            order,
+            start,
+            len,
+            Backend::Cpu,
+            CostForm::Delta,
+        )
+    };
     assert!(msg(new(0, 2, 0, 0)).contains("swaps"));
     assert!(msg(new(65, 2, 0, 0)).contains("swaps"));
     assert!(msg(new(2, 4, 0, 0)).contains("maskOrder"));
@@ -90,7 +114,15 @@ fn solver_arguments() {
     assert!(msg(s.run(None, Some(&[0; 3]))).contains("initK"));
     assert!(msg(s.run(None, Some(&[16, 0, 0, 0]))).contains("initK"));
     // 64 swaps at n = 256 is the documented maximum: about half a million rows
-    let big = Arc::new(QapProblem::new("big", 256, 1, QapMatrices::I32(vec![1; 65536], vec![1; 65536])).unwrap());
+    let big = Arc::new(
+        QapProblem::new(
+            "big",
+            256,
+            1,
+            QapMatrices::I32(vec![1; 65536], vec![1; 65536]),
+        )
+        .unwrap(),
+    );
     let s = QapHc12::new(big, 64, 2, 0, 0, Backend::Cpu, CostForm::Delta).unwrap();
     assert_eq!(s.rows(), 1 + 1024 + 1024 * 1023 / 2);
 }
@@ -113,6 +145,8 @@ fn malformed_dat_is_an_error_naming_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("bad.dat");
     std::fs::write(&p, "3\n\n1 2 3\n4 x 6\n").unwrap();
-    let e = metaopt::problem::qap::QapInstance::from_dat(&p).unwrap_err().to_string();
+    let e = metaopt::problem::qap::QapInstance::from_dat(&p)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("bad.dat") && e.contains(":4"), "{e}");
 }

@@ -11,7 +11,14 @@ use metaopt::with_matrices;
 use std::sync::Arc;
 use std::time::Duration;
 
-const TYPES: [ElemType; 6] = [ElemType::I32, ElemType::I64, ElemType::U32, ElemType::U64, ElemType::F32, ElemType::F64];
+const TYPES: [ElemType; 6] = [
+    ElemType::I32,
+    ElemType::I64,
+    ElemType::U32,
+    ElemType::U64,
+    ElemType::F32,
+    ElemType::F64,
+];
 
 /// A random instance with entries in 0..20: symmetric with zero diagonals, asymmetric with zero
 /// diagonals, or asymmetric with non-zero diagonals.
@@ -34,7 +41,12 @@ fn random_instance(n: usize, kind: u32, seed: u64) -> QapInstance {
         v
     };
     let (a, b) = (m(), m());
-    QapInstance { name: format!("random{n}-{kind}"), n, a, b }
+    QapInstance {
+        name: format!("random{n}-{kind}"),
+        n,
+        a,
+        b,
+    }
 }
 
 fn close<T: TsElem>(x: T::D, y: T::D) -> bool {
@@ -54,7 +66,10 @@ fn check_deltas<T: TsElem>(n: usize, slices: usize, a: &[T], b: &[T], seed: u64,
     let mut r = Philox::new(seed, 99);
     let start: Vec<u8> = r.permutation(n).into_iter().map(|v| v as u8).collect();
     let mut c = TsChain::new(n, slices, a.clone(), b.clone(), &start);
-    assert_eq!(c.sym, sym, "the symmetric shortcut is taken exactly on symmetric data");
+    assert_eq!(
+        c.sym, sym,
+        "the symmetric shortcut is taken exactly on symmetric data"
+    );
     for step in 0..60 {
         let i = r.below(n as u32) as usize;
         let j = (i + 1 + r.below(n as u32 - 1) as usize) % n;
@@ -66,11 +81,24 @@ fn check_deltas<T: TsElem>(n: usize, slices: usize, a: &[T], b: &[T], seed: u64,
         let mut fresh = c.clone();
         fresh.recompute();
         for (k, (x, y)) in c.delta.iter().zip(&fresh.delta).enumerate() {
-            assert!(close::<T>(*x, *y), "{:?} step {step}: delta {k} maintained {x:?}, recomputed {y:?}", T::TYPE);
+            assert!(
+                close::<T>(*x, *y),
+                "{:?} step {step}: delta {k} maintained {x:?}, recomputed {y:?}",
+                T::TYPE
+            );
         }
-        assert!(close::<T>(c.cost, T::from_bits(after.bits())), "{:?} step {step}: cost {:?} vs {after}", T::TYPE, c.cost);
+        assert!(
+            close::<T>(c.cost, T::from_bits(after.bits())),
+            "{:?} step {step}: cost {:?} vs {after}",
+            T::TYPE,
+            c.cost
+        );
         let diff = T::dsub(T::from_bits(after.bits()), T::from_bits(before.bits()));
-        assert!(close::<T>(predicted, diff), "{:?} step {step}: delta {predicted:?} vs cost change {diff:?}", T::TYPE);
+        assert!(
+            close::<T>(predicted, diff),
+            "{:?} step {step}: delta {predicted:?} vs cost change {diff:?}",
+            T::TYPE
+        );
     }
 }
 
@@ -96,7 +124,14 @@ fn maintained_deltas_equal_recomputed_ones() {
             let inst = random_instance(n, kind, 10 + k as u64);
             for ty in TYPES {
                 let p = QapProblem::from_instance_as(&inst, ty).unwrap();
-                with_matrices!(&p.data, |a, b| check_deltas(n, 1, a, b, 7 + kind as u64, kind == 0));
+                with_matrices!(&p.data, |a, b| check_deltas(
+                    n,
+                    1,
+                    a,
+                    b,
+                    7 + kind as u64,
+                    kind == 0
+                ));
             }
         }
     }
@@ -104,9 +139,18 @@ fn maintained_deltas_equal_recomputed_ones() {
 
 /// Replays a chain's iterations with an independent tabu matrix, permutation and best cost: every
 /// move is allowed or aspired, and the best under the key (aspired, delta, tie key).
-fn replay<T: TsElem>(n: usize, a: &[T], b: &[T], params: &TsParams) -> (usize, usize, usize, usize) {
+fn replay<T: TsElem>(
+    n: usize,
+    a: &[T],
+    b: &[T],
+    params: &TsParams,
+) -> (usize, usize, usize, usize) {
     let (a, b) = (Arc::new(a.to_vec()), Arc::new(b.to_vec()));
-    let start: Vec<u8> = Philox::new(3, 3).permutation(n).into_iter().map(|v| v as u8).collect();
+    let start: Vec<u8> = Philox::new(3, 3)
+        .permutation(n)
+        .into_iter()
+        .map(|v| v as u8)
+        .collect();
     let mut c = TsChain::new(n, 1, a.clone(), b.clone(), &start);
     let mut tabu: Vec<i64> = (0..n * n).map(|k| -(k as i64) - 1).collect();
     let mut perm = start.clone();
@@ -124,7 +168,10 @@ fn replay<T: TsElem>(n: usize, a: &[T], b: &[T], params: &TsParams) -> (usize, u
                 let mut q = perm.clone();
                 q.swap(r, s);
                 let d = T::dsub(cost_of(&q), cur);
-                let (tr, ts) = (tabu[r * n + perm[s] as usize], tabu[s * n + perm[r] as usize]);
+                let (tr, ts) = (
+                    tabu[r * n + perm[s] as usize],
+                    tabu[s * n + perm[r] as usize],
+                );
                 let best_asp = T::cost_lt(T::dadd(cur, d), best);
                 let aspired = best_asp || tr < t - h || ts < t - h;
                 if !(aspired || tr < t || ts < t) {
@@ -152,10 +199,16 @@ fn replay<T: TsElem>(n: usize, a: &[T], b: &[T], params: &TsParams) -> (usize, u
         let got = c.step(params, 5);
         assert_eq!(got, want.map(|(.., r, s)| (r, s)), "iteration {t}");
         if let Some((aspired, d, _, r, s)) = want {
-            let (tr, ts) = (tabu[r * n + perm[s] as usize], tabu[s * n + perm[r] as usize]);
+            let (tr, ts) = (
+                tabu[r * n + perm[s] as usize],
+                tabu[s * n + perm[r] as usize],
+            );
             if !(tr < t || ts < t) {
                 tabu_taken += 1;
-                assert!(aspired, "iteration {t}: tabu move ({r}, {s}) taken without aspiration");
+                assert!(
+                    aspired,
+                    "iteration {t}: tabu move ({r}, {s}) taken without aspiration"
+                );
             }
             if T::cost_lt(T::dadd(cur, d), best) {
                 by_best += 1;
@@ -177,12 +230,21 @@ fn replay<T: TsElem>(n: usize, a: &[T], b: &[T], params: &TsParams) -> (usize, u
 
 #[test]
 fn replayed_runs_take_no_tabu_move_without_aspiration() {
-    for (kind, ty, rule) in [(0, ElemType::I64, TenureRule::Cubic), (2, ElemType::I32, TenureRule::Uniform), (1, ElemType::U32, TenureRule::Cubic)] {
+    for (kind, ty, rule) in [
+        (0, ElemType::I64, TenureRule::Cubic),
+        (2, ElemType::I32, TenureRule::Uniform),
+        (1, ElemType::U32, TenureRule::Cubic),
+    ] {
         let n = 9;
         let inst = random_instance(n, kind, 40);
         let p = QapProblem::from_instance_as(&inst, ty).unwrap();
         // a short horizon so that long-term aspirations happen within the run
-        let params = TsParams { seed: 11, tenure: rule, horizon: (n * n) as u32, first_chain: 0 };
+        let params = TsParams {
+            seed: 11,
+            tenure: rule,
+            horizon: (n * n) as u32,
+            first_chain: 0,
+        };
         let (b, h, t, x) = with_matrices!(&p.data, |a, bm| replay(n, a, bm, &params));
         eprintln!("kind {kind} {ty:?} {rule:?}: aspired by best {b}, by horizon {h}; tabu moves taken {t}; barred candidates skipped {x}");
         assert!(b > 0 && h > 0, "the run exercised both aspiration rules");
@@ -227,7 +289,10 @@ fn reach(name: &str, backend: Backend, chains: usize) -> QapTsSolveResult {
         ..Default::default()
     };
     let r = s.solve(&opts).unwrap();
-    eprintln!("{name}: {} after {} iterations per chain, {:.2} s, {} restarts ({})", r.cost, r.iterations, r.seconds, r.restarts, r.backend);
+    eprintln!(
+        "{name}: {} after {} iterations per chain, {:.2} s, {} restarts ({})",
+        r.cost, r.iterations, r.seconds, r.restarts, r.backend
+    );
     assert!(r.target_reached, "{name}: best {} (bks {target})", r.cost);
     assert_eq!(r.cost, Cost::I64(target));
     assert_eq!(inst.cost(&r.permutation), target);
@@ -251,21 +316,73 @@ fn options_are_checked_by_name() {
     };
     let d = QapTsOptions::default;
     assert_eq!(arg(QapTsOptions { chains: 0, ..d() }), "chains");
-    assert_eq!(arg(QapTsOptions { launch_iterations: 0, ..d() }), "launch_iterations");
-    assert_eq!(arg(QapTsOptions { max_iterations: 0, ..d() }), "max_iterations");
-    assert_eq!(arg(QapTsOptions { aspiration_horizon: Some(0), ..d() }), "aspiration_horizon");
-    assert_eq!(arg(QapTsOptions { perturbation: Some((3, 2)), ..d() }), "perturbation");
-    assert_eq!(arg(QapTsOptions { target: Some(f64::NAN), ..d() }), "target");
-    assert_eq!(arg(QapTsOptions { starts: vec![vec![0; 12]], ..d() }), "starts");
+    assert_eq!(
+        arg(QapTsOptions {
+            launch_iterations: 0,
+            ..d()
+        }),
+        "launch_iterations"
+    );
+    assert_eq!(
+        arg(QapTsOptions {
+            max_iterations: 0,
+            ..d()
+        }),
+        "max_iterations"
+    );
+    assert_eq!(
+        arg(QapTsOptions {
+            aspiration_horizon: Some(0),
+            ..d()
+        }),
+        "aspiration_horizon"
+    );
+    assert_eq!(
+        arg(QapTsOptions {
+            perturbation: Some((3, 2)),
+            ..d()
+        }),
+        "perturbation"
+    );
+    assert_eq!(
+        arg(QapTsOptions {
+            target: Some(f64::NAN),
+            ..d()
+        }),
+        "target"
+    );
+    assert_eq!(
+        arg(QapTsOptions {
+            starts: vec![vec![0; 12]],
+            ..d()
+        }),
+        "starts"
+    );
 }
 
 #[test]
 fn cpu_results_are_reproducible_and_restarts_happen() {
     let p = Arc::new(QapProblem::from_instance(&instance("chr15a")));
-    let opts = QapTsOptions { chains: 3, max_iterations: 3000, launch_iterations: 500, stagnation: Some(600), seed: 9, ..Default::default() };
-    let r1 = QapTs::new(p.clone(), Backend::Cpu).unwrap().solve(&opts).unwrap();
-    let r2 = QapTs::new(p.clone(), Backend::Cpu).unwrap().solve(&opts).unwrap();
-    assert_eq!((r1.cost, &r1.permutation, r1.restarts), (r2.cost, &r2.permutation, r2.restarts));
+    let opts = QapTsOptions {
+        chains: 3,
+        max_iterations: 3000,
+        launch_iterations: 500,
+        stagnation: Some(600),
+        seed: 9,
+        ..Default::default()
+    };
+    let r1 = QapTs::new(p.clone(), Backend::Cpu)
+        .unwrap()
+        .solve(&opts)
+        .unwrap();
+    let r2 = QapTs::new(p.clone(), Backend::Cpu)
+        .unwrap()
+        .solve(&opts)
+        .unwrap();
+    assert_eq!(
+        (r1.cost, &r1.permutation, r1.restarts),
+        (r2.cost, &r2.permutation, r2.restarts)
+    );
     assert_eq!(r1.iterations, 3000);
     assert_eq!(r1.launches, 6);
     assert!(r1.restarts > 0);
@@ -278,34 +395,58 @@ fn same_on_device_and_cpu(inst: &QapInstance, ty: ElemType, opts: &QapTsOptions)
     let p = Arc::new(QapProblem::from_instance_as(inst, ty).unwrap());
     let trail = |backend: Backend| {
         let mut seen = Vec::new();
-        let r = QapTs::new(p.clone(), backend).unwrap().solve_with_progress(opts, |pr| {
-            seen.push((pr.iterations, pr.best, pr.restarts));
-            true
-        });
+        let r = QapTs::new(p.clone(), backend)
+            .unwrap()
+            .solve_with_progress(opts, |pr| {
+                seen.push((pr.iterations, pr.best, pr.restarts));
+                true
+            });
         (r.unwrap(), seen)
     };
     let (d, dt) = trail(Backend::Device(None));
     let (c, ct) = trail(Backend::Cpu);
-    eprintln!("{} {ty:?}: {} / {} in {:.2} s / {:.2} s ({})", inst.name, d.cost, c.cost, d.seconds, c.seconds, d.backend);
+    eprintln!(
+        "{} {ty:?}: {} / {} in {:.2} s / {:.2} s ({})",
+        inst.name, d.cost, c.cost, d.seconds, c.seconds, d.backend
+    );
     assert_eq!(dt, ct, "{} {ty:?}: progress differs", inst.name);
     if ty.is_integer() {
-        assert_eq!((d.cost, &d.permutation), (c.cost, &c.permutation), "{} {ty:?}", inst.name);
+        assert_eq!(
+            (d.cost, &d.permutation),
+            (c.cost, &c.permutation),
+            "{} {ty:?}",
+            inst.name
+        );
     } else {
         assert_eq!(p.cost(&d.permutation).unwrap(), d.cost);
     }
-    assert_eq!((d.iterations, d.launches, d.restarts), (c.iterations, c.launches, c.restarts));
+    assert_eq!(
+        (d.iterations, d.launches, d.restarts),
+        (c.iterations, c.launches, c.restarts)
+    );
 }
 
 #[test]
 fn device_and_cpu_give_identical_chains() {
-    let base = QapTsOptions { chains: 3, max_iterations: 1500, launch_iterations: 500, stagnation: Some(400), seed: 31, ..Default::default() };
+    let base = QapTsOptions {
+        chains: 3,
+        max_iterations: 1500,
+        launch_iterations: 500,
+        stagnation: Some(400),
+        seed: 31,
+        ..Default::default()
+    };
     // asymmetric with non-zero diagonals, every integer type
     let rnd = random_instance(11, 2, 5);
     for ty in [ElemType::I32, ElemType::I64, ElemType::U32, ElemType::U64] {
         same_on_device_and_cpu(&rnd, ty, &base);
     }
     // symmetric QAPLIB instances, the 1991 tenure rule, a short horizon
-    let opts = QapTsOptions { tenure: TenureRule::Uniform, aspiration_horizon: Some(200), ..base.clone() };
+    let opts = QapTsOptions {
+        tenure: TenureRule::Uniform,
+        aspiration_horizon: Some(200),
+        ..base.clone()
+    };
     same_on_device_and_cpu(&instance("nug12"), ElemType::I32, &opts);
     same_on_device_and_cpu(&instance("tai12b"), ElemType::I64, &base);
 }
@@ -322,8 +463,17 @@ fn device_float_runs_give_consistent_costs() {
     let inst = instance("chr12a");
     for ty in [ElemType::F32, ElemType::F64] {
         let p = Arc::new(QapProblem::from_instance_as(&inst, ty).unwrap());
-        let opts = QapTsOptions { chains: 2, max_iterations: 1000, launch_iterations: 500, seed: 3, ..Default::default() };
-        let r = QapTs::new(p.clone(), Backend::Device(None)).unwrap().solve(&opts).unwrap();
+        let opts = QapTsOptions {
+            chains: 2,
+            max_iterations: 1000,
+            launch_iterations: 500,
+            seed: 3,
+            ..Default::default()
+        };
+        let r = QapTs::new(p.clone(), Backend::Device(None))
+            .unwrap()
+            .solve(&opts)
+            .unwrap();
         assert_eq!(p.cost(&r.permutation).unwrap(), r.cost, "{ty:?}");
         assert!(r.cost.as_f64() <= 9552.0 * 1.2, "{ty:?}: {}", r.cost);
     }
@@ -347,19 +497,40 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
     ] {
         let name = format!("kind {kind} x{scale}");
         let mut inst = random_instance(10, kind, 8);
-        inst.a.iter_mut().chain(inst.b.iter_mut()).for_each(|x| *x *= scale);
+        inst.a
+            .iter_mut()
+            .chain(inst.b.iter_mut())
+            .for_each(|x| *x *= scale);
         let p = if kind == 2 && ty == ElemType::I64 && scale == 1 {
             // and two slices
             two_slices(&inst, &random_instance(10, kind, 9))
         } else {
             QapProblem::from_instance_as(&inst, ty).unwrap()
         };
-        let params = TsParams { seed: 77, tenure: rule, horizon: 150, first_chain: 0 };
-        let layout = DeviceEngine::new(&p, Backend::Device(None), params, 3, LayoutRequest::default()).unwrap().layout().1;
+        let params = TsParams {
+            seed: 77,
+            tenure: rule,
+            horizon: 150,
+            first_chain: 0,
+        };
+        let layout = DeviceEngine::new(
+            &p,
+            Backend::Device(None),
+            params,
+            3,
+            LayoutRequest::default(),
+        )
+        .unwrap()
+        .layout()
+        .1;
         assert_eq!(layout.delta_i32, scale == 1, "{name}: {layout:?}");
         let device = |placement, group_size| {
-            let request = LayoutRequest { placement, group_size };
-            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, request).unwrap()) as Box<dyn Engine>
+            let request = LayoutRequest {
+                placement,
+                group_size,
+            };
+            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, request).unwrap())
+                as Box<dyn Engine>
         };
         let mut engines: Vec<Box<dyn Engine>> = vec![
             device(Placement::Auto, None),
@@ -368,8 +539,15 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
             metaopt::qap::ts::cpu::engine(&p, params),
         ];
         let mut rng = Philox::new(1, 2);
-        let starts: Vec<ChainState> =
-            (0..3).map(|_| ChainState::start(&p, rng.permutation(10).into_iter().map(|v| v as u8).collect(), 0)).collect();
+        let starts: Vec<ChainState> = (0..3)
+            .map(|_| {
+                ChainState::start(
+                    &p,
+                    rng.permutation(10).into_iter().map(|v| v as u8).collect(),
+                    0,
+                )
+            })
+            .collect();
         let mut states = vec![starts.clone(), starts.clone(), starts.clone(), starts];
         for launch in 0..4 {
             if launch == 2 {
@@ -381,8 +559,14 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
             for (e, s) in engines.iter_mut().zip(&mut states) {
                 e.advance(s, 250).unwrap();
             }
-            for (e, what) in ["local", "global", "local deltas, 4 work-items"].iter().enumerate() {
-                assert_eq!(states[e], states[3], "{name} {ty:?} launch {launch}: device ({what}) vs CPU");
+            for (e, what) in ["local", "global", "local deltas, 4 work-items"]
+                .iter()
+                .enumerate()
+            {
+                assert_eq!(
+                    states[e], states[3],
+                    "{name} {ty:?} launch {launch}: device ({what}) vs CPU"
+                );
             }
         }
         assert!(states[3].iter().all(|s| s.g == 1000 && s.t > 0));
@@ -395,14 +579,35 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
 #[ignore]
 fn throughput() {
     // METAOPT_TS_CHAINS: chains on the device (a GPU wants thousands); the CPU runs 4
-    let dev_chains: usize = std::env::var("METAOPT_TS_CHAINS").ok().and_then(|v| v.parse().ok()).unwrap_or(4);
-    for (name, cpu_iters, dev_iters) in [("bur26a", 40_000u64, 4_000u64), ("tai50a", 10_000, 1_000), ("tai100a", 2_000, 200)] {
+    let dev_chains: usize = std::env::var("METAOPT_TS_CHAINS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
+    for (name, cpu_iters, dev_iters) in [
+        ("bur26a", 40_000u64, 4_000u64),
+        ("tai50a", 10_000, 1_000),
+        ("tai100a", 2_000, 200),
+    ] {
         let p = Arc::new(QapProblem::from_instance(&instance(name)));
-        for (backend, iters, chains) in [(Backend::Cpu, cpu_iters, 4), (Backend::Device(None), dev_iters, dev_chains)] {
-            let opts = QapTsOptions { chains, max_iterations: iters, launch_iterations: iters as u32, stagnation: Some(0), ..Default::default() };
+        for (backend, iters, chains) in [
+            (Backend::Cpu, cpu_iters, 4),
+            (Backend::Device(None), dev_iters, dev_chains),
+        ] {
+            let opts = QapTsOptions {
+                chains,
+                max_iterations: iters,
+                launch_iterations: iters as u32,
+                stagnation: Some(0),
+                ..Default::default()
+            };
             let mut s = QapTs::new(p.clone(), backend).unwrap();
             // the first solve builds the program
-            s.solve(&QapTsOptions { max_iterations: 10, launch_iterations: 10, ..opts.clone() }).unwrap();
+            s.solve(&QapTsOptions {
+                max_iterations: 10,
+                launch_iterations: 10,
+                ..opts.clone()
+            })
+            .unwrap();
             let r = s.solve(&opts).unwrap();
             eprintln!(
                 "{name} (n = {}), {chains} chains, {:?}: {:.0} iterations/s per chain ({:.0} in all), best {} [{}]",
@@ -421,18 +626,31 @@ fn throughput() {
 fn time_limit_and_progress_stop_a_solve() {
     let p = Arc::new(QapProblem::from_instance(&instance("tai25a")));
     let mut s = QapTs::new(p, Backend::Cpu).unwrap();
-    let opts = QapTsOptions { chains: 2, max_iterations: 0, launch_iterations: 200, time_limit: Some(Duration::from_millis(300)), ..Default::default() };
+    let opts = QapTsOptions {
+        chains: 2,
+        max_iterations: 0,
+        launch_iterations: 200,
+        time_limit: Some(Duration::from_millis(300)),
+        ..Default::default()
+    };
     let r = s.solve(&opts).unwrap();
     assert!(r.seconds >= 0.3 && r.seconds < 5.0, "{}", r.seconds);
     assert!(!r.target_reached && r.iterations > 0 && r.seconds_to_best <= r.seconds);
     let mut calls = 0;
     let r = s
         // without a time limit every launch has launch_iterations (with one they are sized to it)
-        .solve_with_progress(&QapTsOptions { max_iterations: 100_000, time_limit: None, ..opts }, |pr| {
-            calls += 1;
-            assert_eq!(pr.iterations, 200 * calls);
-            calls < 3
-        })
+        .solve_with_progress(
+            &QapTsOptions {
+                max_iterations: 100_000,
+                time_limit: None,
+                ..opts
+            },
+            |pr| {
+                calls += 1;
+                assert_eq!(pr.iterations, 200 * calls);
+                calls < 3
+            },
+        )
         .unwrap();
     assert_eq!((calls, r.iterations, r.launches), (3, 600, 3));
 }

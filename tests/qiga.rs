@@ -5,16 +5,36 @@
 
 use metaopt::device::Backend;
 use metaopt::problem::knapsack::{repair_bits, GenerateOptions, Knapsack, KnapsackKind};
-use metaopt::qiga::{random_order, repair_strings, Items, RepairCall, Qiga, QigaOptions, QigaRunResult, Repair, RotationTable};
+use metaopt::qiga::{
+    random_order, repair_strings, Items, Qiga, QigaOptions, QigaRunResult, Repair, RepairCall,
+    RotationTable,
+};
 use metaopt::rng::Philox;
 use std::path::Path;
 
 fn knapsack250() -> Knapsack {
-    Knapsack::from_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/knapsack/knapsack-250.txt")).unwrap()
+    Knapsack::from_file(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("data/knapsack/knapsack-250.txt"),
+    )
+    .unwrap()
 }
 
-fn opts(backend: Backend, populations: usize, generations: u32, table: RotationTable, repair: Repair) -> QigaOptions {
-    QigaOptions { populations, generations, tables: vec![table], repair, seed: 2026, backend, ..Default::default() }
+fn opts(
+    backend: Backend,
+    populations: usize,
+    generations: u32,
+    table: RotationTable,
+    repair: Repair,
+) -> QigaOptions {
+    QigaOptions {
+        populations,
+        generations,
+        tables: vec![table],
+        repair,
+        seed: 2026,
+        backend,
+        ..Default::default()
+    }
 }
 
 fn run(k: &Knapsack, o: QigaOptions) -> QigaRunResult {
@@ -42,7 +62,10 @@ fn assert_consistent(k: &Knapsack, r: &QigaRunResult) {
 fn device_equals_cpu_bit_for_bit_over_1024_populations() {
     let k = knapsack250();
     for table in [RotationTable::gqa2000(), RotationTable::qea2002()] {
-        let d = run(&k, opts(Backend::Device(None), 1024, 60, table, Repair::Index));
+        let d = run(
+            &k,
+            opts(Backend::Device(None), 1024, 60, table, Repair::Index),
+        );
         let c = run(&k, opts(Backend::Cpu, 1024, 60, table, Repair::Index));
         assert_same(&d, &c);
         assert_consistent(&k, &d);
@@ -52,10 +75,23 @@ fn device_equals_cpu_bit_for_bit_over_1024_populations() {
 #[test]
 fn device_equals_cpu_for_every_repair_random_signs_and_odd_shapes() {
     // odd population sizes, more items than work-items, a tuning run over two tables
-    let k = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::WeaklyCorrelated, items: 333, range: 1000, seed: 5, ..Default::default() }).unwrap();
+    let k = Knapsack::generate(&GenerateOptions {
+        kind: KnapsackKind::WeaklyCorrelated,
+        items: 333,
+        range: 1000,
+        seed: 5,
+        ..Default::default()
+    })
+    .unwrap();
     for repair in [Repair::Index, Repair::Random, Repair::Greedy] {
         for individuals in [1, 7, 10] {
-            let mut o = opts(Backend::Device(None), 37, 25, RotationTable::gqa2000().with_random_pole_signs(), repair);
+            let mut o = opts(
+                Backend::Device(None),
+                37,
+                25,
+                RotationTable::gqa2000().with_random_pole_signs(),
+                repair,
+            );
             o.individuals = individuals;
             o.tables.push(RotationTable::qea2002());
             o.group_size = Some(32);
@@ -74,7 +110,13 @@ fn device_equals_cpu_for_every_repair_random_signs_and_odd_shapes() {
 #[test]
 fn results_do_not_depend_on_launch_size() {
     let k = knapsack250();
-    let mut o = opts(Backend::Device(None), 50, 20, RotationTable::gqa2000(), Repair::Greedy);
+    let mut o = opts(
+        Backend::Device(None),
+        50,
+        20,
+        RotationTable::gqa2000(),
+        Repair::Greedy,
+    );
     let a = run(&k, o.clone());
     o.launch_populations = Some(7);
     let b = run(&k, o);
@@ -99,8 +141,22 @@ fn parallel_repair_equals_the_sequential_rules() {
     let mut checked = 0usize;
     let instances = [
         knapsack250(),
-        Knapsack::generate(&GenerateOptions { kind: KnapsackKind::Uncorrelated, items: 97, range: 100, seed: 3, ..Default::default() }).unwrap(),
-        Knapsack::generate(&GenerateOptions { kind: KnapsackKind::SubsetSum, items: 40, range: 20, seed: 4, ..Default::default() }).unwrap(),
+        Knapsack::generate(&GenerateOptions {
+            kind: KnapsackKind::Uncorrelated,
+            items: 97,
+            range: 100,
+            seed: 3,
+            ..Default::default()
+        })
+        .unwrap(),
+        Knapsack::generate(&GenerateOptions {
+            kind: KnapsackKind::SubsetSum,
+            items: 40,
+            range: 20,
+            seed: 4,
+            ..Default::default()
+        })
+        .unwrap(),
         // everything fits
         Knapsack::from_integers("fits", &[3, 1, 4, 1, 5], &[9, 2, 6, 5, 3], 100).unwrap(),
         // exact capacity: 1+2+3+4 = 10
@@ -124,28 +180,57 @@ fn parallel_repair_equals_the_sequential_rules() {
                 bits[..6].copy_from_slice(&[1, 1, 1, 1, 0, 0]);
             }
             let input = bits.clone();
-            let call = RepairCall { individuals, repair, seed: 7, pop_offset: 1000, generation: 3 };
+            let call = RepairCall {
+                individuals,
+                repair,
+                seed: 7,
+                pop_offset: 1000,
+                generation: 3,
+            };
             let values = repair_strings(&items, call, &mut bits, Backend::Device(None)).unwrap();
             for s in 0..groups * individuals {
                 let mut x = input[s * m..(s + 1) * m].to_vec();
                 let (pop, i) = (1000 + (s / individuals) as u32, (s % individuals) as u32);
                 match repair {
-                    Repair::Index => repair_bits(&mut x, k.int_weights(), k.int_capacity(), 0..m, 0..m),
+                    Repair::Index => {
+                        repair_bits(&mut x, k.int_weights(), k.int_capacity(), 0..m, 0..m)
+                    }
                     Repair::Greedy => {
                         let o = k.ratio_order();
-                        repair_bits(&mut x, k.int_weights(), k.int_capacity(), o.iter().rev().copied(), o.iter().copied())
+                        repair_bits(
+                            &mut x,
+                            k.int_weights(),
+                            k.int_capacity(),
+                            o.iter().rev().copied(),
+                            o.iter().copied(),
+                        )
                     }
                     Repair::Random => {
                         let o = random_order(7, pop, 3, i, individuals as u32, m as u32);
-                        repair_bits(&mut x, k.int_weights(), k.int_capacity(), o.iter().copied(), o.iter().copied())
+                        repair_bits(
+                            &mut x,
+                            k.int_weights(),
+                            k.int_capacity(),
+                            o.iter().copied(),
+                            o.iter().copied(),
+                        )
                     }
                 };
-                assert_eq!(&bits[s * m..(s + 1) * m], &x[..], "{repair:?} string {s} of {}", k.name());
+                assert_eq!(
+                    &bits[s * m..(s + 1) * m],
+                    &x[..],
+                    "{repair:?} string {s} of {}",
+                    k.name()
+                );
                 assert_eq!(values[s], k.value_and_weight(&x).0);
                 checked += 1;
             }
             if m == 6 && repair == Repair::Index {
-                assert_eq!(&bits[..6], &[1, 1, 1, 1, 0, 0], "a string at the capacity is left alone");
+                assert_eq!(
+                    &bits[..6],
+                    &[1, 1, 1, 1, 0, 0],
+                    "a string at the capacity is left alone"
+                );
             }
         }
     }
@@ -154,13 +239,38 @@ fn parallel_repair_equals_the_sequential_rules() {
 
 #[test]
 fn no_result_exceeds_the_exact_optimum() {
-    for (kind, seed) in [(KnapsackKind::StronglyCorrelated, 1), (KnapsackKind::Uncorrelated, 2), (KnapsackKind::WeaklyCorrelated, 3), (KnapsackKind::SubsetSum, 4), (KnapsackKind::HanKim, 5)] {
-        let k = Knapsack::generate(&GenerateOptions { kind, items: 60, range: 100, seed, ..Default::default() }).unwrap();
+    for (kind, seed) in [
+        (KnapsackKind::StronglyCorrelated, 1),
+        (KnapsackKind::Uncorrelated, 2),
+        (KnapsackKind::WeaklyCorrelated, 3),
+        (KnapsackKind::SubsetSum, 4),
+        (KnapsackKind::HanKim, 5),
+    ] {
+        let k = Knapsack::generate(&GenerateOptions {
+            kind,
+            items: 60,
+            range: 100,
+            seed,
+            ..Default::default()
+        })
+        .unwrap();
         let opt = k.optimum().unwrap();
         for repair in [Repair::Index, Repair::Greedy] {
-            let r = run(&k, opts(Backend::Device(None), 64, 100, RotationTable::gqa2000(), repair));
+            let r = run(
+                &k,
+                opts(
+                    Backend::Device(None),
+                    64,
+                    100,
+                    RotationTable::gqa2000(),
+                    repair,
+                ),
+            );
             assert_consistent(&k, &r);
-            assert!(r.best_value_int.iter().all(|&v| v <= opt.int_value), "{kind:?}");
+            assert!(
+                r.best_value_int.iter().all(|&v| v <= opt.int_value),
+                "{kind:?}"
+            );
             // a stop at the optimum as target ends populations early and reports the target
             if repair == Repair::Greedy {
                 let mut o = opts(Backend::Cpu, 16, 2000, RotationTable::gqa2000(), repair);
@@ -181,11 +291,27 @@ fn no_result_exceeds_the_exact_optimum() {
 #[test]
 fn table1_in_distribution() {
     let k = knapsack250();
-    let r = run(&k, opts(Backend::Cpu, 1024, 500, RotationTable::gqa2000(), Repair::Index));
+    let r = run(
+        &k,
+        opts(
+            Backend::Cpu,
+            1024,
+            500,
+            RotationTable::gqa2000(),
+            Repair::Index,
+        ),
+    );
     let s = r.stats;
-    eprintln!("mean {:.3} variance {:.2} median {:.3} ({} runs, {:.1} runs/s)", s.mean, s.variance, s.median, s.count, r.runs_per_second);
+    eprintln!(
+        "mean {:.3} variance {:.2} median {:.3} ({} runs, {:.1} runs/s)",
+        s.mean, s.variance, s.median, s.count, r.runs_per_second
+    );
     assert!((s.mean - 1406.26).abs() < 1.1, "mean {}", s.mean);
-    assert!((s.variance - 74.70).abs() < 0.25 * 74.70, "variance {}", s.variance);
+    assert!(
+        (s.variance - 74.70).abs() < 0.25 * 74.70,
+        "variance {}",
+        s.variance
+    );
     assert!(s.max <= 1533.821142 + 1e-9);
 }
 
@@ -194,19 +320,57 @@ fn bad_options_are_named_errors() {
     let k = knapsack250();
     let err = |o: QigaOptions| Qiga::new(&k, o).err().expect("an error").to_string();
     let base = || opts(Backend::Cpu, 4, 5, RotationTable::gqa2000(), Repair::Index);
-    assert!(err(QigaOptions { populations: 0, ..base() }).contains("populations"));
-    assert!(err(QigaOptions { individuals: 0, ..base() }).contains("individuals"));
-    assert!(err(QigaOptions { individuals: 5000, ..base() }).contains("individuals"));
-    assert!(err(QigaOptions { tables: vec![], ..base() }).contains("table"));
-    assert!(err(QigaOptions { target: Some(f64::NAN), ..base() }).contains("target"));
-    assert!(err(QigaOptions { devices: vec![0, 0], backend: Backend::Device(None), ..base() }).contains("devices"));
-    assert!(Qiga::new(&k, QigaOptions { devices: vec![999], ..base() }).is_err());
+    assert!(err(QigaOptions {
+        populations: 0,
+        ..base()
+    })
+    .contains("populations"));
+    assert!(err(QigaOptions {
+        individuals: 0,
+        ..base()
+    })
+    .contains("individuals"));
+    assert!(err(QigaOptions {
+        individuals: 5000,
+        ..base()
+    })
+    .contains("individuals"));
+    assert!(err(QigaOptions {
+        tables: vec![],
+        ..base()
+    })
+    .contains("table"));
+    assert!(err(QigaOptions {
+        target: Some(f64::NAN),
+        ..base()
+    })
+    .contains("target"));
+    assert!(err(QigaOptions {
+        devices: vec![0, 0],
+        backend: Backend::Device(None),
+        ..base()
+    })
+    .contains("devices"));
+    assert!(Qiga::new(
+        &k,
+        QigaOptions {
+            devices: vec![999],
+            ..base()
+        }
+    )
+    .is_err());
 }
 
 #[test]
 fn a_time_limit_stops_between_launches() {
     let k = knapsack250();
-    let mut o = opts(Backend::Cpu, 100_000, 500, RotationTable::gqa2000(), Repair::Index);
+    let mut o = opts(
+        Backend::Cpu,
+        100_000,
+        500,
+        RotationTable::gqa2000(),
+        Repair::Index,
+    );
     o.time_limit = Some(std::time::Duration::from_millis(300));
     let t = std::time::Instant::now();
     let r = run(&k, o);

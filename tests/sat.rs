@@ -1,10 +1,10 @@
 //! DIMACS parsing, the host references, MCSX and DXAC on the device and the rayon evaluator, on
 //! every shared SATLIB family (docs/specs/SAT.md; issue 6, items 1, 2 and 5).
 
-use metaopt::sat::cpu as cpu_sat;
 use metaopt::error::Error;
 use metaopt::problem::sat::{v_lines, verify, Assignment, ClauseCounts, Cnf, LitType, Model};
 use metaopt::rng::Philox;
+use metaopt::sat::cpu as cpu_sat;
 use metaopt::sat::eval::DeviceSat;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +32,11 @@ fn families() -> Vec<(String, Vec<PathBuf>)> {
         })
         .collect();
     fams.sort();
-    assert!(fams.len() >= 20, "expected the 20 shared families in {}", satlib().display());
+    assert!(
+        fams.len() >= 20,
+        "expected the 20 shared families in {}",
+        satlib().display()
+    );
     fams
 }
 
@@ -77,7 +81,10 @@ fn uf20_first_clauses_and_literal_types() {
 /// Random assignments plus all-false and all-true.
 fn assignments(num_vars: usize, random: usize, seed: u64) -> Vec<Assignment> {
     let mut rng = Philox::new(seed, 0);
-    let mut v = vec![Assignment::all_false(num_vars), Assignment::all_true(num_vars)];
+    let mut v = vec![
+        Assignment::all_false(num_vars),
+        Assignment::all_true(num_vars),
+    ];
     v.extend((0..random).map(|_| Assignment::random(num_vars, &mut rng)));
     v
 }
@@ -94,8 +101,18 @@ fn rayon_evaluator_equals_the_host_reference_on_every_file() {
             assert_eq!(plain.satisfied, r.satisfied);
             for (i, a) in asg.iter().enumerate() {
                 let m = cnf.num_clauses();
-                assert_eq!(&counts[i * m..(i + 1) * m], cnf.true_counts(a).as_slice(), "{} #{i}", f.display());
-                assert_eq!(r.satisfied[i], cnf.satisfied_count(a), "{} #{i}", f.display());
+                assert_eq!(
+                    &counts[i * m..(i + 1) * m],
+                    cnf.true_counts(a).as_slice(),
+                    "{} #{i}",
+                    f.display()
+                );
+                assert_eq!(
+                    r.satisfied[i],
+                    cnf.satisfied_count(a),
+                    "{} #{i}",
+                    f.display()
+                );
                 assert_eq!(r.is_model(i), cnf.is_satisfied_by(a));
             }
         }
@@ -107,21 +124,39 @@ fn mcsx_and_dxac_equal_the_host_reference_for_every_family() {
     let mut dev: Option<String> = None;
     for (fam, files) in families() {
         // the first and the last file of each family keep the device part short
-        let pick: Vec<&PathBuf> = if files.len() > 1 { vec![&files[0], &files[files.len() - 1]] } else { vec![&files[0]] };
+        let pick: Vec<&PathBuf> = if files.len() > 1 {
+            vec![&files[0], &files[files.len() - 1]]
+        } else {
+            vec![&files[0]]
+        };
         for f in pick {
             let cnf = Cnf::from_file(f).unwrap();
             let mut ds = DeviceSat::new(&cnf).unwrap();
             dev.get_or_insert_with(|| ds.backend_description());
             // enough assignments for more than one DXAC work-group and a pitch with padding
-            let asg = assignments(cnf.num_vars, if cnf.num_clauses() > 50_000 { 20 } else { 70 }, 5);
+            let asg = assignments(
+                cnf.num_vars,
+                if cnf.num_clauses() > 50_000 { 20 } else { 70 },
+                5,
+            );
             let host_sat: Vec<u32> = asg.iter().map(|a| cnf.satisfied_count(a)).collect();
             let host_counts: Vec<u32> = asg.iter().flat_map(|a| cnf.true_counts(a)).collect();
 
             let d = ds.dxac(&asg, true).unwrap();
             assert_eq!(d.satisfied, host_sat, "DXAC {fam} {}", f.display());
-            assert_eq!(d.counts.as_ref().unwrap(), &host_counts, "DXAC counts {}", f.display());
+            assert_eq!(
+                d.counts.as_ref().unwrap(),
+                &host_counts,
+                "DXAC counts {}",
+                f.display()
+            );
             let d2 = ds.dxac(&asg[..3], false).unwrap();
-            assert_eq!(d2.satisfied, host_sat[..3], "DXAC without counts {}", f.display());
+            assert_eq!(
+                d2.satisfied,
+                host_sat[..3],
+                "DXAC without counts {}",
+                f.display()
+            );
             assert!(d2.counts.is_none());
             let cpu = cpu_sat::evaluate_many(&cnf, &asg, true).unwrap();
             assert_eq!(cpu, d, "rayon vs DXAC {}", f.display());
@@ -132,7 +167,12 @@ fn mcsx_and_dxac_equal_the_host_reference_for_every_family() {
                 assert_eq!(r.satisfied, host_sat[i], "MCSX {} #{i}", f.display());
                 assert_eq!(r.all, host_sat[i] as usize == m);
                 if let Some(c) = r.counts {
-                    assert_eq!(c, host_counts[i * m..(i + 1) * m], "MCSX counts {} #{i}", f.display());
+                    assert_eq!(
+                        c,
+                        host_counts[i * m..(i + 1) * m],
+                        "MCSX counts {} #{i}",
+                        f.display()
+                    );
                 }
             }
         }
@@ -153,9 +193,14 @@ fn the_all_satisfied_flag_on_a_model() {
     let r = ds.mcsx(&model, false).unwrap();
     assert!(r.all);
     assert_eq!(r.satisfied, 91);
-    let d = ds.dxac(&[model.clone(), Assignment::all_false(20)], false).unwrap();
+    let d = ds
+        .dxac(&[model.clone(), Assignment::all_false(20)], false)
+        .unwrap();
     assert!(d.is_model(0));
-    assert_eq!(d.is_model(1), cnf.is_satisfied_by(&Assignment::all_false(20)));
+    assert_eq!(
+        d.is_model(1),
+        cnf.is_satisfied_by(&Assignment::all_false(20))
+    );
     let m = Model::verified(&cnf, model).unwrap();
     let v = m.v_lines();
     assert!(v.lines().all(|l| l.starts_with("v ")));
@@ -167,7 +212,12 @@ fn tautologies_duplicates_and_wide_literal_types_on_the_device() {
     // 300 variables: 16-bit literals; a clause with v and -v is always true; a repeated literal
     // counts twice
     let n = 300;
-    let clauses: Vec<Vec<i32>> = vec![vec![1, -1], vec![5, 5, -7], vec![-300, 299, 1, 2, 3, 4, 5, 6, 7, 8, 9], vec![300]];
+    let clauses: Vec<Vec<i32>> = vec![
+        vec![1, -1],
+        vec![5, 5, -7],
+        vec![-300, 299, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        vec![300],
+    ];
     let cnf = Cnf::from_clauses("t", n, &clauses).unwrap();
     assert_eq!(cnf.lit_type(), LitType::I16);
     let asg = assignments(n, 30, 3);
@@ -177,11 +227,16 @@ fn tautologies_duplicates_and_wide_literal_types_on_the_device() {
         let c = &d.counts.as_ref().unwrap()[i * 4..i * 4 + 4];
         assert_eq!(c, cnf.true_counts(a).as_slice());
         assert_eq!(c[0], 1, "a tautology has exactly one true literal");
-        assert_eq!(c[1], 2 * a.get(5) as u32 + !a.get(7) as u32, "5 counts twice");
+        assert_eq!(
+            c[1],
+            2 * a.get(5) as u32 + !a.get(7) as u32,
+            "5 counts twice"
+        );
         assert_eq!(ds.mcsx(a, true).unwrap().counts.unwrap(), c);
     }
     // 40,000 variables: 32-bit literals
-    let big = Cnf::from_clauses("b", 40_000, [vec![-40_000, 1], vec![39_999], vec![-2, -3]]).unwrap();
+    let big =
+        Cnf::from_clauses("b", 40_000, [vec![-40_000, 1], vec![39_999], vec![-2, -3]]).unwrap();
     assert_eq!(big.lit_type(), LitType::I32);
     let asg = assignments(40_000, 5, 9);
     let mut ds = DeviceSat::new(&big).unwrap();
@@ -199,7 +254,11 @@ fn incremental_counts_follow_flips() {
     assert_eq!(occ.clauses.len(), cnf.literals.len());
     for v in 1..=cnf.num_vars {
         let want: Vec<u32> = (0..cnf.num_clauses() as u32)
-            .filter(|&c| cnf.clause(c as usize).iter().any(|l| l.unsigned_abs() as usize == v))
+            .filter(|&c| {
+                cnf.clause(c as usize)
+                    .iter()
+                    .any(|l| l.unsigned_abs() as usize == v)
+            })
             .collect();
         let mut got = occ.of_var(v).to_vec();
         got.sort();
@@ -224,7 +283,10 @@ fn verify_names_a_planted_unsatisfied_clause() {
     let cnf = Cnf::from_clauses("h", 3, [vec![1, 2], vec![-1, 3], vec![-2, -3]]).unwrap();
     let good = Assignment::from_bools(&[true, false, true]);
     verify(&cnf, &good).unwrap();
-    assert_eq!(Model::verified(&cnf, good.clone()).unwrap().v_lines(), "v 1 -2 3 0\n");
+    assert_eq!(
+        Model::verified(&cnf, good.clone()).unwrap().v_lines(),
+        "v 1 -2 3 0\n"
+    );
     assert_eq!(v_lines(&good), "v 1 -2 3 0\n");
     // x1 = x2 = x3 = true leaves only clause 3 false
     let bad = Assignment::all_true(3);
@@ -240,7 +302,9 @@ fn verify_names_a_planted_unsatisfied_clause() {
         .map(|bits| Assignment::from_words(20, vec![bits]).unwrap())
         .find(|a| base.is_satisfied_by(a))
         .unwrap();
-    let planted: Vec<i32> = (1..=3).map(|v| if model.get(v) { -(v as i32) } else { v as i32 }).collect();
+    let planted: Vec<i32> = (1..=3)
+        .map(|v| if model.get(v) { -(v as i32) } else { v as i32 })
+        .collect();
     let mut clauses: Vec<Vec<i32>> = base.clauses().map(<[i32]>::to_vec).collect();
     clauses.insert(40, planted.clone());
     let cnf = Cnf::from_clauses("planted", 20, &clauses).unwrap();
@@ -266,7 +330,11 @@ fn malformed_files_give_the_line() {
     let cases: &[(&str, usize, &str)] = &[
         ("c x\np cnf 3 2\n1 2 0\n4 0\n", 4, "out of range"),
         ("p cnf 3 2\n1 -2 0\n-3 0\n1 0\n", 4, "more clauses"),
-        ("p cnf 3 3\n1 -2 0\n-3 0\nc end\n", 4, "declares 3 clauses but the file holds 2"),
+        (
+            "p cnf 3 3\n1 -2 0\n-3 0\nc end\n",
+            4,
+            "declares 3 clauses but the file holds 2",
+        ),
         ("c only\n1 2 0\n", 2, "before the `p cnf"),
         ("c only comments\n", 1, "no `p cnf"),
         ("p cnf 3\n1 0\n", 1, "bad header"),
@@ -291,7 +359,10 @@ fn malformed_files_give_the_line() {
     std::fs::write(&p, "p cnf 2 1\n3 0\n").unwrap();
     let e = Cnf::from_file(&p).unwrap_err().to_string();
     assert!(e.starts_with(&format!("{}:2: ", p.display())), "{e}");
-    assert!(matches!(Cnf::from_file(&dir.path().join("none.cnf")), Err(Error::Io { .. })));
+    assert!(matches!(
+        Cnf::from_file(&dir.path().join("none.cnf")),
+        Err(Error::Io { .. })
+    ));
 }
 
 #[test]
@@ -299,9 +370,16 @@ fn accepted_layouts() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("ok.cnf");
     // clauses over lines, several per line, comments between, CRLF, no final 0, % then 0
-    std::fs::write(&p, "c a\r\np  cnf  4  4 \r\n1\r\n-2 0 3 0\r\nc between\r\n-4 1 0 2\r\n 3 4\r\n%\r\n0\r\n").unwrap();
+    std::fs::write(
+        &p,
+        "c a\r\np  cnf  4  4 \r\n1\r\n-2 0 3 0\r\nc between\r\n-4 1 0 2\r\n 3 4\r\n%\r\n0\r\n",
+    )
+    .unwrap();
     let c = Cnf::from_file(&p).unwrap();
-    assert_eq!(c.clauses().collect::<Vec<_>>(), vec![&[1, -2][..], &[3], &[-4, 1], &[2, 3, 4]]);
+    assert_eq!(
+        c.clauses().collect::<Vec<_>>(),
+        vec![&[1, -2][..], &[3], &[-4, 1], &[2, 3, 4]]
+    );
     // a missing final 0 at the end of the file
     std::fs::write(&p, "p cnf 2 2\n1 0\n-1 2").unwrap();
     assert_eq!(Cnf::from_file(&p).unwrap().clause(1), &[-1, 2]);

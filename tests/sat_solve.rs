@@ -3,10 +3,10 @@
 
 use metaopt::device::Backend;
 use metaopt::hc12::restarts::Stop;
+use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::hc12::Neighbourhood;
 use metaopt::problem::sat::{verify, Assignment, ClauseCounts, Cnf};
 use metaopt::rng::Philox;
-use metaopt::hc12::sat::{SatOptions, SatSolver};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -17,7 +17,10 @@ fn satlib() -> PathBuf {
 }
 
 fn family(name: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(satlib().join(name)).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(satlib().join(name))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     v.sort();
     v
 }
@@ -45,9 +48,24 @@ fn host_best(cnf: &Cnf, a: &Assignment, order: u32) -> (i64, u64) {
 #[test]
 fn incremental_device_values_equal_the_host() {
     // repeated literals and a tautology on top of a real instance
-    let odd = Cnf::from_clauses("odd", 4, &[vec![1, 1, -2], vec![2, -2, 3], vec![-1, -3, -4], vec![4, 4, 4], vec![-4, 1, 2, 3]]).unwrap();
+    let odd = Cnf::from_clauses(
+        "odd",
+        4,
+        &[
+            vec![1, 1, -2],
+            vec![2, -2, 3],
+            vec![-1, -3, -4],
+            vec![4, 4, 4],
+            vec![-4, 1, 2, 3],
+        ],
+    )
+    .unwrap();
     let mut cases = vec![odd];
-    for f in ["uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf", "uuf75-325/uuf75-01.cnf"] {
+    for f in [
+        "uf20-91/uf20-01.cnf",
+        "uf50-218/uf50-01.cnf",
+        "uuf75-325/uuf75-01.cnf",
+    ] {
         cases.push(Cnf::from_file(&satlib().join(f)).unwrap());
     }
     for cnf in cases {
@@ -56,7 +74,12 @@ fn incremental_device_values_equal_the_host() {
             let mut rng = Philox::new(3, order);
             for _ in 0..5 {
                 let a = Assignment::random(cnf.num_vars, &mut rng);
-                assert_eq!(s.best_move(&a).unwrap(), host_best(&cnf, &a, order), "{} order {order}", cnf.name);
+                assert_eq!(
+                    s.best_move(&a).unwrap(),
+                    host_best(&cnf, &a, order),
+                    "{} order {order}",
+                    cnf.name
+                );
             }
         }
     }
@@ -68,10 +91,31 @@ fn finds_verified_models_for_every_shared_uf20_uf50_uf75() {
     for fam in ["uf20-91", "uf50-218", "uf75-325"] {
         for path in family(fam) {
             let cnf = Cnf::from_file(&path).unwrap();
-            let opts = SatOptions { seed: 7, stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(30)), target: None, token: None }, ..Default::default() };
-            let mut s = SatSolver::new(cnf.clone(), opts.mask_order, opts.tabu.as_ref().unwrap().max_length, Backend::DEVICE).unwrap();
+            let opts = SatOptions {
+                seed: 7,
+                stop: Stop {
+                    max_runs: 0,
+                    time_limit: Some(Duration::from_secs(30)),
+                    target: None,
+                    token: None,
+                },
+                ..Default::default()
+            };
+            let mut s = SatSolver::new(
+                cnf.clone(),
+                opts.mask_order,
+                opts.tabu.as_ref().unwrap().max_length,
+                Backend::DEVICE,
+            )
+            .unwrap();
             let r = s.solve(&opts).unwrap();
-            assert!(r.satisfiable, "{}: best {} unsatisfied after {:.1} s", path.display(), r.best_unsatisfied, r.seconds);
+            assert!(
+                r.satisfiable,
+                "{}: best {} unsatisfied after {:.1} s",
+                path.display(),
+                r.best_unsatisfied,
+                r.seconds
+            );
             verify(&cnf, r.model.as_ref().unwrap().assignment()).unwrap();
             worst = worst.max(r.seconds);
         }
@@ -83,7 +127,15 @@ fn finds_verified_models_for_every_shared_uf20_uf50_uf75() {
 fn unsatisfiable_formulas_report_no_model_and_their_best_count() {
     for path in family("uuf50-218").into_iter().take(3) {
         let cnf = Cnf::from_file(&path).unwrap();
-        let opts = SatOptions { stop: Stop { max_runs: 0, time_limit: Some(Duration::from_millis(1500)), target: None, token: None }, ..Default::default() };
+        let opts = SatOptions {
+            stop: Stop {
+                max_runs: 0,
+                time_limit: Some(Duration::from_millis(1500)),
+                target: None,
+                token: None,
+            },
+            ..Default::default()
+        };
         let mut s = SatSolver::new(cnf.clone(), 1, 500, Backend::DEVICE).unwrap();
         let r = s.solve(&opts).unwrap();
         assert!(!r.satisfiable && r.model.is_none());
@@ -95,10 +147,26 @@ fn unsatisfiable_formulas_report_no_model_and_their_best_count() {
 #[test]
 fn bad_settings_are_errors() {
     let cnf = Cnf::from_file(&satlib().join("uf20-91/uf20-01.cnf")).unwrap();
-    assert!(SatSolver::new(cnf.clone(), 3, 0, Backend::DEVICE).err().unwrap().to_string().contains("maskOrder"));
+    assert!(SatSolver::new(cnf.clone(), 3, 0, Backend::DEVICE)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("maskOrder"));
     let mut s = SatSolver::new(cnf, 1, 10, Backend::DEVICE).unwrap();
     let e = s.solve(&SatOptions::default()).unwrap_err().to_string();
     assert!(e.contains("tabu"), "{e}");
-    let e = s.solve(&SatOptions { stop: Stop { max_runs: 0, time_limit: None, target: None, token: None }, tabu: None, ..Default::default() }).unwrap_err().to_string();
+    let e = s
+        .solve(&SatOptions {
+            stop: Stop {
+                max_runs: 0,
+                time_limit: None,
+                target: None,
+                token: None,
+            },
+            tabu: None,
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("runs"), "{e}");
 }

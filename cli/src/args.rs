@@ -65,7 +65,9 @@ impl DevicesArg {
     /// As [`DevicesArg::list`], refusing `--devices` beside `--cpu`.
     pub fn list_for(&self, cpu: bool) -> CliResult<Vec<usize>> {
         if cpu && self.devices.is_some() {
-            return Err(Failure("--devices: not with --cpu (the devices are OpenCL devices)".into()));
+            return Err(Failure(
+                "--devices: not with --cpu (the devices are OpenCL devices)".into(),
+            ));
         }
         self.list()
     }
@@ -85,7 +87,11 @@ impl BackendArgs {
     /// Selects `--device N` (when given) and returns the backend.
     pub fn backend(&self) -> CliResult<Backend> {
         self.device.select()?;
-        Ok(if self.cpu { Backend::Cpu } else { Backend::DEVICE })
+        Ok(if self.cpu {
+            Backend::Cpu
+        } else {
+            Backend::DEVICE
+        })
     }
 
     /// `cpu` or `device`, as the JSON outputs name the backend.
@@ -137,16 +143,27 @@ impl ObjectiveArgs {
         match (&self.function, &self.source) {
             (Some(f), _) => {
                 let info = functions::lookup(f).map_err(|e| flag_error("--function", e))?;
-                Ok(ResolvedObjective { objective: Objective::catalogue(f)?, name: info.name.to_string(), info: Some(info) })
+                Ok(ResolvedObjective {
+                    objective: Objective::catalogue(f)?,
+                    name: info.name.to_string(),
+                    info: Some(info),
+                })
             }
             (None, Some(path)) => {
-                let code = std::fs::read_to_string(path)
-                    .map_err(|e| Failure(format!("--source: cannot read {}: {e}", path.display())))?;
+                let code = std::fs::read_to_string(path).map_err(|e| {
+                    Failure(format!("--source: cannot read {}: {e}", path.display()))
+                })?;
                 let data = match &self.data {
-                    Some(d) => std::fs::read(d).map_err(|e| Failure(format!("--data: cannot read {}: {e}", d.display())))?,
+                    Some(d) => std::fs::read(d).map_err(|e| {
+                        Failure(format!("--data: cannot read {}: {e}", d.display()))
+                    })?,
                     None => Vec::new(),
                 };
-                Ok(ResolvedObjective { objective: Objective::source(code, data), name: path.display().to_string(), info: None })
+                Ok(ResolvedObjective {
+                    objective: Objective::source(code, data),
+                    name: path.display().to_string(),
+                    info: None,
+                })
             }
             (None, None) => Err("give --function NAME or --source FILE.cl".into()),
         }
@@ -218,7 +235,6 @@ pub struct SeedArg {
     pub seed: u64,
 }
 
-
 /// The stop conditions every solver command takes, spelled and described once: `--time-limit`
 /// and `--target`. The count cap is the command's own unit and has its own group
 /// ([`MaxRunsArg`], [`MaxGenerationsArg`], [`MaxIterationsArg`]); `qap solve` spells its target
@@ -287,7 +303,10 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
 /// The one time-limit validator of the CLI: [`metaopt::time_limit_from_secs`] (finite, at most
 /// [`metaopt::MAX_TIME_LIMIT_S`]), and positive.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let secs = s.trim().parse::<f64>().map_err(|_| format!("`{s}` is not a positive number of seconds"))?;
+    let secs = s
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| format!("`{s}` is not a positive number of seconds"))?;
     match metaopt::time_limit_from_secs(secs, "--time-limit") {
         Ok(Some(d)) => Ok(d),
         Ok(None) => Err(format!("`{s}` is not a positive number of seconds")),
@@ -412,7 +431,9 @@ pub struct TabuArgs {
 impl TabuArgs {
     /// The library's configuration, or None without --tabu.
     pub fn config(&self) -> CliResult<Option<TabuConfig>> {
-        let Some(len) = self.tabu else { return Ok(None) };
+        let Some(len) = self.tabu else {
+            return Ok(None);
+        };
         let cfg = TabuConfig {
             max_length: len,
             activation_limit: self.activation_limit,
@@ -422,9 +443,17 @@ impl TabuArgs {
         };
         cfg.check().map_err(|e| {
             let flag = match &e {
-                metaopt::Error::InvalidArgument { arg: "maxLength", .. } => "--tabu",
-                metaopt::Error::InvalidArgument { arg: "maxIterations", .. } => "--tabu-iterations",
-                metaopt::Error::InvalidArgument { arg: "maxNoImprove", .. } => "--no-improve",
+                metaopt::Error::InvalidArgument {
+                    arg: "maxLength", ..
+                } => "--tabu",
+                metaopt::Error::InvalidArgument {
+                    arg: "maxIterations",
+                    ..
+                } => "--tabu-iterations",
+                metaopt::Error::InvalidArgument {
+                    arg: "maxNoImprove",
+                    ..
+                } => "--no-improve",
                 _ => "--activation-limit",
             };
             flag_error(flag, e)
@@ -449,7 +478,11 @@ pub fn seeds(seed: Option<u64>) -> [u64; 4] {
 /// One number, or a comma-separated list of numbers.
 pub fn parse_numbers(flag: &str, s: &str) -> CliResult<Vec<f64>> {
     s.split(',')
-        .map(|v| v.trim().parse::<f64>().map_err(|_| Failure(format!("{flag}: `{v}` is not a number"))))
+        .map(|v| {
+            v.trim()
+                .parse::<f64>()
+                .map_err(|_| Failure(format!("{flag}: `{v}` is not a number")))
+        })
         .collect()
 }
 
@@ -466,14 +499,22 @@ pub fn parse_migration(s: &str) -> CliResult<MigrationKind> {
 }
 
 /// Catalogue functions named by `flag` that exist in `dims` dimensions.
-pub fn catalogue_functions(flag: &str, names: &[String], dims: u32) -> CliResult<Vec<&'static FunctionInfo>> {
-    names.iter().map(|f| catalogue_function(flag, f, dims)).collect()
+pub fn catalogue_functions(
+    flag: &str,
+    names: &[String],
+    dims: u32,
+) -> CliResult<Vec<&'static FunctionInfo>> {
+    names
+        .iter()
+        .map(|f| catalogue_function(flag, f, dims))
+        .collect()
 }
 
 /// The catalogue function named by `flag`, checked for `dims` dimensions (an error names --dims).
 pub fn catalogue_function(flag: &str, name: &str, dims: u32) -> CliResult<&'static FunctionInfo> {
     let info = functions::lookup(name).map_err(|e| flag_error(flag, e))?;
-    info.check_dims(dims as usize).map_err(|e| flag_error("--dims", e))?;
+    info.check_dims(dims as usize)
+        .map_err(|e| flag_error("--dims", e))?;
     Ok(info)
 }
 
@@ -525,11 +566,16 @@ impl TsTuningArgs {
     }
 
     /// `opts` with the given options in place of its own.
-    pub fn apply(&self, mut opts: metaopt::qap::ts::QapTsOptions) -> metaopt::qap::ts::QapTsOptions {
+    pub fn apply(
+        &self,
+        mut opts: metaopt::qap::ts::QapTsOptions,
+    ) -> metaopt::qap::ts::QapTsOptions {
         if let Some(v) = self.launch_iterations {
             opts.launch_iterations = v;
         }
-        opts.elite_size = self.elite.unwrap_or_else(|| metaopt::qap::ts::elite_size_for(opts.chains));
+        opts.elite_size = self
+            .elite
+            .unwrap_or_else(|| metaopt::qap::ts::elite_size_for(opts.chains));
         if self.stagnation.is_some() {
             opts.stagnation = self.stagnation;
         }
@@ -562,8 +608,14 @@ impl TsTuningArgs {
 }
 
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
-    let (a, b) = s.split_once(',').ok_or_else(|| format!("`{s}`: expected MIN,MAX"))?;
-    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("`{t}` is not a count"));
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}`: expected MIN,MAX"))?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{t}` is not a count"))
+    };
     Ok((num(a)?, num(b)?))
 }
 

@@ -43,7 +43,13 @@ struct Cli {
     /// Write what the command prints on standard output (its text, JSON, CSV, a generated
     /// instance) to FILE instead ("-": standard output). Under mpirun rank 0 then writes the
     /// file itself rather than through mpirun's forwarding of its output
-    #[arg(long, short = 'o', visible_alias = "out", global = true, value_name = "FILE")]
+    #[arg(
+        long,
+        short = 'o',
+        visible_alias = "out",
+        global = true,
+        value_name = "FILE"
+    )]
     output: Option<std::path::PathBuf>,
 }
 
@@ -231,17 +237,37 @@ mod tests {
         for sub in cmd.get_subcommands() {
             walk(sub, "metaopt", &mut missing);
         }
-        assert!(missing.is_empty(), "arguments or commands without help:\n{}", missing.join("\n"));
+        assert!(
+            missing.is_empty(),
+            "arguments or commands without help:\n{}",
+            missing.join("\n")
+        );
     }
 
     /// `metaopt --help` names every command with a description, DE and SAT among them.
     #[test]
     fn top_level_help_lists_every_command() {
         let help = Cli::command().render_help().to_string();
-        for name in ["devices", "qap", "sat", "knapsack", "functions", "hc12", "de", "experiment", "bench"] {
-            let line = help.lines().find(|l| l.trim_start().starts_with(&format!("{name} "))).unwrap_or_else(|| panic!("{name} missing:\n{help}"));
+        for name in [
+            "devices",
+            "qap",
+            "sat",
+            "knapsack",
+            "functions",
+            "hc12",
+            "de",
+            "experiment",
+            "bench",
+        ] {
+            let line = help
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+                .unwrap_or_else(|| panic!("{name} missing:\n{help}"));
             assert!(line.split_whitespace().count() > 2, "{line}");
         }
-        assert!(help.contains("differential evolution") && help.contains("SAT"), "{help}");
+        assert!(
+            help.contains("differential evolution") && help.contains("SAT"),
+            "{help}"
+        );
     }
 }

@@ -55,12 +55,18 @@ impl Ranks {
     #[cfg(feature = "mpi")]
     fn init() -> CliResult<Ranks> {
         use mpi::topology::Communicator;
-        let universe = mpi::initialize().ok_or_else(|| Failure("--mpi: MPI is already initialised in this process".into()))?;
+        let universe = mpi::initialize()
+            .ok_or_else(|| Failure("--mpi: MPI is already initialised in this process".into()))?;
         let world = universe.world();
         let (rank, size) = (world.rank() as usize, world.size() as usize);
         // the ranks on this machine, for the default device of each
         let local_rank = world.split_shared(0).rank() as usize;
-        Ok(Ranks { universe, rank, size, local_rank })
+        Ok(Ranks {
+            universe,
+            rank,
+            size,
+            local_rank,
+        })
     }
 
     pub fn rank(&self) -> usize {
@@ -84,9 +90,13 @@ impl Ranks {
     /// The device of this rank when the command names none: its local rank's, among the
     /// machine's devices (so ranks sharing a machine share out its devices).
     pub fn default_device(&self) -> CliResult<usize> {
-        let n = metaopt::device::list_devices().map_err(|e| Failure(format!("--mpi: {e}")))?.len();
+        let n = metaopt::device::list_devices()
+            .map_err(|e| Failure(format!("--mpi: {e}")))?
+            .len();
         if n == 0 {
-            return Err(Failure("--mpi: no OpenCL device on this machine (give --cpu)".into()));
+            return Err(Failure(
+                "--mpi: no OpenCL device on this machine (give --cpu)".into(),
+            ));
         }
         Ok(self.local_rank % n)
     }
@@ -98,7 +108,11 @@ impl Ranks {
         if cpu || devices {
             return;
         }
-        let r = self.default_device().and_then(|d| metaopt::device::set_device_number(d as i32).map(|_| ()).map_err(|e| Failure(format!("--mpi: {e}"))));
+        let r = self.default_device().and_then(|d| {
+            metaopt::device::set_device_number(d as i32)
+                .map(|_| ())
+                .map_err(|e| Failure(format!("--mpi: {e}")))
+        });
         self.or_abort(r);
     }
 
@@ -133,7 +147,9 @@ impl Ranks {
         {
             use mpi::collective::{CommunicatorCollectives, SystemOperation};
             let mut out = x;
-            self.universe.world().all_reduce_into(&x, &mut out, SystemOperation::max());
+            self.universe
+                .world()
+                .all_reduce_into(&x, &mut out, SystemOperation::max());
             out
         }
         #[cfg(not(feature = "mpi"))]
@@ -157,11 +173,19 @@ impl Ranks {
             let stop = all.chunks(2).any(|w| w[1] != 0.0);
             let owner = (0..self.size).fold(0, |b, r| if all[2 * r] < all[2 * b] { r } else { b });
             let mut perm = round.permutation.to_vec();
-            world.process_at_rank(owner as i32).broadcast_into(&mut perm[..]);
-            metaopt::qap::ts::Shared { stop, permutation: (owner != self.rank).then_some(perm) }
+            world
+                .process_at_rank(owner as i32)
+                .broadcast_into(&mut perm[..]);
+            metaopt::qap::ts::Shared {
+                stop,
+                permutation: (owner != self.rank).then_some(perm),
+            }
         }
         #[cfg(not(feature = "mpi"))]
-        metaopt::qap::ts::Shared { stop: round.stop, permutation: None }
+        metaopt::qap::ts::Shared {
+            stop: round.stop,
+            permutation: None,
+        }
     }
 }
 
@@ -169,7 +193,10 @@ impl Ranks {
     /// Island DE's exchange over this job's ranks (`DeMultiPop::across`): rank k holds the
     /// k-th block of the islands.
     pub fn island_exchange(&self) -> RankExchange {
-        RankExchange { rank: self.rank, size: self.size }
+        RankExchange {
+            rank: self.rank,
+            size: self.size,
+        }
     }
 }
 
@@ -198,7 +225,14 @@ impl metaopt::de::IslandExchange for RankExchange {
             use mpi::datatype::PartitionMut;
             let world = mpi::topology::SimpleCommunicator::world();
             let counts: Vec<i32> = counts.iter().map(|&c| c as i32).collect();
-            let displs: Vec<i32> = counts.iter().scan(0, |s, &c| { let d = *s; *s += c; Some(d) }).collect();
+            let displs: Vec<i32> = counts
+                .iter()
+                .scan(0, |s, &c| {
+                    let d = *s;
+                    *s += c;
+                    Some(d)
+                })
+                .collect();
             let mut all = vec![0f64; counts.iter().map(|&c| c as usize).sum()];
             let mut part = PartitionMut::new(&mut all[..], counts, &displs[..]);
             world.all_gather_varcount_into(local, &mut part);
@@ -257,8 +291,13 @@ gather_impl!(u8, u32, u64, f64);
 /// A test's hook: the rank named by `METAOPT_MPI_FAIL_RANK` fails before its work, as a rank
 /// whose device fails would (the job must end with that error, not hang).
 pub fn test_failure(ranks: &Ranks) -> CliResult {
-    match std::env::var("METAOPT_MPI_FAIL_RANK").ok().and_then(|v| v.trim().parse::<usize>().ok()) {
-        Some(r) if r == ranks.rank() => Err(Failure("failing as METAOPT_MPI_FAIL_RANK asks (a test of a failing rank)".into())),
+    match std::env::var("METAOPT_MPI_FAIL_RANK")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        Some(r) if r == ranks.rank() => Err(Failure(
+            "failing as METAOPT_MPI_FAIL_RANK asks (a test of a failing rank)".into(),
+        )),
         _ => Ok(()),
     }
 }

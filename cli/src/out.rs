@@ -4,8 +4,8 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt;
-use std::io::Write;
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -79,20 +79,28 @@ static OUTPUT: OnceLock<Output> = OnceLock::new();
 /// `--output FILE`: what [`print`] writes goes to `path` instead of stdout. Set once, in
 /// `main`, before the command runs.
 pub fn set_output(path: PathBuf) {
-    let _ = OUTPUT.set(Output { path, file: Mutex::new(None) });
+    let _ = OUTPUT.set(Output {
+        path,
+        file: Mutex::new(None),
+    });
 }
 
 /// Writes `text` to stdout, or to the `--output` file. A reader that went away
 /// (`metaopt devices | head -1`) is not an error: the output is simply no longer wanted.
 pub fn print(text: &str) -> CliResult {
     if let Some(o) = OUTPUT.get() {
-        let fail = |e: std::io::Error| Failure(format!("--output: cannot write {}: {e}", o.path.display()));
+        let fail = |e: std::io::Error| {
+            Failure(format!("--output: cannot write {}: {e}", o.path.display()))
+        };
         let mut f = o.file.lock().unwrap_or_else(|p| p.into_inner());
         if f.is_none() {
             *f = Some(File::create(&o.path).map_err(fail)?);
         }
         let file = f.as_mut().expect("opened above");
-        return file.write_all(text.as_bytes()).and_then(|_| file.flush()).map_err(fail);
+        return file
+            .write_all(text.as_bytes())
+            .and_then(|_| file.flush())
+            .map_err(fail);
     }
     let mut so = std::io::stdout().lock();
     match so.write_all(text.as_bytes()).and_then(|_| so.flush()) {
@@ -114,7 +122,12 @@ pub fn csv_bytes(w: csv::Writer<Vec<u8>>) -> CliResult<Vec<u8>> {
 
 /// A CSV table of `header` and `rows` as a file; a failure to write names `what` (a flag or
 /// nothing) and the path.
-pub fn write_csv_file<R>(path: &Path, what: &str, header: &[&str], rows: impl IntoIterator<Item = R>) -> CliResult
+pub fn write_csv_file<R>(
+    path: &Path,
+    what: &str,
+    header: &[&str],
+    rows: impl IntoIterator<Item = R>,
+) -> CliResult
 where
     R: IntoIterator,
     R::Item: AsRef<[u8]>,
@@ -124,7 +137,8 @@ where
     for r in rows {
         w.write_record(r).map_err(csv_error)?;
     }
-    std::fs::write(path, csv_bytes(w)?).map_err(|e| Failure(format!("{what}cannot write {}: {e}", path.display())))
+    std::fs::write(path, csv_bytes(w)?)
+        .map_err(|e| Failure(format!("{what}cannot write {}: {e}", path.display())))
 }
 
 /// Prints a finished CSV table on stdout and, when `file` is given, writes it there too: how
@@ -134,7 +148,8 @@ pub fn finish_csv(w: csv::Writer<Vec<u8>>, file: Option<&Path>) -> CliResult {
     let text = String::from_utf8(bytes).map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
     print(&text)?;
     if let Some(f) = file {
-        std::fs::write(f, &text).map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
+        std::fs::write(f, &text)
+            .map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
         eprintln!("CSV written to {}", f.display());
     }
     Ok(())
@@ -163,7 +178,10 @@ pub fn progress_bar(bar: ProgressBar, template: &str) -> ProgressBar {
 pub fn time_bar(limit: Duration) -> ProgressBar {
     let bar = progress_bar(
         ProgressBar::new(limit.as_millis().max(1) as u64),
-        &format!("{{spinner}} [{{bar:30}}] {{elapsed}} of {}s  {{msg}}", float(limit.as_secs_f64())),
+        &format!(
+            "{{spinner}} [{{bar:30}}] {{elapsed}} of {}s  {{msg}}",
+            float(limit.as_secs_f64())
+        ),
     );
     let (b, t0) = (bar.clone(), std::time::Instant::now());
     std::thread::spawn(move || {
@@ -186,7 +204,10 @@ pub fn spinner() -> ProgressBar {
 pub fn stop_bar(count: Option<u64>, unit: &str, time_limit: Option<Duration>) -> ProgressBar {
     match (time_limit, count) {
         (Some(t), _) => time_bar(t),
-        (None, Some(n)) => count_bar(n, &format!("{unit} {{pos}}/{{len}}  {{elapsed}} (eta {{eta}})  {{msg}}")),
+        (None, Some(n)) => count_bar(
+            n,
+            &format!("{unit} {{pos}}/{{len}}  {{elapsed}} (eta {{eta}})  {{msg}}"),
+        ),
         (None, None) => spinner(),
     }
 }
@@ -228,7 +249,10 @@ pub fn value(v: f64, single: bool) -> String {
 
 /// A count bar: `{spinner} [{bar:30}] <template>`.
 pub fn count_bar(len: u64, template: &str) -> ProgressBar {
-    progress_bar(ProgressBar::new(len.max(1)), &format!("{{spinner}} [{{bar:30}}] {template}"))
+    progress_bar(
+        ProgressBar::new(len.max(1)),
+        &format!("{{spinner}} [{{bar:30}}] {template}"),
+    )
 }
 
 /// Bytes in binary units, e.g. `15.6 GiB`.
@@ -269,7 +293,10 @@ pub fn rate(v: f64) -> String {
 
 /// Why a solve ended, in the words of the JSON output (`stopped_by`: the enum's serde name).
 pub fn stop_word(s: metaopt::StopReason) -> String {
-    serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

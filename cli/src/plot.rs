@@ -14,7 +14,10 @@ use std::path::Path;
 use std::sync::Once;
 
 /// The embedded font, registered as plotters' `sans-serif`.
-static FONT: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/fonts/DejaVuSans.ttf"));
+static FONT: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/fonts/DejaVuSans.ttf"
+));
 const FAMILY: &str = "sans-serif";
 
 fn register() {
@@ -50,9 +53,18 @@ pub fn color(i: usize) -> RGBColor {
 /// Colour `i` of `n` on a sequential scale from dark blue through green to yellow-orange
 /// (viridis-like): for ordered groups such as F intervals.
 pub fn sequential(i: usize, n: usize) -> RGBColor {
-    const STOPS: [(f64, f64, f64); 5] =
-        [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (240.0, 170.0, 20.0)];
-    let t = if n <= 1 { 0.0 } else { i as f64 / (n - 1) as f64 } * (STOPS.len() - 1) as f64;
+    const STOPS: [(f64, f64, f64); 5] = [
+        (68.0, 1.0, 84.0),
+        (59.0, 82.0, 139.0),
+        (33.0, 145.0, 140.0),
+        (94.0, 201.0, 98.0),
+        (240.0, 170.0, 20.0),
+    ];
+    let t = if n <= 1 {
+        0.0
+    } else {
+        i as f64 / (n - 1) as f64
+    } * (STOPS.len() - 1) as f64;
     let k = (t.floor() as usize).min(STOPS.len() - 2);
     let u = t - k as f64;
     let mix = |a: f64, b: f64| (a + u * (b - a)).round() as u8;
@@ -74,12 +86,22 @@ pub struct Series {
 
 impl Series {
     pub fn line(label: impl Into<String>, points: Vec<(f64, f64)>, color: RGBColor) -> Self {
-        Series { label: label.into(), points, band: None, color, width: 2, dots: false }
+        Series {
+            label: label.into(),
+            points,
+            band: None,
+            color,
+            width: 2,
+            dots: false,
+        }
     }
 
     /// Unconnected dots (one per run, say).
     pub fn dots(label: impl Into<String>, points: Vec<(f64, f64)>, color: RGBColor) -> Self {
-        Series { dots: true, ..Series::line(label, points, color) }
+        Series {
+            dots: true,
+            ..Series::line(label, points, color)
+        }
     }
 
     pub fn with_band(mut self, band: Vec<(f64, f64, f64)>) -> Self {
@@ -104,7 +126,11 @@ pub struct Panel {
 }
 
 impl Panel {
-    pub fn new(title: impl Into<String>, x_label: impl Into<String>, y_label: impl Into<String>) -> Self {
+    pub fn new(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+    ) -> Self {
         Panel {
             title: title.into(),
             x_label: x_label.into(),
@@ -118,13 +144,19 @@ impl Panel {
 
     fn xs(&self) -> impl Iterator<Item = f64> + '_ {
         self.series.iter().flat_map(|s| {
-            s.points.iter().map(|p| p.0).chain(s.band.iter().flatten().map(|b| b.0))
+            s.points
+                .iter()
+                .map(|p| p.0)
+                .chain(s.band.iter().flatten().map(|b| b.0))
         })
     }
 
     fn ys(&self) -> impl Iterator<Item = f64> + '_ {
         self.series.iter().flat_map(|s| {
-            s.points.iter().map(|p| p.1).chain(s.band.iter().flatten().flat_map(|b| [b.1, b.2]))
+            s.points
+                .iter()
+                .map(|p| p.1)
+                .chain(s.band.iter().flatten().flat_map(|b| [b.1, b.2]))
         })
     }
 }
@@ -155,7 +187,11 @@ fn extent(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64, bool, f64)
     let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if log && lo >= 0.0 {
-        let min_pos = v.iter().copied().filter(|&x| x > 0.0).fold(f64::INFINITY, f64::min);
+        let min_pos = v
+            .iter()
+            .copied()
+            .filter(|&x| x > 0.0)
+            .fold(f64::INFINITY, f64::min);
         // within less than a decade a log axis would have no labelled points: stay linear
         if min_pos.is_finite() && (lo == 0.0 || hi >= 10.0 * min_pos) {
             let floor = if lo > 0.0 { lo } else { min_pos / 10.0 };
@@ -165,7 +201,11 @@ fn extent(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64, bool, f64)
         }
     }
     let span = hi - lo;
-    let pad = if span > 0.0 { span * 0.05 } else { lo.abs().max(1.0) * 0.05 };
+    let pad = if span > 0.0 {
+        span * 0.05
+    } else {
+        lo.abs().max(1.0) * 0.05
+    };
     (lo - pad, hi + pad, false, f64::NEG_INFINITY)
 }
 
@@ -188,7 +228,12 @@ fn legend_entries(panels: &[Panel]) -> Vec<LegendEntry<'_>> {
     let mut out: Vec<LegendEntry> = Vec::new();
     for s in panels.iter().filter(|p| p.legend).flat_map(|p| &p.series) {
         if !s.label.is_empty() && !out.iter().any(|e| e.label == s.label) {
-            out.push(LegendEntry { label: &s.label, color: s.color, dots: s.dots, band: s.band.is_some() });
+            out.push(LegendEntry {
+                label: &s.label,
+                color: s.color,
+                dots: s.dots,
+                band: s.band.is_some(),
+            });
         }
     }
     out
@@ -199,39 +244,62 @@ fn legend_width(entries: &[LegendEntry]) -> u32 {
     if entries.is_empty() {
         return 0;
     }
-    let chars = entries.iter().map(|e| e.label.chars().count()).max().unwrap_or(0) as u32;
+    let chars = entries
+        .iter()
+        .map(|e| e.label.chars().count())
+        .max()
+        .unwrap_or(0) as u32;
     (chars * 6 + 52).clamp(120, 420)
 }
 
 /// Draws the legend in its own column, right of the panels, so that it never hides data.
-fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entries: &[LegendEntry]) -> DrawResult {
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+) -> DrawResult {
     let font = (FAMILY, 13).into_font();
     for (i, e) in entries.iter().enumerate() {
         let y = 40 + 22 * i as i32;
         let c = e.color;
         if e.band {
-            area.draw(&Rectangle::new([(8, y - 7), (36, y + 7)], c.mix(0.18).filled())).map_err(err)?;
+            area.draw(&Rectangle::new(
+                [(8, y - 7), (36, y + 7)],
+                c.mix(0.18).filled(),
+            ))
+            .map_err(err)?;
         }
         if e.dots {
-            area.draw(&Circle::new((22, y), 3, c.filled())).map_err(err)?;
+            area.draw(&Circle::new((22, y), 3, c.filled()))
+                .map_err(err)?;
         } else {
-            area.draw(&PathElement::new(vec![(8, y), (36, y)], c.stroke_width(2))).map_err(err)?;
+            area.draw(&PathElement::new(vec![(8, y), (36, y)], c.stroke_width(2)))
+                .map_err(err)?;
         }
-        area.draw(&Text::new(e.label.to_string(), (44, y - 7), font.clone())).map_err(err)?;
+        area.draw(&Text::new(e.label.to_string(), (44, y - 7), font.clone()))
+            .map_err(err)?;
     }
     Ok(())
 }
 
 /// Draws `panels` in a grid of `cols` columns, `panel` pixels each, under `title`, into the
 /// PNG file `path`; the legend (of the panels that show one) is a column of its own on the right.
-pub fn write_png(path: &Path, title: &str, panels: &[Panel], cols: usize, panel: (u32, u32)) -> CliResult {
+pub fn write_png(
+    path: &Path,
+    title: &str,
+    panels: &[Panel],
+    cols: usize,
+    panel: (u32, u32),
+) -> CliResult {
     register();
     let cols = cols.clamp(1, panels.len().max(1));
     let rows = panels.len().div_ceil(cols).max(1);
     let head = if title.is_empty() { 0 } else { 40 };
     let entries = legend_entries(panels);
     let legend_w = legend_width(&entries);
-    let size = (panel.0 * cols as u32 + legend_w, panel.1 * rows as u32 + head);
+    let size = (
+        panel.0 * cols as u32 + legend_w,
+        panel.1 * rows as u32 + head,
+    );
     let draw = || -> DrawResult {
         let root = BitMapBackend::new(path, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
@@ -253,13 +321,21 @@ pub fn write_png(path: &Path, title: &str, panels: &[Panel], cols: usize, panel:
 
 /// Checks before a long run that `path` names a PNG file in an existing folder.
 pub fn check_png_path(flag: &str, path: &Path) -> CliResult {
-    let ok = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let ok = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
     if !ok {
-        return Err(Failure(format!("{flag}: {} does not end in .png; only PNG plots are written", path.display())));
+        return Err(Failure(format!(
+            "{flag}: {} does not end in .png; only PNG plots are written",
+            path.display()
+        )));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {
-            return Err(Failure(format!("{flag}: the folder {} does not exist", dir.display())));
+            return Err(Failure(format!(
+                "{flag}: the folder {} does not exist",
+                dir.display()
+            )));
         }
     }
     Ok(())
@@ -295,7 +371,11 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         }
     }
     let step = ((e1 - e0) as usize).div_ceil(10).max(1);
-    (e0..=e1).step_by(step).map(pow10).filter(|v| (lo..=hi).contains(v)).collect()
+    (e0..=e1)
+        .step_by(step)
+        .map(pow10)
+        .filter(|v| (lo..=hi).contains(v))
+        .collect()
 }
 
 /// 10^e, the closest f64 (as the literal `1e<e>` reads), for labels such as 1e-24.
@@ -303,7 +383,13 @@ fn pow10(e: i32) -> f64 {
     format!("1e{e}").parse().unwrap_or(f64::NAN)
 }
 
-fn draw_chart<DB, X, Y>(area: &DrawingArea<DB, Shift>, p: &Panel, xr: X, yr: Y, floor: f64) -> DrawResult
+fn draw_chart<DB, X, Y>(
+    area: &DrawingArea<DB, Shift>,
+    p: &Panel,
+    xr: X,
+    yr: Y,
+    floor: f64,
+) -> DrawResult
 where
     DB: DrawingBackend,
     X: AsRangedCoord<Value = f64>,
@@ -335,21 +421,44 @@ where
     let y = |v: f64| if v.is_finite() { v.max(floor) } else { v };
     for s in &p.series {
         if let Some(band) = &s.band {
-            let band: Vec<&(f64, f64, f64)> = band.iter().filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite()).collect();
+            let band: Vec<&(f64, f64, f64)> = band
+                .iter()
+                .filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite())
+                .collect();
             if band.len() >= 2 {
-                let pts: Vec<(f64, f64)> =
-                    band.iter().map(|b| (b.0, y(b.1))).chain(band.iter().rev().map(|b| (b.0, y(b.2)))).collect();
-                chart.draw_series(std::iter::once(Polygon::new(pts, s.color.mix(0.18).filled()))).map_err(err)?;
+                let pts: Vec<(f64, f64)> = band
+                    .iter()
+                    .map(|b| (b.0, y(b.1)))
+                    .chain(band.iter().rev().map(|b| (b.0, y(b.2))))
+                    .collect();
+                chart
+                    .draw_series(std::iter::once(Polygon::new(
+                        pts,
+                        s.color.mix(0.18).filled(),
+                    )))
+                    .map_err(err)?;
             }
         }
     }
     for s in &p.series {
-        let pts: Vec<(f64, f64)> = s.points.iter().filter(|q| q.0.is_finite() && q.1.is_finite()).map(|q| (q.0, y(q.1))).collect();
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .filter(|q| q.0.is_finite() && q.1.is_finite())
+            .map(|q| (q.0, y(q.1)))
+            .collect();
         let c = s.color;
         if s.dots {
-            chart.draw_series(pts.into_iter().map(|q| Circle::new(q, 3, c.mix(0.7).filled()))).map_err(err)?;
+            chart
+                .draw_series(
+                    pts.into_iter()
+                        .map(|q| Circle::new(q, 3, c.mix(0.7).filled())),
+                )
+                .map_err(err)?;
         } else {
-            chart.draw_series(LineSeries::new(pts, c.stroke_width(s.width))).map_err(err)?;
+            chart
+                .draw_series(LineSeries::new(pts, c.stroke_width(s.width)))
+                .map_err(err)?;
         }
     }
     // the legend is drawn by `write_png` beside the panels, outside every plotting area
@@ -387,8 +496,14 @@ mod tests {
     #[test]
     fn log_ticks_fit() {
         assert_eq!(log_ticks(15.0, 300.0), [20.0, 50.0, 100.0, 200.0]);
-        assert_eq!(log_ticks(1.0, 1000.0), [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]);
-        assert_eq!(log_ticks(1.0, 1e5), [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]);
+        assert_eq!(
+            log_ticks(1.0, 1000.0),
+            [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
+        );
+        assert_eq!(
+            log_ticks(1.0, 1e5),
+            [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]
+        );
         let t = log_ticks(1e-30, 1.0);
         assert!(t.len() <= 11 && t.len() >= 5 && t[0] == 1e-30, "{t:?}");
     }

@@ -11,12 +11,12 @@ fn root() -> PathBuf {
 
 /// A bundled QAPLIB file (data/qaplib/; a .sln under its sln/ folder).
 fn data(name: &str) -> String {
-    let dir = if name.ends_with(".sln") { "data/qaplib/sln" } else { "data/qaplib" };
-    root()
-        .join(dir)
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    let dir = if name.ends_with(".sln") {
+        "data/qaplib/sln"
+    } else {
+        "data/qaplib"
+    };
+    root().join(dir).join(name).to_string_lossy().into_owned()
 }
 
 fn metaopt(args: &[&str]) -> Output {
@@ -175,7 +175,13 @@ fn eval_of_a_published_solution() {
 fn output_flag_writes_stdout_to_a_file() {
     let dir = std::env::temp_dir().join(format!("metaopt-output-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let args = ["qap", "eval", &data("nug12.dat"), &data("nug12.sln"), "--json"];
+    let args = [
+        "qap",
+        "eval",
+        &data("nug12.dat"),
+        &data("nug12.sln"),
+        "--json",
+    ];
     let expected = stdout(&ok(&args));
     for (i, before) in [true, false].into_iter().enumerate() {
         let f = dir.join(format!("eval{i}.json"));
@@ -187,7 +193,11 @@ fn output_flag_writes_stdout_to_a_file() {
             a.extend(["-o", fs]);
         }
         let o = ok(&a);
-        assert!(stdout(&o).is_empty(), "{a:?} printed to stdout: {}", stdout(&o));
+        assert!(
+            stdout(&o).is_empty(),
+            "{a:?} printed to stdout: {}",
+            stdout(&o)
+        );
         assert_eq!(std::fs::read_to_string(&f).unwrap(), expected, "{a:?}");
     }
     // "-" is stdout
@@ -196,11 +206,33 @@ fn output_flag_writes_stdout_to_a_file() {
     assert_eq!(stdout(&ok(&a)), expected);
     // a failing command creates no file
     let none = dir.join("none.json");
-    fails_with(&["qap", "eval", "no-such-file.dat", &data("nug12.sln"), "--output", none.to_str().unwrap()], &[], &["no-such-file.dat"]);
+    fails_with(
+        &[
+            "qap",
+            "eval",
+            "no-such-file.dat",
+            &data("nug12.sln"),
+            "--output",
+            none.to_str().unwrap(),
+        ],
+        &[],
+        &["no-such-file.dat"],
+    );
     assert!(!none.exists(), "a failed command left {}", none.display());
     // an unwritable path is an error naming --output
     let bad = dir.join("no-such-dir").join("x.json");
-    fails_with(&["qap", "eval", &data("nug12.dat"), &data("nug12.sln"), "--output", bad.to_str().unwrap()], &[], &["--output", "cannot write"]);
+    fails_with(
+        &[
+            "qap",
+            "eval",
+            &data("nug12.dat"),
+            &data("nug12.sln"),
+            "--output",
+            bad.to_str().unwrap(),
+        ],
+        &[],
+        &["--output", "cannot write"],
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -474,7 +506,15 @@ fn malformed_input_is_a_clear_error() {
         &["permutation"],
     );
     fails_with(
-        &["qap", "solve", "--method", "hc12", &had12, "--start-permutation", "1,2"],
+        &[
+            "qap",
+            "solve",
+            "--method",
+            "hc12",
+            &had12,
+            "--start-permutation",
+            "1,2",
+        ],
         &[],
         &["--start-permutation"],
     );
@@ -484,13 +524,33 @@ fn malformed_input_is_a_clear_error() {
         &["--device", "99", "does not exist"],
     );
     fails_with(
-        &["qap", "solve", "--method", "hc12", &had12, "--restarts", "0"],
+        &[
+            "qap",
+            "solve",
+            "--method",
+            "hc12",
+            &had12,
+            "--restarts",
+            "0",
+        ],
         &[("METAOPT_DEVICE", "99")],
         &["METAOPT_DEVICE", "99"],
     );
-    fails_with(&["qap", "solve", "--method", "hc12", &had12, "--swaps", "0"], &[], &["--swaps"]);
     fails_with(
-        &["qap", "solve", "--method", "hc12", &had12, "--mask-order", "4"],
+        &["qap", "solve", "--method", "hc12", &had12, "--swaps", "0"],
+        &[],
+        &["--swaps"],
+    );
+    fails_with(
+        &[
+            "qap",
+            "solve",
+            "--method",
+            "hc12",
+            &had12,
+            "--mask-order",
+            "4",
+        ],
         &[],
         &["--mask-order"],
     );
@@ -555,7 +615,16 @@ fn target_bks_needs_a_best_known_value() {
         &[],
         &["--target bks", "--bks"],
     );
-    let m = one_json_object(&ok(&["qap", "solve", "--method", "hc12", c, "--restarts", "0", "--json"]));
+    let m = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        "--method",
+        "hc12",
+        c,
+        "--restarts",
+        "0",
+        "--json",
+    ]));
     assert_eq!(m["bks"], Value::Null);
     assert_eq!(m["gap_percent"], Value::Null);
     // --bks supplies it
@@ -598,11 +667,14 @@ fn bench_reports_every_evaluator_and_their_agreement() {
         "instance,n,swaps,rows,evaluator,device,threads,iterations,seconds,rows_per_second,speedup_vs_cpu,speedup_vs_one_thread,best_row,best_cost"
     );
     assert_eq!(lines.len(), 7, "{text}");
-    for (line, ev) in
-        lines[1..]
-            .iter()
-            .zip(["device-full", "device-delta", "cpu-delta", "cpu-full", "cpu1-delta", "cpu1-full"])
-    {
+    for (line, ev) in lines[1..].iter().zip([
+        "device-full",
+        "device-delta",
+        "cpu-delta",
+        "cpu-full",
+        "cpu1-delta",
+        "cpu1-full",
+    ]) {
         assert!(line.starts_with(&format!("nug12,12,4,529,{ev},")), "{line}");
         // the columns after the device's (a quoted field with commas), counted from the end
         let f: Vec<&str> = line.rsplit(',').take(8).collect();
@@ -637,7 +709,15 @@ fn without_an_opencl_driver_the_cpu_backend_still_works() {
     let env = [("OCL_ICD_VENDORS", dir.path().to_str().unwrap())];
     fails_with(&["devices"], &env, &["no OpenCL device"]);
     fails_with(
-        &["qap", "solve", "--method", "hc12", &data("nug12.dat"), "--restarts", "0"],
+        &[
+            "qap",
+            "solve",
+            "--method",
+            "hc12",
+            &data("nug12.dat"),
+            "--restarts",
+            "0",
+        ],
         &env,
         &["no OpenCL device", "--cpu"],
     );
@@ -688,19 +768,73 @@ fn help_and_version() {
 
 #[test]
 fn solve_with_a_tabu_list() {
-    let o = ok(&["qap", "solve", "--method", "hc12", &data("nug12.dat"), "--swaps", "4", "--restarts", "1", "--tabu", "20", "--no-improve", "15", "--json"]);
+    let o = ok(&[
+        "qap",
+        "solve",
+        "--method",
+        "hc12",
+        &data("nug12.dat"),
+        "--swaps",
+        "4",
+        "--restarts",
+        "1",
+        "--tabu",
+        "20",
+        "--no-improve",
+        "15",
+        "--json",
+    ]);
     let j = one_json_object(&o);
     assert_eq!(j["tabu"]["max_length"], 20);
     assert_eq!(j["tabu"]["max_no_improve"], 15);
-    assert!(j["iterations"].as_u64().unwrap() >= 16, "a tabu run goes on past its first local optimum");
-    fails_with(&["qap", "solve", "--method", "hc12", &data("nug12.dat"), "--tabu", "0"], &[], &["--tabu"]);
-    fails_with(&["qap", "solve", "--method", "hc12", &data("nug12.dat"), "--no-improve", "5"], &[], &["--tabu"]);
+    assert!(
+        j["iterations"].as_u64().unwrap() >= 16,
+        "a tabu run goes on past its first local optimum"
+    );
+    fails_with(
+        &[
+            "qap",
+            "solve",
+            "--method",
+            "hc12",
+            &data("nug12.dat"),
+            "--tabu",
+            "0",
+        ],
+        &[],
+        &["--tabu"],
+    );
+    fails_with(
+        &[
+            "qap",
+            "solve",
+            "--method",
+            "hc12",
+            &data("nug12.dat"),
+            "--no-improve",
+            "5",
+        ],
+        &[],
+        &["--tabu"],
+    );
 }
 
 #[test]
 fn bench_tabu_writes_the_table_as_csv() {
     let qaplib = root().join("data/qaplib");
-    let o = ok(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "esc16a", "--runs", "3", "--swaps", "6", "--cpu"]);
+    let o = ok(&[
+        "bench",
+        "tabu",
+        "--qaplib",
+        qaplib.to_str().unwrap(),
+        "--instances",
+        "esc16a",
+        "--runs",
+        "3",
+        "--swaps",
+        "6",
+        "--cpu",
+    ]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert!(
@@ -710,8 +844,23 @@ fn bench_tabu_writes_the_table_as_csv() {
         "{text}"
     );
     assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[1].starts_with("esc16a,16,6,plain,3,") && lines[2].starts_with("esc16a,16,6,tabu100,3,"), "{text}");
-    fails_with(&["bench", "tabu", "--qaplib", qaplib.to_str().unwrap(), "--instances", "nug12"], &[], &["--swaps"]);
+    assert!(
+        lines[1].starts_with("esc16a,16,6,plain,3,")
+            && lines[2].starts_with("esc16a,16,6,tabu100,3,"),
+        "{text}"
+    );
+    fails_with(
+        &[
+            "bench",
+            "tabu",
+            "--qaplib",
+            qaplib.to_str().unwrap(),
+            "--instances",
+            "nug12",
+        ],
+        &[],
+        &["--swaps"],
+    );
 }
 
 // ---- qap solve --method ts (the default) ---------------------------------------------------
@@ -719,7 +868,19 @@ fn bench_tabu_writes_the_table_as_csv() {
 #[test]
 fn ts_reaches_the_bks_of_had12_and_nug12_on_the_cpu() {
     for (name, bks) in [("had12.dat", 1652), ("nug12.dat", 578)] {
-        let m = one_json_object(&ok(&["qap", "solve", &data(name), "--cpu", "--chains", "4", "--target", "bks", "--time-limit", "30", "--json"]));
+        let m = one_json_object(&ok(&[
+            "qap",
+            "solve",
+            &data(name),
+            "--cpu",
+            "--chains",
+            "4",
+            "--target",
+            "bks",
+            "--time-limit",
+            "30",
+            "--json",
+        ]));
         assert_eq!(m["method"], "ts");
         assert_eq!(m["cost"], bks, "{m:?}");
         assert_eq!(m["bks"], bks);
@@ -729,13 +890,34 @@ fn ts_reaches_the_bks_of_had12_and_nug12_on_the_cpu() {
         assert_eq!(m["chains"], 4);
         assert_eq!(m["backend"], "cpu");
         assert_eq!(m["device_index"], Value::Null);
-        for key in ["n", "permutation", "iterations", "restarts", "seconds", "seconds_to_best", "device", "launches", "seed"] {
+        for key in [
+            "n",
+            "permutation",
+            "iterations",
+            "restarts",
+            "seconds",
+            "seconds_to_best",
+            "device",
+            "launches",
+            "seed",
+        ] {
             assert!(m.contains_key(key), "no {key} in {m:?}");
         }
         assert!(m["seconds"].as_f64().unwrap() < 30.0);
         // the permutation (1-based) has the reported cost
-        let perm: Vec<String> = m["permutation"].as_array().unwrap().iter().map(|v| v.to_string()).collect();
-        let e = one_json_object(&ok(&["qap", "eval", &data(name), &perm.join(","), "--json"]));
+        let perm: Vec<String> = m["permutation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        let e = one_json_object(&ok(&[
+            "qap",
+            "eval",
+            &data(name),
+            &perm.join(","),
+            "--json",
+        ]));
         assert_eq!(e["cost"], bks);
     }
 }
@@ -743,13 +925,35 @@ fn ts_reaches_the_bks_of_had12_and_nug12_on_the_cpu() {
 #[test]
 fn ts_reaches_the_bks_on_the_device_and_agrees_with_the_cpu() {
     for (name, bks) in [("had12.dat", 1652), ("nug12.dat", 578)] {
-        let m = one_json_object(&ok(&["qap", "solve", &data(name), "--chains", "4", "--target", "bks", "--time-limit", "30", "--json"]));
+        let m = one_json_object(&ok(&[
+            "qap",
+            "solve",
+            &data(name),
+            "--chains",
+            "4",
+            "--target",
+            "bks",
+            "--time-limit",
+            "30",
+            "--json",
+        ]));
         assert_eq!(m["cost"], bks, "{m:?}");
         assert_eq!(m["backend"], "device");
         assert_eq!(m["target_reached"], true);
     }
     // integer data, the same seed, chains and iterations: the device and the CPU agree
-    let common = ["qap", "solve", &data("chr12a.dat"), "--chains", "3", "--iterations", "500", "--seed", "7", "--json"];
+    let common = [
+        "qap",
+        "solve",
+        &data("chr12a.dat"),
+        "--chains",
+        "3",
+        "--iterations",
+        "500",
+        "--seed",
+        "7",
+        "--json",
+    ];
     let dev = one_json_object(&ok(&common));
     let cpu = one_json_object(&ok(&[&common[..], &["--cpu"]].concat()));
     for key in ["cost", "permutation", "iterations", "restarts"] {
@@ -759,15 +963,59 @@ fn ts_reaches_the_bks_on_the_device_and_agrees_with_the_cpu() {
 
 #[test]
 fn ts_prints_a_readable_summary_and_stops_by_iterations() {
-    let o = ok(&["qap", "solve", &data("nug12.dat"), "--cpu", "--chains", "2", "--iterations", "300", "--seed", "3"]);
+    let o = ok(&[
+        "qap",
+        "solve",
+        &data("nug12.dat"),
+        "--cpu",
+        "--chains",
+        "2",
+        "--iterations",
+        "300",
+        "--seed",
+        "3",
+    ]);
     let text = stdout(&o);
-    for line in ["instance     nug12 (n = 12)", "solver       robust tabu search, 2 chains, seed 3", "best cost    ", "best known   578 (proven optimal), gap ", "permutation  ", "iterations   300 per chain, 600 in total", "restarts     ", "time         "] {
+    for line in [
+        "instance     nug12 (n = 12)",
+        "solver       robust tabu search, 2 chains, seed 3",
+        "best cost    ",
+        "best known   578 (proven optimal), gap ",
+        "permutation  ",
+        "iterations   300 per chain, 600 in total",
+        "restarts     ",
+        "time         ",
+    ] {
         assert!(text.contains(line), "summary lacks `{line}`:\n{text}");
     }
     assert!(stderr(&o).is_empty(), "unexpected stderr:\n{}", stderr(&o));
     // the same seed gives the same result
-    let a = one_json_object(&ok(&["qap", "solve", &data("chr12a.dat"), "--cpu", "--chains", "3", "--iterations", "400", "--seed", "9", "--json"]));
-    let b = one_json_object(&ok(&["qap", "solve", &data("chr12a.dat"), "--cpu", "--chains", "3", "--iterations", "400", "--seed", "9", "--json"]));
+    let a = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        &data("chr12a.dat"),
+        "--cpu",
+        "--chains",
+        "3",
+        "--iterations",
+        "400",
+        "--seed",
+        "9",
+        "--json",
+    ]));
+    let b = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        &data("chr12a.dat"),
+        "--cpu",
+        "--chains",
+        "3",
+        "--iterations",
+        "400",
+        "--seed",
+        "9",
+        "--json",
+    ]));
     assert_eq!(a["iterations"], 400);
     for key in ["cost", "permutation", "restarts"] {
         assert_eq!(a[key], b[key]);
@@ -782,7 +1030,10 @@ fn flags_of_the_other_method_are_refused() {
         ("--mask-order", vec!["--mask-order", "1"]),
         ("--restarts", vec!["--restarts", "0"]),
         ("--start", vec!["--start", "identity"]),
-        ("--start-permutation", vec!["--start-permutation", "1,2,3,4,5,6,7,8,9,10,11,12"]),
+        (
+            "--start-permutation",
+            vec!["--start-permutation", "1,2,3,4,5,6,7,8,9,10,11,12"],
+        ),
         ("--restart-mode", vec!["--restart-mode", "random"]),
         ("--full-cost", vec!["--full-cost"]),
         ("--tabu", vec!["--tabu", "10"]),
@@ -790,16 +1041,39 @@ fn flags_of_the_other_method_are_refused() {
     ] {
         let all = [&["qap", "solve", nug12.as_str(), "--cpu"][..], &args[..]].concat();
         fails_with(&all, &[], &[flag, "--method hc12"]);
-        let all = [&["qap", "solve", nug12.as_str(), "--cpu", "--method", "ts"][..], &args[..]].concat();
+        let all = [
+            &["qap", "solve", nug12.as_str(), "--cpu", "--method", "ts"][..],
+            &args[..],
+        ]
+        .concat();
         fails_with(&all, &[], &[flag, "--method hc12"]);
     }
-    for (flag, args) in [("--chains", ["--chains", "4"]), ("--max-iterations", ["--iterations", "10"])] {
-        let all = [&["qap", "solve", nug12.as_str(), "--cpu", "--method", "hc12"][..], &args[..]].concat();
+    for (flag, args) in [
+        ("--chains", ["--chains", "4"]),
+        ("--max-iterations", ["--iterations", "10"]),
+    ] {
+        let all = [
+            &["qap", "solve", nug12.as_str(), "--cpu", "--method", "hc12"][..],
+            &args[..],
+        ]
+        .concat();
         fails_with(&all, &[], &[flag, "--method ts"]);
     }
-    fails_with(&["qap", "solve", &nug12, "--cpu", "--chains", "0"], &[], &["--chains"]);
-    fails_with(&["qap", "solve", &nug12, "--cpu", "--iterations", "0"], &[], &["--max-iterations"]);
-    fails_with(&["qap", "solve", &nug12, "--method", "aco"], &[], &["--method"]);
+    fails_with(
+        &["qap", "solve", &nug12, "--cpu", "--chains", "0"],
+        &[],
+        &["--chains"],
+    );
+    fails_with(
+        &["qap", "solve", &nug12, "--cpu", "--iterations", "0"],
+        &[],
+        &["--max-iterations"],
+    );
+    fails_with(
+        &["qap", "solve", &nug12, "--method", "aco"],
+        &[],
+        &["--method"],
+    );
     let o = ok(&["qap", "solve", "--help"]);
     for flag in ["--method", "--chains", "--max-iterations"] {
         assert!(stdout(&o).contains(flag), "solve --help lacks {flag}");
@@ -808,7 +1082,18 @@ fn flags_of_the_other_method_are_refused() {
 
 #[test]
 fn bench_qap_ts_writes_iterations_per_second() {
-    let o = ok(&["bench", "qap-ts", "--backends", "cpu,cpu1", "--chains", "2", "--iterations", "50", &data("nug12.dat"), &data("had12.dat")]);
+    let o = ok(&[
+        "bench",
+        "qap-ts",
+        "--backends",
+        "cpu,cpu1",
+        "--chains",
+        "2",
+        "--iterations",
+        "50",
+        &data("nug12.dat"),
+        &data("had12.dat"),
+    ]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "instance,n,backend,device,chains,iterations,seconds,iterations_per_second_per_chain,iterations_per_second,speedup_vs_one_thread,best_cost");
@@ -817,37 +1102,122 @@ fn bench_qap_ts_writes_iterations_per_second() {
     assert!(lines[2].starts_with("nug12,12,cpu-1-thread,"), "{text}");
     assert!(lines[2].contains(",2,50,"), "{text}");
     assert!(lines[4].starts_with("had12,12,cpu-1-thread,"), "{text}");
-    fails_with(&["bench", "qap-ts", "--backends", "cpu", "--chains", "0", &data("nug12.dat")], &[], &["--chains"]);
+    fails_with(
+        &[
+            "bench",
+            "qap-ts",
+            "--backends",
+            "cpu",
+            "--chains",
+            "0",
+            &data("nug12.dat"),
+        ],
+        &[],
+        &["--chains"],
+    );
 }
 
 #[test]
 fn bench_qap_quality_writes_gaps_beside_rots() {
-    let o = ok(&["bench", "qap-quality", "--cpu", "--time-limit", "2", "--runs", "2", "--chains", "2", &data("had12.dat"), &data("chr20a.dat")]);
+    let o = ok(&[
+        "bench",
+        "qap-quality",
+        "--cpu",
+        "--time-limit",
+        "2",
+        "--runs",
+        "2",
+        "--chains",
+        "2",
+        &data("had12.dat"),
+        &data("chr20a.dat"),
+    ]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "instance,n,bks,runs,time_limit,best_gap_percent,mean_gap_percent,worst_gap_percent,bks_hits,mean_seconds_to_best,rots_mean_gap_percent,rots_bks_hits,chains,devices");
     assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[1].starts_with("had12,12,1652,2,2,0.0000,0.0000,0.0000,2,"), "{text}");
-    assert!(lines[1].ends_with(",,,2,"), "had12 is not in RoTS's table; 2 chains on the CPU backend: {text}");
+    assert!(
+        lines[1].starts_with("had12,12,1652,2,2,0.0000,0.0000,0.0000,2,"),
+        "{text}"
+    );
+    assert!(
+        lines[1].ends_with(",,,2,"),
+        "had12 is not in RoTS's table; 2 chains on the CPU backend: {text}"
+    );
     assert!(lines[2].starts_with("chr20a,20,2192,2,2,"), "{text}");
     assert!(lines[2].ends_with(",0.00,5 of 5,2,"), "{text}");
-    assert!(stderr(&o).contains("mean gap over the 2 instances"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("mean gap over the 2 instances"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn ts_tuning_flags_reach_the_solver_and_are_checked() {
     // a short stagnation horizon and a small pool make restarts happen on had12 within 3 launches
     let m = one_json_object(&ok(&[
-        "qap", "solve", &data("had12.dat"), "--cpu", "--chains", "2", "--iterations", "300",
-        "--launch-iterations", "100", "--stagnation", "1", "--elite", "2", "--perturbation", "2,3",
-        "--tenure", "uniform", "--horizon", "50", "--seed", "3", "--json",
+        "qap",
+        "solve",
+        &data("had12.dat"),
+        "--cpu",
+        "--chains",
+        "2",
+        "--iterations",
+        "300",
+        "--launch-iterations",
+        "100",
+        "--stagnation",
+        "1",
+        "--elite",
+        "2",
+        "--perturbation",
+        "2,3",
+        "--tenure",
+        "uniform",
+        "--horizon",
+        "50",
+        "--seed",
+        "3",
+        "--json",
     ]));
     assert_eq!(m["launches"], 3, "{m:?}");
     assert!(m["restarts"].as_u64().unwrap() > 0, "{m:?}");
-    fails_with(&["qap", "solve", &data("had12.dat"), "--perturbation", "3,2", "--cpu"], &[], &["--perturbation"]);
-    fails_with(&["qap", "solve", &data("had12.dat"), "--perturbation", "3"], &[], &["--perturbation", "MIN,MAX"]);
-    fails_with(&["qap", "solve", &data("had12.dat"), "--tenure", "long"], &[], &["--tenure", "cubic or uniform"]);
-    fails_with(&["qap", "solve", &data("had12.dat"), "--method", "hc12", "--stagnation", "5"], &[], &["--stagnation", "only for --method ts"]);
+    fails_with(
+        &[
+            "qap",
+            "solve",
+            &data("had12.dat"),
+            "--perturbation",
+            "3,2",
+            "--cpu",
+        ],
+        &[],
+        &["--perturbation"],
+    );
+    fails_with(
+        &["qap", "solve", &data("had12.dat"), "--perturbation", "3"],
+        &[],
+        &["--perturbation", "MIN,MAX"],
+    );
+    fails_with(
+        &["qap", "solve", &data("had12.dat"), "--tenure", "long"],
+        &[],
+        &["--tenure", "cubic or uniform"],
+    );
+    fails_with(
+        &[
+            "qap",
+            "solve",
+            &data("had12.dat"),
+            "--method",
+            "hc12",
+            "--stagnation",
+            "5",
+        ],
+        &[],
+        &["--stagnation", "only for --method ts"],
+    );
 }
 
 /// Ctrl-C (SIGINT) stops a solve at its next check: the binary prints the best so far, says it
@@ -857,7 +1227,16 @@ fn ctrl_c_prints_the_best_so_far_and_exits_130() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
     for (json, backend) in [(false, "--cpu"), (true, "--device=0")] {
-        let mut args = vec!["qap", "solve", "data/qaplib/tai50a.dat", "--time-limit", "60", "--launch-iterations", "200", backend];
+        let mut args = vec![
+            "qap",
+            "solve",
+            "data/qaplib/tai50a.dat",
+            "--time-limit",
+            "60",
+            "--launch-iterations",
+            "200",
+            backend,
+        ];
         if json {
             args.push("--json");
         }
@@ -871,7 +1250,11 @@ fn ctrl_c_prints_the_best_so_far_and_exits_130() {
             .unwrap();
         std::thread::sleep(Duration::from_millis(2500));
         let sent = Instant::now();
-        assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+        assert!(Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success());
         let o = child.wait_with_output().unwrap();
         let waited = sent.elapsed();
         let (out, err) = (stdout(&o), String::from_utf8_lossy(&o.stderr).into_owned());

@@ -49,7 +49,10 @@ fn check_error(e: &Error, max_line: Option<usize>) {
     if let Error::Parse { line, .. } = e {
         assert!(*line >= 1, "parse error at line 0: {e}");
         if let Some(max) = max_line {
-            assert!(*line <= max, "parse error at line {line} past the end (line {max}): {e}");
+            assert!(
+                *line <= max,
+                "parse error at line {line} past the end (line {max}): {e}"
+            );
         }
     }
 }
@@ -61,7 +64,9 @@ fn last_line(text: &str) -> usize {
 
 /// QAPLIB `.dat` (`QapInstance::parse_dat`; `from_dat` reads the file as UTF-8 first).
 pub fn qap_dat(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     match QapInstance::parse_dat(text, Path::new("fuzz.dat")) {
         Ok(inst) => {
             let n = inst.n;
@@ -84,14 +89,17 @@ pub fn qap_dat(data: &[u8]) {
 
 /// QAPLIB `.sln` (`parse_sln`) under the four conventions (base 0 or 1, direct or inverse).
 pub fn qap_sln(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     for base in [0, 1] {
         for inverse in [false, true] {
             match parse_sln(text, Path::new("fuzz.sln"), base, inverse) {
                 Ok(sol) => {
                     assert!((1..=MAX_N).contains(&sol.n));
                     assert_eq!(sol.perm.len(), sol.n);
-                    check_perm(&sol.perm, sol.n, "perm").expect("a parsed solution is a permutation");
+                    check_perm(&sol.perm, sol.n, "perm")
+                        .expect("a parsed solution is a permutation");
                 }
                 Err(e) => check_error(&e, Some(last_line(text))),
             }
@@ -126,7 +134,9 @@ pub fn qap_sln_conventions(data: &[u8]) {
 
 /// Permutation text (`parse_permutation`), with `n` the number of tokens and its neighbours.
 pub fn qap_permutation(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let tokens = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
@@ -149,9 +159,15 @@ pub fn sat_cnf(data: &[u8]) {
             assert!(cnf.num_vars <= MAX_VARS);
             assert_eq!(cnf.offsets.first(), Some(&0));
             assert_eq!(*cnf.offsets.last().unwrap() as usize, cnf.literals.len());
-            assert!(cnf.offsets.windows(2).all(|w| w[0] < w[1]), "empty or unordered clause");
+            assert!(
+                cnf.offsets.windows(2).all(|w| w[0] < w[1]),
+                "empty or unordered clause"
+            );
             for &l in &cnf.literals {
-                assert!(l != 0 && l.unsigned_abs() as usize <= cnf.num_vars, "literal {l}");
+                assert!(
+                    l != 0 && l.unsigned_abs() as usize <= cnf.num_vars,
+                    "literal {l}"
+                );
             }
             let again = Cnf::from_clauses(cnf.name.clone(), cnf.num_vars, cnf.clauses())
                 .expect("a parsed formula passes Cnf::from_clauses");
@@ -165,9 +181,13 @@ pub fn sat_cnf(data: &[u8]) {
 /// Assignment files (`parse_assignments`). The input's first line is the number of variables
 /// (0 to 4096; other first lines are skipped), the rest the file's text.
 pub fn sat_assignments(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let Ok(num_vars) = first.trim().parse::<usize>() else { return };
+    let Ok(num_vars) = first.trim().parse::<usize>() else {
+        return;
+    };
     if num_vars > 4096 {
         return;
     }
@@ -188,7 +208,11 @@ pub fn qiga_table(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     match metaopt::qiga::RotationTable::parse(&text) {
         Ok(t) => {
-            assert_eq!(metaopt::qiga::RotationTable::parse(&t.to_text()).expect("the writer's text reads back"), t);
+            assert_eq!(
+                metaopt::qiga::RotationTable::parse(&t.to_text())
+                    .expect("the writer's text reads back"),
+                t
+            );
             let e = t.encode();
             for row in e.chunks(5) {
                 assert!((0..=200).contains(&row[0]));
@@ -220,24 +244,33 @@ pub fn knapsack(data: &[u8]) {
             assert!(tw <= i64::MAX as u128 && tp <= i64::MAX as u128);
             assert_eq!(tw, u128::from(k.total_int_weight()));
             assert!(k.int_capacity() <= k.total_int_weight());
-            let again = Knapsack::parse(&k.to_text(), Path::new("fuzz.txt")).expect("the writer's text reads back");
+            let again = Knapsack::parse(&k.to_text(), Path::new("fuzz.txt"))
+                .expect("the writer's text reads back");
             assert_eq!(again, k);
             let mut order = k.ratio_order().to_vec();
             order.sort_unstable();
-            assert!(order.iter().enumerate().all(|(i, &j)| i == j), "ratio_order is not a permutation");
+            assert!(
+                order.iter().enumerate().all(|(i, &j)| i == j),
+                "ratio_order is not a permutation"
+            );
             for mode in [RepairMode::Index, RepairMode::Greedy] {
                 let mut bits = vec![1u8; n];
                 let (_, w) = k.repair(&mut bits, mode).unwrap();
                 assert!(w <= k.int_capacity() && k.feasible(&bits));
             }
             let mut bits = vec![0u8; n];
-            assert!(repair_bits(&mut bits, k.int_weights(), k.int_capacity(), 0..n, 0..n) <= k.int_capacity());
+            assert!(
+                repair_bits(&mut bits, k.int_weights(), k.int_capacity(), 0..n, 0..n)
+                    <= k.int_capacity()
+            );
             if n <= 12 {
                 let o = k.optimum().expect("12 items are within the state limit");
                 let (w, p, c) = (k.int_weights(), k.int_profits(), k.int_capacity());
                 let best = (0u32..1 << n)
                     .filter_map(|m| {
-                        let (sw, sp) = (0..n).filter(|i| m >> i & 1 == 1).fold((0u64, 0u64), |(a, b), i| (a + w[i], b + p[i]));
+                        let (sw, sp) = (0..n)
+                            .filter(|i| m >> i & 1 == 1)
+                            .fold((0u64, 0u64), |(a, b), i| (a + w[i], b + p[i]));
                         (sw <= c).then_some(sp)
                     })
                     .max()
@@ -254,7 +287,9 @@ pub fn knapsack(data: &[u8]) {
 /// The accuracy fixture of `metaopt bench functions` (`ReferenceFixture::parse`; `load` reads
 /// the file as UTF-8 first).
 pub fn functions_fixture(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     match ReferenceFixture::parse(text, Path::new("fixture.txt")) {
         Ok(fx) => {
             assert_eq!(fx.unit.len(), fx.count * fx.dims);
@@ -273,13 +308,18 @@ pub fn functions_fixture(data: &[u8]) {
 
 /// Decimal text as a double-double (`parse_double_double`, the fixture's reference values).
 pub fn double_double(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Some((hi, lo)) = parse_double_double(text) {
         if hi.is_finite() {
             assert!(lo.is_finite(), "{text:?}: hi {hi:e}, lo {lo:e}");
             // hi is the nearest double, so the remainder is at most half an ulp of hi
             if hi.abs() >= f64::MIN_POSITIVE {
-                assert!(lo.abs() <= hi.abs() * f64::EPSILON, "{text:?}: hi {hi:e}, lo {lo:e}");
+                assert!(
+                    lo.abs() <= hi.abs() * f64::EPSILON,
+                    "{text:?}: hi {hi:e}, lo {lo:e}"
+                );
             }
         }
     }
@@ -289,7 +329,9 @@ pub fn double_double(data: &[u8]) {
 /// correction list, migration and F mode, HC12 coding, QAP element type. A name that parses
 /// must print as a name that parses to the same value.
 pub fn option_names(data: &[u8]) {
-    let Ok(s) = std::str::from_utf8(data) else { return };
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(m) = s.parse::<Mutation>() {
         assert_eq!(m.to_string().parse::<Mutation>().unwrap(), m);
     }

@@ -43,13 +43,27 @@ pub struct CpuEngine {
 impl CpuEngine {
     pub(crate) fn new(setup: Arc<Setup>) -> CpuEngine {
         let (m, ants) = (setup.graph.m(), setup.opts.ants);
-        CpuEngine { tau: vec![1.0; m], succ: vec![Vec::new(); ants], setup }
+        CpuEngine {
+            tau: vec![1.0; m],
+            succ: vec![Vec::new(); ants],
+            setup,
+        }
     }
 }
 
 /// One ant's walk: (reached, length bits), its successor row filled.
 #[allow(clippy::too_many_arguments)]
-fn walk_one(s_: &Setup, tau: &[f64], succ: &mut Vec<u32>, visited: &mut Vec<bool>, a: u32, s: u32, t: u32, iter: u32, max_steps: u32) -> (u32, u64) {
+fn walk_one(
+    s_: &Setup,
+    tau: &[f64],
+    succ: &mut Vec<u32>,
+    visited: &mut Vec<bool>,
+    a: u32,
+    s: u32,
+    t: u32,
+    iter: u32,
+    max_steps: u32,
+) -> (u32, u64) {
     let g = &s_.graph;
     let n = g.n();
     let (alpha, seed, qscale) = (s_.opts.alpha, s_.opts.seed, s_.qscale);
@@ -87,7 +101,8 @@ fn walk_one(s_: &Setup, tau: &[f64], succ: &mut Vec<u32>, visited: &mut Vec<bool
                     continue;
                 }
                 let r = aco_rng(seed, iter, a, step, k as u32);
-                let u = ((((r[0] as u64) << 21) | (r[1] >> 11) as u64) as f64 + 0.5) * 2f64.powi(-53);
+                let u =
+                    ((((r[0] as u64) << 21) | (r[1] >> 11) as u64) as f64 + 0.5) * 2f64.powi(-53);
                 let key = p.ln() - (-u.ln()).ln();
                 if chosen.is_none() || key > best {
                     best = key;
@@ -95,7 +110,10 @@ fn walk_one(s_: &Setup, tau: &[f64], succ: &mut Vec<u32>, visited: &mut Vec<bool
                 }
             }
         } else {
-            let pm = (0..deg).filter(|&k| eligible(k)).map(|k| p_of(lo + k)).fold(0.0f64, f64::max);
+            let pm = (0..deg)
+                .filter(|&k| eligible(k))
+                .map(|k| p_of(lo + k))
+                .fold(0.0f64, f64::max);
             if pm > 0.0 {
                 let q = |k: usize| -> u64 {
                     if !eligible(k) {
@@ -110,7 +128,8 @@ fn walk_one(s_: &Setup, tau: &[f64], succ: &mut Vec<u32>, visited: &mut Vec<bool
                 };
                 let total: u64 = (0..deg).map(q).sum();
                 let rw = aco_rng(seed, iter, a, step, DRAW);
-                let r = ((((rw[0] as u64) << 32 | rw[1] as u64) as u128 * total as u128) >> 64) as u64;
+                let r =
+                    ((((rw[0] as u64) << 32 | rw[1] as u64) as u128 * total as u128) >> 64) as u64;
                 chosen = roulette_pick((0..deg).map(q), r);
             }
         }
@@ -151,15 +170,30 @@ impl Engine for CpuEngine {
             .map_init(
                 || (Vec::new(), local::Scratch::default()),
                 |(vis, sc), (a, succ)| {
-                    let (ok, len) = walk_one(setup, tau, succ, vis, a as u32, s, t, iter, max_steps);
+                    let (ok, len) =
+                        walk_one(setup, tau, succ, vis, a as u32, s, t, iter, max_steps);
                     match ok {
-                        1 if ls => (ok, local::improve_row(&setup.graph, setup.by_weight.as_ref().expect("local search"), succ, s, t, sc).unwrap_or(len)),
+                        1 if ls => (
+                            ok,
+                            local::improve_row(
+                                &setup.graph,
+                                setup.by_weight.as_ref().expect("local search"),
+                                succ,
+                                s,
+                                t,
+                                sc,
+                            )
+                            .unwrap_or(len),
+                        ),
                         _ => (ok, len),
                     }
                 },
             )
             .collect();
-        Ok(Walks { ok: out.iter().map(|x| x.0).collect(), lengths: out.iter().map(|x| x.1).collect() })
+        Ok(Walks {
+            ok: out.iter().map(|x| x.0).collect(),
+            lengths: out.iter().map(|x| x.1).collect(),
+        })
     }
 
     fn successors(&mut self, ant: usize) -> Result<Vec<u32>> {

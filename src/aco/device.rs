@@ -4,11 +4,11 @@
 //! when it improves the best path).
 
 use super::{local, DepositStep, Engine, Setup, Walks};
-use rayon::prelude::*;
 use crate::device::{covering_group, Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{size_product, Error, Result};
 use crate::problem::graph::Weights;
 use opencl3::kernel::{ExecuteKernel, Kernel};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// The arc weights on the device, in their own type.
@@ -41,7 +41,13 @@ pub struct DeviceEngine {
 /// The shared launch (`device::launch`) in one dimension. The callers set every argument of
 /// the kernel in type and order, with buffers that the engine owns and that outlive the queue's
 /// work (every launch is followed by a read).
-fn enqueue(e: &mut ExecuteKernel, q: &Queue, global: usize, local: usize, what: &'static str) -> Result<()> {
+fn enqueue(
+    e: &mut ExecuteKernel,
+    q: &Queue,
+    global: usize,
+    local: usize,
+    what: &'static str,
+) -> Result<()> {
     crate::device::launch(q, e, &[global], Some(&[local]), what)
 }
 
@@ -53,7 +59,11 @@ impl DeviceEngine {
         let g = &setup.graph;
         let (n, ants) = (g.n(), setup.opts.ants);
         let max = ctx.info.max_work_group_size.max(1);
-        let cap = setup.opts.group_size.unwrap_or(ctx.tuning().aco).clamp(1, max);
+        let cap = setup
+            .opts
+            .group_size
+            .unwrap_or(ctx.tuning().aco)
+            .clamp(1, max);
         // at least 4: PoCL 6 (LLVM 15) crashes compiling the kernel for groups of 2
         let mut wg = covering_group(setup.max_degree.max(4), cap);
         let (wt, real) = match g.weights() {
@@ -77,7 +87,9 @@ impl DeviceEngine {
                 break (k, d);
             }
             if wg == 1 {
-                return Err(Error::Unsupported("aco_ants does not fit one work-item on this device".into()));
+                return Err(Error::Unsupported(
+                    "aco_ants does not fit one work-item on this device".into(),
+                ));
             }
             wg /= 2;
         };
@@ -130,11 +142,28 @@ impl Engine for DeviceEngine {
                 DevWeights::F32(b) => e.set_arg(b.cl()),
                 DevWeights::F64(b) => e.set_arg(b.cl()),
             };
-            e.set_arg(self.eta.cl()).set_arg(self.tau.cl()).set_arg(&n).set_arg(&s).set_arg(&t);
-            e.set_arg(&alpha).set_arg(&qscale).set_arg(&seed).set_arg(&iter).set_arg(&max_steps);
-            e.set_arg(self.succ.cl()).set_arg(self.visited.cl()).set_arg(self.ok.cl()).set_arg(self.lengths.cl());
+            e.set_arg(self.eta.cl())
+                .set_arg(self.tau.cl())
+                .set_arg(&n)
+                .set_arg(&s)
+                .set_arg(&t);
+            e.set_arg(&alpha)
+                .set_arg(&qscale)
+                .set_arg(&seed)
+                .set_arg(&iter)
+                .set_arg(&max_steps);
+            e.set_arg(self.succ.cl())
+                .set_arg(self.visited.cl())
+                .set_arg(self.ok.cl())
+                .set_arg(self.lengths.cl());
         }
-        enqueue(&mut e, &self.queue, o.ants * self.wg, self.wg, "clEnqueueNDRangeKernel(aco_ants)")?;
+        enqueue(
+            &mut e,
+            &self.queue,
+            o.ants * self.wg,
+            self.wg,
+            "clEnqueueNDRangeKernel(aco_ants)",
+        )?;
         let ok = self.ok.to_vec(&self.queue)?;
         let mut lengths = self.lengths.to_vec(&self.queue)?;
         if o.local_search && ok.iter().any(|&x| x != 0) {
@@ -171,12 +200,25 @@ impl Engine for DeviceEngine {
         let mut e = ExecuteKernel::new(&self.deposit_k);
         // SAFETY: the arguments of `aco_deposit` in type and order.
         unsafe {
-            e.set_arg(self.offsets.cl()).set_arg(self.tau.cl()).set_arg(self.succ.cl()).set_arg(self.dep.cl());
-            e.set_arg(&n).set_arg(&ants).set_arg(&st.keep).set_arg(&reset).set_arg(&st.tau0);
+            e.set_arg(self.offsets.cl())
+                .set_arg(self.tau.cl())
+                .set_arg(self.succ.cl())
+                .set_arg(self.dep.cl());
+            e.set_arg(&n)
+                .set_arg(&ants)
+                .set_arg(&st.keep)
+                .set_arg(&reset)
+                .set_arg(&st.tau0);
             e.set_arg(&st.tmin).set_arg(&st.tmax);
         }
         let global = (n as usize).div_ceil(self.dep_wg) * self.dep_wg;
-        enqueue(&mut e, &self.queue, global, self.dep_wg, "clEnqueueNDRangeKernel(aco_deposit)")
+        enqueue(
+            &mut e,
+            &self.queue,
+            global,
+            self.dep_wg,
+            "clEnqueueNDRangeKernel(aco_deposit)",
+        )
     }
 
     fn pheromone(&mut self) -> Result<Vec<f64>> {
@@ -187,6 +229,13 @@ impl Engine for DeviceEngine {
 
     fn description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!("device {}: {} ({}, {}); {} work-items per ant", i.index, i.name, i.platform, i.kind.as_str(), self.wg)
+        format!(
+            "device {}: {} ({}, {}); {} work-items per ant",
+            i.index,
+            i.name,
+            i.platform,
+            i.kind.as_str(),
+            self.wg
+        )
     }
 }

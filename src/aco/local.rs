@@ -70,7 +70,11 @@ impl ByWeight {
             let w = g.weights();
             for u in 0..g.n() {
                 let r = g.arcs_of(u);
-                v[r].sort_by(|&a, &b| w.get_f64(a as usize).total_cmp(&w.get_f64(b as usize)).then(a.cmp(&b)));
+                v[r].sort_by(|&a, &b| {
+                    w.get_f64(a as usize)
+                        .total_cmp(&w.get_f64(b as usize))
+                        .then(a.cmp(&b))
+                });
             }
             v
         };
@@ -130,12 +134,22 @@ impl Scratch {
 /// The arc of each hop of `path` (every hop must be an arc).
 fn hops_of(g: &Graph, path: &[u32], hops: &mut Vec<usize>) {
     hops.clear();
-    hops.extend(path.windows(2).map(|p| g.find_arc(p[0] as usize, p[1]).expect("a path of arcs")));
+    hops.extend(
+        path.windows(2)
+            .map(|p| g.find_arc(p[0] as usize, p[1]).expect("a path of arcs")),
+    );
 }
 
 /// A move: the vertices strictly between positions `i` and `j` of `path` become `verts`, the hops
 /// from `i` to `j` become `arcs` (one more than `verts`), and the positions follow.
-fn replace(path: &mut Vec<u32>, sc: &mut Scratch, i: usize, j: usize, verts: impl IntoIterator<Item = u32>, arcs: impl IntoIterator<Item = usize>) {
+fn replace(
+    path: &mut Vec<u32>,
+    sc: &mut Scratch,
+    i: usize,
+    j: usize,
+    verts: impl IntoIterator<Item = u32>,
+    arcs: impl IntoIterator<Item = usize>,
+) {
     for &v in &path[i + 1..j] {
         sc.pos[v as usize] = NONE;
     }
@@ -304,7 +318,9 @@ fn search<C: Cost>(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Scrat
                     continue;
                 }
                 for k in 1..DEPTH {
-                    let Some((b, _)) = sc.budget[k][x as usize] else { continue };
+                    let Some((b, _)) = sc.budget[k][x as usize] else {
+                        continue;
+                    };
                     if wa.to_f64() >= b {
                         continue;
                     }
@@ -403,7 +419,14 @@ pub fn local_search(g: &Graph, path: &[u32]) -> Vec<u32> {
 /// Improves the path of an ant that reached `t` from `s`, given by its successor row (the index
 /// of the arc it left each vertex by): rewrites the row and returns the new length bits, or
 /// `None` when nothing changed.
-pub(crate) fn improve_row(g: &Graph, bw: &ByWeight, succ: &mut [u32], s: u32, t: u32, sc: &mut Scratch) -> Option<u64> {
+pub(crate) fn improve_row(
+    g: &Graph,
+    bw: &ByWeight,
+    succ: &mut [u32],
+    s: u32,
+    t: u32,
+    sc: &mut Scratch,
+) -> Option<u64> {
     let mut path = vec![s];
     let mut cur = s;
     while cur != t {

@@ -269,15 +269,40 @@ impl AcoOptions {
         let fin = |v: f64| v.is_finite() && v >= 0.0;
         check("alpha", self.alpha, fin(self.alpha), "a finite number >= 0")?;
         check("beta", self.beta, fin(self.beta), "a finite number >= 0")?;
-        check("damping", self.damping, fin(self.damping), "a finite number >= 0")?;
-        check("deposit_exponent", self.deposit_exponent, fin(self.deposit_exponent), "a finite number >= 0")?;
+        check(
+            "damping",
+            self.damping,
+            fin(self.damping),
+            "a finite number >= 0",
+        )?;
+        check(
+            "deposit_exponent",
+            self.deposit_exponent,
+            fin(self.deposit_exponent),
+            "a finite number >= 0",
+        )?;
         let rho = self.evaporation;
-        check("evaporation", rho, rho > 0.0 && rho <= 1.0, "the evaporated fraction, in (0, 1]")?;
+        check(
+            "evaporation",
+            rho,
+            rho > 0.0 && rho <= 1.0,
+            "the evaporated fraction, in (0, 1]",
+        )?;
         if let Some(t) = self.initial_pheromone {
-            check("initial_pheromone", t, t.is_finite() && t > 0.0, "a finite number > 0")?;
+            check(
+                "initial_pheromone",
+                t,
+                t.is_finite() && t > 0.0,
+                "a finite number > 0",
+            )?;
         }
         if let Some(r) = self.max_min {
-            check("max_min", r, r > 0.0 && r <= 1.0, "the ratio tmin / tmax, in (0, 1]")?;
+            check(
+                "max_min",
+                r,
+                r > 0.0 && r <= 1.0,
+                "the ratio tmin / tmax, in (0, 1]",
+            )?;
         }
         match self.iterations {
             Iterations::Fixed(0) => return Err(Error::arg("iterations", "0; at least 1")),
@@ -293,7 +318,10 @@ impl AcoOptions {
             Iterations::Fixed(_) => {}
         }
         if self.restart == Some(0) {
-            return Err(Error::arg("restart", "0; at least 1 iteration without improvement"));
+            return Err(Error::arg(
+                "restart",
+                "0; at least 1 iteration without improvement",
+            ));
         }
         if self.group_size == Some(0) {
             return Err(Error::arg("group_size", "0; at least 1"));
@@ -347,7 +375,14 @@ impl Aco {
         let bits = 63 - (usize::BITS - max_degree.max(1).leading_zeros()) as i32 - 1;
         let qscale = 2f64.powi(bits.clamp(1, 52));
         let by_weight = options.local_search.then(|| local::ByWeight::new(graph));
-        let setup = Arc::new(Setup { graph: graph.clone(), eta, opts: options, qscale, max_degree, by_weight });
+        let setup = Arc::new(Setup {
+            graph: graph.clone(),
+            eta,
+            opts: options,
+            qscale,
+            max_degree,
+            by_weight,
+        });
         let engine: Box<dyn Engine> = match backend {
             Backend::Cpu => Box::new(cpu::CpuEngine::new(setup.clone())),
             Backend::Device(_) => Box::new(device::DeviceEngine::new(setup.clone(), backend)?),
@@ -380,7 +415,10 @@ impl Aco {
         }
         let o = self.setup.opts.clone();
         let exact = dijkstra(g, source)?;
-        let exact_length = exact.dist.reachable(target as usize).then(|| exact.dist.get_f64(target as usize));
+        let exact_length = exact
+            .dist
+            .reachable(target as usize)
+            .then(|| exact.dist.get_f64(target as usize));
         let mut res = AcoRunResult {
             source,
             target,
@@ -408,7 +446,10 @@ impl Aco {
         let rho = o.evaporation;
         let gamma = o.deposit_exponent;
         // the smallest positive arc weight: a zero-length path deposits as if of this length
-        let min_pos = (0..g.m()).map(|e| g.weights().get_f64(e)).filter(|&x| x > 0.0).fold(f64::INFINITY, f64::min);
+        let min_pos = (0..g.m())
+            .map(|e| g.weights().get_f64(e))
+            .filter(|&x| x > 0.0)
+            .fold(f64::INFINITY, f64::min);
         let min_pos = if min_pos.is_finite() { min_pos } else { 1.0 };
         let dep_of = |l: f64| 1.0 / pow_exact(l.max(min_pos), gamma);
         let max_steps = o.max_steps.unwrap_or(u32::MAX).min((n - 1) as u32);
@@ -422,7 +463,13 @@ impl Aco {
         for it in 0..total {
             let w = self.engine.walk(source, target, it, max_steps)?;
             res.iterations = it + 1;
-            let len_of = |a: usize| if real { f64::from_bits(w.lengths[a]) } else { w.lengths[a] as f64 };
+            let len_of = |a: usize| {
+                if real {
+                    f64::from_bits(w.lengths[a])
+                } else {
+                    w.lengths[a] as f64
+                }
+            };
             // the iteration's best ant (ties: the lowest number)
             let mut ib: Option<usize> = None;
             for a in 0..o.ants {
@@ -448,8 +495,11 @@ impl Aco {
                 let l = len_of(b);
                 if l < best_len {
                     let succ = self.engine.successors(b)?;
-                    let path = follow(g, &succ, source, target)
-                        .ok_or_else(|| Error::Panic(format!("internal: ACO ant {b}'s successors do not lead to the target")))?;
+                    let path = follow(g, &succ, source, target).ok_or_else(|| {
+                        Error::Panic(format!(
+                            "internal: ACO ant {b}'s successors do not lead to the target"
+                        ))
+                    })?;
                     let p = self.path_of(path, exact_len);
                     best_len = l;
                     res.best = Some(p);
@@ -488,7 +538,14 @@ impl Aco {
                 tau0 = dep_of(best_len) / rho;
                 stale = 0;
             }
-            self.engine.deposit(&DepositStep { dep: &dep, keep: 1.0 - rho, reset, tau0, tmin, tmax })?;
+            self.engine.deposit(&DepositStep {
+                dep: &dep,
+                keep: 1.0 - rho,
+                reset,
+                tau0,
+                tmin,
+                tmax,
+            })?;
             if improved {
                 no_improve = 0;
             } else {
@@ -505,7 +562,8 @@ impl Aco {
     }
 
     fn path_of(&self, vertices: Vec<u32>, exact: f64) -> AcoPath {
-        let (length, length_int) = path_length(&self.setup.graph, &vertices).expect("a path of the graph's arcs");
+        let (length, length_int) =
+            path_length(&self.setup.graph, &vertices).expect("a path of the graph's arcs");
         let gap = if exact == 0.0 {
             if length == 0.0 {
                 0.0
@@ -515,7 +573,12 @@ impl Aco {
         } else {
             (length - exact) / exact
         };
-        AcoPath { vertices, length, length_int, gap }
+        AcoPath {
+            vertices,
+            length,
+            length_int,
+            gap,
+        }
     }
 }
 

@@ -154,7 +154,10 @@ impl Tables {
             adj: q.buffer(4 * cap, "vertex neighbours")?,
             touched: q.buffer_from(&vec![0u32; balls], "touched balls")?,
             cand: q.buffer(4 * cap, "candidate edges")?,
-            refs: [q.buffer(4 * cap, "pending edges")?, q.buffer(4 * cap, "pending edges")?],
+            refs: [
+                q.buffer(4 * cap, "pending edges")?,
+                q.buffer(4 * cap, "pending edges")?,
+            ],
             cnt: q.buffer_from(&[0u32; CNT_COUNT], "tracing counters")?,
             batch: Batch::new(q, 1024)?,
         })
@@ -176,12 +179,20 @@ impl AwvdDevice {
     /// structures rarely take.
     pub fn host_every(backend: Backend, double: bool, bound: f64, n: u32) -> Result<AwvdDevice> {
         if n == 0 {
-            return Err(Error::arg("n", "must be at least 1 (every n-th edge goes to the host)"));
+            return Err(Error::arg(
+                "n",
+                "must be at least 1 (every n-th edge goes to the host)",
+            ));
         }
         Self::build(backend, double, bound, Some(n))
     }
 
-    fn build(backend: Backend, double: bool, bound: f64, host_every: Option<u32>) -> Result<AwvdDevice> {
+    fn build(
+        backend: Backend,
+        double: bool,
+        bound: f64,
+        host_every: Option<u32>,
+    ) -> Result<AwvdDevice> {
         let ctx = backend.context("awvd")?;
         ctx.require_fp64()?;
         // profiled: the searches' kernel time is reported apart from the tables'
@@ -214,14 +225,32 @@ impl AwvdDevice {
 
     fn upload(&self, ctx: &Ctx) -> Result<Resident> {
         let q = &self.queue;
-        let flat: Vec<f64> = ctx.balls.iter().flat_map(|b| [b.c[0], b.c[1], b.c[2], b.r]).collect();
-        let fballs = if self.double { None } else { Some(q.buffer_from(&flat.iter().map(|&x| x as f32).collect::<Vec<f32>>(), "balls (float)")?) };
+        let flat: Vec<f64> = ctx
+            .balls
+            .iter()
+            .flat_map(|b| [b.c[0], b.c[1], b.c[2], b.r])
+            .collect();
+        let fballs = if self.double {
+            None
+        } else {
+            Some(q.buffer_from(
+                &flat.iter().map(|&x| x as f32).collect::<Vec<f32>>(),
+                "balls (float)",
+            )?)
+        };
         Ok(Resident {
             balls: q.buffer_from(&flat, "balls")?,
             fballs,
             start: q.buffer_from(&ctx.grid.start, "cell starts")?,
             items: q.buffer_from(&ctx.grid.items, "cell items")?,
-            cl_sphere: q.buffer_from(&ctx.grid.cl_sphere.iter().flat_map(|(c, r)| [c[0], c[1], c[2], *r]).collect::<Vec<f64>>(), "cluster spheres")?,
+            cl_sphere: q.buffer_from(
+                &ctx.grid
+                    .cl_sphere
+                    .iter()
+                    .flat_map(|(c, r)| [c[0], c[1], c[2], *r])
+                    .collect::<Vec<f64>>(),
+                "cluster spheres",
+            )?,
             cl_start: q.buffer_from(&ctx.grid.cl_start, "cluster starts")?,
             cl_items: q.buffer_from(&ctx.grid.cl_items, "cluster items")?,
         })
@@ -245,10 +274,22 @@ impl AwvdDevice {
             // SAFETY: the arguments follow awvd_loose's declaration in type and order; the
             // buffers live until the blocking reads below.
             unsafe {
-                e.set_arg(r.balls.cl()).set_arg(&nballs).set_arg(r.start.cl()).set_arg(r.items.cl());
-                e.set_arg(&g.lo[0]).set_arg(&g.lo[1]).set_arg(&g.lo[2]).set_arg(&g.cell);
-                e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&g.rmax);
-                e.set_arg(b_count.cl()).set_arg(b_out.cl()).set_arg(&capu).set_arg(b_host.cl());
+                e.set_arg(r.balls.cl())
+                    .set_arg(&nballs)
+                    .set_arg(r.start.cl())
+                    .set_arg(r.items.cl());
+                e.set_arg(&g.lo[0])
+                    .set_arg(&g.lo[1])
+                    .set_arg(&g.lo[2])
+                    .set_arg(&g.cell);
+                e.set_arg(&dims[0])
+                    .set_arg(&dims[1])
+                    .set_arg(&dims[2])
+                    .set_arg(&g.rmax);
+                e.set_arg(b_count.cl())
+                    .set_arg(b_out.cl())
+                    .set_arg(&capu)
+                    .set_arg(b_host.cl());
             }
             crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_loose")?;
             let count = b_count.to_vec(q)?[0] as usize;
@@ -259,9 +300,17 @@ impl AwvdDevice {
             let mut out = vec![0u32; 4 * count];
             b_out.read(q, &mut out)?;
             let host = b_host.to_vec(q)?;
-            let mut pairs: Vec<(u32, u32)> = out.chunks_exact(4).flat_map(|t| [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])]).collect();
+            let mut pairs: Vec<(u32, u32)> = out
+                .chunks_exact(4)
+                .flat_map(|t| [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])])
+                .collect();
             let flagged: Vec<usize> = (0..n).filter(|&i| host[i] != 0).collect();
-            pairs.extend(flagged.par_iter().flat_map_iter(|&i| super::trace::loose_of(ctx, i)).collect::<Vec<_>>());
+            pairs.extend(
+                flagged
+                    .par_iter()
+                    .flat_map_iter(|&i| super::trace::loose_of(ctx, i))
+                    .collect::<Vec<_>>(),
+            );
             return Ok(pairs);
         }
     }
@@ -277,7 +326,14 @@ impl AwvdDevice {
     }
 
     /// The search of the `n` edges of `t.refs[cur]` into the batch buffers; its event.
-    fn search_level(&self, ctx: &Ctx, r: &Resident, t: &Tables, cur: usize, n: usize) -> Result<Event> {
+    fn search_level(
+        &self,
+        ctx: &Ctx,
+        r: &Resident,
+        t: &Tables,
+        cur: usize,
+        n: usize,
+    ) -> Result<Event> {
         let g = &ctx.grid;
         let dims = g.dims.map(|d| d as u32);
         let ncl = g.cl_sphere.len() as u32;
@@ -292,12 +348,29 @@ impl AwvdDevice {
                 e.set_arg(f.cl());
             }
             e.set_arg(r.start.cl()).set_arg(r.items.cl());
-            e.set_arg(&g.lo[0]).set_arg(&g.lo[1]).set_arg(&g.lo[2]).set_arg(&g.cell);
-            e.set_arg(&dims[0]).set_arg(&dims[1]).set_arg(&dims[2]).set_arg(&g.rmax);
-            e.set_arg(r.cl_sphere.cl()).set_arg(r.cl_start.cl()).set_arg(r.cl_items.cl()).set_arg(&ncl);
-            e.set_arg(t.refs[cur].cl()).set_arg(t.vq.cl()).set_arg(t.vs.cl());
-            e.set_arg(b.outu.cl()).set_arg(b.outs.cl()).set_arg(t.cnt.cl()).set_arg(b.hostlist.cl());
-            e.set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 4).set_arg_local_buffer(GROUP * 8).set_arg_local_buffer(GROUP * 8);
+            e.set_arg(&g.lo[0])
+                .set_arg(&g.lo[1])
+                .set_arg(&g.lo[2])
+                .set_arg(&g.cell);
+            e.set_arg(&dims[0])
+                .set_arg(&dims[1])
+                .set_arg(&dims[2])
+                .set_arg(&g.rmax);
+            e.set_arg(r.cl_sphere.cl())
+                .set_arg(r.cl_start.cl())
+                .set_arg(r.cl_items.cl())
+                .set_arg(&ncl);
+            e.set_arg(t.refs[cur].cl())
+                .set_arg(t.vq.cl())
+                .set_arg(t.vs.cl());
+            e.set_arg(b.outu.cl())
+                .set_arg(b.outs.cl())
+                .set_arg(t.cnt.cl())
+                .set_arg(b.hostlist.cl());
+            e.set_arg_local_buffer(GROUP * 8)
+                .set_arg_local_buffer(GROUP * 4)
+                .set_arg_local_buffer(GROUP * 8)
+                .set_arg_local_buffer(GROUP * 8);
         }
         crate::device::launch_event(&self.queue, &mut e, &[n * GROUP], &[GROUP], "awvd_level")
     }
@@ -314,33 +387,65 @@ impl AwvdDevice {
         // and order; the buffers live in `t`, which outlives the queue's use of them.
         let mut e = ExecuteKernel::new(&self.insert);
         unsafe {
-            e.set_arg(&nu).set_arg(b.outu.cl()).set_arg(t.hash.cl()).set_arg(&t.hmask).set_arg(t.vq.cl());
-            e.set_arg(t.vw.cl()).set_arg(b.tgt.cl()).set_arg(b.slotof.cl()).set_arg(t.cnt.cl());
+            e.set_arg(&nu)
+                .set_arg(b.outu.cl())
+                .set_arg(t.hash.cl())
+                .set_arg(&t.hmask)
+                .set_arg(t.vq.cl());
+            e.set_arg(t.vw.cl())
+                .set_arg(b.tgt.cl())
+                .set_arg(b.slotof.cl())
+                .set_arg(t.cnt.cl());
         }
         crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_insert")?;
         let mut e = ExecuteKernel::new(&self.new);
         unsafe {
-            e.set_arg(&nu).set_arg(b.outu.cl()).set_arg(b.outs.cl()).set_arg(b.tgt.cl()).set_arg(b.slotof.cl());
-            e.set_arg(t.hash.cl()).set_arg(t.vq.cl()).set_arg(t.vw.cl()).set_arg(t.vs.cl()).set_arg(t.adj.cl());
-            e.set_arg(t.touched.cl()).set_arg(b.newid.cl()).set_arg(t.cand.cl()).set_arg(t.cnt.cl()).set_arg(&cap);
+            e.set_arg(&nu)
+                .set_arg(b.outu.cl())
+                .set_arg(b.outs.cl())
+                .set_arg(b.tgt.cl())
+                .set_arg(b.slotof.cl());
+            e.set_arg(t.hash.cl())
+                .set_arg(t.vq.cl())
+                .set_arg(t.vw.cl())
+                .set_arg(t.vs.cl())
+                .set_arg(t.adj.cl());
+            e.set_arg(t.touched.cl())
+                .set_arg(b.newid.cl())
+                .set_arg(t.cand.cl())
+                .set_arg(t.cnt.cl())
+                .set_arg(&cap);
         }
         crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_new")?;
         let mut e = ExecuteKernel::new(&self.back);
         unsafe {
-            e.set_arg(&nu).set_arg(t.refs[cur].cl()).set_arg(b.outu.cl()).set_arg(b.tgt.cl()).set_arg(b.newid.cl()).set_arg(t.adj.cl());
+            e.set_arg(&nu)
+                .set_arg(t.refs[cur].cl())
+                .set_arg(b.outu.cl())
+                .set_arg(b.tgt.cl())
+                .set_arg(b.newid.cl())
+                .set_arg(t.adj.cl());
             e.set_arg(t.vq.cl()).set_arg(t.vw.cl());
         }
         crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_back")?;
         for (kernel, name) in [(&self.link, "awvd_link"), (&self.unmark, "awvd_unmark")] {
             let mut e = ExecuteKernel::new(kernel);
             unsafe {
-                e.set_arg(&nu).set_arg(t.refs[cur].cl()).set_arg(b.outu.cl()).set_arg(b.tgt.cl()).set_arg(b.newid.cl()).set_arg(t.adj.cl());
+                e.set_arg(&nu)
+                    .set_arg(t.refs[cur].cl())
+                    .set_arg(b.outu.cl())
+                    .set_arg(b.tgt.cl())
+                    .set_arg(b.newid.cl())
+                    .set_arg(t.adj.cl());
             }
             crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), name)?;
         }
         let mut e = ExecuteKernel::new(&self.compact);
         unsafe {
-            e.set_arg(t.cand.cl()).set_arg(t.adj.cl()).set_arg(t.refs[1 - cur].cl()).set_arg(t.cnt.cl());
+            e.set_arg(t.cand.cl())
+                .set_arg(t.adj.cl())
+                .set_arg(t.refs[1 - cur].cl())
+                .set_arg(t.cnt.cl());
         }
         crate::device::launch(q, &mut e, &[items(4 * n)], Some(&[WG]), "awvd_compact")
     }
@@ -354,7 +459,12 @@ impl AwvdDevice {
 
     /// Host rows into the batch buffers and `t.refs[cur]`: per row, the edge (or [`NO_EDGE`]), the
     /// end ball (-2: unbounded) and the end vertex.
-    fn write_batch(&self, t: &mut Tables, cur: usize, rows: &[(u32, i32, Option<Vertex>)]) -> Result<()> {
+    fn write_batch(
+        &self,
+        t: &mut Tables,
+        cur: usize,
+        rows: &[(u32, i32, Option<Vertex>)],
+    ) -> Result<()> {
         let q = &self.queue;
         if t.batch.cap < rows.len() {
             t.batch = Batch::new(q, rows.len())?;
@@ -362,8 +472,24 @@ impl AwvdDevice {
         let mut outu = Vec::with_capacity(8 * rows.len());
         let mut outs = Vec::with_capacity(4 * rows.len());
         for &(_, j, v) in rows {
-            let v = v.unwrap_or(Vertex { q: [0; 4], which: 0, s: Sphere { c: [0.0; 3], r: 0.0 } });
-            outu.extend([j as u32, v.q[0], v.q[1], v.q[2], v.q[3], u32::from(v.which), 0, 0]);
+            let v = v.unwrap_or(Vertex {
+                q: [0; 4],
+                which: 0,
+                s: Sphere {
+                    c: [0.0; 3],
+                    r: 0.0,
+                },
+            });
+            outu.extend([
+                j as u32,
+                v.q[0],
+                v.q[1],
+                v.q[2],
+                v.q[3],
+                u32::from(v.which),
+                0,
+                0,
+            ]);
             outs.extend([v.s.c[0], v.s.c[1], v.s.c[2], v.s.r]);
         }
         let refs: Vec<u32> = rows.iter().map(|r| r.0).collect();
@@ -374,7 +500,12 @@ impl AwvdDevice {
 
     /// The host's exact searches of the edges the device left (`refs`: vertex * 4 + k): the
     /// batch rows of their results.
-    fn host_searches(&self, ctx: &Ctx, t: &Tables, refs: &[u32]) -> Result<Vec<(u32, i32, Option<Vertex>)>> {
+    fn host_searches(
+        &self,
+        ctx: &Ctx,
+        t: &Tables,
+        refs: &[u32],
+    ) -> Result<Vec<(u32, i32, Option<Vertex>)>> {
         let q = &self.queue;
         let mut edges = Vec::with_capacity(refs.len());
         for &r in refs {
@@ -383,7 +514,14 @@ impl AwvdDevice {
             let mut s = [0f64; 4];
             t.vq.read_at(q, 4 * v, &mut qv)?;
             t.vs.read_at(q, 4 * v, &mut s)?;
-            edges.push(Edge::opposite(qv, k, Sphere { c: [s[0], s[1], s[2]], r: s[3] }));
+            edges.push(Edge::opposite(
+                qv,
+                k,
+                Sphere {
+                    c: [s[0], s[1], s[2]],
+                    r: s[3],
+                },
+            ));
         }
         let balls = ctx.balls;
         Ok(refs
@@ -391,8 +529,21 @@ impl AwvdDevice {
             .zip(edges.par_iter())
             .map(|(&r, e)| match search_edge(ctx, e, None) {
                 Some((j, h)) => {
-                    let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).expect("a searched edge has a frame");
-                    (r, j as i32, Some(make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h))))
+                    let tri = Trisector::new([
+                        balls[e.g[0] as usize],
+                        balls[e.g[1] as usize],
+                        balls[e.g[2] as usize],
+                    ])
+                    .expect("a searched edge has a frame");
+                    (
+                        r,
+                        j as i32,
+                        Some(make_vertex(
+                            balls,
+                            [e.g[0], e.g[1], e.g[2], j],
+                            tri.point(h),
+                        )),
+                    )
                 }
                 None => (r, -2, None),
             })
@@ -402,7 +553,13 @@ impl AwvdDevice {
     /// The traced vertices and their neighbours with room for `cap` vertices; None when the table
     /// overflowed (the caller grows it and traces again).
     #[allow(clippy::type_complexity)]
-    fn trace(&self, ctx: &Ctx, r: &Resident, cap: usize, res: &mut AwvdResult) -> Result<Option<(Vec<Vertex>, Vec<[i64; 4]>)>> {
+    fn trace(
+        &self,
+        ctx: &Ctx,
+        r: &Resident,
+        cap: usize,
+        res: &mut AwvdResult,
+    ) -> Result<Option<(Vec<Vertex>, Vec<[i64; 4]>)>> {
         let q = &self.queue;
         let n = ctx.balls.len();
         let mut t = Tables::new(q, n, cap)?;
@@ -447,8 +604,12 @@ impl AwvdDevice {
             let mut touched = vec![0u32; n];
             t.touched.read(q, &mut touched)?;
             loop {
-                let Some(b) = restarts.next(|i| touched[i] != 0) else { break 'trace };
-                let Some(v) = Restarts::vertex(ctx, b) else { continue };
+                let Some(b) = restarts.next(|i| touched[i] != 0) else {
+                    break 'trace;
+                };
+                let Some(v) = Restarts::vertex(ctx, b) else {
+                    continue;
+                };
                 res.restarts += 1;
                 self.write_batch(&mut t, cur, &[(NO_EDGE, v.q[0] as i32, Some(v))])?;
                 self.begin(&t, all)?;
@@ -483,16 +644,27 @@ impl AwvdDevice {
             .map(|i| Vertex {
                 q: [vq[4 * i], vq[4 * i + 1], vq[4 * i + 2], vq[4 * i + 3]],
                 which: vw[i] as u8,
-                s: Sphere { c: [vs[4 * i], vs[4 * i + 1], vs[4 * i + 2]], r: vs[4 * i + 3] },
+                s: Sphere {
+                    c: [vs[4 * i], vs[4 * i + 1], vs[4 * i + 2]],
+                    r: vs[4 * i + 3],
+                },
             })
             .collect();
-        let adj: Vec<[i64; 4]> = adj.par_chunks_exact(4).map(|a| [a[0], a[1], a[2], a[3]].map(i64::from)).collect();
+        let adj: Vec<[i64; 4]> = adj
+            .par_chunks_exact(4)
+            .map(|a| [a[0], a[1], a[2], a[3]].map(i64::from))
+            .collect();
         Ok(Some((verts, adj)))
     }
 }
 
 /// The diagram of `balls` traced on a device (float pass unless `double`).
-pub fn awvd_device(balls: &[Ball], opts: &AwvdOptions, backend: Backend, double: bool) -> Result<AwvdResult> {
+pub fn awvd_device(
+    balls: &[Ball],
+    opts: &AwvdOptions,
+    backend: Backend,
+    double: bool,
+) -> Result<AwvdResult> {
     if balls.len() < 4 {
         return Ok(AwvdResult::default());
     }
@@ -511,19 +683,36 @@ impl AwvdDevice {
 
 fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
     let clock = Instant::now();
-    let ctx = Ctx { balls, grid: Grid::new(balls, opts.cell) };
+    let ctx = Ctx {
+        balls,
+        grid: Grid::new(balls, opts.cell),
+    };
     let resident = dev.upload(&ctx)?;
-    let mut res = AwvdResult { grid_s: clock.elapsed().as_secs_f64(), ..AwvdResult::default() };
+    let mut res = AwvdResult {
+        grid_s: clock.elapsed().as_secs_f64(),
+        ..AwvdResult::default()
+    };
     let clock = Instant::now();
     // about seven vertices per ball in molecules; a table that fills up is grown and traced again
     let mut cap = dev.first_capacity.unwrap_or(8 * balls.len() + 1024).max(1);
     let (verts, adj) = loop {
-        let mut r = AwvdResult { grid_s: res.grid_s, ..AwvdResult::default() };
+        let mut r = AwvdResult {
+            grid_s: res.grid_s,
+            ..AwvdResult::default()
+        };
         if let Some(x) = dev.trace(&ctx, &resident, cap, &mut r)? {
             res = r;
             break x;
         }
-        cap = cap.checked_mul(2).filter(|&c| c < i32::MAX as usize / 4).ok_or_else(|| Error::arg("balls", format!("more than {cap} vertices: the device tables would not fit")))?;
+        cap = cap
+            .checked_mul(2)
+            .filter(|&c| c < i32::MAX as usize / 4)
+            .ok_or_else(|| {
+                Error::arg(
+                    "balls",
+                    format!("more than {cap} vertices: the device tables would not fit"),
+                )
+            })?;
     };
     res.trace_s = clock.elapsed().as_secs_f64();
     finish(&ctx, verts, adj, |c| dev.loose(c, &resident), res)

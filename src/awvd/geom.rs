@@ -11,7 +11,11 @@ pub(crate) fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 pub(crate) fn axpy(s: f64, a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [b[0] + s * a[0], b[1] + s * a[1], b[2] + s * a[2]]
@@ -37,7 +41,8 @@ pub enum Tangent {
 }
 
 fn det3(m: [[f64; 3]; 3]) -> f64 {
-    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
         + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
 }
 
@@ -151,7 +156,10 @@ pub fn tangent_spheres(b: [Ball; 4]) -> Tangent {
         }
         mm
     };
-    let (free, det) = (0..4).map(|f| (f, det3(minor(f)))).max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())).unwrap();
+    let (free, det) = (0..4)
+        .map(|f| (f, det3(minor(f))))
+        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+        .unwrap();
     if det.abs() <= 1e-12 * scale * scale * scale {
         // rank < 3: no finite set of solutions this solver reports
         return Tangent::Infinite;
@@ -193,23 +201,42 @@ pub fn tangent_spheres(b: [Ball; 4]) -> Tangent {
     };
     let mut out: Vec<Sphere> = Vec::new();
     for s in roots {
-        let w = [u[0] + s * v[0], u[1] + s * v[1], u[2] + s * v[2], u[3] + s * v[3]];
+        let w = [
+            u[0] + s * v[0],
+            u[1] + s * v[1],
+            u[2] + s * v[2],
+            u[3] + s * v[3],
+        ];
         if !w.iter().all(|x| x.is_finite()) || w[3] < -1e-10 * scale {
             continue;
         }
-        let sp = Sphere { c: [w[0] + o[0], w[1] + o[1], w[2] + o[2]], r: w[3].max(0.0) - rm };
-        if out.iter().any(|p| norm(sub(p.c, sp.c)) <= 1e-12 * scale && (p.r - sp.r).abs() <= 1e-12 * scale) {
+        let sp = Sphere {
+            c: [w[0] + o[0], w[1] + o[1], w[2] + o[2]],
+            r: w[3].max(0.0) - rm,
+        };
+        if out
+            .iter()
+            .any(|p| norm(sub(p.c, sp.c)) <= 1e-12 * scale && (p.r - sp.r).abs() <= 1e-12 * scale)
+        {
             continue;
         }
         out.push(sp);
     }
-    out.sort_by(|a, b| a.r.total_cmp(&b.r).then(a.c[0].total_cmp(&b.c[0])).then(a.c[1].total_cmp(&b.c[1])).then(a.c[2].total_cmp(&b.c[2])));
+    out.sort_by(|a, b| {
+        a.r.total_cmp(&b.r)
+            .then(a.c[0].total_cmp(&b.c[0]))
+            .then(a.c[1].total_cmp(&b.c[1]))
+            .then(a.c[2].total_cmp(&b.c[2]))
+    });
     Tangent::Spheres(out)
 }
 
 /// The largest tangency error `| |x - c_i| - (r + r_i) |` of a sphere over balls.
 pub fn tangency_error(s: &Sphere, balls: &[Ball]) -> f64 {
-    balls.iter().map(|b| (norm(sub(s.c, b.c)) - (s.r + b.r)).abs()).fold(0.0, f64::max)
+    balls
+        .iter()
+        .map(|b| (norm(sub(s.c, b.c)) - (s.r + b.r)).abs())
+        .fold(0.0, f64::max)
 }
 
 /// The trisector of three balls (the curve of centres of spheres tangent to all three), in the
@@ -241,7 +268,9 @@ pub struct CurvePoint {
 impl Trisector {
     /// `None` when the centres are (nearly) collinear.
     pub fn new(g: [Ball; 3]) -> Option<Trisector> {
-        let ia = (0..3).min_by(|&i, &j| g[i].r.total_cmp(&g[j].r).then(i.cmp(&j))).unwrap();
+        let ia = (0..3)
+            .min_by(|&i, &j| g[i].r.total_cmp(&g[j].r).then(i.cmp(&j)))
+            .unwrap();
         let (ib, ic) = ((ia + 1) % 3, (ia + 2) % 3);
         let (a, b, c) = (g[ia], g[ib], g[ic]);
         let u1 = sub(b.c, a.c);
@@ -261,7 +290,11 @@ impl Trisector {
         let inplane = |h1: f64, h2: f64| {
             let l1 = (g22 * h1 - g12 * h2) / gd;
             let l2 = (g11 * h2 - g12 * h1) / gd;
-            [l1 * u1[0] + l2 * u2[0], l1 * u1[1] + l2 * u2[1], l1 * u1[2] + l2 * u2[2]]
+            [
+                l1 * u1[0] + l2 * u2[0],
+                l1 * u1[1] + l2 * u2[1],
+                l1 * u1[2] + l2 * u2[2],
+            ]
         };
         let p0 = inplane(k1, k2);
         let p1 = inplane(-d1, -d2);
@@ -274,21 +307,41 @@ impl Trisector {
                 return None;
             }
             let rc = -beta / (2.0 * alpha);
-            Some((rc, disc.sqrt() / (2.0 * -alpha), (disc / (4.0 * -alpha)).sqrt()))
+            Some((
+                rc,
+                disc.sqrt() / (2.0 * -alpha),
+                (disc / (4.0 * -alpha)).sqrt(),
+            ))
         } else {
             None
         };
-        Some(Trisector { ca: a.c, ra: a.r, p0, p1, n, alpha, beta, gamma, ellipse })
+        Some(Trisector {
+            ca: a.c,
+            ra: a.r,
+            p0,
+            p1,
+            n,
+            alpha,
+            beta,
+            gamma,
+            ellipse,
+        })
     }
 
     pub fn point(&self, p: CurvePoint) -> Sphere {
         let y = axpy(p.t, self.n, axpy(p.r, self.p1, self.p0));
-        Sphere { c: [self.ca[0] + y[0], self.ca[1] + y[1], self.ca[2] + y[2]], r: p.r }
+        Sphere {
+            c: [self.ca[0] + y[0], self.ca[1] + y[1], self.ca[2] + y[2]],
+            r: p.r,
+        }
     }
 
     /// The curve point of a sphere tangent to the three balls.
     pub fn locate(&self, s: &Sphere) -> CurvePoint {
-        CurvePoint { r: s.r, t: dot(self.n, sub(s.c, self.ca)) }
+        CurvePoint {
+            r: s.r,
+            t: dot(self.n, sub(s.c, self.ca)),
+        }
     }
 
     /// The parameter along the curve: t, or the angle on an ellipse.
@@ -306,7 +359,11 @@ impl Trisector {
         let x = self.point(start);
         let e = sub(x.c, s.c);
         let el = norm(e).max(1e-300);
-        let dx = axpy(dt, self.n, [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr]);
+        let dx = axpy(
+            dt,
+            self.n,
+            [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr],
+        );
         let dg = dot(e, dx) / el - dr;
         if dg < 0.0 {
             dr = -dr;
@@ -346,7 +403,11 @@ impl Trisector {
         let x = self.point(p);
         let e = sub(x.c, d.c);
         let el = norm(e).max(1e-300);
-        let dx = axpy(dt, self.n, [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr]);
+        let dx = axpy(
+            dt,
+            self.n,
+            [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr],
+        );
         let dg = dot(e, dx) / el - dr;
         dg < -1e-9 * (dr.abs() + dt.abs())
     }
@@ -384,18 +445,38 @@ impl Trisector {
             if b == 0.0 {
                 return out;
             }
-            let roots = quadratic(a * a - al * b * b, -(2.0 * a * c + be * b * b), c * c - ga * b * b, scale * scale).unwrap_or(Two::new(0.0));
+            let roots = quadratic(
+                a * a - al * b * b,
+                -(2.0 * a * c + be * b * b),
+                c * c - ga * b * b,
+                scale * scale,
+            )
+            .unwrap_or(Two::new(0.0));
             for r in roots {
-                out.push(CurvePoint { r, t: (c - a * r) / b });
+                out.push(CurvePoint {
+                    r,
+                    t: (c - a * r) / b,
+                });
             }
         } else {
-            let roots = quadratic(a * a - al * b * b, 2.0 * al * b * c + be * a * b, -(al * c * c + be * a * c + ga * a * a), scale * scale).unwrap_or(Two::new(0.0));
+            let roots = quadratic(
+                a * a - al * b * b,
+                2.0 * al * b * c + be * a * b,
+                -(al * c * c + be * a * c + ga * a * a),
+                scale * scale,
+            )
+            .unwrap_or(Two::new(0.0));
             for t in roots {
-                out.push(CurvePoint { r: (c - b * t) / a, t });
+                out.push(CurvePoint {
+                    r: (c - b * t) / a,
+                    t,
+                });
             }
         }
         // r + r_d < 0 would be an internal tangency of d (a root of the squared equation only)
-        out.retain(|p| p.r.is_finite() && p.t.is_finite() && p.r + self.ra >= -1e-9 && p.r + d.r >= -1e-9);
+        out.retain(|p| {
+            p.r.is_finite() && p.t.is_finite() && p.r + self.ra >= -1e-9 && p.r + d.r >= -1e-9
+        });
         out
     }
 
@@ -407,17 +488,32 @@ impl Trisector {
             None => {
                 let (tlo, thi) = (p.t.min(q.t), p.t.max(q.t));
                 let rhi = p.r.max(q.r);
-                let rlo = if tlo <= 0.0 && thi >= 0.0 { p.r.min(q.r).min(self.apex_r()) } else { p.r.min(q.r) };
+                let rlo = if tlo <= 0.0 && thi >= 0.0 {
+                    p.r.min(q.r).min(self.apex_r())
+                } else {
+                    p.r.min(q.r)
+                };
                 (rlo, rhi, tlo, thi)
             }
         };
-        let mid = self.point(CurvePoint { r: 0.5 * (rlo + rhi), t: 0.5 * (tlo + thi) });
-        Sphere { c: mid.c, r: norm(self.p1) * 0.5 * (rhi - rlo) + 0.5 * (thi - tlo) + rhi.max(0.0) + 1e-9 }
+        let mid = self.point(CurvePoint {
+            r: 0.5 * (rlo + rhi),
+            t: 0.5 * (tlo + thi),
+        });
+        Sphere {
+            c: mid.c,
+            r: norm(self.p1) * 0.5 * (rhi - rlo) + 0.5 * (thi - tlo) + rhi.max(0.0) + 1e-9,
+        }
     }
 
     /// The smallest radius of a hyperbola branch (t = 0).
     fn apex_r(&self) -> f64 {
-        match quadratic(self.alpha, self.beta, self.gamma, 1.0).unwrap_or(Two::new(0.0)).into_iter().filter(|r| *r + self.ra >= -1e-9).reduce(f64::max) {
+        match quadratic(self.alpha, self.beta, self.gamma, 1.0)
+            .unwrap_or(Two::new(0.0))
+            .into_iter()
+            .filter(|r| *r + self.ra >= -1e-9)
+            .reduce(f64::max)
+        {
             Some(r) => r,
             None => -self.ra,
         }

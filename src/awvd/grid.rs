@@ -33,11 +33,18 @@ impl Grid {
             }
             rmax = rmax.max(b.r);
         }
-        let cell = if cell > 0.0 { cell } else { (2.0 * rmax).max(1.0) };
+        let cell = if cell > 0.0 {
+            cell
+        } else {
+            (2.0 * rmax).max(1.0)
+        };
         let dims = [0, 1, 2].map(|k| (((hi[k] - lo[k]) / cell).floor() as usize + 1).min(1024));
         let ncell = dims[0] * dims[1] * dims[2];
         let mut count = vec![0u32; ncell + 1];
-        let cells: Vec<usize> = balls.iter().map(|b| Self::cell_of(lo, cell, dims, b.c)).collect();
+        let cells: Vec<usize> = balls
+            .iter()
+            .map(|b| Self::cell_of(lo, cell, dims, b.c))
+            .collect();
         for &c in &cells {
             count[c + 1] += 1;
         }
@@ -53,12 +60,21 @@ impl Grid {
         // clusters: blocks of CLUSTER^3 cells, their balls and a bounding sphere
         let bd = dims.map(|d| d.div_ceil(CLUSTER));
         let block = |c: usize| {
-            let (x, y, z) = (c % dims[0], (c / dims[0]) % dims[1], c / (dims[0] * dims[1]));
+            let (x, y, z) = (
+                c % dims[0],
+                (c / dims[0]) % dims[1],
+                c / (dims[0] * dims[1]),
+            );
             ((z / CLUSTER) * bd[1] + y / CLUSTER) * bd[0] + x / CLUSTER
         };
-        let mut byblock: Vec<(usize, u32)> = cells.iter().enumerate().map(|(i, &c)| (block(c), i as u32)).collect();
+        let mut byblock: Vec<(usize, u32)> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (block(c), i as u32))
+            .collect();
         byblock.sort_unstable();
-        let (mut cl_start, mut cl_items, mut cl_sphere) = (vec![0u32], Vec::with_capacity(balls.len()), Vec::new());
+        let (mut cl_start, mut cl_items, mut cl_sphere) =
+            (vec![0u32], Vec::with_capacity(balls.len()), Vec::new());
         let mut k = 0;
         while k < byblock.len() {
             let mut e = k;
@@ -84,7 +100,17 @@ impl Grid {
             cl_sphere.push((m, r * (1.0 + 1e-12) + 1e-9));
             k = e;
         }
-        Grid { lo, cell, dims, start: count, items, rmax, cl_start, cl_items, cl_sphere }
+        Grid {
+            lo,
+            cell,
+            dims,
+            start: count,
+            items,
+            rmax,
+            cl_start,
+            cl_items,
+            cl_sphere,
+        }
     }
 
     fn coord(lo: [f64; 3], cell: f64, dims: [usize; 3], p: [f64; 3], k: usize) -> usize {
@@ -118,7 +144,10 @@ impl Grid {
         for z in lo[2]..=hi[2] {
             for y in lo[1]..=hi[1] {
                 let row = (z * self.dims[1] + y) * self.dims[0];
-                let (s, e) = (self.start[row + lo[0]] as usize, self.start[row + hi[0] + 1] as usize);
+                let (s, e) = (
+                    self.start[row + lo[0]] as usize,
+                    self.start[row + hi[0] + 1] as usize,
+                );
                 for &i in &self.items[s..e] {
                     f(i);
                 }

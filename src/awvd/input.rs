@@ -22,7 +22,12 @@ pub struct AtomSelection {
 
 impl Default for AtomSelection {
     fn default() -> Self {
-        AtomSelection { heteroatoms: false, hydrogens: false, all_models: false, default_radius: 1.70 }
+        AtomSelection {
+            heteroatoms: false,
+            hydrogens: false,
+            all_models: false,
+            default_radius: 1.70,
+        }
     }
 }
 
@@ -51,24 +56,41 @@ fn is_hydrogen(atom: &pdbtbx::Atom) -> bool {
 /// (by atom serial number within a model).
 pub fn read_structure(path: impl AsRef<Path>, sel: &AtomSelection) -> Result<Vec<Ball>> {
     let path = path.as_ref();
-    let name = path.to_str().ok_or_else(|| Error::arg("path", "not valid UTF-8"))?;
+    let name = path
+        .to_str()
+        .ok_or_else(|| Error::arg("path", "not valid UTF-8"))?;
     let mut opts = pdbtbx::ReadOptions::new();
-    opts.set_level(pdbtbx::StrictnessLevel::Loose).set_only_first_model(!sel.all_models);
+    opts.set_level(pdbtbx::StrictnessLevel::Loose)
+        .set_only_first_model(!sel.all_models);
     let (pdb, _warnings) = match opts.read(name) {
         Ok(p) => p,
         Err(errs) => {
-            let msg = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ");
+            let msg = errs
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
             // header records pdbtbx rejects even when loose (e.g. SEQADV of 1IGY) hold no atoms:
             // a PDB file is read again from its coordinate records only
             let lower = name.to_ascii_lowercase();
             if !(lower.ends_with(".pdb") || lower.ends_with(".ent")) {
                 return Err(Error::parse(path, 0, msg));
             }
-            let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_path_buf(), source: e })?;
+            let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+                path: path.to_path_buf(),
+                source: e,
+            })?;
             let keep = ["ATOM  ", "HETATM", "MODEL ", "ENDMDL", "TER", "END"];
-            let coords: String = text.lines().filter(|l| keep.iter().any(|k| l.starts_with(k))).flat_map(|l| [l, "\n"]).collect();
+            let coords: String = text
+                .lines()
+                .filter(|l| keep.iter().any(|k| l.starts_with(k)))
+                .flat_map(|l| [l, "\n"])
+                .collect();
             opts.set_format(pdbtbx::Format::Pdb);
-            opts.read_raw(std::io::BufReader::new(std::io::Cursor::new(coords.into_bytes()))).map_err(|_| Error::parse(path, 0, msg))?
+            opts.read_raw(std::io::BufReader::new(std::io::Cursor::new(
+                coords.into_bytes(),
+            )))
+            .map_err(|_| Error::parse(path, 0, msg))?
         }
     };
     let mut balls = Vec::new();
@@ -88,7 +110,13 @@ pub fn read_structure(path: impl AsRef<Path>, sel: &AtomSelection) -> Result<Vec
                             continue;
                         }
                         let (x, y, z) = atom.pos();
-                        atoms.push((atom.serial_number(), Ball { c: [x, y, z], r: voronota_radius(atom.name(), sel.default_radius) }));
+                        atoms.push((
+                            atom.serial_number(),
+                            Ball {
+                                c: [x, y, z],
+                                r: voronota_radius(atom.name(), sel.default_radius),
+                            },
+                        ));
                     }
                 }
             }
@@ -115,16 +143,31 @@ pub fn parse_balls(text: &str, path: &Path) -> Result<Vec<Ball>> {
         let mut v = [0.0f64; 4];
         let mut it = l.split_whitespace();
         for (k, slot) in v.iter_mut().enumerate() {
-            let tok = it.next().ok_or_else(|| Error::parse(path, i + 1, format!("expected `x y z r`, found {k} numbers")))?;
-            *slot = tok.parse::<f64>().map_err(|_| Error::parse(path, i + 1, format!("`{tok}` is not a number")))?;
+            let tok = it.next().ok_or_else(|| {
+                Error::parse(
+                    path,
+                    i + 1,
+                    format!("expected `x y z r`, found {k} numbers"),
+                )
+            })?;
+            *slot = tok
+                .parse::<f64>()
+                .map_err(|_| Error::parse(path, i + 1, format!("`{tok}` is not a number")))?;
             if !slot.is_finite() {
                 return Err(Error::parse(path, i + 1, format!("`{tok}` is not finite")));
             }
         }
         if v[3] < 0.0 {
-            return Err(Error::parse(path, i + 1, format!("negative radius {}", v[3])));
+            return Err(Error::parse(
+                path,
+                i + 1,
+                format!("negative radius {}", v[3]),
+            ));
         }
-        balls.push(Ball { c: [v[0], v[1], v[2]], r: v[3] });
+        balls.push(Ball {
+            c: [v[0], v[1], v[2]],
+            r: v[3],
+        });
     }
     if balls.is_empty() {
         return Err(Error::parse(path, 0, "no balls"));
@@ -135,7 +178,10 @@ pub fn parse_balls(text: &str, path: &Path) -> Result<Vec<Ball>> {
 /// Balls from a plain `x y z r` file (Voronota's balls format).
 pub fn read_balls(path: impl AsRef<Path>) -> Result<Vec<Ball>> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_path_buf(), source: e })?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
     parse_balls(&text, path)
 }
 
@@ -145,7 +191,10 @@ pub fn read_any(path: impl AsRef<Path>, sel: &AtomSelection) -> Result<Vec<Ball>
     let path = path.as_ref();
     let lower = path.to_string_lossy().to_lowercase();
     let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
-    if [".pdb", ".ent", ".cif", ".mmcif"].iter().any(|e| lower.ends_with(e)) {
+    if [".pdb", ".ent", ".cif", ".mmcif"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
         read_structure(path, sel)
     } else {
         read_balls(path)

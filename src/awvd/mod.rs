@@ -16,7 +16,9 @@ pub mod input;
 pub mod trace;
 
 pub use geom::{tangent_spheres, Sphere, Tangent, Trisector};
-pub use input::{parse_balls, read_any, read_balls, read_structure, voronota_radius, AtomSelection};
+pub use input::{
+    parse_balls, read_any, read_balls, read_structure, voronota_radius, AtomSelection,
+};
 
 /// A ball: centre and radius.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,7 +48,10 @@ pub struct AwvdOptions {
 
 impl Default for AwvdOptions {
     fn default() -> Self {
-        AwvdOptions { cell: 0.0, suspect_bound: 1e-3 }
+        AwvdOptions {
+            cell: 0.0,
+            suspect_bound: 1e-3,
+        }
     }
 }
 
@@ -87,7 +92,11 @@ impl AwvdResult {
     /// Vertices in Voronota's format: `q1 q2 q3 q4 x y z r`, 15 decimals, one per line.
     pub fn vertices_text(&self) -> String {
         lines(&self.vertices, 90, |s, v| {
-            writeln!(s, "{} {} {} {} {:.15} {:.15} {:.15} {:.15}", v.q[0], v.q[1], v.q[2], v.q[3], v.s.c[0], v.s.c[1], v.s.c[2], v.s.r)
+            writeln!(
+                s,
+                "{} {} {} {} {:.15} {:.15} {:.15} {:.15}",
+                v.q[0], v.q[1], v.q[2], v.q[3], v.s.c[0], v.s.c[1], v.s.c[2], v.s.r
+            )
         })
     }
 
@@ -99,7 +108,11 @@ impl AwvdResult {
 
 /// One line per item, formatted in chunks on rayon threads and joined in order (6RXU's 1.45 M
 /// vertices took 1.9 s on one thread of an H100 host).
-fn lines<T: Sync>(items: &[T], width: usize, line: impl Fn(&mut String, &T) -> std::fmt::Result + Sync) -> String {
+fn lines<T: Sync>(
+    items: &[T],
+    width: usize,
+    line: impl Fn(&mut String, &T) -> std::fmt::Result + Sync,
+) -> String {
     use rayon::prelude::*;
     let parts: Vec<String> = items
         .par_chunks(4096)

@@ -63,7 +63,14 @@ pub const AHEAD_EPS: f64 = 1e-9;
 pub const ZERO_EPS: f64 = 1e-7;
 
 /// How far candidate `j`'s first tangency lies after the start, and where.
-pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &Ball) -> Option<(f64, CurvePoint)> {
+pub fn candidate(
+    tri: &Trisector,
+    e: &Edge,
+    from: f64,
+    dir: f64,
+    j: u32,
+    ball: &Ball,
+) -> Option<(f64, CurvePoint)> {
     if e.g.contains(&j) {
         return None;
     }
@@ -75,7 +82,12 @@ pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &
             .enumerate()
             .map(|(k, h)| {
                 let d = tri.param(h) - from;
-                let d = if tri.ellipse.is_some() { (d + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI } else { d };
+                let d = if tri.ellipse.is_some() {
+                    (d + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU)
+                        - std::f64::consts::PI
+                } else {
+                    d
+                };
                 (d.abs(), k)
             })
             .min_by(|a, b| a.0.total_cmp(&b.0))
@@ -111,7 +123,11 @@ pub fn candidate(tri: &Trisector, e: &Edge, from: f64, dir: f64, j: u32, ball: &
 /// widened until the winner's arc from the start (bounded by a sphere) lies inside the region,
 /// so that no ball outside can come first. `seed`: a winner already known (a device's) and the
 /// region its candidates came from.
-pub fn search_edge(ctx: &Ctx, e: &Edge, seed: Option<(u32, CurvePoint, Sphere)>) -> Option<(u32, CurvePoint)> {
+pub fn search_edge(
+    ctx: &Ctx,
+    e: &Edge,
+    seed: Option<(u32, CurvePoint, Sphere)>,
+) -> Option<(u32, CurvePoint)> {
     let (tri, sp, from, dir) = edge_frame(ctx, e)?;
     let g = &ctx.grid;
     if let Some((j, h, region)) = seed {
@@ -175,7 +191,15 @@ const FAR_CELLS: f64 = 3.0;
 /// ahead (infinity: the rest of the curve) meets the ball (c, rho). The sign of
 /// `|x - c| - rho - r` along the curve changes only at the ball's tangencies, so: negative at the
 /// start, or a tangency ahead within the limit.
-fn arc_meets(tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, limit: f64, c: [f64; 3], rho: f64) -> bool {
+fn arc_meets(
+    tri: &Trisector,
+    sp: CurvePoint,
+    from: f64,
+    dir: f64,
+    limit: f64,
+    c: [f64; 3],
+    rho: f64,
+) -> bool {
     let x = tri.point(sp);
     if norm(sub(x.c, c)) - rho - x.r < 1e-9 {
         return true;
@@ -189,10 +213,20 @@ fn arc_meets(tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, limit: f64, c
 /// The exact search over every ball, pruned by clusters: a cluster's balls are candidates only
 /// when its bounding sphere meets a sphere of the curve between the start and the best
 /// candidate so far (or the rest of the curve while there is none). `best`: a candidate known.
-fn search_clusters(ctx: &Ctx, e: &Edge, tri: &Trisector, sp: CurvePoint, from: f64, dir: f64, mut best: Option<(f64, u32, CurvePoint)>) -> Option<(f64, u32, CurvePoint)> {
+fn search_clusters(
+    ctx: &Ctx,
+    e: &Edge,
+    tri: &Trisector,
+    sp: CurvePoint,
+    from: f64,
+    dir: f64,
+    mut best: Option<(f64, u32, CurvePoint)>,
+) -> Option<(f64, u32, CurvePoint)> {
     let g = &ctx.grid;
     let mut need = best.map(|b| tri.arc_bound(sp, b.2));
-    let reaches = |need: &Option<Sphere>, c: [f64; 3], r: f64| need.is_none_or(|nd| norm(sub(c, nd.c)) <= nd.r + r);
+    let reaches = |need: &Option<Sphere>, c: [f64; 3], r: f64| {
+        need.is_none_or(|nd| norm(sub(c, nd.c)) <= nd.r + r)
+    };
     for (k, &(c, rho)) in g.cl_sphere.iter().enumerate() {
         let limit = best.map_or(f64::INFINITY, |b| b.0);
         if !reaches(&need, c, rho) || !arc_meets(tri, sp, from, dir, limit, c, rho) {
@@ -240,10 +274,18 @@ pub fn make_vertex(balls: &[Ball], mut q: [u32; 4], approx: Sphere) -> Vertex {
             let db = norm(sub(b.1.c, approx.c)) + (b.1.r - approx.r).abs();
             da.total_cmp(&db)
         }) {
-            return Vertex { q, which: k as u8, s: *s };
+            return Vertex {
+                q,
+                which: k as u8,
+                s: *s,
+            };
         }
     }
-    Vertex { q, which: 0, s: approx }
+    Vertex {
+        q,
+        which: 0,
+        s: approx,
+    }
 }
 
 /// A first vertex touching ball i: the empty tangent spheres of i with triples of its nearest
@@ -282,7 +324,11 @@ fn first_vertex(ctx: &Ctx, i: u32, k: usize) -> Option<Vertex> {
                 if let Tangent::Spheres(list) = tangent_spheres(q.map(|t| b[t as usize])) {
                     for (w, sph) in list.iter().enumerate() {
                         if is_empty(ctx, sph, &q, 1e-9) && best.is_none_or(|bv| sph.r < bv.s.r) {
-                            best = Some(Vertex { q, which: w as u8, s: *sph });
+                            best = Some(Vertex {
+                                q,
+                                which: w as u8,
+                                s: *sph,
+                            });
                         }
                     }
                 }
@@ -357,7 +403,9 @@ impl Tables {
         Tables {
             verts: Vec::with_capacity(cap),
             adj: Vec::with_capacity(cap),
-            shards: (0..SHARDS).map(|_| VertexMap::with_capacity_and_hasher(cap / SHARDS + 16, Default::default())).collect(),
+            shards: (0..SHARDS)
+                .map(|_| VertexMap::with_capacity_and_hasher(cap / SHARDS + 16, Default::default()))
+                .collect(),
             touched: vec![false; balls.len()],
             pending: Vec::new(),
         }
@@ -389,19 +437,34 @@ impl Tables {
         }
         self.verts.extend_from_slice(vs);
         self.adj.extend(std::iter::repeat_n([-2i64; 4], vs.len()));
-        self.pending.extend((base..base + vs.len()).flat_map(|id| (0..4).map(move |k| (id, k))));
-        self.shards.par_iter_mut().zip(by_shard.par_iter()).for_each(|(m, keys)| m.extend(keys.iter().copied()));
+        self.pending
+            .extend((base..base + vs.len()).flat_map(|id| (0..4).map(move |k| (id, k))));
+        self.shards
+            .par_iter_mut()
+            .zip(by_shard.par_iter())
+            .for_each(|(m, keys)| m.extend(keys.iter().copied()));
     }
 
     /// A searched batch (per edge the end ball and end point, None where unbounded): its end
     /// vertices into the table, each edge linked to its far end and that end's edge back to it.
-    fn absorb(&mut self, balls: &[Ball], level: &[(usize, usize)], edges: &[Edge], found: &[Option<(u32, CurvePoint)>]) {
+    fn absorb(
+        &mut self,
+        balls: &[Ball],
+        level: &[(usize, usize)],
+        edges: &[Edge],
+        found: &[Option<(u32, CurvePoint)>],
+    ) {
         let made: Vec<Option<(u32, Vertex, Option<usize>)>> = edges
             .par_iter()
             .zip(found.par_iter())
             .map(|(e, f)| {
                 let (j, h) = (*f)?;
-                let tri = Trisector::new([balls[e.g[0] as usize], balls[e.g[1] as usize], balls[e.g[2] as usize]]).unwrap();
+                let tri = Trisector::new([
+                    balls[e.g[0] as usize],
+                    balls[e.g[1] as usize],
+                    balls[e.g[2] as usize],
+                ])
+                .unwrap();
                 let v = make_vertex(balls, [e.g[0], e.g[1], e.g[2], j], tri.point(h));
                 Some((j, v, self.id(&v)))
             })
@@ -416,13 +479,21 @@ impl Tables {
             })
             .collect();
         fresh.par_sort_unstable();
-        let mut ids: Vec<usize> = made.iter().map(|m| m.as_ref().and_then(|x| x.2).unwrap_or(usize::MAX)).collect();
+        let mut ids: Vec<usize> = made
+            .iter()
+            .map(|m| m.as_ref().and_then(|x| x.2).unwrap_or(usize::MAX))
+            .collect();
         let mut news: Vec<Vertex> = Vec::new();
         let base = self.verts.len();
         let mut g = 0;
         while g < fresh.len() {
             let k0 = fresh[g].0;
-            news.push(made[fresh[g].1 as usize].as_ref().expect("a fresh vertex was found").1);
+            news.push(
+                made[fresh[g].1 as usize]
+                    .as_ref()
+                    .expect("a fresh vertex was found")
+                    .1,
+            );
             while g < fresh.len() && fresh[g].0 == k0 {
                 ids[fresh[g].1 as usize] = base + news.len() - 1;
                 g += 1;
@@ -437,7 +508,10 @@ impl Tables {
         // four balls touch one sphere (zero-length edges between its quadruples).
         const MARK: i64 = 1 << 40;
         let key = |v: usize| (self.verts[v].q, self.verts[v].which);
-        let back = |i: usize, f: &Option<(u32, Vertex, Option<usize>)>| f.as_ref().map(|(j, nv, _)| (ids[i], nv.q.iter().position(|x| x == j).unwrap()));
+        let back = |i: usize, f: &Option<(u32, Vertex, Option<usize>)>| {
+            f.as_ref()
+                .map(|(j, nv, _)| (ids[i], nv.q.iter().position(|x| x == j).unwrap()))
+        };
         let mut marks = Vec::new();
         for (i, (&(v, _), f)) in level.iter().zip(&made).enumerate() {
             if let Some((id, kk)) = back(i, f) {
@@ -469,7 +543,10 @@ pub struct Restarts {
 
 impl Restarts {
     pub fn new(balls: usize) -> Restarts {
-        Restarts { next: 0, tried: vec![false; balls] }
+        Restarts {
+            next: 0,
+            tried: vec![false; balls],
+        }
     }
 
     /// The next ball to restart from, given which balls vertices touch; None when none is left.
@@ -496,7 +573,10 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
         return Ok(AwvdResult::default());
     }
     let clock = Instant::now();
-    let ctx = Ctx { balls, grid: Grid::new(balls, opts.cell) };
+    let ctx = Ctx {
+        balls,
+        grid: Grid::new(balls, opts.cell),
+    };
     let grid_s = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let mut t = Tables::new(balls);
@@ -510,7 +590,10 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
             let edges = t.edges(&level);
             res.searches += edges.len() as u64;
             let c = Instant::now();
-            let found: Vec<Option<(u32, CurvePoint)>> = edges.par_iter().map(|e| search_edge(&ctx, e, None)).collect();
+            let found: Vec<Option<(u32, CurvePoint)>> = edges
+                .par_iter()
+                .map(|e| search_edge(&ctx, e, None))
+                .collect();
             res.search_s += c.elapsed().as_secs_f64();
             if !edges.is_empty() {
                 res.levels += 1;
@@ -519,7 +602,9 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
         }
         // restart from the next ball no vertex touches
         let touched = &t.touched;
-        let Some(b) = restarts.next(|i| touched[i]) else { break };
+        let Some(b) = restarts.next(|i| touched[i]) else {
+            break;
+        };
         if let Some(v) = Restarts::vertex(&ctx, b) {
             res.restarts += 1;
             if t.id(&v).is_none() {
@@ -550,7 +635,10 @@ pub fn finish(
         .enumerate()
         .map(|(i, v)| {
             let q = v.q.map(u128::from);
-            ((q[0] << 96) | (q[1] << 64) | (q[2] << 32) | q[3], (u64::from(v.which) << 32) | i as u64)
+            (
+                (q[0] << 96) | (q[1] << 64) | (q[2] << 32) | q[3],
+                (u64::from(v.which) << 32) | i as u64,
+            )
         })
         .collect();
     order.par_sort_unstable();
@@ -560,7 +648,10 @@ pub fn finish(
         rank[at(w)] = r as i64;
     }
     res.vertices = order.par_iter().map(|&(_, w)| verts[at(w)]).collect();
-    res.edges = order.par_iter().map(|&(_, w)| adj[at(w)].map(|a| if a >= 0 { rank[a as usize] } else { -1 })).collect();
+    res.edges = order
+        .par_iter()
+        .map(|&(_, w)| adj[at(w)].map(|a| if a >= 0 { rank[a as usize] } else { -1 }))
+        .collect();
     drop((order, rank));
     let loose = loose(ctx)?;
     // the ball pairs of the vertices and of the vertex-free edges, as (i << 32 | j) keys
@@ -578,10 +669,17 @@ pub fn finish(
         })
         .collect();
     let mut keys = keys.concat();
-    keys.extend(loose.iter().map(|&(i, j)| (u64::from(i) << 32) | u64::from(j)));
+    keys.extend(
+        loose
+            .iter()
+            .map(|&(i, j)| (u64::from(i) << 32) | u64::from(j)),
+    );
     keys.par_sort_unstable();
     keys.dedup();
-    res.contacts = keys.par_iter().map(|&k| ((k >> 32) as u32, k as u32)).collect();
+    res.contacts = keys
+        .par_iter()
+        .map(|&k| ((k >> 32) as u32, k as u32))
+        .collect();
     res.finish_s = clock.elapsed().as_secs_f64();
     Ok(res)
 }
@@ -593,12 +691,21 @@ pub fn finish(
 /// lowest vertex holding a pair gives it whatever the links, and a face of L vertices gives its
 /// pair about L / 3 times instead of L, so there are about three times fewer keys to sort.
 fn face_pairs(verts: &[Vertex], r: i64, v: &Vertex, e: &[i64; 4], out: &mut Vec<u64>) {
-    const PAIRS: [(usize, usize, usize, usize); 6] = [(0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2), (1, 2, 0, 3), (1, 3, 0, 2), (2, 3, 0, 1)];
+    const PAIRS: [(usize, usize, usize, usize); 6] = [
+        (0, 1, 2, 3),
+        (0, 2, 1, 3),
+        (0, 3, 1, 2),
+        (1, 2, 0, 3),
+        (1, 3, 0, 2),
+        (2, 3, 0, 1),
+    ];
     for (x, y, k, l) in PAIRS {
         let (a, b) = (v.q[x], v.q[y]);
-        let below = |n: i64| n < 0 || r <= n || {
-            let q = &verts[n as usize].q;
-            !(q.contains(&a) && q.contains(&b))
+        let below = |n: i64| {
+            n < 0 || r <= n || {
+                let q = &verts[n as usize].q;
+                !(q.contains(&a) && q.contains(&b))
+            }
         };
         if below(e[k]) && below(e[l]) {
             out.push((u64::from(a) << 32) | u64::from(b));
@@ -611,7 +718,10 @@ fn face_pairs(verts: &[Vertex], r: i64, v: &Vertex, e: &[i64; 4], out: &mut Vec<
 /// within r_i + r_j + 2 r_max of each other) valid and empty; that sphere's centre is then a
 /// point of the edge, so the three pairs share faces.
 fn loose_contacts(ctx: &Ctx) -> Vec<(u32, u32)> {
-    (0..ctx.balls.len()).into_par_iter().flat_map_iter(|i| loose_of(ctx, i)).collect()
+    (0..ctx.balls.len())
+        .into_par_iter()
+        .flat_map_iter(|i| loose_of(ctx, i))
+        .collect()
 }
 
 /// `loose_contacts` of ball i: the pairs of the triples (i, j, k), i < j < k.
@@ -637,8 +747,12 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
             if !near(&bj, &bk) {
                 continue;
             }
-            let Some(tri) = Trisector::new([bi, bj, bk]) else { continue };
-            let Some((rc, rr, _)) = tri.ellipse else { continue };
+            let Some(tri) = Trisector::new([bi, bj, bk]) else {
+                continue;
+            };
+            let Some((rc, rr, _)) = tri.ellipse else {
+                continue;
+            };
             let s = tri.point(CurvePoint { r: rc - rr, t: 0.0 });
             let ra = bi.r.min(bj.r).min(bk.r);
             if s.r + ra >= 0.0 && s.r <= rm && is_empty(ctx, &s, &[i as u32, j, k], 1e-9) {
@@ -652,7 +766,10 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
 /// The largest tangency error over vertices and the number of vertices whose sphere another
 /// ball penetrates by more than `tol` (double, through the grid).
 pub fn check(balls: &[Ball], vertices: &[Vertex], tol: f64) -> (f64, usize) {
-    let ctx = Ctx { balls, grid: Grid::new(balls, 0.0) };
+    let ctx = Ctx {
+        balls,
+        grid: Grid::new(balls, 0.0),
+    };
     vertices
         .par_iter()
         .map(|v| {

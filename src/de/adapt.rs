@@ -57,13 +57,41 @@ impl Params {
     pub fn of(alg: Algorithm, nm: u32) -> Params {
         match alg {
             // JADE: mu_F = mu_CR = 0.5, c = 0.1, p = 0.05, |A| <= NP
-            Algorithm::De | Algorithm::Jade | Algorithm::Jde100 => Params { h: 1, m_f: 0.5, m_cr: 0.5, arc_rate: 1.0, p: 0.05, c: 0.1 },
+            Algorithm::De | Algorithm::Jade | Algorithm::Jde100 => Params {
+                h: 1,
+                m_f: 0.5,
+                m_cr: 0.5,
+                arc_rate: 1.0,
+                p: 0.05,
+                c: 0.1,
+            },
             // SHADE: H = NP, M = 0.5, |A| = NP, p_i in [2/NP, 0.2]
-            Algorithm::Shade => Params { h: nm as usize, m_f: 0.5, m_cr: 0.5, arc_rate: 1.0, p: 0.2, c: 0.0 },
+            Algorithm::Shade => Params {
+                h: nm as usize,
+                m_f: 0.5,
+                m_cr: 0.5,
+                arc_rate: 1.0,
+                p: 0.2,
+                c: 0.0,
+            },
             // L-SHADE: H = 6, M = 0.5, r_arc = 2.6, p = 0.11
-            Algorithm::LShade => Params { h: 6, m_f: 0.5, m_cr: 0.5, arc_rate: 2.6, p: 0.11, c: 0.0 },
+            Algorithm::LShade => Params {
+                h: 6,
+                m_f: 0.5,
+                m_cr: 0.5,
+                arc_rate: 2.6,
+                p: 0.11,
+                c: 0.0,
+            },
             // jSO: H = 5, M_F = 0.3, M_CR = 0.8 (M_H = 0.9, 0.9), r_arc = 1, p_max = 0.25
-            Algorithm::Jso => Params { h: 5, m_f: 0.3, m_cr: 0.8, arc_rate: 1.0, p: 0.25, c: 0.0 },
+            Algorithm::Jso => Params {
+                h: 5,
+                m_f: 0.3,
+                m_cr: 0.8,
+                arc_rate: 1.0,
+                p: 0.25,
+                c: 0.0,
+            },
         }
     }
 
@@ -104,7 +132,11 @@ pub struct Plan {
 
 /// The counter of population `p`'s draws in generation `gen` (module docs: `(gen Np' + p') << 32`).
 fn stream_key(shared: bool, np: u32, gen: u64, p: u32) -> u64 {
-    let (pk, npk) = if shared { (0, 1) } else { (p as u64, np as u64) };
+    let (pk, npk) = if shared {
+        (0, 1)
+    } else {
+        (p as u64, np as u64)
+    };
     (gen * npk + pk) << 32
 }
 
@@ -173,7 +205,14 @@ pub fn lpsr_size(n_init: u32, nfe: u64, budget: u64) -> u32 {
 /// evaluations: the evaluations they make, and the island's `(na, nfe)` after them. With
 /// `reduces` (L-SHADE, jSO) the size follows [`lpsr_size`] after every generation, as the
 /// device's and the CPU twin's generations shrink it; else it stays.
-pub fn sizes_ahead(reduces: bool, n_init: u32, budget: u64, mut na: u32, mut nfe: u64, count: u64) -> (u64, u32, u64) {
+pub fn sizes_ahead(
+    reduces: bool,
+    n_init: u32,
+    budget: u64,
+    mut na: u32,
+    mut nfe: u64,
+    count: u64,
+) -> (u64, u32, u64) {
     if !reduces {
         let made = count * na as u64;
         return (made, na, nfe + made);
@@ -225,7 +264,11 @@ pub fn jso_p(p_max: f64, nfe: u64, budget: u64) -> f64 {
 pub fn ranked(fx: &[f64], na: u32) -> Vec<u32> {
     let mut order: Vec<u32> = (0..na).collect();
     let key = |v: f64| if v.is_nan() { f64::INFINITY } else { v };
-    order.sort_by(|&a, &b| key(fx[a as usize]).total_cmp(&key(fx[b as usize])).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        key(fx[a as usize])
+            .total_cmp(&key(fx[b as usize]))
+            .then(a.cmp(&b))
+    });
     order
 }
 
@@ -281,8 +324,20 @@ impl Adaptive {
     pub fn plan(&self, gen: u64, fx: &[f64]) -> Plan {
         let (np, nm) = (self.np as usize, self.nm as usize);
         let rows = np * nm;
-        let mut plan = Plan { f: vec![0.0; rows], fw: vec![0.0; rows], cr: vec![0.0; rows], crt: vec![0; rows], idx: vec![0; rows * IDX] };
-        let Plan { f, fw, cr, crt, idx } = &mut plan;
+        let mut plan = Plan {
+            f: vec![0.0; rows],
+            fw: vec![0.0; rows],
+            cr: vec![0.0; rows],
+            crt: vec![0; rows],
+            idx: vec![0; rows * IDX],
+        };
+        let Plan {
+            f,
+            fw,
+            cr,
+            crt,
+            idx,
+        } = &mut plan;
         f.par_chunks_mut(nm)
             .zip(fw.par_chunks_mut(nm))
             .zip(cr.par_chunks_mut(nm))
@@ -290,7 +345,13 @@ impl Adaptive {
             .zip(idx.par_chunks_mut(nm * IDX))
             .enumerate()
             .for_each(|(p, ((((f, fw), cr), crt), idx))| {
-                let rows = IslandPlan { f, fw, cr, crt, idx };
+                let rows = IslandPlan {
+                    f,
+                    fw,
+                    cr,
+                    crt,
+                    idx,
+                };
                 self.plan_island(gen, p, &fx[p * (nm + 1)..p * (nm + 1) + nm], rows);
             });
         plan
@@ -307,9 +368,17 @@ impl Adaptive {
             for m in 0..na {
                 let row = m as usize;
                 // the memory entry
-                let r = if h > 1 { rng.below(h as u32) as usize } else { 0 };
+                let r = if h > 1 {
+                    rng.below(h as u32) as usize
+                } else {
+                    0
+                };
                 let (u1, u2) = (rng.unit(), rng.unit());
-                let mut cr = if isl.m_cr[r].is_nan() { 0.0 } else { normal(isl.m_cr[r], 0.1, u1, u2).clamp(0.0, 1.0) };
+                let mut cr = if isl.m_cr[r].is_nan() {
+                    0.0
+                } else {
+                    normal(isl.m_cr[r], 0.1, u1, u2).clamp(0.0, 1.0)
+                };
                 // F: Cauchy, drawn again while not positive, 1 when above
                 let mut f = loop {
                     let f = cauchy(isl.m_f[r], 0.1, rng.unit());
@@ -346,7 +415,11 @@ impl Adaptive {
                         break r;
                     }
                 };
-                let r2 = if r2 < na { r2 } else { self.nm + isl.archive[(r2 - na) as usize] };
+                let r2 = if r2 < na {
+                    r2
+                } else {
+                    self.nm + isl.archive[(r2 - na) as usize]
+                };
                 let jrand = rng.below(self.nn);
                 plan.f[row] = f;
                 plan.fw[row] = fw;
@@ -366,75 +439,89 @@ impl Adaptive {
         let nm = self.nm as usize;
         let (seed, alg, slots, shared, np) = (self.seed, self.alg, self.acap, self.shared, self.np);
         let par = &self.par;
-        let per: Vec<Vec<ArchiveMove>> = self.islands.par_iter_mut().enumerate().map(|(p, isl)| {
-            let mut rng = Philox::at(seed, 3, stream_key(shared, np, gen, p as u32));
-            let acap = par.archive_size(isl.na).min(slots as usize);
-            let (mut sf, mut scr, mut w) = (Vec::new(), Vec::new(), Vec::new());
-            let mut placed: Vec<ArchiveMove> = Vec::new();
-            for m in 0..isl.na as usize {
-                let (old, new) = (fx[p * (nm + 1) + m], fy[p * nm + m]);
-                let new = if new.is_finite() { new } else { f64::INFINITY };
-                // a success: strictly better (never with a NaN target: `new` is +inf or finite)
-                if new.partial_cmp(&old) != Some(std::cmp::Ordering::Less) {
-                    continue;
+        let per: Vec<Vec<ArchiveMove>> = self
+            .islands
+            .par_iter_mut()
+            .enumerate()
+            .map(|(p, isl)| {
+                let mut rng = Philox::at(seed, 3, stream_key(shared, np, gen, p as u32));
+                let acap = par.archive_size(isl.na).min(slots as usize);
+                let (mut sf, mut scr, mut w) = (Vec::new(), Vec::new(), Vec::new());
+                let mut placed: Vec<ArchiveMove> = Vec::new();
+                for m in 0..isl.na as usize {
+                    let (old, new) = (fx[p * (nm + 1) + m], fy[p * nm + m]);
+                    let new = if new.is_finite() { new } else { f64::INFINITY };
+                    // a success: strictly better (never with a NaN target: `new` is +inf or finite)
+                    if new.partial_cmp(&old) != Some(std::cmp::Ordering::Less) {
+                        continue;
+                    }
+                    let row = p * nm + m;
+                    sf.push(plan.f[row]);
+                    scr.push(plan.cr[row]);
+                    // an infinite target (never evaluated to a finite value) weighs as much as the
+                    // largest finite improvement can
+                    let d = old - new;
+                    w.push(if d.is_finite() { d } else { f64::MAX / 4.0 });
+                    if acap == 0 {
+                        continue;
+                    }
+                    let slot = if isl.archive.len() < acap {
+                        let used: std::collections::HashSet<u32> =
+                            isl.archive.iter().copied().collect();
+                        let s = (0..slots).find(|s| !used.contains(s)).expect("a free slot");
+                        isl.archive.push(s);
+                        s
+                    } else {
+                        isl.archive[rng.below(isl.archive.len() as u32) as usize]
+                    };
+                    placed.retain(|mv| mv.slot != slot);
+                    placed.push(ArchiveMove {
+                        p: p as u32,
+                        m: m as u32,
+                        slot,
+                    });
                 }
-                let row = p * nm + m;
-                sf.push(plan.f[row]);
-                scr.push(plan.cr[row]);
-                // an infinite target (never evaluated to a finite value) weighs as much as the
-                // largest finite improvement can
-                let d = old - new;
-                w.push(if d.is_finite() { d } else { f64::MAX / 4.0 });
-                if acap == 0 {
-                    continue;
+                isl.nfe += isl.na as u64;
+                if sf.is_empty() {
+                    return placed;
                 }
-                let slot = if isl.archive.len() < acap {
-                    let used: std::collections::HashSet<u32> = isl.archive.iter().copied().collect();
-                    let s = (0..slots).find(|s| !used.contains(s)).expect("a free slot");
-                    isl.archive.push(s);
-                    s
-                } else {
-                    isl.archive[rng.below(isl.archive.len() as u32) as usize]
-                };
-                placed.retain(|mv| mv.slot != slot);
-                placed.push(ArchiveMove { p: p as u32, m: m as u32, slot });
-            }
-            isl.nfe += isl.na as u64;
-            if sf.is_empty() {
-                return placed;
-            }
-            let total: f64 = w.iter().sum();
-            let w: Vec<f64> = w.iter().map(|d| d / total).collect();
-            let k = isl.k;
-            match alg {
-                Algorithm::De | Algorithm::Jade | Algorithm::Jde100 => {
-                    let c = par.c;
-                    let mean_cr = scr.iter().sum::<f64>() / scr.len() as f64;
-                    let ones = vec![1.0; sf.len()];
-                    isl.m_cr[0] = (1.0 - c) * isl.m_cr[0] + c * mean_cr;
-                    isl.m_f[0] = (1.0 - c) * isl.m_f[0] + c * lehmer(&sf, &ones);
+                let total: f64 = w.iter().sum();
+                let w: Vec<f64> = w.iter().map(|d| d / total).collect();
+                let k = isl.k;
+                match alg {
+                    Algorithm::De | Algorithm::Jade | Algorithm::Jde100 => {
+                        let c = par.c;
+                        let mean_cr = scr.iter().sum::<f64>() / scr.len() as f64;
+                        let ones = vec![1.0; sf.len()];
+                        isl.m_cr[0] = (1.0 - c) * isl.m_cr[0] + c * mean_cr;
+                        isl.m_f[0] = (1.0 - c) * isl.m_f[0] + c * lehmer(&sf, &ones);
+                    }
+                    Algorithm::Shade => {
+                        isl.m_cr[k] = scr.iter().zip(&w).map(|(s, w)| s * w).sum();
+                        isl.m_f[k] = lehmer(&sf, &w);
+                        isl.k = (k + 1) % par.h;
+                    }
+                    Algorithm::LShade => {
+                        let terminal = isl.m_cr[k].is_nan() || scr.iter().all(|&c| c == 0.0);
+                        isl.m_cr[k] = if terminal { f64::NAN } else { lehmer(&scr, &w) };
+                        isl.m_f[k] = lehmer(&sf, &w);
+                        isl.k = (k + 1) % par.h;
+                    }
+                    Algorithm::Jso => {
+                        let terminal = isl.m_cr[k].is_nan() || scr.iter().all(|&c| c == 0.0);
+                        isl.m_cr[k] = if terminal {
+                            f64::NAN
+                        } else {
+                            (lehmer(&scr, &w) + isl.m_cr[k]) / 2.0
+                        };
+                        isl.m_f[k] = (lehmer(&sf, &w) + isl.m_f[k]) / 2.0;
+                        // the last entry is never written
+                        isl.k = (k + 1) % (par.h - 1);
+                    }
                 }
-                Algorithm::Shade => {
-                    isl.m_cr[k] = scr.iter().zip(&w).map(|(s, w)| s * w).sum();
-                    isl.m_f[k] = lehmer(&sf, &w);
-                    isl.k = (k + 1) % par.h;
-                }
-                Algorithm::LShade => {
-                    let terminal = isl.m_cr[k].is_nan() || scr.iter().all(|&c| c == 0.0);
-                    isl.m_cr[k] = if terminal { f64::NAN } else { lehmer(&scr, &w) };
-                    isl.m_f[k] = lehmer(&sf, &w);
-                    isl.k = (k + 1) % par.h;
-                }
-                Algorithm::Jso => {
-                    let terminal = isl.m_cr[k].is_nan() || scr.iter().all(|&c| c == 0.0);
-                    isl.m_cr[k] = if terminal { f64::NAN } else { (lehmer(&scr, &w) + isl.m_cr[k]) / 2.0 };
-                    isl.m_f[k] = (lehmer(&sf, &w) + isl.m_f[k]) / 2.0;
-                    // the last entry is never written
-                    isl.k = (k + 1) % (par.h - 1);
-                }
-            }
-            placed
-        }).collect();
+                placed
+            })
+            .collect();
         per.into_iter().flatten().collect()
     }
 
@@ -459,7 +546,8 @@ impl Adaptive {
                 continue;
             }
             any = true;
-            let mut keep = ranked(&fx[p * (nm + 1)..p * (nm + 1) + nm], isl.na)[..n as usize].to_vec();
+            let mut keep =
+                ranked(&fx[p * (nm + 1)..p * (nm + 1) + nm], isl.na)[..n as usize].to_vec();
             keep.sort_unstable();
             isl.na = n;
             let cap = self.par.archive_size(n);
@@ -477,7 +565,13 @@ impl Adaptive {
 
 /// The values after greedy selection of `fy` into `fx` (non-finite trials +inf), as both
 /// backends select (`rule` replaces).
-pub fn selected(fx: &[f64], fy: &[f64], na: &[u32], nm: usize, rule: super::config::Selection) -> Vec<f64> {
+pub fn selected(
+    fx: &[f64],
+    fy: &[f64],
+    na: &[u32],
+    nm: usize,
+    rule: super::config::Selection,
+) -> Vec<f64> {
     let mut out = fx.to_vec();
     for (p, &n) in na.iter().enumerate() {
         for m in 0..n as usize {
@@ -509,7 +603,12 @@ pub trait AdaptBackend {
 }
 
 /// One generation of an adaptive variant on `b`; returns the evaluations.
-pub fn generation(a: &mut Adaptive, b: &mut dyn AdaptBackend, gen: u64, rule: super::config::Selection) -> crate::error::Result<u64> {
+pub fn generation(
+    a: &mut Adaptive,
+    b: &mut dyn AdaptBackend,
+    gen: u64,
+    rule: super::config::Selection,
+) -> crate::error::Result<u64> {
     let fx = b.fitness_values()?;
     let na = a.na();
     let plan = a.plan(gen, &fx);

@@ -59,9 +59,29 @@ pub struct Shape {
 impl Shape {
     /// `alg` (JADE, SHADE, L-SHADE or jSO) with its paper's parameters for islands of `nm`.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(alg: Algorithm, nm: u32, nn: u32, np: u32, seed_mut: u64, seed_cross: u64, budget: u64, selection: Selection) -> Shape {
+    pub fn new(
+        alg: Algorithm,
+        nm: u32,
+        nn: u32,
+        np: u32,
+        seed_mut: u64,
+        seed_cross: u64,
+        budget: u64,
+        selection: Selection,
+    ) -> Shape {
         let par = Params::of(alg, nm);
-        Shape { alg, acap: par.archive_size(nm) as u32, par, nm, nn, np, seed_mut, seed_cross, budget: budget.max(1), selection }
+        Shape {
+            alg,
+            acap: par.archive_size(nm) as u32,
+            par,
+            nm,
+            nn,
+            np,
+            seed_mut,
+            seed_cross,
+            budget: budget.max(1),
+            selection,
+        }
     }
 
     /// The archive's size for n members.
@@ -140,9 +160,19 @@ pub fn draw(s: &Shape, st: &State, g: u64, p: u32, m: u32, order: &[u32]) -> Dra
     let w1 = rng4(s.seed_mut, 2, 8 * t + 1);
     let r = ops::below(w0[0], h) as usize;
     let (mf, mcr) = (st.m_f[r], st.m_cr[r]);
-    let mut cr = if mcr.is_nan() { 0.0 } else { normal(mcr, 0.1, ops::unit(w0[1]), ops::unit(w0[2])).clamp(0.0, 1.0) };
+    let mut cr = if mcr.is_nan() {
+        0.0
+    } else {
+        normal(mcr, 0.1, ops::unit(w0[1]), ops::unit(w0[2])).clamp(0.0, 1.0)
+    };
     let mut f = (0..CAUCHY_TRIES)
-        .map(|i| cauchy(mf, 0.1, ops::unit(rng4(s.seed_mut, 2, 8 * t + 2 + (i / 4) as u64)[(i % 4) as usize])))
+        .map(|i| {
+            cauchy(
+                mf,
+                0.1,
+                ops::unit(rng4(s.seed_mut, 2, 8 * t + 2 + (i / 4) as u64)[(i % 4) as usize]),
+            )
+        })
         .find(|&v| v > 0.0)
         .map_or(mf.min(1.0), |v| v.min(1.0));
     let mut fw = f;
@@ -166,7 +196,15 @@ pub fn draw(s: &Shape, st: &State, g: u64, p: u32, m: u32, order: &[u32]) -> Dra
     let mut r2 = ops::below(w1[2], na + st.alen - 2);
     r2 += (r2 >= m.min(r1)) as u32;
     r2 += (r2 >= m.max(r1)) as u32;
-    Draw { f, fw, cr, pbest, r1, r2, jrand: ops::below(w1[3], s.nn) }
+    Draw {
+        f,
+        fw,
+        cr,
+        pbest,
+        r1,
+        r2,
+        jrand: ops::below(w1[3], s.nn),
+    }
 }
 
 /// The sums of the success sets `ade_gen` reduces (w = 1 for JADE, else the improvement d):
@@ -203,7 +241,10 @@ pub fn update(s: &Shape, st: &mut State, sum: &[f64; SUMS]) {
     let (nf, ncr) = match s.alg {
         Algorithm::Jade => {
             let c = s.par.c;
-            ((1.0 - c) * mf + c * lf, (1.0 - c) * mcr + c * (sum[1] / sum[0]))
+            (
+                (1.0 - c) * mf + c * lf,
+                (1.0 - c) * mcr + c * (sum[1] / sum[0]),
+            )
         }
         Algorithm::Shade => (lf, sum[1] / sum[0]),
         _ => {
@@ -221,7 +262,11 @@ pub fn update(s: &Shape, st: &mut State, sum: &[f64; SUMS]) {
     };
     st.m_f[k] = nf;
     st.m_cr[k] = ncr;
-    let hk = if s.alg == Algorithm::Jso { s.par.h - 1 } else { s.par.h };
+    let hk = if s.alg == Algorithm::Jso {
+        s.par.h - 1
+    } else {
+        s.par.h
+    };
     st.k = ((k + 1) % hk) as u32;
 }
 
@@ -253,7 +298,11 @@ pub fn truncate(s: &Shape, g: u64, p: u32, arc: &mut [f64], mut alen: u32, cap: 
     let nn = s.nn as usize;
     let mut d = 0u64;
     while alen > cap {
-        let w = rng4(s.seed_mut, 4, (g * s.np as u64 + p as u64) * s.nm as u64 + d / 4)[(d % 4) as usize];
+        let w = rng4(
+            s.seed_mut,
+            4,
+            (g * s.np as u64 + p as u64) * s.nm as u64 + d / 4,
+        )[(d % 4) as usize];
         let j = ops::below(w, alen) as usize;
         alen -= 1;
         let last = alen as usize;
@@ -273,7 +322,13 @@ pub struct IslandMut<'a> {
 
 /// Generation g (1-based) of every island (`islands[p]` is island p), as `ade_gen` computes it;
 /// the trials of all islands are evaluated in one call.
-pub fn generation(s: &Shape, g: u64, islands: &mut [IslandMut<'_>], bounds: &Bounds<'_>, eval: &mut Evaluate<'_>) -> Result<()> {
+pub fn generation(
+    s: &Shape,
+    g: u64,
+    islands: &mut [IslandMut<'_>],
+    bounds: &Bounds<'_>,
+    eval: &mut Evaluate<'_>,
+) -> Result<()> {
     let nn = s.nn as usize;
     let mut rows = Vec::new();
     let mut draws = Vec::with_capacity(islands.len());
@@ -286,9 +341,24 @@ pub fn generation(s: &Shape, g: u64, islands: &mut [IslandMut<'_>], bounds: &Bou
         for m in 0..na {
             let d = draw(s, isl.st, g, p as u32, m, &order);
             let t = key(g, p as u32, s.np, s.nm, m);
-            let tk = ops::TrialKey { seed: s.seed_cross, gen: t, p: 0, m: 0, np: 1, nm: 1, nn: s.nn, shared: false };
+            let tk = ops::TrialKey {
+                seed: s.seed_cross,
+                gen: t,
+                p: 0,
+                m: 0,
+                np: 1,
+                nm: 1,
+                nn: s.nn,
+                shared: false,
+            };
             let (i, pb, r1) = (m as usize * nn, d.pbest as usize * nn, d.r1 as usize * nn);
-            let x2 = |j: usize| if d.r2 >= na { arc[(d.r2 - na) as usize * nn + j] } else { x[d.r2 as usize * nn + j] };
+            let x2 = |j: usize| {
+                if d.r2 >= na {
+                    arc[(d.r2 - na) as usize * nn + j]
+                } else {
+                    x[d.r2 as usize * nn + j]
+                }
+            };
             let start = rows.len();
             rows.resize(start + nn, 0.0);
             ops::trial(
@@ -313,7 +383,15 @@ pub fn generation(s: &Shape, g: u64, islands: &mut [IslandMut<'_>], bounds: &Bou
         let fy = &v[off..off + na];
         let ys = &rows[off * nn..(off + na) * nn];
         off += na;
-        let d: Vec<f64> = (0..na).map(|m| if fy[m] < isl.fx[m] { (isl.fx[m] - fy[m]).min(WMAX) } else { 0.0 }).collect();
+        let d: Vec<f64> = (0..na)
+            .map(|m| {
+                if fy[m] < isl.fx[m] {
+                    (isl.fx[m] - fy[m]).min(WMAX)
+                } else {
+                    0.0
+                }
+            })
+            .collect();
         let f: Vec<f64> = ds.iter().map(|d| d.f).collect();
         let cr: Vec<f64> = ds.iter().map(|d| d.cr).collect();
         let sum = sums(s.alg, &d, &f, &cr);
@@ -323,7 +401,8 @@ pub fn generation(s: &Shape, g: u64, islands: &mut [IslandMut<'_>], bounds: &Bou
         for (m, slot) in sl.iter().enumerate() {
             if let Some(j) = *slot {
                 if !sl[m + 1..].contains(slot) {
-                    isl.st.arc[j as usize * nn..(j as usize + 1) * nn].copy_from_slice(&isl.x[m * nn..(m + 1) * nn]);
+                    isl.st.arc[j as usize * nn..(j as usize + 1) * nn]
+                        .copy_from_slice(&isl.x[m * nn..(m + 1) * nn]);
                 }
             }
         }

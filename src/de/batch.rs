@@ -18,7 +18,9 @@ use super::config::{Algorithm, BoundsCorrection, Mutation, Selection};
 use super::jde::{self, JdeState};
 use super::ops;
 use super::pace::PIECE_SECONDS;
-use crate::device::{check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{
+    check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+};
 use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, Clock, StopToken, Watch};
 use crate::objective::{check_intervals, fp_bytes, fp_values, Objective};
@@ -50,7 +52,10 @@ pub enum BatchFunction {
 impl BatchFunction {
     /// A user source objective with its data.
     pub fn source(code: impl Into<String>, data: Vec<u8>) -> Self {
-        BatchFunction::Source { code: code.into(), data }
+        BatchFunction::Source {
+            code: code.into(),
+            data,
+        }
     }
 }
 
@@ -77,12 +82,24 @@ impl BatchFunction {
     fn info(&self) -> Result<Option<&'static FunctionInfo>> {
         match self {
             BatchFunction::Name(n) => functions::lookup(n).map(Some),
-            BatchFunction::Id(id) => functions::catalogue().get(*id as usize).map(Some).ok_or_else(|| {
-                Error::arg("function", format!("unknown catalogue number {id}; expected 0..{}", functions::catalogue().len() - 1))
-            }),
+            BatchFunction::Id(id) => functions::catalogue()
+                .get(*id as usize)
+                .map(Some)
+                .ok_or_else(|| {
+                    Error::arg(
+                        "function",
+                        format!(
+                            "unknown catalogue number {id}; expected 0..{}",
+                            functions::catalogue().len() - 1
+                        ),
+                    )
+                }),
             BatchFunction::Source { code, .. } => {
                 if code.trim().is_empty() {
-                    return Err(Error::arg("function", "an empty OpenCL source; expected code defining `objective`"));
+                    return Err(Error::arg(
+                        "function",
+                        "an empty OpenCL source; expected code defining `objective`",
+                    ));
                 }
                 Ok(None)
             }
@@ -150,7 +167,11 @@ impl BatchProblem {
     /// `seed`: an island DE with one population and these seeds in its options draws the same
     /// random numbers.
     pub fn seeds(&self) -> [u64; 3] {
-        [splitmix(self.seed, 1), splitmix(self.seed, 2), splitmix(self.seed, 3)]
+        [
+            splitmix(self.seed, 1),
+            splitmix(self.seed, 2),
+            splitmix(self.seed, 3),
+        ]
     }
 }
 
@@ -186,7 +207,11 @@ pub struct BatchOptions {
 
 impl Default for BatchOptions {
     fn default() -> Self {
-        BatchOptions { precision: Precision::Auto, generations_per_launch: 1000, placement: Placement::Auto }
+        BatchOptions {
+            precision: Precision::Auto,
+            generations_per_launch: 1000,
+            placement: Placement::Auto,
+        }
     }
 }
 
@@ -224,7 +249,11 @@ enum Obj {
     /// A catalogue function and its data (shift, rotation, ...) for the problem's dims.
     Catalogue(&'static FunctionInfo, Vec<f64>),
     /// A user's source (index `k` among the batch's distinct sources) and its data.
-    Source { k: usize, code: std::sync::Arc<str>, data: Vec<u8> },
+    Source {
+        k: usize,
+        code: std::sync::Arc<str>,
+        data: Vec<u8>,
+    },
 }
 
 /// Function numbers of user sources in the dispatcher: this plus the source's index.
@@ -259,7 +288,11 @@ fn named(i: usize, e: Error) -> Error {
 }
 
 /// Validates a problem; `sources` collects the distinct user sources of the batch.
-fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str>>) -> Result<Prob> {
+fn validate(
+    p: &BatchProblem,
+    double: bool,
+    sources: &mut Vec<std::sync::Arc<str>>,
+) -> Result<Prob> {
     let info = p.function.info()?;
     match info {
         Some(info) => info.check_dims(p.dims as usize)?,
@@ -268,17 +301,29 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
     }
     let min = p.mutation.min_members().max(4);
     if p.members < min {
-        return Err(Error::arg("members", format!("{}; {} needs at least {min} members", p.members, p.mutation)));
+        return Err(Error::arg(
+            "members",
+            format!("{}; {} needs at least {min} members", p.members, p.mutation),
+        ));
     }
     let nn = p.dims as usize;
     if (p.members as u64) * (p.dims as u64) > 1 << 31 {
-        return Err(Error::arg("members", format!("{} x {} values; at most 2^31 per problem", p.members, p.dims)));
+        return Err(Error::arg(
+            "members",
+            format!(
+                "{} x {} values; at most 2^31 per problem",
+                p.members, p.dims
+            ),
+        ));
     }
     let expand = |v: &[f64], arg: &'static str| -> Result<Vec<f64>> {
         match v.len() {
             1 => Ok(vec![v[0]; nn]),
             l if l == nn => Ok(v.to_vec()),
-            l => Err(Error::arg(arg, format!("{l} values; expected 1 or one per dimension ({nn})"))),
+            l => Err(Error::arg(
+                arg,
+                format!("{l} values; expected 1 or one per dimension ({nn})"),
+            )),
         }
     };
     let lo = expand(&p.lower, "lower")?;
@@ -286,7 +331,10 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
     let iv: Vec<(f64, f64)> = lo.iter().copied().zip(hi.iter().copied()).collect();
     check_intervals("bounds", &iv, double)?;
     if !p.f.is_finite() || p.f < 0.0 {
-        return Err(Error::arg("f", format!("{}; expected a finite F >= 0", p.f)));
+        return Err(Error::arg(
+            "f",
+            format!("{}; expected a finite F >= 0", p.f),
+        ));
     }
     if !(0.0..=1.0).contains(&p.cr) {
         return Err(Error::arg("cr", format!("{}; expected CR in [0, 1]", p.cr)));
@@ -311,8 +359,21 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
         Algorithm::De | Algorithm::Jde100 => None,
         a => {
             let seeds = p.seeds();
-            let budget = if p.lshade_budget > 0 { p.lshade_budget } else { (p.members as u64).saturating_mul(p.max_generations.saturating_add(1)) };
-            Some(ade::Shape::new(a, p.members, p.dims, 1, seeds[1], seeds[2], budget, Selection::Ties))
+            let budget = if p.lshade_budget > 0 {
+                p.lshade_budget
+            } else {
+                (p.members as u64).saturating_mul(p.max_generations.saturating_add(1))
+            };
+            Some(ade::Shape::new(
+                a,
+                p.members,
+                p.dims,
+                1,
+                seeds[1],
+                seeds[2],
+                budget,
+                Selection::Ties,
+            ))
         }
     };
     let obj = match (&p.function, info) {
@@ -325,7 +386,11 @@ fn validate(p: &BatchProblem, double: bool, sources: &mut Vec<std::sync::Arc<str
                     sources.len() - 1
                 }
             };
-            Obj::Source { k, code: sources[k].clone(), data: data.clone() }
+            Obj::Source {
+                k,
+                code: sources[k].clone(),
+                data: data.clone(),
+            }
         }
         (_, None) => unreachable!("only a source has no catalogue entry"),
     };
@@ -373,13 +438,22 @@ impl Prob {
     /// The values of `rows` (members of `nn` values one after another); non-finite ones +inf.
     fn eval_rows(&self, rows: &[f64], double: bool) -> Result<Vec<f64>> {
         let v = match &self.obj {
-            Obj::Catalogue(info, data) => rows.chunks(self.nn).map(|x| info.eval_with_data(x, data).unwrap_or(f64::NAN)).collect(),
+            Obj::Catalogue(info, data) => rows
+                .chunks(self.nn)
+                .map(|x| info.eval_with_data(x, data).unwrap_or(f64::NAN))
+                .collect(),
             // a user's source runs on the OpenCL device in use, a generation's trials at once
-            Obj::Source { code, data, .. } => {
-                crate::objective::evaluate_points(&Objective::source(code.to_string(), data.clone()), rows, self.nn, double, None)?
-            }
+            Obj::Source { code, data, .. } => crate::objective::evaluate_points(
+                &Objective::source(code.to_string(), data.clone()),
+                rows,
+                self.nn,
+                double,
+                None,
+            )?,
         };
-        Ok(v.into_iter().map(|v| if v.is_finite() { v } else { f64::INFINITY }).collect())
+        Ok(v.into_iter()
+            .map(|v| if v.is_finite() { v } else { f64::INFINITY })
+            .collect())
     }
 
     /// The dispatcher's number of the objective.
@@ -416,7 +490,18 @@ impl Prob {
         }
         if s.status == NEW {
             s.x = (0..np * nn)
-                .map(|i| ops::initial(self.seeds[0], 0, (i / nn) as u32, (i % nn) as u32, np as u32, nn as u32, self.lo[i % nn], self.hi[i % nn]))
+                .map(|i| {
+                    ops::initial(
+                        self.seeds[0],
+                        0,
+                        (i / nn) as u32,
+                        (i % nn) as u32,
+                        np as u32,
+                        nn as u32,
+                        self.lo[i % nn],
+                        self.hi[i % nn],
+                    )
+                })
                 .collect();
             s.fx = self.eval_rows(&s.x, double)?;
             s.best = ops::best_member(&s.fx).unwrap_or(0);
@@ -442,8 +527,27 @@ impl Prob {
             }
             let g = s.gen + 1;
             for m in 0..np {
-                let (r, jrand) = ops::indices(self.seeds[1], g, 0, m as u32, 1, np as u32, nn as u32, self.mutation, false);
-                let key = ops::TrialKey { seed: self.seeds[2], gen: g, p: 0, m: m as u32, np: 1, nm: np as u32, nn: nn as u32, shared: false };
+                let (r, jrand) = ops::indices(
+                    self.seeds[1],
+                    g,
+                    0,
+                    m as u32,
+                    1,
+                    np as u32,
+                    nn as u32,
+                    self.mutation,
+                    false,
+                );
+                let key = ops::TrialKey {
+                    seed: self.seeds[2],
+                    gen: g,
+                    p: 0,
+                    m: m as u32,
+                    np: 1,
+                    nm: np as u32,
+                    nn: nn as u32,
+                    shared: false,
+                };
                 ops::trial(
                     &mut y[m * nn..(m + 1) * nn],
                     key,
@@ -452,7 +556,11 @@ impl Prob {
                     &self.lo,
                     &self.hi,
                     |_| self.kind,
-                    |n| ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| s.x[k as usize * nn + n]),
+                    |n| {
+                        ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| {
+                            s.x[k as usize * nn + n]
+                        })
+                    },
                     |n| s.x[m * nn + n],
                 );
             }
@@ -474,15 +582,29 @@ impl Prob {
 impl Prob {
     /// Up to `k` generations of JADE, SHADE, L-SHADE or jSO (`ade::generation` on one island
     /// keyed as island 0 of 1, as `deb_run`); L-SHADE and jSO also stop when their budget is spent.
-    fn advance_ade(&self, s: &mut CpuState, k: u64, shape: &ade::Shape, double: bool) -> Result<()> {
+    fn advance_ade(
+        &self,
+        s: &mut CpuState,
+        k: u64,
+        shape: &ade::Shape,
+        double: bool,
+    ) -> Result<()> {
         let kinds = vec![self.kind; self.nn];
-        let bounds = jde::Bounds { lo: &self.lo, hi: &self.hi, kinds: &kinds };
+        let bounds = jde::Bounds {
+            lo: &self.lo,
+            hi: &self.hi,
+            kinds: &kinds,
+        };
         let st = s.ade.get_or_insert_with(|| ade::State::new(shape));
         for _ in 0..k {
             if s.status != RUNNING {
                 break;
             }
-            let mut island = [ade::IslandMut { x: &mut s.x, fx: &mut s.fx, st: &mut *st }];
+            let mut island = [ade::IslandMut {
+                x: &mut s.x,
+                fx: &mut s.fx,
+                st: &mut *st,
+            }];
             let mut eval = |rows: &[f64]| self.eval_rows(rows, double);
             ade::generation(shape, s.gen + 1, &mut island, &bounds, &mut eval)?;
             s.best = ops::best_member(&s.fx).unwrap_or(0);
@@ -512,7 +634,11 @@ impl Prob {
             selection: super::config::Selection::Ties,
         };
         let kinds = vec![self.kind; nn];
-        let bounds = jde::Bounds { lo: &self.lo, hi: &self.hi, kinds: &kinds };
+        let bounds = jde::Bounds {
+            lo: &self.lo,
+            hi: &self.hi,
+            kinds: &kinds,
+        };
         for _ in 0..k {
             if s.status != RUNNING {
                 break;
@@ -520,7 +646,13 @@ impl Prob {
             let mut x = [s.x.as_slice(), &s.bx].concat();
             let mut fx = [s.fx.as_slice(), &[s.bfx]].concat();
             let (f, cr) = s.jf.split_at_mut(np);
-            let mut island = [jde::IslandMut { x: &mut x, fx: &mut fx, f, cr, st: &mut s.jst }];
+            let mut island = [jde::IslandMut {
+                x: &mut x,
+                fx: &mut fx,
+                f,
+                cr,
+                st: &mut s.jst,
+            }];
             let mut eval = |rows: &[f64]| self.eval_rows(rows, double);
             jde::cycle(&shape, s.gen + 1, &mut island, &bounds, &mut eval)?;
             s.x.copy_from_slice(&x[..np * nn]);
@@ -585,13 +717,25 @@ struct DeviceBatch {
 fn dispatcher(probs: &[Prob], sources: &[std::sync::Arc<str>]) -> String {
     let mut s = String::new();
     for (k, code) in sources.iter().enumerate() {
-        s += &format!("#define objective deb_user_{k}\n{}\n#undef objective\n", crate::objective::source_text(code));
+        s += &format!(
+            "#define objective deb_user_{k}\n{}\n#undef objective\n",
+            crate::objective::source_text(code)
+        );
     }
     let mut ids: Vec<(u32, String)> = probs
         .iter()
         .map(|p| match &p.obj {
-            Obj::Catalogue(info, _) => (info.id, format!("{}(x, dims, stride, (__global const FP *)data)", info.kernel)),
-            Obj::Source { k, .. } => (USER_ID + *k as u32, format!("deb_user_{k}(x, dims, stride, (__global const void *)data)")),
+            Obj::Catalogue(info, _) => (
+                info.id,
+                format!(
+                    "{}(x, dims, stride, (__global const FP *)data)",
+                    info.kernel
+                ),
+            ),
+            Obj::Source { k, .. } => (
+                USER_ID + *k as u32,
+                format!("deb_user_{k}(x, dims, stride, (__global const void *)data)"),
+            ),
         })
         .collect();
     ids.sort();
@@ -623,15 +767,30 @@ impl DeviceBatch {
         let mut meta = Vec::with_capacity(b * 10);
         let mut meta64 = Vec::with_capacity(b * 12);
         let (mut mem, mut counters) = (Vec::new(), Vec::with_capacity(4 * b));
-        let (mut lo, mut hi, mut kinds, mut data, mut fpar) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut lo, mut hi, mut kinds, mut data, mut fpar) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for p in probs {
             xoff.push(xt);
             foff.push(ft);
             // meta[4]: the algorithm (1-4 the SHADE family, 5 jDE100), meta[6]: jDE100's small
             // population, meta[7], meta[8]: the memories' entries and the archive's rows
             let (alg, ns) = p.jde.map_or((0, 0), |ns| (Algorithm::Jde100 as u32, ns));
-            let (alg, h, acap) = p.ade.as_ref().map_or((alg, 0, 0), |a| (a.alg as u32, a.par.h, a.acap as usize));
-            meta.extend_from_slice(&[p.func_id(), p.nn as u32, p.np as u32, p.mutation as u32, alg, p.target.is_some() as u32, ns, h as u32, acap as u32, 0]);
+            let (alg, h, acap) = p
+                .ade
+                .as_ref()
+                .map_or((alg, 0, 0), |a| (a.alg as u32, a.par.h, a.acap as usize));
+            meta.extend_from_slice(&[
+                p.func_id(),
+                p.nn as u32,
+                p.np as u32,
+                p.mutation as u32,
+                alg,
+                p.target.is_some() as u32,
+                ns,
+                h as u32,
+                acap as u32,
+                0,
+            ]);
             meta64.extend_from_slice(&[
                 xt as u64,
                 ft as u64,
@@ -664,8 +823,17 @@ impl DeviceBatch {
             // each problem's data at an offset aligned for any type it may hold
             data.extend_from_slice(&p.data_bytes(double));
             data.resize(data.len().next_multiple_of(16), 0);
-            let (pmax, arc_rate, c) = p.ade.as_ref().map_or((0.0, 0.0, 0.0), |a| (a.par.p, a.par.arc_rate, a.par.c));
-            fpar.extend_from_slice(&[p.f, p.target.unwrap_or(f64::NEG_INFINITY), pmax, arc_rate, c]);
+            let (pmax, arc_rate, c) = p
+                .ade
+                .as_ref()
+                .map_or((0.0, 0.0, 0.0), |a| (a.par.p, a.par.arc_rate, a.par.c));
+            fpar.extend_from_slice(&[
+                p.f,
+                p.target.unwrap_or(f64::NEG_INFINITY),
+                pmax,
+                arc_rate,
+                c,
+            ]);
             xt += p.np * p.nn;
             ft += p.np;
             bt += p.nn;
@@ -702,7 +870,13 @@ impl DeviceBatch {
             }
         };
         if (reduce as u64) > info.local_mem_bytes {
-            return Err(Error::arg("members", format!("the reduction needs {reduce} bytes of local memory; the device has {}", info.local_mem_bytes)));
+            return Err(Error::arg(
+                "members",
+                format!(
+                    "the reduction needs {reduce} bytes of local memory; the device has {}",
+                    info.local_mem_bytes
+                ),
+            ));
         }
         let trial_local = local && catalogue_only && trial_fits;
         let spec = ProgramSpec::files(&["common.cl", "functions.cl"])
@@ -743,13 +917,23 @@ impl DeviceBatch {
             jst: queue.buffer_from(&counters, "jde100 state")?,
             // JADE, SHADE, L-SHADE, jSO: the memories and the archive at each problem's offsets,
             // the ranks and archive slots (2 per member; their F, CR and improvement in `jf`)
-            am: queue.buffer_from(&fp_bytes(if mem.is_empty() { &[0.0] } else { &mem }, double), "memories")?,
+            am: queue.buffer_from(
+                &fp_bytes(if mem.is_empty() { &[0.0] } else { &mem }, double),
+                "memories",
+            )?,
             aa: queue.buffer(at.max(1) * fp, "archive")?,
             au: queue.buffer_from(&vec![0u32; if ade { 2 * ft } else { 1 }], "ranks")?,
             ls: if ade { ade::SUMS * wg * fp } else { fp },
             bx: queue.buffer(bt.max(1) * fp, "best")?,
             bf: queue.buffer(b.max(1) * fp, "best")?,
-            boff: probs.iter().scan(0usize, |acc, p| { let o = *acc; *acc += p.nn; Some(o) }).collect(),
+            boff: probs
+                .iter()
+                .scan(0usize, |acc, p| {
+                    let o = *acc;
+                    *acc += p.nn;
+                    Some(o)
+                })
+                .collect(),
             lx: if local { 2 * max_x * fp } else { fp },
             lfx: if local { max_np * fp } else { fp },
             ly: if trial_local { max_x * fp } else { fp },
@@ -770,22 +954,49 @@ impl DeviceBatch {
         // SAFETY: the arguments match `deb_run`; the buffers are fields that outlive the launch
         // (the queue is finished below).
         unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
-            e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl()).set_arg(self.data.cl());
-            e.set_arg(self.meta.cl()).set_arg(self.meta64.cl()).set_arg(self.fpar.cl());
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(self.y.cl())
+                .set_arg(self.fy.cl());
+            e.set_arg(self.lo.cl())
+                .set_arg(self.hi.cl())
+                .set_arg(self.kinds.cl())
+                .set_arg(self.data.cl());
+            e.set_arg(self.meta.cl())
+                .set_arg(self.meta64.cl())
+                .set_arg(self.fpar.cl());
             e.set_arg(self.state.cl()).set_arg(self.gens.cl());
-            e.set_arg(self.jf.cl()).set_arg(self.jst.cl()).set_arg(self.bx.cl()).set_arg(self.bf.cl());
-            e.set_arg(self.am.cl()).set_arg(self.aa.cl()).set_arg(self.au.cl()).set_arg(&k);
-            e.set_arg_local_buffer(self.lx).set_arg_local_buffer(self.lfx);
-            e.set_arg_local_buffer(self.wg * self.fp).set_arg_local_buffer(self.wg * 4);
-            e.set_arg_local_buffer(self.ly).set_arg_local_buffer(self.lfy).set_arg_local_buffer(self.ls);
+            e.set_arg(self.jf.cl())
+                .set_arg(self.jst.cl())
+                .set_arg(self.bx.cl())
+                .set_arg(self.bf.cl());
+            e.set_arg(self.am.cl())
+                .set_arg(self.aa.cl())
+                .set_arg(self.au.cl())
+                .set_arg(&k);
+            e.set_arg_local_buffer(self.lx)
+                .set_arg_local_buffer(self.lfx);
+            e.set_arg_local_buffer(self.wg * self.fp)
+                .set_arg_local_buffer(self.wg * 4);
+            e.set_arg_local_buffer(self.ly)
+                .set_arg_local_buffer(self.lfy)
+                .set_arg_local_buffer(self.ls);
         }
-        crate::device::launch(&self.queue, &mut e, &[problems * self.wg], Some(&[self.wg]), "clEnqueueNDRangeKernel(deb_run)")?;
+        crate::device::launch(
+            &self.queue,
+            &mut e,
+            &[problems * self.wg],
+            Some(&[self.wg]),
+            "clEnqueueNDRangeKernel(deb_run)",
+        )?;
         self.queue.finish()
     }
 
     fn states(&self) -> Result<(Vec<u32>, Vec<u64>)> {
-        Ok((self.state.to_vec(&self.queue)?, self.gens.to_vec(&self.queue)?))
+        Ok((
+            self.state.to_vec(&self.queue)?,
+            self.gens.to_vec(&self.queue)?,
+        ))
     }
 }
 
@@ -811,12 +1022,19 @@ impl BatchDe {
     /// Validates every problem (errors name the argument and the problem's index) and prepares
     /// the backend: on a device, the program (one build per set of functions and precision) and
     /// the buffers.
-    pub fn new(problems: Vec<BatchProblem>, backend: Backend, options: BatchOptions) -> Result<Self> {
+    pub fn new(
+        problems: Vec<BatchProblem>,
+        backend: Backend,
+        options: BatchOptions,
+    ) -> Result<Self> {
         if problems.is_empty() {
             return Err(Error::arg("problems", "none; expected at least 1"));
         }
         if options.generations_per_launch == 0 {
-            return Err(Error::arg("generations_per_launch", "0; expected at least 1"));
+            return Err(Error::arg(
+                "generations_per_launch",
+                "0; expected at least 1",
+            ));
         }
         let ctx = match backend {
             Backend::Cpu => None,
@@ -843,12 +1061,38 @@ impl BatchDe {
                         p.eval_rows(&p.lo, double).map_err(|e| named(i, e))?;
                     }
                 }
-                Inner::Cpu(vec![CpuState { x: Vec::new(), fx: Vec::new(), best: 0, gen: 0, status: NEW, jf: Vec::new(), jst: JdeState::default(), bx: Vec::new(), bfx: f64::INFINITY, ade: None }; probs.len()])
+                Inner::Cpu(vec![
+                    CpuState {
+                        x: Vec::new(),
+                        fx: Vec::new(),
+                        best: 0,
+                        gen: 0,
+                        status: NEW,
+                        jf: Vec::new(),
+                        jst: JdeState::default(),
+                        bx: Vec::new(),
+                        bfx: f64::INFINITY,
+                        ade: None
+                    };
+                    probs.len()
+                ])
             }
-            Some(c) => Inner::Device(Box::new(DeviceBatch::new(c, &probs, &sources, double, options.placement)?)),
+            Some(c) => Inner::Device(Box::new(DeviceBatch::new(
+                c,
+                &probs,
+                &sources,
+                double,
+                options.placement,
+            )?)),
         };
         let n = probs.len();
-        Ok(BatchDe { probs, inner, double, k: options.generations_per_launch, cut: vec![None; n] })
+        Ok(BatchDe {
+            probs,
+            inner,
+            double,
+            k: options.generations_per_launch,
+            cut: vec![None; n],
+        })
     }
 
     /// A batch over several OpenCL devices (`metaopt devices`; checked: none twice, each exists,
@@ -856,31 +1100,61 @@ impl BatchDe {
     /// run from its own host thread, and the results gathered in problem order. Every problem
     /// draws from its own seeds, so the results equal the one-device results. `Auto` precision is
     /// double when every device has `cl_khr_fp64`, so all blocks compute alike.
-    pub fn on_devices(problems: Vec<BatchProblem>, devices: &[usize], options: BatchOptions) -> Result<Self> {
+    pub fn on_devices(
+        problems: Vec<BatchProblem>,
+        devices: &[usize],
+        options: BatchOptions,
+    ) -> Result<Self> {
         crate::multi::check_devices(devices)?;
         if problems.is_empty() {
             return Err(Error::arg("problems", "none; expected at least 1"));
         }
         if problems.len() < devices.len() {
-            return Err(Error::arg("devices", format!("{} devices for {} problems; give at least one problem per device", devices.len(), problems.len())));
+            return Err(Error::arg(
+                "devices",
+                format!(
+                    "{} devices for {} problems; give at least one problem per device",
+                    devices.len(),
+                    problems.len()
+                ),
+            ));
         }
         let mut fp64 = true;
         for &d in devices {
             fp64 &= Backend::Device(Some(d)).context("batched DE")?.info.fp64;
         }
-        let options = BatchOptions { precision: options.precision.resolve(false, fp64), ..options };
+        let options = BatchOptions {
+            precision: options.precision.resolve(false, fp64),
+            ..options
+        };
         let double = options.precision.is_double();
         // every problem validated first, so an error names its global index
         let mut sources = Vec::new();
-        let probs = problems.iter().enumerate().map(|(i, p)| validate(p, double, &mut sources).map_err(|e| named(i, e))).collect::<Result<Vec<_>>>()?;
+        let probs = problems
+            .iter()
+            .enumerate()
+            .map(|(i, p)| validate(p, double, &mut sources).map_err(|e| named(i, e)))
+            .collect::<Result<Vec<_>>>()?;
         let ranges = crate::multi::blocks(problems.len(), devices.len());
         let parts = devices
             .iter()
             .zip(&ranges)
-            .map(|(&d, r)| BatchDe::new(problems[r.clone()].to_vec(), Backend::Device(Some(d)), options.clone()))
+            .map(|(&d, r)| {
+                BatchDe::new(
+                    problems[r.clone()].to_vec(),
+                    Backend::Device(Some(d)),
+                    options.clone(),
+                )
+            })
             .collect::<Result<Vec<_>>>()?;
         let n = probs.len();
-        Ok(BatchDe { probs, inner: Inner::Split(parts, ranges), double, k: options.generations_per_launch, cut: vec![None; n] })
+        Ok(BatchDe {
+            probs,
+            inner: Inner::Split(parts, ranges),
+            double,
+            k: options.generations_per_launch,
+            cut: vec![None; n],
+        })
     }
 
     /// Whether the batch computes in double.
@@ -909,7 +1183,10 @@ impl BatchDe {
 
     fn statuses(&self) -> Result<(Vec<u32>, Vec<u64>)> {
         match &self.inner {
-            Inner::Cpu(s) => Ok((s.iter().map(|s| s.status).collect(), s.iter().map(|s| s.gen).collect())),
+            Inner::Cpu(s) => Ok((
+                s.iter().map(|s| s.status).collect(),
+                s.iter().map(|s| s.gen).collect(),
+            )),
             Inner::Device(d) => {
                 let (st, g) = d.states()?;
                 Ok((st.chunks(2).map(|c| c[0]).collect(), g))
@@ -931,7 +1208,10 @@ impl BatchDe {
         match &mut self.inner {
             Inner::Cpu(states) => {
                 let (probs, double) = (&self.probs, self.double);
-                states.par_iter_mut().zip(probs.par_iter()).try_for_each(|(s, p)| p.advance(s, k as u64, double))
+                states
+                    .par_iter_mut()
+                    .zip(probs.par_iter())
+                    .try_for_each(|(s, p)| p.advance(s, k as u64, double))
             }
             Inner::Device(d) => d.launch(n, k),
             Inner::Split(parts, _) => parts.iter_mut().try_for_each(|p| p.step(k)),
@@ -956,7 +1236,11 @@ impl BatchDe {
         // the first launch is short and timed; the next are sized from the time per generation
         // to take about PIECE_SECONDS (a tenth of the time left at most), growing at most
         // eightfold a launch, never more than `generations_per_launch`
-        let mut k = if stop.time_limit.is_some() { 1 } else { self.k.min(8) };
+        let mut k = if stop.time_limit.is_some() {
+            1
+        } else {
+            self.k.min(8)
+        };
         // the statuses, read once a launch (the launch is finished when they are)
         let (mut st, _) = self.statuses()?;
         while !st.iter().all(|&s| s >= TARGET) {
@@ -979,7 +1263,9 @@ impl BatchDe {
             self.step(k)?;
             st = self.statuses()?.0;
             let per_gen = t0.elapsed().as_secs_f64() / k as f64;
-            let aim = clock.left().map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
+            let aim = clock.left().map_or(PIECE_SECONDS, |l| {
+                (l.as_secs_f64() / 10.0).min(PIECE_SECONDS)
+            });
             let want = (aim / per_gen.max(1e-9)).floor().min(u32::MAX as f64) as u32;
             k = want.clamp(1, self.k.min(k.saturating_mul(8)));
         }
@@ -1000,10 +1286,20 @@ impl BatchDe {
                 .map(|(i, s)| {
                     let p = &self.probs[i];
                     if s.status == NEW {
-                        return BatchResult { best_value: f64::INFINITY, best: Vec::new(), generations: 0, stop: reason(s.status, i) };
+                        return BatchResult {
+                            best_value: f64::INFINITY,
+                            best: Vec::new(),
+                            generations: 0,
+                            stop: reason(s.status, i),
+                        };
                     }
                     if p.jde.is_some() {
-                        return BatchResult { best_value: s.bfx, best: s.bx.clone(), generations: s.gen, stop: reason(s.status, i) };
+                        return BatchResult {
+                            best_value: s.bfx,
+                            best: s.bx.clone(),
+                            generations: s.gen,
+                            stop: reason(s.status, i),
+                        };
                     }
                     BatchResult {
                         best_value: s.fx[s.best],
@@ -1026,7 +1322,10 @@ impl BatchDe {
                 let (st, gens) = d.states()?;
                 let jde = self.probs.iter().any(|p| p.jde.is_some());
                 let (bx, bf) = if jde {
-                    (fp_values(&d.bx.to_vec(&d.queue)?, self.double), fp_values(&d.bf.to_vec(&d.queue)?, self.double))
+                    (
+                        fp_values(&d.bx.to_vec(&d.queue)?, self.double),
+                        fp_values(&d.bf.to_vec(&d.queue)?, self.double),
+                    )
                 } else {
                     (Vec::new(), Vec::new())
                 };
@@ -1035,11 +1334,21 @@ impl BatchDe {
                         let p = &self.probs[i];
                         let (s, best) = (st[2 * i], st[2 * i + 1] as usize);
                         if s == NEW {
-                            return BatchResult { best_value: f64::INFINITY, best: Vec::new(), generations: 0, stop: reason(s, i) };
+                            return BatchResult {
+                                best_value: f64::INFINITY,
+                                best: Vec::new(),
+                                generations: 0,
+                                stop: reason(s, i),
+                            };
                         }
                         if p.jde.is_some() {
                             let o = d.boff[i];
-                            return BatchResult { best_value: bf[i], best: bx[o..o + p.nn].to_vec(), generations: gens[i], stop: reason(s, i) };
+                            return BatchResult {
+                                best_value: bf[i],
+                                best: bx[o..o + p.nn].to_vec(),
+                                generations: gens[i],
+                                stop: reason(s, i),
+                            };
                         }
                         BatchResult {
                             best_value: fx[d.foff[i] + best],

@@ -26,8 +26,14 @@ pub enum Mutation {
 }
 
 impl Mutation {
-    pub const ALL: [Mutation; 6] =
-        [Mutation::Rand1, Mutation::Rand2, Mutation::Best1, Mutation::Best2, Mutation::CurrentToRand1, Mutation::CurrentToBest1];
+    pub const ALL: [Mutation; 6] = [
+        Mutation::Rand1,
+        Mutation::Rand2,
+        Mutation::Best1,
+        Mutation::Best2,
+        Mutation::CurrentToRand1,
+        Mutation::CurrentToBest1,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -52,7 +58,10 @@ impl Mutation {
 
     /// Whether the strategy reads the population's best member (`deb_needs_best` on the device).
     pub fn reads_best(self) -> bool {
-        matches!(self, Mutation::Best1 | Mutation::Best2 | Mutation::CurrentToBest1)
+        matches!(
+            self,
+            Mutation::Best1 | Mutation::Best2 | Mutation::CurrentToBest1
+        )
     }
 
     /// The fewest members a population needs for the strategy (the target and its randoms).
@@ -66,9 +75,18 @@ impl FromStr for Mutation {
     /// `DE/rand/1` style names (case-insensitive; `_` may stand for `-`).
     fn from_str(s: &str) -> Result<Self> {
         let key = s.trim().to_ascii_lowercase().replace('_', "-");
-        Mutation::ALL.into_iter().find(|m| m.name().to_ascii_lowercase() == key).ok_or_else(|| {
-            Error::arg("mutation", format!("unknown strategy `{s}`; expected one of: {}", Mutation::ALL.map(|m| m.name()).join(", ")))
-        })
+        Mutation::ALL
+            .into_iter()
+            .find(|m| m.name().to_ascii_lowercase() == key)
+            .ok_or_else(|| {
+                Error::arg(
+                    "mutation",
+                    format!(
+                        "unknown strategy `{s}`; expected one of: {}",
+                        Mutation::ALL.map(|m| m.name()).join(", ")
+                    ),
+                )
+            })
     }
 }
 
@@ -128,9 +146,17 @@ impl FromStr for BoundsCorrection {
     /// `sat`, `mir`, `tor`, `HVB`, `uni`, `COTN` (case-insensitive).
     fn from_str(s: &str) -> Result<Self> {
         let key = s.trim();
-        BoundsCorrection::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(key)).ok_or_else(|| {
-            Error::arg("bounds", format!("unknown strategy `{s}`; expected one of: sat, mir, tor, HVB, uni, COTN"))
-        })
+        BoundsCorrection::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(key))
+            .ok_or_else(|| {
+                Error::arg(
+                    "bounds",
+                    format!(
+                        "unknown strategy `{s}`; expected one of: sat, mir, tor, HVB, uni, COTN"
+                    ),
+                )
+            })
     }
 }
 
@@ -180,12 +206,18 @@ impl FromStr for MigrationKind {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         let key = s.trim();
-        MigrationKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(key)).ok_or_else(|| {
-            Error::arg(
-                "migration",
-                format!("unknown strategy `{s}`; expected one of: {}", MigrationKind::ALL.map(|k| k.name()).join(", ")),
-            )
-        })
+        MigrationKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(key))
+            .ok_or_else(|| {
+                Error::arg(
+                    "migration",
+                    format!(
+                        "unknown strategy `{s}`; expected one of: {}",
+                        MigrationKind::ALL.map(|k| k.name()).join(", ")
+                    ),
+                )
+            })
     }
 }
 
@@ -203,7 +235,10 @@ pub struct Migration {
 }
 
 impl Migration {
-    pub const NONE: Migration = Migration { kind: MigrationKind::None, period: 1 };
+    pub const NONE: Migration = Migration {
+        kind: MigrationKind::None,
+        period: 1,
+    };
 
     pub fn new(kind: MigrationKind, period: u32) -> Self {
         Migration { kind, period }
@@ -211,7 +246,9 @@ impl Migration {
 
     /// Whether migration happens after generation `gen` (1-based).
     pub fn is_period(&self, gen: u64) -> bool {
-        self.kind != MigrationKind::None && self.period > 0 && gen.is_multiple_of(self.period as u64)
+        self.kind != MigrationKind::None
+            && self.period > 0
+            && gen.is_multiple_of(self.period as u64)
     }
 }
 
@@ -241,7 +278,10 @@ impl FromStr for FMode {
         match s.trim().to_ascii_lowercase().as_str() {
             "linspace" => Ok(FMode::Linspace),
             "const" | "const_min" => Ok(FMode::Const),
-            _ => Err(Error::arg("f_mode", format!("`{s}`; expected `linspace` or `const_min` (alias `const`)"))),
+            _ => Err(Error::arg(
+                "f_mode",
+                format!("`{s}`; expected `linspace` or `const_min` (alias `const`)"),
+            )),
         }
     }
 }
@@ -294,7 +334,10 @@ impl FromStr for Selection {
         match s.trim().to_ascii_lowercase().as_str() {
             "ties" | "<=" => Ok(Selection::Ties),
             "strict" | "<" => Ok(Selection::Strict),
-            _ => Err(Error::arg("selection", format!("`{s}`; expected `ties` (<=, the default) or `strict` (<, the thesis's)"))),
+            _ => Err(Error::arg(
+                "selection",
+                format!("`{s}`; expected `ties` (<=, the default) or `strict` (<, the thesis's)"),
+            )),
         }
     }
 }
@@ -335,8 +378,14 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 6] =
-        [Algorithm::De, Algorithm::Jade, Algorithm::Shade, Algorithm::LShade, Algorithm::Jso, Algorithm::Jde100];
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::De,
+        Algorithm::Jade,
+        Algorithm::Shade,
+        Algorithm::LShade,
+        Algorithm::Jso,
+        Algorithm::Jde100,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -357,7 +406,10 @@ impl Algorithm {
     /// Whether the host draws each generation's plan (`adapt.rs`: JADE, SHADE, L-SHADE, jSO);
     /// jDE100 adapts on the device, in the fused kernel.
     pub fn planned(self) -> bool {
-        matches!(self, Algorithm::Jade | Algorithm::Shade | Algorithm::LShade | Algorithm::Jso)
+        matches!(
+            self,
+            Algorithm::Jade | Algorithm::Shade | Algorithm::LShade | Algorithm::Jso
+        )
     }
 
     /// Whether the population shrinks linearly over `lshade_budget` evaluations.
@@ -499,8 +551,22 @@ pub struct DeParams {
 
 impl DeParams {
     /// One interval and one bound correction for every dimension, default options.
-    pub fn new(islands: u32, members: u32, dims: u32, a: f64, b: f64, bounds: BoundsCorrection) -> Self {
-        DeParams { islands, members, dims, limits: vec![(a, b)], bounds: vec![bounds], options: DeOptions::default() }
+    pub fn new(
+        islands: u32,
+        members: u32,
+        dims: u32,
+        a: f64,
+        b: f64,
+        bounds: BoundsCorrection,
+    ) -> Self {
+        DeParams {
+            islands,
+            members,
+            dims,
+            limits: vec![(a, b)],
+            bounds: vec![bounds],
+            options: DeOptions::default(),
+        }
     }
 }
 
@@ -523,7 +589,10 @@ fn per_dim<T: Copy>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
     match v.len() {
         1 => crate::error::try_filled(n, v[0], arg),
         l if l == n => crate::error::try_expand(v, n, arg),
-        l => Err(Error::arg(arg, format!("{l} values; expected 1 or one per dimension ({n})"))),
+        l => Err(Error::arg(
+            arg,
+            format!("{l} values; expected 1 or one per dimension ({n})"),
+        )),
     }
 }
 
@@ -533,16 +602,27 @@ impl Config {
             return Err(Error::arg("islands", "0; expected at least 1 population"));
         }
         if p.members < 3 {
-            return Err(Error::arg("members", format!("{}; every strategy needs at least 3 members", p.members)));
+            return Err(Error::arg(
+                "members",
+                format!("{}; every strategy needs at least 3 members", p.members),
+            ));
         }
         if p.dims == 0 {
             return Err(Error::arg("dims", "0; expected at least 1"));
         }
         // checked: the product of three u32 sizes overflows u64 (65536 x 16777216 x 16777216)
         let slots = u64::from(p.members) + 1;
-        let total = u64::from(p.islands).checked_mul(slots).and_then(|t| t.checked_mul(u64::from(p.dims)));
+        let total = u64::from(p.islands)
+            .checked_mul(slots)
+            .and_then(|t| t.checked_mul(u64::from(p.dims)));
         if total.is_none_or(|t| t > (1 << 31)) {
-            return Err(Error::arg("islands", format!("{} x {} x {} values; at most 2^31", p.islands, slots, p.dims)));
+            return Err(Error::arg(
+                "islands",
+                format!(
+                    "{} x {} x {} values; at most 2^31",
+                    p.islands, slots, p.dims
+                ),
+            ));
         }
         let nn = p.dims as usize;
         let limits = per_dim(&p.limits, nn, "limits")?;
@@ -565,18 +645,31 @@ impl Config {
         let f = match o.f_mode {
             FMode::Const => vec![o.f_min; np],
             FMode::Linspace if np == 1 => vec![o.f_min],
-            FMode::Linspace => (0..np).map(|i| o.f_min + i as f64 * (o.f_max - o.f_min) / (np - 1) as f64).collect(),
+            FMode::Linspace => (0..np)
+                .map(|i| o.f_min + i as f64 * (o.f_max - o.f_min) / (np - 1) as f64)
+                .collect(),
         };
         let cr = match o.cr.len() {
             1 => vec![o.cr[0]; np],
             l if l == np => o.cr.clone(),
-            l => return Err(Error::arg("cr", format!("{l} values; expected 1 or one per population ({np})"))),
+            l => {
+                return Err(Error::arg(
+                    "cr",
+                    format!("{l} values; expected 1 or one per population ({np})"),
+                ))
+            }
         };
         if let Some(c) = cr.iter().find(|c| !(0.0..=1.0).contains(*c)) {
             return Err(Error::arg("cr", format!("{c}; expected CR in [0, 1]")));
         }
         if o.algorithm.adaptive() && p.members < 4 {
-            return Err(Error::arg("members", format!("{}; {} needs at least 4 members per population", p.members, o.algorithm)));
+            return Err(Error::arg(
+                "members",
+                format!(
+                    "{}; {} needs at least 4 members per population",
+                    p.members, o.algorithm
+                ),
+            ));
         }
         if o.algorithm == Algorithm::Jde100 {
             if o.jde_small < 4 || p.members.saturating_sub(o.jde_small) < 4 {
@@ -589,7 +682,10 @@ impl Config {
                 ));
             }
             if !o.jde_eps.is_finite() || o.jde_eps < 0.0 {
-                return Err(Error::arg("jde_eps", format!("{}; expected a finite value >= 0", o.jde_eps)));
+                return Err(Error::arg(
+                    "jde_eps",
+                    format!("{}; expected a finite value >= 0", o.jde_eps),
+                ));
             }
         }
         if o.algorithm.reduces() && o.lshade_budget == 0 {
@@ -615,7 +711,11 @@ impl Config {
     /// and the seeds may change; the precision is fixed when the solver is created.
     pub fn with_options(&self, options: &DeOptions) -> Result<Config> {
         // Auto (with `double` unset) keeps the solver's precision; anything else must name it
-        let asked = if options.double { Precision::Double } else { options.precision };
+        let asked = if options.double {
+            Precision::Double
+        } else {
+            options.precision
+        };
         if asked != Precision::Auto && asked != self.options.precision {
             return Err(Error::arg(
                 "double",
@@ -645,7 +745,12 @@ impl Config {
             islands: self.np,
             members: self.nm,
             dims: self.nn,
-            limits: self.lo.iter().copied().zip(self.hi.iter().copied()).collect(),
+            limits: self
+                .lo
+                .iter()
+                .copied()
+                .zip(self.hi.iter().copied())
+                .collect(),
             bounds: self.kinds.clone(),
             options,
         })

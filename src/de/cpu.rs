@@ -8,10 +8,10 @@
 
 use super::ade;
 use super::config::Algorithm;
-use super::jde::{self, JdeState};
-use super::ops::{self, Move};
 use super::config::{Config, Mutation};
 use super::engine::Engine;
+use super::jde::{self, JdeState};
+use super::ops::{self, Move};
 use super::pace::{in_pieces, Cut, Rate};
 use crate::error::{try_filled, Result};
 use crate::objective::{evaluate_points, Objective};
@@ -76,7 +76,10 @@ impl CpuDe {
         let nn = self.cfg.nn as usize;
         match self.eval.as_ref().expect("started") {
             Eval::Catalogue(info) => {
-                let chunks: Vec<Result<Vec<f64>>> = rows.par_chunks(64 * nn).map(|c| info.eval_rows(c, nn)).collect();
+                let chunks: Vec<Result<Vec<f64>>> = rows
+                    .par_chunks(64 * nn)
+                    .map(|c| info.eval_rows(c, nn))
+                    .collect();
                 let mut out = Vec::with_capacity(rows.len() / nn);
                 for c in chunks {
                     out.extend(c?);
@@ -90,7 +93,9 @@ impl CpuDe {
             }
             Eval::Other(obj) => {
                 let obj = match (&self.func_data, obj) {
-                    (Some(d), Objective::Source { code, .. }) => Objective::source(code.clone(), d.clone()),
+                    (Some(d), Objective::Source { code, .. }) => {
+                        Objective::source(code.clone(), d.clone())
+                    }
                     _ => obj.clone(),
                 };
                 evaluate_points(&obj, rows, nn, self.cfg.options.double, None)
@@ -109,18 +114,26 @@ impl CpuDe {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let (y, fy) = (&self.y, &self.fy);
         let selection = self.cfg.options.selection;
-        self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).enumerate().for_each(|(p, (xp, fxp))| {
-            let (from, to) = (rows.start.clamp(p * nm, (p + 1) * nm), rows.end.clamp(p * nm, (p + 1) * nm));
-            for m in from - p * nm..to - p * nm {
-                // a non-finite value is worse than every finite one, as in `cl/de.cl`
-                let f = fy[p * nm + m];
-                let f = if f.is_finite() { f } else { f64::INFINITY };
-                if selection.replaces(f, fxp[m]) {
-                    fxp[m] = f;
-                    xp[m * nn..(m + 1) * nn].copy_from_slice(&y[(p * nm + m) * nn..(p * nm + m + 1) * nn]);
+        self.x
+            .par_chunks_mut((nm + 1) * nn)
+            .zip(self.fx.par_chunks_mut(nm + 1))
+            .enumerate()
+            .for_each(|(p, (xp, fxp))| {
+                let (from, to) = (
+                    rows.start.clamp(p * nm, (p + 1) * nm),
+                    rows.end.clamp(p * nm, (p + 1) * nm),
+                );
+                for m in from - p * nm..to - p * nm {
+                    // a non-finite value is worse than every finite one, as in `cl/de.cl`
+                    let f = fy[p * nm + m];
+                    let f = if f.is_finite() { f } else { f64::INFINITY };
+                    if selection.replaces(f, fxp[m]) {
+                        fxp[m] = f;
+                        xp[m * nn..(m + 1) * nn]
+                            .copy_from_slice(&y[(p * nm + m) * nn..(p * nm + m + 1) * nn]);
+                    }
                 }
-            }
-        });
+            });
     }
 
     /// Member `m` of population `p`, or its worst now for [`ops::WORST`].
@@ -135,12 +148,15 @@ impl CpuDe {
 
     fn rank(&mut self) {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
-        self.x.par_chunks_mut((nm + 1) * nn).zip(self.fx.par_chunks_mut(nm + 1)).for_each(|(xp, fxp)| {
-            if let Some(b) = ops::best_member(&fxp[..nm]) {
-                fxp[nm] = fxp[b];
-                xp.copy_within(b * nn..(b + 1) * nn, nm * nn);
-            }
-        });
+        self.x
+            .par_chunks_mut((nm + 1) * nn)
+            .zip(self.fx.par_chunks_mut(nm + 1))
+            .for_each(|(xp, fxp)| {
+                if let Some(b) = ops::best_member(&fxp[..nm]) {
+                    fxp[nm] = fxp[b];
+                    xp.copy_within(b * nn..(b + 1) * nn, nm * nn);
+                }
+            });
     }
 
     /// Evaluation and selection of the trials, in pieces of rows under a cut: returns the rows
@@ -156,16 +172,24 @@ impl CpuDe {
             Some(Eval::Other(Objective::Callback(_))) => Cut::with_limit(cut),
             _ => cut,
         };
-        let done = in_pieces(count as u64, 1, FIRST_ROWS, cut, &mut rate, |a, len| {
-            let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
-            if a == 0 && b == count {
-                fy = self.values(&y)?;
-            } else {
-                let v = self.values(&y[a * nn..b * nn])?;
-                fy[a..b].copy_from_slice(&v);
-            }
-            Ok(())
-        }, || Ok(()));
+        let done = in_pieces(
+            count as u64,
+            1,
+            FIRST_ROWS,
+            cut,
+            &mut rate,
+            |a, len| {
+                let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
+                if a == 0 && b == count {
+                    fy = self.values(&y)?;
+                } else {
+                    let v = self.values(&y[a * nn..b * nn])?;
+                    fy[a..b].copy_from_slice(&v);
+                }
+                Ok(())
+            },
+            || Ok(()),
+        );
         self.rates[2] = rate;
         self.y = y;
         // the values as the fitness precision stores them, before any comparison
@@ -186,24 +210,50 @@ impl CpuDe {
         let o = &c.options;
         let thresholds: Vec<u64> = c.cr.iter().map(|&v| ops::cr_threshold(v)).collect();
         let start = rows.start;
-        self.y[rows.start * nn..rows.end * nn].par_chunks_mut(nn).enumerate().for_each(|(i, out)| {
-            let row = start + i;
-            let (p, m) = (row / nm, row % nm);
-            let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
-            let (r, jrand) = ops::indices(o.mutation_seed, gen, p as u32, m as u32, np, c.nm, c.nn, mutation, o.shared_random);
-            let key = ops::TrialKey { seed: o.crossover_seed, gen, p: p as u32, m: m as u32, np, nm: c.nm, nn: c.nn, shared: o.shared_random };
-            ops::trial(
-                out,
-                key,
-                jrand,
-                thresholds[p],
-                &c.lo,
-                &c.hi,
-                |n| c.kinds[n],
-                |n| ops::mutant(mutation, c.f[p], &r, m as u32, c.nm, |k| xp[k as usize * nn + n]),
-                |n| xp[m * nn + n],
-            );
-        });
+        self.y[rows.start * nn..rows.end * nn]
+            .par_chunks_mut(nn)
+            .enumerate()
+            .for_each(|(i, out)| {
+                let row = start + i;
+                let (p, m) = (row / nm, row % nm);
+                let xp = &x[p * (nm + 1) * nn..(p + 1) * (nm + 1) * nn];
+                let (r, jrand) = ops::indices(
+                    o.mutation_seed,
+                    gen,
+                    p as u32,
+                    m as u32,
+                    np,
+                    c.nm,
+                    c.nn,
+                    mutation,
+                    o.shared_random,
+                );
+                let key = ops::TrialKey {
+                    seed: o.crossover_seed,
+                    gen,
+                    p: p as u32,
+                    m: m as u32,
+                    np,
+                    nm: c.nm,
+                    nn: c.nn,
+                    shared: o.shared_random,
+                };
+                ops::trial(
+                    out,
+                    key,
+                    jrand,
+                    thresholds[p],
+                    &c.lo,
+                    &c.hi,
+                    |n| c.kinds[n],
+                    |n| {
+                        ops::mutant(mutation, c.f[p], &r, m as u32, c.nm, |k| {
+                            xp[k as usize * nn + n]
+                        })
+                    },
+                    |n| xp[m * nn + n],
+                );
+            });
     }
 }
 
@@ -211,16 +261,31 @@ impl CpuDe {
     /// Runs `f` over X and Fx (lent out for the call) with the bounds and an evaluation of rows
     /// whose values come in the fitness precision (a non-finite one +inf): the twins' whole
     /// generations (`ade.rs`, `jde.rs`).
-    fn over_islands<R>(&mut self, f: impl FnOnce(&mut [f64], &mut [f64], &jde::Bounds<'_>, &mut jde::Evaluate<'_>) -> Result<R>) -> Result<R> {
+    fn over_islands<R>(
+        &mut self,
+        f: impl FnOnce(&mut [f64], &mut [f64], &jde::Bounds<'_>, &mut jde::Evaluate<'_>) -> Result<R>,
+    ) -> Result<R> {
         let mut x = std::mem::take(&mut self.x);
         let mut fx = std::mem::take(&mut self.fx);
         let done = {
             let c = &self.cfg;
-            let bounds = jde::Bounds { lo: &c.lo, hi: &c.hi, kinds: &c.kinds };
+            let bounds = jde::Bounds {
+                lo: &c.lo,
+                hi: &c.hi,
+                kinds: &c.kinds,
+            };
             let this = &*self;
             let mut eval = |rows: &[f64]| -> Result<Vec<f64>> {
                 let v = this.values(rows)?;
-                Ok(v.into_iter().map(|v| if v.is_finite() { this.cfg.fitness_value(v) } else { f64::INFINITY }).collect())
+                Ok(v.into_iter()
+                    .map(|v| {
+                        if v.is_finite() {
+                            this.cfg.fitness_value(v)
+                        } else {
+                            f64::INFINITY
+                        }
+                    })
+                    .collect())
             };
             f(&mut x, &mut fx, &bounds, &mut eval)
         };
@@ -270,9 +335,16 @@ impl CpuDe {
 }
 
 impl Engine for CpuDe {
-    fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
+    fn start(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        cut: Option<&Cut>,
+    ) -> Result<Option<u64>> {
         self.eval = Some(match objective {
-            Objective::Catalogue { name } => Eval::Catalogue(crate::problem::functions::lookup(name)?),
+            Objective::Catalogue { name } => {
+                Eval::Catalogue(crate::problem::functions::lookup(name)?)
+            }
             other => Eval::Other(other.clone()),
         });
         self.func_data = None;
@@ -284,17 +356,28 @@ impl Engine for CpuDe {
         self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
         let mut rate = self.rates[0];
         let y = &mut self.y;
-        let made = in_pieces(count as u64, 1, FIRST_ROWS, cut, &mut rate, |a, len| {
-            let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
-            y[a * nn..b * nn].par_chunks_mut(nn).enumerate().for_each(|(i, row)| {
-                let r = a + i;
-                let (p, m) = ((r / nm) as u32, (r % nm) as u32);
-                for (n, v) in row.iter_mut().enumerate() {
-                    *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
-                }
-            });
-            Ok(())
-        }, || Ok(()))?;
+        let made = in_pieces(
+            count as u64,
+            1,
+            FIRST_ROWS,
+            cut,
+            &mut rate,
+            |a, len| {
+                let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
+                y[a * nn..b * nn]
+                    .par_chunks_mut(nn)
+                    .enumerate()
+                    .for_each(|(i, row)| {
+                        let r = a + i;
+                        let (p, m) = ((r / nm) as u32, (r % nm) as u32);
+                        for (n, v) in row.iter_mut().enumerate() {
+                            *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
+                        }
+                    });
+                Ok(())
+            },
+            || Ok(()),
+        )?;
         self.rates[0] = rate;
         if made < count as u64 {
             return Ok(None);
@@ -304,11 +387,22 @@ impl Engine for CpuDe {
             // unevaluated keep them (and +inf), and so does a member of non-finite value under
             // strict selection (+inf < +inf is false), as on the device where `de_init` writes X
             let (x, y) = (&mut self.x, &self.y);
-            x.par_chunks_mut((nm + 1) * nn).zip(y.par_chunks(nm * nn)).for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
+            x.par_chunks_mut((nm + 1) * nn)
+                .zip(y.par_chunks(nm * nn))
+                .for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
         }
         self.ade = self.cfg.options.algorithm.planned().then(|| {
             let o = &self.cfg.options;
-            let shape = ade::Shape::new(o.algorithm, c.nm, c.nn, c.np, o.mutation_seed, o.crossover_seed, o.lshade_budget, o.selection);
+            let shape = ade::Shape::new(
+                o.algorithm,
+                c.nm,
+                c.nn,
+                c.np,
+                o.mutation_seed,
+                o.crossover_seed,
+                o.lshade_budget,
+                o.selection,
+            );
             let st = vec![ade::State::new(&shape); c.np as usize];
             (shape, st)
         });
@@ -316,7 +410,11 @@ impl Engine for CpuDe {
         let evaluated = self.evaluate(cut)?;
         if self.cfg.options.algorithm == Algorithm::Jde100 {
             let n = self.cfg.np as usize * nm;
-            self.jde = Some(JdeCpu { f: vec![jde::F_INIT; n], cr: vec![jde::CR_INIT; n], st: vec![JdeState::default(); self.cfg.np as usize] });
+            self.jde = Some(JdeCpu {
+                f: vec![jde::F_INIT; n],
+                cr: vec![jde::CR_INIT; n],
+                st: vec![JdeState::default(); self.cfg.np as usize],
+            });
         }
         Ok(Some(evaluated))
     }
@@ -336,10 +434,18 @@ impl Engine for CpuDe {
         let count = self.fy.len();
         let mut rate = self.rates[1];
         // every trial is made from the previous generation before any selection writes X
-        let made = in_pieces(count as u64, 1, FIRST_ROWS, cut, &mut rate, |a, len| {
-            self.trials_of(gen, a as usize..(a + len).min(count as u64) as usize);
-            Ok(())
-        }, || Ok(()))?;
+        let made = in_pieces(
+            count as u64,
+            1,
+            FIRST_ROWS,
+            cut,
+            &mut rate,
+            |a, len| {
+                self.trials_of(gen, a as usize..(a + len).min(count as u64) as usize);
+                Ok(())
+            },
+            || Ok(()),
+        )?;
         self.rates[1] = rate;
         if made < count as u64 {
             return Ok(0);
@@ -418,7 +524,11 @@ impl Engine for CpuDe {
             let s = self.cfg.options.jde_small;
             return self.cfg.np as u64 * jde::per_cycle(self.cfg.nm - s, s);
         }
-        self.ade.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |(_, st)| st.iter().map(|s| s.na as u64).sum())
+        self.ade
+            .as_ref()
+            .map_or(self.cfg.np as u64 * self.cfg.nm as u64, |(_, st)| {
+                st.iter().map(|s| s.na as u64).sum()
+            })
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {
@@ -427,6 +537,9 @@ impl Engine for CpuDe {
     }
 
     fn describe(&self) -> String {
-        format!("CPU backend ({} rayon threads)", rayon::current_num_threads())
+        format!(
+            "CPU backend ({} rayon threads)",
+            rayon::current_num_threads()
+        )
     }
 }

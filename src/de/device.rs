@@ -2,14 +2,16 @@
 //! its kernels. A host callback objective reads Y back, is called with the trials row by row,
 //! and its values go back for the selection kernel.
 
-use super::adapt::{self, Adaptive, AdaptBackend, ArchiveMove, Plan};
+use super::adapt::{self, AdaptBackend, Adaptive, ArchiveMove, Plan};
 use super::config::Algorithm;
-use super::jde::{self, JdeState};
-use super::ops::{cr_threshold, MigrationView, Move};
 use super::config::{Config, Mutation, Selection};
 use super::engine::Engine;
+use super::jde::{self, JdeState};
+use super::ops::{cr_threshold, MigrationView, Move};
 use super::pace::{in_pieces, Cut, Rate};
-use crate::device::{covering_group, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{
+    covering_group, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+};
 use crate::error::{Error, Result};
 use crate::objective::{fp_bytes, fp_values, HostCallback, Objective};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -101,7 +103,15 @@ struct FusedShape {
 /// two covering the members, capped at `cap` (the work-items then loop over the members); `None`
 /// when that power of two exceeds the device's group limit `max_wg` (or the reduction does not
 /// fit local memory).
-fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local_mem: u64, sums: usize) -> Option<FusedShape> {
+fn fused_shape(
+    nm: usize,
+    nn: usize,
+    fp: usize,
+    cap: usize,
+    max_wg: usize,
+    local_mem: u64,
+    sums: usize,
+) -> Option<FusedShape> {
     if nm.next_power_of_two() > max_wg {
         return None;
     }
@@ -113,7 +123,11 @@ fn fused_shape(nm: usize, nn: usize, fp: usize, cap: usize, max_wg: usize, local
     }
     let population = (2 * nm * nn + nm) * fp + reduce;
     let trials = (nm * nn + nm) * fp;
-    Some(FusedShape { wg, local: population as u64 <= local_mem, trials_fit: (population + trials) as u64 <= local_mem })
+    Some(FusedShape {
+        wg,
+        local: population as u64 <= local_mem,
+        trials_fit: (population + trials) as u64 <= local_mem,
+    })
 }
 
 /// The buffers of the migrations, grown when too small: the moves (or import slots), the
@@ -136,7 +150,12 @@ struct MigrationBuffers {
 }
 
 /// `b`, reallocated first when it holds fewer than `len` elements.
-fn fitted<'a, T: crate::device::ClScalar>(q: &Queue, b: &'a mut Option<DeviceBuffer<T>>, len: usize, what: &'static str) -> Result<&'a mut DeviceBuffer<T>> {
+fn fitted<'a, T: crate::device::ClScalar>(
+    q: &Queue,
+    b: &'a mut Option<DeviceBuffer<T>>,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a mut DeviceBuffer<T>> {
     if b.as_ref().is_none_or(|b| b.len() < len) {
         *b = Some(q.buffer(len, what)?);
     }
@@ -291,7 +310,11 @@ impl DeviceDe {
             .define("DE_TILE", self.tile)
             .define("DE_STRICT", strict);
         // a host callback fills Fy itself: no objective is compiled
-        let spec = if external { spec.define("DE_EXTERNAL_F", 1) } else { objective.add_to(spec, double)? };
+        let spec = if external {
+            spec.define("DE_EXTERNAL_F", 1)
+        } else {
+            objective.add_to(spec, double)?
+        };
         let ctx = self.queue.ctx().clone();
         let tuning = ctx.tuning();
         let fp = if double { 8 } else { 4 };
@@ -315,12 +338,28 @@ impl DeviceDe {
                 ));
             }
             if !self.cfg.options.fused {
-                return Err(Error::arg("fused", "false; jde100 runs on a device only in the fused kernel"));
+                return Err(Error::arg(
+                    "fused",
+                    "false; jde100 runs on a device only in the fused kernel",
+                ));
             }
             let cap = tuning.de_fused.min(ctx.info.max_work_group_size);
-            let s = fused_shape(nm, nn, fp.max(fpf), cap, usize::MAX, ctx.info.local_mem_bytes, 0);
+            let s = fused_shape(
+                nm,
+                nn,
+                fp.max(fpf),
+                cap,
+                usize::MAX,
+                ctx.info.local_mem_bytes,
+                0,
+            );
             if s.is_none() {
-                return Err(Error::arg("members", format!("{nm}; the fused kernel's reduction does not fit the device's local memory")));
+                return Err(Error::arg(
+                    "members",
+                    format!(
+                        "{nm}; the fused kernel's reduction does not fit the device's local memory"
+                    ),
+                ));
             }
             s
         } else {
@@ -328,14 +367,44 @@ impl DeviceDe {
             // they stay host-planned: `adapt.rs`)
             let sums = if ade { super::ade::SUMS } else { 0 };
             (self.cfg.options.fused && !external)
-                .then(|| fused_shape(nm, nn, fp.max(fpf), tuning.de_fused, ctx.info.max_work_group_size, ctx.info.local_mem_bytes, sums))
+                .then(|| {
+                    fused_shape(
+                        nm,
+                        nn,
+                        fp.max(fpf),
+                        tuning.de_fused,
+                        ctx.info.max_work_group_size,
+                        ctx.info.local_mem_bytes,
+                        sums,
+                    )
+                })
                 .flatten()
-                .map(|s| if wide_ok && want_wide == Some(true) { FusedShape { local: false, trials_fit: false, ..s } } else { s })
+                .map(|s| {
+                    if wide_ok && want_wide == Some(true) {
+                        FusedShape {
+                            local: false,
+                            trials_fit: false,
+                            ..s
+                        }
+                    } else {
+                        s
+                    }
+                })
                 // an island beyond any group (e.g. 4000 members) takes the wide generation, not
                 // the per-phase launches: the fused kernel is built beside it, never launched
                 .or_else(|| {
-                    (wide_ok && self.cfg.options.fused && !external && nm > ctx.info.max_work_group_size)
-                        .then(|| FusedShape { wg: covering_group(nm, tuning.de_fused.min(ctx.info.max_work_group_size)), local: false, trials_fit: false })
+                    (wide_ok
+                        && self.cfg.options.fused
+                        && !external
+                        && nm > ctx.info.max_work_group_size)
+                        .then(|| FusedShape {
+                            wg: covering_group(
+                                nm,
+                                tuning.de_fused.min(ctx.info.max_work_group_size),
+                            ),
+                            local: false,
+                            trials_fit: false,
+                        })
                 })
         };
         let fused_name = if jde {
@@ -355,9 +424,14 @@ impl DeviceDe {
         };
         let trial_local = catalogue.filter(|_| shape.is_some_and(|s| s.local && s.trials_fit));
         let program = match (shape, trial_local) {
-            (Some(s), None) => {
-                ctx.build(&spec.define("DEB_ISLANDS", 1).define("DEB_JDE", jde as u8).define("DEB_ADE", ade as u8).define("DEB_LOCAL", s.local as u8).file("de_batch.cl"))?
-            }
+            (Some(s), None) => ctx.build(
+                &spec
+                    .define("DEB_ISLANDS", 1)
+                    .define("DEB_JDE", jde as u8)
+                    .define("DEB_ADE", ade as u8)
+                    .define("DEB_LOCAL", s.local as u8)
+                    .file("de_batch.cl"),
+            )?,
             _ => ctx.build(&spec)?,
         };
         let fused = match shape {
@@ -392,24 +466,52 @@ impl DeviceDe {
                 let t = trial_local.is_some();
                 // wide: asked for, or (auto) an island in global memory larger than its group,
                 // and fewer islands than compute units (the groups would leave most idle)
-                let auto = !s.local && nm > wg && (self.cfg.np as usize) < ctx.info.compute_units as usize;
+                let auto =
+                    !s.local && nm > wg && (self.cfg.np as usize) < ctx.info.compute_units as usize;
                 let wide = if wide_ok && !s.local && want_wide.unwrap_or(auto) {
-                    let names = if ade { ["ade_wide_trials", "ade_wide_adapt"] } else { ["de_wide", "de_wide_best"] };
+                    let names = if ade {
+                        ["ade_wide_trials", "ade_wide_adapt"]
+                    } else {
+                        ["de_wide", "de_wide_best"]
+                    };
                     let island = self.queue.kernel(&program, names[1])?;
-                    let rank = if ade { Some(self.queue.kernel(&program, "ade_wide_rank")?) } else { None };
-                    let limit = std::iter::once(&island).chain(&rank).map(|k| k.get_work_group_size(ctx.info.cl_id()).unwrap_or(1)).min().unwrap_or(1);
+                    let rank = if ade {
+                        Some(self.queue.kernel(&program, "ade_wide_rank")?)
+                    } else {
+                        None
+                    };
+                    let limit = std::iter::once(&island)
+                        .chain(&rank)
+                        .map(|k| k.get_work_group_size(ctx.info.cl_id()).unwrap_or(1))
+                        .min()
+                        .unwrap_or(1);
                     // the group's locals must fit: rv and ri (`deb_best`) for the fixed DE, the
                     // sums for the adaptive variants (whose best is their rank 0)
                     let per_item = if ade { super::ade::SUMS * fp } else { fpf + 4 };
                     let fits = (ctx.info.local_mem_bytes as usize / per_item).max(1);
                     // (the adaptive variants: the fused kernel's group, so that the sums of the
                     // success sets are reduced in its order and the run is its run)
-                    let cap = if ade { wg } else { ctx.info.max_work_group_size };
+                    let cap = if ade {
+                        wg
+                    } else {
+                        ctx.info.max_work_group_size
+                    };
                     let island_wg = covering_group(nm, limit.min(cap).min(fits));
                     let sums = super::ade::SUMS * island_wg * fp;
                     let ranking = (nm * (fpf + 4)).next_multiple_of(8);
-                    let ls = if ade && ranking > sums && ranking <= ctx.info.local_mem_bytes as usize { ranking } else { sums };
-                    Some(Wide { trials: self.queue.kernel(&program, names[0])?, island, rank, island_wg, ls })
+                    let ls =
+                        if ade && ranking > sums && ranking <= ctx.info.local_mem_bytes as usize {
+                            ranking
+                        } else {
+                            sums
+                        };
+                    Some(Wide {
+                        trials: self.queue.kernel(&program, names[0])?,
+                        island,
+                        rank,
+                        island_wg,
+                        ls,
+                    })
                 } else {
                     None
                 };
@@ -431,7 +533,11 @@ impl DeviceDe {
             init: self.queue.kernel(&program, "de_init")?,
             copy: self.queue.kernel(&program, "de_copy_x_y")?,
             trial: self.queue.kernel(&program, "de_trial")?,
-            eval: if external { None } else { Some(self.queue.kernel(&program, "de_eval_select")?) },
+            eval: if external {
+                None
+            } else {
+                Some(self.queue.kernel(&program, "de_eval_select")?)
+            },
             wg1: work_group_size(&ctx, &select, tuning.de_select),
             init_wg: tuning.de_init,
             select,
@@ -442,14 +548,20 @@ impl DeviceDe {
             export: self.queue.kernel(&program, "de_export")?,
             fused,
             ade_trial: self.queue.kernel(&program, "ade_trial")?,
-            ade_eval: if external { None } else { Some(self.queue.kernel(&program, "ade_eval")?) },
+            ade_eval: if external {
+                None
+            } else {
+                Some(self.queue.kernel(&program, "ade_eval")?)
+            },
             ade_archive: self.queue.kernel(&program, "ade_archive")?,
             ade_select: self.queue.kernel(&program, "ade_select")?,
         })
     }
 
     fn k(&self) -> Result<&Kernels> {
-        self.kernels.as_ref().ok_or_else(|| Error::arg("init", "the solver has no objective yet; call init first"))
+        self.kernels
+            .as_ref()
+            .ok_or_else(|| Error::arg("init", "the solver has no objective yet; call init first"))
     }
 
     fn sizes(&self) -> (u32, u32, u32) {
@@ -458,7 +570,11 @@ impl DeviceDe {
 
     fn tile_global(&self) -> [usize; 3] {
         let t = self.tile;
-        [round_up(self.cfg.np as usize, t), round_up(self.cfg.nm as usize, t), self.cfg.nn as usize]
+        [
+            round_up(self.cfg.np as usize, t),
+            round_up(self.cfg.nm as usize, t),
+            self.cfg.nn as usize,
+        ]
     }
 
     /// Evaluation and selection of Y (on the device, or through the host callback), then bests;
@@ -473,44 +589,92 @@ impl DeviceDe {
         let done = if let Some(cb) = &self.callback {
             let double = self.cfg.options.double;
             let raw = self.y.to_vec(&self.queue)?;
-            let rows = y_rows(&fp_values(&raw, double), np as usize, nm as usize, nn as usize);
+            let rows = y_rows(
+                &fp_values(&raw, double),
+                np as usize,
+                nm as usize,
+                nn as usize,
+            );
             let mut out = vec![f64::INFINITY; count];
             let nnu = nn as usize;
             // the callback gets the whole generation in one call unless a time limit needs pieces
-            let done = in_pieces(count as u64, wg1 as u64, wg1 as u64, Cut::with_limit(cut), &mut rate, |a, len| {
-                let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
-                cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])
-            }, || Ok(()))? as usize;
-            self.fy.write(&self.queue, &fp_bytes(&out, self.cfg.fitness_double()))?;
+            let done = in_pieces(
+                count as u64,
+                wg1 as u64,
+                wg1 as u64,
+                Cut::with_limit(cut),
+                &mut rate,
+                |a, len| {
+                    let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
+                    cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])
+                },
+                || Ok(()),
+            )? as usize;
+            self.fy
+                .write(&self.queue, &fp_bytes(&out, self.cfg.fitness_double()))?;
             let k = self.k()?;
             let mut e = ExecuteKernel::new(&k.select);
             // SAFETY: arguments match `de_select`.
             unsafe {
-                e.set_arg(self.y.cl()).set_arg(self.fy.cl()).set_arg(self.x.cl()).set_arg(self.fx.cl());
+                e.set_arg(self.y.cl())
+                    .set_arg(self.fy.cl())
+                    .set_arg(self.x.cl())
+                    .set_arg(self.fx.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn);
             }
             // only the trials evaluated (`done` is a multiple of the group or the count)
-            launch(&self.queue, &mut e, &[round_up(done, wg1)], Some(&[k.wg1]), "clEnqueueNDRangeKernel(de_select)")?;
+            launch(
+                &self.queue,
+                &mut e,
+                &[round_up(done, wg1)],
+                Some(&[k.wg1]),
+                "clEnqueueNDRangeKernel(de_select)",
+            )?;
             done as u64
         } else {
             let k = self.k()?;
             let eval = k.eval.as_ref().expect("built with an objective");
-            let (q, y, fy, x, fx, data) = (&self.queue, &self.y, &self.fy, &self.x, &self.fx, &self.data);
-            in_pieces(count as u64, wg1 as u64, wg1 as u64, cut, &mut rate, |a, len| {
-                let mut e = ExecuteKernel::new(eval);
-                // SAFETY: arguments match `de_eval_select`.
-                unsafe {
-                    e.set_arg(y.cl()).set_arg(fy.cl()).set_arg(x.cl()).set_arg(fx.cl());
-                    e.set_arg(data.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-                }
-                let (offset, size) = if a == 0 && len as usize >= count {
-                    (None, round_up(count, wg1))
-                } else {
-                    (Some(a as usize), len as usize)
-                };
-                let offset = offset.map(|o| [o]);
-                launch_at(q, &mut e, offset.as_ref().map(|o| &o[..]), &[size], Some(&[wg1]), "clEnqueueNDRangeKernel(de_eval_select)")
-            }, || q.finish())?
+            let (q, y, fy, x, fx, data) = (
+                &self.queue,
+                &self.y,
+                &self.fy,
+                &self.x,
+                &self.fx,
+                &self.data,
+            );
+            in_pieces(
+                count as u64,
+                wg1 as u64,
+                wg1 as u64,
+                cut,
+                &mut rate,
+                |a, len| {
+                    let mut e = ExecuteKernel::new(eval);
+                    // SAFETY: arguments match `de_eval_select`.
+                    unsafe {
+                        e.set_arg(y.cl())
+                            .set_arg(fy.cl())
+                            .set_arg(x.cl())
+                            .set_arg(fx.cl());
+                        e.set_arg(data.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+                    }
+                    let (offset, size) = if a == 0 && len as usize >= count {
+                        (None, round_up(count, wg1))
+                    } else {
+                        (Some(a as usize), len as usize)
+                    };
+                    let offset = offset.map(|o| [o]);
+                    launch_at(
+                        q,
+                        &mut e,
+                        offset.as_ref().map(|o| &o[..]),
+                        &[size],
+                        Some(&[wg1]),
+                        "clEnqueueNDRangeKernel(de_eval_select)",
+                    )
+                },
+                || q.finish(),
+            )?
         };
         self.rates[3] = rate;
         self.rank()?;
@@ -519,17 +683,39 @@ impl DeviceDe {
 
     /// Launches of a kernel over the dimensions (the tiled `de_copy_x_y` and `de_trial`): one
     /// over all, or under a cut pieces of dimensions. Returns the dimensions done.
-    fn over_dims(&self, kernel: &Kernel, rate: &mut Rate, cut: Option<&Cut>, name: &'static str, args: impl Fn(&mut ExecuteKernel)) -> Result<u64> {
+    fn over_dims(
+        &self,
+        kernel: &Kernel,
+        rate: &mut Rate,
+        cut: Option<&Cut>,
+        name: &'static str,
+        args: impl Fn(&mut ExecuteKernel),
+    ) -> Result<u64> {
         let nn = self.cfg.nn as u64;
         let [g0, g1, _] = self.tile_global();
         let local = [self.tile, self.tile, 1];
-        in_pieces(nn, 1, 1, cut, rate, |a, len| {
-            let mut e = ExecuteKernel::new(kernel);
-            args(&mut e);
-            let len = len.min(nn - a) as usize;
-            let offset = (a > 0 || len < nn as usize).then_some([0, 0, a as usize]);
-            launch_at(&self.queue, &mut e, offset.as_ref().map(|o| &o[..]), &[g0, g1, len], Some(&local), name)
-        }, || self.queue.finish())
+        in_pieces(
+            nn,
+            1,
+            1,
+            cut,
+            rate,
+            |a, len| {
+                let mut e = ExecuteKernel::new(kernel);
+                args(&mut e);
+                let len = len.min(nn - a) as usize;
+                let offset = (a > 0 || len < nn as usize).then_some([0, 0, a as usize]);
+                launch_at(
+                    &self.queue,
+                    &mut e,
+                    offset.as_ref().map(|o| &o[..]),
+                    &[g0, g1, len],
+                    Some(&local),
+                    name,
+                )
+            },
+            || self.queue.finish(),
+        )
     }
 
     /// Evaluates every member of X afresh (Fx of the members reset to +inf first, so selection
@@ -539,15 +725,26 @@ impl DeviceDe {
     fn evaluate_population(&mut self, cut: Option<&Cut>) -> Result<Option<u64>> {
         let (np, nm, nn) = self.sizes();
         let inf = vec![f64::INFINITY; np as usize * (nm as usize + 1)];
-        self.fx.write(&self.queue, &fp_bytes(&inf, self.cfg.fitness_double()))?;
+        self.fx
+            .write(&self.queue, &fp_bytes(&inf, self.cfg.fitness_double()))?;
         let mut rate = self.rates[1];
         let (x, y) = (&self.x, &self.y);
-        let copied = self.over_dims(&self.k()?.copy, &mut rate, cut, "clEnqueueNDRangeKernel(de_copy_x_y)", |e| {
-            // SAFETY: arguments match `de_copy_x_y`.
-            unsafe {
-                e.set_arg(x.cl()).set_arg(y.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-            }
-        })?;
+        let copied = self.over_dims(
+            &self.k()?.copy,
+            &mut rate,
+            cut,
+            "clEnqueueNDRangeKernel(de_copy_x_y)",
+            |e| {
+                // SAFETY: arguments match `de_copy_x_y`.
+                unsafe {
+                    e.set_arg(x.cl())
+                        .set_arg(y.cl())
+                        .set_arg(&np)
+                        .set_arg(&nm)
+                        .set_arg(&nn);
+                }
+            },
+        )?;
         self.rates[1] = rate;
         if copied < nn as u64 {
             self.queue.finish()?;
@@ -562,13 +759,24 @@ impl DeviceDe {
     /// (the migration's view, and the migrants' export), in one read of a kept buffer.
     fn read_view(&mut self, rows: bool) -> Result<MigrationView> {
         let (np, nm, nn) = self.sizes();
-        let (npu, fpf, fp) = (np as usize, if self.cfg.fitness_double() { 8 } else { 4 }, if self.cfg.options.double { 8 } else { 4 });
+        let (npu, fpf, fp) = (
+            np as usize,
+            if self.cfg.fitness_double() { 8 } else { 4 },
+            if self.cfg.options.double { 8 } else { 4 },
+        );
         let o_w = (npu * fpf).next_multiple_of(8);
         let o_r = (o_w + npu * 4).next_multiple_of(8);
-        let len = if rows { o_r + npu * nn as usize * fp } else { o_w + npu * 4 };
+        let len = if rows {
+            o_r + npu * nn as usize * fp
+        } else {
+            o_w + npu * 4
+        };
         let (o_w32, o_r32) = (u32::try_from(o_w), u32::try_from(o_r));
         let (Ok(o_w32), Ok(o_r32)) = (o_w32, o_r32) else {
-            return Err(Error::arg("islands", format!("{np} islands: the migration view's offsets pass 4 GiB")));
+            return Err(Error::arg(
+                "islands",
+                format!("{np} islands: the migration view's offsets pass 4 GiB"),
+            ));
         };
         fitted(&self.queue, &mut self.mig.view, len, "migration view")?;
         let kern = self.k()?;
@@ -577,18 +785,36 @@ impl DeviceDe {
         let rows32 = rows as u32;
         // SAFETY: arguments match `de_view`; the buffer holds `len` bytes.
         unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(v.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(v.cl())
+                .set_arg(&np)
+                .set_arg(&nm)
+                .set_arg(&nn);
             e.set_arg(&rows32).set_arg(&o_w32).set_arg(&o_r32);
         }
-        launch(&self.queue, &mut e, &[npu], None, "clEnqueueNDRangeKernel(de_view)")?;
+        launch(
+            &self.queue,
+            &mut e,
+            &[npu],
+            None,
+            "clEnqueueNDRangeKernel(de_view)",
+        )?;
         let host = &mut self.mig.host;
         host.resize(host.len().max(len), 0);
         v.read(&self.queue, &mut host[..len])?;
         Ok(MigrationView {
             best: fp_values(&host[..npu * fpf], self.cfg.fitness_double()),
-            worst: host[o_w..o_w + npu * 4].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect(),
+            worst: host[o_w..o_w + npu * 4]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect(),
             k: 1,
-            rows: if rows { fp_values(&host[o_r..len], self.cfg.options.double) } else { Vec::new() },
+            rows: if rows {
+                fp_values(&host[o_r..len], self.cfg.options.double)
+            } else {
+                Vec::new()
+            },
         })
     }
 
@@ -604,37 +830,92 @@ impl DeviceDe {
         fitted(q, &mut self.wide_fx, fl, "wide generation")?;
         fitted(q, &mut self.wide_best, np as usize, "wide generation")?;
         let o = &self.cfg.options;
-        let (mutation, shared, sm, sc) = (self.mutation as u32, o.shared_random as u32, o.mutation_seed, o.crossover_seed);
+        let (mutation, shared, sm, sc) = (
+            self.mutation as u32,
+            o.shared_random as u32,
+            o.mutation_seed,
+            o.crossover_seed,
+        );
         let reads_best = self.mutation.reads_best();
         let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
         let best = |de: &mut DeviceDe| -> Result<()> {
-            let w = de.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
+            let w = de
+                .kernels
+                .as_ref()
+                .and_then(|k| k.fused.as_ref())
+                .and_then(|f| f.wide.as_ref())
+                .expect("wide kernels");
             let b = de.wide_best.as_ref().expect("fitted");
             let mut e = ExecuteKernel::new(&w.island);
             // SAFETY: arguments match `de_wide_best`; B holds Np words, the locals a group's.
             unsafe {
-                e.set_arg(de.x.cl()).set_arg(de.fx.cl()).set_arg(b.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
-                e.set_arg_local_buffer(w.island_wg * fpf).set_arg_local_buffer(w.island_wg * 4);
+                e.set_arg(de.x.cl())
+                    .set_arg(de.fx.cl())
+                    .set_arg(b.cl())
+                    .set_arg(&np)
+                    .set_arg(&nm)
+                    .set_arg(&nn);
+                e.set_arg_local_buffer(w.island_wg * fpf)
+                    .set_arg_local_buffer(w.island_wg * 4);
             }
-            launch(&de.queue, &mut e, &[np as usize * w.island_wg], Some(&[w.island_wg]), "clEnqueueNDRangeKernel(de_wide_best)")
+            launch(
+                &de.queue,
+                &mut e,
+                &[np as usize * w.island_wg],
+                Some(&[w.island_wg]),
+                "clEnqueueNDRangeKernel(de_wide_best)",
+            )
         };
         for g in gen + 1..=gen + count {
             if reads_best {
                 best(self)?;
             }
-            let w = self.kernels.as_ref().and_then(|k| k.fused.as_ref()).and_then(|f| f.wide.as_ref()).expect("wide kernels");
-            let (x2, fx2, b) = (self.wide_x.as_ref().expect("fitted"), self.wide_fx.as_ref().expect("fitted"), self.wide_best.as_ref().expect("fitted"));
+            let w = self
+                .kernels
+                .as_ref()
+                .and_then(|k| k.fused.as_ref())
+                .and_then(|f| f.wide.as_ref())
+                .expect("wide kernels");
+            let (x2, fx2, b) = (
+                self.wide_x.as_ref().expect("fitted"),
+                self.wide_fx.as_ref().expect("fitted"),
+                self.wide_best.as_ref().expect("fitted"),
+            );
             let mut e = ExecuteKernel::new(&w.trials);
             // SAFETY: arguments match `de_wide`; X2 and Fx2 are X's and Fx's sizes.
             unsafe {
-                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(x2.cl()).set_arg(fx2.cl());
-                e.set_arg(self.y.cl()).set_arg(self.fy.cl()).set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
-                e.set_arg(self.f.cl()).set_arg(self.crt.cl()).set_arg(self.data.cl()).set_arg(b.cl());
-                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
-                e.set_arg(&g).set_arg(&sm).set_arg(&sc).set_arg(&self.p0).set_arg(&self.npg);
+                e.set_arg(self.x.cl())
+                    .set_arg(self.fx.cl())
+                    .set_arg(x2.cl())
+                    .set_arg(fx2.cl());
+                e.set_arg(self.y.cl())
+                    .set_arg(self.fy.cl())
+                    .set_arg(self.lo.cl())
+                    .set_arg(self.hi.cl())
+                    .set_arg(self.kinds.cl());
+                e.set_arg(self.f.cl())
+                    .set_arg(self.crt.cl())
+                    .set_arg(self.data.cl())
+                    .set_arg(b.cl());
+                e.set_arg(&np)
+                    .set_arg(&nm)
+                    .set_arg(&nn)
+                    .set_arg(&mutation)
+                    .set_arg(&shared);
+                e.set_arg(&g)
+                    .set_arg(&sm)
+                    .set_arg(&sc)
+                    .set_arg(&self.p0)
+                    .set_arg(&self.npg);
             }
             let wg = self.kernels.as_ref().map_or(64, |k| k.wg1);
-            launch(&self.queue, &mut e, &[round_up(nm as usize, wg), np as usize], Some(&[wg, 1]), "clEnqueueNDRangeKernel(de_wide)")?;
+            launch(
+                &self.queue,
+                &mut e,
+                &[round_up(nm as usize, wg), np as usize],
+                Some(&[wg, 1]),
+                "clEnqueueNDRangeKernel(de_wide)",
+            )?;
             std::mem::swap(&mut self.x, self.wide_x.as_mut().expect("fitted"));
             std::mem::swap(&mut self.fx, self.wide_fx.as_mut().expect("fitted"));
         }
@@ -648,9 +929,19 @@ impl DeviceDe {
         let mut e = ExecuteKernel::new(&k.best);
         // SAFETY: arguments match `de_best`.
         unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(&np)
+                .set_arg(&nm)
+                .set_arg(&nn);
         }
-        launch(&self.queue, &mut e, &[np as usize], None, "clEnqueueNDRangeKernel(de_best)")
+        launch(
+            &self.queue,
+            &mut e,
+            &[np as usize],
+            None,
+            "clEnqueueNDRangeKernel(de_best)",
+        )
     }
 
     /// Forgets the values the adaptive variants' host knows (`AdeState::fx`): called by
@@ -664,30 +955,64 @@ impl DeviceDe {
     /// Generations `gen + 1 ..= gen + count` of JADE, SHADE, L-SHADE or jSO in one launch of
     /// `ade_fused`; the host follows every island's active members and evaluations.
     fn ade_generations(&mut self, gen: u64, count: u64) -> Result<()> {
-        let fk = self.kernels.as_ref().and_then(|k| k.fused.as_ref()).expect("the adaptive variants' fused kernel");
+        let fk = self
+            .kernels
+            .as_ref()
+            .and_then(|k| k.fused.as_ref())
+            .expect("the adaptive variants' fused kernel");
         let a = self.adef.as_mut().expect("ade_fused started");
         let (np, nm, nn) = (self.cfg.np, self.cfg.nm, self.cfg.nn);
         let s = &a.shape;
         let (alg, h, acap, budget) = (s.alg as u32, s.par.h as u32, s.acap, s.budget);
         let double = self.cfg.options.double;
         let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
-        let k = u32::try_from(count).map_err(|_| Error::arg("generations", format!("{count} in one launch; at most 2^32 - 1")))?;
+        let k = u32::try_from(count).map_err(|_| {
+            Error::arg(
+                "generations",
+                format!("{count} in one launch; at most 2^32 - 1"),
+            )
+        })?;
         // the arguments every one of these kernels takes first (`ADE_ARGS`), for generation
         // `g0 + 1` on
         let args = |e: &mut ExecuteKernel, g0: u64| {
             // SAFETY: `ADE_ARGS` of `ade_fused` and the wide kernels; the buffers outlive the
             // launch (fields of self).
             unsafe {
-                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
-                e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
-                e.set_arg(a.am.cl()).set_arg(a.aa.cl()).set_arg(a.af.cl()).set_arg(a.au.cl()).set_arg(a.st.cl()).set_arg(self.data.cl());
-                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&g0).set_arg(&k).set_arg(&alg).set_arg(&h).set_arg(&acap).set_arg(&budget);
+                e.set_arg(self.x.cl())
+                    .set_arg(self.fx.cl())
+                    .set_arg(self.y.cl())
+                    .set_arg(self.fy.cl());
+                e.set_arg(self.lo.cl())
+                    .set_arg(self.hi.cl())
+                    .set_arg(self.kinds.cl());
+                e.set_arg(a.am.cl())
+                    .set_arg(a.aa.cl())
+                    .set_arg(a.af.cl())
+                    .set_arg(a.au.cl())
+                    .set_arg(a.st.cl())
+                    .set_arg(self.data.cl());
+                e.set_arg(&np)
+                    .set_arg(&nm)
+                    .set_arg(&nn)
+                    .set_arg(&g0)
+                    .set_arg(&k)
+                    .set_arg(&alg)
+                    .set_arg(&h)
+                    .set_arg(&acap)
+                    .set_arg(&budget);
                 if double {
-                    e.set_arg(&s.par.p).set_arg(&s.par.arc_rate).set_arg(&s.par.c);
+                    e.set_arg(&s.par.p)
+                        .set_arg(&s.par.arc_rate)
+                        .set_arg(&s.par.c);
                 } else {
-                    e.set_arg(&(s.par.p as f32)).set_arg(&(s.par.arc_rate as f32)).set_arg(&(s.par.c as f32));
+                    e.set_arg(&(s.par.p as f32))
+                        .set_arg(&(s.par.arc_rate as f32))
+                        .set_arg(&(s.par.c as f32));
                 }
-                e.set_arg(&s.seed_mut).set_arg(&s.seed_cross).set_arg(&self.p0).set_arg(&self.npg);
+                e.set_arg(&s.seed_mut)
+                    .set_arg(&s.seed_cross)
+                    .set_arg(&self.p0)
+                    .set_arg(&self.npg);
             }
         };
         if let Some(w) = &fk.wide {
@@ -710,15 +1035,37 @@ impl DeviceDe {
             per_island(&w.island);
             args(&mut ExecuteKernel::new(&w.trials), gen);
             let (grid, groups) = ([round_up(nm as usize, tw), np as usize], [np as usize * iw]);
-            enqueue_prepared(&self.queue, rank, &groups, &[iw], "clEnqueueNDRangeKernel(ade_wide_rank)")?;
+            enqueue_prepared(
+                &self.queue,
+                rank,
+                &groups,
+                &[iw],
+                "clEnqueueNDRangeKernel(ade_wide_rank)",
+            )?;
             for g0 in gen..gen + count {
                 // SAFETY: argument ADE_GEN0 of `ADE_ARGS` is gen0, a ulong; the others are set above.
                 unsafe {
-                    w.trials.set_arg(ADE_GEN0, &g0).map_err(cl_error("clSetKernelArg(ade_wide_trials)"))?;
-                    w.island.set_arg(ADE_GEN0, &g0).map_err(cl_error("clSetKernelArg(ade_wide_adapt)"))?;
+                    w.trials
+                        .set_arg(ADE_GEN0, &g0)
+                        .map_err(cl_error("clSetKernelArg(ade_wide_trials)"))?;
+                    w.island
+                        .set_arg(ADE_GEN0, &g0)
+                        .map_err(cl_error("clSetKernelArg(ade_wide_adapt)"))?;
                 }
-                enqueue_prepared(&self.queue, &w.trials, &grid, &[tw, 1], "clEnqueueNDRangeKernel(ade_wide_trials)")?;
-                enqueue_prepared(&self.queue, &w.island, &groups, &[iw], "clEnqueueNDRangeKernel(ade_wide_adapt)")?;
+                enqueue_prepared(
+                    &self.queue,
+                    &w.trials,
+                    &grid,
+                    &[tw, 1],
+                    "clEnqueueNDRangeKernel(ade_wide_trials)",
+                )?;
+                enqueue_prepared(
+                    &self.queue,
+                    &w.island,
+                    &groups,
+                    &[iw],
+                    "clEnqueueNDRangeKernel(ade_wide_adapt)",
+                )?;
             }
         } else {
             let mut e = ExecuteKernel::new(&fk.kernel);
@@ -726,10 +1073,19 @@ impl DeviceDe {
             // SAFETY: the locals of `ade_fused`, sized by `Fused`.
             unsafe {
                 e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
-                e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
-                e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy).set_arg_local_buffer(fk.ls);
+                e.set_arg_local_buffer(fk.wg * fpf)
+                    .set_arg_local_buffer(fk.wg * 4);
+                e.set_arg_local_buffer(fk.ly)
+                    .set_arg_local_buffer(fk.lfy)
+                    .set_arg_local_buffer(fk.ls);
             }
-            launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(ade_fused)")?;
+            launch(
+                &self.queue,
+                &mut e,
+                &[np as usize * fk.wg],
+                Some(&[fk.wg]),
+                "clEnqueueNDRangeKernel(ade_fused)",
+            )?;
         }
         for (na, nfe) in a.na.iter_mut().zip(a.nfe.iter_mut()) {
             (_, *na, *nfe) = adapt::sizes_ahead(s.alg.reduces(), nm, budget, *na, *nfe, count);
@@ -739,7 +1095,11 @@ impl DeviceDe {
 
     /// jDE100 cycles `gen + 1 ..= gen + count` in launches of `jde_fused`.
     fn jde_cycles(&mut self, gen: u64, count: u64) -> Result<()> {
-        let fk = self.k()?.fused.as_ref().expect("jde100 builds the fused kernel");
+        let fk = self
+            .k()?
+            .fused
+            .as_ref()
+            .expect("jde100 builds the fused kernel");
         let (jf, st) = self.jde.as_ref().expect("jde100 started");
         let (np, nm, nn) = self.sizes();
         let o = &self.cfg.options;
@@ -755,11 +1115,22 @@ impl DeviceDe {
             let mut e = ExecuteKernel::new(&fk.kernel);
             // SAFETY: arguments match `jde_fused`.
             unsafe {
-                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
-                e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
+                e.set_arg(self.x.cl())
+                    .set_arg(self.fx.cl())
+                    .set_arg(self.y.cl())
+                    .set_arg(self.fy.cl());
+                e.set_arg(self.lo.cl())
+                    .set_arg(self.hi.cl())
+                    .set_arg(self.kinds.cl());
                 e.set_arg(jf.cl()).set_arg(st.cl()).set_arg(self.data.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&nb);
-                e.set_arg(&g).set_arg(&k).set_arg(&si).set_arg(&sm).set_arg(&sc).set_arg(&self.p0).set_arg(&self.npg);
+                e.set_arg(&g)
+                    .set_arg(&k)
+                    .set_arg(&si)
+                    .set_arg(&sm)
+                    .set_arg(&sc)
+                    .set_arg(&self.p0)
+                    .set_arg(&self.npg);
                 if fdouble {
                     e.set_arg(&eps64);
                 } else {
@@ -767,10 +1138,17 @@ impl DeviceDe {
                 }
                 e.set_arg(&age);
                 e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
-                e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
+                e.set_arg_local_buffer(fk.wg * fpf)
+                    .set_arg_local_buffer(fk.wg * 4);
                 e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy);
             }
-            launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(jde_fused)")?;
+            launch(
+                &self.queue,
+                &mut e,
+                &[np as usize * fk.wg],
+                Some(&[fk.wg]),
+                "clEnqueueNDRangeKernel(jde_fused)",
+            )?;
             g += k as u64;
             left -= k as u64;
         }
@@ -780,7 +1158,10 @@ impl DeviceDe {
     /// X and Y as stored on the device (layouts of `cl/de.cl`), for tests of the layouts.
     pub fn raw_matrices(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
         let d = self.cfg.options.double;
-        Ok((fp_values(&self.x.to_vec(&self.queue)?, d), fp_values(&self.y.to_vec(&self.queue)?, d)))
+        Ok((
+            fp_values(&self.x.to_vec(&self.queue)?, d),
+            fp_values(&self.y.to_vec(&self.queue)?, d),
+        ))
     }
 }
 
@@ -798,14 +1179,26 @@ pub fn y_rows(y: &[f64], np: usize, nm: usize, nn: usize) -> Vec<f64> {
 }
 
 impl Engine for DeviceDe {
-    fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
+    fn start(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        cut: Option<&Cut>,
+    ) -> Result<Option<u64>> {
         self.kernels = None;
         self.callback = match objective {
             Objective::Callback(cb) => Some(cb.clone()),
             _ => None,
         };
         let data = objective.data_bytes(self.cfg.nn as usize, self.cfg.options.double)?;
-        self.data = self.queue.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { &data }, "func-data")?;
+        self.data = self.queue.buffer_from(
+            if data.is_empty() {
+                &[0u8; 8][..]
+            } else {
+                &data
+            },
+            "func-data",
+        )?;
         self.kernels = Some(self.build(objective)?);
         self.mutation = mutation;
         let (np, nm, nn) = self.sizes();
@@ -818,16 +1211,42 @@ impl Engine for DeviceDe {
         let mut rate = self.rates[0];
         // a group of values per dimension and member: pieces of about a member's values
         let first = (nn as u64).div_ceil(wg as u64) * wg as u64;
-        let made = in_pieces(total as u64, wg as u64, first, cut, &mut rate, |a, len| {
-            let mut e = ExecuteKernel::new(&k.init);
-            // SAFETY: arguments match `de_init`.
-            unsafe {
-                e.set_arg(x.cl()).set_arg(fx.cl()).set_arg(lo.cl()).set_arg(hi.cl());
-                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&seed).set_arg(&p0);
-            }
-            let (offset, size) = if a == 0 && len as usize >= total { (None, round_up(total, wg)) } else { (Some([a as usize]), len as usize) };
-            launch_at(q, &mut e, offset.as_ref().map(|o| &o[..]), &[size], Some(&[wg]), "clEnqueueNDRangeKernel(de_init)")
-        }, || q.finish())?;
+        let made = in_pieces(
+            total as u64,
+            wg as u64,
+            first,
+            cut,
+            &mut rate,
+            |a, len| {
+                let mut e = ExecuteKernel::new(&k.init);
+                // SAFETY: arguments match `de_init`.
+                unsafe {
+                    e.set_arg(x.cl())
+                        .set_arg(fx.cl())
+                        .set_arg(lo.cl())
+                        .set_arg(hi.cl());
+                    e.set_arg(&np)
+                        .set_arg(&nm)
+                        .set_arg(&nn)
+                        .set_arg(&seed)
+                        .set_arg(&p0);
+                }
+                let (offset, size) = if a == 0 && len as usize >= total {
+                    (None, round_up(total, wg))
+                } else {
+                    (Some([a as usize]), len as usize)
+                };
+                launch_at(
+                    q,
+                    &mut e,
+                    offset.as_ref().map(|o| &o[..]),
+                    &[size],
+                    Some(&[wg]),
+                    "clEnqueueNDRangeKernel(de_init)",
+                )
+            },
+            || q.finish(),
+        )?;
         self.rates[0] = rate;
         if made < total as u64 {
             self.queue.finish()?;
@@ -838,15 +1257,29 @@ impl Engine for DeviceDe {
         let fused = self.kernels.as_ref().is_some_and(|k| k.fused.is_some());
         if self.cfg.options.algorithm.planned() && fused {
             let o = &self.cfg.options;
-            let shape = super::ade::Shape::new(o.algorithm, nm, nn, self.npg, o.mutation_seed, o.crossover_seed, o.lshade_budget, o.selection);
+            let shape = super::ade::Shape::new(
+                o.algorithm,
+                nm,
+                nn,
+                self.npg,
+                o.mutation_seed,
+                o.crossover_seed,
+                o.lshade_budget,
+                o.selection,
+            );
             let st = super::ade::State::new(&shape);
             let (np, nm, fp) = (np as usize, nm as usize, if o.double { 8 } else { 4 });
-            let mem: Vec<f64> = (0..np).flat_map(|_| st.m_f.iter().chain(&st.m_cr).copied()).collect();
+            let mem: Vec<f64> = (0..np)
+                .flat_map(|_| st.m_f.iter().chain(&st.m_cr).copied())
+                .collect();
             let counters: Vec<u64> = (0..np).flat_map(|_| st.counters()).collect();
             let q = &self.queue;
             self.adef = Some(AdeFused {
                 am: q.buffer_from(&fp_bytes(&mem, o.double), "memories")?,
-                aa: q.buffer((np * shape.acap as usize * nn as usize).max(1) * fp, "archive")?,
+                aa: q.buffer(
+                    (np * shape.acap as usize * nn as usize).max(1) * fp,
+                    "archive",
+                )?,
                 af: q.buffer(np * 4 * nm * fp, "F")?,
                 au: q.buffer(np * 2 * nm, "ranks")?,
                 st: q.buffer_from(&counters, "counters")?,
@@ -856,7 +1289,10 @@ impl Engine for DeviceDe {
             });
         } else if self.cfg.options.algorithm.planned() {
             let a = Adaptive::new(&self.cfg);
-            let (fp, rows) = (if self.cfg.options.double { 8 } else { 4 }, np as usize * nm as usize);
+            let (fp, rows) = (
+                if self.cfg.options.double { 8 } else { 4 },
+                np as usize * nm as usize,
+            );
             let q = &self.queue;
             self.ade = Some(AdeState {
                 archive: q.buffer(np as usize * a.acap as usize * nn as usize * fp, "archive")?,
@@ -881,7 +1317,10 @@ impl Engine for DeviceDe {
                 jf.extend(std::iter::repeat_n(0.0, 2 * nm));
             }
             let q = &self.queue;
-            self.jde = Some((q.buffer_from(&fp_bytes(&jf, self.cfg.options.double), "F")?, q.buffer_from(&vec![0u64; np * 4], "jde100 state")?));
+            self.jde = Some((
+                q.buffer_from(&fp_bytes(&jf, self.cfg.options.double), "F")?,
+                q.buffer_from(&vec![0u64; np * 4], "jde100 state")?,
+            ));
         }
         Ok(done)
     }
@@ -928,19 +1367,44 @@ impl Engine for DeviceDe {
         let o = &self.cfg.options;
         let (mutation, shared) = (self.mutation as u32, o.shared_random as u32);
         let (sm, sc) = (o.mutation_seed, o.crossover_seed);
-        let (x, y, lo, hi, kinds, f, crt) = (&self.x, &self.y, &self.lo, &self.hi, &self.kinds, &self.f, &self.crt);
+        let (x, y, lo, hi, kinds, f, crt) = (
+            &self.x,
+            &self.y,
+            &self.lo,
+            &self.hi,
+            &self.kinds,
+            &self.f,
+            &self.crt,
+        );
         let (p0, npg) = (self.p0, self.npg);
         let mut rate = self.rates[2];
         // every trial is made from the previous generation before any selection writes X
-        let made = self.over_dims(&k.trial, &mut rate, cut, "clEnqueueNDRangeKernel(de_trial)", |e| {
-            // SAFETY: arguments match `de_trial`.
-            unsafe {
-                e.set_arg(x.cl()).set_arg(y.cl()).set_arg(lo.cl()).set_arg(hi.cl());
-                e.set_arg(kinds.cl()).set_arg(f.cl()).set_arg(crt.cl());
-                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
-                e.set_arg(&gen).set_arg(&sm).set_arg(&sc).set_arg(&p0).set_arg(&npg);
-            }
-        })?;
+        let made = self.over_dims(
+            &k.trial,
+            &mut rate,
+            cut,
+            "clEnqueueNDRangeKernel(de_trial)",
+            |e| {
+                // SAFETY: arguments match `de_trial`.
+                unsafe {
+                    e.set_arg(x.cl())
+                        .set_arg(y.cl())
+                        .set_arg(lo.cl())
+                        .set_arg(hi.cl());
+                    e.set_arg(kinds.cl()).set_arg(f.cl()).set_arg(crt.cl());
+                    e.set_arg(&np)
+                        .set_arg(&nm)
+                        .set_arg(&nn)
+                        .set_arg(&mutation)
+                        .set_arg(&shared);
+                    e.set_arg(&gen)
+                        .set_arg(&sm)
+                        .set_arg(&sc)
+                        .set_arg(&p0)
+                        .set_arg(&npg);
+                }
+            },
+        )?;
         self.rates[2] = rate;
         if made < nn as u64 {
             // cut while making trials: X is untouched
@@ -982,16 +1446,39 @@ impl Engine for DeviceDe {
             let mut e = ExecuteKernel::new(&fk.kernel);
             // SAFETY: arguments match `de_fused`.
             unsafe {
-                e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(self.y.cl()).set_arg(self.fy.cl());
-                e.set_arg(self.lo.cl()).set_arg(self.hi.cl()).set_arg(self.kinds.cl());
-                e.set_arg(self.f.cl()).set_arg(self.crt.cl()).set_arg(self.data.cl());
-                e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&mutation).set_arg(&shared);
-                e.set_arg(&g).set_arg(&k).set_arg(&sm).set_arg(&sc).set_arg(&self.p0).set_arg(&self.npg);
+                e.set_arg(self.x.cl())
+                    .set_arg(self.fx.cl())
+                    .set_arg(self.y.cl())
+                    .set_arg(self.fy.cl());
+                e.set_arg(self.lo.cl())
+                    .set_arg(self.hi.cl())
+                    .set_arg(self.kinds.cl());
+                e.set_arg(self.f.cl())
+                    .set_arg(self.crt.cl())
+                    .set_arg(self.data.cl());
+                e.set_arg(&np)
+                    .set_arg(&nm)
+                    .set_arg(&nn)
+                    .set_arg(&mutation)
+                    .set_arg(&shared);
+                e.set_arg(&g)
+                    .set_arg(&k)
+                    .set_arg(&sm)
+                    .set_arg(&sc)
+                    .set_arg(&self.p0)
+                    .set_arg(&self.npg);
                 e.set_arg_local_buffer(fk.lx).set_arg_local_buffer(fk.lfx);
-                e.set_arg_local_buffer(fk.wg * fpf).set_arg_local_buffer(fk.wg * 4);
+                e.set_arg_local_buffer(fk.wg * fpf)
+                    .set_arg_local_buffer(fk.wg * 4);
                 e.set_arg_local_buffer(fk.ly).set_arg_local_buffer(fk.lfy);
             }
-            launch(&self.queue, &mut e, &[np as usize * fk.wg], Some(&[fk.wg]), "clEnqueueNDRangeKernel(de_fused)")?;
+            launch(
+                &self.queue,
+                &mut e,
+                &[np as usize * fk.wg],
+                Some(&[fk.wg]),
+                "clEnqueueNDRangeKernel(de_fused)",
+            )?;
             g += k as u64;
             left -= k as u64;
         }
@@ -999,7 +1486,10 @@ impl Engine for DeviceDe {
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
-        Ok(fp_values(&self.fx.to_vec(&self.queue)?, self.cfg.fitness_double()))
+        Ok(fp_values(
+            &self.fx.to_vec(&self.queue)?,
+            self.cfg.fitness_double(),
+        ))
     }
 
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
@@ -1008,8 +1498,17 @@ impl Engine for DeviceDe {
             return Ok(());
         }
         let (np, nm, nn) = self.sizes();
-        let flat: Vec<u32> = moves.iter().flat_map(|m| [m.src, m.dst, m.member]).collect();
-        fitted(&self.queue, &mut self.mig.moves, flat.len(), "migration moves")?.write_queued(&self.queue, flat)?;
+        let flat: Vec<u32> = moves
+            .iter()
+            .flat_map(|m| [m.src, m.dst, m.member])
+            .collect();
+        fitted(
+            &self.queue,
+            &mut self.mig.moves,
+            flat.len(),
+            "migration moves",
+        )?
+        .write_queued(&self.queue, flat)?;
         let count = moves.len() as u32;
         let k = self.k()?;
         let buf = self.mig.moves.as_ref().expect("fitted above");
@@ -1017,10 +1516,19 @@ impl Engine for DeviceDe {
         // SAFETY: arguments match `de_migrate`; `buf` is kept until the next migration, whose
         // write the in-order queue puts after this launch.
         unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(buf.cl()).set_arg(&count);
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(buf.cl())
+                .set_arg(&count);
             e.set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
-        launch(&self.queue, &mut e, &[moves.len()], None, "clEnqueueNDRangeKernel(de_migrate)")?;
+        launch(
+            &self.queue,
+            &mut e,
+            &[moves.len()],
+            None,
+            "clEnqueueNDRangeKernel(de_migrate)",
+        )?;
         // no wait: the next phase comes after the migration on the same in-order queue
         self.rank()
     }
@@ -1045,27 +1553,48 @@ impl Engine for DeviceDe {
         if let Some(&p) = islands.iter().find(|&&p| p >= np) {
             return Err(Error::arg("islands", format!("island {p} of {np}")));
         }
-        let (fpf, fp) = (if self.cfg.fitness_double() { 8 } else { 4 }, if self.cfg.options.double { 8 } else { 4 });
+        let (fpf, fp) = (
+            if self.cfg.fitness_double() { 8 } else { 4 },
+            if self.cfg.options.double { 8 } else { 4 },
+        );
         let (rl, vl) = (islands.len() * nn as usize * fp, islands.len() * fpf);
         let q = &self.queue;
-        fitted(q, &mut self.mig.out_idx, islands.len(), "migrants")?.write_queued(q, islands.to_vec())?;
+        fitted(q, &mut self.mig.out_idx, islands.len(), "migrants")?
+            .write_queued(q, islands.to_vec())?;
         fitted(q, &mut self.mig.out_rows, rl, "migrants")?;
         fitted(q, &mut self.mig.out_values, vl, "migrants")?;
         let count = islands.len() as u32;
         let k = self.k()?;
         let m = &self.mig;
-        let (idx, r, fr) = (m.out_idx.as_ref().expect("fitted"), m.out_rows.as_ref().expect("fitted"), m.out_values.as_ref().expect("fitted"));
+        let (idx, r, fr) = (
+            m.out_idx.as_ref().expect("fitted"),
+            m.out_rows.as_ref().expect("fitted"),
+            m.out_values.as_ref().expect("fitted"),
+        );
         let mut e = ExecuteKernel::new(&k.export);
         // SAFETY: arguments match `de_export`; the buffers hold `count` islands, rows and values.
         unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(idx.cl()).set_arg(r.cl()).set_arg(fr.cl());
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(idx.cl())
+                .set_arg(r.cl())
+                .set_arg(fr.cl());
             e.set_arg(&count).set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
-        launch(&self.queue, &mut e, &[islands.len()], None, "clEnqueueNDRangeKernel(de_export)")?;
+        launch(
+            &self.queue,
+            &mut e,
+            &[islands.len()],
+            None,
+            "clEnqueueNDRangeKernel(de_export)",
+        )?;
         let (mut rows, mut values) = (vec![0u8; rl], vec![0u8; vl]);
         r.read(&self.queue, &mut rows)?;
         fr.read(&self.queue, &mut values)?;
-        Ok((fp_values(&rows, self.cfg.options.double), fp_values(&values, self.cfg.fitness_double())))
+        Ok((
+            fp_values(&rows, self.cfg.options.double),
+            fp_values(&values, self.cfg.fitness_double()),
+        ))
     }
 
     fn shape(&self) -> (u32, u32) {
@@ -1079,7 +1608,10 @@ impl Engine for DeviceDe {
         }
         let (np, nm, nn) = self.sizes();
         let flat: Vec<u32> = slots.iter().flat_map(|&(p, m)| [p, m]).collect();
-        let (rows, values) = (fp_bytes(x, self.cfg.options.double), fp_bytes(fx, self.cfg.fitness_double()));
+        let (rows, values) = (
+            fp_bytes(x, self.cfg.options.double),
+            fp_bytes(fx, self.cfg.fitness_double()),
+        );
         let q = &self.queue;
         fitted(q, &mut self.mig.moves, flat.len(), "migrants")?.write_queued(q, flat)?;
         fitted(q, &mut self.mig.rows, rows.len(), "migrants")?.write_queued(q, rows)?;
@@ -1087,36 +1619,67 @@ impl Engine for DeviceDe {
         let count = slots.len() as u32;
         let k = self.k()?;
         let m = &self.mig;
-        let (mv, v, fv) = (m.moves.as_ref().expect("fitted"), m.rows.as_ref().expect("fitted"), m.values.as_ref().expect("fitted"));
+        let (mv, v, fv) = (
+            m.moves.as_ref().expect("fitted"),
+            m.rows.as_ref().expect("fitted"),
+            m.values.as_ref().expect("fitted"),
+        );
         let mut e = ExecuteKernel::new(&k.import);
         // SAFETY: arguments match `de_import`; the buffers are kept until the next import,
         // whose writes the in-order queue puts after this launch.
         unsafe {
-            e.set_arg(self.x.cl()).set_arg(self.fx.cl()).set_arg(mv.cl()).set_arg(v.cl()).set_arg(fv.cl());
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(mv.cl())
+                .set_arg(v.cl())
+                .set_arg(fv.cl());
             e.set_arg(&count).set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
-        launch(&self.queue, &mut e, &[slots.len()], None, "clEnqueueNDRangeKernel(de_import)")?;
+        launch(
+            &self.queue,
+            &mut e,
+            &[slots.len()],
+            None,
+            "clEnqueueNDRangeKernel(de_import)",
+        )?;
         // no wait: the next phase comes after the import on the same in-order queue
         self.rank()
     }
 
     fn member(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {
-        let (np, nm, nn) = (self.cfg.np as usize, self.cfg.nm as usize, self.cfg.nn as usize);
+        let (np, nm, nn) = (
+            self.cfg.np as usize,
+            self.cfg.nm as usize,
+            self.cfg.nn as usize,
+        );
         let x = fp_values(&self.x.to_vec(&self.queue)?, self.cfg.options.double);
-        Ok((0..nn).map(|n| x[(n * (nm + 1) + m as usize) * np + p as usize]).collect())
+        Ok((0..nn)
+            .map(|n| x[(n * (nm + 1) + m as usize) * np + p as usize])
+            .collect())
     }
 
     fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
         let d = self.cfg.options.double;
         let y = fp_values(&self.y.to_vec(&self.queue)?, d);
         let fy = fp_values(&self.fy.to_vec(&self.queue)?, self.cfg.fitness_double());
-        Ok((y_rows(&y, self.cfg.np as usize, self.cfg.nm as usize, self.cfg.nn as usize), fy))
+        Ok((
+            y_rows(
+                &y,
+                self.cfg.np as usize,
+                self.cfg.nm as usize,
+                self.cfg.nn as usize,
+            ),
+            fy,
+        ))
     }
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
         self.forget_fitness();
         self.queue.finish()?;
-        self.data = self.queue.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "func-data")?;
+        self.data = self.queue.buffer_from(
+            if data.is_empty() { &[0u8; 8][..] } else { data },
+            "func-data",
+        )?;
         // The population's fitness came from the old data: evaluate every member again.
         self.evaluate_population(None).map(|_| ())
     }
@@ -1127,7 +1690,11 @@ impl Engine for DeviceDe {
 
     fn jde_state(&mut self) -> Result<Vec<JdeState>> {
         match &self.jde {
-            Some((_, st)) => Ok(st.to_vec(&self.queue)?.chunks_exact(4).map(JdeState::from_words).collect()),
+            Some((_, st)) => Ok(st
+                .to_vec(&self.queue)?
+                .chunks_exact(4)
+                .map(JdeState::from_words)
+                .collect()),
             None => Ok(Vec::new()),
         }
     }
@@ -1140,12 +1707,31 @@ impl Engine for DeviceDe {
         if let Some(a) = &self.adef {
             return a.na.iter().map(|&n| n as u64).sum();
         }
-        self.ade.as_ref().map_or(self.cfg.np as u64 * self.cfg.nm as u64, |s| s.adapt.per_generation())
+        self.ade
+            .as_ref()
+            .map_or(self.cfg.np as u64 * self.cfg.nm as u64, |s| {
+                s.adapt.per_generation()
+            })
     }
 
     fn per_generations(&self, count: u64) -> u64 {
         match &self.adef {
-            Some(a) => a.na.iter().zip(&a.nfe).map(|(&na, &nfe)| adapt::sizes_ahead(a.shape.alg.reduces(), self.cfg.nm, a.shape.budget, na, nfe, count).0).sum(),
+            Some(a) => {
+                a.na.iter()
+                    .zip(&a.nfe)
+                    .map(|(&na, &nfe)| {
+                        adapt::sizes_ahead(
+                            a.shape.alg.reduces(),
+                            self.cfg.nm,
+                            a.shape.budget,
+                            na,
+                            nfe,
+                            count,
+                        )
+                        .0
+                    })
+                    .sum()
+            }
             None => count * self.per_generation(),
         }
     }
@@ -1154,7 +1740,8 @@ impl Engine for DeviceDe {
         self.forget_fitness();
         self.queue.finish()?;
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
-        self.f.write(&self.queue, &fp_bytes(&cfg.f, cfg.options.double))?;
+        self.f
+            .write(&self.queue, &fp_bytes(&cfg.f, cfg.options.double))?;
         self.crt.write(&self.queue, &crt)?;
         self.cfg = cfg.clone();
         Ok(())
@@ -1163,7 +1750,9 @@ impl Engine for DeviceDe {
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         let fused = match self.kernels.as_ref().and_then(|k| k.fused.as_ref()) {
-            Some(f) if f.wide.is_some() => ", wide generations (a launch a generation over groups of the members)".to_string(),
+            Some(f) if f.wide.is_some() => {
+                ", wide generations (a launch a generation over groups of the members)".to_string()
+            }
             Some(f) => format!(
                 ", fused generations (group {}, {} memory{})",
                 f.wg,
@@ -1172,7 +1761,10 @@ impl Engine for DeviceDe {
             ),
             None => String::new(),
         };
-        format!("{} ({}), tile {}x{}{fused}", i.name, i.platform, self.tile, self.tile)
+        format!(
+            "{} ({}), tile {}x{}{fused}",
+            i.name, i.platform, self.tile, self.tile
+        )
     }
 }
 
@@ -1218,16 +1810,39 @@ impl AdaptBackend for AdeDevice<'_> {
         self.na.write_queued(q, na.to_vec())?;
         let (np, nm, nn) = de.sizes();
         let k = de.k()?;
-        let (shared, sc, acap) = (de.cfg.options.shared_random as u32, de.cfg.options.crossover_seed, self.acap);
+        let (shared, sc, acap) = (
+            de.cfg.options.shared_random as u32,
+            de.cfg.options.crossover_seed,
+            self.acap,
+        );
         let mut e = ExecuteKernel::new(&k.ade_trial);
         // SAFETY: arguments match `ade_trial`; the buffers outlive the launch (fields).
         unsafe {
-            e.set_arg(de.x.cl()).set_arg(self.st.cl()).set_arg(de.y.cl()).set_arg(de.lo.cl()).set_arg(de.hi.cl());
-            e.set_arg(de.kinds.cl()).set_arg(self.fm.cl()).set_arg(self.fw.cl()).set_arg(self.crt.cl());
+            e.set_arg(de.x.cl())
+                .set_arg(self.st.cl())
+                .set_arg(de.y.cl())
+                .set_arg(de.lo.cl())
+                .set_arg(de.hi.cl());
+            e.set_arg(de.kinds.cl())
+                .set_arg(self.fm.cl())
+                .set_arg(self.fw.cl())
+                .set_arg(self.crt.cl());
             e.set_arg(self.idx.cl()).set_arg(self.na.cl());
-            e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&acap).set_arg(&shared).set_arg(&gen).set_arg(&sc);
+            e.set_arg(&np)
+                .set_arg(&nm)
+                .set_arg(&nn)
+                .set_arg(&acap)
+                .set_arg(&shared)
+                .set_arg(&gen)
+                .set_arg(&sc);
         }
-        launch(q, &mut e, &[np as usize * nm as usize * nn as usize], None, "clEnqueueNDRangeKernel(ade_trial)")
+        launch(
+            q,
+            &mut e,
+            &[np as usize * nm as usize * nn as usize],
+            None,
+            "clEnqueueNDRangeKernel(ade_trial)",
+        )
     }
 
     fn evaluate_trials(&mut self, na: &[u32]) -> Result<Vec<f64>> {
@@ -1249,7 +1864,11 @@ impl AdaptBackend for AdeDevice<'_> {
             let mut at = 0;
             for (p, &n) in na.iter().enumerate() {
                 for m in 0..n as usize {
-                    fy[p * nmu + m] = if v[at].is_finite() { de.cfg.fitness_value(v[at]) } else { f64::INFINITY };
+                    fy[p * nmu + m] = if v[at].is_finite() {
+                        de.cfg.fitness_value(v[at])
+                    } else {
+                        f64::INFINITY
+                    };
                     at += 1;
                 }
             }
@@ -1261,10 +1880,19 @@ impl AdaptBackend for AdeDevice<'_> {
         let mut e = ExecuteKernel::new(eval);
         // SAFETY: arguments match `ade_eval`.
         unsafe {
-            e.set_arg(de.y.cl()).set_arg(de.fy.cl()).set_arg(de.data.cl()).set_arg(self.na.cl());
+            e.set_arg(de.y.cl())
+                .set_arg(de.fy.cl())
+                .set_arg(de.data.cl())
+                .set_arg(self.na.cl());
             e.set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
-        launch(&de.queue, &mut e, &[npu * nmu], None, "clEnqueueNDRangeKernel(ade_eval)")?;
+        launch(
+            &de.queue,
+            &mut e,
+            &[npu * nmu],
+            None,
+            "clEnqueueNDRangeKernel(ade_eval)",
+        )?;
         let fy = fp_values(&de.fy.to_vec(&de.queue)?, fdouble);
         self.fy = Some(fy.clone());
         Ok(fy)
@@ -1282,10 +1910,19 @@ impl AdaptBackend for AdeDevice<'_> {
         let mut e = ExecuteKernel::new(&de.k()?.ade_archive);
         // SAFETY: arguments match `ade_archive`.
         unsafe {
-            e.set_arg(de.x.cl()).set_arg(self.st.cl()).set_arg(self.moves.cl()).set_arg(&count);
+            e.set_arg(de.x.cl())
+                .set_arg(self.st.cl())
+                .set_arg(self.moves.cl())
+                .set_arg(&count);
             e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&acap);
         }
-        launch(&de.queue, &mut e, &[moves.len(), nn as usize], None, "clEnqueueNDRangeKernel(ade_archive)")
+        launch(
+            &de.queue,
+            &mut e,
+            &[moves.len(), nn as usize],
+            None,
+            "clEnqueueNDRangeKernel(ade_archive)",
+        )
     }
 
     fn select(&mut self, na: &[u32]) -> Result<()> {
@@ -1295,10 +1932,20 @@ impl AdaptBackend for AdeDevice<'_> {
             let mut e = ExecuteKernel::new(&de.k()?.ade_select);
             // SAFETY: arguments match `ade_select`; `na` was written with the plan.
             unsafe {
-                e.set_arg(de.y.cl()).set_arg(de.fy.cl()).set_arg(de.x.cl()).set_arg(de.fx.cl()).set_arg(self.na.cl());
+                e.set_arg(de.y.cl())
+                    .set_arg(de.fy.cl())
+                    .set_arg(de.x.cl())
+                    .set_arg(de.fx.cl())
+                    .set_arg(self.na.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn);
             }
-            launch(&de.queue, &mut e, &[np as usize * nm as usize], None, "clEnqueueNDRangeKernel(ade_select)")?;
+            launch(
+                &de.queue,
+                &mut e,
+                &[np as usize * nm as usize],
+                None,
+                "clEnqueueNDRangeKernel(ade_select)",
+            )?;
         }
         // what ade_select and de_best leave in Fx: the selected values, each island's best
         // in its slot Nm

@@ -26,7 +26,12 @@ pub trait Engine: Send {
     /// in pieces under a `cut` (`pace.rs`). Returns the members evaluated (all of them without
     /// a cut); when the cut came due a leading range of them (the others keep +inf, which any
     /// finite trial replaces), or `None` when it came before the population was made.
-    fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>>;
+    fn start(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        cut: Option<&Cut>,
+    ) -> Result<Option<u64>>;
     /// Generation `gen` (1-based): trials, evaluation, selection, bests, in pieces under a cut.
     /// Returns the trials evaluated and selected: all of them, or when the cut came due a
     /// leading range (0 when it came while trials were made), the population still whole and
@@ -61,7 +66,14 @@ pub trait Engine: Send {
     fn best_rows(&mut self, islands: &[u32]) -> Result<(Vec<f64>, Vec<f64>)> {
         let v = self.migration_view(1, true)?;
         let nn = v.rows.len() / v.best.len().max(1);
-        let rows = islands.iter().flat_map(|&p| v.rows[p as usize * nn..(p as usize + 1) * nn].iter().copied()).collect();
+        let rows = islands
+            .iter()
+            .flat_map(|&p| {
+                v.rows[p as usize * nn..(p as usize + 1) * nn]
+                    .iter()
+                    .copied()
+            })
+            .collect();
         Ok((rows, islands.iter().map(|&p| v.best[p as usize]).collect()))
     }
     /// What a migration plan reads ([`ops::MigrationView`]): every population's best value and
@@ -119,7 +131,11 @@ pub trait Engine: Send {
 
 /// [`Engine::migration_view`] from every value ([`Engine::fitness`]) and the best rows
 /// ([`Engine::export_bests`]).
-pub fn view_from_values<E: Engine + ?Sized>(e: &mut E, k: usize, rows: bool) -> Result<ops::MigrationView> {
+pub fn view_from_values<E: Engine + ?Sized>(
+    e: &mut E,
+    k: usize,
+    rows: bool,
+) -> Result<ops::MigrationView> {
     let (np, nm) = e.shape();
     let fx = e.fitness()?;
     let mut v = ops::MigrationView::from_fitness(&fx, np, nm, k);
@@ -159,7 +175,10 @@ pub struct Stop {
 
 impl Stop {
     pub fn generations(g: u64) -> Self {
-        Stop { max_generations: Some(g), ..Stop::default() }
+        Stop {
+            max_generations: Some(g),
+            ..Stop::default()
+        }
     }
 }
 
@@ -228,14 +247,26 @@ impl DeMultiPop {
     /// The solver over `engine`, made for `cfg` ([`DeMultiPop::new`] picks the engine of a
     /// backend; the backends depend on this module, not it on them).
     pub fn with_engine(cfg: Config, engine: Box<dyn Engine>) -> Self {
-        DeMultiPop { cfg, engine, running: None, generation: 0, evaluations: 0, jde_counted: 0 }
+        DeMultiPop {
+            cfg,
+            engine,
+            running: None,
+            generation: 0,
+            evaluations: 0,
+            jde_counted: 0,
+        }
     }
 
     /// Sets the objective, mutation and migration, and makes and evaluates a new initial
     /// population (the generation count restarts at 0). Errors name the setting: a population
     /// too small for the mutation, migration with one population or period 0, an objective not
     /// defined in Nn dimensions, a source that does not compile.
-    pub fn init(&mut self, objective: &Objective, mutation: Mutation, migration: Migration) -> Result<()> {
+    pub fn init(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        migration: Migration,
+    ) -> Result<()> {
         self.init_with(objective, mutation, migration, None)
     }
 
@@ -251,7 +282,8 @@ impl DeMultiPop {
         migration: Migration,
         options: Option<&DeOptions>,
     ) -> Result<()> {
-        self.init_within(objective, mutation, migration, options, None, None).map(|_| ())
+        self.init_within(objective, mutation, migration, options, None, None)
+            .map(|_| ())
     }
 
     /// [`DeMultiPop::init_with`] under a time limit counted from this call and a stop token
@@ -284,7 +316,12 @@ impl DeMultiPop {
         if self.cfg.nm < mutation.min_members() {
             return Err(Error::arg(
                 "members",
-                format!("{}; {} needs at least {} members per population", self.cfg.nm, mutation, mutation.min_members()),
+                format!(
+                    "{}; {} needs at least {} members per population",
+                    self.cfg.nm,
+                    mutation,
+                    mutation.min_members()
+                ),
             ));
         }
         if migration.kind != MigrationKind::None {
@@ -296,13 +333,25 @@ impl DeMultiPop {
                 ));
             }
             if alg.reduces() {
-                return Err(Error::arg("migration", format!("{}: {alg} shrinks its populations; give migration None", migration.kind)));
+                return Err(Error::arg(
+                    "migration",
+                    format!(
+                        "{}: {alg} shrinks its populations; give migration None",
+                        migration.kind
+                    ),
+                ));
             }
             if migration.period == 0 {
-                return Err(Error::arg("period", "0; expected a migration period of at least 1 generation"));
+                return Err(Error::arg(
+                    "period",
+                    "0; expected a migration period of at least 1 generation",
+                ));
             }
             if self.cfg.np < 2 {
-                return Err(Error::arg("migration", format!("{} needs at least 2 populations, not 1", migration.kind)));
+                return Err(Error::arg(
+                    "migration",
+                    format!("{} needs at least 2 populations, not 1", migration.kind),
+                ));
             }
         }
         objective.check_dims(self.cfg.nn as usize)?;
@@ -315,8 +364,14 @@ impl DeMultiPop {
         let started = match self.engine.start(objective, mutation, cut.as_ref()) {
             Ok(Some(evaluated)) => Ok(evaluated),
             Ok(None) => {
-                let why = if cut.as_ref().is_some_and(|c| c.watch.stopped()) { "the call was interrupted" } else { "the time limit passed" };
-                Err(Error::Interrupted(format!("{why} during the set-up of island DE, before the initial population was made")))
+                let why = if cut.as_ref().is_some_and(|c| c.watch.stopped()) {
+                    "the call was interrupted"
+                } else {
+                    "the time limit passed"
+                };
+                Err(Error::Interrupted(format!(
+                    "{why} during the set-up of island DE, before the initial population was made"
+                )))
             }
             Err(e) => Err(e),
         };
@@ -337,7 +392,12 @@ impl DeMultiPop {
             Objective::Callback(_) => "host callback".into(),
         };
         let source = matches!(objective, Objective::Source { .. });
-        self.running = Some(Running { mutation, migration, objective_label, source });
+        self.running = Some(Running {
+            mutation,
+            migration,
+            objective_label,
+            source,
+        });
         self.generation = 0;
         self.evaluations = evaluated;
         self.jde_counted = 0;
@@ -345,7 +405,9 @@ impl DeMultiPop {
     }
 
     fn running(&self) -> Result<&Running> {
-        self.running.as_ref().ok_or_else(|| Error::arg("init", "the solver has no objective yet; call init first"))
+        self.running
+            .as_ref()
+            .ok_or_else(|| Error::arg("init", "the solver has no objective yet; call init first"))
     }
 
     /// One generation: trials, evaluation, selection, and migration when its period comes.
@@ -374,7 +436,12 @@ impl DeMultiPop {
     /// them per island).
     fn count_restarts(&mut self) -> Result<()> {
         if self.cfg.options.algorithm == super::config::Algorithm::Jde100 {
-            let total: u64 = self.engine.jde_state()?.iter().map(|s| s.restart_evaluations).sum();
+            let total: u64 = self
+                .engine
+                .jde_state()?
+                .iter()
+                .map(|s| s.restart_evaluations)
+                .sum();
             self.evaluations += total - self.jde_counted;
             self.jde_counted = total;
         }
@@ -396,11 +463,22 @@ impl DeMultiPop {
         if migration.is_period(gen) {
             let (np, nm) = (self.cfg.np, self.cfg.nm);
             // One2One, One2N and PermuteN read nothing: the engine finds each receiver's worst
-            if let Some(moves) = ops::plan_blind(migration.kind, self.cfg.options.migration_seed, gen, np, nm) {
+            if let Some(moves) =
+                ops::plan_blind(migration.kind, self.cfg.options.migration_seed, gen, np, nm)
+            {
                 return self.engine.migrate(&moves);
             }
-            let view = self.engine.migration_view(ops::worst_needed(migration.kind, np, nm), false)?;
-            let moves = ops::plan_migration_view(migration.kind, self.cfg.options.migration_seed, gen, np, nm, &view);
+            let view = self
+                .engine
+                .migration_view(ops::worst_needed(migration.kind, np, nm), false)?;
+            let moves = ops::plan_migration_view(
+                migration.kind,
+                self.cfg.options.migration_seed,
+                gen,
+                np,
+                nm,
+                &view,
+            );
             self.engine.migrate(&moves)?;
         }
         Ok(())
@@ -423,15 +501,30 @@ impl DeMultiPop {
     /// goes on from that population (making generation `generations + 1` afresh). Without
     /// either, a generation is one set of launches, as it always was; the pieces compute the
     /// same numbers, so results do not depend on them.
-    pub fn run_observed(&mut self, stop: &Stop, mut observe: impl FnMut(&Record)) -> Result<DeRunResult> {
+    pub fn run_observed(
+        &mut self,
+        stop: &Stop,
+        mut observe: impl FnMut(&Record),
+    ) -> Result<DeRunResult> {
         // the limit counts from here: everything the call does is inside it
         let t0 = Instant::now();
         let watch = Watch::new(stop.token.as_ref());
         self.running()?;
-        if stop.max_generations.is_none() && stop.max_evaluations.is_none() && stop.target.is_none() && stop.time_limit.is_none() {
-            return Err(Error::arg("stop", "no stop condition; give generations, evaluations, a target or a time limit"));
+        if stop.max_generations.is_none()
+            && stop.max_evaluations.is_none()
+            && stop.target.is_none()
+            && stop.time_limit.is_none()
+        {
+            return Err(Error::arg(
+                "stop",
+                "no stop condition; give generations, evaluations, a target or a time limit",
+            ));
         }
-        if stop.max_generations.is_none() && stop.max_evaluations.is_none() && stop.time_limit.is_none() && stop.token.is_none() {
+        if stop.max_generations.is_none()
+            && stop.max_evaluations.is_none()
+            && stop.time_limit.is_none()
+            && stop.token.is_none()
+        {
             return Err(Error::arg(
                 "stop",
                 "a target alone may never be reached; give generations, evaluations, a time limit or a stop token besides",
@@ -443,8 +536,10 @@ impl DeMultiPop {
                 return Err(Error::arg("target", "NaN"));
             }
         }
-        let cut = (stop.time_limit.is_some() || stop.token.is_some())
-            .then(|| Cut { clock: Clock::since(t0, stop.time_limit), watch: watch.clone() });
+        let cut = (stop.time_limit.is_some() || stop.token.is_some()).then(|| Cut {
+            clock: Clock::since(t0, stop.time_limit),
+            watch: watch.clone(),
+        });
         let (g0, e0) = (self.generation, self.evaluations);
         // a fused engine's generations are all alike (Np Nm evaluations; a jDE100 cycle's
         // without its restarts)
@@ -459,9 +554,17 @@ impl DeMultiPop {
         // the launches since the last wait for the device: their number, generations and start
         let (mut ahead, mut ahead_gens, mut ahead_t) = (0u32, 0u64, Instant::now());
         let mut history = Vec::new();
-        let record = |s: &mut Self, history: &mut Vec<Record>, observe: &mut dyn FnMut(&Record)| -> Result<Vec<f64>> {
+        let record = |s: &mut Self,
+                      history: &mut Vec<Record>,
+                      observe: &mut dyn FnMut(&Record)|
+         -> Result<Vec<f64>> {
             let bests = s.bests_fitness()?;
-            let r = Record { generation: s.generation, evaluations: s.evaluations, seconds: t0.elapsed().as_secs_f64(), bests };
+            let r = Record {
+                generation: s.generation,
+                evaluations: s.evaluations,
+                seconds: t0.elapsed().as_secs_f64(),
+                bests,
+            };
             observe(&r);
             let bests = r.bests.clone();
             history.push(r);
@@ -487,7 +590,11 @@ impl DeMultiPop {
             let done = self.generation - g0;
             // (L-SHADE's and jSO's shrink: their evaluations are asked every generation)
             let shrinks = self.cfg.options.algorithm.reduces();
-            let per_gen = if fused && !shrinks { per_gen } else { self.engine.per_generation() };
+            let per_gen = if fused && !shrinks {
+                per_gen
+            } else {
+                self.engine.per_generation()
+            };
             // on the fused path, as many generations as the next migration, record, budget and
             // pace allow; else one
             let mut count = 1;
@@ -516,14 +623,21 @@ impl DeMultiPop {
                 }
             }
             // the processes of a run across processes decide together (one process: as is)
-            let pace = self.engine.agree(Pace { interrupted, late, count: count.max(1) })?;
+            let pace = self.engine.agree(Pace {
+                interrupted,
+                late,
+                count: count.max(1),
+            })?;
             if pace.interrupted {
                 break StopReason::Interrupted;
             }
             if stop.max_generations.is_some_and(|g| done >= g) {
                 break StopReason::Generations;
             }
-            if stop.max_evaluations.is_some_and(|e| self.evaluations - e0 + per_gen > e) {
+            if stop
+                .max_evaluations
+                .is_some_and(|e| self.evaluations - e0 + per_gen > e)
+            {
                 break StopReason::Evaluations;
             }
             if pace.late {
@@ -531,10 +645,15 @@ impl DeMultiPop {
             }
             if fused {
                 let count = pace.count;
-                let made = if shrinks { self.engine.per_generations(count) } else { count * per_gen };
+                let made = if shrinks {
+                    self.engine.per_generations(count)
+                } else {
+                    count * per_gen
+                };
                 // (a blind migration reads no view)
                 let worst = ops::worst_needed(migration.kind, self.cfg.np, self.cfg.nm);
-                let view = migration.is_period(self.generation + count) && !ops::is_blind(migration.kind);
+                let view =
+                    migration.is_period(self.generation + count) && !ops::is_blind(migration.kind);
                 self.engine.next_migration(view.then_some(worst));
                 if ahead == 0 {
                     ahead_t = Instant::now();
@@ -556,17 +675,27 @@ impl DeMultiPop {
                 self.count_restarts()?;
                 self.migrate_if_due(migration)?;
                 if let Some(per) = per {
-                    let aim = cut.as_ref().and_then(|c| c.clock.left()).map_or(PIECE_SECONDS, |l| (l.as_secs_f64() / 10.0).min(PIECE_SECONDS));
+                    let aim = cut
+                        .as_ref()
+                        .and_then(|c| c.clock.left())
+                        .map_or(PIECE_SECONDS, |l| {
+                            (l.as_secs_f64() / 10.0).min(PIECE_SECONDS)
+                        });
                     if cut.is_some() && per > aim {
                         // a generation takes longer than a launch may: the per-phase path cuts it
                         fused = false;
                     }
-                    fused_k = ((aim / per.max(1e-9)).floor() as u64).clamp(1, (8 * count).min(FUSED_MAX));
+                    fused_k =
+                        ((aim / per.max(1e-9)).floor() as u64).clamp(1, (8 * count).min(FUSED_MAX));
                 }
             } else {
                 if !self.step(cut.as_ref())? {
                     self.engine.sync()?;
-                    break if watch.stopped() { StopReason::Interrupted } else { StopReason::TimeLimit };
+                    break if watch.stopped() {
+                        StopReason::Interrupted
+                    } else {
+                        StopReason::TimeLimit
+                    };
                 }
                 // device launches are asynchronous: a queue kept short lets an interrupt end the
                 // run within a few generations rather than after everything enqueued
@@ -578,7 +707,11 @@ impl DeMultiPop {
                 record(self, &mut history, &mut observe)?;
             }
         };
-        if stop.record_every > 0 && history.last().is_none_or(|r| r.generation != self.generation) {
+        if stop.record_every > 0
+            && history
+                .last()
+                .is_none_or(|r| r.generation != self.generation)
+        {
             record(self, &mut history, &mut observe)?;
         }
         self.engine.sync()?;
@@ -634,7 +767,10 @@ impl DeMultiPop {
     pub fn x(&mut self, p: u32, m: u32) -> Result<Vec<f64>> {
         self.check_p(p)?;
         if m >= self.cfg.nm {
-            return Err(Error::arg("member", format!("{m}; the populations have {} members", self.cfg.nm)));
+            return Err(Error::arg(
+                "member",
+                format!("{m}; the populations have {} members", self.cfg.nm),
+            ));
         }
         self.engine.member(p, m)
     }
@@ -654,7 +790,10 @@ impl DeMultiPop {
     fn check_p(&self, p: u32) -> Result<()> {
         self.running()?;
         if p >= self.cfg.np {
-            return Err(Error::arg("island", format!("{p}; there are {} populations", self.cfg.np)));
+            return Err(Error::arg(
+                "island",
+                format!("{p}; there are {} populations", self.cfg.np),
+            ));
         }
         Ok(())
     }
@@ -664,7 +803,10 @@ impl DeMultiPop {
     /// keeps a fitness of the old data. Only a user OpenCL source objective takes data.
     pub fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
         if !self.running()?.source {
-            return Err(Error::arg("func-data", "only a user OpenCL source objective takes a data buffer"));
+            return Err(Error::arg(
+                "func-data",
+                "only a user OpenCL source objective takes a data buffer",
+            ));
         }
         self.engine.set_func_data(data)?;
         self.evaluations += self.cfg.np as u64 * self.cfg.nm as u64;
@@ -716,7 +858,11 @@ impl DeMultiPop {
         );
         let kinds: Vec<&str> = c.kinds.iter().map(|k| k.name()).collect();
         s += &format!("bounds: {}\n", kinds.join(","));
-        s += &format!("selection: {} (f(trial) {} f(target))\n", c.options.selection, c.options.selection.operator());
+        s += &format!(
+            "selection: {} (f(trial) {} f(target))\n",
+            c.options.selection,
+            c.options.selection.operator()
+        );
         s += &format!("algorithm: {}", c.options.algorithm);
         if c.options.algorithm == super::config::Algorithm::Jde100 {
             let o = &c.options;
@@ -730,7 +876,10 @@ impl DeMultiPop {
         } else if c.options.algorithm.adaptive() {
             s += " (adaptive F and CR per member, current-to-pbest/1 with an archive";
             if c.options.algorithm.reduces() {
-                s += &format!(", population reduced to 4 over {} evaluations per population", c.options.lshade_budget);
+                s += &format!(
+                    ", population reduced to 4 over {} evaluations per population",
+                    c.options.lshade_budget
+                );
             }
             s += ")";
         }
@@ -751,6 +900,10 @@ fn precisions(c: &Config) -> String {
     if c.fitness_double() == c.options.double {
         name(c.options.double).to_string()
     } else {
-        format!("{} (fitness {})", name(c.options.double), name(c.fitness_double()))
+        format!(
+            "{} (fitness {})",
+            name(c.options.double),
+            name(c.fitness_double())
+        )
     }
 }

@@ -41,9 +41,17 @@ pub struct Ranges {
 }
 
 /// The big population's: F in [0.1, 1.2), CR in [0, 1).
-pub const BIG: Ranges = Ranges { fl: 0.1, crl: 0.0, crspan: 1.0 };
+pub const BIG: Ranges = Ranges {
+    fl: 0.1,
+    crl: 0.0,
+    crspan: 1.0,
+};
 /// The small population's: F in [0.17, 1.27), CR in [0.1, 0.8).
-pub const SMALL: Ranges = Ranges { fl: 0.17, crl: 0.1, crspan: 0.7 };
+pub const SMALL: Ranges = Ranges {
+    fl: 0.17,
+    crl: 0.1,
+    crspan: 0.7,
+};
 
 /// What an island's restarts have done: the age (big-population evaluations since the island's
 /// best ever last improved), the evaluations the restarts made, and the restarts of each
@@ -58,12 +66,22 @@ pub struct JdeState {
 
 impl JdeState {
     pub fn from_words(w: &[u64]) -> JdeState {
-        JdeState { age: w[0], restart_evaluations: w[1], big_restarts: w[2], small_restarts: w[3] }
+        JdeState {
+            age: w[0],
+            restart_evaluations: w[1],
+            big_restarts: w[2],
+            small_restarts: w[3],
+        }
     }
 
     /// The four counters in the order of [`JdeState::from_words`] (and of the device's `ST`).
     pub fn words(&self) -> [u64; 4] {
-        [self.age, self.restart_evaluations, self.big_restarts, self.small_restarts]
+        [
+            self.age,
+            self.restart_evaluations,
+            self.big_restarts,
+            self.small_restarts,
+        ]
     }
 }
 
@@ -86,8 +104,16 @@ pub fn key(sub: u64, p: u32, np: u32, nm: u32, m: u32) -> u64 {
 /// `fl + U 1.1`, else `f`; with probability tau2 a new CR `crl + U crspan`, else `cr`.
 pub fn draw_f_cr(seed_mut: u64, t: u64, f: f64, cr: f64, r: Ranges) -> (f64, f64) {
     let w = rng4(seed_mut, 2, t);
-    let f = if ops::unit(w[0]) < TAU { r.fl + ops::unit(w[1]) * F_SPAN } else { f };
-    let cr = if ops::unit(w[2]) < TAU { r.crl + ops::unit(w[3]) * r.crspan } else { cr };
+    let f = if ops::unit(w[0]) < TAU {
+        r.fl + ops::unit(w[1]) * F_SPAN
+    } else {
+        f
+    };
+    let cr = if ops::unit(w[2]) < TAU {
+        r.crl + ops::unit(w[3]) * r.crspan
+    } else {
+        cr
+    };
     (f, cr)
 }
 
@@ -120,7 +146,18 @@ pub fn restart_due(fx: &[f64], fb: f64, eps: f64) -> bool {
 
 /// Component n of member m's new values when its population restarts in sub-generation `sub`.
 #[allow(clippy::too_many_arguments)]
-pub fn restart_value(seed_init: u64, sub: u64, p: u32, np: u32, nm: u32, m: u32, nn: u32, n: u32, a: f64, b: f64) -> f64 {
+pub fn restart_value(
+    seed_init: u64,
+    sub: u64,
+    p: u32,
+    np: u32,
+    nm: u32,
+    m: u32,
+    nn: u32,
+    n: u32,
+    a: f64,
+    b: f64,
+) -> f64 {
     let c = key(sub, p, np, nm, m) * nn as u64 + n as u64;
     a + ops::unit(rng4(seed_init, 1, c)[0]) * (b - a)
 }
@@ -192,7 +229,13 @@ pub type Evaluate<'e> = dyn FnMut(&[f64]) -> Result<Vec<f64>> + 'e;
 
 /// Cycle g (1-based) of every island (`islands[p]` is island p), as `jde_cycle` of
 /// `cl/de_batch.cl` computes it; the rows of each phase of all islands are evaluated in one call.
-pub fn cycle(s: &Shape, g: u64, islands: &mut [IslandMut<'_>], bounds: &Bounds<'_>, eval: &mut Evaluate<'_>) -> Result<()> {
+pub fn cycle(
+    s: &Shape,
+    g: u64,
+    islands: &mut [IslandMut<'_>],
+    bounds: &Bounds<'_>,
+    eval: &mut Evaluate<'_>,
+) -> Result<()> {
     let (nb, ns, nm, nn) = (s.nb as usize, s.ns as usize, s.nm() as usize, s.nn as usize);
     let k = small_generations(s.nb, s.ns);
     let g0 = g * (k + 1);
@@ -200,7 +243,8 @@ pub fn cycle(s: &Shape, g: u64, islands: &mut [IslandMut<'_>], bounds: &Bounds<'
     let mut which = Vec::new();
     for (p, isl) in islands.iter_mut().enumerate() {
         let (_, fb) = best_of(&isl.fx[..nm]);
-        let due = restart_due(&isl.fx[..nb], fb, s.eps) || (s.age_limit > 0 && isl.st.age > s.age_limit);
+        let due =
+            restart_due(&isl.fx[..nb], fb, s.eps) || (s.age_limit > 0 && isl.st.age > s.age_limit);
         if due {
             which.push(p);
             isl.st.restart_evaluations += nb as u64;
@@ -235,7 +279,17 @@ pub fn cycle(s: &Shape, g: u64, islands: &mut [IslandMut<'_>], bounds: &Bounds<'
             isl.fx[nb] = fb;
         }
     }
-    restart(s, g0 + 1, &which, nb, ns, Some(&skips), islands, bounds, eval)?;
+    restart(
+        s,
+        g0 + 1,
+        &which,
+        nb,
+        ns,
+        Some(&skips),
+        islands,
+        bounds,
+        eval,
+    )?;
     for &p in &which {
         keep_best(s, &mut islands[p], nb, ns);
     }
@@ -289,7 +343,18 @@ fn restart(
                 continue;
             }
             for j in 0..nn {
-                let v = restart_value(s.seed_init, sub, p as u32, s.np, nm, m as u32, s.nn, j as u32, bounds.lo[j], bounds.hi[j]);
+                let v = restart_value(
+                    s.seed_init,
+                    sub,
+                    p as u32,
+                    s.np,
+                    nm,
+                    m as u32,
+                    s.nn,
+                    j as u32,
+                    bounds.lo[j],
+                    bounds.hi[j],
+                );
                 isl.x[m * nn + j] = v;
                 rows.push(v);
             }
@@ -331,7 +396,16 @@ fn generation(
             let [a0, a1, a2] = ri.map(|v| base + v as usize);
             // the crossover words of key t: `ops::trial` with a key whose (gen, p, m, Np, Nm)
             // make `(gen Np + p) Nm + m` equal t (one island of one member: gen = t)
-            let tk = ops::TrialKey { seed: s.seed_cross, gen: t, p: 0, m: 0, np: 1, nm: 1, nn: s.nn, shared: false };
+            let tk = ops::TrialKey {
+                seed: s.seed_cross,
+                gen: t,
+                p: 0,
+                m: 0,
+                np: 1,
+                nm: 1,
+                nn: s.nn,
+                shared: false,
+            };
             let x = &*isl.x;
             let out = &mut rows[(p * n + i) * nn..(p * n + i + 1) * nn];
             ops::trial(
@@ -354,7 +428,8 @@ fn generation(
             let fy = v[p * n + i];
             if s.selection.replaces(fy, isl.fx[m]) {
                 isl.fx[m] = fy;
-                isl.x[m * nn..(m + 1) * nn].copy_from_slice(&rows[(p * n + i) * nn..(p * n + i + 1) * nn]);
+                isl.x[m * nn..(m + 1) * nn]
+                    .copy_from_slice(&rows[(p * n + i) * nn..(p * n + i + 1) * nn]);
                 (isl.f[m], isl.cr[m]) = fcr[p * n + i];
             }
         }

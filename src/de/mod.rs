@@ -27,8 +27,14 @@ pub mod multi;
 pub mod ops;
 pub mod pace;
 
-pub use self::batch::{BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, Placement};
-pub use self::config::{Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind, Mutation, Selection};
+pub use self::batch::{
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason,
+    Placement,
+};
+pub use self::config::{
+    Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind,
+    Mutation, Selection,
+};
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Pace, Record, Stop, StopReason};
 pub use self::multi::IslandExchange;
 pub use crate::device::Backend;
@@ -45,7 +51,10 @@ impl DeMultiPop {
             Backend::Device(_) => backend.context("island DE")?.info.fp64,
         };
         let mut params = params.clone();
-        params.options.precision = params.options.precision.resolve(params.options.double, fp64);
+        params.options.precision = params
+            .options
+            .precision
+            .resolve(params.options.double, fp64);
         let cfg = Config::new(&params)?;
         let engine: Box<dyn Engine> = match backend {
             Backend::Device(d) => Box::new(device::DeviceDe::new(cfg.clone(), d)?),

@@ -42,8 +42,8 @@
 //! equals the one-device run with the same islands.
 use super::config::{Algorithm, Config, DeParams, Mutation};
 use super::device::DeviceDe;
-use super::engine::{DeMultiPop, Engine, Pace};
 use super::engine::view_from_values;
+use super::engine::{DeMultiPop, Engine, Pace};
 use super::jde::JdeState;
 use super::ops::{MigrationView, Move};
 use super::pace::Cut;
@@ -78,9 +78,19 @@ pub trait IslandExchange: Send {
 /// late, the fewest generations any would launch. One gather of three values per process.
 pub fn agree(exchange: &mut dyn IslandExchange, mine: Pace) -> Result<Pace> {
     let n = exchange.processes();
-    let all = exchange.all_gather(&[mine.interrupted as u8 as f64, mine.late as u8 as f64, mine.count as f64], &vec![3; n])?;
+    let all = exchange.all_gather(
+        &[
+            mine.interrupted as u8 as f64,
+            mine.late as u8 as f64,
+            mine.count as f64,
+        ],
+        &vec![3; n],
+    )?;
     if all.is_empty() || all.len() % 3 != 0 {
-        return Err(Error::arg("exchange", format!("gathered {} values, not 3 per process", all.len())));
+        return Err(Error::arg(
+            "exchange",
+            format!("gathered {} values, not 3 per process", all.len()),
+        ));
     }
     let w: Vec<&[f64]> = all.chunks_exact(3).collect();
     Ok(Pace {
@@ -199,42 +209,91 @@ impl MultiEngine {
     /// processes through `exchange` ([`IslandExchange`]). More processes than islands are
     /// refused (errors name `processes`), more devices than this process's islands and the
     /// adaptive variants with `fused = false` (naming `fused`), as [`MultiEngine::new`].
-    pub fn across(cfg: &Config, devices: &[usize], exchange: Box<dyn IslandExchange>) -> Result<Self> {
+    pub fn across(
+        cfg: &Config,
+        devices: &[usize],
+        exchange: Box<dyn IslandExchange>,
+    ) -> Result<Self> {
         let (k, n) = (exchange.process(), exchange.processes());
         if n == 0 || k >= n {
-            return Err(Error::arg("processes", format!("process {k} of {n}; expected 0 <= process < processes")));
+            return Err(Error::arg(
+                "processes",
+                format!("process {k} of {n}; expected 0 <= process < processes"),
+            ));
         }
         if n > cfg.np as usize {
-            return Err(Error::arg("processes", format!("{n} processes for {} islands; give at most one process per island", cfg.np)));
+            return Err(Error::arg(
+                "processes",
+                format!(
+                    "{n} processes for {} islands; give at most one process per island",
+                    cfg.np
+                ),
+            ));
         }
         let islands = blocks(cfg.np as usize, n).swap_remove(k);
         Self::block(cfg, islands, devices, Some(exchange))
     }
 
-    fn block(cfg: &Config, islands: Range<usize>, devices: &[usize], exchange: Option<Box<dyn IslandExchange>>) -> Result<Self> {
+    fn block(
+        cfg: &Config,
+        islands: Range<usize>,
+        devices: &[usize],
+        exchange: Option<Box<dyn IslandExchange>>,
+    ) -> Result<Self> {
         check_devices(devices)?;
         refuse_unfused(cfg, devices.len() > 1 || islands.len() < cfg.np as usize)?;
         if devices.len() > islands.len() {
             return Err(Error::arg(
                 "devices",
-                format!("{} devices for {} islands; give at most one device per island", devices.len(), islands.len()),
+                format!(
+                    "{} devices for {} islands; give at most one device per island",
+                    devices.len(),
+                    islands.len()
+                ),
             ));
         }
-        let ranges: Vec<Range<usize>> = blocks(islands.len(), devices.len()).into_iter().map(|r| r.start + islands.start..r.end + islands.start).collect();
+        let ranges: Vec<Range<usize>> = blocks(islands.len(), devices.len())
+            .into_iter()
+            .map(|r| r.start + islands.start..r.end + islands.start)
+            .collect();
         let mut engines: Vec<Box<dyn Engine>> = Vec::with_capacity(devices.len());
         for (&d, r) in devices.iter().zip(&ranges) {
-            engines.push(Box::new(DeviceDe::block(slice(cfg, r), Some(d), r.start as u32, cfg.np)?));
+            engines.push(Box::new(DeviceDe::block(
+                slice(cfg, r),
+                Some(d),
+                r.start as u32,
+                cfg.np,
+            )?));
         }
-        Ok(MultiEngine { cfg: cfg.clone(), engines, ranges, islands, fx: None, view: None, synced: false, next_worst: None, exchange })
+        Ok(MultiEngine {
+            cfg: cfg.clone(),
+            engines,
+            ranges,
+            islands,
+            fx: None,
+            view: None,
+            synced: false,
+            next_worst: None,
+            exchange,
+        })
     }
 
     /// `f` on every engine with its block (global islands), one host thread per engine; the
     /// results in block order.
-    fn each<R: Send>(&mut self, f: impl Fn(&mut Box<dyn Engine>, Range<usize>) -> Result<R> + Sync) -> Result<Vec<R>> {
+    fn each<R: Send>(
+        &mut self,
+        f: impl Fn(&mut Box<dyn Engine>, Range<usize>) -> Result<R> + Sync,
+    ) -> Result<Vec<R>> {
         let off = self.islands.start;
-        let local: Vec<Range<usize>> = self.ranges.iter().map(|r| r.start - off..r.end - off).collect();
+        let local: Vec<Range<usize>> = self
+            .ranges
+            .iter()
+            .map(|r| r.start - off..r.end - off)
+            .collect();
         let mut units = vec![(); self.islands.len()];
-        run_blocks(&mut self.engines, &local, &mut units, |e, r, _| f(e, r.start + off..r.end + off))
+        run_blocks(&mut self.engines, &local, &mut units, |e, r, _| {
+            f(e, r.start + off..r.end + off)
+        })
     }
 
     /// Every process's `local` in process order (this process's alone without an exchange):
@@ -266,7 +325,11 @@ impl MultiEngine {
 
     /// The engine holding global island `p` (one of this process's), and `p` within it.
     fn locate(&self, p: u32) -> (usize, u32) {
-        let i = self.ranges.iter().position(|r| r.contains(&(p as usize))).expect("an island of the blocks");
+        let i = self
+            .ranges
+            .iter()
+            .position(|r| r.contains(&(p as usize)))
+            .expect("an island of the blocks");
         (i, p - self.ranges[i].start as u32)
     }
 
@@ -284,18 +347,31 @@ impl MultiEngine {
     /// (a migrant may improve a receiver's best), as one device's `de_migrate` reads them.
     fn migrate_blocks(&mut self, moves: &[Move]) -> Result<()> {
         let n = self.engines.len();
-        let at = |p: u32| self.ranges.iter().position(|r| r.contains(&(p as usize))).expect("an island of the blocks");
+        let at = |p: u32| {
+            self.ranges
+                .iter()
+                .position(|r| r.contains(&(p as usize)))
+                .expect("an island of the blocks")
+        };
         // per engine: its moves within (local indices), its islands sent out, and per
         // (receiving engine) the migrants: (sender's engine, index in its export, slot)
         let mut within: Vec<Vec<Move>> = vec![Vec::new(); n];
         let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut exported_at: Vec<std::collections::HashMap<u32, usize>> = vec![Default::default(); n];
+        let mut exported_at: Vec<std::collections::HashMap<u32, usize>> =
+            vec![Default::default(); n];
         let mut incoming: Vec<Vec<Arrival>> = vec![Vec::new(); n];
         for mv in moves {
             let (i, j) = (at(mv.src), at(mv.dst));
-            let (s, d) = (mv.src - self.ranges[i].start as u32, mv.dst - self.ranges[j].start as u32);
+            let (s, d) = (
+                mv.src - self.ranges[i].start as u32,
+                mv.dst - self.ranges[j].start as u32,
+            );
             if i == j {
-                within[i].push(Move { src: s, dst: d, member: mv.member });
+                within[i].push(Move {
+                    src: s,
+                    dst: d,
+                    member: mv.member,
+                });
             } else {
                 let k = *exported_at[i].entry(s).or_insert_with(|| {
                     out[i].push(s);
@@ -310,7 +386,11 @@ impl MultiEngine {
         let (within, out) = (&within, &out);
         let exported = self.each(|e, r| {
             let i = index(&r);
-            let rows = if out[i].is_empty() { (Vec::new(), Vec::new()) } else { e.best_rows(&out[i])? };
+            let rows = if out[i].is_empty() {
+                (Vec::new(), Vec::new())
+            } else {
+                e.best_rows(&out[i])?
+            };
             if !within[i].is_empty() {
                 e.migrate(&within[i])?;
             }
@@ -324,7 +404,10 @@ impl MultiEngine {
                 return Ok(());
             }
             let slots: Vec<(u32, u32)> = mine.iter().map(|m| m.2).collect();
-            let x: Vec<f64> = mine.iter().flat_map(|&(i, k, _)| exported[i].0[k * nn..(k + 1) * nn].iter().copied()).collect();
+            let x: Vec<f64> = mine
+                .iter()
+                .flat_map(|&(i, k, _)| exported[i].0[k * nn..(k + 1) * nn].iter().copied())
+                .collect();
             let fx: Vec<f64> = mine.iter().map(|&(i, k, _)| exported[i].1[k]).collect();
             e.import(&slots, &x, &fx)
         })
@@ -350,17 +433,30 @@ impl MultiEngine {
 }
 
 impl Engine for MultiEngine {
-    fn start(&mut self, objective: &Objective, mutation: Mutation, cut: Option<&Cut>) -> Result<Option<u64>> {
+    fn start(
+        &mut self,
+        objective: &Objective,
+        mutation: Mutation,
+        cut: Option<&Cut>,
+    ) -> Result<Option<u64>> {
         self.forget();
         refuse_callback(&self.cfg, objective, self.split())?;
         if self.exchange.is_some() {
             // across processes the phases are whole (a cut due on one process and not on
             // another would part them); every process makes its islands, and all learn whether
             // every device of every process runs the fused kernel
-            let made: u64 = self.each(|e, _| e.start(objective, mutation, None))?.into_iter().map(|m| m.unwrap_or(0)).sum();
+            let made: u64 = self
+                .each(|e, _| e.start(objective, mutation, None))?
+                .into_iter()
+                .map(|m| m.unwrap_or(0))
+                .sum();
             let fused = self.fused();
             let n = self.exchange.as_ref().map_or(1, |x| x.processes());
-            let all = self.exchange.as_mut().expect("an exchange").all_gather(&[made as f64, fused as u8 as f64], &vec![2; n])?;
+            let all = self
+                .exchange
+                .as_mut()
+                .expect("an exchange")
+                .all_gather(&[made as f64, fused as u8 as f64], &vec![2; n])?;
             self.refuse_unfused_devices(all.chunks_exact(2).all(|w| w[1] != 0.0))?;
             return Ok(Some(all.chunks_exact(2).map(|w| w[0] as u64).sum()));
         }
@@ -428,7 +524,11 @@ impl Engine for MultiEngine {
 
     fn migration_view(&mut self, k: usize, _rows: bool) -> Result<MigrationView> {
         // the view read with the last generations (`generations`), while nothing changed since
-        if let Some(v) = self.view.as_ref().filter(|v| v.k >= k && !v.rows.is_empty()) {
+        if let Some(v) = self
+            .view
+            .as_ref()
+            .filter(|v| v.k >= k && !v.rows.is_empty())
+        {
             return Ok(v.clone());
         }
         // with the best rows always: `migrate` takes the migrants from them
@@ -461,7 +561,10 @@ impl Engine for MultiEngine {
         };
         self.forget();
         let mut per: Vec<Migrants> = vec![Default::default(); self.engines.len()];
-        for mv in moves.iter().filter(|m| self.islands.contains(&(m.dst as usize))) {
+        for mv in moves
+            .iter()
+            .filter(|m| self.islands.contains(&(m.dst as usize)))
+        {
             let (i, dst) = self.locate(mv.dst);
             let s = mv.src as usize;
             per[i].0.push((dst, mv.member));
@@ -485,7 +588,11 @@ impl Engine for MultiEngine {
         self.forget();
         let nn = self.cfg.nn as usize;
         // global slots: this process's islands take theirs
-        for (k, &(p, m)) in slots.iter().enumerate().filter(|(_, &(p, _))| self.islands.contains(&(p as usize))) {
+        for (k, &(p, m)) in slots
+            .iter()
+            .enumerate()
+            .filter(|(_, &(p, _))| self.islands.contains(&(p as usize)))
+        {
             let (i, q) = self.locate(p);
             self.engines[i].import(&[(q, m)], &x[k * nn..(k + 1) * nn], &fx[k..k + 1])?;
         }
@@ -515,7 +622,10 @@ impl Engine for MultiEngine {
             fy.extend(b);
         }
         let nm = self.cfg.nm as usize;
-        Ok((self.gather(y, nm * self.cfg.nn as usize, None)?, self.gather(fy, nm, None)?))
+        Ok((
+            self.gather(y, nm * self.cfg.nn as usize, None)?,
+            self.gather(fy, nm, None)?,
+        ))
     }
 
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
@@ -539,7 +649,11 @@ impl Engine for MultiEngine {
             .zip(&self.ranges)
             .map(|(e, r)| format!("islands {}..{} on {}", r.start, r.end, e.describe()))
             .collect();
-        let here = if self.engines.len() == 1 { parts[0].clone() } else { format!("{} devices: {}", self.engines.len(), parts.join("; ")) };
+        let here = if self.engines.len() == 1 {
+            parts[0].clone()
+        } else {
+            format!("{} devices: {}", self.engines.len(), parts.join("; "))
+        };
         match &self.exchange {
             Some(x) => format!("process {} of {}: {here}", x.process(), x.processes()),
             None => here,
@@ -570,9 +684,16 @@ impl Engine for MultiEngine {
             return Ok(Vec::new());
         }
         // every process's counters in island order (counts stay far below 2^53: exact in f64)
-        let words: Vec<f64> = local.iter().flat_map(|s| s.words()).map(|w| w as f64).collect();
+        let words: Vec<f64> = local
+            .iter()
+            .flat_map(|s| s.words())
+            .map(|w| w as f64)
+            .collect();
         let all = self.gather(words, 4, None)?;
-        Ok(all.chunks_exact(4).map(|w| JdeState::from_words(&w.iter().map(|&v| v as u64).collect::<Vec<u64>>())).collect())
+        Ok(all
+            .chunks_exact(4)
+            .map(|w| JdeState::from_words(&w.iter().map(|&v| v as u64).collect::<Vec<u64>>()))
+            .collect())
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {
@@ -614,7 +735,10 @@ impl DeMultiPop {
             fp64 &= Backend::Device(Some(d)).context("island DE")?.info.fp64;
         }
         let mut params = params.clone();
-        params.options.precision = params.options.precision.resolve(params.options.double, fp64);
+        params.options.precision = params
+            .options
+            .precision
+            .resolve(params.options.double, fp64);
         let cfg = Config::new(&params)?;
         let engine = MultiEngine::new(&cfg, devices)?;
         Ok(DeMultiPop::with_engine(cfg, Box::new(engine)))
@@ -639,9 +763,16 @@ impl DeMultiPop {
     /// (naming `devices`, or `fused` for JADE, SHADE, L-SHADE and jSO with `fused = false`).
     /// jDE100's [`DeMultiPop::jde_state`] gathers every island's counters, so every process
     /// calls it together.
-    pub fn across(params: &DeParams, devices: &[usize], mut exchange: Box<dyn IslandExchange>) -> Result<Self> {
+    pub fn across(
+        params: &DeParams,
+        devices: &[usize],
+        mut exchange: Box<dyn IslandExchange>,
+    ) -> Result<Self> {
         check_devices(devices)?;
-        refuse_unfused(&Config::new(params)?, exchange.processes() > 1 || devices.len() > 1)?;
+        refuse_unfused(
+            &Config::new(params)?,
+            exchange.processes() > 1 || devices.len() > 1,
+        )?;
         let mut fp64 = true;
         for &d in devices {
             fp64 &= Backend::Device(Some(d)).context("island DE")?.info.fp64;
@@ -650,17 +781,42 @@ impl DeMultiPop {
         // differ would part at their first exchange): every process sees every one's, so all
         // refuse together
         let o = &params.options;
-        let mine = [fp64 as u8 as f64, params.islands as f64, params.members as f64, params.dims as f64]
-            .into_iter()
-            .chain([o.init_seed, o.mutation_seed, o.crossover_seed, o.migration_seed].map(f64::from_bits))
-            .collect::<Vec<f64>>();
+        let mine = [
+            fp64 as u8 as f64,
+            params.islands as f64,
+            params.members as f64,
+            params.dims as f64,
+        ]
+        .into_iter()
+        .chain(
+            [
+                o.init_seed,
+                o.mutation_seed,
+                o.crossover_seed,
+                o.migration_seed,
+            ]
+            .map(f64::from_bits),
+        )
+        .collect::<Vec<f64>>();
         let n = exchange.processes();
         let all = exchange.all_gather(&mine, &vec![mine.len(); n])?;
         if all.len() != mine.len() * n {
-            return Err(Error::arg("exchange", format!("gathered {} values, not {} per process", all.len(), mine.len())));
+            return Err(Error::arg(
+                "exchange",
+                format!(
+                    "gathered {} values, not {} per process",
+                    all.len(),
+                    mine.len()
+                ),
+            ));
         }
         let rows: Vec<&[f64]> = all.chunks_exact(mine.len()).collect();
-        if let Some(q) = rows.iter().position(|r| r[1..].iter().map(|v| v.to_bits()).ne(rows[0][1..].iter().map(|v| v.to_bits()))) {
+        if let Some(q) = rows.iter().position(|r| {
+            r[1..]
+                .iter()
+                .map(|v| v.to_bits())
+                .ne(rows[0][1..].iter().map(|v| v.to_bits()))
+        }) {
             return Err(Error::arg(
                 "exchange",
                 format!("process {q}'s islands, members, dimensions or seeds differ from process 0's; every process passes the same parameters"),
@@ -668,7 +824,10 @@ impl DeMultiPop {
         }
         let fp64 = rows.iter().all(|r| r[0] != 0.0);
         let mut params = params.clone();
-        params.options.precision = params.options.precision.resolve(params.options.double, fp64);
+        params.options.precision = params
+            .options
+            .precision
+            .resolve(params.options.double, fp64);
         let cfg = Config::new(&params)?;
         let engine = MultiEngine::across(&cfg, devices, exchange)?;
         Ok(DeMultiPop::with_engine(cfg, Box::new(engine)))

@@ -53,7 +53,17 @@ pub fn initial(seed: u64, p: u32, m: u32, n: u32, nm: u32, nn: u32, a: f64, b: f
 /// The distinct member indices (first `mutation.randoms()` meaningful), all different from m,
 /// and j_rand, for target (p, m) of generation `gen`.
 #[allow(clippy::too_many_arguments)]
-pub fn indices(seed: u64, gen: u64, p: u32, m: u32, np: u32, nm: u32, nn: u32, mutation: Mutation, shared: bool) -> ([u32; 5], u32) {
+pub fn indices(
+    seed: u64,
+    gen: u64,
+    p: u32,
+    m: u32,
+    np: u32,
+    nm: u32,
+    nn: u32,
+    mutation: Mutation,
+    shared: bool,
+) -> ([u32; 5], u32) {
     let (pk, npk) = population_key(p, np, shared);
     let c = ((gen * npk + pk) * nm as u64 + m as u64) * 2;
     let a = rng4(seed, 0, c);
@@ -97,21 +107,59 @@ fn crossover_key(gen: u64, p: u32, m: u32, np: u32, nm: u32, shared: bool) -> u6
 /// The crossover test words of components `4 * block .. 4 * block + 3` of target (p, m) in
 /// generation `gen` (one Philox call for four components).
 #[allow(clippy::too_many_arguments)]
-pub fn crossover_block(seed: u64, gen: u64, p: u32, m: u32, block: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 4] {
-    rng4(seed, 0, crossover_key(gen, p, m, np, nm, shared) * (nn as u64).div_ceil(4) + block as u64)
+pub fn crossover_block(
+    seed: u64,
+    gen: u64,
+    p: u32,
+    m: u32,
+    block: u32,
+    np: u32,
+    nm: u32,
+    nn: u32,
+    shared: bool,
+) -> [u32; 4] {
+    rng4(
+        seed,
+        0,
+        crossover_key(gen, p, m, np, nm, shared) * (nn as u64).div_ceil(4) + block as u64,
+    )
 }
 
 /// The two words of the `uni` and `COTN` corrections of component n of target (p, m).
 #[allow(clippy::too_many_arguments)]
-pub fn bound_words(seed: u64, gen: u64, p: u32, m: u32, n: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 2] {
-    let w = rng4(seed, 1, crossover_key(gen, p, m, np, nm, shared) * nn as u64 + n as u64);
+pub fn bound_words(
+    seed: u64,
+    gen: u64,
+    p: u32,
+    m: u32,
+    n: u32,
+    np: u32,
+    nm: u32,
+    nn: u32,
+    shared: bool,
+) -> [u32; 2] {
+    let w = rng4(
+        seed,
+        1,
+        crossover_key(gen, p, m, np, nm, shared) * nn as u64 + n as u64,
+    );
     [w[0], w[1]]
 }
 
 /// The crossover words of component n of target (p, m) in generation `gen`: the crossover test's,
 /// then the two of the `uni` and `COTN` corrections.
 #[allow(clippy::too_many_arguments)]
-pub fn crossover_words(seed: u64, gen: u64, p: u32, m: u32, n: u32, np: u32, nm: u32, nn: u32, shared: bool) -> [u32; 3] {
+pub fn crossover_words(
+    seed: u64,
+    gen: u64,
+    p: u32,
+    m: u32,
+    n: u32,
+    np: u32,
+    nm: u32,
+    nn: u32,
+    shared: bool,
+) -> [u32; 3] {
     let c = crossover_block(seed, gen, p, m, n / 4, np, nm, nn, shared)[(n % 4) as usize];
     let [w1, w2] = bound_words(seed, gen, p, m, n, np, nm, nn, shared);
     [c, w1, w2]
@@ -158,13 +206,25 @@ pub fn trial(
     let mut block = [0u32; 4];
     for (n, y) in out.iter_mut().enumerate() {
         if n % 4 == 0 {
-            block = crossover_block(k.seed, k.gen, k.p, k.m, (n / 4) as u32, k.np, k.nm, k.nn, k.shared);
+            block = crossover_block(
+                k.seed,
+                k.gen,
+                k.p,
+                k.m,
+                (n / 4) as u32,
+                k.np,
+                k.nm,
+                k.nn,
+                k.shared,
+            );
         }
         let xi = target(n);
         *y = if n as u32 == jrand || (block[n % 4] as u64) < crt {
             let (v, a, b, kd) = (mutant(n), lo[n], hi[n], kind(n));
             let w = if needs_bound_words(kd, v, a, b) {
-                bound_words(k.seed, k.gen, k.p, k.m, n as u32, k.np, k.nm, k.nn, k.shared)
+                bound_words(
+                    k.seed, k.gen, k.p, k.m, n as u32, k.np, k.nm, k.nn, k.shared,
+                )
             } else {
                 [0, 0]
             };
@@ -177,7 +237,14 @@ pub fn trial(
 
 /// Component n of the mutant: `x(m)` reads component n of member m of the population, member
 /// Nm being its best; `i` is the target.
-pub fn mutant(mutation: Mutation, f: f64, r: &[u32; 5], i: u32, best: u32, x: impl Fn(u32) -> f64) -> f64 {
+pub fn mutant(
+    mutation: Mutation,
+    f: f64,
+    r: &[u32; 5],
+    i: u32,
+    best: u32,
+    x: impl Fn(u32) -> f64,
+) -> f64 {
     let xi = x(i);
     match mutation {
         Mutation::Rand1 => x(r[0]) + f * (x(r[1]) - x(r[2])),
@@ -291,7 +358,10 @@ fn better_first(order: &mut [u32], best: impl Fn(u32) -> f64) {
             let v = best(p);
             (v.is_nan(), if v.is_nan() { 0.0 } else { v })
         };
-        key(i).partial_cmp(&key(j)).expect("NaN mapped").then(i.cmp(&j))
+        key(i)
+            .partial_cmp(&key(j))
+            .expect("NaN mapped")
+            .then(i.cmp(&j))
     });
 }
 
@@ -325,8 +395,13 @@ pub fn worst_one(fx: &[f64]) -> u32 {
 pub fn worst_needed(kind: MigrationKind, np: u32, nm: u32) -> usize {
     match kind {
         MigrationKind::None => 0,
-        MigrationKind::One2One | MigrationKind::One2N | MigrationKind::PermuteN | MigrationKind::RandTarget => 1,
-        MigrationKind::N2One | MigrationKind::N2N => np.saturating_sub(1).min(nm.saturating_sub(1)) as usize,
+        MigrationKind::One2One
+        | MigrationKind::One2N
+        | MigrationKind::PermuteN
+        | MigrationKind::RandTarget => 1,
+        MigrationKind::N2One | MigrationKind::N2N => {
+            np.saturating_sub(1).min(nm.saturating_sub(1)) as usize
+        }
     }
 }
 
@@ -360,15 +435,36 @@ impl MigrationView {
                 _ => worst.extend(worst_first(members).into_iter().take(k)),
             }
         }
-        MigrationView { best: (0..np as usize).map(|p| fx[p * stride + nm as usize]).collect(), worst, k, rows: Vec::new() }
+        MigrationView {
+            best: (0..np as usize)
+                .map(|p| fx[p * stride + nm as usize])
+                .collect(),
+            worst,
+            k,
+            rows: Vec::new(),
+        }
     }
 }
 
 /// The migration of generation `gen`: `fx` holds every value, population p's members at
 /// `fx[p * (nm + 1) + m]` and its best at `m = nm`; [`plan_migration_view`] of its
 /// [`MigrationView`].
-pub fn plan_migration(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32, fx: &[f64]) -> Vec<Move> {
-    plan_migration_view(kind, seed, gen, np, nm, &MigrationView::from_fitness(fx, np, nm, worst_needed(kind, np, nm)))
+pub fn plan_migration(
+    kind: MigrationKind,
+    seed: u64,
+    gen: u64,
+    np: u32,
+    nm: u32,
+    fx: &[f64],
+) -> Vec<Move> {
+    plan_migration_view(
+        kind,
+        seed,
+        gen,
+        np,
+        nm,
+        &MigrationView::from_fitness(fx, np, nm, worst_needed(kind, np, nm)),
+    )
 }
 
 /// The migration of generation `gen` from `view` (its `k` at least [`worst_needed`]). A
@@ -382,12 +478,23 @@ pub fn plan_migration(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32
 /// - PermuteN: a random derangement gives each population a distinct target;
 /// - RandTarget: each population picks a random other target; a target chosen by several gets
 ///   the sender with the best value (ties: lowest index).
-pub fn plan_migration_view(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32, view: &MigrationView) -> Vec<Move> {
+pub fn plan_migration_view(
+    kind: MigrationKind,
+    seed: u64,
+    gen: u64,
+    np: u32,
+    nm: u32,
+    view: &MigrationView,
+) -> Vec<Move> {
     debug_assert_eq!(view.best.len(), np as usize);
     if np < 2 || nm < 2 {
         return Vec::new();
     }
-    assert!(view.k >= worst_needed(kind, np, nm), "a migration view of {} worst members for {kind:?}", view.k);
+    assert!(
+        view.k >= worst_needed(kind, np, nm),
+        "a migration view of {} worst members for {kind:?}",
+        view.k
+    );
     let best = |p: u32| view.best[p as usize];
     let mut incoming = senders(kind, seed, gen, np, best);
     let mut moves = Vec::new();
@@ -398,7 +505,11 @@ pub fn plan_migration_view(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm
         better_first(senders, best);
         let worst = &view.worst[d * view.k..(d + 1) * view.k];
         for (&s, &member) in senders.iter().zip(worst.iter().take(nm as usize - 1)) {
-            moves.push(Move { src: s, dst: d as u32, member });
+            moves.push(Move {
+                src: s,
+                dst: d as u32,
+                member,
+            });
         }
     }
     moves
@@ -407,7 +518,10 @@ pub fn plan_migration_view(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm
 /// Whether a migration of `kind` is planned without reading the populations: every receiving
 /// population takes one sender, chosen by the random numbers alone (One2One, One2N, PermuteN).
 pub fn is_blind(kind: MigrationKind) -> bool {
-    matches!(kind, MigrationKind::One2One | MigrationKind::One2N | MigrationKind::PermuteN)
+    matches!(
+        kind,
+        MigrationKind::One2One | MigrationKind::One2N | MigrationKind::PermuteN
+    )
 }
 
 /// The migration of generation `gen` where it reads nothing of the populations ([`is_blind`]),
@@ -422,13 +536,33 @@ pub fn plan_blind(kind: MigrationKind, seed: u64, gen: u64, np: u32, nm: u32) ->
     if np < 2 || nm < 2 {
         return Some(Vec::new());
     }
-    let incoming = senders(kind, seed, gen, np, |_| unreachable!("a blind plan reads no value"));
-    Some(incoming.iter().enumerate().flat_map(|(d, s)| s.iter().map(move |&src| Move { src, dst: d as u32, member: WORST })).collect())
+    let incoming = senders(kind, seed, gen, np, |_| {
+        unreachable!("a blind plan reads no value")
+    });
+    Some(
+        incoming
+            .iter()
+            .enumerate()
+            .flat_map(|(d, s)| {
+                s.iter().map(move |&src| Move {
+                    src,
+                    dst: d as u32,
+                    member: WORST,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// The senders of each receiving population for a migration of `kind` (np >= 2): drawn from
 /// the migration's random numbers; RandTarget alone reads the senders' best values (`best`).
-fn senders(kind: MigrationKind, seed: u64, gen: u64, np: u32, best: impl Fn(u32) -> f64 + Copy) -> Vec<Vec<u32>> {
+fn senders(
+    kind: MigrationKind,
+    seed: u64,
+    gen: u64,
+    np: u32,
+    best: impl Fn(u32) -> f64 + Copy,
+) -> Vec<Vec<u32>> {
     let mut rng = Philox::new(seed, gen as u32);
     let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); np as usize];
     match kind {
@@ -519,13 +653,32 @@ mod tests {
         // the view's k worst members (k = worst_needed) give the moves of the full order
         let (np, nm) = (7u32, 5u32);
         let mut rng = Philox::new(9, 1);
-        for kind in [MigrationKind::One2One, MigrationKind::One2N, MigrationKind::N2One, MigrationKind::N2N, MigrationKind::PermuteN, MigrationKind::RandTarget] {
+        for kind in [
+            MigrationKind::One2One,
+            MigrationKind::One2N,
+            MigrationKind::N2One,
+            MigrationKind::N2N,
+            MigrationKind::PermuteN,
+            MigrationKind::RandTarget,
+        ] {
             for gen in 0..40 {
-                let fx: Vec<f64> = (0..np * (nm + 1)).map(|_| if rng.below(9) == 0 { f64::NAN } else { rng.below(4) as f64 }).collect();
+                let fx: Vec<f64> = (0..np * (nm + 1))
+                    .map(|_| {
+                        if rng.below(9) == 0 {
+                            f64::NAN
+                        } else {
+                            rng.below(4) as f64
+                        }
+                    })
+                    .collect();
                 let full = MigrationView::from_fitness(&fx, np, nm, nm as usize);
                 let needed = MigrationView::from_fitness(&fx, np, nm, worst_needed(kind, np, nm));
                 let moves = plan_migration_view(kind, 3, gen, np, nm, &needed);
-                assert_eq!(moves, plan_migration_view(kind, 3, gen, np, nm, &full), "{kind:?} {gen}");
+                assert_eq!(
+                    moves,
+                    plan_migration_view(kind, 3, gen, np, nm, &full),
+                    "{kind:?} {gen}"
+                );
                 assert_eq!(moves, plan_migration(kind, 3, gen, np, nm, &fx));
                 assert!(!moves.is_empty());
             }
@@ -539,12 +692,37 @@ mod tests {
         // not blind
         let mut rng = Philox::new(5, 2);
         for (np, nm) in [(2u32, 2u32), (7, 5), (64, 3)] {
-            for kind in [MigrationKind::None, MigrationKind::One2One, MigrationKind::One2N, MigrationKind::N2One, MigrationKind::N2N, MigrationKind::PermuteN, MigrationKind::RandTarget] {
+            for kind in [
+                MigrationKind::None,
+                MigrationKind::One2One,
+                MigrationKind::One2N,
+                MigrationKind::N2One,
+                MigrationKind::N2N,
+                MigrationKind::PermuteN,
+                MigrationKind::RandTarget,
+            ] {
                 for gen in 0..25 {
-                    let fx: Vec<f64> = (0..np * (nm + 1)).map(|_| if rng.below(9) == 0 { f64::NAN } else { rng.below(4) as f64 }).collect();
+                    let fx: Vec<f64> = (0..np * (nm + 1))
+                        .map(|_| {
+                            if rng.below(9) == 0 {
+                                f64::NAN
+                            } else {
+                                rng.below(4) as f64
+                            }
+                        })
+                        .collect();
                     let view = MigrationView::from_fitness(&fx, np, nm, 1);
                     let Some(blind) = plan_blind(kind, 3, gen, np, nm) else {
-                        assert!(matches!(kind, MigrationKind::N2One | MigrationKind::N2N | MigrationKind::RandTarget | MigrationKind::None), "{kind:?}");
+                        assert!(
+                            matches!(
+                                kind,
+                                MigrationKind::N2One
+                                    | MigrationKind::N2N
+                                    | MigrationKind::RandTarget
+                                    | MigrationKind::None
+                            ),
+                            "{kind:?}"
+                        );
                         continue;
                     };
                     assert!(blind.iter().all(|m| m.member == WORST));
@@ -552,13 +730,29 @@ mod tests {
                     dst.sort_unstable();
                     dst.dedup();
                     assert_eq!(dst.len(), blind.len(), "{kind:?}: one move per receiver");
-                    let resolved: Vec<Move> = blind.iter().map(|m| Move { member: view.worst[m.dst as usize], ..*m }).collect();
-                    assert_eq!(resolved, plan_migration(kind, 3, gen, np, nm, &fx), "{kind:?} {gen}");
+                    let resolved: Vec<Move> = blind
+                        .iter()
+                        .map(|m| Move {
+                            member: view.worst[m.dst as usize],
+                            ..*m
+                        })
+                        .collect();
+                    assert_eq!(
+                        resolved,
+                        plan_migration(kind, 3, gen, np, nm, &fx),
+                        "{kind:?} {gen}"
+                    );
                 }
             }
         }
-        assert_eq!(plan_blind(MigrationKind::One2One, 3, 1, 1, 5), Some(Vec::new()));
-        assert_eq!(plan_blind(MigrationKind::One2One, 3, 1, 4, 1), Some(Vec::new()));
+        assert_eq!(
+            plan_blind(MigrationKind::One2One, 3, 1, 1, 5),
+            Some(Vec::new())
+        );
+        assert_eq!(
+            plan_blind(MigrationKind::One2One, 3, 1, 4, 1),
+            Some(Vec::new())
+        );
     }
 
     #[test]

@@ -44,13 +44,20 @@ pub fn in_pieces(
         if done > 0 && cut.due() {
             break;
         }
-        let seconds = cut.clock.left().map_or(PIECE_SECONDS, |l| l.as_secs_f64().min(PIECE_SECONDS));
+        let seconds = cut
+            .clock
+            .left()
+            .map_or(PIECE_SECONDS, |l| l.as_secs_f64().min(PIECE_SECONDS));
         let len = match rate.0 {
             None => whole(first),
             // at most 16 times the last piece: a rate measured on a tiny piece is noisy
             Some(r) => {
                 let len = whole((r * seconds) as u64);
-                if last > 0 { len.min(last.saturating_mul(16)) } else { len }
+                if last > 0 {
+                    len.min(last.saturating_mul(16))
+                } else {
+                    len
+                }
             }
         };
         let len = len.min(whole(total - done));
@@ -80,19 +87,33 @@ mod tests {
     #[test]
     fn pieces_cover_everything_once_and_stop_when_due() {
         let mut seen = vec![0u8; 1000];
-        let cut = Cut { clock: Clock::new(Some(Duration::from_secs(100))), watch: Watch::new(None) };
+        let cut = Cut {
+            clock: Clock::new(Some(Duration::from_secs(100))),
+            watch: Watch::new(None),
+        };
         let mut rate = Rate::default();
-        let done = in_pieces(1000, 8, 8, Some(&cut), &mut rate, |a, n| {
-            for i in a..(a + n).min(1000) {
-                seen[i as usize] += 1;
-            }
-            Ok(())
-        }, || Ok(()))
+        let done = in_pieces(
+            1000,
+            8,
+            8,
+            Some(&cut),
+            &mut rate,
+            |a, n| {
+                for i in a..(a + n).min(1000) {
+                    seen[i as usize] += 1;
+                }
+                Ok(())
+            },
+            || Ok(()),
+        )
         .unwrap();
         assert_eq!(done, 1000);
         assert!(seen.iter().all(|&s| s == 1));
         let token = crate::interrupt::StopToken::new();
-        let cut = Cut { clock: Clock::new(None), watch: Watch::new(Some(&token)) };
+        let cut = Cut {
+            clock: Clock::new(None),
+            watch: Watch::new(Some(&token)),
+        };
         token.request();
         let mut rate = Rate::default();
         let done = in_pieces(1000, 8, 8, Some(&cut), &mut rate, |_, _| Ok(()), || Ok(())).unwrap();

@@ -4,7 +4,9 @@ use super::{cl_error, note_failure, DeviceContext, Queue};
 use crate::error::{Error, Result};
 use opencl3::command_queue::CommandQueue;
 use opencl3::event::Event;
-use opencl3::memory::{Buffer, ClMem, CL_MAP_READ, CL_MAP_WRITE, CL_MEM_ALLOC_HOST_PTR, CL_MEM_READ_WRITE};
+use opencl3::memory::{
+    Buffer, ClMem, CL_MAP_READ, CL_MAP_WRITE, CL_MEM_ALLOC_HOST_PTR, CL_MEM_READ_WRITE,
+};
 use opencl3::types::{cl_mem, CL_BLOCKING, CL_NON_BLOCKING};
 use std::ptr;
 
@@ -58,15 +60,29 @@ pub fn check_fits(info: &super::DeviceInfo, bytes: u64, what: &str) -> Result<()
 pub fn host_memory_available() -> Option<u64> {
     let field = |text: &str, key: &str| -> Option<u64> {
         let line = text.lines().find(|l| l.starts_with(key))?;
-        let kb: u64 = line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+        let kb: u64 = line[key.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
         Some(kb.saturating_mul(1024))
     };
-    let mem = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| field(&t, "MemAvailable:"));
-    let mut rl = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| field(&t, "MemAvailable:"));
+    let mut rl = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
     // SAFETY: getrlimit writes the struct it is given.
-    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } == 0 && rl.rlim_cur != libc::RLIM_INFINITY;
+    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } == 0
+        && rl.rlim_cur != libc::RLIM_INFINITY;
     let space = if limited {
-        let used = std::fs::read_to_string("/proc/self/status").ok().and_then(|t| field(&t, "VmSize:")).unwrap_or(0);
+        let used = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|t| field(&t, "VmSize:"))
+            .unwrap_or(0);
         #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every target
         Some((rl.rlim_cur as u64).saturating_sub(used))
     } else {
@@ -96,7 +112,10 @@ pub fn output_vec<U: Clone + Default + Send + Sync>(len: usize) -> Vec<U> {
     {
         const HUGE: usize = 2 << 20;
         let start = v.as_mut_ptr() as usize;
-        let (a, b) = (start.next_multiple_of(HUGE), (start + len * std::mem::size_of::<U>()) / HUGE * HUGE);
+        let (a, b) = (
+            start.next_multiple_of(HUGE),
+            (start + len * std::mem::size_of::<U>()) / HUGE * HUGE,
+        );
         if b > a {
             // SAFETY: [a, b) lies inside the vector's allocation; the advice changes no contents.
             unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
@@ -106,7 +125,9 @@ pub fn output_vec<U: Clone + Default + Send + Sync>(len: usize) -> Vec<U> {
     // memory, so nothing was touched yet), a full fill would write every byte a second time
     let zero = U::default();
     let page = (4096 / std::mem::size_of::<U>().max(1)).max(1);
-    v.par_chunks_mut(page).with_min_len(64).for_each(|c| c[0] = zero.clone());
+    v.par_chunks_mut(page)
+        .with_min_len(64)
+        .for_each(|c| c[0] = zero.clone());
     v
 }
 
@@ -127,20 +148,42 @@ impl Staging {
         // clCreateCommandQueue (1.x) rather than the 2.0 call: OpenCL 1.2 devices have no other.
         #[allow(deprecated)]
         // SAFETY: a plain in-order queue on the context's own device.
-        let queue = unsafe { CommandQueue::create(ctx.context(), ctx.info.cl_id(), 0) }.map_err(cl_error("clCreateCommandQueue(staging)"))?;
+        let queue = unsafe { CommandQueue::create(ctx.context(), ctx.info.cl_id(), 0) }
+            .map_err(cl_error("clCreateCommandQueue(staging)"))?;
         let make = || -> Result<(Buffer<u8>, *mut u8)> {
             // SAFETY: no host pointer is given; OpenCL allocates host-accessible (pinned) storage.
-            let b = unsafe { Buffer::<u8>::create(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, PINNED_CHUNK, ptr::null_mut()) }
-                .map_err(cl_error("clCreateBuffer(staging)"))?;
+            let b = unsafe {
+                Buffer::<u8>::create(
+                    ctx.context(),
+                    CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                    PINNED_CHUNK,
+                    ptr::null_mut(),
+                )
+            }
+            .map_err(cl_error("clCreateBuffer(staging)"))?;
             let mut p: cl_mem = ptr::null_mut();
             // SAFETY: a blocking map of the whole buffer; it stays mapped until the drop.
-            unsafe { queue.enqueue_map_buffer(&b, CL_BLOCKING, CL_MAP_READ | CL_MAP_WRITE, 0, PINNED_CHUNK, &mut p, &[]) }
-                .map_err(cl_error("clEnqueueMapBuffer(staging)"))?;
+            unsafe {
+                queue.enqueue_map_buffer(
+                    &b,
+                    CL_BLOCKING,
+                    CL_MAP_READ | CL_MAP_WRITE,
+                    0,
+                    PINNED_CHUNK,
+                    &mut p,
+                    &[],
+                )
+            }
+            .map_err(cl_error("clEnqueueMapBuffer(staging)"))?;
             Ok((b, p as *mut u8))
         };
         let (b0, p0) = make()?;
         let (b1, p1) = make()?;
-        Ok(Staging { queue, bufs: [b0, b1], ptrs: [p0, p1] })
+        Ok(Staging {
+            queue,
+            bufs: [b0, b1],
+            ptrs: [p0, p1],
+        })
     }
 }
 
@@ -149,7 +192,10 @@ impl Drop for Staging {
     fn drop(&mut self) {
         for (b, p) in self.bufs.iter().zip(self.ptrs) {
             // SAFETY: `p` is the pointer the map returned for `b`; nothing uses it any more.
-            let _ = unsafe { self.queue.enqueue_unmap_mem_object(b.get(), p as *mut std::ffi::c_void, &[]) };
+            let _ = unsafe {
+                self.queue
+                    .enqueue_unmap_mem_object(b.get(), p as *mut std::ffi::c_void, &[])
+            };
         }
         let _ = self.queue.finish();
     }
@@ -182,9 +228,15 @@ impl<T: ClScalar> DeviceBuffer<T> {
         let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
         check_fits(&ctx.info, bytes, what)?;
         // SAFETY: no host pointer is given, so OpenCL allocates the storage itself.
-        let buf = unsafe { Buffer::<T>::create(ctx.context(), CL_MEM_READ_WRITE, len, ptr::null_mut()) }
-            .map_err(cl_error("clCreateBuffer"))?;
-        Ok(DeviceBuffer { buf, len, what, pending: None })
+        let buf =
+            unsafe { Buffer::<T>::create(ctx.context(), CL_MEM_READ_WRITE, len, ptr::null_mut()) }
+                .map_err(cl_error("clCreateBuffer"))?;
+        Ok(DeviceBuffer {
+            buf,
+            len,
+            what,
+            pending: None,
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -209,7 +261,11 @@ impl<T: ClScalar> DeviceBuffer<T> {
         q.check_valid()?;
         // SAFETY: `data` moves into `self.pending` (its heap storage does not move) and is
         // dropped only after the write's event completed (`settle`); the length is checked.
-        let ev = unsafe { q.cl().enqueue_write_buffer(&mut self.buf, CL_NON_BLOCKING, 0, &data, &[]) }.map_err(|e| {
+        let ev = unsafe {
+            q.cl()
+                .enqueue_write_buffer(&mut self.buf, CL_NON_BLOCKING, 0, &data, &[])
+        }
+        .map_err(|e| {
             let e = cl_error("clEnqueueWriteBuffer")(e);
             note_failure(q, &e);
             e
@@ -221,7 +277,10 @@ impl<T: ClScalar> DeviceBuffer<T> {
     /// A write of `n` elements fits the buffer.
     fn check_write(&self, n: usize) -> Result<()> {
         if n > self.len {
-            return Err(Error::Panic(format!("write of {n} elements into buffer `{}` of {}", self.what, self.len)));
+            return Err(Error::Panic(format!(
+                "write of {n} elements into buffer `{}` of {}",
+                self.what, self.len
+            )));
         }
         Ok(())
     }
@@ -239,13 +298,16 @@ impl<T: ClScalar> DeviceBuffer<T> {
         self.check_write(data.len())?;
         q.check_valid()?;
         // SAFETY: the write is blocking, so `data` outlives it; the length is checked above.
-        unsafe { q.cl().enqueue_write_buffer(&mut self.buf, CL_BLOCKING, 0, data, &[]) }
-            .map(|_| ())
-            .map_err(|e| {
-                let e = cl_error("clEnqueueWriteBuffer")(e);
-                note_failure(q, &e);
-                e
-            })
+        unsafe {
+            q.cl()
+                .enqueue_write_buffer(&mut self.buf, CL_BLOCKING, 0, data, &[])
+        }
+        .map(|_| ())
+        .map_err(|e| {
+            let e = cl_error("clEnqueueWriteBuffer")(e);
+            note_failure(q, &e);
+            e
+        })
     }
 
     /// Blocking copy of the start of the buffer into `out`.
@@ -266,13 +328,21 @@ impl<T: ClScalar> DeviceBuffer<T> {
         }
         q.check_valid()?;
         // SAFETY: the read is blocking; the range is checked above.
-        unsafe { q.cl().enqueue_read_buffer(&self.buf, CL_BLOCKING, offset * std::mem::size_of::<T>(), out, &[]) }
-            .map(|_| ())
-            .map_err(|e| {
-                let e = cl_error("clEnqueueReadBuffer")(e);
-                note_failure(q, &e);
-                e
-            })
+        unsafe {
+            q.cl().enqueue_read_buffer(
+                &self.buf,
+                CL_BLOCKING,
+                offset * std::mem::size_of::<T>(),
+                out,
+                &[],
+            )
+        }
+        .map(|_| ())
+        .map_err(|e| {
+            let e = cl_error("clEnqueueReadBuffer")(e);
+            note_failure(q, &e);
+            e
+        })
     }
 
     /// The start of the buffer into `out` (at most as long as the buffer), each element converted by `f`: through
@@ -282,17 +352,29 @@ impl<T: ClScalar> DeviceBuffer<T> {
     /// about 1 GB/s (issue 19: a 572 MB all-sources result took 0.55 s); the parallel copy also
     /// spreads the page faults of a fresh `out` over the threads. Buffers under `PINNED_MIN`
     /// bytes take one plain read. Blocking.
-    pub fn read_converted<U: Send>(&self, q: &Queue, out: &mut [U], f: impl Fn(T) -> U + Sync) -> Result<()> {
+    pub fn read_converted<U: Send>(
+        &self,
+        q: &Queue,
+        out: &mut [U],
+        f: impl Fn(T) -> U + Sync,
+    ) -> Result<()> {
         use rayon::prelude::*;
         if out.len() > self.len {
-            return Err(Error::Panic(format!("read of buffer `{}` of {} into {} elements", self.what, self.len, out.len())));
+            return Err(Error::Panic(format!(
+                "read of buffer `{}` of {} into {} elements",
+                self.what,
+                self.len,
+                out.len()
+            )));
         }
         let n = out.len();
         let size = std::mem::size_of::<T>();
         if n * size < PINNED_MIN {
             let mut tmp = vec![T::default(); n];
             self.read(q, &mut tmp)?;
-            out.par_iter_mut().zip(tmp.par_iter()).for_each(|(o, &x)| *o = f(x));
+            out.par_iter_mut()
+                .zip(tmp.par_iter())
+                .for_each(|(o, &x)| *o = f(x));
             return Ok(());
         }
         let chunk = PINNED_CHUNK / size;
@@ -308,7 +390,11 @@ impl<T: ClScalar> DeviceBuffer<T> {
         if guard.is_none() {
             *guard = Some(Staging::new(q.ctx())?);
         }
-        let staging = guard.as_ref().expect("made above").ptrs.map(|p| p as *mut T);
+        let staging = guard
+            .as_ref()
+            .expect("made above")
+            .ptrs
+            .map(|p| p as *mut T);
         let chunks = n.div_ceil(chunk);
         let enqueue = |i: usize| -> Result<Event> {
             let start = i * chunk;
@@ -316,7 +402,11 @@ impl<T: ClScalar> DeviceBuffer<T> {
             // SAFETY: the staging pointer maps `chunk` elements; the read is waited for before the
             // slice is read or the staging buffer reused (each buffer has one read in flight).
             let dst = unsafe { std::slice::from_raw_parts_mut(staging[i % 2], len) };
-            let ev = unsafe { q.cl().enqueue_read_buffer(&self.buf, CL_NON_BLOCKING, start * size, dst, &[]) }.map_err(fail("clEnqueueReadBuffer"))?;
+            let ev = unsafe {
+                q.cl()
+                    .enqueue_read_buffer(&self.buf, CL_NON_BLOCKING, start * size, dst, &[])
+            }
+            .map_err(fail("clEnqueueReadBuffer"))?;
             // submitted now, so the copy runs while the host converts the other buffer
             q.flush()?;
             Ok(ev)
@@ -343,11 +433,14 @@ impl<T: ClScalar> DeviceBuffer<T> {
             // SAFETY: the read into this staging buffer has completed (waited above) and the
             // next read goes into the other one.
             let src = unsafe { std::slice::from_raw_parts(staging[i % 2] as *const T, len) };
-            out[start..start + len].par_chunks_mut(1 << 16).zip(src.par_chunks(1 << 16)).for_each(|(o, s)| {
-                for (o, &x) in o.iter_mut().zip(s) {
-                    *o = f(x);
-                }
-            });
+            out[start..start + len]
+                .par_chunks_mut(1 << 16)
+                .zip(src.par_chunks(1 << 16))
+                .for_each(|(o, s)| {
+                    for (o, &x) in o.iter_mut().zip(s) {
+                        *o = f(x);
+                    }
+                });
         }
         if let Some(Ok(ev)) = pending {
             let _ = ev.wait();

@@ -16,8 +16,8 @@ pub mod tuning;
 
 pub use buffer::{check_fits, host_memory_available, output_vec, ClScalar, DeviceBuffer};
 pub use program::ProgramSpec;
-pub use tuning::Tuning;
 pub use source::{embedded_source, kernel_source, source_dir};
+pub use tuning::Tuning;
 
 use crate::error::{Error, Result};
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
@@ -188,12 +188,18 @@ pub fn list_devices() -> Result<Vec<DeviceInfo>> {
 pub(crate) fn check_index(n: i64, what: &'static str) -> Result<usize> {
     let devs = list_devices()?;
     if devs.is_empty() {
-        return Err(Error::NoDevice("no OpenCL platform reports any device".into()));
+        return Err(Error::NoDevice(
+            "no OpenCL platform reports any device".into(),
+        ));
     }
     if n < 0 || n as usize >= devs.len() {
         return Err(Error::arg(
             what,
-            format!("device {n} does not exist; there are {} (0..{})", devs.len(), devs.len() - 1),
+            format!(
+                "device {n} does not exist; there are {} (0..{})",
+                devs.len(),
+                devs.len() - 1
+            ),
         ));
     }
     Ok(n as usize)
@@ -206,9 +212,10 @@ pub fn get_device_number() -> Result<usize> {
         return check_index(sel as i64, "device");
     }
     if let Ok(v) = std::env::var(DEVICE_ENV) {
-        let n: i64 = v.trim().parse().map_err(|_| {
-            Error::arg(DEVICE_ENV, format!("`{v}` is not a device number"))
-        })?;
+        let n: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| Error::arg(DEVICE_ENV, format!("`{v}` is not a device number")))?;
         return check_index(n, DEVICE_ENV);
     }
     check_index(0, "device")
@@ -228,7 +235,12 @@ pub fn is_mem_space_valid() -> bool {
     match get_device_number() {
         Ok(d) => is_device_valid(d),
         // no device in use: valid unless some context is lost
-        Err(_) => CONTEXTS.get().is_none_or(|m| m.lock().unwrap_or_else(|e| e.into_inner()).values().all(|c| !c.is_lost())),
+        Err(_) => CONTEXTS.get().is_none_or(|m| {
+            m.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .values()
+                .all(|c| !c.is_lost())
+        }),
     }
 }
 
@@ -237,7 +249,12 @@ pub fn is_mem_space_valid() -> bool {
 pub fn is_device_valid(index: usize) -> bool {
     CONTEXTS
         .get()
-        .and_then(|m| m.lock().unwrap_or_else(|e| e.into_inner()).get(&index).map(|c| !c.is_lost()))
+        .and_then(|m| {
+            m.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&index)
+                .map(|c| !c.is_lost())
+        })
         .unwrap_or(true)
 }
 
@@ -246,7 +263,9 @@ pub fn is_device_valid(index: usize) -> bool {
 /// are kept. Handles made on a lost context keep it and refuse work: free them and make new ones.
 pub fn reset_mem_space() {
     if let Some(m) = CONTEXTS.get() {
-        m.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, c| !c.is_lost());
+        m.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, c| !c.is_lost());
     }
 }
 
@@ -254,7 +273,9 @@ pub fn reset_mem_space() {
 /// the context first if there is none). Errors for a device number that does not exist.
 #[doc(hidden)]
 pub fn mark_lost_for_test(index: usize) -> Result<()> {
-    DeviceContext::get(index)?.lost.store(true, Ordering::SeqCst);
+    DeviceContext::get(index)?
+        .lost
+        .store(true, Ordering::SeqCst);
     Ok(())
 }
 
@@ -283,7 +304,13 @@ fn lost_error(index: usize) -> Error {
 ///
 /// The caller has set every argument of the kernel, in type and order, to buffers and scalars
 /// that outlive the queue's use of them.
-pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: &[usize], local: Option<&[usize]>, name: &'static str) -> Result<()> {
+pub(crate) fn launch(
+    q: &Queue,
+    e: &mut opencl3::kernel::ExecuteKernel,
+    global: &[usize],
+    local: Option<&[usize]>,
+    name: &'static str,
+) -> Result<()> {
     q.check_valid()?;
     e.set_global_work_sizes(global);
     if let Some(l) = local {
@@ -299,7 +326,13 @@ pub(crate) fn launch(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: 
 }
 
 /// [`launch`], keeping the launch's event (for its profiled time on a queue with profiling).
-pub(crate) fn launch_event(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, global: &[usize], local: &[usize], name: &'static str) -> Result<Event> {
+pub(crate) fn launch_event(
+    q: &Queue,
+    e: &mut opencl3::kernel::ExecuteKernel,
+    global: &[usize],
+    local: &[usize],
+    name: &'static str,
+) -> Result<Event> {
     q.check_valid()?;
     e.set_global_work_sizes(global);
     e.set_local_work_sizes(local);
@@ -315,7 +348,13 @@ pub(crate) fn launch_event(q: &Queue, e: &mut opencl3::kernel::ExecuteKernel, gl
 /// rounded up to `local`): for kernels launched many times in a row with one argument changing
 /// (the caller sets that one with `Kernel::set_arg`), where setting every argument per launch
 /// cost more than the launch. Errors name `name` and mark the device lost as `launch` does.
-pub(crate) fn enqueue_prepared(q: &Queue, kernel: &opencl3::kernel::Kernel, global: &[usize], local: &[usize], name: &'static str) -> Result<()> {
+pub(crate) fn enqueue_prepared(
+    q: &Queue,
+    kernel: &opencl3::kernel::Kernel,
+    global: &[usize],
+    local: &[usize],
+    name: &'static str,
+) -> Result<()> {
     q.check_valid()?;
     let mut g = [0usize; 3];
     for (i, (&x, &l)) in global.iter().zip(local).enumerate() {
@@ -323,7 +362,9 @@ pub(crate) fn enqueue_prepared(q: &Queue, kernel: &opencl3::kernel::Kernel, glob
     }
     // No event is asked for (the caller waits on the queue): the driver need not make and track
     // one per launch.
-    let runtime = cl3::load_library().as_ref().map_err(|_| Error::Panic("the OpenCL runtime is not loaded".into()))?;
+    let runtime = cl3::load_library()
+        .as_ref()
+        .map_err(|_| Error::Panic("the OpenCL runtime is not loaded".into()))?;
     // SAFETY: the caller set every argument of `kernel`; the sizes are `global.len()` long; a null
     // event pointer is allowed (OpenCL 1.2, clEnqueueNDRangeKernel).
     let status = runtime.clEnqueueNDRangeKernel(
@@ -340,7 +381,9 @@ pub(crate) fn enqueue_prepared(q: &Queue, kernel: &opencl3::kernel::Kernel, glob
     match status {
         Some(0) => Ok(()),
         other => {
-            let err = cl_error(name)(ClError(other.unwrap_or(cl3::error_codes::DLOPEN_FUNCTION_NOT_AVAILABLE)));
+            let err = cl_error(name)(ClError(
+                other.unwrap_or(cl3::error_codes::DLOPEN_FUNCTION_NOT_AVAILABLE),
+            ));
             note_failure(q, &err);
             Err(err)
         }
@@ -388,7 +431,10 @@ impl Backend {
         match self {
             Backend::Device(Some(d)) => DeviceContext::get(d),
             Backend::Device(None) => DeviceContext::current(),
-            Backend::Cpu => Err(Error::arg("backend", format!("the CPU backend; {solver} runs on an OpenCL device only"))),
+            Backend::Cpu => Err(Error::arg(
+                "backend",
+                format!("the CPU backend; {solver} runs on an OpenCL device only"),
+            )),
         }
     }
 }
@@ -413,7 +459,13 @@ impl DeviceContext {
         let info = list_devices()?[index].clone();
         let device = Device::new(info.cl_id());
         let context = Context::from_device(&device).map_err(cl_error("clCreateContext"))?;
-        let ctx = Arc::new(DeviceContext { info, context, programs: Mutex::new(HashMap::new()), staging: Mutex::new(None), lost: AtomicBool::new(false) });
+        let ctx = Arc::new(DeviceContext {
+            info,
+            context,
+            programs: Mutex::new(HashMap::new()),
+            staging: Mutex::new(None),
+            lost: AtomicBool::new(false),
+        });
         map.insert(index, ctx.clone());
         Ok(ctx)
     }
@@ -445,7 +497,10 @@ impl DeviceContext {
         #[allow(deprecated)]
         let q = unsafe { CommandQueue::create(&self.context, self.info.cl_id(), properties) }
             .map_err(cl_error("clCreateCommandQueue"))?;
-        Ok(Queue { ctx: self.clone(), queue: q })
+        Ok(Queue {
+            ctx: self.clone(),
+            queue: q,
+        })
     }
 
     pub fn context(&self) -> &Context {
@@ -470,11 +525,16 @@ impl DeviceContext {
         let mut h = DefaultHasher::new();
         src.hash(&mut h);
         let key = (h.finish(), options.to_string());
-        if let Some(p) = self.programs.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(p) = self
+            .programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return Ok(p.clone());
         }
-        let mut program =
-            Program::create_from_source(&self.context, src).map_err(cl_error("clCreateProgramWithSource"))?;
+        let mut program = Program::create_from_source(&self.context, src)
+            .map_err(cl_error("clCreateProgramWithSource"))?;
         let opts = format!("-cl-std=CL1.2 {options}");
         if let Err(e) = program.build(&[self.info.cl_id()], &opts) {
             let log = program.get_build_log(self.info.cl_id()).unwrap_or_default();
@@ -488,13 +548,19 @@ impl DeviceContext {
             return Err(cl_error("clBuildProgram")(e));
         }
         let p = Arc::new(program);
-        self.programs.lock().unwrap_or_else(|e| e.into_inner()).insert(key, p.clone());
+        self.programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, p.clone());
         Ok(p)
     }
 
     /// Number of programs built so far on this context (for tests of the cache).
     pub fn cached_programs(&self) -> usize {
-        self.programs.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 }
 
@@ -532,7 +598,11 @@ impl Queue {
     }
 
     /// A device buffer holding a copy of `data`.
-    pub fn buffer_from<T: ClScalar>(&self, data: &[T], what: &'static str) -> Result<DeviceBuffer<T>> {
+    pub fn buffer_from<T: ClScalar>(
+        &self,
+        data: &[T],
+        what: &'static str,
+    ) -> Result<DeviceBuffer<T>> {
         let mut b = DeviceBuffer::new(&self.ctx, data.len().max(1), what)?;
         if !data.is_empty() {
             b.write(self, data)?;

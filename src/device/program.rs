@@ -28,7 +28,10 @@ pub struct ProgramSpec {
 impl ProgramSpec {
     /// The kernel files of `cl/`, in order.
     pub fn files(files: &[&'static str]) -> Self {
-        ProgramSpec { parts: files.iter().map(|f| Part::File(f)).collect(), defines: Vec::new() }
+        ProgramSpec {
+            parts: files.iter().map(|f| Part::File(f)).collect(),
+            defines: Vec::new(),
+        }
     }
 
     /// Appends a kernel file of `cl/`.
@@ -81,7 +84,10 @@ impl ProgramSpec {
 
     /// The value of define `name`, if any.
     pub fn define_value(&self, name: &str) -> Option<&str> {
-        self.defines.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.defines
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The whole source text, files read now.
@@ -99,7 +105,11 @@ impl ProgramSpec {
 
     /// The build options: the defines as `-D` flags, in the order given.
     pub fn options(&self) -> String {
-        self.defines.iter().map(|(n, v)| format!("-D{n}={v}")).collect::<Vec<_>>().join(" ")
+        self.defines
+            .iter()
+            .map(|(n, v)| format!("-D{n}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -117,7 +127,10 @@ mod tests {
 
     #[test]
     fn defines_render_in_order_and_replace() {
-        let s = ProgramSpec::files(&["common.cl"]).define("FP", "float").define_u("ROWS", 12).flags("-DFP=double -DX");
+        let s = ProgramSpec::files(&["common.cl"])
+            .define("FP", "float")
+            .define_u("ROWS", 12)
+            .flags("-DFP=double -DX");
         assert_eq!(s.options(), "-DFP=double -DROWS=12u -DX=1");
         assert_eq!(s.define_value("ROWS"), Some("12u"));
     }

@@ -43,7 +43,9 @@ fn loaded_object_dir() -> Option<PathBuf> {
         return None;
     }
     // SAFETY: dli_fname is a NUL-terminated string owned by the dynamic loader.
-    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_str().ok()?;
+    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }
+        .to_str()
+        .ok()?;
     let p = std::fs::canonicalize(name).ok()?;
     p.parent().map(Path::to_path_buf)
 }
@@ -72,7 +74,9 @@ pub fn kernel_source(name: &str) -> Result<String> {
         match std::fs::read_to_string(&p) {
             Ok(s) => return Ok(s),
             // METAOPT_CL_DIR is the user's explicit choice: a missing file there is an error
-            Err(e) if std::env::var(CL_DIR_ENV).is_ok() => return Err(Error::Io { path: p, source: e }),
+            Err(e) if std::env::var(CL_DIR_ENV).is_ok() => {
+                return Err(Error::Io { path: p, source: e })
+            }
             Err(_) => {}
         }
     }
@@ -97,7 +101,10 @@ mod tests {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let name = entry.unwrap().file_name().into_string().unwrap();
             if name.ends_with(".cl") {
-                assert!(super::EMBEDDED.iter().any(|(n, _)| *n == name), "cl/{name} is not embedded");
+                assert!(
+                    super::EMBEDDED.iter().any(|(n, _)| *n == name),
+                    "cl/{name} is not embedded"
+                );
             }
         }
     }

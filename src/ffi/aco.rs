@@ -189,12 +189,22 @@ pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)
     let deposit = match o.deposit {
         0 => Deposit::All,
         1 => Deposit::IterationBest,
-        d => return Err(Error::arg("deposit", format!("{d}; expected 0 (all) or 1 (iteration-best)"))),
+        d => {
+            return Err(Error::arg(
+                "deposit",
+                format!("{d}; expected 0 (all) or 1 (iteration-best)"),
+            ))
+        }
     };
     let selection = match o.selection {
         0 => Selection::Roulette,
         1 => Selection::Gumbel,
-        s => return Err(Error::arg("selection", format!("{s}; expected 0 (roulette) or 1 (gumbel)"))),
+        s => {
+            return Err(Error::arg(
+                "selection",
+                format!("{s}; expected 0 (roulette) or 1 (gumbel)"),
+            ))
+        }
     };
     let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     let local_search = match o.local_search {
@@ -210,7 +220,11 @@ pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)
         evaporation: o.evaporation,
         deposit_exponent: o.deposit_exponent,
         initial_pheromone: nonzero_f(o.initial_pheromone),
-        iterations: if o.iterations == 0 { Iterations::Thesis } else { Iterations::Fixed(o.iterations) },
+        iterations: if o.iterations == 0 {
+            Iterations::Thesis
+        } else {
+            Iterations::Fixed(o.iterations)
+        },
         max_no_improve: nonzero_u(o.max_no_improve),
         max_min: nonzero_f(o.max_min),
         deposit,
@@ -244,7 +258,13 @@ fn c_path(p: Option<&AcoPath>) -> Result<CPath> {
             length_int: p.length_int.unwrap_or(u64::MAX),
             gap: p.gap,
         },
-        None => CPath { vertices: None, count: 0, length: f64::INFINITY, length_int: u64::MAX, gap: f64::INFINITY },
+        None => CPath {
+            vertices: None,
+            count: 0,
+            length: f64::INFINITY,
+            length_int: u64::MAX,
+            gap: f64::INFINITY,
+        },
     })
 }
 

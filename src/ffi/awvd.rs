@@ -5,7 +5,10 @@
 
 use super::handle::{self, opaque_handle};
 use super::qap::MetaoptBackend;
-use super::{c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptStringResult};
+use super::{
+    c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
+    MetaoptStringResult,
+};
 use crate::awvd::{self, AtomSelection, AwvdOptions, AwvdResult, Ball};
 use crate::device::{Backend, DeviceContext};
 use crate::error::{Error, Result};
@@ -173,18 +176,39 @@ pub extern "C" fn metaopt_awvd_default_options() -> MetaoptAwvdOptions {
 /// The diagram's options and backend from the C struct; errors name the field.
 pub(crate) fn awvd_options(o: &MetaoptAwvdOptions) -> Result<(AwvdOptions, Backend, bool)> {
     if !(o.cell.is_finite() && o.cell >= 0.0) {
-        return Err(Error::arg("cell", format!("{}; expected finite and >= 0 (0: the library's choice)", o.cell)));
+        return Err(Error::arg(
+            "cell",
+            format!(
+                "{}; expected finite and >= 0 (0: the library's choice)",
+                o.cell
+            ),
+        ));
     }
     if !(o.suspect_bound.is_finite() && o.suspect_bound >= 0.0) {
-        return Err(Error::arg("suspect_bound", format!("{}; expected finite and >= 0", o.suspect_bound)));
+        return Err(Error::arg(
+            "suspect_bound",
+            format!("{}; expected finite and >= 0", o.suspect_bound),
+        ));
     }
     let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     let double = match o.double_precision {
         0 => false,
         1 => true,
-        d => return Err(Error::arg("double_precision", format!("{d}; expected 0 or 1"))),
+        d => {
+            return Err(Error::arg(
+                "double_precision",
+                format!("{d}; expected 0 or 1"),
+            ))
+        }
     };
-    Ok((AwvdOptions { cell: o.cell, suspect_bound: o.suspect_bound }, backend, double))
+    Ok((
+        AwvdOptions {
+            cell: o.cell,
+            suspect_bound: o.suspect_bound,
+        },
+        backend,
+        double,
+    ))
 }
 
 /// The balls are usable: at least one, finite centres, finite radii >= 0. Errors name `what`
@@ -196,11 +220,17 @@ pub(crate) fn check_balls(balls: &[Ball]) -> Result<()> {
     for (i, b) in balls.iter().enumerate() {
         for (k, name) in ["x", "y", "z"].into_iter().enumerate() {
             if !b.c[k].is_finite() {
-                return Err(Error::arg(name, format!("ball {i}: {} is not finite", b.c[k])));
+                return Err(Error::arg(
+                    name,
+                    format!("ball {i}: {} is not finite", b.c[k]),
+                ));
             }
         }
         if !b.r.is_finite() || b.r < 0.0 {
-            return Err(Error::arg("r", format!("ball {i}: radius {}; expected finite and >= 0", b.r)));
+            return Err(Error::arg(
+                "r",
+                format!("ball {i}: radius {}; expected finite and >= 0", b.r),
+            ));
         }
     }
     Ok(())
@@ -209,20 +239,32 @@ pub(crate) fn check_balls(balls: &[Ball]) -> Result<()> {
 /// What computes the diagram, in words.
 pub(crate) fn backend_description(backend: Backend, double: bool) -> Result<String> {
     Ok(match backend {
-        Backend::Cpu => format!("CPU backend (rayon, {} threads)", rayon::current_num_threads()),
+        Backend::Cpu => format!(
+            "CPU backend (rayon, {} threads)",
+            rayon::current_num_threads()
+        ),
         Backend::Device(n) => {
             let ctx: std::sync::Arc<DeviceContext> = match n {
                 Some(i) => DeviceContext::get(i)?,
                 None => DeviceContext::current()?,
             };
-            let pass = if double { "double" } else { "float pass, suspects in double" };
+            let pass = if double {
+                "double"
+            } else {
+                "float pass, suspects in double"
+            };
             format!("device {}: {} ({pass})", ctx.info.index, ctx.info.name)
         }
     })
 }
 
 /// The diagram of checked `balls` on `backend` (the device search in double when `double`).
-pub(crate) fn awvd_run(balls: &[Ball], opts: &AwvdOptions, backend: Backend, double: bool) -> Result<AwvdResult> {
+pub(crate) fn awvd_run(
+    balls: &[Ball],
+    opts: &AwvdOptions,
+    backend: Backend,
+    double: bool,
+) -> Result<AwvdResult> {
     check_balls(balls)?;
     match backend {
         Backend::Cpu => awvd::awvd_cpu(balls, opts),
@@ -233,9 +275,19 @@ pub(crate) fn awvd_run(balls: &[Ball], opts: &AwvdOptions, backend: Backend, dou
 /// The atom selection of the flags; unknown bits are an error naming `flags`.
 fn selection(flags: u32) -> Result<AtomSelection> {
     if flags & !7 != 0 {
-        return Err(Error::arg("flags", format!("{flags:#x}; expected a combination of 1 (hetatm), 2 (hydrogens), 4 (all models)")));
+        return Err(Error::arg(
+            "flags",
+            format!(
+                "{flags:#x}; expected a combination of 1 (hetatm), 2 (hydrogens), 4 (all models)"
+            ),
+        ));
     }
-    Ok(AtomSelection { heteroatoms: flags & 1 != 0, hydrogens: flags & 2 != 0, all_models: flags & 4 != 0, ..AtomSelection::default() })
+    Ok(AtomSelection {
+        heteroatoms: flags & 1 != 0,
+        hydrogens: flags & 2 != 0,
+        all_models: flags & 4 != 0,
+        ..AtomSelection::default()
+    })
 }
 
 fn info(d: &AwvdResult) -> MetaoptAwvdResult {
@@ -301,7 +353,12 @@ pub unsafe extern "C" fn metaopt_awvd_build(
         let ys: Vec<f64> = unsafe { copy_in(y.cast(), n, "y")? };
         let zs: Vec<f64> = unsafe { copy_in(z.cast(), n, "z")? };
         let rs: Vec<f64> = unsafe { copy_in(r.cast(), n, "r")? };
-        let balls: Vec<Ball> = (0..n).map(|i| Ball { c: [xs[i], ys[i], zs[i]], r: rs[i] }).collect();
+        let balls: Vec<Ball> = (0..n)
+            .map(|i| Ball {
+                c: [xs[i], ys[i], zs[i]],
+                r: rs[i],
+            })
+            .collect();
         build(&balls, options)?
     })
 }
@@ -313,14 +370,21 @@ pub unsafe extern "C" fn metaopt_awvd_build(
 /// # Safety
 /// `path` must be NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_awvd_read_balls(path: *const c_char, flags: u32) -> MetaoptAwvdBalls {
+pub unsafe extern "C" fn metaopt_awvd_read_balls(
+    path: *const c_char,
+    flags: u32,
+) -> MetaoptAwvdBalls {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let p = unsafe { str_arg(path, "path")? };
         let balls = awvd::read_any(p, &selection(flags)?)?;
-        let n = u32::try_from(balls.len()).map_err(|_| Error::arg("path", "more than 2^32 - 1 balls"))?;
+        let n = u32::try_from(balls.len())
+            .map_err(|_| Error::arg("path", "more than 2^32 - 1 balls"))?;
         let col = |k: usize| -> Result<CArray<f64>> {
-            let v: Vec<f64> = balls.iter().map(|b| if k < 3 { b.c[k] } else { b.r }).collect();
+            let v: Vec<f64> = balls
+                .iter()
+                .map(|b| if k < 3 { b.c[k] } else { b.r })
+                .collect();
             CArray::from_slice(&v)
         };
         let (x, y, z, r) = (col(0)?, col(1)?, col(2)?, col(3)?);
@@ -342,7 +406,11 @@ pub unsafe extern "C" fn metaopt_awvd_read_balls(path: *const c_char, flags: u32
 /// # Safety
 /// `path` must be NULL or a NUL-terminated string; `options` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_awvd_from_file(path: *const c_char, flags: u32, options: *const MetaoptAwvdOptions) -> MetaoptAwvdResult {
+pub unsafe extern "C" fn metaopt_awvd_from_file(
+    path: *const c_char,
+    flags: u32,
+    options: *const MetaoptAwvdOptions,
+) -> MetaoptAwvdResult {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let p = unsafe { str_arg(path, "path")? };
@@ -376,8 +444,16 @@ pub unsafe extern "C" fn metaopt_awvd_vertices(awvd: *mut MetaoptAwvd) -> Metaop
         let d = unsafe { handle::get(awvd, "awvd")? };
         let q: Vec<u32> = d.vertices.iter().flat_map(|v| v.q).collect();
         let w: Vec<u8> = d.vertices.iter().map(|v| v.which).collect();
-        let s: Vec<f64> = d.vertices.iter().flat_map(|v| [v.s.c[0], v.s.c[1], v.s.c[2], v.s.r]).collect();
-        let (q, w, s) = (CArray::from_slice(&q)?, CArray::from_slice(&w)?, CArray::from_slice(&s)?);
+        let s: Vec<f64> = d
+            .vertices
+            .iter()
+            .flat_map(|v| [v.s.c[0], v.s.c[1], v.s.c[2], v.s.r])
+            .collect();
+        let (q, w, s) = (
+            CArray::from_slice(&q)?,
+            CArray::from_slice(&w)?,
+            CArray::from_slice(&s)?,
+        );
         MetaoptAwvdVertices {
             n: d.vertices.len() as u64,
             quadruples: q.into_raw(),

@@ -39,7 +39,8 @@ pub(crate) fn boundary<R: CResult>(body: impl FnOnce() -> Result<R>) -> R {
         }
     };
     // formatting a message does not panic in practice; if it did, the code still gets through
-    let message = catch_unwind(AssertUnwindSafe(|| c_string(&error.to_string()))).unwrap_or(ptr::null_mut());
+    let message =
+        catch_unwind(AssertUnwindSafe(|| c_string(&error.to_string()))).unwrap_or(ptr::null_mut());
     R::from_error(MetaoptErrorCode::from(&error) as i32, message)
 }
 
@@ -58,7 +59,11 @@ pub(crate) use ffi_boundary;
 /// # Safety
 /// `p` must be valid for reads of `len * size_of::<T>()` bytes, and every bit pattern of those
 /// bytes must be a valid `T` (true of the integer and float types used here).
-pub(crate) unsafe fn copy_in<T: Copy>(p: *const c_void, len: usize, arg: &'static str) -> Result<Vec<T>> {
+pub(crate) unsafe fn copy_in<T: Copy>(
+    p: *const c_void,
+    len: usize,
+    arg: &'static str,
+) -> Result<Vec<T>> {
     if p.is_null() {
         return Err(Error::NullPointer(arg));
     }
@@ -68,8 +73,12 @@ pub(crate) unsafe fn copy_in<T: Copy>(p: *const c_void, len: usize, arg: &'stati
         .ok_or_else(|| Error::arg(arg, format!("{len} elements overflow the address space")))?;
     // a huge length from the caller must be an error, not an abort on allocation failure
     let mut v = Vec::<T>::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| Error::arg(arg, format!("{len} elements ({bytes} bytes) cannot be allocated")))?;
+    v.try_reserve_exact(len).map_err(|_| {
+        Error::arg(
+            arg,
+            format!("{len} elements ({bytes} bytes) cannot be allocated"),
+        )
+    })?;
     // SAFETY: the caller vouches for `bytes` readable bytes; `v` has room for them, and they
     // form valid `T`s.
     unsafe {
@@ -85,7 +94,8 @@ pub(crate) unsafe fn copy_in<T: Copy>(p: *const c_void, len: usize, arg: &'stati
 /// # Safety
 /// `data` must be valid for reads of `bytes` bytes when `bytes` is not 0.
 pub(crate) unsafe fn func_data_arg(data: *const c_void, bytes: u64) -> Result<Vec<u8>> {
-    let len = usize::try_from(bytes).map_err(|_| Error::arg("bytes", format!("{bytes} exceeds the address space")))?;
+    let len = usize::try_from(bytes)
+        .map_err(|_| Error::arg("bytes", format!("{bytes} exceeds the address space")))?;
     if len == 0 {
         return Ok(Vec::new());
     }
@@ -103,7 +113,8 @@ pub(crate) unsafe fn str_arg<'a>(s: *const c_char, arg: &'static str) -> Result<
     }
     // SAFETY: non-null and NUL-terminated by the caller's contract.
     let cs = unsafe { CStr::from_ptr(s) };
-    cs.to_str().map_err(|e| Error::arg(arg, format!("not valid UTF-8 ({e})")))
+    cs.to_str()
+        .map_err(|e| Error::arg(arg, format!("not valid UTF-8 ({e})")))
 }
 
 #[cfg(test)]
@@ -115,13 +126,19 @@ mod tests {
     fn boundary_turns_panics_and_errors_into_codes() {
         let r: MetaoptInt32Result = boundary(|| panic!("boom"));
         assert_eq!(r.error_code, MetaoptErrorCode::MetaoptErrPanic as i32);
-        let msg = unsafe { CStr::from_ptr(r.error_message) }.to_str().unwrap().to_string();
+        let msg = unsafe { CStr::from_ptr(r.error_message) }
+            .to_str()
+            .unwrap()
+            .to_string();
         assert!(msg.contains("boom"), "{msg}");
         free_c(r.error_message);
         let r: MetaoptInt32Result = ffi_boundary!({ Err(Error::NullPointer("q"))? });
         assert_eq!(r.error_code, 3);
         free_c(r.error_message);
         let r: MetaoptInt32Result = ffi_boundary!({ MetaoptInt32Result::ok(7) });
-        assert_eq!((r.result, r.error_code, r.error_message.is_null()), (7, 0, true));
+        assert_eq!(
+            (r.result, r.error_code, r.error_message.is_null()),
+            (7, 0, true)
+        );
     }
 }

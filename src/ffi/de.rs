@@ -4,12 +4,16 @@
 //! functions (docs/specs/API.md, docs/specs/DE.md).
 
 use super::handle::{self, opaque_handle};
-use super::{
-    copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result, str_arg, CArray,
-    MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective, MetaoptStringResult,
-};
-use crate::de::{BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection, Stop, StopReason};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
+use super::{
+    copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
+    str_arg, CArray, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective,
+    MetaoptStringResult,
+};
+use crate::de::{
+    BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection,
+    Stop, StopReason,
+};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
 use std::ffi::{c_char, c_void};
@@ -263,7 +267,16 @@ fn default_options() -> MetaoptDeOptions {
 /// No limits: set at least one field before `metaopt_de_run`.
 #[no_mangle]
 pub extern "C" fn metaopt_de_default_stop() -> MetaoptDeStop {
-    ffi_boundary!({ MetaoptDeStop { generations: 0, evaluations: 0, has_target: 0, target: 0.0, time_limit: 0.0, stop_token: ptr::null() } })
+    ffi_boundary!({
+        MetaoptDeStop {
+            generations: 0,
+            evaluations: 0,
+            has_target: 0,
+            target: 0.0,
+            time_limit: 0.0,
+            stop_token: ptr::null(),
+        }
+    })
 }
 
 /// Creates an island DE instance (the thesis's `DEMultiPop` constructor): `islands` populations
@@ -297,15 +310,21 @@ pub unsafe extern "C" fn metaopt_de_create(
         }
         let pairs = u64::from(dims) * 2;
         if limitsLength != 2 && u64::from(limitsLength) != pairs {
-            return Err(Error::arg("limitsLength", format!("{limitsLength}; expected 2 or 2 * dims = {pairs}")));
+            return Err(Error::arg(
+                "limitsLength",
+                format!("{limitsLength}; expected 2 or 2 * dims = {pairs}"),
+            ));
         }
         // SAFETY: the caller's contract, for the length checked above.
         let lim = unsafe { copy_in::<f64>(limits.cast(), limitsLength as usize, "limits")? };
         // SAFETY: the caller's contract.
         let bounds = BoundsCorrection::parse_list(unsafe { str_arg(bounds, "bounds")? })?;
         // SAFETY: NULL or valid by the caller's contract.
-        let o = unsafe { options.as_ref() }.copied().unwrap_or_else(default_options);
-        let backend = super::device::backend_on(o.backend, o.device, "options.backend", "options.device")?;
+        let o = unsafe { options.as_ref() }
+            .copied()
+            .unwrap_or_else(default_options);
+        let backend =
+            super::device::backend_on(o.backend, o.device, "options.backend", "options.device")?;
         let params = DeParams {
             islands,
             members,
@@ -316,8 +335,16 @@ pub unsafe extern "C" fn metaopt_de_create(
             options: unsafe { de_options(&o, islands)? },
         };
         let solver = DeMultiPop::new(&params, backend)?;
-        let instance = handle::insert(Handle { solver, objective: None, backend: o.backend });
-        MetaoptDeCreateResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        let instance = handle::insert(Handle {
+            solver,
+            objective: None,
+            backend: o.backend,
+        });
+        MetaoptDeCreateResult {
+            error_code: 0,
+            error_message: ptr::null_mut(),
+            instance,
+        }
     })
 }
 
@@ -330,10 +357,20 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         vec![o.cr]
     } else {
         // SAFETY: the caller's contract: `islands` values.
-        unsafe { copy_in::<f64>(o.cr_per_island.cast(), islands as usize, "options.cr_per_island")? }
+        unsafe {
+            copy_in::<f64>(
+                o.cr_per_island.cast(),
+                islands as usize,
+                "options.cr_per_island",
+            )?
+        }
     };
     Ok(DeOptions {
-        f_mode: if o.f_const != 0 { FMode::Const } else { FMode::Linspace },
+        f_mode: if o.f_const != 0 {
+            FMode::Const
+        } else {
+            FMode::Linspace
+        },
         f_min: o.f_min,
         f_max: o.f_max,
         cr,
@@ -351,7 +388,12 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         selection: match o.selection {
             0 => Selection::Ties,
             1 => Selection::Strict,
-            s => return Err(Error::arg("options.selection", format!("{s}; expected 0 (ties, <=) or 1 (strict, <)"))),
+            s => {
+                return Err(Error::arg(
+                    "options.selection",
+                    format!("{s}; expected 0 (ties, <=) or 1 (strict, <)"),
+                ))
+            }
         },
         algorithm: crate::de::Algorithm::from_code(o.algorithm, "options.algorithm")?,
         lshade_budget: o.lshade_budget,
@@ -411,13 +453,21 @@ pub unsafe extern "C" fn metaopt_de_init(
             Some(o) if o.backend != h.backend => {
                 return Err(Error::arg(
                     "options.backend",
-                    format!("{}; the backend is fixed when the instance is created ({})", o.backend, h.backend),
+                    format!(
+                        "{}; the backend is fixed when the instance is created ({})",
+                        o.backend, h.backend
+                    ),
                 ))
             }
             // SAFETY: the caller's contract for `cr_per_island`.
             Some(o) => Some(unsafe { de_options(o, h.solver.config().np)? }),
         };
-        h.solver.init_with(&obj, mutation, Migration::new(kind, period), update.as_ref())?;
+        h.solver.init_with(
+            &obj,
+            mutation,
+            Migration::new(kind, period),
+            update.as_ref(),
+        )?;
         h.objective = Some(what);
         MetaoptInt32Result::ok(0)
     })
@@ -447,7 +497,10 @@ pub unsafe extern "C" fn metaopt_de_iteration(h: *mut MetaoptDeInstance) -> Meta
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors); `stop` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const MetaoptDeStop) -> MetaoptDeRunResult {
+pub unsafe extern "C" fn metaopt_de_run(
+    h: *mut MetaoptDeInstance,
+    stop: *const MetaoptDeStop,
+) -> MetaoptDeRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -465,7 +518,8 @@ pub unsafe extern "C" fn metaopt_de_run(h: *mut MetaoptDeInstance, stop: *const 
         };
         let r = h.solver.run(&stop)?;
         let x = CArray::from_slice(&r.x)?;
-        let (error_code, error_message) = stop_status(r.stopped_by == StopReason::Interrupted, "metaopt_de_run");
+        let (error_code, error_message) =
+            stop_status(r.stopped_by == StopReason::Interrupted, "metaopt_de_run");
         MetaoptDeRunResult {
             value: r.value,
             dims: r.x.len() as u32,
@@ -506,7 +560,9 @@ pub unsafe extern "C" fn metaopt_de_free_run_result(r: *mut MetaoptDeRunResult) 
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut MetaoptDeInstance) -> MetaoptDoubleArrayResult {
+pub unsafe extern "C" fn metaopt_de_bests_fitness(
+    h: *mut MetaoptDeInstance,
+) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -520,7 +576,10 @@ pub unsafe extern "C" fn metaopt_de_bests_fitness(h: *mut MetaoptDeInstance) -> 
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_best(h: *mut MetaoptDeInstance, island: u32) -> MetaoptDoubleArrayResult {
+pub unsafe extern "C" fn metaopt_de_best(
+    h: *mut MetaoptDeInstance,
+    island: u32,
+) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -534,7 +593,11 @@ pub unsafe extern "C" fn metaopt_de_best(h: *mut MetaoptDeInstance, island: u32)
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_x(h: *mut MetaoptDeInstance, island: u32, member: u32) -> MetaoptDoubleArrayResult {
+pub unsafe extern "C" fn metaopt_de_x(
+    h: *mut MetaoptDeInstance,
+    island: u32,
+    member: u32,
+) -> MetaoptDoubleArrayResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -551,7 +614,11 @@ pub unsafe extern "C" fn metaopt_de_x(h: *mut MetaoptDeInstance, island: u32, me
 /// # Safety
 /// `h` must be NULL or a handle of this library; `data` valid for `bytes` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_de_func_data(h: *mut MetaoptDeInstance, data: *const c_void, bytes: u64) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_de_func_data(
+    h: *mut MetaoptDeInstance,
+    data: *const c_void,
+    bytes: u64,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };

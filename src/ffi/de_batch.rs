@@ -7,8 +7,14 @@
 
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
-use super::{copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
-use crate::de::{Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, Placement};
+use super::{
+    copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray,
+    MetaoptInt32Result,
+};
+use crate::de::{
+    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
+    BatchStopReason, Placement,
+};
 use crate::error::{Error, Result};
 use crate::precision::Precision;
 use std::ffi::{c_char, c_void};
@@ -192,7 +198,11 @@ pub struct MetaoptBatchDeRunResult {
 
 owned_result!(MetaoptBatchDeCreateResult);
 owned_result!(MetaoptBatchDeRunResult: frees best_value, generations, stop_reason; zeroes count);
-plain_result!(MetaoptBatchDeProblem, MetaoptBatchDeOptions, MetaoptBatchDeStop);
+plain_result!(
+    MetaoptBatchDeProblem,
+    MetaoptBatchDeOptions,
+    MetaoptBatchDeStop
+);
 
 pub(crate) struct Handle {
     solver: BatchDe,
@@ -262,13 +272,20 @@ fn default_options() -> MetaoptBatchDeOptions {
 /// No time limit and no token: a run goes on until every problem reached its target or budget.
 #[no_mangle]
 pub extern "C" fn metaopt_batch_de_default_stop() -> MetaoptBatchDeStop {
-    ffi_boundary!({ MetaoptBatchDeStop { time_limit: 0.0, stop_token: ptr::null() } })
+    ffi_boundary!({
+        MetaoptBatchDeStop {
+            time_limit: 0.0,
+            stop_token: ptr::null(),
+        }
+    })
 }
 
 /// Names problem `i` in an error's message (the argument keeps its field name).
 fn at(i: usize, e: Error) -> Error {
     match e {
-        Error::InvalidArgument { arg, msg } if !msg.starts_with("problem ") => Error::arg(arg, format!("problem {i}: {msg}")),
+        Error::InvalidArgument { arg, msg } if !msg.starts_with("problem ") => {
+            Error::arg(arg, format!("problem {i}: {msg}"))
+        }
         Error::NullPointer(arg) => Error::arg(arg, format!("problem {i}: NULL")),
         e => e,
     }
@@ -281,7 +298,9 @@ fn at(i: usize, e: Error) -> Error {
 unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
     let function = match (p.function.is_null(), p.source.is_null()) {
         // SAFETY: the caller's contract for the strings.
-        (false, true) => BatchFunction::Name(unsafe { str_arg(p.function, "function")? }.to_string()),
+        (false, true) => {
+            BatchFunction::Name(unsafe { str_arg(p.function, "function")? }.to_string())
+        }
         (true, false) => {
             // SAFETY: the caller's contract.
             let code = unsafe { str_arg(p.source, "source")? }.to_string();
@@ -293,16 +312,30 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
             })?;
             BatchFunction::Source { code, data }
         }
-        (true, true) => return Err(Error::arg("function", "NULL and no source; set one of function and source")),
-        (false, false) => return Err(Error::arg("source", "set together with function; set one of function and source")),
-    };
-    let bounds_of = |v: *const f64, len: u32, arg: &'static str, len_arg: &'static str| -> Result<Vec<f64>> {
-        if len != 1 && len != p.dims {
-            return Err(Error::arg(len_arg, format!("{len}; expected 1 or dims = {}", p.dims)));
+        (true, true) => {
+            return Err(Error::arg(
+                "function",
+                "NULL and no source; set one of function and source",
+            ))
         }
-        // SAFETY: the caller's contract: `len` values.
-        unsafe { copy_in::<f64>(v.cast(), len as usize, arg) }
+        (false, false) => {
+            return Err(Error::arg(
+                "source",
+                "set together with function; set one of function and source",
+            ))
+        }
     };
+    let bounds_of =
+        |v: *const f64, len: u32, arg: &'static str, len_arg: &'static str| -> Result<Vec<f64>> {
+            if len != 1 && len != p.dims {
+                return Err(Error::arg(
+                    len_arg,
+                    format!("{len}; expected 1 or dims = {}", p.dims),
+                ));
+            }
+            // SAFETY: the caller's contract: `len` values.
+            unsafe { copy_in::<f64>(v.cast(), len as usize, arg) }
+        };
     let lower = bounds_of(p.lower, p.lower_length, "lower", "lower_length")?;
     let upper = bounds_of(p.upper, p.upper_length, "upper", "upper_length")?;
     let mutation = if p.mutation.is_null() {
@@ -344,15 +377,24 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
 
 /// `BatchOptions` and the backend from the C options.
 fn batch_options(o: &MetaoptBatchDeOptions) -> Result<(Backend, BatchOptions)> {
-    let backend = super::device::backend_on(o.backend, o.device, "options.backend", "options.device")?;
+    let backend =
+        super::device::backend_on(o.backend, o.device, "options.backend", "options.device")?;
     let placement = match o.placement {
         0 => Placement::Auto,
         1 => Placement::Local,
         2 => Placement::Global,
-        p => return Err(Error::arg("options.placement", format!("{p}; expected 0 (auto), 1 (local) or 2 (global)"))),
+        p => {
+            return Err(Error::arg(
+                "options.placement",
+                format!("{p}; expected 0 (auto), 1 (local) or 2 (global)"),
+            ))
+        }
     };
     if o.generations_per_launch == 0 {
-        return Err(Error::arg("options.generations_per_launch", "0; expected at least 1"));
+        return Err(Error::arg(
+            "options.generations_per_launch",
+            "0; expected at least 1",
+        ));
     }
     Ok((
         backend,
@@ -386,26 +428,42 @@ pub unsafe extern "C" fn metaopt_batch_de_create(
             return Err(Error::arg("count", "0; expected at least 1 problem"));
         }
         // SAFETY: the caller's contract: `count` specs.
-        let specs = unsafe { copy_in::<MetaoptBatchDeProblem>(problems.cast(), count as usize, "problems")? };
+        let specs = unsafe {
+            copy_in::<MetaoptBatchDeProblem>(problems.cast(), count as usize, "problems")?
+        };
         let mut probs = crate::error::try_vec(specs.len(), "count")?;
         for (i, s) in specs.iter().enumerate() {
             // SAFETY: the caller's contract for each spec's pointers.
             probs.push(unsafe { problem(s) }.map_err(|e| at(i, e))?);
         }
         // SAFETY: NULL or valid by the caller's contract.
-        let o = unsafe { options.as_ref() }.copied().unwrap_or_else(default_options);
+        let o = unsafe { options.as_ref() }
+            .copied()
+            .unwrap_or_else(default_options);
         let (backend, opts) = batch_options(&o)?;
         let dims = probs.iter().map(|p| p.dims).collect();
         let solver = BatchDe::new(probs, backend, opts)?;
-        let instance = handle::insert(Handle { solver, dims, cache: None });
-        MetaoptBatchDeCreateResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        let instance = handle::insert(Handle {
+            solver,
+            dims,
+            cache: None,
+        });
+        MetaoptBatchDeCreateResult {
+            error_code: 0,
+            error_message: ptr::null_mut(),
+            instance,
+        }
     })
 }
 
 fn run_result(h: &Handle, r: &[BatchResult], seconds: f64) -> Result<MetaoptBatchDeRunResult> {
     let best_value = CArray::from_slice(&r.iter().map(|r| r.best_value).collect::<Vec<_>>())?;
     let generations = CArray::from_slice(&r.iter().map(|r| r.generations).collect::<Vec<_>>())?;
-    let stop_reason = CArray::from_slice(&r.iter().map(|r| MetaoptBatchDeStopReason::from(r.stop) as i32).collect::<Vec<_>>())?;
+    let stop_reason = CArray::from_slice(
+        &r.iter()
+            .map(|r| MetaoptBatchDeStopReason::from(r.stop) as i32)
+            .collect::<Vec<_>>(),
+    )?;
     let interrupted = r.iter().any(|r| r.stop == BatchStopReason::Interrupted);
     let (error_code, error_message) = stop_status(interrupted, "metaopt_batch_de_run");
     Ok(MetaoptBatchDeRunResult {
@@ -414,7 +472,11 @@ fn run_result(h: &Handle, r: &[BatchResult], seconds: f64) -> Result<MetaoptBatc
         generations: generations.into_raw(),
         stop_reason: stop_reason.into_raw(),
         seconds,
-        precision: if h.solver.is_double() { Precision::Double.code() } else { Precision::Single.code() },
+        precision: if h.solver.is_double() {
+            Precision::Double.code()
+        } else {
+            Precision::Single.code()
+        },
         local_memory: h.solver.uses_local_memory().map_or(-1, i32::from),
         error_code,
         error_message,
@@ -430,12 +492,20 @@ fn run_result(h: &Handle, r: &[BatchResult], seconds: f64) -> Result<MetaoptBatc
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors); `stop` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_batch_de_run(h: *mut MetaoptBatchDeInstance, stop: *const MetaoptBatchDeStop) -> MetaoptBatchDeRunResult {
+pub unsafe extern "C" fn metaopt_batch_de_run(
+    h: *mut MetaoptBatchDeInstance,
+    stop: *const MetaoptBatchDeStop,
+) -> MetaoptBatchDeRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
-        let s = unsafe { stop.as_ref() }.copied().unwrap_or(MetaoptBatchDeStop { time_limit: 0.0, stop_token: ptr::null() });
+        let s = unsafe { stop.as_ref() }
+            .copied()
+            .unwrap_or(MetaoptBatchDeStop {
+                time_limit: 0.0,
+                stop_token: ptr::null(),
+            });
         let stop = BatchStop {
             time_limit: crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?,
             // SAFETY: the caller's contract: NULL or a stop token.
@@ -456,7 +526,9 @@ pub unsafe extern "C" fn metaopt_batch_de_run(h: *mut MetaoptBatchDeInstance, st
 /// # Safety
 /// `h` must be NULL or a handle pointer, which the library checks.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_batch_de_results(h: *mut MetaoptBatchDeInstance) -> MetaoptBatchDeRunResult {
+pub unsafe extern "C" fn metaopt_batch_de_results(
+    h: *mut MetaoptBatchDeInstance,
+) -> MetaoptBatchDeRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -477,15 +549,22 @@ pub unsafe extern "C" fn metaopt_batch_de_results(h: *mut MetaoptBatchDeInstance
 /// `h` must be NULL or a handle pointer, which the library checks; `out` NULL or valid for
 /// writes of `out_length` doubles.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_batch_de_best(h: *mut MetaoptBatchDeInstance, problem: u32, out: *mut f64, out_length: u32) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_batch_de_best(
+    h: *mut MetaoptBatchDeInstance,
+    problem: u32,
+    out: *mut f64,
+    out_length: u32,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         let n = h.dims.len();
-        let dims = *h
-            .dims
-            .get(problem as usize)
-            .ok_or_else(|| Error::arg("problem", format!("{problem}; the batch has {n} problems (0..{})", n - 1)))?;
+        let dims = *h.dims.get(problem as usize).ok_or_else(|| {
+            Error::arg(
+                "problem",
+                format!("{problem}; the batch has {n} problems (0..{})", n - 1),
+            )
+        })?;
         if out.is_null() {
             if out_length == 0 {
                 return Ok(MetaoptInt32Result::ok(dims as i32));
@@ -493,11 +572,17 @@ pub unsafe extern "C" fn metaopt_batch_de_best(h: *mut MetaoptBatchDeInstance, p
             return Err(Error::NullPointer("out"));
         }
         if out_length < dims {
-            return Err(Error::arg("out_length", format!("{out_length}; problem {problem} has {dims} dimensions")));
+            return Err(Error::arg(
+                "out_length",
+                format!("{out_length}; problem {problem} has {dims} dimensions"),
+            ));
         }
         let best = &h.results()?[problem as usize].best;
         if best.len() != dims as usize {
-            return Err(Error::arg("problem", format!("{problem} has not started; run the batch first")));
+            return Err(Error::arg(
+                "problem",
+                format!("{problem} has not started; run the batch first"),
+            ));
         }
         // SAFETY: the caller's contract: `out` holds `out_length` >= dims doubles.
         unsafe { ptr::copy_nonoverlapping(best.as_ptr(), out, best.len()) };

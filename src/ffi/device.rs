@@ -1,7 +1,7 @@
 //! Device selection and listing over the C ABI (docs/specs/API.md "Device selection").
 
-use super::{c_string, ffi_boundary, MetaoptInt32Result};
 use super::result::free_c;
+use super::{c_string, ffi_boundary, MetaoptInt32Result};
 use crate::device::{self, Backend, DeviceKind};
 use crate::error::Error;
 use std::ffi::c_char;
@@ -96,15 +96,29 @@ pub extern "C" fn metaopt_device_is_mem_space_valid() -> u8 {
 /// The backend of a C `backend` (0 a device, 1 the CPU backend) and `device` (-1 the device in
 /// use, else a number of the device list; checked for the device backend, ignored by the CPU
 /// backend except that it must not be below -1); errors name `backend_name` or `device_name`.
-pub(crate) fn backend_on(backend: i32, device: i32, backend_name: &'static str, device_name: &'static str) -> crate::error::Result<Backend> {
+pub(crate) fn backend_on(
+    backend: i32,
+    device: i32,
+    backend_name: &'static str,
+    device_name: &'static str,
+) -> crate::error::Result<Backend> {
     if device < -1 {
-        return Err(Error::arg(device_name, format!("{device}; expected a device number or -1 (the device in use)")));
+        return Err(Error::arg(
+            device_name,
+            format!("{device}; expected a device number or -1 (the device in use)"),
+        ));
     }
     match backend {
         0 if device == -1 => Ok(Backend::Device(None)),
-        0 => Ok(Backend::Device(Some(device::check_index(device as i64, device_name)?))),
+        0 => Ok(Backend::Device(Some(device::check_index(
+            device as i64,
+            device_name,
+        )?))),
         1 => Ok(Backend::Cpu),
-        b => Err(Error::arg(backend_name, format!("{b}; expected 0 (device) or 1 (cpu)"))),
+        b => Err(Error::arg(
+            backend_name,
+            format!("{b}; expected 0 (device) or 1 (cpu)"),
+        )),
     }
 }
 
@@ -167,7 +181,10 @@ pub extern "C" fn metaopt_device_count() -> MetaoptInt32Result {
 /// # Safety
 /// `out` must be NULL or point to a writable `MetaoptDeviceInfo`.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_device_info(n: i32, out: *mut MetaoptDeviceInfo) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_device_info(
+    n: i32,
+    out: *mut MetaoptDeviceInfo,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         if out.is_null() {
             return Err(Error::NullPointer("out"));
@@ -178,7 +195,12 @@ pub unsafe extern "C" fn metaopt_device_info(n: i32, out: *mut MetaoptDeviceInfo
         let d = usize::try_from(n)
             .ok()
             .and_then(|i| devs.get(i))
-            .ok_or_else(|| Error::arg("n", format!("device {n} does not exist; there are {}", devs.len())))?;
+            .ok_or_else(|| {
+                Error::arg(
+                    "n",
+                    format!("device {n} does not exist; there are {}", devs.len()),
+                )
+            })?;
         let info = MetaoptDeviceInfo {
             index: d.index as i32,
             kind: MetaoptDeviceKind::from(d.kind) as i32,
@@ -210,7 +232,12 @@ pub unsafe extern "C" fn metaopt_device_free_info(info: *mut MetaoptDeviceInfo) 
     ffi_boundary!({
         // SAFETY: NULL or valid by the caller's contract.
         if let Some(info) = unsafe { info.as_mut() } {
-            for s in [&mut info.platform, &mut info.name, &mut info.vendor, &mut info.version] {
+            for s in [
+                &mut info.platform,
+                &mut info.name,
+                &mut info.vendor,
+                &mut info.version,
+            ] {
                 free_c(*s);
                 *s = ptr::null_mut();
             }

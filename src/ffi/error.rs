@@ -104,13 +104,27 @@ mod tests {
         vec![
             Error::arg("x", "y"),
             Error::NullPointer("p"),
-            Error::UnsupportedType { arg: "t", name: "n".into(), expected: "e" },
-            Error::OpenCl { call: "c", code: -1, name: "n" },
+            Error::UnsupportedType {
+                arg: "t",
+                name: "n".into(),
+                expected: "e",
+            },
+            Error::OpenCl {
+                call: "c",
+                code: -1,
+                name: "n",
+            },
             Error::NoDevice("d".into()),
-            Error::KernelBuild { device: "d".into(), log: "l".into() },
+            Error::KernelBuild {
+                device: "d".into(),
+                log: "l".into(),
+            },
             Error::OutOfDeviceMemory("m".into()),
             Error::Unsupported("u".into()),
-            Error::Io { path: "p".into(), source: std::io::Error::other("x") },
+            Error::Io {
+                path: "p".into(),
+                source: std::io::Error::other("x"),
+            },
             Error::parse("p", 1, "m"),
             Error::Panic("p".into()),
             Error::InvalidMemSpace("m".into()),
@@ -128,12 +142,18 @@ mod tests {
         for e in every_error() {
             let c = MetaoptErrorCode::from(&e);
             assert_eq!(c as i32, e.code(), "{e:?}");
-            assert!(c != MetaoptErrorCode::MetaoptOk && c != MetaoptErrorCode::MetaoptErrStdException, "{e:?}");
+            assert!(
+                c != MetaoptErrorCode::MetaoptOk && c != MetaoptErrorCode::MetaoptErrStdException,
+                "{e:?}"
+            );
             assert!(seen.insert(c), "{e:?} shares code {}", c as i32);
         }
         assert_eq!(seen.len(), 17);
         for code in 0..=18 {
-            assert_eq!(MetaoptErrorCode::from_code(code).map(|c| c as i32), Some(code));
+            assert_eq!(
+                MetaoptErrorCode::from_code(code).map(|c| c as i32),
+                Some(code)
+            );
         }
         assert_eq!(MetaoptErrorCode::from_code(19), None);
     }

@@ -40,7 +40,9 @@ pub unsafe extern "C" fn metaopt_function_evaluate(
     precision: i32,
 ) -> MetaoptDoubleArrayResult {
     // SAFETY: the caller's contract, passed on.
-    unsafe { metaopt_function_evaluate_on_device(function, points, rows, dims, backend, -1, precision) }
+    unsafe {
+        metaopt_function_evaluate_on_device(function, points, rows, dims, backend, -1, precision)
+    }
 }
 
 /// `metaopt_function_evaluate` on device `device` (a number of the device list, or -1 for the
@@ -76,9 +78,12 @@ pub unsafe extern "C" fn metaopt_function_evaluate_on_device(
         }
         // unknown names and dimensions the function lacks fail before the copy
         crate::problem::functions::lookup(name)?.check_dims(dims as usize)?;
-        let len = (rows as usize)
-            .checked_mul(dims as usize)
-            .ok_or_else(|| Error::arg("rows", format!("{rows} rows of {dims} overflow the address space")))?;
+        let len = (rows as usize).checked_mul(dims as usize).ok_or_else(|| {
+            Error::arg(
+                "rows",
+                format!("{rows} rows of {dims} overflow the address space"),
+            )
+        })?;
         // SAFETY: the caller's contract for rows * dims values.
         let x: Vec<f64> = unsafe { copy_in(points.cast(), len, "points")? };
         let (values, _) = objective::evaluate(name, &x, dims as usize, backend, precision)?;

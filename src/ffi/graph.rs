@@ -144,11 +144,22 @@ unsafe fn with_weights<R>(
 ) -> Result<R> {
     // SAFETY (all four): the caller's contract for `len` values of the type.
     match weight_type {
-        0 => f(TypedWeights::U32(unsafe { copy_in(weights, len, "weights")? })),
-        1 => f(TypedWeights::U64(unsafe { copy_in(weights, len, "weights")? })),
-        2 => f(TypedWeights::F32(unsafe { copy_in(weights, len, "weights")? })),
-        3 => f(TypedWeights::F64(unsafe { copy_in(weights, len, "weights")? })),
-        t => Err(Error::arg("weight_type", format!("{t}; expected 0 (u32), 1 (u64), 2 (f32) or 3 (f64)"))),
+        0 => f(TypedWeights::U32(unsafe {
+            copy_in(weights, len, "weights")?
+        })),
+        1 => f(TypedWeights::U64(unsafe {
+            copy_in(weights, len, "weights")?
+        })),
+        2 => f(TypedWeights::F32(unsafe {
+            copy_in(weights, len, "weights")?
+        })),
+        3 => f(TypedWeights::F64(unsafe {
+            copy_in(weights, len, "weights")?
+        })),
+        t => Err(Error::arg(
+            "weight_type",
+            format!("{t}; expected 0 (u32), 1 (u64), 2 (f32) or 3 (f64)"),
+        )),
     }
 }
 
@@ -173,7 +184,12 @@ macro_rules! on_weights {
 }
 
 fn edges_of<W: Weight>(sources: &[u32], targets: &[u32], w: Vec<W>) -> Vec<(u32, u32, W)> {
-    sources.iter().zip(targets).zip(w).map(|((&u, &v), w)| (u, v, w)).collect()
+    sources
+        .iter()
+        .zip(targets)
+        .zip(w)
+        .map(|((&u, &v), w)| (u, v, w))
+        .collect()
 }
 
 /// A graph from CSR arrays: `offsets` (`n + 1` values, non-decreasing from 0 to `m`), `targets`
@@ -196,13 +212,18 @@ pub unsafe extern "C" fn metaopt_graph_from_csr(
     weight_type: i32,
 ) -> MetaoptGraphResult {
     ffi_boundary!({
-        let m = usize::try_from(m).map_err(|_| Error::arg("m", format!("{m} arcs overflow the address space")))?;
+        let m = usize::try_from(m)
+            .map_err(|_| Error::arg("m", format!("{m} arcs overflow the address space")))?;
         // SAFETY: the caller's contract for `n + 1` and `m` values.
         let off: Vec<u64> = unsafe { copy_in(offsets.cast(), n as usize + 1, "offsets")? };
         // SAFETY: as above.
         let tg: Vec<u32> = unsafe { copy_in(targets.cast(), m, "targets")? };
         // SAFETY: as above.
-        let g = unsafe { with_weights(weights, m, weight_type, &mut |w| on_weights!(w, |v| Graph::from_csr(&off, &tg, &v)))? };
+        let g = unsafe {
+            with_weights(weights, m, weight_type, &mut |w| {
+                on_weights!(w, |v| Graph::from_csr(&off, &tg, &v))
+            })?
+        };
         new_handle(g)?
     })
 }
@@ -224,14 +245,17 @@ pub unsafe extern "C" fn metaopt_graph_from_edges(
     weight_type: i32,
 ) -> MetaoptGraphResult {
     ffi_boundary!({
-        let m = usize::try_from(m).map_err(|_| Error::arg("m", format!("{m} arcs overflow the address space")))?;
+        let m = usize::try_from(m)
+            .map_err(|_| Error::arg("m", format!("{m} arcs overflow the address space")))?;
         // SAFETY: the caller's contract for `m` values each.
         let s: Vec<u32> = unsafe { copy_in(sources.cast(), m, "sources")? };
         // SAFETY: as above.
         let t: Vec<u32> = unsafe { copy_in(targets.cast(), m, "targets")? };
         // SAFETY: as above.
         let g = unsafe {
-            with_weights(weights, m, weight_type, &mut |w| on_weights!(w, |v| Graph::from_edges(n as usize, &edges_of(&s, &t, v))))?
+            with_weights(weights, m, weight_type, &mut |w| {
+                on_weights!(w, |v| Graph::from_edges(n as usize, &edges_of(&s, &t, v)))
+            })?
         };
         new_handle(g)?
     })
@@ -245,12 +269,19 @@ pub unsafe extern "C" fn metaopt_graph_from_edges(
 /// # Safety
 /// `matrix` must be NULL or hold `n * n` values of the type.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_graph_from_dense(n: u32, matrix: *const c_void, weight_type: i32) -> MetaoptGraphResult {
+pub unsafe extern "C" fn metaopt_graph_from_dense(
+    n: u32,
+    matrix: *const c_void,
+    weight_type: i32,
+) -> MetaoptGraphResult {
     ffi_boundary!({
         let nn = crate::error::size_product("n", &[n as usize, n as usize])?;
         let g = unsafe {
             // SAFETY: the caller's contract for `n * n` values.
-            with_weights(matrix, nn, weight_type, &mut |w| on_weights!(w, |v| Graph::from_dense(n as usize, &v))).map_err(|e| match e {
+            with_weights(matrix, nn, weight_type, &mut |w| {
+                on_weights!(w, |v| Graph::from_dense(n as usize, &v))
+            })
+            .map_err(|e| match e {
                 Error::NullPointer(_) => Error::NullPointer("matrix"),
                 e => e,
             })?
@@ -267,7 +298,10 @@ pub unsafe extern "C" fn metaopt_graph_from_dense(n: u32, matrix: *const c_void,
 /// # Safety
 /// `path` must be NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_graph_from_file(path: *const c_char, format: i32) -> MetaoptGraphResult {
+pub unsafe extern "C" fn metaopt_graph_from_file(
+    path: *const c_char,
+    format: i32,
+) -> MetaoptGraphResult {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let path = Path::new(unsafe { str_arg(path, "path")? });
@@ -279,7 +313,10 @@ pub unsafe extern "C" fn metaopt_graph_from_file(path: *const c_char, format: i3
             0 => {
                 return Err(Error::arg(
                     "format",
-                    format!("cannot tell the format of {} by its extension (.gr, .mtx, .osm.pbf); give it", path.display()),
+                    format!(
+                    "cannot tell the format of {} by its extension (.gr, .mtx, .osm.pbf); give it",
+                    path.display()
+                ),
                 ))
             }
             f => f,
@@ -317,8 +354,18 @@ pub extern "C" fn metaopt_graph_thesis_random(i: u32, j: u32, seed: u64) -> Meta
 /// (a vertex without arcs) with probability `obstacles` in [0, 1). Seeded, `uint32_t` weights.
 /// On success `graph` is a new handle the caller releases with `metaopt_graph_free`.
 #[no_mangle]
-pub extern "C" fn metaopt_graph_grid(width: u32, height: u32, max_weight: u32, obstacles: f64, seed: u64) -> MetaoptGraphResult {
-    ffi_boundary!({ new_handle(graph::grid(width as usize, height as usize, max_weight, obstacles, seed)?.graph)? })
+pub extern "C" fn metaopt_graph_grid(
+    width: u32,
+    height: u32,
+    max_weight: u32,
+    obstacles: f64,
+    seed: u64,
+) -> MetaoptGraphResult {
+    ffi_boundary!({
+        new_handle(
+            graph::grid(width as usize, height as usize, max_weight, obstacles, seed)?.graph,
+        )?
+    })
 }
 
 /// The sizes and weight type of `graph` (`n`, `m`, `weight_type`; `graph` of the result is NULL).
@@ -395,7 +442,10 @@ pub unsafe extern "C" fn metaopt_graph_free(graph: *mut MetaoptGraph) {
 ///
 /// # Safety
 /// As `handle::get`.
-pub(super) unsafe fn get(g: *const MetaoptGraph, arg: &'static str) -> Result<handle::InUse<MetaoptGraph>> {
+pub(super) unsafe fn get(
+    g: *const MetaoptGraph,
+    arg: &'static str,
+) -> Result<handle::InUse<MetaoptGraph>> {
     // SAFETY: the caller's contract.
     unsafe { handle::get(g, arg) }
 }

@@ -74,8 +74,19 @@ fn live() -> MutexGuard<'static, BTreeMap<usize, Entry>> {
 /// Boxes `value` behind the magic number of `H` and registers it: a new handle owned by the
 /// caller until [`free`].
 pub(crate) fn insert<H: OpaqueHandle>(value: H::Target) -> *mut H {
-    let p = Box::into_raw(Box::new(Tagged { magic: H::MAGIC, value }));
-    live().insert(p as usize, Entry { magic: H::MAGIC, c_name: H::C_NAME, busy: false, free_pending: false });
+    let p = Box::into_raw(Box::new(Tagged {
+        magic: H::MAGIC,
+        value,
+    }));
+    live().insert(
+        p as usize,
+        Entry {
+            magic: H::MAGIC,
+            c_name: H::C_NAME,
+            busy: false,
+            free_pending: false,
+        },
+    );
     p.cast()
 }
 
@@ -136,13 +147,21 @@ pub(crate) unsafe fn get<H: OpaqueHandle>(h: *const H, arg: &'static str) -> Res
     let Some(entry) = live.get_mut(&(h as usize)) else {
         return Err(Error::arg(
             arg,
-            format!("{h:p} is not a live {} (freed already, or not made by {})", H::C_NAME, H::MADE_BY),
+            format!(
+                "{h:p} is not a live {} (freed already, or not made by {})",
+                H::C_NAME,
+                H::MADE_BY
+            ),
         ));
     };
     if entry.magic != H::MAGIC {
         return Err(Error::arg(
             arg,
-            format!("{h:p} is not a live {}: it is a {} (made by another family of functions)", H::C_NAME, entry.c_name),
+            format!(
+                "{h:p} is not a live {}: it is a {} (made by another family of functions)",
+                H::C_NAME,
+                entry.c_name
+            ),
         ));
     }
     if entry.busy {
@@ -156,10 +175,16 @@ pub(crate) unsafe fn get<H: OpaqueHandle>(h: *const H, arg: &'static str) -> Res
     // SAFETY: registered addresses of kind `H` come from Box::into_raw in `insert::<H>` and leave
     // the registry before being freed; the lock is held.
     if unsafe { (*tagged).magic } != H::MAGIC {
-        return Err(Error::arg(arg, format!("{h:p} is a corrupted {} (bad magic number)", H::C_NAME)));
+        return Err(Error::arg(
+            arg,
+            format!("{h:p} is a corrupted {} (bad magic number)", H::C_NAME),
+        ));
     }
     entry.busy = true;
-    Ok(InUse { tagged, _h: PhantomData })
+    Ok(InUse {
+        tagged,
+        _h: PhantomData,
+    })
 }
 
 /// Unregisters and drops the object behind `h`; NULL, unregistered pointers (freed or forged)
@@ -220,7 +245,10 @@ mod tests {
         first.push(4);
         let e = unsafe { get(h, "h") }.err().expect("busy");
         assert_eq!(e.code(), 15);
-        assert!(e.to_string().contains("`h`") && e.to_string().contains("TestInstance"), "{e}");
+        assert!(
+            e.to_string().contains("`h`") && e.to_string().contains("TestInstance"),
+            "{e}"
+        );
         // a free during the call is deferred to its end
         unsafe { free(h) };
         assert_eq!(*first, [1, 2, 3, 4]);
@@ -238,9 +266,15 @@ mod tests {
     #[test]
     fn a_handle_of_another_kind_is_an_error_and_not_freed() {
         let h: *mut OtherInstance = insert(7u32);
-        let e = unsafe { get(h.cast::<TestInstance>(), "h") }.err().expect("wrong kind");
+        let e = unsafe { get(h.cast::<TestInstance>(), "h") }
+            .err()
+            .expect("wrong kind");
         assert_eq!(e.code(), 2, "{e}");
-        assert!(e.to_string().contains("not a live TestInstance") && e.to_string().contains("OtherInstance"), "{e}");
+        assert!(
+            e.to_string().contains("not a live TestInstance")
+                && e.to_string().contains("OtherInstance"),
+            "{e}"
+        );
         unsafe { free(h.cast::<TestInstance>()) };
         assert_eq!(*unsafe { get(h, "h") }.expect("still live"), 7);
         unsafe { free(h) };

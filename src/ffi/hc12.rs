@@ -4,18 +4,20 @@
 //! error discipline of the QAP functions (docs/specs/API.md, docs/specs/HC12.md).
 
 use super::handle::{self, opaque_handle};
-use super::{
-    copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result,
-    MetaoptStringResult, MetaoptTabuOptions,
-};
 use super::interrupt::{stop_status, token_arg, MetaoptPrecision, MetaoptStopToken};
+use super::{
+    copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray,
+    MetaoptInt32Result, MetaoptStringResult, MetaoptTabuOptions,
+};
 use crate::error::{Error, Result};
-use crate::interrupt::StopReason;
-use crate::precision::Precision;
-use crate::hc12::general::{Coding, Domain, Hc12, Hc12Params, Profile, RunOptions, Sense, StartPoint};
+use crate::hc12::general::{
+    Coding, Domain, Hc12, Hc12Params, Profile, RunOptions, Sense, StartPoint,
+};
 use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
+use crate::interrupt::StopReason;
 use crate::objective::{HostCallback, Objective};
+use crate::precision::Precision;
 use std::ffi::{c_char, c_void};
 use std::fmt::Write as _;
 use std::ptr;
@@ -96,8 +98,15 @@ pub enum MetaoptHc12Start {
 /// integer and binary domains the integers I or the bit strings B as doubles (exact). Both
 /// arrays belong to the library and are valid during the call only. Returns 0 on success; any
 /// other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
-pub type MetaoptObjectiveCallback =
-    Option<unsafe extern "C" fn(x: *const f64, rows: u32, dims: u32, f: *mut f64, user_data: *mut c_void) -> i32>;
+pub type MetaoptObjectiveCallback = Option<
+    unsafe extern "C" fn(
+        x: *const f64,
+        rows: u32,
+        dims: u32,
+        f: *mut f64,
+        user_data: *mut c_void,
+    ) -> i32,
+>;
 
 /// The objective of `metaopt_hc12_params`. The strings are borrowed for that call only (the
 /// library keeps copies); `callback` and `user_data` are kept and used by every
@@ -240,10 +249,19 @@ unsafe impl Send for CCallback {}
 unsafe impl Sync for CCallback {}
 
 impl CCallback {
-    fn call(&self, x: &[f64], rows: usize, dims: usize, out: &mut [f64]) -> std::result::Result<(), i32> {
+    fn call(
+        &self,
+        x: &[f64],
+        rows: usize,
+        dims: usize,
+        out: &mut [f64],
+    ) -> std::result::Result<(), i32> {
         debug_assert!(x.len() == rows * dims && out.len() == rows);
         // the solver refuses neighbourhoods of more than u32::MAX rows for callbacks
-        let (r, d) = (u32::try_from(rows).map_err(|_| -1)?, u32::try_from(dims).map_err(|_| -1)?);
+        let (r, d) = (
+            u32::try_from(rows).map_err(|_| -1)?,
+            u32::try_from(dims).map_err(|_| -1)?,
+        );
         // SAFETY: `x` holds rows * dims values and `out` rows; the function and user pointer
         // are valid by the caller's contract of `metaopt_hc12_params`.
         match unsafe { (self.f)(x.as_ptr(), r, d, out.as_mut_ptr(), self.user_data) } {
@@ -262,7 +280,9 @@ unsafe fn label(name: *const c_char) -> Result<Option<String>> {
         return Ok(None);
     }
     // SAFETY: forwarded contract.
-    Ok(Some(unsafe { str_arg(name, "objective.function_name")? }.to_string()))
+    Ok(Some(
+        unsafe { str_arg(name, "objective.function_name")? }.to_string(),
+    ))
 }
 
 /// The Rust objective of a C one, and its description for `metaopt_hc12_info`.
@@ -292,7 +312,13 @@ pub(crate) unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, S
                 Some(l) => format!("user OpenCL source `{l}` ({} bytes)", code.len()),
                 None => format!("user OpenCL source ({} bytes)", code.len()),
             };
-            Ok((Objective::Source { code: code.to_string(), data: Vec::new() }, what))
+            Ok((
+                Objective::Source {
+                    code: code.to_string(),
+                    data: Vec::new(),
+                },
+                what,
+            ))
         }
         2 => {
             let f = o.callback.ok_or(Error::NullPointer("objective.callback"))?;
@@ -301,8 +327,15 @@ pub(crate) unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, S
                 Some(l) => format!("host callback `{l}`"),
                 None => "host callback".to_string(),
             };
-            let cb = CCallback { f, user_data: o.user_data };
-            let f = Arc::new(move |x: &[f64], rows: usize, dims: usize, out: &mut [f64]| cb.call(x, rows, dims, out));
+            let cb = CCallback {
+                f,
+                user_data: o.user_data,
+            };
+            let f = Arc::new(
+                move |x: &[f64], rows: usize, dims: usize, out: &mut [f64]| {
+                    cb.call(x, rows, dims, out)
+                },
+            );
             Ok((Objective::Callback(HostCallback { f }), what))
         }
         k => Err(Error::arg(
@@ -350,7 +383,11 @@ pub unsafe extern "C" fn metaopt_hc12_params(
     double_precision: u8,
     objective: *const MetaoptObjective,
 ) -> MetaoptHc12ParamsResult {
-    let precision = if double_precision != 0 { MetaoptPrecision::MetaoptPrecisionDouble } else { MetaoptPrecision::MetaoptPrecisionAuto };
+    let precision = if double_precision != 0 {
+        MetaoptPrecision::MetaoptPrecisionDouble
+    } else {
+        MetaoptPrecision::MetaoptPrecisionAuto
+    };
     // SAFETY: the caller's contract, the same.
     unsafe {
         metaopt_hc12_params_precision(
@@ -448,20 +485,32 @@ pub unsafe extern "C" fn metaopt_hc12_params_on_device(
         }
         // lengths are checked before anything is read through the pointers
         if nBitParamLength != 1 && nBitParamLength != nParam {
-            return Err(Error::arg("nBitParamLength", format!("{nBitParamLength}; expected 1 or nParam = {nParam}")));
+            return Err(Error::arg(
+                "nBitParamLength",
+                format!("{nBitParamLength}; expected 1 or nParam = {nParam}"),
+            ));
         }
         let pairs = u64::from(nParam) * 2;
         if dodParamLength != 2 && u64::from(dodParamLength) != pairs {
-            return Err(Error::arg("dodParamLength", format!("{dodParamLength}; expected 2 or 2 * nParam = {pairs}")));
+            return Err(Error::arg(
+                "dodParamLength",
+                format!("{dodParamLength}; expected 2 or 2 * nParam = {pairs}"),
+            ));
         }
         let domain = match domain {
             0 => Domain::Binary,
             1 => Domain::Integer,
             2 => Domain::Real,
-            d => return Err(Error::arg("domain", format!("{d}; expected 0 (binary), 1 (integer) or 2 (real)"))),
+            d => {
+                return Err(Error::arg(
+                    "domain",
+                    format!("{d}; expected 0 (binary), 1 (integer) or 2 (real)"),
+                ))
+            }
         };
         // SAFETY: the caller's contract, for the lengths checked above.
-        let bits = unsafe { copy_in::<u32>(nBitParam.cast(), nBitParamLength as usize, "nBitParam")? };
+        let bits =
+            unsafe { copy_in::<u32>(nBitParam.cast(), nBitParamLength as usize, "nBitParam")? };
         // SAFETY: as above.
         let dod = unsafe { copy_in::<f64>(dodParam.cast(), dodParamLength as usize, "dodParam")? };
         // SAFETY: the caller's contract for the objective's strings.
@@ -482,11 +531,23 @@ pub unsafe extern "C" fn metaopt_hc12_params_on_device(
         if callback && solver.rows() > u64::from(u32::MAX) {
             return Err(Error::arg(
                 "maskOrder",
-                format!("{} rows per iteration; a host callback takes at most 2^32 - 1", solver.rows()),
+                format!(
+                    "{} rows per iteration; a host callback takes at most 2^32 - 1",
+                    solver.rows()
+                ),
             ));
         }
-        let instance = handle::insert(Handle { solver, tabu: None, objective: description, func_data: 0 });
-        MetaoptHc12ParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        let instance = handle::insert(Handle {
+            solver,
+            tabu: None,
+            objective: description,
+            func_data: 0,
+        });
+        MetaoptHc12ParamsResult {
+            error_code: 0,
+            error_message: ptr::null_mut(),
+            instance,
+        }
     })
 }
 
@@ -501,7 +562,10 @@ pub unsafe extern "C" fn metaopt_hc12_params_on_device(
 /// handles are errors).
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(h: *mut MetaoptHc12Instance, maxLength: u32) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_hc12_init_tabu_list(
+    h: *mut MetaoptHc12Instance,
+    maxLength: u32,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -537,7 +601,9 @@ pub unsafe extern "C" fn metaopt_hc12_set_tabu_options(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
-        let mut cfg = h.tabu.clone().ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_hc12_init_tabu_list first"))?;
+        let mut cfg = h.tabu.clone().ok_or_else(|| {
+            Error::arg("h", "no tabu list: call metaopt_hc12_init_tabu_list first")
+        })?;
         cfg.activation_limit = (o.has_activation_limit != 0).then_some(o.activation_limit);
         cfg.aspiration = o.aspiration != 0;
         cfg.max_iterations = o.max_iterations;
@@ -576,12 +642,22 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
     let coding = match o.coding {
         0 => Coding::Gray,
         1 => Coding::Binary,
-        c => return Err(Error::arg("coding", format!("{c}; expected 0 (GC, Gray) or 1 (BC, binary)"))),
+        c => {
+            return Err(Error::arg(
+                "coding",
+                format!("{c}; expected 0 (GC, Gray) or 1 (BC, binary)"),
+            ))
+        }
     };
     let sense = match o.sense {
         0 => Sense::Min,
         1 => Sense::Max,
-        s => return Err(Error::arg("sense", format!("{s}; expected 0 (min) or 1 (max)"))),
+        s => {
+            return Err(Error::arg(
+                "sense",
+                format!("{s}; expected 0 (min) or 1 (max)"),
+            ))
+        }
     };
     let start = match o.start {
         0 => StartPoint::Random,
@@ -590,11 +666,19 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
             // SAFETY: the caller's contract.
             let x = unsafe { copy_in::<f64>(o.start_vector.cast(), n, "start_vector")? };
             if let Some((i, v)) = x.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-                return Err(Error::arg("start_vector", format!("value {i} is {v}; expected finite values")));
+                return Err(Error::arg(
+                    "start_vector",
+                    format!("value {i} is {v}; expected finite values"),
+                ));
             }
             StartPoint::Vector(x)
         }
-        s => return Err(Error::arg("start", format!("{s}; expected 0 (random), 1 (bit-zeros) or 2 (vector)"))),
+        s => {
+            return Err(Error::arg(
+                "start",
+                format!("{s}; expected 0 (random), 1 (bit-zeros) or 2 (vector)"),
+            ))
+        }
     };
     if o.runs == 0 {
         return Err(Error::arg("runs", "0; expected at least 1"));
@@ -604,7 +688,18 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
     }
     // SAFETY: the caller's contract: NULL or a stop token.
     let token = unsafe { token_arg(o.stop_token, "stop_token")? };
-    Ok(RunOptions { coding, sense, stop: Stop { max_runs: o.runs, token, ..Stop::default() }, start, seed: o.seed, max_iterations: o.max_iterations })
+    Ok(RunOptions {
+        coding,
+        sense,
+        stop: Stop {
+            max_runs: o.runs,
+            token,
+            ..Stop::default()
+        },
+        start,
+        seed: o.seed,
+        max_iterations: o.max_iterations,
+    })
 }
 
 /// Runs HC12 (the thesis's `run`): `opts.runs` runs, each to a local optimum (or, with `taboo`,
@@ -617,7 +712,10 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors); `opts` NULL or valid, with `start_vector` as its documentation says.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_run(h: *mut MetaoptHc12Instance, opts: *const MetaoptHc12RunOptions) -> MetaoptHc12RunResult {
+pub unsafe extern "C" fn metaopt_hc12_run(
+    h: *mut MetaoptHc12Instance,
+    opts: *const MetaoptHc12RunOptions,
+) -> MetaoptHc12RunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -627,10 +725,12 @@ pub unsafe extern "C" fn metaopt_hc12_run(h: *mut MetaoptHc12Instance, opts: *co
         // SAFETY: the caller's contract.
         let run = unsafe { run_options(o, n)? };
         if o.taboo != 0 {
-            let cfg = h
-                .tabu
-                .clone()
-                .ok_or_else(|| Error::arg("taboo", "no tabu list: call metaopt_hc12_init_tabu_list first"))?;
+            let cfg = h.tabu.clone().ok_or_else(|| {
+                Error::arg(
+                    "taboo",
+                    "no tabu list: call metaopt_hc12_init_tabu_list first",
+                )
+            })?;
             h.solver.init_tabu_list(cfg)?;
         } else {
             h.solver.clear_tabu_list();
@@ -639,10 +739,17 @@ pub unsafe extern "C" fn metaopt_hc12_run(h: *mut MetaoptHc12Instance, opts: *co
         let values: Vec<f64> = r.runs.iter().map(|f| f.value).collect();
         let iterations: Vec<u32> = r.runs.iter().map(|f| f.iterations).collect();
         // every array is made before any is handed out, so an allocation failure leaks nothing
-        let (string, integers) = (CArray::from_slice(&r.string)?, CArray::from_slice(&r.integers)?);
+        let (string, integers) = (
+            CArray::from_slice(&r.string)?,
+            CArray::from_slice(&r.integers)?,
+        );
         let reals = CArray::from_slice(&r.reals)?;
-        let (run_values, run_iterations) = (CArray::from_slice(&values)?, CArray::from_slice(&iterations)?);
-        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_hc12_run");
+        let (run_values, run_iterations) = (
+            CArray::from_slice(&values)?,
+            CArray::from_slice(&iterations)?,
+        );
+        let (error_code, error_message) =
+            stop_status(r.stop == StopReason::Interrupted, "metaopt_hc12_run");
         MetaoptHc12RunResult {
             value: r.value,
             string: string.into_raw(),
@@ -685,7 +792,11 @@ pub unsafe extern "C" fn metaopt_hc12_free_run_result(r: *mut MetaoptHc12RunResu
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors); `data` NULL or holding `bytes` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut MetaoptHc12Instance, data: *const c_void, bytes: u64) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_hc12_func_data(
+    h: *mut MetaoptHc12Instance,
+    data: *const c_void,
+    bytes: u64,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -705,7 +816,9 @@ pub unsafe extern "C" fn metaopt_hc12_func_data(h: *mut MetaoptHc12Instance, dat
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut MetaoptHc12Instance) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_hc12_func_data_clean(
+    h: *mut MetaoptHc12Instance,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -723,7 +836,10 @@ pub unsafe extern "C" fn metaopt_hc12_func_data_clean(h: *mut MetaoptHc12Instanc
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut MetaoptHc12Instance, on: u8) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(
+    h: *mut MetaoptHc12Instance,
+    on: u8,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -741,7 +857,9 @@ pub unsafe extern "C" fn metaopt_hc12_kernel_verbose(h: *mut MetaoptHc12Instance
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_profiler_on(h: *mut MetaoptHc12Instance) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_hc12_profiler_on(
+    h: *mut MetaoptHc12Instance,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -756,8 +874,16 @@ pub unsafe extern "C" fn metaopt_hc12_profiler_on(h: *mut MetaoptHc12Instance) -
 fn profile_text(p: &Profile) -> String {
     let mut s = String::new();
     for (name, &(launches, ns)) in p {
-        let mean_us = if launches == 0 { 0.0 } else { ns as f64 / launches as f64 / 1e3 };
-        let _ = writeln!(s, "{name} launches={launches} total_ms={:.3} mean_us={mean_us:.3}", ns as f64 / 1e6);
+        let mean_us = if launches == 0 {
+            0.0
+        } else {
+            ns as f64 / launches as f64 / 1e3
+        };
+        let _ = writeln!(
+            s,
+            "{name} launches={launches} total_ms={:.3} mean_us={mean_us:.3}",
+            ns as f64 / 1e6
+        );
     }
     s
 }
@@ -772,12 +898,18 @@ fn profile_text(p: &Profile) -> String {
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_profiler_output(h: *const MetaoptHc12Instance) -> MetaoptStringResult {
+pub unsafe extern "C" fn metaopt_hc12_profiler_output(
+    h: *const MetaoptHc12Instance,
+) -> MetaoptStringResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle::get(h, "h")? };
-        let p = (h.solver.profile.as_ref())
-            .ok_or_else(|| Error::arg("h", "the profiler is off: call metaopt_hc12_profiler_on first"))?;
+        let p = (h.solver.profile.as_ref()).ok_or_else(|| {
+            Error::arg(
+                "h",
+                "the profiler is off: call metaopt_hc12_profiler_on first",
+            )
+        })?;
         MetaoptStringResult::ok(&profile_text(p))?
     })
 }
@@ -785,7 +917,9 @@ pub unsafe extern "C" fn metaopt_hc12_profiler_output(h: *const MetaoptHc12Insta
 /// One value when all are equal, else the list.
 fn compact<T: PartialEq>(v: &[T], show: impl Fn(&T) -> String) -> String {
     match v {
-        [first, rest @ ..] if rest.iter().all(|x| x == first) => format!("{} (every parameter)", show(first)),
+        [first, rest @ ..] if rest.iter().all(|x| x == first) => {
+            format!("{} (every parameter)", show(first))
+        }
         _ => v.iter().map(show).collect::<Vec<_>>().join(", "),
     }
 }
@@ -806,10 +940,22 @@ fn info_text(h: &Handle) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "HC12 (general solver)");
     let _ = writeln!(t, "parameters: {}", p.n_param);
-    let _ = writeln!(t, "bits per parameter: {}", compact(&p.bits, |b| b.to_string()));
-    let _ = writeln!(t, "intervals: {}", compact(&p.bounds, |&(a, b)| format!("[{a}, {b}]")));
+    let _ = writeln!(
+        t,
+        "bits per parameter: {}",
+        compact(&p.bits, |b| b.to_string())
+    );
+    let _ = writeln!(
+        t,
+        "intervals: {}",
+        compact(&p.bounds, |&(a, b)| format!("[{a}, {b}]"))
+    );
     let _ = writeln!(t, "domain: {domain}");
-    let _ = writeln!(t, "precision: {}", if p.double { "double" } else { "float" });
+    let _ = writeln!(
+        t,
+        "precision: {}",
+        if p.double { "double" } else { "float" }
+    );
     let _ = writeln!(
         t,
         "string: {} bits; neighbourhood: mask order {} over {window}, {} rows per iteration",
@@ -827,7 +973,9 @@ fn info_text(h: &Handle) -> String {
             let _ = writeln!(t, "tabu list: none");
         }
         Some(c) => {
-            let limit = c.activation_limit.map_or("none".to_string(), |l| l.to_string());
+            let limit = c
+                .activation_limit
+                .map_or("none".to_string(), |l| l.to_string());
             let _ = writeln!(
                 t,
                 "tabu list: {} strings (used by runs with taboo), activation limit {limit}, aspiration {}, \

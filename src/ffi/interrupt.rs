@@ -2,9 +2,9 @@
 //! now; a `MetaoptStopToken` stops the calls whose options carry it. An interrupted call fills its
 //! result (or keeps its handle's state) with the best so far and reports `METAOPT_INTERRUPTED`.
 
+use super::ffi_boundary;
 use super::handle::{self, opaque_handle};
 use super::result::{c_string, free_c, CResult, MetaoptInt32Result};
-use super::ffi_boundary;
 use crate::error::{Error, Result};
 use crate::interrupt::StopToken;
 use std::ffi::c_char;
@@ -80,7 +80,9 @@ pub extern "C" fn metaopt_stop_token_create() -> *mut MetaoptStopToken {
 /// # Safety
 /// `token` must be NULL or a token of `metaopt_stop_token_create` (freed ones are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_stop_token_request(token: *mut MetaoptStopToken) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_stop_token_request(
+    token: *mut MetaoptStopToken,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let t = unsafe { token_arg(token, "token")? }.ok_or(Error::NullPointer("token"))?;
@@ -94,7 +96,9 @@ pub unsafe extern "C" fn metaopt_stop_token_request(token: *mut MetaoptStopToken
 /// # Safety
 /// As `metaopt_stop_token_request`.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_stop_token_reset(token: *mut MetaoptStopToken) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_stop_token_reset(
+    token: *mut MetaoptStopToken,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let t = unsafe { token_arg(token, "token")? }.ok_or(Error::NullPointer("token"))?;
@@ -131,7 +135,10 @@ pub unsafe extern "C" fn metaopt_stop_token_free(token: *mut MetaoptStopToken) {
 ///
 /// # Safety
 /// `p` must be NULL or a handle of `metaopt_stop_token_create` (unregistered ones are errors).
-pub(crate) unsafe fn token_arg(p: *const MetaoptStopToken, arg: &'static str) -> Result<Option<StopToken>> {
+pub(crate) unsafe fn token_arg(
+    p: *const MetaoptStopToken,
+    arg: &'static str,
+) -> Result<Option<StopToken>> {
     if p.is_null() {
         return Ok(None);
     }
@@ -149,7 +156,9 @@ pub(crate) unsafe fn token_arg(p: *const MetaoptStopToken, arg: &'static str) ->
 /// with a message for an interrupted call (its result is filled all the same), else success.
 pub(crate) fn stop_status(interrupted: bool, what: &str) -> (i32, *mut c_char) {
     if interrupted {
-        let e = Error::Interrupted(format!("{what} stopped by metaopt_interrupt or its stop token; the result is the best so far"));
+        let e = Error::Interrupted(format!(
+            "{what} stopped by metaopt_interrupt or its stop token; the result is the best so far"
+        ));
         (e.code(), c_string(&e.to_string()))
     } else {
         (0, ptr::null_mut())

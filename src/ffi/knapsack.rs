@@ -138,7 +138,12 @@ owned_result!(MetaoptKnapsackEvaluation);
 /// A new handle for `k`.
 fn new_handle(k: Knapsack) -> Result<MetaoptKnapsackResult> {
     let n = u32::try_from(k.n()).map_err(|_| Error::arg("n", "more than 2^32 - 1 items"))?;
-    Ok(MetaoptKnapsackResult { error_code: 0, error_message: ptr::null_mut(), knapsack: handle::insert(k), n })
+    Ok(MetaoptKnapsackResult {
+        error_code: 0,
+        error_message: ptr::null_mut(),
+        knapsack: handle::insert(k),
+        n,
+    })
 }
 
 /// Reads an instance file: the QIGA paper's format (`n capacity` then `weight profit` lines) or
@@ -179,7 +184,10 @@ pub unsafe extern "C" fn metaopt_knapsack_from_arrays(
         }
         let max = crate::problem::knapsack::MAX_ITEMS;
         if n as usize > max {
-            return Err(Error::arg("n", format!("{n} items exceed the maximum {max}")));
+            return Err(Error::arg(
+                "n",
+                format!("{n} items exceed the maximum {max}"),
+            ));
         }
         // SAFETY: the caller's contract for `n` values each.
         let w: Vec<f64> = unsafe { copy_in(weights.cast(), n as usize, "weights")? };
@@ -194,7 +202,12 @@ pub unsafe extern "C" fn metaopt_knapsack_from_arrays(
 /// capacity half the total weight; the same arguments give the same instance on every machine.
 /// On success `knapsack` is a new handle the caller releases with `metaopt_knapsack_free`.
 #[no_mangle]
-pub extern "C" fn metaopt_knapsack_generate(kind: i32, items: u32, range: u64, seed: u64) -> MetaoptKnapsackResult {
+pub extern "C" fn metaopt_knapsack_generate(
+    kind: i32,
+    items: u32,
+    range: u64,
+    seed: u64,
+) -> MetaoptKnapsackResult {
     ffi_boundary!({
         let kind = match kind {
             0 => KnapsackKind::HanKim,
@@ -209,7 +222,13 @@ pub extern "C" fn metaopt_knapsack_generate(kind: i32, items: u32, range: u64, s
                 ))
             }
         };
-        let o = GenerateOptions { kind, items: items as usize, range, seed, capacity: CapacityRule::Half };
+        let o = GenerateOptions {
+            kind,
+            items: items as usize,
+            range,
+            seed,
+            capacity: CapacityRule::Half,
+        };
         new_handle(Knapsack::generate(&o)?)?
     })
 }
@@ -221,7 +240,9 @@ pub extern "C" fn metaopt_knapsack_generate(kind: i32, items: u32, range: u64, s
 /// `knapsack` must be NULL or a handle pointer, which the library checks (freed, forged and
 /// wrong-kind handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_knapsack_data(knapsack: *const MetaoptKnapsack) -> MetaoptKnapsackData {
+pub unsafe extern "C" fn metaopt_knapsack_data(
+    knapsack: *const MetaoptKnapsack,
+) -> MetaoptKnapsackData {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let k = unsafe { handle::get(knapsack, "knapsack")? };
@@ -262,7 +283,9 @@ pub unsafe extern "C" fn metaopt_knapsack_free_data(r: *mut MetaoptKnapsackData)
 /// # Safety
 /// `knapsack` must be NULL or a handle pointer, which the library checks.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_knapsack_optimum(knapsack: *mut MetaoptKnapsack) -> MetaoptKnapsackOptimumResult {
+pub unsafe extern "C" fn metaopt_knapsack_optimum(
+    knapsack: *mut MetaoptKnapsack,
+) -> MetaoptKnapsackOptimumResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let k = unsafe { handle::get(knapsack, "knapsack")? };
@@ -289,7 +312,9 @@ pub unsafe extern "C" fn metaopt_knapsack_optimum(knapsack: *mut MetaoptKnapsack
 /// `r` must be NULL or point to a result of `metaopt_knapsack_optimum` (or one already freed
 /// here).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_knapsack_free_optimum_result(r: *mut MetaoptKnapsackOptimumResult) {
+pub unsafe extern "C" fn metaopt_knapsack_free_optimum_result(
+    r: *mut MetaoptKnapsackOptimumResult,
+) {
     // SAFETY: the caller's contract.
     ffi_boundary!({ unsafe { free_result(r) } })
 }
@@ -314,12 +339,18 @@ pub unsafe extern "C" fn metaopt_knapsack_evaluate(
             return Err(Error::NullPointer("bits"));
         }
         if n as usize != k.n() {
-            return Err(Error::arg("n", format!("{n}; the instance has {} items", k.n())));
+            return Err(Error::arg(
+                "n",
+                format!("{n}; the instance has {} items", k.n()),
+            ));
         }
         // SAFETY: the caller's contract for `n` bytes.
         let b: Vec<u8> = unsafe { copy_in(bits.cast(), n as usize, "bits")? };
         if let Some(i) = b.iter().position(|&x| x > 1) {
-            return Err(Error::arg("bits", format!("entry {i} is {}; expected 0 or 1", b[i])));
+            return Err(Error::arg(
+                "bits",
+                format!("entry {i} is {}; expected 0 or 1", b[i]),
+            ));
         }
         let (p, w) = k.value_and_weight(&b);
         MetaoptKnapsackEvaluation {
@@ -351,7 +382,10 @@ pub unsafe extern "C" fn metaopt_knapsack_free(knapsack: *mut MetaoptKnapsack) {
 ///
 /// # Safety
 /// As `handle::get`.
-pub(super) unsafe fn get(k: *const MetaoptKnapsack, arg: &'static str) -> Result<handle::InUse<MetaoptKnapsack>> {
+pub(super) unsafe fn get(
+    k: *const MetaoptKnapsack,
+    arg: &'static str,
+) -> Result<handle::InUse<MetaoptKnapsack>> {
     // SAFETY: the caller's contract.
     unsafe { handle::get(k, arg) }
 }

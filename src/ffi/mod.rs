@@ -65,7 +65,10 @@ pub use knapsack::*;
 pub use qap::*;
 pub use qap_ts::*;
 pub use qiga::*;
-pub use result::{metaopt_double_array_free_result, metaopt_pointer_free, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptStringResult};
+pub use result::{
+    metaopt_double_array_free_result, metaopt_pointer_free, MetaoptDoubleArrayResult,
+    MetaoptInt32Result, MetaoptStringResult,
+};
 pub use sat::*;
 pub use sp::*;
 pub use version::*;

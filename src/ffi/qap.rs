@@ -2,16 +2,19 @@
 //! opaque handles, one run, and the iterated solve.
 
 use super::handle::{self, opaque_handle};
-use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
+use super::{
+    copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
+    MetaoptInt32Result,
+};
 use crate::error::{Error, Result};
-use crate::interrupt::StopReason;
 use crate::hc12::qap::solve::{gap_percent, solve, QapSolveOptions, RestartMode, Start};
+use crate::hc12::qap::{Backend, CostForm, QapHc12};
 use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
-use crate::hc12::qap::{Backend, CostForm, QapHc12};
-use crate::problem::qap::{split_df, Cost, ElemType, QapMatrices, QapProblem};
+use crate::interrupt::StopReason;
 use crate::problem::qap::{find_bks, QapInstance, MAX_N};
+use crate::problem::qap::{split_df, Cost, ElemType, QapMatrices, QapProblem};
 use std::ffi::{c_char, c_void};
 use std::path::Path;
 use std::ptr;
@@ -260,7 +263,13 @@ owned_result!(MetaoptQapSolveResult: frees permutation; zeroes permutation_lengt
 plain_result!(MetaoptQapSolveOptions, MetaoptTabuOptions);
 
 /// `result_type` and `f_t1`..`f_t4` of a cost.
-pub(super) struct CostFields(pub(super) i32, pub(super) i64, pub(super) u64, pub(super) f32, pub(super) f64);
+pub(super) struct CostFields(
+    pub(super) i32,
+    pub(super) i64,
+    pub(super) u64,
+    pub(super) f32,
+    pub(super) f64,
+);
 
 impl From<Cost> for CostFields {
     fn from(c: Cost) -> Self {
@@ -300,7 +309,16 @@ impl Settings {
             MetaoptQapCostForm::MetaoptQapCostDelta => CostForm::Delta,
             MetaoptQapCostForm::MetaoptQapCostFull => CostForm::Full,
         };
-        QapHc12::with_bits(problem, self.swaps, self.nbit, self.mask_order, self.start_bit.into(), self.bit_length.into(), backend, form)
+        QapHc12::with_bits(
+            problem,
+            self.swaps,
+            self.nbit,
+            self.mask_order,
+            self.start_bit.into(),
+            self.bit_length.into(),
+            backend,
+            form,
+        )
     }
 }
 
@@ -325,9 +343,19 @@ impl Handle {
     }
 }
 
-fn new_handle(problem: QapProblem, settings: Settings, instance: Option<QapInstance>, bks: Option<i64>) -> Result<*mut MetaoptQapInstance> {
+fn new_handle(
+    problem: QapProblem,
+    settings: Settings,
+    instance: Option<QapInstance>,
+    bks: Option<i64>,
+) -> Result<*mut MetaoptQapInstance> {
     let solver = settings.build(Arc::new(problem))?;
-    Ok(handle::insert(Handle { solver, settings, instance, bks }))
+    Ok(handle::insert(Handle {
+        solver,
+        settings,
+        instance,
+        bks,
+    }))
 }
 
 /// Element types of QAP matrices as the C caller passes them.
@@ -371,7 +399,12 @@ fn matrix_len(n: u32, slices: u32) -> Result<usize> {
     (n as usize)
         .checked_mul(n as usize)
         .and_then(|nn| nn.checked_mul(slices as usize))
-        .ok_or_else(|| Error::arg("nSlices", format!("{slices} slices of {n} x {n} overflow the address space")))
+        .ok_or_else(|| {
+            Error::arg(
+                "nSlices",
+                format!("{slices} slices of {n} x {n} overflow the address space"),
+            )
+        })
 }
 
 /// The element type called `name`, the error naming argument `arg`.
@@ -382,14 +415,23 @@ unsafe fn elem_type(name: *const c_char, arg: &'static str) -> Result<ElemType> 
     // SAFETY: forwarded contract.
     let name = unsafe { str_arg(name, arg)? };
     ElemType::from_name(name).map_err(|e| match e {
-        Error::UnsupportedType { name, expected, .. } => Error::UnsupportedType { arg, name, expected },
+        Error::UnsupportedType { name, expected, .. } => Error::UnsupportedType {
+            arg,
+            name,
+            expected,
+        },
         e => e,
     })
 }
 
 /// # Safety
 /// `df` must hold `len` elements of `T`.
-unsafe fn df_matrices<T: Elem>(n: usize, slices: usize, len: usize, df: *const c_void) -> Result<QapMatrices> {
+unsafe fn df_matrices<T: Elem>(
+    n: usize,
+    slices: usize,
+    len: usize,
+    df: *const c_void,
+) -> Result<QapMatrices> {
     // SAFETY: forwarded contract.
     let df = unsafe { copy_in::<T>(df, len, "DF")? };
     let (a, b) = split_df(n, slices, &df)?;
@@ -398,7 +440,11 @@ unsafe fn df_matrices<T: Elem>(n: usize, slices: usize, len: usize, df: *const c
 
 /// # Safety
 /// `a` and `b` must hold `len` elements of `T` each.
-unsafe fn ab_matrices<T: Elem>(len: usize, a: *const c_void, b: *const c_void) -> Result<QapMatrices> {
+unsafe fn ab_matrices<T: Elem>(
+    len: usize,
+    a: *const c_void,
+    b: *const c_void,
+) -> Result<QapMatrices> {
     // SAFETY: forwarded contract.
     unsafe { Ok(T::matrices(copy_in(a, len, "A")?, copy_in(b, len, "B")?)) }
 }
@@ -408,7 +454,10 @@ unsafe fn ab_matrices<T: Elem>(len: usize, a: *const c_void, b: *const c_void) -
 fn device_arg(device: i32) -> Result<Option<usize>> {
     match device {
         -1 => Ok(None),
-        d if d < -1 => Err(Error::arg("device", format!("{d}; expected a device number or -1 (the device in use)"))),
+        d if d < -1 => Err(Error::arg(
+            "device",
+            format!("{d}; expected a device number or -1 (the device in use)"),
+        )),
         d => Ok(Some(crate::device::check_index(d as i64, "device")?)),
     }
 }
@@ -432,7 +481,10 @@ fn default_settings(swaps: u32, mask_order: u32, start_bit: i32, bit_length: i32
 /// `p` must be NULL or hold `n` entries.
 unsafe fn order_arg(p: *const u16, n: usize, arg: &'static str) -> Result<Vec<usize>> {
     // SAFETY: forwarded contract.
-    Ok(unsafe { copy_in::<u16>(p.cast(), n, arg)? }.into_iter().map(usize::from).collect())
+    Ok(unsafe { copy_in::<u16>(p.cast(), n, arg)? }
+        .into_iter()
+        .map(usize::from)
+        .collect())
 }
 
 /// Creates a QAP instance from the thesis's combined matrix DF: nSlices consecutive row-major
@@ -463,7 +515,19 @@ pub unsafe extern "C" fn metaopt_qap_params(
     bitLength: i32,
 ) -> MetaoptQapParamsResult {
     // SAFETY: the caller's contract, passed on.
-    unsafe { metaopt_qap_params_on_device(swaps, nElements, nSlices, DF, DF_type_name, maskOrder, startBit, bitLength, -1) }
+    unsafe {
+        metaopt_qap_params_on_device(
+            swaps,
+            nElements,
+            nSlices,
+            DF,
+            DF_type_name,
+            maskOrder,
+            startBit,
+            bitLength,
+            -1,
+        )
+    }
 }
 
 /// `metaopt_qap_params` on device `device`: a number of the device list, or -1 for the device in
@@ -498,9 +562,16 @@ pub unsafe extern "C" fn metaopt_qap_params_on_device(
         // SAFETY: the caller's contract, for the length checked above.
         let data = unsafe { with_elem_type!(ty, df_matrices(n, slices, len, DF))? };
         let problem = QapProblem::new("DF", n, slices, data)?;
-        let settings = Settings { device, ..default_settings(swaps, maskOrder, startBit, bitLength) };
+        let settings = Settings {
+            device,
+            ..default_settings(swaps, maskOrder, startBit, bitLength)
+        };
         let instance = new_handle(problem, settings, None, None)?;
-        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult {
+            error_code: 0,
+            error_message: ptr::null_mut(),
+            instance,
+        }
     })
 }
 
@@ -527,7 +598,11 @@ pub unsafe extern "C" fn metaopt_qap_params_ab(
     bitLength: i32,
 ) -> MetaoptQapParamsResult {
     // SAFETY: the caller's contract, passed on.
-    unsafe { metaopt_qap_params_ab_on_device(swaps, nElements, nSlices, A, B, type_name, maskOrder, startBit, bitLength, -1) }
+    unsafe {
+        metaopt_qap_params_ab_on_device(
+            swaps, nElements, nSlices, A, B, type_name, maskOrder, startBit, bitLength, -1,
+        )
+    }
 }
 
 /// `metaopt_qap_params_ab` on device `device` (as `metaopt_qap_params_on_device`).
@@ -562,9 +637,16 @@ pub unsafe extern "C" fn metaopt_qap_params_ab_on_device(
         // SAFETY: the caller's contract, for the length checked above.
         let data = unsafe { with_elem_type!(ty, ab_matrices(len, A, B))? };
         let problem = QapProblem::new("AB", nElements as usize, nSlices as usize, data)?;
-        let settings = Settings { device, ..default_settings(swaps, maskOrder, startBit, bitLength) };
+        let settings = Settings {
+            device,
+            ..default_settings(swaps, maskOrder, startBit, bitLength)
+        };
         let instance = new_handle(problem, settings, None, None)?;
-        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult {
+            error_code: 0,
+            error_message: ptr::null_mut(),
+            instance,
+        }
     })
 }
 
@@ -585,7 +667,9 @@ pub unsafe extern "C" fn metaopt_qap_params_from_file(
     bitLength: i32,
 ) -> MetaoptQapParamsResult {
     // SAFETY: the caller's contract, passed on.
-    unsafe { metaopt_qap_params_from_file_on_device(dat_path, swaps, maskOrder, startBit, bitLength, -1) }
+    unsafe {
+        metaopt_qap_params_from_file_on_device(dat_path, swaps, maskOrder, startBit, bitLength, -1)
+    }
 }
 
 /// `metaopt_qap_params_from_file` on device `device` (as `metaopt_qap_params_on_device`).
@@ -609,9 +693,16 @@ pub unsafe extern "C" fn metaopt_qap_params_from_file_on_device(
         let inst = QapInstance::from_dat(path)?;
         let bks = find_bks(path).ok().flatten().map(|b| b.bks);
         let problem = QapProblem::from_instance_as(&inst, ElemType::I64)?;
-        let settings = Settings { device, ..default_settings(swaps, maskOrder, startBit, bitLength) };
+        let settings = Settings {
+            device,
+            ..default_settings(swaps, maskOrder, startBit, bitLength)
+        };
         let instance = new_handle(problem, settings, Some(inst), bks)?;
-        MetaoptQapParamsResult { error_code: 0, error_message: ptr::null_mut(), instance }
+        MetaoptQapParamsResult {
+            error_code: 0,
+            error_message: ptr::null_mut(),
+            instance,
+        }
     })
 }
 
@@ -624,7 +715,11 @@ pub unsafe extern "C" fn metaopt_qap_params_from_file_on_device(
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, backend: i32, cost_form: i32) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_qap_set_backend(
+    h: *mut MetaoptQapInstance,
+    backend: i32,
+    cost_form: i32,
+) -> MetaoptInt32Result {
     // SAFETY: the caller's contract, passed on.
     unsafe { metaopt_qap_set_backend_on_device(h, backend, cost_form, -1) }
 }
@@ -638,22 +733,46 @@ pub unsafe extern "C" fn metaopt_qap_set_backend(h: *mut MetaoptQapInstance, bac
 /// # Safety
 /// As `metaopt_qap_set_backend`.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qap_set_backend_on_device(h: *mut MetaoptQapInstance, backend: i32, cost_form: i32, device: i32) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_qap_set_backend_on_device(
+    h: *mut MetaoptQapInstance,
+    backend: i32,
+    cost_form: i32,
+    device: i32,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
-        let device = if backend == 0 || device < -1 { device_arg(device)? } else { None };
+        let device = if backend == 0 || device < -1 {
+            device_arg(device)?
+        } else {
+            None
+        };
         let backend = match backend {
             0 => MetaoptBackend::MetaoptBackendDevice,
             1 => MetaoptBackend::MetaoptBackendCpu,
-            b => return Err(Error::arg("backend", format!("{b}; expected 0 (device) or 1 (CPU)"))),
+            b => {
+                return Err(Error::arg(
+                    "backend",
+                    format!("{b}; expected 0 (device) or 1 (CPU)"),
+                ))
+            }
         };
         let form = match cost_form {
             0 => MetaoptQapCostForm::MetaoptQapCostDelta,
             1 => MetaoptQapCostForm::MetaoptQapCostFull,
-            f => return Err(Error::arg("cost_form", format!("{f}; expected 0 (delta) or 1 (full)"))),
+            f => {
+                return Err(Error::arg(
+                    "cost_form",
+                    format!("{f}; expected 0 (delta) or 1 (full)"),
+                ))
+            }
         };
-        let settings = Settings { backend, form, device, ..h.settings };
+        let settings = Settings {
+            backend,
+            form,
+            device,
+            ..h.settings
+        };
         rebuild(&mut h, settings)?;
         MetaoptInt32Result::ok(0)
     })
@@ -685,11 +804,17 @@ fn rebuild(h: &mut Handle, settings: Settings) -> Result<()> {
 /// handles are errors).
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_qap_set_bits_per_param(h: *mut MetaoptQapInstance, nBitParam: u32) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_qap_set_bits_per_param(
+    h: *mut MetaoptQapInstance,
+    nBitParam: u32,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
-        let settings = Settings { nbit: nBitParam, ..h.settings };
+        let settings = Settings {
+            nbit: nBitParam,
+            ..h.settings
+        };
         rebuild(&mut h, settings)?;
         MetaoptInt32Result::ok(0)
     })
@@ -702,7 +827,10 @@ pub unsafe extern "C" fn metaopt_qap_set_bits_per_param(h: *mut MetaoptQapInstan
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qap_set_max_iterations(h: *mut MetaoptQapInstance, max_iterations: u32) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_qap_set_max_iterations(
+    h: *mut MetaoptQapInstance,
+    max_iterations: u32,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -739,14 +867,21 @@ pub struct MetaoptTabuOptions {
 /// handles are errors).
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_qap_init_tabu_list(h: *mut MetaoptQapInstance, maxLength: u32) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_qap_init_tabu_list(
+    h: *mut MetaoptQapInstance,
+    maxLength: u32,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         if maxLength == 0 {
             h.solver.clear_tabu_list()?;
         } else {
-            let mut cfg = h.solver.tabu_config().cloned().unwrap_or(TabuConfig::new(maxLength as usize)?);
+            let mut cfg = h
+                .solver
+                .tabu_config()
+                .cloned()
+                .unwrap_or(TabuConfig::new(maxLength as usize)?);
             cfg.max_length = maxLength as usize;
             h.solver.init_tabu_list(cfg)?;
         }
@@ -777,17 +912,18 @@ pub extern "C" fn metaopt_tabu_default_options() -> MetaoptTabuOptions {
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors); `opts` NULL or readable.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qap_set_tabu_options(h: *mut MetaoptQapInstance, opts: *const MetaoptTabuOptions) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_qap_set_tabu_options(
+    h: *mut MetaoptQapInstance,
+    opts: *const MetaoptTabuOptions,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: non-null is readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
-        let mut cfg = h
-            .solver
-            .tabu_config()
-            .cloned()
-            .ok_or_else(|| Error::arg("h", "no tabu list: call metaopt_qap_init_tabu_list first"))?;
+        let mut cfg = h.solver.tabu_config().cloned().ok_or_else(|| {
+            Error::arg("h", "no tabu list: call metaopt_qap_init_tabu_list first")
+        })?;
         cfg.activation_limit = (o.has_activation_limit != 0).then_some(o.activation_limit);
         cfg.aspiration = o.aspiration != 0;
         cfg.max_iterations = o.max_iterations;
@@ -805,7 +941,10 @@ pub unsafe extern "C" fn metaopt_qap_set_tabu_options(h: *mut MetaoptQapInstance
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors); `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qap_info(h: *const MetaoptQapInstance, out: *mut MetaoptQapInfo) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_qap_info(
+    h: *const MetaoptQapInstance,
+    out: *mut MetaoptQapInfo,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle::get(h, "h")? };
@@ -842,15 +981,23 @@ pub unsafe extern "C" fn metaopt_qap_info(h: *const MetaoptQapInstance, out: *mu
 /// handles are errors); `initOrder` and `initK` NULL or holding the number of entries above.
 #[no_mangle]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn metaopt_qap_run(h: *mut MetaoptQapInstance, initOrder: *const u16, initK: *const u32) -> MetaoptQapRunResult {
+pub unsafe extern "C" fn metaopt_qap_run(
+    h: *mut MetaoptQapInstance,
+    initOrder: *const u16,
+    initK: *const u32,
+) -> MetaoptQapRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         let n = h.solver.problem().n;
         let k_len = h.solver.neighbourhood().n_param as usize;
         // SAFETY: the caller's contract for the lengths.
-        let base = (!initOrder.is_null()).then(|| unsafe { order_arg(initOrder, n, "initOrder") }).transpose()?;
-        let k = (!initK.is_null()).then(|| unsafe { copy_in::<u32>(initK.cast(), k_len, "initK") }).transpose()?;
+        let base = (!initOrder.is_null())
+            .then(|| unsafe { order_arg(initOrder, n, "initOrder") })
+            .transpose()?;
+        let k = (!initK.is_null())
+            .then(|| unsafe { copy_in::<u32>(initK.cast(), k_len, "initK") })
+            .transpose()?;
         let out = h.solver.run(base.as_deref(), k.as_deref())?;
         let order: Vec<u16> = out.order.iter().map(|&v| v as u16).collect();
         let (order, k_gc) = (CArray::from_slice(&order)?, CArray::from_slice(&out.k_gc)?);
@@ -929,12 +1076,22 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
     let restart = match o.restart {
         0 => RestartMode::Rebase,
         1 => RestartMode::Random,
-        r => return Err(Error::arg("restart", format!("{r}; expected 0 (rebase) or 1 (random)"))),
+        r => {
+            return Err(Error::arg(
+                "restart",
+                format!("{r}; expected 0 (rebase) or 1 (random)"),
+            ))
+        }
     };
     let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?;
     Ok(QapSolveOptions {
         // SAFETY: the caller's contract: NULL or a stop token.
-        stop: Stop { max_runs: o.runs, time_limit, target: (o.has_target != 0).then_some(o.target), token: unsafe { token_arg(o.stop_token, "stop_token")? } },
+        stop: Stop {
+            max_runs: o.runs,
+            time_limit,
+            target: (o.has_target != 0).then_some(o.target),
+            token: unsafe { token_arg(o.stop_token, "stop_token")? },
+        },
         seed: o.seed,
         start,
         restart,
@@ -950,7 +1107,10 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors); `opts` NULL or valid, with `start_order` as its documentation says.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *const MetaoptQapSolveOptions) -> MetaoptQapSolveResult {
+pub unsafe extern "C" fn metaopt_qap_solve(
+    h: *mut MetaoptQapInstance,
+    opts: *const MetaoptQapSolveOptions,
+) -> MetaoptQapSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
@@ -964,7 +1124,8 @@ pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *co
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
-        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_qap_solve");
+        let (error_code, error_message) =
+            stop_status(r.stop == StopReason::Interrupted, "metaopt_qap_solve");
         MetaoptQapSolveResult {
             result_type: c.0,
             f_t1: c.1,
@@ -982,7 +1143,9 @@ pub unsafe extern "C" fn metaopt_qap_solve(h: *mut MetaoptQapInstance, opts: *co
             target_reached: r.target_reached as u8,
             has_bks: h.bks.is_some() as u8,
             bks: h.bks.unwrap_or(0),
-            gap_percent: h.bks.map_or(0.0, |b| gap_percent(r.cost.as_f64(), b as f64)),
+            gap_percent: h
+                .bks
+                .map_or(0.0, |b| gap_percent(r.cost.as_f64(), b as f64)),
             error_code,
             error_message,
             stop_reason: r.stop.code(),

@@ -3,12 +3,12 @@
 //! (`metaopt_qap_set_backend`).
 
 use super::handle;
+use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::{CostFields, MetaoptQapInstance};
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
-use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use crate::error::{Error, Result};
-use crate::interrupt::StopReason;
 use crate::hc12::qap::solve::gap_percent;
+use crate::interrupt::StopReason;
 use crate::qap::ts::{QapTs, QapTsOptions, TenureRule};
 use std::ffi::c_char;
 use std::ptr;
@@ -162,13 +162,23 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
     let tenure = match o.tenure {
         0 => TenureRule::Cubic,
         1 => TenureRule::Uniform,
-        t => return Err(Error::arg("tenure", format!("{t}; expected 0 (cubic) or 1 (uniform)"))),
+        t => {
+            return Err(Error::arg(
+                "tenure",
+                format!("{t}; expected 0 (cubic) or 1 (uniform)"),
+            ))
+        }
     };
     let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?;
     let stagnation = match o.stagnation {
         -1 => None,
         s if s >= 0 => Some(s as u64),
-        s => return Err(Error::arg("stagnation", format!("{s}; expected -1 (default), 0 (never) or a count"))),
+        s => {
+            return Err(Error::arg(
+                "stagnation",
+                format!("{s}; expected -1 (default), 0 (never) or a count"),
+            ))
+        }
     };
     let perturbation = match (o.perturbation_min, o.perturbation_max) {
         (0, 0) => None,
@@ -179,12 +189,21 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         if o.starts.is_null() {
             return Err(Error::NullPointer("starts"));
         }
-        let total = (o.starts_count as usize)
-            .checked_mul(n)
-            .ok_or_else(|| Error::arg("starts_count", format!("{} permutations of {n} entries do not fit in memory", o.starts_count)))?;
+        let total = (o.starts_count as usize).checked_mul(n).ok_or_else(|| {
+            Error::arg(
+                "starts_count",
+                format!(
+                    "{} permutations of {n} entries do not fit in memory",
+                    o.starts_count
+                ),
+            )
+        })?;
         // SAFETY: the caller's contract: `starts_count * n` entries.
         let all = unsafe { std::slice::from_raw_parts(o.starts, total) };
-        starts = all.chunks(n.max(1)).map(|c| c.iter().map(|&v| v as usize).collect()).collect();
+        starts = all
+            .chunks(n.max(1))
+            .map(|c| c.iter().map(|&v| v as usize).collect())
+            .collect();
     }
     let opts = QapTsOptions {
         chains: o.chains as usize,
@@ -219,7 +238,10 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
 /// wrong-kind handles are errors); `options` NULL or valid, with `starts` as its documentation
 /// says.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qap_ts_solve(instance: *mut MetaoptQapInstance, options: *const MetaoptQapTsOptions) -> MetaoptQapTsSolveResult {
+pub unsafe extern "C" fn metaopt_qap_ts_solve(
+    instance: *mut MetaoptQapInstance,
+    options: *const MetaoptQapTsOptions,
+) -> MetaoptQapTsSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle::get(instance, "instance")? };
@@ -236,7 +258,8 @@ pub unsafe extern "C" fn metaopt_qap_ts_solve(instance: *mut MetaoptQapInstance,
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
-        let (error_code, error_message) = stop_status(r.stop == StopReason::Interrupted, "metaopt_qap_ts_solve");
+        let (error_code, error_message) =
+            stop_status(r.stop == StopReason::Interrupted, "metaopt_qap_ts_solve");
         MetaoptQapTsSolveResult {
             result_type: c.0,
             f_t1: c.1,

@@ -5,7 +5,9 @@
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::knapsack::{self, MetaoptKnapsack};
 use super::qap::MetaoptBackend;
-use super::{c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray};
+use super::{
+    c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
+};
 use crate::error::{Error, Result};
 use crate::interrupt::StopReason;
 use crate::qiga::{Qiga, QigaOptions, QigaRunResult, QigaStats, Repair, RotationTable};
@@ -113,7 +115,14 @@ pub struct MetaoptQigaStats {
 
 impl From<&QigaStats> for MetaoptQigaStats {
     fn from(s: &QigaStats) -> Self {
-        MetaoptQigaStats { count: s.count as u64, mean: s.mean, variance: s.variance, median: s.median, min: s.min, max: s.max }
+        MetaoptQigaStats {
+            count: s.count as u64,
+            mean: s.mean,
+            variance: s.variance,
+            median: s.median,
+            min: s.min,
+            max: s.max,
+        }
     }
 }
 
@@ -202,7 +211,9 @@ fn table_of(s: &str, i: usize) -> Result<RotationTable> {
         "gqa2000" => Ok(RotationTable::gqa2000()),
         "qea2002" => Ok(RotationTable::qea2002()),
         t => RotationTable::parse(t).map_err(|e| match e {
-            Error::InvalidArgument { msg, .. } => Error::arg("tables", format!("tables[{i}]: {msg}")),
+            Error::InvalidArgument { msg, .. } => {
+                Error::arg("tables", format!("tables[{i}]: {msg}"))
+            }
             e => e,
         }),
     }
@@ -219,11 +230,17 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions>
         tables.push(match o.table {
             0 => RotationTable::gqa2000(),
             1 => RotationTable::qea2002(),
-            t => return Err(Error::arg("table", format!("{t}; expected 0 (gqa2000) or 1 (qea2002)"))),
+            t => {
+                return Err(Error::arg(
+                    "table",
+                    format!("{t}; expected 0 (gqa2000) or 1 (qea2002)"),
+                ))
+            }
         });
     } else {
         // SAFETY: the caller's contract for `tables_count` pointers.
-        let ptrs: Vec<*const c_char> = unsafe { copy_in(o.tables.cast(), o.tables_count as usize, "tables")? };
+        let ptrs: Vec<*const c_char> =
+            unsafe { copy_in(o.tables.cast(), o.tables_count as usize, "tables")? };
         for (i, &p) in ptrs.iter().enumerate() {
             // SAFETY: the caller's contract: each a NUL-terminated string (NULL is checked).
             let s = unsafe { str_arg(p, "tables")? };
@@ -231,29 +248,46 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions>
         }
     }
     if o.pole_signs_random > 1 {
-        return Err(Error::arg("pole_signs_random", format!("{}; expected 0 or 1", o.pole_signs_random)));
+        return Err(Error::arg(
+            "pole_signs_random",
+            format!("{}; expected 0 or 1", o.pole_signs_random),
+        ));
     }
     if o.pole_signs_random == 1 {
-        tables = tables.into_iter().map(RotationTable::with_random_pole_signs).collect();
+        tables = tables
+            .into_iter()
+            .map(RotationTable::with_random_pole_signs)
+            .collect();
     }
     let repair = match o.repair {
         0 => Repair::Index,
         1 => Repair::Random,
         2 => Repair::Greedy,
-        r => return Err(Error::arg("repair", format!("{r}; expected 0 (index), 1 (random) or 2 (greedy)"))),
+        r => {
+            return Err(Error::arg(
+                "repair",
+                format!("{r}; expected 0 (index), 1 (random) or 2 (greedy)"),
+            ))
+        }
     };
     let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     let devices: Vec<usize> = if o.devices_count == 0 {
         Vec::new()
     } else {
         // SAFETY: the caller's contract for `devices_count` entries.
-        let d: Vec<u32> = unsafe { copy_in(o.devices.cast(), o.devices_count as usize, "devices")? };
+        let d: Vec<u32> =
+            unsafe { copy_in(o.devices.cast(), o.devices_count as usize, "devices")? };
         d.into_iter().map(|v| v as usize).collect()
     };
     let target = match o.has_target {
         0 => None,
         1 if o.target.is_finite() => Some(o.target),
-        1 => return Err(Error::arg("target", format!("{}; expected a finite value", o.target))),
+        1 => {
+            return Err(Error::arg(
+                "target",
+                format!("{}; expected a finite value", o.target),
+            ))
+        }
         h => return Err(Error::arg("has_target", format!("{h}; expected 0 or 1"))),
     };
     Ok(QigaOptions {
@@ -286,7 +320,8 @@ fn run_result(r: &QigaRunResult) -> Result<MetaoptQigaRunResult> {
     let generations_run = CArray::from_slice(&r.generations_run)?;
     let ts: Vec<MetaoptQigaStats> = r.table_stats.iter().map(MetaoptQigaStats::from).collect();
     let table_stats = CArray::from_slice(&ts)?;
-    let (error_code, error_message) = stop_status(r.stop_reason == StopReason::Interrupted, "metaopt_qiga_run");
+    let (error_code, error_message) =
+        stop_status(r.stop_reason == StopReason::Interrupted, "metaopt_qiga_run");
     Ok(MetaoptQigaRunResult {
         count: r.population.len() as u32,
         items: r.items as u32,
@@ -321,7 +356,10 @@ fn run_result(r: &QigaRunResult) -> Result<MetaoptQigaRunResult> {
 /// wrong-kind handles are errors); `options` NULL or valid, with its pointers as their
 /// documentation says.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_qiga_run(knapsack: *mut MetaoptKnapsack, options: *const MetaoptQigaOptions) -> MetaoptQigaRunResult {
+pub unsafe extern "C" fn metaopt_qiga_run(
+    knapsack: *mut MetaoptKnapsack,
+    options: *const MetaoptQigaOptions,
+) -> MetaoptQigaRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let k = unsafe { knapsack::get(knapsack, "knapsack")? };

@@ -110,7 +110,11 @@ pub struct MetaoptInt32Result {
 impl MetaoptInt32Result {
     /// A success carrying `result`.
     pub fn ok(result: i32) -> Self {
-        MetaoptInt32Result { result, error_code: 0, error_message: ptr::null_mut() }
+        MetaoptInt32Result {
+            result,
+            error_code: 0,
+            error_message: ptr::null_mut(),
+        }
     }
 }
 
@@ -133,9 +137,16 @@ impl MetaoptStringResult {
     pub(crate) fn ok(s: &str) -> Result<Self> {
         let text = c_string(s);
         if text.is_null() {
-            return Err(Error::Panic(format!("out of host memory: malloc({}) failed", s.len() + 1)));
+            return Err(Error::Panic(format!(
+                "out of host memory: malloc({}) failed",
+                s.len() + 1
+            )));
         }
-        Ok(MetaoptStringResult { text, error_code: 0, error_message: ptr::null_mut() })
+        Ok(MetaoptStringResult {
+            text,
+            error_code: 0,
+            error_message: ptr::null_mut(),
+        })
     }
 }
 
@@ -155,7 +166,8 @@ pub struct MetaoptDoubleArrayResult {
 impl MetaoptDoubleArrayResult {
     /// A success carrying a C copy of `v`.
     pub(crate) fn ok(v: &[f64]) -> Result<Self> {
-        let length = u32::try_from(v.len()).map_err(|_| Error::arg("length", "more than 2^32 - 1 values"))?;
+        let length = u32::try_from(v.len())
+            .map_err(|_| Error::arg("length", "more than 2^32 - 1 values"))?;
         Ok(MetaoptDoubleArrayResult {
             values: CArray::from_slice(v)?.into_raw(),
             length,
@@ -227,7 +239,9 @@ impl<T: Copy> CArray<T> {
         unsafe {
             let p = libc::malloc(bytes) as *mut T;
             if p.is_null() {
-                return Err(Error::Panic(format!("out of host memory: malloc({bytes}) failed")));
+                return Err(Error::Panic(format!(
+                    "out of host memory: malloc({bytes}) failed"
+                )));
             }
             ptr::copy_nonoverlapping(v.as_ptr(), p, v.len());
             Ok(CArray { ptr: p })

@@ -5,18 +5,21 @@
 //! functions (docs/specs/API.md).
 
 use super::handle::{self, opaque_handle};
-use super::{copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray, MetaoptInt32Result};
-use crate::device::Backend;
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
+use super::qap::MetaoptBackend;
+use super::{
+    copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
+    MetaoptInt32Result,
+};
+use crate::device::Backend;
 use crate::error::{Error, Result};
-use crate::interrupt::StopReason;
 use crate::hc12::restarts::Stop;
-use crate::hc12::tabu::TabuConfig;
-use crate::problem::sat::{Assignment, Cnf};
 use crate::hc12::sat::{SatOptions, SatSolver};
+use crate::hc12::tabu::TabuConfig;
+use crate::interrupt::StopReason;
+use crate::problem::sat::{Assignment, Cnf};
 use crate::sat::eval::DeviceSat;
 use crate::sat::sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
-use super::qap::MetaoptBackend;
 use std::ffi::c_char;
 use std::path::Path;
 use std::ptr;
@@ -201,11 +204,22 @@ pub(crate) struct Handle {
 
 /// A new handle for `cnf`.
 fn instance(cnf: Cnf) -> Result<MetaoptSatParseResult> {
-    let num_vars = u32::try_from(cnf.num_vars).map_err(|_| Error::arg("num_vars", "exceeds 2^32 - 1"))?;
-    let num_clauses =
-        u32::try_from(cnf.num_clauses()).map_err(|_| Error::arg("clauses", "more than 2^32 - 1 clauses"))?;
-    let instance = handle::insert(Handle { cnf, device: None, solver: None });
-    Ok(MetaoptSatParseResult { error_code: 0, error_message: ptr::null_mut(), instance, num_vars, num_clauses })
+    let num_vars =
+        u32::try_from(cnf.num_vars).map_err(|_| Error::arg("num_vars", "exceeds 2^32 - 1"))?;
+    let num_clauses = u32::try_from(cnf.num_clauses())
+        .map_err(|_| Error::arg("clauses", "more than 2^32 - 1 clauses"))?;
+    let instance = handle::insert(Handle {
+        cnf,
+        device: None,
+        solver: None,
+    });
+    Ok(MetaoptSatParseResult {
+        error_code: 0,
+        error_message: ptr::null_mut(),
+        instance,
+        num_vars,
+        num_clauses,
+    })
 }
 
 /// Reads a DIMACS CNF file (comments, a `%` end marker, clauses spanning lines and a missing
@@ -240,8 +254,12 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
     literals_length: u64,
 ) -> MetaoptSatParseResult {
     ffi_boundary!({
-        let len = usize::try_from(literals_length)
-            .map_err(|_| Error::arg("literals_length", format!("{literals_length} exceeds the address space")))?;
+        let len = usize::try_from(literals_length).map_err(|_| {
+            Error::arg(
+                "literals_length",
+                format!("{literals_length} exceeds the address space"),
+            )
+        })?;
         let lits: Vec<i32> = if len == 0 {
             Vec::new()
         } else {
@@ -249,17 +267,24 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
             unsafe { copy_in(literals.cast(), len, "literals")? }
         };
         if lits.last().is_some_and(|&l| l != 0) {
-            return Err(Error::arg("literals", "the last clause does not end with 0"));
+            return Err(Error::arg(
+                "literals",
+                "the last clause does not end with 0",
+            ));
         }
         let clauses: Vec<&[i32]> = if lits.is_empty() {
             Vec::new()
         } else {
             lits[..lits.len() - 1].split(|&l| l == 0).collect()
         };
-        let cnf = Cnf::from_clauses("clauses", num_vars as usize, clauses).map_err(|e| match e {
-            Error::InvalidArgument { arg: "clauses", msg } => Error::arg("literals", msg),
-            e => e,
-        })?;
+        let cnf =
+            Cnf::from_clauses("clauses", num_vars as usize, clauses).map_err(|e| match e {
+                Error::InvalidArgument {
+                    arg: "clauses",
+                    msg,
+                } => Error::arg("literals", msg),
+                e => e,
+            })?;
         instance(cnf)?
     })
 }
@@ -271,7 +296,9 @@ pub unsafe extern "C" fn metaopt_sat_from_clauses(
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
 /// handles are errors).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_sat_words_per_assignment(h: *const MetaoptSatInstance) -> MetaoptInt32Result {
+pub unsafe extern "C" fn metaopt_sat_words_per_assignment(
+    h: *const MetaoptSatInstance,
+) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle::get(h, "h")? };
@@ -318,7 +345,12 @@ pub unsafe extern "C" fn metaopt_sat_evaluate_on_device(
     device: i32,
 ) -> MetaoptSatEvalResult {
     ffi_boundary!({
-        let backend = super::device::backend_on(if use_cpu != 0 { 1 } else { 0 }, device, "use_cpu", "device")?;
+        let backend = super::device::backend_on(
+            if use_cpu != 0 { 1 } else { 0 },
+            device,
+            "use_cpu",
+            "device",
+        )?;
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         if assignments.is_null() {
@@ -329,15 +361,26 @@ pub unsafe extern "C" fn metaopt_sat_evaluate_on_device(
         }
         let n = h.cnf.num_vars;
         let words = Assignment::words_for(n);
-        let total = (count as usize)
-            .checked_mul(words)
-            .ok_or_else(|| Error::arg("count", format!("{count} rows of {words} words overflow the address space")))?;
+        let total = (count as usize).checked_mul(words).ok_or_else(|| {
+            Error::arg(
+                "count",
+                format!("{count} rows of {words} words overflow the address space"),
+            )
+        })?;
         // SAFETY: the caller's contract for count * words values.
         let flat: Vec<u32> = unsafe { copy_in(assignments.cast(), total, "assignments")? };
         // the padding of the last word must be clear: bits set there are garbage, not values
-        let pad_mask = if n % 32 == 0 { 0 } else { !((1u32 << (n % 32)) - 1) };
+        let pad_mask = if n % 32 == 0 {
+            0
+        } else {
+            !((1u32 << (n % 32)) - 1)
+        };
         let mut batch = crate::error::try_vec(count as usize, "count")?;
-        for (i, row) in flat.chunks_exact(words.max(1)).take(count as usize).enumerate() {
+        for (i, row) in flat
+            .chunks_exact(words.max(1))
+            .take(count as usize)
+            .enumerate()
+        {
             let row = &row[..words];
             if let Some(&last) = row.last() {
                 if last & pad_mask != 0 {
@@ -364,9 +407,16 @@ pub unsafe extern "C" fn metaopt_sat_evaluate_on_device(
             };
             if h.device.as_ref().is_none_or(|(i, _)| *i != d) {
                 h.device = None; // free the old device buffers first
-                h.device = Some((d, DeviceSat::on(&crate::device::DeviceContext::get(d)?, &h.cnf)?));
+                h.device = Some((
+                    d,
+                    DeviceSat::on(&crate::device::DeviceContext::get(d)?, &h.cnf)?,
+                ));
             }
-            h.device.as_mut().expect("made above").1.dxac(&batch, false)?
+            h.device
+                .as_mut()
+                .expect("made above")
+                .1
+                .dxac(&batch, false)?
         };
         let satisfied = CArray::from_slice(&r.satisfied)?;
         MetaoptSatEvalResult {
@@ -440,10 +490,16 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
             e => e,
         })?;
         if o.tabu_max_iterations == 0 {
-            return Err(Error::arg("opts.tabu_max_iterations", "0; expected at least 1"));
+            return Err(Error::arg(
+                "opts.tabu_max_iterations",
+                "0; expected at least 1",
+            ));
         }
         if o.tabu_max_no_improve == 0 {
-            return Err(Error::arg("opts.tabu_max_no_improve", "0; expected at least 1"));
+            return Err(Error::arg(
+                "opts.tabu_max_no_improve",
+                "0; expected at least 1",
+            ));
         }
         t.max_iterations = o.tabu_max_iterations;
         t.max_no_improve = o.tabu_max_no_improve;
@@ -451,12 +507,23 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     };
     let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "opts.time_limit_s")?;
     if o.runs == 0 && time_limit.is_none() {
-        return Err(Error::arg("opts.runs", "0 (until a model) needs a time limit (opts.time_limit_s > 0)"));
+        return Err(Error::arg(
+            "opts.runs",
+            "0 (until a model) needs a time limit (opts.time_limit_s > 0)",
+        ));
     }
     if !(1..=2).contains(&o.mask_order) {
-        return Err(Error::arg("opts.mask_order", format!("{}; expected 1 or 2", o.mask_order)));
+        return Err(Error::arg(
+            "opts.mask_order",
+            format!("{}; expected 1 or 2", o.mask_order),
+        ));
     }
-    Ok(SatOptions { mask_order: o.mask_order, tabu, tenure: o.tenure, seed: o.seed, stop: Stop {
+    Ok(SatOptions {
+        mask_order: o.mask_order,
+        tabu,
+        tenure: o.tenure,
+        seed: o.seed,
+        stop: Stop {
             max_runs: o.runs,
             time_limit,
             target: None,
@@ -471,21 +538,35 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
 ///
 /// # Safety
 /// `o.stop_token` must be NULL or a stop token (unregistered pointers are errors).
-unsafe fn walk_options(o: &MetaoptSatSolveOptions, method: SlsMethod, cnf: &Cnf) -> Result<(SlsOptions, Backend)> {
+unsafe fn walk_options(
+    o: &MetaoptSatSolveOptions,
+    method: SlsMethod,
+    cnf: &Cnf,
+) -> Result<(SlsOptions, Backend)> {
     let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "opts.time_limit_s")?;
     if o.max_flips == 0 && time_limit.is_none() {
-        return Err(Error::arg("opts.max_flips", "0 (until a model) needs a time limit (opts.time_limit_s > 0)"));
+        return Err(Error::arg(
+            "opts.max_flips",
+            "0 (until a model) needs a time limit (opts.time_limit_s > 0)",
+        ));
     }
     let backend = super::device::backend_on(o.backend, o.device, "opts.backend", "opts.device")?;
     for (name, v) in [("opts.cb", o.cb), ("opts.eps", o.eps)] {
         if !(v.is_finite() && v >= 0.0) {
-            return Err(Error::arg(name, format!("{v}; expected 0 (the default) or a finite number > 0")));
+            return Err(Error::arg(
+                name,
+                format!("{v}; expected 0 (the default) or a finite number > 0"),
+            ));
         }
     }
     let given = |v: f64| (v > 0.0).then_some(v);
     let opts = SlsOptions {
         method,
-        break_function: BreakFunction::from_options(given(o.cb), given(o.eps), max_clause_length(cnf)),
+        break_function: BreakFunction::from_options(
+            given(o.cb),
+            given(o.eps),
+            max_clause_length(cnf),
+        ),
         noise: o.noise,
         seed: o.seed,
         restart_flips: o.restart_flips,
@@ -518,7 +599,9 @@ fn model_literals(m: Option<&crate::problem::sat::Model>) -> Result<*mut i32> {
     Ok(match m {
         Some(m) => {
             let a = m.assignment();
-            let lits: Vec<i32> = (1..=a.num_vars()).map(|v| if a.get(v) { v as i32 } else { -(v as i32) }).collect();
+            let lits: Vec<i32> = (1..=a.num_vars())
+                .map(|v| if a.get(v) { v as i32 } else { -(v as i32) })
+                .collect();
             CArray::from_slice(&lits)?.into_raw()
         }
         None => ptr::null_mut(),
@@ -555,14 +638,22 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             0 => Some(SlsMethod::ProbSat),
             1 => Some(SlsMethod::WalkSat),
             2 => None,
-            m => return Err(Error::arg("opts.method", format!("{m}; expected 0 (probsat), 1 (walksat) or 2 (hc12)"))),
+            m => {
+                return Err(Error::arg(
+                    "opts.method",
+                    format!("{m}; expected 0 (probsat), 1 (walksat) or 2 (hc12)"),
+                ))
+            }
         };
         if let Some(method) = method {
             // SAFETY: the caller's contract for `o.stop_token`.
             let (mut options, backend) = unsafe { walk_options(o, method, &h.cnf)? };
             options.since = Some(t0);
             if o.walks > 1 << 24 {
-                return Err(Error::arg("opts.walks", format!("{}; expected at most 2^24 walks", o.walks)));
+                return Err(Error::arg(
+                    "opts.walks",
+                    format!("{}; expected at most 2^24 walks", o.walks),
+                ));
             }
             let walks = (o.walks > 0).then_some(o.walks);
             let mut sls = SatSls::new(h.cnf.clone(), walks, backend).map_err(|e| match e {
@@ -570,8 +661,23 @@ pub unsafe extern "C" fn metaopt_sat_solve(
                 e => e,
             })?;
             let r = sls.solve(&options)?;
-            let common = solve_result(h.cnf.num_vars, o.method, r.satisfiable, r.best_unsatisfied, &r.best, r.model.as_ref(), r.stop, r.seconds)?;
-            return Ok(MetaoptSatSolveResult { walks: r.walks, flips: r.flips, restarts: r.restarts(), flips_per_second: r.flips_per_second, ..common });
+            let common = solve_result(
+                h.cnf.num_vars,
+                o.method,
+                r.satisfiable,
+                r.best_unsatisfied,
+                &r.best,
+                r.model.as_ref(),
+                r.stop,
+                r.seconds,
+            )?;
+            return Ok(MetaoptSatSolveResult {
+                walks: r.walks,
+                flips: r.flips,
+                restarts: r.restarts(),
+                flips_per_second: r.flips_per_second,
+                ..common
+            });
         }
         // SAFETY: the caller's contract for `o.stop_token`.
         let mut options = unsafe { solve_options(o)? };
@@ -585,16 +691,38 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             Backend::Device(None) => Backend::Device(Some(crate::device::get_device_number()?)),
             b => b,
         };
-        let fits = h.solver.as_ref().is_some_and(|(m, t, b, _)| *m == options.mask_order && *t == tabu_len && *b == backend);
+        let fits = h.solver.as_ref().is_some_and(|(m, t, b, _)| {
+            *m == options.mask_order && *t == tabu_len && *b == backend
+        });
         if !fits {
             h.solver = None; // free the old device buffers first
-            let solver = SatSolver::new_within(h.cnf.clone(), options.mask_order, tabu_len, backend, Some(&cut))?;
+            let solver = SatSolver::new_within(
+                h.cnf.clone(),
+                options.mask_order,
+                tabu_len,
+                backend,
+                Some(&cut),
+            )?;
             h.solver = Some((options.mask_order, tabu_len, backend, solver));
         }
         let (_, _, _, solver) = h.solver.as_mut().expect("made above");
         let r = solver.solve(&options)?;
-        let common = solve_result(h.cnf.num_vars, o.method, r.satisfiable, r.best_unsatisfied, &r.best, r.model.as_ref(), r.stop, r.seconds)?;
-        MetaoptSatSolveResult { runs: r.runs, iterations: r.iterations, evaluations: r.evaluations, ..common }
+        let common = solve_result(
+            h.cnf.num_vars,
+            o.method,
+            r.satisfiable,
+            r.best_unsatisfied,
+            &r.best,
+            r.model.as_ref(),
+            r.stop,
+            r.seconds,
+        )?;
+        MetaoptSatSolveResult {
+            runs: r.runs,
+            iterations: r.iterations,
+            evaluations: r.evaluations,
+            ..common
+        }
     })
 }
 
@@ -612,7 +740,8 @@ fn solve_result(
     seconds: f64,
 ) -> Result<MetaoptSatSolveResult> {
     let assignment = CArray::from_slice(best.words())?;
-    let (error_code, error_message) = stop_status(stop == StopReason::Interrupted, "metaopt_sat_solve");
+    let (error_code, error_message) =
+        stop_status(stop == StopReason::Interrupted, "metaopt_sat_solve");
     Ok(MetaoptSatSolveResult {
         satisfiable: satisfiable as u8,
         best_unsatisfied,

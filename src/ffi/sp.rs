@@ -118,10 +118,18 @@ pub(crate) fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
             } else if o.delta.is_finite() && o.delta > 0.0 {
                 Some(o.delta)
             } else {
-                return Err(Error::arg("delta", format!("{}; expected finite and > 0, or 0 for the default", o.delta)));
+                return Err(Error::arg(
+                    "delta",
+                    format!("{}; expected finite and > 0, or 0 for the default", o.delta),
+                ));
             },
         },
-        m => return Err(Error::arg("method", format!("{m}; expected 0 (bellman-ford), 1 (frontier) or 2 (near-far)"))),
+        m => {
+            return Err(Error::arg(
+                "method",
+                format!("{m}; expected 0 (bellman-ford), 1 (frontier) or 2 (near-far)"),
+            ))
+        }
     };
     let backend = super::device::backend_on(o.backend, o.device, "backend", "device")?;
     Ok(SpOptions {
@@ -137,12 +145,25 @@ fn sp_result(r: &SpSsspMultiResult, elapsed_s: f64, backend: &str) -> Result<Met
     let total = r.pred.len();
     let (dist, dist_int) = match &r.dist {
         Distances::U64(d) => {
-            let f: Vec<f64> = d.iter().map(|&x| if x == u64::MAX { f64::INFINITY } else { x as f64 }).collect();
+            let f: Vec<f64> = d
+                .iter()
+                .map(|&x| {
+                    if x == u64::MAX {
+                        f64::INFINITY
+                    } else {
+                        x as f64
+                    }
+                })
+                .collect();
             (CArray::from_slice(&f)?, Some(CArray::from_slice(d)?))
         }
         Distances::F64(d) => (CArray::from_slice(d)?, None),
     };
-    let pred: Vec<i32> = r.pred.iter().map(|&p| if p == NO_PRED { -1 } else { p as i32 }).collect();
+    let pred: Vec<i32> = r
+        .pred
+        .iter()
+        .map(|&p| if p == NO_PRED { -1 } else { p as i32 })
+        .collect();
     let pred = CArray::from_slice(&pred)?;
     let sources = CArray::from_slice(&r.sources)?;
     let reached: Vec<u64> = r.reached.iter().map(|&x| x as u64).collect();
@@ -206,7 +227,11 @@ pub unsafe extern "C" fn metaopt_sp_sssp_multi(
 /// # Safety
 /// `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_sp_sssp(graph: *mut MetaoptGraph, source: u32, options: *const MetaoptSpOptions) -> MetaoptSpResult {
+pub unsafe extern "C" fn metaopt_sp_sssp(
+    graph: *mut MetaoptGraph,
+    source: u32,
+    options: *const MetaoptSpOptions,
+) -> MetaoptSpResult {
     // SAFETY: the caller's contract; one readable value.
     unsafe { metaopt_sp_sssp_multi(graph, &source, 1, options) }
 }

@@ -15,7 +15,10 @@ const fn parse(s: &str) -> i32 {
     let mut v = 0i32;
     let mut i = 0;
     while i < b.len() {
-        assert!(b[i].is_ascii_digit(), "a version component is a decimal number");
+        assert!(
+            b[i].is_ascii_digit(),
+            "a version component is a decimal number"
+        );
         v = v * 10 + (b[i] - b'0') as i32;
         i += 1;
     }

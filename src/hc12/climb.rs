@@ -11,8 +11,8 @@
 
 use super::tabu::TabuConfig;
 use super::{Landscape, TabuQuery};
-use crate::interrupt::Watch;
 use crate::error::Result;
+use crate::interrupt::Watch;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -110,10 +110,18 @@ fn climb_inner<L: Landscape + ?Sized>(
         if limits.watch.is_some_and(Watch::stopped) {
             break ClimbEnd::Interrupted;
         }
-        let mut query = TabuQuery { insert: false, check: false, aspiration: false, best: best_value, iteration: iterations };
+        let mut query = TabuQuery {
+            insert: false,
+            check: false,
+            aspiration: false,
+            best: best_value,
+            iteration: iterations,
+        };
         if let Some(cfg) = tabu {
             query.insert = true;
-            query.check = cfg.activation_limit.is_none_or(|limit| l.better_than_limit(l.current(), limit));
+            query.check = cfg
+                .activation_limit
+                .is_none_or(|limit| l.better_than_limit(l.current(), limit));
             query.aspiration = cfg.aspiration;
         }
         let (value, row) = l.best_row(&query)?;
@@ -139,7 +147,13 @@ fn climb_inner<L: Landscape + ?Sized>(
             }
         }
     };
-    Ok(Climb { best, value: best_value, iterations, evaluations, end })
+    Ok(Climb {
+        best,
+        value: best_value,
+        iterations,
+        evaluations,
+        end,
+    })
 }
 
 #[cfg(test)]
@@ -225,17 +239,38 @@ mod tests {
 
     fn line() -> Line {
         // a local minimum at 2 (value 3) behind a hill at 3, the global one at 6 (value 0)
-        Line { f: vec![9, 5, 3, 4, 2, 1, 0, 7], pos: 0, list: VecDeque::new(), cap: 0 }
+        Line {
+            f: vec![9, 5, 3, 4, 2, 1, 0, 7],
+            pos: 0,
+            list: VecDeque::new(),
+            cap: 0,
+        }
     }
 
-    const PLAIN: ClimbLimits<'static> = ClimbLimits { max_iterations: 100, deadline: None, watch: None };
+    const PLAIN: ClimbLimits<'static> = ClimbLimits {
+        max_iterations: 100,
+        deadline: None,
+        watch: None,
+    };
 
     #[test]
     fn plain_climb_ends_at_the_first_local_optimum() {
         let c = climb(&mut line(), 0, None, PLAIN).unwrap();
-        assert_eq!((c.best, c.value, c.iterations, c.end), (2, 3, 3, ClimbEnd::LocalOptimum));
+        assert_eq!(
+            (c.best, c.value, c.iterations, c.end),
+            (2, 3, 3, ClimbEnd::LocalOptimum)
+        );
         assert_eq!(c.evaluations, 9);
-        let capped = climb(&mut line(), 0, None, ClimbLimits { max_iterations: 1, ..PLAIN }).unwrap();
+        let capped = climb(
+            &mut line(),
+            0,
+            None,
+            ClimbLimits {
+                max_iterations: 1,
+                ..PLAIN
+            },
+        )
+        .unwrap();
         assert_eq!((capped.best, capped.end), (1, ClimbEnd::MaxIterations));
     }
 
@@ -258,20 +293,64 @@ mod tests {
 
     #[test]
     fn restarts_keep_the_first_best_run_and_stop_at_the_target() {
-        let stop = Stop { max_runs: 3, ..Stop::default() };
+        let stop = Stop {
+            max_runs: 3,
+            ..Stop::default()
+        };
         let starts = [0, 7, 4];
-        let s = restarts(&mut line(), &stop, 100, None, |_, run, _| Ok(starts[run as usize]), |_| {}).unwrap();
+        let s = restarts(
+            &mut line(),
+            &stop,
+            100,
+            None,
+            |_, run, _| Ok(starts[run as usize]),
+            |_| {},
+        )
+        .unwrap();
         assert_eq!((s.runs, s.best, s.value), (3, 6, 0));
         assert_eq!(s.per_run, vec![(3, 3), (0, 2), (0, 3)]);
         assert_eq!(s.best_run_iterations, 2);
-        let stop = Stop { max_runs: 0, target: Some(0.0), ..Stop::default() };
-        let s = restarts(&mut line(), &stop, 100, None, |_, run, _| Ok(starts[run as usize]), |_| {}).unwrap();
+        let stop = Stop {
+            max_runs: 0,
+            target: Some(0.0),
+            ..Stop::default()
+        };
+        let s = restarts(
+            &mut line(),
+            &stop,
+            100,
+            None,
+            |_, run, _| Ok(starts[run as usize]),
+            |_| {},
+        )
+        .unwrap();
         assert_eq!((s.runs, s.target_reached), (2, true));
         // a target alone may never be reached: it needs a time limit or a stop token besides
         assert!(stop.check("runs", "a target").is_err());
-        assert!(Stop { token: Some(crate::StopToken::new()), ..stop.clone() }.check("runs", "a target").is_ok());
-        assert!(Stop { max_runs: u32::MAX >> 1, ..stop.clone() }.check("runs", "a target").is_err());
-        assert!(Stop { max_runs: u32::MAX >> 1, token: Some(crate::StopToken::new()), ..stop.clone() }.check("runs", "a target").is_ok());
-        assert!(Stop { target: None, ..stop.clone() }.check("runs", "a time limit").is_err());
+        assert!(Stop {
+            token: Some(crate::StopToken::new()),
+            ..stop.clone()
+        }
+        .check("runs", "a target")
+        .is_ok());
+        assert!(Stop {
+            max_runs: u32::MAX >> 1,
+            ..stop.clone()
+        }
+        .check("runs", "a target")
+        .is_err());
+        assert!(Stop {
+            max_runs: u32::MAX >> 1,
+            token: Some(crate::StopToken::new()),
+            ..stop.clone()
+        }
+        .check("runs", "a target")
+        .is_ok());
+        assert!(Stop {
+            target: None,
+            ..stop.clone()
+        }
+        .check("runs", "a time limit")
+        .is_err());
     }
 }

@@ -83,8 +83,20 @@ pub fn choose(n: u64, k: u32) -> u64 {
     match k {
         0 => 1,
         1 => n,
-        2 => if n < 2 { 0 } else { n * (n - 1) / 2 },
-        3 => if n < 3 { 0 } else { n * (n - 1) * (n - 2) / 6 },
+        2 => {
+            if n < 2 {
+                0
+            } else {
+                n * (n - 1) / 2
+            }
+        }
+        3 => {
+            if n < 3 {
+                0
+            } else {
+                n * (n - 1) * (n - 2) / 6
+            }
+        }
         _ => unreachable!("mask order above 3"),
     }
 }
@@ -120,22 +132,44 @@ pub struct Neighbourhood {
 impl Neighbourhood {
     /// `bit_length` 0 means the rest of the string from `start_bit`; a negative `start_bit` or
     /// `bit_length` is an error naming it (`startBit`, `bitLength`), as is a window past the end.
-    pub fn new(n_param: u32, nbit: u32, mask_order: u32, start_bit: i64, bit_length: i64) -> Result<Self> {
+    pub fn new(
+        n_param: u32,
+        nbit: u32,
+        mask_order: u32,
+        start_bit: i64,
+        bit_length: i64,
+    ) -> Result<Self> {
         if !(1..=32).contains(&nbit) {
-            return Err(Error::arg("nBitParam", format!("{nbit} bits per parameter; expected 1..32")));
+            return Err(Error::arg(
+                "nBitParam",
+                format!("{nbit} bits per parameter; expected 1..32"),
+            ));
         }
         if !(1..=3).contains(&mask_order) {
-            return Err(Error::arg("maskOrder", format!("{mask_order}; expected 1, 2 or 3")));
+            return Err(Error::arg(
+                "maskOrder",
+                format!("{mask_order}; expected 1, 2 or 3"),
+            ));
         }
         let total = n_param as i64 * nbit as i64;
         if start_bit < 0 || start_bit >= total {
-            return Err(Error::arg("startBit", format!("{start_bit}; the string has {total} bits (0..{})", total - 1)));
+            return Err(Error::arg(
+                "startBit",
+                format!(
+                    "{start_bit}; the string has {total} bits (0..{})",
+                    total - 1
+                ),
+            ));
         }
         if bit_length < 0 {
             // once silently "to the end" like 0 (issue 16): a negative length is a caller's error
             return Err(Error::arg("bitLength", format!("{bit_length}; expected 0 (to the end of the string) or a length of at least 1 bit")));
         }
-        let bit_length = if bit_length == 0 { total - start_bit } else { bit_length };
+        let bit_length = if bit_length == 0 {
+            total - start_bit
+        } else {
+            bit_length
+        };
         if start_bit + bit_length > total {
             return Err(Error::arg(
                 "bitLength",
@@ -146,7 +180,9 @@ impl Neighbourhood {
         if rows >= u32::MAX as u64 {
             return Err(Error::arg(
                 "maskOrder",
-                format!("{rows} rows (window of {bit_length} bits, order {mask_order}) exceed 2^32-1"),
+                format!(
+                    "{rows} rows (window of {bit_length} bits, order {mask_order}) exceed 2^32-1"
+                ),
             ));
         }
         Ok(Neighbourhood {
@@ -208,11 +244,24 @@ impl Neighbourhood {
     /// Checks a user-given string: right length, no bits above `nbit`.
     pub fn check_string(&self, k: &[u32], arg: &'static str) -> Result<()> {
         if k.len() != self.n_param as usize {
-            return Err(Error::arg(arg, format!("{} words; expected {} (one per parameter)", k.len(), self.n_param)));
+            return Err(Error::arg(
+                arg,
+                format!(
+                    "{} words; expected {} (one per parameter)",
+                    k.len(),
+                    self.n_param
+                ),
+            ));
         }
         if self.nbit < 32 {
             if let Some((p, v)) = k.iter().enumerate().find(|(_, v)| **v >> self.nbit != 0) {
-                return Err(Error::arg(arg, format!("word {p} = {v} has bits above the {} bits of a parameter", self.nbit)));
+                return Err(Error::arg(
+                    arg,
+                    format!(
+                        "word {p} = {v} has bits above the {} bits of a parameter",
+                        self.nbit
+                    ),
+                ));
             }
         }
         Ok(())
@@ -224,7 +273,9 @@ fn unrank_pair(t: u64, n: u64) -> (u64, u64) {
     // S(i) = i*n - i*(i+1)/2 pairs start below i; take the largest i with S(i) <= t
     let s = |i: u64| i * n - i * (i + 1) / 2;
     let b = 2.0 * n as f64 - 1.0;
-    let mut i = ((b - (b * b - 8.0 * t as f64).max(0.0).sqrt()) / 2.0).floor().max(0.0) as u64;
+    let mut i = ((b - (b * b - 8.0 * t as f64).max(0.0).sqrt()) / 2.0)
+        .floor()
+        .max(0.0) as u64;
     i = i.min(n.saturating_sub(2));
     while i > 0 && s(i) > t {
         i -= 1;
@@ -266,7 +317,12 @@ mod tests {
 
     #[test]
     fn closed_form_rows_match_enumeration() {
-        for (params, nbit, order, start, len) in [(4, 5, 3, 0, 0), (30, 8, 2, 0, 0), (6, 4, 3, 3, 11), (2, 1, 2, 0, 0)] {
+        for (params, nbit, order, start, len) in [
+            (4, 5, 3, 0, 0),
+            (30, 8, 2, 0, 0),
+            (6, 4, 3, 3, 11),
+            (2, 1, 2, 0, 0),
+        ] {
             let nb = Neighbourhood::new(params, nbit, order, start, len).unwrap();
             let want = enumerate_rows(nb.bit_length, order, nb.start_bit);
             assert_eq!(nb.rows, want.len() as u64);
@@ -295,7 +351,10 @@ mod tests {
         assert!(Neighbourhood::new(4, 4, 4, 0, 0).is_err());
         assert!(Neighbourhood::new(4, 4, 2, 16, 0).is_err());
         assert!(Neighbourhood::new(4, 4, 2, -1, 0).is_err());
-        assert!(Neighbourhood::new(4, 4, 2, 0, -1).unwrap_err().to_string().contains("bitLength"));
+        assert!(Neighbourhood::new(4, 4, 2, 0, -1)
+            .unwrap_err()
+            .to_string()
+            .contains("bitLength"));
         assert!(Neighbourhood::new(4, 4, 2, 4, 13).is_err());
         assert!(Neighbourhood::new(4, 0, 2, 0, 0).is_err());
         let e = Neighbourhood::new(4, 4, 0, 0, 0).unwrap_err().to_string();

@@ -31,7 +31,12 @@ pub struct Stop {
 
 impl Default for Stop {
     fn default() -> Self {
-        Stop { max_runs: 1, time_limit: None, target: None, token: None }
+        Stop {
+            max_runs: 1,
+            time_limit: None,
+            target: None,
+            token: None,
+        }
     }
 }
 
@@ -117,7 +122,11 @@ pub fn restarts<L: Landscape + ?Sized>(
     // the deadline is checked before every climb step of every landscape (issue 16: a run of
     // many steps must not outlast the limit), so a search ends within the limit plus one step
     let deadline = stop.time_limit.map(|d| t0 + d);
-    let limits = ClimbLimits { max_iterations, deadline, watch: Some(&watch) };
+    let limits = ClimbLimits {
+        max_iterations,
+        deadline,
+        watch: Some(&watch),
+    };
     let mut best: Option<(L::Best, L::Value)> = None;
     let (mut runs, mut iterations, mut evaluations) = (0u32, 0u64, 0u64);
     let (mut best_run_iterations, mut seconds_to_best) = (0u32, 0.0);
@@ -137,7 +146,13 @@ pub fn restarts<L: Landscape + ?Sized>(
             seconds_to_best = t0.elapsed().as_secs_f64();
         }
         let best_value = best.as_ref().expect("set after the first run").1;
-        on_run(&RunReport { runs, value: out.value, iterations: out.iterations, best: best_value, elapsed: t0.elapsed() });
+        on_run(&RunReport {
+            runs,
+            value: out.value,
+            iterations: out.iterations,
+            best: best_value,
+            elapsed: t0.elapsed(),
+        });
         if out.end == ClimbEnd::Target || stop.target.is_some_and(|t| l.as_f64(best_value) <= t) {
             target_reached = true;
             break StopReason::Target;

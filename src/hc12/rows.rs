@@ -74,7 +74,9 @@ impl RowSearch {
         let wg_argmin = work_group_size(ctx, &argmin, tuning.hc12_argmin);
         let groups = (rows as usize).div_ceil(wg);
         let tabu = match tabu {
-            Some((capacity, words)) if capacity > 0 => Some(DeviceTabu::new(q, program, capacity, words)?),
+            Some((capacity, words)) if capacity > 0 => {
+                Some(DeviceTabu::new(q, program, capacity, words)?)
+            }
             _ => None,
         };
         Ok(RowSearch {
@@ -114,7 +116,10 @@ impl RowSearch {
 
     /// Lists the string held in `v[offset..]` (enqueued before the next search).
     pub fn insert(&mut self, q: &Queue, v: &DeviceBuffer<u32>, offset: u32) -> Result<()> {
-        let t = self.tabu.as_mut().ok_or_else(|| Error::arg("tabu list", "not initialised"))?;
+        let t = self
+            .tabu
+            .as_mut()
+            .ok_or_else(|| Error::arg("tabu list", "not initialised"))?;
         t.insert(q, v, offset)
     }
 
@@ -146,7 +151,11 @@ impl RowSearch {
         let asp = aspiration.is_some() as u32;
         let best_bits = aspiration.unwrap_or(0);
         let total = self.groups;
-        let first = if self.deadline.is_some() { self.chunk_groups.clamp(1, total) } else { total };
+        let first = if self.deadline.is_some() {
+            self.chunk_groups.clamp(1, total)
+        } else {
+            total
+        };
         // SAFETY: the caller's contract for the leading arguments; the trailing ones are those
         // of `hc12_select`'s callers and of `hc12_argmin_groups` in type and order.
         let (eval, done) = unsafe {
@@ -173,7 +182,8 @@ impl RowSearch {
                 let Some(deadline) = self.deadline else { break };
                 q.finish()?;
                 let per_group = t.elapsed().as_secs_f64() / last as f64;
-                self.chunk_groups = ((LAUNCH_SECONDS / per_group.max(1e-9)) as usize).clamp(1, total);
+                self.chunk_groups =
+                    ((LAUNCH_SECONDS / per_group.max(1e-9)) as usize).clamp(1, total);
                 if Instant::now() >= deadline {
                     break;
                 }
@@ -182,7 +192,14 @@ impl RowSearch {
                 let (offset, size, local) = ([done * self.wg], [last * self.wg], [self.wg]);
                 eval = q
                     .cl()
-                    .enqueue_nd_range_kernel(self.eval.get(), 1, offset.as_ptr(), size.as_ptr(), local.as_ptr(), &[])
+                    .enqueue_nd_range_kernel(
+                        self.eval.get(),
+                        1,
+                        offset.as_ptr(),
+                        size.as_ptr(),
+                        local.as_ptr(),
+                        &[],
+                    )
                     .map_err(cl_error(self.eval_call))?;
                 done += last;
             }
@@ -206,8 +223,16 @@ impl RowSearch {
         let mut out = [0u64; 2];
         self.out.read(q, &mut out)?;
         if out[1] >= self.rows {
-            return Err(Error::Panic(format!("device argmin returned row {} of {}", out[1], self.rows)));
+            return Err(Error::Panic(format!(
+                "device argmin returned row {} of {}",
+                out[1], self.rows
+            )));
         }
-        Ok(Found { bits: out[0], row: out[1], eval, argmin })
+        Ok(Found {
+            bits: out[0],
+            row: out[1],
+            eval,
+            argmin,
+        })
     }
 }

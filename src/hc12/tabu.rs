@@ -3,7 +3,7 @@
 //! candidate, and its CPU twin with the same policy (FIFO eviction, duplicates not re-inserted),
 //! so that device and CPU runs stay identical.
 
-use crate::device::{ProgramSpec, cl_error, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use crate::device::{cl_error, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
@@ -27,14 +27,23 @@ pub struct TabuConfig {
 
 impl TabuConfig {
     pub fn new(max_length: usize) -> Result<Self> {
-        let c = TabuConfig { max_length, activation_limit: None, aspiration: false, max_iterations: 10_000, max_no_improve: 100 };
+        let c = TabuConfig {
+            max_length,
+            activation_limit: None,
+            aspiration: false,
+            max_iterations: 10_000,
+            max_no_improve: 100,
+        };
         c.check()?;
         Ok(c)
     }
 
     pub fn check(&self) -> Result<()> {
         if self.max_length == 0 || self.max_length > MAX_TABU_LENGTH {
-            return Err(Error::arg("maxLength", format!("{}; expected 1..{MAX_TABU_LENGTH}", self.max_length)));
+            return Err(Error::arg(
+                "maxLength",
+                format!("{}; expected 1..{MAX_TABU_LENGTH}", self.max_length),
+            ));
         }
         if self.max_iterations == 0 {
             return Err(Error::arg("maxIterations", "0; expected at least 1"));
@@ -54,7 +63,8 @@ pub const MAX_TABU_LENGTH: usize = 1 << 24;
 
 /// `spec` with the defines of `cl/tabu.cl`: the capacity and the words per string.
 pub fn tabu_defines(spec: ProgramSpec, max_length: usize, words: usize) -> ProgramSpec {
-    spec.define_u("TABU_LEN", max_length).define_u("TABU_NW", words)
+    spec.define_u("TABU_LEN", max_length)
+        .define_u("TABU_NW", words)
 }
 
 /// The device list. Its buffers are arguments of the evaluation kernels, which search it.
@@ -81,7 +91,10 @@ impl DeviceTabu {
         let wg = work_group_size(q.ctx(), &update, q.ctx().tuning().tabu);
         let mut t = DeviceTabu {
             x: q.buffer(max_length * words, "tabu X")?,
-            idx: [q.buffer(max_length + 1, "tabu idx1")?, q.buffer(max_length + 1, "tabu idx2")?],
+            idx: [
+                q.buffer(max_length + 1, "tabu idx1")?,
+                q.buffer(max_length + 1, "tabu idx2")?,
+            ],
             cur: 0,
             meta: q.buffer(2, "tabu meta")?,
             pos: q.buffer(5, "tabu pos")?,
@@ -97,11 +110,20 @@ impl DeviceTabu {
     }
 
     /// A list in a program of its own (common.cl and tabu.cl only).
-    pub fn standalone(ctx: &std::sync::Arc<DeviceContext>, q: &Queue, max_length: usize, words: usize) -> Result<Self> {
+    pub fn standalone(
+        ctx: &std::sync::Arc<DeviceContext>,
+        q: &Queue,
+        max_length: usize,
+        words: usize,
+    ) -> Result<Self> {
         if words == 0 {
             return Err(Error::arg("words", "0; strings have at least one word"));
         }
-        let program = ctx.build(&tabu_defines(ProgramSpec::files(&["common.cl", "tabu.cl"]), max_length, words))?;
+        let program = ctx.build(&tabu_defines(
+            ProgramSpec::files(&["common.cl", "tabu.cl"]),
+            max_length,
+            words,
+        ))?;
         Self::new(q, &program, max_length, words)
     }
 
@@ -197,7 +219,10 @@ impl DeviceTabu {
         let m = self.len(q)?;
         let idx = self.index().to_vec(q)?;
         let x = self.x.to_vec(q)?;
-        Ok(idx[..m].iter().map(|&s| x[s as usize * self.words..(s as usize + 1) * self.words].to_vec()).collect())
+        Ok(idx[..m]
+            .iter()
+            .map(|&s| x[s as usize * self.words..(s as usize + 1) * self.words].to_vec())
+            .collect())
     }
 }
 
@@ -211,7 +236,11 @@ pub struct CpuTabu {
 
 impl CpuTabu {
     pub fn new(max_length: usize) -> Self {
-        CpuTabu { set: BTreeSet::new(), fifo: VecDeque::new(), max_length }
+        CpuTabu {
+            set: BTreeSet::new(),
+            fifo: VecDeque::new(),
+            max_length,
+        }
     }
 
     pub fn clear(&mut self) {

@@ -173,7 +173,14 @@ impl FunctionInfo {
         if self.dims.allows(dims) {
             Ok(())
         } else {
-            Err(Error::arg("dims", format!("{} is defined for {}, not D = {dims}", self.name, self.dims.describe())))
+            Err(Error::arg(
+                "dims",
+                format!(
+                    "{} is defined for {}, not D = {dims}",
+                    self.name,
+                    self.dims.describe()
+                ),
+            ))
         }
     }
 
@@ -184,14 +191,32 @@ impl FunctionInfo {
         }
         let at = |v: f64| Some(vec![v; dims]);
         let m = match self.kind {
-            F(5) => Minimum { value: 0.0, at: at(1.0) },
-            F(7) => Minimum { value: F7_MIN * dims as f64, at: at(F7_ARGMIN) },
-            F(11) if dims == 2 => Minimum { value: F11_MIN_D2.0, at: Some(F11_MIN_D2.1.to_vec()) },
+            F(5) => Minimum {
+                value: 0.0,
+                at: at(1.0),
+            },
+            F(7) => Minimum {
+                value: F7_MIN * dims as f64,
+                at: at(F7_ARGMIN),
+            },
+            F(11) if dims == 2 => Minimum {
+                value: F11_MIN_D2.0,
+                at: Some(F11_MIN_D2.1.to_vec()),
+            },
             F(11) => return None,
             F(12) => michalewicz_minimum(dims)?,
-            Cec(9) => Minimum { value: 0.0, at: at(-1.0) },
-            CecT(k) => Minimum { value: 1.0, at: Some(cec_shift(k, dims).ok()?) },
-            _ => Minimum { value: 0.0, at: at(0.0) },
+            Cec(9) => Minimum {
+                value: 0.0,
+                at: at(-1.0),
+            },
+            CecT(k) => Minimum {
+                value: 1.0,
+                at: Some(cec_shift(k, dims).ok()?),
+            },
+            _ => Minimum {
+                value: 0.0,
+                at: at(0.0),
+            },
         };
         Some(m)
     }
@@ -225,9 +250,21 @@ impl FunctionInfo {
     /// [`FunctionInfo::data`].
     pub fn eval_with_data(&self, x: &[f64], data: &[f64]) -> Result<f64> {
         self.check_dims(x.len())?;
-        let want = if self.is_transformed() { x.len() + x.len() * x.len() } else { 0 };
+        let want = if self.is_transformed() {
+            x.len() + x.len() * x.len()
+        } else {
+            0
+        };
         if data.len() != want {
-            return Err(Error::arg("data", format!("{} values; {} reads {want} in D = {}", data.len(), self.name, x.len())));
+            return Err(Error::arg(
+                "data",
+                format!(
+                    "{} values; {} reads {want} in D = {}",
+                    data.len(),
+                    self.name,
+                    x.len()
+                ),
+            ));
         }
         Ok(self.eval_with(x, data))
     }
@@ -236,10 +273,19 @@ impl FunctionInfo {
     pub fn eval_rows(&self, points: &[f64], dims: usize) -> Result<Vec<f64>> {
         self.check_dims(dims)?;
         if !points.len().is_multiple_of(dims) {
-            return Err(Error::arg("points", format!("{} values is not a whole number of {dims}-dimensional points", points.len())));
+            return Err(Error::arg(
+                "points",
+                format!(
+                    "{} values is not a whole number of {dims}-dimensional points",
+                    points.len()
+                ),
+            ));
         }
         let data = self.data(dims)?;
-        Ok(points.chunks_exact(dims).map(|x| self.eval_with(x, &data)).collect())
+        Ok(points
+            .chunks_exact(dims)
+            .map(|x| self.eval_with(x, &data))
+            .collect())
     }
 
     /// The host value with the data already fetched (dims already checked).
@@ -299,18 +345,25 @@ fn parse_values(file: &str, text: &str, want: usize) -> Result<Vec<f64>> {
     let mut v = Vec::with_capacity(want);
     for (n, line) in text.lines().enumerate() {
         for tok in line.split_whitespace() {
-            let x: f64 = tok.parse().map_err(|_| Error::parse(file, n + 1, format!("`{tok}` is not a number")))?;
+            let x: f64 = tok
+                .parse()
+                .map_err(|_| Error::parse(file, n + 1, format!("`{tok}` is not a number")))?;
             v.push(x);
         }
     }
     if v.len() < want {
-        return Err(Error::parse(file, text.lines().count(), format!("{} values; expected at least {want}", v.len())));
+        return Err(Error::parse(
+            file,
+            text.lines().count(),
+            format!("{} values; expected at least {want}", v.len()),
+        ));
     }
     Ok(v)
 }
 
 fn cec_data() -> Result<&'static [CecData]> {
-    static DATA: OnceLock<std::result::Result<Vec<CecData>, (String, usize, String)>> = OnceLock::new();
+    static DATA: OnceLock<std::result::Result<Vec<CecData>, (String, usize, String)>> =
+        OnceLock::new();
     let parsed = DATA.get_or_init(|| {
         CEC_FILES
             .iter()
@@ -328,12 +381,17 @@ fn cec_data() -> Result<&'static [CecData]> {
                 other => ("data/cec2019".into(), 0, other.to_string()),
             })
     });
-    parsed.as_deref().map_err(|(p, l, m)| Error::parse(p.clone(), *l, m.clone()))
+    parsed
+        .as_deref()
+        .map_err(|(p, l, m)| Error::parse(p.clone(), *l, m.clone()))
 }
 
 fn cec_entry(k: u8) -> Result<&'static CecData> {
     let all = cec_data()?;
-    (4..=10).contains(&k).then(|| &all[k as usize - 4]).ok_or_else(|| Error::arg("function", format!("no CEC 2019 data for function {k}")))
+    (4..=10)
+        .contains(&k)
+        .then(|| &all[k as usize - 4])
+        .ok_or_else(|| Error::arg("function", format!("no CEC 2019 data for function {k}")))
 }
 
 /// The shift vector o of CEC 2019 function `k` (4..10): the first `dims` numbers of
@@ -341,7 +399,13 @@ fn cec_entry(k: u8) -> Result<&'static CecData> {
 pub fn cec_shift(k: u8, dims: usize) -> Result<Vec<f64>> {
     let d = cec_entry(k)?;
     if dims > d.shift.len() {
-        return Err(Error::arg("dims", format!("shift_data_{k}.txt has {} values, not {dims}", d.shift.len())));
+        return Err(Error::arg(
+            "dims",
+            format!(
+                "shift_data_{k}.txt has {} values, not {dims}",
+                d.shift.len()
+            ),
+        ));
     }
     Ok(d.shift[..dims].to_vec())
 }
@@ -352,7 +416,10 @@ pub fn cec_matrix(k: u8, dims: usize) -> Result<&'static [f64]> {
     match dims {
         2 => Ok(&d.m2),
         10 => Ok(&d.m10),
-        _ => Err(Error::arg("dims", format!("CEC 2019 matrices exist for D = 2 and D = 10, not {dims}"))),
+        _ => Err(Error::arg(
+            "dims",
+            format!("CEC 2019 matrices exist for D = 2 and D = 10, not {dims}"),
+        )),
     }
 }
 
@@ -465,12 +532,20 @@ fn cospi(x: f64) -> f64 {
 
 fn sinpi2(h: f64, l: f64) -> f64 {
     let (s, c) = sincospi(h);
-    if l != 0.0 { s + PI * c * l } else { s }
+    if l != 0.0 {
+        s + PI * c * l
+    } else {
+        s
+    }
 }
 
 fn cospi2(h: f64, l: f64) -> f64 {
     let (s, c) = sincospi(h);
-    if l != 0.0 { c - PI * s * l } else { c }
+    if l != 0.0 {
+        c - PI * s * l
+    } else {
+        c
+    }
 }
 
 /// sin(sqrt(vh + vl)), vh >= 0.
@@ -519,7 +594,10 @@ fn cec09t_reference(x: &[f64], data: &[f64]) -> f64 {
     let y: Vec<f64> = x.iter().zip(o).map(|(&xi, &oi)| (xi - oi) * 0.05).collect();
     let (mut r2, mut sw) = (0.0f64, 0.0f64);
     for row in m.chunks_exact(d) {
-        let z = y.iter().zip(row).fold(0.0f64, |z, (&yj, &mij)| z + yj * mij);
+        let z = y
+            .iter()
+            .zip(row)
+            .fold(0.0f64, |z, (&yj, &mij)| z + yj * mij);
         let w = z - 1.0;
         r2 += w * w;
         sw += w;
@@ -580,7 +658,10 @@ struct Griewank {
 
 impl Family for Griewank {
     fn new(_: usize) -> Self {
-        Griewank { a: Acc::default(), p: 0.0 }
+        Griewank {
+            a: Acc::default(),
+            p: 0.0,
+        }
     }
     fn add(&mut self, j: usize, h: f64, l: f64) {
         let (sq, e) = two_prod(h, h);
@@ -695,7 +776,11 @@ struct Schaffer {
 
 impl Family for Schaffer {
     fn new(_: usize) -> Self {
-        Schaffer { a: Acc::default(), first: (0.0, 0.0), prev: (0.0, 0.0) }
+        Schaffer {
+            a: Acc::default(),
+            first: (0.0, 0.0),
+            prev: (0.0, 0.0),
+        }
     }
     fn add(&mut self, j: usize, h: f64, l: f64) {
         if j == 0 {
@@ -718,7 +803,10 @@ struct HappyCat {
 
 impl Family for HappyCat {
     fn new(_: usize) -> Self {
-        HappyCat { r: Acc::default(), q: Acc::default() }
+        HappyCat {
+            r: Acc::default(),
+            q: Acc::default(),
+        }
     }
     fn add(&mut self, _: usize, h: f64, l: f64) {
         self.r.add_prod(h, h);
@@ -742,7 +830,10 @@ struct Ackley {
 
 impl Family for Ackley {
     fn new(_: usize) -> Self {
-        Ackley { r: Acc::default(), s: Acc::default() }
+        Ackley {
+            r: Acc::default(),
+            s: Acc::default(),
+        }
     }
     fn add(&mut self, _: usize, h: f64, l: f64) {
         self.r.add_prod(h, h);
@@ -879,7 +970,10 @@ fn michalewicz_minimum(dims: usize) -> Option<Minimum> {
         at.push(michalewicz_argmax(i as f64));
     }
     let value = f12(&at);
-    Some(Minimum { value, at: Some(at) })
+    Some(Minimum {
+        value,
+        at: Some(at),
+    })
 }
 
 fn michalewicz_argmax(i: f64) -> f64 {
@@ -895,7 +989,11 @@ fn michalewicz_argmax(i: f64) -> f64 {
     let brackets = (i.floor() as i64).max(1);
     let bound = |m: i64| {
         let (a, b) = (zero(m as f64), zero(m as f64 + 1.0));
-        if a <= PI / 2.0 && PI / 2.0 <= b { 1.0 } else { a.sin().max(b.sin()) }
+        if a <= PI / 2.0 && PI / 2.0 <= b {
+            1.0
+        } else {
+            a.sin().max(b.sin())
+        }
     };
     let centre = ((i / 4.0).floor() as i64).clamp(0, brackets - 1);
     let (mut best_x, mut best) = (PI / 2.0, -1.0);
@@ -921,7 +1019,11 @@ fn michalewicz_argmax(i: f64) -> f64 {
             if mid <= lo || mid >= hi {
                 break;
             }
-            if rising(mid) { lo = mid } else { hi = mid }
+            if rising(mid) {
+                lo = mid
+            } else {
+                hi = mid
+            }
         }
         let x = 0.5 * (lo + hi);
         let v = term(x);
@@ -949,7 +1051,10 @@ fn michalewicz_argmax(i: f64) -> f64 {
 /// `tests/fixtures/functions_d10.txt` of the source tree: 10,000 points in 10 dimensions and, per
 /// function, 50-digit mpmath values (made by `scripts/mpmath_reference.py`).
 pub fn default_fixture_path() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/functions_d10.txt"))
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/functions_d10.txt"
+    ))
 }
 
 /// The accuracy fixture: unit points u (row by row) shared by every function, each function's
@@ -970,7 +1075,10 @@ pub type FixtureFunction = (String, (f64, f64), Vec<(f64, f64)>);
 impl ReferenceFixture {
     /// Reads the fixture format of `scripts/mpmath_reference.py`.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_path_buf(), source: e })?;
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
         Self::parse(&text, path)
     }
 
@@ -978,16 +1086,24 @@ impl ReferenceFixture {
     /// errors.
     pub fn parse(text: &str, path: &Path) -> Result<Self> {
         let bad = |line: usize, msg: String| Error::parse(path, line, msg);
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
         let mut header = |key: &str| -> Result<(usize, Vec<String>)> {
-            let (n, l) = lines.next().ok_or_else(|| bad(0, format!("missing `{key}` line")))?;
+            let (n, l) = lines
+                .next()
+                .ok_or_else(|| bad(0, format!("missing `{key}` line")))?;
             let t: Vec<String> = l.split_whitespace().map(str::to_string).collect();
             if t.first().map(String::as_str) != Some(key) {
                 return Err(bad(n + 1, format!("expected `{key}`")));
             }
             Ok((n + 1, t[1..].to_vec()))
         };
-        let num = |n: usize, s: &str| s.parse::<usize>().map_err(|_| bad(n, format!("`{s}` is not a count")));
+        let num = |n: usize, s: &str| {
+            s.parse::<usize>()
+                .map_err(|_| bad(n, format!("`{s}` is not a count")))
+        };
         let (n, v) = header("dims")?;
         let dims = num(n, v.first().map_or("", String::as_str))?;
         let (n, v) = header("count")?;
@@ -995,22 +1111,40 @@ impl ReferenceFixture {
         let (n, _) = header("points")?;
         // the sizes come from the file: their product is checked, and bounded by the file's
         // size (every value takes at least two characters), before anything is reserved
-        let values = count.checked_mul(dims).filter(|&v| v <= text.len() / 2 + 1).ok_or_else(|| {
-            bad(n, format!("count {count} x dims {dims} points cannot be in a file of {} bytes", text.len()))
-        })?;
+        let values = count
+            .checked_mul(dims)
+            .filter(|&v| v <= text.len() / 2 + 1)
+            .ok_or_else(|| {
+                bad(
+                    n,
+                    format!(
+                        "count {count} x dims {dims} points cannot be in a file of {} bytes",
+                        text.len()
+                    ),
+                )
+            })?;
         if dims == 0 || count == 0 {
-            return Err(bad(n, format!("count {count} x dims {dims}: expected at least one point of one dimension")));
+            return Err(bad(
+                n,
+                format!(
+                    "count {count} x dims {dims}: expected at least one point of one dimension"
+                ),
+            ));
         }
         let mut unit = crate::error::try_vec(values, "points")?;
         let scale = 2f64.powi(-53);
         for _ in 0..count {
-            let (n, l) = lines.next().ok_or_else(|| bad(0, "the file ends inside the points".into()))?;
+            let (n, l) = lines
+                .next()
+                .ok_or_else(|| bad(0, "the file ends inside the points".into()))?;
             let row: Vec<&str> = l.split_whitespace().collect();
             if row.len() != dims {
                 return Err(bad(n + 1, format!("{} values; expected {dims}", row.len())));
             }
             for t in row {
-                let k: u64 = t.parse().map_err(|_| bad(n + 1, format!("`{t}` is not an integer")))?;
+                let k: u64 = t
+                    .parse()
+                    .map_err(|_| bad(n + 1, format!("`{t}` is not an integer")))?;
                 unit.push(k as f64 * scale);
             }
         }
@@ -1019,12 +1153,20 @@ impl ReferenceFixture {
             let t: Vec<&str> = l.split_whitespace().collect();
             match t.as_slice() {
                 ["function", name, a, b] => {
-                    let dom = |s: &str| s.parse::<f64>().map_err(|_| bad(n + 1, format!("`{s}` is not a number")));
+                    let dom = |s: &str| {
+                        s.parse::<f64>()
+                            .map_err(|_| bad(n + 1, format!("`{s}` is not a number")))
+                    };
                     let domain = (dom(a)?, dom(b)?);
                     let mut refs = crate::error::try_vec(count, "function")?;
                     for _ in 0..count {
-                        let (m, l) = lines.next().ok_or_else(|| bad(0, format!("the file ends inside {name}")))?;
-                        refs.push(parse_double_double(l.trim()).ok_or_else(|| bad(m + 1, format!("`{l}` is not a number")))?);
+                        let (m, l) = lines
+                            .next()
+                            .ok_or_else(|| bad(0, format!("the file ends inside {name}")))?;
+                        refs.push(
+                            parse_double_double(l.trim())
+                                .ok_or_else(|| bad(m + 1, format!("`{l}` is not a number")))?,
+                        );
                     }
                     functions.push((name.to_string(), domain, refs));
                 }
@@ -1036,10 +1178,20 @@ impl ReferenceFixture {
                         .ok_or_else(|| bad(n + 1, format!("alias of unknown function `{of}`")))?;
                     functions.push((name.to_string(), domain, refs));
                 }
-                _ => return Err(bad(n + 1, "expected `function NAME A B` or `alias NAME OF`".into())),
+                _ => {
+                    return Err(bad(
+                        n + 1,
+                        "expected `function NAME A B` or `alias NAME OF`".into(),
+                    ))
+                }
             }
         }
-        Ok(ReferenceFixture { dims, count, unit, functions })
+        Ok(ReferenceFixture {
+            dims,
+            count,
+            unit,
+            functions,
+        })
     }
 
     fn entry(&self, name: &str) -> Result<&FixtureFunction> {
@@ -1084,8 +1236,14 @@ pub fn parse_double_double(s: &str) -> Option<(f64, f64)> {
     let (a, b) = (pad(&digits, exp - e), pad(&hdigits, hexp - e));
     let (diff, swapped) = sub_digits(&a, &b);
     let first = diff.iter().position(|&d| d != 0);
-    let Some(first) = first else { return Some((hi, 0.0)) };
-    let sig: String = diff[first..].iter().take(40).map(|d| (b'0' + d) as char).collect();
+    let Some(first) = first else {
+        return Some((hi, 0.0));
+    };
+    let sig: String = diff[first..]
+        .iter()
+        .take(40)
+        .map(|d| (b'0' + d) as char)
+        .collect();
     let shift = (diff.len() - first) as i64 - sig.len() as i64;
     let mut lo: f64 = format!("{sig}e{}", e + shift).parse().ok()?;
     if swapped != neg {
@@ -1147,11 +1305,13 @@ mod tests {
 
     #[test]
     fn double_double_parsing_keeps_the_remainder() {
-        let (h, l) = parse_double_double("0.1000000000000000000000000000000000000000000000000").unwrap();
+        let (h, l) =
+            parse_double_double("0.1000000000000000000000000000000000000000000000000").unwrap();
         assert_eq!(h, 0.1);
         // 0.1 - fl(0.1) = -5.551115123125783e-18
         assert!((l + 5.551115123125783e-18).abs() < 1e-33, "{l}");
-        let (h, l) = parse_double_double("-3.1415926535897932384626433832795028841971693993751e+0").unwrap();
+        let (h, l) =
+            parse_double_double("-3.1415926535897932384626433832795028841971693993751e+0").unwrap();
         assert_eq!(h, -PI);
         assert!((l + PI_LO).abs() < 1e-31, "{l}");
         assert_eq!(parse_double_double("2.5"), Some((2.5, 0.0)));

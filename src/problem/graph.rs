@@ -241,7 +241,12 @@ impl Origin<'_> {
 /// The machine's physical memory in bytes (`sysconf`), if known.
 fn physical_memory() -> Option<u64> {
     // SAFETY: sysconf only reads system configuration.
-    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
     (pages > 0 && size > 0).then(|| pages as u64 * size as u64)
 }
 
@@ -266,10 +271,14 @@ fn build<W: Weight>(
     let need = (n as u64 + 1) * 8;
     if let Some(phys) = physical_memory() {
         if need > phys / 2 {
-            let why = format!("{n} vertices need {need} bytes of offsets; the machine has {phys} bytes of memory");
+            let why = format!(
+                "{n} vertices need {need} bytes of offsets; the machine has {phys} bytes of memory"
+            );
             return Err(match origin {
                 Origin::Arg(a) => Error::arg(a, why),
-                Origin::File(p) => Error::parse(p, lines.and_then(|l| l.first().copied()).unwrap_or(0), why),
+                Origin::File(p) => {
+                    Error::parse(p, lines.and_then(|l| l.first().copied()).unwrap_or(0), why)
+                }
             });
         }
     }
@@ -384,7 +393,11 @@ impl Graph {
             ));
         }
         // a weight's own error names `weights` (the shared builder would name the arcs' array)
-        if let Some((e, why)) = weights.iter().enumerate().find_map(|(e, w)| w.invalid().map(|why| (e, why))) {
+        if let Some((e, why)) = weights
+            .iter()
+            .enumerate()
+            .find_map(|(e, w)| w.invalid().map(|why| (e, why)))
+        {
             return Err(Error::arg("weights", format!("weights[{e}]: {why}")));
         }
         let mut arcs = try_vec(targets.len(), "targets")?;

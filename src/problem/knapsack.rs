@@ -138,7 +138,12 @@ impl Knapsack {
     /// An instance from real weights, profits and capacity, after the checks of the type's
     /// invariant. Errors are [`Error::InvalidArgument`] naming `weights`, `profits` or `capacity`
     /// and the 0-based item.
-    pub fn new(name: impl Into<String>, weights: Vec<f64>, profits: Vec<f64>, capacity: f64) -> Result<Self> {
+    pub fn new(
+        name: impl Into<String>,
+        weights: Vec<f64>,
+        profits: Vec<f64>,
+        capacity: f64,
+    ) -> Result<Self> {
         let at = |field: Field, item: Option<usize>, msg: String| {
             let arg = match field {
                 Field::Weight => "weights",
@@ -164,24 +169,48 @@ impl Knapsack {
     ) -> Result<Self> {
         let n = weights.len();
         if profits.len() != n {
-            return Err(at(Field::Profit, None, format!("{} profits for {n} weights", profits.len())));
+            return Err(at(
+                Field::Profit,
+                None,
+                format!("{} profits for {n} weights", profits.len()),
+            ));
         }
         if n == 0 {
-            return Err(at(Field::Weight, None, "no items (n must be at least 1)".into()));
+            return Err(at(
+                Field::Weight,
+                None,
+                "no items (n must be at least 1)".into(),
+            ));
         }
         if n > MAX_ITEMS {
-            return Err(at(Field::Weight, None, format!("{n} items exceed the maximum {MAX_ITEMS}")));
+            return Err(at(
+                Field::Weight,
+                None,
+                format!("{n} items exceed the maximum {MAX_ITEMS}"),
+            ));
         }
         if !capacity.is_finite() || capacity < 0.0 {
-            return Err(at(Field::Capacity, None, format!("{capacity} must be finite and >= 0")));
+            return Err(at(
+                Field::Capacity,
+                None,
+                format!("{capacity} must be finite and >= 0"),
+            ));
         }
         let mut decimals = 0usize;
         for (i, (&w, &p)) in weights.iter().zip(&profits).enumerate() {
             if !w.is_finite() || w <= 0.0 {
-                return Err(at(Field::Weight, Some(i), format!("{w} must be finite and > 0")));
+                return Err(at(
+                    Field::Weight,
+                    Some(i),
+                    format!("{w} must be finite and > 0"),
+                ));
             }
             if !p.is_finite() || p < 0.0 {
-                return Err(at(Field::Profit, Some(i), format!("{p} must be finite and >= 0")));
+                return Err(at(
+                    Field::Profit,
+                    Some(i),
+                    format!("{p} must be finite and >= 0"),
+                ));
             }
             for (field, v) in [(Field::Weight, w), (Field::Profit, p)] {
                 let d = decimals_of(v);
@@ -207,8 +236,14 @@ impl Knapsack {
             };
             let w = scaled(weights[i], k).ok_or_else(|| too_big(Field::Weight, weights[i]))?;
             let p = scaled(profits[i], k).ok_or_else(|| too_big(Field::Profit, profits[i]))?;
-            tw = tw.checked_add(w).filter(|&t| t <= limit).ok_or_else(|| too_big(Field::Weight, weights[i]))?;
-            tp = tp.checked_add(p).filter(|&t| t <= limit).ok_or_else(|| too_big(Field::Profit, profits[i]))?;
+            tw = tw
+                .checked_add(w)
+                .filter(|&t| t <= limit)
+                .ok_or_else(|| too_big(Field::Weight, weights[i]))?;
+            tp = tp
+                .checked_add(p)
+                .filter(|&t| t <= limit)
+                .ok_or_else(|| too_big(Field::Profit, profits[i]))?;
             int_weights.push(w);
             int_profits.push(p);
         }
@@ -230,10 +265,19 @@ impl Knapsack {
     }
 
     /// An integer instance (scale 1): weights >= 1, profits >= 0.
-    pub fn from_integers(name: impl Into<String>, weights: &[u64], profits: &[u64], capacity: u64) -> Result<Self> {
+    pub fn from_integers(
+        name: impl Into<String>,
+        weights: &[u64],
+        profits: &[u64],
+        capacity: u64,
+    ) -> Result<Self> {
         // integers above 2^53 would not survive the trip through f64
         const EXACT: u64 = 1 << 53;
-        for (arg, v) in [("weights", weights), ("profits", profits), ("capacity", std::slice::from_ref(&capacity))] {
+        for (arg, v) in [
+            ("weights", weights),
+            ("profits", profits),
+            ("capacity", std::slice::from_ref(&capacity)),
+        ] {
             if let Some(i) = v.iter().position(|&x| x > EXACT) {
                 return Err(Error::arg(arg, format!("item {i}: {} exceeds 2^53", v[i])));
             }
@@ -258,7 +302,10 @@ impl Knapsack {
     /// stem).
     pub fn parse(text: &str, path: &Path) -> Result<Self> {
         let err = |line: usize, msg: String| Error::parse(path, line, msg);
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // data lines: (line number, tokens)
         let mut data = text.lines().enumerate().filter_map(|(i, raw)| {
@@ -268,13 +315,19 @@ impl Knapsack {
         let number = |line: usize, field: &str, tok: &str| -> Result<f64> {
             match tok.parse::<f64>() {
                 Ok(v) if v.is_finite() => Ok(v),
-                Ok(v) => Err(err(line, format!("{field} `{tok}` is {v}; expected a finite number"))),
+                Ok(v) => Err(err(
+                    line,
+                    format!("{field} `{tok}` is {v}; expected a finite number"),
+                )),
                 Err(_) => Err(err(line, format!("{field} `{tok}` is not a number"))),
             }
         };
         let Some((first_line, first)) = data.next() else {
             let lines = text.lines().count().max(1);
-            return Err(err(lines, "no data: expected the capacity (authors' format) or `n capacity`".into()));
+            return Err(err(
+                lines,
+                "no data: expected the capacity (authors' format) or `n capacity`".into(),
+            ));
         };
         let toks: Vec<&str> = first.split_whitespace().collect();
         let (capacity, declared) = match toks.as_slice() {
@@ -308,7 +361,10 @@ impl Knapsack {
         for (line, t) in data {
             if let Some(n) = declared {
                 if weights.len() == n {
-                    return Err(err(line, format!("more items than the {n} declared on line {first_line}")));
+                    return Err(err(
+                        line,
+                        format!("more items than the {n} declared on line {first_line}"),
+                    ));
                 }
             }
             if weights.len() == MAX_ITEMS {
@@ -316,7 +372,10 @@ impl Knapsack {
             }
             let toks: Vec<&str> = t.split_whitespace().collect();
             let [w, p] = toks.as_slice() else {
-                return Err(err(line, format!("expected `weight profit`, found {} values", toks.len())));
+                return Err(err(
+                    line,
+                    format!("expected `weight profit`, found {} values", toks.len()),
+                ));
             };
             weights.push(number(line, "weight", w)?);
             profits.push(number(line, "profit", p)?);
@@ -325,11 +384,20 @@ impl Knapsack {
         let end = text.lines().count().max(1);
         if let Some(n) = declared {
             if weights.len() < n {
-                return Err(err(end, format!("the file ends after {} of the {n} items declared on line {first_line}", weights.len())));
+                return Err(err(
+                    end,
+                    format!(
+                        "the file ends after {} of the {n} items declared on line {first_line}",
+                        weights.len()
+                    ),
+                ));
             }
         }
         if weights.is_empty() {
-            return Err(err(end, "no items: expected `weight profit` lines after the capacity".into()));
+            return Err(err(
+                end,
+                "no items: expected `weight profit` lines after the capacity".into(),
+            ));
         }
         let at = |field: Field, item: Option<usize>, msg: String| {
             let line = match (field, item) {
@@ -349,14 +417,22 @@ impl Knapsack {
         let mut s = String::with_capacity(32 * self.n() + 64);
         let _ = write!(s, "# capacity\n{}\n\n# weight price\n", self.capacity);
         for i in 0..self.n() {
-            let _ = writeln!(s, "{} {}", self.fixed(self.int_weights[i]), self.fixed(self.int_profits[i]));
+            let _ = writeln!(
+                s,
+                "{} {}",
+                self.fixed(self.int_weights[i]),
+                self.fixed(self.int_profits[i])
+            );
         }
         s
     }
 
     /// Writes [`Knapsack::to_text`] to `path`.
     pub fn write_file(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_text()).map_err(|source| Error::Io { path: path.to_path_buf(), source })
+        std::fs::write(path, self.to_text()).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// An integer value of the integer form as decimal text with the scale's decimals.
@@ -365,7 +441,12 @@ impl Knapsack {
             return v.to_string();
         }
         let s = self.scale();
-        format!("{}.{:0width$}", v / s, v % s, width = self.decimals as usize)
+        format!(
+            "{}.{:0width$}",
+            v / s,
+            v % s,
+            width = self.decimals as usize
+        )
     }
 
     /// Name (the file stem for instances read from a file).
@@ -470,20 +551,41 @@ impl Knapsack {
     /// wrong length of `bits`, an order that is not a permutation of the items.
     pub fn repair(&self, bits: &mut [u8], mode: RepairMode<'_>) -> Result<(u64, u64)> {
         if bits.len() != self.n() {
-            return Err(Error::arg("bits", format!("{} bits for {} items", bits.len(), self.n())));
+            return Err(Error::arg(
+                "bits",
+                format!("{} bits for {} items", bits.len(), self.n()),
+            ));
         }
         match mode {
             RepairMode::Index => {
                 let order: Vec<usize> = (0..self.n()).collect();
-                repair_bits(bits, &self.int_weights, self.int_capacity, order.iter().copied(), order.iter().copied());
+                repair_bits(
+                    bits,
+                    &self.int_weights,
+                    self.int_capacity,
+                    order.iter().copied(),
+                    order.iter().copied(),
+                );
             }
             RepairMode::Order(order) => {
                 check_order(order, self.n())?;
-                repair_bits(bits, &self.int_weights, self.int_capacity, order.iter().copied(), order.iter().copied());
+                repair_bits(
+                    bits,
+                    &self.int_weights,
+                    self.int_capacity,
+                    order.iter().copied(),
+                    order.iter().copied(),
+                );
             }
             RepairMode::Greedy => {
                 let o = &self.ratio_order;
-                repair_bits(bits, &self.int_weights, self.int_capacity, o.iter().rev().copied(), o.iter().copied());
+                repair_bits(
+                    bits,
+                    &self.int_weights,
+                    self.int_capacity,
+                    o.iter().rev().copied(),
+                    o.iter().copied(),
+                );
             }
         }
         Ok(self.value_and_weight(bits))
@@ -501,12 +603,18 @@ impl FromStr for Knapsack {
 
 fn check_order(order: &[usize], n: usize) -> Result<()> {
     if order.len() != n {
-        return Err(Error::arg("order", format!("{} entries for {n} items", order.len())));
+        return Err(Error::arg(
+            "order",
+            format!("{} entries for {n} items", order.len()),
+        ));
     }
     let mut seen = vec![false; n];
     for &i in order {
         if i >= n || std::mem::replace(&mut seen[i], true) {
-            return Err(Error::arg("order", format!("{i} is out of range or repeated; expected a permutation of 0..{n}")));
+            return Err(Error::arg(
+                "order",
+                format!("{i} is out of range or repeated; expected a permutation of 0..{n}"),
+            ));
         }
     }
     Ok(())
@@ -621,9 +729,17 @@ impl FromStr for KnapsackKind {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self> {
-        KnapsackKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            Error::arg("kind", format!("`{s}`; expected one of hankim, uncorrelated, weak, strong, subset-sum"))
-        })
+        KnapsackKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                Error::arg(
+                    "kind",
+                    format!(
+                        "`{s}`; expected one of hankim, uncorrelated, weak, strong, subset-sum"
+                    ),
+                )
+            })
     }
 }
 
@@ -659,7 +775,13 @@ pub struct GenerateOptions {
 
 impl Default for GenerateOptions {
     fn default() -> Self {
-        GenerateOptions { kind: KnapsackKind::HanKim, items: 250, range: 1000, seed: 1, capacity: CapacityRule::Half }
+        GenerateOptions {
+            kind: KnapsackKind::HanKim,
+            items: 250,
+            range: 1000,
+            seed: 1,
+            capacity: CapacityRule::Half,
+        }
     }
 }
 
@@ -671,14 +793,23 @@ impl Knapsack {
     /// per item the weight's draw and then the profit's). Named `<kind>-<items>-s<seed>`.
     pub fn generate(o: &GenerateOptions) -> Result<Self> {
         if o.items == 0 || o.items > MAX_ITEMS {
-            return Err(Error::arg("items", format!("{}; expected 1 to {MAX_ITEMS}", o.items)));
+            return Err(Error::arg(
+                "items",
+                format!("{}; expected 1 to {MAX_ITEMS}", o.items),
+            ));
         }
         if o.kind != KnapsackKind::HanKim && !(1..=MAX_RANGE).contains(&o.range) {
-            return Err(Error::arg("range", format!("{}; expected 1 to {MAX_RANGE}", o.range)));
+            return Err(Error::arg(
+                "range",
+                format!("{}; expected 1 to {MAX_RANGE}", o.range),
+            ));
         }
         if let CapacityRule::Series { h, of } = o.capacity {
             if h == 0 || h > of {
-                return Err(Error::arg("capacity", format!("series {h}/{of}; expected 1 <= h <= H")));
+                return Err(Error::arg(
+                    "capacity",
+                    format!("series {h}/{of}; expected 1 <= h <= H"),
+                ));
             }
         }
         let n = o.items;
@@ -726,11 +857,18 @@ impl Knapsack {
                     ((u128::from(total) * u128::from(h) / (u128::from(of) + 1)) as u64) as f64 / s
                 }
             };
-            return Self::new(name, w.iter().map(|&x| x as f64 / s).collect(), p.iter().map(|&x| x as f64 / s).collect(), cap);
+            return Self::new(
+                name,
+                w.iter().map(|&x| x as f64 / s).collect(),
+                p.iter().map(|&x| x as f64 / s).collect(),
+                cap,
+            );
         }
         let cap = match o.capacity {
             CapacityRule::Half => total / 2,
-            CapacityRule::Series { h, of } => (u128::from(total) * u128::from(h) / (u128::from(of) + 1)) as u64,
+            CapacityRule::Series { h, of } => {
+                (u128::from(total) * u128::from(h) / (u128::from(of) + 1)) as u64
+            }
         };
         Self::from_integers(name, &w, &p, cap)
     }
@@ -862,7 +1000,15 @@ impl Knapsack {
             let items: Vec<usize> = (0..n).filter(|&i| inside[i]).collect();
             let bits: Vec<u8> = inside.iter().map(|&b| b as u8).collect();
             let (iv, iw) = self.value_and_weight(&bits);
-            KnapsackOptimum { value: self.to_real(iv), int_value: iv, weight: self.to_real(iw), int_weight: iw, items, bits, peak_states: 0 }
+            KnapsackOptimum {
+                value: self.to_real(iv),
+                int_value: iv,
+                weight: self.to_real(iw),
+                int_weight: iw,
+                items,
+                bits,
+                peak_states: 0,
+            }
         };
         let mut rng = Philox::new(0x6b6e_6170, 7);
         // swaps are (out of the set, into the set): weight change w[into] - w[out]
@@ -874,7 +1020,8 @@ impl Knapsack {
             }
             let ins: Vec<usize> = (0..n).filter(|&i| inside[i]).collect();
             let outs: Vec<usize> = (0..n).filter(|&i| !inside[i]).collect();
-            let mut by_change: std::collections::HashMap<i64, Vec<(usize, usize)>> = std::collections::HashMap::new();
+            let mut by_change: std::collections::HashMap<i64, Vec<(usize, usize)>> =
+                std::collections::HashMap::new();
             let (mut feasible, mut pick) = (0u32, None);
             for &a in &ins {
                 for &b in &outs {
@@ -899,7 +1046,9 @@ impl Knapsack {
             for (&ch, list) in &by_change {
                 if let Some(other) = by_change.get(&(gap as i64 - ch)) {
                     for &(a1, b1) in list {
-                        if let Some(&(a2, b2)) = other.iter().find(|&&(a2, b2)| a2 != a1 && b2 != b1) {
+                        if let Some(&(a2, b2)) =
+                            other.iter().find(|&&(a2, b2)| a2 != a1 && b2 != b1)
+                        {
                             inside[a1] = false;
                             inside[a2] = false;
                             inside[b1] = true;
@@ -958,7 +1107,12 @@ impl Knapsack {
         let max_states = max_states.max(1);
         let c = self.int_capacity;
         let (w, p) = (&self.int_weights, &self.int_profits);
-        let items: Vec<usize> = self.ratio_order.iter().copied().filter(|&i| w[i] <= c && p[i] > 0).collect();
+        let items: Vec<usize> = self
+            .ratio_order
+            .iter()
+            .copied()
+            .filter(|&i| w[i] <= c && p[i] > 0)
+            .collect();
         let m = items.len();
         // the break solution: items[..split]
         let (mut bw, mut bp, mut split) = (0u64, 0u64, 0usize);
@@ -997,12 +1151,21 @@ impl Knapsack {
                 }
                 let l = items[lo - 1];
                 let loss = (u128::from(sw - c) * u128::from(p[l])).div_ceil(u128::from(w[l]));
-                u64::try_from(loss).ok().and_then(|loss| sp.checked_sub(loss))
+                u64::try_from(loss)
+                    .ok()
+                    .and_then(|loss| sp.checked_sub(loss))
             }
         };
 
-        let mut arena = Arena { item: Vec::new(), parent: Vec::new() };
-        let mut states = vec![State { w: bw, p: bp, node: NIL }];
+        let mut arena = Arena {
+            item: Vec::new(),
+            parent: Vec::new(),
+        };
+        let mut states = vec![State {
+            w: bw,
+            p: bp,
+            node: NIL,
+        }];
         let mut next: Vec<State> = Vec::new();
         let mut peak = 1usize;
         let mut live_after_gc = 0usize;
@@ -1022,10 +1185,18 @@ impl Knapsack {
             let (wi, pi) = (w[it], p[it]);
             let toggled = |s: &State| {
                 if add {
-                    State { w: s.w + wi, p: s.p + pi, node: s.node }
+                    State {
+                        w: s.w + wi,
+                        p: s.p + pi,
+                        node: s.node,
+                    }
                 } else {
                     // every state holds the item: it is in the break solution and untouched so far
-                    State { w: s.w - wi, p: s.p - pi, node: s.node }
+                    State {
+                        w: s.w - wi,
+                        p: s.p - pi,
+                        node: s.node,
+                    }
                 }
             };
             next.clear();
@@ -1054,7 +1225,9 @@ impl Knapsack {
                     continue;
                 }
                 last_p = Some(cand.p);
-                let Some(ub) = bound(lo, hi, cand.w, cand.p) else { continue };
+                let Some(ub) = bound(lo, hi, cand.w, cand.p) else {
+                    continue;
+                };
                 let improves = cand.w <= c && cand.p > best_val;
                 if ub <= best_val && !improves {
                     continue;
@@ -1062,7 +1235,10 @@ impl Knapsack {
                 let mut node = cand.node;
                 if take_b {
                     if arena.item.len() >= u32::MAX as usize - 1 {
-                        return Err(Error::arg("max_states", "the exact solver's partial solutions exceed 2^32 nodes"));
+                        return Err(Error::arg(
+                            "max_states",
+                            "the exact solver's partial solutions exceed 2^32 nodes",
+                        ));
                     }
                     node = arena.push(it, cand.node);
                 }
@@ -1071,7 +1247,11 @@ impl Knapsack {
                     best_lazy = Some(node);
                 }
                 if ub > best_val {
-                    next.push(State { w: cand.w, p: cand.p, node });
+                    next.push(State {
+                        w: cand.w,
+                        p: cand.p,
+                        node,
+                    });
                 }
             }
             // states kept before the incumbent improved may no longer beat it
@@ -1101,7 +1281,10 @@ impl Knapsack {
                 if live_after_gc > max_states.saturating_mul(8) {
                     return Err(Error::arg(
                         "max_states",
-                        format!("the exact solver's partial solutions exceed {} nodes (8 x max_states)", max_states.saturating_mul(8)),
+                        format!(
+                            "the exact solver's partial solutions exceed {} nodes (8 x max_states)",
+                            max_states.saturating_mul(8)
+                        ),
                     ));
                 }
             }
@@ -1126,7 +1309,10 @@ impl Knapsack {
         }
         let items_out: Vec<usize> = (0..self.n()).filter(|&i| bits[i] == 1).collect();
         let (value, weight) = self.value_and_weight(&bits);
-        assert!(value == best_val && weight <= c, "knapsack solver: set of value {value} weight {weight}, expected {best_val} <= {c}");
+        assert!(
+            value == best_val && weight <= c,
+            "knapsack solver: set of value {value} weight {weight}, expected {best_val} <= {c}"
+        );
         Ok(KnapsackOptimum {
             value: self.to_real(value),
             int_value: value,
@@ -1149,15 +1335,33 @@ mod tests {
     fn the_cardinality_certificate_is_exact() {
         let mut answered = 0;
         for seed in 0..300u64 {
-            for (kind, range) in [(KnapsackKind::StronglyCorrelated, 20u64), (KnapsackKind::StronglyCorrelated, 1000), (KnapsackKind::HanKim, 0)] {
-                let k = Knapsack::generate(&GenerateOptions { kind, items: 14, range: range.max(1), seed, ..Default::default() }).unwrap();
+            for (kind, range) in [
+                (KnapsackKind::StronglyCorrelated, 20u64),
+                (KnapsackKind::StronglyCorrelated, 1000),
+                (KnapsackKind::HanKim, 0),
+            ] {
+                let k = Knapsack::generate(&GenerateOptions {
+                    kind,
+                    items: 14,
+                    range: range.max(1),
+                    seed,
+                    ..Default::default()
+                })
+                .unwrap();
                 if let Some(o) = k.cardinality_certificate() {
                     assert_eq!(o.int_value, brute(&k), "{kind:?} seed {seed}");
                     assert_eq!(o.int_weight, k.int_capacity());
                     answered += 1;
                 }
             }
-            let u = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::Uncorrelated, items: 14, range: 50, seed, ..Default::default() }).unwrap();
+            let u = Knapsack::generate(&GenerateOptions {
+                kind: KnapsackKind::Uncorrelated,
+                items: 14,
+                range: 50,
+                seed,
+                ..Default::default()
+            })
+            .unwrap();
             assert!(u.cardinality_certificate().is_none());
         }
         assert!(answered > 50, "{answered}");
@@ -1193,17 +1397,49 @@ mod tests {
             for seed in 0..40u64 {
                 let items = 1 + (seed as usize * 7) % 16;
                 let range = [10, 100, 1000][seed as usize % 3];
-                let capacity = if seed % 4 == 3 { CapacityRule::Series { h: 1 + (seed % 5) as u32, of: 5 } } else { CapacityRule::Half };
-                let k = Knapsack::generate(&GenerateOptions { kind, items, range, seed, capacity }).unwrap();
+                let capacity = if seed % 4 == 3 {
+                    CapacityRule::Series {
+                        h: 1 + (seed % 5) as u32,
+                        of: 5,
+                    }
+                } else {
+                    CapacityRule::Half
+                };
+                let k = Knapsack::generate(&GenerateOptions {
+                    kind,
+                    items,
+                    range,
+                    seed,
+                    capacity,
+                })
+                .unwrap();
                 let opt = k.optimum().unwrap();
-                assert_eq!(opt.int_value, brute(&k), "{kind} n={items} R={range} seed={seed}");
+                assert_eq!(
+                    opt.int_value,
+                    brute(&k),
+                    "{kind} n={items} R={range} seed={seed}"
+                );
                 assert!(opt.int_weight <= k.int_capacity());
-                assert_eq!(k.value_and_weight(&opt.bits), (opt.int_value, opt.int_weight));
+                assert_eq!(
+                    k.value_and_weight(&opt.bits),
+                    (opt.int_value, opt.int_weight)
+                );
                 count += 1;
             }
             for seed in 100..102u64 {
-                let k = Knapsack::generate(&GenerateOptions { kind, items: 20, range: 1000, seed, capacity: CapacityRule::Half }).unwrap();
-                assert_eq!(k.optimum().unwrap().int_value, brute(&k), "{kind} n=20 seed={seed}");
+                let k = Knapsack::generate(&GenerateOptions {
+                    kind,
+                    items: 20,
+                    range: 1000,
+                    seed,
+                    capacity: CapacityRule::Half,
+                })
+                .unwrap();
+                assert_eq!(
+                    k.optimum().unwrap().int_value,
+                    brute(&k),
+                    "{kind} n=20 seed={seed}"
+                );
             }
         }
         assert_eq!(count, 200);
@@ -1233,9 +1469,18 @@ mod tests {
 
     #[test]
     fn the_state_limit_is_an_error() {
-        let k = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::Uncorrelated, items: 200, range: 1_000_000, seed: 3, capacity: CapacityRule::Half }).unwrap();
+        let k = Knapsack::generate(&GenerateOptions {
+            kind: KnapsackKind::Uncorrelated,
+            items: 200,
+            range: 1_000_000,
+            seed: 3,
+            capacity: CapacityRule::Half,
+        })
+        .unwrap();
         match k.optimum_with_limit(2) {
-            Err(Error::InvalidArgument { arg: "max_states", .. }) => {}
+            Err(Error::InvalidArgument {
+                arg: "max_states", ..
+            }) => {}
             other => panic!("{other:?}"),
         }
     }
@@ -1249,9 +1494,16 @@ mod tests {
         assert_eq!(k.int_capacity(), 2999);
         let k = Knapsack::new("t", vec![2.0], vec![3.0], 1e300).unwrap();
         assert_eq!((k.scale(), k.int_capacity()), (1, 2));
-        let e = Knapsack::new("t", vec![1e-10], vec![1.0], 1.0).unwrap_err().to_string();
-        assert!(e.contains("weights") && e.contains("item 0") && e.contains("decimals"), "{e}");
-        let e = Knapsack::new("t", vec![1.0, 9.3e18], vec![1.0, 1.0], 1.0).unwrap_err().to_string();
+        let e = Knapsack::new("t", vec![1e-10], vec![1.0], 1.0)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("weights") && e.contains("item 0") && e.contains("decimals"),
+            "{e}"
+        );
+        let e = Knapsack::new("t", vec![1.0, 9.3e18], vec![1.0, 1.0], 1.0)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("too large"), "{e}");
         for (w, p, c, needle) in [
             (vec![0.0], vec![1.0], 1.0, "weights"),
@@ -1269,9 +1521,13 @@ mod tests {
 
     #[test]
     fn both_formats_are_read_and_the_writer_round_trips() {
-        let a = "# capacity\n673.8677805\n\n# weight price\n9.209064 14.209064\n2.279285 7.279285\n";
+        let a =
+            "# capacity\n673.8677805\n\n# weight price\n9.209064 14.209064\n2.279285 7.279285\n";
         let k = Knapsack::parse(a, Path::new("x/a.txt")).unwrap();
-        assert_eq!((k.name(), k.n(), k.scale(), k.int_capacity()), ("a", 2, 1_000_000, 11_488_349));
+        assert_eq!(
+            (k.name(), k.n(), k.scale(), k.int_capacity()),
+            ("a", 2, 1_000_000, 11_488_349)
+        );
         assert_eq!(k.int_weights(), &[9_209_064, 2_279_285]);
         assert_eq!(k.int_capacity(), 9_209_064 + 2_279_285);
         let back = Knapsack::parse(&k.to_text(), Path::new("a.txt")).unwrap();
@@ -1283,7 +1539,10 @@ mod tests {
         assert_eq!(k.int_profits(), &[5, 7, 5]);
         let back: Knapsack = k.to_text().parse().unwrap();
         assert_eq!(back, k);
-        assert_eq!(k.to_text(), "# capacity\n10\n\n# weight price\n4 5\n6 7\n5 5\n");
+        assert_eq!(
+            k.to_text(),
+            "# capacity\n10\n\n# weight price\n4 5\n6 7\n5 5\n"
+        );
     }
 
     #[test]
@@ -1308,7 +1567,11 @@ mod tests {
             ("-1 10\n1 2\n", 1, "not a whole number"),
             ("0 10\n", 1, "no items"),
             ("10\n1 0.0000000001\n", 2, "decimals"),
-            ("10\n5000000000000000000 1\n5000000000000000000 1\n", 3, "too large"),
+            (
+                "10\n5000000000000000000 1\n5000000000000000000 1\n",
+                3,
+                "too large",
+            ),
         ] {
             match Knapsack::parse(text, Path::new("f.txt")) {
                 Err(Error::Parse { line: l, msg, .. }) => {
@@ -1322,7 +1585,16 @@ mod tests {
 
     #[test]
     fn generators_are_seeded_and_follow_their_class() {
-        let g = |kind, seed| Knapsack::generate(&GenerateOptions { kind, items: 300, range: 1000, seed, capacity: CapacityRule::Half }).unwrap();
+        let g = |kind, seed| {
+            Knapsack::generate(&GenerateOptions {
+                kind,
+                items: 300,
+                range: 1000,
+                seed,
+                capacity: CapacityRule::Half,
+            })
+            .unwrap()
+        };
         for kind in KnapsackKind::ALL {
             let k = g(kind, 5);
             assert_eq!(k, g(kind, 5));
@@ -1335,21 +1607,45 @@ mod tests {
                         assert!((1_000_000..10_000_000).contains(&w) && p == w + 5_000_000);
                         assert_eq!(k.scale(), 1_000_000);
                     }
-                    KnapsackKind::Uncorrelated => assert!((1..=1000).contains(&w) && (1..=1000).contains(&p)),
-                    KnapsackKind::WeaklyCorrelated => assert!((1..=1000).contains(&w) && p >= 1 && p + 100 >= w && p <= w + 100),
+                    KnapsackKind::Uncorrelated => {
+                        assert!((1..=1000).contains(&w) && (1..=1000).contains(&p))
+                    }
+                    KnapsackKind::WeaklyCorrelated => {
+                        assert!((1..=1000).contains(&w) && p >= 1 && p + 100 >= w && p <= w + 100)
+                    }
                     KnapsackKind::StronglyCorrelated => assert_eq!(p, w + 100),
                     KnapsackKind::SubsetSum => assert_eq!(p, w),
                 }
             }
             assert_eq!(kind.name().parse::<KnapsackKind>().unwrap(), kind);
         }
-        let k = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::SubsetSum, items: 10, range: 100, seed: 1, capacity: CapacityRule::Series { h: 3, of: 4 } }).unwrap();
+        let k = Knapsack::generate(&GenerateOptions {
+            kind: KnapsackKind::SubsetSum,
+            items: 10,
+            range: 100,
+            seed: 1,
+            capacity: CapacityRule::Series { h: 3, of: 4 },
+        })
+        .unwrap();
         assert_eq!(k.int_capacity(), k.total_int_weight() * 3 / 5);
         for bad in [
-            GenerateOptions { items: 0, ..Default::default() },
-            GenerateOptions { kind: KnapsackKind::Uncorrelated, range: 0, ..Default::default() },
-            GenerateOptions { capacity: CapacityRule::Series { h: 0, of: 3 }, ..Default::default() },
-            GenerateOptions { capacity: CapacityRule::Series { h: 4, of: 3 }, ..Default::default() },
+            GenerateOptions {
+                items: 0,
+                ..Default::default()
+            },
+            GenerateOptions {
+                kind: KnapsackKind::Uncorrelated,
+                range: 0,
+                ..Default::default()
+            },
+            GenerateOptions {
+                capacity: CapacityRule::Series { h: 0, of: 3 },
+                ..Default::default()
+            },
+            GenerateOptions {
+                capacity: CapacityRule::Series { h: 4, of: 3 },
+                ..Default::default()
+            },
         ] {
             assert!(Knapsack::generate(&bad).is_err(), "{bad:?}");
         }
@@ -1374,7 +1670,9 @@ mod tests {
         let w = [3u64, 5, 2, 7, 1, 4];
         for c in [0u64, 1, 4, 7, 10, 22, 30] {
             for mask in 0u32..64 {
-                let mut bits: Vec<u8> = (0..6).map(|i| ((mask >> i) & 1) as u8 * (1 + i as u8)).collect();
+                let mut bits: Vec<u8> = (0..6)
+                    .map(|i| ((mask >> i) & 1) as u8 * (1 + i as u8))
+                    .collect();
                 let x: Vec<bool> = bits.iter().map(|&b| b != 0).collect();
                 let got = repair_bits(&mut bits, &w, c, 0..6, 0..6);
                 // the rule, spelled out
@@ -1416,32 +1714,68 @@ mod tests {
             (b, r)
         };
         // empty: the fill in index order adds 0 (4), 1 (7), then 2 (9), stops at 3
-        assert_eq!(run(&[0, 0, 0, 0], RepairMode::Index), (vec![1, 1, 1, 0], (11, 9)));
+        assert_eq!(
+            run(&[0, 0, 0, 0], RepairMode::Index),
+            (vec![1, 1, 1, 0], (11, 9))
+        );
         // full: removal of 0 (14 -> 10), 1 (-> 7); fill: 0 would give 11 > 9: stop
-        assert_eq!(run(&[1, 1, 1, 1], RepairMode::Index), (vec![0, 0, 1, 1], (11, 7)));
+        assert_eq!(
+            run(&[1, 1, 1, 1], RepairMode::Index),
+            (vec![0, 0, 1, 1], (11, 7))
+        );
         // exact capacity: untouched
-        assert_eq!(run(&[1, 0, 0, 1], RepairMode::Index), (vec![1, 0, 0, 1], (14, 9)));
+        assert_eq!(
+            run(&[1, 0, 0, 1], RepairMode::Index),
+            (vec![1, 0, 0, 1], (14, 9))
+        );
         // the fill stops at the first that does not fit, although a later one would
-        assert_eq!(run(&[0, 0, 0, 1], RepairMode::Index), (vec![1, 0, 0, 1], (14, 9)));
-        assert_eq!(run(&[0, 1, 0, 1], RepairMode::Index), (vec![0, 1, 0, 1], (16, 8)));
+        assert_eq!(
+            run(&[0, 0, 0, 1], RepairMode::Index),
+            (vec![1, 0, 0, 1], (14, 9))
+        );
+        assert_eq!(
+            run(&[0, 1, 0, 1], RepairMode::Index),
+            (vec![0, 1, 0, 1], (16, 8))
+        );
         // everything fits
         let all = Knapsack::from_integers("t", &[1, 2], &[1, 1], 3).unwrap();
         let mut b = vec![0, 1];
         assert_eq!(all.repair(&mut b, RepairMode::Index).unwrap(), (2, 3));
         assert_eq!(b, vec![1, 1]);
         // greedy: removal from the worst ratio (2, 0, 3, 1), fill from the best (1, 3, 0, 2)
-        assert_eq!(run(&[1, 1, 1, 1], RepairMode::Greedy), (vec![0, 1, 0, 1], (16, 8)));
-        assert_eq!(run(&[0, 0, 0, 0], RepairMode::Greedy), (vec![0, 1, 0, 1], (16, 8)));
-        assert_eq!(run(&[1, 0, 1, 0], RepairMode::Greedy), (vec![1, 1, 1, 0], (11, 9)));
+        assert_eq!(
+            run(&[1, 1, 1, 1], RepairMode::Greedy),
+            (vec![0, 1, 0, 1], (16, 8))
+        );
+        assert_eq!(
+            run(&[0, 0, 0, 0], RepairMode::Greedy),
+            (vec![0, 1, 0, 1], (16, 8))
+        );
+        assert_eq!(
+            run(&[1, 0, 1, 0], RepairMode::Greedy),
+            (vec![1, 1, 1, 0], (11, 9))
+        );
         // a given order, the same for both phases
         let order = [3, 2, 1, 0];
-        assert_eq!(run(&[1, 1, 1, 1], RepairMode::Order(&order)), (vec![1, 1, 1, 0], (11, 9)));
-        assert_eq!(run(&[0, 0, 0, 0], RepairMode::Order(&order)), (vec![0, 0, 1, 1], (11, 7)));
+        assert_eq!(
+            run(&[1, 1, 1, 1], RepairMode::Order(&order)),
+            (vec![1, 1, 1, 0], (11, 9))
+        );
+        assert_eq!(
+            run(&[0, 0, 0, 0], RepairMode::Order(&order)),
+            (vec![0, 0, 1, 1], (11, 7))
+        );
         // errors
         assert!(k.repair(&mut [0, 0, 0], RepairMode::Index).is_err());
-        assert!(k.repair(&mut [0; 4], RepairMode::Order(&[0, 1, 2])).is_err());
-        assert!(k.repair(&mut [0; 4], RepairMode::Order(&[0, 1, 2, 2])).is_err());
-        assert!(k.repair(&mut [0; 4], RepairMode::Order(&[0, 1, 2, 4])).is_err());
+        assert!(k
+            .repair(&mut [0; 4], RepairMode::Order(&[0, 1, 2]))
+            .is_err());
+        assert!(k
+            .repair(&mut [0; 4], RepairMode::Order(&[0, 1, 2, 2]))
+            .is_err());
+        assert!(k
+            .repair(&mut [0; 4], RepairMode::Order(&[0, 1, 2, 4]))
+            .is_err());
         assert!(k.feasible(&[1, 0, 0, 1]) && !k.feasible(&[1, 1, 0, 1]));
     }
 }

@@ -109,7 +109,10 @@ impl Cnf {
         clauses: impl IntoIterator<Item = C>,
     ) -> Result<Self> {
         if num_vars > MAX_VARS {
-            return Err(Error::arg("num_vars", format!("{num_vars} exceeds the maximum {MAX_VARS}")));
+            return Err(Error::arg(
+                "num_vars",
+                format!("{num_vars} exceeds the maximum {MAX_VARS}"),
+            ));
         }
         let mut offsets = vec![0u32];
         let mut literals = Vec::new();
@@ -129,7 +132,12 @@ impl Cnf {
             literals.extend_from_slice(c);
             offsets.push(to_offset(literals.len()).map_err(|m| Error::arg("clauses", m))?);
         }
-        Ok(Cnf { name: name.into(), num_vars, offsets, literals })
+        Ok(Cnf {
+            name: name.into(),
+            num_vars,
+            offsets,
+            literals,
+        })
     }
 
     /// Reads a DIMACS CNF file; the formula is named after the file stem.
@@ -159,7 +167,10 @@ impl Cnf {
             }
             if t.starts_with('p') {
                 if let Some((_, _, at)) = header {
-                    return Err(err(line, format!("a second `p` header (the first is on line {at})")));
+                    return Err(err(
+                        line,
+                        format!("a second `p` header (the first is on line {at})"),
+                    ));
                 }
                 let toks: Vec<&str> = t.split_whitespace().collect();
                 let num = |s: &str| s.parse::<usize>().ok();
@@ -181,7 +192,10 @@ impl Cnf {
                 continue;
             }
             let Some((vars, clauses, _)) = header else {
-                return Err(err(line, "clause data before the `p cnf <variables> <clauses>` header".into()));
+                return Err(err(
+                    line,
+                    "clause data before the `p cnf <variables> <clauses>` header".into(),
+                ));
             };
             for tok in t.split_whitespace() {
                 let lit: i64 = match tok.parse() {
@@ -193,10 +207,16 @@ impl Cnf {
                 };
                 if lit == 0 {
                     if tok != "0" {
-                        return Err(err(line, format!("`{tok}` is not a literal (0 ends a clause and has no sign)")));
+                        return Err(err(
+                            line,
+                            format!("`{tok}` is not a literal (0 ends a clause and has no sign)"),
+                        ));
                     }
                     if !open {
-                        return Err(err(line, "empty clause: a 0 with no literal before it".into()));
+                        return Err(err(
+                            line,
+                            "empty clause: a 0 with no literal before it".into(),
+                        ));
                     }
                     offsets.push(to_offset(literals.len()).map_err(|m| err(line, m))?);
                     open = false;
@@ -205,12 +225,17 @@ impl Cnf {
                 if lit.unsigned_abs() > vars as u64 {
                     return Err(err(
                         line,
-                        format!("literal {lit} is out of range: the header declares {vars} variables"),
+                        format!(
+                            "literal {lit} is out of range: the header declares {vars} variables"
+                        ),
                     ));
                 }
                 if !open {
                     if offsets.len() - 1 == clauses {
-                        return Err(err(line, format!("more clauses than the {clauses} the header declares")));
+                        return Err(err(
+                            line,
+                            format!("more clauses than the {clauses} the header declares"),
+                        ));
                     }
                     open = true;
                 }
@@ -218,7 +243,10 @@ impl Cnf {
             }
         }
         let Some((num_vars, clauses, at)) = header else {
-            return Err(err(last_line, "no `p cnf <variables> <clauses>` header".into()));
+            return Err(err(
+                last_line,
+                "no `p cnf <variables> <clauses>` header".into(),
+            ));
         };
         if open {
             // the last clause may lack its 0 at the end of the data
@@ -228,11 +256,21 @@ impl Cnf {
         if found != clauses {
             return Err(err(
                 last_line,
-                format!("the header (line {at}) declares {clauses} clauses but the file holds {found}"),
+                format!(
+                    "the header (line {at}) declares {clauses} clauses but the file holds {found}"
+                ),
             ));
         }
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        Ok(Cnf { name, num_vars, offsets, literals })
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Cnf {
+            name,
+            num_vars,
+            offsets,
+            literals,
+        })
     }
 
     /// The formula in DIMACS CNF (`c <name>` when it has one, the `p cnf` header, one clause a
@@ -258,13 +296,24 @@ impl Cnf {
     /// `rand-<k>sat-<n>-<clauses>-<seed>`). Errors name `num_vars`, `k` or `ratio`.
     pub fn random_ksat(num_vars: usize, ratio: f64, k: usize, seed: u64) -> Result<Self> {
         if num_vars == 0 || num_vars > MAX_VARS {
-            return Err(Error::arg("num_vars", format!("{num_vars}; expected 1..={MAX_VARS}")));
+            return Err(Error::arg(
+                "num_vars",
+                format!("{num_vars}; expected 1..={MAX_VARS}"),
+            ));
         }
         if k == 0 || k > num_vars {
-            return Err(Error::arg("k", format!("{k}; expected 1..={num_vars} distinct variables per clause")));
+            return Err(Error::arg(
+                "k",
+                format!("{k}; expected 1..={num_vars} distinct variables per clause"),
+            ));
         }
-        if !(ratio.is_finite() && ratio > 0.0) || ratio * num_vars as f64 * k as f64 > u32::MAX as f64 {
-            return Err(Error::arg("ratio", format!("{ratio}; expected a positive clause ratio whose literals fit 32 bits")));
+        if !(ratio.is_finite() && ratio > 0.0)
+            || ratio * num_vars as f64 * k as f64 > u32::MAX as f64
+        {
+            return Err(Error::arg(
+                "ratio",
+                format!("{ratio}; expected a positive clause ratio whose literals fit 32 bits"),
+            ));
         }
         let m = ((ratio * num_vars as f64).round() as usize).max(1);
         let mut rng = Philox::new(seed, 0);
@@ -280,7 +329,11 @@ impl Cnf {
             }
             clauses.push(clause.clone());
         }
-        Cnf::from_clauses(format!("rand-{k}sat-{num_vars}-{m}-{seed}"), num_vars, &clauses)
+        Cnf::from_clauses(
+            format!("rand-{k}sat-{num_vars}-{m}-{seed}"),
+            num_vars,
+            &clauses,
+        )
     }
 
     pub fn num_clauses(&self) -> usize {
@@ -310,8 +363,16 @@ impl Cnf {
     pub fn packed_literals(&self) -> Vec<u8> {
         match self.lit_type() {
             LitType::I8 => self.literals.iter().map(|&l| l as i8 as u8).collect(),
-            LitType::I16 => self.literals.iter().flat_map(|&l| (l as i16).to_ne_bytes()).collect(),
-            LitType::I32 => self.literals.iter().flat_map(|&l| l.to_ne_bytes()).collect(),
+            LitType::I16 => self
+                .literals
+                .iter()
+                .flat_map(|&l| (l as i16).to_ne_bytes())
+                .collect(),
+            LitType::I32 => self
+                .literals
+                .iter()
+                .flat_map(|&l| l.to_ne_bytes())
+                .collect(),
         }
     }
 
@@ -322,19 +383,26 @@ impl Cnf {
 
     /// True literals of clause `i` under `a`.
     pub fn clause_true_count(&self, i: usize, a: &Assignment) -> u32 {
-        self.clause(i).iter().map(|&l| a.lit_is_true(l) as u32).sum()
+        self.clause(i)
+            .iter()
+            .map(|&l| a.lit_is_true(l) as u32)
+            .sum()
     }
 
     /// True-literal count of every clause (the host reference of the kernels' phase 1).
     pub fn true_counts(&self, a: &Assignment) -> Vec<u32> {
         self.check_assignment(a);
-        (0..self.num_clauses()).map(|i| self.clause_true_count(i, a)).collect()
+        (0..self.num_clauses())
+            .map(|i| self.clause_true_count(i, a))
+            .collect()
     }
 
     /// Number of satisfied clauses.
     pub fn satisfied_count(&self, a: &Assignment) -> u32 {
         self.check_assignment(a);
-        (0..self.num_clauses()).filter(|&i| self.clause(i).iter().any(|&l| a.lit_is_true(l))).count() as u32
+        (0..self.num_clauses())
+            .filter(|&i| self.clause(i).iter().any(|&l| a.lit_is_true(l)))
+            .count() as u32
     }
 
     /// Number of unsatisfied clauses (the objective of the local search; 0 = a model).
@@ -354,7 +422,13 @@ impl Cnf {
     }
 
     fn check_assignment(&self, a: &Assignment) {
-        assert_eq!(a.num_vars(), self.num_vars, "assignment of {} variables for a formula of {}", a.num_vars(), self.num_vars);
+        assert_eq!(
+            a.num_vars(),
+            self.num_vars,
+            "assignment of {} variables for a formula of {}",
+            a.num_vars(),
+            self.num_vars
+        );
     }
 }
 
@@ -443,12 +517,18 @@ impl Assignment {
 
     /// Every variable false.
     pub fn all_false(num_vars: usize) -> Self {
-        Assignment { num_vars, words: vec![0; Self::words_for(num_vars)] }
+        Assignment {
+            num_vars,
+            words: vec![0; Self::words_for(num_vars)],
+        }
     }
 
     /// Every variable true.
     pub fn all_true(num_vars: usize) -> Self {
-        let mut a = Assignment { num_vars, words: vec![u32::MAX; Self::words_for(num_vars)] };
+        let mut a = Assignment {
+            num_vars,
+            words: vec![u32::MAX; Self::words_for(num_vars)],
+        };
         a.clear_padding();
         a
     }
@@ -470,7 +550,11 @@ impl Assignment {
         if words.len() != Self::words_for(num_vars) {
             return Err(Error::arg(
                 "words",
-                format!("{} words for {num_vars} variables; expected {}", words.len(), Self::words_for(num_vars)),
+                format!(
+                    "{} words for {num_vars} variables; expected {}",
+                    words.len(),
+                    Self::words_for(num_vars)
+                ),
             ));
         }
         let mut a = Assignment { num_vars, words };
@@ -480,7 +564,12 @@ impl Assignment {
 
     /// Uniformly random values from `rng` (one word per 32 variables, in order).
     pub fn random(num_vars: usize, rng: &mut Philox) -> Self {
-        let mut a = Assignment { num_vars, words: (0..Self::words_for(num_vars)).map(|_| rng.next_u32()).collect() };
+        let mut a = Assignment {
+            num_vars,
+            words: (0..Self::words_for(num_vars))
+                .map(|_| rng.next_u32())
+                .collect(),
+        };
         a.clear_padding();
         a
     }
@@ -504,12 +593,20 @@ impl Assignment {
 
     /// The value of variable `v` (1-based).
     pub fn get(&self, v: usize) -> bool {
-        assert!(v >= 1 && v <= self.num_vars, "variable {v} of 1..{}", self.num_vars);
+        assert!(
+            v >= 1 && v <= self.num_vars,
+            "variable {v} of 1..{}",
+            self.num_vars
+        );
         (self.words[(v - 1) / 32] >> ((v - 1) % 32)) & 1 == 1
     }
 
     pub fn set(&mut self, v: usize, value: bool) {
-        assert!(v >= 1 && v <= self.num_vars, "variable {v} of 1..{}", self.num_vars);
+        assert!(
+            v >= 1 && v <= self.num_vars,
+            "variable {v} of 1..{}",
+            self.num_vars
+        );
         let m = 1u32 << ((v - 1) % 32);
         if value {
             self.words[(v - 1) / 32] |= m;
@@ -519,7 +616,11 @@ impl Assignment {
     }
 
     pub fn flip(&mut self, v: usize) {
-        assert!(v >= 1 && v <= self.num_vars, "variable {v} of 1..{}", self.num_vars);
+        assert!(
+            v >= 1 && v <= self.num_vars,
+            "variable {v} of 1..{}",
+            self.num_vars
+        );
         self.words[(v - 1) / 32] ^= 1u32 << ((v - 1) % 32);
     }
 
@@ -550,12 +651,20 @@ impl ClauseCounts {
     pub fn new(cnf: &Cnf, assignment: Assignment) -> Self {
         let counts = cnf.true_counts(&assignment);
         let unsatisfied = counts.iter().filter(|&&c| c == 0).count() as u32;
-        ClauseCounts { assignment, counts, unsatisfied }
+        ClauseCounts {
+            assignment,
+            counts,
+            unsatisfied,
+        }
     }
 
     /// Clauses that would become unsatisfied if `v` were flipped (GSAT/WalkSAT "break").
     pub fn break_count(&self, occ: &Occurrences, v: usize) -> u32 {
-        let t = if self.assignment.get(v) { v as i32 } else { -(v as i32) };
+        let t = if self.assignment.get(v) {
+            v as i32
+        } else {
+            -(v as i32)
+        };
         // a clause listing the true literal k times breaks when its count is exactly k; count
         // clauses per run of equal indices so that repeated literals are handled
         let list = occ.of_literal(t);
@@ -577,7 +686,11 @@ impl ClauseCounts {
 
     /// Clauses that would become satisfied if `v` were flipped ("make").
     pub fn make_count(&self, occ: &Occurrences, v: usize) -> u32 {
-        let f = if self.assignment.get(v) { -(v as i32) } else { v as i32 };
+        let f = if self.assignment.get(v) {
+            -(v as i32)
+        } else {
+            v as i32
+        };
         let list = occ.of_literal(f);
         let mut n = 0;
         for (k, &c) in list.iter().enumerate() {
@@ -590,7 +703,11 @@ impl ClauseCounts {
 
     /// Flips `v` and updates the counts of its clauses only.
     pub fn flip(&mut self, occ: &Occurrences, v: usize) {
-        let (now_true, now_false) = if self.assignment.get(v) { (-(v as i32), v as i32) } else { (v as i32, -(v as i32)) };
+        let (now_true, now_false) = if self.assignment.get(v) {
+            (-(v as i32), v as i32)
+        } else {
+            (v as i32, -(v as i32))
+        };
         for &c in occ.of_literal(now_false) {
             let n = &mut self.counts[c as usize];
             *n -= 1;
@@ -614,7 +731,11 @@ pub fn verify(cnf: &Cnf, a: &Assignment) -> Result<()> {
     if a.num_vars() != cnf.num_vars {
         return Err(Error::arg(
             "assignment",
-            format!("{} variables for a formula of {}", a.num_vars(), cnf.num_vars),
+            format!(
+                "{} variables for a formula of {}",
+                a.num_vars(),
+                cnf.num_vars
+            ),
         ));
     }
     match cnf.first_unsatisfied(a) {
@@ -671,7 +792,13 @@ pub fn v_lines(a: &Assignment) -> String {
     let mut out = String::new();
     let mut line = String::from("v");
     let toks = (1..=a.num_vars())
-        .map(|v| if a.get(v) { v.to_string() } else { format!("-{v}") })
+        .map(|v| {
+            if a.get(v) {
+                v.to_string()
+            } else {
+                format!("-{v}")
+            }
+        })
         .chain(std::iter::once("0".to_string()));
     for t in toks {
         if line.len() + 1 + t.len() > V_LINE_WIDTH && line.len() > 1 {
@@ -716,13 +843,19 @@ pub fn parse_assignments(text: &str, num_vars: usize, path: &Path) -> Result<Vec
             }
             continue;
         }
-        let is_v = line.starts_with(['v', 'V']) && (line.len() == 1 || line.as_bytes()[1].is_ascii_whitespace());
+        let is_v = line.starts_with(['v', 'V'])
+            && (line.len() == 1 || line.as_bytes()[1].is_ascii_whitespace());
         if !is_v {
             if let Some((_, first)) = open {
                 return Err(err(lineno, format!("a plain line inside the `v` lines begun on line {first}, which have no final 0")));
             }
-            if line.bytes().all(|c| c == b'0' || c == b'1') && line.len() == num_vars && num_vars > 1 {
-                out.push(Assignment::from_bools(&line.bytes().map(|c| c == b'1').collect::<Vec<_>>()));
+            if line.bytes().all(|c| c == b'0' || c == b'1')
+                && line.len() == num_vars
+                && num_vars > 1
+            {
+                out.push(Assignment::from_bools(
+                    &line.bytes().map(|c| c == b'1').collect::<Vec<_>>(),
+                ));
                 continue;
             }
             let mut signs = vec![0i8; num_vars];
@@ -737,16 +870,25 @@ pub fn parse_assignments(text: &str, num_vars: usize, path: &Path) -> Result<Vec
         }
     }
     if let Some((_, first)) = open {
-        return Err(err(first, "the `v` lines begun here end without the final 0".into()));
+        return Err(err(
+            first,
+            "the `v` lines begun here end without the final 0".into(),
+        ));
     }
     Ok(out)
 }
 
 /// Reads the literals of one line into `signs`; true when the line ended with the literal 0.
-fn read_literals(line: &str, num_vars: usize, signs: &mut [i8]) -> std::result::Result<bool, String> {
+fn read_literals(
+    line: &str,
+    num_vars: usize,
+    signs: &mut [i8],
+) -> std::result::Result<bool, String> {
     let mut toks = line.split_whitespace();
     while let Some(tok) = toks.next() {
-        let l: i64 = tok.parse().map_err(|_| format!("`{tok}` is not a literal"))?;
+        let l: i64 = tok
+            .parse()
+            .map_err(|_| format!("`{tok}` is not a literal"))?;
         if l == 0 {
             if let Some(extra) = toks.next() {
                 return Err(format!("`{extra}` after the final 0"));
@@ -755,7 +897,9 @@ fn read_literals(line: &str, num_vars: usize, signs: &mut [i8]) -> std::result::
         }
         let v = l.unsigned_abs() as usize;
         if v > num_vars {
-            return Err(format!("literal {l} is out of range (the formula has {num_vars} variables)"));
+            return Err(format!(
+                "literal {l} is out of range (the formula has {num_vars} variables)"
+            ));
         }
         let sign = if l > 0 { 1 } else { -1 };
         if signs[v - 1] == -sign {
@@ -816,7 +960,12 @@ mod tests {
         let got = parse_assignments(&text, 40, p()).unwrap();
         assert_eq!(got, vec![a.clone()]);
         // two answers, then plain lines of literals and of bits
-        let text = format!("{}{}1 -2 3\n-1 2 0\n{}\n", v_lines(&a), v_lines(&a), "1".repeat(40));
+        let text = format!(
+            "{}{}1 -2 3\n-1 2 0\n{}\n",
+            v_lines(&a),
+            v_lines(&a),
+            "1".repeat(40)
+        );
         let got = parse_assignments(&text, 40, p()).unwrap();
         assert_eq!(got.len(), 5);
         assert_eq!(got[1], a);
@@ -835,9 +984,14 @@ mod tests {
         assert!(line_of("1 -4\n", 3).1.contains("out of range"));
         assert!(line_of("1 -1\n", 3).1.contains("both"));
         assert!(line_of("1 0 2\n", 3).1.contains("after the final 0"));
-        assert_eq!(line_of("s SATISFIABLE\nv 1 2\nv 3\n", 3), (2, "the `v` lines begun here end without the final 0".into()));
+        assert_eq!(
+            line_of("s SATISFIABLE\nv 1 2\nv 3\n", 3),
+            (2, "the `v` lines begun here end without the final 0".into())
+        );
         assert_eq!(line_of("v 1 2\n-3\n", 3).0, 2);
-        assert!(parse_assignments("c only\ns UNKNOWN\n", 3, p()).unwrap().is_empty());
+        assert!(parse_assignments("c only\ns UNKNOWN\n", 3, p())
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
@@ -849,7 +1003,10 @@ mod tests {
         assert!(a.get(1) && a.lit_is_true(1) && !a.lit_is_true(-1));
         assert_eq!(Assignment::all_true(40).words(), &[u32::MAX, 0xff]);
         assert_eq!(Assignment::from_bools(&a.to_bools()), a);
-        assert_eq!(Assignment::from_words(33, vec![0, 3]).unwrap().words(), &[0, 1]);
+        assert_eq!(
+            Assignment::from_words(33, vec![0, 3]).unwrap().words(),
+            &[0, 1]
+        );
         assert!(Assignment::from_words(33, vec![0]).is_err());
     }
 
@@ -858,7 +1015,9 @@ mod tests {
         let a = Assignment::from_bools(&[true, false, true]);
         assert_eq!(v_lines(&a), "v 1 -2 3 0\n");
         let big = v_lines(&Assignment::all_true(100));
-        assert!(big.lines().all(|l| l.starts_with("v ") && l.len() <= V_LINE_WIDTH));
+        assert!(big
+            .lines()
+            .all(|l| l.starts_with("v ") && l.len() <= V_LINE_WIDTH));
         let toks: Vec<&str> = big.split_whitespace().filter(|t| *t != "v").collect();
         assert_eq!(toks.len(), 101);
         assert_eq!(toks[99], "100");

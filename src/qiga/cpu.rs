@@ -20,7 +20,10 @@ fn ctr(purpose: u64, x: u64) -> u64 {
 /// The kernel's `qg_mix`: a keyed bijection of [0, 2^bits).
 fn order_mix(mut x: u32, k: [u32; 4], bits: u32, mask: u32) -> u32 {
     let sh = bits.div_ceil(2);
-    for (key, mul) in k.iter().zip([0x9E37_79B1u32, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F]) {
+    for (key, mul) in k
+        .iter()
+        .zip([0x9E37_79B1u32, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F])
+    {
         x = (x.wrapping_add(*key).wrapping_mul(mul)) & mask;
         x ^= x >> sh;
     }
@@ -36,13 +39,29 @@ pub(crate) struct RandomOrder {
 }
 
 impl RandomOrder {
-    pub(crate) fn new(seed: u64, pop: u32, g: u32, individual: u32, individuals: u32, m: u32) -> Self {
-        let key = rng4(seed, pop, ctr(ORDER, g as u64 * individuals as u64 + individual as u64));
+    pub(crate) fn new(
+        seed: u64,
+        pop: u32,
+        g: u32,
+        individual: u32,
+        individuals: u32,
+        m: u32,
+    ) -> Self {
+        let key = rng4(
+            seed,
+            pop,
+            ctr(ORDER, g as u64 * individuals as u64 + individual as u64),
+        );
         let mut bits = 1;
         while (1u32 << bits) < m {
             bits += 1;
         }
-        RandomOrder { key, bits, mask: (1u32 << bits) - 1, m }
+        RandomOrder {
+            key,
+            bits,
+            mask: (1u32 << bits) - 1,
+            m,
+        }
     }
 
     pub(crate) fn item(&self, r: u32) -> u32 {
@@ -58,9 +77,17 @@ impl RandomOrder {
 /// the capacity, then add excluded items in fill order while they fit, stopping at the first that
 /// does not. `remove(r)`/`fill(r)` give the item at position r of each order. Returns the profit
 /// and weight of the repaired string.
-pub(crate) fn repair_with(x: &mut [u8], items: &Items, remove: impl Fn(usize) -> usize, fill: impl Fn(usize) -> usize) -> (u64, u64) {
+pub(crate) fn repair_with(
+    x: &mut [u8],
+    items: &Items,
+    remove: impl Fn(usize) -> usize,
+    fill: impl Fn(usize) -> usize,
+) -> (u64, u64) {
     let m = items.weights.len();
-    let mut w: u64 = (0..m).filter(|&k| x[k] != 0).map(|k| items.weights[k]).sum();
+    let mut w: u64 = (0..m)
+        .filter(|&k| x[k] != 0)
+        .map(|k| items.weights[k])
+        .sum();
     let mut r = 0;
     while w > items.capacity && r < m {
         let k = remove(r);
@@ -80,7 +107,10 @@ pub(crate) fn repair_with(x: &mut [u8], items: &Items, remove: impl Fn(usize) ->
             w += items.weights[k];
         }
     }
-    let p = (0..m).filter(|&k| x[k] != 0).map(|k| items.profits[k]).sum();
+    let p = (0..m)
+        .filter(|&k| x[k] != 0)
+        .map(|k| items.profits[k])
+        .sum();
     (p, w)
 }
 
@@ -89,10 +119,20 @@ pub(crate) fn repair(x: &mut [u8], s: &Setup, pop: u32, g: u32, i: u32) -> (u64,
     let m = s.items.weights.len();
     match s.repair {
         Repair::Index => repair_with(x, &s.items, |r| r, |r| r),
-        Repair::Greedy => repair_with(x, &s.items, |r| s.order[m - 1 - r] as usize, |r| s.order[r] as usize),
+        Repair::Greedy => repair_with(
+            x,
+            &s.items,
+            |r| s.order[m - 1 - r] as usize,
+            |r| s.order[r] as usize,
+        ),
         Repair::Random => {
             let o = RandomOrder::new(s.seed, pop, g, i, s.individuals as u32, m as u32);
-            repair_with(x, &s.items, |r| o.item(r as u32) as usize, |r| o.item(r as u32) as usize)
+            repair_with(
+                x,
+                &s.items,
+                |r| o.item(r as u32) as usize,
+                |r| o.item(r as u32) as usize,
+            )
         }
     }
 }
@@ -132,7 +172,14 @@ pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
     loop {
         for j in 0..m {
             for i4 in 0..n4 {
-                let r = rng4(s.seed, pop, ctr(OBSERVE, (g as u64 * n4 as u64 + i4 as u64) * m as u64 + j as u64));
+                let r = rng4(
+                    s.seed,
+                    pop,
+                    ctr(
+                        OBSERVE,
+                        (g as u64 * n4 as u64 + i4 as u64) * m as u64 + j as u64,
+                    ),
+                );
                 for (c, word) in r.iter().enumerate() {
                     let i = 4 * i4 + c;
                     if i < n {
@@ -152,7 +199,14 @@ pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
                     let row = x[i * m + j] as usize * 4 + b[j] as usize * 2 + better;
                     let cell = &tab[row * 5..row * 5 + 5];
                     if cell[0] != 0 {
-                        let coin = || rng4(s.seed, pop, ctr(SIGN, (g as u64 * n as u64 + i as u64) * m as u64 + j as u64))[0] & 1 != 0;
+                        let coin = || {
+                            rng4(
+                                s.seed,
+                                pop,
+                                ctr(SIGN, (g as u64 * n as u64 + i as u64) * m as u64 + j as u64),
+                            )[0] & 1
+                                != 0
+                        };
                         q[i * m + j] = rotate(q[i * m + j], cell, coin);
                     }
                 }
@@ -190,7 +244,10 @@ impl CpuEngine {
 impl Engine for CpuEngine {
     fn run(&mut self, offset: usize, count: usize) -> Result<Chunk> {
         let s = &*self.setup;
-        let runs: Vec<_> = (offset..offset + count).into_par_iter().map(|pop| run_population(s, pop as u32)).collect();
+        let runs: Vec<_> = (offset..offset + count)
+            .into_par_iter()
+            .map(|pop| run_population(s, pop as u32))
+            .collect();
         let m = s.items.weights.len();
         let mut c = Chunk::with_capacity(count, m);
         for (v, bits, bg, gr) in runs {

@@ -3,7 +3,10 @@
 //! a launch reads back each population's best value, string and generations.
 
 use super::{Chunk, Engine, Setup};
-use crate::device::{cl_error, note_failure, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{
+    cl_error, note_failure, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec,
+    Queue,
+};
 use crate::error::{Error, Result};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use std::sync::Arc;
@@ -53,9 +56,21 @@ fn build(setup: &Setup, ctx: &Arc<DeviceContext>, group_size: Option<usize>) -> 
         };
         if (fits(&run) && fits(&repair)) || wg <= n {
             if !fits(&run) || !fits(&repair) {
-                return Err(Error::arg("individuals", format!("{n}; the kernel holds at most {} work-items per group on this device", work_group_size(ctx, &run, max))));
+                return Err(Error::arg(
+                    "individuals",
+                    format!(
+                        "{n}; the kernel holds at most {} work-items per group on this device",
+                        work_group_size(ctx, &run, max)
+                    ),
+                ));
             }
-            return Ok(Program { queue, run, repair, wg, local_bits });
+            return Ok(Program {
+                queue,
+                run,
+                repair,
+                wg,
+                local_bits,
+            });
         }
         wg = (wg / 2).max(n);
     }
@@ -98,19 +113,36 @@ fn upload(q: &Queue, setup: &Setup) -> Result<Data> {
 }
 
 impl DeviceEngine {
-    pub(crate) fn new(setup: Arc<Setup>, backend: Backend, group_size: Option<usize>) -> Result<Self> {
+    pub(crate) fn new(
+        setup: Arc<Setup>,
+        backend: Backend,
+        group_size: Option<usize>,
+    ) -> Result<Self> {
         let ctx = backend.context("QIGA")?;
         let prog = build(&setup, &ctx, group_size)?;
         let m = setup.items.weights.len();
         let n = setup.individuals;
         let q = &prog.queue;
-        let Data { w, p, thr, tables, order } = upload(q, &setup)?;
+        let Data {
+            w,
+            p,
+            thr,
+            tables,
+            order,
+        } = upload(q, &setup)?;
         let groups = (ctx.info.compute_units.max(1) as usize) * (2048 / prog.wg).clamp(1, 16) * 4;
         let capacity = groups.min(1 << 16);
-        let scratch_len = if prog.local_bits { 1 } else { crate::error::size_product("populations", &[capacity, n + 1, m])? };
+        let scratch_len = if prog.local_bits {
+            1
+        } else {
+            crate::error::size_product("populations", &[capacity, n + 1, m])?
+        };
         Ok(DeviceEngine {
             best_value: q.buffer(capacity, "best values")?,
-            best_bits: q.buffer(crate::error::size_product("populations", &[capacity, m])?, "best strings")?,
+            best_bits: q.buffer(
+                crate::error::size_product("populations", &[capacity, m])?,
+                "best strings",
+            )?,
             best_gen: q.buffer(capacity, "best generations")?,
             gens_run: q.buffer(capacity, "generations")?,
             scratch: q.buffer(scratch_len, "QIGA scratch")?,
@@ -133,7 +165,11 @@ impl DeviceEngine {
     fn launch(&mut self, offset: usize, count: usize, out: &mut Chunk) -> Result<()> {
         let s = &*self.setup;
         let q = &self.prog.queue;
-        let (cap, ntables, ppt) = (s.items.capacity, s.tables.len() as u32, s.pops_per_table.min(u32::MAX as usize) as u32);
+        let (cap, ntables, ppt) = (
+            s.items.capacity,
+            s.tables.len() as u32,
+            s.pops_per_table.min(u32::MAX as usize) as u32,
+        );
         let (seed, off, gens) = (s.seed, offset as u32, s.generations);
         let (has_target, target) = (s.target.is_some() as u32, s.target.unwrap_or(0));
         let mut e = ExecuteKernel::new(&self.prog.run);
@@ -141,12 +177,25 @@ impl DeviceEngine {
         // engine (outputs sized for `capacity` >= count populations) and the queue is finished by
         // the reads below before this returns.
         unsafe {
-            e.set_arg(self.w.cl()).set_arg(self.p.cl()).set_arg(&cap).set_arg(self.thr.cl());
-            e.set_arg(self.tables.cl()).set_arg(&ntables).set_arg(&ppt).set_arg(self.order.cl());
-            e.set_arg(&seed).set_arg(&off).set_arg(&gens).set_arg(&has_target).set_arg(&target);
-            e.set_arg(self.best_value.cl()).set_arg(self.best_bits.cl()).set_arg(self.best_gen.cl());
+            e.set_arg(self.w.cl())
+                .set_arg(self.p.cl())
+                .set_arg(&cap)
+                .set_arg(self.thr.cl());
+            e.set_arg(self.tables.cl())
+                .set_arg(&ntables)
+                .set_arg(&ppt)
+                .set_arg(self.order.cl());
+            e.set_arg(&seed)
+                .set_arg(&off)
+                .set_arg(&gens)
+                .set_arg(&has_target)
+                .set_arg(&target);
+            e.set_arg(self.best_value.cl())
+                .set_arg(self.best_bits.cl())
+                .set_arg(self.best_gen.cl());
             e.set_arg(self.gens_run.cl()).set_arg(self.scratch.cl());
-            e.set_global_work_sizes(&[count * self.prog.wg]).set_local_work_sizes(&[self.prog.wg]);
+            e.set_global_work_sizes(&[count * self.prog.wg])
+                .set_local_work_sizes(&[self.prog.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {
                 let err = cl_error("clEnqueueNDRangeKernel(qiga_run)")(err);
                 note_failure(q, &err);
@@ -188,7 +237,11 @@ impl Engine for DeviceEngine {
             i.platform,
             i.kind.as_str(),
             self.prog.wg,
-            if self.prog.local_bits { "local" } else { "global" }
+            if self.prog.local_bits {
+                "local"
+            } else {
+                "global"
+            }
         )
     }
 
@@ -198,7 +251,14 @@ impl Engine for DeviceEngine {
 }
 
 /// The device side of [`super::repair_strings`].
-pub(crate) fn repair_strings(setup: &Setup, backend: Backend, group_size: Option<usize>, pop_offset: u32, g: u32, bits: &mut [u8]) -> Result<Vec<u64>> {
+pub(crate) fn repair_strings(
+    setup: &Setup,
+    backend: Backend,
+    group_size: Option<usize>,
+    pop_offset: u32,
+    g: u32,
+    bits: &mut [u8],
+) -> Result<Vec<u64>> {
     let ctx = backend.context("QIGA")?;
     let prog = build(setup, &ctx, group_size)?;
     let q = &prog.queue;
@@ -210,16 +270,33 @@ pub(crate) fn repair_strings(setup: &Setup, backend: Backend, group_size: Option
     let Data { w, p, order, .. } = upload(q, setup)?;
     let mut buf: DeviceBuffer<u8> = q.buffer_from(bits, "bits")?;
     let values: DeviceBuffer<u64> = q.buffer(groups * n, "values")?;
-    let scratch: DeviceBuffer<u8> = q.buffer(if prog.local_bits { 1 } else { groups * (n + 1) * m }, "scratch")?;
+    let scratch: DeviceBuffer<u8> = q.buffer(
+        if prog.local_bits {
+            1
+        } else {
+            groups * (n + 1) * m
+        },
+        "scratch",
+    )?;
     let (cap, seed) = (setup.items.capacity, setup.seed);
     let mut e = ExecuteKernel::new(&prog.repair);
     // SAFETY: the arguments of `qiga_repair_strings` in type and order; the buffers live until the
     // reads below finish the queue.
     unsafe {
-        e.set_arg(w.cl()).set_arg(p.cl()).set_arg(&cap).set_arg(order.cl()).set_arg(&seed);
-        e.set_arg(&pop_offset).set_arg(&g).set_arg(buf.cl()).set_arg(values.cl()).set_arg(scratch.cl());
-        e.set_global_work_sizes(&[groups * prog.wg]).set_local_work_sizes(&[prog.wg]);
-        e.enqueue_nd_range(q.cl()).map_err(cl_error("clEnqueueNDRangeKernel(qiga_repair_strings)"))?;
+        e.set_arg(w.cl())
+            .set_arg(p.cl())
+            .set_arg(&cap)
+            .set_arg(order.cl())
+            .set_arg(&seed);
+        e.set_arg(&pop_offset)
+            .set_arg(&g)
+            .set_arg(buf.cl())
+            .set_arg(values.cl())
+            .set_arg(scratch.cl());
+        e.set_global_work_sizes(&[groups * prog.wg])
+            .set_local_work_sizes(&[prog.wg]);
+        e.enqueue_nd_range(q.cl())
+            .map_err(cl_error("clEnqueueNDRangeKernel(qiga_repair_strings)"))?;
     }
     buf.read(q, bits)?;
     let _ = &mut buf;

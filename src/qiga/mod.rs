@@ -37,7 +37,12 @@ pub struct Items {
 impl Items {
     /// The exact integer form of `k`.
     pub fn of(k: &Knapsack) -> Items {
-        Items { weights: k.int_weights().to_vec(), profits: k.int_profits().to_vec(), capacity: k.int_capacity(), scale: k.scale() as f64 }
+        Items {
+            weights: k.int_weights().to_vec(),
+            profits: k.int_profits().to_vec(),
+            capacity: k.int_capacity(),
+            scale: k.scale() as f64,
+        }
     }
 }
 
@@ -62,7 +67,10 @@ impl Repair {
             "index" => Ok(Repair::Index),
             "random" => Ok(Repair::Random),
             "greedy" => Ok(Repair::Greedy),
-            _ => Err(Error::arg("repair", format!("`{s}`; expected index, random or greedy"))),
+            _ => Err(Error::arg(
+                "repair",
+                format!("`{s}`; expected index, random or greedy"),
+            )),
         }
     }
 
@@ -131,7 +139,10 @@ pub struct RotationTable {
     pub rows: [RotationRow; 8],
 }
 
-const Z: RotationRow = RotationRow { steps: 0, signs: [Sign::Zero; 4] };
+const Z: RotationRow = RotationRow {
+    steps: 0,
+    signs: [Sign::Zero; 4],
+};
 
 impl RotationTable {
     /// Han & Kim 2000 as the paper's authors code it (the default; ±1 cells fixed at +1).
@@ -140,11 +151,26 @@ impl RotationTable {
         let toward_one = [Minus, Plus, Plus, Zero];
         let keep_one = [Plus, Minus, Zero, Plus];
         let mut rows = [Z; 8];
-        rows[Self::index(0, 1, true)] = RotationRow { steps: 10, signs: toward_one };
-        rows[Self::index(1, 0, false)] = RotationRow { steps: 2, signs: toward_one };
-        rows[Self::index(1, 0, true)] = RotationRow { steps: 5, signs: keep_one };
-        rows[Self::index(1, 1, false)] = RotationRow { steps: 1, signs: keep_one };
-        rows[Self::index(1, 1, true)] = RotationRow { steps: 5, signs: keep_one };
+        rows[Self::index(0, 1, true)] = RotationRow {
+            steps: 10,
+            signs: toward_one,
+        };
+        rows[Self::index(1, 0, false)] = RotationRow {
+            steps: 2,
+            signs: toward_one,
+        };
+        rows[Self::index(1, 0, true)] = RotationRow {
+            steps: 5,
+            signs: keep_one,
+        };
+        rows[Self::index(1, 1, false)] = RotationRow {
+            steps: 1,
+            signs: keep_one,
+        };
+        rows[Self::index(1, 1, true)] = RotationRow {
+            steps: 5,
+            signs: keep_one,
+        };
         RotationTable { rows }
     }
 
@@ -153,8 +179,14 @@ impl RotationTable {
     pub fn qea2002() -> Self {
         use Sign::*;
         let mut rows = [Z; 8];
-        rows[Self::index(0, 1, false)] = RotationRow { steps: 2, signs: [Plus, Minus, Zero, Plus] };
-        rows[Self::index(1, 0, false)] = RotationRow { steps: 2, signs: [Minus, Plus, Plus, Zero] };
+        rows[Self::index(0, 1, false)] = RotationRow {
+            steps: 2,
+            signs: [Plus, Minus, Zero, Plus],
+        };
+        rows[Self::index(1, 0, false)] = RotationRow {
+            steps: 2,
+            signs: [Minus, Plus, Plus, Zero],
+        };
         RotationTable { rows }
     }
 
@@ -163,7 +195,10 @@ impl RotationTable {
         match name {
             "gqa2000" => Ok(Self::gqa2000()),
             "qea2002" => Ok(Self::qea2002()),
-            _ => Err(Error::arg("table", format!("`{name}`; expected gqa2000, qea2002 or a table file"))),
+            _ => Err(Error::arg(
+                "table",
+                format!("`{name}`; expected gqa2000, qea2002 or a table file"),
+            )),
         }
     }
 
@@ -210,7 +245,10 @@ impl RotationTable {
             let bad = |msg: String| Error::arg("table", format!("line {}: {msg}", ln + 1));
             let f: Vec<&str> = line.split_whitespace().collect();
             if f.len() != 8 {
-                return Err(bad(format!("{} fields; expected `x b better steps s1 s2 s3 s4`", f.len())));
+                return Err(bad(format!(
+                    "{} fields; expected `x b better steps s1 s2 s3 s4`",
+                    f.len()
+                )));
             }
             let bit = |s: &str, what: &str| match s {
                 "0" | "false" => Ok(0u8),
@@ -218,10 +256,16 @@ impl RotationTable {
                 _ => Err(bad(format!("{what} `{s}`; expected 0 or 1"))),
             };
             let (x, b, better) = (bit(f[0], "x")?, bit(f[1], "b")?, bit(f[2], "better")? == 1);
-            let steps: u16 = f[3].parse().ok().filter(|&s| s <= 200).ok_or_else(|| bad(format!("steps `{}`; expected 0..=200 (units of pi/200)", f[3])))?;
+            let steps: u16 = f[3].parse().ok().filter(|&s| s <= 200).ok_or_else(|| {
+                bad(format!(
+                    "steps `{}`; expected 0..=200 (units of pi/200)",
+                    f[3]
+                ))
+            })?;
             let mut signs = [Sign::Zero; 4];
             for c in 0..4 {
-                signs[c] = Sign::parse(f[4 + c]).ok_or_else(|| bad(format!("sign `{}`; expected -1, 0, +1 or r", f[4 + c])))?;
+                signs[c] = Sign::parse(f[4 + c])
+                    .ok_or_else(|| bad(format!("sign `{}`; expected -1, 0, +1 or r", f[4 + c])))?;
             }
             let i = Self::index(x, b, better);
             if seen[i] {
@@ -240,7 +284,15 @@ impl RotationTable {
             for b in 0..2u8 {
                 for better in [false, true] {
                     let r = &self.rows[Self::index(x, b, better)];
-                    s += &format!("{x} {b} {} {} {} {} {} {}\n", better as u8, r.steps, r.signs[0].word(), r.signs[1].word(), r.signs[2].word(), r.signs[3].word());
+                    s += &format!(
+                        "{x} {b} {} {} {} {} {} {}\n",
+                        better as u8,
+                        r.steps,
+                        r.signs[0].word(),
+                        r.signs[1].word(),
+                        r.signs[2].word(),
+                        r.signs[3].word()
+                    );
                 }
             }
         }
@@ -327,7 +379,12 @@ pub(crate) struct Setup {
 
 /// The observation thresholds, computed once on the host for both backends.
 pub fn thresholds() -> Vec<u64> {
-    (0..200).map(|k| (((k as f64) * std::f64::consts::PI / 200.0).cos().powi(2) * 4294967296.0).round() as u64).collect()
+    (0..200)
+        .map(|k| {
+            (((k as f64) * std::f64::consts::PI / 200.0).cos().powi(2) * 4294967296.0).round()
+                as u64
+        })
+        .collect()
 }
 
 /// Items by decreasing profit/weight, ties by index (exact: integer cross products).
@@ -360,7 +417,10 @@ impl QigaParts {
     fn concat(chunks: Vec<(usize, Chunk)>, m: usize, first: usize, mut bits: Vec<u8>) -> QigaParts {
         let n: usize = chunks.iter().map(|(_, c)| c.best_value.len()).sum();
         let mut parts = QigaParts {
-            population: chunks.iter().flat_map(|(off, c)| (*off..off + c.best_value.len()).map(|p| p as u32)).collect(),
+            population: chunks
+                .iter()
+                .flat_map(|(off, c)| (*off..off + c.best_value.len()).map(|p| p as u32))
+                .collect(),
             best_value_int: Vec::with_capacity(n),
             best_bits: Vec::new(),
             best_generation: Vec::with_capacity(n),
@@ -423,7 +483,11 @@ impl QigaStats {
             return QigaStats::default();
         }
         let mean = values.iter().sum::<f64>() / n as f64;
-        let variance = if n > 1 { values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+        let variance = if n > 1 {
+            values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
         let mut s = values.to_vec();
         // in parallel: a run's statistics sort every population's value (twice with one table),
         // host work after the devices are done, which would otherwise limit a multi-device run
@@ -431,8 +495,19 @@ impl QigaStats {
             use rayon::slice::ParallelSliceMut;
             s.par_sort_unstable_by(f64::total_cmp);
         }
-        let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
-        QigaStats { count: n, mean, variance, median, min: s[0], max: s[n - 1] }
+        let median = if n % 2 == 1 {
+            s[n / 2]
+        } else {
+            (s[n / 2 - 1] + s[n / 2]) / 2.0
+        };
+        QigaStats {
+            count: n,
+            mean,
+            variance,
+            median,
+            min: s[0],
+            max: s[n - 1],
+        }
     }
 }
 
@@ -509,28 +584,46 @@ impl Qiga {
     pub fn from_items(items: Items, options: QigaOptions) -> Result<Qiga> {
         let m = items.weights.len();
         if m == 0 || m > MAX_ITEMS {
-            return Err(Error::arg("items", format!("{m} items; expected 1..={MAX_ITEMS}")));
+            return Err(Error::arg(
+                "items",
+                format!("{m} items; expected 1..={MAX_ITEMS}"),
+            ));
         }
         if items.profits.len() != m {
-            return Err(Error::arg("profits", format!("{} profits for {m} weights", items.profits.len())));
+            return Err(Error::arg(
+                "profits",
+                format!("{} profits for {m} weights", items.profits.len()),
+            ));
         }
         if items.weights.contains(&0) {
-            return Err(Error::arg("weights", "a weight is 0; every weight must be positive"));
+            return Err(Error::arg(
+                "weights",
+                "a weight is 0; every weight must be positive",
+            ));
         }
         let o = &options;
         if let Some(r) = &o.only {
             if r.start > r.end || r.end > o.populations {
-                return Err(Error::arg("only", format!("{r:?}; expected a range within 0..{}", o.populations)));
+                return Err(Error::arg(
+                    "only",
+                    format!("{r:?}; expected a range within 0..{}", o.populations),
+                ));
             }
         }
         if o.populations == 0 {
             return Err(Error::arg("populations", "0; expected at least 1"));
         }
         if o.populations > u32::MAX as usize {
-            return Err(Error::arg("populations", format!("{}; at most {}", o.populations, u32::MAX)));
+            return Err(Error::arg(
+                "populations",
+                format!("{}; at most {}", o.populations, u32::MAX),
+            ));
         }
         if o.individuals == 0 || o.individuals > MAX_INDIVIDUALS {
-            return Err(Error::arg("individuals", format!("{}; expected 1..={MAX_INDIVIDUALS}", o.individuals)));
+            return Err(Error::arg(
+                "individuals",
+                format!("{}; expected 1..={MAX_INDIVIDUALS}", o.individuals),
+            ));
         }
         if o.generations == u32::MAX {
             return Err(Error::arg("generations", "4294967295; at most 4294967294"));
@@ -542,19 +635,38 @@ impl Qiga {
         // sums of the item data must fit 64 bits
         let sum = |v: &[u64]| v.iter().try_fold(0u64, |a, &x| a.checked_add(x));
         if sum(&items.weights).is_none() || sum(&items.profits).is_none() {
-            return Err(Error::arg("items", "the total weight or profit overflows 64 bits on the integer scale"));
+            return Err(Error::arg(
+                "items",
+                "the total weight or profit overflows 64 bits on the integer scale",
+            ));
         }
         let target = match o.target {
             None => None,
-            Some(t) if t.is_finite() => Some(if t <= 0.0 { 0 } else { (t * items.scale).ceil().min(u64::MAX as f64) as u64 }),
-            Some(t) => return Err(Error::arg("target", format!("{t}; expected a finite value"))),
+            Some(t) if t.is_finite() => Some(if t <= 0.0 {
+                0
+            } else {
+                (t * items.scale).ceil().min(u64::MAX as f64) as u64
+            }),
+            Some(t) => {
+                return Err(Error::arg(
+                    "target",
+                    format!("{t}; expected a finite value"),
+                ))
+            }
         };
         // the Philox counters: generation x individuals x items below 2^62
         let per_gen = (o.individuals.div_ceil(4) * 4 * m) as u128;
         if (o.generations as u128 + 1) * per_gen >= 1u128 << 62 {
-            return Err(Error::arg("generations", "too many generations for this many individuals and items"));
+            return Err(Error::arg(
+                "generations",
+                "too many generations for this many individuals and items",
+            ));
         }
-        let pops_per_table = if o.pops_per_table == 0 { o.populations.div_ceil(o.tables.len()) } else { o.pops_per_table };
+        let pops_per_table = if o.pops_per_table == 0 {
+            o.populations.div_ceil(o.tables.len())
+        } else {
+            o.pops_per_table
+        };
         let order = ratio_order(&items);
         let setup = Arc::new(Setup {
             items,
@@ -572,15 +684,27 @@ impl Qiga {
         if o.devices.is_empty() {
             match o.backend {
                 Backend::Cpu => engines.push(Box::new(cpu::CpuEngine::new(setup.clone()))),
-                b => engines.push(Box::new(device::DeviceEngine::new(setup.clone(), b, o.group_size)?)),
+                b => engines.push(Box::new(device::DeviceEngine::new(
+                    setup.clone(),
+                    b,
+                    o.group_size,
+                )?)),
             }
         } else {
             crate::multi::check_devices(&o.devices)?;
             for &d in &o.devices {
-                engines.push(Box::new(device::DeviceEngine::new(setup.clone(), Backend::Device(Some(d)), o.group_size)?));
+                engines.push(Box::new(device::DeviceEngine::new(
+                    setup.clone(),
+                    Backend::Device(Some(d)),
+                    o.group_size,
+                )?));
             }
         }
-        Ok(Qiga { setup, engines, options })
+        Ok(Qiga {
+            setup,
+            engines,
+            options,
+        })
     }
 
     pub fn options(&self) -> &QigaOptions {
@@ -588,7 +712,11 @@ impl Qiga {
     }
 
     pub fn backend_description(&self) -> String {
-        self.engines.iter().map(|e| e.description()).collect::<Vec<_>>().join(" + ")
+        self.engines
+            .iter()
+            .map(|e| e.description())
+            .collect::<Vec<_>>()
+            .join(" + ")
     }
 
     /// Runs every population; see [`Qiga::run_with_progress`].
@@ -598,7 +726,10 @@ impl Qiga {
 
     /// Runs every population, launch by launch on each engine; `progress(done, total)` after each
     /// launch (false stops: the populations not started are not run).
-    pub fn run_with_progress(&mut self, progress: impl FnMut(usize, usize) -> bool + Send) -> Result<QigaRunResult> {
+    pub fn run_with_progress(
+        &mut self,
+        progress: impl FnMut(usize, usize) -> bool + Send,
+    ) -> Result<QigaRunResult> {
         let start = Instant::now();
         let o = &self.options;
         let clock = Clock::since(start, o.time_limit);
@@ -615,16 +746,25 @@ impl Qiga {
         // back, so the copy overlaps the other devices' work instead of following the run (a
         // million populations of 250 items are 250 MB); zeroed pages are mapped at first touch
         let m = self.setup.items.weights.len();
-        let bits = Mutex::new(vec![0u8; crate::error::size_product("populations", &[total, m])?]);
+        let bits = Mutex::new(vec![
+            0u8;
+            crate::error::size_product("populations", &[total, m])?
+        ]);
         let fixed_chunk = o.launch_populations;
         let work = |engine: &mut Box<dyn Engine>| {
-            let chunk = fixed_chunk.unwrap_or_else(|| engine.preferred_chunk()).max(1);
+            let chunk = fixed_chunk
+                .unwrap_or_else(|| engine.preferred_chunk())
+                .max(1);
             loop {
                 if quit.load(Ordering::Relaxed) {
                     return;
                 }
                 if watch.stopped() || clock.expired() {
-                    *reason.lock().unwrap() = if watch.stopped() { StopReason::Interrupted } else { StopReason::TimeLimit };
+                    *reason.lock().unwrap() = if watch.stopped() {
+                        StopReason::Interrupted
+                    } else {
+                        StopReason::TimeLimit
+                    };
                     quit.store(true, Ordering::Relaxed);
                     return;
                 }
@@ -671,7 +811,12 @@ impl Qiga {
         let (mut chunks, n) = done.into_inner().unwrap();
         let mut stop_reason = reason.into_inner().unwrap();
         if n == total {
-            stop_reason = if self.setup.target.is_some() && chunks.iter().all(|(_, c)| c.generations_run.iter().all(|&g| g < self.setup.generations)) {
+            stop_reason = if self.setup.target.is_some()
+                && chunks.iter().all(|(_, c)| {
+                    c.generations_run
+                        .iter()
+                        .all(|&g| g < self.setup.generations)
+                }) {
                 StopReason::Target
             } else {
                 StopReason::Limit
@@ -685,12 +830,21 @@ impl Qiga {
 
     /// The run's result from its populations' outcomes (in population order; from one run, or
     /// gathered from the processes that ran blocks of it with [`QigaOptions::only`]).
-    pub fn result(&self, parts: QigaParts, stop_reason: StopReason, elapsed_s: f64) -> QigaRunResult {
+    pub fn result(
+        &self,
+        parts: QigaParts,
+        stop_reason: StopReason,
+        elapsed_s: f64,
+    ) -> QigaRunResult {
         let n = parts.population.len();
         let m = self.setup.items.weights.len();
         let scale = self.setup.items.scale;
         let mut r = QigaRunResult {
-            best_value: parts.best_value_int.iter().map(|&v| v as f64 / scale).collect(),
+            best_value: parts
+                .best_value_int
+                .iter()
+                .map(|&v| v as f64 / scale)
+                .collect(),
             population: parts.population,
             best_value_int: parts.best_value_int,
             best_bits: parts.best_bits,
@@ -702,25 +856,48 @@ impl Qiga {
             best_index: 0,
             stop_reason,
             elapsed_s,
-            runs_per_second: if elapsed_s > 0.0 { n as f64 / elapsed_s } else { 0.0 },
+            runs_per_second: if elapsed_s > 0.0 {
+                n as f64 / elapsed_s
+            } else {
+                0.0
+            },
             backend: self.backend_description(),
         };
         r.stats = QigaStats::of(&r.best_value);
         let ntab = self.setup.tables.len();
         r.table_stats = (0..ntab)
             .map(|t| {
-                let v: Vec<f64> = r.population.iter().zip(&r.best_value).filter(|(p, _)| (**p as usize / self.setup.pops_per_table) % ntab == t).map(|(_, v)| *v).collect();
+                let v: Vec<f64> = r
+                    .population
+                    .iter()
+                    .zip(&r.best_value)
+                    .filter(|(p, _)| (**p as usize / self.setup.pops_per_table) % ntab == t)
+                    .map(|(_, v)| *v)
+                    .collect();
                 QigaStats::of(&v)
             })
             .collect();
-        r.best_index = (0..n).fold(0, |b, i| if r.best_value_int[i] > r.best_value_int[b] { i } else { b });
+        r.best_index = (0..n).fold(0, |b, i| {
+            if r.best_value_int[i] > r.best_value_int[b] {
+                i
+            } else {
+                b
+            }
+        });
         r
     }
 }
 
 /// The item order of the `random` repair of individual `individual` of population `pop` in
 /// generation `g` (position -> item), as both backends draw it.
-pub fn random_order(seed: u64, pop: u32, g: u32, individual: u32, individuals: u32, items: u32) -> Vec<usize> {
+pub fn random_order(
+    seed: u64,
+    pop: u32,
+    g: u32,
+    individual: u32,
+    individuals: u32,
+    items: u32,
+) -> Vec<usize> {
     let o = cpu::RandomOrder::new(seed, pop, g, individual, individuals, items);
     (0..items).map(|r| o.item(r) as usize).collect()
 }
@@ -739,11 +916,29 @@ pub struct RepairCall {
 /// Repairs strings as a run would (string s is individual s % individuals of population
 /// pop_offset + s / individuals), on the device or the CPU; returns each string's profit in
 /// integer units. For tests and checks of the repair.
-pub fn repair_strings(items: &Items, call: RepairCall, bits: &mut [u8], backend: Backend) -> Result<Vec<u64>> {
-    let RepairCall { individuals, repair, seed, pop_offset, generation: g } = call;
+pub fn repair_strings(
+    items: &Items,
+    call: RepairCall,
+    bits: &mut [u8],
+    backend: Backend,
+) -> Result<Vec<u64>> {
+    let RepairCall {
+        individuals,
+        repair,
+        seed,
+        pop_offset,
+        generation: g,
+    } = call;
     let m = items.weights.len();
     if individuals == 0 || !bits.len().is_multiple_of(m * individuals) {
-        return Err(Error::arg("bits", format!("{} bytes; expected a multiple of items x individuals = {}", bits.len(), m * individuals)));
+        return Err(Error::arg(
+            "bits",
+            format!(
+                "{} bytes; expected a multiple of items x individuals = {}",
+                bits.len(),
+                m * individuals
+            ),
+        ));
     }
     let setup = Setup {
         items: items.clone(),
@@ -761,7 +956,16 @@ pub fn repair_strings(items: &Items, call: RepairCall, bits: &mut [u8], backend:
         Backend::Cpu => Ok(bits
             .chunks_mut(m)
             .enumerate()
-            .map(|(s, x)| cpu::repair(x, &setup, pop_offset + (s / individuals) as u32, g, (s % individuals) as u32).0)
+            .map(|(s, x)| {
+                cpu::repair(
+                    x,
+                    &setup,
+                    pop_offset + (s / individuals) as u32,
+                    g,
+                    (s % individuals) as u32,
+                )
+                .0
+            })
             .collect()),
         b => device::repair_strings(&setup, b, None, pop_offset, g, bits),
     }
@@ -782,7 +986,11 @@ mod tests {
 
     #[test]
     fn tables_round_trip_as_text() {
-        for t in [RotationTable::gqa2000(), RotationTable::qea2002(), RotationTable::gqa2000().with_random_pole_signs()] {
+        for t in [
+            RotationTable::gqa2000(),
+            RotationTable::qea2002(),
+            RotationTable::gqa2000().with_random_pole_signs(),
+        ] {
             assert_eq!(RotationTable::parse(&t.to_text()).unwrap(), t);
         }
         assert!(RotationTable::parse("0 1 1 10 -1 +1").is_err());
@@ -793,7 +1001,8 @@ mod tests {
     #[test]
     fn gqa2000_cells_as_qiga_md() {
         let t = RotationTable::gqa2000().encode();
-        let row = |x, b, c| &t[RotationTable::index(x, b, c) * 5..RotationTable::index(x, b, c) * 5 + 5];
+        let row =
+            |x, b, c| &t[RotationTable::index(x, b, c) * 5..RotationTable::index(x, b, c) * 5 + 5];
         assert_eq!(row(0, 0, false), [0, 0, 0, 0, 0]);
         assert_eq!(row(0, 0, true), [0, 0, 0, 0, 0]);
         assert_eq!(row(0, 1, false), [0, 0, 0, 0, 0]);
@@ -803,10 +1012,18 @@ mod tests {
         assert_eq!(row(1, 1, false), [1, 1, -1, 0, 1]);
         assert_eq!(row(1, 1, true), [5, 1, -1, 0, 1]);
         let q = RotationTable::qea2002().encode();
-        let qrow = |x, b, c| &q[RotationTable::index(x, b, c) * 5..RotationTable::index(x, b, c) * 5 + 5];
+        let qrow =
+            |x, b, c| &q[RotationTable::index(x, b, c) * 5..RotationTable::index(x, b, c) * 5 + 5];
         assert_eq!(qrow(0, 1, false), [2, 1, -1, 0, 1]);
         assert_eq!(qrow(1, 0, false), [2, -1, 1, 1, 0]);
-        for (x, b, c) in [(0, 0, false), (0, 0, true), (0, 1, true), (1, 0, true), (1, 1, false), (1, 1, true)] {
+        for (x, b, c) in [
+            (0, 0, false),
+            (0, 0, true),
+            (0, 1, true),
+            (1, 0, true),
+            (1, 1, false),
+            (1, 1, true),
+        ] {
             assert_eq!(qrow(x, b, c), [0; 5]);
         }
     }
@@ -818,9 +1035,30 @@ mod tests {
         // P(bit = 1) = sin^2: larger after the rotation means "toward 1"
         let p1 = |k: i16| ((k as f64) * std::f64::consts::PI / 200.0).sin().powi(2);
         // per preset: (x, b, better) -> (steps, direction: +1 toward 1, -1 toward 0, 0 none)
-        let gqa = [(0, 0, false, 0, 0), (0, 0, true, 0, 0), (0, 1, false, 0, 0), (0, 1, true, 10, -1), (1, 0, false, 2, -1), (1, 0, true, 5, 1), (1, 1, false, 1, 1), (1, 1, true, 5, 1)];
-        let qea = [(0, 0, false, 0, 0), (0, 0, true, 0, 0), (0, 1, false, 2, 1), (0, 1, true, 0, 0), (1, 0, false, 2, -1), (1, 0, true, 0, 0), (1, 1, false, 0, 0), (1, 1, true, 0, 0)];
-        for (table, cells) in [(RotationTable::gqa2000(), gqa), (RotationTable::qea2002(), qea)] {
+        let gqa = [
+            (0, 0, false, 0, 0),
+            (0, 0, true, 0, 0),
+            (0, 1, false, 0, 0),
+            (0, 1, true, 10, -1),
+            (1, 0, false, 2, -1),
+            (1, 0, true, 5, 1),
+            (1, 1, false, 1, 1),
+            (1, 1, true, 5, 1),
+        ];
+        let qea = [
+            (0, 0, false, 0, 0),
+            (0, 0, true, 0, 0),
+            (0, 1, false, 2, 1),
+            (0, 1, true, 0, 0),
+            (1, 0, false, 2, -1),
+            (1, 0, true, 0, 0),
+            (1, 1, false, 0, 0),
+            (1, 1, true, 0, 0),
+        ];
+        for (table, cells) in [
+            (RotationTable::gqa2000(), gqa),
+            (RotationTable::qea2002(), qea),
+        ] {
             let t = table.encode();
             for (x, b, better, steps, dir) in cells {
                 let row = RotationTable::index(x, b, better);
@@ -829,10 +1067,18 @@ mod tests {
                 // inside each quadrant (alpha*beta > 0 and < 0 in both half-turns)
                 for k in [1i16, 37, 99, 101, 150, 199, 201, 260, 299, 301, 350, 399] {
                     let k2 = cpu::rotate(k, cell, || true);
-                    let dist = (k2 as i32 - k as i32).rem_euclid(400).min((k as i32 - k2 as i32).rem_euclid(400));
+                    let dist = (k2 as i32 - k as i32)
+                        .rem_euclid(400)
+                        .min((k as i32 - k2 as i32).rem_euclid(400));
                     assert_eq!(dist, steps.min(200), "{x}{b}{better} k={k}");
                     let d = p1(k2) - p1(k);
-                    let moved = if d > 0.0 { 1 } else if d < 0.0 { -1 } else { 0 };
+                    let moved = if d > 0.0 {
+                        1
+                    } else if d < 0.0 {
+                        -1
+                    } else {
+                        0
+                    };
                     // a step can cross a pole and come back down; away from the poles it cannot
                     if (steps as i16) < k % 100 && (steps as i16) < 100 - k % 100 {
                         assert_eq!(moved, dir, "{x}{b}{better} k={k} -> {k2}");
@@ -902,14 +1148,23 @@ mod tests {
         let parts = QigaParts::concat(vec![chunk(10, 4), chunk(18, 2)], m, first, bits.clone());
         assert_eq!(parts.population, vec![10, 11, 12, 13, 18, 19]);
         assert_eq!(parts.best_value_int, vec![10, 11, 12, 13, 18, 19]);
-        let want: Vec<u8> = parts.population.iter().flat_map(|&p| [p as u8; 3]).collect();
+        let want: Vec<u8> = parts
+            .population
+            .iter()
+            .flat_map(|&p| [p as u8; 3])
+            .collect();
         assert_eq!(parts.best_bits, want);
         // every chunk ran: the strings as placed
         let mut all = vec![0u8; 10 * m];
         for p in 0..10 {
             all[p * m..(p + 1) * m].fill((first + p) as u8);
         }
-        let parts = QigaParts::concat(vec![chunk(10, 4), chunk(14, 4), chunk(18, 2)], m, first, all.clone());
+        let parts = QigaParts::concat(
+            vec![chunk(10, 4), chunk(14, 4), chunk(18, 2)],
+            m,
+            first,
+            all.clone(),
+        );
         assert_eq!(parts.best_bits, all);
         assert_eq!(parts.population, (10..20).collect::<Vec<u32>>());
     }

@@ -2,9 +2,9 @@
 //! outputs as DXAC (`super::eval`), so it is both the devices' reference and the CPU side of
 //! `metaopt bench sat`.
 
+use super::eval::DxacResult;
 use crate::error::{Error, Result};
 use crate::problem::sat::{Assignment, Cnf};
-use super::eval::DxacResult;
 use rayon::prelude::*;
 
 /// True-literal counts of every clause of `cnf` under `a`, into `out` (one per clause); returns the
@@ -34,21 +34,39 @@ fn clause_true(cnf: &Cnf, c: usize, w: &[u32]) -> u32 {
 /// Satisfied clauses of `cnf` under `a`.
 pub fn satisfied(cnf: &Cnf, a: &Assignment) -> u32 {
     let w = a.words();
-    (0..cnf.num_clauses()).map(|c| (clause_true(cnf, c, w) > 0) as u32).sum()
+    (0..cnf.num_clauses())
+        .map(|c| (clause_true(cnf, c, w) > 0) as u32)
+        .sum()
 }
 
 /// Satisfied count (and, when `want_counts`, the per-clause counts, assignment-major) of every
 /// assignment, in parallel over the assignments.
-pub fn evaluate_many(cnf: &Cnf, assignments: &[Assignment], want_counts: bool) -> Result<DxacResult> {
-    if let Some((i, a)) = assignments.iter().enumerate().find(|(_, a)| a.num_vars() != cnf.num_vars) {
+pub fn evaluate_many(
+    cnf: &Cnf,
+    assignments: &[Assignment],
+    want_counts: bool,
+) -> Result<DxacResult> {
+    if let Some((i, a)) = assignments
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.num_vars() != cnf.num_vars)
+    {
         return Err(Error::arg(
             "assignments",
-            format!("assignment {i} has {} variables for a formula of {}", a.num_vars(), cnf.num_vars),
+            format!(
+                "assignment {i} has {} variables for a formula of {}",
+                a.num_vars(),
+                cnf.num_vars
+            ),
         ));
     }
     let m = cnf.num_clauses();
     if want_counts {
-        let mut counts = crate::error::try_filled(crate::error::size_product("assignments", &[assignments.len(), m])?, 0u32, "assignments")?;
+        let mut counts = crate::error::try_filled(
+            crate::error::size_product("assignments", &[assignments.len(), m])?,
+            0u32,
+            "assignments",
+        )?;
         let mut sat = vec![0u32; assignments.len()];
         if m > 0 {
             counts
@@ -57,10 +75,22 @@ pub fn evaluate_many(cnf: &Cnf, assignments: &[Assignment], want_counts: bool) -
                 .zip(assignments.par_iter())
                 .for_each(|((row, s), a)| *s = counts_into(cnf, a, row));
         }
-        Ok(DxacResult { satisfied: sat, counts: Some(counts), num_clauses: m })
+        Ok(DxacResult {
+            satisfied: sat,
+            counts: Some(counts),
+            num_clauses: m,
+        })
     } else {
-        let satisfied = assignments.par_iter().with_min_len(16).map(|a| satisfied(cnf, a)).collect();
-        Ok(DxacResult { satisfied, counts: None, num_clauses: m })
+        let satisfied = assignments
+            .par_iter()
+            .with_min_len(16)
+            .map(|a| satisfied(cnf, a))
+            .collect();
+        Ok(DxacResult {
+            satisfied,
+            counts: None,
+            num_clauses: m,
+        })
     }
 }
 

@@ -10,7 +10,9 @@
 
 use std::sync::Arc;
 
-use crate::device::{ProgramSpec, cl_error, event_ns, work_group_size, DeviceBuffer, DeviceContext, Queue};
+use crate::device::{
+    cl_error, event_ns, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+};
 use crate::error::{Error, Result};
 use crate::problem::sat::{Assignment, Cnf, LitType};
 use opencl3::event::Event;
@@ -53,7 +55,10 @@ impl DxacResult {
 
     /// Unsatisfied clauses per assignment.
     pub fn unsatisfied(&self) -> Vec<u32> {
-        self.satisfied.iter().map(|&s| self.num_clauses as u32 - s).collect()
+        self.satisfied
+            .iter()
+            .map(|&s| self.num_clauses as u32 - s)
+            .collect()
     }
 }
 
@@ -186,7 +191,11 @@ impl DeviceSat {
         if a.num_vars() != self.num_vars {
             return Err(Error::arg(
                 what,
-                format!("an assignment of {} variables for a formula of {}", a.num_vars(), self.num_vars),
+                format!(
+                    "an assignment of {} variables for a formula of {}",
+                    a.num_vars(),
+                    self.num_vars
+                ),
             ));
         }
         Ok(())
@@ -197,7 +206,11 @@ impl DeviceSat {
     pub fn mcsx(&mut self, a: &Assignment, want_counts: bool) -> Result<McsxResult> {
         self.check(a, "assignment")?;
         if self.num_clauses == 0 {
-            return Ok(McsxResult { satisfied: 0, all: true, counts: want_counts.then(Vec::new) });
+            return Ok(McsxResult {
+                satisfied: 0,
+                all: true,
+                counts: want_counts.then(Vec::new),
+            });
         }
         if self.words > 0 {
             self.x1.write(&self.q, a.words())?;
@@ -243,7 +256,11 @@ impl DeviceSat {
             None
         };
         self.kernel_ns += event_ns(&e1) + event_ns(&e2);
-        Ok(McsxResult { satisfied: r[0], all: r[1] != 0, counts })
+        Ok(McsxResult {
+            satisfied: r[0],
+            all: r[1] != 0,
+            counts,
+        })
     }
 
     /// Enqueues DXAC over assignments already on the device: `count` assignments transposed with
@@ -261,13 +278,25 @@ impl DeviceSat {
     ) -> Result<Option<Event>> {
         let granule = self.dxac_wg;
         if !pitch.is_multiple_of(granule) || pitch < count {
-            return Err(Error::arg("pitch", format!("{pitch}; expected a multiple of {granule} and at least {count}")));
+            return Err(Error::arg(
+                "pitch",
+                format!("{pitch}; expected a multiple of {granule} and at least {count}"),
+            ));
         }
         if x.len() < self.words * pitch || satisfied.len() < count {
-            return Err(Error::arg("x", "buffers smaller than words * pitch and count".to_string()));
+            return Err(Error::arg(
+                "x",
+                "buffers smaller than words * pitch and count".to_string(),
+            ));
         }
         if counts.is_some_and(|c| c.len() < self.num_clauses * pitch) {
-            return Err(Error::arg("counts", format!("smaller than clauses * pitch = {}", self.num_clauses * pitch)));
+            return Err(Error::arg(
+                "counts",
+                format!(
+                    "smaller than clauses * pitch = {}",
+                    self.num_clauses * pitch
+                ),
+            ));
         }
         if count == 0 {
             return Ok(None);
@@ -319,10 +348,16 @@ impl DeviceSat {
             self.batch = None; // free the old buffers first
             self.batch = Some(DxacBuffers {
                 pitch,
-                x: self.q.buffer(crate::error::size_product("assignments", &[self.words.max(1), pitch])?, "DXAC assignments")?,
+                x: self.q.buffer(
+                    crate::error::size_product("assignments", &[self.words.max(1), pitch])?,
+                    "DXAC assignments",
+                )?,
                 satisfied: self.q.buffer(pitch, "DXAC satisfied")?,
                 counts: if want_counts {
-                    Some(self.q.buffer(crate::error::size_product("assignments", &[clauses, pitch])?, "DXAC counts")?)
+                    Some(self.q.buffer(
+                        crate::error::size_product("assignments", &[clauses, pitch])?,
+                        "DXAC counts",
+                    )?)
                 } else {
                     None
                 },
@@ -352,7 +387,11 @@ impl DeviceSat {
                 }
                 None => None,
             };
-            Ok(DxacResult { satisfied, counts, num_clauses: clauses })
+            Ok(DxacResult {
+                satisfied,
+                counts,
+                num_clauses: clauses,
+            })
         })();
         self.batch = Some(b);
         r

@@ -8,7 +8,10 @@ use rayon::prelude::*;
 
 /// Distances (k x n), predecessors (k x n) and rounds (0) from each source.
 pub(super) fn run(g: &Graph, sources: &[u32]) -> Result<(Distances, Vec<u32>, u64)> {
-    let rows: Vec<Distances> = sources.par_iter().map(|&s| dijkstra(g, s).map(|p| p.dist)).collect::<Result<_>>()?;
+    let rows: Vec<Distances> = sources
+        .par_iter()
+        .map(|&s| dijkstra(g, s).map(|p| p.dist))
+        .collect::<Result<_>>()?;
     let n = g.n();
     let rev = g.reverse();
     let pred_row = |d: &Distances, s: u32| -> Vec<u32> {
@@ -25,14 +28,40 @@ pub(super) fn run(g: &Graph, sources: &[u32]) -> Result<(Distances, Vec<u32>, u6
                             Distances::F64(x) => x[u] + rev.weights().get_f64(e) == x[v],
                         }
                 };
-                rev.arcs_of(v).find(|&e| tight(e)).map_or(NO_PRED, |e| rev.targets()[e])
+                rev.arcs_of(v)
+                    .find(|&e| tight(e))
+                    .map_or(NO_PRED, |e| rev.targets()[e])
             })
             .collect()
     };
-    let pred: Vec<u32> = rows.par_iter().zip(sources).flat_map_iter(|(d, &s)| pred_row(d, s)).collect();
+    let pred: Vec<u32> = rows
+        .par_iter()
+        .zip(sources)
+        .flat_map_iter(|(d, &s)| pred_row(d, s))
+        .collect();
     let dist = match rows.first() {
-        Some(Distances::F64(_)) => Distances::F64(rows.into_iter().flat_map(|d| if let Distances::F64(x) = d { x } else { Vec::new() }).collect()),
-        _ => Distances::U64(rows.into_iter().flat_map(|d| if let Distances::U64(x) = d { x } else { Vec::new() }).collect()),
+        Some(Distances::F64(_)) => Distances::F64(
+            rows.into_iter()
+                .flat_map(|d| {
+                    if let Distances::F64(x) = d {
+                        x
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect(),
+        ),
+        _ => Distances::U64(
+            rows.into_iter()
+                .flat_map(|d| {
+                    if let Distances::U64(x) = d {
+                        x
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect(),
+        ),
     };
     Ok((dist, pred, 0))
 }
@@ -46,7 +75,12 @@ pub(super) fn lee_bfs(grid: &Grid, source: u32) -> Vec<u32> {
     queue.push_back(source as usize);
     while let Some(c) = queue.pop_front() {
         let (x, y) = (c % w, c / w);
-        let nb = [(y > 0).then(|| c - w), (x > 0).then(|| c - 1), (x + 1 < w).then(|| c + 1), (y + 1 < h).then(|| c + w)];
+        let nb = [
+            (y > 0).then(|| c - w),
+            (x > 0).then(|| c - 1),
+            (x + 1 < w).then(|| c + 1),
+            (y + 1 < h).then(|| c + w),
+        ];
         for t in nb.into_iter().flatten() {
             if !grid.blocked[t] && d[t] == u32::MAX {
                 d[t] = d[c] + 1;

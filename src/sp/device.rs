@@ -3,7 +3,9 @@
 //! of a few counters, then computes the predecessors and reads both arrays back.
 
 use super::{SpMethod, SpOptions};
-use crate::device::{cl_error, output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{
+    cl_error, output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+};
 use crate::error::{Error, Result};
 use crate::problem::graph::{Distances, Graph, Grid, Weights};
 use opencl3::kernel::Kernel;
@@ -78,7 +80,14 @@ impl DBuf {
 }
 
 /// Enqueues `kernel` over `global` (each rounded up to `local`) with `args` in order.
-fn launch(q: &Queue, kernel: &Kernel, name: &'static str, global: &[usize], local: &[usize], args: &[Arg]) -> Result<()> {
+fn launch(
+    q: &Queue,
+    kernel: &Kernel,
+    name: &'static str,
+    global: &[usize],
+    local: &[usize],
+    args: &[Arg],
+) -> Result<()> {
     set_args(kernel, args)?;
     crate::device::enqueue_prepared(q, kernel, global, local, name)
 }
@@ -112,9 +121,14 @@ fn set_args(kernel: &Kernel, args: &[Arg]) -> Result<()> {
 
 /// Whether the device has 64-bit atomic minimum (`cl_khr_int64_extended_atomics`).
 fn has_atom64(ctx: &DeviceContext) -> bool {
-    let ext = opencl3::device::Device::new(ctx.info.cl_id()).extensions().unwrap_or_default();
-    ext.split_whitespace().any(|e| e == "cl_khr_int64_extended_atomics")
-        && ext.split_whitespace().any(|e| e == "cl_khr_int64_base_atomics")
+    let ext = opencl3::device::Device::new(ctx.info.cl_id())
+        .extensions()
+        .unwrap_or_default();
+    ext.split_whitespace()
+        .any(|e| e == "cl_khr_int64_extended_atomics")
+        && ext
+            .split_whitespace()
+            .any(|e| e == "cl_khr_int64_base_atomics")
 }
 
 fn kind_code(w: &Weights) -> u32 {
@@ -212,24 +226,40 @@ impl DeviceSp {
             )));
         }
         let queue = ctx.queue_unprofiled()?;
-        let spec = ProgramSpec::files(&["sp.cl"]).define("SP_KIND", kind).define("SP_ATOM64", atom64 as u32);
+        let spec = ProgramSpec::files(&["sp.cl"])
+            .define("SP_KIND", kind)
+            .define("SP_ATOM64", atom64 as u32);
         let lbytes = local_bytes(g, atom64);
-        let spec = spec.define("SP_LOCAL", match lbytes {
-            4 => 1u32,
-            8 => 2,
-            _ => 0,
-        });
+        let spec = spec.define(
+            "SP_LOCAL",
+            match lbytes {
+                4 => 1u32,
+                8 => 2,
+                _ => 0,
+            },
+        );
         let program = ctx.build(&spec)?;
         let k = Kernels {
             init: queue.kernel(&program, "sp_init")?,
             pull: queue.kernel(&program, "sp_pull")?,
             pred: queue.kernel(&program, "sp_pred")?,
             stats: queue.kernel(&program, "sp_stats")?,
-            round: if kind == 2 || atom64 { Some(queue.kernel(&program, "sp_round")?) } else { None },
-            local: if lbytes > 0 { Some(queue.kernel(&program, "sp_local")?) } else { None },
+            round: if kind == 2 || atom64 {
+                Some(queue.kernel(&program, "sp_round")?)
+            } else {
+                None
+            },
+            local: if lbytes > 0 {
+                Some(queue.kernel(&program, "sp_local")?)
+            } else {
+                None
+            },
         };
         let t = ctx.tuning();
-        let mut wg = work_group_size(&ctx, &k.pull, t.sp).min(work_group_size(&ctx, &k.pred, t.sp)).min(work_group_size(&ctx, &k.init, t.sp)).min(work_group_size(&ctx, &k.stats, t.sp));
+        let mut wg = work_group_size(&ctx, &k.pull, t.sp)
+            .min(work_group_size(&ctx, &k.pred, t.sp))
+            .min(work_group_size(&ctx, &k.init, t.sp))
+            .min(work_group_size(&ctx, &k.stats, t.sp));
         if let Some(p) = &k.round {
             wg = wg.min(work_group_size(&ctx, p, t.sp));
         }
@@ -237,7 +267,12 @@ impl DeviceSp {
         let local = k.local.as_ref().map(|kl| {
             // room for the kernel's static local memory and the runtime's
             let have = (ctx.info.local_mem_bytes as usize).saturating_sub(1024);
-            LocalPlan { bytes: lbytes, wg: work_group_size(&ctx, kl, t.sp_local), need: local_need(g.n(), lbytes), have }
+            LocalPlan {
+                bytes: lbytes,
+                wg: work_group_size(&ctx, kl, t.sp_local),
+                need: local_need(g.n(), lbytes),
+                have,
+            }
         });
         let rev = g.reverse();
         let delta = match o.method {
@@ -264,11 +299,24 @@ impl DeviceSp {
     pub(super) fn description(&self) -> String {
         let i = &self.queue.ctx().info;
         let local = match &self.local {
-            Some(l) if l.need <= l.have => format!("; local-memory path ({} B distances, {} of {} B, {} work-items)", l.bytes, l.need, l.have, l.wg),
-            Some(l) => format!("; local-memory path does not fit ({} of {} B)", l.need, l.have),
+            Some(l) if l.need <= l.have => format!(
+                "; local-memory path ({} B distances, {} of {} B, {} work-items)",
+                l.bytes, l.need, l.have, l.wg
+            ),
+            Some(l) => format!(
+                "; local-memory path does not fit ({} of {} B)",
+                l.need, l.have
+            ),
             None => "; no local-memory path for this weight type".into(),
         };
-        format!("device {}: {} ({}, {}); {} work-items per group{local}", i.index, i.name, i.platform, i.kind.as_str(), self.wg)
+        format!(
+            "device {}: {} ({}, {}); {} work-items per group{local}",
+            i.index,
+            i.name,
+            i.platform,
+            i.kind.as_str(),
+            self.wg
+        )
     }
 
     /// Whether a call with `o` takes the local-memory path.
@@ -278,11 +326,18 @@ impl DeviceSp {
     /// 100,000-vertex graphs.)
     pub(super) fn uses_local(&self, o: &SpOptions, k: usize, n: usize) -> bool {
         let cus = self.queue.ctx().info.compute_units.max(1) as usize;
-        o.local_memory && self.local.as_ref().is_some_and(|l| l.need <= l.have) && (k >= cus || n <= LOCAL_SMALL_N)
+        o.local_memory
+            && self.local.as_ref().is_some_and(|l| l.need <= l.have)
+            && (k >= cus || n <= LOCAL_SMALL_N)
     }
 
     /// The local-memory path: one group per source, one launch (`sp_local`).
-    fn run_local(&self, n: usize, sources: &[u32], o: &SpOptions) -> Result<(DBuf, DeviceBuffer<u32>, u64, Outputs)> {
+    fn run_local(
+        &self,
+        n: usize,
+        sources: &[u32],
+        o: &SpOptions,
+    ) -> Result<(DBuf, DeviceBuffer<u32>, u64, Outputs)> {
         let q = &self.queue;
         let plan = self.local.as_ref().expect("checked by uses_local");
         let kernel = self.k.local.as_ref().expect("built with the plan");
@@ -290,7 +345,11 @@ impl DeviceSp {
         let total = k * n;
         let src = q.buffer_from(sources, "sources")?;
         // the local width: 32-bit bits under SP_LOCAL 1 (the host widens integers)
-        let dist = if plan.bytes == 4 { DBuf::B32(q.buffer(total, "distances")?) } else { self.dist_buffer(total)? };
+        let dist = if plan.bytes == 4 {
+            DBuf::B32(q.buffer(total, "distances")?)
+        } else {
+            self.dist_buffer(total)?
+        };
         let pred: DeviceBuffer<u32> = q.buffer(total, "predecessors")?;
         let rounds: DeviceBuffer<u32> = q.buffer_from(&[0u32, 0], "rounds")?;
         let max = o.max_rounds.unwrap_or(n as u64 + 1).min(u32::MAX as u64) as u32;
@@ -322,13 +381,20 @@ impl DeviceSp {
         let mut r = [0u32; 2];
         rounds.read(q, &mut r)?;
         if r[1] != 0 {
-            return Err(Error::arg("max_rounds", format!("the local-memory search had not converged after {max} rounds")));
+            return Err(Error::arg(
+                "max_rounds",
+                format!("the local-memory search had not converged after {max} rounds"),
+            ));
         }
         Ok((dist, pred, r[0] as u64, outs))
     }
 
     fn dist_buffer(&self, len: usize) -> Result<DBuf> {
-        Ok(if self.kind == 2 { DBuf::B32(self.queue.buffer(len, "distances")?) } else { DBuf::B64(self.queue.buffer(len, "distances")?) })
+        Ok(if self.kind == 2 {
+            DBuf::B32(self.queue.buffer(len, "distances")?)
+        } else {
+            DBuf::B64(self.queue.buffer(len, "distances")?)
+        })
     }
 
     /// `v` (a threshold or delta) as the kernel's distance type.
@@ -376,7 +442,15 @@ impl DeviceSp {
             "clEnqueueNDRangeKernel(sp_init)",
             &[total],
             &[wg],
-            &[dist.arg(), Arg::U32(stamp.cl()), Arg::U32(fstamp.cl()), Arg::U32(src.cl()), Arg::Uint(n32), Arg::Ulong(total64), Arg::Uint(pushes as u32)],
+            &[
+                dist.arg(),
+                Arg::U32(stamp.cl()),
+                Arg::U32(fstamp.cl()),
+                Arg::U32(src.cl()),
+                Arg::Uint(n32),
+                Arg::Ulong(total64),
+                Arg::Uint(pushes as u32),
+            ],
         )?;
         q.flush()?;
         // the result's pages are faulted in while the device searches
@@ -391,14 +465,27 @@ impl DeviceSp {
             loop {
                 for _ in 0..r {
                     round += 1;
-                    let (a, b) = if round % 2 == 1 { (&bufs[0], &bufs[1]) } else { (&bufs[1], &bufs[0]) };
+                    let (a, b) = if round % 2 == 1 {
+                        (&bufs[0], &bufs[1])
+                    } else {
+                        (&bufs[1], &bufs[0])
+                    };
                     launch(
                         q,
                         &self.k.pull,
                         "clEnqueueNDRangeKernel(sp_pull)",
                         &[n, k],
                         &[wg, 1],
-                        &[Arg::U64(self.roff.cl()), Arg::U32(self.rsrc.cl()), self.rw.arg(), a.arg(), b.arg(), Arg::Uint(n32), Arg::Uint(round as u32), Arg::U32(changed.cl())],
+                        &[
+                            Arg::U64(self.roff.cl()),
+                            Arg::U32(self.rsrc.cl()),
+                            self.rw.arg(),
+                            a.arg(),
+                            b.arg(),
+                            Arg::Uint(n32),
+                            Arg::Uint(round as u32),
+                            Arg::U32(changed.cl()),
+                        ],
                     )?;
                 }
                 let mut c = [0u32];
@@ -407,22 +494,40 @@ impl DeviceSp {
                     break;
                 }
                 if round >= max {
-                    return Err(Error::arg("max_rounds", format!("Bellman-Ford had not converged after {round} rounds")));
+                    return Err(Error::arg(
+                        "max_rounds",
+                        format!("Bellman-Ford had not converged after {round} rounds"),
+                    ));
                 }
             }
             let [a, b] = bufs;
             (if round % 2 == 1 { b } else { a }, round)
         } else {
-            let kernel = self.k.round.as_ref().expect("round kernel built when pushes are allowed");
+            let kernel = self
+                .k
+                .round
+                .as_ref()
+                .expect("round kernel built when pushes are allowed");
             let near_far = matches!(o.method, SpMethod::NearFar { .. });
-            let max = o.max_rounds.unwrap_or(if near_far { u64::MAX } else { n as u64 + 1 });
-            let first: Vec<u32> = sources.iter().enumerate().map(|(i, &s)| (i * n) as u32 + s).collect();
+            let max = o
+                .max_rounds
+                .unwrap_or(if near_far { u64::MAX } else { n as u64 + 1 });
+            let first: Vec<u32> = sources
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| (i * n) as u32 + s)
+                .collect();
             let mut qa: DeviceBuffer<u32> = q.buffer(total, "queue")?;
             qa.write(q, &first)?;
             let qb: DeviceBuffer<u32> = q.buffer(total, "queue")?;
             let far_len = if near_far { total } else { 1 };
-            let piles = [q.buffer::<u32>(far_len, "far pile")?, q.buffer::<u32>(far_len, "far pile")?, q.buffer::<u32>(far_len, "far pile")?];
-            let cnt: DeviceBuffer<u32> = q.buffer_from(&[k as u32, 0, 0, 0, 0, 0, 0, 0, 0, 0], "counters")?;
+            let piles = [
+                q.buffer::<u32>(far_len, "far pile")?,
+                q.buffer::<u32>(far_len, "far pile")?,
+                q.buffer::<u32>(far_len, "far pile")?,
+            ];
+            let cnt: DeviceBuffer<u32> =
+                q.buffer_from(&[k as u32, 0, 0, 0, 0, 0, 0, 0, 0, 0], "counters")?;
             let inf = match self.kind {
                 2 => 0x7f80_0000,
                 3 => f64::INFINITY.to_bits(),
@@ -437,7 +542,8 @@ impl DeviceSp {
             let grid = self.push_groups * wg;
             // local appends per group and pass: four per work-item (a grid's out-degree) in each
             // of the two buffers (near, far), together at most a quarter of the local memory
-            let lcap = (4 * wg).min((self.queue.ctx().info.local_mem_bytes as usize / 4 / 8).max(1));
+            let lcap =
+                (4 * wg).min((self.queue.ctx().info.local_mem_bytes as usize / 4 / 8).max(1));
             let dbytes = if self.kind == 2 { 4 } else { 8 };
             let args = [
                 Arg::U64(self.off.cl()),
@@ -466,8 +572,15 @@ impl DeviceSp {
             loop {
                 for _ in 0..r {
                     // SAFETY: the last argument of sp_round is `uint round`.
-                    unsafe { kernel.set_arg(round_arg, &(round as u32)) }.map_err(cl_error("clSetKernelArg(sp_round)"))?;
-                    crate::device::enqueue_prepared(q, kernel, &[grid], &[wg], "clEnqueueNDRangeKernel(sp_round)")?;
+                    unsafe { kernel.set_arg(round_arg, &(round as u32)) }
+                        .map_err(cl_error("clSetKernelArg(sp_round)"))?;
+                    crate::device::enqueue_prepared(
+                        q,
+                        kernel,
+                        &[grid],
+                        &[wg],
+                        "clEnqueueNDRangeKernel(sp_round)",
+                    )?;
                     round += 1;
                 }
                 let mut c = [0u32; 10];
@@ -478,7 +591,10 @@ impl DeviceSp {
                     break;
                 }
                 if round >= max {
-                    return Err(Error::arg("max_rounds", format!("the frontier was not empty after {round} rounds")));
+                    return Err(Error::arg(
+                        "max_rounds",
+                        format!("the frontier was not empty after {round} rounds"),
+                    ));
                 }
             }
             (dist, round)
@@ -490,21 +606,44 @@ impl DeviceSp {
             "clEnqueueNDRangeKernel(sp_pred)",
             &[n, k],
             &[wg, 1],
-            &[Arg::U64(self.roff.cl()), Arg::U32(self.rsrc.cl()), self.rw.arg(), dist.arg(), Arg::U32(pred.cl()), Arg::U32(src.cl()), Arg::Uint(n32)],
+            &[
+                Arg::U64(self.roff.cl()),
+                Arg::U32(self.rsrc.cl()),
+                self.rw.arg(),
+                dist.arg(),
+                Arg::U32(pred.cl()),
+                Arg::U32(src.cl()),
+                Arg::Uint(n32),
+            ],
         )?;
         self.read_back(n, k, dist, pred, rounds, outs)
     }
 
     /// Zeroed result vectors of `total` entries with their pages in (`output_vec`).
     fn outputs(&self, total: usize) -> Outputs {
-        let dist = if self.kind >= 2 { Distances::F64(output_vec(total)) } else { Distances::U64(output_vec(total)) };
-        Outputs { dist, pred: output_vec(total) }
+        let dist = if self.kind >= 2 {
+            Distances::F64(output_vec(total))
+        } else {
+            Distances::U64(output_vec(total))
+        };
+        Outputs {
+            dist,
+            pred: output_vec(total),
+        }
     }
 
     /// Counts each row's reached vertices and traversed edges (`sp_stats`), then reads the k x n
     /// distances and predecessors (through pinned staging: `read_converted`, into vectors that
     /// ask for huge pages).
-    fn read_back(&self, n: usize, k: usize, dist: DBuf, pred: DeviceBuffer<u32>, rounds: u64, outs: Outputs) -> Result<Run> {
+    fn read_back(
+        &self,
+        n: usize,
+        k: usize,
+        dist: DBuf,
+        pred: DeviceBuffer<u32>,
+        rounds: u64,
+        outs: Outputs,
+    ) -> Result<Run> {
         let q = &self.queue;
         // 32-bit integer distances (the local path's): unreachable is u32::MAX
         let narrow = matches!(dist, DBuf::B32(_)) && self.kind != 2;
@@ -519,19 +658,44 @@ impl DeviceSp {
             "clEnqueueNDRangeKernel(sp_stats)",
             &[spans * wg, k],
             &[wg, 1],
-            &[Arg::U64(self.off.cl()), dist.arg(), Arg::Uint(n as u32), Arg::Uint(span as u32), Arg::Uint(narrow as u32), Arg::U64(stats.cl()), Arg::Local(2 * wg * 8)],
+            &[
+                Arg::U64(self.off.cl()),
+                dist.arg(),
+                Arg::Uint(n as u32),
+                Arg::Uint(span as u32),
+                Arg::Uint(narrow as u32),
+                Arg::U64(stats.cl()),
+                Arg::Local(2 * wg * 8),
+            ],
         )?;
         let mut st = vec![0u64; 2 * k * spans];
         stats.read(q, &mut st)?;
-        let rows = st.chunks(2 * spans).map(|r| r.chunks(2).fold((0usize, 0u64), |(a, b), c| (a + c[0] as usize, b + c[1]))).collect();
-        let Outputs { dist: mut d, pred: mut p } = outs;
+        let rows = st
+            .chunks(2 * spans)
+            .map(|r| {
+                r.chunks(2)
+                    .fold((0usize, 0u64), |(a, b), c| (a + c[0] as usize, b + c[1]))
+            })
+            .collect();
+        let Outputs {
+            dist: mut d,
+            pred: mut p,
+        } = outs;
         pred.read_converted(q, &mut p, |x| x)?;
         match (dist, &mut d) {
-            (DBuf::B32(b), Distances::U64(x)) if narrow => b.read_converted(q, x, |b| if b == u32::MAX { u64::MAX } else { b as u64 })?,
-            (DBuf::B32(b), Distances::F64(x)) => b.read_converted(q, x, |b| f32::from_bits(b) as f64)?,
+            (DBuf::B32(b), Distances::U64(x)) if narrow => {
+                b.read_converted(q, x, |b| if b == u32::MAX { u64::MAX } else { b as u64 })?
+            }
+            (DBuf::B32(b), Distances::F64(x)) => {
+                b.read_converted(q, x, |b| f32::from_bits(b) as f64)?
+            }
             (DBuf::B64(b), Distances::F64(x)) => b.read_converted(q, x, f64::from_bits)?,
             (DBuf::B64(b), Distances::U64(x)) => b.read_converted(q, x, |b| b)?,
-            _ => return Err(Error::Panic("distance buffer and result of different kinds".into())),
+            _ => {
+                return Err(Error::Panic(
+                    "distance buffer and result of different kinds".into(),
+                ))
+            }
         }
         Ok((d, p, rounds, rows))
     }
@@ -546,10 +710,19 @@ pub(super) fn default_delta(g: &Graph) -> f64 {
 }
 
 /// The Lee wave's checkerboard rounds: steps per cell (u32::MAX unreachable) and rounds run.
-pub(super) fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_check: u32) -> Result<(Vec<u32>, u64)> {
+pub(super) fn lee_wave(
+    grid: &Grid,
+    source: u32,
+    backend: Backend,
+    rounds_per_check: u32,
+) -> Result<(Vec<u32>, u64)> {
     let ctx: Arc<DeviceContext> = backend.context("the Lee wave")?;
     let q = ctx.queue_unprofiled()?;
-    let program = ctx.build(&ProgramSpec::files(&["sp.cl"]).define("SP_KIND", 0).define("SP_ATOM64", 0))?;
+    let program = ctx.build(
+        &ProgramSpec::files(&["sp.cl"])
+            .define("SP_KIND", 0)
+            .define("SP_ATOM64", 0),
+    )?;
     let kernel = q.kernel(&program, "sp_lee")?;
     let (w, h) = (grid.width, grid.height);
     let n = w * h;
@@ -573,7 +746,15 @@ pub(super) fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_ch
                     "clEnqueueNDRangeKernel(sp_lee)",
                     &[w, h],
                     &[lx, ly],
-                    &[Arg::U8(blocked.cl()), Arg::U32(dist.cl()), Arg::Uint(w as u32), Arg::Uint(h as u32), Arg::Uint(parity), Arg::Uint(round as u32), Arg::U32(changed.cl())],
+                    &[
+                        Arg::U8(blocked.cl()),
+                        Arg::U32(dist.cl()),
+                        Arg::Uint(w as u32),
+                        Arg::Uint(h as u32),
+                        Arg::Uint(parity),
+                        Arg::Uint(round as u32),
+                        Arg::U32(changed.cl()),
+                    ],
                 )?;
             }
         }
@@ -583,7 +764,9 @@ pub(super) fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_ch
             break;
         }
         if round > n as u64 + 1 {
-            return Err(Error::Panic(format!("the Lee wave had not converged after {round} rounds")));
+            return Err(Error::Panic(format!(
+                "the Lee wave had not converged after {round} rounds"
+            )));
         }
     }
     Ok((dist.to_vec(&q)?, round))

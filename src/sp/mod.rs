@@ -76,7 +76,14 @@ pub struct SpOptions {
 
 impl Default for SpOptions {
     fn default() -> Self {
-        SpOptions { method: SpMethod::default(), backend: Backend::default(), rounds_per_check: 16, max_rounds: None, local_memory: true, devices: Vec::new() }
+        SpOptions {
+            method: SpMethod::default(),
+            backend: Backend::default(),
+            rounds_per_check: 16,
+            max_rounds: None,
+            local_memory: true,
+            devices: Vec::new(),
+        }
     }
 }
 
@@ -123,14 +130,24 @@ impl SpSsspMultiResult {
             Distances::F64(d) => Distances::F64(d[r.clone()].to_vec()),
         };
         let pred = self.pred[r].to_vec();
-        SpSsspResult { source: self.sources[i], dist, pred, rounds: self.rounds, reached: self.reached[i], edges: self.edges[i] }
+        SpSsspResult {
+            source: self.sources[i],
+            dist,
+            pred,
+            rounds: self.rounds,
+            reached: self.reached[i],
+            edges: self.edges[i],
+        }
     }
 }
 
 /// Arcs whose tail is reached in `dist` (one row of n): Gunrock's traversed edges.
 pub fn traversed_edges(g: &Graph, dist: &Distances, row: usize) -> u64 {
     let n = g.n();
-    (0..n).filter(|&v| dist.reachable(row * n + v)).map(|v| g.arcs_of(v).len() as u64).sum()
+    (0..n)
+        .filter(|&v| dist.reachable(row * n + v))
+        .map(|v| g.arcs_of(v).len() as u64)
+        .sum()
 }
 
 /// Exact shortest paths on one graph: the device data (or the CPU backend) made once, then any
@@ -152,7 +169,13 @@ impl<'g> Sssp<'g> {
     /// uploads the graph (and its reverse).
     pub fn new(graph: &'g Graph, options: SpOptions) -> Result<Self> {
         if options.rounds_per_check == 0 || options.rounds_per_check > MAX_ROUNDS_PER_CHECK {
-            return Err(Error::arg("rounds_per_check", format!("{}; must be 1..={MAX_ROUNDS_PER_CHECK}", options.rounds_per_check)));
+            return Err(Error::arg(
+                "rounds_per_check",
+                format!(
+                    "{}; must be 1..={MAX_ROUNDS_PER_CHECK}",
+                    options.rounds_per_check
+                ),
+            ));
         }
         if let SpMethod::NearFar { delta: Some(d) } = options.method {
             if !(d.is_finite() && d > 0.0) {
@@ -166,17 +189,26 @@ impl<'g> Sssp<'g> {
             // no path can overflow when every arc together does not
             let total: u128 = w.iter().map(|&x| x as u128).sum();
             if total >= u64::MAX as u128 {
-                return Err(Error::arg("weights", "the sum of the u64 weights reaches 2^64 - 1; a distance could overflow"));
+                return Err(Error::arg(
+                    "weights",
+                    "the sum of the u64 weights reaches 2^64 - 1; a distance could overflow",
+                ));
             }
         }
         let engines = crate::multi::backends(&options.devices, options.backend)?
             .into_iter()
             .map(|b| match b {
                 Backend::Cpu => Ok(Engine::Cpu),
-                b => Ok(Engine::Device(Box::new(device::DeviceSp::new(graph, &options, b)?))),
+                b => Ok(Engine::Device(Box::new(device::DeviceSp::new(
+                    graph, &options, b,
+                )?))),
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Sssp { graph, options, engines })
+        Ok(Sssp {
+            graph,
+            options,
+            engines,
+        })
     }
 
     pub fn options(&self) -> &SpOptions {
@@ -187,7 +219,10 @@ impl<'g> Sssp<'g> {
     pub fn backend_description(&self) -> String {
         let one = |e: &Engine| match e {
             Engine::Device(d) => d.description(),
-            Engine::Cpu => format!("CPU backend (Dijkstra per source, {} rayon threads)", rayon::current_num_threads()),
+            Engine::Cpu => format!(
+                "CPU backend (Dijkstra per source, {} rayon threads)",
+                rayon::current_num_threads()
+            ),
         };
         self.engines.iter().map(one).collect::<Vec<_>>().join(" + ")
     }
@@ -195,11 +230,21 @@ impl<'g> Sssp<'g> {
     /// Shortest paths from `source`.
     pub fn sssp(&mut self, source: u32) -> Result<SpSsspResult> {
         if source as usize >= self.graph.n() {
-            return Err(Error::arg("source", format!("{source}; the graph has {} vertices", self.graph.n())));
+            return Err(Error::arg(
+                "source",
+                format!("{source}; the graph has {} vertices", self.graph.n()),
+            ));
         }
         // one row: its vectors are moved, not copied (hundreds of MB on a road-sized graph)
         let m = self.sssp_multi(&[source])?;
-        Ok(SpSsspResult { source, dist: m.dist, pred: m.pred, rounds: m.rounds, reached: m.reached[0], edges: m.edges[0] })
+        Ok(SpSsspResult {
+            source,
+            dist: m.dist,
+            pred: m.pred,
+            rounds: m.rounds,
+            reached: m.reached[0],
+            edges: m.edges[0],
+        })
     }
 
     /// Shortest paths from each of `sources` (k >= 1, repeats allowed) in one call.
@@ -209,19 +254,23 @@ impl<'g> Sssp<'g> {
             return Err(Error::arg("sources", "is empty; give at least one source"));
         }
         if let Some((i, &s)) = sources.iter().enumerate().find(|(_, &s)| s as usize >= n) {
-            return Err(Error::arg("sources", format!("sources[{i}] = {s}; the graph has {n} vertices")));
+            return Err(Error::arg(
+                "sources",
+                format!("sources[{i}] = {s}; the graph has {n} vertices"),
+            ));
         }
         crate::error::size_product("sources", &[sources.len(), n, 8])?;
         let (graph, options) = (self.graph, &self.options);
         // a block of sources per engine (one engine: all of them), gathered in source order
         let ranges = crate::multi::blocks(sources.len(), self.engines.len());
         let mut src = sources.to_vec();
-        let parts = crate::multi::run_blocks(&mut self.engines, &ranges, &mut src, |e, _, block| {
-            if block.is_empty() {
-                return Ok(None);
-            }
-            run_engine(e, graph, block, options).map(Some)
-        })?;
+        let parts =
+            crate::multi::run_blocks(&mut self.engines, &ranges, &mut src, |e, _, block| {
+                if block.is_empty() {
+                    return Ok(None);
+                }
+                run_engine(e, graph, block, options).map(Some)
+            })?;
         let mut parts = parts.into_iter().flatten();
         let (mut dist, mut pred, mut rounds, mut rows) = parts.next().expect("at least one source");
         for (d, p, r, w) in parts {
@@ -235,7 +284,15 @@ impl<'g> Sssp<'g> {
             rows.extend(w);
         }
         let (reached, edges) = rows.into_iter().unzip();
-        Ok(SpSsspMultiResult { sources: sources.to_vec(), n, dist, pred, rounds, reached, edges })
+        Ok(SpSsspMultiResult {
+            sources: sources.to_vec(),
+            n,
+            dist,
+            pred,
+            rounds,
+            reached,
+            edges,
+        })
     }
 }
 
@@ -243,7 +300,12 @@ impl<'g> Sssp<'g> {
 type Rows = (Distances, Vec<u32>, u64, Vec<(usize, u64)>);
 
 /// The [`Rows`] of `sources` on one engine.
-fn run_engine(engine: &mut Engine, graph: &Graph, sources: &[u32], options: &SpOptions) -> Result<Rows> {
+fn run_engine(
+    engine: &mut Engine,
+    graph: &Graph,
+    sources: &[u32],
+    options: &SpOptions,
+) -> Result<Rows> {
     let n = graph.n();
     Ok(match engine {
         // the device counts reached vertices and traversed edges per row itself
@@ -276,16 +338,27 @@ fn run_engine(engine: &mut Engine, graph: &Graph, sources: &[u32], options: &SpO
 /// obstacles included); predecessors by the canonical rule (the smallest neighbour cell one step
 /// nearer). The device runs checkerboard rounds (`sp_lee`); the CPU backend a breadth-first
 /// search. The grid's own arc weights are ignored (every step costs 1).
-pub fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_check: u32) -> Result<SpSsspResult> {
+pub fn lee_wave(
+    grid: &Grid,
+    source: u32,
+    backend: Backend,
+    rounds_per_check: u32,
+) -> Result<SpSsspResult> {
     let n = grid.width * grid.height;
     if source as usize >= n {
-        return Err(Error::arg("source", format!("{source}; the grid has {n} cells")));
+        return Err(Error::arg(
+            "source",
+            format!("{source}; the grid has {n} cells"),
+        ));
     }
     if grid.blocked[source as usize] {
         return Err(Error::arg("source", format!("{source} is an obstacle")));
     }
     if rounds_per_check == 0 || rounds_per_check > MAX_ROUNDS_PER_CHECK {
-        return Err(Error::arg("rounds_per_check", format!("{rounds_per_check}; must be 1..={MAX_ROUNDS_PER_CHECK}")));
+        return Err(Error::arg(
+            "rounds_per_check",
+            format!("{rounds_per_check}; must be 1..={MAX_ROUNDS_PER_CHECK}"),
+        ));
     }
     let (steps, rounds) = match backend {
         Backend::Cpu => (cpu::lee_bfs(grid, source), 0),
@@ -312,11 +385,24 @@ pub fn lee_wave(grid: &Grid, source: u32, backend: Backend, rounds_per_check: u3
         if y + 1 < h {
             nb.push(c + w);
         }
-        pred[c] = nb.into_iter().find(|&t| !grid.blocked[t] && steps[t] == d - 1).map_or(NO_PRED, |t| t as u32);
+        pred[c] = nb
+            .into_iter()
+            .find(|&t| !grid.blocked[t] && steps[t] == d - 1)
+            .map_or(NO_PRED, |t| t as u32);
     }
-    let dist: Vec<u64> = steps.iter().map(|&d| if d == u32::MAX { u64::MAX } else { d as u64 }).collect();
+    let dist: Vec<u64> = steps
+        .iter()
+        .map(|&d| if d == u32::MAX { u64::MAX } else { d as u64 })
+        .collect();
     let reached = dist.iter().filter(|&&d| d != u64::MAX).count();
     let dist = Distances::U64(dist);
     let edges = traversed_edges(&grid.graph, &dist, 0);
-    Ok(SpSsspResult { source, dist, pred, rounds, reached, edges })
+    Ok(SpSsspResult {
+        source,
+        dist,
+        pred,
+        rounds,
+        reached,
+        edges,
+    })
 }

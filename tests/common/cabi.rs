@@ -29,7 +29,10 @@ pub const BUSY: i32 = MetaoptErrorCode::MetaoptErrBusy as i32;
 /// Takes a returned message: reads it and frees it with `metaopt_pointer_free`.
 pub fn take_message(p: *mut c_char) -> String {
     assert!(!p.is_null(), "an error must carry a message");
-    let s = unsafe { CStr::from_ptr(p) }.to_str().expect("messages are UTF-8").to_string();
+    let s = unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .expect("messages are UTF-8")
+        .to_string();
     unsafe { metaopt_pointer_free(p.cast()) };
     s
 }

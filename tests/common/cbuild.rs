@@ -17,13 +17,21 @@ pub fn crate_dir() -> &'static Path {
 pub fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let deps = exe.parent().unwrap();
-    let dir = if deps.ends_with("deps") { deps.parent().unwrap() } else { deps };
+    let dir = if deps.ends_with("deps") {
+        deps.parent().unwrap()
+    } else {
+        deps
+    };
     for d in [deps, dir] {
         if d.join("libmetaopt.so").is_file() {
             return d.to_path_buf();
         }
     }
-    panic!("libmetaopt.so is neither in {} nor in {}: is the cdylib crate type gone?", dir.display(), deps.display());
+    panic!(
+        "libmetaopt.so is neither in {} nor in {}: is the cdylib crate type gone?",
+        dir.display(),
+        deps.display()
+    );
 }
 
 /// Compiles a C file against the header and the library (warnings are errors), with the
@@ -38,7 +46,15 @@ pub fn compile_with(src: &Path, exe: &Path, flags: &[&str]) {
     let lib = library_dir();
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let out = Command::new(&cc)
-        .args(["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1", "-g"])
+        .args([
+            "-std=c11",
+            "-pedantic",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O1",
+            "-g",
+        ])
         .args(flags)
         .arg("-I")
         .arg(crate_dir().join("include"))
@@ -50,7 +66,12 @@ pub fn compile_with(src: &Path, exe: &Path, flags: &[&str]) {
         .arg("-lmetaopt")
         .output()
         .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}`: {e}"));
-    assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{} does not compile:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Compiles a C++ file against `include/metaopt.hpp` and the library with the system C++ compiler
@@ -59,7 +80,16 @@ pub fn compile_cpp(src: &Path, exe: &Path) {
     let lib = library_dir();
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
     let out = Command::new(&cxx)
-        .args(["-std=c++17", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-DMETAOPT_NO_COMPAT_NAMES"])
+        .args([
+            "-std=c++17",
+            "-pedantic",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O1",
+            "-g",
+            "-DMETAOPT_NO_COMPAT_NAMES",
+        ])
         .arg("-I")
         .arg(crate_dir().join("include"))
         .arg(src)
@@ -70,7 +100,12 @@ pub fn compile_cpp(src: &Path, exe: &Path) {
         .arg("-lmetaopt")
         .output()
         .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
-    assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{} does not compile:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A scratch folder of the test target, `name` under `CARGO_TARGET_TMPDIR`.
@@ -91,14 +126,19 @@ pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
 
 /// Standard output and error as text.
 pub fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 pub fn have_valgrind() -> bool {
     match Command::new("valgrind").arg("--version").output() {
         Ok(o) if o.status.success() => true,
         _ => {
-            println!("notice: valgrind is not installed; skipping the valgrind check of the C example");
+            println!(
+                "notice: valgrind is not installed; skipping the valgrind check of the C example"
+            );
             false
         }
     }
@@ -117,18 +157,37 @@ pub fn warm_kernel_cache(args: &[&std::ffi::OsStr], cache: &Path) {
         .env("POCL_CACHE_DIR", cache)
         .output()
         .unwrap();
-    println!("kernel cache warm-up under valgrind: {:.1} s", t.elapsed().as_secs_f64());
-    assert!(warm.status.success(), "warm-up run failed:\n{}", text(&warm).1);
+    println!(
+        "kernel cache warm-up under valgrind: {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    assert!(
+        warm.status.success(),
+        "warm-up run failed:\n{}",
+        text(&warm).1
+    );
 }
 
 /// Runs `args` under memcheck (log `name.valgrind.log` in `dir`); returns (exit code, log).
-pub fn memcheck(dir: &Path, name: &str, args: &[&std::ffi::OsStr], cache: &Path) -> (Option<i32>, String) {
+pub fn memcheck(
+    dir: &Path,
+    name: &str,
+    args: &[&std::ffi::OsStr],
+    cache: &Path,
+) -> (Option<i32>, String) {
     let log = dir.join(format!("{name}.valgrind.log"));
     let t = Instant::now();
     let out = command("valgrind")
-        .args(["--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite"])
+        .args([
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite",
+        ])
         .args(["--show-leak-kinds=definite", "--num-callers=40"])
-        .arg(format!("--suppressions={}", crate_dir().join("tests/valgrind-pocl.supp").display()))
+        .arg(format!(
+            "--suppressions={}",
+            crate_dir().join("tests/valgrind-pocl.supp").display()
+        ))
         .arg(format!("--log-file={}", log.display()))
         .args(args)
         .env("POCL_KERNEL_CACHE", "1")
@@ -136,12 +195,22 @@ pub fn memcheck(dir: &Path, name: &str, args: &[&std::ffi::OsStr], cache: &Path)
         .output()
         .unwrap();
     println!("memcheck of {name}: {:.1} s", t.elapsed().as_secs_f64());
-    (out.status.code(), std::fs::read_to_string(&log).unwrap_or_default())
+    (
+        out.status.code(),
+        std::fs::read_to_string(&log).unwrap_or_default(),
+    )
 }
 
 /// Asserts that a memcheck run found no invalid access and no definite leak.
 pub fn assert_clean(code: Option<i32>, log: &str) {
-    assert_eq!(code, Some(0), "memcheck found invalid accesses or definite leaks (exit 99) or the example failed:\n{log}");
+    assert_eq!(
+        code,
+        Some(0),
+        "memcheck found invalid accesses or definite leaks (exit 99) or the example failed:\n{log}"
+    );
     assert!(log.contains("ERROR SUMMARY: 0 errors"), "{log}");
-    assert!(log.contains("definitely lost: 0 bytes") || log.contains("no leaks are possible"), "{log}");
+    assert!(
+        log.contains("definitely lost: 0 bytes") || log.contains("no leaks are possible"),
+        "{log}"
+    );
 }

@@ -15,7 +15,11 @@ pub fn data_dir() -> PathBuf {
         // the library's tests run in the repository root, the CLI's in cli/
         None => {
             let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-            let root = if crate_dir.join("data").is_dir() { crate_dir } else { crate_dir.join("..") };
+            let root = if crate_dir.join("data").is_dir() {
+                crate_dir
+            } else {
+                crate_dir.join("..")
+            };
             root.join("data")
         }
     }

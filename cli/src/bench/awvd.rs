@@ -73,18 +73,25 @@ struct Row {
 /// `voronota` on the PATH, if any.
 pub fn voronota() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join("voronota")).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join("voronota"))
+        .find(|p| p.is_file())
 }
 
 fn is_structure(file: &Path) -> bool {
     let lower = file.to_string_lossy().to_lowercase();
     let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
-    [".pdb", ".ent", ".cif", ".mmcif"].iter().any(|e| lower.ends_with(e))
+    [".pdb", ".ent", ".cif", ".mmcif"]
+        .iter()
+        .any(|e| lower.ends_with(e))
 }
 
 /// One timed voronota run: (seconds, vertex lines).
 fn run_voronota(exe: &Path, file: &Path, sel: &SelectionArgs) -> CliResult<(f64, usize)> {
-    let open = || std::fs::File::open(file).map_err(|e| Failure(format!("cannot read {}: {e}", file.display())));
+    let open = || {
+        std::fs::File::open(file)
+            .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))
+    };
     let fail = |e: std::io::Error| Failure(format!("cannot run {}: {e}", exe.display()));
     let t = Instant::now();
     let out = if is_structure(file) && !file.to_string_lossy().ends_with(".gz") {
@@ -102,19 +109,42 @@ fn run_voronota(exe: &Path, file: &Path, sel: &SelectionArgs) -> CliResult<(f64,
         if sel.all_models {
             get.arg("--multimodel-chains");
         }
-        let mut balls = get.stdin(open()?).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().map_err(fail)?;
+        let mut balls = get
+            .stdin(open()?)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(fail)?;
         let stdin = balls.stdout.take().expect("piped");
-        let out = Command::new(exe).arg("calculate-vertices").stdin(stdin).stderr(Stdio::null()).output().map_err(fail)?;
+        let out = Command::new(exe)
+            .arg("calculate-vertices")
+            .stdin(stdin)
+            .stderr(Stdio::null())
+            .output()
+            .map_err(fail)?;
         balls.wait().map_err(fail)?;
         out
     } else {
-        Command::new(exe).arg("calculate-vertices").stdin(open()?).stderr(Stdio::null()).output().map_err(fail)?
+        Command::new(exe)
+            .arg("calculate-vertices")
+            .stdin(open()?)
+            .stderr(Stdio::null())
+            .output()
+            .map_err(fail)?
     };
     let s = t.elapsed().as_secs_f64();
     if !out.status.success() {
-        return Err(Failure(format!("voronota failed on {} ({})", file.display(), out.status)));
+        return Err(Failure(format!(
+            "voronota failed on {} ({})",
+            file.display(),
+            out.status
+        )));
     }
-    let lines = out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+    let lines = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
     Ok((s, lines))
 }
 
@@ -138,7 +168,14 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
         let output = t.elapsed().as_secs_f64();
         let total = t0.elapsed().as_secs_f64();
         if diagram < best[1] {
-            parts = (d.grid_s, d.trace_s, d.finish_s, d.levels, d.host_searches, d.search_s);
+            parts = (
+                d.grid_s,
+                d.trace_s,
+                d.finish_s,
+                d.levels,
+                d.host_searches,
+                d.search_s,
+            );
         }
         for (b, v) in best.iter_mut().zip([parse, diagram, output, total]) {
             *b = b.min(v);
@@ -161,7 +198,11 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
     Ok(Row {
         file: file.display().to_string(),
         balls: counts.0,
-        backend: if backend == Backend::Cpu { "cpu" } else { "device" },
+        backend: if backend == Backend::Cpu {
+            "cpu"
+        } else {
+            "device"
+        },
         threads,
         repeat: a.repeat,
         parse_s: best[0],
@@ -186,7 +227,12 @@ pub fn run(a: &BenchAwvdArgs) -> CliResult {
     a.device.select()?;
     let backend = if a.cpu { Backend::Cpu } else { Backend::DEVICE };
     let files = if a.files.is_empty() {
-        vec![super::default_file(&None, "data/pdb/1ubq.pdb", "structure", "FILES")?]
+        vec![super::default_file(
+            &None,
+            "data/pdb/1ubq.pdb",
+            "structure",
+            "FILES",
+        )?]
     } else {
         a.files.clone()
     };
@@ -194,7 +240,9 @@ pub fn run(a: &BenchAwvdArgs) -> CliResult {
     if let Some(n) = a.threads {
         builder = builder.num_threads(n as usize);
     }
-    let pool = builder.build().map_err(|e| Failure(format!("--threads: cannot make a thread pool: {e}")))?;
+    let pool = builder
+        .build()
+        .map_err(|e| Failure(format!("--threads: cannot make a thread pool: {e}")))?;
     let threads = pool.current_num_threads();
     let mut w = csv::Writer::from_writer(Vec::new());
     for f in &files {

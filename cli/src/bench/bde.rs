@@ -15,7 +15,10 @@ use crate::args::{parse_bounds, parse_mutation, CsvArg, DeviceArg};
 use crate::cmd::de::de_error;
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
-use metaopt::de::{Backend, BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop, DeParams, FMode, Migration, MigrationKind, Mutation, Stop};
+use metaopt::de::{
+    Backend, BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop,
+    DeParams, FMode, Migration, MigrationKind, Mutation, Stop,
+};
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
 use serde::Serialize;
@@ -28,7 +31,13 @@ fn parse_size(s: &str) -> Result<(u32, u32, u32), String> {
     if v.len() != 3 {
         return Err(bad());
     }
-    let n = |t: &str| t.trim().parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(bad);
+    let n = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(bad)
+    };
     Ok((n(v[0])?, n(v[1])?, n(v[2])?))
 }
 
@@ -38,10 +47,20 @@ pub struct BenchBdeArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "1024x32x10,16384x64x10", value_name = "BxNMxD,...")]
     sizes: Vec<(u32, u32, u32)>,
     /// Objectives (catalogue), comma-separated
-    #[arg(long, value_delimiter = ',', default_value = "F6,CEC07t", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "F6,CEC07t",
+        value_name = "NAMES"
+    )]
     functions: Vec<String>,
     /// Precisions, comma-separated: float, double (double is skipped on a device without fp64)
-    #[arg(long, value_delimiter = ',', default_value = "float,double", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "float,double",
+        value_name = "NAMES"
+    )]
     precisions: Vec<String>,
     /// Timed generations per row
     #[arg(long, default_value_t = 100, value_name = "G", value_parser = clap::value_parser!(u64).range(1..))]
@@ -87,24 +106,43 @@ struct Row {
 }
 
 /// Times the batched DE: (seconds, best over the problems).
-fn time_batch(problem: &BatchProblem, count: u32, backend: Backend, opts: &BatchOptions, generations: u64) -> CliResult<(f64, f64)> {
+fn time_batch(
+    problem: &BatchProblem,
+    count: u32,
+    backend: Backend,
+    opts: &BatchOptions,
+    generations: u64,
+) -> CliResult<(f64, f64)> {
     let err = |e: metaopt::Error| Failure(format!("batched DE: {e}"));
     // the warm-up batch: the same sizes, so the program is built and cached
     let mut warm = problem.clone();
     warm.max_generations = 1;
-    BatchDe::new(vec![warm; count as usize], backend, opts.clone()).map_err(err)?.run(&BatchStop::default()).map_err(err)?;
+    BatchDe::new(vec![warm; count as usize], backend, opts.clone())
+        .map_err(err)?
+        .run(&BatchStop::default())
+        .map_err(err)?;
     // problem i with seed S + i: independent runs, as a user's batch would be
     let batch = (0..count as u64)
-        .map(|i| BatchProblem { max_generations: generations, seed: problem.seed + i, ..problem.clone() })
+        .map(|i| BatchProblem {
+            max_generations: generations,
+            seed: problem.seed + i,
+            ..problem.clone()
+        })
         .collect();
     let mut de = BatchDe::new(batch, backend, opts.clone()).map_err(err)?;
     let t = Instant::now();
     let r = de.run(&BatchStop::default()).map_err(err)?;
     let secs = t.elapsed().as_secs_f64().max(1e-9);
     if let Some(bad) = r.iter().position(|r| r.generations != generations) {
-        return Err(Failure(format!("batched DE: problem {bad} ran {} generations, not {generations}", r[bad].generations)));
+        return Err(Failure(format!(
+            "batched DE: problem {bad} ran {} generations, not {generations}",
+            r[bad].generations
+        )));
     }
-    Ok((secs, r.iter().map(|r| r.best_value).fold(f64::INFINITY, f64::min)))
+    Ok((
+        secs,
+        r.iter().map(|r| r.best_value).fold(f64::INFINITY, f64::min),
+    ))
 }
 
 /// Times the island DE with B islands and no migration: (seconds, best over the islands).
@@ -124,10 +162,19 @@ fn time_island(
     p.options.f_min = 0.5;
     p.options.cr = vec![0.9];
     p.options.double = double;
-    p.options.precision = if double { metaopt::Precision::Double } else { metaopt::Precision::Single };
+    p.options.precision = if double {
+        metaopt::Precision::Double
+    } else {
+        metaopt::Precision::Single
+    };
     p.options.fused = fused;
     let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
-    de.init(&Objective::catalogue(name)?, mutation, Migration::new(MigrationKind::None, 10)).map_err(de_error)?;
+    de.init(
+        &Objective::catalogue(name)?,
+        mutation,
+        Migration::new(MigrationKind::None, 10),
+    )
+    .map_err(de_error)?;
     de.run(&Stop::generations(1)).map_err(de_error)?;
     de.bests_fitness().map_err(de_error)?;
     let t = Instant::now();
@@ -153,7 +200,11 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
         match p.trim().to_ascii_lowercase().as_str() {
             "float" | "single" => precisions.push(false),
             "double" => precisions.push(true),
-            _ => return Err(Failure(format!("--precisions: `{p}`; expected float or double"))),
+            _ => {
+                return Err(Failure(format!(
+                    "--precisions: `{p}`; expected float or double"
+                )))
+            }
         }
     }
     let mut infos = Vec::new();
@@ -161,7 +212,11 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
         infos.push(functions::lookup(f).map_err(|e| flag_error("--functions", e))?);
     }
     a.device.select()?;
-    let fp64 = Backend::DEVICE.context("bench bde").map_err(de_error)?.info.fp64;
+    let fp64 = Backend::DEVICE
+        .context("bench bde")
+        .map_err(de_error)?
+        .info
+        .fp64;
     let mut backends = vec![("device", Backend::DEVICE)];
     if a.cpu {
         backends.push(("cpu", Backend::Cpu));
@@ -169,11 +224,20 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
     let mut w = csv::Writer::from_writer(Vec::new());
     eprintln!(
         "{:<16} {:<8} {:<6} {:<7} {:<15} {:>9} {:>13} {:>14} {:>8}",
-        "size", "function", "prec", "backend", "solver", "seconds", "generations/s", "evaluations/s", "speedup"
+        "size",
+        "function",
+        "prec",
+        "backend",
+        "solver",
+        "seconds",
+        "generations/s",
+        "evaluations/s",
+        "speedup"
     );
     for &(b, nm, nn) in &a.sizes {
         for info in &infos {
-            info.check_dims(nn as usize).map_err(|e| flag_error("--sizes", e))?;
+            info.check_dims(nn as usize)
+                .map_err(|e| flag_error("--sizes", e))?;
             for &double in &precisions {
                 for &(bname, backend) in &backends {
                     if double && backend != Backend::Cpu && !fp64 {
@@ -184,12 +248,17 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
                         // the CPU backend computes in double only
                         continue;
                     }
-                    let mut problem = BatchProblem::new(info.name, nn, info.domain.0, info.domain.1);
+                    let mut problem =
+                        BatchProblem::new(info.name, nn, info.domain.0, info.domain.1);
                     problem.members = nm;
                     problem.mutation = mutation;
                     problem.bounds = bounds[0];
                     let opts = BatchOptions {
-                        precision: if double { metaopt::Precision::Double } else { metaopt::Precision::Single },
+                        precision: if double {
+                            metaopt::Precision::Double
+                        } else {
+                            metaopt::Precision::Single
+                        },
                         generations_per_launch: a.generations_per_launch,
                         ..Default::default()
                     };
@@ -200,16 +269,46 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
                         let shape = (b, nm, nn);
                         let strategies = (mutation, bounds[0]);
                         if backend == Backend::Cpu {
-                            let (s, best) = time_island(info.name, shape, info.domain, strategies, double, true, backend, a.generations)?;
+                            let (s, best) = time_island(
+                                info.name,
+                                shape,
+                                info.domain,
+                                strategies,
+                                double,
+                                true,
+                                backend,
+                                a.generations,
+                            )?;
                             runs.push(("island", s, best));
                         } else {
-                            let (s, best) = time_island(info.name, shape, info.domain, strategies, double, true, backend, a.generations)?;
+                            let (s, best) = time_island(
+                                info.name,
+                                shape,
+                                info.domain,
+                                strategies,
+                                double,
+                                true,
+                                backend,
+                                a.generations,
+                            )?;
                             runs.push(("island-fused", s, best));
-                            let (s, best) = time_island(info.name, shape, info.domain, strategies, double, false, backend, a.generations)?;
+                            let (s, best) = time_island(
+                                info.name,
+                                shape,
+                                info.domain,
+                                strategies,
+                                double,
+                                false,
+                                backend,
+                                a.generations,
+                            )?;
                             runs.push(("island-unfused", s, best));
                         }
                     }
-                    let base = runs.iter().find(|r| r.0 == "island-unfused" || r.0 == "island").map(|r| r.1);
+                    let base = runs
+                        .iter()
+                        .find(|r| r.0 == "island-unfused" || r.0 == "island")
+                        .map(|r| r.1);
                     for (solver, secs, best) in runs {
                         let gps = a.generations as f64 / secs;
                         let row = Row {
@@ -237,7 +336,8 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
                             secs,
                             out::rate(row.generations_per_s),
                             out::rate(row.evaluations_per_s),
-                            row.speedup_vs_unfused.map_or(String::new(), |s| format!("{s:.2}x")),
+                            row.speedup_vs_unfused
+                                .map_or(String::new(), |s| format!("{s:.2}x")),
                         );
                         w.serialize(row).map_err(csv_error)?;
                     }

@@ -8,7 +8,8 @@
 //! by reading the island bests back so that the device has finished them.
 
 use crate::args::{
-    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_numbers, parse_seconds, BackendArgs, CsvArg, DeviceArg,
+    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_numbers,
+    parse_seconds, BackendArgs, CsvArg, DeviceArg,
 };
 use crate::cmd::de::de_error;
 use crate::experiment::de_stats::{digits_run, DigitsSetup};
@@ -27,7 +28,13 @@ fn parse_size(s: &str) -> Result<(u32, u32, u32), String> {
     if v.len() != 3 {
         return Err(bad());
     }
-    let n = |t: &str| t.trim().parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(bad);
+    let n = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(bad)
+    };
     Ok((n(v[0])?, n(v[1])?, n(v[2])?))
 }
 
@@ -66,10 +73,20 @@ pub struct BenchDeArgs {
     /// Algorithms to time, comma-separated: de (the thesis's fixed F and CR), jade, shade,
     /// lshade, jso (L-SHADE and jSO with a budget so large that the population keeps its size),
     /// jde100 (a generation is a cycle: one of the big population and ceil(big / 25) of the small)
-    #[arg(long, value_delimiter = ',', default_value = "de", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "de",
+        value_name = "NAMES"
+    )]
     algorithms: Vec<String>,
     /// Backends to time, comma-separated: device, cpu
-    #[arg(long, value_delimiter = ',', default_value = "device,cpu", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "device,cpu",
+        value_name = "NAMES"
+    )]
     backends: Vec<String>,
     #[command(flatten)]
     device: DeviceArg,
@@ -107,68 +124,88 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
                 backends.push(("device", Backend::DEVICE))
             }
             "cpu" => backends.push(("cpu", Backend::Cpu)),
-            _ => return Err(Failure(format!("--backends: `{b}`; expected device or cpu"))),
+            _ => {
+                return Err(Failure(format!(
+                    "--backends: `{b}`; expected device or cpu"
+                )))
+            }
         }
     }
     let mut algorithms = Vec::new();
     for s in &a.algorithms {
-        algorithms.push(s.parse::<metaopt::de::Algorithm>().map_err(|e| flag_error("--algorithms", e))?);
+        algorithms.push(
+            s.parse::<metaopt::de::Algorithm>()
+                .map_err(|e| flag_error("--algorithms", e))?,
+        );
     }
     let objective = Objective::catalogue(info.name)?;
     let mut w = csv::Writer::from_writer(Vec::new());
-    eprintln!("{:<14} {:<7} {:<7} {:>10} {:>12} {:>14}  device", "size", "alg", "backend", "seconds", "generations/s", "evaluations/s");
+    eprintln!(
+        "{:<14} {:<7} {:<7} {:>10} {:>12} {:>14}  device",
+        "size", "alg", "backend", "seconds", "generations/s", "evaluations/s"
+    );
     for &(np, nm, nn) in &a.sizes {
-      for &algorithm in &algorithms {
-        info.check_dims(nn as usize).map_err(|e| flag_error("--sizes", e))?;
-        for &(bname, backend) in &backends {
-            let (a0, b0) = info.domain;
-            let mut p = DeParams::new(np, nm, nn, a0, b0, bounds[0]);
-            p.bounds = bounds.clone();
-            p.options.double = a.double;
-            p.options.precision = if a.double { metaopt::Precision::Double } else { metaopt::Precision::Single };
-            p.options.fused = !a.unfused;
-            p.options.wide = a.wide.option();
-            p.options.algorithm = algorithm;
-            // L-SHADE and jSO: a budget far past the timed generations keeps the population whole
-            p.options.lshade_budget = if algorithm.reduces() { u64::MAX / 4 } else { 0 };
-            let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
-            de.init(&objective, mutation, migration).map_err(de_error)?;
-            de.run(&Stop::generations(1)).map_err(de_error)?;
-            de.bests_fitness().map_err(de_error)?;
-            let t = Instant::now();
-            // `run`: the fused launches between migrations where the device has them
-            de.run(&Stop::generations(a.generations)).map_err(de_error)?;
-            let bests = de.bests_fitness().map_err(de_error)?;
-            let secs = t.elapsed().as_secs_f64().max(1e-9);
-            let gps = a.generations as f64 / secs;
-            let row = ThroughputRow {
-                function: info.name.to_string(),
-                algorithm: algorithm.to_string(),
-                islands: np,
-                members: nm,
-                dims: nn,
-                precision: if a.double || backend == Backend::Cpu { "double" } else { "float" },
-                backend: bname,
-                device: de.backend_description(),
-                generations: a.generations,
-                seconds: secs,
-                generations_per_s: gps,
-                evaluations_per_s: gps * np as f64 * nm as f64,
-                best: bests.iter().copied().fold(f64::INFINITY, f64::min),
-            };
-            eprintln!(
-                "{:<14} {:<7} {:<7} {:>10.3} {:>12} {:>14}  {}",
-                format!("{np}x{nm}x{nn}"),
-                row.algorithm,
-                bname,
-                secs,
-                out::rate(row.generations_per_s),
-                out::rate(row.evaluations_per_s),
-                row.device
-            );
-            w.serialize(row).map_err(csv_error)?;
+        for &algorithm in &algorithms {
+            info.check_dims(nn as usize)
+                .map_err(|e| flag_error("--sizes", e))?;
+            for &(bname, backend) in &backends {
+                let (a0, b0) = info.domain;
+                let mut p = DeParams::new(np, nm, nn, a0, b0, bounds[0]);
+                p.bounds = bounds.clone();
+                p.options.double = a.double;
+                p.options.precision = if a.double {
+                    metaopt::Precision::Double
+                } else {
+                    metaopt::Precision::Single
+                };
+                p.options.fused = !a.unfused;
+                p.options.wide = a.wide.option();
+                p.options.algorithm = algorithm;
+                // L-SHADE and jSO: a budget far past the timed generations keeps the population whole
+                p.options.lshade_budget = if algorithm.reduces() { u64::MAX / 4 } else { 0 };
+                let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
+                de.init(&objective, mutation, migration).map_err(de_error)?;
+                de.run(&Stop::generations(1)).map_err(de_error)?;
+                de.bests_fitness().map_err(de_error)?;
+                let t = Instant::now();
+                // `run`: the fused launches between migrations where the device has them
+                de.run(&Stop::generations(a.generations))
+                    .map_err(de_error)?;
+                let bests = de.bests_fitness().map_err(de_error)?;
+                let secs = t.elapsed().as_secs_f64().max(1e-9);
+                let gps = a.generations as f64 / secs;
+                let row = ThroughputRow {
+                    function: info.name.to_string(),
+                    algorithm: algorithm.to_string(),
+                    islands: np,
+                    members: nm,
+                    dims: nn,
+                    precision: if a.double || backend == Backend::Cpu {
+                        "double"
+                    } else {
+                        "float"
+                    },
+                    backend: bname,
+                    device: de.backend_description(),
+                    generations: a.generations,
+                    seconds: secs,
+                    generations_per_s: gps,
+                    evaluations_per_s: gps * np as f64 * nm as f64,
+                    best: bests.iter().copied().fold(f64::INFINITY, f64::min),
+                };
+                eprintln!(
+                    "{:<14} {:<7} {:<7} {:>10.3} {:>12} {:>14}  {}",
+                    format!("{np}x{nm}x{nn}"),
+                    row.algorithm,
+                    bname,
+                    secs,
+                    out::rate(row.generations_per_s),
+                    out::rate(row.evaluations_per_s),
+                    row.device
+                );
+                w.serialize(row).map_err(csv_error)?;
+            }
         }
-      }
     }
     out::finish_csv(w, a.csv.path())
 }
@@ -179,7 +216,12 @@ pub struct BenchDigitsArgs {
     #[arg(long, default_value_t = 60.0, value_name = "S", value_parser = parse_seconds)]
     seconds: f64,
     /// Functions, comma-separated (each must have a known minimum in D dimensions)
-    #[arg(long, value_delimiter = ',', default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t",
+        value_name = "NAMES"
+    )]
     functions: Vec<String>,
     /// Dimensions
     #[arg(long, default_value_t = 10, value_name = "D")]
@@ -203,13 +245,28 @@ pub struct BenchDigitsArgs {
     #[arg(long, default_value = "COTN", value_name = "NAME")]
     bounds: String,
     /// F spread over the islands from --F-min to --F-max
-    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.3, value_name = "F")]
+    #[arg(
+        long = "F-min",
+        visible_alias = "f-min",
+        default_value_t = 0.3,
+        value_name = "F"
+    )]
     f_min: f64,
     /// Largest F of the linspace over the islands
-    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 0.9, value_name = "F")]
+    #[arg(
+        long = "F-max",
+        visible_alias = "f-max",
+        default_value_t = 0.9,
+        value_name = "F"
+    )]
     f_max: f64,
     /// CR values repeated over the islands
-    #[arg(long = "CR", visible_alias = "cr", default_value = "0.9,0.5,0.1,0.97", value_name = "CR[,CR...]")]
+    #[arg(
+        long = "CR",
+        visible_alias = "cr",
+        default_value = "0.9,0.5,0.1,0.97",
+        value_name = "CR[,CR...]"
+    )]
     cr: String,
     /// A run restarts with new seeds after this many generations without improvement
     #[arg(long, default_value_t = 3000, value_name = "G")]
@@ -237,17 +294,37 @@ pub struct BenchDigitsArgs {
     #[arg(long)]
     basin_hopping: bool,
     /// Basin hopping's chains side by side
-    #[arg(long, default_value_t = 4096, value_name = "N", requires = "basin_hopping")]
+    #[arg(
+        long,
+        default_value_t = 4096,
+        value_name = "N",
+        requires = "basin_hopping"
+    )]
     bh_chains: usize,
     /// Basin hopping's smallest hop, a fraction of the domain's width (one of 16 scales spaced
     /// evenly in log up to --bh-hop-max is drawn per hop)
-    #[arg(long, default_value_t = 1e-6, value_name = "H", requires = "basin_hopping")]
+    #[arg(
+        long,
+        default_value_t = 1e-6,
+        value_name = "H",
+        requires = "basin_hopping"
+    )]
     bh_hop_min: f64,
     /// Basin hopping's largest hop, a fraction of the domain's width
-    #[arg(long, default_value_t = 0.015, value_name = "H", requires = "basin_hopping")]
+    #[arg(
+        long,
+        default_value_t = 0.015,
+        value_name = "H",
+        requires = "basin_hopping"
+    )]
     bh_hop_max: f64,
     /// Basin hopping's local search ends when its step is below this fraction of the width
-    #[arg(long, default_value_t = 5e-17, value_name = "S", requires = "basin_hopping")]
+    #[arg(
+        long,
+        default_value_t = 5e-17,
+        value_name = "S",
+        requires = "basin_hopping"
+    )]
     bh_step_stop: f64,
     /// Basin hopping starts once the first DE run stalls or after this many seconds of it
     /// [default: a tenth of --seconds]
@@ -280,11 +357,22 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     if bounds.len() != 1 {
         return Err("--bounds: give one bound correction".into());
     }
-    let algorithm: metaopt::de::Algorithm = a.algorithm.parse().map_err(|e| flag_error("--algorithm", e))?;
+    let algorithm: metaopt::de::Algorithm = a
+        .algorithm
+        .parse()
+        .map_err(|e| flag_error("--algorithm", e))?;
     // L-SHADE and jSO shrink their islands, which migration would refill
     let independent = algorithm.reduces() || algorithm == metaopt::de::Algorithm::Jde100;
-    let kind = if independent { metaopt::de::MigrationKind::None } else { parse_migration(&a.migration)? };
-    let lshade_budget = if algorithm.reduces() { a.lshade_budget.unwrap_or(10_000 * a.dims as u64) } else { 0 };
+    let kind = if independent {
+        metaopt::de::MigrationKind::None
+    } else {
+        parse_migration(&a.migration)?
+    };
+    let lshade_budget = if algorithm.reduces() {
+        a.lshade_budget.unwrap_or(10_000 * a.dims as u64)
+    } else {
+        0
+    };
     let cr = parse_numbers("--CR", &a.cr)?;
     let backend = a.backend.backend()?;
     // basin hopping's settings, checked now (they are used only once a DE run stalls) by the
@@ -298,12 +386,17 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     });
     if let Some(p) = &bh {
         p.check().map_err(|e| match e {
-            metaopt::Error::InvalidArgument { arg, msg } => Failure(format!("--bh-{}: {msg}", arg.replace('_', "-"))),
+            metaopt::Error::InvalidArgument { arg, msg } => {
+                Failure(format!("--bh-{}: {msg}", arg.replace('_', "-")))
+            }
             other => Failure(other.to_string()),
         })?;
         if let Some(t) = a.bh_after {
             if !(t >= 0.0 && t <= a.seconds) {
-                return Err(Failure(format!("--bh-after: {t}; 0 to --seconds ({})", a.seconds)));
+                return Err(Failure(format!(
+                    "--bh-after: {t}; 0 to --seconds ({})",
+                    a.seconds
+                )));
             }
         }
     }
@@ -311,13 +404,19 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     for f in &a.functions {
         let info = catalogue_function("--functions", f, a.dims)?;
         if info.minimum(a.dims as usize).is_none() {
-            return Err(Failure(format!("--functions: {} has no known minimum in D = {}", info.name, a.dims)));
+            return Err(Failure(format!(
+                "--functions: {} has no known minimum in D = {}",
+                info.name, a.dims
+            )));
         }
         names.push(info.name);
     }
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut score = 0;
-    eprintln!("{:<8} {:>6} {:>22} {:>10} {:>10} {:>9}", "function", "digits", "value", "to best", "time", "restarts");
+    eprintln!(
+        "{:<8} {:>6} {:>22} {:>10} {:>10} {:>9}",
+        "function", "digits", "value", "to best", "time", "restarts"
+    );
     for name in names {
         let s = DigitsSetup {
             dims: a.dims,

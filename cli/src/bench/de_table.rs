@@ -13,12 +13,16 @@
 //! exactly that budget. No target stops a run early; errors below 1e-8 count as 0, as the CEC
 //! rules say.
 
-use crate::args::{catalogue_function, parse_bounds, parse_mutation, parse_seconds, BackendArgs, CsvArg};
+use crate::args::{
+    catalogue_function, parse_bounds, parse_mutation, parse_seconds, BackendArgs, CsvArg,
+};
 use crate::cmd::de::de_error;
 use crate::experiment::de_stats::correct_digits;
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
-use metaopt::de::{Algorithm, DeMultiPop, DeParams, FMode, Migration, MigrationKind, Selection, Stop};
+use metaopt::de::{
+    Algorithm, DeMultiPop, DeParams, FMode, Migration, MigrationKind, Selection, Stop,
+};
 use metaopt::objective::Objective;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -29,11 +33,21 @@ const ZERO_ERROR: f64 = 1e-8;
 #[derive(Args)]
 pub struct BenchDeTableArgs {
     /// Functions, comma-separated (each must have a known minimum in D dimensions)
-    #[arg(long, value_delimiter = ',', default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t",
+        value_name = "NAMES"
+    )]
     functions: Vec<String>,
     /// Algorithms, comma-separated: de (fixed --F and --CR), jade, shade, lshade, jso, jde100
     /// (its big population --members less the small one of 25)
-    #[arg(long, value_delimiter = ',', default_value = "de,jade,shade,lshade,jso,jde100", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "de,jade,shade,lshade,jso,jde100",
+        value_name = "NAMES"
+    )]
     algorithms: Vec<String>,
     /// Dimensions
     #[arg(long, default_value_t = 10, value_name = "D")]
@@ -52,10 +66,20 @@ pub struct BenchDeTableArgs {
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     time_limit: Option<f64>,
     /// F of the fixed DE (every run)
-    #[arg(long = "F", visible_alias = "f", default_value_t = 0.5, value_name = "F")]
+    #[arg(
+        long = "F",
+        visible_alias = "f",
+        default_value_t = 0.5,
+        value_name = "F"
+    )]
     f: f64,
     /// CR of the fixed DE (every run)
-    #[arg(long = "CR", visible_alias = "cr", default_value_t = 0.9, value_name = "CR")]
+    #[arg(
+        long = "CR",
+        visible_alias = "cr",
+        default_value_t = 0.9,
+        value_name = "CR"
+    )]
     cr: f64,
     /// Mutation strategy of the fixed DE
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
@@ -104,19 +128,39 @@ pub struct TableRow {
 /// over all of them and over the better half (`digits` per run, as the challenge counts them),
 /// and how many are 0. Errors below 1e-8 count as 0.
 pub fn error_stats(errors: &[f64], digits: &[u32]) -> (f64, f64, f64, f64, f64, f64, f64, u32) {
-    let mut e: Vec<f64> = errors.iter().map(|&v| if v < ZERO_ERROR { 0.0 } else { v }).collect();
+    let mut e: Vec<f64> = errors
+        .iter()
+        .map(|&v| if v < ZERO_ERROR { 0.0 } else { v })
+        .collect();
     e.sort_by(f64::total_cmp);
     let n = e.len() as f64;
     let mean = e.iter().sum::<f64>() / n;
-    let std = if e.len() > 1 { (e.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
-    let median = if e.len() % 2 == 1 { e[e.len() / 2] } else { 0.5 * (e[e.len() / 2 - 1] + e[e.len() / 2]) };
+    let std = if e.len() > 1 {
+        (e.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let median = if e.len() % 2 == 1 {
+        e[e.len() / 2]
+    } else {
+        0.5 * (e[e.len() / 2 - 1] + e[e.len() / 2])
+    };
     let mut d: Vec<u32> = digits.to_vec();
     d.sort_unstable_by(|a, b| b.cmp(a));
     let half = d.len().div_ceil(2).max(1);
     let mean_digits = d.iter().sum::<u32>() as f64 / d.len().max(1) as f64;
     let best_half = d[..half.min(d.len())].iter().sum::<u32>() as f64 / half as f64;
     let solved = e.iter().filter(|&&v| v == 0.0).count() as u32;
-    (mean, std, median, e[0], e[e.len() - 1], mean_digits, best_half, solved)
+    (
+        mean,
+        std,
+        median,
+        e[0],
+        e[e.len() - 1],
+        mean_digits,
+        best_half,
+        solved,
+    )
 }
 
 pub fn table(a: &BenchDeTableArgs) -> CliResult {
@@ -132,7 +176,10 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
         return Err(Failure(format!("--CR: {}; expected 0 <= CR <= 1", a.cr)));
     }
     if a.members < 6 {
-        return Err(Failure(format!("--members: {}; the variants need at least 6", a.members)));
+        return Err(Failure(format!(
+            "--members: {}; the variants need at least 6",
+            a.members
+        )));
     }
     let mut algorithms = Vec::new();
     for s in &a.algorithms {
@@ -141,14 +188,22 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
     }
     let budget = a.evaluations.unwrap_or(10_000 * a.dims as u64);
     if budget <= a.members as u64 {
-        return Err(Failure(format!("--evaluations: {budget} is not more than the initial population of {} members", a.members)));
+        return Err(Failure(format!(
+            "--evaluations: {budget} is not more than the initial population of {} members",
+            a.members
+        )));
     }
     let mut functions = Vec::new();
     for f in &a.functions {
         let info = catalogue_function("--functions", f, a.dims)?;
         let optimum = info
             .minimum(a.dims as usize)
-            .ok_or_else(|| Failure(format!("--functions: {} has no known minimum in D = {}", info.name, a.dims)))?
+            .ok_or_else(|| {
+                Failure(format!(
+                    "--functions: {} has no known minimum in D = {}",
+                    info.name, a.dims
+                ))
+            })?
             .value;
         functions.push((info, optimum));
     }
@@ -156,7 +211,15 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
     let mut w = csv::Writer::from_writer(Vec::new());
     eprintln!(
         "{:<8} {:<7} {:>12} {:>12} {:>12} {:>7} {:>9} {:>7} {:>8}",
-        "function", "alg", "mean error", "std", "median", "digits", "best half", "solved", "seconds"
+        "function",
+        "alg",
+        "mean error",
+        "std",
+        "median",
+        "digits",
+        "best half",
+        "solved",
+        "seconds"
     );
     for &alg in &algorithms {
         for (info, optimum) in &functions {
@@ -172,13 +235,18 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
             o.crossover_seed = a.seed + 2;
             o.migration_seed = a.seed + 3;
             o.double = !a.float;
-            o.precision = if a.float { metaopt::Precision::Single } else { metaopt::Precision::Double };
+            o.precision = if a.float {
+                metaopt::Precision::Single
+            } else {
+                metaopt::Precision::Double
+            };
             o.selection = Selection::Ties;
             o.algorithm = alg;
             o.lshade_budget = if alg.reduces() { budget } else { 0 };
             let objective = Objective::catalogue(info.name)?;
             let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
-            de.init(&objective, mutation, Migration::new(MigrationKind::None, 1)).map_err(de_error)?;
+            de.init(&objective, mutation, Migration::new(MigrationKind::None, 1))
+                .map_err(de_error)?;
             let t = Instant::now();
             // the budget after the initial populations, of all runs together: the runs take the
             // same generations (the shrinking ones shrink alike), so each spends its share
@@ -193,7 +261,8 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
             let bests = de.bests_fitness().map_err(de_error)?;
             let errors: Vec<f64> = bests.iter().map(|v| v - optimum).collect();
             let digits: Vec<u32> = bests.iter().map(|&v| correct_digits(v, *optimum)).collect();
-            let (mean, std, median, best, worst, mean_digits, best_half, solved) = error_stats(&errors, &digits);
+            let (mean, std, median, best, worst, mean_digits, best_half, solved) =
+                error_stats(&errors, &digits);
             let row = TableRow {
                 function: info.name.to_string(),
                 algorithm: alg.to_string(),
@@ -214,7 +283,15 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
             };
             eprintln!(
                 "{:<8} {:<7} {:>12.4e} {:>12.4e} {:>12.4e} {:>7.2} {:>9.2} {:>7} {:>8.2}",
-                row.function, row.algorithm, mean, std, median, mean_digits, best_half, solved, seconds
+                row.function,
+                row.algorithm,
+                mean,
+                std,
+                median,
+                mean_digits,
+                best_half,
+                solved,
+                seconds
             );
             w.serialize(row).map_err(csv_error)?;
         }
@@ -229,7 +306,8 @@ mod tests {
     #[test]
     fn stats_follow_the_cec_rules() {
         // 1e-9 counts as 0; sample standard deviation; median of an even count
-        let (mean, std, median, best, worst, md, half, solved) = error_stats(&[1e-9, 2.0, 4.0, 6.0], &[10, 1, 0, 0]);
+        let (mean, std, median, best, worst, md, half, solved) =
+            error_stats(&[1e-9, 2.0, 4.0, 6.0], &[10, 1, 0, 0]);
         assert_eq!((best, worst, median, solved), (0.0, 6.0, 3.0, 1));
         assert!((mean - 3.0).abs() < 1e-15);
         assert!((std - (20.0f64 / 3.0).sqrt()).abs() < 1e-12);

@@ -46,11 +46,24 @@ pub fn run(a: &BenchFunctionsArgs) -> CliResult {
     };
     let mut w = csv::Writer::from_writer(Vec::new());
     let row = |w: &mut csv::Writer<Vec<u8>>, function: &str, implementation, st: AccuracyStats| {
-        w.serialize(AccuracyRow { function: function.to_string(), implementation, points: st.count, max_abs: st.max_abs, mean_abs: st.mean_abs, std_abs: st.std_abs })
-            .map_err(csv_error)
+        w.serialize(AccuracyRow {
+            function: function.to_string(),
+            implementation,
+            points: st.count,
+            max_abs: st.max_abs,
+            mean_abs: st.mean_abs,
+            std_abs: st.std_abs,
+        })
+        .map_err(csv_error)
     };
-    eprintln!("{:<8} {:>27} {:>27} {:>27} {:>27}", "", "device double", "device float", "host f64", "thesis CUDA (double)");
-    eprintln!("{:<8} {:>27} {:>27} {:>27} {:>27}", "function", "max / mean / std", "max / mean / std", "max / mean / std", "max / mean / std");
+    eprintln!(
+        "{:<8} {:>27} {:>27} {:>27} {:>27}",
+        "", "device double", "device float", "host f64", "thesis CUDA (double)"
+    );
+    eprintln!(
+        "{:<8} {:>27} {:>27} {:>27} {:>27}",
+        "function", "max / mean / std", "max / mean / std", "max / mean / std", "max / mean / std"
+    );
     for name in &names {
         let points = fx.points(name)?;
         let refs = fx.refs(name)?;
@@ -60,17 +73,33 @@ pub fn run(a: &BenchFunctionsArgs) -> CliResult {
         row(&mut w, name, "device-double", dev_d)?;
         row(&mut w, name, "device-float", dev_f)?;
         row(&mut w, name, "host-f64", host)?;
-        let thesis = THESIS_CUDA_ACCURACY.iter().find(|t| t.0.eq_ignore_ascii_case(name));
+        let thesis = THESIS_CUDA_ACCURACY
+            .iter()
+            .find(|t| t.0.eq_ignore_ascii_case(name));
         if let Some(t) = thesis {
-            row(&mut w, name, "thesis-cuda-double", AccuracyStats { max_abs: t.1, mean_abs: t.2, std_abs: t.3, count: 10_000 })?;
+            row(
+                &mut w,
+                name,
+                "thesis-cuda-double",
+                AccuracyStats {
+                    max_abs: t.1,
+                    mean_abs: t.2,
+                    std_abs: t.3,
+                    count: 10_000,
+                },
+            )?;
         }
-        let f = |s: &AccuracyStats| format!("{:.2e} {:.2e} {:.2e}", s.max_abs, s.mean_abs, s.std_abs);
+        let f =
+            |s: &AccuracyStats| format!("{:.2e} {:.2e} {:.2e}", s.max_abs, s.mean_abs, s.std_abs);
         eprintln!(
             "{name:<8} {:>27} {:>27} {:>27} {:>27}",
             f(&dev_d),
             f(&dev_f),
             f(&host),
-            thesis.map_or("-".into(), |t| format!("{:.2e} {:.2e} {:.2e}", t.1, t.2, t.3))
+            thesis.map_or("-".into(), |t| format!(
+                "{:.2e} {:.2e} {:.2e}",
+                t.1, t.2, t.3
+            ))
         );
     }
     out::finish_csv(w, a.csv.path())

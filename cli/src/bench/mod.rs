@@ -73,7 +73,12 @@ fn source_tree() -> PathBuf {
 
 /// The file `given`, else the benchmark's default `rel` relative to the working directory, else
 /// the same file seen from the source tree; an error names the `what` and the flag (`hint`).
-pub fn default_file(given: &Option<PathBuf>, rel: &str, what: &str, hint: &str) -> CliResult<PathBuf> {
+pub fn default_file(
+    given: &Option<PathBuf>,
+    rel: &str,
+    what: &str,
+    hint: &str,
+) -> CliResult<PathBuf> {
     if let Some(p) = given {
         return Ok(p.clone());
     }
@@ -100,14 +105,20 @@ pub fn default_dir(given: &Option<PathBuf>, rel: &str) -> PathBuf {
 
 /// Calls `f(call index)` once to warm up (call 0), then again until `iterations` timed calls or
 /// `seconds` have passed, whichever comes first (at least one timed call); (timed calls, seconds).
-pub fn timed(iterations: Option<u64>, seconds: Option<f64>, mut f: impl FnMut(u64) -> CliResult) -> CliResult<(u64, f64)> {
+pub fn timed(
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    mut f: impl FnMut(u64) -> CliResult,
+) -> CliResult<(u64, f64)> {
     f(0)?;
     let t0 = Instant::now();
     let mut calls = 0u64;
     loop {
         calls += 1;
         f(calls)?;
-        if iterations.is_some_and(|n| calls >= n) || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s) {
+        if iterations.is_some_and(|n| calls >= n)
+            || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s)
+        {
             break;
         }
     }

@@ -9,13 +9,13 @@
 //! iterations or seconds, timed by the wall clock. Every call must return the same best row and
 //! cost: the data are integers, so the evaluators agree exactly or one of them is wrong.
 
-use crate::args::{parse_seconds, CsvArg, DeviceArg};
 use super::timed;
+use crate::args::{parse_seconds, CsvArg, DeviceArg};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::hc12::qap::{Backend, CostForm, IterState, QapHc12};
-use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::problem::qap::QapInstance;
+use metaopt::problem::qap::{Cost, QapProblem};
 use metaopt::rng::Philox;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -190,7 +190,8 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
                     .num_threads(1)
                     .build()
                     .map_err(|e| Failure(format!("a rayon pool of one thread: {e}")))?;
-                let (i, s, b, c) = pool.install(|| time_evaluator(&mut ev, &st, a.iterations, seconds))?;
+                let (i, s, b, c) =
+                    pool.install(|| time_evaluator(&mut ev, &st, a.iterations, seconds))?;
                 (i, s, b, c, Some(1))
             }
             Some(_) => {
@@ -225,7 +226,10 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
 
     let rps = |m: &Measure| rows as f64 * m.iterations as f64 / m.seconds;
     let cpu_rps = results.iter().find(|m| m.which == Which::CpuDelta).map(rps);
-    let one_rps = results.iter().find(|m| m.which == Which::Cpu1Delta).map(rps);
+    let one_rps = results
+        .iter()
+        .find(|m| m.which == Which::Cpu1Delta)
+        .map(rps);
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
         "instance",

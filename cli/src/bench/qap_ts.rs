@@ -78,14 +78,24 @@ fn instance_files(given: &[PathBuf], names: &[&str]) -> CliResult<Vec<PathBuf>> 
             if p.is_file() {
                 Ok(p)
             } else {
-                Err(Failure(format!("the default instance {} is not there; give the files", p.display())))
+                Err(Failure(format!(
+                    "the default instance {} is not there; give the files",
+                    p.display()
+                )))
             }
         })
         .collect()
 }
 
 fn ts_error(e: metaopt::Error) -> Failure {
-    out::renamed_or_cpu(e, &[("chains", "--chains"), ("max_iterations", "--iterations"), ("target", "--time-limit")])
+    out::renamed_or_cpu(
+        e,
+        &[
+            ("chains", "--chains"),
+            ("max_iterations", "--iterations"),
+            ("target", "--time-limit"),
+        ],
+    )
 }
 
 #[derive(Args)]
@@ -100,7 +110,12 @@ pub struct BenchQapTsArgs {
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     iterations: u64,
     /// Backends to time, comma-separated
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "device,cpu,cpu1")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "device,cpu,cpu1"
+    )]
     backends: Vec<Which>,
     /// Seed of the starts
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -116,8 +131,16 @@ pub struct BenchQapTsArgs {
 }
 
 /// One solve of `opts` on `which` (the one-thread CPU in its own rayon pool).
-fn solve_on(problem: &Arc<QapProblem>, which: Which, opts: &QapTsOptions) -> CliResult<QapTsSolveResult> {
-    let backend = if which == Which::Device { Backend::Device(None) } else { Backend::Cpu };
+fn solve_on(
+    problem: &Arc<QapProblem>,
+    which: Which,
+    opts: &QapTsOptions,
+) -> CliResult<QapTsSolveResult> {
+    let backend = if which == Which::Device {
+        Backend::Device(None)
+    } else {
+        Backend::Cpu
+    };
     let mut solver = QapTs::new(problem.clone(), backend).map_err(ts_error)?;
     if which == Which::Cpu1 {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -160,7 +183,14 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
     for path in &files {
         let inst = QapInstance::from_dat(path)?;
         let problem = Arc::new(QapProblem::from_instance(&inst));
-        let opts = QapTsOptions { chains: a.chains, max_iterations: a.iterations, seed: a.seed, group_size: a.group_size, stop_token: Some(crate::stop_token()), ..QapTsOptions::default() };
+        let opts = QapTsOptions {
+            chains: a.chains,
+            max_iterations: a.iterations,
+            seed: a.seed,
+            group_size: a.group_size,
+            stop_token: Some(crate::stop_token()),
+            ..QapTsOptions::default()
+        };
         opts.check(inst.n).map_err(ts_error)?;
         eprintln!(
             "bench qap-ts: {} (n = {}), {} chains, {} iterations per chain, seed {}",
@@ -169,7 +199,12 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
         let mut rows: Vec<(Which, QapTsSolveResult)> = Vec::new();
         for &b in &which {
             // warm-up: the program build and the buffers stay out of the timed solve
-            let warm = QapTsOptions { chains: a.chains, max_iterations: 1, launch_iterations: 1, ..opts.clone() };
+            let warm = QapTsOptions {
+                chains: a.chains,
+                max_iterations: 1,
+                launch_iterations: 1,
+                ..opts.clone()
+            };
             solve_on(&problem, b, &warm)?;
             let r = solve_on(&problem, b, &opts)?;
             eprintln!(
@@ -183,7 +218,10 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
             rows.push((b, r));
         }
         let per_chain = |r: &QapTsSolveResult| r.iterations as f64 / r.seconds;
-        let one = rows.iter().find(|(b, _)| *b == Which::Cpu1).map(|(_, r)| per_chain(r));
+        let one = rows
+            .iter()
+            .find(|(b, _)| *b == Which::Cpu1)
+            .map(|(_, r)| per_chain(r));
         for (b, r) in &rows {
             let pc = per_chain(r);
             w.write_record([
@@ -265,16 +303,30 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
         a.runs,
         a.time_limit,
         chains,
-        if devices.is_empty() { String::new() } else { format!(" on devices {devices:?}") },
+        if devices.is_empty() {
+            String::new()
+        } else {
+            format!(" on devices {devices:?}")
+        },
         a.seed
     );
     for path in &files {
         let inst = QapInstance::from_dat(path)?;
         let bks = find_bks(path)?
-            .ok_or_else(|| Failure(format!("{}: no best-known value (no BKS.csv row beside it)", path.display())))?
+            .ok_or_else(|| {
+                Failure(format!(
+                    "{}: no best-known value (no BKS.csv row beside it)",
+                    path.display()
+                ))
+            })?
             .bks as f64;
         let problem = Arc::new(QapProblem::from_instance(&inst));
-        let mut solver = if devices.is_empty() { QapTs::new(problem, backend) } else { QapTs::on_devices(problem, &devices) }.map_err(ts_error)?;
+        let mut solver = if devices.is_empty() {
+            QapTs::new(problem, backend)
+        } else {
+            QapTs::on_devices(problem, &devices)
+        }
+        .map_err(ts_error)?;
         let mut gaps = Vec::new();
         let mut to_best = Vec::new();
         for run in 0..a.runs {
@@ -315,9 +367,15 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
             hits.to_string(),
             format!("{mean_t:.4}"),
             rots.map(|r| format!("{:.2}", r.1)).unwrap_or_default(),
-            rots.and_then(|r| r.2).map(|h| format!("{h} of 5")).unwrap_or_default(),
+            rots.and_then(|r| r.2)
+                .map(|h| format!("{h} of 5"))
+                .unwrap_or_default(),
             chains.to_string(),
-            devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" "),
+            devices
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
         ])
         .map_err(csv_error)?;
     }

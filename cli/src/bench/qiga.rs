@@ -62,11 +62,21 @@ struct Row {
 }
 
 pub fn run(a: &BenchQigaArgs) -> CliResult {
-    let path = super::default_file(&a.knapsack, "data/knapsack/knapsack-250.txt", "knapsack", "--knapsack FILE")?;
+    let path = super::default_file(
+        &a.knapsack,
+        "data/knapsack/knapsack-250.txt",
+        "knapsack",
+        "--knapsack FILE",
+    )?;
     let k = Knapsack::from_file(&path)?;
     let opt = k.optimum()?.value;
     let mut w = csv::Writer::from_writer(Vec::new());
-    let row = |w: &mut csv::Writer<Vec<u8>>, part: &'static str, backend: &str, o: &QigaOptions, r: &QigaRunResult| -> CliResult {
+    let row = |w: &mut csv::Writer<Vec<u8>>,
+               part: &'static str,
+               backend: &str,
+               o: &QigaOptions,
+               r: &QigaRunResult|
+     -> CliResult {
         let table = if o.tables[0] == RotationTable::gqa2000() {
             "gqa2000".to_string()
         } else if o.tables[0] == RotationTable::qea2002() {
@@ -94,27 +104,52 @@ pub fn run(a: &BenchQigaArgs) -> CliResult {
         .map_err(csv_error)?;
         w.flush().map_err(csv_error)?;
         if a.csv.csv.is_none() {
-            eprintln!("{part} {backend}: {} runs in {:.3} s = {} runs/s, mean {:.4} (gap {:.3} %)", r.population.len(), r.elapsed_s, out::rate(r.runs_per_second), s.mean, 100.0 * (opt - s.mean) / opt);
+            eprintln!(
+                "{part} {backend}: {} runs in {:.3} s = {} runs/s, mean {:.4} (gap {:.3} %)",
+                r.population.len(),
+                r.elapsed_s,
+                out::rate(r.runs_per_second),
+                s.mean,
+                100.0 * (opt - s.mean) / opt
+            );
         }
         Ok(())
     };
-    let go = |o: QigaOptions| -> CliResult<QigaRunResult> { Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?.run().map_err(|e| out::renamed(e, RENAMES)) };
+    let go = |o: QigaOptions| -> CliResult<QigaRunResult> {
+        Qiga::new(&k, o)
+            .map_err(|e| out::renamed(e, RENAMES))?
+            .run()
+            .map_err(|e| out::renamed(e, RENAMES))
+    };
     let device_backend = !a.qiga.cpu;
     // throughput: device, CPU backend, one thread
     if device_backend {
         let o = a.qiga.options(a.device_populations, a.seed.seed)?;
         // a warm-up run compiles the kernel and wakes the device
-        go(QigaOptions { populations: 64.min(a.device_populations), ..o.clone() })?;
+        go(QigaOptions {
+            populations: 64.min(a.device_populations),
+            ..o.clone()
+        })?;
         let r = go(o.clone())?;
         row(&mut w, "throughput", "device", &o, &r)?;
     }
     if !a.no_cpu {
-        let o = QigaOptions { backend: Backend::Cpu, devices: Vec::new(), ..a.qiga.options(a.cpu_populations, a.seed.seed)? };
+        let o = QigaOptions {
+            backend: Backend::Cpu,
+            devices: Vec::new(),
+            ..a.qiga.options(a.cpu_populations, a.seed.seed)?
+        };
         let r = go(o.clone())?;
         row(&mut w, "throughput", "cpu", &o, &r)?;
         if a.thread_populations > 0 {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| Failure(format!("cannot make a thread pool: {e}")))?;
-            let o = QigaOptions { populations: a.thread_populations, ..o };
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .map_err(|e| Failure(format!("cannot make a thread pool: {e}")))?;
+            let o = QigaOptions {
+                populations: a.thread_populations,
+                ..o
+            };
             let r = pool.install(|| go(o.clone()))?;
             row(&mut w, "throughput", "one_thread", &o, &r)?;
         }
@@ -127,21 +162,37 @@ pub fn run(a: &BenchQigaArgs) -> CliResult {
                 o.tables = vec![RotationTable::preset(table).map_err(|e| Failure(e.to_string()))?];
                 o.repair = repair;
                 let r = go(o.clone())?;
-                row(&mut w, "quality", if device_backend { "device" } else { "cpu" }, &o, &r)?;
+                row(
+                    &mut w,
+                    "quality",
+                    if device_backend { "device" } else { "cpu" },
+                    &o,
+                    &r,
+                )?;
             }
         }
     }
     // Table 1: the same runs on the device and the CPU backend (identical by construction)
     if a.table1_populations > 0 {
-        let o = QigaOptions { tables: vec![RotationTable::gqa2000()], repair: Repair::Index, ..a.qiga.options(a.table1_populations, a.seed.seed)? };
+        let o = QigaOptions {
+            tables: vec![RotationTable::gqa2000()],
+            repair: Repair::Index,
+            ..a.qiga.options(a.table1_populations, a.seed.seed)?
+        };
         let d = go(o.clone())?;
         row(&mut w, "table1", "device", &o, &d)?;
         if !a.no_cpu {
-            let oc = QigaOptions { backend: Backend::Cpu, devices: Vec::new(), ..o.clone() };
+            let oc = QigaOptions {
+                backend: Backend::Cpu,
+                devices: Vec::new(),
+                ..o.clone()
+            };
             let c = go(oc.clone())?;
             row(&mut w, "table1", "cpu", &oc, &c)?;
             if c.best_value_int != d.best_value_int {
-                return Err(Failure("Table 1: the device's runs differ from the CPU backend's".into()));
+                return Err(Failure(
+                    "Table 1: the device's runs differ from the CPU backend's".into(),
+                ));
             }
         }
     }

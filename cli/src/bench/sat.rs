@@ -7,13 +7,13 @@
 //! Host time includes the transfers (and, for DXAC, the host-side transposition); the kernel
 //! time column is the profiled device time alone. Every satisfied count must equal the CPU's.
 
-use crate::args::{parse_seconds, CsvArg, DeviceArg};
 use super::timed;
+use crate::args::{parse_seconds, CsvArg, DeviceArg};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
-use metaopt::sat::cpu as cpu_sat;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::rng::Philox;
+use metaopt::sat::cpu as cpu_sat;
 use metaopt::sat::eval::DeviceSat;
 use std::path::PathBuf;
 
@@ -62,7 +62,9 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     let n = a.assignments as usize;
     let m = cnf.num_clauses();
     let mut rng = Philox::new(a.seed, 0);
-    let asg: Vec<Assignment> = (0..n).map(|_| Assignment::random(cnf.num_vars, &mut rng)).collect();
+    let asg: Vec<Assignment> = (0..n)
+        .map(|_| Assignment::random(cnf.num_vars, &mut rng))
+        .collect();
     eprintln!(
         "bench sat: {} ({} variables, {} clauses, {} literals, {} literals on the device), {} random assignments (seed {}), {} s per evaluator",
         cnf.name,
@@ -79,7 +81,9 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     let want = cpu_sat::evaluate_many(&cnf, &asg, false)?.satisfied;
     for i in (0..n).step_by((n / 64).max(1)) {
         if want[i] != cnf.satisfied_count(&asg[i]) {
-            return Err(Failure(format!("the CPU evaluator disagrees with the host reference on assignment {i}")));
+            return Err(Failure(format!(
+                "the CPU evaluator disagrees with the host reference on assignment {i}"
+            )));
         }
     }
     let mut mismatch: Vec<String> = Vec::new();
@@ -101,7 +105,14 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     if !ok {
         mismatch.push("dxac".into());
     }
-    results.push(Measure { evaluator: "device-dxac", device: device.clone(), per_call: n, calls, seconds: secs, kernel_seconds: Some(kernel_ns as f64 * 1e-9) });
+    results.push(Measure {
+        evaluator: "device-dxac",
+        device: device.clone(),
+        per_call: n,
+        calls,
+        seconds: secs,
+        kernel_seconds: Some(kernel_ns as f64 * 1e-9),
+    });
 
     let mut ok = true;
     let mut kernel_ns = 0u64;
@@ -116,7 +127,14 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     if !ok {
         mismatch.push("mcsx".into());
     }
-    results.push(Measure { evaluator: "device-mcsx", device: device.clone(), per_call: 1, calls, seconds: secs, kernel_seconds: Some(kernel_ns as f64 * 1e-9) });
+    results.push(Measure {
+        evaluator: "device-mcsx",
+        device: device.clone(),
+        per_call: 1,
+        calls,
+        seconds: secs,
+        kernel_seconds: Some(kernel_ns as f64 * 1e-9),
+    });
 
     let mut ok = true;
     let (calls, secs) = timed(None, Some(a.seconds), |_| {
@@ -127,7 +145,14 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     if !ok {
         mismatch.push("cpu".into());
     }
-    results.push(Measure { evaluator: "cpu-rayon", device: cpu_sat::backend_description(), per_call: n, calls, seconds: secs, kernel_seconds: None });
+    results.push(Measure {
+        evaluator: "cpu-rayon",
+        device: cpu_sat::backend_description(),
+        per_call: n,
+        calls,
+        seconds: secs,
+        kernel_seconds: None,
+    });
 
     let rate = |x: &Measure| x.assignments() as f64 * m as f64 / x.seconds;
     let cpu = rate(&results[2]);
@@ -139,7 +164,8 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
             r.calls,
             r.per_call,
             r.seconds,
-            r.kernel_seconds.map_or(String::new(), |k| format!("; kernels {:.3} s", k))
+            r.kernel_seconds
+                .map_or(String::new(), |k| format!("; kernels {:.3} s", k))
         );
     }
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -172,8 +198,11 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
             r.calls.to_string(),
             format!("{:.6}", r.seconds),
             format!("{:.0}", rate(r)),
-            r.kernel_seconds.map_or(String::new(), |k| format!("{k:.6}")),
-            r.kernel_seconds.filter(|&k| k > 0.0).map_or(String::new(), |k| format!("{:.0}", evals / k)),
+            r.kernel_seconds
+                .map_or(String::new(), |k| format!("{k:.6}")),
+            r.kernel_seconds
+                .filter(|&k| k > 0.0)
+                .map_or(String::new(), |k| format!("{:.0}", evals / k)),
             format!("{:.3}", rate(r) / cpu),
         ])
         .map_err(csv_error)?;
@@ -183,6 +212,9 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
         eprintln!("check: DXAC, MCSX and the CPU evaluator gave the same satisfied counts for every assignment they evaluated");
         Ok(())
     } else {
-        Err(Failure(format!("{} disagree with the CPU evaluator's satisfied counts", mismatch.join(", "))))
+        Err(Failure(format!(
+            "{} disagree with the CPU evaluator's satisfied counts",
+            mismatch.join(", ")
+        )))
     }
 }

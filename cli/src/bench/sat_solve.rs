@@ -48,7 +48,10 @@ impl Where {
 
 /// The rayon pool of one thread that the `cpu1` rows run in.
 fn one_thread_pool() -> CliResult<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| Failure(format!("cannot make a one-thread pool: {e}")))
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| Failure(format!("cannot make a one-thread pool: {e}")))
 }
 
 #[derive(Args)]
@@ -57,7 +60,11 @@ pub struct BenchSatSolveArgs {
     #[arg(long, value_name = "DIR")]
     satlib: Option<PathBuf>,
     /// Families (comma-separated)
-    #[arg(long, value_delimiter = ',', default_value = "uf100-430,uf125-538,uf150-645,uf200-860,uf250-1065")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "uf100-430,uf125-538,uf150-645,uf200-860,uf250-1065"
+    )]
     families: Vec<String>,
     /// Instances per family (the first N by name)
     #[arg(long, default_value_t = 20, value_name = "N")]
@@ -76,7 +83,12 @@ pub struct BenchSatSolveArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     walks: Option<u32>,
     /// Backends of the walks (comma-separated; HC12 runs on the device only)
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "device,cpu,cpu1")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "device,cpu,cpu1"
+    )]
     backends: Vec<Where>,
     #[command(flatten)]
     seed: SeedArg,
@@ -108,21 +120,58 @@ struct FamilyRow {
 }
 
 /// One run: (solved, seconds, flips or iterations, walks, backend description).
-fn run_one(a: &BenchSatSolveArgs, cnf: &Cnf, on: Where, seed: u64) -> CliResult<(bool, f64, u64, u32, String)> {
+fn run_one(
+    a: &BenchSatSolveArgs,
+    cnf: &Cnf,
+    on: Where,
+    seed: u64,
+) -> CliResult<(bool, f64, u64, u32, String)> {
     let limit = Some(Duration::from_secs_f64(a.time_limit));
     match a.method.sls() {
         None => {
-            let opts = SatOptions { seed, stop: Stop { token: Some(crate::stop_token()), max_runs: 0, time_limit: limit, target: None }, ..Default::default() };
-            let mut s = SatSolver::new(cnf.clone(), 1, opts.tabu.as_ref().map_or(0, |t| t.max_length), Backend::DEVICE)?;
+            let opts = SatOptions {
+                seed,
+                stop: Stop {
+                    token: Some(crate::stop_token()),
+                    max_runs: 0,
+                    time_limit: limit,
+                    target: None,
+                },
+                ..Default::default()
+            };
+            let mut s = SatSolver::new(
+                cnf.clone(),
+                1,
+                opts.tabu.as_ref().map_or(0, |t| t.max_length),
+                Backend::DEVICE,
+            )?;
             let r = s.solve(&opts)?;
-            Ok((r.satisfiable, r.seconds, r.iterations, 1, s.backend_description()))
+            Ok((
+                r.satisfiable,
+                r.seconds,
+                r.iterations,
+                1,
+                s.backend_description(),
+            ))
         }
         Some(method) => {
-            let opts = SlsOptions { method, seed, time_limit: limit, stop_token: Some(crate::stop_token()), ..Default::default() };
+            let opts = SlsOptions {
+                method,
+                seed,
+                time_limit: limit,
+                stop_token: Some(crate::stop_token()),
+                ..Default::default()
+            };
             let (backend, walks) = on.sls_backend(a.walks);
             let mut s = SatSls::new(cnf.clone(), walks, backend)?;
             let r = s.solve(&opts)?;
-            Ok((r.satisfiable, r.seconds, r.flips, r.walks, s.backend_description()))
+            Ok((
+                r.satisfiable,
+                r.seconds,
+                r.flips,
+                r.walks,
+                s.backend_description(),
+            ))
         }
     }
 }
@@ -134,7 +183,11 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
     let dir = super::default_dir(&a.satlib, "data/satlib");
     a.device.select()?;
     let one = one_thread_pool()?;
-    let backends: Vec<Where> = if a.method == Method::Hc12 { vec![Where::Device] } else { a.backends.clone() };
+    let backends: Vec<Where> = if a.method == Method::Hc12 {
+        vec![Where::Device]
+    } else {
+        a.backends.clone()
+    };
     let mut w = csv::Writer::from_writer(Vec::new());
     for fam in &a.families {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(fam))
@@ -144,13 +197,21 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
             .collect();
         files.sort();
         files.truncate(a.instances);
-        let cnfs = files.iter().map(|f| Cnf::from_file(f)).collect::<metaopt::Result<Vec<_>>>()?;
+        let cnfs = files
+            .iter()
+            .map(|f| Cnf::from_file(f))
+            .collect::<metaopt::Result<Vec<_>>>()?;
         for &on in &backends {
-            let (mut solved, mut times, mut max_solved, mut flips, mut busy, mut walks, mut device) = (0, Vec::new(), None::<f64>, 0u64, 0.0, 0, String::new());
+            let (mut solved, mut times, mut max_solved, mut flips, mut busy, mut walks, mut device) =
+                (0, Vec::new(), None::<f64>, 0u64, 0.0, 0, String::new());
             for cnf in &cnfs {
                 for k in 0..a.runs {
                     let seed = a.seed.seed.wrapping_add(k as u64);
-                    let (ok, secs, f, nw, d) = if on == Where::Cpu1 { one.install(|| run_one(a, cnf, on, seed))? } else { run_one(a, cnf, on, seed)? };
+                    let (ok, secs, f, nw, d) = if on == Where::Cpu1 {
+                        one.install(|| run_one(a, cnf, on, seed))?
+                    } else {
+                        run_one(a, cnf, on, seed)?
+                    };
                     solved += ok as usize;
                     times.push(if ok { secs } else { a.time_limit });
                     if ok {
@@ -267,12 +328,20 @@ struct LargeRow {
 /// generate`), one run per size and backend: time to a model or the best count at the limit,
 /// and the flip rates, as CSV.
 pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
-    let method = a.method.sls().ok_or_else(|| Failure("bench sat-large runs probsat or walksat walks, not hc12".into()))?;
+    let method = a
+        .method
+        .sls()
+        .ok_or_else(|| Failure("bench sat-large runs probsat or walksat walks, not hc12".into()))?;
     a.device.select()?;
     let one = one_thread_pool()?;
     let mut w = csv::Writer::from_writer(Vec::new());
     for &n in &a.vars {
-        let cnf = Cnf::random_ksat(n as usize, a.ratio, a.k, a.formula_seed).map_err(|e| out::renamed(e, &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")]))?;
+        let cnf = Cnf::random_ksat(n as usize, a.ratio, a.k, a.formula_seed).map_err(|e| {
+            out::renamed(
+                e,
+                &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")],
+            )
+        })?;
         for &on in &a.backends {
             let d = SlsOptions::default();
             let opts = SlsOptions {
@@ -290,7 +359,11 @@ pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
                 let r = s.solve(&opts)?;
                 Ok((r, s.backend_description(), s.state_persists()))
             };
-            let (r, device, persists) = if on == Where::Cpu1 { one.install(go)? } else { go()? };
+            let (r, device, persists) = if on == Where::Cpu1 {
+                one.install(go)?
+            } else {
+                go()?
+            };
             let row = LargeRow {
                 vars: n,
                 clauses: cnf.num_clauses(),

@@ -13,7 +13,10 @@
 use crate::args::{CsvArg, DevicesArg};
 use crate::out::{self, csv_error, flag_error, CliResult};
 use clap::Args;
-use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop, DeParams, Migration, MigrationKind, Mutation, Stop};
+use metaopt::de::{
+    BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop, DeParams,
+    Migration, MigrationKind, Mutation, Stop,
+};
 use metaopt::device::list_devices;
 use metaopt::objective::Objective;
 use metaopt::problem::graph::thesis_random;
@@ -75,7 +78,12 @@ pub struct BenchScaleArgs {
     #[arg(long, default_value = "de", value_name = "NAME")]
     de_algorithm: String,
     /// The work to measure, comma-separated: qiga, batched_de, qap_ts, sssp, island_de
-    #[arg(long, value_delimiter = ',', default_value = "qiga,batched_de,qap_ts,sssp,island_de", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "qiga,batched_de,qap_ts,sssp,island_de",
+        value_name = "NAMES"
+    )]
     solvers: Vec<String>,
     #[command(flatten)]
     csv: CsvArg,
@@ -109,14 +117,32 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         return Err("--devices: no OpenCL device".into());
     }
     if let Some(bad) = a.solvers.iter().find(|s| !SOLVERS.contains(&s.as_str())) {
-        return Err(out::Failure(format!("--solvers: unknown `{bad}`; expected some of {}", SOLVERS.join(", "))));
+        return Err(out::Failure(format!(
+            "--solvers: unknown `{bad}`; expected some of {}",
+            SOLVERS.join(", ")
+        )));
     }
     let wanted = |name: &str| a.solvers.iter().any(|s| s == name);
-    let knap = Knapsack::generate(&GenerateOptions { kind: KnapsackKind::WeaklyCorrelated, items: 250, range: 10, seed: 1, ..Default::default() })?;
-    let qap_path = super::default_file(&a.qap, "data/qaplib/tai50a.dat", "QAP instance", "--qap FILE")?;
-    let qap = Arc::new(QapProblem::from_instance(&QapInstance::from_dat(&qap_path)?));
+    let knap = Knapsack::generate(&GenerateOptions {
+        kind: KnapsackKind::WeaklyCorrelated,
+        items: 250,
+        range: 10,
+        seed: 1,
+        ..Default::default()
+    })?;
+    let qap_path = super::default_file(
+        &a.qap,
+        "data/qaplib/tai50a.dat",
+        "QAP instance",
+        "--qap FILE",
+    )?;
+    let qap = Arc::new(QapProblem::from_instance(&QapInstance::from_dat(
+        &qap_path,
+    )?));
     let graph = thesis_random(a.sp_graph, 3, 1).map_err(|e| flag_error("--sp-graph", e))?;
-    let sources: Vec<u32> = (0..a.sp_sources).map(|i| ((i * 7919) % graph.n()) as u32).collect();
+    let sources: Vec<u32> = (0..a.sp_sources)
+        .map(|i| ((i * 7919) % graph.n()) as u32)
+        .collect();
     let bde_problems: Vec<BatchProblem> = (0..a.bde_problems)
         .map(|i| {
             let mut p = BatchProblem::new("F1", 10, -100.0, 100.0);
@@ -131,7 +157,12 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             "runs/s",
             format!("{} populations", a.qiga_populations),
             Box::new(|d: &[usize]| {
-                let o = QigaOptions { populations: a.qiga_populations, generations: 100, devices: d.to_vec(), ..Default::default() };
+                let o = QigaOptions {
+                    populations: a.qiga_populations,
+                    generations: 100,
+                    devices: d.to_vec(),
+                    ..Default::default()
+                };
                 let mut q = Qiga::new(&knap, o)?;
                 let t = Instant::now();
                 let r = q.run()?;
@@ -142,22 +173,38 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         (
             "batched_de",
             "evaluations/s",
-            format!("{} problems x {} generations", a.bde_problems, a.bde_generations),
+            format!(
+                "{} problems x {} generations",
+                a.bde_problems, a.bde_generations
+            ),
             Box::new(|d: &[usize]| {
                 let mut de = BatchDe::on_devices(bde_problems.clone(), d, BatchOptions::default())?;
                 let t = Instant::now();
                 let r = de.run(&BatchStop::default())?;
                 let s = t.elapsed().as_secs_f64();
-                let evals: u64 = r.iter().zip(&bde_problems).map(|(r, p)| (r.generations + 1) * p.members as u64).sum();
+                let evals: u64 = r
+                    .iter()
+                    .zip(&bde_problems)
+                    .map(|(r, p)| (r.generations + 1) * p.members as u64)
+                    .sum();
                 Ok((s, evals as f64 / s))
             }),
         ),
         (
             "qap_ts",
             "iterations/s",
-            format!("{} chains x {} iterations, {}", a.qap_chains, a.qap_iterations, qap_path.display()),
+            format!(
+                "{} chains x {} iterations, {}",
+                a.qap_chains,
+                a.qap_iterations,
+                qap_path.display()
+            ),
             Box::new(|d: &[usize]| {
-                let o = QapTsOptions { chains: a.qap_chains, max_iterations: a.qap_iterations, ..Default::default() };
+                let o = QapTsOptions {
+                    chains: a.qap_chains,
+                    max_iterations: a.qap_iterations,
+                    ..Default::default()
+                };
                 let mut ts = QapTs::on_devices(qap.clone(), d)?;
                 let t = Instant::now();
                 let r = ts.solve(&o)?;
@@ -170,7 +217,13 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             "edges/s",
             format!("{} sources, thesis graph I = {}", a.sp_sources, a.sp_graph),
             Box::new(|d: &[usize]| {
-                let mut sp = Sssp::new(&graph, SpOptions { devices: d.to_vec(), ..Default::default() })?;
+                let mut sp = Sssp::new(
+                    &graph,
+                    SpOptions {
+                        devices: d.to_vec(),
+                        ..Default::default()
+                    },
+                )?;
                 let t = Instant::now();
                 let r = sp.sssp_multi(&sources)?;
                 let s = t.elapsed().as_secs_f64();
@@ -179,9 +232,21 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         ),
     ];
     let mut w = csv::Writer::from_writer(Vec::new());
-    eprintln!("{:<22} {:<9} {:>10} {:>14} {:>14} {:>10}", "solver", "devices", "seconds", "throughput", "per device", "efficiency");
+    eprintln!(
+        "{:<22} {:<9} {:>10} {:>14} {:>14} {:>10}",
+        "solver", "devices", "seconds", "throughput", "per device", "efficiency"
+    );
     let emit = |w: &mut csv::Writer<Vec<u8>>, row: Row| -> CliResult {
-        eprintln!("{:<22} {:<9} {:>10.3e} {:>14.4e} {:>14.4e} {:>10.3}  {}", row.solver, row.devices, row.seconds, row.throughput, row.per_device, row.efficiency, row.unit);
+        eprintln!(
+            "{:<22} {:<9} {:>10.3e} {:>14.4e} {:>14.4e} {:>10.3}  {}",
+            row.solver,
+            row.devices,
+            row.seconds,
+            row.throughput,
+            row.per_device,
+            row.efficiency,
+            row.unit
+        );
         w.serialize(row).map_err(csv_error)
     };
     for (solver, unit, work, measure) in measures.iter().filter(|m| wanted(m.0)) {
@@ -194,8 +259,25 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             if k == 1 {
                 one = t;
             }
-            let list = d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
-            emit(&mut w, Row { solver, devices: list, count: k, work: work.clone(), seconds: s, unit, throughput: t, per_device: t / k as f64, efficiency: t / (k as f64 * one) })?;
+            let list = d
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            emit(
+                &mut w,
+                Row {
+                    solver,
+                    devices: list,
+                    count: k,
+                    work: work.clone(),
+                    seconds: s,
+                    unit,
+                    throughput: t,
+                    per_device: t / k as f64,
+                    efficiency: t / (k as f64 * one),
+                },
+            )?;
         }
     }
     if !wanted("island_de") {
@@ -203,17 +285,31 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
     }
     // island DE on 1..N devices (a block of islands each): island-generations/s with no migration
     // and at migration periods 1, 10 and 100, and one migration's cost on each device count
-    let de_objective = Objective::catalogue(&a.de_function).map_err(|e| flag_error("--de-function", e))?;
-    let info = de_objective.info().map_err(|e| flag_error("--de-function", e))?;
+    let de_objective =
+        Objective::catalogue(&a.de_function).map_err(|e| flag_error("--de-function", e))?;
+    let info = de_objective
+        .info()
+        .map_err(|e| flag_error("--de-function", e))?;
     if let Some(i) = info {
-        i.check_dims(a.de_dims as usize).map_err(|e| flag_error("--de-dims", e))?;
+        i.check_dims(a.de_dims as usize)
+            .map_err(|e| flag_error("--de-dims", e))?;
     }
     let (de_lo, de_hi) = info.map_or((-100.0, 100.0), |i| i.domain);
-    let algorithm: metaopt::de::Algorithm = a.de_algorithm.parse().map_err(|e| flag_error("--de-algorithm", e))?;
+    let algorithm: metaopt::de::Algorithm = a
+        .de_algorithm
+        .parse()
+        .map_err(|e| flag_error("--de-algorithm", e))?;
     // L-SHADE and jSO shrink their islands, jDE100's islands keep their best ever: no migration
     let migrates = !algorithm.reduces() && algorithm != metaopt::de::Algorithm::Jde100;
     let island = |d: &[usize], period: Option<u32>| -> CliResult<f64> {
-        let mut p = DeParams::new(a.de_islands, a.de_members, a.de_dims, de_lo, de_hi, BoundsCorrection::Cotn);
+        let mut p = DeParams::new(
+            a.de_islands,
+            a.de_members,
+            a.de_dims,
+            de_lo,
+            de_hi,
+            BoundsCorrection::Cotn,
+        );
         p.options.algorithm = algorithm;
         if algorithm.reduces() {
             // a budget the run never spends: the islands keep their size while timed
@@ -232,14 +328,21 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         de.bests_fitness()?;
         Ok(t.elapsed().as_secs_f64())
     };
-    let work = format!("{} islands x {} members, {} {}-D, {}, {} generations", a.de_islands, a.de_members, a.de_function, a.de_dims, algorithm, a.de_generations);
+    let work = format!(
+        "{} islands x {} members, {} {}-D, {}, {} generations",
+        a.de_islands, a.de_members, a.de_function, a.de_dims, algorithm, a.de_generations
+    );
     let g = a.de_generations as f64;
     let ig = g * a.de_islands as f64;
     let mut seconds = vec![[0.0f64; 4]; devices.len()];
-    for (j, (solver, period)) in
-        [("island_de_no_migration", None), ("island_de_period_1", Some(1u32)), ("island_de_period_10", Some(10)), ("island_de_period_100", Some(100))]
-            .into_iter()
-            .enumerate()
+    for (j, (solver, period)) in [
+        ("island_de_no_migration", None),
+        ("island_de_period_1", Some(1u32)),
+        ("island_de_period_10", Some(10)),
+        ("island_de_period_100", Some(100)),
+    ]
+    .into_iter()
+    .enumerate()
     {
         if period.is_some() && !migrates {
             continue;
@@ -248,9 +351,26 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             let d = &devices[..k];
             let s = island(d, period)?;
             seconds[k - 1][j] = s;
-            let list = d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+            let list = d
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
             let (t, one) = (ig / s, ig / seconds[0][j]);
-            emit(&mut w, Row { solver, devices: list, count: k, work: work.clone(), seconds: s, unit: "island-generations/s", throughput: t, per_device: t / k as f64, efficiency: t / (k as f64 * one) })?;
+            emit(
+                &mut w,
+                Row {
+                    solver,
+                    devices: list,
+                    count: k,
+                    work: work.clone(),
+                    seconds: s,
+                    unit: "island-generations/s",
+                    throughput: t,
+                    per_device: t / k as f64,
+                    efficiency: t / (k as f64 * one),
+                },
+            )?;
         }
     }
     // period 1 migrates after every generation: the extra time per generation is one migration
@@ -258,8 +378,25 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
     // does not apply to a cost and is 1.0
     for k in (1..=devices.len()).filter(|_| migrates) {
         let cost = ((seconds[k - 1][1] - seconds[k - 1][0]) / g).max(0.0);
-        let list = devices[..k].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
-        emit(&mut w, Row { solver: "migration_cost", devices: list, count: k, work: work.clone(), seconds: cost, unit: "seconds/migration", throughput: 0.0, per_device: 0.0, efficiency: 1.0 })?;
+        let list = devices[..k]
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        emit(
+            &mut w,
+            Row {
+                solver: "migration_cost",
+                devices: list,
+                count: k,
+                work: work.clone(),
+                seconds: cost,
+                unit: "seconds/migration",
+                throughput: 0.0,
+                per_device: 0.0,
+                efficiency: 1.0,
+            },
+        )?;
     }
     out::finish_csv(w, a.csv.path())
 }

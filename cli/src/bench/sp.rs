@@ -37,7 +37,13 @@ fn parse_js(s: &str) -> Result<Vec<u32>, String> {
     for t in s.split(',').map(str::trim) {
         let bad = || format!("`{t}` is not a number or a range like 1..16");
         if let Some((a, b)) = t.split_once("..").or_else(|| t.split_once('-')) {
-            let (a, b): (u32, u32) = (a.trim().parse().map_err(|_| bad())?, b.trim().trim_start_matches('=').parse().map_err(|_| bad())?);
+            let (a, b): (u32, u32) = (
+                a.trim().parse().map_err(|_| bad())?,
+                b.trim()
+                    .trim_start_matches('=')
+                    .parse()
+                    .map_err(|_| bad())?,
+            );
             if a > b {
                 return Err(bad());
             }
@@ -61,7 +67,12 @@ pub struct BenchSpArgs {
     #[arg(long, value_name = "FILE")]
     file: Vec<PathBuf>,
     /// Device methods, comma-separated: auto (the local-memory path where it fits), pull, frontier, near-far, lee (grids only)
-    #[arg(long, value_delimiter = ',', default_value = "auto,frontier,near-far", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "auto,frontier,near-far",
+        value_name = "NAMES"
+    )]
     methods: Vec<String>,
     /// Near-far's bucket width [default: the library's rule]
     #[arg(long, value_name = "D")]
@@ -88,7 +99,12 @@ pub struct BenchSpArgs {
     #[arg(long)]
     aco: bool,
     /// Vertex counts of the thesis's graphs (powers of two)
-    #[arg(long, value_delimiter = ',', default_value = "256,1024", value_name = "V,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "256,1024",
+        value_name = "V,..."
+    )]
     vs: Vec<u32>,
     /// Weight bits j of the thesis's graphs (weights below 2^j): a list or a range, e.g. 16 or 1..16
     #[arg(long, default_value = "16", value_name = "J|A..B", value_parser = parse_js)]
@@ -153,7 +169,10 @@ fn same(a: &Distances, b: &Distances) -> bool {
     match (a, b) {
         (Distances::U64(x), Distances::U64(y)) => x == y,
         (Distances::F64(x), Distances::F64(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(&p, &q)| p == q || (p - q).abs() <= 1e-9 * q.abs().max(1.0))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(&p, &q)| p == q || (p - q).abs() <= 1e-9 * q.abs().max(1.0))
         }
         _ => false,
     }
@@ -167,7 +186,10 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn emit(&mut self, r: Row) -> CliResult {
-        let mut line = format!("{:<10} {:<28} {:<9} {:<6}", r.part, r.graph, r.method, r.backend);
+        let mut line = format!(
+            "{:<10} {:<28} {:<9} {:<6}",
+            r.part, r.graph, r.method, r.backend
+        );
         if let Some(t) = r.threads {
             line += &format!(" ({t} threads)");
         }
@@ -207,10 +229,14 @@ fn source_of(s: &str, n: usize, grid: Option<&Grid>) -> CliResult<u32> {
             None => n / 2,
         }
     } else {
-        s.trim().parse::<usize>().map_err(|_| Failure(format!("--source: `{s}` is not a vertex or `center`")))?
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| Failure(format!("--source: `{s}` is not a vertex or `center`")))?
     };
     if v >= n {
-        return Err(Failure(format!("--source: {v}; the graph has {n} vertices")));
+        return Err(Failure(format!(
+            "--source: {v}; the graph has {n} vertices"
+        )));
     }
     Ok(v as u32)
 }
@@ -218,12 +244,23 @@ fn source_of(s: &str, n: usize, grid: Option<&Grid>) -> CliResult<u32> {
 fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliResult {
     let a = c.a;
     let source = source_of(&a.source, g.n(), grid)?;
-    eprintln!("{name}: {} vertices, {} arcs, {} weights, source {source}", out::thousands(g.n() as u64), out::thousands(g.m() as u64), sp::kind_name(g.weight_kind()));
+    eprintln!(
+        "{name}: {} vertices, {} arcs, {} weights, source {source}",
+        out::thousands(g.n() as u64),
+        out::thousands(g.m() as u64),
+        sp::kind_name(g.weight_kind())
+    );
     // the CPU backend first: its distances check every method's, its time is the ratio's base
     let cpu = if a.no_cpu {
         None
     } else {
-        let mut s = Sssp::new(g, SpOptions { backend: Backend::Cpu, ..Default::default() })?;
+        let mut s = Sssp::new(
+            g,
+            SpOptions {
+                backend: Backend::Cpu,
+                ..Default::default()
+            },
+        )?;
         let t = Instant::now();
         let r = c.pool.install(|| s.sssp(source))?;
         let secs = t.elapsed().as_secs_f64().max(1e-9);
@@ -239,7 +276,10 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
             seconds: secs,
             edges: Some(r.edges),
             teps: Some(r.edges as f64 / secs),
-            device: format!("CPU backend (host Dijkstra, one source on one of {} threads)", c.cpu_threads()),
+            device: format!(
+                "CPU backend (host Dijkstra, one source on one of {} threads)",
+                c.cpu_threads()
+            ),
             ..Default::default()
         })?;
         Some((r, secs))
@@ -252,20 +292,43 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
                 continue;
             };
             let rpc = a.rounds_per_check;
-            ("device (Lee wave, unit steps)".into(), Box::new(move || lee_wave(grid, source, Backend::DEVICE, rpc).map_err(|e| out::renamed(e, SP_RENAMES))))
+            (
+                "device (Lee wave, unit steps)".into(),
+                Box::new(move || {
+                    lee_wave(grid, source, Backend::DEVICE, rpc)
+                        .map_err(|e| out::renamed(e, SP_RENAMES))
+                }),
+            )
         } else {
             let (method, local_memory) = sp::parse_method(m, a.delta)?;
-            let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory, devices: Vec::new() };
+            let opts = SpOptions {
+                method,
+                backend: Backend::DEVICE,
+                rounds_per_check: a.rounds_per_check,
+                max_rounds: None,
+                local_memory,
+                devices: Vec::new(),
+            };
             let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
-            (s.backend_description(), Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))))
+            (
+                s.backend_description(),
+                Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))),
+            )
         };
         call()?; // warm-up: kernels built, buffers touched
         let (r, mean, best) = timed(a.repeat, &mut call)?;
         if let Some((cr, _)) = &cpu {
             // the Lee wave counts unit steps: compared with the CPU backend only on unit grids
-            let unit = grid.is_some_and(|gr| gr.graph.weights().as_u32().is_some_and(|w| w.iter().all(|&x| x == 1)));
+            let unit = grid.is_some_and(|gr| {
+                gr.graph
+                    .weights()
+                    .as_u32()
+                    .is_some_and(|w| w.iter().all(|&x| x == 1))
+            });
             if (!lee || unit) && !same(&r.dist, &cr.dist) {
-                return Err(Failure(format!("{name}: method {m}: the device's distances differ from the CPU backend's")));
+                return Err(Failure(format!(
+                    "{name}: method {m}: the device's distances differ from the CPU backend's"
+                )));
             }
         }
         c.emit(Row {
@@ -291,7 +354,10 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
 }
 
 /// `repeat` timed calls of `call`: the last result, the mean and the best seconds.
-fn timed<R>(repeat: u32, call: &mut dyn FnMut() -> Result<R, Failure>) -> Result<(R, f64, f64), Failure> {
+fn timed<R>(
+    repeat: u32,
+    call: &mut dyn FnMut() -> Result<R, Failure>,
+) -> Result<(R, f64, f64), Failure> {
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..repeat {
@@ -300,23 +366,40 @@ fn timed<R>(repeat: u32, call: &mut dyn FnMut() -> Result<R, Failure>) -> Result
         times.push(t.elapsed().as_secs_f64().max(1e-9));
     }
     let mean = times.iter().sum::<f64>() / times.len() as f64;
-    Ok((last.expect("repeat >= 1"), mean, times.iter().copied().fold(f64::INFINITY, f64::min)))
+    Ok((
+        last.expect("repeat >= 1"),
+        mean,
+        times.iter().copied().fold(f64::INFINITY, f64::min),
+    ))
 }
 
 fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
     let a = c.a;
     let n = g.n();
     let sources: Vec<u32> = (0..n as u32).collect();
-    eprintln!("{name}: {} vertices, {} arcs, all {} sources in one call", out::thousands(n as u64), out::thousands(g.m() as u64), out::thousands(n as u64));
+    eprintln!(
+        "{name}: {} vertices, {} arcs, all {} sources in one call",
+        out::thousands(n as u64),
+        out::thousands(g.m() as u64),
+        out::thousands(n as u64)
+    );
     let total = |r: &SpSsspMultiResult| r.edges.iter().sum::<u64>();
     // the device's timed calls follow one untimed call of the same size (kernels built, buffers
     // and the pinned staging made)
     let cpu = if a.no_cpu {
         None
     } else {
-        let mut s = Sssp::new(g, SpOptions { backend: Backend::Cpu, ..Default::default() })?;
+        let mut s = Sssp::new(
+            g,
+            SpOptions {
+                backend: Backend::Cpu,
+                ..Default::default()
+            },
+        )?;
         let pool = &c.pool;
-        let (r, secs, best) = timed(a.repeat, &mut || Ok(pool.install(|| s.sssp_multi(&sources))?))?;
+        let (r, secs, best) = timed(a.repeat, &mut || {
+            Ok(pool.install(|| s.sssp_multi(&sources))?)
+        })?;
         let e = total(&r);
         c.emit(Row {
             part: "all-sources",
@@ -342,10 +425,21 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
             continue;
         }
         let (method, local_memory) = sp::parse_method(m, a.delta)?;
-        let opts = SpOptions { method, backend: Backend::DEVICE, rounds_per_check: a.rounds_per_check, max_rounds: None, local_memory, devices: Vec::new() };
+        let opts = SpOptions {
+            method,
+            backend: Backend::DEVICE,
+            rounds_per_check: a.rounds_per_check,
+            max_rounds: None,
+            local_memory,
+            devices: Vec::new(),
+        };
         let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
-        s.sssp_multi(&sources).map_err(|e| out::renamed(e, SP_RENAMES))?; // warm-up
-        let (r, secs, best) = timed(a.repeat, &mut || s.sssp_multi(&sources).map_err(|e| out::renamed(e, SP_RENAMES)))?;
+        s.sssp_multi(&sources)
+            .map_err(|e| out::renamed(e, SP_RENAMES))?; // warm-up
+        let (r, secs, best) = timed(a.repeat, &mut || {
+            s.sssp_multi(&sources)
+                .map_err(|e| out::renamed(e, SP_RENAMES))
+        })?;
         if let Some((cr, _)) = &cpu {
             if !same(&r.dist, &cr.dist) {
                 return Err(Failure(format!("{name}: method {m}: the device's all-sources distances differ from the CPU backend's")));
@@ -385,13 +479,31 @@ struct AcoTally {
     device: String,
 }
 
-fn aco_tally(c: &Ctx, cases: impl Iterator<Item = CliResult<(Graph, u32, u32, u64)>>) -> CliResult<AcoTally> {
-    let backend = if c.a.aco_cpu { Backend::Cpu } else { Backend::DEVICE };
-    let mut t = AcoTally { runs: 0, exact: 0, found: 0, gap_sum: 0.0, secs: 0.0, device: String::new() };
+fn aco_tally(
+    c: &Ctx,
+    cases: impl Iterator<Item = CliResult<(Graph, u32, u32, u64)>>,
+) -> CliResult<AcoTally> {
+    let backend = if c.a.aco_cpu {
+        Backend::Cpu
+    } else {
+        Backend::DEVICE
+    };
+    let mut t = AcoTally {
+        runs: 0,
+        exact: 0,
+        found: 0,
+        gap_sum: 0.0,
+        secs: 0.0,
+        device: String::new(),
+    };
     for case in cases {
         let (g, s, tg, seed) = case?;
         let o = c.a.aco_opts.options(seed);
-        let r = if c.a.aco_cpu { c.pool.install(|| sp::aco_run(&g, o, backend, s, tg))? } else { sp::aco_run(&g, o, backend, s, tg)? };
+        let r = if c.a.aco_cpu {
+            c.pool.install(|| sp::aco_run(&g, o, backend, s, tg))?
+        } else {
+            sp::aco_run(&g, o, backend, s, tg)?
+        };
         if r.exact_length.is_none() {
             continue;
         }
@@ -407,7 +519,15 @@ fn aco_tally(c: &Ctx, cases: impl Iterator<Item = CliResult<(Graph, u32, u32, u6
     Ok(t)
 }
 
-fn aco_row(c: &mut Ctx, part: &'static str, name: String, n: usize, m: usize, t: AcoTally, thesis: Option<f64>) -> CliResult {
+fn aco_row(
+    c: &mut Ctx,
+    part: &'static str,
+    name: String,
+    n: usize,
+    m: usize,
+    t: AcoTally,
+    thesis: Option<f64>,
+) -> CliResult {
     let runs = t.runs.max(1) as f64;
     c.emit(Row {
         part,
@@ -433,7 +553,9 @@ fn aco_thesis(c: &mut Ctx) -> CliResult {
     let js: Vec<u32> = a.j.iter().flatten().copied().collect();
     for &v in &a.vs {
         if !v.is_power_of_two() || v < 2 {
-            return Err(Failure(format!("--vs: {v} is not a power of two >= 2 (the thesis's graphs have 2^i vertices)")));
+            return Err(Failure(format!(
+                "--vs: {v} is not a power of two >= 2 (the thesis's graphs have 2^i vertices)"
+            )));
         }
         let i = v.trailing_zeros();
         for &j in &js {
@@ -452,7 +574,15 @@ fn aco_thesis(c: &mut Ctx) -> CliResult {
             }
             let t = aco_tally(c, cases.into_iter())?;
             let thesis = (j == 16).then_some(THESIS_SHARE);
-            aco_row(c, "aco-thesis", format!("thesis V={v} j={j}"), v as usize, m_sum / a.runs as usize, t, thesis)?;
+            aco_row(
+                c,
+                "aco-thesis",
+                format!("thesis V={v} j={j}"),
+                v as usize,
+                m_sum / a.runs as usize,
+                t,
+                thesis,
+            )?;
         }
     }
     Ok(())
@@ -471,7 +601,9 @@ fn pairs(g: &Graph, count: u32, seed: u64) -> CliResult<Vec<(u32, u32)>> {
         }
         let s = rng.below(n);
         let d = dijkstra(g, s)?;
-        let reach: Vec<u32> = (0..n).filter(|&x| x != s && d.dist.reachable(x as usize)).collect();
+        let reach: Vec<u32> = (0..n)
+            .filter(|&x| x != s && d.dist.reachable(x as usize))
+            .collect();
         if reach.is_empty() {
             continue;
         }
@@ -483,7 +615,10 @@ fn pairs(g: &Graph, count: u32, seed: u64) -> CliResult<Vec<(u32, u32)>> {
 fn aco_graph(c: &mut Ctx, name: String, g: &Graph) -> CliResult {
     let ps = pairs(g, c.a.pairs, c.a.seed.seed)?;
     let seed = c.a.seed.seed;
-    let cases = ps.into_iter().enumerate().map(|(k, (s, t))| Ok((g.clone(), s, t, seed + k as u64)));
+    let cases = ps
+        .into_iter()
+        .enumerate()
+        .map(|(k, (s, t))| Ok((g.clone(), s, t, seed + k as u64)));
     let t = aco_tally(c, cases)?;
     aco_row(c, "aco-graph", name, g.n(), g.m(), t, None)
 }
@@ -500,8 +635,14 @@ pub fn run(a: &BenchSpArgs) -> CliResult {
         }
         pb = pb.num_threads(t);
     }
-    let pool = pb.build().map_err(|e| Failure(format!("cannot make a thread pool: {e}")))?;
-    let mut c = Ctx { a, pool, w: csv::Writer::from_writer(Vec::new()) };
+    let pool = pb
+        .build()
+        .map_err(|e| Failure(format!("cannot make a thread pool: {e}")))?;
+    let mut c = Ctx {
+        a,
+        pool,
+        w: csv::Writer::from_writer(Vec::new()),
+    };
     if a.sssp {
         let mut grids = a.grid.clone();
         if grids.is_empty() && a.file.is_empty() {
@@ -510,7 +651,11 @@ pub fn run(a: &BenchSpArgs) -> CliResult {
         for spec in &grids {
             let t = Instant::now();
             let grid = spec.make("--grid")?;
-            eprintln!("generated {} in {:.1} s", spec.name(), t.elapsed().as_secs_f64());
+            eprintln!(
+                "generated {} in {:.1} s",
+                spec.name(),
+                t.elapsed().as_secs_f64()
+            );
             let name = format!("grid {}x{}", spec.width, spec.height);
             sssp_graph(&mut c, &name, &grid.graph, Some(&grid))?;
         }
@@ -527,7 +672,11 @@ pub fn run(a: &BenchSpArgs) -> CliResult {
         aco_thesis(&mut c)?;
         for spec in &a.aco_grid {
             let grid = spec.make("--aco-grid")?;
-            aco_graph(&mut c, format!("grid {}x{}", spec.width, spec.height), &grid.graph)?;
+            aco_graph(
+                &mut c,
+                format!("grid {}x{}", spec.width, spec.height),
+                &grid.graph,
+            )?;
         }
         for f in &a.aco_file {
             let g = sp::read_graph(f, &a.osm)?;
@@ -539,5 +688,8 @@ pub fn run(a: &BenchSpArgs) -> CliResult {
 }
 
 fn file_name(p: &std::path::Path) -> String {
-    p.file_name().map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into_owned())
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    )
 }

@@ -34,7 +34,13 @@ pub struct BenchTabuArgs {
     #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
     /// Modes to run, comma-separated: plain HC12, HC12 with the tabu list
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "plain,tabu", value_name = "MODES")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "plain,tabu",
+        value_name = "MODES"
+    )]
     modes: Vec<Mode>,
     /// Length of the tabu list
     #[arg(long, default_value_t = 100, value_name = "N")]
@@ -76,7 +82,10 @@ pub fn run(a: &BenchTabuArgs) -> CliResult {
     } else {
         a.instances.clone()
     };
-    for t in THESIS_TABLE4.iter().filter(|t| a.instances.is_empty() && !names.iter().any(|n| n == t.0)) {
+    for t in THESIS_TABLE4
+        .iter()
+        .filter(|t| a.instances.is_empty() && !names.iter().any(|n| n == t.0))
+    {
         eprintln!("bench tabu: {} is not in {}; left out", t.0, dir.display());
     }
     let mut modes: Vec<Mode> = Vec::new();
@@ -90,13 +99,25 @@ pub fn run(a: &BenchTabuArgs) -> CliResult {
         let path = dir.join(format!("{name}.dat"));
         let inst = QapInstance::from_dat(&path)?;
         let optimum = find_bks(&path)?
-            .ok_or_else(|| Failure(format!("no best-known value for {name} in BKS.csv beside {}", path.display())))?
+            .ok_or_else(|| {
+                Failure(format!(
+                    "no best-known value for {name} in BKS.csv beside {}",
+                    path.display()
+                ))
+            })?
             .bks;
         let swaps = a
             .swaps
             .or_else(|| THESIS_TABLE4.iter().find(|t| t.0 == name).map(|t| t.1))
-            .ok_or_else(|| Failure(format!("--swaps: {name} is not in the thesis's table; give the swap count")))?;
-        for mode in modes.iter().map(|m| (*m == Mode::Tabu).then(|| tabu.clone())) {
+            .ok_or_else(|| {
+                Failure(format!(
+                    "--swaps: {name} is not in the thesis's table; give the swap count"
+                ))
+            })?;
+        for mode in modes
+            .iter()
+            .map(|m| (*m == Mode::Tabu).then(|| tabu.clone()))
+        {
             let row = success_series(&inst, optimum, swaps, a.runs, a.seed.seed, mode, backend)?;
             eprintln!(
                 "  {:<8} {:>2} swaps {:<8} {:>5.1} % ({}/{}, 95 % {:.3} to {:.3} %), first optimum after {}, {:.4} s per run (thesis {:.1} %, {} s)",

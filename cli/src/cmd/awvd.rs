@@ -28,7 +28,12 @@ pub struct SelectionArgs {
 
 impl SelectionArgs {
     pub fn selection(&self) -> AtomSelection {
-        AtomSelection { heteroatoms: self.hetatm, hydrogens: self.hydrogens, all_models: self.all_models, ..AtomSelection::default() }
+        AtomSelection {
+            heteroatoms: self.hetatm,
+            hydrogens: self.hydrogens,
+            all_models: self.all_models,
+            ..AtomSelection::default()
+        }
     }
 }
 
@@ -49,12 +54,21 @@ pub struct DiagramArgs {
 impl DiagramArgs {
     pub fn options(&self) -> CliResult<AwvdOptions> {
         if !(self.cell.is_finite() && self.cell >= 0.0) {
-            return Err(Failure(format!("--cell: {}; expected finite and >= 0", self.cell)));
+            return Err(Failure(format!(
+                "--cell: {}; expected finite and >= 0",
+                self.cell
+            )));
         }
         if !(self.suspect_bound.is_finite() && self.suspect_bound >= 0.0) {
-            return Err(Failure(format!("--suspect-bound: {}; expected finite and >= 0", self.suspect_bound)));
+            return Err(Failure(format!(
+                "--suspect-bound: {}; expected finite and >= 0",
+                self.suspect_bound
+            )));
         }
-        Ok(AwvdOptions { cell: self.cell, suspect_bound: self.suspect_bound })
+        Ok(AwvdOptions {
+            cell: self.cell,
+            suspect_bound: self.suspect_bound,
+        })
     }
 }
 
@@ -84,19 +98,30 @@ pub fn read(file: &Path, sel: &AtomSelection) -> CliResult<Vec<Ball>> {
 }
 
 /// The diagram of `balls` on `backend`.
-pub fn diagram(balls: &[Ball], opts: &AwvdOptions, backend: Backend, double: bool) -> CliResult<AwvdResult> {
+pub fn diagram(
+    balls: &[Ball],
+    opts: &AwvdOptions,
+    backend: Backend,
+    double: bool,
+) -> CliResult<AwvdResult> {
     let r = match backend {
         Backend::Cpu => awvd::awvd_cpu(balls, opts),
         b => awvd::device::awvd_device(balls, opts, b, double),
     };
-    r.map_err(|e| renamed_or_cpu(e, &[("cell", "--cell"), ("suspect_bound", "--suspect-bound")]))
+    r.map_err(|e| {
+        renamed_or_cpu(
+            e,
+            &[("cell", "--cell"), ("suspect_bound", "--suspect-bound")],
+        )
+    })
 }
 
 fn write_to(path: &Path, text: &str, flag: &str) -> CliResult {
     if path == Path::new("-") {
         return out::print(text);
     }
-    std::fs::write(path, text).map_err(|e| Failure(format!("{flag}: cannot write {}: {e}", path.display())))
+    std::fs::write(path, text)
+        .map_err(|e| Failure(format!("{flag}: cannot write {}: {e}", path.display())))
 }
 
 #[derive(Serialize)]
@@ -166,7 +191,9 @@ pub fn run(a: &AwvdArgs) -> CliResult {
         return out::print_json(&r);
     }
     // with the vertices or contacts on stdout the summary goes to stderr
-    let to_stdout = [&a.vertices, &a.contacts].iter().all(|p| p.as_deref() != Some(Path::new("-")));
+    let to_stdout = [&a.vertices, &a.contacts]
+        .iter()
+        .all(|p| p.as_deref() != Some(Path::new("-")));
     let text = format!(
         "{}: {} balls\nvertices: {}\ncontacts: {}\nunbounded edges: {}\nsearches: {} in {} levels ({} on the host), restarts: {}, double re-checks: {}, float winners replaced: {}\n\
          backend: {}\ntime: parse {:.3} s, diagram {:.3} s (grid {:.3}, tracing {:.3} of which searches {:.3}, contacts {:.3}), output {:.3} s\n",

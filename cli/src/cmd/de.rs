@@ -1,14 +1,19 @@
 //! `metaopt de`: the island differential evolution solver (docs/specs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
 
-use crate::args::{parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, DevicesArg, FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs, StopArgs};
+use crate::args::{
+    parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, DevicesArg,
+    FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs,
+    StopArgs,
+};
 use crate::experiment::de_stats::{stats, Stats};
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
 use metaopt::de::{
-    Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind, Record, Selection, Stop, StopReason,
+    Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration,
+    MigrationKind, Record, Selection, Stop, StopReason,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -100,16 +105,38 @@ pub struct DeArgs {
     #[arg(long, default_value_t = 10, value_name = "K")]
     period: u32,
     /// Smallest F (all populations with --F-mode const)
-    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.1, value_name = "F", allow_negative_numbers = true)]
+    #[arg(
+        long = "F-min",
+        visible_alias = "f-min",
+        default_value_t = 0.1,
+        value_name = "F",
+        allow_negative_numbers = true
+    )]
     f_min: f64,
     /// Largest F (--F-mode linspace)
-    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 1.5, value_name = "F", allow_negative_numbers = true)]
+    #[arg(
+        long = "F-max",
+        visible_alias = "f-max",
+        default_value_t = 1.5,
+        value_name = "F",
+        allow_negative_numbers = true
+    )]
     f_max: f64,
     /// linspace: F evenly from --F-min to --F-max over the populations; const: --F-min for all
-    #[arg(long = "F-mode", visible_alias = "f-mode", default_value = "linspace", value_name = "MODE")]
+    #[arg(
+        long = "F-mode",
+        visible_alias = "f-mode",
+        default_value = "linspace",
+        value_name = "MODE"
+    )]
     f_mode: String,
     /// Crossover rate: one value, or a comma list with one per population
-    #[arg(long = "CR", visible_alias = "cr", default_value = "0.5", value_name = "CR[,CR...]")]
+    #[arg(
+        long = "CR",
+        visible_alias = "cr",
+        default_value = "0.5",
+        value_name = "CR[,CR...]"
+    )]
     cr: String,
     /// Seeds S, S+1, S+2, S+3 for initialisation, mutation, crossover and migration
     /// [default: the thesis's 123, 345, 457, 581]
@@ -237,9 +264,17 @@ pub fn stop_name(s: StopReason) -> &'static str {
     }
 }
 
-
 pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
-    let header = ["generation", "evaluations", "seconds", "best", "q25", "median", "q75", "worst"];
+    let header = [
+        "generation",
+        "evaluations",
+        "seconds",
+        "best",
+        "q25",
+        "median",
+        "q75",
+        "worst",
+    ];
     let rows = history.iter().map(|r| {
         // best, quartiles and worst of the island bests
         let s = stats(&r.bests);
@@ -258,21 +293,40 @@ pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
 }
 
 pub fn write_history_plot(path: &Path, title: &str, history: &[Record]) -> CliResult {
-    let rows: Vec<(f64, Stats)> = history.iter().map(|r| (r.generation as f64, stats(&r.bests))).collect();
+    let rows: Vec<(f64, Stats)> = history
+        .iter()
+        .map(|r| (r.generation as f64, stats(&r.bests)))
+        .collect();
     let mut p = Panel::new(title, "generation", "objective value");
     p.series.push(
-        Series::line("median island best (25-75 % band)", rows.iter().map(|(g, s)| (*g, s.q50)).collect(), plot::color(0))
-            .with_band(rows.iter().map(|(g, s)| (*g, s.q25, s.q75)).collect()),
+        Series::line(
+            "median island best (25-75 % band)",
+            rows.iter().map(|(g, s)| (*g, s.q50)).collect(),
+            plot::color(0),
+        )
+        .with_band(rows.iter().map(|(g, s)| (*g, s.q25, s.q75)).collect()),
     );
-    p.series.push(Series::line("best over all islands", rows.iter().map(|(g, s)| (*g, s.min)).collect(), plot::color(3)));
+    p.series.push(Series::line(
+        "best over all islands",
+        rows.iter().map(|(g, s)| (*g, s.min)).collect(),
+        plot::color(3),
+    ));
     plot::write_png(path, "", &[p], 1, (900, 560))
 }
 
-fn progress_bar(generations: Option<u64>, time: Option<Duration>, evaluations: Option<u64>) -> ProgressBar {
+fn progress_bar(
+    generations: Option<u64>,
+    time: Option<Duration>,
+    evaluations: Option<u64>,
+) -> ProgressBar {
     match (generations, time, evaluations) {
-        (Some(g), _, _) => out::count_bar(g, "generation {pos}/{len}  {elapsed} (eta {eta})  {msg}"),
+        (Some(g), _, _) => {
+            out::count_bar(g, "generation {pos}/{len}  {elapsed} (eta {eta})  {msg}")
+        }
         (None, Some(t), _) => out::time_bar(t),
-        (None, None, Some(e)) => out::count_bar(e, "{pos}/{len} evaluations  {elapsed} (eta {eta})  {msg}"),
+        (None, None, Some(e)) => {
+            out::count_bar(e, "{pos}/{len} evaluations  {elapsed} (eta {eta})  {msg}")
+        }
         (None, None, None) => out::spinner(),
     }
 }
@@ -307,8 +361,14 @@ pub fn run(a: &DeArgs) -> CliResult {
     let kind = parse_migration(&a.migration)?;
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
     let cr = parse_numbers("--CR", &a.cr)?;
-    let selection: Selection = a.selection.parse().map_err(|e| flag_error("--selection", e))?;
-    let algorithm: Algorithm = a.algorithm.parse().map_err(|e| flag_error("--algorithm", e))?;
+    let selection: Selection = a
+        .selection
+        .parse()
+        .map_err(|e| flag_error("--selection", e))?;
+    let algorithm: Algorithm = a
+        .algorithm
+        .parse()
+        .map_err(|e| flag_error("--algorithm", e))?;
     let lshade_budget = match a.lshade_budget {
         Some(b) => b,
         None if algorithm.reduces() => match (a.evaluations, a.max_generations.max_generations) {
@@ -326,7 +386,8 @@ pub fn run(a: &DeArgs) -> CliResult {
     let single = !precision.is_double();
     let obj = a.objective.resolve()?;
     if let Some(info) = obj.info {
-        info.check_dims(dims as usize).map_err(|e| flag_error("--dims", e))?;
+        info.check_dims(dims as usize)
+            .map_err(|e| flag_error("--dims", e))?;
     }
     let (objective, name, info) = (obj.objective, obj.name, obj.info);
     let (lo, hi) = a.objective.interval(info);
@@ -341,7 +402,11 @@ pub fn run(a: &DeArgs) -> CliResult {
         crossover_seed: seeds[2],
         migration_seed: seeds[3],
         double: precision.is_double(),
-        precision: if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single },
+        precision: if precision.is_double() {
+            metaopt::Precision::Double
+        } else {
+            metaopt::Precision::Single
+        },
         fitness_precision: a.fitness_precision.option(),
         shared_random: a.shared_random,
         fused: !a.unfused,
@@ -353,7 +418,12 @@ pub fn run(a: &DeArgs) -> CliResult {
         jde_eps: a.jde_eps,
         jde_age: a.jde_age,
     };
-    let params = DeParams { limits: vec![(lo, hi)], bounds, options, ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn) };
+    let params = DeParams {
+        limits: vec![(lo, hi)],
+        bounds,
+        options,
+        ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn)
+    };
     let migration = Migration::new(kind, a.period);
     let devices = a.devices.list_for(a.backend.cpu)?;
     // with --mpi, this rank's block of the islands on its devices (--devices, --device, else its
@@ -372,16 +442,38 @@ pub fn run(a: &DeArgs) -> CliResult {
     // several devices: a block of islands each, the one-device result for a seed
     let mut de = on_rank((|| {
         if let Some(rk) = &ranks {
-            rk.pick_device(false, !devices.is_empty() || a.backend.device.device.is_some());
+            rk.pick_device(
+                false,
+                !devices.is_empty() || a.backend.device.device.is_some(),
+            );
             crate::mpi::test_failure(rk)?;
-            let mine = if devices.is_empty() { vec![metaopt::device::get_device_number().map_err(de_error)?] } else { devices.clone() };
-            return DeMultiPop::across(&params, &mine, Box::new(rk.island_exchange())).map_err(de_error);
+            let mine = if devices.is_empty() {
+                vec![metaopt::device::get_device_number().map_err(de_error)?]
+            } else {
+                devices.clone()
+            };
+            return DeMultiPop::across(&params, &mine, Box::new(rk.island_exchange()))
+                .map_err(de_error);
         }
-        if devices.is_empty() { DeMultiPop::new(&params, backend) } else { DeMultiPop::on_devices(&params, &devices) }.map_err(de_error)
+        if devices.is_empty() {
+            DeMultiPop::new(&params, backend)
+        } else {
+            DeMultiPop::on_devices(&params, &devices)
+        }
+        .map_err(de_error)
     })())?;
     let time_limit = a.stop.time_limit();
     // the limit and Ctrl-C bound the set-up too: the initial population comes in short launches
-    let init = de.init_within(&objective, mutation, migration, None, crate::time_left(time_limit), Some(&crate::stop_token())).map_err(de_error);
+    let init = de
+        .init_within(
+            &objective,
+            mutation,
+            migration,
+            None,
+            crate::time_left(time_limit),
+            Some(&crate::stop_token()),
+        )
+        .map_err(de_error);
     if let Some(rk) = &ranks {
         rk.or_abort(init);
     } else {
@@ -389,22 +481,42 @@ pub fn run(a: &DeArgs) -> CliResult {
     }
     let device = match &ranks {
         // rank 0's devices, as the other commands print them
-        Some(rk) => format!("{}; MPI, {} rank{}", de.backend_description(), rk.size(), if rk.size() == 1 { "" } else { "s" }),
+        Some(rk) => format!(
+            "{}; MPI, {} rank{}",
+            de.backend_description(),
+            rk.size(),
+            if rk.size() == 1 { "" } else { "s" }
+        ),
         None => de.backend_description(),
     };
     // the values are the fitness precision's (the points the storage precision's)
     let fsingle = !de.config().fitness_double();
 
     let target = a.stop.target;
-    let generations = match (a.max_generations.max_generations, target, time_limit, a.evaluations) {
+    let generations = match (
+        a.max_generations.max_generations,
+        target,
+        time_limit,
+        a.evaluations,
+    ) {
         (None, None, None, None) => Some(DEFAULT_GENERATIONS),
         (g, ..) => g,
     };
-    let record_every = a.record_every.unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
+    let record_every = a
+        .record_every
+        .unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
     // the limit counts from the command's start: creating and initialising the populations are in it
-    let stop = Stop { max_generations: generations, max_evaluations: a.evaluations, target, time_limit: crate::time_left(time_limit), record_every, token: Some(crate::stop_token()) };
+    let stop = Stop {
+        max_generations: generations,
+        max_evaluations: a.evaluations,
+        target,
+        time_limit: crate::time_left(time_limit),
+        record_every,
+        token: Some(crate::stop_token()),
+    };
     let root = ranks.as_ref().is_none_or(|rk| rk.is_root());
-    let bar = (a.json.progress() && root).then(|| progress_bar(generations, time_limit, a.evaluations));
+    let bar =
+        (a.json.progress() && root).then(|| progress_bar(generations, time_limit, a.evaluations));
     let (g0, e0) = (de.generation(), de.evaluations());
     let result = de.run_observed(&stop, |r| {
         if let Some(bar) = &bar {
@@ -414,14 +526,20 @@ pub fn run(a: &DeArgs) -> CliResult {
                 _ => {}
             }
             let best = r.bests.iter().copied().fold(f64::INFINITY, f64::min);
-            bar.set_message(format!("generation {}, best {}", r.generation - g0, out::value(best, fsingle)));
+            bar.set_message(format!(
+                "generation {}, best {}",
+                r.generation - g0,
+                out::value(best, fsingle)
+            ));
         }
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     // every island's best (across ranks a gather that every rank joins)
-    let result = result.and_then(|r| Ok((r, de.bests_fitness()?))).map_err(de_error);
+    let result = result
+        .and_then(|r| Ok((r, de.bests_fitness()?)))
+        .map_err(de_error);
     let (mut r, island_bests): (DeRunResult, Vec<f64>) = match &ranks {
         Some(rk) => rk.or_abort(result),
         None => result?,
@@ -439,13 +557,20 @@ pub fn run(a: &DeArgs) -> CliResult {
     }
 
     let cfg = de.config();
-    let fitness_precision = if cfg.fitness_double() { Precision::Double } else { Precision::Single };
+    let fitness_precision = if cfg.fitness_double() {
+        Precision::Double
+    } else {
+        Precision::Single
+    };
     let (island_f, island_cr) = (cfg.f[r.island as usize], cfg.cr[r.island as usize]);
     if let Some(path) = &a.csv {
         write_history_csv(path, &r.history)?;
     }
     if let Some(path) = &a.plot {
-        let title = format!("{name}, D = {}: {} islands x {} members, {}, {}", dims, a.islands, a.members, mutation, a.bounds);
+        let title = format!(
+            "{name}, D = {}: {} islands x {} members, {}, {}",
+            dims, a.islands, a.members, mutation, a.bounds
+        );
         write_history_plot(path, &title, &r.history)?;
     }
     let minimum = info.and_then(|i| i.minimum(dims as usize)).map(|m| m.value);
@@ -478,7 +603,10 @@ pub fn run(a: &DeArgs) -> CliResult {
             island: r.island,
             island_f,
             island_cr,
-            island_bests: island_bests.iter().map(|&v| out::rounded(v, fsingle)).collect(),
+            island_bests: island_bests
+                .iter()
+                .map(|&v| out::rounded(v, fsingle))
+                .collect(),
             generations: r.generations,
             evaluations: r.evaluations,
             seconds: r.seconds,
@@ -487,7 +615,12 @@ pub fn run(a: &DeArgs) -> CliResult {
             error: minimum.map(|m| r.value - m),
         });
     }
-    let mut t = format!("objective    {name} ({} dimensions, [{}, {}])\n", dims, out::float(lo), out::float(hi));
+    let mut t = format!(
+        "objective    {name} ({} dimensions, [{}, {}])\n",
+        dims,
+        out::float(lo),
+        out::float(hi)
+    );
     t += &format!("device       {device}\n");
     if fitness_precision == precision {
         t += &format!("precision    {precision}\n");
@@ -501,7 +634,11 @@ pub fn run(a: &DeArgs) -> CliResult {
         mutation,
         a.bounds,
         kind,
-        if kind == MigrationKind::None { String::new() } else { format!(" every {} generations", a.period) }
+        if kind == MigrationKind::None {
+            String::new()
+        } else {
+            format!(" every {} generations", a.period)
+        }
     );
     if cfg.options.algorithm == Algorithm::Jde100 {
         let o = &cfg.options;
@@ -516,25 +653,52 @@ pub fn run(a: &DeArgs) -> CliResult {
         t += &format!(
             "algorithm    {}{} (adaptive F and CR, current-to-pbest/1 with an archive)\n",
             cfg.options.algorithm,
-            if cfg.options.algorithm.reduces() { format!(", budget {} evaluations per island", cfg.options.lshade_budget) } else { String::new() }
+            if cfg.options.algorithm.reduces() {
+                format!(
+                    ", budget {} evaluations per island",
+                    cfg.options.lshade_budget
+                )
+            } else {
+                String::new()
+            }
         );
     }
     t += &format!(
         "parameters   F {} {}{}, CR {}, seeds {}, selection {}\n",
         f_mode.name(),
         out::float(a.f_min),
-        if f_mode == FMode::Linspace { format!("..{}", out::float(a.f_max)) } else { String::new() },
+        if f_mode == FMode::Linspace {
+            format!("..{}", out::float(a.f_max))
+        } else {
+            String::new()
+        },
         a.cr,
         seeds.map(|s| s.to_string()).join(","),
-        a.selection.parse::<Selection>().map_or("ties", |s| s.name()),
+        a.selection
+            .parse::<Selection>()
+            .map_or("ties", |s| s.name()),
     );
     t += &format!("best value   {}\n", out::value(r.value, fsingle));
     if let Some(m) = minimum {
-        t += &format!("minimum      {} (error {})\n", out::float(m), out::value(r.value - m, fsingle));
+        t += &format!(
+            "minimum      {} (error {})\n",
+            out::float(m),
+            out::value(r.value - m, fsingle)
+        );
     }
-    let show = |v: &[f64]| v.iter().map(|&x| out::value(x, single)).collect::<Vec<_>>().join(" ");
+    let show = |v: &[f64]| {
+        v.iter()
+            .map(|&x| out::value(x, single))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     t += &format!("at           {}\n", show(&r.x));
-    t += &format!("island       {} (F {}, CR {})\n", r.island, out::float(island_f), out::float(island_cr));
+    t += &format!(
+        "island       {} (F {}, CR {})\n",
+        r.island,
+        out::float(island_f),
+        out::float(island_cr)
+    );
     t += &format!(
         "generations  {}\nevaluations  {}\ntime         {:.3} s\nstopped by   {}\n",
         r.generations,
@@ -543,7 +707,11 @@ pub fn run(a: &DeArgs) -> CliResult {
         stop_name(r.stopped_by)
     );
     if let Some(p) = &a.csv {
-        t += &format!("history      {} ({} records)\n", p.display(), r.history.len());
+        t += &format!(
+            "history      {} ({} records)\n",
+            p.display(),
+            r.history.len()
+        );
     }
     if let Some(p) = &a.plot {
         t += &format!("plot         {}\n", p.display());

@@ -16,7 +16,10 @@ pub fn run(a: &FunctionsArgs) -> CliResult {
     if a.json {
         return out::print_json(&cat);
     }
-    let mut s = format!("{:<8} {:<22} {:<16} {}\n", "name", "domain", "dimensions", "minimum");
+    let mut s = format!(
+        "{:<8} {:<22} {:<16} {}\n",
+        "name", "domain", "dimensions", "minimum"
+    );
     for f in cat {
         s += &format!(
             "{:<8} {:<22} {:<16} {}\n         {}\n",

@@ -1,6 +1,9 @@
 //! `metaopt hc12`: the general HC12 solver on a catalogue function or a user OpenCL objective.
 
-use crate::args::{DeviceArg, JsonArg, MaxRunsArg, ObjectiveArgs, Precision, PrecisionArgs, SeedArg, StopArgs, TabuArgs};
+use crate::args::{
+    DeviceArg, JsonArg, MaxRunsArg, ObjectiveArgs, Precision, PrecisionArgs, SeedArg, StopArgs,
+    TabuArgs,
+};
 use crate::out::{self, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::hc12::general::{Coding, Domain, Hc12, Hc12Params, RunOptions, Sense, StartPoint};
@@ -100,7 +103,10 @@ pub fn run(a: &Hc12Args) -> CliResult {
         (None, None, None) => 1,
         (None, ..) => u32::MAX,
     };
-    let precision = a.precision.resolve(metaopt::device::Backend::DEVICE, a.json.quiet || a.json.json)?;
+    let precision = a.precision.resolve(
+        metaopt::device::Backend::DEVICE,
+        a.json.quiet || a.json.json,
+    )?;
     let obj = a.objective.resolve()?;
     let (objective, name) = (obj.objective, obj.name);
     let (lo, hi) = a.objective.interval(obj.info);
@@ -117,7 +123,11 @@ pub fn run(a: &Hc12Args) -> CliResult {
             DomainArg::Binary => Domain::Binary,
         },
         double: precision.is_double(),
-        precision: if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single },
+        precision: if precision.is_double() {
+            metaopt::Precision::Double
+        } else {
+            metaopt::Precision::Single
+        },
     };
     let flag = |e: metaopt::Error| {
         let table = [
@@ -143,28 +153,48 @@ pub fn run(a: &Hc12Args) -> CliResult {
     let start = match (&a.start, a.start_zeros) {
         (Some(x), _) => StartPoint::Vector(
             x.split(',')
-                .map(|v| v.trim().parse::<f64>().map_err(|_| Failure(format!("--start: `{v}` is not a number"))))
+                .map(|v| {
+                    v.trim()
+                        .parse::<f64>()
+                        .map_err(|_| Failure(format!("--start: `{v}` is not a number")))
+                })
                 .collect::<CliResult<Vec<f64>>>()?,
         ),
         (None, true) => StartPoint::Zeros,
         (None, false) => StartPoint::Random,
     };
     let opts = RunOptions {
-        coding: if a.coding == CodingArg::Gc { Coding::Gray } else { Coding::Binary },
+        coding: if a.coding == CodingArg::Gc {
+            Coding::Gray
+        } else {
+            Coding::Binary
+        },
         sense: if a.max { Sense::Max } else { Sense::Min },
-        stop: metaopt::hc12::restarts::Stop { max_runs: runs, time_limit: crate::time_left(time_limit), target: a.stop.target, token: Some(crate::stop_token()) },
+        stop: metaopt::hc12::restarts::Stop {
+            max_runs: runs,
+            time_limit: crate::time_left(time_limit),
+            target: a.stop.target,
+            token: Some(crate::stop_token()),
+        },
         start,
         seed: a.seed.seed,
         ..Default::default()
     };
-    let bar = a.json.progress().then(|| out::stop_bar((runs != u32::MAX).then_some(runs as u64), "run", time_limit));
+    let bar = a
+        .json
+        .progress()
+        .then(|| out::stop_bar((runs != u32::MAX).then_some(runs as u64), "run", time_limit));
     let single = !precision.is_double();
     let result = s.run_observed(&opts, |p| {
         if let Some(bar) = &bar {
             if time_limit.is_none() {
                 bar.set_position(p.runs as u64);
             }
-            bar.set_message(format!("run {}, best {}", p.runs, out::value(p.best, single)));
+            bar.set_message(format!(
+                "run {}, best {}",
+                p.runs,
+                out::value(p.best, single)
+            ));
         }
     });
     if let Some(bar) = &bar {
@@ -177,7 +207,9 @@ pub fn run(a: &Hc12Args) -> CliResult {
     }
     let target_reached = a.stop.target.is_some_and(|t| r.value <= t);
     let profile = s.profile.as_ref().map(|p| {
-        p.iter().map(|(k, (n, ns))| (k.to_string(), *n, *ns as f64 / 1e6)).collect::<Vec<_>>()
+        p.iter()
+            .map(|(k, (n, ns))| (k.to_string(), *n, *ns as f64 / 1e6))
+            .collect::<Vec<_>>()
     });
     if a.json.json {
         return out::print_json(&Hc12Json {
@@ -195,7 +227,13 @@ pub fn run(a: &Hc12Args) -> CliResult {
             profile,
         });
     }
-    let mut t = format!("objective    {name} ({} dimensions, {} bits each, [{}, {}])\n", a.dims, a.bits, out::float(lo), out::float(hi));
+    let mut t = format!(
+        "objective    {name} ({} dimensions, {} bits each, [{}, {}])\n",
+        a.dims,
+        a.bits,
+        out::float(lo),
+        out::float(hi)
+    );
     t += &format!("device       {}\n", s.backend_description());
     t += &format!("precision    {precision}\n");
     t += &format!(
@@ -206,7 +244,12 @@ pub fn run(a: &Hc12Args) -> CliResult {
         a.seed.seed
     );
     t += &format!("best value   {}\n", out::value(r.value, single));
-    let show = |v: &[f64]| v.iter().map(|&x| out::float(x)).collect::<Vec<_>>().join(" ");
+    let show = |v: &[f64]| {
+        v.iter()
+            .map(|&x| out::float(x))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     t += &format!("at           {}\n", show(&r.reals));
     let tgt = match a.stop.target {
         Some(v) if target_reached => format!(" (target {} reached)", out::float(v)),
@@ -214,7 +257,12 @@ pub fn run(a: &Hc12Args) -> CliResult {
         None => String::new(),
     };
     t += &format!("runs         {}{tgt}\n", r.runs.len());
-    t += &format!("iterations   {} in the best run\nevaluations  {} rows\ntime         {:.3} s\n", r.iterations, out::thousands(r.evaluations), r.seconds);
+    t += &format!(
+        "iterations   {} in the best run\nevaluations  {} rows\ntime         {:.3} s\n",
+        r.iterations,
+        out::thousands(r.evaluations),
+        r.seconds
+    );
     if let Some(p) = profile {
         for (k, n, ms) in p {
             t += &format!("kernel       {k}: {n} launches, {ms:.3} ms\n");

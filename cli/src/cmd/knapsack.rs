@@ -4,7 +4,9 @@
 use crate::args::{JsonArg, SeedArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
-use metaopt::problem::knapsack::{CapacityRule, GenerateOptions, Knapsack, KnapsackKind, DEFAULT_MAX_STATES};
+use metaopt::problem::knapsack::{
+    CapacityRule, GenerateOptions, Knapsack, KnapsackKind, DEFAULT_MAX_STATES,
+};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -48,7 +50,9 @@ struct OptJson<'a> {
 pub fn opt(a: &OptArgs) -> CliResult {
     let k = Knapsack::from_file(&a.file)?;
     let t = std::time::Instant::now();
-    let o = k.optimum_with_limit(a.max_states).map_err(|e| flag_error("--max-states", e))?;
+    let o = k
+        .optimum_with_limit(a.max_states)
+        .map_err(|e| flag_error("--max-states", e))?;
     let seconds = t.elapsed().as_secs_f64();
     let d = k.decimals() as usize;
     if a.json.json {
@@ -107,7 +111,8 @@ pub struct GenerateArgs {
 }
 
 fn parse_kind(s: &str) -> Result<KnapsackKind, String> {
-    s.parse::<KnapsackKind>().map_err(|_| "expected one of hankim, uncorrelated, weak, strong, subset-sum".to_string())
+    s.parse::<KnapsackKind>()
+        .map_err(|_| "expected one of hankim, uncorrelated, weak, strong, subset-sum".to_string())
 }
 
 fn parse_series(s: &str) -> Result<(u32, u32), String> {
@@ -123,11 +128,19 @@ pub fn generate(a: &GenerateArgs) -> CliResult {
         Some((h, of)) => CapacityRule::Series { h, of },
         None => CapacityRule::Half,
     };
-    let o = GenerateOptions { kind: a.kind, items: a.items, range: a.range, seed: a.seed.seed, capacity };
+    let o = GenerateOptions {
+        kind: a.kind,
+        items: a.items,
+        range: a.range,
+        seed: a.seed.seed,
+        capacity,
+    };
     let k = Knapsack::generate(&o).map_err(|e| match &e {
         metaopt::Error::InvalidArgument { arg: "items", .. } => flag_error("--items", e),
         metaopt::Error::InvalidArgument { arg: "range", .. } => flag_error("--range", e),
-        metaopt::Error::InvalidArgument { arg: "capacity", .. } => flag_error("--series", e),
+        metaopt::Error::InvalidArgument {
+            arg: "capacity", ..
+        } => flag_error("--series", e),
         _ => Failure::from(e),
     })?;
     // to stdout or to the global --output FILE

@@ -5,13 +5,15 @@ use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::ProgressBar;
 use metaopt::device::get_device_number;
-use metaopt::hc12::qap::solve::{gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start};
-use metaopt::hc12::restarts::{RunReport, Stop};
+use metaopt::hc12::qap::solve::{
+    gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start,
+};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::problem::qap::{Cost, QapProblem};
+use metaopt::hc12::restarts::{RunReport, Stop};
 use metaopt::hc12::tabu::TabuConfig;
-use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
+use metaopt::problem::qap::{Cost, QapProblem};
+use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -317,7 +319,10 @@ impl SolveArgs {
     fn ts_flags(&self) -> Vec<&'static str> {
         let given = [
             ("--chains", self.chains.is_some()),
-            ("--max-iterations", self.max_iterations.max_iterations.is_some()),
+            (
+                "--max-iterations",
+                self.max_iterations.max_iterations.is_some(),
+            ),
             ("--devices", self.devices.is_some()),
             ("--mpi", self.mpi.mpi),
         ];
@@ -336,7 +341,11 @@ impl SolveArgs {
             None => Ok(()),
             Some(flag) => Err(Failure(format!(
                 "{flag}: only for --method {other}, not with --method {method}{}",
-                if self.method == MethodArg::Ts { " (the default)" } else { "" }
+                if self.method == MethodArg::Ts {
+                    " (the default)"
+                } else {
+                    ""
+                }
             ))),
         }
     }
@@ -451,7 +460,12 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         (None, None) => 100,
     };
     let opts = QapSolveOptions {
-        stop: Stop { max_runs: runs, time_limit, target, token: Some(crate::stop_token()) },
+        stop: Stop {
+            max_runs: runs,
+            time_limit,
+            target,
+            token: Some(crate::stop_token()),
+        },
         seed: a.seed.seed,
         start: start.clone(),
         restart: match a.restart_mode.unwrap_or(RestartArg::Rebase) {
@@ -556,7 +570,9 @@ pub fn solve(a: &SolveArgs) -> CliResult {
             t.max_length,
             t.max_iterations,
             t.max_no_improve,
-            t.activation_limit.map(|l| format!(", active below {l}")).unwrap_or_default(),
+            t.activation_limit
+                .map(|l| format!(", active below {l}"))
+                .unwrap_or_default(),
             if t.aspiration { ", aspiration" } else { "" }
         );
     }
@@ -585,7 +601,12 @@ pub fn solve(a: &SolveArgs) -> CliResult {
 
 /// The library's option names of the tabu search, as the CLI spells them.
 fn ts_error(e: metaopt::Error) -> Failure {
-    let mut table = vec![("chains", "--chains"), ("max_iterations", "--max-iterations"), ("target", "--target"), ("devices", "--devices")];
+    let mut table = vec![
+        ("chains", "--chains"),
+        ("max_iterations", "--max-iterations"),
+        ("target", "--target"),
+        ("devices", "--devices"),
+    ];
     table.extend(crate::args::TsTuningArgs::RENAMES);
     out::renamed_or_cpu(e, &table)
 }
@@ -622,7 +643,9 @@ struct SolveTsJson {
 /// library's default on CPU devices and the CPU backend.
 fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> usize {
     match backend.context("the robust tabu search") {
-        Ok(ctx) if ctx.info.kind == metaopt::device::DeviceKind::Gpu && ctx.info.compute_units > 0 => {
+        Ok(ctx)
+            if ctx.info.kind == metaopt::device::DeviceKind::Gpu && ctx.info.compute_units > 0 =>
+        {
             4 * ctx.info.compute_units as usize
         }
         _ => library_default,
@@ -639,12 +662,18 @@ fn solve_ts(
 ) -> CliResult {
     let time_limit = a.time_limit.time_limit;
     let defaults = QapTsOptions::default();
-    let devices = crate::args::DevicesArg { devices: a.devices.clone() }.list()?;
+    let devices = crate::args::DevicesArg {
+        devices: a.devices.clone(),
+    }
+    .list()?;
     // by default, each device's own default chain count
     let chains = if devices.is_empty() {
         default_chains(backend, defaults.chains)
     } else {
-        devices.iter().map(|&d| default_chains(metaopt::device::Backend::Device(Some(d)), defaults.chains)).sum()
+        devices
+            .iter()
+            .map(|&d| default_chains(metaopt::device::Backend::Device(Some(d)), defaults.chains))
+            .sum()
     };
     let opts = a.ts.apply(QapTsOptions {
         chains: a.chains.unwrap_or(chains),
@@ -665,13 +694,21 @@ fn solve_ts(
     let ranks = a.mpi.ranks()?;
     let mut opts = opts;
     if let Some(rk) = &ranks {
-        rk.pick_device(a.backend.cpu, !devices.is_empty() || a.backend.device.device.is_some());
+        rk.pick_device(
+            a.backend.cpu,
+            !devices.is_empty() || a.backend.device.device.is_some(),
+        );
         rk.or_abort(crate::mpi::test_failure(rk));
         // the ranks' chains are numbered one after another, so no two ranks run the same chain
         opts.first_chain = rk.rank() * opts.chains;
     }
     let problem = Arc::new(QapProblem::from_instance(inst));
-    let mut solver = if devices.is_empty() { QapTs::new(problem, backend) } else { QapTs::on_devices(problem, &devices) }.map_err(ts_error)?;
+    let mut solver = if devices.is_empty() {
+        QapTs::new(problem, backend)
+    } else {
+        QapTs::on_devices(problem, &devices)
+    }
+    .map_err(ts_error)?;
     let device_index = if a.backend.cpu {
         None
     } else if let Some(&d) = devices.first() {
@@ -681,7 +718,10 @@ fn solve_ts(
     };
     let bar = a.json.progress().then(|| match time_limit {
         Some(l) => out::time_bar(l),
-        None => out::count_bar(opts.max_iterations, "iteration {pos}/{len}  {elapsed}  {msg}"),
+        None => out::count_bar(
+            opts.max_iterations,
+            "iteration {pos}/{len}  {elapsed}  {msg}",
+        ),
     });
     let t0 = std::time::Instant::now();
     let on_progress = |p: &QapTsProgress| {
@@ -690,7 +730,8 @@ fn solve_ts(
                 Some(_) => bar.set_position(t0.elapsed().as_millis() as u64),
                 None => bar.set_position(p.iterations),
             }
-            let gap = bks.map(|(v, _)| format!(", gap {:.3} %", gap_percent(p.best.as_f64(), v as f64)));
+            let gap =
+                bks.map(|(v, _)| format!(", gap {:.3} %", gap_percent(p.best.as_f64(), v as f64)));
             bar.set_message(format!("best {}{}", p.best, gap.unwrap_or_default()));
         }
         true
@@ -698,7 +739,11 @@ fn solve_ts(
     opts.time_limit = crate::time_left(opts.time_limit);
     let result = match &ranks {
         None => solver.solve_with_progress(&opts, on_progress),
-        Some(rk) => solver.solve_shared(&opts, on_progress, Some(|round: &ShareRound| Ok(rk.share_best(round)))),
+        Some(rk) => solver.solve_shared(
+            &opts,
+            on_progress,
+            Some(|round: &ShareRound| Ok(rk.share_best(round))),
+        ),
     };
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -715,7 +760,11 @@ fn solve_ts(
             r.chains = work.chunks(3).map(|w| w[0] as usize).sum();
             r.iterations = work.chunks(3).map(|w| w[1]).sum::<u64>() / r.chains.max(1) as u64;
             r.restarts = work.chunks(3).map(|w| w[2]).sum();
-            r.backend = format!("{}; MPI, {size} rank{}", r.backend, if size == 1 { "" } else { "s" });
+            r.backend = format!(
+                "{}; MPI, {size} rank{}",
+                r.backend,
+                if size == 1 { "" } else { "s" }
+            );
             r
         }
     };
@@ -749,7 +798,10 @@ fn solve_ts(
     }
     let mut s = format!("instance     {} (n = {})\n", inst.name, inst.n);
     s += &format!("device       {}\n", r.backend);
-    s += &format!("solver       robust tabu search, {} chains, seed {}\n", r.chains, a.seed.seed);
+    s += &format!(
+        "solver       robust tabu search, {} chains, seed {}\n",
+        r.chains, a.seed.seed
+    );
     s += &format!("best cost    {}\n", r.cost);
     s += &format!("best known   {}\n", gap_text(r.cost.as_f64(), bks));
     s += &format!("permutation  {}  (1-based)\n", spaced(&perm1));
@@ -763,9 +815,19 @@ fn solve_ts(
         out::thousands(r.iterations),
         out::thousands(r.iterations * r.chains as u64)
     );
-    let launches = if r.launches == 1 { "launch" } else { "launches" };
-    s += &format!("restarts     {} (from the elite pool), {} {launches}\n", r.restarts, r.launches);
+    let launches = if r.launches == 1 {
+        "launch"
+    } else {
+        "launches"
+    };
+    s += &format!(
+        "restarts     {} (from the elite pool), {} {launches}\n",
+        r.restarts, r.launches
+    );
     s += &format!("stopped by   {}\n", out::stop_word(r.stop));
-    s += &format!("time         {:.3} s (best found after {:.3} s)\n", r.seconds, r.seconds_to_best);
+    s += &format!(
+        "time         {:.3} s (best found after {:.3} s)\n",
+        r.seconds, r.seconds_to_best
+    );
     out::print(&s)
 }

@@ -8,7 +8,9 @@ use super::qap::DEFAULT_SWAPS;
 use crate::args::{BackendArgs, JsonArg, SeedArg, TimeLimitArg};
 use crate::out::{self, CliResult, Failure};
 use clap::Args;
-use metaopt::hc12::qap::solve::{gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start};
+use metaopt::hc12::qap::solve::{
+    gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start,
+};
 use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::hc12::restarts::Stop;
 use metaopt::problem::qap::{find_bks, lower_bound, LowerBound, QapInstance, QapProblem};
@@ -41,7 +43,11 @@ pub struct ThesisRow {
 /// The rows of data/thesis_table5.csv (lines starting with `#` are comments).
 pub fn thesis_table5() -> Vec<ThesisRow> {
     let mut rows = Vec::new();
-    for line in THESIS_CSV.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).skip(1) {
+    for line in THESIS_CSV
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .skip(1)
+    {
         let f: Vec<&str> = line.split(',').collect();
         let num = |s: &str| s.trim().parse::<i64>().ok();
         rows.push(ThesisRow {
@@ -114,7 +120,10 @@ pub fn run(a: &Table5Args) -> CliResult {
         a.instances.clone()
     };
     if names.is_empty() {
-        return Err(Failure(format!("no instance of the thesis's Table 5 in {}", a.dir.display())));
+        return Err(Failure(format!(
+            "no instance of the thesis's Table 5 in {}",
+            a.dir.display()
+        )));
     }
     let time_limit = a.time_limit.time_limit;
     if a.runs == 0 && time_limit.is_none() {
@@ -142,7 +151,9 @@ pub fn run(a: &Table5Args) -> CliResult {
         let t_row = thesis.iter().find(|t| &t.instance == name);
         let bks = match find_bks(&path)? {
             Some(b) => b.bks,
-            None => t_row.map(|t| t.bks).ok_or_else(|| Failure(format!("{name}: no best-known value")))?,
+            None => t_row
+                .map(|t| t.bks)
+                .ok_or_else(|| Failure(format!("{name}: no best-known value")))?,
         };
         let t0 = std::time::Instant::now();
         let problem = Arc::new(QapProblem::from_instance(&inst));
@@ -155,17 +166,28 @@ pub fn run(a: &Table5Args) -> CliResult {
                 None => Start::Random,
                 Some(k) => {
                     let r = lower_bound(&inst, *k);
-                    bounds.push(Bound { name: k.bound_name(), value: r.value, bound: r.bound, start_cost: inst.cost(&r.permutation) });
+                    bounds.push(Bound {
+                        name: k.bound_name(),
+                        value: r.value,
+                        bound: r.bound,
+                        start_cost: inst.cost(&r.permutation),
+                    });
                     Start::Given(r.permutation)
                 }
             };
             let opts = QapSolveOptions {
-                stop: Stop { max_runs: a.runs, time_limit, target: Some(bks as f64), token: Some(crate::stop_token()) },
+                stop: Stop {
+                    max_runs: a.runs,
+                    time_limit,
+                    target: Some(bks as f64),
+                    token: Some(crate::stop_token()),
+                },
                 seed: a.seed.seed,
                 start,
                 restart: RestartMode::Rebase,
             };
-            let r = hc12_solve(&mut solver, &opts, Some(&inst), |_| {}).map_err(|e| out::renamed_or_cpu(e, &[]))?;
+            let r = hc12_solve(&mut solver, &opts, Some(&inst), |_| {})
+                .map_err(|e| out::renamed_or_cpu(e, &[]))?;
             ours[col] = r.cost.as_f64() as i64;
         }
         let best = *ours.iter().min().unwrap_or(&0);
@@ -193,11 +215,24 @@ pub fn run(a: &Table5Args) -> CliResult {
                 cell(row.thesis[2]),
                 cell(row.thesis[3]),
                 cell(row.thesis[4]),
-                if row.thesis_gap_percent.is_nan() { "-".into() } else { format!("{:.2}", row.thesis_gap_percent) }
+                if row.thesis_gap_percent.is_nan() {
+                    "-".into()
+                } else {
+                    format!("{:.2}", row.thesis_gap_percent)
+                }
             );
             text += &format!(
                 "{:<9} {:>4} {:>10} {:<6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7.2}\n",
-                "", "", "", "ours", ours[0], ours[1], ours[2], ours[3], ours[4], row.ours_gap_percent
+                "",
+                "",
+                "",
+                "ours",
+                ours[0],
+                ours[1],
+                ours[2],
+                ours[3],
+                ours[4],
+                row.ours_gap_percent
             );
             let b = |i: usize| &row.bounds[i];
             text += &format!(
@@ -206,7 +241,15 @@ pub fn run(a: &Table5Args) -> CliResult {
             );
             text += &format!(
                 "{:<9} {:>4} {:>10} {:<6} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
-                "", "", "", "start", "", b(0).start_cost, b(1).start_cost, b(2).start_cost, b(3).start_cost
+                "",
+                "",
+                "",
+                "start",
+                "",
+                b(0).start_cost,
+                b(1).start_cost,
+                b(2).start_cost,
+                b(3).start_cost
             );
         }
         rows.push(row);
@@ -214,7 +257,9 @@ pub fn run(a: &Table5Args) -> CliResult {
     if a.json.json {
         return out::print_json(&rows);
     }
-    let mean = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).filter(|v| v.is_finite()).sum::<f64>() / rows.len() as f64;
+    let mean = |f: &dyn Fn(&Row) -> f64| {
+        rows.iter().map(f).filter(|v| v.is_finite()).sum::<f64>() / rows.len() as f64
+    };
     text += &format!(
         "mean gap of the best start: ours {:.2} %, thesis {:.2} % over {} instances (the thesis: RTX 2080, its own budget)\n",
         mean(&|r| r.ours_gap_percent),

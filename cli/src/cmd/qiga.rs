@@ -18,12 +18,22 @@ pub struct QigaArgs {
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub individuals: usize,
     /// Generations after the initial one
-    #[arg(long, default_value_t = 500, value_name = "G", visible_alias = "max-generations")]
+    #[arg(
+        long,
+        default_value_t = 500,
+        value_name = "G",
+        visible_alias = "max-generations"
+    )]
     pub generations: u32,
     /// Rotation table: gqa2000 (Han & Kim 2000, the paper's), qea2002, or a table file (lines `x b
     /// better steps s1 s2 s3 s4`); several (comma-separated) make a tuning run, one table per
     /// group of populations
-    #[arg(long, value_delimiter = ',', default_value = "gqa2000", value_name = "TABLE")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "gqa2000",
+        value_name = "TABLE"
+    )]
     pub table: Vec<String>,
     /// The sign of the sources' ±1 cells at the poles: fixed (+1, the authors' code) or random
     #[arg(long, default_value = "fixed", value_parser = ["fixed", "random"])]
@@ -49,12 +59,17 @@ impl QigaArgs {
         let mut v = Vec::new();
         for t in &self.table {
             let table = if Path::new(t).is_file() {
-                let text = std::fs::read_to_string(t).map_err(|e| Failure(format!("--table: cannot read {t}: {e}")))?;
+                let text = std::fs::read_to_string(t)
+                    .map_err(|e| Failure(format!("--table: cannot read {t}: {e}")))?;
                 RotationTable::parse(&text).map_err(|e| flag_error("--table", e))?
             } else {
                 RotationTable::preset(t).map_err(|e| flag_error("--table", e))?
             };
-            v.push(if self.pole_signs == "random" { table.with_random_pole_signs() } else { table });
+            v.push(if self.pole_signs == "random" {
+                table.with_random_pole_signs()
+            } else {
+                table
+            });
         }
         Ok(v)
     }
@@ -68,8 +83,15 @@ impl QigaArgs {
             tables: self.tables()?,
             repair: Repair::parse(&self.repair).map_err(|e| flag_error("--repair", e))?,
             seed,
-            backend: if self.cpu { Backend::Cpu } else { Backend::DEVICE },
-            devices: DevicesArg { devices: self.devices.clone() }.list()?,
+            backend: if self.cpu {
+                Backend::Cpu
+            } else {
+                Backend::DEVICE
+            },
+            devices: DevicesArg {
+                devices: self.devices.clone(),
+            }
+            .list()?,
             group_size: self.group_size,
             stop_token: Some(crate::stop_token()),
             ..Default::default()
@@ -145,8 +167,16 @@ struct QigaJson<'a> {
 
 /// A histogram of `values` as a step line, `bins` bins.
 pub fn histogram_panel(title: &str, values: &[f64], bins: usize, optimum: Option<f64>) -> Panel {
-    let (lo, hi) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-    let width = if hi > lo { (hi - lo) / bins as f64 } else { 1.0 };
+    let (lo, hi) = values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    let width = if hi > lo {
+        (hi - lo) / bins as f64
+    } else {
+        1.0
+    };
     let mut counts = vec![0usize; bins];
     for &v in values {
         counts[(((v - lo) / width) as usize).min(bins - 1)] += 1;
@@ -160,10 +190,18 @@ pub fn histogram_panel(title: &str, values: &[f64], bins: usize, optimum: Option
     pts.push((lo + bins as f64 * width, 0.0));
     let mut p = Panel::new(title, "best value of a run", "runs");
     p.log_y = false;
-    p.series.push(Series::line(format!("{} runs", values.len()), pts, plot::color(0)));
+    p.series.push(Series::line(
+        format!("{} runs", values.len()),
+        pts,
+        plot::color(0),
+    ));
     if let Some(o) = optimum {
         let top = *counts.iter().max().unwrap_or(&1) as f64;
-        p.series.push(Series::line(format!("optimum {o}"), vec![(o, 0.0), (o, top)], plot::color(1)));
+        p.series.push(Series::line(
+            format!("optimum {o}"),
+            vec![(o, 0.0), (o, top)],
+            plot::color(1),
+        ));
     }
     p
 }
@@ -176,7 +214,11 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
     let mut o = a.qiga.options(a.populations, a.seed.seed)?;
     o.target = a.stop.target;
     o.time_limit = crate::time_left(a.stop.time_limit());
-    let optimum = if a.gap { Some(k.optimum()?.value) } else { None };
+    let optimum = if a.gap {
+        Some(k.optimum()?.value)
+    } else {
+        None
+    };
     // with --mpi, this rank's block of the populations (each draws as in the whole run)
     let ranks = a.mpi.ranks()?;
     if let Some(rk) = &ranks {
@@ -188,7 +230,12 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
         None => Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?,
         Some(rk) => rk.or_abort(Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))),
     };
-    let bar = a.json.progress().then(|| out::count_bar(a.populations as u64, "population {pos}/{len}  {elapsed} (eta {eta})"));
+    let bar = a.json.progress().then(|| {
+        out::count_bar(
+            a.populations as u64,
+            "population {pos}/{len}  {elapsed} (eta {eta})",
+        )
+    });
     let r = q.run_with_progress(|done, _| {
         if let Some(b) = &bar {
             b.set_position(done as u64);
@@ -216,33 +263,83 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
 /// `None` on the other ranks.
 fn gather_runs(rk: &crate::mpi::Ranks, q: &Qiga, r: QigaRunResult) -> Option<QigaRunResult> {
     use metaopt::StopReason;
-    const STOPS: [StopReason; 4] = [StopReason::Target, StopReason::Limit, StopReason::TimeLimit, StopReason::Interrupted];
+    const STOPS: [StopReason; 4] = [
+        StopReason::Target,
+        StopReason::Limit,
+        StopReason::TimeLimit,
+        StopReason::Interrupted,
+    ];
     let elapsed = rk.max_f64(r.elapsed_s);
     let stop = rk.gather(&[STOPS.iter().position(|&s| s == r.stop_reason).unwrap_or(1) as u32]);
     // every rank takes part in every gather before rank 0 alone goes on
-    let (population, best_value_int, best_bits) = (rk.gather(&r.population), rk.gather(&r.best_value_int), rk.gather(&r.best_bits));
-    let (best_generation, generations_run) = (rk.gather(&r.best_generation), rk.gather(&r.generations_run));
-    let parts = QigaParts { population: population?, best_value_int: best_value_int?, best_bits: best_bits?, best_generation: best_generation?, generations_run: generations_run? };
-    let stop = stop?.into_iter().max().map_or(StopReason::Limit, |s| STOPS[s as usize]);
+    let (population, best_value_int, best_bits) = (
+        rk.gather(&r.population),
+        rk.gather(&r.best_value_int),
+        rk.gather(&r.best_bits),
+    );
+    let (best_generation, generations_run) =
+        (rk.gather(&r.best_generation), rk.gather(&r.generations_run));
+    let parts = QigaParts {
+        population: population?,
+        best_value_int: best_value_int?,
+        best_bits: best_bits?,
+        best_generation: best_generation?,
+        generations_run: generations_run?,
+    };
+    let stop = stop?
+        .into_iter()
+        .max()
+        .map_or(StopReason::Limit, |s| STOPS[s as usize]);
     let mut all = q.result(parts, stop, elapsed);
-    all.backend = format!("{}; MPI, {} rank{}", all.backend, rk.size(), if rk.size() == 1 { "" } else { "s" });
+    all.backend = format!(
+        "{}; MPI, {} rank{}",
+        all.backend,
+        rk.size(),
+        if rk.size() == 1 { "" } else { "s" }
+    );
     Some(all)
 }
 
 fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>) -> CliResult {
     if r.population.is_empty() {
-        return Err(Failure(format!("no population finished ({})", out::stop_word(r.stop_reason))));
+        return Err(Failure(format!(
+            "no population finished ({})",
+            out::stop_word(r.stop_reason)
+        )));
     }
     let gap = optimum.map(|o| 100.0 * (o - r.stats.mean) / o);
     if let Some(path) = &a.csv {
-        let rows = (0..r.population.len()).map(|i| [r.population[i].to_string(), out::float(r.best_value[i]), r.best_generation[i].to_string()]);
-        out::write_csv_file(path, "--csv: ", &["population", "best", "best_generation"], rows)?;
+        let rows = (0..r.population.len()).map(|i| {
+            [
+                r.population[i].to_string(),
+                out::float(r.best_value[i]),
+                r.best_generation[i].to_string(),
+            ]
+        });
+        out::write_csv_file(
+            path,
+            "--csv: ",
+            &["population", "best", "best_generation"],
+            rows,
+        )?;
     }
     if let Some(path) = &a.plot {
         let title = format!("QIGA on {} ({} runs)", k.name(), r.population.len());
-        plot::write_png(path, &title, &[histogram_panel("final values", &r.best_value, 40, optimum)], 1, (900, 560))?;
+        plot::write_png(
+            path,
+            &title,
+            &[histogram_panel("final values", &r.best_value, 40, optimum)],
+            1,
+            (900, 560),
+        )?;
     }
-    let best_items: Vec<usize> = r.bits(r.best_index).iter().enumerate().filter(|(_, &b)| b != 0).map(|(i, _)| i).collect();
+    let best_items: Vec<usize> = r
+        .bits(r.best_index)
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b != 0)
+        .map(|(i, _)| i)
+        .collect();
     if a.json.json {
         return out::print_json(&QigaJson {
             instance: k.name().to_string(),
@@ -269,7 +366,13 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
         });
     }
     let s = &r.stats;
-    let mut t = format!("{} ({} items, capacity {}) on {}\n", k.name(), k.n(), out::float(k.capacity()), r.backend);
+    let mut t = format!(
+        "{} ({} items, capacity {}) on {}\n",
+        k.name(),
+        k.n(),
+        out::float(k.capacity()),
+        r.backend
+    );
     t += &format!(
         "{} runs of {} individuals x {} generations, table {}, repair {}: {:.3} s, {} runs/s, stopped by {}\n",
         r.population.len(),
@@ -281,15 +384,30 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
         out::rate(r.runs_per_second),
         out::stop_word(r.stop_reason)
     );
-    t += &format!("mean {:.6}  variance {:.6}  median {:.6}  min {:.6}  max {:.6}\n", s.mean, s.variance, s.median, s.min, s.max);
+    t += &format!(
+        "mean {:.6}  variance {:.6}  median {:.6}  min {:.6}  max {:.6}\n",
+        s.mean, s.variance, s.median, s.min, s.max
+    );
     if r.table_stats.len() > 1 {
         for (name, ts) in a.qiga.table.iter().zip(&r.table_stats) {
-            t += &format!("  table {name}: {} runs, mean {:.6}, variance {:.6}, max {:.6}\n", ts.count, ts.mean, ts.variance, ts.max);
+            t += &format!(
+                "  table {name}: {} runs, mean {:.6}, variance {:.6}, max {:.6}\n",
+                ts.count, ts.mean, ts.variance, ts.max
+            );
         }
     }
     if let (Some(o), Some(g)) = (optimum, gap) {
-        t += &format!("optimum {} (exact DP): mean gap {g:.4} %, best gap {:.4} %\n", out::float(o), 100.0 * (o - s.max) / o);
+        t += &format!(
+            "optimum {} (exact DP): mean gap {g:.4} %, best gap {:.4} %\n",
+            out::float(o),
+            100.0 * (o - s.max) / o
+        );
     }
-    t += &format!("best {} with {} items: {:?}\n", out::float(r.best_value[r.best_index]), best_items.len(), best_items);
+    t += &format!(
+        "best {} with {} items: {:?}\n",
+        out::float(r.best_value[r.best_index]),
+        best_items.len(),
+        best_items
+    );
     out::print(&t)
 }

@@ -3,10 +3,10 @@
 use crate::args::{BackendArgs, DeviceArg, JsonArg, SeedArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
-use metaopt::hc12::tabu::TabuConfig;
-use metaopt::problem::sat::{parse_assignments, Assignment, Cnf};
 use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
+use metaopt::hc12::tabu::TabuConfig;
+use metaopt::problem::sat::{parse_assignments, Assignment, Cnf};
 use metaopt::sat::eval::DeviceSat;
 use metaopt::sat::sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
 use serde::Serialize;
@@ -45,8 +45,12 @@ pub struct GenerateArgs {
 
 /// `metaopt sat generate`.
 pub fn generate(a: &GenerateArgs) -> CliResult {
-    let cnf = Cnf::random_ksat(a.vars, a.ratio, a.k, a.seed)
-        .map_err(|e| out::renamed(e, &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")]))?;
+    let cnf = Cnf::random_ksat(a.vars, a.ratio, a.k, a.seed).map_err(|e| {
+        out::renamed(
+            e,
+            &[("num_vars", "--vars"), ("ratio", "--ratio"), ("k", "--k")],
+        )
+    })?;
     // to stdout or to the global --output FILE
     out::print(&cnf.to_dimacs())
 }
@@ -76,18 +80,27 @@ struct EvalJson {
 pub fn eval(a: &EvalArgs) -> CliResult {
     let cnf = Cnf::from_file(&a.cnf)?;
     let text = if a.assignments == Path::new("-") {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| Failure(format!("cannot read standard input: {e}")))?
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| Failure(format!("cannot read standard input: {e}")))?
     } else {
-        std::fs::read_to_string(&a.assignments).map_err(|e| Failure(format!("cannot read {}: {e}", a.assignments.display())))?
+        std::fs::read_to_string(&a.assignments)
+            .map_err(|e| Failure(format!("cannot read {}: {e}", a.assignments.display())))?
     };
-    let source = if a.assignments == Path::new("-") { Path::new("<stdin>") } else { a.assignments.as_path() };
+    let source = if a.assignments == Path::new("-") {
+        Path::new("<stdin>")
+    } else {
+        a.assignments.as_path()
+    };
     let asg: Vec<Assignment> = parse_assignments(&text, cnf.num_vars, source)?;
     if asg.is_empty() {
         return Err("no assignment in the input".into());
     }
     a.backend.device.select()?;
     let (res, device) = if a.backend.cpu {
-        (metaopt::sat::cpu::evaluate_many(&cnf, &asg, false)?, "CPU (rayon)".to_string())
+        (
+            metaopt::sat::cpu::evaluate_many(&cnf, &asg, false)?,
+            "CPU (rayon)".to_string(),
+        )
     } else {
         let mut d = DeviceSat::new(&cnf)?;
         (d.dxac(&asg, false)?, d.backend_description())
@@ -101,9 +114,17 @@ pub fn eval(a: &EvalArgs) -> CliResult {
             device,
         });
     }
-    let mut s = format!("c {} ({} variables, {} clauses) on {device}\n", cnf.name, cnf.num_vars, m);
+    let mut s = format!(
+        "c {} ({} variables, {} clauses) on {device}\n",
+        cnf.name, cnf.num_vars, m
+    );
     for (i, &k) in res.satisfied.iter().enumerate() {
-        s += &format!("{} {k} satisfied, {} unsatisfied{}\n", i + 1, m - k, if k == m { "  (model)" } else { "" });
+        s += &format!(
+            "{} {k} satisfied, {} unsatisfied{}\n",
+            i + 1,
+            m - k,
+            if k == m { "  (model)" } else { "" }
+        );
     }
     out::print(&s)
 }
@@ -233,15 +254,25 @@ impl SolveArgs {
             Method::Walksat => (&hc12, "--method hc12"),
         };
         if let Some((flag, _)) = others.iter().find(|f| f.1) {
-            return Err(Failure(format!("{flag}: applies to {own}, not --method {}", self.method.as_str())));
+            return Err(Failure(format!(
+                "{flag}: applies to {own}, not --method {}",
+                self.method.as_str()
+            )));
         }
         let wrong = match self.method {
-            Method::Probsat => [("--noise", self.noise.is_some())].into_iter().find(|f| f.1),
-            Method::Walksat => [("--cb", self.cb.is_some()), ("--eps", self.eps.is_some())].into_iter().find(|f| f.1),
+            Method::Probsat => [("--noise", self.noise.is_some())]
+                .into_iter()
+                .find(|f| f.1),
+            Method::Walksat => [("--cb", self.cb.is_some()), ("--eps", self.eps.is_some())]
+                .into_iter()
+                .find(|f| f.1),
             Method::Hc12 => None,
         };
         if let Some((flag, _)) = wrong {
-            return Err(Failure(format!("{flag}: does not apply to --method {}", self.method.as_str())));
+            return Err(Failure(format!(
+                "{flag}: does not apply to --method {}",
+                self.method.as_str()
+            )));
         }
         Ok(())
     }
@@ -253,7 +284,12 @@ fn options(a: &SolveArgs) -> CliResult<SatOptions> {
         (None, Some(_)) => None,
         (None, None) => Some(DEFAULT_TIME_LIMIT),
     };
-    let stop = Stop { max_runs: a.max_runs.unwrap_or(0), time_limit, target: a.target, token: Some(crate::stop_token()) };
+    let stop = Stop {
+        max_runs: a.max_runs.unwrap_or(0),
+        time_limit,
+        target: a.target,
+        token: Some(crate::stop_token()),
+    };
     let d = SatOptions::default();
     let mut o = SatOptions {
         mask_order: a.mask_order.unwrap_or(d.mask_order),
@@ -314,7 +350,15 @@ struct WalkJson {
 }
 
 fn signed(m: &metaopt::problem::sat::Model, n: usize) -> Vec<i64> {
-    (1..=n).map(|v| if m.assignment().get(v) { v as i64 } else { -(v as i64) }).collect()
+    (1..=n)
+        .map(|v| {
+            if m.assignment().get(v) {
+                v as i64
+            } else {
+                -(v as i64)
+            }
+        })
+        .collect()
 }
 
 pub fn solve(a: &SolveArgs) -> CliResult {
@@ -358,8 +402,13 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
         ("walks", "--walks"),
     ];
     opts.check().map_err(|e| out::renamed(e, &table))?;
-    let backend = if a.cpu { metaopt::device::Backend::Cpu } else { metaopt::device::Backend::DEVICE };
-    let mut s = SatSls::new(cnf.clone(), a.walks, backend).map_err(|e| out::renamed_or_cpu(e, &table))?;
+    let backend = if a.cpu {
+        metaopt::device::Backend::Cpu
+    } else {
+        metaopt::device::Backend::DEVICE
+    };
+    let mut s =
+        SatSls::new(cnf.clone(), a.walks, backend).map_err(|e| out::renamed_or_cpu(e, &table))?;
     let r = s.solve(&opts).map_err(|e| out::renamed_or_cpu(e, &table))?;
     let restarts = r.restarts();
     let per_walk = r.flips_per_second / r.walks.max(1) as f64;
@@ -372,13 +421,27 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
             restarts,
             flips_per_second_per_walk: per_walk,
             model,
-            status: if r.satisfiable { "satisfiable" } else { "unknown" },
+            status: if r.satisfiable {
+                "satisfiable"
+            } else {
+                "unknown"
+            },
             device: s.backend_description(),
             result: r,
         });
     }
-    let mut t = format!("c {} ({} variables, {} clauses)\n", cnf.name, cnf.num_vars, cnf.num_clauses());
-    t += &format!("c {}; {} walks of {}\n", s.backend_description(), r.walks, method.as_str());
+    let mut t = format!(
+        "c {} ({} variables, {} clauses)\n",
+        cnf.name,
+        cnf.num_vars,
+        cnf.num_clauses()
+    );
+    t += &format!(
+        "c {}; {} walks of {}\n",
+        s.backend_description(),
+        r.walks,
+        method.as_str()
+    );
     t += &format!(
         "c {} flips ({:.3} M flips/s, {:.3} M per walk), {} restarts, {} launches, {:.3} s\n",
         r.flips,
@@ -410,11 +473,21 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
         clock: metaopt::Clock::since(crate::started(), opts.stop.time_limit),
         watch: metaopt::Watch::new(opts.stop.token.as_ref()),
     };
-    let mut s = SatSolver::new_within(cnf.clone(), mask_order, tabu_len, metaopt::device::Backend::DEVICE, Some(&cut)).map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
+    let mut s = SatSolver::new_within(
+        cnf.clone(),
+        mask_order,
+        tabu_len,
+        metaopt::device::Backend::DEVICE,
+        Some(&cut),
+    )
+    .map_err(|e| out::renamed(e, &[("maskOrder", "--mask-order")]))?;
     // the limit counts from the command's start: reading the formula and set-up are in it
     let mut opts = opts;
     opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
-    let bar = a.json.progress().then(|| out::stop_bar(a.max_runs.map(u64::from), "run", opts.stop.time_limit));
+    let bar = a
+        .json
+        .progress()
+        .then(|| out::stop_bar(a.max_runs.map(u64::from), "run", opts.stop.time_limit));
     let result = s.solve_observed(&opts, |p| {
         if let Some(bar) = &bar {
             if opts.stop.time_limit.is_none() {
@@ -426,7 +499,8 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let r = result.map_err(|e| out::renamed(e, &[("runs", "--max-runs"), ("target", "--target")]))?;
+    let r =
+        result.map_err(|e| out::renamed(e, &[("runs", "--max-runs"), ("target", "--target")]))?;
     if a.json.json {
         let model = r.model.as_ref().map(|m| signed(m, cnf.num_vars));
         return out::print_json(&SolveJson {
@@ -435,15 +509,30 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
             clauses: cnf.num_clauses(),
             method: "hc12",
             model,
-            status: if r.satisfiable { "satisfiable" } else { "unknown" },
+            status: if r.satisfiable {
+                "satisfiable"
+            } else {
+                "unknown"
+            },
             target: a.target,
             device: s.backend_description(),
             result: r,
         });
     }
-    let mut t = format!("c {} ({} variables, {} clauses)\n", cnf.name, cnf.num_vars, cnf.num_clauses());
-    t += &format!("c {}; HC12 mask order {mask_order}, tabu list {tabu_len}\n", s.backend_description());
-    t += &format!("c {} runs, {} iterations, {:.3} s\n", r.runs, r.iterations, r.seconds);
+    let mut t = format!(
+        "c {} ({} variables, {} clauses)\n",
+        cnf.name,
+        cnf.num_vars,
+        cnf.num_clauses()
+    );
+    t += &format!(
+        "c {}; HC12 mask order {mask_order}, tabu list {tabu_len}\n",
+        s.backend_description()
+    );
+    t += &format!(
+        "c {} runs, {} iterations, {:.3} s\n",
+        r.runs, r.iterations, r.seconds
+    );
     t += &verdict(r.model.as_ref(), r.best_unsatisfied);
     out::print(&t)
 }

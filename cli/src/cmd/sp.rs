@@ -10,7 +10,10 @@ use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::aco::{Aco, AcoOptions, AcoRunResult, Deposit, Iterations, Selection};
 use metaopt::device::Backend;
-use metaopt::problem::graph::{self, dijkstra, Distances, Graph, Grid, OsmHighways, OsmOptions, OsmWeights, WeightKind, NO_PRED};
+use metaopt::problem::graph::{
+    self, dijkstra, Distances, Graph, Grid, OsmHighways, OsmOptions, OsmWeights, WeightKind,
+    NO_PRED,
+};
 use metaopt::sp::{lee_wave, SpMethod, SpOptions, SpSsspMultiResult, Sssp};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -30,13 +33,18 @@ pub enum SpCommand {
 /// `I,J[,SEED]` of `--thesis`.
 fn parse_thesis(s: &str) -> Result<(u32, u32, u64), String> {
     let v: Vec<&str> = s.split(',').map(str::trim).collect();
-    let bad = || format!("`{s}` is not I,J[,SEED] (V = 2^I vertices, weights below 2^J), e.g. 8,16,0");
+    let bad =
+        || format!("`{s}` is not I,J[,SEED] (V = 2^I vertices, weights below 2^J), e.g. 8,16,0");
     if !(2..=3).contains(&v.len()) {
         return Err(bad());
     }
     let i = v[0].parse().map_err(|_| bad())?;
     let j = v[1].parse().map_err(|_| bad())?;
-    let seed = if v.len() == 3 { v[2].parse().map_err(|_| bad())? } else { 0 };
+    let seed = if v.len() == 3 {
+        v[2].parse().map_err(|_| bad())?
+    } else {
+        0
+    };
     Ok((i, j, seed))
 }
 
@@ -59,18 +67,49 @@ pub fn parse_grid(s: &str) -> Result<GridSpec, String> {
     let (w, h) = v[0].split_once(['x', 'X']).ok_or_else(bad)?;
     let width = w.trim().parse().map_err(|_| bad())?;
     let height = h.trim().parse().map_err(|_| bad())?;
-    let max_weight = v.get(1).map(|x| x.parse()).transpose().map_err(|_| bad())?.unwrap_or(100);
-    let obstacles = v.get(2).map(|x| x.parse()).transpose().map_err(|_| bad())?.unwrap_or(0.0);
-    let seed = v.get(3).map(|x| x.parse()).transpose().map_err(|_| bad())?.unwrap_or(1);
-    Ok(GridSpec { width, height, max_weight, obstacles, seed })
+    let max_weight = v
+        .get(1)
+        .map(|x| x.parse())
+        .transpose()
+        .map_err(|_| bad())?
+        .unwrap_or(100);
+    let obstacles = v
+        .get(2)
+        .map(|x| x.parse())
+        .transpose()
+        .map_err(|_| bad())?
+        .unwrap_or(0.0);
+    let seed = v
+        .get(3)
+        .map(|x| x.parse())
+        .transpose()
+        .map_err(|_| bad())?
+        .unwrap_or(1);
+    Ok(GridSpec {
+        width,
+        height,
+        max_weight,
+        obstacles,
+        seed,
+    })
 }
 
 impl GridSpec {
     pub fn name(&self) -> String {
-        format!("grid {}x{} (weights 1..={}, obstacles {}, seed {})", self.width, self.height, self.max_weight, self.obstacles, self.seed)
+        format!(
+            "grid {}x{} (weights 1..={}, obstacles {}, seed {})",
+            self.width, self.height, self.max_weight, self.obstacles, self.seed
+        )
     }
     pub fn make(&self, flag: &str) -> CliResult<Grid> {
-        graph::grid(self.width, self.height, self.max_weight, self.obstacles, self.seed).map_err(|e| flag_error(flag, e))
+        graph::grid(
+            self.width,
+            self.height,
+            self.max_weight,
+            self.obstacles,
+            self.seed,
+        )
+        .map_err(|e| flag_error(flag, e))
     }
 }
 
@@ -88,8 +127,16 @@ pub struct OsmArgs {
 impl OsmArgs {
     pub fn options(&self) -> OsmOptions {
         OsmOptions {
-            weights: if self.rounded_metres { OsmWeights::RoundedMetres } else { OsmWeights::Metres },
-            highways: if self.osm_roads { OsmHighways::Roads } else { OsmHighways::All },
+            weights: if self.rounded_metres {
+                OsmWeights::RoundedMetres
+            } else {
+                OsmWeights::Metres
+            },
+            highways: if self.osm_roads {
+                OsmHighways::Roads
+            } else {
+                OsmHighways::All
+            },
         }
     }
 }
@@ -140,14 +187,29 @@ impl GraphArgs {
     pub fn load(&self) -> CliResult<NamedGraph> {
         if let Some((i, j, seed)) = self.thesis {
             let g = graph::thesis_random(i, j, seed).map_err(|e| flag_error("--thesis", e))?;
-            return Ok(NamedGraph { name: format!("thesis random graph i = {i}, j = {j}, seed {seed}"), graph: g, grid: None });
+            return Ok(NamedGraph {
+                name: format!("thesis random graph i = {i}, j = {j}, seed {seed}"),
+                graph: g,
+                grid: None,
+            });
         }
         if let Some(spec) = self.grid {
             let grid = spec.make("--grid")?;
-            return Ok(NamedGraph { name: spec.name(), graph: grid.graph.clone(), grid: Some(grid) });
+            return Ok(NamedGraph {
+                name: spec.name(),
+                graph: grid.graph.clone(),
+                grid: Some(grid),
+            });
         }
-        let path = self.file.as_ref().ok_or("give a graph FILE, --thesis I,J[,SEED] or --grid WxH")?;
-        Ok(NamedGraph { name: path.display().to_string(), graph: read_graph(path, &self.osm)?, grid: None })
+        let path = self
+            .file
+            .as_ref()
+            .ok_or("give a graph FILE, --thesis I,J[,SEED] or --grid WxH")?;
+        Ok(NamedGraph {
+            name: path.display().to_string(),
+            graph: read_graph(path, &self.osm)?,
+            grid: None,
+        })
     }
 }
 
@@ -236,7 +298,11 @@ fn sources_of(source: Option<u32>, sources: &Option<String>, n: usize) -> CliRes
     }
     let mut v = Vec::new();
     for t in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        v.push(t.parse::<u32>().map_err(|_| Failure(format!("--sources: `{t}` is not a vertex number (or give `all`)")))?);
+        v.push(t.parse::<u32>().map_err(|_| {
+            Failure(format!(
+                "--sources: `{t}` is not a vertex number (or give `all`)"
+            ))
+        })?);
     }
     if v.is_empty() {
         return Err("--sources: empty; give vertex numbers or `all`".into());
@@ -246,7 +312,10 @@ fn sources_of(source: Option<u32>, sources: &Option<String>, n: usize) -> CliRes
 
 /// The largest finite distance of row `i`.
 fn max_dist(d: &Distances, n: usize, i: usize) -> Option<f64> {
-    (i * n..(i + 1) * n).filter(|&v| d.reachable(v)).map(|v| d.get_f64(v)).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+    (i * n..(i + 1) * n)
+        .filter(|&v| d.reachable(v))
+        .map(|v| d.get_f64(v))
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
 }
 
 fn dist_text(d: &Distances, v: usize) -> String {
@@ -270,7 +339,14 @@ fn same(a: f64, b: f64, real: bool) -> bool {
 
 /// Compares row `i` of `r` with host Dijkstra from its source and checks that each predecessor
 /// closes a shortest arc: an error names the first vertex that differs.
-pub fn check_row(g: &Graph, dist: &Distances, pred: &[u32], n: usize, i: usize, source: u32) -> CliResult {
+pub fn check_row(
+    g: &Graph,
+    dist: &Distances,
+    pred: &[u32],
+    n: usize,
+    i: usize,
+    source: u32,
+) -> CliResult {
     let h = dijkstra(g, source)?;
     let real = matches!(dist, Distances::F64(_));
     let w = g.weights();
@@ -282,14 +358,22 @@ pub fn check_row(g: &Graph, dist: &Distances, pred: &[u32], n: usize, i: usize, 
         let p = pred[i * n + v];
         if v as u32 == source || !h.dist.reachable(v) {
             if p != NO_PRED {
-                return Err(Failure(format!("check failed: source {source}, vertex {v}: predecessor {p}, expected none")));
+                return Err(Failure(format!(
+                    "check failed: source {source}, vertex {v}: predecessor {p}, expected none"
+                )));
             }
             continue;
         }
         if p == NO_PRED || p as usize >= n {
-            return Err(Failure(format!("check failed: source {source}, vertex {v}: no predecessor")));
+            return Err(Failure(format!(
+                "check failed: source {source}, vertex {v}: no predecessor"
+            )));
         }
-        let arc = g.arcs_of(p as usize).filter(|&e| g.targets()[e] == v as u32).map(|e| w.get_f64(e)).fold(f64::INFINITY, f64::min);
+        let arc = g
+            .arcs_of(p as usize)
+            .filter(|&e| g.targets()[e] == v as u32)
+            .map(|e| w.get_f64(e))
+            .fold(f64::INFINITY, f64::min);
         if !same(dist.get_f64(i * n + p as usize) + arc, a, real) {
             return Err(Failure(format!("check failed: source {source}, vertex {v}: predecessor {p} is not on a shortest path")));
         }
@@ -335,8 +419,15 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
     let n = g.n();
     let sources = sources_of(a.source, &a.sources, n)?;
     if let Some((i, &s)) = sources.iter().enumerate().find(|(_, &s)| s as usize >= n) {
-        let flag = if a.sources.is_some() { format!("--sources: sources[{i}] = {s}") } else { format!("--source: {s}") };
-        return Err(Failure(format!("{flag}; the graph has {n} vertices (0..{})", n.saturating_sub(1))));
+        let flag = if a.sources.is_some() {
+            format!("--sources: sources[{i}] = {s}")
+        } else {
+            format!("--source: {s}")
+        };
+        return Err(Failure(format!(
+            "{flag}; the graph has {n} vertices (0..{})",
+            n.saturating_sub(1)
+        )));
     }
     let ranks = a.mpi.ranks()?;
     let t_setup = Instant::now();
@@ -348,41 +439,91 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
     // unless --devices or --device names some)
     let mine: Vec<u32> = match &ranks {
         Some(rk) => {
-            rk.pick_device(a.backend.cpu, a.devices.devices.is_some() || a.backend.device.device.is_some());
+            rk.pick_device(
+                a.backend.cpu,
+                a.devices.devices.is_some() || a.backend.device.device.is_some(),
+            );
             rk.or_abort(crate::mpi::test_failure(rk));
             sources[rk.block(sources.len())].to_vec()
         }
         None => sources.clone(),
     };
     let compute = || -> CliResult<(SpSsspMultiResult, String, f64, f64)> {
-    if lee {
-        let grid = ng.grid.as_ref().ok_or("--method lee: the Lee wave runs on a generated --grid only")?;
-        if sources.len() != 1 {
-            return Err("--method lee: one --source".into());
+        if lee {
+            let grid = ng
+                .grid
+                .as_ref()
+                .ok_or("--method lee: the Lee wave runs on a generated --grid only")?;
+            if sources.len() != 1 {
+                return Err("--method lee: one --source".into());
+            }
+            if a.devices.devices.is_some() {
+                return Err("--devices: the Lee wave runs on one device (one source)".into());
+            }
+            let t = Instant::now();
+            let r = lee_wave(grid, sources[0], backend, a.rounds_per_check)
+                .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+            let secs = t.elapsed().as_secs_f64();
+            let desc = if a.backend.cpu {
+                "CPU backend (breadth-first search)".to_string()
+            } else {
+                "device (Lee wave)".to_string()
+            };
+            let m = SpSsspMultiResult {
+                sources: sources.clone(),
+                n,
+                dist: r.dist,
+                pred: r.pred,
+                rounds: r.rounds,
+                reached: vec![r.reached],
+                edges: vec![r.edges],
+            };
+            Ok((m, desc, 0.0, secs))
+        } else {
+            let (method, local_memory) = parse_method(&a.method, a.delta)?;
+            let opts = SpOptions {
+                method,
+                backend,
+                rounds_per_check: a.rounds_per_check,
+                max_rounds: a.max_rounds,
+                local_memory,
+                devices: a.devices.list_for(a.backend.cpu)?,
+            };
+            let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+            let setup_s = t_setup.elapsed().as_secs_f64();
+            let t = Instant::now();
+            if mine.is_empty() {
+                // a rank with no sources (more ranks than sources)
+                let dist = if matches!(g.weight_kind(), WeightKind::F32 | WeightKind::F64) {
+                    Distances::F64(Vec::new())
+                } else {
+                    Distances::U64(Vec::new())
+                };
+                return Ok((
+                    SpSsspMultiResult {
+                        sources: Vec::new(),
+                        n,
+                        dist,
+                        pred: Vec::new(),
+                        rounds: 0,
+                        reached: Vec::new(),
+                        edges: Vec::new(),
+                    },
+                    sp.backend_description(),
+                    setup_s,
+                    0.0,
+                ));
+            }
+            let r = sp
+                .sssp_multi(&mine)
+                .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+            Ok((
+                r,
+                sp.backend_description(),
+                setup_s,
+                t.elapsed().as_secs_f64(),
+            ))
         }
-        if a.devices.devices.is_some() {
-            return Err("--devices: the Lee wave runs on one device (one source)".into());
-        }
-        let t = Instant::now();
-        let r = lee_wave(grid, sources[0], backend, a.rounds_per_check).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
-        let secs = t.elapsed().as_secs_f64();
-        let desc = if a.backend.cpu { "CPU backend (breadth-first search)".to_string() } else { "device (Lee wave)".to_string() };
-        let m = SpSsspMultiResult { sources: sources.clone(), n, dist: r.dist, pred: r.pred, rounds: r.rounds, reached: vec![r.reached], edges: vec![r.edges] };
-        Ok((m, desc, 0.0, secs))
-    } else {
-        let (method, local_memory) = parse_method(&a.method, a.delta)?;
-        let opts = SpOptions { method, backend, rounds_per_check: a.rounds_per_check, max_rounds: a.max_rounds, local_memory, devices: a.devices.list_for(a.backend.cpu)? };
-        let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
-        let setup_s = t_setup.elapsed().as_secs_f64();
-        let t = Instant::now();
-        if mine.is_empty() {
-            // a rank with no sources (more ranks than sources)
-            let dist = if matches!(g.weight_kind(), WeightKind::F32 | WeightKind::F64) { Distances::F64(Vec::new()) } else { Distances::U64(Vec::new()) };
-            return Ok((SpSsspMultiResult { sources: Vec::new(), n, dist, pred: Vec::new(), rounds: 0, reached: Vec::new(), edges: Vec::new() }, sp.backend_description(), setup_s, 0.0));
-        }
-        let r = sp.sssp_multi(&mine).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
-        Ok((r, sp.backend_description(), setup_s, t.elapsed().as_secs_f64()))
-    }
     };
     let (r, desc, setup_s, secs) = match &ranks {
         None => compute()?,
@@ -390,7 +531,16 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
             let (r, desc, setup_s, secs) = rk.or_abort(compute());
             let secs = rk.max_f64(secs);
             match gather_sssp(rk, r, sources.clone()) {
-                Some(r) => (r, format!("{desc}; MPI, {} rank{}", rk.size(), if rk.size() == 1 { "" } else { "s" }), setup_s, secs),
+                Some(r) => (
+                    r,
+                    format!(
+                        "{desc}; MPI, {} rank{}",
+                        rk.size(),
+                        if rk.size() == 1 { "" } else { "s" }
+                    ),
+                    setup_s,
+                    secs,
+                ),
                 None => return Ok(()),
             }
         }
@@ -413,16 +563,31 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
             let r = &r;
             (0..n).map(move |v| {
                 let p = r.pred[i * n + v];
-                [s.to_string(), v.to_string(), dist_text(&r.dist, i * n + v), if p == NO_PRED { "-1".into() } else { p.to_string() }]
+                [
+                    s.to_string(),
+                    v.to_string(),
+                    dist_text(&r.dist, i * n + v),
+                    if p == NO_PRED {
+                        "-1".into()
+                    } else {
+                        p.to_string()
+                    },
+                ]
             })
         });
         out::write_csv_file(path, "--out: ", &["source", "vertex", "dist", "pred"], rows)?;
     }
     let edges: u64 = r.edges.iter().sum();
     let reached: usize = r.reached.iter().sum();
-    let maxd = (0..sources.len()).filter_map(|i| max_dist(&r.dist, n, i)).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+    let maxd = (0..sources.len())
+        .filter_map(|i| max_dist(&r.dist, n, i))
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
     let teps = edges as f64 / secs.max(1e-9);
-    let method = if lee { "lee".to_string() } else { a.method.trim().to_ascii_lowercase() };
+    let method = if lee {
+        "lee".to_string()
+    } else {
+        a.method.trim().to_ascii_lowercase()
+    };
     if a.json.json {
         return out::print_json(&SsspJson {
             graph: &ng.name,
@@ -442,17 +607,38 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
             teps,
             checked: a.check,
             per_source: (0..sources.len())
-                .map(|i| SourceJson { source: sources[i], reached: r.reached[i], max_dist: max_dist(&r.dist, n, i), edges: r.edges[i] })
+                .map(|i| SourceJson {
+                    source: sources[i],
+                    reached: r.reached[i],
+                    max_dist: max_dist(&r.dist, n, i),
+                    edges: r.edges[i],
+                })
                 .collect(),
         });
     }
-    let mut t = format!("{}: {} vertices, {} arcs, {} weights\n", ng.name, out::thousands(n as u64), out::thousands(g.m() as u64), kind_name(g.weight_kind()));
+    let mut t = format!(
+        "{}: {} vertices, {} arcs, {} weights\n",
+        ng.name,
+        out::thousands(n as u64),
+        out::thousands(g.m() as u64),
+        kind_name(g.weight_kind())
+    );
     t += &format!("{desc}, method {method}\n");
     let md = maxd.map_or("none".to_string(), out::float);
     if sources.len() == 1 {
-        t += &format!("source {}: reached {} of {}, max distance {md}\n", sources[0], out::thousands(reached as u64), out::thousands(n as u64));
+        t += &format!(
+            "source {}: reached {} of {}, max distance {md}\n",
+            sources[0],
+            out::thousands(reached as u64),
+            out::thousands(n as u64)
+        );
     } else {
-        t += &format!("{} sources in one call: reached {} of {} (source, vertex) pairs, max distance {md}\n", sources.len(), out::thousands(reached as u64), out::thousands((n * sources.len()) as u64));
+        t += &format!(
+            "{} sources in one call: reached {} of {} (source, vertex) pairs, max distance {md}\n",
+            sources.len(),
+            out::thousands(reached as u64),
+            out::thousands((n * sources.len()) as u64)
+        );
     }
     t += &format!(
         "rounds {}, traversed edges {}, {:.6} s (set-up {:.3} s), {} TEPS\n",
@@ -463,7 +649,10 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
         out::rate(teps)
     );
     if a.check {
-        t += &format!("check: equal to host Dijkstra from every source ({})\n", sources.len());
+        t += &format!(
+            "check: equal to host Dijkstra from every source ({})\n",
+            sources.len()
+        );
     }
     if let Some(p) = &a.out {
         t += &format!("distances and predecessors written to {}\n", p.display());
@@ -523,7 +712,10 @@ fn parse_iterations(s: &str) -> Result<Iterations, String> {
     if s.trim().eq_ignore_ascii_case("thesis") {
         return Ok(Iterations::Thesis);
     }
-    s.trim().parse::<u32>().map(Iterations::Fixed).map_err(|_| format!("`{s}` is not a count or `thesis`"))
+    s.trim()
+        .parse::<u32>()
+        .map(Iterations::Fixed)
+        .map_err(|_| format!("`{s}` is not a count or `thesis`"))
 }
 
 /// `--max-min`: a ratio or `off` (`None`).
@@ -534,7 +726,10 @@ fn parse_off(s: &str) -> Result<MaxMin, String> {
     if s.trim().eq_ignore_ascii_case("off") {
         return Ok(MaxMin(None));
     }
-    s.trim().parse::<f64>().map(|x| MaxMin(Some(x))).map_err(|_| format!("`{s}` is not a number or `off`"))
+    s.trim()
+        .parse::<f64>()
+        .map(|x| MaxMin(Some(x)))
+        .map_err(|_| format!("`{s}` is not a number or `off`"))
 }
 
 /// The ACO options (`sp aco`, `bench sp --aco`); defaults are the library's (docs/specs/ACO.md).
@@ -687,7 +882,13 @@ struct AcoJson<'a> {
 }
 
 /// The run of `o` from s to t on `g`, errors naming the flags.
-pub fn aco_run(g: &Graph, o: AcoOptions, backend: Backend, s: u32, t: u32) -> CliResult<AcoRunResult> {
+pub fn aco_run(
+    g: &Graph,
+    o: AcoOptions,
+    backend: Backend,
+    s: u32,
+    t: u32,
+) -> CliResult<AcoRunResult> {
     let mut aco = Aco::new(g, o, backend).map_err(|e| out::renamed_or_cpu(e, ACO_RENAMES))?;
     aco.run(s, t).map_err(|e| out::renamed(e, ACO_RENAMES))
 }
@@ -699,7 +900,10 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
     let n = g.n();
     for (flag, v) in [("--source", a.source), ("--target", a.target)] {
         if v as usize >= n {
-            return Err(Failure(format!("{flag}: {v}; the graph has {n} vertices (0..{})", n.saturating_sub(1))));
+            return Err(Failure(format!(
+                "{flag}: {v}; the graph has {n} vertices (0..{})",
+                n.saturating_sub(1)
+            )));
         }
     }
     let o = a.aco.options(a.seed.seed);
@@ -721,9 +925,18 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
             result: &r,
         });
     }
-    let mut t = format!("{}: {} vertices, {} arcs, {} weights\n", ng.name, out::thousands(n as u64), out::thousands(g.m() as u64), kind_name(g.weight_kind()));
+    let mut t = format!(
+        "{}: {} vertices, {} arcs, {} weights\n",
+        ng.name,
+        out::thousands(n as u64),
+        out::thousands(g.m() as u64),
+        kind_name(g.weight_kind())
+    );
     t += &format!("{}\n", r.backend_description);
-    t += &format!("{} ants x {} iterations (seed {}), from {} to {}\n", o.ants, r.iterations, o.seed, a.source, a.target);
+    t += &format!(
+        "{} ants x {} iterations (seed {}), from {} to {}\n",
+        o.ants, r.iterations, o.seed, a.source, a.target
+    );
     let Some(exact) = r.exact_length else {
         t += &format!("target {} is unreachable from {}\n", a.target, a.source);
         return out::print(&t);
@@ -747,17 +960,29 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
     }
     match &r.pheromone {
         Some(p) => {
-            t += &format!("strongest-pheromone path length {} ({} arcs), gap {:.6} %\n", out::float(p.length), p.vertices.len() - 1, 100.0 * p.gap);
+            t += &format!(
+                "strongest-pheromone path length {} ({} arcs), gap {:.6} %\n",
+                out::float(p.length),
+                p.vertices.len() - 1,
+                100.0 * p.gap
+            );
             if a.path {
                 t += &format!("pheromone path: {}\n", join(&p.vertices));
             }
         }
         None => t += "the strongest-pheromone walk dead-ends before the target\n",
     }
-    t += &format!("successful ants {}, {:.3} s\n", out::thousands(r.successful_ants), secs);
+    t += &format!(
+        "successful ants {}, {:.3} s\n",
+        out::thousands(r.successful_ants),
+        secs
+    );
     out::print(&t)
 }
 
 fn join(v: &[u32]) -> String {
-    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

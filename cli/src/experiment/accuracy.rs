@@ -22,26 +22,56 @@ pub struct AccuracyStats {
 /// value makes every statistic NaN.
 pub fn accuracy_stats(values: &[f64], refs: &[(f64, f64)]) -> Result<AccuracyStats> {
     if values.len() != refs.len() || values.is_empty() {
-        return Err(Error::arg("refs", format!("{} references for {} values", refs.len(), values.len())));
+        return Err(Error::arg(
+            "refs",
+            format!("{} references for {} values", refs.len(), values.len()),
+        ));
     }
-    let errs: Vec<f64> = values.iter().zip(refs).map(|(&v, &(h, l))| ((v - h) - l).abs()).collect();
+    let errs: Vec<f64> = values
+        .iter()
+        .zip(refs)
+        .map(|(&v, &(h, l))| ((v - h) - l).abs())
+        .collect();
     let n = errs.len() as f64;
-    let max_abs = errs.iter().fold(0.0f64, |m, &e| if e.is_nan() || m.is_nan() { f64::NAN } else { m.max(e) });
+    let max_abs = errs.iter().fold(0.0f64, |m, &e| {
+        if e.is_nan() || m.is_nan() {
+            f64::NAN
+        } else {
+            m.max(e)
+        }
+    });
     let mean_abs = errs.iter().sum::<f64>() / n;
-    let var = if errs.len() > 1 { errs.iter().map(|e| (e - mean_abs).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
-    Ok(AccuracyStats { max_abs, mean_abs, std_abs: var.sqrt(), count: errs.len() })
+    let var = if errs.len() > 1 {
+        errs.iter().map(|e| (e - mean_abs).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    Ok(AccuracyStats {
+        max_abs,
+        mean_abs,
+        std_abs: var.sqrt(),
+        count: errs.len(),
+    })
 }
 
 fn dims_of(points: &[f64], refs: &[(f64, f64)]) -> Result<usize> {
     if refs.is_empty() || !points.len().is_multiple_of(refs.len()) {
-        return Err(Error::arg("points", format!("{} values for {} references", points.len(), refs.len())));
+        return Err(Error::arg(
+            "points",
+            format!("{} values for {} references", points.len(), refs.len()),
+        ));
     }
     Ok(points.len() / refs.len())
 }
 
 /// Device accuracy of catalogue function `name` (double or float) on the device in use:
 /// `points` row by row, one reference per point (see `metaopt::problem::functions::ReferenceFixture`).
-pub fn accuracy(name: &str, double: bool, points: &[f64], refs: &[(f64, f64)]) -> Result<AccuracyStats> {
+pub fn accuracy(
+    name: &str,
+    double: bool,
+    points: &[f64],
+    refs: &[(f64, f64)],
+) -> Result<AccuracyStats> {
     let dims = dims_of(points, refs)?;
     accuracy_stats(&evaluate_catalogue(name, points, dims, double, None)?, refs)
 }
@@ -103,8 +133,15 @@ mod tests {
         // errors |(v - hi) - lo|: 0.5, 0.25 (below an ulp of the reference hi = 1e16 is kept)
         let s = accuracy_stats(&[1.5, 1e16], &[(1.0, 0.0), (1e16, -0.25)]).unwrap();
         assert_eq!((s.max_abs, s.mean_abs, s.count), (0.5, 0.375, 2));
-        assert!((s.std_abs - 0.03125f64.sqrt()).abs() < 1e-15, "{}", s.std_abs);
-        assert!(accuracy_stats(&[f64::NAN, 1.0], &[(1.0, 0.0), (1.0, 0.0)]).unwrap().max_abs.is_nan());
+        assert!(
+            (s.std_abs - 0.03125f64.sqrt()).abs() < 1e-15,
+            "{}",
+            s.std_abs
+        );
+        assert!(accuracy_stats(&[f64::NAN, 1.0], &[(1.0, 0.0), (1.0, 0.0)])
+            .unwrap()
+            .max_abs
+            .is_nan());
         assert!(accuracy_stats(&[1.0], &[]).is_err());
     }
 }

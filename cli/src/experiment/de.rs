@@ -2,8 +2,13 @@
 //! experiments of the thesis's section 6.1 (docs/specs/DE.md), each one command that writes CSV
 //! tables and PNG plots into a folder. The computation is `super::de_stats`.
 
-use super::de_stats::{self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup};
-use crate::args::{catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds, BackendArgs, FitnessPrecisionArg, MaxGenerationsArg, Precision, PrecisionArgs, QuietArg};
+use super::de_stats::{
+    self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup,
+};
+use crate::args::{
+    catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds,
+    BackendArgs, FitnessPrecisionArg, MaxGenerationsArg, Precision, PrecisionArgs, QuietArg,
+};
 use crate::cmd::de::de_error;
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
@@ -37,13 +42,28 @@ pub struct CommonArgs {
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
     mutation: String,
     /// Smallest F of the linspace over the populations
-    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.001, value_name = "F")]
+    #[arg(
+        long = "F-min",
+        visible_alias = "f-min",
+        default_value_t = 0.001,
+        value_name = "F"
+    )]
     f_min: f64,
     /// Largest F of the linspace over the populations
-    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 2.0, value_name = "F")]
+    #[arg(
+        long = "F-max",
+        visible_alias = "f-max",
+        default_value_t = 2.0,
+        value_name = "F"
+    )]
     f_max: f64,
     /// Crossover rate: one value, or one per population
-    #[arg(long = "CR", visible_alias = "cr", default_value = "0.7", value_name = "CR[,CR...]")]
+    #[arg(
+        long = "CR",
+        visible_alias = "cr",
+        default_value = "0.7",
+        value_name = "CR[,CR...]"
+    )]
     cr: String,
     /// Seeds S..S+3 [default: the thesis's 123, 345, 457, 581]
     #[arg(long, value_name = "S")]
@@ -72,10 +92,18 @@ const DEFAULT_GENERATIONS: u64 = 10_000;
 impl CommonArgs {
     /// The thesis's setup with these flags, for `function` and `bounds`.
     fn generations(&self) -> u64 {
-        self.max_generations.max_generations.unwrap_or(DEFAULT_GENERATIONS)
+        self.max_generations
+            .max_generations
+            .unwrap_or(DEFAULT_GENERATIONS)
     }
 
-    fn setup(&self, function: &str, bounds: BoundsCorrection, backend: Backend, precision: Precision) -> CliResult<Setup> {
+    fn setup(
+        &self,
+        function: &str,
+        bounds: BoundsCorrection,
+        backend: Backend,
+        precision: Precision,
+    ) -> CliResult<Setup> {
         let mut s = Setup::thesis(function, bounds);
         s.generations = self.generations();
         s.islands = self.islands;
@@ -86,13 +114,24 @@ impl CommonArgs {
         s.options.f_max = self.f_max;
         s.options.cr = parse_numbers("--CR", &self.cr)?;
         let seeds = seeds(self.seed);
-        (s.options.init_seed, s.options.mutation_seed, s.options.crossover_seed, s.options.migration_seed) =
-            (seeds[0], seeds[1], seeds[2], seeds[3]);
-        s.options.selection = self.selection.parse().map_err(|e| flag_error("--selection", e))?;
+        (
+            s.options.init_seed,
+            s.options.mutation_seed,
+            s.options.crossover_seed,
+            s.options.migration_seed,
+        ) = (seeds[0], seeds[1], seeds[2], seeds[3]);
+        s.options.selection = self
+            .selection
+            .parse()
+            .map_err(|e| flag_error("--selection", e))?;
         s.options.shared_random = self.shared_random;
         s.options.double = precision.is_double();
         // named, not Auto: Auto would be double on a device with fp64 whatever --single said
-        s.options.precision = if precision.is_double() { metaopt::Precision::Double } else { metaopt::Precision::Single };
+        s.options.precision = if precision.is_double() {
+            metaopt::Precision::Double
+        } else {
+            metaopt::Precision::Single
+        };
         s.options.fitness_precision = self.fitness_precision.option();
         s.backend = backend;
         Ok(s)
@@ -109,21 +148,27 @@ impl CommonArgs {
 
     /// The selection rule's name as the runs use it (`strict` or `ties`).
     fn selection_name(&self) -> &'static str {
-        self.selection.parse::<metaopt::de::Selection>().map_or("strict", |s| s.name())
+        self.selection
+            .parse::<metaopt::de::Selection>()
+            .map_or("strict", |s| s.name())
     }
 
     /// Creates the output folder; the backend and the precision.
     fn prepare(&self) -> CliResult<(Backend, Precision)> {
-        std::fs::create_dir_all(&self.out).map_err(|e| Failure(format!("--out: cannot create {}: {e}", self.out.display())))?;
+        std::fs::create_dir_all(&self.out)
+            .map_err(|e| Failure(format!("--out: cannot create {}: {e}", self.out.display())))?;
         let backend = self.backend.backend()?;
         Ok((backend, self.precision.resolve(backend, self.quiet.quiet)?))
     }
 
     /// The progress bar over `runs` runs, counting generations.
     fn bar(&self, runs: u64) -> Option<ProgressBar> {
-        self.quiet
-            .progress()
-            .then(|| out::count_bar(runs * self.generations(), "generation {pos}/{len}  {elapsed} (eta {eta})  {msg}"))
+        self.quiet.progress().then(|| {
+            out::count_bar(
+                runs * self.generations(),
+                "generation {pos}/{len}  {elapsed} (eta {eta})  {msg}",
+            )
+        })
     }
 }
 
@@ -132,7 +177,12 @@ pub struct DeSdisArgs {
     #[command(flatten)]
     common: CommonArgs,
     /// Functions, comma-separated (each on its catalogue domain)
-    #[arg(long, value_delimiter = ',', default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t,F7", value_name = "NAMES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t,F7",
+        value_name = "NAMES"
+    )]
     functions: Vec<String>,
     /// Bound corrections, comma-separated
     #[arg(long, default_value = "sat,mir,tor,HVB,uni,COTN", value_name = "NAMES")]
@@ -150,10 +200,19 @@ pub struct DeMigrationArgs {
     #[command(flatten)]
     common: CommonArgs,
     /// Migration periods, comma-separated
-    #[arg(long, value_delimiter = ',', default_value = "1,2,5,10,20,50,100", value_name = "K,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1,2,5,10,20,50,100",
+        value_name = "K,..."
+    )]
     periods: Vec<u32>,
     /// Migration strategies, comma-separated
-    #[arg(long, default_value = "One2One,One2N,N2One,N2N,PermuteN,RandTarget", value_name = "NAMES")]
+    #[arg(
+        long,
+        default_value = "One2One,One2N,N2One,N2N,PermuteN,RandTarget",
+        value_name = "NAMES"
+    )]
     strategies: String,
     /// Objective
     #[arg(long, default_value = "CEC07t", value_name = "NAME")]
@@ -169,7 +228,15 @@ pub struct DeMigrationArgs {
 
 /// A file name part from a function or strategy name.
 fn file_part(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 fn num(v: f64) -> String {
@@ -180,10 +247,15 @@ fn num(v: f64) -> String {
 pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
     let c = &a.common;
     let kinds = parse_bounds(&a.bounds)?;
-    let functions_ok: Vec<&str> = catalogue_functions("--functions", &a.functions, c.dims)?.iter().map(|i| i.name).collect();
+    let functions_ok: Vec<&str> = catalogue_functions("--functions", &a.functions, c.dims)?
+        .iter()
+        .map(|i| i.name)
+        .collect();
     let (backend, precision) = c.prepare()?;
     let generations = c.generations();
-    let record_every = a.record_every.unwrap_or_else(|| generations.div_ceil(100).max(1));
+    let record_every = a
+        .record_every
+        .unwrap_or_else(|| generations.div_ceil(100).max(1));
     let probe = c.setup(functions_ok[0], kinds[0], backend, precision)?;
     let f = island_f(c.islands, &probe.options).map_err(de_error)?;
     let groups = f_groups(&f, a.groups as usize);
@@ -228,7 +300,10 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
             let last = r.history.last().map_or(0, |h| h.generation);
             let finals: Vec<&ex::GroupRow> = g.iter().filter(|x| x.generation == last).collect();
             let worst = ex::worst_group(&g).ok_or_else(|| Failure("no records".into()))?;
-            let best_mean = finals.iter().map(|x| x.stats.mean).fold(f64::INFINITY, f64::min);
+            let best_mean = finals
+                .iter()
+                .map(|x| x.stats.mean)
+                .fold(f64::INFINITY, f64::min);
             let tie = 0.01 * (worst.stats.mean - best_mean).abs();
             let thesis = thesis_worst_interval(function);
             let (t_lo, t_hi, t_mean, t_rank, verdict) = match thesis {
@@ -242,17 +317,30 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
                     judged += 1;
                     holds += ok as usize;
                     // 1 = the worst group; groups tied with it share its rank
-                    let rank = 1 + finals.iter().filter(|x| x.stats.mean > t_mean + tie).count();
+                    let rank = 1 + finals
+                        .iter()
+                        .filter(|x| x.stats.mean > t_mean + tie)
+                        .count();
                     let known = t_mean.is_finite();
                     (
                         num(iv.0),
                         num(iv.1),
                         if known { num(t_mean) } else { String::new() },
-                        if known { rank.to_string() } else { String::new() },
+                        if known {
+                            rank.to_string()
+                        } else {
+                            String::new()
+                        },
                         ok.to_string(),
                     )
                 }
-                None => (String::new(), String::new(), String::new(), String::new(), String::new()),
+                None => (
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ),
             };
             let label = groups[worst.group].label();
             summary_text += &format!(
@@ -297,7 +385,23 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
         b.finish_and_clear();
     }
     let csv_path = c.out.join("de_sdis.csv");
-    out::write_csv_file(&csv_path, "", &["function", "bounds", "generation", "group", "F_lo", "F_hi", "mean", "q25", "q50", "q75"], &rows)?;
+    out::write_csv_file(
+        &csv_path,
+        "",
+        &[
+            "function",
+            "bounds",
+            "generation",
+            "group",
+            "F_lo",
+            "F_hi",
+            "mean",
+            "q25",
+            "q50",
+            "q75",
+        ],
+        &rows,
+    )?;
     let sum_path = c.out.join("de_sdis_summary.csv");
     out::write_csv_file(
         &sum_path,
@@ -342,17 +446,32 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
     out::print(&t)
 }
 
-fn sdis_panel(function: &str, kind: BoundsCorrection, g: &[ex::GroupRow], groups: &[ex::FGroup]) -> Panel {
-    let mut p = Panel::new(format!("{function}, {}", kind.name()), "generation", "island best (mean, 25-75 %)");
+fn sdis_panel(
+    function: &str,
+    kind: BoundsCorrection,
+    g: &[ex::GroupRow],
+    groups: &[ex::FGroup],
+) -> Panel {
+    let mut p = Panel::new(
+        format!("{function}, {}", kind.name()),
+        "generation",
+        "island best (mean, 25-75 %)",
+    );
     for gr in groups {
         let rows: Vec<&ex::GroupRow> = g.iter().filter(|x| x.group == gr.index).collect();
         p.series.push(
             Series::line(
                 format!("F {}", gr.label()),
-                rows.iter().map(|x| (x.generation as f64, x.stats.mean)).collect(),
+                rows.iter()
+                    .map(|x| (x.generation as f64, x.stats.mean))
+                    .collect(),
                 plot::sequential(gr.index, groups.len()),
             )
-            .with_band(rows.iter().map(|x| (x.generation as f64, x.stats.q25, x.stats.q75)).collect()),
+            .with_band(
+                rows.iter()
+                    .map(|x| (x.generation as f64, x.stats.q25, x.stats.q75))
+                    .collect(),
+            ),
         );
     }
     p
@@ -368,7 +487,10 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
         .collect::<CliResult<_>>()?;
     let bounds = parse_bounds(&a.bounds)?;
     if bounds.len() != 1 {
-        return Err(Failure(format!("--bounds: {} names; the experiment takes one bound correction", bounds.len())));
+        return Err(Failure(format!(
+            "--bounds: {} names; the experiment takes one bound correction",
+            bounds.len()
+        )));
     }
     if a.periods.is_empty() || a.periods.contains(&0) {
         return Err("--periods: expected positive periods".into());
@@ -377,14 +499,19 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
     let (backend, precision) = c.prepare()?;
     let generations = c.generations();
     let with_baseline = !kinds.contains(&MigrationKind::None);
-    let bar = c.bar((kinds.len() * a.periods.len() + with_baseline as usize) as u64 * a.runs as u64);
+    let bar =
+        c.bar((kinds.len() * a.periods.len() + with_baseline as usize) as u64 * a.runs as u64);
     let done = std::cell::Cell::new(0u64);
     let t0 = Instant::now();
     let mut rows = Vec::new();
     let mut run_rows = Vec::new();
     let mut text = String::new();
     // Every run of one strategy and period: the pooled final island bests and each run's best.
-    let one = |kind: MigrationKind, period: u32, rows: &mut Vec<Vec<String>>, run_rows: &mut Vec<Vec<String>>| -> CliResult<(ex::Stats, Vec<f64>)> {
+    let one = |kind: MigrationKind,
+               period: u32,
+               rows: &mut Vec<Vec<String>>,
+               run_rows: &mut Vec<Vec<String>>|
+     -> CliResult<(ex::Stats, Vec<f64>)> {
         let mut pooled = Vec::new();
         let mut run_bests = Vec::new();
         let mut best: Option<(f64, u32, u32, f64)> = None;
@@ -395,7 +522,12 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
             let mut s = c.setup(function, bounds[0], backend, precision)?;
             let o = &mut s.options;
             let shift = 4 * run as u64;
-            for seed in [&mut o.init_seed, &mut o.mutation_seed, &mut o.crossover_seed, &mut o.migration_seed] {
+            for seed in [
+                &mut o.init_seed,
+                &mut o.mutation_seed,
+                &mut o.crossover_seed,
+                &mut o.migration_seed,
+            ] {
                 *seed = seed.wrapping_add(shift);
             }
             s.migration = Migration::new(kind, period);
@@ -408,7 +540,11 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
             })
             .map_err(de_error)?;
             done.set(done.get() + generations);
-            let finals = &r.history.last().ok_or_else(|| Failure("no records".into()))?.bests;
+            let finals = &r
+                .history
+                .last()
+                .ok_or_else(|| Failure("no records".into()))?
+                .bests;
             let f = island_f(c.islands, &s.options).map_err(de_error)?;
             let island_mean = finals.iter().sum::<f64>() / finals.len().max(1) as f64;
             run_rows.push(vec![
@@ -449,16 +585,30 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
         ]);
         Ok((st, run_bests))
     };
-    let baseline = if with_baseline { Some(one(MigrationKind::None, 0, &mut rows, &mut run_rows)?.0) } else { None };
+    let baseline = if with_baseline {
+        Some(one(MigrationKind::None, 0, &mut rows, &mut run_rows)?.0)
+    } else {
+        None
+    };
     if let Some(st) = &baseline {
-        text += &format!("{:<10} {:>6}  mean {:<12.6e} q25 {:<12.6e} q75 {:<12.6e} best {:.6e}\n", "None", "-", st.mean, st.q25, st.q75, st.min);
+        text += &format!(
+            "{:<10} {:>6}  mean {:<12.6e} q25 {:<12.6e} q75 {:<12.6e} best {:.6e}\n",
+            "None", "-", st.mean, st.q25, st.q75, st.min
+        );
     }
     let mut panels = Vec::new();
     for &kind in &kinds {
         let mut per = Vec::new();
         for &period in &a.periods {
             let (st, run_bests) = one(kind, period, &mut rows, &mut run_rows)?;
-            text += &format!("{:<10} {period:>6}  mean {:<12.6e} q25 {:<12.6e} q75 {:<12.6e} best {:.6e}", kind.name(), st.mean, st.q25, st.q75, st.min);
+            text += &format!(
+                "{:<10} {period:>6}  mean {:<12.6e} q25 {:<12.6e} q75 {:<12.6e} best {:.6e}",
+                kind.name(),
+                st.mean,
+                st.q25,
+                st.q75,
+                st.min
+            );
             if a.runs > 1 {
                 let rb: Vec<String> = run_bests.iter().map(|v| format!("{v:.4e}")).collect();
                 text += &format!("  runs {}", rb.join(" "));
@@ -466,21 +616,48 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
             text += "\n";
             per.push((period as f64, st, run_bests));
         }
-        let mut p = Panel::new(format!("{function}, {}", kind.name()), "migration period (generations)", "final island best");
+        let mut p = Panel::new(
+            format!("{function}, {}", kind.name()),
+            "migration period (generations)",
+            "final island best",
+        );
         p.log_x = true;
         p.series.push(
-            Series::line("mean (25-75 % band)", per.iter().map(|(x, s, _)| (*x, s.mean)).collect(), plot::color(0))
-                .with_band(per.iter().map(|(x, s, _)| (*x, s.q25, s.q75)).collect()),
+            Series::line(
+                "mean (25-75 % band)",
+                per.iter().map(|(x, s, _)| (*x, s.mean)).collect(),
+                plot::color(0),
+            )
+            .with_band(per.iter().map(|(x, s, _)| (*x, s.q25, s.q75)).collect()),
         );
-        p.series.push(Series::line("median", per.iter().map(|(x, s, _)| (*x, s.q50)).collect(), plot::color(2)));
-        p.series.push(Series::line("best island", per.iter().map(|(x, s, _)| (*x, s.min)).collect(), plot::color(3)));
+        p.series.push(Series::line(
+            "median",
+            per.iter().map(|(x, s, _)| (*x, s.q50)).collect(),
+            plot::color(2),
+        ));
+        p.series.push(Series::line(
+            "best island",
+            per.iter().map(|(x, s, _)| (*x, s.min)).collect(),
+            plot::color(3),
+        ));
         if a.runs > 1 {
-            let dots = per.iter().flat_map(|(x, _, rb)| rb.iter().map(move |v| (*x, *v))).collect();
-            p.series.push(Series::dots("best of each run", dots, plot::color(1)));
+            let dots = per
+                .iter()
+                .flat_map(|(x, _, rb)| rb.iter().map(move |v| (*x, *v)))
+                .collect();
+            p.series
+                .push(Series::dots("best of each run", dots, plot::color(1)));
         }
         if let Some(b) = &baseline {
-            let (lo, hi) = (a.periods.iter().min().copied().unwrap_or(1) as f64, a.periods.iter().max().copied().unwrap_or(1) as f64);
-            let mut s = Series::line("no migration (mean)", vec![(lo, b.mean), (hi, b.mean)], plot::color(7));
+            let (lo, hi) = (
+                a.periods.iter().min().copied().unwrap_or(1) as f64,
+                a.periods.iter().max().copied().unwrap_or(1) as f64,
+            );
+            let mut s = Series::line(
+                "no migration (mean)",
+                vec![(lo, b.mean), (hi, b.mean)],
+                plot::color(7),
+            );
             s.width = 1;
             p.series.push(s);
         }
@@ -494,13 +671,40 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
         &csv_path,
         "",
         &[
-            "strategy", "period", "runs", "mean", "q25", "q50", "q75", "min", "max", "best", "best_run", "best_island", "best_F",
-            "run_best_median", "run_best_max",
+            "strategy",
+            "period",
+            "runs",
+            "mean",
+            "q25",
+            "q50",
+            "q75",
+            "min",
+            "max",
+            "best",
+            "best_run",
+            "best_island",
+            "best_F",
+            "run_best_median",
+            "run_best_max",
         ],
         &rows,
     )?;
     let runs_path = c.out.join("de_migration_runs.csv");
-    out::write_csv_file(&runs_path, "", &["strategy", "period", "run", "init_seed", "best", "best_island", "best_F", "island_best_mean"], &run_rows)?;
+    out::write_csv_file(
+        &runs_path,
+        "",
+        &[
+            "strategy",
+            "period",
+            "run",
+            "init_seed",
+            "best",
+            "best_island",
+            "best_F",
+            "island_best_mean",
+        ],
+        &run_rows,
+    )?;
     let png = c.out.join("de_migration.png");
     let title = format!(
         "{function}, D = {}, {}: {} islands x {} members, CR {}, F linspace({}, {}), {} generations, {} run{}",
@@ -515,8 +719,15 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
         a.runs,
         if a.runs == 1 { "" } else { "s" }
     );
-    plot::write_png(&png, &title, &panels, 3.min(panels.len().max(1)), (620, 440))?;
-    text += &format!(
+    plot::write_png(
+        &png,
+        &title,
+        &panels,
+        3.min(panels.len().max(1)),
+        (620, 440),
+    )?;
+    text +=
+        &format!(
         "{} runs of {} generations ({}, {} selection{}) in {:.1} s; wrote {}, {} and {} in {}\n",
         run_rows.len(),
         generations,

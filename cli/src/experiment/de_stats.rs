@@ -14,8 +14,8 @@
 //! groups can result (25 islands in 10 groups: 8 groups of 3 and one of 1).
 
 use metaopt::de::{
-    Backend, BoundsCorrection, Config, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration, MigrationKind,
-    Mutation, Record, Stop,
+    Backend, BoundsCorrection, Config, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode,
+    Migration, MigrationKind, Mutation, Record, Stop,
 };
 use metaopt::error::{Error, Result};
 use metaopt::objective::Objective;
@@ -67,14 +67,22 @@ pub fn f_groups(f: &[f64], groups: usize) -> Vec<FGroup> {
             let slice = &f[islands.clone()];
             let f_lo = slice.iter().copied().fold(f64::INFINITY, f64::min);
             let f_hi = slice.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            FGroup { index, islands, f_lo, f_hi }
+            FGroup {
+                index,
+                islands,
+                f_lo,
+                f_hi,
+            }
         })
         .collect()
 }
 
 /// The F of every island under `options` (the library's rule: linspace or const).
 pub fn island_f(islands: u32, options: &DeOptions) -> Result<Vec<f64>> {
-    let p = DeParams { options: options.clone(), ..DeParams::new(islands, 3, 1, 0.0, 1.0, BoundsCorrection::Saturation) };
+    let p = DeParams {
+        options: options.clone(),
+        ..DeParams::new(islands, 3, 1, 0.0, 1.0, BoundsCorrection::Saturation)
+    };
     Ok(Config::new(&p)?.f)
 }
 
@@ -108,7 +116,11 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
 pub fn stats(values: &[f64]) -> Stats {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
-    let mean = if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 };
+    let mean = if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    };
     Stats {
         mean,
         q25: quantile(&v, 0.25),
@@ -153,10 +165,12 @@ pub fn group_history(history: &[Record], groups: &[FGroup]) -> Vec<GroupRow> {
 /// lower group), or None without rows.
 pub fn worst_group(rows: &[GroupRow]) -> Option<&GroupRow> {
     let last = rows.iter().map(|r| r.generation).max()?;
-    rows.iter().filter(|r| r.generation == last).fold(None, |w: Option<&GroupRow>, r| match w {
-        Some(w) if w.stats.mean >= r.stats.mean || r.stats.mean.is_nan() => Some(w),
-        _ => Some(r),
-    })
+    rows.iter()
+        .filter(|r| r.generation == last)
+        .fold(None, |w: Option<&GroupRow>, r| match w {
+            Some(w) if w.stats.mean >= r.stats.mean || r.stats.mean.is_nan() => Some(w),
+            _ => Some(r),
+        })
 }
 
 /// The interval of F that the thesis found least successful (6.1): [1.428, 1.828] for every
@@ -242,10 +256,25 @@ impl Setup {
 /// `on_generations` is told the generations done at every record (for progress bars).
 pub fn run_observed(setup: &Setup, mut on_generations: impl FnMut(u64)) -> Result<DeRunResult> {
     let mut de = DeMultiPop::new(&setup.params()?, setup.backend)?;
-    de.init(&Objective::catalogue(&setup.function)?, setup.mutation, setup.migration)?;
-    let every = if setup.record_every == 0 { setup.generations.max(1) } else { setup.record_every };
+    de.init(
+        &Objective::catalogue(&setup.function)?,
+        setup.mutation,
+        setup.migration,
+    )?;
+    let every = if setup.record_every == 0 {
+        setup.generations.max(1)
+    } else {
+        setup.record_every
+    };
     let g0 = de.generation();
-    de.run_observed(&Stop { max_generations: Some(setup.generations), record_every: every, ..Stop::default() }, |r| on_generations(r.generation - g0))
+    de.run_observed(
+        &Stop {
+            max_generations: Some(setup.generations),
+            record_every: every,
+            ..Stop::default()
+        },
+        |r| on_generations(r.generation - g0),
+    )
 }
 
 /// Correct digits of `value` against `optimum` as the 100-Digit Challenge counts them: k digits
@@ -253,7 +282,10 @@ pub fn run_observed(setup: &Setup, mut on_generations: impl FnMut(u64)) -> Resul
 /// error is 1 or more (or not a number).
 pub fn correct_digits(value: f64, optimum: f64) -> u32 {
     let e = (value - optimum).abs();
-    (1..=10u32).rev().find(|&k| e < 10f64.powi(1 - k as i32)).unwrap_or(0)
+    (1..=10u32)
+        .rev()
+        .find(|&k| e < 10f64.powi(1 - k as i32))
+        .unwrap_or(0)
 }
 
 /// Settings of a DE run with restarts towards a known optimum (the `bench de-digits` figure).
@@ -360,12 +392,19 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
     let info = functions::lookup(&s.function)?;
     let optimum = info
         .minimum(s.dims as usize)
-        .ok_or_else(|| Error::arg("function", format!("{} has no known minimum in D = {}", info.name, s.dims)))?
+        .ok_or_else(|| {
+            Error::arg(
+                "function",
+                format!("{} has no known minimum in D = {}", info.name, s.dims),
+            )
+        })?
         .value;
     if s.cr.is_empty() {
         return Err(Error::arg("cr", "no values"));
     }
-    let cr: Vec<f64> = (0..s.islands as usize).map(|i| s.cr[i % s.cr.len()]).collect();
+    let cr: Vec<f64> = (0..s.islands as usize)
+        .map(|i| s.cr[i % s.cr.len()])
+        .collect();
     let objective = Objective::catalogue(&s.function)?;
     let target = optimum + s.tolerance;
     let chunk = s.stall_generations.max(1);
@@ -386,7 +425,11 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             crossover_seed: seed + 2,
             migration_seed: seed + 3,
             double: s.double,
-            precision: if s.double { metaopt::Precision::Double } else { metaopt::Precision::Single },
+            precision: if s.double {
+                metaopt::Precision::Double
+            } else {
+                metaopt::Precision::Single
+            },
             fitness_precision: metaopt::Precision::Auto,
             shared_random: false,
             fused: true,
@@ -397,7 +440,10 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             ..DeOptions::default()
         };
         let (a, b) = info.domain;
-        let params = DeParams { options, ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds) };
+        let params = DeParams {
+            options,
+            ..DeParams::new(s.islands, s.members, s.dims, a, b, s.bounds)
+        };
         let mut de = DeMultiPop::new(&params, s.backend)?;
         de.init(&objective, s.mutation, s.migration)?;
         let t0 = *start.get_or_insert_with(Instant::now);
@@ -409,7 +455,14 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             // with no time left this returns at once with the current best
             // records every 20 generations date the improvements
             let mut seen: Vec<(f64, f64)> = Vec::new();
-            let stop = Stop { max_generations: Some(chunk), target: Some(target), time_limit: Some(left), record_every: 20, max_evaluations: None, token: Some(crate::stop_token()) };
+            let stop = Stop {
+                max_generations: Some(chunk),
+                target: Some(target),
+                time_limit: Some(left),
+                record_every: 20,
+                max_evaluations: None,
+                token: Some(crate::stop_token()),
+            };
             let r = de.run_observed(&stop, |rec| {
                 let v = rec.bests.iter().copied().fold(f64::INFINITY, f64::min);
                 seen.push((v, t0.elapsed().as_secs_f64()));
@@ -417,7 +470,10 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             generations += r.generations - g0;
             evaluations += r.evaluations - e0;
             if best.as_ref().is_none_or(|b| r.value < b.0) {
-                let when = seen.iter().find(|(v, _)| *v <= r.value).map_or(t0.elapsed().as_secs_f64(), |w| w.1);
+                let when = seen
+                    .iter()
+                    .find(|(v, _)| *v <= r.value)
+                    .map_or(t0.elapsed().as_secs_f64(), |w| w.1);
                 best = Some((r.value, r.x.clone(), when));
             }
             if r.value <= target || t0.elapsed() >= s.time_limit {
@@ -435,11 +491,18 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             // the rest of the budget: basin hopping from the best point so far
             let lo = vec![info.domain.0; s.dims as usize];
             let hi = vec![info.domain.1; s.dims as usize];
-            let p = metaopt::bh::BhParams { seed: s.seed + 1_000_003, double: s.double, ..bp.clone() };
+            let p = metaopt::bh::BhParams {
+                seed: s.seed + 1_000_003,
+                double: s.double,
+                ..bp.clone()
+            };
             let mut bh = metaopt::bh::BasinHopping::new(&objective, &lo, &hi, &p, s.backend)?;
             bh.start(&xb, Some(fb))?;
             let mut anchor = fb;
-            while anchor > target && t0.elapsed() < s.time_limit && !crate::stop_token().is_requested() {
+            while anchor > target
+                && t0.elapsed() < s.time_limit
+                && !crate::stop_token().is_requested()
+            {
                 bh.run(BH_STEPS)?;
                 // the anchors' values alone, their points only when one is lower
                 let low = bh.anchors()?.into_iter().fold(f64::INFINITY, f64::min);
@@ -479,7 +542,11 @@ mod tests {
     use super::*;
 
     fn thesis_f() -> Vec<f64> {
-        island_f(256, &Setup::thesis("CEC04t", BoundsCorrection::Saturation).options).unwrap()
+        island_f(
+            256,
+            &Setup::thesis("CEC04t", BoundsCorrection::Saturation).options,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -491,16 +558,25 @@ mod tests {
         assert_eq!(g.len(), 10);
         let sizes: Vec<usize> = g.iter().map(|g| g.islands.len()).collect();
         assert_eq!(sizes, [26, 26, 26, 26, 26, 26, 26, 26, 26, 22]);
-        assert_eq!(g.iter().map(|g| g.islands.start).collect::<Vec<_>>(), [0, 26, 52, 78, 104, 130, 156, 182, 208, 234]);
+        assert_eq!(
+            g.iter().map(|g| g.islands.start).collect::<Vec<_>>(),
+            [0, 26, 52, 78, 104, 130, 156, 182, 208, 234]
+        );
         // the intervals the thesis names
         assert_eq!(g[6].label(), "[1.224, 1.42]");
         assert_eq!(g[7].label(), "[1.428, 1.624]");
         assert_eq!(g[8].label(), "[1.632, 1.828]");
         assert_eq!(g[0].label(), "[0.001, 0.197]");
         assert_eq!(g[9].label(), "[1.835, 2]");
-        assert!(within(g[7].f_lo, g[7].f_hi, (1.428, 1.828)) && within(g[8].f_lo, g[8].f_hi, (1.428, 1.828)));
+        assert!(
+            within(g[7].f_lo, g[7].f_hi, (1.428, 1.828))
+                && within(g[8].f_lo, g[8].f_hi, (1.428, 1.828))
+        );
         assert!(within(g[6].f_lo, g[6].f_hi, (1.224, 1.42)));
-        assert!(!within(g[6].f_lo, g[6].f_hi, (1.428, 1.828)) && !within(g[9].f_lo, g[9].f_hi, (1.428, 1.828)));
+        assert!(
+            !within(g[6].f_lo, g[6].f_hi, (1.428, 1.828))
+                && !within(g[9].f_lo, g[9].f_hi, (1.428, 1.828))
+        );
         assert_eq!(thesis_worst_interval("cec07T"), Some((1.428, 1.828)));
         assert_eq!(thesis_worst_interval("F7"), Some((1.224, 1.42)));
         assert_eq!(thesis_worst_interval("F1"), None);
@@ -518,7 +594,10 @@ mod tests {
                     assert_eq!(gr.index, i);
                     assert_eq!(gr.islands.start, next);
                     assert!(!gr.islands.is_empty());
-                    assert_eq!((gr.f_lo, gr.f_hi), (gr.islands.start as f64, (gr.islands.end - 1) as f64));
+                    assert_eq!(
+                        (gr.f_lo, gr.f_hi),
+                        (gr.islands.start as f64, (gr.islands.end - 1) as f64)
+                    );
                     next = gr.islands.end;
                 }
                 assert_eq!(next, np);
@@ -545,7 +624,17 @@ mod tests {
         assert_eq!(quantile(&[7.0], 0.3), 7.0);
         assert!(quantile(&[], 0.5).is_nan());
         let s = stats(&[5.0, 1.0, 3.0, 2.0, 4.0]);
-        assert_eq!(s, Stats { mean: 3.0, q25: 2.0, q50: 3.0, q75: 4.0, min: 1.0, max: 5.0 });
+        assert_eq!(
+            s,
+            Stats {
+                mean: 3.0,
+                q25: 2.0,
+                q50: 3.0,
+                q75: 4.0,
+                min: 1.0,
+                max: 5.0
+            }
+        );
         assert!(stats(&[]).mean.is_nan());
     }
 
@@ -553,11 +642,22 @@ mod tests {
     fn group_history_and_the_worst_group() {
         let f: Vec<f64> = (0..6).map(|i| i as f64 * 0.4).collect();
         let groups = f_groups(&f, 3);
-        let rec = |generation, bests: Vec<f64>| Record { generation, evaluations: 0, seconds: 0.0, bests };
-        let h = vec![rec(0, vec![9.0, 9.0, 8.0, 8.0, 7.0, 7.0]), rec(10, vec![1.0, 3.0, 5.0, 7.0, 2.0, 2.0])];
+        let rec = |generation, bests: Vec<f64>| Record {
+            generation,
+            evaluations: 0,
+            seconds: 0.0,
+            bests,
+        };
+        let h = vec![
+            rec(0, vec![9.0, 9.0, 8.0, 8.0, 7.0, 7.0]),
+            rec(10, vec![1.0, 3.0, 5.0, 7.0, 2.0, 2.0]),
+        ];
         let rows = group_history(&h, &groups);
         assert_eq!(rows.len(), 6);
-        assert_eq!((rows[3].generation, rows[3].group, rows[3].stats.mean), (10, 0, 2.0));
+        assert_eq!(
+            (rows[3].generation, rows[3].group, rows[3].stats.mean),
+            (10, 0, 2.0)
+        );
         assert_eq!((rows[4].f_lo, rows[4].f_hi), (0.8, 1.2000000000000002));
         let w = worst_group(&rows).unwrap();
         assert_eq!((w.generation, w.group, w.stats.mean), (10, 1, 6.0));

@@ -22,7 +22,8 @@ fn num(v: f64) -> String {
 }
 
 fn create_out(out: &Path) -> CliResult {
-    std::fs::create_dir_all(out).map_err(|e| Failure(format!("--out: cannot create {}: {e}", out.display())))
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure(format!("--out: cannot create {}: {e}", out.display())))
 }
 
 /// The swap counts: given, distinct, each 1..64 checked by the solver.
@@ -67,10 +68,21 @@ pub struct QapLoadArgs {
     #[arg(long, value_name = "PATH")]
     instance: Option<PathBuf>,
     /// Swap counts, comma-separated (the thesis: 15 to 60, 28,921 to 461,281 rows on tho150)
-    #[arg(long, value_delimiter = ',', default_value = "15,20,25,30,35,40,45,50,55,60", value_name = "N,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "15,20,25,30,35,40,45,50,55,60",
+        value_name = "N,..."
+    )]
     swaps: Vec<u32>,
     /// Kernel forms, comma-separated
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "full,delta", value_name = "FORMS")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "full,delta",
+        value_name = "FORMS"
+    )]
     forms: Vec<Form>,
     /// Mask order of HC12 (1 to 3)
     #[arg(long, default_value_t = 2, value_name = "ORDER")]
@@ -95,7 +107,12 @@ type LoadPoint = (f64, f64, f64, f64);
 /// Fig. 19: per kernel form and swap count, the rows per second of the neighbourhood search and
 /// the share of the wall time the device spends in its kernels.
 pub fn qap_load(a: &QapLoadArgs) -> CliResult {
-    let path = default_file(&a.instance, "data/qaplib/tho150.dat", "instance", "--instance PATH")?;
+    let path = default_file(
+        &a.instance,
+        "data/qaplib/tho150.dat",
+        "instance",
+        "--instance PATH",
+    )?;
     let inst = QapInstance::from_dat(&path)?;
     a.device.select()?;
     let swaps = swap_list(&a.swaps)?;
@@ -119,15 +136,23 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
     let mut curves: Vec<(Form, Vec<LoadPoint>)> = Vec::new();
     let mut text = String::new();
     for &form in &forms {
-        let cf = if form == Form::Full { CostForm::Full } else { CostForm::Delta };
+        let cf = if form == Form::Full {
+            CostForm::Full
+        } else {
+            CostForm::Delta
+        };
         let mut curve = Vec::new();
         for &s in &swaps {
             let mut ev = QapHc12::new(problem.clone(), s, a.mask_order, 0, 0, Backend::DEVICE, cf)
-                .map_err(|e| out::renamed(e, &[("swaps", "--swaps"), ("maskOrder", "--mask-order")]))?;
+                .map_err(|e| {
+                    out::renamed(e, &[("swaps", "--swaps"), ("maskOrder", "--mask-order")])
+                })?;
             let nb = *ev.neighbourhood();
             let mut rng = Philox::new(a.seed, s);
             let base = rng.permutation(inst.n);
-            let k: Vec<u32> = (0..nb.n_param).map(|_| rng.next_u32() & ((1u64 << nb.nbit) - 1) as u32).collect();
+            let k: Vec<u32> = (0..nb.n_param)
+                .map(|_| rng.next_u32() & ((1u64 << nb.nbit) - 1) as u32)
+                .collect();
             let st = ev.state(&base, &k)?;
             let rows = ev.rows();
             // the warm-up call's kernel time is dropped with the call itself
@@ -144,7 +169,14 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
             let device = ev.backend_description();
             let done = rows as f64 * calls as f64;
             let share = 100.0 * kernel / wall;
-            let (rps, krps) = (done / wall, if kernel > 0.0 { done / kernel } else { f64::NAN });
+            let (rps, krps) = (
+                done / wall,
+                if kernel > 0.0 {
+                    done / kernel
+                } else {
+                    f64::NAN
+                },
+            );
             let (cost, row) = best.expect("the warm-up call ran");
             text += &format!(
                 "{:<5} {s:>2} swaps {:>8} rows: {:>10} rows/s, {:>6.2} ms per call, kernels {share:5.1} % of the time ({calls} calls in {wall:.3} s)\n",
@@ -179,25 +211,61 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
         &csv_path,
         "",
         &[
-            "instance", "n", "form", "swaps", "rows", "calls", "wall_s", "kernel_s", "kernel_share_percent", "us_per_call",
-            "rows_per_s", "kernel_rows_per_s", "best_row", "best_cost", "device",
+            "instance",
+            "n",
+            "form",
+            "swaps",
+            "rows",
+            "calls",
+            "wall_s",
+            "kernel_s",
+            "kernel_share_percent",
+            "us_per_call",
+            "rows_per_s",
+            "kernel_rows_per_s",
+            "best_row",
+            "best_cost",
+            "device",
         ],
         &rows_out,
     )?;
-    let mut share = Panel::new("device busy: kernel time / wall time", "swaps", "kernel share of the wall time [%]");
+    let mut share = Panel::new(
+        "device busy: kernel time / wall time",
+        "swaps",
+        "kernel share of the wall time [%]",
+    );
     share.log_y = false;
-    let mut rate = Panel::new("throughput (lines: wall clock, dots: kernel time)", "swaps", "rows per second");
+    let mut rate = Panel::new(
+        "throughput (lines: wall clock, dots: kernel time)",
+        "swaps",
+        "rows per second",
+    );
     rate.legend = false;
     for (i, (form, c)) in curves.iter().enumerate() {
-        share.series.push(Series::line(format!("{} kernel", form.name()), c.iter().map(|p| (p.0, p.1)).collect(), plot::color(i)));
-        rate.series.push(Series::line(format!("{} kernel", form.name()), c.iter().map(|p| (p.0, p.2)).collect(), plot::color(i)));
-        let mut k = Series::line(format!("{} kernel, in-kernel rate", form.name()), c.iter().map(|p| (p.0, p.3)).collect(), plot::color(i));
+        share.series.push(Series::line(
+            format!("{} kernel", form.name()),
+            c.iter().map(|p| (p.0, p.1)).collect(),
+            plot::color(i),
+        ));
+        rate.series.push(Series::line(
+            format!("{} kernel", form.name()),
+            c.iter().map(|p| (p.0, p.2)).collect(),
+            plot::color(i),
+        ));
+        let mut k = Series::line(
+            format!("{} kernel, in-kernel rate", form.name()),
+            c.iter().map(|p| (p.0, p.3)).collect(),
+            plot::color(i),
+        );
         k.width = 1;
         k.dots = true;
         rate.series.push(k);
     }
     let png = a.out.join("qap_load.png");
-    let title = format!("Fig. 19: HC12 qapswap2 on {} (n = {}), mask order {}", inst.name, inst.n, a.mask_order);
+    let title = format!(
+        "Fig. 19: HC12 qapswap2 on {} (n = {}), mask order {}",
+        inst.name, inst.n, a.mask_order
+    );
     plot::write_png(&png, &title, &[share, rate], 2, (620, 440))?;
     text += &format!(
         "{} points in {:.1} s; wrote {} and {} in {}\n",
@@ -241,10 +309,21 @@ pub struct QapSwapsArgs {
 /// Fig. 20: per swap count, the distribution of the final costs of independent plain HC12 runs
 /// and the share that reached the optimum.
 pub fn qap_swaps(a: &QapSwapsArgs) -> CliResult {
-    let path = default_file(&a.instance, "data/qaplib/had20.dat", "instance", "--instance PATH")?;
+    let path = default_file(
+        &a.instance,
+        "data/qaplib/had20.dat",
+        "instance",
+        "--instance PATH",
+    )?;
     let inst = QapInstance::from_dat(&path)?;
     let optimum = find_bks(&path)?
-        .ok_or_else(|| Failure(format!("--instance: no best-known value for {} in BKS.csv beside {}", inst.name, path.display())))?
+        .ok_or_else(|| {
+            Failure(format!(
+                "--instance: no best-known value for {} in BKS.csv beside {}",
+                inst.name,
+                path.display()
+            ))
+        })?
         .bks;
     let backend = a.backend.backend()?;
     let swaps = swap_list(&a.swaps)?;
@@ -254,8 +333,17 @@ pub fn qap_swaps(a: &QapSwapsArgs) -> CliResult {
     let mut points = Vec::new();
     let mut text = String::new();
     for &s in &swaps {
-        let r = hc12_series(&inst, optimum, s, a.runs, a.seed.seed, None, backend, |_| {})
-            .map_err(|e| out::renamed(e, &[("swaps", "--swaps")]))?;
+        let r = hc12_series(
+            &inst,
+            optimum,
+            s,
+            a.runs,
+            a.seed.seed,
+            None,
+            backend,
+            |_| {},
+        )
+        .map_err(|e| out::renamed(e, &[("swaps", "--swaps")]))?;
         let st = stats(&r.costs);
         let (lo, hi) = wilson(r.successes, a.runs, Z95);
         let ratio = 100.0 * r.successes as f64 / a.runs as f64;
@@ -305,34 +393,87 @@ pub fn qap_swaps(a: &QapSwapsArgs) -> CliResult {
         &csv_path,
         "",
         &[
-            "instance", "n", "swaps", "rows", "runs", "mean", "best", "q25", "median", "q75", "worst", "mean_gap_percent",
-            "successes", "success_percent", "wilson95_low_percent", "wilson95_high_percent", "mean_iterations", "mean_run_s",
-            "time_to_optimum_s", "optimum", "device",
+            "instance",
+            "n",
+            "swaps",
+            "rows",
+            "runs",
+            "mean",
+            "best",
+            "q25",
+            "median",
+            "q75",
+            "worst",
+            "mean_gap_percent",
+            "successes",
+            "success_percent",
+            "wilson95_low_percent",
+            "wilson95_high_percent",
+            "mean_iterations",
+            "mean_run_s",
+            "time_to_optimum_s",
+            "optimum",
+            "device",
         ],
         &rows_out,
     )?;
     let runs_path = a.out.join("qap_swaps_runs.csv");
-    out::write_csv_file(&runs_path, "", &["swaps", "run", "cost", "iterations"], &run_rows)?;
-    let mut fit = Panel::new(format!("{}: final cost of {} runs", inst.name, a.runs), "swaps", "cost (fitness)");
+    out::write_csv_file(
+        &runs_path,
+        "",
+        &["swaps", "run", "cost", "iterations"],
+        &run_rows,
+    )?;
+    let mut fit = Panel::new(
+        format!("{}: final cost of {} runs", inst.name, a.runs),
+        "swaps",
+        "cost (fitness)",
+    );
     fit.log_y = false;
     fit.series.push(
-        Series::line("mean (25-75 % band)", points.iter().map(|p| (p.0, p.1.mean)).collect(), plot::color(0))
-            .with_band(points.iter().map(|p| (p.0, p.1.q25, p.1.q75)).collect()),
+        Series::line(
+            "mean (25-75 % band)",
+            points.iter().map(|p| (p.0, p.1.mean)).collect(),
+            plot::color(0),
+        )
+        .with_band(points.iter().map(|p| (p.0, p.1.q25, p.1.q75)).collect()),
     );
-    fit.series.push(Series::line("best run", points.iter().map(|p| (p.0, p.1.min)).collect(), plot::color(2)));
-    fit.series.push(Series::line("worst run", points.iter().map(|p| (p.0, p.1.max)).collect(), plot::color(3)));
-    let (x0, x1) = (points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), points.iter().map(|p| p.0).fold(0.0, f64::max));
-    let mut opt = Series::line("optimum", vec![(x0, optimum as f64), (x1, optimum as f64)], plot::color(7));
+    fit.series.push(Series::line(
+        "best run",
+        points.iter().map(|p| (p.0, p.1.min)).collect(),
+        plot::color(2),
+    ));
+    fit.series.push(Series::line(
+        "worst run",
+        points.iter().map(|p| (p.0, p.1.max)).collect(),
+        plot::color(3),
+    ));
+    let (x0, x1) = (
+        points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min),
+        points.iter().map(|p| p.0).fold(0.0, f64::max),
+    );
+    let mut opt = Series::line(
+        "optimum",
+        vec![(x0, optimum as f64), (x1, optimum as f64)],
+        plot::color(7),
+    );
     opt.width = 1;
     fit.series.push(opt);
     let mut succ = Panel::new("runs that reached the optimum", "swaps", "success [%]");
     succ.log_y = false;
     succ.series.push(
-        Series::line("success (Wilson 95 % band)", points.iter().map(|p| (p.0, p.2)).collect(), plot::color(1))
-            .with_band(points.iter().map(|p| (p.0, p.3, p.4)).collect()),
+        Series::line(
+            "success (Wilson 95 % band)",
+            points.iter().map(|p| (p.0, p.2)).collect(),
+            plot::color(1),
+        )
+        .with_band(points.iter().map(|p| (p.0, p.3, p.4)).collect()),
     );
     let png = a.out.join("qap_swaps.png");
-    let title = format!("Fig. 20: HC12 on QAPLIB {} (n = {}): fitness against the number of swaps", inst.name, inst.n);
+    let title = format!(
+        "Fig. 20: HC12 on QAPLIB {} (n = {}): fitness against the number of swaps",
+        inst.name, inst.n
+    );
     plot::write_png(&png, &title, &[fit, succ], 2, (620, 440))?;
     text += &format!(
         "{} runs in {:.1} s; wrote {}, {} and {} in {}\n",

@@ -7,9 +7,9 @@
 
 use metaopt::error::Result;
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
-use metaopt::problem::qap::QapProblem;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::QapInstance;
+use metaopt::problem::qap::QapProblem;
 use metaopt::rng::Philox;
 use serde::Serialize;
 use std::sync::Arc;
@@ -45,8 +45,16 @@ pub fn wilson(successes: u32, runs: u32, z: f64) -> (f64, f64) {
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     // the bounds are exact at p = 0 and p = 1; clamp rounding there
-    let low = if successes == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if successes >= runs { 1.0 } else { (centre + half).min(1.0) };
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if successes >= runs {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
     (low, high)
 }
 
@@ -122,7 +130,9 @@ pub fn hc12_series(
     for r in 0..runs {
         let mut rng = Philox::new(seed, r + 1);
         let base = rng.permutation(inst.n);
-        let k: Vec<u32> = (0..nb.n_param).map(|_| rng.next_u32() & ((1u64 << nb.nbit) - 1) as u32).collect();
+        let k: Vec<u32> = (0..nb.n_param)
+            .map(|_| rng.next_u32() & ((1u64 << nb.nbit) - 1) as u32)
+            .collect();
         let out = s.run(Some(&base), Some(&k))?;
         iterations.push(out.iterations);
         let c = out.cost.as_f64();
@@ -192,17 +202,29 @@ mod tests {
     fn wilson_matches_known_intervals() {
         // Newcombe (1998), Stat. Med. 17:857, Table I, method 3 (the score interval), printed to
         // four places: 81/263, 15/148, 0/20, 1/29
-        let four = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 5e-5 && (a.1 - b.1).abs() < 5e-5;
-        for (k, n, want) in [(81, 263, (0.2553, 0.3662)), (15, 148, (0.0624, 0.1605)), (0, 20, (0.0, 0.1611)), (1, 29, (0.0061, 0.1718))] {
+        let four =
+            |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 5e-5 && (a.1 - b.1).abs() < 5e-5;
+        for (k, n, want) in [
+            (81, 263, (0.2553, 0.3662)),
+            (15, 148, (0.0624, 0.1605)),
+            (0, 20, (0.0, 0.1611)),
+            (1, 29, (0.0061, 0.1718)),
+        ] {
             let w = wilson(k, n, Z95);
             assert!(four(w, want), "{k}/{n}: {w:?}, expected {want:?}");
         }
         // 1 of 1000 (0.1 %, the thesis's rou20 and esc32a): 0.0177 % .. 0.5643 %
         let w = wilson(1, 1000, Z95);
-        assert!((w.0 - 0.000_176_55).abs() < 1e-8 && (w.1 - 0.005_642_56).abs() < 1e-8, "{w:?}");
+        assert!(
+            (w.0 - 0.000_176_55).abs() < 1e-8 && (w.1 - 0.005_642_56).abs() < 1e-8,
+            "{w:?}"
+        );
         // all successes: the upper bound is 1, the lower one mirrors 0 of n
         let (lo, hi) = wilson(10, 10, Z95);
-        assert!((lo - (1.0 - 0.277_533)).abs() < 1e-6 && hi == 1.0, "{lo} {hi}");
+        assert!(
+            (lo - (1.0 - 0.277_533)).abs() < 1e-6 && hi == 1.0,
+            "{lo} {hi}"
+        );
         assert_eq!(wilson(0, 0, Z95), (0.0, 1.0));
     }
 }

@@ -7,7 +7,9 @@ use std::process::{Command, Output};
 /// `metaopt args` with `env` set.
 pub fn metaopt_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_metaopt"));
-    c.args(args).current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).env_remove("METAOPT_DEVICE");
+    c.args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("METAOPT_DEVICE");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -21,7 +23,11 @@ pub fn metaopt(args: &[&str]) -> Output {
 /// Standard output of a run that must succeed.
 pub fn ok_env(args: &[&str], env: &[(&str, &str)]) -> String {
     let o = metaopt_env(args, env);
-    assert!(o.status.success(), "metaopt {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "metaopt {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8(o.stdout).unwrap()
 }
 
@@ -34,5 +40,8 @@ pub fn fails(args: &[&str], needle: &str) {
     let o = metaopt(args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "metaopt {args:?}: {err}");
-    assert!(err.contains("error: ") && err.contains(needle), "metaopt {args:?}: expected `{needle}` in: {err}");
+    assert!(
+        err.contains("error: ") && err.contains(needle),
+        "metaopt {args:?}: expected `{needle}` in: {err}"
+    );
 }

@@ -54,12 +54,18 @@ impl Hc12 {
         // the size limit is checked before anything of size nParam is made: each parameter has
         // at least one bit, so more than 2^24 parameters exceed the bit limit below
         if n > MAX_STRING_BITS as usize {
-            return Err(Error::arg("nParam", format!("{n} parameters; at most 2^24 bits in all, so at most 2^24 parameters")));
+            return Err(Error::arg(
+                "nParam",
+                format!("{n} parameters; at most 2^24 bits in all, so at most 2^24 parameters"),
+            ));
         }
         if let [b] = params.bits[..] {
             let total = u64::from(b).saturating_mul(n as u64);
             if (1..=32).contains(&b) && total > MAX_STRING_BITS {
-                return Err(Error::arg("nParam", format!("{n} parameters of {b} bits = {total} bits; at most 2^24 bits")));
+                return Err(Error::arg(
+                    "nParam",
+                    format!("{n} parameters of {b} bits = {total} bits; at most 2^24 bits"),
+                ));
             }
         }
         let bits = Hc12Params::per_param(&params.bits, n, "nBitParam")?;
@@ -70,11 +76,23 @@ impl Hc12 {
         let total: u64 = bits.iter().map(|&b| b as u64).sum();
         // a window of more bits would exceed the row limit anyway; this keeps the sum in range
         if total > MAX_STRING_BITS {
-            return Err(Error::arg("nParam", format!("{n} parameters of {total} bits in all; at most 2^24 bits")));
+            return Err(Error::arg(
+                "nParam",
+                format!("{n} parameters of {total} bits in all; at most 2^24 bits"),
+            ));
         }
         let total = total as u32;
-        let nb = Neighbourhood::new(total, 1, params.mask_order, params.start_bit, params.bit_length)?;
-        let (mut bit_param, mut bit_mask) = (crate::error::try_vec(total as usize, "nBitParam")?, crate::error::try_vec(total as usize, "nBitParam")?);
+        let nb = Neighbourhood::new(
+            total,
+            1,
+            params.mask_order,
+            params.start_bit,
+            params.bit_length,
+        )?;
+        let (mut bit_param, mut bit_mask) = (
+            crate::error::try_vec(total as usize, "nBitParam")?,
+            crate::error::try_vec(total as usize, "nBitParam")?,
+        );
         for (p, &nbit) in bits.iter().enumerate() {
             for q in 0..nbit {
                 bit_param.push(p as u32);
@@ -82,7 +100,11 @@ impl Hc12 {
             }
         }
         let lo: Vec<f64> = bounds.iter().map(|b| b.0).collect();
-        let step: Vec<f64> = bounds.iter().zip(&bits).map(|(b, &nbit)| (b.1 - b.0) / ((1u64 << nbit) - 1) as f64).collect();
+        let step: Vec<f64> = bounds
+            .iter()
+            .zip(&bits)
+            .map(|(b, &nbit)| (b.1 - b.0) / ((1u64 << nbit) - 1) as f64)
+            .collect();
         if params.domain == Domain::Real {
             objective.check_dims(n)?;
         }
@@ -104,7 +126,9 @@ impl Hc12 {
             .define("FP", fp)
             .define("FP_DOUBLE", params.double as u32);
         if !external {
-            spec = spec.flags(&objective.build_options(params.double)).text(objective.program_source()?);
+            spec = spec
+                .flags(&objective.build_options(params.double))
+                .text(objective.program_source()?);
         }
         let spec = spec
             .file("hc12_eval.cl")
@@ -117,7 +141,11 @@ impl Hc12 {
             .define("HC_ORDER", nb.mask_order)
             .define("HC_NBIT", 1);
         let fp_size = if params.double { 8 } else { 4 };
-        let data = if external { Vec::new() } else { objective.data_bytes(n, params.double)? };
+        let data = if external {
+            Vec::new()
+        } else {
+            objective.data_bytes(n, params.double)?
+        };
         let matrix_len = crate::error::size_product("nParam", &[rows, n, fp_size])? / fp_size;
         let (u_len, r_len) = match params.domain {
             Domain::Real => (1, matrix_len * fp_size),
@@ -129,13 +157,30 @@ impl Hc12 {
             bit_mask: queue.buffer_from(&bit_mask, "bit_mask")?,
             lo: queue.buffer_from(&fp_bytes(&lo, params.double), "lo")?,
             step: queue.buffer_from(&fp_bytes(&step, params.double), "step")?,
-            u: queue.buffer(u_len, if params.domain == Domain::Binary { "B" } else { "I" })?,
+            u: queue.buffer(
+                u_len,
+                if params.domain == Domain::Binary {
+                    "B"
+                } else {
+                    "I"
+                },
+            )?,
             r: queue.buffer(r_len, "R")?,
-            data: queue.buffer_from(&if data.is_empty() { vec![0u8; 8] } else { data }, "func-data")?,
-            f: queue.buffer(crate::error::size_product("maskOrder", &[rows, fp_size])?, "F")?,
+            data: queue.buffer_from(
+                &if data.is_empty() { vec![0u8; 8] } else { data },
+                "func-data",
+            )?,
+            f: queue.buffer(
+                crate::error::size_product("maskOrder", &[rows, fp_size])?,
+                "F",
+            )?,
         };
         let mut s = Hc12 {
-            params: Hc12Params { bits, bounds, ..params },
+            params: Hc12Params {
+                bits,
+                bounds,
+                ..params
+            },
             objective,
             nb,
             bit_param,
@@ -175,7 +220,13 @@ impl Hc12 {
 
     pub fn backend_description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str())
+        format!(
+            "device {}: {} ({}, {})",
+            i.index,
+            i.name,
+            i.platform,
+            i.kind.as_str()
+        )
     }
 
     /// Turns the tabu list on (thesis `set-tabu-list`); each run starts with an empty list.
@@ -197,9 +248,18 @@ impl Hc12 {
     pub fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
         match &mut self.objective {
             Objective::Source { data: d, .. } => *d = data.to_vec(),
-            _ => return Err(Error::arg("func-data", "only a user OpenCL source objective takes a data buffer")),
+            _ => {
+                return Err(Error::arg(
+                    "func-data",
+                    "only a user OpenCL source objective takes a data buffer",
+                ))
+            }
         }
-        let bytes = if data.is_empty() { vec![0u8; 8] } else { data.to_vec() };
+        let bytes = if data.is_empty() {
+            vec![0u8; 8]
+        } else {
+            data.to_vec()
+        };
         self.bufs.data = self.queue.buffer_from(&bytes, "func-data")?;
         Ok(())
     }
@@ -216,7 +276,10 @@ impl Hc12 {
     pub fn encode(&self, x: &[f64], coding: Coding) -> Result<Vec<u32>> {
         let n = self.params.n_param as usize;
         if x.len() != n {
-            return Err(Error::arg("startSeed", format!("{} values; expected nParam = {n}", x.len())));
+            return Err(Error::arg(
+                "startSeed",
+                format!("{} values; expected nParam = {n}", x.len()),
+            ));
         }
         x.iter()
             .enumerate()
@@ -237,7 +300,11 @@ impl Hc12 {
     /// The integers and reals of string `k`.
     pub fn decode(&self, k: &[u32], coding: Coding) -> (Vec<u32>, Vec<f64>) {
         let ints: Vec<u32> = k.iter().map(|&w| Self::decode_word(w, coding)).collect();
-        let reals = ints.iter().enumerate().map(|(p, &i)| self.lo[p] + i as f64 * self.step[p]).collect();
+        let reals = ints
+            .iter()
+            .enumerate()
+            .map(|(p, &i)| self.lo[p] + i as f64 * self.step[p])
+            .collect();
         (ints, reals)
     }
 
@@ -245,7 +312,13 @@ impl Hc12 {
         self.params
             .bits
             .iter()
-            .map(|&b| if b == 32 { rng.next_u32() } else { rng.next_u32() & ((1u32 << b) - 1) })
+            .map(|&b| {
+                if b == 32 {
+                    rng.next_u32()
+                } else {
+                    rng.next_u32() & ((1u32 << b) - 1)
+                }
+            })
             .collect()
     }
 
@@ -258,7 +331,6 @@ impl Hc12 {
         Arc::new(self.objective.clone())
     }
 }
-
 
 /// The kernels of one build: (coding, sense, tabu capacity) are build-time constants.
 pub(super) struct Kernels {
@@ -312,8 +384,15 @@ impl Hc12 {
 
     fn build(&self, (coding, sense, tabu_len): (Coding, Sense, usize)) -> Result<Kernels> {
         let words = self.params.n_param as usize;
-        let spec = self.spec.clone().define("HC_GRAY", (coding == Coding::Gray) as u32).define("HC_MAX", (sense == Sense::Max) as u32);
-        let program = self.queue.ctx().build(&tabu_defines(spec, tabu_len.max(1), words))?;
+        let spec = self
+            .spec
+            .clone()
+            .define("HC_GRAY", (coding == Coding::Gray) as u32)
+            .define("HC_MAX", (sense == Sense::Max) as u32);
+        let program = self
+            .queue
+            .ctx()
+            .build(&tabu_defines(spec, tabu_len.max(1), words))?;
         let fp = if self.params.double { 8 } else { 4 };
         let search = RowSearch::new(
             &self.queue,
@@ -324,10 +403,20 @@ impl Hc12 {
             fp,
             Some((tabu_len, words)),
         )?;
-        Ok(Kernels { built_for: (coding, sense, tabu_len), decode: self.queue.kernel(&program, "hc12g_decode")?, search })
+        Ok(Kernels {
+            built_for: (coding, sense, tabu_len),
+            decode: self.queue.kernel(&program, "hc12g_decode")?,
+            search,
+        })
     }
 
-    pub(super) fn record(&mut self, name: &'static str, ev: &opencl3::event::Event, global: usize, wg: usize) {
+    pub(super) fn record(
+        &mut self,
+        name: &'static str,
+        ev: &opencl3::event::Event,
+        global: usize,
+        wg: usize,
+    ) {
         if self.verbose {
             eprintln!("metaopt: kernel {name}: {global} work-items, work-group {wg}");
         }
@@ -352,11 +441,21 @@ impl Hc12 {
 
     pub(super) fn check_string(&self, k: &[u32]) -> Result<()> {
         if k.len() != self.params.n_param as usize {
-            return Err(Error::arg("K", format!("{} words; expected nParam = {}", k.len(), self.params.n_param)));
+            return Err(Error::arg(
+                "K",
+                format!(
+                    "{} words; expected nParam = {}",
+                    k.len(),
+                    self.params.n_param
+                ),
+            ));
         }
         for (p, (&w, &b)) in k.iter().zip(&self.params.bits).enumerate() {
             if b < 32 && w >> b != 0 {
-                return Err(Error::arg("K", format!("word {p} = {w} has bits above its {b} bits")));
+                return Err(Error::arg(
+                    "K",
+                    format!("word {p} = {w} has bits above its {b} bits"),
+                ));
             }
         }
         Ok(())
@@ -365,7 +464,9 @@ impl Hc12 {
     /// A host callback's values: the matrix it reads is made on the device, read back, handed to
     /// the callback row by row, and its values go back for the selection kernel.
     fn callback_values(&mut self, coding: Coding, sense: Sense) -> Result<()> {
-        let Objective::Callback(cb) = &self.objective else { return Ok(()) };
+        let Objective::Callback(cb) = &self.objective else {
+            return Ok(());
+        };
         let cb = cb.clone();
         let (rows, n) = (self.nb.rows as usize, self.params.n_param as usize);
         self.kernels(coding, sense)?;
@@ -375,8 +476,7 @@ impl Hc12 {
         let ev = unsafe {
             let mut e = ExecuteKernel::new(&k.decode);
             self.bufs.set_string_args(&mut e);
-            e
-                .set_global_work_size(global)
+            e.set_global_work_size(global)
                 .set_local_work_size(wg)
                 .enqueue_nd_range(self.queue.cl())
                 .map_err(cl_error("clEnqueueNDRangeKernel(hc12g_decode)"))?
@@ -404,19 +504,32 @@ impl Hc12 {
         }
         let mut f = vec![0.0; rows];
         cb.call(&x, rows, n, &mut f)?;
-        self.bufs.f.write(&self.queue, &fp_bytes(&f, self.params.double))?;
+        self.bufs
+            .f
+            .write(&self.queue, &fp_bytes(&f, self.params.double))?;
         Ok(())
     }
 
     /// One evaluation of the neighbourhood of the uploaded K: (value, row) of the best row.
-    pub(super) fn evaluate(&mut self, coding: Coding, sense: Sense, store_f: bool, tabu_check: bool, aspiration: Option<f64>) -> Result<(f64, u64)> {
+    pub(super) fn evaluate(
+        &mut self,
+        coding: Coding,
+        sense: Sense,
+        store_f: bool,
+        tabu_check: bool,
+        aspiration: Option<f64>,
+    ) -> Result<(f64, u64)> {
         self.callback_values(coding, sense)?;
         let double = self.params.double;
         let store = store_f as u32;
         // the selection compares -f when maximising, so the aspiration bound is turned too
         let aspiration = aspiration.map(|b| {
             let key = if sense == Sense::Max { -b } else { b };
-            if double { key.to_bits() } else { (key as f32).to_bits() as u64 }
+            if double {
+                key.to_bits()
+            } else {
+                (key as f32).to_bits() as u64
+            }
         });
         self.kernels(coding, sense)?;
         let k = self.kernels.as_mut().expect("built above");
@@ -428,7 +541,9 @@ impl Hc12 {
                 &self.queue,
                 |e| {
                     bufs.set_string_args(e);
-                    e.set_arg(bufs.data.cl()).set_arg(bufs.f.cl()).set_arg(&store);
+                    e.set_arg(bufs.data.cl())
+                        .set_arg(bufs.f.cl())
+                        .set_arg(&store);
                 },
                 tabu_check,
                 aspiration,
@@ -437,7 +552,11 @@ impl Hc12 {
         let (global, wg, wg2) = (k.search.global(), k.search.wg, k.search.wg_argmin);
         self.record("hc12g_eval", &found.eval, global, wg);
         self.record("hc12_argmin_groups", &found.argmin, wg2, wg2);
-        let key = if double { f64::from_bits(found.bits) } else { f32::from_bits(found.bits as u32) as f64 };
+        let key = if double {
+            f64::from_bits(found.bits)
+        } else {
+            f32::from_bits(found.bits as u32) as f64
+        };
         let value = if sense == Sense::Max { -key } else { key };
         Ok((value, found.row))
     }
@@ -456,5 +575,4 @@ impl Hc12 {
         self.bufs.f.read(&self.queue, &mut raw)?;
         Ok(fp_from_bytes(&raw, self.params.double)[0])
     }
-
 }

@@ -9,7 +9,9 @@ mod device;
 mod params;
 
 pub use self::device::Hc12;
-pub use self::params::{Coding, Domain, Hc12Params, Hc12RunResult, Profile, RunFigures, RunOptions, Sense, StartPoint};
+pub use self::params::{
+    Coding, Domain, Hc12Params, Hc12RunResult, Profile, RunFigures, RunOptions, Sense, StartPoint,
+};
 use crate::error::{Error, Result};
 use crate::hc12::restarts::{restarts, RunReport};
 use crate::hc12::tabu::TabuConfig;
@@ -23,14 +25,19 @@ impl Hc12 {
     }
 
     /// [`Hc12::run`], with `on_run` seeing each run's report (for progress bars).
-    pub fn run_observed(&mut self, opts: &RunOptions, on_run: impl FnMut(&RunReport<f64>)) -> Result<Hc12RunResult> {
+    pub fn run_observed(
+        &mut self,
+        opts: &RunOptions,
+        on_run: impl FnMut(&RunReport<f64>),
+    ) -> Result<Hc12RunResult> {
         if opts.stop.max_runs == 0 {
             return Err(Error::arg("nRuns", "0; expected at least 1"));
         }
         if opts.max_iterations == 0 {
             return Err(Error::arg("maxIterations", "0; expected at least 1"));
         }
-        opts.stop.check("nRuns", "a time limit or a target to end")?;
+        opts.stop
+            .check("nRuns", "a time limit or a target to end")?;
         self.coding = opts.coding;
         self.sense = opts.sense;
         let tabu = self.tabu.clone();
@@ -42,7 +49,14 @@ impl Hc12 {
                 _ => s.random_string(&mut rng),
             })
         };
-        let out = restarts(self, &opts.stop, opts.max_iterations, tabu.as_ref(), next_start, on_run)?;
+        let out = restarts(
+            self,
+            &opts.stop,
+            opts.max_iterations,
+            tabu.as_ref(),
+            next_start,
+            on_run,
+        )?;
         if !out.value.is_finite() && out.stop != crate::interrupt::StopReason::Interrupted {
             return Err(Error::NonFiniteObjective(format!(
                 "the general HC12 evaluated {} strings in {} runs and none had a finite value",
@@ -58,7 +72,11 @@ impl Hc12 {
             iterations: out.best_run_iterations,
             evaluations: out.evaluations,
             seconds: out.seconds,
-            runs: out.per_run.iter().map(|&(value, iterations)| RunFigures { value, iterations }).collect(),
+            runs: out
+                .per_run
+                .iter()
+                .map(|&(value, iterations)| RunFigures { value, iterations })
+                .collect(),
             stop: out.stop,
             precision: self.params.precision,
         })
@@ -78,7 +96,13 @@ impl Landscape for Hc12 {
         self.kernels(coding, sense)?;
         // a non-finite start is the worst value, so that any finite row improves on it
         let v = self.value_of(&k, coding, sense)?;
-        self.cur = if v.is_finite() { v } else if sense == Sense::Max { f64::NEG_INFINITY } else { f64::INFINITY };
+        self.cur = if v.is_finite() {
+            v
+        } else if sense == Sense::Max {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         self.k = k;
         Ok(self.nb.rows)
     }
@@ -109,7 +133,13 @@ impl Landscape for Hc12 {
             }
         }
         let (coding, sense) = (self.coding, self.sense);
-        self.evaluate(coding, sense, false, q.check, q.aspiration.then_some(q.best))
+        self.evaluate(
+            coding,
+            sense,
+            false,
+            q.check,
+            q.aspiration.then_some(q.best),
+        )
     }
 
     fn excluded(&self, value: f64, tabu_checked: bool) -> bool {
@@ -134,7 +164,11 @@ impl Landscape for Hc12 {
     }
 
     fn better(&self, a: f64, b: f64) -> bool {
-        if self.sense == Sense::Max { a > b } else { a < b }
+        if self.sense == Sense::Max {
+            a > b
+        } else {
+            a < b
+        }
     }
 
     fn better_than_limit(&self, v: f64, limit: f64) -> bool {

@@ -33,7 +33,8 @@ pub enum Coding {
 
 /// Why `GCi` is refused (issue 24; docs/specs/HC12.md): the thesis's Table 1 lists it beside
 /// `GC` and `BC` but never says what it means, and the library does not guess.
-pub const GCI_REFUSED: &str = "`GCi`: the thesis (000, Table 1) lists this coding but does not define it, so the library \
+pub const GCI_REFUSED: &str =
+    "`GCi`: the thesis (000, Table 1) lists this coding but does not define it, so the library \
      does not implement a guess; use `GC` (Gray code per parameter) or `BC` (plain binary)";
 
 impl Coding {
@@ -43,7 +44,10 @@ impl Coding {
             "BC" | "bc" => Ok(Coding::Binary),
             "GC" | "gc" => Ok(Coding::Gray),
             "GCi" | "gci" | "GCI" => Err(Error::arg("mCode", GCI_REFUSED)),
-            _ => Err(Error::arg("mCode", format!("`{s}`; expected `GC` (Gray) or `BC` (binary)"))),
+            _ => Err(Error::arg(
+                "mCode",
+                format!("`{s}`; expected `GC` (Gray) or `BC` (binary)"),
+            )),
         }
     }
 }
@@ -100,7 +104,10 @@ impl Hc12Params {
         match v.len() {
             1 => crate::error::try_filled(n, v[0], arg),
             l if l == n => crate::error::try_expand(v, n, arg),
-            l => Err(Error::arg(arg, format!("{l} values; expected 1 or nParam = {n}"))),
+            l => Err(Error::arg(
+                arg,
+                format!("{l} values; expected 1 or nParam = {n}"),
+            )),
         }
     }
 }

@@ -3,14 +3,13 @@
 //! (`src/problem/qap/cost.rs`), so integer results are identical to the device's.
 
 use super::eval::{Evaluator, IterState, RowCosts};
-use crate::hc12::TabuQuery;
 use crate::error::Result;
-use crate::problem::qap::{delta_cost, full_cost, Cost, QapElem};
 use crate::hc12::tabu::CpuTabu;
+use crate::hc12::TabuQuery;
 use crate::hc12::{gray_to_binary, Neighbourhood};
+use crate::problem::qap::{delta_cost, full_cost, Cost, QapElem};
 use rayon::prelude::*;
 use std::sync::Arc;
-
 
 /// Builds the permutation of mask row `row` into `order` (as `qap_row_order` in the kernel).
 pub fn row_order(nb: &Neighbourhood, st: &IterState, row: u64, order: &mut [u8]) {
@@ -32,7 +31,11 @@ pub fn row_order(nb: &Neighbourhood, st: &IterState, row: u64, order: &mut [u8])
                 changed = true;
             }
         }
-        if changed { gray_to_binary(g) } else { st.i_cur[p] }
+        if changed {
+            gray_to_binary(g)
+        } else {
+            st.i_cur[p]
+        }
     };
     for k in 0..st.k.len() / 2 {
         let p1 = value(2 * k) as usize % n;
@@ -56,7 +59,15 @@ impl<T: QapElem> CpuEvaluator<T> {
     fn row_cost(&self, st: &IterState, row: u64, order: &mut [u8; 256]) -> Cost {
         row_order(&self.nb, st, row, order);
         if self.delta {
-            delta_cost(self.n, self.slices, &self.a, &self.b, &order[..self.n], &st.cur, st.cur_cost)
+            delta_cost(
+                self.n,
+                self.slices,
+                &self.a,
+                &self.b,
+                &order[..self.n],
+                &st.cur,
+                st.cur_cost,
+            )
         } else {
             full_cost(self.n, self.slices, &self.a, &self.b, &order[..self.n])
         }
@@ -66,7 +77,10 @@ impl<T: QapElem> CpuEvaluator<T> {
 impl<T: QapElem> Evaluator for CpuEvaluator<T> {
     fn best_row(&mut self, st: &IterState, tabu: &TabuQuery<Cost>) -> Result<(Cost, u64)> {
         if tabu.insert {
-            self.tabu.as_mut().ok_or_else(|| crate::Error::arg("tabu list", "not initialised"))?.insert(&st.k);
+            self.tabu
+                .as_mut()
+                .ok_or_else(|| crate::Error::arg("tabu list", "not initialised"))?
+                .insert(&st.k);
         }
         let list = self.tabu.as_ref().filter(|_| tabu.check);
         let worst = st.cur_cost.worst();
@@ -86,7 +100,13 @@ impl<T: QapElem> Evaluator for CpuEvaluator<T> {
                     (f, r)
                 },
             )
-            .reduce_with(|x, y| if y.0.less(&x.0) || (!x.0.less(&y.0) && y.1 < x.1) { y } else { x })
+            .reduce_with(|x, y| {
+                if y.0.less(&x.0) || (!x.0.less(&y.0) && y.1 < x.1) {
+                    y
+                } else {
+                    x
+                }
+            })
             .expect("a neighbourhood has at least row 0");
         Ok(best)
     }
@@ -97,7 +117,11 @@ impl<T: QapElem> Evaluator for CpuEvaluator<T> {
     }
 
     fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>> {
-        Ok(self.tabu.as_ref().map(|t| t.sorted_strings()).unwrap_or_default())
+        Ok(self
+            .tabu
+            .as_ref()
+            .map(|t| t.sorted_strings())
+            .unwrap_or_default())
     }
 
     fn all_costs(&mut self, st: &IterState) -> Result<RowCosts> {

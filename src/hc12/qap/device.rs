@@ -29,7 +29,13 @@ pub struct DeviceEvaluator {
 }
 
 impl DeviceEvaluator {
-    pub fn new(p: &QapProblem, nb: &Neighbourhood, swaps: u32, form: CostForm, device: Option<usize>) -> Result<Self> {
+    pub fn new(
+        p: &QapProblem,
+        nb: &Neighbourhood,
+        swaps: u32,
+        form: CostForm,
+        device: Option<usize>,
+    ) -> Result<Self> {
         let ctx = match device {
             Some(d) => DeviceContext::get(d)?,
             None => DeviceContext::current()?,
@@ -78,9 +84,26 @@ impl DeviceEvaluator {
     const FILES: [&'static str; 4] = ["common.cl", "tabu.cl", "hc12.cl", "qap.cl"];
 
     /// The program with a list of `tabu_len` strings (0: none) and its row search.
-    fn row_search(q: &Queue, spec: &ProgramSpec, rows: u64, ft_size: usize, tabu_len: usize, words: usize) -> Result<RowSearch> {
-        let program = q.ctx().build(&tabu_defines(spec.clone(), tabu_len.max(1), words))?;
-        RowSearch::new(q, &program, "qap_eval", "clEnqueueNDRangeKernel(qap_eval)", rows, ft_size, Some((tabu_len, words)))
+    fn row_search(
+        q: &Queue,
+        spec: &ProgramSpec,
+        rows: u64,
+        ft_size: usize,
+        tabu_len: usize,
+        words: usize,
+    ) -> Result<RowSearch> {
+        let program = q
+            .ctx()
+            .build(&tabu_defines(spec.clone(), tabu_len.max(1), words))?;
+        RowSearch::new(
+            q,
+            &program,
+            "qap_eval",
+            "clEnqueueNDRangeKernel(qap_eval)",
+            rows,
+            ft_size,
+            Some((tabu_len, words)),
+        )
     }
 
     fn upload(&mut self, st: &IterState) -> Result<()> {
@@ -113,7 +136,11 @@ impl DeviceEvaluator {
             self.search.search(
                 &self.queue,
                 |e| {
-                    e.set_arg(a.cl()).set_arg(b.cl()).set_arg(state.cl()).set_arg(all_f.cl()).set_arg(&store);
+                    e.set_arg(a.cl())
+                        .set_arg(b.cl())
+                        .set_arg(state.cl())
+                        .set_arg(all_f.cl())
+                        .set_arg(&store);
                 },
                 tabu.check,
                 aspiration,
@@ -144,11 +171,27 @@ impl Evaluator for DeviceEvaluator {
 
     fn all_costs(&mut self, st: &IterState) -> Result<RowCosts> {
         if self.all_f.is_none() {
-            self.all_f = Some(self.queue.buffer(self.rows as usize * self.ft_size, "all_f")?);
+            self.all_f = Some(
+                self.queue
+                    .buffer(self.rows as usize * self.ft_size, "all_f")?,
+            );
         }
         self.upload(st)?;
-        self.launch(true, &TabuQuery { insert: false, check: false, aspiration: false, best: st.cur_cost, iteration: 0 })?;
-        let raw = self.all_f.as_ref().expect("allocated above").to_vec(&self.queue)?;
+        self.launch(
+            true,
+            &TabuQuery {
+                insert: false,
+                check: false,
+                aspiration: false,
+                best: st.cur_cost,
+                iteration: 0,
+            },
+        )?;
+        let raw = self
+            .all_f
+            .as_ref()
+            .expect("allocated above")
+            .to_vec(&self.queue)?;
         Ok(raw
             .chunks_exact(self.ft_size)
             .take(self.rows as usize)
@@ -165,7 +208,14 @@ impl Evaluator for DeviceEvaluator {
             return self.search.clear_tabu(&self.queue);
         }
         // the capacity is a build-time constant of the kernels
-        self.search = Self::row_search(&self.queue, &self.spec, self.rows, self.ft_size, max_length, self.n_param)?;
+        self.search = Self::row_search(
+            &self.queue,
+            &self.spec,
+            self.rows,
+            self.ft_size,
+            max_length,
+            self.n_param,
+        )?;
         self.tabu_len = max_length;
         Ok(())
     }
@@ -179,6 +229,12 @@ impl Evaluator for DeviceEvaluator {
 
     fn description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str())
+        format!(
+            "device {}: {} ({}, {})",
+            i.index,
+            i.name,
+            i.platform,
+            i.kind.as_str()
+        )
     }
 }

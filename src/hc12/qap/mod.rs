@@ -16,9 +16,9 @@ use self::device::DeviceEvaluator;
 pub use self::eval::{CostForm, Evaluator, IterState, RowCosts};
 use crate::error::{Error, Result};
 use crate::hc12::climb::{climb, ClimbEnd, ClimbLimits};
-use crate::interrupt::Watch;
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{gray_to_binary, Landscape, Neighbourhood, TabuQuery};
+use crate::interrupt::Watch;
 use crate::problem::qap::{check_perm, Cost, QapMatrices, QapProblem};
 use serde::Serialize;
 use std::sync::Arc;
@@ -90,7 +90,9 @@ impl QapHc12 {
         backend: Backend,
         form: CostForm,
     ) -> Result<Self> {
-        Self::with_bits(problem, swaps, 0, mask_order, start_bit, bit_length, backend, form)
+        Self::with_bits(
+            problem, swaps, 0, mask_order, start_bit, bit_length, backend, form,
+        )
     }
 
     /// [`QapHc12::new`] with `n_bit_param` bits per parameter (the thesis's `nBitParam` of its
@@ -112,7 +114,10 @@ impl QapHc12 {
         form: CostForm,
     ) -> Result<Self> {
         if swaps == 0 || swaps > MAX_SWAPS {
-            return Err(Error::arg("swaps", format!("{swaps}; expected 1..{MAX_SWAPS}")));
+            return Err(Error::arg(
+                "swaps",
+                format!("{swaps}; expected 1..{MAX_SWAPS}"),
+            ));
         }
         let need = bits_for(problem.n);
         let nbit = match n_bit_param {
@@ -139,7 +144,15 @@ impl QapHc12 {
                 let (n, slices, delta) = (problem.n, problem.slices, form == CostForm::Delta);
                 macro_rules! cpu {
                     ($a:expr, $b:expr) => {
-                        Box::new(CpuEvaluator { n, slices, a: Arc::new($a.clone()), b: Arc::new($b.clone()), nb, delta, tabu: None })
+                        Box::new(CpuEvaluator {
+                            n,
+                            slices,
+                            a: Arc::new($a.clone()),
+                            b: Arc::new($b.clone()),
+                            nb,
+                            delta,
+                            tabu: None,
+                        })
                     };
                 }
                 match &problem.data {
@@ -152,7 +165,17 @@ impl QapHc12 {
                 }
             }
         };
-        Ok(QapHc12 { problem, nb, swaps, eval, tabu: None, max_iterations: 1_000_000, trace: None, base: Vec::new(), st: None })
+        Ok(QapHc12 {
+            problem,
+            nb,
+            swaps,
+            eval,
+            tabu: None,
+            max_iterations: 1_000_000,
+            trace: None,
+            base: Vec::new(),
+            st: None,
+        })
     }
 
     pub fn problem(&self) -> &Arc<QapProblem> {
@@ -197,12 +220,27 @@ impl QapHc12 {
             cur.swap(pair[0] as usize % n, pair[1] as usize % n);
         }
         let cur_cost = self.problem.cost_order(&cur);
-        Ok(IterState { base: base.iter().map(|&v| v as u8).collect(), k: k.to_vec(), i_cur, cur, cur_cost })
+        Ok(IterState {
+            base: base.iter().map(|&v| v as u8).collect(),
+            k: k.to_vec(),
+            i_cur,
+            cur,
+            cur_cost,
+        })
     }
 
     /// The best row of the neighbourhood of (base, k), without the tabu list.
     pub fn best_row(&mut self, st: &IterState) -> Result<(Cost, u64)> {
-        self.eval.best_row(st, &TabuQuery { insert: false, check: false, aspiration: false, best: st.cur_cost, iteration: 0 })
+        self.eval.best_row(
+            st,
+            &TabuQuery {
+                insert: false,
+                check: false,
+                aspiration: false,
+                best: st.cur_cost,
+                iteration: 0,
+            },
+        )
     }
 
     /// Every row's cost in the neighbourhood of (base, k).
@@ -214,7 +252,10 @@ impl QapHc12 {
     pub fn row_permutation(&self, st: &IterState, row: u64) -> Vec<usize> {
         let mut order = [0u8; 256];
         cpu::row_order(&self.nb, st, row, &mut order);
-        order[..self.problem.n].iter().map(|&v| v as usize).collect()
+        order[..self.problem.n]
+            .iter()
+            .map(|&v| v as usize)
+            .collect()
     }
 
     /// Turns the tabu list on (thesis `initTabuList` / `set-tabu-list`); each run then starts
@@ -250,7 +291,11 @@ impl QapHc12 {
         let k = k.map_or_else(|| self.zero_string(), <[u32]>::to_vec);
         let tabu = self.tabu.clone();
         let watch = Watch::new(None);
-        let limits = ClimbLimits { max_iterations: self.max_iterations, deadline: None, watch: Some(&watch) };
+        let limits = ClimbLimits {
+            max_iterations: self.max_iterations,
+            deadline: None,
+            watch: Some(&watch),
+        };
         let out = climb(self, (base, k), tabu.as_ref(), limits)?;
         Ok(QapRunResult {
             cost: out.value,
@@ -310,7 +355,12 @@ impl Landscape for QapHc12 {
         let next = self.state(&self.base, &k)?;
         if let Some(trace) = &mut self.trace {
             let from = self.st.as_ref().expect("a run has started").k.clone();
-            trace.push(TraceStep { from, row, to: k, cost: next.cur_cost });
+            trace.push(TraceStep {
+                from,
+                row,
+                to: k,
+                cost: next.cur_cost,
+            });
         }
         self.st = Some(next);
         Ok(())

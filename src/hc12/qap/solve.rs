@@ -6,8 +6,8 @@
 use super::QapHc12;
 use crate::error::{Error, Result};
 use crate::hc12::restarts::{restarts, RunReport, Stop};
-use crate::problem::qap::{check_perm, gilmore_lawler, lower_bound, Cost, LowerBound, QapInstance};
 use crate::interrupt::StopReason;
+use crate::problem::qap::{check_perm, gilmore_lawler, lower_bound, Cost, LowerBound, QapInstance};
 use crate::rng::Philox;
 use serde::Serialize;
 
@@ -77,7 +77,10 @@ pub struct QapSolveOptions {
 impl Default for QapSolveOptions {
     fn default() -> Self {
         QapSolveOptions {
-            stop: Stop { max_runs: 100, ..Stop::default() },
+            stop: Stop {
+                max_runs: 100,
+                ..Stop::default()
+            },
             seed: 1,
             start: Start::Random,
             restart: RestartMode::Rebase,
@@ -109,7 +112,11 @@ pub struct QapSolveResult {
 /// Relative gap of `cost` to the best-known value, in percent.
 pub fn gap_percent(cost: f64, bks: f64) -> f64 {
     if bks == 0.0 {
-        if cost == 0.0 { 0.0 } else { f64::INFINITY }
+        if cost == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
     } else {
         100.0 * (cost - bks) / bks.abs()
     }
@@ -128,13 +135,24 @@ pub fn solve(
     // stream 0 of the seed gives the random starts, in order
     let mut rng = Philox::new(opts.seed, 0);
     let zero = solver.zero_string();
-    let (n_param, nbit) = (solver.neighbourhood().n_param as usize, solver.neighbourhood().nbit);
+    let (n_param, nbit) = (
+        solver.neighbourhood().n_param as usize,
+        solver.neighbourhood().nbit,
+    );
     // A random start is a random base and a random string: from the zero string only swaps
     // with an end at a position whose Gray code has one or two bits set are one move away, so
     // climbs from it end within a few iterations; a random swap list makes every position
     // reachable (the thesis's runs, whose success grows with the number of swaps).
     let random_string = move |rng: &mut Philox| -> Vec<u32> {
-        (0..n_param).map(|_| if nbit == 32 { rng.next_u32() } else { rng.next_u32() & ((1u32 << nbit) - 1) }).collect()
+        (0..n_param)
+            .map(|_| {
+                if nbit == 32 {
+                    rng.next_u32()
+                } else {
+                    rng.next_u32() & ((1u32 << nbit) - 1)
+                }
+            })
+            .collect()
     };
     let tabu = solver.tabu_config().cloned();
     let max_iterations = solver.max_iterations;
@@ -170,15 +188,20 @@ pub fn solve(
                             lower_bound(inst, kind).permutation
                         }
                     };
-                    let k = if opts.start == Start::Random { random_string(&mut rng) } else { zero.clone() };
+                    let k = if opts.start == Start::Random {
+                        random_string(&mut rng)
+                    } else {
+                        zero.clone()
+                    };
                     (base, k)
                 }
                 // a run that moved found a better permutation than its base: its neighbourhood
                 // seen from the new base is a fresh one, worth climbing; a run that did not move
                 // is stuck there
-                Some(last) if opts.restart == RestartMode::Rebase && last.iterations > 1 => {
-                    (last.best.cur.iter().map(|&v| v as usize).collect(), zero.clone())
-                }
+                Some(last) if opts.restart == RestartMode::Rebase && last.iterations > 1 => (
+                    last.best.cur.iter().map(|&v| v as usize).collect(),
+                    zero.clone(),
+                ),
                 Some(_) => (rng.permutation(n), random_string(&mut rng)),
             })
         },

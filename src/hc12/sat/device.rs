@@ -22,22 +22,38 @@ impl SatSolver {
     /// phases and inside its long loops (issue 16: a formula of 2^27 variables takes seconds to
     /// index and upload). A cut that comes due is `Error::Interrupted` naming the set-up: there
     /// is no assignment to report yet.
-    pub fn new_within(cnf: Cnf, mask_order: u32, tabu_len: usize, backend: Backend, cut: Option<&Cut>) -> Result<Self> {
+    pub fn new_within(
+        cnf: Cnf,
+        mask_order: u32,
+        tabu_len: usize,
+        backend: Backend,
+        cut: Option<&Cut>,
+    ) -> Result<Self> {
         let due = || cut.is_some_and(Cut::due);
         let check = |phase: &str| -> Result<()> {
             match cut {
                 Some(c) if c.due() => {
-                    let why = if c.watch.stopped() { "the call was interrupted" } else { "the time limit passed" };
+                    let why = if c.watch.stopped() {
+                        "the call was interrupted"
+                    } else {
+                        "the time limit passed"
+                    };
                     Err(Error::Interrupted(format!("{why} during the set-up of the SAT local search ({phase}), before any assignment was evaluated")))
                 }
                 _ => Ok(()),
             }
         };
         if cnf.num_vars == 0 || cnf.num_clauses() == 0 {
-            return Err(Error::arg("cnf", "the formula has no variables or no clauses"));
+            return Err(Error::arg(
+                "cnf",
+                "the formula has no variables or no clauses",
+            ));
         }
         if !(1..=2).contains(&mask_order) {
-            return Err(Error::arg("maskOrder", format!("{mask_order}; expected 1 or 2 for SAT")));
+            return Err(Error::arg(
+                "maskOrder",
+                format!("{mask_order}; expected 1 or 2 for SAT"),
+            ));
         }
         let nb = Neighbourhood::new(cnf.num_vars as u32, 1, mask_order, 0, 0)?;
         let ctx = backend.context("the SAT local search")?;
@@ -100,10 +116,23 @@ impl SatSolver {
     /// The best row for the state uploaded to `x` and `counts`: (unsatisfied after its flips,
     /// row); a listed row counts as `i64::MAX` when `tabu_check`, a held one unless it beats
     /// `best`.
-    pub(super) fn search_rows(&mut self, tabu_check: bool, iteration: u32, best: i64, aspiration: bool) -> Result<(i64, u64)> {
+    pub(super) fn search_rows(
+        &mut self,
+        tabu_check: bool,
+        iteration: u32,
+        best: i64,
+        aspiration: bool,
+    ) -> Result<(i64, u64)> {
         let unsat = self.cc.as_ref().map_or(0, |cc| cc.unsatisfied);
-        let (offsets, literals, occ_off, occ_clauses, x, counts, until) =
-            (&self.offsets, &self.literals, &self.occ_off, &self.occ_clauses, &self.x, &self.counts, &self.until);
+        let (offsets, literals, occ_off, occ_clauses, x, counts, until) = (
+            &self.offsets,
+            &self.literals,
+            &self.occ_off,
+            &self.occ_clauses,
+            &self.x,
+            &self.counts,
+            &self.until,
+        );
         // SAFETY: the leading arguments of `sat_hc12_eval` in type and order; the buffers
         // outlive the search, which reads its result before returning.
         let found = unsafe {
@@ -133,7 +162,8 @@ impl SatSolver {
         let cc = ClauseCounts::new(&self.cnf, a.clone());
         self.x.write(&self.queue, cc.assignment.words())?;
         self.counts.write(&self.queue, &cc.counts)?;
-        self.until.write(&self.queue, &vec![0u32; self.cnf.num_vars])?;
+        self.until
+            .write(&self.queue, &vec![0u32; self.cnf.num_vars])?;
         let saved = self.cc.replace(cc);
         let r = self.search_rows(false, 0, i64::MIN, false);
         self.cc = saved;

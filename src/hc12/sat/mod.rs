@@ -15,9 +15,9 @@ use crate::hc12::restarts::{restarts, RunReport, Stop};
 use crate::hc12::rows::RowSearch;
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, Neighbourhood, TabuQuery};
+use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, ClauseCounts, Cnf, Model, Occurrences};
 use crate::rng::Philox;
-use crate::interrupt::StopReason;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -55,7 +55,11 @@ impl Default for SatOptions {
             tabu: Some(tabu),
             tenure: DEFAULT_TENURE,
             seed: 1,
-            stop: Stop { max_runs: 0, time_limit: Some(Duration::from_secs(10)), ..Stop::default() },
+            stop: Stop {
+                max_runs: 0,
+                time_limit: Some(Duration::from_secs(10)),
+                ..Stop::default()
+            },
             since: None,
         }
     }
@@ -117,7 +121,13 @@ impl SatSolver {
 
     pub fn backend_description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str())
+        format!(
+            "device {}: {} ({}, {})",
+            i.index,
+            i.name,
+            i.platform,
+            i.kind.as_str()
+        )
     }
 
     /// Runs until a model, the run count or the time limit.
@@ -126,11 +136,21 @@ impl SatSolver {
     }
 
     /// [`SatSolver::solve`], with `on_run` seeing each run's report (for progress bars).
-    pub fn solve_observed(&mut self, opts: &SatOptions, on_run: impl FnMut(&RunReport<i64>)) -> Result<SatSolveResult> {
+    pub fn solve_observed(
+        &mut self,
+        opts: &SatOptions,
+        on_run: impl FnMut(&RunReport<i64>),
+    ) -> Result<SatSolveResult> {
         if let Some(t) = &opts.tabu {
             t.check()?;
             if t.max_length != self.tabu_len {
-                return Err(Error::arg("tabu", format!("the solver was built for a tabu list of {}, not {}", self.tabu_len, t.max_length)));
+                return Err(Error::arg(
+                    "tabu",
+                    format!(
+                        "the solver was built for a tabu list of {}, not {}",
+                        self.tabu_len, t.max_length
+                    ),
+                ));
             }
         }
         opts.stop.check("runs", "a time limit")?;
@@ -145,9 +165,20 @@ impl SatSolver {
             // what is left of it; zero still makes one run, which stops before its first step
             stop.time_limit = Some(limit.saturating_sub(since.elapsed()));
         }
-        let out = restarts(self, &stop, u32::MAX, opts.tabu.as_ref(), next_start, on_run)?;
+        let out = restarts(
+            self,
+            &stop,
+            u32::MAX,
+            opts.tabu.as_ref(),
+            next_start,
+            on_run,
+        )?;
         let best_unsat = out.value as u32;
-        let model = if best_unsat == 0 { Some(Model::verified(&self.cnf, out.best.clone())?) } else { None };
+        let model = if best_unsat == 0 {
+            Some(Model::verified(&self.cnf, out.best.clone())?)
+        } else {
+            None
+        };
         Ok(SatSolveResult {
             satisfiable: model.is_some(),
             model,
@@ -204,7 +235,11 @@ impl Landscape for SatSolver {
         if self.tenure > 0 {
             self.until.write(&self.queue, &self.held_until)?;
         }
-        let iteration = if self.tenure > 0 { q.iteration } else { u32::MAX };
+        let iteration = if self.tenure > 0 {
+            q.iteration
+        } else {
+            u32::MAX
+        };
         self.search_rows(q.check, iteration, q.best, q.aspiration)
     }
 

@@ -22,7 +22,8 @@ pub enum ElemType {
 }
 
 impl ElemType {
-    pub const NAMES: &'static str = "int32, int64, uint32, uint64, single, float, float32, double, float64";
+    pub const NAMES: &'static str =
+        "int32, int64, uint32, uint64, single, float, float32, double, float64";
 
     /// The thesis's type names (and numpy's dtype names).
     pub fn from_name(name: &str) -> Result<Self> {
@@ -216,7 +217,10 @@ impl QapMatrices {
     /// max |A| and max |B| over every slice, for integer data; None for float data.
     pub fn integer_max_abs(&self) -> Option<(u128, u128)> {
         fn max_abs<T: Copy + Into<i128>>(m: &[T]) -> u128 {
-            m.iter().map(|&x| x.into().unsigned_abs()).max().unwrap_or(0)
+            m.iter()
+                .map(|&x| x.into().unsigned_abs())
+                .max()
+                .unwrap_or(0)
         }
         match self {
             QapMatrices::I32(a, b) => Some((max_abs(a), max_abs(b))),
@@ -231,14 +235,26 @@ impl QapMatrices {
     /// matrices whose costs could leave that range, so no cost wraps silently. The bound of a
     /// slice is min(sum |A| max |B|, sum |B| max |A|); slices are summed.
     fn check_integer_range(&self, n: usize) -> Result<()> {
-        fn check<T: Copy + Into<i128>>(a: &[T], b: &[T], n: usize, limit: u128, ty: &str) -> Result<()> {
-            let abs = |v: &[T]| v.iter().map(|&x| x.into().unsigned_abs()).collect::<Vec<u128>>();
+        fn check<T: Copy + Into<i128>>(
+            a: &[T],
+            b: &[T],
+            n: usize,
+            limit: u128,
+            ty: &str,
+        ) -> Result<()> {
+            let abs = |v: &[T]| {
+                v.iter()
+                    .map(|&x| x.into().unsigned_abs())
+                    .collect::<Vec<u128>>()
+            };
             let sum = |v: &[u128]| v.iter().fold(0u128, |s, &x| s.saturating_add(x));
             let max = |v: &[u128]| v.iter().copied().max().unwrap_or(0);
             let mut bound = 0u128;
             for (sa, sb) in a.chunks(n * n).zip(b.chunks(n * n)) {
                 let (sa, sb) = (abs(sa), abs(sb));
-                let slice = sum(&sa).saturating_mul(max(&sb)).min(sum(&sb).saturating_mul(max(&sa)));
+                let slice = sum(&sa)
+                    .saturating_mul(max(&sb))
+                    .min(sum(&sb).saturating_mul(max(&sa)));
                 bound = bound.saturating_add(slice);
             }
             if bound > limit {
@@ -264,7 +280,13 @@ impl QapMatrices {
 /// Float costs whose sums can overflow would solve to Inf or NaN (Inf - Inf): refuses data where
 /// twice the sum over slices of max|A| max|B| n^2 (a cost, and the cost plus a delta) exceeds the
 /// type's largest value (docs/ARCHITECTURE.md, Reliability).
-fn check_float<T: Copy + Into<f64>>(a: &[T], b: &[T], n: usize, max_value: f64, ty: &str) -> Result<()> {
+fn check_float<T: Copy + Into<f64>>(
+    a: &[T],
+    b: &[T],
+    n: usize,
+    max_value: f64,
+    ty: &str,
+) -> Result<()> {
     let nn = (n * n).max(1);
     let max_abs = |v: &[T]| v.iter().fold(0.0f64, |m, &x| m.max(x.into().abs()));
     let mut bound = 0.0f64;
@@ -281,7 +303,6 @@ fn check_float<T: Copy + Into<f64>>(a: &[T], b: &[T], n: usize, max_value: f64, 
 }
 
 impl QapMatrices {
-
     pub fn bytes(&self) -> (&[u8], &[u8]) {
         with_matrices!(self, |a, b| (as_bytes(a), as_bytes(b)))
     }
@@ -291,10 +312,21 @@ impl QapMatrices {
 /// diagonal is the flow matrix A (indexed by facilities, not permuted), the part above it the
 /// distance matrix B (permuted); both are symmetric with zero diagonals, as DF only holds
 /// symmetric instances.
-pub fn split_df<T: Copy + Default + PartialEq>(n: usize, slices: usize, df: &[T]) -> Result<(Vec<T>, Vec<T>)> {
+pub fn split_df<T: Copy + Default + PartialEq>(
+    n: usize,
+    slices: usize,
+    df: &[T],
+) -> Result<(Vec<T>, Vec<T>)> {
     check_sizes(n, slices)?;
     if df.len() != n * n * slices {
-        return Err(Error::arg("DF", format!("{} elements; expected nElements^2 * nSlices = {}", df.len(), n * n * slices)));
+        return Err(Error::arg(
+            "DF",
+            format!(
+                "{} elements; expected nElements^2 * nSlices = {}",
+                df.len(),
+                n * n * slices
+            ),
+        ));
     }
     let mut a = vec![T::default(); df.len()];
     let mut b = vec![T::default(); df.len()];
@@ -341,21 +373,37 @@ pub struct QapProblem {
 
 impl QapProblem {
     /// Checks sizes, lengths and (for float data) that every element is finite.
-    pub fn new(name: impl Into<String>, n: usize, slices: usize, data: QapMatrices) -> Result<Self> {
+    pub fn new(
+        name: impl Into<String>,
+        n: usize,
+        slices: usize,
+        data: QapMatrices,
+    ) -> Result<Self> {
         check_sizes(n, slices)?;
         let (la, lb) = data.lens();
         let want = crate::error::size_product("nSlices", &[n, n, slices])?;
         if la != want {
-            return Err(Error::arg("A", format!("{la} elements; expected n^2 * nSlices = {want}")));
+            return Err(Error::arg(
+                "A",
+                format!("{la} elements; expected n^2 * nSlices = {want}"),
+            ));
         }
         if lb != want {
-            return Err(Error::arg("B", format!("{lb} elements; expected n^2 * nSlices = {want}")));
+            return Err(Error::arg(
+                "B",
+                format!("{lb} elements; expected n^2 * nSlices = {want}"),
+            ));
         }
         if !data.all_finite() {
             return Err(Error::arg("DF", "contains NaN or infinite elements"));
         }
         data.check_integer_range(n)?;
-        Ok(QapProblem { name: name.into(), n, slices, data })
+        Ok(QapProblem {
+            name: name.into(),
+            n,
+            slices,
+            data,
+        })
     }
 
     /// A QAPLIB instance, in 64-bit integers.
@@ -372,7 +420,11 @@ impl QapProblem {
     pub fn from_instance_as(inst: &QapInstance, ty: ElemType) -> Result<Self> {
         fn conv<T: TryFrom<i64>>(v: &[i64], ty: ElemType) -> Result<Vec<T>> {
             v.iter()
-                .map(|&x| T::try_from(x).map_err(|_| Error::arg("type", format!("value {x} does not fit {}", ty.name()))))
+                .map(|&x| {
+                    T::try_from(x).map_err(|_| {
+                        Error::arg("type", format!("value {x} does not fit {}", ty.name()))
+                    })
+                })
                 .collect()
         }
         let (a, b) = (&inst.a, &inst.b);
@@ -381,8 +433,14 @@ impl QapProblem {
             ElemType::I64 => QapMatrices::I64(a.clone(), b.clone()),
             ElemType::U32 => QapMatrices::U32(conv(a, ty)?, conv(b, ty)?),
             ElemType::U64 => QapMatrices::U64(conv(a, ty)?, conv(b, ty)?),
-            ElemType::F32 => QapMatrices::F32(a.iter().map(|&x| x as f32).collect(), b.iter().map(|&x| x as f32).collect()),
-            ElemType::F64 => QapMatrices::F64(a.iter().map(|&x| x as f64).collect(), b.iter().map(|&x| x as f64).collect()),
+            ElemType::F32 => QapMatrices::F32(
+                a.iter().map(|&x| x as f32).collect(),
+                b.iter().map(|&x| x as f32).collect(),
+            ),
+            ElemType::F64 => QapMatrices::F64(
+                a.iter().map(|&x| x as f64).collect(),
+                b.iter().map(|&x| x as f64).collect(),
+            ),
         };
         QapProblem::new(inst.name.clone(), inst.n, 1, data)
     }
@@ -399,11 +457,15 @@ impl QapProblem {
     }
 
     pub fn cost_order(&self, order: &[u8]) -> Cost {
-        with_matrices!(&self.data, |a, b| full_cost(self.n, self.slices, a, b, order))
+        with_matrices!(&self.data, |a, b| full_cost(
+            self.n,
+            self.slices,
+            a,
+            b,
+            order
+        ))
     }
 }
-
-
 
 /// An element type of QAP matrices with its accumulation rules (as the `MUL`, `ACC_TO_FT`,
 /// `ADD_DELTA` macros of `cl/qap.cl`).
@@ -425,13 +487,27 @@ macro_rules! int_elem {
         impl QapElem for $t {
             type Acc = u64;
             const TYPE: ElemType = ElemType::$ty;
-            fn zero() -> u64 { 0 }
-            fn mul(a: Self, b: Self) -> u64 { (a as $wide as u64).wrapping_mul(b as $wide as u64) }
-            fn add(acc: u64, x: u64) -> u64 { acc.wrapping_add(x) }
-            fn sub(x: u64, y: u64) -> u64 { x.wrapping_sub(y) }
-            fn to_cost(acc: u64) -> Cost { Cost::$cost($to(acc)) }
-            fn add_delta(cur: Cost, acc: u64) -> Cost { Cost::$cost($to(cur.bits().wrapping_add(acc))) }
-            fn is_finite(self) -> bool { true }
+            fn zero() -> u64 {
+                0
+            }
+            fn mul(a: Self, b: Self) -> u64 {
+                (a as $wide as u64).wrapping_mul(b as $wide as u64)
+            }
+            fn add(acc: u64, x: u64) -> u64 {
+                acc.wrapping_add(x)
+            }
+            fn sub(x: u64, y: u64) -> u64 {
+                x.wrapping_sub(y)
+            }
+            fn to_cost(acc: u64) -> Cost {
+                Cost::$cost($to(acc))
+            }
+            fn add_delta(cur: Cost, acc: u64) -> Cost {
+                Cost::$cost($to(cur.bits().wrapping_add(acc)))
+            }
+            fn is_finite(self) -> bool {
+                true
+            }
         }
     };
 }
@@ -445,18 +521,30 @@ macro_rules! float_elem {
         impl QapElem for $t {
             type Acc = $t;
             const TYPE: ElemType = ElemType::$ty;
-            fn zero() -> $t { 0.0 }
-            fn mul(a: Self, b: Self) -> $t { a * b }
-            fn add(acc: $t, x: $t) -> $t { acc + x }
-            fn sub(x: $t, y: $t) -> $t { x - y }
-            fn to_cost(acc: $t) -> Cost { Cost::$cost(acc) }
+            fn zero() -> $t {
+                0.0
+            }
+            fn mul(a: Self, b: Self) -> $t {
+                a * b
+            }
+            fn add(acc: $t, x: $t) -> $t {
+                acc + x
+            }
+            fn sub(x: $t, y: $t) -> $t {
+                x - y
+            }
+            fn to_cost(acc: $t) -> Cost {
+                Cost::$cost(acc)
+            }
             fn add_delta(cur: Cost, acc: $t) -> Cost {
                 match cur {
                     Cost::$cost(c) => Cost::$cost(c + acc),
                     other => unreachable!("cost {other:?} for a {} instance", stringify!($t)),
                 }
             }
-            fn is_finite(self) -> bool { <$t>::is_finite(self) }
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
         }
     };
 }
@@ -467,7 +555,10 @@ float_elem!(f64, F64, F64);
 pub fn full_cost<T: QapElem>(n: usize, slices: usize, a: &[T], b: &[T], order: &[u8]) -> Cost {
     let mut acc = T::zero();
     for s in 0..slices {
-        let (a_s, b_s) = (&a[s * n * n..(s + 1) * n * n], &b[s * n * n..(s + 1) * n * n]);
+        let (a_s, b_s) = (
+            &a[s * n * n..(s + 1) * n * n],
+            &b[s * n * n..(s + 1) * n * n],
+        );
         for i in 0..n {
             let arow = &a_s[i * n..(i + 1) * n];
             let brow = &b_s[order[i] as usize * n..(order[i] as usize + 1) * n];
@@ -504,13 +595,28 @@ pub fn delta_cost<T: QapElem>(
     let d = &d[..nd];
     let mut acc = T::zero();
     for s in 0..slices {
-        let (a_s, b_s) = (&a[s * n * n..(s + 1) * n * n], &b[s * n * n..(s + 1) * n * n]);
+        let (a_s, b_s) = (
+            &a[s * n * n..(s + 1) * n * n],
+            &b[s * n * n..(s + 1) * n * n],
+        );
         for &i in d {
             let (pn, po) = (order[i] as usize, cur[i] as usize);
             for j in 0..n {
                 let (ar, ac) = (a_s[i * n + j], a_s[j * n + i]);
-                acc = T::add(acc, T::sub(T::mul(ar, b_s[pn * n + order[j] as usize]), T::mul(ar, b_s[po * n + cur[j] as usize])));
-                acc = T::add(acc, T::sub(T::mul(ac, b_s[order[j] as usize * n + pn]), T::mul(ac, b_s[cur[j] as usize * n + po])));
+                acc = T::add(
+                    acc,
+                    T::sub(
+                        T::mul(ar, b_s[pn * n + order[j] as usize]),
+                        T::mul(ar, b_s[po * n + cur[j] as usize]),
+                    ),
+                );
+                acc = T::add(
+                    acc,
+                    T::sub(
+                        T::mul(ac, b_s[order[j] as usize * n + pn]),
+                        T::mul(ac, b_s[cur[j] as usize * n + po]),
+                    ),
+                );
             }
         }
         for &i in d {

@@ -63,7 +63,12 @@ pub enum LowerBound {
 
 impl LowerBound {
     /// All four, in the order of thesis Table 5.
-    pub const ALL: [LowerBound; 4] = [LowerBound::Glb, LowerBound::Hrw, LowerBound::Ab, LowerBound::Pe];
+    pub const ALL: [LowerBound; 4] = [
+        LowerBound::Glb,
+        LowerBound::Hrw,
+        LowerBound::Ab,
+        LowerBound::Pe,
+    ];
 
     /// The thesis's abbreviation in lower case ("glb", "hrw", "pe", "ab").
     pub fn name(self) -> &'static str {
@@ -108,7 +113,12 @@ pub fn lower_bound(inst: &QapInstance, kind: LowerBound) -> BoundResult {
     match kind {
         LowerBound::Glb => {
             let (b, p) = gilmore_lawler(inst);
-            BoundResult { kind, value: b as f64, bound: b, permutation: p }
+            BoundResult {
+                kind,
+                value: b as f64,
+                bound: b,
+                permutation: p,
+            }
         }
         LowerBound::Hrw => eigenvalue_bound(inst),
         LowerBound::Pe => projected_eigenvalue_bound(inst),
@@ -138,7 +148,11 @@ fn sym_of(inst: &QapInstance) -> Sym {
     let n = inst.n;
     let f = |m: &[i64], i: usize, j: usize| if i == j { 0.0 } else { m[i * n + j] as f64 };
     let skew_zero = |m: &[i64]| (0..n).all(|i| (0..n).all(|j| m[i * n + j] == m[j * n + i]));
-    let k = if skew_zero(&inst.a) || skew_zero(&inst.b) { 1 } else { 2 };
+    let k = if skew_zero(&inst.a) || skew_zero(&inst.b) {
+        1
+    } else {
+        2
+    };
     let real = |m: &[i64]| {
         let mut r = DMatrix::zeros(k * n, k * n);
         for i in 0..n {
@@ -207,7 +221,10 @@ fn eigen_sorted(m: DMatrix<f64>, ascending: bool) -> (Vec<f64>, DMatrix<f64>) {
     let mut vecs = DMatrix::zeros(e.eigenvectors.nrows(), dim);
     for (c, &i) in idx.iter().enumerate() {
         let col = e.eigenvectors.column(i);
-        let big = col.iter().copied().fold(0.0f64, |a, v| if v.abs() > a.abs() { v } else { a });
+        let big = col
+            .iter()
+            .copied()
+            .fold(0.0f64, |a, v| if v.abs() > a.abs() { v } else { a });
         let sign = if big < 0.0 { -1.0 } else { 1.0 };
         vecs.set_column(c, &(col * sign));
     }
@@ -442,7 +459,11 @@ pub fn qp_bound(inst: &QapInstance, iterations: usize) -> BoundResult {
             break;
         }
         let (gd_q, qd) = h_of(&d);
-        let alpha = if qd > 0.0 { (-gd / (2.0 * qd)).min(1.0) } else { 1.0 };
+        let alpha = if qd > 0.0 {
+            (-gd / (2.0 * qd)).min(1.0)
+        } else {
+            1.0
+        };
         // q(X + αd) = q(X) + α <∇q(X), d> + α² q(d); ∇q is linear in X
         q += alpha * dot(&gq, &d) + alpha * alpha * qd;
         for (gv, dv) in gq.iter_mut().zip(&gd_q) {
@@ -464,7 +485,12 @@ pub fn qp_bound(inst: &QapInstance, iterations: usize) -> BoundResult {
 fn trivial(inst: &QapInstance, kind: LowerBound) -> BoundResult {
     let p: Vec<usize> = (0..inst.n).collect();
     let c = inst.cost(&p);
-    BoundResult { kind, value: c as f64, bound: c, permutation: p }
+    BoundResult {
+        kind,
+        value: c as f64,
+        bound: c,
+        permutation: p,
+    }
 }
 
 #[cfg(test)]
@@ -473,7 +499,13 @@ mod tests {
     use crate::problem::qap::instance::tests::Rng;
     use nalgebra::DVector;
 
-    fn random_instance(rng: &mut Rng, n: usize, sym_a: bool, sym_b: bool, diag: bool) -> QapInstance {
+    fn random_instance(
+        rng: &mut Rng,
+        n: usize,
+        sym_a: bool,
+        sym_b: bool,
+        diag: bool,
+    ) -> QapInstance {
         let mut m = |sym: bool| {
             let mut v: Vec<i64> = (0..n * n).map(|_| rng.below(20) as i64).collect();
             for i in 0..n {
@@ -524,8 +556,14 @@ mod tests {
                     + lap_value(&s.c, n, &p);
                 assert!((whole - inst.cost(&p) as f64).abs() < 1e-8, "trial {trial}");
                 let y = vk.transpose() * &xk * &vk;
-                let proj = (&ah * &y * &bh * y.transpose()).trace() / s.k as f64 + lap_value(&s.cd, n, &p) - s.sab;
-                assert!((proj - inst.cost(&p) as f64).abs() < 1e-8, "trial {trial}: {proj} vs {}", inst.cost(&p));
+                let proj = (&ah * &y * &bh * y.transpose()).trace() / s.k as f64
+                    + lap_value(&s.cd, n, &p)
+                    - s.sab;
+                assert!(
+                    (proj - inst.cost(&p) as f64).abs() < 1e-8,
+                    "trial {trial}: {proj} vs {}",
+                    inst.cost(&p)
+                );
             }
         }
     }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
 use super::perm::check_perm;
+use crate::error::{Error, Result};
 
 /// Largest instance size the library accepts. The device kernels build each row's permutation in
 /// private memory, so the size must be bounded; QAPLIB's largest instance (tai256c) has n = 256.

@@ -45,7 +45,7 @@ pub mod instance;
 pub mod perm;
 
 pub use bounds::gilmore_lawler;
-pub use eigen::{lower_bound, BoundResult, LowerBound};
 pub use cost::{delta_cost, full_cost, split_df, Cost, ElemType, QapElem, QapMatrices, QapProblem};
-pub use perm::check_perm;
+pub use eigen::{lower_bound, BoundResult, LowerBound};
 pub use instance::*;
+pub use perm::check_perm;

@@ -105,7 +105,9 @@ macro_rules! float_ts {
         }
     };
 }
-float_ts!(f32, |v: f32| v.to_bits() as u64, |u: u64| f32::from_bits(u as u32));
+float_ts!(f32, |v: f32| v.to_bits() as u64, |u: u64| f32::from_bits(
+    u as u32
+));
 float_ts!(f64, |v: f64| v.to_bits(), f64::from_bits);
 
 /// The fixed parameters of every chain of one solve.
@@ -175,12 +177,15 @@ pub fn transpose<T: Copy>(n: usize, m: &[T]) -> Vec<T> {
 
 /// Every n x n matrix of the stack `m` is symmetric.
 pub fn symmetric<T: PartialEq>(n: usize, m: &[T]) -> bool {
-    m.chunks(n * n).all(|x| (0..n).all(|i| (0..i).all(|j| x[i * n + j] == x[j * n + i])))
+    m.chunks(n * n)
+        .all(|x| (0..n).all(|i| (0..i).all(|j| x[i * n + j] == x[j * n + i])))
 }
 
 /// Every pair (r, s), r < s, in delta-matrix order.
 pub fn pairs(n: usize) -> Vec<(usize, usize)> {
-    (0..n).flat_map(|r| (r + 1..n).map(move |s| (r, s))).collect()
+    (0..n)
+        .flat_map(|r| (r + 1..n).map(move |s| (r, s)))
+        .collect()
 }
 
 /// One move a chain made (for traces).
@@ -292,8 +297,16 @@ impl<T: TsElem> TsChain<T> {
         for sl in 0..self.slices {
             let o = sl * n * n;
             // rows of A (r, s) and of B (p_r, p_s); columns as rows of the transposes
-            let (ar, as_, br, bs) = (row_of(&self.a, o + r * n, n), row_of(&self.a, o + s * n, n), row_of(&self.b, o + pr * n, n), row_of(&self.b, o + ps * n, n));
-            let t1 = T::dmul(T::dsub(ar[r].d(), as_[s].d()), T::dsub(bs[ps].d(), br[pr].d()));
+            let (ar, as_, br, bs) = (
+                row_of(&self.a, o + r * n, n),
+                row_of(&self.a, o + s * n, n),
+                row_of(&self.b, o + pr * n, n),
+                row_of(&self.b, o + ps * n, n),
+            );
+            let t1 = T::dmul(
+                T::dsub(ar[r].d(), as_[s].d()),
+                T::dsub(bs[ps].d(), br[pr].d()),
+            );
             if self.sym {
                 // the two halves of the sum are equal: a_kr = a_rk, b(k, s) = b(s, k)
                 let mut sum = T::dzero();
@@ -302,21 +315,41 @@ impl<T: TsElem> TsChain<T> {
                         continue;
                     }
                     let pk = pk as usize;
-                    sum = T::dadd(sum, T::dmul(T::dsub(ar[k].d(), as_[k].d()), T::dsub(bs[pk].d(), br[pk].d())));
+                    sum = T::dadd(
+                        sum,
+                        T::dmul(
+                            T::dsub(ar[k].d(), as_[k].d()),
+                            T::dsub(bs[pk].d(), br[pk].d()),
+                        ),
+                    );
                 }
                 acc = T::dadd(acc, T::dadd(t1, T::dadd(sum, sum)));
                 continue;
             }
-            let (acr, acs, bcr, bcs) = (row_of(&self.at, o + r * n, n), row_of(&self.at, o + s * n, n), row_of(&self.bt, o + pr * n, n), row_of(&self.bt, o + ps * n, n));
-            let t2 = T::dmul(T::dsub(ar[s].d(), as_[r].d()), T::dsub(bs[pr].d(), br[ps].d()));
+            let (acr, acs, bcr, bcs) = (
+                row_of(&self.at, o + r * n, n),
+                row_of(&self.at, o + s * n, n),
+                row_of(&self.bt, o + pr * n, n),
+                row_of(&self.bt, o + ps * n, n),
+            );
+            let t2 = T::dmul(
+                T::dsub(ar[s].d(), as_[r].d()),
+                T::dsub(bs[pr].d(), br[ps].d()),
+            );
             acc = T::dadd(acc, T::dadd(t1, t2));
             for (k, &pk) in p.iter().enumerate() {
                 if k == r || k == s {
                     continue;
                 }
                 let pk = pk as usize;
-                let x = T::dmul(T::dsub(acr[k].d(), acs[k].d()), T::dsub(bcs[pk].d(), bcr[pk].d()));
-                let y = T::dmul(T::dsub(ar[k].d(), as_[k].d()), T::dsub(bs[pk].d(), br[pk].d()));
+                let x = T::dmul(
+                    T::dsub(acr[k].d(), acs[k].d()),
+                    T::dsub(bcs[pk].d(), bcr[pk].d()),
+                );
+                let y = T::dmul(
+                    T::dsub(ar[k].d(), as_[k].d()),
+                    T::dsub(bs[pk].d(), br[pk].d()),
+                );
                 acc = T::dadd(acc, T::dadd(x, y));
             }
         }
@@ -343,8 +376,18 @@ impl<T: TsElem> TsChain<T> {
         let (pr, ps) = (p[r] as usize, p[s] as usize);
         for sl in 0..self.slices {
             let o = sl * n * n;
-            let (ar, as_, bpr, bps) = (row_of(&self.a, o + r * n, n), row_of(&self.a, o + s * n, n), row_of(&self.b, o + pr * n, n), row_of(&self.b, o + ps * n, n));
-            let (acr, acs, bcr, bcs) = (row_of(&self.at, o + r * n, n), row_of(&self.at, o + s * n, n), row_of(&self.bt, o + pr * n, n), row_of(&self.bt, o + ps * n, n));
+            let (ar, as_, bpr, bps) = (
+                row_of(&self.a, o + r * n, n),
+                row_of(&self.a, o + s * n, n),
+                row_of(&self.b, o + pr * n, n),
+                row_of(&self.b, o + ps * n, n),
+            );
+            let (acr, acs, bcr, bcs) = (
+                row_of(&self.at, o + r * n, n),
+                row_of(&self.at, o + s * n, n),
+                row_of(&self.bt, o + pr * n, n),
+                row_of(&self.bt, o + ps * n, n),
+            );
             let mut k = 0;
             for u in 0..n {
                 let pu = p[u] as usize;
@@ -355,14 +398,26 @@ impl<T: TsElem> TsChain<T> {
                         continue;
                     }
                     let pv = p[v] as usize;
-                    let fa = T::dadd(T::dsub(ar[u].d(), ar[v].d()), T::dsub(as_[v].d(), as_[u].d()));
-                    let fb = T::dadd(T::dsub(bps[pu].d(), bps[pv].d()), T::dsub(bpr[pv].d(), bpr[pu].d()));
+                    let fa = T::dadd(
+                        T::dsub(ar[u].d(), ar[v].d()),
+                        T::dsub(as_[v].d(), as_[u].d()),
+                    );
+                    let fb = T::dadd(
+                        T::dsub(bps[pu].d(), bps[pv].d()),
+                        T::dsub(bpr[pv].d(), bpr[pu].d()),
+                    );
                     let add = if self.sym {
                         let f = T::dmul(fa, fb);
                         T::dadd(f, f)
                     } else {
-                        let ga = T::dadd(T::dsub(acr[u].d(), acr[v].d()), T::dsub(acs[v].d(), acs[u].d()));
-                        let gb = T::dadd(T::dsub(bcs[pu].d(), bcs[pv].d()), T::dsub(bcr[pv].d(), bcr[pu].d()));
+                        let ga = T::dadd(
+                            T::dsub(acr[u].d(), acr[v].d()),
+                            T::dsub(acs[v].d(), acs[u].d()),
+                        );
+                        let gb = T::dadd(
+                            T::dsub(bcs[pu].d(), bcs[pv].d()),
+                            T::dsub(bcr[pv].d(), bcr[pu].d()),
+                        );
                         T::dadd(T::dmul(fa, fb), T::dmul(ga, gb))
                     };
                     delta[here] = T::dadd(delta[here], add);
@@ -454,7 +509,14 @@ pub struct CpuEngine<T: TsElem> {
 
 impl<T: TsElem> CpuEngine<T> {
     pub fn new(n: usize, slices: usize, a: &[T], b: &[T], params: TsParams) -> Self {
-        CpuEngine { n, slices, a: Arc::new(a.to_vec()), b: Arc::new(b.to_vec()), params, chains: Vec::new() }
+        CpuEngine {
+            n,
+            slices,
+            a: Arc::new(a.to_vec()),
+            b: Arc::new(b.to_vec()),
+            params,
+            chains: Vec::new(),
+        }
     }
 }
 
@@ -475,35 +537,45 @@ impl<T: TsElem> Engine for CpuEngine<T> {
     fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()> {
         while self.chains.len() < states.len() {
             let perm = &states[self.chains.len()].perm;
-            self.chains.push(TsChain::new(self.n, self.slices, self.a.clone(), self.b.clone(), perm));
+            self.chains.push(TsChain::new(
+                self.n,
+                self.slices,
+                self.a.clone(),
+                self.b.clone(),
+                perm,
+            ));
         }
         let params = self.params;
-        self.chains.par_iter_mut().zip(states.par_iter_mut()).enumerate().for_each(|(c, (ch, st))| {
-            // the chain's state is the host's (the driver may restart it); the tabu matrix is
-            // the engine's, kept unless the start is fresh
-            ch.perm.copy_from_slice(&st.perm);
-            ch.best_perm.copy_from_slice(&st.best_perm);
-            ch.cost = T::from_bits(st.cost);
-            ch.best = T::from_bits(st.best);
-            ch.t = st.t;
-            ch.g = st.g;
-            ch.best_iter = st.best_iter;
-            if st.fresh {
-                ch.reset_tabu();
-                st.fresh = false;
-            }
-            // float deltas drift: every launch starts from a full recomputation (integers: the
-            // same values)
-            ch.recompute();
-            ch.run(&params, params.first_chain + c as u32, iterations);
-            st.perm.copy_from_slice(&ch.perm);
-            st.best_perm.copy_from_slice(&ch.best_perm);
-            st.cost = T::to_bits(ch.cost);
-            st.best = T::to_bits(ch.best);
-            st.t = ch.t;
-            st.g = ch.g;
-            st.best_iter = ch.best_iter;
-        });
+        self.chains
+            .par_iter_mut()
+            .zip(states.par_iter_mut())
+            .enumerate()
+            .for_each(|(c, (ch, st))| {
+                // the chain's state is the host's (the driver may restart it); the tabu matrix is
+                // the engine's, kept unless the start is fresh
+                ch.perm.copy_from_slice(&st.perm);
+                ch.best_perm.copy_from_slice(&st.best_perm);
+                ch.cost = T::from_bits(st.cost);
+                ch.best = T::from_bits(st.best);
+                ch.t = st.t;
+                ch.g = st.g;
+                ch.best_iter = st.best_iter;
+                if st.fresh {
+                    ch.reset_tabu();
+                    st.fresh = false;
+                }
+                // float deltas drift: every launch starts from a full recomputation (integers: the
+                // same values)
+                ch.recompute();
+                ch.run(&params, params.first_chain + c as u32, iterations);
+                st.perm.copy_from_slice(&ch.perm);
+                st.best_perm.copy_from_slice(&ch.best_perm);
+                st.cost = T::to_bits(ch.cost);
+                st.best = T::to_bits(ch.best);
+                st.t = ch.t;
+                st.g = ch.g;
+                st.best_iter = ch.best_iter;
+            });
         Ok(())
     }
 

@@ -4,7 +4,9 @@
 //! device.
 
 use super::{Backend, ChainState, Engine, TenureRule, TsParams};
-use crate::device::{cl_error, note_failure, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue};
+use crate::device::{
+    cl_error, note_failure, work_group_size, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+};
 use crate::error::{Error, Result};
 use crate::problem::qap::QapProblem;
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -52,7 +54,10 @@ pub struct LayoutRequest {
 
 impl Default for LayoutRequest {
     fn default() -> Self {
-        LayoutRequest { placement: Placement::Auto, group_size: None }
+        LayoutRequest {
+            placement: Placement::Auto,
+            group_size: None,
+        }
     }
 }
 
@@ -78,12 +83,20 @@ fn fixed_local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
 /// arithmetic does. Bounds per slice, with a = max |A|, b = max |B|: a full delta (either
 /// formula) is below 8ab(n - 1), one O(1) update adds below 32ab.
 fn deltas_fit_i32(p: &QapProblem) -> bool {
-    let Some((ma, mb)) = p.data.integer_max_abs() else { return false };
+    let Some((ma, mb)) = p.data.integer_max_abs() else {
+        return false;
+    };
     ma < 1 << 29 && mb < 1 << 29 && ma * mb * p.slices as u128 * (8 * p.n as u128 + 64) < 1 << 31
 }
 
 impl DeviceEngine {
-    pub fn new(p: &QapProblem, backend: Backend, params: TsParams, chains: usize, request: LayoutRequest) -> Result<Self> {
+    pub fn new(
+        p: &QapProblem,
+        backend: Backend,
+        params: TsParams,
+        chains: usize,
+        request: LayoutRequest,
+    ) -> Result<Self> {
         let ctx: Arc<DeviceContext> = backend.context("QAP tabu search")?;
         let ty = p.elem_type();
         if ty == crate::problem::qap::ElemType::F64 {
@@ -94,12 +107,17 @@ impl DeviceEngine {
         let d32 = deltas_fit_i32(p);
         let dsize = if ty.ft_kind() == 3 || d32 { 4 } else { 8 };
         let queue = ctx.queue_unprofiled()?;
-        let mut cap = request.group_size.unwrap_or(ctx.tuning().qap_ts).min(ctx.info.max_work_group_size).max(1);
+        let mut cap = request
+            .group_size
+            .unwrap_or(ctx.tuning().qap_ts)
+            .min(ctx.info.max_work_group_size)
+            .max(1);
         // the group holds at most one work-item per pair, a power of two
         while cap > 1 && cap / 2 >= np {
             cap /= 2;
         }
-        let sym = crate::with_matrices!(&p.data, |a, b| super::cpu::symmetric(n, a) && super::cpu::symmetric(n, b));
+        let sym = crate::with_matrices!(&p.data, |a, b| super::cpu::symmetric(n, a)
+            && super::cpu::symmetric(n, b));
         let (kernel, wg, layout) = loop {
             let mut wg = 1;
             while wg * 2 <= cap {
@@ -109,8 +127,11 @@ impl DeviceEngine {
             // the tabu matrix, where they fit with a margin for what the compiler adds
             let fixed = fixed_local_bytes(n, wg, dsize) + 256;
             let (dbytes, tbytes) = ((np * dsize) as u64, (n * n * 4) as u64);
-            let local_d = request.placement != Placement::Global && fixed + dbytes <= ctx.info.local_mem_bytes;
-            let local_t = request.placement == Placement::Auto && local_d && fixed + dbytes + tbytes <= ctx.info.local_mem_bytes;
+            let local_d = request.placement != Placement::Global
+                && fixed + dbytes <= ctx.info.local_mem_bytes;
+            let local_t = request.placement == Placement::Auto
+                && local_d
+                && fixed + dbytes + tbytes <= ctx.info.local_mem_bytes;
             let spec = ProgramSpec::files(&["common.cl", "qap_ts.cl"])
                 .define("FT_KIND", ty.ft_kind())
                 .define("QAP_TYPE", ty.cl_type())
@@ -126,12 +147,23 @@ impl DeviceEngine {
             let program = ctx.build(&spec)?;
             let kernel = queue.kernel(&program, "qap_ts_run")?;
             if work_group_size(&ctx, &kernel, wg) >= wg || wg == 1 {
-                break (kernel, wg, Layout { local_delta: local_d, local_tabu: local_t, delta_i32: d32 });
+                break (
+                    kernel,
+                    wg,
+                    Layout {
+                        local_delta: local_d,
+                        local_tabu: local_t,
+                        delta_i32: d32,
+                    },
+                );
             }
             cap = wg / 2;
         };
         let (ab, bb) = p.data.bytes();
-        let pairs: Vec<u8> = super::cpu::pairs(n).into_iter().flat_map(|(r, s)| [r as u8, s as u8]).collect();
+        let pairs: Vec<u8> = super::cpu::pairs(n)
+            .into_iter()
+            .flat_map(|(r, s)| [r as u8, s as u8])
+            .collect();
         Ok(DeviceEngine {
             a: queue.buffer_from(ab, "A")?,
             b: queue.buffer_from(bb, "B")?,
@@ -143,7 +175,14 @@ impl DeviceEngine {
             gv: queue.buffer(2 * chains, "g")?,
             fresh: queue.buffer(chains, "fresh")?,
             tabu: queue.buffer(chains * n * n, "tabu")?,
-            delta: queue.buffer(if layout.local_delta { 1 } else { chains * np * dsize }, "delta")?,
+            delta: queue.buffer(
+                if layout.local_delta {
+                    1
+                } else {
+                    chains * np * dsize
+                },
+                "delta",
+            )?,
             queue,
             kernel,
             wg,
@@ -163,30 +202,60 @@ impl DeviceEngine {
 impl Engine for DeviceEngine {
     fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()> {
         if states.len() != self.chains {
-            return Err(Error::arg("chains", format!("{} states for an engine of {} chains", states.len(), self.chains)));
+            return Err(Error::arg(
+                "chains",
+                format!(
+                    "{} states for an engine of {} chains",
+                    states.len(),
+                    self.chains
+                ),
+            ));
         }
         let (n, q) = (self.n, &self.queue);
-        let cat = |f: &dyn Fn(&ChainState) -> &[u8]| states.iter().flat_map(|s| f(s).iter().copied()).collect::<Vec<u8>>();
+        let cat = |f: &dyn Fn(&ChainState) -> &[u8]| {
+            states
+                .iter()
+                .flat_map(|s| f(s).iter().copied())
+                .collect::<Vec<u8>>()
+        };
         // queued writes: the queue orders them before the launch, and the reads below wait for
         // all of it, so the host waits for the device once per launch rather than per upload
         self.perm.write_queued(q, cat(&|s| &s.perm))?;
         self.best_perm.write_queued(q, cat(&|s| &s.best_perm))?;
-        self.cost.write_queued(q, states.iter().flat_map(|s| [s.cost, s.best]).collect())?;
-        self.tv.write_queued(q, states.iter().map(|s| s.t).collect())?;
-        self.gv.write_queued(q, states.iter().flat_map(|s| [s.g, s.best_iter]).collect())?;
-        self.fresh.write_queued(q, states.iter().map(|s| s.fresh as u8).collect())?;
-        let (seed, horizon, c0) = (self.params.seed, self.params.horizon as i64, self.params.first_chain);
+        self.cost
+            .write_queued(q, states.iter().flat_map(|s| [s.cost, s.best]).collect())?;
+        self.tv
+            .write_queued(q, states.iter().map(|s| s.t).collect())?;
+        self.gv
+            .write_queued(q, states.iter().flat_map(|s| [s.g, s.best_iter]).collect())?;
+        self.fresh
+            .write_queued(q, states.iter().map(|s| s.fresh as u8).collect())?;
+        let (seed, horizon, c0) = (
+            self.params.seed,
+            self.params.horizon as i64,
+            self.params.first_chain,
+        );
         let mut e = ExecuteKernel::new(&self.kernel);
         // SAFETY: the arguments of `qap_ts_run` in type and order; the buffers are fields of the
         // engine and the queue is finished before this returns (the blocking reads below come
         // after the launch in the in-order queue).
         unsafe {
-            e.set_arg(self.a.cl()).set_arg(self.b.cl()).set_arg(self.pairs.cl());
-            e.set_arg(self.perm.cl()).set_arg(self.best_perm.cl()).set_arg(self.cost.cl());
-            e.set_arg(self.tv.cl()).set_arg(self.gv.cl()).set_arg(self.fresh.cl());
+            e.set_arg(self.a.cl())
+                .set_arg(self.b.cl())
+                .set_arg(self.pairs.cl());
+            e.set_arg(self.perm.cl())
+                .set_arg(self.best_perm.cl())
+                .set_arg(self.cost.cl());
+            e.set_arg(self.tv.cl())
+                .set_arg(self.gv.cl())
+                .set_arg(self.fresh.cl());
             e.set_arg(self.tabu.cl()).set_arg(self.delta.cl());
-            e.set_arg(&seed).set_arg(&horizon).set_arg(&iterations).set_arg(&c0);
-            e.set_global_work_sizes(&[self.chains * self.wg]).set_local_work_sizes(&[self.wg]);
+            e.set_arg(&seed)
+                .set_arg(&horizon)
+                .set_arg(&iterations)
+                .set_arg(&c0);
+            e.set_global_work_sizes(&[self.chains * self.wg])
+                .set_local_work_sizes(&[self.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {
                 let err = cl_error("clEnqueueNDRangeKernel(qap_ts_run)")(err);
                 note_failure(q, &err);

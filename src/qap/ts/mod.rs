@@ -120,13 +120,19 @@ impl QapTsOptions {
     /// Errors name the option.
     pub fn check(&self, n: usize) -> Result<()> {
         if self.chains == 0 || self.chains > MAX_CHAINS {
-            return Err(Error::arg("chains", format!("{}; expected 1..{MAX_CHAINS}", self.chains)));
+            return Err(Error::arg(
+                "chains",
+                format!("{}; expected 1..{MAX_CHAINS}", self.chains),
+            ));
         }
         if self.launch_iterations == 0 {
             return Err(Error::arg("launch_iterations", "0; expected at least 1"));
         }
         if self.max_iterations == 0 && self.time_limit.is_none() {
-            return Err(Error::arg("max_iterations", "0 (no limit) and no time_limit: the solve would never stop"));
+            return Err(Error::arg(
+                "max_iterations",
+                "0 (no limit) and no time_limit: the solve would never stop",
+            ));
         }
         crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
         if let Some(h) = self.aspiration_horizon {
@@ -136,21 +142,37 @@ impl QapTsOptions {
         }
         if let Some(t) = self.target {
             if !t.is_finite() {
-                return Err(Error::arg("target", format!("{t}; expected a finite number")));
+                return Err(Error::arg(
+                    "target",
+                    format!("{t}; expected a finite number"),
+                ));
             }
         }
         if let Some(g) = self.group_size {
             if g == 0 || !g.is_power_of_two() || g > 1024 {
-                return Err(Error::arg("group_size", format!("{g}; expected a power of two in 1..=1024")));
+                return Err(Error::arg(
+                    "group_size",
+                    format!("{g}; expected a power of two in 1..=1024"),
+                ));
             }
         }
         if let Some((lo, hi)) = self.perturbation {
             if lo == 0 || lo > hi {
-                return Err(Error::arg("perturbation", format!("({lo}, {hi}); expected 1 <= min <= max")));
+                return Err(Error::arg(
+                    "perturbation",
+                    format!("({lo}, {hi}); expected 1 <= min <= max"),
+                ));
             }
         }
         if self.starts.len() > self.chains {
-            return Err(Error::arg("starts", format!("{} permutations for {} chains", self.starts.len(), self.chains)));
+            return Err(Error::arg(
+                "starts",
+                format!(
+                    "{} permutations for {} chains",
+                    self.starts.len(),
+                    self.chains
+                ),
+            ));
         }
         for p in &self.starts {
             check_perm(p, n, "starts")?;
@@ -160,7 +182,8 @@ impl QapTsOptions {
     }
 
     fn horizon(&self, n: usize) -> u32 {
-        self.aspiration_horizon.unwrap_or((5 * n * n).min(i32::MAX as usize / 4) as u32)
+        self.aspiration_horizon
+            .unwrap_or((5 * n * n).min(i32::MAX as usize / 4) as u32)
     }
 
     fn stagnation(&self, n: usize) -> u64 {
@@ -224,7 +247,16 @@ impl ChainState {
     /// A fresh start from `perm` after `g` iterations of the chain (its Philox counter).
     pub fn start(problem: &QapProblem, perm: Vec<u8>, g: u64) -> Self {
         let cost = problem.cost_order(&perm).bits();
-        ChainState { best_perm: perm.clone(), perm, cost, best: cost, t: 0, g, best_iter: g, fresh: true }
+        ChainState {
+            best_perm: perm.clone(),
+            perm,
+            cost,
+            best: cost,
+            t: 0,
+            g,
+            best_iter: g,
+            fresh: true,
+        }
     }
 }
 
@@ -265,7 +297,10 @@ pub struct QapTs {
 impl QapTs {
     pub fn new(problem: Arc<QapProblem>, backend: Backend) -> Result<Self> {
         if problem.n < 3 {
-            return Err(Error::arg("n", format!("{}; robust tabu search needs at least 3 units", problem.n)));
+            return Err(Error::arg(
+                "n",
+                format!("{}; robust tabu search needs at least 3 units", problem.n),
+            ));
         }
         if let Backend::Device(_) = backend {
             // fail early on a missing device or fp64
@@ -274,7 +309,11 @@ impl QapTs {
                 ctx.require_fp64()?;
             }
         }
-        Ok(QapTs { problem, backend, devices: Vec::new() })
+        Ok(QapTs {
+            problem,
+            backend,
+            devices: Vec::new(),
+        })
     }
 
     /// A solver over several OpenCL devices (`metaopt devices`; checked: none twice, each
@@ -297,17 +336,37 @@ impl QapTs {
     }
 
     /// The engine of `params` on this backend.
-    pub fn engine(&self, params: TsParams, chains: usize, group_size: Option<usize>) -> Result<Box<dyn Engine>> {
+    pub fn engine(
+        &self,
+        params: TsParams,
+        chains: usize,
+        group_size: Option<usize>,
+    ) -> Result<Box<dyn Engine>> {
         self.engine_on(self.backend, params, chains, group_size)
     }
 
     /// The engine of `params` on `backend`.
-    fn engine_on(&self, backend: Backend, params: TsParams, chains: usize, group_size: Option<usize>) -> Result<Box<dyn Engine>> {
+    fn engine_on(
+        &self,
+        backend: Backend,
+        params: TsParams,
+        chains: usize,
+        group_size: Option<usize>,
+    ) -> Result<Box<dyn Engine>> {
         Ok(match backend {
             Backend::Cpu => cpu::engine(&self.problem, params),
             Backend::Device(_) => {
-                let layout = device::LayoutRequest { placement: device::Placement::Auto, group_size };
-                Box::new(device::DeviceEngine::new(&self.problem, backend, params, chains, layout)?)
+                let layout = device::LayoutRequest {
+                    placement: device::Placement::Auto,
+                    group_size,
+                };
+                Box::new(device::DeviceEngine::new(
+                    &self.problem,
+                    backend,
+                    params,
+                    chains,
+                    layout,
+                )?)
             }
         })
     }
@@ -317,7 +376,11 @@ impl QapTs {
     }
 
     /// As [`QapTs::solve`], calling `progress` after every launch (false stops the solve).
-    pub fn solve_with_progress(&mut self, opts: &QapTsOptions, progress: impl FnMut(&QapTsProgress) -> bool) -> Result<QapTsSolveResult> {
+    pub fn solve_with_progress(
+        &mut self,
+        opts: &QapTsOptions,
+        progress: impl FnMut(&QapTsProgress) -> bool,
+    ) -> Result<QapTsSolveResult> {
         self.solve_shared(opts, progress, None::<fn(&ShareRound) -> Result<Shared>>)
     }
 
@@ -337,13 +400,33 @@ impl QapTs {
         opts.check(n)?;
         let t0 = Instant::now();
         let watch = Watch::new(opts.stop_token.as_ref());
-        let c0 = u32::try_from(opts.first_chain).ok().filter(|&c| c as usize + opts.chains <= 0x8000_0000).ok_or_else(|| Error::arg("first_chain", "the chains' global indices must stay below 2^31"))?;
-        let params = TsParams { seed: opts.seed, tenure: opts.tenure, horizon: opts.horizon(n), first_chain: c0 };
+        let c0 = u32::try_from(opts.first_chain)
+            .ok()
+            .filter(|&c| c as usize + opts.chains <= 0x8000_0000)
+            .ok_or_else(|| {
+                Error::arg(
+                    "first_chain",
+                    "the chains' global indices must stay below 2^31",
+                )
+            })?;
+        let params = TsParams {
+            seed: opts.seed,
+            tenure: opts.tenure,
+            horizon: opts.horizon(n),
+            first_chain: c0,
+        };
         // one engine per device, each with a contiguous block of chains (keyed by global index)
         let backends = crate::multi::backends(&self.devices, self.backend)?;
         let ranges = crate::multi::blocks(opts.chains, backends.len());
         if ranges.iter().any(|r| r.is_empty()) {
-            return Err(Error::arg("devices", format!("{} devices for {} chains; give at least one chain per device", backends.len(), opts.chains)));
+            return Err(Error::arg(
+                "devices",
+                format!(
+                    "{} devices for {} chains; give at least one chain per device",
+                    backends.len(),
+                    opts.chains
+                ),
+            ));
         }
         // the engines are made side by side (a queue, the kernel and the buffers on each device)
         let mut engines = {
@@ -351,24 +434,43 @@ impl QapTs {
             backends
                 .par_iter()
                 .zip(ranges.par_iter())
-                .map(|(&b, r)| self.engine_on(b, TsParams { first_chain: c0 + r.start as u32, ..params }, r.len(), opts.group_size))
+                .map(|(&b, r)| {
+                    self.engine_on(
+                        b,
+                        TsParams {
+                            first_chain: c0 + r.start as u32,
+                            ..params
+                        },
+                        r.len(),
+                        opts.group_size,
+                    )
+                })
                 .collect::<Result<Vec<_>>>()?
         };
         let ft = p.elem_type().ft_kind();
         let cost_of = |perm: &[u8]| p.cost_order(perm);
         // host draws (starts, restarts): one stream per chain, apart from the iteration streams
-        let mut host_rng: Vec<Philox> = (0..opts.chains).map(|c| Philox::new(opts.seed, 0x8000_0000 | (c0 + c as u32))).collect();
+        let mut host_rng: Vec<Philox> = (0..opts.chains)
+            .map(|c| Philox::new(opts.seed, 0x8000_0000 | (c0 + c as u32)))
+            .collect();
         let mut states: Vec<ChainState> = (0..opts.chains)
             .map(|c| {
                 let perm: Vec<u8> = match opts.starts.get(c) {
                     Some(s) => s.iter().map(|&v| v as u8).collect(),
-                    None => host_rng[c].permutation(n).into_iter().map(|v| v as u8).collect(),
+                    None => host_rng[c]
+                        .permutation(n)
+                        .into_iter()
+                        .map(|v| v as u8)
+                        .collect(),
                 };
                 ChainState::start(p, perm, 0)
             })
             .collect();
         let mut elite = Elite::new(opts.elite_size);
-        let mut best: (Cost, Vec<u8>) = (Cost::from_bits(ft, states[0].best), states[0].best_perm.clone());
+        let mut best: (Cost, Vec<u8>) = (
+            Cost::from_bits(ft, states[0].best),
+            states[0].best_perm.clone(),
+        );
         for st in &states {
             let c = Cost::from_bits(ft, st.best);
             if c.less(&best.0) {
@@ -400,10 +502,20 @@ impl QapTs {
                 None
             };
             if let Some(share) = share.as_mut() {
-                let shared = share(&ShareRound { best: best.0.as_f64(), permutation: &best.1, stop: mine.is_some() })?;
+                let shared = share(&ShareRound {
+                    best: best.0.as_f64(),
+                    permutation: &best.1,
+                    stop: mine.is_some(),
+                })?;
                 if let Some(perm) = shared.permutation {
                     if perm.len() != n {
-                        return Err(Error::arg("share", format!("a shared permutation of {} elements for a problem of {n}", perm.len())));
+                        return Err(Error::arg(
+                            "share",
+                            format!(
+                                "a shared permutation of {} elements for a problem of {n}",
+                                perm.len()
+                            ),
+                        ));
                     }
                     let c = cost_of(&perm);
                     if c.less(&best.0) {
@@ -445,12 +557,15 @@ impl QapTs {
                 }
             }
             let launch_start = Instant::now();
-            crate::multi::run_blocks(&mut engines, &ranges, &mut states, |e, _, st| e.advance(st, count as u32))?;
+            crate::multi::run_blocks(&mut engines, &ranges, &mut states, |e, _, st| {
+                e.advance(st, count as u32)
+            })?;
             if let Some(limit) = opts.time_limit {
                 let per_iteration = launch_start.elapsed().as_secs_f64() / count as f64;
                 let left = limit.saturating_sub(t0.elapsed()).as_secs_f64();
                 let slice = (limit.as_secs_f64() / 20.0).clamp(0.01, 1.0).min(left);
-                launch_cap = ((slice / per_iteration.max(1e-9)) as u64).clamp(1, opts.launch_iterations as u64);
+                launch_cap = ((slice / per_iteration.max(1e-9)) as u64)
+                    .clamp(1, opts.launch_iterations as u64);
             }
             done += count;
             launches += 1;
@@ -473,7 +588,9 @@ impl QapTs {
                         continue;
                     }
                     let rng = &mut host_rng[c];
-                    let mut perm = elite.items[rng.below(elite.items.len() as u32) as usize].1.clone();
+                    let mut perm = elite.items[rng.below(elite.items.len() as u32) as usize]
+                        .1
+                        .clone();
                     let swaps = pmin + rng.below((pmax - pmin + 1) as u32) as usize;
                     for _ in 0..swaps {
                         let i = rng.below(n as u32) as usize;
@@ -484,7 +601,12 @@ impl QapTs {
                     restarts += 1;
                 }
             }
-            let report = QapTsProgress { iterations: done, best: best.0, seconds: t0.elapsed().as_secs_f64(), restarts };
+            let report = QapTsProgress {
+                iterations: done,
+                best: best.0,
+                seconds: t0.elapsed().as_secs_f64(),
+                restarts,
+            };
             if !progress(&report) {
                 break;
             }
@@ -499,8 +621,16 @@ impl QapTs {
             seconds: t0.elapsed().as_secs_f64(),
             seconds_to_best: to_best,
             target_reached: reached(&best.0),
-            stop: if reached(&best.0) { StopReason::Target } else { stop },
-            backend: engines.iter().map(|e| e.description()).collect::<Vec<_>>().join(" + "),
+            stop: if reached(&best.0) {
+                StopReason::Target
+            } else {
+                stop
+            },
+            backend: engines
+                .iter()
+                .map(|e| e.description())
+                .collect::<Vec<_>>()
+                .join(" + "),
         })
     }
 }
@@ -513,7 +643,10 @@ struct Elite {
 
 impl Elite {
     fn new(size: usize) -> Self {
-        Elite { size, items: Vec::new() }
+        Elite {
+            size,
+            items: Vec::new(),
+        }
     }
 
     fn offer(&mut self, c: Cost, perm: &[u8]) {
@@ -523,7 +656,11 @@ impl Elite {
         if self.items.len() == self.size && !c.less(&self.items[self.size - 1].0) {
             return;
         }
-        let at = self.items.iter().position(|(x, _)| c.less(x)).unwrap_or(self.items.len());
+        let at = self
+            .items
+            .iter()
+            .position(|(x, _)| c.less(x))
+            .unwrap_or(self.items.len());
         self.items.insert(at, (c, perm.to_vec()));
         self.items.truncate(self.size);
     }

@@ -45,7 +45,8 @@ impl SlsFormula {
                 orig.push(i as u32);
             }
         }
-        let simple = Cnf::from_clauses("", cnf.num_vars, &kept).expect("the clauses of a valid formula");
+        let simple =
+            Cnf::from_clauses("", cnf.num_vars, &kept).expect("the clauses of a valid formula");
         let occ = Occurrences::new(&simple);
         let max_len = kept.iter().map(Vec::len).max().unwrap_or(0);
         SlsFormula {
@@ -114,7 +115,11 @@ fn var(l: i32) -> u32 {
 fn random_words(x: &mut [u32], n: usize, seed: u64, walk: u32, restart: u32) {
     let words = x.len();
     for j in (0..words).step_by(4) {
-        let r = rng4(seed, walk, (1u64 << 63) | ((restart as u64) << 32) | (j / 4) as u64);
+        let r = rng4(
+            seed,
+            walk,
+            (1u64 << 63) | ((restart as u64) << 32) | (j / 4) as u64,
+        );
         for (k, &word) in r.iter().enumerate() {
             if j + k < words {
                 x[j + k] = word;
@@ -304,7 +309,14 @@ impl Walk {
     }
 
     /// One launch of `sat_sls_run` for this walk: up to `flips` flips; `found` is the stop flag.
-    pub(crate) fn segment(&mut self, f: &SlsFormula, p: &WalkParams, flips: u32, poll: u32, found: &AtomicU32) {
+    pub(crate) fn segment(
+        &mut self,
+        f: &SlsFormula,
+        p: &WalkParams,
+        flips: u32,
+        poll: u32,
+        found: &AtomicU32,
+    ) {
         if found.load(Ordering::Relaxed) != 0 {
             return;
         }
@@ -373,13 +385,18 @@ pub(crate) struct CpuWalks {
 
 impl CpuWalks {
     pub fn new(f: &SlsFormula, walks: u32) -> Self {
-        CpuWalks { walks: (0..walks).map(|w| Walk::new(f, w)).collect(), found: AtomicU32::new(0) }
+        CpuWalks {
+            walks: (0..walks).map(|w| Walk::new(f, w)).collect(),
+            found: AtomicU32::new(0),
+        }
     }
 
     /// One "launch": `flips` flips of every walk; the found flag after it.
     pub fn launch(&mut self, f: &SlsFormula, p: &WalkParams, flips: u32, poll: u32) -> u32 {
         let found = &self.found;
-        self.walks.par_iter_mut().for_each(|w| w.segment(f, p, flips, poll, found));
+        self.walks
+            .par_iter_mut()
+            .for_each(|w| w.segment(f, p, flips, poll, found));
         found.load(Ordering::Relaxed)
     }
 }
@@ -408,12 +425,17 @@ impl SlsTracker {
 
     /// Flips variable `v` (1-based) incrementally.
     pub fn flip(&mut self, v: usize) {
-        assert!(v >= 1 && v <= self.f.num_vars, "variable {v} of 1..{}", self.f.num_vars);
+        assert!(
+            v >= 1 && v <= self.f.num_vars,
+            "variable {v} of 1..{}",
+            self.f.num_vars
+        );
         self.walk.flip(&self.f, v as u32 - 1);
     }
 
     pub fn assignment(&self) -> Assignment {
-        Assignment::from_words(self.f.num_vars, self.walk.x.clone()).expect("the formula's word count")
+        Assignment::from_words(self.f.num_vars, self.walk.x.clone())
+            .expect("the formula's word count")
     }
 
     /// The number of unsatisfied clauses.
@@ -423,15 +445,18 @@ impl SlsTracker {
 
     /// The input clauses now unsatisfied (0-based, ascending), from the unsatisfied list.
     pub fn unsatisfied_clauses(&self) -> Vec<usize> {
-        let mut v: Vec<usize> =
-            self.walk.list[..self.walk.unsatisfied as usize].iter().map(|&c| self.f.orig[c as usize] as usize).collect();
+        let mut v: Vec<usize> = self.walk.list[..self.walk.unsatisfied as usize]
+            .iter()
+            .map(|&c| self.f.orig[c as usize] as usize)
+            .collect();
         v.sort_unstable();
         v
     }
 
     /// Whether the unsatisfied list and its positions agree (`pos[list[i]] == i`).
     pub fn positions_consistent(&self) -> bool {
-        (0..self.walk.unsatisfied as usize).all(|i| self.walk.pos[self.walk.list[i] as usize] as usize == i)
+        (0..self.walk.unsatisfied as usize)
+            .all(|i| self.walk.pos[self.walk.list[i] as usize] as usize == i)
     }
 
     /// The distinct true literals of input clause `i` (`None` for a tautology, not tracked).

@@ -94,13 +94,23 @@ impl DeviceWalks {
     /// The formula, the table and `walks` fresh records on the device; `local` forces the
     /// state's memory (`None`: local where a group's states fit and the state does not persist
     /// across launches; a persisting state is in global memory).
-    pub fn new(f: &SlsFormula, backend: Backend, walks: u32, p: &WalkParams, local: Option<bool>) -> Result<Self> {
+    pub fn new(
+        f: &SlsFormula,
+        backend: Backend,
+        walks: u32,
+        p: &WalkParams,
+        local: Option<bool>,
+    ) -> Result<Self> {
         let (method, table) = (p.method, &p.table[..]);
         let ctx = backend.context("the SAT walks")?;
         let queue = ctx.queue_unprofiled()?;
         let sw = state_words(f);
         // lanes per walk: a power of two, at most 32 (one mask word of a chunk)
-        let cap = ctx.tuning().sat_sls.clamp(1, 32).min(ctx.info.max_work_group_size.max(1));
+        let cap = ctx
+            .tuning()
+            .sat_sls
+            .clamp(1, 32)
+            .min(ctx.info.max_work_group_size.max(1));
         let mut wg = 1usize;
         while wg * 2 <= cap {
             wg *= 2;
@@ -139,7 +149,11 @@ impl DeviceWalks {
             return Err(Error::arg("walks", format!("the device runs groups of {kwg} work-items of sat_sls_run, the walks need {wg}")));
         }
         let nz = |v: &[u32]| if v.is_empty() { vec![0u32] } else { v.to_vec() };
-        let lits = if f.literals.is_empty() { vec![0i32] } else { f.literals.clone() };
+        let lits = if f.literals.is_empty() {
+            vec![0i32]
+        } else {
+            f.literals.clone()
+        };
         let rw = record_words(f, p.log_capacity);
         let state_len = if local { 1 } else { sw * walks as usize };
         Ok(DeviceWalks {
@@ -166,20 +180,44 @@ impl DeviceWalks {
 
     /// One launch of `flips` flips per walk; the found flag after it.
     pub fn launch(&mut self, flips: u32, restart_flips: u64, seed: u64, noise: u32) -> Result<u32> {
-        let lbytes = if self.local { self.stride as usize * 4 } else { 4 };
+        let lbytes = if self.local {
+            self.stride as usize * 4
+        } else {
+            4
+        };
         let mut e = ExecuteKernel::new(&self.kernel);
         // SAFETY: the arguments match `sat_sls_run` in type and order; the buffers outlive the
         // launch (the caller reads the flag before the next launch).
         unsafe {
-            e.set_arg(self.off.cl()).set_arg(self.lit.cl()).set_arg(self.ooff.cl()).set_arg(self.occ.cl());
-            e.set_arg(self.tab.cl()).set_arg(self.rec.cl()).set_arg(self.state.cl()).set_arg_local_buffer(lbytes);
-            e.set_arg(self.found.cl()).set_arg(&self.n).set_arg(&self.m).set_arg(&self.words).set_arg(&self.walks);
-            e.set_arg(&flips).set_arg(&restart_flips).set_arg(&seed).set_arg(&noise).set_arg(&self.stride);
+            e.set_arg(self.off.cl())
+                .set_arg(self.lit.cl())
+                .set_arg(self.ooff.cl())
+                .set_arg(self.occ.cl());
+            e.set_arg(self.tab.cl())
+                .set_arg(self.rec.cl())
+                .set_arg(self.state.cl())
+                .set_arg_local_buffer(lbytes);
+            e.set_arg(self.found.cl())
+                .set_arg(&self.n)
+                .set_arg(&self.m)
+                .set_arg(&self.words)
+                .set_arg(&self.walks);
+            e.set_arg(&flips)
+                .set_arg(&restart_flips)
+                .set_arg(&seed)
+                .set_arg(&noise)
+                .set_arg(&self.stride);
             let logcap = self.log_capacity as u32;
             e.set_arg(&logcap);
         }
         let global = self.walks as usize * self.wg;
-        crate::device::launch(&self.queue, &mut e, &[global], Some(&[self.wg]), "clEnqueueNDRangeKernel(sat_sls_run)")?;
+        crate::device::launch(
+            &self.queue,
+            &mut e,
+            &[global],
+            Some(&[self.wg]),
+            "clEnqueueNDRangeKernel(sat_sls_run)",
+        )?;
         let mut flag = [0u32];
         self.found.read(&self.queue, &mut flag)?;
         Ok(flag[0])

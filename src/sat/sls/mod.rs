@@ -18,8 +18,8 @@ use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, Clock, StopReason, StopToken, Watch};
 use crate::problem::sat::{Assignment, Cnf, Model};
-use cpu::{CpuWalks, SlsFormula, WalkParams};
 pub use cpu::{log_capacity, persists, PERSIST_BYTES};
+use cpu::{CpuWalks, SlsFormula, WalkParams};
 use device::DeviceWalks;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -90,7 +90,10 @@ impl BreakFunction {
     pub fn from_options(cb: Option<f64>, eps: Option<f64>, k: usize) -> Self {
         match (cb, eps) {
             (None, None) => BreakFunction::Auto,
-            (cb, Some(eps)) => BreakFunction::Polynomial { cb: cb.unwrap_or(2.06), eps },
+            (cb, Some(eps)) => BreakFunction::Polynomial {
+                cb: cb.unwrap_or(2.06),
+                eps,
+            },
             (Some(cb), None) => match Self::for_clause_length(k) {
                 BreakFunction::Polynomial { eps, .. } => BreakFunction::Polynomial { cb, eps },
                 _ => BreakFunction::Exponential { cb },
@@ -103,16 +106,29 @@ impl BreakFunction {
             BreakFunction::Auto => Ok(()),
             BreakFunction::Polynomial { cb, eps } => {
                 if !(cb.is_finite() && cb > 0.0) {
-                    return Err(Error::arg("cb", format!("{cb}; expected a finite number > 0 for the polynomial break function")));
+                    return Err(Error::arg(
+                        "cb",
+                        format!(
+                            "{cb}; expected a finite number > 0 for the polynomial break function"
+                        ),
+                    ));
                 }
                 if !(eps.is_finite() && eps > 0.0) {
-                    return Err(Error::arg("eps", format!("{eps}; expected a finite number > 0")));
+                    return Err(Error::arg(
+                        "eps",
+                        format!("{eps}; expected a finite number > 0"),
+                    ));
                 }
                 Ok(())
             }
             BreakFunction::Exponential { cb } => {
                 if !(cb.is_finite() && cb > 1.0) {
-                    return Err(Error::arg("cb", format!("{cb}; expected a finite number > 1 for the exponential break function")));
+                    return Err(Error::arg(
+                        "cb",
+                        format!(
+                            "{cb}; expected a finite number > 1 for the exponential break function"
+                        ),
+                    ));
                 }
                 Ok(())
             }
@@ -133,7 +149,12 @@ impl BreakFunction {
         };
         let f0 = value(0.0);
         let scale = (1u64 << BREAK_SCALE_BITS) as f64;
-        (0..BREAK_TABLE).map(|b| ((value(b as f64) / f0 * scale).round() as u64).clamp(1, 1 << BREAK_SCALE_BITS) as u32).collect()
+        (0..BREAK_TABLE)
+            .map(|b| {
+                ((value(b as f64) / f0 * scale).round() as u64).clamp(1, 1 << BREAK_SCALE_BITS)
+                    as u32
+            })
+            .collect()
     }
 }
 
@@ -185,10 +206,16 @@ impl SlsOptions {
     pub fn check(&self) -> Result<()> {
         self.break_function.check()?;
         if !(0.0..=1.0).contains(&self.noise) {
-            return Err(Error::arg("noise", format!("{}; expected a probability in [0, 1]", self.noise)));
+            return Err(Error::arg(
+                "noise",
+                format!("{}; expected a probability in [0, 1]", self.noise),
+            ));
         }
         if self.restart_flips == 0 {
-            return Err(Error::arg("restart_flips", "0; expected at least 1 flip before a restart"));
+            return Err(Error::arg(
+                "restart_flips",
+                "0; expected at least 1 flip before a restart",
+            ));
         }
         if self.flips_per_launch == 0 {
             return Err(Error::arg("flips_per_launch", "0; expected at least 1"));
@@ -290,14 +317,37 @@ impl SatSls {
             Backend::Device(_) => {
                 let ctx = backend.context("the SAT walks")?;
                 let i = &ctx.info;
-                let mut w = walks.unwrap_or((i.compute_units.max(1) as usize * ctx.tuning().sat_sls_walks_per_cu) as u32);
+                let mut w = walks.unwrap_or(
+                    (i.compute_units.max(1) as usize * ctx.tuning().sat_sls_walks_per_cu) as u32,
+                );
                 if walks.is_none() {
-                    w = w.min(device::walks_that_fit(&f, i.max_alloc_bytes, i.global_mem_bytes));
+                    w = w.min(device::walks_that_fit(
+                        &f,
+                        i.max_alloc_bytes,
+                        i.global_mem_bytes,
+                    ));
                 }
-                (w, format!("device {}: {} ({}, {})", i.index, i.name, i.platform, i.kind.as_str()))
+                (
+                    w,
+                    format!(
+                        "device {}: {} ({}, {})",
+                        i.index,
+                        i.name,
+                        i.platform,
+                        i.kind.as_str()
+                    ),
+                )
             }
         };
-        Ok(SatSls { cnf, f, backend, walks, local: None, log_capacity: None, description })
+        Ok(SatSls {
+            cnf,
+            f,
+            backend,
+            walks,
+            local: None,
+            log_capacity: None,
+            description,
+        })
     }
 
     /// Forces the device walks' state into local (`Some(true)`) or global memory (`None`: local
@@ -342,11 +392,16 @@ impl SatSls {
             seed: opts.seed,
             restart_flips: opts.restart_flips,
             persist: persists(&self.f),
-            log_capacity: self.log_capacity.unwrap_or_else(|| log_capacity(&self.f)).min(u32::MAX as usize - 1),
+            log_capacity: self
+                .log_capacity
+                .unwrap_or_else(|| log_capacity(&self.f))
+                .min(u32::MAX as usize - 1),
         };
         let mut engine = match self.backend {
             Backend::Cpu => Engine::Cpu(CpuWalks::new(&self.f, self.walks)),
-            b => Engine::Device(Box::new(DeviceWalks::new(&self.f, b, self.walks, &params, self.local)?)),
+            b => Engine::Device(Box::new(DeviceWalks::new(
+                &self.f, b, self.walks, &params, self.local,
+            )?)),
         };
         let started = Instant::now();
         let mut done = 0u64;
@@ -371,7 +426,12 @@ impl SatSls {
             }
             found = match &mut engine {
                 Engine::Cpu(c) => c.launch(&self.f, &params, flips as u32, POLL),
-                Engine::Device(d) => d.launch(flips as u32, params.restart_flips, params.seed, params.noise)?,
+                Engine::Device(d) => d.launch(
+                    flips as u32,
+                    params.restart_flips,
+                    params.seed,
+                    params.noise,
+                )?,
             };
             done += flips;
             launches += 1;
@@ -379,7 +439,11 @@ impl SatSls {
         let seconds = started.elapsed().as_secs_f64();
         let reports = self.reports(&engine)?;
         let flips: u64 = reports.iter().map(|r| r.0.flips).sum();
-        let (bi, _) = reports.iter().enumerate().min_by_key(|(_, r)| r.0.best_unsatisfied).expect("at least one walk");
+        let (bi, _) = reports
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, r)| r.0.best_unsatisfied)
+            .expect("at least one walk");
         let (best_unsat, best) = if found != 0 {
             let w = &reports[found as usize - 1];
             (w.0.best_unsatisfied, w.1.clone())
@@ -387,14 +451,24 @@ impl SatSls {
             (reports[bi].0.best_unsatisfied, reports[bi].1.clone())
         };
         // no walk started (a stop before the first launch): the count of the all-false assignment
-        let best_unsat = if best_unsat == u32::MAX { self.cnf.unsatisfied_count(&best) } else { best_unsat };
+        let best_unsat = if best_unsat == u32::MAX {
+            self.cnf.unsatisfied_count(&best)
+        } else {
+            best_unsat
+        };
         // the model is checked against the input clauses; its count there must be the walk's
         let model = if best_unsat == 0 {
-            Some(Model::verified(&self.cnf, best.clone()).map_err(|e| Error::Panic(format!("a walk reported a model that is not one: {e}")))?)
+            Some(Model::verified(&self.cnf, best.clone()).map_err(|e| {
+                Error::Panic(format!("a walk reported a model that is not one: {e}"))
+            })?)
         } else {
             None
         };
-        let stop = if model.is_some() { StopReason::Target } else { stop };
+        let stop = if model.is_some() {
+            StopReason::Target
+        } else {
+            stop
+        };
         Ok(SatSlsSolveResult {
             satisfiable: model.is_some(),
             model,
@@ -405,7 +479,11 @@ impl SatSls {
             launches,
             flips,
             seconds,
-            flips_per_second: if seconds > 0.0 { flips as f64 / seconds } else { 0.0 },
+            flips_per_second: if seconds > 0.0 {
+                flips as f64 / seconds
+            } else {
+                0.0
+            },
             stop,
             walk_reports: reports.into_iter().map(|r| r.0).collect(),
         })
@@ -414,7 +492,8 @@ impl SatSls {
     /// Every walk's report with its best assignment.
     fn reports(&self, engine: &Engine) -> Result<Vec<(SlsWalkReport, Assignment)>> {
         let n = self.f.num_vars;
-        let a = |w: &[u32]| Assignment::from_words(n, w.to_vec()).expect("the formula's word count");
+        let a =
+            |w: &[u32]| Assignment::from_words(n, w.to_vec()).expect("the formula's word count");
         match engine {
             Engine::Cpu(c) => Ok(c
                 .walks

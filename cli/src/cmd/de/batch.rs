@@ -4,7 +4,10 @@
 use super::{de_error, DeArgs, DEFAULT_GENERATIONS};
 use crate::args::parse_numbers;
 use crate::out::{self, flag_error, CliResult, Failure};
-use metaopt::de::{BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason, FMode, Placement};
+use metaopt::de::{
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason,
+    FMode, Placement,
+};
 use metaopt::problem::functions;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -64,9 +67,14 @@ struct Named {
 }
 
 fn read_batch(path: &Path) -> CliResult<Vec<Named>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Failure(format!("--batch: cannot read {}: {e}", path.display())))?;
-    let specs: Vec<ProblemSpec> =
-        serde_json::from_str(&text).map_err(|e| Failure(format!("--batch: {}: {e} (expected a JSON array of problem objects)", path.display())))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure(format!("--batch: cannot read {}: {e}", path.display())))?;
+    let specs: Vec<ProblemSpec> = serde_json::from_str(&text).map_err(|e| {
+        Failure(format!(
+            "--batch: {}: {e} (expected a JSON array of problem objects)",
+            path.display()
+        ))
+    })?;
     if specs.is_empty() {
         return Err(format!("--batch: {}: no problems", path.display()).into());
     }
@@ -83,18 +91,25 @@ fn read_batch(path: &Path) -> CliResult<Vec<Named>> {
                 }
                 (None, Some(src)) => {
                     let p = dir.join(&src);
-                    let code = std::fs::read_to_string(&p).map_err(|e| at(format!("source: cannot read {}: {e}", p.display())))?;
+                    let code = std::fs::read_to_string(&p)
+                        .map_err(|e| at(format!("source: cannot read {}: {e}", p.display())))?;
                     let data = match &s.data {
                         Some(d) => {
                             let p = dir.join(d);
-                            std::fs::read(&p).map_err(|e| at(format!("data: cannot read {}: {e}", p.display())))?
+                            std::fs::read(&p).map_err(|e| {
+                                at(format!("data: cannot read {}: {e}", p.display()))
+                            })?
                         }
                         None => Vec::new(),
                     };
                     (BatchFunction::source(code, data), src, (0.0, 1.0))
                 }
                 (Some(_), Some(_)) => return Err(at("give function or source, not both".into())),
-                (None, None) => return Err(at("give function (a catalogue name) or source (a file)".into())),
+                (None, None) => {
+                    return Err(at(
+                        "give function (a catalogue name) or source (a file)".into()
+                    ))
+                }
             };
             if s.data.is_some() && !matches!(function, BatchFunction::Source { .. }) {
                 return Err(at("data needs source".into()));
@@ -148,13 +163,15 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
     let dims = a.dims.ok_or("--dims is required with --problems")?;
     let obj = a.objective.resolve()?;
     if let Some(info) = obj.info {
-        info.check_dims(dims as usize).map_err(|e| flag_error("--dims", e))?;
+        info.check_dims(dims as usize)
+            .map_err(|e| flag_error("--dims", e))?;
     }
     let (lo, hi) = a.objective.interval(obj.info);
     let function = match (&a.objective.function, &a.objective.source) {
         (Some(f), _) => BatchFunction::Name(f.clone()),
         _ => {
-            let code = std::fs::read_to_string(a.objective.source.as_ref().expect("resolved")).map_err(|e| Failure(format!("--source: {e}")))?;
+            let code = std::fs::read_to_string(a.objective.source.as_ref().expect("resolved"))
+                .map_err(|e| Failure(format!("--source: {e}")))?;
             let data = match &a.objective.data {
                 Some(d) => std::fs::read(d).map_err(|e| Failure(format!("--data: {e}")))?,
                 None => Vec::new(),
@@ -165,16 +182,28 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
     let mutation = crate::args::parse_mutation(&a.mutation)?;
     let bounds = crate::args::parse_bounds(&a.bounds)?;
     if bounds.len() != 1 {
-        return Err("--bounds: the batched DE takes one bound correction for all dimensions".into());
+        return Err(
+            "--bounds: the batched DE takes one bound correction for all dimensions".into(),
+        );
     }
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
     let cr = parse_numbers("--CR", &a.cr)?;
     if cr.len() != 1 && cr.len() != count as usize {
-        return Err(format!("--CR: {} values; expected 1 or one per problem ({count})", cr.len()).into());
+        return Err(format!(
+            "--CR: {} values; expected 1 or one per problem ({count})",
+            cr.len()
+        )
+        .into());
     }
     let seed = a.seed.unwrap_or(1);
-    let generations = a.max_generations.max_generations.unwrap_or(DEFAULT_GENERATIONS);
-    let algorithm = a.algorithm.parse().map_err(|e| flag_error("--algorithm", e))?;
+    let generations = a
+        .max_generations
+        .max_generations
+        .unwrap_or(DEFAULT_GENERATIONS);
+    let algorithm = a
+        .algorithm
+        .parse()
+        .map_err(|e| flag_error("--algorithm", e))?;
     Ok((0..count as usize)
         .map(|i| {
             let mut p = BatchProblem::new(function.clone(), dims, lo, hi);
@@ -193,7 +222,10 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
             p.algorithm = algorithm;
             p.jde_small = a.jde_small;
             p.lshade_budget = a.lshade_budget.unwrap_or(0);
-            Named { problem: p, name: obj.name.clone() }
+            Named {
+                problem: p,
+                name: obj.name.clone(),
+            }
         })
         .collect())
 }
@@ -207,8 +239,13 @@ fn batch_error(e: metaopt::Error, from_file: bool) -> Failure {
         return Failure(format!("--batch: {e}"));
     }
     match e {
-        metaopt::Error::InvalidArgument { arg: "f", msg } => Failure(format!("--F-min/--F-max: {msg}")),
-        metaopt::Error::InvalidArgument { arg: "lower" | "upper" | "bounds", msg } => Failure(format!("--lower/--upper: {msg}")),
+        metaopt::Error::InvalidArgument { arg: "f", msg } => {
+            Failure(format!("--F-min/--F-max: {msg}"))
+        }
+        metaopt::Error::InvalidArgument {
+            arg: "lower" | "upper" | "bounds",
+            msg,
+        } => Failure(format!("--lower/--upper: {msg}")),
         e => de_error(e),
     }
 }
@@ -256,23 +293,49 @@ struct BatchJson<'a> {
 }
 
 /// The stop reasons as gathered over MPI.
-const STOPS: [BatchStopReason; 5] = [BatchStopReason::Running, BatchStopReason::Target, BatchStopReason::Budget, BatchStopReason::TimeLimit, BatchStopReason::Interrupted];
+const STOPS: [BatchStopReason; 5] = [
+    BatchStopReason::Running,
+    BatchStopReason::Target,
+    BatchStopReason::Budget,
+    BatchStopReason::TimeLimit,
+    BatchStopReason::Interrupted,
+];
 
 /// Every rank's results, in rank order (so by global problem index), on rank 0; `None` on the
 /// other ranks.
 fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec<BatchResult>> {
     let values = rk.gather(&results.iter().map(|r| r.best_value).collect::<Vec<_>>());
-    let lens = rk.gather(&results.iter().map(|r| r.best.len() as u64).collect::<Vec<_>>());
-    let best = rk.gather(&results.iter().flat_map(|r| r.best.iter().copied()).collect::<Vec<_>>());
+    let lens = rk.gather(
+        &results
+            .iter()
+            .map(|r| r.best.len() as u64)
+            .collect::<Vec<_>>(),
+    );
+    let best = rk.gather(
+        &results
+            .iter()
+            .flat_map(|r| r.best.iter().copied())
+            .collect::<Vec<_>>(),
+    );
     let gens = rk.gather(&results.iter().map(|r| r.generations).collect::<Vec<_>>());
-    let stops = rk.gather(&results.iter().map(|r| STOPS.iter().position(|&s| s == r.stop).unwrap_or(0) as u32).collect::<Vec<_>>());
+    let stops = rk.gather(
+        &results
+            .iter()
+            .map(|r| STOPS.iter().position(|&s| s == r.stop).unwrap_or(0) as u32)
+            .collect::<Vec<_>>(),
+    );
     let (values, lens, best, gens, stops) = (values?, lens?, best?, gens?, stops?);
     let mut at = 0;
     Some(
         (0..values.len())
             .map(|i| {
                 let n = lens[i] as usize;
-                let r = BatchResult { best_value: values[i], best: best[at..at + n].to_vec(), generations: gens[i], stop: STOPS[stops[i] as usize] };
+                let r = BatchResult {
+                    best_value: values[i],
+                    best: best[at..at + n].to_vec(),
+                    generations: gens[i],
+                    stop: STOPS[stops[i] as usize],
+                };
                 at += n;
                 r
             })
@@ -301,14 +364,21 @@ pub fn run(a: &DeArgs) -> CliResult {
     } else {
         metaopt::Precision::Auto
     };
-    let options = BatchOptions { precision, generations_per_launch: a.generations_per_launch, placement };
+    let options = BatchOptions {
+        precision,
+        generations_per_launch: a.generations_per_launch,
+        placement,
+    };
     let devices = a.devices.list_for(a.backend.cpu)?;
     // with --mpi, this rank's block of the problems (each problem draws from its own seed, so
     // the split does not change its result), on its devices
     let ranks = a.mpi.ranks()?;
     let block = match &ranks {
         Some(rk) => {
-            rk.pick_device(a.backend.cpu, !devices.is_empty() || a.backend.device.device.is_some());
+            rk.pick_device(
+                a.backend.cpu,
+                !devices.is_empty() || a.backend.device.device.is_some(),
+            );
             rk.or_abort(crate::mpi::test_failure(rk));
             rk.block(named.len())
         }
@@ -322,11 +392,23 @@ pub fn run(a: &DeArgs) -> CliResult {
             // a rank with no problems (more ranks than problems)
             return Ok((Vec::new(), false, None));
         }
-        let mut de = if devices.is_empty() { BatchDe::new(problems.clone(), backend, options.clone()) } else { BatchDe::on_devices(problems.clone(), &devices, options.clone()) }
-            .map_err(|e| batch_error(e, from_file))?;
-        let stop = BatchStop { time_limit: crate::time_left(a.stop.time_limit()), token: Some(crate::stop_token()) };
+        let mut de = if devices.is_empty() {
+            BatchDe::new(problems.clone(), backend, options.clone())
+        } else {
+            BatchDe::on_devices(problems.clone(), &devices, options.clone())
+        }
+        .map_err(|e| batch_error(e, from_file))?;
+        let stop = BatchStop {
+            time_limit: crate::time_left(a.stop.time_limit()),
+            token: Some(crate::stop_token()),
+        };
         let results = de.run(&stop).map_err(|e| batch_error(e, from_file))?;
-        Ok((results, !de.is_double(), de.uses_local_memory().map(|l| if l { "local" } else { "global" })))
+        Ok((
+            results,
+            !de.is_double(),
+            de.uses_local_memory()
+                .map(|l| if l { "local" } else { "global" }),
+        ))
     };
     let (results, single, placement_used, seconds) = match &ranks {
         None => {
@@ -358,7 +440,11 @@ pub fn run(a: &DeArgs) -> CliResult {
         }
     }
     let gens: u64 = results.iter().map(|r| r.generations).sum();
-    let evals: u64 = results.iter().zip(&named).map(|(r, n)| (r.generations + 1) * n.problem.members as u64).sum();
+    let evals: u64 = results
+        .iter()
+        .zip(&named)
+        .map(|(r, n)| (r.generations + 1) * n.problem.members as u64)
+        .sum();
     let rows: Vec<Row> = results
         .iter()
         .zip(&named)
@@ -366,7 +452,10 @@ pub fn run(a: &DeArgs) -> CliResult {
         .map(|(i, (r, n))| {
             let p = &n.problem;
             let minimum = match &p.function {
-                BatchFunction::Name(f) => functions::lookup(f).ok().and_then(|info| info.minimum(p.dims as usize)).map(|m| m.value),
+                BatchFunction::Name(f) => functions::lookup(f)
+                    .ok()
+                    .and_then(|info| info.minimum(p.dims as usize))
+                    .map(|m| m.value),
                 _ => None,
             };
             Row {
@@ -382,7 +471,11 @@ pub fn run(a: &DeArgs) -> CliResult {
                 best_value: r.best_value,
                 best: &r.best,
                 generations: r.generations,
-                evaluations: if r.best.is_empty() { 0 } else { (r.generations + 1) * p.members as u64 },
+                evaluations: if r.best.is_empty() {
+                    0
+                } else {
+                    (r.generations + 1) * p.members as u64
+                },
                 stopped_by: stop_word(r.stop),
                 minimum,
                 error: minimum.map(|m| r.best_value - m),
@@ -390,7 +483,20 @@ pub fn run(a: &DeArgs) -> CliResult {
         })
         .collect();
     if let Some(path) = &a.csv {
-        let header = ["problem", "function", "dims", "members", "f", "cr", "mutation", "bounds", "seed", "best_value", "generations", "stopped_by"];
+        let header = [
+            "problem",
+            "function",
+            "dims",
+            "members",
+            "f",
+            "cr",
+            "mutation",
+            "bounds",
+            "seed",
+            "best_value",
+            "generations",
+            "stopped_by",
+        ];
         let lines = rows.iter().map(|r| {
             [
                 r.problem.to_string(),
@@ -433,7 +539,17 @@ pub fn run(a: &DeArgs) -> CliResult {
         out::rate(gens as f64 / seconds.max(1e-12)),
         out::rate(evals as f64 / seconds.max(1e-12))
     );
-    t += &format!("{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n", "problem", "function", "dims", "members", "mutation", "best value", "generations", "stopped by");
+    t += &format!(
+        "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n",
+        "problem",
+        "function",
+        "dims",
+        "members",
+        "mutation",
+        "best value",
+        "generations",
+        "stopped by"
+    );
     for r in &rows {
         t += &format!(
             "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n",
