@@ -8,6 +8,7 @@
 #   make test-python   pytest of python/metaopt with Debian's /usr/bin/python3 (PYTHON=...)
 #   make test-octave   build the MEX gateway with mkoctfile --mex and run its Octave tests
 #   make bench   the QAP throughput benchmark (tho150, 15 swaps) as CSV in target/bench-qap.csv
+#   make lint    cargo fmt --all --check and clippy with warnings as errors (part of make test)
 #   make doc     the Rust API documentation (target/doc/metaopt), warnings are errors
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the library (libmetaopt.so.X.Y.Z, SONAME
 #                libmetaopt.so.X), include/metaopt.h and metaopt.hpp, metaopt.pc and the metaopt binary
@@ -48,7 +49,7 @@ VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 SONAME := libmetaopt.so.$(VERSION_MAJOR)
 LIB_FILE := libmetaopt.so.$(VERSION)
 
-.PHONY: all deps build release run test test-python test-octave bench clippy doc install uninstall clean help fuzz
+.PHONY: all deps build release run test test-python test-octave bench clippy lint doc install uninstall clean help fuzz
 
 all: build
 
@@ -62,7 +63,7 @@ run: build
 	$(BIN) devices
 	$(BIN) qap solve $(RUN_INSTANCE) --target bks --time-limit $(RUN_SECONDS)
 
-test: build
+test: build lint
 	$(CARGO) test --release --workspace
 	if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then $(CARGO) test --release -p metaopt-cli --features mpi --test cli_mpi; else echo "make test: no mpicc/mpirun, the --mpi tests are skipped"; fi
 	$(MAKE) doc
@@ -125,7 +126,15 @@ fuzz:
 		-max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_FLAGS) || exit 1; done
 
 clippy:
-	$(CARGO) clippy --release --workspace --all-targets
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+
+# what `make test` checks before the tests: the formatting (rustfmt.toml) and clippy's lints as
+# errors (release profile, so that it shares the test build's dependencies)
+lint:
+	$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 clean:
 	$(CARGO) clean
