@@ -243,7 +243,7 @@ pub struct SeedArg {
 pub struct StopArgs {
     #[command(flatten)]
     pub time_limit: TimeLimitArg,
-    /// Stop once the best value is at most V (minimising; with `hc12 --max`, at least V)
+    /// Stop once the best value is at most V
     #[arg(long, value_name = "V", allow_negative_numbers = true, value_parser = parse_target)]
     pub target: Option<f64>,
 }

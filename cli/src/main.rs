@@ -31,7 +31,7 @@ const EXIT_ERROR: u8 = 2;
 #[command(
     name = "metaopt",
     version,
-    about = "GPU metaheuristics over OpenCL: HC12 and robust tabu search for the QAP, HC12 for SAT and for continuous functions, island differential evolution (DE), shortest paths (exact SSSP, ACO), the Voronoi diagram of balls (AWVD), the thesis's experiments and benchmarks",
+    about = "GPU metaheuristics over OpenCL: robust tabu search and HC12 for the QAP, probSAT and WalkSAT walks (and HC12) for SAT, HC12 and island differential evolution (DE) for continuous functions, the quantum-inspired genetic algorithm (QIGA) for the 0-1 knapsack, shortest paths (exact SSSP, ACO), the Voronoi diagram of balls (AWVD), the thesis's experiments and benchmarks",
     after_help = "Device selection: `metaopt devices` numbers every OpenCL device (GPUs first); \
                   choose one with --device N or the METAOPT_DEVICE=N environment variable.\n\
                   Kernel sources are read from $METAOPT_CL_DIR, else cl/ beside the library, else the \
@@ -57,10 +57,12 @@ struct Cli {
 enum Command {
     /// List the OpenCL devices, numbered as --device and METAOPT_DEVICE take them
     Devices(devices::DevicesArgs),
-    /// Quadratic assignment problem (QAPLIB instances): cost of a permutation, or solve
+    /// Quadratic assignment problem (QAPLIB instances): cost of a permutation, solve (robust tabu
+    /// search by default, or HC12), the thesis's Table 5
     #[command(subcommand)]
     Qap(qap::QapCommand),
-    /// SAT (DIMACS CNF): evaluate assignments, or look for a model with HC12
+    /// SAT (DIMACS CNF): evaluate assignments, look for a model (probSAT walks by default, WalkSAT
+    /// walks or HC12), or generate a random k-SAT formula
     #[command(subcommand)]
     Sat(sat::SatCommand),
     /// 0-1 knapsack: the exact optimum of an instance, or generate seeded instances
@@ -84,7 +86,9 @@ enum Command {
     /// plots in a folder
     #[command(subcommand)]
     Experiment(ExperimentCommand),
-    /// Benchmarks: throughput and quality measurements, not tests (QAP, tabu, SAT, DE, functions)
+    /// Benchmarks, each a CSV table of measurements (not tests): QAP (qap, qap-ts, qap-quality,
+    /// tabu), functions, SAT (sat, sat-solve, sat-large), qiga, sp, awvd, DE (de, bde, de-digits,
+    /// de-table) and multi-device scale
     #[command(subcommand)]
     Bench(BenchCommand),
 }
@@ -204,6 +208,9 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod help_tests;
 
 #[cfg(test)]
 mod tests {

@@ -58,6 +58,10 @@ pub fn de_error(e: metaopt::Error) -> Failure {
 }
 
 #[derive(Args)]
+#[command(mut_arg("max_generations", |a| a.help(format!(
+    "Stop after G generations [default: {DEFAULT_GENERATIONS} unless --time-limit, --target or \
+     --evaluations; with --problems {DEFAULT_GENERATIONS} in any case]"
+))))]
 pub struct DeArgs {
     #[command(flatten)]
     objective: ObjectiveArgs,
@@ -139,7 +143,7 @@ pub struct DeArgs {
     )]
     cr: String,
     /// Seeds S, S+1, S+2, S+3 for initialisation, mutation, crossover and migration
-    /// [default: the thesis's 123, 345, 457, 581]
+    /// [default: the thesis's 123, 345, 457, 581; with --problems 1]
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
     /// Populations share the random numbers of equal member indices (the thesis's device choice)
@@ -164,8 +168,8 @@ pub struct DeArgs {
     #[arg(long, default_value = "de", value_name = "NAME")]
     algorithm: String,
     /// L-SHADE's and jSO's budget: evaluations per island over which the population shrinks
-    /// linearly to 4 members [default: --evaluations / --islands, else --generations x
-    /// --members]
+    /// linearly to 4 members [default: --evaluations / --islands + --members, else
+    /// --max-generations x --members; with --problems --members x (generations + 1)]
     #[arg(long, value_name = "N")]
     lshade_budget: Option<u64>,
     /// jDE100: members of each island's small population (the paper's 25); the other

@@ -23,6 +23,9 @@ enum CodingArg {
 }
 
 #[derive(Args)]
+#[command(mut_arg("max_runs", |a| a.help(
+    "Stop after N runs (restarts from a new start) [default: 1, unlimited with --time-limit or --target]"
+)))]
 pub struct Hc12Args {
     #[command(flatten)]
     objective: ObjectiveArgs,

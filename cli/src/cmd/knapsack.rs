@@ -91,6 +91,9 @@ pub fn opt(a: &OptArgs) -> CliResult {
 }
 
 #[derive(Args)]
+#[command(mut_arg("seed", |a| a.help(
+    "Seed of the instance (the same seed gives the same instance)"
+)))]
 pub struct GenerateArgs {
     /// hankim (w uniform in [1, 10) with 6 decimals, p = w + 5), or Pisinger's uncorrelated,
     /// weak (p within w ± R/10, >= 1), strong (p = w + R/10), subset-sum (p = w)

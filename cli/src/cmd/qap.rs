@@ -24,8 +24,8 @@ use std::time::Duration;
 pub enum QapCommand {
     /// Cost of a permutation (or a QAPLIB .sln file) on an instance
     Eval(EvalArgs),
-    /// Solve an instance: robust tabu search, many chains (default; --max-iterations per chain
-    /// defaults to 100000, unlimited with --time-limit), or the qapswap2 HC12 solver
+    /// Solve an instance: robust tabu search with many chains (default) or the qapswap2 HC12
+    /// solver
     Solve(Box<SolveArgs>),
     /// The thesis's Table 5 (6.3) measured again: HC12 from random starts and from starts
     /// projected from the GLB, HRW, AB and PE lower bounds, beside the thesis's figures
@@ -232,13 +232,22 @@ enum MethodArg {
 }
 
 #[derive(Args)]
+#[command(
+    mut_arg("max_iterations", |a| a.help(format!(
+        "ts: stop after N iterations per chain [default: {}, unlimited with --time-limit]",
+        QapTsOptions::default().max_iterations
+    ))),
+    mut_arg("max_runs", |a| a.help(
+        "hc12: stop after N runs (restarts from a new start) [default: 100, unlimited with --time-limit]"
+    ))
+)]
 pub struct SolveArgs {
     /// QAPLIB instance (.dat); the best-known value is looked up in BKS.csv beside it
     instance: PathBuf,
     /// The solver
     #[arg(long, value_enum, default_value_t = MethodArg::Ts)]
     method: MethodArg,
-    /// ts: independent tabu chains [default: 4 per compute unit on a GPU (528 on an H100), else 32]
+    /// ts: independent tabu chains [default: 4 per compute unit on a GPU, else the library's 32]
     #[arg(long, value_name = "N")]
     chains: Option<usize>,
     #[command(flatten)]

@@ -111,6 +111,9 @@ pub const RENAMES: &[(&str, &str)] = &[
 ];
 
 #[derive(Args)]
+#[command(mut_arg("target", |a| a.help(
+    "Stop a population once its best profit is at least V (the knapsack is maximised)"
+)))]
 pub struct QigaCmdArgs {
     /// The knapsack instance: the QIGA authors' format (`# capacity`, `# weight price`) or `n C`
     /// then `w p` lines

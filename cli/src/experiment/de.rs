@@ -21,6 +21,9 @@ use std::time::Instant;
 /// The DE settings both experiments share (the thesis's: Np = 256, CR = 0.7,
 /// F = linspace(0.001, 2), DE/rand/1, 10 dimensions).
 #[derive(Args)]
+#[command(mut_arg("max_generations", |a| a.help(format!(
+    "Stop after G generations [default: {DEFAULT_GENERATIONS}]"
+))))]
 pub struct CommonArgs {
     /// Output folder (created if missing)
     #[arg(long, value_name = "DIR")]
