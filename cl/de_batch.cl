@@ -729,9 +729,9 @@ inline void ade_block(uint n, uint lid, uint wg, uint *m0, uint *m1)
 // ls is free here; the barriers are outside conditionals (n, here, idx and the steps are the
 // same in every work-item), and the caller's barrier (local and global) follows, which
 // publishes au and frees ls. (PoCL compiles this loop of barriers, whose count depends on n,
-// slowly: JADE's island program took 12.6 s against 5.6 s with the counts. Blocks of wg
-// positions sorted in a constant count of steps, then merged by binary searches, compiled in 7
-// s, but made a generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
+// slowly: JADE's island program builds about twice as long as with the counts. Blocks of wg
+// positions sorted in a constant count of steps, then merged by binary searches, compiled
+// faster, but made a generation of 1000 members much longer in PoCL's groups of 16.)
 inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, FPF tv, uint tm, __global uint *au, __local FP *ls, uint lid,
                      uint wg, ulong room)
 {

@@ -546,8 +546,8 @@ impl DeMultiPop {
         let migration = self.running()?.migration;
         // the fused path: launches of `fused_k` generations, sized from the time per generation
         // measured to take about PIECE_SECONDS (never more than a tenth of the time left); the
-        // first launch is one generation, timed (a generation may take seconds: 4 x 2048 x 1024
-        // on PoCL outlasted a 1 s limit fourfold when the first launch was 8)
+        // first launch is one generation, timed (a generation of a large population on a CPU
+        // device may take seconds: a first launch of several would outlast a short limit)
         let mut fused = self.engine.fused();
         let mut fused_k: u64 = 1;
         // the launches since the last wait for the device: their number, generations and start
