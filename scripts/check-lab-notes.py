@@ -8,6 +8,11 @@ Fails (exit 1, one line per finding) when
 - such a file, README.md or CHANGELOG.md names a `benchmarks/` path other than
   benchmarks/INDEX.md, benchmarks/records/... or benchmarks/drivers/..., or one that does not
   exist;
+- a spec (docs/specs/*.md) quotes a measured figure of the project's own: a time in ms/us, a
+  rate (flips/s, generations/s, evaluations/s, rows/s, iterations/s, runs/s, MTEPS), "Nx faster",
+  "Nx slower", "Nx the CPU", "Nx EvoX", "session N", "on this CPU/machine" (seconds are not
+  checked: too many are parameters such as "60 s per function"; published figures of the
+  sources, e.g. "420x one CPU core", are written without these words);
 - a folder of benchmarks/records has no line in benchmarks/INDEX.md, or a line no folder;
 - anything but INDEX.md, records/ and drivers/ lives in benchmarks/, or a file in records/
   sits outside a record's folder.
@@ -37,6 +42,12 @@ PATHS_ONLY = ["README.md", "CHANGELOG.md"]
 
 ISSUE = re.compile(r"\b[Ii]ssues? #?\d+\b|\(#\d+\)")
 MACHINE = re.compile(r"(?<![\w.])/work/")
+FIGURE = re.compile(
+    r"\b\d[\d.,]*\s?(?:ms|µs|us)\b"
+    r"|\b\d[\d.,]*\s?[kMG]?\s?(?:flips|gen(?:erations)?|evaluations|rows|iterations|runs)/s\b"
+    r"|\b\d[\d.,]*\s?(?:x|×)\s(?:faster|slower|the CPU|EvoX)"
+    r"|\b\d[\d.,]*\s?MTEPS\b|\b[Ss]ession \d+\b|\bon this (?:CPU|machine)\b"
+)
 BENCH = re.compile(r"\bbenchmarks/[A-Za-z0-9_./*-]*")
 
 
@@ -89,6 +100,10 @@ def main():
                     bad.append(f"{f}:{no}: issue number {m.group(0)!r} (say why instead)")
                 if MACHINE.search(line):
                     bad.append(f"{f}:{no}: machine path (no clone has it)")
+                if f.startswith("docs/specs/"):
+                    for m in FIGURE.finditer(line):
+                        bad.append(f"{f}:{no}: measured figure {m.group(0)!r} (state the finding "
+                                   "and cite its benchmarks/INDEX.md entry)")
             for m in BENCH.finditer(line):
                 if not bench_path_ok(m.group(0)):
                     bad.append(f"{f}:{no}: {m.group(0)!r} is not benchmarks/INDEX.md or an "
