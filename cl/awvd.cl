@@ -401,8 +401,8 @@ static void cell_box(const Grid* G, double cx, double cy, double cz, double rad,
 // get_local_size(0) / rows lanes a row (one when the box has more rows than the group has lanes,
 // each lane then taking every get_local_size(0)-th row): a team reads its row's bounds and takes
 // turns over its items, so the rows' dependent reads of global memory overlap instead of
-// following one another (on an H100 the search took 6-11 % less time than with the whole group
-// walking the rows one after another). No barriers: a scan in local memory to deal the items
+// following one another (the search took less time than with the whole group walking the rows
+// one after another; benchmarks/INDEX.md, 2026-11-25-h100-awvd_device_tracing). No barriers: a scan in local memory to deal the items
 // evenly made PoCL's kernel build run for over ten minutes.
 #define FOR_BALLS_BEGIN(act, G, cx, cy, cz, rad, j)                                                  \
     {                                                                                                \
@@ -890,9 +890,9 @@ __kernel void awvd_level(__global const double4* balls,
     known.a = INFINITY;
     known.h = h;
     // `phase` is uniform in the group, so the loop's exit is too: it ends as soon as the
-    // search is decided (on an H100 6RXU's search kernel took 0.65 s instead of 0.69 s with
-    // every group running all four steps, and PoCL builds it as fast; the same exit
-    // around the cluster search below made PoCL's build 1.7 times longer for 1 % more)
+    // search is decided (a little faster than every group running all four steps, and PoCL
+    // builds it as fast; the same exit around the cluster search below made PoCL's build much
+    // longer for almost no gain)
     for (int step = 0; step < 4 && phase < 4; step++) {
         Win w = search_region(1, G, T, from, dir, ed.x, ed.y, ed.z, ed.w, region, la, lj, lr, lt);
         rechecks += w.rechecks;

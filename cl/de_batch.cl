@@ -84,7 +84,7 @@
 
 // With DEB_TRIAL_LOCAL (a batch of catalogue functions only, built with MO_XS __local) the trials
 // and their values live in local memory too, and the objective reads them there: a global load
-// of a value just stored waits for L2 (about 600 cycles a component on an H100), a local one
+// of a value just stored waits for L2 (hundreds of cycles a component on a GPU), a local one
 // does not.
 #if DEB_TRIAL_LOCAL
 #define DEB_YSPACE __local
@@ -558,7 +558,7 @@ inline void jde_cycle(jde_pop q, ulong g, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, 
 
 #if DEB_ADE
 // ---------------------------------------------------------------------------------------------
-// The SHADE family on the device (issue 25; docs/specs/DE.md "Adaptive DE, on the device"):
+// The SHADE family on the device (docs/specs/DE.md "Adaptive DE, on the device"):
 // JADE (J. Zhang, A. C. Sanderson, "JADE: adaptive differential evolution with optional external
 // archive", IEEE TEC 13(5), 2009), SHADE (R. Tanabe, A. Fukunaga, "Success-history based parameter
 // adaptation for differential evolution", CEC 2013), L-SHADE (R. Tanabe, A. Fukunaga, "Improving
@@ -711,8 +711,8 @@ inline void ade_block(uint n, uint lid, uint wg, uint *m0, uint *m1)
 // the T members that were at or below that key still are, and the candidates are the best n >=
 // T members, which their order makes the first n ranks. Counting the candidates in member order
 // (ade_scan) places them at positions 0..n of ls with their values, where the whole island took
-// most of a generation: an H200's generation of JADE with 1000 members took 60 us ranking all
-// of them, 38 us ranking none.
+// most of a generation (benchmarks/INDEX.md, 2026-11-29-h200-ade_wide: the ranking's share of
+// JADE's generation with 1000 members).
 // The order: a bitonic sort of the member indices by (value, index), log2(P) (log2(P) + 1) / 2
 // steps of at most P / 2 compare-exchanges for P the power of two covering the n keys, where
 // counting each key's rank took n^2 comparisons (kept where n is at most the group). Every
@@ -723,15 +723,15 @@ inline void ade_block(uint n, uint lid, uint wg, uint *m0, uint *m1)
 // or shrunk-away value), so the order is total and au is the ranking the counts gave. The
 // indices and a copy of the values are sorted in the sums' scratch ls when they fit its room
 // bytes, else (every member a candidate, none fitting) the indices alone there, else the indices
-// in au itself; the values not copied are read where they are, at every step. (An H200 runs 1000
-// members of JADE in a group of 256, whose ADE_ROOM holds 1792 floats: the indices, not the
+// in au itself; the values not copied are read where they are, at every step. (A GPU with groups of 256
+// runs 1000 members of JADE in one group, whose ADE_ROOM holds 1792 floats: the indices, not the
 // values too; the wide kernels give ls the room for both.)
 // ls is free here; the barriers are outside conditionals (n, here, idx and the steps are the
 // same in every work-item), and the caller's barrier (local and global) follows, which
 // publishes au and frees ls. (PoCL compiles this loop of barriers, whose count depends on n,
-// slowly: JADE's island program took 12.6 s against 5.6 s with the counts. Blocks of wg
-// positions sorted in a constant count of steps, then merged by binary searches, compiled in 7
-// s, but made a generation of 1000 members 1.5 times as long in PoCL's groups of 16.)
+// slowly: JADE's island program builds about twice as long as with the counts. Blocks of wg
+// positions sorted in a constant count of steps, then merged by binary searches, compiled
+// faster, but made a generation of 1000 members much longer in PoCL's groups of 16.)
 inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, FPF tv, uint tm, __global uint *au, __local FP *ls, uint lid,
                      uint wg, ulong room)
 {
@@ -767,8 +767,8 @@ inline void ade_rank(DEB_SPACE const FPF *fxs, uint na, FPF tv, uint tm, __globa
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     // no more keys than the group (each work-item ranks one by nk comparisons) counts, in fewer
-    // steps than the sort's barriers (JADE's generation of 100 members took 0.025 ms on an H200
-    // with the sort, 0.021 ms with session 18's counts); the same ranks. Positions are in member
+    // steps than the sort's barriers (JADE's generation of 100 members was shorter with the
+    // counts than with the sort); the same ranks. Positions are in member
     // order, so the lower position is the lower index.
     int count = nk <= wg;
     for (uint m = lid; count && m < nk; m += wg) {
@@ -814,8 +814,8 @@ inline void ade_sums(ade_pop q, uint na, __global const FP *af, __local FP *ls, 
 {
     for (uint j = 0; j < ADE_SUMS; ++j) s[j] = 0;
     // four members a pass, read before any is summed: one wait for the four reads, where a loop
-    // of one member waited for each (an H200's generation of JADE with 4000 members: 72.5 us,
-    // 70.5 us this way); the same sums in the same order (a member past na adds 0)
+    // of one member waited for each (a little faster at 4000 members; benchmarks/INDEX.md,
+    // 2026-11-29-h200-ade_wide); the same sums in the same order (a member past na adds 0)
     for (uint m0 = lid; m0 < na; m0 += 4 * wg) {
         FP d[4], f[4], cr[4];
 #pragma unroll
@@ -1434,7 +1434,7 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
 }
 #if !DEB_LOCAL && !DEB_TRIAL_LOCAL
 // The wide generation (islands of many members, few islands): the fused kernel gives an island
-// one work-group, which holds at most a few hundred work-items (256 on an H200), so an island of
+// one work-group, which holds at most a few hundred work-items (256 on NVIDIA's GPUs), so an island of
 // 1000 members runs on one compute unit. These kernels spread a generation over work-groups
 // instead, one launch a generation: de_wide makes, evaluates and selects the trial of every
 // (island, member) with deb_trial, reading the targets X and writing the next population into

@@ -1,4 +1,4 @@
-// Exact shortest paths (docs/specs/SP.md, "Exact solvers"; design of /work/shared/docs/ACO.md).
+// Exact shortest paths (docs/specs/SP.md, "Exact solvers"; design of docs/specs/ACO.md).
 // One source for every weight type: SP_KIND picks the types (0: uint weights, 1: ulong weights,
 // both with ulong distances; 2: float weights and distances; 3: double). Distances live in
 // buffers as their bit patterns (BITS_T): non-negative numbers order like their bits, so one

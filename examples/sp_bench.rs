@@ -1,4 +1,4 @@
-//! Shortest-path timings for issue 19 (docs/specs/SP.md, "Exact solvers"); a fallback of
+//! Shortest-path timings (docs/specs/SP.md, "Exact solvers"); a fallback of
 //! `metaopt bench sp`.
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Cancellation of running calls (issue 15): a process-wide interrupt and per-call stop tokens.
+//! Cancellation of running calls: a process-wide interrupt and per-call stop tokens.
 //!
 //! - [`interrupt`] stops every call running at that moment. It only increments an atomic epoch
 //!   counter (no lock, no allocation), so it is async-signal-safe: a SIGINT handler may call it

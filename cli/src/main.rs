@@ -102,7 +102,7 @@ static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// When the command started: a `--time-limit` counts from here, so reading files, building
-/// kernels and set-up are inside the limit (issue 16).
+/// kernels and set-up are inside the limit.
 pub fn started() -> std::time::Instant {
     static STARTED: OnceLock<std::time::Instant> = OnceLock::new();
     *STARTED.get_or_init(std::time::Instant::now)

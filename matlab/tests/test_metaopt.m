@@ -197,7 +197,7 @@ metaopt_mex('set-tabu-list', h, 50);
 [ct, ot, ~, itt] = metaopt_qap_run(h);
 check(ct <= cost && ct == qap_cost(A, B, ot) && itt > it, 'a tabu run goes on and keeps the best string');
 metaopt_free(h);
-% issue 24: nBitParam above ceil(log2(nElements)) (positions I mod n, as the thesis's kernel); below is refused
+% nBitParam above ceil(log2(nElements)) (positions I mod n, as the thesis's kernel); below is refused
 h6 = metaopt_mex('params', 3, 12, 6, int64(DF));
 info6 = metaopt_info(h6);
 check(info6.nBitParam == 6 && info6.rows == 1 + 36 + 36 * 35 / 2, 'params: nBitParam 6 makes 6-bit parameters');
@@ -522,7 +522,7 @@ check(strcmp(error_id(@() metaopt_mex('bde-run', 3)), 'metaopt:badArgument'), 'b
 check(strcmp(error_id(@() metaopt_mex('bde-run', bp, struct('placement', 'far'))), 'metaopt:badOption'), 'bde-run: a bad placement');
 check(strcmp(error_id(@() metaopt.BatchDE('F1', [2 3], -1, 1, 'members', [10 20 30])), 'metaopt:badArgument'), ...
       'metaopt.BatchDE: per-problem lengths must agree');
-% jDE100 problems (issue 25): 'algorithm' per problem, members = big + jde_small, CPU == device
+% jDE100 problems: 'algorithm' per problem, members = big + jde_small, CPU == device
 bj = struct('function', {'F6', 'F1'}, 'dims', {5, 4}, 'lower', -5.12, 'upper', 5.12, 'members', {30, 20}, ...
             'generations', {40, 30}, 'algorithm', {'jde100', 'de'}, 'jdeSmall', {10, []}, 'seed', {7, 8});
 jc = metaopt_mex('bde-run', bj, struct('cpu', true));
@@ -534,7 +534,7 @@ check(abs(metaopt_evaluate('F6', jc.best{1}(:)') - jc.bestValue(1)) <= 1e-9 * ma
 check(strcmp(error_id(@() metaopt_mex('bde-run', struct('function', 'F1', 'dims', 2, 'lower', -1, 'upper', 1, ...
                                                         'algorithm', 'jdee'))), 'metaopt:badArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'problems(1).algorithm')), 'bde-run: an unknown algorithm');
-% JADE, SHADE, L-SHADE and jSO problems (issue 25): the device equals the CPU backend in double
+% JADE, SHADE, L-SHADE and jSO problems: the device equals the CPU backend in double
 ba = struct('function', {'F6', 'F1', 'F5', 'F6'}, 'dims', {5, 4, 3, 4}, 'lower', -2.048, 'upper', 2.048, ...
             'members', {20, 12, 16, 24}, 'generations', 40, 'algorithm', {'jade', 'shade', 'lshade', 'jso'}, 'seed', 3);
 ac = metaopt_mex('bde-run', ba, struct('cpu', true));
@@ -981,7 +981,7 @@ db.init('@F1');
 [xb, fb] = db.run('maxGenerations', 30);
 check(fa == fb && isequal(xa, xb), 'DE: the thesis''s names and the lowerCamelCase ones give the same run');
 clear da db
-% issue 24: const_min, CR_coefs_mode and CR_coef_const (the thesis's Table 3 names)
+% const_min, CR_coefs_mode and CR_coef_const (the thesis's Table 3 names)
 dc = metaopt.DE(4, 12, 4, [-3 3], struct('F_coefs_mode', 'const_min', 'F_coefs_min', 0.6, 'CR_coefs_mode', 'const', ...
                 'CR_coef_const', 0.8, 'init_rng_seed', 7, 'mutation_rng_seed', 8, 'crossover_rng_seed', 9, ...
                 'migration_rng_seed', 10));

@@ -1,4 +1,4 @@
-"""Batched differential evolution (issue 18) over ``metaopt_batch_de_*``: many independent
+"""Batched differential evolution over ``metaopt_batch_de_*``: many independent
 problems in one batch, each with its own catalogue function (or OpenCL source and data),
 dimensions, bounds, members, F, CR, mutation, bound correction, seed, generation budget and
 target; one fused kernel runs K generations of every problem per launch (or the CPU backend)."""

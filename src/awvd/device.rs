@@ -40,14 +40,14 @@ use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Lanes of the work-group of one edge (on an H100, 6CVM in double, the whole diagram: 8 lanes
-/// 0.90 s, 16 0.65, 32 0.48, 64 0.45, 128 0.41; capping registers with -cl-nv-maxrregcount at
-/// 64 or 128 was slower).
+/// Lanes of the work-group of one edge: the diagram got faster up to 128 lanes, and capping
+/// registers with -cl-nv-maxrregcount was slower (see benchmarks/INDEX.md,
+/// 2026-11-24-h100-awvd_device_search).
 const GROUP: usize = 128;
-/// Arc bounds wider than this many cells are searched over the clusters of cells. On an H100,
-/// 6RXU's search kernel in double took 1.11 s at 3 cells, 0.76 at 8, 0.71 at 12, 0.69 at 16
-/// and 20, 0.70 at 24 and 0.72 at 30 (6CVM: 0.12 s from 8 on): the growing cell boxes beat the
-/// clusters well past a few cells.
+/// Arc bounds wider than this many cells are searched over the clusters of cells. The search
+/// kernel's time falls from a few cells to about 16-20 and rises slowly after: the growing cell
+/// boxes beat the clusters well past a few cells (measured on 6RXU and 6CVM in double; see
+/// benchmarks/INDEX.md, 2026-11-25-h100-awvd_search_finish).
 const FAR_CELLS: f64 = 20.0;
 /// Work-items per group of the table kernels.
 const WG: usize = 64;

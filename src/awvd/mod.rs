@@ -1,4 +1,4 @@
-//! The additively weighted Voronoi diagram of balls (atoms) by edge tracing (issue 20, thesis
+//! The additively weighted Voronoi diagram of balls (atoms) by edge tracing (thesis
 //! 004 as corrected by AWVD.md; docs/specs/AWVD.md): vertices (empty spheres tangent to four
 //! balls), edges between them and contacts (ball pairs that share a face), as Voronota gives
 //! them.
@@ -106,8 +106,8 @@ impl AwvdResult {
     }
 }
 
-/// One line per item, formatted in chunks on rayon threads and joined in order (6RXU's 1.45 M
-/// vertices took 1.9 s on one thread of an H100 host).
+/// One line per item, formatted in chunks on rayon threads and joined in order (one thread is
+/// slow for a diagram of millions of vertices; see benchmarks/INDEX.md, 2026-11-24-h100-awvd_host_checks).
 fn lines<T: Sync>(
     items: &[T],
     width: usize,

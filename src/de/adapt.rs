@@ -1,4 +1,4 @@
-//! The host side of the self-adapting DE variants (issue 25; docs/specs/DE.md, "Adaptive DE"):
+//! The host side of the self-adapting DE variants (docs/specs/DE.md, "Adaptive DE"):
 //! JADE (J. Zhang, A. C. Sanderson, "JADE: adaptive differential evolution with optional
 //! external archive", IEEE TEVC 13(5), 2009), SHADE (R. Tanabe, A. Fukunaga, "Success-history
 //! based parameter adaptation for differential evolution", CEC 2013), L-SHADE (R. Tanabe,

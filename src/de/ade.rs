@@ -1,4 +1,4 @@
-//! The SHADE family on the device, and its host twin (issue 25; docs/specs/DE.md "Adaptive DE,
+//! The SHADE family on the device, and its host twin (docs/specs/DE.md "Adaptive DE,
 //! on the device"): JADE (J. Zhang, A. C. Sanderson, "JADE: adaptive differential evolution with
 //! optional external archive", IEEE TEC 13(5), 2009), SHADE (R. Tanabe, A. Fukunaga,
 //! "Success-history based parameter adaptation for differential evolution", CEC 2013), L-SHADE

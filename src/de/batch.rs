@@ -1,4 +1,4 @@
-//! Batched differential evolution (issue 18; paper 002, Farkov & Legalov 2014): many independent
+//! Batched differential evolution (paper 002, Farkov & Legalov 2014): many independent
 //! problems at once, each with its own catalogue objective, dimensions, bounds, members, F, CR,
 //! mutation, bound correction, seed, generation budget and target.
 //!

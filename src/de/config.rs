@@ -473,7 +473,7 @@ pub struct DeOptions {
     /// indices (the thesis's device compromise: coalesced reads, correlated populations).
     pub shared_random: bool,
     /// On a device, run the generations between two migrations in one launch of the fused
-    /// kernel (`cl/de_batch.cl`) whenever an island fits one work-group (issue 18; the default).
+    /// kernel (`cl/de_batch.cl`) whenever an island fits one work-group (the default).
     /// `false` keeps the launch-per-phase path (trials, evaluation and selection, bests); both
     /// draw the same random numbers, and in double with no migration they give the same run.
     /// The CPU backend ignores it.

@@ -1018,9 +1018,9 @@ impl DeviceDe {
         if let Some(w) = &fk.wide {
             // the wide generation: the ranks, then per generation its trials over the grid and
             // the rest of it per island. Each kernel's arguments are set once; a generation sets
-            // gen0 alone and launches with no event (`enqueue_prepared`): 30 arguments set and an
-            // event made at each of its two launches took about 4.5 us of JADE's 67 us generation
-            // of 1000 members on an H200.
+            // gen0 alone and launches with no event (`enqueue_prepared`): setting 30 arguments and
+            // making an event at each of its two launches is a visible share of a short generation
+            // (benchmarks/INDEX.md, 2026-11-29-h200-ade_wide).
             let (iw, tw) = (w.island_wg, self.kernels.as_ref().map_or(64, |k| k.wg1));
             let per_island = |kernel: &Kernel| {
                 let mut e = ExecuteKernel::new(kernel);

@@ -120,8 +120,8 @@ pub trait Engine: Send {
     }
     /// Takes new F, CR and seeds (same sizes, limits, bounds and precision) before `start`.
     fn configure(&mut self, cfg: &Config) -> Result<()>;
-    /// The step of [`DeMultiPop::run`] every process of a run across processes takes (issue 22:
-    /// island DE over MPI ranks, `multi.rs`'s [`IslandExchange`](super::multi::IslandExchange)):
+    /// The step of [`DeMultiPop::run`] every process of a run across processes takes (island
+    /// DE over MPI ranks, `multi.rs`'s [`IslandExchange`](super::multi::IslandExchange)):
     /// from each process's wish, stop when any process is interrupted or past its time limit,
     /// and run the fewest generations any process would. One process decides alone: `mine`.
     fn agree(&mut self, mine: Pace) -> Result<Pace> {
@@ -287,8 +287,7 @@ impl DeMultiPop {
     }
 
     /// [`DeMultiPop::init_with`] under a time limit counted from this call and a stop token
-    /// (issue 16: the initial population of 16 x 16384 members in 1024 dimensions takes more
-    /// than a minute on a CPU device). With either, the initial values and the evaluation come
+    /// (a large initial population in many dimensions can take minutes on a CPU device). With either, the initial values and the evaluation come
     /// in launches of about 0.1 s, and the clock and the token are asked between them. Returns
     /// the members evaluated: all of them, or when the limit passed (or the stop came) during
     /// the evaluation only the first ones, the rest keeping +inf (a run that follows ends at
@@ -547,8 +546,8 @@ impl DeMultiPop {
         let migration = self.running()?.migration;
         // the fused path: launches of `fused_k` generations, sized from the time per generation
         // measured to take about PIECE_SECONDS (never more than a tenth of the time left); the
-        // first launch is one generation, timed (a generation may take seconds: 4 x 2048 x 1024
-        // on PoCL outlasted a 1 s limit fourfold when the first launch was 8)
+        // first launch is one generation, timed (a generation of a large population on a CPU
+        // device may take seconds: a first launch of several would outlast a short limit)
         let mut fused = self.engine.fused();
         let mut fused_k: u64 = 1;
         // the launches since the last wait for the device: their number, generations and start

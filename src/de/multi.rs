@@ -1,4 +1,4 @@
-//! Island DE over several OpenCL devices of one machine (issue 22, docs/specs/SCALE.md "Island DE"):
+//! Island DE over several OpenCL devices of one machine (docs/specs/SCALE.md "Island DE"):
 //! [`MultiEngine`] holds one device engine per device, each with a contiguous block of the
 //! islands (`crate::multi::blocks`), and is itself an [`Engine`], so [`DeMultiPop`] runs it
 //! unchanged: every phase runs on all devices at once, one host thread per device
@@ -16,7 +16,7 @@
 //! it holds its islands' F and CR, so for a seed the run equals the one-device run with the same
 //! islands: the best value and vector and every island's best.
 //!
-//! The adaptive variants split the same way (issue 25): JADE, SHADE, L-SHADE and jSO run in the
+//! The adaptive variants split the same way: JADE, SHADE, L-SHADE and jSO run in the
 //! fused kernel `ade_fused`, jDE100 in `jde_fused`, both keyed by the global island, with each
 //! island's state (memories, archive, counters, per-member F and CR) in the buffers of the
 //! device that holds it; the engines' results (values, bests, trials, active members and
@@ -27,7 +27,7 @@
 //! keyed by the islands of one engine, not the global ones. jDE100 refuses both on one device
 //! too.
 //!
-//! Across processes (issue 22 item 3: MPI ranks, one per machine), each process holds a
+//! Across processes (MPI ranks, one per machine), each process holds a
 //! contiguous block of the global islands (`blocks(Np, processes)`, process k the k-th) on its
 //! devices, as a `MultiEngine` over that block ([`MultiEngine::across`],
 //! [`DeMultiPop::across`]), and trades with the others through a caller's [`IslandExchange`]
@@ -746,7 +746,7 @@ impl DeMultiPop {
 }
 
 impl DeMultiPop {
-    /// Island DE across processes (issue 22 item 3: MPI ranks, one per machine; see
+    /// Island DE across processes (MPI ranks, one per machine; see
     /// [`IslandExchange`]): this process runs its block of the islands
     /// (`metaopt::multi::blocks(Np, processes)[process]`) on `devices` (a block of it per
     /// device, as [`DeMultiPop::on_devices`]) and trades with the others through `exchange`.

@@ -1,6 +1,6 @@
 //! Work of one DE phase (initial values, trials, evaluation and selection) in pieces short enough
 //! that a call under a time limit or a stop token returns within about one piece of its limit
-//! (issue 16: on a CPU device one generation of 16 x 4096 members in 1024 dimensions is a minute).
+//! (on a CPU device one generation of a large population in many dimensions can take minutes).
 //!
 //! Without a [`Cut`] a phase is one launch over everything, as it always was; with one it is
 //! launches over ranges of its units (elements, dimensions, members), the first small and timed,

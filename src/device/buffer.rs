@@ -101,8 +101,7 @@ const PINNED_CHUNK: usize = 32 << 20;
 
 /// A zeroed vector of `len` elements for a large device read: on Linux its pages are advised as
 /// huge pages (`MADV_HUGEPAGE`) before anything touches them, so filling a fresh result of
-/// hundreds of megabytes takes hundreds of page faults rather than hundreds of thousands (an
-/// H100 host filled 382 MB in 18-23 ms with 4 KB pages, 11 ms with 2 MB ones); then rayon
+/// hundreds of megabytes takes hundreds of page faults rather than hundreds of thousands; then rayon
 /// threads fault the pages in, so a caller that makes its outputs while the device computes
 /// (after a flush) has that cost hidden.
 pub fn output_vec<U: Clone + Default + Send + Sync>(len: usize) -> Vec<U> {
@@ -349,7 +348,7 @@ impl<T: ClScalar> DeviceBuffer<T> {
     /// two pinned staging buffers (`CL_MEM_ALLOC_HOST_PTR`, mapped once per device context), the
     /// device filling one while rayon threads convert the other into `out`. A GPU copies into pinned memory at the
     /// bus's speed, but into fresh pageable memory (a new result vector) NVIDIA's driver reached
-    /// about 1 GB/s (issue 19: a 572 MB all-sources result took 0.55 s); the parallel copy also
+    /// a fraction of the bus's speed (see benchmarks/INDEX.md, 2026-11-24-h100-sp_all_sources); the parallel copy also
     /// spreads the page faults of a fresh `out` over the threads. Buffers under `PINNED_MIN`
     /// bytes take one plain read. Blocking.
     pub fn read_converted<U: Send>(

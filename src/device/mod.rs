@@ -395,8 +395,8 @@ pub struct DeviceContext {
     pub info: DeviceInfo,
     /// Two pinned host buffers for large reads (`DeviceBuffer::read_converted`), made at the
     /// first such read on this device and kept mapped until the context goes (dropped before
-    /// it): pinning 64 MB cost an H100 host about 30 ms, more than the 181 MB read it speeds up
-    /// (issue 19).
+    /// it): pinning is slow, costlier than the large read it speeds up if done per read (see
+    /// benchmarks/INDEX.md, 2026-11-24-h100-sp_all_sources).
     pub(crate) staging: Mutex<Option<buffer::Staging>>,
     context: Context,
     programs: Mutex<HashMap<(u64, String), Arc<Program>>>,
@@ -486,8 +486,8 @@ impl DeviceContext {
     }
 
     /// A fresh in-order queue without profiling, for solvers that time nothing per kernel: on
-    /// the NVIDIA driver every launch costs less so (island DE of 64 x 32 x 10 on an H100: 30,600
-    /// instead of 21,700-25,200 generations per second).
+    /// the NVIDIA driver every launch costs less so (island DE of small islands runs visibly more
+    /// generations per second).
     pub fn queue_unprofiled(self: &Arc<Self>) -> Result<Queue> {
         self.make_queue(0)
     }

@@ -39,14 +39,13 @@ pub struct Tuning {
     /// Plain objective evaluation (`functions_eval`).
     pub objective_eval: usize,
     /// QAP robust tabu search (`qap_ts_run`): work-items of the one group of a chain (at most;
-    /// capped by the pairs and the kernel's limit). H100, 528 chains, it/s per chain for 64 /
-    /// 128 / 256 work-items: nug30 148k / 149k / 176k, sko100a 4.5k / 6.1k / 14.9k, tho150 2.1k /
-    /// 2.6k / 2.6k (512 exceeds the kernel's limit there); benchmarks/h100-2026-11-24b/.
+    /// capped by the pairs and the kernel's limit). 256 gave the most iterations per chain of 64,
+    /// 128 and 256 on every instance tried (512 exceeds the kernel's limit); see
+    /// benchmarks/INDEX.md, 2026-11-24-h100-qap_ts_kernel2.
     pub qap_ts: usize,
     /// QIGA (`qiga_run`): work-items of a population's group (at most; the smallest power of two
-    /// covering the items is taken below it). H100, knapsack-250, 10 individuals, 500
-    /// generations, 100,000 runs: 64 / 128 / 256 work-items 105k / 115k / 85k runs/s
-    /// (benchmarks/h100-2026-11-24c/).
+    /// covering the items is taken below it). 128 ran the most whole runs per second of 64, 128
+    /// and 256 on knapsack-250; see benchmarks/INDEX.md, 2026-11-24-h100-qiga.
     pub qiga: usize,
     /// Exact shortest paths (`cl/sp.cl`): work-items per group of every kernel (at most).
     pub sp: usize,
@@ -66,8 +65,8 @@ pub struct Tuning {
     pub sat_sls_walks_per_cu: usize,
 }
 
-/// The table: the values measured or chosen per kind (GPUs: NVIDIA H100/H200 measurements in
-/// benchmarks/; CPUs: PoCL). Today both kinds share most values; a new row is a new line here.
+/// The table: the values measured or chosen per kind (GPUs: NVIDIA measurements listed in
+/// benchmarks/INDEX.md; CPUs: PoCL). Today both kinds share most values; a new row is a new line here.
 const GPU: Tuning = Tuning {
     hc12_rows: 256,
     hc12_argmin: 256,

@@ -1,4 +1,4 @@
-//! Batched differential evolution over the C ABI (`crate::de::batch`, issue 18): many
+//! Batched differential evolution over the C ABI (`crate::de::batch`): many
 //! independent problems, each with its own catalogue function (or OpenCL source and data),
 //! dimensions, bounds, members, F, CR, mutation, bound correction, seed, generation budget and
 //! target, in one `BatchDe` on the device in use or the CPU backend. Create from an array of

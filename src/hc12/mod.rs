@@ -162,7 +162,7 @@ impl Neighbourhood {
             ));
         }
         if bit_length < 0 {
-            // once silently "to the end" like 0 (issue 16): a negative length is a caller's error
+            // once silently "to the end" like 0: a negative length is a caller's error
             return Err(Error::arg("bitLength", format!("{bit_length}; expected 0 (to the end of the string) or a length of at least 1 bit")));
         }
         let bit_length = if bit_length == 0 {

@@ -119,7 +119,7 @@ pub fn restarts<L: Landscape + ?Sized>(
 ) -> Result<Search<L::Best, L::Value>> {
     let t0 = Instant::now();
     let watch = Watch::new(stop.token.as_ref());
-    // the deadline is checked before every climb step of every landscape (issue 16: a run of
+    // the deadline is checked before every climb step of every landscape (a run of
     // many steps must not outlast the limit), so a search ends within the limit plus one step
     let deadline = stop.time_limit.map(|d| t0 + d);
     let limits = ClimbLimits {

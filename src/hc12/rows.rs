@@ -47,7 +47,7 @@ pub struct RowSearch {
 }
 
 /// The time one launch of a deadline-bound search aims at: the search returns within its
-/// deadline plus about this (issue 16: a neighbourhood of 10^8 rows is minutes on a CPU device).
+/// deadline plus about this (a neighbourhood of 10^8 rows is minutes on a CPU device).
 const LAUNCH_SECONDS: f64 = 0.1;
 /// Groups of the first launch of a deadline-bound search, which is timed to size the others.
 const FIRST_CHUNK_GROUPS: usize = 16;

@@ -1,5 +1,5 @@
 //! Directed graphs with non-negative arc weights in CSR form, for the shortest-path and ant-colony
-//! solvers of issue 19 (thesis 003, /work/shared/docs/ACO.md, docs/specs/SP.md). No device code.
+//! solvers (thesis 003, docs/specs/ACO.md, docs/specs/SP.md). No device code.
 //!
 //! # Representation
 //!
@@ -948,7 +948,7 @@ pub const OSM_ROAD_KINDS: &[&str] = &[
 pub enum OsmHighways {
     /// Every way with a `highway` tag, whatever its value (footways, cycleways, steps and
     /// platforms included): the network of the shared data's description
-    /// (/work/shared/data/graphs/SOURCES.md: Helsinki gives 6,906 vertices and 15,314 arcs).
+    /// (data/SOURCES.md: Helsinki gives 6,906 vertices and 15,314 arcs).
     #[default]
     All,
     /// Ways whose `highway` value is one of [`OSM_ROAD_KINDS`] (the car network).

@@ -1,7 +1,7 @@
 //! The 0-1 knapsack problem: instances with real weights and profits and their exact integer form,
 //! readers and a writer, seeded generators (Han & Kim's instances, Pisinger's classes), an exact
 //! solver as ground truth, and the host references of the QIGA engine (value and weight of a bit
-//! string, the repair of /work/shared/docs/QIGA.md, the profit/weight order). No device code.
+//! string, the repair of docs/specs/QIGA.md, the profit/weight order). No device code.
 //!
 //! # The integer form
 //!
@@ -546,7 +546,7 @@ impl Knapsack {
         self.value_and_weight(bits).1 <= self.int_capacity
     }
 
-    /// The sequential reference of QIGA's repair (/work/shared/docs/QIGA.md, [`repair_bits`]) in
+    /// The sequential reference of QIGA's repair (docs/specs/QIGA.md, [`repair_bits`]) in
     /// the given mode; returns (profit, weight) after it. Every byte becomes 0 or 1. Errors: a
     /// wrong length of `bits`, an order that is not a permutation of the items.
     pub fn repair(&self, bits: &mut [u8], mode: RepairMode<'_>) -> Result<(u64, u64)> {
@@ -620,7 +620,7 @@ fn check_order(order: &[usize], n: usize) -> Result<()> {
     Ok(())
 }
 
-/// The item order of a repair (/work/shared/docs/QIGA.md, "Knapsack repair").
+/// The item order of a repair (docs/specs/QIGA.md, "Knapsack repair").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RepairMode<'a> {
     /// Both phases in index order (the library's default, the authors' order).

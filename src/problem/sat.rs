@@ -455,7 +455,7 @@ impl Occurrences {
         Self::new_unless(cnf, &|| false).expect("never cut")
     }
 
-    /// [`Occurrences::new`], asking `due` every 2^20 literals and clauses (issue 16: a formula
+    /// [`Occurrences::new`], asking `due` every 2^20 literals and clauses (a formula
     /// of 2^27 variables takes seconds here); `None` when it said stop.
     pub fn new_unless(cnf: &Cnf, due: &dyn Fn() -> bool) -> Option<Self> {
         const EVERY: usize = 1 << 20;

@@ -1,4 +1,4 @@
-//! Exact shortest paths on the device (issue 19 item 2; docs/specs/SP.md, "Exact solvers";
+//! Exact shortest paths on the device (docs/specs/SP.md, "Exact solvers";
 //! kernels in `cl/sp.cl`): single- and multi-source distances and predecessors by
 //! Bellman-Ford pulling over the reverse graph, a frontier with atomic minimum, or near-far
 //! (delta-stepping with one near bucket and a far pile); the Lee wave on grids; and a rayon CPU
@@ -37,9 +37,9 @@ pub enum SpMethod {
     NearFar { delta: Option<f64> },
 }
 
-/// The default: near-far with the library's delta (on an H100 it searched a 24 M-vertex grid
-/// 12x faster than the frontier and all 6,906 Helsinki sources fastest of the three;
-/// benchmarks/h100-2026-11-24g/).
+/// The default: near-far with the library's delta (it searched a large grid much faster than the
+/// frontier and all Helsinki sources fastest of the three; see benchmarks/INDEX.md,
+/// 2026-11-24-h100-sp_aco_one_launch).
 impl Default for SpMethod {
     fn default() -> Self {
         SpMethod::NearFar { delta: None }

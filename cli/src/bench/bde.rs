@@ -1,5 +1,5 @@
-//! `metaopt bench bde`: generations and evaluations per second of the batched DE (issue 18,
-//! `metaopt::de::BatchDe`: B independent problems in one batch) and, with `--compare island`,
+//! `metaopt bench bde`: generations and evaluations per second of the batched DE
+//! (`metaopt::de::BatchDe`: B independent problems in one batch) and, with `--compare island`,
 //! of the island DE doing the same work: B islands of the same members and no migration, once
 //! with the fused kernel (`DeOptions.fused = true`) and once with the per-phase launches
 //! (`fused = false`). One run per size, function, precision and backend, side by side.

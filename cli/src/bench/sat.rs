@@ -1,5 +1,5 @@
 //! `metaopt bench sat`: clause evaluations per second (assignments × clauses / s) of DXAC and
-//! MCSX on the device and of the rayon CPU evaluator, side by side (issue 6, item 6).
+//! MCSX on the device and of the rayon CPU evaluator, side by side.
 //!
 //! Method: N seeded random assignments. DXAC and the CPU evaluator take the whole batch per call;
 //! MCSX takes one assignment per call (its use: one assignment at a time), cycling through the

@@ -1,4 +1,4 @@
-//! `metaopt bench sp`: shortest paths (issue 19 item 6).
+//! `metaopt bench sp`: shortest paths.
 //!
 //! - `--sssp`: single-source SSSP on generated grids (`--grid`, default 4900x4900, about 24 M
 //!   vertices) and graph files (`--file`): per method a warm-up call, then `--repeat` timed calls

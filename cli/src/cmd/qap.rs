@@ -647,8 +647,8 @@ struct SolveTsJson {
     seed: u64,
 }
 
-/// Chains when `--chains` is left out: four per compute unit on a GPU (528 on the H100's 132
-/// units, the best of 132, 264, 528 and 1,056 measured there: benchmarks/h100-2026-11-24/), the
+/// Chains when `--chains` is left out: four per compute unit on a GPU (the best of one, two, four
+/// and eight per unit; see benchmarks/INDEX.md, 2026-11-24-h100-qap_ts_chains), the
 /// library's default on CPU devices and the CPU backend.
 fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> usize {
     match backend.context("the robust tabu search") {

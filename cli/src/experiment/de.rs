@@ -28,8 +28,8 @@ pub struct CommonArgs {
     /// Output folder (created if missing)
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    // --max-generations: 10,000 by default, about 30 s for de-sdis and 40 s for de-migration on
-    // an NVIDIA H200
+    // --max-generations: 10,000 by default, the thesis's length (under a minute per experiment on
+    // a GPU; see benchmarks/INDEX.md, 2026-11-23-h100-de)
     #[command(flatten)]
     max_generations: MaxGenerationsArg,
     /// Populations Np

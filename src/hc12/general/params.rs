@@ -31,7 +31,7 @@ pub enum Coding {
     Gray,
 }
 
-/// Why `GCi` is refused (issue 24; docs/specs/HC12.md): the thesis's Table 1 lists it beside
+/// Why `GCi` is refused (docs/specs/HC12.md): the thesis's Table 1 lists it beside
 /// `GC` and `BC` but never says what it means, and the library does not guess.
 pub const GCI_REFUSED: &str =
     "`GCi`: the thesis (000, Table 1) lists this coding but does not define it, so the library \

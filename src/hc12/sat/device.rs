@@ -19,8 +19,8 @@ impl SatSolver {
 
     /// [`SatSolver::new`] under a cut: the clock (of the call that makes the solver and then
     /// solves, so the set-up counts in its limit) and the watch are asked between the set-up's
-    /// phases and inside its long loops (issue 16: a formula of 2^27 variables takes seconds to
-    /// index and upload). A cut that comes due is `Error::Interrupted` naming the set-up: there
+    /// phases and inside its long loops (a formula of 2^27 variables takes seconds to index and
+    /// upload). A cut that comes due is `Error::Interrupted` naming the set-up: there
     /// is no assignment to report yet.
     pub fn new_within(
         cnf: Cnf,

@@ -104,8 +104,8 @@ pub struct BoundResult {
 }
 
 /// Frank-Wolfe iterations of the QPB in [`lower_bound`] (each costs a few n³ products and one
-/// assignment problem: 300 take about 4 s on tho150, n = 150, on one core; the bound gains
-/// about 0.2 to 0.4 % from 100 to 1000 iterations on nug30, sko100a and tho150).
+/// assignment problem: 300 take seconds on one core at n = 150; the bound gains little
+/// from 100 to 1000 iterations on nug30, sko100a and tho150).
 pub const QPB_ITERATIONS: usize = 300;
 
 /// The bound `kind` of `inst` and its projected start permutation.

@@ -57,11 +57,11 @@ pub struct QapTsOptions {
     /// chains 16 is better ([`elite_size_for`]).
     pub elite_size: usize,
     /// Iterations without a new best of a chain after which it restarts from the pool (0: never);
-    /// None: n^2 (measured on the NVIDIA H100, 10 s runs: tai100a 0.80 % -> 0.54 %, sko100a
-    /// 0.043 % -> 0.014 % mean gap against 20 n^2; benchmarks/h100-2026-11-24/).
+    /// None: n^2 (a lower mean gap than 20 n^2 on tai100a and sko100a in 10 s runs; see
+    /// benchmarks/INDEX.md, 2026-11-24-h100-qap_ts_chains).
     pub stagnation: Option<u64>,
     /// Random swaps applied to the elite permutation of a restart: uniform in this range;
-    /// None: 2 ..= max(2, n / 4). Provisional, until measured on the NVIDIA machine.
+    /// None: 2 ..= max(2, n / 4). Provisional: no benchmark record has compared ranges yet.
     pub perturbation: Option<(usize, usize)>,
     /// Start permutations (one per chain, or fewer: the rest random).
     pub starts: Vec<Vec<usize>>,
@@ -98,10 +98,9 @@ impl Default for QapTsOptions {
     }
 }
 
-/// The elite pool size measured best for `chains` chains: 16 from 256 chains on (H100, 528
-/// chains, 10 s, 5 seeds, mean gap tai50a / tai100a: pool 4: 0.147 / 0.450 %, 8: 0.172 / 0.430 %,
-/// 16: 0.118 / 0.399 %, 32: 0.193 / 0.382 %; benchmarks/h100-2026-11-24b/), 8 below (with few
-/// chains a larger pool dilutes the restarts: bur26a with 4 chains stalls at 16).
+/// The elite pool size measured best for `chains` chains: 16 from 256 chains on (pools of 4 to
+/// 32 on tai50a and tai100a at 528 chains; see benchmarks/INDEX.md, 2026-11-24-h100-qap_ts_kernel2),
+/// 8 below (with few chains a larger pool dilutes the restarts: bur26a with 4 chains stalls at 16).
 pub fn elite_size_for(chains: usize) -> usize {
     if chains >= 256 {
         16

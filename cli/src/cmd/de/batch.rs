@@ -1,5 +1,5 @@
-//! `metaopt de --batch FILE.json` and `metaopt de --problems B`: the batched DE (issue 18,
-//! `metaopt::de::BatchDe`): many independent problems in one batch, one row per problem.
+//! `metaopt de --batch FILE.json` and `metaopt de --problems B`: the batched DE
+//! (`metaopt::de::BatchDe`): many independent problems in one batch, one row per problem.
 
 use super::{de_error, DeArgs, DEFAULT_GENERATIONS};
 use crate::args::parse_numbers;
