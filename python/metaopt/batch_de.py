@@ -9,7 +9,7 @@ from typing import List
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib, _precision
+from . import _checks, _ffi, _interrupt, _lib, _precision
 from ._errors import check
 from ._handle import Instance
 from ._objective import Source, as_bytes
@@ -151,7 +151,7 @@ class BatchDE(Instance):
         for i in range(n):
             if np.any(np.isnan(lo_[i])) or np.any(np.isnan(hi_[i])):
                 raise ValueError(f"bounds of problem {i} contain NaN")
-        specs = (_lib.MetaoptBatchDeProblem * n)()
+        specs = (_ffi.MetaoptBatchDeProblem * n)()
         keep = []
         for i in range(n):
             p = L.metaopt_batch_de_default_problem()

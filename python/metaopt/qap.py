@@ -11,7 +11,7 @@ from typing import Optional, Union
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib
 from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
@@ -482,7 +482,7 @@ class HC12QAP(Instance):
     @property
     def info(self):
         """Sizes and settings (``metaopt_qap_info``) as a dict."""
-        out = _lib.MetaoptQapInfo()
+        out = _ffi.MetaoptQapInfo()
         with self._use("info") as h:
             check_int(_lib.lib().metaopt_qap_info(h, ctypes.byref(out)), "metaopt_qap_info")
         d = {name: getattr(out, name) for name, _ in out._fields_}
