@@ -16,7 +16,8 @@ import numpy as np
 from . import _checks, _ffi, _lib
 from ._errors import ErrorCode
 
-KIND_CATALOGUE, KIND_SOURCE, KIND_CALLBACK = 0, 1, 2
+KIND_CATALOGUE, KIND_SOURCE, KIND_CALLBACK = (
+    _ffi.METAOPT_OBJECTIVE_CATALOGUE, _ffi.METAOPT_OBJECTIVE_SOURCE, _ffi.METAOPT_OBJECTIVE_HOST_CALLBACK)
 
 
 @dataclass(frozen=True)

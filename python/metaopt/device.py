@@ -6,7 +6,12 @@ from dataclasses import dataclass
 from . import _checks, _ffi, _lib
 from ._errors import check_int
 
-KINDS = {0: "gpu", 1: "accelerator", 2: "cpu", 3: "other"}
+KINDS = {
+    _ffi.METAOPT_DEVICE_GPU: "gpu",
+    _ffi.METAOPT_DEVICE_ACCELERATOR: "accelerator",
+    _ffi.METAOPT_DEVICE_CPU: "cpu",
+    _ffi.METAOPT_DEVICE_OTHER: "other",
+}
 
 
 @dataclass
