@@ -1,9 +1,11 @@
 """metaopt/_ffi.py is scripts/gen_python_ffi.py's output for include/metaopt.h, byte for byte (as
 tests/header.rs checks the header against cbindgen), the generator refuses what it does not
-understand, and every C function the package names is one of the header's."""
+understand, every C function the package names is one of the header's, and the MEX gateway's
+tables of enum names match the header's enums."""
 
 import ast
 import importlib.util
+import re
 
 import pytest
 
@@ -144,3 +146,37 @@ def test_every_ffi_name_the_package_uses_is_generated():
                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "_ffi"
                and not hasattr(_ffi, node.attr)]
     assert not missing, missing
+
+
+# The MEX gateway (matlab/src) includes the header, so the compiler checks its structs; it restates
+# no struct layout. It does spell some enums as tables of names whose position is the value
+# (``o.method = named(v, "opts.method", SAT_METHODS)``, ``kinds[d.kind]``): each such table is
+# listed here with its enum, and an enum that gains, loses or renumbers a value fails this test.
+GATEWAY_ENUM_TABLES = [
+    ("mex_device.c", "kinds", "MetaoptDeviceKind"),
+    ("mex_de.c", "names", "MetaoptDeAlgorithm"),
+    ("mex_de.c", "reasons", "MetaoptDeStopReason"),
+    ("mex_bde.c", "names", "MetaoptDeAlgorithm"),
+    ("mex_qiga.c", "KINDS", "MetaoptKnapsackKind"),
+    ("mex_qiga.c", "tables", "MetaoptQigaTable"),
+    ("mex_qiga.c", "repairs", "MetaoptQigaRepair"),
+    ("mex_sat.c", "SAT_METHODS", "MetaoptSatMethod"),
+    ("mex_sp.c", "WEIGHT_TYPES", "MetaoptWeightType"),
+    ("mex_sp.c", "FORMATS", "MetaoptGraphFormat"),
+    ("mex_sp.c", "METHODS", "MetaoptSpMethod"),
+    ("mex_sp.c", "DEPOSITS", "MetaoptAcoDeposit"),
+    ("mex_sp.c", "SELECTIONS", "MetaoptAcoSelection"),
+]
+
+
+@pytest.mark.parametrize("source, table, enum", GATEWAY_ENUM_TABLES)
+def test_the_gateways_enum_tables_have_one_name_per_value_of_the_header(source, table, enum):
+    text = (REPO / "matlab" / "src" / source).read_text()
+    found = re.findall(r"static const char \*(?:const )?" + table + r"\[\] = \{(.*?)\};", text, flags=re.S)
+    assert len(found) == 1, f"{source}: one table {table}[] expected, found {len(found)}"
+    # a table's position is the enum value; "" holds the place of a number that is no value
+    positions = {i for i, n in enumerate(re.findall(r'"([^"]*)"', found[0])) if n}
+    values = set(_ffi.ENUMS[enum].values())
+    assert positions == values, (
+        f"matlab/src/{source}: {table}[] names the positions {sorted(positions)}, but {enum} has the values "
+        f"{sorted(values)}: update the table to the header")
