@@ -123,7 +123,7 @@ class Header:
 def parse(text):
     lines = strip_comments(text).split("\n")
     header = Header()
-    state = "before"  # before -> guarded -> after (the compatibility names)
+    state = "before"  # before -> guard (#ifndef seen) -> guarded -> after (the compatibility names)
     cplusplus = None  # the line of an open #ifdef __cplusplus
     stmt, stmt_line, depth = [], None, 0
     for number, raw in enumerate(lines, 1):

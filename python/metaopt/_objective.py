@@ -13,7 +13,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _ffi, _lib
+from . import _checks, _ffi
 from ._errors import ErrorCode
 
 KIND_CATALOGUE, KIND_SOURCE, KIND_CALLBACK = (
