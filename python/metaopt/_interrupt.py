@@ -18,7 +18,7 @@ import threading
 import time
 import weakref
 
-from . import _lib
+from . import _ffi, _lib
 from ._errors import check_int
 
 # the join loop's timeout: how long a Ctrl-C may wait before the stop is requested
@@ -213,7 +213,12 @@ def raise_interrupted(caught, result, where):
 
 # MetaoptStopReason, as the CLI spells them; `limit` is named by the solver's unit where the
 # library's meaning is known (runs, iterations)
-_STOP_WORDS = {1: "target", 2: "time_limit", 3: "limit", 4: "interrupted"}
+_STOP_WORDS = {
+    _ffi.METAOPT_STOP_TARGET: "target",
+    _ffi.METAOPT_STOP_TIME_LIMIT: "time_limit",
+    _ffi.METAOPT_STOP_LIMIT: "limit",
+    _ffi.METAOPT_STOP_INTERRUPTED: "interrupted",
+}
 
 
 def stop_word(code, limit="limit"):

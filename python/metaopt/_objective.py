@@ -13,10 +13,11 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _lib
+from . import _checks, _ffi
 from ._errors import ErrorCode
 
-KIND_CATALOGUE, KIND_SOURCE, KIND_CALLBACK = 0, 1, 2
+KIND_CATALOGUE, KIND_SOURCE, KIND_CALLBACK = (
+    _ffi.METAOPT_OBJECTIVE_CATALOGUE, _ffi.METAOPT_OBJECTIVE_SOURCE, _ffi.METAOPT_OBJECTIVE_HOST_CALLBACK)
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class CallbackState:
         self.fn = fn
         self.error = None
         self.calls = 0
-        self.c_callback = _lib.MetaoptObjectiveCallback(self._call)
+        self.c_callback = _ffi.MetaoptObjectiveCallback(self._call)
 
     def _call(self, x, rows, dims, f, _user_data):
         try:
@@ -70,7 +71,7 @@ class CallbackState:
 
 def make_objective(objective):
     """(``MetaoptObjective``, ``CallbackState`` or None, objects to keep alive during the call)."""
-    o = _lib.MetaoptObjective()
+    o = _ffi.MetaoptObjective()
     keep = []
     state = None
     if isinstance(objective, str):

@@ -8,11 +8,15 @@ single; ``"double"`` on a device without fp64 is refused (``MetaoptError``, code
 import re
 from typing import Optional
 
-from . import _checks
+from . import _checks, _ffi
 
 # MetaoptPrecision
-CODES = {"auto": 0, "single": 1, "double": 2}
-NAMES = {1: "single", 2: "double"}
+CODES = {
+    "auto": _ffi.METAOPT_PRECISION_AUTO,
+    "single": _ffi.METAOPT_PRECISION_SINGLE,
+    "double": _ffi.METAOPT_PRECISION_DOUBLE,
+}
+NAMES = {_ffi.METAOPT_PRECISION_SINGLE: "single", _ffi.METAOPT_PRECISION_DOUBLE: "double"}
 
 
 def requested(precision: Optional[str], double: Optional[bool]) -> str:
@@ -59,7 +63,7 @@ def note(want: str, used: str) -> Optional[str]:
 
 # the fitness precision of the island DE (MetaoptDeOptions.fitness_precision): None is the
 # storage precision
-FITNESS_CODES = {"single": 1, "double": 2}
+FITNESS_CODES = {"single": _ffi.METAOPT_PRECISION_SINGLE, "double": _ffi.METAOPT_PRECISION_DOUBLE}
 
 
 def fitness_code(fitness: Optional[str]) -> int:

@@ -9,7 +9,7 @@ from typing import List
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib, _precision
+from . import _checks, _ffi, _interrupt, _lib, _precision
 from ._errors import check
 from ._handle import Instance
 from ._objective import Source, as_bytes
@@ -17,11 +17,28 @@ from ._result import ArrayEq
 
 MUTATIONS = ("DE/rand/1", "DE/rand/2", "DE/best/1", "DE/best/2", "DE/current-to-rand/1", "DE/current-to-best/1")
 BOUNDS = ("sat", "mir", "tor", "HVB", "uni", "COTN")
-_PLACEMENTS = {"auto": 0, "local": 1, "global": 2}
-# MetaoptBatchDeStopReason
+_PLACEMENTS = {
+    "auto": _ffi.METAOPT_BATCH_DE_PLACEMENT_AUTO,
+    "local": _ffi.METAOPT_BATCH_DE_PLACEMENT_LOCAL,
+    "global": _ffi.METAOPT_BATCH_DE_PLACEMENT_GLOBAL,
+}
 # the batch's algorithms and their `MetaoptDeAlgorithm` codes (de.py has every one)
-_METHODS = {"de": 0, "jade": 1, "shade": 2, "lshade": 3, "jso": 4, "jde100": 5}
-STOP_WORDS = {0: "running", 1: "target", 2: "budget", 3: "time_limit", 4: "interrupted"}
+_METHODS = {
+    "de": _ffi.METAOPT_DE_ALGORITHM_DE,
+    "jade": _ffi.METAOPT_DE_ALGORITHM_JADE,
+    "shade": _ffi.METAOPT_DE_ALGORITHM_SHADE,
+    "lshade": _ffi.METAOPT_DE_ALGORITHM_L_SHADE,
+    "jso": _ffi.METAOPT_DE_ALGORITHM_JSO,
+    "jde100": _ffi.METAOPT_DE_ALGORITHM_JDE100,
+}
+# MetaoptBatchDeStopReason
+STOP_WORDS = {
+    _ffi.METAOPT_BATCH_DE_STOP_RUNNING: "running",
+    _ffi.METAOPT_BATCH_DE_STOP_TARGET: "target",
+    _ffi.METAOPT_BATCH_DE_STOP_BUDGET: "budget",
+    _ffi.METAOPT_BATCH_DE_STOP_TIME_LIMIT: "time_limit",
+    _ffi.METAOPT_BATCH_DE_STOP_INTERRUPTED: "interrupted",
+}
 
 
 @dataclass(eq=False)
@@ -151,7 +168,7 @@ class BatchDE(Instance):
         for i in range(n):
             if np.any(np.isnan(lo_[i])) or np.any(np.isnan(hi_[i])):
                 raise ValueError(f"bounds of problem {i} contain NaN")
-        specs = (_lib.MetaoptBatchDeProblem * n)()
+        specs = (_ffi.MetaoptBatchDeProblem * n)()
         keep = []
         for i in range(n):
             p = L.metaopt_batch_de_default_problem()
@@ -188,7 +205,7 @@ class BatchDE(Instance):
                 p.target = tgt_[i]
             specs[i] = p
         o = L.metaopt_batch_de_default_options()
-        o.backend = 1 if _checks.flag("cpu", cpu) else 0
+        o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
         o.device = _checks.device(device)
         o.precision = _precision.code(_precision.requested(precision, None))
         o.generations_per_launch = _checks.integer("generations_per_launch", generations_per_launch, 1, 2**32 - 1)

@@ -11,7 +11,7 @@ import ctypes
 
 import numpy as np
 
-from . import _checks, _lib, _precision
+from . import _checks, _ffi, _lib, _precision
 from ._errors import check
 
 __all__ = ["evaluate", "geatbx_cec_bundle"]
@@ -57,8 +57,8 @@ def evaluate(name, X, cpu=False, precision="auto", device=None):
         raise ValueError(f"X holds a NaN or infinite value at {where} ({x[r, c]!r})")
     L = _lib.lib()
     r = L.metaopt_function_evaluate_on_device(
-        b, x.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), rows, dims, 1 if cpu else 0, _checks.device(device),
-        _precision.code(want)
+        b, x.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), rows, dims,
+        _ffi.METAOPT_BACKEND_CPU if cpu else _ffi.METAOPT_BACKEND_DEVICE, _checks.device(device), _precision.code(want)
     )
     try:
         check(r, "metaopt_function_evaluate_on_device")

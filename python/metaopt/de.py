@@ -8,7 +8,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib, _precision
+from . import _checks, _ffi, _interrupt, _lib, _precision
 from ._errors import ErrorCode, MetaoptError, check, check_int, take_string
 from ._handle import Instance
 from ._objective import as_bytes, make_objective
@@ -17,15 +17,28 @@ from ._result import ArrayEq
 # F_coefs_mode: the thesis's `const_min` and its short form `const`
 _F_MODES = {"linspace": 0, "const_min": 1, "const": 1}
 # MetaoptDeSelection: f(trial) <= f(target) (ties, the default) or < (strict, the thesis's)
-_SELECTIONS = {"ties": 0, "strict": 1}
+_SELECTIONS = {"ties": _ffi.METAOPT_DE_SELECTION_TIES, "strict": _ffi.METAOPT_DE_SELECTION_STRICT}
 # MetaoptDeAlgorithm: the thesis's DE and the adaptive variants (docs/specs/DE.md, "Adaptive DE")
-_METHODS = {"de": 0, "jade": 1, "shade": 2, "lshade": 3, "jso": 4, "jde100": 5}
+_METHODS = {
+    "de": _ffi.METAOPT_DE_ALGORITHM_DE,
+    "jade": _ffi.METAOPT_DE_ALGORITHM_JADE,
+    "shade": _ffi.METAOPT_DE_ALGORITHM_SHADE,
+    "lshade": _ffi.METAOPT_DE_ALGORITHM_L_SHADE,
+    "jso": _ffi.METAOPT_DE_ALGORITHM_JSO,
+    "jde100": _ffi.METAOPT_DE_ALGORITHM_JDE100,
+}
 # the thesis's OptionsDict names (Table 3) and the settings they set
 _THESIS_NAMES = {"F_coefs_mode": "f_mode", "F_coefs_min": "f_min", "F_coefs_max": "f_max", "CR_coef_const": "cr"}
 _THESIS_SEEDS = ("init_rng_seed", "mutation_rng_seed", "crossover_rng_seed", "migration_rng_seed")
-_BACKENDS = {"device": 0, "cpu": 1}
+_BACKENDS = {"device": _ffi.METAOPT_BACKEND_DEVICE, "cpu": _ffi.METAOPT_BACKEND_CPU}
 # MetaoptDeStopReason
-STOP_REASONS = {1: "generations", 2: "evaluations", 3: "target", 4: "time_limit", 5: "interrupted"}
+STOP_REASONS = {
+    _ffi.METAOPT_DE_STOP_GENERATIONS: "generations",
+    _ffi.METAOPT_DE_STOP_EVALUATIONS: "evaluations",
+    _ffi.METAOPT_DE_STOP_TARGET: "target",
+    _ffi.METAOPT_DE_STOP_TIME_LIMIT: "time_limit",
+    _ffi.METAOPT_DE_STOP_INTERRUPTED: "interrupted",
+}
 U32 = 2**32 - 1
 U64 = 2**64 - 1
 

@@ -3,10 +3,15 @@
 import ctypes
 from dataclasses import dataclass
 
-from . import _checks, _lib
+from . import _checks, _ffi, _lib
 from ._errors import check_int
 
-KINDS = {0: "gpu", 1: "accelerator", 2: "cpu", 3: "other"}
+KINDS = {
+    _ffi.METAOPT_DEVICE_GPU: "gpu",
+    _ffi.METAOPT_DEVICE_ACCELERATOR: "accelerator",
+    _ffi.METAOPT_DEVICE_CPU: "cpu",
+    _ffi.METAOPT_DEVICE_OTHER: "other",
+}
 
 
 @dataclass
@@ -68,7 +73,7 @@ def device_count():
 def device_info(device_number):
     n = _checks.integer("device_number", device_number, 0, 2**31 - 1)
     L = _lib.lib()
-    out = _lib.MetaoptDeviceInfo()
+    out = _ffi.MetaoptDeviceInfo()
     try:
         check_int(L.metaopt_device_info(n, ctypes.byref(out)), "metaopt_device_info")
         text = {}

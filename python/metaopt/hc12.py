@@ -6,16 +6,23 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib, _precision
+from . import _checks, _ffi, _interrupt, _lib, _precision
 from ._errors import ErrorCode, check, check_int, take_string
 from ._handle import Instance
 from ._result import ArrayEq
 from ._objective import as_bytes, make_objective
 from .qap import _tabu_options
 
-_DOMAINS = {"binary": 0, "integer": 1, "real": 2, "B": 0, "I": 1, "R": 2}
-_CODINGS = {"GC": 0, "BC": 1}
-_SENSES = {"min": 0, "max": 1}
+_DOMAINS = {
+    "binary": _ffi.METAOPT_DOMAIN_BINARY,
+    "integer": _ffi.METAOPT_DOMAIN_INTEGER,
+    "real": _ffi.METAOPT_DOMAIN_REAL,
+    "B": _ffi.METAOPT_DOMAIN_BINARY,
+    "I": _ffi.METAOPT_DOMAIN_INTEGER,
+    "R": _ffi.METAOPT_DOMAIN_REAL,
+}
+_CODINGS = {"GC": _ffi.METAOPT_CODING_GRAY, "BC": _ffi.METAOPT_CODING_BINARY}
+_SENSES = {"min": _ffi.METAOPT_SENSE_MIN, "max": _ffi.METAOPT_SENSE_MAX}
 
 
 @dataclass(eq=False)
@@ -89,7 +96,9 @@ class HC12(Instance):
             raise ValueError(f"dod_param row {int(bad[0])} is [{pairs[bad[0], 0]}, {pairs[bad[0], 1]}]; expected a < b")
         self.mask_order = _checks.integer("mask_order", mask_order, 1, 3)
         domain = _checks.choice("domain", domain, _DOMAINS)
-        self.domain = {0: "binary", 1: "integer", 2: "real"}[domain]
+        self.domain = {
+            _ffi.METAOPT_DOMAIN_BINARY: "binary", _ffi.METAOPT_DOMAIN_INTEGER: "integer", _ffi.METAOPT_DOMAIN_REAL: "real"
+        }[domain]
         asked = _precision.requested(precision, double)
         obj, self._callback, keep = make_objective(objective)
         self.objective = objective
@@ -147,14 +156,14 @@ class HC12(Instance):
         o.taboo = int(_checks.flag("taboo", taboo))
         vec = None
         if start is None:
-            o.start = 0
+            o.start = _ffi.METAOPT_HC12_START_RANDOM
         elif isinstance(start, str):
             if start not in ("zeros", "bit-zeros"):
                 raise ValueError(f"start must be None, 'zeros' or a vector of {self.n_param} reals, got {start!r}")
-            o.start = 1
+            o.start = _ffi.METAOPT_HC12_START_ZEROS
         else:
             vec = _checks.vector("start", start, np.float64, length=self.n_param, finite=True)
-            o.start = 2
+            o.start = _ffi.METAOPT_HC12_START_VECTOR
             o.start_vector = vec.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
         with self._use("run") as h:
             r, caught = _interrupt.run(L.metaopt_hc12_run, (h, ctypes.byref(o)), o, stop_token, "HC12.run")

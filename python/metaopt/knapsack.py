@@ -7,13 +7,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks, _lib
+from . import _checks, _ffi, _lib
 from ._errors import check
 from ._handle import Instance
 from ._result import ArrayEq
 
 # MetaoptKnapsackKind, by the CLI's names
-KINDS = {"hankim": 0, "uncorrelated": 1, "weak": 2, "strong": 3, "subset-sum": 4}
+KINDS = {
+    "hankim": _ffi.METAOPT_KNAPSACK_HAN_KIM,
+    "uncorrelated": _ffi.METAOPT_KNAPSACK_UNCORRELATED,
+    "weak": _ffi.METAOPT_KNAPSACK_WEAKLY_CORRELATED,
+    "strong": _ffi.METAOPT_KNAPSACK_STRONGLY_CORRELATED,
+    "subset-sum": _ffi.METAOPT_KNAPSACK_SUBSET_SUM,
+}
 
 
 @dataclass(eq=False)

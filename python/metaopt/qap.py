@@ -11,7 +11,7 @@ from typing import Optional, Union
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib
 from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
@@ -21,21 +21,31 @@ from .device import get_cuda_device_number, is_mem_space_valid, set_cuda_device_
 
 # numpy dtype name -> the library's type name
 _DF_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
-_BACKENDS = {"device": 0, "cpu": 1}
-_COST_FORMS = {"delta": 0, "full": 1}
+_BACKENDS = {"device": _ffi.METAOPT_BACKEND_DEVICE, "cpu": _ffi.METAOPT_BACKEND_CPU}
+_COST_FORMS = {"delta": _ffi.METAOPT_QAP_COST_DELTA, "full": _ffi.METAOPT_QAP_COST_FULL}
 # "hrw", "pe", "ab": projected from the eigenvalue, projected eigenvalue and convex QP bounds
 # (thesis Table 5; docs/specs/QAP.md, "Lower bounds")
-_STARTS = {"random": 0, "identity": 1, "glb": 2, "hrw": 4, "pe": 5, "ab": 6}
-_RESTARTS = {"rebase": 0, "random": 1}
-_TENURES = {"cubic": 0, "uniform": 1}
+_STARTS = {
+    "random": _ffi.METAOPT_QAP_START_RANDOM,
+    "identity": _ffi.METAOPT_QAP_START_IDENTITY,
+    "glb": _ffi.METAOPT_QAP_START_GLB,
+    "hrw": _ffi.METAOPT_QAP_START_HRW,
+    "pe": _ffi.METAOPT_QAP_START_PE,
+    "ab": _ffi.METAOPT_QAP_START_AB,
+}
+_RESTARTS = {"rebase": _ffi.METAOPT_QAP_RESTART_REBASE, "random": _ffi.METAOPT_QAP_RESTART_RANDOM}
+_TENURES = {"cubic": _ffi.METAOPT_QAP_TS_TENURE_CUBIC, "uniform": _ffi.METAOPT_QAP_TS_TENURE_UNIFORM}
 _METHODS = ("ts", "hc12")
 
 
 def _cost(r):
     """The cost of a MetaoptQapRunResult / MetaoptQapSolveResult, from the field its result_type names."""
-    return {1: lambda: int(r.f_t1), 2: lambda: int(r.f_t2), 3: lambda: float(r.f_t3), 4: lambda: float(r.f_t4)}[
-        r.result_type
-    ]()
+    return {
+        _ffi.METAOPT_QAP_RESULT_INT64: lambda: int(r.f_t1),
+        _ffi.METAOPT_QAP_RESULT_UINT64: lambda: int(r.f_t2),
+        _ffi.METAOPT_QAP_RESULT_FLOAT: lambda: float(r.f_t3),
+        _ffi.METAOPT_QAP_RESULT_DOUBLE: lambda: float(r.f_t4),
+    }[r.result_type]()
 
 
 def _copy(ptr, n, dtype):
@@ -319,7 +329,7 @@ class HC12QAP(Instance):
             keep = _checks.vector("start", start, np.uint16, length=self.n_elements)
             if not np.array_equal(np.sort(keep), np.arange(self.n_elements)):
                 raise ValueError(f"start must be a permutation of 0..{self.n_elements - 1}")
-            o.start = 3
+            o.start = _ffi.METAOPT_QAP_START_GIVEN
             o.start_order = keep.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
         o.restart = _checks.choice("restart", restart, _RESTARTS)
         if target is not None:
@@ -482,7 +492,7 @@ class HC12QAP(Instance):
     @property
     def info(self):
         """Sizes and settings (``metaopt_qap_info``) as a dict."""
-        out = _lib.MetaoptQapInfo()
+        out = _ffi.MetaoptQapInfo()
         with self._use("info") as h:
             check_int(_lib.lib().metaopt_qap_info(h, ctypes.byref(out)), "metaopt_qap_info")
         d = {name: getattr(out, name) for name, _ in out._fields_}

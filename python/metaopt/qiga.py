@@ -9,13 +9,17 @@ from typing import List
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib
 from ._errors import ErrorCode, check
 from .knapsack import Knapsack
 from ._result import ArrayEq
 
-_TABLES = {"gqa2000": 0, "qea2002": 1}
-_REPAIRS = {"index": 0, "random": 1, "greedy": 2}
+_TABLES = {"gqa2000": _ffi.METAOPT_QIGA_TABLE_GQA2000, "qea2002": _ffi.METAOPT_QIGA_TABLE_QEA2002}
+_REPAIRS = {
+    "index": _ffi.METAOPT_QIGA_REPAIR_INDEX,
+    "random": _ffi.METAOPT_QIGA_REPAIR_RANDOM,
+    "greedy": _ffi.METAOPT_QIGA_REPAIR_GREEDY,
+}
 _POLE_SIGNS = {"fixed": 0, "random": 1}
 
 
@@ -131,7 +135,7 @@ class QIGA:
             if o.time_limit_s < 0:
                 raise ValueError(f"time_limit must be >= 0, got {time_limit}")
         cpu = _checks.flag("cpu", cpu)
-        o.backend = 1 if cpu else 0
+        o.backend = _ffi.METAOPT_BACKEND_CPU if cpu else _ffi.METAOPT_BACKEND_DEVICE
         o.device = _checks.device(device)
         self._devices = None
         if devices is not None:

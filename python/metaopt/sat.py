@@ -8,7 +8,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib
 from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
@@ -102,6 +102,11 @@ def _literals(clauses, num_vars):
 
 
 METHODS = ("probsat", "walksat", "hc12")
+_METHOD_CODES = {
+    "probsat": _ffi.METAOPT_SAT_PROBSAT,
+    "walksat": _ffi.METAOPT_SAT_WALKSAT,
+    "hc12": _ffi.METAOPT_SAT_HC12,
+}
 
 
 class SAT(Instance):
@@ -190,8 +195,8 @@ class SAT(Instance):
                 raise ValueError(f"{name} does not apply to method={method!r}")
         L = _lib.lib()
         o = L.metaopt_sat_default_solve_options()
-        o.method = METHODS.index(method)
-        o.backend = int(_checks.flag("cpu", cpu))
+        o.method = _METHOD_CODES[method]
+        o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
         o.device = _checks.device(device)
         if time_limit is not None:
             o.time_limit_s = _checks.real("time_limit", time_limit)

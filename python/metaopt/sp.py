@@ -10,20 +10,40 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks, _lib
+from . import _checks, _ffi, _lib
 from ._errors import check
 from ._handle import Instance
 from ._result import ArrayEq
 
 # MetaoptWeightType by NumPy dtype
-_WEIGHT_TYPES = {np.dtype(np.uint32): 0, np.dtype(np.uint64): 1, np.dtype(np.float32): 2, np.dtype(np.float64): 3}
-_WEIGHT_NAMES = {0: "uint32", 1: "uint64", 2: "float32", 3: "float64"}
+_WEIGHT_TYPES = {
+    np.dtype(np.uint32): _ffi.METAOPT_WEIGHT_U32,
+    np.dtype(np.uint64): _ffi.METAOPT_WEIGHT_U64,
+    np.dtype(np.float32): _ffi.METAOPT_WEIGHT_F32,
+    np.dtype(np.float64): _ffi.METAOPT_WEIGHT_F64,
+}
+_WEIGHT_NAMES = {
+    _ffi.METAOPT_WEIGHT_U32: "uint32",
+    _ffi.METAOPT_WEIGHT_U64: "uint64",
+    _ffi.METAOPT_WEIGHT_F32: "float32",
+    _ffi.METAOPT_WEIGHT_F64: "float64",
+}
 # MetaoptGraphFormat
-FORMATS = {"auto": 0, "dimacs": 1, "mtx": 2, "osm": 3, "osm-roads-rounded": 4}
+FORMATS = {
+    "auto": _ffi.METAOPT_GRAPH_FORMAT_AUTO,
+    "dimacs": _ffi.METAOPT_GRAPH_FORMAT_DIMACS,
+    "mtx": _ffi.METAOPT_GRAPH_FORMAT_MATRIX_MARKET,
+    "osm": _ffi.METAOPT_GRAPH_FORMAT_OSM_PBF,
+    "osm-roads-rounded": _ffi.METAOPT_GRAPH_FORMAT_OSM_PBF_ROADS_ROUNDED,
+}
 # MetaoptSpMethod
-METHODS = {"bellman-ford": 0, "frontier": 1, "near-far": 2}
-_DEPOSITS = {"all": 0, "iteration-best": 1}
-_SELECTIONS = {"roulette": 0, "gumbel": 1}
+METHODS = {
+    "bellman-ford": _ffi.METAOPT_SP_BELLMAN_FORD,
+    "frontier": _ffi.METAOPT_SP_FRONTIER,
+    "near-far": _ffi.METAOPT_SP_NEAR_FAR,
+}
+_DEPOSITS = {"all": _ffi.METAOPT_ACO_DEPOSIT_ALL, "iteration-best": _ffi.METAOPT_ACO_DEPOSIT_ITERATION_BEST}
+_SELECTIONS = {"roulette": _ffi.METAOPT_ACO_SELECTION_ROULETTE, "gumbel": _ffi.METAOPT_ACO_SELECTION_GUMBEL}
 _U32 = ctypes.POINTER(ctypes.c_uint32)
 _U64 = ctypes.POINTER(ctypes.c_uint64)
 
@@ -242,7 +262,7 @@ def _sp_options(method, delta, cpu, rounds_per_check, max_rounds, device=None):
     o = _lib.lib().metaopt_sp_default_options()
     o.method = _checks.choice("method", method, METHODS)
     o.delta = 0.0 if delta is None else _checks.real("delta", delta)
-    o.backend = 1 if _checks.flag("cpu", cpu) else 0
+    o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
     o.device = _checks.device(device)
     o.rounds_per_check = _checks.integer("rounds_per_check", rounds_per_check, 0, 2**32 - 1)
     o.max_rounds = 0 if max_rounds is None else _checks.integer("max_rounds", max_rounds, 1, 2**64 - 1)
@@ -339,7 +359,7 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, **options):
     target = _checks.integer("target", target, 0, 2**32 - 1)
     L = _lib.lib()
     o = L.metaopt_aco_default_options()
-    o.backend = 1 if _checks.flag("cpu", cpu) else 0
+    o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
     o.device = _checks.device(device)
     for key, value in options.items():
         if key in _ACO_REALS:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks, _lib
+from . import _checks, _ffi, _lib
 from ._errors import check, take_string
 
 _F64 = ctypes.POINTER(ctypes.c_double)
@@ -17,8 +17,9 @@ _F64 = ctypes.POINTER(ctypes.c_double)
 
 def _flags(hetatm, hydrogens, all_models):
     """MetaoptAwvdSelection bits."""
-    return (1 if _checks.flag("hetatm", hetatm) else 0) | (2 if _checks.flag("hydrogens", hydrogens) else 0) | (
-        4 if _checks.flag("all_models", all_models) else 0)
+    return (_ffi.METAOPT_AWVD_HETATM if _checks.flag("hetatm", hetatm) else 0) | (
+        _ffi.METAOPT_AWVD_HYDROGENS if _checks.flag("hydrogens", hydrogens) else 0) | (
+        _ffi.METAOPT_AWVD_ALL_MODELS if _checks.flag("all_models", all_models) else 0)
 
 
 def read_balls(path, hetatm=False, hydrogens=False, all_models=False):
@@ -124,7 +125,7 @@ def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_
     o.suspect_bound = _checks.real("suspect_bound", suspect_bound)
     if o.suspect_bound < 0:
         raise ValueError(f"suspect_bound must be >= 0, got {o.suspect_bound}")
-    o.backend = 1 if _checks.flag("cpu", cpu) else 0
+    o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
     o.device = -1 if device is None else _checks.integer("device", device, 0, 2**31 - 1)
     o.double_precision = 1 if _checks.flag("double", double) else 0
     n = _checks.integer("n (balls)", b.shape[0], 1, 2**32 - 1)
