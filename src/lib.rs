@@ -71,11 +71,17 @@ pub mod multi;
 pub mod objective;
 pub mod precision;
 pub mod problem;
-pub mod qap;
+pub mod qap_ts;
 pub mod qiga;
 pub mod rng;
 pub mod sat;
+pub mod sat_sls;
 pub mod sp;
+
+/// The QAP's robust tabu search moved to [`qap_ts`]; `qap::ts` names it for one more release.
+pub mod qap {
+    pub use crate::qap_ts as ts;
+}
 
 pub use error::{Error, Result};
 pub use interrupt::{

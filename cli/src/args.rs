@@ -519,7 +519,7 @@ pub fn catalogue_function(flag: &str, name: &str, dims: u32) -> CliResult<&'stat
 }
 
 /// The robust tabu search's tuning options (`qap solve --method ts`, `bench qap-quality`); each
-/// left out keeps the library's default (`metaopt::qap::ts::QapTsOptions`).
+/// left out keeps the library's default (`metaopt::qap_ts::QapTsOptions`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct TsTuningArgs {
     /// ts: tabu iterations per chain per device launch (the elite pool and the stop rules act
@@ -540,7 +540,7 @@ pub struct TsTuningArgs {
     /// ts: tenure rule: cubic (Taillard 2006, floor(u^3 8n)) or uniform (1991, 0.9n..1.1n)
     /// [default: cubic]
     #[arg(long, value_name = "RULE", value_parser = parse_tenure)]
-    pub tenure: Option<metaopt::qap::ts::TenureRule>,
+    pub tenure: Option<metaopt::qap_ts::TenureRule>,
     /// ts: long-term aspiration horizon in iterations [default: 5 n^2]
     #[arg(long, value_name = "N")]
     pub horizon: Option<u32>,
@@ -566,16 +566,13 @@ impl TsTuningArgs {
     }
 
     /// `opts` with the given options in place of its own.
-    pub fn apply(
-        &self,
-        mut opts: metaopt::qap::ts::QapTsOptions,
-    ) -> metaopt::qap::ts::QapTsOptions {
+    pub fn apply(&self, mut opts: metaopt::qap_ts::QapTsOptions) -> metaopt::qap_ts::QapTsOptions {
         if let Some(v) = self.launch_iterations {
             opts.launch_iterations = v;
         }
         opts.elite_size = self
             .elite
-            .unwrap_or_else(|| metaopt::qap::ts::elite_size_for(opts.chains));
+            .unwrap_or_else(|| metaopt::qap_ts::elite_size_for(opts.chains));
         if self.stagnation.is_some() {
             opts.stagnation = self.stagnation;
         }
@@ -619,10 +616,10 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
     Ok((num(a)?, num(b)?))
 }
 
-fn parse_tenure(s: &str) -> Result<metaopt::qap::ts::TenureRule, String> {
+fn parse_tenure(s: &str) -> Result<metaopt::qap_ts::TenureRule, String> {
     match s.to_ascii_lowercase().as_str() {
-        "cubic" => Ok(metaopt::qap::ts::TenureRule::Cubic),
-        "uniform" => Ok(metaopt::qap::ts::TenureRule::Uniform),
+        "cubic" => Ok(metaopt::qap_ts::TenureRule::Cubic),
+        "uniform" => Ok(metaopt::qap_ts::TenureRule::Uniform),
         _ => Err(format!("`{s}`: expected cubic or uniform")),
     }
 }

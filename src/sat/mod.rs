@@ -6,4 +6,7 @@
 
 pub mod cpu;
 pub mod eval;
-pub mod sls;
+
+/// The stochastic local search moved to [`crate::sat_sls`]; `sat::sls` names it for one more
+/// release.
+pub use crate::sat_sls as sls;

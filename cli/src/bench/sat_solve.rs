@@ -11,7 +11,7 @@ use metaopt::device::Backend;
 use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::problem::sat::Cnf;
-use metaopt::sat::sls::{SatSls, SlsOptions};
+use metaopt::sat_sls::{SatSls, SlsOptions};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -22,7 +22,7 @@ use metaopt::objective::Objective;
 use metaopt::problem::graph::thesis_random;
 use metaopt::problem::knapsack::{GenerateOptions, Knapsack, KnapsackKind};
 use metaopt::problem::qap::{QapInstance, QapProblem};
-use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::qap_ts::{QapTs, QapTsOptions};
 use metaopt::qiga::{Qiga, QigaOptions};
 use metaopt::sp::{SpOptions, Sssp};
 use serde::Serialize;

@@ -13,7 +13,7 @@ use metaopt::hc12::restarts::{RunReport, Stop};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use metaopt::problem::qap::{Cost, QapProblem};
-use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
+use metaopt::qap_ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -652,7 +652,7 @@ fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> 
     }
 }
 
-/// `qap solve --method ts`: the robust tabu search (`metaopt::qap::ts`).
+/// `qap solve --method ts`: the robust tabu search (`metaopt::qap_ts`).
 fn solve_ts(
     a: &SolveArgs,
     inst: &QapInstance,
