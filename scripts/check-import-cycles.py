@@ -9,7 +9,8 @@ The graph's nodes are file modules: each .rs file is one module (src/a/b.rs and 
 crate::a::b); inline modules such as `mod tests { ... }` belong to their file. An edge a -> b is a
 path in a that names b or an item inside it: `use crate::...`, `use super::...`, `use self::...`,
 a `use` of a child module by its bare name, and the same paths written inline in code
-(`crate::x::y::f()`). A path ends at the deepest file module it names, so `crate::de::Config`
+(`crate::x::y::f()`). Code under `#[cfg(test)] mod ... { }` is left out: a unit test may use any
+module it tests without making the modules depend on each other. A path ends at the deepest file module it names, so `crate::de::Config`
 is an edge to `de` (its mod.rs) even where mod.rs re-exports it from a child.
 
 Rule: an edge from a module to one of its ancestors (a child using its parent's items) or to one
@@ -151,14 +152,14 @@ class Crate:
     def edges(self, module):
         text = strip_comments_and_strings(open(os.path.join(self.root, self.modules[module])).read())
         # inline modules: `mod name {` opens a scope whose `super`/`self` are relative to it
-        scopes = []  # (brace depth at open, name)
+        scopes = []  # (brace depth at open, name, under #[cfg(test)])
         depth = 0
         refs = []  # (position's scope path, absolute-or-relative path segments, is_use)
         pos = 0
-        token = re.compile(r"\bmod\s+(" + IDENT + r")\s*\{|[{}]|\buse\s+([^;]*);|\b((?:crate|super|self)(?:\s*::\s*" + IDENT + r")+)")
+        token = re.compile(r"(#\[cfg\(test\)\]\s*)?\bmod\s+(" + IDENT + r")\s*\{|[{}]|\buse\s+([^;]*);|\b((?:crate|super|self)(?:\s*::\s*" + IDENT + r")+)")
         for m in token.finditer(text):
-            if m.group(1):
-                scopes.append((depth, m.group(1)))
+            if m.group(2):
+                scopes.append((depth, m.group(2), bool(m.group(1))))
                 depth += 1
             elif m.group(0) == "{":
                 depth += 1
@@ -166,13 +167,15 @@ class Crate:
                 depth -= 1
                 if scopes and scopes[-1][0] == depth:
                     scopes.pop()
-            elif m.group(2) is not None:
-                here = list(module) + [s for _, s in scopes]
-                for p in expand_use_tree(m.group(2)):
+            elif any(test for _, _, test in scopes):
+                continue
+            elif m.group(3) is not None:
+                here = list(module) + [s for _, s, _ in scopes]
+                for p in expand_use_tree(m.group(3)):
                     refs.append((here, p, True))
-            elif m.group(3):
-                here = list(module) + [s for _, s in scopes]
-                refs.append((here, re.sub(r"\s+", "", m.group(3)).split("::"), False))
+            elif m.group(4):
+                here = list(module) + [s for _, s, _ in scopes]
+                refs.append((here, re.sub(r"\s+", "", m.group(4)).split("::"), False))
         out = set()
         for here, p, is_use in refs:
             p = [s for s in p if s]

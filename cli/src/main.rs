@@ -155,7 +155,7 @@ fn main() -> ExitCode {
         Command::Devices(a) => devices::run(&a),
         Command::Qap(qap::QapCommand::Eval(a)) => qap::eval(&a),
         Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
-        Command::Qap(qap::QapCommand::Table5(a)) => cmd::qap_table5::run(&a),
+        Command::Qap(qap::QapCommand::Table5(a)) => cmd::qap::table5::run(&a),
         Command::Sat(sat::SatCommand::Eval(a)) => sat::eval(&a),
         Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a),
         Command::Sat(sat::SatCommand::Generate(a)) => sat::generate(&a),

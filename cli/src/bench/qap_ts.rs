@@ -70,7 +70,7 @@ fn instance_files(given: &[PathBuf], names: &[&str]) -> CliResult<Vec<PathBuf>> 
     if !given.is_empty() {
         return Ok(given.to_vec());
     }
-    let dir = super::default_dir(&None, "data/qaplib");
+    let dir = out::default_dir(&None, "data/qaplib");
     names
         .iter()
         .map(|n| {

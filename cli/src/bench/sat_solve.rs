@@ -180,7 +180,7 @@ fn run_one(
 /// limit, the median time (unsolved runs count as the limit), the longest time to a model and
 /// the flip rates.
 pub fn run(a: &BenchSatSolveArgs) -> CliResult {
-    let dir = super::default_dir(&a.satlib, "data/satlib");
+    let dir = out::default_dir(&a.satlib, "data/satlib");
     a.device.select()?;
     let one = one_thread_pool()?;
     let backends: Vec<Where> = if a.method == Method::Hc12 {

@@ -130,7 +130,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         seed: 1,
         ..Default::default()
     })?;
-    let qap_path = super::default_file(
+    let qap_path = out::default_file(
         &a.qap,
         "data/qaplib/tai50a.dat",
         "QAP instance",

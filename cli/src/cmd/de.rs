@@ -6,8 +6,8 @@ use crate::args::{
     FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs,
     StopArgs,
 };
-use crate::experiment::de_stats::{stats, Stats};
 use crate::out::{self, flag_error, CliResult, Failure};
+use crate::out::{stats, Stats};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;

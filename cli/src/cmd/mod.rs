@@ -8,7 +8,6 @@ pub mod functions;
 pub mod hc12;
 pub mod knapsack;
 pub mod qap;
-pub mod qap_table5;
 pub mod qiga;
 pub mod sat;
 pub mod sp;

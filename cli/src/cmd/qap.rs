@@ -1,4 +1,6 @@
-//! `metaopt qap eval` and `metaopt qap solve` (`metaopt qap table5`: `qap_table5.rs`).
+//! `metaopt qap eval` and `metaopt qap solve` (`metaopt qap table5`: `qap/table5.rs`).
+
+pub mod table5;
 
 use crate::args::{BackendArgs, JsonArg, SeedArg, TabuArgs, TimeLimitArg};
 use crate::out::{self, flag_error, CliResult, Failure};
@@ -29,7 +31,7 @@ pub enum QapCommand {
     Solve(Box<SolveArgs>),
     /// The thesis's Table 5 (6.3) measured again: HC12 from random starts and from starts
     /// projected from the GLB, HRW, AB and PE lower bounds, beside the thesis's figures
-    Table5(super::qap_table5::Table5Args),
+    Table5(table5::Table5Args),
 }
 
 #[derive(Args)]

@@ -4,7 +4,7 @@
 //! best cost of each is printed beside the thesis's (data/thesis_table5.csv, embedded), with the
 //! bounds' values.
 
-use super::qap::DEFAULT_SWAPS;
+use super::DEFAULT_SWAPS;
 use crate::args::{BackendArgs, JsonArg, SeedArg, TimeLimitArg};
 use crate::out::{self, CliResult, Failure};
 use clap::Args;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// The thesis's Table 5 (data/thesis_table5.csv): instance, best known, best cost from random,
 /// GLB, HRW, AB and PE starts (None where the thesis has none), gap of the best to the best known.
-const THESIS_CSV: &str = include_str!("../../../data/thesis_table5.csv");
+const THESIS_CSV: &str = include_str!("../../../../data/thesis_table5.csv");
 
 /// The starts of the table, in its column order.
 const STARTS: [(&str, Option<LowerBound>); 5] = [
