@@ -236,7 +236,7 @@ pub(crate) trait Engine: Send {
     /// Evaporation, deposit and bounds.
     fn deposit(&mut self, step: &DepositStep) -> Result<()>;
     fn pheromone(&mut self) -> Result<Vec<f64>>;
-    fn description(&self) -> String;
+    fn describe(&self) -> String;
 }
 
 /// x^a with the exponents 0, 1 and 2 exact (as `aco_pow` in `cl/aco.cl`).
@@ -400,7 +400,7 @@ impl Aco {
     }
 
     pub fn backend_description(&self) -> String {
-        self.engine.description()
+        self.engine.describe()
     }
 
     /// One run from `source` to `target` (pheromone starts afresh).
@@ -429,7 +429,7 @@ impl Aco {
             found_at_iteration: None,
             successful_ants: 0,
             elapsed: Duration::ZERO,
-            backend_description: self.engine.description(),
+            backend_description: self.engine.describe(),
         };
         let Some(exact_len) = exact_length else {
             res.elapsed = start.elapsed();

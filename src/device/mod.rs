@@ -73,6 +73,19 @@ impl DeviceKind {
     }
 }
 
+impl DeviceInfo {
+    /// [`Backend::describe`] of this device: "device N: name (platform, kind)".
+    pub fn describe(&self) -> String {
+        format!(
+            "device {}: {} ({}, {})",
+            self.index,
+            self.name,
+            self.platform,
+            self.kind.as_str()
+        )
+    }
+}
+
 /// What the library knows of one device.
 #[derive(Clone, Debug, Serialize)]
 pub struct DeviceInfo {
@@ -435,6 +448,25 @@ impl Backend {
                 "backend",
                 format!("the CPU backend; {solver} runs on an OpenCL device only"),
             )),
+        }
+    }
+
+    /// What computes, in the words every solver's report starts with (a solver appends its own
+    /// layout): "CPU backend (rayon, N threads)", or [`DeviceInfo::describe`] of the device. A
+    /// device that cannot be opened is described by the error.
+    pub fn describe(self) -> String {
+        match self {
+            Backend::Cpu => format!(
+                "CPU backend (rayon, {} threads)",
+                rayon::current_num_threads()
+            ),
+            Backend::Device(n) => match self.context("a description") {
+                Ok(ctx) => ctx.info.describe(),
+                Err(e) => match n {
+                    Some(n) => format!("device {n}: {e}"),
+                    None => format!("device in use: {e}"),
+                },
+            },
         }
     }
 }

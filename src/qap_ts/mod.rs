@@ -282,7 +282,7 @@ pub struct Shared {
 pub trait Engine: Send {
     /// `iterations` iterations of every chain from `states`, which it updates.
     fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()>;
-    fn description(&self) -> String;
+    fn describe(&self) -> String;
 }
 
 /// The robust tabu search solver of one problem on one backend, or on several devices
@@ -628,7 +628,7 @@ impl QapTs {
             },
             backend: engines
                 .iter()
-                .map(|e| e.description())
+                .map(|e| e.describe())
                 .collect::<Vec<_>>()
                 .join(" + "),
         })

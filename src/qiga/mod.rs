@@ -459,7 +459,7 @@ impl Chunk {
 pub trait Engine: Send {
     /// Whole runs of populations offset..offset + count.
     fn run(&mut self, offset: usize, count: usize) -> Result<Chunk>;
-    fn description(&self) -> String;
+    fn describe(&self) -> String;
     /// Populations per launch that keep the engine busy.
     fn preferred_chunk(&self) -> usize;
 }
@@ -714,7 +714,7 @@ impl Qiga {
     pub fn backend_description(&self) -> String {
         self.engines
             .iter()
-            .map(|e| e.description())
+            .map(|e| e.describe())
             .collect::<Vec<_>>()
             .join(" + ")
     }

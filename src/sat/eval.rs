@@ -176,10 +176,9 @@ impl DeviceSat {
         self.dxac_wg
     }
 
-    /// "device N (name)", for reports.
+    /// [`Backend::describe`](crate::device::Backend::describe) of the device, for reports.
     pub fn backend_description(&self) -> String {
-        let i = &self.q.ctx().info;
-        format!("device {} ({})", i.index, i.name)
+        self.q.ctx().info.describe()
     }
 
     /// Nanoseconds of kernel execution (profiled) since the last call of this method.

@@ -403,7 +403,7 @@ impl SatSls {
         let (walks, description) = match backend {
             Backend::Cpu => {
                 let w = walks.unwrap_or(rayon::current_num_threads() as u32);
-                (w, format!("CPU ({} threads)", rayon::current_num_threads()))
+                (w, backend.describe())
             }
             Backend::Device(_) => {
                 let ctx = backend.context("the SAT walks")?;
@@ -418,16 +418,7 @@ impl SatSls {
                         i.global_mem_bytes,
                     ));
                 }
-                (
-                    w,
-                    format!(
-                        "device {}: {} ({}, {})",
-                        i.index,
-                        i.name,
-                        i.platform,
-                        i.kind.as_str()
-                    ),
-                )
+                (w, i.describe())
             }
         };
         Ok(SatSls {

@@ -218,11 +218,8 @@ impl<'g> Sssp<'g> {
     /// What computes: the device and method, or the CPU backend.
     pub fn backend_description(&self) -> String {
         let one = |e: &Engine| match e {
-            Engine::Device(d) => d.description(),
-            Engine::Cpu => format!(
-                "CPU backend (Dijkstra per source, {} rayon threads)",
-                rayon::current_num_threads()
-            ),
+            Engine::Device(d) => d.describe(),
+            Engine::Cpu => format!("{}, Dijkstra per source", Backend::Cpu.describe()),
         };
         self.engines.iter().map(one).collect::<Vec<_>>().join(" + ")
     }

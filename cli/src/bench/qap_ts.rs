@@ -14,7 +14,7 @@ use crate::args::{BackendArgs, CsvArg, DeviceArg, DevicesArg};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::device::Backend;
-use metaopt::hc12::qap::solve::gap_percent;
+use metaopt::problem::qap::gap_percent;
 use metaopt::problem::qap::{find_bks, QapInstance, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions, QapTsSolveResult};
 use std::path::PathBuf;

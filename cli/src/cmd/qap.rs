@@ -7,14 +7,12 @@ use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::ProgressBar;
 use metaopt::device::get_device_number;
-use metaopt::hc12::qap::solve::{
-    gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start,
-};
+use metaopt::hc12::qap::solve::{solve as hc12_solve, QapSolveOptions, RestartMode, Start};
 use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::hc12::restarts::{RunReport, Stop};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
-use metaopt::problem::qap::{Cost, QapProblem};
+use metaopt::problem::qap::{gap_percent, Cost, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
 use serde::Serialize;
 use serde_json::Value;

@@ -99,7 +99,7 @@ pub fn eval(a: &EvalArgs) -> CliResult {
     let (res, device) = if a.backend.cpu {
         (
             metaopt::sat::cpu::evaluate_many(&cnf, &asg, false)?,
-            "CPU (rayon)".to_string(),
+            metaopt::device::Backend::Cpu.describe(),
         )
     } else {
         let mut d = DeviceSat::new(&cnf)?;

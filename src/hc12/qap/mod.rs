@@ -195,7 +195,7 @@ impl QapHc12 {
     }
 
     pub fn backend_description(&self) -> String {
-        self.eval.description()
+        self.eval.describe()
     }
 
     /// Nanoseconds the device spent in the evaluation kernels (OpenCL profiling events, the

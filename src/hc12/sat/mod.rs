@@ -121,13 +121,7 @@ impl SatSolver {
 
     pub fn backend_description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!(
-            "device {}: {} ({}, {})",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str()
-        )
+        i.describe()
     }
 
     /// Runs until a model, the run count or the time limit.

@@ -8,12 +8,12 @@ use super::DEFAULT_SWAPS;
 use crate::args::{BackendArgs, JsonArg, SeedArg, TimeLimitArg};
 use crate::out::{self, CliResult, Failure};
 use clap::Args;
-use metaopt::hc12::qap::solve::{
-    gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start,
-};
+use metaopt::hc12::qap::solve::{solve as hc12_solve, QapSolveOptions, RestartMode, Start};
 use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::hc12::restarts::Stop;
-use metaopt::problem::qap::{find_bks, lower_bound, LowerBound, QapInstance, QapProblem};
+use metaopt::problem::qap::{
+    find_bks, gap_percent, lower_bound, LowerBound, QapInstance, QapProblem,
+};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
