@@ -13,6 +13,7 @@
 //! Precision: [`PrecisionArgs`] (`--single`; `--double`, the default).
 
 use crate::out::{flag_error, CliResult, Failure};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use metaopt::de::{BoundsCorrection, MigrationKind, Mutation};
 use metaopt::device::{set_device_number, Backend};
@@ -335,47 +336,21 @@ pub struct PrecisionArgs {
 pub struct FitnessPrecisionArg {
     /// Precision of the fitness values, stored and compared in it (the thesis's FPf of
     /// DEMultiPop<FP, FPf>): single or double [default: the storage precision of --single/--double]
-    #[arg(long, value_name = "P", value_parser = ["single", "double"])]
-    pub fitness_precision: Option<String>,
+    #[arg(long, value_name = "P", value_parser = PossibleValuesParser::new(["single", "double"])
+        .try_map(|s| s.parse::<Precision>()))]
+    pub fitness_precision: Option<Precision>,
 }
 
 impl FitnessPrecisionArg {
     /// The library's option: `Auto` (the storage precision) without the flag.
-    pub fn option(&self) -> metaopt::Precision {
-        match self.fitness_precision.as_deref() {
-            Some("single") => metaopt::Precision::Single,
-            Some("double") => metaopt::Precision::Double,
-            _ => metaopt::Precision::Auto,
-        }
+    pub fn option(&self) -> Precision {
+        self.fitness_precision.unwrap_or(Precision::Auto)
     }
 }
 
-/// The precision a command computed in, as the text and JSON outputs name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Precision {
-    Single,
-    Double,
-}
-
-impl Precision {
-    pub fn name(self) -> &'static str {
-        match self {
-            Precision::Single => "single",
-            Precision::Double => "double",
-        }
-    }
-
-    pub fn is_double(self) -> bool {
-        self == Precision::Double
-    }
-}
-
-impl std::fmt::Display for Precision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The precision a command computed in (single or double, never auto), as the text and JSON
+/// outputs name it.
+pub use metaopt::Precision;
 
 impl PrecisionArgs {
     /// Double unless `--single`, or the device has no fp64: then single, with a note on stderr

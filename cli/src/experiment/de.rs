@@ -140,8 +140,8 @@ impl CommonArgs {
     /// The precisions as the summaries print them: `single` or `double`, with the fitness
     /// precision when --fitness-precision names another (`single storage, double fitness`).
     fn precision_text(&self, precision: Precision) -> String {
-        match self.fitness_precision.fitness_precision.as_deref() {
-            Some(f) if f != precision.name() => format!("{precision} storage, {f} fitness"),
+        match self.fitness_precision.fitness_precision {
+            Some(f) if f != precision => format!("{precision} storage, {f} fitness"),
             _ => format!("{precision} precision"),
         }
     }
