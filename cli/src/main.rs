@@ -3,6 +3,18 @@
 //! Every failure, including a caught panic, ends as `error: <message>` on stderr and exit status 2
 //! (clap's own usage errors use the same status), so scripts can tell a failed command from one
 //! that ran.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`args`] | the argument groups the commands share, flattened into each |
+//! | [`cmd`] | one module per command |
+//! | [`bench`] | the benchmark drivers (`metaopt bench ...`) |
+//! | [`experiment`] | the thesis's experiments and the computations behind its tables |
+//! | [`out`] | the error type, output, CSV, progress bars, number formatting and statistics |
+//! | [`plot`] | PNG plots |
+//! | [`mpi`] | `--mpi`: one rank of an MPI job per machine |
 
 // The argument groups the commands share (args), one module per command (cmd), the benchmark
 // drivers (bench) and the thesis's experiments with their statistics (experiment), which live

@@ -19,6 +19,14 @@
 //! and on the CPU with the roulette and `alpha` in {0, 1, 2} (other exponents go through `pow`,
 //! whose last bit may differ between libraries). Gumbel-max selection uses `log`, so there the
 //! backends agree in distribution, not necessarily bit for bit.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`device`] | `aco_ants` (one work-group per ant) and `aco_deposit` (one work-item per vertex) of `cl/aco.cl` |
+//! | [`cpu`] | the rayon twin: one task per ant, the same words and roulette |
+//! | [`local`] | the path local search (shortcuts and one-, two- and three-vertex detours), on the host for both backends |
 
 pub mod cpu;
 pub mod device;

@@ -15,6 +15,13 @@
 //! (Irwin-Hall, scaled to unit variance) and the hops' scales come from a table, so the device
 //! and the twin compute the same additions and multiplications: in double they agree value for
 //! value wherever the objective's values do (tests/bh.rs).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `device` | `bh_steps` of `cl/bh.cl`: one work-item a chain, the state in device buffers between launches |
+//! | `cpu` | the rayon twin: the same words, deviates and hop table, so it takes the device's steps |
 
 mod cpu;
 mod device;

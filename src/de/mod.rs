@@ -8,12 +8,21 @@
 //! migration, then [`DeMultiPop::iteration`] or [`DeMultiPop::run`], and the accessors
 //! [`DeMultiPop::bests_fitness`], [`DeMultiPop::best`] and [`DeMultiPop::x`].
 //!
-//! - `config.rs`: the strategies, options and parameters, validated into a [`Config`];
-//! - `engine.rs`: the [`Engine`] both backends implement, and [`DeMultiPop`] over it;
-//! - `ops.rs`: the operators and random numbers both backends draw, so on one seed they follow
-//!   the same run;
-//! - `device.rs`: the OpenCL engine (`cl/de.cl`); `cpu.rs`: the rayon engine;
-//! - `multi.rs`: several devices, a block of islands each ([`DeMultiPop::on_devices`]).
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`config`] | the strategies, options and parameters, validated into a [`Config`] |
+//! | [`engine`] | the [`Engine`] both backends implement, and [`DeMultiPop`] over it |
+//! | [`ops`] | the operators and random numbers both backends draw, so on one seed they follow the same run |
+//! | [`device`] | the OpenCL engine (`cl/de.cl`) |
+//! | [`cpu`] | the rayon engine |
+//! | [`multi`] | several devices, a block of islands each ([`DeMultiPop::on_devices`]) |
+//! | [`pace`] | the work of one phase in pieces short enough for a time limit or a stop token |
+//! | [`adapt`] | the self-adapting variants (JADE, SHADE, L-SHADE, jSO): their formulas and the host-planned path |
+//! | [`ade`] | the SHADE family on the device (`cl/de_batch.cl`) and its host twin |
+//! | [`jde`] | jDE100 on the device and its host twin |
+//! | [`batch`] | batched DE: many independent problems, one work-group each (`cl/de_batch.cl`) |
 
 pub mod adapt;
 pub mod ade;

@@ -8,6 +8,15 @@
 //! Contexts are shared per device within the process, so that the program cache (keyed by the
 //! source hash and the build options) serves every solver on that device. Each solver takes its
 //! own in-order queue (profiling-enabled where a solver times its kernels).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `buffer` | typed device buffers; large reads through pinned staging, uploads queued without a wait |
+//! | [`program`] | [`ProgramSpec`] (files, extra source, defines) and the program cache |
+//! | `source` | kernel lookup: `METAOPT_CL_DIR`, `cl/` beside the library, the source tree, the embedded copy |
+//! | [`tuning`] | work-group caps, tiles and other launch constants per device kind |
 
 mod buffer;
 pub mod program;

@@ -7,6 +7,13 @@
 //! elite pool of the best distinct permutations and restarts the chains that found no new best
 //! for a stagnation horizon from a perturbed elite permutation. On integer data a seed, a chain
 //! count and the iteration options give the same result on every device and on the CPU.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`device`] | `qap_ts_run` of `cl/qap_ts.cl`: one work-group per chain |
+//! | [`cpu`] | one chain on the host and the rayon engine, the reference of the device |
 
 pub mod cpu;
 pub mod device;

@@ -9,6 +9,13 @@
 //! once, and every random number is a Philox word keyed by (seed, population, generation,
 //! individual, gene): a seed gives the identical run for every population on every device, on the
 //! CPU, and however the populations are split over launches and devices.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`device`] | `qiga_run` of `cl/qiga.cl`: one work-group per population, whole runs in a launch |
+//! | [`cpu`] | the rayon twin: one task per population, the same arithmetic and draws |
 
 pub mod cpu;
 pub mod device;

@@ -3,6 +3,13 @@
 //! pitched storage) and `cpu.rs`, its rayon twin and reference. The formula types are
 //! `problem::sat`; the HC12 local search over assignments is a landscape of the HC12 engine
 //! (`hc12::sat`).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`eval`] | MCSX and DXAC on the device (`cl/sat.cl`) |
+//! | [`cpu`] | the rayon evaluator, the devices' reference |
 
 pub mod cpu;
 pub mod eval;

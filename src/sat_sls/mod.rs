@@ -10,6 +10,13 @@
 //! fresh random assignment after `restart_flips` flips. The search ends at the first model (the
 //! launch stops for every walk: a flag polled every [`POLL`] flips), the time limit, the flip
 //! budget or an interrupt; every model is verified on the host against the input clauses.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `device` | `sat_sls_run` of `cl/sat_sls.cl`, and the decoding of the records it writes |
+//! | [`cpu`] | the rayon walks, step for step those of the kernel, and [`SlsTracker`] for tests |
 
 pub mod cpu;
 mod device;

@@ -12,6 +12,13 @@
 //! backend for integer weights).
 //!
 //! [`dijkstra`]: crate::problem::graph::dijkstra
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `device` | the engine of `cl/sp.cl`: rounds in batches between host reads, or one work-group per source in local memory |
+//! | `cpu` | host Dijkstra per source on rayon, then the canonical predecessors |
 
 mod cpu;
 mod device;

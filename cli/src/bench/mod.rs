@@ -1,5 +1,23 @@
 //! `metaopt bench ...`: the benchmark drivers, one module per benchmark (throughput
 //! measurements and the thesis's tables, not tests), each ending in a CSV table on stdout.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`awvd`] | `metaopt bench awvd` |
+//! | [`bde`] | `metaopt bench bde` |
+//! | [`de`] | `metaopt bench de` and `bench de-digits` |
+//! | [`de_table`] | `metaopt bench de-table` |
+//! | [`functions`] | `metaopt bench functions` |
+//! | [`qap`] | `metaopt bench qap` |
+//! | [`qap_ts`] | `metaopt bench qap-ts` and `bench qap-quality` |
+//! | [`qiga`] | `metaopt bench qiga` |
+//! | [`sat`] | `metaopt bench sat` |
+//! | [`sat_solve`] | `metaopt bench sat-solve` |
+//! | [`scale`] | `metaopt bench scale` |
+//! | [`sp`] | `metaopt bench sp` |
+//! | [`tabu`] | `metaopt bench tabu` |
 
 pub mod awvd;
 pub mod bde;

@@ -1,5 +1,11 @@
 //! `metaopt de`: the island differential evolution solver (docs/specs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`batch`] | `de --batch` and `de --problems`: the batched DE |
 
 use crate::args::{
     parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, DevicesArg,

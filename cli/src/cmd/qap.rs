@@ -1,4 +1,10 @@
 //! `metaopt qap eval` and `metaopt qap solve` (`metaopt qap table5`: `qap/table5.rs`).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`table5`] | `qap table5`: the thesis's Table 5 measured again |
 
 pub mod table5;
 

@@ -4,6 +4,13 @@
 //! the tabu list of `tabu.rs`. [`Hc12`] (`device.rs`, its only backend: there is no CPU twin) is
 //! the [`Landscape`] the engine climbs (`src/hc12/climb.rs`, `src/hc12/restarts.rs`); the
 //! options and results are `params.rs`'s.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `params` | the problem's shape, codings, sense, starts, options and results |
+//! | `device` | the program (`cl/hc12_eval.cl` after the objective), the string's matrices, host callbacks and the row search |
 
 mod device;
 mod params;

@@ -5,6 +5,15 @@
 //! Every row of the neighbourhood is evaluated by an [`Evaluator`] (`device.rs` or its twin
 //! `cpu.rs`); [`QapHc12`] is the [`Landscape`] that the engine's climb (`src/hc12/climb.rs`)
 //! moves, and `solve.rs` the iterated use (rebase or restart) over the engine's restarts.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`eval`] | the state of one iteration, the evaluator interface and the cost form |
+//! | [`device`] | `qap_eval` of `cl/qap.cl` through the engine's row search |
+//! | [`cpu`] | the rayon twin of `device`, bit for bit |
+//! | [`solve`] | the iterated use: rebase on the best permutation while that improves, else restart |
 
 pub mod cpu;
 pub mod device;

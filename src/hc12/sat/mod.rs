@@ -6,6 +6,12 @@
 //! recently flipped variables, and runs restart from random assignments. [`SatSolver`] is the
 //! [`Landscape`] the engine climbs (`src/hc12/climb.rs`, `src/hc12/restarts.rs`). Every model
 //! is checked against the original clauses on the host before it is reported.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `device` | the formula and clause counts on the device, and the row search of `sat_hc12_eval` (`cl/sat.cl`) |
 
 mod device;
 
