@@ -16,6 +16,16 @@
 //! and the twin compute the same additions and multiplications: in double they agree value for
 //! value wherever the objective's values do (tests/bh.rs).
 //!
+//! # One iteration
+//!
+//! The anchors, search points, steps and search lengths of every chain stay on the device;
+//! `bh_steps` runs K steps of every chain, one work-item each: a step draws its words once per
+//! counter (two per component, one for the hop's scale), makes a trial (a (1+1)-ES step from the
+//! search point, or a hop from the anchor when the search is over, which first accepts its end if
+//! strictly lower), evaluates it with the objective (stride `chains`), and applies the 1/5 rule.
+//! The host reads the anchors' values between launches and moves every anchor to the lowest
+//! (`anchor`). The CPU twin runs the same steps per chain on rayon.
+//!
 //! # Modules
 //!
 //! | module | what |

@@ -8,6 +8,20 @@
 //! migration, then [`DeMultiPop::iteration`] or [`DeMultiPop::run`], and the accessors
 //! [`DeMultiPop::bests_fitness`], [`DeMultiPop::best`] and [`DeMultiPop::x`].
 //!
+//! # One iteration
+//!
+//! One generation: `de_trial` makes every trial (mutation, binomial crossover, bound correction)
+//! from counter-based random numbers, written in the Y layout (member-fastest) through a
+//! local-memory tile transposition from X; the objective evaluates Y (or the host callback does, on
+//! Y read back); `de_eval_select` (or `de_select` after a host callback) keeps the better of trial
+//! and member; `de_best` refreshes each island's best row; every `period` generations the host
+//! plans the migration moves (`ops.rs`) from the view `de_view` computes (each island's best value
+//! and worst member, not every value) and `de_migrate` applies them (on several devices,
+//! `multi.rs`: each device holds a block of islands, draws by global island `p0 + p` of `npg`, its
+//! view carries the best rows, and the migrants travel through host memory with `de_import`; across
+//! MPI ranks each process holds a block, and the values and migrants travel through the caller's
+//! `IslandExchange`). The CPU engine (`cpu.rs`) draws the same numbers and follows the same run.
+//!
 //! # Modules
 //!
 //! | module | what |
