@@ -1,4 +1,4 @@
-//! `metaopt`: the command-line front end over the Rust API (docs/ARCHITECTURE.md, layer 1).
+//! `metaopt`: the command-line front end over the Rust API (docs/ARCHITECTURE.md).
 //!
 //! Every failure, including a caught panic, ends as `error: <message>` on stderr and exit status 2
 //! (clap's own usage errors use the same status), so scripts can tell a failed command from one

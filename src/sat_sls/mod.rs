@@ -271,7 +271,7 @@ pub struct SlsOptions {
     pub restart_flips: u64,
     /// Flips of every walk per launch (>= 1): the device and the CPU backend rebuild each walk's
     /// state from its assignment at every launch when the state is small (see
-    /// [`cpu::persists`]), so walks agree only for equal values.
+    /// [`persists`]), so walks agree only for equal values.
     pub flips_per_launch: u32,
     /// Flips per walk in all (0: no budget; the search then ends at a model, the time limit or
     /// an interrupt).
