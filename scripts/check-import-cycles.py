@@ -10,8 +10,9 @@ crate::a::b); inline modules such as `mod tests { ... }` belong to their file. A
 path in a that names b or an item inside it: `use crate::...`, `use super::...`, `use self::...`,
 a `use` of a child module by its bare name, and the same paths written inline in code
 (`crate::x::y::f()`). Code under `#[cfg(test)] mod ... { }` is left out: a unit test may use any
-module it tests without making the modules depend on each other. A path ends at the deepest file module it names, so `crate::de::Config`
-is an edge to `de` (its mod.rs) even where mod.rs re-exports it from a child.
+module it tests without making the modules depend on each other. A path ends at the deepest file
+module it names, so `crate::de::Config` is an edge to `de` (its mod.rs) even where mod.rs
+re-exports it from a child.
 
 Rule: an edge from a module to one of its ancestors (a child using its parent's items) or to one
 of its descendants (a parent using its children) is left out: a parent owns its children and
@@ -51,7 +52,11 @@ def strip_comments_and_strings(text):
                     j += 1
             out.append("\n" * text.count("\n", i, j))
             i = j
-        elif c == "r" and re.match(r'r#*"', text[i:i + 10]) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+        elif (
+            c == "r"
+            and re.match(r'r#*"', text[i:i + 10])
+            and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_"))
+        ):
             m = re.match(r'r(#*)"', text[i:])
             end = '"' + m.group(1)
             j = text.find(end, i + len(m.group(0)))
@@ -81,6 +86,7 @@ def strip_comments_and_strings(text):
 
 def expand_use_tree(tree):
     """`a::{b, c::{d, e}}` -> [[a, b], [a, c, d], [a, c, e]] (globs and renames dropped)."""
+    tree = re.sub(r"\s+as\s+" + IDENT, "", tree)
     tree = re.sub(r"\s+", "", tree)
 
     def parse(s, i):
@@ -116,19 +122,13 @@ def expand_use_tree(tree):
         return [[x for x in segs if x != "*"]], i
 
     paths, _ = parse(tree, 0)
-    out = []
-    for p in paths:
-        p = [re.sub(r"^(" + IDENT + r")as" + IDENT + "$", r"\1", x) for x in p]
-        if p:
-            out.append(p)
-    return out
+    return [p for p in paths if p]
 
 
 class Crate:
     def __init__(self, root, src, lib):
         self.root = root
         self.dir = os.path.join(root, src)
-        self.root_file = lib
         self.modules = {}  # tuple path -> file (relative to the repository)
         for dirpath, _, files in os.walk(self.dir):
             for f in files:
@@ -150,13 +150,18 @@ class Crate:
         return ()
 
     def edges(self, module):
-        text = strip_comments_and_strings(open(os.path.join(self.root, self.modules[module])).read())
+        with open(os.path.join(self.root, self.modules[module])) as f:
+            text = strip_comments_and_strings(f.read())
         # inline modules: `mod name {` opens a scope whose `super`/`self` are relative to it
         scopes = []  # (brace depth at open, name, under #[cfg(test)])
         depth = 0
         refs = []  # (position's scope path, absolute-or-relative path segments, is_use)
-        pos = 0
-        token = re.compile(r"(#\[cfg\(test\)\]\s*)?\bmod\s+(" + IDENT + r")\s*\{|[{}]|\buse\s+([^;]*);|\b((?:crate|super|self)(?:\s*::\s*" + IDENT + r")+)")
+        token = re.compile(
+            r"(#\[cfg\(test\)\]\s*)?\bmod\s+(" + IDENT + r")\s*\{"  # an inline module
+            r"|[{}]"
+            r"|\buse\s+([^;]*);"
+            r"|\b((?:crate|super|self)(?:\s*::\s*" + IDENT + r")+)"  # a path in code
+        )
         for m in token.finditer(text):
             if m.group(2):
                 scopes.append((depth, m.group(2), bool(m.group(1))))
@@ -278,22 +283,27 @@ def cycles(graph):
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..")
     bad = 0
     for src, lib, name in CRATES:
         if not os.path.isdir(os.path.join(root, src)):
             continue
         crate = Crate(root, src, lib)
         graph, why = crate.graph()
+        name_of = lambda m: "::".join(m)
         for comp, cycle in cycles(graph):
-            bad += 1
-            print(f"{name}: import cycle: " + " -> ".join("::".join(m) for m in cycle + [cycle[0]]))
             members = set(comp)
-            if len(comp) > len(cycle):
-                print("    one cycle among: " + ", ".join("::".join(m) for m in comp))
-            for x, y in sorted(k for k in why if k[0] in members and k[1] in members):
-                for a, b in sorted(why[(x, y)]):
-                    print(f"    {crate.modules[a]} uses {crate.modules[b]}")
+            # each pair of modules that import each other is a cycle of its own; a component
+            # without such a pair shows its shortest cycle
+            pairs = sorted((x, y) for x, y in why if x < y and (y, x) in why and x in members)
+            shown = [[x, y] for x, y in pairs] or [cycle]
+            for c in shown:
+                bad += 1
+                print(f"{name}: import cycle: " + " -> ".join(name_of(m) for m in c + [c[0]]))
+                for x, y in zip(c, c[1:] + c[:1]):
+                    for a, b in sorted(why[(x, y)]):
+                        print(f"    {crate.modules[a]} uses {crate.modules[b]}")
     if bad:
         print(f"{bad} import cycle(s); move the shared items to the module that owns the concept")
         return 1
