@@ -7,7 +7,7 @@
 //! Defaults: data/qaplib/nug12.dat, 30 s, the default device (`METAOPT_DEVICE` picks another).
 
 use metaopt::problem::qap::{read_bks_csv, QapInstance, QapProblem};
-use metaopt::qap::ts::{Backend, QapTs, QapTsOptions};
+use metaopt::qap_ts::{Backend, QapTs, QapTsOptions};
 use std::path::PathBuf;
 use std::sync::Arc;
 

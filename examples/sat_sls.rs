@@ -11,7 +11,7 @@
 
 use metaopt::device::Backend;
 use metaopt::problem::sat::Cnf;
-use metaopt::sat::sls::{SatSls, SlsOptions};
+use metaopt::sat_sls::{SatSls, SlsOptions};
 use std::path::PathBuf;
 
 fn main() -> metaopt::Result<()> {

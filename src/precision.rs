@@ -65,6 +65,29 @@ impl Precision {
     }
 }
 
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The names of [`Precision::name`], for command lines and configuration files.
+impl std::str::FromStr for Precision {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> crate::Result<Precision> {
+        match s {
+            "auto" => Ok(Precision::Auto),
+            "single" => Ok(Precision::Single),
+            "double" => Ok(Precision::Double),
+            _ => Err(crate::Error::arg(
+                "precision",
+                format!("`{s}`; expected auto, single or double"),
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +99,14 @@ mod tests {
         assert_eq!(Precision::Single.resolve(false, true), Precision::Single);
         assert_eq!(Precision::Single.resolve(true, true), Precision::Double);
         assert_eq!(Precision::Double.resolve(false, false), Precision::Double);
+    }
+
+    #[test]
+    fn names_parse_back() {
+        for p in [Precision::Auto, Precision::Single, Precision::Double] {
+            assert_eq!(p.name().parse::<Precision>().unwrap(), p);
+            assert_eq!(p.to_string(), p.name());
+        }
+        assert!("half".parse::<Precision>().is_err());
     }
 }

@@ -13,6 +13,7 @@
 //! Precision: [`PrecisionArgs`] (`--single`; `--double`, the default).
 
 use crate::out::{flag_error, CliResult, Failure};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use metaopt::de::{BoundsCorrection, MigrationKind, Mutation};
 use metaopt::device::{set_device_number, Backend};
@@ -335,47 +336,21 @@ pub struct PrecisionArgs {
 pub struct FitnessPrecisionArg {
     /// Precision of the fitness values, stored and compared in it (the thesis's FPf of
     /// DEMultiPop<FP, FPf>): single or double [default: the storage precision of --single/--double]
-    #[arg(long, value_name = "P", value_parser = ["single", "double"])]
-    pub fitness_precision: Option<String>,
+    #[arg(long, value_name = "P", value_parser = PossibleValuesParser::new(["single", "double"])
+        .try_map(|s| s.parse::<Precision>()))]
+    pub fitness_precision: Option<Precision>,
 }
 
 impl FitnessPrecisionArg {
     /// The library's option: `Auto` (the storage precision) without the flag.
-    pub fn option(&self) -> metaopt::Precision {
-        match self.fitness_precision.as_deref() {
-            Some("single") => metaopt::Precision::Single,
-            Some("double") => metaopt::Precision::Double,
-            _ => metaopt::Precision::Auto,
-        }
+    pub fn option(&self) -> Precision {
+        self.fitness_precision.unwrap_or(Precision::Auto)
     }
 }
 
-/// The precision a command computed in, as the text and JSON outputs name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Precision {
-    Single,
-    Double,
-}
-
-impl Precision {
-    pub fn name(self) -> &'static str {
-        match self {
-            Precision::Single => "single",
-            Precision::Double => "double",
-        }
-    }
-
-    pub fn is_double(self) -> bool {
-        self == Precision::Double
-    }
-}
-
-impl std::fmt::Display for Precision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The precision a command computed in (single or double, never auto), as the text and JSON
+/// outputs name it.
+pub use metaopt::Precision;
 
 impl PrecisionArgs {
     /// Double unless `--single`, or the device has no fp64: then single, with a note on stderr
@@ -519,7 +494,7 @@ pub fn catalogue_function(flag: &str, name: &str, dims: u32) -> CliResult<&'stat
 }
 
 /// The robust tabu search's tuning options (`qap solve --method ts`, `bench qap-quality`); each
-/// left out keeps the library's default (`metaopt::qap::ts::QapTsOptions`).
+/// left out keeps the library's default (`metaopt::qap_ts::QapTsOptions`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct TsTuningArgs {
     /// ts: tabu iterations per chain per device launch (the elite pool and the stop rules act
@@ -540,7 +515,7 @@ pub struct TsTuningArgs {
     /// ts: tenure rule: cubic (Taillard 2006, floor(u^3 8n)) or uniform (1991, 0.9n..1.1n)
     /// [default: cubic]
     #[arg(long, value_name = "RULE", value_parser = parse_tenure)]
-    pub tenure: Option<metaopt::qap::ts::TenureRule>,
+    pub tenure: Option<metaopt::qap_ts::TenureRule>,
     /// ts: long-term aspiration horizon in iterations [default: 5 n^2]
     #[arg(long, value_name = "N")]
     pub horizon: Option<u32>,
@@ -566,16 +541,13 @@ impl TsTuningArgs {
     }
 
     /// `opts` with the given options in place of its own.
-    pub fn apply(
-        &self,
-        mut opts: metaopt::qap::ts::QapTsOptions,
-    ) -> metaopt::qap::ts::QapTsOptions {
+    pub fn apply(&self, mut opts: metaopt::qap_ts::QapTsOptions) -> metaopt::qap_ts::QapTsOptions {
         if let Some(v) = self.launch_iterations {
             opts.launch_iterations = v;
         }
         opts.elite_size = self
             .elite
-            .unwrap_or_else(|| metaopt::qap::ts::elite_size_for(opts.chains));
+            .unwrap_or_else(|| metaopt::qap_ts::elite_size_for(opts.chains));
         if self.stagnation.is_some() {
             opts.stagnation = self.stagnation;
         }
@@ -619,10 +591,10 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
     Ok((num(a)?, num(b)?))
 }
 
-fn parse_tenure(s: &str) -> Result<metaopt::qap::ts::TenureRule, String> {
+fn parse_tenure(s: &str) -> Result<metaopt::qap_ts::TenureRule, String> {
     match s.to_ascii_lowercase().as_str() {
-        "cubic" => Ok(metaopt::qap::ts::TenureRule::Cubic),
-        "uniform" => Ok(metaopt::qap::ts::TenureRule::Uniform),
+        "cubic" => Ok(metaopt::qap_ts::TenureRule::Cubic),
+        "uniform" => Ok(metaopt::qap_ts::TenureRule::Uniform),
         _ => Err(format!("`{s}`: expected cubic or uniform")),
     }
 }

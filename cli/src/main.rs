@@ -1,8 +1,20 @@
-//! `metaopt`: the command-line front end over the Rust API (docs/ARCHITECTURE.md, layer 1).
+//! `metaopt`: the command-line front end over the Rust API (docs/ARCHITECTURE.md).
 //!
 //! Every failure, including a caught panic, ends as `error: <message>` on stderr and exit status 2
 //! (clap's own usage errors use the same status), so scripts can tell a failed command from one
 //! that ran.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`args`] | the argument groups the commands share, flattened into each |
+//! | [`cmd`] | one module per command |
+//! | [`bench`] | the benchmark drivers (`metaopt bench ...`) |
+//! | [`experiment`] | the thesis's experiments and the computations behind its tables |
+//! | [`out`] | the error type, output, CSV, progress bars, number formatting and statistics |
+//! | [`plot`] | PNG plots |
+//! | [`mpi`] | `--mpi`: one rank of an MPI job per machine |
 
 // The argument groups the commands share (args), one module per command (cmd), the benchmark
 // drivers (bench) and the thesis's experiments with their statistics (experiment), which live
@@ -159,7 +171,7 @@ fn main() -> ExitCode {
         Command::Devices(a) => devices::run(&a),
         Command::Qap(qap::QapCommand::Eval(a)) => qap::eval(&a),
         Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
-        Command::Qap(qap::QapCommand::Table5(a)) => cmd::qap_table5::run(&a),
+        Command::Qap(qap::QapCommand::Table5(a)) => cmd::qap::table5::run(&a),
         Command::Sat(sat::SatCommand::Eval(a)) => sat::eval(&a),
         Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a),
         Command::Sat(sat::SatCommand::Generate(a)) => sat::generate(&a),

@@ -161,7 +161,7 @@ impl Ranks {
     /// The QAP tabu search's exchange before a launch (`QapTs::solve_shared`): every rank's best
     /// and stop wish go to all; all stop when any would, and the rank with the best cost (the
     /// lowest rank among equals) broadcasts its permutation, which the others take.
-    pub fn share_best(&self, round: &metaopt::qap::ts::ShareRound) -> metaopt::qap::ts::Shared {
+    pub fn share_best(&self, round: &metaopt::qap_ts::ShareRound) -> metaopt::qap_ts::Shared {
         #[cfg(feature = "mpi")]
         {
             use mpi::collective::{CommunicatorCollectives, Root};
@@ -176,13 +176,13 @@ impl Ranks {
             world
                 .process_at_rank(owner as i32)
                 .broadcast_into(&mut perm[..]);
-            metaopt::qap::ts::Shared {
+            metaopt::qap_ts::Shared {
                 stop,
                 permutation: (owner != self.rank).then_some(perm),
             }
         }
         #[cfg(not(feature = "mpi"))]
-        metaopt::qap::ts::Shared {
+        metaopt::qap_ts::Shared {
             stop: round.stop,
             permutation: None,
         }

@@ -1,14 +1,16 @@
 //! Output helpers shared by the subcommands: the CLI's error type and the renaming of library
 //! parameters to flags, writing to stdout without panicking on a closed pipe, CSV tables,
-//! progress bars and number formatting.
+//! progress bars, number formatting, the statistics of a set of values, default input files
+//! found from the working directory or the source tree, and timed repetitions.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
 use std::fmt;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// An error as the user sees it: one line after `error: `.
 #[derive(Debug)]
@@ -299,6 +301,110 @@ pub fn stop_word(s: metaopt::StopReason) -> String {
         .unwrap_or_default()
 }
 
+/// The mean, quartiles and extremes of a set of values.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    pub mean: f64,
+    pub q25: f64,
+    pub q50: f64,
+    pub q75: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// The q-quantile (0 <= q <= 1) of sorted values by linear interpolation between the closest
+/// ranks (NumPy's default, R's type 7). NaN for no values.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        1 => sorted[0],
+        n => {
+            let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
+            let lo = h.floor() as usize;
+            let hi = (lo + 1).min(n - 1);
+            sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+        }
+    }
+}
+
+/// Mean, quartiles, min and max of `values` (NaN everywhere for none).
+pub fn stats(values: &[f64]) -> Stats {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let mean = if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    Stats {
+        mean,
+        q25: quantile(&v, 0.25),
+        q50: quantile(&v, 0.5),
+        q75: quantile(&v, 0.75),
+        min: v.first().copied().unwrap_or(f64::NAN),
+        max: v.last().copied().unwrap_or(f64::NAN),
+    }
+}
+
+/// The source tree this binary was built from.
+fn source_tree() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).to_path_buf()
+}
+
+/// The file `given`, else the benchmark's default `rel` relative to the working directory, else
+/// the same file seen from the source tree; an error names the `what` and the flag (`hint`).
+pub fn default_file(
+    given: &Option<PathBuf>,
+    rel: &str,
+    what: &str,
+    hint: &str,
+) -> CliResult<PathBuf> {
+    if let Some(p) = given {
+        return Ok(p.clone());
+    }
+    [PathBuf::from(rel), source_tree().join(rel)].into_iter().find(|p| p.is_file()).ok_or_else(|| {
+        Failure(format!(
+            "the default {what} {rel} is not there (relative to the working directory or to {}); give {hint}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+    })
+}
+
+/// The folder `given`, else `rel` relative to the working directory when it is there, else in
+/// the source tree.
+pub fn default_dir(given: &Option<PathBuf>, rel: &str) -> PathBuf {
+    given.clone().unwrap_or_else(|| {
+        let cwd = PathBuf::from(rel);
+        if cwd.is_dir() {
+            cwd
+        } else {
+            source_tree().join(rel)
+        }
+    })
+}
+
+/// Calls `f(call index)` once to warm up (call 0), then again until `iterations` timed calls or
+/// `seconds` have passed, whichever comes first (at least one timed call); (timed calls, seconds).
+pub fn timed(
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    mut f: impl FnMut(u64) -> CliResult,
+) -> CliResult<(u64, f64)> {
+    f(0)?;
+    let t0 = Instant::now();
+    let mut calls = 0u64;
+    loop {
+        calls += 1;
+        f(calls)?;
+        if iterations.is_some_and(|n| calls >= n)
+            || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s)
+        {
+            break;
+        }
+    }
+    Ok((calls, t0.elapsed().as_secs_f64()))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -324,5 +430,32 @@ mod tests {
     fn bytes() {
         assert_eq!(super::bytes(512), "512 B");
         assert_eq!(super::bytes(3 << 30), "3.0 GiB");
+    }
+
+    use super::{quantile, stats, Stats};
+
+    #[test]
+    fn quantiles_interpolate_like_numpy() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(quantile(&v, 0.0), 1.0);
+        assert_eq!(quantile(&v, 1.0), 4.0);
+        assert!((quantile(&v, 0.25) - 1.75).abs() < 1e-15);
+        assert!((quantile(&v, 0.5) - 2.5).abs() < 1e-15);
+        assert!((quantile(&v, 0.75) - 3.25).abs() < 1e-15);
+        assert_eq!(quantile(&[7.0], 0.3), 7.0);
+        assert!(quantile(&[], 0.5).is_nan());
+        let s = stats(&[5.0, 1.0, 3.0, 2.0, 4.0]);
+        assert_eq!(
+            s,
+            Stats {
+                mean: 3.0,
+                q25: 2.0,
+                q50: 3.0,
+                q75: 4.0,
+                min: 1.0,
+                max: 5.0
+            }
+        );
+        assert!(stats(&[]).mean.is_nan());
     }
 }

@@ -234,7 +234,7 @@ impl Engine for CpuEngine {
         Ok(self.tau.clone())
     }
 
-    fn description(&self) -> String {
-        format!("CPU (rayon, {} threads)", rayon::current_num_threads())
+    fn describe(&self) -> String {
+        crate::device::Backend::Cpu.describe()
     }
 }

@@ -227,15 +227,8 @@ impl Engine for DeviceEngine {
         Ok(v)
     }
 
-    fn description(&self) -> String {
+    fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!(
-            "device {}: {} ({}, {}); {} work-items per ant",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str(),
-            self.wg
-        )
+        format!("{}; {} work-items per ant", i.describe(), self.wg)
     }
 }

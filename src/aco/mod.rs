@@ -19,6 +19,14 @@
 //! and on the CPU with the roulette and `alpha` in {0, 1, 2} (other exponents go through `pow`,
 //! whose last bit may differ between libraries). Gumbel-max selection uses `log`, so there the
 //! backends agree in distribution, not necessarily bit for bit.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`device`] | `aco_ants` (one work-group per ant) and `aco_deposit` (one work-item per vertex) of `cl/aco.cl` |
+//! | [`cpu`] | the rayon twin: one task per ant, the same words and roulette |
+//! | [`local`] | the path local search (shortcuts and one-, two- and three-vertex detours), on the host for both backends |
 
 pub mod cpu;
 pub mod device;
@@ -236,7 +244,7 @@ pub(crate) trait Engine: Send {
     /// Evaporation, deposit and bounds.
     fn deposit(&mut self, step: &DepositStep) -> Result<()>;
     fn pheromone(&mut self) -> Result<Vec<f64>>;
-    fn description(&self) -> String;
+    fn describe(&self) -> String;
 }
 
 /// x^a with the exponents 0, 1 and 2 exact (as `aco_pow` in `cl/aco.cl`).
@@ -400,7 +408,7 @@ impl Aco {
     }
 
     pub fn backend_description(&self) -> String {
-        self.engine.description()
+        self.engine.describe()
     }
 
     /// One run from `source` to `target` (pheromone starts afresh).
@@ -429,7 +437,7 @@ impl Aco {
             found_at_iteration: None,
             successful_ants: 0,
             elapsed: Duration::ZERO,
-            backend_description: self.engine.description(),
+            backend_description: self.engine.describe(),
         };
         let Some(exact_len) = exact_length else {
             res.elapsed = start.elapsed();

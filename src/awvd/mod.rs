@@ -3,10 +3,15 @@
 //! balls), edges between them and contacts (ball pairs that share a face), as Voronota gives
 //! them.
 //!
-//! - `input.rs`: PDB / mmCIF atoms (pdbtbx) with Voronota's selection and radii, balls files.
-//! - `geom.rs`: tangent spheres of four balls, the trisector of three balls (edge curve).
-//! - `grid.rs`: the uniform grid of cells (cell lists) for candidate search and emptiness checks.
-//! - `trace.rs`: edge tracing, level by level, with the end-vertex search of the CPU backend.
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`input`] | PDB / mmCIF atoms (pdbtbx) with Voronota's selection and radii, balls files |
+//! | [`geom`] | tangent spheres of four balls, the trisector of three balls (edge curve) |
+//! | [`grid`] | the uniform grid of cells (cell lists) for candidate search and emptiness checks |
+//! | [`trace`] | edge tracing, level by level, with the end-vertex search of the CPU backend |
+//! | [`device`] | the diagram traced on the device (`cl/awvd.cl`) |
 
 use std::fmt::Write;
 pub mod device;

@@ -537,9 +537,6 @@ impl Engine for CpuDe {
     }
 
     fn describe(&self) -> String {
-        format!(
-            "CPU backend ({} rayon threads)",
-            rayon::current_num_threads()
-        )
+        crate::device::Backend::Cpu.describe()
     }
 }

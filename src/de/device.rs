@@ -1761,10 +1761,7 @@ impl Engine for DeviceDe {
             ),
             None => String::new(),
         };
-        format!(
-            "{} ({}), tile {}x{}{fused}",
-            i.name, i.platform, self.tile, self.tile
-        )
+        format!("{}, tile {}x{}{fused}", i.describe(), self.tile, self.tile)
     }
 }
 

@@ -8,12 +8,35 @@
 //! migration, then [`DeMultiPop::iteration`] or [`DeMultiPop::run`], and the accessors
 //! [`DeMultiPop::bests_fitness`], [`DeMultiPop::best`] and [`DeMultiPop::x`].
 //!
-//! - `config.rs`: the strategies, options and parameters, validated into a [`Config`];
-//! - `engine.rs`: the [`Engine`] both backends implement, and [`DeMultiPop`] over it;
-//! - `ops.rs`: the operators and random numbers both backends draw, so on one seed they follow
-//!   the same run;
-//! - `device.rs`: the OpenCL engine (`cl/de.cl`); `cpu.rs`: the rayon engine;
-//! - `multi.rs`: several devices, a block of islands each ([`DeMultiPop::on_devices`]).
+//! # One iteration
+//!
+//! One generation: `de_trial` makes every trial (mutation, binomial crossover, bound correction)
+//! from counter-based random numbers, written in the Y layout (member-fastest) through a
+//! local-memory tile transposition from X; the objective evaluates Y (or the host callback does, on
+//! Y read back); `de_eval_select` (or `de_select` after a host callback) keeps the better of trial
+//! and member; `de_best` refreshes each island's best row; every `period` generations the host
+//! plans the migration moves (`ops.rs`) from the view `de_view` computes (each island's best value
+//! and worst member, not every value) and `de_migrate` applies them (on several devices,
+//! `multi.rs`: each device holds a block of islands, draws by global island `p0 + p` of `npg`, its
+//! view carries the best rows, and the migrants travel through host memory with `de_import`; across
+//! MPI ranks each process holds a block, and the values and migrants travel through the caller's
+//! `IslandExchange`). The CPU engine (`cpu.rs`) draws the same numbers and follows the same run.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`config`] | the strategies, options and parameters, validated into a [`Config`] |
+//! | [`engine`] | the [`Engine`] both backends implement, and [`DeMultiPop`] over it |
+//! | [`ops`] | the operators and random numbers both backends draw, so on one seed they follow the same run |
+//! | [`device`] | the OpenCL engine (`cl/de.cl`) |
+//! | [`cpu`] | the rayon engine |
+//! | [`multi`] | several devices, a block of islands each ([`DeMultiPop::on_devices`]) |
+//! | [`pace`] | the work of one phase in pieces short enough for a time limit or a stop token |
+//! | [`adapt`] | the self-adapting variants (JADE, SHADE, L-SHADE, jSO): their formulas and the host-planned path |
+//! | [`ade`] | the SHADE family on the device (`cl/de_batch.cl`) and its host twin |
+//! | [`jde`] | jDE100 on the device and its host twin |
+//! | [`batch`] | batched DE: many independent problems, one work-group each (`cl/de_batch.cl`) |
 
 pub mod adapt;
 pub mod ade;

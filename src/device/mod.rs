@@ -8,6 +8,34 @@
 //! Contexts are shared per device within the process, so that the program cache (keyed by the
 //! source hash and the build options) serves every solver on that device. Each solver takes its
 //! own in-order queue (profiling-enabled where a solver times its kernels).
+//!
+//! - **Numbering and contexts**: one list over all platforms, GPUs first; one shared context per
+//!   device (made at first use, with its program cache and pinned staging); each solver instance
+//!   takes its own in-order queue. `Backend::Device(Some(d))` names a device,
+//!   `Backend::Device(None)` the process default (`set_device_number`, `METAOPT_DEVICE`, else 0);
+//!   every solver resolves it through `Backend::context`.
+//! - **Per-handle devices**: every front end passes a device number to the create call (C: the
+//!   options' `device` field or an `_on_device` variant, `src/ffi/device.rs` `backend_on` parses
+//!   `backend` and `device` for all of them; Python `device=None`; MEX `opts.device`; C++
+//!   `DEOptions::device`, `evaluate(..., device)`), so one process holds handles on several devices
+//!   and drives them from several threads (each handle from one thread at a time, its busy flag).
+//! - **Device loss is per context**: `DeviceContext` carries a `lost` flag. `note_failure(queue,
+//!   err)` (every launch, read, write, flush and finish error path) sets it on the failing queue's
+//!   context; `Queue::check_valid` refuses launches, reads and writes through a lost context with
+//!   `InvalidMemSpace`; `DeviceContext::get(d)` refuses only a lost `d`; `reset_mem_space` drops
+//!   the lost contexts from the cache (healthy ones stay). `is_device_valid(d)` and
+//!   `is_mem_space_valid()` (the default device) read it; `mark_lost_for_test(d)` (hidden)
+//!   simulates a failure. `tests/multi_device_handles.rs` checks all of it with PoCL posing as
+//!   three devices.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `buffer` | typed device buffers; large reads through pinned staging, uploads queued without a wait |
+//! | [`program`] | [`ProgramSpec`] (files, extra source, defines) and the program cache |
+//! | `source` | kernel lookup: `METAOPT_CL_DIR`, `cl/` beside the library, the source tree, the embedded copy |
+//! | [`tuning`] | work-group caps, tiles and other launch constants per device kind |
 
 mod buffer;
 pub mod program;
@@ -70,6 +98,19 @@ impl DeviceKind {
             DeviceKind::Cpu => "CPU",
             DeviceKind::Other => "other",
         }
+    }
+}
+
+impl DeviceInfo {
+    /// [`Backend::describe`] of this device: "device N: name (platform, kind)".
+    pub fn describe(&self) -> String {
+        format!(
+            "device {}: {} ({}, {})",
+            self.index,
+            self.name,
+            self.platform,
+            self.kind.as_str()
+        )
     }
 }
 
@@ -435,6 +476,25 @@ impl Backend {
                 "backend",
                 format!("the CPU backend; {solver} runs on an OpenCL device only"),
             )),
+        }
+    }
+
+    /// What computes, in the words every solver's report starts with (a solver appends its own
+    /// layout): "CPU backend (rayon, N threads)", or [`DeviceInfo::describe`] of the device. A
+    /// device that cannot be opened is described by the error.
+    pub fn describe(self) -> String {
+        match self {
+            Backend::Cpu => format!(
+                "CPU backend (rayon, {} threads)",
+                rayon::current_num_threads()
+            ),
+            Backend::Device(n) => match self.context("a description") {
+                Ok(ctx) => ctx.info.describe(),
+                Err(e) => match n {
+                    Some(n) => format!("device {n}: {e}"),
+                    None => format!("device in use: {e}"),
+                },
+            },
         }
     }
 }

@@ -236,13 +236,11 @@ pub(crate) fn check_balls(balls: &[Ball]) -> Result<()> {
     Ok(())
 }
 
-/// What computes the diagram, in words.
-pub(crate) fn backend_description(backend: Backend, double: bool) -> Result<String> {
+/// What computes the diagram, in words: [`Backend::describe`], and on a device the precision of
+/// its search.
+fn describe(backend: Backend, double: bool) -> Result<String> {
     Ok(match backend {
-        Backend::Cpu => format!(
-            "CPU backend (rayon, {} threads)",
-            rayon::current_num_threads()
-        ),
+        Backend::Cpu => backend.describe(),
         Backend::Device(n) => {
             let ctx: std::sync::Arc<DeviceContext> = match n {
                 Some(i) => DeviceContext::get(i)?,
@@ -253,7 +251,7 @@ pub(crate) fn backend_description(backend: Backend, double: bool) -> Result<Stri
             } else {
                 "float pass, suspects in double"
             };
-            format!("device {}: {} ({pass})", ctx.info.index, ctx.info.name)
+            format!("{}; {pass}", ctx.info.describe())
         }
     })
 }
@@ -315,7 +313,7 @@ fn build(balls: &[Ball], options: *const MetaoptAwvdOptions) -> Result<MetaoptAw
     };
     let (opts, backend, double) = awvd_options(&o)?;
     check_balls(balls)?;
-    let description = backend_description(backend, double)?;
+    let description = describe(backend, double)?;
     let t = std::time::Instant::now();
     let d = awvd_run(balls, &opts, backend, double)?;
     let elapsed_s = t.elapsed().as_secs_f64();

@@ -29,6 +29,31 @@
 //! - A handle serves one call at a time: a call on a handle whose previous call is still running
 //!   (re-entered from its own objective callback, or from a second thread) is
 //!   `METAOPT_ERR_BUSY`, and a free meanwhile takes effect when the running call returns.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `boundary` | the one panic boundary and the checks of the caller's pointers |
+//! | `error` | the C error codes; the one `Error` -> code table is [`crate::Error::code`] |
+//! | `handle` | the one handle mechanism: magic number, registry, busy flag, free |
+//! | `result` | the one pattern of result structs and their frees |
+//! | `interrupt` | `metaopt_interrupt` and stop tokens |
+//! | `device` | device selection and listing, and the backend of every create call |
+//! | `version` | the library's version |
+//! | `functions` | catalogue functions evaluated by name |
+//! | `qap` | QAP instances and the HC12 QAP solver |
+//! | `qap_ts` | the QAP robust tabu search |
+//! | `hc12` | the general HC12 solver |
+//! | `de` | island DE |
+//! | `de_batch` | batched DE |
+//! | `sat` | SAT formulas, evaluation and search |
+//! | `knapsack` | knapsack instances |
+//! | `qiga` | the quantum-inspired GA over a knapsack |
+//! | `graph` | directed graphs |
+//! | `sp` | exact shortest paths over a graph |
+//! | `aco` | the ant colony over a graph |
+//! | `awvd` | the Voronoi diagram of balls |
 
 mod aco;
 mod awvd;

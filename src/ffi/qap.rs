@@ -8,11 +8,12 @@ use super::{
     MetaoptInt32Result,
 };
 use crate::error::{Error, Result};
-use crate::hc12::qap::solve::{gap_percent, solve, QapSolveOptions, RestartMode, Start};
+use crate::hc12::qap::solve::{solve, QapSolveOptions, RestartMode, Start};
 use crate::hc12::qap::{Backend, CostForm, QapHc12};
 use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
 use crate::interrupt::StopReason;
+use crate::problem::qap::gap_percent;
 use crate::problem::qap::{find_bks, QapInstance, MAX_N};
 use crate::problem::qap::{split_df, Cost, ElemType, QapMatrices, QapProblem};
 use std::ffi::{c_char, c_void};

@@ -1,4 +1,4 @@
-//! The robust tabu search for the QAP (`crate::qap::ts`, docs/specs/QAP_TS.md) over the C ABI:
+//! The robust tabu search for the QAP (`crate::qap_ts`, docs/specs/QAP_TS.md) over the C ABI:
 //! a solve over an instance made by `metaopt_qap_params*`, on the instance's backend
 //! (`metaopt_qap_set_backend`).
 
@@ -7,9 +7,9 @@ use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::{CostFields, MetaoptQapInstance};
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
 use crate::error::{Error, Result};
-use crate::hc12::qap::solve::gap_percent;
 use crate::interrupt::StopReason;
-use crate::qap::ts::{QapTs, QapTsOptions, TenureRule};
+use crate::problem::qap::gap_percent;
+use crate::qap_ts::{QapTs, QapTsOptions, TenureRule};
 use std::ffi::c_char;
 use std::ptr;
 

@@ -19,7 +19,7 @@ use crate::hc12::tabu::TabuConfig;
 use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, Cnf};
 use crate::sat::eval::DeviceSat;
-use crate::sat::sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
+use crate::sat_sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
 use std::ffi::c_char;
 use std::path::Path;
 use std::ptr;

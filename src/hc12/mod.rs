@@ -5,6 +5,18 @@
 //! Gray coding and the [`Landscape`] trait; `climb.rs` is the only climb loop, `restarts.rs` the
 //! only restart driver and its stop conditions, `rows.rs` the only device row-search launcher,
 //! `tabu.rs` the tabu list. `general/`, `qap/` and `sat/` are the landscapes.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`climb`] | the only climb loop, for every landscape |
+//! | [`restarts`] | the only restart driver and the stop conditions ([`restarts::Stop`]) |
+//! | [`rows`] | the only device row search (`hc12_select` of `cl/hc12.cl`) |
+//! | [`tabu`] | the tabu list, on the device and the CPU |
+//! | [`general`] | the landscape of functions of binary, integer or real parameters |
+//! | [`qap`] | the landscape of QAP permutations (qapswap2) |
+//! | [`sat`] | the landscape of SAT assignments |
 
 pub mod climb;
 pub mod general;

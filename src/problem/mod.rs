@@ -1,3 +1,15 @@
+//! The problems, with their readers, host costs and checks; no device code (the solvers that
+//! search them live beside this module).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`functions`] | the continuous test-function catalogue (GEATbx F1..F12, CEC 2019) |
+//! | [`qap`] | QAP instances, element and cost types, full and delta cost, readers and lower bounds |
+//! | [`sat`] | DIMACS CNF formulas, bit-packed assignments, host references and verified models |
+//! | [`knapsack`] | 0-1 knapsack instances, readers, generators and the exact optimum |
+//! | [`graph`] | directed graphs in CSR form, readers, generators and host Dijkstra |
 pub mod functions;
 pub mod graph;
 pub mod knapsack;

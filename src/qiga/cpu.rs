@@ -259,8 +259,8 @@ impl Engine for CpuEngine {
         Ok(c)
     }
 
-    fn description(&self) -> String {
-        crate::sat::cpu::backend_description()
+    fn describe(&self) -> String {
+        crate::device::Backend::Cpu.describe()
     }
 
     fn preferred_chunk(&self) -> usize {

@@ -228,14 +228,11 @@ impl Engine for DeviceEngine {
         Ok(c)
     }
 
-    fn description(&self) -> String {
+    fn describe(&self) -> String {
         let i = &self.prog.queue.ctx().info;
         format!(
-            "device {}: {} ({}, {}); {} work-items per population, bits in {} memory",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str(),
+            "{}; {} work-items per population, bits in {} memory",
+            i.describe(),
             self.prog.wg,
             if self.prog.local_bits {
                 "local"

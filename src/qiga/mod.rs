@@ -9,6 +9,26 @@
 //! once, and every random number is a Philox word keyed by (seed, population, generation,
 //! individual, gene): a seed gives the identical run for every population on every device, on the
 //! CPU, and however the populations are split over launches and devices.
+//!
+//! # One iteration
+//!
+//! The item data (integers on the problem's exact scale), the observation thresholds
+//! round(cos²(kπ/200)·2^32) and the encoded tables go up once; a launch runs whole runs of a range
+//! of populations, one work-group each, without the host: per generation the work-items observe
+//! their genes (a Philox word against the threshold of the integer angle), repair and evaluate
+//! every individual with three segmented scans over the individual's lanes, rotate their genes'
+//! angles by the table against the best of the earlier generations, and store the best. The host
+//! reads back each population's best value, string and generations. Every engine (several devices:
+//! one thread each) takes ranges from one counter; results are stored by population index. The CPU
+//! engine (`cpu.rs`) runs the same generations with the same words, sequentially per population, so
+//! both give identical runs.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`device`] | `qiga_run` of `cl/qiga.cl`: one work-group per population, whole runs in a launch |
+//! | [`cpu`] | the rayon twin: one task per population, the same arithmetic and draws |
 
 pub mod cpu;
 pub mod device;
@@ -459,7 +479,7 @@ impl Chunk {
 pub trait Engine: Send {
     /// Whole runs of populations offset..offset + count.
     fn run(&mut self, offset: usize, count: usize) -> Result<Chunk>;
-    fn description(&self) -> String;
+    fn describe(&self) -> String;
     /// Populations per launch that keep the engine busy.
     fn preferred_chunk(&self) -> usize;
 }
@@ -714,7 +734,7 @@ impl Qiga {
     pub fn backend_description(&self) -> String {
         self.engines
             .iter()
-            .map(|e| e.description())
+            .map(|e| e.describe())
             .collect::<Vec<_>>()
             .join(" + ")
     }

@@ -94,7 +94,7 @@ pub fn evaluate_many(
     }
 }
 
-/// "CPU (N threads, rayon)", for reports.
+/// [`Backend::describe`](crate::device::Backend::describe) of the CPU backend, for reports.
 pub fn backend_description() -> String {
-    format!("CPU ({} threads, rayon)", rayon::current_num_threads())
+    crate::device::Backend::Cpu.describe()
 }

@@ -7,6 +7,11 @@
 //! DXAC over device buffers ([`DeviceSat::enqueue_dxac`]), so that a solver can keep its
 //! assignments on the device and build its own kernels against the same `sat.cl` functions
 //! (`sat_clause_true`, `sat_count_satisfied`), from a program made with [`sat_program`].
+//!
+//! # One iteration
+//!
+//! MCSX counts true literals of every clause of one assignment in parallel and reduces; DXAC gives
+//! each of many assignments (stored transposed and pitched) one work-item that walks every clause.
 
 use std::sync::Arc;
 
@@ -176,10 +181,9 @@ impl DeviceSat {
         self.dxac_wg
     }
 
-    /// "device N (name)", for reports.
+    /// [`Backend::describe`](crate::device::Backend::describe) of the device, for reports.
     pub fn backend_description(&self) -> String {
-        let i = &self.q.ctx().info;
-        format!("device {} ({})", i.index, i.name)
+        self.q.ctx().info.describe()
     }
 
     /// Nanoseconds of kernel execution (profiled) since the last call of this method.

@@ -296,7 +296,7 @@ impl DeviceSp {
         })
     }
 
-    pub(super) fn description(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         let local = match &self.local {
             Some(l) if l.need <= l.have => format!(
@@ -309,14 +309,7 @@ impl DeviceSp {
             ),
             None => "; no local-memory path for this weight type".into(),
         };
-        format!(
-            "device {}: {} ({}, {}); {} work-items per group{local}",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str(),
-            self.wg
-        )
+        format!("{}; {} work-items per group{local}", i.describe(), self.wg)
     }
 
     /// Whether a call with `o` takes the local-memory path.

@@ -12,6 +12,13 @@
 //! backend for integer weights).
 //!
 //! [`dijkstra`]: crate::problem::graph::dijkstra
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `device` | the engine of `cl/sp.cl`: rounds in batches between host reads, or one work-group per source in local memory |
+//! | `cpu` | host Dijkstra per source on rayon, then the canonical predecessors |
 
 mod cpu;
 mod device;
@@ -218,11 +225,8 @@ impl<'g> Sssp<'g> {
     /// What computes: the device and method, or the CPU backend.
     pub fn backend_description(&self) -> String {
         let one = |e: &Engine| match e {
-            Engine::Device(d) => d.description(),
-            Engine::Cpu => format!(
-                "CPU backend (Dijkstra per source, {} rayon threads)",
-                rayon::current_num_threads()
-            ),
+            Engine::Device(d) => d.describe(),
+            Engine::Cpu => format!("{}, Dijkstra per source", Backend::Cpu.describe()),
         };
         self.engines.iter().map(one).collect::<Vec<_>>().join(" + ")
     }

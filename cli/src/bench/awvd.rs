@@ -227,7 +227,7 @@ pub fn run(a: &BenchAwvdArgs) -> CliResult {
     a.device.select()?;
     let backend = if a.cpu { Backend::Cpu } else { Backend::DEVICE };
     let files = if a.files.is_empty() {
-        vec![super::default_file(
+        vec![out::default_file(
             &None,
             "data/pdb/1ubq.pdb",
             "structure",

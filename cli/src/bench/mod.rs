@@ -1,5 +1,23 @@
 //! `metaopt bench ...`: the benchmark drivers, one module per benchmark (throughput
 //! measurements and the thesis's tables, not tests), each ending in a CSV table on stdout.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`awvd`] | `metaopt bench awvd` |
+//! | [`bde`] | `metaopt bench bde` |
+//! | [`de`] | `metaopt bench de` and `bench de-digits` |
+//! | [`de_table`] | `metaopt bench de-table` |
+//! | [`functions`] | `metaopt bench functions` |
+//! | [`qap`] | `metaopt bench qap` |
+//! | [`qap_ts`] | `metaopt bench qap-ts` and `bench qap-quality` |
+//! | [`qiga`] | `metaopt bench qiga` |
+//! | [`sat`] | `metaopt bench sat` |
+//! | [`sat_solve`] | `metaopt bench sat-solve` |
+//! | [`scale`] | `metaopt bench scale` |
+//! | [`sp`] | `metaopt bench sp` |
+//! | [`tabu`] | `metaopt bench tabu` |
 
 pub mod awvd;
 pub mod bde;
@@ -15,10 +33,7 @@ pub mod scale;
 pub mod sp;
 pub mod tabu;
 
-use crate::out::{CliResult, Failure};
 use clap::Subcommand;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 #[derive(Subcommand)]
 pub enum BenchCommand {
@@ -64,63 +79,4 @@ pub enum BenchCommand {
     /// standard deviation, median, best and worst error over R independent runs (islands
     /// without migration) with the same evaluation budget, and the correct digits
     DeTable(Box<de_table::BenchDeTableArgs>),
-}
-
-/// The source tree this binary was built from.
-fn source_tree() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).to_path_buf()
-}
-
-/// The file `given`, else the benchmark's default `rel` relative to the working directory, else
-/// the same file seen from the source tree; an error names the `what` and the flag (`hint`).
-pub fn default_file(
-    given: &Option<PathBuf>,
-    rel: &str,
-    what: &str,
-    hint: &str,
-) -> CliResult<PathBuf> {
-    if let Some(p) = given {
-        return Ok(p.clone());
-    }
-    [PathBuf::from(rel), source_tree().join(rel)].into_iter().find(|p| p.is_file()).ok_or_else(|| {
-        Failure(format!(
-            "the default {what} {rel} is not there (relative to the working directory or to {}); give {hint}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-    })
-}
-
-/// The folder `given`, else `rel` relative to the working directory when it is there, else in
-/// the source tree.
-pub fn default_dir(given: &Option<PathBuf>, rel: &str) -> PathBuf {
-    given.clone().unwrap_or_else(|| {
-        let cwd = PathBuf::from(rel);
-        if cwd.is_dir() {
-            cwd
-        } else {
-            source_tree().join(rel)
-        }
-    })
-}
-
-/// Calls `f(call index)` once to warm up (call 0), then again until `iterations` timed calls or
-/// `seconds` have passed, whichever comes first (at least one timed call); (timed calls, seconds).
-pub fn timed(
-    iterations: Option<u64>,
-    seconds: Option<f64>,
-    mut f: impl FnMut(u64) -> CliResult,
-) -> CliResult<(u64, f64)> {
-    f(0)?;
-    let t0 = Instant::now();
-    let mut calls = 0u64;
-    loop {
-        calls += 1;
-        f(calls)?;
-        if iterations.is_some_and(|n| calls >= n)
-            || seconds.is_some_and(|s| t0.elapsed().as_secs_f64() >= s)
-        {
-            break;
-        }
-    }
-    Ok((calls, t0.elapsed().as_secs_f64()))
 }

@@ -9,8 +9,8 @@
 //! iterations or seconds, timed by the wall clock. Every call must return the same best row and
 //! cost: the data are integers, so the evaluators agree exactly or one of them is wrong.
 
-use super::timed;
 use crate::args::{parse_seconds, CsvArg, DeviceArg};
+use crate::out::timed;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::hc12::qap::{Backend, CostForm, IterState, QapHc12};
@@ -131,7 +131,7 @@ fn time_evaluator(
 }
 
 pub fn run(a: &BenchQapArgs) -> CliResult {
-    let path = super::default_file(&a.instance, DEFAULT_INSTANCE, "instance", "--instance PATH")?;
+    let path = out::default_file(&a.instance, DEFAULT_INSTANCE, "instance", "--instance PATH")?;
     let inst = QapInstance::from_dat(&path)?;
     a.device.select()?;
     let seconds = match (a.iterations, a.seconds) {

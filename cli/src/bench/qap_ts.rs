@@ -1,5 +1,5 @@
 //! `metaopt bench qap-ts` and `metaopt bench qap-quality`: the robust tabu search
-//! (`metaopt::qap::ts`, docs/specs/QAP_TS.md).
+//! (`metaopt::qap_ts`, docs/specs/QAP_TS.md).
 //!
 //! `qap-ts`: tabu iterations per second, per chain and in total, on the device, the CPU backend
 //! (rayon, every thread) and one CPU thread (a rayon pool of one thread), side by side. Method:
@@ -14,9 +14,9 @@ use crate::args::{BackendArgs, CsvArg, DeviceArg, DevicesArg};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::device::Backend;
-use metaopt::hc12::qap::solve::gap_percent;
+use metaopt::problem::qap::gap_percent;
 use metaopt::problem::qap::{find_bks, QapInstance, QapProblem};
-use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsSolveResult};
+use metaopt::qap_ts::{QapTs, QapTsOptions, QapTsSolveResult};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -70,7 +70,7 @@ fn instance_files(given: &[PathBuf], names: &[&str]) -> CliResult<Vec<PathBuf>> 
     if !given.is_empty() {
         return Ok(given.to_vec());
     }
-    let dir = super::default_dir(&None, "data/qaplib");
+    let dir = out::default_dir(&None, "data/qaplib");
     names
         .iter()
         .map(|n| {

@@ -62,7 +62,7 @@ struct Row {
 }
 
 pub fn run(a: &BenchQigaArgs) -> CliResult {
-    let path = super::default_file(
+    let path = out::default_file(
         &a.knapsack,
         "data/knapsack/knapsack-250.txt",
         "knapsack",

@@ -7,8 +7,8 @@
 //! Host time includes the transfers (and, for DXAC, the host-side transposition); the kernel
 //! time column is the profiled device time alone. Every satisfied count must equal the CPU's.
 
-use super::timed;
 use crate::args::{parse_seconds, CsvArg, DeviceArg};
+use crate::out::timed;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
 use metaopt::problem::sat::{Assignment, Cnf};
@@ -56,7 +56,7 @@ impl Measure {
 }
 
 pub fn run(a: &BenchSatArgs) -> CliResult {
-    let path = super::default_file(&a.cnf, DEFAULT_CNF, "formula", "--cnf FILE")?;
+    let path = out::default_file(&a.cnf, DEFAULT_CNF, "formula", "--cnf FILE")?;
     let cnf = Cnf::from_file(&path)?;
     a.device.select()?;
     let n = a.assignments as usize;

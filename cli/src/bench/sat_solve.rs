@@ -11,7 +11,7 @@ use metaopt::device::Backend;
 use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::problem::sat::Cnf;
-use metaopt::sat::sls::{SatSls, SlsOptions};
+use metaopt::sat_sls::{SatSls, SlsOptions};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -180,7 +180,7 @@ fn run_one(
 /// limit, the median time (unsolved runs count as the limit), the longest time to a model and
 /// the flip rates.
 pub fn run(a: &BenchSatSolveArgs) -> CliResult {
-    let dir = super::default_dir(&a.satlib, "data/satlib");
+    let dir = out::default_dir(&a.satlib, "data/satlib");
     a.device.select()?;
     let one = one_thread_pool()?;
     let backends: Vec<Where> = if a.method == Method::Hc12 {

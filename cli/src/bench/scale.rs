@@ -22,7 +22,7 @@ use metaopt::objective::Objective;
 use metaopt::problem::graph::thesis_random;
 use metaopt::problem::knapsack::{GenerateOptions, Knapsack, KnapsackKind};
 use metaopt::problem::qap::{QapInstance, QapProblem};
-use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::qap_ts::{QapTs, QapTsOptions};
 use metaopt::qiga::{Qiga, QigaOptions};
 use metaopt::sp::{SpOptions, Sssp};
 use serde::Serialize;
@@ -130,7 +130,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
         seed: 1,
         ..Default::default()
     })?;
-    let qap_path = super::default_file(
+    let qap_path = out::default_file(
         &a.qap,
         "data/qaplib/tai50a.dat",
         "QAP instance",

@@ -63,7 +63,7 @@ pub struct BenchTabuArgs {
 }
 
 pub fn run(a: &BenchTabuArgs) -> CliResult {
-    let dir = super::default_dir(&a.qaplib, "data/qaplib");
+    let dir = out::default_dir(&a.qaplib, "data/qaplib");
     let backend = a.backend.backend()?;
     let tabu = TabuConfig {
         max_length: a.tabu,

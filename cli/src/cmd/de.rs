@@ -1,13 +1,19 @@
 //! `metaopt de`: the island differential evolution solver (docs/specs/DE.md) on a catalogue function
 //! or a user OpenCL objective, with a progress bar, a convergence CSV and a PNG plot.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`batch`] | `de --batch` and `de --problems`: the batched DE |
 
 use crate::args::{
     parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, DevicesArg,
     FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs,
     StopArgs,
 };
-use crate::experiment::de_stats::{stats, Stats};
 use crate::out::{self, flag_error, CliResult, Failure};
+use crate::out::{stats, Stats};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;

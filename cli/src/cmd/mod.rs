@@ -1,5 +1,20 @@
 //! One module per command: its arguments (the shared groups of `crate::args` flattened in), its
 //! run function and its text and JSON output.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`awvd`] | `metaopt awvd` |
+//! | [`de`] | `metaopt de` |
+//! | [`devices`] | `metaopt devices` |
+//! | [`functions`] | `metaopt functions` |
+//! | [`hc12`] | `metaopt hc12` |
+//! | [`knapsack`] | `metaopt knapsack` |
+//! | [`qap`] | `metaopt qap` |
+//! | [`qiga`] | `metaopt qiga` |
+//! | [`sat`] | `metaopt sat` |
+//! | [`sp`] | `metaopt sp` |
 
 pub mod awvd;
 pub mod de;
@@ -8,7 +23,6 @@ pub mod functions;
 pub mod hc12;
 pub mod knapsack;
 pub mod qap;
-pub mod qap_table5;
 pub mod qiga;
 pub mod sat;
 pub mod sp;

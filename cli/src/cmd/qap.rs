@@ -1,19 +1,25 @@
-//! `metaopt qap eval` and `metaopt qap solve` (`metaopt qap table5`: `qap_table5.rs`).
+//! `metaopt qap eval` and `metaopt qap solve` (`metaopt qap table5`: `qap/table5.rs`).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`table5`] | `qap table5`: the thesis's Table 5 measured again |
+
+pub mod table5;
 
 use crate::args::{BackendArgs, JsonArg, SeedArg, TabuArgs, TimeLimitArg};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::ProgressBar;
 use metaopt::device::get_device_number;
-use metaopt::hc12::qap::solve::{
-    gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start,
-};
+use metaopt::hc12::qap::solve::{solve as hc12_solve, QapSolveOptions, RestartMode, Start};
 use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::hc12::restarts::{RunReport, Stop};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
-use metaopt::problem::qap::{Cost, QapProblem};
-use metaopt::qap::ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
+use metaopt::problem::qap::{gap_percent, Cost, QapProblem};
+use metaopt::qap_ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -29,7 +35,7 @@ pub enum QapCommand {
     Solve(Box<SolveArgs>),
     /// The thesis's Table 5 (6.3) measured again: HC12 from random starts and from starts
     /// projected from the GLB, HRW, AB and PE lower bounds, beside the thesis's figures
-    Table5(super::qap_table5::Table5Args),
+    Table5(table5::Table5Args),
 }
 
 #[derive(Args)]
@@ -661,7 +667,7 @@ fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> 
     }
 }
 
-/// `qap solve --method ts`: the robust tabu search (`metaopt::qap::ts`).
+/// `qap solve --method ts`: the robust tabu search (`metaopt::qap_ts`).
 fn solve_ts(
     a: &SolveArgs,
     inst: &QapInstance,

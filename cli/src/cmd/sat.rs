@@ -8,7 +8,7 @@ use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::sat::{parse_assignments, Assignment, Cnf};
 use metaopt::sat::eval::DeviceSat;
-use metaopt::sat::sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
+use metaopt::sat_sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -99,7 +99,7 @@ pub fn eval(a: &EvalArgs) -> CliResult {
     let (res, device) = if a.backend.cpu {
         (
             metaopt::sat::cpu::evaluate_many(&cnf, &asg, false)?,
-            "CPU (rayon)".to_string(),
+            metaopt::device::Backend::Cpu.describe(),
         )
     } else {
         let mut d = DeviceSat::new(&cnf)?;
@@ -337,7 +337,7 @@ struct WalkJson {
     variables: usize,
     clauses: usize,
     #[serde(flatten)]
-    result: metaopt::sat::sls::SatSlsSolveResult,
+    result: metaopt::sat_sls::SatSlsSolveResult,
     /// Restarts of all walks.
     restarts: u64,
     /// Flips per second of one walk (the total over the walks).

@@ -465,9 +465,9 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                 .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             let secs = t.elapsed().as_secs_f64();
             let desc = if a.backend.cpu {
-                "CPU backend (breadth-first search)".to_string()
+                format!("{}, breadth-first search", backend.describe())
             } else {
-                "device (Lee wave)".to_string()
+                format!("{}, Lee wave", backend.describe())
             };
             let m = SpSsspMultiResult {
                 sources: sources.clone(),

@@ -3,14 +3,14 @@
 //! tables and PNG plots into a folder. The computation is `super::de_stats`.
 
 use super::de_stats::{
-    self as ex, f_groups, group_history, island_f, stats, thesis_worst_interval, within, Setup,
+    self as ex, f_groups, group_history, island_f, thesis_worst_interval, within, Setup,
 };
 use crate::args::{
     catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds,
     BackendArgs, FitnessPrecisionArg, MaxGenerationsArg, Precision, PrecisionArgs, QuietArg,
 };
 use crate::cmd::de::de_error;
-use crate::out::{self, flag_error, CliResult, Failure};
+use crate::out::{self, flag_error, stats, CliResult, Failure, Stats};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
@@ -143,8 +143,8 @@ impl CommonArgs {
     /// The precisions as the summaries print them: `single` or `double`, with the fitness
     /// precision when --fitness-precision names another (`single storage, double fitness`).
     fn precision_text(&self, precision: Precision) -> String {
-        match self.fitness_precision.fitness_precision.as_deref() {
-            Some(f) if f != precision.name() => format!("{precision} storage, {f} fitness"),
+        match self.fitness_precision.fitness_precision {
+            Some(f) if f != precision => format!("{precision} storage, {f} fitness"),
             _ => format!("{precision} precision"),
         }
     }
@@ -514,7 +514,7 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
                period: u32,
                rows: &mut Vec<Vec<String>>,
                run_rows: &mut Vec<Vec<String>>|
-     -> CliResult<(ex::Stats, Vec<f64>)> {
+     -> CliResult<(Stats, Vec<f64>)> {
         let mut pooled = Vec::new();
         let mut run_bests = Vec::new();
         let mut best: Option<(f64, u32, u32, f64)> = None;

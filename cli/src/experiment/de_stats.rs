@@ -13,6 +13,7 @@
 //! [1.428, 1.828] is groups 7 and 8 together. When Np is not a multiple of G, fewer than G
 //! groups can result (25 islands in 10 groups: 8 groups of 3 and one of 1).
 
+use crate::out::{stats, Stats};
 use metaopt::de::{
     Backend, BoundsCorrection, Config, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode,
     Migration, MigrationKind, Mutation, Record, Stop,
@@ -84,51 +85,6 @@ pub fn island_f(islands: u32, options: &DeOptions) -> Result<Vec<f64>> {
         ..DeParams::new(islands, 3, 1, 0.0, 1.0, BoundsCorrection::Saturation)
     };
     Ok(Config::new(&p)?.f)
-}
-
-/// The mean, quartiles and extremes of a set of values.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Stats {
-    pub mean: f64,
-    pub q25: f64,
-    pub q50: f64,
-    pub q75: f64,
-    pub min: f64,
-    pub max: f64,
-}
-
-/// The q-quantile (0 <= q <= 1) of sorted values by linear interpolation between the closest
-/// ranks (NumPy's default, R's type 7). NaN for no values.
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    match sorted.len() {
-        0 => f64::NAN,
-        1 => sorted[0],
-        n => {
-            let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
-            let lo = h.floor() as usize;
-            let hi = (lo + 1).min(n - 1);
-            sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
-        }
-    }
-}
-
-/// Mean, quartiles, min and max of `values` (NaN everywhere for none).
-pub fn stats(values: &[f64]) -> Stats {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    let mean = if v.is_empty() {
-        f64::NAN
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    };
-    Stats {
-        mean,
-        q25: quantile(&v, 0.25),
-        q50: quantile(&v, 0.5),
-        q75: quantile(&v, 0.75),
-        min: v.first().copied().unwrap_or(f64::NAN),
-        max: v.last().copied().unwrap_or(f64::NAN),
-    }
 }
 
 /// The statistics of one F group at one recorded generation.
@@ -611,31 +567,6 @@ mod tests {
         assert!(f_groups(&[1.0], 0).is_empty());
         // 20 islands in 10 groups of 2 (the CLI tests' size)
         assert_eq!(f_groups(&[0.0; 20], 10).len(), 10);
-    }
-
-    #[test]
-    fn quantiles_interpolate_like_numpy() {
-        let v = [1.0, 2.0, 3.0, 4.0];
-        assert_eq!(quantile(&v, 0.0), 1.0);
-        assert_eq!(quantile(&v, 1.0), 4.0);
-        assert!((quantile(&v, 0.25) - 1.75).abs() < 1e-15);
-        assert!((quantile(&v, 0.5) - 2.5).abs() < 1e-15);
-        assert!((quantile(&v, 0.75) - 3.25).abs() < 1e-15);
-        assert_eq!(quantile(&[7.0], 0.3), 7.0);
-        assert!(quantile(&[], 0.5).is_nan());
-        let s = stats(&[5.0, 1.0, 3.0, 2.0, 4.0]);
-        assert_eq!(
-            s,
-            Stats {
-                mean: 3.0,
-                q25: 2.0,
-                q50: 3.0,
-                q75: 4.0,
-                min: 1.0,
-                max: 5.0
-            }
-        );
-        assert!(stats(&[]).mean.is_nan());
     }
 
     #[test]

@@ -3,6 +3,16 @@
 //! 100-Digit Challenge runs), Figures 19 and 20 of 6.2 and 6.3 (qap_figs: device load and
 //! fitness of HC12 on the QAP against the number of swaps), Table 4 (table4: success series of HC12 on the QAP, for `bench
 //! tabu`) and Table 6 (accuracy: error statistics of the catalogue, for `bench functions`).
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`de`] | `experiment de-sdis` and `experiment de-migration` |
+//! | [`de_stats`] | the island DE experiments as reusable computations: runs, F groups, the 100-Digit Challenge runs |
+//! | [`qap_figs`] | `experiment qap-load` and `experiment qap-swaps`: the thesis's QAP figures |
+//! | [`table4`] | the success series of HC12 on the QAP behind `bench tabu` |
+//! | [`accuracy`] | the error statistics of the catalogue behind `bench functions` |
 
 pub mod accuracy;
 pub mod de;

@@ -3,11 +3,11 @@
 //! (`experiment qap-swaps`: the fitness HC12 reaches on had20 against the number of swaps).
 //! Each writes a CSV and a PNG into `--out` (docs/specs/QAP.md, "Figures 19 and 20").
 
-use super::de_stats::stats;
 use super::table4::{hc12_series, wilson, Z95};
 use crate::args::{parse_seconds, BackendArgs, DeviceArg, SeedArg};
-use crate::bench::{default_file, timed};
+use crate::out::stats;
 use crate::out::{self, CliResult, Failure};
+use crate::out::{default_file, timed};
 use crate::plot::{self, Panel, Series};
 use clap::{Args, ValueEnum};
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12};

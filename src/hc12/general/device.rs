@@ -220,13 +220,7 @@ impl Hc12 {
 
     pub fn backend_description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!(
-            "device {}: {} ({}, {})",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str()
-        )
+        i.describe()
     }
 
     /// Turns the tabu list on (thesis `set-tabu-list`); each run starts with an empty list.

@@ -4,6 +4,24 @@
 //! the tabu list of `tabu.rs`. [`Hc12`] (`device.rs`, its only backend: there is no CPU twin) is
 //! the [`Landscape`] the engine climbs (`src/hc12/climb.rs`, `src/hc12/restarts.rs`); the
 //! options and results are `params.rs`'s.
+//!
+//! # One iteration
+//!
+//! The current string K (one word per parameter) is uploaded. `hc12g_eval` runs one work-item per
+//! mask row: it flips the row's 0-3 bits (closed form, `cl/hc12.cl`), decodes only what the
+//! objective reads (bits, integers or reals), evaluates the objective (catalogue, user source, or
+//! values the host callback wrote after `hc12g_decode`), and calls `hc12_select`, which drops
+//! listed rows when the tabu check is on and reduces the group to its best (value, row).
+//! `hc12_argmin_groups` reduces the group winners; the host reads 16 bytes (value bits, row).
+//! `climb.rs` then applies the row to K (or stops at row 0: a local optimum) and lists K in the
+//! tabu list.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `params` | the problem's shape, codings, sense, starts, options and results |
+//! | `device` | the program (`cl/hc12_eval.cl` after the objective), the string's matrices, host callbacks and the row search |
 
 mod device;
 mod params;

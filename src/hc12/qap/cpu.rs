@@ -131,7 +131,7 @@ impl<T: QapElem> Evaluator for CpuEvaluator<T> {
             .collect())
     }
 
-    fn description(&self) -> String {
-        format!("CPU ({} threads, rayon)", rayon::current_num_threads())
+    fn describe(&self) -> String {
+        crate::device::Backend::Cpu.describe()
     }
 }

@@ -227,14 +227,8 @@ impl Evaluator for DeviceEvaluator {
         }
     }
 
-    fn description(&self) -> String {
+    fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!(
-            "device {}: {} ({}, {})",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str()
-        )
+        i.describe()
     }
 }

@@ -31,7 +31,7 @@ pub trait Evaluator: Send {
     fn tabu_reset(&mut self, max_length: usize) -> Result<()>;
     /// The listed strings in sorted order (for tests).
     fn tabu_strings(&mut self) -> Result<Vec<Vec<u32>>>;
-    fn description(&self) -> String;
+    fn describe(&self) -> String;
     /// The deadline of the searches to come (the device evaluator cuts its launches by it).
     fn set_deadline(&mut self, _deadline: Option<std::time::Instant>) {}
     /// Nanoseconds the device spent in its kernels since the last call (profiling events);

@@ -5,6 +5,25 @@
 //! Every row of the neighbourhood is evaluated by an [`Evaluator`] (`device.rs` or its twin
 //! `cpu.rs`); [`QapHc12`] is the [`Landscape`] that the engine's climb (`src/hc12/climb.rs`)
 //! moves, and `solve.rs` the iterated use (rebase or restart) over the engine's restarts.
+//!
+//! # One iteration
+//!
+//! The state (base permutation, current string and its decoded swaps, current permutation and cost)
+//! is uploaded once per iteration. `qap_eval` gives each row its permutation (the string's swaps
+//! with the row's bits flipped) and its cost, either in full (O(n²)) or as the current cost plus
+//! the change over the positions that moved (O(n), the default), then `hc12_select`. The CPU twin
+//! (`cpu.rs`) computes the same rows with the same integer arithmetic, so device and CPU agree bit
+//! for bit. `solve.rs` is the iterated use: rebase on the best permutation while that improves,
+//! else a random restart.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`eval`] | the state of one iteration, the evaluator interface and the cost form |
+//! | [`device`] | `qap_eval` of `cl/qap.cl` through the engine's row search |
+//! | [`cpu`] | the rayon twin of `device`, bit for bit |
+//! | [`solve`] | the iterated use: rebase on the best permutation while that improves, else restart |
 
 pub mod cpu;
 pub mod device;
@@ -195,7 +214,7 @@ impl QapHc12 {
     }
 
     pub fn backend_description(&self) -> String {
-        self.eval.description()
+        self.eval.describe()
     }
 
     /// Nanoseconds the device spent in the evaluation kernels (OpenCL profiling events, the

@@ -109,18 +109,8 @@ pub struct QapSolveResult {
     pub stop: StopReason,
 }
 
-/// Relative gap of `cost` to the best-known value, in percent.
-pub fn gap_percent(cost: f64, bks: f64) -> f64 {
-    if bks == 0.0 {
-        if cost == 0.0 {
-            0.0
-        } else {
-            f64::INFINITY
-        }
-    } else {
-        100.0 * (cost - bks) / bks.abs()
-    }
-}
+/// Defined with the QAP instances; named here for one more release.
+pub use crate::problem::qap::gap_percent;
 
 /// Runs the iterated HC12 on `solver`. `instance` is needed only for the starts projected from a
 /// lower bound (GLB, HRW, PE, AB).

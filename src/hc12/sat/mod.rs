@@ -6,6 +6,20 @@
 //! recently flipped variables, and runs restart from random assignments. [`SatSolver`] is the
 //! [`Landscape`] the engine climbs (`src/hc12/climb.rs`, `src/hc12/restarts.rs`). Every model
 //! is checked against the original clauses on the host before it is reported.
+//!
+//! # One iteration
+//!
+//! The assignment and the true-literal count of every clause are on the device; `sat_hc12_eval`
+//! gives each row (one or two flipped variables) the number of unsatisfied clauses after its flips
+//! by visiting only the clauses of those variables, then `hc12_select` (with the variable tenure as
+//! a landscape rule). The host applies the winning flips to its clause counts; a model is verified
+//! against every clause before it is reported.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `device` | the formula and clause counts on the device, and the row search of `sat_hc12_eval` (`cl/sat.cl`) |
 
 mod device;
 
@@ -121,13 +135,7 @@ impl SatSolver {
 
     pub fn backend_description(&self) -> String {
         let i = &self.queue.ctx().info;
-        format!(
-            "device {}: {} ({}, {})",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str()
-        )
+        i.describe()
     }
 
     /// Runs until a model, the run count or the time limit.

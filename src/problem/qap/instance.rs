@@ -441,6 +441,19 @@ pub fn parse_bks_csv(bytes: &[u8], path: &Path) -> Result<HashMap<String, Bks>> 
     Ok(map)
 }
 
+/// Relative gap of `cost` to the best-known value, in percent.
+pub fn gap_percent(cost: f64, bks: f64) -> f64 {
+    if bks == 0.0 {
+        if cost == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    } else {
+        100.0 * (cost - bks) / bks.abs()
+    }
+}
+
 /// Best-known value for the instance at `dat_path`, from `BKS.csv` in the same folder.
 ///
 /// `Ok(None)` when there is no such file or it has no row for the instance (the file stem); an

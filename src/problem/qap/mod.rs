@@ -30,13 +30,15 @@
 //! [`Error::Parse`](crate::Error::Parse) that names the file and the 1-based line where the problem was found (for a
 //! missing value, the last line of the file).
 //!
-//! # Files
+//! # Modules
 //!
-//! `instance.rs`: [`QapInstance`] and the QAPLIB readers; `cost.rs`: the element and cost types,
-//! the typed matrices of the solvers ([`QapProblem`]), the full and delta cost (one of each,
-//! used by every solver and its CPU twin); `perm.rs`: the one permutation check; `bounds.rs`:
-//! the Gilmore-Lawler bound; `eigen.rs`: the eigenvalue (HRW), projected eigenvalue (PE) and
-//! convex quadratic programming (AB) bounds, each with its projected start permutation.
+//! | module | what |
+//! |---|---|
+//! | [`instance`] | [`QapInstance`] and the QAPLIB readers (`.dat`, `.sln`, `BKS.csv`) |
+//! | [`cost`] | the element and cost types, the typed matrices of the solvers ([`QapProblem`]), the full and delta cost used by every solver and its CPU twin |
+//! | [`perm`] | the one permutation check |
+//! | [`bounds`] | the Gilmore-Lawler bound |
+//! | [`eigen`] | the eigenvalue (HRW), projected eigenvalue (PE) and convex quadratic programming (AB) bounds, each with its projected start permutation |
 
 pub mod bounds;
 pub mod cost;

@@ -2,17 +2,27 @@
 //! lanes per walk, the walk's state (narrowest types that fit) in local memory where it fits,
 //! else in global memory.
 
-use super::cpu::{SlsFormula, WalkParams};
-use super::{SlsMethod, POLL};
+use super::{log_capacity, SlsFormula, SlsMethod, WalkParams, PERSIST_BYTES, POLL};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 
 /// Words of a record's head (`SLS_HEAD`).
-pub(crate) const HEAD: usize = 12;
+const HEAD: usize = 12;
+
+/// What the host reads of a walk's record (`rec` of `sat_sls_run`): the head's counters and the
+/// two assignments' words.
+pub(crate) struct WalkRecord {
+    pub flips: u64,
+    pub restarts: u32,
+    pub best_unsatisfied: u32,
+    pub unsatisfied: u32,
+    pub assignment: Vec<u32>,
+    pub best: Vec<u32>,
+}
 
 /// Words of a walk's record (`SLS_HEAD`, 2 assignments and the flip log).
-pub(crate) fn record_words(f: &SlsFormula, log_capacity: usize) -> usize {
+fn record_words(f: &SlsFormula, log_capacity: usize) -> usize {
     HEAD + 2 * f.words() + log_capacity
 }
 
@@ -20,7 +30,7 @@ pub(crate) fn record_words(f: &SlsFormula, log_capacity: usize) -> usize {
 /// largest allocation and half the global memory (at least 1). A walk over a formula of 10^6
 /// variables at ratio 4.2 takes 59 MB.
 pub(crate) fn walks_that_fit(f: &SlsFormula, max_alloc: u64, global: u64) -> u32 {
-    let per = ((state_words(f) + record_words(f, super::cpu::log_capacity(f))) * 4) as u64;
+    let per = ((state_words(f) + record_words(f, log_capacity(f))) * 4) as u64;
     let cap = max_alloc.min(global / 2) / per.max(1);
     cap.clamp(1, u32::MAX as u64) as u32
 }
@@ -128,7 +138,7 @@ impl DeviceWalks {
         if local && p.persist {
             return Err(Error::arg(
                 "local_memory",
-                format!("a walk's state takes {} bytes, more than {} bytes: it persists across launches in global memory", sw * 4, super::PERSIST_BYTES),
+                format!("a walk's state takes {} bytes, more than {} bytes: it persists across launches in global memory", sw * 4, PERSIST_BYTES),
             ));
         }
         let (tc, tv, tk) = state_types(f);
@@ -223,8 +233,22 @@ impl DeviceWalks {
         Ok(flag[0])
     }
 
-    /// Every walk's record.
-    pub fn records(&self) -> Result<Vec<u32>> {
-        self.rec.to_vec(&self.queue)
+    /// Every walk's record, decoded.
+    pub fn records(&self) -> Result<Vec<WalkRecord>> {
+        let words = self.words as usize;
+        let rw = HEAD + 2 * words + self.log_capacity;
+        Ok(self
+            .rec
+            .to_vec(&self.queue)?
+            .chunks(rw)
+            .map(|r| WalkRecord {
+                flips: r[0] as u64 | (r[1] as u64) << 32,
+                restarts: r[4],
+                best_unsatisfied: r[5],
+                unsatisfied: r[6],
+                assignment: r[HEAD..HEAD + words].to_vec(),
+                best: r[HEAD + words..HEAD + 2 * words].to_vec(),
+            })
+            .collect())
     }
 }

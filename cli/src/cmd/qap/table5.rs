@@ -4,23 +4,23 @@
 //! best cost of each is printed beside the thesis's (data/thesis_table5.csv, embedded), with the
 //! bounds' values.
 
-use super::qap::DEFAULT_SWAPS;
+use super::DEFAULT_SWAPS;
 use crate::args::{BackendArgs, JsonArg, SeedArg, TimeLimitArg};
 use crate::out::{self, CliResult, Failure};
 use clap::Args;
-use metaopt::hc12::qap::solve::{
-    gap_percent, solve as hc12_solve, QapSolveOptions, RestartMode, Start,
-};
+use metaopt::hc12::qap::solve::{solve as hc12_solve, QapSolveOptions, RestartMode, Start};
 use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::hc12::restarts::Stop;
-use metaopt::problem::qap::{find_bks, lower_bound, LowerBound, QapInstance, QapProblem};
+use metaopt::problem::qap::{
+    find_bks, gap_percent, lower_bound, LowerBound, QapInstance, QapProblem,
+};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The thesis's Table 5 (data/thesis_table5.csv): instance, best known, best cost from random,
 /// GLB, HRW, AB and PE starts (None where the thesis has none), gap of the best to the best known.
-const THESIS_CSV: &str = include_str!("../../../data/thesis_table5.csv");
+const THESIS_CSV: &str = include_str!("../../../../data/thesis_table5.csv");
 
 /// The starts of the table, in its column order.
 const STARTS: [(&str, Option<LowerBound>); 5] = [

@@ -280,18 +280,27 @@ impl Engine for DeviceEngine {
         Ok(())
     }
 
-    fn description(&self) -> String {
+    fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         format!(
-            "device {}: {} ({}, {}); {} work-items per chain, {} in {} memory, tabu matrix in {} memory",
-            i.index,
-            i.name,
-            i.platform,
-            i.kind.as_str(),
+            "{}; {} work-items per chain, {} in {} memory, tabu matrix in {} memory",
+            i.describe(),
             self.wg,
-            if self.layout.delta_i32 { "32-bit integer deltas" } else { "deltas" },
-            if self.layout.local_delta { "local" } else { "global" },
-            if self.layout.local_tabu { "local" } else { "global" }
+            if self.layout.delta_i32 {
+                "32-bit integer deltas"
+            } else {
+                "deltas"
+            },
+            if self.layout.local_delta {
+                "local"
+            } else {
+                "global"
+            },
+            if self.layout.local_tabu {
+                "local"
+            } else {
+                "global"
+            }
         )
     }
 }

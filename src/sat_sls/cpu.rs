@@ -1,104 +1,15 @@
 //! The walks on the host (rayon, one walk per task): the reference of `cl/sat_sls.cl`, step for
-//! step. [`SlsFormula`] is the formula both backends walk on; [`Walk`] is one walk with its
-//! incremental state; [`SlsTracker`] exposes that state to tests.
+//! step. [`Walk`] is one walk with its incremental state; [`SlsTracker`] exposes that state to
+//! tests.
 
-use super::SlsMethod;
-use crate::problem::sat::{Assignment, Cnf, Occurrences};
+use super::{SlsMethod, WalkParams};
+use crate::problem::sat::{Assignment, Cnf};
 use crate::rng::rng4;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The formula the walks run on: every clause with its repeated literals written once, and
-/// without the tautological clauses (always true); clause `i` here is clause `orig[i]` of the
-/// input. The occurrence lists are per literal index `2 (v - 1) + (negative)`.
-#[derive(Clone, Debug)]
-pub struct SlsFormula {
-    pub num_vars: usize,
-    pub offsets: Vec<u32>,
-    pub literals: Vec<i32>,
-    pub occ_offsets: Vec<u32>,
-    pub occ_clauses: Vec<u32>,
-    /// The input clause of each clause.
-    pub orig: Vec<u32>,
-    /// The longest clause.
-    pub max_len: usize,
-}
-
-impl SlsFormula {
-    pub fn new(cnf: &Cnf) -> Self {
-        let mut kept: Vec<Vec<i32>> = Vec::new();
-        let mut orig = Vec::new();
-        for (i, c) in cnf.clauses().enumerate() {
-            let mut lits: Vec<i32> = Vec::with_capacity(c.len());
-            let mut taut = false;
-            for &l in c {
-                if lits.contains(&-l) {
-                    taut = true;
-                    break;
-                }
-                if !lits.contains(&l) {
-                    lits.push(l);
-                }
-            }
-            if !taut {
-                kept.push(lits);
-                orig.push(i as u32);
-            }
-        }
-        let simple =
-            Cnf::from_clauses("", cnf.num_vars, &kept).expect("the clauses of a valid formula");
-        let occ = Occurrences::new(&simple);
-        let max_len = kept.iter().map(Vec::len).max().unwrap_or(0);
-        SlsFormula {
-            num_vars: cnf.num_vars,
-            offsets: simple.offsets,
-            literals: simple.literals,
-            occ_offsets: occ.offsets,
-            occ_clauses: occ.clauses,
-            orig,
-            max_len,
-        }
-    }
-
-    pub fn num_clauses(&self) -> usize {
-        self.offsets.len() - 1
-    }
-
-    pub fn words(&self) -> usize {
-        Assignment::words_for(self.num_vars)
-    }
-}
-
-/// The random walk's parameters shared by every walk.
-#[derive(Clone, Debug)]
-pub(crate) struct WalkParams {
-    pub method: SlsMethod,
-    pub table: Vec<u32>,
-    pub noise: u32,
-    pub seed: u64,
-    pub restart_flips: u64,
-    /// The walks' state persists across launches ([`persists`]).
-    pub persist: bool,
-    /// Entries of a walk's flip log ([`log_capacity`]).
-    pub log_capacity: usize,
-}
-
-/// Bytes of a walk's state above which it persists across launches (in global memory on a
-/// device) instead of being rebuilt at every launch: 48 KB, the local memory of a GPU's group.
-pub const PERSIST_BYTES: usize = 48 * 1024;
-
-/// Whether the walks over `f` keep their state across launches: its state (in the device's
-/// narrow types) takes more than [`PERSIST_BYTES`]. Depends on the formula only, so that both
-/// backends apply the same rule and walk identically.
-pub fn persists(f: &SlsFormula) -> bool {
-    super::device::state_words(f) * 4 > PERSIST_BYTES
-}
-
-/// The default length of a walk's flip log: the assignment's words, at least 64, so that a
-/// replay costs no more than a copy of the assignment.
-pub fn log_capacity(f: &SlsFormula) -> usize {
-    f.words().max(64)
-}
+/// Defined by the parent module, which both backends share; named here for one more release.
+pub use super::{log_capacity, persists, SlsFormula, PERSIST_BYTES};
 
 /// `(r n) >> 32`, as `sls_below`.
 #[inline]

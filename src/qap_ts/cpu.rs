@@ -579,7 +579,7 @@ impl<T: TsElem> Engine for CpuEngine<T> {
         Ok(())
     }
 
-    fn description(&self) -> String {
-        format!("CPU (rayon, {} threads)", rayon::current_num_threads())
+    fn describe(&self) -> String {
+        crate::device::Backend::Cpu.describe()
     }
 }

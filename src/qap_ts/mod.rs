@@ -7,6 +7,27 @@
 //! elite pool of the best distinct permutations and restarts the chains that found no new best
 //! for a stagnation horizon from a perturbed elite permutation. On integer data a seed, a chain
 //! count and the iteration options give the same result on every device and on the CPU.
+//!
+//! # One iteration
+//!
+//! The host uploads each chain's small state (permutation, cost, best, iteration counters, a
+//! fresh-start flag); `qap_ts_run` runs one work-group per chain for a whole launch (thousands of
+//! iterations): it recomputes the chain's delta matrix, then per iteration every work-item scans a
+//! strided share of the n(n-1)/2 swaps under the tabu and aspiration rules, a work-group reduction
+//! picks the move by (aspired, delta, random tie key), one work-item applies it and stamps the tabu
+//! matrix, and all work-items update the deltas (O(1) per pair, O(n) for the pairs that touch the
+//! move). The host reads the states back, keeps the elite pool and restarts stagnant chains. The
+//! CPU engine (`cpu.rs`) runs the same chains with the same Philox draws, so integer chains agree
+//! bit for bit. On several devices (`QapTs::on_devices`) each device launches a block of chains
+//! (draws keyed by the global chain index, `c0`) from its own thread, and the pool acts on all
+//! chains after every launch, so the split does not change the result.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`device`] | `qap_ts_run` of `cl/qap_ts.cl`: one work-group per chain |
+//! | [`cpu`] | one chain on the host and the rayon engine, the reference of the device |
 
 pub mod cpu;
 pub mod device;
@@ -281,7 +302,7 @@ pub struct Shared {
 pub trait Engine: Send {
     /// `iterations` iterations of every chain from `states`, which it updates.
     fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()>;
-    fn description(&self) -> String;
+    fn describe(&self) -> String;
 }
 
 /// The robust tabu search solver of one problem on one backend, or on several devices
@@ -627,7 +648,7 @@ impl QapTs {
             },
             backend: engines
                 .iter()
-                .map(|e| e.description())
+                .map(|e| e.describe())
                 .collect::<Vec<_>>()
                 .join(" + "),
         })

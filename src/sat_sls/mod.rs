@@ -10,6 +10,13 @@
 //! fresh random assignment after `restart_flips` flips. The search ends at the first model (the
 //! launch stops for every walk: a flag polled every [`POLL`] flips), the time limit, the flip
 //! budget or an interrupt; every model is verified on the host against the input clauses.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | `device` | `sat_sls_run` of `cl/sat_sls.cl`, and the decoding of the records it writes |
+//! | [`cpu`] | the rayon walks, step for step those of the kernel, and [`SlsTracker`] for tests |
 
 pub mod cpu;
 mod device;
@@ -17,9 +24,8 @@ mod device;
 use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, Clock, StopReason, StopToken, Watch};
-use crate::problem::sat::{Assignment, Cnf, Model};
-pub use cpu::{log_capacity, persists, PERSIST_BYTES};
-use cpu::{CpuWalks, SlsFormula, WalkParams};
+use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
+use cpu::CpuWalks;
 use device::DeviceWalks;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -38,6 +44,98 @@ pub const BREAK_TABLE: usize = 64;
 /// The fixed-point scale of the break table: f(0) is `1 << BREAK_SCALE_BITS`, every entry at
 /// least 1.
 pub const BREAK_SCALE_BITS: u32 = 24;
+
+/// The formula the walks run on: every clause with its repeated literals written once, and
+/// without the tautological clauses (always true); clause `i` here is clause `orig[i]` of the
+/// input. The occurrence lists are per literal index `2 (v - 1) + (negative)`.
+#[derive(Clone, Debug)]
+pub struct SlsFormula {
+    pub num_vars: usize,
+    pub offsets: Vec<u32>,
+    pub literals: Vec<i32>,
+    pub occ_offsets: Vec<u32>,
+    pub occ_clauses: Vec<u32>,
+    /// The input clause of each clause.
+    pub orig: Vec<u32>,
+    /// The longest clause.
+    pub max_len: usize,
+}
+
+impl SlsFormula {
+    pub fn new(cnf: &Cnf) -> Self {
+        let mut kept: Vec<Vec<i32>> = Vec::new();
+        let mut orig = Vec::new();
+        for (i, c) in cnf.clauses().enumerate() {
+            let mut lits: Vec<i32> = Vec::with_capacity(c.len());
+            let mut taut = false;
+            for &l in c {
+                if lits.contains(&-l) {
+                    taut = true;
+                    break;
+                }
+                if !lits.contains(&l) {
+                    lits.push(l);
+                }
+            }
+            if !taut {
+                kept.push(lits);
+                orig.push(i as u32);
+            }
+        }
+        let simple =
+            Cnf::from_clauses("", cnf.num_vars, &kept).expect("the clauses of a valid formula");
+        let occ = Occurrences::new(&simple);
+        let max_len = kept.iter().map(Vec::len).max().unwrap_or(0);
+        SlsFormula {
+            num_vars: cnf.num_vars,
+            offsets: simple.offsets,
+            literals: simple.literals,
+            occ_offsets: occ.offsets,
+            occ_clauses: occ.clauses,
+            orig,
+            max_len,
+        }
+    }
+
+    pub fn num_clauses(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn words(&self) -> usize {
+        Assignment::words_for(self.num_vars)
+    }
+}
+
+/// The random walk's parameters shared by every walk.
+#[derive(Clone, Debug)]
+pub(crate) struct WalkParams {
+    pub method: SlsMethod,
+    pub table: Vec<u32>,
+    pub noise: u32,
+    pub seed: u64,
+    pub restart_flips: u64,
+    /// The walks' state persists across launches ([`persists`]).
+    pub persist: bool,
+    /// Entries of a walk's flip log ([`log_capacity`]).
+    pub log_capacity: usize,
+}
+
+/// Bytes of a walk's state above which it persists across launches (in global memory on a
+/// device) instead of being rebuilt at every launch: 48 KB, the local memory of a GPU's group.
+pub const PERSIST_BYTES: usize = 48 * 1024;
+
+/// Whether the walks over `f` keep their state across launches: its state (in the device's
+/// narrow types) takes more than [`PERSIST_BYTES`]. Depends on the formula only, so that both
+/// backends apply the same rule and walk identically.
+pub fn persists(f: &SlsFormula) -> bool {
+    device::state_words(f) * 4 > PERSIST_BYTES
+}
+
+/// The default length of a walk's flip log: the assignment's words, at least 64, so that a
+/// replay costs no more than a copy of the assignment.
+pub fn log_capacity(f: &SlsFormula) -> usize {
+    f.words().max(64)
+}
 
 /// The rule that picks the variable of an unsatisfied clause.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -173,7 +271,7 @@ pub struct SlsOptions {
     pub restart_flips: u64,
     /// Flips of every walk per launch (>= 1): the device and the CPU backend rebuild each walk's
     /// state from its assignment at every launch when the state is small (see
-    /// [`cpu::persists`]), so walks agree only for equal values.
+    /// [`persists`]), so walks agree only for equal values.
     pub flips_per_launch: u32,
     /// Flips per walk in all (0: no budget; the search then ends at a model, the time limit or
     /// an interrupt).
@@ -312,7 +410,7 @@ impl SatSls {
         let (walks, description) = match backend {
             Backend::Cpu => {
                 let w = walks.unwrap_or(rayon::current_num_threads() as u32);
-                (w, format!("CPU ({} threads)", rayon::current_num_threads()))
+                (w, backend.describe())
             }
             Backend::Device(_) => {
                 let ctx = backend.context("the SAT walks")?;
@@ -327,16 +425,7 @@ impl SatSls {
                         i.global_mem_bytes,
                     ));
                 }
-                (
-                    w,
-                    format!(
-                        "device {}: {} ({}, {})",
-                        i.index,
-                        i.name,
-                        i.platform,
-                        i.kind.as_str()
-                    ),
-                )
+                (w, i.describe())
             }
         };
         Ok(SatSls {
@@ -510,26 +599,21 @@ impl SatSls {
                     (r, a(&w.best))
                 })
                 .collect()),
-            Engine::Device(d) => {
-                let rec = d.records()?;
-                let words = self.f.words();
-                Ok(rec
-                    .chunks(device::record_words(&self.f, d.log_capacity))
-                    .map(|r| {
-                        let h = device::HEAD;
-                        let x = &r[h..h + words];
-                        let rep = SlsWalkReport {
-                            flips: r[0] as u64 | (r[1] as u64) << 32,
-                            restarts: r[4],
-                            unsatisfied: r[6],
-                            best_unsatisfied: r[5],
-                            assignment: a(x),
-                            best: a(&r[h + words..h + 2 * words]),
-                        };
-                        (rep, a(&r[h + words..h + 2 * words]))
-                    })
-                    .collect())
-            }
+            Engine::Device(d) => Ok(d
+                .records()?
+                .into_iter()
+                .map(|r| {
+                    let rep = SlsWalkReport {
+                        flips: r.flips,
+                        restarts: r.restarts,
+                        unsatisfied: r.unsatisfied,
+                        best_unsatisfied: r.best_unsatisfied,
+                        assignment: a(&r.assignment),
+                        best: a(&r.best),
+                    };
+                    (rep, a(&r.best))
+                })
+                .collect()),
         }
     }
 }
