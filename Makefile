@@ -9,7 +9,7 @@
 #   make test-octave   build the MEX gateway with mkoctfile --mex and run its Octave tests
 #   make bench   the QAP throughput benchmark (tho150, 15 swaps) as CSV in target/bench-qap.csv
 #   make lint    cargo fmt --all --check, no lab notes in code and docs (scripts/check-lab-notes.py),
-#                clippy with warnings as errors (part of make test)
+#                no import cycles (scripts/check-import-cycles.py), clippy with warnings as errors (part of make test)
 #   make doc     the Rust API documentation (target/doc/metaopt), warnings are errors
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the library (libmetaopt.so.X.Y.Z, SONAME
 #                libmetaopt.so.X), include/metaopt.h and metaopt.hpp, metaopt.pc and the metaopt binary
@@ -136,6 +136,7 @@ lint:
 	$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
 	$(CARGO) fmt --all --check
 	python3 scripts/check-lab-notes.py
+	python3 scripts/check-import-cycles.py
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 clean:

@@ -1,5 +1,5 @@
 /*
- * batch_de: many independent DE problems in one batch (issue 18) through the C API of
+ * batch_de: many independent DE problems in one batch through the C API of
  * libmetaopt.so.
  *
  *   batch_de [problems] [generations] [cpu|device]

@@ -1,4 +1,4 @@
-// bh.cl: monotonic basin hopping with a (1+1)-ES local search (src/bh.rs; docs/specs/DE.md,
+// bh.cl: monotonic basin hopping with a (1+1)-ES local search (src/bh/; docs/specs/DE.md,
 // "Basin hopping"). Leary, "Global optimization on funneling landscapes", J. Global Optim. 18
 // (2000) (monotonic basin hopping); Wales and Doye, J. Phys. Chem. A 101 (1997) (basin
 // hopping); Rechenberg's (1+1)-ES with the 1/5 success rule as the local search.
@@ -14,7 +14,7 @@
 //   (log-spaced scales, a fraction of the widths), s = s0.
 // n_j is the sum of four 16-bit uniforms, centred and scaled to unit variance (Irwin-Hall), and
 // the hop's scale an entry of a table the host computes, so the steps are the same additions and
-// multiplications on the device and in src/bh.rs's CPU twin: in double they agree value for value
+// multiplications on the device and in src/bh/cpu.rs (the CPU twin): in double they agree value for value
 // wherever the objective's values do.
 // Layout: component j of chain c at [j * chains + c] (X, Y, T), so a step's loads coalesce and
 // the objective reads the trial with stride `chains`. A value that is not finite counts as +inf.

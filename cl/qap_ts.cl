@@ -1,6 +1,6 @@
 // qap_ts.cl: robust tabu search for the QAP (docs/specs/QAP_TS.md), one work-group per chain,
 // the iteration count of a launch given by the host. The arithmetic, the Philox
-// draws and the choice key are those of src/qap/ts/cpu.rs, so integer chains are bit-identical
+// draws and the choice key are those of src/qap_ts/cpu.rs, so integer chains are bit-identical
 // to the CPU engine's.
 //
 // Build-time macros: QAP_TYPE (1 int32, 2 int64, 3 uint32, 4 uint64, 5 float32, 6 float64) and

@@ -8,7 +8,7 @@
 // random words and picks the same variable (the clause's literals are read by all lanes at the
 // same addresses), then the occurrences of the flipped variable's two literals are spread over
 // the lanes (counts, critical variables, break values with atomic adds), and lane 0 applies the
-// unsatisfied-list removals and appends in occurrence order, exactly as src/sat/sls/cpu.rs does.
+// unsatisfied-list removals and appends in occurrence order, exactly as src/sat_sls/cpu.rs does.
 // With SLS_PERSIST 0 the state is rebuilt from the assignment at the start of every launch (the
 // unsatisfied list in clause order) and after every restart, so both backends walk through the
 // same assignments for the same seed, flips per launch and budget; with SLS_PERSIST 1 (a state

@@ -183,7 +183,7 @@ fn says(path: &[&str], id: &str, expected: &str) {
 /// checked against the values the code uses.
 #[test]
 fn defaults_stated_in_words_match_the_code() {
-    use metaopt::sat::sls::{BreakFunction, SlsOptions};
+    use metaopt::sat_sls::{BreakFunction, SlsOptions};
     let sls = SlsOptions::default();
     let sat = ["sat", "solve"];
     if let BreakFunction::Polynomial { eps, .. } = BreakFunction::for_clause_length(3) {
@@ -225,7 +225,7 @@ fn defaults_stated_in_words_match_the_code() {
         ),
     );
 
-    use metaopt::qap::ts::{elite_size_for, QapTsOptions};
+    use metaopt::qap_ts::{elite_size_for, QapTsOptions};
     let ts = QapTsOptions::default();
     let qap = ["qap", "solve"];
     says(
