@@ -1,6 +1,8 @@
 //! The `metaopt` binary end to end: device listing, `qap eval`, `qap solve`, `bench qap`, and
 //! its error contract (one `error: ...` line on stderr, exit status 2, never a panic).
 
+use crate::common;
+use crate::run::{metaopt, metaopt_env};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -12,26 +14,11 @@ fn root() -> PathBuf {
 /// A bundled QAPLIB file (data/qaplib/; a .sln under its sln/ folder).
 fn data(name: &str) -> String {
     let dir = if name.ends_with(".sln") {
-        "data/qaplib/sln"
+        common::qaplib().join("sln")
     } else {
-        "data/qaplib"
+        common::qaplib()
     };
-    root().join(dir).join(name).to_string_lossy().into_owned()
-}
-
-fn metaopt(args: &[&str]) -> Output {
-    metaopt_env(args, &[])
-}
-
-fn metaopt_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_metaopt"));
-    c.args(args)
-        .current_dir(root())
-        .env_remove("METAOPT_DEVICE");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("the metaopt binary runs")
+    dir.join(name).to_string_lossy().into_owned()
 }
 
 fn stdout(o: &Output) -> String {

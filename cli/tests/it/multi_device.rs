@@ -2,9 +2,9 @@
 //! three devices: the same seed gives the same output on one, two and three devices; bad lists
 //! name `--devices`.
 
+use crate::common;
 use crate::run;
 use run::{metaopt_env, ok_env};
-use std::path::PathBuf;
 
 const THREE: [(&str, &str); 2] = [
     ("POCL_DEVICES", "pthread pthread pthread"),
@@ -12,11 +12,7 @@ const THREE: [(&str, &str); 2] = [
 ];
 
 fn data(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../data")
-        .join(rel)
-        .to_string_lossy()
-        .into_owned()
+    common::data_dir().join(rel).to_string_lossy().into_owned()
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

@@ -1,22 +1,8 @@
 //! `metaopt qap solve --start hrw|pe|ab` and `metaopt qap table5` (thesis Table 5) on a tiny
 //! budget, on the CPU backend.
 
+use crate::run::metaopt;
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
-
-fn metaopt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_metaopt"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("METAOPT_DEVICE")
-        .output()
-        .expect("the metaopt binary runs")
-}
 
 fn ok(args: &[&str]) -> String {
     let o = metaopt(args);

@@ -1,12 +1,13 @@
 //! `metaopt experiment qap-load` (thesis Fig. 19), `experiment qap-swaps` (Fig. 20) and the Wilson
 //! intervals of `bench tabu` (Table 4), end to end on sizes small enough for PoCL on two cores.
 
+use crate::common;
 use crate::run;
 use run::{fails, ok};
 use std::path::Path;
 
 fn data(name: &str) -> String {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../data/qaplib/").to_string() + name
+    common::qaplib().join(name).to_string_lossy().into_owned()
 }
 
 /// The rows of a CSV file as records (the device column is quoted and holds commas).

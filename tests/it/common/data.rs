@@ -1,6 +1,5 @@
 //! The test data, shared by the library's and the CLI's test crates.
 
-use metaopt::problem::qap::QapInstance;
 use std::path::PathBuf;
 
 /// The test data: `METAOPT_DATA_DIR` when set (more instances, or test binaries run on another
@@ -30,21 +29,4 @@ pub fn qaplib() -> PathBuf {
 /// A file of the SATLIB folder of the test data (`rel` like `uf20-91/uf20-01.cnf`; "" for the folder).
 pub fn satlib(rel: &str) -> PathBuf {
     data_dir().join("satlib").join(rel)
-}
-
-pub fn instance(name: &str) -> QapInstance {
-    QapInstance::from_dat(&qaplib().join(format!("{name}.dat"))).unwrap()
-}
-
-/// Every shared instance name, sorted.
-pub fn all_instances() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(qaplib())
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.unwrap().path();
-            (p.extension()? == "dat").then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
-        })
-        .collect();
-    v.sort();
-    v
 }

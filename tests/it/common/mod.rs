@@ -10,6 +10,7 @@ pub mod data;
 pub mod need;
 
 pub use data::*;
+use metaopt::problem::qap::QapInstance;
 use std::path::PathBuf;
 
 /// A scratch folder of the test target: `module` (a `module_path!()`) as folders under
@@ -28,6 +29,23 @@ macro_rules! work_dir {
     };
 }
 pub(crate) use work_dir;
+
+pub fn instance(name: &str) -> QapInstance {
+    QapInstance::from_dat(&qaplib().join(format!("{name}.dat"))).unwrap()
+}
+
+/// Every shared instance name, sorted.
+pub fn all_instances() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(qaplib())
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "dat").then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+        })
+        .collect();
+    v.sort();
+    v
+}
 
 /// The message of an `InvalidArgument` error naming `name`; panics on anything else.
 pub fn arg_error<T>(r: metaopt::Result<T>, name: &str) -> String {
