@@ -41,36 +41,27 @@ pub const CURRENT_NAMES: &[&str] = &["-DMETAOPT_NO_COMPAT_NAMES"];
 
 /// The program built from `src` (relative to the crate: `c_examples/de_islands.c`) with the
 /// extra compiler `flags` ([`compile_with`]; a `.cpp` file with [`compile_cpp`], which takes no
-/// extra flags), compiled once per test process however many tests ask for it at the same time.
+/// extra flags), compiled once per test process however many tests ask for it at the same time,
+/// into `CARGO_TARGET_TMPDIR/it/c_programs/<file stem>`.
 pub fn program(src: &str, flags: &[&str]) -> &'static Path {
-    type Built = Arc<OnceLock<&'static Path>>;
-    static BUILT: OnceLock<Mutex<HashMap<(String, Vec<String>), Built>>> = OnceLock::new();
-    let key = (
-        src.to_string(),
-        flags.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
-    );
-    let slot = BUILT
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(key)
-        .or_default()
-        .clone();
-    *slot.get_or_init(|| {
+    type Built = (Vec<String>, Arc<OnceLock<&'static Path>>);
+    static BUILT: OnceLock<Mutex<HashMap<String, Built>>> = OnceLock::new();
+    let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    let slot = {
+        let mut built = BUILT
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let (first, slot) = built
+            .entry(src.to_string())
+            .or_insert_with(|| (flags.clone(), Default::default()));
+        // one executable per source: a second flag set would overwrite the first's
+        assert_eq!(*first, flags, "{src} is built with two flag sets");
+        slot.clone()
+    };
+    slot.get_or_init(|| {
         let src = crate_dir().join(src);
-        let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
-        // one executable per flag set: the same source built two ways keeps both
-        let name = if flags == CURRENT_NAMES {
-            stem
-        } else {
-            format!(
-                "{stem}-{}",
-                flags
-                    .join("")
-                    .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
-            )
-        };
-        let exe = crate::common::work_dir!().join(name);
+        let exe = crate::common::work_dir_of("it::c_programs").join(src.file_stem().unwrap());
         if src.extension().is_some_and(|e| e == "cpp") {
             assert!(
                 flags == CURRENT_NAMES,
@@ -78,7 +69,8 @@ pub fn program(src: &str, flags: &[&str]) -> &'static Path {
             );
             compile_cpp(&src, &exe);
         } else {
-            compile_with(&src, &exe, flags);
+            let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+            compile_with(&src, &exe, &flags);
         }
         Box::leak(exe.into_boxed_path())
     })

@@ -16,7 +16,7 @@ fn modified(path: &Path) -> Option<std::time::SystemTime> {
 }
 
 /// `target/<profile>/examples`. `cargo test` builds the examples beside the library unless a
-/// target is selected (`cargo test --test examples`), so when an example is missing or older than
+/// target is selected (`cargo test --test it`), so when an example is missing or older than
 /// the newest build of the library (`deps/libmetaopt-*.rlib`) they are built here, once per test
 /// process.
 fn examples_dir() -> &'static Path {

@@ -9,7 +9,7 @@ use metaopt::sat::cpu as cpu_sat;
 use metaopt::sat::eval::DeviceSat;
 use std::path::{Path, PathBuf};
 
-/// The SATLIB folder of the test data (tests/common: `METAOPT_DATA_DIR` or `data/`).
+/// The SATLIB folder of the test data (`common::data_dir`: `METAOPT_DATA_DIR` or `data/`).
 fn satlib() -> PathBuf {
     common::satlib("")
 }

@@ -209,7 +209,7 @@ fn share(i: u32, j: u32, runs: u64, o: &AcoOptions, backend: Backend) -> (usize,
 }
 
 /// Tuning aid and the share measurement (not run by default): `ACO_V=10 ACO_J=16 ACO_RUNS=64
-/// ACO_DEV=1 cargo test --release --test aco tune -- --ignored --nocapture` (V = 2^ACO_V;
+/// ACO_DEV=1 cargo test --release --test it solvers::aco::tune -- --ignored --nocapture` (V = 2^ACO_V;
 /// ACO_J = 0: j = 1..16 in turn, the thesis's set; ACO_DEV=1: the first device, else the CPU
 /// backend; options: ACO_ANTS, ACO_ALPHA, ACO_BETA, ACO_C, ACO_RHO, ACO_IT, ACO_MM, ACO_STEPS,
 /// ACO_ALL (0: `Deposit::IterationBest`), ACO_LS (0: no local search), ACO_RESTART; ACO_FIRST: the first seed;

@@ -573,7 +573,7 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
 }
 
 /// Iterations per second per chain, CPU engine and device (a rough indication; run with
-/// `cargo test --release --test qap_ts throughput -- --ignored --nocapture`).
+/// `cargo test --release --test it solvers::qap_ts::throughput -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn throughput() {

@@ -517,7 +517,7 @@ fn batched_jde100_problem_equals_the_island_run_with_one_island() {
     );
     assert!(r[0].best_value <= 1e-3);
     // a small population of at least 4 and a big one of at least 4 (every algorithm runs in
-    // the batched DE since JADE, SHADE, L-SHADE and jSO do: tests/de_ade_fused.rs)
+    // the batched DE since JADE, SHADE, L-SHADE and jSO do: solvers::de::ade_fused)
     let bad = BatchProblem {
         jde_small: 27,
         ..prob.clone()
