@@ -1,6 +1,5 @@
 //! Running the `metaopt` binary in the CLI tests: from the repository root, without the caller's
 //! METAOPT_DEVICE, with extra environment variables where a test needs them.
-#![allow(dead_code)]
 
 use std::process::{Command, Output};
 

@@ -1,6 +1,5 @@
 //! Helpers of the tests that call the C ABI directly: error codes, messages (read and freed with
 //! `metaopt_pointer_free`) and the lock that keeps handle addresses from being reused.
-#![allow(dead_code)]
 
 use metaopt::ffi::*;
 use std::ffi::{c_char, CStr};
