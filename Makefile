@@ -66,7 +66,7 @@ run: build
 
 test: build lint
 	$(CARGO) test --release --workspace
-	if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then $(CARGO) test --release -p metaopt-cli --features mpi --test cli_mpi; else echo "make test: no mpicc/mpirun, the --mpi tests are skipped"; fi
+	if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then $(CARGO) test --release -p metaopt-cli --features mpi --test it mpi::; else echo "make test: no mpicc/mpirun, the --mpi tests are skipped"; fi
 	$(MAKE) doc
 	if [ -f c_examples/Makefile ]; then $(MAKE) -C c_examples; fi
 	$(PYTEST_RUN)

@@ -4,8 +4,8 @@
  * sizes (and sizes whose products overflow), bad UTF-8 and very long strings, bad device numbers,
  * concurrent calls on one handle, stop tokens and metaopt_interrupt. Every call must return a
  * clean result (an error code in the table, with a message, or a success) and never crash, abort
- * or hang: fatal signals and a per-call alarm name the call that died. tests/hostile.rs builds
- * and runs this program (and under valgrind); tests/hostile/README.md documents it.
+ * or hang: fatal signals and a per-call alarm name the call that died. tests/it/reliability/hostile.rs
+ * builds and runs this program (and under valgrind); tests/hostile/README.md documents it.
  *
  * Usage: hostile DATA_DIR [--valgrind]   (DATA_DIR holds qaplib/chr12a.dat; --valgrind: longer
  * alarms, shorter loops, and the slowest device calls left out). Environment: HOSTILE_RUN_KNOWN=1

@@ -1,0 +1,207 @@
+//! `metaopt awvd` and `metaopt bench awvd` end to end on 1UBQ (data/pdb): the vertices file equals
+//! Voronota's quadruples and spheres, device (PoCL) and CPU agree, contacts, JSON fields, the
+//! bench's CSV, and errors with status 2.
+
+use crate::run;
+use run::{fails, ok};
+use std::collections::HashMap;
+
+const PDB: &str = "data/pdb/1ubq.pdb";
+
+/// `q1 q2 q3 q4 x y z r` lines by quadruple.
+fn vertices(text: &str) -> HashMap<[u32; 4], [f64; 4]> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(v.len(), 8, "{l}");
+            (
+                [0, 1, 2, 3].map(|k| v[k].parse().unwrap()),
+                [4, 5, 6, 7].map(|k| v[k].parse().unwrap()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn vertices_of_1ubq_equal_voronotas_on_the_cpu_and_the_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = vertices(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../data/pdb/1ubq.vertices.txt"
+        ))
+        .unwrap(),
+    );
+    assert_eq!(want.len(), 3793);
+    let mut texts = Vec::new();
+    for backend in [&["--cpu"][..], &[][..]] {
+        let v = dir.path().join("v.txt");
+        let c = dir.path().join("c.txt");
+        let mut args = vec![
+            "awvd",
+            PDB,
+            "--vertices",
+            v.to_str().unwrap(),
+            "--contacts",
+            c.to_str().unwrap(),
+        ];
+        args.extend_from_slice(backend);
+        let out = ok(&args);
+        assert!(
+            out.contains("602 balls") && out.contains("vertices: 3793"),
+            "{out}"
+        );
+        let text = std::fs::read_to_string(&v).unwrap();
+        let got = vertices(&text);
+        assert_eq!(got.len(), 3793);
+        for (q, s) in &want {
+            let g = got.get(q).unwrap_or_else(|| panic!("{q:?} missing"));
+            assert!(
+                (0..4).all(|k| (g[k] - s[k]).abs() < 1e-6),
+                "{q:?}: {g:?} vs {s:?}"
+            );
+        }
+        // contacts: sorted pairs i < j, every pair of a vertex among them
+        let contacts: Vec<(u32, u32)> = std::fs::read_to_string(&c)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let (i, j) = l.split_once(' ').unwrap();
+                (i.parse().unwrap(), j.parse().unwrap())
+            })
+            .collect();
+        assert!(
+            contacts.windows(2).all(|w| w[0] < w[1])
+                && contacts.iter().all(|(i, j)| i < j && *j < 602)
+        );
+        assert!(
+            out.contains(&format!("contacts: {}", contacts.len())),
+            "{out}"
+        );
+        for q in got.keys() {
+            assert!(
+                contacts.binary_search(&(q[0], q[3])).is_ok()
+                    && contacts.binary_search(&(q[1], q[2])).is_ok()
+            );
+        }
+        texts.push(text);
+    }
+    assert_eq!(texts[0], texts[1], "device and CPU print the same vertices");
+}
+
+#[test]
+fn json_and_vertices_on_stdout() {
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["awvd", "data/pdb/1ubq.balls.txt", "--cpu", "--json"])).unwrap();
+    assert_eq!(j["balls"], 602);
+    assert_eq!(j["vertices"], 3793);
+    assert_eq!(j["backend"], "cpu");
+    assert_eq!(j["double_rechecks"], 0);
+    assert!(j["contacts"].as_u64().unwrap() > 3793 / 2);
+    for k in [
+        "searches",
+        "restarts",
+        "parse_s",
+        "diagram_s",
+        "output_s",
+        "unbounded_edges",
+    ] {
+        assert!(!j[k].is_null(), "{k} missing: {j}");
+    }
+    let out = ok(&["awvd", PDB, "--cpu", "--vertices", "-", "--quiet"]);
+    assert_eq!(vertices(&out).len(), 3793);
+    assert!(!out.contains("balls"), "the summary goes to stderr: {out}");
+    // the selection flags: 1UBQ has 58 waters (HETATM)
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["awvd", PDB, "--cpu", "--json", "--hetatm"])).unwrap();
+    assert_eq!(j["balls"], 660);
+}
+
+#[test]
+fn bench_reports_best_times_and_the_vertex_count() {
+    let out = ok(&[
+        "bench",
+        "awvd",
+        PDB,
+        "--repeat",
+        "2",
+        "--cpu",
+        "--threads",
+        "2",
+        "--no-voronota",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "file,balls,backend,threads,repeat,parse_s,diagram_s,grid_s,trace_s,search_s,finish_s,output_s,total_s,levels,host_searches,vertices,contacts,voronota_s,voronota_vertices,speedup"
+    );
+    let row = |line: &str| -> std::collections::HashMap<String, String> {
+        lines[0]
+            .split(',')
+            .map(str::to_string)
+            .zip(line.split(',').map(str::to_string))
+            .collect()
+    };
+    let r = row(lines[1]);
+    assert_eq!(
+        [
+            &r["file"],
+            &r["balls"],
+            &r["backend"],
+            &r["threads"],
+            &r["repeat"]
+        ],
+        [PDB, "602", "cpu", "2", "2"]
+    );
+    assert_eq!(r["vertices"], "3793");
+    assert_eq!(r["host_searches"], "0");
+    assert!(r["levels"].parse::<u64>().unwrap() > 0);
+    let t = |k: &str| r[k].parse::<f64>().unwrap();
+    for k in [
+        "parse_s",
+        "diagram_s",
+        "grid_s",
+        "trace_s",
+        "search_s",
+        "finish_s",
+        "output_s",
+        "total_s",
+    ] {
+        assert!(t(k) >= 0.0, "{k}");
+    }
+    // the parts of the best diagram run lie within it; the search is part of the tracing
+    assert!(t("diagram_s") > 0.0 && t("total_s") >= t("diagram_s"));
+    assert!(
+        t("search_s") <= t("trace_s")
+            && t("grid_s") + t("trace_s") + t("finish_s") <= t("diagram_s") * 1.001 + 1e-6
+    );
+    assert_eq!(r["voronota_s"], "");
+    if std::path::Path::new("/usr/bin/voronota").is_file() {
+        let out = ok(&["bench", "awvd", PDB, "--repeat", "1", "--cpu"]);
+        let r = row(out.lines().nth(1).unwrap());
+        assert_eq!(
+            r["voronota_vertices"], "3793",
+            "voronota's vertex count: {out}"
+        );
+        assert!(r["voronota_s"].parse::<f64>().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn errors_have_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    fails(&["awvd", "/nonexistent/x.pdb", "--cpu"], "x.pdb");
+    let bad = dir.path().join("bad.balls");
+    std::fs::write(&bad, "1 2 3 1.5\n1 2 3 -1\n").unwrap();
+    fails(
+        &["awvd", bad.to_str().unwrap(), "--cpu"],
+        "bad.balls:2: negative radius",
+    );
+    fails(&["awvd", PDB, "--cpu", "--cell=-1"], "--cell");
+    fails(
+        &["awvd", PDB, "--cpu", "--device", "0"],
+        "cannot be used with",
+    );
+    fails(&["bench", "awvd", PDB, "--repeat", "0"], "--repeat");
+}

@@ -1,0 +1,21 @@
+//! The `metaopt` binary end to end, one test binary: `cargo test -p metaopt-cli --test it` runs
+//! them all, `... --test it sat::` one command's. With the `mpi` feature, `mpi::` runs the
+//! binary under mpirun.
+
+mod common;
+mod run;
+
+mod awvd;
+mod commands;
+mod de;
+mod de_batch;
+mod hc12;
+mod knapsack;
+mod mpi;
+mod multi_device;
+mod qap_bounds;
+mod qap_figs;
+mod qiga;
+mod reliability;
+mod sat;
+mod sp;

@@ -1,0 +1,104 @@
+//! Issue 16 (reliability) end to end: sizes from files are checked before they are allocated,
+//! every time limit goes through the one validator, and a time limit holds from the command's
+//! start (reading, building kernels and set-up count).
+
+use crate::run;
+use run::metaopt;
+use std::time::{Duration, Instant};
+
+/// A clean failure: an exit status (no signal, so no abort), an `error:` line naming `needle`,
+/// and no panic.
+fn fails_cleanly(args: &[&str], needle: &str) {
+    let o = metaopt(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.code().is_some_and(|c| c != 0),
+        "metaopt {args:?}: {:?} {err}",
+        o.status
+    );
+    assert!(
+        err.contains("error") && err.contains(needle),
+        "metaopt {args:?}: expected `{needle}` in: {err}"
+    );
+    assert!(
+        !err.contains("panic") && !err.contains("memory allocation"),
+        "metaopt {args:?}: {err}"
+    );
+}
+
+#[test]
+fn f2_a_fixture_whose_sizes_do_not_fit_its_file_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.txt");
+    // count x dims = 1e11 values: used to abort on Vec::with_capacity(count * dims)
+    std::fs::write(&path, "dims 100000\ncount 1000000\npoints\n").unwrap();
+    fails_cleanly(
+        &["bench", "functions", "--fixture", path.to_str().unwrap()],
+        "count 1000000 x dims 100000",
+    );
+    // a product that wraps usize
+    std::fs::write(&path, "dims 18446744073709551615\ncount 3\npoints\n").unwrap();
+    fails_cleanly(
+        &["bench", "functions", "--fixture", path.to_str().unwrap()],
+        "count 3",
+    );
+}
+
+#[test]
+fn f3_absurd_time_limits_are_flag_errors_not_panics() {
+    fails_cleanly(
+        &[
+            "de",
+            "--function",
+            "F1",
+            "--dims",
+            "2",
+            "--time-limit",
+            "1e20",
+        ],
+        "--time-limit",
+    );
+    fails_cleanly(
+        &[
+            "sat",
+            "solve",
+            "--time-limit",
+            "1e300",
+            "data/satlib/flat30-60/flat30-1.cnf",
+        ],
+        "--time-limit",
+    );
+    fails_cleanly(
+        &[
+            "qap",
+            "solve",
+            "data/qaplib/had12.dat",
+            "--time-limit",
+            "inf",
+        ],
+        "--time-limit",
+    );
+}
+
+#[test]
+fn f4_qap_hc12_mask_order_3_on_tai256c_ends_near_its_limit() {
+    // 178,957,825 rows a step: the run used to go on for minutes past a 3 s limit
+    let t = Instant::now();
+    let o = metaopt(&[
+        "qap",
+        "solve",
+        "data/qaplib/tai256c.dat",
+        "--method",
+        "hc12",
+        "--swaps",
+        "64",
+        "--mask-order",
+        "3",
+        "--time-limit",
+        "2",
+        "--quiet",
+    ]);
+    let took = t.elapsed();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(took <= Duration::from_secs(2 + 5), "took {took:?}");
+}

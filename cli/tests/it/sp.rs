@@ -1,0 +1,317 @@
+//! `metaopt sp sssp`, `metaopt sp aco` and `metaopt bench sp` end to end on small graphs (PoCL).
+
+use crate::run;
+use run::{fails, ok};
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// A small DIMACS graph: 5 vertices, vertex 5 (4 when 0-based) unreachable from the others.
+fn dimacs(dir: &std::path::Path) -> String {
+    let p = dir.join("small.gr");
+    std::fs::write(
+        &p,
+        "c test\np sp 5 6\na 1 2 4\na 1 3 1\na 3 2 2\na 2 4 5\na 3 4 8\na 5 1 1\n",
+    )
+    .unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn sssp_equals_host_dijkstra_on_every_method_and_backend() {
+    for method in ["pull", "frontier", "near-far"] {
+        let out = ok(&[
+            "sp",
+            "sssp",
+            "--grid",
+            "12x9,50,0.1,3",
+            "--source",
+            "5",
+            "--method",
+            method,
+            "--check",
+        ]);
+        assert!(out.contains("check: equal to host Dijkstra"), "{out}");
+    }
+    let out = ok(&[
+        "sp",
+        "sssp",
+        "--thesis",
+        "5,16,2",
+        "--sources",
+        "all",
+        "--check",
+        "--cpu",
+    ]);
+    assert!(out.contains("32 sources in one call"), "{out}");
+    let out = ok(&[
+        "sp",
+        "sssp",
+        "--grid",
+        "10x10,1,0.2,4",
+        "--method",
+        "lee",
+        "--check",
+    ]);
+    assert!(out.contains("check: equal"), "{out}");
+}
+
+#[test]
+fn sssp_json_fields_and_csv_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let gr = dimacs(dir.path());
+    let csv = dir.path().join("d.csv");
+    let j = json(&[
+        "sp",
+        "sssp",
+        &gr,
+        "--sources",
+        "0,2",
+        "--json",
+        "--check",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(j["vertices"], 5);
+    assert_eq!(j["arcs"], 6);
+    assert_eq!(j["weights"], "u32");
+    assert_eq!(j["sources"], 2);
+    assert_eq!(j["per_source"][0]["reached"], 4);
+    assert_eq!(j["per_source"][0]["max_dist"].as_f64(), Some(8.0));
+    assert_eq!(j["per_source"][1]["max_dist"].as_f64(), Some(7.0));
+    assert_eq!(j["checked"], true);
+    for k in ["rounds", "edges", "seconds", "teps", "device", "method"] {
+        assert!(!j[k].is_null(), "{k} missing: {j}");
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "source,vertex,dist,pred");
+    assert_eq!(lines.len(), 11);
+    assert_eq!(lines[2], "0,1,3,2");
+    assert_eq!(lines[5], "0,4,inf,-1");
+}
+
+#[test]
+fn sssp_errors_are_named_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let gr = dimacs(dir.path());
+    fails(
+        &["sp", "sssp", &gr, "--source", "5"],
+        "--source: 5; the graph has 5 vertices",
+    );
+    fails(
+        &["sp", "sssp", &gr, "--sources", "0,9"],
+        "--sources: sources[1] = 9",
+    );
+    fails(&["sp", "sssp", &gr, "--sources", "x"], "--sources: `x`");
+    fails(
+        &["sp", "sssp", &gr, "--method", "dfs"],
+        "--method: unknown method `dfs`",
+    );
+    fails(
+        &["sp", "sssp", &gr, "--method", "near-far", "--delta", "-1"],
+        "--delta",
+    );
+    fails(&["sp", "sssp", &gr, "--method", "lee"], "--grid only");
+    fails(&["sp", "sssp", "/nonexistent/g.gr"], "/nonexistent/g.gr");
+    let bad = dir.path().join("bad.gr");
+    std::fs::write(&bad, "p sp 2 1\na 1 x 3\n").unwrap();
+    fails(&["sp", "sssp", bad.to_str().unwrap()], "bad.gr");
+    let txt = dir.path().join("g.txt");
+    std::fs::write(&txt, "1 2 3\n").unwrap();
+    fails(
+        &["sp", "sssp", txt.to_str().unwrap()],
+        "unknown graph format",
+    );
+    fails(&["sp", "sssp", "--grid", "0x3"], "--grid");
+    fails(&["sp", "sssp", "--grid", "3by3"], "WxH");
+    fails(&["sp", "sssp"], "required");
+}
+
+#[test]
+fn aco_reports_lengths_gap_and_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let gr = dimacs(dir.path());
+    let out = ok(&[
+        "sp",
+        "aco",
+        &gr,
+        "--source",
+        "0",
+        "--target",
+        "3",
+        "--ants",
+        "8",
+        "--iterations",
+        "5",
+        "--path",
+    ]);
+    assert!(out.contains("exact length 8 (host Dijkstra)"), "{out}");
+    assert!(
+        out.contains("best length 8 (3 arcs), gap 0.000000 % (exact)"),
+        "{out}"
+    );
+    assert!(out.contains("best path: 0 2 1 3"), "{out}");
+    assert!(out.contains("strongest-pheromone path length"), "{out}");
+    let j = json(&[
+        "sp",
+        "aco",
+        "--thesis",
+        "5,16,1",
+        "--source",
+        "1",
+        "--target",
+        "20",
+        "--ants",
+        "16",
+        "--iterations",
+        "10",
+        "--max-min",
+        "off",
+        "--json",
+        "--cpu",
+    ]);
+    assert!(j["exact_length"].as_f64().unwrap() > 0.0);
+    assert!(j["best_length"].as_f64().unwrap() >= j["exact_length"].as_f64().unwrap());
+    assert_eq!(j["iterations"], 10);
+    assert_eq!(j["options"]["ants"], 16);
+    assert!(j["options"]["max_min"].is_null());
+    let u = ok(&["sp", "aco", &gr, "--source", "0", "--target", "4", "--cpu"]);
+    assert!(u.contains("unreachable"), "{u}");
+    fails(
+        &["sp", "aco", &gr, "--source", "0", "--target", "7"],
+        "--target: 7",
+    );
+    fails(
+        &[
+            "sp", "aco", &gr, "--source", "0", "--target", "3", "--ants", "0",
+        ],
+        "--ants",
+    );
+    fails(
+        &[
+            "sp",
+            "aco",
+            &gr,
+            "--source",
+            "0",
+            "--target",
+            "3",
+            "--evaporation",
+            "2",
+        ],
+        "--evaporation",
+    );
+    fails(
+        &[
+            "sp",
+            "aco",
+            &gr,
+            "--source",
+            "0",
+            "--target",
+            "3",
+            "--iterations",
+            "many",
+        ],
+        "--iterations",
+    );
+}
+
+#[test]
+fn bench_sp_runs_every_mode_and_writes_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let gr = dimacs(dir.path());
+    let csv = dir.path().join("b.csv");
+    let out = ok(&[
+        "bench",
+        "sp",
+        "--sssp",
+        "--grid",
+        "20x15",
+        "--grid",
+        "8x8,1",
+        "--file",
+        &gr,
+        "--methods",
+        "frontier,near-far,lee",
+        "--repeat",
+        "1",
+        "--threads",
+        "2",
+        "--all-sources",
+        &gr,
+        "--aco",
+        "--vs",
+        "16",
+        "--j",
+        "3..4",
+        "--runs",
+        "2",
+        "--aco-grid",
+        "6x6",
+        "--pairs",
+        "2",
+        "--ants",
+        "8",
+        "--iterations",
+        "5",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(out, text);
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let h = r.headers().unwrap().clone();
+    for k in [
+        "part",
+        "graph",
+        "method",
+        "backend",
+        "threads",
+        "seconds",
+        "edges",
+        "teps",
+        "ratio_vs_cpu",
+        "exact_share",
+        "thesis_share",
+        "mean_gap",
+    ] {
+        assert!(h.iter().any(|x| x == k), "{k} missing: {h:?}");
+    }
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    let col = |name: &str| h.iter().position(|x| x == name).unwrap();
+    let count = |part: &str, backend: &str| {
+        rows.iter()
+            .filter(|x| &x[col("part")] == part && &x[col("backend")] == backend)
+            .count()
+    };
+    // grids: cpu + frontier + near-far + lee; the file: cpu + frontier + near-far
+    assert_eq!(count("sssp", "cpu"), 3);
+    assert_eq!(count("sssp", "device"), 8);
+    assert_eq!(count("all-sources", "cpu"), 1);
+    assert_eq!(count("all-sources", "device"), 2);
+    assert_eq!(count("aco-thesis", "device"), 2);
+    assert_eq!(count("aco-graph", "device"), 1);
+    for x in rows.iter().filter(|x| {
+        &x[col("backend")] == "device"
+            && &x[col("part")] != "aco-thesis"
+            && &x[col("part")] != "aco-graph"
+    }) {
+        assert!(x[col("ratio_vs_cpu")].parse::<f64>().unwrap() > 0.0);
+        assert!(x[col("teps")].parse::<f64>().unwrap() > 0.0);
+    }
+    assert_eq!(
+        rows.iter()
+            .find(|x| &x[col("part")] == "all-sources")
+            .unwrap()[col("threads")]
+        .to_string(),
+        "2"
+    );
+    fails(&["bench", "sp"], "give --sssp");
+    fails(
+        &["bench", "sp", "--aco", "--vs", "100", "--runs", "1"],
+        "--vs: 100",
+    );
+}

@@ -1,0 +1,8 @@
+//! Calls that must end cleanly: the hostile-call harness, the fuzz corpora and regressions,
+//! sizes and time limits, and cancellation.
+
+mod fuzz_corpus;
+mod fuzz_regressions;
+mod hostile;
+mod interrupt;
+mod limits;
