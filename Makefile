@@ -112,7 +112,7 @@ release:
 # missing; each target runs FUZZ_SECONDS from its committed corpus (fuzz/corpus/<target>, read
 # only) and keeps what it finds in fuzz/corpus-work/<target>; a crash stops the loop and leaves
 # its input in fuzz/artifacts/<target>/. `make test` runs the corpora on stable
-# (tests/fuzz_corpus.rs).
+# (tests/it/reliability/fuzz_corpus.rs).
 FUZZ_SECONDS ?= 60
 FUZZ_TOOLCHAIN ?= nightly
 FUZZ_TARGETS ?= $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs)))

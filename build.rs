@@ -1,5 +1,5 @@
 //! Generates `include/metaopt.h` from `src/ffi` with cbindgen and `cbindgen.toml`, writing it into
-//! the source tree when it changed. The header is committed; `tests/header.rs` checks that it is
+//! the source tree when it changed. The header is committed; `tests/it/abi/header.rs` checks that it is
 //! what this generator writes. With the environment variable `CI` set the build only warns about
 //! a stale header and leaves the file alone, so that the test catches an uncommitted change.
 //!
@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// The header text for the crate at `crate_dir` (also used by `tests/header.rs`).
+/// The header text for the crate at `crate_dir` (also used by `tests/it/abi/header.rs`).
 pub fn header_text(crate_dir: &Path) -> Result<Vec<u8>, String> {
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))?;
     config.after_includes = Some(version_macros(env!("CARGO_PKG_VERSION")));
@@ -114,7 +114,7 @@ fn main() {
     if std::fs::read(&path).ok().as_deref() == Some(&text[..]) {
         return; // unchanged: keep the file's time stamp
     }
-    // In CI the committed header is checked, not rewritten: tests/header.rs then fails on it.
+    // In CI the committed header is checked, not rewritten: tests/it/abi/header.rs then fails on it.
     if std::env::var_os("CI").is_some() {
         println!("cargo:warning=include/metaopt.h is stale (CI is set, so it is not rewritten)");
         return;

@@ -12,7 +12,7 @@
 // The trial kernel reads X with the population fastest and writes Y with the member fastest by
 // transposing DE_TILE x DE_TILE tiles in local memory (DE_TILE + 1 columns against bank
 // conflicts); the work-group's first index means the population before the barrier and the
-// member after it. tests/de.rs checks the index arithmetic as the thesis's appendix D does.
+// member after it. tests/it/solvers/de/mod.rs checks the index arithmetic as the thesis's appendix D does.
 //
 // Random numbers are Philox words keyed by (seed, counter) as src/de/ops.rs documents, so the
 // CPU backend draws the same ones; no generator state is stored. Arithmetic is not contracted

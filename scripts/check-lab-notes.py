@@ -36,6 +36,12 @@ SCANNED = [
     ("python/metaopt", (".py",)),
     ("matlab", (".m", ".c", ".h", ".md")),
     ("docs/specs", (".md",)),
+    ("docs/ARCHITECTURE.md", ("",)),
+    ("tests", (".rs", ".c", ".md")),
+    ("cli/tests", (".rs",)),
+    ("c_examples", (".c", ".cpp", ".h")),
+    ("python/tests", (".py",)),
+    ("python/examples", (".py",)),
 ]
 # Files where only benchmark paths are checked (history may name issues).
 PATHS_ONLY = ["README.md", "CHANGELOG.md"]
@@ -76,7 +82,7 @@ def scanned(path):
 
 def bench_path_ok(p):
     p = p.rstrip(".,;:)*`'\"")
-    if p == "benchmarks/INDEX.md":
+    if p in ("benchmarks/INDEX.md", "benchmarks/"):
         return True
     if not (p.startswith("benchmarks/records/") or p.startswith("benchmarks/drivers/")):
         return False

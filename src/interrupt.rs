@@ -240,7 +240,7 @@ mod tests {
         assert!(w.stopped() && !other.stopped());
         t.reset();
         assert!(!w.stopped());
-        // the global interrupt is tested in tests/interrupt.rs: here it would stop the calls of
+        // the global interrupt is tested in tests/it/reliability/interrupt.rs: here it would stop the calls of
         // other unit tests running beside this one
     }
 }

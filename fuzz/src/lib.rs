@@ -6,7 +6,7 @@
 //! that is reported as an `Err` is the expected outcome.
 //!
 //! The same file is the library of `fuzz/` (libFuzzer targets under `fuzz/fuzz_targets/`, run by
-//! `make fuzz`) and a module of the stable test `tests/fuzz_corpus.rs` (run by `make test`), so
+//! `make fuzz`) and a module of the stable test `tests/it/reliability/fuzz_corpus.rs` (run by `make test`), so
 //! the two cannot drift apart.
 
 use std::path::Path;

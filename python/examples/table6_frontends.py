@@ -15,7 +15,7 @@ and the statistics of |value - reference| (max, mean, sample standard deviation,
 printed beside the thesis's three columns (CUDA, NumPy 1.23.5, Matlab 2023b), together with the
 largest difference of each front end's values from the Rust CPU values at the same points.
 
-    python3 python/examples/table6_frontends.py [--csv benchmarks/table6_frontends.csv] [--no-octave]
+    python3 python/examples/table6_frontends.py [--csv table6_frontends.csv] [--no-octave]
 """
 
 import argparse

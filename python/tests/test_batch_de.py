@@ -47,7 +47,7 @@ def test_cpu_equals_device_in_double_on_a_mixed_batch():
 
 
 def test_jde100_problems_beside_a_fixed_de_one_cpu_equals_device():
-    # issue 25: jDE100 per problem by method="jde100" (members = big + jde_small), the CPU
+    # jDE100 per problem by method="jde100" (members = big + jde_small), the CPU
     # backend following the device in double, and the island DE's jDE100 run with one island
     kw = dict(function=["F6", "F1", "F8"], dims=[5, 4, 3], lower=[-5.12, -5.12, -600], upper=[5.12, 5.12, 600],
               members=[30, 20, 24], method=["jde100", "de", "jde100"], jde_small=[10, 25, 6], seed=7,
@@ -63,7 +63,7 @@ def test_jde100_problems_beside_a_fixed_de_one_cpu_equals_device():
 
 
 def test_adaptive_problems_beside_a_fixed_de_one_cpu_equals_device():
-    # issue 25: JADE, SHADE, L-SHADE and jSO per problem by method=, on the device (ade_gen of
+    # JADE, SHADE, L-SHADE and jSO per problem by method=, on the device (ade_gen of
     # cl/de_batch.cl) as on the CPU twin in double, and each reaches sphere's target
     kw = dict(function=["F6", "F1", "F5", "F6", "F1"], dims=[5, 4, 3, 4, 5], lower=-2.048, upper=2.048,
               members=[20, 12, 16, 24, 10], method=["jade", "de", "shade", "lshade", "jso"], seed=3,

@@ -489,7 +489,7 @@ def _members(de):
 
 @pytest.mark.parametrize("backend", ["device", "cpu"])
 def test_strict_and_ties_selection_differ_on_a_plateau(backend):
-    # issue 24: on a step function trials often tie their targets; `ties` (f(y) <= f(x), the
+    # on a step function trials often tie their targets; `ties` (f(y) <= f(x), the
     # default) lets them replace the targets, `strict` (f(y) < f(x), the thesis's
     # DEMULTIPOP_FITNESS_COPY_BETTER_Y2X) does not
     moved, finals = {}, {}

@@ -57,7 +57,7 @@ def test_thesis_names_are_the_same_functions():
     assert metaopt.is_mem_space_valid() is True
     with pytest.raises(ValueError, match="device_number must be"):
         metaopt.set_cuda_device_number(-1)
-    # the thesis's QAP module held the three functions: metaopt.qap has them too (issue 24)
+    # the thesis's QAP module held the three functions: metaopt.qap has them too
     from metaopt import device as device_module, qap as qap_module
     assert qap_module.is_mem_space_valid is metaopt.is_mem_space_valid is device_module.is_mem_space_valid
     assert qap_module.get_cuda_device_number is metaopt.get_device_number

@@ -1,5 +1,5 @@
 """metaopt/_ffi.py is scripts/gen_python_ffi.py's output for include/metaopt.h, byte for byte (as
-tests/header.rs checks the header against cbindgen), the generator refuses what it does not
+tests/it/abi/header.rs checks the header against cbindgen), the generator refuses what it does not
 understand, every C function the package names is one of the header's, and the MEX gateway's
 tables of enum names match the header's enums."""
 

@@ -177,7 +177,7 @@ def test_argument_errors_name_the_argument():
             h.run(start=[0.5, np.nan, 0.5])
         with pytest.raises(ValueError, match="coding must be"):
             h.run(coding="gray")
-        # issue 24: the thesis lists GCi but never defines it; refused, saying so
+        # the thesis lists GCi but never defines it; refused, saying so
         with pytest.raises(ValueError, match="does not define it"):
             h.run(coding="GCi")
         with pytest.raises(ValueError, match="runs must be"):

@@ -207,7 +207,7 @@ def test_instances_are_freed_when_collected(had12):
 
 
 def test_more_bits_per_parameter_as_the_thesis_nbitparam(had12):
-    # issue 24: nBitParam above ceil(log2 n) is a longer string whose parameters name position
+    # nBitParam above ceil(log2 n) is a longer string whose parameters name position
     # I mod n (the thesis's kernel); below is refused naming nBitParam
     A, B = had12
     DF = metaopt.df_from_ab(A, B)

@@ -14,7 +14,7 @@
 //! Every step is one evaluation per chain. The deviates are sums of four 16-bit uniforms
 //! (Irwin-Hall, scaled to unit variance) and the hops' scales come from a table, so the device
 //! and the twin compute the same additions and multiplications: in double they agree value for
-//! value wherever the objective's values do (tests/bh.rs).
+//! value wherever the objective's values do (tests/it/solvers/bh.rs).
 //!
 //! # One iteration
 //!

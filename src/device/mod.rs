@@ -25,7 +25,7 @@
 //!   `InvalidMemSpace`; `DeviceContext::get(d)` refuses only a lost `d`; `reset_mem_space` drops
 //!   the lost contexts from the cache (healthy ones stay). `is_device_valid(d)` and
 //!   `is_mem_space_valid()` (the default device) read it; `mark_lost_for_test(d)` (hidden)
-//!   simulates a failure. `tests/multi_device_handles.rs` checks all of it with PoCL posing as
+//!   simulates a failure. `tests/it/devices/multi_handles.rs` checks all of it with PoCL posing as
 //!   three devices.
 //!
 //! # Modules

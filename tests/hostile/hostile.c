@@ -1,5 +1,5 @@
 /*
- * Hostile calls against every exported function of libmetaopt (issue 16 item 4): NULL pointers,
+ * Hostile calls against every exported function of libmetaopt: NULL pointers,
  * forged, freed and wrong-kind handles, double frees, NaN/Inf/negative/huge numbers, zero and huge
  * sizes (and sizes whose products overflow), bad UTF-8 and very long strings, bad device numbers,
  * concurrent calls on one handle, stop tokens and metaopt_interrupt. Every call must return a
@@ -195,7 +195,7 @@ static int check(const char *label, int code, char *msg, int expect) {
  * report of the harness's author describes each for the fix; remove a label once it is fixed. */
 static const char *const KNOWN_FAILURES[] = {
     /* (the two metaopt_hc12_params calls with nParam 4294967295 and 268435456, an abort on a
-       16 GiB allocation and 20 s of allocations before the error, were fixed with issue 16) */
+       16 GiB allocation and 20 s of allocations before the error, were fixed) */
     /* (metaopt_sp_sssp_multi with rounds_per_check 4294967295, a hang of empty launches, is a
        named error since rounds_per_check is at most MAX_ROUNDS_PER_CHECK) */
     NULL,
@@ -1162,7 +1162,7 @@ static void hc12_args(void) {
     for (int i = 0; i < 9; i++) {
         char label[96];
         snprintf(label, sizeof label, "metaopt_hc12_params/window %d %d", wins[i][0], wins[i][1]);
-        /* a negative bitLength, once taken as 0 (to the end), is refused since issue 16 */
+        /* a negative bitLength, once taken as 0 (to the end), is refused */
         HC12_NEW(label, metaopt_hc12_params(2, &bits, 1, dod, 2, 1, wins[i][0], wins[i][1], 2, 0, &f1), wins[i][1] < 0 ? METAOPT_ERR_INVALID_ARGUMENT : ERR);
     }
     int32_t doms[] = {-1, 3, INT32_MAX};
@@ -2609,7 +2609,7 @@ static void batch_de_args(void) {
     bp[20].function = NULL, bp[20].source = "x", bp[20].data = NULL, bp[20].data_bytes = 16;
     bp[21].function = g_long;
     bp[22].algorithm = 77;
-    /* jSO runs in the batch since issue 25; with 3 members it is refused (members) */
+    /* jSO runs in the batch; with 3 members it is refused (members) */
     bp[23].algorithm = METAOPT_DE_ALGORITHM_JSO, bp[23].members = 3;
     bp[24].algorithm = METAOPT_DE_ALGORITHM_JDE100, bp[24].jde_small = UINT32_MAX;
     bp[25].algorithm = METAOPT_DE_ALGORITHM_JDE100, bp[25].jde_small = 0;
@@ -2702,7 +2702,7 @@ static void batch_de_args(void) {
     } while (0)
 
 /* Per-handle device numbers: below -1 or past the device list, in every create call and
- * options struct that takes one (issue 22). */
+ * options struct that takes one. */
 static void device_numbers(void) {
     MetaoptInt32Result cnt = metaopt_device_count();
     int count = cnt.error_code == 0 ? cnt.result : 0;

@@ -10,7 +10,7 @@
 //!   backend and, per method, on the device after one untimed call of the same size; the mean
 //!   and best seconds, the ratio of the means, the distances compared.
 //! - `--aco`: ACO on the thesis's random graphs (`--vs`, `--j`, `--runs`; the graph of run k has
-//!   seed k, the pair drawn from Philox(k, 99), the ACO seed k, as tests/aco.rs): the share of runs
+//!   seed k, the pair drawn from Philox(k, 99), the ACO seed k, as tests/it/solvers/aco.rs): the share of runs
 //!   that find the exact path beside the thesis's 98.4 %, the mean gap and time; with
 //!   `--aco-grid` / `--aco-file`, `--pairs` random reachable pairs per graph and their gap.
 //!

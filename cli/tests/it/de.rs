@@ -75,7 +75,7 @@ fn de_stop_options_and_precision() {
     assert_eq!(j["precision"], "single");
     assert_eq!(j["f_mode"], "const");
     assert_eq!(j["selection"], "ties");
-    // issue 24: the thesis's strict selection and F mode name
+    // the thesis's strict selection and F mode name
     let js = json(
         &[
             &base[..],
@@ -283,7 +283,7 @@ fn a_population_the_host_cannot_allocate_is_an_error_not_an_abort() {
         .output()
         .expect("bash runs");
     let err = String::from_utf8_lossy(&o.stderr);
-    // issue 16: a failed host allocation is its own error (out of host memory, code 17), with an
+    // a failed host allocation is its own error (out of host memory, code 17), with an
     // exit status, never an abort
     assert!(o.status.code().is_some_and(|c| c != 0), "{err}");
     assert!(
@@ -494,7 +494,7 @@ fn experiment_de_sdis_writes_groups_summary_and_plots() {
         text.contains("4 runs of 20 generations") && text.contains("thesis finding"),
         "{text}"
     );
-    // the thesis's selection by default (issue 24)
+    // the thesis's selection by default
     assert!(
         text.contains("strict selection") && !text.contains("shared random"),
         "{text}"
@@ -921,7 +921,7 @@ fn bench_de_and_de_digits() {
     );
 }
 
-/// `de --algorithm` (issue 25): the adaptive variants by name, the same run on the device and the
+/// `de --algorithm`: the adaptive variants by name, the same run on the device and the
 /// CPU backend, L-SHADE's budget from the stop options, errors naming the flag, and `bench
 /// de-digits --algorithm`.
 #[test]
@@ -1086,7 +1086,7 @@ fn de_adaptive_algorithms_by_name() {
     );
 }
 
-/// `bench de-table` (issue 25): R runs as R islands without migration; the best run of the table
+/// `bench de-table`: R runs as R islands without migration; the best run of the table
 /// is the best island of the same `de` run (same seeds, F, CR, bounds and budget), the statistics
 /// are ordered, the budget is spent, and bad flags are named.
 #[test]
@@ -1194,7 +1194,7 @@ fn de_table_runs_are_islands() {
     );
 }
 
-/// `de --algorithm jde100` (issue 25): by name, the same run on the device and the CPU backend,
+/// `de --algorithm jde100`: by name, the same run on the device and the CPU backend,
 /// its flags, errors naming them, and `bench de-digits --algorithm jde100`.
 #[test]
 fn de_jde100_by_name() {

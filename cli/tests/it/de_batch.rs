@@ -320,7 +320,7 @@ fn bench_bde_compares_the_batch_with_the_island_de() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--compare"));
 }
 
-/// A batch file's `algorithm: "jde100"` and `jde_small` (issue 25): the problem runs jDE100's
+/// A batch file's `algorithm: "jde100"` and `jde_small`: the problem runs jDE100's
 /// cycles to its target, the CPU equal to the device in double; a bad algorithm names the key's
 /// problem.
 #[test]
@@ -365,7 +365,7 @@ fn a_batch_problem_runs_jde100() {
     );
 }
 
-/// JADE, SHADE, L-SHADE and jSO in the batched DE (issue 25): a batch file's `algorithm` keys
+/// JADE, SHADE, L-SHADE and jSO in the batched DE: a batch file's `algorithm` keys
 /// and `de --problems B --algorithm NAME` reach sphere's target, the CPU equal to the device in
 /// double; `--batch` still refuses `--algorithm` (its file has the key), and `--problems`
 /// names a bad one.

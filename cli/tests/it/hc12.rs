@@ -168,7 +168,7 @@ fn stop_options_and_precision() {
         "--json",
     ]))
     .unwrap();
-    // the limit counts from the command's start (issue 16), so the search has less than 0.3 s
+    // the limit counts from the command's start, so the search has less than 0.3 s
     assert!(
         j["run_count"].as_u64().unwrap() > 1
             && j["stop"] == "time_limit"

@@ -145,7 +145,7 @@ fn island_de_gives_the_one_device_result_on_several() {
     }
 }
 
-/// The adaptive variants split their islands too (issue 25/22): `--algorithm jso` (its
+/// The adaptive variants split their islands too: `--algorithm jso` (its
 /// populations shrinking over the budget) and `jde100` on two and three devices give the
 /// one-device result for a seed (value, vector, island, every island's best, counts).
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 16 (reliability) end to end: sizes from files are checked before they are allocated,
+//! Reliability end to end: sizes from files are checked before they are allocated,
 //! every time limit goes through the one validator, and a time limit holds from the command's
 //! start (reading, building kernels and set-up count).
 

@@ -492,7 +492,7 @@ fn backend_and_iteration_cap() {
     unsafe { metaopt_qap_free(h) };
 }
 
-/// Issue 24: the thesis's nBitParam above ceil(log2 n) (positions I mod n); below is refused.
+/// The thesis's nBitParam above ceil(log2 n) (positions I mod n); below is refused.
 #[test]
 fn bits_per_param() {
     let _shared = shared();
@@ -578,7 +578,7 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
     opts.has_target = 1;
     opts.target = 1e9;
     opts.start = MetaoptQapStart::MetaoptQapStartGlb as i32;
-    // issue 16: runs = 0 with a target alone may never end (the target may be unreachable)
+    // runs = 0 with a target alone may never end (the target may be unreachable)
     let mut r = unsafe { metaopt_qap_solve(h, &opts) };
     assert_eq!(r.error_code, INVALID);
     assert!(take_message(r.error_message).contains("stop token"));

@@ -256,7 +256,7 @@ fn errors_name_the_argument() {
     o.backend = 7;
     let r = create(4, 10, 3, &lim, "sat", Some(&o));
     expect_error(r.error_code, r.error_message, INVALID, "options.backend");
-    // issue 24: the selection rule, 0 ties (the default) or 1 strict
+    // the selection rule, 0 ties (the default) or 1 strict
     o = metaopt_de_default_options();
     assert_eq!(
         o.selection,
@@ -638,7 +638,7 @@ fn limits_precision_nan_values_and_a_failed_init() {
     let mut o = metaopt_de_default_options();
     o.backend = 1;
     unsafe { metaopt_de_free(instance(create(2, 6, 3, &[-3e38, 3e38], "sat", Some(&o)))) };
-    // a NaN from a host objective is worse than every finite value (issue 16: as from a device
+    // a NaN from a host objective is worse than every finite value (as from a device
     // objective), on both backends: the row is never the best
     for backend in [0, 1] {
         let mut o = metaopt_de_default_options();

@@ -568,7 +568,7 @@ fn codes_equal_the_rust_api(s: &[Spec], algs: &[(usize, metaopt::de::Algorithm, 
     }
 }
 
-/// jDE100 problems beside a fixed-DE one (issue 25): by the C code 5 with `jde_small`, the same
+/// jDE100 problems beside a fixed-DE one: by the C code 5 with `jde_small`, the same
 /// run as the Rust API's `BatchProblem` with `Algorithm::Jde100`, on the CPU backend and the
 /// device (double).
 #[test]
@@ -586,7 +586,7 @@ fn jde100_problems_by_code_equal_the_rust_api_on_both_backends() {
     codes_equal_the_rust_api(&s, &[(0, jde, 10), (2, jde, 6)]);
 }
 
-/// JADE, SHADE, L-SHADE and jSO problems beside a fixed-DE one (issue 25): by the C codes 1-4,
+/// JADE, SHADE, L-SHADE and jSO problems beside a fixed-DE one: by the C codes 1-4,
 /// the same run as the Rust API's, on both backends.
 #[test]
 fn adaptive_problems_by_code_equal_the_rust_api_on_both_backends() {

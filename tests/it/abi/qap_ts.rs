@@ -7,7 +7,7 @@ use crate::common::*;
 use metaopt::device::Backend;
 use metaopt::ffi::*;
 use metaopt::problem::qap::QapProblem;
-use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::qap_ts::{QapTs, QapTsOptions};
 use std::ffi::{CStr, CString};
 use std::ptr;
 use std::sync::Arc;
@@ -123,7 +123,7 @@ fn results_equal_the_rust_api() {
             max_iterations: 700,
             launch_iterations: 300,
             seed: 11,
-            tenure: metaopt::qap::ts::TenureRule::Uniform,
+            tenure: metaopt::qap_ts::TenureRule::Uniform,
             stagnation: Some(200),
             perturbation: Some((2, 3)),
             starts: vec![(0..12).collect()],

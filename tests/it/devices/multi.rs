@@ -13,7 +13,7 @@ use metaopt::multi::{check_devices, parse_devices};
 use metaopt::problem::graph::{dijkstra, thesis_random};
 use metaopt::problem::knapsack::{GenerateOptions, Knapsack, KnapsackKind};
 use metaopt::problem::qap::{QapInstance, QapProblem};
-use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::qap_ts::{QapTs, QapTsOptions};
 use metaopt::qiga::{Qiga, QigaOptions, RotationTable};
 use metaopt::sp::{SpOptions, Sssp};
 use metaopt::Error;
@@ -593,7 +593,7 @@ fn island_de_callback_and_time_limit_on_several_devices() {
     );
 }
 
-/// Island DE across processes (issue 22 item 3) without MPI: "processes" are threads, and the
+/// Island DE across processes without MPI: "processes" are threads, and the
 /// exchange is channels between every pair (each all-gather sends this thread's values to every
 /// other and takes theirs, in process order). A receive that waits over a minute fails.
 struct ThreadExchange {
@@ -850,7 +850,7 @@ fn island_de_across_processes_stops_together() {
     assert_eq!(errs, vec![Some("processes"); 3]);
 }
 
-// ---- the adaptive variants on several devices (issue 25/22) ------------------------------
+// ---- the adaptive variants on several devices ------------------------------
 
 /// A second run: its value, vector, island, generations and evaluations.
 type MoreRun = (f64, Vec<f64>, u32, u64, u64);

@@ -1,5 +1,5 @@
 //! problem::graph: builders, readers (DIMACS, MatrixMarket, OpenStreetMap), generators, the
-//! reverse CSR and the host Dijkstra reference (issue 19, item 1).
+//! reverse CSR and the host Dijkstra reference.
 
 use crate::common;
 use metaopt::problem::graph::*;
@@ -486,7 +486,7 @@ fn helsinki_counts() {
         },
     )
     .unwrap();
-    // /work/shared/data/graphs/SOURCES.md: 6,906 vertices, 15,314 arcs
+    // data/SOURCES.md: 6,906 vertices, 15,314 arcs
     assert_eq!((g.n(), g.m()), (6906, 15314));
     assert!(g
         .weights()

@@ -1,5 +1,5 @@
 //! DIMACS parsing, the host references, MCSX and DXAC on the device and the rayon evaluator, on
-//! every shared SATLIB family (docs/specs/SAT.md; issue 6, items 1, 2 and 5).
+//! every shared SATLIB family (docs/specs/SAT.md).
 
 use crate::common;
 use metaopt::error::Error;

@@ -1,4 +1,4 @@
-//! The hostile-call harness (issue 16 item 4, tests/hostile/README.md): builds
+//! The hostile-call harness (tests/hostile/README.md): builds
 //! `tests/hostile/hostile.c` against the header and the library that `cargo test` built, runs it
 //! (at least 1,000 calls, no failure, every exported function of `include/metaopt.h` called), and
 //! runs it under valgrind's memcheck (no invalid access, no definite leak). Calls the library is

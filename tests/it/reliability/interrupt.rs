@@ -1,4 +1,4 @@
-//! Cancellation (issue 15): every solver stopped by `metaopt::interrupt` and by its stop token
+//! Cancellation: every solver stopped by `metaopt::interrupt` and by its stop token
 //! returns within about one launch with its best so far and an interrupted stop reason; a call
 //! started after an interrupt runs normally; the C ABI reports `METAOPT_INTERRUPTED` with a filled
 //! result, also when `metaopt_interrupt` is called from a signal handler. And the precision
@@ -22,7 +22,7 @@ use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::objective::Objective;
 use metaopt::problem::qap::QapProblem;
 use metaopt::problem::sat::Cnf;
-use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::qap_ts::{QapTs, QapTsOptions};
 use metaopt::{interrupt, Precision, StopReason, StopToken};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};

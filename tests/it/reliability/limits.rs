@@ -1,4 +1,4 @@
-//! Issue 16 (reliability): each test makes a call that used to abort, panic, hang or outlast its
+//! Reliability: each test makes a call that used to abort, panic, hang or outlast its
 //! time limit, and checks that it now ends in time or with a clean, named error. Sizes are kept
 //! small enough for PoCL on two shared cores; timing margins are generous.
 
@@ -11,7 +11,7 @@ use metaopt::hc12::qap::{CostForm, QapHc12};
 use metaopt::hc12::restarts::Stop;
 use metaopt::objective::{HostCallback, Objective};
 use metaopt::problem::qap::{QapInstance, QapMatrices, QapProblem};
-use metaopt::qap::ts::{QapTs, QapTsOptions};
+use metaopt::qap_ts::{QapTs, QapTsOptions};
 use metaopt::{time_limit_from_secs, Error};
 use std::ffi::{c_void, CString};
 use std::ptr;

@@ -3,8 +3,8 @@
 
 use crate::common::*;
 use metaopt::problem::qap::{full_cost, read_bks_csv, Cost, ElemType, QapInstance, QapProblem};
-use metaopt::qap::ts::cpu::{pair_index, tenure, tie_key, TsChain, TsElem, TsParams};
-use metaopt::qap::ts::*;
+use metaopt::qap_ts::cpu::{pair_index, tenure, tie_key, TsChain, TsElem, TsParams};
+use metaopt::qap_ts::*;
 use metaopt::rng::{rng4, Philox};
 use metaopt::with_matrices;
 use std::sync::Arc;
@@ -484,7 +484,7 @@ fn device_float_runs_give_consistent_costs() {
 /// with 32-bit deltas on the device where the entries allow them and 64-bit ones otherwise.
 #[test]
 fn device_engines_match_the_cpu_engine_launch_by_launch() {
-    use metaopt::qap::ts::device::{DeviceEngine, LayoutRequest, Placement};
+    use metaopt::qap_ts::device::{DeviceEngine, LayoutRequest, Placement};
     // general (asymmetric, non-zero diagonals) and symmetric data: both formula variants; small
     // entries (32-bit deltas on the device) and large ones (64-bit deltas)
     for (kind, ty, rule, scale) in [
@@ -535,7 +535,7 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
             device(Placement::Auto, None),
             device(Placement::Global, None),
             device(Placement::LocalDelta, Some(4)),
-            metaopt::qap::ts::cpu::engine(&p, params),
+            metaopt::qap_ts::cpu::engine(&p, params),
         ];
         let mut rng = Philox::new(1, 2);
         let starts: Vec<ChainState> = (0..3)

@@ -1,4 +1,4 @@
-//! probSAT and WalkSAT walks (src/sat/sls/): the incremental state against a recount, the random
+//! probSAT and WalkSAT walks (src/sat_sls/): the incremental state against a recount, the random
 //! k-SAT generator, models of the shared satisfiable families on the CPU backend (all) and on
 //! the device (a subset per family), UNKNOWN on unsatisfiable formulas, device walks identical
 //! to the CPU's, and errors naming the argument.
@@ -8,7 +8,7 @@ use metaopt::device::Backend;
 use metaopt::interrupt::StopReason;
 use metaopt::problem::sat::{verify, Assignment, ClauseCounts, Cnf};
 use metaopt::rng::Philox;
-use metaopt::sat::sls::{BreakFunction, SatSls, SlsMethod, SlsOptions, SlsTracker};
+use metaopt::sat_sls::{BreakFunction, SatSls, SlsMethod, SlsOptions, SlsTracker};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -132,12 +132,12 @@ fn solve(
     backend: Backend,
     walks: Option<u32>,
     opts: &SlsOptions,
-) -> metaopt::sat::sls::SatSlsSolveResult {
+) -> metaopt::sat_sls::SatSlsSolveResult {
     let mut s = SatSls::new(cnf.clone(), walks, backend).unwrap();
     s.solve(opts).unwrap()
 }
 
-fn assert_model(cnf: &Cnf, r: &metaopt::sat::sls::SatSlsSolveResult, what: &str) {
+fn assert_model(cnf: &Cnf, r: &metaopt::sat_sls::SatSlsSolveResult, what: &str) {
     assert!(
         r.satisfiable,
         "{what}: no model, best {} after {} flips",
@@ -361,7 +361,7 @@ fn device_and_cpu_walk_identically() {
 #[test]
 fn bad_options_name_the_argument() {
     let cnf = Cnf::random_ksat(20, 4.0, 3, 1).unwrap();
-    let msg = |r: metaopt::Result<metaopt::sat::sls::SatSlsSolveResult>| {
+    let msg = |r: metaopt::Result<metaopt::sat_sls::SatSlsSolveResult>| {
         r.expect_err("an error").to_string()
     };
     assert!(SatSls::new(cnf.clone(), Some(0), Backend::Cpu)
@@ -553,7 +553,7 @@ fn device_and_cpu_walk_identically_many_variables() {
 }
 
 /// Every walk's best assignment has its reported count (a recount on the input formula).
-fn assert_bests_recount(cnf: &Cnf, r: &metaopt::sat::sls::SatSlsSolveResult, what: &str) {
+fn assert_bests_recount(cnf: &Cnf, r: &metaopt::sat_sls::SatSlsSolveResult, what: &str) {
     for (i, w) in r.walk_reports.iter().enumerate() {
         assert_eq!(
             cnf.unsatisfied_count(&w.best),
@@ -571,7 +571,7 @@ fn walks_with_log(
     walks: u32,
     opts: &SlsOptions,
     cap: Option<usize>,
-) -> metaopt::sat::sls::SatSlsSolveResult {
+) -> metaopt::sat_sls::SatSlsSolveResult {
     let mut s = SatSls::new(cnf.clone(), Some(walks), backend).unwrap();
     s.set_log_capacity(cap);
     s.solve(opts).unwrap()

@@ -1,7 +1,7 @@
-//! The adaptive DE variants (issue 25; `src/de/adapt.rs`, docs/specs/DE.md "Adaptive DE"): the
+//! The adaptive DE variants (`src/de/adapt.rs`, docs/specs/DE.md "Adaptive DE"): the
 //! adaptation rules against their papers' formulas on a small population (memory updates,
 //! archive insertion and truncation, L-SHADE's size schedule, jSO's schedules), the device
-//! (the fused path, `ade_fused`, since issue 25's device part) against the CPU backend (its twin
+//! (the fused path, `ade_fused`) against the CPU backend (its twin
 //! `de::ade`), sphere, Rosenbrock and Rastrigin solved to 1e-8, and the host-planned path that a
 //! host callback or `fused = false` still takes.
 

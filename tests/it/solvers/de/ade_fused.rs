@@ -1,4 +1,4 @@
-//! The SHADE family on the device (issue 25; docs/specs/DE.md "Adaptive DE, on the device"):
+//! The SHADE family on the device (docs/specs/DE.md "Adaptive DE, on the device"):
 //! `ade_gen` of `cl/de_batch.cl` against its host twin `de::ade` (device == CPU in double, with
 //! archive wrap-around and population reductions), each rule against a host reference on a small
 //! population, and each variant solving sphere, Rosenbrock and Rastrigin in the batched DE.

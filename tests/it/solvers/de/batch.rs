@@ -1,4 +1,4 @@
-//! Batched DE (issue 18): device and CPU agree in double on a heterogeneous batch (local and
+//! Batched DE: device and CPU agree in double on a heterogeneous batch (local and
 //! global placement), a problem's result does not depend on the batch around it or its position,
 //! parent indices are distinct, differ from the target and are uniform, sphere converges, a
 //! stopped problem is frozen, and bad specs give named errors.

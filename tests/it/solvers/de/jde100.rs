@@ -1,4 +1,4 @@
-//! jDE100 (issue 25; `src/de/jde.rs`, `jde_fused` of `cl/de_batch.cl`, docs/specs/DE.md "jDE100"):
+//! jDE100 (`src/de/jde.rs`, `jde_fused` of `cl/de_batch.cl`, docs/specs/DE.md "jDE100"):
 //! the rules against a host reference on a small population (`jde::cycle` driven with scripted
 //! values), the device against the CPU twin, and sphere, Rosenbrock and Rastrigin solved to 1e-8.
 

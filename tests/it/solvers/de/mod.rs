@@ -1360,7 +1360,7 @@ fn with_a_target_the_fused_run_stops_at_the_same_generation() {
     assert!((runs[0].1 - runs[2].1).abs() <= 1e-12, "{runs:?}");
 }
 
-/// Selection on a plateau (issue 24): a step function, sum of floor(|x_j|), where many trials tie
+/// Selection on a plateau: a step function, sum of floor(|x_j|), where many trials tie
 /// their targets. Under `ties` (f(y) <= f(x)) a trial that ties replaces its target; under
 /// `strict` (f(y) < f(x), the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X) it does not. Each
 /// generation is checked member by member against the rule on the device (fused and per-phase)

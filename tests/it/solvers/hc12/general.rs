@@ -333,7 +333,7 @@ fn errors_name_the_argument() {
         .is_err());
 }
 
-/// Issue 24: the thesis's Table 1 lists a coding `GCi` that it never defines; the library
+/// The thesis's Table 1 lists a coding `GCi` that it never defines; the library
 /// refuses it with a message that says so (docs/specs/HC12.md), and takes GC and BC.
 #[test]
 fn gci_is_refused_because_the_thesis_does_not_define_it() {

@@ -150,7 +150,7 @@ fn starts_and_limits() {
     assert!(solve(&mut s, &never, Some(&inst), |_| {}).is_err());
 }
 
-/// Issue 24: the thesis's `nBitParam` (C++ `Params`, MEX `params`) may exceed ceil(log2 n): a
+/// The thesis's `nBitParam` (C++ `Params`, MEX `params`) may exceed ceil(log2 n): a
 /// parameter then decodes to I below 2^nBitParam and names position I mod n, as the thesis's
 /// kernel (`I % nElements`) and docs/specs/QAP.md. The string is longer (more rows), every row's
 /// permutation follows that rule, the device equals the CPU, and fewer bits are refused naming
