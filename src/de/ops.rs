@@ -185,6 +185,23 @@ pub struct TrialKey {
     pub shared: bool,
 }
 
+impl TrialKey {
+    /// The key whose (gen, p, m, Np, Nm) make `(gen Np + p) Nm + m` equal the counter `t` (one
+    /// island of one member: gen = t), for the adaptive DEs that number their trials themselves.
+    pub(crate) fn counter(seed: u64, t: u64, nn: u32) -> TrialKey {
+        TrialKey {
+            seed,
+            gen: t,
+            p: 0,
+            m: 0,
+            np: 1,
+            nm: 1,
+            nn,
+            shared: false,
+        }
+    }
+}
+
 /// The trial of one target into `out` (Nn values), as the kernels make it: component n is the
 /// mutant's (`mutant(n)`) corrected into [lo, hi] by `kind(n)` when n is j_rand or its crossover
 /// word is below `crt`, else the target's (`target(n)`). The words are drawn as the kernels draw
