@@ -110,13 +110,7 @@ fn climb_inner<L: Landscape + ?Sized>(
         if limits.watch.is_some_and(Watch::stopped) {
             break ClimbEnd::Interrupted;
         }
-        let mut query = TabuQuery {
-            insert: false,
-            check: false,
-            aspiration: false,
-            best: best_value,
-            iteration: iterations,
-        };
+        let mut query = TabuQuery::plain(best_value, iterations);
         if let Some(cfg) = tabu {
             query.insert = true;
             query.check = cfg
