@@ -256,40 +256,26 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
                     if compare {
                         let shape = (b, nm, nn);
                         let strategies = (mutation, bounds[0]);
-                        if backend == Backend::Cpu {
-                            let (s, best) = time_island(
+                        let island = |fused: bool| {
+                            time_island(
                                 info.name,
                                 shape,
                                 info.domain,
                                 strategies,
                                 double,
-                                true,
+                                fused,
                                 backend,
                                 a.generations,
-                            )?;
+                            )
+                        };
+                        // the CPU backend has one island path; a device the fused and the
+                        // per-phase one
+                        let (s, best) = island(true)?;
+                        if backend == Backend::Cpu {
                             runs.push(("island", s, best));
                         } else {
-                            let (s, best) = time_island(
-                                info.name,
-                                shape,
-                                info.domain,
-                                strategies,
-                                double,
-                                true,
-                                backend,
-                                a.generations,
-                            )?;
                             runs.push(("island-fused", s, best));
-                            let (s, best) = time_island(
-                                info.name,
-                                shape,
-                                info.domain,
-                                strategies,
-                                double,
-                                false,
-                                backend,
-                                a.generations,
-                            )?;
+                            let (s, best) = island(false)?;
                             runs.push(("island-unfused", s, best));
                         }
                     }
