@@ -219,6 +219,31 @@ impl Ctx<'_> {
     fn cpu_threads(&self) -> usize {
         self.pool.current_num_threads()
     }
+
+    /// The fields of a row of the CPU backend's Dijkstra on graph `g` (`name`).
+    fn dijkstra_row(&self, part: &'static str, name: &str, g: &Graph) -> Row {
+        Row {
+            part,
+            graph: name.into(),
+            vertices: g.n(),
+            arcs: g.m(),
+            method: "dijkstra".into(),
+            backend: "cpu",
+            threads: Some(self.cpu_threads()),
+            ..Default::default()
+        }
+    }
+}
+
+/// An SSSP solver on the CPU backend (the reference of the device's distances and times).
+fn cpu_sssp(g: &Graph) -> CliResult<Sssp<'_>> {
+    Ok(Sssp::new(
+        g,
+        SpOptions {
+            backend: Backend::Cpu,
+            ..Default::default()
+        },
+    )?)
 }
 
 /// The source of `--source` on a graph of `n` vertices (a grid's middle cell for `center`).
@@ -254,24 +279,11 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
     let cpu = if a.no_cpu {
         None
     } else {
-        let mut s = Sssp::new(
-            g,
-            SpOptions {
-                backend: Backend::Cpu,
-                ..Default::default()
-            },
-        )?;
+        let mut s = cpu_sssp(g)?;
         let t = Instant::now();
         let r = c.pool.install(|| s.sssp(source))?;
         let secs = t.elapsed().as_secs_f64().max(1e-9);
         c.emit(Row {
-            part: "sssp",
-            graph: name.into(),
-            vertices: g.n(),
-            arcs: g.m(),
-            method: "dijkstra".into(),
-            backend: "cpu",
-            threads: Some(c.cpu_threads()),
             sources: Some(1),
             seconds: secs,
             edges: Some(r.edges),
@@ -280,7 +292,7 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
                 "CPU backend (host Dijkstra, one source on one of {} threads)",
                 c.cpu_threads()
             ),
-            ..Default::default()
+            ..c.dijkstra_row("sssp", name, g)
         })?;
         Some((r, secs))
     };
@@ -389,26 +401,13 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
     let cpu = if a.no_cpu {
         None
     } else {
-        let mut s = Sssp::new(
-            g,
-            SpOptions {
-                backend: Backend::Cpu,
-                ..Default::default()
-            },
-        )?;
+        let mut s = cpu_sssp(g)?;
         let pool = &c.pool;
         let (r, secs, best) = timed(a.repeat, &mut || {
             Ok(pool.install(|| s.sssp_multi(&sources))?)
         })?;
         let e = total(&r);
         c.emit(Row {
-            part: "all-sources",
-            graph: name.into(),
-            vertices: n,
-            arcs: g.m(),
-            method: "dijkstra".into(),
-            backend: "cpu",
-            threads: Some(c.cpu_threads()),
             sources: Some(n),
             runs: Some(a.repeat as u64),
             seconds: secs,
@@ -416,7 +415,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
             edges: Some(e),
             teps: Some(e as f64 / secs),
             device: s.backend_description(),
-            ..Default::default()
+            ..c.dijkstra_row("all-sources", name, g)
         })?;
         Some((r, secs))
     };
