@@ -235,6 +235,20 @@ impl Ctx<'_> {
     }
 }
 
+/// An SSSP solver of method `m` (a `--methods` name) on the device.
+fn device_sssp<'g>(g: &'g Graph, m: &str, a: &BenchSpArgs) -> CliResult<Sssp<'g>> {
+    let (method, local_memory) = sp::parse_method(m, a.delta)?;
+    let opts = SpOptions {
+        method,
+        backend: Backend::DEVICE,
+        rounds_per_check: a.rounds_per_check,
+        max_rounds: None,
+        local_memory,
+        devices: Vec::new(),
+    };
+    Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))
+}
+
 /// An SSSP solver on the CPU backend (the reference of the device's distances and times).
 fn cpu_sssp(g: &Graph) -> CliResult<Sssp<'_>> {
     Ok(Sssp::new(
@@ -312,16 +326,7 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
                 }),
             )
         } else {
-            let (method, local_memory) = sp::parse_method(m, a.delta)?;
-            let opts = SpOptions {
-                method,
-                backend: Backend::DEVICE,
-                rounds_per_check: a.rounds_per_check,
-                max_rounds: None,
-                local_memory,
-                devices: Vec::new(),
-            };
-            let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+            let mut s = device_sssp(g, m, a)?;
             (
                 s.backend_description(),
                 Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))),
@@ -423,16 +428,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
         if m.trim().eq_ignore_ascii_case("lee") {
             continue;
         }
-        let (method, local_memory) = sp::parse_method(m, a.delta)?;
-        let opts = SpOptions {
-            method,
-            backend: Backend::DEVICE,
-            rounds_per_check: a.rounds_per_check,
-            max_rounds: None,
-            local_memory,
-            devices: Vec::new(),
-        };
-        let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+        let mut s = device_sssp(g, m, a)?;
         s.sssp_multi(&sources)
             .map_err(|e| out::renamed(e, SP_RENAMES))?; // warm-up
         let (r, secs, best) = timed(a.repeat, &mut || {
