@@ -363,8 +363,7 @@ impl Trisector {
             self.n,
             [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr],
         );
-        let dg = dot(e, dx) / el - dr;
-        dg
+        dot(e, dx) / el - dr
     }
 
     /// +1 or -1: the direction of the parameter in which the curve leaves `start` (a sphere
