@@ -273,15 +273,7 @@ fn point_count(points: &[f64], dims: usize) -> Result<usize> {
     if dims == 0 {
         return Err(Error::arg("dims", "0; expected at least 1"));
     }
-    if !points.len().is_multiple_of(dims) {
-        return Err(Error::arg(
-            "points",
-            format!(
-                "{} values is not a whole number of {dims}-dimensional points",
-                points.len()
-            ),
-        ));
-    }
+    functions::check_whole_points(points, dims)?;
     let count = points.len() / dims;
     if count > u32::MAX as usize || dims > u32::MAX as usize {
         return Err(Error::arg(

@@ -579,6 +579,23 @@ impl TsTuningArgs {
     ];
 }
 
+/// Three positive counts `AxBxC` (`x` or `X`); an error names them as `what`, e.g. `example`.
+pub fn parse_size3(s: &str, what: &str, example: &str) -> Result<(u32, u32, u32), String> {
+    let v: Vec<&str> = s.trim().split(['x', 'X']).collect();
+    let bad = || format!("`{s}` is not {what}, e.g. {example}");
+    if v.len() != 3 {
+        return Err(bad());
+    }
+    let n = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(bad)
+    };
+    Ok((n(v[0])?, n(v[1])?, n(v[2])?))
+}
+
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let (a, b) = s
         .split_once(',')

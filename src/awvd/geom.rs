@@ -352,19 +352,25 @@ impl Trisector {
         }
     }
 
-    /// +1 or -1: the direction of the parameter in which the curve leaves `start` (a sphere
-    /// tangent to the three gates and to ball `s`) with `s` outside the sphere.
-    pub fn direction(&self, start: CurvePoint, s: &Ball) -> f64 {
-        let (mut dr, mut dt) = (2.0 * start.t, 2.0 * self.alpha * start.r + self.beta);
-        let x = self.point(start);
-        let e = sub(x.c, s.c);
+    /// How fast ball `b`'s additive distance to the curve's sphere centre less the sphere's
+    /// radius changes as the curve moves from `p` with the tangent (`dr`, `dt`).
+    fn gap_rate(&self, p: CurvePoint, b: &Ball, dr: f64, dt: f64) -> f64 {
+        let x = self.point(p);
+        let e = sub(x.c, b.c);
         let el = norm(e).max(1e-300);
         let dx = axpy(
             dt,
             self.n,
             [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr],
         );
-        let dg = dot(e, dx) / el - dr;
+        dot(e, dx) / el - dr
+    }
+
+    /// +1 or -1: the direction of the parameter in which the curve leaves `start` (a sphere
+    /// tangent to the three gates and to ball `s`) with `s` outside the sphere.
+    pub fn direction(&self, start: CurvePoint, s: &Ball) -> f64 {
+        let (mut dr, mut dt) = (2.0 * start.t, 2.0 * self.alpha * start.r + self.beta);
+        let dg = self.gap_rate(start, s, dr, dt);
         if dg < 0.0 {
             dr = -dr;
             dt = -dt;
@@ -400,15 +406,7 @@ impl Trisector {
             dr = -dr;
             dt = -dt;
         }
-        let x = self.point(p);
-        let e = sub(x.c, d.c);
-        let el = norm(e).max(1e-300);
-        let dx = axpy(
-            dt,
-            self.n,
-            [self.p1[0] * dr, self.p1[1] * dr, self.p1[2] * dr],
-        );
-        let dg = dot(e, dx) / el - dr;
+        let dg = self.gap_rate(p, d, dr, dt);
         dg < -1e-9 * (dr.abs() + dt.abs())
     }
 

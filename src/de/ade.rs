@@ -341,16 +341,7 @@ pub fn generation(
         for m in 0..na {
             let d = draw(s, isl.st, g, p as u32, m, &order);
             let t = key(g, p as u32, s.np, s.nm, m);
-            let tk = ops::TrialKey {
-                seed: s.seed_cross,
-                gen: t,
-                p: 0,
-                m: 0,
-                np: 1,
-                nm: 1,
-                nn: s.nn,
-                shared: false,
-            };
+            let tk = ops::TrialKey::counter(s.seed_cross, t, s.nn);
             let (i, pb, r1) = (m as usize * nn, d.pbest as usize * nn, d.r1 as usize * nn);
             let x2 = |j: usize| {
                 if d.r2 >= na {

@@ -597,6 +597,14 @@ fn per_dim<T: Copy>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
 }
 
 impl Config {
+    /// The configuration of `p` with its precision resolved for devices that do (`fp64`) or do
+    /// not have double precision.
+    pub(crate) fn resolved(p: &DeParams, fp64: bool) -> Result<Self> {
+        let mut p = p.clone();
+        p.options.precision = p.options.precision.resolve(p.options.double, fp64);
+        Config::new(&p)
+    }
+
     pub fn new(p: &DeParams) -> Result<Self> {
         if p.islands == 0 {
             return Err(Error::arg("islands", "0; expected at least 1 population"));

@@ -54,6 +54,25 @@ struct JdeCpu {
 /// Rows (members) of the first piece of a phase under a cut.
 const FIRST_ROWS: u64 = 64;
 
+/// [`in_pieces`] over rows 0..`count`, pieces from [`FIRST_ROWS`] rows on and nothing to
+/// synchronise: `rows(a, b)` does rows a..b; the rows done.
+fn in_row_pieces(
+    count: usize,
+    cut: Option<&Cut>,
+    rate: &mut Rate,
+    mut rows: impl FnMut(usize, usize) -> Result<()>,
+) -> Result<u64> {
+    in_pieces(
+        count as u64,
+        1,
+        FIRST_ROWS,
+        cut,
+        rate,
+        |a, len| rows(a as usize, (a + len).min(count as u64) as usize),
+        || Ok(()),
+    )
+}
+
 impl CpuDe {
     pub fn new(cfg: Config) -> Result<Self> {
         let (np, nm, nn) = (cfg.np as usize, cfg.nm as usize, cfg.nn as usize);
@@ -172,24 +191,15 @@ impl CpuDe {
             Some(Eval::Other(Objective::Callback(_))) => Cut::with_limit(cut),
             _ => cut,
         };
-        let done = in_pieces(
-            count as u64,
-            1,
-            FIRST_ROWS,
-            cut,
-            &mut rate,
-            |a, len| {
-                let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
-                if a == 0 && b == count {
-                    fy = self.values(&y)?;
-                } else {
-                    let v = self.values(&y[a * nn..b * nn])?;
-                    fy[a..b].copy_from_slice(&v);
-                }
-                Ok(())
-            },
-            || Ok(()),
-        );
+        let done = in_row_pieces(count, cut, &mut rate, |a, b| {
+            if a == 0 && b == count {
+                fy = self.values(&y)?;
+            } else {
+                let v = self.values(&y[a * nn..b * nn])?;
+                fy[a..b].copy_from_slice(&v);
+            }
+            Ok(())
+        });
         self.rates[2] = rate;
         self.y = y;
         // the values as the fitness precision stores them, before any comparison
@@ -356,28 +366,19 @@ impl Engine for CpuDe {
         self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
         let mut rate = self.rates[0];
         let y = &mut self.y;
-        let made = in_pieces(
-            count as u64,
-            1,
-            FIRST_ROWS,
-            cut,
-            &mut rate,
-            |a, len| {
-                let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
-                y[a * nn..b * nn]
-                    .par_chunks_mut(nn)
-                    .enumerate()
-                    .for_each(|(i, row)| {
-                        let r = a + i;
-                        let (p, m) = ((r / nm) as u32, (r % nm) as u32);
-                        for (n, v) in row.iter_mut().enumerate() {
-                            *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
-                        }
-                    });
-                Ok(())
-            },
-            || Ok(()),
-        )?;
+        let made = in_row_pieces(count, cut, &mut rate, |a, b| {
+            y[a * nn..b * nn]
+                .par_chunks_mut(nn)
+                .enumerate()
+                .for_each(|(i, row)| {
+                    let r = a + i;
+                    let (p, m) = ((r / nm) as u32, (r % nm) as u32);
+                    for (n, v) in row.iter_mut().enumerate() {
+                        *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
+                    }
+                });
+            Ok(())
+        })?;
         self.rates[0] = rate;
         if made < count as u64 {
             return Ok(None);
@@ -434,18 +435,10 @@ impl Engine for CpuDe {
         let count = self.fy.len();
         let mut rate = self.rates[1];
         // every trial is made from the previous generation before any selection writes X
-        let made = in_pieces(
-            count as u64,
-            1,
-            FIRST_ROWS,
-            cut,
-            &mut rate,
-            |a, len| {
-                self.trials_of(gen, a as usize..(a + len).min(count as u64) as usize);
-                Ok(())
-            },
-            || Ok(()),
-        )?;
+        let made = in_row_pieces(count, cut, &mut rate, |a, b| {
+            self.trials_of(gen, a..b);
+            Ok(())
+        })?;
         self.rates[1] = rate;
         if made < count as u64 {
             return Ok(0);

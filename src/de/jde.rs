@@ -394,18 +394,8 @@ fn generation(
             fcr.push((f, cr));
             let (ri, jrand) = indices(s.seed_mut, t, i as u32, n as u32, s.nn);
             let [a0, a1, a2] = ri.map(|v| base + v as usize);
-            // the crossover words of key t: `ops::trial` with a key whose (gen, p, m, Np, Nm)
-            // make `(gen Np + p) Nm + m` equal t (one island of one member: gen = t)
-            let tk = ops::TrialKey {
-                seed: s.seed_cross,
-                gen: t,
-                p: 0,
-                m: 0,
-                np: 1,
-                nm: 1,
-                nn: s.nn,
-                shared: false,
-            };
+            // the crossover words of key t
+            let tk = ops::TrialKey::counter(s.seed_cross, t, s.nn);
             let x = &*isl.x;
             let out = &mut rows[(p * n + i) * nn..(p * n + i + 1) * nn];
             ops::trial(

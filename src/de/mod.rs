@@ -73,12 +73,7 @@ impl DeMultiPop {
             Backend::Cpu => true,
             Backend::Device(_) => backend.context("island DE")?.info.fp64,
         };
-        let mut params = params.clone();
-        params.options.precision = params
-            .options
-            .precision
-            .resolve(params.options.double, fp64);
-        let cfg = Config::new(&params)?;
+        let cfg = Config::resolved(params, fp64)?;
         let engine: Box<dyn Engine> = match backend {
             Backend::Device(d) => Box::new(device::DeviceDe::new(cfg.clone(), d)?),
             Backend::Cpu => Box::new(cpu::CpuDe::new(cfg.clone())?),

@@ -734,12 +734,7 @@ impl DeMultiPop {
         for &d in devices {
             fp64 &= Backend::Device(Some(d)).context("island DE")?.info.fp64;
         }
-        let mut params = params.clone();
-        params.options.precision = params
-            .options
-            .precision
-            .resolve(params.options.double, fp64);
-        let cfg = Config::new(&params)?;
+        let cfg = Config::resolved(params, fp64)?;
         let engine = MultiEngine::new(&cfg, devices)?;
         Ok(DeMultiPop::with_engine(cfg, Box::new(engine)))
     }
@@ -823,12 +818,7 @@ impl DeMultiPop {
             ));
         }
         let fp64 = rows.iter().all(|r| r[0] != 0.0);
-        let mut params = params.clone();
-        params.options.precision = params
-            .options
-            .precision
-            .resolve(params.options.double, fp64);
-        let cfg = Config::new(&params)?;
+        let cfg = Config::resolved(params, fp64)?;
         let engine = MultiEngine::across(&cfg, devices, exchange)?;
         Ok(DeMultiPop::with_engine(cfg, Box::new(engine)))
     }

@@ -185,6 +185,23 @@ pub struct TrialKey {
     pub shared: bool,
 }
 
+impl TrialKey {
+    /// The key whose (gen, p, m, Np, Nm) make `(gen Np + p) Nm + m` equal the counter `t` (one
+    /// island of one member: gen = t), for the adaptive DEs that number their trials themselves.
+    pub(crate) fn counter(seed: u64, t: u64, nn: u32) -> TrialKey {
+        TrialKey {
+            seed,
+            gen: t,
+            p: 0,
+            m: 0,
+            np: 1,
+            nm: 1,
+            nn,
+            shared: false,
+        }
+    }
+}
+
 /// The trial of one target into `out` (Nn values), as the kernels make it: component n is the
 /// mutant's (`mutant(n)`) corrected into [lo, hi] by `kind(n)` when n is j_rand or its crossover
 /// word is below `crt`, else the target's (`target(n)`). The words are drawn as the kernels draw
@@ -648,29 +665,28 @@ mod tests {
         }
     }
 
+    /// `len` values of 0 to 3, about one in nine NaN.
+    fn values_with_nans(rng: &mut Philox, len: u32) -> Vec<f64> {
+        (0..len)
+            .map(|_| {
+                if rng.below(9) == 0 {
+                    f64::NAN
+                } else {
+                    rng.below(4) as f64
+                }
+            })
+            .collect()
+    }
+
     #[test]
     fn a_view_plans_what_every_value_plans() {
         // the view's k worst members (k = worst_needed) give the moves of the full order
         let (np, nm) = (7u32, 5u32);
         let mut rng = Philox::new(9, 1);
-        for kind in [
-            MigrationKind::One2One,
-            MigrationKind::One2N,
-            MigrationKind::N2One,
-            MigrationKind::N2N,
-            MigrationKind::PermuteN,
-            MigrationKind::RandTarget,
-        ] {
+        // every kind but None
+        for kind in MigrationKind::ALL[1..].iter().copied() {
             for gen in 0..40 {
-                let fx: Vec<f64> = (0..np * (nm + 1))
-                    .map(|_| {
-                        if rng.below(9) == 0 {
-                            f64::NAN
-                        } else {
-                            rng.below(4) as f64
-                        }
-                    })
-                    .collect();
+                let fx = values_with_nans(&mut rng, np * (nm + 1));
                 let full = MigrationView::from_fitness(&fx, np, nm, nm as usize);
                 let needed = MigrationView::from_fitness(&fx, np, nm, worst_needed(kind, np, nm));
                 let moves = plan_migration_view(kind, 3, gen, np, nm, &needed);
@@ -692,25 +708,9 @@ mod tests {
         // not blind
         let mut rng = Philox::new(5, 2);
         for (np, nm) in [(2u32, 2u32), (7, 5), (64, 3)] {
-            for kind in [
-                MigrationKind::None,
-                MigrationKind::One2One,
-                MigrationKind::One2N,
-                MigrationKind::N2One,
-                MigrationKind::N2N,
-                MigrationKind::PermuteN,
-                MigrationKind::RandTarget,
-            ] {
+            for kind in MigrationKind::ALL {
                 for gen in 0..25 {
-                    let fx: Vec<f64> = (0..np * (nm + 1))
-                        .map(|_| {
-                            if rng.below(9) == 0 {
-                                f64::NAN
-                            } else {
-                                rng.below(4) as f64
-                            }
-                        })
-                        .collect();
+                    let fx = values_with_nans(&mut rng, np * (nm + 1));
                     let view = MigrationView::from_fitness(&fx, np, nm, 1);
                     let Some(blind) = plan_blind(kind, 3, gen, np, nm) else {
                         assert!(

@@ -183,6 +183,11 @@ macro_rules! on_weights {
     };
 }
 
+/// The C arc count `m` as a length, naming `m` where it overflows the address space.
+fn arc_count(m: u64) -> Result<usize> {
+    usize::try_from(m).map_err(|_| Error::arg("m", format!("{m} arcs overflow the address space")))
+}
+
 fn edges_of<W: Weight>(sources: &[u32], targets: &[u32], w: Vec<W>) -> Vec<(u32, u32, W)> {
     sources
         .iter()
@@ -212,8 +217,7 @@ pub unsafe extern "C" fn metaopt_graph_from_csr(
     weight_type: i32,
 ) -> MetaoptGraphResult {
     ffi_boundary!({
-        let m = usize::try_from(m)
-            .map_err(|_| Error::arg("m", format!("{m} arcs overflow the address space")))?;
+        let m = arc_count(m)?;
         // SAFETY: the caller's contract for `n + 1` and `m` values.
         let off: Vec<u64> = unsafe { copy_in(offsets.cast(), n as usize + 1, "offsets")? };
         // SAFETY: as above.
@@ -245,8 +249,7 @@ pub unsafe extern "C" fn metaopt_graph_from_edges(
     weight_type: i32,
 ) -> MetaoptGraphResult {
     ffi_boundary!({
-        let m = usize::try_from(m)
-            .map_err(|_| Error::arg("m", format!("{m} arcs overflow the address space")))?;
+        let m = arc_count(m)?;
         // SAFETY: the caller's contract for `m` values each.
         let s: Vec<u32> = unsafe { copy_in(sources.cast(), m, "sources")? };
         // SAFETY: as above.

@@ -634,6 +634,21 @@ pub unsafe extern "C" fn metaopt_sat_solve(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
+        // the fields every method's result `r` fills alike
+        macro_rules! common_fields {
+            ($r:expr) => {
+                solve_result(
+                    h.cnf.num_vars,
+                    o.method,
+                    $r.satisfiable,
+                    $r.best_unsatisfied,
+                    &$r.best,
+                    $r.model.as_ref(),
+                    $r.stop,
+                    $r.seconds,
+                )
+            };
+        }
         let method = match o.method {
             0 => Some(SlsMethod::ProbSat),
             1 => Some(SlsMethod::WalkSat),
@@ -661,16 +676,7 @@ pub unsafe extern "C" fn metaopt_sat_solve(
                 e => e,
             })?;
             let r = sls.solve(&options)?;
-            let common = solve_result(
-                h.cnf.num_vars,
-                o.method,
-                r.satisfiable,
-                r.best_unsatisfied,
-                &r.best,
-                r.model.as_ref(),
-                r.stop,
-                r.seconds,
-            )?;
+            let common = common_fields!(r)?;
             return Ok(MetaoptSatSolveResult {
                 walks: r.walks,
                 flips: r.flips,
@@ -707,16 +713,7 @@ pub unsafe extern "C" fn metaopt_sat_solve(
         }
         let (_, _, _, solver) = h.solver.as_mut().expect("made above");
         let r = solver.solve(&options)?;
-        let common = solve_result(
-            h.cnf.num_vars,
-            o.method,
-            r.satisfiable,
-            r.best_unsatisfied,
-            &r.best,
-            r.model.as_ref(),
-            r.stop,
-            r.seconds,
-        )?;
+        let common = common_fields!(r)?;
         MetaoptSatSolveResult {
             runs: r.runs,
             iterations: r.iterations,

@@ -110,13 +110,7 @@ fn climb_inner<L: Landscape + ?Sized>(
         if limits.watch.is_some_and(Watch::stopped) {
             break ClimbEnd::Interrupted;
         }
-        let mut query = TabuQuery {
-            insert: false,
-            check: false,
-            aspiration: false,
-            best: best_value,
-            iteration: iterations,
-        };
+        let mut query = TabuQuery::plain(best_value, iterations);
         if let Some(cfg) = tabu {
             query.insert = true;
             query.check = cfg
@@ -297,16 +291,20 @@ mod tests {
             max_runs: 3,
             ..Stop::default()
         };
-        let starts = [0, 7, 4];
-        let s = restarts(
-            &mut line(),
-            &stop,
-            100,
-            None,
-            |_, run, _| Ok(starts[run as usize]),
-            |_| {},
-        )
-        .unwrap();
+        // runs from 0, 7 and 4 on the line
+        let from_starts = |stop: &Stop| {
+            let starts = [0, 7, 4];
+            restarts(
+                &mut line(),
+                stop,
+                100,
+                None,
+                |_, run, _| Ok(starts[run as usize]),
+                |_| {},
+            )
+            .unwrap()
+        };
+        let s = from_starts(&stop);
         assert_eq!((s.runs, s.best, s.value), (3, 6, 0));
         assert_eq!(s.per_run, vec![(3, 3), (0, 2), (0, 3)]);
         assert_eq!(s.best_run_iterations, 2);
@@ -315,15 +313,7 @@ mod tests {
             target: Some(0.0),
             ..Stop::default()
         };
-        let s = restarts(
-            &mut line(),
-            &stop,
-            100,
-            None,
-            |_, run, _| Ok(starts[run as usize]),
-            |_| {},
-        )
-        .unwrap();
+        let s = from_starts(&stop);
         assert_eq!((s.runs, s.target_reached), (2, true));
         // a target alone may never be reached: it needs a time limit or a stop token besides
         assert!(stop.check("runs", "a target").is_err());

@@ -44,6 +44,19 @@ pub struct TabuQuery<V> {
     pub iteration: u32,
 }
 
+impl<V> TabuQuery<V> {
+    /// A row search the tabu list takes no part in (no insert, no check, no aspiration).
+    pub(crate) fn plain(best: V, iteration: u32) -> Self {
+        TabuQuery {
+            insert: false,
+            check: false,
+            aspiration: false,
+            best,
+            iteration,
+        }
+    }
+}
+
 /// What a climb needs of a problem: a current string with its value, the best allowed row of
 /// its neighbourhood, and moves. `climb.rs` and `restarts.rs` drive every landscape.
 pub trait Landscape {

@@ -98,6 +98,21 @@ macro_rules! f {
 use DimsRule::{Any, AtLeast2, TwoOrTen};
 use Kind::{Cec, CecT, F};
 
+/// Refuses a row-by-row point matrix of `points.len()` values that is not whole `dims`-dimensional
+/// points (`dims` > 0), naming `points`.
+pub(crate) fn check_whole_points(points: &[f64], dims: usize) -> Result<()> {
+    if !points.len().is_multiple_of(dims) {
+        return Err(Error::arg(
+            "points",
+            format!(
+                "{} values is not a whole number of {dims}-dimensional points",
+                points.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 const CEC_DOMAIN: (f64, f64) = (-100.0, 100.0);
 
 /// The catalogue in the order of `MO_CATALOGUE` in `cl/functions.cl`.
@@ -272,15 +287,7 @@ impl FunctionInfo {
     /// The host values at `count` points stored row by row (`points.len() = count * dims`).
     pub fn eval_rows(&self, points: &[f64], dims: usize) -> Result<Vec<f64>> {
         self.check_dims(dims)?;
-        if !points.len().is_multiple_of(dims) {
-            return Err(Error::arg(
-                "points",
-                format!(
-                    "{} values is not a whole number of {dims}-dimensional points",
-                    points.len()
-                ),
-            ));
-        }
+        check_whole_points(points, dims)?;
         let data = self.data(dims)?;
         Ok(points
             .chunks_exact(dims)

@@ -26,19 +26,7 @@ use std::time::Instant;
 
 /// `BxNMxD`, e.g. `1024x32x10`.
 fn parse_size(s: &str) -> Result<(u32, u32, u32), String> {
-    let v: Vec<&str> = s.trim().split(['x', 'X']).collect();
-    let bad = || format!("`{s}` is not problems x members x dims, e.g. 1024x32x10");
-    if v.len() != 3 {
-        return Err(bad());
-    }
-    let n = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(bad)
-    };
-    Ok((n(v[0])?, n(v[1])?, n(v[2])?))
+    crate::args::parse_size3(s, "problems x members x dims", "1024x32x10")
 }
 
 #[derive(Args)]
@@ -268,40 +256,26 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
                     if compare {
                         let shape = (b, nm, nn);
                         let strategies = (mutation, bounds[0]);
-                        if backend == Backend::Cpu {
-                            let (s, best) = time_island(
+                        let island = |fused: bool| {
+                            time_island(
                                 info.name,
                                 shape,
                                 info.domain,
                                 strategies,
                                 double,
-                                true,
+                                fused,
                                 backend,
                                 a.generations,
-                            )?;
+                            )
+                        };
+                        // the CPU backend has one island path; a device the fused and the
+                        // per-phase one
+                        let (s, best) = island(true)?;
+                        if backend == Backend::Cpu {
                             runs.push(("island", s, best));
                         } else {
-                            let (s, best) = time_island(
-                                info.name,
-                                shape,
-                                info.domain,
-                                strategies,
-                                double,
-                                true,
-                                backend,
-                                a.generations,
-                            )?;
                             runs.push(("island-fused", s, best));
-                            let (s, best) = time_island(
-                                info.name,
-                                shape,
-                                info.domain,
-                                strategies,
-                                double,
-                                false,
-                                backend,
-                                a.generations,
-                            )?;
+                            let (s, best) = island(false)?;
                             runs.push(("island-unfused", s, best));
                         }
                     }

@@ -23,19 +23,7 @@ use std::time::{Duration, Instant};
 
 /// `NPxNMxNN`, e.g. `256x32x10`.
 fn parse_size(s: &str) -> Result<(u32, u32, u32), String> {
-    let v: Vec<&str> = s.trim().split(['x', 'X']).collect();
-    let bad = || format!("`{s}` is not islands x members x dims, e.g. 256x32x10");
-    if v.len() != 3 {
-        return Err(bad());
-    }
-    let n = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(bad)
-    };
-    Ok((n(v[0])?, n(v[1])?, n(v[2])?))
+    crate::args::parse_size3(s, "islands x members x dims", "256x32x10")
 }
 
 #[derive(Args)]

@@ -105,6 +105,41 @@ struct Row {
     efficiency: f64,
 }
 
+impl Row {
+    /// The row of a solver's `throughput` (`unit`) in `seconds` on the devices `d`, against its
+    /// throughput `one` on the first device alone.
+    fn scaled(
+        solver: &'static str,
+        d: &[usize],
+        work: &str,
+        seconds: f64,
+        unit: &'static str,
+        throughput: f64,
+        one: f64,
+    ) -> Row {
+        let k = d.len();
+        Row {
+            solver,
+            devices: device_list(d),
+            count: k,
+            work: work.to_string(),
+            seconds,
+            unit,
+            throughput,
+            per_device: throughput / k as f64,
+            efficiency: throughput / (k as f64 * one),
+        }
+    }
+}
+
+/// Device numbers, comma-separated.
+fn device_list(d: &[usize]) -> String {
+    d.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// The solver's throughput (units per second) on the devices `devs`.
 type Measure<'a> = Box<dyn Fn(&[usize]) -> CliResult<(f64, f64)> + 'a>;
 
@@ -259,25 +294,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             if k == 1 {
                 one = t;
             }
-            let list = d
-                .iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(",");
-            emit(
-                &mut w,
-                Row {
-                    solver,
-                    devices: list,
-                    count: k,
-                    work: work.clone(),
-                    seconds: s,
-                    unit,
-                    throughput: t,
-                    per_device: t / k as f64,
-                    efficiency: t / (k as f64 * one),
-                },
-            )?;
+            emit(&mut w, Row::scaled(solver, d, work, s, unit, t, one))?;
         }
     }
     if !wanted("island_de") {
@@ -351,26 +368,9 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             let d = &devices[..k];
             let s = island(d, period)?;
             seconds[k - 1][j] = s;
-            let list = d
-                .iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(",");
             let (t, one) = (ig / s, ig / seconds[0][j]);
-            emit(
-                &mut w,
-                Row {
-                    solver,
-                    devices: list,
-                    count: k,
-                    work: work.clone(),
-                    seconds: s,
-                    unit: "island-generations/s",
-                    throughput: t,
-                    per_device: t / k as f64,
-                    efficiency: t / (k as f64 * one),
-                },
-            )?;
+            let row = Row::scaled(solver, d, &work, s, "island-generations/s", t, one);
+            emit(&mut w, row)?;
         }
     }
     // period 1 migrates after every generation: the extra time per generation is one migration
@@ -378,16 +378,11 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
     // does not apply to a cost and is 1.0
     for k in (1..=devices.len()).filter(|_| migrates) {
         let cost = ((seconds[k - 1][1] - seconds[k - 1][0]) / g).max(0.0);
-        let list = devices[..k]
-            .iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(",");
         emit(
             &mut w,
             Row {
                 solver: "migration_cost",
-                devices: list,
+                devices: device_list(&devices[..k]),
                 count: k,
                 work: work.clone(),
                 seconds: cost,

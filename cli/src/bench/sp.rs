@@ -219,6 +219,45 @@ impl Ctx<'_> {
     fn cpu_threads(&self) -> usize {
         self.pool.current_num_threads()
     }
+
+    /// The fields of a row of the CPU backend's Dijkstra on graph `g` (`name`).
+    fn dijkstra_row(&self, part: &'static str, name: &str, g: &Graph) -> Row {
+        Row {
+            part,
+            graph: name.into(),
+            vertices: g.n(),
+            arcs: g.m(),
+            method: "dijkstra".into(),
+            backend: "cpu",
+            threads: Some(self.cpu_threads()),
+            ..Default::default()
+        }
+    }
+}
+
+/// An SSSP solver of method `m` (a `--methods` name) on the device.
+fn device_sssp<'g>(g: &'g Graph, m: &str, a: &BenchSpArgs) -> CliResult<Sssp<'g>> {
+    let (method, local_memory) = sp::parse_method(m, a.delta)?;
+    let opts = SpOptions {
+        method,
+        backend: Backend::DEVICE,
+        rounds_per_check: a.rounds_per_check,
+        max_rounds: None,
+        local_memory,
+        devices: Vec::new(),
+    };
+    Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))
+}
+
+/// An SSSP solver on the CPU backend (the reference of the device's distances and times).
+fn cpu_sssp(g: &Graph) -> CliResult<Sssp<'_>> {
+    Ok(Sssp::new(
+        g,
+        SpOptions {
+            backend: Backend::Cpu,
+            ..Default::default()
+        },
+    )?)
 }
 
 /// The source of `--source` on a graph of `n` vertices (a grid's middle cell for `center`).
@@ -254,24 +293,11 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
     let cpu = if a.no_cpu {
         None
     } else {
-        let mut s = Sssp::new(
-            g,
-            SpOptions {
-                backend: Backend::Cpu,
-                ..Default::default()
-            },
-        )?;
+        let mut s = cpu_sssp(g)?;
         let t = Instant::now();
         let r = c.pool.install(|| s.sssp(source))?;
         let secs = t.elapsed().as_secs_f64().max(1e-9);
         c.emit(Row {
-            part: "sssp",
-            graph: name.into(),
-            vertices: g.n(),
-            arcs: g.m(),
-            method: "dijkstra".into(),
-            backend: "cpu",
-            threads: Some(c.cpu_threads()),
             sources: Some(1),
             seconds: secs,
             edges: Some(r.edges),
@@ -280,7 +306,7 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
                 "CPU backend (host Dijkstra, one source on one of {} threads)",
                 c.cpu_threads()
             ),
-            ..Default::default()
+            ..c.dijkstra_row("sssp", name, g)
         })?;
         Some((r, secs))
     };
@@ -300,16 +326,7 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
                 }),
             )
         } else {
-            let (method, local_memory) = sp::parse_method(m, a.delta)?;
-            let opts = SpOptions {
-                method,
-                backend: Backend::DEVICE,
-                rounds_per_check: a.rounds_per_check,
-                max_rounds: None,
-                local_memory,
-                devices: Vec::new(),
-            };
-            let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+            let mut s = device_sssp(g, m, a)?;
             (
                 s.backend_description(),
                 Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))),
@@ -389,26 +406,13 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
     let cpu = if a.no_cpu {
         None
     } else {
-        let mut s = Sssp::new(
-            g,
-            SpOptions {
-                backend: Backend::Cpu,
-                ..Default::default()
-            },
-        )?;
+        let mut s = cpu_sssp(g)?;
         let pool = &c.pool;
         let (r, secs, best) = timed(a.repeat, &mut || {
             Ok(pool.install(|| s.sssp_multi(&sources))?)
         })?;
         let e = total(&r);
         c.emit(Row {
-            part: "all-sources",
-            graph: name.into(),
-            vertices: n,
-            arcs: g.m(),
-            method: "dijkstra".into(),
-            backend: "cpu",
-            threads: Some(c.cpu_threads()),
             sources: Some(n),
             runs: Some(a.repeat as u64),
             seconds: secs,
@@ -416,7 +420,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
             edges: Some(e),
             teps: Some(e as f64 / secs),
             device: s.backend_description(),
-            ..Default::default()
+            ..c.dijkstra_row("all-sources", name, g)
         })?;
         Some((r, secs))
     };
@@ -424,16 +428,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
         if m.trim().eq_ignore_ascii_case("lee") {
             continue;
         }
-        let (method, local_memory) = sp::parse_method(m, a.delta)?;
-        let opts = SpOptions {
-            method,
-            backend: Backend::DEVICE,
-            rounds_per_check: a.rounds_per_check,
-            max_rounds: None,
-            local_memory,
-            devices: Vec::new(),
-        };
-        let mut s = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+        let mut s = device_sssp(g, m, a)?;
         s.sssp_multi(&sources)
             .map_err(|e| out::renamed(e, SP_RENAMES))?; // warm-up
         let (r, secs, best) = timed(a.repeat, &mut || {

@@ -421,21 +421,12 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
             restarts,
             flips_per_second_per_walk: per_walk,
             model,
-            status: if r.satisfiable {
-                "satisfiable"
-            } else {
-                "unknown"
-            },
+            status: status_word(r.satisfiable),
             device: s.backend_description(),
             result: r,
         });
     }
-    let mut t = format!(
-        "c {} ({} variables, {} clauses)\n",
-        cnf.name,
-        cnf.num_vars,
-        cnf.num_clauses()
-    );
+    let mut t = instance_line(&cnf);
     t += &format!(
         "c {}; {} walks of {}\n",
         s.backend_description(),
@@ -456,6 +447,25 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
 }
 
 /// The `s` line and, with a model, the `v` lines.
+/// The first comment line of a search's text: the formula's name and size.
+fn instance_line(cnf: &Cnf) -> String {
+    format!(
+        "c {} ({} variables, {} clauses)\n",
+        cnf.name,
+        cnf.num_vars,
+        cnf.num_clauses()
+    )
+}
+
+/// A search's `status` in JSON: a local search finds models but proves nothing else.
+fn status_word(satisfiable: bool) -> &'static str {
+    if satisfiable {
+        "satisfiable"
+    } else {
+        "unknown"
+    }
+}
+
 fn verdict(model: Option<&metaopt::problem::sat::Model>, best: u32) -> String {
     match model {
         Some(m) => format!("c the model was verified against every clause\ns SATISFIABLE\n{}", m.v_lines()),
@@ -509,22 +519,13 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
             clauses: cnf.num_clauses(),
             method: "hc12",
             model,
-            status: if r.satisfiable {
-                "satisfiable"
-            } else {
-                "unknown"
-            },
+            status: status_word(r.satisfiable),
             target: a.target,
             device: s.backend_description(),
             result: r,
         });
     }
-    let mut t = format!(
-        "c {} ({} variables, {} clauses)\n",
-        cnf.name,
-        cnf.num_vars,
-        cnf.num_clauses()
-    );
+    let mut t = instance_line(&cnf);
     t += &format!(
         "c {}; HC12 mask order {mask_order}, tabu list {tabu_len}\n",
         s.backend_description()

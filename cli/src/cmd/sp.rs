@@ -67,24 +67,13 @@ pub fn parse_grid(s: &str) -> Result<GridSpec, String> {
     let (w, h) = v[0].split_once(['x', 'X']).ok_or_else(bad)?;
     let width = w.trim().parse().map_err(|_| bad())?;
     let height = h.trim().parse().map_err(|_| bad())?;
-    let max_weight = v
-        .get(1)
-        .map(|x| x.parse())
-        .transpose()
-        .map_err(|_| bad())?
-        .unwrap_or(100);
-    let obstacles = v
-        .get(2)
-        .map(|x| x.parse())
-        .transpose()
-        .map_err(|_| bad())?
-        .unwrap_or(0.0);
-    let seed = v
-        .get(3)
-        .map(|x| x.parse())
-        .transpose()
-        .map_err(|_| bad())?
-        .unwrap_or(1);
+    // field i when given, else its default
+    fn field<T: std::str::FromStr>(v: &[&str], i: usize, default: T) -> Result<T, ()> {
+        v.get(i).map_or(Ok(default), |x| x.parse().map_err(|_| ()))
+    }
+    let max_weight = field(&v, 1, 100).map_err(|_| bad())?;
+    let obstacles = field(&v, 2, 0.0).map_err(|_| bad())?;
+    let seed = field(&v, 3, 1).map_err(|_| bad())?;
     Ok(GridSpec {
         width,
         height,

@@ -177,16 +177,7 @@ impl Evaluator for DeviceEvaluator {
             );
         }
         self.upload(st)?;
-        self.launch(
-            true,
-            &TabuQuery {
-                insert: false,
-                check: false,
-                aspiration: false,
-                best: st.cur_cost,
-                iteration: 0,
-            },
-        )?;
+        self.launch(true, &TabuQuery::plain(st.cur_cost, 0))?;
         let raw = self
             .all_f
             .as_ref()

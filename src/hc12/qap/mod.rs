@@ -250,16 +250,7 @@ impl QapHc12 {
 
     /// The best row of the neighbourhood of (base, k), without the tabu list.
     pub fn best_row(&mut self, st: &IterState) -> Result<(Cost, u64)> {
-        self.eval.best_row(
-            st,
-            &TabuQuery {
-                insert: false,
-                check: false,
-                aspiration: false,
-                best: st.cur_cost,
-                iteration: 0,
-            },
-        )
+        self.eval.best_row(st, &TabuQuery::plain(st.cur_cost, 0))
     }
 
     /// Every row's cost in the neighbourhood of (base, k).
