@@ -61,7 +61,7 @@ fn main() -> metaopt::Result<()> {
     println!(
         "c {} on {}, {} walks: {} flips in {:.3} s = {:.2} M flips/s",
         r.method.as_str(),
-        solver.backend_description(),
+        solver.describe(),
         r.walks,
         r.flips,
         r.seconds,

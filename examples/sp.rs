@@ -78,7 +78,7 @@ fn main() -> metaopt::Result<()> {
             ..Default::default()
         },
     )?;
-    println!("{}", sp.backend_description());
+    println!("{}", sp.describe());
     let t = Instant::now();
     let m = sp.sssp_multi(&sources)?;
     let s = t.elapsed().as_secs_f64();

@@ -106,10 +106,7 @@ fn main() -> metaopt::Result<()> {
                 g.n(),
                 g.m()
             );
-            println!(
-                "{}",
-                Sssp::new(g, methods[0].1.clone())?.backend_description()
-            );
+            println!("{}", Sssp::new(g, methods[0].1.clone())?.describe());
             // `check`: every method's distances against host Dijkstra
             let reference = if args.iter().any(|a| a == "check") {
                 Some(dijkstra(g, source)?.dist)
@@ -176,10 +173,7 @@ fn main() -> metaopt::Result<()> {
                 },
             )?;
             println!("Helsinki: {} vertices, {} arcs", g.n(), g.m());
-            println!(
-                "{}",
-                Sssp::new(&g, methods[0].1.clone())?.backend_description()
-            );
+            println!("{}", Sssp::new(&g, methods[0].1.clone())?.describe());
             if what == "helsinki" {
                 for (name, o) in &methods {
                     time_one(&g, name, o.clone(), 0, true, None)?;

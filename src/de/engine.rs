@@ -812,9 +812,15 @@ impl DeMultiPop {
         Ok(())
     }
 
+    /// The former name of [`describe`](Self::describe), kept for one release.
+    #[deprecated(note = "renamed `describe`")]
+    pub fn backend_description(&self) -> String {
+        self.describe()
+    }
+
     /// The backend in words: the OpenCL device (and its platform, with the tile size), or the
     /// CPU backend with its thread count.
-    pub fn backend_description(&self) -> String {
+    pub fn describe(&self) -> String {
         self.engine.describe()
     }
 

@@ -967,7 +967,7 @@ fn info_text(h: &Handle) -> String {
     if matches!(s.objective(), Objective::Source { .. }) {
         let _ = writeln!(t, "func-data: {} bytes", h.func_data);
     }
-    let _ = writeln!(t, "{}", s.backend_description());
+    let _ = writeln!(t, "{}", s.describe());
     match &h.tabu {
         None => {
             let _ = writeln!(t, "tabu list: none");

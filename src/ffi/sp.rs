@@ -217,7 +217,7 @@ pub unsafe extern "C" fn metaopt_sp_sssp_multi(
         let t = std::time::Instant::now();
         let r = sp.sssp_multi(&s)?;
         let elapsed = t.elapsed().as_secs_f64();
-        sp_result(&r, elapsed, &sp.backend_description())?
+        sp_result(&r, elapsed, &sp.describe())?
     })
 }
 

@@ -731,7 +731,13 @@ impl Qiga {
         &self.options
     }
 
+    /// The former name of [`describe`](Self::describe), kept for one release.
+    #[deprecated(note = "renamed `describe`")]
     pub fn backend_description(&self) -> String {
+        self.describe()
+    }
+
+    pub fn describe(&self) -> String {
         self.engines
             .iter()
             .map(|e| e.describe())
@@ -881,7 +887,7 @@ impl Qiga {
             } else {
                 0.0
             },
-            backend: self.backend_description(),
+            backend: self.describe(),
         };
         r.stats = QigaStats::of(&r.best_value);
         let ntab = self.setup.tables.len();

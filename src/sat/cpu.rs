@@ -94,7 +94,9 @@ pub fn evaluate_many(
     }
 }
 
-/// [`Backend::describe`](crate::device::Backend::describe) of the CPU backend, for reports.
+/// [`Backend::describe`](crate::device::Backend::describe) of the CPU backend; kept for one
+/// release, call `Backend::Cpu.describe()`.
+#[deprecated(note = "use `Backend::Cpu.describe()`")]
 pub fn backend_description() -> String {
     crate::device::Backend::Cpu.describe()
 }

@@ -181,8 +181,14 @@ impl DeviceSat {
         self.dxac_wg
     }
 
-    /// [`Backend::describe`](crate::device::Backend::describe) of the device, for reports.
+    /// The former name of [`describe`](Self::describe), kept for one release.
+    #[deprecated(note = "renamed `describe`")]
     pub fn backend_description(&self) -> String {
+        self.describe()
+    }
+
+    /// [`Backend::describe`](crate::device::Backend::describe) of the device, for reports.
+    pub fn describe(&self) -> String {
         self.q.ctx().info.describe()
     }
 

@@ -465,7 +465,13 @@ impl SatSls {
         self.walks
     }
 
+    /// The former name of [`describe`](Self::describe), kept for one release.
+    #[deprecated(note = "renamed `describe`")]
     pub fn backend_description(&self) -> String {
+        self.describe()
+    }
+
+    pub fn describe(&self) -> String {
         self.description.clone()
     }
 

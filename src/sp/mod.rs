@@ -222,8 +222,14 @@ impl<'g> Sssp<'g> {
         &self.options
     }
 
-    /// What computes: the device and method, or the CPU backend.
+    /// The former name of [`describe`](Self::describe), kept for one release.
+    #[deprecated(note = "renamed `describe`")]
     pub fn backend_description(&self) -> String {
+        self.describe()
+    }
+
+    /// What computes: the device and method, or the CPU backend.
+    pub fn describe(&self) -> String {
         let one = |e: &Engine| match e {
             Engine::Device(d) => d.describe(),
             Engine::Cpu => format!("{}, Dijkstra per source", Backend::Cpu.describe()),

@@ -174,7 +174,7 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
                         "float"
                     },
                     backend: bname,
-                    device: de.backend_description(),
+                    device: de.describe(),
                     generations: a.generations,
                     seconds: secs,
                     generations_per_s: gps,

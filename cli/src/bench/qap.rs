@@ -205,7 +205,7 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
         };
         let m = Measure {
             which: w,
-            device: ev.backend_description(),
+            device: ev.describe(),
             threads,
             iterations,
             seconds: secs,

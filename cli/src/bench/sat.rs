@@ -90,7 +90,7 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     let mut results = Vec::new();
 
     let mut ds = DeviceSat::new(&cnf)?;
-    let device = ds.backend_description();
+    let device = ds.describe();
 
     // the kernel time of the timed calls only (the warm-up call is call 0)
     let mut ok = true;
@@ -147,7 +147,7 @@ pub fn run(a: &BenchSatArgs) -> CliResult {
     }
     results.push(Measure {
         evaluator: "cpu-rayon",
-        device: cpu_sat::backend_description(),
+        device: metaopt::device::Backend::Cpu.describe(),
         per_call: n,
         calls,
         seconds: secs,

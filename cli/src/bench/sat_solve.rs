@@ -146,13 +146,7 @@ fn run_one(
                 Backend::DEVICE,
             )?;
             let r = s.solve(&opts)?;
-            Ok((
-                r.satisfiable,
-                r.seconds,
-                r.iterations,
-                1,
-                s.backend_description(),
-            ))
+            Ok((r.satisfiable, r.seconds, r.iterations, 1, s.describe()))
         }
         Some(method) => {
             let opts = SlsOptions {
@@ -165,13 +159,7 @@ fn run_one(
             let (backend, walks) = on.sls_backend(a.walks);
             let mut s = SatSls::new(cnf.clone(), walks, backend)?;
             let r = s.solve(&opts)?;
-            Ok((
-                r.satisfiable,
-                r.seconds,
-                r.flips,
-                r.walks,
-                s.backend_description(),
-            ))
+            Ok((r.satisfiable, r.seconds, r.flips, r.walks, s.describe()))
         }
     }
 }
@@ -357,7 +345,7 @@ pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
             let go = || -> CliResult<_> {
                 let mut s = SatSls::new(cnf.clone(), walks, backend)?;
                 let r = s.solve(&opts)?;
-                Ok((r, s.backend_description(), s.state_persists()))
+                Ok((r, s.describe(), s.state_persists()))
             };
             let (r, device, persists) = if on == Where::Cpu1 {
                 one.install(go)?

@@ -328,7 +328,7 @@ fn sssp_graph(c: &mut Ctx, name: &str, g: &Graph, grid: Option<&Grid>) -> CliRes
         } else {
             let mut s = device_sssp(g, m, a)?;
             (
-                s.backend_description(),
+                s.describe(),
                 Box::new(move || s.sssp(source).map_err(|e| out::renamed(e, SP_RENAMES))),
             )
         };
@@ -419,7 +419,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
             best_seconds: Some(best),
             edges: Some(e),
             teps: Some(e as f64 / secs),
-            device: s.backend_description(),
+            device: s.describe(),
             ..c.dijkstra_row("all-sources", name, g)
         })?;
         Some((r, secs))
@@ -456,7 +456,7 @@ fn all_sources(c: &mut Ctx, name: &str, g: &Graph) -> CliResult {
             teps: Some(e as f64 / secs),
             ratio_vs_cpu: cpu.as_ref().map(|(_, cs)| cs / secs),
             rounds: Some(r.rounds),
-            device: s.backend_description(),
+            device: s.describe(),
             ..Default::default()
         })?;
     }

@@ -493,11 +493,11 @@ pub fn run(a: &DeArgs) -> CliResult {
         // rank 0's devices, as the other commands print them
         Some(rk) => format!(
             "{}; MPI, {} rank{}",
-            de.backend_description(),
+            de.describe(),
             rk.size(),
             if rk.size() == 1 { "" } else { "s" }
         ),
-        None => de.backend_description(),
+        None => de.describe(),
     };
     // the values are the fitness precision's (the points the storage precision's)
     let fsingle = !de.config().fitness_double();

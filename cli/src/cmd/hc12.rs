@@ -220,7 +220,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
             dims: a.dims,
             bits: a.bits,
             rows: s.rows(),
-            device: s.backend_description(),
+            device: s.describe(),
             precision,
             sense: opts.sense,
             run_count: r.runs.len(),
@@ -237,7 +237,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
         out::float(lo),
         out::float(hi)
     );
-    t += &format!("device       {}\n", s.backend_description());
+    t += &format!("device       {}\n", s.describe());
     t += &format!("precision    {precision}\n");
     t += &format!(
         "solver       HC12, {} rows, mask order {}, {}, seed {}\n",

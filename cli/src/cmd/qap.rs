@@ -497,7 +497,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     if let Some(cfg) = &tabu {
         solver.init_tabu_list(cfg.clone()).map_err(solver_error)?;
     }
-    let device = solver.backend_description();
+    let device = solver.describe();
     let device_index = if a.backend.cpu {
         None
     } else {

@@ -103,7 +103,7 @@ pub fn eval(a: &EvalArgs) -> CliResult {
         )
     } else {
         let mut d = DeviceSat::new(&cnf)?;
-        (d.dxac(&asg, false)?, d.backend_description())
+        (d.dxac(&asg, false)?, d.describe())
     };
     let m = cnf.num_clauses() as u32;
     if a.json.json {
@@ -422,14 +422,14 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
             flips_per_second_per_walk: per_walk,
             model,
             status: status_word(r.satisfiable),
-            device: s.backend_description(),
+            device: s.describe(),
             result: r,
         });
     }
     let mut t = instance_line(&cnf);
     t += &format!(
         "c {}; {} walks of {}\n",
-        s.backend_description(),
+        s.describe(),
         r.walks,
         method.as_str()
     );
@@ -521,14 +521,14 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
             model,
             status: status_word(r.satisfiable),
             target: a.target,
-            device: s.backend_description(),
+            device: s.describe(),
             result: r,
         });
     }
     let mut t = instance_line(&cnf);
     t += &format!(
         "c {}; HC12 mask order {mask_order}, tabu list {tabu_len}\n",
-        s.backend_description()
+        s.describe()
     );
     t += &format!(
         "c {} runs, {} iterations, {:.3} s\n",

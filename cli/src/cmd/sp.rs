@@ -498,7 +498,7 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                         reached: Vec::new(),
                         edges: Vec::new(),
                     },
-                    sp.backend_description(),
+                    sp.describe(),
                     setup_s,
                     0.0,
                 ));
@@ -506,12 +506,7 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
             let r = sp
                 .sssp_multi(&mine)
                 .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
-            Ok((
-                r,
-                sp.backend_description(),
-                setup_s,
-                t.elapsed().as_secs_f64(),
-            ))
+            Ok((r, sp.describe(), setup_s, t.elapsed().as_secs_f64()))
         }
     };
     let (r, desc, setup_s, secs) = match &ranks {

@@ -166,7 +166,7 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
                 Ok(())
             })?;
             let kernel = ev.take_kernel_ns().unwrap_or(0) as f64 * 1e-9;
-            let device = ev.backend_description();
+            let device = ev.describe();
             let done = rows as f64 * calls as f64;
             let share = 100.0 * kernel / wall;
             let (rps, krps) = (

@@ -150,7 +150,7 @@ pub fn hc12_series(
         first,
         seconds: t0.elapsed().as_secs_f64(),
         rows: s.rows(),
-        device: s.backend_description(),
+        device: s.describe(),
     })
 }
 

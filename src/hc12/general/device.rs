@@ -218,7 +218,13 @@ impl Hc12 {
         self.nb.string_bits()
     }
 
+    /// The former name of [`describe`](Self::describe), kept for one release.
+    #[deprecated(note = "renamed `describe`")]
     pub fn backend_description(&self) -> String {
+        self.describe()
+    }
+
+    pub fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         i.describe()
     }

@@ -213,7 +213,13 @@ impl QapHc12 {
         self.nb.rows
     }
 
+    /// The former name of [`describe`](Self::describe), kept for one release.
+    #[deprecated(note = "renamed `describe`")]
     pub fn backend_description(&self) -> String {
+        self.describe()
+    }
+
+    pub fn describe(&self) -> String {
         self.eval.describe()
     }
 

@@ -406,10 +406,10 @@ fn island_de_split_invariant() {
         for devs in splits().into_iter().filter(|d| d.len() > 1) {
             let mut de = DeMultiPop::on_devices(&p, &devs).unwrap();
             assert!(
-                de.backend_description()
+                de.describe()
                     .starts_with(&format!("{} devices", devs.len())),
                 "{}",
-                de.backend_description()
+                de.describe()
             );
             let got = island_run(&mut de, "F6", mutation, migration, 200);
             assert_eq!(
@@ -472,9 +472,9 @@ fn island_de_wide_split_invariant() {
                 "{migration:?} {mutation} on devices {devs:?}"
             );
             assert!(
-                de.backend_description().contains("wide generations"),
+                de.describe().contains("wide generations"),
                 "{}",
-                de.backend_description()
+                de.describe()
             );
         }
     }
@@ -723,10 +723,10 @@ fn island_de_across_processes_equals_one_device() {
                     DeMultiPop::across(&p, &devices[k], Box::new(x) as Box<dyn IslandExchange>)
                         .unwrap();
                 assert!(
-                    de.backend_description()
+                    de.describe()
                         .starts_with(&format!("process {k} of {procs}")),
                     "{}",
-                    de.backend_description()
+                    de.describe()
                 );
                 let got = island_run(&mut de, "F6", mutation, migration, 120);
                 let more = de.run(&Stop::generations(20)).unwrap();

@@ -131,7 +131,7 @@ fn mcsx_and_dxac_equal_the_host_reference_for_every_family() {
         for f in pick {
             let cnf = Cnf::from_file(f).unwrap();
             let mut ds = DeviceSat::new(&cnf).unwrap();
-            dev.get_or_insert_with(|| ds.backend_description());
+            dev.get_or_insert_with(|| ds.describe());
             // enough assignments for more than one DXAC work-group and a pitch with padding
             let asg = assignments(
                 cnf.num_vars,

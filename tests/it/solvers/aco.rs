@@ -251,7 +251,7 @@ fn tune() {
     let (h, r, s, gap) = share(v, j, env("ACO_RUNS", 20.0) as u64, &o, backend);
     let dev = Aco::new(&thesis_random(2, 1, 0).unwrap(), o.clone(), backend)
         .unwrap()
-        .backend_description();
+        .describe();
     println!("V = {}, j = {}: exact {h}/{r} ({:.1} %), mean gap {gap:.4}, {s:.1} s ({:.2} s per run) on {dev}: {o:?}", 1u32 << v, if j == 0 { "1..16".to_string() } else { j.to_string() }, 100.0 * h as f64 / r as f64, s / r as f64);
 }
 

@@ -120,9 +120,9 @@ fn check_all(g: &Graph, source: u32, tol: f64, what: &str) {
     }
     let mut sp = Sssp::new(g, local_opts()).unwrap();
     assert!(
-        sp.backend_description().contains("local-memory path ("),
+        sp.describe().contains("local-memory path ("),
         "{what}: the local path fits: {}",
-        sp.backend_description()
+        sp.describe()
     );
     same(&sp.sssp(source).unwrap(), &format!("{what} local"));
 }
@@ -363,9 +363,9 @@ fn local_path_multi_source_equals_cpu() {
         .collect();
     let mut sp = Sssp::new(g, local_opts()).unwrap();
     assert!(
-        sp.backend_description().contains("local-memory path (4 B"),
+        sp.describe().contains("local-memory path (4 B"),
         "{}",
-        sp.backend_description()
+        sp.describe()
     );
     let dev = sp.sssp_multi(&sources).unwrap();
     let cpu = Sssp::new(g, opts(SpMethod::Frontier, Backend::Cpu))
@@ -405,7 +405,7 @@ fn local_path_u32_overflow_guard_and_fallback() {
     )
     .unwrap();
     let mut sp = Sssp::new(&g, local_opts()).unwrap();
-    let d = sp.backend_description();
+    let d = sp.describe();
     if !d.contains("no local-memory path") {
         assert!(d.contains("local-memory path (8 B"), "{d}");
     }
@@ -427,9 +427,9 @@ fn local_path_u32_overflow_guard_and_fallback() {
     .unwrap();
     let mut sp = Sssp::new(&g, local_opts()).unwrap();
     assert!(
-        sp.backend_description().contains("local-memory path (4 B"),
+        sp.describe().contains("local-memory path (4 B"),
         "{}",
-        sp.backend_description()
+        sp.describe()
     );
     assert_eq!(
         sp.sssp(0).unwrap().dist,
@@ -454,11 +454,7 @@ fn local_path_u32_overflow_guard_and_fallback() {
         .collect();
     let g = Graph::from_edges(n as usize, &arcs).unwrap();
     let mut sp = Sssp::new(&g, local_opts()).unwrap();
-    assert!(
-        sp.backend_description().contains("does not fit"),
-        "{}",
-        sp.backend_description()
-    );
+    assert!(sp.describe().contains("does not fit"), "{}", sp.describe());
     let r = sp.sssp(0).unwrap();
     assert_eq!(r.dist, dijkstra(&g, 0).unwrap().dist);
 }

@@ -562,10 +562,10 @@ fn the_fused_path_and_the_host_planned_path_both_solve_sphere() {
             let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
             de.init(obj, Mutation::Rand1, Migration::NONE).unwrap();
             assert_eq!(
-                de.backend_description().contains("fused"),
+                de.describe().contains("fused"),
                 want,
                 "{alg} {fused}: {}",
-                de.backend_description()
+                de.describe()
             );
             let r = de
                 .run(&Stop {

@@ -322,7 +322,7 @@ fn record_runs(
 ) -> Recorded {
     let mut de = DeMultiPop::new(q, Backend::DEVICE).unwrap();
     de.init(obj, mutation, migration).unwrap();
-    check(&de.backend_description());
+    check(&de.describe());
     let mut values = Vec::new();
     for _ in 0..3 {
         let r = de.run(&Stop::generations(gens)).unwrap();
@@ -648,29 +648,25 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
     assert!(
-        de.backend_description().contains("fused generations"),
+        de.describe().contains("fused generations"),
         "{}",
-        de.backend_description()
+        de.describe()
     );
     p.options.wide = Some(true);
     p.options.fused = false;
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
     assert!(
-        !de.backend_description().contains("wide") && !de.backend_description().contains("fused"),
+        !de.describe().contains("wide") && !de.describe().contains("fused"),
         "{}",
-        de.backend_description()
+        de.describe()
     );
     p.options.fused = true;
     p.options.algorithm = metaopt::de::Algorithm::Jde100;
     p.options.jde_small = 10;
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(
-        !de.backend_description().contains("wide"),
-        "{}",
-        de.backend_description()
-    );
+    assert!(!de.describe().contains("wide"), "{}", de.describe());
     de.run(&Stop::generations(5)).unwrap();
     // an island beyond the device's group limit: auto takes the wide generation (not the
     // per-phase launches), the same run in double
@@ -687,10 +683,10 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
         let mut de = DeMultiPop::new(&q, Backend::DEVICE).unwrap();
         de.init(&obj, Mutation::Best1, Migration::NONE).unwrap();
         assert_eq!(
-            de.backend_description().contains("wide generations"),
+            de.describe().contains("wide generations"),
             wide.is_none(),
             "{}",
-            de.backend_description()
+            de.describe()
         );
         let r = de.run(&Stop::generations(3)).unwrap();
         runs.push((r.value, r.x, de.fitness().unwrap()));
@@ -719,11 +715,7 @@ fn islands_too_large_for_a_group_take_the_per_phase_path() {
     let mut p = params(2, 5000, 3, -5.0, 5.0, BoundsCorrection::Saturation, true);
     p.options.wide = Some(false);
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
-    assert!(
-        !de.backend_description().contains("fused"),
-        "{}",
-        de.backend_description()
-    );
+    assert!(!de.describe().contains("fused"), "{}", de.describe());
     let r = de.run(&Stop::generations(3)).unwrap();
     assert_eq!(r.generations, 3);
     // a host callback fills Fy on the host: never fused
@@ -736,11 +728,7 @@ fn islands_too_large_for_a_group_take_the_per_phase_path() {
         Ok(())
     });
     de.init(&cb, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(
-        !de.backend_description().contains("fused"),
-        "{}",
-        de.backend_description()
-    );
+    assert!(!de.describe().contains("fused"), "{}", de.describe());
 }
 
 // ---- migrations -------------------------------------------------------------------------------
