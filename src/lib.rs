@@ -64,6 +64,18 @@
 //! The `examples/` folder holds runnable programs for each solver
 //! (`cargo run --release --example qap_ts`, `de`, `hc12`, `sat`, `sat_sls`, `sp`).
 
+/// The former name of a solver's `describe`, `backend_description`, kept for one release: one
+/// definition for every solver (used inside an `impl` that has `describe(&self) -> String`).
+macro_rules! describe_alias {
+    () => {
+        /// The former name of [`describe`](Self::describe), kept for one release.
+        #[deprecated(note = "renamed `describe`")]
+        pub fn backend_description(&self) -> String {
+            self.describe()
+        }
+    };
+}
+
 pub mod aco;
 pub mod awvd;
 pub mod bh;

@@ -407,11 +407,7 @@ impl Aco {
         self.engine.pheromone()
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     pub fn describe(&self) -> String {
         self.engine.describe()

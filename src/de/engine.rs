@@ -812,11 +812,7 @@ impl DeMultiPop {
         Ok(())
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     /// The backend in words: the OpenCL device (and its platform, with the tile size), or the
     /// CPU backend with its thread count.

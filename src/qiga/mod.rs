@@ -731,11 +731,7 @@ impl Qiga {
         &self.options
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     pub fn describe(&self) -> String {
         self.engines

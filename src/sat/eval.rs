@@ -181,11 +181,7 @@ impl DeviceSat {
         self.dxac_wg
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     /// [`Backend::describe`](crate::device::Backend::describe) of the device, for reports.
     pub fn describe(&self) -> String {

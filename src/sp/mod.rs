@@ -222,11 +222,7 @@ impl<'g> Sssp<'g> {
         &self.options
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     /// What computes: the device and method, or the CPU backend.
     pub fn describe(&self) -> String {

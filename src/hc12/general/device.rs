@@ -218,11 +218,7 @@ impl Hc12 {
         self.nb.string_bits()
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     pub fn describe(&self) -> String {
         let i = &self.queue.ctx().info;

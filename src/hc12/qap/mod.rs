@@ -213,11 +213,7 @@ impl QapHc12 {
         self.nb.rows
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     pub fn describe(&self) -> String {
         self.eval.describe()

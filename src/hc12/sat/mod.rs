@@ -133,11 +133,7 @@ impl SatSolver {
         self.nb.rows
     }
 
-    /// The former name of [`describe`](Self::describe), kept for one release.
-    #[deprecated(note = "renamed `describe`")]
-    pub fn backend_description(&self) -> String {
-        self.describe()
-    }
+    describe_alias!();
 
     pub fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
