@@ -117,6 +117,12 @@ pub(crate) unsafe fn str_arg<'a>(s: *const c_char, arg: &'static str) -> Result<
         .map_err(|e| Error::arg(arg, format!("not valid UTF-8 ({e})")))
 }
 
+/// The error of a C argument `arg` whose value `v` is none of the values `choices` lists:
+/// "`v`; expected `choices`" (one wording for every enum and flag field of the C API).
+pub(crate) fn not_one_of(arg: &'static str, v: impl std::fmt::Display, choices: &str) -> Error {
+    Error::arg(arg, format!("{v}; expected {choices}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! The QAP solver (HC12 over qapswap2, the thesis's `libhc12qap`) over the C ABI: instances as
 //! opaque handles, one run, and the iterated solve.
 
+use super::boundary::not_one_of;
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::{
@@ -751,22 +752,12 @@ pub unsafe extern "C" fn metaopt_qap_set_backend_on_device(
         let backend = match backend {
             0 => MetaoptBackend::MetaoptBackendDevice,
             1 => MetaoptBackend::MetaoptBackendCpu,
-            b => {
-                return Err(Error::arg(
-                    "backend",
-                    format!("{b}; expected 0 (device) or 1 (CPU)"),
-                ))
-            }
+            b => return Err(not_one_of("backend", b, "0 (device) or 1 (CPU)")),
         };
         let form = match cost_form {
             0 => MetaoptQapCostForm::MetaoptQapCostDelta,
             1 => MetaoptQapCostForm::MetaoptQapCostFull,
-            f => {
-                return Err(Error::arg(
-                    "cost_form",
-                    format!("{f}; expected 0 (delta) or 1 (full)"),
-                ))
-            }
+            f => return Err(not_one_of("cost_form", f, "0 (delta) or 1 (full)")),
         };
         let settings = Settings {
             backend,
@@ -1068,21 +1059,17 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
         5 => Start::Pe,
         6 => Start::Ab,
         s => {
-            return Err(Error::arg(
+            return Err(not_one_of(
                 "start",
-                format!("{s}; expected 0 (random), 1 (identity), 2 (GLB), 3 (given), 4 (HRW), 5 (PE) or 6 (AB)"),
+                s,
+                "0 (random), 1 (identity), 2 (GLB), 3 (given), 4 (HRW), 5 (PE) or 6 (AB)",
             ))
         }
     };
     let restart = match o.restart {
         0 => RestartMode::Rebase,
         1 => RestartMode::Random,
-        r => {
-            return Err(Error::arg(
-                "restart",
-                format!("{r}; expected 0 (rebase) or 1 (random)"),
-            ))
-        }
+        r => return Err(not_one_of("restart", r, "0 (rebase) or 1 (random)")),
     };
     let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?;
     Ok(QapSolveOptions {

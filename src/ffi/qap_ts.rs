@@ -2,6 +2,7 @@
 //! a solve over an instance made by `metaopt_qap_params*`, on the instance's backend
 //! (`metaopt_qap_set_backend`).
 
+use super::boundary::not_one_of;
 use super::handle;
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::{CostFields, MetaoptQapInstance};
@@ -162,21 +163,17 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
     let tenure = match o.tenure {
         0 => TenureRule::Cubic,
         1 => TenureRule::Uniform,
-        t => {
-            return Err(Error::arg(
-                "tenure",
-                format!("{t}; expected 0 (cubic) or 1 (uniform)"),
-            ))
-        }
+        t => return Err(not_one_of("tenure", t, "0 (cubic) or 1 (uniform)")),
     };
     let time_limit = crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?;
     let stagnation = match o.stagnation {
         -1 => None,
         s if s >= 0 => Some(s as u64),
         s => {
-            return Err(Error::arg(
+            return Err(not_one_of(
                 "stagnation",
-                format!("{s}; expected -1 (default), 0 (never) or a count"),
+                s,
+                "-1 (default), 0 (never) or a count",
             ))
         }
     };

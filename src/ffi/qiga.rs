@@ -2,6 +2,7 @@
 //! independent populations on a knapsack instance (`knapsack.rs`), on the device in use, given
 //! devices or the CPU backend, with per-population results and their statistics.
 
+use super::boundary::not_one_of;
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::knapsack::{self, MetaoptKnapsack};
 use super::qap::MetaoptBackend;
@@ -230,12 +231,7 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions>
         tables.push(match o.table {
             0 => RotationTable::gqa2000(),
             1 => RotationTable::qea2002(),
-            t => {
-                return Err(Error::arg(
-                    "table",
-                    format!("{t}; expected 0 (gqa2000) or 1 (qea2002)"),
-                ))
-            }
+            t => return Err(not_one_of("table", t, "0 (gqa2000) or 1 (qea2002)")),
         });
     } else {
         // SAFETY: the caller's contract for `tables_count` pointers.
@@ -264,9 +260,10 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions>
         1 => Repair::Random,
         2 => Repair::Greedy,
         r => {
-            return Err(Error::arg(
+            return Err(not_one_of(
                 "repair",
-                format!("{r}; expected 0 (index), 1 (random) or 2 (greedy)"),
+                r,
+                "0 (index), 1 (random) or 2 (greedy)",
             ))
         }
     };
