@@ -220,15 +220,7 @@ mod tests {
         fn best_so_far(&self) -> usize {
             self.pos
         }
-        fn better(&self, a: i64, b: i64) -> bool {
-            a < b
-        }
-        fn better_than_limit(&self, v: i64, limit: f64) -> bool {
-            (v as f64) < limit
-        }
-        fn as_f64(&self, v: i64) -> f64 {
-            v as f64
-        }
+        minimised_count!();
     }
 
     fn line() -> Line {

@@ -18,6 +18,24 @@
 //! | [`qap`] | the landscape of QAP permutations (qapswap2) |
 //! | [`sat`] | the landscape of SAT assignments |
 
+/// The value methods of a [`Landscape`] whose values are counts to minimise (`Value = i64`):
+/// lower is better, and a count is compared with a limit as a float.
+macro_rules! minimised_count {
+    () => {
+        fn better(&self, a: i64, b: i64) -> bool {
+            a < b
+        }
+
+        fn better_than_limit(&self, v: i64, limit: f64) -> bool {
+            (v as f64) < limit
+        }
+
+        fn as_f64(&self, v: i64) -> f64 {
+            v as f64
+        }
+    };
+}
+
 pub mod climb;
 pub mod general;
 pub mod qap;

@@ -278,17 +278,7 @@ impl Landscape for SatSolver {
         self.counts_now().assignment.clone()
     }
 
-    fn better(&self, a: i64, b: i64) -> bool {
-        a < b
-    }
-
-    fn better_than_limit(&self, v: i64, limit: f64) -> bool {
-        (v as f64) < limit
-    }
-
-    fn as_f64(&self, v: i64) -> f64 {
-        v as f64
-    }
+    minimised_count!();
 
     fn reached_target(&self) -> bool {
         self.counts_now().unsatisfied == 0
