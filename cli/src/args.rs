@@ -226,6 +226,16 @@ impl CsvArg {
     }
 }
 
+/// `--device N` and `--csv FILE`: the device a benchmark times and the file its table also goes
+/// to, the pair most benchmarks take.
+#[derive(Args, Clone, Debug)]
+pub struct BenchIoArgs {
+    #[command(flatten)]
+    pub device: DeviceArg,
+    #[command(flatten)]
+    pub csv: CsvArg,
+}
+
 // ---- stop-condition group ----------------------------------------------------------------
 
 /// `--seed N` of the solvers whose random starts come from one seed.

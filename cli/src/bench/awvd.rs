@@ -4,7 +4,7 @@
 //! `--repeat` runs each, with the vertex count; beside `voronota get-balls-from-atoms-file |
 //! voronota calculate-vertices` when `voronota` is on the PATH. One CSV row per file.
 
-use crate::args::{CsvArg, DeviceArg};
+use crate::args::BenchIoArgs;
 use crate::cmd::awvd::{self, DiagramArgs, SelectionArgs};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
@@ -36,9 +36,7 @@ pub struct BenchAwvdArgs {
     #[command(flatten)]
     diagram: DiagramArgs,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 #[derive(Serialize)]
@@ -224,7 +222,7 @@ fn bench_file(a: &BenchAwvdArgs, file: &Path, backend: Backend, threads: usize) 
 }
 
 pub fn run(a: &BenchAwvdArgs) -> CliResult {
-    a.device.select()?;
+    a.io.device.select()?;
     let backend = if a.cpu { Backend::Cpu } else { Backend::DEVICE };
     let files = if a.files.is_empty() {
         vec![out::default_file(
@@ -249,5 +247,5 @@ pub fn run(a: &BenchAwvdArgs) -> CliResult {
         let row = pool.install(|| bench_file(a, f, backend, threads))?;
         w.serialize(&row).map_err(csv_error)?;
     }
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }

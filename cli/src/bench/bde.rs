@@ -11,7 +11,7 @@
 //! finished. Evaluations per second count the G generations' trials (B x members x G), not the
 //! initial population.
 
-use crate::args::{parse_bounds, parse_mutation, CsvArg, DeviceArg};
+use crate::args::{parse_bounds, parse_mutation, BenchIoArgs};
 use crate::cmd::de::de_error;
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
@@ -69,9 +69,7 @@ pub struct BenchBdeArgs {
     #[arg(long)]
     cpu: bool,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 #[derive(Serialize)]
@@ -199,7 +197,7 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
     for f in &a.functions {
         infos.push(functions::lookup(f).map_err(|e| flag_error("--functions", e))?);
     }
-    a.device.select()?;
+    a.io.device.select()?;
     let fp64 = Backend::DEVICE
         .context("bench bde")
         .map_err(de_error)?
@@ -319,5 +317,5 @@ pub fn run(a: &BenchBdeArgs) -> CliResult {
             }
         }
     }
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }

@@ -9,7 +9,7 @@
 
 use crate::args::{
     catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_numbers,
-    parse_seconds, BackendArgs, CsvArg, DeviceArg,
+    parse_seconds, BackendArgs, BenchIoArgs, CsvArg,
 };
 use crate::cmd::de::de_error;
 use crate::experiment::de_stats::{digits_run, DigitsSetup};
@@ -77,9 +77,7 @@ pub struct BenchDeArgs {
     )]
     backends: Vec<String>,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 #[derive(Serialize)]
@@ -108,7 +106,7 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
     for b in &a.backends {
         match b.trim().to_ascii_lowercase().as_str() {
             "device" => {
-                a.device.select()?;
+                a.io.device.select()?;
                 backends.push(("device", Backend::DEVICE))
             }
             "cpu" => backends.push(("cpu", Backend::Cpu)),
@@ -195,7 +193,7 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
             }
         }
     }
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }
 
 #[derive(Args)]

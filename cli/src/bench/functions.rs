@@ -1,6 +1,6 @@
 //! `metaopt bench functions`: the accuracy table of the thesis's Table 6.
 
-use crate::args::{CsvArg, DeviceArg};
+use crate::args::BenchIoArgs;
 use crate::experiment::accuracy::{accuracy, accuracy_host, AccuracyStats, THESIS_CUDA_ACCURACY};
 use crate::out::{self, csv_error, CliResult};
 use clap::Args;
@@ -17,9 +17,7 @@ pub struct BenchFunctionsArgs {
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     functions: Vec<String>,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 #[derive(Serialize)]
@@ -36,7 +34,7 @@ struct AccuracyRow {
 /// 50-digit mpmath values for device double, device float and the host f64 code, beside the
 /// thesis's CUDA column.
 pub fn run(a: &BenchFunctionsArgs) -> CliResult {
-    a.device.select()?;
+    a.io.device.select()?;
     let path = a.fixture.clone().unwrap_or_else(default_fixture_path);
     let fx = ReferenceFixture::load(&path)?;
     let names: Vec<String> = if a.functions.is_empty() {
@@ -102,5 +100,5 @@ pub fn run(a: &BenchFunctionsArgs) -> CliResult {
             ))
         );
     }
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }

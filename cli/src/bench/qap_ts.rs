@@ -10,7 +10,7 @@
 //! `--time-limit` seconds per instance (each run stops at the best-known value), and the mean time
 //! to the best, beside Taillard's RoTS on one core (10 s per run).
 
-use crate::args::{BackendArgs, CsvArg, DeviceArg, DevicesArg};
+use crate::args::{BackendArgs, BenchIoArgs, CsvArg, DevicesArg};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
 use metaopt::device::Backend;
@@ -125,9 +125,7 @@ pub struct BenchQapTsArgs {
     #[arg(long, value_name = "N")]
     group_size: Option<usize>,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 /// One solve of `opts` on `which` (the one-thread CPU in its own rayon pool).
@@ -154,7 +152,7 @@ fn solve_on(
 }
 
 pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
-    a.device.select()?;
+    a.io.device.select()?;
     let files = instance_files(&a.files, &THROUGHPUT_INSTANCES)?;
     let mut which: Vec<Which> = Vec::new();
     for &w in &a.backends {
@@ -240,7 +238,7 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
             .map_err(csv_error)?;
         }
     }
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }
 
 #[derive(Args)]

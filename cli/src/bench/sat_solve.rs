@@ -3,7 +3,7 @@
 //! flip rate (per walk and in total) of the probSAT or WalkSAT walks on the device, the CPU
 //! backend over all threads and the CPU backend with one thread (or HC12 on the device).
 
-use crate::args::{CsvArg, DeviceArg, SeedArg};
+use crate::args::{BenchIoArgs, SeedArg};
 use crate::cmd::sat::Method;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
@@ -93,9 +93,7 @@ pub struct BenchSatSolveArgs {
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 #[derive(Serialize)]
@@ -169,7 +167,7 @@ fn run_one(
 /// the flip rates.
 pub fn run(a: &BenchSatSolveArgs) -> CliResult {
     let dir = out::default_dir(&a.satlib, "data/satlib");
-    a.device.select()?;
+    a.io.device.select()?;
     let one = one_thread_pool()?;
     let backends: Vec<Where> = if a.method == Method::Hc12 {
         vec![Where::Device]
@@ -243,7 +241,7 @@ pub fn run(a: &BenchSatSolveArgs) -> CliResult {
             w.serialize(&row).map_err(csv_error)?;
         }
     }
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }
 
 #[derive(Args)]
@@ -282,9 +280,7 @@ pub struct BenchSatLargeArgs {
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 #[derive(Serialize)]
@@ -320,7 +316,7 @@ pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
         .method
         .sls()
         .ok_or_else(|| Failure("bench sat-large runs probsat or walksat walks, not hc12".into()))?;
-    a.device.select()?;
+    a.io.device.select()?;
     let one = one_thread_pool()?;
     let mut w = csv::Writer::from_writer(Vec::new());
     for &n in &a.vars {
@@ -386,5 +382,5 @@ pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
             w.serialize(&row).map_err(csv_error)?;
         }
     }
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }

@@ -16,7 +16,7 @@
 //!
 //! The rows go to stdout as CSV (and `--csv FILE`), a readable line per row to stderr.
 
-use crate::args::{CsvArg, DeviceArg, SeedArg};
+use crate::args::{BenchIoArgs, SeedArg};
 use crate::cmd::sp::{self, AcoArgs, GridSpec, OsmArgs, SP_RENAMES};
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
@@ -131,9 +131,7 @@ pub struct BenchSpArgs {
     #[command(flatten)]
     osm: OsmArgs,
     #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    csv: CsvArg,
+    io: BenchIoArgs,
 }
 
 #[derive(Serialize, Default)]
@@ -622,7 +620,7 @@ pub fn run(a: &BenchSpArgs) -> CliResult {
     if !a.sssp && a.all_sources.is_none() && !a.aco {
         return Err("give --sssp, --all-sources FILE and/or --aco".into());
     }
-    a.device.select()?;
+    a.io.device.select()?;
     let mut pb = rayon::ThreadPoolBuilder::new();
     if let Some(t) = a.threads {
         if t == 0 {
@@ -679,7 +677,7 @@ pub fn run(a: &BenchSpArgs) -> CliResult {
         }
     }
     let Ctx { w, .. } = c;
-    out::finish_csv(w, a.csv.path())
+    out::finish_csv(w, a.io.csv.path())
 }
 
 fn file_name(p: &std::path::Path) -> String {
