@@ -33,6 +33,16 @@ fn words(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The subcommands of `cmd` that `text` does not name as a word.
+fn unnamed<'a>(cmd: &'a clap::Command, text: &str) -> Vec<&'a str> {
+    let named = words(text);
+    subcommands(cmd)
+        .into_iter()
+        .map(|s| s.get_name())
+        .filter(|n| !named.contains(n))
+        .collect()
+}
+
 /// `metaopt --help`, `metaopt CMD --help` and so on down: each lists every subcommand of its
 /// command, on a line with its description.
 #[test]
@@ -79,12 +89,7 @@ fn bench_help_names_every_benchmark() {
         .map(|s| s.to_string())
         .unwrap_or_default();
     let text = format!("{about}\n{long}");
-    let named = words(&text);
-    let missing: Vec<&str> = subcommands(&bench)
-        .iter()
-        .map(|s| s.get_name())
-        .filter(|n| !named.contains(n))
-        .collect();
+    let missing = unnamed(&bench, &text);
     assert!(
         missing.is_empty(),
         "bench's description leaves out {missing:?}:\n{text}"
@@ -143,13 +148,8 @@ fn readme_command_table_lists_every_command() {
         .iter()
         .find(|c| c.trim_start_matches('|').trim().starts_with("`bench "))
         .expect("a bench row");
-    let named = words(bench_row);
     let bench = command(&["bench"]);
-    let missing: Vec<&str> = subcommands(&bench)
-        .iter()
-        .map(|s| s.get_name())
-        .filter(|n| !named.contains(n))
-        .collect();
+    let missing = unnamed(&bench, bench_row);
     assert!(
         missing.is_empty(),
         "README.md's bench row leaves out {missing:?}: {bench_row}"
