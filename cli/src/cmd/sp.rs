@@ -172,6 +172,20 @@ pub struct NamedGraph {
     pub grid: Option<Grid>,
 }
 
+impl NamedGraph {
+    /// The first line of a text report: name, size and weight type.
+    fn summary(&self) -> String {
+        let g = &self.graph;
+        format!(
+            "{}: {} vertices, {} arcs, {} weights\n",
+            self.name,
+            out::thousands(g.n() as u64),
+            out::thousands(g.m() as u64),
+            kind_name(g.weight_kind())
+        )
+    }
+}
+
 impl GraphArgs {
     pub fn load(&self) -> CliResult<NamedGraph> {
         if let Some((i, j, seed)) = self.thesis {
@@ -600,13 +614,7 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                 .collect(),
         });
     }
-    let mut t = format!(
-        "{}: {} vertices, {} arcs, {} weights\n",
-        ng.name,
-        out::thousands(n as u64),
-        out::thousands(g.m() as u64),
-        kind_name(g.weight_kind())
-    );
+    let mut t = ng.summary();
     t += &format!("{desc}, method {method}\n");
     let md = maxd.map_or("none".to_string(), out::float);
     if sources.len() == 1 {
@@ -909,13 +917,7 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
             result: &r,
         });
     }
-    let mut t = format!(
-        "{}: {} vertices, {} arcs, {} weights\n",
-        ng.name,
-        out::thousands(n as u64),
-        out::thousands(g.m() as u64),
-        kind_name(g.weight_kind())
-    );
+    let mut t = ng.summary();
     t += &format!("{}\n", r.backend_description);
     t += &format!(
         "{} ants x {} iterations (seed {}), from {} to {}\n",
