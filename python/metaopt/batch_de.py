@@ -14,6 +14,7 @@ from ._errors import check
 from ._handle import Instance
 from ._objective import Source, as_bytes
 from ._result import ArrayEq
+from .de import _METHODS  # the batch runs every DE algorithm island DE has
 
 MUTATIONS = ("DE/rand/1", "DE/rand/2", "DE/best/1", "DE/best/2", "DE/current-to-rand/1", "DE/current-to-best/1")
 BOUNDS = ("sat", "mir", "tor", "HVB", "uni", "COTN")
@@ -21,15 +22,6 @@ _PLACEMENTS = {
     "auto": _ffi.METAOPT_BATCH_DE_PLACEMENT_AUTO,
     "local": _ffi.METAOPT_BATCH_DE_PLACEMENT_LOCAL,
     "global": _ffi.METAOPT_BATCH_DE_PLACEMENT_GLOBAL,
-}
-# the batch's algorithms and their `MetaoptDeAlgorithm` codes (de.py has every one)
-_METHODS = {
-    "de": _ffi.METAOPT_DE_ALGORITHM_DE,
-    "jade": _ffi.METAOPT_DE_ALGORITHM_JADE,
-    "shade": _ffi.METAOPT_DE_ALGORITHM_SHADE,
-    "lshade": _ffi.METAOPT_DE_ALGORITHM_L_SHADE,
-    "jso": _ffi.METAOPT_DE_ALGORITHM_JSO,
-    "jde100": _ffi.METAOPT_DE_ALGORITHM_JDE100,
 }
 # MetaoptBatchDeStopReason
 STOP_WORDS = {
