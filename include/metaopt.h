@@ -407,8 +407,9 @@ typedef enum MetaoptDeAlgorithm {
 } MetaoptDeAlgorithm;
 
 /**
- * Why a search stopped (`stop_reason` of the HC12, QAP, SAT and QAP tabu search results; DE has
- * its own `MetaoptDeStopReason`).
+ * Why a run stopped: `stop_reason` of every result (its numbers are `StopReason::code`'s
+ * table). DE's `stopped_by` and batched DE's `stop_reason` array keep their older numbers
+ * (`MetaoptDeStopReason`, `MetaoptBatchDeStopReason`) for one release.
  */
 typedef enum MetaoptStopReason {
   /**
@@ -420,13 +421,30 @@ typedef enum MetaoptStopReason {
    */
   METAOPT_STOP_TIME_LIMIT = 2,
   /**
-   * The run, iteration or generation budget was spent.
+   * The solver's own budget (runs, iterations, generations, flips, rounds) was spent; the
+   * outputs call it "budget".
    */
   METAOPT_STOP_LIMIT = 3,
   /**
    * `metaopt_interrupt` or the call's stop token.
    */
   METAOPT_STOP_INTERRUPTED = 4,
+  /**
+   * The evaluation budget was spent.
+   */
+  METAOPT_STOP_EVALUATIONS = 5,
+  /**
+   * No improvement for the allowed number of steps.
+   */
+  METAOPT_STOP_STAGNATION = 6,
+  /**
+   * The solver's convergence test held.
+   */
+  METAOPT_STOP_CONVERGED = 7,
+  /**
+   * An exact algorithm finished.
+   */
+  METAOPT_STOP_DONE = 8,
 } MetaoptStopReason;
 
 /**
@@ -1371,7 +1389,8 @@ typedef struct MetaoptDeRunResult {
    */
   double seconds;
   /**
-   * A `MetaoptDeStopReason`.
+   * A `MetaoptDeStopReason` (the older numbers, kept for one release; `stop_reason` has the
+   * numbers every other result uses).
    */
   int32_t stopped_by;
   /**
@@ -1391,6 +1410,10 @@ typedef struct MetaoptDeRunResult {
    * The `MetaoptPrecision` of the fitness values: 1 single or 2 double.
    */
   int32_t fitness_precision;
+  /**
+   * A `MetaoptStopReason`: why the run stopped.
+   */
+  int32_t stop_reason;
 } MetaoptDeRunResult;
 
 /**
@@ -3867,6 +3890,13 @@ struct MetaoptStringResult metaopt_hc12_info(const struct MetaoptHc12Instance *h
  * `h` must not be in use by another thread.
  */
 void metaopt_hc12_free(struct MetaoptHc12Instance *h);
+
+/**
+ * The word every output uses for a `MetaoptStopReason` number ("budget", "time_limit",
+ * "target", "interrupted", "evaluations", "stagnation", "converged", "done"), or NULL for a number
+ * that names none. A static string: the caller must not free it.
+ */
+const char *metaopt_stop_reason_word(int32_t stop_reason);
 
 /**
  * Stops every call of the library running at this moment, in any thread: each returns within

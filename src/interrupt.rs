@@ -9,9 +9,8 @@
 //!
 //! Every solver loop asks its [`Watch`] between kernel launches, generations, climb steps and
 //! restarts, so an interrupted call returns within about one launch, with its best so far and
-//! [`StopReason::Interrupted`] (DE: `de::StopReason::Interrupted`).
+//! [`StopReason::Interrupted`]. The decision itself is [`crate::run::Driver`]'s.
 
-use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -87,6 +86,11 @@ impl Watch {
     pub fn stopped(&self) -> bool {
         EPOCH.load(Ordering::Relaxed) != self.epoch
             || self.token.as_ref().is_some_and(StopToken::is_requested)
+    }
+
+    /// Whether the call carries a stop token (someone may stop it at any moment).
+    pub fn has_token(&self) -> bool {
+        self.token.is_some()
     }
 }
 
@@ -185,31 +189,8 @@ impl Cut {
     }
 }
 
-/// Why a search ended (HC12 solvers, the QAP robust tabu search).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// The best value reached the target (a SAT model).
-    Target,
-    /// The time limit passed.
-    TimeLimit,
-    /// The iteration, generation or run budget was spent (or a progress callback said stop).
-    Limit,
-    /// [`interrupt`] or the call's [`StopToken`].
-    Interrupted,
-}
-
-impl StopReason {
-    /// The C ABI's `MetaoptStopReason` number.
-    pub fn code(self) -> i32 {
-        match self {
-            StopReason::Target => 1,
-            StopReason::TimeLimit => 2,
-            StopReason::Limit => 3,
-            StopReason::Interrupted => 4,
-        }
-    }
-}
+/// Why a run ended: the one reason of every solver, defined with the run contract.
+pub use crate::run::StopReason;
 
 #[cfg(test)]
 mod tests {

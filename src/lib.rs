@@ -31,7 +31,8 @@
 //! | [`device`] | OpenCL devices, contexts, programs and the [`device::Backend`] every solver takes |
 //! | [`ffi`] | the C ABI of `libmetaopt.so` (header `include/metaopt.h`) |
 //! | [`error`] | the one [`Error`] type |
-//! | [`interrupt`](mod@interrupt) | cancellation: the process-wide interrupt, stop tokens and [`StopReason`] |
+//! | [`interrupt`](mod@interrupt) | cancellation: the process-wide interrupt, stop tokens, clocks |
+//! | [`run`] | the run contract: one [`StopReason`], the [`run::Driver`] that decides when a run stops and sizes its launches, atomic outputs |
 //! | [`precision`] | [`Precision`]: single, double, or double where the device has it |
 //! | [`rng`] | the counter-based random numbers host and kernels share |
 //! | [`qap`] | the former path of [`qap_ts`] (`qap::ts`), kept for one release |
@@ -94,6 +95,7 @@ pub mod problem;
 pub mod qap_ts;
 pub mod qiga;
 pub mod rng;
+pub mod run;
 pub mod sat;
 pub mod sat_sls;
 pub mod sp;

@@ -293,12 +293,9 @@ pub fn rate(v: f64) -> String {
     }
 }
 
-/// Why a solve ended, in the words of the JSON output (`stopped_by`: the enum's serde name).
-pub fn stop_word(s: metaopt::StopReason) -> String {
-    serde_json::to_value(s)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+/// Why a solve ended, in the words of every output (`stopped_by`).
+pub fn stop_word(s: metaopt::StopReason) -> &'static str {
+    s.word()
 }
 
 /// The mean, quartiles and extremes of a set of values.

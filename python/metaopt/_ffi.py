@@ -140,6 +140,10 @@ METAOPT_STOP_TARGET = 1
 METAOPT_STOP_TIME_LIMIT = 2
 METAOPT_STOP_LIMIT = 3
 METAOPT_STOP_INTERRUPTED = 4
+METAOPT_STOP_EVALUATIONS = 5
+METAOPT_STOP_STAGNATION = 6
+METAOPT_STOP_CONVERGED = 7
+METAOPT_STOP_DONE = 8
 
 # enum MetaoptSatMethod
 METAOPT_SAT_PROBSAT = 0
@@ -481,6 +485,7 @@ class MetaoptDeRunResult(Structure):
         ("error_message", c_char_ptr),
         ("precision", c_int32),
         ("fitness_precision", c_int32),
+        ("stop_reason", c_int32),
     ]
 
 
@@ -1089,6 +1094,10 @@ ENUMS = {
         "METAOPT_STOP_TIME_LIMIT": METAOPT_STOP_TIME_LIMIT,
         "METAOPT_STOP_LIMIT": METAOPT_STOP_LIMIT,
         "METAOPT_STOP_INTERRUPTED": METAOPT_STOP_INTERRUPTED,
+        "METAOPT_STOP_EVALUATIONS": METAOPT_STOP_EVALUATIONS,
+        "METAOPT_STOP_STAGNATION": METAOPT_STOP_STAGNATION,
+        "METAOPT_STOP_CONVERGED": METAOPT_STOP_CONVERGED,
+        "METAOPT_STOP_DONE": METAOPT_STOP_DONE,
     },
     "MetaoptSatMethod": {
         "METAOPT_SAT_PROBSAT": METAOPT_SAT_PROBSAT,
@@ -1530,6 +1539,9 @@ SIGNATURES = {
     ]),
     "metaopt_hc12_free": (None, [
         MetaoptHc12Instance_p,  # h
+    ]),
+    "metaopt_stop_reason_word": (c_char_p, [
+        c_int32,  # stop_reason
     ]),
     "metaopt_interrupt": (None, []),
     "metaopt_stop_token_create": (MetaoptStopToken_p, []),

@@ -17,15 +17,15 @@ use super::ade;
 use super::config::{Algorithm, BoundsCorrection, Mutation, Selection};
 use super::jde::{self, JdeState};
 use super::ops;
-use super::pace::PIECE_SECONDS;
 use crate::device::{
     check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
 };
 use crate::error::{Error, Result};
-use crate::interrupt::{check_time_limit, Clock, StopToken, Watch};
+use crate::interrupt::{check_time_limit, StopToken};
 use crate::objective::{check_intervals, fp_bytes, fp_values, Objective};
 use crate::precision::Precision;
 use crate::problem::functions::{self, FunctionInfo};
+use crate::run::{Driver, StopReason};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -222,16 +222,6 @@ pub struct BatchStop {
     pub token: Option<StopToken>,
 }
 
-/// Why a problem stopped (or `Running` when it has not).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BatchStopReason {
-    Running,
-    Target,
-    Budget,
-    TimeLimit,
-    Interrupted,
-}
 
 /// A problem's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -240,7 +230,8 @@ pub struct BatchResult {
     pub best: Vec<f64>,
     /// Generations run after the initial population.
     pub generations: u64,
-    pub stop: BatchStopReason,
+    /// Why the problem stopped; `None` while it runs.
+    pub stop: Option<StopReason>,
 }
 
 /// A problem's objective, validated.
@@ -1015,7 +1006,7 @@ pub struct BatchDe {
     double: bool,
     k: u32,
     /// Stop reasons of the problems stopped by time or interruption (None: by status).
-    cut: Vec<Option<BatchStopReason>>,
+    cut: Vec<Option<StopReason>>,
 }
 
 impl BatchDe {
@@ -1230,13 +1221,12 @@ impl BatchDe {
             let rs = crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.run(stop))?;
             return Ok(rs.into_iter().flatten().collect());
         }
-        let clock = Clock::new(stop.time_limit);
-        let watch = Watch::new(stop.token.as_ref());
+        let mut driver = Driver::new(Instant::now(), stop.time_limit, stop.token.as_ref());
         self.cut.iter_mut().for_each(|c| *c = None);
-        // the first launch is short and timed; the next are sized from the time per generation
-        // to take about PIECE_SECONDS (a tenth of the time left at most), growing at most
-        // eightfold a launch, never more than `generations_per_launch`
-        let mut k = if stop.time_limit.is_some() {
+        // the first launch is short and timed (one generation under a time limit), the next
+        // sized by the driver to end before the time left, never more than
+        // `generations_per_launch`
+        let first = if stop.time_limit.is_some() {
             1
         } else {
             self.k.min(8)
@@ -1244,14 +1234,7 @@ impl BatchDe {
         // the statuses, read once a launch (the launch is finished when they are)
         let (mut st, _) = self.statuses()?;
         while !st.iter().all(|&s| s >= TARGET) {
-            let reason = if watch.stopped() {
-                Some(BatchStopReason::Interrupted)
-            } else if clock.expired() {
-                Some(BatchStopReason::TimeLimit)
-            } else {
-                None
-            };
-            if let Some(r) = reason {
+            if let Some(r) = driver.due() {
                 for (c, &s) in self.cut.iter_mut().zip(&st) {
                     if s < TARGET {
                         *c = Some(r);
@@ -1259,15 +1242,9 @@ impl BatchDe {
                 }
                 break;
             }
-            let t0 = Instant::now();
-            self.step(k)?;
+            let k = driver.next_size(first as u64, self.k as u64, 0) as u32;
+            driver.step(k as u64, |k| self.step(k as u32))?;
             st = self.statuses()?.0;
-            let per_gen = t0.elapsed().as_secs_f64() / k as f64;
-            let aim = clock.left().map_or(PIECE_SECONDS, |l| {
-                (l.as_secs_f64() / 10.0).min(PIECE_SECONDS)
-            });
-            let want = (aim / per_gen.max(1e-9)).floor().min(u32::MAX as f64) as u32;
-            k = want.clamp(1, self.k.min(k.saturating_mul(8)));
         }
         self.results()
     }
@@ -1275,9 +1252,9 @@ impl BatchDe {
     /// The results as they stand.
     pub fn results(&self) -> Result<Vec<BatchResult>> {
         let reason = |s: u32, i: usize| match s {
-            TARGET => BatchStopReason::Target,
-            BUDGET => BatchStopReason::Budget,
-            _ => self.cut[i].unwrap_or(BatchStopReason::Running),
+            TARGET => Some(StopReason::Target),
+            BUDGET => Some(StopReason::Budget),
+            _ => self.cut[i],
         };
         match &self.inner {
             Inner::Cpu(states) => Ok(states

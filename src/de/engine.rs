@@ -182,17 +182,8 @@ impl Stop {
     }
 }
 
-/// Why a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    Generations,
-    Evaluations,
-    Target,
-    TimeLimit,
-    /// `metaopt::interrupt` or the stop's token.
-    Interrupted,
-}
+/// Why a run ended: the one reason of every solver.
+pub use crate::run::StopReason;
 
 /// The best of every population after `generation` generations.
 #[derive(Clone, Debug, Serialize)]
@@ -631,7 +622,7 @@ impl DeMultiPop {
                 break StopReason::Interrupted;
             }
             if stop.max_generations.is_some_and(|g| done >= g) {
-                break StopReason::Generations;
+                break StopReason::Budget;
             }
             if stop
                 .max_evaluations

@@ -51,7 +51,7 @@ pub mod ops;
 pub mod pace;
 
 pub use self::batch::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason,
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
     Placement,
 };
 pub use self::config::{

@@ -205,7 +205,8 @@ pub struct MetaoptDeRunResult {
     pub evaluations: u64,
     /// Wall time of the call in seconds.
     pub seconds: f64,
-    /// A `MetaoptDeStopReason`.
+    /// A `MetaoptDeStopReason` (the older numbers, kept for one release; `stop_reason` has the
+    /// numbers every other result uses).
     pub stopped_by: i32,
     /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
     /// `MetaoptErrorCode` (an error: the result is empty).
@@ -216,6 +217,8 @@ pub struct MetaoptDeRunResult {
     pub precision: i32,
     /// The `MetaoptPrecision` of the fitness values: 1 single or 2 double.
     pub fitness_precision: i32,
+    /// A `MetaoptStopReason`: why the run stopped.
+    pub stop_reason: i32,
 }
 
 owned_result!(MetaoptDeCreateResult);
@@ -528,13 +531,8 @@ pub unsafe extern "C" fn metaopt_de_run(
             generations: r.generations,
             evaluations: r.evaluations,
             seconds: r.seconds,
-            stopped_by: match r.stopped_by {
-                StopReason::Generations => 1,
-                StopReason::Evaluations => 2,
-                StopReason::Target => 3,
-                StopReason::TimeLimit => 4,
-                StopReason::Interrupted => 5,
-            },
+            stopped_by: r.stopped_by.de_code(),
+            stop_reason: r.stopped_by.code(),
             error_code,
             error_message,
             precision: r.precision.code(),

@@ -13,10 +13,11 @@ use super::{
 };
 use crate::de::{
     Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
-    BatchStopReason, Placement,
+    Placement,
 };
 use crate::error::{Error, Result};
 use crate::precision::Precision;
+use crate::run::StopReason;
 use std::ffi::{c_char, c_void};
 use std::ptr;
 use std::time::Instant;
@@ -140,18 +141,6 @@ pub enum MetaoptBatchDeStopReason {
     MetaoptBatchDeStopTimeLimit = 3,
     /// `metaopt_interrupt` or the stop token (the call returns `METAOPT_INTERRUPTED`).
     MetaoptBatchDeStopInterrupted = 4,
-}
-
-impl From<BatchStopReason> for MetaoptBatchDeStopReason {
-    fn from(s: BatchStopReason) -> Self {
-        match s {
-            BatchStopReason::Running => Self::MetaoptBatchDeStopRunning,
-            BatchStopReason::Target => Self::MetaoptBatchDeStopTarget,
-            BatchStopReason::Budget => Self::MetaoptBatchDeStopBudget,
-            BatchStopReason::TimeLimit => Self::MetaoptBatchDeStopTimeLimit,
-            BatchStopReason::Interrupted => Self::MetaoptBatchDeStopInterrupted,
-        }
-    }
 }
 
 /// `MetaoptBatchDeCreateResult.instance` of a failed call is NULL; on success it is a new handle
@@ -461,10 +450,10 @@ fn run_result(h: &Handle, r: &[BatchResult], seconds: f64) -> Result<MetaoptBatc
     let generations = CArray::from_slice(&r.iter().map(|r| r.generations).collect::<Vec<_>>())?;
     let stop_reason = CArray::from_slice(
         &r.iter()
-            .map(|r| MetaoptBatchDeStopReason::from(r.stop) as i32)
+            .map(|r| r.stop.map_or(0, StopReason::batch_code))
             .collect::<Vec<_>>(),
     )?;
-    let interrupted = r.iter().any(|r| r.stop == BatchStopReason::Interrupted);
+    let interrupted = r.iter().any(|r| r.stop == Some(StopReason::Interrupted));
     let (error_code, error_message) = stop_status(interrupted, "metaopt_batch_de_run");
     Ok(MetaoptBatchDeRunResult {
         count: r.len() as u32,

@@ -19,8 +19,9 @@ pub struct MetaoptStopToken {
 
 opaque_handle!(MetaoptStopToken => StopToken, b"metaSTOP", "metaopt_stop_token_create");
 
-/// Why a search stopped (`stop_reason` of the HC12, QAP, SAT and QAP tabu search results; DE has
-/// its own `MetaoptDeStopReason`).
+/// Why a run stopped: `stop_reason` of every result (its numbers are `StopReason::code`'s
+/// table). DE's `stopped_by` and batched DE's `stop_reason` array keep their older numbers
+/// (`MetaoptDeStopReason`, `MetaoptBatchDeStopReason`) for one release.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
@@ -29,10 +30,54 @@ pub enum MetaoptStopReason {
     MetaoptStopTarget = 1,
     /// The time limit passed.
     MetaoptStopTimeLimit = 2,
-    /// The run, iteration or generation budget was spent.
+    /// The solver's own budget (runs, iterations, generations, flips, rounds) was spent; the
+    /// outputs call it "budget".
     MetaoptStopLimit = 3,
     /// `metaopt_interrupt` or the call's stop token.
     MetaoptStopInterrupted = 4,
+    /// The evaluation budget was spent.
+    MetaoptStopEvaluations = 5,
+    /// No improvement for the allowed number of steps.
+    MetaoptStopStagnation = 6,
+    /// The solver's convergence test held.
+    MetaoptStopConverged = 7,
+    /// An exact algorithm finished.
+    MetaoptStopDone = 8,
+}
+
+#[cfg(test)]
+mod stop_codes {
+    use super::MetaoptStopReason as C;
+    use crate::run::StopReason as R;
+
+    #[test]
+    fn the_c_enum_is_the_table() {
+        for (r, c) in [
+            (R::Target, C::MetaoptStopTarget),
+            (R::TimeLimit, C::MetaoptStopTimeLimit),
+            (R::Budget, C::MetaoptStopLimit),
+            (R::Interrupted, C::MetaoptStopInterrupted),
+            (R::Evaluations, C::MetaoptStopEvaluations),
+            (R::Stagnation, C::MetaoptStopStagnation),
+            (R::Converged, C::MetaoptStopConverged),
+            (R::Done, C::MetaoptStopDone),
+        ] {
+            assert_eq!(r.code(), c as i32, "{r}");
+            let w = super::metaopt_stop_reason_word(c as i32);
+            // SAFETY: a non-null result is a static NUL-terminated string
+            assert_eq!(unsafe { std::ffi::CStr::from_ptr(w) }.to_str(), Ok(r.word()));
+        }
+        assert!(super::metaopt_stop_reason_word(0).is_null());
+        assert!(super::metaopt_stop_reason_word(9).is_null());
+    }
+}
+
+/// The word every output uses for a `MetaoptStopReason` number ("budget", "time_limit",
+/// "target", "interrupted", "evaluations", "stagnation", "converged", "done"), or NULL for a number
+/// that names none. A static string: the caller must not free it.
+#[no_mangle]
+pub extern "C" fn metaopt_stop_reason_word(stop_reason: i32) -> *const c_char {
+    crate::run::StopReason::from_code(stop_reason).map_or(ptr::null(), |r| r.c_word().as_ptr())
 }
 
 /// The precision of a solver with a float choice (DE, general HC12), resolved at creation.

@@ -164,7 +164,7 @@ pub fn restarts<L: Landscape + ?Sized>(
             break StopReason::TimeLimit;
         }
         if stop.max_runs > 0 && runs >= stop.max_runs {
-            break StopReason::Limit;
+            break StopReason::Budget;
         }
         last = Some(out);
     };

@@ -501,7 +501,7 @@ impl QapTs {
         let (mut done, mut launches, mut restarts, mut to_best) = (0u64, 0u64, 0u64, 0.0);
         let stagnation = opts.stagnation(n);
         let (pmin, pmax) = opts.perturbation(n);
-        let mut stop = StopReason::Limit;
+        let mut stop = StopReason::Budget;
         // under a time limit, launches are sized to the time: the first is short and timed, the
         // next ones take a twentieth of the limit (10 ms ..= 1 s), never more than the time left,
         // so the solve returns within its limit plus about one short launch
@@ -513,7 +513,7 @@ impl QapTs {
             let mine = if reached(&best.0) {
                 Some(StopReason::Target)
             } else if opts.max_iterations > 0 && done >= opts.max_iterations {
-                Some(StopReason::Limit)
+                Some(StopReason::Budget)
             } else if opts.time_limit.is_some_and(|l| t0.elapsed() >= l) {
                 Some(StopReason::TimeLimit)
             } else if watch.stopped() {
@@ -553,7 +553,7 @@ impl QapTs {
                     stop = mine.unwrap_or(if reached(&best.0) {
                         StopReason::Target
                     } else if opts.max_iterations > 0 && done >= opts.max_iterations {
-                        StopReason::Limit
+                        StopReason::Budget
                     } else if opts.time_limit.is_some() {
                         StopReason::TimeLimit
                     } else {

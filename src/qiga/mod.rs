@@ -760,7 +760,7 @@ impl Qiga {
         let total = o.only.as_ref().map_or(o.populations, |r| r.len());
         let next = AtomicUsize::new(0);
         let quit = AtomicBool::new(false);
-        let reason = Mutex::new(StopReason::Limit);
+        let reason = Mutex::new(StopReason::Budget);
         let done: Mutex<(Vec<(usize, Chunk)>, usize)> = Mutex::new((Vec::new(), 0));
         let progress = Mutex::new(progress);
         let first_error: Mutex<Option<Error>> = Mutex::new(None);
@@ -841,7 +841,7 @@ impl Qiga {
                 }) {
                 StopReason::Target
             } else {
-                StopReason::Limit
+                StopReason::Budget
             };
         }
         chunks.sort_by_key(|(off, _)| *off);

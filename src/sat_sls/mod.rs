@@ -503,7 +503,7 @@ impl SatSls {
                 break StopReason::Target;
             }
             if opts.max_flips > 0 && done >= opts.max_flips {
-                break StopReason::Limit;
+                break StopReason::Budget;
             }
             if watch.stopped() {
                 break StopReason::Interrupted;

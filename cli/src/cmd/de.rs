@@ -19,7 +19,7 @@ use clap::Args;
 use indicatif::ProgressBar;
 use metaopt::de::{
     Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration,
-    MigrationKind, Record, Selection, Stop, StopReason,
+    MigrationKind, Record, Selection, Stop,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -261,17 +261,6 @@ struct DeJson<'a> {
     stopped_by: &'static str,
     minimum: Option<f64>,
     error: Option<f64>,
-}
-
-/// Why a run ended, as the JSON output spells it (`stopped_by`).
-pub fn stop_name(s: StopReason) -> &'static str {
-    match s {
-        StopReason::Generations => "generations",
-        StopReason::Evaluations => "evaluations",
-        StopReason::Target => "target",
-        StopReason::TimeLimit => "time_limit",
-        StopReason::Interrupted => "interrupted",
-    }
 }
 
 pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
@@ -620,7 +609,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             generations: r.generations,
             evaluations: r.evaluations,
             seconds: r.seconds,
-            stopped_by: stop_name(r.stopped_by),
+            stopped_by: r.stopped_by.word(),
             minimum,
             error: minimum.map(|m| r.value - m),
         });
@@ -714,7 +703,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         r.generations,
         out::thousands(r.evaluations),
         r.seconds,
-        stop_name(r.stopped_by)
+        r.stopped_by.word()
     );
     if let Some(p) = &a.csv {
         t += &format!(

@@ -268,7 +268,7 @@ fn gather_runs(rk: &crate::mpi::Ranks, q: &Qiga, r: QigaRunResult) -> Option<Qig
     use metaopt::StopReason;
     const STOPS: [StopReason; 4] = [
         StopReason::Target,
-        StopReason::Limit,
+        StopReason::Budget,
         StopReason::TimeLimit,
         StopReason::Interrupted,
     ];
@@ -292,7 +292,7 @@ fn gather_runs(rk: &crate::mpi::Ranks, q: &Qiga, r: QigaRunResult) -> Option<Qig
     let stop = stop?
         .into_iter()
         .max()
-        .map_or(StopReason::Limit, |s| STOPS[s as usize]);
+        .map_or(StopReason::Budget, |s| STOPS[s as usize]);
     let mut all = q.result(parts, stop, elapsed);
     all.backend = format!(
         "{}; MPI, {} rank{}",

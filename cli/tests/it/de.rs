@@ -197,7 +197,7 @@ fn de_reaches_the_sphere_minimum() {
     assert!(j["island"].as_u64().unwrap() < 8);
     assert_eq!(j["generations"], 300);
     assert_eq!(j["evaluations"], 8 * 16 * 301);
-    assert_eq!(j["stopped_by"], "generations");
+    assert_eq!(j["stopped_by"], "budget");
     assert_eq!(j["seeds"], serde_json::json!([123, 345, 457, 581]));
     assert_eq!(j["mutation"], "DE/rand/1");
     assert_eq!(

@@ -299,7 +299,7 @@ fn probsat_on_uuf_ends_unknown_at_the_limit() {
         "--json",
     ];
     let j: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
-    assert_eq!(j["stop"], "limit");
+    assert_eq!(j["stop"], "budget");
     assert_eq!(j["flips"], 30000, "{j}");
     assert_eq!(j["restarts"], 27, "9 restarts in 10000 flips per walk: {j}");
     assert_eq!(j["launches"], 20, "{j}");

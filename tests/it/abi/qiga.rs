@@ -68,7 +68,7 @@ fn c_run(
             stop_reason: match r.stop_reason {
                 1 => metaopt::interrupt::StopReason::Target,
                 2 => metaopt::interrupt::StopReason::TimeLimit,
-                3 => metaopt::interrupt::StopReason::Limit,
+                3 => metaopt::interrupt::StopReason::Budget,
                 _ => metaopt::interrupt::StopReason::Interrupted,
             },
             elapsed_s: r.elapsed_s,

@@ -122,7 +122,7 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
             );
             // the same solver (and a later call) runs normally afterwards
             let again = de.run(&DeStop::generations(3)).unwrap();
-            assert_eq!(again.stopped_by, DeStopReason::Generations);
+            assert_eq!(again.stopped_by, DeStopReason::Budget);
         }
     }
 }
@@ -263,7 +263,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     let mut de = de_solver(Backend::Cpu);
     assert_eq!(
         de.run(&DeStop::generations(20)).unwrap().stopped_by,
-        DeStopReason::Generations
+        DeStopReason::Budget
     );
     let p = bur26a();
     let opts = QapSolveOptions {
@@ -275,7 +275,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     };
     let mut s = QapHc12::new(p.clone(), 8, 2, 0, 0, Backend::Cpu, CostForm::Delta).unwrap();
     let r = solve(&mut s, &opts, None, |_| {}).unwrap();
-    assert_eq!((r.stop, r.runs), (StopReason::Limit, 3));
+    assert_eq!((r.stop, r.runs), (StopReason::Budget, 3));
     let r = QapTs::new(p, Backend::Cpu)
         .unwrap()
         .solve(&QapTsOptions {
@@ -283,7 +283,7 @@ fn calls_started_after_an_interrupt_run_normally() {
             ..QapTsOptions::default()
         })
         .unwrap();
-    assert_eq!(r.stop, StopReason::Limit);
+    assert_eq!(r.stop, StopReason::Budget);
     // a requested token stops a call at once, and serves again once reset
     let token = StopToken::new();
     token.request();
@@ -306,7 +306,7 @@ fn calls_started_after_an_interrupt_run_normally() {
             ..DeStop::default()
         })
         .unwrap();
-    assert_eq!(r.stopped_by, DeStopReason::Generations);
+    assert_eq!(r.stopped_by, DeStopReason::Budget);
 }
 
 #[test]

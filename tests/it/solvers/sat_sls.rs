@@ -271,7 +271,7 @@ fn flip_budget_stops_with_limit() {
         ..SlsOptions::default()
     };
     let r = solve(&cnf, Backend::Cpu, Some(3), &opts);
-    assert_eq!(r.stop, StopReason::Limit);
+    assert_eq!(r.stop, StopReason::Budget);
     assert_eq!(r.launches, 4);
     assert_eq!(r.flips, 30_000);
     assert!(r.walk_reports.iter().all(|w| w.flips == 10_000));
@@ -284,8 +284,8 @@ fn compare(cnf: &Cnf, opts: &SlsOptions, walks: u32, local: Option<bool>) {
     s.set_local_memory(local);
     let dev = s.solve(opts).unwrap();
     assert_eq!(cpu.walk_reports.len(), dev.walk_reports.len());
-    assert_eq!(cpu.stop, StopReason::Limit, "{}", cnf.name);
-    assert_eq!(dev.stop, StopReason::Limit);
+    assert_eq!(cpu.stop, StopReason::Budget, "{}", cnf.name);
+    assert_eq!(dev.stop, StopReason::Budget);
     for (i, (c, d)) in cpu.walk_reports.iter().zip(&dev.walk_reports).enumerate() {
         assert_eq!(c.flips, opts.max_flips, "walk {i}");
         assert_eq!(

@@ -5,10 +5,11 @@ use super::{de_error, DeArgs, DEFAULT_GENERATIONS};
 use crate::args::parse_numbers;
 use crate::out::{self, flag_error, CliResult, Failure};
 use metaopt::de::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, BatchStopReason,
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
     FMode, Placement,
 };
 use metaopt::problem::functions;
+use metaopt::StopReason;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Instant;
@@ -250,14 +251,9 @@ fn batch_error(e: metaopt::Error, from_file: bool) -> Failure {
     }
 }
 
-pub fn stop_word(s: BatchStopReason) -> &'static str {
-    match s {
-        BatchStopReason::Running => "running",
-        BatchStopReason::Target => "target",
-        BatchStopReason::Budget => "budget",
-        BatchStopReason::TimeLimit => "time_limit",
-        BatchStopReason::Interrupted => "interrupted",
-    }
+/// Why a problem stopped, or "running".
+pub fn stop_word(s: Option<StopReason>) -> &'static str {
+    s.map_or("running", StopReason::word)
 }
 
 #[derive(Serialize)]
@@ -292,15 +288,6 @@ struct BatchJson<'a> {
     results: Vec<Row<'a>>,
 }
 
-/// The stop reasons as gathered over MPI.
-const STOPS: [BatchStopReason; 5] = [
-    BatchStopReason::Running,
-    BatchStopReason::Target,
-    BatchStopReason::Budget,
-    BatchStopReason::TimeLimit,
-    BatchStopReason::Interrupted,
-];
-
 /// Every rank's results, in rank order (so by global problem index), on rank 0; `None` on the
 /// other ranks.
 fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec<BatchResult>> {
@@ -321,7 +308,7 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
     let stops = rk.gather(
         &results
             .iter()
-            .map(|r| STOPS.iter().position(|&s| s == r.stop).unwrap_or(0) as u32)
+            .map(|r| r.stop.map_or(0, |s| s.code() as u32))
             .collect::<Vec<_>>(),
     );
     let (values, lens, best, gens, stops) = (values?, lens?, best?, gens?, stops?);
@@ -334,7 +321,7 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
                     best_value: values[i],
                     best: best[at..at + n].to_vec(),
                     generations: gens[i],
-                    stop: STOPS[stops[i] as usize],
+                    stop: StopReason::from_code(stops[i] as i32),
                 };
                 at += n;
                 r

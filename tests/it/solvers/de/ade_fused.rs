@@ -10,9 +10,9 @@ use metaopt::de::ade::{self, Shape, State};
 use metaopt::de::jde::Bounds;
 use metaopt::de::{
     Algorithm, Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, BatchStop,
-    BatchStopReason, BoundsCorrection, Placement, Selection,
+    BoundsCorrection, Placement, Selection,
 };
-use metaopt::Precision;
+use metaopt::{Precision, StopReason};
 
 const VARIANTS: [Algorithm; 4] = [
     Algorithm::Jade,
@@ -363,7 +363,7 @@ fn every_variant_solves_sphere_rosenbrock_rastrigin_in_the_batched_de() {
         for (p, r) in probs.iter().zip(&r) {
             assert_eq!(
                 r.stop,
-                BatchStopReason::Target,
+                Some(StopReason::Target),
                 "{backend:?} {} {:?}: {}",
                 p.algorithm,
                 p.function,

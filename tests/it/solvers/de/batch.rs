@@ -8,9 +8,9 @@ use crate::common::arg_error;
 use metaopt::de::ops;
 use metaopt::de::{
     Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
-    BatchStopReason, BoundsCorrection, Mutation, Placement,
+    BoundsCorrection, Mutation, Placement,
 };
-use metaopt::{Error, Precision, StopToken};
+use metaopt::{Error, Precision, StopReason, StopToken};
 use std::time::{Duration, Instant};
 
 fn opts(precision: Precision, k: u32, placement: Placement) -> BatchOptions {
@@ -123,7 +123,7 @@ fn device_and_cpu_agree_in_double_on_a_heterogeneous_batch() {
         opts(Precision::Single, 10, Placement::Auto),
     );
     for (p, r) in probs.iter().zip(&single) {
-        assert_eq!(r.stop, BatchStopReason::Budget);
+        assert_eq!(r.stop, Some(StopReason::Budget));
         for (n, v) in r.best.iter().enumerate() {
             let (a, b) = (
                 p.lower[n.min(p.lower.len() - 1)],
@@ -276,8 +276,8 @@ fn a_stopped_problem_does_not_move() {
         )
         .unwrap();
         let r = de.run(&BatchStop::default()).unwrap();
-        assert_eq!((r[0].generations, r[0].stop), (5, BatchStopReason::Budget));
-        assert_eq!(r[1].stop, BatchStopReason::Target);
+        assert_eq!((r[0].generations, r[0].stop), (5, Some(StopReason::Budget)));
+        assert_eq!(r[1].stop, Some(StopReason::Target));
         assert!(r[1].best_value <= 1e-3);
         let g = r[1].generations;
         // one generation fewer had not reached the target: it stopped at the first that did
@@ -315,7 +315,7 @@ fn time_limit_and_stop_token() {
         assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
         assert!(r
             .iter()
-            .all(|r| r.stop == BatchStopReason::TimeLimit && r.generations > 0));
+            .all(|r| r.stop == Some(StopReason::TimeLimit) && r.generations > 0));
         let token = StopToken::new();
         token.request();
         let r2 = de
@@ -324,7 +324,7 @@ fn time_limit_and_stop_token() {
                 token: Some(token),
             })
             .unwrap();
-        assert!(r2.iter().all(|r| r.stop == BatchStopReason::Interrupted));
+        assert!(r2.iter().all(|r| r.stop == Some(StopReason::Interrupted)));
         assert_eq!(
             r2.iter().map(|r| r.generations).collect::<Vec<_>>(),
             r.iter().map(|r| r.generations).collect::<Vec<_>>()

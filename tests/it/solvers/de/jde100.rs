@@ -10,6 +10,7 @@ use metaopt::de::{
     Selection, Stop,
 };
 use metaopt::objective::Objective;
+use metaopt::StopReason;
 use metaopt::rng::rng4;
 
 fn params(np: u32, nm: u32, ns: u32, nn: u32, a: f64, b: f64) -> DeParams {
@@ -443,7 +444,7 @@ fn bad_settings_are_errors_naming_them() {
 /// local memory; a problem beside it keeps the fixed DE, and a target stops it.
 #[test]
 fn batched_jde100_problem_equals_the_island_run_with_one_island() {
-    use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop, BatchStopReason, Placement};
+    use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop, Placement};
     let (nm, ns, nn, cycles) = (30u32, 6u32, 5u32, 40u64);
     let mut prob = BatchProblem::new("F6", nn, -5.12, 5.12);
     prob.members = nm;
@@ -483,7 +484,7 @@ fn batched_jde100_problem_equals_the_island_run_with_one_island() {
             let r = batch.run(&BatchStop::default()).unwrap();
             assert_eq!(
                 (r[1].generations, r[1].stop),
-                (cycles, BatchStopReason::Budget)
+                (cycles, Some(StopReason::Budget))
             );
             assert!(
                 (r[1].best_value - ri.value).abs() <= 1e-9 * (1.0 + ri.value.abs()),
@@ -513,7 +514,7 @@ fn batched_jde100_problem_equals_the_island_run_with_one_island() {
         .unwrap();
     assert_eq!(
         (r[0].stop, r[0].generations),
-        (BatchStopReason::Target, ri.generations)
+        (Some(StopReason::Target), ri.generations)
     );
     assert!(r[0].best_value <= 1e-3);
     // a small population of at least 4 and a big one of at least 4 (every algorithm runs in

@@ -1,0 +1,19 @@
+//! The run contract every solver keeps (`docs/specs/run.md`): one stop vocabulary
+//! ([`StopReason`]), one decision of when to stop ([`Driver`]), launches sized to the time left
+//! ([`Pacer`]), and outputs written so that a kill never leaves a truncated file ([`output`]).
+//!
+//! Cancellation itself (the process-wide interrupt, stop tokens, clocks) is in
+//! [`interrupt`](mod@crate::interrupt); this module decides with it.
+//!
+//! | module | what |
+//! |---|---|
+//! | `stop` | [`StopReason`] and the one table of its numbers in the C ABI |
+//! | `driver` | [`Driver`]: when a run stops, the size of its next launch, progress |
+//! | [`output`] | outputs checked before a run and written atomically |
+
+mod driver;
+pub mod output;
+mod stop;
+
+pub use driver::{Driver, Pacer, Progress, STEP_SECONDS};
+pub use stop::{StopReason, STOP_CODES};
