@@ -1,4 +1,4 @@
-//! The run contract every solver keeps (`docs/specs/run.md`): one stop vocabulary
+//! The run contract every solver keeps (`docs/specs/RUN.md`): one stop vocabulary
 //! ([`StopReason`]), one decision of when to stop ([`Driver`]), launches sized to the time left
 //! ([`Pacer`]), and outputs written so that a kill never leaves a truncated file ([`output`]).
 //!
