@@ -1845,6 +1845,11 @@ typedef struct MetaoptHc12RunOptions {
    * stops the call as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * Seconds the call may take (0: no limit), checked before every climb step: the result is
+   * the best so far, stopped by `METAOPT_STOP_TIME_LIMIT`.
+   */
+  double time_limit_s;
 } MetaoptHc12RunOptions;
 
 /**

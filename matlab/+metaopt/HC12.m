@@ -15,7 +15,7 @@ classdef HC12 < metaopt.Instance
 %     iteration and returning its rows values; '@NAME' a catalogue function ('@F1');
 %     '@FILE.cl' OpenCL C. opts: runs (1), seed, coding ('GC', 'BC'), start ([] random,
 %     'bit-zeros' or nParam reals), sense ('min', 'max'), taboo (false), limitRows (100),
-%     activationLimit, maxIterations, aspiration, tabuIterations, noImprove.
+%     activationLimit, maxIterations, aspiration, tabuIterations, noImprove, timeLimit (seconds).
 %     x: the best point (reals, or integers for 'integer' and 'binary'), fval its value, info:
 %     string, integers, reals, runs, iterations, evaluations, seconds, runValues,
 %     runIterations, objectiveCalls, precision, stopReason ('runs', or 'interrupted': a stop
@@ -61,7 +61,7 @@ classdef HC12 < metaopt.Instance
       % RUN  HC12 runs of objective fun (see metaopt.HC12); [x, fval, info].
       o = metaopt.Instance.options(varargin{:});
       own = {'coding', 'runs', 'start', 'sense', 'taboo', 'activationLimit', 'limitRows'};
-      passed = {'seed', 'maxIterations', 'aspiration', 'tabuIterations', 'noImprove'};
+      passed = {'seed', 'maxIterations', 'aspiration', 'tabuIterations', 'noImprove', 'timeLimit'};
       metaopt.Instance.check_known(o, [own passed], 'metaopt.HC12.run');
       [v, rest] = metaopt.Instance.take(o, own, {'GC', 1, [], 'min', false, [], []});
       [coding, runs, start, sense, taboo, activationLimit, limitRows] = v{:};

@@ -229,7 +229,8 @@ static void hc12_run_body(void *arg) {
 
 /* 'run' / 'run:taboo,consts_reload', instance, mCode, nRuns, startSeed, funName, funOpt,
  * [activationLimit, limitRows], then name/value options 'seed', 'maxIterations', 'aspiration',
- * 'tabuIterations', 'noImprove' -> [value, x, result]. Ctrl-C stops it (mex_cancel.c):
+ * 'tabuIterations', 'noImprove', 'timeLimit' (seconds, checked before every climb step)
+ * -> [value, x, result]. Ctrl-C stops it (mex_cancel.c):
  * `metaopt:interrupted` with the best so far in the message; stopped by a request from
  * elsewhere, result.stopReason is 'interrupted'. */
 void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
@@ -310,8 +311,11 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
             tabu.max_iterations = (uint32_t)int_scalar(v, "tabuIterations", 1, 4294967295.0);
         else if (strcmp(name, "noImprove") == 0)
             tabu.max_no_improve = (uint32_t)int_scalar(v, "noImprove", 1, 4294967295.0);
+        else if (strcmp(name, "timeLimit") == 0)
+            o.time_limit_s = real_scalar(v, "timeLimit");
         else
-            fail("badOption", "unknown option '%s' (seed, maxIterations, aspiration, tabuIterations, noImprove)", given_name);
+            fail("badOption", "unknown option '%s' (seed, maxIterations, aspiration, tabuIterations, noImprove, timeLimit)",
+                 given_name);
     }
     hc12_ensure_instance(e, fun, has_option(options, "consts_reload"));
     if (has_option(options, "taboo")) {

@@ -632,6 +632,7 @@ class MetaoptHc12RunOptions(Structure):
         ("max_iterations", c_uint32),
         ("taboo", c_uint8),
         ("stop_token", MetaoptStopToken_p),
+        ("time_limit_s", c_double),
     ]
 
 

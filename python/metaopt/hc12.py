@@ -134,12 +134,13 @@ class HC12(Instance):
             check_int(_lib.lib().metaopt_hc12_set_tabu_options(h, ctypes.byref(o)), "metaopt_hc12_set_tabu_options")
 
     def run(self, runs=1, coding="GC", sense="min", start=None, seed=1, max_iterations=1_000_000, taboo=False,
-            stop_token=None):
+            stop_token=None, time_limit=None):
         """``runs`` runs (the first from ``start``: None = random, ``"zeros"`` = the thesis's
         bit-zeros, or a vector of ``n_param`` reals), the best of them as ``HC12Result``.
 
         ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops the
-        runs between climb steps: the result is the best so far with ``stop == "interrupted"``.
+        runs between climb steps: the result is the best so far with ``stop == "interrupted"``;
+        ``time_limit`` (seconds) likewise, with ``stop == "time_limit"``.
         Ctrl-C does the same and raises ``metaopt.Interrupted`` (a ``KeyboardInterrupt``) whose
         ``result`` is that ``HC12Result``."""
         stop_token = _interrupt.token_arg(stop_token)
@@ -154,6 +155,7 @@ class HC12(Instance):
         o.seed = _checks.integer("seed", seed, 0, 2**64 - 1)
         o.max_iterations = _checks.integer("max_iterations", max_iterations, 1, 2**32 - 1)
         o.taboo = int(_checks.flag("taboo", taboo))
+        o.time_limit_s = 0.0 if time_limit is None else _checks.real("time_limit", time_limit)
         vec = None
         if start is None:
             o.start = _ffi.METAOPT_HC12_START_RANDOM

@@ -531,10 +531,16 @@ def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_bac
                 if stopper.requested():
                     st["stop"] = "interrupted"
                     break
+                # the run itself stops at the time left (set-up counted), between climb steps
+                left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+                if left is not None and left <= 0:
+                    st["stop"] = "time_limit"
+                    break
                 try:
                     r = h.run(runs=1, coding=options.get("coding", "GC"), seed=int(seeds[k]),
                               start=x0 if (k == 0 and x0 is not None) else None, max_iterations=maxiter,
-                              taboo=options.get("taboo", tabu is not None), stop_token=stopper.token)
+                              taboo=options.get("taboo", tabu is not None), stop_token=stopper.token,
+                              time_limit=left)
                 except Interrupted as e:  # Ctrl-C: the run's best so far
                     if e.result is not None:
                         take(e.result)
@@ -542,8 +548,8 @@ def _minimize_hc12(objective, b, x0, maxiter, popsize, seed, tol, atol, call_bac
                 st["k"] = k + 1
                 improved = take(r)
                 best_f = st["best_f"]
-                if r.stop == "interrupted":
-                    st["stop"] = "interrupted"
+                if r.stop in ("interrupted", "time_limit"):
+                    st["stop"] = r.stop
                     break
                 if target is not None and best_f <= target:
                     st["stop"] = "target"

@@ -3,6 +3,8 @@ scipy.optimize.differential_evolution's result shape, metaopt.qap.solve against 
 best-known value, metaopt.sat.solve on a SATLIB formula, double precision by default, argument
 errors and the documentation that help() shows."""
 
+import time
+
 import numpy as np
 import pytest
 
@@ -81,6 +83,22 @@ def test_hc12_finds_the_rosenbrock_minimum():
     s = metaopt.minimize(rosen_vectorized, [(-2, 2)] * 2, method="hc12", vectorized=True, seed=3, runs=1,
                          x0=[0.9, 0.8])
     assert s.fun < 1e-3
+
+
+@pytest.mark.parametrize("objective, bounds, runs", [
+    # a Python objective: one run of many climb steps, each a host callback
+    (lambda x: float(np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)), [(-5, 5)] * 10, 1),
+    # a catalogue objective on the device, the default ten runs
+    ("F5", [(-2.048, 2.048)] * 20, 10),
+])
+def test_hc12_stops_at_its_time_limit_inside_a_run(objective, bounds, runs):
+    # the limit binds every climb step, not only the gaps between runs; set-up counts
+    t = time.perf_counter()
+    r = metaopt.minimize(objective, bounds, method="hc12", runs=runs, maxiter=600, time_limit=1)
+    took = time.perf_counter() - t
+    assert r.stop == "time_limit" and not r.success, r
+    assert np.isfinite(r.fun) and r.x.shape == (len(bounds),)
+    assert took < 1 + 1.5, took
 
 
 def test_a_catalogue_objective_runs_on_the_device():

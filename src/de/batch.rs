@@ -222,7 +222,6 @@ pub struct BatchStop {
     pub token: Option<StopToken>,
 }
 
-
 /// A problem's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BatchResult {

@@ -12,8 +12,7 @@ use super::{
     MetaoptInt32Result,
 };
 use crate::de::{
-    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
-    Placement,
+    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, Placement,
 };
 use crate::error::{Error, Result};
 use crate::precision::Precision;

@@ -175,6 +175,9 @@ pub struct MetaoptHc12RunOptions {
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the call as `metaopt_interrupt` does.
     pub stop_token: *const MetaoptStopToken,
+    /// Seconds the call may take (0: no limit), checked before every climb step: the result is
+    /// the best so far, stopped by `METAOPT_STOP_TIME_LIMIT`.
+    pub time_limit_s: f64,
 }
 
 /// The result of `metaopt_hc12_run`: the best over all runs. Every array is owned by the caller:
@@ -630,6 +633,7 @@ pub extern "C" fn metaopt_hc12_default_run_options() -> MetaoptHc12RunOptions {
             max_iterations: d.max_iterations,
             taboo: 0,
             stop_token: ptr::null(),
+            time_limit_s: 0.0,
         }
     })
 }
@@ -694,6 +698,7 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
         stop: Stop {
             max_runs: o.runs,
             token,
+            time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
             ..Stop::default()
         },
         start,

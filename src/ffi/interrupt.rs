@@ -65,7 +65,10 @@ mod stop_codes {
             assert_eq!(r.code(), c as i32, "{r}");
             let w = super::metaopt_stop_reason_word(c as i32);
             // SAFETY: a non-null result is a static NUL-terminated string
-            assert_eq!(unsafe { std::ffi::CStr::from_ptr(w) }.to_str(), Ok(r.word()));
+            assert_eq!(
+                unsafe { std::ffi::CStr::from_ptr(w) }.to_str(),
+                Ok(r.word())
+            );
         }
         assert!(super::metaopt_stop_reason_word(0).is_null());
         assert!(super::metaopt_stop_reason_word(9).is_null());

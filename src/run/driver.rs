@@ -266,7 +266,8 @@ mod tests {
 
     #[test]
     fn steps_are_sized_to_the_time_left_and_the_budget() {
-        let mut d = Driver::new(Instant::now(), Some(Duration::from_secs(100)), None).budget(Some(50));
+        let mut d =
+            Driver::new(Instant::now(), Some(Duration::from_secs(100)), None).budget(Some(50));
         assert_eq!(d.next_size(4, 1000, 0), 4);
         // 4 units in 1 ms: 4000 units/s, 0.1 s -> 400, but at most 16 x 4 = 64 and the budget's 46
         d.stepped(4, 0.001);

@@ -39,7 +39,11 @@ pub fn check_writable(path: &Path, arg: &'static str) -> Result<()> {
     if !dir.is_dir() {
         return Err(Error::arg(
             arg,
-            format!("cannot write {}: no folder {}", path.display(), dir.display()),
+            format!(
+                "cannot write {}: no folder {}",
+                path.display(),
+                dir.display()
+            ),
         ));
     }
     tempfile::Builder::new()
@@ -98,8 +102,7 @@ impl Write for AtomicFile {
 /// part.
 pub fn write_atomic(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
     let mut f = AtomicFile::create(path)?;
-    f.write_all(bytes.as_ref())
-        .map_err(|e| io_error(path, e))?;
+    f.write_all(bytes.as_ref()).map_err(|e| io_error(path, e))?;
     f.commit()
 }
 

@@ -116,7 +116,10 @@ mod tests {
             }
             assert_eq!(StopReason::from_code(a.2), Some(a.0));
             // the word is serde's name
-            assert_eq!(serde_json::to_string(&a.0).unwrap(), format!("\"{}\"", a.0.word()));
+            assert_eq!(
+                serde_json::to_string(&a.0).unwrap(),
+                format!("\"{}\"", a.0.word())
+            );
             assert_eq!(a.0.to_string(), a.1.to_str().unwrap());
         }
         assert_eq!(StopReason::from_code(0), None);
@@ -126,8 +129,13 @@ mod tests {
     fn the_older_numbers_are_kept() {
         // MetaoptStopReason as it was: target 1, time limit 2, limit 3, interrupted 4
         assert_eq!(
-            [StopReason::Target, StopReason::TimeLimit, StopReason::Budget, StopReason::Interrupted]
-                .map(StopReason::code),
+            [
+                StopReason::Target,
+                StopReason::TimeLimit,
+                StopReason::Budget,
+                StopReason::Interrupted
+            ]
+            .map(StopReason::code),
             [1, 2, 3, 4]
         );
         // MetaoptDeStopReason: generations 1, evaluations 2, target 3, time limit 4, interrupted 5
@@ -144,8 +152,13 @@ mod tests {
         );
         // MetaoptBatchDeStopReason: target 1, budget 2, time limit 3, interrupted 4
         assert_eq!(
-            [StopReason::Target, StopReason::Budget, StopReason::TimeLimit, StopReason::Interrupted]
-                .map(StopReason::batch_code),
+            [
+                StopReason::Target,
+                StopReason::Budget,
+                StopReason::TimeLimit,
+                StopReason::Interrupted
+            ]
+            .map(StopReason::batch_code),
             [1, 2, 3, 4]
         );
     }

@@ -477,6 +477,8 @@ fn lengths_and_values_are_checked() {
         ("`runs`", Box::new(|o| o.runs = 0)),
         ("`max_iterations`", Box::new(|o| o.max_iterations = 0)),
         ("`taboo`", Box::new(|o| o.taboo = 1)),
+        ("`time_limit_s`", Box::new(|o| o.time_limit_s = f64::NAN)),
+        ("`time_limit_s`", Box::new(|o| o.time_limit_s = -1.0)),
     ] {
         let mut o = metaopt_hc12_default_run_options();
         set(&mut o);
@@ -624,6 +626,40 @@ fn catalogue_source_and_callback_give_the_same_run() {
         made,
         "no call after metaopt_hc12_free"
     );
+}
+
+/// F1, slowly: each call sleeps 20 ms.
+unsafe extern "C" fn slow_callback(
+    x: *const f64,
+    rows: u32,
+    dims: u32,
+    f: *mut f64,
+    user_data: *mut c_void,
+) -> i32 {
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    unsafe { f1_callback(x, rows, dims, f, user_data) }
+}
+
+#[test]
+fn the_time_limit_binds_inside_a_run() {
+    let _shared = shared();
+    let cb = callback(Some(slow_callback), ptr::null_mut());
+    let h = instance(params(8, 20, (-5.0, 5.0), REAL, true, &cb));
+    // a thousand runs of up to a million climb steps: only the limit ends it
+    let o = MetaoptHc12RunOptions {
+        time_limit_s: 0.5,
+        max_iterations: 1_000_000,
+        ..options(1000, 3)
+    };
+    let t = std::time::Instant::now();
+    let mut r = unsafe { metaopt_hc12_run(h, &o) };
+    let took = t.elapsed().as_secs_f64();
+    assert_eq!(r.error_code, OK);
+    assert_eq!(r.stop_reason, 2, "METAOPT_STOP_TIME_LIMIT");
+    assert!(r.value.is_finite() && r.runs >= 1);
+    assert!(took < 0.5 + 1.0, "{took} s");
+    unsafe { metaopt_hc12_free_run_result(&mut r) };
+    unsafe { metaopt_hc12_free(h) };
 }
 
 #[test]

@@ -5,8 +5,7 @@ use super::{de_error, DeArgs, DEFAULT_GENERATIONS};
 use crate::args::parse_numbers;
 use crate::out::{self, flag_error, CliResult, Failure};
 use metaopt::de::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
-    FMode, Placement,
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, FMode, Placement,
 };
 use metaopt::problem::functions;
 use metaopt::StopReason;

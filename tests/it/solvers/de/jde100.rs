@@ -10,8 +10,8 @@ use metaopt::de::{
     Selection, Stop,
 };
 use metaopt::objective::Objective;
-use metaopt::StopReason;
 use metaopt::rng::rng4;
+use metaopt::StopReason;
 
 fn params(np: u32, nm: u32, ns: u32, nn: u32, a: f64, b: f64) -> DeParams {
     let mut p = DeParams::new(np, nm, nn, a, b, BoundsCorrection::Halfway);
