@@ -172,8 +172,18 @@ void qg_repair(BSPACE uchar *P, __global const ulong *w, __global const ulong *p
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Whole runs of `count` populations (global indices pop_offset + group), `generations` generations
-// after the initial one, each stopping early once its best reaches `target` (when has_target).
+// gens_run of a population that has not finished: it goes on in the next launch
+#define QG_RUNNING 0xFFFFFFFFu
+
+// Generations g0 .. g1 - 1 of `count` populations (global indices pop_offset + group) of runs of
+// `generations` generations after the initial one, each stopping early once its best reaches
+// `target` (when has_target). A launch with g0 > 0 continues the populations of the launch that
+// ended at g0: their angles from `angles` (the group's slice, written at the end of a launch that
+// did not finish them), their best from best_value, best_gen and best_bits; a population whose
+// gens_run is not QG_RUNNING has finished and is left alone. At the end of a launch every
+// population's best so far is in best_value, best_gen and best_bits, and gens_run holds the
+// generation it finished in, or QG_RUNNING. The draws depend on (seed, population, generation)
+// only, so any split of a run into launches gives the run of one launch.
 // tables: per table 8 rows (x * 4 + b * 2 + [f(x) >= f(b)]) of 5 ints: steps of pi/200, then the
 // sign for the columns ab > 0, ab < 0, a = 0, b = 0 (-1, 0, +1, or 2 for a random sign); population
 // q uses table (q / pops_per_table) % ntables.
@@ -182,11 +192,17 @@ void qiga_run(__global const ulong *w, __global const ulong *p, ulong cap, __glo
               __global const int *tables, uint ntables, uint pops_per_table, __global const ushort *order,
               ulong seed, uint pop_offset, uint generations, uint has_target, ulong target,
               __global ulong *best_value, __global uchar *best_bits, __global uint *best_gen,
-              __global uint *gens_run, __global uchar *scratch)
+              __global uint *gens_run, __global uchar *scratch, uint g0, uint g1,
+              __global short *angles)
 {
     const uint lid = get_local_id(0);
     const uint grp = get_group_id(0);
     const uint pop = pop_offset + grp;
+    // a population that finished in an earlier launch (the same value for the whole group): it
+    // runs one generation from neutral angles whose outcome is dropped (an early return or a
+    // loop condition before the barriers is not portable: PoCL's work-group loops mishandle it)
+    const uint finished = g0 > 0 && gens_run[grp] != QG_RUNNING;
+    __global short *qa = angles + (ulong)grp * (QG_POP * QG_GPI * QG_WG);
     __local ulong sa[QG_WG], sb[QG_WG], val[QG_POP];
     __local ulong bestv;
     __local uint besti, bestg, improved;
@@ -199,8 +215,17 @@ void qiga_run(__global const ulong *w, __global const ulong *p, ulong cap, __glo
     __global const int *tab = tables + ((pop / pops_per_table) % ntables) * 40;
     short q[QG_POP * QG_GPI];
     for (uint u = 0; u < QG_POP * QG_GPI; ++u)
-        q[u] = 50;
-    for (uint g = 0;; ++g) {
+        q[u] = g0 == 0 || finished ? 50 : qa[u * QG_WG + lid];
+    if (g0 > 0) {
+        for (uint j = lid; j < QG_M; j += QG_WG)
+            B[j] = best_bits[(ulong)grp * QG_M + j];
+        if (lid == 0) {
+            bestv = best_value[grp];
+            bestg = best_gen[grp];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint g = g0;; ++g) {
         // observation
         for (uint u = 0; u < QG_GPI; ++u) {
             const uint j = lid + u * QG_WG;
@@ -266,13 +291,18 @@ void qiga_run(__global const ulong *w, __global const ulong *p, ulong cap, __glo
                 B[j] = P[besti * QG_M + j];
         const uint done = g >= generations || (has_target && bestv >= target);
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        if (done) {
+        if (finished)
+            break;
+        if (done || g + 1 >= g1) {
             for (uint j = lid; j < QG_M; j += QG_WG)
                 best_bits[(ulong)grp * QG_M + j] = B[j];
+            if (!done)
+                for (uint u = 0; u < QG_POP * QG_GPI; ++u)
+                    qa[u * QG_WG + lid] = q[u];
             if (lid == 0) {
                 best_value[grp] = bestv;
                 best_gen[grp] = bestg;
-                gens_run[grp] = g;
+                gens_run[grp] = done ? g : QG_RUNNING;
             }
             break;
         }

@@ -14,6 +14,7 @@ use std::ptr;
 pub trait ClScalar: Copy + Default + Send + Sync + 'static {}
 impl ClScalar for u8 {}
 impl ClScalar for u16 {}
+impl ClScalar for i16 {}
 impl ClScalar for u32 {}
 impl ClScalar for u64 {}
 impl ClScalar for i32 {}

@@ -158,18 +158,54 @@ pub fn rotate(k: i16, cell: &[i32], coin: impl FnOnce() -> bool) -> i16 {
     (k as i32 + sgn * cell[0]).rem_euclid(400) as i16
 }
 
-/// One whole run of population `pop`: (best profit, best bits, generation of the best, generations run).
-pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
+/// One population's run as it stands between two launches: its angles, its best, and the next
+/// generation to run (`finished`: the generation it finished in).
+pub(crate) struct PopState {
+    pop: u32,
+    q: Vec<i16>,
+    b: Vec<u8>,
+    bestv: u64,
+    bestg: u32,
+    /// The next generation to run.
+    g: u32,
+    finished: Option<u32>,
+}
+
+impl PopState {
+    pub(crate) fn new(s: &Setup, pop: u32) -> Self {
+        let (m, n) = (s.items.weights.len(), s.individuals);
+        PopState {
+            pop,
+            q: vec![50i16; n * m],
+            b: vec![0u8; m],
+            bestv: 0,
+            bestg: 0,
+            g: 0,
+            finished: None,
+        }
+    }
+
+    /// Generations run so far after the initial one (the last one run).
+    fn generations_run(&self) -> u32 {
+        self.finished.unwrap_or(self.g.saturating_sub(1))
+    }
+}
+
+/// Runs generations of `st` up to `g1` (exclusive) or until it finishes, as the kernel's launch
+/// from `st.g` to `g1`.
+pub(crate) fn advance_population(s: &Setup, st: &mut PopState, g1: u32) {
+    if st.finished.is_some() {
+        return;
+    }
     let (m, n) = (s.items.weights.len(), s.individuals);
     let n4 = n.div_ceil(4);
+    let pop = st.pop;
     let tab = &s.tables[(pop as usize / s.pops_per_table) % s.tables.len()];
-    let mut q = vec![50i16; n * m];
     let mut x = vec![0u8; n * m];
     let mut val = vec![0u64; n];
-    let mut b = vec![0u8; m];
-    let (mut bestv, mut bestg) = (0u64, 0u32);
-    let mut g = 0u32;
-    loop {
+    let (q, b) = (&mut st.q, &mut st.b);
+    while st.g < g1 {
+        let g = st.g;
         for j in 0..m {
             for i4 in 0..n4 {
                 let r = rng4(
@@ -194,7 +230,7 @@ pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
         }
         if g > 0 {
             for i in 0..n {
-                let better = (val[i] >= bestv) as usize;
+                let better = (val[i] >= st.bestv) as usize;
                 for j in 0..m {
                     let row = x[i * m + j] as usize * 4 + b[j] as usize * 2 + better;
                     let cell = &tab[row * 5..row * 5 + 5];
@@ -218,43 +254,59 @@ pub(crate) fn run_population(s: &Setup, pop: u32) -> (u64, Vec<u8>, u32, u32) {
                 bi = i;
             }
         }
-        if g == 0 || val[bi] > bestv {
-            bestv = val[bi];
-            bestg = g;
+        if g == 0 || val[bi] > st.bestv {
+            st.bestv = val[bi];
+            st.bestg = g;
             b.copy_from_slice(&x[bi * m..(bi + 1) * m]);
         }
-        if g >= s.generations || s.target.is_some_and(|t| bestv >= t) {
-            return (bestv, b, bestg, g);
+        st.g = g + 1;
+        if g >= s.generations || s.target.is_some_and(|t| st.bestv >= t) {
+            st.finished = Some(g);
+            return;
         }
-        g += 1;
     }
 }
 
-/// The rayon engine.
+/// The rayon engine: the begun populations' states, advanced one rayon task per population.
 pub struct CpuEngine {
     setup: std::sync::Arc<Setup>,
+    states: Vec<PopState>,
 }
 
 impl CpuEngine {
     pub(crate) fn new(setup: std::sync::Arc<Setup>) -> Self {
-        CpuEngine { setup }
+        CpuEngine {
+            setup,
+            states: Vec::new(),
+        }
     }
 }
 
 impl Engine for CpuEngine {
-    fn run(&mut self, offset: usize, count: usize) -> Result<Chunk> {
+    fn begin(&mut self, offset: usize, count: usize) -> Result<()> {
         let s = &*self.setup;
-        let runs: Vec<_> = (offset..offset + count)
-            .into_par_iter()
-            .map(|pop| run_population(s, pop as u32))
+        self.states = (offset..offset + count)
+            .map(|pop| PopState::new(s, pop as u32))
             .collect();
-        let m = s.items.weights.len();
-        let mut c = Chunk::with_capacity(count, m);
-        for (v, bits, bg, gr) in runs {
-            c.best_value.push(v);
-            c.best_bits.extend_from_slice(&bits);
-            c.best_generation.push(bg);
-            c.generations_run.push(gr);
+        Ok(())
+    }
+
+    fn advance(&mut self, _g0: u32, g1: u32) -> Result<bool> {
+        let s = &*self.setup;
+        self.states
+            .par_iter_mut()
+            .for_each(|st| advance_population(s, st, g1));
+        Ok(self.states.iter().all(|st| st.finished.is_some()))
+    }
+
+    fn take(&mut self) -> Result<Chunk> {
+        let m = self.setup.items.weights.len();
+        let mut c = Chunk::with_capacity(self.states.len(), m);
+        for st in std::mem::take(&mut self.states) {
+            c.best_value.push(st.bestv);
+            c.best_bits.extend_from_slice(&st.b);
+            c.best_generation.push(st.bestg);
+            c.generations_run.push(st.generations_run());
         }
         Ok(c)
     }
@@ -265,5 +317,12 @@ impl Engine for CpuEngine {
 
     fn preferred_chunk(&self) -> usize {
         (rayon::current_num_threads() * 8).max(1)
+    }
+
+    fn max_chunk(&self) -> usize {
+        // the states' angles and strings: at most about 256 MiB at once
+        let s = &*self.setup;
+        let per = (s.items.weights.len() * (s.individuals * 2 + 1)).max(1);
+        ((256usize << 20) / per).max(1)
     }
 }

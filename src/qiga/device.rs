@@ -90,7 +90,18 @@ pub struct DeviceEngine {
     best_gen: DeviceBuffer<u32>,
     gens_run: DeviceBuffer<u32>,
     scratch: DeviceBuffer<u8>,
+    /// Every begun population's angles between launches (`QG_POP * QG_GPI * QG_WG` a group).
+    angles: DeviceBuffer<i16>,
+    /// The begun populations (first, count) and the last generation run.
+    begun: (usize, usize),
+    last_g: u32,
 }
+
+/// `QG_RUNNING` of `cl/qiga.cl`: the generations run of a population not finished yet.
+const RUNNING: u32 = u32::MAX;
+
+/// The most bytes of angles kept between launches.
+const ANGLE_BYTES: usize = 256 << 20;
 
 /// The read-only data of a setup on the device.
 struct Data {
@@ -131,7 +142,11 @@ impl DeviceEngine {
             order,
         } = upload(q, &setup)?;
         let groups = (ctx.info.compute_units.max(1) as usize) * (2048 / prog.wg).clamp(1, 16) * 4;
-        let capacity = groups.min(1 << 16);
+        // a group's angles: QG_POP * QG_GPI * QG_WG shorts
+        let per_group = n * m.div_ceil(prog.wg) * prog.wg;
+        let capacity = groups
+            .min(1 << 16)
+            .min((ANGLE_BYTES / (2 * per_group.max(1))).max(1));
         let scratch_len = if prog.local_bits {
             1
         } else {
@@ -146,6 +161,12 @@ impl DeviceEngine {
             best_gen: q.buffer(capacity, "best generations")?,
             gens_run: q.buffer(capacity, "generations")?,
             scratch: q.buffer(scratch_len, "QIGA scratch")?,
+            angles: q.buffer(
+                crate::error::size_product("populations", &[capacity, per_group])?,
+                "QIGA angles",
+            )?,
+            begun: (0, 0),
+            last_g: 0,
             setup,
             prog,
             w,
@@ -162,9 +183,11 @@ impl DeviceEngine {
         (self.prog.wg, self.prog.local_bits)
     }
 
-    fn launch(&mut self, offset: usize, count: usize, out: &mut Chunk) -> Result<()> {
+    /// Generations g0..g1 of the begun populations, in one launch.
+    fn launch(&mut self, g0: u32, g1: u32) -> Result<()> {
         let s = &*self.setup;
         let q = &self.prog.queue;
+        let (offset, count) = self.begun;
         let (cap, ntables, ppt) = (
             s.items.capacity,
             s.tables.len() as u32,
@@ -174,8 +197,8 @@ impl DeviceEngine {
         let (has_target, target) = (s.target.is_some() as u32, s.target.unwrap_or(0));
         let mut e = ExecuteKernel::new(&self.prog.run);
         // SAFETY: the arguments of `qiga_run` in type and order; the buffers are fields of the
-        // engine (outputs sized for `capacity` >= count populations) and the queue is finished by
-        // the reads below before this returns.
+        // engine (sized for `capacity` >= count populations) and the queue is finished by the
+        // read that follows every launch.
         unsafe {
             e.set_arg(self.w.cl())
                 .set_arg(self.p.cl())
@@ -194,6 +217,7 @@ impl DeviceEngine {
                 .set_arg(self.best_bits.cl())
                 .set_arg(self.best_gen.cl());
             e.set_arg(self.gens_run.cl()).set_arg(self.scratch.cl());
+            e.set_arg(&g0).set_arg(&g1).set_arg(self.angles.cl());
             e.set_global_work_sizes(&[count * self.prog.wg])
                 .set_local_work_sizes(&[self.prog.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {
@@ -202,7 +226,38 @@ impl DeviceEngine {
                 err
             })?;
         }
-        let m = s.items.weights.len();
+        Ok(())
+    }
+}
+
+impl Engine for DeviceEngine {
+    fn begin(&mut self, offset: usize, count: usize) -> Result<()> {
+        if count > self.capacity {
+            return Err(Error::arg(
+                "launch_populations",
+                format!(
+                    "{count} populations at once; this device keeps at most {}",
+                    self.capacity
+                ),
+            ));
+        }
+        self.begun = (offset, count);
+        self.last_g = 0;
+        Ok(())
+    }
+
+    fn advance(&mut self, g0: u32, g1: u32) -> Result<bool> {
+        self.launch(g0, g1)?;
+        self.last_g = g1.saturating_sub(1);
+        let gr = self.gens_run.to_vec(&self.prog.queue)?;
+        Ok(gr[..self.begun.1].iter().all(|&g| g != RUNNING))
+    }
+
+    fn take(&mut self) -> Result<Chunk> {
+        let q = &self.prog.queue;
+        let count = self.begun.1;
+        let m = self.setup.items.weights.len();
+        let mut out = Chunk::with_capacity(count, m);
         let v = self.best_value.to_vec(q)?;
         let bits = self.best_bits.to_vec(q)?;
         let bg = self.best_gen.to_vec(q)?;
@@ -210,22 +265,14 @@ impl DeviceEngine {
         out.best_value.extend_from_slice(&v[..count]);
         out.best_bits.extend_from_slice(&bits[..count * m]);
         out.best_generation.extend_from_slice(&bg[..count]);
-        out.generations_run.extend_from_slice(&gr[..count]);
-        Ok(())
-    }
-}
-
-impl Engine for DeviceEngine {
-    fn run(&mut self, offset: usize, count: usize) -> Result<Chunk> {
-        let m = self.setup.items.weights.len();
-        let mut c = Chunk::with_capacity(count, m);
-        let mut done = 0;
-        while done < count {
-            let k = (count - done).min(self.capacity);
-            self.launch(offset + done, k, &mut c)?;
-            done += k;
-        }
-        Ok(c)
+        let last = self.last_g;
+        out.generations_run.extend(
+            gr[..count]
+                .iter()
+                .map(|&g| if g == RUNNING { last } else { g }),
+        );
+        self.begun = (0, 0);
+        Ok(out)
     }
 
     fn describe(&self) -> String {
@@ -243,6 +290,10 @@ impl Engine for DeviceEngine {
     }
 
     fn preferred_chunk(&self) -> usize {
+        self.capacity
+    }
+
+    fn max_chunk(&self) -> usize {
         self.capacity
     }
 }

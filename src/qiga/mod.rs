@@ -36,6 +36,7 @@ pub mod device;
 use crate::error::{Error, Result};
 use crate::interrupt::{Clock, StopReason, StopToken, Watch};
 use crate::problem::knapsack::Knapsack;
+use crate::run::Pacer;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -475,13 +476,24 @@ impl Chunk {
     }
 }
 
-/// What runs populations: the device engine and the CPU engine.
+/// What runs populations: the device engine and the CPU engine. A chunk of populations is begun,
+/// advanced by ranges of generations (each range one launch, sized by the run's pacer), and
+/// taken; the draws depend on (seed, population, generation) only, so the ranges do not change
+/// the runs.
 pub trait Engine: Send {
-    /// Whole runs of populations offset..offset + count.
-    fn run(&mut self, offset: usize, count: usize) -> Result<Chunk>;
+    /// Starts populations offset..offset + count (count at most [`max_chunk`](Self::max_chunk)).
+    fn begin(&mut self, offset: usize, count: usize) -> Result<()>;
+    /// Runs generations g0..g1 of the begun populations (continuing them from g0); whether every
+    /// one has finished.
+    fn advance(&mut self, g0: u32, g1: u32) -> Result<bool>;
+    /// The begun populations' outcomes: a finished one's, or the best so far of one the run
+    /// stopped (its generations run: the last it ran).
+    fn take(&mut self) -> Result<Chunk>;
     fn describe(&self) -> String;
     /// Populations per launch that keep the engine busy.
     fn preferred_chunk(&self) -> usize;
+    /// The most populations begun at once (what their state between launches may take).
+    fn max_chunk(&self) -> usize;
 }
 
 /// Summary statistics of final values.
@@ -760,7 +772,8 @@ impl Qiga {
         let total = o.only.as_ref().map_or(o.populations, |r| r.len());
         let next = AtomicUsize::new(0);
         let quit = AtomicBool::new(false);
-        let reason = Mutex::new(StopReason::Budget);
+        // a cut: the time limit or an interrupt (None: the populations' own ends, or progress)
+        let reason: Mutex<Option<StopReason>> = Mutex::new(None);
         let done: Mutex<(Vec<(usize, Chunk)>, usize)> = Mutex::new((Vec::new(), 0));
         let progress = Mutex::new(progress);
         let first_error: Mutex<Option<Error>> = Mutex::new(None);
@@ -773,48 +786,77 @@ impl Qiga {
             crate::error::size_product("populations", &[total, m])?
         ]);
         let fixed_chunk = o.launch_populations;
-        let work = |engine: &mut Box<dyn Engine>| {
+        let gens = self.setup.generations.saturating_add(1);
+        let due = || {
+            if watch.stopped() {
+                Some(StopReason::Interrupted)
+            } else if clock.expired() {
+                Some(StopReason::TimeLimit)
+            } else {
+                None
+            }
+        };
+        let stop = |r: StopReason| {
+            reason.lock().unwrap().get_or_insert(r);
+            quit.store(true, Ordering::Relaxed);
+        };
+        let work = |engine: &mut Box<dyn Engine>| -> Result<()> {
             let chunk = fixed_chunk
                 .unwrap_or_else(|| engine.preferred_chunk())
-                .max(1);
+                .clamp(1, engine.max_chunk().max(1));
+            // the generations of a launch: one at first, then sized to end before the time left
+            let mut pacer = Pacer::default();
             loop {
                 if quit.load(Ordering::Relaxed) {
-                    return;
+                    return Ok(());
                 }
-                if watch.stopped() || clock.expired() {
-                    *reason.lock().unwrap() = if watch.stopped() {
-                        StopReason::Interrupted
-                    } else {
-                        StopReason::TimeLimit
-                    };
-                    quit.store(true, Ordering::Relaxed);
-                    return;
+                if let Some(r) = due() {
+                    stop(r);
+                    return Ok(());
                 }
                 let k = next.fetch_add(chunk, Ordering::Relaxed);
                 if k >= total {
-                    return;
+                    return Ok(());
                 }
                 let (offset, count) = (first + k, chunk.min(total - k));
-                match engine.run(offset, count) {
-                    Ok(mut c) => {
-                        bits.lock().unwrap()[k * m..(k + count) * m].copy_from_slice(&c.best_bits);
-                        c.best_bits = Vec::new();
-                        let mut d = done.lock().unwrap();
-                        d.0.push((offset, c));
-                        d.1 += count;
-                        let n = d.1;
-                        drop(d);
-                        if !(progress.lock().unwrap())(n, total) {
-                            quit.store(true, Ordering::Relaxed);
-                            return;
-                        }
+                engine.begin(offset, count)?;
+                let mut g = 0u32;
+                while g < gens {
+                    let n = pacer.size(1, (gens - g) as u64, clock.left()) as u32;
+                    let t = Instant::now();
+                    let finished = engine.advance(g, g + n)?;
+                    pacer.record(n as u64, t.elapsed().as_secs_f64());
+                    g += n;
+                    if finished {
+                        break;
                     }
-                    Err(e) => {
-                        first_error.lock().unwrap().get_or_insert(e);
-                        quit.store(true, Ordering::Relaxed);
-                        return;
+                    if let Some(r) = due() {
+                        // the chunk's populations report their best so far
+                        stop(r);
+                        break;
                     }
                 }
+                let mut c = engine.take()?;
+                bits.lock().unwrap()[k * m..(k + count) * m].copy_from_slice(&c.best_bits);
+                c.best_bits = Vec::new();
+                let mut d = done.lock().unwrap();
+                d.0.push((offset, c));
+                d.1 += count;
+                let n = d.1;
+                drop(d);
+                if quit.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                if !(progress.lock().unwrap())(n, total) {
+                    quit.store(true, Ordering::Relaxed);
+                    return Ok(());
+                }
+            }
+        };
+        let work = |engine: &mut Box<dyn Engine>| {
+            if let Err(e) = work(engine) {
+                first_error.lock().unwrap().get_or_insert(e);
+                quit.store(true, Ordering::Relaxed);
             }
         };
         if self.engines.len() == 1 {
@@ -831,8 +873,9 @@ impl Qiga {
             return Err(e);
         }
         let (mut chunks, n) = done.into_inner().unwrap();
-        let mut stop_reason = reason.into_inner().unwrap();
-        if n == total {
+        let cut = reason.into_inner().unwrap();
+        let mut stop_reason = cut.unwrap_or(StopReason::Budget);
+        if n == total && cut.is_none() {
             stop_reason = if self.setup.target.is_some()
                 && chunks.iter().all(|(_, c)| {
                     c.generations_run

@@ -379,3 +379,57 @@ fn a_time_limit_stops_between_launches() {
     assert!(r.population.len() < 100_000);
     assert_consistent(&k, &r);
 }
+
+#[test]
+fn a_time_limit_stops_inside_long_runs_on_both_backends() {
+    // runs of a million generations: a launch must end inside a run, the populations reporting
+    // their best so far
+    let k = knapsack250();
+    for backend in [Backend::Cpu, Backend::Device(None)] {
+        let mut o = opts(
+            backend,
+            64,
+            1_000_000,
+            RotationTable::gqa2000(),
+            Repair::Index,
+        );
+        o.time_limit = Some(std::time::Duration::from_millis(500));
+        let t = std::time::Instant::now();
+        let r = run(&k, o);
+        let took = t.elapsed().as_secs_f64();
+        assert!(took < 0.5 + 1.0, "{backend:?}: {took} s");
+        assert_eq!(r.stop_reason, metaopt::StopReason::TimeLimit);
+        assert!(!r.population.is_empty(), "{backend:?}");
+        assert!(
+            r.generations_run.iter().all(|&g| g > 0 && g < 1_000_000),
+            "{backend:?}: {:?}",
+            r.generations_run
+        );
+        assert_consistent(&k, &r);
+    }
+}
+
+#[test]
+fn runs_split_into_launches_equal_whole_runs() {
+    // the pacer splits a run into launches of a few generations; with a target some populations
+    // finish in one launch and sit out the next: the device equals the CPU bit for bit
+    let k = knapsack250();
+    let mut base = opts(
+        Backend::Cpu,
+        40,
+        500,
+        RotationTable::gqa2000(),
+        Repair::Index,
+    );
+    base.target = Some(1400.0);
+    let cpu = run(&k, base.clone());
+    base.backend = Backend::Device(None);
+    let dev = run(&k, base);
+    assert_eq!(cpu.best_value_int, dev.best_value_int);
+    assert_eq!(cpu.generations_run, dev.generations_run);
+    assert_eq!(cpu.best_generation, dev.best_generation);
+    assert!(cpu.best_bits == dev.best_bits);
+    // some populations reached the target early, others ran every generation
+    assert!(cpu.generations_run.iter().any(|&g| g < 500));
+    assert!(cpu.generations_run.contains(&500));
+}
