@@ -599,6 +599,9 @@ pub struct Qiga {
     setup: Arc<Setup>,
     engines: Vec<Box<dyn Engine>>,
     options: QigaOptions,
+    /// When the solver was made: the first run's clock starts here, so the set-up (program
+    /// builds, uploads) counts against its time limit.
+    created: Option<Instant>,
 }
 
 /// Most items (the kernel's order indices are 16-bit).
@@ -614,6 +617,7 @@ impl Qiga {
 
     /// As [`Qiga::new`] from the integer form directly.
     pub fn from_items(items: Items, options: QigaOptions) -> Result<Qiga> {
+        let created = Instant::now();
         let m = items.weights.len();
         if m == 0 || m > MAX_ITEMS {
             return Err(Error::arg(
@@ -736,6 +740,7 @@ impl Qiga {
             setup,
             engines,
             options,
+            created: Some(created),
         })
     }
 
@@ -766,7 +771,7 @@ impl Qiga {
     ) -> Result<QigaRunResult> {
         let start = Instant::now();
         let o = &self.options;
-        let clock = Clock::since(start, o.time_limit);
+        let clock = Clock::since(self.created.take().unwrap_or(start), o.time_limit);
         let watch = Watch::new(o.stop_token.as_ref());
         let first = o.only.as_ref().map_or(0, |r| r.start);
         let total = o.only.as_ref().map_or(o.populations, |r| r.len());
