@@ -6,7 +6,8 @@ function [value, x, result] = metaopt_de_run(h, stop)
 %   result]); metaopt.DE's run returns [x, fval, info].
 %   value: the best value over all islands; x: its vector; result: island (1-based),
 %   generations and evaluations since metaopt_de_init, seconds of this call, stoppedBy
-%   ('generations', 'evaluations', 'target', 'time_limit', or 'interrupted': stopped by a stop
+%   (the library's word: 'budget' (the generations ran), 'evaluations', 'target', 'time_limit',
+%   or 'interrupted': stopped by a stop
 %   request from elsewhere, with the warning metaopt:interrupted). Ctrl-C raises
 %   metaopt:interrupted; the instance keeps its best so far (metaopt_de_bests, metaopt_de_best).
   if ~isstruct(stop)

@@ -658,3 +658,56 @@ impl WideArg {
         }
     }
 }
+
+// ---- output files ---------------------------------------------------------------------------
+
+/// The options whose value is a file the command writes, with the flag an error names: every
+/// one given is checked before the command's work starts (`main`, [`output_paths`]). An option
+/// of these names whose value is a folder (value name `DIR`: the experiments' `--out`) is the
+/// command's own to create.
+pub const OUTPUT_ARGS: [(&str, &str); 6] = [
+    ("output", "--output"),
+    ("csv", "--csv"),
+    ("plot", "--plot"),
+    ("vertices", "--vertices"),
+    ("contacts", "--contacts"),
+    ("out", "--out"),
+];
+
+/// Whether `arg` is one of [`OUTPUT_ARGS`] naming a file (not a folder).
+pub fn is_output_file(arg: &clap::Arg) -> bool {
+    OUTPUT_ARGS.iter().any(|(id, _)| arg.get_id() == *id)
+        && !arg
+            .get_value_names()
+            .is_some_and(|v| v.iter().any(|n| n == "DIR"))
+}
+
+/// The files a parsed command line will write: `(flag, path)` for every [`OUTPUT_ARGS`] option
+/// given, at every level of subcommands, each once.
+pub fn output_paths(cmd: &clap::Command, m: &clap::ArgMatches) -> Vec<(&'static str, PathBuf)> {
+    let mut found: Vec<(&'static str, PathBuf)> = Vec::new();
+    for arg in cmd.get_arguments().filter(|a| is_output_file(a)) {
+        let id = arg.get_id().as_str();
+        let flag = OUTPUT_ARGS
+            .iter()
+            .find(|(a, _)| *a == id)
+            .map_or("", |(_, f)| *f);
+        if let Ok(Some(paths)) = m.try_get_many::<PathBuf>(id) {
+            for p in paths {
+                if !found.iter().any(|(f, q)| *f == flag && q == p) {
+                    found.push((flag, p.clone()));
+                }
+            }
+        }
+    }
+    if let Some((name, sub)) = m.subcommand() {
+        if let Some(c) = cmd.find_subcommand(name) {
+            for o in output_paths(c, sub) {
+                if !found.contains(&o) {
+                    found.push(o);
+                }
+            }
+        }
+    }
+    found
+}

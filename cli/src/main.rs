@@ -2,7 +2,10 @@
 //!
 //! Every failure, including a caught panic, ends as `error: <message>` on stderr and exit status 2
 //! (clap's own usage errors use the same status), so scripts can tell a failed command from one
-//! that ran.
+//! that ran. `sat solve` exits with 10 when it found a model (0 when not); SIGINT (Ctrl-C) and
+//! SIGTERM stop a solve with its best so far, printed and written, then exit with 130 and 143
+//! (a second signal exits at once). Every file a command writes is checked before its work
+//! starts and written under a temporary name beside it, then renamed over it.
 //!
 //! # Modules
 //!
@@ -28,12 +31,12 @@ mod out;
 mod plot;
 
 use bench::BenchCommand;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use cmd::{awvd, de, devices, hc12, knapsack, qap, qiga, sat, sp};
 use experiment::ExperimentCommand;
 use metaopt::StopToken;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
 
 /// Exit status of every error.
@@ -53,8 +56,10 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Write what the command prints on standard output (its text, JSON, CSV, a generated
-    /// instance) to FILE instead ("-": standard output). Under mpirun rank 0 then writes the
-    /// file itself rather than through mpirun's forwarding of its output
+    /// instance) to FILE instead ("-": standard output), whole: under a temporary name beside it,
+    /// renamed over it when the command ends (or is interrupted with its best so far); a failed
+    /// command leaves FILE as it was. Under mpirun rank 0 then writes the file itself rather than
+    /// through mpirun's forwarding of its output
     #[arg(
         long,
         short = 'o',
@@ -105,13 +110,22 @@ enum Command {
     Bench(BenchCommand),
 }
 
-/// Ctrl-C presses so far: the first requests [`stop_token`] (every solve of this process checks
-/// it between launches, generations or runs and returns its best so far, which the command
-/// prints; the binary then exits with [`EXIT_INTERRUPTED`]); a second exits at once.
-static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
+/// The first SIGINT (Ctrl-C) or SIGTERM's number (0 before any): it requests [`stop_token`]
+/// and calls [`metaopt::interrupt::interrupt`], so every solve of this process stops at its next
+/// check between launches, generations or runs and returns its best so far, which the command
+/// prints and writes; the binary then exits with 128 + the signal's number. A second signal
+/// exits at once.
+static FIRST_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
 /// The exit status after Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The exit status after SIGTERM (128 + SIGTERM).
+pub const EXIT_TERMINATED: u8 = 143;
+
+/// The exit status of `sat solve` when it found a model (as SAT solvers report it; 0 when it
+/// found none, since a local search proves nothing else).
+pub const EXIT_SATISFIABLE: u8 = 10;
 
 /// When the command started: a `--time-limit` counts from here, so reading files, building
 /// kernels and set-up are inside the limit.
@@ -125,21 +139,51 @@ pub fn time_left(limit: Option<std::time::Duration>) -> Option<std::time::Durati
     limit.map(|l| l.saturating_sub(started().elapsed()))
 }
 
-/// The stop token every solve of the binary carries: requested by Ctrl-C.
+/// The stop token every solve of the binary carries: requested by SIGINT or SIGTERM.
 pub fn stop_token() -> StopToken {
     static TOKEN: OnceLock<StopToken> = OnceLock::new();
     TOKEN.get_or_init(StopToken::new).clone()
 }
 
-fn catch_ctrl_c() {
+/// The exit status of a signal: 128 + its number.
+fn signal_status(sig: i32) -> u8 {
+    match sig {
+        signal_hook::consts::SIGTERM => EXIT_TERMINATED,
+        _ => EXIT_INTERRUPTED,
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        signal_hook::consts::SIGTERM => "SIGTERM",
+        _ => "Ctrl-C",
+    }
+}
+
+/// SIGINT and SIGTERM, handled alike by a thread of their own ([`FIRST_SIGNAL`]).
+fn catch_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    // without a handler (no signal support) the signals keep their default
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
     let token = stop_token();
-    // without a handler (another one installed, or no signal support) Ctrl-C keeps its default
-    let _ = ctrlc::set_handler(move || {
-        if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
-            eprintln!("\ninterrupted: stopping at the next check with the best so far (Ctrl-C again quits at once)");
-            token.request();
-        } else {
-            std::process::exit(EXIT_INTERRUPTED as i32);
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            let first = FIRST_SIGNAL
+                .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok();
+            if first {
+                eprintln!(
+                    "\ninterrupted ({}): stopping at the next check with the best so far (a second signal quits at once)",
+                    signal_name(sig)
+                );
+                token.request();
+                metaopt::interrupt::interrupt();
+            } else {
+                out::discard_output();
+                std::process::exit(signal_status(sig) as i32);
+            }
         }
     });
 }
@@ -160,20 +204,33 @@ fn main() -> ExitCode {
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
         eprintln!("error: internal error (panic{at}): {msg}");
+        out::discard_output();
         std::process::exit(EXIT_ERROR as i32);
     }));
-    let cli = Cli::parse();
+    let command = Cli::command();
+    let matches = command.clone().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // every file the command will write, checked before any work
+    if let Err(e) = out::check_outputs(&args::output_paths(&command, &matches)) {
+        eprintln!("error: {e}");
+        return ExitCode::from(EXIT_ERROR);
+    }
     if let Some(path) = cli.output.filter(|p| p.as_os_str() != "-") {
         out::set_output(path);
     }
-    catch_ctrl_c();
+    catch_signals();
+    let mut status = 0;
     let result = match cli.command {
         Command::Devices(a) => devices::run(&a),
         Command::Qap(qap::QapCommand::Eval(a)) => qap::eval(&a),
         Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
         Command::Qap(qap::QapCommand::Table5(a)) => cmd::qap::table5::run(&a),
         Command::Sat(sat::SatCommand::Eval(a)) => sat::eval(&a),
-        Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a),
+        Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a).map(|model| {
+            if model {
+                status = EXIT_SATISFIABLE;
+            }
+        }),
         Command::Sat(sat::SatCommand::Generate(a)) => sat::generate(&a),
         Command::Knapsack(knapsack::KnapsackCommand::Opt(a)) => knapsack::opt(&a),
         Command::Knapsack(knapsack::KnapsackCommand::Generate(a)) => knapsack::generate(&a),
@@ -205,15 +262,28 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::DeTable(a)) => bench::de_table::table(&a),
         Command::Bench(BenchCommand::Scale(a)) => bench::scale::run(&a),
     };
-    if INTERRUPTS.load(Ordering::SeqCst) > 0 {
+    // the --output file is renamed over its target when the command ended well or was
+    // interrupted with its best so far; an error leaves none
+    let result = match result {
+        Ok(()) => out::commit_output(),
+        Err(e) => {
+            out::discard_output();
+            Err(e)
+        }
+    };
+    let sig = FIRST_SIGNAL.load(Ordering::SeqCst);
+    if sig != 0 {
         if let Err(e) = &result {
             eprintln!("error: {e}");
         }
-        eprintln!("interrupted (Ctrl-C): what was printed is the best found before it");
-        return ExitCode::from(EXIT_INTERRUPTED);
+        eprintln!(
+            "interrupted ({}): what was printed is the best found before it",
+            signal_name(sig)
+        );
+        return ExitCode::from(signal_status(sig));
     }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(status),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(EXIT_ERROR)
@@ -261,6 +331,112 @@ mod tests {
             "arguments or commands without help:\n{}",
             missing.join("\n")
         );
+    }
+
+    /// Every option whose value is a path is a file the command writes (`args::OUTPUT_ARGS`,
+    /// checked before the command's work), a folder it creates, or something it reads: a new
+    /// path option has to be put in one of these lists.
+    #[test]
+    fn every_path_option_is_an_output_or_an_input() {
+        // what the commands read (files and folders), by argument id
+        const INPUTS: [&str; 17] = [
+            "instance",
+            "source",
+            "data",
+            "knapsack",
+            "cnf",
+            "assignments",
+            "file",
+            "batch",
+            "fixture",
+            "qaplib",
+            "satlib",
+            "qap",
+            "all_sources",
+            "aco_file",
+            "files",
+            "dir",
+            "solution",
+        ];
+        fn walk(cmd: &clap::Command, path: &str, wrong: &mut Vec<String>, outputs: &mut usize) {
+            let path = format!("{path} {}", cmd.get_name());
+            for arg in cmd.get_arguments() {
+                if arg.get_value_parser().type_id() != std::any::TypeId::of::<std::path::PathBuf>()
+                {
+                    continue;
+                }
+                let id = arg.get_id().as_str();
+                let folder = arg
+                    .get_value_names()
+                    .is_some_and(|v| v.iter().any(|n| n == "DIR"));
+                if crate::args::is_output_file(arg) {
+                    *outputs += 1;
+                } else if !(folder || INPUTS.contains(&id)) {
+                    wrong.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &path, wrong, outputs);
+            }
+        }
+        let (mut wrong, mut outputs) = (Vec::new(), 0);
+        walk(&Cli::command(), "", &mut wrong, &mut outputs);
+        assert!(
+            wrong.is_empty(),
+            "path options neither written nor read:\n{}",
+            wrong.join("\n")
+        );
+        assert!(outputs > 20, "{outputs} output options");
+    }
+
+    /// The files a command line will write are found at every level, each once, with the flag
+    /// an error names; a folder to create is not among them.
+    #[test]
+    fn output_paths_are_found_in_the_parsed_command_line() {
+        use std::path::PathBuf;
+        let paths = |args: &[&str]| {
+            let cmd = Cli::command();
+            let m = cmd
+                .clone()
+                .try_get_matches_from([&["metaopt"][..], args].concat())
+                .unwrap();
+            crate::args::output_paths(&cmd, &m)
+        };
+        assert_eq!(
+            paths(&[
+                "-o",
+                "r.txt",
+                "qiga",
+                "--knapsack",
+                "k.txt",
+                "--csv",
+                "q.csv",
+                "--plot",
+                "q.png"
+            ]),
+            [
+                ("--output", PathBuf::from("r.txt")),
+                ("--plot", PathBuf::from("q.png")),
+                ("--csv", PathBuf::from("q.csv")),
+            ]
+        );
+        assert_eq!(
+            paths(&["awvd", "b.pdb", "--vertices", "-", "--contacts", "c.txt"]),
+            [
+                ("--vertices", PathBuf::from("-")),
+                ("--contacts", PathBuf::from("c.txt")),
+            ]
+        );
+        assert_eq!(
+            paths(&["sp", "sssp", "g.gr", "--out", "d.csv"]),
+            [("--out", PathBuf::from("d.csv"))]
+        );
+        assert_eq!(
+            paths(&["bench", "qiga", "--csv", "b.csv"]),
+            [("--csv", PathBuf::from("b.csv"))]
+        );
+        assert!(paths(&["experiment", "de-sdis", "--out", "folder"]).is_empty());
+        assert!(paths(&["qap", "solve", "x.dat"]).is_empty());
     }
 
     /// `metaopt --help` names every command with a description, DE and SAT among them.

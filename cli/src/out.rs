@@ -69,11 +69,13 @@ pub fn renamed_or_cpu(e: metaopt::Error, table: &[(&str, &str)]) -> Failure {
     }
 }
 
-/// The file of `--output`, opened (created or truncated) at the first [`print`], so a command
-/// that fails before printing leaves no file behind.
+/// The file of `--output`, created at the first [`print`] under a temporary name beside its
+/// target and renamed over it by [`commit_output`] when the command ends (successfully, or
+/// interrupted with its best so far), so a command that fails leaves no file and a killed one
+/// never a truncated file.
 struct Output {
     path: PathBuf,
-    file: Mutex<Option<File>>,
+    file: Mutex<Option<OutFile>>,
 }
 
 static OUTPUT: OnceLock<Output> = OnceLock::new();
@@ -96,7 +98,7 @@ pub fn print(text: &str) -> CliResult {
         };
         let mut f = o.file.lock().unwrap_or_else(|p| p.into_inner());
         if f.is_none() {
-            *f = Some(File::create(&o.path).map_err(fail)?);
+            *f = Some(OutFile::create(&o.path, "--output: ")?);
         }
         let file = f.as_mut().expect("opened above");
         return file
@@ -110,6 +112,135 @@ pub fn print(text: &str) -> CliResult {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Failure(format!("cannot write to stdout: {e}"))),
     }
+}
+
+/// Renames the `--output` file, when something was printed, over its target.
+pub fn commit_output() -> CliResult {
+    let Some(o) = OUTPUT.get() else {
+        return Ok(());
+    };
+    let file = o.file.lock().unwrap_or_else(|p| p.into_inner()).take();
+    match file {
+        Some(f) => f.commit("--output: "),
+        None => Ok(()),
+    }
+}
+
+/// Removes the temporary file of `--output` unrenamed (after an error, a panic or a second
+/// signal). Never waits: from a signal's thread or a panic it gives up if the file is in use.
+pub fn discard_output() {
+    if let Some(o) = OUTPUT.get() {
+        let file = match o.file.try_lock() {
+            Ok(mut f) => f.take(),
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().take(),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        };
+        drop(file);
+    }
+}
+
+/// Whether `path` is an existing file that is not a regular one (a device such as /dev/null, a
+/// FIFO): written in place, since a rename would replace it.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// The file a path names: a symbolic link's target, so that the rename replaces the file it
+/// points to and keeps the link.
+fn resolved(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// An output file: written under a temporary name beside the target and renamed over it
+/// ([`metaopt::run::output::AtomicFile`]), or written in place where the target is a device or
+/// a FIFO.
+pub enum OutFile {
+    Atomic(metaopt::run::output::AtomicFile),
+    InPlace(File),
+}
+
+impl OutFile {
+    /// A new output file for `path`; an error starts with `what` (a flag and `: `, or nothing).
+    pub fn create(path: &Path, what: &str) -> CliResult<Self> {
+        let fail = |e: String| Failure(format!("{what}cannot write {}: {e}", path.display()));
+        if is_special(path) {
+            return std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map(OutFile::InPlace)
+                .map_err(|e| fail(e.to_string()));
+        }
+        metaopt::run::output::AtomicFile::create(&resolved(path))
+            .map(OutFile::Atomic)
+            .map_err(|e| Failure(format!("{what}{}", io_cause(e))))
+    }
+
+    /// Renames the file over its target (flushes one written in place).
+    pub fn commit(self, what: &str) -> CliResult {
+        match self {
+            OutFile::Atomic(f) => f
+                .commit()
+                .map_err(|e| Failure(format!("{what}{}", io_cause(e)))),
+            OutFile::InPlace(mut f) => f
+                .flush()
+                .map_err(|e| Failure(format!("{what}cannot write: {e}"))),
+        }
+    }
+}
+
+impl Write for OutFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            OutFile::Atomic(f) => f.write(buf),
+            OutFile::InPlace(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            OutFile::Atomic(f) => f.flush(),
+            OutFile::InPlace(f) => f.flush(),
+        }
+    }
+}
+
+/// A library error of writing a file, as `cannot write PATH: cause` (the library's I/O error
+/// says `cannot read`).
+fn io_cause(e: metaopt::Error) -> String {
+    match e {
+        metaopt::Error::Io { path, source } => {
+            format!("cannot write {}: {source}", path.display())
+        }
+        e => e.to_string(),
+    }
+}
+
+/// Writes `bytes` to `path` as a whole: under a temporary name beside it, renamed over it (in
+/// place for a device or a FIFO); an error starts with `what` (a flag and `: `, or nothing).
+pub fn write_file(path: &Path, what: &str, bytes: impl AsRef<[u8]>) -> CliResult {
+    let mut f = OutFile::create(path, what)?;
+    f.write_all(bytes.as_ref())
+        .map_err(|e| Failure(format!("{what}cannot write {}: {e}", path.display())))?;
+    f.commit(what)
+}
+
+/// Checks, before the command's work, that every file it will write (`outputs`: the flag and
+/// the path) can be written: `-` is standard output, a device or FIFO is written in place, any
+/// other path goes through [`metaopt::run::output::check_writable`]. The error names the flag.
+pub fn check_outputs(outputs: &[(&'static str, PathBuf)]) -> CliResult {
+    for (flag, path) in outputs {
+        if path.as_os_str() == "-" || is_special(path) {
+            continue;
+        }
+        metaopt::run::output::check_writable(&resolved(path), flag)
+            .map_err(|e| flag_error(flag, e))?;
+    }
+    Ok(())
 }
 
 /// A CSV writer's error.
@@ -139,8 +270,7 @@ where
     for r in rows {
         w.write_record(r).map_err(csv_error)?;
     }
-    std::fs::write(path, csv_bytes(w)?)
-        .map_err(|e| Failure(format!("{what}cannot write {}: {e}", path.display())))
+    write_file(path, what, csv_bytes(w)?)
 }
 
 /// Prints a finished CSV table on stdout and, when `file` is given, writes it there too: how
@@ -150,8 +280,7 @@ pub fn finish_csv(w: csv::Writer<Vec<u8>>, file: Option<&Path>) -> CliResult {
     let text = String::from_utf8(bytes).map_err(|e| Failure(format!("CSV is not UTF-8: {e}")))?;
     print(&text)?;
     if let Some(f) = file {
-        std::fs::write(f, &text)
-            .map_err(|e| Failure(format!("cannot write {}: {e}", f.display())))?;
+        write_file(f, "--csv: ", &text)?;
         eprintln!("CSV written to {}", f.display());
     }
     Ok(())

@@ -5,6 +5,7 @@
 //! so nothing depends on the fonts of the machine.
 
 use crate::out::{CliResult, Failure};
+use image::ImageEncoder;
 use plotters::coord::combinators::{BindKeyPoints, LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::coord::Shift;
@@ -300,8 +301,10 @@ pub fn write_png(
         panel.0 * cols as u32 + legend_w,
         panel.1 * rows as u32 + head,
     );
-    let draw = || -> DrawResult {
-        let root = BitMapBackend::new(path, size).into_drawing_area();
+    // drawn into memory, encoded as PNG and written as a whole (a temporary file renamed)
+    let mut pixels = vec![255u8; size.0 as usize * size.1 as usize * 3];
+    let mut draw = || -> DrawResult {
+        let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let body = if title.is_empty() {
             root.clone()
@@ -316,7 +319,11 @@ pub fn write_png(
         root.present().map_err(err)
     };
     draw().map_err(|e| Failure(format!("cannot draw {}: {e}", path.display())))?;
-    Ok(())
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(&pixels, size.0, size.1, image::ColorType::Rgb8)
+        .map_err(|e| Failure(format!("cannot encode {}: {e}", path.display())))?;
+    crate::out::write_file(path, "", png)
 }
 
 /// Checks before a long run that `path` names a PNG file in an existing folder.

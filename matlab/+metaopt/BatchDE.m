@@ -18,7 +18,7 @@ classdef BatchDE < metaopt.Instance
 %   r = b.run(opts)   opts: timeLimit. Runs until every problem reached its target or
 %       generations, or the time limit; called again it goes on. r.bestValue, r.generations
 %       (column vectors), r.stopReason (a cell: 'target', 'budget' (its generations ran),
-%       'timeLimit', 'interrupted'), r.best (a cell of row vectors), r.precision, r.seconds.
+%       'time_limit', 'interrupted'), r.best (a cell of row vectors), r.precision, r.seconds.
 
   properties (SetAccess = private)
     Problems = struct([]);

@@ -24,7 +24,8 @@ classdef DE < metaopt.Instance
 %       precision and fitnessPrecision (the thesis's optionsUpdate); makes and evaluates the first populations
 %   [x, fval, info] = d.run(stop)  a number of generations, or a struct or name/value pairs of
 %       maxGenerations, maxEvaluations, target, timeLimit. info: island, generations and
-%       evaluations since init, seconds, stopReason (the stop condition that held, or
+%       evaluations since init, seconds, stopReason (the library's word of the condition that
+%       held: 'budget' (the generations ran), 'evaluations', 'target', 'time_limit', or
 %       'interrupted': a stop request from elsewhere, with the warning metaopt:interrupted),
 %       precision (the library's: 'double' or 'single'), fitnessPrecision (likewise). Ctrl-C stops it with the error
 %       metaopt:interrupted; the object keeps the best so far: d.bests(), d.best(island)
@@ -64,10 +65,8 @@ classdef DE < metaopt.Instance
       end
       [fval, x, island, generations, evaluations, seconds, why, precision, fitness] = ...
           metaopt_mex('de-run', obj.token(), stop);
-      reasons = struct('generations', 'maxGenerations', 'evaluations', 'maxEvaluations', 'target', 'target', ...
-                       'time_limit', 'timeLimit', 'interrupted', 'interrupted');
       info = struct('island', island, 'generations', generations, 'evaluations', evaluations, ...
-                    'seconds', seconds, 'stopReason', reasons.(why), 'precision', precision, ...
+                    'seconds', seconds, 'stopReason', why, 'precision', precision, ...
                     'fitnessPrecision', fitness);
     end
 

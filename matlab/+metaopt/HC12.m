@@ -18,8 +18,9 @@ classdef HC12 < metaopt.Instance
 %     activationLimit, maxIterations, aspiration, tabuIterations, noImprove, timeLimit (seconds).
 %     x: the best point (reals, or integers for 'integer' and 'binary'), fval its value, info:
 %     string, integers, reals, runs, iterations, evaluations, seconds, runValues,
-%     runIterations, objectiveCalls, precision, stopReason ('runs', or 'interrupted': a stop
-%     request from elsewhere). Ctrl-C on a device objective stops it with metaopt:interrupted.
+%     runIterations, objectiveCalls, precision, stopReason (the library's word: 'budget' (the
+%     runs ran), 'time_limit', or 'interrupted': a stop request from elsewhere). Ctrl-C on a
+%     device objective stops it with metaopt:interrupted.
 %   h.setTabuList(n), h.funcData(funName, data), h.funcDataClean(funName), h.profilerOn(),
 %   h.profilerOutput(), h.kernelVerbose(tf)
 
@@ -77,7 +78,6 @@ classdef HC12 < metaopt.Instance
       [fval, x, r] = metaopt_mex(mode, args{:});
       info = rmfield(r, 'value');
       info.runs = numel(r.runValues);
-      info.stopReason = metaopt.Instance.stop_reason(r.stopReason, 'runs');
     end
 
     function setTabuList(obj, maxLength)

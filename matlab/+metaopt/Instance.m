@@ -86,16 +86,6 @@ classdef Instance < handle
       end
     end
 
-    function why = stop_reason(reason, limit)
-      % info.stopReason from the library's stop reason of a result ('target', 'timeLimit',
-      % 'limit', 'interrupted'): 'limit' named by the option that set it (limit: 'runs', ...).
-      if strcmp(reason, 'limit')
-        why = limit;
-      else
-        why = reason;
-      end
-    end
-
     function check_known(s, known, what)
       % metaopt:badOption for a field of s not in known
       f = fieldnames(s);

@@ -19,8 +19,9 @@ classdef QAP < metaopt.Instance
 %   q.setTabuList(maxLength)
 %
 %   x is the permutation (1-based: facility i at location x(i)), fval its cost, info the rest
-%   (runs, iterations, evaluations, seconds, precision: the element type, stopReason: 'target',
-%   'timeLimit', 'runs' / 'iterations', or 'interrupted', ...). Ctrl-C stops solve and tabuSearch
+%   (runs, iterations, evaluations, seconds, precision: the element type, stopReason: the
+%   library's word, 'target', 'time_limit', 'budget' (the runs, the iterations) or 'interrupted';
+%   run's is 'localOptimum', the end of one climb). Ctrl-C stops solve and tabuSearch
 %   with the error metaopt:interrupted (its message gives the best cost so far).
 %   Options are lowerCamelCase; time_limit and other snake_case names are aliases.
 
@@ -56,7 +57,7 @@ classdef QAP < metaopt.Instance
       %   runs (default 100; 0 = no limit), timeLimit (seconds) or target ends it.
       o = metaopt.Instance.options(varargin{:});
       r = metaopt_mex('solve', obj.token(), o);
-      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType, metaopt.Instance.stop_reason(r.stopReason, 'runs'));
+      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType);
     end
 
     function [x, fval, info] = tabuSearch(obj, varargin)
@@ -64,7 +65,7 @@ classdef QAP < metaopt.Instance
       %   iterations each (with only timeLimit: no count), stopping at target.
       o = metaopt.Instance.options(varargin{:});
       r = metaopt_mex('qap-ts-solve', obj.token(), o);
-      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType, metaopt.Instance.stop_reason(r.stopReason, 'iterations'));
+      [x, fval, info] = metaopt.QAP.split(r, obj.ElementType);
     end
 
     function [x, fval, info] = run(obj, initOrder, initKernel)
@@ -85,12 +86,11 @@ classdef QAP < metaopt.Instance
   end
 
   methods (Static, Hidden)
-    function [x, fval, info] = split(r, elementType, why)
+    function [x, fval, info] = split(r, elementType)
       x = r.permutation;
       fval = r.cost;
       info = rmfield(r, {'permutation', 'cost'});
       info.precision = elementType;
-      info.stopReason = why;
     end
   end
 end

@@ -11,8 +11,9 @@ classdef SAT < metaopt.Instance
 %       tabuMaxNoImprove, tenure (metaopt_sat_solve). x: the assignment (logical, 1 x numVars;
 %       a model when info.satisfiable), fval: its unsatisfied clauses (0 for a model), info:
 %       satisfiable, model, literals, method, walks, flips, restarts, flipsPerSecond, runs,
-%       iterations, evaluations, seconds, stopReason ('model', 'runs' (HC12), 'flips' (the
-%       walks), 'timeLimit' or 'interrupted'), precision ('exact': clause counts). Ctrl-C stops
+%       iterations, evaluations, seconds, stopReason (the library's word: 'target' (a model),
+%       'budget' (HC12's runs, the walks' flips), 'time_limit' or 'interrupted'), precision
+%       ('exact': clause counts). Ctrl-C stops
 %       it with the error metaopt:interrupted.
 %   n = s.evaluate(assignments, useCpu)  satisfied clauses of each row (count x numVars)
 
@@ -40,15 +41,6 @@ classdef SAT < metaopt.Instance
       x = r.assignment;
       fval = r.bestUnsatisfied;
       info = rmfield(r, {'assignment', 'bestUnsatisfied'});
-      if strcmp(r.stopReason, 'target')
-        info.stopReason = 'model';
-      else
-        if strcmp(r.method, 'hc12')
-          info.stopReason = metaopt.Instance.stop_reason(r.stopReason, 'runs');
-        else
-          info.stopReason = metaopt.Instance.stop_reason(r.stopReason, 'flips');
-        end
-      end
       info.precision = 'exact';
     end
 

@@ -60,7 +60,7 @@ static const char *bde_stop_name(int32_t s) {
     case METAOPT_BATCH_DE_STOP_RUNNING: return "running";
     case METAOPT_BATCH_DE_STOP_TARGET: return "target";
     case METAOPT_BATCH_DE_STOP_BUDGET: return "budget";
-    case METAOPT_BATCH_DE_STOP_TIME_LIMIT: return "timeLimit";
+    case METAOPT_BATCH_DE_STOP_TIME_LIMIT: return "time_limit";
     case METAOPT_BATCH_DE_STOP_INTERRUPTED: return "interrupted";
     default: return "unknown";
     }
@@ -324,7 +324,7 @@ static mxArray *bde_run(Entry *e, MetaoptBatchDeStop *stop, int one_shot) {
  * dimension), members, f, cr, mutation, bounds, seed, generations, target (absent or []: the
  * library's defaults: 50 members, F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no
  * target). -> result struct: bestValue, generations (column vectors), stopReason (a column cell
- * of 'target', 'budget' (its generations ran), 'timeLimit', 'interrupted', 'running'), best (a
+ * of 'target', 'budget' (its generations ran), 'time_limit', 'interrupted', 'running'), best (a
  * column cell of row vectors, each of its problem's dims), precision, seconds. */
 void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;

@@ -66,13 +66,8 @@ void warn_stopped(void) {
 }
 
 const char *stop_reason_name(int32_t reason) {
-    switch (reason) {
-    case METAOPT_STOP_TARGET: return "target";
-    case METAOPT_STOP_TIME_LIMIT: return "timeLimit";
-    case METAOPT_STOP_LIMIT: return "limit";
-    case METAOPT_STOP_INTERRUPTED: return "interrupted";
-    default: return "unknown";
-    }
+    const char *word = metaopt_stop_reason_word(reason);
+    return word ? word : "unknown";
 }
 
 /* 'interrupt': metaopt_interrupt, which stops every library call running now (from an

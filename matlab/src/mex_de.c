@@ -373,13 +373,13 @@ static void de_run_body(void *arg) {
 
 /* 'de-run', instance, [generations ([] or 0: no limit)], then a struct or name/value pairs of
  * 'maxGenerations', 'maxEvaluations', 'target', 'timeLimit' (at least one condition)
- * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy, precision,
- * fitnessPrecision].
+ * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy (the library's
+ * word: 'budget' (the generations ran), 'evaluations', 'target', 'time_limit', 'interrupted'),
+ * precision, fitnessPrecision].
  * Ctrl-C stops it (mex_cancel.c): `metaopt:interrupted`, the instance keeping its best so far
  * (de-bests, de-best); stopped by a request from elsewhere, stoppedBy is 'interrupted'. */
 void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)options;
-    static const char *reasons[] = {"", "generations", "evaluations", "target", "time_limit", "interrupted"};
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
     DeState *d = e->state;
     MetaoptDeStop st = metaopt_de_default_stop();
@@ -436,7 +436,7 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
     if (nlhs > 5)
         plhs[5] = mxCreateDoubleScalar(r.seconds);
     if (nlhs > 6)
-        plhs[6] = mxCreateString(r.stopped_by >= 1 && r.stopped_by <= 5 ? reasons[r.stopped_by] : "unknown");
+        plhs[6] = mxCreateString(stop_reason_name(r.stop_reason));
     if (nlhs > 7)
         plhs[7] = mxCreateString(precision_name(r.precision));
     if (nlhs > 8)

@@ -261,7 +261,9 @@ void fail_interrupted(const char *best);
 /* The warning `metaopt:interrupted` of a call stopped by a request from elsewhere. */
 void warn_stopped(void);
 
-/* A MetaoptStopReason as info.stopReason: 'target', 'timeLimit', 'limit', 'interrupted'. */
+/* A MetaoptStopReason as info.stopReason, the library's word (metaopt_stop_reason_word):
+ * 'budget' (the solver's own count), 'evaluations', 'time_limit', 'target', 'stagnation',
+ * 'interrupted', 'converged', 'done'; 'unknown' for a number the library does not know. */
 const char *stop_reason_name(int32_t reason);
 
 /* Reads a whole file (an objective's OpenCL C source) into an mxMalloc'd NUL-terminated string. */

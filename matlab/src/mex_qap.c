@@ -238,7 +238,7 @@ static void qap_best(char *out, size_t cap, double cost, uint8_t has_bks, double
 
 /* 'solve', instance, [opts: runs, timeLimit, seed, start ('random' | 'identity' | 'glb' |
  * 'hrw' | 'pe' | 'ab' (projected from a lower bound, thesis Table 5) | a 1-based permutation), restart ('rebase' | 'random'), target] -> result struct (stopReason:
- * 'target', 'timeLimit', 'limit' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
+ * 'target', 'time_limit', 'budget' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
@@ -368,7 +368,7 @@ static void qap_ts_body(void *arg) {
  * timeLimit), launchIterations, timeLimit, target, seed, tenure ('cubic' | 'uniform'),
  * eliteSize, stagnation, perturbation ([min max] swaps), cpu (true: the CPU backend for this
  * call)] -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance
- * (stopReason: 'target', 'timeLimit', 'limit' (the iterations), 'interrupted'). Ctrl-C stops it
+ * (stopReason: 'target', 'time_limit', 'budget' (the iterations), 'interrupted'). Ctrl-C stops it
  * between launches (mex_cancel.c). */
 void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;

@@ -131,7 +131,8 @@ static void sat_solve_body(void *arg) {
 
 /* 'sat-solve', instance, [opts: timeLimit, runs, seed, maskOrder, tabuLength,
  * tabuMaxIterations, tabuMaxNoImprove, tenure] -> result struct (stopReason: 'target' (a
- * model), 'timeLimit', 'limit' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
+ * model), 'time_limit', 'budget' (HC12's runs, the walks' flips), 'interrupted'). Ctrl-C stops it
+ * (mex_cancel.c). */
 static const char *const SAT_METHODS[] = {"probsat", "walksat", "hc12", NULL};
 
 /* The index of the method named by `v` (a string), else the error metaopt:badOption. */

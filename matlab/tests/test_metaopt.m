@@ -305,7 +305,7 @@ metaopt_mex('kernel-verbose', g, 0);
 check(vt <= vp && rt.iterations > rp.iterations, 'run:taboo goes past the local optimum and keeps the best');
 t0 = tic;
 [vl, ~, rl] = metaopt_mex('run', g, 'GC', 100000, [], '@F6', 'min', 'maxIterations', 1000000, 'timeLimit', 0.5);
-check(strcmp(rl.stopReason, 'timeLimit') && isfinite(vl) && toc(t0) < 2.5, 'timeLimit stops the runs between climb steps');
+check(strcmp(rl.stopReason, 'time_limit') && isfinite(vl) && toc(t0) < 2.5, 'timeLimit stops the runs between climb steps');
 prof = metaopt_mex('profiler-output', g);
 check(~isempty(strfind(prof, 'hc12g_eval launches=')), 'profiler-output lists the kernels');
 txt = metaopt_info(g);
@@ -371,7 +371,7 @@ for m = {struct('method', 'probsat'), struct('method', 'walksat', 'cpu', true, '
          struct('method', 'probsat', 'cpu', true, 'cb', 2.5, 'eps', 1), struct('method', 'hc12')}
   [x, fval, info] = s.solve(setfield(m{1}, 'timeLimit', 30));
   check(info.satisfiable && fval == 0 && unsatisfied(clauses, x) == 0 && strcmp(info.method, m{1}.method) && ...
-        strcmp(info.stopReason, 'model'), ['SAT.solve ' m{1}.method ': a model checked in Octave']);
+        strcmp(info.stopReason, 'target'), ['SAT.solve ' m{1}.method ': a model checked in Octave']);
   if ~strcmp(m{1}.method, 'hc12')
     check(info.flips > 0 && info.walks >= 1 && info.flipsPerSecond > 0, ['SAT.solve ' m{1}.method ': flips']);
   end
@@ -379,7 +379,7 @@ end
 delete(s);
 u = metaopt_sat_parse(fullfile(satlib, 'uuf50-218/uuf50-01.cnf'));
 r = metaopt_sat_solve(u, struct('cpu', true, 'walks', 2, 'maxFlips', 5000, 'restartFlips', 1000, 'timeLimit', 0));
-check(~r.satisfiable && r.flips == 10000 && r.restarts == 8 && r.walks == 2 && r.bestUnsatisfied >= 1, ...
+check(~r.satisfiable && r.flips == 10000 && r.restarts == 8 && r.walks == 2 && r.bestUnsatisfied >= 1 && strcmp(r.stopReason, 'budget'), ...
       'probSAT walks on uuf50: a flip budget, restarts counted');
 metaopt_free(u);
 h = metaopt_sat_from_clauses(3, {[1 -2], [2 3], -1});
@@ -416,7 +416,7 @@ rd = metaopt_qiga_run(k, 'populations', 24, 'generations', 20, 'seed', 5);
 rc = metaopt_qiga_run(k, struct('populations', 24, 'generations', 20, 'seed', 5, 'cpu', true));
 check(isequal(rd.bestValue, rc.bestValue) && isequal(rd.bestBits, rc.bestBits) && ...
       isequal(rd.bestGeneration, rc.bestGeneration) && isequal(rd.generationsRun, rc.generationsRun), 'qiga-run: the device equals the CPU');
-check(isequal(size(rd.bestBits), [24 250]) && rd.stats.count == 24 && strcmp(rd.stopReason, 'limit') && ...
+check(isequal(size(rd.bestBits), [24 250]) && rd.stats.count == 24 && strcmp(rd.stopReason, 'budget') && ...
       isequal(rd.population, (0:23)'), 'qiga-run: the result''s shape');
 ok = true;
 for i = 1:24
@@ -504,7 +504,7 @@ check(live2.bde == live0.bde, 'metaopt.BatchDE: freed when it goes');
 bg = metaopt.BatchDE(struct('function', 'F1', 'dims', 5, 'lower', -5, 'upper', 5, 'generations', 1e9), struct('cpu', true));
 rt = bg.run('timeLimit', 0.3);
 rt2 = bg.run('timeLimit', 0.3);
-check(strcmp(rt.stopReason{1}, 'timeLimit') && rt.generations(1) > 0 && rt2.generations(1) > rt.generations(1) && ...
+check(strcmp(rt.stopReason{1}, 'time_limit') && rt.generations(1) > 0 && rt2.generations(1) > rt.generations(1) && ...
       rt2.bestValue(1) <= rt.bestValue(1), 'bde-run: a time limit, and a second run goes on');
 check(strcmp(error_id(@() bg.run('cpu', true)), 'metaopt:badOption'), 'bde-run: creation options are refused on an instance');
 delete(bg);
@@ -639,7 +639,7 @@ end
 [vh, xh, rh] = metaopt_de_run(dh, 60);
 bn = metaopt_de_bests(dn);
 bh = metaopt_de_bests(dh);
-check(strcmp(rc.stoppedBy, 'generations') && rn.generations == 60 && rh.generations == 60, 'the m-function runs ran 60 generations');
+check(strcmp(rc.stoppedBy, 'budget') && rn.generations == 60 && rh.generations == 60, 'the m-function runs ran 60 generations');
 check(max(abs(bn - bc)) <= 1e-9 && max(abs(xn - xc)) <= 1e-9 && rn.island == rc.island, 'an m-function by name gives the catalogue run (bests to 1e-9)');
 check(max(abs(bh - bc)) <= 1e-9 && max(abs(xh - xc)) <= 1e-9, 'a function handle gives the catalogue run (bests to 1e-9)');
 check(~isempty(strfind(metaopt_info(dn), 'host callback')), 'info names the host callback');
@@ -922,7 +922,7 @@ check(isequal(sort(x), 1:12) && fval == qap_cost(A, B, x) && fval == 1652 && str
       info.runs >= 1 && info.evaluations > 0 && info.seconds >= 0 && strcmp(info.precision, 'int64') && ...
       ~isfield(info, 'cost') && ~isfield(info, 'permutation'), 'QAP.solve: [x, fval, info]');
 [x, fval, info] = q.solve('runs', 2, 'seed', 5);
-check(strcmp(info.stopReason, 'runs') && info.runs == 2 && fval == qap_cost(A, B, x), 'QAP.solve: stopped by runs');
+check(strcmp(info.stopReason, 'budget') && info.runs == 2 && fval == qap_cost(A, B, x), 'QAP.solve: stopped by its runs (budget)');
 [x, fval, info] = q.tabuSearch('chains', 4, 'time_limit', 60, 'target', 1652, 'cpu', true);
 check(fval == 1652 && qap_cost(A, B, x) == 1652 && strcmp(info.stopReason, 'target') && info.chains == 4, 'QAP.tabuSearch: [x, fval, info]');
 [x, fval, info] = q.run();
@@ -938,7 +938,7 @@ g = metaopt_hc12_params(5, 16, [-5.12 5.12], ['real,' info.precision]);
 [v_old, x_old, r_old] = metaopt_hc12_run(g, @(R) sum(R .^ 2, 2), struct('runs', 2, 'seed', 3));
 metaopt_free(g);
 check(isequal(size(x), [1 5]) && isscalar(fval) && fval == v_old && isequal(x, x_old) && info.runs == 2 && ...
-      strcmp(info.stopReason, 'runs') && info.evaluations == r_old.evaluations && ~isfield(info, 'value'), ...
+      strcmp(info.stopReason, 'budget') && info.evaluations == r_old.evaluations && ~isfield(info, 'value'), ...
       'HC12.run: [x, fval, info], the run of the compatibility wrapper [value, x, result]');
 hi = metaopt.HC12(3, 8, [0 1], 'domain', 'integer');
 [xi, fi] = hi.run(@(I) sum(abs(I - 5), 2), 'runs', 3, 'coding', 'BC');
@@ -948,16 +948,16 @@ clear hi
 d = metaopt.DE(4, 20, 5, [-5.12 5.12], 'fCoefsMin', 0.5, 'fCoefsMax', 0.9, 'cr', 0.9, 'bounds', 'sat');
 d.init('@F1', 'mutation', 'DE/best/1', 'migration', 'One2N', 'period', 5);
 [x, fval, info] = d.run(60);
-check(isequal(size(x), [1 5]) && abs(fval - sum(x .^ 2)) < 1e-12 && strcmp(info.stopReason, 'maxGenerations') && ...
+check(isequal(size(x), [1 5]) && abs(fval - sum(x .^ 2)) < 1e-12 && strcmp(info.stopReason, 'budget') && ...
       info.generations == 60 && fval == min(d.bests()) && isequal(d.best(info.island), x), 'DE.run: [x, fval, info]');
 [~, ~, info] = d.run('maxEvaluations', 100);
-check(strcmp(info.stopReason, 'maxEvaluations'), 'DE.run: stopped by maxEvaluations');
+check(strcmp(info.stopReason, 'evaluations'), 'DE.run: stopped by maxEvaluations (evaluations)');
 [~, ~, info] = d.run('time_limit', 0.05);
-check(strcmp(info.stopReason, 'timeLimit'), 'DE.run: time_limit is timeLimit');
+check(strcmp(info.stopReason, 'time_limit'), 'DE.run: stopped by timeLimit (time_limit)');
 check(d.iterate() == info.generations + 1 && isequal(size(d.member(1, 1)), [1 5]), 'DE.iterate and DE.member');
 s = metaopt.SAT(fullfile(satlib, 'uf20-91', 'uf20-01.cnf'));
 [x, fval, info] = s.solve('timeLimit', 60);
-check(islogical(x) && numel(x) == 20 && fval == 0 && info.satisfiable && strcmp(info.stopReason, 'model') && ...
+check(islogical(x) && numel(x) == 20 && fval == 0 && info.satisfiable && strcmp(info.stopReason, 'target') && ...
       unsatisfied(read_cnf(fullfile(satlib, 'uf20-91', 'uf20-01.cnf')), x) == 0 && s.evaluate(x) == s.NumClauses, ...
       'SAT.solve: [x, fval, info]');
 clear d s h
@@ -1138,7 +1138,7 @@ b = d.bests();
 check(numel(b) == 8 && all(isfinite(b)) && min(b) < 1, 'the DE instance keeps the best so far after Ctrl-C (d.bests)');
 check(all(isfinite(d.best(find(b == min(b), 1)))), 'd.best gives the best member so far after Ctrl-C');
 [~, fval, info] = d.run(5);
-check(info.generations > 5 && fval <= min(b) && strcmp(info.stopReason, 'maxGenerations'), 'the DE instance runs on after Ctrl-C');
+check(info.generations > 5 && fval <= min(b) && strcmp(info.stopReason, 'budget'), 'the DE instance runs on after Ctrl-C');
 q = metaopt.QAP(fullfile(data, 'had12.dat'), 'swaps', 12);
 q.tabuSearch('chains', 4, 'iterations', 1000, 'seed', 1);
 [id, msg, secs, sent] = interrupt_after(1, @() q.tabuSearch('chains', 4, 'timeLimit', 20, 'target', 1, 'seed', 1));
@@ -1184,17 +1184,17 @@ check(strcmp(info.stopReason, 'interrupted') && strcmp(wid, 'metaopt:interrupted
       isfinite(fval) && numel(x) == 3, 'HC12 stopped by a stop request: a result, stopReason interrupted, a warning');
 INTERRUPT_AT = 0;
 [~, ~, info] = h.run(@interrupting_objective, 'runs', 2);
-check(strcmp(info.stopReason, 'runs'), 'later runs are not stopped');
+check(strcmp(info.stopReason, 'budget'), 'later runs are not stopped');
 clear d h
 
 % --- the library's stop reason in the gateway's result structs ---
 q = metaopt_qap_params(2, int64(DF3));
 r = metaopt_mex('solve', q, struct('runs', 2));
-check(strcmp(r.stopReason, 'limit'), 'solve: stopReason limit (the runs)');
+check(strcmp(r.stopReason, 'budget'), 'solve: stopReason budget (the runs)');
 r = metaopt_mex('solve', q, struct('runs', 0, 'timeLimit', 0.2, 'target', -1));
-check(strcmp(r.stopReason, 'timeLimit'), 'solve: stopReason timeLimit');
+check(strcmp(r.stopReason, 'time_limit'), 'solve: stopReason time_limit');
 r = metaopt_mex('qap-ts-solve', q, struct('chains', 2, 'iterations', 100));
-check(strcmp(r.stopReason, 'limit') || strcmp(r.stopReason, 'target'), 'qap-ts-solve: stopReason limit (or target at the BKS)');
+check(strcmp(r.stopReason, 'budget') || strcmp(r.stopReason, 'target'), 'qap-ts-solve: stopReason budget (or target at the BKS)');
 metaopt_free(q);
 st = metaopt_mex('sat-clauses', 2, {[1 2], -1});
 r = metaopt_mex('sat-solve', st, struct('timeLimit', 10));
@@ -1202,7 +1202,7 @@ check(strcmp(r.stopReason, 'target') && r.satisfiable, 'sat-solve: stopReason ta
 metaopt_free(st);
 g = metaopt_mex('params', 3, 8, [-1 1]);
 [~, ~, r] = metaopt_mex('run', g, 'GC', 2, [], '@F1', 'min');
-check(strcmp(r.stopReason, 'limit'), 'HC12 run: stopReason limit (the runs)');
+check(strcmp(r.stopReason, 'budget'), 'HC12 run: stopReason budget (the runs)');
 metaopt_free(g);
 
 % --- the README's Octave examples (QAP and HC12; island DE), as README.md shows them ---

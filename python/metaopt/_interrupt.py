@@ -18,8 +18,8 @@ import threading
 import time
 import weakref
 
-from . import _ffi, _lib
-from ._errors import check_int
+from . import _lib
+from ._errors import ErrorCode, check_int
 
 # the join loop's timeout: how long a Ctrl-C may wait before the stop is requested
 _POLL_S = 0.05
@@ -211,20 +211,18 @@ def raise_interrupted(caught, result, where):
     raise caught
 
 
-# MetaoptStopReason, as the CLI spells them; `limit` is named by the solver's unit where the
-# library's meaning is known (runs, iterations)
-_STOP_WORDS = {
-    _ffi.METAOPT_STOP_TARGET: "target",
-    _ffi.METAOPT_STOP_TIME_LIMIT: "time_limit",
-    _ffi.METAOPT_STOP_LIMIT: "limit",
-    _ffi.METAOPT_STOP_INTERRUPTED: "interrupted",
-}
+def stop_word(code):
+    """The library's word of a ``MetaoptStopReason`` (``metaopt_stop_reason_word``), the one
+    vocabulary of every front end: ``budget`` (the solver's own count: runs, iterations,
+    generations, flips), ``evaluations``, ``time_limit``, ``target``, ``stagnation``,
+    ``interrupted``, ``converged`` or ``done``; a number the library does not know, as text."""
+    word = _lib.lib().metaopt_stop_reason_word(int(code))
+    return word.decode("ascii") if word else str(int(code))
 
 
-def stop_word(code, limit="limit"):
-    """The word of a ``MetaoptStopReason``: ``target``, ``time_limit``, ``limit`` (or the solver's
-    unit, e.g. ``runs``), ``interrupted``."""
-    word = _STOP_WORDS.get(int(code))
-    if word is None:
-        return str(int(code))
-    return limit if word == "limit" else word
+def result_stop(r):
+    """The ``stop`` of a library result with a ``stop_reason`` field: its word, ``interrupted``
+    for a result returned with ``METAOPT_INTERRUPTED``."""
+    if r.error_code == ErrorCode.INTERRUPTED:
+        return "interrupted"
+    return stop_word(r.stop_reason)

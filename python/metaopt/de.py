@@ -9,7 +9,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from . import _checks, _ffi, _interrupt, _lib, _precision
-from ._errors import ErrorCode, MetaoptError, check, check_int, take_string
+from ._errors import MetaoptError, check, check_int, take_string
 from ._handle import Instance
 from ._objective import as_bytes, make_objective
 from ._result import ArrayEq
@@ -31,14 +31,6 @@ _METHODS = {
 _THESIS_NAMES = {"F_coefs_mode": "f_mode", "F_coefs_min": "f_min", "F_coefs_max": "f_max", "CR_coef_const": "cr"}
 _THESIS_SEEDS = ("init_rng_seed", "mutation_rng_seed", "crossover_rng_seed", "migration_rng_seed")
 _BACKENDS = {"device": _ffi.METAOPT_BACKEND_DEVICE, "cpu": _ffi.METAOPT_BACKEND_CPU}
-# MetaoptDeStopReason
-STOP_REASONS = {
-    _ffi.METAOPT_DE_STOP_GENERATIONS: "generations",
-    _ffi.METAOPT_DE_STOP_EVALUATIONS: "evaluations",
-    _ffi.METAOPT_DE_STOP_TARGET: "target",
-    _ffi.METAOPT_DE_STOP_TIME_LIMIT: "time_limit",
-    _ffi.METAOPT_DE_STOP_INTERRUPTED: "interrupted",
-}
 U32 = 2**32 - 1
 U64 = 2**64 - 1
 
@@ -47,10 +39,10 @@ U64 = 2**64 - 1
 class DEResult(ArrayEq):
     """What ``IslandDE.run`` found: the best ``value`` over all populations, its vector ``x``,
     the population (``island``, 0-based) that holds it, the ``generations`` and ``evaluations``
-    since ``init``, the wall ``seconds`` of the call, ``stopped_by`` (also ``stop``):
-    ``"generations"``, ``"evaluations"``, ``"target"``, ``"time_limit"`` or ``"interrupted"``
-    (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far; ``success`` is then
-    False), the ``precision`` the library computed in (``"double"`` or ``"single"``) and the
+    since ``init``, the wall ``seconds`` of the call, ``stop`` (also ``stopped_by``), the
+    library's word: ``"budget"`` (the generations ran), ``"evaluations"``, ``"target"``,
+    ``"time_limit"`` or ``"interrupted"`` (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C:
+    the best so far; ``success`` is then False), the ``precision`` the library computed in (``"double"`` or ``"single"``) and the
     ``fitness_precision`` of the values."""
 
     value: float
@@ -59,21 +51,21 @@ class DEResult(ArrayEq):
     generations: int
     evaluations: int
     seconds: float = field(compare=False)
-    stopped_by: str
+    stop: str
     #: "double" or "single": the precision the solver computed in
     precision: str = "double"
     #: "double" or "single": the precision of the fitness values (the thesis's FPf)
     fitness_precision: str = "double"
 
     @property
-    def stop(self) -> str:
-        """``stopped_by``, under the name of the other results."""
-        return self.stopped_by
+    def stopped_by(self) -> str:
+        """``stop``, under the name DE's results had first."""
+        return self.stop
 
     @property
     def success(self) -> bool:
         """False when the run was interrupted (the result is the best so far), else True."""
-        return self.stopped_by != "interrupted"
+        return self.stop != "interrupted"
 
 
 def _doubles(r, function):
@@ -327,7 +319,7 @@ class IslandDE(Instance):
         """Generations until one condition holds (at least one is needed): ``generations`` and
         ``evaluations`` of this call, the best value at most ``target``, ``time_limit``
         seconds of this call, or a stop request: ``stop_token`` (a ``metaopt.StopToken``)
-        requested or ``metaopt.interrupt()`` called (then ``stopped_by == "interrupted"``).
+        requested or ``metaopt.interrupt()`` called (then ``stop == "interrupted"``).
         Returns a ``DEResult``.
 
         Ctrl-C stops the run within about a generation and raises ``metaopt.Interrupted`` (a
@@ -358,13 +350,11 @@ class IslandDE(Instance):
                     generations=int(r.generations),
                     evaluations=int(r.evaluations),
                     seconds=float(r.seconds),
-                    stopped_by=STOP_REASONS.get(r.stopped_by, str(r.stopped_by)),
+                    stop=_interrupt.result_stop(r),
                     precision=_precision.name(r.precision) if r.precision else self.precision,
                     fitness_precision=(_precision.name(r.fitness_precision) if r.fitness_precision
                                        else self.fitness_precision),
                 )
-                if r.error_code == ErrorCode.INTERRUPTED:
-                    result.stopped_by = "interrupted"
             finally:
                 L.metaopt_de_free_run_result(ctypes.byref(r))
         if caught is not None:

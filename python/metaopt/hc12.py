@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 
 from . import _checks, _ffi, _interrupt, _lib, _precision
-from ._errors import ErrorCode, check, check_int, take_string
+from ._errors import check, check_int, take_string
 from ._handle import Instance
 from ._result import ArrayEq
 from ._objective import as_bytes, make_objective
@@ -31,9 +31,9 @@ class HC12Result(ArrayEq):
     integers); ``string`` (the stored words, Gray-coded under GC: the thesis's K_GC),
     ``integers``, ``reals``; ``iterations`` of the best run, ``evaluations`` over all runs,
     ``seconds``, per run ``run_values`` and ``run_iterations``, the ``precision`` the library
-    computed in, and ``stop``: why the runs ended, ``"runs"`` (every run finished) or
-    ``"interrupted"`` (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far;
-    ``success`` is then False)."""
+    computed in, and ``stop``: why the runs ended, in the library's word: ``"budget"`` (every
+    run finished), ``"target"``, ``"time_limit"`` or ``"interrupted"`` (``metaopt.interrupt()``,
+    a ``StopToken`` or Ctrl-C: the best so far; ``success`` is then False)."""
 
     value: float
     x: np.ndarray
@@ -47,8 +47,8 @@ class HC12Result(ArrayEq):
     run_iterations: np.ndarray
     #: "double" or "single": the precision the solver computed in
     precision: str = "double"
-    #: "runs", "target", "time_limit" or "interrupted"
-    stop: str = "runs"
+    #: "budget", "target", "time_limit" or "interrupted"
+    stop: str = "budget"
 
     @property
     def success(self) -> bool:
@@ -186,8 +186,7 @@ class HC12(Instance):
                     run_values=_copy(r.run_values, r.runs, np.float64),
                     run_iterations=_copy(r.run_iterations, r.runs, np.uint32),
                     precision=_precision.name(r.precision) if r.precision else self.precision,
-                    stop="interrupted" if r.error_code == ErrorCode.INTERRUPTED
-                    else _interrupt.stop_word(r.stop_reason, "runs") if r.stop_reason else "runs",
+                    stop=_interrupt.result_stop(r),
                 )
             finally:
                 L.metaopt_hc12_free_run_result(ctypes.byref(r))

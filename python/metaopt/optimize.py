@@ -42,9 +42,11 @@ class OptimizeResult(dict):
     converged, tolerance or target met; 1 ``maxiter`` or the time limit reached; 2 stopped by the
     callback; 3 interrupted), ``message``; and metaopt's own: ``method``, ``precision``
     (``"double"`` or ``"single"``, as the library resolved it: ``precision_note`` says when auto
-    chose single), ``device`` (which device or ``"cpu"``), ``stop`` (``"convergence"``,
-    ``"target"``, ``"maxiter"``, ``"time_limit"``, ``"callback"``, ``"runs"``, ``"stagnation"``,
-    ``"interrupted"``: a ``StopToken``, ``metaopt.interrupt()`` or Ctrl-C; ``success`` False),
+    chose single), ``device`` (which device or ``"cpu"``), ``stop`` (the library's word:
+    ``"converged"`` (DE's tolerance test), ``"target"``, ``"budget"`` (``maxiter``, HC12's
+    ``runs``, or the callback's stop: ``status`` tells them apart), ``"stagnation"``,
+    ``"time_limit"``, ``"interrupted"``: a ``StopToken``, ``metaopt.interrupt()`` or Ctrl-C;
+    ``success`` False),
     ``seconds``,
     ``seed`` and, for DE, ``convergence`` (``std(E) / |mean(E)|``, as scipy's) and
     ``population_energies`` where the population was followed (Python objectives).
@@ -348,8 +350,22 @@ def _finish(res: OptimizeResult, stop: str, method: str) -> OptimizeResult:
     status, success, message = messages[stop]
     if res.get("precision_note"):
         message += " (" + res["precision_note"] + ")"
-    res.update(status=status, success=success, message=message, stop=stop, method=method)
+    res.update(status=status, success=success, message=message, stop=_STOP_WORDS[stop], method=method)
     return res
+
+
+# why minimize's loops stopped, in the library's words (``stop``); ``status`` and ``message``
+# keep scipy's distinctions
+_STOP_WORDS = {
+    "convergence": "converged",
+    "target": "target",
+    "runs": "budget",
+    "stagnation": "stagnation",
+    "maxiter": "budget",
+    "time_limit": "time_limit",
+    "callback": "budget",
+    "interrupted": "interrupted",
+}
 
 
 def _x0_candidate(objective, x0):

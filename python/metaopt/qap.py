@@ -71,9 +71,9 @@ class QAPRun(ArrayEq):
 class QAPSolution(ArrayEq):
     """The iterated solve: best ``cost`` and ``permutation`` (0-based) with its statistics;
     ``bks``/``gap_percent`` are None unless the instance came from a file listed in a
-    ``BKS.csv`` beside it. ``stop``: ``"runs"``, ``"time_limit"``, ``"target"`` or
-    ``"interrupted"`` (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far;
-    ``success`` is then False)."""
+    ``BKS.csv`` beside it. ``stop``, the library's word: ``"budget"`` (the runs ran),
+    ``"time_limit"``, ``"target"`` or ``"interrupted"`` (``metaopt.interrupt()``, a
+    ``StopToken`` or Ctrl-C: the best so far; ``success`` is then False)."""
 
     cost: object
     permutation: np.ndarray
@@ -86,7 +86,7 @@ class QAPSolution(ArrayEq):
     target_reached: bool
     bks: Optional[int]
     gap_percent: Optional[float]
-    stop: str = "runs"
+    stop: str = "budget"
 
     @property
     def gap(self) -> Optional[float]:
@@ -104,8 +104,8 @@ class QAPTsSolution(ArrayEq):
     """The robust tabu search: best ``cost`` and ``permutation`` (0-based) with its statistics
     (``iterations`` per chain). ``bks`` is the best-known value given to the solve, else the one
     of a ``BKS.csv`` beside the instance's file, else None; ``gap`` (= ``gap_percent``) is
-    100 * (cost - bks) / |bks|, or None without a best-known value. ``stop``: ``"iterations"``
-    (every chain ran its iterations), ``"time_limit"``, ``"target"`` or ``"interrupted"``
+    100 * (cost - bks) / |bks|, or None without a best-known value. ``stop``, the library's
+    word: ``"budget"`` (every chain ran its iterations), ``"time_limit"``, ``"target"`` or ``"interrupted"``
     (``metaopt.interrupt()``, a ``StopToken`` or Ctrl-C: the best so far; ``success`` is then
     False)."""
 
@@ -121,7 +121,7 @@ class QAPTsSolution(ArrayEq):
     bks: Optional[int]
     gap_percent: Optional[float]
     backend: str
-    stop: str = "iterations"
+    stop: str = "budget"
 
     @property
     def gap(self) -> Optional[float]:
@@ -132,13 +132,6 @@ class QAPTsSolution(ArrayEq):
     def success(self) -> bool:
         """False when the search was interrupted (the result is the best so far), else True."""
         return self.stop != "interrupted"
-
-
-def _stop(r, limit):
-    """The stop word of a solve result (``interrupted`` with ``METAOPT_INTERRUPTED``)."""
-    if r.error_code == ErrorCode.INTERRUPTED:
-        return "interrupted"
-    return _interrupt.stop_word(r.stop_reason, limit) if r.stop_reason else limit
 
 
 def _gap(cost, bks):
@@ -351,7 +344,7 @@ class HC12QAP(Instance):
                     target_reached=bool(r.target_reached),
                     bks=int(r.bks) if r.has_bks else None,
                     gap_percent=float(r.gap_percent) if r.has_bks else None,
-                    stop=_stop(r, "runs"),
+                    stop=_interrupt.result_stop(r),
                 )
             finally:
                 L.metaopt_qap_free_solve_result(ctypes.byref(r))
@@ -441,7 +434,7 @@ class HC12QAP(Instance):
                     bks=known,
                     gap_percent=_gap(cost, known),
                     backend=ctypes.string_at(r.backend).decode("utf-8", "replace") if r.backend else "",
-                    stop=_stop(r, "iterations"),
+                    stop=_interrupt.result_stop(r),
                 )
             finally:
                 L.metaopt_qap_ts_free_solve_result(ctypes.byref(r))

@@ -10,7 +10,7 @@ from typing import List
 import numpy as np
 
 from . import _checks, _ffi, _interrupt, _lib
-from ._errors import ErrorCode, check
+from ._errors import check
 from .knapsack import Knapsack
 from ._result import ArrayEq
 
@@ -46,7 +46,8 @@ class QIGAResult(ArrayEq):
     ``best_value`` (float64, the problem's units), ``best_value_int`` (uint64, exact),
     ``best_bits`` (uint8, populations x items), ``best_generation``, ``generations_run``;
     ``stats`` and ``table_stats`` (``QIGAStats``; one per table), ``best_index`` (the best
-    entry), ``stop`` (``"limit"``, ``"target"``, ``"time_limit"`` or ``"interrupted"``),
+    entry), ``stop`` (the library's word: ``"budget"`` (the generations ran), ``"target"``,
+    ``"time_limit"`` or ``"interrupted"``),
     ``elapsed``, ``runs_per_second`` and ``backend``."""
 
     population: np.ndarray
@@ -181,7 +182,7 @@ class QIGA:
                     stats=QIGAStats._of(r.stats),
                     table_stats=[QIGAStats._of(r.table_stats[i]) for i in range(r.tables_count)],
                     best_index=int(r.best_index),
-                    stop="interrupted" if r.error_code == ErrorCode.INTERRUPTED else _interrupt.stop_word(r.stop_reason),
+                    stop=_interrupt.result_stop(r),
                     elapsed=float(r.elapsed_s),
                     runs_per_second=float(r.runs_per_second),
                     backend=ctypes.string_at(r.backend).decode("utf-8", errors="replace") if r.backend else "",

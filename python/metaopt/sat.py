@@ -9,7 +9,7 @@ from typing import Optional
 import numpy as np
 
 from . import _checks, _ffi, _interrupt, _lib
-from ._errors import ErrorCode, check, check_int
+from ._errors import check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
 
@@ -20,8 +20,8 @@ class SATResult(ArrayEq):
     per variable, when satisfiable, else None), ``literals`` (the model as signed DIMACS
     literals, or None), ``assignment`` (bool per variable: the best assignment seen),
     ``best_unsatisfied`` (0 with a model), ``runs``, ``iterations``, ``evaluations`` (HC12),
-    ``seconds``, ``stop``: ``"target"`` (a model), ``"runs"`` (HC12), ``"flips"`` (the walks'
-    flip budget), ``"time_limit"`` or ``"interrupted"`` (``metaopt.interrupt()``, a
+    ``seconds``, ``stop`` (the library's word): ``"target"`` (a model), ``"budget"`` (HC12's
+    runs, the walks' flips), ``"time_limit"`` or ``"interrupted"`` (``metaopt.interrupt()``, a
     ``StopToken`` or Ctrl-C: the best so far), ``method`` (``"probsat"``, ``"walksat"`` or
     ``"hc12"``), and for the walks ``walks``, ``flips`` (all walks), ``restarts`` (all walks)
     and ``flips_per_second`` (all walks together)."""
@@ -35,7 +35,7 @@ class SATResult(ArrayEq):
     iterations: int
     evaluations: int
     seconds: float = field(compare=False)
-    stop: str = "runs"
+    stop: str = "budget"
     method: str = "hc12"
     walks: int = 0
     flips: int = 0
@@ -215,7 +215,6 @@ class SAT(Instance):
                                     ("flips_per_launch", flips_per_launch, 1, 2**32 - 1), ("max_flips", max_flips, 1, 2**64 - 1)):
             if value is not None:
                 setattr(o, name, _checks.integer(name, value, lo, hi))
-        limit = "runs" if method == "hc12" else "flips"
         with self._use("solve") as h:
             r, caught = _interrupt.run(L.metaopt_sat_solve, (h, ctypes.byref(o)), o, stop_token, "SAT.solve")
             try:
@@ -235,8 +234,7 @@ class SAT(Instance):
                     iterations=int(r.iterations),
                     evaluations=int(r.evaluations),
                     seconds=float(r.seconds),
-                    stop="interrupted" if r.error_code == ErrorCode.INTERRUPTED
-                    else _interrupt.stop_word(r.stop_reason, limit) if r.stop_reason else limit,
+                    stop=_interrupt.result_stop(r),
                     method=method,
                     walks=int(r.walks),
                     flips=int(r.flips),

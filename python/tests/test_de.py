@@ -232,7 +232,8 @@ def test_stop_conditions_and_options():
         r = de.run(evaluations=150)
         assert (r.stopped_by, r.generations, r.evaluations) == ("evaluations", 5, 180)
         r = de.run(generations=3)
-        assert (r.stopped_by, r.generations) == ("generations", 8)
+        assert (r.stopped_by, r.generations) == ("budget", 8)
+        assert r.stop == r.stopped_by
         r = de.run(time_limit=0.05)
         assert r.stopped_by == "time_limit" and r.generations > 8
         r = de.run(target=1e300)

@@ -190,7 +190,7 @@ def test_a_stop_token_requested_from_another_thread_ends_the_call_with_its_best(
         token.reset()
         assert not token.requested
         r2 = de.run(generations=3, stop_token=token)
-        assert r2.stop == "generations" and r2.success and r2.value <= r.value
+        assert r2.stop == "budget" and r2.success and r2.value <= r.value
     assert token.freed and "freed" in repr(token)
     with pytest.raises(ValueError, match="freed"):
         token.request()
@@ -234,13 +234,26 @@ def test_stop_tokens_in_every_solver():
 
 
 def test_finished_calls_report_their_stop_reason():
+    # the library's words (metaopt_stop_reason_word): a solver's own count is "budget"
     with metaopt.HC12(3, 12, [-5, 5], "F1") as h:
-        assert h.run(runs=2).stop == "runs"
+        assert h.run(runs=2).stop == "budget"
     r = metaopt.qap.solve(DATA / "had12.dat", chains=2, iterations=200)
-    assert r.stop in ("iterations", "target") and r.success
+    assert r.stop in ("budget", "target") and r.success
     assert metaopt.qap.solve(DATA / "had12.dat", target="bks", time_limit=60).stop == "target"
-    assert metaopt.qap.solve(DATA / "had12.dat", method="hc12", runs=2).stop in ("runs", "target")
+    assert metaopt.qap.solve(DATA / "had12.dat", method="hc12", runs=2).stop in ("budget", "target")
+    assert metaopt.qap.solve(DATA / "had12.dat", chains=2, time_limit=0.3).stop == "time_limit"
     assert metaopt.sat.solve([[1, 2], [-1, 2]]).stop == "target"
+
+
+def test_stop_words_are_the_librarys():
+    from metaopt import _ffi, _interrupt
+    words = {_interrupt.stop_word(c) for c in range(1, 9)}
+    assert words == {"target", "time_limit", "budget", "interrupted", "evaluations", "stagnation",
+                     "converged", "done"}
+    assert _interrupt.stop_word(_ffi.METAOPT_STOP_LIMIT) == "budget"
+    assert _interrupt.stop_word(_ffi.METAOPT_STOP_TIME_LIMIT) == "time_limit"
+    # a number the library does not know stays a number
+    assert _interrupt.stop_word(0) == "0" and _interrupt.stop_word(99) == "99"
 
 
 def test_interrupt_from_another_thread_gives_a_result_not_an_exception():
@@ -250,7 +263,7 @@ def test_interrupt_from_another_thread_gives_a_result_not_an_exception():
         r = de.run(generations=10**15)
         assert r.stop == "interrupted" and not r.success and r.generations > 0
         # calls started after the interrupt run normally
-        assert de.run(generations=2).stop == "generations"
+        assert de.run(generations=2).stop == "budget"
 
 
 def test_a_call_from_another_thread_is_made_directly_and_stops_on_its_token():

@@ -34,7 +34,7 @@ def test_de_finds_the_sphere_minimum_and_reports_a_scipy_shaped_result():
     np.testing.assert_allclose(r.x, 0.5, atol=1e-4)
     assert r.x.dtype == np.float64 and r.x.shape == (4,)
     assert r.fun < 1e-8 and abs(r.fun - sphere(r.x)) < 1e-12
-    assert r.success and r.status == 0 and r.stop == "convergence" and r.method == "de"
+    assert r.success and r.status == 0 and r.stop == "converged" and r.method == "de"
     assert r.precision == "double" and r.device.startswith("device ")
     assert r.nfev == r.islands * r.members * (r.nit + 1) and 0 < r.nit <= 1000
     assert r.population.shape == (r.islands * r.members, 4) and r.population_energies.min() == r.fun
@@ -118,7 +118,7 @@ def test_callback_gets_intermediate_results_and_can_stop():
 
     r = metaopt.minimize(sphere, [(-5, 5)] * 2, seed=1, callback=cb, tol=0)
     assert [n for n, _ in seen] == [1, 2, 3, 4, 5] and r.nit == 5
-    assert r.stop == "callback" and not r.success and r.status == 2
+    assert r.stop == "budget" and not r.success and r.status == 2
     assert all(a >= b for (_, a), (_, b) in zip(seen, seen[1:]))  # the best never gets worse
 
     def stop_iteration(intermediate_result):
@@ -138,7 +138,7 @@ def test_callback_gets_intermediate_results_and_can_stop():
 
 def test_maxiter_ends_unsuccessfully_like_scipy():
     r = metaopt.minimize(rosen, [(-2, 2)] * 5, maxiter=3, seed=1)
-    assert r.nit == 3 and r.stop == "maxiter" and not r.success and r.status == 1
+    assert r.nit == 3 and r.stop == "budget" and not r.success and r.status == 1
     assert "Maximum number of iterations" in r.message
 
 

@@ -45,7 +45,7 @@ def test_device_equals_cpu_and_strings_are_worth_their_values():
     assert np.array_equal(dev.best_value, cpu.best_value)
     assert dev.best_bits.shape == (40, 250) and dev.best_bits.dtype == np.uint8
     assert np.array_equal(dev.population, np.arange(40))
-    assert dev.stop == "limit" and dev.stats.count == 40
+    assert dev.stop == "budget" and dev.stats.count == 40
     assert dev.stats.max == dev.best == dev.best_value.max() <= 1533.821142
     for i in range(40):
         e = k.evaluate(dev.best_bits[i])

@@ -65,7 +65,7 @@ def test_unsatisfiable_formula_reports_its_best_count():
             assert len(metaopt.unsatisfied_clauses(clauses, r.assignment)) == r.best_unsatisfied
         # a flip budget: that many flips per walk, a restart every 1000
         r = s.solve(time_limit=0, max_flips=5000, restart_flips=1000, flips_per_launch=600, walks=2, cpu=True)
-        assert (r.flips, r.restarts, r.walks, r.stop) == (10000, 8, 2, "flips"), r
+        assert (r.flips, r.restarts, r.walks, r.stop) == (10000, 8, 2, "budget"), r
         assert len(metaopt.unsatisfied_clauses(clauses, r.assignment)) == r.best_unsatisfied >= 1
 
 

@@ -230,6 +230,7 @@ pub struct BatchResult {
     /// Generations run after the initial population.
     pub generations: u64,
     /// Why the problem stopped; `None` while it runs.
+    #[serde(rename = "stopped_by")]
     pub stop: Option<StopReason>,
 }
 

@@ -231,7 +231,8 @@ pub struct QapTsSolveResult {
     pub seconds: f64,
     pub seconds_to_best: f64,
     pub target_reached: bool,
-    /// Why the solve ended (`Limit`: `max_iterations`, or the progress callback).
+    /// Why the solve ended (`Budget`: `max_iterations`, or the progress callback).
+    #[serde(rename = "stopped_by")]
     pub stop: StopReason,
     pub backend: String,
 }

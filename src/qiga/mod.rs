@@ -579,6 +579,7 @@ pub struct QigaRunResult {
     pub table_stats: Vec<QigaStats>,
     /// The best population (index into the vectors above).
     pub best_index: usize,
+    #[serde(rename = "stopped_by")]
     pub stop_reason: StopReason,
     pub elapsed_s: f64,
     /// Whole runs per second (populations that ran / elapsed, set-up excluded: kernel

@@ -77,8 +77,11 @@ pub struct Driver<'a> {
     best: f64,
     improved_at: u64,
     pacer: Pacer,
-    progress: Option<Box<dyn FnMut(&Progress) -> bool + 'a>>,
+    progress: Option<ProgressFn<'a>>,
 }
+
+/// The progress callback of a [`Driver`]: false stops the run (`StopReason::Budget`).
+type ProgressFn<'a> = Box<dyn FnMut(&Progress) -> bool + 'a>;
 
 impl<'a> Driver<'a> {
     /// A driver whose clock started at `start` (take it before the set-up: set-up counts).

@@ -62,9 +62,17 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     pub fn create(path: &Path) -> Result<Self> {
-        let tmp = tempfile::Builder::new()
-            .prefix(".metaopt-")
-            .suffix(".part")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".metaopt-").suffix(".part");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // a new file gets the mode `File::create` gives (0o666 less the umask; a temporary
+            // file's own 0o600 would stay after the rename), a replaced file keeps its mode
+            let mode = std::fs::metadata(path).map_or(0o666, |m| m.permissions().mode() & 0o7777);
+            builder.permissions(std::fs::Permissions::from_mode(mode));
+        }
+        let tmp = builder
             .tempfile_in(folder(path))
             .map_err(|e| io_error(path, e))?;
         Ok(AtomicFile {
@@ -125,6 +133,22 @@ mod tests {
         assert_eq!(fs::read_to_string(&p).unwrap(), "second");
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "no temporary file is left");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_get_the_mode_of_an_ordinary_file_or_keep_their_own() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let plain = dir.path().join("plain.txt");
+        fs::File::create(&plain).unwrap();
+        let p = dir.path().join("out.txt");
+        write_atomic(&p, "new").unwrap();
+        assert_eq!(mode(&p), mode(&plain));
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, "again").unwrap();
+        assert_eq!(mode(&p), 0o640);
     }
 
     #[test]

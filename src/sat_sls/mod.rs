@@ -366,6 +366,7 @@ pub struct SatSlsSolveResult {
     pub flips: u64,
     pub seconds: f64,
     pub flips_per_second: f64,
+    #[serde(rename = "stopped_by")]
     pub stop: StopReason,
     /// Every walk (flips, restarts, counts, assignment).
     #[serde(skip)]

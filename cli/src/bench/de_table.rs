@@ -62,7 +62,7 @@ pub struct BenchDeTableArgs {
     #[arg(long, value_name = "N")]
     evaluations: Option<u64>,
     /// Stop a function's runs after this many seconds even when the budget is not spent (the
-    /// table then says `time` in `stopped_by`)
+    /// table then says `time_limit` in `stopped_by`)
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     time_limit: Option<f64>,
     /// F of the fixed DE (every run)
@@ -279,7 +279,7 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
                 best_half_digits: best_half,
                 solved,
                 seconds,
-                stopped_by: format!("{:?}", r.stopped_by).to_ascii_lowercase(),
+                stopped_by: r.stopped_by.word().to_string(),
             };
             eprintln!(
                 "{:<8} {:<7} {:>12.4e} {:>12.4e} {:>12.4e} {:>7.2} {:>9.2} {:>7} {:>8.2}",

@@ -120,8 +120,7 @@ fn write_to(path: &Path, text: &str, flag: &str) -> CliResult {
     if path == Path::new("-") {
         return out::print(text);
     }
-    std::fs::write(path, text)
-        .map_err(|e| Failure(format!("{flag}: cannot write {}: {e}", path.display())))
+    out::write_file(path, &format!("{flag}: "), text)
 }
 
 #[derive(Serialize)]

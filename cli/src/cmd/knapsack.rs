@@ -45,6 +45,8 @@ struct OptJson<'a> {
     selected: &'a [usize],
     peak_states: usize,
     seconds: f64,
+    /// `done`: the exact algorithm finished.
+    stopped_by: metaopt::StopReason,
 }
 
 pub fn opt(a: &OptArgs) -> CliResult {
@@ -70,11 +72,13 @@ pub fn opt(a: &OptArgs) -> CliResult {
             selected: &o.items,
             peak_states: o.peak_states,
             seconds,
+            stopped_by: metaopt::StopReason::Done,
         });
     }
     out::print(&format!(
         "{}: {} items, capacity {} (integer form: scale {}, capacity {})\n\
-         optimum {:.d$} (integer {}), weight {:.d$} (integer {}), {} items, in {:.3} s ({} states at most)\n",
+         optimum {:.d$} (integer {}), weight {:.d$} (integer {}), {} items, in {:.3} s ({} states at most)\n\
+         stopped by {}\n",
         k.name(),
         k.n(),
         k.capacity(),
@@ -87,6 +91,7 @@ pub fn opt(a: &OptArgs) -> CliResult {
         o.items.len(),
         seconds,
         o.peak_states,
+        metaopt::StopReason::Done,
     ))
 }
 

@@ -162,7 +162,7 @@ struct QigaJson<'a> {
     best_value: f64,
     best_items: Vec<usize>,
     values: &'a [f64],
-    stop_reason: metaopt::StopReason,
+    stopped_by: metaopt::StopReason,
     elapsed_s: f64,
     runs_per_second: f64,
     device: &'a str,
@@ -362,7 +362,7 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
             best_value: r.best_value[r.best_index],
             best_items,
             values: &r.best_value,
-            stop_reason: r.stop_reason,
+            stopped_by: r.stop_reason,
             elapsed_s: r.elapsed_s,
             runs_per_second: r.runs_per_second,
             device: &r.backend,
@@ -377,7 +377,7 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
         r.backend
     );
     t += &format!(
-        "{} runs of {} individuals x {} generations, table {}, repair {}: {:.3} s, {} runs/s, stopped by {}\n",
+        "{} runs of {} individuals x {} generations, table {}, repair {}: {:.3} s, {} runs/s\n",
         r.population.len(),
         a.qiga.individuals,
         a.qiga.generations,
@@ -385,8 +385,8 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
         a.qiga.repair,
         r.elapsed_s,
         out::rate(r.runs_per_second),
-        out::stop_word(r.stop_reason)
     );
+    t += &format!("stopped by {}\n", out::stop_word(r.stop_reason));
     t += &format!(
         "mean {:.6}  variance {:.6}  median {:.6}  min {:.6}  max {:.6}\n",
         s.mean, s.variance, s.median, s.min, s.max

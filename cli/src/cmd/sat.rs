@@ -19,8 +19,8 @@ pub enum SatCommand {
     /// assignment), or one per line as signed literals ("1 -2 3 ... 0") or a 0/1 string
     Eval(EvalArgs),
     /// Look for a model with many probSAT (default) or WalkSAT walks, or HC12 local search;
-    /// prints `s SATISFIABLE` and `v` lines, or `s UNKNOWN` and the fewest unsatisfied clauses
-    /// found
+    /// prints `s SATISFIABLE` and `v` lines and exits with 10, or `s UNKNOWN` and the fewest
+    /// unsatisfied clauses found and exits with 0 (errors: 2; Ctrl-C: 130, SIGTERM: 143)
     Solve(SolveArgs),
     /// A uniform random k-SAT formula in DIMACS CNF: round(ratio x vars) clauses of k distinct
     /// variables, random signs (Philox from the seed)
@@ -361,7 +361,9 @@ fn signed(m: &metaopt::problem::sat::Model, n: usize) -> Vec<i64> {
         .collect()
 }
 
-pub fn solve(a: &SolveArgs) -> CliResult {
+/// `metaopt sat solve`: true when it found a model (the binary then exits with 10, as SAT
+/// solvers do).
+pub fn solve(a: &SolveArgs) -> CliResult<bool> {
     a.check_flags()?;
     let cnf = Cnf::from_file(&a.cnf)?;
     a.device.select()?;
@@ -372,7 +374,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
 }
 
 /// probSAT or WalkSAT walks.
-fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
+fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
     let d = SlsOptions::default();
     let time_limit = match (a.time_limit, a.max_flips) {
         (Some(t), _) => Some(t),
@@ -412,9 +414,10 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
     let r = s.solve(&opts).map_err(|e| out::renamed_or_cpu(e, &table))?;
     let restarts = r.restarts();
     let per_walk = r.flips_per_second / r.walks.max(1) as f64;
+    let found = r.model.is_some();
     if a.json.json {
         let model = r.model.as_ref().map(|m| signed(m, cnf.num_vars));
-        return out::print_json(&WalkJson {
+        out::print_json(&WalkJson {
             instance: cnf.name.clone(),
             variables: cnf.num_vars,
             clauses: cnf.num_clauses(),
@@ -424,7 +427,8 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
             status: status_word(r.satisfiable),
             device: s.describe(),
             result: r,
-        });
+        })?;
+        return Ok(found);
     }
     let mut t = instance_line(&cnf);
     t += &format!(
@@ -442,8 +446,10 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult {
         r.launches,
         r.seconds
     );
+    t += &format!("c stopped by {}\n", r.stop);
     t += &verdict(r.model.as_ref(), r.best_unsatisfied);
-    out::print(&t)
+    out::print(&t)?;
+    Ok(found)
 }
 
 /// The `s` line and, with a model, the `v` lines.
@@ -474,7 +480,7 @@ fn verdict(model: Option<&metaopt::problem::sat::Model>, best: u32) -> String {
 }
 
 /// HC12 on the device.
-fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
+fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult<bool> {
     let opts = options(a)?;
     let mask_order = opts.mask_order;
     let tabu_len = opts.tabu.as_ref().map_or(0, |t: &TabuConfig| t.max_length);
@@ -511,9 +517,10 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
     }
     let r =
         result.map_err(|e| out::renamed(e, &[("runs", "--max-runs"), ("target", "--target")]))?;
+    let found = r.model.is_some();
     if a.json.json {
         let model = r.model.as_ref().map(|m| signed(m, cnf.num_vars));
-        return out::print_json(&SolveJson {
+        out::print_json(&SolveJson {
             instance: cnf.name.clone(),
             variables: cnf.num_vars,
             clauses: cnf.num_clauses(),
@@ -523,7 +530,8 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
             target: a.target,
             device: s.describe(),
             result: r,
-        });
+        })?;
+        return Ok(found);
     }
     let mut t = instance_line(&cnf);
     t += &format!(
@@ -534,6 +542,8 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult {
         "c {} runs, {} iterations, {:.3} s\n",
         r.runs, r.iterations, r.seconds
     );
+    t += &format!("c stopped by {}\n", r.stop);
     t += &verdict(r.model.as_ref(), r.best_unsatisfied);
-    out::print(&t)
+    out::print(&t)?;
+    Ok(found)
 }

@@ -151,7 +151,7 @@ fn de_stop_options_and_precision() {
     // --double is still taken (the default)
     let t = ok(&[&base[..], &["--generations", "5", "--double"]].concat());
     assert!(
-        t.contains("precision    double") && t.contains("stopped by   generations"),
+        t.contains("precision    double") && t.contains("stopped by   budget"),
         "{t}"
     );
     let t = ok(&[&base[..], &["--time-limit", "1"]].concat());

@@ -39,6 +39,8 @@ fn a_batch_file_runs_every_problem_and_the_cpu_equals_the_device_in_double() {
         "--json",
     ]);
     assert_eq!(cpu["problems"], 3);
+    // the batch ends when its last problem does: two ran all their generations
+    assert_eq!(cpu["stopped_by"], "budget");
     assert_eq!(cpu["precision"], "double");
     assert_eq!(cpu["backend"], "cpu");
     let (c, d) = (

@@ -171,12 +171,15 @@ fn stop_options_and_precision() {
     // the limit counts from the command's start, so the search has less than 0.3 s
     assert!(
         j["run_count"].as_u64().unwrap() > 1
-            && j["stop"] == "time_limit"
+            && j["stopped_by"] == "time_limit"
+            && j.get("stop").is_none()
             && j["seconds"].as_f64().unwrap() < 0.3 + 2.0,
         "{j}"
     );
     let text = ok(&["hc12", "--function", "F1", "--dims", "3"]);
     assert!(text.contains("precision    double"), "{text}");
+    // one run by default: the run budget ends it
+    assert!(text.contains("\nstopped by   budget\n"), "{text}");
     for bad in ["1e20", "-1", "nan", "inf", "0"] {
         let o = metaopt(&[
             "hc12",

@@ -13,7 +13,8 @@ fn opt_of_knapsack_250_text_and_json() {
     assert!(
         text.contains("optimum 1533.821142")
             && text.contains("172 items")
-            && text.contains("scale 1000000"),
+            && text.contains("scale 1000000")
+            && text.ends_with("\nstopped by done\n"),
         "{text}"
     );
     let j: serde_json::Value =
@@ -25,6 +26,8 @@ fn opt_of_knapsack_250_text_and_json() {
     assert_eq!(j["int_capacity"], 673_867_780u64);
     assert_eq!(j["selected"].as_array().unwrap().len(), 172);
     assert!(j["seconds"].as_f64().unwrap() >= 0.0);
+    // an exact algorithm that finished
+    assert_eq!(j["stopped_by"], "done");
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod run;
 
 mod awvd;
 mod commands;
+mod contract;
 mod de;
 mod de_batch;
 mod hc12;

@@ -26,10 +26,22 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// Standard output of a `sat solve` that must find a model: it exits with 10, as SAT solvers do.
+fn solved(args: &[&str]) -> String {
+    let o = metaopt(args);
+    assert_eq!(
+        o.status.code(),
+        Some(10),
+        "metaopt {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
 #[test]
 fn solve_prints_a_verified_model_in_competition_format_and_eval_agrees() {
     let cnf = satlib("uf50-218/uf50-01.cnf");
-    let out = ok(&["sat", "solve", &cnf, "--seed", "2"]);
+    let out = solved(&["sat", "solve", &cnf, "--seed", "2"]);
     assert!(out.lines().any(|l| l == "s SATISFIABLE"), "{out}");
     let model: Vec<&str> = out
         .lines()
@@ -55,7 +67,7 @@ fn solve_prints_a_verified_model_in_competition_format_and_eval_agrees() {
 #[test]
 fn eval_reads_the_output_of_solve_as_one_assignment() {
     let cnf = satlib("uf50-218/uf50-01.cnf");
-    let out = ok(&["sat", "solve", &cnf, "--seed", "2"]);
+    let out = solved(&["sat", "solve", &cnf, "--seed", "2"]);
     assert!(
         out.lines().filter(|l| l.starts_with("v ")).count() > 1,
         "the model spans several v lines: {out}"
@@ -202,9 +214,10 @@ fn solve_defaults_to_probsat_walks_with_a_verified_model() {
     for backend in [&[][..], &["--cpu"][..]] {
         let mut args = vec!["sat", "solve", &cnf, "--walks", "4"];
         args.extend_from_slice(backend);
-        let out = ok(&args);
+        let out = solved(&args);
         assert!(out.lines().any(|l| l == "s SATISFIABLE"), "{out}");
         assert!(out.contains("4 walks of probsat"), "{out}");
+        assert!(out.lines().any(|l| l == "c stopped by target"), "{out}");
         let model = v_literals(&out);
         assert_eq!(model.len(), 100);
         for (i, &l) in model.iter().enumerate() {
@@ -212,11 +225,12 @@ fn solve_defaults_to_probsat_walks_with_a_verified_model() {
         }
         assert_model(&cnf, &model);
         args.push("--json");
-        let j: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+        let j: serde_json::Value = serde_json::from_str(&solved(&args)).unwrap();
         assert_eq!(j["method"], "probsat");
         assert_eq!(j["walks"], 4);
         assert_eq!(j["status"], "satisfiable");
-        assert_eq!(j["stop"], "target");
+        assert_eq!(j["stopped_by"], "target");
+        assert!(j.get("stop").is_none(), "one key: {j}");
         assert_eq!(j["best_unsatisfied"], 0);
         assert!(
             j["flips"].as_u64().unwrap() > 0 && j["flips_per_second"].as_f64().unwrap() > 0.0,
@@ -235,7 +249,7 @@ fn solve_defaults_to_probsat_walks_with_a_verified_model() {
         assert_model(&cnf, &m);
     }
     // WalkSAT with its noise finds one too
-    let out = ok(&[
+    let out = solved(&[
         "sat", "solve", &cnf, "--method", "walksat", "--noise", "0.5", "--cpu", "--walks", "2",
     ]);
     assert!(
@@ -264,6 +278,7 @@ fn probsat_on_uuf_ends_unknown_at_the_limit() {
         out.lines().any(|l| l == "s UNKNOWN") && !out.contains("\nv "),
         "{out}"
     );
+    assert!(out.lines().any(|l| l == "c stopped by time_limit"), "{out}");
     let j: serde_json::Value = serde_json::from_str(&ok(&[
         "sat",
         "solve",
@@ -274,7 +289,7 @@ fn probsat_on_uuf_ends_unknown_at_the_limit() {
     ]))
     .unwrap();
     assert_eq!(j["status"], "unknown");
-    assert_eq!(j["stop"], "time_limit");
+    assert_eq!(j["stopped_by"], "time_limit");
     assert!(
         j["model"].is_null() && j["best_unsatisfied"].as_u64().unwrap() >= 1,
         "{j}"
@@ -299,7 +314,7 @@ fn probsat_on_uuf_ends_unknown_at_the_limit() {
         "--json",
     ];
     let j: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
-    assert_eq!(j["stop"], "budget");
+    assert_eq!(j["stopped_by"], "budget");
     assert_eq!(j["flips"], 30000, "{j}");
     assert_eq!(j["restarts"], 27, "9 restarts in 10000 flips per walk: {j}");
     assert_eq!(j["launches"], 20, "{j}");
@@ -559,7 +574,7 @@ fn generate_writes_random_ksat_that_solve_reads() {
             "distinct variables in range: {c:?}"
         );
     }
-    let out = ok(&["sat", "solve", &fs, "--cpu", "--walks", "2"]);
+    let out = solved(&["sat", "solve", &fs, "--cpu", "--walks", "2"]);
     assert!(out.lines().any(|l| l == "s SATISFIABLE"), "{out}");
     assert_model(&fs, &v_literals(&out));
     for (args, flag) in [

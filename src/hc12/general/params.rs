@@ -173,6 +173,7 @@ pub struct Hc12RunResult {
     pub seconds: f64,
     pub runs: Vec<RunFigures>,
     /// Why the search ended.
+    #[serde(rename = "stopped_by")]
     pub stop: StopReason,
     /// The precision the solver computes in (resolved at creation).
     pub precision: Precision,

@@ -106,6 +106,7 @@ pub struct QapSolveResult {
     pub seconds_to_best: f64,
     pub target_reached: bool,
     /// Why the search ended.
+    #[serde(rename = "stopped_by")]
     pub stop: StopReason,
 }
 

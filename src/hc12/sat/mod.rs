@@ -99,6 +99,7 @@ pub struct SatSolveResult {
     pub evaluations: u64,
     pub seconds: f64,
     /// Why the search ended (`Target`: a model).
+    #[serde(rename = "stopped_by")]
     pub stop: StopReason,
 }
 

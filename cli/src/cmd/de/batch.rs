@@ -255,6 +255,23 @@ pub fn stop_word(s: Option<StopReason>) -> &'static str {
     s.map_or("running", StopReason::word)
 }
 
+/// Why the batch as a whole ended: interrupted or the time limit when either cut a problem
+/// short, else the budget when a problem ran all its generations, else the target (every problem
+/// reached it).
+pub fn batch_stop(results: &[BatchResult]) -> StopReason {
+    let rank = |s: StopReason| match s {
+        StopReason::Interrupted => 3,
+        StopReason::TimeLimit => 2,
+        StopReason::Target => 0,
+        _ => 1,
+    };
+    results
+        .iter()
+        .filter_map(|r| r.stop)
+        .max_by_key(|&s| rank(s))
+        .unwrap_or(StopReason::Budget)
+}
+
 #[derive(Serialize)]
 struct Row<'a> {
     problem: usize,
@@ -284,6 +301,8 @@ struct BatchJson<'a> {
     seconds: f64,
     generations_per_second: f64,
     evaluations_per_second: f64,
+    /// Why the batch ended ([`batch_stop`]); each result has its own.
+    stopped_by: StopReason,
     results: Vec<Row<'a>>,
 }
 
@@ -425,6 +444,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             *x = out::rounded(*x, single);
         }
     }
+    let stopped_by = batch_stop(&results);
     let gens: u64 = results.iter().map(|r| r.generations).sum();
     let evals: u64 = results
         .iter()
@@ -511,6 +531,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             seconds,
             generations_per_second: gens as f64 / seconds.max(1e-12),
             evaluations_per_second: evals as f64 / seconds.max(1e-12),
+            stopped_by,
             results: rows,
         });
     }
@@ -525,6 +546,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         out::rate(gens as f64 / seconds.max(1e-12)),
         out::rate(evals as f64 / seconds.max(1e-12))
     );
+    t += &format!("stopped by   {stopped_by}\n");
     t += &format!(
         "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n",
         "problem",
