@@ -85,7 +85,12 @@ pub mod device;
 pub mod error;
 pub mod ffi;
 pub mod hc12;
-pub mod interrupt;
+/// Cancellation: the process-wide interrupt, stop tokens, clocks ([`run::cancel`]) and the stop
+/// reason, under the path every solver and front end names.
+pub mod interrupt {
+    pub use crate::run::cancel::*;
+    pub use crate::run::StopReason;
+}
 #[cfg(test)]
 mod module_tables;
 pub mod multi;

@@ -6,7 +6,7 @@
 //! stagnation count and the progress callback; the solver owns its step.
 
 use super::StopReason;
-use crate::interrupt::{Clock, StopToken, Watch};
+use super::cancel::{Clock, StopToken, Watch};
 use std::time::{Duration, Instant};
 
 /// The time one launch aims at under a time limit or a stop token, so that a run stops within

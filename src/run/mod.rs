@@ -2,15 +2,17 @@
 //! ([`StopReason`]), one decision of when to stop ([`Driver`]), launches sized to the time left
 //! ([`Pacer`]), and outputs written so that a kill never leaves a truncated file ([`output`]).
 //!
-//! Cancellation itself (the process-wide interrupt, stop tokens, clocks) is in
-//! [`interrupt`](mod@crate::interrupt); this module decides with it.
+//! Cancellation itself (the process-wide interrupt, stop tokens, clocks) is [`cancel`], also
+//! reachable as `metaopt::interrupt`.
 //!
 //! | module | what |
 //! |---|---|
+//! | [`cancel`] | the process-wide interrupt, stop tokens, clocks and time-limit checks |
 //! | `stop` | [`StopReason`] and the one table of its numbers in the C ABI |
 //! | `driver` | [`Driver`]: when a run stops, the size of its next launch, progress |
 //! | [`output`] | outputs checked before a run and written atomically |
 
+pub mod cancel;
 mod driver;
 pub mod output;
 mod stop;

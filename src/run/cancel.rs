@@ -9,7 +9,8 @@
 //!
 //! Every solver loop asks its [`Watch`] between kernel launches, generations, climb steps and
 //! restarts, so an interrupted call returns within about one launch, with its best so far and
-//! [`StopReason::Interrupted`]. The decision itself is [`crate::run::Driver`]'s.
+//! [`StopReason::Interrupted`](super::StopReason::Interrupted). The decision itself is
+//! [`Driver`](super::Driver)'s.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -188,9 +189,6 @@ impl Cut {
         self.watch.stopped() || self.clock.expired()
     }
 }
-
-/// Why a run ended: the one reason of every solver, defined with the run contract.
-pub use crate::run::StopReason;
 
 #[cfg(test)]
 mod tests {
