@@ -5,8 +5,8 @@
 //! set-up, which counts against the limit), the interrupt and the stop token, the limits, the
 //! stagnation count and the progress callback; the solver owns its step.
 
-use super::StopReason;
 use super::cancel::{Clock, StopToken, Watch};
+use super::StopReason;
 use std::time::{Duration, Instant};
 
 /// The time one launch aims at under a time limit or a stop token, so that a run stops within
