@@ -515,7 +515,9 @@ def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optio
     ``time_limit``, ``target`` (a cost or ``"bks"``), ``seed``, ``bks`` and its other keyword
     options) and returns a ``QAPTsSolution``; ``method="hc12"`` the iterated HC12 solve
     (``HC12QAP.solve``; ``swaps`` (default 16) and ``mask_order`` (2) among the keyword options,
-    ``runs`` (100), ``start``, ``restart``) and returns a ``QAPSolution``. ``cpu=True`` runs on
+    ``runs`` (100), ``start``, ``restart``) and returns a ``QAPSolution``. A warm start: ``start=``
+    a 0-based permutation (or a list of them, one for each of the first chains with ``"ts"``; the
+    first run's start with ``"hc12"``). ``cpu=True`` runs on
     the CPU instead of the device in use. ``seed=None`` draws a fresh seed.
 
     Also ``metaopt.qap.solve``. The result has ``.cost``, ``.permutation`` (0-based: facility i
@@ -550,6 +552,15 @@ def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optio
         if cpu:
             q.set_backend("cpu")
         if method == "ts":
+            if "start" in options:  # warm start: one permutation, or one for each of the first chains
+                start = options.pop("start")
+                if options.get("starts") is not None:
+                    raise ValueError("give start or starts, not both")
+                if isinstance(start, str) or start is None:
+                    raise ValueError("start: method='ts' starts from 0-based permutations (one, or one per "
+                                     f"chain), got {start!r}")
+                rows = np.asarray(start)
+                options["starts"] = [rows] if rows.ndim == 1 else list(rows)
             return q.solve_ts(chains=chains, iterations=iterations, time_limit=time_limit, target=target, seed=seed,
                               bks=bks, **options)
         if iterations is not None or chains != 32:

@@ -76,3 +76,18 @@ def test_the_device_gives_the_cpu_result():
     cpu = metaopt.qap_solve(A, B, chains=3, iterations=500, cpu=True)
     dev = metaopt.qap_solve(A, B, chains=3, iterations=500)
     assert cpu.cost == dev.cost and np.array_equal(cpu.permutation, dev.permutation)
+
+
+def test_a_warm_start_from_given_permutations():
+    # nug12's optimal permutation (QAPLIB's nug12.sln, 1-based): a chain started there reports it
+    # after one iteration, whatever the seed
+    opt = np.array([12, 7, 9, 3, 4, 8, 11, 1, 5, 6, 10, 2]) - 1
+    for start in (opt, [opt, opt[::-1]]):
+        r = metaopt.qap.solve(DATA / "nug12.dat", iterations=1, chains=4, seed=5, start=start)
+        assert r.cost == 578 and list(r.permutation) == list(opt), r
+    cold = metaopt.qap.solve(DATA / "nug12.dat", iterations=1, chains=4, seed=5)
+    assert cold.cost > 578
+    with pytest.raises(ValueError, match="start"):
+        metaopt.qap.solve(DATA / "nug12.dat", iterations=1, start="identity")
+    with pytest.raises(ValueError, match="starts"):
+        metaopt.qap.solve(DATA / "nug12.dat", iterations=1, start=[0] * 12)

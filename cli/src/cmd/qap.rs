@@ -187,7 +187,66 @@ pub fn eval(a: &EvalArgs) -> CliResult {
     out::print(&s)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// `--start`: a kind of start, or a file of permutations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum StartSpec {
+    Kind(StartArg),
+    File(PathBuf),
+}
+
+fn parse_start(s: &str) -> Result<StartSpec, String> {
+    match StartArg::from_str(s, true) {
+        Ok(k) => Ok(StartSpec::Kind(k)),
+        Err(_) if s.is_empty() => Err("expected a kind of start or a file".into()),
+        Err(_) => Ok(StartSpec::File(PathBuf::from(s))),
+    }
+}
+
+/// The largest `--start` file read (a permutation of 2,048 units in a line is about 10 KB).
+const MAX_START_FILE_BYTES: u64 = 64 << 20;
+
+/// The permutations of a `--start` file, 0-based, for an instance of `n` units.
+fn read_starts(path: &Path, n: usize, base: usize) -> CliResult<Vec<Vec<usize>>> {
+    let fail = |m: String| Failure(format!("--start: {}: {m}", path.display()));
+    let len = std::fs::metadata(path)
+        .map_err(|e| fail(e.to_string()))?
+        .len();
+    if len > MAX_START_FILE_BYTES {
+        return Err(fail(format!(
+            "{len} bytes; at most {MAX_START_FILE_BYTES} are read"
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let mut starts = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let p =
+            parse_permutation(line, n, base).map_err(|e| fail(format!("line {}: {e}", i + 1)))?;
+        starts.push(p);
+    }
+    if starts.is_empty() {
+        return Err(fail("no permutation in the file".into()));
+    }
+    Ok(starts)
+}
+
+/// The given starts of `--start FILE` or `--start-permutation` (none for a kind of start).
+fn given_starts(a: &SolveArgs, n: usize) -> CliResult<Vec<Vec<usize>>> {
+    let base = if a.zero_based { 0 } else { 1 };
+    if let Some(text) = &a.start_permutation {
+        return Ok(vec![parse_permutation(text, n, base)
+            .map_err(|e| permutation_error("--start-permutation", e))?]);
+    }
+    match &a.start {
+        Some(StartSpec::File(path)) => read_starts(path, n, base),
+        _ => Ok(Vec::new()),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum StartArg {
     /// A random permutation from the seed
     Random,
@@ -278,14 +337,18 @@ pub struct SolveArgs {
     seed: SeedArg,
     #[command(flatten)]
     backend: BackendArgs,
-    /// hc12: start of the first run [default: random]
-    #[arg(long, value_enum, conflicts_with = "start_permutation")]
-    start: Option<StartArg>,
-    /// hc12: start of the first run as a permutation "3,10,11,..." (1-based unless --zero-based)
+    /// Where the search starts: random, identity, glb, hrw, pe, ab (hc12's first run), or a FILE
+    /// of permutations, one per line ("3 10 11 ..." or "3,10,11,...", 1-based unless
+    /// --zero-based; '#' lines are comments): ts starts its first chains from them, hc12 its
+    /// first run from the first [default: random]
+    #[arg(long, value_name = "KIND|FILE", value_parser = parse_start, conflicts_with = "start_permutation")]
+    start: Option<StartSpec>,
+    /// The first chain's (ts) or the first run's (hc12) start as a permutation "3,10,11,..."
+    /// (1-based unless --zero-based)
     #[arg(long, value_name = "P")]
     start_permutation: Option<String>,
-    /// hc12: --start-permutation is 0-based
-    #[arg(long, requires = "start_permutation")]
+    /// The permutations of --start-permutation or a --start file are 0-based
+    #[arg(long)]
     zero_based: bool,
     /// hc12: what follows a finished run [default: rebase]
     #[arg(long, value_enum)]
@@ -320,9 +383,10 @@ impl SolveArgs {
             ("--mask-order", self.mask_order.is_some()),
             ("--restarts", self.restarts.is_some()),
             ("--max-runs", self.max_runs.max_runs.is_some()),
-            ("--start", self.start.is_some()),
-            ("--start-permutation", self.start_permutation.is_some()),
-            ("--zero-based", self.zero_based),
+            (
+                "--start (a kind of start)",
+                matches!(self.start, Some(StartSpec::Kind(k)) if k != StartArg::Random),
+            ),
             ("--restart-mode", self.restart_mode.is_some()),
             ("--full-cost", self.full_cost),
             ("--tabu", self.tabu.tabu.is_some()),
@@ -448,15 +512,10 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     } else {
         CostForm::Delta
     };
-    let start = match &a.start_permutation {
-        Some(text) => {
-            let base = if a.zero_based { 0 } else { 1 };
-            Start::Given(
-                parse_permutation(text, inst.n, base)
-                    .map_err(|e| permutation_error("--start-permutation", e))?,
-            )
-        }
-        None => match a.start.unwrap_or(StartArg::Random) {
+    let given = given_starts(a, inst.n)?;
+    let start = match (given.into_iter().next(), &a.start) {
+        (Some(p), _) => Start::Given(p),
+        (None, Some(StartSpec::Kind(k))) => match k {
             StartArg::Random => Start::Random,
             StartArg::Identity => Start::Identity,
             StartArg::Glb => Start::Glb,
@@ -464,6 +523,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
             StartArg::Pe => Start::Pe,
             StartArg::Ab => Start::Ab,
         },
+        (None, _) => Start::Random,
     };
     let time_limit = a.time_limit.time_limit;
     let runs = match (a.restarts, time_limit) {
@@ -700,6 +760,7 @@ fn solve_ts(
         seed: a.seed.seed,
         time_limit,
         target,
+        starts: given_starts(a, inst.n)?,
         ..defaults
     });
     if a.max_iterations.max_iterations == Some(0) && time_limit.is_none() {

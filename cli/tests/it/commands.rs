@@ -1010,6 +1010,91 @@ fn ts_prints_a_readable_summary_and_stops_by_iterations() {
 }
 
 #[test]
+fn the_tabu_search_warm_starts_from_given_permutations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let nug12 = data("nug12.dat");
+    // nug12's optimum (cost 578), 1-based, and its reverse
+    let opt = "12 7 9 3 4 8 11 1 5 6 10 2";
+    let file = dir.join("starts.txt");
+    std::fs::write(
+        &file,
+        format!("# two starts\n{opt}\n\n2,10,6,5,1,11,8,4,3,9,7,12\n"),
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let args = [
+            &["qap", "solve", nug12.as_str(), "--cpu", "--chains", "4"][..],
+            &["--iterations", "1", "--seed", "5", "--json"][..],
+            extra,
+        ]
+        .concat();
+        one_json_object(&ok(&args))
+    };
+    let cold = run(&[]);
+    assert!(cold["cost"].as_i64().unwrap() > 578, "{cold:?}");
+    for extra in [
+        &["--start", f][..],
+        &["--start-permutation", "12,7,9,3,4,8,11,1,5,6,10,2"][..],
+    ] {
+        let m = run(extra);
+        assert_eq!(m["cost"], 578, "{extra:?}: {m:?}");
+    }
+    // hc12 takes the file's first permutation for its first run
+    let m = one_json_object(&ok(&[
+        "qap",
+        "solve",
+        "--method",
+        "hc12",
+        &nug12,
+        "--cpu",
+        "--start",
+        f,
+        "--restarts",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(
+        (m["cost"].as_i64(), m["start"].as_str()),
+        (Some(578), Some("given"))
+    );
+    // bad files name the flag, the file and the line
+    for (text, needle) in [
+        ("1 2 3\n", "line 1"),
+        ("# nothing\n", "no permutation"),
+        (&format!("{opt}\n{opt} 13\n")[..], "line 2"),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        fails_with(
+            &["qap", "solve", &nug12, "--cpu", "--start", f],
+            &[],
+            &["--start", "starts.txt", needle],
+        );
+    }
+    std::fs::write(&file, format!("{opt}\n").repeat(5)).unwrap();
+    fails_with(
+        &[
+            "qap", "solve", &nug12, "--cpu", "--chains", "4", "--start", f,
+        ],
+        &[],
+        &["start", "4"],
+    );
+    fails_with(
+        &[
+            "qap",
+            "solve",
+            &nug12,
+            "--cpu",
+            "--start",
+            "/nonexistent/starts.txt",
+        ],
+        &[],
+        &["--start", "/nonexistent/starts.txt"],
+    );
+}
+
+#[test]
 fn flags_of_the_other_method_are_refused() {
     let nug12 = data("nug12.dat");
     for (flag, args) in [
@@ -1017,10 +1102,6 @@ fn flags_of_the_other_method_are_refused() {
         ("--mask-order", vec!["--mask-order", "1"]),
         ("--restarts", vec!["--restarts", "0"]),
         ("--start", vec!["--start", "identity"]),
-        (
-            "--start-permutation",
-            vec!["--start-permutation", "1,2,3,4,5,6,7,8,9,10,11,12"],
-        ),
         ("--restart-mode", vec!["--restart-mode", "random"]),
         ("--full-cost", vec!["--full-cost"]),
         ("--tabu", vec!["--tabu", "10"]),
