@@ -23,8 +23,9 @@ mod device;
 
 use crate::device::Backend;
 use crate::error::{Error, Result};
-use crate::interrupt::{check_time_limit, Clock, StopReason, StopToken, Watch};
+use crate::interrupt::{check_time_limit, StopReason, StopToken};
 use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
+use crate::run::{Driver, Progress};
 use cpu::CpuWalks;
 use device::DeviceWalks;
 use serde::Serialize;
@@ -300,6 +301,11 @@ impl Default for SlsOptions {
 }
 
 impl SlsOptions {
+    /// The flip budget per walk, if any (`max_flips`, 0: none).
+    pub fn max_flips_cap(&self) -> Option<u64> {
+        (self.max_flips > 0).then_some(self.max_flips)
+    }
+
     /// Checks every option; errors name the argument.
     pub fn check(&self) -> Result<()> {
         self.break_function.check()?;
@@ -474,9 +480,24 @@ impl SatSls {
 
     /// Runs the walks until a model, the flip budget, the time limit or an interrupt.
     pub fn solve(&mut self, opts: &SlsOptions) -> Result<SatSlsSolveResult> {
+        self.solve_observed(opts, |_| true)
+    }
+
+    /// [`solve`](Self::solve), calling `progress` before every launch and at the end (its `work` is the flips
+    /// per walk so far); `false` from it stops the walks (stopped by the budget).
+    pub fn solve_observed(
+        &mut self,
+        opts: &SlsOptions,
+        progress: impl FnMut(&Progress) -> bool,
+    ) -> Result<SatSlsSolveResult> {
         opts.check()?;
-        let clock = Clock::since(opts.since.unwrap_or_else(Instant::now), opts.time_limit);
-        let watch = Watch::new(opts.stop_token.as_ref());
+        let mut driver = Driver::new(
+            opts.since.unwrap_or_else(Instant::now),
+            opts.time_limit,
+            opts.stop_token.as_ref(),
+        )
+        .budget((opts.max_flips > 0).then_some(opts.max_flips))
+        .on_progress(progress);
         let params = WalkParams {
             method: opts.method,
             table: opts.break_function.table(self.f.max_len),
@@ -503,28 +524,28 @@ impl SatSls {
             if found != 0 {
                 break StopReason::Target;
             }
-            if opts.max_flips > 0 && done >= opts.max_flips {
-                break StopReason::Budget;
+            if let Some(r) = driver.check(done, 0, f64::INFINITY) {
+                break r;
             }
-            if watch.stopped() {
-                break StopReason::Interrupted;
-            }
-            if clock.expired() {
-                break StopReason::TimeLimit;
-            }
+            // launches of the chosen size (so a seed gives the same walks), shorter only where
+            // the time left asks for it
             let mut flips = opts.flips_per_launch as u64;
-            if opts.max_flips > 0 {
+            if opts.time_limit.is_some() {
+                flips = driver.next_size(flips.min(POLL as u64), flips, done);
+            } else if opts.max_flips > 0 {
                 flips = flips.min(opts.max_flips - done);
             }
-            found = match &mut engine {
-                Engine::Cpu(c) => c.launch(&self.f, &params, flips as u32, POLL),
-                Engine::Device(d) => d.launch(
-                    flips as u32,
-                    params.restart_flips,
-                    params.seed,
-                    params.noise,
-                )?,
-            };
+            found = driver.step(flips, |flips| -> Result<u32> {
+                Ok(match &mut engine {
+                    Engine::Cpu(c) => c.launch(&self.f, &params, flips as u32, POLL),
+                    Engine::Device(d) => d.launch(
+                        flips as u32,
+                        params.restart_flips,
+                        params.seed,
+                        params.noise,
+                    )?,
+                })
+            })?;
             done += flips;
             launches += 1;
         };

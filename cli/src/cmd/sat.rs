@@ -411,7 +411,23 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
     };
     let mut s =
         SatSls::new(cnf.clone(), a.walks, backend).map_err(|e| out::renamed_or_cpu(e, &table))?;
-    let r = s.solve(&opts).map_err(|e| out::renamed_or_cpu(e, &table))?;
+    let bar = a
+        .json
+        .progress()
+        .then(|| out::stop_bar(opts.max_flips_cap(), "flip", time_limit));
+    let result = s.solve_observed(&opts, |p| {
+        if let Some(bar) = &bar {
+            if time_limit.is_none() {
+                bar.set_position(p.work);
+            }
+            bar.set_message(format!("{} flips per walk", p.work));
+        }
+        true
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let r = result.map_err(|e| out::renamed_or_cpu(e, &table))?;
     let restarts = r.restarts();
     let per_walk = r.flips_per_second / r.walks.max(1) as f64;
     let found = r.model.is_some();

@@ -262,6 +262,65 @@ fn unsatisfiable_ends_unknown_at_the_time_limit() {
 }
 
 #[test]
+fn launches_are_sized_to_the_time_left() {
+    // a launch of a billion flips per walk would take minutes: under a time limit the driver
+    // cuts launches to the time left, and the progress callback sees each one
+    let cnf = Cnf::from_file(&family("uuf100-430")[0]).unwrap();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        // the program is built (and cached) before the clock starts, as above
+        solve(
+            &cnf,
+            backend,
+            Some(64),
+            &SlsOptions {
+                max_flips: 1,
+                time_limit: None,
+                ..SlsOptions::default()
+            },
+        );
+        let opts = SlsOptions {
+            flips_per_launch: 1_000_000_000,
+            time_limit: Some(Duration::from_millis(500)),
+            ..SlsOptions::default()
+        };
+        let mut s = SatSls::new(cnf.clone(), Some(64), backend).unwrap();
+        let mut seen = Vec::new();
+        let t = std::time::Instant::now();
+        let r = s
+            .solve_observed(&opts, |p| {
+                seen.push(p.work);
+                true
+            })
+            .unwrap();
+        let took = t.elapsed().as_secs_f64();
+        assert!(took < 0.5 + 1.0, "{backend:?}: {took} s");
+        assert_eq!(r.stop, StopReason::TimeLimit, "{backend:?}");
+        // before every launch and once at the end
+        assert!(
+            r.launches >= 2 && seen.len() as u64 == r.launches + 1,
+            "{backend:?}"
+        );
+        assert_eq!(seen[0], 0);
+        assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+        assert!(r.flips / 64 < 1_000_000_000);
+    }
+}
+
+#[test]
+fn a_progress_callback_stops_the_walks() {
+    let cnf = Cnf::from_file(&family("uuf50-218")[0]).unwrap();
+    let mut s = SatSls::new(cnf, Some(8), Backend::Cpu).unwrap();
+    let opts = SlsOptions {
+        flips_per_launch: 1000,
+        time_limit: None,
+        max_flips: 1_000_000,
+        ..SlsOptions::default()
+    };
+    let r = s.solve_observed(&opts, |p| p.work < 3000).unwrap();
+    assert_eq!((r.stop, r.launches), (StopReason::Budget, 3));
+}
+
+#[test]
 fn flip_budget_stops_with_limit() {
     let cnf = Cnf::from_file(&family("uuf50-218")[3]).unwrap();
     let opts = SlsOptions {
