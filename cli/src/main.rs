@@ -15,6 +15,7 @@
 //! | [`cmd`] | one module per command |
 //! | [`bench`] | the benchmark drivers (`metaopt bench ...`) |
 //! | [`experiment`] | the thesis's experiments and the computations behind its tables |
+//! | [`convergence`] | `--csv` and `--plot` convergence logs of the iterative solvers |
 //! | [`out`] | the error type, output, CSV, progress bars, number formatting and statistics |
 //! | [`plot`] | PNG plots |
 //! | [`mpi`] | `--mpi`: one rank of an MPI job per machine |
@@ -25,6 +26,7 @@
 mod args;
 mod bench;
 mod cmd;
+mod convergence;
 mod experiment;
 mod mpi;
 mod out;

@@ -309,6 +309,8 @@ enum MethodArg {
 pub struct SolveArgs {
     /// QAPLIB instance (.dat); the best-known value is looked up in BKS.csv beside it
     instance: PathBuf,
+    #[command(flatten)]
+    convergence: crate::convergence::ConvergenceArgs,
     /// The solver
     #[arg(long, value_enum, default_value_t = MethodArg::Ts)]
     method: MethodArg,
@@ -486,6 +488,7 @@ fn progress_bar(runs: u32, limit: Option<Duration>) -> ProgressBar {
 }
 
 pub fn solve(a: &SolveArgs) -> CliResult {
+    a.convergence.check()?;
     a.check_method_flags()?;
     let inst = QapInstance::from_dat(&a.instance)?;
     let bks = best_known(&a.instance, a.bks);
@@ -565,7 +568,11 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     };
 
     let bar = a.json.progress().then(|| progress_bar(runs, time_limit));
+    let log = a.convergence.log("runs");
     let on_progress = |p: &RunReport<Cost>| {
+        if let Some(log) = &log {
+            log.record(p.runs as u64, p.best.as_f64());
+        }
         if let Some(bar) = &bar {
             match time_limit {
                 Some(_) => bar.set_position(p.elapsed.as_millis() as u64),
@@ -584,6 +591,8 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         bar.finish_and_clear();
     }
     let r = result.map_err(solver_error)?;
+    a.convergence
+        .write(log.as_ref(), &format!("{}: HC12 best cost", inst.name))?;
     let gap = bks.map(|(v, _)| gap_percent(r.cost.as_f64(), v as f64));
     let perm1 = one_based(&r.permutation);
     let start_name = match start {
@@ -800,7 +809,11 @@ fn solve_ts(
         ),
     });
     let t0 = std::time::Instant::now();
+    let log = a.convergence.log("iterations");
     let on_progress = |p: &QapTsProgress| {
+        if let Some(log) = &log {
+            log.record(p.iterations, p.best.as_f64());
+        }
         if let Some(bar) = &bar {
             match time_limit {
                 Some(_) => bar.set_position(t0.elapsed().as_millis() as u64),
@@ -844,6 +857,10 @@ fn solve_ts(
             r
         }
     };
+    a.convergence.write(
+        log.as_ref(),
+        &format!("{}: robust tabu search, best cost", inst.name),
+    )?;
 
     let gap = bks.map(|(v, _)| gap_percent(r.cost.as_f64(), v as f64));
     let perm1 = one_based(&r.permutation);

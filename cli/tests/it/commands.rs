@@ -1095,6 +1095,59 @@ fn the_tabu_search_warm_starts_from_given_permutations() {
 }
 
 #[test]
+fn qap_solve_writes_its_convergence_log_and_plot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nug12 = data("nug12.dat");
+    for (method, work) in [("ts", "iterations"), ("hc12", "runs")] {
+        let csv = tmp.path().join(format!("{method}.csv"));
+        let png = tmp.path().join(format!("{method}.png"));
+        let m = one_json_object(&ok(&[
+            "qap",
+            "solve",
+            &nug12,
+            "--cpu",
+            "--method",
+            method,
+            "--csv",
+            csv.to_str().unwrap(),
+            "--plot",
+            png.to_str().unwrap(),
+            "--json",
+        ]));
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(format!("seconds,{work},best").as_str()));
+        let rows: Vec<(f64, u64, f64)> = lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (
+                    f[0].parse().unwrap(),
+                    f[1].parse().unwrap(),
+                    f[2].parse().unwrap(),
+                )
+            })
+            .collect();
+        assert!(!rows.is_empty(), "{method}");
+        // time and work go forward, the best never gets worse, and the last is the result
+        assert!(rows
+            .windows(2)
+            .all(|w| w[0].0 <= w[1].0 && w[0].1 < w[1].1 && w[1].2 <= w[0].2));
+        assert_eq!(
+            rows.last().unwrap().2,
+            m["cost"].as_f64().unwrap(),
+            "{method}"
+        );
+        let png = std::fs::read(&png).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    }
+    fails_with(
+        &["qap", "solve", &nug12, "--cpu", "--plot", "x.svg"],
+        &[],
+        &["--plot", ".png"],
+    );
+}
+
+#[test]
 fn flags_of_the_other_method_are_refused() {
     let nug12 = data("nug12.dat");
     for (flag, args) in [
