@@ -71,6 +71,10 @@ const char *stop_reason_name(int32_t reason) {
     case METAOPT_STOP_TIME_LIMIT: return "timeLimit";
     case METAOPT_STOP_LIMIT: return "limit";
     case METAOPT_STOP_INTERRUPTED: return "interrupted";
+    case METAOPT_STOP_EVALUATIONS: return "evaluations";
+    case METAOPT_STOP_STAGNATION: return "stagnation";
+    case METAOPT_STOP_CONVERGED: return "converged";
+    case METAOPT_STOP_DONE: return "done";
     default: return "unknown";
     }
 }
