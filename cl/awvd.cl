@@ -851,9 +851,11 @@ __kernel void awvd_level(__global const double4* balls,
                          __global const uint* clstart, __global const uint* clitems, uint ncl, __global const uint* refs,
                          __global const uint4* vq, __global const double4* vs, __global uint* outu, __global double4* outs,
                          __global uint* cnt, __global uint* hostlist, __local double* la, __local int* lj, __local double* lr,
-                         __local double* lt) {
+                         __local double* lt, uint first) {
     __local uint lq[AWVD_CLQ + 1];
-    uint e = get_group_id(0);
+    // a level goes out in launches of pieces (the host may stop between them): group g of a
+    // launch searches edge first + g
+    uint e = first + get_group_id(0);
     Grid G = grid_of(balls, cell_start, cell_items, lox, loy, loz, cell, dx, dy, dz, rmax);
 #if !AWVD_DOUBLE
     G.fballs = fballs;
@@ -1186,13 +1188,15 @@ __kernel void awvd_compact(__global const uint* cand, __global const int* adj, _
 // trisector is an ellipse with its smallest sphere valid (radius between minus the smallest
 // radius and rmax) and empty (tolerance 1e-9): that sphere's centre is a point of a vertex-free
 // elliptic edge, so the three pairs share faces. Found triples go to `out` (up to `cap`; the
-// count goes on past it); a ball with more than AWVD_NB near balls is flagged for the host.
+// count goes on past it); a ball with more than AWVD_NB near balls is flagged for the host. The
+// balls go in launches of pieces (the host may stop between them): balls first .. end - 1.
 #define AWVD_NB 160
-__kernel void awvd_loose(__global const double4* balls, uint nballs, __global const uint* cell_start,
+__kernel void awvd_loose(__global const double4* balls, uint end, __global const uint* cell_start,
                          __global const uint* cell_items, double lox, double loy, double loz, double cell, uint dx, uint dy,
-                         uint dz, double rmax, __global uint* count, __global uint4* out, uint cap, __global uint* host) {
-    uint i = get_global_id(0);
-    if (i >= nballs) return;
+                         uint dz, double rmax, __global uint* count, __global uint4* out, uint cap, __global uint* host,
+                         uint first) {
+    uint i = first + get_global_id(0);
+    if (i >= end) return;
     Grid G = grid_of(balls, cell_start, cell_items, lox, loy, loz, cell, dx, dy, dz, rmax);
     double4 bi = balls[i];
     uint nb[AWVD_NB];

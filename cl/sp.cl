@@ -336,15 +336,16 @@ typedef ulong LB_T;
 
 #ifdef L_INF
 // rounds: [0] the most rounds of any group (atomic maximum), [1] set when a group had not
-// converged after max_rounds rounds.
+// converged after max_rounds rounds. The sources go in launches of pieces (so that the host can
+// stop between them): group g of a launch searches from row first + g.
 __kernel void sp_local(__global const ulong *off, __global const uint *tgt, __global const W_T *w,
                        __global const ulong *roff, __global const uint *rsrc, __global const W_T *rw,
                        __global LB_T *dist, __global uint *pred, __global const uint *sources,
                        uint n, uint max_rounds, __global uint *rounds, __local LB_T *ld,
-                       __local uint *bits) {
+                       __local uint *bits, uint first) {
     __local uint flag;
     uint lid = get_local_id(0), lsz = get_local_size(0);
-    uint row = get_group_id(0);
+    uint row = first + get_group_id(0);
     uint src = sources[row];
     uint nw = (n + 31) >> 5;
     __local uint *cu = bits;

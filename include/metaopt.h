@@ -98,6 +98,8 @@ typedef enum MetaoptErrorCode {
   /**
    * The call was stopped by `metaopt_interrupt` or its stop token; unlike the errors, its
    * result (or handle) holds the best found so far, and its stop reason says interrupted.
+   * The exact computations (shortest paths, the Voronoi diagram) have no best so far: their
+   * result is then empty, as after an error.
    */
   METAOPT_INTERRUPTED = 16,
   /**
@@ -109,6 +111,11 @@ typedef enum MetaoptErrorCode {
    * every finite one and never reported as best).
    */
   METAOPT_ERR_NON_FINITE_OBJECTIVE = 18,
+  /**
+   * An exact computation (shortest paths, the Voronoi diagram) did not finish within its
+   * `time_limit_s`; the result is empty.
+   */
+  METAOPT_ERR_TIME_LIMIT = 19,
 } MetaoptErrorCode;
 
 /**
@@ -847,6 +854,18 @@ typedef struct MetaoptAcoOptions {
    * `device`.
    */
   int32_t device;
+  /**
+   * Time limit in seconds (0..=1e9), counted from the start of the call (program build and
+   * upload included) and checked between iterations; 0 = none. NaN, infinite, negative or
+   * larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
+   */
+  double time_limit_s;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+   * stops the run between iterations as `metaopt_interrupt` does (the best path so far,
+   * `METAOPT_INTERRUPTED`).
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptAcoOptions;
 
 /**
@@ -924,13 +943,21 @@ typedef struct MetaoptAcoRunResult {
    */
   char *backend;
   /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best path so far) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
    */
   int32_t error_code;
   /**
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * A `MetaoptStopReason`: why the run ended (`METAOPT_STOP_LIMIT`: its iterations;
+   * `METAOPT_STOP_STAGNATION`: `max_no_improve`; `METAOPT_STOP_TIME_LIMIT`;
+   * `METAOPT_STOP_INTERRUPTED`; `METAOPT_STOP_DONE`: no iteration was needed, the target being
+   * unreachable or the source itself).
+   */
+  int32_t stop_reason;
 } MetaoptAcoRunResult;
 
 /**
@@ -961,6 +988,19 @@ typedef struct MetaoptAwvdOptions {
    * float pass with the suspects re-checked in double (the default).
    */
   uint8_t double_precision;
+  /**
+   * Time limit in seconds (0..=1e9), counted from the start of the diagram (reading a file
+   * excluded) with the device's program build and upload; 0 = none. A diagram not finished
+   * by then is `METAOPT_ERR_TIME_LIMIT` with no handle. NaN, infinite, negative or larger
+   * values are `METAOPT_ERR_INVALID_ARGUMENT`.
+   */
+  double time_limit_s;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it, as
+   * `metaopt_interrupt` does, ends the call with `METAOPT_INTERRUPTED` and no handle (a part
+   * of a diagram is no result).
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptAwvdOptions;
 
 /**
@@ -1006,7 +1046,8 @@ typedef struct MetaoptAwvdResult {
    */
   char *backend;
   /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   * `METAOPT_OK` or a `MetaoptErrorCode` (`METAOPT_INTERRUPTED` and `METAOPT_ERR_TIME_LIMIT`
+   * included: then there is no handle).
    */
   int32_t error_code;
   /**
@@ -2976,6 +3017,18 @@ typedef struct MetaoptSpOptions {
    * `device`.
    */
   int32_t device;
+  /**
+   * Time limit in seconds (0..=1e9), counted from the start of the call (program build and
+   * upload included); 0 = none. A call not finished by then is `METAOPT_ERR_TIME_LIMIT` with
+   * an empty result (partial distances are no result). NaN, infinite, negative or larger
+   * values are `METAOPT_ERR_INVALID_ARGUMENT`.
+   */
+  double time_limit_s;
+  /**
+   * NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it, as
+   * `metaopt_interrupt` does, ends the call with `METAOPT_INTERRUPTED` and an empty result.
+   */
+  const struct MetaoptStopToken *stop_token;
 } MetaoptSpOptions;
 
 /**
@@ -3033,7 +3086,8 @@ typedef struct MetaoptSpResult {
    */
   char *backend;
   /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   * `METAOPT_OK` or a `MetaoptErrorCode` (`METAOPT_INTERRUPTED` and `METAOPT_ERR_TIME_LIMIT`
+   * included: then the result is empty).
    */
   int32_t error_code;
   /**
@@ -3056,7 +3110,9 @@ struct MetaoptAcoOptions metaopt_aco_default_options(void);
  * Runs the ant colony on `graph` from `source` to `target` (vertex numbers `< n`). `options` is
  * borrowed for the call (NULL: `metaopt_aco_default_options()`). An unreachable target is no
  * error: the run makes no iteration and `found` is 0. Errors name `source`, `target` or the
- * option. Free the result with `metaopt_aco_free_run_result`.
+ * option. A run stopped by `stop_token` or `metaopt_interrupt` returns its best path so far with
+ * `METAOPT_INTERRUPTED`; one stopped by `time_limit_s` returns it with `METAOPT_OK` (both say
+ * why in `stop_reason`). Free the result with `metaopt_aco_free_run_result`.
  *
  * # Safety
  * `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
@@ -4541,7 +4597,9 @@ struct MetaoptSpOptions metaopt_sp_default_options(void);
  * in one call. `options` is borrowed for the call (NULL: `metaopt_sp_default_options()`). The
  * device program is built and the graph uploaded at each call. Errors name `sources` (empty, a
  * vertex out of range), `graph` (no vertices), `weights` (u64 weights whose total reaches
- * 2^64 - 1) or the option. Free the result with `metaopt_sp_free_result`.
+ * 2^64 - 1) or the option. A call cut short by `time_limit_s` (`METAOPT_ERR_TIME_LIMIT`), by
+ * `stop_token` or `metaopt_interrupt` (`METAOPT_INTERRUPTED`) returns no distances. Free the
+ * result with `metaopt_sp_free_result`.
  *
  * # Safety
  * `graph` must be NULL or a handle pointer, which the library checks; `sources` NULL or holding

@@ -129,6 +129,7 @@ inline const char *error_code_name(int32_t code) {
     case METAOPT_INTERRUPTED: return "interrupted";
     case METAOPT_ERR_OUT_OF_HOST_MEMORY: return "out of host memory";
     case METAOPT_ERR_NON_FINITE_OBJECTIVE: return "non-finite objective";
+    case METAOPT_ERR_TIME_LIMIT: return "time limit";
     default: return "unknown error";
     }
 }

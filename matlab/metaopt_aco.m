@@ -7,9 +7,11 @@ function r = metaopt_aco(g, source, target, varargin)
 %   (0: never), maxMin (0.01; 0: no bounds), deposit ('all', 'iteration-best'), selection
 %   ('roulette', 'gumbel'), maxSteps (0: no limit), seed (0), groupSize (0: tuning), localSearch
 %   (true: shortcuts and one- to three-vertex detours of the ants' paths; false: the thesis's method),
-%   restart (0: never), cpu (false).
+%   restart (0: never), cpu (false), timeLimit (seconds, checked between iterations; 0: none).
 %   r: path (1-based row; [] when no ant reached the target), length, gap, exactLength (Inf when
 %   unreachable), pheromonePath, pheromoneLength, iterations, foundAtIteration (0: none),
-%   successfulAnts, elapsed, backend.
+%   successfulAnts, elapsed, backend, stopReason ('budget': its iterations, 'stagnation',
+%   'time_limit', 'interrupted', 'done': no iteration needed). Ctrl-C stops the run with the error
+%   metaopt:interrupted, whose message gives the best length so far.
   r = metaopt_mex('aco', g, source, target, metaopt_mex('options', varargin{:}));
 end

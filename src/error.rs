@@ -82,7 +82,8 @@ pub enum Error {
 
     /// A call was stopped by `metaopt::interrupt` or its stop token. The Rust solvers return
     /// `Ok` with their stop reason instead; the C ABI reports this code after it filled the
-    /// result with the best so far.
+    /// result with the best so far. An exact computation (shortest paths, the Voronoi diagram)
+    /// has no best so far: stopped, it returns this error and no result.
     #[error("interrupted: {0}")]
     Interrupted(String),
 
@@ -94,6 +95,11 @@ pub enum Error {
     /// The objective returned only NaN or infinite values: no finite value to report as best.
     #[error("objective returned only non-finite values: {0}")]
     NonFiniteObjective(String),
+
+    /// An exact computation (shortest paths, the Voronoi diagram) did not finish within its time
+    /// limit: there is no result (a partial one would look complete).
+    #[error("time limit: {0}")]
+    TimeLimit(String),
 }
 
 impl Error {
@@ -135,6 +141,22 @@ impl Error {
             Error::Interrupted(_) => 16,
             Error::OutOfHostMemory(_) => 17,
             Error::NonFiniteObjective(_) => 18,
+            Error::TimeLimit(_) => 19,
+        }
+    }
+
+    /// The error of an exact computation, `what`, cut short before it finished: by the
+    /// interrupt or its stop token ([`Error::Interrupted`]) or else by its time limit
+    /// ([`Error::TimeLimit`]); either way there is no result.
+    pub fn cut_short(interrupted: bool, what: &str) -> Self {
+        if interrupted {
+            Error::Interrupted(format!(
+                "{what}: stopped by metaopt_interrupt or the stop token before it finished; no result"
+            ))
+        } else {
+            Error::TimeLimit(format!(
+                "{what}: the time limit passed before it finished; no result"
+            ))
         }
     }
 }

@@ -51,6 +51,8 @@ static const char *code_name(int32_t code) {
     case METAOPT_ERR_INVALID_MEM_SPACE: return "invalidMemSpace";
     case METAOPT_ERR_CALLBACK: return "callback";
     case METAOPT_ERR_BUSY: return "busy";
+    case METAOPT_INTERRUPTED: return "interrupted";
+    case METAOPT_ERR_TIME_LIMIT: return "timeLimit";
     default: return "library";
     }
 }

@@ -18,16 +18,36 @@ static mxArray *rows4_u32(const uint32_t *v, size_t rows, double add) {
     return a;
 }
 
+/* One metaopt_awvd_from_file or metaopt_awvd_build (run_cancellable's body: no mx call). */
+typedef struct {
+    const char *path;
+    uint32_t flags;
+    const double *c;
+    uint32_t n;
+    const MetaoptAwvdOptions *o;
+    MetaoptAwvdResult r;
+} AwvdCall;
+
+static void awvd_body(void *arg) {
+    AwvdCall *a = arg;
+    if (a->path)
+        a->r = metaopt_awvd_from_file(a->path, a->flags, a->o);
+    else
+        a->r = metaopt_awvd_build(a->c, a->c + a->n, a->c + 2 * (size_t)a->n, a->c + 3 * (size_t)a->n, a->n, a->o);
+}
+
 /* 'awvd', balls ([x y z r] rows) or path, [opts: cpu, device (0-based number), double, cell,
- * suspectBound, hetatm, hydrogens, allModels] -> struct quadruples (V x 4, 1-based balls),
+ * suspectBound, hetatm, hydrogens, allModels, timeLimit] -> struct quadruples (V x 4, 1-based balls),
  * which (V x 1, 0 or 1), spheres (V x 4: x y z r), edges (V x 4, 1-based neighbour vertices, 0
  * where the edge is unbounded), contacts (C x 2, 1-based ball pairs), vertices, searches,
  * doubleRechecks, floatReplaced, restarts, elapsed, backend, text (Voronota's vertices format,
- * 0-based balls as Voronota prints them). */
+ * 0-based balls as Voronota prints them). Exact: past timeLimit the error metaopt:timeLimit, after
+ * Ctrl-C metaopt:interrupted, with no result. */
 void mode_awvd(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     const mxArray *in = arg(nrhs, prhs, 1, "balls");
-    static const char *known[] = {"cpu", "device", "double", "cell", "suspectBound", "hetatm", "hydrogens", "allModels", NULL};
+    static const char *known[] = {"cpu",       "device",    "double",    "cell", "suspectBound",
+                                  "hetatm",    "hydrogens", "allModels", "timeLimit", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
     MetaoptAwvdOptions o = metaopt_awvd_default_options();
     uint32_t flags = 0;
@@ -47,11 +67,14 @@ void mode_awvd(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const c
         flags |= METAOPT_AWVD_HYDROGENS;
     if ((v = opt(s, "allModels")) && flag_arg(v, "opts.allModels"))
         flags |= METAOPT_AWVD_ALL_MODELS;
-    MetaoptAwvdResult r;
+    if ((v = opt(s, "timeLimit")))
+        o.time_limit_s = real_scalar(v, "opts.timeLimit");
+    AwvdCall call = {.flags = flags, .o = &o};
+    char *path = NULL;
+    double *c = NULL;
     if (mxIsChar(in)) {
-        char *path = string_arg(in, "balls (a path)");
-        r = metaopt_awvd_from_file(path, flags, &o);
-        mxFree(path);
+        path = string_arg(in, "balls (a path)");
+        call.path = path;
     } else {
         check_real_numeric(in, "balls", "an n x 4 matrix [x y z r] or a file name");
         size_t n = mxGetM(in);
@@ -59,11 +82,25 @@ void mode_awvd(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const c
             fail("badArgument", "balls must be an n x 4 matrix [x y z r], got %s", array_kind(in));
         if (n == 0 || n > 4294967295.0)
             fail("badArgument", "balls must hold at least one row");
-        double *c = mxMalloc(4 * n * sizeof(double));
+        c = mxMalloc(4 * n * sizeof(double));
         for (size_t i = 0; i < 4 * n; ++i)
             c[i] = elem(in, i); /* column-major: x column, y, z, r */
-        r = metaopt_awvd_build(c, c + n, c + 2 * n, c + 3 * n, (uint32_t)n, &o);
-        mxFree(c);
+        call.c = c;
+        call.n = (uint32_t)n;
+    }
+    MetaoptStopToken *token = cancel_token();
+    o.stop_token = token;
+    int user = run_cancellable(0, awvd_body, &call, token);
+    metaopt_stop_token_free(token);
+    mxFree(path);
+    mxFree(c);
+    MetaoptAwvdResult r = call.r;
+    if (user) {
+        if (r.awvd)
+            metaopt_awvd_free(r.awvd);
+        r.awvd = NULL;
+        metaopt_awvd_free_result(&r);
+        fail_interrupted("none (the diagram gives no partial result)");
     }
     CHECK_RESULT(NULL, "metaopt_awvd_build", r, metaopt_awvd_free_result);
     MetaoptAwvd *h = r.awvd;

@@ -218,18 +218,34 @@ void mode_graph_data(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, c
 
 static const char *const METHODS[] = {"bellman-ford", "frontier", "near-far", NULL};
 
+/* One metaopt_sp_sssp_multi (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptGraph *g;
+    const uint32_t *sources;
+    uint32_t k;
+    const MetaoptSpOptions *o;
+    MetaoptSpResult r;
+} SsspCall;
+
+static void sssp_body(void *arg) {
+    SsspCall *c = arg;
+    c->r = metaopt_sp_sssp_multi(c->g, c->sources, c->k, c->o);
+}
+
 /* 'sssp', graph, sources (1-based), [opts: method ('frontier', 'bellman-ford', 'near-far'), delta,
- * cpu, roundsPerCheck, maxRounds] -> [dist, pred, info]: dist and pred k x n (row i for
- * sources(i)); dist Inf where unreachable, pred 1-based with 0 for the source and unreachable
- * vertices; info: reached, edges (k x 1), rounds, elapsed, backend. */
+ * cpu, roundsPerCheck, maxRounds, timeLimit] -> [dist, pred, info]: dist and pred k x n (row i
+ * for sources(i)); dist Inf where unreachable, pred 1-based with 0 for the source and
+ * unreachable vertices; info: reached, edges (k x 1), rounds, elapsed, backend. Exact: past
+ * timeLimit the error metaopt:timeLimit, after Ctrl-C metaopt:interrupted, with no result. */
 void mode_sssp(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)options;
-    GraphState *st = entry_get(arg(nrhs, prhs, 1, "graph"), &kind_graph)->state;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "graph"), &kind_graph);
+    GraphState *st = e->state;
     size_t k;
     uint32_t *src = vertices(arg(nrhs, prhs, 2, "sources"), "sources", st->n, &k);
     if (k == 0 || k > 4294967295.0)
         fail("badArgument", "sources must name at least one vertex");
-    static const char *known[] = {"method", "delta", "cpu", "device", "roundsPerCheck", "maxRounds", NULL};
+    static const char *known[] = {"method", "delta", "cpu", "device", "roundsPerCheck", "maxRounds", "timeLimit", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 3, known), *v;
     MetaoptSpOptions o = metaopt_sp_default_options();
     if ((v = opt(s, "method")))
@@ -244,8 +260,21 @@ void mode_sssp(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const c
         o.rounds_per_check = (uint32_t)int_scalar(v, "opts.roundsPerCheck", 1, 4294967295.0);
     if ((v = opt(s, "maxRounds")))
         o.max_rounds = (uint64_t)int_scalar(v, "opts.maxRounds", 0, 9007199254740992.0);
-    MetaoptSpResult r = metaopt_sp_sssp_multi(st->g, src, (uint32_t)k, &o);
+    if ((v = opt(s, "timeLimit")))
+        o.time_limit_s = real_scalar(v, "opts.timeLimit");
+    MetaoptStopToken *token = cancel_token();
+    o.stop_token = token;
+    SsspCall c = {.g = st->g, .sources = src, .k = (uint32_t)k, .o = &o};
+    call_begin(e, NULL);
+    int user = run_cancellable(0, sssp_body, &c, token);
+    call_end(e);
+    metaopt_stop_token_free(token);
     mxFree(src);
+    MetaoptSpResult r = c.r;
+    if (user) {
+        metaopt_sp_free_result(&r);
+        fail_interrupted("none (exact shortest paths give no partial result)");
+    }
     CHECK_RESULT(NULL, "metaopt_sp_sssp_multi", r, metaopt_sp_free_result);
     size_t n = r.n;
     mxArray *dist = mxCreateDoubleMatrix(k, n, mxREAL), *pred = mxCreateDoubleMatrix(k, n, mxREAL);
@@ -285,22 +314,38 @@ static mxArray *path_row(const uint32_t *p, uint32_t len) {
 }
 
 static const char *const DEPOSITS[] = {"all", "iteration-best", NULL};
+
+/* One metaopt_aco_run (run_cancellable's body: no mx call). */
+typedef struct {
+    MetaoptGraph *g;
+    uint32_t s, t;
+    const MetaoptAcoOptions *o;
+    MetaoptAcoRunResult r;
+} AcoCall;
+
+static void aco_body(void *arg) {
+    AcoCall *c = arg;
+    c->r = metaopt_aco_run(c->g, c->s, c->t, c->o);
+}
 static const char *const SELECTIONS[] = {"roulette", "gumbel", NULL};
 
 /* 'aco', graph, source, target (1-based), [opts: ants, alpha, beta, damping, evaporation,
  * depositExponent, initialPheromone ([] or 0: MAX-MIN reset), iterations (0: the thesis's rule),
  * noImprove, maxMin (0: none), deposit ('all', 'iteration-best'), selection ('roulette',
- * 'gumbel'), maxSteps, seed, groupSize, cpu] -> struct path (1-based row, [] when no ant reached
- * the target), length, gap, exactLength, pheromonePath, pheromoneLength, iterations,
- * foundAtIteration, successfulAnts, elapsed, backend. */
+ * 'gumbel'), maxSteps, seed, groupSize, cpu, timeLimit] -> struct path (1-based row, [] when no
+ * ant reached the target), length, gap, exactLength, pheromonePath, pheromoneLength, iterations,
+ * foundAtIteration, successfulAnts, elapsed, backend, stopReason ('limit': its iterations,
+ * 'stagnation', 'timeLimit', 'interrupted', 'done'). Ctrl-C stops it (mex_cancel.c). */
 void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
-    GraphState *st = entry_get(arg(nrhs, prhs, 1, "graph"), &kind_graph)->state;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "graph"), &kind_graph);
+    GraphState *st = e->state;
     uint32_t s = (uint32_t)(int_scalar(arg(nrhs, prhs, 2, "source"), "source", 1, st->n) - 1);
     uint32_t t = (uint32_t)(int_scalar(arg(nrhs, prhs, 3, "target"), "target", 1, st->n) - 1);
     static const char *known[] = {"ants", "alpha", "beta", "damping", "evaporation", "depositExponent",
                                   "initialPheromone", "iterations", "noImprove", "maxMin", "deposit", "selection",
-                                  "maxSteps", "seed", "groupSize", "localSearch", "restart", "cpu", "device", NULL};
+                                  "maxSteps", "seed", "groupSize", "localSearch", "restart", "cpu", "device",
+                                  "timeLimit", NULL};
     const mxArray *os = options_struct(nrhs, prhs, 4, known), *v;
     MetaoptAcoOptions o = metaopt_aco_default_options();
     if ((v = opt(os, "ants")))
@@ -341,7 +386,26 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
         o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
     if ((v = opt(os, "device")))
         o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
-    MetaoptAcoRunResult r = metaopt_aco_run(st->g, s, t, &o);
+    if ((v = opt(os, "timeLimit")))
+        o.time_limit_s = real_scalar(v, "opts.timeLimit");
+    MetaoptStopToken *token = cancel_token();
+    o.stop_token = token;
+    AcoCall c = {.g = st->g, .s = s, .t = t, .o = &o};
+    call_begin(e, NULL);
+    int user = run_cancellable(0, aco_body, &c, token);
+    call_end(e);
+    metaopt_stop_token_free(token);
+    MetaoptAcoRunResult r = c.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[160];
+        if (r.found)
+            snprintf(best, sizeof best, "length %.17g after %u iterations", r.length, r.iterations);
+        else
+            snprintf(best, sizeof best, "no path after %u iterations", r.iterations);
+        metaopt_aco_free_run_result(&r);
+        fail_interrupted(best);
+    }
     CHECK_RESULT(NULL, "metaopt_aco_run", r, metaopt_aco_free_run_result);
     mxArray *out = empty_struct();
     set_field(out, "path", path_row(r.found ? r.path : NULL, r.path_length));
@@ -355,8 +419,11 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
     set_num(out, "successfulAnts", (double)r.successful_ants);
     set_num(out, "elapsed", r.elapsed_s);
     set_field(out, "backend", mxCreateString(r.backend ? r.backend : ""));
+    set_field(out, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
     metaopt_aco_free_run_result(&r);
     plhs[0] = out;
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
 }
 
 static mxArray *graph_info(Entry *e) {

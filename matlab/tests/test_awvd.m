@@ -82,6 +82,15 @@ check(strcmp(error_of(@() metaopt_awvd(pdb, 'colour', 1)), 'metaopt:badOption'),
 [id, msg] = error_of(@() metaopt_awvd(pdb, 'cpu', true, 'cell', -1));
 check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'cell')), 'awvd: a negative cell');
 
+% a time limit: no diagram past it, the error metaopt:timeLimit
+rand('seed', 1);
+many = [rand(100000, 3) * 140, 1 + rand(100000, 1)];
+tic;
+[id, msg] = error_of(@() metaopt_awvd(many, 'cpu', true, 'timeLimit', 0.3));
+took = toc;
+check(strcmp(id, 'metaopt:timeLimit') && ~isempty(strfind(msg, 'no result')) && took < 1.3, ...
+      sprintf('awvd: 100,000 balls past a 0.3 s limit: metaopt:timeLimit (%.2f s)', took));
+
 fprintf('octave awvd tests: %.1f s\n', toc(t0));
 printf('%d passed, %d failed\n', PASSED, FAILED);
 exit(FAILED > 0);

@@ -199,6 +199,25 @@ check(strcmp(error_of(@() metaopt_info(forged)), 'metaopt:badHandle'), 'a graph 
 metaopt_free(h);
 check(strcmp(error_of(@() metaopt_sssp(h, 1)), 'metaopt:freedHandle'), 'sssp on a freed graph');
 
+% --- time limits: ACO keeps its best path so far, exact shortest paths give none ---
+gb = metaopt_graph('grid', 50, 50, 100, 0, 1);
+tic;
+r = metaopt_aco(gb, 1, 2500, 'iterations', 1000000, 'timeLimit', 0.3);
+took = toc;
+check(strcmp(r.stopReason, 'time_limit') && r.iterations > 0 && r.iterations < 1000000 && took < 1.3 ...
+      && numel(r.path) >= 99 && r.path(1) == 1 && r.path(end) == 2500 && r.length >= r.exactLength, ...
+      sprintf('aco: a 0.3 s limit on a million iterations stops within a second of it (%.2f s, %d iterations)', took, r.iterations));
+r = metaopt_aco(gb, 1, 2500, 'iterations', 2);
+check(strcmp(r.stopReason, 'budget') && r.iterations == 2, 'aco: stopReason budget after its iterations');
+metaopt_free(gb);
+big = metaopt_graph('grid', 1000, 1000, 1, 0, 1);
+tic;
+[id, msg] = error_of(@() metaopt_sssp(big, [1 1000 999001 1000000], 'method', 'bellman-ford', 'timeLimit', 0.3));
+took = toc;
+check(strcmp(id, 'metaopt:timeLimit') && ~isempty(strfind(msg, 'no result')) && took < 1.3, ...
+      sprintf('sssp: past a 0.3 s limit the error metaopt:timeLimit, no result (%.2f s)', took));
+metaopt_free(big);
+
 % --- instances: the class frees its graph ---
 clear g hk
 check(metaopt_mex('live').graph == live0, 'every graph was freed');

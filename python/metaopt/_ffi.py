@@ -54,6 +54,7 @@ METAOPT_ERR_BUSY = 15
 METAOPT_INTERRUPTED = 16
 METAOPT_ERR_OUT_OF_HOST_MEMORY = 17
 METAOPT_ERR_NON_FINITE_OBJECTIVE = 18
+METAOPT_ERR_TIME_LIMIT = 19
 
 # enum MetaoptDeviceKind
 METAOPT_DEVICE_GPU = 0
@@ -299,6 +300,8 @@ class MetaoptAcoOptions(Structure):
         ("local_search", c_uint8),
         ("restart", c_uint32),
         ("device", c_int32),
+        ("time_limit_s", c_double),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -325,6 +328,7 @@ class MetaoptAcoRunResult(Structure):
         ("backend", c_char_ptr),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("stop_reason", c_int32),
     ]
 
 
@@ -335,6 +339,8 @@ class MetaoptAwvdOptions(Structure):
         ("backend", c_int32),
         ("device", c_int32),
         ("double_precision", c_uint8),
+        ("time_limit_s", c_double),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -966,6 +972,8 @@ class MetaoptSpOptions(Structure):
         ("rounds_per_check", c_uint32),
         ("max_rounds", c_uint64),
         ("device", c_int32),
+        ("time_limit_s", c_double),
+        ("stop_token", MetaoptStopToken_p),
     ]
 
 
@@ -1009,6 +1017,7 @@ ENUMS = {
         "METAOPT_INTERRUPTED": METAOPT_INTERRUPTED,
         "METAOPT_ERR_OUT_OF_HOST_MEMORY": METAOPT_ERR_OUT_OF_HOST_MEMORY,
         "METAOPT_ERR_NON_FINITE_OBJECTIVE": METAOPT_ERR_NON_FINITE_OBJECTIVE,
+        "METAOPT_ERR_TIME_LIMIT": METAOPT_ERR_TIME_LIMIT,
     },
     "MetaoptDeviceKind": {
         "METAOPT_DEVICE_GPU": METAOPT_DEVICE_GPU,

@@ -3,15 +3,21 @@
 generator), exact single- and multi-source shortest paths (``sssp``, NumPy arrays out:
 distances as ``scipy.sparse.csgraph.dijkstra`` gives them, ``inf`` for unreachable; predecessors
 with ``-1`` where scipy writes ``-9999``) and the ant colony for one source-target pair
-(``aco_shortest_path``)."""
+(``aco_shortest_path``).
+
+Both take ``time_limit=`` (seconds) and ``stop_token=`` (a ``metaopt.StopToken``), and answer Ctrl-C
+while they run (``_interrupt.run``). The ant colony then returns its best path so far (``stop``
+says why; Ctrl-C raises ``metaopt.Interrupted`` carrying it); exact shortest paths have no result
+so far: past the time limit ``sssp`` raises ``MetaoptError`` (``ErrorCode.TIME_LIMIT``), and
+stopped it raises ``metaopt.Interrupted`` (a ``KeyboardInterrupt``) with no result."""
 
 import ctypes
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks, _ffi, _lib
-from ._errors import check
+from . import _checks, _ffi, _interrupt, _lib
+from ._errors import ErrorCode, check, take_string
 from ._handle import Instance
 from ._result import ArrayEq
 
@@ -258,6 +264,22 @@ class SsspResult(ArrayEq):
         return iter((self.dist, self.pred))
 
 
+def _time_limit(time_limit):
+    """``time_limit=`` as the C field's seconds (0: none)."""
+    if time_limit is None:
+        return 0.0
+    t = _checks.real("time_limit", time_limit)
+    if t <= 0:
+        raise ValueError(f"time_limit must be positive, got {time_limit}")
+    return t
+
+
+def _stop_word(code):
+    """The word of a ``MetaoptStopReason`` (``metaopt_stop_reason_word``)."""
+    w = _lib.lib().metaopt_stop_reason_word(int(code))
+    return w.decode("ascii") if w else str(int(code))
+
+
 def _sp_options(method, delta, cpu, rounds_per_check, max_rounds, device=None):
     o = _lib.lib().metaopt_sp_default_options()
     o.method = _checks.choice("method", method, METHODS)
@@ -269,13 +291,20 @@ def _sp_options(method, delta, cpu, rounds_per_check, max_rounds, device=None):
     return o
 
 
-def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_check=16, max_rounds=None, device=None):
+def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_check=16, max_rounds=None, device=None,
+         time_limit=None, stop_token=None):
     """Exact shortest paths on ``graph`` from ``sources`` (one vertex number: arrays of shape
     (n,); a sequence of k: (k, n), in one device call). ``method``: ``"near-far"`` (the default; with
     ``delta``, None: the library's choice), ``"frontier"`` or ``"bellman-ford"``; ``cpu=True``
     runs Dijkstra per source on the CPU instead of the device in use (``device``: a device number;
     None: the device in use). Returns an ``SsspResult``
-    (``dist, pred = sssp(g, s)``)."""
+    (``dist, pred = sssp(g, s)``).
+
+    ``time_limit`` (seconds, the program build included) and ``stop_token`` (a
+    ``metaopt.StopToken``) bound the call; distances that are not final are no result, so a call
+    past its limit raises ``MetaoptError`` (code ``ErrorCode.TIME_LIMIT``), and one stopped by Ctrl-C,
+    ``metaopt.interrupt()`` or its token raises ``metaopt.Interrupted`` (a ``KeyboardInterrupt``,
+    ``.result`` None)."""
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a metaopt.Graph, got {type(graph).__name__}")
     single = np.ndim(sources) == 0
@@ -283,17 +312,25 @@ def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_ch
     if s.size == 0:
         raise ValueError("sources must name at least one vertex")
     o = _sp_options(method, delta, cpu, rounds_per_check, max_rounds, device)
+    o.time_limit_s = _time_limit(time_limit)
+    stop_token = _interrupt.token_arg(stop_token)
     L = _lib.lib()
     with graph._use("sssp") as h:
-        r = L.metaopt_sp_sssp_multi(h, s.ctypes.data_as(_U32), s.size, ctypes.byref(o))
+        r, caught = _interrupt.run(L.metaopt_sp_sssp_multi, (h, s.ctypes.data_as(_U32), s.size, ctypes.byref(o)), o,
+                                   stop_token, "sssp")
         try:
+            if r.error_code == ErrorCode.INTERRUPTED:
+                # stopped: no distances to give (the result is empty)
+                take_string(r.error_message)
+                r.error_message = None
+                _interrupt.raise_interrupted(caught or KeyboardInterrupt(), None, "sssp")
             check(r, "metaopt_sp_sssp_multi")
             k, n = int(r.k), int(r.n)
             shape = (n,) if single else (k, n)
             dist = np.ctypeslib.as_array(r.dist, shape=(k * n,)).copy().reshape(shape)
             pred = np.ctypeslib.as_array(r.pred, shape=(k * n,)).copy().reshape(shape)
             dist_int = np.ctypeslib.as_array(r.dist_int, shape=(k * n,)).copy().reshape(shape) if r.dist_int else None
-            return SsspResult(
+            result = SsspResult(
                 sources=np.ctypeslib.as_array(r.sources, shape=(k,)).copy(),
                 dist=dist,
                 pred=pred,
@@ -306,6 +343,10 @@ def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_ch
             )
         finally:
             L.metaopt_sp_free_result(ctypes.byref(r))
+    if caught is not None:
+        # Ctrl-C came as the call finished: its complete result goes with the exception
+        _interrupt.raise_interrupted(caught, result, "sssp")
+    return result
 
 
 @dataclass(eq=False)
@@ -315,7 +356,9 @@ class AcoResult(ArrayEq):
     else None) and ``gap`` to ``exact_length`` (host Dijkstra; ``inf`` when unreachable);
     ``pheromone_path`` (the walk along the strongest pheromone, or None), ``pheromone_length``,
     ``pheromone_gap``; ``iterations``, ``found_at_iteration`` (1-based, None), ``successful_ants``,
-    ``elapsed`` (s), ``backend``. ``exact`` says whether ``path`` is a shortest path."""
+    ``elapsed`` (s), ``backend``; ``stop``, why the run ended: ``"budget"`` (its iterations),
+    ``"stagnation"`` (``max_no_improve``), ``"time_limit"``, ``"interrupted"`` or ``"done"`` (no
+    iteration needed). ``exact`` says whether ``path`` is a shortest path."""
 
     source: int
     target: int
@@ -332,6 +375,7 @@ class AcoResult(ArrayEq):
     successful_ants: int
     elapsed: float = field(compare=False)
     backend: str = field(compare=False)
+    stop: str = "budget"
 
     @property
     def exact(self):
@@ -341,7 +385,7 @@ class AcoResult(ArrayEq):
 _ACO_REALS = ("alpha", "beta", "damping", "evaporation", "deposit_exponent")
 
 
-def aco_shortest_path(graph, source, target, cpu=False, device=None, **options):
+def aco_shortest_path(graph, source, target, cpu=False, device=None, time_limit=None, stop_token=None, **options):
     """The ant colony (docs/specs/ACO.md) on ``graph`` from ``source`` to ``target``, on the
     device in use (or device number ``device``) or (``cpu=True``) the CPU backend (the same result
     for the same seed).
@@ -352,7 +396,12 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, **options):
     (``"roulette"``, ``"gumbel"``), ``max_steps`` (None: no limit), ``seed``, ``group_size``
     (None: tuning), ``local_search`` (True: shortcuts and one- to three-vertex detours of every successful
     ant's path, the library's default; False: the thesis's method), ``restart`` (None: never; else
-    iterations without a shorter path before the pheromone is reset). Returns an ``AcoResult``."""
+    iterations without a shorter path before the pheromone is reset). Returns an ``AcoResult``.
+
+    ``time_limit`` (seconds, the program build included) and ``stop_token`` (a
+    ``metaopt.StopToken``, or ``metaopt.interrupt()``) end the run between iterations with its
+    best path so far (``stop`` says which); Ctrl-C does the same and raises ``metaopt.Interrupted``
+    (a ``KeyboardInterrupt``) whose ``.result`` is that ``AcoResult``."""
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a metaopt.Graph, got {type(graph).__name__}")
     source = _checks.integer("source", source, 0, 2**32 - 1)
@@ -361,6 +410,8 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, **options):
     o = L.metaopt_aco_default_options()
     o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
     o.device = _checks.device(device)
+    o.time_limit_s = _time_limit(time_limit)
+    stop_token = _interrupt.token_arg(stop_token)
     for key, value in options.items():
         if key in _ACO_REALS:
             setattr(o, key, _checks.real(key, value))
@@ -385,10 +436,11 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, **options):
         return np.ctypeslib.as_array(p, shape=(count,)).copy() if p else None
 
     with graph._use("aco_shortest_path") as h:
-        r = L.metaopt_aco_run(h, source, target, ctypes.byref(o))
+        r, caught = _interrupt.run(L.metaopt_aco_run, (h, source, target, ctypes.byref(o)), o, stop_token,
+                                   "aco_shortest_path")
         try:
-            check(r, "metaopt_aco_run")
-            return AcoResult(
+            check(r, "metaopt_aco_run", interrupted_ok=True)
+            result = AcoResult(
                 source=int(r.source),
                 target=int(r.target),
                 path=path(r.path, int(r.path_length)) if r.found else None,
@@ -404,6 +456,10 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, **options):
                 successful_ants=int(r.successful_ants),
                 elapsed=float(r.elapsed_s),
                 backend=ctypes.string_at(r.backend).decode("utf-8", errors="replace") if r.backend else "",
+                stop=_stop_word(r.stop_reason),
             )
         finally:
             L.metaopt_aco_free_run_result(ctypes.byref(r))
+    if caught is not None:
+        _interrupt.raise_interrupted(caught, result, "aco_shortest_path")
+    return result

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks, _ffi, _lib
-from ._errors import check, take_string
+from . import _checks, _ffi, _interrupt, _lib
+from ._errors import ErrorCode, check, take_string
 
 _F64 = ctypes.POINTER(ctypes.c_double)
 
@@ -106,13 +106,18 @@ def _copied(L, what, h, fields):
 
 
 def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_bound=1e-3, hetatm=False,
-         hydrogens=False, all_models=False):
+         hydrogens=False, all_models=False, time_limit=None, stop_token=None):
     """The additively weighted Voronoi diagram of ``balls_or_path``: an (n, 4) array of ``x, y,
     z, r`` or a file (read by ``read_balls`` with ``hetatm``, ``hydrogens``, ``all_models``).
     ``cpu=True`` computes on the rayon CPU backend, else on the device in use (``device``: a
     device number) with a float pass whose suspects are re-checked in double (``double=True``:
     double throughout). ``cell``: the grid cell in Å (0: the library's choice);
-    ``suspect_bound``: the float pass's re-check distance. Returns an ``AwvdResult``."""
+    ``suspect_bound``: the float pass's re-check distance. Returns an ``AwvdResult``.
+
+    ``time_limit`` (seconds, the program build included) and ``stop_token`` (a
+    ``metaopt.StopToken``) bound the call; a part of a diagram is no result, so a call past its
+    limit raises ``MetaoptError`` (code ``ErrorCode.TIME_LIMIT``), and one stopped by Ctrl-C,
+    ``metaopt.interrupt()`` or its token raises ``metaopt.Interrupted`` (``.result`` None)."""
     if isinstance(balls_or_path, (str, os.PathLike)):
         b = read_balls(balls_or_path, hetatm, hydrogens, all_models)
     else:
@@ -128,11 +133,22 @@ def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_
     o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
     o.device = -1 if device is None else _checks.integer("device", device, 0, 2**31 - 1)
     o.double_precision = 1 if _checks.flag("double", double) else 0
+    if time_limit is not None:
+        o.time_limit_s = _checks.real("time_limit", time_limit)
+        if o.time_limit_s <= 0:
+            raise ValueError(f"time_limit must be positive, got {time_limit}")
+    stop_token = _interrupt.token_arg(stop_token)
     n = _checks.integer("n (balls)", b.shape[0], 1, 2**32 - 1)
     cols = [np.ascontiguousarray(b[:, k]) for k in range(4)]
-    r = L.metaopt_awvd_build(*(c.ctypes.data_as(_F64) for c in cols), n, ctypes.byref(o))
+    r, caught = _interrupt.run(L.metaopt_awvd_build, (*(c.ctypes.data_as(_F64) for c in cols), n, ctypes.byref(o)),
+                               o, stop_token, "awvd")
     h = None
     try:
+        if r.error_code == ErrorCode.INTERRUPTED:
+            # stopped: no diagram to give
+            take_string(r.error_message)
+            r.error_message = None
+            _interrupt.raise_interrupted(caught or KeyboardInterrupt(), None, "awvd")
         check(r, "metaopt_awvd_build")
         h = r.awvd
         quadruples, which, spheres = _copied(L, "vertices", h, [("quadruples", 4, np.uint32), ("which", 1, np.uint8),
@@ -142,7 +158,7 @@ def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_
         t = L.metaopt_awvd_vertices_text(h)
         check(t, "metaopt_awvd_vertices_text")
         text = take_string(t.text) or ""
-        return AwvdResult(
+        result = AwvdResult(
             balls=b,
             quadruples=quadruples,
             which=which,
@@ -161,3 +177,6 @@ def awvd(balls_or_path, cpu=False, device=None, double=False, cell=0.0, suspect_
         if h:
             L.metaopt_awvd_free(h)
         L.metaopt_awvd_free_result(ctypes.byref(r))
+    if caught is not None:
+        _interrupt.raise_interrupted(caught, result, "awvd")
+    return result

@@ -140,3 +140,24 @@ def test_bad_input_raises_errors_naming_the_argument(tmp_path):
     d = np.linalg.norm(good[r.quadruples, :3] - r.spheres[:, None, :3], axis=2)
     np.testing.assert_allclose(d, r.spheres[:, 3:4] + good[r.quadruples, 3], atol=1e-9)
     assert metaopt.awvd is awvd
+
+
+def test_a_diagram_cut_short_raises_and_gives_nothing():
+    """100,000 random balls: past a 0.3 s limit ``MetaoptError`` (``TIME_LIMIT``); stopped by a
+    token, ``metaopt.Interrupted`` with no result; both within a second."""
+    import threading
+    import time
+
+    rng = np.random.default_rng(1)
+    balls = np.column_stack([rng.random((100_000, 3)) * 140, 1 + rng.random(100_000)])
+    t0 = time.monotonic()
+    with pytest.raises(MetaoptError) as e:
+        awvd(balls, cpu=True, time_limit=0.3)
+    assert time.monotonic() - t0 < 1.3
+    assert e.value.code == ErrorCode.TIME_LIMIT and "time limit" in e.value.message
+    with metaopt.StopToken() as token:
+        threading.Timer(0.3, token.request).start()
+        t0 = time.monotonic()
+        with pytest.raises(metaopt.Interrupted) as e:
+            awvd(balls, cpu=True, stop_token=token)
+        assert time.monotonic() - t0 < 1.3 and e.value.result is None

@@ -1,12 +1,22 @@
 """Shortest paths from Python: ``sssp`` equal to scipy.sparse.csgraph on random graphs (every
 method, the device and the CPU backend, one source and several) and on the Helsinki road
-network, graphs from every source, the ant colony, and errors naming the argument."""
+network, graphs from every source, the ant colony, errors naming the argument, and time limits,
+stop tokens and Ctrl-C (the ant colony keeps its best path so far; exact shortest paths give
+none)."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
 
 import numpy as np
 import pytest
 
 import metaopt
-from conftest import DATA_ROOT
+from conftest import DATA_ROOT, PYDIR
 from metaopt import ErrorCode, Graph, MetaoptError, aco_shortest_path, sssp
 
 csgraph = pytest.importorskip("scipy.sparse.csgraph")
@@ -192,3 +202,127 @@ def test_errors_name_the_argument():
     with pytest.raises(ValueError, match="freed"):
         sssp(g, 0)
     assert metaopt.sp.METHODS["frontier"] == 1
+
+
+# a 1000 x 1000 unit grid: Bellman-Ford from its corners needs far more than the limits below
+BIG = "Graph.grid(1000, 1000)"
+CORNERS = [0, 999, 999000, 999999]
+
+
+def check_aco_best(g, r):
+    """A best path so far from corner 0 to corner 399 of a 20 x 20 grid, cut short."""
+    assert 0 < r.iterations < 10**6
+    assert r.path is not None and r.path[0] == 0 and r.path[-1] == 399
+    w = g.to_scipy()
+    assert r.length == sum(w[a, b] for a, b in zip(r.path[:-1], r.path[1:]))
+    assert r.length >= r.exact_length
+
+
+def test_aco_time_limit_returns_the_best_so_far():
+    g = Graph.grid(20, 20, max_weight=100, seed=1)
+    for cpu in (False, True):
+        t0 = time.monotonic()
+        r = aco_shortest_path(g, 0, 399, cpu=cpu, iterations=10**6, time_limit=0.3)
+        took = time.monotonic() - t0
+        assert r.stop == "time_limit" and took < 1.3, (r.stop, took)
+        check_aco_best(g, r)
+    assert aco_shortest_path(g, 0, 399, cpu=True, iterations=2).stop == "budget"
+    assert aco_shortest_path(g, 0, 399, cpu=True, iterations=10**5, max_no_improve=2).stop == "stagnation"
+    assert aco_shortest_path(g, 5, 5, cpu=True).stop == "done"
+    with pytest.raises(ValueError, match="time_limit"):
+        aco_shortest_path(g, 0, 399, time_limit=0)
+
+
+def test_aco_stop_token_returns_the_best_so_far():
+    g = Graph.grid(20, 20, max_weight=100, seed=1)
+    with metaopt.StopToken() as token:
+        threading.Timer(0.3, token.request).start()
+        t0 = time.monotonic()
+        r = aco_shortest_path(g, 0, 399, iterations=10**6, stop_token=token)
+        assert r.stop == "interrupted" and time.monotonic() - t0 < 1.3
+        check_aco_best(g, r)
+
+
+def test_sssp_time_limit_and_stop_token_give_no_result():
+    g = Graph.grid(1000, 1000)
+    t0 = time.monotonic()
+    with pytest.raises(MetaoptError) as e:
+        sssp(g, CORNERS, method="bellman-ford", time_limit=0.3)
+    assert time.monotonic() - t0 < 1.3
+    assert e.value.code == ErrorCode.TIME_LIMIT and "time limit" in e.value.message
+    with metaopt.StopToken() as token:
+        threading.Timer(0.3, token.request).start()
+        t0 = time.monotonic()
+        with pytest.raises(metaopt.Interrupted) as e:
+            sssp(g, CORNERS, method="bellman-ford", stop_token=token)
+        assert time.monotonic() - t0 < 1.3 and e.value.result is None
+        assert isinstance(e.value, KeyboardInterrupt)
+    # within its limit: the distances
+    small = Graph.grid(10, 10)
+    assert sssp(small, 0, time_limit=60).dist[99] == 18
+
+
+def ctrl_c_child(body, delay):
+    """Runs ``body`` (after READY) in a child Python, sends it SIGINT ``delay`` seconds after
+    READY; returns (seconds from the signal to the CAUGHT line, its fields, all output)."""
+    code = f"import sys, time\nsys.path.insert(0, {str(PYDIR)!r})\nimport metaopt\nfrom metaopt import Graph\n"
+    code += textwrap.dedent(body)
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    lines, caught_at, fields = [], None, None
+    try:
+        for line in p.stdout:
+            lines.append(line)
+            if line.startswith("READY"):
+                break
+        else:
+            pytest.fail("the child ended before READY:\n" + "".join(lines))
+        time.sleep(delay)
+        assert p.poll() is None, "the call ended before the signal:\n" + "".join(lines)
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        for line in p.stdout:
+            lines.append(line)
+            if line.startswith("CAUGHT") and caught_at is None:
+                caught_at = time.monotonic()
+                fields = line.split()[1:]
+        rc = p.wait(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    out = "".join(lines)
+    assert rc == 0 and caught_at is not None, out
+    return caught_at - sent, fields, out
+
+
+def test_ctrl_c_stops_aco_with_its_best_path():
+    seconds, (stop, length, iterations), out = ctrl_c_child("""
+        g = Graph.grid(20, 20, max_weight=100, seed=1)
+        metaopt.aco_shortest_path(g, 0, 399, iterations=1)  # builds the kernels
+        print("READY", flush=True)
+        try:
+            metaopt.aco_shortest_path(g, 0, 399, iterations=10**6)
+            print("NOT INTERRUPTED", flush=True)
+        except metaopt.Interrupted as e:
+            r = e.result
+            assert r.path[0] == 0 and r.path[-1] == 399 and r.length >= r.exact_length
+            print("CAUGHT", r.stop, r.length, r.iterations, flush=True)
+    """, delay=0.5)
+    assert stop == "interrupted" and float(length) > 0 and 0 < int(iterations) < 10**6, out
+    assert seconds < 1.0, f"KeyboardInterrupt came {seconds:.2f} s after SIGINT\n{out}"
+
+
+def test_ctrl_c_stops_sssp_with_no_result():
+    seconds, (result,), out = ctrl_c_child(f"""
+        g = {BIG}
+        metaopt.sssp(Graph.grid(3, 3), 0, method="bellman-ford")  # builds the kernels
+        print("READY", flush=True)
+        try:
+            metaopt.sssp(g, {CORNERS}, method="bellman-ford")
+            print("NOT INTERRUPTED", flush=True)
+        except metaopt.Interrupted as e:
+            print("CAUGHT", e.result, flush=True)
+    """, delay=0.5)
+    assert result == "None", out
+    assert seconds < 1.0, f"KeyboardInterrupt came {seconds:.2f} s after SIGINT\n{out}"

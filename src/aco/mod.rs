@@ -12,6 +12,11 @@
 //! holds the best path any ant found, the strongest-pheromone path, their lengths, the exact
 //! length (host Dijkstra) and the gaps.
 //!
+//! A run ends after its iterations, after `max_no_improve` iterations without a shorter path, or
+//! at the caller's word: `time_limit`, `stop_token` or [`interrupt`](crate::interrupt()), asked by
+//! a [`Driver`] between iterations (one launch of the ants and one of the deposit each). It
+//! returns its best path so far with its [`StopReason`].
+//!
 //! Engines: `device.rs` (`cl/aco.cl`: one work-group per ant, one work-item per vertex for the
 //! deposit) and `cpu.rs` (rayon, one task per ant). Every random number is a Philox word keyed by
 //! (seed, iteration, ant, step), the roulette works on exact integers, and the deposit adds in
@@ -35,8 +40,10 @@ pub mod local;
 pub use local::local_search;
 
 use crate::error::{Error, Result};
-use crate::problem::graph::{dijkstra, Graph, Weights};
-use serde::Serialize;
+use crate::interrupt::StopToken;
+use crate::problem::graph::{dijkstra_until, Graph, Weights};
+use crate::run::{Driver, StopReason};
+use serde::{Serialize, Serializer};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -102,7 +109,8 @@ pub struct AcoOptions {
     /// `1 / (rho * L^gamma)` with L that iteration's best length.
     pub initial_pheromone: Option<f64>,
     pub iterations: Iterations,
-    /// Stop after this many iterations without a shorter best path (`None`: never).
+    /// Stop after this many iterations without a shorter best path (`None`: never; `Some(0)` is
+    /// refused).
     pub max_no_improve: Option<u32>,
     /// MAX-MIN bounds: `Some(r)` clamps the pheromone to [r * tmax, tmax] with
     /// tmax = 1 / (rho * Lbest^gamma) (Lbest: the best length so far) after every deposit;
@@ -123,6 +131,20 @@ pub struct AcoOptions {
     /// best path (counted from the last reset), every arc is reset to tau_max before the deposit
     /// (`None`: never; `Some(0)` is refused).
     pub restart: Option<u32>,
+    /// Stop after this long (counted from the start of [`Aco::run`], or from the instant given to
+    /// [`Aco::run_since`]), asked between iterations (`None`: no limit; at most
+    /// [`MAX_TIME_LIMIT_S`](crate::interrupt::MAX_TIME_LIMIT_S)).
+    #[serde(serialize_with = "seconds")]
+    pub time_limit: Option<Duration>,
+    /// Requesting it (as [`interrupt`](crate::interrupt()) does for every run) stops the run
+    /// between iterations with its best path so far, stopped as interrupted.
+    #[serde(skip)]
+    pub stop_token: Option<StopToken>,
+}
+
+/// A time limit in seconds (JSON `null` for none).
+fn seconds<S: Serializer>(d: &Option<Duration>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    d.map(|d| d.as_secs_f64()).serialize(s)
 }
 
 impl Default for AcoOptions {
@@ -145,6 +167,8 @@ impl Default for AcoOptions {
             group_size: None,
             local_search: true,
             restart: None,
+            time_limit: None,
+            stop_token: None,
         }
     }
 }
@@ -184,6 +208,11 @@ pub struct AcoRunResult {
     pub successful_ants: u64,
     pub elapsed: Duration,
     pub backend_description: String,
+    /// Why the run ended: `budget` (its iterations), `stagnation` (`max_no_improve`),
+    /// `time_limit`, `interrupted`, or `done` when it needed no iteration (an unreachable target,
+    /// or the source itself).
+    #[serde(rename = "stopped_by")]
+    pub stop: StopReason,
 }
 
 impl AcoRunResult {
@@ -325,6 +354,12 @@ impl AcoOptions {
             },
             Iterations::Fixed(_) => {}
         }
+        if self.max_no_improve == Some(0) {
+            return Err(Error::arg(
+                "max_no_improve",
+                "0; at least 1 iteration without improvement",
+            ));
+        }
         if self.restart == Some(0) {
             return Err(Error::arg(
                 "restart",
@@ -334,6 +369,7 @@ impl AcoOptions {
         if self.group_size == Some(0) {
             return Err(Error::arg("group_size", "0; at least 1"));
         }
+        crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
         Ok(())
     }
 
@@ -415,7 +451,19 @@ impl Aco {
 
     /// One run from `source` to `target` (pheromone starts afresh).
     pub fn run(&mut self, source: u32, target: u32) -> Result<AcoRunResult> {
-        let start = Instant::now();
+        self.run_since(source, target, Instant::now())
+    }
+
+    /// [`run`](Self::run) with the time limit counted from `start`: a caller that made this
+    /// `Aco` for the run passes the instant before [`Aco::new`], so that the set-up (program
+    /// build, upload) counts against the limit.
+    pub fn run_since(&mut self, source: u32, target: u32, start: Instant) -> Result<AcoRunResult> {
+        // `elapsed` is the run's own time, as without a limit
+        let t0 = Instant::now();
+        let o = self.setup.opts.clone();
+        let mut driver = Driver::new(start, o.time_limit, o.stop_token.as_ref())
+            .budget(Some(u64::from(o.iteration_count())))
+            .stagnation(o.max_no_improve.map(u64::from));
         let g = &self.setup.graph;
         let n = g.n();
         for (name, v) in [("source", source), ("target", target)] {
@@ -423,8 +471,13 @@ impl Aco {
                 return Err(Error::arg(name, format!("{v}; the graph has {n} vertices")));
             }
         }
-        let o = self.setup.opts.clone();
-        let exact = dijkstra(g, source)?;
+        // the exact length first (host Dijkstra): a run cut short during it has no path at all
+        let Some(exact) = dijkstra_until(g, source, || driver.due().is_some())? else {
+            return Err(Error::cut_short(
+                driver.watch().stopped(),
+                "ACO (the exact length by host Dijkstra, before any iteration)",
+            ));
+        };
         let exact_length = exact
             .dist
             .reachable(target as usize)
@@ -440,16 +493,17 @@ impl Aco {
             successful_ants: 0,
             elapsed: Duration::ZERO,
             backend_description: self.engine.describe(),
+            stop: StopReason::Done,
         };
         let Some(exact_len) = exact_length else {
-            res.elapsed = start.elapsed();
+            res.elapsed = t0.elapsed();
             return Ok(res);
         };
         if source == target {
             let p = self.path_of(vec![source], exact_len);
             res.best = Some(p.clone());
             res.pheromone = Some(p);
-            res.elapsed = start.elapsed();
+            res.elapsed = t0.elapsed();
             return Ok(res);
         }
         let real = matches!(g.weights(), Weights::F32(_) | Weights::F64(_));
@@ -466,11 +520,14 @@ impl Aco {
         let mut tau_set = o.initial_pheromone.is_some();
         self.engine.fill(o.initial_pheromone.unwrap_or(1.0))?;
         let mut best_len = f64::INFINITY;
-        let mut no_improve = 0u32;
         let mut stale = 0u32;
-        let total = o.iteration_count();
         let mut dep = vec![0.0; o.ants];
-        for it in 0..total {
+        // budget (the iterations), stagnation (max_no_improve), the time limit, the interrupt
+        res.stop = loop {
+            if let Some(why) = driver.check(u64::from(res.iterations), 0, best_len) {
+                break why;
+            }
+            let it = res.iterations;
             let w = self.engine.walk(source, target, it, max_steps)?;
             res.iterations = it + 1;
             let len_of = |a: usize| {
@@ -556,18 +613,10 @@ impl Aco {
                 tmin,
                 tmax,
             })?;
-            if improved {
-                no_improve = 0;
-            } else {
-                no_improve += 1;
-            }
-            if o.max_no_improve.is_some_and(|m| no_improve >= m) {
-                break;
-            }
-        }
+        };
         let tau = self.engine.pheromone()?;
         res.pheromone = strongest_path(g, &tau, source, target).map(|p| self.path_of(p, exact_len));
-        res.elapsed = start.elapsed();
+        res.elapsed = t0.elapsed();
         Ok(res)
     }
 

@@ -28,13 +28,20 @@
 //!
 //! The kernel's geometry is the CPU backend's (`geom.rs`, `trace.rs`) in double without fused
 //! multiply-adds, so the device and the CPU pick the same winners. It needs `cl_khr_fp64`.
+//!
+//! A level's searches, and the vertex-free contacts, go out in launches of pieces sized by a
+//! [`Pacer`] to end within [`STEP_SECONDS`](crate::run::STEP_SECONDS) (the pieces give the same
+//! outputs as one launch: every work-group writes its own edge's rows); the call's cut is asked
+//! between them, between levels and between restarts.
 
 use super::geom::{Sphere, Trisector};
 use super::grid::Grid;
-use super::trace::{finish, make_vertex, search_edge, Ctx, Edge, Restarts};
-use super::{AwvdOptions, AwvdResult, Ball, Vertex};
+use super::trace::{finish, make_vertex, search_edges, Ctx, Edge, Restarts};
+use super::{check_cut, AwvdOptions, AwvdResult, Ball, Vertex};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{Error, Result};
+use crate::interrupt::Cut;
+use crate::run::Pacer;
 use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
@@ -51,6 +58,10 @@ const GROUP: usize = 128;
 const FAR_CELLS: f64 = 20.0;
 /// Work-items per group of the table kernels.
 const WG: usize = 64;
+/// Edges of a level's first launch and balls of the contacts' first launch, before the pacer
+/// has measured a rate: a fraction of a second on a CPU device.
+const FIRST_EDGES: u64 = 256;
+const FIRST_BALLS: u64 = 4096;
 
 /// The counters of the device tracing (`cl/awvd.cl` CNT_*): vertices, candidate edges, the next
 /// level's edges, edges left to the host, a full table, double re-checks, float winners replaced.
@@ -257,41 +268,53 @@ impl AwvdDevice {
     }
 
     /// The ball pairs of vertex-free elliptic edges (trace.rs `loose_contacts`), one work-item
-    /// per ball; balls with too many near balls go to the host's `loose_of`.
-    fn loose(&self, ctx: &Ctx, r: &Resident) -> Result<Vec<(u32, u32)>> {
+    /// per ball in launches of pieces (the cut asked between them); balls with too many near
+    /// balls go to the host's `loose_of`.
+    fn loose(&self, ctx: &Ctx, r: &Resident, cut: &Cut) -> Result<Vec<(u32, u32)>> {
         let q = &self.queue;
         let g = &ctx.grid;
         let n = ctx.balls.len();
         let dims = g.dims.map(|d| d as u32);
-        let nballs = n as u32;
         let mut cap = n.max(1024);
+        let mut pacer = Pacer::default();
         loop {
             let b_count: DeviceBuffer<u32> = q.buffer_from(&[0u32], "loose count")?;
             let b_out: DeviceBuffer<u32> = q.buffer(4 * cap, "loose triples")?;
             let b_host: DeviceBuffer<u32> = q.buffer_from(&vec![0u32; n], "loose host flags")?;
             let capu = cap as u32;
-            let mut e = ExecuteKernel::new(&self.loose);
-            // SAFETY: the arguments follow awvd_loose's declaration in type and order; the
-            // buffers live until the blocking reads below.
-            unsafe {
-                e.set_arg(r.balls.cl())
-                    .set_arg(&nballs)
-                    .set_arg(r.start.cl())
-                    .set_arg(r.items.cl());
-                e.set_arg(&g.lo[0])
-                    .set_arg(&g.lo[1])
-                    .set_arg(&g.lo[2])
-                    .set_arg(&g.cell);
-                e.set_arg(&dims[0])
-                    .set_arg(&dims[1])
-                    .set_arg(&dims[2])
-                    .set_arg(&g.rmax);
-                e.set_arg(b_count.cl())
-                    .set_arg(b_out.cl())
-                    .set_arg(&capu)
-                    .set_arg(b_host.cl());
+            let mut first = 0usize;
+            while first < n {
+                let c = pacer.size(FIRST_BALLS, (n - first) as u64, cut.clock.left()) as usize;
+                let (firstu, end) = (first as u32, (first + c) as u32);
+                let mut e = ExecuteKernel::new(&self.loose);
+                // SAFETY: the arguments follow awvd_loose's declaration in type and order; the
+                // buffers live until the blocking reads below.
+                unsafe {
+                    e.set_arg(r.balls.cl())
+                        .set_arg(&end)
+                        .set_arg(r.start.cl())
+                        .set_arg(r.items.cl());
+                    e.set_arg(&g.lo[0])
+                        .set_arg(&g.lo[1])
+                        .set_arg(&g.lo[2])
+                        .set_arg(&g.cell);
+                    e.set_arg(&dims[0])
+                        .set_arg(&dims[1])
+                        .set_arg(&dims[2])
+                        .set_arg(&g.rmax);
+                    e.set_arg(b_count.cl())
+                        .set_arg(b_out.cl())
+                        .set_arg(&capu)
+                        .set_arg(b_host.cl())
+                        .set_arg(&firstu);
+                }
+                let t = Instant::now();
+                crate::device::launch(q, &mut e, &[items(c)], Some(&[WG]), "awvd_loose")?;
+                q.finish()?;
+                pacer.record(c as u64, t.elapsed().as_secs_f64());
+                check_cut(cut)?;
+                first += c;
             }
-            crate::device::launch(q, &mut e, &[items(n)], Some(&[WG]), "awvd_loose")?;
             let count = b_count.to_vec(q)?[0] as usize;
             if count > cap {
                 cap = count;
@@ -311,6 +334,7 @@ impl AwvdDevice {
                     .flat_map_iter(|&i| super::trace::loose_of(ctx, i))
                     .collect::<Vec<_>>(),
             );
+            check_cut(cut)?;
             return Ok(pairs);
         }
     }
@@ -325,13 +349,15 @@ impl AwvdDevice {
         crate::device::launch(&self.queue, &mut e, &[1], Some(&[1]), "awvd_begin")
     }
 
-    /// The search of the `n` edges of `t.refs[cur]` into the batch buffers; its event.
+    /// The search of the `n` edges of `t.refs[cur]` from edge `first` into the batch buffers;
+    /// its event.
     fn search_level(
         &self,
         ctx: &Ctx,
         r: &Resident,
         t: &Tables,
         cur: usize,
+        first: usize,
         n: usize,
     ) -> Result<Event> {
         let g = &ctx.grid;
@@ -370,7 +396,8 @@ impl AwvdDevice {
             e.set_arg_local_buffer(GROUP * 8)
                 .set_arg_local_buffer(GROUP * 4)
                 .set_arg_local_buffer(GROUP * 8)
-                .set_arg_local_buffer(GROUP * 8);
+                .set_arg_local_buffer(GROUP * 8)
+                .set_arg(&(first as u32));
         }
         crate::device::launch_event(&self.queue, &mut e, &[n * GROUP], &[GROUP], "awvd_level")
     }
@@ -505,6 +532,7 @@ impl AwvdDevice {
         ctx: &Ctx,
         t: &Tables,
         refs: &[u32],
+        cut: &Cut,
     ) -> Result<Vec<(u32, i32, Option<Vertex>)>> {
         let q = &self.queue;
         let mut edges = Vec::with_capacity(refs.len());
@@ -524,10 +552,12 @@ impl AwvdDevice {
             ));
         }
         let balls = ctx.balls;
+        let found = search_edges(ctx, &edges, cut)?;
         Ok(refs
             .par_iter()
             .zip(edges.par_iter())
-            .map(|(&r, e)| match search_edge(ctx, e, None) {
+            .zip(found)
+            .map(|((&r, e), f)| match f {
                 Some((j, h)) => {
                     let tri = Trisector::new([
                         balls[e.g[0] as usize],
@@ -559,6 +589,7 @@ impl AwvdDevice {
         r: &Resident,
         cap: usize,
         res: &mut AwvdResult,
+        cut: &Cut,
     ) -> Result<Option<(Vec<Vertex>, Vec<[i64; 4]>)>> {
         let q = &self.queue;
         let n = ctx.balls.len();
@@ -567,15 +598,33 @@ impl AwvdDevice {
         let mut events: Vec<Event> = Vec::new();
         let (mut cur, mut p) = (0usize, 0usize);
         let all = (1u32 << CNT_CAND) | (1 << CNT_PEND) | (1 << CNT_HOST);
+        let mut pacer = Pacer::default();
         'trace: loop {
             while p > 0 {
+                check_cut(cut)?;
                 if t.batch.cap < p {
                     t.batch = Batch::new(q, p + p / 2)?;
                 }
                 self.begin(&t, all)?;
-                events.push(self.search_level(ctx, r, &t, cur, p)?);
+                // the level's searches in pieces, paced by their kernel time (profiled)
+                let mut first = 0usize;
+                let (last, ev) = loop {
+                    let c = pacer.size(FIRST_EDGES, (p - first) as u64, cut.clock.left()) as usize;
+                    let ev = self.search_level(ctx, r, &t, cur, first, c)?;
+                    first += c;
+                    if first == p {
+                        break (c, ev);
+                    }
+                    q.finish()?;
+                    pacer.record(c as u64, crate::device::event_ns(&ev) as f64 * 1e-9);
+                    events.push(ev);
+                    check_cut(cut)?;
+                };
                 self.absorb(&t, cur, p)?;
                 let c = self.counters(&t)?;
+                // the counters' read waited for the level's last piece
+                pacer.record(last as u64, crate::device::event_ns(&ev) as f64 * 1e-9);
+                events.push(ev);
                 if c[CNT_OVERFLOW] != 0 {
                     return Ok(None);
                 }
@@ -587,7 +636,7 @@ impl AwvdDevice {
                     res.host_searches += host as u64;
                     let mut refs = vec![0u32; host];
                     t.batch.hostlist.read(q, &mut refs)?;
-                    let rows = self.host_searches(ctx, &t, &refs)?;
+                    let rows = self.host_searches(ctx, &t, &refs, cut)?;
                     self.write_batch(&mut t, cur, &rows)?;
                     self.begin(&t, 1 << CNT_CAND)?;
                     self.absorb(&t, cur, rows.len())?;
@@ -604,6 +653,7 @@ impl AwvdDevice {
             let mut touched = vec![0u32; n];
             t.touched.read(q, &mut touched)?;
             loop {
+                check_cut(cut)?;
                 let Some(b) = restarts.next(|i| touched[i] != 0) else {
                     break 'trace;
                 };
@@ -665,29 +715,35 @@ pub fn awvd_device(
     backend: Backend,
     double: bool,
 ) -> Result<AwvdResult> {
+    // the clock starts before the program build and the upload: they count in the limit
+    let cut = opts.cut()?;
     if balls.len() < 4 {
         return Ok(AwvdResult::default());
     }
-    AwvdDevice::new(backend, double, opts.suspect_bound)?.diagram(balls, opts)
+    let dev = AwvdDevice::new(backend, double, opts.suspect_bound)?;
+    check_cut(&cut)?;
+    diagram(&dev, balls, opts, &cut)
 }
 
 impl AwvdDevice {
     /// The diagram of `balls` (at least four; fewer give the empty diagram).
     pub fn diagram(&self, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
+        let cut = opts.cut()?;
         if balls.len() < 4 {
             return Ok(AwvdResult::default());
         }
-        diagram(self, balls, opts)
+        diagram(self, balls, opts, &cut)
     }
 }
 
-fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
+fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions, cut: &Cut) -> Result<AwvdResult> {
     let clock = Instant::now();
     let ctx = Ctx {
         balls,
         grid: Grid::new(balls, opts.cell),
     };
     let resident = dev.upload(&ctx)?;
+    check_cut(cut)?;
     let mut res = AwvdResult {
         grid_s: clock.elapsed().as_secs_f64(),
         ..AwvdResult::default()
@@ -700,7 +756,7 @@ fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdR
             grid_s: res.grid_s,
             ..AwvdResult::default()
         };
-        if let Some(x) = dev.trace(&ctx, &resident, cap, &mut r)? {
+        if let Some(x) = dev.trace(&ctx, &resident, cap, &mut r, cut)? {
             res = r;
             break x;
         }
@@ -715,5 +771,5 @@ fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdR
             })?;
     };
     res.trace_s = clock.elapsed().as_secs_f64();
-    finish(&ctx, verts, adj, |c| dev.loose(c, &resident), res)
+    finish(&ctx, verts, adj, |c| dev.loose(c, &resident, cut), res)
 }

@@ -3,12 +3,15 @@
 //! quadruple and sphere), the edges are linked and the new vertices' edges queued. When no edge
 //! is pending, tracing restarts from each ball no vertex touches yet. The device (`device.rs`)
 //! traces the same way with the tables on the device, and shares the search rules, `Restarts`
-//! and `finish` from here.
+//! and `finish` from here. The call's cut is asked before each level, by each search task (a
+//! level cut short is dropped: the call then ends with its error), before each restart and by
+//! each ball's task of the vertex-free contacts.
 
 use super::geom::{dot, norm, sub, tangent_spheres, CurvePoint, Sphere, Tangent, Trisector};
 use super::grid::Grid;
-use super::{AwvdOptions, AwvdResult, Ball, Vertex};
+use super::{check_cut, AwvdOptions, AwvdResult, Ball, Vertex};
 use crate::error::Result;
+use crate::interrupt::Cut;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -569,6 +572,7 @@ impl Restarts {
 }
 
 pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
+    let cut = opts.cut()?;
     if balls.len() < 4 {
         return Ok(AwvdResult::default());
     }
@@ -584,16 +588,14 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
     let mut res = AwvdResult::default();
     loop {
         while !t.pending.is_empty() {
+            check_cut(&cut)?;
             // new vertices' ids grow, so `pending` is sorted and unique already
             t.pending.retain(|&(v, k)| t.adj[v][k] == -2);
             let level = std::mem::take(&mut t.pending);
             let edges = t.edges(&level);
             res.searches += edges.len() as u64;
             let c = Instant::now();
-            let found: Vec<Option<(u32, CurvePoint)>> = edges
-                .par_iter()
-                .map(|e| search_edge(&ctx, e, None))
-                .collect();
+            let found = search_edges(&ctx, &edges, &cut)?;
             res.search_s += c.elapsed().as_secs_f64();
             if !edges.is_empty() {
                 res.levels += 1;
@@ -601,6 +603,7 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
             }
         }
         // restart from the next ball no vertex touches
+        check_cut(&cut)?;
         let touched = &t.touched;
         let Some(b) = restarts.next(|i| touched[i]) else {
             break;
@@ -614,7 +617,28 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
     }
     res.trace_s = clock.elapsed().as_secs_f64();
     res.grid_s = grid_s;
-    finish(&ctx, t.verts, t.adj, |c| Ok(loose_contacts(c)), res)
+    finish(&ctx, t.verts, t.adj, |c| loose_contacts(c, &cut), res)
+}
+
+/// The end-vertex searches of `edges` (one rayon task each), or the call's error when its cut
+/// comes due meanwhile (the tasks left then end at once).
+pub fn search_edges(
+    ctx: &Ctx,
+    edges: &[Edge],
+    cut: &Cut,
+) -> Result<Vec<Option<(u32, CurvePoint)>>> {
+    let found = edges
+        .par_iter()
+        .map(|e| {
+            if cut.due() {
+                None
+            } else {
+                search_edge(ctx, e, None)
+            }
+        })
+        .collect();
+    check_cut(cut)?;
+    Ok(found)
 }
 
 /// The traced vertices sorted by (quadruple, which) and renumbered, their edges, and the
@@ -717,11 +741,19 @@ fn face_pairs(verts: &[Vertex], r: i64, v: &Vertex, e: &[i64; 4], out: &mut Vec<
 /// trisector is an ellipse with its smallest sphere (radius up to r_max, so the three centres lie
 /// within r_i + r_j + 2 r_max of each other) valid and empty; that sphere's centre is then a
 /// point of the edge, so the three pairs share faces.
-fn loose_contacts(ctx: &Ctx) -> Vec<(u32, u32)> {
-    (0..ctx.balls.len())
+fn loose_contacts(ctx: &Ctx, cut: &Cut) -> Result<Vec<(u32, u32)>> {
+    let pairs = (0..ctx.balls.len())
         .into_par_iter()
-        .flat_map_iter(|i| loose_of(ctx, i))
-        .collect()
+        .flat_map_iter(|i| {
+            if cut.due() {
+                Vec::new()
+            } else {
+                loose_of(ctx, i)
+            }
+        })
+        .collect();
+    check_cut(cut)?;
+    Ok(pairs)
 }
 
 /// `loose_contacts` of ball i: the pairs of the triples (i, j, k), i < j < k.

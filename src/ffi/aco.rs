@@ -6,11 +6,13 @@
 //! library adds later takes its `AcoOptions::default()` value until the struct grows with it.
 
 use super::graph::{self, MetaoptGraph};
+use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::MetaoptBackend;
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
 use crate::aco::{Aco, AcoOptions, AcoPath, AcoRunResult, Deposit, Iterations, Selection};
 use crate::device::Backend;
 use crate::error::{Error, Result};
+use crate::run::StopReason;
 use std::ffi::c_char;
 use std::ptr;
 
@@ -86,6 +88,14 @@ pub struct MetaoptAcoOptions {
     /// threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
     /// `device`.
     pub device: i32,
+    /// Time limit in seconds (0..=1e9), counted from the start of the call (program build and
+    /// upload included) and checked between iterations; 0 = none. NaN, infinite, negative or
+    /// larger values are `METAOPT_ERR_INVALID_ARGUMENT`.
+    pub time_limit_s: f64,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
+    /// stops the run between iterations as `metaopt_interrupt` does (the best path so far,
+    /// `METAOPT_INTERRUPTED`).
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// The result of `metaopt_aco_run`. The paths, `backend` and `error_message` are the caller's:
@@ -130,10 +140,16 @@ pub struct MetaoptAcoRunResult {
     pub elapsed_s: f64,
     /// What ran, in words.
     pub backend: *mut c_char,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best path so far) or another
+    /// `MetaoptErrorCode` (an error: the result is empty).
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// A `MetaoptStopReason`: why the run ended (`METAOPT_STOP_LIMIT`: its iterations;
+    /// `METAOPT_STOP_STAGNATION`: `max_no_improve`; `METAOPT_STOP_TIME_LIMIT`;
+    /// `METAOPT_STOP_INTERRUPTED`; `METAOPT_STOP_DONE`: no iteration was needed, the target being
+    /// unreachable or the source itself).
+    pub stop_reason: i32,
 }
 
 owned_result!(MetaoptAcoRunResult: frees path, pheromone_path, backend; zeroes path_length, pheromone_path_length);
@@ -174,6 +190,8 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
             local_search: d.local_search as u8,
             restart: d.restart.unwrap_or(0),
             device: -1,
+            time_limit_s: 0.0,
+            stop_token: ptr::null(),
         }
     })
 }
@@ -181,9 +199,12 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
 /// The library's options and backend from the C struct; the fields it lacks keep
 /// `AcoOptions::default()`. Errors name the field (the library's checks, `AcoOptions::validate`,
 /// run in `Aco::new`).
+///
+/// # Safety
+/// `o.stop_token` must be NULL or a token of `metaopt_stop_token_create` (checked).
 // the struct update is deliberate: fields added to `AcoOptions` later take their defaults here
 #[allow(clippy::needless_update)]
-pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)> {
+pub(crate) unsafe fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)> {
     let nonzero_f = |v: f64| (v != 0.0).then_some(v);
     let nonzero_u = |v: u32| (v != 0).then_some(v);
     let deposit = match o.deposit {
@@ -234,6 +255,9 @@ pub(crate) fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)
         group_size: nonzero_u(o.group_size).map(|g| g as usize),
         local_search,
         restart: nonzero_u(o.restart),
+        time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+        // SAFETY: the caller's contract: NULL or a stop token.
+        stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
         ..AcoOptions::default()
     };
     Ok((opts, backend))
@@ -272,6 +296,8 @@ fn run_result(r: &AcoRunResult) -> Result<MetaoptAcoRunResult> {
     let best = c_path(r.best.as_ref())?;
     let ph = c_path(r.pheromone.as_ref())?;
     let raw = |a: Option<CArray<u32>>| a.map_or(ptr::null_mut(), CArray::into_raw);
+    let (error_code, error_message) =
+        stop_status(r.stop == StopReason::Interrupted, "metaopt_aco_run");
     Ok(MetaoptAcoRunResult {
         source: r.source,
         target: r.target,
@@ -292,15 +318,18 @@ fn run_result(r: &AcoRunResult) -> Result<MetaoptAcoRunResult> {
         successful_ants: r.successful_ants,
         elapsed_s: r.elapsed.as_secs_f64(),
         backend: c_string(&r.backend_description),
-        error_code: 0,
-        error_message: ptr::null_mut(),
+        error_code,
+        error_message,
+        stop_reason: r.stop.code(),
     })
 }
 
 /// Runs the ant colony on `graph` from `source` to `target` (vertex numbers `< n`). `options` is
 /// borrowed for the call (NULL: `metaopt_aco_default_options()`). An unreachable target is no
 /// error: the run makes no iteration and `found` is 0. Errors name `source`, `target` or the
-/// option. Free the result with `metaopt_aco_free_run_result`.
+/// option. A run stopped by `stop_token` or `metaopt_interrupt` returns its best path so far with
+/// `METAOPT_INTERRUPTED`; one stopped by `time_limit_s` returns it with `METAOPT_OK` (both say
+/// why in `stop_reason`). Free the result with `metaopt_aco_free_run_result`.
 ///
 /// # Safety
 /// `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
@@ -319,8 +348,10 @@ pub unsafe extern "C" fn metaopt_aco_run(
             Some(o) => *o,
             None => metaopt_aco_default_options(),
         };
-        let (opts, backend) = aco_options(&o)?;
-        let r = Aco::new(&g, opts, backend)?.run(source, target)?;
+        let start = std::time::Instant::now();
+        // SAFETY: the caller's contract: `stop_token` NULL or a token.
+        let (opts, backend) = unsafe { aco_options(&o)? };
+        let r = Aco::new(&g, opts, backend)?.run_since(source, target, start)?;
         run_result(&r)?
     })
 }

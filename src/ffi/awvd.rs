@@ -4,6 +4,7 @@
 //! contacts and counters, and its vertices in Voronota's text format.
 
 use super::handle::{self, opaque_handle};
+use super::interrupt::{token_arg, MetaoptStopToken};
 use super::qap::MetaoptBackend;
 use super::{
     c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
@@ -54,6 +55,15 @@ pub struct MetaoptAwvdOptions {
     /// 1: the device search runs in double throughout (the device needs `cl_khr_fp64`); 0: a
     /// float pass with the suspects re-checked in double (the default).
     pub double_precision: u8,
+    /// Time limit in seconds (0..=1e9), counted from the start of the diagram (reading a file
+    /// excluded) with the device's program build and upload; 0 = none. A diagram not finished
+    /// by then is `METAOPT_ERR_TIME_LIMIT` with no handle. NaN, infinite, negative or larger
+    /// values are `METAOPT_ERR_INVALID_ARGUMENT`.
+    pub time_limit_s: f64,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it, as
+    /// `metaopt_interrupt` does, ends the call with `METAOPT_INTERRUPTED` and no handle (a part
+    /// of a diagram is no result).
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// The result of `metaopt_awvd_build` and `metaopt_awvd_from_file` (then `awvd` is a new handle
@@ -80,7 +90,8 @@ pub struct MetaoptAwvdResult {
     pub elapsed_s: f64,
     /// What computed, in words; NULL from `metaopt_awvd_info`.
     pub backend: *mut c_char,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    /// `METAOPT_OK` or a `MetaoptErrorCode` (`METAOPT_INTERRUPTED` and `METAOPT_ERR_TIME_LIMIT`
+    /// included: then there is no handle).
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
@@ -169,12 +180,17 @@ pub extern "C" fn metaopt_awvd_default_options() -> MetaoptAwvdOptions {
             backend: MetaoptBackend::MetaoptBackendDevice as i32,
             device: -1,
             double_precision: 0,
+            time_limit_s: 0.0,
+            stop_token: ptr::null(),
         }
     })
 }
 
 /// The diagram's options and backend from the C struct; errors name the field.
-pub(crate) fn awvd_options(o: &MetaoptAwvdOptions) -> Result<(AwvdOptions, Backend, bool)> {
+///
+/// # Safety
+/// `o.stop_token` must be NULL or a token of `metaopt_stop_token_create` (checked).
+pub(crate) unsafe fn awvd_options(o: &MetaoptAwvdOptions) -> Result<(AwvdOptions, Backend, bool)> {
     if !(o.cell.is_finite() && o.cell >= 0.0) {
         return Err(Error::arg(
             "cell",
@@ -205,6 +221,9 @@ pub(crate) fn awvd_options(o: &MetaoptAwvdOptions) -> Result<(AwvdOptions, Backe
         AwvdOptions {
             cell: o.cell,
             suspect_bound: o.suspect_bound,
+            time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+            // SAFETY: the caller's contract: NULL or a stop token.
+            stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
         },
         backend,
         double,
@@ -311,7 +330,8 @@ fn build(balls: &[Ball], options: *const MetaoptAwvdOptions) -> Result<MetaoptAw
         Some(o) => *o,
         None => metaopt_awvd_default_options(),
     };
-    let (opts, backend, double) = awvd_options(&o)?;
+    // SAFETY: the caller's contract: `stop_token` NULL or a token.
+    let (opts, backend, double) = unsafe { awvd_options(&o)? };
     check_balls(balls)?;
     let description = describe(backend, double)?;
     let t = std::time::Instant::now();

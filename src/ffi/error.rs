@@ -44,12 +44,17 @@ pub enum MetaoptErrorCode {
     MetaoptErrBusy = 15,
     /// The call was stopped by `metaopt_interrupt` or its stop token; unlike the errors, its
     /// result (or handle) holds the best found so far, and its stop reason says interrupted.
+    /// The exact computations (shortest paths, the Voronoi diagram) have no best so far: their
+    /// result is then empty, as after an error.
     MetaoptInterrupted = 16,
     /// The host could not allocate what the call's sizes ask for.
     MetaoptErrOutOfHostMemory = 17,
     /// The objective returned only NaN or infinite values (a non-finite value is worse than
     /// every finite one and never reported as best).
     MetaoptErrNonFiniteObjective = 18,
+    /// An exact computation (shortest paths, the Voronoi diagram) did not finish within its
+    /// `time_limit_s`; the result is empty.
+    MetaoptErrTimeLimit = 19,
 }
 
 impl From<&Error> for MetaoptErrorCode {
@@ -62,7 +67,7 @@ impl From<&Error> for MetaoptErrorCode {
 
 impl MetaoptErrorCode {
     /// Every code, in numeric order.
-    const ALL: [MetaoptErrorCode; 19] = {
+    const ALL: [MetaoptErrorCode; 20] = {
         use MetaoptErrorCode::*;
         [
             MetaoptOk,
@@ -84,6 +89,7 @@ impl MetaoptErrorCode {
             MetaoptInterrupted,
             MetaoptErrOutOfHostMemory,
             MetaoptErrNonFiniteObjective,
+            MetaoptErrTimeLimit,
         ]
     };
 
@@ -133,6 +139,7 @@ mod tests {
             Error::Interrupted("i".into()),
             Error::OutOfHostMemory("h".into()),
             Error::NonFiniteObjective("n".into()),
+            Error::TimeLimit("t".into()),
         ]
     }
 
@@ -148,13 +155,13 @@ mod tests {
             );
             assert!(seen.insert(c), "{e:?} shares code {}", c as i32);
         }
-        assert_eq!(seen.len(), 17);
-        for code in 0..=18 {
+        assert_eq!(seen.len(), 18);
+        for code in 0..=19 {
             assert_eq!(
                 MetaoptErrorCode::from_code(code).map(|c| c as i32),
                 Some(code)
             );
         }
-        assert_eq!(MetaoptErrorCode::from_code(19), None);
+        assert_eq!(MetaoptErrorCode::from_code(20), None);
     }
 }

@@ -3,6 +3,7 @@
 //! backend.
 
 use super::graph::{self, MetaoptGraph};
+use super::interrupt::{token_arg, MetaoptStopToken};
 use super::qap::MetaoptBackend;
 use super::{c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, CArray};
 use crate::error::{Error, Result};
@@ -47,6 +48,14 @@ pub struct MetaoptSpOptions {
     /// threads. Ignored by the CPU backend; below -1 or not in the device list is an error naming
     /// `device`.
     pub device: i32,
+    /// Time limit in seconds (0..=1e9), counted from the start of the call (program build and
+    /// upload included); 0 = none. A call not finished by then is `METAOPT_ERR_TIME_LIMIT` with
+    /// an empty result (partial distances are no result). NaN, infinite, negative or larger
+    /// values are `METAOPT_ERR_INVALID_ARGUMENT`.
+    pub time_limit_s: f64,
+    /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it, as
+    /// `metaopt_interrupt` does, ends the call with `METAOPT_INTERRUPTED` and an empty result.
+    pub stop_token: *const MetaoptStopToken,
 }
 
 /// The result of `metaopt_sp_sssp` (`k` = 1) and `metaopt_sp_sssp_multi`: `k` rows of `n`
@@ -81,7 +90,8 @@ pub struct MetaoptSpResult {
     pub elapsed_s: f64,
     /// What computed, in words.
     pub backend: *mut c_char,
-    /// `METAOPT_OK` or a `MetaoptErrorCode`.
+    /// `METAOPT_OK` or a `MetaoptErrorCode` (`METAOPT_INTERRUPTED` and `METAOPT_ERR_TIME_LIMIT`
+    /// included: then the result is empty).
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
@@ -103,12 +113,17 @@ pub extern "C" fn metaopt_sp_default_options() -> MetaoptSpOptions {
             rounds_per_check: d.rounds_per_check,
             max_rounds: 0,
             device: -1,
+            time_limit_s: 0.0,
+            stop_token: ptr::null(),
         }
     })
 }
 
 /// The library's options from the C struct; errors name the field.
-pub(crate) fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
+///
+/// # Safety
+/// `o.stop_token` must be NULL or a token of `metaopt_stop_token_create` (checked).
+pub(crate) unsafe fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
     let method = match o.method {
         0 => SpMethod::BellmanFordPull,
         1 => SpMethod::Frontier,
@@ -137,6 +152,9 @@ pub(crate) fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
         backend,
         rounds_per_check: o.rounds_per_check,
         max_rounds: (o.max_rounds != 0).then_some(o.max_rounds),
+        time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+        // SAFETY: the caller's contract: NULL or a stop token.
+        stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
         ..SpOptions::default()
     })
 }
@@ -191,7 +209,9 @@ fn sp_result(r: &SpSsspMultiResult, elapsed_s: f64, backend: &str) -> Result<Met
 /// in one call. `options` is borrowed for the call (NULL: `metaopt_sp_default_options()`). The
 /// device program is built and the graph uploaded at each call. Errors name `sources` (empty, a
 /// vertex out of range), `graph` (no vertices), `weights` (u64 weights whose total reaches
-/// 2^64 - 1) or the option. Free the result with `metaopt_sp_free_result`.
+/// 2^64 - 1) or the option. A call cut short by `time_limit_s` (`METAOPT_ERR_TIME_LIMIT`), by
+/// `stop_token` or `metaopt_interrupt` (`METAOPT_INTERRUPTED`) returns no distances. Free the
+/// result with `metaopt_sp_free_result`.
 ///
 /// # Safety
 /// `graph` must be NULL or a handle pointer, which the library checks; `sources` NULL or holding
@@ -213,9 +233,11 @@ pub unsafe extern "C" fn metaopt_sp_sssp_multi(
             Some(o) => *o,
             None => metaopt_sp_default_options(),
         };
-        let mut sp = Sssp::new(&g, sp_options(&o)?)?;
+        let start = std::time::Instant::now();
+        // SAFETY: the caller's contract: `stop_token` NULL or a token.
+        let mut sp = Sssp::new(&g, unsafe { sp_options(&o)? })?;
         let t = std::time::Instant::now();
-        let r = sp.sssp_multi(&s)?;
+        let r = sp.sssp_multi_since(&s, start)?;
         let elapsed = t.elapsed().as_secs_f64();
         sp_result(&r, elapsed, &sp.describe())?
     })

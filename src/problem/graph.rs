@@ -1345,13 +1345,30 @@ impl pathfinding::num_traits::Zero for OrdF64 {
 /// in `f64`. Ties between shortest paths are broken by the heap's order: the predecessors form a
 /// shortest-path tree, not a canonical one.
 pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
-    use pathfinding::prelude::dijkstra_all;
+    dijkstra_until(g, source, || false).map(|p| p.expect("a search that is never stopped ends"))
+}
+
+/// [`dijkstra`], asking `stop` every few thousand settled vertices: `None` once it says true
+/// (the distances would be partial), so that a caller under a time limit or a stop token gives
+/// up within a fraction of a second of it.
+pub fn dijkstra_until(
+    g: &Graph,
+    source: u32,
+    mut stop: impl FnMut() -> bool,
+) -> Result<Option<ShortestPaths>> {
+    use pathfinding::prelude::dijkstra_partial;
     let n = g.n();
     if source as usize >= n {
         return Err(Error::arg(
             "source",
             format!("{source}; the graph has {n} vertices"),
         ));
+    }
+    // `stop` is asked once per 4096 settled vertices (a clock read costs more than a pop)
+    let mut settled = 0u32;
+    fn every(settled: &mut u32, stop: &mut impl FnMut() -> bool) -> bool {
+        *settled = settled.wrapping_add(1);
+        settled.is_multiple_of(4096) && stop()
     }
     let mut pred = vec![NO_PRED; n];
     let dist = match g.weights() {
@@ -1362,11 +1379,18 @@ pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
                 _ => unreachable!(),
             };
             // u128 sums cannot overflow; a distance above u64::MAX - 1 is refused afterwards
-            let parents = dijkstra_all(&source, |&u| {
-                g.arcs_of(u as usize)
-                    .map(|e| (g.targets[e], w[e] as u128))
-                    .collect::<Vec<_>>()
-            });
+            let (parents, cut) = dijkstra_partial(
+                &source,
+                |&u| {
+                    g.arcs_of(u as usize)
+                        .map(|e| (g.targets[e], w[e] as u128))
+                        .collect::<Vec<_>>()
+                },
+                |_| every(&mut settled, &mut stop),
+            );
+            if cut.is_some() {
+                return Ok(None);
+            }
             let mut d = vec![u64::MAX; n];
             d[source as usize] = 0;
             for (v, (p, c)) in parents {
@@ -1382,11 +1406,18 @@ pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
             Distances::U64(d)
         }
         Weights::F32(_) | Weights::F64(_) => {
-            let parents = dijkstra_all(&source, |&u| {
-                g.arcs_of(u as usize)
-                    .map(|e| (g.targets[e], OrdF64(g.weights.get_f64(e))))
-                    .collect::<Vec<_>>()
-            });
+            let (parents, cut) = dijkstra_partial(
+                &source,
+                |&u| {
+                    g.arcs_of(u as usize)
+                        .map(|e| (g.targets[e], OrdF64(g.weights.get_f64(e))))
+                        .collect::<Vec<_>>()
+                },
+                |_| every(&mut settled, &mut stop),
+            );
+            if cut.is_some() {
+                return Ok(None);
+            }
             let mut d = vec![f64::INFINITY; n];
             d[source as usize] = 0.0;
             for (v, (p, c)) in parents {
@@ -1403,5 +1434,5 @@ pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
         Distances::U64(d) => d[source as usize] = 0,
         Distances::F64(d) => d[source as usize] = 0.0,
     }
-    Ok(ShortestPaths { source, dist, pred })
+    Ok(Some(ShortestPaths { source, dist, pred }))
 }

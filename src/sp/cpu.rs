@@ -1,16 +1,23 @@
 //! The CPU backend: host Dijkstra (`problem::graph::dijkstra`, the `pathfinding` crate) per
 //! source, one rayon task each, then the canonical predecessors (the smallest tight tail, as
-//! `sp_pred` of `cl/sp.cl`); and the Lee wave's breadth-first search.
+//! `sp_pred` of `cl/sp.cl`); and the Lee wave's breadth-first search. The call's cut is asked
+//! inside each search (`dijkstra_until`) and before each row of predecessors.
 
+use super::{check, stopped};
 use crate::error::Result;
-use crate::problem::graph::{dijkstra, Distances, Graph, Grid, Weights, NO_PRED};
+use crate::interrupt::Cut;
+use crate::problem::graph::{dijkstra_until, Distances, Graph, Grid, Weights, NO_PRED};
 use rayon::prelude::*;
 
 /// Distances (k x n), predecessors (k x n) and rounds (0) from each source.
-pub(super) fn run(g: &Graph, sources: &[u32]) -> Result<(Distances, Vec<u32>, u64)> {
+pub(super) fn run(g: &Graph, sources: &[u32], cut: &Cut) -> Result<(Distances, Vec<u32>, u64)> {
+    // a search cut short gives the call's error, which ends the other tasks at their next ask
     let rows: Vec<Distances> = sources
         .par_iter()
-        .map(|&s| dijkstra(g, s).map(|p| p.dist))
+        .map(|&s| match dijkstra_until(g, s, || cut.due())? {
+            Some(p) => Ok(p.dist),
+            None => Err(stopped(cut)),
+        })
         .collect::<Result<_>>()?;
     let n = g.n();
     let rev = g.reverse();
@@ -34,11 +41,12 @@ pub(super) fn run(g: &Graph, sources: &[u32]) -> Result<(Distances, Vec<u32>, u6
             })
             .collect()
     };
-    let pred: Vec<u32> = rows
+    let pred: Vec<Vec<u32>> = rows
         .par_iter()
         .zip(sources)
-        .flat_map_iter(|(d, &s)| pred_row(d, s))
-        .collect();
+        .map(|(d, &s)| check(cut).map(|_| pred_row(d, s)))
+        .collect::<Result<_>>()?;
+    let pred = pred.concat();
     let dist = match rows.first() {
         Some(Distances::F64(_)) => Distances::F64(
             rows.into_iter()
@@ -67,13 +75,18 @@ pub(super) fn run(g: &Graph, sources: &[u32]) -> Result<(Distances, Vec<u32>, u6
 }
 
 /// Steps from `source` over open 4-neighbours (u32::MAX: unreachable or an obstacle).
-pub(super) fn lee_bfs(grid: &Grid, source: u32) -> Vec<u32> {
+pub(super) fn lee_bfs(grid: &Grid, source: u32, cut: &Cut) -> Result<Vec<u32>> {
     let (w, h) = (grid.width, grid.height);
     let mut d = vec![u32::MAX; w * h];
     let mut queue = std::collections::VecDeque::new();
     d[source as usize] = 0;
     queue.push_back(source as usize);
+    let mut popped = 0u32;
     while let Some(c) = queue.pop_front() {
+        popped = popped.wrapping_add(1);
+        if popped.is_multiple_of(4096) {
+            check(cut)?;
+        }
         let (x, y) = (c % w, c / w);
         let nb = [
             (y > 0).then(|| c - w),
@@ -88,7 +101,7 @@ pub(super) fn lee_bfs(grid: &Grid, source: u32) -> Vec<u32> {
             }
         }
     }
-    d
+    Ok(d)
 }
 
 /// An integer weight exactly (0 for real weights, which never reach here).

@@ -1,16 +1,24 @@
 //! The device engine of `cl/sp.cl`: the graph and its reverse go up once; a call initialises
 //! k x n distances on the device, runs rounds in batches of `rounds_per_check` between host reads
 //! of a few counters, then computes the predecessors and reads both arrays back.
+//!
+//! A batch goes out in launches of rounds sized by a [`Pacer`] to end within
+//! [`STEP_SECONDS`](crate::run::STEP_SECONDS) (the first is one round), and the local-memory path
+//! launches its sources in pieces sized the same way; the call's cut is asked between them. The
+//! pieces change neither the rounds counted (whole batches) nor the distances.
 
-use super::{SpMethod, SpOptions};
+use super::{check, SpMethod, SpOptions};
 use crate::device::{
     cl_error, output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
 };
 use crate::error::{Error, Result};
+use crate::interrupt::Cut;
 use crate::problem::graph::{Distances, Graph, Grid, Weights};
+use crate::run::Pacer;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Weights on the device, in the graph's type.
 enum WBuf {
@@ -117,6 +125,36 @@ fn set_args(kernel: &Kernel, args: &[Arg]) -> Result<()> {
         .map_err(cl_error("clSetKernelArg"))?;
     }
     Ok(())
+}
+
+/// Enqueues the `r` rounds after `*round` by `enqueue(i)` (i: the round's 0-based number, which
+/// then counts), in launches sized by `pacer`, waiting for each but the last and asking `cut`
+/// between them. Returns the last launch's rounds and start: the caller's blocking read ends it
+/// and records it in `pacer`.
+fn paced_rounds(
+    q: &Queue,
+    pacer: &mut Pacer,
+    cut: &Cut,
+    round: &mut u64,
+    r: u64,
+    mut enqueue: impl FnMut(u64) -> Result<()>,
+) -> Result<(u64, Instant)> {
+    let end = *round + r;
+    let (mut s, mut t) = (0, Instant::now());
+    while *round < end {
+        if s > 0 {
+            q.finish()?;
+            pacer.record(s, t.elapsed().as_secs_f64());
+            check(cut)?;
+        }
+        s = pacer.size(1, end - *round, cut.clock.left());
+        t = Instant::now();
+        for _ in 0..s {
+            enqueue(*round)?;
+            *round += 1;
+        }
+    }
+    Ok((s, t))
 }
 
 /// Whether the device has 64-bit atomic minimum (`cl_khr_int64_extended_atomics`).
@@ -324,12 +362,14 @@ impl DeviceSp {
             && (k >= cus || n <= LOCAL_SMALL_N)
     }
 
-    /// The local-memory path: one group per source, one launch (`sp_local`).
+    /// The local-memory path: one group per source (`sp_local`), the sources launched in pieces
+    /// sized to end within the pacer's step, the cut asked between them.
     fn run_local(
         &self,
         n: usize,
         sources: &[u32],
         o: &SpOptions,
+        cut: &Cut,
     ) -> Result<(DBuf, DeviceBuffer<u32>, u64, Outputs)> {
         let q = &self.queue;
         let plan = self.local.as_ref().expect("checked by uses_local");
@@ -346,31 +386,54 @@ impl DeviceSp {
         let pred: DeviceBuffer<u32> = q.buffer(total, "predecessors")?;
         let rounds: DeviceBuffer<u32> = q.buffer_from(&[0u32, 0], "rounds")?;
         let max = o.max_rounds.unwrap_or(n as u64 + 1).min(u32::MAX as u64) as u32;
-        launch(
-            q,
-            kernel,
-            "clEnqueueNDRangeKernel(sp_local)",
-            &[k * plan.wg],
-            &[plan.wg],
-            &[
-                Arg::U64(self.off.cl()),
-                Arg::U32(self.tgt.cl()),
-                self.w.arg(),
-                Arg::U64(self.roff.cl()),
-                Arg::U32(self.rsrc.cl()),
-                self.rw.arg(),
-                dist.arg(),
-                Arg::U32(pred.cl()),
-                Arg::U32(src.cl()),
-                Arg::Uint(n as u32),
-                Arg::Uint(max),
-                Arg::U32(rounds.cl()),
-                Arg::Local(n * plan.bytes),
-                Arg::Local(2 * n.div_ceil(32) * 4),
-            ],
-        )?;
-        q.flush()?;
-        let outs = self.outputs(total);
+        let args = [
+            Arg::U64(self.off.cl()),
+            Arg::U32(self.tgt.cl()),
+            self.w.arg(),
+            Arg::U64(self.roff.cl()),
+            Arg::U32(self.rsrc.cl()),
+            self.rw.arg(),
+            dist.arg(),
+            Arg::U32(pred.cl()),
+            Arg::U32(src.cl()),
+            Arg::Uint(n as u32),
+            Arg::Uint(max),
+            Arg::U32(rounds.cl()),
+            Arg::Local(n * plan.bytes),
+            Arg::Local(2 * n.div_ceil(32) * 4),
+        ];
+        set_args(kernel, &args)?;
+        // the last argument, `first`: the row of the piece's first group
+        let first_arg = args.len() as u32;
+        let cus = self.queue.ctx().info.compute_units.max(1) as u64;
+        let mut pacer = Pacer::default();
+        let (mut done, mut outs) = (0usize, None);
+        while done < k {
+            let c = pacer.size(cus, (k - done) as u64, cut.clock.left()) as usize;
+            let t = Instant::now();
+            // SAFETY: the last argument of sp_local is `uint first`.
+            unsafe { kernel.set_arg(first_arg, &(done as u32)) }
+                .map_err(cl_error("clSetKernelArg(sp_local)"))?;
+            crate::device::enqueue_prepared(
+                q,
+                kernel,
+                &[c * plan.wg],
+                &[plan.wg],
+                "clEnqueueNDRangeKernel(sp_local)",
+            )?;
+            done += c;
+            if outs.is_none() {
+                // the result's pages are faulted in while the device searches
+                q.flush()?;
+                outs = Some(self.outputs(total));
+            }
+            if done < k {
+                q.finish()?;
+                pacer.record(c as u64, t.elapsed().as_secs_f64());
+                check(cut)?;
+            }
+        }
+        let outs = outs.expect("at least one source");
         let mut r = [0u32; 2];
         rounds.read(q, &mut r)?;
         if r[1] != 0 {
@@ -409,10 +472,16 @@ impl DeviceSp {
     }
 
     /// Distances, predecessors, rounds and per source (reached vertices, traversed edges).
-    pub(super) fn run(&mut self, g: &Graph, sources: &[u32], o: &SpOptions) -> Result<Run> {
+    pub(super) fn run(
+        &mut self,
+        g: &Graph,
+        sources: &[u32],
+        o: &SpOptions,
+        cut: &Cut,
+    ) -> Result<Run> {
         let n = g.n();
         if self.uses_local(o, sources.len(), n) {
-            let (dist, pred, rounds, outs) = self.run_local(n, sources, o)?;
+            let (dist, pred, rounds, outs) = self.run_local(n, sources, o, cut)?;
             return self.read_back(n, sources.len(), dist, pred, rounds, outs);
         }
         let k = sources.len();
@@ -455,9 +524,10 @@ impl DeviceSp {
             let other = self.dist_buffer(total)?;
             let bufs = [dist, other];
             let mut round: u64 = 0;
+            let mut pacer = Pacer::default();
             loop {
-                for _ in 0..r {
-                    round += 1;
+                let (s, t) = paced_rounds(q, &mut pacer, cut, &mut round, r, |i| {
+                    let round = i + 1;
                     let (a, b) = if round % 2 == 1 {
                         (&bufs[0], &bufs[1])
                     } else {
@@ -479,13 +549,15 @@ impl DeviceSp {
                             Arg::Uint(round as u32),
                             Arg::U32(changed.cl()),
                         ],
-                    )?;
-                }
+                    )
+                })?;
                 let mut c = [0u32];
                 changed.read(q, &mut c)?;
+                pacer.record(s, t.elapsed().as_secs_f64());
                 if (c[0] as u64) < round {
                     break;
                 }
+                check(cut)?;
                 if round >= max {
                     return Err(Error::arg(
                         "max_rounds",
@@ -562,8 +634,9 @@ impl DeviceSp {
             set_args(kernel, &args)?;
             let round_arg = args.len() as u32;
             let mut round: u64 = 0;
+            let mut pacer = Pacer::default();
             loop {
-                for _ in 0..r {
+                let (s, t) = paced_rounds(q, &mut pacer, cut, &mut round, r, |round| {
                     // SAFETY: the last argument of sp_round is `uint round`.
                     unsafe { kernel.set_arg(round_arg, &(round as u32)) }
                         .map_err(cl_error("clSetKernelArg(sp_round)"))?;
@@ -573,16 +646,17 @@ impl DeviceSp {
                         &[grid],
                         &[wg],
                         "clEnqueueNDRangeKernel(sp_round)",
-                    )?;
-                    round += 1;
-                }
+                    )
+                })?;
                 let mut c = [0u32; 10];
                 cnt.read(q, &mut c)?;
+                pacer.record(s, t.elapsed().as_secs_f64());
                 let near = c[(round % 3) as usize];
                 let far = c[3 + c[6 + 2 * (round % 2) as usize] as usize];
                 if near == 0 && far == 0 {
                     break;
                 }
+                check(cut)?;
                 if round >= max {
                     return Err(Error::arg(
                         "max_rounds",
@@ -592,6 +666,7 @@ impl DeviceSp {
             }
             (dist, round)
         };
+        check(cut)?;
         let pred: DeviceBuffer<u32> = q.buffer(total, "predecessors")?;
         launch(
             q,
@@ -708,6 +783,7 @@ pub(super) fn lee_wave(
     source: u32,
     backend: Backend,
     rounds_per_check: u32,
+    cut: &Cut,
 ) -> Result<(Vec<u32>, u64)> {
     let ctx: Arc<DeviceContext> = backend.context("the Lee wave")?;
     let q = ctx.queue_unprofiled()?;
@@ -729,9 +805,12 @@ pub(super) fn lee_wave(
     let dist = q.buffer_from(&init, "steps")?;
     let changed = q.buffer_from(&[0u32], "changed")?;
     let mut round: u64 = 0;
+    let mut pacer = Pacer::default();
+    check(cut)?;
     loop {
-        for _ in 0..rounds_per_check {
-            round += 1;
+        let r = rounds_per_check as u64;
+        let (s, t) = paced_rounds(&q, &mut pacer, cut, &mut round, r, |i| {
+            let round = i + 1;
             for parity in 0..2u32 {
                 launch(
                     &q,
@@ -750,12 +829,15 @@ pub(super) fn lee_wave(
                     ],
                 )?;
             }
-        }
+            Ok(())
+        })?;
         let mut c = [0u32];
         changed.read(&q, &mut c)?;
+        pacer.record(s, t.elapsed().as_secs_f64());
         if (c[0] as u64) < round {
             break;
         }
+        check(cut)?;
         if round > n as u64 + 1 {
             return Err(Error::Panic(format!(
                 "the Lee wave had not converged after {round} rounds"

@@ -13,6 +13,13 @@
 //!
 //! [`dijkstra`]: crate::problem::graph::dijkstra
 //!
+//! A call stops early only at the caller's word, `time_limit`, `stop_token` or
+//! [`interrupt`](crate::interrupt()): the device asks between batches of rounds (a batch split
+//! into launches sized to end within [`STEP_SECONDS`](crate::run::STEP_SECONDS)) and between
+//! launches of sources on the local-memory path, the CPU backend inside each Dijkstra and between
+//! rows. Distances that are not final are no result: the call returns
+//! [`Error::TimeLimit`] or [`Error::Interrupted`] and nothing else.
+//!
 //! # Modules
 //!
 //! | module | what |
@@ -25,8 +32,10 @@ mod device;
 
 use crate::device::Backend;
 use crate::error::{Error, Result};
+use crate::interrupt::{Clock, Cut, StopToken, Watch};
 use crate::problem::graph::{Distances, Graph, Grid, Weights, NO_PRED};
 use rayon::prelude::*;
+use std::time::{Duration, Instant};
 
 /// The device algorithm of [`Sssp`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,6 +88,13 @@ pub struct SpOptions {
     /// from its own host thread, and the rows gathered in source order (the same rows as on one
     /// device). Empty: `backend` alone.
     pub devices: Vec<usize>,
+    /// A call's time limit (at most [`MAX_TIME_LIMIT_S`](crate::interrupt::MAX_TIME_LIMIT_S)),
+    /// counted from its start (or from the instant given to [`Sssp::sssp_multi_since`]); a call
+    /// still running then ends with [`Error::TimeLimit`] and no result. `None`: none.
+    pub time_limit: Option<Duration>,
+    /// Requesting it (as [`interrupt`](crate::interrupt()) does for every call) ends a call with
+    /// [`Error::Interrupted`] and no result.
+    pub stop_token: Option<StopToken>,
 }
 
 impl Default for SpOptions {
@@ -90,6 +106,8 @@ impl Default for SpOptions {
             max_rounds: None,
             local_memory: true,
             devices: Vec::new(),
+            time_limit: None,
+            stop_token: None,
         }
     }
 }
@@ -189,6 +207,7 @@ impl<'g> Sssp<'g> {
                 return Err(Error::arg("delta", format!("{d}; must be finite and > 0")));
             }
         }
+        crate::interrupt::check_time_limit(options.time_limit, "time_limit")?;
         if graph.n() == 0 {
             return Err(Error::arg("graph", "has no vertices"));
         }
@@ -255,6 +274,21 @@ impl<'g> Sssp<'g> {
 
     /// Shortest paths from each of `sources` (k >= 1, repeats allowed) in one call.
     pub fn sssp_multi(&mut self, sources: &[u32]) -> Result<SpSsspMultiResult> {
+        self.sssp_multi_since(sources, Instant::now())
+    }
+
+    /// [`sssp_multi`](Self::sssp_multi) with the time limit counted from `start`: a caller that
+    /// made this `Sssp` for the call passes the instant before [`Sssp::new`], so that the set-up
+    /// (program build, upload) counts against the limit.
+    pub fn sssp_multi_since(
+        &mut self,
+        sources: &[u32],
+        start: Instant,
+    ) -> Result<SpSsspMultiResult> {
+        let cut = Cut {
+            clock: Clock::since(start, self.options.time_limit),
+            watch: Watch::new(self.options.stop_token.as_ref()),
+        };
         let n = self.graph.n();
         if sources.is_empty() {
             return Err(Error::arg("sources", "is empty; give at least one source"));
@@ -266,7 +300,8 @@ impl<'g> Sssp<'g> {
             ));
         }
         crate::error::size_product("sources", &[sources.len(), n, 8])?;
-        let (graph, options) = (self.graph, &self.options);
+        check(&cut)?;
+        let (graph, options, cut) = (self.graph, &self.options, &cut);
         // a block of sources per engine (one engine: all of them), gathered in source order
         let ranges = crate::multi::blocks(sources.len(), self.engines.len());
         let mut src = sources.to_vec();
@@ -275,7 +310,7 @@ impl<'g> Sssp<'g> {
                 if block.is_empty() {
                     return Ok(None);
                 }
-                run_engine(e, graph, block, options).map(Some)
+                run_engine(e, graph, block, options, cut).map(Some)
             })?;
         let mut parts = parts.into_iter().flatten();
         let (mut dist, mut pred, mut rounds, mut rows) = parts.next().expect("at least one source");
@@ -305,19 +340,35 @@ impl<'g> Sssp<'g> {
 /// Distances, predecessors, rounds and (reached, traversed edges) per row of a block of sources.
 type Rows = (Distances, Vec<u32>, u64, Vec<(usize, u64)>);
 
+/// The error of a call cut short (interrupted, or else its time limit passed): the distances so
+/// far are not final, so there is no result.
+fn stopped(cut: &Cut) -> Error {
+    Error::cut_short(cut.watch.stopped(), "shortest paths")
+}
+
+/// [`stopped`] when the call must stop now.
+fn check(cut: &Cut) -> Result<()> {
+    if cut.due() {
+        Err(stopped(cut))
+    } else {
+        Ok(())
+    }
+}
+
 /// The [`Rows`] of `sources` on one engine.
 fn run_engine(
     engine: &mut Engine,
     graph: &Graph,
     sources: &[u32],
     options: &SpOptions,
+    cut: &Cut,
 ) -> Result<Rows> {
     let n = graph.n();
     Ok(match engine {
         // the device counts reached vertices and traversed edges per row itself
-        Engine::Device(d) => d.run(graph, sources, options)?,
+        Engine::Device(d) => d.run(graph, sources, options, cut)?,
         Engine::Cpu => {
-            let (dist, pred, rounds) = cpu::run(graph, sources)?;
+            let (dist, pred, rounds) = cpu::run(graph, sources, cut)?;
             let off = graph.offsets();
             // per row on rayon threads
             let rows: Vec<(usize, u64)> = (0..sources.len())
@@ -350,6 +401,26 @@ pub fn lee_wave(
     backend: Backend,
     rounds_per_check: u32,
 ) -> Result<SpSsspResult> {
+    lee_wave_within(grid, source, backend, rounds_per_check, None, None)
+}
+
+/// [`lee_wave`] under a time limit counted from this call and a stop token (and
+/// [`interrupt`](crate::interrupt())), asked between launches (the device) or every few thousand
+/// cells (the CPU backend): a wave cut short is [`Error::TimeLimit`] or [`Error::Interrupted`],
+/// with no result.
+pub fn lee_wave_within(
+    grid: &Grid,
+    source: u32,
+    backend: Backend,
+    rounds_per_check: u32,
+    time_limit: Option<Duration>,
+    stop_token: Option<&StopToken>,
+) -> Result<SpSsspResult> {
+    crate::interrupt::check_time_limit(time_limit, "time_limit")?;
+    let cut = Cut {
+        clock: Clock::new(time_limit),
+        watch: Watch::new(stop_token),
+    };
     let n = grid.width * grid.height;
     if source as usize >= n {
         return Err(Error::arg(
@@ -367,8 +438,8 @@ pub fn lee_wave(
         ));
     }
     let (steps, rounds) = match backend {
-        Backend::Cpu => (cpu::lee_bfs(grid, source), 0),
-        b => device::lee_wave(grid, source, b, rounds_per_check)?,
+        Backend::Cpu => (cpu::lee_bfs(grid, source, &cut)?, 0),
+        b => device::lee_wave(grid, source, b, rounds_per_check, &cut)?,
     };
     let (w, h) = (grid.width, grid.height);
     let mut pred = vec![NO_PRED; n];

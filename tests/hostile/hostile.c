@@ -153,7 +153,7 @@ enum {
 /* Checks an error code and its message (then frees the message); returns the code. */
 static int check(const char *label, int code, char *msg, int expect) {
     int bad = 0;
-    if (code < 0 || code > METAOPT_ERR_NON_FINITE_OBJECTIVE) {
+    if (code < 0 || code > METAOPT_ERR_TIME_LIMIT) {
         fail(label, "error code %d is not in the table", NULL, code);
         bad = 1;
     } else if (code != 0 && (msg == NULL || msg[0] == 0)) {
@@ -895,6 +895,15 @@ static void versions(void) {
     end();
     if (a != METAOPT_VERSION_MAJOR || b != METAOPT_VERSION_MINOR || c != METAOPT_VERSION_PATCH || n != METAOPT_VERSION_NUMBER)
         fail("metaopt_version_*", "numbers disagree with the header (%d)", NULL, n);
+    /* the words of the stop reasons: a static string for every number of the table, NULL else */
+    int32_t codes[] = {INT32_MIN, -1, 0, METAOPT_STOP_TARGET, METAOPT_STOP_DONE, 9, INT32_MAX};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        begin("metaopt_stop_reason_word/code");
+        const char *w = metaopt_stop_reason_word(codes[i]);
+        end();
+        int known = codes[i] >= METAOPT_STOP_TARGET && codes[i] <= METAOPT_STOP_DONE;
+        if ((w != NULL) != known) fail("metaopt_stop_reason_word", "code %d", w, codes[i]);
+    }
 }
 
 static void devices(void) {
@@ -2300,9 +2309,9 @@ static void graph_args(void) {
     OWNED("metaopt_sp_sssp_multi/k 0", MetaoptSpResult, metaopt_sp_sssp_multi(g, bad_src, 0, &so), metaopt_sp_free_result, ERR);
     OWNED("metaopt_sp_sssp_multi/source out of range", MetaoptSpResult, metaopt_sp_sssp_multi(g, bad_src, 3, &so),
           metaopt_sp_free_result, ERR);
-    MetaoptSpOptions sx[12];
-    int se[12];
-    for (int i = 0; i < 12; i++) sx[i] = cpu_sp(), se[i] = ERR;
+    MetaoptSpOptions sx[16];
+    int se[16];
+    for (int i = 0; i < 16; i++) sx[i] = cpu_sp(), se[i] = ERR;
     sx[0].method = -1;
     sx[1].method = 3;
     sx[2].method = 2, sx[2].delta = NAN;
@@ -2315,8 +2324,15 @@ static void graph_args(void) {
     sx[9].method = 0, sx[9].max_rounds = UINT64_MAX, sx[9].rounds_per_check = UINT32_MAX; /* above MAX_ROUNDS_PER_CHECK */
     sx[10].method = 1, sx[10].delta = NAN, se[10] = 0; /* delta is ignored by the frontier */
     sx[11].method = 2, sx[11].delta = 1e300, se[11] = 0;
-    for (int i = 0; i < 12; i++)
+    sx[12].time_limit_s = NAN;
+    sx[13].time_limit_s = -1;
+    sx[14].time_limit_s = 1e300;
+    /* a requested token: METAOPT_INTERRUPTED with an empty result (exact: nothing so far) */
+    MetaoptStopToken *sp_req = requested_token();
+    sx[15].time_limit_s = 5e-324, sx[15].stop_token = sp_req, se[15] = METAOPT_INTERRUPTED;
+    for (int i = 0; i < 16; i++)
         OWNED("metaopt_sp_sssp/hostile options", MetaoptSpResult, metaopt_sp_sssp(g, 0, &sx[i]), metaopt_sp_free_result, se[i]);
+    metaopt_stop_token_free(sp_req);
     if (!g_valgrind) {
         /* the device methods, with tiny and huge rounds per check and a round limit */
         for (int m = 0; m < 3; m++) {
@@ -2345,9 +2361,9 @@ static void graph_args(void) {
     if (!g_valgrind)
         OWNED("metaopt_aco_run/NULL options (the defaults, device)", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, NULL),
               metaopt_aco_free_run_result, ANY);
-    MetaoptAcoOptions ax[24];
-    int ae[24];
-    for (int i = 0; i < 24; i++) ax[i] = tiny_aco(), ae[i] = ERR;
+    MetaoptAcoOptions ax[28];
+    int ae[28];
+    for (int i = 0; i < 28; i++) ax[i] = tiny_aco(), ae[i] = ERR;
     ax[0].ants = 0;
     ax[1].alpha = NAN;
     ax[2].beta = -1;
@@ -2372,9 +2388,16 @@ static void graph_args(void) {
     ax[21].deposit = 0, ax[21].selection = 1, ae[21] = 0;
     ax[22].alpha = 1e300, ax[22].beta = 1e300, ae[22] = ANY;
     ax[23].max_min = 0, ax[23].initial_pheromone = 1e-300, ae[23] = ANY;
-    for (int i = 0; i < 24; i++)
+    ax[24].time_limit_s = NAN;
+    ax[25].time_limit_s = -INFINITY;
+    /* a run that would never end but for its requested token, or its tiny limit */
+    MetaoptStopToken *aco_req = requested_token();
+    ax[26].iterations = UINT32_MAX, ax[26].stop_token = aco_req, ae[26] = OK_OR_INTR;
+    ax[27].iterations = UINT32_MAX, ax[27].time_limit_s = 5e-324, ae[27] = 0;
+    for (int i = 0; i < 28; i++)
         OWNED("metaopt_aco_run/hostile options", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &ax[i]), metaopt_aco_free_run_result,
               ae[i]);
+    metaopt_stop_token_free(aco_req);
 
     /* freed handle, double free */
     metaopt_graph_free(g);
@@ -2463,16 +2486,23 @@ static void awvd_args(void) {
     AWVD_NEW("metaopt_awvd_build/negative radius", metaopt_awvd_build(x, y, z, rneg, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
     AWVD_NEW("metaopt_awvd_build/NaN radius", metaopt_awvd_build(x, y, z, rnan, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
     AWVD_NEW("metaopt_awvd_build/infinite x", metaopt_awvd_build(xinf, y, z, r, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
-    MetaoptAwvdOptions ox[6];
-    for (int i = 0; i < 6; i++) ox[i] = o;
+    MetaoptAwvdOptions ox[8];
+    for (int i = 0; i < 8; i++) ox[i] = o;
     ox[0].cell = NAN;
     ox[1].cell = -1;
     ox[2].suspect_bound = INFINITY;
     ox[3].backend = 7;
     ox[4].backend = METAOPT_BACKEND_DEVICE, ox[4].device = -5;
     ox[5].double_precision = 9;
-    for (int i = 0; i < 6; i++)
+    ox[6].time_limit_s = NAN;
+    ox[7].time_limit_s = 1e300;
+    for (int i = 0; i < 8; i++)
         AWVD_NEW("metaopt_awvd_build/hostile options", metaopt_awvd_build(x, y, z, r, 5, &ox[i]), METAOPT_ERR_INVALID_ARGUMENT);
+    /* a requested token: METAOPT_INTERRUPTED and no handle (a part of a diagram is no result) */
+    MetaoptAwvdOptions otok = o;
+    otok.stop_token = requested_token();
+    AWVD_NEW("metaopt_awvd_build/requested token", metaopt_awvd_build(x, y, z, r, 5, &otok), METAOPT_INTERRUPTED);
+    metaopt_stop_token_free((MetaoptStopToken *)otok.stop_token);
     AWVD_NEW("metaopt_awvd_from_file/NULL path", metaopt_awvd_from_file(NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
     AWVD_NEW("metaopt_awvd_from_file/missing", metaopt_awvd_from_file("/nonexistent/x.balls", 0, &o), ERR);
     AWVD_NEW("metaopt_awvd_from_file/bad flags", metaopt_awvd_from_file("/nonexistent/x.pdb", 64, &o), METAOPT_ERR_INVALID_ARGUMENT);

@@ -243,6 +243,7 @@ fn device_sssp<'g>(g: &'g Graph, m: &str, a: &BenchSpArgs) -> CliResult<Sssp<'g>
         max_rounds: None,
         local_memory,
         devices: Vec::new(),
+        ..SpOptions::default()
     };
     Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))
 }

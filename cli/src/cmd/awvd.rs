@@ -3,7 +3,7 @@
 //! Voronota's format and its contacts written to files. The input options are shared with
 //! `bench awvd`.
 
-use crate::args::{BackendArgs, JsonArg};
+use crate::args::{BackendArgs, JsonArg, TimeLimitArg};
 use crate::out::{self, renamed_or_cpu, CliResult, Failure};
 use clap::Args;
 use metaopt::awvd::{self, AtomSelection, AwvdOptions, AwvdResult, Ball};
@@ -68,6 +68,7 @@ impl DiagramArgs {
         Ok(AwvdOptions {
             cell: self.cell,
             suspect_bound: self.suspect_bound,
+            ..AwvdOptions::default()
         })
     }
 }
@@ -86,6 +87,9 @@ pub struct AwvdArgs {
     pub selection: SelectionArgs,
     #[command(flatten)]
     pub diagram: DiagramArgs,
+    // an exact computation: past the limit, or after Ctrl-C, the command fails with no output
+    #[command(flatten)]
+    pub time_limit: TimeLimitArg,
     #[command(flatten)]
     pub backend: BackendArgs,
     #[command(flatten)]
@@ -150,10 +154,14 @@ struct Report<'a> {
 
 pub fn run(a: &AwvdArgs) -> CliResult {
     let backend = a.backend.backend()?;
-    let opts = a.diagram.options()?;
     let t = Instant::now();
     let balls = read(&a.file, &a.selection.selection())?;
     let parse_s = t.elapsed().as_secs_f64();
+    let opts = AwvdOptions {
+        time_limit: crate::time_left(a.time_limit.time_limit),
+        stop_token: Some(crate::stop_token()),
+        ..a.diagram.options()?
+    };
     let t = Instant::now();
     let d = diagram(&balls, &opts, backend, a.diagram.double)?;
     let diagram_s = t.elapsed().as_secs_f64();

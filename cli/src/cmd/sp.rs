@@ -4,7 +4,7 @@
 //! `.osm.pbf`) or a generated graph (`--thesis`, `--grid`). The graph options and the ACO options
 //! are shared with `bench sp`.
 
-use crate::args::{BackendArgs, DevicesArg, JsonArg, SeedArg};
+use crate::args::{BackendArgs, DevicesArg, JsonArg, SeedArg, TimeLimitArg};
 use crate::mpi::{MpiArg, Ranks};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
@@ -14,7 +14,7 @@ use metaopt::problem::graph::{
     self, dijkstra, Distances, Graph, Grid, OsmHighways, OsmOptions, OsmWeights, WeightKind,
     NO_PRED,
 };
-use metaopt::sp::{lee_wave, SpMethod, SpOptions, SpSsspMultiResult, Sssp};
+use metaopt::sp::{lee_wave_within, SpMethod, SpOptions, SpSsspMultiResult, Sssp};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -281,6 +281,9 @@ pub struct SsspArgs {
     /// for unreachable vertices)
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    // an exact computation: past the limit, or after Ctrl-C, the command fails with no result
+    #[command(flatten)]
+    time_limit: TimeLimitArg,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -464,8 +467,15 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                 return Err("--devices: the Lee wave runs on one device (one source)".into());
             }
             let t = Instant::now();
-            let r = lee_wave(grid, sources[0], backend, a.rounds_per_check)
-                .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
+            let r = lee_wave_within(
+                grid,
+                sources[0],
+                backend,
+                a.rounds_per_check,
+                crate::time_left(a.time_limit.time_limit),
+                Some(&crate::stop_token()),
+            )
+            .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             let secs = t.elapsed().as_secs_f64();
             let desc = if a.backend.cpu {
                 format!("{}, breadth-first search", backend.describe())
@@ -491,6 +501,10 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                 max_rounds: a.max_rounds,
                 local_memory,
                 devices: a.devices.list_for(a.backend.cpu)?,
+                // counted from the command's start (sssp_multi_since): reading the graph, the
+                // program build and the upload are inside the limit
+                time_limit: a.time_limit.time_limit,
+                stop_token: Some(crate::stop_token()),
             };
             let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             let setup_s = t_setup.elapsed().as_secs_f64();
@@ -518,7 +532,7 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                 ));
             }
             let r = sp
-                .sssp_multi(&mine)
+                .sssp_multi_since(&mine, crate::started())
                 .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             Ok((r, sp.describe(), setup_s, t.elapsed().as_secs_f64()))
         }
@@ -850,6 +864,9 @@ pub struct AcoCmdArgs {
     /// Print the vertices of the best path and of the strongest-pheromone path
     #[arg(long)]
     path: bool,
+    // checked between iterations: the best path so far is printed, as after Ctrl-C
+    #[command(flatten)]
+    time_limit: TimeLimitArg,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -873,7 +890,8 @@ struct AcoJson<'a> {
     result: &'a AcoRunResult,
 }
 
-/// The run of `o` from s to t on `g`, errors naming the flags.
+/// The run of `o` from s to t on `g`, errors naming the flags; its time limit counts from this
+/// call (the program build and upload included).
 pub fn aco_run(
     g: &Graph,
     o: AcoOptions,
@@ -881,8 +899,10 @@ pub fn aco_run(
     s: u32,
     t: u32,
 ) -> CliResult<AcoRunResult> {
+    let start = Instant::now();
     let mut aco = Aco::new(g, o, backend).map_err(|e| out::renamed_or_cpu(e, ACO_RENAMES))?;
-    aco.run(s, t).map_err(|e| out::renamed(e, ACO_RENAMES))
+    aco.run_since(s, t, start)
+        .map_err(|e| out::renamed(e, ACO_RENAMES))
 }
 
 pub fn aco(a: &AcoCmdArgs) -> CliResult {
@@ -898,7 +918,11 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
             )));
         }
     }
-    let o = a.aco.options(a.seed.seed);
+    let o = AcoOptions {
+        time_limit: crate::time_left(a.time_limit.time_limit),
+        stop_token: Some(crate::stop_token()),
+        ..a.aco.options(a.seed.seed)
+    };
     let r = aco_run(g, o.clone(), backend, a.source, a.target)?;
     let secs = r.elapsed.as_secs_f64();
     if a.json.json {
@@ -908,7 +932,11 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
             arcs: g.m(),
             weights: kind_name(g.weight_kind()),
             backend: a.backend.name(),
-            options: &o,
+            // the limit as given (the run had what was left of it after reading the graph)
+            options: &AcoOptions {
+                time_limit: a.time_limit.time_limit,
+                ..o.clone()
+            },
             seconds: secs,
             exact: r.exact(),
             best_length: r.best_length(),
@@ -963,6 +991,7 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
         out::thousands(r.successful_ants),
         secs
     );
+    t += &format!("stopped by {}\n", out::stop_word(r.stop));
     out::print(&t)
 }
 

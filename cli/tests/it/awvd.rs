@@ -205,3 +205,63 @@ fn errors_have_status_2() {
     );
     fails(&["bench", "awvd", PDB, "--repeat", "0"], "--repeat");
 }
+
+/// 100,000 random balls (`x y z r` lines) in a cube of side 140 Å: tens of seconds of work.
+fn many_balls(dir: &std::path::Path) -> String {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let text: String = (0..100_000)
+        .map(|_| {
+            format!(
+                "{:.3} {:.3} {:.3} {:.3}\n",
+                140.0 * next(),
+                140.0 * next(),
+                140.0 * next(),
+                1.0 + next()
+            )
+        })
+        .collect();
+    let p = dir.join("many.balls");
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// The diagram is whole or nothing: past `--time-limit`, `error: time limit` and status 2 with no
+/// file written; after Ctrl-C, `error: interrupted` and status 130.
+#[test]
+fn a_diagram_cut_short_writes_nothing() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let balls = many_balls(dir.path());
+    let out = dir.path().join("v.txt");
+    let out_s = out.to_str().unwrap();
+    let t0 = std::time::Instant::now();
+    fails(
+        &[
+            "awvd",
+            &balls,
+            "--cpu",
+            "--time-limit",
+            "0.3",
+            "--vertices",
+            out_s,
+        ],
+        "time limit",
+    );
+    assert!(t0.elapsed().as_secs_f64() < 2.0, "{:?}", t0.elapsed());
+    assert!(!out.exists());
+    let (o, took) = crate::sp::sigint_after(
+        &["awvd", &balls, "--cpu", "--vertices", out_s],
+        Duration::from_millis(1000),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(err.contains("error: interrupted"), "{err}");
+    assert!(!out.exists());
+}

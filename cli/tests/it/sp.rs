@@ -315,3 +315,201 @@ fn bench_sp_runs_every_mode_and_writes_csv() {
         "--vs: 100",
     );
 }
+
+/// Runs `metaopt args`, sends it SIGINT (Ctrl-C) `delay` after it started, and returns its
+/// output and how long it took to exit after the signal.
+pub fn sigint_after(
+    args: &[&str],
+    delay: std::time::Duration,
+) -> (std::process::Output, std::time::Duration) {
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_metaopt"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("METAOPT_DEVICE")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(delay);
+    let sent = std::time::Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    (o, sent.elapsed())
+}
+
+/// Ctrl-C stops `sp aco` between iterations: its best path so far is printed, `stopped by
+/// interrupted` (JSON `stopped_by`), exit status 130.
+#[test]
+fn aco_under_ctrl_c_prints_its_best_so_far() {
+    use std::time::Duration;
+    for json in [false, true] {
+        let mut args = vec![
+            "sp",
+            "aco",
+            "--grid",
+            "20x20",
+            "--source",
+            "0",
+            "--target",
+            "399",
+            "--iterations",
+            "1000000",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let (o, took) = sigint_after(&args, Duration::from_millis(1500));
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        );
+        assert_eq!(o.status.code(), Some(130), "{out}\n{err}");
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        assert!(err.contains("interrupted"), "{err}");
+        if json {
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["stopped_by"], "interrupted", "{out}");
+            let path = v["best"]["vertices"].as_array().unwrap();
+            assert_eq!((&path[0], path.last().unwrap()), (&0.into(), &399.into()));
+            let it = v["iterations"].as_u64().unwrap();
+            assert!(it > 0 && it < 1_000_000, "{it}");
+            assert!(v["best_length"].as_f64().unwrap() >= v["exact_length"].as_f64().unwrap());
+        } else {
+            assert!(out.contains("best length "), "{out}");
+            assert!(out.contains("stopped by interrupted"), "{out}");
+        }
+    }
+}
+
+/// `sp aco --time-limit`: its best path so far, `stopped_by` time_limit, exit status 0; without a
+/// limit, `budget`.
+#[test]
+fn aco_time_limit_keeps_its_best_so_far() {
+    let t0 = std::time::Instant::now();
+    let v = json(&[
+        "sp",
+        "aco",
+        "--grid",
+        "20x20",
+        "--source",
+        "0",
+        "--target",
+        "399",
+        "--iterations",
+        "1000000",
+        "--time-limit",
+        "0.5",
+        "--json",
+    ]);
+    assert!(t0.elapsed().as_secs_f64() < 2.0, "{:?}", t0.elapsed());
+    assert_eq!(v["stopped_by"], "time_limit");
+    assert!(v["best"]["vertices"].as_array().unwrap().len() >= 39);
+    assert_eq!(v["options"]["time_limit"].as_f64(), Some(0.5));
+    let v = json(&[
+        "sp",
+        "aco",
+        "--grid",
+        "8x8",
+        "--source",
+        "0",
+        "--target",
+        "63",
+        "--iterations",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["stopped_by"].as_str(), v["iterations"].as_u64()),
+        (Some("budget"), Some(3))
+    );
+    let out = ok(&[
+        "sp",
+        "aco",
+        "--grid",
+        "8x8",
+        "--source",
+        "0",
+        "--target",
+        "63",
+        "--iterations",
+        "3",
+    ]);
+    assert!(out.contains("stopped by budget"), "{out}");
+}
+
+/// Ctrl-C stops `sp sssp --sources all` (the local-memory path, between its launches): no result
+/// is printed, `error: interrupted`, exit status 130.
+#[test]
+fn sssp_under_ctrl_c_fails_with_no_result() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("d.csv");
+    let csv_s = csv.to_str().unwrap();
+    let (o, took) = sigint_after(
+        &[
+            "sp",
+            "sssp",
+            "--grid",
+            "80x80",
+            "--sources",
+            "all",
+            "--out",
+            csv_s,
+        ],
+        Duration::from_millis(1500),
+    );
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert_eq!(o.status.code(), Some(130), "{out}\n{err}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(out.is_empty(), "a result was printed: {out}");
+    assert!(err.contains("error: interrupted"), "{err}");
+    assert!(!csv.exists(), "--out was written");
+}
+
+/// `sp sssp --time-limit`: past it, `error: time limit` and status 2, no result and no file.
+#[test]
+fn sssp_time_limit_fails_with_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("d.csv");
+    let t0 = std::time::Instant::now();
+    fails(
+        &[
+            "sp",
+            "sssp",
+            "--grid",
+            "1000x1000,1",
+            "--sources",
+            "0,999,999000,999999",
+            "--method",
+            "pull",
+            "--time-limit",
+            "0.5",
+            "--out",
+            csv.to_str().unwrap(),
+        ],
+        "time limit",
+    );
+    assert!(t0.elapsed().as_secs_f64() < 2.5, "{:?}", t0.elapsed());
+    assert!(!csv.exists());
+    // finished within its limit: the result
+    let out = ok(&[
+        "sp",
+        "sssp",
+        "--grid",
+        "12x9",
+        "--source",
+        "3",
+        "--time-limit",
+        "60",
+        "--check",
+    ]);
+    assert!(out.contains("check: equal to host Dijkstra"), "{out}");
+}

@@ -320,3 +320,92 @@ fn bad_balls_options_paths_and_handles_are_errors_naming_the_argument() {
     unsafe { metaopt_awvd_free(ptr::null_mut()) };
     unsafe { metaopt_awvd_free_result(ptr::null_mut()) };
 }
+
+const TIME_LIMIT: i32 = MetaoptErrorCode::MetaoptErrTimeLimit as i32;
+const INTERRUPTED: i32 = MetaoptErrorCode::MetaoptInterrupted as i32;
+
+/// A C result moved to the thread that joins the call (its pointers are the library's).
+struct Sent<T>(T);
+// SAFETY: the result's pointers are owned by the result, which moves whole to the joining thread.
+unsafe impl<T> Send for Sent<T> {}
+
+/// `time_limit_s` and `stop_token`: a diagram cut short is `METAOPT_ERR_TIME_LIMIT` or
+/// `METAOPT_INTERRUPTED` with no handle (a part of a diagram is no result), within a second.
+#[test]
+fn a_diagram_cut_short_has_no_handle() {
+    let _g = shared();
+    // 100,000 random balls in a cube of side 140 Å: tens of seconds of work on two cores
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let n = 100_000;
+    let cols: Vec<Vec<f64>> = (0..n)
+        .map(|_| [140.0 * next(), 140.0 * next(), 140.0 * next(), 1.0 + next()])
+        .fold(vec![Vec::new(); 4], |mut c, b| {
+            for k in 0..4 {
+                c[k].push(b[k]);
+            }
+            c
+        });
+    let build = |o: &MetaoptAwvdOptions| unsafe {
+        metaopt_awvd_build(
+            cols[0].as_ptr(),
+            cols[1].as_ptr(),
+            cols[2].as_ptr(),
+            cols[3].as_ptr(),
+            n as u32,
+            o,
+        )
+    };
+    let mut o = cpu();
+    o.time_limit_s = 0.3;
+    let t0 = std::time::Instant::now();
+    let mut r = build(&o);
+    assert!(t0.elapsed().as_secs_f64() < 1.3, "{:?}", t0.elapsed());
+    assert!(r.awvd.is_null() && r.backend.is_null() && r.vertices == 0);
+    expect_error(r.error_code, r.error_message, TIME_LIMIT, "time limit");
+    r.error_message = ptr::null_mut();
+    unsafe { metaopt_awvd_free_result(&mut r) };
+    // a token requested from another thread
+    let token = metaopt_stop_token_create() as usize;
+    o.time_limit_s = 0.0;
+    o.stop_token = token as *const MetaoptStopToken;
+    let (cols2, o) = (cols.clone(), Sent(o));
+    let run = std::thread::spawn(move || {
+        let o = o;
+        Sent(unsafe {
+            metaopt_awvd_build(
+                cols2[0].as_ptr(),
+                cols2[1].as_ptr(),
+                cols2[2].as_ptr(),
+                cols2[3].as_ptr(),
+                n as u32,
+                &o.0,
+            )
+        })
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!run.is_finished());
+    let t0 = std::time::Instant::now();
+    assert_eq!(
+        unsafe { metaopt_stop_token_request(token as *mut _) }.error_code,
+        OK
+    );
+    let mut r = run.join().unwrap().0;
+    assert!(t0.elapsed().as_secs_f64() < 1.0, "{:?}", t0.elapsed());
+    assert!(r.awvd.is_null() && r.backend.is_null());
+    expect_error(r.error_code, r.error_message, INTERRUPTED, "no result");
+    r.error_message = ptr::null_mut();
+    unsafe { metaopt_awvd_free_result(&mut r) };
+    unsafe { metaopt_stop_token_free(token as *mut _) };
+    let mut o = cpu();
+    o.time_limit_s = -1.0;
+    let mut r = build(&o);
+    expect_error(r.error_code, r.error_message, INVALID, "time_limit_s");
+    r.error_message = ptr::null_mut();
+    unsafe { metaopt_awvd_free_result(&mut r) };
+}

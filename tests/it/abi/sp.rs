@@ -13,6 +13,8 @@ use metaopt::ffi::*;
 use metaopt::problem::graph::{dijkstra, thesis_random, Distances, Graph, OsmOptions};
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
+use std::thread;
+use std::time::{Duration, Instant};
 
 const IO: i32 = MetaoptErrorCode::MetaoptErrIo as i32;
 
@@ -684,4 +686,147 @@ fn freed_graph_is_refused(g: *mut MetaoptGraph) {
         metaopt_sp_free_result(ptr::null_mut());
         metaopt_aco_free_run_result(ptr::null_mut());
     }
+}
+
+/// A C result moved to the thread that joins the call (its pointers are the library's).
+struct Sent<T>(T);
+// SAFETY: the result's pointers are owned by the result, which moves whole to the joining thread.
+unsafe impl<T> Send for Sent<T> {}
+
+const TIME_LIMIT: i32 = MetaoptErrorCode::MetaoptErrTimeLimit as i32;
+const INTERRUPTED: i32 = MetaoptErrorCode::MetaoptInterrupted as i32;
+const DEVICE: i32 = MetaoptBackend::MetaoptBackendDevice as i32;
+const CPU: i32 = MetaoptBackend::MetaoptBackendCpu as i32;
+
+/// `time_limit_s` and `stop_token`: an exact SSSP cut short has no result (`METAOPT_ERR_TIME_LIMIT`,
+/// `METAOPT_INTERRUPTED`, every array NULL); the field is validated.
+#[test]
+fn sssp_cut_short_has_no_result() {
+    let _g = shared();
+    let g = ok_graph(metaopt_graph_grid(1000, 1000, 1, 0.0, 1));
+    let corners = [0u32, 999, 999_000, 999_999];
+    let mut o = opts(MetaoptSpMethod::MetaoptSpBellmanFord as i32, DEVICE);
+    o.time_limit_s = 0.3;
+    let t0 = Instant::now();
+    let (code, msg) = c_sssp(g, &corners, &o).err().expect("a time-limit error");
+    assert!(
+        t0.elapsed() < Duration::from_millis(1300),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(code, TIME_LIMIT, "{msg}");
+    assert!(
+        msg.contains("time limit") && msg.contains("no result"),
+        "{msg}"
+    );
+    // a token requested from another thread
+    let token = metaopt_stop_token_create() as usize;
+    let (gu, mut o) = (g as usize, o);
+    o.time_limit_s = 0.0;
+    o.stop_token = token as *const MetaoptStopToken;
+    let o = Sent(o);
+    let run = thread::spawn(move || {
+        let o = o;
+        Sent(unsafe { metaopt_sp_sssp_multi(gu as *mut MetaoptGraph, corners.as_ptr(), 4, &o.0) })
+    });
+    thread::sleep(Duration::from_millis(300));
+    assert!(!run.is_finished());
+    let t0 = Instant::now();
+    assert_eq!(
+        unsafe { metaopt_stop_token_request(token as *mut _) }.error_code,
+        OK
+    );
+    let mut r = run.join().unwrap().0;
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    assert_eq!(r.error_code, INTERRUPTED);
+    assert!(r.dist.is_null() && r.pred.is_null() && r.sources.is_null() && r.k == 0);
+    assert!(take_message(r.error_message).contains("no result"));
+    r.error_message = ptr::null_mut();
+    unsafe { metaopt_sp_free_result(&mut r) };
+    unsafe { metaopt_stop_token_free(token as *mut _) };
+    for bad in [-1.0, f64::NAN, f64::INFINITY, 1e10] {
+        let mut o = opts(MetaoptSpMethod::MetaoptSpNearFar as i32, CPU);
+        o.time_limit_s = bad;
+        let (code, msg) = c_sssp(g, &[0], &o).err().expect("an invalid time limit");
+        assert_eq!(code, INVALID, "{bad}: {msg}");
+        assert!(msg.contains("time_limit_s"), "{msg}");
+    }
+    unsafe { metaopt_graph_free(g) };
+}
+
+/// ACO under `time_limit_s` keeps its best path (`METAOPT_OK`, `stop_reason` time limit); stopped
+/// by its token, the same with `METAOPT_INTERRUPTED`; run to its iterations, `stop_reason` limit.
+#[test]
+fn aco_cut_short_keeps_its_best_path() {
+    let _g = shared();
+    let graph = metaopt::problem::graph::grid(20, 20, 100, 0.0, 1)
+        .unwrap()
+        .graph;
+    let g = ok_graph(metaopt_graph_grid(20, 20, 100, 0.0, 1));
+    let exact = dijkstra(&graph, 0).unwrap().dist.get_f64(399);
+    let check_path = |r: &MetaoptAcoRunResult| {
+        assert_eq!(r.found, 1);
+        let p = unsafe { std::slice::from_raw_parts(r.path, r.path_length as usize) };
+        assert_eq!((p[0], p[p.len() - 1]), (0, 399));
+        let (len, _) = metaopt::aco::path_length(&graph, p).unwrap();
+        assert_eq!((len, r.exact_length), (r.length, exact));
+        assert!(r.iterations > 0 && r.iterations < 1_000_000);
+    };
+    let mut o = metaopt_aco_default_options();
+    o.iterations = 1_000_000;
+    o.time_limit_s = 0.3;
+    let t0 = Instant::now();
+    let mut r = unsafe { metaopt_aco_run(g, 0, 399, &o) };
+    assert!(
+        t0.elapsed() < Duration::from_millis(1300),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(
+        (r.error_code, r.stop_reason),
+        (OK, MetaoptStopReason::MetaoptStopTimeLimit as i32),
+        "{}",
+        take_message(r.error_message)
+    );
+    check_path(&r);
+    unsafe { metaopt_aco_free_run_result(&mut r) };
+    let token = metaopt_stop_token_create() as usize;
+    o.time_limit_s = 0.0;
+    o.stop_token = token as *const MetaoptStopToken;
+    o.backend = CPU;
+    let (gu, o) = (g as usize, Sent(o));
+    let run = thread::spawn(move || {
+        let o = o;
+        Sent(unsafe { metaopt_aco_run(gu as *mut MetaoptGraph, 0, 399, &o.0) })
+    });
+    thread::sleep(Duration::from_millis(300));
+    assert!(!run.is_finished());
+    let t0 = Instant::now();
+    assert_eq!(
+        unsafe { metaopt_stop_token_request(token as *mut _) }.error_code,
+        OK
+    );
+    let mut r = run.join().unwrap().0;
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    assert_eq!(
+        (r.error_code, r.stop_reason),
+        (
+            INTERRUPTED,
+            MetaoptStopReason::MetaoptStopInterrupted as i32
+        )
+    );
+    check_path(&r);
+    assert!(take_message(r.error_message).contains("best so far"));
+    r.error_message = ptr::null_mut();
+    unsafe { metaopt_aco_free_run_result(&mut r) };
+    unsafe { metaopt_stop_token_free(token as *mut _) };
+    let mut o = metaopt_aco_default_options();
+    o.iterations = 3;
+    let mut r = unsafe { metaopt_aco_run(g, 0, 399, &o) };
+    assert_eq!(
+        (r.error_code, r.stop_reason, r.iterations),
+        (OK, MetaoptStopReason::MetaoptStopLimit as i32, 3)
+    );
+    unsafe { metaopt_aco_free_run_result(&mut r) };
+    unsafe { metaopt_graph_free(g) };
 }

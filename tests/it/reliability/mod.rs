@@ -6,3 +6,4 @@ mod fuzz_regressions;
 mod hostile;
 mod interrupt;
 mod limits;
+mod sp_aco_awvd_stops;
