@@ -155,7 +155,6 @@ def test_every_ffi_name_the_package_uses_is_generated():
 GATEWAY_ENUM_TABLES = [
     ("mex_device.c", "kinds", "MetaoptDeviceKind"),
     ("mex_de.c", "names", "MetaoptDeAlgorithm"),
-    ("mex_de.c", "reasons", "MetaoptDeStopReason"),
     ("mex_bde.c", "names", "MetaoptDeAlgorithm"),
     ("mex_qiga.c", "KINDS", "MetaoptKnapsackKind"),
     ("mex_qiga.c", "tables", "MetaoptQigaTable"),
