@@ -29,6 +29,8 @@ enum CodingArg {
 pub struct Hc12Args {
     #[command(flatten)]
     objective: ObjectiveArgs,
+    #[command(flatten)]
+    convergence: crate::convergence::ConvergenceArgs,
     /// Number of parameters
     #[arg(long, value_name = "D")]
     dims: u32,
@@ -96,6 +98,7 @@ struct Hc12Json<'a> {
 
 pub fn run(a: &Hc12Args) -> CliResult {
     a.device.select()?;
+    a.convergence.check()?;
     if a.max && a.stop.target.is_some() {
         return Err("--target: not with --max yet (the target is reached at or below V)".into());
     }
@@ -188,7 +191,11 @@ pub fn run(a: &Hc12Args) -> CliResult {
         .progress()
         .then(|| out::stop_bar((runs != u32::MAX).then_some(runs as u64), "run", time_limit));
     let single = !precision.is_double();
+    let log = a.convergence.log("runs");
     let result = s.run_observed(&opts, |p| {
+        if let Some(log) = &log {
+            log.record(p.runs as u64, p.best);
+        }
         if let Some(bar) = &bar {
             if time_limit.is_none() {
                 bar.set_position(p.runs as u64);
@@ -204,6 +211,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
         bar.finish_and_clear();
     }
     let mut r = result.map_err(flag)?;
+    a.convergence.write(log.as_ref(), "HC12: best value")?;
     r.value = out::rounded(r.value, single);
     for run in &mut r.runs {
         run.value = out::rounded(run.value, single);

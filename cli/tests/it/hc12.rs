@@ -197,3 +197,43 @@ fn stop_options_and_precision() {
         );
     }
 }
+
+#[test]
+fn hc12_writes_its_convergence_log_and_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, png) = (dir.path().join("h.csv"), dir.path().join("h.png"));
+    let j: Value = serde_json::from_str(&ok(&[
+        "hc12",
+        "--function",
+        "F6",
+        "--dims",
+        "4",
+        "--bits",
+        "12",
+        "--max-runs",
+        "6",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
+        "--json",
+    ]))
+    .unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("seconds,runs,best"));
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    // one row per run, the best never worse, the last the result
+    assert_eq!(rows.len(), 6);
+    assert!(rows
+        .windows(2)
+        .all(|w| w[0][1] + 1.0 == w[1][1] && w[1][2] <= w[0][2]));
+    let last = rows.last().unwrap()[2];
+    assert!(
+        (last - j["value"].as_f64().unwrap()).abs() <= 1e-9 * last.abs().max(1.0),
+        "{j}"
+    );
+    assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+}
