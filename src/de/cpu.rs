@@ -9,7 +9,7 @@
 use super::ade;
 use super::config::Algorithm;
 use super::config::{Config, Mutation};
-use super::engine::Engine;
+use super::engine::{Engine, Start};
 use super::jde::{self, JdeState};
 use super::ops::{self, Move};
 use super::pace::{in_pieces, Cut, Rate};
@@ -345,12 +345,8 @@ impl CpuDe {
 }
 
 impl Engine for CpuDe {
-    fn start(
-        &mut self,
-        objective: &Objective,
-        mutation: Mutation,
-        cut: Option<&Cut>,
-    ) -> Result<Option<u64>> {
+    fn start(&mut self, s: &Start<'_>) -> Result<Option<u64>> {
+        let (objective, mutation, cut) = (s.objective, s.mutation, s.cut);
         self.eval = Some(match objective {
             Objective::Catalogue { name } => {
                 Eval::Catalogue(crate::problem::functions::lookup(name)?)

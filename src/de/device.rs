@@ -5,7 +5,7 @@
 use super::adapt::{self, AdaptBackend, Adaptive, ArchiveMove, Plan};
 use super::config::Algorithm;
 use super::config::{Config, Mutation, Selection};
-use super::engine::Engine;
+use super::engine::{Engine, Start};
 use super::jde::{self, JdeState};
 use super::ops::{cr_threshold, MigrationView, Move};
 use super::pace::{in_pieces, Cut, Rate};
@@ -1179,12 +1179,8 @@ pub fn y_rows(y: &[f64], np: usize, nm: usize, nn: usize) -> Vec<f64> {
 }
 
 impl Engine for DeviceDe {
-    fn start(
-        &mut self,
-        objective: &Objective,
-        mutation: Mutation,
-        cut: Option<&Cut>,
-    ) -> Result<Option<u64>> {
+    fn start(&mut self, s: &Start<'_>) -> Result<Option<u64>> {
+        let (objective, mutation, cut) = (s.objective, s.mutation, s.cut);
         self.kernels = None;
         self.callback = match objective {
             Objective::Callback(cb) => Some(cb.clone()),

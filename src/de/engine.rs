@@ -20,18 +20,22 @@ const FUSED_MAX: u64 = 1000;
 /// record or a budget follow each other with no host round trip between them.
 const FUSED_AHEAD: u32 = 8;
 
+/// What [`Engine::start`] makes a population for: the objective, the mutation, and the cut of a
+/// call under a time limit or a stop token.
+#[derive(Clone, Copy)]
+pub struct Start<'a> {
+    pub objective: &'a Objective,
+    pub mutation: Mutation,
+    pub cut: Option<&'a Cut>,
+}
+
 /// What an engine does; `DeMultiPop` adds the bookkeeping, migration planning and stopping.
 pub trait Engine: Send {
     /// Builds what `objective` needs and makes, evaluates and ranks the initial population,
     /// in pieces under a `cut` (`pace.rs`). Returns the members evaluated (all of them without
     /// a cut); when the cut came due a leading range of them (the others keep +inf, which any
     /// finite trial replaces), or `None` when it came before the population was made.
-    fn start(
-        &mut self,
-        objective: &Objective,
-        mutation: Mutation,
-        cut: Option<&Cut>,
-    ) -> Result<Option<u64>>;
+    fn start(&mut self, s: &Start<'_>) -> Result<Option<u64>>;
     /// Generation `gen` (1-based): trials, evaluation, selection, bests, in pieces under a cut.
     /// Returns the trials evaluated and selected: all of them, or when the cut came due a
     /// leading range (0 when it came while trials were made), the population still whole and
@@ -351,7 +355,11 @@ impl DeMultiPop {
             self.engine.configure(&cfg)?;
             self.cfg = cfg;
         }
-        let started = match self.engine.start(objective, mutation, cut.as_ref()) {
+        let started = match self.engine.start(&Start {
+            objective,
+            mutation,
+            cut: cut.as_ref(),
+        }) {
             Ok(Some(evaluated)) => Ok(evaluated),
             Ok(None) => {
                 let why = if cut.as_ref().is_some_and(|c| c.watch.stopped()) {

@@ -40,10 +40,10 @@
 //! everywhere, and at every step of the run the processes stop when any one is interrupted or
 //! past its time limit, and launch the fewest generations any one would. For a seed the run
 //! equals the one-device run with the same islands.
-use super::config::{Algorithm, Config, DeParams, Mutation};
+use super::config::{Algorithm, Config, DeParams};
 use super::device::DeviceDe;
 use super::engine::view_from_values;
-use super::engine::{DeMultiPop, Engine, Pace};
+use super::engine::{DeMultiPop, Engine, Pace, Start};
 use super::jde::JdeState;
 use super::ops::{MigrationView, Move};
 use super::pace::Cut;
@@ -433,20 +433,15 @@ impl MultiEngine {
 }
 
 impl Engine for MultiEngine {
-    fn start(
-        &mut self,
-        objective: &Objective,
-        mutation: Mutation,
-        cut: Option<&Cut>,
-    ) -> Result<Option<u64>> {
+    fn start(&mut self, s: &Start<'_>) -> Result<Option<u64>> {
         self.forget();
-        refuse_callback(&self.cfg, objective, self.split())?;
+        refuse_callback(&self.cfg, s.objective, self.split())?;
         if self.exchange.is_some() {
             // across processes the phases are whole (a cut due on one process and not on
             // another would part them); every process makes its islands, and all learn whether
             // every device of every process runs the fused kernel
             let made: u64 = self
-                .each(|e, _| e.start(objective, mutation, None))?
+                .each(|e, _| e.start(&Start { cut: None, ..*s }))?
                 .into_iter()
                 .map(|m| m.unwrap_or(0))
                 .sum();
@@ -460,7 +455,7 @@ impl Engine for MultiEngine {
             self.refuse_unfused_devices(all.chunks_exact(2).all(|w| w[1] != 0.0))?;
             return Ok(Some(all.chunks_exact(2).map(|w| w[0] as u64).sum()));
         }
-        let made = self.each(|e, _| e.start(objective, mutation, cut))?;
+        let made = self.each(|e, _| e.start(s))?;
         self.refuse_unfused_devices(self.fused())?;
         Ok(made.into_iter().try_fold(0u64, |a, m| m.map(|m| a + m)))
     }

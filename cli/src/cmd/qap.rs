@@ -190,15 +190,15 @@ pub fn eval(a: &EvalArgs) -> CliResult {
 /// `--start`: a kind of start, or a file of permutations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum StartSpec {
-    Kind(StartArg),
+    Kind(Start),
     File(PathBuf),
 }
 
 fn parse_start(s: &str) -> Result<StartSpec, String> {
-    match StartArg::from_str(s, true) {
-        Ok(k) => Ok(StartSpec::Kind(k)),
-        Err(_) if s.is_empty() => Err("expected a kind of start or a file".into()),
-        Err(_) => Ok(StartSpec::File(PathBuf::from(s))),
+    match Start::from_name(s) {
+        Some(k) => Ok(StartSpec::Kind(k)),
+        None if s.is_empty() => Err("expected a kind of start or a file".into()),
+        None => Ok(StartSpec::File(PathBuf::from(s))),
     }
 }
 
@@ -244,22 +244,6 @@ fn given_starts(a: &SolveArgs, n: usize) -> CliResult<Vec<Vec<usize>>> {
         Some(StartSpec::File(path)) => read_starts(path, n, base),
         _ => Ok(Vec::new()),
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum StartArg {
-    /// A random permutation from the seed
-    Random,
-    /// The identity permutation
-    Identity,
-    /// The assignment of the Gilmore-Lawler bound
-    Glb,
-    /// Projected from the eigenvalue bound (thesis Table 5's HRW)
-    Hrw,
-    /// Projected from the projected eigenvalue bound of Hadley, Rendl and Wolkowicz (Table 5's PE)
-    Pe,
-    /// Projected from the convex quadratic programming bound of Anstreicher and Brixius (Table 5's AB)
-    Ab,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -387,7 +371,7 @@ impl SolveArgs {
             ("--max-runs", self.max_runs.max_runs.is_some()),
             (
                 "--start (a kind of start)",
-                matches!(self.start, Some(StartSpec::Kind(k)) if k != StartArg::Random),
+                matches!(&self.start, Some(StartSpec::Kind(k)) if *k != Start::Random),
             ),
             ("--restart-mode", self.restart_mode.is_some()),
             ("--full-cost", self.full_cost),
@@ -518,14 +502,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     let given = given_starts(a, inst.n)?;
     let start = match (given.into_iter().next(), &a.start) {
         (Some(p), _) => Start::Given(p),
-        (None, Some(StartSpec::Kind(k))) => match k {
-            StartArg::Random => Start::Random,
-            StartArg::Identity => Start::Identity,
-            StartArg::Glb => Start::Glb,
-            StartArg::Hrw => Start::Hrw,
-            StartArg::Pe => Start::Pe,
-            StartArg::Ab => Start::Ab,
-        },
+        (None, Some(StartSpec::Kind(k))) => k.clone(),
         (None, _) => Start::Random,
     };
     let time_limit = a.time_limit.time_limit;
@@ -595,15 +572,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         .write(log.as_ref(), &format!("{}: HC12 best cost", inst.name))?;
     let gap = bks.map(|(v, _)| gap_percent(r.cost.as_f64(), v as f64));
     let perm1 = one_based(&r.permutation);
-    let start_name = match start {
-        Start::Random => "random",
-        Start::Identity => "identity",
-        Start::Glb => "glb",
-        Start::Hrw => "hrw",
-        Start::Pe => "pe",
-        Start::Ab => "ab",
-        Start::Given(_) => "given",
-    };
+    let start_name = start.name();
     let restart_name = match opts.restart {
         RestartMode::Rebase => "rebase",
         RestartMode::Random => "random",

@@ -31,6 +31,36 @@ pub enum Start {
 }
 
 impl Start {
+    /// The named starts: every one but a given permutation.
+    pub const NAMED: [Start; 6] = [
+        Start::Random,
+        Start::Identity,
+        Start::Glb,
+        Start::Hrw,
+        Start::Pe,
+        Start::Ab,
+    ];
+
+    /// The start's name in the outputs and on the command line ("given" for a permutation).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Start::Random => "random",
+            Start::Identity => "identity",
+            Start::Glb => "glb",
+            Start::Hrw => "hrw",
+            Start::Pe => "pe",
+            Start::Ab => "ab",
+            Start::Given(_) => "given",
+        }
+    }
+
+    /// The named start of `name` (any case), if there is one.
+    pub fn from_name(name: &str) -> Option<Start> {
+        Start::NAMED
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(name))
+    }
+
     /// The lower bound a start is projected from (GLB, HRW, PE, AB), if any.
     pub fn bound(&self) -> Option<LowerBound> {
         match self {

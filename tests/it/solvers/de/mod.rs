@@ -920,9 +920,13 @@ fn device_tile_transposition_puts_every_component_in_place() {
         let mut dev =
             metaopt::de::device::DeviceDe::new(metaopt::de::Config::new(&p).unwrap(), None)
                 .unwrap();
-        use metaopt::de::Engine;
-        dev.start(&Objective::catalogue("F1").unwrap(), Mutation::Rand1, None)
-            .unwrap();
+        use metaopt::de::engine::{Engine, Start};
+        dev.start(&Start {
+            objective: &Objective::catalogue("F1").unwrap(),
+            mutation: Mutation::Rand1,
+            cut: None,
+        })
+        .unwrap();
         let (x, y) = dev.raw_matrices().unwrap();
         let (np, nm, nn) = (np as usize, nm as usize, nn as usize);
         for n in 0..nn {
