@@ -3,7 +3,9 @@ function result = metaopt_qap_ts_solve(h, opts)
 %   independent chains (default 32) of opts.iterations iterations each (default 100000; with
 %   only opts.timeLimit, no count), stopping at opts.target. Also opts.seed, opts.tenure
 %   ('cubic' or 'uniform'), opts.eliteSize, opts.stagnation, opts.perturbation ([min max]
-%   swaps), opts.launchIterations and opts.cpu (true: the CPU backend for this call). result:
+%   swaps), opts.launchIterations, opts.start (warm starts: a k x n matrix, one 1-based
+%   permutation per row, for the first k chains) and opts.cpu (true: the CPU backend for this
+%   call). result:
 %   cost, permutation (1-based), chains, iterations (per chain), launches, restarts, seconds,
 %   secondsToBest, targetReached, bks and gapPercent (NaN without a BKS), backend.
   if nargin < 2, opts = struct(); end

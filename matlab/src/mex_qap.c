@@ -366,17 +366,19 @@ static void qap_ts_body(void *arg) {
 
 /* 'qap-ts-solve', instance, [opts: chains, iterations (per chain; 0 = no limit, needs
  * timeLimit), launchIterations, timeLimit, target, seed, tenure ('cubic' | 'uniform'),
- * eliteSize, stagnation, perturbation ([min max] swaps), cpu (true: the CPU backend for this
- * call)] -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance
+ * eliteSize, stagnation, perturbation ([min max] swaps), start (warm starts: one 1-based
+ * permutation per row, for the first chains), cpu (true: the CPU backend for this call)]
+ * -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance
  * (stopReason: 'target', 'time_limit', 'budget' (the iterations), 'interrupted'). Ctrl-C stops it
  * between launches (mex_cancel.c). */
 void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
     QapState *q = e->state;
-    static const char *known[] = {"chains",      "iterations", "launchIterations", "timeLimit",
-                                  "target",      "seed",       "tenure",           "eliteSize",
-                                  "stagnation",  "perturbation", "cpu",            NULL};
+    static const char *known[] = {"chains",      "iterations",   "launchIterations", "timeLimit",
+                                  "target",      "seed",         "tenure",           "eliteSize",
+                                  "stagnation",  "perturbation", "cpu",              "start",
+                                  NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known);
     MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
     const mxArray *v;
@@ -416,6 +418,25 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
             fail("badArgument", "opts.perturbation must be [min max] whole numbers with 1 <= min <= max");
         o.perturbation_min = (uint32_t)p[0];
         o.perturbation_max = (uint32_t)p[1];
+    }
+    if ((v = opt(s, "start"))) {
+        /* warm starts: a k x nElements matrix, one 1-based permutation per row, for the first k
+         * chains (the library checks that each row is a permutation and k <= chains) */
+        check_real_numeric(v, "opts.start", "a k x nElements matrix of 1-based permutations");
+        size_t k = mxGetM(v);
+        if (mxGetNumberOfDimensions(v) > 2 || mxGetN(v) != q->n || k == 0)
+            fail("badArgument", "opts.start must be a k x nElements = %u matrix (one 1-based permutation per row), got %zu x %zu",
+                 q->n, k, (size_t)mxGetN(v));
+        uint16_t *starts = mxMalloc(k * q->n * sizeof *starts);
+        for (size_t r = 0; r < k; ++r)
+            for (uint32_t j = 0; j < q->n; ++j) {
+                double x = elem(v, r + (size_t)j * k);
+                if (!(x == floor(x) && x >= 1 && x <= q->n))
+                    fail("badArgument", "opts.start(%zu, %u) is %g; expected a whole number in 1..%u", r + 1, j + 1, x, q->n);
+                starts[r * q->n + j] = (uint16_t)(x - 1);
+            }
+        o.starts = starts;
+        o.starts_count = (uint32_t)k;
     }
     int cpu = (v = opt(s, "cpu")) ? flag_arg(v, "opts.cpu") : 0;
     MetaoptQapInfo info;

@@ -235,6 +235,15 @@ check(t.cost == 1652 && t.targetReached && t.bks == 1652 && t.gapPercent == 0 &&
       'qap-ts-solve: had12 to its BKS');
 check(t.chains == 4 && t.iterations > 0 && ischar(t.backend) && ~isempty(strfind(t.backend, 'CPU')), 'qap-ts-solve statistics');
 check(strcmp(metaopt_info(h).backend, 'device'), 'qap-ts-solve with cpu leaves the instance on its backend');
+% warm starts: a chain started at had12's optimum reports it after one iteration
+topt = t.permutation;
+tw = metaopt_qap_ts_solve(h, struct('chains', 4, 'iterations', 1, 'seed', 3, 'cpu', true, 'start', [topt(:)'; fliplr(topt(:)')]));
+tc = metaopt_qap_ts_solve(h, struct('chains', 4, 'iterations', 1, 'seed', 3, 'cpu', true));
+check(tw.cost == 1652 && isequal(tw.permutation(:), topt(:)) && tc.cost > 1652, 'qap-ts-solve: warm starts');
+check(strcmp(error_of(@() metaopt_qap_ts_solve(h, struct('start', [1 2 3]))), 'metaopt:badArgument'), ...
+      'qap-ts-solve: a start of the wrong size');
+[sid, smsg] = error_of(@() metaopt_qap_ts_solve(h, struct('chains', 1, 'iterations', 1, 'start', [topt(:)'; topt(:)'])));
+check(strcmp(sid, 'metaopt:invalidArgument') && ~isempty(strfind(smsg, 'starts')), 'qap-ts-solve: more starts than chains');
 t1 = metaopt_mex('qap-ts-solve', h, struct('chains', 3, 'iterations', 300, 'seed', 7, 'tenure', 'uniform', 'cpu', true, ...
                  'eliteSize', 4, 'stagnation', 100, 'perturbation', [2 3], 'launchIterations', 100));
 t2 = metaopt_qap_ts_solve(h, struct('chains', 3, 'iterations', 300, 'seed', 7, 'tenure', 'uniform', 'cpu', true, ...
