@@ -422,11 +422,6 @@ pub fn rate(v: f64) -> String {
     }
 }
 
-/// Why a solve ended, in the words of every output (`stopped_by`).
-pub fn stop_word(s: metaopt::StopReason) -> &'static str {
-    s.word()
-}
-
 /// The mean, quartiles and extremes of a set of values.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Stats {

@@ -34,7 +34,7 @@ pub mod cpu;
 pub mod device;
 
 use crate::error::{Error, Result};
-use crate::interrupt::{Clock, StopReason, StopToken, Watch};
+use crate::interrupt::{Clock, Cut, StopReason, StopToken, Watch};
 use crate::problem::knapsack::Knapsack;
 use crate::run::Pacer;
 use serde::Serialize;
@@ -793,15 +793,8 @@ impl Qiga {
         ]);
         let fixed_chunk = o.launch_populations;
         let gens = self.setup.generations.saturating_add(1);
-        let due = || {
-            if watch.stopped() {
-                Some(StopReason::Interrupted)
-            } else if clock.expired() {
-                Some(StopReason::TimeLimit)
-            } else {
-                None
-            }
-        };
+        let cut = Cut { clock, watch };
+        let due = || cut.reason();
         let stop = |r: StopReason| {
             reason.lock().unwrap().get_or_insert(r);
             quit.store(true, Ordering::Relaxed);
@@ -828,7 +821,7 @@ impl Qiga {
                 engine.begin(offset, count)?;
                 let mut g = 0u32;
                 while g < gens {
-                    let n = pacer.size(1, (gens - g) as u64, clock.left()) as u32;
+                    let n = pacer.size(1, (gens - g) as u64, cut.clock.left()) as u32;
                     let t = Instant::now();
                     let finished = engine.advance(g, g + n)?;
                     pacer.record(n as u64, t.elapsed().as_secs_f64());

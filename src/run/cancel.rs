@@ -186,7 +186,18 @@ impl Cut {
 
     /// Whether the call must end now (interrupted, its token requested, or its limit passed).
     pub fn due(&self) -> bool {
-        self.watch.stopped() || self.clock.expired()
+        self.reason().is_some()
+    }
+
+    /// Why the call must end now, if it must: the interrupt or its token before the time limit.
+    pub fn reason(&self) -> Option<super::StopReason> {
+        if self.watch.stopped() {
+            Some(super::StopReason::Interrupted)
+        } else if self.clock.expired() {
+            Some(super::StopReason::TimeLimit)
+        } else {
+            None
+        }
     }
 }
 

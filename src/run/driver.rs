@@ -5,7 +5,7 @@
 //! set-up, which counts against the limit), the interrupt and the stop token, the limits, the
 //! stagnation count and the progress callback; the solver owns its step.
 
-use super::cancel::{Clock, StopToken, Watch};
+use super::cancel::{Clock, Cut, StopToken, Watch};
 use super::StopReason;
 use std::time::{Duration, Instant};
 
@@ -67,8 +67,8 @@ impl Pacer {
 /// Where a run decides to stop. Built before the set-up from the run's limits; asked between
 /// steps with the run's [`Progress`]; the first reason it returns is the run's `stopped_by`.
 pub struct Driver<'a> {
-    clock: Clock,
-    watch: Watch,
+    /// The clock and the watch.
+    cut: Cut,
     budget: Option<u64>,
     evaluations: Option<u64>,
     target: Option<f64>,
@@ -87,8 +87,10 @@ impl<'a> Driver<'a> {
     /// A driver whose clock started at `start` (take it before the set-up: set-up counts).
     pub fn new(start: Instant, time_limit: Option<Duration>, token: Option<&StopToken>) -> Self {
         Driver {
-            clock: Clock::since(start, time_limit),
-            watch: Watch::new(token),
+            cut: Cut {
+                clock: Clock::since(start, time_limit),
+                watch: Watch::new(token),
+            },
             budget: None,
             evaluations: None,
             target: None,
@@ -131,28 +133,22 @@ impl<'a> Driver<'a> {
     }
 
     pub fn clock(&self) -> &Clock {
-        &self.clock
+        &self.cut.clock
     }
 
     pub fn watch(&self) -> &Watch {
-        &self.watch
+        &self.cut.watch
     }
 
     /// Seconds since the run started.
     pub fn elapsed(&self) -> f64 {
-        self.clock.elapsed().as_secs_f64()
+        self.cut.clock.elapsed().as_secs_f64()
     }
 
     /// Whether the run must end now at the caller's word: interrupted, its token requested, or
     /// its time limit passed (for work inside a step that can stop early and be finished later).
     pub fn due(&self) -> Option<StopReason> {
-        if self.watch.stopped() {
-            Some(StopReason::Interrupted)
-        } else if self.clock.expired() {
-            Some(StopReason::TimeLimit)
-        } else {
-            None
-        }
+        self.cut.reason()
     }
 
     /// Why the run stops now, if it does: the target first, then the solver's budget, the
@@ -180,7 +176,7 @@ impl<'a> Driver<'a> {
         }
         if let Some(f) = self.progress.as_mut() {
             let p = Progress {
-                elapsed: self.clock.elapsed().as_secs_f64(),
+                elapsed: self.cut.clock.elapsed().as_secs_f64(),
                 work,
                 evaluations,
                 best: self.best,
@@ -200,11 +196,12 @@ impl<'a> Driver<'a> {
             Some(b) => max.min(b.saturating_sub(work)).max(1),
             None => max.max(1),
         };
-        if self.clock.limit.is_none() && !self.watch.has_token() && self.progress.is_none() {
+        if self.cut.clock.limit.is_none() && !self.cut.watch.has_token() && self.progress.is_none()
+        {
             // an interrupt alone: steps of the pacer's size keep Ctrl-C prompt
             return self.pacer.size(first, max, None);
         }
-        self.pacer.size(first, max, self.clock.left())
+        self.pacer.size(first, max, self.cut.clock.left())
     }
 
     /// Records a step of `units` that took `seconds`, for the next [`next_size`](Self::next_size).

@@ -1240,9 +1240,9 @@ static void hc12_args(void) {
 
     OWNED("metaopt_hc12_run/NULL opts", MetaoptHc12RunResult, metaopt_hc12_run(h, NULL), metaopt_hc12_free_run_result,
           METAOPT_ERR_NULL_POINTER);
-    MetaoptHc12RunOptions ro[12];
+    MetaoptHc12RunOptions ro[16];
     double nanv[2] = {NAN, INFINITY};
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 16; i++) {
         ro[i] = metaopt_hc12_default_run_options();
         ro[i].max_iterations = 3;
     }
@@ -1258,8 +1258,12 @@ static void hc12_args(void) {
     ro[9].sense = INT32_MIN;
     ro[10].seed = UINT64_MAX, ro[10].taboo = 255; /* a list is set: runs */
     ro[11].start = METAOPT_HC12_START_ZEROS;
-    int expect[12] = {ERR, ERR, ERR, ERR, ERR, ERR, METAOPT_ERR_NULL_POINTER, ANY, ERR, ERR, 0, 0};
-    for (int i = 0; i < 12; i++)
+    ro[12].time_limit_s = NAN;
+    ro[13].time_limit_s = -1;
+    ro[14].time_limit_s = 1e300;
+    ro[15].runs = 1000000, ro[15].time_limit_s = 0.2; /* the limit ends it */
+    int expect[16] = {ERR, ERR, ERR, ERR, ERR, ERR, METAOPT_ERR_NULL_POINTER, ANY, ERR, ERR, 0, 0, ERR, ERR, ERR, 0};
+    for (int i = 0; i < 16; i++)
         OWNED("metaopt_hc12_run/hostile options", MetaoptHc12RunResult, metaopt_hc12_run(h, &ro[i]), metaopt_hc12_free_run_result,
               expect[i]);
     MetaoptStopToken *req = requested_token();

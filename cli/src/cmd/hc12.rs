@@ -268,7 +268,7 @@ pub fn run(a: &Hc12Args) -> CliResult {
         None => String::new(),
     };
     t += &format!("runs         {}{tgt}\n", r.runs.len());
-    t += &format!("stopped by   {}\n", out::stop_word(r.stop));
+    t += &format!("stopped by   {}\n", r.stop.word());
     t += &format!(
         "iterations   {} in the best run\nevaluations  {} rows\ntime         {:.3} s\n",
         r.iterations,

@@ -638,7 +638,7 @@ pub fn solve(a: &SolveArgs) -> CliResult {
         None => String::new(),
     };
     s += &format!("runs         {}{tgt}\n", r.runs);
-    s += &format!("stopped by   {}\n", out::stop_word(r.stop));
+    s += &format!("stopped by   {}\n", r.stop.word());
     s += &format!(
         "iterations   {} ({} in the best run)\n",
         out::thousands(r.iterations),
@@ -886,7 +886,7 @@ fn solve_ts(
         "restarts     {} (from the elite pool), {} {launches}\n",
         r.restarts, r.launches
     );
-    s += &format!("stopped by   {}\n", out::stop_word(r.stop));
+    s += &format!("stopped by   {}\n", r.stop.word());
     s += &format!(
         "time         {:.3} s (best found after {:.3} s)\n",
         r.seconds, r.seconds_to_best

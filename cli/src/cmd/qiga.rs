@@ -307,7 +307,7 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
     if r.population.is_empty() {
         return Err(Failure(format!(
             "no population finished ({})",
-            out::stop_word(r.stop_reason)
+            r.stop_reason.word()
         )));
     }
     let gap = optimum.map(|o| 100.0 * (o - r.stats.mean) / o);
@@ -386,7 +386,7 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
         r.elapsed_s,
         out::rate(r.runs_per_second),
     );
-    t += &format!("stopped by {}\n", out::stop_word(r.stop_reason));
+    t += &format!("stopped by {}\n", r.stop_reason.word());
     t += &format!(
         "mean {:.6}  variance {:.6}  median {:.6}  min {:.6}  max {:.6}\n",
         s.mean, s.variance, s.median, s.min, s.max

@@ -991,7 +991,7 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
         out::thousands(r.successful_ants),
         secs
     );
-    t += &format!("stopped by {}\n", out::stop_word(r.stop));
+    t += &format!("stopped by {}\n", r.stop.word());
     out::print(&t)
 }
 
