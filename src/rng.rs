@@ -29,8 +29,9 @@ pub fn rng4(seed: u64, stream: u32, counter: u64) -> [u32; 4] {
     )
 }
 
-/// A sequential reader over one (seed, stream): words 4c..4c+3 come from counter c.
-#[derive(Clone, Debug)]
+/// A sequential reader over one (seed, stream): words 4c..4c+3 come from counter c. It
+/// serialises whole (a checkpoint resumes its draws where they were).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Philox {
     seed: u64,
     stream: u32,

@@ -1,6 +1,7 @@
 //! The run contract every solver keeps (`docs/specs/RUN.md`): one stop vocabulary
 //! ([`StopReason`]), one decision of when to stop ([`Driver`]), launches sized to the time left
-//! ([`Pacer`]), and outputs written so that a kill never leaves a truncated file ([`output`]).
+//! ([`Pacer`]), outputs written so that a kill never leaves a truncated file ([`output`]), and checkpoints
+//! from which a run continues as if it had never stopped ([`checkpoint`]).
 //!
 //! Cancellation itself (the process-wide interrupt, stop tokens, clocks) is [`cancel`], also
 //! reachable as `metaopt::interrupt`.
@@ -11,8 +12,10 @@
 //! | `stop` | [`StopReason`] and the one table of its numbers in the C ABI |
 //! | `driver` | [`Driver`]: when a run stops, the size of its next launch, progress |
 //! | [`output`] | outputs checked before a run and written atomically |
+//! | [`checkpoint`] | a run's state in a versioned, checksummed file, and when to write it |
 
 pub mod cancel;
+pub mod checkpoint;
 mod driver;
 pub mod output;
 mod stop;
