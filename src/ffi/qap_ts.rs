@@ -219,6 +219,7 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         // SAFETY: the caller's contract: NULL or a stop token.
         stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
         first_chain: 0,
+        checkpoint: None,
     };
     opts.check(n)?;
     Ok(opts)

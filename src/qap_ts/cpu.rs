@@ -4,7 +4,7 @@
 //! integer data both give bit-identical chains.
 
 use super::{ChainState, Engine, TenureRule};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::problem::qap::{full_cost, QapElem, QapMatrices, QapProblem};
 use crate::rng::rng4;
 use rayon::prelude::*;
@@ -576,6 +576,47 @@ impl<T: TsElem> Engine for CpuEngine<T> {
                 st.g = ch.g;
                 st.best_iter = ch.best_iter;
             });
+        Ok(())
+    }
+
+    fn tabu(&mut self, chains: usize) -> Result<Vec<i32>> {
+        let nn = self.n * self.n;
+        let mut out = Vec::with_capacity(chains * nn);
+        for c in 0..chains {
+            match self.chains.get(c) {
+                Some(ch) => out.extend_from_slice(&ch.tabu),
+                // a chain not launched yet: its start is fresh, the stamps of a reset matrix
+                None => out.extend((0..nn).map(|k| -(k as i32) - 1)),
+            }
+        }
+        Ok(out)
+    }
+
+    fn set_tabu(&mut self, tabu: &[i32]) -> Result<()> {
+        let nn = self.n * self.n;
+        if tabu.len() % nn != 0 {
+            return Err(Error::arg(
+                "tabu",
+                format!(
+                    "{} stamps, not a whole number of {nn}-stamp matrices",
+                    tabu.len()
+                ),
+            ));
+        }
+        let identity: Vec<u8> = (0..self.n).map(|v| v as u8).collect();
+        while self.chains.len() < tabu.len() / nn {
+            // the host's state of the chain replaces this start at its first launch
+            self.chains.push(TsChain::new(
+                self.n,
+                self.slices,
+                self.a.clone(),
+                self.b.clone(),
+                &identity,
+            ));
+        }
+        for (ch, t) in self.chains.iter_mut().zip(tabu.chunks(nn)) {
+            ch.tabu.copy_from_slice(t);
+        }
         Ok(())
     }
 

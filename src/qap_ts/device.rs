@@ -280,6 +280,31 @@ impl Engine for DeviceEngine {
         Ok(())
     }
 
+    fn tabu(&mut self, chains: usize) -> Result<Vec<i32>> {
+        if chains != self.chains {
+            return Err(Error::arg(
+                "chains",
+                format!("{chains} chains of an engine of {}", self.chains),
+            ));
+        }
+        self.tabu.to_vec(&self.queue)
+    }
+
+    fn set_tabu(&mut self, tabu: &[i32]) -> Result<()> {
+        if tabu.len() != self.chains * self.n * self.n {
+            return Err(Error::arg(
+                "tabu",
+                format!(
+                    "{} stamps for {} chains of n = {}",
+                    tabu.len(),
+                    self.chains,
+                    self.n
+                ),
+            ));
+        }
+        self.tabu.write(&self.queue, tabu)
+    }
+
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         format!(

@@ -36,7 +36,8 @@ use crate::error::{Error, Result};
 use crate::interrupt::{StopReason, StopToken, Watch};
 use crate::problem::qap::{check_perm, Cost, QapProblem};
 use crate::rng::Philox;
-use serde::Serialize;
+use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,7 +45,7 @@ pub use crate::device::Backend;
 pub use cpu::TsParams;
 
 /// How a tenure is drawn (each of the two placements of a move draws its own).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TenureRule {
     /// Taillard 2006 (`tabou_qap2`): floor(u^3 * 8n), u uniform in (0, 1]: mean 2n, up to 8n.
@@ -95,6 +96,9 @@ pub struct QapTsOptions {
     /// (its start, restarts and iterations), for a job whose chains are numbered across
     /// processes, such as MPI ranks ([`QapTs::solve_shared`]). 0 for a solve on its own.
     pub first_chain: usize,
+    /// Where and how often the solve writes its checkpoint ([`QapTs::load_state`] continues
+    /// from one); None: no file.
+    pub checkpoint: Option<Checkpointing>,
 }
 
 impl Default for QapTsOptions {
@@ -115,6 +119,7 @@ impl Default for QapTsOptions {
             group_size: None,
             stop_token: None,
             first_chain: 0,
+            checkpoint: None,
         }
     }
 }
@@ -197,6 +202,9 @@ impl QapTsOptions {
         for p in &self.starts {
             check_perm(p, n, "starts")?;
         }
+        if let Some(c) = &self.checkpoint {
+            c.check("checkpoint")?;
+        }
         // the chain's iteration counter and its tabu stamps are 32-bit between restarts
         Ok(())
     }
@@ -248,7 +256,7 @@ pub struct QapTsProgress {
 
 /// The state of one chain the host owns between launches (costs as 64-bit transports, as
 /// `Cost::bits`). The engine keeps the tabu matrices (reset when `fresh`) and the deltas.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChainState {
     pub perm: Vec<u8>,
     pub cost: u64,
@@ -303,6 +311,11 @@ pub struct Shared {
 pub trait Engine: Send {
     /// `iterations` iterations of every chain from `states`, which it updates.
     fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()>;
+    /// The tabu matrices of the engine's `chains` chains (n^2 stamps each, in chain order), for
+    /// a checkpoint.
+    fn tabu(&mut self, chains: usize) -> Result<Vec<i32>>;
+    /// Sets the tabu matrices (as [`tabu`](Engine::tabu) gives them), to resume a solve.
+    fn set_tabu(&mut self, tabu: &[i32]) -> Result<()>;
     fn describe(&self) -> String;
 }
 
@@ -313,6 +326,56 @@ pub struct QapTs {
     backend: Backend,
     /// The devices of a multi-device solver (empty: `backend` alone).
     devices: Vec<usize>,
+    /// A checkpoint the next solve continues from ([`QapTs::load_state`]).
+    resume: Option<Vec<u8>>,
+    /// The last solve's state, its header and its engines (which hold the tabu matrices), for
+    /// [`QapTs::save_state`].
+    last: Option<Finished>,
+}
+
+/// Everything of a solve but the tabu matrices, which stay in its engines: the state a
+/// checkpoint holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct TsState {
+    chains: Vec<ChainState>,
+    /// The n^2 stamps of every chain, filled only in a checkpoint.
+    tabu: Vec<i32>,
+    host_rng: Vec<Philox>,
+    /// The elite pool, best first (cost bits, permutation).
+    elite: Vec<(u64, Vec<u8>)>,
+    best: (u64, Vec<u8>),
+    /// Iterations per chain, launches and restarts so far.
+    done: u64,
+    launches: u64,
+    restarts: u64,
+    /// Seconds the solve had run, and when it found its best.
+    elapsed: f64,
+    to_best: f64,
+}
+
+/// A finished solve, kept for [`QapTs::save_state`].
+struct Finished {
+    header: Header,
+    state: TsState,
+    engines: Vec<Box<dyn Engine>>,
+    ranges: Vec<std::ops::Range<usize>>,
+}
+
+/// The state with the engines' tabu matrices, as a checkpoint's bytes.
+fn snapshot(
+    header: &Header,
+    state: &mut TsState,
+    engines: &mut [Box<dyn Engine>],
+    ranges: &[std::ops::Range<usize>],
+) -> Result<Vec<u8>> {
+    let mut tabu = Vec::new();
+    for (e, r) in engines.iter_mut().zip(ranges) {
+        tabu.extend(e.tabu(r.len())?);
+    }
+    state.tabu = tabu;
+    let bytes = checkpoint::encode(header, state);
+    state.tabu = Vec::new();
+    bytes
 }
 
 impl QapTs {
@@ -334,7 +397,70 @@ impl QapTs {
             problem,
             backend,
             devices: Vec::new(),
+            resume: None,
+            last: None,
         })
+    }
+
+    /// What a checkpoint of a solve with `opts` on this problem is checked against: the problem's
+    /// fingerprint and the options that shape the chains' course (not the stops: a resumed solve
+    /// may have more iterations or time). The device count is not recorded: the chains draw the
+    /// same on any split.
+    fn header(&self, opts: &QapTsOptions) -> Header {
+        let p = &self.problem;
+        let n = p.n;
+        let (a, b) = p.data.bytes();
+        let (pmin, pmax) = opts.perturbation(n);
+        Header::new(
+            "qap_ts",
+            checkpoint::fingerprint(
+                "QAP",
+                &format!("n={n}, {} slices, {:?}", p.slices, p.elem_type()),
+                &[a, b],
+            ),
+        )
+        .option("chains", opts.chains)
+        .option("launch_iterations", opts.launch_iterations)
+        .option("seed", opts.seed)
+        .option("tenure", format!("{:?}", opts.tenure))
+        .option("aspiration_horizon", opts.horizon(n))
+        .option("elite_size", opts.elite_size)
+        .option("stagnation", opts.stagnation(n))
+        .option("perturbation", format!("{pmin}..={pmax}"))
+        .option("first_chain", opts.first_chain)
+    }
+
+    /// The next solve continues from checkpoint `bytes` (of [`save_state`](Self::save_state) or
+    /// a checkpoint file) instead of starting afresh. Checked now: the file's frame, version,
+    /// solver and problem; the options when the solve starts (errors name `state`).
+    pub fn load_state(&mut self, bytes: Vec<u8>) -> Result<()> {
+        let h = checkpoint::header(&bytes, "state")?;
+        let mine = Header {
+            options: h.options.clone(),
+            rank: h.rank,
+            ranks: h.ranks,
+            ..self.header(&QapTsOptions::default())
+        };
+        if let Some(why) = mine.mismatch(&h) {
+            return Err(Error::arg(
+                "state",
+                format!("cannot resume from this checkpoint: {why}"),
+            ));
+        }
+        self.resume = Some(bytes);
+        Ok(())
+    }
+
+    /// The last solve's whole state (chains, tabu matrices, elite pool, draws, counters, time)
+    /// as checkpoint bytes, from which [`load_state`](Self::load_state) continues it.
+    pub fn save_state(&mut self) -> Result<Vec<u8>> {
+        let Some(f) = self.last.as_mut() else {
+            return Err(Error::arg(
+                "state",
+                "no solve has run on this solver: nothing to save",
+            ));
+        };
+        snapshot(&f.header, &mut f.state, &mut f.engines, &f.ranges)
     }
 
     /// A solver over several OpenCL devices (`metaopt devices`; checked: none twice, each
@@ -363,33 +489,7 @@ impl QapTs {
         chains: usize,
         group_size: Option<usize>,
     ) -> Result<Box<dyn Engine>> {
-        self.engine_on(self.backend, params, chains, group_size)
-    }
-
-    /// The engine of `params` on `backend`.
-    fn engine_on(
-        &self,
-        backend: Backend,
-        params: TsParams,
-        chains: usize,
-        group_size: Option<usize>,
-    ) -> Result<Box<dyn Engine>> {
-        Ok(match backend {
-            Backend::Cpu => cpu::engine(&self.problem, params),
-            Backend::Device(_) => {
-                let layout = device::LayoutRequest {
-                    placement: device::Placement::Auto,
-                    group_size,
-                };
-                Box::new(device::DeviceEngine::new(
-                    &self.problem,
-                    backend,
-                    params,
-                    chains,
-                    layout,
-                )?)
-            }
-        })
+        engine_on(&self.problem, self.backend, params, chains, group_size)
     }
 
     pub fn solve(&mut self, opts: &QapTsOptions) -> Result<QapTsSolveResult> {
@@ -416,10 +516,18 @@ impl QapTs {
         mut progress: impl FnMut(&QapTsProgress) -> bool,
         mut share: Option<impl FnMut(&ShareRound) -> Result<Shared>>,
     ) -> Result<QapTsSolveResult> {
-        let p = &self.problem;
+        let p = self.problem.clone();
         let n = p.n;
         opts.check(n)?;
-        let t0 = Instant::now();
+        let header = self.header(opts);
+        // a loaded checkpoint is checked against these options; it is used up only by a solve
+        // that starts from it
+        let resumed: Option<TsState> = match &self.resume {
+            Some(bytes) => Some(checkpoint::decode(bytes, &header, "state")?),
+            None => None,
+        };
+        let t0 =
+            checkpoint::resumed_start(Instant::now(), resumed.as_ref().map_or(0.0, |r| r.elapsed));
         let watch = Watch::new(opts.stop_token.as_ref());
         let c0 = u32::try_from(opts.first_chain)
             .ok()
@@ -449,6 +557,8 @@ impl QapTs {
                 ),
             ));
         }
+        // the last solve's engines go before new ones are made
+        self.last = None;
         // the engines are made side by side (a queue, the kernel and the buffers on each device)
         let mut engines = {
             use rayon::prelude::*;
@@ -456,7 +566,8 @@ impl QapTs {
                 .par_iter()
                 .zip(ranges.par_iter())
                 .map(|(&b, r)| {
-                    self.engine_on(
+                    engine_on(
+                        &p,
                         b,
                         TsParams {
                             first_chain: c0 + r.start as u32,
@@ -470,39 +581,87 @@ impl QapTs {
         };
         let ft = p.elem_type().ft_kind();
         let cost_of = |perm: &[u8]| p.cost_order(perm);
-        // host draws (starts, restarts): one stream per chain, apart from the iteration streams
-        let mut host_rng: Vec<Philox> = (0..opts.chains)
-            .map(|c| Philox::new(opts.seed, 0x8000_0000 | (c0 + c as u32)))
-            .collect();
-        let mut states: Vec<ChainState> = (0..opts.chains)
-            .map(|c| {
-                let perm: Vec<u8> = match opts.starts.get(c) {
-                    Some(s) => s.iter().map(|&v| v as u8).collect(),
-                    None => host_rng[c]
-                        .permutation(n)
-                        .into_iter()
-                        .map(|v| v as u8)
-                        .collect(),
-                };
-                ChainState::start(p, perm, 0)
-            })
-            .collect();
         let mut elite = Elite::new(opts.elite_size);
-        let mut best: (Cost, Vec<u8>) = (
-            Cost::from_bits(ft, states[0].best),
-            states[0].best_perm.clone(),
-        );
-        for st in &states {
-            let c = Cost::from_bits(ft, st.best);
-            if c.less(&best.0) {
-                best = (c, st.best_perm.clone());
+        let mut s = match resumed {
+            Some(mut r) => {
+                let nn = n * n;
+                if r.chains.len() != opts.chains
+                    || r.host_rng.len() != opts.chains
+                    || r.tabu.len() != opts.chains * nn
+                    || r.chains
+                        .iter()
+                        .any(|c| c.perm.len() != n || c.best_perm.len() != n)
+                    || r.best.1.len() != n
+                {
+                    return Err(Error::arg(
+                        "state",
+                        "a corrupt checkpoint: its chains do not match its options",
+                    ));
+                }
+                for (e, rg) in engines.iter_mut().zip(&ranges) {
+                    e.set_tabu(&r.tabu[rg.start * nn..rg.end * nn])?;
+                }
+                r.tabu = Vec::new();
+                for (c, perm) in std::mem::take(&mut r.elite) {
+                    elite.offer(Cost::from_bits(ft, c), &perm);
+                }
+                r
             }
-        }
+            None => {
+                // host draws (starts, restarts): one stream per chain, apart from the iteration
+                // streams
+                let mut host_rng: Vec<Philox> = (0..opts.chains)
+                    .map(|c| Philox::new(opts.seed, 0x8000_0000 | (c0 + c as u32)))
+                    .collect();
+                let chains: Vec<ChainState> = (0..opts.chains)
+                    .map(|c| {
+                        let perm: Vec<u8> = match opts.starts.get(c) {
+                            Some(s) => s.iter().map(|&v| v as u8).collect(),
+                            None => host_rng[c]
+                                .permutation(n)
+                                .into_iter()
+                                .map(|v| v as u8)
+                                .collect(),
+                        };
+                        ChainState::start(&p, perm, 0)
+                    })
+                    .collect();
+                let mut best = (chains[0].best, chains[0].best_perm.clone());
+                for st in &chains {
+                    if Cost::from_bits(ft, st.best).less(&Cost::from_bits(ft, best.0)) {
+                        best = (st.best, st.best_perm.clone());
+                    }
+                }
+                TsState {
+                    chains,
+                    tabu: Vec::new(),
+                    host_rng,
+                    elite: Vec::new(),
+                    best,
+                    done: 0,
+                    launches: 0,
+                    restarts: 0,
+                    elapsed: 0.0,
+                    to_best: 0.0,
+                }
+            }
+        };
+        let mut best: (Cost, Vec<u8>) = (Cost::from_bits(ft, s.best.0), s.best.1.clone());
         let reached = |c: &Cost| opts.target.is_some_and(|t| c.as_f64() <= t);
-        let (mut done, mut launches, mut restarts, mut to_best) = (0u64, 0u64, 0u64, 0.0);
         let stagnation = opts.stagnation(n);
         let (pmin, pmax) = opts.perturbation(n);
         let mut stop = StopReason::Budget;
+        let mut schedule = Schedule::new(opts.checkpoint.as_ref());
+        // the state as a checkpoint holds it (the elite pool and the best back in the state)
+        let sync = |s: &mut TsState, best: &(Cost, Vec<u8>), elite: &Elite| {
+            s.best = (best.0.bits(), best.1.clone());
+            s.elite = elite
+                .items
+                .iter()
+                .map(|(c, perm)| (c.bits(), perm.clone()))
+                .collect();
+            s.elapsed = t0.elapsed().as_secs_f64();
+        };
         // under a time limit, launches are sized to the time: the first is short and timed, the
         // next ones take a twentieth of the limit (10 ms ..= 1 s), never more than the time left,
         // so the solve returns within its limit plus about one short launch
@@ -511,6 +670,7 @@ impl QapTs {
             launch_cap = launch_cap.min(FIRST_TIMED_LAUNCH);
         }
         loop {
+            let done = s.done;
             let mine = if reached(&best.0) {
                 Some(StopReason::Target)
             } else if opts.max_iterations > 0 && done >= opts.max_iterations {
@@ -541,7 +701,7 @@ impl QapTs {
                     let c = cost_of(&perm);
                     if c.less(&best.0) {
                         best = (c, perm.clone());
-                        to_best = t0.elapsed().as_secs_f64();
+                        s.to_best = t0.elapsed().as_secs_f64();
                     }
                     elite.offer(c, &perm);
                 }
@@ -571,14 +731,14 @@ impl QapTs {
                 count = count.min(opts.max_iterations - done);
             }
             // tabu stamps are 32-bit iterations of one start: a start that long begins anew
-            for st in &mut states {
+            for st in &mut s.chains {
                 if st.t as u64 + count > (i32::MAX / 2) as u64 {
                     st.t = 0;
                     st.fresh = true;
                 }
             }
             let launch_start = Instant::now();
-            crate::multi::run_blocks(&mut engines, &ranges, &mut states, |e, _, st| {
+            crate::multi::run_blocks(&mut engines, &ranges, &mut s.chains, |e, _, st| {
                 e.advance(st, count as u32)
             })?;
             if let Some(limit) = opts.time_limit {
@@ -588,9 +748,9 @@ impl QapTs {
                 launch_cap = ((slice / per_iteration.max(1e-9)) as u64)
                     .clamp(1, opts.launch_iterations as u64);
             }
-            done += count;
-            launches += 1;
-            for st in &mut states {
+            s.done += count;
+            s.launches += 1;
+            for st in &mut s.chains {
                 // float costs drift with the deltas: the host's full cost is the truth
                 if !p.elem_type().is_integer() {
                     st.cost = cost_of(&st.perm).bits();
@@ -599,16 +759,16 @@ impl QapTs {
                 let c = Cost::from_bits(ft, st.best);
                 if c.less(&best.0) {
                     best = (c, st.best_perm.clone());
-                    to_best = t0.elapsed().as_secs_f64();
+                    s.to_best = t0.elapsed().as_secs_f64();
                 }
                 elite.offer(c, &st.best_perm);
             }
             if opts.elite_size > 0 && stagnation > 0 && !reached(&best.0) {
-                for (c, st) in states.iter_mut().enumerate() {
+                for (c, st) in s.chains.iter_mut().enumerate() {
                     if st.g - st.best_iter < stagnation {
                         continue;
                     }
-                    let rng = &mut host_rng[c];
+                    let rng = &mut s.host_rng[c];
                     let mut perm = elite.items[rng.below(elite.items.len() as u32) as usize]
                         .1
                         .clone();
@@ -618,29 +778,37 @@ impl QapTs {
                         let j = (i + 1 + rng.below(n as u32 - 1) as usize) % n;
                         perm.swap(i, j);
                     }
-                    *st = ChainState::start(p, perm, st.g);
-                    restarts += 1;
+                    *st = ChainState::start(&p, perm, st.g);
+                    s.restarts += 1;
                 }
             }
+            if schedule.due() {
+                sync(&mut s, &best, &elite);
+                schedule.write(|| snapshot(&header, &mut s, &mut engines, &ranges))?;
+            }
             let report = QapTsProgress {
-                iterations: done,
+                iterations: s.done,
                 best: best.0,
                 seconds: t0.elapsed().as_secs_f64(),
-                restarts,
+                restarts: s.restarts,
             };
             if !progress(&report) {
                 break;
             }
         }
-        Ok(QapTsSolveResult {
+        sync(&mut s, &best, &elite);
+        // the run's end, whatever ended it, is a checkpoint: a larger budget continues it
+        schedule.write(|| snapshot(&header, &mut s, &mut engines, &ranges))?;
+        self.resume = None;
+        let result = QapTsSolveResult {
             cost: best.0,
             permutation: best.1.iter().map(|&v| v as usize).collect(),
             chains: opts.chains,
-            iterations: done,
-            launches,
-            restarts,
+            iterations: s.done,
+            launches: s.launches,
+            restarts: s.restarts,
             seconds: t0.elapsed().as_secs_f64(),
-            seconds_to_best: to_best,
+            seconds_to_best: s.to_best,
             target_reached: reached(&best.0),
             stop: if reached(&best.0) {
                 StopReason::Target
@@ -652,8 +820,37 @@ impl QapTs {
                 .map(|e| e.describe())
                 .collect::<Vec<_>>()
                 .join(" + "),
-        })
+        };
+        self.last = Some(Finished {
+            header,
+            state: s,
+            engines,
+            ranges,
+        });
+        Ok(result)
     }
+}
+
+/// The engine of `params` for `chains` chains of `problem` on `backend`.
+fn engine_on(
+    problem: &QapProblem,
+    backend: Backend,
+    params: TsParams,
+    chains: usize,
+    group_size: Option<usize>,
+) -> Result<Box<dyn Engine>> {
+    Ok(match backend {
+        Backend::Cpu => cpu::engine(problem, params),
+        Backend::Device(_) => {
+            let layout = device::LayoutRequest {
+                placement: device::Placement::Auto,
+                group_size,
+            };
+            Box::new(device::DeviceEngine::new(
+                problem, backend, params, chains, layout,
+            )?)
+        }
+    })
 }
 
 /// The best distinct permutations seen, best first.

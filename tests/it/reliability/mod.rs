@@ -6,4 +6,5 @@ mod fuzz_regressions;
 mod hostile;
 mod interrupt;
 mod limits;
+mod resume;
 mod sp_aco_awvd_stops;

@@ -1,0 +1,5 @@
+//! Checkpoint and resume (docs/specs/RUN.md): a run stopped at any step and continued from its
+//! checkpoint ends exactly as the run that never stopped; checkpoints of another problem, option
+//! set or version, and corrupt or truncated ones, are refused with what differs.
+
+mod qap_ts;
