@@ -665,8 +665,9 @@ impl WideArg {
 /// one given is checked before the command's work starts (`main`, [`output_paths`]). An option
 /// of these names whose value is a folder (value name `DIR`: the experiments' `--out`) is the
 /// command's own to create.
-pub const OUTPUT_ARGS: [(&str, &str); 6] = [
+pub const OUTPUT_ARGS: [(&str, &str); 7] = [
     ("output", "--output"),
+    ("checkpoint", "--checkpoint"),
     ("csv", "--csv"),
     ("plot", "--plot"),
     ("vertices", "--vertices"),

@@ -25,6 +25,7 @@
 // here, not in the library; out and plot are the output helpers.
 mod args;
 mod bench;
+mod checkpoint;
 mod cmd;
 mod convergence;
 mod experiment;

@@ -295,6 +295,9 @@ pub struct SolveArgs {
     instance: PathBuf,
     #[command(flatten)]
     convergence: crate::convergence::ConvergenceArgs,
+    /// ts: checkpoints of the chains, tabu matrices, elite pool and draws, and resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
     /// The solver
     #[arg(long, value_enum, default_value_t = MethodArg::Ts)]
     method: MethodArg,
@@ -390,6 +393,8 @@ impl SolveArgs {
             ),
             ("--devices", self.devices.is_some()),
             ("--mpi", self.mpi.mpi),
+            ("--checkpoint", self.checkpoint.checkpoint.is_some()),
+            ("--resume", self.checkpoint.resume.is_some()),
         ];
         let mut v: Vec<&'static str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
         v.extend(self.ts.given());
@@ -661,6 +666,7 @@ fn ts_error(e: metaopt::Error) -> Failure {
         ("devices", "--devices"),
     ];
     table.extend(crate::args::TsTuningArgs::RENAMES);
+    table.extend(crate::checkpoint::RENAMES);
     out::renamed_or_cpu(e, &table)
 }
 
@@ -756,6 +762,9 @@ fn solve_ts(
         // the ranks' chains are numbered one after another, so no two ranks run the same chain
         opts.first_chain = rk.rank() * opts.chains;
     }
+    let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
+    opts.checkpoint = a.checkpoint.plan(rank)?;
+    let resume = a.checkpoint.resume(rank)?;
     let problem = Arc::new(QapProblem::from_instance(inst));
     let mut solver = if devices.is_empty() {
         QapTs::new(problem, backend)
@@ -763,6 +772,9 @@ fn solve_ts(
         QapTs::on_devices(problem, &devices)
     }
     .map_err(ts_error)?;
+    if let Some(bytes) = resume {
+        solver.load_state(bytes).map_err(ts_error)?;
+    }
     let device_index = if a.backend.cpu {
         None
     } else if let Some(&d) = devices.first() {

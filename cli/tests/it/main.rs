@@ -18,5 +18,6 @@ mod qap_bounds;
 mod qap_figs;
 mod qiga;
 mod reliability;
+mod resume;
 mod sat;
 mod sp;
