@@ -2450,6 +2450,15 @@ typedef struct MetaoptQapTsOptions {
    * stops the call between launches as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a file the search writes its whole state to (atomically) when it ends and every
+   * `checkpoint_every_s` seconds; `metaopt_qap_ts_load_state` with its bytes continues it.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the search ends.
+   */
+  double checkpoint_every_s;
 } MetaoptQapTsOptions;
 
 /**
@@ -2546,6 +2555,25 @@ typedef struct MetaoptQapTsSolveResult {
    */
   int32_t stop_reason;
 } MetaoptQapTsSolveResult;
+
+/**
+ * Bytes owned by the caller (a run's state): free them with `metaopt_bytes_free_result`.
+ */
+typedef struct MetaoptBytesResult {
+  /**
+   * NULL on error.
+   */
+  uint8_t *data;
+  size_t length;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptBytesResult;
 
 /**
  * Options of `metaopt_qiga_run`; start from `metaopt_qiga_default_options()` and change fields.
@@ -4413,6 +4441,31 @@ struct MetaoptQapTsSolveResult metaopt_qap_ts_solve(struct MetaoptQapInstance *i
 void metaopt_qap_ts_free_solve_result(struct MetaoptQapTsSolveResult *r);
 
 /**
+ * The whole state of the instance's last `metaopt_qap_ts_solve` (chains, tabu matrices, elite
+ * pool, random-number counters, counters, time taken) as checkpoint bytes, the caller's to free
+ * with `metaopt_bytes_free_result`. An error if no search has run on the instance.
+ *
+ * # Safety
+ * `instance` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_qap_ts_save_state(struct MetaoptQapInstance *instance);
+
+/**
+ * The next `metaopt_qap_ts_solve` on the instance continues the search whose state `data`
+ * holds (`length` bytes of `metaopt_qap_ts_save_state` or of a checkpoint file) instead of
+ * starting afresh, as if it had never stopped: its options must be those of the saved search
+ * (its iteration count and time limit may be larger; they count the work already done).
+ * Checked now: the bytes' frame and checksum, the library version, the solver and the problem;
+ * the options when the search starts. `result` is 0 on success.
+ *
+ * # Safety
+ * `instance` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_qap_ts_load_state(struct MetaoptQapInstance *instance,
+                                                    const uint8_t *data,
+                                                    size_t length);
+
+/**
  * The defaults of the QIGA paper (1,000 populations of 10 individuals, 500 generations, the
  * `gqa2000` table with fixed pole signs, index repair, seed 1) on the device in use.
  */
@@ -4629,6 +4682,25 @@ struct MetaoptSpResult metaopt_sp_sssp(struct MetaoptGraph *graph,
  * `r` must be NULL or point to a result of `metaopt_sp_sssp*` (or one already freed here).
  */
 void metaopt_sp_free_result(struct MetaoptSpResult *r);
+
+/**
+ * Frees the data and the message of a `MetaoptBytesResult` and sets them to NULL and `length`
+ * to 0. NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of this library (or one already freed here).
+ */
+void metaopt_bytes_free_result(struct MetaoptBytesResult *r);
+
+/**
+ * What a state is of, as one line of JSON: the library version that wrote it, the solver, the
+ * problem, the options that shape the run, the device count and the MPI rank (its frame and
+ * checksum checked). The text is the caller's: free it with `metaopt_pointer_free`.
+ *
+ * # Safety
+ * `data` must be NULL or hold `length` bytes.
+ */
+struct MetaoptStringResult metaopt_state_describe(const uint8_t *data, size_t length);
 
 /**
  * The library's version as "MAJOR.MINOR.PATCH" (with a pre-release suffix such as "-rc.1" if

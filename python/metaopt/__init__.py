@@ -54,6 +54,7 @@ from ._errors import ErrorCode, MetaoptError
 from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path
 from ._objective import Source
+from ._state import State
 from .catalogue import evaluate, geatbx_cec_bundle
 from .de import DEResult, IslandDE
 from .device import (
@@ -93,7 +94,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "minimize", "OptimizeResult", "qap", "sat",
-    "ErrorCode", "MetaoptError", "library_path", "Source",
+    "ErrorCode", "MetaoptError", "library_path", "Source", "State",
     "interrupt", "StopToken", "Interrupted",
     "DeviceInfo", "device_count", "device_info", "devices", "get_device_number", "is_device_valid", "is_mem_space_valid",
     "reset_device", "set_device_number", "get_cuda_device_number", "set_cuda_device_number",

@@ -19,6 +19,7 @@ from ctypes import (
     c_float,
     c_int32,
     c_int64,
+    c_size_t,
     c_uint16,
     c_uint32,
     c_uint64,
@@ -809,6 +810,8 @@ class MetaoptQapTsOptions(Structure):
         ("starts", POINTER(c_uint16)),
         ("starts_count", c_uint32),
         ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -835,6 +838,15 @@ class MetaoptQapTsSolveResult(Structure):
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
         ("stop_reason", c_int32),
+    ]
+
+
+class MetaoptBytesResult(Structure):
+    _fields_ = [
+        ("data", POINTER(c_uint8)),
+        ("length", c_size_t),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
     ]
 
 
@@ -1221,6 +1233,7 @@ STRUCTS = {
     "MetaoptQapSolveResult": MetaoptQapSolveResult,
     "MetaoptQapTsOptions": MetaoptQapTsOptions,
     "MetaoptQapTsSolveResult": MetaoptQapTsSolveResult,
+    "MetaoptBytesResult": MetaoptBytesResult,
     "MetaoptQigaOptions": MetaoptQigaOptions,
     "MetaoptQigaStats": MetaoptQigaStats,
     "MetaoptQigaRunResult": MetaoptQigaRunResult,
@@ -1720,6 +1733,14 @@ SIGNATURES = {
     "metaopt_qap_ts_free_solve_result": (None, [
         POINTER(MetaoptQapTsSolveResult),  # r
     ]),
+    "metaopt_qap_ts_save_state": (MetaoptBytesResult, [
+        MetaoptQapInstance_p,  # instance
+    ]),
+    "metaopt_qap_ts_load_state": (MetaoptInt32Result, [
+        MetaoptQapInstance_p,  # instance
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
+    ]),
     "metaopt_qiga_default_options": (MetaoptQigaOptions, []),
     "metaopt_qiga_run": (MetaoptQigaRunResult, [
         MetaoptKnapsack_p,  # knapsack
@@ -1786,6 +1807,13 @@ SIGNATURES = {
     ]),
     "metaopt_sp_free_result": (None, [
         POINTER(MetaoptSpResult),  # r
+    ]),
+    "metaopt_bytes_free_result": (None, [
+        POINTER(MetaoptBytesResult),  # r
+    ]),
+    "metaopt_state_describe": (MetaoptStringResult, [
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_version": (c_char_p, []),
     "metaopt_version_major": (c_int32, []),

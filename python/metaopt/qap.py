@@ -11,7 +11,7 @@ from typing import Optional, Union
 
 import numpy as np
 
-from . import _checks, _ffi, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib, _state
 from ._errors import ErrorCode, check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
@@ -353,7 +353,8 @@ class HC12QAP(Instance):
         return result
 
     def solve_ts(self, chains=32, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
-                 elite_size=8, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None):
+                 elite_size=8, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None,
+                 checkpoint=None, checkpoint_every=None, resume=None):
         """The robust tabu search (Taillard) on this instance's matrices and backend
         (``set_backend``): ``chains`` independent chains of ``iterations`` iterations each
         (default 100,000; no limit when only ``time_limit`` is given), stopping at ``target``
@@ -364,8 +365,15 @@ class HC12QAP(Instance):
         permutations (a sequence, at most ``chains``); ``bks`` a best-known value for the gap.
         ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops the
         search between launches with the best so far (``stop == "interrupted"``); Ctrl-C too,
-        raising ``metaopt.Interrupted`` with that ``QAPTsSolution`` as its ``result``."""
+        raising ``metaopt.Interrupted`` with that ``QAPTsSolution`` as its ``result``.
+
+        Checkpoints: ``checkpoint`` a file the search writes its whole state to when it ends
+        (interrupted or not) and every ``checkpoint_every`` seconds; ``resume`` (a
+        ``metaopt.State`` of ``ts_state()``, its bytes, or a checkpoint file's path) continues a
+        search as if it had never stopped: the options must be the saved search's (``iterations``
+        and ``time_limit`` may be larger; they count the work already done)."""
         stop_token = _interrupt.token_arg(stop_token)
+        resume = _state.resume_arg(resume)
         L = _lib.lib()
         n = self.n_elements
         o = L.metaopt_qap_ts_default_options()
@@ -414,7 +422,11 @@ class HC12QAP(Instance):
                 keep = np.ascontiguousarray(np.stack(rows), dtype=np.uint16)
                 o.starts = keep.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
                 o.starts_count = len(rows)
+        keep_path = []
+        _state.set_checkpoint(o, checkpoint, checkpoint_every, keep_path)
         with self._use("solve_ts") as h:
+            if resume is not None:
+                _state.load(L.metaopt_qap_ts_load_state, h, resume, "metaopt_qap_ts_load_state")
             r, caught = _interrupt.run(L.metaopt_qap_ts_solve, (h, ctypes.byref(o)), o, stop_token,
                                        "HC12QAP.solve_ts")
             try:
@@ -441,6 +453,21 @@ class HC12QAP(Instance):
         if caught is not None:
             _interrupt.raise_interrupted(caught, result, "HC12QAP.solve_ts")
         return result
+
+    def ts_state(self):
+        """The whole state of the last ``solve_ts`` (chains, tabu matrices, elite pool, random
+        draws, counters, time taken) as a ``metaopt.State``, from which ``solve_ts(resume=...)``
+        continues it."""
+        L = _lib.lib()
+        with self._use("ts_state") as h:
+            return _state.saved(L, L.metaopt_qap_ts_save_state, h, "metaopt_qap_ts_save_state")
+
+    def load_ts_state(self, state):
+        """The next ``solve_ts`` continues the search saved in ``state`` (a ``metaopt.State``,
+        its bytes, or a checkpoint file's path)."""
+        L = _lib.lib()
+        with self._use("load_ts_state") as h:
+            _state.load(L.metaopt_qap_ts_load_state, h, state, "metaopt_qap_ts_load_state")
 
     def _known_bks(self):
         """The best-known value the library found beside the instance's file (a one-iteration
@@ -518,7 +545,9 @@ def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optio
     ``runs`` (100), ``start``, ``restart``) and returns a ``QAPSolution``. A warm start: ``start=``
     a 0-based permutation (or a list of them, one for each of the first chains with ``"ts"``; the
     first run's start with ``"hc12"``). ``cpu=True`` runs on
-    the CPU instead of the device in use. ``seed=None`` draws a fresh seed.
+    the CPU instead of the device in use. ``seed=None`` draws a fresh seed. Checkpoints
+    (``"ts"``): ``checkpoint=`` a file, ``checkpoint_every=`` seconds, ``resume=`` a
+    ``metaopt.State`` or checkpoint file to continue (see ``HC12QAP.solve_ts``).
 
     Also ``metaopt.qap.solve``. The result has ``.cost``, ``.permutation`` (0-based: facility i
     at location ``permutation[i]``), ``.gap`` (percent above the best-known value, or None),

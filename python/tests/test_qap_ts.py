@@ -91,3 +91,67 @@ def test_a_warm_start_from_given_permutations():
         metaopt.qap.solve(DATA / "nug12.dat", iterations=1, start="identity")
     with pytest.raises(ValueError, match="starts"):
         metaopt.qap.solve(DATA / "nug12.dat", iterations=1, start=[0] * 12)
+
+
+def _ts(q, iterations, **kw):
+    return q.solve_ts(chains=3, iterations=iterations, seed=5, stagnation=300, **kw)
+
+
+def test_a_resumed_search_ends_as_the_uninterrupted_one(tmp_path):
+    import pickle
+    with metaopt.HC12QAP.from_file(DATA / "chr15a.dat", 2) as q:
+        q.set_backend("cpu")
+        whole = _ts(q, 3000)
+        part = _ts(q, 1000)
+        state = q.ts_state()
+    assert isinstance(state, metaopt.State) and isinstance(state, bytes)
+    info = state.info()
+    assert info["solver"] == "qap_ts" and "n=15" in info["problem"]
+    assert dict(info["options"])["seed"] == "5"
+    # a State pickles as its bytes, and a file holds the same
+    state = pickle.loads(pickle.dumps(state))
+    state.save(tmp_path / "ts.state")
+    assert metaopt.State.load(tmp_path / "ts.state") == state
+    assert part.iterations == 1000
+    for resume in (state, bytes(state), tmp_path / "ts.state"):
+        with metaopt.HC12QAP.from_file(DATA / "chr15a.dat", 2) as q:
+            q.set_backend("cpu")
+            r = _ts(q, 3000, resume=resume)
+        assert (r.cost, r.iterations, r.restarts) == (whole.cost, whole.iterations, whole.restarts)
+        assert np.array_equal(r.permutation, whole.permutation)
+    # a checkpoint file written by a search, through qap_solve
+    path = tmp_path / "c.state"
+    r1 = metaopt.qap_solve(str(DATA / "chr15a.dat"), chains=3, iterations=1000, seed=5, stagnation=300,
+                           cpu=True, checkpoint=path, checkpoint_every=0.01)
+    r2 = metaopt.qap_solve(str(DATA / "chr15a.dat"), chains=3, iterations=3000, seed=5, stagnation=300,
+                           cpu=True, resume=path)
+    assert r1.iterations == 1000 and r2.cost == whole.cost
+    assert np.array_equal(r2.permutation, whole.permutation)
+
+
+def test_bad_states_are_refused_with_what_differs(tmp_path):
+    with metaopt.HC12QAP.from_file(DATA / "chr15a.dat", 2) as q:
+        q.set_backend("cpu")
+        with pytest.raises(metaopt.MetaoptError, match="no solve has run"):
+            q.ts_state()
+        _ts(q, 500)
+        state = q.ts_state()
+        with pytest.raises(metaopt.MetaoptError, match="option seed was 5; this run has 6"):
+            q.solve_ts(chains=3, iterations=600, seed=6, stagnation=300, resume=state)
+        with pytest.raises(metaopt.MetaoptError, match="truncated"):
+            q.load_ts_state(state[: len(state) // 2])
+        with pytest.raises(metaopt.MetaoptError, match="checksum"):
+            q.load_ts_state(state[:40] + bytes([state[40] ^ 1]) + state[41:])
+        with pytest.raises(ValueError, match="empty"):
+            q.load_ts_state(b"")
+        with pytest.raises(TypeError, match="resume must be"):
+            _ts(q, 600, resume=3)
+        with pytest.raises(ValueError, match="checkpoint_every needs"):
+            _ts(q, 600, checkpoint_every=1)
+        with pytest.raises(metaopt.MetaoptError, match="checkpoint_path"):
+            _ts(q, 600, checkpoint=tmp_path / "missing" / "x.state")
+    with metaopt.HC12QAP.from_file(DATA / "chr15b.dat", 2) as q:
+        with pytest.raises(metaopt.MetaoptError, match="another problem"):
+            q.load_ts_state(state)
+    with pytest.raises(metaopt.MetaoptError, match="not a metaopt checkpoint"):
+        metaopt.State(b"garbage!" * 4).info()

@@ -74,6 +74,7 @@ mod qiga;
 pub(crate) mod result;
 mod sat;
 mod sp;
+mod state;
 mod version;
 
 pub use aco::*;
@@ -96,6 +97,7 @@ pub use result::{
 };
 pub use sat::*;
 pub use sp::*;
+pub use state::*;
 pub use version::*;
 
 pub(crate) use boundary::{copy_in, ffi_boundary, func_data_arg, str_arg};

@@ -331,6 +331,9 @@ pub(crate) struct Handle {
     /// The QAPLIB instance, for the GLB start (instances from files only).
     instance: Option<QapInstance>,
     bks: Option<i64>,
+    /// The robust tabu search of `metaopt_qap_ts_solve`, kept between calls for its state
+    /// (`metaopt_qap_ts_save_state`, `metaopt_qap_ts_load_state`).
+    ts: Option<crate::qap_ts::QapTs>,
 }
 
 impl Handle {
@@ -342,6 +345,20 @@ impl Handle {
             MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
         };
         (self.solver.problem().clone(), backend, self.bks)
+    }
+
+    /// The instance's tabu search on its current backend: the one of the last call, or a new one
+    /// (after `metaopt_qap_set_backend`) that keeps a loaded state not used yet.
+    pub(super) fn ts(&mut self) -> Result<&mut crate::qap_ts::QapTs> {
+        let (problem, backend, _) = self.shared();
+        if !self.ts.as_ref().is_some_and(|t| t.backend() == backend) {
+            let mut t = crate::qap_ts::QapTs::new(problem, backend)?;
+            if let Some(bytes) = self.ts.as_mut().and_then(|old| old.take_loaded_state()) {
+                t.load_state(bytes)?;
+            }
+            self.ts = Some(t);
+        }
+        Ok(self.ts.as_mut().expect("made above"))
     }
 }
 
@@ -357,6 +374,7 @@ fn new_handle(
         settings,
         instance,
         bks,
+        ts: None,
     }))
 }
 

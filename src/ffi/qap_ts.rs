@@ -6,11 +6,13 @@ use super::boundary::not_one_of;
 use super::handle;
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::{CostFields, MetaoptQapInstance};
+use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
+use super::MetaoptInt32Result;
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
 use crate::error::{Error, Result};
 use crate::interrupt::StopReason;
 use crate::problem::qap::gap_percent;
-use crate::qap_ts::{QapTs, QapTsOptions, TenureRule};
+use crate::qap_ts::{QapTsOptions, TenureRule};
 use std::ffi::c_char;
 use std::ptr;
 
@@ -69,6 +71,11 @@ pub struct MetaoptQapTsOptions {
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the call between launches as `metaopt_interrupt` does.
     pub stop_token: *const MetaoptStopToken,
+    /// NULL, or a file the search writes its whole state to (atomically) when it ends and every
+    /// `checkpoint_every_s` seconds; `metaopt_qap_ts_load_state` with its bytes continues it.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the search ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// The result of `metaopt_qap_ts_solve`: the best over all chains. The cost sits in the field
@@ -151,6 +158,8 @@ pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {
             starts: ptr::null(),
             starts_count: 0,
             stop_token: ptr::null(),
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         }
     })
 }
@@ -158,7 +167,8 @@ pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {
 /// The library's options from the C struct, for an instance of `n` units; errors name the field.
 ///
 /// # Safety
-/// `o.starts` must be NULL or hold `o.starts_count * n` entries.
+/// `o.starts` must be NULL or hold `o.starts_count * n` entries; `o.checkpoint_path` NULL or a
+/// NUL-terminated string.
 unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> {
     let tenure = match o.tenure {
         0 => TenureRule::Cubic,
@@ -219,7 +229,8 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         // SAFETY: the caller's contract: NULL or a stop token.
         stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
         first_chain: 0,
-        checkpoint: None,
+        // SAFETY: the caller's contract: NULL or a string.
+        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
     };
     opts.check(n)?;
     Ok(opts)
@@ -242,8 +253,8 @@ pub unsafe extern "C" fn metaopt_qap_ts_solve(
 ) -> MetaoptQapTsSolveResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle::get(instance, "instance")? };
-        let (problem, backend, bks) = h.shared();
+        let mut h = unsafe { handle::get(instance, "instance")? };
+        let (problem, _, bks) = h.shared();
         let n = problem.n;
         // SAFETY: NULL or valid by the caller's contract.
         let o = match unsafe { options.as_ref() } {
@@ -252,7 +263,7 @@ pub unsafe extern "C" fn metaopt_qap_ts_solve(
         };
         // SAFETY: the caller's contract.
         let opts = unsafe { ts_options(&o, n)? };
-        let r = QapTs::new(problem, backend)?.solve(&opts)?;
+        let r = h.ts()?.solve(&opts)?;
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
@@ -294,4 +305,47 @@ pub unsafe extern "C" fn metaopt_qap_ts_solve(
 pub unsafe extern "C" fn metaopt_qap_ts_free_solve_result(r: *mut MetaoptQapTsSolveResult) {
     // SAFETY: the caller's contract.
     ffi_boundary!({ unsafe { free_result(r) } })
+}
+
+/// The whole state of the instance's last `metaopt_qap_ts_solve` (chains, tabu matrices, elite
+/// pool, random-number counters, counters, time taken) as checkpoint bytes, the caller's to free
+/// with `metaopt_bytes_free_result`. An error if no search has run on the instance.
+///
+/// # Safety
+/// `instance` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_qap_ts_save_state(
+    instance: *mut MetaoptQapInstance,
+) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(instance, "instance")? };
+        let bytes = h.ts()?.save_state()?;
+        MetaoptBytesResult::ok(&bytes)?
+    })
+}
+
+/// The next `metaopt_qap_ts_solve` on the instance continues the search whose state `data`
+/// holds (`length` bytes of `metaopt_qap_ts_save_state` or of a checkpoint file) instead of
+/// starting afresh, as if it had never stopped: its options must be those of the saved search
+/// (its iteration count and time limit may be larger; they count the work already done).
+/// Checked now: the bytes' frame and checksum, the library version, the solver and the problem;
+/// the options when the search starts. `result` is 0 on success.
+///
+/// # Safety
+/// `instance` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_qap_ts_load_state(
+    instance: *mut MetaoptQapInstance,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(instance, "instance")? };
+        // SAFETY: the caller's contract.
+        let bytes = unsafe { state_arg(data, length, "data")? };
+        h.ts()?.load_state(bytes)?;
+        MetaoptInt32Result::ok(0)
+    })
 }

@@ -482,6 +482,16 @@ impl QapTs {
         &self.problem
     }
 
+    /// The backend (the first device of a multi-device solver).
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The state [`load_state`](Self::load_state) gave that no solve has used yet, taken away.
+    pub fn take_loaded_state(&mut self) -> Option<Vec<u8>> {
+        self.resume.take()
+    }
+
     /// The engine of `params` on this backend.
     pub fn engine(
         &self,
