@@ -30,14 +30,61 @@ pub fn rng4(seed: u64, stream: u32, counter: u64) -> [u32; 4] {
 }
 
 /// A sequential reader over one (seed, stream): words 4c..4c+3 come from counter c. It
-/// serialises whole (a checkpoint resumes its draws where they were).
+/// serialises as its position (a checkpoint resumes its draws where they were); a position read
+/// back is checked.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "PhiloxPosition", try_from = "PhiloxPosition")]
 pub struct Philox {
     seed: u64,
     stream: u32,
     counter: u64,
     buf: [u32; 4],
     used: usize,
+}
+
+/// Where a [`Philox`] reader is: the words of counters before `counter` are drawn, and `used`
+/// of the last counter's four (4: all of them, the next draw computes `counter`).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PhiloxPosition {
+    seed: u64,
+    stream: u32,
+    counter: u64,
+    used: u8,
+}
+
+impl From<Philox> for PhiloxPosition {
+    fn from(p: Philox) -> Self {
+        PhiloxPosition {
+            seed: p.seed,
+            stream: p.stream,
+            counter: p.counter,
+            used: p.used as u8,
+        }
+    }
+}
+
+impl TryFrom<PhiloxPosition> for Philox {
+    type Error = String;
+    fn try_from(p: PhiloxPosition) -> Result<Self, String> {
+        if p.used > 4 || (p.used < 4 && p.counter == 0) {
+            return Err(format!(
+                "a random-number position of {} words of counter {}",
+                p.used, p.counter
+            ));
+        }
+        let buf = if p.used < 4 {
+            rng4(p.seed, p.stream, p.counter - 1)
+        } else {
+            [0; 4]
+        };
+        Ok(Philox {
+            seed: p.seed,
+            stream: p.stream,
+            counter: p.counter,
+            buf,
+            used: p.used as usize,
+        })
+    }
 }
 
 impl Philox {
@@ -71,7 +118,7 @@ impl Philox {
     pub fn next_u32(&mut self) -> u32 {
         if self.used == 4 {
             self.buf = rng4(self.seed, self.stream, self.counter);
-            self.counter += 1;
+            self.counter = self.counter.wrapping_add(1);
             self.used = 0;
         }
         let v = self.buf[self.used];
@@ -104,6 +151,25 @@ impl Philox {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_reader_serialises_mid_block_and_draws_on_alike() {
+        let mut a = super::Philox::new(7, 3);
+        for _ in 0..6 {
+            a.next_u32();
+        }
+        let bytes = postcard::to_stdvec(&a).unwrap();
+        let mut b: super::Philox = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(a, b);
+        for _ in 0..9 {
+            assert_eq!(a.next_u32(), b.next_u32());
+        }
+        // a position that cannot be is refused
+        let bad = postcard::to_stdvec(&(7u64, 3u32, 0u64, 2u8)).unwrap();
+        assert!(postcard::from_bytes::<super::Philox>(&bad).is_err());
+        let bad = postcard::to_stdvec(&(7u64, 3u32, 5u64, 9u8)).unwrap();
+        assert!(postcard::from_bytes::<super::Philox>(&bad).is_err());
+    }
+
     use super::*;
 
     // Known-answer vectors of Random123 (kat_vectors, philox4x32 with 10 rounds).

@@ -40,6 +40,7 @@ pub const TARGETS: &[(&str, Driver)] = &[
     ("functions_fixture", functions_fixture),
     ("double_double", double_double),
     ("option_names", option_names),
+    ("checkpoint", checkpoint),
 ];
 
 /// What every error must satisfy: a parse error names a line from 1 on (and at most
@@ -351,4 +352,79 @@ pub fn option_names(data: &[u8]) {
     if let Err(e) = ElemType::from_name(s) {
         let _ = e.to_string();
     }
+}
+
+/// The problem of the `checkpoint` target's states (the seeds are checkpoints of it).
+const CHECKPOINT_QAP: &str = include_str!("../../data/qaplib/had12.dat");
+
+/// The options of the `checkpoint` target's resumed solves (those of the seeds).
+fn checkpoint_options(max_iterations: u64) -> metaopt::qap_ts::QapTsOptions {
+    metaopt::qap_ts::QapTsOptions {
+        chains: 2,
+        max_iterations,
+        launch_iterations: 4,
+        stagnation: Some(6),
+        seed: 3,
+        ..Default::default()
+    }
+}
+
+/// Checkpoints (`run::checkpoint`): the file as given (its frame and checksum checked first),
+/// then its body under a valid frame, so that the fuzzer reaches the header and state readers
+/// past the checksum. A state that reads is resumed for a few iterations of the QAP tabu search
+/// on the CPU: whatever the bytes, an error or a result whose cost is its permutation's cost,
+/// never a panic.
+pub fn checkpoint(data: &[u8]) {
+    use metaopt::run::checkpoint::{frame, header, MAGIC};
+    use std::sync::{Arc, OnceLock};
+    static PROBLEM: OnceLock<Arc<metaopt::problem::qap::QapProblem>> = OnceLock::new();
+    let p = PROBLEM.get_or_init(|| {
+        let inst = QapInstance::parse_dat(CHECKPOINT_QAP, Path::new("had12.dat"))
+            .expect("the fixture reads");
+        Arc::new(metaopt::problem::qap::QapProblem::from_instance(&inst))
+    });
+    let body = if data.starts_with(&MAGIC) && data.len() >= 24 {
+        &data[20..data.len() - 4]
+    } else {
+        data
+    };
+    for bytes in [data.to_vec(), frame(body)] {
+        if let Err(e) = header(&bytes, "state") {
+            check_error(&e, None);
+            continue;
+        }
+        let mut ts = metaopt::qap_ts::QapTs::new(p.clone(), metaopt::device::Backend::Cpu)
+            .expect("a CPU solver");
+        match ts.load_state(bytes) {
+            Err(e) => check_error(&e, None),
+            Ok(()) => match ts.solve(&checkpoint_options(24)) {
+                Err(e) => check_error(&e, None),
+                Ok(r) => assert_eq!(
+                    p.cost(&r.permutation).expect("a permutation"),
+                    r.cost,
+                    "a resumed solve's cost is its permutation's"
+                ),
+            },
+        }
+    }
+}
+
+/// Writes the `checkpoint` target's seeds: states of the fixture after 0 to 16 iterations.
+pub fn checkpoint_seeds() -> Vec<Vec<u8>> {
+    let inst = QapInstance::parse_dat(CHECKPOINT_QAP, Path::new("had12.dat")).expect("reads");
+    let p = std::sync::Arc::new(metaopt::problem::qap::QapProblem::from_instance(&inst));
+    [0, 4, 16]
+        .iter()
+        .map(|&it| {
+            let mut ts = metaopt::qap_ts::QapTs::new(p.clone(), metaopt::device::Backend::Cpu)
+                .expect("a CPU solver");
+            // 0 iterations: a solve that stops at once (a time limit of 0 is refused: 1 ns)
+            let opts = metaopt::qap_ts::QapTsOptions {
+                time_limit: (it == 0).then(|| std::time::Duration::from_nanos(1)),
+                ..checkpoint_options(it)
+            };
+            ts.solve(&opts).expect("solves");
+            ts.save_state().expect("saves")
+        })
+        .collect()
 }

@@ -353,6 +353,43 @@ struct TsState {
     to_best: f64,
 }
 
+impl TsState {
+    /// Checks a state read from a checkpoint against the solve's `chains` and `n` before any of
+    /// it is used: counts, and every permutation a permutation of 0..n (a damaged state whose
+    /// checksum was forged must be an error, never an index out of bounds).
+    fn check(&self, chains: usize, n: usize) -> Result<()> {
+        let bad = |what: &str| {
+            Error::arg(
+                "state",
+                format!("a corrupt checkpoint: {what} do not match the solve"),
+            )
+        };
+        if self.chains.len() != chains
+            || self.host_rng.len() != chains
+            || self.tabu.len() != chains * n * n
+        {
+            return Err(bad("its chain counts"));
+        }
+        let perms = self
+            .chains
+            .iter()
+            .flat_map(|c| [&c.perm, &c.best_perm])
+            .chain(self.elite.iter().map(|e| &e.1))
+            .chain(std::iter::once(&self.best.1));
+        for p in perms {
+            let p: Vec<usize> = p.iter().map(|&v| v as usize).collect();
+            check_perm(&p, n, "state").map_err(|_| bad("its permutations"))?;
+        }
+        if self.chains.iter().any(|c| c.t < 0 || c.best_iter > c.g) {
+            return Err(bad("its iteration counters"));
+        }
+        if !(self.elapsed.is_finite() && self.elapsed >= 0.0) {
+            return Err(bad("its time taken"));
+        }
+        Ok(())
+    }
+}
+
 /// A finished solve, kept for [`QapTs::save_state`].
 struct Finished {
     header: Header,
@@ -595,19 +632,7 @@ impl QapTs {
         let mut s = match resumed {
             Some(mut r) => {
                 let nn = n * n;
-                if r.chains.len() != opts.chains
-                    || r.host_rng.len() != opts.chains
-                    || r.tabu.len() != opts.chains * nn
-                    || r.chains
-                        .iter()
-                        .any(|c| c.perm.len() != n || c.best_perm.len() != n)
-                    || r.best.1.len() != n
-                {
-                    return Err(Error::arg(
-                        "state",
-                        "a corrupt checkpoint: its chains do not match its options",
-                    ));
-                }
+                r.check(opts.chains, n)?;
                 for (e, rg) in engines.iter_mut().zip(&ranges) {
                     e.set_tabu(&r.tabu[rg.start * nn..rg.end * nn])?;
                 }

@@ -151,6 +151,12 @@ struct BodyOut<'a, S> {
 pub fn encode<S: Serialize>(header: &Header, state: &S) -> Result<Vec<u8>> {
     let body = postcard::to_stdvec(&BodyOut { header, state })
         .map_err(|e| Error::Unsupported(format!("cannot serialise the run's state: {e}")))?;
+    Ok(frame(&body))
+}
+
+/// A checkpoint of `body` (a header and a state as [`encode`] serialises them): the magic, the
+/// format, the length, the body and its checksum.
+pub fn frame(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(LEAD + body.len() + 4);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT.to_le_bytes());
@@ -158,7 +164,7 @@ pub fn encode<S: Serialize>(header: &Header, state: &S) -> Result<Vec<u8>> {
     out.extend_from_slice(&body);
     let crc = crc32fast::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
-    Ok(out)
+    out
 }
 
 /// The body of a checkpoint after its frame is checked (magic, format, length, checksum).

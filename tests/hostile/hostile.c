@@ -576,6 +576,35 @@ static int w_qap_ts_solve(void *h) {
     metaopt_qap_ts_free_solve_result(&r);
     return c;
 }
+/* the state of a search on the handle (one is run first where none has been) */
+static int w_qap_ts_save_state(void *h) {
+    MetaoptBytesResult r = metaopt_qap_ts_save_state(h);
+    if (r.error_code == METAOPT_ERR_INVALID_ARGUMENT && r.error_message && strstr(r.error_message, "no solve")) {
+        metaopt_bytes_free_result(&r);
+        int c = w_qap_ts_solve(h);
+        if (c != 0) return c;
+        metaopt_pointer_free(g_msg);
+        g_msg = NULL;
+        r = metaopt_qap_ts_save_state(h);
+    }
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_bytes_free_result(&r);
+    return c;
+}
+/* saves the handle's state and loads it back */
+static int w_qap_ts_load_state(void *h) {
+    MetaoptBytesResult st = metaopt_qap_ts_save_state(h);
+    if (st.error_code != 0) {
+        int c = KEEP(st);
+        st.error_message = NULL;
+        metaopt_bytes_free_result(&st);
+        return c;
+    }
+    MetaoptInt32Result r = metaopt_qap_ts_load_state(h, st.data, st.length);
+    metaopt_bytes_free_result(&st);
+    return KEEP(r);
+}
 
 static int w_sat_words(void *h) { MetaoptInt32Result r = metaopt_sat_words_per_assignment(h); return KEEP(r); }
 static int w_sat_evaluate(void *h) {
@@ -735,6 +764,8 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_hc12_run", w_hc12_run_token, 5},
     {"metaopt_qap_set_backend_on_device", w_qap_set_backend_on_device, 2},
     {"metaopt_sat_evaluate_on_device", w_sat_evaluate_on_device, 3},
+    {"metaopt_qap_ts_save_state", w_qap_ts_save_state, 2},
+    {"metaopt_qap_ts_load_state", w_qap_ts_load_state, 2},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -1523,6 +1554,61 @@ static void qap_args(void) {
     if (!g_valgrind)
         OWNED("metaopt_qap_ts_solve/NULL options (the defaults)", MetaoptQapTsSolveResult, metaopt_qap_ts_solve(h, NULL),
               metaopt_qap_ts_free_solve_result, 0);
+    /* checkpoints: a state of the last solve, then damaged copies of it */
+    OWNED("metaopt_qap_ts_save_state/after a solve", MetaoptBytesResult, metaopt_qap_ts_save_state(h),
+          metaopt_bytes_free_result, 0);
+    {
+        MetaoptBytesResult st = metaopt_qap_ts_save_state(h);
+        if (st.error_code == 0 && st.length > 24) {
+            uint8_t *cp = malloc(st.length);
+            require(cp != NULL, "malloc");
+            memcpy(cp, st.data, st.length);
+            STR("metaopt_state_describe/a state", metaopt_state_describe(cp, st.length), 0);
+            I32("metaopt_qap_ts_load_state/truncated", metaopt_qap_ts_load_state(h, cp, st.length / 2),
+                METAOPT_ERR_INVALID_ARGUMENT);
+            I32("metaopt_qap_ts_load_state/header only", metaopt_qap_ts_load_state(h, cp, 20), METAOPT_ERR_INVALID_ARGUMENT);
+            cp[st.length / 2] ^= 0x55;
+            I32("metaopt_qap_ts_load_state/flipped byte", metaopt_qap_ts_load_state(h, cp, st.length),
+                METAOPT_ERR_INVALID_ARGUMENT);
+            STR("metaopt_state_describe/flipped byte", metaopt_state_describe(cp, st.length), METAOPT_ERR_INVALID_ARGUMENT);
+            cp[st.length / 2] ^= 0x55;
+            /* a huge length claimed in the frame */
+            memset(cp + 12, 0xFF, 8);
+            I32("metaopt_qap_ts_load_state/huge length", metaopt_qap_ts_load_state(h, cp, st.length),
+                METAOPT_ERR_INVALID_ARGUMENT);
+            free(cp);
+        }
+        metaopt_bytes_free_result(&st);
+    }
+    I32("metaopt_qap_ts_load_state/NULL data", metaopt_qap_ts_load_state(h, NULL, 100), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_qap_ts_load_state/0 bytes", metaopt_qap_ts_load_state(h, (const uint8_t *)"x", 0),
+        METAOPT_ERR_INVALID_ARGUMENT);
+    I32("metaopt_qap_ts_load_state/garbage", metaopt_qap_ts_load_state(h, (const uint8_t *)"garbage!garbage!", 16),
+        METAOPT_ERR_INVALID_ARGUMENT);
+    I32("metaopt_qap_ts_load_state/NULL instance", metaopt_qap_ts_load_state(NULL, (const uint8_t *)"x", 1),
+        METAOPT_ERR_NULL_POINTER);
+    OWNED("metaopt_qap_ts_save_state/NULL instance", MetaoptBytesResult, metaopt_qap_ts_save_state(NULL),
+          metaopt_bytes_free_result, METAOPT_ERR_NULL_POINTER);
+    STR("metaopt_state_describe/NULL", metaopt_state_describe(NULL, 10), METAOPT_ERR_NULL_POINTER);
+    STR("metaopt_state_describe/SIZE_MAX bytes", metaopt_state_describe((const uint8_t *)"x", SIZE_MAX), ERR);
+    {
+        MetaoptQapTsOptions tc = metaopt_qap_ts_default_options();
+        tc.chains = 2, tc.max_iterations = 20, tc.launch_iterations = 10;
+        tc.checkpoint_every_s = 1;
+        OWNED("metaopt_qap_ts_solve/checkpoint_every_s without a path", MetaoptQapTsSolveResult,
+              metaopt_qap_ts_solve(h, &tc), metaopt_qap_ts_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+        tc.checkpoint_path = "/nonexistent-folder/x.state";
+        OWNED("metaopt_qap_ts_solve/checkpoint in a missing folder", MetaoptQapTsSolveResult,
+              metaopt_qap_ts_solve(h, &tc), metaopt_qap_ts_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+        tc.checkpoint_path = "";
+        OWNED("metaopt_qap_ts_solve/empty checkpoint path", MetaoptQapTsSolveResult,
+              metaopt_qap_ts_solve(h, &tc), metaopt_qap_ts_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+        tc.checkpoint_path = "/tmp";
+        tc.checkpoint_every_s = NAN;
+        OWNED("metaopt_qap_ts_solve/NaN checkpoint interval", MetaoptQapTsSolveResult,
+              metaopt_qap_ts_solve(h, &tc), metaopt_qap_ts_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+    }
+    VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
     VOID("metaopt_qap_ts_free_solve_result/NULL", metaopt_qap_ts_free_solve_result(NULL));
     MetaoptQapTsSolveResult zt;
     memset(&zt, 0, sizeof zt);

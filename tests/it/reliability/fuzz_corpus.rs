@@ -159,6 +159,19 @@ fn run_target(name: &str, driver: drivers::Driver) {
     }
 }
 
+/// Writes the seeds of the `checkpoint` target (`cargo test --release --test it
+/// write_checkpoint_seeds -- --ignored`): checkpoints of its fixture, which a new format or
+/// library version makes stale (they then exercise the refusals only).
+#[test]
+#[ignore]
+fn write_checkpoint_seeds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/checkpoint");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, s) in drivers::checkpoint_seeds().iter().enumerate() {
+        std::fs::write(dir.join(format!("qap_ts-{i}.state")), s).unwrap();
+    }
+}
+
 #[test]
 fn every_target_has_a_test_and_a_libfuzzer_binary() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -198,6 +211,7 @@ corpus_tests!(
     sat_assignments,
     knapsack,
     qiga_table,
+    checkpoint,
     functions_fixture,
     double_double,
     option_names,
