@@ -665,13 +665,15 @@ impl WideArg {
 /// one given is checked before the command's work starts (`main`, [`output_paths`]). An option
 /// of these names whose value is a folder (value name `DIR`: the experiments' `--out`) is the
 /// command's own to create.
-pub const OUTPUT_ARGS: [(&str, &str); 6] = [
+pub const OUTPUT_ARGS: [(&str, &str); 8] = [
     ("output", "--output"),
     ("csv", "--csv"),
     ("plot", "--plot"),
     ("vertices", "--vertices"),
     ("contacts", "--contacts"),
     ("out", "--out"),
+    ("values", "--values"),
+    ("histogram", "--histogram"),
 ];
 
 /// Whether `arg` is one of [`OUTPUT_ARGS`] naming a file (not a folder).
