@@ -665,7 +665,7 @@ impl WideArg {
 /// one given is checked before the command's work starts (`main`, [`output_paths`]). An option
 /// of these names whose value is a folder (value name `DIR`: the experiments' `--out`) is the
 /// command's own to create.
-pub const OUTPUT_ARGS: [(&str, &str); 8] = [
+pub const OUTPUT_ARGS: [(&str, &str); 9] = [
     ("output", "--output"),
     ("csv", "--csv"),
     ("plot", "--plot"),
@@ -674,6 +674,7 @@ pub const OUTPUT_ARGS: [(&str, &str); 8] = [
     ("out", "--out"),
     ("values", "--values"),
     ("histogram", "--histogram"),
+    ("results", "--results"),
 ];
 
 /// Whether `arg` is one of [`OUTPUT_ARGS`] naming a file (not a folder).

@@ -79,7 +79,10 @@ impl ConvergenceArgs {
                 rows.iter().map(|(s, w, b, x)| {
                     let mut r = vec![out::float(*s), w.to_string(), out::float(*b)];
                     // a row recorded without the extra columns leaves them empty
-                    r.extend((0..log.extra.len()).map(|i| x.get(i).map_or(String::new(), |v| out::float(*v))));
+                    r.extend(
+                        (0..log.extra.len())
+                            .map(|i| x.get(i).map_or(String::new(), |v| out::float(*v))),
+                    );
                     r
                 }),
             )?;

@@ -22,7 +22,7 @@ pub enum SatCommand {
     /// Look for a model with many probSAT (default) or WalkSAT walks, or HC12 local search;
     /// prints `s SATISFIABLE` and `v` lines and exits with 10, or `s UNKNOWN` and the fewest
     /// unsatisfied clauses found and exits with 0 (errors: 2; Ctrl-C: 130, SIGTERM: 143)
-    Solve(SolveArgs),
+    Solve(Box<SolveArgs>),
     /// A uniform random k-SAT formula in DIMACS CNF: round(ratio x vars) clauses of k distinct
     /// variables, random signs (Philox from the seed)
     Generate(GenerateArgs),
@@ -446,7 +446,11 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
     let r = result.map_err(|e| out::renamed_or_cpu(e, &table))?;
     a.convergence.write(
         log.as_ref(),
-        &format!("{}: {}, fewest unsatisfied clauses", cnf.name, method.as_str()),
+        &format!(
+            "{}: {}, fewest unsatisfied clauses",
+            cnf.name,
+            method.as_str()
+        ),
     )?;
     let restarts = r.restarts();
     let per_walk = r.flips_per_second / r.walks.max(1) as f64;
@@ -540,10 +544,10 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult<bool> {
         .json
         .progress()
         .then(|| out::stop_bar(a.max_runs.map(u64::from), "run", opts.stop.time_limit));
-    let log = a
-        .convergence
-        .log("runs")
-        .map(|l| l.columns(&["iterations"]).label("fewest unsatisfied clauses"));
+    let log = a.convergence.log("runs").map(|l| {
+        l.columns(&["iterations"])
+            .label("fewest unsatisfied clauses")
+    });
     // the iterations of every run so far
     let mut iterations = 0u64;
     let result = s.solve_observed(&opts, |p| {

@@ -20,7 +20,11 @@ fn rows(path: &Path, header: &str, max: bool) -> Vec<Vec<f64>> {
     assert!(!rows.is_empty(), "no row: {text}");
     for w in rows.windows(2) {
         assert!(w[0][0] <= w[1][0] && w[0][1] <= w[1][1], "{text}");
-        let better_or_same = if max { w[1][2] >= w[0][2] } else { w[1][2] <= w[0][2] };
+        let better_or_same = if max {
+            w[1][2] >= w[0][2]
+        } else {
+            w[1][2] <= w[0][2]
+        };
         assert!(better_or_same, "{text}");
     }
     rows
@@ -74,7 +78,12 @@ fn sat_solve_walks_log_the_fewest_unsatisfied_clauses_per_launch() {
         }
         let o = metaopt(&args);
         // 40 flips of 2 walks find no model of uf50-01 (seed 1): exit 0, `unknown`
-        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let j = json(&o.stdout);
         let r = rows(&csv, "seconds,flips_per_walk,best", false);
         let work: Vec<f64> = r.iter().map(|r| r[1]).collect();
@@ -105,7 +114,12 @@ fn sat_solve_walks_end_their_log_at_the_model() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(10), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(10),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let r = rows(&csv, "seconds,flips_per_walk,best", false);
     assert_eq!(r.last().unwrap()[2], 0.0);
 }
@@ -130,7 +144,11 @@ fn sat_solve_hc12_logs_a_row_per_run() {
         "--json",
     ]);
     // a model exits with 10, none with 0
-    assert!(matches!(o.status.code(), Some(0 | 10)), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        matches!(o.status.code(), Some(0 | 10)),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let j = json(&o.stdout);
     let r = rows(&csv, "seconds,runs,best,iterations", false);
     let runs: Vec<f64> = r.iter().map(|r| r[1]).collect();
@@ -147,7 +165,10 @@ fn sat_solve_hc12_logs_a_row_per_run() {
 /// values and their histogram moved to --values and --histogram.
 #[test]
 fn qiga_logs_generations_and_the_best_profit() {
-    let k = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/knapsack/knapsack-100.txt");
+    let k = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/knapsack/knapsack-100.txt"
+    );
     for cpu in [true, false] {
         let dir = tempfile::tempdir().unwrap();
         let (csv, plot) = files(&dir);
@@ -218,4 +239,65 @@ fn sp_aco_logs_the_shortest_length_per_iteration() {
     assert_eq!(last[1], 30.0);
     assert_eq!(last[2], j["best_length"].as_f64().unwrap(), "{j}");
     png(&plot);
+}
+
+/// The batched DE: a row per launch with the generations summed over the problems, the least
+/// best value of any problem and the problems finished; the last row is the batch's end. The
+/// per-problem table moved to --results. On two PoCL devices the figures add up both blocks.
+#[test]
+fn batched_de_logs_the_least_best_value_per_launch() {
+    let base = [
+        "de",
+        "--problems",
+        "4",
+        "--function",
+        "F1",
+        "--dims",
+        "4",
+        "--max-generations",
+        "60",
+        "--generations-per-launch",
+        "20",
+        "--json",
+    ];
+    for (extra, env) in [
+        (&["--cpu"][..], &[][..]),
+        (
+            &["--devices", "0,1"][..],
+            &[("POCL_DEVICES", "pthread pthread")][..],
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (csv, plot) = files(&dir);
+        let results = dir.path().join("r.csv");
+        let mut args = base.to_vec();
+        args.extend(extra);
+        args.extend([
+            "--csv",
+            csv.to_str().unwrap(),
+            "--plot",
+            plot.to_str().unwrap(),
+            "--results",
+            results.to_str().unwrap(),
+        ]);
+        let j: Value = serde_json::from_str(&crate::run::ok_env(&args, env)).unwrap();
+        let r = rows(&csv, "seconds,generations,best,finished", false);
+        let res = j["results"].as_array().unwrap();
+        let least = res
+            .iter()
+            .map(|p| p["best_value"].as_f64().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        let last = r.last().unwrap();
+        assert_eq!(last[1], 4.0 * 60.0, "{extra:?}: {r:?}");
+        // the JSON rounds single-precision values to their shortest form
+        assert!(
+            (last[2] - least).abs() <= 1e-6 * least.abs().max(1e-30),
+            "{extra:?}: {j}"
+        );
+        assert_eq!(last[3], 4.0);
+        png(&plot);
+        let text = std::fs::read_to_string(&results).unwrap();
+        assert!(text.starts_with("problem,function,"), "{text}");
+        assert_eq!(text.lines().count(), 5);
+    }
 }

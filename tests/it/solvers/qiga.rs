@@ -380,10 +380,11 @@ fn run_observed_reports_generations_and_the_best_value() {
             .unwrap();
         assert!(seen.len() > 3, "{backend:?}: {seen:?}");
         assert!(
-            seen.windows(2).all(|w| w[0].populations_done <= w[1].populations_done
-                && w[0].generations <= w[1].generations
-                && w[0].best_value_int <= w[1].best_value_int
-                && w[0].elapsed <= w[1].elapsed),
+            seen.windows(2)
+                .all(|w| w[0].populations_done <= w[1].populations_done
+                    && w[0].generations <= w[1].generations
+                    && w[0].best_value_int <= w[1].best_value_int
+                    && w[0].elapsed <= w[1].elapsed),
             "{backend:?}: {seen:?}"
         );
         let last = seen.last().unwrap();
@@ -394,10 +395,7 @@ fn run_observed_reports_generations_and_the_best_value() {
         assert_eq!(last.best_value, r.best_value[r.best_index]);
         assert_same(&r, &run(&k, o.clone()));
         // stopped by the callback after its first launch: the first chunk reports its best so far
-        let r = Qiga::new(&k, o)
-            .unwrap()
-            .run_observed(|_| false)
-            .unwrap();
+        let r = Qiga::new(&k, o).unwrap().run_observed(|_| false).unwrap();
         assert_eq!(r.stop_reason, metaopt::StopReason::Budget);
         assert_eq!(r.population.len(), 8, "{backend:?}");
         assert!(r.generations_run.iter().all(|&g| g < 80), "{backend:?}");
