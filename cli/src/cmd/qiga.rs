@@ -115,6 +115,10 @@ pub const RENAMES: &[(&str, &str)] = &[
 #[command(mut_arg("target", |a| a.help(
     "Stop a population once its best profit is at least V (the knapsack is maximised)"
 )))]
+#[command(mut_arg("csv", |a| a.help(
+    "Write the convergence log to FILE (CSV: seconds, generations summed over the populations, \
+     best: the best profit of any population, populations done; a row per launch)"
+)))]
 pub struct QigaCmdArgs {
     /// The knapsack instance: the QIGA authors' format (`# capacity`, `# weight price`) or `n C`
     /// then `w p` lines

@@ -160,6 +160,11 @@ impl Method {
 }
 
 #[derive(Args)]
+#[command(mut_arg("csv", |a| a.help(
+    "Write the convergence log to FILE (CSV: seconds, flips_per_walk, best: the fewest unsatisfied \
+     clauses of any walk, a row per launch; --method hc12: seconds, runs, best, iterations, a row \
+     per run)"
+)))]
 pub struct SolveArgs {
     /// The formula (DIMACS CNF)
     cnf: PathBuf,

@@ -848,6 +848,10 @@ pub const ACO_RENAMES: &[(&str, &str)] = &[
 ];
 
 #[derive(Args)]
+#[command(mut_arg("csv", |a| a.help(
+    "Write the convergence log to FILE (CSV: seconds, iterations, best: the shortest length an \
+     ant found, a row per iteration from the first path on)"
+)))]
 pub struct AcoCmdArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
