@@ -239,8 +239,9 @@ uint sls_snapshot(__global uint* B, const __global uint* L, SMEM uint* x, uint n
 // One launch: up to `flips` flips of every walk (group). rec: per walk SLS_HEAD + 2 words + logcap
 // words: flips (lo, hi), flips since the restart (lo, hi), restarts, best unsatisfied count,
 // unsatisfied now, started, log length (SLS_OVER: over), 3 unused; then the assignment, the best
-// assignment and the log (variables flipped since the best). found: 0, or 1 + the first walk that
-// reached a model (its best assignment). stride: words of a walk's state.
+// assignment and the log (variables flipped since the best). found[0]: 0, or 1 + the first walk
+// that reached a model (its best assignment); found[1]: the fewest unsatisfied clauses of any walk
+// at the end of a launch. stride: words of a walk's state.
 __kernel __attribute__((reqd_work_group_size(SLS_LANES, 1, 1)))
 void sat_sls_run(const __global uint* off, const __global int* lit, const __global uint* ooff,
                  const __global uint* occ, __constant uint* tab, __global uint* rec,
@@ -347,6 +348,8 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
     }
     if (lid == 0) {
         if (nu == 0) atomic_cmpxchg(found, 0u, w + 1u);
+        // the fewest unsatisfied clauses of any walk so far, for the host's progress reports
+        atomic_min(found + 1, best);
         R[0] = (uint)total;
         R[1] = (uint)(total >> 32);
         R[2] = (uint)since;

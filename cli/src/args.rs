@@ -665,7 +665,7 @@ impl WideArg {
 /// one given is checked before the command's work starts (`main`, [`output_paths`]). An option
 /// of these names whose value is a folder (value name `DIR`: the experiments' `--out`) is the
 /// command's own to create.
-pub const OUTPUT_ARGS: [(&str, &str); 7] = [
+pub const OUTPUT_ARGS: [(&str, &str); 10] = [
     ("output", "--output"),
     ("checkpoint", "--checkpoint"),
     ("csv", "--csv"),
@@ -673,6 +673,9 @@ pub const OUTPUT_ARGS: [(&str, &str); 7] = [
     ("vertices", "--vertices"),
     ("contacts", "--contacts"),
     ("out", "--out"),
+    ("values", "--values"),
+    ("histogram", "--histogram"),
+    ("results", "--results"),
 ];
 
 /// Whether `arg` is one of [`OUTPUT_ARGS`] naming a file (not a folder).

@@ -1,6 +1,7 @@
 //! `--csv FILE` and `--plot FILE` of an iterative solver: its convergence, one row per progress
 //! report (seconds since the command started, the solver's own count of work, the best value so
-//! far), written whole when the run ends, interrupted or not.
+//! far, and any measures of the solver's own a command adds as named columns), written whole
+//! when the run ends, interrupted or not.
 
 use crate::out::{self, CliResult};
 use crate::plot::{self, Panel, Series};
@@ -11,8 +12,8 @@ use std::sync::Mutex;
 /// The convergence-log flags an iterative command flattens in.
 #[derive(Args, Clone, Debug, Default)]
 pub struct ConvergenceArgs {
-    /// Write the convergence log to FILE (CSV: seconds, the work done, the best value so far),
-    /// a row per progress report
+    /// Write the convergence log to FILE (CSV: seconds, the work done, the best value so far,
+    /// and the solver's own measures), a row per progress report
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Draw the best value so far against time into FILE (PNG)
@@ -20,10 +21,25 @@ pub struct ConvergenceArgs {
     pub plot: Option<PathBuf>,
 }
 
+/// Whether the logged best is minimised (the default) or maximised.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sense {
+    #[default]
+    Min,
+    Max,
+}
+
+/// One progress report: seconds, work, best, the extra columns.
+type Row = (f64, u64, f64, Vec<f64>);
+
 /// The rows of one run's log (shared with the progress callback by reference).
 pub struct Convergence {
     work: &'static str,
-    rows: Mutex<Vec<(f64, u64, f64)>>,
+    extra: &'static [&'static str],
+    sense: Sense,
+    /// The plot's y label (`None`: "best value so far").
+    label: Option<&'static str>,
+    rows: Mutex<Vec<Row>>,
 }
 
 impl ConvergenceArgs {
@@ -40,6 +56,9 @@ impl ConvergenceArgs {
     pub fn log(&self, work: &'static str) -> Option<Convergence> {
         (self.csv.is_some() || self.plot.is_some()).then(|| Convergence {
             work,
+            extra: &[],
+            sense: Sense::Min,
+            label: None,
             rows: Mutex::new(Vec::new()),
         })
     }
@@ -49,17 +68,34 @@ impl ConvergenceArgs {
         let Some(log) = log else { return Ok(()) };
         let rows = log.rows.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(path) = &self.csv {
+            let header: Vec<&str> = ["seconds", log.work, "best"]
+                .into_iter()
+                .chain(log.extra.iter().copied())
+                .collect();
             out::write_csv_file(
                 path,
                 "--csv: ",
-                &["seconds", log.work, "best"],
-                rows.iter()
-                    .map(|(s, w, b)| [out::float(*s), w.to_string(), out::float(*b)]),
+                &header,
+                rows.iter().map(|(s, w, b, x)| {
+                    let mut r = vec![out::float(*s), w.to_string(), out::float(*b)];
+                    // a row recorded without the extra columns leaves them empty
+                    r.extend(
+                        (0..log.extra.len())
+                            .map(|i| x.get(i).map_or(String::new(), |v| out::float(*v))),
+                    );
+                    r
+                }),
             )?;
         }
         if let Some(path) = &self.plot {
-            let mut p = Panel::new(title, "seconds", "best value so far");
-            p.log_y = rows.iter().all(|r| r.2 > 0.0);
+            let label = match (log.label, log.sense) {
+                (Some(l), _) => l,
+                (None, Sense::Min) => "best value so far",
+                (None, Sense::Max) => "best value so far (maximised)",
+            };
+            let mut p = Panel::new(title, "seconds", label);
+            // a maximised value climbs toward its best: a log axis would squeeze that end
+            p.log_y = log.sense == Sense::Min && rows.iter().all(|r| r.2 > 0.0);
             p.legend = false;
             p.series.push(Series::line(
                 "best",
@@ -73,12 +109,39 @@ impl ConvergenceArgs {
 }
 
 impl Convergence {
+    /// The log with columns `names` after `best`, filled by [`record_with`](Self::record_with).
+    pub fn columns(mut self, names: &'static [&'static str]) -> Self {
+        self.extra = names;
+        self
+    }
+
+    /// Whether the best is minimised or maximised (the plot's axis and label).
+    pub fn sense(mut self, sense: Sense) -> Self {
+        self.sense = sense;
+        self
+    }
+
+    /// The plot's y label, what the best is ("fewest unsatisfied clauses").
+    pub fn label(mut self, label: &'static str) -> Self {
+        self.label = Some(label);
+        self
+    }
+
     /// Records a progress report: seconds since the command started, work done, best so far.
+    /// A report without a best yet (not finite) is not recorded.
     pub fn record(&self, work: u64, best: f64) {
+        self.record_with(work, best, &[]);
+    }
+
+    /// [`record`](Self::record) with the values of the extra [`columns`](Self::columns).
+    pub fn record_with(&self, work: u64, best: f64, extra: &[f64]) {
+        if !best.is_finite() {
+            return;
+        }
         let s = crate::started().elapsed().as_secs_f64();
         self.rows
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push((s, work, best));
+            .push((s, work, best, extra.to_vec()));
     }
 }

@@ -415,12 +415,18 @@ mod tests {
                 "--csv",
                 "q.csv",
                 "--plot",
-                "q.png"
+                "q.png",
+                "--values",
+                "v.csv",
+                "--histogram",
+                "h.png"
             ]),
             [
                 ("--output", PathBuf::from("r.txt")),
-                ("--plot", PathBuf::from("q.png")),
+                ("--histogram", PathBuf::from("h.png")),
+                ("--values", PathBuf::from("v.csv")),
                 ("--csv", PathBuf::from("q.csv")),
+                ("--plot", PathBuf::from("q.png")),
             ]
         );
         assert_eq!(
@@ -437,6 +443,20 @@ mod tests {
         assert_eq!(
             paths(&["bench", "qiga", "--csv", "b.csv"]),
             [("--csv", PathBuf::from("b.csv"))]
+        );
+        // the convergence logs of the subcommands
+        assert_eq!(
+            paths(&["sat", "solve", "f.cnf", "--plot", "s.png", "--csv", "s.csv"]),
+            [
+                ("--csv", PathBuf::from("s.csv")),
+                ("--plot", PathBuf::from("s.png")),
+            ]
+        );
+        assert_eq!(
+            paths(&[
+                "sp", "aco", "--grid", "4x4", "--source", "0", "--target", "1", "--csv", "a.csv"
+            ]),
+            [("--csv", PathBuf::from("a.csv"))]
         );
         assert!(paths(&["experiment", "de-sdis", "--out", "folder"]).is_empty());
         assert!(paths(&["qap", "solve", "x.dat"]).is_empty());

@@ -42,7 +42,7 @@ pub use local::local_search;
 use crate::error::{Error, Result};
 use crate::interrupt::StopToken;
 use crate::problem::graph::{dijkstra_until, Graph, Weights};
-use crate::run::{Driver, StopReason};
+use crate::run::{Driver, Progress, StopReason};
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -458,12 +458,27 @@ impl Aco {
     /// `Aco` for the run passes the instant before [`Aco::new`], so that the set-up (program
     /// build, upload) counts against the limit.
     pub fn run_since(&mut self, source: u32, target: u32, start: Instant) -> Result<AcoRunResult> {
+        self.run_observed(source, target, start, |_| true)
+    }
+
+    /// [`run_since`](Self::run_since), calling `progress` before every iteration and at the end
+    /// (its `work` is the iterations done, its `best` the shortest length an ant found so far,
+    /// infinite before the first path); `false` from it ends the run (stopped by the budget)
+    /// with its best path so far.
+    pub fn run_observed(
+        &mut self,
+        source: u32,
+        target: u32,
+        start: Instant,
+        progress: impl FnMut(&Progress) -> bool,
+    ) -> Result<AcoRunResult> {
         // `elapsed` is the run's own time, as without a limit
         let t0 = Instant::now();
         let o = self.setup.opts.clone();
         let mut driver = Driver::new(start, o.time_limit, o.stop_token.as_ref())
             .budget(Some(u64::from(o.iteration_count())))
-            .stagnation(o.max_no_improve.map(u64::from));
+            .stagnation(o.max_no_improve.map(u64::from))
+            .on_progress(progress);
         let g = &self.setup.graph;
         let n = g.n();
         for (name, v) in [("source", source), ("target", target)] {

@@ -222,6 +222,24 @@ pub struct BatchStop {
     pub token: Option<StopToken>,
 }
 
+/// A batch's figures between two launches, as [`BatchDe::run_observed`] reports them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchProgress {
+    /// Seconds since the run started (the longest of the devices' with several).
+    pub elapsed: f64,
+    /// Generations run after the initial populations, summed over the problems.
+    pub generations: u64,
+    /// Problems that reached their target or ran their generations.
+    pub finished: usize,
+    /// Problems of the batch.
+    pub problems: usize,
+    /// The least best value of any problem so far (`f64::INFINITY` before the first launch).
+    pub best: f64,
+}
+
+/// The progress callback of a batch run.
+type ProgressFn<'a> = &'a mut (dyn FnMut(&BatchProgress) -> bool + Send);
+
 /// A problem's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BatchResult {
@@ -1213,12 +1231,59 @@ impl BatchDe {
     /// token (or [`crate::interrupt()`]) asked to stop; checked between launches of K generations
     /// (fewer under a time limit, so a launch stays short). May be called again to go on.
     pub fn run(&mut self, stop: &BatchStop) -> Result<Vec<BatchResult>> {
+        self.run_inner(stop, None)
+    }
+
+    /// [`run`](Self::run), calling `progress` before every launch and at the end with the
+    /// batch's figures ([`BatchProgress`]); false from it ends the run, the problems still
+    /// running stopped by the budget with their best so far. With several devices the figures
+    /// add up every device's latest, reported as each device reports.
+    pub fn run_observed(
+        &mut self,
+        stop: &BatchStop,
+        mut progress: impl FnMut(&BatchProgress) -> bool + Send,
+    ) -> Result<Vec<BatchResult>> {
+        self.run_inner(stop, Some(&mut progress))
+    }
+
+    fn run_inner(
+        &mut self,
+        stop: &BatchStop,
+        mut progress: Option<ProgressFn<'_>>,
+    ) -> Result<Vec<BatchResult>> {
         check_time_limit(stop.time_limit, "time_limit")?;
         if let Inner::Split(parts, ranges) = &mut self.inner {
             // each device runs its block on its own thread, with its own launch sizes (a
             // problem's result does not depend on them)
             let mut slots = vec![(); ranges.last().map_or(0, |r| r.end)];
-            let rs = crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.run(stop))?;
+            let Some(progress) = progress else {
+                let rs =
+                    crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.run(stop))?;
+                return Ok(rs.into_iter().flatten().collect());
+            };
+            let problems = slots.len();
+            let starts: Vec<usize> = ranges.iter().map(|r| r.start).collect();
+            // every device's latest figures, and the callback
+            let shared = std::sync::Mutex::new((vec![None; parts.len()], progress));
+            let rs = crate::multi::run_blocks(parts, ranges, &mut slots, |p, r, _| {
+                let i = starts.iter().position(|&s| s == r.start).expect("a block");
+                p.run_inner(
+                    stop,
+                    Some(&mut |q: &BatchProgress| {
+                        let mut g = shared.lock().unwrap_or_else(|e| e.into_inner());
+                        g.0[i] = Some(*q);
+                        let all = g.0.iter().flatten();
+                        let sum = BatchProgress {
+                            elapsed: all.clone().map(|q| q.elapsed).fold(0.0, f64::max),
+                            generations: all.clone().map(|q| q.generations).sum(),
+                            finished: all.clone().map(|q| q.finished).sum(),
+                            problems,
+                            best: all.map(|q| q.best).fold(f64::INFINITY, f64::min),
+                        };
+                        (g.1)(&sum)
+                    }),
+                )
+            })?;
             return Ok(rs.into_iter().flatten().collect());
         }
         let mut driver = Driver::new(Instant::now(), stop.time_limit, stop.token.as_ref());
@@ -1232,9 +1297,31 @@ impl BatchDe {
             self.k.min(8)
         };
         // the statuses, read once a launch (the launch is finished when they are)
-        let (mut st, _) = self.statuses()?;
-        while !st.iter().all(|&s| s >= TARGET) {
-            if let Some(r) = driver.due() {
+        let (mut st, mut gens) = self.statuses()?;
+        loop {
+            let done = st.iter().all(|&s| s >= TARGET);
+            // reported before the stop decision, so the last report is the batch's end
+            let mut why = None;
+            if let Some(p) = progress.as_mut() {
+                let best = self
+                    .best_values()?
+                    .into_iter()
+                    .fold(f64::INFINITY, f64::min);
+                let f = BatchProgress {
+                    elapsed: driver.elapsed(),
+                    generations: gens.iter().sum(),
+                    finished: st.iter().filter(|&&s| s >= TARGET).count(),
+                    problems: st.len(),
+                    best,
+                };
+                if !p(&f) {
+                    why = Some(StopReason::Budget);
+                }
+            }
+            if done {
+                break;
+            }
+            if let Some(r) = why.or_else(|| driver.due()) {
                 for (c, &s) in self.cut.iter_mut().zip(&st) {
                     if s < TARGET {
                         *c = Some(r);
@@ -1244,9 +1331,48 @@ impl BatchDe {
             }
             let k = driver.next_size(first as u64, self.k as u64, 0) as u32;
             driver.step(k as u64, |k| self.step(k as u32))?;
-            st = self.statuses()?.0;
+            (st, gens) = self.statuses()?;
         }
         self.results()
+    }
+
+    /// Each problem's best value as it stands (`f64::INFINITY` before its first launch).
+    fn best_values(&self) -> Result<Vec<f64>> {
+        match &self.inner {
+            Inner::Cpu(states) => Ok(states
+                .iter()
+                .zip(&self.probs)
+                .map(|(s, p)| match s.status {
+                    NEW => f64::INFINITY,
+                    _ if p.jde.is_some() => s.bfx,
+                    _ => s.fx[s.best],
+                })
+                .collect()),
+            Inner::Split(parts, _) => {
+                let mut v = Vec::with_capacity(self.probs.len());
+                for p in parts {
+                    v.extend(p.best_values()?);
+                }
+                Ok(v)
+            }
+            Inner::Device(d) => {
+                // status and best member, two words a problem
+                let (st, _) = d.states()?;
+                let fx = fp_values(&d.fx.to_vec(&d.queue)?, self.double);
+                let bf = if self.probs.iter().any(|p| p.jde.is_some()) {
+                    fp_values(&d.bf.to_vec(&d.queue)?, self.double)
+                } else {
+                    Vec::new()
+                };
+                Ok((0..self.probs.len())
+                    .map(|i| match st[2 * i] {
+                        NEW => f64::INFINITY,
+                        _ if self.probs[i].jde.is_some() => bf[i],
+                        _ => fx[d.foff[i] + st[2 * i + 1] as usize],
+                    })
+                    .collect())
+            }
+        }
     }
 
     /// The results as they stand.

@@ -51,7 +51,8 @@ pub mod ops;
 pub mod pace;
 
 pub use self::batch::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, Placement,
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, BatchStop,
+    Placement,
 };
 pub use self::config::{
     Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind,

@@ -325,4 +325,14 @@ impl Engine for CpuEngine {
         let per = (s.items.weights.len() * (s.individuals * 2 + 1)).max(1);
         ((256usize << 20) / per).max(1)
     }
+
+    fn peek(&mut self) -> Result<Option<(u64, u64)>> {
+        let best = self.states.iter().map(|st| st.bestv).max().unwrap_or(0);
+        let run = self
+            .states
+            .iter()
+            .map(|st| u64::from(st.generations_run()))
+            .sum();
+        Ok(Some((best, run)))
+    }
 }

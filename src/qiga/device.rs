@@ -296,6 +296,21 @@ impl Engine for DeviceEngine {
     fn max_chunk(&self) -> usize {
         self.capacity
     }
+
+    fn peek(&mut self) -> Result<Option<(u64, u64)>> {
+        let q = &self.prog.queue;
+        let count = self.begun.1;
+        let mut v = vec![0u64; count];
+        let mut gr = vec![0u32; count];
+        self.best_value.read(q, &mut v)?;
+        self.gens_run.read(q, &mut gr)?;
+        let last = self.last_g;
+        let run = gr
+            .iter()
+            .map(|&g| u64::from(if g == RUNNING { last } else { g }))
+            .sum();
+        Ok(Some((v.iter().copied().max().unwrap_or(0), run)))
+    }
 }
 
 /// The device side of [`super::repair_strings`].

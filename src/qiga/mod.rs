@@ -494,6 +494,44 @@ pub trait Engine: Send {
     fn preferred_chunk(&self) -> usize;
     /// The most populations begun at once (what their state between launches may take).
     fn max_chunk(&self) -> usize;
+    /// Between two launches: the begun populations' best value so far (the integer scale) and
+    /// their generations run after the initial one, summed; `None` (the default) where the
+    /// engine does not tell, and [`Qiga::run_observed`] then counts the generations launched.
+    fn peek(&mut self) -> Result<Option<(u64, u64)>> {
+        Ok(None)
+    }
+}
+
+/// A run's figures between two launches, as [`Qiga::run_observed`] reports them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct QigaProgress {
+    /// Seconds since the run started (the set-up included, as its time limit counts it).
+    pub elapsed: f64,
+    /// Populations finished (or cut) and taken back from their engine so far.
+    pub populations_done: usize,
+    /// Populations of the run.
+    pub populations: usize,
+    /// Generations run after the initial one, summed over every population begun so far.
+    pub generations: u64,
+    /// The best value of any population so far (maximised), in the problem's units.
+    pub best_value: f64,
+    /// The same in the exact integer units.
+    pub best_value_int: u64,
+}
+
+/// What a run's progress reports add up, under one lock with the callback.
+struct Tally<F> {
+    progress: F,
+    /// Generations of the populations taken back.
+    taken: u64,
+    /// Generations of each engine's begun populations.
+    running: Vec<u64>,
+    best: u64,
+    done: usize,
+    /// The last generations reported (the reports never go back).
+    reported: u64,
+    /// The figures of the last report (populations done, generations, best).
+    last: Option<(usize, u64, u64)>,
 }
 
 /// Summary statistics of final values.
@@ -768,7 +806,31 @@ impl Qiga {
     /// launch (false stops: the populations not started are not run).
     pub fn run_with_progress(
         &mut self,
-        progress: impl FnMut(usize, usize) -> bool + Send,
+        mut progress: impl FnMut(usize, usize) -> bool + Send,
+    ) -> Result<QigaRunResult> {
+        self.run_inner(false, move |p: &QigaProgress, taken| {
+            !taken || progress(p.populations_done, p.populations)
+        })
+    }
+
+    /// Runs every population, calling `progress` after every launch of every engine and at the
+    /// end with the run's figures so far ([`QigaProgress`]: the generations run, the best value
+    /// of any population); false from it ends the run as a time limit would (the begun
+    /// populations report their best so far, the others are not run), stopped by the budget.
+    pub fn run_observed(
+        &mut self,
+        mut progress: impl FnMut(&QigaProgress) -> bool + Send,
+    ) -> Result<QigaRunResult> {
+        self.run_inner(true, move |p: &QigaProgress, _| progress(p))
+    }
+
+    /// The run: `progress(figures, taken)` after each chunk taken back (`taken`), and with
+    /// `every_launch` after every launch too (the engines then peek at their populations) and at
+    /// the end.
+    fn run_inner(
+        &mut self,
+        every_launch: bool,
+        progress: impl FnMut(&QigaProgress, bool) -> bool + Send,
     ) -> Result<QigaRunResult> {
         let start = Instant::now();
         let o = &self.options;
@@ -778,10 +840,35 @@ impl Qiga {
         let total = o.only.as_ref().map_or(o.populations, |r| r.len());
         let next = AtomicUsize::new(0);
         let quit = AtomicBool::new(false);
+        // a launch's progress report said stop: every engine cuts its chunk
+        let halt = AtomicBool::new(false);
         // a cut: the time limit or an interrupt (None: the populations' own ends, or progress)
         let reason: Mutex<Option<StopReason>> = Mutex::new(None);
-        let done: Mutex<(Vec<(usize, Chunk)>, usize)> = Mutex::new((Vec::new(), 0));
-        let progress = Mutex::new(progress);
+        let done: Mutex<Vec<(usize, Chunk)>> = Mutex::new(Vec::new());
+        let tally = Mutex::new(Tally {
+            progress,
+            taken: 0,
+            running: vec![0; self.engines.len()],
+            best: 0,
+            done: 0,
+            reported: 0,
+            last: None,
+        });
+        let scale = self.setup.items.scale;
+        let cut = Cut { clock, watch };
+        // the figures of `t` after an engine's report (`running` generations of its chunk)
+        let report = |t: &mut Tally<_>| {
+            t.reported = t.reported.max(t.taken + t.running.iter().sum::<u64>());
+            t.last = Some((t.done, t.reported, t.best));
+            QigaProgress {
+                elapsed: cut.clock.elapsed().as_secs_f64(),
+                populations_done: t.done,
+                populations: total,
+                generations: t.reported,
+                best_value: t.best as f64 / scale,
+                best_value_int: t.best,
+            }
+        };
         let first_error: Mutex<Option<Error>> = Mutex::new(None);
         // every population's best string, placed by the worker that ran it as its chunk comes
         // back, so the copy overlaps the other devices' work instead of following the run (a
@@ -793,13 +880,12 @@ impl Qiga {
         ]);
         let fixed_chunk = o.launch_populations;
         let gens = self.setup.generations.saturating_add(1);
-        let cut = Cut { clock, watch };
         let due = || cut.reason();
         let stop = |r: StopReason| {
             reason.lock().unwrap().get_or_insert(r);
             quit.store(true, Ordering::Relaxed);
         };
-        let work = |engine: &mut Box<dyn Engine>| -> Result<()> {
+        let work = |e: usize, engine: &mut Box<dyn Engine>| -> Result<()> {
             let chunk = fixed_chunk
                 .unwrap_or_else(|| engine.preferred_chunk())
                 .clamp(1, engine.max_chunk().max(1));
@@ -826,6 +912,19 @@ impl Qiga {
                     let finished = engine.advance(g, g + n)?;
                     pacer.record(n as u64, t.elapsed().as_secs_f64());
                     g += n;
+                    if every_launch {
+                        // the chunk's figures: the engine's, else the generations launched
+                        let (best, run) = engine
+                            .peek()?
+                            .unwrap_or((0, count as u64 * u64::from(g.saturating_sub(1))));
+                        let mut t = tally.lock().unwrap();
+                        t.running[e] = run;
+                        t.best = t.best.max(best);
+                        let p = report(&mut *t);
+                        if !(t.progress)(&p, false) {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
                     if finished {
                         break;
                     }
@@ -834,47 +933,55 @@ impl Qiga {
                         stop(r);
                         break;
                     }
+                    if halt.load(Ordering::Relaxed) {
+                        quit.store(true, Ordering::Relaxed);
+                        break;
+                    }
                 }
                 let mut c = engine.take()?;
                 bits.lock().unwrap()[k * m..(k + count) * m].copy_from_slice(&c.best_bits);
                 c.best_bits = Vec::new();
-                let mut d = done.lock().unwrap();
-                d.0.push((offset, c));
-                d.1 += count;
-                let n = d.1;
-                drop(d);
+                let mut t = tally.lock().unwrap();
+                t.taken += c.generations_run.iter().map(|&g| u64::from(g)).sum::<u64>();
+                t.running[e] = 0;
+                t.best = t.best.max(c.best_value.iter().copied().max().unwrap_or(0));
+                t.done += count;
+                done.lock().unwrap().push((offset, c));
                 if quit.load(Ordering::Relaxed) {
                     return Ok(());
                 }
-                if !(progress.lock().unwrap())(n, total) {
+                let p = report(&mut *t);
+                if !(t.progress)(&p, true) {
                     quit.store(true, Ordering::Relaxed);
                     return Ok(());
                 }
             }
         };
-        let work = |engine: &mut Box<dyn Engine>| {
-            if let Err(e) = work(engine) {
-                first_error.lock().unwrap().get_or_insert(e);
+        let work = |e: usize, engine: &mut Box<dyn Engine>| {
+            if let Err(err) = work(e, engine) {
+                first_error.lock().unwrap().get_or_insert(err);
                 quit.store(true, Ordering::Relaxed);
             }
         };
         if self.engines.len() == 1 {
-            work(&mut self.engines[0]);
+            work(0, &mut self.engines[0]);
         } else {
             std::thread::scope(|s| {
-                for e in self.engines.iter_mut() {
+                for (i, e) in self.engines.iter_mut().enumerate() {
                     let work = &work;
-                    s.spawn(move || work(e));
+                    s.spawn(move || work(i, e));
                 }
             });
         }
         if let Some(e) = first_error.into_inner().unwrap() {
             return Err(e);
         }
-        let (mut chunks, n) = done.into_inner().unwrap();
-        let cut = reason.into_inner().unwrap();
-        let mut stop_reason = cut.unwrap_or(StopReason::Budget);
-        if n == total && cut.is_none() {
+        let mut chunks = done.into_inner().unwrap();
+        let mut tally = tally.into_inner().unwrap();
+        let n = tally.done;
+        let cut_reason = reason.into_inner().unwrap();
+        let mut stop_reason = cut_reason.unwrap_or(StopReason::Budget);
+        if n == total && cut_reason.is_none() {
             stop_reason = if self.setup.target.is_some()
                 && chunks.iter().all(|(_, c)| {
                     c.generations_run
@@ -889,6 +996,14 @@ impl Qiga {
         chunks.sort_by_key(|(off, _)| *off);
         let parts = QigaParts::concat(chunks, m, first, bits.into_inner().unwrap());
         debug_assert_eq!(parts.best_bits.len(), parts.population.len() * m);
+        if every_launch && n > 0 {
+            // the end (every population that ran taken back), unless the last report was it
+            let before = tally.last;
+            let p = report(&mut tally);
+            if tally.last != before {
+                (tally.progress)(&p, true);
+            }
+        }
         Ok(self.result(parts, stop_reason, start.elapsed().as_secs_f64()))
     }
 

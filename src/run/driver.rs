@@ -126,7 +126,8 @@ impl<'a> Driver<'a> {
         self
     }
 
-    /// Calls `f` at every check; `false` from it stops the run ([`StopReason::Budget`]).
+    /// Calls `f` at every check, the one that stops the run included; `false` from it stops the
+    /// run ([`StopReason::Budget`]).
     pub fn on_progress(mut self, f: impl FnMut(&Progress) -> bool + 'a) -> Self {
         self.progress = Some(Box::new(f));
         self
@@ -153,27 +154,27 @@ impl<'a> Driver<'a> {
 
     /// Why the run stops now, if it does: the target first, then the solver's budget, the
     /// evaluations, stagnation, the progress callback, the interrupt or token, the time limit.
-    /// `work`, `evaluations` and `best` are the totals so far.
+    /// `work`, `evaluations` and `best` are the totals so far. The progress callback sees every
+    /// check, the one that stops the run too (so its last report is the run's end).
     pub fn check(&mut self, work: u64, evaluations: u64, best: f64) -> Option<StopReason> {
         if best < self.best {
             self.best = best;
             self.improved_at = work;
         }
-        if self.target.is_some_and(|t| best <= t) {
-            return Some(StopReason::Target);
-        }
-        if self.budget.is_some_and(|b| work >= b) {
-            return Some(StopReason::Budget);
-        }
-        if self.evaluations.is_some_and(|e| evaluations >= e) {
-            return Some(StopReason::Evaluations);
-        }
-        if self
+        let reason = if self.target.is_some_and(|t| best <= t) {
+            Some(StopReason::Target)
+        } else if self.budget.is_some_and(|b| work >= b) {
+            Some(StopReason::Budget)
+        } else if self.evaluations.is_some_and(|e| evaluations >= e) {
+            Some(StopReason::Evaluations)
+        } else if self
             .stagnation
             .is_some_and(|s| work.saturating_sub(self.improved_at) >= s)
         {
-            return Some(StopReason::Stagnation);
-        }
+            Some(StopReason::Stagnation)
+        } else {
+            None
+        };
         if let Some(f) = self.progress.as_mut() {
             let p = Progress {
                 elapsed: self.cut.clock.elapsed().as_secs_f64(),
@@ -181,11 +182,11 @@ impl<'a> Driver<'a> {
                 evaluations,
                 best: self.best,
             };
-            if !f(&p) {
+            if !f(&p) && reason.is_none() {
                 return Some(StopReason::Budget);
             }
         }
-        self.due()
+        reason.or_else(|| self.due())
     }
 
     /// The units of the next step: the solver's `first` at the start, then sized from the
@@ -262,6 +263,22 @@ mod tests {
             assert_eq!(d.check(2, 0, 1.0), Some(StopReason::Budget));
         }
         assert_eq!(seen, [1, 2]);
+    }
+
+    #[test]
+    fn the_check_that_stops_the_run_is_reported_too() {
+        let mut seen = Vec::new();
+        {
+            let mut d = Driver::new(Instant::now(), None, None)
+                .budget(Some(2))
+                .on_progress(|p| {
+                    seen.push((p.work, p.best));
+                    true
+                });
+            assert_eq!(d.check(1, 0, 3.0), None);
+            assert_eq!(d.check(2, 0, 1.0), Some(StopReason::Budget));
+        }
+        assert_eq!(seen, [(1, 3.0), (2, 1.0)]);
     }
 
     #[test]

@@ -302,13 +302,16 @@ impl CpuWalks {
         }
     }
 
-    /// One "launch": `flips` flips of every walk; the found flag after it.
-    pub fn launch(&mut self, f: &SlsFormula, p: &WalkParams, flips: u32, poll: u32) -> u32 {
+    /// One "launch": `flips` flips of every walk; the found flag after it and the fewest
+    /// unsatisfied clauses of any walk so far (`u32::MAX` before a walk started), as the
+    /// device's.
+    pub fn launch(&mut self, f: &SlsFormula, p: &WalkParams, flips: u32, poll: u32) -> (u32, u32) {
         let found = &self.found;
         self.walks
             .par_iter_mut()
             .for_each(|w| w.segment(f, p, flips, poll, found));
-        found.load(Ordering::Relaxed)
+        let best = self.walks.iter().map(|w| w.best_unsatisfied).min();
+        (found.load(Ordering::Relaxed), best.unwrap_or(u32::MAX))
     }
 }
 

@@ -174,7 +174,7 @@ impl DeviceWalks {
             tab: queue.buffer_from(table, "break table")?,
             rec: queue.buffer_from(&fresh_records(rw, walks), "walk records")?,
             state: queue.buffer_from(&vec![0u32; state_len.max(1)], "walk states")?,
-            found: queue.buffer_from(&[0u32], "found flag")?,
+            found: queue.buffer_from(&[0u32, u32::MAX], "found flag")?,
             queue,
             kernel,
             wg,
@@ -188,8 +188,15 @@ impl DeviceWalks {
         })
     }
 
-    /// One launch of `flips` flips per walk; the found flag after it.
-    pub fn launch(&mut self, flips: u32, restart_flips: u64, seed: u64, noise: u32) -> Result<u32> {
+    /// One launch of `flips` flips per walk; the found flag after it and the fewest unsatisfied
+    /// clauses of any walk so far (`u32::MAX` before a walk started).
+    pub fn launch(
+        &mut self,
+        flips: u32,
+        restart_flips: u64,
+        seed: u64,
+        noise: u32,
+    ) -> Result<(u32, u32)> {
         let lbytes = if self.local {
             self.stride as usize * 4
         } else {
@@ -228,9 +235,9 @@ impl DeviceWalks {
             Some(&[self.wg]),
             "clEnqueueNDRangeKernel(sat_sls_run)",
         )?;
-        let mut flag = [0u32];
+        let mut flag = [0u32; 2];
         self.found.read(&self.queue, &mut flag)?;
-        Ok(flag[0])
+        Ok((flag[0], flag[1]))
     }
 
     /// Every walk's record, decoded.

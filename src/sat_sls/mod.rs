@@ -483,8 +483,10 @@ impl SatSls {
         self.solve_observed(opts, |_| true)
     }
 
-    /// [`solve`](Self::solve), calling `progress` before every launch and at the end (its `work` is the flips
-    /// per walk so far); `false` from it stops the walks (stopped by the budget).
+    /// [`solve`](Self::solve), calling `progress` before every launch and at the end (its `work`
+    /// is the flips per walk so far, its `best` the fewest unsatisfied clauses of any walk so far,
+    /// infinite before the first launch); `false` from it stops the walks (stopped by the
+    /// budget).
     pub fn solve_observed(
         &mut self,
         opts: &SlsOptions,
@@ -520,11 +522,20 @@ impl SatSls {
         let mut done = 0u64;
         let mut launches = 0u64;
         let mut found = 0u32;
+        // the fewest unsatisfied clauses of any walk so far (none before the first launch)
+        let mut best = u32::MAX;
         let stop = loop {
+            let best_f = if best == u32::MAX {
+                f64::INFINITY
+            } else {
+                f64::from(best)
+            };
+            // checked (and reported) after the launch that found a model too
+            let r = driver.check(done, 0, best_f);
             if found != 0 {
                 break StopReason::Target;
             }
-            if let Some(r) = driver.check(done, 0, f64::INFINITY) {
+            if let Some(r) = r {
                 break r;
             }
             // launches of the chosen size (so a seed gives the same walks), shorter only where
@@ -535,7 +546,7 @@ impl SatSls {
             } else if opts.max_flips > 0 {
                 flips = flips.min(opts.max_flips - done);
             }
-            found = driver.step(flips, |flips| -> Result<u32> {
+            (found, best) = driver.step(flips, |flips| -> Result<(u32, u32)> {
                 Ok(match &mut engine {
                     Engine::Cpu(c) => c.launch(&self.f, &params, flips as u32, POLL),
                     Engine::Device(d) => d.launch(

@@ -211,13 +211,18 @@ pub struct DeArgs {
     mpi: crate::mpi::MpiArg,
     #[command(flatten)]
     json: JsonArg,
-    /// Convergence plot: best over all islands, median and quartiles of the island bests
+    /// Convergence plot: best over all islands, median and quartiles of the island bests (with
+    /// --batch or --problems: the least best value of any problem against time)
     #[arg(long, value_name = "FILE.png")]
     plot: Option<PathBuf>,
     /// Convergence history as CSV: generation, evaluations, seconds, best, q25, median, q75, worst
-    /// (with --batch or --problems: one row per problem)
+    /// (with --batch or --problems: seconds, generations summed over the problems, the least best
+    /// value of any problem, the problems finished; a row per launch)
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// With --batch or --problems: write the results to FILE (CSV, one row per problem)
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -334,7 +339,7 @@ fn progress_bar(
 /// --lshade-budget and --jde-small, for every problem; `--batch` neither: `BATCH_ONLY_CONFLICTS`,
 /// its file has its own keys).
 const BATCH_ONLY_CONFLICTS: [&str; 3] = ["algorithm", "lshade_budget", "jde_small"];
-const PROBLEMS_CONFLICTS: [&str; 13] = [
+const PROBLEMS_CONFLICTS: [&str; 12] = [
     "islands",
     "jde_eps",
     "jde_age",
@@ -347,12 +352,14 @@ const PROBLEMS_CONFLICTS: [&str; 13] = [
     "fitness_precision",
     "evaluations",
     "record_every",
-    "plot",
 ];
 
 pub fn run(a: &DeArgs) -> CliResult {
     if a.batch.is_some() || a.problems.is_some() {
         return batch::run(a);
+    }
+    if a.results.is_some() {
+        return Err("--results: applies to the batched DE (--batch or --problems)".into());
     }
     let dims = a.dims.ok_or("--dims is required")?;
     let mutation = parse_mutation(&a.mutation)?;

@@ -191,7 +191,13 @@ pub fn run(a: &Hc12Args) -> CliResult {
         .progress()
         .then(|| out::stop_bar((runs != u32::MAX).then_some(runs as u64), "run", time_limit));
     let single = !precision.is_double();
-    let log = a.convergence.log("runs");
+    let log = a.convergence.log("runs").map(|l| {
+        l.sense(if a.max {
+            crate::convergence::Sense::Max
+        } else {
+            crate::convergence::Sense::Min
+        })
+    });
     let result = s.run_observed(&opts, |p| {
         if let Some(log) = &log {
             log.record(p.runs as u64, p.best);

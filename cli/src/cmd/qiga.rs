@@ -2,6 +2,7 @@
 //! populations at once; the distribution of their final values, a histogram plot.
 
 use crate::args::{DevicesArg, JsonArg, SeedArg, StopArgs};
+use crate::convergence::{ConvergenceArgs, Sense};
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
@@ -114,6 +115,10 @@ pub const RENAMES: &[(&str, &str)] = &[
 #[command(mut_arg("target", |a| a.help(
     "Stop a population once its best profit is at least V (the knapsack is maximised)"
 )))]
+#[command(mut_arg("csv", |a| a.help(
+    "Write the convergence log to FILE (CSV: seconds, generations summed over the populations, \
+     best: the best profit of any population, populations done; a row per launch)"
+)))]
 pub struct QigaCmdArgs {
     /// The knapsack instance: the QIGA authors' format (`# capacity`, `# weight price`) or `n C`
     /// then `w p` lines
@@ -133,10 +138,12 @@ pub struct QigaCmdArgs {
     gap: bool,
     /// Write a histogram of the final values to FILE (.png)
     #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
-    /// Write each population's final value to FILE (CSV: population, best, generation)
+    histogram: Option<PathBuf>,
+    /// Write each population's final value to FILE (CSV: population, best, best_generation)
     #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
+    values: Option<PathBuf>,
+    #[command(flatten)]
+    convergence: ConvergenceArgs,
     #[command(flatten)]
     json: JsonArg,
     #[command(flatten)]
@@ -211,9 +218,10 @@ pub fn histogram_panel(title: &str, values: &[f64], bins: usize, optimum: Option
 
 pub fn run(a: &QigaCmdArgs) -> CliResult {
     let k = Knapsack::from_file(&a.knapsack)?;
-    if let Some(p) = &a.plot {
-        plot::check_png_path("--plot", p)?;
+    if let Some(p) = &a.histogram {
+        plot::check_png_path("--histogram", p)?;
     }
+    a.convergence.check()?;
     let mut o = a.qiga.options(a.populations, a.seed.seed)?;
     o.target = a.stop.target;
     o.time_limit = crate::time_left(a.stop.time_limit());
@@ -236,12 +244,22 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
     let bar = a.json.progress().then(|| {
         out::count_bar(
             a.populations as u64,
-            "population {pos}/{len}  {elapsed} (eta {eta})",
+            "population {pos}/{len}  {elapsed} (eta {eta})  {msg}",
         )
     });
-    let r = q.run_with_progress(|done, _| {
+    // generations summed over the populations; with --mpi, this rank's populations
+    let log = a.convergence.log("generations").map(|l| {
+        l.columns(&["populations"])
+            .sense(Sense::Max)
+            .label("best profit so far")
+    });
+    let r = q.run_observed(|p| {
+        if let Some(log) = &log {
+            log.record_with(p.generations, p.best_value, &[p.populations_done as f64]);
+        }
         if let Some(b) = &bar {
-            b.set_position(done as u64);
+            b.set_position(p.populations_done as u64);
+            b.set_message(format!("best {}", out::float(p.best_value)));
         }
         true
     });
@@ -258,6 +276,8 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
             }
         }
     };
+    a.convergence
+        .write(log.as_ref(), &format!("QIGA on {}: best profit", k.name()))?;
     report(a, &k, &r, optimum)
 }
 
@@ -311,7 +331,7 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
         )));
     }
     let gap = optimum.map(|o| 100.0 * (o - r.stats.mean) / o);
-    if let Some(path) = &a.csv {
+    if let Some(path) = &a.values {
         let rows = (0..r.population.len()).map(|i| {
             [
                 r.population[i].to_string(),
@@ -321,12 +341,12 @@ fn report(a: &QigaCmdArgs, k: &Knapsack, r: &QigaRunResult, optimum: Option<f64>
         });
         out::write_csv_file(
             path,
-            "--csv: ",
+            "--values: ",
             &["population", "best", "best_generation"],
             rows,
         )?;
     }
-    if let Some(path) = &a.plot {
+    if let Some(path) = &a.histogram {
         let title = format!("QIGA on {} ({} runs)", k.name(), r.population.len());
         plot::write_png(
             path,

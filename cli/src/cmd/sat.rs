@@ -1,6 +1,7 @@
 //! `metaopt sat eval` and `metaopt sat solve` (SAT competition output).
 
 use crate::args::{BackendArgs, DeviceArg, JsonArg, SeedArg};
+use crate::convergence::ConvergenceArgs;
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
 use metaopt::hc12::restarts::Stop;
@@ -21,7 +22,7 @@ pub enum SatCommand {
     /// Look for a model with many probSAT (default) or WalkSAT walks, or HC12 local search;
     /// prints `s SATISFIABLE` and `v` lines and exits with 10, or `s UNKNOWN` and the fewest
     /// unsatisfied clauses found and exits with 0 (errors: 2; Ctrl-C: 130, SIGTERM: 143)
-    Solve(SolveArgs),
+    Solve(Box<SolveArgs>),
     /// A uniform random k-SAT formula in DIMACS CNF: round(ratio x vars) clauses of k distinct
     /// variables, random signs (Philox from the seed)
     Generate(GenerateArgs),
@@ -159,6 +160,11 @@ impl Method {
 }
 
 #[derive(Args)]
+#[command(mut_arg("csv", |a| a.help(
+    "Write the convergence log to FILE (CSV: seconds, flips_per_walk, best: the fewest unsatisfied \
+     clauses of any walk, a row per launch; --method hc12: seconds, runs, best, iterations, a row \
+     per run)"
+)))]
 pub struct SolveArgs {
     /// The formula (DIMACS CNF)
     cnf: PathBuf,
@@ -219,6 +225,8 @@ pub struct SolveArgs {
     seed: SeedArg,
     #[command(flatten)]
     device: DeviceArg,
+    #[command(flatten)]
+    convergence: ConvergenceArgs,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -365,6 +373,7 @@ fn signed(m: &metaopt::problem::sat::Model, n: usize) -> Vec<i64> {
 /// solvers do).
 pub fn solve(a: &SolveArgs) -> CliResult<bool> {
     a.check_flags()?;
+    a.convergence.check()?;
     let cnf = Cnf::from_file(&a.cnf)?;
     a.device.select()?;
     match a.method.sls() {
@@ -415,12 +424,24 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
         .json
         .progress()
         .then(|| out::stop_bar(opts.max_flips_cap(), "flip", time_limit));
+    let log = a
+        .convergence
+        .log("flips_per_walk")
+        .map(|l| l.label("fewest unsatisfied clauses"));
     let result = s.solve_observed(&opts, |p| {
+        if let Some(log) = &log {
+            log.record(p.work, p.best);
+        }
         if let Some(bar) = &bar {
             if time_limit.is_none() {
                 bar.set_position(p.work);
             }
-            bar.set_message(format!("{} flips per walk", p.work));
+            let best = if p.best.is_finite() {
+                format!(", fewest unsatisfied {}", p.best)
+            } else {
+                String::new()
+            };
+            bar.set_message(format!("{} flips per walk{best}", p.work));
         }
         true
     });
@@ -428,6 +449,14 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
         bar.finish_and_clear();
     }
     let r = result.map_err(|e| out::renamed_or_cpu(e, &table))?;
+    a.convergence.write(
+        log.as_ref(),
+        &format!(
+            "{}: {}, fewest unsatisfied clauses",
+            cnf.name,
+            method.as_str()
+        ),
+    )?;
     let restarts = r.restarts();
     let per_walk = r.flips_per_second / r.walks.max(1) as f64;
     let found = r.model.is_some();
@@ -520,7 +549,17 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult<bool> {
         .json
         .progress()
         .then(|| out::stop_bar(a.max_runs.map(u64::from), "run", opts.stop.time_limit));
+    let log = a.convergence.log("runs").map(|l| {
+        l.columns(&["iterations"])
+            .label("fewest unsatisfied clauses")
+    });
+    // the iterations of every run so far
+    let mut iterations = 0u64;
     let result = s.solve_observed(&opts, |p| {
+        iterations += u64::from(p.iterations);
+        if let Some(log) = &log {
+            log.record_with(p.runs as u64, p.best as f64, &[iterations as f64]);
+        }
         if let Some(bar) = &bar {
             if opts.stop.time_limit.is_none() {
                 bar.set_position(p.runs as u64);
@@ -533,6 +572,10 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult<bool> {
     }
     let r =
         result.map_err(|e| out::renamed(e, &[("runs", "--max-runs"), ("target", "--target")]))?;
+    a.convergence.write(
+        log.as_ref(),
+        &format!("{}: HC12, fewest unsatisfied clauses", cnf.name),
+    )?;
     let found = r.model.is_some();
     if a.json.json {
         let model = r.model.as_ref().map(|m| signed(m, cnf.num_vars));

@@ -848,6 +848,10 @@ pub const ACO_RENAMES: &[(&str, &str)] = &[
 ];
 
 #[derive(Args)]
+#[command(mut_arg("csv", |a| a.help(
+    "Write the convergence log to FILE (CSV: seconds, iterations, best: the shortest length an \
+     ant found, a row per iteration from the first path on)"
+)))]
 pub struct AcoCmdArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
@@ -869,6 +873,8 @@ pub struct AcoCmdArgs {
     time_limit: TimeLimitArg,
     #[command(flatten)]
     backend: BackendArgs,
+    #[command(flatten)]
+    convergence: crate::convergence::ConvergenceArgs,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -899,13 +905,26 @@ pub fn aco_run(
     s: u32,
     t: u32,
 ) -> CliResult<AcoRunResult> {
+    aco_run_observed(g, o, backend, s, t, |_| true)
+}
+
+/// [`aco_run`] with `progress` before every iteration and at the end (`Aco::run_observed`).
+pub fn aco_run_observed(
+    g: &Graph,
+    o: AcoOptions,
+    backend: Backend,
+    s: u32,
+    t: u32,
+    progress: impl FnMut(&metaopt::run::Progress) -> bool,
+) -> CliResult<AcoRunResult> {
     let start = Instant::now();
     let mut aco = Aco::new(g, o, backend).map_err(|e| out::renamed_or_cpu(e, ACO_RENAMES))?;
-    aco.run_since(s, t, start)
+    aco.run_observed(s, t, start, progress)
         .map_err(|e| out::renamed(e, ACO_RENAMES))
 }
 
 pub fn aco(a: &AcoCmdArgs) -> CliResult {
+    a.convergence.check()?;
     let backend = a.backend.backend()?;
     let ng = a.graph.load()?;
     let g = &ng.graph;
@@ -923,7 +942,42 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
         stop_token: Some(crate::stop_token()),
         ..a.aco.options(a.seed.seed)
     };
-    let r = aco_run(g, o.clone(), backend, a.source, a.target)?;
+    let bar = a.json.progress().then(|| {
+        out::stop_bar(
+            Some(u64::from(o.iteration_count())),
+            "iteration",
+            o.time_limit,
+        )
+    });
+    let log = a
+        .convergence
+        .log("iterations")
+        .map(|l| l.label("shortest length found"));
+    let r = aco_run_observed(g, o.clone(), backend, a.source, a.target, |p| {
+        if let Some(log) = &log {
+            log.record(p.work, p.best);
+        }
+        if let Some(bar) = &bar {
+            if o.time_limit.is_none() {
+                bar.set_position(p.work);
+            }
+            if p.best.is_finite() {
+                bar.set_message(format!("best length {}", out::float(p.best)));
+            }
+        }
+        true
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let r = r?;
+    a.convergence.write(
+        log.as_ref(),
+        &format!(
+            "{}: ACO from {} to {}, best length",
+            ng.name, a.source, a.target
+        ),
+    )?;
     let secs = r.elapsed.as_secs_f64();
     if a.json.json {
         return out::print_json(&AcoJson {

@@ -107,7 +107,7 @@ fn a_batch_file_runs_every_problem_and_the_cpu_equals_the_device_in_double() {
 }
 
 #[test]
-fn problems_from_flags_use_seed_s_plus_i_and_write_csv() {
+fn problems_from_flags_use_seed_s_plus_i_and_write_results() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("r.csv");
     let base = [
@@ -135,7 +135,7 @@ fn problems_from_flags_use_seed_s_plus_i_and_write_csv() {
         "--seed",
         "40",
         "--json",
-        "--csv",
+        "--results",
         csv.to_str().unwrap(),
     ]);
     let b = json(&args);

@@ -8,6 +8,7 @@ mod run;
 mod awvd;
 mod commands;
 mod contract;
+mod convergence;
 mod de;
 mod de_batch;
 mod hc12;

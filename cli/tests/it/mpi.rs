@@ -133,10 +133,10 @@ mod with_mpi {
             "--json",
         ];
         let mut one = base.to_vec();
-        one.extend(["--csv", one_csv.to_str().unwrap()]);
+        one.extend(["--results", one_csv.to_str().unwrap()]);
         let single = json(&ok_env(&one, &THREE));
         let mut mpi = base.to_vec();
-        mpi.extend(["--csv", mpi_csv.to_str().unwrap(), "--mpi"]);
+        mpi.extend(["--results", mpi_csv.to_str().unwrap(), "--mpi"]);
         let o = mpirun(3, &mpi, &[], Duration::from_secs(300));
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let three = json(&String::from_utf8(o.stdout).unwrap());

@@ -52,7 +52,7 @@ fn populations_spread_over_two_devices_equal_the_cpu_backend() {
 }
 
 #[test]
-fn qiga_reports_the_gap_to_the_exact_optimum_and_writes_plot_and_csv() {
+fn qiga_reports_the_gap_to_the_exact_optimum_and_writes_histogram_and_values() {
     let k = knapsack250();
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("h.png");
@@ -68,9 +68,9 @@ fn qiga_reports_the_gap_to_the_exact_optimum_and_writes_plot_and_csv() {
             "50",
             "--cpu",
             "--gap",
-            "--plot",
+            "--histogram",
             png.to_str().unwrap(),
-            "--csv",
+            "--values",
             csv.to_str().unwrap(),
             "--repair",
             "greedy",

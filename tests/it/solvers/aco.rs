@@ -67,6 +67,33 @@ fn paths_are_simple_valid_and_never_below_dijkstra() {
     }
 }
 
+/// `run_observed` reports before every iteration and at the end: the iterations done and the
+/// shortest length so far (infinite before the first path), the last the result's; false from
+/// it ends the run with its best path so far.
+#[test]
+fn run_observed_reports_iterations_and_the_shortest_length() {
+    let g = thesis_random(6, 16, 3).unwrap();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let mut aco = Aco::new(&g, opts(12, 16, 1), backend).unwrap();
+        let mut seen = Vec::new();
+        let start = std::time::Instant::now();
+        let r = aco
+            .run_observed(0, 63, start, |p| {
+                seen.push((p.work, p.best));
+                true
+            })
+            .unwrap();
+        let work: Vec<u64> = seen.iter().map(|s| s.0).collect();
+        assert_eq!(work, (0..=12).collect::<Vec<u64>>(), "{backend:?}");
+        assert!(seen[0].1.is_infinite());
+        assert!(seen.windows(2).all(|w| w[1].1 <= w[0].1), "{seen:?}");
+        assert_eq!(Some(seen.last().unwrap().1), r.best_length());
+        let r = aco.run_observed(0, 63, start, |p| p.work < 3).unwrap();
+        assert_eq!((r.iterations, r.stop), (3, metaopt::StopReason::Budget));
+        assert_valid(&g, &r);
+    }
+}
+
 fn assert_same(a: &AcoRunResult, b: &AcoRunResult) {
     assert_eq!(a.best, b.best);
     assert_eq!(a.pheromone, b.pheromone);

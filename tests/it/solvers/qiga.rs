@@ -361,6 +361,48 @@ fn bad_options_are_named_errors() {
     .is_err());
 }
 
+/// `run_observed` reports after every launch: populations done, the generations summed over
+/// the populations begun and the best value, never going back; the last report is the result's.
+/// False from it ends the run with its best so far.
+#[test]
+fn run_observed_reports_generations_and_the_best_value() {
+    let k = knapsack250();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let mut o = opts(backend, 24, 80, RotationTable::gqa2000(), Repair::Index);
+        o.launch_populations = Some(8);
+        let mut seen = Vec::new();
+        let r = Qiga::new(&k, o.clone())
+            .unwrap()
+            .run_observed(|p| {
+                seen.push(*p);
+                true
+            })
+            .unwrap();
+        assert!(seen.len() > 3, "{backend:?}: {seen:?}");
+        assert!(
+            seen.windows(2)
+                .all(|w| w[0].populations_done <= w[1].populations_done
+                    && w[0].generations <= w[1].generations
+                    && w[0].best_value_int <= w[1].best_value_int
+                    && w[0].elapsed <= w[1].elapsed),
+            "{backend:?}: {seen:?}"
+        );
+        let last = seen.last().unwrap();
+        assert_eq!(last.populations_done, 24);
+        assert_eq!(last.populations, 24);
+        assert_eq!(last.generations, 24 * 80);
+        assert_eq!(last.best_value_int, r.best_value_int[r.best_index]);
+        assert_eq!(last.best_value, r.best_value[r.best_index]);
+        assert_same(&r, &run(&k, o.clone()));
+        // stopped by the callback after its first launch: the first chunk reports its best so far
+        let r = Qiga::new(&k, o).unwrap().run_observed(|_| false).unwrap();
+        assert_eq!(r.stop_reason, metaopt::StopReason::Budget);
+        assert_eq!(r.population.len(), 8, "{backend:?}");
+        assert!(r.generations_run.iter().all(|&g| g < 80), "{backend:?}");
+        assert_consistent(&k, &r);
+    }
+}
+
 #[test]
 fn a_time_limit_stops_between_launches() {
     let k = knapsack250();

@@ -320,6 +320,58 @@ fn a_progress_callback_stops_the_walks() {
     assert_eq!((r.stop, r.launches), (StopReason::Budget, 3));
 }
 
+/// The progress reports carry the fewest unsatisfied clauses of any walk so far: none before
+/// the first launch, never more after, the last the result's; the device's equal the CPU's.
+#[test]
+fn progress_reports_the_fewest_unsatisfied_clauses() {
+    let cnf = Cnf::from_file(&family("uuf50-218")[0]).unwrap();
+    let opts = SlsOptions {
+        flips_per_launch: 50,
+        max_flips: 500,
+        time_limit: None,
+        ..SlsOptions::default()
+    };
+    let mut logs = Vec::new();
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let mut s = SatSls::new(cnf.clone(), Some(4), backend).unwrap();
+        let mut seen = Vec::new();
+        let r = s
+            .solve_observed(&opts, |p| {
+                seen.push(p.best);
+                true
+            })
+            .unwrap();
+        // before every launch and at the end (the flip budget)
+        assert_eq!(seen.len() as u64, r.launches + 1, "{backend:?}");
+        assert!(seen[0].is_infinite());
+        assert!(seen.windows(2).all(|w| w[1] <= w[0]), "{seen:?}");
+        assert_eq!(*seen.last().unwrap(), f64::from(r.best_unsatisfied));
+        logs.push(seen);
+    }
+    assert_eq!(logs[0], logs[1]);
+}
+
+/// The report after the launch that found a model says 0.
+#[test]
+fn the_last_progress_report_is_the_model() {
+    let cnf = Cnf::from_file(&common::satlib("uf50-218/uf50-01.cnf")).unwrap();
+    let mut s = SatSls::new(cnf, Some(4), Backend::Cpu).unwrap();
+    let mut last = f64::NAN;
+    let opts = SlsOptions {
+        time_limit: None,
+        max_flips: 10_000_000,
+        ..SlsOptions::default()
+    };
+    let r = s
+        .solve_observed(&opts, |p| {
+            last = p.best;
+            true
+        })
+        .unwrap();
+    assert!(r.satisfiable);
+    assert_eq!(last, 0.0);
+}
+
 #[test]
 fn flip_budget_stops_with_limit() {
     let cnf = Cnf::from_file(&family("uuf50-218")[3]).unwrap();

@@ -3,9 +3,11 @@
 
 use super::{de_error, DeArgs, DEFAULT_GENERATIONS};
 use crate::args::parse_numbers;
+use crate::convergence::ConvergenceArgs;
 use crate::out::{self, flag_error, CliResult, Failure};
 use metaopt::de::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, FMode, Placement,
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, BatchStop,
+    FMode, Placement,
 };
 use metaopt::problem::functions;
 use metaopt::StopReason;
@@ -349,6 +351,11 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
 }
 
 pub fn run(a: &DeArgs) -> CliResult {
+    let convergence = ConvergenceArgs {
+        csv: a.csv.clone(),
+        plot: a.plot.clone(),
+    };
+    convergence.check()?;
     let from_file = a.batch.is_some();
     let named = match (&a.batch, a.problems) {
         (Some(p), _) => read_batch(p)?,
@@ -391,6 +398,28 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     let problems: Vec<BatchProblem> = named[block].iter().map(|n| n.problem.clone()).collect();
     let bar = a.json.progress().then(out::spinner);
+    // with --mpi, this rank's problems
+    let log = convergence.log("generations").map(|l| {
+        l.columns(&["finished"])
+            .label("least best value of any problem")
+    });
+    let on_progress = |p: &BatchProgress| {
+        if let Some(log) = &log {
+            log.record_with(p.generations, p.best, &[p.finished as f64]);
+        }
+        if let Some(bar) = &bar {
+            let best = if p.best.is_finite() {
+                format!(", least best {}", out::float(p.best))
+            } else {
+                String::new()
+            };
+            bar.set_message(format!(
+                "{} of {} problems finished{best}",
+                p.finished, p.problems
+            ));
+        }
+        true
+    };
     let t0 = Instant::now();
     let compute = || -> CliResult<(Vec<BatchResult>, bool, Option<&'static str>)> {
         if problems.is_empty() {
@@ -407,7 +436,9 @@ pub fn run(a: &DeArgs) -> CliResult {
             time_limit: crate::time_left(a.stop.time_limit()),
             token: Some(crate::stop_token()),
         };
-        let results = de.run(&stop).map_err(|e| batch_error(e, from_file))?;
+        let results = de
+            .run_observed(&stop, on_progress)
+            .map_err(|e| batch_error(e, from_file))?;
         Ok((
             results,
             !de.is_double(),
@@ -437,6 +468,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             }
         }
     };
+    convergence.write(log.as_ref(), "batched DE: least best value")?;
     let mut results = results;
     for r in &mut results {
         r.best_value = out::rounded(r.best_value, single);
@@ -488,7 +520,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             }
         })
         .collect();
-    if let Some(path) = &a.csv {
+    if let Some(path) = &a.results {
         let header = [
             "problem",
             "function",
@@ -519,7 +551,7 @@ pub fn run(a: &DeArgs) -> CliResult {
                 r.stopped_by.to_string(),
             ]
         });
-        out::write_csv_file(path, "--csv: ", &header, lines)?;
+        out::write_csv_file(path, "--results: ", &header, lines)?;
     }
     let precision_name = if single { "single" } else { "double" };
     if a.json.json {
@@ -571,7 +603,7 @@ pub fn run(a: &DeArgs) -> CliResult {
             r.stopped_by
         );
     }
-    if let Some(p) = &a.csv {
+    if let Some(p) = &a.results {
         t += &format!("results      {}\n", p.display());
     }
     out::print(&t)

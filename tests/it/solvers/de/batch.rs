@@ -7,8 +7,8 @@ use crate::common::arg_error;
 
 use metaopt::de::ops;
 use metaopt::de::{
-    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop,
-    BoundsCorrection, Mutation, Placement,
+    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult,
+    BatchStop, BoundsCorrection, Mutation, Placement,
 };
 use metaopt::{Error, Precision, StopReason, StopToken};
 use std::time::{Duration, Instant};
@@ -292,6 +292,60 @@ fn a_stopped_problem_does_not_move() {
         let again = de.run(&BatchStop::default()).unwrap();
         assert_eq!(again, r);
         assert_eq!(de.results().unwrap(), r);
+    }
+}
+
+/// `run_observed` reports before every launch and at the end: the generations summed over the
+/// problems, the problems finished and the least best value, never going back; the last report
+/// is the results'. The results equal an unobserved run's; false from the callback cuts the
+/// problems still running (stopped by the budget).
+#[test]
+fn run_observed_reports_the_batch_and_may_stop_it() {
+    let probs = mixed(10, 30);
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let o = opts(Precision::Double, 6, Placement::Auto);
+        let mut seen: Vec<BatchProgress> = Vec::new();
+        let r = BatchDe::new(probs.clone(), backend, o.clone())
+            .unwrap()
+            .run_observed(&BatchStop::default(), |p| {
+                seen.push(*p);
+                true
+            })
+            .unwrap();
+        assert_eq!(r, run(probs.clone(), backend, o.clone()), "{backend:?}");
+        assert!(seen.len() > 3, "{backend:?}: {seen:?}");
+        assert!(seen[0].best.is_infinite() && seen[0].generations == 0);
+        assert!(
+            seen.windows(2).all(|w| w[0].generations <= w[1].generations
+                && w[0].finished <= w[1].finished
+                && w[1].best <= w[0].best),
+            "{backend:?}: {seen:?}"
+        );
+        let last = seen.last().unwrap();
+        assert_eq!(last.problems, 10);
+        assert_eq!(last.finished, 10);
+        assert_eq!(
+            last.generations,
+            r.iter().map(|p| p.generations).sum::<u64>()
+        );
+        assert_eq!(
+            last.best,
+            r.iter().map(|p| p.best_value).fold(f64::INFINITY, f64::min)
+        );
+        // stopped at the second report: one launch ran, every problem cut
+        let mut n = 0;
+        let r = BatchDe::new(probs.clone(), backend, o)
+            .unwrap()
+            .run_observed(&BatchStop::default(), |_| {
+                n += 1;
+                n < 2
+            })
+            .unwrap();
+        assert!(
+            r.iter()
+                .all(|p| p.stop == Some(StopReason::Budget) && p.generations < 30),
+            "{backend:?}: {r:?}"
+        );
     }
 }
 
