@@ -4,8 +4,10 @@ function result = metaopt_qap_ts_solve(h, opts)
 %   only opts.timeLimit, no count), stopping at opts.target. Also opts.seed, opts.tenure
 %   ('cubic' or 'uniform'), opts.eliteSize, opts.stagnation, opts.perturbation ([min max]
 %   swaps), opts.launchIterations, opts.start (warm starts: a k x n matrix, one 1-based
-%   permutation per row, for the first k chains) and opts.cpu (true: the CPU backend for this
-%   call). result:
+%   permutation per row, for the first k chains), opts.cpu (true: the CPU backend for this
+%   call), opts.checkpoint (a file the search writes its whole state to when it ends and every
+%   opts.checkpointEvery seconds) and opts.resume (such a file, or the bytes of
+%   metaopt_qap_ts_save_state: the search continues as if it had never stopped). result:
 %   cost, permutation (1-based), chains, iterations (per chain), launches, restarts, seconds,
 %   secondsToBest, targetReached, bks and gapPercent (NaN without a BKS), backend.
   if nargin < 2, opts = struct(); end

@@ -5,6 +5,7 @@
  * flags, raw bytes, `mode:options`, opts structs) and building results (rows, structs, text).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -201,6 +202,47 @@ int flag_arg(const mxArray *a, const char *name) {
     if (v != 0 && v != 1)
         fail("badArgument", "%s must be true or false (1 or 0), got %g", name, v);
     return v != 0;
+}
+
+/* A run's state (a checkpoint): the uint8 vector a '*-save-state' mode returned, or the path of
+ * a checkpoint file, read whole (mxMalloc'ed: freed with the call). */
+uint8_t *state_bytes(const mxArray *a, const char *name, size_t *len) {
+    if (mxIsChar(a)) {
+        char *path = string_arg(a, name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            fail("badArgument", "%s: cannot read %s: %s", name, path, strerror(errno));
+        uint8_t *buf = NULL;
+        size_t n = 0, cap = 0;
+        for (;;) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 65536;
+                buf = mxRealloc(buf, cap);
+            }
+            size_t got = fread(buf + n, 1, cap - n, f);
+            n += got;
+            if (got == 0)
+                break;
+        }
+        int err = ferror(f);
+        fclose(f);
+        if (err)
+            fail("badArgument", "%s: cannot read %s", name, path);
+        *len = n;
+        return buf;
+    }
+    if (mxGetClassID(a) != mxUINT8_CLASS || mxIsComplex(a) || mxIsSparse(a))
+        fail("badArgument", "%s must be a checkpoint file's path or the uint8 vector of a state", name);
+    *len = mxGetNumberOfElements(a);
+    return (uint8_t *)mxGetData(a);
+}
+
+/* A uint8 column vector holding the n bytes at p (a run's state). */
+mxArray *bytes_column(const uint8_t *p, size_t n) {
+    mxArray *out = mxCreateNumericMatrix(n, 1, mxUINT8_CLASS, mxREAL);
+    if (n)
+        memcpy(mxGetData(out), p, n);
+    return out;
 }
 
 /* The bytes of a real numeric array, passed as they are (func-data, de-func-data). */

@@ -92,6 +92,8 @@ size_t nul_at(const mxArray *a);
 
 /* A 1 x n char array without NUL characters as a C string (mx memory). */
 char *string_arg(const mxArray *a, const char *name);
+uint8_t *state_bytes(const mxArray *a, const char *name, size_t *len);
+mxArray *bytes_column(const uint8_t *p, size_t n);
 
 /* A logical scalar: true or false, 1 or 0. */
 int flag_arg(const mxArray *a, const char *name);
@@ -307,6 +309,7 @@ void qap_set_tabu_list(Entry *e, uint32_t length);
 void mode_params_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_qap_ts_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_hc12.c; hc12_params, hc12_run and hc12_set_tabu_list are the general HC12 forms */
 void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

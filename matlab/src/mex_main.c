@@ -211,6 +211,7 @@ static const struct {
     {"run", mode_run, 4, -1, NULL},
     {"solve", mode_solve, 1, 2, "instance, opts"},
     {"qap-ts-solve", mode_qap_ts_solve, 1, 2, "instance, opts"},
+    {"qap-ts-save-state", mode_qap_ts_save_state, 1, 1, "instance"},
     {"func-data", mode_func_data, 0, 3, "instance, funcName, data"},
     {"func-data-clean", mode_func_data_clean, 0, 2, "instance, funcName"},
     {"kernel-verbose", mode_kernel_verbose, 0, 2, "instance, verbose"},

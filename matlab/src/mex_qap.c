@@ -367,7 +367,10 @@ static void qap_ts_body(void *arg) {
 /* 'qap-ts-solve', instance, [opts: chains, iterations (per chain; 0 = no limit, needs
  * timeLimit), launchIterations, timeLimit, target, seed, tenure ('cubic' | 'uniform'),
  * eliteSize, stagnation, perturbation ([min max] swaps), start (warm starts: one 1-based
- * permutation per row, for the first chains), cpu (true: the CPU backend for this call)]
+ * permutation per row, for the first chains), cpu (true: the CPU backend for this call),
+ * checkpoint (a file the search writes its state to when it ends and every checkpointEvery
+ * seconds), checkpointEvery, resume (a checkpoint file's path, or the uint8 vector of
+ * 'qap-ts-save-state': the search continues it)]
  * -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance
  * (stopReason: 'target', 'time_limit', 'budget' (the iterations), 'interrupted'). Ctrl-C stops it
  * between launches (mex_cancel.c). */
@@ -378,7 +381,7 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     static const char *known[] = {"chains",      "iterations",   "launchIterations", "timeLimit",
                                   "target",      "seed",         "tenure",           "eliteSize",
                                   "stagnation",  "perturbation", "cpu",              "start",
-                                  NULL};
+                                  "checkpoint",  "checkpointEvery", "resume",        NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known);
     MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
     const mxArray *v;
@@ -438,6 +441,20 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
         o.starts = starts;
         o.starts_count = (uint32_t)k;
     }
+    if ((v = opt(s, "checkpoint")))
+        o.checkpoint_path = string_arg(v, "opts.checkpoint");
+    if ((v = opt(s, "checkpointEvery"))) {
+        if (!o.checkpoint_path)
+            fail("badArgument", "opts.checkpointEvery needs opts.checkpoint");
+        o.checkpoint_every_s = real_scalar(v, "opts.checkpointEvery");
+        if (!(o.checkpoint_every_s > 0))
+            fail("badArgument", "opts.checkpointEvery must be positive, got %g", o.checkpoint_every_s);
+    }
+    if ((v = opt(s, "resume"))) {
+        size_t len;
+        uint8_t *bytes = state_bytes(v, "opts.resume", &len);
+        check_int("metaopt_qap_ts_load_state", metaopt_qap_ts_load_state(q->qap, bytes, len));
+    }
     int cpu = (v = opt(s, "cpu")) ? flag_arg(v, "opts.cpu") : 0;
     MetaoptQapInfo info;
     check_int("metaopt_qap_info", metaopt_qap_info(q->qap, &info));
@@ -490,4 +507,16 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     plhs[0] = out;
     if (outcome == CANCEL_STOPPED)
         warn_stopped();
+}
+
+/* 'qap-ts-save-state', instance -> uint8 column vector: the whole state of the instance's last
+ * tabu search (metaopt_qap_ts_save_state), for opts.resume of a later 'qap-ts-solve'. */
+void mode_qap_ts_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
+    QapState *q = e->state;
+    MetaoptBytesResult r = metaopt_qap_ts_save_state(q->qap);
+    CHECK_RESULT(NULL, "metaopt_qap_ts_save_state", r, metaopt_bytes_free_result);
+    plhs[0] = bytes_column(r.data, r.length);
+    metaopt_bytes_free_result(&r);
 }

@@ -257,6 +257,29 @@ check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('iterations', 0, 'cpu',
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('tenure', 'long', 'cpu', true))), 'metaopt:badArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'opts.tenure')), 'qap-ts-solve: a bad tenure');
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('chain', 3))), 'metaopt:badOption'), 'qap-ts-solve: an unknown option');
+% checkpoints: a search saved after 600 iterations and resumed ends as the one of 1500 that
+% never stopped, from the saved bytes and from a checkpoint file
+ck = struct('chains', 3, 'seed', 5, 'stagnation', 200, 'launchIterations', 150, 'cpu', true);
+whole = metaopt_qap_ts_solve(h, setfield(ck, 'iterations', 1500));
+part = metaopt_qap_ts_solve(h, setfield(ck, 'iterations', 600));
+st = metaopt_qap_ts_save_state(h);
+check(isa(st, 'uint8') && numel(st) > 100 && part.iterations == 600, 'qap-ts-save-state: the bytes of a state');
+res = metaopt_qap_ts_solve(h, setfield(setfield(ck, 'iterations', 1500), 'resume', st));
+check(res.cost == whole.cost && isequal(res.permutation, whole.permutation) && res.restarts == whole.restarts && ...
+      res.iterations == 1500, 'qap-ts-solve: resumed from the saved bytes, as the uninterrupted search');
+ckfile = [tempname() '.state'];
+metaopt_qap_ts_solve(h, setfield(setfield(setfield(ck, 'iterations', 600), 'checkpoint', ckfile), 'checkpointEvery', 0.01));
+res = metaopt_qap_ts_solve(h, setfield(setfield(ck, 'iterations', 1500), 'resume', ckfile));
+check(res.cost == whole.cost && isequal(res.permutation, whole.permutation), 'qap-ts-solve: resumed from a checkpoint file');
+delete(ckfile);
+[cid, cmsg] = error_of(@() metaopt_qap_ts_solve(h, setfield(setfield(ck, 'iterations', 1500), 'resume', st(1:end-3))));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'truncated')), 'qap-ts-solve: a truncated state is refused');
+[cid, cmsg] = error_of(@() metaopt_qap_ts_solve(h, setfield(setfield(setfield(ck, 'seed', 6), 'iterations', 1500), 'resume', st)));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'option seed')), 'qap-ts-solve: a state of another seed is refused');
+metaopt_qap_ts_solve(h, setfield(ck, 'iterations', 10)); % the state above was left loaded: used up here
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h, setfield(ck, 'resume', 3))), 'metaopt:badArgument'), 'qap-ts-solve: resume of the wrong type');
+check(strcmp(error_id(@() metaopt_qap_ts_solve(h, setfield(ck, 'checkpointEvery', 1))), 'metaopt:badArgument'), ...
+      'qap-ts-solve: checkpointEvery without checkpoint');
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('launchIterations', 3, 'iterations', 10, 'eliteSize', 1, ...
       'stagnation', 1, 'perturbation', [1 1], 'cpu', true, 'target', -1, 'chains', 2, 'seed', 1, 'timeLimit', 1, 'tenure', 'cubic'))), ''), ...
       'qap-ts-solve: every option at once');

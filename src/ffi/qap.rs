@@ -360,6 +360,15 @@ impl Handle {
         }
         Ok(self.ts.as_mut().expect("made above"))
     }
+
+    /// The tabu search of the last call on any backend (a state saved after a call that switched
+    /// the backend for itself), else the instance's.
+    pub(super) fn last_ts(&mut self) -> Result<&mut crate::qap_ts::QapTs> {
+        if self.ts.is_some() {
+            return Ok(self.ts.as_mut().expect("checked"));
+        }
+        self.ts()
+    }
 }
 
 fn new_handle(

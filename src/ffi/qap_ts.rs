@@ -320,7 +320,7 @@ pub unsafe extern "C" fn metaopt_qap_ts_save_state(
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(instance, "instance")? };
-        let bytes = h.ts()?.save_state()?;
+        let bytes = h.last_ts()?.save_state()?;
         MetaoptBytesResult::ok(&bytes)?
     })
 }

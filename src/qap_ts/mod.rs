@@ -33,10 +33,11 @@ pub mod cpu;
 pub mod device;
 
 use crate::error::{Error, Result};
-use crate::interrupt::{StopReason, StopToken, Watch};
+use crate::interrupt::{StopReason, StopToken};
 use crate::problem::qap::{check_perm, Cost, QapProblem};
 use crate::rng::Philox;
 use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
+use crate::run::Driver;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,10 +56,11 @@ pub enum TenureRule {
 }
 
 /// The options of a solve. Stops: `max_iterations` (per chain, in total), `time_limit`,
-/// `target` (a cost at or below it stops); at least one of the first two must be set. The stops,
-/// the pool and the restarts act between launches, so `launch_iterations` is their granularity;
-/// results are reproducible for equal `seed`, `chains`, `max_iterations`, `launch_iterations`
-/// and pool options (and identical across backends on integer data) when no time limit ends the
+/// `target` (a cost at or below it stops); at least one of the first two must be set. The stops
+/// act between launches; the pool and the restarts every `launch_iterations` iterations (a
+/// round), which under a time limit is made of shorter launches sized to the time left. Results
+/// are reproducible for equal `seed`, `chains`, `max_iterations`, `launch_iterations` and pool
+/// options (and identical across backends on integer data) up to where a time limit ends the
 /// solve.
 #[derive(Clone, Debug)]
 pub struct QapTsOptions {
@@ -66,8 +68,8 @@ pub struct QapTsOptions {
     pub chains: usize,
     /// Iterations per chain in total (0: no limit; then `time_limit` must be set).
     pub max_iterations: u64,
-    /// Iterations per chain per launch (the device's kernel runs them without the host; the
-    /// elite pool and the stop rules act between launches).
+    /// Iterations per chain per round: a launch without a time limit (the device's kernel runs
+    /// them without the host), after which the elite pool and the restarts act.
     pub launch_iterations: u32,
     pub seed: u64,
     pub tenure: TenureRule,
@@ -575,7 +577,6 @@ impl QapTs {
         };
         let t0 =
             checkpoint::resumed_start(Instant::now(), resumed.as_ref().map_or(0.0, |r| r.elapsed));
-        let watch = Watch::new(opts.stop_token.as_ref());
         let c0 = u32::try_from(opts.first_chain)
             .ok()
             .filter(|&c| c as usize + opts.chains <= 0x8000_0000)
@@ -697,26 +698,16 @@ impl QapTs {
                 .collect();
             s.elapsed = t0.elapsed().as_secs_f64();
         };
-        // under a time limit, launches are sized to the time: the first is short and timed, the
-        // next ones take a twentieth of the limit (10 ms ..= 1 s), never more than the time left,
-        // so the solve returns within its limit plus about one short launch
-        let mut launch_cap = opts.launch_iterations as u64;
-        if opts.time_limit.is_some() {
-            launch_cap = launch_cap.min(FIRST_TIMED_LAUNCH);
-        }
+        // the stop rules and, under a time limit, the launch sizes: the first launch is short
+        // and timed, the next ones end before the time left. Without a time limit every launch
+        // has `launch_iterations` (the pool and the restarts act between launches, so the sizes
+        // are part of the course a seed gives)
+        let mut driver = Driver::new(t0, opts.time_limit, opts.stop_token.as_ref())
+            .budget((opts.max_iterations > 0).then_some(opts.max_iterations))
+            .target(opts.target);
         loop {
             let done = s.done;
-            let mine = if reached(&best.0) {
-                Some(StopReason::Target)
-            } else if opts.max_iterations > 0 && done >= opts.max_iterations {
-                Some(StopReason::Budget)
-            } else if opts.time_limit.is_some_and(|l| t0.elapsed() >= l) {
-                Some(StopReason::TimeLimit)
-            } else if watch.stopped() {
-                Some(StopReason::Interrupted)
-            } else {
-                None
-            };
+            let mine = driver.check(done, 0, best.0.as_f64());
             if let Some(share) = share.as_mut() {
                 let shared = share(&ShareRound {
                     best: best.0.as_f64(),
@@ -761,9 +752,17 @@ impl QapTs {
                 stop = m;
                 break;
             }
-            let mut count = launch_cap;
+            // the pool and the restarts act every `launch_iterations` iterations (a round) and at
+            // the end of the budget, whatever the launches: under a time limit a round is made
+            // of launches sized to end before the time left (the first short and timed), so a
+            // seed's course does not depend on the machine's speed until the limit ends it
+            let round = opts.launch_iterations as u64;
+            let mut count = round - done % round;
             if opts.max_iterations > 0 {
                 count = count.min(opts.max_iterations - done);
+            }
+            if opts.time_limit.is_some() {
+                count = count.min(driver.next_size(FIRST_TIMED_LAUNCH, round, done));
             }
             // tabu stamps are 32-bit iterations of one start: a start that long begins anew
             for st in &mut s.chains {
@@ -772,19 +771,14 @@ impl QapTs {
                     st.fresh = true;
                 }
             }
-            let launch_start = Instant::now();
-            crate::multi::run_blocks(&mut engines, &ranges, &mut s.chains, |e, _, st| {
-                e.advance(st, count as u32)
+            driver.step(count, |count| {
+                crate::multi::run_blocks(&mut engines, &ranges, &mut s.chains, |e, _, st| {
+                    e.advance(st, count as u32)
+                })
             })?;
-            if let Some(limit) = opts.time_limit {
-                let per_iteration = launch_start.elapsed().as_secs_f64() / count as f64;
-                let left = limit.saturating_sub(t0.elapsed()).as_secs_f64();
-                let slice = (limit.as_secs_f64() / 20.0).clamp(0.01, 1.0).min(left);
-                launch_cap = ((slice / per_iteration.max(1e-9)) as u64)
-                    .clamp(1, opts.launch_iterations as u64);
-            }
             s.done += count;
             s.launches += 1;
+            let round_end = s.done % round == 0 || s.done == opts.max_iterations;
             for st in &mut s.chains {
                 // float costs drift with the deltas: the host's full cost is the truth
                 if !p.elem_type().is_integer() {
@@ -796,9 +790,11 @@ impl QapTs {
                     best = (c, st.best_perm.clone());
                     s.to_best = t0.elapsed().as_secs_f64();
                 }
-                elite.offer(c, &st.best_perm);
+                if round_end {
+                    elite.offer(c, &st.best_perm);
+                }
             }
-            if opts.elite_size > 0 && stagnation > 0 && !reached(&best.0) {
+            if round_end && opts.elite_size > 0 && stagnation > 0 && !reached(&best.0) {
                 for (c, st) in s.chains.iter_mut().enumerate() {
                     if st.g - st.best_iter < stagnation {
                         continue;

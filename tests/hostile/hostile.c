@@ -592,7 +592,8 @@ static int w_qap_ts_save_state(void *h) {
     metaopt_bytes_free_result(&r);
     return c;
 }
-/* saves the handle's state and loads it back */
+/* saves the handle's state, loads it back and resumes it (a search with w_qap_ts_solve's
+   options uses the state up, so the harness's later searches with other options start afresh) */
 static int w_qap_ts_load_state(void *h) {
     MetaoptBytesResult st = metaopt_qap_ts_save_state(h);
     if (st.error_code != 0) {
@@ -603,7 +604,8 @@ static int w_qap_ts_load_state(void *h) {
     }
     MetaoptInt32Result r = metaopt_qap_ts_load_state(h, st.data, st.length);
     metaopt_bytes_free_result(&st);
-    return KEEP(r);
+    if (r.error_code != 0) return KEEP(r);
+    return w_qap_ts_solve(h);
 }
 
 static int w_sat_words(void *h) { MetaoptInt32Result r = metaopt_sat_words_per_assignment(h); return KEEP(r); }
@@ -1609,6 +1611,9 @@ static void qap_args(void) {
               metaopt_qap_ts_solve(h, &tc), metaopt_qap_ts_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
     }
     VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
+    MetaoptBytesResult zb;
+    memset(&zb, 0, sizeof zb);
+    VOID("metaopt_bytes_free_result/zeroed", metaopt_bytes_free_result(&zb));
     VOID("metaopt_qap_ts_free_solve_result/NULL", metaopt_qap_ts_free_solve_result(NULL));
     MetaoptQapTsSolveResult zt;
     memset(&zt, 0, sizeof zt);
