@@ -867,6 +867,9 @@ pub struct AcoCmdArgs {
     // checked between iterations: the best path so far is printed, as after Ctrl-C
     #[command(flatten)]
     time_limit: TimeLimitArg,
+    /// checkpoints of the pheromone, the best path and the counters, and resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -899,10 +902,27 @@ pub fn aco_run(
     s: u32,
     t: u32,
 ) -> CliResult<AcoRunResult> {
+    aco_resumed(g, o, backend, s, t, None)
+}
+
+/// [`aco_run`] continuing the run whose checkpoint is `resume` (`--resume`).
+fn aco_resumed(
+    g: &Graph,
+    o: AcoOptions,
+    backend: Backend,
+    s: u32,
+    t: u32,
+    resume: Option<Vec<u8>>,
+) -> CliResult<AcoRunResult> {
     let start = Instant::now();
-    let mut aco = Aco::new(g, o, backend).map_err(|e| out::renamed_or_cpu(e, ACO_RENAMES))?;
+    let renames = [ACO_RENAMES, &crate::checkpoint::RENAMES[..]].concat();
+    let mut aco = Aco::new(g, o, backend).map_err(|e| out::renamed_or_cpu(e, &renames))?;
+    if let Some(bytes) = resume {
+        aco.load_state(&bytes)
+            .map_err(|e| out::renamed(e, &renames))?;
+    }
     aco.run_since(s, t, start)
-        .map_err(|e| out::renamed(e, ACO_RENAMES))
+        .map_err(|e| out::renamed(e, &renames))
 }
 
 pub fn aco(a: &AcoCmdArgs) -> CliResult {
@@ -921,9 +941,11 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
     let o = AcoOptions {
         time_limit: crate::time_left(a.time_limit.time_limit),
         stop_token: Some(crate::stop_token()),
+        checkpoint: a.checkpoint.plan(None)?,
         ..a.aco.options(a.seed.seed)
     };
-    let r = aco_run(g, o.clone(), backend, a.source, a.target)?;
+    let resume = a.checkpoint.resume(None)?;
+    let r = aco_resumed(g, o.clone(), backend, a.source, a.target, resume)?;
     let secs = r.elapsed.as_secs_f64();
     if a.json.json {
         return out::print_json(&AcoJson {
