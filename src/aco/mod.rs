@@ -510,23 +510,7 @@ impl Aco {
     /// size is part of it: the device and the CPU take the same steps.
     fn header(&self) -> Header {
         let g = &self.setup.graph;
-        let problem = self.problem.get_or_init(|| {
-            // the arrays' little-endian bytes, in pieces (no copy of the graph)
-            let mut h = crc32fast::Hasher::new();
-            crc_le(&mut h, g.offsets(), u64::to_le_bytes);
-            crc_le(&mut h, g.targets(), u32::to_le_bytes);
-            match g.weights() {
-                Weights::U32(w) => crc_le(&mut h, w, u32::to_le_bytes),
-                Weights::U64(w) => crc_le(&mut h, w, u64::to_le_bytes),
-                Weights::F32(w) => crc_le(&mut h, w, f32::to_le_bytes),
-                Weights::F64(w) => crc_le(&mut h, w, f64::to_le_bytes),
-            }
-            checkpoint::fingerprint(
-                "graph",
-                &format!("n={}, m={}, {:?} weights", g.n(), g.m(), g.weight_kind()),
-                &[&h.finalize().to_le_bytes()],
-            )
-        });
+        let problem = self.problem.get_or_init(|| graph_fingerprint(g));
         let o = &self.setup.opts;
         let opt = |v: Option<f64>| v.map_or("none".to_string(), |x| format!("{x:?}"));
         Header::new("aco", problem.clone())
@@ -857,6 +841,46 @@ impl Aco {
             length_int,
             gap,
         }
+    }
+}
+
+/// The graph as a checkpoint's header names it: its sizes, weight type and a checksum of its
+/// arrays.
+fn graph_fingerprint(g: &Graph) -> String {
+    // the arrays' little-endian bytes, in pieces (no copy of the graph)
+    let mut h = crc32fast::Hasher::new();
+    crc_le(&mut h, g.offsets(), u64::to_le_bytes);
+    crc_le(&mut h, g.targets(), u32::to_le_bytes);
+    match g.weights() {
+        Weights::U32(w) => crc_le(&mut h, w, u32::to_le_bytes),
+        Weights::U64(w) => crc_le(&mut h, w, u64::to_le_bytes),
+        Weights::F32(w) => crc_le(&mut h, w, f32::to_le_bytes),
+        Weights::F64(w) => crc_le(&mut h, w, f64::to_le_bytes),
+    }
+    checkpoint::fingerprint(
+        "graph",
+        &format!("n={}, m={}, {:?} weights", g.n(), g.m(), g.weight_kind()),
+        &[&h.finalize().to_le_bytes()],
+    )
+}
+
+/// Checks that checkpoint `bytes` is a whole ant-colony state of this library version on graph
+/// `g` (errors name `state` and say what differs); its options are checked by
+/// [`Aco::load_state`], against the solver's.
+pub fn check_state(g: &Graph, bytes: &[u8]) -> Result<()> {
+    let h = checkpoint::header(bytes, "state")?;
+    let mine = Header {
+        options: h.options.clone(),
+        rank: h.rank,
+        ranks: h.ranks,
+        ..Header::new("aco", graph_fingerprint(g))
+    };
+    match mine.mismatch(&h) {
+        Some(why) => Err(Error::arg(
+            "state",
+            format!("cannot resume from this checkpoint: {why}"),
+        )),
+        None => Ok(()),
     }
 }
 
