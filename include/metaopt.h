@@ -3153,8 +3153,9 @@ struct MetaoptAcoOptions metaopt_aco_default_options(void);
  * why in `stop_reason`). Free the result with `metaopt_aco_free_run_result`.
  *
  * After a `metaopt_aco_load_state` on the graph, the run continues the saved run instead of
- * starting afresh (its options, source and target must be the saved run's; `iterations`,
- * `max_no_improve` and `time_limit_s` may differ), and uses the state up. The state of a run
+ * starting afresh (its options, source and target must be the saved run's, else it is an error
+ * naming `state`; `iterations`, `max_no_improve` and `time_limit_s` may differ), and uses the
+ * loaded state up, whether it runs or fails. The state of a run
  * that made an iteration stays with the graph for `metaopt_aco_save_state` until the next run.
  *
  * # Safety

@@ -344,8 +344,9 @@ fn run_result(r: &AcoRunResult) -> Result<MetaoptAcoRunResult> {
 /// why in `stop_reason`). Free the result with `metaopt_aco_free_run_result`.
 ///
 /// After a `metaopt_aco_load_state` on the graph, the run continues the saved run instead of
-/// starting afresh (its options, source and target must be the saved run's; `iterations`,
-/// `max_no_improve` and `time_limit_s` may differ), and uses the state up. The state of a run
+/// starting afresh (its options, source and target must be the saved run's, else it is an error
+/// naming `state`; `iterations`, `max_no_improve` and `time_limit_s` may differ), and uses the
+/// loaded state up, whether it runs or fails. The state of a run
 /// that made an iteration stays with the graph for `metaopt_aco_save_state` until the next run.
 ///
 /// # Safety
@@ -370,13 +371,14 @@ pub unsafe extern "C" fn metaopt_aco_run(
         // or a string.
         let (opts, backend) = unsafe { aco_options(&o)? };
         g.aco_last = None;
+        // a loaded state is used up by this call, also when it refuses it
+        let resume = g.aco_resume.take();
         let mut aco = Aco::new(&g, opts, backend)?;
-        if let Some(bytes) = &g.aco_resume {
+        if let Some(bytes) = &resume {
             aco.load_state(bytes)?;
         }
         let r = aco.run_since(source, target, start)?;
-        // the loaded state is used up; this run's is kept (none when it made no iteration)
-        g.aco_resume = None;
+        // this run's state is kept (none when it made no iteration)
         g.aco_last = aco.save_state().ok();
         run_result(&r)?
     })

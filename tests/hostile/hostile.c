@@ -2454,8 +2454,11 @@ static void graph_args(void) {
             other.seed = 99;
             OWNED("metaopt_aco_run/a state of another seed", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &other),
                   metaopt_aco_free_run_result, ERR);
+            /* the refused state was used up: load it again */
+            I32("metaopt_aco_load_state/again", metaopt_aco_load_state(g, st.data, st.length), 0);
             OWNED("metaopt_aco_run/a state of another target", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 3, &so),
                   metaopt_aco_free_run_result, ERR);
+            I32("metaopt_aco_load_state/once more", metaopt_aco_load_state(g, st.data, st.length), 0);
             so.iterations = 6;
             OWNED("metaopt_aco_run/resumed", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &so), metaopt_aco_free_run_result, 0);
         }
