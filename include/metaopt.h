@@ -867,6 +867,15 @@ typedef struct MetaoptAcoOptions {
    * `METAOPT_INTERRUPTED`).
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a file the run writes its whole state to (atomically) when it ends and every
+   * `checkpoint_every_s` seconds; `metaopt_aco_load_state` with its bytes continues it.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the run ends.
+   */
+  double checkpoint_every_s;
 } MetaoptAcoOptions;
 
 /**
@@ -960,6 +969,45 @@ typedef struct MetaoptAcoRunResult {
    */
   int32_t stop_reason;
 } MetaoptAcoRunResult;
+
+/**
+ * Bytes owned by the caller (a run's state): free them with `metaopt_bytes_free_result`.
+ */
+typedef struct MetaoptBytesResult {
+  /**
+   * NULL on error.
+   */
+  uint8_t *data;
+  size_t length;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptBytesResult;
+
+/**
+ * A 32-bit result with its error: `result` is meaningful only when `error_code` is
+ * `METAOPT_OK`.
+ */
+typedef struct MetaoptInt32Result {
+  /**
+   * The value (what it means is documented by each function).
+   */
+  int32_t result;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; owned by the caller, who frees it with
+   * `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptInt32Result;
 
 /**
  * Options of `metaopt_awvd_build` and `metaopt_awvd_from_file`; start from
@@ -1334,26 +1382,6 @@ typedef struct MetaoptDeCreateResult {
    */
   struct MetaoptDeInstance *instance;
 } MetaoptDeCreateResult;
-
-/**
- * A 32-bit result with its error: `result` is meaningful only when `error_code` is
- * `METAOPT_OK`.
- */
-typedef struct MetaoptInt32Result {
-  /**
-   * The value (what it means is documented by each function).
-   */
-  int32_t result;
-  /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
-   */
-  int32_t error_code;
-  /**
-   * NULL on success, else the message; owned by the caller, who frees it with
-   * `metaopt_pointer_free`.
-   */
-  char *error_message;
-} MetaoptInt32Result;
 
 /**
  * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
@@ -2558,25 +2586,6 @@ typedef struct MetaoptQapTsSolveResult {
 } MetaoptQapTsSolveResult;
 
 /**
- * Bytes owned by the caller (a run's state): free them with `metaopt_bytes_free_result`.
- */
-typedef struct MetaoptBytesResult {
-  /**
-   * NULL on error.
-   */
-  uint8_t *data;
-  size_t length;
-  /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
-   */
-  int32_t error_code;
-  /**
-   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
-   */
-  char *error_message;
-} MetaoptBytesResult;
-
-/**
  * Options of `metaopt_qiga_run`; start from `metaopt_qiga_default_options()` and change fields.
  * The pointers are borrowed for the call.
  */
@@ -3143,6 +3152,12 @@ struct MetaoptAcoOptions metaopt_aco_default_options(void);
  * `METAOPT_INTERRUPTED`; one stopped by `time_limit_s` returns it with `METAOPT_OK` (both say
  * why in `stop_reason`). Free the result with `metaopt_aco_free_run_result`.
  *
+ * After a `metaopt_aco_load_state` on the graph, the run continues the saved run instead of
+ * starting afresh (its options, source and target must be the saved run's, else it is an error
+ * naming `state`; `iterations`, `max_no_improve` and `time_limit_s` may differ), and uses the
+ * loaded state up, whether it runs or fails. The state of a run
+ * that made an iteration stays with the graph for `metaopt_aco_save_state` until the next run.
+ *
  * # Safety
  * `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
  */
@@ -3159,6 +3174,32 @@ struct MetaoptAcoRunResult metaopt_aco_run(struct MetaoptGraph *graph,
  * `r` must be NULL or point to a result of `metaopt_aco_run` (or one already freed here).
  */
 void metaopt_aco_free_run_result(struct MetaoptAcoRunResult *r);
+
+/**
+ * The whole state of the last `metaopt_aco_run` on `graph` (pheromone, best path, counters,
+ * time taken) as checkpoint bytes, the caller's to free with `metaopt_bytes_free_result`. An
+ * error if no run on the graph has made an iteration since it was made (or since a run that
+ * made none: an unreachable target, or the source itself).
+ *
+ * # Safety
+ * `graph` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_aco_save_state(struct MetaoptGraph *graph);
+
+/**
+ * The next `metaopt_aco_run` on `graph` continues the run whose state `data` holds (`length`
+ * bytes of `metaopt_aco_save_state` or of a checkpoint file) instead of starting afresh, as if
+ * it had never stopped: its options, source and target must be the saved run's (its
+ * `iterations`, `max_no_improve` and `time_limit_s` may differ; they count the work already
+ * done). Checked now: the bytes' frame and checksum, the library version, the solver and the
+ * graph; the options, source and target when the run starts. `result` is 0 on success.
+ *
+ * # Safety
+ * `graph` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_aco_load_state(struct MetaoptGraph *graph,
+                                                 const uint8_t *data,
+                                                 size_t length);
 
 /**
  * The library's choices: grid cell from the radii, suspect bound 1e-3, the device in use, a

@@ -303,6 +303,8 @@ class MetaoptAcoOptions(Structure):
         ("device", c_int32),
         ("time_limit_s", c_double),
         ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -330,6 +332,23 @@ class MetaoptAcoRunResult(Structure):
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
         ("stop_reason", c_int32),
+    ]
+
+
+class MetaoptBytesResult(Structure):
+    _fields_ = [
+        ("data", POINTER(c_uint8)),
+        ("length", c_size_t),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptInt32Result(Structure):
+    _fields_ = [
+        ("result", c_int32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
     ]
 
 
@@ -453,14 +472,6 @@ class MetaoptDeCreateResult(Structure):
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
         ("instance", MetaoptDeInstance_p),
-    ]
-
-
-class MetaoptInt32Result(Structure):
-    _fields_ = [
-        ("result", c_int32),
-        ("error_code", c_int32),
-        ("error_message", c_char_ptr),
     ]
 
 
@@ -841,15 +852,6 @@ class MetaoptQapTsSolveResult(Structure):
     ]
 
 
-class MetaoptBytesResult(Structure):
-    _fields_ = [
-        ("data", POINTER(c_uint8)),
-        ("length", c_size_t),
-        ("error_code", c_int32),
-        ("error_message", c_char_ptr),
-    ]
-
-
 class MetaoptQigaOptions(Structure):
     _fields_ = [
         ("populations", c_uint32),
@@ -1196,6 +1198,8 @@ ENUMS = {
 STRUCTS = {
     "MetaoptAcoOptions": MetaoptAcoOptions,
     "MetaoptAcoRunResult": MetaoptAcoRunResult,
+    "MetaoptBytesResult": MetaoptBytesResult,
+    "MetaoptInt32Result": MetaoptInt32Result,
     "MetaoptAwvdOptions": MetaoptAwvdOptions,
     "MetaoptAwvdResult": MetaoptAwvdResult,
     "MetaoptAwvdBalls": MetaoptAwvdBalls,
@@ -1206,7 +1210,6 @@ STRUCTS = {
     "MetaoptDeOptions": MetaoptDeOptions,
     "MetaoptDeStop": MetaoptDeStop,
     "MetaoptDeCreateResult": MetaoptDeCreateResult,
-    "MetaoptInt32Result": MetaoptInt32Result,
     "MetaoptObjective": MetaoptObjective,
     "MetaoptDeRunResult": MetaoptDeRunResult,
     "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
@@ -1233,7 +1236,6 @@ STRUCTS = {
     "MetaoptQapSolveResult": MetaoptQapSolveResult,
     "MetaoptQapTsOptions": MetaoptQapTsOptions,
     "MetaoptQapTsSolveResult": MetaoptQapTsSolveResult,
-    "MetaoptBytesResult": MetaoptBytesResult,
     "MetaoptQigaOptions": MetaoptQigaOptions,
     "MetaoptQigaStats": MetaoptQigaStats,
     "MetaoptQigaRunResult": MetaoptQigaRunResult,
@@ -1269,6 +1271,14 @@ SIGNATURES = {
     ]),
     "metaopt_aco_free_run_result": (None, [
         POINTER(MetaoptAcoRunResult),  # r
+    ]),
+    "metaopt_aco_save_state": (MetaoptBytesResult, [
+        MetaoptGraph_p,  # graph
+    ]),
+    "metaopt_aco_load_state": (MetaoptInt32Result, [
+        MetaoptGraph_p,  # graph
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_awvd_default_options": (MetaoptAwvdOptions, []),
     "metaopt_awvd_build": (MetaoptAwvdResult, [

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks, _ffi, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib, _state
 from ._errors import ErrorCode, check, take_string
 from ._handle import Instance
 from ._result import ArrayEq
@@ -358,7 +358,10 @@ class AcoResult(ArrayEq):
     ``pheromone_gap``; ``iterations``, ``found_at_iteration`` (1-based, None), ``successful_ants``,
     ``elapsed`` (s), ``backend``; ``stop``, why the run ended: ``"budget"`` (its iterations),
     ``"stagnation"`` (``max_no_improve``), ``"time_limit"``, ``"interrupted"`` or ``"done"`` (no
-    iteration needed). ``exact`` says whether ``path`` is a shortest path."""
+    iteration needed). ``exact`` says whether ``path`` is a shortest path. ``state``: the run's
+    whole state (a ``metaopt.State``: pheromone, best path, counters), which
+    ``aco_shortest_path(..., resume=result.state)`` continues; None when the run made no
+    iteration. It is not compared and not part of the repr."""
 
     source: int
     target: int
@@ -376,6 +379,7 @@ class AcoResult(ArrayEq):
     elapsed: float = field(compare=False)
     backend: str = field(compare=False)
     stop: str = "budget"
+    state: object = field(default=None, compare=False, repr=False)
 
     @property
     def exact(self):
@@ -385,7 +389,8 @@ class AcoResult(ArrayEq):
 _ACO_REALS = ("alpha", "beta", "damping", "evaporation", "deposit_exponent")
 
 
-def aco_shortest_path(graph, source, target, cpu=False, device=None, time_limit=None, stop_token=None, **options):
+def aco_shortest_path(graph, source, target, cpu=False, device=None, time_limit=None, stop_token=None,
+                      checkpoint=None, checkpoint_every=None, resume=None, **options):
     """The ant colony (docs/specs/ACO.md) on ``graph`` from ``source`` to ``target``, on the
     device in use (or device number ``device``) or (``cpu=True``) the CPU backend (the same result
     for the same seed).
@@ -401,9 +406,17 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, time_limit=
     ``time_limit`` (seconds, the program build included) and ``stop_token`` (a
     ``metaopt.StopToken``, or ``metaopt.interrupt()``) end the run between iterations with its
     best path so far (``stop`` says which); Ctrl-C does the same and raises ``metaopt.Interrupted``
-    (a ``KeyboardInterrupt``) whose ``.result`` is that ``AcoResult``."""
+    (a ``KeyboardInterrupt``) whose ``.result`` is that ``AcoResult``.
+
+    Checkpoints: ``checkpoint`` a file the run writes its whole state to when it ends
+    (interrupted or not) and every ``checkpoint_every`` seconds; ``resume`` (a ``metaopt.State``,
+    such as the ``state`` of an earlier result, its bytes, or a checkpoint file's path) continues
+    that run as if it had never stopped: the graph, ``source``, ``target`` and the options must be
+    the saved run's (``iterations``, ``max_no_improve`` and ``time_limit`` may differ; they count
+    the work already done)."""
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a metaopt.Graph, got {type(graph).__name__}")
+    resume = _state.resume_arg(resume)
     source = _checks.integer("source", source, 0, 2**32 - 1)
     target = _checks.integer("target", target, 0, 2**32 - 1)
     L = _lib.lib()
@@ -435,7 +448,11 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, time_limit=
     def path(p, count):
         return np.ctypeslib.as_array(p, shape=(count,)).copy() if p else None
 
+    keep_path = []
+    _state.set_checkpoint(o, checkpoint, checkpoint_every, keep_path)
     with graph._use("aco_shortest_path") as h:
+        if resume is not None:
+            _state.load(L.metaopt_aco_load_state, h, resume, "metaopt_aco_load_state")
         r, caught = _interrupt.run(L.metaopt_aco_run, (h, source, target, ctypes.byref(o)), o, stop_token,
                                    "aco_shortest_path")
         try:
@@ -460,6 +477,8 @@ def aco_shortest_path(graph, source, target, cpu=False, device=None, time_limit=
             )
         finally:
             L.metaopt_aco_free_run_result(ctypes.byref(r))
+        if result.iterations > 0:
+            result.state = _state.saved(L, L.metaopt_aco_save_state, h, "metaopt_aco_save_state")
     if caught is not None:
         _interrupt.raise_interrupted(caught, result, "aco_shortest_path")
     return result

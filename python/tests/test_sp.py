@@ -326,3 +326,76 @@ def test_ctrl_c_stops_sssp_with_no_result():
     """, delay=0.5)
     assert result == "None", out
     assert seconds < 1.0, f"KeyboardInterrupt came {seconds:.2f} s after SIGINT\n{out}"
+
+
+def _aco_pheromone_run(g, t, iterations, **kw):
+    return aco_shortest_path(g, 0, t, iterations=iterations, ants=12, seed=3, local_search=False, restart=4,
+                             cpu=True, **kw)
+
+
+def test_a_resumed_aco_run_ends_as_the_uninterrupted_one(tmp_path):
+    import pickle
+    a = random_graph(60, 0.08, 5)
+    g = Graph.from_csr(a.indptr, a.indices, a.data.astype(np.uint32))
+    d = csgraph.dijkstra(a, indices=0)
+    t = int(np.argmax(np.where(np.isfinite(d), d, -1)))
+    whole = _aco_pheromone_run(g, t, 30)
+    part = _aco_pheromone_run(g, t, 11)
+    assert part.iterations == 11
+    state = part.state
+    assert isinstance(state, metaopt.State)
+    info = state.info()
+    assert info["solver"] == "aco" and "n=60" in info["problem"]
+    assert dict(info["options"])["seed"] == "3"
+    state = pickle.loads(pickle.dumps(state))
+    state.save(tmp_path / "aco.state")
+    for resume in (state, bytes(state), tmp_path / "aco.state"):
+        r = _aco_pheromone_run(g, t, 30, resume=resume)
+        # the paths, lengths, counters and the strongest-pheromone walk
+        assert r == whole
+        assert r.elapsed >= part.elapsed
+    # a checkpoint file written by a run, then continued
+    path = tmp_path / "c.state"
+    r1 = _aco_pheromone_run(g, t, 17, checkpoint=path, checkpoint_every=0.001)
+    r2 = _aco_pheromone_run(g, t, 30, resume=path)
+    assert r1.iterations == 17 and r2 == whole
+    # on a device too (integer weights: its steps are the CPU's)
+    dev = aco_shortest_path(g, 0, t, iterations=30, ants=12, seed=3, local_search=False, restart=4,
+                            resume=part.state)
+    assert dev == whole
+    # a run that needs no iteration has no state
+    assert aco_shortest_path(g, 5, 5, cpu=True).state is None
+
+
+def test_bad_aco_states_are_refused_with_what_differs(tmp_path):
+    a = random_graph(60, 0.08, 5)
+    g = Graph.from_csr(a.indptr, a.indices, a.data.astype(np.uint32))
+    d = csgraph.dijkstra(a, indices=0)
+    t = int(np.argmax(np.where(np.isfinite(d), d, -1)))
+    state = _aco_pheromone_run(g, t, 5).state
+    with pytest.raises(MetaoptError, match="option seed was 3; this run has 4"):
+        aco_shortest_path(g, 0, t, iterations=8, ants=12, seed=4, local_search=False, restart=4, cpu=True,
+                          resume=state)
+    with pytest.raises(MetaoptError, match="a run from 0 to"):
+        aco_shortest_path(g, 1, t, iterations=8, ants=12, seed=3, local_search=False, restart=4, cpu=True,
+                          resume=state)
+    with pytest.raises(MetaoptError, match="truncated"):
+        _aco_pheromone_run(g, t, 8, resume=state[: len(state) // 2])
+    with pytest.raises(MetaoptError, match="checksum"):
+        _aco_pheromone_run(g, t, 8, resume=state[:40] + bytes([state[40] ^ 1]) + state[41:])
+    b = random_graph(60, 0.08, 6)
+    other = Graph.from_csr(b.indptr, b.indices, b.data.astype(np.uint32))
+    with pytest.raises(MetaoptError, match="another problem"):
+        _aco_pheromone_run(other, t, 8, resume=state)
+    with pytest.raises(TypeError, match="resume must be"):
+        _aco_pheromone_run(g, t, 8, resume=3)
+    with pytest.raises(ValueError, match="checkpoint_every needs"):
+        _aco_pheromone_run(g, t, 8, checkpoint_every=1)
+    with pytest.raises(MetaoptError, match="checkpoint_path"):
+        _aco_pheromone_run(g, t, 8, checkpoint=tmp_path / "missing" / "x.state")
+    # a refused state is not left behind: the next run starts afresh
+    assert _aco_pheromone_run(g, t, 5) == _aco_pheromone_run(g, t, 5)
+    fresh = _aco_pheromone_run(g, t, 8)
+    with pytest.raises(MetaoptError):
+        _aco_pheromone_run(g, (t + 1) % 60, 8, resume=state)
+    assert _aco_pheromone_run(g, t, 8) == fresh

@@ -234,6 +234,11 @@ impl Engine for CpuEngine {
         Ok(self.tau.clone())
     }
 
+    fn set_pheromone(&mut self, tau: &[f64]) -> Result<()> {
+        self.tau.copy_from_slice(tau);
+        Ok(())
+    }
+
     fn describe(&self) -> String {
         crate::device::Backend::Cpu.describe()
     }

@@ -227,6 +227,13 @@ impl Engine for DeviceEngine {
         Ok(v)
     }
 
+    fn set_pheromone(&mut self, tau: &[f64]) -> Result<()> {
+        let mut v = tau.to_vec();
+        // the buffer has at least one entry
+        v.resize(self.setup.graph.m().max(1), 0.0);
+        self.tau.write(&self.queue, &v)
+    }
+
     fn describe(&self) -> String {
         let i = &self.queue.ctx().info;
         format!("{}; {} work-items per ant", i.describe(), self.wg)

@@ -42,8 +42,9 @@ pub use local::local_search;
 use crate::error::{Error, Result};
 use crate::interrupt::StopToken;
 use crate::problem::graph::{dijkstra_until, Graph, Weights};
+use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
 use crate::run::{Driver, Progress, StopReason};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -140,6 +141,11 @@ pub struct AcoOptions {
     /// between iterations with its best path so far, stopped as interrupted.
     #[serde(skip)]
     pub stop_token: Option<StopToken>,
+    /// Where and how often a run writes its checkpoint (the pheromone, the best path, the
+    /// counters; [`Aco::load_state`] continues it). Written after the iterations when due and
+    /// when the run ends, whatever ended it.
+    #[serde(skip)]
+    pub checkpoint: Option<Checkpointing>,
 }
 
 /// A time limit in seconds (JSON `null` for none).
@@ -169,6 +175,7 @@ impl Default for AcoOptions {
             restart: None,
             time_limit: None,
             stop_token: None,
+            checkpoint: None,
         }
     }
 }
@@ -273,6 +280,8 @@ pub(crate) trait Engine: Send {
     /// Evaporation, deposit and bounds.
     fn deposit(&mut self, step: &DepositStep) -> Result<()>;
     fn pheromone(&mut self) -> Result<Vec<f64>>;
+    /// Sets every arc's pheromone (`m` values; a resumed run's).
+    fn set_pheromone(&mut self, tau: &[f64]) -> Result<()>;
     fn describe(&self) -> String;
 }
 
@@ -370,6 +379,9 @@ impl AcoOptions {
             return Err(Error::arg("group_size", "0; at least 1"));
         }
         crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
+        if let Some(c) = &self.checkpoint {
+            c.check("checkpoint")?;
+        }
         Ok(())
     }
 
@@ -390,6 +402,58 @@ impl AcoOptions {
 pub struct Aco {
     setup: Arc<Setup>,
     engine: Box<dyn Engine>,
+    /// The graph's fingerprint, made when a checkpoint first needs it.
+    problem: std::sync::OnceLock<String>,
+    /// A checkpoint the next run continues from ([`Aco::load_state`]).
+    resume: Option<AcoState>,
+    /// The last run's state, for [`Aco::save_state`] (None: no run, or one that needed no
+    /// iteration).
+    last: Option<AcoState>,
+}
+
+/// What a run keeps between two iterations: the state a checkpoint holds. Every random number
+/// is keyed by (seed, iteration, ant, step), so the iteration count is the whole random state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct AcoState {
+    source: u32,
+    target: u32,
+    /// The pheromone per CSR arc after the last deposit.
+    tau: Vec<f64>,
+    /// Whether the pheromone has its MAX-MIN start (given, or set at the first success).
+    tau_set: bool,
+    /// The best path so far (empty: none) and its length's bits (+inf: none).
+    best: Vec<u32>,
+    best_len: u64,
+    found_at_iteration: Option<u32>,
+    iterations: u32,
+    successful_ants: u64,
+    /// Iterations without a shorter path since the last improvement or restart.
+    stale: u32,
+    /// Seconds on the run's clock (set-up included, as its time limit counts them) and of the
+    /// run itself (`elapsed` of the result).
+    clock: f64,
+    elapsed: f64,
+}
+
+impl AcoState {
+    /// The state of a run with result so far `r`, pheromone `tau`, its (pheromone set, best
+    /// length, stale count) and its (clock, elapsed) seconds.
+    fn of(r: &AcoRunResult, tau: Vec<f64>, run: (bool, f64, u32), time: (f64, f64)) -> Self {
+        AcoState {
+            source: r.source,
+            target: r.target,
+            tau,
+            tau_set: run.0,
+            best: r.best.as_ref().map_or(Vec::new(), |p| p.vertices.clone()),
+            best_len: run.1.to_bits(),
+            found_at_iteration: r.found_at_iteration,
+            iterations: r.iterations,
+            successful_ants: r.successful_ants,
+            stale: run.2,
+            clock: time.0,
+            elapsed: time.1,
+        }
+    }
 }
 
 impl Aco {
@@ -431,7 +495,85 @@ impl Aco {
             Backend::Cpu => Box::new(cpu::CpuEngine::new(setup.clone())),
             Backend::Device(_) => Box::new(device::DeviceEngine::new(setup.clone(), backend)?),
         };
-        Ok(Aco { setup, engine })
+        Ok(Aco {
+            setup,
+            engine,
+            problem: std::sync::OnceLock::new(),
+            resume: None,
+            last: None,
+        })
+    }
+
+    /// What a checkpoint of this solver's runs is checked against: the graph's fingerprint and
+    /// the options that shape the run's course (not its stops: a resumed run may have more
+    /// iterations, another `max_no_improve` or time limit). Neither the backend nor the group
+    /// size is part of it: the device and the CPU take the same steps.
+    fn header(&self) -> Header {
+        let g = &self.setup.graph;
+        let problem = self.problem.get_or_init(|| graph_fingerprint(g));
+        let o = &self.setup.opts;
+        let opt = |v: Option<f64>| v.map_or("none".to_string(), |x| format!("{x:?}"));
+        Header::new("aco", problem.clone())
+            .option("ants", o.ants)
+            .option("alpha", format!("{:?}", o.alpha))
+            .option("beta", format!("{:?}", o.beta))
+            .option("damping", format!("{:?}", o.damping))
+            .option("evaporation", format!("{:?}", o.evaporation))
+            .option("deposit_exponent", format!("{:?}", o.deposit_exponent))
+            .option("initial_pheromone", opt(o.initial_pheromone))
+            .option("max_min", opt(o.max_min))
+            .option("deposit", format!("{:?}", o.deposit))
+            .option("selection", format!("{:?}", o.selection))
+            .option(
+                "max_steps",
+                o.max_steps.map_or("none".into(), |k| k.to_string()),
+            )
+            .option("seed", o.seed)
+            .option("local_search", o.local_search)
+            .option(
+                "restart",
+                o.restart.map_or("none".into(), |k| k.to_string()),
+            )
+    }
+
+    /// The next run continues from checkpoint `bytes` (of [`save_state`](Self::save_state) or a
+    /// checkpoint file) instead of starting afresh: checked now against this solver's graph and
+    /// options (errors name `state` and say what differs), and against the run's source and
+    /// target when it starts. A run that starts from it uses it up.
+    pub fn load_state(&mut self, bytes: &[u8]) -> Result<()> {
+        let st: AcoState = checkpoint::decode(bytes, &self.header(), "state")?;
+        let bad = |what: &str| {
+            Error::arg(
+                "state",
+                format!("a corrupt checkpoint: its {what} does not match its graph"),
+            )
+        };
+        let g = &self.setup.graph;
+        if st.tau.len() != g.m() {
+            return Err(bad("pheromone"));
+        }
+        if st.source as usize >= g.n() || st.target as usize >= g.n() {
+            return Err(bad("source or target"));
+        }
+        if !st.best.is_empty() && path_length(g, &st.best).is_none() {
+            return Err(bad("best path"));
+        }
+        self.resume = Some(st);
+        Ok(())
+    }
+
+    /// The last run's whole state (pheromone, best path, counters, time taken) as checkpoint
+    /// bytes, from which [`load_state`](Self::load_state) continues it (with a larger budget).
+    /// An error when no run has made an iteration (none ran, or the last needed none: an
+    /// unreachable target, or the source itself).
+    pub fn save_state(&self) -> Result<Vec<u8>> {
+        let Some(st) = &self.last else {
+            return Err(Error::arg(
+                "state",
+                "no run of this solver has made an iteration: nothing to save",
+            ));
+        };
+        checkpoint::encode(&self.header(), st)
     }
 
     pub fn options(&self) -> &AcoOptions {
@@ -449,14 +591,16 @@ impl Aco {
         self.engine.describe()
     }
 
-    /// One run from `source` to `target` (pheromone starts afresh).
+    /// One run from `source` to `target` (pheromone starts afresh, or from the state
+    /// [`load_state`](Self::load_state) gave).
     pub fn run(&mut self, source: u32, target: u32) -> Result<AcoRunResult> {
         self.run_since(source, target, Instant::now())
     }
 
     /// [`run`](Self::run) with the time limit counted from `start`: a caller that made this
     /// `Aco` for the run passes the instant before [`Aco::new`], so that the set-up (program
-    /// build, upload) counts against the limit.
+    /// build, upload) counts against the limit. A resumed run's clock also counts the time the
+    /// run had taken before its checkpoint.
     pub fn run_since(&mut self, source: u32, target: u32, start: Instant) -> Result<AcoRunResult> {
         self.run_observed(source, target, start, |_| true)
     }
@@ -472,13 +616,7 @@ impl Aco {
         start: Instant,
         progress: impl FnMut(&Progress) -> bool,
     ) -> Result<AcoRunResult> {
-        // `elapsed` is the run's own time, as without a limit
-        let t0 = Instant::now();
         let o = self.setup.opts.clone();
-        let mut driver = Driver::new(start, o.time_limit, o.stop_token.as_ref())
-            .budget(Some(u64::from(o.iteration_count())))
-            .stagnation(o.max_no_improve.map(u64::from))
-            .on_progress(progress);
         let g = &self.setup.graph;
         let n = g.n();
         for (name, v) in [("source", source), ("target", target)] {
@@ -486,6 +624,32 @@ impl Aco {
                 return Err(Error::arg(name, format!("{v}; the graph has {n} vertices")));
             }
         }
+        if let Some(r) = &self.resume {
+            if (r.source, r.target) != (source, target) {
+                return Err(Error::arg(
+                    "state",
+                    format!(
+                        "cannot resume from this checkpoint: a run from {} to {}; this run goes \
+                         from {source} to {target}",
+                        r.source, r.target
+                    ),
+                ));
+            }
+        }
+        // a loaded state is used up by this run; the last run's goes
+        let resumed = self.resume.take();
+        self.last = None;
+        // `elapsed` is the run's own time, as without a limit
+        let now = Instant::now();
+        let t0 = checkpoint::resumed_start(now, resumed.as_ref().map_or(0.0, |r| r.elapsed));
+        let start = match &resumed {
+            Some(r) => checkpoint::resumed_start(start, r.clock),
+            None => start,
+        };
+        let mut driver = Driver::new(start, o.time_limit, o.stop_token.as_ref())
+            .budget(Some(u64::from(o.iteration_count())))
+            .stagnation(o.max_no_improve.map(u64::from))
+            .on_progress(progress);
         // the exact length first (host Dijkstra): a run cut short during it has no path at all
         let Some(exact) = dijkstra_until(g, source, || driver.due().is_some())? else {
             return Err(Error::cut_short(
@@ -533,9 +697,27 @@ impl Aco {
         let dep_of = |l: f64| 1.0 / pow_exact(l.max(min_pos), gamma);
         let max_steps = o.max_steps.unwrap_or(u32::MAX).min((n - 1) as u32);
         let mut tau_set = o.initial_pheromone.is_some();
-        self.engine.fill(o.initial_pheromone.unwrap_or(1.0))?;
         let mut best_len = f64::INFINITY;
         let mut stale = 0u32;
+        match resumed {
+            Some(r) => {
+                self.engine.set_pheromone(&r.tau)?;
+                tau_set = r.tau_set;
+                best_len = f64::from_bits(r.best_len);
+                if !r.best.is_empty() {
+                    res.best = Some(self.path_of(r.best, exact_len));
+                }
+                res.found_at_iteration = r.found_at_iteration;
+                res.iterations = r.iterations;
+                res.successful_ants = r.successful_ants;
+                stale = r.stale;
+                // the stagnation count goes on from the iteration of the best path
+                driver = driver.improved(best_len, u64::from(r.found_at_iteration.unwrap_or(0)));
+            }
+            None => self.engine.fill(o.initial_pheromone.unwrap_or(1.0))?,
+        }
+        let header = o.checkpoint.is_some().then(|| self.header());
+        let mut schedule = Schedule::new(o.checkpoint.as_ref());
         let mut dep = vec![0.0; o.ants];
         // budget (the iterations), stagnation (max_no_improve), the time limit, the interrupt
         res.stop = loop {
@@ -628,10 +810,31 @@ impl Aco {
                 tmin,
                 tmax,
             })?;
+            if schedule.due() {
+                let st = AcoState::of(
+                    &res,
+                    self.engine.pheromone()?,
+                    (tau_set, best_len, stale),
+                    (driver.elapsed(), t0.elapsed().as_secs_f64()),
+                );
+                let h = header.as_ref().expect("a checkpoint plan");
+                schedule.write(|| checkpoint::encode(h, &st))?;
+            }
         };
         let tau = self.engine.pheromone()?;
         res.pheromone = strongest_path(g, &tau, source, target).map(|p| self.path_of(p, exact_len));
         res.elapsed = t0.elapsed();
+        let st = AcoState::of(
+            &res,
+            tau,
+            (tau_set, best_len, stale),
+            (driver.elapsed(), res.elapsed.as_secs_f64()),
+        );
+        // the run's end, whatever ended it, is a checkpoint: a larger budget continues it
+        if let Some(h) = &header {
+            schedule.write(|| checkpoint::encode(h, &st))?;
+        }
+        self.last = Some(st);
         Ok(res)
     }
 
@@ -653,6 +856,58 @@ impl Aco {
             length_int,
             gap,
         }
+    }
+}
+
+/// The graph as a checkpoint's header names it: its sizes, weight type and a checksum of its
+/// arrays.
+fn graph_fingerprint(g: &Graph) -> String {
+    // the arrays' little-endian bytes, in pieces (no copy of the graph)
+    let mut h = crc32fast::Hasher::new();
+    crc_le(&mut h, g.offsets(), u64::to_le_bytes);
+    crc_le(&mut h, g.targets(), u32::to_le_bytes);
+    match g.weights() {
+        Weights::U32(w) => crc_le(&mut h, w, u32::to_le_bytes),
+        Weights::U64(w) => crc_le(&mut h, w, u64::to_le_bytes),
+        Weights::F32(w) => crc_le(&mut h, w, f32::to_le_bytes),
+        Weights::F64(w) => crc_le(&mut h, w, f64::to_le_bytes),
+    }
+    checkpoint::fingerprint(
+        "graph",
+        &format!("n={}, m={}, {:?} weights", g.n(), g.m(), g.weight_kind()),
+        &[&h.finalize().to_le_bytes()],
+    )
+}
+
+/// Checks that checkpoint `bytes` is a whole ant-colony state of this library version on graph
+/// `g` (errors name `state` and say what differs); its options are checked by
+/// [`Aco::load_state`], against the solver's.
+pub fn check_state(g: &Graph, bytes: &[u8]) -> Result<()> {
+    let h = checkpoint::header(bytes, "state")?;
+    let mine = Header {
+        options: h.options.clone(),
+        rank: h.rank,
+        ranks: h.ranks,
+        ..Header::new("aco", graph_fingerprint(g))
+    };
+    match mine.mismatch(&h) {
+        Some(why) => Err(Error::arg(
+            "state",
+            format!("cannot resume from this checkpoint: {why}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Adds the little-endian bytes of `v` to `h`, a piece at a time.
+fn crc_le<T: Copy, const N: usize>(h: &mut crc32fast::Hasher, v: &[T], le: fn(T) -> [u8; N]) {
+    let mut buf = Vec::with_capacity(4096 * N);
+    for piece in v.chunks(4096) {
+        buf.clear();
+        for &x in piece {
+            buf.extend_from_slice(&le(x));
+        }
+        h.update(&buf);
     }
 }
 

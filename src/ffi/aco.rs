@@ -8,6 +8,8 @@
 use super::graph::{self, MetaoptGraph};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::MetaoptBackend;
+use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
+use super::MetaoptInt32Result;
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
 use crate::aco::{Aco, AcoOptions, AcoPath, AcoRunResult, Deposit, Iterations, Selection};
 use crate::device::Backend;
@@ -96,6 +98,11 @@ pub struct MetaoptAcoOptions {
     /// stops the run between iterations as `metaopt_interrupt` does (the best path so far,
     /// `METAOPT_INTERRUPTED`).
     pub stop_token: *const MetaoptStopToken,
+    /// NULL, or a file the run writes its whole state to (atomically) when it ends and every
+    /// `checkpoint_every_s` seconds; `metaopt_aco_load_state` with its bytes continues it.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the run ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// The result of `metaopt_aco_run`. The paths, `backend` and `error_message` are the caller's:
@@ -192,6 +199,8 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
             device: -1,
             time_limit_s: 0.0,
             stop_token: ptr::null(),
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         }
     })
 }
@@ -201,7 +210,8 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
 /// run in `Aco::new`).
 ///
 /// # Safety
-/// `o.stop_token` must be NULL or a token of `metaopt_stop_token_create` (checked).
+/// `o.stop_token` must be NULL or a token of `metaopt_stop_token_create` (checked);
+/// `o.checkpoint_path` NULL or a NUL-terminated string.
 // the struct update is deliberate: fields added to `AcoOptions` later take their defaults here
 #[allow(clippy::needless_update)]
 pub(crate) unsafe fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, Backend)> {
@@ -258,6 +268,8 @@ pub(crate) unsafe fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, B
         time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
         // SAFETY: the caller's contract: NULL or a stop token.
         stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
+        // SAFETY: the caller's contract: NULL or a string.
+        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
         ..AcoOptions::default()
     };
     Ok((opts, backend))
@@ -331,6 +343,12 @@ fn run_result(r: &AcoRunResult) -> Result<MetaoptAcoRunResult> {
 /// `METAOPT_INTERRUPTED`; one stopped by `time_limit_s` returns it with `METAOPT_OK` (both say
 /// why in `stop_reason`). Free the result with `metaopt_aco_free_run_result`.
 ///
+/// After a `metaopt_aco_load_state` on the graph, the run continues the saved run instead of
+/// starting afresh (its options, source and target must be the saved run's, else it is an error
+/// naming `state`; `iterations`, `max_no_improve` and `time_limit_s` may differ), and uses the
+/// loaded state up, whether it runs or fails. The state of a run
+/// that made an iteration stays with the graph for `metaopt_aco_save_state` until the next run.
+///
 /// # Safety
 /// `graph` must be NULL or a handle pointer, which the library checks; `options` NULL or valid.
 #[no_mangle]
@@ -342,16 +360,26 @@ pub unsafe extern "C" fn metaopt_aco_run(
 ) -> MetaoptAcoRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let g = unsafe { graph::get(graph, "graph")? };
+        let mut g = unsafe { graph::get(graph, "graph")? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = match unsafe { options.as_ref() } {
             Some(o) => *o,
             None => metaopt_aco_default_options(),
         };
         let start = std::time::Instant::now();
-        // SAFETY: the caller's contract: `stop_token` NULL or a token.
+        // SAFETY: the caller's contract: `stop_token` NULL or a token, `checkpoint_path` NULL
+        // or a string.
         let (opts, backend) = unsafe { aco_options(&o)? };
-        let r = Aco::new(&g, opts, backend)?.run_since(source, target, start)?;
+        g.aco_last = None;
+        // a loaded state is used up by this call, also when it refuses it
+        let resume = g.aco_resume.take();
+        let mut aco = Aco::new(&g, opts, backend)?;
+        if let Some(bytes) = &resume {
+            aco.load_state(bytes)?;
+        }
+        let r = aco.run_since(source, target, start)?;
+        // this run's state is kept (none when it made no iteration)
+        g.aco_last = aco.save_state().ok();
         run_result(&r)?
     })
 }
@@ -365,4 +393,54 @@ pub unsafe extern "C" fn metaopt_aco_run(
 pub unsafe extern "C" fn metaopt_aco_free_run_result(r: *mut MetaoptAcoRunResult) {
     // SAFETY: the caller's contract.
     ffi_boundary!({ unsafe { free_result(r) } })
+}
+
+/// The whole state of the last `metaopt_aco_run` on `graph` (pheromone, best path, counters,
+/// time taken) as checkpoint bytes, the caller's to free with `metaopt_bytes_free_result`. An
+/// error if no run on the graph has made an iteration since it was made (or since a run that
+/// made none: an unreachable target, or the source itself).
+///
+/// # Safety
+/// `graph` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_aco_save_state(graph: *mut MetaoptGraph) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let g = unsafe { graph::get(graph, "graph")? };
+        match &g.aco_last {
+            Some(bytes) => MetaoptBytesResult::ok(bytes)?,
+            None => {
+                return Err(Error::arg(
+                    "graph",
+                    "no ant colony run on this graph has made an iteration: nothing to save",
+                ))
+            }
+        }
+    })
+}
+
+/// The next `metaopt_aco_run` on `graph` continues the run whose state `data` holds (`length`
+/// bytes of `metaopt_aco_save_state` or of a checkpoint file) instead of starting afresh, as if
+/// it had never stopped: its options, source and target must be the saved run's (its
+/// `iterations`, `max_no_improve` and `time_limit_s` may differ; they count the work already
+/// done). Checked now: the bytes' frame and checksum, the library version, the solver and the
+/// graph; the options, source and target when the run starts. `result` is 0 on success.
+///
+/// # Safety
+/// `graph` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_aco_load_state(
+    graph: *mut MetaoptGraph,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut g = unsafe { graph::get(graph, "graph")? };
+        // SAFETY: the caller's contract.
+        let bytes = unsafe { state_arg(data, length, "data")? };
+        crate::aco::check_state(&g, &bytes)?;
+        g.aco_resume = Some(bytes);
+        MetaoptInt32Result::ok(0)
+    })
 }

@@ -18,10 +18,27 @@ pub struct MetaoptGraph {
     _opaque: [u8; 0],
 }
 opaque_handle!(
-    MetaoptGraph => Graph,
+    MetaoptGraph => GraphHandle,
     b"metaGRF1",
     "metaopt_graph_from_csr, metaopt_graph_from_edges, metaopt_graph_from_dense, metaopt_graph_from_file, metaopt_graph_thesis_random or metaopt_graph_grid"
 );
+
+/// What a `MetaoptGraph` stands for: the graph, and the ant colony's states kept with it
+/// (`metaopt_aco_save_state`, `metaopt_aco_load_state`). Reads as the graph.
+pub(crate) struct GraphHandle {
+    graph: Graph,
+    /// The state of the last `metaopt_aco_run` on the graph that made an iteration.
+    pub(crate) aco_last: Option<Vec<u8>>,
+    /// A state the next `metaopt_aco_run` continues.
+    pub(crate) aco_resume: Option<Vec<u8>>,
+}
+
+impl std::ops::Deref for GraphHandle {
+    type Target = Graph;
+    fn deref(&self) -> &Graph {
+        &self.graph
+    }
+}
 
 /// The type of the weights an array holds (`weights` of `metaopt_graph_from_csr`, ...) and of a
 /// graph's weights (`MetaoptGraphResult.weight_type`).
@@ -128,7 +145,11 @@ fn info(g: &Graph) -> Result<MetaoptGraphResult> {
 /// A new handle for `g`.
 fn new_handle(g: Graph) -> Result<MetaoptGraphResult> {
     let mut r = info(&g)?;
-    r.graph = handle::insert(g);
+    r.graph = handle::insert(GraphHandle {
+        graph: g,
+        aco_last: None,
+        aco_resume: None,
+    });
     Ok(r)
 }
 

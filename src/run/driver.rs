@@ -126,6 +126,14 @@ impl<'a> Driver<'a> {
         self
     }
 
+    /// A resumed run's stagnation count: its best value so far `best`, last improved at work
+    /// count `at` (what the checks of the run before its checkpoint had recorded).
+    pub fn improved(mut self, best: f64, at: u64) -> Self {
+        self.best = best;
+        self.improved_at = at;
+        self
+    }
+
     /// Calls `f` at every check, the one that stops the run included; `false` from it stops the
     /// run ([`StopReason::Budget`]).
     pub fn on_progress(mut self, f: impl FnMut(&Progress) -> bool + 'a) -> Self {

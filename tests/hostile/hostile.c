@@ -1618,6 +1618,19 @@ static void qap_args(void) {
     MetaoptQapTsSolveResult zt;
     memset(&zt, 0, sizeof zt);
     VOID("metaopt_qap_ts_free_solve_result/zeroed", metaopt_qap_ts_free_solve_result(&zt));
+    /* the tabu search's state: saved, garbage and NULL bytes refused */
+    OWNED("metaopt_qap_ts_save_state/after the solves", MetaoptBytesResult, metaopt_qap_ts_save_state(h),
+          metaopt_bytes_free_result, ANY);
+    OWNED("metaopt_qap_ts_save_state/NULL", MetaoptBytesResult, metaopt_qap_ts_save_state(NULL), metaopt_bytes_free_result,
+          METAOPT_ERR_NULL_POINTER);
+    {
+        static const uint8_t junk[16] = "METAOPT\x1a\x01junk";
+        I32("metaopt_qap_ts_load_state/junk", metaopt_qap_ts_load_state(h, junk, sizeof junk), ERR);
+        I32("metaopt_qap_ts_load_state/NULL", metaopt_qap_ts_load_state(h, NULL, 64), METAOPT_ERR_NULL_POINTER);
+        I32("metaopt_qap_ts_load_state/0 bytes", metaopt_qap_ts_load_state(h, junk, 0), ERR);
+        STR("metaopt_state_describe/junk", metaopt_state_describe(junk, sizeof junk), ERR);
+        STR("metaopt_state_describe/NULL", metaopt_state_describe(NULL, 64), METAOPT_ERR_NULL_POINTER);
+    }
     metaopt_stop_token_free(req);
     I32("metaopt_qap_init_tabu_list/off", metaopt_qap_init_tabu_list(h, 0), 0);
 }
@@ -2267,6 +2280,12 @@ static void graph_with(void *h, const char *what, int expect) {
     OWNED(label, MetaoptSpResult, metaopt_sp_sssp_multi(h, src, 2, &so), metaopt_sp_free_result, expect);
     snprintf(label, sizeof label, "metaopt_aco_run/%s", what);
     OWNED(label, MetaoptAcoRunResult, metaopt_aco_run(h, 0, 3, &ao), metaopt_aco_free_run_result, expect);
+    /* the run above made iterations: its state is kept with a live graph */
+    snprintf(label, sizeof label, "metaopt_aco_save_state/%s", what);
+    OWNED(label, MetaoptBytesResult, metaopt_aco_save_state(h), metaopt_bytes_free_result, expect);
+    static const uint8_t junk[24] = "METAOPT\x1a not a state!";
+    snprintf(label, sizeof label, "metaopt_aco_load_state/%s", what);
+    I32(label, metaopt_aco_load_state(h, junk, sizeof junk), expect == 0 ? ERR : expect);
 }
 
 static void graph_args(void) {
@@ -2493,6 +2512,65 @@ static void graph_args(void) {
         OWNED("metaopt_aco_run/hostile options", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &ax[i]), metaopt_aco_free_run_result,
               ae[i]);
     metaopt_stop_token_free(aco_req);
+
+    /* ACO states: saved, loaded back, damaged, mismatched; checkpoint options */
+    {
+        MetaoptAcoOptions so = tiny_aco();
+        OWNED("metaopt_aco_run/unreachable, before save", MetaoptAcoRunResult, metaopt_aco_run(g, 2, 0, &so),
+              metaopt_aco_free_run_result, 0);
+        OWNED("metaopt_aco_save_state/after a run with no iteration", MetaoptBytesResult, metaopt_aco_save_state(g),
+              metaopt_bytes_free_result, ERR);
+        OWNED("metaopt_aco_run/before save", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &so), metaopt_aco_free_run_result, 0);
+        begin("metaopt_aco_save_state/live");
+        MetaoptBytesResult st = metaopt_aco_save_state(g);
+        end();
+        check("metaopt_aco_save_state/live", st.error_code, st.error_message, 0);
+        st.error_message = NULL;
+        if (st.error_code == 0 && st.data != NULL && st.length > 8) {
+            I32("metaopt_aco_load_state/NULL data", metaopt_aco_load_state(g, NULL, st.length), METAOPT_ERR_NULL_POINTER);
+            I32("metaopt_aco_load_state/0 bytes", metaopt_aco_load_state(g, st.data, 0), ERR);
+            for (size_t cut = 1; cut < st.length; cut += 1 + st.length / 7u)
+                I32("metaopt_aco_load_state/truncated", metaopt_aco_load_state(g, st.data, cut), ERR);
+            uint8_t *flip = malloc(st.length);
+            require(flip != NULL, "malloc");
+            for (size_t at = 0; at < st.length; at += 1 + st.length / 9u) {
+                memcpy(flip, st.data, st.length);
+                flip[at] ^= 0x55;
+                I32("metaopt_aco_load_state/a flipped byte", metaopt_aco_load_state(g, flip, st.length), ERR);
+            }
+            free(flip);
+            STR("metaopt_state_describe/an ACO state", metaopt_state_describe(st.data, st.length), 0);
+            I32("metaopt_aco_load_state/its own state", metaopt_aco_load_state(g, st.data, st.length), 0);
+            MetaoptAcoOptions other = tiny_aco();
+            other.seed = 99;
+            OWNED("metaopt_aco_run/a state of another seed", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &other),
+                  metaopt_aco_free_run_result, ERR);
+            /* the refused state was used up: load it again */
+            I32("metaopt_aco_load_state/again", metaopt_aco_load_state(g, st.data, st.length), 0);
+            OWNED("metaopt_aco_run/a state of another target", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 3, &so),
+                  metaopt_aco_free_run_result, ERR);
+            I32("metaopt_aco_load_state/once more", metaopt_aco_load_state(g, st.data, st.length), 0);
+            so.iterations = 6;
+            OWNED("metaopt_aco_run/resumed", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &so), metaopt_aco_free_run_result, 0);
+        }
+        metaopt_bytes_free_result(&st);
+        metaopt_bytes_free_result(&st);
+        VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
+        MetaoptBytesResult zb;
+        memset(&zb, 0, sizeof zb);
+        VOID("metaopt_bytes_free_result/zeroed", metaopt_bytes_free_result(&zb));
+        MetaoptAcoOptions cx[5];
+        int ce[5];
+        for (int i = 0; i < 5; i++) cx[i] = tiny_aco(), ce[i] = ERR;
+        cx[0].checkpoint_every_s = 1; /* without a path */
+        cx[1].checkpoint_path = "/nonexistent-folder/aco.state";
+        cx[2].checkpoint_path = "aco-hostile.state", cx[2].checkpoint_every_s = NAN;
+        cx[3].checkpoint_path = "aco-hostile.state", cx[3].checkpoint_every_s = -1;
+        cx[4].checkpoint_path = "", ce[4] = ERR;
+        for (int i = 0; i < 5; i++)
+            OWNED("metaopt_aco_run/hostile checkpoint options", MetaoptAcoRunResult, metaopt_aco_run(g, 0, 2, &cx[i]),
+                  metaopt_aco_free_run_result, ce[i]);
+    }
 
     /* freed handle, double free */
     metaopt_graph_free(g);

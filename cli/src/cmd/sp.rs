@@ -871,6 +871,9 @@ pub struct AcoCmdArgs {
     // checked between iterations: the best path so far is printed, as after Ctrl-C
     #[command(flatten)]
     time_limit: TimeLimitArg,
+    /// checkpoints of the pheromone, the best path and the counters, and resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -905,22 +908,29 @@ pub fn aco_run(
     s: u32,
     t: u32,
 ) -> CliResult<AcoRunResult> {
-    aco_run_observed(g, o, backend, s, t, |_| true)
+    aco_run_observed(g, o, backend, s, t, None, |_| true)
 }
 
-/// [`aco_run`] with `progress` before every iteration and at the end (`Aco::run_observed`).
+/// [`aco_run`] continuing the run whose checkpoint is `resume` (`--resume`), with `progress`
+/// before every iteration and at the end (`Aco::run_observed`).
 pub fn aco_run_observed(
     g: &Graph,
     o: AcoOptions,
     backend: Backend,
     s: u32,
     t: u32,
+    resume: Option<Vec<u8>>,
     progress: impl FnMut(&metaopt::run::Progress) -> bool,
 ) -> CliResult<AcoRunResult> {
     let start = Instant::now();
-    let mut aco = Aco::new(g, o, backend).map_err(|e| out::renamed_or_cpu(e, ACO_RENAMES))?;
+    let renames = [ACO_RENAMES, &crate::checkpoint::RENAMES[..]].concat();
+    let mut aco = Aco::new(g, o, backend).map_err(|e| out::renamed_or_cpu(e, &renames))?;
+    if let Some(bytes) = resume {
+        aco.load_state(&bytes)
+            .map_err(|e| out::renamed(e, &renames))?;
+    }
     aco.run_observed(s, t, start, progress)
-        .map_err(|e| out::renamed(e, ACO_RENAMES))
+        .map_err(|e| out::renamed(e, &renames))
 }
 
 pub fn aco(a: &AcoCmdArgs) -> CliResult {
@@ -940,6 +950,7 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
     let o = AcoOptions {
         time_limit: crate::time_left(a.time_limit.time_limit),
         stop_token: Some(crate::stop_token()),
+        checkpoint: a.checkpoint.plan(None)?,
         ..a.aco.options(a.seed.seed)
     };
     let bar = a.json.progress().then(|| {
@@ -953,7 +964,8 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
         .convergence
         .log("iterations")
         .map(|l| l.label("shortest length found"));
-    let r = aco_run_observed(g, o.clone(), backend, a.source, a.target, |p| {
+    let resume = a.checkpoint.resume(None)?;
+    let r = aco_run_observed(g, o.clone(), backend, a.source, a.target, resume, |p| {
         if let Some(log) = &log {
             log.record(p.work, p.best);
         }
