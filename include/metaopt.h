@@ -1313,6 +1313,16 @@ typedef struct MetaoptDeStop {
    * stops the call as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a file the run writes its whole state to (atomically) when it ends, whatever
+   * ended it, and every `checkpoint_every_s` seconds between generations;
+   * `metaopt_de_load_state` with its bytes continues the run.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the run ends.
+   */
+  double checkpoint_every_s;
 } MetaoptDeStop;
 
 /**
@@ -1473,6 +1483,25 @@ typedef struct MetaoptDoubleArrayResult {
    */
   char *error_message;
 } MetaoptDoubleArrayResult;
+
+/**
+ * Bytes owned by the caller (a run's state): free them with `metaopt_bytes_free_result`.
+ */
+typedef struct MetaoptBytesResult {
+  /**
+   * NULL on error.
+   */
+  uint8_t *data;
+  size_t length;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptBytesResult;
 
 /**
  * One problem of a batch; start from `metaopt_batch_de_default_problem()` and set at least
@@ -2557,25 +2586,6 @@ typedef struct MetaoptQapTsSolveResult {
 } MetaoptQapTsSolveResult;
 
 /**
- * Bytes owned by the caller (a run's state): free them with `metaopt_bytes_free_result`.
- */
-typedef struct MetaoptBytesResult {
-  /**
-   * NULL on error.
-   */
-  uint8_t *data;
-  size_t length;
-  /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
-   */
-  int32_t error_code;
-  /**
-   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
-   */
-  char *error_message;
-} MetaoptBytesResult;
-
-/**
  * Options of `metaopt_qiga_run`; start from `metaopt_qiga_default_options()` and change fields.
  * The pointers are borrowed for the call.
  */
@@ -3370,11 +3380,12 @@ struct MetaoptInt32Result metaopt_de_iteration(struct MetaoptDeInstance *h);
 /**
  * Runs generations until a condition of `stop` holds (borrowed for the call). Free the result
  * with `metaopt_de_free_run_result`. A failing host callback ends the call with
- * `METAOPT_ERR_CALLBACK`.
+ * `METAOPT_ERR_CALLBACK`. After `metaopt_de_load_state` the call continues the saved run: its
+ * generations, evaluations and time limit count from that run's start.
  *
  * # Safety
  * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
- * handles are errors); `stop` NULL or valid.
+ * handles are errors); `stop` NULL or valid, its `checkpoint_path` NULL or NUL-terminated.
  */
 struct MetaoptDeRunResult metaopt_de_run(struct MetaoptDeInstance *h,
                                          const struct MetaoptDeStop *stop);
@@ -3449,6 +3460,62 @@ struct MetaoptStringResult metaopt_de_info(const struct MetaoptDeInstance *h);
  * handles are errors).
  */
 void metaopt_de_free(struct MetaoptDeInstance *h);
+
+/**
+ * The whole state of the instance (every population and its values, the adaptive variants'
+ * memories, archives, per-member F and CR and counters, the generation and evaluation counts,
+ * the last run's progress and time) as checkpoint bytes, the caller's to free with
+ * `metaopt_bytes_free_result`. Needs `metaopt_de_init`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_de_save_state(struct MetaoptDeInstance *h);
+
+/**
+ * Continues from the state `data` holds (`length` bytes of `metaopt_de_save_state` or of a
+ * checkpoint file): on an instance created with the saved one's settings (sizes, options,
+ * backend) and initialised with its objective, mutation and migration, the populations,
+ * values, adaptive state and counters become the saved ones, and the next `metaopt_de_run`
+ * continues the saved run as if it had never stopped. Refused (naming `state`, saying what
+ * differs): another library version, objective, setting or device count, a corrupt or
+ * truncated state. A state that fails to load after its checks leaves the instance needing
+ * `metaopt_de_init`. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_de_load_state(struct MetaoptDeInstance *h,
+                                                const uint8_t *data,
+                                                size_t length);
+
+/**
+ * Every member of every population, `islands * members * dims` values, row
+ * `p * members + m` of `dims` values. Needs `metaopt_de_init`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptDoubleArrayResult metaopt_de_population(struct MetaoptDeInstance *h);
+
+/**
+ * A warm start after `metaopt_de_init`: `rows` points of `dims` values each (`x`, row by row)
+ * replace the first members of population `island` (at most `members` rows), or with `island`
+ * -1 the first members in the order `p * members + m` (at most `islands * members` rows: one
+ * row is scipy's `x0`, member 0 of population 0); then every member is evaluated afresh
+ * (`islands * members` evaluations counted). Points outside the limits are clipped to them when
+ * `clip` is nonzero, else refused; every value must be finite. Errors name `x`, `dims` or
+ * `island`. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `x` NULL or `rows * dims` values.
+ */
+struct MetaoptInt32Result metaopt_de_set_population(struct MetaoptDeInstance *h,
+                                                    int64_t island,
+                                                    const double *x,
+                                                    uint64_t rows,
+                                                    uint32_t dims,
+                                                    uint8_t clip);
 
 /**
  * A problem with the library's defaults (50 members, F 0.5, CR 0.9, `DE/rand/1`, `sat`, seed 1,

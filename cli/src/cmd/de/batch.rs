@@ -350,6 +350,9 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
 
 pub fn run(a: &DeArgs) -> CliResult {
     let from_file = a.batch.is_some();
+    if a.init.is_some() {
+        return Err("--init: island DE only, not with --batch or --problems".into());
+    }
     let named = match (&a.batch, a.problems) {
         (Some(p), _) => read_batch(p)?,
         (None, Some(b)) => from_flags(a, b)?,
