@@ -445,6 +445,8 @@ class MetaoptDeStop(Structure):
         ("target", c_double),
         ("time_limit", c_double),
         ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -500,6 +502,15 @@ class MetaoptDoubleArrayResult(Structure):
     _fields_ = [
         ("values", POINTER(c_double)),
         ("length", c_uint32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptBytesResult(Structure):
+    _fields_ = [
+        ("data", POINTER(c_uint8)),
+        ("length", c_size_t),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
     ]
@@ -838,15 +849,6 @@ class MetaoptQapTsSolveResult(Structure):
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
         ("stop_reason", c_int32),
-    ]
-
-
-class MetaoptBytesResult(Structure):
-    _fields_ = [
-        ("data", POINTER(c_uint8)),
-        ("length", c_size_t),
-        ("error_code", c_int32),
-        ("error_message", c_char_ptr),
     ]
 
 
@@ -1210,6 +1212,7 @@ STRUCTS = {
     "MetaoptObjective": MetaoptObjective,
     "MetaoptDeRunResult": MetaoptDeRunResult,
     "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
+    "MetaoptBytesResult": MetaoptBytesResult,
     "MetaoptBatchDeProblem": MetaoptBatchDeProblem,
     "MetaoptBatchDeOptions": MetaoptBatchDeOptions,
     "MetaoptBatchDeStop": MetaoptBatchDeStop,
@@ -1233,7 +1236,6 @@ STRUCTS = {
     "MetaoptQapSolveResult": MetaoptQapSolveResult,
     "MetaoptQapTsOptions": MetaoptQapTsOptions,
     "MetaoptQapTsSolveResult": MetaoptQapTsSolveResult,
-    "MetaoptBytesResult": MetaoptBytesResult,
     "MetaoptQigaOptions": MetaoptQigaOptions,
     "MetaoptQigaStats": MetaoptQigaStats,
     "MetaoptQigaRunResult": MetaoptQigaRunResult,
@@ -1372,6 +1374,25 @@ SIGNATURES = {
     ]),
     "metaopt_de_free": (None, [
         MetaoptDeInstance_p,  # h
+    ]),
+    "metaopt_de_save_state": (MetaoptBytesResult, [
+        MetaoptDeInstance_p,  # h
+    ]),
+    "metaopt_de_load_state": (MetaoptInt32Result, [
+        MetaoptDeInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
+    ]),
+    "metaopt_de_population": (MetaoptDoubleArrayResult, [
+        MetaoptDeInstance_p,  # h
+    ]),
+    "metaopt_de_set_population": (MetaoptInt32Result, [
+        MetaoptDeInstance_p,  # h
+        c_int64,  # island
+        POINTER(c_double),  # x
+        c_uint64,  # rows
+        c_uint32,  # dims
+        c_uint8,  # clip
     ]),
     "metaopt_batch_de_default_problem": (MetaoptBatchDeProblem, []),
     "metaopt_batch_de_default_options": (MetaoptBatchDeOptions, []),

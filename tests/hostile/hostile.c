@@ -496,6 +496,34 @@ static int w_de_info(void *h) {
     metaopt_pointer_free(r.text);
     return KEEP(r);
 }
+static int w_de_save_state(void *h) {
+    MetaoptBytesResult r = metaopt_de_save_state(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_bytes_free_result(&r);
+    return c;
+}
+/* the handle's own state back (a round trip), or where it has none a few bytes */
+static int w_de_load_state(void *h) {
+    static const uint8_t junk[4] = {1, 2, 3, 4};
+    MetaoptBytesResult s = metaopt_de_save_state(h);
+    MetaoptInt32Result r =
+        s.error_code == 0 ? metaopt_de_load_state(h, s.data, s.length) : metaopt_de_load_state(h, junk, sizeof junk);
+    metaopt_bytes_free_result(&s);
+    return KEEP(r);
+}
+static int w_de_population(void *h) {
+    MetaoptDoubleArrayResult r = metaopt_de_population(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_double_array_free_result(&r);
+    return c;
+}
+static int w_de_set_population(void *h) {
+    double x[2] = {0.5, -0.5}; /* one point of the live instance's 2 dimensions */
+    MetaoptInt32Result r = metaopt_de_set_population(h, -1, x, 1, 2, 0);
+    return KEEP(r);
+}
 
 static int w_hc12_init_tabu_list(void *h) { MetaoptInt32Result r = metaopt_hc12_init_tabu_list(h, 4); return KEEP(r); }
 static int w_hc12_set_tabu_options(void *h) {
@@ -735,6 +763,10 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_hc12_run", w_hc12_run_token, 5},
     {"metaopt_qap_set_backend_on_device", w_qap_set_backend_on_device, 2},
     {"metaopt_sat_evaluate_on_device", w_sat_evaluate_on_device, 3},
+    {"metaopt_de_save_state", w_de_save_state, 0},
+    {"metaopt_de_load_state", w_de_load_state, 0},
+    {"metaopt_de_population", w_de_population, 0},
+    {"metaopt_de_set_population", w_de_set_population, 0},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -1122,6 +1154,38 @@ static void de_args(void) {
     double d = 1;
     I32("metaopt_de_func_data/not a source objective", metaopt_de_func_data(h, &d, sizeof d), ERR);
     I32("metaopt_de_func_data/empty", metaopt_de_func_data(h, &d, 0), ERR);
+
+    /* states: NULL, empty, foreign, truncated and damaged bytes refused; the handle's own loads */
+    static const uint8_t junk[8] = {'M', 'E', 'T', 'A', 'O', 'P', 'T', 0};
+    I32("metaopt_de_load_state/NULL data", metaopt_de_load_state(h, NULL, 16), ERR);
+    I32("metaopt_de_load_state/0 bytes", metaopt_de_load_state(h, junk, 0), ERR);
+    I32("metaopt_de_load_state/not a state", metaopt_de_load_state(h, junk, sizeof junk), ERR);
+    MetaoptBytesResult ss = metaopt_de_save_state(h);
+    require(ss.error_code == 0, "metaopt_de_save_state");
+    size_t cuts[] = {1, 8, 19, 20, 24, ss.length / 2, ss.length - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
+        I32("metaopt_de_load_state/truncated", metaopt_de_load_state(h, ss.data, cuts[i]), ERR);
+    for (size_t at = 0; at < ss.length; at += ss.length / 13 + 1) {
+        ss.data[at] ^= 0x21;
+        I32("metaopt_de_load_state/damaged", metaopt_de_load_state(h, ss.data, ss.length), ERR);
+        ss.data[at] ^= 0x21;
+    }
+    I32("metaopt_de_load_state/its own state", metaopt_de_load_state(h, ss.data, ss.length), 0);
+    metaopt_bytes_free_result(&ss);
+    VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
+    /* warm starts: shapes, values and islands refused */
+    double pts[4] = {0.5, -0.5, 1, 1}, bad_pts[2] = {NAN, 0}, far_pts[2] = {50, 0};
+    I32("metaopt_de_set_population/NULL x", metaopt_de_set_population(h, -1, NULL, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/0 rows", metaopt_de_set_population(h, -1, pts, 0, 2, 0), ERR);
+    I32("metaopt_de_set_population/wrong dims", metaopt_de_set_population(h, -1, pts, 2, 1, 0), ERR);
+    I32("metaopt_de_set_population/too many rows", metaopt_de_set_population(h, 0, pts, 5, 2, 0), ERR);
+    I32("metaopt_de_set_population/huge rows", metaopt_de_set_population(h, -1, pts, UINT64_MAX, 2, 0), ERR);
+    I32("metaopt_de_set_population/bad island", metaopt_de_set_population(h, 2, pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/island -2", metaopt_de_set_population(h, -2, pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/NaN", metaopt_de_set_population(h, -1, bad_pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/outside", metaopt_de_set_population(h, -1, far_pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/outside, clipped", metaopt_de_set_population(h, -1, far_pts, 1, 2, 1), 0);
+    I32("metaopt_de_set_population/two rows of island 1", metaopt_de_set_population(h, 1, pts, 2, 2, 0), 0);
 
     /* callbacks that fail or return NaN */
     MetaoptObjective cf = callback(cb_fail, NULL);
