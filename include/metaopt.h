@@ -1631,6 +1631,16 @@ typedef struct MetaoptBatchDeStop {
    * stops the call as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a file the run writes every problem's state to (atomically) when it ends,
+   * whatever ended it, and every `checkpoint_every_s` seconds between launches;
+   * `metaopt_batch_de_load_state` with its bytes continues the run.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the run ends.
+   */
+  double checkpoint_every_s;
 } MetaoptBatchDeStop;
 
 /**
@@ -3556,7 +3566,7 @@ struct MetaoptBatchDeCreateResult metaopt_batch_de_create(const struct MetaoptBa
  *
  * # Safety
  * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
- * handles are errors); `stop` NULL or valid.
+ * handles are errors); `stop` NULL or valid, its `checkpoint_path` NULL or NUL-terminated.
  */
 struct MetaoptBatchDeRunResult metaopt_batch_de_run(struct MetaoptBatchDeInstance *h,
                                                     const struct MetaoptBatchDeStop *stop);
@@ -3601,6 +3611,31 @@ void metaopt_batch_de_free_run_result(struct MetaoptBatchDeRunResult *r);
  * `h` must be NULL or a handle pointer, which the library checks.
  */
 void metaopt_batch_de_free(struct MetaoptBatchDeInstance *h);
+
+/**
+ * Every problem's state (populations, values, adaptive memories and archives, jDE100's
+ * per-member F and CR and counters, generations, statuses) and the time taken, as checkpoint
+ * bytes, the caller's to free with `metaopt_bytes_free_result`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_batch_de_save_state(struct MetaoptBatchDeInstance *h);
+
+/**
+ * Continues from the state `data` holds (`length` bytes of `metaopt_batch_de_save_state` or of
+ * a checkpoint file) on a batch created with the same problems and options: every problem's
+ * state becomes the saved one, and the next `metaopt_batch_de_run` goes on as the run that
+ * never stopped. Refused (naming `state`, saying what differs): another library version,
+ * problem set, precision, placement, backend or device count, a corrupt or truncated state; a
+ * refused state changes nothing. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_batch_de_load_state(struct MetaoptBatchDeInstance *h,
+                                                      const uint8_t *data,
+                                                      size_t length);
 
 /**
  * 1 while the memory space of the device in use is usable; 0 after a device failure on it that

@@ -232,8 +232,12 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
 
 /// A batch error with the flag or key names of the command line.
 fn batch_error(e: metaopt::Error, from_file: bool) -> Failure {
-    if let metaopt::Error::InvalidArgument { arg: "devices", .. } = e {
-        return flag_error("--devices", e);
+    if let metaopt::Error::InvalidArgument {
+        arg: "devices" | "state" | "checkpoint",
+        ..
+    } = e
+    {
+        return de_error(e);
     }
     if from_file {
         return Failure(format!("--batch: {e}"));
@@ -393,6 +397,10 @@ pub fn run(a: &DeArgs) -> CliResult {
         None => 0..named.len(),
     };
     let problems: Vec<BatchProblem> = named[block].iter().map(|n| n.problem.clone()).collect();
+    // one checkpoint file per rank, of its block of the problems
+    let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
+    let checkpoint = a.checkpoint.plan(rank)?;
+    let resume = a.checkpoint.resume(rank)?;
     let bar = a.json.progress().then(out::spinner);
     let t0 = Instant::now();
     let compute = || -> CliResult<(Vec<BatchResult>, bool, Option<&'static str>)> {
@@ -406,9 +414,14 @@ pub fn run(a: &DeArgs) -> CliResult {
             BatchDe::on_devices(problems.clone(), &devices, options.clone())
         }
         .map_err(|e| batch_error(e, from_file))?;
+        if let Some(bytes) = &resume {
+            de.load_state(bytes)
+                .map_err(|e| batch_error(e, from_file))?;
+        }
         let stop = BatchStop {
             time_limit: crate::time_left(a.stop.time_limit()),
             token: Some(crate::stop_token()),
+            checkpoint: checkpoint.clone(),
         };
         let results = de.run(&stop).map_err(|e| batch_error(e, from_file))?;
         Ok((

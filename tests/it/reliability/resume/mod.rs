@@ -2,5 +2,6 @@
 //! checkpoint ends exactly as the run that never stopped; checkpoints of another problem, option
 //! set or version, and corrupt or truncated ones, are refused with what differs.
 
+mod batch_de;
 mod de;
 mod qap_ts;

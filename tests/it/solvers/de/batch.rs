@@ -309,6 +309,7 @@ fn time_limit_and_stop_token() {
             .run(&BatchStop {
                 time_limit: Some(Duration::from_millis(300)),
                 token: None,
+                checkpoint: None,
             })
             .unwrap();
         // (generous: the tests of this file run at once and share the CPU backend's threads)
@@ -322,6 +323,7 @@ fn time_limit_and_stop_token() {
             .run(&BatchStop {
                 time_limit: None,
                 token: Some(token),
+                checkpoint: None,
             })
             .unwrap();
         assert!(r2.iter().all(|r| r.stop == Some(StopReason::Interrupted)));
