@@ -555,6 +555,8 @@ class MetaoptBatchDeStop(Structure):
     _fields_ = [
         ("time_limit", c_double),
         ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -1420,6 +1422,14 @@ SIGNATURES = {
     ]),
     "metaopt_batch_de_free": (None, [
         MetaoptBatchDeInstance_p,  # h
+    ]),
+    "metaopt_batch_de_save_state": (MetaoptBytesResult, [
+        MetaoptBatchDeInstance_p,  # h
+    ]),
+    "metaopt_batch_de_load_state": (MetaoptInt32Result, [
+        MetaoptBatchDeInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_device_is_mem_space_valid": (c_uint8, []),
     "metaopt_device_is_valid": (MetaoptInt32Result, [

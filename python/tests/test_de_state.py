@@ -147,3 +147,31 @@ def test_minimize_init_is_the_initial_population():
         metaopt.minimize("F1", [(-5, 5)] * 3, init=np.full((6, 3), np.nan), islands=4, members=6, device="cpu")
     with pytest.raises(ValueError, match="init .* is for method='de'"):
         metaopt.minimize("F1", [(-5, 5)] * 3, method="hc12", init=np.zeros((6, 3)))
+
+
+def _batch():
+    return metaopt.BatchDE(["F1", "F8", "F6"], 6, [-5.12, -600, -5.12], [5.12, 600, 5.12], members=24,
+                           generations=[300, 250, 280], seed=[1, 2, 3], method=["de", "jade", "jde100"],
+                           jde_small=8, cpu=True, precision="double", generations_per_launch=5)
+
+
+def _batch_key(r):
+    return (tuple(r.best_values), tuple(r.generations), tuple(r.stop), tuple(tuple(b) for b in r.best))
+
+
+def test_a_resumed_batch_ends_as_the_uninterrupted_one(tmp_path):
+    with _batch() as b:
+        whole = b.run()
+    path = tmp_path / "batch.state"
+    with _batch() as b:
+        part = b.run(time_limit=0.02, checkpoint=path)
+        state = b.state()
+    assert "time_limit" in part.stop or "budget" in part.stop
+    state = pickle.loads(pickle.dumps(state))
+    assert state.info()["solver"] == "batch_de" and bytes(state) == path.read_bytes()
+    for resume in (state, path):
+        with _batch() as b:
+            assert _batch_key(b.run(resume=resume)) == _batch_key(whole)
+    with metaopt.BatchDE("F1", 6, -5.12, 5.12, members=24, generations=300, cpu=True, precision="double") as other:
+        with pytest.raises(MetaoptError, match="state.*another problem"):
+            other.load_state(state)

@@ -1171,6 +1171,15 @@ static void de_args(void) {
         ss.data[at] ^= 0x21;
     }
     I32("metaopt_de_load_state/its own state", metaopt_de_load_state(h, ss.data, ss.length), 0);
+    MetaoptDeStop cst = metaopt_de_default_stop();
+    cst.generations = 1;
+    cst.checkpoint_every_s = -1;
+    cst.checkpoint_path = "/nonexistent-folder/de.state";
+    OWNED("metaopt_de_run/checkpoint every -1 s", MetaoptDeRunResult, metaopt_de_run(h, &cst), metaopt_de_free_run_result,
+          METAOPT_ERR_INVALID_ARGUMENT);
+    cst.checkpoint_every_s = 0;
+    OWNED("metaopt_de_run/checkpoint in a missing folder", MetaoptDeRunResult, metaopt_de_run(h, &cst),
+          metaopt_de_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
     metaopt_bytes_free_result(&ss);
     VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
     /* warm starts: shapes, values and islands refused */
@@ -2629,6 +2638,17 @@ static void bde_with(void *h, const char *what, int expect) {
     MetaoptInt32Result r = metaopt_batch_de_best(h, 0, out, 8);
     end();
     check(label, r.error_code, r.error_message, expect);
+    snprintf(label, sizeof label, "metaopt_batch_de_save_state/%s", what);
+    OWNED(label, MetaoptBytesResult, metaopt_batch_de_save_state(h), metaopt_bytes_free_result, expect);
+    /* the handle's own state back (a round trip), or where it has none a few bytes */
+    static const uint8_t junk[4] = {1, 2, 3, 4};
+    MetaoptBytesResult s = metaopt_batch_de_save_state(h);
+    snprintf(label, sizeof label, "metaopt_batch_de_load_state/%s", what);
+    begin(label);
+    r = s.error_code == 0 ? metaopt_batch_de_load_state(h, s.data, s.length) : metaopt_batch_de_load_state(h, junk, 4);
+    end();
+    check(label, r.error_code, r.error_message, expect);
+    metaopt_bytes_free_result(&s);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -2767,6 +2787,30 @@ static void batch_de_args(void) {
     end();
     if (check("metaopt_batch_de_best/dims query", r.error_code, r.error_message, 0) == 0 && r.result != 3)
         fail("metaopt_batch_de_best/dims query", "dims %d, expected 3", NULL, r.result);
+    /* states: NULL, empty, foreign, truncated and damaged bytes refused; the batch's own loads */
+    static const uint8_t junk[8] = {'M', 'E', 'T', 'A', 'O', 'P', 'T', 0};
+    I32("metaopt_batch_de_load_state/NULL data", metaopt_batch_de_load_state(h, NULL, 16), ERR);
+    I32("metaopt_batch_de_load_state/0 bytes", metaopt_batch_de_load_state(h, junk, 0), ERR);
+    I32("metaopt_batch_de_load_state/not a state", metaopt_batch_de_load_state(h, junk, sizeof junk), ERR);
+    MetaoptBytesResult bs = metaopt_batch_de_save_state(h);
+    require(bs.error_code == 0, "metaopt_batch_de_save_state");
+    size_t bcuts[] = {1, 8, 19, 20, 24, bs.length / 2, bs.length - 1};
+    for (size_t i = 0; i < sizeof bcuts / sizeof bcuts[0]; i++)
+        I32("metaopt_batch_de_load_state/truncated", metaopt_batch_de_load_state(h, bs.data, bcuts[i]), ERR);
+    for (size_t at = 0; at < bs.length; at += bs.length / 13 + 1) {
+        bs.data[at] ^= 0x21;
+        I32("metaopt_batch_de_load_state/damaged", metaopt_batch_de_load_state(h, bs.data, bs.length), ERR);
+        bs.data[at] ^= 0x21;
+    }
+    I32("metaopt_batch_de_load_state/its own state", metaopt_batch_de_load_state(h, bs.data, bs.length), 0);
+    metaopt_bytes_free_result(&bs);
+    MetaoptBatchDeStop cs = metaopt_batch_de_default_stop();
+    cs.checkpoint_every_s = 1;
+    OWNED("metaopt_batch_de_run/checkpoint_every_s without a path", MetaoptBatchDeRunResult, metaopt_batch_de_run(h, &cs),
+          metaopt_batch_de_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
+    cs.checkpoint_path = "/nonexistent-folder/b.state";
+    OWNED("metaopt_batch_de_run/checkpoint in a missing folder", MetaoptBatchDeRunResult, metaopt_batch_de_run(h, &cs),
+          metaopt_batch_de_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
     VOID("metaopt_batch_de_free_run_result/NULL", metaopt_batch_de_free_run_result(NULL));
     MetaoptBatchDeRunResult zr;
     memset(&zr, 0, sizeof zr);

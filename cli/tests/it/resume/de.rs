@@ -133,3 +133,70 @@ fn records(path: &Path) -> Vec<String> {
         })
         .collect()
 }
+
+#[test]
+fn a_killed_batched_de_resumes_to_the_uninterrupted_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "de",
+        "--cpu",
+        "--problems",
+        "16",
+        "--function",
+        "F8",
+        "--dims",
+        "20",
+        "--members",
+        "40",
+        "--max-generations",
+        "2000",
+        "--algorithm",
+        "jade",
+        "--seed",
+        "3",
+    ];
+    super::killed_and_resumed(
+        dir.path(),
+        &args,
+        (Duration::from_millis(400), Duration::from_millis(1500)),
+        &["results", "stopped_by"],
+    );
+}
+
+#[test]
+fn mismatched_batched_de_checkpoints_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("b.state");
+    let s = s.to_str().unwrap();
+    let args = [
+        "de",
+        "--cpu",
+        "--problems",
+        "3",
+        "--function",
+        "F1",
+        "--dims",
+        "4",
+    ];
+    ok(&[
+        &args[..],
+        &["--max-generations", "20", "--json", "--checkpoint", s],
+    ]
+    .concat());
+    fails(
+        &[&args[..], &["--max-generations", "30", "--resume", s]].concat(),
+        "--resume: cannot resume from this checkpoint: for another problem",
+    );
+    // an island DE state is not a batch's
+    let island = dir.path().join("i.state");
+    let i = island.to_str().unwrap();
+    ok(&[
+        &ARGS[..10],
+        &["--max-generations", "5", "--json", "--checkpoint", i],
+    ]
+    .concat());
+    fails(
+        &[&args[..], &["--max-generations", "20", "--resume", i]].concat(),
+        "a state of the de solver, not of batch_de",
+    );
+}
