@@ -495,6 +495,21 @@ bd = metaopt_mex('bde-run', bp, struct('precision', 'double', 'generationsPerLau
 check(all(abs(bd.bestValue - bc.bestValue) <= 1e-12 * max(abs(bc.bestValue), 1e-300) | ...
           (abs(bd.bestValue) < 1e-12 & abs(bc.bestValue) < 1e-12)) && isequal(bd.generations, bc.generations), ...
       'bde-run: the device equals the CPU backend in double');
+% checkpoints: a batch stopped by a time limit, saved and resumed, ends as the one that never stopped
+bck = [tempname() '.state'];
+bl = bp;
+bl(1).target = [];
+bl(1).generations = 60000;
+bwhole = metaopt_mex('bde-run', bl, struct('cpu', true));
+bcut = metaopt_mex('bde-run', bl, struct('cpu', true, 'timeLimit', 0.02, 'checkpoint', bck));
+bres = metaopt_mex('bde-run', bl, struct('cpu', true, 'resume', bck));
+check(strcmp(bcut.stopReason{1}, 'time_limit') && isequal(bres.bestValue, bwhole.bestValue) && ...
+      isequal(bres.generations, bwhole.generations) && isequal(bres.best, bwhole.best), 'bde-run: resumed from a checkpoint');
+bq = bp;
+bq(2).seed = 2;
+check(strcmp(error_id(@() metaopt_mex('bde-run', bq, struct('cpu', true, 'resume', bck))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'another problem')), 'bde-run: a checkpoint of other problems is refused');
+delete(bck);
 live0 = metaopt.liveInstances();
 b = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 40, 'count', 3, 'cpu', true);
 r3 = b.run();
