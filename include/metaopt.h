@@ -1362,6 +1362,16 @@ typedef struct MetaoptDeStop {
    * stops the call as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a file the run writes its whole state to (atomically) when it ends, whatever
+   * ended it, and every `checkpoint_every_s` seconds between generations;
+   * `metaopt_de_load_state` with its bytes continues the run.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the run ends.
+   */
+  double checkpoint_every_s;
 } MetaoptDeStop;
 
 /**
@@ -1630,6 +1640,16 @@ typedef struct MetaoptBatchDeStop {
    * stops the call as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a file the run writes every problem's state to (atomically) when it ends,
+   * whatever ended it, and every `checkpoint_every_s` seconds between launches;
+   * `metaopt_batch_de_load_state` with its bytes continues the run.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the run ends.
+   */
+  double checkpoint_every_s;
 } MetaoptBatchDeStop;
 
 /**
@@ -3412,11 +3432,12 @@ struct MetaoptInt32Result metaopt_de_iteration(struct MetaoptDeInstance *h);
 /**
  * Runs generations until a condition of `stop` holds (borrowed for the call). Free the result
  * with `metaopt_de_free_run_result`. A failing host callback ends the call with
- * `METAOPT_ERR_CALLBACK`.
+ * `METAOPT_ERR_CALLBACK`. After `metaopt_de_load_state` the call continues the saved run: its
+ * generations, evaluations and time limit count from that run's start.
  *
  * # Safety
  * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
- * handles are errors); `stop` NULL or valid.
+ * handles are errors); `stop` NULL or valid, its `checkpoint_path` NULL or NUL-terminated.
  */
 struct MetaoptDeRunResult metaopt_de_run(struct MetaoptDeInstance *h,
                                          const struct MetaoptDeStop *stop);
@@ -3493,6 +3514,62 @@ struct MetaoptStringResult metaopt_de_info(const struct MetaoptDeInstance *h);
 void metaopt_de_free(struct MetaoptDeInstance *h);
 
 /**
+ * The whole state of the instance (every population and its values, the adaptive variants'
+ * memories, archives, per-member F and CR and counters, the generation and evaluation counts,
+ * the last run's progress and time) as checkpoint bytes, the caller's to free with
+ * `metaopt_bytes_free_result`. Needs `metaopt_de_init`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_de_save_state(struct MetaoptDeInstance *h);
+
+/**
+ * Continues from the state `data` holds (`length` bytes of `metaopt_de_save_state` or of a
+ * checkpoint file): on an instance created with the saved one's settings (sizes, options,
+ * backend) and initialised with its objective, mutation and migration, the populations,
+ * values, adaptive state and counters become the saved ones, and the next `metaopt_de_run`
+ * continues the saved run as if it had never stopped. Refused (naming `state`, saying what
+ * differs): another library version, objective, setting or device count, a corrupt or
+ * truncated state. A state that fails to load after its checks leaves the instance needing
+ * `metaopt_de_init`. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_de_load_state(struct MetaoptDeInstance *h,
+                                                const uint8_t *data,
+                                                size_t length);
+
+/**
+ * Every member of every population, `islands * members * dims` values, row
+ * `p * members + m` of `dims` values. Needs `metaopt_de_init`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptDoubleArrayResult metaopt_de_population(struct MetaoptDeInstance *h);
+
+/**
+ * A warm start after `metaopt_de_init`: `rows` points of `dims` values each (`x`, row by row)
+ * replace the first members of population `island` (at most `members` rows), or with `island`
+ * -1 the first members in the order `p * members + m` (at most `islands * members` rows: one
+ * row is scipy's `x0`, member 0 of population 0); then every member is evaluated afresh
+ * (`islands * members` evaluations counted). Points outside the limits are clipped to them when
+ * `clip` is nonzero, else refused; every value must be finite. Errors name `x`, `dims` or
+ * `island`. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `x` NULL or `rows * dims` values.
+ */
+struct MetaoptInt32Result metaopt_de_set_population(struct MetaoptDeInstance *h,
+                                                    int64_t island,
+                                                    const double *x,
+                                                    uint64_t rows,
+                                                    uint32_t dims,
+                                                    uint8_t clip);
+
+/**
  * A problem with the library's defaults (50 members, F 0.5, CR 0.9, `DE/rand/1`, `sat`, seed 1,
  * 1000 generations, no target) and no function, dimensions or bounds yet.
  */
@@ -3530,7 +3607,7 @@ struct MetaoptBatchDeCreateResult metaopt_batch_de_create(const struct MetaoptBa
  *
  * # Safety
  * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
- * handles are errors); `stop` NULL or valid.
+ * handles are errors); `stop` NULL or valid, its `checkpoint_path` NULL or NUL-terminated.
  */
 struct MetaoptBatchDeRunResult metaopt_batch_de_run(struct MetaoptBatchDeInstance *h,
                                                     const struct MetaoptBatchDeStop *stop);
@@ -3575,6 +3652,31 @@ void metaopt_batch_de_free_run_result(struct MetaoptBatchDeRunResult *r);
  * `h` must be NULL or a handle pointer, which the library checks.
  */
 void metaopt_batch_de_free(struct MetaoptBatchDeInstance *h);
+
+/**
+ * Every problem's state (populations, values, adaptive memories and archives, jDE100's
+ * per-member F and CR and counters, generations, statuses) and the time taken, as checkpoint
+ * bytes, the caller's to free with `metaopt_bytes_free_result`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_batch_de_save_state(struct MetaoptBatchDeInstance *h);
+
+/**
+ * Continues from the state `data` holds (`length` bytes of `metaopt_batch_de_save_state` or of
+ * a checkpoint file) on a batch created with the same problems and options: every problem's
+ * state becomes the saved one, and the next `metaopt_batch_de_run` goes on as the run that
+ * never stopped. Refused (naming `state`, saying what differs): another library version,
+ * problem set, precision, placement, backend or device count, a corrupt or truncated state; a
+ * refused state changes nothing. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_batch_de_load_state(struct MetaoptBatchDeInstance *h,
+                                                      const uint8_t *data,
+                                                      size_t length);
 
 /**
  * 1 while the memory space of the device in use is usable; 0 after a device failure on it that

@@ -10,7 +10,9 @@ function metaopt_de_init(h, objective, mutation, migration, period, opts)
 %   'One2One', 'One2N', 'N2One', 'N2N', 'PermuteN', 'RandTarget', every period (10) generations.
 %   opts (the thesis's optionsUpdate): fields as in metaopt_de_params (F_coefs_mode,
 %   F_coefs_min, F_coefs_max, CR, the four *_rng_seed, shared_random) that replace the
-%   instance's current ones for this and later runs; double and cpu are fixed at creation.
+%   instance's current ones for this and later runs; double and cpu are fixed at creation; x0
+%   (one point: the first member, as scipy's x0) and init (points, one per row: the first
+%   members, island by island; clipped to the limits) start the populations from given points.
   if nargin < 3, mutation = []; end
   if nargin < 4, migration = []; end
   if nargin < 5, period = []; end

@@ -2,7 +2,9 @@ function [value, x, result] = metaopt_de_run(h, stop)
 % METAOPT_DE_RUN  Runs island DE until a stop condition holds (mode 'de-run').
 %   stop: a number of generations, or a struct with any of maxGenerations, maxEvaluations (of
 %   this call), target (stop once the best value is at most target) and timeLimit (seconds);
-%   generations, evaluations and time_limit are aliases. Compatibility wrapper ([value, x,
+%   generations, evaluations and time_limit are aliases; checkpoint (a file the run writes its
+%   whole state to when it ends and every checkpointEvery seconds) and resume (a checkpoint
+%   file whose run this one continues). Compatibility wrapper ([value, x,
 %   result]); metaopt.DE's run returns [x, fval, info].
 %   value: the best value over all islands; x: its vector; result: island (1-based),
 %   generations and evaluations since metaopt_de_init, seconds of this call, stoppedBy

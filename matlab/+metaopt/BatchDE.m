@@ -15,8 +15,10 @@ classdef BatchDE < metaopt.Instance
 %       array for names and per-problem bounds); 'count', B sets the number of problems
 %       (default: the longest given); a scalar seed S gives problem i the seed S + i - 1; the
 %       names cpu, precision, generationsPerLaunch and placement are the options above.
-%   r = b.run(opts)   opts: timeLimit. Runs until every problem reached its target or
-%       generations, or the time limit; called again it goes on. r.bestValue, r.generations
+%   r = b.run(opts)   opts: timeLimit, checkpoint (a file the run writes every problem's state
+%       to when it ends and every checkpointEvery seconds), resume (a checkpoint file of a batch
+%       of the same problems and options: the run continues it). Runs until every problem
+%       reached its target or generations, or the time limit; called again it goes on. r.bestValue, r.generations
 %       (column vectors), r.stopReason (a cell: 'target', 'budget' (its generations ran),
 %       'time_limit', 'interrupted'), r.best (a cell of row vectors), r.precision, r.seconds.
 

@@ -21,9 +21,15 @@ classdef DE < metaopt.Instance
 %       the (islands * members) x dims trials of a generation; '@NAME' a catalogue function;
 %       '@FILE.cl' or struct('source', code, 'name', label) OpenCL C) and mutation
 %       ('DE/rand/1'), migration ('None'), period (10), and any option above but bounds, cpu,
-%       precision and fitnessPrecision (the thesis's optionsUpdate); makes and evaluates the first populations
+%       precision and fitnessPrecision (the thesis's optionsUpdate); makes and evaluates the first populations;
+%       warm starts: init (a matrix of points, one per row: they replace the first members,
+%       island by island; islands x members rows: the whole population; clipped to the limits),
+%       x0 (one point within the limits: the first member, as scipy's x0)
 %   [x, fval, info] = d.run(stop)  a number of generations, or a struct or name/value pairs of
-%       maxGenerations, maxEvaluations, target, timeLimit. info: island, generations and
+%       maxGenerations, maxEvaluations, target, timeLimit; checkpoint (a file the run writes its
+%       whole state to when it ends and every checkpointEvery seconds), resume (a checkpoint
+%       file: on an object made and initialised alike, the run continues the saved one, its
+%       generations, evaluations and timeLimit counting from that run's start). info: island, generations and
 %       evaluations since init, seconds, stopReason (the library's word of the condition that
 %       held: 'budget' (the generations ran), 'evaluations', 'target', 'time_limit', or
 %       'interrupted': a stop request from elsewhere, with the warning metaopt:interrupted),

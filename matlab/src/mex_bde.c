@@ -315,6 +315,40 @@ static mxArray *bde_run(Entry *e, MetaoptBatchDeStop *stop, int one_shot) {
     return out;
 }
 
+/* opts.checkpoint (a file the run writes every problem's state to when it ends and every
+ * opts.checkpointEvery seconds) into `st`, and opts.resume (a checkpoint file: the batch of `e`
+ * continues the saved run) loaded now; `one_shot`: `e` is freed before an error is raised. */
+static void bde_checkpoints(const mxArray *s, MetaoptBatchDeStop *st, Entry *e, int one_shot) {
+    const mxArray *v;
+    if ((v = opt(s, "checkpoint")))
+        st->checkpoint_path = string_arg(v, "opts.checkpoint");
+    if ((v = opt(s, "checkpointEvery")))
+        st->checkpoint_every_s = real_scalar(v, "opts.checkpointEvery");
+    if (!(v = opt(s, "resume")))
+        return;
+    const char *path = string_arg(v, "opts.resume");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (one_shot)
+            entry_free(e);
+        fail("io", "opts.resume: cannot open the checkpoint %s", path);
+    }
+    size_t cap = 1 << 16, len = 0, got;
+    uint8_t *b = mxMalloc(cap);
+    while ((got = fread(b + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap)
+            b = mxRealloc(b, cap *= 2);
+    }
+    fclose(f);
+    MetaoptInt32Result r = metaopt_batch_de_load_state(((BdeState *)e->state)->h, b, len);
+    if (r.error_code != METAOPT_OK) {
+        if (one_shot)
+            entry_free(e);
+        fail_library("metaopt_batch_de_load_state", r.error_code, r.error_message);
+    }
+}
+
 /* 'bde-run', instance, [opts: timeLimit]: runs the batch until every problem reached its target
  * or generations, or the time limit (again: it goes on). 'bde-run', problems, [opts: cpu,
  * precision ('single', 'double'), generationsPerLaunch, placement ('auto', 'local', 'global'),
@@ -325,18 +359,23 @@ static mxArray *bde_run(Entry *e, MetaoptBatchDeStop *stop, int one_shot) {
  * library's defaults: 50 members, F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no
  * target). -> result struct: bestValue, generations (column vectors), stopReason (a column cell
  * of 'target', 'budget' (its generations ran), 'time_limit', 'interrupted', 'running'), best (a
- * column cell of row vectors, each of its problem's dims), precision, seconds. */
+ * column cell of row vectors, each of its problem's dims), precision, seconds. Both forms take
+ * opts.checkpoint (a file the run writes every problem's state to when it ends and every
+ * opts.checkpointEvery seconds) and opts.resume (a checkpoint file of the same problems and
+ * options: the run continues the saved one). */
 void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     const mxArray *first = arg(nrhs, prhs, 1, "instance or problems");
     MetaoptBatchDeStop st = metaopt_batch_de_default_stop();
     if (mxIsStruct(first)) {
-        static const char *known[] = {"cpu", "device", "precision", "generationsPerLaunch", "placement", "timeLimit", NULL};
+        static const char *known[] = {"cpu",       "device",     "precision",       "generationsPerLaunch", "placement",
+                                      "timeLimit", "checkpoint", "checkpointEvery", "resume",               NULL};
         const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
         if ((v = opt(s, "timeLimit")))
             st.time_limit = real_scalar(v, "opts.timeLimit");
         mxArray *token;
         Entry *e = bde_new(first, s, &token);
+        bde_checkpoints(s, &st, e, 1);
         plhs[0] = bde_run(e, &st, 1);
         entry_free(e);
         mxDestroyArray(token);
@@ -346,9 +385,10 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         fail("badArgument", "the first argument must be a batch instance ('bde-create') or a problems struct array, got %s",
              array_kind(first));
     Entry *e = entry_get(first, &kind_bde);
-    static const char *known[] = {"timeLimit", NULL};
+    static const char *known[] = {"timeLimit", "checkpoint", "checkpointEvery", "resume", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
     if ((v = opt(s, "timeLimit")))
         st.time_limit = real_scalar(v, "opts.timeLimit");
+    bde_checkpoints(s, &st, e, 0);
     plhs[0] = bde_run(e, &st, 0);
 }

@@ -40,7 +40,7 @@ static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoef
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
                                               "precision", "double", "sharedRandom", "fused", "cpu", "device", "crCoefsMode",
                                               "selection", "fitnessPrecision", "algorithm", "lshadeBudget", "jdeSmall",
-                                              "jdeEps", "jdeAge", NULL};
+                                              "jdeEps", "jdeAge", "x0", "init", NULL};
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
@@ -217,6 +217,8 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         return;
     }
     const mxArray *s = options_struct(nrhs, prhs, 6, de_option_fields);
+    if (s && (opt(s, "x0") || opt(s, "init")))
+        fail("badOption", "x0 and init (a warm start) are options of de-init, which makes the first populations");
     MetaoptDeOptions o = metaopt_de_default_options();
     int precision;
     de_options(s, np, &o, &precision);
@@ -324,6 +326,36 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
     d->fun = copy;
     if (update)
         de_keep_options(d, &opts);
+    /* warm starts: opts.init the first members (a rows x dims matrix: islands x members rows, or
+     * fewer, island by island; clipped to the limits), then opts.x0 the first member (scipy's
+     * x0; within the limits) */
+    const char *const warm[] = {"init", "x0"};
+    for (int w = 0; w < 2; ++w) {
+        const mxArray *v = update ? opt(update, warm[w]) : NULL;
+        if (!v)
+            continue;
+        if (!mxIsDouble(v) || mxIsComplex(v) || mxIsSparse(v))
+            fail("badArgument", "opts.%s must be a real double matrix", warm[w]);
+        size_t rows = mxGetM(v), cols = mxGetN(v);
+        if (w == 1 && (rows == 1 || cols == 1))
+            rows = 1, cols = mxGetNumberOfElements(v);
+        if (cols != d->dims || rows == 0)
+            fail("badArgument", "opts.%s must have %u columns (dims), one point per row; got %zu x %zu", warm[w],
+                 d->dims, mxGetM(v), mxGetN(v));
+        const double *src = mxGetPr(v);
+        double *x = mxMalloc(rows * cols * sizeof *x);
+        for (size_t r = 0; r < rows; ++r)
+            for (size_t c = 0; c < cols; ++c)
+                x[r * cols + c] = w == 1 ? src[c] : src[c * rows + r];
+        call_begin(e, d->fun);
+        MetaoptInt32Result sr = metaopt_de_set_population(d->de, -1, x, rows, d->dims, w == 0);
+        call_end(e);
+        if (sr.error_code != METAOPT_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "metaopt_de_set_population (opts.%s)", warm[w]);
+            fail_call(e, what, sr.error_code, sr.error_message);
+        }
+    }
 }
 
 /* 'de-iteration', instance -> the generation number since 'de-init' */
@@ -339,13 +371,38 @@ void mode_de_iteration(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
 
 /* The stop conditions of 'de-run', lowerCamelCase (the library's stop vocabulary; the earlier
  * names generations, evaluations and time_limit are aliases, canonical_option). */
-static const char *const de_stop_fields[] = {"maxGenerations", "maxEvaluations", "target", "timeLimit", NULL};
+static const char *const de_stop_fields[] = {"maxGenerations", "maxEvaluations", "target", "timeLimit",
+                                            "checkpoint", "checkpointEvery", "resume", NULL};
 
-/* One stop condition of 'de-run' by its lowerCamelCase name. */
-static void de_stop_option(MetaoptDeStop *st, const char *given_name, const mxArray *v) {
+/* The bytes of a checkpoint file (mxMalloc'ed, freed with the MEX call), its length in *len. */
+static uint8_t *read_state_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail("io", "resume: cannot open the checkpoint %s", path);
+    size_t cap = 1 << 16, got;
+    uint8_t *b = mxMalloc(cap);
+    *len = 0;
+    while ((got = fread(b + *len, 1, cap - *len, f)) > 0) {
+        *len += got;
+        if (*len == cap)
+            b = mxRealloc(b, cap *= 2);
+    }
+    fclose(f);
+    return b;
+}
+
+/* One stop condition of 'de-run' by its lowerCamelCase name; `resume` takes the path of a
+ * checkpoint to continue from. */
+static void de_stop_option(MetaoptDeStop *st, const char **resume, const char *given_name, const mxArray *v) {
     char name[64];
     canonical_option(given_name, name, sizeof name);
-    if (strcmp(name, "maxGenerations") == 0) {
+    if (strcmp(name, "checkpoint") == 0) {
+        st->checkpoint_path = string_arg(v, "checkpoint");
+    } else if (strcmp(name, "checkpointEvery") == 0) {
+        st->checkpoint_every_s = real_scalar(v, "checkpointEvery");
+    } else if (strcmp(name, "resume") == 0) {
+        *resume = string_arg(v, "resume");
+    } else if (strcmp(name, "maxGenerations") == 0) {
         st->generations = (uint64_t)int_scalar(v, "maxGenerations", 0, 9007199254740992.0);
     } else if (strcmp(name, "maxEvaluations") == 0) {
         st->evaluations = (uint64_t)int_scalar(v, "maxEvaluations", 0, 9007199254740992.0);
@@ -355,7 +412,10 @@ static void de_stop_option(MetaoptDeStop *st, const char *given_name, const mxAr
     } else if (strcmp(name, "timeLimit") == 0) {
         st->time_limit = real_scalar(v, "timeLimit");
     } else {
-        fail("badOption", "unknown stop condition '%s' (maxGenerations, maxEvaluations, target, timeLimit)", given_name);
+        fail("badOption",
+             "unknown stop condition '%s' (maxGenerations, maxEvaluations, target, timeLimit, checkpoint, "
+             "checkpointEvery, resume)",
+             given_name);
     }
 }
 
@@ -372,7 +432,10 @@ static void de_run_body(void *arg) {
 }
 
 /* 'de-run', instance, [generations ([] or 0: no limit)], then a struct or name/value pairs of
- * 'maxGenerations', 'maxEvaluations', 'target', 'timeLimit' (at least one condition)
+ * 'maxGenerations', 'maxEvaluations', 'target', 'timeLimit' (at least one condition), and
+ * 'checkpoint' (a file the run writes its whole state to when it ends and every
+ * 'checkpointEvery' seconds), 'resume' (a checkpoint file: the run continues the saved one,
+ * its budget and time limit counting from that run's start)
  * -> [value, x, island (1-based), generations, evaluations, seconds, stoppedBy (the library's
  * word: 'budget' (the generations ran), 'evaluations', 'target', 'time_limit', 'interrupted'),
  * precision, fitnessPrecision].
@@ -383,10 +446,11 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
     DeState *d = e->state;
     MetaoptDeStop st = metaopt_de_default_stop();
+    const char *resume = NULL;
     int i = 2;
     if (i < nrhs && !mxIsChar(prhs[i]) && !mxIsStruct(prhs[i])) {
         if (!mxIsEmpty(prhs[i]))
-            de_stop_option(&st, "maxGenerations", prhs[i]);
+            de_stop_option(&st, &resume, "maxGenerations", prhs[i]);
         ++i;
     }
     if (i < nrhs && mxIsStruct(prhs[i])) {
@@ -396,7 +460,7 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
         for (const char *const *k = de_stop_fields; *k; ++k) {
             const mxArray *v = opt(s, *k);
             if (v)
-                de_stop_option(&st, *k, v);
+                de_stop_option(&st, &resume, *k, v);
         }
         ++i;
     }
@@ -404,7 +468,14 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
         char *name = string_arg(prhs[i], "stop condition name");
         if (i + 1 >= nrhs)
             fail("badArgument", "stop condition '%s' has no value", name);
-        de_stop_option(&st, name, prhs[i + 1]);
+        de_stop_option(&st, &resume, name, prhs[i + 1]);
+    }
+    if (resume) {
+        /* the saved run's state; this run continues it */
+        size_t len;
+        uint8_t *bytes = read_state_file(resume, &len);
+        MetaoptInt32Result lr = metaopt_de_load_state(d->de, bytes, len);
+        check_call(e, "metaopt_de_load_state", lr);
     }
     /* an m-function objective runs on this thread (it sees Ctrl-C itself); else a worker */
     MetaoptStopToken *token = d->fun ? NULL : cancel_token();

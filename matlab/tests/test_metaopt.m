@@ -518,6 +518,21 @@ bd = metaopt_mex('bde-run', bp, struct('precision', 'double', 'generationsPerLau
 check(all(abs(bd.bestValue - bc.bestValue) <= 1e-12 * max(abs(bc.bestValue), 1e-300) | ...
           (abs(bd.bestValue) < 1e-12 & abs(bc.bestValue) < 1e-12)) && isequal(bd.generations, bc.generations), ...
       'bde-run: the device equals the CPU backend in double');
+% checkpoints: a batch stopped by a time limit, saved and resumed, ends as the one that never stopped
+bck = [tempname() '.state'];
+bl = bp;
+bl(1).target = [];
+bl(1).generations = 60000;
+bwhole = metaopt_mex('bde-run', bl, struct('cpu', true));
+bcut = metaopt_mex('bde-run', bl, struct('cpu', true, 'timeLimit', 0.02, 'checkpoint', bck));
+bres = metaopt_mex('bde-run', bl, struct('cpu', true, 'resume', bck));
+check(strcmp(bcut.stopReason{1}, 'time_limit') && isequal(bres.bestValue, bwhole.bestValue) && ...
+      isequal(bres.generations, bwhole.generations) && isequal(bres.best, bwhole.best), 'bde-run: resumed from a checkpoint');
+bq = bp;
+bq(2).seed = 2;
+check(strcmp(error_id(@() metaopt_mex('bde-run', bq, struct('cpu', true, 'resume', bck))), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'another problem')), 'bde-run: a checkpoint of other problems is refused');
+delete(bck);
 live0 = metaopt.liveInstances();
 b = metaopt.BatchDE('F6', 4, -5.12, 5.12, 'members', 16, 'generations', 30, 'seed', 40, 'count', 3, 'cpu', true);
 r3 = b.run();
@@ -987,6 +1002,36 @@ check(strcmp(info.stopReason, 'evaluations'), 'DE.run: stopped by maxEvaluations
 [~, ~, info] = d.run('time_limit', 0.05);
 check(strcmp(info.stopReason, 'time_limit'), 'DE.run: stopped by timeLimit (time_limit)');
 check(d.iterate() == info.generations + 1 && isequal(size(d.member(1, 1)), [1 5]), 'DE.iterate and DE.member');
+% checkpoints: a run saved after 15 generations and resumed ends as the one that never stopped
+ck = [tempname() '.state'];
+shade = {'cpu', true, 'precision', 'double', 'algorithm', 'shade', 'initRngSeed', 4};
+dw = metaopt.DE(3, 12, 4, [-5 5], shade{:});
+dw.init('@F8');
+[xw, fw, iw] = dw.run(40);
+d1 = metaopt.DE(3, 12, 4, [-5 5], shade{:});
+d1.init('@F8');
+d1.run('maxGenerations', 15, 'checkpoint', ck, 'checkpointEvery', 0.001);
+d2 = metaopt.DE(3, 12, 4, [-5 5], shade{:});
+d2.init('@F8');
+[x2, f2, i2] = d2.run('maxGenerations', 40, 'resume', ck);
+check(f2 == fw && isequal(x2, xw) && i2.generations == 40 && i2.evaluations == iw.evaluations, ...
+      'DE.run: resumed from a checkpoint, the uninterrupted run');
+d3 = metaopt.DE(3, 12, 4, [-5 5], shade{1:end - 1}, 5);
+d3.init('@F8');
+check(strcmp(error_id(@() d3.run('maxGenerations', 40, 'resume', ck)), 'metaopt:invalidArgument') && ...
+      ~isempty(strfind(LAST_MESSAGE, 'option seeds')), 'DE.run: a checkpoint of other seeds is refused');
+delete(ck);
+% warm starts: opts.x0 the first member, opts.init the population
+dx = metaopt.DE(2, 8, 3, [-5 5], 'cpu', true, 'precision', 'double');
+dx.init('@F1', 'x0', [0 0 0]);
+[~, fx0] = dx.run(1);
+check(fx0 == 0 && isequal(dx.member(1, 1), [0 0 0]), 'DE.init: x0 joins the population');
+dx.init('@F1', 'init', repmat([1 2 3], 16, 1));
+check(isequal(dx.member(2, 8), [1 2 3]), 'DE.init: init is the population');
+check(strcmp(error_id(@() dx.init('@F1', 'x0', [9 0 0])), 'metaopt:invalidArgument'), 'DE.init: x0 outside the limits');
+check(strcmp(error_id(@() dx.init('@F1', 'x0', [0 0])), 'metaopt:badArgument'), 'DE.init: x0 of the wrong size');
+check(strcmp(error_id(@() metaopt.DE(2, 8, 3, [-5 5], 'x0', [0 0 0])), 'metaopt:badOption'), 'DE: x0 is an option of init');
+clear dw d1 d2 d3 dx
 s = metaopt.SAT(fullfile(satlib, 'uf20-91', 'uf20-01.cnf'));
 [x, fval, info] = s.solve('timeLimit', 60);
 check(islogical(x) && numel(x) == 20 && fval == 0 && info.satisfiable && strcmp(info.stopReason, 'target') && ...

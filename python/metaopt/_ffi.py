@@ -464,6 +464,8 @@ class MetaoptDeStop(Structure):
         ("target", c_double),
         ("time_limit", c_double),
         ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -516,6 +518,15 @@ class MetaoptDoubleArrayResult(Structure):
     ]
 
 
+class MetaoptBytesResult(Structure):
+    _fields_ = [
+        ("data", POINTER(c_uint8)),
+        ("length", c_size_t),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 class MetaoptBatchDeProblem(Structure):
     _fields_ = [
         ("function", c_char_p),
@@ -555,6 +566,8 @@ class MetaoptBatchDeStop(Structure):
     _fields_ = [
         ("time_limit", c_double),
         ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -1213,6 +1226,7 @@ STRUCTS = {
     "MetaoptObjective": MetaoptObjective,
     "MetaoptDeRunResult": MetaoptDeRunResult,
     "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
+    "MetaoptBytesResult": MetaoptBytesResult,
     "MetaoptBatchDeProblem": MetaoptBatchDeProblem,
     "MetaoptBatchDeOptions": MetaoptBatchDeOptions,
     "MetaoptBatchDeStop": MetaoptBatchDeStop,
@@ -1383,6 +1397,25 @@ SIGNATURES = {
     "metaopt_de_free": (None, [
         MetaoptDeInstance_p,  # h
     ]),
+    "metaopt_de_save_state": (MetaoptBytesResult, [
+        MetaoptDeInstance_p,  # h
+    ]),
+    "metaopt_de_load_state": (MetaoptInt32Result, [
+        MetaoptDeInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
+    ]),
+    "metaopt_de_population": (MetaoptDoubleArrayResult, [
+        MetaoptDeInstance_p,  # h
+    ]),
+    "metaopt_de_set_population": (MetaoptInt32Result, [
+        MetaoptDeInstance_p,  # h
+        c_int64,  # island
+        POINTER(c_double),  # x
+        c_uint64,  # rows
+        c_uint32,  # dims
+        c_uint8,  # clip
+    ]),
     "metaopt_batch_de_default_problem": (MetaoptBatchDeProblem, []),
     "metaopt_batch_de_default_options": (MetaoptBatchDeOptions, []),
     "metaopt_batch_de_default_stop": (MetaoptBatchDeStop, []),
@@ -1409,6 +1442,14 @@ SIGNATURES = {
     ]),
     "metaopt_batch_de_free": (None, [
         MetaoptBatchDeInstance_p,  # h
+    ]),
+    "metaopt_batch_de_save_state": (MetaoptBytesResult, [
+        MetaoptBatchDeInstance_p,  # h
+    ]),
+    "metaopt_batch_de_load_state": (MetaoptInt32Result, [
+        MetaoptBatchDeInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_device_is_mem_space_valid": (c_uint8, []),
     "metaopt_device_is_valid": (MetaoptInt32Result, [

@@ -9,7 +9,7 @@ from typing import List
 
 import numpy as np
 
-from . import _checks, _ffi, _interrupt, _lib, _precision
+from . import _checks, _ffi, _interrupt, _lib, _precision, _state
 from ._errors import check
 from ._handle import Instance
 from ._objective import Source, as_bytes
@@ -228,17 +228,27 @@ class BatchDE(Instance):
         return BatchDEResult(best_values=values, generations=gens, stop=stops, best=best,
                              precision=_precision.name(r.precision), seconds=float(r.seconds if seconds is None else seconds))
 
-    def run(self, time_limit=None, stop_token=None):
+    def run(self, time_limit=None, stop_token=None, checkpoint=None, checkpoint_every=None, resume=None):
         """Runs every problem until its target or generations, ``time_limit`` seconds (None: no
         limit) or ``stop_token``/``metaopt.interrupt()``; may be called again to go on. Ctrl-C
-        stops it and raises ``metaopt.Interrupted`` with the ``BatchDEResult`` so far."""
+        stops it and raises ``metaopt.Interrupted`` with the ``BatchDEResult`` so far.
+
+        Checkpoints: ``checkpoint`` a file the run writes every problem's state to when it ends
+        (interrupted or not) and every ``checkpoint_every`` seconds between launches; ``resume``
+        (a ``metaopt.State`` of ``state()``, its bytes, or a checkpoint file's path) first loads
+        that state (as ``load_state``), and the run goes on as the one that never stopped."""
         stop_token = _interrupt.token_arg(stop_token)
+        resume = _state.resume_arg(resume)
         L = _lib.lib()
         s = L.metaopt_batch_de_default_stop()
         if time_limit is not None:
             s.time_limit = _checks.real("time_limit", time_limit)
             if s.time_limit < 0:
                 raise ValueError(f"time_limit must be >= 0, got {time_limit}")
+        keep_path = []
+        _state.set_checkpoint(s, checkpoint, checkpoint_every, keep_path)
+        if resume is not None:
+            self.load_state(resume)
         with self._use("run") as h:
             r, caught = _interrupt.run(L.metaopt_batch_de_run, (h, ctypes.byref(s)), s, stop_token, "BatchDE.run")
             s.stop_token = None
@@ -250,6 +260,24 @@ class BatchDE(Instance):
         if caught is not None:
             _interrupt.raise_interrupted(caught, result, "BatchDE.run")
         return result
+
+    def state(self):
+        """Every problem's state (populations, values, adaptive memories and archives, jDE100's
+        per-member F and CR, counters, generations, statuses) as a ``metaopt.State`` (bytes: it
+        pickles and saves), from which ``load_state`` (or ``run(resume=...)``) continues."""
+        L = _lib.lib()
+        with self._use("state") as h:
+            return _state.saved(L, L.metaopt_batch_de_save_state, h, "metaopt_batch_de_save_state")
+
+    def load_state(self, state):
+        """Continues from ``state`` (a ``metaopt.State``, its bytes, or a checkpoint file's path)
+        on a batch made of the same problems and options (the state holds no problem: a
+        ``BatchDE`` is rebuilt from its arguments, then ``load_state``). Another problem set,
+        precision, placement, backend or library version, and damaged bytes, raise
+        ``MetaoptError`` naming ``state`` and saying what differs."""
+        L = _lib.lib()
+        with self._use("load_state") as h:
+            _state.load(L.metaopt_batch_de_load_state, h, state, "metaopt_batch_de_load_state")
 
     def results(self):
         """The per-problem results as they stand, without running."""
@@ -273,10 +301,13 @@ class BatchDE(Instance):
             return v
 
 
-def run(function, dims, lower, upper, time_limit=None, stop_token=None, **options) -> BatchDEResult:
-    """``BatchDE(...).run(time_limit, stop_token)`` in one call, the batch freed after."""
+def run(function, dims, lower, upper, time_limit=None, stop_token=None, checkpoint=None, checkpoint_every=None,
+        resume=None, **options) -> BatchDEResult:
+    """``BatchDE(...).run(time_limit, stop_token, checkpoint, checkpoint_every, resume)`` in one
+    call, the batch freed after."""
     with BatchDE(function, dims, lower, upper, **options) as b:
-        return b.run(time_limit=time_limit, stop_token=stop_token)
+        return b.run(time_limit=time_limit, stop_token=stop_token, checkpoint=checkpoint,
+                     checkpoint_every=checkpoint_every, resume=resume)
 
 
 __all__ = ["BatchDE", "BatchDEResult", "MUTATIONS", "BOUNDS", "run"]

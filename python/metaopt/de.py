@@ -8,7 +8,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from . import _checks, _ffi, _interrupt, _lib, _precision
+from . import _checks, _ffi, _interrupt, _lib, _precision, _state
 from ._errors import MetaoptError, check, check_int, take_string
 from ._handle import Instance
 from ._objective import as_bytes, make_objective
@@ -163,7 +163,11 @@ class IslandDE(Instance):
     and ``"jso"`` shrink the population linearly to 4 members (needed by those two).
 
     Nothing runs until ``init(objective, mutation, migration, period)``; then ``iteration()``
-    or ``run(...)``, and ``bests_fitness()``, ``best(p)``, ``x(p, m)`` read the populations.
+    or ``run(...)``, and ``bests_fitness()``, ``best(p)``, ``x(p, m)``, ``population()`` read
+    the populations; ``set_population(x)`` sets members from given points (a warm start).
+    Checkpoints: ``state()`` gives the whole state as a ``metaopt.State``, ``load_state(state)``
+    (after ``init`` on an instance of the same settings) continues from it, and ``run`` writes
+    checkpoint files (``checkpoint=``, ``checkpoint_every=``) and resumes (``resume=``).
     Settings the library refuses (a < b, names, member counts, CR in [0, 1], ...) raise
     ``MetaoptError`` naming the argument.
     """
@@ -315,17 +319,26 @@ class IslandDE(Instance):
         with self._use("iteration") as h:
             return self._check(_lib.lib().metaopt_de_iteration(h), "metaopt_de_iteration").result
 
-    def run(self, generations=None, evaluations=None, target=None, time_limit=None, stop_token=None):
+    def run(self, generations=None, evaluations=None, target=None, time_limit=None, stop_token=None,
+            checkpoint=None, checkpoint_every=None, resume=None):
         """Generations until one condition holds (at least one is needed): ``generations`` and
         ``evaluations`` of this call, the best value at most ``target``, ``time_limit``
         seconds of this call, or a stop request: ``stop_token`` (a ``metaopt.StopToken``)
         requested or ``metaopt.interrupt()`` called (then ``stop == "interrupted"``).
         Returns a ``DEResult``.
 
+        Checkpoints: ``checkpoint`` a file the run writes its whole state to when it ends
+        (interrupted or not) and every ``checkpoint_every`` seconds between generations;
+        ``resume`` (a ``metaopt.State`` of ``state()``, its bytes, or a checkpoint file's path)
+        first loads that state (as ``load_state``), and the run continues the saved one: its
+        ``generations``, ``evaluations`` and ``time_limit`` count from the saved run's start, so
+        it ends as the run that never stopped.
+
         Ctrl-C stops the run within about a generation and raises ``metaopt.Interrupted`` (a
         ``KeyboardInterrupt``) whose ``result`` is the ``DEResult`` so far; the instance keeps
         its state (``bests_fitness``, ``best``, ``x`` give the populations so far)."""
         stop_token = _interrupt.token_arg(stop_token)
+        resume = _state.resume_arg(resume)
         L = _lib.lib()
         s = L.metaopt_de_default_stop()
         if generations is not None:
@@ -339,6 +352,10 @@ class IslandDE(Instance):
             s.time_limit = _checks.real("time_limit", time_limit, finite=False)
             if s.time_limit <= 0:
                 raise ValueError(f"time_limit must be > 0 seconds, got {s.time_limit}")
+        keep_path = []
+        _state.set_checkpoint(s, checkpoint, checkpoint_every, keep_path)
+        if resume is not None:
+            self.load_state(resume)
         with self._use("run") as h:
             r, caught = _interrupt.run(L.metaopt_de_run, (h, ctypes.byref(s)), s, stop_token, "IslandDE.run")
             try:
@@ -360,6 +377,58 @@ class IslandDE(Instance):
         if caught is not None:
             _interrupt.raise_interrupted(caught, result, "IslandDE.run")
         return result
+
+    def state(self):
+        """The whole state (every population and its values, the adaptive variants' memories,
+        archives, per-member F and CR and counters, the generation and evaluation counts, the
+        last run's progress and time) as a ``metaopt.State`` (bytes: it pickles and saves), from
+        which ``load_state`` (or ``run(resume=...)``) continues. Needs ``init``."""
+        L = _lib.lib()
+        with self._use("state") as h:
+            return _state.saved(L, L.metaopt_de_save_state, h, "metaopt_de_save_state")
+
+    def load_state(self, state):
+        """Continues from ``state`` (a ``metaopt.State``, its bytes, or a checkpoint file's path):
+        on an instance made with the saved one's settings and ``init`` with its objective,
+        mutation and migration (the state holds no objective: an ``IslandDE`` is rebuilt from
+        its settings, then ``load_state``), the populations, values, adaptive state and counters
+        become the saved ones, and the next ``run`` continues the saved run. Another objective,
+        setting, backend or library version, and damaged bytes, raise ``MetaoptError`` naming
+        ``state`` and saying what differs."""
+        L = _lib.lib()
+        with self._use("load_state") as h:
+            _state.load(L.metaopt_de_load_state, h, state, "metaopt_de_load_state")
+
+    def population(self):
+        """Every member, ``(islands * members, dims)``, row ``p * members + m``."""
+        with self._use("population") as h:
+            x = _doubles(_lib.lib().metaopt_de_population(h), "metaopt_de_population")
+        return x.reshape(self.islands * self.members, self.dims)
+
+    def set_population(self, x, island=None, clip=False):
+        """A warm start after ``init``: the points ``x`` (one point of ``dims`` values, or rows of
+        them) replace the first members, in the order ``p * members + m`` (one point: member 0
+        of population 0, as scipy's ``x0``; ``(islands * members, dims)``: every member), or with
+        ``island`` the first members of that population (at most ``members`` rows); then every
+        member is evaluated afresh (``islands * members`` evaluations). Points outside the
+        limits are clipped to them with ``clip``, else refused; NaN and infinite values are
+        refused. The generation count stays."""
+        a = _checks.numeric_array("x", x)
+        if a.ndim == 1:
+            a = a.reshape(1, -1)
+        if a.ndim != 2 or a.shape[1] != self.dims or a.shape[0] == 0:
+            raise ValueError(f"x must hold points of dims = {self.dims} values (shape (n, {self.dims})), "
+                             f"got shape {np.shape(x)}")
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        if not np.all(np.isfinite(a)):
+            r, c = (int(v[0]) for v in np.nonzero(~np.isfinite(a)))
+            raise ValueError(f"x contains NaN or infinite values (row {r}, dimension {c})")
+        p = -1 if island is None else self._population(island)
+        clip = _checks.flag("clip", clip)
+        with self._use("set_population") as h:
+            r = _lib.lib().metaopt_de_set_population(
+                h, p, a.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), a.shape[0], self.dims, int(clip))
+            self._check(r, "metaopt_de_set_population")
 
     def bests_fitness(self):
         """The best value of every population (the thesis's ``getBestsFitness``), ``(islands,)``."""

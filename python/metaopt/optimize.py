@@ -186,6 +186,7 @@ def minimize(
     *,
     atol: float = 0.0,
     stop_token: Optional[_interrupt.StopToken] = None,
+    init=None,
     **options: Any,
 ) -> OptimizeResult:
     """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
@@ -204,8 +205,8 @@ def minimize(
     method : "de" or "hc12"
         Island differential evolution, or HC12 (a hill climber over a binary grid with restarts).
     x0 : array-like, optional
-        HC12: the start of the first run. DE: evaluated first and returned if nothing better is
-        found (the library draws the initial population itself).
+        HC12: the start of the first run. DE: it replaces the first member of the initial
+        population (as scipy's ``differential_evolution``), so the result is at least as good.
     args : tuple
         Extra arguments of ``fun``.
     maxiter : int, optional
@@ -239,6 +240,11 @@ def minimize(
         on the CPU backend, else single; ``"double"`` is refused by a device without fp64.
         ``result.precision`` says which the library used (``result.precision_note`` when auto
         chose single).
+    init : array-like, optional
+        DE: the initial population instead of the library's draw, of shape
+        ``(islands * members, dims)`` (row ``p * members + m``) or ``(members, dims)`` (every
+        island starts from it); points outside ``bounds`` are clipped to them, as scipy clips
+        its ``init`` array. With ``x0`` too, ``x0`` then replaces the first member.
     stop_token : metaopt.StopToken, optional
         Requested from another thread (``stop_token.request()``), or ``metaopt.interrupt()``
         called, it stops the solver at its next generation / climb step: the result is the best
@@ -303,6 +309,8 @@ def minimize(
         x0 = _checks.vector("x0", x0, np.float64, length=dims, finite=True)
         if np.any(x0 < b[:, 0]) or np.any(x0 > b[:, 1]):
             raise ValueError("x0 must lie within bounds")
+    if init is not None and method != "de":
+        raise ValueError("init (an initial population) is for method='de'")
     allowed = _DE_OPTIONS if method == "de" else _HC12_OPTIONS
     unknown = sorted(set(options) - set(allowed))
     if unknown:
@@ -313,8 +321,9 @@ def minimize(
     # so minimize calls on different devices may run from different threads
     try:
         solve = _minimize_de if method == "de" else _minimize_hc12
+        extra = dict(init=init) if method == "de" else {}
         res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
-                    _Stopper(stop_token), device=number)
+                    _Stopper(stop_token), device=number, **extra)
     except Interrupted as e:
         if isinstance(e.result, OptimizeResult):
             e.result["device"] = _device_label(number, cpu)
@@ -368,15 +377,23 @@ _STOP_WORDS = {
 }
 
 
-def _x0_candidate(objective, x0):
-    """(value, x0) of the start point for DE, evaluated once, or None."""
-    if x0 is None or not isinstance(objective, _Objective):
-        return None
-    return float(objective(x0[np.newaxis])[0]), x0
+def _init_population(init, islands, members, dims):
+    """``init`` as the ``(islands * members, dims)`` initial population (a ``(members, dims)``
+    array repeated for every island)."""
+    a = _checks.numeric_array("init", init)
+    shapes = ((islands * members, dims), (members, dims))
+    if a.ndim != 2 or a.shape not in shapes:
+        raise ValueError(f"init must have shape (islands * members, dims) = {shapes[0]} or (members, dims) = "
+                         f"{shapes[1]}, got {a.shape}")
+    a = np.asarray(a, dtype=np.float64)
+    if not np.all(np.isfinite(a)):
+        r, c = (int(v[0]) for v in np.nonzero(~np.isfinite(a)))
+        raise ValueError(f"init contains NaN or infinite values (row {r}, dimension {c})")
+    return np.ascontiguousarray(np.tile(a, (islands, 1)) if a.shape[0] == members else a)
 
 
 def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper,
-                 device=None):
+                 device=None, init=None):
     dims = b.shape[0]
     maxiter = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
     popsize = 15 if popsize is None else _checks.integer("popsize", popsize, 1, None)
@@ -395,8 +412,8 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         time_limit = _checks.real("time_limit", time_limit)
         if time_limit <= 0:
             raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+    population = None if init is None else _init_population(init, islands, members, dims)
     start = time.perf_counter()
-    candidate = _x0_candidate(objective, x0)
     de = IslandDE(
         islands, members, dims, b, options.get("bounds_correction", "COTN"),
         f_mode=options.get("f_mode", "linspace"), f_min=options.get("f_min", 0.5), f_max=options.get("f_max", 0.9),
@@ -406,6 +423,14 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
     follow = isinstance(objective, _Objective)
     with de:
         de.init(objective, options.get("mutation", "DE/rand/1"), migration, period)
+        # the given initial population, then x0 as its first member (scipy's x0): every member
+        # evaluated afresh, so the energies below are the population's
+        if population is not None:
+            if x0 is not None:
+                population[0] = x0
+            de.set_population(population, clip=True)
+        elif x0 is not None:
+            de.set_population(x0)
         E = X = None
         if follow:  # the initial population, row p * members + m
             E, X = objective.last_f.copy(), objective.last_x.copy()
@@ -423,10 +448,10 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         x, value = de.best(p), float(bests[p])
         precision_used, note = de.precision, de.precision_note
     res = OptimizeResult(x=x, fun=value)
-    if candidate is not None and candidate[0] < value:
-        res.update(x=candidate[1].copy(), fun=candidate[0])
+    # the library's initial population, and the given one evaluated once more
+    made = islands * members * (gen + 1 + (population is not None or x0 is not None))
     res.update(
-        nfev=objective.nfev if follow else islands * members * (gen + 1), nit=gen, convergence=convergence,
+        nfev=objective.nfev if follow else made, nit=gen, convergence=convergence,
         precision=precision_used, precision_note=note, seconds=time.perf_counter() - start, seed=seed,
         islands=islands, members=members,
     )

@@ -102,7 +102,7 @@ impl Params {
 }
 
 /// The state of one population: its memories, archive and size.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Island {
     /// Memories of F and CR (NaN in `m_cr`: L-SHADE's terminal value ⊥, CR = 0 from then on).
     pub m_f: Vec<f64>,

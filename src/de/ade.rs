@@ -95,7 +95,7 @@ impl Shape {
 }
 
 /// One island's adaptation: memories, archive, counters (the device's mem, arc and counters).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct State {
     /// M_F and M_CR (NaN in `m_cr`: the terminal value ⊥).
     pub m_f: Vec<f64>,

@@ -25,6 +25,7 @@ use crate::interrupt::{check_time_limit, StopToken};
 use crate::objective::{check_intervals, fp_bytes, fp_values, Objective};
 use crate::precision::Precision;
 use crate::problem::functions::{self, FunctionInfo};
+use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
 use crate::run::{Driver, StopReason};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
@@ -220,6 +221,29 @@ impl Default for BatchOptions {
 pub struct BatchStop {
     pub time_limit: Option<Duration>,
     pub token: Option<StopToken>,
+    /// Where and how often the run writes its checkpoint (every problem's state, from which
+    /// [`BatchDe::load_state`] continues): between launches when due, and when the run ends,
+    /// whatever ended it. None: no file.
+    pub checkpoint: Option<Checkpointing>,
+}
+
+/// What a checkpoint of a batch holds: every problem's state as its backend keeps it (the CPU
+/// engine's vectors, or the device's buffers in their layout and precision), the reasons of the
+/// problems cut short, and the seconds the run had taken.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+enum BatchState {
+    Cpu(Vec<CpuState>),
+    /// X, Fx, the statuses, the generations, jDE100's F, CR and counters, the adaptive
+    /// variants' memories, archives and ranks, the best-ever rows and values.
+    Device(Vec<Vec<u8>>),
+    Split(Vec<BatchState>),
+}
+
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+struct BatchSaved {
+    state: BatchState,
+    cut: Vec<Option<StopReason>>,
+    elapsed: f64,
 }
 
 /// A batch's figures between two launches, as [`BatchDe::run_observed`] reports them.
@@ -422,7 +446,7 @@ fn validate(
 }
 
 /// A problem's state on the CPU: X member by member (`x[m * nn + n]`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 struct CpuState {
     x: Vec<f64>,
     fx: Vec<f64>,
@@ -1007,6 +1031,81 @@ impl DeviceBatch {
             self.gens.to_vec(&self.queue)?,
         ))
     }
+
+    /// The buffers a problem's course reads from one launch to the next (the trials are made
+    /// afresh each generation), as bytes.
+    fn save(&self) -> Result<Vec<Vec<u8>>> {
+        let q = &self.queue;
+        let words32 = |v: Vec<u32>| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        let words64 = |v: Vec<u64>| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        Ok(vec![
+            self.x.to_vec(q)?,
+            self.fx.to_vec(q)?,
+            words32(self.state.to_vec(q)?),
+            words64(self.gens.to_vec(q)?),
+            self.jf.to_vec(q)?,
+            words64(self.jst.to_vec(q)?),
+            self.am.to_vec(q)?,
+            self.aa.to_vec(q)?,
+            words32(self.au.to_vec(q)?),
+            self.bx.to_vec(q)?,
+            self.bf.to_vec(q)?,
+        ])
+    }
+
+    /// Writes back the buffers of [`DeviceBatch::save`] (each its size, else nothing written).
+    fn restore(&mut self, b: &[Vec<u8>]) -> Result<()> {
+        let bytes8 = [
+            self.x.len(),
+            self.fx.len(),
+            self.jf.len(),
+            self.am.len(),
+            self.aa.len(),
+            self.bx.len(),
+            self.bf.len(),
+        ];
+        let want = [
+            bytes8[0],
+            bytes8[1],
+            self.state.len() * 4,
+            self.gens.len() * 8,
+            bytes8[2],
+            self.jst.len() * 8,
+            bytes8[3],
+            bytes8[4],
+            self.au.len() * 4,
+            bytes8[5],
+            bytes8[6],
+        ];
+        if b.len() != want.len() || b.iter().zip(&want).any(|(v, &w)| v.len() != w) {
+            return Err(Error::arg(
+                "state",
+                "a corrupt checkpoint: its buffers do not match the batch's sizes",
+            ));
+        }
+        let q = &self.queue;
+        let w32 = |v: &[u8]| -> Vec<u32> {
+            v.chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect()
+        };
+        let w64 = |v: &[u8]| -> Vec<u64> {
+            v.chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect()
+        };
+        self.x.write(q, &b[0])?;
+        self.fx.write(q, &b[1])?;
+        self.state.write(q, &w32(&b[2]))?;
+        self.gens.write(q, &w64(&b[3]))?;
+        self.jf.write(q, &b[4])?;
+        self.jst.write(q, &w64(&b[5]))?;
+        self.am.write(q, &b[6])?;
+        self.aa.write(q, &b[7])?;
+        self.au.write(q, &w32(&b[8]))?;
+        self.bx.write(q, &b[9])?;
+        self.bf.write(q, &b[10])
+    }
 }
 
 enum Inner {
@@ -1025,6 +1124,14 @@ pub struct BatchDe {
     k: u32,
     /// Stop reasons of the problems stopped by time or interruption (None: by status).
     cut: Vec<Option<StopReason>>,
+    /// The problems as given and the placement, for a checkpoint's header.
+    given: Vec<BatchProblem>,
+    placement: Placement,
+    /// Seconds the last run had taken (or a loaded state's run), for a checkpoint.
+    elapsed: f64,
+    /// A loaded state whose run the next [`BatchDe::run`] continues (its clock counting
+    /// `elapsed`).
+    resumed: bool,
 }
 
 impl BatchDe {
@@ -1101,6 +1208,10 @@ impl BatchDe {
             double,
             k: options.generations_per_launch,
             cut: vec![None; n],
+            given: problems,
+            placement: options.placement,
+            elapsed: 0.0,
+            resumed: false,
         })
     }
 
@@ -1163,6 +1274,10 @@ impl BatchDe {
             double,
             k: options.generations_per_launch,
             cut: vec![None; n],
+            given: problems,
+            placement: options.placement,
+            elapsed: 0.0,
+            resumed: false,
         })
     }
 
@@ -1223,8 +1338,120 @@ impl BatchDe {
                     .try_for_each(|(s, p)| p.advance(s, k as u64, double))
             }
             Inner::Device(d) => d.launch(n, k),
-            Inner::Split(parts, _) => parts.iter_mut().try_for_each(|p| p.step(k)),
+            Inner::Split(parts, ranges) => {
+                // each device its block, from its own thread
+                let mut slots = vec![(); ranges.last().map_or(0, |r| r.end)];
+                crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.step(k)).map(|_| ())
+            }
         }
+    }
+
+    /// What a checkpoint of this batch is checked against: every problem as given (function,
+    /// source and data, sizes, bounds, parameters, seed, budget, target), the precision, the
+    /// placement, the backend and the device count. The time limit is not in it.
+    fn header(&self) -> Header {
+        let devices = match &self.inner {
+            Inner::Cpu(_) => 0,
+            Inner::Device(_) => 1,
+            Inner::Split(p, _) => p.len(),
+        };
+        Header::new(
+            "batch_de",
+            checkpoint::fingerprint(
+                "batched DE",
+                &format!("{} problems", self.given.len()),
+                &[format!("{:?}", self.given).as_bytes()],
+            ),
+        )
+        .option("precision", if self.double { "double" } else { "single" })
+        .option("placement", format!("{:?}", self.placement))
+        .option("backend", if devices == 0 { "cpu" } else { "device" })
+        .devices(devices)
+    }
+
+    fn saved(&self) -> Result<BatchState> {
+        Ok(match &self.inner {
+            Inner::Cpu(s) => BatchState::Cpu(s.clone()),
+            Inner::Device(d) => BatchState::Device(d.save()?),
+            Inner::Split(parts, _) => {
+                BatchState::Split(parts.iter().map(|p| p.saved()).collect::<Result<_>>()?)
+            }
+        })
+    }
+
+    fn restore(&mut self, state: BatchState) -> Result<()> {
+        let bad = || {
+            Error::arg(
+                "state",
+                "a corrupt checkpoint: its problems' states do not match the batch",
+            )
+        };
+        match (&mut self.inner, state) {
+            (Inner::Cpu(states), BatchState::Cpu(saved)) => {
+                if saved.len() != states.len() {
+                    return Err(bad());
+                }
+                for (p, s) in self.probs.iter().zip(&saved) {
+                    let fits = s.status == NEW
+                        || (s.x.len() == p.np * p.nn
+                            && s.fx.len() == p.np
+                            && s.best < p.np
+                            && (p.jde.is_none() || s.bx.len() == p.nn)
+                            && s.ade.is_some() == p.ade.is_some());
+                    if !fits {
+                        return Err(bad());
+                    }
+                }
+                *states = saved;
+                Ok(())
+            }
+            (Inner::Device(d), BatchState::Device(b)) => d.restore(&b),
+            (Inner::Split(parts, _), BatchState::Split(saved)) if saved.len() == parts.len() => {
+                for (p, s) in parts.iter_mut().zip(saved) {
+                    p.restore(s)?;
+                }
+                Ok(())
+            }
+            // the header's backend and device count agree: only a damaged state gets here
+            _ => Err(bad()),
+        }
+    }
+
+    /// Every problem's state (populations, values, adaptive memories and archives, jDE100's
+    /// per-member F and CR, counters and best ever, generations, statuses), the reasons of the
+    /// problems cut short and the seconds taken, as checkpoint bytes; [`load_state`] continues
+    /// from them.
+    ///
+    /// [`load_state`]: BatchDe::load_state
+    pub fn save_state(&self) -> Result<Vec<u8>> {
+        checkpoint::encode(
+            &self.header(),
+            &BatchSaved {
+                state: self.saved()?,
+                cut: self.cut.clone(),
+                elapsed: self.elapsed,
+            },
+        )
+    }
+
+    /// Continues from checkpoint `bytes` (of [`save_state`](Self::save_state) or a checkpoint
+    /// file) on a batch made of the same problems, options, backend and device count: every
+    /// problem's state becomes the saved one, and the next [`run`](Self::run) goes on as the
+    /// run that never stopped (its time limit counting the time already taken). Errors name
+    /// `state` and say what differs; a refused state changes nothing.
+    pub fn load_state(&mut self, bytes: &[u8]) -> Result<()> {
+        let s: BatchSaved = checkpoint::decode(bytes, &self.header(), "state")?;
+        if s.cut.len() != self.probs.len() {
+            return Err(Error::arg(
+                "state",
+                "a corrupt checkpoint: its problems' states do not match the batch",
+            ));
+        }
+        self.restore(s.state)?;
+        self.cut = s.cut;
+        self.elapsed = s.elapsed;
+        self.resumed = true;
+        Ok(())
     }
 
     /// Runs until every problem reached its target or budget, the time limit passed or the stop
@@ -1252,13 +1479,28 @@ impl BatchDe {
         mut progress: Option<ProgressFn<'_>>,
     ) -> Result<Vec<BatchResult>> {
         check_time_limit(stop.time_limit, "time_limit")?;
-        if let Inner::Split(parts, ranges) = &mut self.inner {
+        if let Some(c) = &stop.checkpoint {
+            c.check("checkpoint")?;
+        }
+        // a resumed run's clock counts the time the run had taken (another run's its own)
+        let before = if std::mem::take(&mut self.resumed) {
+            self.elapsed
+        } else {
+            0.0
+        };
+        let t0 = checkpoint::resumed_start(Instant::now(), before);
+        // (a checkpointing or resumed run takes the loop below, which steps every device at
+        // once and writes one state of all)
+        if let (Inner::Split(parts, ranges), None, 0.0) =
+            (&mut self.inner, &stop.checkpoint, before)
+        {
             // each device runs its block on its own thread, with its own launch sizes (a
             // problem's result does not depend on them)
             let mut slots = vec![(); ranges.last().map_or(0, |r| r.end)];
             let Some(progress) = progress else {
                 let rs =
                     crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.run(stop))?;
+                self.elapsed = t0.elapsed().as_secs_f64();
                 return Ok(rs.into_iter().flatten().collect());
             };
             let problems = slots.len();
@@ -1284,9 +1526,11 @@ impl BatchDe {
                     }),
                 )
             })?;
+            self.elapsed = t0.elapsed().as_secs_f64();
             return Ok(rs.into_iter().flatten().collect());
         }
-        let mut driver = Driver::new(Instant::now(), stop.time_limit, stop.token.as_ref());
+        let mut driver = Driver::new(t0, stop.time_limit, stop.token.as_ref());
+        let mut schedule = Schedule::new(stop.checkpoint.as_ref());
         self.cut.iter_mut().for_each(|c| *c = None);
         // the first launch is short and timed (one generation under a time limit), the next
         // sized by the driver to end before the time left, never more than
@@ -1332,7 +1576,14 @@ impl BatchDe {
             let k = driver.next_size(first as u64, self.k as u64, 0) as u32;
             driver.step(k as u64, |k| self.step(k as u32))?;
             (st, gens) = self.statuses()?;
+            if schedule.due() {
+                self.elapsed = t0.elapsed().as_secs_f64();
+                schedule.write(|| self.save_state())?;
+            }
         }
+        self.elapsed = t0.elapsed().as_secs_f64();
+        // the run's end, whatever ended it, is a checkpoint
+        schedule.write(|| self.save_state())?;
         self.results()
     }
 

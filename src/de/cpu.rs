@@ -9,11 +9,11 @@
 use super::ade;
 use super::config::Algorithm;
 use super::config::{Config, Mutation};
-use super::engine::{Engine, Start};
+use super::engine::{Engine, EngineState, Start};
 use super::jde::{self, JdeState};
 use super::ops::{self, Move};
 use super::pace::{in_pieces, Cut, Rate};
-use crate::error::{try_filled, Result};
+use crate::error::{try_filled, Error, Result};
 use crate::objective::{evaluate_points, Objective};
 use crate::problem::functions::FunctionInfo;
 use rayon::prelude::*;
@@ -181,6 +181,12 @@ impl CpuDe {
     /// Evaluation and selection of the trials, in pieces of rows under a cut: returns the rows
     /// evaluated and selected (all, or a leading range when the cut came due).
     fn evaluate(&mut self, cut: Option<&Cut>) -> Result<u64> {
+        self.evaluate_from(0, cut)
+    }
+
+    /// [`CpuDe::evaluate`] of the trials from row `from` on (the earlier ones evaluated and
+    /// selected already): returns the rows evaluated and selected, `from` included.
+    fn evaluate_from(&mut self, from: usize, cut: Option<&Cut>) -> Result<u64> {
         let nn = self.cfg.nn as usize;
         let count = self.fy.len();
         let y = std::mem::take(&mut self.y);
@@ -191,7 +197,8 @@ impl CpuDe {
             Some(Eval::Other(Objective::Callback(_))) => Cut::with_limit(cut),
             _ => cut,
         };
-        let done = in_row_pieces(count, cut, &mut rate, |a, b| {
+        let done = in_row_pieces(count - from, cut, &mut rate, |a, b| {
+            let (a, b) = (a + from, b + from);
             if a == 0 && b == count {
                 fy = self.values(&y)?;
             } else {
@@ -199,7 +206,8 @@ impl CpuDe {
                 fy[a..b].copy_from_slice(&v);
             }
             Ok(())
-        });
+        })
+        .map(|d| d + from as u64);
         self.rates[2] = rate;
         self.y = y;
         // the values as the fitness precision stores them, before any comparison
@@ -208,7 +216,7 @@ impl CpuDe {
         }
         self.fy = fy;
         let done = done? as usize;
-        self.select(0..done);
+        self.select(from..done);
         Ok(done as u64)
     }
 
@@ -523,6 +531,116 @@ impl Engine for CpuDe {
     fn configure(&mut self, cfg: &Config) -> Result<()> {
         self.cfg = cfg.clone();
         Ok(())
+    }
+
+    fn resume_generation(&mut self, _gen: u64, from: u64, cut: Option<&Cut>) -> Result<u64> {
+        // only the fixed DE's generations are cut midway; Y holds their trials
+        self.evaluate_from(from as usize, cut)
+    }
+
+    fn save(&mut self, trials: bool) -> Result<EngineState> {
+        let (y, fy) = if trials {
+            (self.y.clone(), self.fy.clone())
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        Ok(EngineState::Cpu {
+            x: self.x.clone(),
+            fx: self.fx.clone(),
+            y,
+            fy,
+            ade: self.ade.as_ref().map(|(_, st)| st.clone()),
+            jde: self
+                .jde
+                .as_ref()
+                .map(|j| (j.f.clone(), j.cr.clone(), j.st.clone())),
+        })
+    }
+
+    fn restore(&mut self, state: EngineState) -> Result<()> {
+        let EngineState::Cpu {
+            x,
+            fx,
+            y,
+            fy,
+            ade,
+            jde,
+        } = state
+        else {
+            return Err(super::state::refused("the CPU backend", &state));
+        };
+        let (np, nm) = (self.cfg.np as usize, self.cfg.nm as usize);
+        if x.len() != self.x.len() || fx.len() != self.fx.len() {
+            return Err(super::state::corrupt("populations"));
+        }
+        if !y.is_empty() && (y.len() != self.y.len() || fy.len() != self.fy.len()) {
+            return Err(super::state::corrupt("trials"));
+        }
+        match (&mut self.ade, ade) {
+            (Some((shape, st)), Some(saved)) => {
+                let nn = self.cfg.nn as usize;
+                if saved.len() != np
+                    || saved.iter().any(|s| {
+                        s.m_f.len() != shape.par.h
+                            || s.m_cr.len() != shape.par.h
+                            || s.arc.len() != shape.acap as usize * nn
+                    })
+                {
+                    return Err(super::state::corrupt("adaptive states"));
+                }
+                *st = saved;
+            }
+            (None, None) => {}
+            _ => return Err(super::state::corrupt("adaptive states")),
+        }
+        match (&mut self.jde, jde) {
+            (Some(j), Some((f, cr, st))) => {
+                if f.len() != np * nm || cr.len() != np * nm || st.len() != np {
+                    return Err(super::state::corrupt("jde100 states"));
+                }
+                (j.f, j.cr, j.st) = (f, cr, st);
+            }
+            (None, None) => {}
+            _ => return Err(super::state::corrupt("jde100 states")),
+        }
+        self.x = x;
+        self.fx = fx;
+        if !y.is_empty() {
+            self.y = y;
+            self.fy = fy;
+        }
+        Ok(())
+    }
+
+    fn population(&mut self) -> Result<Vec<f64>> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        Ok(self
+            .x
+            .chunks_exact((nm + 1) * nn)
+            .flat_map(|xp| xp[..nm * nn].iter().copied())
+            .collect())
+    }
+
+    fn set_population(&mut self, x: &[f64]) -> Result<()> {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        if x.len() != self.y.len() {
+            return Err(Error::arg(
+                "population",
+                format!("{} values; expected {}", x.len(), self.y.len()),
+            ));
+        }
+        // as the initial population: X and Y take the rows, every member's value is made afresh
+        self.y.copy_from_slice(x);
+        self.x
+            .par_chunks_mut((nm + 1) * nn)
+            .zip(x.par_chunks(nm * nn))
+            .for_each(|(xp, rows)| xp[..nm * nn].copy_from_slice(rows));
+        self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
+        self.evaluate(None).map(|_| ())
+    }
+
+    fn devices(&self) -> usize {
+        0
     }
 
     fn describe(&self) -> String {

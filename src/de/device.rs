@@ -5,7 +5,7 @@
 use super::adapt::{self, AdaptBackend, Adaptive, ArchiveMove, Plan};
 use super::config::Algorithm;
 use super::config::{Config, Mutation, Selection};
-use super::engine::{Engine, Start};
+use super::engine::{Engine, EngineState, Start};
 use super::jde::{self, JdeState};
 use super::ops::{cr_threshold, MigrationView, Move};
 use super::pace::{in_pieces, Cut, Rate};
@@ -582,6 +582,13 @@ impl DeviceDe {
     /// every one, or under a due cut a leading range of them (a multiple of the group size), the
     /// rest left unselected; the bests are ranked either way.
     fn evaluate(&mut self, cut: Option<&Cut>) -> Result<u64> {
+        self.evaluate_from(0, cut)
+    }
+
+    /// [`DeviceDe::evaluate`] of the trials from `from` on (a multiple of the group size: the
+    /// earlier ones evaluated and selected already); returns the trials evaluated and selected,
+    /// `from` included.
+    fn evaluate_from(&mut self, from: usize, cut: Option<&Cut>) -> Result<u64> {
         let (np, nm, nn) = self.sizes();
         let count = np as usize * nm as usize;
         let wg1 = self.k()?.wg1;
@@ -599,17 +606,21 @@ impl DeviceDe {
             let nnu = nn as usize;
             // the callback gets the whole generation in one call unless a time limit needs pieces
             let done = in_pieces(
-                count as u64,
+                (count - from) as u64,
                 wg1 as u64,
                 wg1 as u64,
                 Cut::with_limit(cut),
                 &mut rate,
                 |a, len| {
-                    let (a, b) = (a as usize, (a + len).min(count as u64) as usize);
+                    let (a, b) = (
+                        a as usize + from,
+                        (a as usize + from + len as usize).min(count),
+                    );
                     cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])
                 },
                 || Ok(()),
-            )? as usize;
+            )? as usize
+                + from;
             self.fy
                 .write(&self.queue, &fp_bytes(&out, self.cfg.fitness_double()))?;
             let k = self.k()?;
@@ -622,11 +633,14 @@ impl DeviceDe {
                     .set_arg(self.fx.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn);
             }
-            // only the trials evaluated (`done` is a multiple of the group or the count)
-            launch(
+            // only the trials evaluated (`done` is a multiple of the group or the count), from
+            // `from` on
+            let offset = (from > 0).then_some([from]);
+            launch_at(
                 &self.queue,
                 &mut e,
-                &[round_up(done, wg1)],
+                offset.as_ref().map(|o| &o[..]),
+                &[round_up(done - from, wg1)],
                 Some(&[k.wg1]),
                 "clEnqueueNDRangeKernel(de_select)",
             )?;
@@ -643,7 +657,7 @@ impl DeviceDe {
                 &self.data,
             );
             in_pieces(
-                count as u64,
+                (count - from) as u64,
                 wg1 as u64,
                 wg1 as u64,
                 cut,
@@ -658,10 +672,11 @@ impl DeviceDe {
                             .set_arg(fx.cl());
                         e.set_arg(data.cl()).set_arg(&np).set_arg(&nm).set_arg(&nn);
                     }
+                    let a = a as usize + from;
                     let (offset, size) = if a == 0 && len as usize >= count {
                         (None, round_up(count, wg1))
                     } else {
-                        (Some(a as usize), len as usize)
+                        (Some(a), len as usize)
                     };
                     let offset = offset.map(|o| [o]);
                     launch_at(
@@ -674,7 +689,7 @@ impl DeviceDe {
                     )
                 },
                 || q.finish(),
-            )?
+            )? + from as u64
         };
         self.rates[3] = rate;
         self.rank()?;
@@ -1162,6 +1177,71 @@ impl DeviceDe {
             fp_values(&self.x.to_vec(&self.queue)?, d),
             fp_values(&self.y.to_vec(&self.queue)?, d),
         ))
+    }
+}
+
+/// Little-endian bytes of 32- or 64-bit words (a device buffer's, for a checkpoint).
+fn words_bytes<T: WordBytes>(words: &[T]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.le()).collect()
+}
+
+/// Writes the words of `bytes` (of [`words_bytes`]) into `buf`, which must hold as many.
+fn write_words<T: WordBytes + crate::device::ClScalar>(
+    q: &crate::device::Queue,
+    buf: &mut DeviceBuffer<T>,
+    bytes: &[u8],
+) -> Result<()> {
+    let n = std::mem::size_of::<T>();
+    if bytes.len() != buf.len() * n {
+        return Err(super::state::corrupt("counters"));
+    }
+    let words: Vec<T> = bytes.chunks_exact(n).map(T::from_le).collect();
+    buf.write(q, &words)
+}
+
+/// The words a checkpoint holds of a device's buffers.
+trait WordBytes: Copy {
+    fn le(&self) -> Vec<u8>;
+    fn from_le(b: &[u8]) -> Self;
+}
+
+impl WordBytes for u32 {
+    fn le(&self) -> Vec<u8> {
+        self.to_le_bytes().to_vec()
+    }
+    fn from_le(b: &[u8]) -> Self {
+        u32::from_le_bytes(b.try_into().expect("4 bytes"))
+    }
+}
+
+impl WordBytes for u64 {
+    fn le(&self) -> Vec<u8> {
+        self.to_le_bytes().to_vec()
+    }
+    fn from_le(b: &[u8]) -> Self {
+        u64::from_le_bytes(b.try_into().expect("8 bytes"))
+    }
+}
+
+impl DeviceDe {
+    /// What a checkpoint of this engine's buffers is of: the path (the fixed DE, the adaptive
+    /// variants fused or planned on the host, jDE100) and the precisions.
+    fn state_path(&self) -> String {
+        let kind = if self.adef.is_some() {
+            "adaptive DE in the fused kernel"
+        } else if self.ade.is_some() {
+            "adaptive DE planned on the host"
+        } else if self.jde.is_some() {
+            "jde100"
+        } else {
+            "fixed DE"
+        };
+        let name = |d: bool| if d { "double" } else { "float" };
+        format!(
+            "{kind}, {} (fitness {})",
+            name(self.cfg.options.double),
+            name(self.cfg.fitness_double())
+        )
     }
 }
 
@@ -1730,6 +1810,168 @@ impl Engine for DeviceDe {
             }
             None => count * self.per_generation(),
         }
+    }
+
+    fn resume_generation(&mut self, _gen: u64, from: u64, cut: Option<&Cut>) -> Result<u64> {
+        // only the fixed DE's launch-per-phase generations are cut midway; Y holds their trials
+        self.evaluate_from(from as usize, cut)
+    }
+
+    fn save(&mut self, trials: bool) -> Result<EngineState> {
+        self.queue.finish()?;
+        let q = &self.queue;
+        let mut buffers = vec![self.x.to_vec(q)?, self.fx.to_vec(q)?];
+        if trials {
+            buffers.push(self.y.to_vec(q)?);
+            buffers.push(self.fy.to_vec(q)?);
+        } else {
+            buffers.extend([Vec::new(), Vec::new()]);
+        }
+        let (mut adapt, mut na, mut nfe) = (None, Vec::new(), Vec::new());
+        if let Some(a) = &self.adef {
+            buffers.extend([
+                a.am.to_vec(q)?,
+                a.aa.to_vec(q)?,
+                a.af.to_vec(q)?,
+                words_bytes(&a.au.to_vec(q)?),
+                words_bytes(&a.st.to_vec(q)?),
+            ]);
+            (na, nfe) = (a.na.clone(), a.nfe.clone());
+        } else if let Some(st) = &self.ade {
+            buffers.extend([st.archive.to_vec(q)?, words_bytes(&st.na.to_vec(q)?)]);
+            adapt = Some(st.adapt.islands.clone());
+        } else if let Some((jf, jst)) = &self.jde {
+            buffers.extend([jf.to_vec(q)?, words_bytes(&jst.to_vec(q)?)]);
+        }
+        Ok(EngineState::Device {
+            path: self.state_path(),
+            buffers,
+            adapt,
+            na,
+            nfe,
+        })
+    }
+
+    fn restore(&mut self, state: EngineState) -> Result<()> {
+        let path = self.state_path();
+        let EngineState::Device {
+            path: saved,
+            buffers,
+            adapt,
+            na,
+            nfe,
+        } = state
+        else {
+            return Err(super::state::refused(&format!("a device ({path})"), &state));
+        };
+        if saved != path {
+            return Err(Error::arg(
+                "state",
+                format!("cannot resume from this checkpoint: a state of a device's {saved}; this solver runs {path}"),
+            ));
+        }
+        self.queue.finish()?;
+        self.forget_fitness();
+        let q = &self.queue;
+        let mut b = buffers.into_iter();
+        let mut next = || b.next().ok_or_else(|| super::state::corrupt("buffers"));
+        let fit = |buf: &mut DeviceBuffer<u8>, bytes: Vec<u8>, what: &str| -> Result<()> {
+            if bytes.len() != buf.len() {
+                return Err(super::state::corrupt(what));
+            }
+            buf.write(q, &bytes)
+        };
+        let (x, fx, y, fy) = (next()?, next()?, next()?, next()?);
+        if x.len() != self.x.len() || fx.len() != self.fx.len() {
+            return Err(super::state::corrupt("populations"));
+        }
+        if !y.is_empty() {
+            fit(&mut self.y, y, "trials")?;
+            fit(&mut self.fy, fy, "trials")?;
+        }
+        if let Some(a) = self.adef.as_mut() {
+            let np = self.cfg.np as usize;
+            if na.len() != np || nfe.len() != np {
+                return Err(super::state::corrupt("adaptive states"));
+            }
+            fit(&mut a.am, next()?, "adaptive memories")?;
+            fit(&mut a.aa, next()?, "archives")?;
+            fit(&mut a.af, next()?, "adaptive states")?;
+            write_words(q, &mut a.au, &next()?)?;
+            write_words(q, &mut a.st, &next()?)?;
+            (a.na, a.nfe) = (na, nfe);
+        } else if let Some(st) = self.ade.as_mut() {
+            let Some(islands) = adapt else {
+                return Err(super::state::corrupt("adaptive states"));
+            };
+            let a = &st.adapt;
+            if islands.len() != a.islands.len()
+                || islands
+                    .iter()
+                    .any(|i| i.m_f.len() != a.par.h || i.m_cr.len() != a.par.h || i.na > a.nm)
+            {
+                return Err(super::state::corrupt("adaptive states"));
+            }
+            fit(&mut st.archive, next()?, "archives")?;
+            write_words(q, &mut st.na, &next()?)?;
+            st.adapt.islands = islands;
+        } else if let Some((jf, jst)) = self.jde.as_mut() {
+            fit(jf, next()?, "jde100 states")?;
+            write_words(q, jst, &next()?)?;
+        }
+        self.x.write(q, &x)?;
+        self.fx.write(q, &fx)?;
+        Ok(())
+    }
+
+    fn population(&mut self) -> Result<Vec<f64>> {
+        let (np, nm, nn) = (
+            self.cfg.np as usize,
+            self.cfg.nm as usize,
+            self.cfg.nn as usize,
+        );
+        let x = fp_values(&self.x.to_vec(&self.queue)?, self.cfg.options.double);
+        let mut rows = vec![0.0; np * nm * nn];
+        for p in 0..np {
+            for m in 0..nm {
+                for n in 0..nn {
+                    rows[(p * nm + m) * nn + n] = x[(n * (nm + 1) + m) * np + p];
+                }
+            }
+        }
+        Ok(rows)
+    }
+
+    fn set_population(&mut self, rows: &[f64]) -> Result<()> {
+        let (np, nm, nn) = (
+            self.cfg.np as usize,
+            self.cfg.nm as usize,
+            self.cfg.nn as usize,
+        );
+        if rows.len() != np * nm * nn {
+            return Err(Error::arg(
+                "population",
+                format!("{} values; expected {}", rows.len(), np * nm * nn),
+            ));
+        }
+        self.forget_fitness();
+        self.queue.finish()?;
+        // the best rows (m = Nm) are ranked afresh after the evaluation
+        let mut x = vec![0.0; np * (nm + 1) * nn];
+        for p in 0..np {
+            for m in 0..nm {
+                for n in 0..nn {
+                    x[(n * (nm + 1) + m) * np + p] = rows[(p * nm + m) * nn + n];
+                }
+            }
+        }
+        self.x
+            .write(&self.queue, &fp_bytes(&x, self.cfg.options.double))?;
+        self.evaluate_population(None).map(|_| ())
+    }
+
+    fn devices(&self) -> usize {
+        1
     }
 
     fn configure(&mut self, cfg: &Config) -> Result<()> {

@@ -10,8 +10,11 @@ use crate::error::{Error, Result};
 use crate::interrupt::{Clock, StopToken, Watch};
 use crate::objective::Objective;
 use crate::precision::Precision;
-use serde::Serialize;
+use crate::run::checkpoint::{self, Checkpointing, Schedule};
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
+
+pub use super::state::EngineState;
 
 /// The most generations of one fused launch.
 const FUSED_MAX: u64 = 1000;
@@ -124,6 +127,30 @@ pub trait Engine: Send {
     }
     /// Takes new F, CR and seeds (same sizes, limits, bounds and precision) before `start`.
     fn configure(&mut self, cfg: &Config) -> Result<()>;
+    /// Generation `gen` cut by a [`Cut`] after its first `from` trials were evaluated and
+    /// selected ([`Engine::generation`] returned `from`): the trials from `from` on (still in Y,
+    /// made from the previous generation) evaluated and selected, in pieces under `cut`.
+    /// Returns the trials of the generation evaluated and selected so far (`from` and more).
+    /// Only the fixed DE's launch-per-phase generations are cut after a selection began.
+    fn resume_generation(&mut self, gen: u64, from: u64, cut: Option<&Cut>) -> Result<u64>;
+    /// Everything the engine keeps between generations (the populations and their values, the
+    /// adaptive variants' memories, archives, parameters per member and counters), with the
+    /// trials when `trials` (a generation cut midway continues from them): a checkpoint's part.
+    fn save(&mut self, trials: bool) -> Result<EngineState>;
+    /// Takes back a state of [`Engine::save`] of an engine made alike and started with the same
+    /// objective; a state of another engine or shape is refused (naming `state`).
+    fn restore(&mut self, state: EngineState) -> Result<()>;
+    /// Every member, row `p * Nm + m` of Nn values (the best copies left out).
+    fn population(&mut self) -> Result<Vec<f64>>;
+    /// Replaces every member with row `p * Nm + m` of `x` and evaluates them all afresh (Fx of
+    /// the members reset first, as after the initial population), then ranks.
+    fn set_population(&mut self, x: &[f64]) -> Result<()>;
+    /// The devices the engine runs on: 0 for the CPU backend.
+    fn devices(&self) -> usize;
+    /// This process's index among the processes of a run across processes, and their count.
+    fn process(&self) -> (usize, usize) {
+        (0, 1)
+    }
     /// The step of [`DeMultiPop::run`] every process of a run across processes takes (island
     /// DE over MPI ranks, `multi.rs`'s [`IslandExchange`](super::multi::IslandExchange)):
     /// from each process's wish, stop when any process is interrupted or past its time limit,
@@ -158,6 +185,8 @@ pub struct Pace {
     pub late: bool,
     /// Generations of the next launch (at least 1).
     pub count: u64,
+    /// Its checkpoint is due (all processes then write theirs, at the same generation).
+    pub checkpoint: bool,
 }
 
 /// Stop conditions of [`DeMultiPop::run`]; `None` means no limit, and at least one is needed.
@@ -175,6 +204,10 @@ pub struct Stop {
     /// A per-call stop request ([`StopToken::request`]), checked before every generation like
     /// `metaopt::interrupt`: the run then returns its best so far, `StopReason::Interrupted`.
     pub token: Option<StopToken>,
+    /// Where and how often the run writes its checkpoint (its whole state, from which
+    /// [`DeMultiPop::load_state`] continues it): between generations (or fused launches) when
+    /// due, and when the run ends, whatever ended it. None: no file.
+    pub checkpoint: Option<Checkpointing>,
 }
 
 impl Stop {
@@ -190,7 +223,7 @@ impl Stop {
 pub use crate::run::StopReason;
 
 /// The best of every population after `generation` generations.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub generation: u64,
     pub evaluations: u64,
@@ -219,23 +252,46 @@ pub struct DeRunResult {
     pub fitness_precision: Precision,
 }
 
-struct Running {
-    mutation: Mutation,
-    migration: Migration,
-    objective_label: String,
+pub(super) struct Running {
+    pub(super) mutation: Mutation,
+    pub(super) migration: Migration,
+    pub(super) objective_label: String,
     /// A user OpenCL source objective: the only kind that takes a data buffer.
-    source: bool,
+    pub(super) source: bool,
+    /// What a checkpoint's problem fingerprint reads: a catalogue function's name or a source's
+    /// code, and the source's data (as `set_func_data` last set it).
+    pub(super) code: String,
+    pub(super) data: Vec<u8>,
+}
+
+/// The progress of a run ([`DeMultiPop::run_observed`]) that a checkpoint holds, so that the
+/// run continued from it counts its budget, time and records from the same start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct CallState {
+    /// Generations and evaluations when the run began.
+    pub(super) g0: u64,
+    pub(super) e0: u64,
+    /// Seconds the run had taken.
+    pub(super) elapsed: f64,
+    pub(super) history: Vec<Record>,
 }
 
 /// The island DE solver (the thesis's `DEMultiPop`).
 pub struct DeMultiPop {
-    cfg: Config,
-    engine: Box<dyn Engine>,
-    running: Option<Running>,
-    generation: u64,
-    evaluations: u64,
+    pub(super) cfg: Config,
+    pub(super) engine: Box<dyn Engine>,
+    pub(super) running: Option<Running>,
+    pub(super) generation: u64,
+    pub(super) evaluations: u64,
     /// jDE100: the restart evaluations counted so far (the engine's counters summed).
-    jde_counted: u64,
+    pub(super) jde_counted: u64,
+    /// A generation cut midway: its number and the trials evaluated and selected so far; the
+    /// next step completes it from them (`Engine::resume_generation`).
+    pub(super) partial: Option<(u64, u64)>,
+    /// The last run's progress, for [`DeMultiPop::save_state`].
+    pub(super) last_call: Option<CallState>,
+    /// A run of a loaded state that the next [`DeMultiPop::run_observed`] continues.
+    pub(super) resume: Option<CallState>,
 }
 
 impl DeMultiPop {
@@ -249,6 +305,9 @@ impl DeMultiPop {
             generation: 0,
             evaluations: 0,
             jde_counted: 0,
+            partial: None,
+            last_call: None,
+            resume: None,
         }
     }
 
@@ -350,6 +409,9 @@ impl DeMultiPop {
         }
         objective.check_dims(self.cfg.nn as usize)?;
         self.running = None;
+        self.partial = None;
+        self.last_call = None;
+        self.resume = None;
         let previous = cfg.as_ref().map(|_| self.cfg.clone());
         if let Some(cfg) = cfg {
             self.engine.configure(&cfg)?;
@@ -390,39 +452,63 @@ impl DeMultiPop {
             Objective::Callback(_) => "host callback".into(),
         };
         let source = matches!(objective, Objective::Source { .. });
+        let (code, data) = match objective {
+            Objective::Catalogue { name } => (name.clone(), Vec::new()),
+            Objective::Source { code, data } => (code.clone(), data.clone()),
+            Objective::Callback(_) => (String::new(), Vec::new()),
+        };
         self.running = Some(Running {
             mutation,
             migration,
             objective_label,
             source,
+            code,
+            data,
         });
         self.generation = 0;
         self.evaluations = evaluated;
         self.jde_counted = 0;
+        self.partial = None;
+        self.last_call = None;
+        self.resume = None;
         Ok(evaluated)
     }
 
-    fn running(&self) -> Result<&Running> {
+    pub(super) fn running(&self) -> Result<&Running> {
         self.running
             .as_ref()
             .ok_or_else(|| Error::arg("init", "the solver has no objective yet; call init first"))
     }
 
-    /// One generation: trials, evaluation, selection, and migration when its period comes.
+    /// One generation: trials, evaluation, selection, and migration when its period comes (a
+    /// generation a run's time limit or stop cut midway is completed).
     pub fn iteration(&mut self) -> Result<()> {
+        self.running()?;
+        // a step outside a run: a loaded run's progress no longer describes the state
+        self.last_call = None;
+        self.resume = None;
         self.step(None).map(|_| ())
     }
 
     /// One generation, in pieces under a cut: whether it was completed (a cut one counts its
-    /// evaluations, not itself, and has no migration).
-    fn step(&mut self, cut: Option<&Cut>) -> Result<bool> {
+    /// evaluations, not itself, and has no migration; the next step completes it from the
+    /// trials it left, as if it had not been cut).
+    pub(super) fn step(&mut self, cut: Option<&Cut>) -> Result<bool> {
         let migration = self.running()?.migration;
         let gen = self.generation + 1;
         let per_gen = self.engine.per_generation();
-        let evaluated = self.engine.generation(gen, cut)?;
-        self.evaluations += evaluated;
+        let (from, done) = match self.partial.take() {
+            Some((g, from)) if g == gen => (from, self.engine.resume_generation(gen, from, cut)?),
+            _ => (0, self.engine.generation(gen, cut)?),
+        };
+        self.evaluations += done - from;
         self.count_restarts()?;
-        if evaluated < per_gen {
+        if done < per_gen {
+            // cut while its trials were made (none selected: the generation is made afresh), or
+            // after some were selected (completed from the others)
+            if done > 0 {
+                self.partial = Some((gen, done));
+            }
             return Ok(false);
         }
         self.generation = gen;
@@ -493,21 +579,34 @@ impl DeMultiPop {
     ///
     /// With a time limit or a stop token, a generation comes in launches of about 0.1 s
     /// (`pace.rs`) and the clock and the token are asked between them: a generation the limit
-    /// (or the stop) cuts is abandoned, its evaluations counted and the trials selected so far
+    /// (or the stop) cuts is left with its evaluations counted and the trials selected so far
     /// kept (each is a valid DE move), the population ranked again; the result reports the
     /// completed generations, the best value known and its vector. A later `run` or `iteration`
-    /// goes on from that population (making generation `generations + 1` afresh). Without
-    /// either, a generation is one set of launches, as it always was; the pieces compute the
-    /// same numbers, so results do not depend on them.
+    /// completes that generation from the trials it left (those not yet evaluated and selected),
+    /// so the run goes on as if it had not been cut. Without either, a generation is one set of
+    /// launches, as it always was; the pieces compute the same numbers, so results do not
+    /// depend on them.
+    ///
+    /// With `stop.checkpoint`, the run writes its whole state to the file when due (between
+    /// generations or fused launches) and when it ends, whatever ended it. A run after
+    /// [`DeMultiPop::load_state`] continues the saved run: its budget of generations and
+    /// evaluations, its time limit and its records count from that run's start, so it ends as
+    /// the run that never stopped.
     pub fn run_observed(
         &mut self,
         stop: &Stop,
         mut observe: impl FnMut(&Record),
     ) -> Result<DeRunResult> {
-        // the limit counts from here: everything the call does is inside it
-        let t0 = Instant::now();
+        // the limit counts from here: everything the call does is inside it (and a resumed
+        // run's clock counts the time the run had taken)
+        let now = Instant::now();
         let watch = Watch::new(stop.token.as_ref());
         self.running()?;
+        if let Some(c) = &stop.checkpoint {
+            c.check("checkpoint")?;
+        }
+        let resumed = self.resume.take();
+        let t0 = checkpoint::resumed_start(now, resumed.as_ref().map_or(0.0, |c| c.elapsed));
         if stop.max_generations.is_none()
             && stop.max_evaluations.is_none()
             && stop.target.is_none()
@@ -538,7 +637,15 @@ impl DeMultiPop {
             clock: Clock::since(t0, stop.time_limit),
             watch: watch.clone(),
         });
-        let (g0, e0) = (self.generation, self.evaluations);
+        let (g0, e0) = match &resumed {
+            Some(c) => (c.g0, c.e0),
+            None => (self.generation, self.evaluations),
+        };
+        let header = match &stop.checkpoint {
+            Some(_) => Some(self.header()?),
+            None => None,
+        };
+        let mut schedule = Schedule::new(stop.checkpoint.as_ref());
         // a fused engine's generations are all alike (Np Nm evaluations; a jDE100 cycle's
         // without its restarts)
         let per_gen = self.engine.per_generation();
@@ -551,7 +658,14 @@ impl DeMultiPop {
         let mut fused_k: u64 = 1;
         // the launches since the last wait for the device: their number, generations and start
         let (mut ahead, mut ahead_gens, mut ahead_t) = (0u32, 0u64, Instant::now());
-        let mut history = Vec::new();
+        let resumed_run = resumed.is_some();
+        let mut history = resumed.map_or_else(Vec::new, |c| c.history);
+        let call = |history: &Vec<Record>| CallState {
+            g0,
+            e0,
+            elapsed: t0.elapsed().as_secs_f64(),
+            history: history.clone(),
+        };
         let record = |s: &mut Self,
                       history: &mut Vec<Record>,
                       observe: &mut dyn FnMut(&Record)|
@@ -568,7 +682,7 @@ impl DeMultiPop {
             history.push(r);
             Ok(bests)
         };
-        if stop.record_every > 0 {
+        if stop.record_every > 0 && !resumed_run {
             record(self, &mut history, &mut observe)?;
         }
         let reached = |bests: &[f64]| stop.target.is_some_and(|t| bests.iter().any(|&b| b <= t));
@@ -625,6 +739,7 @@ impl DeMultiPop {
                 interrupted,
                 late,
                 count: count.max(1),
+                checkpoint: schedule.due(),
             })?;
             if pace.interrupted {
                 break StopReason::Interrupted;
@@ -641,7 +756,13 @@ impl DeMultiPop {
             if pace.late {
                 break StopReason::TimeLimit;
             }
-            if fused {
+            if pace.checkpoint {
+                let c = call(&history);
+                let h = header.as_ref().expect("made with the plan");
+                schedule.write(|| self.state_bytes(h, Some(c)))?;
+            }
+            // a generation cut midway is completed on the per-phase path first
+            if fused && self.partial.is_none() {
                 let count = pace.count;
                 let made = if shrinks {
                     self.engine.per_generations(count)
@@ -705,6 +826,15 @@ impl DeMultiPop {
                 record(self, &mut history, &mut observe)?;
             }
         };
+        self.engine.sync()?;
+        // the run's end, whatever ended it, is a checkpoint (before the closing record, which a
+        // continued run would not have made there): a larger budget continues it
+        let last = call(&history);
+        if let Some(h) = &header {
+            let c = last.clone();
+            schedule.write(|| self.state_bytes(h, Some(c)))?;
+        }
+        self.last_call = Some(last);
         if stop.record_every > 0
             && history
                 .last()
@@ -712,7 +842,6 @@ impl DeMultiPop {
         {
             record(self, &mut history, &mut observe)?;
         }
-        self.engine.sync()?;
         let seconds = t0.elapsed().as_secs_f64();
         let (island, value) = self.best_island()?;
         if !value.is_finite() && stopped_by != StopReason::Interrupted {
@@ -808,6 +937,11 @@ impl DeMultiPop {
         }
         self.engine.set_func_data(data)?;
         self.evaluations += self.cfg.np as u64 * self.cfg.nm as u64;
+        // the trials of a cut generation were of the old data: the next one is made afresh
+        self.partial = None;
+        if let Some(r) = self.running.as_mut() {
+            r.data = data.to_vec();
+        }
         Ok(())
     }
 

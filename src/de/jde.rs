@@ -56,7 +56,7 @@ pub const SMALL: Ranges = Ranges {
 /// What an island's restarts have done: the age (big-population evaluations since the island's
 /// best ever last improved), the evaluations the restarts made, and the restarts of each
 /// population. The device keeps the same four counters (`ST` of `jde_fused`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JdeState {
     pub age: u64,
     pub restart_evaluations: u64,

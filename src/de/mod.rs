@@ -37,6 +37,7 @@
 //! | [`ade`] | the SHADE family on the device (`cl/de_batch.cl`) and its host twin |
 //! | [`jde`] | jDE100 on the device and its host twin |
 //! | [`batch`] | batched DE: many independent problems, one work-group each (`cl/de_batch.cl`) |
+//! | [`state`] | checkpoints (`save_state`, `load_state`) and warm starts (`set_population`) |
 
 pub mod adapt;
 pub mod ade;
@@ -49,6 +50,7 @@ pub mod jde;
 pub mod multi;
 pub mod ops;
 pub mod pace;
+pub mod state;
 
 pub use self::batch::{
     BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, BatchStop,
@@ -60,6 +62,7 @@ pub use self::config::{
 };
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Pace, Record, Stop, StopReason};
 pub use self::multi::IslandExchange;
+pub use self::state::EngineState;
 pub use crate::device::Backend;
 
 use crate::error::Result;

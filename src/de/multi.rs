@@ -43,7 +43,7 @@
 use super::config::{Algorithm, Config, DeParams};
 use super::device::DeviceDe;
 use super::engine::view_from_values;
-use super::engine::{DeMultiPop, Engine, Pace, Start};
+use super::engine::{DeMultiPop, Engine, EngineState, Pace, Start};
 use super::jde::JdeState;
 use super::ops::{MigrationView, Move};
 use super::pace::Cut;
@@ -75,7 +75,8 @@ pub trait IslandExchange: Send {
 }
 
 /// The step every process takes (see [`Engine::agree`]): stop when any is interrupted or
-/// late, the fewest generations any would launch. One gather of three values per process.
+/// late, the fewest generations any would launch, a checkpoint when any is due (so all write
+/// theirs at the same generation). One gather of four values per process.
 pub fn agree(exchange: &mut dyn IslandExchange, mine: Pace) -> Result<Pace> {
     let n = exchange.processes();
     let all = exchange.all_gather(
@@ -83,20 +84,22 @@ pub fn agree(exchange: &mut dyn IslandExchange, mine: Pace) -> Result<Pace> {
             mine.interrupted as u8 as f64,
             mine.late as u8 as f64,
             mine.count as f64,
+            mine.checkpoint as u8 as f64,
         ],
-        &vec![3; n],
+        &vec![4; n],
     )?;
-    if all.is_empty() || all.len() % 3 != 0 {
+    if all.is_empty() || all.len() % 4 != 0 {
         return Err(Error::arg(
             "exchange",
-            format!("gathered {} values, not 3 per process", all.len()),
+            format!("gathered {} values, not 4 per process", all.len()),
         ));
     }
-    let w: Vec<&[f64]> = all.chunks_exact(3).collect();
+    let w: Vec<&[f64]> = all.chunks_exact(4).collect();
     Ok(Pace {
         interrupted: w.iter().any(|w| w[0] != 0.0),
         late: w.iter().any(|w| w[1] != 0.0),
         count: w.iter().map(|w| w[2] as u64).min().unwrap_or(1).max(1),
+        checkpoint: w.iter().any(|w| w[3] != 0.0),
     })
 }
 
@@ -126,6 +129,9 @@ pub struct MultiEngine {
     next_worst: Option<usize>,
     /// The other processes, across processes.
     exchange: Option<Box<dyn IslandExchange>>,
+    /// A generation cut midway: the trials each engine evaluated and selected
+    /// ([`Engine::resume_generation`] completes each engine's from its own).
+    cut_done: Option<Vec<u64>>,
 }
 
 /// The engines' views in block order, as one view of their islands.
@@ -196,6 +202,16 @@ fn refuse_callback(cfg: &Config, objective: &Objective, split: bool) -> Result<(
 }
 
 impl MultiEngine {
+    /// Records a generation cut on some engines: what each did, unless all completed theirs.
+    fn note_cut(&mut self, done: &[u64]) {
+        let cut = self
+            .engines
+            .iter()
+            .zip(done)
+            .any(|(e, &d)| d < e.per_generation());
+        self.cut_done = cut.then(|| done.to_vec());
+    }
+
     /// One engine per device of `devices` (checked: none twice, each exists), each with a
     /// contiguous block of `cfg`'s islands. More devices than islands are refused (errors name
     /// `devices`), and so are JADE, SHADE, L-SHADE and jSO with `fused = false` (naming
@@ -275,6 +291,7 @@ impl MultiEngine {
             synced: false,
             next_worst: None,
             exchange,
+            cut_done: None,
         })
     }
 
@@ -462,12 +479,104 @@ impl Engine for MultiEngine {
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
         self.forget();
+        self.cut_done = None;
         if self.exchange.is_some() {
             // whole, as `start`: the run's time limit is asked between generations (`agree`)
             self.each(|e, _| e.generation(gen, None))?;
             return Ok(self.per_generation());
         }
-        Ok(self.each(|e, _| e.generation(gen, cut))?.into_iter().sum())
+        let done = self.each(|e, _| e.generation(gen, cut))?;
+        self.note_cut(&done);
+        Ok(done.into_iter().sum())
+    }
+
+    fn resume_generation(&mut self, gen: u64, _from: u64, cut: Option<&Cut>) -> Result<u64> {
+        self.forget();
+        let Some(done) = self.cut_done.take() else {
+            return self.generation(gen, cut);
+        };
+        if done.len() != self.engines.len() {
+            return Err(super::state::corrupt("cut generation's blocks"));
+        }
+        let starts: Vec<usize> = self.ranges.iter().map(|r| r.start).collect();
+        let (done, starts) = (&done, &starts);
+        let now = self.each(|e, r| {
+            let d = done[starts.iter().position(|&q| q == r.start).expect("a block")];
+            if d >= e.per_generation() {
+                Ok(d)
+            } else if d == 0 {
+                // cut while its trials were made: made afresh
+                e.generation(gen, cut)
+            } else {
+                e.resume_generation(gen, d, cut)
+            }
+        })?;
+        self.note_cut(&now);
+        Ok(now.into_iter().sum())
+    }
+
+    fn save(&mut self, trials: bool) -> Result<EngineState> {
+        let mut engines = Vec::with_capacity(self.engines.len());
+        for e in &mut self.engines {
+            engines.push(e.save(trials)?);
+        }
+        Ok(EngineState::Blocks {
+            engines,
+            cut: self.cut_done.clone(),
+        })
+    }
+
+    fn restore(&mut self, state: EngineState) -> Result<()> {
+        let n = self.engines.len();
+        let EngineState::Blocks { engines, cut } = state else {
+            return Err(super::state::refused(&format!("{n} devices"), &state));
+        };
+        if engines.len() != n || cut.as_ref().is_some_and(|c| c.len() != n) {
+            return Err(super::state::refused(
+                &format!("{n} devices"),
+                &EngineState::Blocks { engines, cut },
+            ));
+        }
+        self.forget();
+        for (e, s) in self.engines.iter_mut().zip(engines) {
+            e.restore(s)?;
+        }
+        self.cut_done = cut;
+        Ok(())
+    }
+
+    fn population(&mut self) -> Result<Vec<f64>> {
+        let local = self.each(|e, _| e.population())?.concat();
+        let per = self.cfg.nm as usize * self.cfg.nn as usize;
+        self.gather(local, per, None)
+    }
+
+    fn set_population(&mut self, x: &[f64]) -> Result<()> {
+        self.forget();
+        self.cut_done = None;
+        let per = self.cfg.nm as usize * self.cfg.nn as usize;
+        if x.len() != self.cfg.np as usize * per {
+            return Err(Error::arg(
+                "population",
+                format!(
+                    "{} values; expected {}",
+                    x.len(),
+                    self.cfg.np as usize * per
+                ),
+            ));
+        }
+        self.each(|e, r| e.set_population(&x[r.start * per..r.end * per]))
+            .map(|_| ())
+    }
+
+    fn devices(&self) -> usize {
+        self.engines.len()
+    }
+
+    fn process(&self) -> (usize, usize) {
+        self.exchange
+            .as_ref()
+            .map_or((0, 1), |x| (x.process(), x.processes()))
     }
 
     fn fused(&self) -> bool {

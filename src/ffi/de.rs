@@ -5,6 +5,7 @@
 
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
+use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
     str_arg, CArray, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective,
@@ -167,6 +168,12 @@ pub struct MetaoptDeStop {
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the call as `metaopt_interrupt` does.
     pub stop_token: *const MetaoptStopToken,
+    /// NULL, or a file the run writes its whole state to (atomically) when it ends, whatever
+    /// ended it, and every `checkpoint_every_s` seconds between generations;
+    /// `metaopt_de_load_state` with its bytes continues the run.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the run ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// Why `metaopt_de_run` stopped (`MetaoptDeRunResult.stopped_by`).
@@ -278,6 +285,8 @@ pub extern "C" fn metaopt_de_default_stop() -> MetaoptDeStop {
             target: 0.0,
             time_limit: 0.0,
             stop_token: ptr::null(),
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         }
     })
 }
@@ -494,11 +503,12 @@ pub unsafe extern "C" fn metaopt_de_iteration(h: *mut MetaoptDeInstance) -> Meta
 
 /// Runs generations until a condition of `stop` holds (borrowed for the call). Free the result
 /// with `metaopt_de_free_run_result`. A failing host callback ends the call with
-/// `METAOPT_ERR_CALLBACK`.
+/// `METAOPT_ERR_CALLBACK`. After `metaopt_de_load_state` the call continues the saved run: its
+/// generations, evaluations and time limit count from that run's start.
 ///
 /// # Safety
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
-/// handles are errors); `stop` NULL or valid.
+/// handles are errors); `stop` NULL or valid, its `checkpoint_path` NULL or NUL-terminated.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_run(
     h: *mut MetaoptDeInstance,
@@ -518,6 +528,8 @@ pub unsafe extern "C" fn metaopt_de_run(
             record_every: 0,
             // SAFETY: the caller's contract: NULL or a stop token.
             token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },
+            // SAFETY: the caller's contract: NULL or a string.
+            checkpoint: unsafe { checkpoint_plan(s.checkpoint_path, s.checkpoint_every_s)? },
         };
         let r = h.solver.run(&stop)?;
         let x = CArray::from_slice(&r.x)?;
@@ -655,4 +667,125 @@ pub unsafe extern "C" fn metaopt_de_info(h: *const MetaoptDeInstance) -> Metaopt
 pub unsafe extern "C" fn metaopt_de_free(h: *mut MetaoptDeInstance) {
     // SAFETY: the caller's contract; unregistered pointers are ignored.
     ffi_boundary!({ unsafe { handle::free(h) } })
+}
+
+/// The whole state of the instance (every population and its values, the adaptive variants'
+/// memories, archives, per-member F and CR and counters, the generation and evaluation counts,
+/// the last run's progress and time) as checkpoint bytes, the caller's to free with
+/// `metaopt_bytes_free_result`. Needs `metaopt_de_init`.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_save_state(h: *mut MetaoptDeInstance) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        let bytes = h.solver.save_state()?;
+        MetaoptBytesResult::ok(&bytes)?
+    })
+}
+
+/// Continues from the state `data` holds (`length` bytes of `metaopt_de_save_state` or of a
+/// checkpoint file): on an instance created with the saved one's settings (sizes, options,
+/// backend) and initialised with its objective, mutation and migration, the populations,
+/// values, adaptive state and counters become the saved ones, and the next `metaopt_de_run`
+/// continues the saved run as if it had never stopped. Refused (naming `state`, saying what
+/// differs): another library version, objective, setting or device count, a corrupt or
+/// truncated state. A state that fails to load after its checks leaves the instance needing
+/// `metaopt_de_init`. `result` is 0 on success.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_load_state(
+    h: *mut MetaoptDeInstance,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        // SAFETY: the caller's contract.
+        let bytes = unsafe { state_arg(data, length, "data")? };
+        h.solver.load_state(&bytes)?;
+        MetaoptInt32Result::ok(0)
+    })
+}
+
+/// Every member of every population, `islands * members * dims` values, row
+/// `p * members + m` of `dims` values. Needs `metaopt_de_init`.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_population(
+    h: *mut MetaoptDeInstance,
+) -> MetaoptDoubleArrayResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        MetaoptDoubleArrayResult::ok(&h.solver.population()?)?
+    })
+}
+
+/// A warm start after `metaopt_de_init`: `rows` points of `dims` values each (`x`, row by row)
+/// replace the first members of population `island` (at most `members` rows), or with `island`
+/// -1 the first members in the order `p * members + m` (at most `islands * members` rows: one
+/// row is scipy's `x0`, member 0 of population 0); then every member is evaluated afresh
+/// (`islands * members` evaluations counted). Points outside the limits are clipped to them when
+/// `clip` is nonzero, else refused; every value must be finite. Errors name `x`, `dims` or
+/// `island`. `result` is 0 on success.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked); `x` NULL or `rows * dims` values.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_set_population(
+    h: *mut MetaoptDeInstance,
+    island: i64,
+    x: *const f64,
+    rows: u64,
+    dims: u32,
+    clip: u8,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        let nn = h.solver.config().nn;
+        if dims != nn {
+            return Err(Error::arg(
+                "dims",
+                format!("{dims}; the instance has {nn} dimensions"),
+            ));
+        }
+        let island = match island {
+            -1 => None,
+            p if (0..u32::MAX as i64).contains(&p) => Some(p as u32),
+            p => {
+                return Err(Error::arg(
+                    "island",
+                    format!("{p}; expected a population or -1 for all"),
+                ))
+            }
+        };
+        if x.is_null() {
+            return Err(Error::NullPointer("x"));
+        }
+        let len = rows
+            .checked_mul(u64::from(dims))
+            .filter(|&l| l <= (1 << 31))
+            .ok_or_else(|| Error::arg("rows", format!("{rows} rows of {dims}: too many")))?;
+        // SAFETY: the caller's contract: `rows * dims` values.
+        let values = unsafe { copy_in::<f64>(x.cast(), len as usize, "x")? };
+        h.solver
+            .set_population(island, &values, clip != 0)
+            .map_err(|e| match e {
+                Error::InvalidArgument {
+                    arg: "population",
+                    msg,
+                } => Error::arg("x", msg),
+                e => e,
+            })?;
+        MetaoptInt32Result::ok(0)
+    })
 }

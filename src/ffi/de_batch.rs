@@ -7,6 +7,7 @@
 
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
+use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray,
     MetaoptInt32Result,
@@ -123,6 +124,12 @@ pub struct MetaoptBatchDeStop {
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the call as `metaopt_interrupt` does.
     pub stop_token: *const MetaoptStopToken,
+    /// NULL, or a file the run writes every problem's state to (atomically) when it ends,
+    /// whatever ended it, and every `checkpoint_every_s` seconds between launches;
+    /// `metaopt_batch_de_load_state` with its bytes continues the run.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the run ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// Why a problem stopped (`MetaoptBatchDeRunResult.stop_reason`).
@@ -264,6 +271,8 @@ pub extern "C" fn metaopt_batch_de_default_stop() -> MetaoptBatchDeStop {
         MetaoptBatchDeStop {
             time_limit: 0.0,
             stop_token: ptr::null(),
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         }
     })
 }
@@ -478,7 +487,7 @@ fn run_result(h: &Handle, r: &[BatchResult], seconds: f64) -> Result<MetaoptBatc
 ///
 /// # Safety
 /// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
-/// handles are errors); `stop` NULL or valid.
+/// handles are errors); `stop` NULL or valid, its `checkpoint_path` NULL or NUL-terminated.
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_batch_de_run(
     h: *mut MetaoptBatchDeInstance,
@@ -493,11 +502,15 @@ pub unsafe extern "C" fn metaopt_batch_de_run(
             .unwrap_or(MetaoptBatchDeStop {
                 time_limit: 0.0,
                 stop_token: ptr::null(),
+                checkpoint_path: ptr::null(),
+                checkpoint_every_s: 0.0,
             });
         let stop = BatchStop {
             time_limit: crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?,
             // SAFETY: the caller's contract: NULL or a stop token.
             token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },
+            // SAFETY: the caller's contract: NULL or a string.
+            checkpoint: unsafe { checkpoint_plan(s.checkpoint_path, s.checkpoint_every_s)? },
         };
         let t0 = Instant::now();
         h.cache = None;
@@ -597,4 +610,48 @@ pub unsafe extern "C" fn metaopt_batch_de_free_run_result(r: *mut MetaoptBatchDe
 pub unsafe extern "C" fn metaopt_batch_de_free(h: *mut MetaoptBatchDeInstance) {
     // SAFETY: the caller's contract; unregistered pointers are ignored.
     ffi_boundary!({ unsafe { handle::free(h) } })
+}
+
+/// Every problem's state (populations, values, adaptive memories and archives, jDE100's
+/// per-member F and CR and counters, generations, statuses) and the time taken, as checkpoint
+/// bytes, the caller's to free with `metaopt_bytes_free_result`.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_batch_de_save_state(
+    h: *mut MetaoptBatchDeInstance,
+) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle::get(h, "h")? };
+        let bytes = h.solver.save_state()?;
+        MetaoptBytesResult::ok(&bytes)?
+    })
+}
+
+/// Continues from the state `data` holds (`length` bytes of `metaopt_batch_de_save_state` or of
+/// a checkpoint file) on a batch created with the same problems and options: every problem's
+/// state becomes the saved one, and the next `metaopt_batch_de_run` goes on as the run that
+/// never stopped. Refused (naming `state`, saying what differs): another library version,
+/// problem set, precision, placement, backend or device count, a corrupt or truncated state; a
+/// refused state changes nothing. `result` is 0 on success.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_batch_de_load_state(
+    h: *mut MetaoptBatchDeInstance,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        // SAFETY: the caller's contract.
+        let bytes = unsafe { state_arg(data, length, "data")? };
+        h.cache = None;
+        h.solver.load_state(&bytes)?;
+        MetaoptInt32Result::ok(0)
+    })
 }

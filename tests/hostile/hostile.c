@@ -496,6 +496,34 @@ static int w_de_info(void *h) {
     metaopt_pointer_free(r.text);
     return KEEP(r);
 }
+static int w_de_save_state(void *h) {
+    MetaoptBytesResult r = metaopt_de_save_state(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_bytes_free_result(&r);
+    return c;
+}
+/* the handle's own state back (a round trip), or where it has none a few bytes */
+static int w_de_load_state(void *h) {
+    static const uint8_t junk[4] = {1, 2, 3, 4};
+    MetaoptBytesResult s = metaopt_de_save_state(h);
+    MetaoptInt32Result r =
+        s.error_code == 0 ? metaopt_de_load_state(h, s.data, s.length) : metaopt_de_load_state(h, junk, sizeof junk);
+    metaopt_bytes_free_result(&s);
+    return KEEP(r);
+}
+static int w_de_population(void *h) {
+    MetaoptDoubleArrayResult r = metaopt_de_population(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_double_array_free_result(&r);
+    return c;
+}
+static int w_de_set_population(void *h) {
+    double x[2] = {0.5, -0.5}; /* one point of the live instance's 2 dimensions */
+    MetaoptInt32Result r = metaopt_de_set_population(h, -1, x, 1, 2, 0);
+    return KEEP(r);
+}
 
 static int w_hc12_init_tabu_list(void *h) { MetaoptInt32Result r = metaopt_hc12_init_tabu_list(h, 4); return KEEP(r); }
 static int w_hc12_set_tabu_options(void *h) {
@@ -768,6 +796,10 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_sat_evaluate_on_device", w_sat_evaluate_on_device, 3},
     {"metaopt_qap_ts_save_state", w_qap_ts_save_state, 2},
     {"metaopt_qap_ts_load_state", w_qap_ts_load_state, 2},
+    {"metaopt_de_save_state", w_de_save_state, 0},
+    {"metaopt_de_load_state", w_de_load_state, 0},
+    {"metaopt_de_population", w_de_population, 0},
+    {"metaopt_de_set_population", w_de_set_population, 0},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -1155,6 +1187,47 @@ static void de_args(void) {
     double d = 1;
     I32("metaopt_de_func_data/not a source objective", metaopt_de_func_data(h, &d, sizeof d), ERR);
     I32("metaopt_de_func_data/empty", metaopt_de_func_data(h, &d, 0), ERR);
+
+    /* states: NULL, empty, foreign, truncated and damaged bytes refused; the handle's own loads */
+    static const uint8_t junk[8] = {'M', 'E', 'T', 'A', 'O', 'P', 'T', 0};
+    I32("metaopt_de_load_state/NULL data", metaopt_de_load_state(h, NULL, 16), ERR);
+    I32("metaopt_de_load_state/0 bytes", metaopt_de_load_state(h, junk, 0), ERR);
+    I32("metaopt_de_load_state/not a state", metaopt_de_load_state(h, junk, sizeof junk), ERR);
+    MetaoptBytesResult ss = metaopt_de_save_state(h);
+    require(ss.error_code == 0, "metaopt_de_save_state");
+    size_t cuts[] = {1, 8, 19, 20, 24, ss.length / 2, ss.length - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
+        I32("metaopt_de_load_state/truncated", metaopt_de_load_state(h, ss.data, cuts[i]), ERR);
+    for (size_t at = 0; at < ss.length; at += ss.length / 13 + 1) {
+        ss.data[at] ^= 0x21;
+        I32("metaopt_de_load_state/damaged", metaopt_de_load_state(h, ss.data, ss.length), ERR);
+        ss.data[at] ^= 0x21;
+    }
+    I32("metaopt_de_load_state/its own state", metaopt_de_load_state(h, ss.data, ss.length), 0);
+    MetaoptDeStop cst = metaopt_de_default_stop();
+    cst.generations = 1;
+    cst.checkpoint_every_s = -1;
+    cst.checkpoint_path = "/nonexistent-folder/de.state";
+    OWNED("metaopt_de_run/checkpoint every -1 s", MetaoptDeRunResult, metaopt_de_run(h, &cst), metaopt_de_free_run_result,
+          METAOPT_ERR_INVALID_ARGUMENT);
+    cst.checkpoint_every_s = 0;
+    OWNED("metaopt_de_run/checkpoint in a missing folder", MetaoptDeRunResult, metaopt_de_run(h, &cst),
+          metaopt_de_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
+    metaopt_bytes_free_result(&ss);
+    VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
+    /* warm starts: shapes, values and islands refused */
+    double pts[4] = {0.5, -0.5, 1, 1}, bad_pts[2] = {NAN, 0}, far_pts[2] = {50, 0};
+    I32("metaopt_de_set_population/NULL x", metaopt_de_set_population(h, -1, NULL, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/0 rows", metaopt_de_set_population(h, -1, pts, 0, 2, 0), ERR);
+    I32("metaopt_de_set_population/wrong dims", metaopt_de_set_population(h, -1, pts, 2, 1, 0), ERR);
+    I32("metaopt_de_set_population/too many rows", metaopt_de_set_population(h, 0, pts, 5, 2, 0), ERR);
+    I32("metaopt_de_set_population/huge rows", metaopt_de_set_population(h, -1, pts, UINT64_MAX, 2, 0), ERR);
+    I32("metaopt_de_set_population/bad island", metaopt_de_set_population(h, 2, pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/island -2", metaopt_de_set_population(h, -2, pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/NaN", metaopt_de_set_population(h, -1, bad_pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/outside", metaopt_de_set_population(h, -1, far_pts, 1, 2, 0), ERR);
+    I32("metaopt_de_set_population/outside, clipped", metaopt_de_set_population(h, -1, far_pts, 1, 2, 1), 0);
+    I32("metaopt_de_set_population/two rows of island 1", metaopt_de_set_population(h, 1, pts, 2, 2, 0), 0);
 
     /* callbacks that fail or return NaN */
     MetaoptObjective cf = callback(cb_fail, NULL);
@@ -2734,6 +2807,17 @@ static void bde_with(void *h, const char *what, int expect) {
     MetaoptInt32Result r = metaopt_batch_de_best(h, 0, out, 8);
     end();
     check(label, r.error_code, r.error_message, expect);
+    snprintf(label, sizeof label, "metaopt_batch_de_save_state/%s", what);
+    OWNED(label, MetaoptBytesResult, metaopt_batch_de_save_state(h), metaopt_bytes_free_result, expect);
+    /* the handle's own state back (a round trip), or where it has none a few bytes */
+    static const uint8_t junk[4] = {1, 2, 3, 4};
+    MetaoptBytesResult s = metaopt_batch_de_save_state(h);
+    snprintf(label, sizeof label, "metaopt_batch_de_load_state/%s", what);
+    begin(label);
+    r = s.error_code == 0 ? metaopt_batch_de_load_state(h, s.data, s.length) : metaopt_batch_de_load_state(h, junk, 4);
+    end();
+    check(label, r.error_code, r.error_message, expect);
+    metaopt_bytes_free_result(&s);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -2872,6 +2956,30 @@ static void batch_de_args(void) {
     end();
     if (check("metaopt_batch_de_best/dims query", r.error_code, r.error_message, 0) == 0 && r.result != 3)
         fail("metaopt_batch_de_best/dims query", "dims %d, expected 3", NULL, r.result);
+    /* states: NULL, empty, foreign, truncated and damaged bytes refused; the batch's own loads */
+    static const uint8_t junk[8] = {'M', 'E', 'T', 'A', 'O', 'P', 'T', 0};
+    I32("metaopt_batch_de_load_state/NULL data", metaopt_batch_de_load_state(h, NULL, 16), ERR);
+    I32("metaopt_batch_de_load_state/0 bytes", metaopt_batch_de_load_state(h, junk, 0), ERR);
+    I32("metaopt_batch_de_load_state/not a state", metaopt_batch_de_load_state(h, junk, sizeof junk), ERR);
+    MetaoptBytesResult bs = metaopt_batch_de_save_state(h);
+    require(bs.error_code == 0, "metaopt_batch_de_save_state");
+    size_t bcuts[] = {1, 8, 19, 20, 24, bs.length / 2, bs.length - 1};
+    for (size_t i = 0; i < sizeof bcuts / sizeof bcuts[0]; i++)
+        I32("metaopt_batch_de_load_state/truncated", metaopt_batch_de_load_state(h, bs.data, bcuts[i]), ERR);
+    for (size_t at = 0; at < bs.length; at += bs.length / 13 + 1) {
+        bs.data[at] ^= 0x21;
+        I32("metaopt_batch_de_load_state/damaged", metaopt_batch_de_load_state(h, bs.data, bs.length), ERR);
+        bs.data[at] ^= 0x21;
+    }
+    I32("metaopt_batch_de_load_state/its own state", metaopt_batch_de_load_state(h, bs.data, bs.length), 0);
+    metaopt_bytes_free_result(&bs);
+    MetaoptBatchDeStop cs = metaopt_batch_de_default_stop();
+    cs.checkpoint_every_s = 1;
+    OWNED("metaopt_batch_de_run/checkpoint_every_s without a path", MetaoptBatchDeRunResult, metaopt_batch_de_run(h, &cs),
+          metaopt_batch_de_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
+    cs.checkpoint_path = "/nonexistent-folder/b.state";
+    OWNED("metaopt_batch_de_run/checkpoint in a missing folder", MetaoptBatchDeRunResult, metaopt_batch_de_run(h, &cs),
+          metaopt_batch_de_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
     VOID("metaopt_batch_de_free_run_result/NULL", metaopt_batch_de_free_run_result(NULL));
     MetaoptBatchDeRunResult zr;
     memset(&zr, 0, sizeof zr);

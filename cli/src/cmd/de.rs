@@ -59,6 +59,9 @@ pub fn de_error(e: metaopt::Error) -> Failure {
         ("function", "--function"),
         ("deviceNumber", "--device"),
         ("device", "--device"),
+        ("population", "--init"),
+        ("state", "--resume"),
+        ("checkpoint", "--checkpoint"),
     ];
     out::renamed_or_cpu(e, &table)
 }
@@ -223,6 +226,57 @@ pub struct DeArgs {
     /// With --batch or --problems: write the results to FILE (CSV, one row per problem)
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
+    /// Checkpoints of the populations, their values, the adaptive variants' memories, archives
+    /// and per-member F and CR, and the counters; resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
+    /// Start from the points of FILE, one per line (numbers separated by commas or white space;
+    /// lines starting with # are comments): they replace the first members, in the order island
+    /// by island (one line: member 0 of island 0, as scipy's x0; islands x members lines: the
+    /// whole population); each within --lower/--upper
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    init: Option<PathBuf>,
+}
+
+/// The points of `--init FILE`: rows of `dims` numbers (commas or white space between them),
+/// blank lines and lines starting with `#` skipped.
+fn read_points(path: &Path, dims: usize) -> CliResult<Vec<f64>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--init: cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let row: Vec<f64> = line
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                w.parse::<f64>().map_err(|_| {
+                    format!(
+                        "--init: {} line {}: {w:?} is not a number",
+                        path.display(),
+                        i + 1
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        if row.len() != dims {
+            return Err(format!(
+                "--init: {} line {}: {} numbers; expected {dims} (--dims)",
+                path.display(),
+                i + 1,
+                row.len()
+            )
+            .into());
+        }
+        out.extend(row);
+    }
+    if out.is_empty() {
+        return Err(format!("--init: {} holds no point", path.display()).into());
+    }
+    Ok(out)
 }
 
 #[derive(Serialize)]
@@ -485,6 +539,24 @@ pub fn run(a: &DeArgs) -> CliResult {
     } else {
         init?;
     }
+    let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
+    let checkpoint = a.checkpoint.plan(rank)?;
+    // a resumed run: the populations, values, adaptive state and counters of the file, and the
+    // run's progress (its generations, evaluations, time and records count from its start)
+    if let Some(bytes) = a.checkpoint.resume(rank)? {
+        let loaded = de.load_state(&bytes).map_err(de_error);
+        match &ranks {
+            Some(rk) => rk.or_abort(loaded),
+            None => loaded?,
+        }
+    } else if let Some(path) = &a.init {
+        let points = read_points(path, dims as usize)?;
+        let set = de.set_population(None, &points, false).map_err(de_error);
+        match &ranks {
+            Some(rk) => rk.or_abort(set),
+            None => set?,
+        }
+    }
     let device = match &ranks {
         // rank 0's devices, as the other commands print them
         Some(rk) => format!(
@@ -519,6 +591,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         time_limit: crate::time_left(time_limit),
         record_every,
         token: Some(crate::stop_token()),
+        checkpoint,
     };
     let root = ranks.as_ref().is_none_or(|rk| rk.is_root());
     let bar =

@@ -418,6 +418,7 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
                 record_every: 20,
                 max_evaluations: None,
                 token: Some(crate::stop_token()),
+                checkpoint: None,
             };
             let r = de.run_observed(&stop, |rec| {
                 let v = rec.bests.iter().copied().fold(f64::INFINITY, f64::min);

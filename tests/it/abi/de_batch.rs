@@ -268,6 +268,8 @@ fn a_requested_token_interrupts_the_run() {
     let stop = MetaoptBatchDeStop {
         time_limit: 0.3,
         stop_token: ptr::null(),
+        checkpoint_path: ptr::null(),
+        checkpoint_every_s: 0.0,
     };
     let out = collect(h, unsafe { metaopt_batch_de_run(h, &stop) });
     assert_eq!(out.code, OK);
@@ -281,6 +283,8 @@ fn a_requested_token_interrupts_the_run() {
     let stop = MetaoptBatchDeStop {
         time_limit: 0.0,
         stop_token: t,
+        checkpoint_path: ptr::null(),
+        checkpoint_every_s: 0.0,
     };
     let out = collect(h, unsafe { metaopt_batch_de_run(h, &stop) });
     assert_eq!(out.code, INTERRUPTED);
@@ -465,6 +469,8 @@ fn bad_specs_and_calls_name_the_field_and_the_problem() {
         let stop = MetaoptBatchDeStop {
             time_limit: t,
             stop_token: ptr::null(),
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         };
         let r = unsafe { metaopt_batch_de_run(h, &stop) };
         assert!(r.best_value.is_null());

@@ -234,8 +234,12 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
 
 /// A batch error with the flag or key names of the command line.
 fn batch_error(e: metaopt::Error, from_file: bool) -> Failure {
-    if let metaopt::Error::InvalidArgument { arg: "devices", .. } = e {
-        return flag_error("--devices", e);
+    if let metaopt::Error::InvalidArgument {
+        arg: "devices" | "state" | "checkpoint",
+        ..
+    } = e
+    {
+        return de_error(e);
     }
     if from_file {
         return Failure(format!("--batch: {e}"));
@@ -357,6 +361,9 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     convergence.check()?;
     let from_file = a.batch.is_some();
+    if a.init.is_some() {
+        return Err("--init: island DE only, not with --batch or --problems".into());
+    }
     let named = match (&a.batch, a.problems) {
         (Some(p), _) => read_batch(p)?,
         (None, Some(b)) => from_flags(a, b)?,
@@ -397,6 +404,10 @@ pub fn run(a: &DeArgs) -> CliResult {
         None => 0..named.len(),
     };
     let problems: Vec<BatchProblem> = named[block].iter().map(|n| n.problem.clone()).collect();
+    // one checkpoint file per rank, of its block of the problems
+    let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
+    let checkpoint = a.checkpoint.plan(rank)?;
+    let resume = a.checkpoint.resume(rank)?;
     let bar = a.json.progress().then(out::spinner);
     // with --mpi, this rank's problems
     let log = convergence.log("generations").map(|l| {
@@ -432,9 +443,14 @@ pub fn run(a: &DeArgs) -> CliResult {
             BatchDe::on_devices(problems.clone(), &devices, options.clone())
         }
         .map_err(|e| batch_error(e, from_file))?;
+        if let Some(bytes) = &resume {
+            de.load_state(bytes)
+                .map_err(|e| batch_error(e, from_file))?;
+        }
         let stop = BatchStop {
             time_limit: crate::time_left(a.stop.time_limit()),
             token: Some(crate::stop_token()),
+            checkpoint: checkpoint.clone(),
         };
         let results = de
             .run_observed(&stop, on_progress)

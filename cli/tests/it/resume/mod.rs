@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod aco;
+mod de;
 mod qap_ts;
 
 pub fn json(text: &str) -> Value {

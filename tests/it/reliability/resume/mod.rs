@@ -3,4 +3,6 @@
 //! set or version, and corrupt or truncated ones, are refused with what differs.
 
 mod aco;
+mod batch_de;
+mod de;
 mod qap_ts;

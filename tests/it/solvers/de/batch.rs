@@ -363,6 +363,7 @@ fn time_limit_and_stop_token() {
             .run(&BatchStop {
                 time_limit: Some(Duration::from_millis(300)),
                 token: None,
+                checkpoint: None,
             })
             .unwrap();
         // (generous: the tests of this file run at once and share the CPU backend's threads)
@@ -376,6 +377,7 @@ fn time_limit_and_stop_token() {
             .run(&BatchStop {
                 time_limit: None,
                 token: Some(token),
+                checkpoint: None,
             })
             .unwrap();
         assert!(r2.iter().all(|r| r.stop == Some(StopReason::Interrupted)));
