@@ -3,3 +3,4 @@
 //! set or version, and corrupt or truncated ones, are refused with what differs.
 
 mod qap_ts;
+mod sat_sls;
