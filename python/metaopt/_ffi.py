@@ -950,6 +950,10 @@ class MetaoptSatSolveOptions(Structure):
         ("time_limit_s", c_double),
         ("stop_token", MetaoptStopToken_p),
         ("device", c_int32),
+        ("start", POINTER(c_uint32)),
+        ("start_count", c_uint32),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -1792,6 +1796,14 @@ SIGNATURES = {
     ]),
     "metaopt_sat_free": (None, [
         MetaoptSatInstance_p,  # h
+    ]),
+    "metaopt_sat_save_state": (MetaoptBytesResult, [
+        MetaoptSatInstance_p,  # h
+    ]),
+    "metaopt_sat_load_state": (MetaoptInt32Result, [
+        MetaoptSatInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_sp_default_options": (MetaoptSpOptions, []),
     "metaopt_sp_sssp_multi": (MetaoptSpResult, [

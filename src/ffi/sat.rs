@@ -697,9 +697,20 @@ unsafe fn start_arg(start: *const u32, count: u32, n: usize) -> Result<Vec<Assig
     })?;
     // SAFETY: the caller's contract.
     let flat: Vec<u32> = unsafe { copy_in(start.cast(), total, "opts.start")? };
+    let pad = if n % 32 == 0 {
+        0
+    } else {
+        !((1u32 << (n % 32)) - 1)
+    };
     flat.chunks_exact(words.max(1))
         .enumerate()
         .map(|(i, row)| {
+            if row.last().is_some_and(|&w| w & pad != 0) {
+                return Err(Error::arg(
+                    "opts.start",
+                    format!("assignment {i} sets bits past variable {n}"),
+                ));
+            }
             Assignment::from_words(n, row.to_vec()).map_err(|e| match e {
                 Error::InvalidArgument { msg, .. } => {
                     Error::arg("opts.start", format!("assignment {i}: {msg}"))

@@ -629,6 +629,55 @@ static int w_sat_solve_walks_cpu(void *h) {
     return c;
 }
 
+/* a state of walks over the shared formula (a walk search on an instance of its own), for the
+   load_state wrapper */
+static uint8_t *g_sat_state;
+static size_t g_sat_state_len;
+static MetaoptSatSolveOptions sat_state_options(void) {
+    MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+    o.method = METAOPT_SAT_WALKSAT;
+    o.backend = METAOPT_BACKEND_CPU;
+    o.walks = 2;
+    o.max_flips = 1000;
+    return o;
+}
+static void sat_state_prepare(void) {
+    if (g_sat_state) return;
+    MetaoptSatInstance *s = new_sat();
+    MetaoptSatSolveOptions o = sat_state_options();
+    MetaoptSatSolveResult r = metaopt_sat_solve(s, &o);
+    require(r.error_code == 0, "a walk search for a state");
+    metaopt_sat_free_solve_result(&r);
+    MetaoptBytesResult b = metaopt_sat_save_state(s);
+    require(b.error_code == 0 && b.length > 0, "metaopt_sat_save_state");
+    g_sat_state = malloc(b.length);
+    require(g_sat_state != NULL, "malloc");
+    memcpy(g_sat_state, b.data, b.length);
+    g_sat_state_len = b.length;
+    metaopt_bytes_free_result(&b);
+    metaopt_sat_free(s);
+}
+static int w_sat_save_state(void *h) {
+    MetaoptBytesResult r = metaopt_sat_save_state(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_bytes_free_result(&r);
+    return c;
+}
+static int w_sat_load_state(void *h) {
+    sat_state_prepare();
+    MetaoptInt32Result r = metaopt_sat_load_state(h, g_sat_state, g_sat_state_len);
+    int c = KEEP(r);
+    if (c == 0) {
+        /* the next walk search of the state's options uses it up */
+        MetaoptSatSolveOptions o = sat_state_options();
+        MetaoptSatSolveResult u = metaopt_sat_solve(h, &o);
+        if (u.error_code != 0) fail("metaopt_sat_load_state/used up by a search", "code %d", u.error_message, u.error_code);
+        metaopt_sat_free_solve_result(&u);
+    }
+    return c;
+}
+
 static int w_token_request(void *h) { MetaoptInt32Result r = metaopt_stop_token_request(h); return KEEP(r); }
 static int w_token_reset(void *h) { MetaoptInt32Result r = metaopt_stop_token_reset(h); return KEEP(r); }
 
@@ -735,6 +784,8 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_hc12_run", w_hc12_run_token, 5},
     {"metaopt_qap_set_backend_on_device", w_qap_set_backend_on_device, 2},
     {"metaopt_sat_evaluate_on_device", w_sat_evaluate_on_device, 3},
+    {"metaopt_sat_save_state", w_sat_save_state, 3},
+    {"metaopt_sat_load_state", w_sat_load_state, 3},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -1668,6 +1719,59 @@ static void sat_args(void) {
         metaopt_sat_free(empty.instance);
     }
     metaopt_pointer_free(empty.error_message);
+    /* states: bytes that are not one, a state of another formula, the walk options' new fields */
+    sat_state_prepare();
+    uint8_t junk[64];
+    memset(junk, 0xA5, sizeof junk);
+    I32("metaopt_sat_load_state/NULL data", metaopt_sat_load_state(h, NULL, 16), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_sat_load_state/NULL data, huge length", metaopt_sat_load_state(h, NULL, SIZE_MAX), ERR);
+    I32("metaopt_sat_load_state/0 bytes", metaopt_sat_load_state(h, junk, 0), ERR);
+    I32("metaopt_sat_load_state/garbage", metaopt_sat_load_state(h, junk, sizeof junk), ERR);
+    for (size_t cut = 1; cut < g_sat_state_len; cut += 1 + g_sat_state_len / 16)
+        I32("metaopt_sat_load_state/truncated", metaopt_sat_load_state(h, g_sat_state, cut), ERR);
+    uint8_t *flip = malloc(g_sat_state_len);
+    require(flip != NULL, "malloc");
+    for (size_t at = 0; at < g_sat_state_len; at += 1 + g_sat_state_len / 16) {
+        memcpy(flip, g_sat_state, g_sat_state_len);
+        flip[at] ^= 0x10;
+        I32("metaopt_sat_load_state/a flipped bit", metaopt_sat_load_state(h, flip, g_sat_state_len), ERR);
+    }
+    free(flip);
+    int32_t other_lits[] = {1, -2, 0, 2, 0};
+    MetaoptSatParseResult other = metaopt_sat_from_clauses(2, other_lits, 5);
+    if (other.error_code == 0) {
+        I32("metaopt_sat_load_state/another formula", metaopt_sat_load_state(other.instance, g_sat_state, g_sat_state_len), ERR);
+        OWNED("metaopt_sat_save_state/no walk search", MetaoptBytesResult, metaopt_sat_save_state(other.instance),
+              metaopt_bytes_free_result, ERR);
+        metaopt_sat_free(other.instance);
+    }
+    metaopt_pointer_free(other.error_message);
+    uint32_t st[4] = {0, 0xFFFFFFFFu, 7, 7};
+    MetaoptSatSolveOptions xo[5];
+    for (int i = 0; i < 5; i++) {
+        xo[i] = metaopt_sat_default_solve_options();
+        xo[i].backend = METAOPT_BACKEND_CPU;
+        xo[i].walks = 2;
+        xo[i].max_flips = 100;
+        xo[i].time_limit_s = 0;
+    }
+    xo[0].start = NULL, xo[0].start_count = 1;
+    xo[1].start = st + 1, xo[1].start_count = 1;          /* bits past the last variable */
+    xo[2].start = st, xo[2].start_count = 3;              /* more starts than walks */
+    xo[3].checkpoint_path = g_long;
+    xo[4].checkpoint_every_s = NAN;
+    int xe[5] = {METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ERR};
+    for (int i = 0; i < 5; i++)
+        OWNED("metaopt_sat_solve/hostile start and checkpoint", MetaoptSatSolveResult, metaopt_sat_solve(h, &xo[i]),
+              metaopt_sat_free_solve_result, xe[i]);
+    MetaoptSatSolveOptions hx = metaopt_sat_default_solve_options();
+    hx.method = METAOPT_SAT_HC12, hx.runs = 1, hx.start = st, hx.start_count = 1;
+    OWNED("metaopt_sat_solve/hc12 with a start", MetaoptSatSolveResult, metaopt_sat_solve(h, &hx), metaopt_sat_free_solve_result, ERR);
+    VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
+    MetaoptBytesResult zb;
+    memset(&zb, 0, sizeof zb);
+    VOID("metaopt_bytes_free_result/zeroed", metaopt_bytes_free_result(&zb));
+    VOID("metaopt_bytes_free_result/twice", metaopt_bytes_free_result(&zb));
     VOID("metaopt_sat_free_solve_result/NULL", metaopt_sat_free_solve_result(NULL));
     MetaoptSatSolveResult zs;
     memset(&zs, 0, sizeof zs);
