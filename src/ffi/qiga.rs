@@ -304,6 +304,8 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions>
         group_size: (o.group_size != 0).then_some(o.group_size as usize),
         launch_populations: (o.launch_populations != 0).then_some(o.launch_populations as usize),
         only: None,
+        start: Vec::new(),
+        checkpoint: None,
     })
 }
 

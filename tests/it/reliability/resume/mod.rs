@@ -3,4 +3,5 @@
 //! set or version, and corrupt or truncated ones, are refused with what differs.
 
 mod qap_ts;
+mod qiga;
 mod sat_sls;
