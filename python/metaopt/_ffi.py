@@ -872,6 +872,10 @@ class MetaoptQigaOptions(Structure):
         ("launch_populations", c_uint32),
         ("stop_token", MetaoptStopToken_p),
         ("device", c_int32),
+        ("start", POINTER(c_uint8)),
+        ("start_count", c_uint32),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -1752,6 +1756,14 @@ SIGNATURES = {
     ]),
     "metaopt_qiga_free_run_result": (None, [
         POINTER(MetaoptQigaRunResult),  # r
+    ]),
+    "metaopt_qiga_save_state": (MetaoptBytesResult, [
+        MetaoptKnapsack_p,  # knapsack
+    ]),
+    "metaopt_qiga_load_state": (MetaoptInt32Result, [
+        MetaoptKnapsack_p,  # knapsack
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_double_array_free_result": (None, [
         POINTER(MetaoptDoubleArrayResult),  # r

@@ -801,7 +801,7 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             let sls = h.sls(walks, backend)?;
             let r = sls
                 .solve(&options)
-                .map_err(|e| renamed_opt(e, &[("start", "opts.start"), ("state", "data")]))?;
+                .map_err(|e| renamed_opt(e, &[("start", "opts.start")]))?;
             let common = common_fields!(r)?;
             return Ok(MetaoptSatSolveResult {
                 walks: r.walks,
@@ -950,7 +950,7 @@ pub unsafe extern "C" fn metaopt_sat_save_state(h: *mut MetaoptSatInstance) -> M
 /// starting afresh, as if it had never stopped: its options must be those of the saved search
 /// (its flip budget and time limit may be larger; they count the work already done). Checked
 /// now: the bytes' frame and checksum, the library version, the solver and the formula; the
-/// options when the search starts (errors name `data`). `result` is 0 on success.
+/// options when the search starts (errors name `state`). `result` is 0 on success.
 ///
 /// # Safety
 /// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
@@ -970,9 +970,7 @@ pub unsafe extern "C" fn metaopt_sat_load_state(
             Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
             e => e,
         })?;
-        probe
-            .load_state(bytes.clone())
-            .map_err(|e| renamed_opt(e, &[("state", "data")]))?;
+        probe.load_state(bytes.clone())?;
         if let Some((_, _, s)) = h.sls.as_mut() {
             s.take_loaded_state();
         }

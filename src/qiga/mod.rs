@@ -727,6 +727,34 @@ impl QigaRunResult {
     }
 }
 
+/// The fingerprint of a knapsack in a checkpoint's header.
+fn fingerprint(items: &Items) -> String {
+    let bytes = |v: &[u64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    checkpoint::fingerprint(
+        "knapsack",
+        &format!(
+            "{} items, capacity {}, scale {}",
+            items.weights.len(),
+            items.capacity,
+            items.scale
+        ),
+        &[&bytes(&items.weights), &bytes(&items.profits)],
+    )
+}
+
+/// A run's state kept apart from its solver ([`Qiga::take_saved`]).
+pub struct QigaSaved {
+    header: Header,
+    state: QigaState,
+}
+
+impl QigaSaved {
+    /// The checkpoint bytes, as [`Qiga::save_state`] gives them.
+    pub fn bytes(&self) -> Result<Vec<u8>> {
+        checkpoint::encode(&self.header, &self.state)
+    }
+}
+
 /// A prepared QIGA run: data checked, engines (and their kernels) built.
 pub struct Qiga {
     setup: Arc<Setup>,
@@ -957,7 +985,6 @@ impl Qiga {
     fn header(&self) -> Header {
         let s = &*self.setup;
         let o = &self.options;
-        let bytes = |v: &[u64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
         let tables: Vec<u8> = s
             .tables
             .iter()
@@ -966,43 +993,31 @@ impl Qiga {
             .collect();
         let start: Vec<u8> = o.start.concat();
         let only = o.only.clone().unwrap_or(0..o.populations);
-        Header::new(
-            "qiga",
-            checkpoint::fingerprint(
-                "knapsack",
-                &format!(
-                    "{} items, capacity {}, scale {}",
-                    s.items.weights.len(),
-                    s.items.capacity,
-                    s.items.scale
-                ),
-                &[&bytes(&s.items.weights), &bytes(&s.items.profits)],
-            ),
-        )
-        .option("populations", o.populations)
-        .option("only", format!("{}..{}", only.start, only.end))
-        .option("individuals", s.individuals)
-        .option("generations", s.generations)
-        .option("tables", format!("{:08x}", crc32fast::hash(&tables)))
-        .option("pops_per_table", s.pops_per_table)
-        .option("repair", format!("{:?}", s.repair))
-        .option("seed", s.seed)
-        .option(
-            "target",
-            s.target.map_or("none".to_string(), |t| t.to_string()),
-        )
-        .option(
-            "start",
-            if o.start.is_empty() {
-                "none".to_string()
-            } else {
-                format!(
-                    "{} strings, checksum {:08x}",
-                    o.start.len(),
-                    crc32fast::hash(&start)
-                )
-            },
-        )
+        Header::new("qiga", fingerprint(&s.items))
+            .option("populations", o.populations)
+            .option("only", format!("{}..{}", only.start, only.end))
+            .option("individuals", s.individuals)
+            .option("generations", s.generations)
+            .option("tables", format!("{:08x}", crc32fast::hash(&tables)))
+            .option("pops_per_table", s.pops_per_table)
+            .option("repair", format!("{:?}", s.repair))
+            .option("seed", s.seed)
+            .option(
+                "target",
+                s.target.map_or("none".to_string(), |t| t.to_string()),
+            )
+            .option(
+                "start",
+                if o.start.is_empty() {
+                    "none".to_string()
+                } else {
+                    format!(
+                        "{} strings, checksum {:08x}",
+                        o.start.len(),
+                        crc32fast::hash(&start)
+                    )
+                },
+            )
     }
 
     /// The next run continues from checkpoint `bytes` (of [`save_state`](Self::save_state) or a
@@ -1017,6 +1032,32 @@ impl Qiga {
     /// The state [`load_state`](Self::load_state) gave that no run has used yet, taken away.
     pub fn take_loaded_state(&mut self) -> Option<Vec<u8>> {
         self.resume.take()
+    }
+
+    /// The last run's state, taken away (for a caller that keeps it after the solver is gone).
+    pub fn take_saved(&mut self) -> Option<QigaSaved> {
+        self.last
+            .take()
+            .map(|(header, state)| QigaSaved { header, state })
+    }
+
+    /// Checks checkpoint `bytes` against a run on `problem` before the run's options are known:
+    /// its frame, version, solver and knapsack (errors name `state`).
+    pub fn check_state_for(problem: &Knapsack, bytes: &[u8]) -> Result<()> {
+        let h = checkpoint::header(bytes, "state")?;
+        let mine = Header {
+            options: h.options.clone(),
+            rank: h.rank,
+            ranks: h.ranks,
+            ..Header::new("qiga", fingerprint(&Items::of(problem)))
+        };
+        match mine.mismatch(&h) {
+            Some(why) => Err(Error::arg(
+                "state",
+                format!("cannot resume from this checkpoint: {why}"),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The last run's whole state (the finished populations' outcomes; the Q-bit angles, best

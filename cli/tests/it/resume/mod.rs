@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod qap_ts;
+mod qiga;
 mod sat_sls;
 
 pub fn json(text: &str) -> Value {
