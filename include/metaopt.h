@@ -4555,7 +4555,8 @@ struct MetaoptBytesResult metaopt_qiga_save_state(struct MetaoptKnapsack *knapsa
  * afresh, as if it had never stopped: its options must be those of the saved run (its time
  * limit may be larger; it counts the time already taken). Checked now: the bytes' frame and
  * checksum, the library version, the solver and the instance; the options when the run starts
- * (errors name `state`). `result` is 0 on success.
+ * (errors name `state`), and that run uses the state up, failing or not. `result` is 0 on
+ * success.
  *
  * # Safety
  * `knapsack` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
@@ -4723,7 +4724,8 @@ struct MetaoptBytesResult metaopt_sat_save_state(struct MetaoptSatInstance *h);
  * starting afresh, as if it had never stopped: its options must be those of the saved search
  * (its flip budget and time limit may be larger; they count the work already done). Checked
  * now: the bytes' frame and checksum, the library version, the solver and the formula; the
- * options when the search starts (errors name `state`). `result` is 0 on success.
+ * options when the search starts (errors name `state`), and that search uses the state up,
+ * failing or not. `result` is 0 on success.
  *
  * # Safety
  * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.

@@ -239,6 +239,8 @@ def test_bad_walk_states_are_refused(tmp_path):
         with pytest.raises(MetaoptError, match="option seed was 5; this run has 6"):
             s.solve(walks=4, cpu=True, seed=6, flips_per_launch=1000, restart_flips=2500, max_flips=2000,
                     time_limit=0, resume=state)
+        # the state was used up by the failed search: the next one starts afresh
+        assert _walks(s, 1000).flips == 4 * 1000
         with pytest.raises(MetaoptError, match="truncated"):
             s.load_state(state[: len(state) // 2])
         with pytest.raises(MetaoptError, match="checksum"):

@@ -398,12 +398,13 @@ pub unsafe extern "C" fn metaopt_qiga_run(
         };
         // SAFETY: the caller's contract.
         let opts = unsafe { qiga_options(&o, k.n())? };
+        // a loaded state is used up by this run, which fails if its options differ
+        let resume = k.qiga_resume.take();
         let mut q = Qiga::new(&k, opts)?;
-        if let Some(bytes) = k.qiga_resume.clone() {
+        if let Some(bytes) = resume {
             q.load_state(bytes)?;
         }
         let r = q.run()?;
-        k.qiga_resume = None;
         k.qiga_last = q.take_saved();
         run_result(&r)?
     })
@@ -450,7 +451,8 @@ pub unsafe extern "C" fn metaopt_qiga_save_state(
 /// afresh, as if it had never stopped: its options must be those of the saved run (its time
 /// limit may be larger; it counts the time already taken). Checked now: the bytes' frame and
 /// checksum, the library version, the solver and the instance; the options when the run starts
-/// (errors name `state`). `result` is 0 on success.
+/// (errors name `state`), and that run uses the state up, failing or not. `result` is 0 on
+/// success.
 ///
 /// # Safety
 /// `knapsack` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.

@@ -799,9 +799,10 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             }
             let walks = (o.walks > 0).then_some(o.walks);
             let sls = h.sls(walks, backend)?;
-            let r = sls
-                .solve(&options)
-                .map_err(|e| renamed_opt(e, &[("start", "opts.start")]))?;
+            let r = sls.solve(&options);
+            // a loaded state is used up by this search, which fails if its options differ
+            sls.take_loaded_state();
+            let r = r.map_err(|e| renamed_opt(e, &[("start", "opts.start")]))?;
             let common = common_fields!(r)?;
             return Ok(MetaoptSatSolveResult {
                 walks: r.walks,
@@ -950,7 +951,8 @@ pub unsafe extern "C" fn metaopt_sat_save_state(h: *mut MetaoptSatInstance) -> M
 /// starting afresh, as if it had never stopped: its options must be those of the saved search
 /// (its flip budget and time limit may be larger; they count the work already done). Checked
 /// now: the bytes' frame and checksum, the library version, the solver and the formula; the
-/// options when the search starts (errors name `state`). `result` is 0 on success.
+/// options when the search starts (errors name `state`), and that search uses the state up,
+/// failing or not. `result` is 0 on success.
 ///
 /// # Safety
 /// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
