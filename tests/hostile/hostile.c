@@ -2066,6 +2066,22 @@ static void knap_with(void *h, const char *what, int expect) {
     snprintf(label, sizeof label, "metaopt_qiga_run/%s", what);
     MetaoptQigaOptions o = tiny_qiga();
     OWNED(label, MetaoptQigaRunResult, metaopt_qiga_run(h, &o), metaopt_qiga_free_run_result, expect);
+    /* the state of that run, loaded back and used up by a run of the same options */
+    snprintf(label, sizeof label, "metaopt_qiga_save_state/%s", what);
+    begin(label);
+    MetaoptBytesResult sb = metaopt_qiga_save_state(h);
+    end();
+    char *sm = sb.error_message;
+    sb.error_message = NULL;
+    check(label, sb.error_code, sm, expect);
+    uint8_t junk[8] = {0};
+    snprintf(label, sizeof label, "metaopt_qiga_load_state/%s", what);
+    I32(label, metaopt_qiga_load_state(h, sb.data ? sb.data : junk, sb.data ? sb.length : sizeof junk), expect);
+    if (expect == 0) {
+        snprintf(label, sizeof label, "metaopt_qiga_run/%s, resumed", what);
+        OWNED(label, MetaoptQigaRunResult, metaopt_qiga_run(h, &o), metaopt_qiga_free_run_result, 0);
+    }
+    metaopt_bytes_free_result(&sb);
 }
 
 static void knapsack_args(void) {
@@ -2226,6 +2242,57 @@ static void knapsack_args(void) {
     OWNED("metaopt_qiga_run/knapsack a token", MetaoptQigaRunResult, metaopt_qiga_run((MetaoptKnapsack *)req, &wk),
           metaopt_qiga_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
     metaopt_stop_token_free(req);
+
+    /* states: bytes that are not one, a state of another instance, the new option fields */
+    MetaoptQigaOptions so = tiny_qiga();
+    OWNED("metaopt_qiga_run/for a state", MetaoptQigaRunResult, metaopt_qiga_run(k, &so), metaopt_qiga_free_run_result, 0);
+    MetaoptBytesResult st = metaopt_qiga_save_state(k);
+    require(st.error_code == 0 && st.length > 0, "metaopt_qiga_save_state");
+    uint8_t junk[64];
+    memset(junk, 0x5A, sizeof junk);
+    I32("metaopt_qiga_load_state/NULL data", metaopt_qiga_load_state(k, NULL, 16), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_qiga_load_state/NULL data, huge length", metaopt_qiga_load_state(k, NULL, SIZE_MAX), ERR);
+    I32("metaopt_qiga_load_state/0 bytes", metaopt_qiga_load_state(k, junk, 0), ERR);
+    I32("metaopt_qiga_load_state/garbage", metaopt_qiga_load_state(k, junk, sizeof junk), ERR);
+    for (size_t cut = 1; cut < st.length; cut += 1 + st.length / 16)
+        I32("metaopt_qiga_load_state/truncated", metaopt_qiga_load_state(k, st.data, cut), ERR);
+    uint8_t *flip = malloc(st.length);
+    require(flip != NULL, "malloc");
+    for (size_t at = 0; at < st.length; at += 1 + st.length / 16) {
+        memcpy(flip, st.data, st.length);
+        flip[at] ^= 0x10;
+        I32("metaopt_qiga_load_state/a flipped bit", metaopt_qiga_load_state(k, flip, st.length), ERR);
+    }
+    free(flip);
+    MetaoptKnapsackResult other = metaopt_knapsack_generate(METAOPT_KNAPSACK_UNCORRELATED, 10, 100, 4);
+    if (other.error_code == 0) {
+        I32("metaopt_qiga_load_state/another instance", metaopt_qiga_load_state(other.knapsack, st.data, st.length), ERR);
+        OWNED("metaopt_qiga_save_state/no run", MetaoptBytesResult, metaopt_qiga_save_state(other.knapsack), metaopt_bytes_free_result,
+              ERR);
+        metaopt_knapsack_free(other.knapsack);
+    }
+    metaopt_pointer_free(other.error_message);
+    /* a state with other options: the run that would use it fails, and uses it up */
+    I32("metaopt_qiga_load_state/for other options", metaopt_qiga_load_state(k, st.data, st.length), 0);
+    MetaoptQigaOptions oo = tiny_qiga();
+    oo.seed = 99;
+    OWNED("metaopt_qiga_run/a state of other options", MetaoptQigaRunResult, metaopt_qiga_run(k, &oo), metaopt_qiga_free_run_result,
+          ERR);
+    OWNED("metaopt_qiga_run/after a refused state", MetaoptQigaRunResult, metaopt_qiga_run(k, &oo), metaopt_qiga_free_run_result, 0);
+    metaopt_bytes_free_result(&st);
+    uint8_t s_ok[10] = {0}, s_two[10] = {2}, s_all[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    MetaoptQigaOptions xo[6];
+    for (int i = 0; i < 6; i++) xo[i] = tiny_qiga();
+    int xe[6] = {METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ERR, 0};
+    xo[0].start_count = 1;                                   /* NULL start */
+    xo[1].start = s_two, xo[1].start_count = 1;              /* a value 2 */
+    xo[2].start = s_all, xo[2].start_count = 1;              /* over the capacity */
+    xo[3].checkpoint_path = g_long;
+    xo[4].checkpoint_every_s = INFINITY;
+    xo[5].start = s_ok, xo[5].start_count = 1, xo[5].checkpoint_path = NULL;
+    for (int i = 0; i < 6; i++)
+        OWNED("metaopt_qiga_run/hostile start and checkpoint", MetaoptQigaRunResult, metaopt_qiga_run(k, &xo[i]),
+              metaopt_qiga_free_run_result, xe[i]);
 
     /* freed handle, double free */
     metaopt_knapsack_free(k);
