@@ -183,7 +183,9 @@ void qg_repair(BSPACE uchar *P, __global const ulong *w, __global const ulong *p
 // gens_run is not QG_RUNNING has finished and is left alone. At the end of a launch every
 // population's best so far is in best_value, best_gen and best_bits, and gens_run holds the
 // generation it finished in, or QG_RUNNING. The draws depend on (seed, population, generation)
-// only, so any split of a run into launches gives the run of one launch.
+// only, so any split of a run into launches gives the run of one launch. A warm start (warm 1, with
+// g0 = 0) begins from the angles, best string and best value the host wrote there, the string staying
+// the best unless an individual of generation 0 beats it (best_gen 0 either way).
 // tables: per table 8 rows (x * 4 + b * 2 + [f(x) >= f(b)]) of 5 ints: steps of pi/200, then the
 // sign for the columns ab > 0, ab < 0, a = 0, b = 0 (-1, 0, +1, or 2 for a random sign); population
 // q uses table (q / pops_per_table) % ntables.
@@ -193,7 +195,7 @@ void qiga_run(__global const ulong *w, __global const ulong *p, ulong cap, __glo
               ulong seed, uint pop_offset, uint generations, uint has_target, ulong target,
               __global ulong *best_value, __global uchar *best_bits, __global uint *best_gen,
               __global uint *gens_run, __global uchar *scratch, uint g0, uint g1,
-              __global short *angles)
+              __global short *angles, uint warm)
 {
     const uint lid = get_local_id(0);
     const uint grp = get_group_id(0);
@@ -215,8 +217,9 @@ void qiga_run(__global const ulong *w, __global const ulong *p, ulong cap, __glo
     __global const int *tab = tables + ((pop / pops_per_table) % ntables) * 40;
     short q[QG_POP * QG_GPI];
     for (uint u = 0; u < QG_POP * QG_GPI; ++u)
-        q[u] = g0 == 0 || finished ? 50 : qa[u * QG_WG + lid];
-    if (g0 > 0) {
+        q[u] = (g0 == 0 && !warm) || finished ? 50 : qa[u * QG_WG + lid];
+    // a launch after the first, or a warm start: the angles, best string and value stored
+    if (g0 > 0 || warm) {
         for (uint j = lid; j < QG_M; j += QG_WG)
             B[j] = best_bits[(ulong)grp * QG_M + j];
         if (lid == 0) {
@@ -278,7 +281,8 @@ void qiga_run(__global const ulong *w, __global const ulong *p, ulong cap, __glo
             for (uint i = 1; i < QG_POP; ++i)
                 if (val[i] > val[bi])
                     bi = i;
-            improved = g == 0 || val[bi] > bestv;
+            // generation 0 sets the best, unless a warm start's string holds it
+            improved = (g == 0 && !warm) || val[bi] > bestv;
             if (improved) {
                 bestv = val[bi];
                 besti = bi;

@@ -2704,6 +2704,25 @@ typedef struct MetaoptQigaOptions {
    * Used when `devices_count` is 0.
    */
   int32_t device;
+  /**
+   * A warm start: `start_count` best strings of `items` bytes (0/1, within the capacity)
+   * one after another; population q starts from string q % start_count (its best until an
+   * individual beats it, the angles leaning toward its bits). NULL when `start_count` is 0.
+   */
+  const uint8_t *start;
+  /**
+   * Strings in `start`.
+   */
+  uint32_t start_count;
+  /**
+   * NULL, or a file the run writes its whole state to (atomically) when it ends and every
+   * `checkpoint_every_s` seconds; `metaopt_qiga_load_state` with its bytes continues it.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the run ends.
+   */
+  double checkpoint_every_s;
 } MetaoptQigaOptions;
 
 /**
@@ -2954,6 +2973,27 @@ typedef struct MetaoptSatSolveOptions {
    * `opts.device`.
    */
   int32_t device;
+  /**
+   * A warm start of the walks: `start_count` bit-packed assignments (each
+   * `metaopt_sat_words_per_assignment` words, as `metaopt_sat_evaluate` takes them); one:
+   * every walk starts from it; several (at most the walks): walk w from the w-th, the others
+   * from random assignments. NULL when `start_count` is 0 (random starts). Not for HC12.
+   */
+  const uint32_t *start;
+  /**
+   * Assignments in `start`.
+   */
+  uint32_t start_count;
+  /**
+   * NULL, or a file the walks write their whole state to (atomically) when the search ends
+   * and every `checkpoint_every_s` seconds; `metaopt_sat_load_state` with its bytes
+   * continues it. Not for HC12.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the search ends.
+   */
+  double checkpoint_every_s;
 } MetaoptSatSolveOptions;
 
 /**
@@ -4642,6 +4682,33 @@ struct MetaoptQigaRunResult metaopt_qiga_run(struct MetaoptKnapsack *knapsack,
 void metaopt_qiga_free_run_result(struct MetaoptQigaRunResult *r);
 
 /**
+ * The whole state of the last `metaopt_qiga_run` on `knapsack` (the finished populations'
+ * outcomes; the Q-bit angles, best strings, values and generations of the populations begun and
+ * not finished; the time taken) as checkpoint bytes, the caller's to free with
+ * `metaopt_bytes_free_result`. An error if no run has run on the instance.
+ *
+ * # Safety
+ * `knapsack` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_qiga_save_state(struct MetaoptKnapsack *knapsack);
+
+/**
+ * The next `metaopt_qiga_run` on `knapsack` continues the run whose state `data` holds
+ * (`length` bytes of `metaopt_qiga_save_state` or of a checkpoint file) instead of starting
+ * afresh, as if it had never stopped: its options must be those of the saved run (its time
+ * limit may be larger; it counts the time already taken). Checked now: the bytes' frame and
+ * checksum, the library version, the solver and the instance; the options when the run starts
+ * (errors name `state`), and that run uses the state up, failing or not. `result` is 0 on
+ * success.
+ *
+ * # Safety
+ * `knapsack` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_qiga_load_state(struct MetaoptKnapsack *knapsack,
+                                                  const uint8_t *data,
+                                                  size_t length);
+
+/**
  * Frees the values and the message of a `MetaoptDoubleArrayResult` and sets them to NULL and
  * `length` to 0. NULL is a no-op.
  *
@@ -4782,6 +4849,33 @@ void metaopt_sat_free_solve_result(struct MetaoptSatSolveResult *r);
  * `h` must not be in use by another thread.
  */
 void metaopt_sat_free(struct MetaoptSatInstance *h);
+
+/**
+ * The whole state of the last probSAT or WalkSAT search on `h` (every walk's assignment, best
+ * assignment, flip log and counters, the unsatisfied lists of walks whose state persists, the
+ * launches and the time taken) as checkpoint bytes, the caller's to free with
+ * `metaopt_bytes_free_result`. An error if no walk search has run on `h`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_sat_save_state(struct MetaoptSatInstance *h);
+
+/**
+ * The next probSAT or WalkSAT `metaopt_sat_solve` on `h` continues the search whose state
+ * `data` holds (`length` bytes of `metaopt_sat_save_state` or of a checkpoint file) instead of
+ * starting afresh, as if it had never stopped: its options must be those of the saved search
+ * (its flip budget and time limit may be larger; they count the work already done). Checked
+ * now: the bytes' frame and checksum, the library version, the solver and the formula; the
+ * options when the search starts (errors name `state`), and that search uses the state up,
+ * failing or not. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_sat_load_state(struct MetaoptSatInstance *h,
+                                                 const uint8_t *data,
+                                                 size_t length);
 
 /**
  * The near-far method (the library's delta) on the device in use, 16 rounds per check, the

@@ -887,6 +887,10 @@ class MetaoptQigaOptions(Structure):
         ("launch_populations", c_uint32),
         ("stop_token", MetaoptStopToken_p),
         ("device", c_int32),
+        ("start", POINTER(c_uint8)),
+        ("start_count", c_uint32),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -965,6 +969,10 @@ class MetaoptSatSolveOptions(Structure):
         ("time_limit_s", c_double),
         ("stop_token", MetaoptStopToken_p),
         ("device", c_int32),
+        ("start", POINTER(c_uint32)),
+        ("start_count", c_uint32),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -1800,6 +1808,14 @@ SIGNATURES = {
     "metaopt_qiga_free_run_result": (None, [
         POINTER(MetaoptQigaRunResult),  # r
     ]),
+    "metaopt_qiga_save_state": (MetaoptBytesResult, [
+        MetaoptKnapsack_p,  # knapsack
+    ]),
+    "metaopt_qiga_load_state": (MetaoptInt32Result, [
+        MetaoptKnapsack_p,  # knapsack
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
+    ]),
     "metaopt_double_array_free_result": (None, [
         POINTER(MetaoptDoubleArrayResult),  # r
     ]),
@@ -1843,6 +1859,14 @@ SIGNATURES = {
     ]),
     "metaopt_sat_free": (None, [
         MetaoptSatInstance_p,  # h
+    ]),
+    "metaopt_sat_save_state": (MetaoptBytesResult, [
+        MetaoptSatInstance_p,  # h
+    ]),
+    "metaopt_sat_load_state": (MetaoptInt32Result, [
+        MetaoptSatInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_sp_default_options": (MetaoptSpOptions, []),
     "metaopt_sp_sssp_multi": (MetaoptSpResult, [

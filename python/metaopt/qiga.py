@@ -9,7 +9,7 @@ from typing import List
 
 import numpy as np
 
-from . import _checks, _ffi, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib, _state
 from ._errors import check
 from .knapsack import Knapsack
 from ._result import ArrayEq
@@ -99,11 +99,22 @@ class QIGA:
     ``pole_signs``: ``"fixed"`` or ``"random"`` (the sources' ±1 cells). ``devices``: OpenCL
     device numbers to spread the populations over (``device``: the one device when ``devices`` is
     None; None: the device in use); ``cpu=True`` runs on the CPU backend (the
-    same results as a device). ``run()`` returns a ``QIGAResult``."""
+    same results as a device). ``run()`` returns a ``QIGAResult``.
+
+    ``start``: a warm start, one best string (``items`` 0/1 values within the capacity) or a
+    list of them; population q starts from string q % len(start): it is the population's best
+    until an individual beats it, and its Q-bits' angles lean toward the string's bits (75 or 25
+    steps of pi/200 instead of 50). ``checkpoint``: a file the run writes its whole state to when
+    it ends (interrupted or not) and every ``checkpoint_every`` seconds; ``resume`` (a
+    ``metaopt.State`` of ``state()``, its bytes, or a checkpoint file's path) continues a run as
+    if it had never stopped: the options must be the saved run's (``time_limit`` may be larger;
+    it counts the time already taken). ``QIGA.from_state(knapsack, state, **options)`` is
+    ``QIGA(knapsack, resume=state, **options)``."""
 
     def __init__(self, knapsack, populations=1000, individuals=10, generations=500, table="gqa2000", repair="index",
                  seed=1, target=None, time_limit=None, devices=None, cpu=False, pole_signs="fixed", pops_per_table=0, device=None,
-                 group_size=None, launch_populations=None):
+                 group_size=None, launch_populations=None, start=None, checkpoint=None, checkpoint_every=None,
+                 resume=None):
         if isinstance(knapsack, (str, os.PathLike)):
             knapsack = Knapsack.from_file(knapsack)
         if not isinstance(knapsack, Knapsack):
@@ -152,7 +163,47 @@ class QIGA:
             o.group_size = _checks.integer("group_size", group_size, 1, 2**32 - 1)
         if launch_populations is not None:
             o.launch_populations = _checks.integer("launch_populations", launch_populations, 1, 2**32 - 1)
+        self._keep = []
+        if start is not None:
+            a = np.asarray(start)
+            if a.ndim == 1:
+                a = a[np.newaxis]
+            items = knapsack.n
+            if a.ndim != 2 or a.shape[0] == 0 or a.shape[1] != items:
+                raise ValueError(f"start must have shape (items,) or (count, items) with items = {items}, "
+                                 f"got {np.shape(start)}")
+            if a.dtype != bool and (a.dtype.kind not in "biuf" or not np.all((a == 0) | (a == 1))):
+                raise ValueError("start must hold booleans or 0/1")
+            a = np.ascontiguousarray(a, dtype=np.uint8)
+            self._keep.append(a)
+            o.start = a.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8))
+            o.start_count = _checks.integer("start", a.shape[0], 1, 2**32 - 1)
+        _state.set_checkpoint(o, checkpoint, checkpoint_every, self._keep)
+        self._resume = _state.resume_arg(resume)
         self._options = o
+
+    @classmethod
+    def from_state(cls, knapsack, state, **options):
+        """A QIGA whose ``run()`` continues the run saved in ``state`` (a ``metaopt.State``, its
+        bytes or a checkpoint file's path); ``options`` must be the saved run's."""
+        return cls(knapsack, resume=state, **options)
+
+    def state(self):
+        """The whole state of the last ``run()`` (the finished populations' outcomes; the Q-bit
+        angles, best strings, values and generations of the populations begun and not finished;
+        the time taken) as a ``metaopt.State``, from which ``QIGA(..., resume=state)`` continues
+        it."""
+        L = _lib.lib()
+        with self.knapsack._use("QIGA.state") as h:
+            return _state.saved(L, L.metaopt_qiga_save_state, h, "metaopt_qiga_save_state")
+
+    def load_state(self, state):
+        """The next ``run()`` continues the run saved in ``state`` (a ``metaopt.State``, its
+        bytes, or a checkpoint file's path)."""
+        self._resume = _state.resume_arg(state, "state")
+        L = _lib.lib()
+        with self.knapsack._use("QIGA.load_state") as h:
+            _state.load(L.metaopt_qiga_load_state, h, self._resume, "metaopt_qiga_load_state")
 
     def run(self, stop_token=None):
         """Runs every population. ``stop_token`` (a ``metaopt.StopToken``) requested, or
@@ -163,6 +214,9 @@ class QIGA:
         L = _lib.lib()
         o = self._options
         with self.knapsack._use("QIGA.run") as h:
+            if self._resume is not None:
+                _state.load(L.metaopt_qiga_load_state, h, self._resume, "metaopt_qiga_load_state")
+                self._resume = None
             r, caught = _interrupt.run(L.metaopt_qiga_run, (h, ctypes.byref(o)), o, stop_token, "QIGA.run")
             o.stop_token = None
             try:

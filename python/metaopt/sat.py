@@ -8,7 +8,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _ffi, _interrupt, _lib
+from . import _checks, _ffi, _interrupt, _lib, _state
 from ._errors import check, check_int
 from ._handle import Instance
 from ._result import ArrayEq
@@ -166,7 +166,8 @@ class SAT(Instance):
     def solve(self, time_limit=None, runs=None, seed=None, mask_order=None, tabu_length=None,
               tabu_max_iterations=None, tabu_max_no_improve=None, tenure=None, stop_token=None, *,
               method="probsat", walks=None, cb=None, eps=None, noise=None, restart_flips=None,
-              flips_per_launch=None, max_flips=None, cpu=False, device=None):
+              flips_per_launch=None, max_flips=None, cpu=False, device=None, start=None, checkpoint=None,
+              checkpoint_every=None, resume=None):
         """Looks for a model; None keeps the library's default of an option
         (``metaopt_sat_default_solve_options``: 10 s, seed 1, ...).
 
@@ -181,14 +182,24 @@ class SAT(Instance):
 
         ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops
         the search with the best assignment so far (``stop == "interrupted"``); Ctrl-C too,
-        raising ``metaopt.Interrupted`` with that ``SATResult`` as its ``result``."""
+        raising ``metaopt.Interrupted`` with that ``SATResult`` as its ``result``.
+
+        The walks only: ``start`` a warm start, one assignment (``num_vars`` bools or 0/1) from
+        which every walk starts, or several rows (at most the walks) from which the first walks
+        start, the others at random. ``checkpoint`` a file the walks write their whole state to
+        when the search ends (interrupted or not) and every ``checkpoint_every`` seconds;
+        ``resume`` (a ``metaopt.State`` of ``state()``, its bytes, or a checkpoint file's path)
+        continues a search as if it had never stopped: the options must be the saved search's
+        (``max_flips`` and ``time_limit`` may be larger; they count the work already done)."""
         stop_token = _interrupt.token_arg(stop_token)
+        resume = _state.resume_arg(resume)
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
         hc12 = {"runs": runs, "mask_order": mask_order, "tabu_length": tabu_length, "tabu_max_iterations": tabu_max_iterations,
                 "tabu_max_no_improve": tabu_max_no_improve, "tenure": tenure}
         walk = {"walks": walks, "cb": cb, "eps": eps, "noise": noise, "restart_flips": restart_flips,
-                "flips_per_launch": flips_per_launch, "max_flips": max_flips, "cpu": cpu or None}
+                "flips_per_launch": flips_per_launch, "max_flips": max_flips, "cpu": cpu or None, "start": start,
+                "checkpoint": checkpoint, "checkpoint_every": checkpoint_every, "resume": resume}
         other = walk if method == "hc12" else hc12
         for name, value in other.items():
             if value is not None:
@@ -215,7 +226,26 @@ class SAT(Instance):
                                     ("flips_per_launch", flips_per_launch, 1, 2**32 - 1), ("max_flips", max_flips, 1, 2**64 - 1)):
             if value is not None:
                 setattr(o, name, _checks.integer(name, value, lo, hi))
+        keep = []
+        if start is not None:
+            a = np.asarray(start)
+            if a.ndim == 1:
+                a = a[np.newaxis]
+            if a.ndim != 2 or a.shape[1] != self.num_vars or a.shape[0] == 0:
+                raise ValueError(f"start must have shape ({self.num_vars},) or (count, {self.num_vars}), "
+                                 f"got {np.shape(start)}")
+            if a.dtype != bool:
+                if a.dtype.kind not in "biuf" or not np.all((a == 0) | (a == 1)):
+                    raise ValueError("start must hold booleans or 0/1")
+                a = a.astype(bool)
+            packed = _pack(a, self.num_vars, self.words)
+            keep.append(packed)
+            o.start = packed.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))
+            o.start_count = _checks.integer("start", a.shape[0], 1, 2**32 - 1)
+        _state.set_checkpoint(o, checkpoint, checkpoint_every, keep)
         with self._use("solve") as h:
+            if resume is not None:
+                _state.load(L.metaopt_sat_load_state, h, resume, "metaopt_sat_load_state")
             r, caught = _interrupt.run(L.metaopt_sat_solve, (h, ctypes.byref(o)), o, stop_token, "SAT.solve")
             try:
                 check(r, "metaopt_sat_solve", interrupted_ok=True)
@@ -247,6 +277,22 @@ class SAT(Instance):
             _interrupt.raise_interrupted(caught, result, "SAT.solve")
         return result
 
+    def state(self):
+        """The whole state of the last probSAT or WalkSAT ``solve`` (every walk's assignment,
+        best assignment, flip log and counters, the launches and the time taken) as a
+        ``metaopt.State``, from which ``solve(resume=...)`` continues it."""
+        L = _lib.lib()
+        with self._use("state") as h:
+            return _state.saved(L, L.metaopt_sat_save_state, h, "metaopt_sat_save_state")
+
+    def load_state(self, state):
+        """The next walk ``solve`` continues the search saved in ``state`` (a ``metaopt.State``,
+        its bytes, or a checkpoint file's path). A ``SAT`` is rebuilt from its formula, so
+        ``SAT.from_file(path).load_state(state)`` is the way to continue in a new process."""
+        L = _lib.lib()
+        with self._use("load_state") as h:
+            _state.load(L.metaopt_sat_load_state, h, state, "metaopt_sat_load_state")
+
 
 def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float] = None, runs: Optional[int] = None,
           seed: Optional[int] = None, **options) -> SATResult:
@@ -258,7 +304,7 @@ def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float
     seconds (library default 10 s), ``runs`` (HC12; default: until a model or the time limit),
     ``seed`` (None: the library's default, 1), and ``SAT.solve``'s other options (``method``;
     the walks' ``walks``, ``cb``, ``eps``, ``noise``, ``restart_flips``, ``flips_per_launch``,
-    ``max_flips``, ``cpu``; HC12's ``mask_order``, ``tabu_length``, ``tabu_max_iterations``,
+    ``max_flips``, ``cpu``, ``start``, ``checkpoint``, ``checkpoint_every``, ``resume``; HC12's ``mask_order``, ``tabu_length``, ``tabu_max_iterations``,
     ``tabu_max_no_improve``, ``tenure``).
 
     Returns a ``SATResult``: ``.satisfied`` (a model was found and verified against every clause;

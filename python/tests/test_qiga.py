@@ -126,3 +126,73 @@ def test_a_table_file(tmp_path):
     b = QIGA(k, populations=5, generations=8, table=str(f)).run()
     c = QIGA(k, populations=5, generations=8, table=text).run()
     assert a == b == c
+
+
+def _q(k, **kw):
+    return QIGA(k, populations=48, generations=150, seed=7, cpu=True, launch_populations=8, **kw)
+
+
+def test_a_resumed_run_ends_as_the_uninterrupted_one(tmp_path):
+    import pickle
+    k = Knapsack.from_file(DATA_ROOT / "knapsack" / "knapsack-250.txt")
+    whole = _q(k).run()
+    token = metaopt.StopToken()
+    q = _q(k, checkpoint=tmp_path / "q.state", checkpoint_every=0.001)
+    token.request()
+    part = q.run(stop_token=token)
+    assert part.stop == "interrupted" and part.population.size < 48
+    state = q.state()
+    assert isinstance(state, metaopt.State)
+    info = state.info()
+    assert info["solver"] == "qiga" and "250 items" in info["problem"]
+    assert dict(info["options"])["seed"] == "7"
+    state = pickle.loads(pickle.dumps(state))
+    assert metaopt.State.load(tmp_path / "q.state") == state
+    for resume in (state, bytes(state), tmp_path / "q.state"):
+        r = _q(k, resume=resume).run()
+        assert r == whole
+    r = QIGA.from_state(k, state, populations=48, generations=150, seed=7, cpu=True, launch_populations=8).run()
+    assert r == whole
+    q = _q(k)
+    q.load_state(state)
+    assert q.run() == whole
+    # a run under a time limit, resumed without one
+    cut = _q(k, time_limit=0.05)
+    cut.run()
+    assert _q(k, resume=cut.state()).run() == whole
+
+
+def test_bad_qiga_states_are_refused():
+    k = Knapsack.from_file(DATA_ROOT / "knapsack" / "knapsack-250.txt")
+    q = _q(k)
+    with pytest.raises(MetaoptError, match="nothing to save"):
+        q.state()
+    q.run()
+    state = q.state()
+    with pytest.raises(MetaoptError, match="option seed was 7; this run has 8"):
+        QIGA(k, populations=48, generations=150, seed=8, cpu=True, resume=state).run()
+    # the state was used up by the failed run: the next run starts afresh
+    assert _q(k).run() == _q(k).run()
+    with pytest.raises(MetaoptError, match="truncated"):
+        _q(k).load_state(state[: len(state) // 2])
+    with pytest.raises(MetaoptError, match="checksum"):
+        _q(k).load_state(state[:40] + bytes([state[40] ^ 1]) + state[41:])
+    other = Knapsack.from_file(DATA_ROOT / "knapsack" / "knapsack-100.txt")
+    with pytest.raises(MetaoptError, match="another problem"):
+        _q(other).load_state(state)
+    with pytest.raises(TypeError, match="resume must be"):
+        _q(k, resume=3)
+
+
+def test_populations_start_from_given_strings():
+    k = Knapsack.from_file(DATA_ROOT / "knapsack" / "knapsack-100.txt")
+    opt = k.optimum()
+    bits = np.asarray(opt.bits, dtype=np.uint8)
+    r = QIGA(k, populations=8, generations=50, cpu=True, start=bits, target=opt.value).run()
+    assert r.stop == "target"
+    assert np.all(r.generations_run == 0)
+    assert np.array_equal(r.best_bits, np.tile(bits, (8, 1)))
+    with pytest.raises(ValueError, match="start must have shape"):
+        QIGA(k, populations=2, cpu=True, start=bits[:10])
+    with pytest.raises(MetaoptError, match="weighs"):
+        QIGA(k, populations=2, cpu=True, start=np.ones(k.n)).run()

@@ -192,3 +192,79 @@ def test_a_path_with_a_nul_is_refused():
         SAT.from_file(path + "\0junk")
     with pytest.raises(TypeError, match="path must be a str or path, got bytes"):
         SAT.from_file(path.encode())
+
+
+def _walks(s, max_flips, **kw):
+    return s.solve(walks=4, cpu=True, seed=5, flips_per_launch=1000, restart_flips=2500, max_flips=max_flips,
+                   time_limit=0, **kw)
+
+
+def test_resumed_walks_end_as_the_uninterrupted_ones(tmp_path):
+    import pickle
+    path = satlib("uuf50-218/uuf50-01.cnf")
+    with SAT.from_file(path) as s:
+        whole = _walks(s, 6000)
+        part = _walks(s, 2000)
+        state = s.state()
+    assert isinstance(state, metaopt.State)
+    info = state.info()
+    assert info["solver"] == "sat_sls" and "50 variables" in info["problem"]
+    assert dict(info["options"])["seed"] == "5"
+    state = pickle.loads(pickle.dumps(state))
+    state.save(tmp_path / "w.state")
+    assert part.flips == 4 * 2000
+    for resume in (state, bytes(state), tmp_path / "w.state"):
+        with SAT.from_file(path) as s:
+            r = _walks(s, 6000, resume=resume)
+        assert (r.best_unsatisfied, r.flips, r.restarts, r.stop) == (whole.best_unsatisfied, whole.flips, whole.restarts,
+                                                                   whole.stop)
+        assert np.array_equal(r.assignment, whole.assignment)
+    # a checkpoint file written by a search, through metaopt.sat.solve
+    c = tmp_path / "c.state"
+    r1 = metaopt.sat.solve(path, walks=4, cpu=True, seed=5, flips_per_launch=1000, restart_flips=2500,
+                           max_flips=3000, time_limit=0, checkpoint=c, checkpoint_every=0.01)
+    r2 = metaopt.sat.solve(path, walks=4, cpu=True, seed=5, flips_per_launch=1000, restart_flips=2500,
+                           max_flips=6000, time_limit=0, resume=c)
+    assert r1.flips == 4 * 3000 and r2.flips == whole.flips
+    assert np.array_equal(r2.assignment, whole.assignment)
+
+
+def test_bad_walk_states_are_refused(tmp_path):
+    path = satlib("uuf50-218/uuf50-01.cnf")
+    with SAT.from_file(path) as s:
+        with pytest.raises(MetaoptError, match="no walk search"):
+            s.state()
+        _walks(s, 1000)
+        state = s.state()
+        with pytest.raises(MetaoptError, match="option seed was 5; this run has 6"):
+            s.solve(walks=4, cpu=True, seed=6, flips_per_launch=1000, restart_flips=2500, max_flips=2000,
+                    time_limit=0, resume=state)
+        # the state was used up by the failed search: the next one starts afresh
+        assert _walks(s, 1000).flips == 4 * 1000
+        with pytest.raises(MetaoptError, match="truncated"):
+            s.load_state(state[: len(state) // 2])
+        with pytest.raises(MetaoptError, match="checksum"):
+            s.load_state(state[:40] + bytes([state[40] ^ 1]) + state[41:])
+        with pytest.raises(ValueError, match="resume does not apply"):
+            s.solve(method="hc12", runs=1, resume=state)
+        with pytest.raises(ValueError, match="checkpoint_every needs"):
+            _walks(s, 1000, checkpoint_every=1)
+    with SAT.from_file(satlib("uuf50-218/uuf50-02.cnf")) as s:
+        with pytest.raises(MetaoptError, match="another problem"):
+            s.load_state(state)
+
+
+def test_walks_start_from_a_given_assignment():
+    with SAT.from_file(satlib("uf20-91/uf20-01.cnf")) as s:
+        model = s.solve(walks=2, cpu=True, max_flips=100000, time_limit=0).model
+        r = s.solve(walks=2, cpu=True, max_flips=100000, time_limit=0, start=model)
+        assert r.satisfiable and r.stop == "target" and r.flips == 0
+        assert np.array_equal(r.model, model)
+        r = s.solve(walks=2, cpu=True, max_flips=100000, time_limit=0, start=[model, ~model])
+        assert r.satisfiable and r.flips == 0
+        with pytest.raises(ValueError, match="start must have shape"):
+            s.solve(walks=2, cpu=True, max_flips=10, time_limit=0, start=model[:5])
+        with pytest.raises(MetaoptError, match="opts.start"):
+            s.solve(walks=2, cpu=True, max_flips=10, time_limit=0, start=[model] * 3)
+        with pytest.raises(ValueError, match="start does not apply"):
+            s.solve(method="hc12", runs=1, start=model)

@@ -17,7 +17,7 @@ pub struct MetaoptKnapsack {
     _opaque: [u8; 0],
 }
 opaque_handle!(
-    MetaoptKnapsack => Knapsack,
+    MetaoptKnapsack => Handle,
     b"metaKNP1",
     "metaopt_knapsack_from_file, metaopt_knapsack_from_arrays or metaopt_knapsack_generate"
 );
@@ -135,13 +135,32 @@ owned_result!(MetaoptKnapsackData: frees weights, profits, name; zeroes n);
 owned_result!(MetaoptKnapsackOptimumResult: frees bits; zeroes n, items_taken);
 owned_result!(MetaoptKnapsackEvaluation);
 
+/// What a `MetaoptKnapsack *` points to: the instance, and the state of its last QIGA run and
+/// one loaded for the next (`metaopt_qiga_save_state`, `metaopt_qiga_load_state`).
+pub(crate) struct Handle {
+    k: Knapsack,
+    pub(super) qiga_last: Option<crate::qiga::QigaSaved>,
+    pub(super) qiga_resume: Option<Vec<u8>>,
+}
+
+impl std::ops::Deref for Handle {
+    type Target = Knapsack;
+    fn deref(&self) -> &Knapsack {
+        &self.k
+    }
+}
+
 /// A new handle for `k`.
 fn new_handle(k: Knapsack) -> Result<MetaoptKnapsackResult> {
     let n = u32::try_from(k.n()).map_err(|_| Error::arg("n", "more than 2^32 - 1 items"))?;
     Ok(MetaoptKnapsackResult {
         error_code: 0,
         error_message: ptr::null_mut(),
-        knapsack: handle::insert(k),
+        knapsack: handle::insert(Handle {
+            k,
+            qiga_last: None,
+            qiga_resume: None,
+        }),
         n,
     })
 }

@@ -6,6 +6,8 @@ use super::boundary::not_one_of;
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::knapsack::{self, MetaoptKnapsack};
 use super::qap::MetaoptBackend;
+use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
+use super::MetaoptInt32Result;
 use super::{
     c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
 };
@@ -98,6 +100,17 @@ pub struct MetaoptQigaOptions {
     /// `device`.
     /// Used when `devices_count` is 0.
     pub device: i32,
+    /// A warm start: `start_count` best strings of `items` bytes (0/1, within the capacity)
+    /// one after another; population q starts from string q % start_count (its best until an
+    /// individual beats it, the angles leaning toward its bits). NULL when `start_count` is 0.
+    pub start: *const u8,
+    /// Strings in `start`.
+    pub start_count: u32,
+    /// NULL, or a file the run writes its whole state to (atomically) when it ends and every
+    /// `checkpoint_every_s` seconds; `metaopt_qiga_load_state` with its bytes continues it.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the run ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// Statistics of the final values of a run (or of one table's populations).
@@ -202,6 +215,10 @@ pub extern "C" fn metaopt_qiga_default_options() -> MetaoptQigaOptions {
             launch_populations: 0,
             stop_token: ptr::null(),
             device: -1,
+            start: ptr::null(),
+            start_count: 0,
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         }
     })
 }
@@ -220,12 +237,14 @@ fn table_of(s: &str, i: usize) -> Result<RotationTable> {
     }
 }
 
-/// The library's options from the C struct; errors name the field.
+/// The library's options from the C struct for a knapsack of `items` items; errors name the
+/// field.
 ///
 /// # Safety
 /// `o.tables` and `o.devices` must be NULL or hold their counts of entries (each table a
-/// NUL-terminated string); `o.stop_token` NULL or a token.
-pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions> {
+/// NUL-terminated string); `o.stop_token` NULL or a token; `o.start` NULL or `o.start_count`
+/// strings of `items` bytes; `o.checkpoint_path` NULL or a NUL-terminated string.
+pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions, items: usize) -> Result<QigaOptions> {
     let mut tables = Vec::new();
     if o.tables_count == 0 {
         tables.push(match o.table {
@@ -304,6 +323,18 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions) -> Result<QigaOptions>
         group_size: (o.group_size != 0).then_some(o.group_size as usize),
         launch_populations: (o.launch_populations != 0).then_some(o.launch_populations as usize),
         only: None,
+        start: if o.start_count == 0 {
+            Vec::new()
+        } else {
+            let total = (o.start_count as usize)
+                .checked_mul(items)
+                .ok_or_else(|| Error::arg("start_count", "strings overflow the address space"))?;
+            // SAFETY: the caller's contract for `start_count` strings of `items` bytes.
+            let flat: Vec<u8> = unsafe { copy_in(o.start.cast(), total, "start")? };
+            flat.chunks(items.max(1)).map(<[u8]>::to_vec).collect()
+        },
+        // SAFETY: the caller's contract: NULL or a string.
+        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
     })
 }
 
@@ -359,15 +390,22 @@ pub unsafe extern "C" fn metaopt_qiga_run(
 ) -> MetaoptQigaRunResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
-        let k = unsafe { knapsack::get(knapsack, "knapsack")? };
+        let mut k = unsafe { knapsack::get(knapsack, "knapsack")? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = match unsafe { options.as_ref() } {
             Some(o) => *o,
             None => metaopt_qiga_default_options(),
         };
         // SAFETY: the caller's contract.
-        let opts = unsafe { qiga_options(&o)? };
-        let r = Qiga::new(&k, opts)?.run()?;
+        let opts = unsafe { qiga_options(&o, k.n())? };
+        // a loaded state is used up by this run, which fails if its options differ
+        let resume = k.qiga_resume.take();
+        let mut q = Qiga::new(&k, opts)?;
+        if let Some(bytes) = resume {
+            q.load_state(bytes)?;
+        }
+        let r = q.run()?;
+        k.qiga_last = q.take_saved();
         run_result(&r)?
     })
 }
@@ -382,4 +420,55 @@ pub unsafe extern "C" fn metaopt_qiga_run(
 pub unsafe extern "C" fn metaopt_qiga_free_run_result(r: *mut MetaoptQigaRunResult) {
     // SAFETY: the caller's contract.
     ffi_boundary!({ unsafe { free_result(r) } })
+}
+
+/// The whole state of the last `metaopt_qiga_run` on `knapsack` (the finished populations'
+/// outcomes; the Q-bit angles, best strings, values and generations of the populations begun and
+/// not finished; the time taken) as checkpoint bytes, the caller's to free with
+/// `metaopt_bytes_free_result`. An error if no run has run on the instance.
+///
+/// # Safety
+/// `knapsack` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_qiga_save_state(
+    knapsack: *mut MetaoptKnapsack,
+) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let k = unsafe { knapsack::get(knapsack, "knapsack")? };
+        let Some(saved) = k.qiga_last.as_ref() else {
+            return Err(Error::arg(
+                "knapsack",
+                "no QIGA run has run on this instance: nothing to save",
+            ));
+        };
+        MetaoptBytesResult::ok(&saved.bytes()?)?
+    })
+}
+
+/// The next `metaopt_qiga_run` on `knapsack` continues the run whose state `data` holds
+/// (`length` bytes of `metaopt_qiga_save_state` or of a checkpoint file) instead of starting
+/// afresh, as if it had never stopped: its options must be those of the saved run (its time
+/// limit may be larger; it counts the time already taken). Checked now: the bytes' frame and
+/// checksum, the library version, the solver and the instance; the options when the run starts
+/// (errors name `state`), and that run uses the state up, failing or not. `result` is 0 on
+/// success.
+///
+/// # Safety
+/// `knapsack` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_qiga_load_state(
+    knapsack: *mut MetaoptKnapsack,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut k = unsafe { knapsack::get(knapsack, "knapsack")? };
+        // SAFETY: the caller's contract.
+        let bytes = unsafe { state_arg(data, length, "data")? };
+        Qiga::check_state_for(&k, &bytes)?;
+        k.qiga_resume = Some(bytes);
+        MetaoptInt32Result::ok(0)
+    })
 }

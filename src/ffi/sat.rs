@@ -7,6 +7,7 @@
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::MetaoptBackend;
+use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
     MetaoptInt32Result,
@@ -136,6 +137,19 @@ pub struct MetaoptSatSolveOptions {
     /// threads. HC12 runs on it too. Ignored by the CPU backend walks; below -1 or not in the device list is an error naming
     /// `opts.device`.
     pub device: i32,
+    /// A warm start of the walks: `start_count` bit-packed assignments (each
+    /// `metaopt_sat_words_per_assignment` words, as `metaopt_sat_evaluate` takes them); one:
+    /// every walk starts from it; several (at most the walks): walk w from the w-th, the others
+    /// from random assignments. NULL when `start_count` is 0 (random starts). Not for HC12.
+    pub start: *const u32,
+    /// Assignments in `start`.
+    pub start_count: u32,
+    /// NULL, or a file the walks write their whole state to (atomically) when the search ends
+    /// and every `checkpoint_every_s` seconds; `metaopt_sat_load_state` with its bytes
+    /// continues it. Not for HC12.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the search ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// The result of `metaopt_sat_solve`. Every array is owned by the caller: free them all with
@@ -200,6 +214,43 @@ pub(crate) struct Handle {
     /// The solver of the last solve with its (mask order, tabu length, backend), reused while
     /// they match.
     solver: Option<(u32, usize, Backend, SatSolver)>,
+    /// The walks of the last walk search with the walk count asked for and the backend, kept for
+    /// `metaopt_sat_save_state`.
+    sls: Option<(Option<u32>, Backend, SatSls)>,
+    /// A state of `metaopt_sat_load_state` that the next walk search continues.
+    sls_resume: Option<Vec<u8>>,
+}
+
+impl Handle {
+    /// The walks of `walks` (None: the default count) on `backend`: the last search's while
+    /// they match, else new ones, given a state loaded and not used yet.
+    fn sls(&mut self, walks: Option<u32>, backend: Backend) -> Result<&mut SatSls> {
+        let fits = self
+            .sls
+            .as_ref()
+            .is_some_and(|(w, b, _)| *w == walks && *b == backend);
+        if !fits {
+            let pending = self
+                .sls
+                .as_mut()
+                .and_then(|(_, _, s)| s.take_loaded_state());
+            self.sls = None; // free the old device buffers first
+            let s = SatSls::new(self.cnf.clone(), walks, backend).map_err(|e| match e {
+                Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
+                e => e,
+            })?;
+            self.sls = Some((walks, backend, s));
+            if let Some(b) = pending {
+                self.sls_resume = Some(b);
+            }
+        }
+        let s = &mut self.sls.as_mut().expect("made above").2;
+        if let Some(b) = self.sls_resume.take() {
+            s.load_state(b)
+                .map_err(|e| renamed_opt(e, &[("state", "data")]))?;
+        }
+        Ok(s)
+    }
 }
 
 /// A new handle for `cnf`.
@@ -212,6 +263,8 @@ fn instance(cnf: Cnf) -> Result<MetaoptSatParseResult> {
         cnf,
         device: None,
         solver: None,
+        sls: None,
+        sls_resume: None,
     });
     Ok(MetaoptSatParseResult {
         error_code: 0,
@@ -474,6 +527,10 @@ fn default_solve_options() -> MetaoptSatSolveOptions {
         time_limit_s: d.stop.time_limit.map_or(0.0, |l| l.as_secs_f64()),
         stop_token: ptr::null(),
         device: -1,
+        start: ptr::null(),
+        start_count: 0,
+        checkpoint_path: ptr::null(),
+        checkpoint_every_s: 0.0,
     }
 }
 
@@ -537,7 +594,8 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
 /// The walk options of C ones: (options, backend); errors name the field.
 ///
 /// # Safety
-/// `o.stop_token` must be NULL or a stop token (unregistered pointers are errors).
+/// `o.stop_token` must be NULL or a stop token (unregistered pointers are errors); `o.start`
+/// NULL or `o.start_count` assignments; `o.checkpoint_path` NULL or a NUL-terminated string.
 unsafe fn walk_options(
     o: &MetaoptSatSolveOptions,
     method: SlsMethod,
@@ -576,6 +634,20 @@ unsafe fn walk_options(
         since: None,
         // SAFETY: the caller's contract.
         stop_token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
+        // SAFETY: the caller's contract.
+        start: unsafe { start_arg(o.start, o.start_count, cnf.num_vars)? },
+        // SAFETY: the caller's contract.
+        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s) }.map_err(
+            |e| {
+                renamed_opt(
+                    e,
+                    &[
+                        ("checkpoint_path", "opts.checkpoint_path"),
+                        ("checkpoint_every_s", "opts.checkpoint_every_s"),
+                    ],
+                )
+            },
+        )?,
     };
     opts.check().map_err(|e| match e {
         Error::InvalidArgument { arg, msg } => Error::arg(
@@ -592,6 +664,61 @@ unsafe fn walk_options(
         e => e,
     })?;
     Ok((opts, backend))
+}
+
+/// `e` with its argument renamed by `table`.
+fn renamed_opt(e: Error, table: &[(&'static str, &'static str)]) -> Error {
+    match e {
+        Error::InvalidArgument { arg, msg } => Error::arg(
+            table
+                .iter()
+                .find(|(a, _)| *a == arg)
+                .map_or(arg, |(_, b)| *b),
+            msg,
+        ),
+        e => e,
+    }
+}
+
+/// The warm-start assignments of `count` bit-packed rows at `start` (errors name `opts.start`).
+///
+/// # Safety
+/// `start` must be NULL or hold `count` rows of the formula's words.
+unsafe fn start_arg(start: *const u32, count: u32, n: usize) -> Result<Vec<Assignment>> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let words = Assignment::words_for(n);
+    let total = (count as usize).checked_mul(words).ok_or_else(|| {
+        Error::arg(
+            "opts.start_count",
+            format!("{count} rows overflow the address space"),
+        )
+    })?;
+    // SAFETY: the caller's contract.
+    let flat: Vec<u32> = unsafe { copy_in(start.cast(), total, "opts.start")? };
+    let pad = if n % 32 == 0 {
+        0
+    } else {
+        !((1u32 << (n % 32)) - 1)
+    };
+    flat.chunks_exact(words.max(1))
+        .enumerate()
+        .map(|(i, row)| {
+            if row.last().is_some_and(|&w| w & pad != 0) {
+                return Err(Error::arg(
+                    "opts.start",
+                    format!("assignment {i} sets bits past variable {n}"),
+                ));
+            }
+            Assignment::from_words(n, row.to_vec()).map_err(|e| match e {
+                Error::InvalidArgument { msg, .. } => {
+                    Error::arg("opts.start", format!("assignment {i}: {msg}"))
+                }
+                e => e,
+            })
+        })
+        .collect()
 }
 
 /// The model of `m` as signed literals.
@@ -671,11 +798,11 @@ pub unsafe extern "C" fn metaopt_sat_solve(
                 ));
             }
             let walks = (o.walks > 0).then_some(o.walks);
-            let mut sls = SatSls::new(h.cnf.clone(), walks, backend).map_err(|e| match e {
-                Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
-                e => e,
-            })?;
-            let r = sls.solve(&options)?;
+            let sls = h.sls(walks, backend)?;
+            let r = sls.solve(&options);
+            // a loaded state is used up by this search, which fails if its options differ
+            sls.take_loaded_state();
+            let r = r.map_err(|e| renamed_opt(e, &[("start", "opts.start")]))?;
             let common = common_fields!(r)?;
             return Ok(MetaoptSatSolveResult {
                 walks: r.walks,
@@ -692,6 +819,16 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             clock: crate::interrupt::Clock::since(t0, options.stop.time_limit),
             watch: crate::interrupt::Watch::new(options.stop.token.as_ref()),
         };
+        if !o.start.is_null() || o.start_count != 0 || !o.checkpoint_path.is_null() {
+            return Err(Error::arg(
+                if o.checkpoint_path.is_null() {
+                    "opts.start"
+                } else {
+                    "opts.checkpoint_path"
+                },
+                "applies to the walks (probsat, walksat), not hc12",
+            ));
+        }
         let tabu_len = options.tabu.as_ref().map_or(0, |t| t.max_length);
         let backend = match super::device::backend_on(0, o.device, "opts.backend", "opts.device")? {
             Backend::Device(None) => Backend::Device(Some(crate::device::get_device_number()?)),
@@ -783,5 +920,63 @@ pub unsafe extern "C" fn metaopt_sat_free(h: *mut MetaoptSatInstance) {
     ffi_boundary!({
         // SAFETY: the caller's contract; unregistered pointers are ignored.
         unsafe { handle::free(h) }
+    })
+}
+
+/// The whole state of the last probSAT or WalkSAT search on `h` (every walk's assignment, best
+/// assignment, flip log and counters, the unsatisfied lists of walks whose state persists, the
+/// launches and the time taken) as checkpoint bytes, the caller's to free with
+/// `metaopt_bytes_free_result`. An error if no walk search has run on `h`.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_save_state(h: *mut MetaoptSatInstance) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        let Some((_, _, s)) = h.sls.as_mut() else {
+            return Err(Error::arg(
+                "h",
+                "no walk search (probsat, walksat) has run on this instance: nothing to save",
+            ));
+        };
+        let bytes = s.save_state()?;
+        MetaoptBytesResult::ok(&bytes)?
+    })
+}
+
+/// The next probSAT or WalkSAT `metaopt_sat_solve` on `h` continues the search whose state
+/// `data` holds (`length` bytes of `metaopt_sat_save_state` or of a checkpoint file) instead of
+/// starting afresh, as if it had never stopped: its options must be those of the saved search
+/// (its flip budget and time limit may be larger; they count the work already done). Checked
+/// now: the bytes' frame and checksum, the library version, the solver and the formula; the
+/// options when the search starts (errors name `state`), and that search uses the state up,
+/// failing or not. `result` is 0 on success.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_sat_load_state(
+    h: *mut MetaoptSatInstance,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        // SAFETY: the caller's contract.
+        let bytes = unsafe { state_arg(data, length, "data")? };
+        // checked now on walks over the formula (any count, any backend: the header is the same)
+        let mut probe = SatSls::new(h.cnf.clone(), Some(1), Backend::Cpu).map_err(|e| match e {
+            Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
+            e => e,
+        })?;
+        probe.load_state(bytes.clone())?;
+        if let Some((_, _, s)) = h.sls.as_mut() {
+            s.take_loaded_state();
+        }
+        h.sls_resume = Some(bytes);
+        MetaoptInt32Result::ok(0)
     })
 }

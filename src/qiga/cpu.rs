@@ -3,7 +3,7 @@
 //! sequential statement of the rules the kernel computes by scans, so it is also the reference the
 //! tests hold the device's repair to.
 
-use super::{Chunk, Engine, Items, Repair, Setup};
+use super::{Chunk, Engine, Items, PopSnap, Repair, Setup};
 use crate::error::Result;
 use crate::rng::rng4;
 use rayon::prelude::*;
@@ -169,6 +169,8 @@ pub(crate) struct PopState {
     /// The next generation to run.
     g: u32,
     finished: Option<u32>,
+    /// A warm start: `b` and `bestv` hold the given string until an individual beats it.
+    warm: bool,
 }
 
 impl PopState {
@@ -182,6 +184,41 @@ impl PopState {
             bestg: 0,
             g: 0,
             finished: None,
+            warm: false,
+        }
+    }
+
+    /// Population `pop` as `p` holds it, going on from generation `next` (0: a warm start).
+    pub(crate) fn from_snap(s: &Setup, pop: u32, next: u32, p: &PopSnap) -> Self {
+        let (m, n) = (s.items.weights.len(), s.individuals);
+        PopState {
+            pop,
+            q: if p.angles.is_empty() {
+                vec![50i16; n * m]
+            } else {
+                p.angles.clone()
+            },
+            b: p.best_bits.clone(),
+            bestv: p.best_value,
+            bestg: p.best_generation,
+            g: p.finished.map_or(next, |f| f + 1),
+            finished: p.finished,
+            warm: next == 0,
+        }
+    }
+
+    /// The population as a checkpoint holds it.
+    pub(crate) fn snap(&self) -> PopSnap {
+        PopSnap {
+            angles: if self.finished.is_some() {
+                Vec::new()
+            } else {
+                self.q.clone()
+            },
+            best_bits: self.b.clone(),
+            best_value: self.bestv,
+            best_generation: self.bestg,
+            finished: self.finished,
         }
     }
 
@@ -254,7 +291,8 @@ pub(crate) fn advance_population(s: &Setup, st: &mut PopState, g1: u32) {
                 bi = i;
             }
         }
-        if g == 0 || val[bi] > st.bestv {
+        // generation 0 sets the best, unless a warm start's string holds it
+        if (g == 0 && !st.warm) || val[bi] > st.bestv {
             st.bestv = val[bi];
             st.bestg = g;
             b.copy_from_slice(&x[bi * m..(bi + 1) * m]);
@@ -297,6 +335,20 @@ impl Engine for CpuEngine {
             .par_iter_mut()
             .for_each(|st| advance_population(s, st, g1));
         Ok(self.states.iter().all(|st| st.finished.is_some()))
+    }
+
+    fn snapshot(&mut self) -> Result<Vec<PopSnap>> {
+        Ok(self.states.iter().map(PopState::snap).collect())
+    }
+
+    fn resume(&mut self, offset: usize, next: u32, pops: &[PopSnap]) -> Result<()> {
+        let s = &*self.setup;
+        self.states = pops
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PopState::from_snap(s, (offset + i) as u32, next, p))
+            .collect();
+        Ok(())
     }
 
     fn take(&mut self) -> Result<Chunk> {

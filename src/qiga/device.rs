@@ -2,7 +2,7 @@
 //! whole runs of a range of populations. The item data, the thresholds and the tables go up once;
 //! a launch reads back each population's best value, string and generations.
 
-use super::{Chunk, Engine, Setup};
+use super::{Chunk, Engine, PopSnap, Setup};
 use crate::device::{
     cl_error, note_failure, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec,
     Queue,
@@ -95,6 +95,8 @@ pub struct DeviceEngine {
     /// The begun populations (first, count) and the last generation run.
     begun: (usize, usize),
     last_g: u32,
+    /// The begun populations start warm (their angles and best written by `resume` at 0).
+    warm: bool,
 }
 
 /// `QG_RUNNING` of `cl/qiga.cl`: the generations run of a population not finished yet.
@@ -167,6 +169,7 @@ impl DeviceEngine {
             )?,
             begun: (0, 0),
             last_g: 0,
+            warm: false,
             setup,
             prog,
             w,
@@ -217,7 +220,11 @@ impl DeviceEngine {
                 .set_arg(self.best_bits.cl())
                 .set_arg(self.best_gen.cl());
             e.set_arg(self.gens_run.cl()).set_arg(self.scratch.cl());
-            e.set_arg(&g0).set_arg(&g1).set_arg(self.angles.cl());
+            let warm = (self.warm && g0 == 0) as u32;
+            e.set_arg(&g0)
+                .set_arg(&g1)
+                .set_arg(self.angles.cl())
+                .set_arg(&warm);
             e.set_global_work_sizes(&[count * self.prog.wg])
                 .set_local_work_sizes(&[self.prog.wg]);
             e.enqueue_nd_range(q.cl()).map_err(|err| {
@@ -243,6 +250,74 @@ impl Engine for DeviceEngine {
         }
         self.begun = (offset, count);
         self.last_g = 0;
+        self.warm = false;
+        Ok(())
+    }
+
+    fn snapshot(&mut self) -> Result<Vec<PopSnap>> {
+        let q = &self.prog.queue;
+        let count = self.begun.1;
+        let (m, n) = (self.setup.items.weights.len(), self.setup.individuals);
+        let row = m.div_ceil(self.prog.wg) * self.prog.wg;
+        let mut v = vec![0u64; count];
+        let mut bits = vec![0u8; count * m];
+        let mut bg = vec![0u32; count];
+        let mut gr = vec![0u32; count];
+        let mut qa = vec![0i16; count * n * row];
+        self.best_value.read(q, &mut v)?;
+        self.best_bits.read(q, &mut bits)?;
+        self.best_gen.read(q, &mut bg)?;
+        self.gens_run.read(q, &mut gr)?;
+        self.angles.read(q, &mut qa)?;
+        Ok((0..count)
+            .map(|k| {
+                let finished = (gr[k] != RUNNING).then_some(gr[k]);
+                let angles = if finished.is_some() {
+                    Vec::new()
+                } else {
+                    let a = &qa[k * n * row..(k + 1) * n * row];
+                    (0..n)
+                        .flat_map(|i| a[i * row..i * row + m].iter().copied())
+                        .collect()
+                };
+                PopSnap {
+                    angles,
+                    best_bits: bits[k * m..(k + 1) * m].to_vec(),
+                    best_value: v[k],
+                    best_generation: bg[k],
+                    finished,
+                }
+            })
+            .collect())
+    }
+
+    fn resume(&mut self, offset: usize, next: u32, pops: &[PopSnap]) -> Result<()> {
+        let count = pops.len();
+        self.begin(offset, count)?;
+        let q = &self.prog.queue;
+        let (m, n) = (self.setup.items.weights.len(), self.setup.individuals);
+        let row = m.div_ceil(self.prog.wg) * self.prog.wg;
+        let mut qa = vec![50i16; count * n * row];
+        let mut bits = Vec::with_capacity(count * m);
+        for (k, p) in pops.iter().enumerate() {
+            if !p.angles.is_empty() {
+                for i in 0..n {
+                    let at = (k * n + i) * row;
+                    qa[at..at + m].copy_from_slice(&p.angles[i * m..(i + 1) * m]);
+                }
+            }
+            bits.extend_from_slice(&p.best_bits);
+        }
+        let v: Vec<u64> = pops.iter().map(|p| p.best_value).collect();
+        let bg: Vec<u32> = pops.iter().map(|p| p.best_generation).collect();
+        let gr: Vec<u32> = pops.iter().map(|p| p.finished.unwrap_or(RUNNING)).collect();
+        self.angles.write(q, &qa)?;
+        self.best_bits.write(q, &bits)?;
+        self.best_value.write(q, &v)?;
+        self.best_gen.write(q, &bg)?;
+        self.gens_run.write(q, &gr)?;
+        self.last_g = next.saturating_sub(1);
+        self.warm = next == 0;
         Ok(())
     }
 

@@ -36,9 +36,11 @@ pub mod device;
 use crate::error::{Error, Result};
 use crate::interrupt::{Clock, Cut, StopReason, StopToken, Watch};
 use crate::problem::knapsack::Knapsack;
+use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
 use crate::run::Pacer;
-use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -356,7 +358,23 @@ pub struct QigaOptions {
     /// run (its draws and its table): a block of a job split over processes, such as MPI ranks.
     /// None: all.
     pub only: Option<std::ops::Range<usize>>,
+    /// A warm start: best strings (`items` bytes of 0/1 each, within the capacity); population q
+    /// starts from string q % len: it is the population's best (its profit the best value, of
+    /// generation 0) until an individual beats it, and every Q-bit's angle leans toward its bit
+    /// ([`WARM_ANGLE_ONE`] for a 1, [`WARM_ANGLE_ZERO`] for a 0, instead of the neutral 50).
+    /// Empty: every population starts neutral.
+    pub start: Vec<Vec<u8>>,
+    /// Where and how often the run writes its checkpoint ([`Qiga::load_state`] continues from
+    /// one); None: no file.
+    pub checkpoint: Option<Checkpointing>,
 }
+
+/// The angle (steps of pi/200) of a warm start's Q-bit whose string bit is 1: 75, P(1) =
+/// sin^2(3 pi / 8), about 0.854.
+pub const WARM_ANGLE_ONE: i16 = 75;
+/// The angle of a warm start's Q-bit whose string bit is 0: 25, P(1) = sin^2(pi / 8), about
+/// 0.146.
+pub const WARM_ANGLE_ZERO: i16 = 25;
 
 impl Default for QigaOptions {
     fn default() -> Self {
@@ -376,6 +394,8 @@ impl Default for QigaOptions {
             group_size: None,
             launch_populations: None,
             only: None,
+            start: Vec::new(),
+            checkpoint: None,
         }
     }
 }
@@ -427,6 +447,111 @@ pub struct Chunk {
     pub best_bits: Vec<u8>,
     pub best_generation: Vec<u32>,
     pub generations_run: Vec<u32>,
+}
+
+/// One population between two launches, as a checkpoint (or a warm start) holds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PopSnap {
+    /// The Q-bits' angles (steps of pi/200, 0..400), individual by individual (`individuals x
+    /// items`); empty once the population has finished.
+    pub angles: Vec<i16>,
+    /// Its best string (0/1, `items` bytes), its profit (integer units) and generation.
+    pub best_bits: Vec<u8>,
+    pub best_value: u64,
+    pub best_generation: u32,
+    /// The generation it finished in (its last generation or the target's), if it has.
+    pub finished: Option<u32>,
+}
+
+/// Populations begun and not finished when a checkpoint was taken: the first's index, the next
+/// generation to run, and each population from `offset` on.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Running {
+    offset: usize,
+    next: u32,
+    pops: Vec<PopSnap>,
+}
+
+/// Populations that finished: the first's index and their outcomes (strings included).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Finished {
+    offset: usize,
+    best_value: Vec<u64>,
+    best_bits: Vec<u8>,
+    best_generation: Vec<u32>,
+    generations_run: Vec<u32>,
+}
+
+/// A run's whole state between launches: what a checkpoint holds. Populations in neither list
+/// had not begun.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct QigaState {
+    finished: Vec<Finished>,
+    running: Vec<Running>,
+    /// Seconds of the run's clock (set-up included) and of its populations' work.
+    elapsed: f64,
+    work_seconds: f64,
+}
+
+/// The work of a run still to do, handed out to the engines: the begun populations of a
+/// checkpoint first, then blocks of the populations not begun.
+struct Jobs {
+    running: VecDeque<Running>,
+    /// Ranges of populations (global indices) not begun, and the next one to hand out.
+    fresh: Vec<std::ops::Range<usize>>,
+    at: usize,
+}
+
+/// A job: populations offset..offset + count, new or as a checkpoint holds them.
+struct Job {
+    offset: usize,
+    count: usize,
+    from: Option<Running>,
+}
+
+impl Jobs {
+    /// The next job of at most `chunk` populations (a checkpoint's begun populations split where
+    /// they are more than `max` at once).
+    fn next(&mut self, chunk: usize, max: usize) -> Option<Job> {
+        if let Some(mut r) = self.running.pop_front() {
+            if r.pops.len() > max {
+                let rest = r.pops.split_off(max);
+                self.running.push_front(Running {
+                    offset: r.offset + max,
+                    next: r.next,
+                    pops: rest,
+                });
+            }
+            return Some(Job {
+                offset: r.offset,
+                count: r.pops.len(),
+                from: Some(r),
+            });
+        }
+        while let Some(range) = self.fresh.get_mut(self.at) {
+            if range.start >= range.end {
+                self.at += 1;
+                continue;
+            }
+            let count = chunk.min(range.len());
+            let offset = range.start;
+            range.start += count;
+            return Some(Job {
+                offset,
+                count,
+                from: None,
+            });
+        }
+        None
+    }
+}
+
+/// What the engines share about the chunks of a run: those taken (offset, outcome, finished
+/// whole or cut), their count of populations, and each engine's begun chunk as last seen.
+struct Book {
+    chunks: Vec<(usize, Chunk, bool)>,
+    n: usize,
+    slots: Vec<Option<Running>>,
 }
 
 impl QigaParts {
@@ -486,6 +611,13 @@ pub trait Engine: Send {
     /// Runs generations g0..g1 of the begun populations (continuing them from g0); whether every
     /// one has finished.
     fn advance(&mut self, g0: u32, g1: u32) -> Result<bool>;
+    /// The begun populations as they stand after the last [`advance`](Self::advance), for a
+    /// checkpoint.
+    fn snapshot(&mut self) -> Result<Vec<PopSnap>>;
+    /// Begins populations offset..offset + pops.len() as `pops` holds them, to go on from
+    /// generation `next` (a checkpoint's); `next` 0 is a warm start (the angles, best string and
+    /// value given; generation 0 keeps the string unless an individual beats it).
+    fn resume(&mut self, offset: usize, next: u32, pops: &[PopSnap]) -> Result<()>;
     /// The begun populations' outcomes: a finished one's, or the best so far of one the run
     /// stopped (its generations run: the last it ran).
     fn take(&mut self) -> Result<Chunk>;
@@ -633,6 +765,34 @@ impl QigaRunResult {
     }
 }
 
+/// The fingerprint of a knapsack in a checkpoint's header.
+fn fingerprint(items: &Items) -> String {
+    let bytes = |v: &[u64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    checkpoint::fingerprint(
+        "knapsack",
+        &format!(
+            "{} items, capacity {}, scale {}",
+            items.weights.len(),
+            items.capacity,
+            items.scale
+        ),
+        &[&bytes(&items.weights), &bytes(&items.profits)],
+    )
+}
+
+/// A run's state kept apart from its solver ([`Qiga::take_saved`]).
+pub struct QigaSaved {
+    header: Header,
+    state: QigaState,
+}
+
+impl QigaSaved {
+    /// The checkpoint bytes, as [`Qiga::save_state`] gives them.
+    pub fn bytes(&self) -> Result<Vec<u8>> {
+        checkpoint::encode(&self.header, &self.state)
+    }
+}
+
 /// A prepared QIGA run: data checked, engines (and their kernels) built.
 pub struct Qiga {
     setup: Arc<Setup>,
@@ -641,6 +801,10 @@ pub struct Qiga {
     /// When the solver was made: the first run's clock starts here, so the set-up (program
     /// builds, uploads) counts against its time limit.
     created: Option<Instant>,
+    /// A checkpoint the next run continues from ([`Qiga::load_state`]).
+    resume: Option<Vec<u8>>,
+    /// The last run's header and state, for [`Qiga::save_state`].
+    last: Option<(Header, QigaState)>,
 }
 
 /// Most items (the kernel's order indices are 16-bit).
@@ -775,12 +939,229 @@ impl Qiga {
                 )?));
             }
         }
-        Ok(Qiga {
+        let qiga = Qiga {
             setup,
             engines,
             options,
             created: Some(created),
-        })
+            resume: None,
+            last: None,
+        };
+        qiga.warm_starts()?;
+        if let Some(c) = &qiga.options.checkpoint {
+            c.check("checkpoint")?;
+        }
+        Ok(qiga)
+    }
+
+    /// The warm start's populations (checked: each string `items` bytes of 0/1 within the
+    /// capacity; errors name `start`): per string, the snapshot every population that starts
+    /// from it begins with.
+    fn warm_starts(&self) -> Result<Vec<PopSnap>> {
+        let s = &*self.setup;
+        let m = s.items.weights.len();
+        self.options
+            .start
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if b.len() != m {
+                    return Err(Error::arg(
+                        "start",
+                        format!("string {i} has {} items; the knapsack has {m}", b.len()),
+                    ));
+                }
+                if b.iter().any(|&x| x > 1) {
+                    return Err(Error::arg(
+                        "start",
+                        format!("string {i} holds a value other than 0 or 1"),
+                    ));
+                }
+                let sum = |v: &[u64]| -> u64 {
+                    v.iter()
+                        .zip(b)
+                        .filter(|(_, &x)| x == 1)
+                        .map(|(w, _)| *w)
+                        .sum()
+                };
+                let weight = sum(&s.items.weights);
+                if weight > s.items.capacity {
+                    return Err(Error::arg(
+                        "start",
+                        format!(
+                            "string {i} weighs {}, over the capacity {}",
+                            weight as f64 / s.items.scale,
+                            s.items.capacity as f64 / s.items.scale
+                        ),
+                    ));
+                }
+                let angles: Vec<i16> = b
+                    .iter()
+                    .map(|&x| {
+                        if x == 1 {
+                            WARM_ANGLE_ONE
+                        } else {
+                            WARM_ANGLE_ZERO
+                        }
+                    })
+                    .collect();
+                Ok(PopSnap {
+                    angles: angles.repeat(s.individuals),
+                    best_bits: b.clone(),
+                    best_value: sum(&s.items.profits),
+                    best_generation: 0,
+                    finished: None,
+                })
+            })
+            .collect()
+    }
+
+    /// What a checkpoint of this run is checked against: the knapsack and the options that
+    /// shape the populations' runs, their generations and target included (a finished
+    /// population keeps no angles to go on with). Not the time limit, nor the devices: the
+    /// populations run alike on any split.
+    fn header(&self) -> Header {
+        let s = &*self.setup;
+        let o = &self.options;
+        let tables: Vec<u8> = s
+            .tables
+            .iter()
+            .flatten()
+            .flat_map(|t| t.to_le_bytes())
+            .collect();
+        let start: Vec<u8> = o.start.concat();
+        let only = o.only.clone().unwrap_or(0..o.populations);
+        Header::new("qiga", fingerprint(&s.items))
+            .option("populations", o.populations)
+            .option("only", format!("{}..{}", only.start, only.end))
+            .option("individuals", s.individuals)
+            .option("generations", s.generations)
+            .option("tables", format!("{:08x}", crc32fast::hash(&tables)))
+            .option("pops_per_table", s.pops_per_table)
+            .option("repair", format!("{:?}", s.repair))
+            .option("seed", s.seed)
+            .option(
+                "target",
+                s.target.map_or("none".to_string(), |t| t.to_string()),
+            )
+            .option(
+                "start",
+                if o.start.is_empty() {
+                    "none".to_string()
+                } else {
+                    format!(
+                        "{} strings, checksum {:08x}",
+                        o.start.len(),
+                        crc32fast::hash(&start)
+                    )
+                },
+            )
+    }
+
+    /// The next run continues from checkpoint `bytes` (of [`save_state`](Self::save_state) or a
+    /// checkpoint file) instead of starting afresh. Checked now: the file's frame, version,
+    /// solver and knapsack, and the options (errors name `state`).
+    pub fn load_state(&mut self, bytes: Vec<u8>) -> Result<()> {
+        let _: QigaState = checkpoint::decode(&bytes, &self.header(), "state")?;
+        self.resume = Some(bytes);
+        Ok(())
+    }
+
+    /// The state [`load_state`](Self::load_state) gave that no run has used yet, taken away.
+    pub fn take_loaded_state(&mut self) -> Option<Vec<u8>> {
+        self.resume.take()
+    }
+
+    /// The last run's state, taken away (for a caller that keeps it after the solver is gone).
+    pub fn take_saved(&mut self) -> Option<QigaSaved> {
+        self.last
+            .take()
+            .map(|(header, state)| QigaSaved { header, state })
+    }
+
+    /// Checks checkpoint `bytes` against a run on `problem` before the run's options are known:
+    /// its frame, version, solver and knapsack (errors name `state`).
+    pub fn check_state_for(problem: &Knapsack, bytes: &[u8]) -> Result<()> {
+        let h = checkpoint::header(bytes, "state")?;
+        let mine = Header {
+            options: h.options.clone(),
+            rank: h.rank,
+            ranks: h.ranks,
+            ..Header::new("qiga", fingerprint(&Items::of(problem)))
+        };
+        match mine.mismatch(&h) {
+            Some(why) => Err(Error::arg(
+                "state",
+                format!("cannot resume from this checkpoint: {why}"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The last run's whole state (the finished populations' outcomes; the Q-bit angles, best
+    /// strings, values and generations of the populations begun and not finished; the time
+    /// taken) as checkpoint bytes, from which [`load_state`](Self::load_state) continues it.
+    pub fn save_state(&self) -> Result<Vec<u8>> {
+        match &self.last {
+            Some((h, st)) => checkpoint::encode(h, st),
+            None => Err(Error::arg(
+                "state",
+                "no run has run on this solver: nothing to save",
+            )),
+        }
+    }
+
+    /// Checks a checkpoint's state against this run (errors name `state`): populations within
+    /// the run, none twice, every population's data of the run's sizes.
+    fn check_state(&self, st: &QigaState) -> Result<()> {
+        let bad = |msg: &str| Error::arg("state", format!("a corrupt checkpoint: {msg}"));
+        let o = &self.options;
+        let s = &*self.setup;
+        let (m, n) = (s.items.weights.len(), s.individuals);
+        let first = o.only.as_ref().map_or(0, |r| r.start);
+        let total = o.only.as_ref().map_or(o.populations, |r| r.len());
+        let gens = s.generations.saturating_add(1);
+        let mut seen = vec![false; total];
+        let mut claim = |offset: usize, count: usize| -> Result<()> {
+            if offset < first || offset + count > first + total {
+                return Err(bad("populations outside the run"));
+            }
+            for k in offset - first..offset - first + count {
+                if std::mem::replace(&mut seen[k], true) {
+                    return Err(bad("a population twice"));
+                }
+            }
+            Ok(())
+        };
+        for f in &st.finished {
+            let c = f.best_value.len();
+            if f.best_bits.len() != c * m
+                || f.best_generation.len() != c
+                || f.generations_run.len() != c
+                || f.best_bits.iter().any(|&b| b > 1)
+            {
+                return Err(bad("finished populations of other sizes"));
+            }
+            claim(f.offset, c)?;
+        }
+        for r in &st.running {
+            if r.next == 0 || r.next > gens {
+                return Err(bad("a generation outside the run"));
+            }
+            for p in &r.pops {
+                let angles_ok = match p.finished {
+                    Some(g) => p.angles.is_empty() && g < r.next,
+                    None => {
+                        p.angles.len() == n * m && p.angles.iter().all(|&k| (0..400).contains(&k))
+                    }
+                };
+                if !angles_ok || p.best_bits.len() != m || p.best_bits.iter().any(|&b| b > 1) {
+                    return Err(bad("a begun population of other sizes"));
+                }
+            }
+            claim(r.offset, r.pops.len())?;
+        }
+        Ok(())
     }
 
     pub fn options(&self) -> &QigaOptions {
@@ -833,18 +1214,33 @@ impl Qiga {
         progress: impl FnMut(&QigaProgress, bool) -> bool + Send,
     ) -> Result<QigaRunResult> {
         let start = Instant::now();
+        let header = self.header();
+        // a loaded checkpoint is used up only by a run that starts from it
+        let resumed: Option<QigaState> = match &self.resume {
+            Some(bytes) => {
+                let st = checkpoint::decode(bytes, &header, "state")?;
+                self.check_state(&st)?;
+                Some(st)
+            }
+            None => None,
+        };
+        let warm = self.warm_starts()?;
         let o = &self.options;
-        let clock = Clock::since(self.created.take().unwrap_or(start), o.time_limit);
+        let (prior_elapsed, prior_work) = resumed
+            .as_ref()
+            .map_or((0.0, 0.0), |r| (r.elapsed, r.work_seconds));
+        let clock = Clock::since(
+            checkpoint::resumed_start(self.created.take().unwrap_or(start), prior_elapsed),
+            o.time_limit,
+        );
         let watch = Watch::new(o.stop_token.as_ref());
         let first = o.only.as_ref().map_or(0, |r| r.start);
         let total = o.only.as_ref().map_or(o.populations, |r| r.len());
-        let next = AtomicUsize::new(0);
         let quit = AtomicBool::new(false);
         // a launch's progress report said stop: every engine cuts its chunk
         let halt = AtomicBool::new(false);
         // a cut: the time limit or an interrupt (None: the populations' own ends, or progress)
         let reason: Mutex<Option<StopReason>> = Mutex::new(None);
-        let done: Mutex<Vec<(usize, Chunk)>> = Mutex::new(Vec::new());
         let tally = Mutex::new(Tally {
             progress,
             taken: 0,
@@ -874,16 +1270,100 @@ impl Qiga {
         // back, so the copy overlaps the other devices' work instead of following the run (a
         // million populations of 250 items are 250 MB); zeroed pages are mapped at first touch
         let m = self.setup.items.weights.len();
-        let bits = Mutex::new(vec![
-            0u8;
-            crate::error::size_product("populations", &[total, m])?
-        ]);
+        let mut bits_v = vec![0u8; crate::error::size_product("populations", &[total, m])?];
+        let mut book = Book {
+            chunks: Vec::new(),
+            n: 0,
+            slots: (0..self.engines.len()).map(|_| None).collect(),
+        };
+        // the checkpoint's populations: the finished ones as taken chunks, the begun ones first
+        // in line, the others not begun
+        let mut jobs = Jobs {
+            running: VecDeque::new(),
+            fresh: vec![first..first + total],
+            at: 0,
+        };
+        if let Some(st) = resumed {
+            let mut begun = vec![false; total];
+            for f in st.finished {
+                let c = f.best_value.len();
+                bits_v[(f.offset - first) * m..(f.offset - first + c) * m]
+                    .copy_from_slice(&f.best_bits);
+                begun[f.offset - first..f.offset - first + c].fill(true);
+                book.chunks.push((
+                    f.offset,
+                    Chunk {
+                        best_value: f.best_value,
+                        best_bits: Vec::new(),
+                        best_generation: f.best_generation,
+                        generations_run: f.generations_run,
+                    },
+                    true,
+                ));
+                book.n += c;
+            }
+            for r in &st.running {
+                begun[r.offset - first..r.offset - first + r.pops.len()].fill(true);
+            }
+            jobs.running = st.running.into();
+            // the ranges not begun
+            jobs.fresh.clear();
+            let mut k = 0;
+            while k < total {
+                if begun[k] {
+                    k += 1;
+                    continue;
+                }
+                let a = k;
+                while k < total && !begun[k] {
+                    k += 1;
+                }
+                jobs.fresh.push(first + a..first + k);
+            }
+        }
+        let bits = Mutex::new(bits_v);
+        let book = Mutex::new(book);
+        let jobs = Mutex::new(jobs);
+        let schedule = Mutex::new(Schedule::new(o.checkpoint.as_ref()));
         let fixed_chunk = o.launch_populations;
         let gens = self.setup.generations.saturating_add(1);
         let due = || cut.reason();
         let stop = |r: StopReason| {
             reason.lock().unwrap().get_or_insert(r);
             quit.store(true, Ordering::Relaxed);
+        };
+        let work_start = Instant::now();
+        // the state as it stands: the taken chunks that finished whole, the begun chunks as the
+        // engines last saw them and those of the checkpoint not handed out yet
+        let state_now = |jobs: &Jobs, book: &Book, bits: &[u8]| -> QigaState {
+            let mut st = QigaState {
+                elapsed: cut.clock.elapsed().as_secs_f64(),
+                work_seconds: prior_work + work_start.elapsed().as_secs_f64(),
+                ..Default::default()
+            };
+            for (off, c, whole) in &book.chunks {
+                if *whole {
+                    let k = off - first;
+                    st.finished.push(Finished {
+                        offset: *off,
+                        best_value: c.best_value.clone(),
+                        best_bits: bits[k * m..(k + c.best_value.len()) * m].to_vec(),
+                        best_generation: c.best_generation.clone(),
+                        generations_run: c.generations_run.clone(),
+                    });
+                }
+            }
+            st.running.extend(book.slots.iter().flatten().cloned());
+            st.running.extend(jobs.running.iter().cloned());
+            st
+        };
+        let write = |schedule: &mut Schedule| -> Result<()> {
+            schedule.write(|| {
+                let j = jobs.lock().unwrap();
+                let bk = book.lock().unwrap();
+                let b = bits.lock().unwrap();
+                checkpoint::encode(&header, &state_now(&j, &bk, &b))
+            })
         };
         let work = |e: usize, engine: &mut Box<dyn Engine>| -> Result<()> {
             let chunk = fixed_chunk
@@ -899,13 +1379,32 @@ impl Qiga {
                     stop(r);
                     return Ok(());
                 }
-                let k = next.fetch_add(chunk, Ordering::Relaxed);
-                if k >= total {
+                let Some(job) = jobs.lock().unwrap().next(chunk, engine.max_chunk().max(1)) else {
                     return Ok(());
+                };
+                let (offset, count) = (job.offset, job.count);
+                let mut g = match &job.from {
+                    Some(r) => {
+                        engine.resume(offset, r.next, &r.pops)?;
+                        r.next
+                    }
+                    None if !warm.is_empty() => {
+                        let pops: Vec<PopSnap> = (offset..offset + count)
+                            .map(|q| warm[q % warm.len()].clone())
+                            .collect();
+                        engine.resume(offset, 0, &pops)?;
+                        0
+                    }
+                    None => {
+                        engine.begin(offset, count)?;
+                        0
+                    }
+                };
+                if let Some(r) = job.from {
+                    // the engine holds it now: a checkpoint takes it from the engine's slot
+                    book.lock().unwrap().slots[e] = Some(r);
                 }
-                let (offset, count) = (first + k, chunk.min(total - k));
-                engine.begin(offset, count)?;
-                let mut g = 0u32;
+                let mut whole = true;
                 while g < gens {
                     let n = pacer.size(1, (gens - g) as u64, cut.clock.left()) as u32;
                     let t = Instant::now();
@@ -928,25 +1427,51 @@ impl Qiga {
                     if finished {
                         break;
                     }
-                    if let Some(r) = due() {
+                    let r = due();
+                    let halted = halt.load(Ordering::Relaxed);
+                    let mut sched = schedule.lock().unwrap();
+                    if r.is_some() || halted || sched.due() {
+                        // the chunk as it stands, for this checkpoint or the run's last
+                        let pops = engine.snapshot()?;
+                        book.lock().unwrap().slots[e] = Some(Running {
+                            offset,
+                            next: g,
+                            pops,
+                        });
+                    }
+                    if let Some(r) = r {
                         // the chunk's populations report their best so far
                         stop(r);
+                        whole = false;
                         break;
                     }
-                    if halt.load(Ordering::Relaxed) {
+                    if sched.due() {
+                        write(&mut sched)?;
+                    }
+                    if halted {
                         quit.store(true, Ordering::Relaxed);
+                        whole = false;
                         break;
                     }
                 }
                 let mut c = engine.take()?;
-                bits.lock().unwrap()[k * m..(k + count) * m].copy_from_slice(&c.best_bits);
+                {
+                    let k = offset - first;
+                    bits.lock().unwrap()[k * m..(k + count) * m].copy_from_slice(&c.best_bits);
+                }
                 c.best_bits = Vec::new();
                 let mut t = tally.lock().unwrap();
                 t.taken += c.generations_run.iter().map(|&g| u64::from(g)).sum::<u64>();
                 t.running[e] = 0;
                 t.best = t.best.max(c.best_value.iter().copied().max().unwrap_or(0));
                 t.done += count;
-                done.lock().unwrap().push((offset, c));
+                let mut d = book.lock().unwrap();
+                if whole {
+                    d.slots[e] = None;
+                }
+                d.chunks.push((offset, c, whole));
+                d.n += count;
+                drop(d);
                 if quit.load(Ordering::Relaxed) {
                     return Ok(());
                 }
@@ -976,9 +1501,25 @@ impl Qiga {
         if let Some(e) = first_error.into_inner().unwrap() {
             return Err(e);
         }
-        let mut chunks = done.into_inner().unwrap();
+        // the run's end, whatever ended it, is a checkpoint
+        let last = {
+            let j = jobs.lock().unwrap();
+            let bk = book.lock().unwrap();
+            let b = bits.lock().unwrap();
+            state_now(&j, &bk, &b)
+        };
+        schedule
+            .into_inner()
+            .unwrap()
+            .write(|| checkpoint::encode(&header, &last))?;
+        let work_seconds = last.work_seconds;
+        self.last = Some((header, last));
+        self.resume = None;
+        let book = book.into_inner().unwrap();
+        let n = book.n;
+        let mut chunks: Vec<(usize, Chunk)> =
+            book.chunks.into_iter().map(|(o, c, _)| (o, c)).collect();
         let mut tally = tally.into_inner().unwrap();
-        let n = tally.done;
         let cut_reason = reason.into_inner().unwrap();
         let mut stop_reason = cut_reason.unwrap_or(StopReason::Budget);
         if n == total && cut_reason.is_none() {
@@ -1004,7 +1545,7 @@ impl Qiga {
                 (tally.progress)(&p, true);
             }
         }
-        Ok(self.result(parts, stop_reason, start.elapsed().as_secs_f64()))
+        Ok(self.result(parts, stop_reason, work_seconds))
     }
 
     /// The run's result from its populations' outcomes (in population order; from one run, or

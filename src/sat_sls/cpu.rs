@@ -2,7 +2,8 @@
 //! step. [`Walk`] is one walk with its incremental state; [`SlsTracker`] exposes that state to
 //! tests.
 
-use super::{SlsMethod, WalkParams};
+use super::{SlsMethod, WalkParams, WalkState};
+use crate::error::{Error, Result};
 use crate::problem::sat::{Assignment, Cnf};
 use crate::rng::rng4;
 use rayon::prelude::*;
@@ -219,6 +220,128 @@ impl Walk {
         }
     }
 
+    /// The walk between two launches, as a checkpoint holds it: `persist` keeps the order of its
+    /// unsatisfied list (the rest of its incremental state follows from the assignment).
+    pub(crate) fn state(&self, persist: bool) -> WalkState {
+        WalkState {
+            flips: self.flips,
+            since_restart: self.since_restart,
+            restarts: self.restarts,
+            best_unsatisfied: self.best_unsatisfied,
+            unsatisfied: self.unsatisfied,
+            started: self.started,
+            x: self.x.clone(),
+            best: self.best.clone(),
+            log: self.log.clone(),
+            list: (persist && self.started)
+                .then(|| self.list[..self.unsatisfied as usize].to_vec()),
+        }
+    }
+
+    /// Walk `index` as `s` holds it, checked against the formula (errors name `arg`): the
+    /// incremental state is rebuilt from the assignment, with the unsatisfied list in the
+    /// order `s` gives when it persists.
+    pub(crate) fn from_state(
+        f: &SlsFormula,
+        p: &WalkParams,
+        index: u32,
+        s: &WalkState,
+        arg: &'static str,
+    ) -> Result<Self> {
+        let bad = |msg: String| Error::arg(arg, format!("walk {index}: {msg}"));
+        let words = f.words();
+        let n = f.num_vars;
+        if s.x.len() != words || s.best.len() != words {
+            return Err(bad(format!(
+                "assignments of {} and {} words; the formula's take {words}",
+                s.x.len(),
+                s.best.len()
+            )));
+        }
+        if n % 32 != 0 && (s.x[words - 1] >> (n % 32) != 0 || s.best[words - 1] >> (n % 32) != 0) {
+            return Err(bad("bits set beyond the formula's variables".into()));
+        }
+        let mut w = Walk::new(f, index);
+        w.flips = s.flips;
+        w.since_restart = s.since_restart;
+        w.restarts = s.restarts;
+        w.best_unsatisfied = s.best_unsatisfied;
+        w.started = s.started;
+        w.x.copy_from_slice(&s.x);
+        w.best.copy_from_slice(&s.best);
+        if let Some(log) = &s.log {
+            if log.len() > p.log_capacity || log.iter().any(|&v| v as usize >= n) {
+                return Err(bad(format!(
+                    "a flip log of {} entries (at most {}) or naming a variable past {n}",
+                    log.len(),
+                    p.log_capacity
+                )));
+            }
+        }
+        w.log = s.log.clone();
+        if !s.started {
+            if s.list.is_some() || s.best_unsatisfied != u32::MAX {
+                return Err(bad("a walk not started with a state of one".into()));
+            }
+            return Ok(w);
+        }
+        let nu = w.rebuild(f);
+        if nu != s.unsatisfied {
+            return Err(bad(format!(
+                "{} unsatisfied clauses recorded, {nu} in its assignment",
+                s.unsatisfied
+            )));
+        }
+        if s.best_unsatisfied != u32::MAX {
+            let mut b = Walk::new(f, index);
+            b.x.copy_from_slice(&s.best);
+            let bu = b.rebuild(f);
+            if bu != s.best_unsatisfied || nu < bu {
+                return Err(bad(format!(
+                    "a best of {} unsatisfied clauses recorded, {bu} in its best assignment, {nu} now",
+                    s.best_unsatisfied
+                )));
+            }
+        }
+        match (&s.list, p.persist) {
+            (Some(list), true) => {
+                // the same clauses as the rebuilt list, in the walk's order
+                let m = f.num_clauses();
+                let mut seen = vec![false; m];
+                for &c in &w.list[..nu as usize] {
+                    seen[c as usize] = true;
+                }
+                if list.len() != nu as usize
+                    || list.iter().any(|&c| {
+                        (c as usize) >= m || !std::mem::replace(&mut seen[c as usize], false)
+                    })
+                {
+                    return Err(bad(
+                        "its unsatisfied list is not the assignment's unsatisfied clauses".into(),
+                    ));
+                }
+                for (i, &c) in list.iter().enumerate() {
+                    w.list[i] = c;
+                    w.pos[c as usize] = i as u32;
+                }
+            }
+            (None, false) => {}
+            _ => {
+                return Err(bad(
+                    "an unsatisfied list where the state does not persist, or none where it does"
+                        .into(),
+                ))
+            }
+        }
+        Ok(w)
+    }
+
+    /// The incremental state's arrays: true-literal counts, critical variables, list positions,
+    /// the unsatisfied list and break values (for the device's copy of a persisting walk).
+    pub(crate) fn arrays(&self) -> [&[u32]; 5] {
+        [&self.count, &self.crit, &self.pos, &self.list, &self.brk]
+    }
+
     /// One launch of `sat_sls_run` for this walk: up to `flips` flips; `found` is the stop flag.
     pub(crate) fn segment(
         &mut self,
@@ -312,6 +435,30 @@ impl CpuWalks {
             .for_each(|w| w.segment(f, p, flips, poll, found));
         let best = self.walks.iter().map(|w| w.best_unsatisfied).min();
         (found.load(Ordering::Relaxed), best.unwrap_or(u32::MAX))
+    }
+}
+
+impl CpuWalks {
+    /// Every walk between two launches.
+    pub fn states(&self, persist: bool) -> Vec<WalkState> {
+        self.walks.iter().map(|w| w.state(persist)).collect()
+    }
+
+    /// The walks and the found flag of a checkpoint (checked, as [`Walk::from_state`]).
+    pub fn set_states(
+        &mut self,
+        f: &SlsFormula,
+        p: &WalkParams,
+        states: &[WalkState],
+        found: u32,
+    ) -> Result<()> {
+        self.walks = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Walk::from_state(f, p, i as u32, s, "state"))
+            .collect::<Result<_>>()?;
+        self.found.store(found, Ordering::Relaxed);
+        Ok(())
     }
 }
 

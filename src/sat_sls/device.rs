@@ -2,7 +2,8 @@
 //! lanes per walk, the walk's state (narrowest types that fit) in local memory where it fits,
 //! else in global memory.
 
-use super::{log_capacity, SlsFormula, SlsMethod, WalkParams, PERSIST_BYTES, POLL};
+use super::cpu::Walk;
+use super::{log_capacity, SlsFormula, SlsMethod, WalkParams, WalkState, PERSIST_BYTES, POLL};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use opencl3::kernel::{ExecuteKernel, Kernel};
@@ -65,6 +66,55 @@ pub(crate) fn state_words(f: &SlsFormula) -> usize {
     let m = f.num_clauses();
     let w = |bytes: usize| (m * bytes).div_ceil(4);
     f.words() + f.num_vars + 2 * w(ct) + w(vt) + w(cnt)
+}
+
+/// The log length of a log that no longer leads from the best assignment (`SLS_OVER`).
+const OVER: u32 = u32::MAX;
+
+/// Stores `v` in `bytes` little-endian bytes at `at`.
+fn put(out: &mut [u8], at: usize, bytes: usize, v: u32) {
+    out[at..at + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
+}
+
+/// Reads `bytes` little-endian bytes at `at`.
+fn get(from: &[u8], at: usize, bytes: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b[..bytes].copy_from_slice(&from[at..at + bytes]);
+    u32::from_le_bytes(b)
+}
+
+/// A walk's state in the kernel's layout (`state_words` words): assignment, break values,
+/// positions, list, critical variables and counts in their narrow types.
+fn pack_state(f: &SlsFormula, w: &Walk) -> Vec<u32> {
+    let (cnt, vt, ct) = state_types(f);
+    let m = f.num_clauses();
+    let [count, crit, pos, list, brk] = w.arrays();
+    let pad = |b: usize| (m * b).div_ceil(4) * 4;
+    let mut bytes = vec![0u8; state_words(f) * 4];
+    let mut at = 0;
+    for &v in w.x.iter().chain(brk) {
+        put(&mut bytes, at, 4, v);
+        at += 4;
+    }
+    for (arr, b) in [(pos, ct), (list, ct), (crit, vt), (count, cnt)] {
+        for (i, &v) in arr.iter().enumerate() {
+            put(&mut bytes, at + i * b, b, v);
+        }
+        at += pad(b);
+    }
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect()
+}
+
+/// The first `nu` entries of the unsatisfied list of a walk's state in the kernel's layout.
+fn unpack_list(f: &SlsFormula, state: &[u32], nu: usize) -> Vec<u32> {
+    let (_, _, ct) = state_types(f);
+    let m = f.num_clauses();
+    let bytes: Vec<u8> = state.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let at = (f.words() + f.num_vars) * 4 + (m * ct).div_ceil(4) * 4;
+    (0..nu).map(|i| get(&bytes, at + i * ct, ct)).collect()
 }
 
 /// Records of walks not started: no flips, best and current counts unknown (`u32::MAX`).
@@ -238,6 +288,91 @@ impl DeviceWalks {
         let mut flag = [0u32; 2];
         self.found.read(&self.queue, &mut flag)?;
         Ok((flag[0], flag[1]))
+    }
+
+    /// Every walk between two launches and the found flag (`persist`: with the order of each
+    /// started walk's unsatisfied list, read from its state in global memory).
+    pub fn states(&self, f: &SlsFormula, persist: bool) -> Result<(Vec<WalkState>, u32)> {
+        let words = self.words as usize;
+        let rw = HEAD + 2 * words + self.log_capacity;
+        let rec = self.rec.to_vec(&self.queue)?;
+        let state = if persist && !self.local {
+            self.state.to_vec(&self.queue)?
+        } else {
+            Vec::new()
+        };
+        let mut flag = [0u32];
+        self.found.read(&self.queue, &mut flag)?;
+        let sw = self.stride as usize;
+        let out = rec
+            .chunks(rw)
+            .enumerate()
+            .map(|(w, r)| {
+                let started = r[7] != 0;
+                let (nu, nl) = (r[6], r[8]);
+                WalkState {
+                    flips: r[0] as u64 | (r[1] as u64) << 32,
+                    since_restart: r[2] as u64 | (r[3] as u64) << 32,
+                    restarts: r[4],
+                    best_unsatisfied: r[5],
+                    unsatisfied: nu,
+                    started,
+                    x: r[HEAD..HEAD + words].to_vec(),
+                    best: r[HEAD + words..HEAD + 2 * words].to_vec(),
+                    log: (started && nl != OVER)
+                        .then(|| r[HEAD + 2 * words..HEAD + 2 * words + nl as usize].to_vec()),
+                    list: (persist && started)
+                        .then(|| unpack_list(f, &state[w * sw..(w + 1) * sw], nu as usize)),
+                }
+            })
+            .collect();
+        Ok((out, flag[0]))
+    }
+
+    /// The walks and the found flag of a checkpoint (`walks` checked by [`Walk::from_state`]).
+    pub fn set_states(
+        &mut self,
+        f: &SlsFormula,
+        p: &WalkParams,
+        states: &[WalkState],
+        found: u32,
+    ) -> Result<()> {
+        let words = self.words as usize;
+        let rw = HEAD + 2 * words + self.log_capacity;
+        let mut rec = fresh_records(rw, self.walks);
+        let keep = p.persist && !self.local;
+        let sw = self.stride as usize;
+        let mut state = if keep {
+            vec![0u32; sw * self.walks as usize]
+        } else {
+            Vec::new()
+        };
+        for (i, s) in states.iter().enumerate() {
+            let w = Walk::from_state(f, p, i as u32, s, "state")?;
+            let r = &mut rec[i * rw..(i + 1) * rw];
+            r[0] = s.flips as u32;
+            r[1] = (s.flips >> 32) as u32;
+            r[2] = s.since_restart as u32;
+            r[3] = (s.since_restart >> 32) as u32;
+            r[4] = s.restarts;
+            r[5] = s.best_unsatisfied;
+            r[6] = s.unsatisfied;
+            r[7] = s.started as u32;
+            r[8] = s.log.as_ref().map_or(OVER, |l| l.len() as u32);
+            r[HEAD..HEAD + words].copy_from_slice(&s.x);
+            r[HEAD + words..HEAD + 2 * words].copy_from_slice(&s.best);
+            if let Some(l) = &s.log {
+                r[HEAD + 2 * words..HEAD + 2 * words + l.len()].copy_from_slice(l);
+            }
+            if keep && s.started {
+                state[i * sw..(i + 1) * sw].copy_from_slice(&pack_state(f, &w));
+            }
+        }
+        self.rec.write(&self.queue, &rec)?;
+        if keep {
+            self.state.write(&self.queue, &state)?;
+        }
+        self.found.write(&self.queue, &[found])
     }
 
     /// Every walk's record, decoded.

@@ -25,10 +25,11 @@ use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, StopReason, StopToken};
 use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
+use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
 use crate::run::{Driver, Progress};
 use cpu::CpuWalks;
 use device::DeviceWalks;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 pub use cpu::SlsTracker;
@@ -281,6 +282,13 @@ pub struct SlsOptions {
     /// The moment the time limit counts from (`None`: the solve call).
     pub since: Option<Instant>,
     pub stop_token: Option<StopToken>,
+    /// A warm start: one assignment, from which every walk starts; or several (at most the
+    /// walks), walk `w` starting from the `w`-th and the others from their random assignments.
+    /// Restarts draw random assignments as usual. Empty: every walk starts at random.
+    pub start: Vec<Assignment>,
+    /// Where and how often the solve writes its checkpoint ([`SatSls::load_state`] continues
+    /// from one); None: no file.
+    pub checkpoint: Option<Checkpointing>,
 }
 
 impl Default for SlsOptions {
@@ -296,6 +304,8 @@ impl Default for SlsOptions {
             time_limit: Some(Duration::from_secs(10)),
             since: None,
             stop_token: None,
+            start: Vec::new(),
+            checkpoint: None,
         }
     }
 }
@@ -323,6 +333,9 @@ impl SlsOptions {
         }
         if self.flips_per_launch == 0 {
             return Err(Error::arg("flips_per_launch", "0; expected at least 1"));
+        }
+        if let Some(c) = &self.checkpoint {
+            c.check("checkpoint")?;
         }
         check_time_limit(self.time_limit, "time_limit")
     }
@@ -386,9 +399,148 @@ impl SatSlsSolveResult {
     }
 }
 
+/// One walk between two launches, as a checkpoint holds it (both backends read and write this
+/// form): its counters, assignment, best assignment, the log of flips since its best and, where
+/// the walks' state persists across launches ([`persists`]), the order of its unsatisfied list
+/// (the only part of the incremental state that does not follow from the assignment).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct WalkState {
+    pub flips: u64,
+    pub since_restart: u64,
+    pub restarts: u32,
+    pub best_unsatisfied: u32,
+    pub unsatisfied: u32,
+    pub started: bool,
+    pub x: Vec<u32>,
+    pub best: Vec<u32>,
+    /// The variables flipped since the last new best (None: over, or not started).
+    pub log: Option<Vec<u32>>,
+    /// The unsatisfied clauses in the walk's list order (a started walk whose state persists).
+    pub list: Option<Vec<u32>>,
+}
+
+impl WalkState {
+    /// A walk about to start from assignment `x` (its words): as a fresh walk after drawing its
+    /// first assignment; `list`: the unsatisfied list in clause order where the state persists.
+    fn starting(f: &SlsFormula, persist: bool, x: Vec<u32>) -> Self {
+        let m = f.num_clauses();
+        let mut list = Vec::new();
+        for c in 0..m {
+            let lits = &f.literals[f.offsets[c] as usize..f.offsets[c + 1] as usize];
+            let sat = lits.iter().any(|&l| {
+                let v = l.unsigned_abs() as usize - 1;
+                ((x[v >> 5] >> (v & 31)) & 1 == 1) == (l > 0)
+            });
+            if !sat {
+                list.push(c as u32);
+            }
+        }
+        let nu = list.len() as u32;
+        // a model is its own best at once; otherwise the first launch records the best
+        let (best, best_unsatisfied, log) = if nu == 0 {
+            (x.clone(), 0, Some(Vec::new()))
+        } else {
+            (vec![0; x.len()], u32::MAX, None)
+        };
+        WalkState {
+            flips: 0,
+            since_restart: 0,
+            restarts: 0,
+            best_unsatisfied,
+            unsatisfied: nu,
+            started: true,
+            x,
+            best,
+            log,
+            list: persist.then_some(list),
+        }
+    }
+
+    /// A walk not started yet.
+    fn fresh(words: usize) -> Self {
+        WalkState {
+            flips: 0,
+            since_restart: 0,
+            restarts: 0,
+            best_unsatisfied: u32::MAX,
+            unsatisfied: u32::MAX,
+            started: false,
+            x: vec![0; words],
+            best: vec![0; words],
+            log: None,
+            list: None,
+        }
+    }
+}
+
+/// A solve's whole state between two launches: what a checkpoint holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct SlsState {
+    walks: Vec<WalkState>,
+    /// 0, or 1 + the walk that found a model.
+    found: u32,
+    /// Flips per walk and launches so far.
+    done: u64,
+    launches: u64,
+    /// Seconds of the driver's clock (set-up included) and of the walks so far.
+    elapsed: f64,
+    seconds: f64,
+}
+
+/// A finished solve, kept for [`SatSls::save_state`]: its header, counters and engine (which
+/// holds the walks).
+struct Finished {
+    header: Header,
+    state: SlsState,
+    engine: Engine,
+    persist: bool,
+}
+
 enum Engine {
     Cpu(CpuWalks),
     Device(Box<DeviceWalks>),
+}
+
+impl Engine {
+    /// The walks and the found flag.
+    fn states(&self, f: &SlsFormula, persist: bool) -> Result<(Vec<WalkState>, u32)> {
+        match self {
+            Engine::Cpu(c) => Ok((
+                c.states(persist),
+                c.found.load(std::sync::atomic::Ordering::Relaxed),
+            )),
+            Engine::Device(d) => d.states(f, persist),
+        }
+    }
+
+    fn set_states(
+        &mut self,
+        f: &SlsFormula,
+        p: &WalkParams,
+        walks: &[WalkState],
+        found: u32,
+    ) -> Result<()> {
+        match self {
+            Engine::Cpu(c) => c.set_states(f, p, walks, found),
+            Engine::Device(d) => d.set_states(f, p, walks, found),
+        }
+    }
+}
+
+/// The checkpoint bytes of `state` with the walks of `engine`.
+fn snapshot(
+    header: &Header,
+    state: &mut SlsState,
+    engine: &Engine,
+    f: &SlsFormula,
+    persist: bool,
+) -> Result<Vec<u8>> {
+    let (walks, found) = engine.states(f, persist)?;
+    state.walks = walks;
+    state.found = found;
+    let bytes = checkpoint::encode(header, state);
+    state.walks = Vec::new();
+    bytes
 }
 
 /// Many probSAT or WalkSAT walks over one formula, on a device or on the CPU backend. The walks
@@ -401,6 +553,10 @@ pub struct SatSls {
     local: Option<bool>,
     log_capacity: Option<usize>,
     description: String,
+    /// A checkpoint the next solve continues from ([`SatSls::load_state`]).
+    resume: Option<Vec<u8>>,
+    /// The last solve, for [`SatSls::save_state`].
+    last: Option<Finished>,
 }
 
 impl SatSls {
@@ -443,7 +599,113 @@ impl SatSls {
             local: None,
             log_capacity: None,
             description,
+            resume: None,
+            last: None,
         })
+    }
+
+    /// The walks' parameters of `opts` on this formula.
+    fn params(&self, opts: &SlsOptions) -> WalkParams {
+        WalkParams {
+            method: opts.method,
+            table: opts.break_function.table(self.f.max_len),
+            noise: opts.noise_threshold(),
+            seed: opts.seed,
+            restart_flips: opts.restart_flips,
+            persist: persists(&self.f),
+            log_capacity: self
+                .log_capacity
+                .unwrap_or_else(|| log_capacity(&self.f))
+                .min(u32::MAX as usize - 1),
+        }
+    }
+
+    /// What a checkpoint of a solve with `opts` is checked against: the formula and the options
+    /// that shape the walks (not the stops: a resumed solve may have more flips or time). The
+    /// backend is not recorded: both walk alike.
+    fn header(&self, opts: &SlsOptions, p: &WalkParams) -> Header {
+        let c = &self.cnf;
+        let lits: Vec<u8> = c.literals.iter().flat_map(|l| l.to_le_bytes()).collect();
+        let offs: Vec<u8> = c.offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+        let table: Vec<u8> = p.table.iter().flat_map(|t| t.to_le_bytes()).collect();
+        let start: Vec<u8> = opts
+            .start
+            .iter()
+            .flat_map(|a| a.words().iter().flat_map(|w| w.to_le_bytes()))
+            .collect();
+        Header::new(
+            "sat_sls",
+            checkpoint::fingerprint(
+                "SAT",
+                &format!("{} variables, {} clauses", c.num_vars, c.num_clauses()),
+                &[&lits, &offs],
+            ),
+        )
+        .option("method", p.method.as_str())
+        .option("break_table", format!("{:08x}", crc32fast::hash(&table)))
+        .option("noise", p.noise)
+        .option("seed", p.seed)
+        .option("restart_flips", p.restart_flips)
+        .option("flips_per_launch", opts.flips_per_launch)
+        .option("walks", self.walks)
+        .option("log_capacity", p.log_capacity)
+        .option(
+            "start",
+            if opts.start.is_empty() {
+                "none".to_string()
+            } else {
+                format!(
+                    "{} assignments, checksum {:08x}",
+                    opts.start.len(),
+                    crc32fast::hash(&start)
+                )
+            },
+        )
+    }
+
+    /// The next solve continues from checkpoint `bytes` (of [`save_state`](Self::save_state) or
+    /// a checkpoint file) instead of starting afresh. Checked now: the file's frame, version,
+    /// solver and formula; the options when the solve starts (errors name `state`).
+    pub fn load_state(&mut self, bytes: Vec<u8>) -> Result<()> {
+        let h = checkpoint::header(&bytes, "state")?;
+        let opts = SlsOptions::default();
+        let mine = Header {
+            options: h.options.clone(),
+            rank: h.rank,
+            ranks: h.ranks,
+            ..self.header(&opts, &self.params(&opts))
+        };
+        if let Some(why) = mine.mismatch(&h) {
+            return Err(Error::arg(
+                "state",
+                format!("cannot resume from this checkpoint: {why}"),
+            ));
+        }
+        self.resume = Some(bytes);
+        Ok(())
+    }
+
+    /// The state [`load_state`](Self::load_state) gave that no solve has used yet, taken away.
+    pub fn take_loaded_state(&mut self) -> Option<Vec<u8>> {
+        self.resume.take()
+    }
+
+    /// The last solve's whole state (every walk's assignment, best assignment, flip log and
+    /// counters, the unsatisfied lists of persisting walks, the found flag, launches and time)
+    /// as checkpoint bytes, from which [`load_state`](Self::load_state) continues it.
+    pub fn save_state(&mut self) -> Result<Vec<u8>> {
+        let Some(l) = self.last.as_mut() else {
+            return Err(Error::arg(
+                "state",
+                "no solve has run on this solver: nothing to save",
+            ));
+        };
+        snapshot(&l.header, &mut l.state, &l.engine, &self.f, l.persist)
+    }
+
+    /// The backend the walks run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// Forces the device walks' state into local (`Some(true)`) or global memory (`None`: local
@@ -493,36 +755,87 @@ impl SatSls {
         progress: impl FnMut(&Progress) -> bool,
     ) -> Result<SatSlsSolveResult> {
         opts.check()?;
+        let params = self.params(opts);
+        let header = self.header(opts, &params);
+        // a loaded checkpoint is checked against these options; it is used up only by a solve
+        // that starts from it
+        let resumed: Option<SlsState> = match &self.resume {
+            Some(bytes) => Some(checkpoint::decode(bytes, &header, "state")?),
+            None => None,
+        };
+        if let Some(r) = &resumed {
+            if r.walks.len() != self.walks as usize || r.found > self.walks {
+                return Err(Error::arg(
+                    "state",
+                    "a corrupt checkpoint: its walks do not match its options",
+                ));
+            }
+        }
+        if resumed.is_none() {
+            self.check_start(&opts.start)?;
+        }
+        let since = opts.since.unwrap_or_else(Instant::now);
         let mut driver = Driver::new(
-            opts.since.unwrap_or_else(Instant::now),
+            checkpoint::resumed_start(since, resumed.as_ref().map_or(0.0, |r| r.elapsed)),
             opts.time_limit,
             opts.stop_token.as_ref(),
         )
         .budget((opts.max_flips > 0).then_some(opts.max_flips))
         .on_progress(progress);
-        let params = WalkParams {
-            method: opts.method,
-            table: opts.break_function.table(self.f.max_len),
-            noise: opts.noise_threshold(),
-            seed: opts.seed,
-            restart_flips: opts.restart_flips,
-            persist: persists(&self.f),
-            log_capacity: self
-                .log_capacity
-                .unwrap_or_else(|| log_capacity(&self.f))
-                .min(u32::MAX as usize - 1),
-        };
+        // the last solve's engine goes before a new one is made
+        self.last = None;
         let mut engine = match self.backend {
             Backend::Cpu => Engine::Cpu(CpuWalks::new(&self.f, self.walks)),
             b => Engine::Device(Box::new(DeviceWalks::new(
                 &self.f, b, self.walks, &params, self.local,
             )?)),
         };
+        let mut s = match resumed {
+            Some(mut r) => {
+                engine.set_states(&self.f, &params, &r.walks, r.found)?;
+                r.walks = Vec::new();
+                r
+            }
+            None => {
+                let mut found = 0;
+                if !opts.start.is_empty() {
+                    let words = self.f.words();
+                    let mut walks: Vec<WalkState> = (0..self.walks as usize)
+                        .map(|w| {
+                            let a = if opts.start.len() == 1 {
+                                opts.start.first()
+                            } else {
+                                opts.start.get(w)
+                            };
+                            match a {
+                                Some(a) => {
+                                    WalkState::starting(&self.f, params.persist, a.words().to_vec())
+                                }
+                                None => WalkState::fresh(words),
+                            }
+                        })
+                        .collect();
+                    if let Some(w) = walks.iter().position(|w| w.unsatisfied == 0) {
+                        found = w as u32 + 1;
+                    }
+                    engine.set_states(&self.f, &params, &walks, found)?;
+                    walks.clear();
+                }
+                SlsState {
+                    walks: Vec::new(),
+                    found,
+                    done: 0,
+                    launches: 0,
+                    elapsed: 0.0,
+                    seconds: 0.0,
+                }
+            }
+        };
+        let mut schedule = Schedule::new(opts.checkpoint.as_ref());
         let started = Instant::now();
-        let mut done = 0u64;
-        let mut launches = 0u64;
-        let mut found = 0u32;
-        // the fewest unsatisfied clauses of any walk so far (none before the first launch)
+        let prior_seconds = s.seconds;
+        // the fewest unsatisfied clauses of any walk so far (none before the first launch of
+        // this call)
         let mut best = u32::MAX;
         let stop = loop {
             let best_f = if best == u32::MAX {
@@ -531,8 +844,8 @@ impl SatSls {
                 f64::from(best)
             };
             // checked (and reported) after the launch that found a model too
-            let r = driver.check(done, 0, best_f);
-            if found != 0 {
+            let r = driver.check(s.done, 0, best_f);
+            if s.found != 0 {
                 break StopReason::Target;
             }
             if let Some(r) = r {
@@ -540,13 +853,14 @@ impl SatSls {
             }
             // launches of the chosen size (so a seed gives the same walks), shorter only where
             // the time left asks for it
+            let done = s.done;
             let mut flips = opts.flips_per_launch as u64;
             if opts.time_limit.is_some() {
                 flips = driver.next_size(flips.min(POLL as u64), flips, done);
             } else if opts.max_flips > 0 {
                 flips = flips.min(opts.max_flips - done);
             }
-            (found, best) = driver.step(flips, |flips| -> Result<(u32, u32)> {
+            (s.found, best) = driver.step(flips, |flips| -> Result<(u32, u32)> {
                 Ok(match &mut engine {
                     Engine::Cpu(c) => c.launch(&self.f, &params, flips as u32, POLL),
                     Engine::Device(d) => d.launch(
@@ -557,10 +871,22 @@ impl SatSls {
                     )?,
                 })
             })?;
-            done += flips;
-            launches += 1;
+            s.done += flips;
+            s.launches += 1;
+            if schedule.due() {
+                s.elapsed = driver.elapsed();
+                s.seconds = prior_seconds + started.elapsed().as_secs_f64();
+                schedule.write(|| snapshot(&header, &mut s, &engine, &self.f, params.persist))?;
+            }
         };
-        let seconds = started.elapsed().as_secs_f64();
+        s.elapsed = driver.elapsed();
+        s.seconds = prior_seconds + started.elapsed().as_secs_f64();
+        // the solve's end, whatever ended it, is a checkpoint: a larger budget continues it
+        schedule.write(|| snapshot(&header, &mut s, &engine, &self.f, params.persist))?;
+        self.resume = None;
+        let found = s.found;
+        let launches = s.launches;
+        let seconds = s.seconds;
         let reports = self.reports(&engine)?;
         let flips: u64 = reports.iter().map(|r| r.0.flips).sum();
         let (bi, _) = reports
@@ -593,6 +919,12 @@ impl SatSls {
         } else {
             stop
         };
+        self.last = Some(Finished {
+            header,
+            state: s,
+            engine,
+            persist: params.persist,
+        });
         Ok(SatSlsSolveResult {
             satisfiable: model.is_some(),
             model,
@@ -611,6 +943,34 @@ impl SatSls {
             stop,
             walk_reports: reports.into_iter().map(|r| r.0).collect(),
         })
+    }
+
+    /// Checks a warm start's assignments against the formula and the walks (errors name
+    /// `start`).
+    fn check_start(&self, start: &[Assignment]) -> Result<()> {
+        if start.len() > self.walks as usize {
+            return Err(Error::arg(
+                "start",
+                format!(
+                    "{} assignments for {} walks; expected at most one per walk",
+                    start.len(),
+                    self.walks
+                ),
+            ));
+        }
+        for (i, a) in start.iter().enumerate() {
+            if a.num_vars() != self.f.num_vars {
+                return Err(Error::arg(
+                    "start",
+                    format!(
+                        "assignment {i} has {} variables; the formula has {}",
+                        a.num_vars(),
+                        self.f.num_vars
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Every walk's report with its best assignment.

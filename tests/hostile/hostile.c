@@ -688,6 +688,55 @@ static int w_sat_solve_walks_cpu(void *h) {
     return c;
 }
 
+/* a state of walks over the shared formula (a walk search on an instance of its own), for the
+   load_state wrapper */
+static uint8_t *g_sat_state;
+static size_t g_sat_state_len;
+static MetaoptSatSolveOptions sat_state_options(void) {
+    MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
+    o.method = METAOPT_SAT_WALKSAT;
+    o.backend = METAOPT_BACKEND_CPU;
+    o.walks = 2;
+    o.max_flips = 1000;
+    return o;
+}
+static void sat_state_prepare(void) {
+    if (g_sat_state) return;
+    MetaoptSatInstance *s = new_sat();
+    MetaoptSatSolveOptions o = sat_state_options();
+    MetaoptSatSolveResult r = metaopt_sat_solve(s, &o);
+    require(r.error_code == 0, "a walk search for a state");
+    metaopt_sat_free_solve_result(&r);
+    MetaoptBytesResult b = metaopt_sat_save_state(s);
+    require(b.error_code == 0 && b.length > 0, "metaopt_sat_save_state");
+    g_sat_state = malloc(b.length);
+    require(g_sat_state != NULL, "malloc");
+    memcpy(g_sat_state, b.data, b.length);
+    g_sat_state_len = b.length;
+    metaopt_bytes_free_result(&b);
+    metaopt_sat_free(s);
+}
+static int w_sat_save_state(void *h) {
+    MetaoptBytesResult r = metaopt_sat_save_state(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_bytes_free_result(&r);
+    return c;
+}
+static int w_sat_load_state(void *h) {
+    sat_state_prepare();
+    MetaoptInt32Result r = metaopt_sat_load_state(h, g_sat_state, g_sat_state_len);
+    int c = KEEP(r);
+    if (c == 0) {
+        /* the next walk search of the state's options uses it up */
+        MetaoptSatSolveOptions o = sat_state_options();
+        MetaoptSatSolveResult u = metaopt_sat_solve(h, &o);
+        if (u.error_code != 0) fail("metaopt_sat_load_state/used up by a search", "code %d", u.error_message, u.error_code);
+        metaopt_sat_free_solve_result(&u);
+    }
+    return c;
+}
+
 static int w_token_request(void *h) { MetaoptInt32Result r = metaopt_stop_token_request(h); return KEEP(r); }
 static int w_token_reset(void *h) { MetaoptInt32Result r = metaopt_stop_token_reset(h); return KEEP(r); }
 
@@ -800,6 +849,8 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_de_load_state", w_de_load_state, 0},
     {"metaopt_de_population", w_de_population, 0},
     {"metaopt_de_set_population", w_de_set_population, 0},
+    {"metaopt_sat_save_state", w_sat_save_state, 3},
+    {"metaopt_sat_load_state", w_sat_load_state, 3},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -1845,6 +1896,59 @@ static void sat_args(void) {
         metaopt_sat_free(empty.instance);
     }
     metaopt_pointer_free(empty.error_message);
+    /* states: bytes that are not one, a state of another formula, the walk options' new fields */
+    sat_state_prepare();
+    uint8_t junk[64];
+    memset(junk, 0xA5, sizeof junk);
+    I32("metaopt_sat_load_state/NULL data", metaopt_sat_load_state(h, NULL, 16), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_sat_load_state/NULL data, huge length", metaopt_sat_load_state(h, NULL, SIZE_MAX), ERR);
+    I32("metaopt_sat_load_state/0 bytes", metaopt_sat_load_state(h, junk, 0), ERR);
+    I32("metaopt_sat_load_state/garbage", metaopt_sat_load_state(h, junk, sizeof junk), ERR);
+    for (size_t cut = 1; cut < g_sat_state_len; cut += 1 + g_sat_state_len / 16)
+        I32("metaopt_sat_load_state/truncated", metaopt_sat_load_state(h, g_sat_state, cut), ERR);
+    uint8_t *flip = malloc(g_sat_state_len);
+    require(flip != NULL, "malloc");
+    for (size_t at = 0; at < g_sat_state_len; at += 1 + g_sat_state_len / 16) {
+        memcpy(flip, g_sat_state, g_sat_state_len);
+        flip[at] ^= 0x10;
+        I32("metaopt_sat_load_state/a flipped bit", metaopt_sat_load_state(h, flip, g_sat_state_len), ERR);
+    }
+    free(flip);
+    int32_t other_lits[] = {1, -2, 0, 2, 0};
+    MetaoptSatParseResult other = metaopt_sat_from_clauses(2, other_lits, 5);
+    if (other.error_code == 0) {
+        I32("metaopt_sat_load_state/another formula", metaopt_sat_load_state(other.instance, g_sat_state, g_sat_state_len), ERR);
+        OWNED("metaopt_sat_save_state/no walk search", MetaoptBytesResult, metaopt_sat_save_state(other.instance),
+              metaopt_bytes_free_result, ERR);
+        metaopt_sat_free(other.instance);
+    }
+    metaopt_pointer_free(other.error_message);
+    uint32_t st[4] = {0, 0xFFFFFFFFu, 7, 7};
+    MetaoptSatSolveOptions xo[5];
+    for (int i = 0; i < 5; i++) {
+        xo[i] = metaopt_sat_default_solve_options();
+        xo[i].backend = METAOPT_BACKEND_CPU;
+        xo[i].walks = 2;
+        xo[i].max_flips = 100;
+        xo[i].time_limit_s = 0;
+    }
+    xo[0].start = NULL, xo[0].start_count = 1;
+    xo[1].start = st + 1, xo[1].start_count = 1;          /* bits past the last variable */
+    xo[2].start = st, xo[2].start_count = 3;              /* more starts than walks */
+    xo[3].checkpoint_path = g_long;
+    xo[4].checkpoint_every_s = NAN;
+    int xe[5] = {METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ERR};
+    for (int i = 0; i < 5; i++)
+        OWNED("metaopt_sat_solve/hostile start and checkpoint", MetaoptSatSolveResult, metaopt_sat_solve(h, &xo[i]),
+              metaopt_sat_free_solve_result, xe[i]);
+    MetaoptSatSolveOptions hx = metaopt_sat_default_solve_options();
+    hx.method = METAOPT_SAT_HC12, hx.runs = 1, hx.start = st, hx.start_count = 1;
+    OWNED("metaopt_sat_solve/hc12 with a start", MetaoptSatSolveResult, metaopt_sat_solve(h, &hx), metaopt_sat_free_solve_result, ERR);
+    VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
+    MetaoptBytesResult zb;
+    memset(&zb, 0, sizeof zb);
+    VOID("metaopt_bytes_free_result/zeroed", metaopt_bytes_free_result(&zb));
+    VOID("metaopt_bytes_free_result/twice", metaopt_bytes_free_result(&zb));
     VOID("metaopt_sat_free_solve_result/NULL", metaopt_sat_free_solve_result(NULL));
     MetaoptSatSolveResult zs;
     memset(&zs, 0, sizeof zs);
@@ -2139,6 +2243,22 @@ static void knap_with(void *h, const char *what, int expect) {
     snprintf(label, sizeof label, "metaopt_qiga_run/%s", what);
     MetaoptQigaOptions o = tiny_qiga();
     OWNED(label, MetaoptQigaRunResult, metaopt_qiga_run(h, &o), metaopt_qiga_free_run_result, expect);
+    /* the state of that run, loaded back and used up by a run of the same options */
+    snprintf(label, sizeof label, "metaopt_qiga_save_state/%s", what);
+    begin(label);
+    MetaoptBytesResult sb = metaopt_qiga_save_state(h);
+    end();
+    char *sm = sb.error_message;
+    sb.error_message = NULL;
+    check(label, sb.error_code, sm, expect);
+    uint8_t junk[8] = {0};
+    snprintf(label, sizeof label, "metaopt_qiga_load_state/%s", what);
+    I32(label, metaopt_qiga_load_state(h, sb.data ? sb.data : junk, sb.data ? sb.length : sizeof junk), expect);
+    if (expect == 0) {
+        snprintf(label, sizeof label, "metaopt_qiga_run/%s, resumed", what);
+        OWNED(label, MetaoptQigaRunResult, metaopt_qiga_run(h, &o), metaopt_qiga_free_run_result, 0);
+    }
+    metaopt_bytes_free_result(&sb);
 }
 
 static void knapsack_args(void) {
@@ -2299,6 +2419,57 @@ static void knapsack_args(void) {
     OWNED("metaopt_qiga_run/knapsack a token", MetaoptQigaRunResult, metaopt_qiga_run((MetaoptKnapsack *)req, &wk),
           metaopt_qiga_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
     metaopt_stop_token_free(req);
+
+    /* states: bytes that are not one, a state of another instance, the new option fields */
+    MetaoptQigaOptions so = tiny_qiga();
+    OWNED("metaopt_qiga_run/for a state", MetaoptQigaRunResult, metaopt_qiga_run(k, &so), metaopt_qiga_free_run_result, 0);
+    MetaoptBytesResult st = metaopt_qiga_save_state(k);
+    require(st.error_code == 0 && st.length > 0, "metaopt_qiga_save_state");
+    uint8_t junk[64];
+    memset(junk, 0x5A, sizeof junk);
+    I32("metaopt_qiga_load_state/NULL data", metaopt_qiga_load_state(k, NULL, 16), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_qiga_load_state/NULL data, huge length", metaopt_qiga_load_state(k, NULL, SIZE_MAX), ERR);
+    I32("metaopt_qiga_load_state/0 bytes", metaopt_qiga_load_state(k, junk, 0), ERR);
+    I32("metaopt_qiga_load_state/garbage", metaopt_qiga_load_state(k, junk, sizeof junk), ERR);
+    for (size_t cut = 1; cut < st.length; cut += 1 + st.length / 16)
+        I32("metaopt_qiga_load_state/truncated", metaopt_qiga_load_state(k, st.data, cut), ERR);
+    uint8_t *flip = malloc(st.length);
+    require(flip != NULL, "malloc");
+    for (size_t at = 0; at < st.length; at += 1 + st.length / 16) {
+        memcpy(flip, st.data, st.length);
+        flip[at] ^= 0x10;
+        I32("metaopt_qiga_load_state/a flipped bit", metaopt_qiga_load_state(k, flip, st.length), ERR);
+    }
+    free(flip);
+    MetaoptKnapsackResult other = metaopt_knapsack_generate(METAOPT_KNAPSACK_UNCORRELATED, 10, 100, 4);
+    if (other.error_code == 0) {
+        I32("metaopt_qiga_load_state/another instance", metaopt_qiga_load_state(other.knapsack, st.data, st.length), ERR);
+        OWNED("metaopt_qiga_save_state/no run", MetaoptBytesResult, metaopt_qiga_save_state(other.knapsack), metaopt_bytes_free_result,
+              ERR);
+        metaopt_knapsack_free(other.knapsack);
+    }
+    metaopt_pointer_free(other.error_message);
+    /* a state with other options: the run that would use it fails, and uses it up */
+    I32("metaopt_qiga_load_state/for other options", metaopt_qiga_load_state(k, st.data, st.length), 0);
+    MetaoptQigaOptions oo = tiny_qiga();
+    oo.seed = 99;
+    OWNED("metaopt_qiga_run/a state of other options", MetaoptQigaRunResult, metaopt_qiga_run(k, &oo), metaopt_qiga_free_run_result,
+          ERR);
+    OWNED("metaopt_qiga_run/after a refused state", MetaoptQigaRunResult, metaopt_qiga_run(k, &oo), metaopt_qiga_free_run_result, 0);
+    metaopt_bytes_free_result(&st);
+    uint8_t s_ok[10] = {0}, s_two[10] = {2}, s_all[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    MetaoptQigaOptions xo[6];
+    for (int i = 0; i < 6; i++) xo[i] = tiny_qiga();
+    int xe[6] = {METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ERR, 0};
+    xo[0].start_count = 1;                                   /* NULL start */
+    xo[1].start = s_two, xo[1].start_count = 1;              /* a value 2 */
+    xo[2].start = s_all, xo[2].start_count = 1;              /* over the capacity */
+    xo[3].checkpoint_path = g_long;
+    xo[4].checkpoint_every_s = INFINITY;
+    xo[5].start = s_ok, xo[5].start_count = 1, xo[5].checkpoint_path = NULL;
+    for (int i = 0; i < 6; i++)
+        OWNED("metaopt_qiga_run/hostile start and checkpoint", MetaoptQigaRunResult, metaopt_qiga_run(k, &xo[i]),
+              metaopt_qiga_free_run_result, xe[i]);
 
     /* freed handle, double free */
     metaopt_knapsack_free(k);

@@ -109,6 +109,9 @@ pub const RENAMES: &[(&str, &str)] = &[
     ("target", "--target"),
     ("devices", "--devices"),
     ("time_limit", "--time-limit"),
+    ("start", "--start"),
+    ("state", "--resume"),
+    ("checkpoint", "--checkpoint"),
 ];
 
 #[derive(Args)]
@@ -144,10 +147,54 @@ pub struct QigaCmdArgs {
     values: Option<PathBuf>,
     #[command(flatten)]
     convergence: ConvergenceArgs,
+    /// Start every population from a best string in FILE: one line of 0/1 per string, one
+    /// character per item (spaces ignored; `#` starts a comment); population q starts from
+    /// string q mod the strings, its Q-bits leaning toward the string's bits
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
+    /// checkpoints of every population (finished outcomes, the angles and bests of those begun)
+    /// and resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
     #[command(flatten)]
     json: JsonArg,
     #[command(flatten)]
     mpi: crate::mpi::MpiArg,
+}
+
+/// The strings of `--start FILE` for a knapsack of `items` items.
+fn read_start(path: &Path, items: usize) -> CliResult<Vec<Vec<u8>>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure(format!("--start: cannot read {}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        let s: Vec<u8> = line.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+        if s.is_empty() {
+            continue;
+        }
+        if let Some(c) = s.iter().find(|&&c| c != b'0' && c != b'1') {
+            return Err(Failure(format!(
+                "--start: {} line {}: `{}` is not 0 or 1",
+                path.display(),
+                i + 1,
+                *c as char
+            )));
+        }
+        if s.len() != items {
+            return Err(Failure(format!(
+                "--start: {} line {}: {} items; the knapsack has {items}",
+                path.display(),
+                i + 1,
+                s.len()
+            )));
+        }
+        out.push(s.iter().map(|c| c - b'0').collect());
+    }
+    if out.is_empty() {
+        return Err(Failure(format!("--start: no string in {}", path.display())));
+    }
+    Ok(out)
 }
 
 #[derive(Serialize)]
@@ -237,9 +284,23 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
         rk.or_abort(crate::mpi::test_failure(rk));
         o.only = Some(rk.block(a.populations));
     }
+    if let Some(p) = &a.start {
+        o.start = read_start(p, k.n())?;
+    }
+    // under MPI each rank writes and reads its own file (FILE.rankR)
+    let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
+    o.checkpoint = a.checkpoint.plan(rank)?;
+    let resume = a.checkpoint.resume(rank)?;
+    let make = |o: QigaOptions| -> CliResult<Qiga> {
+        let mut q = Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?;
+        if let Some(bytes) = resume.clone() {
+            q.load_state(bytes).map_err(|e| out::renamed(e, RENAMES))?;
+        }
+        Ok(q)
+    };
     let mut q = match &ranks {
-        None => Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?,
-        Some(rk) => rk.or_abort(Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))),
+        None => make(o)?,
+        Some(rk) => rk.or_abort(make(o)),
     };
     let bar = a.json.progress().then(|| {
         out::count_bar(

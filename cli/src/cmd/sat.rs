@@ -198,6 +198,16 @@ pub struct SolveArgs {
     /// Run the walks on the CPU (rayon) instead of an OpenCL device (probsat, walksat)
     #[arg(long, conflicts_with = "device")]
     cpu: bool,
+    /// (probsat, walksat) Start the walks from the assignment in FILE: a model line as `sat
+    /// solve` prints it (`v 1 -2 3 ... 0`), signed literals on one line or one per line, or a
+    /// 0/1 string; several assignments (one per line) start the first walks, the others
+    /// starting at random
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
+    /// (probsat, walksat) checkpoints of every walk (assignment, best, flip log, counters) and
+    /// resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
     /// (hc12) Stop after N runs (restarts from a new start)
     #[arg(long, value_name = "N", visible_alias = "runs", value_parser = clap::value_parser!(u32).range(1..))]
     max_runs: Option<u32>,
@@ -247,6 +257,9 @@ impl SolveArgs {
             ("--flips-per-launch", self.flips_per_launch.is_some()),
             ("--max-flips", self.max_flips.is_some()),
             ("--cpu", self.cpu),
+            ("--start", self.start.is_some()),
+            ("--checkpoint", self.checkpoint.checkpoint.is_some()),
+            ("--resume", self.checkpoint.resume.is_some()),
         ];
         let hc12 = [
             ("--max-runs", self.max_runs.is_some()),
@@ -402,7 +415,13 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
         // the limit counts from the command's start: reading the formula and set-up are in it
         since: Some(crate::started()),
         stop_token: Some(crate::stop_token()),
+        start: match &a.start {
+            Some(p) => read_start(p, cnf.num_vars)?,
+            None => Vec::new(),
+        },
+        checkpoint: a.checkpoint.plan(None)?,
     };
+    let resume = a.checkpoint.resume(None)?;
     let table = [
         ("cb", "--cb"),
         ("eps", "--eps"),
@@ -411,6 +430,9 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
         ("flips_per_launch", "--flips-per-launch"),
         ("time_limit", "--time-limit"),
         ("walks", "--walks"),
+        ("start", "--start"),
+        ("state", "--resume"),
+        ("checkpoint", "--checkpoint"),
     ];
     opts.check().map_err(|e| out::renamed(e, &table))?;
     let backend = if a.cpu {
@@ -420,6 +442,10 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
     };
     let mut s =
         SatSls::new(cnf.clone(), a.walks, backend).map_err(|e| out::renamed_or_cpu(e, &table))?;
+    if let Some(bytes) = resume {
+        s.load_state(bytes)
+            .map_err(|e| out::renamed_or_cpu(e, &table))?;
+    }
     let bar = a
         .json
         .progress()
@@ -495,6 +521,42 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
     t += &verdict(r.model.as_ref(), r.best_unsatisfied);
     out::print(&t)?;
     Ok(found)
+}
+
+/// The assignments of `--start FILE`: what `sat eval` reads (a model's `v` lines, one
+/// assignment per line as signed literals or a 0/1 string), or one literal per line (a lone
+/// `0` ending them), which is one assignment.
+fn read_start(path: &Path, num_vars: usize) -> CliResult<Vec<Assignment>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure(format!("--start: cannot read {}: {e}", path.display())))?;
+    let plain: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with(['c', 's', '%']))
+        .collect();
+    // a literal per line: the lines together are one assignment
+    let one_per_line = plain.len() > 1
+        && plain
+            .iter()
+            .all(|l| !l.contains(char::is_whitespace) && l.parse::<i64>().is_ok())
+        && plain[..plain.len() - 1].iter().all(|l| *l != "0")
+        && !(num_vars > 1 && plain.iter().all(|l| l.len() == num_vars));
+    let joined;
+    let text = if one_per_line {
+        joined = plain.join(" ");
+        joined.as_str()
+    } else {
+        text.as_str()
+    };
+    let asg =
+        parse_assignments(text, num_vars, path).map_err(|e| Failure(format!("--start: {e}")))?;
+    if asg.is_empty() {
+        return Err(Failure(format!(
+            "--start: no assignment in {}",
+            path.display()
+        )));
+    }
+    Ok(asg)
 }
 
 /// The `s` line and, with a model, the `v` lines.

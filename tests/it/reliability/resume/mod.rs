@@ -6,3 +6,5 @@ mod aco;
 mod batch_de;
 mod de;
 mod qap_ts;
+mod qiga;
+mod sat_sls;
