@@ -518,15 +518,6 @@ class MetaoptDoubleArrayResult(Structure):
     ]
 
 
-class MetaoptBytesResult(Structure):
-    _fields_ = [
-        ("data", POINTER(c_uint8)),
-        ("length", c_size_t),
-        ("error_code", c_int32),
-        ("error_message", c_char_ptr),
-    ]
-
-
 class MetaoptBatchDeProblem(Structure):
     _fields_ = [
         ("function", c_char_p),
@@ -1234,7 +1225,6 @@ STRUCTS = {
     "MetaoptObjective": MetaoptObjective,
     "MetaoptDeRunResult": MetaoptDeRunResult,
     "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
-    "MetaoptBytesResult": MetaoptBytesResult,
     "MetaoptBatchDeProblem": MetaoptBatchDeProblem,
     "MetaoptBatchDeOptions": MetaoptBatchDeOptions,
     "MetaoptBatchDeStop": MetaoptBatchDeStop,

@@ -14,8 +14,6 @@ use crate::run::checkpoint::{self, Checkpointing, Schedule};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
-pub use super::state::EngineState;
-
 /// The most generations of one fused launch.
 const FUSED_MAX: u64 = 1000;
 /// Fused launches enqueued at most between two waits for the device, where no time limit or
@@ -30,6 +28,40 @@ pub struct Start<'a> {
     pub objective: &'a Objective,
     pub mutation: Mutation,
     pub cut: Option<&'a Cut>,
+}
+
+/// What an engine keeps between generations ([`Engine::save`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum EngineState {
+    /// The CPU engine (`cpu.rs`): X and Fx with the best rows, the trials (a generation cut
+    /// midway only), and the adaptive variants' state.
+    Cpu {
+        x: Vec<f64>,
+        fx: Vec<f64>,
+        y: Vec<f64>,
+        fy: Vec<f64>,
+        /// JADE, SHADE, L-SHADE, jSO: every island's memories, archive and counters.
+        ade: Option<Vec<super::ade::State>>,
+        /// jDE100: F and CR of every member, and every island's counters.
+        jde: Option<(Vec<f64>, Vec<f64>, Vec<super::jde::JdeState>)>,
+    },
+    /// A device engine (`device.rs`): `path` names what its buffers are (the fixed DE, the
+    /// adaptive variants fused or planned on the host, jDE100) and `buffers` their bytes as the
+    /// device holds them, in that path's order; `adapt` the host-planned variants' islands,
+    /// `na` and `nfe` the fused variants' active members and evaluations the host follows.
+    Device {
+        path: String,
+        buffers: Vec<Vec<u8>>,
+        adapt: Option<Vec<super::adapt::Island>>,
+        na: Vec<u32>,
+        nfe: Vec<u64>,
+    },
+    /// Several devices (`multi.rs`): each engine's, in block order, and what each did of a
+    /// generation cut midway.
+    Blocks {
+        engines: Vec<EngineState>,
+        cut: Option<Vec<u64>>,
+    },
 }
 
 /// What an engine does; `DeMultiPop` adds the bookkeeping, migration planning and stopping.

@@ -60,9 +60,9 @@ pub use self::config::{
     Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind,
     Mutation, Selection,
 };
+pub use self::engine::EngineState;
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Pace, Record, Stop, StopReason};
 pub use self::multi::IslandExchange;
-pub use self::state::EngineState;
 pub use crate::device::Backend;
 
 use crate::error::Result;

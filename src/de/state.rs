@@ -9,47 +9,10 @@
 //! numbers are counter-based (seed, generation, island, member), so nothing else is drawn: a
 //! continued run draws what the run that never stopped draws.
 
-use super::adapt;
-use super::ade;
-use super::engine::{CallState, DeMultiPop};
-use super::jde::JdeState;
+use super::engine::{CallState, DeMultiPop, EngineState};
 use crate::error::{Error, Result};
 use crate::run::checkpoint::{self, Header};
 use serde::{Deserialize, Serialize};
-
-/// What an engine keeps between generations ([`super::Engine::save`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum EngineState {
-    /// The CPU engine (`cpu.rs`): X and Fx with the best rows, the trials (a generation cut
-    /// midway only), and the adaptive variants' state.
-    Cpu {
-        x: Vec<f64>,
-        fx: Vec<f64>,
-        y: Vec<f64>,
-        fy: Vec<f64>,
-        /// JADE, SHADE, L-SHADE, jSO: every island's memories, archive and counters.
-        ade: Option<Vec<ade::State>>,
-        /// jDE100: F and CR of every member, and every island's counters.
-        jde: Option<(Vec<f64>, Vec<f64>, Vec<JdeState>)>,
-    },
-    /// A device engine (`device.rs`): `path` names what its buffers are (the fixed DE, the
-    /// adaptive variants fused or planned on the host, jDE100) and `buffers` their bytes as the
-    /// device holds them, in that path's order; `adapt` the host-planned variants' islands,
-    /// `na` and `nfe` the fused variants' active members and evaluations the host follows.
-    Device {
-        path: String,
-        buffers: Vec<Vec<u8>>,
-        adapt: Option<Vec<adapt::Island>>,
-        na: Vec<u32>,
-        nfe: Vec<u64>,
-    },
-    /// Several devices (`multi.rs`): each engine's, in block order, and what each did of a
-    /// generation cut midway.
-    Blocks {
-        engines: Vec<EngineState>,
-        cut: Option<Vec<u64>>,
-    },
-}
 
 /// The state of a [`DeMultiPop`] in a checkpoint.
 #[derive(Clone, Debug, Serialize, Deserialize)]

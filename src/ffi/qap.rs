@@ -364,10 +364,10 @@ impl Handle {
     /// The tabu search of the last call on any backend (a state saved after a call that switched
     /// the backend for itself), else the instance's.
     pub(super) fn last_ts(&mut self) -> Result<&mut crate::qap_ts::QapTs> {
-        if self.ts.is_some() {
-            return Ok(self.ts.as_mut().expect("checked"));
+        match self.ts {
+            Some(ref mut t) => Ok(t),
+            None => self.ts(),
         }
-        self.ts()
     }
 }
 

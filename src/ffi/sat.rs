@@ -697,7 +697,7 @@ unsafe fn start_arg(start: *const u32, count: u32, n: usize) -> Result<Vec<Assig
     })?;
     // SAFETY: the caller's contract.
     let flat: Vec<u32> = unsafe { copy_in(start.cast(), total, "opts.start")? };
-    let pad = if n % 32 == 0 {
+    let pad = if n.is_multiple_of(32) {
         0
     } else {
         !((1u32 << (n % 32)) - 1)

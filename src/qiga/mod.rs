@@ -1126,8 +1126,8 @@ impl Qiga {
             if offset < first || offset + count > first + total {
                 return Err(bad("populations outside the run"));
             }
-            for k in offset - first..offset - first + count {
-                if std::mem::replace(&mut seen[k], true) {
+            for s in &mut seen[offset - first..offset - first + count] {
+                if std::mem::replace(s, true) {
                     return Err(bad("a population twice"));
                 }
             }
@@ -1280,7 +1280,7 @@ impl Qiga {
         // in line, the others not begun
         let mut jobs = Jobs {
             running: VecDeque::new(),
-            fresh: vec![first..first + total],
+            fresh: std::iter::once(first..first + total).collect(),
             at: 0,
         };
         if let Some(st) = resumed {

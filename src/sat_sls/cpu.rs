@@ -258,7 +258,9 @@ impl Walk {
                 s.best.len()
             )));
         }
-        if n % 32 != 0 && (s.x[words - 1] >> (n % 32) != 0 || s.best[words - 1] >> (n % 32) != 0) {
+        if !n.is_multiple_of(32)
+            && (s.x[words - 1] >> (n % 32) != 0 || s.best[words - 1] >> (n % 32) != 0)
+        {
             return Err(bad("bits set beyond the formula's variables".into()));
         }
         let mut w = Walk::new(f, index);
