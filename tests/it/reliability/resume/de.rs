@@ -167,7 +167,7 @@ fn a_generation_cut_by_the_time_limit_is_completed_on_resume() {
             part.generations < 150,
             "give the whole run more generations"
         );
-        cut_seen |= part.evaluations % per_gen != 0;
+        cut_seen |= !part.evaluations.is_multiple_of(per_gen);
         let mut second = started(&p, Backend::Cpu);
         second.load_state(&first.save_state().unwrap()).unwrap();
         let rest = second.run(&stop(150)).unwrap();
