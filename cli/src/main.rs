@@ -342,7 +342,7 @@ mod tests {
     #[test]
     fn every_path_option_is_an_output_or_an_input() {
         // what the commands read (files and folders), by argument id
-        const INPUTS: [&str; 17] = [
+        const INPUTS: [&str; 19] = [
             "instance",
             "source",
             "data",
@@ -360,6 +360,9 @@ mod tests {
             "files",
             "dir",
             "solution",
+            // a checkpoint to continue (qap solve, de), points to start from (de)
+            "resume",
+            "init",
         ];
         fn walk(cmd: &clap::Command, path: &str, wrong: &mut Vec<String>, outputs: &mut usize) {
             let path = format!("{path} {}", cmd.get_name());

@@ -637,8 +637,6 @@ impl DeMultiPop {
         if let Some(c) = &stop.checkpoint {
             c.check("checkpoint")?;
         }
-        let resumed = self.resume.take();
-        let t0 = checkpoint::resumed_start(now, resumed.as_ref().map_or(0.0, |c| c.elapsed));
         if stop.max_generations.is_none()
             && stop.max_evaluations.is_none()
             && stop.target.is_none()
@@ -665,6 +663,9 @@ impl DeMultiPop {
                 return Err(Error::arg("target", "NaN"));
             }
         }
+        // a loaded state's run is continued (and used up) by a run that starts
+        let resumed = self.resume.take();
+        let t0 = checkpoint::resumed_start(now, resumed.as_ref().map_or(0.0, |c| c.elapsed));
         let cut = (stop.time_limit.is_some() || stop.token.is_some()).then(|| Cut {
             clock: Clock::since(t0, stop.time_limit),
             watch: watch.clone(),
