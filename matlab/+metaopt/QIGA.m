@@ -5,7 +5,8 @@ classdef QIGA < metaopt.Instance
 %   q = metaopt.QIGA(weights, profits, capacity) real arrays
 %   q = metaopt.QIGA('generate', kind, items, range, seed)   a seeded random instance
 %   r = q.run(opts)       opts as metaopt_qiga_run: populations, individuals, generations,
-%       table, popsPerTable, poleSigns, repair, seed, target, timeLimit, devices, cpu, ...
+%       table, popsPerTable, poleSigns, repair, seed, target, timeLimit, devices, cpu, start,
+%       checkpoint, checkpointEvery, resume, ...
 %   o = q.optimum()       the exact optimum (value, weight, bits, items)
 %   e = q.evaluate(bits)  profit, weight, feasible
 %   d = q.data()          n, weights, profits, capacity, scale, name

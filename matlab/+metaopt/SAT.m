@@ -7,7 +7,7 @@ classdef SAT < metaopt.Instance
 %                                      vector of DIMACS literals, each clause ended by 0
 %   [x, fval, info] = s.solve(opts)    opts: method ('probsat', the default; 'walksat';
 %       'hc12'), timeLimit (10 s), seed; the walks' walks, cb, eps, noise, restartFlips,
-%       flipsPerLaunch, maxFlips, cpu; HC12's runs, maskOrder, tabuLength, tabuMaxIterations,
+%       flipsPerLaunch, maxFlips, cpu, start, checkpoint, checkpointEvery, resume; HC12's runs, maskOrder, tabuLength, tabuMaxIterations,
 %       tabuMaxNoImprove, tenure (metaopt_sat_solve). x: the assignment (logical, 1 x numVars;
 %       a model when info.satisfiable), fval: its unsatisfied clauses (0 for a model), info:
 %       satisfiable, model, literals, method, walks, flips, restarts, flipsPerSecond, runs,

@@ -271,6 +271,10 @@ const char *stop_reason_name(int32_t reason);
 /* Reads a whole file (an objective's OpenCL C source) into an mxMalloc'd NUL-terminated string. */
 char *read_file(const char *path);
 
+/* Reads a whole file (a checkpoint) into mxMalloc'd bytes, their count in *n; a file that cannot
+ * be opened is the error metaopt:io naming `what`. */
+uint8_t *read_bytes(const char *path, const char *what, size_t *n);
+
 /* ---------------------------------------------------------------------------------------- */
 /* modes                                                                                    */
 

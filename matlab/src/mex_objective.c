@@ -164,6 +164,22 @@ int32_t check_call(Entry *e, const char *call, MetaoptInt32Result r) {
 /* ---------------------------------------------------------------------------------------- */
 /* objective sources                                                                        */
 
+uint8_t *read_bytes(const char *path, const char *what, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail("io", "%s: cannot open %s", what, path);
+    size_t cap = 4096, len = 0, got;
+    uint8_t *s = mxMalloc(cap);
+    while ((got = fread(s + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap)
+            s = mxRealloc(s, cap *= 2);
+    }
+    fclose(f);
+    *n = len;
+    return s;
+}
+
 char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f)

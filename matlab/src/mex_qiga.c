@@ -178,7 +178,9 @@ static int32_t named(const mxArray *v, const char *what, const char *const *name
 
 /* 'qiga-run', instance, [opts: populations, individuals, generations, table (a name, a table's
  * text, or a cell array of those), popsPerTable, poleSigns ('fixed', 'random'), repair ('index',
- * 'random', 'greedy'), seed, target, timeLimit, devices, cpu, groupSize, launchPopulations]
+ * 'random', 'greedy'), seed, target, timeLimit, devices, cpu, groupSize, launchPopulations,
+ * start (count x items best strings), checkpoint (a file), checkpointEvery (seconds), resume (a
+ * checkpoint file)]
  * -> result struct: bestValue, bestBits (populations x items logical), bestGeneration,
  * generationsRun, population (column vectors), stats, tableStats, bestIndex (1-based), best,
  * stopReason, elapsed, runsPerSecond, backend. Ctrl-C stops it (mex_cancel.c). */
@@ -188,7 +190,7 @@ void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
     KnapState *st = e->state;
     static const char *known[] = {"populations", "individuals", "maxGenerations", "table", "popsPerTable", "poleSigns",
                                   "repair", "seed", "target", "timeLimit", "devices", "cpu", "device", "groupSize",
-                                  "launchPopulations", NULL};
+                                  "launchPopulations", "start", "checkpoint", "checkpointEvery", "resume", NULL};
     static const char *const tables[] = {"gqa2000", "qea2002", NULL};
     static const char *const repairs[] = {"index", "random", "greedy", NULL};
     static const char *const signs[] = {"fixed", "random", NULL};
@@ -267,6 +269,41 @@ void mode_qiga_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
         o.launch_populations = (uint32_t)int_scalar(v, "opts.launchPopulations", 0, 4294967295.0);
     MetaoptStopToken *token = cancel_token();
     o.stop_token = token;
+    /* the warm start: one best string per row (count x items, logical or 0/1) */
+    uint8_t *start = NULL;
+    if ((v = opt(s, "start")) && !mxIsEmpty(v)) {
+        check_real_numeric(v, "opts.start", "a count x items logical or 0/1 matrix");
+        size_t count = mxGetM(v), m = mxGetN(v);
+        if (mxGetNumberOfDimensions(v) != 2)
+            fail("badOption", "opts.start must be a count x items logical or 0/1 matrix");
+        start = mxCalloc(count * m + 1, 1);
+        for (size_t r = 0; r < count; ++r)
+            for (size_t j = 0; j < m; ++j) {
+                double b = elem(v, r + j * count);
+                if (b != 0 && b != 1)
+                    fail("badOption", "opts.start(%zu,%zu) is %g; expected 0 or 1", r + 1, j + 1, b);
+                start[r * m + j] = (uint8_t)b;
+            }
+        MetaoptKnapsackData d = metaopt_knapsack_data(st->k);
+        uint32_t items = d.n;
+        metaopt_knapsack_free_data(&d);
+        if (m != items)
+            fail("badOption", "opts.start must have one column per item (%u), got %zu", items, m);
+        o.start = start;
+        o.start_count = (uint32_t)count;
+    }
+    if ((v = opt(s, "checkpoint")) && !mxIsEmpty(v))
+        o.checkpoint_path = string_arg(v, "opts.checkpoint");
+    if ((v = opt(s, "checkpointEvery")))
+        o.checkpoint_every_s = real_scalar(v, "opts.checkpointEvery");
+    if ((v = opt(s, "resume")) && !mxIsEmpty(v)) {
+        size_t n;
+        uint8_t *bytes = read_bytes(string_arg(v, "opts.resume"), "opts.resume", &n);
+        MetaoptInt32Result lr = metaopt_qiga_load_state(st->k, bytes, n);
+        mxFree(bytes);
+        if (lr.error_code != METAOPT_OK)
+            fail_library("metaopt_qiga_load_state", lr.error_code, lr.error_message);
+    }
     QigaCall c = {.k = st->k, .o = &o};
     call_begin(e, NULL);
     int user = run_cancellable(0, qiga_body, &c, token);

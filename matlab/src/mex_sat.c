@@ -130,7 +130,9 @@ static void sat_solve_body(void *arg) {
 }
 
 /* 'sat-solve', instance, [opts: timeLimit, runs, seed, maskOrder, tabuLength,
- * tabuMaxIterations, tabuMaxNoImprove, tenure] -> result struct (stopReason: 'target' (a
+ * tabuMaxIterations, tabuMaxNoImprove, tenure; the walks' method, walks, cb, eps, noise,
+ * restartFlips, flipsPerLaunch, maxFlips, cpu, device, start (count x numVars), checkpoint (a
+ * file), checkpointEvery (seconds), resume (a checkpoint file)] -> result struct (stopReason: 'target' (a
  * model), 'time_limit', 'budget' (HC12's runs, the walks' flips), 'interrupted'). Ctrl-C stops it
  * (mex_cancel.c). */
 static const char *const SAT_METHODS[] = {"probsat", "walksat", "hc12", NULL};
@@ -151,7 +153,8 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     SatState *st = e->state;
     static const char *known[] = {"timeLimit", "runs", "seed", "maskOrder", "tabuLength", "tabuMaxIterations",
                                   "tabuMaxNoImprove", "tenure", "method", "walks", "cb", "eps", "noise",
-                                  "restartFlips", "flipsPerLaunch", "maxFlips", "cpu", "device", NULL};
+                                  "restartFlips", "flipsPerLaunch", "maxFlips", "cpu", "device", "start",
+                                  "checkpoint", "checkpointEvery", "resume", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known), *v;
     MetaoptSatSolveOptions o = metaopt_sat_default_solve_options();
     if ((v = opt(s, "method")))
@@ -190,6 +193,38 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         o.tabu_max_no_improve = (uint32_t)int_scalar(v, "opts.tabuMaxNoImprove", 0, 4294967295.0);
     if ((v = opt(s, "tenure")))
         o.tenure = (uint32_t)int_scalar(v, "opts.tenure", 0, 4294967295.0);
+    /* the walks' warm start: one assignment per row (count x numVars, logical or 0/1) */
+    uint32_t *start = NULL;
+    if ((v = opt(s, "start")) && !mxIsEmpty(v)) {
+        check_real_numeric(v, "opts.start", "a count x numVars logical or 0/1 matrix");
+        if (mxGetNumberOfDimensions(v) != 2 || mxGetN(v) != st->num_vars)
+            fail("badOption", "opts.start must be a count x numVars (numVars = %u) logical or 0/1 matrix, got %zu x %zu",
+                 st->num_vars, (size_t)mxGetM(v), (size_t)mxGetN(v));
+        size_t count = mxGetM(v), words = (st->num_vars + 31) / 32;
+        start = mxCalloc(count * words + 1, sizeof *start);
+        for (size_t r = 0; r < count; ++r)
+            for (size_t j = 0; j < st->num_vars; ++j) {
+                double b = elem(v, r + j * count);
+                if (b != 0 && b != 1)
+                    fail("badOption", "opts.start(%zu,%zu) is %g; expected 0 or 1", r + 1, j + 1, b);
+                if (b == 1)
+                    start[r * words + j / 32] |= 1u << (j % 32);
+            }
+        o.start = start;
+        o.start_count = (uint32_t)count;
+    }
+    if ((v = opt(s, "checkpoint")) && !mxIsEmpty(v))
+        o.checkpoint_path = string_arg(v, "opts.checkpoint");
+    if ((v = opt(s, "checkpointEvery")))
+        o.checkpoint_every_s = real_scalar(v, "opts.checkpointEvery");
+    if ((v = opt(s, "resume")) && !mxIsEmpty(v)) {
+        size_t n;
+        uint8_t *bytes = read_bytes(string_arg(v, "opts.resume"), "opts.resume", &n);
+        MetaoptInt32Result lr = metaopt_sat_load_state(st->sat, bytes, n);
+        mxFree(bytes);
+        if (lr.error_code != METAOPT_OK)
+            fail_library("metaopt_sat_load_state", lr.error_code, lr.error_message);
+    }
     MetaoptStopToken *token = cancel_token();
     o.stop_token = token;
     SatSolveCall c = {.sat = st->sat, .o = &o};

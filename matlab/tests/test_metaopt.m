@@ -432,6 +432,34 @@ check(metaopt_info(h2).numClauses == 3, 'sat-clauses from DIMACS literals');
 check(strcmp(error_id(@() metaopt_sat_from_clauses(3, {[1 4]})), 'metaopt:badArgument'), 'a literal out of range');
 check(strcmp(error_id(@() metaopt_sat_parse(fullfile(satlib, 'none.cnf'))), 'metaopt:io'), 'a missing CNF');
 
+% --- checkpoints and warm starts of the walks ---
+global LAST_MESSAGE
+u = metaopt_sat_parse(fullfile(satlib, 'uuf50-218/uuf50-01.cnf'));
+h = metaopt_sat_from_clauses(3, {[1 -2], [2 3], -1});
+cp = [tempname() '.state'];
+wopts = struct('cpu', true, 'walks', 2, 'maxFlips', 6000, 'flipsPerLaunch', 1000, 'restartFlips', 2500, 'timeLimit', 0, 'seed', 5);
+whole = metaopt_sat_solve(u, wopts);
+p = wopts;
+p.maxFlips = 2000;
+p.checkpoint = cp;
+part = metaopt_sat_solve(u, p);
+r = metaopt_sat_solve(u, setfield(wopts, 'resume', cp));
+check(part.flips == 4000 && r.flips == whole.flips && r.restarts == whole.restarts && isequal(r.assignment, whole.assignment), ...
+      'sat-solve: a checkpoint resumes to the uninterrupted walks');
+q = wopts;
+q.seed = 6;
+q.resume = cp;
+check(strcmp(error_id(@() metaopt_sat_solve(u, q)), 'metaopt:invalidArgument') && ~isempty(strfind(LAST_MESSAGE, 'option seed was 5')), ...
+      'sat-solve: a checkpoint of other options');
+check(strcmp(error_id(@() metaopt_sat_solve(u, setfield(wopts, 'resume', [cp '.none']))), 'metaopt:io'), 'sat-solve: a missing checkpoint');
+delete(cp);
+r = metaopt_sat_solve(h, struct('maxFlips', 1000, 'timeLimit', 0, 'cpu', true, 'start', logical([0 0 1])));
+check(r.satisfiable && r.flips == 0 && strcmp(r.stopReason, 'target'), 'sat-solve: a start at a model');
+check(strcmp(error_id(@() metaopt_sat_solve(h, struct('cpu', true, 'maxFlips', 10, 'timeLimit', 0, 'start', [1 0]))), 'metaopt:badOption'), ...
+      'sat-solve: a start of another length');
+metaopt_free(u);
+metaopt_free(h);
+
 % --- knapsack and QIGA ---
 global LAST_MESSAGE
 kpath = fullfile(data_root, 'knapsack', 'knapsack-250.txt');
@@ -462,6 +490,22 @@ rt = metaopt_qiga_run(k, 'populations', 6, 'generations', 5, 'table', {'gqa2000'
 check(numel(rt.tableStats) == 2 && rt.tableStats(1).count == 3 && rt.tableStats(2).count == 3, 'qiga-run: a tuning run over two tables');
 rg = metaopt_qiga_run(k, 'populations', 4, 'generations', 50, 'target', 0);
 check(strcmp(rg.stopReason, 'target') && all(rg.generationsRun == 0), 'qiga-run: a target');
+cq = [tempname() '.state'];
+qo = struct('populations', 24, 'generations', 60, 'seed', 5, 'cpu', true, 'launchPopulations', 8);
+qw = metaopt_qiga_run(k, qo);
+qp = qo;
+qp.timeLimit = 0.02;
+qp.checkpoint = cq;
+metaopt_qiga_run(k, qp);
+qr = metaopt_qiga_run(k, setfield(qo, 'resume', cq));
+check(isequal(qr.bestValue, qw.bestValue) && isequal(qr.bestBits, qw.bestBits) && isequal(qr.generationsRun, qw.generationsRun), ...
+      'qiga-run: a checkpoint resumes to the uninterrupted run');
+delete(cq);
+rs = metaopt_qiga_run(k, 'populations', 4, 'generations', 50, 'cpu', true, 'start', o.bits, 'target', o.value);
+check(strcmp(rs.stopReason, 'target') && all(rs.generationsRun == 0) && isequal(rs.bestBits, repmat(logical(o.bits(:)'), 4, 1)), ...
+      'qiga-run: a start at the optimum');
+check(strcmp(error_id(@() metaopt_qiga_run(k, 'populations', 2, 'cpu', true, 'start', true(1, 10))), 'metaopt:badOption'), ...
+      'qiga-run: a start of another length');
 check(strcmp(error_id(@() metaopt_qiga_run(k, 'repair', 'best')), 'metaopt:badOption'), 'qiga-run: a bad repair');
 check(strcmp(error_id(@() metaopt_qiga_run(k, 'bogus', 1)), 'metaopt:badOption'), 'qiga-run: an unknown option');
 check(strcmp(error_id(@() metaopt_qiga_run(k, 'populations', 2, 'table', '0 1 1 999 -1 +1 +1 0')), 'metaopt:invalidArgument') && ...

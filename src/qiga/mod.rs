@@ -767,7 +767,7 @@ impl QigaRunResult {
 
 /// The fingerprint of a knapsack in a checkpoint's header.
 fn fingerprint(items: &Items) -> String {
-    let bytes = |v: &[u64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let bytes = |v: &[u64]| checkpoint::le_bytes(v, u64::to_le_bytes);
     checkpoint::fingerprint(
         "knapsack",
         &format!(
@@ -1023,12 +1023,10 @@ impl Qiga {
     fn header(&self) -> Header {
         let s = &*self.setup;
         let o = &self.options;
-        let tables: Vec<u8> = s
-            .tables
-            .iter()
-            .flatten()
-            .flat_map(|t| t.to_le_bytes())
-            .collect();
+        let mut tables = Vec::new();
+        for t in &s.tables {
+            tables.extend(checkpoint::le_bytes(t, i32::to_le_bytes));
+        }
         let start: Vec<u8> = o.start.concat();
         let only = o.only.clone().unwrap_or(0..o.populations);
         Header::new("qiga", fingerprint(&s.items))

@@ -112,7 +112,7 @@ fn pack_state(f: &SlsFormula, w: &Walk) -> Vec<u32> {
 fn unpack_list(f: &SlsFormula, state: &[u32], nu: usize) -> Vec<u32> {
     let (_, _, ct) = state_types(f);
     let m = f.num_clauses();
-    let bytes: Vec<u8> = state.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = crate::run::checkpoint::le_bytes(state, u32::to_le_bytes);
     let at = (f.words() + f.num_vars) * 4 + (m * ct).div_ceil(4) * 4;
     (0..nu).map(|i| get(&bytes, at + i * ct, ct)).collect()
 }

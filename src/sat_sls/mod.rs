@@ -25,7 +25,7 @@ use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::interrupt::{check_time_limit, StopReason, StopToken};
 use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
-use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
+use crate::run::checkpoint::{self, le_bytes, Checkpointing, Header, Schedule};
 use crate::run::{Driver, Progress};
 use cpu::CpuWalks;
 use device::DeviceWalks;
@@ -625,14 +625,13 @@ impl SatSls {
     /// backend is not recorded: both walk alike.
     fn header(&self, opts: &SlsOptions, p: &WalkParams) -> Header {
         let c = &self.cnf;
-        let lits: Vec<u8> = c.literals.iter().flat_map(|l| l.to_le_bytes()).collect();
-        let offs: Vec<u8> = c.offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
-        let table: Vec<u8> = p.table.iter().flat_map(|t| t.to_le_bytes()).collect();
-        let start: Vec<u8> = opts
-            .start
-            .iter()
-            .flat_map(|a| a.words().iter().flat_map(|w| w.to_le_bytes()))
-            .collect();
+        let lits = le_bytes(&c.literals, i32::to_le_bytes);
+        let offs = le_bytes(&c.offsets, u32::to_le_bytes);
+        let table = le_bytes(&p.table, u32::to_le_bytes);
+        let mut start = Vec::new();
+        for a in &opts.start {
+            start.extend(le_bytes(a.words(), u32::to_le_bytes));
+        }
         Header::new(
             "sat_sls",
             checkpoint::fingerprint(

@@ -1,6 +1,7 @@
 //! QIGA: every population's Q-bit angles, best string, value and generations, the finished
 //! populations' outcomes; and the warm start from given best strings.
 
+use crate::common::child::several_devices;
 use crate::common::*;
 use metaopt::device::Backend;
 use metaopt::problem::knapsack::Knapsack;
@@ -267,5 +268,53 @@ fn populations_start_from_given_best_strings() {
             },
         );
         assert!(arg_error(e, "start").contains(needle), "{needle}");
+    }
+}
+
+#[test]
+fn a_run_over_several_devices_resumes_on_any_split() {
+    several_devices!();
+    let k = knapsack();
+    let o = |backend, devices: Vec<usize>| QigaOptions {
+        populations: 60,
+        generations: 200,
+        launch_populations: Some(4),
+        devices,
+        ..options(backend)
+    };
+    let whole = Qiga::new(&k, o(Backend::Cpu, Vec::new()))
+        .unwrap()
+        .run()
+        .unwrap();
+    let n = metaopt::device::list_devices().unwrap().len().min(3);
+    let token = metaopt::interrupt::StopToken::new();
+    let stop_at = token.clone();
+    // stopped once a few chunks are back: the other devices' chunks are cut between launches
+    let mut q = Qiga::new(
+        &k,
+        QigaOptions {
+            stop_token: Some(token),
+            ..o(Backend::DEVICE, (0..n).collect())
+        },
+    )
+    .unwrap();
+    let part = q
+        .run_with_progress(|done, _| {
+            if done >= 8 {
+                stop_at.request();
+            }
+            true
+        })
+        .unwrap();
+    assert_eq!(part.stop_reason, StopReason::Interrupted);
+    let state = q.save_state().unwrap();
+    for (backend, devices) in [(Backend::DEVICE, Vec::new()), (Backend::Cpu, Vec::new())] {
+        let mut r = Qiga::new(&k, o(backend, devices)).unwrap();
+        r.load_state(state.clone()).unwrap();
+        same(
+            &r.run().unwrap(),
+            &whole,
+            &format!("{n} devices, then {backend:?}"),
+        );
     }
 }
