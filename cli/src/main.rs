@@ -16,6 +16,7 @@
 //! | [`bench`] | the benchmark drivers (`metaopt bench ...`) |
 //! | [`experiment`] | the thesis's experiments and the computations behind its tables |
 //! | [`convergence`] | `--csv` and `--plot` convergence logs of the iterative solvers |
+//! | [`checkpoint`] | `--checkpoint`, `--checkpoint-every` and `--resume` of the iterative solvers |
 //! | [`out`] | the error type, output, CSV, progress bars, number formatting and statistics |
 //! | [`plot`] | PNG plots |
 //! | [`mpi`] | `--mpi`: one rank of an MPI job per machine |

@@ -39,6 +39,7 @@
 //! | `handle` | the one handle mechanism: magic number, registry, busy flag, free |
 //! | `result` | the one pattern of result structs and their frees |
 //! | `interrupt` | `metaopt_interrupt` and stop tokens |
+//! | `state` | run states (checkpoints): the bytes of `*_save_state`, `metaopt_state_describe` |
 //! | `device` | device selection and listing, and the backend of every create call |
 //! | `version` | the library's version |
 //! | `functions` | catalogue functions evaluated by name |
