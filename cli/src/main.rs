@@ -364,6 +364,8 @@ mod tests {
             // a checkpoint to continue (qap solve, de), points to start from (de)
             "resume",
             "init",
+            // warm starts (sat solve, qiga)
+            "start",
         ];
         fn walk(cmd: &clap::Command, path: &str, wrong: &mut Vec<String>, outputs: &mut usize) {
             let path = format!("{path} {}", cmd.get_name());
@@ -429,8 +431,8 @@ mod tests {
                 ("--output", PathBuf::from("r.txt")),
                 ("--histogram", PathBuf::from("h.png")),
                 ("--values", PathBuf::from("v.csv")),
-                ("--csv", PathBuf::from("q.csv")),
                 ("--plot", PathBuf::from("q.png")),
+                ("--csv", PathBuf::from("q.csv")),
             ]
         );
         assert_eq!(
