@@ -5,7 +5,6 @@
  * flags, raw bytes, `mode:options`, opts structs) and building results (rows, structs, text).
  */
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -207,34 +206,22 @@ int flag_arg(const mxArray *a, const char *name) {
 /* A run's state (a checkpoint): the uint8 vector a '*-save-state' mode returned, or the path of
  * a checkpoint file, read whole (mxMalloc'ed: freed with the call). */
 uint8_t *state_bytes(const mxArray *a, const char *name, size_t *len) {
-    if (mxIsChar(a)) {
-        char *path = string_arg(a, name);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            fail("badArgument", "%s: cannot read %s: %s", name, path, strerror(errno));
-        uint8_t *buf = NULL;
-        size_t n = 0, cap = 0;
-        for (;;) {
-            if (n == cap) {
-                cap = cap ? 2 * cap : 65536;
-                buf = mxRealloc(buf, cap);
-            }
-            size_t got = fread(buf + n, 1, cap - n, f);
-            n += got;
-            if (got == 0)
-                break;
-        }
-        int err = ferror(f);
-        fclose(f);
-        if (err)
-            fail("badArgument", "%s: cannot read %s", name, path);
-        *len = n;
-        return buf;
-    }
+    if (mxIsChar(a))
+        return read_bytes(string_arg(a, name), name, len);
     if (mxGetClassID(a) != mxUINT8_CLASS || mxIsComplex(a) || mxIsSparse(a))
         fail("badArgument", "%s must be a checkpoint file's path or the uint8 vector of a state", name);
     *len = mxGetNumberOfElements(a);
     return (uint8_t *)mxGetData(a);
+}
+
+/* opts.checkpoint (a file the run writes its state to; empty: none) and opts.checkpointEvery
+ * (seconds) of an iterative mode, into its C options; the library checks both. */
+void checkpoint_opts(const mxArray *s, const char **path, double *every_s) {
+    const mxArray *v;
+    if ((v = opt(s, "checkpoint")) && !mxIsEmpty(v))
+        *path = string_arg(v, "opts.checkpoint");
+    if ((v = opt(s, "checkpointEvery")))
+        *every_s = real_scalar(v, "opts.checkpointEvery");
 }
 
 /* A uint8 column vector holding the n bytes at p (a run's state). */

@@ -94,6 +94,7 @@ size_t nul_at(const mxArray *a);
 char *string_arg(const mxArray *a, const char *name);
 uint8_t *state_bytes(const mxArray *a, const char *name, size_t *len);
 mxArray *bytes_column(const uint8_t *p, size_t n);
+void checkpoint_opts(const mxArray *s, const char **path, double *every_s);
 
 /* A logical scalar: true or false, 1 or 0. */
 int flag_arg(const mxArray *a, const char *name);

@@ -441,15 +441,11 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
         o.starts = starts;
         o.starts_count = (uint32_t)k;
     }
-    if ((v = opt(s, "checkpoint")))
-        o.checkpoint_path = string_arg(v, "opts.checkpoint");
-    if ((v = opt(s, "checkpointEvery"))) {
-        if (!o.checkpoint_path)
-            fail("badArgument", "opts.checkpointEvery needs opts.checkpoint");
-        o.checkpoint_every_s = real_scalar(v, "opts.checkpointEvery");
-        if (!(o.checkpoint_every_s > 0))
-            fail("badArgument", "opts.checkpointEvery must be positive, got %g", o.checkpoint_every_s);
-    }
+    checkpoint_opts(s, &o.checkpoint_path, &o.checkpoint_every_s);
+    if (o.checkpoint_every_s != 0 && !o.checkpoint_path)
+        fail("badArgument", "opts.checkpointEvery needs opts.checkpoint");
+    if (!(o.checkpoint_every_s >= 0))
+        fail("badArgument", "opts.checkpointEvery must be positive, got %g", o.checkpoint_every_s);
     if ((v = opt(s, "resume"))) {
         size_t len;
         uint8_t *bytes = state_bytes(v, "opts.resume", &len);

@@ -213,10 +213,7 @@ void mode_sat_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         o.start = start;
         o.start_count = (uint32_t)count;
     }
-    if ((v = opt(s, "checkpoint")) && !mxIsEmpty(v))
-        o.checkpoint_path = string_arg(v, "opts.checkpoint");
-    if ((v = opt(s, "checkpointEvery")))
-        o.checkpoint_every_s = real_scalar(v, "opts.checkpointEvery");
+    checkpoint_opts(s, &o.checkpoint_path, &o.checkpoint_every_s);
     if ((v = opt(s, "resume")) && !mxIsEmpty(v)) {
         size_t n;
         uint8_t *bytes = read_bytes(string_arg(v, "opts.resume"), "opts.resume", &n);
