@@ -90,7 +90,7 @@ def test_struct_fields_match_the_header_in_name_and_order():
     """Every field of every struct, in the header's order (new fields are appended at the end of
     the C structs: a Python struct without them is too small for the by-value returns)."""
     header = header_struct_fields()
-    assert "MetaoptDeStop" in header and header["MetaoptDeStop"][-1] == "stop_token"
+    assert "MetaoptDeStop" in header and header["MetaoptDeStop"][-1] == "checkpoint_every_s"
     for name, cls in _ffi.STRUCTS.items():
         assert [f for f, _ in cls._fields_] == header[name], name
 

@@ -752,8 +752,8 @@ impl QapTs {
                 stop = m;
                 break;
             }
-            // the pool and the restarts act every `launch_iterations` iterations (a round) and at
-            // the end of the budget, whatever the launches: under a time limit a round is made
+            // the pool and the restarts act every `launch_iterations` iterations (a round),
+            // whatever the launches: under a time limit a round is made
             // of launches sized to end before the time left (the first short and timed), so a
             // seed's course does not depend on the machine's speed until the limit ends it
             let round = opts.launch_iterations as u64;
@@ -778,7 +778,9 @@ impl QapTs {
             })?;
             s.done += count;
             s.launches += 1;
-            let round_end = s.done % round == 0 || s.done == opts.max_iterations;
+            // (not the end of the budget: a resumed solve with a larger budget goes on through the
+            // same rounds as one that never stopped)
+            let round_end = s.done.is_multiple_of(round);
             for st in &mut s.chains {
                 // float costs drift with the deltas: the host's full cost is the truth
                 if !p.elem_type().is_integer() {
