@@ -343,7 +343,7 @@ mod tests {
     #[test]
     fn every_path_option_is_an_output_or_an_input() {
         // what the commands read (files and folders), by argument id
-        const INPUTS: [&str; 19] = [
+        const INPUTS: [&str; 20] = [
             "instance",
             "source",
             "data",
@@ -454,8 +454,8 @@ mod tests {
         assert_eq!(
             paths(&["sat", "solve", "f.cnf", "--plot", "s.png", "--csv", "s.csv"]),
             [
-                ("--csv", PathBuf::from("s.csv")),
                 ("--plot", PathBuf::from("s.png")),
+                ("--csv", PathBuf::from("s.csv")),
             ]
         );
         assert_eq!(
