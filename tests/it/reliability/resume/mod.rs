@@ -3,4 +3,5 @@
 //! set or version, and corrupt or truncated ones, are refused with what differs.
 
 mod aco;
+mod bh;
 mod qap_ts;
