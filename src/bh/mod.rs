@@ -528,7 +528,7 @@ impl BasinHopping {
             self.run(k as u32)?;
             course.steps += k;
             course.launches += 1;
-            let share = run.share && course.steps % every == 0;
+            let share = run.share && course.steps.is_multiple_of(every);
             // the anchors' values alone, their points only when one is lower (than the shared
             // anchor at a share, else than the best, which is never above it)
             let low = self.anchors()?.into_iter().fold(f64::INFINITY, f64::min);

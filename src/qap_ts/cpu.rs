@@ -594,7 +594,7 @@ impl<T: TsElem> Engine for CpuEngine<T> {
 
     fn set_tabu(&mut self, tabu: &[i32]) -> Result<()> {
         let nn = self.n * self.n;
-        if tabu.len() % nn != 0 {
+        if !tabu.len().is_multiple_of(nn) {
             return Err(Error::arg(
                 "tabu",
                 format!(
