@@ -7,7 +7,11 @@ function r = metaopt_aco(g, source, target, varargin)
 %   (0: never), maxMin (0.01; 0: no bounds), deposit ('all', 'iteration-best'), selection
 %   ('roulette', 'gumbel'), maxSteps (0: no limit), seed (0), groupSize (0: tuning), localSearch
 %   (true: shortcuts and one- to three-vertex detours of the ants' paths; false: the thesis's method),
-%   restart (0: never), cpu (false), timeLimit (seconds, checked between iterations; 0: none).
+%   restart (0: never), cpu (false), timeLimit (seconds, checked between iterations; 0: none),
+%   checkpoint (a file the run writes its whole state to when it ends, Ctrl-C included, and every
+%   checkpointEvery seconds), resume (such a file: the run continues the saved one as if it had
+%   never stopped; the graph, source, target and options must be the saved run's, iterations,
+%   noImprove and timeLimit may differ).
 %   r: path (1-based row; [] when no ant reached the target), length, gap, exactLength (Inf when
 %   unreachable), pheromonePath, pheromoneLength, iterations, foundAtIteration (0: none),
 %   successfulAnts, elapsed, backend, stopReason ('budget': its iterations, 'stagnation',

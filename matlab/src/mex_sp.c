@@ -329,10 +329,29 @@ static void aco_body(void *arg) {
 }
 static const char *const SELECTIONS[] = {"roulette", "gumbel", NULL};
 
+/* The bytes of checkpoint file `path` (opts.resume), mxMalloc'd, and their count. */
+static uint8_t *read_state(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail("badArgument", "opts.resume: cannot read %s", path);
+    size_t cap = 1 << 16, n = 0, got;
+    uint8_t *b = mxMalloc(cap);
+    while ((got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap)
+            b = mxRealloc(b, cap *= 2);
+    }
+    fclose(f);
+    *len = n;
+    return b;
+}
+
 /* 'aco', graph, source, target (1-based), [opts: ants, alpha, beta, damping, evaporation,
  * depositExponent, initialPheromone ([] or 0: MAX-MIN reset), iterations (0: the thesis's rule),
  * noImprove, maxMin (0: none), deposit ('all', 'iteration-best'), selection ('roulette',
- * 'gumbel'), maxSteps, seed, groupSize, cpu, timeLimit] -> struct path (1-based row, [] when no
+ * 'gumbel'), maxSteps, seed, groupSize, cpu, timeLimit, checkpoint (a file the run's state is
+ * written to when it ends and every checkpointEvery seconds), resume (such a file: the run
+ * continues it)] -> struct path (1-based row, [] when no
  * ant reached the target), length, gap, exactLength, pheromonePath, pheromoneLength, iterations,
  * foundAtIteration, successfulAnts, elapsed, backend, stopReason ('limit': its iterations,
  * 'stagnation', 'timeLimit', 'interrupted', 'done'). Ctrl-C stops it (mex_cancel.c). */
@@ -345,7 +364,7 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
     static const char *known[] = {"ants", "alpha", "beta", "damping", "evaporation", "depositExponent",
                                   "initialPheromone", "iterations", "noImprove", "maxMin", "deposit", "selection",
                                   "maxSteps", "seed", "groupSize", "localSearch", "restart", "cpu", "device",
-                                  "timeLimit", NULL};
+                                  "timeLimit", "checkpoint", "checkpointEvery", "resume", NULL};
     const mxArray *os = options_struct(nrhs, prhs, 4, known), *v;
     MetaoptAcoOptions o = metaopt_aco_default_options();
     if ((v = opt(os, "ants")))
@@ -388,6 +407,16 @@ void mode_aco(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const ch
         o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     if ((v = opt(os, "timeLimit")))
         o.time_limit_s = real_scalar(v, "opts.timeLimit");
+    if ((v = opt(os, "checkpoint")))
+        o.checkpoint_path = string_arg(v, "opts.checkpoint");
+    if ((v = opt(os, "checkpointEvery")))
+        o.checkpoint_every_s = real_scalar(v, "opts.checkpointEvery");
+    if ((v = opt(os, "resume"))) {
+        size_t len = 0;
+        uint8_t *bytes = read_state(string_arg(v, "opts.resume"), &len);
+        check_int("metaopt_aco_load_state", metaopt_aco_load_state(st->g, bytes, len));
+        mxFree(bytes);
+    }
     MetaoptStopToken *token = cancel_token();
     o.stop_token = token;
     AcoCall c = {.g = st->g, .s = s, .t = t, .o = &o};

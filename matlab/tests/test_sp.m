@@ -150,6 +150,19 @@ check(r.gap == (r.length - dref(tgt)) / dref(tgt) && r.foundAtIteration >= 1, 'a
 r1 = g.aco(1, tgt, 'iterations', 10, 'ants', 16, 'seed', 3, 'localSearch', false, 'restart', 3);
 r2 = g.aco(1, tgt, 'iterations', 10, 'ants', 16, 'seed', 3, 'localSearch', false, 'restart', 3, 'cpu', true);
 check(isequal(r1.path, r2.path) && r1.length == r2.length && r1.length >= dref(tgt), 'aco: localSearch false, restart');
+% checkpoints: a run continued from its file ends as the uninterrupted one
+ck = [tempname() '.state'];
+opts = {'ants', 16, 'seed', 3, 'localSearch', false, 'restart', 3, 'cpu', true};
+rw = g.aco(1, tgt, 'iterations', 30, opts{:});
+rp = g.aco(1, tgt, 'iterations', 12, 'checkpoint', ck, 'checkpointEvery', 0.001, opts{:});
+rr = g.aco(1, tgt, 'iterations', 30, 'resume', ck, opts{:});
+check(rp.iterations == 12 && isequal(rr.path, rw.path) && isequal(rr.pheromonePath, rw.pheromonePath) ...
+      && rr.successfulAnts == rw.successfulAnts && rr.foundAtIteration == rw.foundAtIteration, ...
+      'aco: a resumed run ends as the uninterrupted one');
+[id, msg] = error_of(@() g.aco(1, tgt, 'iterations', 30, 'resume', ck, 'ants', 16, 'seed', 4, 'cpu', true));
+check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'option seed was 3')), 'aco: a state of another seed is refused');
+check(strcmp(error_of(@() g.aco(1, tgt, 'resume', [ck '.none'], opts{:})), 'metaopt:badArgument'), 'aco: a missing state file');
+delete(ck);
 unreach = find(isinf(dref), 1);
 if ~isempty(unreach)
   ru = g.aco(1, unreach, 'cpu', true);

@@ -652,6 +652,8 @@ impl Aco {
             .on_progress(progress);
         // the exact length first (host Dijkstra): a run cut short during it has no path at all
         let Some(exact) = dijkstra_until(g, source, || driver.due().is_some())? else {
+            // no iteration ran: a loaded state waits for the next run
+            self.resume = resumed;
             return Err(Error::cut_short(
                 driver.watch().stopped(),
                 "ACO (the exact length by host Dijkstra, before any iteration)",

@@ -161,6 +161,32 @@ impl DeviceBh {
         self.q.finish()
     }
 
+    /// Every chain's state, read back (column layout, as f64: exact for a float device).
+    pub(super) fn chains(&self) -> Result<super::Chains> {
+        let v = |b: &DeviceBuffer<u8>| -> Result<Vec<f64>> {
+            Ok(fp_values(&b.to_vec(&self.q)?, self.double))
+        };
+        Ok(super::Chains {
+            x: v(&self.x)?,
+            fx: v(&self.fx)?,
+            y: v(&self.y)?,
+            fy: v(&self.fy)?,
+            s: v(&self.s)?,
+            l: self.l.to_vec(&self.q)?,
+        })
+    }
+
+    /// Writes every chain's state (a checkpoint's).
+    pub(super) fn set_chains(&mut self, c: &super::Chains) -> Result<()> {
+        let d = self.double;
+        self.x.write(&self.q, &fp_bytes(&c.x, d))?;
+        self.fx.write(&self.q, &fp_bytes(&c.fx, d))?;
+        self.y.write(&self.q, &fp_bytes(&c.y, d))?;
+        self.fy.write(&self.q, &fp_bytes(&c.fy, d))?;
+        self.s.write(&self.q, &fp_bytes(&c.s, d))?;
+        self.l.write(&self.q, &c.l)
+    }
+
     pub(super) fn values(&self) -> Result<Vec<f64>> {
         Ok(fp_values(&self.fx.to_vec(&self.q)?, self.double))
     }

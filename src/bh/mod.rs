@@ -38,9 +38,14 @@ mod device;
 
 use crate::device::Backend;
 use crate::error::{Error, Result};
+use crate::interrupt::StopToken;
 use crate::objective::Objective;
+use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
+use crate::run::{Driver, StopReason};
 use cpu::CpuBh;
 use device::DeviceBh;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
 
 /// The settings of a basin-hopping run. The defaults are the ones measured on CEC08t and
 /// CEC09t (docs/specs/DE.md): hops of 1e-6 to 1.5e-2 of the width, a search from 1.5e-3 of it
@@ -137,6 +142,105 @@ impl BhParams {
     }
 }
 
+/// How [`BasinHopping::solve`] runs the chains and when it stops. The chains run in launches
+/// that end at multiples of `launch_steps` steps since the start (the last one cut to the
+/// budget), never sized by the clock, and share their lowest anchor only at those multiples, so
+/// a seed and these options give one course whatever the machine and however a solve is split
+/// into continued solves; the stops are asked between launches.
+#[derive(Clone, Debug)]
+pub struct BhRun {
+    /// Steps of every chain in the solve, counted from [`BasinHopping::start`] (None: no limit;
+    /// then a time limit, a target or a stop token ends it).
+    pub steps: Option<u64>,
+    /// Steps between two looks at the anchors (at least 1).
+    pub launch_steps: u32,
+    /// Every `launch_steps` steps every chain's anchor moves to the lowest one when it is lower
+    /// than the shared anchor (what a caller does to pool the chains); false: the chains stay
+    /// independent and the solve reports the lowest anchor.
+    pub share: bool,
+    /// Stop once the best value is at most this.
+    pub target: Option<f64>,
+    /// Stop after this long (counted from the solve's start, or from the instant given to
+    /// [`BasinHopping::solve_since`]), asked between launches: a solve ends within one launch of
+    /// it.
+    pub time_limit: Option<Duration>,
+    /// Requesting it (as [`interrupt`](crate::interrupt()) does for every run) stops the solve
+    /// between launches with its best so far, stopped as interrupted.
+    pub stop_token: Option<StopToken>,
+    /// Where and how often the solve writes its checkpoint (every chain's anchor, search, step
+    /// and search length, the step counter, the best so far; [`BasinHopping::load_state`]
+    /// continues it). Written after a launch when due and when the solve ends.
+    pub checkpoint: Option<Checkpointing>,
+}
+
+impl Default for BhRun {
+    fn default() -> Self {
+        BhRun {
+            steps: Some(10_000),
+            launch_steps: 250,
+            share: true,
+            target: None,
+            time_limit: None,
+            stop_token: None,
+            checkpoint: None,
+        }
+    }
+}
+
+/// What [`BasinHopping::solve`] returns: the best anchor and why the solve ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BhResult {
+    pub value: f64,
+    pub x: Vec<f64>,
+    /// Steps of every chain since [`BasinHopping::start`], launches, evaluations (the starting
+    /// point's included).
+    pub steps: u64,
+    pub launches: u64,
+    pub evaluations: u64,
+    /// Seconds since the start (of every solve continuing it), and when the best was found.
+    pub seconds: f64,
+    pub seconds_to_best: f64,
+    /// `budget` (its steps), `target`, `time_limit` or `interrupted`.
+    #[serde(rename = "stopped_by")]
+    pub stop: StopReason,
+}
+
+/// Every chain's state in the column layout: anchors and their values, search points and their
+/// values, steps and search lengths.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Chains {
+    x: Vec<f64>,
+    fx: Vec<f64>,
+    y: Vec<f64>,
+    fy: Vec<f64>,
+    s: Vec<f64>,
+    l: Vec<u32>,
+}
+
+/// A solve under way since [`BasinHopping::start`]: what it has found and taken.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Course {
+    /// The best anchor so far and its point.
+    best: f64,
+    x: Vec<f64>,
+    /// The anchor every chain shares (`BhRun::share`).
+    anchor: f64,
+    steps: u64,
+    launches: u64,
+    seconds: f64,
+    to_best: f64,
+}
+
+/// What a checkpoint holds. Every random word is keyed by (seed, step, chain), so the step
+/// counter is the whole random state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct BhState {
+    chains: Chains,
+    step: u64,
+    evaluations: u64,
+    course: Course,
+}
+
 /// Chains of basin hopping over a box, on the device or on the CPU.
 pub struct BasinHopping {
     dims: usize,
@@ -150,6 +254,10 @@ pub struct BasinHopping {
     step: u64,
     evaluations: u64,
     engine: Engine,
+    /// The objective as a checkpoint's header names it.
+    problem: String,
+    /// The solve under way since the last start (None: no start yet).
+    course: Option<Course>,
 }
 
 enum Engine {
@@ -200,7 +308,23 @@ impl BasinHopping {
             )?)),
         };
         let d = dims as f64;
+        let problem = {
+            let bounds: Vec<u8> = lo.iter().chain(hi).flat_map(|v| v.to_le_bytes()).collect();
+            let (what, code, data): (String, &[u8], &[u8]) = match objective {
+                Objective::Catalogue { name } => (format!("catalogue {name}"), &[], &[]),
+                Objective::Source { code, data } => ("a source".into(), code.as_bytes(), data),
+                // a host function has no fingerprint: the caller answers for it
+                Objective::Callback(_) => ("a host callback".into(), &[], &[]),
+            };
+            checkpoint::fingerprint(
+                "box",
+                &format!("{what}, {dims} dimensions"),
+                &[&bounds, code, data],
+            )
+        };
         Ok(BasinHopping {
+            problem,
+            course: None,
             dims,
             chains: p.chains,
             lo: lo.to_vec(),
@@ -216,9 +340,19 @@ impl BasinHopping {
     }
 
     /// Every chain starts anew from `x` (its value `fx`, or evaluated when None): the anchor
-    /// and the search at `x`, the search over, so the next step hops.
+    /// and the search at `x`, the search over, so the next step hops. A [`solve`](Self::solve)
+    /// counts its steps, time and best from here.
     pub fn start(&mut self, x: &[f64], fx: Option<f64>) -> Result<()> {
         let (cols, f) = self.columns(x, fx)?;
+        self.course = Some(Course {
+            best: f,
+            x: x.to_vec(),
+            anchor: f,
+            steps: 0,
+            launches: 0,
+            seconds: 0.0,
+            to_best: 0.0,
+        });
         let chains = self.chains;
         match &mut self.engine {
             Engine::Cpu(c) => {
@@ -336,6 +470,204 @@ impl BasinHopping {
     /// Steps so far (every chain has taken each).
     pub fn steps(&self) -> u64 {
         self.step
+    }
+
+    /// Runs the chains from where [`start`](Self::start) (or [`load_state`](Self::load_state),
+    /// or an earlier solve) left them until `run` stops them, sharing the lowest anchor after
+    /// every launch when `run.share`; returns the best anchor with its stop reason.
+    pub fn solve(&mut self, run: &BhRun) -> Result<BhResult> {
+        self.solve_since(run, Instant::now())
+    }
+
+    /// [`solve`](Self::solve) with the time limit counted from `start` (a caller whose limit
+    /// covers more than the solve passes its own start). A continued solve's clock also counts
+    /// the seconds the solve had taken before.
+    pub fn solve_since(&mut self, run: &BhRun, start: Instant) -> Result<BhResult> {
+        if run.launch_steps == 0 {
+            return Err(Error::arg("launch_steps", "0; at least 1"));
+        }
+        crate::interrupt::check_time_limit(run.time_limit, "time_limit")?;
+        if let Some(c) = &run.checkpoint {
+            c.check("checkpoint")?;
+        }
+        let Some(mut course) = self.course.take() else {
+            return Err(Error::arg(
+                "start",
+                "no starting point: call start (or load_state) before solve",
+            ));
+        };
+        // the course stays with the chains whatever happens, an error included
+        let r = self.solve_course(run, start, &mut course);
+        self.course = Some(course);
+        r
+    }
+
+    fn solve_course(
+        &mut self,
+        run: &BhRun,
+        start: Instant,
+        course: &mut Course,
+    ) -> Result<BhResult> {
+        let start = checkpoint::resumed_start(start, course.seconds);
+        let mut driver = Driver::new(start, run.time_limit, run.stop_token.as_ref())
+            .budget(run.steps)
+            .target(run.target);
+        let header = run.checkpoint.as_ref().map(|_| self.header(run));
+        let mut schedule = Schedule::new(run.checkpoint.as_ref());
+        let stop = loop {
+            if let Some(why) = driver.check(course.steps, self.evaluations, course.best) {
+                break why;
+            }
+            // launches end at multiples of `launch_steps` (the budget may end one sooner), so
+            // the shares fall on the same steps however the solve was split
+            let every = u64::from(run.launch_steps);
+            let mut k = every - course.steps % every;
+            if let Some(b) = run.steps {
+                k = k.min(b - course.steps);
+            }
+            self.run(k as u32)?;
+            course.steps += k;
+            course.launches += 1;
+            let share = run.share && course.steps.is_multiple_of(every);
+            // the anchors' values alone, their points only when one is lower (than the shared
+            // anchor at a share, else than the best, which is never above it)
+            let low = self.anchors()?.into_iter().fold(f64::INFINITY, f64::min);
+            let bar = if share { course.anchor } else { course.best };
+            if low < bar {
+                let (f, x) = self.best()?;
+                if share {
+                    // every chain continues from the lowest anchor
+                    self.anchor(&x, Some(f))?;
+                    course.anchor = f;
+                }
+                if f < course.best {
+                    course.best = f;
+                    course.x = x;
+                    course.to_best = driver.elapsed();
+                }
+            }
+            if schedule.due() {
+                course.seconds = driver.elapsed();
+                let h = header.as_ref().expect("a checkpoint plan");
+                let bytes = self.state_bytes(h, course)?;
+                schedule.write(|| Ok(bytes))?;
+            }
+        };
+        course.seconds = driver.elapsed();
+        // the solve's end, whatever ended it, is a checkpoint: a larger budget continues it
+        if let Some(h) = &header {
+            let bytes = self.state_bytes(h, course)?;
+            schedule.write(|| Ok(bytes))?;
+        }
+        Ok(BhResult {
+            value: course.best,
+            x: course.x.clone(),
+            steps: course.steps,
+            launches: course.launches,
+            evaluations: self.evaluations,
+            seconds: course.seconds,
+            seconds_to_best: course.to_best,
+            stop: if run.target.is_some_and(|t| course.best <= t) {
+                StopReason::Target
+            } else {
+                stop
+            },
+        })
+    }
+
+    /// What a checkpoint of these chains is checked against: the objective and the box, and the
+    /// parameters and run options that shape the course (not the stops: a continued solve may
+    /// have more steps, another target or time limit). The backend is not part of it: the device
+    /// and the CPU twin take the same steps in double.
+    fn header(&self, run: &BhRun) -> Header {
+        let p = &self.p;
+        Header::new("basin_hopping", self.problem.clone())
+            .option("chains", p.chains)
+            .option("hop_min", format!("{:?}", p.hop_min))
+            .option("hop_max", format!("{:?}", p.hop_max))
+            .option("hop_scales", p.hop_scales)
+            .option("step0", format!("{:?}", p.step0))
+            .option("step_stop", format!("{:?}", p.step_stop))
+            .option("max_search", p.max_search)
+            .option("seed", p.seed)
+            .option("double", p.double)
+            .option("launch_steps", run.launch_steps)
+            .option("share", run.share)
+    }
+
+    fn state_bytes(&self, header: &Header, course: &Course) -> Result<Vec<u8>> {
+        let chains = match &self.engine {
+            Engine::Cpu(c) => Chains {
+                x: c.x.clone(),
+                fx: c.fx.clone(),
+                y: c.y.clone(),
+                fy: c.fy.clone(),
+                s: c.s.clone(),
+                l: c.l.clone(),
+            },
+            Engine::Device(d) => d.chains()?,
+        };
+        checkpoint::encode(
+            header,
+            &BhState {
+                chains,
+                step: self.step,
+                evaluations: self.evaluations,
+                course: course.clone(),
+            },
+        )
+    }
+
+    /// The whole state (every chain, the step and evaluation counters, the solve's best, steps,
+    /// launches and seconds) as checkpoint bytes for a solve with options `run`, from which
+    /// [`load_state`](Self::load_state) continues it. An error before [`start`](Self::start).
+    pub fn save_state(&self, run: &BhRun) -> Result<Vec<u8>> {
+        let Some(course) = &self.course else {
+            return Err(Error::arg(
+                "state",
+                "no start on these chains: nothing to save",
+            ));
+        };
+        self.state_bytes(&self.header(run), course)
+    }
+
+    /// Puts the chains, the counters and the solve's course back as checkpoint `bytes` (of
+    /// [`save_state`](Self::save_state) or a checkpoint file) holds them, so that the next
+    /// [`solve`](Self::solve) with options `run` continues the saved solve as if it had never
+    /// stopped. Errors name `state` and say what differs (the objective, the box, a parameter,
+    /// `launch_steps` or `share`), or that the file is damaged.
+    pub fn load_state(&mut self, bytes: &[u8], run: &BhRun) -> Result<()> {
+        let st: BhState = checkpoint::decode(bytes, &self.header(run), "state")?;
+        let (n, c) = (self.dims * self.chains, self.chains);
+        let ch = &st.chains;
+        if ch.x.len() != n
+            || ch.y.len() != n
+            || ch.fx.len() != c
+            || ch.fy.len() != c
+            || ch.s.len() != c
+            || ch.l.len() != c
+            || st.course.x.len() != self.dims
+        {
+            return Err(Error::arg(
+                "state",
+                "a corrupt checkpoint: its chains do not match its options",
+            ));
+        }
+        match &mut self.engine {
+            Engine::Cpu(e) => {
+                e.x.clone_from(&ch.x);
+                e.fx.clone_from(&ch.fx);
+                e.y.clone_from(&ch.y);
+                e.fy.clone_from(&ch.fy);
+                e.s.clone_from(&ch.s);
+                e.l.clone_from(&ch.l);
+            }
+            Engine::Device(d) => d.set_chains(ch)?,
+        }
+        self.step = st.step;
+        self.evaluations = st.evaluations;
+        self.course = Some(st.course);
+        Ok(())
     }
 }
 

@@ -455,21 +455,22 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             };
             let mut bh = metaopt::bh::BasinHopping::new(&objective, &lo, &hi, &p, s.backend)?;
             bh.start(&xb, Some(fb))?;
-            let mut anchor = fb;
-            while anchor > target
-                && t0.elapsed() < s.time_limit
-                && !crate::stop_token().is_requested()
-            {
-                bh.run(BH_STEPS)?;
-                // the anchors' values alone, their points only when one is lower
-                let low = bh.anchors()?.into_iter().fold(f64::INFINITY, f64::min);
-                if low < anchor {
-                    let (f, x) = bh.best()?;
-                    // every chain continues from the lowest anchor
-                    anchor = f;
-                    bh.anchor(&x, Some(f))?;
-                    best = Some((f, x, t0.elapsed().as_secs_f64()));
-                }
+            // every chain continues from the lowest anchor after every launch, until the target,
+            // the experiment's time limit (counted from its start) or a stop
+            let r = bh.solve_since(
+                &metaopt::bh::BhRun {
+                    steps: None,
+                    launch_steps: BH_STEPS,
+                    share: true,
+                    target: Some(target),
+                    time_limit: Some(s.time_limit),
+                    stop_token: Some(crate::stop_token()),
+                    checkpoint: None,
+                },
+                t0,
+            )?;
+            if r.value < fb {
+                best = Some((r.value, r.x, r.seconds_to_best));
             }
             bh_evaluations = bh.evaluations();
             evaluations += bh_evaluations;

@@ -4,6 +4,7 @@
 
 mod aco;
 mod batch_de;
+mod bh;
 mod de;
 mod qap_ts;
 mod qiga;
