@@ -3,6 +3,7 @@
 //! SIGTERM, time limit or budget), and a run continued from such a file as if it had never
 //! stopped (`metaopt::run::checkpoint`).
 
+use crate::mpi::Ranks;
 use crate::out::Failure;
 use clap::Args;
 use metaopt::run::checkpoint::{self, Checkpointing};
@@ -45,9 +46,11 @@ impl CheckpointArgs {
                 )))
             }
         };
+        // several ranks keep their previous files too: a job killed between two ranks'
+        // writes resumes from the step every rank has (`resume_together`)
         let plan = Checkpointing {
-            path: per_rank(path, rank),
-            every,
+            keep_previous: rank.is_some_and(|(_, n)| n > 1),
+            ..Checkpointing::new(per_rank(path, rank), every)
         };
         plan.check("checkpoint")
             .map_err(|e| crate::out::renamed(e, &RENAMES))?;
@@ -62,6 +65,63 @@ impl CheckpointArgs {
         checkpoint::read(&per_rank(path, rank), "state")
             .map(Some)
             .map_err(|e| crate::out::renamed(e, &RENAMES))
+    }
+}
+
+impl CheckpointArgs {
+    /// `--resume` of a solver whose ranks run in step (island DE, the QAP tabu search): `load`
+    /// loads a file's bytes into the solver and gives the step it was written at. Each rank
+    /// loads its own file (or, where a kill fell between the two renames of a write, its
+    /// previous one); a rank whose file is newer than another rank's (a kill fell between the
+    /// ranks' writes) loads its previous file, so the job resumes from the newest step every
+    /// rank has. Returns whether a state was loaded. One process: `resume` and `load`.
+    pub fn resume_together(
+        &self,
+        ranks: Option<&Ranks>,
+        mut load: impl FnMut(Vec<u8>) -> Result<u64, Failure>,
+    ) -> Result<bool, Failure> {
+        let Some(rk) = ranks.filter(|rk| rk.size() > 1) else {
+            return match self.resume(ranks.map(|rk| (rk.rank(), rk.size())))? {
+                Some(bytes) => load(bytes).map(|_| true),
+                None => Ok(false),
+            };
+        };
+        let Some(path) = &self.resume else {
+            return Ok(false);
+        };
+        let path = per_rank(path, Some((rk.rank(), rk.size())));
+        let prev = checkpoint::previous_path(&path);
+        let read = |p: &std::path::Path| {
+            checkpoint::read(p, "state").map_err(|e| crate::out::renamed(e, &RENAMES))
+        };
+        // the newest file: the checkpoint, or its previous one while a write was renaming
+        let (bytes, newest_is_prev) = match read(&path) {
+            Ok(b) => (b, false),
+            Err(e) if !path.exists() && prev.exists() => {
+                (rk.or_abort(read(&prev).map_err(|_| e)), true)
+            }
+            Err(e) => rk.or_abort(Err(e)),
+        };
+        let mine = rk.or_abort(load(bytes));
+        let steps = rk.all_u64(mine);
+        let common = *steps.iter().min().expect("one rank at least");
+        let mut at = mine;
+        if mine > common && !newest_is_prev && prev.exists() {
+            at = rk.or_abort(read(&prev).and_then(&mut load));
+        }
+        let steps = rk.all_u64(at);
+        if steps.iter().any(|&s| s != common) {
+            let list: Vec<String> = steps
+                .iter()
+                .enumerate()
+                .map(|(r, s)| format!("rank {r} at {s}"))
+                .collect();
+            rk.or_abort::<()>(Err(Failure(format!(
+                "--resume: the ranks' checkpoints are not of one step ({}), and their previous files do not meet either: resume from checkpoints written by one job",
+                list.join(", ")
+            ))));
+        }
+        Ok(true)
     }
 }
 

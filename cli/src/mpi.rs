@@ -158,8 +158,23 @@ impl Ranks {
 }
 
 impl Ranks {
-    /// The QAP tabu search's exchange before a launch (`QapTs::solve_shared`): every rank's best
-    /// and stop wish go to all; all stop when any would, and the rank with the best cost (the
+    /// Every rank's `x` in rank order, on every rank.
+    pub fn all_u64(&self, x: u64) -> Vec<u64> {
+        #[cfg(feature = "mpi")]
+        {
+            use mpi::collective::CommunicatorCollectives;
+            let mut all = vec![0u64; self.size];
+            self.universe.world().all_gather_into(&x, &mut all[..]);
+            all
+        }
+        #[cfg(not(feature = "mpi"))]
+        vec![x]
+    }
+}
+
+impl Ranks {
+    /// The QAP tabu search's exchange before a launch (`QapTs::solve_shared`): every rank's best,
+    /// stop wish and checkpoint wish go to all; all stop (or write their checkpoints) when any would, and the rank with the best cost (the
     /// lowest rank among equals) broadcasts its permutation, which the others take.
     pub fn share_best(&self, round: &metaopt::qap_ts::ShareRound) -> metaopt::qap_ts::Shared {
         #[cfg(feature = "mpi")]
@@ -167,11 +182,13 @@ impl Ranks {
             use mpi::collective::{CommunicatorCollectives, Root};
             use mpi::topology::Communicator;
             let world = self.universe.world();
-            let mine = [round.best, if round.stop { 1.0 } else { 0.0 }];
-            let mut all = vec![0f64; 2 * self.size];
+            let flag = |b: bool| if b { 1.0 } else { 0.0 };
+            let mine = [round.best, flag(round.stop), flag(round.checkpoint)];
+            let mut all = vec![0f64; 3 * self.size];
             world.all_gather_into(&mine[..], &mut all[..]);
-            let stop = all.chunks(2).any(|w| w[1] != 0.0);
-            let owner = (0..self.size).fold(0, |b, r| if all[2 * r] < all[2 * b] { r } else { b });
+            let stop = all.chunks(3).any(|w| w[1] != 0.0);
+            let checkpoint = all.chunks(3).any(|w| w[2] != 0.0);
+            let owner = (0..self.size).fold(0, |b, r| if all[3 * r] < all[3 * b] { r } else { b });
             let mut perm = round.permutation.to_vec();
             world
                 .process_at_rank(owner as i32)
@@ -179,12 +196,14 @@ impl Ranks {
             metaopt::qap_ts::Shared {
                 stop,
                 permutation: (owner != self.rank).then_some(perm),
+                checkpoint,
             }
         }
         #[cfg(not(feature = "mpi"))]
         metaopt::qap_ts::Shared {
             stop: round.stop,
             permutation: None,
+            checkpoint: round.checkpoint,
         }
     }
 }

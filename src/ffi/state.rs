@@ -117,10 +117,7 @@ pub(crate) unsafe fn checkpoint_plan(
             format!("{every_s}; expected 0 (only at the end) or a positive number of seconds"),
         ));
     };
-    let plan = Checkpointing {
-        path: PathBuf::from(p),
-        every,
-    };
+    let plan = Checkpointing::new(PathBuf::from(p), every);
     plan.check("checkpoint_path")?;
     Ok(Some(plan))
 }

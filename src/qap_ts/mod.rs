@@ -299,6 +299,8 @@ pub struct ShareRound<'a> {
     pub permutation: &'a [u8],
     /// The solve would stop now (its target, iteration or time limit, or a stop request).
     pub stop: bool,
+    /// The solve's checkpoint is due (by its own clock).
+    pub checkpoint: bool,
 }
 
 /// What the partners answer: stop together (when any of them would), and the best permutation
@@ -307,6 +309,9 @@ pub struct ShareRound<'a> {
 pub struct Shared {
     pub stop: bool,
     pub permutation: Option<Vec<u8>>,
+    /// Every partner writes its checkpoint now, before it takes the shared permutation (when
+    /// any partner's is due), so that the partners' files are of the same iteration.
+    pub checkpoint: bool,
 }
 
 /// Runs launches of all chains: the device engine or the CPU engine.
@@ -488,6 +493,17 @@ impl QapTs {
         }
         self.resume = Some(bytes);
         Ok(())
+    }
+
+    /// The iterations per chain of the state [`load_state`](Self::load_state) loaded and no
+    /// solve has used yet (None: none loaded).
+    pub fn loaded_iterations(&self) -> Result<Option<u64>> {
+        let Some(bytes) = &self.resume else {
+            return Ok(None);
+        };
+        let h = checkpoint::header(bytes, "state")?;
+        let state: TsState = checkpoint::decode(bytes, &h, "state")?;
+        Ok(Some(state.done))
     }
 
     /// The last solve's whole state (chains, tabu matrices, elite pool, draws, counters, time)
@@ -713,7 +729,15 @@ impl QapTs {
                     best: best.0.as_f64(),
                     permutation: &best.1,
                     stop: mine.is_some(),
+                    checkpoint: schedule.due(),
                 })?;
+                // partners write at the same iteration, with the state from before the
+                // exchange (a resumed job makes the same exchange first); a stop's checkpoint is
+                // written at the end
+                if shared.checkpoint && !shared.stop {
+                    sync(&mut s, &best, &elite);
+                    schedule.write(|| snapshot(&header, &mut s, &mut engines, &ranges))?;
+                }
                 if let Some(perm) = shared.permutation {
                     if perm.len() != n {
                         return Err(Error::arg(
@@ -815,7 +839,7 @@ impl QapTs {
                     s.restarts += 1;
                 }
             }
-            if schedule.due() {
+            if share.is_none() && schedule.due() {
                 sync(&mut s, &best, &elite);
                 schedule.write(|| snapshot(&header, &mut s, &mut engines, &ranges))?;
             }

@@ -277,9 +277,31 @@ pub struct Checkpointing {
     pub path: PathBuf,
     /// Seconds between two checkpoints; None: only when the run ends (interrupted or not).
     pub every: Option<Duration>,
+    /// Keep the checkpoint before the last as `FILE.prev` (renamed there before the new one is
+    /// renamed in). The ranks of a job write their files at the same step but not at the same
+    /// instant: a job killed between two ranks' writes still has, for every rank, a file of the
+    /// step before, from which it resumes together ([`previous_path`]).
+    pub keep_previous: bool,
+}
+
+/// Where a plan that keeps the previous checkpoint puts it: `path` with `.prev` added.
+pub fn previous_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_os_string();
+    s.push(".prev");
+    PathBuf::from(s)
 }
 
 impl Checkpointing {
+    /// A plan that writes `path` every `every` (None: only when the run ends), keeping no
+    /// previous file.
+    pub fn new(path: impl Into<PathBuf>, every: Option<Duration>) -> Self {
+        Checkpointing {
+            path: path.into(),
+            every,
+            keep_previous: false,
+        }
+    }
+
     /// Checks the plan before a run: the file can be written, the interval is positive.
     pub fn check(&self, arg: &'static str) -> Result<()> {
         if let Some(e) = self.every {
@@ -324,7 +346,20 @@ impl<'a> Schedule<'a> {
     /// Writes `bytes()` to the plan's file (when there is a plan), atomically.
     pub fn write(&mut self, bytes: impl FnOnce() -> Result<Vec<u8>>) -> Result<()> {
         if let Some(p) = self.plan {
-            super::output::write_atomic(&p.path, &bytes()?)?;
+            let bytes = bytes()?;
+            if p.keep_previous && p.path.exists() {
+                let prev = previous_path(&p.path);
+                std::fs::rename(&p.path, &prev).map_err(|e| {
+                    Error::arg(
+                        "checkpoint",
+                        format!(
+                            "cannot keep the previous checkpoint as {}: {e}",
+                            prev.display()
+                        ),
+                    )
+                })?;
+            }
+            super::output::write_atomic(&p.path, &bytes)?;
             self.last = Instant::now();
         }
         Ok(())
@@ -427,10 +462,7 @@ mod tests {
     #[test]
     fn a_schedule_writes_when_due_and_atomically() {
         let dir = tempfile::tempdir().unwrap();
-        let plan = Checkpointing {
-            path: dir.path().join("c.state"),
-            every: Some(Duration::from_millis(20)),
-        };
+        let plan = Checkpointing::new(dir.path().join("c.state"), Some(Duration::from_millis(20)));
         plan.check("checkpoint").unwrap();
         let mut s = Schedule::new(Some(&plan));
         assert!(!s.due());

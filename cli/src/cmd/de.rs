@@ -543,13 +543,12 @@ pub fn run(a: &DeArgs) -> CliResult {
     let checkpoint = a.checkpoint.plan(rank)?;
     // a resumed run: the populations, values, adaptive state and counters of the file, and the
     // run's progress (its generations, evaluations, time and records count from its start)
-    if let Some(bytes) = a.checkpoint.resume(rank)? {
-        let loaded = de.load_state(&bytes).map_err(de_error);
-        match &ranks {
-            Some(rk) => rk.or_abort(loaded),
-            None => loaded?,
-        }
-    } else if let Some(path) = &a.init {
+    // (the ranks resume from the newest generation they all have)
+    let resumed = a.checkpoint.resume_together(ranks.as_ref(), |bytes| {
+        de.load_state(&bytes).map_err(de_error)?;
+        Ok(de.generation())
+    })?;
+    if let (false, Some(path)) = (resumed, &a.init) {
         let points = read_points(path, dims as usize)?;
         let set = de.set_population(None, &points, false).map_err(de_error);
         match &ranks {

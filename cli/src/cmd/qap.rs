@@ -764,7 +764,6 @@ fn solve_ts(
     }
     let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
     opts.checkpoint = a.checkpoint.plan(rank)?;
-    let resume = a.checkpoint.resume(rank)?;
     let problem = Arc::new(QapProblem::from_instance(inst));
     let mut solver = if devices.is_empty() {
         QapTs::new(problem, backend)
@@ -772,9 +771,11 @@ fn solve_ts(
         QapTs::on_devices(problem, &devices)
     }
     .map_err(ts_error)?;
-    if let Some(bytes) = resume {
+    // the ranks resume from the newest iteration they all have
+    a.checkpoint.resume_together(ranks.as_ref(), |bytes| {
         solver.load_state(bytes).map_err(ts_error)?;
-    }
+        Ok(solver.loaded_iterations().map_err(ts_error)?.unwrap_or(0))
+    })?;
     let device_index = if a.backend.cpu {
         None
     } else if let Some(&d) = devices.first() {

@@ -287,6 +287,215 @@ mod with_mpi {
         }
     }
 
+    /// `args` over `ranks` ranks; its JSON (the job must succeed).
+    fn job(ranks: usize, args: &[String]) -> serde_json::Value {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = mpirun(ranks, &args, &[], Duration::from_secs(300));
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        json(&String::from_utf8(o.stdout).unwrap())
+    }
+
+    /// Checkpoints of a job whose ranks run in step (`budget` names its budget option): a job
+    /// split at `first` of its `whole` budget and resumed equals the job that never stopped;
+    /// with a checkpoint every few milliseconds (agreed, so the ranks write at the same step)
+    /// too; a job killed between two ranks' writes (rank 1's file one step behind rank 0's)
+    /// resumes from the step both have, to the same result; so does a job of the `long` budget
+    /// killed at a random moment; another rank count is refused.
+    fn ranks_resume_together(
+        base: &[&str],
+        budget: &str,
+        (first, whole, long): (u64, u64, u64),
+        keys: &[&str],
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("job.state");
+        let state_s = state.to_str().unwrap();
+        let (first, whole) = (first.to_string(), whole.to_string());
+        let with = |b: &str, extra: &[&str]| -> Vec<String> {
+            [base, &["--mpi", "--json", budget, b], extra]
+                .concat()
+                .into_iter()
+                .map(String::from)
+                .collect()
+        };
+        let uninterrupted = job(2, &with(&whole, &[]));
+        let check = |r: &serde_json::Value, what: &str| {
+            for k in keys {
+                assert_eq!(
+                    r[k], uninterrupted[k],
+                    "{base:?} {what}: {k}\n{r}\n{uninterrupted}"
+                );
+            }
+        };
+        // agreed periodic checkpoints leave the course as it was
+        let periodic = job(
+            2,
+            &with(
+                &whole,
+                &["--checkpoint", state_s, "--checkpoint-every", "0.005"],
+            ),
+        );
+        check(&periodic, "with periodic checkpoints");
+        // one file per rank
+        let rank_file = |r: usize, prev: bool| {
+            dir.path().join(format!(
+                "job.state.rank{r}{}",
+                if prev { ".prev" } else { "" }
+            ))
+        };
+        assert!(rank_file(0, false).exists() && rank_file(1, false).exists());
+        for f in [
+            rank_file(0, false),
+            rank_file(1, false),
+            rank_file(0, true),
+            rank_file(1, true),
+        ] {
+            let _ = std::fs::remove_file(f);
+        }
+        job(2, &with(&first, &["--checkpoint", state_s]));
+        let resumed = job(2, &with(&whole, &["--resume", state_s]));
+        check(&resumed, &format!("split at {first}"));
+        // a job killed between the ranks' writes: rank 0 wrote the step after `first`, rank 1
+        // did not (its file is still the one at `first`)
+        let more = (first.parse::<u64>().unwrap() + 40).to_string();
+        job(2, &with(&first, &["--checkpoint", state_s]));
+        job(
+            2,
+            &with(&more, &["--resume", state_s, "--checkpoint", state_s]),
+        );
+        assert!(
+            rank_file(0, true).exists(),
+            "the previous checkpoint is kept"
+        );
+        std::fs::copy(rank_file(1, true), rank_file(1, false)).unwrap();
+        let torn = job(2, &with(&whole, &["--resume", state_s]));
+        check(&torn, "resumed from a torn set of checkpoints");
+        // a job killed (SIGKILL, every process of it) at a random moment, its checkpoints
+        // taken every few milliseconds, resumes to the result of the job that never stopped
+        let long_s = long.to_string();
+        let whole_long = job(2, &with(&long_s, &[]));
+        for r in 0..2 {
+            for prev in [false, true] {
+                let _ = std::fs::remove_file(rank_file(r, prev));
+            }
+        }
+        let args = with(
+            &long_s,
+            &["--checkpoint", state_s, "--checkpoint-every", "0.01"],
+        );
+        let mut c = Command::new("mpirun");
+        c.args(["--oversubscribe", "--bind-to", "none", "-np", "2"]);
+        for (k, v) in THREE {
+            c.env(k, v).args(["-x", k]);
+        }
+        c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .arg(env!("CARGO_BIN_EXE_metaopt"))
+            .args(&args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .env_remove("METAOPT_DEVICE")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        std::os::unix::process::CommandExt::process_group(&mut c, 0);
+        let mut child = c.spawn().unwrap();
+        let at =
+            crate::resume::random_moment(Duration::from_millis(200), Duration::from_millis(900));
+        let t = Instant::now();
+        while !(rank_file(0, false).exists() && rank_file(1, false).exists()) {
+            assert!(
+                t.elapsed() < Duration::from_secs(60),
+                "no checkpoints in 60 s"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(at);
+        let group = format!("-{}", child.id());
+        let killed = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(
+            !status.success(),
+            "{args:?}: the job ended before the kill {at:?} after its first checkpoints; give it more work"
+        );
+        let resumed = job(
+            2,
+            &with(&long_s, &["--resume", state_s, "--checkpoint", state_s]),
+        );
+        for k in keys {
+            assert_eq!(
+                resumed[k], whole_long[k],
+                "{base:?} killed {at:?} after its first checkpoints: {k}\n{resumed}\n{whole_long}"
+            );
+        }
+        // three ranks cannot resume a job of two
+        let three = with(&whole, &["--resume", state_s]);
+        let o = mpirun(
+            3,
+            &three.iter().map(String::as_str).collect::<Vec<_>>(),
+            &[],
+            Duration::from_secs(120),
+        );
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--resume"), "{err}");
+    }
+
+    #[test]
+    fn island_de_ranks_resume_together() {
+        needs!(Need::Mpi);
+        ranks_resume_together(
+            &[
+                "de",
+                "--function",
+                "F6",
+                "--dims",
+                "5",
+                "--islands",
+                "6",
+                "--members",
+                "16",
+                "--migration",
+                "One2One",
+                "--period",
+                "5",
+                "--seed",
+                "3",
+                "--double",
+                "--record-every",
+                "10",
+            ],
+            "--max-generations",
+            (60, 200, 4000),
+            &[
+                "value",
+                "x",
+                "island",
+                "island_bests",
+                "generations",
+                "evaluations",
+            ],
+        );
+    }
+
+    #[test]
+    fn qap_tabu_search_ranks_resume_together() {
+        needs!(Need::Mpi);
+        let tai = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/qaplib/tai12a.dat");
+        ranks_resume_together(
+            &["qap", "solve", tai, "--chains", "2", "--seed", "4"],
+            "--max-iterations",
+            (1300, 4000, 200_000),
+            &["cost", "permutation", "restarts", "iterations"],
+        );
+    }
+
     /// A time limit over three ranks (their clocks differ): every rank stops at the same
     /// generation and the job ends with rank 0's result; a target stops every rank too.
     #[test]

@@ -20,7 +20,7 @@ pub fn json(text: &str) -> Value {
 
 /// A moment in `lo..hi` that differs from run to run (the test covers any moment: the state
 /// written last before the kill is whole, whenever it comes).
-fn random_moment(lo: Duration, hi: Duration) -> Duration {
+pub fn random_moment(lo: Duration, hi: Duration) -> Duration {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos() as u64);

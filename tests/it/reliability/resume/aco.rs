@@ -173,10 +173,10 @@ fn checkpoint_files_are_written_and_resume() {
     // stopped by its token during the run (a few ms an iteration): the file holds its last
     // iteration
     let o = AcoOptions {
-        checkpoint: Some(Checkpointing {
-            path: path.clone(),
-            every: Some(Duration::from_nanos(1)),
-        }),
+        checkpoint: Some(Checkpointing::new(
+            path.clone(),
+            Some(Duration::from_nanos(1)),
+        )),
         stop_token: Some(token.clone()),
         ..options(120)
     };

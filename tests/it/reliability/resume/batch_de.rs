@@ -100,10 +100,10 @@ fn batch_checkpoint_files_are_written_and_resume() {
     let part = first
         .run(&BatchStop {
             token: Some(token),
-            checkpoint: Some(Checkpointing {
-                path: path.clone(),
-                every: Some(Duration::from_nanos(1)),
-            }),
+            checkpoint: Some(Checkpointing::new(
+                path.clone(),
+                Some(Duration::from_nanos(1)),
+            )),
             ..BatchStop::default()
         })
         .unwrap();

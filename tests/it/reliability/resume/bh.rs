@@ -146,10 +146,10 @@ fn checkpoint_files_are_written_and_resume() {
     let total = 200_000;
     let token = metaopt::interrupt::StopToken::new();
     let o = BhRun {
-        checkpoint: Some(Checkpointing {
-            path: path.clone(),
-            every: Some(Duration::from_nanos(1)),
-        }),
+        checkpoint: Some(Checkpointing::new(
+            path.clone(),
+            Some(Duration::from_nanos(1)),
+        )),
         stop_token: Some(token.clone()),
         ..run(total, true)
     };

@@ -202,10 +202,10 @@ fn checkpoint_files_are_written_and_resume() {
         .run_observed(
             &Stop {
                 token: Some(token),
-                checkpoint: Some(Checkpointing {
-                    path: path.clone(),
-                    every: Some(Duration::from_nanos(1)),
-                }),
+                checkpoint: Some(Checkpointing::new(
+                    path.clone(),
+                    Some(Duration::from_nanos(1)),
+                )),
                 ..stop(40)
             },
             |rec| {

@@ -104,10 +104,10 @@ fn checkpoint_files_are_written_and_resume() {
     let token = metaopt::interrupt::StopToken::new();
     let stop_at = token.clone();
     let opts = QapTsOptions {
-        checkpoint: Some(Checkpointing {
-            path: path.clone(),
-            every: Some(Duration::from_nanos(1)),
-        }),
+        checkpoint: Some(Checkpointing::new(
+            path.clone(),
+            Some(Duration::from_nanos(1)),
+        )),
         stop_token: Some(token),
         ..options(3000)
     };

@@ -182,10 +182,10 @@ fn a_checkpoint_file_of_a_stopped_solve_resumes() {
     let token = metaopt::interrupt::StopToken::new();
     let stop_at = token.clone();
     let opts = SlsOptions {
-        checkpoint: Some(Checkpointing {
-            path: path.clone(),
-            every: Some(Duration::from_nanos(1)),
-        }),
+        checkpoint: Some(Checkpointing::new(
+            path.clone(),
+            Some(Duration::from_nanos(1)),
+        )),
         stop_token: Some(token),
         ..options(SlsMethod::ProbSat, 7000)
     };
