@@ -392,6 +392,52 @@ fn time_limit_and_stop_token() {
 }
 
 #[test]
+fn a_stop_with_a_budget_or_target_of_the_batch_is_refused_naming_it() {
+    let mut de = BatchDe::new(
+        spheres(2, 30),
+        Backend::Cpu,
+        opts(Precision::Double, 10, Placement::Auto),
+    )
+    .unwrap();
+    let per_problem = |r: metaopt::Result<Vec<BatchResult>>, name: &str| {
+        let msg = arg_error(r, name);
+        assert!(msg.contains("per problem"), "{name}: {msg}");
+    };
+    per_problem(de.run(&Stop::budget(5)), "budget");
+    per_problem(
+        de.run(&Stop {
+            evaluations: Some(100),
+            ..Stop::default()
+        }),
+        "evaluations",
+    );
+    per_problem(
+        de.run_observed(
+            &Stop {
+                target: Some(0.0),
+                ..Stop::default()
+            },
+            |_| true,
+        ),
+        "target",
+    );
+    per_problem(
+        de.run(&Stop {
+            record_every: 10,
+            ..Stop::default()
+        }),
+        "record_every",
+    );
+    // a refused stop ran nothing: the problems have not begun
+    assert!(de.results().unwrap().iter().all(|r| r.generations == 0));
+    // the batch's own stops run it to the problems' budgets
+    let r = de.run(&Stop::default()).unwrap();
+    assert!(r
+        .iter()
+        .all(|r| r.generations == 30 && r.stop == Some(StopReason::Budget)));
+}
+
+#[test]
 fn bad_specs_give_named_errors() {
     let ok = || BatchProblem::new("F1", 3, -1.0, 1.0);
     let new = |p: BatchProblem| BatchDe::new(vec![ok(), p], Backend::Cpu, BatchOptions::default());
