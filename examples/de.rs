@@ -7,9 +7,10 @@
 //! Defaults: F1, 1000 generations, the default device.
 
 use metaopt::de::{
-    Backend, BoundsCorrection, DeMultiPop, DeParams, Migration, MigrationKind, Mutation, Stop,
+    Backend, BoundsCorrection, DeMultiPop, DeParams, Migration, MigrationKind, Mutation,
 };
 use metaopt::objective::Objective;
+use metaopt::run::Stop;
 
 fn main() -> metaopt::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,7 +39,7 @@ fn main() -> metaopt::Result<()> {
         Migration::new(MigrationKind::PermuteN, 20),
     )?;
     let r = de.run(&Stop {
-        max_generations: Some(generations),
+        budget: Some(generations),
         target: Some(1e-8),
         ..Stop::default()
     })?;

@@ -21,16 +21,16 @@ use crate::device::{
     check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
 };
 use crate::error::{Error, Result};
-use crate::interrupt::{check_time_limit, StopToken};
+use crate::interrupt::check_time_limit;
 use crate::objective::{check_intervals, fp_bytes, fp_values, Objective};
 use crate::precision::Precision;
 use crate::problem::functions::{self, FunctionInfo};
-use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
-use crate::run::{Driver, StopReason};
+use crate::run::checkpoint::{self, Header, Schedule};
+use crate::run::{Progress, Stop, StopReason};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The objective of a batched problem: a catalogue function (by name or by its number in
 /// [`functions::catalogue`]) or a user's OpenCL source with its own data.
@@ -216,17 +216,6 @@ impl Default for BatchOptions {
     }
 }
 
-/// What stops [`BatchDe::run`] early (checked between launches).
-#[derive(Clone, Debug, Default)]
-pub struct BatchStop {
-    pub time_limit: Option<Duration>,
-    pub token: Option<StopToken>,
-    /// Where and how often the run writes its checkpoint (every problem's state, from which
-    /// [`BatchDe::load_state`] continues): between launches when due, and when the run ends,
-    /// whatever ended it. None: no file.
-    pub checkpoint: Option<Checkpointing>,
-}
-
 /// What a checkpoint of a batch holds: every problem's state as its backend keeps it (the CPU
 /// engine's vectors, or the device's buffers in their layout and precision), the reasons of the
 /// problems cut short, and the seconds the run had taken.
@@ -262,6 +251,38 @@ pub struct BatchProgress {
 }
 
 /// The progress callback of a batch run.
+/// Refuses what the batch cannot take of a [`Stop`]: its budgets and targets are per problem.
+fn check_stop(stop: &Stop) -> Result<()> {
+    let per_problem = |field: &'static str, what: &str| {
+        Err(Error::arg(
+            field,
+            format!(
+                "{what}: a batch's budgets and targets are per problem (BatchProblem's generations and target); give only a time limit, a stop token or a checkpoint plan"
+            ),
+        ))
+    };
+    if let Some(b) = stop.budget {
+        return per_problem("budget", &format!("{b} generations"));
+    }
+    if let Some(e) = stop.evaluations {
+        return per_problem("evaluations", &format!("{e}"));
+    }
+    if let Some(t) = stop.target {
+        return per_problem("target", &format!("{t}"));
+    }
+    if stop.record_every > 0 {
+        return per_problem(
+            "record_every",
+            &format!("{} (a batch keeps no history)", stop.record_every),
+        );
+    }
+    check_time_limit(stop.time_limit, "time_limit")?;
+    if let Some(c) = &stop.checkpoint {
+        c.check("checkpoint")?;
+    }
+    Ok(())
+}
+
 type ProgressFn<'a> = &'a mut (dyn FnMut(&BatchProgress) -> bool + Send);
 
 /// A problem's result.
@@ -1457,7 +1478,11 @@ impl BatchDe {
     /// Runs until every problem reached its target or budget, the time limit passed or the stop
     /// token (or [`crate::interrupt()`]) asked to stop; checked between launches of K generations
     /// (fewer under a time limit, so a launch stays short). May be called again to go on.
-    pub fn run(&mut self, stop: &BatchStop) -> Result<Vec<BatchResult>> {
+    ///
+    /// Of `stop` the batch takes the time limit, the token and the checkpoint plan: the budgets
+    /// and targets are per problem ([`BatchProblem`]'s `generations` and `target`), so a `stop`
+    /// with a budget, evaluations, a target or a record interval is refused, naming the field.
+    pub fn run(&mut self, stop: &Stop) -> Result<Vec<BatchResult>> {
         self.run_inner(stop, None)
     }
 
@@ -1467,7 +1492,7 @@ impl BatchDe {
     /// add up every device's latest, reported as each device reports.
     pub fn run_observed(
         &mut self,
-        stop: &BatchStop,
+        stop: &Stop,
         mut progress: impl FnMut(&BatchProgress) -> bool + Send,
     ) -> Result<Vec<BatchResult>> {
         self.run_inner(stop, Some(&mut progress))
@@ -1475,13 +1500,10 @@ impl BatchDe {
 
     fn run_inner(
         &mut self,
-        stop: &BatchStop,
-        mut progress: Option<ProgressFn<'_>>,
+        stop: &Stop,
+        progress: Option<ProgressFn<'_>>,
     ) -> Result<Vec<BatchResult>> {
-        check_time_limit(stop.time_limit, "time_limit")?;
-        if let Some(c) = &stop.checkpoint {
-            c.check("checkpoint")?;
-        }
+        check_stop(stop)?;
         // a resumed run's clock counts the time the run had taken (another run's its own)
         let before = if std::mem::take(&mut self.resumed) {
             self.elapsed
@@ -1529,43 +1551,51 @@ impl BatchDe {
             self.elapsed = t0.elapsed().as_secs_f64();
             return Ok(rs.into_iter().flatten().collect());
         }
-        let mut driver = Driver::new(t0, stop.time_limit, stop.token.as_ref());
-        let mut schedule = Schedule::new(stop.checkpoint.as_ref());
         self.cut.iter_mut().for_each(|c| *c = None);
-        // the first launch is short and timed (one generation under a time limit), the next
-        // sized by the driver to end before the time left, never more than
-        // `generations_per_launch`
+        // the statuses, read once a launch (the launch is finished when they are)
+        let (mut st, mut gens) = self.statuses()?;
+        let problems = st.len();
+        // the problems finished, which the progress callback reports beside the driver's figures
+        let finished = std::cell::Cell::new(0);
+        let observed = progress.is_some();
+        // where the run decides to stop (the interrupt or token, the time limit, the progress
+        // callback: the problems' own budgets and targets end them in the kernel) and sizes its
+        // launches: the first short and timed (one generation under a time limit), the next to
+        // end before the time left, never more than `generations_per_launch`
+        let mut driver = stop.driver(t0);
+        if let Some(p) = progress {
+            driver = driver.on_progress(|q: &Progress| {
+                p(&BatchProgress {
+                    elapsed: q.elapsed,
+                    generations: q.work,
+                    finished: finished.get(),
+                    problems,
+                    best: q.best,
+                })
+            });
+        }
+        let mut schedule = Schedule::new(stop.checkpoint.as_ref());
         let first = if stop.time_limit.is_some() {
             1
         } else {
             self.k.min(8)
         };
-        // the statuses, read once a launch (the launch is finished when they are)
-        let (mut st, mut gens) = self.statuses()?;
         loop {
-            let done = st.iter().all(|&s| s >= TARGET);
-            // reported before the stop decision, so the last report is the batch's end
-            let mut why = None;
-            if let Some(p) = progress.as_mut() {
-                let best = self
-                    .best_values()?
+            finished.set(st.iter().filter(|&&s| s >= TARGET).count());
+            // (each problem's best only falls: the least of them is the least so far)
+            let best = if observed {
+                self.best_values()?
                     .into_iter()
-                    .fold(f64::INFINITY, f64::min);
-                let f = BatchProgress {
-                    elapsed: driver.elapsed(),
-                    generations: gens.iter().sum(),
-                    finished: st.iter().filter(|&&s| s >= TARGET).count(),
-                    problems: st.len(),
-                    best,
-                };
-                if !p(&f) {
-                    why = Some(StopReason::Budget);
-                }
-            }
-            if done {
+                    .fold(f64::INFINITY, f64::min)
+            } else {
+                f64::INFINITY
+            };
+            // asked (and reported) before the end of the batch too, so the last report is its end
+            let why = driver.check(gens.iter().sum(), 0, best);
+            if finished.get() == problems {
                 break;
             }
-            if let Some(r) = why.or_else(|| driver.due()) {
+            if let Some(r) = why {
                 for (c, &s) in self.cut.iter_mut().zip(&st) {
                     if s < TARGET {
                         *c = Some(r);

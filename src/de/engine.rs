@@ -10,7 +10,8 @@ use crate::error::{Error, Result};
 use crate::interrupt::{Clock, StopToken, Watch};
 use crate::objective::Objective;
 use crate::precision::Precision;
-use crate::run::checkpoint::{self, Checkpointing, Schedule};
+use crate::run::checkpoint::{self, Schedule};
+use crate::run::Stop;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
@@ -219,36 +220,6 @@ pub struct Pace {
     pub count: u64,
     /// Its checkpoint is due (all processes then write theirs, at the same generation).
     pub checkpoint: bool,
-}
-
-/// Stop conditions of [`DeMultiPop::run`]; `None` means no limit, and at least one is needed.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stop {
-    /// Generations of this call (the HC12 solvers' `max_iterations`).
-    pub max_generations: Option<u64>,
-    /// Objective evaluations of this call.
-    pub max_evaluations: Option<u64>,
-    /// Stop once the best value is at most this.
-    pub target: Option<f64>,
-    pub time_limit: Option<Duration>,
-    /// Record the best of every population every this many generations (0: never).
-    pub record_every: u64,
-    /// A per-call stop request ([`StopToken::request`]), checked before every generation like
-    /// `metaopt::interrupt`: the run then returns its best so far, `StopReason::Interrupted`.
-    pub token: Option<StopToken>,
-    /// Where and how often the run writes its checkpoint (its whole state, from which
-    /// [`DeMultiPop::load_state`] continues it): between generations (or fused launches) when
-    /// due, and when the run ends, whatever ended it. None: no file.
-    pub checkpoint: Option<Checkpointing>,
-}
-
-impl Stop {
-    pub fn generations(g: u64) -> Self {
-        Stop {
-            max_generations: Some(g),
-            ..Stop::default()
-        }
-    }
 }
 
 /// Why a run ended: the one reason of every solver.
@@ -600,12 +571,19 @@ impl DeMultiPop {
         Ok(())
     }
 
-    /// Generations until a stop condition holds; `observe` sees every record as it is made.
+    /// Generations until a stop condition of `stop` holds (its budget counts generations of this
+    /// call, its evaluations the objective evaluations of this call, which the run never passes:
+    /// it stops before a generation that would); `observe` sees every record as it is made. The run
+    /// decides through `stop`'s [`Driver`](crate::run::Driver): the target, the generations,
+    /// the evaluations, the interrupt or the token, the time limit, in that order. Across MPI
+    /// processes each process's wish goes through [`Engine::agree`], so all stop at the same
+    /// generation for the same reason.
     ///
     /// On a device whose engine is fused ([`Engine::fused`]: `DeOptions::fused` and an island that
     /// fits one work-group), the generations up to the next migration, record or budget run in
-    /// launches of the fused kernel, each sized to take about 0.1 s (a tenth of the time left
-    /// under a limit); the stop conditions are asked between launches. With a target a launch
+    /// launches of the fused kernel, each sized by the run's [`Driver`](crate::run::Driver) to
+    /// take about 0.1 s (never more than the time left under a limit); the stop conditions are
+    /// asked between launches, through the driver. With a target a launch
     /// is one generation, so the run stops at the generation that reached it, as on the
     /// per-phase path and the CPU backend. The numbers are those of the per-phase path.
     ///
@@ -632,43 +610,17 @@ impl DeMultiPop {
         // the limit counts from here: everything the call does is inside it (and a resumed
         // run's clock counts the time the run had taken)
         let now = Instant::now();
-        let watch = Watch::new(stop.token.as_ref());
         self.running()?;
-        if let Some(c) = &stop.checkpoint {
-            c.check("checkpoint")?;
-        }
-        if stop.max_generations.is_none()
-            && stop.max_evaluations.is_none()
-            && stop.target.is_none()
-            && stop.time_limit.is_none()
-        {
-            return Err(Error::arg(
-                "stop",
-                "no stop condition; give generations, evaluations, a target or a time limit",
-            ));
-        }
-        if stop.max_generations.is_none()
-            && stop.max_evaluations.is_none()
-            && stop.time_limit.is_none()
-            && stop.token.is_none()
-        {
-            return Err(Error::arg(
-                "stop",
-                "a target alone may never be reached; give generations, evaluations, a time limit or a stop token besides",
-            ));
-        }
-        crate::interrupt::check_time_limit(stop.time_limit, "time_limit")?;
-        if let Some(t) = stop.target {
-            if t.is_nan() {
-                return Err(Error::arg("target", "NaN"));
-            }
-        }
+        stop.check("stop")?;
         // a loaded state's run is continued (and used up) by a run that starts
         let resumed = self.resume.take();
         let t0 = checkpoint::resumed_start(now, resumed.as_ref().map_or(0.0, |c| c.elapsed));
+        // where the run decides to stop (target, generations, evaluations, interrupt or token,
+        // time limit) and how many generations a fused launch runs
+        let mut driver = stop.driver(t0);
         let cut = (stop.time_limit.is_some() || stop.token.is_some()).then(|| Cut {
-            clock: Clock::since(t0, stop.time_limit),
-            watch: watch.clone(),
+            clock: *driver.clock(),
+            watch: driver.watch().clone(),
         });
         let (g0, e0) = match &resumed {
             Some(c) => (c.g0, c.e0),
@@ -683,12 +635,11 @@ impl DeMultiPop {
         // without its restarts)
         let per_gen = self.engine.per_generation();
         let migration = self.running()?.migration;
-        // the fused path: launches of `fused_k` generations, sized from the time per generation
-        // measured to take about PIECE_SECONDS (never more than a tenth of the time left); the
-        // first launch is one generation, timed (a generation of a large population on a CPU
-        // device may take seconds: a first launch of several would outlast a short limit)
+        // the fused path: launches sized by the driver from the time per generation measured,
+        // to take about `run::STEP_SECONDS` (never more than the time left); the first launch
+        // is one generation, timed (a generation of a large population on a CPU device may take
+        // seconds: a first launch of several would outlast a short limit)
         let mut fused = self.engine.fused();
-        let mut fused_k: u64 = 1;
         // the launches since the last wait for the device: their number, generations and start
         let (mut ahead, mut ahead_gens, mut ahead_t) = (0u32, 0u64, Instant::now());
         let resumed_run = resumed.is_some();
@@ -718,20 +669,7 @@ impl DeMultiPop {
         if stop.record_every > 0 && !resumed_run {
             record(self, &mut history, &mut observe)?;
         }
-        let reached = |bests: &[f64]| stop.target.is_some_and(|t| bests.iter().any(|&b| b <= t));
         let stopped_by = loop {
-            if stop.target.is_some() && reached(&self.bests_fitness()?) {
-                break StopReason::Target;
-            }
-            let interrupted = watch.stopped();
-            // launches are asynchronous: the clock means something only once they are done
-            let late = match stop.time_limit {
-                Some(t) => {
-                    self.engine.sync()?;
-                    t0.elapsed() >= t
-                }
-                None => false,
-            };
             let done = self.generation - g0;
             // (L-SHADE's and jSO's shrink: their evaluations are asked every generation)
             let shrinks = self.cfg.options.algorithm.reduces();
@@ -740,15 +678,39 @@ impl DeMultiPop {
             } else {
                 self.engine.per_generation()
             };
-            // on the fused path, as many generations as the next migration, record, budget and
-            // pace allow; else one
+            // launches are asynchronous: the clock means something only once they are done
+            if stop.time_limit.is_some() {
+                self.engine.sync()?;
+            }
+            // the bests are read (a device read) only for a target; any island reaching it ends
+            // the run
+            let best = if stop.target.is_some() {
+                self.bests_fitness()?
+                    .into_iter()
+                    .fold(f64::INFINITY, f64::min)
+            } else {
+                f64::INFINITY
+            };
+            // the evaluation budget is never passed: the run stops before a generation that
+            // would pass it, so the driver is asked with what that generation would reach, less
+            // one (the evaluations would then be at least the budget)
+            let next = (self.evaluations - e0 + per_gen).saturating_sub(1);
+            let wish = driver.check(done, next, best);
+            // the target, the generations and the evaluations are alike on every process of a
+            // run across processes (the bests are every island's), so each ends it alone
+            if let Some(r @ (StopReason::Target | StopReason::Budget | StopReason::Evaluations)) =
+                wish
+            {
+                break r;
+            }
+            // on the fused path, as many generations as the pace, budget, next migration and
+            // record allow; else one
             let mut count = 1;
+            let mut paced = 1;
             if fused {
-                count = fused_k;
-                if let Some(g) = stop.max_generations {
-                    count = count.min(g.saturating_sub(done));
-                }
-                if let Some(e) = stop.max_evaluations {
+                paced = driver.next_size(1, FUSED_MAX, done);
+                count = paced;
+                if let Some(e) = stop.evaluations {
                     count = count.min(e.saturating_sub(self.evaluations - e0) / per_gen);
                 }
                 if migration.kind != MigrationKind::None {
@@ -767,24 +729,17 @@ impl DeMultiPop {
                     count = 1;
                 }
             }
-            // the processes of a run across processes decide together (one process: as is)
+            // the interrupt, the token and the clock are each process's own: the processes of
+            // a run across processes decide together (one process: as is), all stopping at the
+            // same generation
             let pace = self.engine.agree(Pace {
-                interrupted,
-                late,
+                interrupted: wish == Some(StopReason::Interrupted),
+                late: wish == Some(StopReason::TimeLimit),
                 count: count.max(1),
                 checkpoint: schedule.due(),
             })?;
             if pace.interrupted {
                 break StopReason::Interrupted;
-            }
-            if stop.max_generations.is_some_and(|g| done >= g) {
-                break StopReason::Budget;
-            }
-            if stop
-                .max_evaluations
-                .is_some_and(|e| self.evaluations - e0 + per_gen > e)
-            {
-                break StopReason::Evaluations;
             }
             if pace.late {
                 break StopReason::TimeLimit;
@@ -814,19 +769,13 @@ impl DeMultiPop {
                 (ahead, ahead_gens) = (ahead + 1, ahead_gens + count);
                 // the launches are timed (to size the next) when the pace sized this one, and
                 // under a time limit or a stop token after every launch; else launches cut
-                // short by a migration, a record or a budget go on with no wait, a few at most
-                let timed = cut.is_some() || count >= fused_k || ahead >= FUSED_AHEAD;
-                let mut per = None;
+                // short by a migration or a record go on with no wait, a few at most
+                let timed = cut.is_some() || count >= paced || ahead >= FUSED_AHEAD;
                 if timed {
                     self.engine.sync()?;
-                    per = Some(ahead_t.elapsed().as_secs_f64() / ahead_gens as f64);
-                    (ahead, ahead_gens) = (0, 0);
-                }
-                self.generation += count;
-                self.evaluations += made;
-                self.count_restarts()?;
-                self.migrate_if_due(migration)?;
-                if let Some(per) = per {
+                    let seconds = ahead_t.elapsed().as_secs_f64();
+                    driver.stepped(ahead_gens, seconds);
+                    let per = seconds / ahead_gens as f64;
                     let aim = cut
                         .as_ref()
                         .and_then(|c| c.clock.left())
@@ -834,20 +783,20 @@ impl DeMultiPop {
                             (l.as_secs_f64() / 10.0).min(PIECE_SECONDS)
                         });
                     if cut.is_some() && per > aim {
-                        // a generation takes longer than a launch may: the per-phase path cuts it
+                        // a generation takes longer than a tenth of the time left (or than a
+                        // piece): the per-phase path cuts it
                         fused = false;
                     }
-                    fused_k =
-                        ((aim / per.max(1e-9)).floor() as u64).clamp(1, (8 * count).min(FUSED_MAX));
+                    (ahead, ahead_gens) = (0, 0);
                 }
+                self.generation += count;
+                self.evaluations += made;
+                self.count_restarts()?;
+                self.migrate_if_due(migration)?;
             } else {
                 if !self.step(cut.as_ref())? {
                     self.engine.sync()?;
-                    break if watch.stopped() {
-                        StopReason::Interrupted
-                    } else {
-                        StopReason::TimeLimit
-                    };
+                    break driver.due().unwrap_or(StopReason::TimeLimit);
                 }
                 // device launches are asynchronous: a queue kept short lets an interrupt end the
                 // run within a few generations rather than after everything enqueued

@@ -53,15 +53,14 @@ pub mod pace;
 pub mod state;
 
 pub use self::batch::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, BatchStop,
-    Placement,
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, Placement,
 };
 pub use self::config::{
     Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind,
     Mutation, Selection,
 };
 pub use self::engine::EngineState;
-pub use self::engine::{DeMultiPop, DeRunResult, Engine, Pace, Record, Stop, StopReason};
+pub use self::engine::{DeMultiPop, DeRunResult, Engine, Pace, Record, StopReason};
 pub use self::multi::IslandExchange;
 pub use crate::device::Backend;
 

@@ -13,10 +13,11 @@ use super::{
 };
 use crate::de::{
     BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection,
-    Stop, StopReason,
+    StopReason,
 };
 use crate::error::{Error, Result};
 use crate::precision::Precision;
+use crate::run::Stop;
 use std::ffi::{c_char, c_void};
 use std::ptr;
 
@@ -521,8 +522,8 @@ pub unsafe extern "C" fn metaopt_de_run(
         let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
         let time_limit = crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?;
         let stop = Stop {
-            max_generations: (s.generations > 0).then_some(s.generations),
-            max_evaluations: (s.evaluations > 0).then_some(s.evaluations),
+            budget: (s.generations > 0).then_some(s.generations),
+            evaluations: (s.evaluations > 0).then_some(s.evaluations),
             target: (s.has_target != 0).then_some(s.target),
             time_limit,
             record_every: 0,

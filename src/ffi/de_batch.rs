@@ -13,11 +13,11 @@ use super::{
     MetaoptInt32Result,
 };
 use crate::de::{
-    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, BatchStop, Placement,
+    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, Placement,
 };
 use crate::error::{Error, Result};
 use crate::precision::Precision;
-use crate::run::StopReason;
+use crate::run::{Stop, StopReason};
 use std::ffi::{c_char, c_void};
 use std::ptr;
 use std::time::Instant;
@@ -505,12 +505,13 @@ pub unsafe extern "C" fn metaopt_batch_de_run(
                 checkpoint_path: ptr::null(),
                 checkpoint_every_s: 0.0,
             });
-        let stop = BatchStop {
+        let stop = Stop {
             time_limit: crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?,
             // SAFETY: the caller's contract: NULL or a stop token.
             token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },
             // SAFETY: the caller's contract: NULL or a string.
             checkpoint: unsafe { checkpoint_plan(s.checkpoint_path, s.checkpoint_every_s)? },
+            ..Stop::default()
         };
         let t0 = Instant::now();
         h.cache = None;

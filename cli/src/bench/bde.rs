@@ -16,11 +16,12 @@ use crate::cmd::de::de_error;
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
 use metaopt::de::{
-    Backend, BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop,
-    DeParams, FMode, Migration, MigrationKind, Mutation, Stop,
+    Backend, BatchDe, BatchOptions, BatchProblem, BoundsCorrection, DeMultiPop, DeParams, FMode,
+    Migration, MigrationKind, Mutation,
 };
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
+use metaopt::run::Stop;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -105,7 +106,7 @@ fn time_batch(
     warm.max_generations = 1;
     BatchDe::new(vec![warm; count as usize], backend, opts.clone())
         .map_err(err)?
-        .run(&BatchStop::default())
+        .run(&Stop::default())
         .map_err(err)?;
     // problem i with seed S + i: independent runs, as a user's batch would be
     let batch = (0..count as u64)
@@ -117,7 +118,7 @@ fn time_batch(
         .collect();
     let mut de = BatchDe::new(batch, backend, opts.clone()).map_err(err)?;
     let t = Instant::now();
-    let r = de.run(&BatchStop::default()).map_err(err)?;
+    let r = de.run(&Stop::default()).map_err(err)?;
     let secs = t.elapsed().as_secs_f64().max(1e-9);
     if let Some(bad) = r.iter().position(|r| r.generations != generations) {
         return Err(Failure(format!(
@@ -161,10 +162,10 @@ fn time_island(
         Migration::new(MigrationKind::None, 10),
     )
     .map_err(de_error)?;
-    de.run(&Stop::generations(1)).map_err(de_error)?;
+    de.run(&Stop::budget(1)).map_err(de_error)?;
     de.bests_fitness().map_err(de_error)?;
     let t = Instant::now();
-    de.run(&Stop::generations(generations)).map_err(de_error)?;
+    de.run(&Stop::budget(generations)).map_err(de_error)?;
     let bests = de.bests_fitness().map_err(de_error)?;
     let secs = t.elapsed().as_secs_f64().max(1e-9);
     Ok((secs, bests.iter().copied().fold(f64::INFINITY, f64::min)))

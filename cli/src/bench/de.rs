@@ -15,9 +15,10 @@ use crate::cmd::de::de_error;
 use crate::experiment::de_stats::{digits_run, DigitsSetup};
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
-use metaopt::de::{Backend, DeMultiPop, DeParams, Migration, Stop};
+use metaopt::de::{Backend, DeMultiPop, DeParams, Migration};
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
+use metaopt::run::Stop;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -151,12 +152,11 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
                 p.options.lshade_budget = if algorithm.reduces() { u64::MAX / 4 } else { 0 };
                 let mut de = DeMultiPop::new(&p, backend).map_err(de_error)?;
                 de.init(&objective, mutation, migration).map_err(de_error)?;
-                de.run(&Stop::generations(1)).map_err(de_error)?;
+                de.run(&Stop::budget(1)).map_err(de_error)?;
                 de.bests_fitness().map_err(de_error)?;
                 let t = Instant::now();
                 // `run`: the fused launches between migrations where the device has them
-                de.run(&Stop::generations(a.generations))
-                    .map_err(de_error)?;
+                de.run(&Stop::budget(a.generations)).map_err(de_error)?;
                 let bests = de.bests_fitness().map_err(de_error)?;
                 let secs = t.elapsed().as_secs_f64().max(1e-9);
                 let gps = a.generations as f64 / secs;

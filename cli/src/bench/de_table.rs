@@ -20,10 +20,9 @@ use crate::cmd::de::de_error;
 use crate::experiment::de_stats::correct_digits;
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
 use clap::Args;
-use metaopt::de::{
-    Algorithm, DeMultiPop, DeParams, FMode, Migration, MigrationKind, Selection, Stop,
-};
+use metaopt::de::{Algorithm, DeMultiPop, DeParams, FMode, Migration, MigrationKind, Selection};
 use metaopt::objective::Objective;
+use metaopt::run::Stop;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -251,7 +250,7 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
             // the budget after the initial populations, of all runs together: the runs take the
             // same generations (the shrinking ones shrink alike), so each spends its share
             let stop = Stop {
-                max_evaluations: Some((budget - a.members as u64) * a.runs as u64),
+                evaluations: Some((budget - a.members as u64) * a.runs as u64),
                 time_limit: a.time_limit.map(Duration::from_secs_f64),
                 token: Some(crate::stop_token()),
                 ..Stop::default()

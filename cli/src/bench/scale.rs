@@ -14,8 +14,8 @@ use crate::args::{CsvArg, DevicesArg};
 use crate::out::{self, csv_error, flag_error, CliResult};
 use clap::Args;
 use metaopt::de::{
-    BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, DeMultiPop, DeParams,
-    Migration, MigrationKind, Mutation, Stop,
+    BatchDe, BatchOptions, BatchProblem, BoundsCorrection, DeMultiPop, DeParams, Migration,
+    MigrationKind, Mutation,
 };
 use metaopt::device::list_devices;
 use metaopt::objective::Objective;
@@ -24,6 +24,7 @@ use metaopt::problem::knapsack::{GenerateOptions, Knapsack, KnapsackKind};
 use metaopt::problem::qap::{QapInstance, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions};
 use metaopt::qiga::{Qiga, QigaOptions};
+use metaopt::run::Stop;
 use metaopt::sp::{SpOptions, Sssp};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -215,7 +216,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             Box::new(|d: &[usize]| {
                 let mut de = BatchDe::on_devices(bde_problems.clone(), d, BatchOptions::default())?;
                 let t = Instant::now();
-                let r = de.run(&BatchStop::default())?;
+                let r = de.run(&Stop::default())?;
                 let s = t.elapsed().as_secs_f64();
                 let evals: u64 = r
                     .iter()
@@ -338,10 +339,10 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             None => Migration::new(MigrationKind::None, 1),
         };
         de.init(&de_objective, Mutation::Rand1, m)?;
-        de.run(&Stop::generations(1))?;
+        de.run(&Stop::budget(1))?;
         de.bests_fitness()?;
         let t = Instant::now();
-        de.run(&Stop::generations(a.de_generations))?;
+        de.run(&Stop::budget(a.de_generations))?;
         de.bests_fitness()?;
         Ok(t.elapsed().as_secs_f64())
     };

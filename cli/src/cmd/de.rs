@@ -19,8 +19,9 @@ use clap::Args;
 use indicatif::ProgressBar;
 use metaopt::de::{
     Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration,
-    MigrationKind, Record, Selection, Stop,
+    MigrationKind, Record, Selection,
 };
+use metaopt::run::Stop;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -584,8 +585,8 @@ pub fn run(a: &DeArgs) -> CliResult {
         .unwrap_or_else(|| generations.map_or(10, |g| g.div_ceil(500).max(1)));
     // the limit counts from the command's start: creating and initialising the populations are in it
     let stop = Stop {
-        max_generations: generations,
-        max_evaluations: a.evaluations,
+        budget: generations,
+        evaluations: a.evaluations,
         target,
         time_limit: crate::time_left(time_limit),
         record_every,

@@ -16,11 +16,12 @@
 use crate::out::{stats, Stats};
 use metaopt::de::{
     Backend, BoundsCorrection, Config, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode,
-    Migration, MigrationKind, Mutation, Record, Stop,
+    Migration, MigrationKind, Mutation, Record,
 };
 use metaopt::error::{Error, Result};
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
+use metaopt::run::Stop;
 use serde::Serialize;
 use std::ops::Range;
 use std::time::{Duration, Instant};
@@ -225,7 +226,7 @@ pub fn run_observed(setup: &Setup, mut on_generations: impl FnMut(u64)) -> Resul
     let g0 = de.generation();
     de.run_observed(
         &Stop {
-            max_generations: Some(setup.generations),
+            budget: Some(setup.generations),
             record_every: every,
             ..Stop::default()
         },
@@ -412,11 +413,11 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             // records every 20 generations date the improvements
             let mut seen: Vec<(f64, f64)> = Vec::new();
             let stop = Stop {
-                max_generations: Some(chunk),
+                budget: Some(chunk),
                 target: Some(target),
                 time_limit: Some(left),
                 record_every: 20,
-                max_evaluations: None,
+                evaluations: None,
                 token: Some(crate::stop_token()),
                 checkpoint: None,
             };

@@ -3,10 +3,9 @@
 //! in double, a run that goes on, a stop token, and the errors naming the C field and the problem.
 
 use crate::common::cabi::*;
-use metaopt::de::{
-    Backend, BatchDe, BatchOptions, BatchProblem, BatchStop, BoundsCorrection, Mutation,
-};
+use metaopt::de::{Backend, BatchDe, BatchOptions, BatchProblem, BoundsCorrection, Mutation};
 use metaopt::ffi::*;
+use metaopt::run::Stop;
 use metaopt::Precision;
 use std::ffi::CString;
 use std::ptr;
@@ -174,7 +173,7 @@ fn c_run_equals_the_rust_api_and_cpu_equals_device_in_double() {
         };
         let want = BatchDe::new(s.iter().map(Spec::rust).collect(), bk, opts)
             .unwrap()
-            .run(&BatchStop::default())
+            .run(&Stop::default())
             .unwrap();
         assert_eq!(out.code, OK);
         for (i, w) in want.iter().enumerate() {
@@ -555,7 +554,7 @@ fn codes_equal_the_rust_api(s: &[Spec], algs: &[(usize, metaopt::de::Algorithm, 
         };
         let want = BatchDe::new(rust, bk, opts)
             .unwrap()
-            .run(&BatchStop::default())
+            .run(&Stop::default())
             .unwrap();
         for (i, w) in want.iter().enumerate() {
             assert_eq!(out.values[i], w.best_value, "problem {i}");

@@ -7,7 +7,7 @@
 
 use crate::common::child::several_devices;
 use crate::common::need::{needs, Need};
-use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop};
+use metaopt::de::{BatchDe, BatchOptions, BatchProblem};
 use metaopt::device::{list_devices, Backend};
 use metaopt::multi::{check_devices, parse_devices};
 use metaopt::problem::graph::{dijkstra, thesis_random};
@@ -15,6 +15,7 @@ use metaopt::problem::knapsack::{GenerateOptions, Knapsack, KnapsackKind};
 use metaopt::problem::qap::{QapInstance, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions};
 use metaopt::qiga::{Qiga, QigaOptions, RotationTable};
+use metaopt::run::Stop;
 use metaopt::sp::{SpOptions, Sssp};
 use metaopt::Error;
 use std::path::Path;
@@ -113,7 +114,7 @@ fn batched_de_split_invariant() {
         BatchOptions::default(),
     )
     .unwrap()
-    .run(&BatchStop::default())
+    .run(&Stop::default())
     .unwrap();
     assert_eq!(one.len(), 7);
     for (i, r) in one.iter().enumerate() {
@@ -126,7 +127,7 @@ fn batched_de_split_invariant() {
     }
     for devs in splits() {
         let mut de = BatchDe::on_devices(problems.clone(), &devs, BatchOptions::default()).unwrap();
-        let r = de.run(&BatchStop::default()).unwrap();
+        let r = de.run(&Stop::default()).unwrap();
         assert_eq!(r, one, "devices {devs:?}");
         assert_eq!(
             de.results().unwrap(),
@@ -288,7 +289,7 @@ fn bad_device_lists_name_devices() {
 
 use metaopt::de::{
     Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, Migration, MigrationKind,
-    Mutation, Stop,
+    Mutation,
 };
 use metaopt::objective::Objective;
 
@@ -321,7 +322,7 @@ fn island_run(
     de.init(&Objective::catalogue(obj).unwrap(), mutation, migration)
         .unwrap();
     let stop = Stop {
-        max_generations: Some(gens),
+        budget: Some(gens),
         record_every: 50,
         ..Stop::default()
     };
@@ -396,7 +397,7 @@ fn island_de_split_invariant() {
             one,
             "on_devices([0]) is the one-device solver"
         );
-        let again = reference.run(&Stop::generations(20)).unwrap();
+        let again = reference.run(&Stop::budget(20)).unwrap();
         let again = (
             again.value,
             again.x,
@@ -417,7 +418,7 @@ fn island_de_split_invariant() {
                 "{migration:?} {mutation} double {double} fused {fused} on devices {devs:?}"
             );
             // a second call goes on from the same state on both
-            let more = de.run(&Stop::generations(20)).unwrap();
+            let more = de.run(&Stop::budget(20)).unwrap();
             assert_eq!(
                 (more.value, more.x, more.island, de.trials().unwrap()),
                 again,
@@ -554,7 +555,7 @@ fn island_de_callback_and_time_limit_on_several_devices() {
     for devs in [vec![0], vec![0, 1]] {
         let mut de = DeMultiPop::on_devices(&p, &devs).unwrap();
         de.init(&sphere, Mutation::Best1, migration).unwrap();
-        let r = de.run(&Stop::generations(60)).unwrap();
+        let r = de.run(&Stop::budget(60)).unwrap();
         runs.push((
             r.value,
             r.x,
@@ -576,7 +577,7 @@ fn island_de_callback_and_time_limit_on_several_devices() {
     .unwrap();
     let t = Instant::now();
     let stop = Stop {
-        max_generations: Some(u64::MAX / 2),
+        budget: Some(u64::MAX / 2),
         time_limit: Some(Duration::from_millis(300)),
         ..Stop::default()
     };
@@ -712,7 +713,7 @@ fn island_de_across_processes_equals_one_device() {
         let p = island_params(7, 16, 4, double, fused);
         let mut reference = DeMultiPop::new(&p, Backend::Device(Some(0))).unwrap();
         let one = island_run(&mut reference, "F6", mutation, migration, 120);
-        let more = reference.run(&Stop::generations(20)).unwrap();
+        let more = reference.run(&Stop::budget(20)).unwrap();
         let again = (more.value, more.x, more.island, reference.trials().unwrap());
         for (procs, devices) in [
             (2, vec![vec![0], vec![1, 2]]),
@@ -729,7 +730,7 @@ fn island_de_across_processes_equals_one_device() {
                     de.describe()
                 );
                 let got = island_run(&mut de, "F6", mutation, migration, 120);
-                let more = de.run(&Stop::generations(20)).unwrap();
+                let more = de.run(&Stop::budget(20)).unwrap();
                 (got, (more.value, more.x, more.island, de.trials().unwrap()))
             });
             for (k, (got, more)) in runs.into_iter().enumerate() {
@@ -764,7 +765,7 @@ fn island_de_across_processes_stops_together() {
         let limit = Duration::from_millis(if k == 0 { 300 } else { 3000 });
         let r = de
             .run(&Stop {
-                max_generations: Some(u64::MAX / 2),
+                budget: Some(u64::MAX / 2),
                 time_limit: Some(limit),
                 ..Stop::default()
             })
@@ -794,7 +795,7 @@ fn island_de_across_processes_stops_together() {
         let mut de = DeMultiPop::across(&p, &[k], Box::new(x) as Box<dyn IslandExchange>).unwrap();
         de.init(&f6, Mutation::Rand1, migration).unwrap();
         let stop = Stop {
-            max_generations: Some(u64::MAX / 2),
+            budget: Some(u64::MAX / 2),
             token: (k == 1).then(|| token.clone()),
             ..Stop::default()
         };
@@ -820,7 +821,7 @@ fn island_de_across_processes_stops_together() {
             drop(de);
             return None;
         }
-        Some(de.run(&Stop::generations(1000)).map(|r| r.value))
+        Some(de.run(&Stop::budget(1000)).map(|r| r.value))
     });
     let e = runs
         .into_iter()
@@ -865,7 +866,7 @@ fn adaptive_run(
     more: u64,
 ) -> (IslandRun, MoreRun, (Vec<f64>, Vec<f64>)) {
     let first = island_run(de, obj, Mutation::Rand1, migration, gens);
-    let r = de.run(&Stop::generations(more)).unwrap();
+    let r = de.run(&Stop::budget(more)).unwrap();
     (
         first,
         (r.value, r.x, r.island, r.generations, r.evaluations),
@@ -1016,7 +1017,7 @@ fn island_de_adaptive_refusals_name_the_argument() {
         "the options stay as they were"
     );
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
-    assert!(de.run(&Stop::generations(5)).unwrap().value.is_finite());
+    assert!(de.run(&Stop::budget(5)).unwrap().value.is_finite());
 
     let sphere = Objective::Callback(HostCallback::new(|x, rows, dims, out| {
         for (r, o) in out.iter_mut().enumerate().take(rows) {

@@ -10,8 +10,7 @@
 use crate::common::child::own_process;
 use crate::common::*;
 use metaopt::de::{
-    BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, Stop as DeStop,
-    StopReason as DeStopReason,
+    BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, StopReason as DeStopReason,
 };
 use metaopt::device::Backend;
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
@@ -23,6 +22,7 @@ use metaopt::objective::Objective;
 use metaopt::problem::qap::QapProblem;
 use metaopt::problem::sat::Cnf;
 use metaopt::qap_ts::{QapTs, QapTsOptions};
+use metaopt::run::Stop as DeStop;
 use metaopt::{interrupt, Precision, StopReason, StopToken};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -91,7 +91,7 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
         for how in [How::Global, How::Token] {
             let token = StopToken::new();
             let stop = DeStop {
-                max_generations: Some(u64::MAX / 2),
+                budget: Some(u64::MAX / 2),
                 token: Some(token.clone()),
                 ..DeStop::default()
             };
@@ -121,7 +121,7 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
                 r.value
             );
             // the same solver (and a later call) runs normally afterwards
-            let again = de.run(&DeStop::generations(3)).unwrap();
+            let again = de.run(&DeStop::budget(3)).unwrap();
             assert_eq!(again.stopped_by, DeStopReason::Budget);
         }
     }
@@ -262,7 +262,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     interrupt();
     let mut de = de_solver(Backend::Cpu);
     assert_eq!(
-        de.run(&DeStop::generations(20)).unwrap().stopped_by,
+        de.run(&DeStop::budget(20)).unwrap().stopped_by,
         DeStopReason::Budget
     );
     let p = bur26a();
@@ -289,7 +289,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     token.request();
     let r = de
         .run(&DeStop {
-            max_generations: Some(1000),
+            budget: Some(1000),
             token: Some(token.clone()),
             ..DeStop::default()
         })
@@ -301,7 +301,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     token.reset();
     let r = de
         .run(&DeStop {
-            max_generations: Some(5),
+            budget: Some(5),
             token: Some(token),
             ..DeStop::default()
         })
@@ -344,7 +344,7 @@ fn precision_auto_is_double_on_pocl_and_single_stays_single() {
     )
     .unwrap();
     assert_eq!(
-        de.run(&DeStop::generations(2)).unwrap().precision,
+        de.run(&DeStop::budget(2)).unwrap().precision,
         Precision::Single
     );
     p.options.precision = Precision::Auto;

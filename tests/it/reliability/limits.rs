@@ -3,7 +3,7 @@
 //! small enough for PoCL on two shared cores; timing margins are generous.
 
 use crate::common::cabi::*;
-use metaopt::de::{BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, Stop as DeStop};
+use metaopt::de::{BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation};
 use metaopt::device::Backend;
 use metaopt::ffi::*;
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions};
@@ -12,6 +12,7 @@ use metaopt::hc12::restarts::Stop;
 use metaopt::objective::{HostCallback, Objective};
 use metaopt::problem::qap::{QapInstance, QapMatrices, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions};
+use metaopt::run::Stop as DeStop;
 use metaopt::{time_limit_from_secs, Error};
 use std::ffi::{c_void, CString};
 use std::ptr;
@@ -248,7 +249,7 @@ fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
         let p = DeParams::new(2, 8, 3, -1.0, 1.0, BoundsCorrection::Saturation);
         let mut de = DeMultiPop::new(&p, backend).unwrap();
         de.init(&nan, Mutation::Rand1, Migration::NONE).unwrap();
-        let e = de.run(&DeStop::generations(3)).unwrap_err();
+        let e = de.run(&DeStop::budget(3)).unwrap_err();
         assert!(matches!(e, Error::NonFiniteObjective(_)), "{e}");
         assert_eq!(e.code(), 18);
     }
@@ -266,7 +267,7 @@ fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
     let p = DeParams::new(2, 16, 3, -1.0, 1.0, BoundsCorrection::Saturation);
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&some, Mutation::Rand1, Migration::NONE).unwrap();
-    let r = de.run(&DeStop::generations(5)).unwrap();
+    let r = de.run(&DeStop::budget(5)).unwrap();
     assert!(
         r.value.is_finite() && r.x[0] <= 0.0,
         "{} at {:?}",
@@ -390,7 +391,7 @@ fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
         Migration::NONE,
     )
     .unwrap();
-    warm.run(&DeStop::generations(2)).unwrap();
+    warm.run(&DeStop::budget(2)).unwrap();
     let mut de = big_de(Backend::DEVICE);
     // the initial values alone take about 1.2 s: this limit passes during the evaluation
     let limit = Duration::from_secs(3);
@@ -474,7 +475,7 @@ fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
         });
         let mut warm = DeMultiPop::new(&p, backend).unwrap();
         warm.init(&quick, Mutation::Rand1, Migration::NONE).unwrap();
-        warm.run(&DeStop::generations(2)).unwrap();
+        warm.run(&DeStop::budget(2)).unwrap();
         let limit = Duration::from_millis(700);
         // and the launches of a cut generation (pieces at an offset: PoCL builds a kernel for
         // each launch shape at its first use, seconds when the other tests of this binary
@@ -593,7 +594,7 @@ fn f4_de_limit_passing_during_set_up_is_clean() {
                 matches!(e, Error::Interrupted(_)) && e.to_string().contains("set-up"),
                 "{e}"
             );
-            assert!(de.run(&DeStop::generations(1)).is_err());
+            assert!(de.run(&DeStop::budget(1)).is_err());
         }
     }
 }
@@ -647,7 +648,7 @@ fn f4_de_in_pieces_gives_the_same_run() {
             .unwrap();
             let r = de
                 .run(&DeStop {
-                    max_generations: Some(7),
+                    budget: Some(7),
                     token,
                     ..DeStop::default()
                 })

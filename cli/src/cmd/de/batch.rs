@@ -6,10 +6,11 @@ use crate::args::parse_numbers;
 use crate::convergence::ConvergenceArgs;
 use crate::out::{self, flag_error, CliResult, Failure};
 use metaopt::de::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, BatchStop,
-    FMode, Placement,
+    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, FMode,
+    Placement,
 };
 use metaopt::problem::functions;
+use metaopt::run::Stop;
 use metaopt::StopReason;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -447,10 +448,11 @@ pub fn run(a: &DeArgs) -> CliResult {
             de.load_state(bytes)
                 .map_err(|e| batch_error(e, from_file))?;
         }
-        let stop = BatchStop {
+        let stop = Stop {
             time_limit: crate::time_left(a.stop.time_limit()),
             token: Some(crate::stop_token()),
             checkpoint: checkpoint.clone(),
+            ..Stop::default()
         };
         let results = de
             .run_observed(&stop, on_progress)

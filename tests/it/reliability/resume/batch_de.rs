@@ -1,10 +1,9 @@
 //! Batched DE: every problem's population, values, adaptive state, generations and status.
 
 use crate::common::*;
-use metaopt::de::{
-    Algorithm, Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, BatchStop, Mutation,
-};
+use metaopt::de::{Algorithm, Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, Mutation};
 use metaopt::run::checkpoint::Checkpointing;
+use metaopt::run::Stop;
 use metaopt::{Precision, StopReason};
 use std::time::Duration;
 
@@ -55,21 +54,21 @@ fn key(r: &[BatchResult]) -> Vec<(f64, Vec<f64>, u64, Option<StopReason>)> {
 /// A run cut by time limits at several moments, saved, loaded into a new batch and run on:
 /// the uninterrupted results.
 fn resumed_equals_uninterrupted(backend: Backend, limits_ms: &[u64]) {
-    let whole = batch(backend).run(&BatchStop::default()).unwrap();
+    let whole = batch(backend).run(&Stop::default()).unwrap();
     assert!(whole.iter().all(|r| r.stop.is_some()));
     let mut cut_seen = false;
     for &ms in limits_ms {
         let mut first = batch(backend);
         let part = first
-            .run(&BatchStop {
+            .run(&Stop {
                 time_limit: Some(Duration::from_millis(ms)),
-                ..BatchStop::default()
+                ..Stop::default()
             })
             .unwrap();
         cut_seen |= part.iter().any(|r| r.stop == Some(StopReason::TimeLimit));
         let mut second = batch(backend);
         second.load_state(&first.save_state().unwrap()).unwrap();
-        let rest = second.run(&BatchStop::default()).unwrap();
+        let rest = second.run(&Stop::default()).unwrap();
         assert_eq!(key(&rest), key(&whole), "{backend:?} cut after {ms} ms");
     }
     assert!(cut_seen, "no time limit cut the batch");
@@ -89,7 +88,7 @@ fn a_resumed_device_batch_ends_as_the_uninterrupted_one() {
 fn batch_checkpoint_files_are_written_and_resume() {
     let dir = work_dir!();
     let path = dir.join("batch.state");
-    let whole = batch(Backend::Cpu).run(&BatchStop::default()).unwrap();
+    let whole = batch(Backend::Cpu).run(&Stop::default()).unwrap();
     let token = metaopt::StopToken::new();
     let t = token.clone();
     let stopper = std::thread::spawn(move || {
@@ -98,31 +97,28 @@ fn batch_checkpoint_files_are_written_and_resume() {
     });
     let mut first = batch(Backend::Cpu);
     let part = first
-        .run(&BatchStop {
+        .run(&Stop {
             token: Some(token),
             checkpoint: Some(Checkpointing::new(
                 path.clone(),
                 Some(Duration::from_nanos(1)),
             )),
-            ..BatchStop::default()
+            ..Stop::default()
         })
         .unwrap();
     stopper.join().unwrap();
     assert!(part.iter().any(|r| r.stop == Some(StopReason::Interrupted)));
     let mut second = batch(Backend::Cpu);
     second.load_state(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(
-        key(&second.run(&BatchStop::default()).unwrap()),
-        key(&whole)
-    );
+    assert_eq!(key(&second.run(&Stop::default()).unwrap()), key(&whole));
 }
 
 #[test]
 fn mismatched_and_damaged_batch_states_are_refused() {
     let mut b = batch(Backend::Cpu);
-    b.run(&BatchStop {
+    b.run(&Stop {
         time_limit: Some(Duration::from_millis(5)),
-        ..BatchStop::default()
+        ..Stop::default()
     })
     .unwrap();
     let state = b.save_state().unwrap();
@@ -162,7 +158,7 @@ fn mismatched_and_damaged_batch_states_are_refused() {
     assert!(arg_error(c.load_state(&flipped), "state").contains("checksum"));
     // a refused state changed nothing: the batch runs from the start
     assert_eq!(
-        key(&c.run(&BatchStop::default()).unwrap()),
-        key(&batch(Backend::Cpu).run(&BatchStop::default()).unwrap())
+        key(&c.run(&Stop::default()).unwrap()),
+        key(&batch(Backend::Cpu).run(&Stop::default()).unwrap())
     );
 }

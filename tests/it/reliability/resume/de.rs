@@ -4,10 +4,11 @@
 use crate::common::*;
 use metaopt::de::{
     Algorithm, Backend, BoundsCorrection, DeMultiPop, DeParams, DeRunResult, Migration,
-    MigrationKind, Mutation, Stop,
+    MigrationKind, Mutation,
 };
 use metaopt::objective::Objective;
 use metaopt::run::checkpoint::Checkpointing;
+use metaopt::run::Stop;
 use std::time::Duration;
 
 /// 4 islands of 24 members in 6 dimensions of Rastrigin (F8), double.
@@ -42,7 +43,7 @@ fn started(p: &DeParams, backend: Backend) -> DeMultiPop {
 
 fn stop(g: u64) -> Stop {
     Stop {
-        max_generations: Some(g),
+        budget: Some(g),
         record_every: 5,
         ..Stop::default()
     }

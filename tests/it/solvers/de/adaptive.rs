@@ -10,9 +10,10 @@ use crate::common::arg_error;
 use metaopt::de::adapt::{self, Adaptive, Plan, IDX};
 use metaopt::de::{
     Algorithm, Backend, BoundsCorrection, Config, DeMultiPop, DeParams, Migration, MigrationKind,
-    Mutation, Stop,
+    Mutation,
 };
 use metaopt::objective::Objective;
+use metaopt::run::Stop;
 
 fn params(alg: Algorithm, np: u32, nm: u32, nn: u32, a: f64, b: f64, budget: u64) -> DeParams {
     let mut p = DeParams::new(np, nm, nn, a, b, BoundsCorrection::Halfway);
@@ -365,7 +366,7 @@ fn device_equals_cpu_for_every_variant() {
         Algorithm::LShade,
         Algorithm::Jso,
     ] {
-        let stop = Stop::generations(40);
+        let stop = Stop::budget(40);
         let (mut d, rd) = run(alg, Backend::DEVICE, "F6", 2, 24, 6, 600, &stop);
         let (mut c, rc) = run(alg, Backend::Cpu, "F6", 2, 24, 6, 600, &stop);
         assert_eq!(rd.evaluations, rc.evaluations, "{alg}");
@@ -384,7 +385,7 @@ fn device_equals_cpu_for_every_variant() {
             // an evaluation budget: the device's launches of several shrinking generations stop
             // where the CPU's generation-by-generation run stops
             let stop = Stop {
-                max_evaluations: Some(700),
+                evaluations: Some(700),
                 ..Stop::default()
             };
             let (_, rd) = run(alg, Backend::DEVICE, "F6", 2, 24, 6, 600, &stop);
@@ -419,7 +420,7 @@ fn every_variant_solves_sphere_rosenbrock_rastrigin_in_10_dims_on_the_device() {
             let nm = 50;
             // the budget of L-SHADE's and jSO's schedules is the run's
             let stop = Stop {
-                max_evaluations: Some(2 * gens * nm as u64),
+                evaluations: Some(2 * gens * nm as u64),
                 target: Some(1e-8),
                 ..Stop::default()
             };
@@ -445,7 +446,7 @@ fn every_variant_solves_sphere_rosenbrock_rastrigin_in_30_dims_on_the_cpu() {
         for (f, gens) in [("F1", 1500), ("F5", 8000), ("F6", 6000)] {
             let nm = 100;
             let stop = Stop {
-                max_evaluations: Some(gens * nm as u64),
+                evaluations: Some(gens * nm as u64),
                 target: Some(1e-8),
                 ..Stop::default()
             };
@@ -481,7 +482,7 @@ fn single_precision_device_runs_every_variant() {
         .unwrap();
         let r = de
             .run(&Stop {
-                max_generations: Some(200),
+                budget: Some(200),
                 target: Some(1e-6),
                 ..Stop::default()
             })
@@ -510,7 +511,7 @@ fn device_equals_cpu_with_migration_between_generations() {
             .unwrap();
             let mut last = None;
             for _ in 0..3 {
-                last = Some(de.run(&Stop::generations(11)).unwrap());
+                last = Some(de.run(&Stop::budget(11)).unwrap());
             }
             let r = last.unwrap();
             bests.push((
@@ -569,7 +570,7 @@ fn the_fused_path_and_the_host_planned_path_both_solve_sphere() {
             );
             let r = de
                 .run(&Stop {
-                    max_generations: Some(400),
+                    budget: Some(400),
                     target: Some(1e-8),
                     ..Stop::default()
                 })

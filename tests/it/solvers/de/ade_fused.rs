@@ -9,9 +9,10 @@ use metaopt::de::adapt;
 use metaopt::de::ade::{self, Shape, State};
 use metaopt::de::jde::Bounds;
 use metaopt::de::{
-    Algorithm, Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, BatchStop,
-    BoundsCorrection, Placement, Selection,
+    Algorithm, Backend, BatchDe, BatchOptions, BatchProblem, BatchResult, BoundsCorrection,
+    Placement, Selection,
 };
+use metaopt::run::Stop;
 use metaopt::{Precision, StopReason};
 
 const VARIANTS: [Algorithm; 4] = [
@@ -52,7 +53,7 @@ fn run(
     };
     BatchDe::new(probs, backend, o)
         .unwrap()
-        .run(&BatchStop::default())
+        .run(&Stop::default())
         .unwrap()
 }
 
@@ -352,7 +353,7 @@ fn every_variant_solves_sphere_rosenbrock_rastrigin_in_the_batched_de() {
         };
         let r = BatchDe::new(probs.clone(), backend, o)
             .unwrap()
-            .run(&BatchStop::default())
+            .run(&Stop::default())
             .unwrap();
         for (p, r) in probs.iter().zip(&r) {
             eprintln!(
@@ -442,7 +443,7 @@ fn device_equals_cpu_past_the_group_with_ties_and_collisions() {
                 metaopt::de::Migration::NONE,
             )
             .unwrap();
-            de.run(&metaopt::de::Stop::generations(25)).unwrap();
+            de.run(&metaopt::run::Stop::budget(25)).unwrap();
             let rows: Vec<Vec<f64>> = (0..2)
                 .flat_map(|p| (0..150).map(move |m| (p, m)))
                 .map(|(p, m)| de.x(p, m).unwrap())

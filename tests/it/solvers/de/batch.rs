@@ -8,8 +8,9 @@ use crate::common::arg_error;
 use metaopt::de::ops;
 use metaopt::de::{
     Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult,
-    BatchStop, BoundsCorrection, Mutation, Placement,
+    BoundsCorrection, Mutation, Placement,
 };
+use metaopt::run::Stop;
 use metaopt::{Error, Precision, StopReason, StopToken};
 use std::time::{Duration, Instant};
 
@@ -24,7 +25,7 @@ fn opts(precision: Precision, k: u32, placement: Placement) -> BatchOptions {
 fn run(problems: Vec<BatchProblem>, backend: Backend, o: BatchOptions) -> Vec<BatchResult> {
     BatchDe::new(problems, backend, o)
         .unwrap()
-        .run(&BatchStop::default())
+        .run(&Stop::default())
         .unwrap()
 }
 
@@ -87,7 +88,7 @@ fn device_and_cpu_agree_in_double_on_a_heterogeneous_batch() {
             Some(placement == Placement::Local)
         );
         let mut de = de;
-        let dev = de.run(&BatchStop::default()).unwrap();
+        let dev = de.run(&Stop::default()).unwrap();
         for (i, (c, d)) in cpu.iter().zip(&dev).enumerate() {
             assert_eq!(
                 (c.generations, c.stop),
@@ -275,7 +276,7 @@ fn a_stopped_problem_does_not_move() {
             opts(Precision::Double, 7, Placement::Auto),
         )
         .unwrap();
-        let r = de.run(&BatchStop::default()).unwrap();
+        let r = de.run(&Stop::default()).unwrap();
         assert_eq!((r[0].generations, r[0].stop), (5, Some(StopReason::Budget)));
         assert_eq!(r[1].stop, Some(StopReason::Target));
         assert!(r[1].best_value <= 1e-3);
@@ -289,7 +290,7 @@ fn a_stopped_problem_does_not_move() {
         // frozen: the same as alone with that budget, and again after another run
         let alone = run(vec![probs[0].clone()], backend, BatchOptions::default());
         assert_eq!(alone[0], r[0]);
-        let again = de.run(&BatchStop::default()).unwrap();
+        let again = de.run(&Stop::default()).unwrap();
         assert_eq!(again, r);
         assert_eq!(de.results().unwrap(), r);
     }
@@ -307,7 +308,7 @@ fn run_observed_reports_the_batch_and_may_stop_it() {
         let mut seen: Vec<BatchProgress> = Vec::new();
         let r = BatchDe::new(probs.clone(), backend, o.clone())
             .unwrap()
-            .run_observed(&BatchStop::default(), |p| {
+            .run_observed(&Stop::default(), |p| {
                 seen.push(*p);
                 true
             })
@@ -336,7 +337,7 @@ fn run_observed_reports_the_batch_and_may_stop_it() {
         let mut n = 0;
         let r = BatchDe::new(probs.clone(), backend, o)
             .unwrap()
-            .run_observed(&BatchStop::default(), |_| {
+            .run_observed(&Stop::default(), |_| {
                 n += 1;
                 n < 2
             })
@@ -360,10 +361,11 @@ fn time_limit_and_stop_token() {
         .unwrap();
         let t = Instant::now();
         let r = de
-            .run(&BatchStop {
+            .run(&Stop {
                 time_limit: Some(Duration::from_millis(300)),
                 token: None,
                 checkpoint: None,
+                ..Stop::default()
             })
             .unwrap();
         // (generous: the tests of this file run at once and share the CPU backend's threads)
@@ -374,10 +376,11 @@ fn time_limit_and_stop_token() {
         let token = StopToken::new();
         token.request();
         let r2 = de
-            .run(&BatchStop {
+            .run(&Stop {
                 time_limit: None,
                 token: Some(token),
                 checkpoint: None,
+                ..Stop::default()
             })
             .unwrap();
         assert!(r2.iter().all(|r| r.stop == Some(StopReason::Interrupted)));
@@ -386,6 +389,52 @@ fn time_limit_and_stop_token() {
             r.iter().map(|r| r.generations).collect::<Vec<_>>()
         );
     }
+}
+
+#[test]
+fn a_stop_with_a_budget_or_target_of_the_batch_is_refused_naming_it() {
+    let mut de = BatchDe::new(
+        spheres(2, 30),
+        Backend::Cpu,
+        opts(Precision::Double, 10, Placement::Auto),
+    )
+    .unwrap();
+    let per_problem = |r: metaopt::Result<Vec<BatchResult>>, name: &str| {
+        let msg = arg_error(r, name);
+        assert!(msg.contains("per problem"), "{name}: {msg}");
+    };
+    per_problem(de.run(&Stop::budget(5)), "budget");
+    per_problem(
+        de.run(&Stop {
+            evaluations: Some(100),
+            ..Stop::default()
+        }),
+        "evaluations",
+    );
+    per_problem(
+        de.run_observed(
+            &Stop {
+                target: Some(0.0),
+                ..Stop::default()
+            },
+            |_| true,
+        ),
+        "target",
+    );
+    per_problem(
+        de.run(&Stop {
+            record_every: 10,
+            ..Stop::default()
+        }),
+        "record_every",
+    );
+    // a refused stop ran nothing: the problems have not begun
+    assert!(de.results().unwrap().iter().all(|r| r.generations == 0));
+    // the batch's own stops run it to the problems' budgets
+    let r = de.run(&Stop::default()).unwrap();
+    assert!(r
+        .iter()
+        .all(|r| r.generations == 30 && r.stop == Some(StopReason::Budget)));
 }
 
 #[test]
@@ -537,7 +586,7 @@ fn user_sources_with_their_own_data_slices() {
     assert_eq!(de.trials_in_local_memory(), Some(false));
     let dev = {
         let mut de = de;
-        de.run(&BatchStop::default()).unwrap()
+        de.run(&Stop::default()).unwrap()
     };
     let cpu = run(
         probs.clone(),
@@ -600,7 +649,7 @@ fn user_sources_with_their_own_data_slices() {
 
 #[test]
 fn identical_problems_equal_the_island_de_with_one_population() {
-    use metaopt::de::{DeMultiPop, DeParams, FMode, Migration, Stop};
+    use metaopt::de::{DeMultiPop, DeParams, FMode, Migration};
     use metaopt::objective::Objective;
     let mut p = BatchProblem::new("F6", 10, -5.12, 5.12);
     p.members = 32;
@@ -637,7 +686,7 @@ fn identical_problems_equal_the_island_de_with_one_population() {
             Migration::NONE,
         )
         .unwrap();
-        let island = de.run(&Stop::generations(p.max_generations)).unwrap();
+        let island = de.run(&Stop::budget(p.max_generations)).unwrap();
         assert!(
             close(island.value, r[0].best_value, 1e-12),
             "{backend:?}: island {} batch {}",

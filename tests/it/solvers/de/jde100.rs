@@ -7,10 +7,11 @@ use crate::common::arg_error;
 use metaopt::de::jde::{self, Bounds, IslandMut, JdeState, Shape};
 use metaopt::de::{
     Algorithm, Backend, BoundsCorrection, DeMultiPop, DeParams, Migration, MigrationKind, Mutation,
-    Selection, Stop,
+    Selection,
 };
 use metaopt::objective::Objective;
 use metaopt::rng::rng4;
+use metaopt::run::Stop;
 use metaopt::StopReason;
 
 fn params(np: u32, nm: u32, ns: u32, nn: u32, a: f64, b: f64) -> DeParams {
@@ -296,7 +297,7 @@ fn restarts_are_counted_as_evaluations() {
     });
     let p = params(1, 20, 4, 3, -1.0, 1.0);
     let mut de = solver(&p, Backend::Cpu, &obj);
-    let r = de.run(&Stop::generations(5)).unwrap();
+    let r = de.run(&Stop::budget(5)).unwrap();
     let st = de.jde_state().unwrap();
     assert_eq!(
         (
@@ -322,7 +323,7 @@ fn device_equals_cpu() {
         let obj = Objective::catalogue(f).unwrap();
         let mut d = solver(&p, Backend::DEVICE, &obj);
         let mut c = solver(&p, Backend::Cpu, &obj);
-        let stop = Stop::generations(60);
+        let stop = Stop::budget(60);
         let rd = d.run(&stop).unwrap();
         let rc = c.run(&stop).unwrap();
         assert_eq!(rd.evaluations, rc.evaluations, "{f}");
@@ -368,7 +369,7 @@ fn solve(
     let p = params(1, nm, ns, nn, a, b);
     let mut de = solver(&p, backend, &Objective::catalogue(f).unwrap());
     de.run(&Stop {
-        max_generations: Some(cycles),
+        budget: Some(cycles),
         target: Some(1e-8),
         ..Stop::default()
     })
@@ -444,7 +445,7 @@ fn bad_settings_are_errors_naming_them() {
 /// local memory; a problem beside it keeps the fixed DE, and a target stops it.
 #[test]
 fn batched_jde100_problem_equals_the_island_run_with_one_island() {
-    use metaopt::de::{BatchDe, BatchOptions, BatchProblem, BatchStop, Placement};
+    use metaopt::de::{BatchDe, BatchOptions, BatchProblem, Placement};
     let (nm, ns, nn, cycles) = (30u32, 6u32, 5u32, 40u64);
     let mut prob = BatchProblem::new("F6", nn, -5.12, 5.12);
     prob.members = nm;
@@ -467,7 +468,7 @@ fn batched_jde100_problem_equals_the_island_run_with_one_island() {
     let obj = Objective::catalogue("F6").unwrap();
     for backend in [Backend::DEVICE, Backend::Cpu] {
         let mut island = solver(&p, backend, &obj);
-        let ri = island.run(&Stop::generations(cycles)).unwrap();
+        let ri = island.run(&Stop::budget(cycles)).unwrap();
         let placements: &[Placement] = if backend == Backend::Cpu {
             &[Placement::Auto]
         } else {
@@ -481,7 +482,7 @@ fn batched_jde100_problem_equals_the_island_run_with_one_island() {
             };
             let mut batch =
                 BatchDe::new(vec![fixed.clone(), prob.clone()], backend, options).unwrap();
-            let r = batch.run(&BatchStop::default()).unwrap();
+            let r = batch.run(&Stop::default()).unwrap();
             assert_eq!(
                 (r[1].generations, r[1].stop),
                 (cycles, Some(StopReason::Budget))
@@ -503,11 +504,11 @@ fn batched_jde100_problem_equals_the_island_run_with_one_island() {
     t.target = Some(1e-3);
     t.max_generations = 5000;
     let mut batch = BatchDe::new(vec![t], Backend::Cpu, BatchOptions::default()).unwrap();
-    let r = batch.run(&BatchStop::default()).unwrap();
+    let r = batch.run(&Stop::default()).unwrap();
     let mut island = solver(&p, Backend::Cpu, &obj);
     let ri = island
         .run(&Stop {
-            max_generations: Some(5000),
+            budget: Some(5000),
             target: Some(1e-3),
             ..Stop::default()
         })

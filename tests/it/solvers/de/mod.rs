@@ -13,9 +13,10 @@ use crate::common::arg_error;
 use metaopt::de::ops::{self, Move};
 use metaopt::de::{
     Backend, BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind,
-    Mutation, Selection, Stop,
+    Mutation, Selection,
 };
 use metaopt::objective::Objective;
+use metaopt::run::Stop;
 use metaopt::{Error, Precision};
 
 fn params(
@@ -325,7 +326,7 @@ fn record_runs(
     check(&de.describe());
     let mut values = Vec::new();
     for _ in 0..3 {
-        let r = de.run(&Stop::generations(gens)).unwrap();
+        let r = de.run(&Stop::budget(gens)).unwrap();
         values.push((
             r.value,
             r.x,
@@ -667,7 +668,7 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
     assert!(!de.describe().contains("wide"), "{}", de.describe());
-    de.run(&Stop::generations(5)).unwrap();
+    de.run(&Stop::budget(5)).unwrap();
     // an island beyond the device's group limit: auto takes the wide generation (not the
     // per-phase launches), the same run in double
     let max_wg = Backend::DEVICE
@@ -688,7 +689,7 @@ fn the_wide_generation_is_taken_where_asked_and_refused_nowhere() {
             "{}",
             de.describe()
         );
-        let r = de.run(&Stop::generations(3)).unwrap();
+        let r = de.run(&Stop::budget(3)).unwrap();
         runs.push((r.value, r.x, de.fitness().unwrap()));
     }
     assert_eq!(runs[0], runs[1]);
@@ -716,7 +717,7 @@ fn islands_too_large_for_a_group_take_the_per_phase_path() {
     p.options.wide = Some(false);
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
     assert!(!de.describe().contains("fused"), "{}", de.describe());
-    let r = de.run(&Stop::generations(3)).unwrap();
+    let r = de.run(&Stop::budget(3)).unwrap();
     assert_eq!(r.generations, 3);
     // a host callback fills Fy on the host: never fused
     let p = params(4, 16, 3, -5.0, 5.0, BoundsCorrection::Saturation, true);
@@ -976,7 +977,7 @@ fn f1_and_f6_reach_their_minimum() {
         );
         let r = de
             .run(&Stop {
-                max_generations: Some(gens),
+                budget: Some(gens),
                 target: Some(1e-8),
                 ..Stop::default()
             })
@@ -1014,7 +1015,7 @@ fn transformed_cec_functions_improve_steadily() {
         );
         let r = de
             .run(&Stop {
-                max_generations: Some(200),
+                budget: Some(200),
                 record_every: 50,
                 ..Stop::default()
             })
@@ -1139,11 +1140,11 @@ fn func_data_evaluates_the_population_again() {
 fn stop_conditions() {
     let p = params(4, 10, 4, -5.0, 5.0, BoundsCorrection::Saturation, false);
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
-    let r = de.run(&Stop::generations(7)).unwrap();
+    let r = de.run(&Stop::budget(7)).unwrap();
     assert_eq!((r.generations, r.evaluations), (7, 40 + 7 * 40));
     let r = de
         .run(&Stop {
-            max_evaluations: Some(100),
+            evaluations: Some(100),
             ..Stop::default()
         })
         .unwrap();
@@ -1323,7 +1324,7 @@ fn with_a_target_the_fused_run_stops_at_the_same_generation() {
     // the target is asked after every generation on every path: same stop, same values
     let p = params(6, 30, 8, -5.12, 5.12, BoundsCorrection::Cotn, true);
     let stop = Stop {
-        max_generations: Some(2000),
+        budget: Some(2000),
         target: Some(1e-6),
         ..Stop::default()
     };
@@ -1523,16 +1524,16 @@ fn double_storage_with_single_fitness_equals_on_device_and_cpu() {
                 "{mutation} gen {g}: device and CPU"
             );
             for de in [&mut fused, &mut phases, &mut cpu] {
-                de.run(&Stop::generations(6)).unwrap();
+                de.run(&Stop::budget(6)).unwrap();
             }
         }
-        let r = fused.run(&Stop::generations(1)).unwrap();
+        let r = fused.run(&Stop::budget(1)).unwrap();
         assert_eq!(
             (r.precision, r.fitness_precision),
             (Precision::Double, Precision::Single)
         );
         for de in [&mut phases, &mut cpu] {
-            de.run(&Stop::generations(1)).unwrap();
+            de.run(&Stop::budget(1)).unwrap();
         }
         let best = fused.best(2).unwrap();
         assert_eq!(best, phases.best(2).unwrap());
@@ -1549,7 +1550,7 @@ fn double_storage_with_single_fitness_equals_on_device_and_cpu() {
     // in double fitness the same run keeps values that are not floats
     let p = precisions(6, 12, 5, BoundsCorrection::Cotn, true, Precision::Auto);
     let mut de = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
-    de.run(&Stop::generations(3)).unwrap();
+    de.run(&Stop::budget(3)).unwrap();
     assert!(de
         .fitness()
         .unwrap()
@@ -1610,8 +1611,8 @@ fn float_storage_with_double_fitness_on_device_and_cpu() {
         Migration::NONE,
     );
     let mut fd = solver(&p, Backend::DEVICE, "F1", Mutation::Rand1, Migration::NONE);
-    ff.run(&Stop::generations(20)).unwrap();
-    let r = fd.run(&Stop::generations(20)).unwrap();
+    ff.run(&Stop::budget(20)).unwrap();
+    let r = fd.run(&Stop::budget(20)).unwrap();
     assert_eq!(
         (r.precision, r.fitness_precision),
         (Precision::Single, Precision::Double)
@@ -1636,7 +1637,7 @@ fn float_storage_with_double_fitness_on_device_and_cpu() {
             )
             .unwrap();
             de.init(&cb, Mutation::Rand1, Migration::NONE).unwrap();
-            de.run(&Stop::generations(2)).unwrap();
+            de.run(&Stop::budget(2)).unwrap();
             let f = de.fitness().unwrap();
             assert_eq!(
                 f.iter().all(|&v| is_f32(v)),
