@@ -15,11 +15,12 @@ use indicatif::ProgressBar;
 use metaopt::device::get_device_number;
 use metaopt::hc12::qap::solve::{solve as hc12_solve, QapSolveOptions, RestartMode, Start};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::hc12::restarts::{RunReport, Stop};
+use metaopt::hc12::restarts::RunReport;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use metaopt::problem::qap::{gap_percent, Cost, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
+use metaopt::run::Stop;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -521,10 +522,11 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     };
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: runs,
+            budget: (runs != 0).then_some(u64::from(runs)),
             time_limit,
             target,
             token: Some(crate::stop_token()),
+            ..Stop::default()
         },
         seed: a.seed.seed,
         start: start.clone(),

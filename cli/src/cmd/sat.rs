@@ -4,10 +4,10 @@ use crate::args::{BackendArgs, DeviceArg, JsonArg, SeedArg};
 use crate::convergence::ConvergenceArgs;
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::sat::{parse_assignments, Assignment, Cnf};
+use metaopt::run::Stop;
 use metaopt::sat::eval::DeviceSat;
 use metaopt::sat_sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
 use serde::Serialize;
@@ -306,10 +306,11 @@ fn options(a: &SolveArgs) -> CliResult<SatOptions> {
         (None, None) => Some(DEFAULT_TIME_LIMIT),
     };
     let stop = Stop {
-        max_runs: a.max_runs.unwrap_or(0),
+        budget: a.max_runs.filter(|&n| n != 0).map(u64::from),
         time_limit,
         target: a.target,
         token: Some(crate::stop_token()),
+        ..Stop::default()
     };
     let d = SatOptions::default();
     let mut o = SatOptions {

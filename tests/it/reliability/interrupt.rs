@@ -17,12 +17,12 @@ use metaopt::device::Backend;
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::objective::Objective;
 use metaopt::problem::qap::QapProblem;
 use metaopt::problem::sat::Cnf;
 use metaopt::qap_ts::{QapTs, QapTsOptions};
+use metaopt::run::Stop;
 use metaopt::{interrupt, Precision, StopReason, StopToken};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -135,7 +135,7 @@ fn hc12_general_stops() {
         let token = StopToken::new();
         let opts = RunOptions {
             stop: Stop {
-                max_runs: u32::MAX,
+                budget: Some(u64::from(u32::MAX)),
                 token: Some(token.clone()),
                 ..Stop::default()
             },
@@ -173,7 +173,7 @@ fn qap_hc12_solve_stops() {
         let p = bur26a();
         let opts = QapSolveOptions {
             stop: Stop {
-                max_runs: u32::MAX,
+                budget: Some(u64::from(u32::MAX)),
                 token: Some(token.clone()),
                 ..Stop::default()
             },
@@ -231,7 +231,7 @@ fn sat_solve_stops() {
         let cnf = unsat_cnf();
         let opts = SatOptions {
             stop: Stop {
-                max_runs: u32::MAX,
+                budget: Some(u64::from(u32::MAX)),
                 token: Some(token.clone()),
                 ..Stop::default()
             },
@@ -268,7 +268,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     let p = bur26a();
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: 3,
+            budget: Some(3),
             ..Stop::default()
         },
         ..QapSolveOptions::default()

@@ -8,10 +8,10 @@ use metaopt::device::Backend;
 use metaopt::ffi::*;
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::hc12::restarts::Stop;
 use metaopt::objective::{HostCallback, Objective};
 use metaopt::problem::qap::{QapInstance, QapMatrices, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions};
+use metaopt::run::Stop;
 use metaopt::{time_limit_from_secs, Error};
 use std::ffi::{c_void, CString};
 use std::ptr;
@@ -132,12 +132,10 @@ fn f4_hc12_run_with_no_stop_that_ends_is_refused() {
     unsafe { metaopt_hc12_free(h) };
     // the Rust rule: runs = 0 with only a target needs a time limit or a stop token
     let stop = Stop {
-        max_runs: 0,
         target: Some(-1e300),
         ..Stop::default()
     };
-    assert!(stop
-        .check("runs", "a target")
+    assert!(metaopt::hc12::restarts::check(&stop, "runs")
         .unwrap_err()
         .to_string()
         .contains("time limit or a stop token"));
@@ -281,7 +279,7 @@ fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
     let e = s
         .run(&RunOptions {
             stop: Stop {
-                max_runs: 2,
+                budget: Some(2),
                 ..Stop::default()
             },
             ..Default::default()
@@ -305,10 +303,10 @@ fn f4_hc12_qap_mask_order_3_on_tai256c_stops_at_its_limit() {
     let limit = Duration::from_secs(1);
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: 0,
             time_limit: Some(limit),
             target: None,
             token: None,
+            ..Stop::default()
         },
         ..Default::default()
     };
@@ -690,10 +688,10 @@ fn f4_sat_stops_at_its_limit() {
     let opts = SatOptions {
         tabu: None,
         stop: Stop {
-            max_runs: 0,
             time_limit: Some(limit),
             target: None,
             token: None,
+            ..Stop::default()
         },
         ..Default::default()
     };
@@ -733,10 +731,10 @@ fn f4_sat_set_up_of_a_big_formula_counts_in_the_limit() {
     };
     let r = SatSolver::new_within(cnf, 1, 0, Backend::DEVICE, Some(&cut)).and_then(|mut s| {
         let stop = Stop {
-            max_runs: 0,
             time_limit: Some(limit),
             target: None,
             token: None,
+            ..Stop::default()
         };
         s.solve(&SatOptions {
             tabu: None,
