@@ -74,6 +74,10 @@ pub struct Hc12Args {
     profile: bool,
     #[command(flatten)]
     tabu: TabuArgs,
+    /// Checkpoints of the search between runs (runs, counters, best, every run's figures), and
+    /// resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -145,6 +149,8 @@ pub fn run(a: &Hc12Args) -> CliResult {
             ("startSeed", "--start"),
             ("nRuns", "--max-runs"),
             ("target", "--target"),
+            ("state", "--resume"),
+            ("checkpoint", "--checkpoint"),
         ];
         out::renamed(e, &table)
     };
@@ -187,6 +193,11 @@ pub fn run(a: &Hc12Args) -> CliResult {
         seed: a.seed.seed,
         ..Default::default()
     };
+    let mut opts = opts;
+    opts.stop.checkpoint = a.checkpoint.plan(None)?;
+    if let Some(bytes) = a.checkpoint.resume(None)? {
+        s.load_state(&bytes, &opts).map_err(flag)?;
+    }
     let bar = a
         .json
         .progress()

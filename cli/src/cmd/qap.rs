@@ -296,7 +296,8 @@ pub struct SolveArgs {
     instance: PathBuf,
     #[command(flatten)]
     convergence: crate::convergence::ConvergenceArgs,
-    /// ts: checkpoints of the chains, tabu matrices, elite pool and draws, and resuming from one
+    /// ts: checkpoints of the chains, tabu matrices, elite pool and draws; hc12: of the search
+    /// between runs (runs, counters, best, random restarts); and resuming from one
     #[command(flatten)]
     checkpoint: crate::checkpoint::CheckpointArgs,
     /// The solver
@@ -394,8 +395,6 @@ impl SolveArgs {
             ),
             ("--devices", self.devices.is_some()),
             ("--mpi", self.mpi.mpi),
-            ("--checkpoint", self.checkpoint.checkpoint.is_some()),
-            ("--resume", self.checkpoint.resume.is_some()),
         ];
         let mut v: Vec<&'static str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
         v.extend(self.ts.given());
@@ -434,6 +433,9 @@ fn solver_error(e: metaopt::Error) -> Failure {
         ("maskOrder", "--mask-order"),
         ("start permutation", "--start-permutation"),
         ("target", "--target"),
+        ("runs", "--max-runs"),
+        ("state", "--resume"),
+        ("checkpoint", "--checkpoint"),
     ];
     out::renamed_or_cpu(e, &table)
 }
@@ -570,6 +572,10 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     // the limit counts from the command's start: reading and building the solver are in it
     let mut opts = opts;
     opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
+    opts.stop.checkpoint = a.checkpoint.plan(None)?;
+    if let Some(bytes) = a.checkpoint.resume(None)? {
+        solver.load_state(&bytes, &opts).map_err(solver_error)?;
+    }
     let result = hc12_solve(&mut solver, &opts, Some(&inst), on_progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();

@@ -38,7 +38,7 @@ fn reaches_the_minima_of_f1_f2_and_f6_in_ten_dimensions() {
         let r = s
             .run(&RunOptions {
                 stop: Stop {
-                    budget: Some(u64::from(runs)),
+                    budget: Some(runs),
                     ..Stop::default()
                 },
                 seed: 5,
