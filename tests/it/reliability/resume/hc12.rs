@@ -66,7 +66,11 @@ fn a_resumed_general_search_ends_as_the_uninterrupted_one() {
         let mut second = general();
         second.load_state(&state, &general_opts(total)).unwrap();
         let rest = second.run(&general_opts(total)).unwrap();
-        assert_eq!(general_outcome(&rest), general_outcome(&w), "split at {split}");
+        assert_eq!(
+            general_outcome(&rest),
+            general_outcome(&w),
+            "split at {split}"
+        );
         assert!(rest.seconds >= part.seconds);
     }
     // a state of another seed, coding or objective is refused, naming what differs
@@ -81,14 +85,20 @@ fn a_resumed_general_search_ends_as_the_uninterrupted_one() {
         .load_state(&state, &other_seed)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("state") && e.contains("option seed was 11; this run has 12"), "{e}");
+    assert!(
+        e.contains("state") && e.contains("option seed was 11; this run has 12"),
+        "{e}"
+    );
     let mut f1 = Hc12::new(
         Hc12Params::real(4, 10, -5.12, 5.12),
         Objective::catalogue("F1").unwrap(),
         Backend::DEVICE,
     )
     .unwrap();
-    let e = f1.load_state(&state, &general_opts(5)).unwrap_err().to_string();
+    let e = f1
+        .load_state(&state, &general_opts(5))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("another problem"), "{e}");
     let mut tabu = general();
     tabu.init_tabu_list(TabuConfig::new(8).unwrap()).unwrap();
@@ -112,7 +122,11 @@ fn a_resumed_general_search_ends_as_the_uninterrupted_one() {
         .to_string();
     assert!(e.contains("checksum"), "{e}");
     // nothing to save before a run
-    assert!(general().save_state().unwrap_err().to_string().contains("state"));
+    assert!(general()
+        .save_state()
+        .unwrap_err()
+        .to_string()
+        .contains("state"));
 }
 
 fn qap(backend: Backend) -> QapHc12 {
@@ -151,7 +165,13 @@ fn a_resumed_qap_search_ends_as_the_uninterrupted_one() {
         (Backend::Cpu, RestartMode::Random),
     ] {
         let total = 30;
-        let w = solve(&mut qap(backend), &qap_opts(total, restart), Some(&inst), |_| {}).unwrap();
+        let w = solve(
+            &mut qap(backend),
+            &qap_opts(total, restart),
+            Some(&inst),
+            |_| {},
+        )
+        .unwrap();
         assert_eq!(w.runs, 30);
         for split in [1, 13, 29] {
             let mut first = qap(backend);
@@ -162,9 +182,12 @@ fn a_resumed_qap_search_ends_as_the_uninterrupted_one() {
             second
                 .load_state(&state, &qap_opts(total, restart))
                 .unwrap();
-            let rest =
-                solve(&mut second, &qap_opts(total, restart), Some(&inst), |_| {}).unwrap();
-            assert_eq!(qap_outcome(&rest), qap_outcome(&w), "{backend:?} split at {split}");
+            let rest = solve(&mut second, &qap_opts(total, restart), Some(&inst), |_| {}).unwrap();
+            assert_eq!(
+                qap_outcome(&rest),
+                qap_outcome(&w),
+                "{backend:?} split at {split}"
+            );
             // the solver that ran the first part continues it too
             first.load_state(&state, &qap_opts(total, restart)).unwrap();
             let more = solve(&mut first, &qap_opts(total, restart), Some(&inst), |_| {}).unwrap();
@@ -173,7 +196,13 @@ fn a_resumed_qap_search_ends_as_the_uninterrupted_one() {
     }
     // another restart mode or instance is refused
     let mut s = qap(Backend::Cpu);
-    solve(&mut s, &qap_opts(2, RestartMode::Rebase), Some(&inst), |_| {}).unwrap();
+    solve(
+        &mut s,
+        &qap_opts(2, RestartMode::Rebase),
+        Some(&inst),
+        |_| {},
+    )
+    .unwrap();
     let state = s.save_state().unwrap();
     let e = qap(Backend::Cpu)
         .load_state(&state, &qap_opts(5, RestartMode::Random))
