@@ -419,7 +419,7 @@ pub fn checkpoint(data: &[u8]) {
         }
         let mut ts = metaopt::qap_ts::QapTs::new(p.clone(), metaopt::device::Backend::Cpu)
             .expect("a CPU solver");
-        match ts.load_state(bytes) {
+        match ts.load_state(bytes.clone()) {
             Err(e) => check_error(&e, None),
             Ok(()) => match ts.solve(&checkpoint_options(24)) {
                 Err(e) => check_error(&e, None),

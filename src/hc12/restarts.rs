@@ -239,6 +239,9 @@ pub(crate) mod state_value {
     }
 }
 
+/// A value as a checkpoint stores it ([`StateValue`]).
+type Stored = (u8, u64);
+
 /// A [`Course`] as a checkpoint holds it (`B` is the best by reference when written).
 #[derive(Serialize, Deserialize)]
 struct CourseState<B> {
@@ -251,7 +254,7 @@ struct CourseState<B> {
     per_run: Vec<((u8, u64), u32)>,
     seconds: f64,
     /// The last run: its best, value, iterations, rows evaluated and end.
-    last: Option<(B, (u8, u64), u32, u64, ClimbEnd)>,
+    last: Option<(B, Stored, u32, u64, ClimbEnd)>,
     rng: Philox,
 }
 
