@@ -9,10 +9,14 @@ fn split_equals_whole(args: &[&str], split: &str, total: &str, fields: &[&str]) 
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("hc12.state");
     let state = state.to_str().unwrap();
-    let whole = json(&ok(&[args, &["--max-runs", total, "--json"]].concat()));
-    ok(&[args, &["--max-runs", split, "--checkpoint", state]].concat());
+    let seed = ["--seed", "4"];
+    let whole = json(&ok(
+        &[args, &seed, &["--max-runs", total, "--json"]].concat()
+    ));
+    ok(&[args, &seed, &["--max-runs", split, "--checkpoint", state]].concat());
     let rest = json(&ok(&[
         args,
+        &seed,
         &["--max-runs", total, "--resume", state, "--json"],
     ]
     .concat()));
@@ -27,7 +31,7 @@ fn split_equals_whole(args: &[&str], split: &str, total: &str, fields: &[&str]) 
             &["--max-runs", total, "--seed", "99", "--resume", state],
         ]
         .concat(),
-        "--resume: cannot resume from this checkpoint: option seed was",
+        "--resume: cannot resume from this checkpoint: option seed was 4; this run has 99",
     );
 }
 
@@ -41,25 +45,13 @@ fn hc12_searches_resume_to_the_uninterrupted_result() {
             "--method",
             "hc12",
             "--cpu",
-            "--seed",
-            "4",
         ],
         "3",
         "9",
         &["cost", "permutation", "runs", "iterations", "evaluations"],
     );
     split_equals_whole(
-        &[
-            "hc12",
-            "--function",
-            "F6",
-            "--dims",
-            "3",
-            "--bits",
-            "10",
-            "--seed",
-            "4",
-        ],
+        &["hc12", "--function", "F6", "--dims", "3", "--bits", "10"],
         "2",
         "5",
         &["value", "string", "runs", "evaluations"],
@@ -73,8 +65,6 @@ fn hc12_searches_resume_to_the_uninterrupted_result() {
             "hc12",
             "--tabu",
             "0",
-            "--seed",
-            "4",
         ],
         "2",
         "6",
