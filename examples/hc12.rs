@@ -9,8 +9,8 @@
 
 use metaopt::device::Backend;
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
-use metaopt::hc12::restarts::Stop;
 use metaopt::objective::Objective;
+use metaopt::run::Stop;
 
 fn main() -> metaopt::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,10 +30,7 @@ fn main() -> metaopt::Result<()> {
     // Each run climbs from a random string to a local minimum of the 12-neighbourhood; the
     // result is the best over the runs. Gray coding (the default) and minimisation.
     let options = RunOptions {
-        stop: Stop {
-            max_runs: runs,
-            ..Stop::default()
-        },
+        stop: Stop::budget(u64::from(runs)),
         seed: 5,
         ..RunOptions::default()
     };

@@ -9,9 +9,9 @@
 //! the SAT competition's format (`s SATISFIABLE`, `v` lines of literals ending in 0).
 
 use metaopt::device::Backend;
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::problem::sat::Cnf;
+use metaopt::run::Stop;
 use std::path::PathBuf;
 
 fn main() -> metaopt::Result<()> {
@@ -45,10 +45,8 @@ fn main() -> metaopt::Result<()> {
     let options = SatOptions {
         seed: 7,
         stop: Stop {
-            max_runs: 0,
             time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?,
-            target: None,
-            token: None,
+            ..Stop::default()
         },
         ..SatOptions::default()
     };

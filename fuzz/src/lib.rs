@@ -369,11 +369,35 @@ fn checkpoint_options(max_iterations: u64) -> metaopt::qap_ts::QapTsOptions {
     }
 }
 
+/// The QAP HC12 of the `checkpoint` target's states: 4 swaps on the CPU, seed 3.
+fn checkpoint_hc12(
+    p: &std::sync::Arc<metaopt::problem::qap::QapProblem>,
+) -> metaopt::hc12::qap::QapHc12 {
+    metaopt::hc12::qap::QapHc12::new(
+        p.clone(),
+        4,
+        2,
+        0,
+        0,
+        metaopt::device::Backend::Cpu,
+        metaopt::hc12::qap::CostForm::Delta,
+    )
+    .expect("a CPU solver")
+}
+
+fn checkpoint_hc12_options(runs: u64) -> metaopt::hc12::qap::solve::QapSolveOptions {
+    metaopt::hc12::qap::solve::QapSolveOptions {
+        stop: metaopt::run::Stop::budget(runs),
+        seed: 3,
+        ..Default::default()
+    }
+}
+
 /// Checkpoints (`run::checkpoint`): the file as given (its frame and checksum checked first),
 /// then its body under a valid frame, so that the fuzzer reaches the header and state readers
 /// past the checksum. A state that reads is resumed for a few iterations of the QAP tabu search
-/// on the CPU: whatever the bytes, an error or a result whose cost is its permutation's cost,
-/// never a panic.
+/// and a few runs of the QAP HC12 on the CPU: whatever the bytes, an error or a result whose
+/// cost is its permutation's cost, never a panic.
 pub fn checkpoint(data: &[u8]) {
     use metaopt::run::checkpoint::{frame, header, MAGIC};
     use std::sync::{Arc, OnceLock};
@@ -395,7 +419,7 @@ pub fn checkpoint(data: &[u8]) {
         }
         let mut ts = metaopt::qap_ts::QapTs::new(p.clone(), metaopt::device::Backend::Cpu)
             .expect("a CPU solver");
-        match ts.load_state(bytes) {
+        match ts.load_state(bytes.clone()) {
             Err(e) => check_error(&e, None),
             Ok(()) => match ts.solve(&checkpoint_options(24)) {
                 Err(e) => check_error(&e, None),
@@ -406,7 +430,35 @@ pub fn checkpoint(data: &[u8]) {
                 ),
             },
         }
+        let mut hc = checkpoint_hc12(p);
+        let o = checkpoint_hc12_options(6);
+        match hc.load_state(&bytes, &o) {
+            Err(e) => check_error(&e, None),
+            Ok(()) => match metaopt::hc12::qap::solve::solve(&mut hc, &o, None, |_| {}) {
+                Err(e) => check_error(&e, None),
+                Ok(r) => assert!(
+                    r.runs as usize <= 6 && r.permutation.len() == p.n,
+                    "a resumed HC12 solve keeps its budget and its permutation's size"
+                ),
+            },
+        }
     }
+}
+
+/// Writes the `checkpoint` target's seeds of the QAP HC12: states of the fixture after 1 and 3
+/// runs.
+pub fn checkpoint_hc12_seeds() -> Vec<Vec<u8>> {
+    let inst = QapInstance::parse_dat(CHECKPOINT_QAP, Path::new("had12.dat")).expect("reads");
+    let p = std::sync::Arc::new(metaopt::problem::qap::QapProblem::from_instance(&inst));
+    [1, 3]
+        .iter()
+        .map(|&runs| {
+            let mut s = checkpoint_hc12(&p);
+            metaopt::hc12::qap::solve::solve(&mut s, &checkpoint_hc12_options(runs), None, |_| {})
+                .expect("solves");
+            s.save_state().expect("saves")
+        })
+        .collect()
 }
 
 /// Writes the `checkpoint` target's seeds: states of the fixture after 0 to 16 iterations.

@@ -13,11 +13,11 @@ use crate::error::{Error, Result};
 use crate::hc12::general::{
     Coding, Domain, Hc12, Hc12Params, Profile, RunOptions, Sense, StartPoint,
 };
-use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
 use crate::interrupt::StopReason;
 use crate::objective::{HostCallback, Objective};
 use crate::precision::Precision;
+use crate::run::Stop;
 use std::ffi::{c_char, c_void};
 use std::fmt::Write as _;
 use std::ptr;
@@ -626,7 +626,7 @@ pub extern "C" fn metaopt_hc12_default_run_options() -> MetaoptHc12RunOptions {
         MetaoptHc12RunOptions {
             coding: MetaoptCoding::MetaoptCodingGray as i32,
             sense: MetaoptSense::MetaoptSenseMin as i32,
-            runs: d.stop.max_runs,
+            runs: d.stop.budget.map_or(0, |n| n as u32),
             start: MetaoptHc12Start::MetaoptHc12StartRandom as i32,
             start_vector: ptr::null(),
             seed: d.seed,
@@ -696,7 +696,7 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
         coding,
         sense,
         stop: Stop {
-            max_runs: o.runs,
+            budget: (o.runs != 0).then_some(u64::from(o.runs)),
             token,
             time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
             ..Stop::default()

@@ -11,12 +11,12 @@ use super::{
 use crate::error::{Error, Result};
 use crate::hc12::qap::solve::{solve, QapSolveOptions, RestartMode, Start};
 use crate::hc12::qap::{Backend, CostForm, QapHc12};
-use crate::hc12::restarts::Stop;
 use crate::hc12::tabu::TabuConfig;
 use crate::interrupt::StopReason;
 use crate::problem::qap::gap_percent;
 use crate::problem::qap::{find_bks, QapInstance, MAX_N};
 use crate::problem::qap::{split_df, Cost, ElemType, QapMatrices, QapProblem};
+use crate::run::Stop;
 use std::ffi::{c_char, c_void};
 use std::path::Path;
 use std::ptr;
@@ -1058,7 +1058,7 @@ pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions 
     ffi_boundary!({
         let d = QapSolveOptions::default();
         MetaoptQapSolveOptions {
-            runs: d.stop.max_runs,
+            runs: d.stop.budget.map_or(0, |n| n as u32),
             time_limit_s: 0.0,
             seed: d.seed,
             start: MetaoptQapStart::MetaoptQapStartRandom as i32,
@@ -1102,10 +1102,11 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
     Ok(QapSolveOptions {
         // SAFETY: the caller's contract: NULL or a stop token.
         stop: Stop {
-            max_runs: o.runs,
+            budget: (o.runs != 0).then_some(u64::from(o.runs)),
             time_limit,
             target: (o.has_target != 0).then_some(o.target),
             token: unsafe { token_arg(o.stop_token, "stop_token")? },
+            ..Stop::default()
         },
         seed: o.seed,
         start,

@@ -14,11 +14,11 @@ use super::{
 };
 use crate::device::Backend;
 use crate::error::{Error, Result};
-use crate::hc12::restarts::Stop;
 use crate::hc12::sat::{SatOptions, SatSolver};
 use crate::hc12::tabu::TabuConfig;
 use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, Cnf};
+use crate::run::Stop;
 use crate::sat::eval::DeviceSat;
 use crate::sat_sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
 use std::ffi::c_char;
@@ -523,7 +523,7 @@ fn default_solve_options() -> MetaoptSatSolveOptions {
         tabu_max_no_improve: t.map_or(0, |t| t.max_no_improve),
         tenure: d.tenure,
         seed: d.seed,
-        runs: d.stop.max_runs,
+        runs: d.stop.budget.map_or(0, |n| n as u32),
         time_limit_s: d.stop.time_limit.map_or(0.0, |l| l.as_secs_f64()),
         stop_token: ptr::null(),
         device: -1,
@@ -581,11 +581,12 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
         tenure: o.tenure,
         seed: o.seed,
         stop: Stop {
-            max_runs: o.runs,
+            budget: (o.runs != 0).then_some(u64::from(o.runs)),
             time_limit,
             target: None,
             // SAFETY: the caller's contract.
             token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
+            ..Stop::default()
         },
         since: None,
     })

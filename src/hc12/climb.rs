@@ -13,11 +13,11 @@ use super::tabu::TabuConfig;
 use super::{Landscape, TabuQuery};
 use crate::error::Result;
 use crate::interrupt::Watch;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// Why a climb ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClimbEnd {
     /// The best row was the current string itself.
@@ -44,7 +44,7 @@ impl ClimbEnd {
 }
 
 /// What one climb returns: the landscape's best of the run and the run's figures.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Climb<B, V> {
     pub best: B,
     pub value: V,
@@ -153,7 +153,8 @@ fn climb_inner<L: Landscape + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hc12::restarts::{restarts, Stop};
+    use crate::hc12::restarts::{check, restarts, Course, Search};
+    use crate::run::{Stop, StopReason};
     use std::collections::VecDeque;
 
     /// A walk on a line: the string is a position, row 1 steps left, row 2 right; listed
@@ -277,62 +278,129 @@ mod tests {
         assert_eq!((c.best, c.end), (2, ClimbEnd::LocalOptimum));
     }
 
+    fn from_starts(stop: &Stop, course: &mut Course<usize, i64>) -> Search<usize, i64> {
+        let starts = [0, 7, 4, 1, 5];
+        restarts(
+            &mut line(),
+            stop,
+            100,
+            None,
+            course,
+            None,
+            |_, run, _, _| Ok(starts[run as usize % 5]),
+            |_| {},
+        )
+        .unwrap()
+    }
+
     #[test]
     fn restarts_keep_the_first_best_run_and_stop_at_the_target() {
-        let stop = Stop {
-            max_runs: 3,
-            ..Stop::default()
-        };
+        let fresh = || Course::new(crate::rng::Philox::new(1, 0));
         // runs from 0, 7 and 4 on the line
-        let from_starts = |stop: &Stop| {
-            let starts = [0, 7, 4];
-            restarts(
-                &mut line(),
-                stop,
-                100,
-                None,
-                |_, run, _| Ok(starts[run as usize]),
-                |_| {},
-            )
-            .unwrap()
-        };
-        let s = from_starts(&stop);
+        let s = from_starts(&Stop::budget(3), &mut fresh());
         assert_eq!((s.runs, s.best, s.value), (3, 6, 0));
         assert_eq!(s.per_run, vec![(3, 3), (0, 2), (0, 3)]);
         assert_eq!(s.best_run_iterations, 2);
+        assert_eq!(s.stop, StopReason::Budget);
         let stop = Stop {
-            max_runs: 0,
             target: Some(0.0),
             ..Stop::default()
         };
-        let s = from_starts(&stop);
+        let s = from_starts(&stop, &mut fresh());
         assert_eq!((s.runs, s.target_reached), (2, true));
+        assert_eq!(s.stop, StopReason::Target);
         // a target alone may never be reached: it needs a time limit or a stop token besides
-        assert!(stop.check("runs", "a target").is_err());
-        assert!(Stop {
-            token: Some(crate::StopToken::new()),
-            ..stop.clone()
-        }
-        .check("runs", "a target")
+        let e = check(&stop, "runs").unwrap_err().to_string();
+        assert!(
+            e.contains("runs") && e.contains("time limit or a stop token"),
+            "{e}"
+        );
+        let token = Some(crate::StopToken::new());
+        assert!(check(
+            &Stop {
+                token: token.clone(),
+                ..stop.clone()
+            },
+            "runs"
+        )
         .is_ok());
-        assert!(Stop {
-            max_runs: u32::MAX >> 1,
-            ..stop.clone()
-        }
-        .check("runs", "a target")
-        .is_err());
-        assert!(Stop {
-            max_runs: u32::MAX >> 1,
-            token: Some(crate::StopToken::new()),
-            ..stop.clone()
-        }
-        .check("runs", "a target")
+        let e = check(
+            &Stop {
+                budget: Some(u32::MAX as u64 >> 1),
+                ..stop.clone()
+            },
+            "max_runs",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("max_runs") && e.contains("at most 16777216"),
+            "{e}"
+        );
+        assert!(check(
+            &Stop {
+                budget: Some(u32::MAX as u64 >> 1),
+                token,
+                ..stop.clone()
+            },
+            "runs"
+        )
         .is_ok());
-        assert!(Stop {
-            target: None,
-            ..stop.clone()
-        }
-        .check("runs", "a time limit")
-        .is_err());
+        let e = check(&Stop::default(), "nRuns").unwrap_err().to_string();
+        assert!(e.contains("nRuns") && e.contains("0 (unlimited)"), "{e}");
+        assert!(check(&Stop::budget(0), "runs").is_err());
+        let nan = Stop {
+            target: Some(f64::NAN),
+            ..Stop::budget(2)
+        };
+        assert!(check(&nan, "runs")
+            .unwrap_err()
+            .to_string()
+            .contains("target"));
+    }
+
+    #[test]
+    fn a_continued_search_ends_as_the_one_that_never_stopped() {
+        let fresh = || Course::new(crate::rng::Philox::new(1, 0));
+        let whole = from_starts(&Stop::budget(5), &mut fresh());
+        let mut c = fresh();
+        let first = from_starts(&Stop::budget(2), &mut c);
+        assert_eq!((first.runs, c.runs), (2, 2));
+        // through the checkpoint's bytes
+        let h = crate::run::checkpoint::Header::new("line", "a line".into());
+        let bytes = crate::hc12::restarts::encode_course(&h, &c).unwrap();
+        let mut back: Course<usize, i64> =
+            crate::hc12::restarts::decode_course(&bytes, &h, |_| true).unwrap();
+        let rest = from_starts(&Stop::budget(5), &mut back);
+        assert_eq!(
+            (
+                rest.runs,
+                rest.best,
+                rest.value,
+                rest.iterations,
+                rest.evaluations
+            ),
+            (
+                whole.runs,
+                whole.best,
+                whole.value,
+                whole.iterations,
+                whole.evaluations
+            )
+        );
+        assert_eq!(rest.per_run, whole.per_run);
+        assert_eq!(rest.best_run_iterations, whole.best_run_iterations);
+        // a course its stop already ends makes no run
+        let again = from_starts(&Stop::budget(5), &mut back);
+        assert_eq!((again.runs, again.stop), (5, StopReason::Budget));
+        // a value of another type is refused
+        let e = crate::hc12::restarts::decode_course::<usize, f64>(&bytes, &h, |_| true)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("state") && e.contains("value type"), "{e}");
+        let e = crate::hc12::restarts::decode_course::<usize, i64>(&bytes, &h, |&b| b < 3)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("best"), "{e}");
     }
 }

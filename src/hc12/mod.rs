@@ -3,7 +3,7 @@
 //!
 //! One engine: this module holds the neighbourhood (closed-form mask rows, as `cl/hc12.cl`),
 //! Gray coding and the [`Landscape`] trait; `climb.rs` is the only climb loop, `restarts.rs` the
-//! only restart driver and its stop conditions, `rows.rs` the only device row-search launcher,
+//! only restart driver (its stop is a `run::Stop`), `rows.rs` the only device row-search launcher,
 //! `tabu.rs` the tabu list. `general/`, `qap/` and `sat/` are the landscapes.
 //!
 //! # Modules
@@ -11,7 +11,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`climb`] | the only climb loop, for every landscape |
-//! | [`restarts`] | the only restart driver and the stop conditions ([`restarts::Stop`]) |
+//! | [`restarts`] | the only restart driver, its stop checks and its checkpoints ([`restarts::Course`]) |
 //! | [`rows`] | the only device row search (`hc12_select` of `cl/hc12.cl`) |
 //! | [`tabu`] | the tabu list, on the device and the CPU |
 //! | [`general`] | the landscape of functions of binary, integer or real parameters |

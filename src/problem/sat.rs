@@ -504,7 +504,7 @@ impl Occurrences {
 
 /// A truth assignment, bit-packed (variable `v` is bit `(v - 1) % 32` of word `(v - 1) / 32`; the
 /// bits past `num_vars` are 0).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Assignment {
     num_vars: usize,
     words: Vec<u32>,

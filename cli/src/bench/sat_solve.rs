@@ -8,9 +8,9 @@ use crate::cmd::sat::Method;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::Args;
 use metaopt::device::Backend;
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::problem::sat::Cnf;
+use metaopt::run::Stop;
 use metaopt::sat_sls::{SatSls, SlsOptions};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -131,9 +131,8 @@ fn run_one(
                 seed,
                 stop: Stop {
                     token: Some(crate::stop_token()),
-                    max_runs: 0,
                     time_limit: limit,
-                    target: None,
+                    ..Stop::default()
                 },
                 ..Default::default()
             };

@@ -74,6 +74,10 @@ pub struct Hc12Args {
     profile: bool,
     #[command(flatten)]
     tabu: TabuArgs,
+    /// Checkpoints of the search between runs (runs, counters, best, every run's figures), and
+    /// resuming from one
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -105,9 +109,9 @@ pub fn run(a: &Hc12Args) -> CliResult {
     let time_limit = a.stop.time_limit();
     // one run by default; no cap when a time limit or a target ends the search
     let runs = match (a.max_runs.max_runs, time_limit, a.stop.target) {
-        (Some(n), ..) => n,
-        (None, None, None) => 1,
-        (None, ..) => u32::MAX,
+        (Some(n), ..) => Some(u64::from(n)),
+        (None, None, None) => Some(1),
+        (None, ..) => None,
     };
     let precision = a.precision.resolve(
         metaopt::device::Backend::DEVICE,
@@ -145,6 +149,8 @@ pub fn run(a: &Hc12Args) -> CliResult {
             ("startSeed", "--start"),
             ("nRuns", "--max-runs"),
             ("target", "--target"),
+            ("state", "--resume"),
+            ("checkpoint", "--checkpoint"),
         ];
         out::renamed(e, &table)
     };
@@ -176,20 +182,26 @@ pub fn run(a: &Hc12Args) -> CliResult {
             Coding::Binary
         },
         sense: if a.max { Sense::Max } else { Sense::Min },
-        stop: metaopt::hc12::restarts::Stop {
-            max_runs: runs,
+        stop: metaopt::run::Stop {
+            budget: runs,
             time_limit: crate::time_left(time_limit),
             target: a.stop.target,
             token: Some(crate::stop_token()),
+            ..Default::default()
         },
         start,
         seed: a.seed.seed,
         ..Default::default()
     };
+    let mut opts = opts;
+    opts.stop.checkpoint = a.checkpoint.plan(None)?;
+    if let Some(bytes) = a.checkpoint.resume(None)? {
+        s.load_state(&bytes, &opts).map_err(flag)?;
+    }
     let bar = a
         .json
         .progress()
-        .then(|| out::stop_bar((runs != u32::MAX).then_some(runs as u64), "run", time_limit));
+        .then(|| out::stop_bar(runs, "run", time_limit));
     let single = !precision.is_double();
     let log = a.convergence.log("runs").map(|l| {
         l.sense(if a.max {

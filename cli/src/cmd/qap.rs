@@ -15,11 +15,12 @@ use indicatif::ProgressBar;
 use metaopt::device::get_device_number;
 use metaopt::hc12::qap::solve::{solve as hc12_solve, QapSolveOptions, RestartMode, Start};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::hc12::restarts::{RunReport, Stop};
+use metaopt::hc12::restarts::RunReport;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, parse_permutation, read_sln, read_sln_auto, QapInstance};
 use metaopt::problem::qap::{gap_percent, Cost, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions, QapTsProgress, ShareRound};
+use metaopt::run::Stop;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -295,7 +296,8 @@ pub struct SolveArgs {
     instance: PathBuf,
     #[command(flatten)]
     convergence: crate::convergence::ConvergenceArgs,
-    /// ts: checkpoints of the chains, tabu matrices, elite pool and draws, and resuming from one
+    /// ts: checkpoints of the chains, tabu matrices, elite pool and draws; hc12: of the search
+    /// between runs (runs, counters, best, random restarts); and resuming from one
     #[command(flatten)]
     checkpoint: crate::checkpoint::CheckpointArgs,
     /// The solver
@@ -393,8 +395,6 @@ impl SolveArgs {
             ),
             ("--devices", self.devices.is_some()),
             ("--mpi", self.mpi.mpi),
-            ("--checkpoint", self.checkpoint.checkpoint.is_some()),
-            ("--resume", self.checkpoint.resume.is_some()),
         ];
         let mut v: Vec<&'static str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
         v.extend(self.ts.given());
@@ -433,6 +433,9 @@ fn solver_error(e: metaopt::Error) -> Failure {
         ("maskOrder", "--mask-order"),
         ("start permutation", "--start-permutation"),
         ("target", "--target"),
+        ("runs", "--max-runs"),
+        ("state", "--resume"),
+        ("checkpoint", "--checkpoint"),
     ];
     out::renamed_or_cpu(e, &table)
 }
@@ -521,10 +524,11 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     };
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: runs,
+            budget: (runs != 0).then_some(u64::from(runs)),
             time_limit,
             target,
             token: Some(crate::stop_token()),
+            ..Stop::default()
         },
         seed: a.seed.seed,
         start: start.clone(),
@@ -568,6 +572,10 @@ pub fn solve(a: &SolveArgs) -> CliResult {
     // the limit counts from the command's start: reading and building the solver are in it
     let mut opts = opts;
     opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
+    opts.stop.checkpoint = a.checkpoint.plan(None)?;
+    if let Some(bytes) = a.checkpoint.resume(None)? {
+        solver.load_state(&bytes, &opts).map_err(solver_error)?;
+    }
     let result = hc12_solve(&mut solver, &opts, Some(&inst), on_progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();

@@ -4,10 +4,10 @@ use crate::args::{BackendArgs, DeviceArg, JsonArg, SeedArg};
 use crate::convergence::ConvergenceArgs;
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::sat::{parse_assignments, Assignment, Cnf};
+use metaopt::run::Stop;
 use metaopt::sat::eval::DeviceSat;
 use metaopt::sat_sls::{max_clause_length, BreakFunction, SatSls, SlsMethod, SlsOptions};
 use serde::Serialize;
@@ -204,8 +204,9 @@ pub struct SolveArgs {
     /// starting at random
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
-    /// (probsat, walksat) checkpoints of every walk (assignment, best, flip log, counters) and
-    /// resuming from one
+    /// (probsat, walksat) checkpoints of every walk (assignment, best, flip log, counters);
+    /// (hc12) of the search between runs (runs, counters, best assignment); and resuming from
+    /// one
     #[command(flatten)]
     checkpoint: crate::checkpoint::CheckpointArgs,
     /// (hc12) Stop after N runs (restarts from a new start)
@@ -258,8 +259,6 @@ impl SolveArgs {
             ("--max-flips", self.max_flips.is_some()),
             ("--cpu", self.cpu),
             ("--start", self.start.is_some()),
-            ("--checkpoint", self.checkpoint.checkpoint.is_some()),
-            ("--resume", self.checkpoint.resume.is_some()),
         ];
         let hc12 = [
             ("--max-runs", self.max_runs.is_some()),
@@ -306,10 +305,11 @@ fn options(a: &SolveArgs) -> CliResult<SatOptions> {
         (None, None) => Some(DEFAULT_TIME_LIMIT),
     };
     let stop = Stop {
-        max_runs: a.max_runs.unwrap_or(0),
+        budget: a.max_runs.filter(|&n| n != 0).map(u64::from),
         time_limit,
         target: a.target,
         token: Some(crate::stop_token()),
+        ..Stop::default()
     };
     let d = SatOptions::default();
     let mut o = SatOptions {
@@ -607,6 +607,17 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult<bool> {
     // the limit counts from the command's start: reading the formula and set-up are in it
     let mut opts = opts;
     opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
+    let renames = [
+        ("runs", "--max-runs"),
+        ("target", "--target"),
+        ("state", "--resume"),
+        ("checkpoint", "--checkpoint"),
+    ];
+    opts.stop.checkpoint = a.checkpoint.plan(None)?;
+    if let Some(bytes) = a.checkpoint.resume(None)? {
+        s.load_state(&bytes, &opts)
+            .map_err(|e| out::renamed(e, &renames))?;
+    }
     let bar = a
         .json
         .progress()
@@ -632,8 +643,7 @@ fn solve_hc12(a: &SolveArgs, cnf: Cnf) -> CliResult<bool> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let r =
-        result.map_err(|e| out::renamed(e, &[("runs", "--max-runs"), ("target", "--target")]))?;
+    let r = result.map_err(|e| out::renamed(e, &renames))?;
     a.convergence.write(
         log.as_ref(),
         &format!("{}: HC12, fewest unsatisfied clauses", cnf.name),

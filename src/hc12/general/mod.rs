@@ -31,13 +31,18 @@ pub use self::params::{
     Coding, Domain, Hc12Params, Hc12RunResult, Profile, RunFigures, RunOptions, Sense, StartPoint,
 };
 use crate::error::{Error, Result};
-use crate::hc12::restarts::{restarts, RunReport};
+use crate::hc12::climb::Climb;
+use crate::hc12::restarts::{decode_course, encode_course, restarts, Course, RunReport};
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, TabuQuery};
+use crate::objective::Objective;
 use crate::rng::Philox;
+use crate::run::checkpoint::{self, Header};
 
 impl Hc12 {
-    /// `stop.max_runs` runs of HC12 (with the tabu list when one is set); the best over all runs.
+    /// Runs of HC12 (with the tabu list when one is set) until `opts.stop` ends them (its budget
+    /// counts runs); the best over all runs. After [`load_state`](Self::load_state), the run
+    /// continues the saved search.
     pub fn run(&mut self, opts: &RunOptions) -> Result<Hc12RunResult> {
         self.run_observed(opts, |_| {})
     }
@@ -48,18 +53,24 @@ impl Hc12 {
         opts: &RunOptions,
         on_run: impl FnMut(&RunReport<f64>),
     ) -> Result<Hc12RunResult> {
-        if opts.stop.max_runs == 0 {
-            return Err(Error::arg("nRuns", "0; expected at least 1"));
-        }
         if opts.max_iterations == 0 {
             return Err(Error::arg("maxIterations", "0; expected at least 1"));
         }
-        opts.stop
-            .check("nRuns", "a time limit or a target to end")?;
+        crate::hc12::restarts::check(&opts.stop, "nRuns")?;
         self.coding = opts.coding;
         self.sense = opts.sense;
         let tabu = self.tabu.clone();
-        let next_start = |s: &mut Self, run: u32, _: Option<&_>| -> Result<Vec<u32>> {
+        let header = self.header(opts);
+        let mut course = match self.resume.take() {
+            Some(c) => c,
+            None => Course::new(Philox::new(opts.seed, 0)),
+        };
+        let next_start = |s: &mut Self,
+                          run: u32,
+                          _: Option<&Climb<Vec<u32>, f64>>,
+                          _: &mut Philox|
+         -> Result<Vec<u32>> {
+            // each run's start from a stream of its own
             let mut rng = Philox::new(opts.seed, run);
             Ok(match (&opts.start, run) {
                 (StartPoint::Zeros, 0) => vec![0; s.params.n_param as usize],
@@ -72,9 +83,13 @@ impl Hc12 {
             &opts.stop,
             opts.max_iterations,
             tabu.as_ref(),
+            &mut course,
+            Some(&header),
             next_start,
             on_run,
-        )?;
+        );
+        self.saved = Some((header, course));
+        let out = out?;
         if !out.value.is_finite() && out.stop != crate::interrupt::StopReason::Interrupted {
             return Err(Error::NonFiniteObjective(format!(
                 "the general HC12 evaluated {} strings in {} runs and none had a finite value",
@@ -98,6 +113,73 @@ impl Hc12 {
             stop: out.stop,
             precision: self.params.precision,
         })
+    }
+}
+
+impl Hc12 {
+    /// What a checkpoint of a run with `opts` is checked against: the objective (a catalogue
+    /// function's name, a source's code and data; a host callback by its shape alone), the
+    /// parameters (bits, intervals, window, domain, precision), and the options that shape the
+    /// course (coding, sense, start, seed, iteration cap, tabu list). Not the stops: a
+    /// continued run may have more runs or time.
+    fn header(&self, opts: &RunOptions) -> Header {
+        let p = &self.params;
+        let shape = format!(
+            "{} parameters, {} bits, {} rows",
+            p.n_param,
+            self.nb.string_bits(),
+            self.nb.rows
+        );
+        let problem = match &self.objective {
+            Objective::Catalogue { name } => checkpoint::fingerprint(name, &shape, &[]),
+            Objective::Source { code, data } => {
+                checkpoint::fingerprint("OpenCL source objective", &shape, &[code.as_bytes(), data])
+            }
+            Objective::Callback(_) => {
+                checkpoint::fingerprint("host callback objective", &shape, &[])
+            }
+        };
+        Header::new("hc12", problem)
+            .option("bits", format!("{:?}", p.bits))
+            .option("bounds", format!("{:?}", p.bounds))
+            .option("mask_order", p.mask_order)
+            .option(
+                "window",
+                format!("{}+{}", self.nb.start_bit, self.nb.bit_length),
+            )
+            .option("domain", format!("{:?}", p.domain))
+            .option("precision", format!("{:?}", p.precision))
+            .option("coding", format!("{:?}", opts.coding))
+            .option("sense", format!("{:?}", opts.sense))
+            .option("start", format!("{:?}", opts.start))
+            .option("seed", opts.seed)
+            .option("max_iterations", opts.max_iterations)
+            .option("tabu", format!("{:?}", self.tabu))
+    }
+
+    /// The last run's whole state (runs made, counters, the best and every run's figures, the
+    /// seconds taken) as checkpoint bytes, from which [`load_state`](Self::load_state)
+    /// continues it. The state is taken between runs: a run cut short is not in it (a
+    /// continued run climbs it again).
+    pub fn save_state(&self) -> Result<Vec<u8>> {
+        let Some((h, c)) = &self.saved else {
+            return Err(Error::arg(
+                "state",
+                "no run has been made on this solver: nothing to save",
+            ));
+        };
+        encode_course(h, c)
+    }
+
+    /// The next [`run`](Self::run) with options `opts` continues the search that checkpoint
+    /// `bytes` (of [`save_state`](Self::save_state) or a checkpoint file) holds, and ends as
+    /// that search would have with the same seed and stop. Errors name `state` and say what
+    /// differs (the objective, a parameter, an option) or that the file is damaged.
+    pub fn load_state(&mut self, bytes: &[u8], opts: &RunOptions) -> Result<()> {
+        let n = self.params.n_param as usize;
+        let c = decode_course(bytes, &self.header(opts), |k: &Vec<u32>| k.len() == n)?;
+        self.resume = Some(c);
+        Ok(())
     }
 }
 

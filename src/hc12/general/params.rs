@@ -2,9 +2,9 @@
 //! options of a search and what it returns.
 
 use crate::error::{Error, Result};
-use crate::hc12::restarts::Stop;
 use crate::interrupt::StopReason;
 use crate::precision::Precision;
+use crate::run::Stop;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -129,7 +129,8 @@ pub enum StartPoint {
 pub struct RunOptions {
     pub coding: Coding,
     pub sense: Sense,
-    /// Runs (`max_runs`, at least 1): the first from `start`, the others random.
+    /// The stop; its budget counts runs (at least 1; None: until the time limit, the stop
+    /// token or the evaluations end the search): the first from `start`, the others random.
     pub stop: Stop,
     pub start: StartPoint,
     pub seed: u64,
@@ -142,7 +143,7 @@ impl Default for RunOptions {
         RunOptions {
             coding: Coding::Gray,
             sense: Sense::Min,
-            stop: Stop::default(),
+            stop: Stop::budget(1),
             start: StartPoint::Random,
             seed: 1,
             max_iterations: 1_000_000,

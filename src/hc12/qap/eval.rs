@@ -8,12 +8,13 @@ use serde::Serialize;
 
 /// Everything an evaluator needs for one iteration: the base permutation, the current string,
 /// its decoded parameters, the current permutation and its cost.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct IterState {
     pub base: Vec<u8>,
     pub k: Vec<u32>,
     pub i_cur: Vec<u32>,
     pub cur: Vec<u8>,
+    #[serde(with = "crate::hc12::restarts::state_value")]
     pub cur_cost: Cost,
 }
 

@@ -90,6 +90,13 @@ pub struct QapHc12 {
     /// The run in progress: its base permutation and its current state.
     base: Vec<usize>,
     st: Option<IterState>,
+    /// The course the next solve continues (`load_state`), and the last solve's course with
+    /// its checkpoint header (`save_state`).
+    pub(crate) resume: Option<crate::hc12::restarts::Course<IterState, Cost>>,
+    pub(crate) saved: Option<(
+        crate::run::checkpoint::Header,
+        crate::hc12::restarts::Course<IterState, Cost>,
+    )>,
 }
 
 /// Bits per parameter of an n-element problem: ceil(log2 n).
@@ -194,6 +201,8 @@ impl QapHc12 {
             trace: None,
             base: Vec::new(),
             st: None,
+            resume: None,
+            saved: None,
         })
     }
 

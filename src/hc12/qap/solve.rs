@@ -1,14 +1,19 @@
 //! The iterated use of the qapswap2 solver: runs from a start, then rebasing (base := best
 //! permutation, string := zeros) while that improves, and restarts from a random permutation and
-//! a random string when it does not, until the engine's stop conditions ([`Stop`]) end it. The
-//! loop is the engine's (`src/hc12/restarts.rs`); this file holds the QAP's start policy.
+//! a random string when it does not, until the [`Stop`] ends it (its budget counts runs). The
+//! loop is the engine's (`src/hc12/restarts.rs`); this file holds the QAP's start policy and
+//! its checkpoints.
 
+use super::IterState;
 use super::QapHc12;
 use crate::error::{Error, Result};
-use crate::hc12::restarts::{restarts, RunReport, Stop};
+use crate::hc12::climb::Climb;
+use crate::hc12::restarts::{decode_course, encode_course, restarts, Course, RunReport};
 use crate::interrupt::StopReason;
 use crate::problem::qap::{check_perm, gilmore_lawler, lower_bound, Cost, LowerBound, QapInstance};
 use crate::rng::Philox;
+use crate::run::checkpoint::{self, Header};
+use crate::run::Stop;
 use serde::Serialize;
 
 /// Where the first run starts.
@@ -97,7 +102,8 @@ pub enum RestartMode {
 /// Options of [`solve`].
 #[derive(Clone, Debug)]
 pub struct QapSolveOptions {
-    /// Runs (each run is one HC12 climb; `max_runs` 0 = no cap), time limit, target cost.
+    /// The stop: its budget counts runs (each one HC12 climb; None: no cap), time limit, target
+    /// cost, stop token, checkpoint plan.
     pub stop: Stop,
     pub seed: u64,
     pub start: Start,
@@ -107,10 +113,7 @@ pub struct QapSolveOptions {
 impl Default for QapSolveOptions {
     fn default() -> Self {
         QapSolveOptions {
-            stop: Stop {
-                max_runs: 100,
-                ..Stop::default()
-            },
+            stop: Stop::budget(100),
             seed: 1,
             start: Start::Random,
             restart: RestartMode::Rebase,
@@ -144,7 +147,8 @@ pub struct QapSolveResult {
 pub use crate::problem::qap::gap_percent;
 
 /// Runs the iterated HC12 on `solver`. `instance` is needed only for the starts projected from a
-/// lower bound (GLB, HRW, PE, AB).
+/// lower bound (GLB, HRW, PE, AB). After [`QapHc12::load_state`] the solve continues the saved
+/// one.
 pub fn solve(
     solver: &mut QapHc12,
     opts: &QapSolveOptions,
@@ -152,9 +156,16 @@ pub fn solve(
     progress: impl FnMut(&RunReport<Cost>),
 ) -> Result<QapSolveResult> {
     let n = solver.problem().n;
-    opts.stop.check("runs", "a time limit or a target to end")?;
-    // stream 0 of the seed gives the random starts, in order
-    let mut rng = Philox::new(opts.seed, 0);
+    crate::hc12::restarts::check(&opts.stop, "runs")?;
+    if let Start::Given(p) = &opts.start {
+        check_perm(p, n, "start permutation")?;
+    }
+    let header = solver.header(opts);
+    // stream 0 of the seed gives the random starts, in order (the course keeps its position)
+    let mut course = match solver.resume.take() {
+        Some(c) => c,
+        None => Course::new(Philox::new(opts.seed, 0)),
+    };
     let zero = solver.zero_string();
     let (n_param, nbit) = (
         solver.neighbourhood().n_param as usize,
@@ -182,7 +193,9 @@ pub fn solve(
         &opts.stop,
         max_iterations,
         tabu.as_ref(),
-        |_, _, last| {
+        &mut course,
+        Some(&header),
+        |_, _, last: Option<&Climb<IterState, Cost>>, rng: &mut Philox| {
             Ok(match last {
                 None => {
                     let base = match &opts.start {
@@ -210,7 +223,7 @@ pub fn solve(
                         }
                     };
                     let k = if opts.start == Start::Random {
-                        random_string(&mut rng)
+                        random_string(rng)
                     } else {
                         zero.clone()
                     };
@@ -223,11 +236,13 @@ pub fn solve(
                     last.best.cur.iter().map(|&v| v as usize).collect(),
                     zero.clone(),
                 ),
-                Some(_) => (rng.permutation(n), random_string(&mut rng)),
+                Some(_) => (rng.permutation(n), random_string(rng)),
             })
         },
         progress,
-    )?;
+    );
+    solver.saved = Some((header, course));
+    let out = out?;
     Ok(QapSolveResult {
         cost: out.value,
         permutation: out.best.cur.iter().map(|&v| v as usize).collect(),
@@ -240,4 +255,66 @@ pub fn solve(
         target_reached: out.target_reached,
         stop: out.stop,
     })
+}
+
+impl QapHc12 {
+    /// What a checkpoint of a solve with `opts` on this solver is checked against: the
+    /// problem's fingerprint, the string's shape (swaps, bits, mask order, window), the
+    /// iteration cap and tabu list, and the options that shape the course (seed, start,
+    /// restart mode). Not the stops: a continued solve may have more runs or time.
+    fn header(&self, opts: &QapSolveOptions) -> Header {
+        let p = self.problem();
+        let n = p.n;
+        let (a, b) = p.data.bytes();
+        let nb = self.neighbourhood();
+        let start = match &opts.start {
+            Start::Given(perm) => format!("given {perm:?}"),
+            s => s.name().to_string(),
+        };
+        Header::new(
+            "qap_hc12",
+            checkpoint::fingerprint(
+                "QAP",
+                &format!("n={n}, {} slices, {:?}", p.slices, p.elem_type()),
+                &[a, b],
+            ),
+        )
+        .option("swaps", self.swaps())
+        .option("n_bit_param", nb.nbit)
+        .option("mask_order", nb.mask_order)
+        .option("window", format!("{}+{}", nb.start_bit, nb.bit_length))
+        .option("max_iterations", self.max_iterations)
+        .option("tabu", format!("{:?}", self.tabu_config()))
+        .option("seed", opts.seed)
+        .option("start", start)
+        .option("restart", format!("{:?}", opts.restart))
+    }
+
+    /// The last solve's whole state (runs made, counters, the best and every run's figures,
+    /// the last run, the random restarts' position, the seconds taken) as checkpoint bytes,
+    /// from which [`load_state`](Self::load_state) continues it. The state is taken between
+    /// runs: a run cut short is not in it (a continued solve climbs it again).
+    pub fn save_state(&self) -> Result<Vec<u8>> {
+        let Some((h, c)) = &self.saved else {
+            return Err(Error::arg(
+                "state",
+                "no solve has run on this solver: nothing to save",
+            ));
+        };
+        encode_course(h, c)
+    }
+
+    /// The next [`solve`] with options `opts` continues the search that checkpoint `bytes` (of
+    /// [`save_state`](Self::save_state) or a checkpoint file) holds, and ends as that search
+    /// would have with the same seed and stop. Errors name `state` and say what differs (the
+    /// problem, the string's shape, an option) or that the file is damaged.
+    pub fn load_state(&mut self, bytes: &[u8], opts: &QapSolveOptions) -> Result<()> {
+        let n = self.problem().n;
+        let params = self.neighbourhood().n_param as usize;
+        let c = decode_course(bytes, &self.header(opts), |b: &IterState| {
+            b.cur.len() == n && b.base.len() == n && b.k.len() == params
+        })?;
+        self.resume = Some(c);
+        Ok(())
+    }
 }

@@ -110,6 +110,8 @@ impl SatSolver {
             tenure: 0,
             cc: None,
             held_until: Vec::new(),
+            resume: None,
+            saved: None,
         })
     }
 

@@ -25,13 +25,16 @@ mod device;
 
 use crate::device::{DeviceBuffer, Queue};
 use crate::error::{Error, Result};
-use crate::hc12::restarts::{restarts, RunReport, Stop};
+use crate::hc12::climb::Climb;
+use crate::hc12::restarts::{decode_course, encode_course, restarts, Course, RunReport};
 use crate::hc12::rows::RowSearch;
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, Neighbourhood, TabuQuery};
 use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, ClauseCounts, Cnf, Model, Occurrences};
 use crate::rng::Philox;
+use crate::run::checkpoint::{self, le_bytes, Header};
+use crate::run::Stop;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -47,8 +50,8 @@ pub struct SatOptions {
     /// give (it only forbids exact revisits, so the walk cycles on plateaus).
     pub tenure: u32,
     pub seed: u64,
-    /// Runs (`max_runs` 0 = until the time limit) and the time limit, checked before every
-    /// iteration; a model always ends the search.
+    /// The stop: its budget counts runs (None: until the time limit or the stop token), the
+    /// time limit and token are checked before every iteration; a model always ends the search.
     pub stop: Stop,
     /// The moment the time limit counts from (`None`: the solve call). A front end that makes
     /// the solver in the same call ([`SatSolver::new_within`]) sets its start here, so the
@@ -69,11 +72,7 @@ impl Default for SatOptions {
             tabu: Some(tabu),
             tenure: DEFAULT_TENURE,
             seed: 1,
-            stop: Stop {
-                max_runs: 0,
-                time_limit: Some(Duration::from_secs(10)),
-                ..Stop::default()
-            },
+            stop: Stop::time_limit(Duration::from_secs(10)),
             since: None,
         }
     }
@@ -123,6 +122,10 @@ pub struct SatSolver {
     tenure: u32,
     cc: Option<ClauseCounts>,
     held_until: Vec<u32>,
+    /// The course the next solve continues (`load_state`), and the last solve's course with
+    /// its checkpoint header (`save_state`).
+    resume: Option<Course<Assignment, i64>>,
+    saved: Option<(Header, Course<Assignment, i64>)>,
 }
 
 impl SatSolver {
@@ -164,10 +167,20 @@ impl SatSolver {
                 ));
             }
         }
-        opts.stop.check("runs", "a time limit")?;
+        crate::hc12::restarts::check(&opts.stop, "runs")?;
         self.tenure = opts.tenure;
         let n = self.cnf.num_vars;
-        let next_start = |_: &mut Self, run: u32, _: Option<&_>| -> Result<Assignment> {
+        let header = self.header(opts);
+        let mut course = match self.resume.take() {
+            Some(c) => c,
+            None => Course::new(Philox::new(opts.seed, 0)),
+        };
+        // each run's start from a stream of its own
+        let next_start = |_: &mut Self,
+                          run: u32,
+                          _: Option<&Climb<Assignment, i64>>,
+                          _: &mut Philox|
+         -> Result<Assignment> {
             let mut rng = Philox::new(opts.seed, run);
             Ok(Assignment::random(n, &mut rng))
         };
@@ -181,9 +194,13 @@ impl SatSolver {
             &stop,
             u32::MAX,
             opts.tabu.as_ref(),
+            &mut course,
+            Some(&header),
             next_start,
             on_run,
-        )?;
+        );
+        self.saved = Some((header, course));
+        let out = out?;
         let best_unsat = out.value as u32;
         let model = if best_unsat == 0 {
             Some(Model::verified(&self.cnf, out.best.clone())?)
@@ -201,6 +218,55 @@ impl SatSolver {
             seconds: out.seconds,
             stop: out.stop,
         })
+    }
+
+    /// What a checkpoint of a solve with `opts` is checked against: the formula's fingerprint,
+    /// the neighbourhood, and the options that shape the course (tabu list, tenure, seed). Not
+    /// the stops: a continued solve may have more runs or time.
+    fn header(&self, opts: &SatOptions) -> Header {
+        let c = &self.cnf;
+        let lits = le_bytes(&c.literals, i32::to_le_bytes);
+        let offs = le_bytes(&c.offsets, u32::to_le_bytes);
+        Header::new(
+            "sat_hc12",
+            checkpoint::fingerprint(
+                "SAT",
+                &format!("{} variables, {} clauses", c.num_vars, c.num_clauses()),
+                &[&lits, &offs],
+            ),
+        )
+        .option("mask_order", self.nb.mask_order)
+        .option("tabu", format!("{:?}", opts.tabu))
+        .option("tenure", opts.tenure)
+        .option("seed", opts.seed)
+    }
+
+    /// The last solve's whole state (runs made, counters, the best assignment and every run's
+    /// figures, the seconds taken) as checkpoint bytes, from which
+    /// [`load_state`](Self::load_state) continues it. The state is taken between runs: a run
+    /// cut short is not in it (a continued solve climbs it again).
+    pub fn save_state(&self) -> Result<Vec<u8>> {
+        let Some((h, c)) = &self.saved else {
+            return Err(Error::arg(
+                "state",
+                "no solve has run on this solver: nothing to save",
+            ));
+        };
+        encode_course(h, c)
+    }
+
+    /// The next [`solve`](Self::solve) with options `opts` continues the search that
+    /// checkpoint `bytes` (of [`save_state`](Self::save_state) or a checkpoint file) holds, and
+    /// ends as that search would have with the same seed and stop. Errors name `state` and say
+    /// what differs (the formula, an option) or that the file is damaged.
+    pub fn load_state(&mut self, bytes: &[u8], opts: &SatOptions) -> Result<()> {
+        let n = self.cnf.num_vars;
+        let words = Assignment::words_for(n);
+        let c = decode_course(bytes, &self.header(opts), |a: &Assignment| {
+            a.num_vars() == n && a.words().len() == words
+        })?;
+        self.resume = Some(c);
+        Ok(())
     }
 
     fn counts_now(&self) -> &ClauseCounts {

@@ -6,9 +6,9 @@ use crate::common::*;
 use metaopt::ffi::*;
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions, Start};
 use metaopt::hc12::qap::{Backend, CostForm, QapHc12};
-use metaopt::hc12::restarts::Stop;
 use metaopt::problem::qap::QapInstance;
 use metaopt::problem::qap::{lower_bound, Cost, LowerBound, QapProblem};
+use metaopt::run::Stop;
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
 use std::sync::Arc;
@@ -554,7 +554,7 @@ fn solve_equals_the_rust_api_and_reports_the_gap() {
         &mut solver,
         &QapSolveOptions {
             stop: Stop {
-                max_runs: 6,
+                budget: Some(6),
                 ..Stop::default()
             },
             seed: 7,
@@ -676,7 +676,7 @@ fn solve_from_identity_matches_start_identity() {
     let mut solver = QapHc12::new(problem, 2, 2, 0, 0, Backend::Cpu, CostForm::Delta).unwrap();
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: 1,
+            budget: Some(1),
             ..Stop::default()
         },
         start: Start::Identity,

@@ -562,8 +562,8 @@ fn catalogue_source_and_callback_give_the_same_run() {
     let rust = Hc12::new(p, Objective::catalogue("F1").unwrap(), Backend::DEVICE)
         .unwrap()
         .run(&RunOptions {
-            stop: metaopt::hc12::restarts::Stop {
-                max_runs: 2,
+            stop: metaopt::run::Stop {
+                budget: Some(2),
                 ..Default::default()
             },
             seed: 9,

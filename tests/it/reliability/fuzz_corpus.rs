@@ -170,6 +170,9 @@ fn write_checkpoint_seeds() {
     for (i, s) in drivers::checkpoint_seeds().iter().enumerate() {
         std::fs::write(dir.join(format!("qap_ts-{i}.state")), s).unwrap();
     }
+    for (i, s) in drivers::checkpoint_hc12_seeds().iter().enumerate() {
+        std::fs::write(dir.join(format!("qap_hc12-{i}.state")), s).unwrap();
+    }
 }
 
 #[test]

@@ -10,19 +10,18 @@
 use crate::common::child::own_process;
 use crate::common::*;
 use metaopt::de::{
-    BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, StopReason as DeStopReason,
+    BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, StopReason as StopReason,
 };
 use metaopt::device::Backend;
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::objective::Objective;
 use metaopt::problem::qap::QapProblem;
 use metaopt::problem::sat::Cnf;
 use metaopt::qap_ts::{QapTs, QapTsOptions};
-use metaopt::run::Stop as DeStop;
+use metaopt::run::Stop;
 use metaopt::{interrupt, Precision, StopReason, StopToken};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -90,10 +89,10 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
     for backend in [Backend::DEVICE, Backend::Cpu] {
         for how in [How::Global, How::Token] {
             let token = StopToken::new();
-            let stop = DeStop {
+            let stop = Stop {
                 budget: Some(u64::MAX / 2),
                 token: Some(token.clone()),
-                ..DeStop::default()
+                ..Stop::default()
             };
             let mut de = de_solver(backend);
             let (mut de, r) = stop_after(how, &token, move || {
@@ -102,7 +101,7 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
             });
             assert_eq!(
                 r.stopped_by,
-                DeStopReason::Interrupted,
+                StopReason::Interrupted,
                 "{backend:?} {how:?}"
             );
             assert!(
@@ -121,8 +120,8 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
                 r.value
             );
             // the same solver (and a later call) runs normally afterwards
-            let again = de.run(&DeStop::budget(3)).unwrap();
-            assert_eq!(again.stopped_by, DeStopReason::Budget);
+            let again = de.run(&Stop::budget(3)).unwrap();
+            assert_eq!(again.stopped_by, StopReason::Budget);
         }
     }
 }
@@ -135,7 +134,7 @@ fn hc12_general_stops() {
         let token = StopToken::new();
         let opts = RunOptions {
             stop: Stop {
-                max_runs: u32::MAX,
+                budget: Some(u64::from(u32::MAX)),
                 token: Some(token.clone()),
                 ..Stop::default()
             },
@@ -173,7 +172,7 @@ fn qap_hc12_solve_stops() {
         let p = bur26a();
         let opts = QapSolveOptions {
             stop: Stop {
-                max_runs: u32::MAX,
+                budget: Some(u64::from(u32::MAX)),
                 token: Some(token.clone()),
                 ..Stop::default()
             },
@@ -231,7 +230,7 @@ fn sat_solve_stops() {
         let cnf = unsat_cnf();
         let opts = SatOptions {
             stop: Stop {
-                max_runs: u32::MAX,
+                budget: Some(u64::from(u32::MAX)),
                 token: Some(token.clone()),
                 ..Stop::default()
             },
@@ -262,13 +261,13 @@ fn calls_started_after_an_interrupt_run_normally() {
     interrupt();
     let mut de = de_solver(Backend::Cpu);
     assert_eq!(
-        de.run(&DeStop::budget(20)).unwrap().stopped_by,
-        DeStopReason::Budget
+        de.run(&Stop::budget(20)).unwrap().stopped_by,
+        StopReason::Budget
     );
     let p = bur26a();
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: 3,
+            budget: Some(3),
             ..Stop::default()
         },
         ..QapSolveOptions::default()
@@ -288,25 +287,25 @@ fn calls_started_after_an_interrupt_run_normally() {
     let token = StopToken::new();
     token.request();
     let r = de
-        .run(&DeStop {
+        .run(&Stop {
             budget: Some(1000),
             token: Some(token.clone()),
-            ..DeStop::default()
+            ..Stop::default()
         })
         .unwrap();
     assert_eq!(
         (r.stopped_by, r.generations),
-        (DeStopReason::Interrupted, 20)
+        (StopReason::Interrupted, 20)
     );
     token.reset();
     let r = de
-        .run(&DeStop {
+        .run(&Stop {
             budget: Some(5),
             token: Some(token),
-            ..DeStop::default()
+            ..Stop::default()
         })
         .unwrap();
-    assert_eq!(r.stopped_by, DeStopReason::Budget);
+    assert_eq!(r.stopped_by, StopReason::Budget);
 }
 
 #[test]
@@ -344,7 +343,7 @@ fn precision_auto_is_double_on_pocl_and_single_stays_single() {
     )
     .unwrap();
     assert_eq!(
-        de.run(&DeStop::budget(2)).unwrap().precision,
+        de.run(&Stop::budget(2)).unwrap().precision,
         Precision::Single
     );
     p.options.precision = Precision::Auto;

@@ -8,11 +8,10 @@ use metaopt::device::Backend;
 use metaopt::ffi::*;
 use metaopt::hc12::qap::solve::{solve, QapSolveOptions};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::hc12::restarts::Stop;
 use metaopt::objective::{HostCallback, Objective};
 use metaopt::problem::qap::{QapInstance, QapMatrices, QapProblem};
 use metaopt::qap_ts::{QapTs, QapTsOptions};
-use metaopt::run::Stop as DeStop;
+use metaopt::run::Stop;
 use metaopt::{time_limit_from_secs, Error};
 use std::ffi::{c_void, CString};
 use std::ptr;
@@ -96,7 +95,7 @@ fn f3_absurd_time_limits_are_refused_everywhere() {
     let m = CString::new("DE/rand/1").unwrap();
     expect_ok(unsafe { metaopt_de_init(h, &f1(), m.as_ptr(), ptr::null(), 0, ptr::null()) });
     for bad in [1e19, f64::INFINITY, -2.0] {
-        let stop = MetaoptDeStop {
+        let stop = MetaoptStop {
             time_limit: bad,
             ..metaopt_de_default_stop()
         };
@@ -104,7 +103,7 @@ fn f3_absurd_time_limits_are_refused_everywhere() {
         expect_error(r.error_code, r.error_message, INVALID, "stop.time_limit");
     }
     // a target alone may never be reached: refused without a stop token
-    let stop = MetaoptDeStop {
+    let stop = MetaoptStop {
         has_target: 1,
         target: -1.0,
         ..metaopt_de_default_stop()
@@ -133,12 +132,10 @@ fn f4_hc12_run_with_no_stop_that_ends_is_refused() {
     unsafe { metaopt_hc12_free(h) };
     // the Rust rule: runs = 0 with only a target needs a time limit or a stop token
     let stop = Stop {
-        max_runs: 0,
         target: Some(-1e300),
         ..Stop::default()
     };
-    assert!(stop
-        .check("runs", "a target")
+    assert!(metaopt::hc12::restarts::check(&stop, "runs")
         .unwrap_err()
         .to_string()
         .contains("time limit or a stop token"));
@@ -249,7 +246,7 @@ fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
         let p = DeParams::new(2, 8, 3, -1.0, 1.0, BoundsCorrection::Saturation);
         let mut de = DeMultiPop::new(&p, backend).unwrap();
         de.init(&nan, Mutation::Rand1, Migration::NONE).unwrap();
-        let e = de.run(&DeStop::budget(3)).unwrap_err();
+        let e = de.run(&Stop::budget(3)).unwrap_err();
         assert!(matches!(e, Error::NonFiniteObjective(_)), "{e}");
         assert_eq!(e.code(), 18);
     }
@@ -267,7 +264,7 @@ fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
     let p = DeParams::new(2, 16, 3, -1.0, 1.0, BoundsCorrection::Saturation);
     let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
     de.init(&some, Mutation::Rand1, Migration::NONE).unwrap();
-    let r = de.run(&DeStop::budget(5)).unwrap();
+    let r = de.run(&Stop::budget(5)).unwrap();
     assert!(
         r.value.is_finite() && r.x[0] <= 0.0,
         "{} at {:?}",
@@ -282,7 +279,7 @@ fn f5_an_objective_of_only_nan_is_an_error_and_nan_never_wins() {
     let e = s
         .run(&RunOptions {
             stop: Stop {
-                max_runs: 2,
+                budget: Some(2),
                 ..Stop::default()
             },
             ..Default::default()
@@ -306,10 +303,10 @@ fn f4_hc12_qap_mask_order_3_on_tai256c_stops_at_its_limit() {
     let limit = Duration::from_secs(1);
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: 0,
             time_limit: Some(limit),
             target: None,
             token: None,
+            ..Stop::default()
         },
         ..Default::default()
     };
@@ -354,9 +351,9 @@ fn f4_de_stops_at_its_limit() {
     let limit = Duration::from_millis(700);
     let t = Instant::now();
     let r = de
-        .run(&DeStop {
+        .run(&Stop {
             time_limit: Some(limit),
-            ..DeStop::default()
+            ..Stop::default()
         })
         .unwrap();
     let took = t.elapsed();
@@ -391,7 +388,7 @@ fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
         Migration::NONE,
     )
     .unwrap();
-    warm.run(&DeStop::budget(2)).unwrap();
+    warm.run(&Stop::budget(2)).unwrap();
     let mut de = big_de(Backend::DEVICE);
     // the initial values alone take about 1.2 s: this limit passes during the evaluation
     let limit = Duration::from_secs(3);
@@ -417,9 +414,9 @@ fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
     let limit = Duration::from_secs(1);
     let t = Instant::now();
     let r = de
-        .run(&DeStop {
+        .run(&Stop {
             time_limit: Some(limit),
-            ..DeStop::default()
+            ..Stop::default()
         })
         .unwrap();
     let took = t.elapsed();
@@ -442,9 +439,9 @@ fn f4_de_set_up_and_a_long_generation_stop_at_the_limit() {
     assert_eq!(bests.iter().copied().fold(f64::INFINITY, f64::min), r.value);
     // the state stays usable: a second run goes on from it and never gets worse
     let r2 = de
-        .run(&DeStop {
+        .run(&Stop {
             time_limit: Some(Duration::from_millis(300)),
-            ..DeStop::default()
+            ..Stop::default()
         })
         .unwrap();
     assert!(r2.value <= r.value && r2.evaluations >= r.evaluations);
@@ -475,7 +472,7 @@ fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
         });
         let mut warm = DeMultiPop::new(&p, backend).unwrap();
         warm.init(&quick, Mutation::Rand1, Migration::NONE).unwrap();
-        warm.run(&DeStop::budget(2)).unwrap();
+        warm.run(&Stop::budget(2)).unwrap();
         let limit = Duration::from_millis(700);
         // and the launches of a cut generation (pieces at an offset: PoCL builds a kernel for
         // each launch shape at its first use, seconds when the other tests of this binary
@@ -491,9 +488,9 @@ fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
         )
         .unwrap();
         for _ in 0..2 {
-            warm.run(&DeStop {
+            warm.run(&Stop {
                 time_limit: Some(limit),
-                ..DeStop::default()
+                ..Stop::default()
             })
             .unwrap();
         }
@@ -519,9 +516,9 @@ fn f4_de_a_slow_evaluation_is_cut_in_the_middle() {
         for _ in 0..2 {
             let t = Instant::now();
             let r = de
-                .run(&DeStop {
+                .run(&Stop {
                     time_limit: Some(limit),
-                    ..DeStop::default()
+                    ..Stop::default()
                 })
                 .unwrap();
             let took = t.elapsed();
@@ -577,9 +574,9 @@ fn f4_de_limit_passing_during_set_up_is_clean() {
         Ok(n) => {
             assert!(n > 0 && n < 4 * 2048, "{n}");
             let r = de
-                .run(&DeStop {
+                .run(&Stop {
                     time_limit: Some(limit),
-                    ..DeStop::default()
+                    ..Stop::default()
                 })
                 .unwrap();
             assert_eq!(r.stopped_by, metaopt::de::StopReason::TimeLimit);
@@ -594,7 +591,7 @@ fn f4_de_limit_passing_during_set_up_is_clean() {
                 matches!(e, Error::Interrupted(_)) && e.to_string().contains("set-up"),
                 "{e}"
             );
-            assert!(de.run(&DeStop::budget(1)).is_err());
+            assert!(de.run(&Stop::budget(1)).is_err());
         }
     }
 }
@@ -615,9 +612,9 @@ fn f4_de_cpu_generation_stops_at_the_limit() {
     )
     .unwrap();
     let r = de
-        .run(&DeStop {
+        .run(&Stop {
             time_limit: Some(limit),
-            ..DeStop::default()
+            ..Stop::default()
         })
         .unwrap();
     let took = t.elapsed();
@@ -647,10 +644,10 @@ fn f4_de_in_pieces_gives_the_same_run() {
             )
             .unwrap();
             let r = de
-                .run(&DeStop {
+                .run(&Stop {
                     budget: Some(7),
                     token,
-                    ..DeStop::default()
+                    ..Stop::default()
                 })
                 .unwrap();
             (r.value, r.x, de.fitness().unwrap(), de.trials().unwrap())
@@ -691,10 +688,10 @@ fn f4_sat_stops_at_its_limit() {
     let opts = SatOptions {
         tabu: None,
         stop: Stop {
-            max_runs: 0,
             time_limit: Some(limit),
             target: None,
             token: None,
+            ..Stop::default()
         },
         ..Default::default()
     };
@@ -734,10 +731,10 @@ fn f4_sat_set_up_of_a_big_formula_counts_in_the_limit() {
     };
     let r = SatSolver::new_within(cnf, 1, 0, Backend::DEVICE, Some(&cut)).and_then(|mut s| {
         let stop = Stop {
-            max_runs: 0,
             time_limit: Some(limit),
             target: None,
             token: None,
+            ..Stop::default()
         };
         s.solve(&SatOptions {
             tabu: None,

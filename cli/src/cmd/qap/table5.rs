@@ -10,10 +10,10 @@ use crate::out::{self, CliResult, Failure};
 use clap::Args;
 use metaopt::hc12::qap::solve::{solve as hc12_solve, QapSolveOptions, RestartMode, Start};
 use metaopt::hc12::qap::{CostForm, QapHc12};
-use metaopt::hc12::restarts::Stop;
 use metaopt::problem::qap::{
     find_bks, gap_percent, lower_bound, LowerBound, QapInstance, QapProblem,
 };
+use metaopt::run::Stop;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -177,10 +177,11 @@ pub fn run(a: &Table5Args) -> CliResult {
             };
             let opts = QapSolveOptions {
                 stop: Stop {
-                    max_runs: a.runs,
+                    budget: (a.runs != 0).then_some(u64::from(a.runs)),
                     time_limit,
                     target: Some(bks as f64),
                     token: Some(crate::stop_token()),
+                    ..Stop::default()
                 },
                 seed: a.seed.seed,
                 start,

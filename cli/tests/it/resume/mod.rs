@@ -10,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod aco;
 mod de;
+mod hc12;
 mod qap_ts;
 mod qiga;
 mod sat_sls;

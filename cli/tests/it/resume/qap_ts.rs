@@ -52,13 +52,13 @@ fn damaged_and_mismatched_tabu_checkpoints_are_refused() {
         &[&other_instance[..], &["--resume", s.to_str().unwrap()]].concat(),
         "another problem",
     );
-    // --resume is a tabu-search flag
+    // a tabu-search state is not an HC12 one
     fails(
         &[
             &ARGS[..4],
             &["--method", "hc12", "--resume", s.to_str().unwrap()],
         ]
         .concat(),
-        "--resume: only for --method ts",
+        "--resume: cannot resume from this checkpoint: a state of the qap_ts solver, not of qap_hc12",
     );
 }

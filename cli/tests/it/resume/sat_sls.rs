@@ -59,14 +59,14 @@ fn damaged_and_mismatched_walk_checkpoints_are_refused() {
     ]
     .concat();
     fails(&other_formula, "another problem");
-    // the walks' flags
+    // a walks' state is not an HC12 one
     fails(
         &[
             &ARGS[..3],
             &["--method", "hc12", "--resume", s.to_str().unwrap()],
         ]
         .concat(),
-        "--resume: applies to the walks",
+        "--resume: cannot resume from this checkpoint: a state of the sat_sls solver, not of sat_hc12",
     );
 }
 

@@ -6,6 +6,7 @@ mod aco;
 mod batch_de;
 mod bh;
 mod de;
+mod hc12;
 mod qap_ts;
 mod qiga;
 mod sat_sls;

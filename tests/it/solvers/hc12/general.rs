@@ -3,10 +3,10 @@
 
 use metaopt::device::Backend;
 use metaopt::hc12::general::*;
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::tabu::TabuConfig;
 use metaopt::objective::{HostCallback, Objective};
 use metaopt::problem::functions;
+use metaopt::run::Stop;
 use metaopt::Error;
 use std::sync::Arc;
 
@@ -38,7 +38,7 @@ fn reaches_the_minima_of_f1_f2_and_f6_in_ten_dimensions() {
         let r = s
             .run(&RunOptions {
                 stop: Stop {
-                    max_runs: runs,
+                    budget: Some(runs),
                     ..Stop::default()
                 },
                 seed: 5,
@@ -87,7 +87,7 @@ fn user_source_and_host_callback_give_the_catalogue_run() {
     p.double = true;
     let opts = RunOptions {
         stop: Stop {
-            max_runs: 2,
+            budget: Some(2),
             ..Stop::default()
         },
         seed: 9,
@@ -154,7 +154,7 @@ fn binary_and_integer_domains_with_max_and_coding() {
             .run(&RunOptions {
                 coding,
                 stop: Stop {
-                    max_runs: 4,
+                    budget: Some(4),
                     ..Stop::default()
                 },
                 ..Default::default()
@@ -177,7 +177,7 @@ fn binary_and_integer_domains_with_max_and_coding() {
     let r = s
         .run(&RunOptions {
             stop: Stop {
-                max_runs: 4,
+                budget: Some(4),
                 ..Stop::default()
             },
             ..Default::default()
@@ -308,10 +308,7 @@ fn errors_name_the_argument() {
     .unwrap();
     assert!(s
         .run(&RunOptions {
-            stop: Stop {
-                max_runs: 0,
-                ..Stop::default()
-            },
+            stop: Stop { ..Stop::default() },
             ..Default::default()
         })
         .unwrap_err()

@@ -3,8 +3,8 @@
 use crate::common::*;
 use metaopt::hc12::qap::solve::*;
 use metaopt::hc12::qap::*;
-use metaopt::hc12::restarts::Stop;
 use metaopt::problem::qap::{Cost, QapProblem};
+use metaopt::run::Stop;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,10 +15,10 @@ fn reach(name: &str, optimum: i64, swaps: u32, backend: Backend) -> QapSolveResu
     let opts = QapSolveOptions {
         // "within seconds": 60 s is only the bound that turns a regression into a failure, not a hang
         stop: Stop {
-            max_runs: 0,
             time_limit: Some(Duration::from_secs(60)),
             target: Some(optimum as f64),
             token: None,
+            ..Stop::default()
         },
         seed: 2024,
         ..Default::default()
@@ -64,7 +64,7 @@ fn same_seed_same_result_on_device_and_cpu() {
     let p = Arc::new(QapProblem::from_instance(&inst));
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: 6,
+            budget: Some(6),
             ..QapSolveOptions::default().stop
         },
         seed: 77,
@@ -97,7 +97,7 @@ fn starts_and_limits() {
     // identity start with one run: the first run is the plain climb from the identity
     let one = QapSolveOptions {
         stop: Stop {
-            max_runs: 1,
+            budget: Some(1),
             ..Stop::default()
         },
         start: Start::Identity,
@@ -119,7 +119,7 @@ fn starts_and_limits() {
     let (_, glb) = metaopt::problem::qap::gilmore_lawler(&inst);
     let g = QapSolveOptions {
         stop: Stop {
-            max_runs: 1,
+            budget: Some(1),
             ..Stop::default()
         },
         start: Start::Glb,
@@ -130,10 +130,10 @@ fn starts_and_limits() {
     // a time limit ends an unlimited run count
     let t = QapSolveOptions {
         stop: Stop {
-            max_runs: 0,
             time_limit: Some(Duration::from_millis(300)),
             target: None,
             token: None,
+            ..Stop::default()
         },
         ..Default::default()
     };
@@ -141,10 +141,7 @@ fn starts_and_limits() {
     assert!(r.seconds < 5.0 && r.runs >= 1);
     // unlimited runs with nothing to end them is refused
     let never = QapSolveOptions {
-        stop: Stop {
-            max_runs: 0,
-            ..Stop::default()
-        },
+        stop: Stop { ..Stop::default() },
         ..Default::default()
     };
     assert!(solve(&mut s, &never, Some(&inst), |_| {}).is_err());
@@ -195,7 +192,7 @@ fn more_bits_per_parameter_than_ceil_log2_n() {
     );
     let opts = QapSolveOptions {
         stop: Stop {
-            max_runs: 4,
+            budget: Some(4),
             ..QapSolveOptions::default().stop
         },
         seed: 5,

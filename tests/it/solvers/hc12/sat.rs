@@ -3,11 +3,11 @@
 
 use crate::common;
 use metaopt::device::Backend;
-use metaopt::hc12::restarts::Stop;
 use metaopt::hc12::sat::{SatOptions, SatSolver};
 use metaopt::hc12::Neighbourhood;
 use metaopt::problem::sat::{verify, Assignment, ClauseCounts, Cnf};
 use metaopt::rng::Philox;
+use metaopt::run::Stop;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -93,10 +93,10 @@ fn finds_verified_models_for_every_shared_uf20_uf50_uf75() {
             let opts = SatOptions {
                 seed: 7,
                 stop: Stop {
-                    max_runs: 0,
                     time_limit: Some(Duration::from_secs(30)),
                     target: None,
                     token: None,
+                    ..Stop::default()
                 },
                 ..Default::default()
             };
@@ -128,10 +128,10 @@ fn unsatisfiable_formulas_report_no_model_and_their_best_count() {
         let cnf = Cnf::from_file(&path).unwrap();
         let opts = SatOptions {
             stop: Stop {
-                max_runs: 0,
                 time_limit: Some(Duration::from_millis(1500)),
                 target: None,
                 token: None,
+                ..Stop::default()
             },
             ..Default::default()
         };
@@ -157,10 +157,10 @@ fn bad_settings_are_errors() {
     let e = s
         .solve(&SatOptions {
             stop: Stop {
-                max_runs: 0,
                 time_limit: None,
                 target: None,
                 token: None,
+                ..Stop::default()
             },
             tabu: None,
             ..Default::default()
