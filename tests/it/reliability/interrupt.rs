@@ -10,7 +10,7 @@
 use crate::common::child::own_process;
 use crate::common::*;
 use metaopt::de::{
-    BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, StopReason as StopReason,
+    BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation, StopReason as DeStopReason,
 };
 use metaopt::device::Backend;
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
@@ -101,7 +101,7 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
             });
             assert_eq!(
                 r.stopped_by,
-                StopReason::Interrupted,
+                DeStopReason::Interrupted,
                 "{backend:?} {how:?}"
             );
             assert!(
@@ -121,7 +121,7 @@ fn de_stops_on_both_backends_and_keeps_its_best() {
             );
             // the same solver (and a later call) runs normally afterwards
             let again = de.run(&Stop::budget(3)).unwrap();
-            assert_eq!(again.stopped_by, StopReason::Budget);
+            assert_eq!(again.stopped_by, DeStopReason::Budget);
         }
     }
 }
@@ -262,7 +262,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     let mut de = de_solver(Backend::Cpu);
     assert_eq!(
         de.run(&Stop::budget(20)).unwrap().stopped_by,
-        StopReason::Budget
+        DeStopReason::Budget
     );
     let p = bur26a();
     let opts = QapSolveOptions {
@@ -295,7 +295,7 @@ fn calls_started_after_an_interrupt_run_normally() {
         .unwrap();
     assert_eq!(
         (r.stopped_by, r.generations),
-        (StopReason::Interrupted, 20)
+        (DeStopReason::Interrupted, 20)
     );
     token.reset();
     let r = de
@@ -305,7 +305,7 @@ fn calls_started_after_an_interrupt_run_normally() {
             ..Stop::default()
         })
         .unwrap();
-    assert_eq!(r.stopped_by, StopReason::Budget);
+    assert_eq!(r.stopped_by, DeStopReason::Budget);
 }
 
 #[test]

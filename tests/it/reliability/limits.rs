@@ -95,7 +95,7 @@ fn f3_absurd_time_limits_are_refused_everywhere() {
     let m = CString::new("DE/rand/1").unwrap();
     expect_ok(unsafe { metaopt_de_init(h, &f1(), m.as_ptr(), ptr::null(), 0, ptr::null()) });
     for bad in [1e19, f64::INFINITY, -2.0] {
-        let stop = MetaoptStop {
+        let stop = MetaoptDeStop {
             time_limit: bad,
             ..metaopt_de_default_stop()
         };
@@ -103,7 +103,7 @@ fn f3_absurd_time_limits_are_refused_everywhere() {
         expect_error(r.error_code, r.error_message, INVALID, "stop.time_limit");
     }
     // a target alone may never be reached: refused without a stop token
-    let stop = MetaoptStop {
+    let stop = MetaoptDeStop {
         has_target: 1,
         target: -1.0,
         ..metaopt_de_default_stop()

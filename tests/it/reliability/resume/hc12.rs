@@ -296,10 +296,10 @@ fn checkpoint_files_are_written_between_runs_and_resume() {
     let inst = instance("nug12");
     let token = metaopt::interrupt::StopToken::new();
     let mut o = qap_opts(1_000_000, RestartMode::Rebase);
-    o.stop.checkpoint = Some(Checkpointing {
-        path: path.clone(),
-        every: Some(Duration::from_nanos(1)),
-    });
+    o.stop.checkpoint = Some(Checkpointing::new(
+        path.clone(),
+        Some(Duration::from_nanos(1)),
+    ));
     o.stop.token = Some(token.clone());
     let mut a = qap(Backend::Cpu);
     let t = std::thread::spawn(move || {
