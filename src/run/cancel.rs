@@ -32,7 +32,7 @@ pub fn epoch() -> usize {
 }
 
 /// A per-call stop request: clones share one flag. Pass it in a solver's stop options
-/// (`hc12::restarts::Stop::token`, `de::Stop::token`, `QapTsOptions::stop_token`) and call
+/// (`run::Stop::token`) and call
 /// [`StopToken::request`] from any thread to stop the calls that carry it.
 #[derive(Clone, Debug, Default)]
 pub struct StopToken(Arc<AtomicBool>);

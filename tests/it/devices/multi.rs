@@ -43,7 +43,7 @@ fn qap_chains_split_invariant_with_elite_pool() {
     // short stagnation: chains restart from the elite pool, so the pool's order matters
     let opts = QapTsOptions {
         chains: 7,
-        max_iterations: 1500,
+        stop: metaopt::run::Stop::budget(1500),
         launch_iterations: 150,
         seed: 9,
         elite_size: 4,
