@@ -194,7 +194,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             Box::new(|d: &[usize]| {
                 let o = QigaOptions {
                     populations: a.qiga_populations,
-                    generations: 100,
+                    stop: metaopt::run::Stop::budget(100),
                     devices: d.to_vec(),
                     ..Default::default()
                 };

@@ -227,7 +227,7 @@ fn qiga_populations_split_invariant() {
     let o = |devices: Vec<usize>| QigaOptions {
         populations: 5,
         individuals: 8,
-        generations: 40,
+        stop: metaopt::run::Stop::budget(40),
         tables: vec![RotationTable::gqa2000()],
         seed: 77,
         backend: Backend::Device(Some(0)),
