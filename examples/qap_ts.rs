@@ -8,6 +8,7 @@
 
 use metaopt::problem::qap::{read_bks_csv, QapInstance, QapProblem};
 use metaopt::qap_ts::{Backend, QapTs, QapTsOptions};
+use metaopt::run::Stop;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -42,9 +43,12 @@ fn main() -> metaopt::Result<()> {
     // The solver owns the problem (shared, it is read by every chain) and its backend.
     let mut solver = QapTs::new(Arc::new(QapProblem::from_instance(&instance)), backend)?;
     let options = QapTsOptions {
-        max_iterations: 0, // no iteration limit: the time limit or the target ends the solve
-        time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?,
-        target: bks.map(|b| b as f64), // stop as soon as a chain reaches the best-known cost
+        // no iteration limit: the time limit or the target ends the solve
+        stop: Stop {
+            time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?,
+            target: bks.map(|b| b as f64), // stop as soon as a chain reaches the best-known cost
+            ..Stop::default()
+        },
         seed: 1,
         ..QapTsOptions::default() // 32 chains, the 2006 tenure rule, an elite pool of 8
     };

@@ -11,6 +11,7 @@
 
 use metaopt::device::Backend;
 use metaopt::problem::sat::Cnf;
+use metaopt::run::Stop;
 use metaopt::sat_sls::{SatSls, SlsOptions};
 use std::path::PathBuf;
 
@@ -54,7 +55,10 @@ fn main() -> metaopt::Result<()> {
     let mut solver = SatSls::new(cnf, walks, backend)?;
     let opts = SlsOptions {
         seed: 7,
-        time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?,
+        stop: Stop {
+            time_limit: metaopt::time_limit_from_secs(seconds, "time_limit_s")?,
+            ..Stop::default()
+        },
         ..SlsOptions::default()
     };
     let r = solver.solve(&opts)?;

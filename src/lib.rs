@@ -45,6 +45,7 @@
 //! ```no_run
 //! use metaopt::problem::qap::{QapInstance, QapProblem};
 //! use metaopt::qap_ts::{Backend, QapTs, QapTsOptions};
+//! use metaopt::run::Stop;
 //! use std::sync::Arc;
 //! use std::time::Duration;
 //!
@@ -52,8 +53,11 @@
 //! let instance = QapInstance::from_dat("data/qaplib/nug12.dat".as_ref())?;
 //! let mut solver = QapTs::new(Arc::new(QapProblem::from_instance(&instance)), Backend::DEVICE)?;
 //! let options = QapTsOptions {
-//!     time_limit: Some(Duration::from_secs(10)),
-//!     target: Some(578.0), // nug12's optimum: stop once a chain reaches it
+//!     stop: Stop {
+//!         time_limit: Some(Duration::from_secs(10)),
+//!         target: Some(578.0), // nug12's optimum: stop once a chain reaches it
+//!         ..Stop::default()
+//!     },
 //!     ..QapTsOptions::default()
 //! };
 //! let result = solver.solve(&options)?;

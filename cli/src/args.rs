@@ -573,7 +573,7 @@ impl TsTuningArgs {
         if self.group_size.is_some() {
             opts.group_size = self.group_size;
         }
-        opts.stop_token = Some(crate::stop_token());
+        opts.stop.token = Some(crate::stop_token());
         opts
     }
 

@@ -361,7 +361,7 @@ const CHECKPOINT_QAP: &str = include_str!("../../data/qaplib/had12.dat");
 fn checkpoint_options(max_iterations: u64) -> metaopt::qap_ts::QapTsOptions {
     metaopt::qap_ts::QapTsOptions {
         chains: 2,
-        max_iterations,
+        stop: metaopt::run::Stop::budget(max_iterations),
         launch_iterations: 4,
         stagnation: Some(6),
         seed: 3,
@@ -472,7 +472,10 @@ pub fn checkpoint_seeds() -> Vec<Vec<u8>> {
                 .expect("a CPU solver");
             // 0 iterations: a solve that stops at once (a time limit of 0 is refused: 1 ns)
             let opts = metaopt::qap_ts::QapTsOptions {
-                time_limit: (it == 0).then(|| std::time::Duration::from_nanos(1)),
+                stop: metaopt::run::Stop {
+                    time_limit: (it == 0).then(|| std::time::Duration::from_nanos(1)),
+                    ..metaopt::run::Stop::budget(it)
+                },
                 ..checkpoint_options(it)
             };
             ts.solve(&opts).expect("solves");

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::interrupt::StopReason;
 use crate::problem::qap::gap_percent;
 use crate::qap_ts::{QapTsOptions, TenureRule};
+use crate::run::Stop;
 use std::ffi::c_char;
 use std::ptr;
 
@@ -143,14 +144,14 @@ pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {
         let d = QapTsOptions::default();
         MetaoptQapTsOptions {
             chains: d.chains as u32,
-            max_iterations: d.max_iterations,
+            max_iterations: d.stop.budget.unwrap_or(0),
             launch_iterations: d.launch_iterations,
             seed: d.seed,
             tenure: MetaoptQapTsTenure::MetaoptQapTsTenureCubic as i32,
             aspiration_horizon: d.aspiration_horizon.unwrap_or(0),
-            time_limit_s: d.time_limit.map_or(0.0, |t| t.as_secs_f64()),
-            has_target: d.target.is_some() as u8,
-            target: d.target.unwrap_or(0.0),
+            time_limit_s: d.stop.time_limit.map_or(0.0, |t| t.as_secs_f64()),
+            has_target: d.stop.target.is_some() as u8,
+            target: d.stop.target.unwrap_or(0.0),
             elite_size: d.elite_size as u32,
             stagnation: d.stagnation.map_or(-1, |s| s as i64),
             perturbation_min: d.perturbation.map_or(0, |p| p.0 as u32),
@@ -214,23 +215,26 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
     }
     let opts = QapTsOptions {
         chains: o.chains as usize,
-        max_iterations: o.max_iterations,
+        stop: Stop {
+            budget: (o.max_iterations > 0).then_some(o.max_iterations),
+            time_limit,
+            target: (o.has_target != 0).then_some(o.target),
+            // SAFETY: the caller's contract: NULL or a stop token.
+            token: unsafe { token_arg(o.stop_token, "stop_token")? },
+            // SAFETY: the caller's contract: NULL or a string.
+            checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
+            ..Stop::default()
+        },
         launch_iterations: o.launch_iterations,
         seed: o.seed,
         tenure,
         aspiration_horizon: (o.aspiration_horizon != 0).then_some(o.aspiration_horizon),
-        time_limit,
-        target: (o.has_target != 0).then_some(o.target),
         elite_size: o.elite_size as usize,
         stagnation,
         perturbation,
         starts,
         group_size: None,
-        // SAFETY: the caller's contract: NULL or a stop token.
-        stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
         first_chain: 0,
-        // SAFETY: the caller's contract: NULL or a string.
-        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
     };
     opts.check(n)?;
     Ok(opts)

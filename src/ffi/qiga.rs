@@ -197,7 +197,7 @@ pub extern "C" fn metaopt_qiga_default_options() -> MetaoptQigaOptions {
         MetaoptQigaOptions {
             populations: d.populations as u32,
             individuals: d.individuals as u32,
-            generations: d.generations,
+            generations: d.stop.budget.map_or(0, |g| g as u32),
             table: MetaoptQigaTable::MetaoptQigaTableGqa2000 as i32,
             tables: ptr::null(),
             tables_count: 0,
@@ -306,18 +306,21 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions, items: usize) -> Resul
         }
         h => return Err(Error::arg("has_target", format!("{h}; expected 0 or 1"))),
     };
-    Ok(QigaOptions {
+    let mut opts = QigaOptions {
         populations: o.populations as usize,
         individuals: o.individuals as usize,
-        generations: o.generations,
+        stop: crate::run::Stop {
+            budget: Some(u64::from(o.generations)),
+            target,
+            time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+            // SAFETY: the caller's contract.
+            token: unsafe { token_arg(o.stop_token, "stop_token")? },
+            ..crate::run::Stop::default()
+        },
         tables,
         pops_per_table: o.pops_per_table as usize,
         repair,
         seed: o.seed,
-        target,
-        time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
-        // SAFETY: the caller's contract.
-        stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
         backend,
         devices,
         group_size: (o.group_size != 0).then_some(o.group_size as usize),
@@ -333,9 +336,10 @@ pub(crate) unsafe fn qiga_options(o: &MetaoptQigaOptions, items: usize) -> Resul
             let flat: Vec<u8> = unsafe { copy_in(o.start.cast(), total, "start")? };
             flat.chunks(items.max(1)).map(<[u8]>::to_vec).collect()
         },
-        // SAFETY: the caller's contract: NULL or a string.
-        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
-    })
+    };
+    // SAFETY: the caller's contract: NULL or a string.
+    opts.stop.checkpoint = unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? };
+    Ok(opts)
 }
 
 /// The C result of a run.

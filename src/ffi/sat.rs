@@ -619,7 +619,7 @@ unsafe fn walk_options(
         }
     }
     let given = |v: f64| (v > 0.0).then_some(v);
-    let opts = SlsOptions {
+    let mut opts = SlsOptions {
         method,
         break_function: BreakFunction::from_options(
             given(o.cb),
@@ -630,26 +630,28 @@ unsafe fn walk_options(
         seed: o.seed,
         restart_flips: o.restart_flips,
         flips_per_launch: o.flips_per_launch,
-        max_flips: o.max_flips,
-        time_limit,
+        stop: crate::run::Stop {
+            budget: (o.max_flips > 0).then_some(o.max_flips),
+            time_limit,
+            // SAFETY: the caller's contract.
+            token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
+            ..crate::run::Stop::default()
+        },
         since: None,
         // SAFETY: the caller's contract.
-        stop_token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
-        // SAFETY: the caller's contract.
         start: unsafe { start_arg(o.start, o.start_count, cnf.num_vars)? },
-        // SAFETY: the caller's contract.
-        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s) }.map_err(
-            |e| {
-                renamed_opt(
-                    e,
-                    &[
-                        ("checkpoint_path", "opts.checkpoint_path"),
-                        ("checkpoint_every_s", "opts.checkpoint_every_s"),
-                    ],
-                )
-            },
-        )?,
     };
+    // SAFETY: the caller's contract.
+    opts.stop.checkpoint = unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s) }
+        .map_err(|e| {
+            renamed_opt(
+                e,
+                &[
+                    ("checkpoint_path", "opts.checkpoint_path"),
+                    ("checkpoint_every_s", "opts.checkpoint_every_s"),
+                ],
+            )
+        })?;
     opts.check().map_err(|e| match e {
         Error::InvalidArgument { arg, msg } => Error::arg(
             match arg {
@@ -658,6 +660,8 @@ unsafe fn walk_options(
                 "noise" => "opts.noise",
                 "restart_flips" => "opts.restart_flips",
                 "flips_per_launch" => "opts.flips_per_launch",
+                "max_flips" => "opts.max_flips",
+                "time_limit" => "opts.time_limit_s",
                 a => a,
             },
             msg,

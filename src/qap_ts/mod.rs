@@ -33,14 +33,14 @@ pub mod cpu;
 pub mod device;
 
 use crate::error::{Error, Result};
-use crate::interrupt::{StopReason, StopToken};
+use crate::interrupt::StopReason;
 use crate::problem::qap::{check_perm, Cost, QapProblem};
 use crate::rng::Philox;
-use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
-use crate::run::Driver;
+use crate::run::checkpoint::{self, Header, Schedule};
+use crate::run::Stop;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use crate::device::Backend;
 pub use cpu::TsParams;
@@ -55,19 +55,21 @@ pub enum TenureRule {
     Uniform,
 }
 
-/// The options of a solve. Stops: `max_iterations` (per chain, in total), `time_limit`,
-/// `target` (a cost at or below it stops); at least one of the first two must be set. The stops
-/// act between launches; the pool and the restarts every `launch_iterations` iterations (a
+/// The options of a solve. Its limits are [`stop`](Self::stop): the budget is iterations per chain
+/// in total (`max_iterations` in the C ABI, Python and the CLI), with a time limit, a target (a
+/// cost at or below it stops), a stop token and a checkpoint plan; a budget, a time limit or a
+/// token must be set, and evaluations are not counted (refused). The stops act between launches; the pool and the restarts every `launch_iterations` iterations (a
 /// round), which under a time limit is made of shorter launches sized to the time left. Results
-/// are reproducible for equal `seed`, `chains`, `max_iterations`, `launch_iterations` and pool
+/// are reproducible for equal `seed`, `chains`, budget, `launch_iterations` and pool
 /// options (and identical across backends on integer data) up to where a time limit ends the
 /// solve.
 #[derive(Clone, Debug)]
 pub struct QapTsOptions {
     /// Independent chains (work-groups on the device, tasks on the CPU).
     pub chains: usize,
-    /// Iterations per chain in total (0: no limit; then `time_limit` must be set).
-    pub max_iterations: u64,
+    /// When the solve stops (budget: iterations per chain in total) and where it writes its
+    /// checkpoint ([`QapTs::load_state`] continues from one).
+    pub stop: Stop,
     /// Iterations per chain per round: a launch without a time limit (the device's kernel runs
     /// them without the host), after which the elite pool and the restarts act.
     pub launch_iterations: u32,
@@ -75,8 +77,6 @@ pub struct QapTsOptions {
     pub tenure: TenureRule,
     /// The long-term aspiration horizon; None: 5 n^2.
     pub aspiration_horizon: Option<u32>,
-    pub time_limit: Option<Duration>,
-    pub target: Option<f64>,
     /// Best distinct permutations kept (0: no pool, no restarts). Default 8; with hundreds of
     /// chains 16 is better ([`elite_size_for`]).
     pub elite_size: usize,
@@ -92,36 +92,27 @@ pub struct QapTsOptions {
     /// Work-items per chain on a device (a power of two, at most the device allows and one per
     /// pair); None: the device kind's tuning. Ignored by the CPU backend.
     pub group_size: Option<usize>,
-    /// A per-call stop request, checked before every launch like `metaopt::interrupt`.
-    pub stop_token: Option<StopToken>,
     /// The global index of this solve's first chain: chain c draws as chain `first_chain + c`
     /// (its start, restarts and iterations), for a job whose chains are numbered across
     /// processes, such as MPI ranks ([`QapTs::solve_shared`]). 0 for a solve on its own.
     pub first_chain: usize,
-    /// Where and how often the solve writes its checkpoint ([`QapTs::load_state`] continues
-    /// from one); None: no file.
-    pub checkpoint: Option<Checkpointing>,
 }
 
 impl Default for QapTsOptions {
     fn default() -> Self {
         QapTsOptions {
             chains: 32,
-            max_iterations: 100_000,
+            stop: Stop::budget(100_000),
             launch_iterations: 2_000,
             seed: 1,
             tenure: TenureRule::Cubic,
             aspiration_horizon: None,
-            time_limit: None,
-            target: None,
             elite_size: 8,
             stagnation: None,
             perturbation: None,
             starts: Vec::new(),
             group_size: None,
-            stop_token: None,
             first_chain: 0,
-            checkpoint: None,
         }
     }
 }
@@ -155,19 +146,19 @@ impl QapTsOptions {
         if self.launch_iterations == 0 {
             return Err(Error::arg("launch_iterations", "0; expected at least 1"));
         }
-        if self.max_iterations == 0 && self.time_limit.is_none() {
+        self.stop.check("max_iterations")?;
+        if self.stop.evaluations.is_some() {
             return Err(Error::arg(
-                "max_iterations",
-                "0 (no limit) and no time_limit: the solve would never stop",
+                "evaluations",
+                "the tabu search counts iterations, not evaluations: give max_iterations",
             ));
         }
-        crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
         if let Some(h) = self.aspiration_horizon {
             if h == 0 {
                 return Err(Error::arg("aspiration_horizon", "0; expected at least 1"));
             }
         }
-        if let Some(t) = self.target {
+        if let Some(t) = self.stop.target {
             if !t.is_finite() {
                 return Err(Error::arg(
                     "target",
@@ -204,9 +195,6 @@ impl QapTsOptions {
         for p in &self.starts {
             check_perm(p, n, "starts")?;
         }
-        if let Some(c) = &self.checkpoint {
-            c.check("checkpoint")?;
-        }
         // the chain's iteration counter and its tabu stamps are 32-bit between restarts
         Ok(())
     }
@@ -241,7 +229,7 @@ pub struct QapTsSolveResult {
     pub seconds: f64,
     pub seconds_to_best: f64,
     pub target_reached: bool,
-    /// Why the solve ended (`Budget`: `max_iterations`, or the progress callback).
+    /// Why the solve ended (`Budget`: the iteration budget, or the progress callback).
     #[serde(rename = "stopped_by")]
     pub stop: StopReason,
     pub backend: String,
@@ -699,11 +687,11 @@ impl QapTs {
             }
         };
         let mut best: (Cost, Vec<u8>) = (Cost::from_bits(ft, s.best.0), s.best.1.clone());
-        let reached = |c: &Cost| opts.target.is_some_and(|t| c.as_f64() <= t);
+        let reached = |c: &Cost| opts.stop.target.is_some_and(|t| c.as_f64() <= t);
         let stagnation = opts.stagnation(n);
         let (pmin, pmax) = opts.perturbation(n);
         let mut stop = StopReason::Budget;
-        let mut schedule = Schedule::new(opts.checkpoint.as_ref());
+        let mut schedule = Schedule::new(opts.stop.checkpoint.as_ref());
         // the state as a checkpoint holds it (the elite pool and the best back in the state)
         let sync = |s: &mut TsState, best: &(Cost, Vec<u8>), elite: &Elite| {
             s.best = (best.0.bits(), best.1.clone());
@@ -718,9 +706,7 @@ impl QapTs {
         // and timed, the next ones end before the time left. Without a time limit every launch
         // has `launch_iterations` (the pool and the restarts act between launches, so the sizes
         // are part of the course a seed gives)
-        let mut driver = Driver::new(t0, opts.time_limit, opts.stop_token.as_ref())
-            .budget((opts.max_iterations > 0).then_some(opts.max_iterations))
-            .target(opts.target);
+        let mut driver = opts.stop.driver(t0);
         loop {
             let done = s.done;
             let mine = driver.check(done, 0, best.0.as_f64());
@@ -763,9 +749,9 @@ impl QapTs {
                     // request to stop
                     stop = mine.unwrap_or(if reached(&best.0) {
                         StopReason::Target
-                    } else if opts.max_iterations > 0 && done >= opts.max_iterations {
+                    } else if opts.stop.budget.is_some_and(|b| done >= b) {
                         StopReason::Budget
-                    } else if opts.time_limit.is_some() {
+                    } else if opts.stop.time_limit.is_some() {
                         StopReason::TimeLimit
                     } else {
                         StopReason::Interrupted
@@ -782,10 +768,10 @@ impl QapTs {
             // seed's course does not depend on the machine's speed until the limit ends it
             let round = opts.launch_iterations as u64;
             let mut count = round - done % round;
-            if opts.max_iterations > 0 {
-                count = count.min(opts.max_iterations - done);
+            if let Some(b) = opts.stop.budget {
+                count = count.min(b - done);
             }
-            if opts.time_limit.is_some() {
+            if opts.stop.time_limit.is_some() {
                 count = count.min(driver.next_size(FIRST_TIMED_LAUNCH, round, done));
             }
             // tabu stamps are 32-bit iterations of one start: a start that long begins anew

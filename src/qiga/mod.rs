@@ -34,15 +34,16 @@ pub mod cpu;
 pub mod device;
 
 use crate::error::{Error, Result};
-use crate::interrupt::{Clock, Cut, StopReason, StopToken, Watch};
+use crate::interrupt::{Clock, Cut, StopReason, Watch};
 use crate::problem::knapsack::Knapsack;
-use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
+use crate::run::checkpoint::{self, Header, Schedule};
 use crate::run::Pacer;
+use crate::run::Stop;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use crate::device::Backend;
 
@@ -331,8 +332,13 @@ pub struct QigaOptions {
     pub populations: usize,
     /// Quantum individuals per population.
     pub individuals: usize,
-    /// Generations after the initial one.
-    pub generations: u32,
+    /// When the populations stop, and where the run writes its checkpoint ([`Qiga::load_state`]
+    /// continues from one). The budget is required: the generations of every population after
+    /// the initial one (`generations` in the C ABI, Python and the CLI; at most 4294967294). A
+    /// population stops when its best value reaches the target (in the problem's units); the
+    /// time limit and the token are checked between launches (populations not started are not
+    /// reported). Evaluations are refused.
+    pub stop: Stop,
     /// Rotation tables: one for every population, or several for a tuning run (population q
     /// uses table (q / pops_per_table) % tables.len()).
     pub tables: Vec<RotationTable>,
@@ -340,11 +346,6 @@ pub struct QigaOptions {
     pub pops_per_table: usize,
     pub repair: Repair,
     pub seed: u64,
-    /// A population stops when its best value reaches this (in the problem's units).
-    pub target: Option<f64>,
-    /// Checked between launches (populations not started are not reported).
-    pub time_limit: Option<Duration>,
-    pub stop_token: Option<StopToken>,
     /// Where the populations run; ignored when `devices` is not empty.
     pub backend: Backend,
     /// Several OpenCL devices by number: the populations are spread over them (launch by launch,
@@ -364,9 +365,6 @@ pub struct QigaOptions {
     /// ([`WARM_ANGLE_ONE`] for a 1, [`WARM_ANGLE_ZERO`] for a 0, instead of the neutral 50).
     /// Empty: every population starts neutral.
     pub start: Vec<Vec<u8>>,
-    /// Where and how often the run writes its checkpoint ([`Qiga::load_state`] continues from
-    /// one); None: no file.
-    pub checkpoint: Option<Checkpointing>,
 }
 
 /// The angle (steps of pi/200) of a warm start's Q-bit whose string bit is 1: 75, P(1) =
@@ -381,21 +379,17 @@ impl Default for QigaOptions {
         QigaOptions {
             populations: 1000,
             individuals: 10,
-            generations: 500,
+            stop: Stop::budget(500),
             tables: vec![RotationTable::gqa2000()],
             pops_per_table: 0,
             repair: Repair::Index,
             seed: 1,
-            target: None,
-            time_limit: None,
-            stop_token: None,
             backend: Backend::default(),
             devices: Vec::new(),
             group_size: None,
             launch_populations: None,
             only: None,
             start: Vec::new(),
-            checkpoint: None,
         }
     }
 }
@@ -864,13 +858,31 @@ impl Qiga {
                 format!("{}; expected 1..={MAX_INDIVIDUALS}", o.individuals),
             ));
         }
-        if o.generations == u32::MAX {
-            return Err(Error::arg("generations", "4294967295; at most 4294967294"));
-        }
+        let generations = match o.stop.budget {
+            None => {
+                return Err(Error::arg(
+                    "generations",
+                    "none: give the generations of every population",
+                ))
+            }
+            Some(g) if g >= u64::from(u32::MAX) => {
+                return Err(Error::arg(
+                    "generations",
+                    format!("{g}; at most 4294967294"),
+                ))
+            }
+            Some(g) => g as u32,
+        };
         if o.tables.is_empty() {
             return Err(Error::arg("tables", "no rotation table"));
         }
-        crate::interrupt::check_time_limit(o.time_limit, "time_limit")?;
+        o.stop.check("generations")?;
+        if o.stop.evaluations.is_some() {
+            return Err(Error::arg(
+                "evaluations",
+                "QIGA counts generations, not evaluations: give generations",
+            ));
+        }
         // sums of the item data must fit 64 bits
         let sum = |v: &[u64]| v.iter().try_fold(0u64, |a, &x| a.checked_add(x));
         if sum(&items.weights).is_none() || sum(&items.profits).is_none() {
@@ -879,7 +891,7 @@ impl Qiga {
                 "the total weight or profit overflows 64 bits on the integer scale",
             ));
         }
-        let target = match o.target {
+        let target = match o.stop.target {
             None => None,
             Some(t) if t.is_finite() => Some(if t <= 0.0 {
                 0
@@ -895,7 +907,7 @@ impl Qiga {
         };
         // the Philox counters: generation x individuals x items below 2^62
         let per_gen = (o.individuals.div_ceil(4) * 4 * m) as u128;
-        if (o.generations as u128 + 1) * per_gen >= 1u128 << 62 {
+        if (generations as u128 + 1) * per_gen >= 1u128 << 62 {
             return Err(Error::arg(
                 "generations",
                 "too many generations for this many individuals and items",
@@ -910,7 +922,7 @@ impl Qiga {
         let setup = Arc::new(Setup {
             items,
             individuals: o.individuals,
-            generations: o.generations,
+            generations,
             tables: o.tables.iter().map(RotationTable::encode).collect(),
             pops_per_table,
             repair: o.repair,
@@ -948,9 +960,6 @@ impl Qiga {
             last: None,
         };
         qiga.warm_starts()?;
-        if let Some(c) = &qiga.options.checkpoint {
-            c.check("checkpoint")?;
-        }
         Ok(qiga)
     }
 
@@ -1229,9 +1238,9 @@ impl Qiga {
             .map_or((0.0, 0.0), |r| (r.elapsed, r.work_seconds));
         let clock = Clock::since(
             checkpoint::resumed_start(self.created.take().unwrap_or(start), prior_elapsed),
-            o.time_limit,
+            o.stop.time_limit,
         );
-        let watch = Watch::new(o.stop_token.as_ref());
+        let watch = Watch::new(o.stop.token.as_ref());
         let first = o.only.as_ref().map_or(0, |r| r.start);
         let total = o.only.as_ref().map_or(o.populations, |r| r.len());
         let quit = AtomicBool::new(false);
@@ -1322,7 +1331,7 @@ impl Qiga {
         let bits = Mutex::new(bits_v);
         let book = Mutex::new(book);
         let jobs = Mutex::new(jobs);
-        let schedule = Mutex::new(Schedule::new(o.checkpoint.as_ref()));
+        let schedule = Mutex::new(Schedule::new(o.stop.checkpoint.as_ref()));
         let fixed_chunk = o.launch_populations;
         let gens = self.setup.generations.saturating_add(1);
         let due = || cut.reason();

@@ -23,10 +23,10 @@ mod device;
 
 use crate::device::Backend;
 use crate::error::{Error, Result};
-use crate::interrupt::{check_time_limit, StopReason, StopToken};
+use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
-use crate::run::checkpoint::{self, le_bytes, Checkpointing, Header, Schedule};
-use crate::run::{Driver, Progress};
+use crate::run::checkpoint::{self, le_bytes, Header, Schedule};
+use crate::run::{Progress, Stop};
 use cpu::CpuWalks;
 use device::DeviceWalks;
 use serde::{Deserialize, Serialize};
@@ -275,20 +275,17 @@ pub struct SlsOptions {
     /// state from its assignment at every launch when the state is small (see
     /// [`persists`]), so walks agree only for equal values.
     pub flips_per_launch: u32,
-    /// Flips per walk in all (0: no budget; the search then ends at a model, the time limit or
-    /// an interrupt).
-    pub max_flips: u64,
-    pub time_limit: Option<Duration>,
+    /// When the walks stop besides a model (budget: flips per walk in all, `max_flips` in the
+    /// C ABI, Python and the CLI; a time limit; a stop token) and where the solve writes its
+    /// checkpoint ([`SatSls::load_state`] continues from one). A budget, a time limit or a
+    /// token must be set; evaluations and a target are refused (the walks stop at a model).
+    pub stop: Stop,
     /// The moment the time limit counts from (`None`: the solve call).
     pub since: Option<Instant>,
-    pub stop_token: Option<StopToken>,
     /// A warm start: one assignment, from which every walk starts; or several (at most the
     /// walks), walk `w` starting from the `w`-th and the others from their random assignments.
     /// Restarts draw random assignments as usual. Empty: every walk starts at random.
     pub start: Vec<Assignment>,
-    /// Where and how often the solve writes its checkpoint ([`SatSls::load_state`] continues
-    /// from one); None: no file.
-    pub checkpoint: Option<Checkpointing>,
 }
 
 impl Default for SlsOptions {
@@ -300,20 +297,17 @@ impl Default for SlsOptions {
             seed: 1,
             restart_flips: NO_RESTARTS,
             flips_per_launch: 4096,
-            max_flips: 0,
-            time_limit: Some(Duration::from_secs(10)),
+            stop: Stop::time_limit(Duration::from_secs(10)),
             since: None,
-            stop_token: None,
             start: Vec::new(),
-            checkpoint: None,
         }
     }
 }
 
 impl SlsOptions {
-    /// The flip budget per walk, if any (`max_flips`, 0: none).
+    /// The flip budget per walk, if any (`max_flips`).
     pub fn max_flips_cap(&self) -> Option<u64> {
-        (self.max_flips > 0).then_some(self.max_flips)
+        self.stop.budget
     }
 
     /// Checks every option; errors name the argument.
@@ -334,10 +328,20 @@ impl SlsOptions {
         if self.flips_per_launch == 0 {
             return Err(Error::arg("flips_per_launch", "0; expected at least 1"));
         }
-        if let Some(c) = &self.checkpoint {
-            c.check("checkpoint")?;
+        self.stop.check("max_flips")?;
+        if self.stop.evaluations.is_some() {
+            return Err(Error::arg(
+                "evaluations",
+                "the walks count flips, not evaluations: give max_flips",
+            ));
         }
-        check_time_limit(self.time_limit, "time_limit")
+        if self.stop.target.is_some() {
+            return Err(Error::arg(
+                "target",
+                "the walks stop at a model (no unsatisfied clause): give no target",
+            ));
+        }
+        Ok(())
     }
 
     fn noise_threshold(&self) -> u32 {
@@ -774,13 +778,13 @@ impl SatSls {
             self.check_start(&opts.start)?;
         }
         let since = opts.since.unwrap_or_else(Instant::now);
-        let mut driver = Driver::new(
-            checkpoint::resumed_start(since, resumed.as_ref().map_or(0.0, |r| r.elapsed)),
-            opts.time_limit,
-            opts.stop_token.as_ref(),
-        )
-        .budget((opts.max_flips > 0).then_some(opts.max_flips))
-        .on_progress(progress);
+        let mut driver = opts
+            .stop
+            .driver(checkpoint::resumed_start(
+                since,
+                resumed.as_ref().map_or(0.0, |r| r.elapsed),
+            ))
+            .on_progress(progress);
         // the last solve's engine goes before a new one is made
         self.last = None;
         let mut engine = match self.backend {
@@ -830,7 +834,7 @@ impl SatSls {
                 }
             }
         };
-        let mut schedule = Schedule::new(opts.checkpoint.as_ref());
+        let mut schedule = Schedule::new(opts.stop.checkpoint.as_ref());
         let started = Instant::now();
         let prior_seconds = s.seconds;
         // the fewest unsatisfied clauses of any walk so far (none before the first launch of
@@ -854,10 +858,10 @@ impl SatSls {
             // the time left asks for it
             let done = s.done;
             let mut flips = opts.flips_per_launch as u64;
-            if opts.time_limit.is_some() {
+            if opts.stop.time_limit.is_some() {
                 flips = driver.next_size(flips.min(POLL as u64), flips, done);
-            } else if opts.max_flips > 0 {
-                flips = flips.min(opts.max_flips - done);
+            } else if let Some(b) = opts.stop.budget {
+                flips = flips.min(b - done);
             }
             (s.found, best) = driver.step(flips, |flips| -> Result<(u32, u32)> {
                 Ok(match &mut engine {

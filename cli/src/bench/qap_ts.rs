@@ -183,10 +183,12 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
         let problem = Arc::new(QapProblem::from_instance(&inst));
         let opts = QapTsOptions {
             chains: a.chains,
-            max_iterations: a.iterations,
+            stop: metaopt::run::Stop {
+                token: Some(crate::stop_token()),
+                ..metaopt::run::Stop::budget(a.iterations)
+            },
             seed: a.seed,
             group_size: a.group_size,
-            stop_token: Some(crate::stop_token()),
             ..QapTsOptions::default()
         };
         opts.check(inst.n).map_err(ts_error)?;
@@ -199,7 +201,10 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
             // warm-up: the program build and the buffers stay out of the timed solve
             let warm = QapTsOptions {
                 chains: a.chains,
-                max_iterations: 1,
+                stop: metaopt::run::Stop {
+                    budget: Some(1),
+                    ..opts.stop.clone()
+                },
                 launch_iterations: 1,
                 ..opts.clone()
             };
@@ -330,9 +335,11 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
         for run in 0..a.runs {
             let opts = a.ts.apply(QapTsOptions {
                 chains,
-                max_iterations: 0,
-                time_limit: Some(Duration::from_secs_f64(a.time_limit)),
-                target: Some(bks),
+                stop: metaopt::run::Stop {
+                    time_limit: Some(Duration::from_secs_f64(a.time_limit)),
+                    target: Some(bks),
+                    ..metaopt::run::Stop::default()
+                },
                 seed: a.seed + run as u64,
                 ..QapTsOptions::default()
             });

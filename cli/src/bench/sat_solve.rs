@@ -149,8 +149,11 @@ fn run_one(
             let opts = SlsOptions {
                 method,
                 seed,
-                time_limit: limit,
-                stop_token: Some(crate::stop_token()),
+                stop: metaopt::run::Stop {
+                    time_limit: limit,
+                    token: Some(crate::stop_token()),
+                    ..metaopt::run::Stop::default()
+                },
                 ..Default::default()
             };
             let (backend, walks) = on.sls_backend(a.walks);
@@ -330,8 +333,11 @@ pub fn run_large(a: &BenchSatLargeArgs) -> CliResult {
             let opts = SlsOptions {
                 method,
                 seed: a.seed.seed,
-                time_limit: Some(Duration::from_secs_f64(a.time_limit)),
-                stop_token: Some(crate::stop_token()),
+                stop: metaopt::run::Stop {
+                    time_limit: Some(Duration::from_secs_f64(a.time_limit)),
+                    token: Some(crate::stop_token()),
+                    ..d.stop.clone()
+                },
                 restart_flips: a.restart_flips.unwrap_or(d.restart_flips),
                 flips_per_launch: a.flips_per_launch.unwrap_or(d.flips_per_launch),
                 ..d

@@ -195,7 +195,7 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             Box::new(|d: &[usize]| {
                 let o = QigaOptions {
                     populations: a.qiga_populations,
-                    generations: 100,
+                    stop: metaopt::run::Stop::budget(100),
                     devices: d.to_vec(),
                     ..Default::default()
                 };
@@ -238,7 +238,10 @@ pub fn run(a: &BenchScaleArgs) -> CliResult {
             Box::new(|d: &[usize]| {
                 let o = QapTsOptions {
                     chains: a.qap_chains,
-                    max_iterations: a.qap_iterations,
+                    stop: metaopt::run::Stop {
+                        budget: (a.qap_iterations > 0).then_some(a.qap_iterations),
+                        ..Default::default()
+                    },
                     ..Default::default()
                 };
                 let mut ts = QapTs::on_devices(qap.clone(), d)?;

@@ -285,7 +285,7 @@ enum MethodArg {
 #[command(
     mut_arg("max_iterations", |a| a.help(format!(
         "ts: stop after N iterations per chain [default: {}, unlimited with --time-limit]",
-        QapTsOptions::default().max_iterations
+        QapTsOptions::default().stop.budget.unwrap_or(0)
     ))),
     mut_arg("max_runs", |a| a.help(
         "hc12: stop after N runs (restarts from a new start) [default: 100, unlimited with --time-limit]"
@@ -744,14 +744,18 @@ fn solve_ts(
     };
     let opts = a.ts.apply(QapTsOptions {
         chains: a.chains.unwrap_or(chains),
-        max_iterations: match (a.max_iterations.max_iterations, time_limit) {
-            (Some(n), _) => n,
-            (None, Some(_)) => 0,
-            (None, None) => defaults.max_iterations,
+        stop: metaopt::run::Stop {
+            // 0: no limit (then --time-limit ends the solve)
+            budget: match (a.max_iterations.max_iterations, time_limit) {
+                (Some(n), _) => (n > 0).then_some(n),
+                (None, Some(_)) => None,
+                (None, None) => defaults.stop.budget,
+            },
+            time_limit,
+            target,
+            ..metaopt::run::Stop::default()
         },
         seed: a.seed.seed,
-        time_limit,
-        target,
         starts: given_starts(a, inst.n)?,
         ..defaults
     });
@@ -771,7 +775,7 @@ fn solve_ts(
         opts.first_chain = rk.rank() * opts.chains;
     }
     let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
-    opts.checkpoint = a.checkpoint.plan(rank)?;
+    opts.stop.checkpoint = a.checkpoint.plan(rank)?;
     let problem = Arc::new(QapProblem::from_instance(inst));
     let mut solver = if devices.is_empty() {
         QapTs::new(problem, backend)
@@ -794,7 +798,7 @@ fn solve_ts(
     let bar = a.json.progress().then(|| match time_limit {
         Some(l) => out::time_bar(l),
         None => out::count_bar(
-            opts.max_iterations,
+            opts.stop.budget.unwrap_or(0),
             "iteration {pos}/{len}  {elapsed}  {msg}",
         ),
     });
@@ -815,7 +819,7 @@ fn solve_ts(
         }
         true
     };
-    opts.time_limit = crate::time_left(opts.time_limit);
+    opts.stop.time_limit = crate::time_left(opts.stop.time_limit);
     let result = match &ranks {
         None => solver.solve_with_progress(&opts, on_progress),
         Some(rk) => solver.solve_shared(

@@ -80,7 +80,11 @@ impl QigaArgs {
         Ok(QigaOptions {
             populations,
             individuals: self.individuals,
-            generations: self.generations,
+            stop: metaopt::run::Stop {
+                budget: Some(u64::from(self.generations)),
+                token: Some(crate::stop_token()),
+                ..metaopt::run::Stop::default()
+            },
             tables: self.tables()?,
             repair: Repair::parse(&self.repair).map_err(|e| flag_error("--repair", e))?,
             seed,
@@ -94,7 +98,6 @@ impl QigaArgs {
             }
             .list()?,
             group_size: self.group_size,
-            stop_token: Some(crate::stop_token()),
             ..Default::default()
         })
     }
@@ -270,8 +273,8 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
     }
     a.convergence.check()?;
     let mut o = a.qiga.options(a.populations, a.seed.seed)?;
-    o.target = a.stop.target;
-    o.time_limit = crate::time_left(a.stop.time_limit());
+    o.stop.target = a.stop.target;
+    o.stop.time_limit = crate::time_left(a.stop.time_limit());
     let optimum = if a.gap {
         Some(k.optimum()?.value)
     } else {
@@ -289,7 +292,7 @@ pub fn run(a: &QigaCmdArgs) -> CliResult {
     }
     // under MPI each rank writes and reads its own file (FILE.rankR)
     let rank = ranks.as_ref().map(|rk| (rk.rank(), rk.size()));
-    o.checkpoint = a.checkpoint.plan(rank)?;
+    o.stop.checkpoint = a.checkpoint.plan(rank)?;
     let resume = a.checkpoint.resume(rank)?;
     let make = |o: QigaOptions| -> CliResult<Qiga> {
         let mut q = Qiga::new(&k, o).map_err(|e| out::renamed(e, RENAMES))?;

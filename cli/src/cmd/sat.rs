@@ -403,24 +403,28 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
         (None, Some(_)) => None,
         (None, None) => Some(DEFAULT_TIME_LIMIT),
     };
-    let opts = SlsOptions {
+    let mut opts = SlsOptions {
         method,
         break_function: BreakFunction::from_options(a.cb, a.eps, max_clause_length(&cnf)),
         noise: a.noise.unwrap_or(d.noise),
         seed: a.seed.seed,
         restart_flips: a.restart_flips.unwrap_or(d.restart_flips),
         flips_per_launch: a.flips_per_launch.unwrap_or(d.flips_per_launch),
-        max_flips: a.max_flips.unwrap_or(0),
-        time_limit,
+        stop: metaopt::run::Stop {
+            // 0: no budget
+            budget: a.max_flips.filter(|&n| n > 0),
+            time_limit,
+            token: Some(crate::stop_token()),
+            ..metaopt::run::Stop::default()
+        },
         // the limit counts from the command's start: reading the formula and set-up are in it
         since: Some(crate::started()),
-        stop_token: Some(crate::stop_token()),
         start: match &a.start {
             Some(p) => read_start(p, cnf.num_vars)?,
             None => Vec::new(),
         },
-        checkpoint: a.checkpoint.plan(None)?,
     };
+    opts.stop.checkpoint = a.checkpoint.plan(None)?;
     let resume = a.checkpoint.resume(None)?;
     let table = [
         ("cb", "--cb"),

@@ -48,7 +48,7 @@ fn defaults_match_the_rust_api() {
     let o = metaopt_qap_ts_default_options();
     let d = QapTsOptions::default();
     assert_eq!(o.chains as usize, d.chains);
-    assert_eq!(o.max_iterations, d.max_iterations);
+    assert_eq!(Some(o.max_iterations), d.stop.budget);
     assert_eq!(o.launch_iterations, d.launch_iterations);
     assert_eq!(o.seed, d.seed);
     assert_eq!(o.tenure, MetaoptQapTsTenure::MetaoptQapTsTenureCubic as i32);
@@ -120,7 +120,7 @@ fn results_equal_the_rust_api() {
         .unwrap()
         .solve(&QapTsOptions {
             chains: 3,
-            max_iterations: 700,
+            stop: metaopt::run::Stop::budget(700),
             launch_iterations: 300,
             seed: 11,
             tenure: metaopt::qap_ts::TenureRule::Uniform,

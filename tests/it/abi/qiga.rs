@@ -151,7 +151,7 @@ fn a_c_run_equals_the_rust_run_and_the_cpu_backend_the_device() {
         &rust_k,
         QigaOptions {
             populations: 48,
-            generations: 30,
+            stop: metaopt::run::Stop::budget(30),
             seed: 77,
             backend: Backend::Device(None),
             ..Default::default()
@@ -216,7 +216,11 @@ fn a_tuning_run_over_names_and_texts_equals_the_rust_run() {
         QigaOptions {
             populations: 20,
             individuals: 7,
-            generations: 30,
+            stop: metaopt::run::Stop {
+                budget: Some(30),
+                target: Some(1400.0),
+                ..metaopt::run::Stop::default()
+            },
             seed: 77,
             tables: vec![
                 RotationTable::qea2002().with_random_pole_signs(),
@@ -224,7 +228,6 @@ fn a_tuning_run_over_names_and_texts_equals_the_rust_run() {
             ],
             pops_per_table: 5,
             repair: Repair::Greedy,
-            target: Some(1400.0),
             ..Default::default()
         },
     )

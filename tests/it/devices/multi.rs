@@ -44,7 +44,7 @@ fn qap_chains_split_invariant_with_elite_pool() {
     // short stagnation: chains restart from the elite pool, so the pool's order matters
     let opts = QapTsOptions {
         chains: 7,
-        max_iterations: 1500,
+        stop: metaopt::run::Stop::budget(1500),
         launch_iterations: 150,
         seed: 9,
         elite_size: 4,
@@ -228,7 +228,7 @@ fn qiga_populations_split_invariant() {
     let o = |devices: Vec<usize>| QigaOptions {
         populations: 5,
         individuals: 8,
-        generations: 40,
+        stop: metaopt::run::Stop::budget(40),
         tables: vec![RotationTable::gqa2000()],
         seed: 77,
         backend: Backend::Device(Some(0)),

@@ -196,9 +196,12 @@ fn qap_tabu_search_stops() {
         let token = StopToken::new();
         let p = bur26a();
         let opts = QapTsOptions {
-            max_iterations: u64::MAX / 2,
+            stop: metaopt::run::Stop {
+                budget: Some(u64::MAX / 2),
+                token: Some(token.clone()),
+                ..metaopt::run::Stop::default()
+            },
             launch_iterations: 200,
-            stop_token: Some(token.clone()),
             ..QapTsOptions::default()
         };
         let q = p.clone();
@@ -278,7 +281,7 @@ fn calls_started_after_an_interrupt_run_normally() {
     let r = QapTs::new(p, Backend::Cpu)
         .unwrap()
         .solve(&QapTsOptions {
-            max_iterations: 1000,
+            stop: metaopt::run::Stop::budget(1000),
             ..QapTsOptions::default()
         })
         .unwrap();

@@ -325,9 +325,11 @@ fn f4_tabu_search_with_unlimited_iterations_stops_at_its_limit() {
     // one launch of 100000 iterations of 8 chains of n = 256 used to outlast the limit by minutes
     let opts = QapTsOptions {
         chains: 8,
-        max_iterations: 0,
+        stop: metaopt::run::Stop {
+            time_limit: Some(limit),
+            ..metaopt::run::Stop::default()
+        },
         launch_iterations: 100_000,
-        time_limit: Some(limit),
         ..Default::default()
     };
     let t = Instant::now();

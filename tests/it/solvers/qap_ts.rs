@@ -6,6 +6,7 @@ use metaopt::problem::qap::{full_cost, read_bks_csv, Cost, ElemType, QapInstance
 use metaopt::qap_ts::cpu::{pair_index, tenure, tie_key, TsChain, TsElem, TsParams};
 use metaopt::qap_ts::*;
 use metaopt::rng::{rng4, Philox};
+use metaopt::run::Stop;
 use metaopt::with_matrices;
 use std::sync::Arc;
 use std::time::Duration;
@@ -280,10 +281,12 @@ fn reach(name: &str, backend: Backend, chains: usize) -> QapTsSolveResult {
     let mut s = QapTs::new(Arc::new(QapProblem::from_instance(&inst)), backend).unwrap();
     let opts = QapTsOptions {
         chains,
-        max_iterations: 0,
         // only the bound that turns a regression into a failure, not a hang
-        time_limit: Some(Duration::from_secs(60)),
-        target: Some(target as f64),
+        stop: Stop {
+            time_limit: Some(Duration::from_secs(60)),
+            target: Some(target as f64),
+            ..Stop::default()
+        },
         seed: 2024,
         ..Default::default()
     };
@@ -324,7 +327,7 @@ fn options_are_checked_by_name() {
     );
     assert_eq!(
         arg(QapTsOptions {
-            max_iterations: 0,
+            stop: Stop::default(),
             ..d()
         }),
         "max_iterations"
@@ -345,7 +348,10 @@ fn options_are_checked_by_name() {
     );
     assert_eq!(
         arg(QapTsOptions {
-            target: Some(f64::NAN),
+            stop: Stop {
+                target: Some(f64::NAN),
+                ..d().stop
+            },
             ..d()
         }),
         "target"
@@ -364,7 +370,7 @@ fn cpu_results_are_reproducible_and_restarts_happen() {
     let p = Arc::new(QapProblem::from_instance(&instance("chr15a")));
     let opts = QapTsOptions {
         chains: 3,
-        max_iterations: 3000,
+        stop: Stop::budget(3000),
         launch_iterations: 500,
         stagnation: Some(600),
         seed: 9,
@@ -429,7 +435,7 @@ fn same_on_device_and_cpu(inst: &QapInstance, ty: ElemType, opts: &QapTsOptions)
 fn device_and_cpu_give_identical_chains() {
     let base = QapTsOptions {
         chains: 3,
-        max_iterations: 1500,
+        stop: Stop::budget(1500),
         launch_iterations: 500,
         stagnation: Some(400),
         seed: 31,
@@ -464,7 +470,7 @@ fn device_float_runs_give_consistent_costs() {
         let p = Arc::new(QapProblem::from_instance_as(&inst, ty).unwrap());
         let opts = QapTsOptions {
             chains: 2,
-            max_iterations: 1000,
+            stop: Stop::budget(1000),
             launch_iterations: 500,
             seed: 3,
             ..Default::default()
@@ -594,7 +600,7 @@ fn throughput() {
         ] {
             let opts = QapTsOptions {
                 chains,
-                max_iterations: iters,
+                stop: Stop::budget(iters),
                 launch_iterations: iters as u32,
                 stagnation: Some(0),
                 ..Default::default()
@@ -602,7 +608,10 @@ fn throughput() {
             let mut s = QapTs::new(p.clone(), backend).unwrap();
             // the first solve builds the program
             s.solve(&QapTsOptions {
-                max_iterations: 10,
+                stop: Stop {
+                    budget: Some(10),
+                    ..opts.stop.clone()
+                },
                 launch_iterations: 10,
                 ..opts.clone()
             })
@@ -627,9 +636,11 @@ fn time_limit_and_progress_stop_a_solve() {
     let mut s = QapTs::new(p, Backend::Cpu).unwrap();
     let opts = QapTsOptions {
         chains: 2,
-        max_iterations: 0,
+        stop: Stop {
+            time_limit: Some(Duration::from_millis(300)),
+            ..Stop::default()
+        },
         launch_iterations: 200,
-        time_limit: Some(Duration::from_millis(300)),
         ..Default::default()
     };
     let r = s.solve(&opts).unwrap();
@@ -640,8 +651,11 @@ fn time_limit_and_progress_stop_a_solve() {
         // without a time limit every launch has launch_iterations (with one they are sized to it)
         .solve_with_progress(
             &QapTsOptions {
-                max_iterations: 100_000,
-                time_limit: None,
+                stop: Stop {
+                    budget: Some(100_000),
+                    time_limit: None,
+                    ..opts.stop.clone()
+                },
                 ..opts
             },
             |pr| {

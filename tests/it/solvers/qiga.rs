@@ -10,6 +10,7 @@ use metaopt::qiga::{
     RotationTable,
 };
 use metaopt::rng::Philox;
+use metaopt::run::Stop;
 use std::path::Path;
 
 fn knapsack250() -> Knapsack {
@@ -28,7 +29,7 @@ fn opts(
 ) -> QigaOptions {
     QigaOptions {
         populations,
-        generations,
+        stop: Stop::budget(u64::from(generations)),
         tables: vec![table],
         repair,
         seed: 2026,
@@ -274,7 +275,7 @@ fn no_result_exceeds_the_exact_optimum() {
             // a stop at the optimum as target ends populations early and reports the target
             if repair == Repair::Greedy {
                 let mut o = opts(Backend::Cpu, 16, 2000, RotationTable::gqa2000(), repair);
-                o.target = Some(opt.value);
+                o.stop.target = Some(opt.value);
                 let t = run(&k, o);
                 for (v, g) in t.best_value_int.iter().zip(&t.generations_run) {
                     assert!(*v == opt.int_value || *g == 2000);
@@ -341,7 +342,10 @@ fn bad_options_are_named_errors() {
     })
     .contains("table"));
     assert!(err(QigaOptions {
-        target: Some(f64::NAN),
+        stop: Stop {
+            target: Some(f64::NAN),
+            ..base().stop.clone()
+        },
         ..base()
     })
     .contains("target"));
@@ -413,7 +417,7 @@ fn a_time_limit_stops_between_launches() {
         RotationTable::gqa2000(),
         Repair::Index,
     );
-    o.time_limit = Some(std::time::Duration::from_millis(300));
+    o.stop.time_limit = Some(std::time::Duration::from_millis(300));
     let t = std::time::Instant::now();
     let r = run(&k, o);
     assert!(t.elapsed().as_secs_f64() < 3.0, "{:?}", t.elapsed());
@@ -435,7 +439,7 @@ fn a_time_limit_stops_inside_long_runs_on_both_backends() {
             RotationTable::gqa2000(),
             Repair::Index,
         );
-        o.time_limit = Some(std::time::Duration::from_millis(500));
+        o.stop.time_limit = Some(std::time::Duration::from_millis(500));
         let t = std::time::Instant::now();
         let r = run(&k, o);
         let took = t.elapsed().as_secs_f64();
@@ -463,7 +467,7 @@ fn runs_split_into_launches_equal_whole_runs() {
         RotationTable::gqa2000(),
         Repair::Index,
     );
-    base.target = Some(1400.0);
+    base.stop.target = Some(1400.0);
     let cpu = run(&k, base.clone());
     base.backend = Backend::Device(None);
     let dev = run(&k, base);

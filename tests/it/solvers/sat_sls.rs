@@ -8,6 +8,7 @@ use metaopt::device::Backend;
 use metaopt::interrupt::StopReason;
 use metaopt::problem::sat::{verify, Assignment, ClauseCounts, Cnf};
 use metaopt::rng::Philox;
+use metaopt::run::Stop;
 use metaopt::sat_sls::{BreakFunction, SatSls, SlsMethod, SlsOptions, SlsTracker};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -151,7 +152,10 @@ fn assert_model(cnf: &Cnf, r: &metaopt::sat_sls::SatSlsSolveResult, what: &str) 
 
 fn limit(secs: u64) -> SlsOptions {
     SlsOptions {
-        time_limit: Some(Duration::from_secs(secs)),
+        stop: Stop {
+            time_limit: Some(Duration::from_secs(secs)),
+            ..Stop::default()
+        },
         ..SlsOptions::default()
     }
 }
@@ -230,7 +234,10 @@ fn unsatisfiable_ends_unknown_at_the_time_limit() {
     ] {
         let cnf = Cnf::from_file(&p).unwrap();
         let opts = SlsOptions {
-            time_limit: Some(Duration::from_millis(400)),
+            stop: Stop {
+                time_limit: Some(Duration::from_millis(400)),
+                ..Stop::default()
+            },
             ..SlsOptions::default()
         };
         // PoCL compiles a kernel at its first launch (seconds on a loaded machine with a cold
@@ -240,8 +247,11 @@ fn unsatisfiable_ends_unknown_at_the_time_limit() {
             backend,
             Some(4),
             &SlsOptions {
-                max_flips: 1,
-                time_limit: None,
+                stop: Stop {
+                    budget: Some(1),
+                    time_limit: None,
+                    ..Stop::default()
+                },
                 ..SlsOptions::default()
             },
         );
@@ -273,14 +283,20 @@ fn launches_are_sized_to_the_time_left() {
             backend,
             Some(64),
             &SlsOptions {
-                max_flips: 1,
-                time_limit: None,
+                stop: Stop {
+                    budget: Some(1),
+                    time_limit: None,
+                    ..Stop::default()
+                },
                 ..SlsOptions::default()
             },
         );
         let opts = SlsOptions {
             flips_per_launch: 1_000_000_000,
-            time_limit: Some(Duration::from_millis(500)),
+            stop: Stop {
+                time_limit: Some(Duration::from_millis(500)),
+                ..Stop::default()
+            },
             ..SlsOptions::default()
         };
         let mut s = SatSls::new(cnf.clone(), Some(64), backend).unwrap();
@@ -312,8 +328,11 @@ fn a_progress_callback_stops_the_walks() {
     let mut s = SatSls::new(cnf, Some(8), Backend::Cpu).unwrap();
     let opts = SlsOptions {
         flips_per_launch: 1000,
-        time_limit: None,
-        max_flips: 1_000_000,
+        stop: Stop {
+            time_limit: None,
+            budget: Some(1_000_000),
+            ..Stop::default()
+        },
         ..SlsOptions::default()
     };
     let r = s.solve_observed(&opts, |p| p.work < 3000).unwrap();
@@ -327,8 +346,11 @@ fn progress_reports_the_fewest_unsatisfied_clauses() {
     let cnf = Cnf::from_file(&family("uuf50-218")[0]).unwrap();
     let opts = SlsOptions {
         flips_per_launch: 50,
-        max_flips: 500,
-        time_limit: None,
+        stop: Stop {
+            budget: Some(500),
+            time_limit: None,
+            ..Stop::default()
+        },
         ..SlsOptions::default()
     };
     let mut logs = Vec::new();
@@ -358,8 +380,11 @@ fn the_last_progress_report_is_the_model() {
     let mut s = SatSls::new(cnf, Some(4), Backend::Cpu).unwrap();
     let mut last = f64::NAN;
     let opts = SlsOptions {
-        time_limit: None,
-        max_flips: 10_000_000,
+        stop: Stop {
+            time_limit: None,
+            budget: Some(10_000_000),
+            ..Stop::default()
+        },
         ..SlsOptions::default()
     };
     let r = s
@@ -376,9 +401,12 @@ fn the_last_progress_report_is_the_model() {
 fn flip_budget_stops_with_limit() {
     let cnf = Cnf::from_file(&family("uuf50-218")[3]).unwrap();
     let opts = SlsOptions {
-        max_flips: 10_000,
+        stop: Stop {
+            budget: Some(10_000),
+            time_limit: None,
+            ..Stop::default()
+        },
         flips_per_launch: 3000,
-        time_limit: None,
         ..SlsOptions::default()
     };
     let r = solve(&cnf, Backend::Cpu, Some(3), &opts);
@@ -398,7 +426,7 @@ fn compare(cnf: &Cnf, opts: &SlsOptions, walks: u32, local: Option<bool>) {
     assert_eq!(cpu.stop, StopReason::Budget, "{}", cnf.name);
     assert_eq!(dev.stop, StopReason::Budget);
     for (i, (c, d)) in cpu.walk_reports.iter().zip(&dev.walk_reports).enumerate() {
-        assert_eq!(c.flips, opts.max_flips, "walk {i}");
+        assert_eq!(c.flips, opts.stop.budget.unwrap(), "walk {i}");
         assert_eq!(
             (c.flips, c.restarts, c.unsatisfied, c.best_unsatisfied),
             (d.flips, d.restarts, d.unsatisfied, d.best_unsatisfied),
@@ -424,10 +452,13 @@ fn compare(cnf: &Cnf, opts: &SlsOptions, walks: u32, local: Option<bool>) {
 fn device_and_cpu_walk_identically() {
     let uuf = Cnf::from_file(&family("uuf100-430")[0]).unwrap();
     let base = SlsOptions {
-        max_flips: 5_000,
+        stop: Stop {
+            budget: Some(5_000),
+            time_limit: None,
+            ..Stop::default()
+        },
         flips_per_launch: 1_500,
         restart_flips: 1_700,
-        time_limit: None,
         seed: 11,
         ..SlsOptions::default()
     };
@@ -460,7 +491,10 @@ fn device_and_cpu_walk_identically() {
     compare(
         &odd,
         &SlsOptions {
-            max_flips: 3000,
+            stop: Stop {
+                budget: Some(3000),
+                ..base.stop.clone()
+            },
             flips_per_launch: 640,
             ..base
         },
@@ -533,7 +567,10 @@ fn bad_options_name_the_argument() {
     }))
     .contains("flips_per_launch"));
     assert!(msg(s.solve(&SlsOptions {
-        time_limit: Some(Duration::from_secs_f64(2e9)),
+        stop: Stop {
+            time_limit: Some(Duration::from_secs_f64(2e9)),
+            ..d.stop.clone()
+        },
         ..d.clone()
     }))
     .contains("time_limit"));
@@ -571,8 +608,11 @@ fn a_requested_stop_token_ends_with_interrupted() {
     token.request();
     for backend in [Backend::Cpu, Backend::DEVICE] {
         let opts = SlsOptions {
-            stop_token: Some(token.clone()),
-            time_limit: None,
+            stop: Stop {
+                token: Some(token.clone()),
+                time_limit: None,
+                ..Stop::default()
+            },
             ..SlsOptions::default()
         };
         let r = solve(&cnf, backend, Some(2), &opts);
@@ -594,10 +634,13 @@ fn never_satisfied(cnf: &Cnf, name: &str) -> Cnf {
 #[test]
 fn device_and_cpu_walk_identically_long_clauses_and_lists() {
     let base = SlsOptions {
-        max_flips: 2_000,
+        stop: Stop {
+            budget: Some(2_000),
+            time_limit: None,
+            ..Stop::default()
+        },
         flips_per_launch: 700,
         restart_flips: 900,
-        time_limit: None,
         seed: 5,
         ..SlsOptions::default()
     };
@@ -640,10 +683,13 @@ fn device_and_cpu_walk_identically_many_variables() {
     // more variables than lanes, more than 48 KB of state per walk (global memory on a GPU)
     let big = never_satisfied(&Cnf::random_ksat(2000, 4.2, 3, 12).unwrap(), "n2000");
     let base = SlsOptions {
-        max_flips: 3_000,
+        stop: Stop {
+            budget: Some(3_000),
+            time_limit: None,
+            ..Stop::default()
+        },
         flips_per_launch: 1_000,
         restart_flips: 2_500,
-        time_limit: None,
         seed: 2,
         ..SlsOptions::default()
     };
@@ -654,7 +700,10 @@ fn device_and_cpu_walk_identically_many_variables() {
     compare(
         &huge,
         &SlsOptions {
-            max_flips: 1_500,
+            stop: Stop {
+                budget: Some(1_500),
+                ..base.stop.clone()
+            },
             flips_per_launch: 1_000,
             ..base
         },
@@ -695,9 +744,12 @@ fn snapshot_log_gives_the_best_assignment_of_a_full_copy() {
     let small = never_satisfied(&Cnf::random_ksat(300, 4.2, 3, 21).unwrap(), "n300");
     let large = never_satisfied(&Cnf::random_ksat(3000, 4.2, 3, 22).unwrap(), "n3000");
     let base = SlsOptions {
-        max_flips: 6_000,
+        stop: Stop {
+            budget: Some(6_000),
+            time_limit: None,
+            ..Stop::default()
+        },
         flips_per_launch: 1_000,
-        time_limit: None,
         seed: 9,
         ..SlsOptions::default()
     };
@@ -764,9 +816,12 @@ fn persisting_state_walks_equal_the_cpu_backend_over_many_launches() {
         .state_persists());
     // 40 launches of 150 flips: the unsatisfied list keeps its order across launches on both
     let opts = SlsOptions {
-        max_flips: 6_000,
+        stop: Stop {
+            budget: Some(6_000),
+            time_limit: None,
+            ..Stop::default()
+        },
         flips_per_launch: 150,
-        time_limit: None,
         seed: 4,
         ..SlsOptions::default()
     };

@@ -4,13 +4,14 @@ use crate::common::*;
 use metaopt::problem::qap::QapProblem;
 use metaopt::qap_ts::*;
 use metaopt::run::checkpoint::Checkpointing;
+use metaopt::run::Stop;
 use std::sync::Arc;
 use std::time::Duration;
 
 fn options(max_iterations: u64) -> QapTsOptions {
     QapTsOptions {
         chains: 3,
-        max_iterations,
+        stop: Stop::budget(max_iterations),
         launch_iterations: 250,
         // restarts from the elite pool happen within the run, so the pool and the host draws
         // matter to the resumed course
@@ -104,11 +105,14 @@ fn checkpoint_files_are_written_and_resume() {
     let token = metaopt::interrupt::StopToken::new();
     let stop_at = token.clone();
     let opts = QapTsOptions {
-        checkpoint: Some(Checkpointing::new(
-            path.clone(),
-            Some(Duration::from_nanos(1)),
-        )),
-        stop_token: Some(token),
+        stop: Stop {
+            checkpoint: Some(Checkpointing::new(
+                path.clone(),
+                Some(Duration::from_nanos(1)),
+            )),
+            token: Some(token),
+            ..Stop::budget(3000)
+        },
         ..options(3000)
     };
     // stopped by its token after the fourth launch: the checkpoint holds 1000 iterations
@@ -150,7 +154,10 @@ fn mismatched_and_damaged_states_are_refused() {
     assert!(arg_error(t.solve(&other), "state").contains("option seed was 5; this run has 6"));
     // a larger budget and a time limit are not part of it
     let more = QapTsOptions {
-        time_limit: Some(Duration::from_secs(60)),
+        stop: Stop {
+            time_limit: Some(Duration::from_secs(60)),
+            ..Stop::budget(1000)
+        },
         ..options(1000)
     };
     assert_eq!(t.solve(&more).unwrap().iterations, 1000);

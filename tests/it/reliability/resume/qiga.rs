@@ -7,6 +7,7 @@ use metaopt::device::Backend;
 use metaopt::problem::knapsack::Knapsack;
 use metaopt::qiga::*;
 use metaopt::run::checkpoint::Checkpointing;
+use metaopt::run::Stop;
 use metaopt::StopReason;
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ fn knapsack() -> Knapsack {
 fn options(backend: Backend) -> QigaOptions {
     QigaOptions {
         populations: 96,
-        generations: 300,
+        stop: Stop::budget(300),
         seed: 7,
         backend,
         // several chunks, each run over several launches
@@ -45,7 +46,10 @@ fn resumed_equals_uninterrupted(k: &Knapsack, cuts: &[f64], backends: &[Backend]
     for (i, &b) in backends.iter().enumerate() {
         let last = i == backends.len() - 1;
         let o = QigaOptions {
-            time_limit: (!last).then(|| Duration::from_secs_f64(cuts[i])),
+            stop: Stop {
+                time_limit: (!last).then(|| Duration::from_secs_f64(cuts[i])),
+                ..options(b).stop.clone()
+            },
             ..options(b)
         };
         let mut q = Qiga::new(k, o).unwrap();
@@ -83,7 +87,10 @@ fn resumed_device_runs_end_as_the_uninterrupted_one() {
         &k,
         QigaOptions {
             populations: 1,
-            generations: 1,
+            stop: Stop {
+                budget: Some(1),
+                ..options(Backend::DEVICE).stop.clone()
+            },
             ..options(Backend::DEVICE)
         },
     )
@@ -105,11 +112,14 @@ fn a_checkpoint_file_of_a_stopped_run_resumes() {
     let token = metaopt::interrupt::StopToken::new();
     let stop_at = token.clone();
     let o = QigaOptions {
-        checkpoint: Some(Checkpointing::new(
-            path.clone(),
-            Some(Duration::from_nanos(1)),
-        )),
-        stop_token: Some(token),
+        stop: Stop {
+            checkpoint: Some(Checkpointing::new(
+                path.clone(),
+                Some(Duration::from_nanos(1)),
+            )),
+            token: Some(token),
+            ..options(Backend::Cpu).stop.clone()
+        },
         ..options(Backend::Cpu)
     };
     // stopped by its token after the third chunk
@@ -150,7 +160,10 @@ fn mismatched_and_damaged_qiga_states_are_refused() {
         ),
         (
             QigaOptions {
-                generations: 301,
+                stop: Stop {
+                    budget: Some(301),
+                    ..options(Backend::Cpu).stop.clone()
+                },
                 ..options(Backend::Cpu)
             },
             "option generations was 300; this run has 301",
@@ -170,7 +183,10 @@ fn mismatched_and_damaged_qiga_states_are_refused() {
     let mut t = Qiga::new(
         &k,
         QigaOptions {
-            time_limit: Some(Duration::from_secs(100)),
+            stop: Stop {
+                time_limit: Some(Duration::from_secs(100)),
+                ..options(Backend::Cpu).stop.clone()
+            },
             launch_populations: Some(5),
             ..options(Backend::Cpu)
         },
@@ -200,7 +216,10 @@ fn populations_start_from_given_best_strings() {
             &k,
             QigaOptions {
                 start: vec![opt.bits.clone()],
-                target: Some(opt.value),
+                stop: Stop {
+                    target: Some(opt.value),
+                    ..options(backend).stop.clone()
+                },
                 ..options(backend)
             },
         )
@@ -228,7 +247,10 @@ fn populations_start_from_given_best_strings() {
     let starts = vec![greedy, vec![0u8; m]];
     let o = |b| QigaOptions {
         start: starts.clone(),
-        generations: 40,
+        stop: Stop {
+            budget: Some(40),
+            ..options(b).stop.clone()
+        },
         ..options(b)
     };
     let cpu = Qiga::new(&k, o(Backend::Cpu)).unwrap().run().unwrap();
@@ -240,7 +262,10 @@ fn populations_start_from_given_best_strings() {
     let cold = Qiga::new(
         &k,
         QigaOptions {
-            generations: 40,
+            stop: Stop {
+                budget: Some(40),
+                ..options(Backend::Cpu).stop.clone()
+            },
             ..options(Backend::Cpu)
         },
     )
@@ -277,7 +302,10 @@ fn a_run_over_several_devices_resumes_on_any_split() {
     let k = knapsack();
     let o = |backend, devices: Vec<usize>| QigaOptions {
         populations: 60,
-        generations: 200,
+        stop: Stop {
+            budget: Some(200),
+            ..options(backend).stop.clone()
+        },
         launch_populations: Some(4),
         devices,
         ..options(backend)
@@ -293,7 +321,10 @@ fn a_run_over_several_devices_resumes_on_any_split() {
     let mut q = Qiga::new(
         &k,
         QigaOptions {
-            stop_token: Some(token),
+            stop: Stop {
+                token: Some(token),
+                ..o(Backend::DEVICE, (0..n).collect()).stop.clone()
+            },
             ..o(Backend::DEVICE, (0..n).collect())
         },
     )

@@ -7,6 +7,7 @@ use metaopt::device::Backend;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::rng::Philox;
 use metaopt::run::checkpoint::Checkpointing;
+use metaopt::run::Stop;
 use metaopt::sat_sls::*;
 use metaopt::StopReason;
 use std::time::Duration;
@@ -27,8 +28,11 @@ fn options(method: SlsMethod, max_flips: u64) -> SlsOptions {
         flips_per_launch: 1000,
         // restarts within the run, so the restart counters and draws matter to the course
         restart_flips: 2500,
-        max_flips,
-        time_limit: None,
+        stop: Stop {
+            budget: Some(max_flips),
+            time_limit: None,
+            ..Stop::default()
+        },
         ..Default::default()
     }
 }
@@ -182,11 +186,14 @@ fn a_checkpoint_file_of_a_stopped_solve_resumes() {
     let token = metaopt::interrupt::StopToken::new();
     let stop_at = token.clone();
     let opts = SlsOptions {
-        checkpoint: Some(Checkpointing::new(
-            path.clone(),
-            Some(Duration::from_nanos(1)),
-        )),
-        stop_token: Some(token),
+        stop: Stop {
+            checkpoint: Some(Checkpointing::new(
+                path.clone(),
+                Some(Duration::from_nanos(1)),
+            )),
+            token: Some(token),
+            ..options(SlsMethod::ProbSat, 7000).stop.clone()
+        },
         ..options(SlsMethod::ProbSat, 7000)
     };
     // stopped by its token before the fifth launch: the checkpoint holds 4000 flips per walk
@@ -242,7 +249,10 @@ fn mismatched_and_damaged_walk_states_are_refused() {
     assert!(arg_error(t.solve(&walksat), "state").contains("option method was probsat"));
     // a larger budget and a time limit are not part of it
     let more = SlsOptions {
-        time_limit: Some(Duration::from_secs(60)),
+        stop: Stop {
+            time_limit: Some(Duration::from_secs(60)),
+            ..options(SlsMethod::ProbSat, 3000).stop.clone()
+        },
         ..options(SlsMethod::ProbSat, 3000)
     };
     assert_eq!(t.solve(&more).unwrap().flips, 4 * 3000);
