@@ -3,7 +3,7 @@
 # command on a large instance, once with --time-limit 1 (set-up counted) and once interrupted
 # with SIGINT 2 s after its start (no time limit, a budget far too large to end first). Each is
 # run twice: the first run may compile its kernels, the second finds them in the cache.
-# From the repository root: CARRY=.dev/carry OUT=dir bash benchmarks/records/2026-12-06-h100-run_contract/run1.sh
+# From the repository root: CARRY=.dev/carry OUT=dir bash benchmarks/drivers/run_contract/late.sh
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 CARRY=${CARRY:-.dev/carry}
