@@ -30,7 +30,8 @@ CMD[sat_walks]="sat solve $UUF --max-flips 100000000000"
 CMD[sat_hc12]="sat solve $UUF --method hc12 --runs 1000000"
 CMD[qiga]="qiga --knapsack data/knapsack/knapsack-1000.txt --populations 100000 --generations 5000"
 CMD[aco]="sp aco --grid 300x300 --source 0 --target 89999 --iterations 100000000"
-CMD[sssp]="sp sssp --grid 300x300 --sources all"
+SOURCES=$(python3 -c 'print(",".join(str(i * 62497) for i in range(64)))')
+CMD[sssp]="sp sssp --grid 2000x2000 --sources $SOURCES"
 CMD[awvd]="awvd /tmp/balls.txt"
 echo "solver,mode,run,limit_s,wall_s,late_s,exit,stopped_by" > "$R/late.csv"
 now() { date +%s.%N; }
