@@ -13,16 +13,16 @@
 //! | [`trace`] | edge tracing, level by level, with the end-vertex search of the CPU backend |
 //! | [`device`] | the diagram traced on the device (`cl/awvd.cl`) |
 //!
-//! A diagram is exact or nothing: `time_limit`, `stop_token` and
+//! A diagram is exact or nothing: its `stop`'s time limit and token, and
 //! [`interrupt`](crate::interrupt()) are asked between tracing levels, inside the searches of a
 //! level (the CPU's tasks; the device's launches of a level in pieces sized to end within
 //! [`STEP_SECONDS`](crate::run::STEP_SECONDS)), between restarts and while the contacts are
 //! gathered; a diagram cut short is [`Error::TimeLimit`] or [`Error::Interrupted`] with no result.
 
 use crate::error::{Error, Result};
-use crate::interrupt::{Clock, Cut, StopToken, Watch};
+use crate::interrupt::Cut;
+use crate::run::Stop;
 use std::fmt::Write;
-use std::time::Duration;
 pub mod device;
 pub mod geom;
 pub mod grid;
@@ -58,13 +58,12 @@ pub struct AwvdOptions {
     /// Device float pass: candidates within this parameter distance of the float minimum (Å
     /// along a hyperbolic edge, radians on an elliptic one) are re-checked in double.
     pub suspect_bound: f64,
-    /// The diagram's time limit, counted from the call (the device's program build and upload
-    /// included; at most [`MAX_TIME_LIMIT_S`](crate::interrupt::MAX_TIME_LIMIT_S)): a diagram
-    /// not finished by then is [`Error::TimeLimit`], with no result. `None`: none.
-    pub time_limit: Option<Duration>,
-    /// Requesting it (as [`interrupt`](crate::interrupt()) does for every call) ends the call
-    /// with [`Error::Interrupted`] and no result.
-    pub stop_token: Option<StopToken>,
+    /// When the diagram stops short: its time limit, counted from the call (the device's
+    /// program build and upload included), and its stop token (requested as
+    /// [`interrupt`](crate::interrupt()) does for every call). A diagram not finished by then
+    /// is [`Error::TimeLimit`] or [`Error::Interrupted`], with no result. A budget, target,
+    /// record interval or checkpoint plan is refused ([`Stop::check_exact`]).
+    pub stop: Stop,
 }
 
 impl Default for AwvdOptions {
@@ -72,8 +71,7 @@ impl Default for AwvdOptions {
         AwvdOptions {
             cell: 0.0,
             suspect_bound: 1e-3,
-            time_limit: None,
-            stop_token: None,
+            stop: Stop::default(),
         }
     }
 }
@@ -81,11 +79,8 @@ impl Default for AwvdOptions {
 impl AwvdOptions {
     /// The cut of a diagram that starts now: its clock and its watch (the time limit checked).
     pub(crate) fn cut(&self) -> Result<Cut> {
-        crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
-        Ok(Cut {
-            clock: Clock::new(self.time_limit),
-            watch: Watch::new(self.stop_token.as_ref()),
-        })
+        self.stop.check_exact()?;
+        Ok(self.stop.cut(std::time::Instant::now()))
     }
 }
 

@@ -13,6 +13,7 @@ use super::{
 use crate::awvd::{self, AtomSelection, AwvdOptions, AwvdResult, Ball};
 use crate::device::{Backend, DeviceContext};
 use crate::error::{Error, Result};
+use crate::run::Stop;
 use std::ffi::c_char;
 use std::ptr;
 
@@ -221,9 +222,12 @@ pub(crate) unsafe fn awvd_options(o: &MetaoptAwvdOptions) -> Result<(AwvdOptions
         AwvdOptions {
             cell: o.cell,
             suspect_bound: o.suspect_bound,
-            time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
-            // SAFETY: the caller's contract: NULL or a stop token.
-            stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
+            stop: Stop {
+                time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+                // SAFETY: the caller's contract: NULL or a stop token.
+                token: unsafe { token_arg(o.stop_token, "stop_token")? },
+                ..Stop::default()
+            },
         },
         backend,
         double,

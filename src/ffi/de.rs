@@ -521,6 +521,14 @@ pub unsafe extern "C" fn metaopt_de_run(
         // SAFETY: NULL or valid by the caller's contract.
         let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
         let time_limit = crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?;
+        // a stop token alone does not end a call of the C ABI: the front ends pass one to
+        // every call (for Ctrl-C), so a call without a limit would run until interrupted
+        if s.generations == 0 && s.evaluations == 0 && s.has_target == 0 && time_limit.is_none() {
+            return Err(Error::arg(
+                "stop",
+                "no stop condition; give generations, evaluations, a target or a time limit",
+            ));
+        }
         let stop = Stop {
             budget: (s.generations > 0).then_some(s.generations),
             evaluations: (s.evaluations > 0).then_some(s.evaluations),

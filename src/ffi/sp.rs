@@ -8,6 +8,7 @@ use super::qap::MetaoptBackend;
 use super::{c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, CArray};
 use crate::error::{Error, Result};
 use crate::problem::graph::{Distances, NO_PRED};
+use crate::run::Stop;
 use crate::sp::{SpMethod, SpOptions, SpSsspMultiResult, Sssp};
 use std::ffi::c_char;
 use std::ptr;
@@ -152,9 +153,12 @@ pub(crate) unsafe fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
         backend,
         rounds_per_check: o.rounds_per_check,
         max_rounds: (o.max_rounds != 0).then_some(o.max_rounds),
-        time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
-        // SAFETY: the caller's contract: NULL or a stop token.
-        stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
+        stop: Stop {
+            time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+            // SAFETY: the caller's contract: NULL or a stop token.
+            token: unsafe { token_arg(o.stop_token, "stop_token")? },
+            ..Stop::default()
+        },
         ..SpOptions::default()
     })
 }

@@ -1,7 +1,7 @@
 //! What ends a run: the one [`Stop`] every iterative solver takes, and the [`Driver`] built from
 //! it.
 
-use super::cancel::{check_time_limit, StopToken};
+use super::cancel::{check_time_limit, Clock, Cut, StopToken, Watch};
 use super::checkpoint::Checkpointing;
 use super::Driver;
 use crate::error::{Error, Result};
@@ -86,6 +86,36 @@ impl Stop {
         Ok(())
     }
 
+    /// Refuses what an exact algorithm (shortest paths, the Voronoi diagram) cannot keep: it
+    /// runs to its end or stops with no result, so only a time limit and a stop token apply;
+    /// a budget, evaluations, a target, a record interval or a checkpoint plan is an error
+    /// naming the field.
+    pub fn check_exact(&self) -> Result<()> {
+        let set = [
+            ("budget", self.budget.is_some()),
+            ("evaluations", self.evaluations.is_some()),
+            ("target", self.target.is_some()),
+            ("record_every", self.record_every > 0),
+            ("checkpoint", self.checkpoint.is_some()),
+        ];
+        if let Some((name, _)) = set.iter().find(|(_, on)| *on) {
+            return Err(Error::arg(
+                name,
+                "an exact algorithm runs to its end or stops with no result: only a time limit and a stop token apply",
+            ));
+        }
+        check_time_limit(self.time_limit, "time_limit")
+    }
+
+    /// The clock (from `start`, with the time limit) and the watch (the interrupt and the
+    /// token) of an exact call, which asks them inside its work.
+    pub fn cut(&self, start: Instant) -> Cut {
+        Cut {
+            clock: Clock::since(start, self.time_limit),
+            watch: Watch::new(self.token.as_ref()),
+        }
+    }
+
     /// The driver of a run whose clock started at `start` (before the set-up, which counts),
     /// with this stop's budget, evaluations, target, time limit and token.
     pub fn driver<'a>(&self, start: Instant) -> Driver<'a> {
@@ -128,6 +158,41 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("time_limit"), "{e}");
+    }
+
+    #[test]
+    fn an_exact_call_takes_a_time_limit_and_a_token_only() {
+        let s = Stop {
+            time_limit: Some(Duration::from_secs(5)),
+            token: Some(StopToken::new()),
+            ..Stop::default()
+        };
+        assert!(s.check_exact().is_ok());
+        assert!(Stop::default().check_exact().is_ok());
+        let cut = s.cut(Instant::now());
+        assert!(cut.reason().is_none());
+        s.token.as_ref().unwrap().request();
+        assert_eq!(cut.reason(), Some(StopReason::Interrupted));
+        for (bad, name) in [
+            (Stop::budget(3), "budget"),
+            (
+                Stop {
+                    target: Some(1.0),
+                    ..Stop::default()
+                },
+                "target",
+            ),
+            (
+                Stop {
+                    record_every: 2,
+                    ..Stop::default()
+                },
+                "record_every",
+            ),
+        ] {
+            let e = bad.check_exact().unwrap_err().to_string();
+            assert!(e.contains(name) && e.contains("exact"), "{e}");
+        }
     }
 
     #[test]

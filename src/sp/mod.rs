@@ -13,7 +13,7 @@
 //!
 //! [`dijkstra`]: crate::problem::graph::dijkstra
 //!
-//! A call stops early only at the caller's word, `time_limit`, `stop_token` or
+//! A call stops early only at the caller's word, its `stop`'s time limit and token, or
 //! [`interrupt`](crate::interrupt()): the device asks between batches of rounds (a batch split
 //! into launches sized to end within [`STEP_SECONDS`](crate::run::STEP_SECONDS)) and between
 //! launches of sources on the local-memory path, the CPU backend inside each Dijkstra and between
@@ -32,10 +32,11 @@ mod device;
 
 use crate::device::Backend;
 use crate::error::{Error, Result};
-use crate::interrupt::{Clock, Cut, StopToken, Watch};
+use crate::interrupt::Cut;
 use crate::problem::graph::{Distances, Graph, Grid, Weights, NO_PRED};
+use crate::run::Stop;
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The device algorithm of [`Sssp`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,13 +89,13 @@ pub struct SpOptions {
     /// from its own host thread, and the rows gathered in source order (the same rows as on one
     /// device). Empty: `backend` alone.
     pub devices: Vec<usize>,
-    /// A call's time limit (at most [`MAX_TIME_LIMIT_S`](crate::interrupt::MAX_TIME_LIMIT_S)),
-    /// counted from its start (or from the instant given to [`Sssp::sssp_multi_since`]); a call
-    /// still running then ends with [`Error::TimeLimit`] and no result. `None`: none.
-    pub time_limit: Option<Duration>,
-    /// Requesting it (as [`interrupt`](crate::interrupt()) does for every call) ends a call with
-    /// [`Error::Interrupted`] and no result.
-    pub stop_token: Option<StopToken>,
+    /// When a call stops short: its time limit, counted from its start (or from the instant
+    /// given to [`Sssp::sssp_multi_since`]), and its stop token (requested as
+    /// [`interrupt`](crate::interrupt()) does for every call). A call still running then ends
+    /// with [`Error::TimeLimit`] or [`Error::Interrupted`] and no result. A budget, target,
+    /// record interval or checkpoint plan is refused ([`Stop::check_exact`]; the rounds' cap is
+    /// `max_rounds`).
+    pub stop: Stop,
 }
 
 impl Default for SpOptions {
@@ -106,8 +107,7 @@ impl Default for SpOptions {
             max_rounds: None,
             local_memory: true,
             devices: Vec::new(),
-            time_limit: None,
-            stop_token: None,
+            stop: Stop::default(),
         }
     }
 }
@@ -207,7 +207,7 @@ impl<'g> Sssp<'g> {
                 return Err(Error::arg("delta", format!("{d}; must be finite and > 0")));
             }
         }
-        crate::interrupt::check_time_limit(options.time_limit, "time_limit")?;
+        options.stop.check_exact()?;
         if graph.n() == 0 {
             return Err(Error::arg("graph", "has no vertices"));
         }
@@ -285,10 +285,7 @@ impl<'g> Sssp<'g> {
         sources: &[u32],
         start: Instant,
     ) -> Result<SpSsspMultiResult> {
-        let cut = Cut {
-            clock: Clock::since(start, self.options.time_limit),
-            watch: Watch::new(self.options.stop_token.as_ref()),
-        };
+        let cut = self.options.stop.cut(start);
         let n = self.graph.n();
         if sources.is_empty() {
             return Err(Error::arg("sources", "is empty; give at least one source"));
@@ -401,10 +398,10 @@ pub fn lee_wave(
     backend: Backend,
     rounds_per_check: u32,
 ) -> Result<SpSsspResult> {
-    lee_wave_within(grid, source, backend, rounds_per_check, None, None)
+    lee_wave_within(grid, source, backend, rounds_per_check, &Stop::default())
 }
 
-/// [`lee_wave`] under a time limit counted from this call and a stop token (and
+/// [`lee_wave`] under `stop`'s time limit counted from this call and its stop token (and
 /// [`interrupt`](crate::interrupt())), asked between launches (the device) or every few thousand
 /// cells (the CPU backend): a wave cut short is [`Error::TimeLimit`] or [`Error::Interrupted`],
 /// with no result.
@@ -413,14 +410,10 @@ pub fn lee_wave_within(
     source: u32,
     backend: Backend,
     rounds_per_check: u32,
-    time_limit: Option<Duration>,
-    stop_token: Option<&StopToken>,
+    stop: &Stop,
 ) -> Result<SpSsspResult> {
-    crate::interrupt::check_time_limit(time_limit, "time_limit")?;
-    let cut = Cut {
-        clock: Clock::new(time_limit),
-        watch: Watch::new(stop_token),
-    };
+    stop.check_exact()?;
+    let cut = stop.cut(Instant::now());
     let n = grid.width * grid.height;
     if source as usize >= n {
         return Err(Error::arg(

@@ -158,8 +158,11 @@ pub fn run(a: &AwvdArgs) -> CliResult {
     let balls = read(&a.file, &a.selection.selection())?;
     let parse_s = t.elapsed().as_secs_f64();
     let opts = AwvdOptions {
-        time_limit: crate::time_left(a.time_limit.time_limit),
-        stop_token: Some(crate::stop_token()),
+        stop: metaopt::run::Stop {
+            time_limit: crate::time_left(a.time_limit.time_limit),
+            token: Some(crate::stop_token()),
+            ..Default::default()
+        },
         ..a.diagram.options()?
     };
     let t = Instant::now();

@@ -472,8 +472,11 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                 sources[0],
                 backend,
                 a.rounds_per_check,
-                crate::time_left(a.time_limit.time_limit),
-                Some(&crate::stop_token()),
+                &metaopt::run::Stop {
+                    time_limit: crate::time_left(a.time_limit.time_limit),
+                    token: Some(crate::stop_token()),
+                    ..Default::default()
+                },
             )
             .map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             let secs = t.elapsed().as_secs_f64();
@@ -503,8 +506,11 @@ pub fn sssp(a: &SsspArgs) -> CliResult {
                 devices: a.devices.list_for(a.backend.cpu)?,
                 // counted from the command's start (sssp_multi_since): reading the graph, the
                 // program build and the upload are inside the limit
-                time_limit: a.time_limit.time_limit,
-                stop_token: Some(crate::stop_token()),
+                stop: metaopt::run::Stop {
+                    time_limit: a.time_limit.time_limit,
+                    token: Some(crate::stop_token()),
+                    ..Default::default()
+                },
             };
             let mut sp = Sssp::new(g, opts).map_err(|e| out::renamed_or_cpu(e, SP_RENAMES))?;
             let setup_s = t_setup.elapsed().as_secs_f64();

@@ -164,16 +164,17 @@ fn stop_options_and_precision() {
         "--dims",
         "3",
         "--time-limit",
-        "0.3",
+        "1.5",
         "--json",
     ]))
     .unwrap();
-    // the limit counts from the command's start, so the search has less than 0.3 s
+    // the limit counts from the command's start (the set-up, a kernel build on a cold cache of
+    // a loaded machine included), so the search has less than 1.5 s: still many runs of F1
     assert!(
         j["run_count"].as_u64().unwrap() > 1
             && j["stopped_by"] == "time_limit"
             && j.get("stop").is_none()
-            && j["seconds"].as_f64().unwrap() < 0.3 + 2.0,
+            && j["seconds"].as_f64().unwrap() < 1.5 + 2.0,
         "{j}"
     );
     let text = ok(&["hc12", "--function", "F1", "--dims", "3"]);

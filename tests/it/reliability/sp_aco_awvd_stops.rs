@@ -11,6 +11,7 @@ use metaopt::aco::{path_length, Aco, AcoOptions, AcoRunResult, Iterations};
 use metaopt::awvd::{self, AwvdOptions, Ball};
 use metaopt::device::Backend;
 use metaopt::problem::graph::{dijkstra, grid, Graph};
+use metaopt::run::Stop;
 use metaopt::sp::{SpMethod, SpOptions, SpSsspMultiResult, Sssp};
 use metaopt::{Error, Result, StopReason, StopToken};
 use std::sync::OnceLock;
@@ -138,7 +139,7 @@ fn sssp_past_its_time_limit_is_an_error_with_no_result() {
             method,
             sources,
             SpOptions {
-                time_limit: Some(LIMIT),
+                stop: Stop::time_limit(LIMIT),
                 ..SpOptions::default()
             },
         );
@@ -156,7 +157,10 @@ fn sssp_stops_at_its_token() {
     ] {
         let token = StopToken::new();
         let o = SpOptions {
-            stop_token: Some(token.clone()),
+            stop: Stop {
+                token: Some(token.clone()),
+                ..Stop::default()
+            },
             ..SpOptions::default()
         };
         let sources: Vec<u32> = (0..8).map(|i| i * 124_999).collect();
@@ -166,7 +170,10 @@ fn sssp_stops_at_its_token() {
         let small = grid(20, 20, 5, 0.0, 1).unwrap().graph;
         let o = SpOptions {
             backend,
-            stop_token: Some(token.clone()),
+            stop: Stop {
+                token: Some(token.clone()),
+                ..Stop::default()
+            },
             ..SpOptions::default()
         };
         assert_cut_short(Sssp::new(&small, o.clone()).unwrap().sssp(0), true);
@@ -184,7 +191,10 @@ fn sssp_local_path_stops_between_its_pieces() {
     let token = StopToken::new();
     let o = SpOptions {
         backend: Backend::DEVICE,
-        stop_token: Some(token.clone()),
+        stop: Stop {
+            token: Some(token.clone()),
+            ..Stop::default()
+        },
         ..SpOptions::default()
     };
     let mut sp = Sssp::new(g, o).unwrap();
@@ -287,7 +297,7 @@ fn aco_stops_at_its_token_with_its_best_path() {
 fn awvd_past_its_time_limit_is_an_error_with_no_result() {
     let balls = many_balls();
     let limited = AwvdOptions {
-        time_limit: Some(LIMIT),
+        stop: Stop::time_limit(LIMIT),
         ..AwvdOptions::default()
     };
     let t0 = Instant::now();
@@ -298,7 +308,7 @@ fn awvd_past_its_time_limit_is_an_error_with_no_result() {
     // on a CPU device the first launches of a piece size compile the kernel: a first call with
     // a longer limit makes them before the one that is timed
     let warm = AwvdOptions {
-        time_limit: Some(Duration::from_secs(3)),
+        stop: Stop::time_limit(Duration::from_secs(3)),
         ..AwvdOptions::default()
     };
     assert_cut_short(
@@ -317,7 +327,10 @@ fn awvd_stops_at_its_token() {
     for cpu in [true, false] {
         let token = StopToken::new();
         let o = AwvdOptions {
-            stop_token: Some(token.clone()),
+            stop: Stop {
+                token: Some(token.clone()),
+                ..Stop::default()
+            },
             ..AwvdOptions::default()
         };
         // the device's program built before, so that the stop comes while it traces
