@@ -38,14 +38,13 @@ mod device;
 
 use crate::device::Backend;
 use crate::error::{Error, Result};
-use crate::interrupt::StopToken;
 use crate::objective::Objective;
-use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
-use crate::run::{Driver, StopReason};
+use crate::run::checkpoint::{self, Header, Schedule};
+use crate::run::{Stop, StopReason};
 use cpu::CpuBh;
 use device::DeviceBh;
 use serde::{Deserialize, Serialize};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The settings of a basin-hopping run. The defaults are the ones measured on CEC08t and
 /// CEC09t (docs/specs/DE.md): hops of 1e-6 to 1.5e-2 of the width, a search from 1.5e-3 of it
@@ -149,40 +148,29 @@ impl BhParams {
 /// into continued solves; the stops are asked between launches.
 #[derive(Clone, Debug)]
 pub struct BhRun {
-    /// Steps of every chain in the solve, counted from [`BasinHopping::start`] (None: no limit;
-    /// then a time limit, a target or a stop token ends it).
-    pub steps: Option<u64>,
     /// Steps between two looks at the anchors (at least 1).
     pub launch_steps: u32,
     /// Every `launch_steps` steps every chain's anchor moves to the lowest one when it is lower
     /// than the shared anchor (what a caller does to pool the chains); false: the chains stay
     /// independent and the solve reports the lowest anchor.
     pub share: bool,
-    /// Stop once the best value is at most this.
-    pub target: Option<f64>,
-    /// Stop after this long (counted from the solve's start, or from the instant given to
-    /// [`BasinHopping::solve_since`]), asked between launches: a solve ends within one launch of
-    /// it.
-    pub time_limit: Option<Duration>,
-    /// Requesting it (as [`interrupt`](crate::interrupt()) does for every run) stops the solve
-    /// between launches with its best so far, stopped as interrupted.
-    pub stop_token: Option<StopToken>,
-    /// Where and how often the solve writes its checkpoint (every chain's anchor, search, step
-    /// and search length, the step counter, the best so far; [`BasinHopping::load_state`]
-    /// continues it). Written after a launch when due and when the solve ends.
-    pub checkpoint: Option<Checkpointing>,
+    /// When the solve stops: the budget counts steps of every chain, from
+    /// [`BasinHopping::start`] (None: no limit; then a time limit or a stop token must end it);
+    /// evaluations count the objective's, the starting point's included; the time limit counts
+    /// from the solve's start (or from the instant given to [`BasinHopping::solve_since`]); all
+    /// are asked between launches, so a solve ends within one launch of them. The checkpoint
+    /// holds every chain's anchor, search, step and search length, the step counter and the
+    /// best so far ([`BasinHopping::load_state`] continues it), written after a launch when due
+    /// and when the solve ends.
+    pub stop: Stop,
 }
 
 impl Default for BhRun {
     fn default() -> Self {
         BhRun {
-            steps: Some(10_000),
             launch_steps: 250,
             share: true,
-            target: None,
-            time_limit: None,
-            stop_token: None,
-            checkpoint: None,
+            stop: Stop::budget(10_000),
         }
     }
 }
@@ -486,10 +474,7 @@ impl BasinHopping {
         if run.launch_steps == 0 {
             return Err(Error::arg("launch_steps", "0; at least 1"));
         }
-        crate::interrupt::check_time_limit(run.time_limit, "time_limit")?;
-        if let Some(c) = &run.checkpoint {
-            c.check("checkpoint")?;
-        }
+        run.stop.check("steps")?;
         let Some(mut course) = self.course.take() else {
             return Err(Error::arg(
                 "start",
@@ -509,11 +494,9 @@ impl BasinHopping {
         course: &mut Course,
     ) -> Result<BhResult> {
         let start = checkpoint::resumed_start(start, course.seconds);
-        let mut driver = Driver::new(start, run.time_limit, run.stop_token.as_ref())
-            .budget(run.steps)
-            .target(run.target);
-        let header = run.checkpoint.as_ref().map(|_| self.header(run));
-        let mut schedule = Schedule::new(run.checkpoint.as_ref());
+        let mut driver = run.stop.driver(start);
+        let header = run.stop.checkpoint.as_ref().map(|_| self.header(run));
+        let mut schedule = Schedule::new(run.stop.checkpoint.as_ref());
         let stop = loop {
             if let Some(why) = driver.check(course.steps, self.evaluations, course.best) {
                 break why;
@@ -522,7 +505,7 @@ impl BasinHopping {
             // the shares fall on the same steps however the solve was split
             let every = u64::from(run.launch_steps);
             let mut k = every - course.steps % every;
-            if let Some(b) = run.steps {
+            if let Some(b) = run.stop.budget {
                 k = k.min(b - course.steps);
             }
             self.run(k as u32)?;
@@ -567,7 +550,7 @@ impl BasinHopping {
             evaluations: self.evaluations,
             seconds: course.seconds,
             seconds_to_best: course.to_best,
-            stop: if run.target.is_some_and(|t| course.best <= t) {
+            stop: if run.stop.target.is_some_and(|t| course.best <= t) {
                 StopReason::Target
             } else {
                 stop

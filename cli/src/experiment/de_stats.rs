@@ -460,13 +460,14 @@ pub fn digits_run(s: &DigitsSetup) -> Result<DigitsResult> {
             // the experiment's time limit (counted from its start) or a stop
             let r = bh.solve_since(
                 &metaopt::bh::BhRun {
-                    steps: None,
                     launch_steps: BH_STEPS,
                     share: true,
-                    target: Some(target),
-                    time_limit: Some(s.time_limit),
-                    stop_token: Some(crate::stop_token()),
-                    checkpoint: None,
+                    stop: metaopt::run::Stop {
+                        target: Some(target),
+                        time_limit: Some(s.time_limit),
+                        token: Some(crate::stop_token()),
+                        ..Default::default()
+                    },
                 },
                 t0,
             )?;

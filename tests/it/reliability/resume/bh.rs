@@ -7,6 +7,7 @@ use metaopt::device::Backend;
 use metaopt::objective::Objective;
 use metaopt::problem::functions;
 use metaopt::run::checkpoint::Checkpointing;
+use metaopt::run::Stop;
 use metaopt::StopReason;
 use std::time::Duration;
 
@@ -41,10 +42,9 @@ fn params(double: bool) -> BhParams {
 
 fn run(steps: u64, share: bool) -> BhRun {
     BhRun {
-        steps: Some(steps),
         launch_steps: 100,
         share,
-        ..BhRun::default()
+        stop: Stop::budget(steps),
     }
 }
 
@@ -145,14 +145,12 @@ fn checkpoint_files_are_written_and_resume() {
     let p = params(true);
     let total = 200_000;
     let token = metaopt::interrupt::StopToken::new();
-    let o = BhRun {
-        checkpoint: Some(Checkpointing::new(
-            path.clone(),
-            Some(Duration::from_nanos(1)),
-        )),
-        stop_token: Some(token.clone()),
-        ..run(total, true)
-    };
+    let mut o = run(total, true);
+    o.stop.checkpoint = Some(Checkpointing::new(
+        path.clone(),
+        Some(Duration::from_nanos(1)),
+    ));
+    o.stop.token = Some(token.clone());
     let mut a = fresh("F5", &p, Backend::Cpu);
     let t = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(40));
@@ -181,8 +179,7 @@ fn a_solve_stops_at_its_limits() {
     let mut a = fresh("F5", &p, Backend::Cpu);
     let r = a
         .solve(&BhRun {
-            steps: None,
-            time_limit: Some(Duration::from_millis(200)),
+            stop: Stop::time_limit(Duration::from_millis(200)),
             ..run(0, true)
         })
         .unwrap();
@@ -191,10 +188,21 @@ fn a_solve_stops_at_its_limits() {
     let mut b = fresh("F1", &p, Backend::Cpu);
     let start = b.solve(&run(0, true)).unwrap();
     assert_eq!((start.stop, start.steps), (StopReason::Budget, 0));
+    // a target alone may never be reached: refused, naming the budget
+    let alone = BhRun {
+        stop: Stop {
+            target: Some(start.value * 0.5),
+            ..Stop::default()
+        },
+        ..run(0, true)
+    };
+    assert!(arg_error(b.solve(&alone), "steps").contains("target"));
     let r = b
         .solve(&BhRun {
-            target: Some(start.value * 0.5),
-            steps: None,
+            stop: Stop {
+                time_limit: Some(Duration::from_secs(60)),
+                ..alone.stop.clone()
+            },
             ..run(0, true)
         })
         .unwrap();
@@ -204,8 +212,10 @@ fn a_solve_stops_at_its_limits() {
     token.request();
     let r = b
         .solve(&BhRun {
-            stop_token: Some(token),
-            steps: None,
+            stop: Stop {
+                token: Some(token),
+                ..Stop::default()
+            },
             ..run(0, true)
         })
         .unwrap();
