@@ -21,8 +21,8 @@ mod with_mpi {
         ("POCL_MAX_PTHREAD_COUNT", "1"),
     ];
 
-    /// `mpirun -np ranks metaopt args` with `env`, killed after `limit` (a hang fails the test).
-    fn mpirun(ranks: usize, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Output {
+    /// The command `mpirun -np ranks metaopt args` with `env` (PoCL posing as three devices).
+    fn mpirun_command(ranks: usize, args: &[&str], env: &[(&str, &str)]) -> Command {
         let mut c = Command::new("mpirun");
         c.args([
             "--oversubscribe",
@@ -41,7 +41,12 @@ mod with_mpi {
             .args(args)
             .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
             .env_remove("METAOPT_DEVICE");
-        let mut child = c
+        c
+    }
+
+    /// `mpirun -np ranks metaopt args` with `env`, killed after `limit` (a hang fails the test).
+    fn mpirun(ranks: usize, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Output {
+        let mut child = mpirun_command(ranks, args, env)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -387,19 +392,9 @@ mod with_mpi {
             &long_s,
             &["--checkpoint", state_s, "--checkpoint-every", "0.01"],
         );
-        let mut c = Command::new("mpirun");
-        c.args(["--oversubscribe", "--bind-to", "none", "-np", "2"]);
-        for (k, v) in THREE {
-            c.env(k, v).args(["-x", k]);
-        }
-        c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-            .arg(env!("CARGO_BIN_EXE_metaopt"))
-            .args(&args)
-            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-            .env_remove("METAOPT_DEVICE")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut c = mpirun_command(2, &argv, &[]);
+        c.stdout(Stdio::null()).stderr(Stdio::null());
         std::os::unix::process::CommandExt::process_group(&mut c, 0);
         let mut child = c.spawn().unwrap();
         let at =
@@ -472,7 +467,7 @@ mod with_mpi {
                 "10",
             ],
             "--max-generations",
-            (60, 200, 4000),
+            (60, 200, 20_000),
             &[
                 "value",
                 "x",
