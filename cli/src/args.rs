@@ -715,3 +715,17 @@ pub fn output_paths(cmd: &clap::Command, m: &clap::ArgMatches) -> Vec<(&'static 
     }
     found
 }
+
+/// The `--time-limit` of the (innermost) subcommand of `m`, if it takes one and was given:
+/// the binary's set-up cut ([`metaopt::run::cancel::Cut::during_setup`]) counts it from the
+/// process start, so that building kernels cannot outlast it.
+pub fn time_limit(m: &clap::ArgMatches) -> Option<Duration> {
+    match m.subcommand() {
+        Some((_, sub)) => time_limit(sub),
+        None => m
+            .try_get_one::<Duration>("time_limit")
+            .ok()
+            .flatten()
+            .copied(),
+    }
+}

@@ -223,8 +223,14 @@ fn main() -> ExitCode {
         out::set_output(path);
     }
     catch_signals();
+    // the whole command is one set-up cut: a kernel build that its time limit or a signal
+    // overtakes stops waiting (the compiler finishes in the background)
+    let cut = metaopt::run::cancel::Cut {
+        clock: metaopt::Clock::since(started(), args::time_limit(&matches)),
+        watch: metaopt::run::cancel::Watch::new(Some(&stop_token())),
+    };
     let mut status = 0;
-    let result = match cli.command {
+    let result = cut.during_setup(|| match cli.command {
         Command::Devices(a) => devices::run(&a),
         Command::Qap(qap::QapCommand::Eval(a)) => qap::eval(&a),
         Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
@@ -265,7 +271,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
         Command::Bench(BenchCommand::DeTable(a)) => bench::de_table::table(&a),
         Command::Bench(BenchCommand::Scale(a)) => bench::scale::run(&a),
-    };
+    });
     // the --output file is renamed over its target when the command ended well or was
     // interrupted with its best so far; an error leaves none
     let result = match result {

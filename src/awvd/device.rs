@@ -720,7 +720,7 @@ pub fn awvd_device(
     if balls.len() < 4 {
         return Ok(AwvdResult::default());
     }
-    let dev = AwvdDevice::new(backend, double, opts.suspect_bound)?;
+    let dev = cut.during_setup(|| AwvdDevice::new(backend, double, opts.suspect_bound))?;
     check_cut(&cut)?;
     diagram(&dev, balls, opts, &cut)
 }

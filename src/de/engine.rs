@@ -365,6 +365,8 @@ impl DeMultiPop {
         let watch = Watch::new(token);
         crate::interrupt::check_time_limit(time_limit, "time_limit")?;
         let cut = (time_limit.is_some() || token.is_some()).then_some(Cut { clock, watch });
+        // the kernels built for the start count in the limit and answer the token
+        let _setup = cut.as_ref().map(Cut::setup_scope);
         let cfg = match options {
             Some(o) => Some(self.cfg.with_options(o)?),
             None => None,
@@ -618,10 +620,8 @@ impl DeMultiPop {
         // where the run decides to stop (target, generations, evaluations, interrupt or token,
         // time limit) and how many generations a fused launch runs
         let mut driver = stop.driver(t0);
-        let cut = (stop.time_limit.is_some() || stop.token.is_some()).then(|| Cut {
-            clock: *driver.clock(),
-            watch: driver.watch().clone(),
-        });
+        let cut = (stop.time_limit.is_some() || stop.token.is_some()).then(|| driver.cut().clone());
+        let _setup = cut.as_ref().map(Cut::setup_scope);
         let (g0, e0) = match &resumed {
             Some(c) => (c.g0, c.e0),
             None => (self.generation, self.evaluations),

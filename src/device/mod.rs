@@ -59,9 +59,8 @@ use opencl3::kernel::Kernel;
 use opencl3::program::Program;
 use opencl3::types::cl_device_id;
 use serde::Serialize;
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -440,7 +439,7 @@ pub struct DeviceContext {
     /// benchmarks/INDEX.md, 2026-11-24-h100-sp_all_sources).
     pub(crate) staging: Mutex<Option<buffer::Staging>>,
     context: Context,
-    programs: Mutex<HashMap<(u64, String), Arc<Program>>>,
+    programs: program::Programs,
     /// Set by a device failure on this context ([`note_failure`]); then every launch, read and
     /// write through it is refused with `InvalidMemSpace`.
     lost: AtomicBool,
@@ -522,7 +521,7 @@ impl DeviceContext {
         let ctx = Arc::new(DeviceContext {
             info,
             context,
-            programs: Mutex::new(HashMap::new()),
+            programs: program::Programs::default(),
             staging: Mutex::new(None),
             lost: AtomicBool::new(false),
         });
@@ -579,48 +578,9 @@ impl DeviceContext {
         }
     }
 
-    /// Builds (once per source and options) a program from source text; solvers describe their
-    /// programs as a [`ProgramSpec`] and call [`DeviceContext::build`].
-    pub(crate) fn program_from_source(&self, src: &str, options: &str) -> Result<Arc<Program>> {
-        let mut h = DefaultHasher::new();
-        src.hash(&mut h);
-        let key = (h.finish(), options.to_string());
-        if let Some(p) = self
-            .programs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(p.clone());
-        }
-        let mut program = Program::create_from_source(&self.context, src)
-            .map_err(cl_error("clCreateProgramWithSource"))?;
-        let opts = format!("-cl-std=CL1.2 {options}");
-        if let Err(e) = program.build(&[self.info.cl_id()], &opts) {
-            let log = program.get_build_log(self.info.cl_id()).unwrap_or_default();
-            // CL_BUILD_PROGRAM_FAILURE (-11) and CL_INVALID_BUILD_OPTIONS (-43) carry a log
-            if e.0 == -11 || e.0 == -43 || !log.trim().is_empty() {
-                return Err(Error::KernelBuild {
-                    device: format!("device {} ({})", self.info.index, self.info.name),
-                    log: format!("options: {opts}\n{}", log.trim()),
-                });
-            }
-            return Err(cl_error("clBuildProgram")(e));
-        }
-        let p = Arc::new(program);
-        self.programs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, p.clone());
-        Ok(p)
-    }
-
     /// Number of programs built so far on this context (for tests of the cache).
     pub fn cached_programs(&self) -> usize {
-        self.programs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .len()
+        self.programs.built()
     }
 }
 

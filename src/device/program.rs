@@ -2,12 +2,24 @@
 //! as a [`ProgramSpec`] (kernel files of `cl/`, extra source such as a user's objective, in
 //! order, and the defines), and [`DeviceContext::build`] builds it once per device, source hash
 //! and options, and caches it. No solver concatenates sources or formats `-D` flags itself.
+//!
+//! A build runs on a thread of its own so that its caller can stop waiting: a solver's set-up
+//! counts in its time limit and answers an interrupt ([`Cut::during_setup`]), while the
+//! compiler, which cannot be cancelled, finishes in the background into the cache.
 
-use super::{kernel_source, DeviceContext};
-use crate::error::Result;
+use super::{cl_error, kernel_source, DeviceContext};
+use crate::error::{Error, Result};
+use crate::run::cancel::{setup_cut, Clock, Cut, Watch};
+use crate::run::StopReason;
+use opencl3::error_codes::ClError;
 use opencl3::program::Program;
+use opencl3::types::cl_device_id;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
 use std::fmt::Display;
-use std::sync::Arc;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 /// One piece of a program's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,9 +127,207 @@ impl ProgramSpec {
 
 impl DeviceContext {
     /// Builds `spec` on this device, once per (source, options): later calls return the cached
-    /// program. A failed build's error carries the build log and the options.
+    /// program, and a call for a program another call is building waits for that build. A
+    /// failed build's error carries the build log and the options.
+    ///
+    /// The compiler runs on a thread of its own, and the caller waits for it while asking the
+    /// cut of the set-up it runs in ([`Cut::during_setup`]; else the process-wide interrupt):
+    /// when that cut comes due first, the call returns at once with the cut's error and the
+    /// build finishes in the background into the cache, for the next call.
     pub fn build(&self, spec: &ProgramSpec) -> Result<Arc<Program>> {
-        self.program_from_source(&spec.source()?, &spec.options())
+        let src = spec.source()?;
+        let options = format!("-cl-std=CL1.2 {}", spec.options());
+        let mut h = DefaultHasher::new();
+        src.hash(&mut h);
+        let key = (h.finish(), options.clone());
+        let cut = setup_cut().unwrap_or_else(|| Cut {
+            clock: Clock::new(None),
+            watch: Watch::new(None),
+        });
+        let build = match self.programs.find(&key) {
+            Some(b) => b,
+            None => {
+                let program = Program::create_from_source(&self.context, &src)
+                    .map_err(cl_error("clCreateProgramWithSource"))?;
+                let (build, fresh) = self.programs.claim(&key);
+                if fresh {
+                    let job = Job {
+                        programs: self.programs.clone(),
+                        key,
+                        build: build.clone(),
+                        device: self.info.cl_id(),
+                        name: format!("device {} ({})", self.info.index, self.info.name),
+                        options,
+                    };
+                    job.start(program);
+                }
+                build
+            }
+        };
+        build.wait(&cut)
+    }
+}
+
+/// A build's outcome as its waiters share it (an [`Error`] is not `Clone`).
+#[derive(Clone, Debug)]
+enum Failure {
+    /// The compiler's log (`Error::KernelBuild`).
+    Log { device: String, log: String },
+    /// `clBuildProgram` failed with this code and no log.
+    Code(i32),
+}
+
+impl Failure {
+    fn error(&self) -> Error {
+        match self {
+            Failure::Log { device, log } => Error::KernelBuild {
+                device: device.clone(),
+                log: log.clone(),
+            },
+            Failure::Code(c) => cl_error("clBuildProgram")(ClError(*c)),
+        }
+    }
+}
+
+type Outcome = std::result::Result<Arc<Program>, Failure>;
+
+/// One program of the cache: built, or being built (its waiters are woken when it is done).
+#[derive(Default)]
+struct Build {
+    outcome: Mutex<Option<Outcome>>,
+    done: Condvar,
+}
+
+impl Build {
+    /// The outcome, waited for while `cut` is not due (asked every few milliseconds).
+    fn wait(&self, cut: &Cut) -> Result<Arc<Program>> {
+        let mut out = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(o) = &*out {
+                return o.clone().map_err(|f| f.error());
+            }
+            if let Some(r) = cut.reason() {
+                return Err(Error::cut_short(
+                    r == StopReason::Interrupted,
+                    "the set-up (building the device program)",
+                ));
+            }
+            out = self
+                .done
+                .wait_timeout(out, WAIT_STEP)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    fn finish(&self, outcome: Outcome) {
+        *self.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+        self.done.notify_all();
+    }
+}
+
+/// How often a caller waiting for a build asks its cut.
+const WAIT_STEP: Duration = Duration::from_millis(5);
+
+/// The programs of one device context by (source hash, build options): built, or in flight.
+/// A failed build leaves the cache, so that the next call tries again.
+#[derive(Clone, Default)]
+pub(crate) struct Programs(Arc<Mutex<HashMap<Key, Arc<Build>>>>);
+
+/// A program's key: its source's hash and its build options.
+type Key = (u64, String);
+
+impl Programs {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<Build>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn find(&self, key: &Key) -> Option<Arc<Build>> {
+        self.map().get(key).cloned()
+    }
+
+    /// The build of `key`, and whether this call made it (and so must start it).
+    fn claim(&self, key: &Key) -> (Arc<Build>, bool) {
+        let mut map = self.map();
+        match map.get(key) {
+            Some(b) => (b.clone(), false),
+            None => {
+                let b = Arc::new(Build::default());
+                map.insert(key.clone(), b.clone());
+                (b, true)
+            }
+        }
+    }
+
+    /// How many programs are built and kept.
+    pub(crate) fn built(&self) -> usize {
+        self.map()
+            .values()
+            .filter(|b| {
+                b.outcome
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .as_ref()
+                    .is_some_and(|o| o.is_ok())
+            })
+            .count()
+    }
+}
+
+/// One compilation, run on a thread of its own.
+struct Job {
+    programs: Programs,
+    key: Key,
+    build: Arc<Build>,
+    device: cl_device_id,
+    name: String,
+    options: String,
+}
+
+// SAFETY: a device id is a handle valid in any thread (OpenCL 1.2 appendix A.2).
+unsafe impl Send for Job {}
+
+impl Job {
+    /// Compiles `program` on a new thread (on this one when no thread can be made).
+    fn start(self, program: Program) {
+        let slot = Arc::new(Mutex::new(Some((self, program))));
+        let take =
+            |s: &Mutex<Option<(Job, Program)>>| s.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let theirs = slot.clone();
+        let spawned = std::thread::Builder::new()
+            .name("metaopt-build".into())
+            .spawn(move || {
+                if let Some((job, program)) = take(&theirs) {
+                    job.run(program);
+                }
+            });
+        if spawned.is_err() {
+            if let Some((job, program)) = take(&slot) {
+                job.run(program);
+            }
+        }
+    }
+
+    fn run(self, mut program: Program) {
+        let outcome = match program.build(&[self.device], &self.options) {
+            Ok(()) => Ok(Arc::new(program)),
+            Err(e) => {
+                let log = program.get_build_log(self.device).unwrap_or_default();
+                // CL_BUILD_PROGRAM_FAILURE (-11) and CL_INVALID_BUILD_OPTIONS (-43) carry a log
+                if e.0 == -11 || e.0 == -43 || !log.trim().is_empty() {
+                    Err(Failure::Log {
+                        device: self.name,
+                        log: format!("options: {}\n{}", self.options, log.trim()),
+                    })
+                } else {
+                    Err(Failure::Code(e.0))
+                }
+            }
+        };
+        if outcome.is_err() {
+            self.programs.map().remove(&self.key);
+        }
+        self.build.finish(outcome);
     }
 }
 

@@ -612,22 +612,26 @@ impl QapTs {
         // the last solve's engines go before new ones are made
         self.last = None;
         // the engines are made side by side (a queue, the kernel and the buffers on each device)
+        // (their kernels' build counts in the time limit and answers the stop token)
+        let setup = opts.stop.cut(t0);
         let mut engines = {
             use rayon::prelude::*;
             backends
                 .par_iter()
                 .zip(ranges.par_iter())
                 .map(|(&b, r)| {
-                    engine_on(
-                        &p,
-                        b,
-                        TsParams {
-                            first_chain: c0 + r.start as u32,
-                            ..params
-                        },
-                        r.len(),
-                        opts.group_size,
-                    )
+                    setup.during_setup(|| {
+                        engine_on(
+                            &p,
+                            b,
+                            TsParams {
+                                first_chain: c0 + r.start as u32,
+                                ..params
+                            },
+                            r.len(),
+                            opts.group_size,
+                        )
+                    })
                 })
                 .collect::<Result<Vec<_>>>()?
         };

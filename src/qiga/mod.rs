@@ -932,6 +932,8 @@ impl Qiga {
             order,
         });
         let mut engines: Vec<Box<dyn Engine>> = Vec::new();
+        // the kernels' build counts in the time limit of the run, which counts from here
+        let _setup = o.stop.cut(created).setup_scope();
         if o.devices.is_empty() {
             match o.backend {
                 Backend::Cpu => engines.push(Box::new(cpu::CpuEngine::new(setup.clone()))),

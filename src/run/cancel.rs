@@ -201,6 +201,52 @@ impl Cut {
     }
 }
 
+thread_local! {
+    /// The cut of the set-up running on this thread ([`Cut::during_setup`]).
+    static SETUP: std::cell::RefCell<Option<Cut>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The cut of the set-up running on this thread, if any: what a device program build asks
+/// while it waits for the compiler.
+pub(crate) fn setup_cut() -> Option<Cut> {
+    SETUP.with(|s| s.borrow().clone())
+}
+
+impl Cut {
+    /// Runs `f`, a solver's set-up, under this cut: a device program build inside it that is
+    /// not done when the cut comes due stops waiting (the compiler, which cannot be cancelled,
+    /// finishes in the background into the program cache) and fails with the cut's error, so
+    /// that a run's time limit and interrupt hold during its set-up too. Scopes nest; the inner
+    /// one holds inside it.
+    pub fn during_setup<T>(&self, f: impl FnOnce() -> T) -> T {
+        let _scope = self.setup_scope();
+        f()
+    }
+
+    /// [`during_setup`](Self::during_setup) until the returned guard is dropped (on this
+    /// thread; the outer scope, if any, then holds again).
+    pub fn setup_scope(&self) -> SetupScope {
+        SetupScope {
+            outer: SETUP.with(|s| s.borrow_mut().replace(self.clone())),
+            _thread: std::marker::PhantomData,
+        }
+    }
+}
+
+/// A set-up scope of [`Cut::setup_scope`]: dropping it restores the outer one.
+pub struct SetupScope {
+    outer: Option<Cut>,
+    /// The scope belongs to the thread whose set-up it cuts.
+    _thread: std::marker::PhantomData<*const ()>,
+}
+
+impl Drop for SetupScope {
+    fn drop(&mut self) {
+        let outer = self.outer.take();
+        SETUP.with(|s| *s.borrow_mut() = outer);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -145,6 +145,12 @@ impl<'a> Driver<'a> {
         &self.cut.clock
     }
 
+    /// The run's clock and watch, as the cut of work inside a step or of the run's set-up
+    /// ([`Cut::setup_scope`]).
+    pub fn cut(&self) -> &Cut {
+        &self.cut
+    }
+
     pub fn watch(&self) -> &Watch {
         &self.cut.watch
     }

@@ -787,12 +787,14 @@ impl SatSls {
             .on_progress(progress);
         // the last solve's engine goes before a new one is made
         self.last = None;
+        let setup = driver.cut().setup_scope();
         let mut engine = match self.backend {
             Backend::Cpu => Engine::Cpu(CpuWalks::new(&self.f, self.walks)),
             b => Engine::Device(Box::new(DeviceWalks::new(
                 &self.f, b, self.walks, &params, self.local,
             )?)),
         };
+        drop(setup);
         let mut s = match resumed {
             Some(mut r) => {
                 engine.set_states(&self.f, &params, &r.walks, r.found)?;

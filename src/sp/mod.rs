@@ -221,6 +221,10 @@ impl<'g> Sssp<'g> {
                 ));
             }
         }
+        // a call's time limit counts from before this set-up; a kernel build that the limit
+        // or the stop token overtakes stops waiting
+        let setup = options.stop.cut(Instant::now());
+        let _setup = setup.setup_scope();
         let engines = crate::multi::backends(&options.devices, options.backend)?
             .into_iter()
             .map(|b| match b {

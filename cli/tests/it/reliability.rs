@@ -102,3 +102,54 @@ fn f4_qap_hc12_mask_order_3_on_tai256c_ends_near_its_limit() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(took <= Duration::from_secs(2 + 5), "took {took:?}");
 }
+
+#[test]
+fn f5_a_kernel_build_longer_than_the_time_limit_does_not_hold_the_command() {
+    // with PoCL's kernel cache off every build is cold: island DE's program takes seconds to
+    // compile here, far past the limit; the command must not wait for it
+    let args = [
+        "de",
+        "--function",
+        "F6",
+        "--dims",
+        "30",
+        "--time-limit",
+        "0.3",
+    ];
+    let full = {
+        let t = Instant::now();
+        let o = run::metaopt_env(
+            &[
+                "de",
+                "--function",
+                "F6",
+                "--dims",
+                "30",
+                "--max-generations",
+                "1",
+                "--quiet",
+            ],
+            &[("POCL_KERNEL_CACHE", "0")],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        t.elapsed()
+    };
+    let t = Instant::now();
+    let o = run::metaopt_env(&args, &[("POCL_KERNEL_CACHE", "0")]);
+    let took = t.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr);
+    if full < Duration::from_secs_f64(1.5) {
+        // a device that builds this fast leaves nothing to cut: the run just ends in time
+        assert!(took <= Duration::from_secs(3), "took {took:?}: {err}");
+        return;
+    }
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("building the device program") && err.contains("time limit"),
+        "{err}"
+    );
+    assert!(
+        took < full / 2 && took <= Duration::from_secs_f64(0.3 + 1.0),
+        "took {took:?} (a whole run with its build: {full:?})"
+    );
+}

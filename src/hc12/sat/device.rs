@@ -69,7 +69,11 @@ impl SatSolver {
             .define("HC_ORDER", mask_order)
             .define("HC_NBIT", 1);
         check("the device")?;
-        let program = ctx.build(&tabu_defines(spec, tabu_len.max(1), words))?;
+        let build = || ctx.build(&tabu_defines(spec, tabu_len.max(1), words));
+        let program = match cut {
+            Some(c) => c.during_setup(build),
+            None => build(),
+        }?;
         check("building the kernels")?;
         let search = RowSearch::new(
             &queue,

@@ -182,3 +182,73 @@ fn output_vectors_are_zeroed_and_sized() {
         assert!(p.iter().all(|&x| x == 0));
     }
 }
+
+/// A program the compiler takes a while over (many distinct functions), made unique by `tag`
+/// so that no cache (the context's, the driver's on disk) has it.
+fn slow_program(tag: &str) -> ProgramSpec {
+    let mut src = String::new();
+    for i in 0..400 {
+        src.push_str(&format!(
+            "float f{i}(float x) {{ for (int k = 0; k < {}; k++) x = sin(x) * 1.0001f + cos(x * {i}.5f) + TAG; return x; }}\n",
+            3 + i % 5
+        ));
+    }
+    src.push_str("__kernel void slow(__global float *x) { float v = x[get_global_id(0)];\n");
+    for i in 0..400 {
+        src.push_str(&format!("  v = f{i}(v);\n"));
+    }
+    src.push_str("  x[get_global_id(0)] = v; }\n");
+    ProgramSpec::default()
+        .text(src)
+        .define("TAG", format!("{tag}.0f"))
+}
+
+fn unique_tag() -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    format!("{}{}", std::process::id(), t.subsec_nanos())
+}
+
+#[test]
+fn a_build_stops_waiting_when_its_setup_is_cut_and_finishes_for_the_next_call() {
+    use metaopt::run::cancel::{Clock, Cut, StopToken, Watch};
+    use std::time::{Duration, Instant};
+    let ctx = DeviceContext::current().unwrap();
+    let spec = slow_program(&unique_tag());
+    let limit = Duration::from_millis(20);
+    let cut = Cut {
+        clock: Clock::since(Instant::now(), Some(limit)),
+        watch: Watch::new(None),
+    };
+    let t = Instant::now();
+    let e = cut.during_setup(|| ctx.build(&spec)).unwrap_err();
+    let waited = t.elapsed();
+    assert!(matches!(e, Error::TimeLimit(_)), "{e}");
+    assert!(e.to_string().contains("building the device program"), "{e}");
+    // the compiler went on: the next call waits for that build rather than starting another
+    let t = Instant::now();
+    let a = ctx.build(&spec).unwrap();
+    let rest = t.elapsed();
+    let b = ctx.build(&spec).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+    assert!(
+        rest > waited,
+        "the first call waited {waited:?}, the build needed {rest:?} more"
+    );
+
+    // a stop token of the set-up cuts a build just as well, and the scope ends with its call
+    let spec = slow_program(&unique_tag());
+    let token = StopToken::new();
+    token.request();
+    let cut = Cut {
+        clock: Clock::new(None),
+        watch: Watch::new(Some(&token)),
+    };
+    let e = cut.during_setup(|| ctx.build(&spec)).unwrap_err();
+    assert!(matches!(e, Error::Interrupted(_)), "{e}");
+    assert!(
+        ctx.build(&spec).is_ok(),
+        "outside the scope the build is awaited"
+    );
+}
