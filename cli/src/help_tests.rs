@@ -271,10 +271,7 @@ fn defaults_stated_in_words_match_the_code() {
         );
         let max_min = aco.max_min.expect("MAX-MIN bounds by default");
         says(path, "max_min", &format!("[default: {max_min}]"));
-        if let metaopt::aco::Iterations::Fixed(n) = aco.iterations {
-            says(path, "iterations", &format!("[default: {n}]"));
-        } else {
-            panic!("a fixed iteration count by default");
-        }
+        let n = aco.stop.budget.expect("an iteration budget by default");
+        says(path, "iterations", &format!("[default: {n}]"));
     }
 }

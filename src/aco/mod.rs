@@ -12,10 +12,12 @@
 //! holds the best path any ant found, the strongest-pheromone path, their lengths, the exact
 //! length (host Dijkstra) and the gaps.
 //!
-//! A run ends after its iterations, after `max_no_improve` iterations without a shorter path, or
-//! at the caller's word: `time_limit`, `stop_token` or [`interrupt`](crate::interrupt()), asked by
-//! a [`Driver`] between iterations (one launch of the ants and one of the deposit each). It
-//! returns its best path so far with its [`StopReason`].
+//! A run ends at its [`Stop`] (`AcoOptions::stop`: its budget of iterations, a target length,
+//! a time limit, a stop token or [`interrupt`](crate::interrupt())) or after `max_no_improve`
+//! iterations without a shorter path, asked by a [`Driver`](crate::run::Driver) between
+//! iterations (one launch of the ants and one of the deposit each). It returns its best path so
+//! far with its [`StopReason`]. [`AcoOptions::thesis_iterations`] gives the thesis's iteration
+//! count, for a caller to make it the budget.
 //!
 //! Engines: `device.rs` (`cl/aco.cl`: one work-group per ant, one work-item per vertex for the
 //! deposit) and `cpu.rs` (rayon, one task per ant). Every random number is a Philox word keyed by
@@ -40,10 +42,9 @@ pub mod local;
 pub use local::local_search;
 
 use crate::error::{Error, Result};
-use crate::interrupt::StopToken;
 use crate::problem::graph::{dijkstra_until, Graph, Weights};
-use crate::run::checkpoint::{self, Checkpointing, Header, Schedule};
-use crate::run::{Driver, Progress, StopReason};
+use crate::run::checkpoint::{self, Header, Schedule};
+use crate::run::{Progress, Stop, StopReason};
 use serde::{Deserialize, Serialize, Serializer};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -52,18 +53,6 @@ pub use crate::device::Backend;
 
 /// The marker of "no arc left this vertex" in an ant's successor row.
 pub const NONE: u32 = u32::MAX;
-
-/// How many iterations a run makes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Iterations {
-    /// A fixed count.
-    Fixed(u32),
-    /// The thesis's rule: as many as evaporation needs to bring the initial pheromone down to 1,
-    /// `ceil(ln(tau0) / -ln(1 - evaporation))`; needs `initial_pheromone > 1` and
-    /// `evaporation < 1`.
-    Thesis,
-}
 
 /// How the next vertex is drawn among the eligible neighbours (the same distribution).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
@@ -109,7 +98,19 @@ pub struct AcoOptions {
     /// first iteration in which an ant reaches the target, is reset to MAX-MIN's
     /// `1 / (rho * L^gamma)` with L that iteration's best length.
     pub initial_pheromone: Option<f64>,
-    pub iterations: Iterations,
+    /// When the run stops (its budget counts iterations, at most `u32::MAX`; `Some(0)` is
+    /// refused; the thesis's count is [`thesis_iterations`](Self::thesis_iterations)), with a
+    /// target (a best path length at or below it stops the run), a time limit (counted from the
+    /// start of [`Aco::run`], or from the instant given to [`Aco::run_since`]), a stop token
+    /// (requesting it, as [`interrupt`](crate::interrupt()) does for every run, stops the run
+    /// with its best path so far, stopped as interrupted), all asked between iterations; and
+    /// where and how often the run writes its checkpoint (the pheromone, the best path, the
+    /// counters; [`Aco::load_state`] continues it): after the iterations when due and when the
+    /// run ends, whatever ended it. A budget, a time limit or a token must be set; evaluations
+    /// are not counted and no history is kept (`evaluations` and `record_every` are refused).
+    /// Serialised as `iterations` (the budget), `time_limit` (seconds) and, when set, `target`.
+    #[serde(flatten, serialize_with = "stop_fields")]
+    pub stop: Stop,
     /// Stop after this many iterations without a shorter best path (`None`: never; `Some(0)` is
     /// refused).
     pub max_no_improve: Option<u32>,
@@ -132,25 +133,25 @@ pub struct AcoOptions {
     /// best path (counted from the last reset), every arc is reset to tau_max before the deposit
     /// (`None`: never; `Some(0)` is refused).
     pub restart: Option<u32>,
-    /// Stop after this long (counted from the start of [`Aco::run`], or from the instant given to
-    /// [`Aco::run_since`]), asked between iterations (`None`: no limit; at most
-    /// [`MAX_TIME_LIMIT_S`](crate::interrupt::MAX_TIME_LIMIT_S)).
-    #[serde(serialize_with = "seconds")]
-    pub time_limit: Option<Duration>,
-    /// Requesting it (as [`interrupt`](crate::interrupt()) does for every run) stops the run
-    /// between iterations with its best path so far, stopped as interrupted.
-    #[serde(skip)]
-    pub stop_token: Option<StopToken>,
-    /// Where and how often a run writes its checkpoint (the pheromone, the best path, the
-    /// counters; [`Aco::load_state`] continues it). Written after the iterations when due and
-    /// when the run ends, whatever ended it.
-    #[serde(skip)]
-    pub checkpoint: Option<Checkpointing>,
 }
 
-/// A time limit in seconds (JSON `null` for none).
-fn seconds<S: Serializer>(d: &Option<Duration>, s: S) -> std::result::Result<S::Ok, S::Error> {
-    d.map(|d| d.as_secs_f64()).serialize(s)
+/// The run's stops as the options' JSON shows them: `iterations` (the budget), `time_limit` in
+/// seconds (`null` for none) and `target` when set; the token and the checkpoint plan are not
+/// shown.
+fn stop_fields<S: Serializer>(stop: &Stop, s: S) -> std::result::Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Shown {
+        iterations: Option<u64>,
+        time_limit: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        target: Option<f64>,
+    }
+    Shown {
+        iterations: stop.budget,
+        time_limit: stop.time_limit.map(|d| d.as_secs_f64()),
+        target: stop.target,
+    }
+    .serialize(s)
 }
 
 impl Default for AcoOptions {
@@ -163,7 +164,7 @@ impl Default for AcoOptions {
             evaporation: 0.1,
             deposit_exponent: 1.0,
             initial_pheromone: None,
-            iterations: Iterations::Fixed(100),
+            stop: Stop::budget(100),
             max_no_improve: None,
             max_min: Some(0.01),
             deposit: Deposit::All,
@@ -173,9 +174,6 @@ impl Default for AcoOptions {
             group_size: None,
             local_search: true,
             restart: None,
-            time_limit: None,
-            stop_token: None,
-            checkpoint: None,
         }
     }
 }
@@ -215,9 +213,9 @@ pub struct AcoRunResult {
     pub successful_ants: u64,
     pub elapsed: Duration,
     pub backend_description: String,
-    /// Why the run ended: `budget` (its iterations), `stagnation` (`max_no_improve`),
-    /// `time_limit`, `interrupted`, or `done` when it needed no iteration (an unreachable target,
-    /// or the source itself).
+    /// Why the run ended: `target` (a best path at most `stop.target` long), `budget` (its
+    /// iterations), `stagnation` (`max_no_improve`), `time_limit`, `interrupted`, or `done` when
+    /// it needed no iteration (an unreachable target, or the source itself).
     #[serde(rename = "stopped_by")]
     pub stop: StopReason,
 }
@@ -327,21 +325,7 @@ impl AcoOptions {
             fin(self.deposit_exponent),
             "a finite number >= 0",
         )?;
-        let rho = self.evaporation;
-        check(
-            "evaporation",
-            rho,
-            rho > 0.0 && rho <= 1.0,
-            "the evaporated fraction, in (0, 1]",
-        )?;
-        if let Some(t) = self.initial_pheromone {
-            check(
-                "initial_pheromone",
-                t,
-                t.is_finite() && t > 0.0,
-                "a finite number > 0",
-            )?;
-        }
+        self.check_pheromone()?;
         if let Some(r) = self.max_min {
             check(
                 "max_min",
@@ -350,19 +334,7 @@ impl AcoOptions {
                 "the ratio tmin / tmax, in (0, 1]",
             )?;
         }
-        match self.iterations {
-            Iterations::Fixed(0) => return Err(Error::arg("iterations", "0; at least 1")),
-            Iterations::Thesis => match self.initial_pheromone {
-                Some(t) if t > 1.0 && rho < 1.0 => {}
-                _ => {
-                    return Err(Error::arg(
-                        "iterations",
-                        "the thesis's rule needs initial_pheromone > 1 and evaporation < 1",
-                    ))
-                }
-            },
-            Iterations::Fixed(_) => {}
-        }
+        self.check_stop()?;
         if self.max_no_improve == Some(0) {
             return Err(Error::arg(
                 "max_no_improve",
@@ -378,22 +350,84 @@ impl AcoOptions {
         if self.group_size == Some(0) {
             return Err(Error::arg("group_size", "0; at least 1"));
         }
-        crate::interrupt::check_time_limit(self.time_limit, "time_limit")?;
-        if let Some(c) = &self.checkpoint {
-            c.check("checkpoint")?;
+        Ok(())
+    }
+
+    /// Checks `evaporation` and `initial_pheromone`; errors name them.
+    fn check_pheromone(&self) -> Result<()> {
+        let rho = self.evaporation;
+        check(
+            "evaporation",
+            rho,
+            rho > 0.0 && rho <= 1.0,
+            "the evaporated fraction, in (0, 1]",
+        )?;
+        if let Some(t) = self.initial_pheromone {
+            check(
+                "initial_pheromone",
+                t,
+                t.is_finite() && t > 0.0,
+                "a finite number > 0",
+            )?;
         }
         Ok(())
     }
 
-    /// The iteration count of [`Iterations`].
-    pub fn iteration_count(&self) -> u32 {
-        match self.iterations {
-            Iterations::Fixed(k) => k,
-            Iterations::Thesis => {
-                let t = self.initial_pheromone.unwrap_or(1.0);
-                let n = (t.ln() / -(1.0 - self.evaporation).ln()).ceil();
-                n.clamp(1.0, u32::MAX as f64) as u32
+    /// Checks the run's stops: something must end the run (its budget, named `iterations`, a
+    /// time limit or a token), a budget of 1 to `u32::MAX` iterations, a target that is a
+    /// finite length, no evaluation budget (ACO does not count them) and no record interval
+    /// (ACO keeps no history).
+    fn check_stop(&self) -> Result<()> {
+        let stop = &self.stop;
+        match stop.budget {
+            Some(0) => return Err(Error::arg("iterations", "0; at least 1")),
+            Some(k) if k > u64::from(u32::MAX) => {
+                return Err(Error::arg(
+                    "iterations",
+                    format!("{k}; at most {}", u32::MAX),
+                ))
             }
+            _ => {}
+        }
+        stop.check("iterations")?;
+        if let Some(t) = stop.target {
+            if !t.is_finite() {
+                return Err(Error::arg("target", format!("{t}; a finite path length")));
+            }
+        }
+        if stop.evaluations.is_some() {
+            return Err(Error::arg(
+                "evaluations",
+                "ACO counts iterations, not evaluations: give iterations",
+            ));
+        }
+        if stop.record_every > 0 {
+            return Err(Error::arg(
+                "record_every",
+                "ACO keeps no history of its best: give 0 (its progress callback reports every iteration)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The thesis's iteration count: as many as evaporation needs to bring the initial
+    /// pheromone down to 1, `ceil(ln(tau0) / -ln(1 - evaporation))` (at most `u32::MAX`), for a
+    /// front end to make it the budget (`stop.budget`). Needs `initial_pheromone > 1` and
+    /// `evaporation < 1` (else an error naming `iterations`); an `evaporation` or
+    /// `initial_pheromone` out of its range is an error naming it.
+    pub fn thesis_iterations(&self) -> Result<u64> {
+        self.check_pheromone()?;
+        let rho = self.evaporation;
+        match self.initial_pheromone {
+            Some(t) if t > 1.0 && rho < 1.0 => {
+                // ln(1 - rho) by ln_1p: a tiny rho would otherwise round 1 - rho to 1
+                let n = (t.ln() / -(-rho).ln_1p()).ceil();
+                Ok(n.clamp(1.0, u32::MAX as f64) as u64)
+            }
+            _ => Err(Error::arg(
+                "iterations",
+                "the thesis's rule needs initial_pheromone > 1 and evaporation < 1",
+            )),
         }
     }
 }
@@ -646,8 +680,12 @@ impl Aco {
             Some(r) => checkpoint::resumed_start(start, r.clock),
             None => start,
         };
-        let mut driver = Driver::new(start, o.time_limit, o.stop_token.as_ref())
-            .budget(Some(u64::from(o.iteration_count())))
+        // the iteration count is a u32 (the random words' key): a run without a budget stops at
+        // its largest
+        let mut driver = o
+            .stop
+            .driver(start)
+            .budget(Some(o.stop.budget.unwrap_or(u64::from(u32::MAX))))
             .stagnation(o.max_no_improve.map(u64::from))
             .on_progress(progress);
         // the exact length first (host Dijkstra): a run cut short during it has no path at all
@@ -718,10 +756,11 @@ impl Aco {
             }
             None => self.engine.fill(o.initial_pheromone.unwrap_or(1.0))?,
         }
-        let header = o.checkpoint.is_some().then(|| self.header());
-        let mut schedule = Schedule::new(o.checkpoint.as_ref());
+        let header = o.stop.checkpoint.is_some().then(|| self.header());
+        let mut schedule = Schedule::new(o.stop.checkpoint.as_ref());
         let mut dep = vec![0.0; o.ants];
-        // budget (the iterations), stagnation (max_no_improve), the time limit, the interrupt
+        // the target, the budget (the iterations), stagnation (max_no_improve), the time limit,
+        // the token and the interrupt
         res.stop = loop {
             if let Some(why) = driver.check(u64::from(res.iterations), 0, best_len) {
                 break why;
@@ -973,5 +1012,83 @@ pub fn path_length(g: &Graph, path: &[u32]) -> Option<(f64, Option<u64>)> {
         Some((lf, None))
     } else {
         Some((li as f64, Some(li)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_options_json_shows_the_stops_as_iterations_time_limit_and_target() {
+        let v = serde_json::to_value(AcoOptions::default()).unwrap();
+        assert_eq!(v["iterations"], 100);
+        assert!(v["time_limit"].is_null());
+        assert!(v.get("target").is_none() && v.get("stop").is_none());
+        assert_eq!(v["ants"], 64);
+        let o = AcoOptions {
+            stop: Stop {
+                time_limit: Some(Duration::from_millis(1500)),
+                target: Some(12.5),
+                token: Some(crate::interrupt::StopToken::new()),
+                ..Stop::default()
+            },
+            ..AcoOptions::default()
+        };
+        let v = serde_json::to_value(o).unwrap();
+        assert!(v["iterations"].is_null());
+        assert_eq!(v["time_limit"], 1.5);
+        assert_eq!(v["target"], 12.5);
+        assert!(v.get("token").is_none() && v.get("checkpoint").is_none());
+    }
+
+    #[test]
+    fn the_thesis_rule_and_the_budget_are_checked() {
+        let o = AcoOptions {
+            initial_pheromone: Some(100.0),
+            evaporation: 0.5,
+            ..AcoOptions::default()
+        };
+        // ceil(ln 100 / -ln 0.5) = ceil(6.64)
+        assert_eq!(o.thesis_iterations().unwrap(), 7);
+        let huge = AcoOptions {
+            initial_pheromone: Some(f64::MAX),
+            evaporation: 1e-300,
+            ..AcoOptions::default()
+        };
+        assert_eq!(huge.thesis_iterations().unwrap(), u64::from(u32::MAX));
+        let name = |r: Result<u64>| match r {
+            Err(Error::InvalidArgument { arg, .. }) => arg,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            name(AcoOptions::default().thesis_iterations()),
+            "iterations"
+        );
+        let at_one = AcoOptions {
+            evaporation: 1.0,
+            ..o.clone()
+        };
+        assert_eq!(name(at_one.thesis_iterations()), "iterations");
+        let nan = AcoOptions {
+            evaporation: f64::NAN,
+            ..o.clone()
+        };
+        assert_eq!(name(nan.thesis_iterations()), "evaporation");
+        assert!(o.validate().is_ok());
+        let budget = |b: u64| {
+            AcoOptions {
+                stop: Stop::budget(b),
+                ..AcoOptions::default()
+            }
+            .validate()
+        };
+        assert!(budget(u64::from(u32::MAX)).is_ok());
+        for b in [0, u64::from(u32::MAX) + 1] {
+            match budget(b) {
+                Err(Error::InvalidArgument { arg, .. }) => assert_eq!(arg, "iterations"),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }

@@ -11,10 +11,10 @@ use super::qap::MetaoptBackend;
 use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
 use super::MetaoptInt32Result;
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
-use crate::aco::{Aco, AcoOptions, AcoPath, AcoRunResult, Deposit, Iterations, Selection};
+use crate::aco::{Aco, AcoOptions, AcoPath, AcoRunResult, Deposit, Selection};
 use crate::device::Backend;
 use crate::error::{Error, Result};
-use crate::run::StopReason;
+use crate::run::{Stop, StopReason};
 use std::ffi::c_char;
 use std::ptr;
 
@@ -176,10 +176,11 @@ pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
             evaporation: d.evaporation,
             deposit_exponent: d.deposit_exponent,
             initial_pheromone: d.initial_pheromone.unwrap_or(0.0),
-            iterations: match d.iterations {
-                Iterations::Fixed(k) => k,
-                Iterations::Thesis => 0,
-            },
+            // the default budget is a count within the field's range
+            iterations: d
+                .stop
+                .budget
+                .map_or(0, |k| k.min(u64::from(u32::MAX)) as u32),
             max_no_improve: d.max_no_improve.unwrap_or(0),
             max_min: d.max_min.unwrap_or(0.0),
             deposit: match d.deposit {
@@ -243,7 +244,7 @@ pub(crate) unsafe fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, B
         1 => true,
         l => return Err(Error::arg("local_search", format!("{l}; expected 0 or 1"))),
     };
-    let opts = AcoOptions {
+    let mut opts = AcoOptions {
         ants: o.ants as usize,
         alpha: o.alpha,
         beta: o.beta,
@@ -251,10 +252,15 @@ pub(crate) unsafe fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, B
         evaporation: o.evaporation,
         deposit_exponent: o.deposit_exponent,
         initial_pheromone: nonzero_f(o.initial_pheromone),
-        iterations: if o.iterations == 0 {
-            Iterations::Thesis
-        } else {
-            Iterations::Fixed(o.iterations)
+        stop: Stop {
+            // 0: the thesis's rule, set below
+            budget: nonzero_u(o.iterations).map(u64::from),
+            time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+            // SAFETY: the caller's contract: NULL or a stop token.
+            token: unsafe { token_arg(o.stop_token, "stop_token")? },
+            // SAFETY: the caller's contract: NULL or a string.
+            checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
+            ..Stop::default()
         },
         max_no_improve: nonzero_u(o.max_no_improve),
         max_min: nonzero_f(o.max_min),
@@ -265,13 +271,11 @@ pub(crate) unsafe fn aco_options(o: &MetaoptAcoOptions) -> Result<(AcoOptions, B
         group_size: nonzero_u(o.group_size).map(|g| g as usize),
         local_search,
         restart: nonzero_u(o.restart),
-        time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
-        // SAFETY: the caller's contract: NULL or a stop token.
-        stop_token: unsafe { token_arg(o.stop_token, "stop_token")? },
-        // SAFETY: the caller's contract: NULL or a string.
-        checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
         ..AcoOptions::default()
     };
+    if o.iterations == 0 {
+        opts.stop.budget = Some(opts.thesis_iterations()?);
+    }
     Ok((opts, backend))
 }
 

@@ -492,7 +492,7 @@ fn aco_tally(
     };
     for case in cases {
         let (g, s, tg, seed) = case?;
-        let o = c.a.aco_opts.options(seed);
+        let o = c.a.aco_opts.options(seed)?;
         let r = if c.a.aco_cpu {
             c.pool.install(|| sp::aco_run(&g, o, backend, s, tg))?
         } else {

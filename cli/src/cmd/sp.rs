@@ -8,7 +8,7 @@ use crate::args::{BackendArgs, DevicesArg, JsonArg, SeedArg, TimeLimitArg};
 use crate::mpi::{MpiArg, Ranks};
 use crate::out::{self, flag_error, CliResult, Failure};
 use clap::{Args, Subcommand};
-use metaopt::aco::{Aco, AcoOptions, AcoRunResult, Deposit, Iterations, Selection};
+use metaopt::aco::{Aco, AcoOptions, AcoRunResult, Deposit, Selection};
 use metaopt::device::Backend;
 use metaopt::problem::graph::{
     self, dijkstra, Distances, Graph, Grid, OsmHighways, OsmOptions, OsmWeights, WeightKind,
@@ -719,14 +719,21 @@ fn blocked_copy(g: &Graph, blocked: &[bool]) -> CliResult<Graph> {
 
 // ---- aco --------------------------------------------------------------------------------------
 
+/// `--iterations`: a count, or the thesis's rule ([`AcoOptions::thesis_iterations`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IterationsArg {
+    Count(u32),
+    Thesis,
+}
+
 /// `N` or `thesis`.
-fn parse_iterations(s: &str) -> Result<Iterations, String> {
+fn parse_iterations(s: &str) -> Result<IterationsArg, String> {
     if s.trim().eq_ignore_ascii_case("thesis") {
-        return Ok(Iterations::Thesis);
+        return Ok(IterationsArg::Thesis);
     }
     s.trim()
         .parse::<u32>()
-        .map(Iterations::Fixed)
+        .map(IterationsArg::Count)
         .map_err(|_| format!("`{s}` is not a count or `thesis`"))
 }
 
@@ -771,7 +778,7 @@ pub struct AcoArgs {
     /// Iterations: a count, or `thesis` (evaporation brings --initial-pheromone down to 1)
     /// [default: 100]
     #[arg(long, value_name = "N|thesis", value_parser = parse_iterations)]
-    pub iterations: Option<Iterations>,
+    pub iterations: Option<IterationsArg>,
     /// Stop after this many iterations without a shorter path [default: never]
     #[arg(long, value_name = "N")]
     pub max_no_improve: Option<u32>,
@@ -801,11 +808,13 @@ pub struct AcoArgs {
 }
 
 impl AcoArgs {
+    /// The library's options of these flags with `seed`, the budget their iterations (`thesis`:
+    /// the thesis's rule, whose conditions failing is an error naming `--iterations`).
     // `..d`: fields the library may add later keep their defaults
     #[allow(clippy::needless_update)]
-    pub fn options(&self, seed: u64) -> AcoOptions {
+    pub fn options(&self, seed: u64) -> CliResult<AcoOptions> {
         let d = AcoOptions::default();
-        AcoOptions {
+        let mut o = AcoOptions {
             ants: self.ants.unwrap_or(d.ants),
             alpha: self.alpha.unwrap_or(d.alpha),
             beta: self.beta.unwrap_or(d.beta),
@@ -813,7 +822,6 @@ impl AcoArgs {
             evaporation: self.evaporation.unwrap_or(d.evaporation),
             deposit_exponent: self.deposit_exponent.unwrap_or(d.deposit_exponent),
             initial_pheromone: self.initial_pheromone.or(d.initial_pheromone),
-            iterations: self.iterations.unwrap_or(d.iterations),
             max_no_improve: self.max_no_improve.or(d.max_no_improve),
             max_min: self.max_min.map_or(d.max_min, |m| m.0),
             deposit: match self.deposit.as_deref() {
@@ -832,7 +840,18 @@ impl AcoArgs {
             restart: self.restart.or(d.restart),
             seed,
             ..d
+        };
+        match self.iterations {
+            Some(IterationsArg::Count(k)) => o.stop.budget = Some(u64::from(k)),
+            Some(IterationsArg::Thesis) => {
+                o.stop.budget = Some(
+                    o.thesis_iterations()
+                        .map_err(|e| out::renamed(e, ACO_RENAMES))?,
+                )
+            }
+            None => {}
         }
+        Ok(o)
     }
 }
 
@@ -953,19 +972,14 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
             )));
         }
     }
-    let o = AcoOptions {
-        time_limit: crate::time_left(a.time_limit.time_limit),
-        stop_token: Some(crate::stop_token()),
-        checkpoint: a.checkpoint.plan(None)?,
-        ..a.aco.options(a.seed.seed)
-    };
-    let bar = a.json.progress().then(|| {
-        out::stop_bar(
-            Some(u64::from(o.iteration_count())),
-            "iteration",
-            o.time_limit,
-        )
-    });
+    let mut o = a.aco.options(a.seed.seed)?;
+    o.stop.time_limit = crate::time_left(a.time_limit.time_limit);
+    o.stop.token = Some(crate::stop_token());
+    o.stop.checkpoint = a.checkpoint.plan(None)?;
+    let bar = a
+        .json
+        .progress()
+        .then(|| out::stop_bar(o.stop.budget, "iteration", o.stop.time_limit));
     let log = a
         .convergence
         .log("iterations")
@@ -976,7 +990,7 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
             log.record(p.work, p.best);
         }
         if let Some(bar) = &bar {
-            if o.time_limit.is_none() {
+            if o.stop.time_limit.is_none() {
                 bar.set_position(p.work);
             }
             if p.best.is_finite() {
@@ -1006,7 +1020,10 @@ pub fn aco(a: &AcoCmdArgs) -> CliResult {
             backend: a.backend.name(),
             // the limit as given (the run had what was left of it after reading the graph)
             options: &AcoOptions {
-                time_limit: a.time_limit.time_limit,
+                stop: metaopt::run::Stop {
+                    time_limit: a.time_limit.time_limit,
+                    ..o.stop.clone()
+                },
                 ..o.clone()
             },
             seconds: secs,

@@ -177,6 +177,33 @@ fn aco_reports_lengths_gap_and_path() {
     assert_eq!(j["iterations"], 10);
     assert_eq!(j["options"]["ants"], 16);
     assert!(j["options"]["max_min"].is_null());
+    // the budget and the time limit as the options' `iterations` and `time_limit`
+    assert_eq!(j["options"]["iterations"], 10);
+    assert!(j["options"]["time_limit"].is_null());
+    assert!(j["options"].get("target").is_none());
+    // the thesis's rule: ceil(ln 100 / -ln 0.5) = 7 iterations
+    let j = json(&[
+        "sp",
+        "aco",
+        &gr,
+        "--source",
+        "0",
+        "--target",
+        "3",
+        "--iterations",
+        "thesis",
+        "--initial-pheromone",
+        "100",
+        "--evaporation",
+        "0.5",
+        "--json",
+        "--cpu",
+    ]);
+    assert_eq!(
+        (&j["iterations"], &j["stopped_by"]),
+        (&7.into(), &"budget".into())
+    );
+    assert_eq!(j["options"]["iterations"], 7);
     let u = ok(&["sp", "aco", &gr, "--source", "0", "--target", "4", "--cpu"]);
     assert!(u.contains("unreachable"), "{u}");
     fails(
@@ -217,6 +244,22 @@ fn aco_reports_lengths_gap_and_path() {
         ],
         "--iterations",
     );
+    for bad in ["0", "thesis"] {
+        fails(
+            &[
+                "sp",
+                "aco",
+                &gr,
+                "--source",
+                "0",
+                "--target",
+                "3",
+                "--iterations",
+                bad,
+            ],
+            "--iterations",
+        );
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@
 use crate::common;
 use crate::common::cabi::*;
 use crate::common::work_dir;
-use metaopt::aco::{Aco, AcoOptions, Deposit, Iterations};
+use metaopt::aco::{Aco, AcoOptions, Deposit};
 use metaopt::device::Backend;
 use metaopt::ffi::*;
 use metaopt::problem::graph::{dijkstra, thesis_random, Distances, Graph, OsmOptions};
@@ -391,7 +391,7 @@ fn aco_run_equals_the_rust_run() {
         &graph,
         AcoOptions {
             ants: 32,
-            iterations: Iterations::Fixed(20),
+            stop: metaopt::run::Stop::budget(20),
             seed: 4,
             ..AcoOptions::default()
         },
@@ -446,6 +446,17 @@ fn aco_run_equals_the_rust_run() {
         }
         assert!(r.path.is_null() && r.pheromone_path.is_null() && r.path_length == 0);
     }
+    // iterations 0: the thesis's rule, ceil(ln 100 / -ln 0.5) = 7 iterations
+    o.iterations = 0;
+    o.initial_pheromone = 100.0;
+    o.evaporation = 0.5;
+    o.backend = CPU;
+    let mut r = unsafe { metaopt_aco_run(g, 0, 63, &o) };
+    assert_eq!(
+        (r.error_code, r.stop_reason, r.iterations),
+        (OK, MetaoptStopReason::MetaoptStopLimit as i32, 7)
+    );
+    unsafe { metaopt_aco_free_run_result(&mut r) };
     // an unreachable target: no error, no path
     let e = [1.0f64];
     let (s, t) = ([0u32], [1u32]);
@@ -636,6 +647,14 @@ fn errors_name_the_argument() {
         "alpha",
     );
     aco_err(0, 1, MetaoptAcoOptions { ants: 0, ..a }, INVALID, "ants");
+    // the thesis's rule (iterations 0) needs initial_pheromone > 1
+    aco_err(
+        0,
+        1,
+        MetaoptAcoOptions { iterations: 0, ..a },
+        INVALID,
+        "iterations",
+    );
     aco_err(
         0,
         1,

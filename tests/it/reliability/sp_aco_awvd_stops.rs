@@ -7,7 +7,7 @@
 //! of their own (`own_process!`).
 
 use crate::common::child::own_process;
-use metaopt::aco::{path_length, Aco, AcoOptions, AcoRunResult, Iterations};
+use metaopt::aco::{path_length, Aco, AcoOptions, AcoRunResult};
 use metaopt::awvd::{self, AwvdOptions, Ball};
 use metaopt::device::Backend;
 use metaopt::problem::graph::{dijkstra, grid, Graph};
@@ -226,10 +226,15 @@ fn check_best(g: &Graph, r: &AcoRunResult) {
 
 fn aco_options(token: Option<StopToken>, limit: Option<Duration>) -> AcoOptions {
     AcoOptions {
-        iterations: Iterations::Fixed(1_000_000),
         seed: 3,
-        time_limit: limit,
-        stop_token: token,
+        // no budget where the time limit or the token ends the run (the global interrupt alone
+        // is no stop the options can check: a million iterations take minutes)
+        stop: Stop {
+            budget: (limit.is_none() && token.is_none()).then_some(1_000_000),
+            time_limit: limit,
+            token,
+            ..Stop::default()
+        },
         ..AcoOptions::default()
     }
 }
@@ -251,7 +256,7 @@ fn aco_returns_its_best_path_at_its_time_limit() {
     }
     // its own stops: the iterations, max_no_improve, and no iteration when none is needed
     let o = AcoOptions {
-        iterations: Iterations::Fixed(4),
+        stop: Stop::budget(4),
         ..AcoOptions::default()
     };
     let r = Aco::new(&g, o.clone(), Backend::Cpu)
@@ -265,7 +270,7 @@ fn aco_returns_its_best_path_at_its_time_limit() {
         .unwrap();
     assert_eq!((r.stop, r.iterations), (StopReason::Done, 0));
     let o = AcoOptions {
-        iterations: Iterations::Fixed(100_000),
+        stop: Stop::budget(100_000),
         max_no_improve: Some(3),
         ..o
     };

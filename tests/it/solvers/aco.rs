@@ -5,13 +5,14 @@
 
 use crate::common;
 use crate::common::arg_error;
-use metaopt::aco::{path_length, Aco, AcoOptions, AcoRunResult, Deposit, Iterations, Selection};
+use metaopt::aco::{path_length, Aco, AcoOptions, AcoRunResult, Deposit, Selection};
 use metaopt::device::Backend;
 use metaopt::problem::graph::{dijkstra, grid, thesis_random, Graph};
+use metaopt::run::{Stop, StopReason};
 
 fn opts(iterations: u32, ants: usize, seed: u64) -> AcoOptions {
     AcoOptions {
-        iterations: Iterations::Fixed(iterations),
+        stop: Stop::budget(u64::from(iterations)),
         ants,
         seed,
         ..Default::default()
@@ -91,6 +92,55 @@ fn run_observed_reports_iterations_and_the_shortest_length() {
         let r = aco.run_observed(0, 63, start, |p| p.work < 3).unwrap();
         assert_eq!((r.iterations, r.stop), (3, metaopt::StopReason::Budget));
         assert_valid(&g, &r);
+    }
+}
+
+/// A target length stops the run at the first iteration whose best path is at most that long,
+/// `stopped_by` target, on both backends; an unreachable one lets the run go to its budget.
+#[test]
+fn a_target_length_stops_the_run() {
+    let g = thesis_random(6, 16, 3).unwrap();
+    let exact = dijkstra(&g, 0).unwrap().dist.get_f64(63);
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        let with_target = |target: f64| AcoOptions {
+            stop: Stop {
+                target: Some(target),
+                ..Stop::budget(2_000)
+            },
+            ..opts(0, 16, 1)
+        };
+        let r = Aco::new(&g, with_target(exact), backend)
+            .unwrap()
+            .run(0, 63)
+            .unwrap();
+        assert_valid(&g, &r);
+        assert_eq!(r.stop, StopReason::Target, "{backend:?}");
+        assert!(r.exact(), "{backend:?}");
+        // it stops right after the iteration that found the path
+        assert_eq!(r.found_at_iteration, Some(r.iterations), "{backend:?}");
+        assert!(r.iterations < 2_000);
+        // a target above the exact length stops no later than one at it
+        let loose = Aco::new(&g, with_target(exact * 1.5), backend)
+            .unwrap()
+            .run(0, 63)
+            .unwrap();
+        assert_eq!(loose.stop, StopReason::Target);
+        assert!(loose.best_length().unwrap() <= exact * 1.5);
+        assert!(loose.iterations <= r.iterations);
+        // below the exact length: never reached, the budget ends the run
+        let o = AcoOptions {
+            stop: Stop {
+                target: Some(exact - 1.0),
+                ..Stop::budget(5)
+            },
+            ..opts(0, 16, 1)
+        };
+        let r = Aco::new(&g, o, backend).unwrap().run(0, 63).unwrap();
+        assert_eq!(
+            (r.stop, r.iterations),
+            (StopReason::Budget, 5),
+            "{backend:?}"
+        );
     }
 }
 
@@ -257,7 +307,7 @@ fn tune() {
         beta: env("ACO_BETA", d.beta),
         damping: env("ACO_C", d.damping),
         evaporation: env("ACO_RHO", d.evaporation),
-        iterations: Iterations::Fixed(env("ACO_IT", d.iteration_count() as f64) as u32),
+        stop: Stop::budget(env("ACO_IT", d.stop.budget.unwrap() as f64) as u64),
         max_min: Some(env("ACO_MM", d.max_min.unwrap_or(0.0))).filter(|&x| x > 0.0),
         max_steps: Some(env("ACO_STEPS", 0.0) as u32).filter(|&x| x > 0),
         deposit: if env("ACO_ALL", (d.deposit == Deposit::All) as u8 as f64) > 0.0 {
@@ -495,17 +545,102 @@ fn bad_options_give_named_errors() {
     );
     bad(
         AcoOptions {
-            iterations: Iterations::Fixed(0),
+            stop: Stop::budget(0),
             ..Default::default()
         },
         "iterations",
     );
     bad(
         AcoOptions {
-            iterations: Iterations::Thesis,
+            stop: Stop::budget(u64::from(u32::MAX) + 1),
             ..Default::default()
         },
         "iterations",
+    );
+    // a run nothing ends (a target alone may never be reached)
+    bad(
+        AcoOptions {
+            stop: Stop {
+                target: Some(1.0),
+                ..Stop::default()
+            },
+            ..Default::default()
+        },
+        "iterations",
+    );
+    for (stop, name) in [
+        (
+            Stop {
+                target: Some(f64::NAN),
+                ..Stop::budget(5)
+            },
+            "target",
+        ),
+        (
+            Stop {
+                target: Some(f64::INFINITY),
+                ..Stop::budget(5)
+            },
+            "target",
+        ),
+        (
+            Stop {
+                evaluations: Some(10),
+                ..Stop::budget(5)
+            },
+            "evaluations",
+        ),
+        (
+            Stop {
+                record_every: 1,
+                ..Stop::budget(5)
+            },
+            "record_every",
+        ),
+        (
+            Stop {
+                time_limit: Some(std::time::Duration::from_secs_f64(1e12)),
+                ..Stop::budget(5)
+            },
+            "time_limit",
+        ),
+    ] {
+        bad(
+            AcoOptions {
+                stop,
+                ..Default::default()
+            },
+            name,
+        );
+    }
+    // the thesis's rule needs initial_pheromone > 1 and evaporation < 1; an option out of its
+    // range is named
+    arg_error(AcoOptions::default().thesis_iterations(), "iterations");
+    arg_error(
+        AcoOptions {
+            initial_pheromone: Some(100.0),
+            evaporation: 1.0,
+            ..Default::default()
+        }
+        .thesis_iterations(),
+        "iterations",
+    );
+    arg_error(
+        AcoOptions {
+            initial_pheromone: Some(100.0),
+            evaporation: 1.5,
+            ..Default::default()
+        }
+        .thesis_iterations(),
+        "evaporation",
+    );
+    arg_error(
+        AcoOptions {
+            initial_pheromone: Some(f64::INFINITY),
+            ..Default::default()
+        }
+        .thesis_iterations(),
+        "initial_pheromone",
     );
     bad(
         AcoOptions {
@@ -516,12 +651,11 @@ fn bad_options_give_named_errors() {
     );
     // evaporation = 1 is allowed (everything evaporates); the thesis's rule with def > 1
     let o = AcoOptions {
-        iterations: Iterations::Thesis,
         initial_pheromone: Some(100.0),
         evaporation: 0.5,
         ..Default::default()
     };
-    assert_eq!(o.iteration_count(), 7);
+    assert_eq!(o.thesis_iterations().unwrap(), 7);
     Aco::new(
         &g,
         AcoOptions {

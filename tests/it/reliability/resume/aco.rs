@@ -5,6 +5,7 @@ use crate::common::*;
 use metaopt::aco::*;
 use metaopt::problem::graph::{grid, Graph};
 use metaopt::run::checkpoint::Checkpointing;
+use metaopt::run::Stop;
 use metaopt::StopReason;
 use std::time::Duration;
 
@@ -24,7 +25,7 @@ fn graphs() -> (Graph, Graph) {
 fn options(iterations: u32) -> AcoOptions {
     AcoOptions {
         ants: 12,
-        iterations: Iterations::Fixed(iterations),
+        stop: Stop::budget(u64::from(iterations)),
         // restarts and the MAX-MIN start happen within the run, so their counts matter
         restart: Some(4),
         seed: 3,
@@ -74,7 +75,7 @@ fn resumed_equals_uninterrupted(g: &Graph, backend: Backend, o: &AcoOptions, spl
     let mut first = Aco::new(
         g,
         AcoOptions {
-            iterations: Iterations::Fixed(split),
+            stop: Stop::budget(u64::from(split)),
             ..o.clone()
         },
         backend,
@@ -101,6 +102,28 @@ fn a_resumed_cpu_run_ends_as_the_uninterrupted_one() {
         resumed_equals_uninterrupted(&g, Backend::Cpu, &o, split);
     }
     resumed_equals_uninterrupted(&real, Backend::Cpu, &o, 11);
+    // a run stopped by a target (the uninterrupted run's best length, reached at the iteration
+    // that found it) continues as the uninterrupted one
+    let (w, expect) = whole(&g, Backend::Cpu, o.clone());
+    let mut first = Aco::new(
+        &g,
+        AcoOptions {
+            stop: Stop {
+                target: w.best_length(),
+                ..o.stop.clone()
+            },
+            ..o.clone()
+        },
+        Backend::Cpu,
+    )
+    .unwrap();
+    let part = first.run(FROM, TO).unwrap();
+    assert_eq!(part.stop, StopReason::Target);
+    assert_eq!(Some(part.iterations), w.found_at_iteration);
+    let mut second = Aco::new(&g, o.clone(), Backend::Cpu).unwrap();
+    second.load_state(&first.save_state().unwrap()).unwrap();
+    let rest = second.run(FROM, TO).unwrap();
+    assert_eq!(outcome(&mut second, &rest), expect);
     // the MAX-MIN start after the first success, iteration-best deposits, no bounds
     let other = AcoOptions {
         deposit: Deposit::IterationBest,
@@ -149,7 +172,7 @@ fn stagnation_counts_across_a_resume() {
         let mut a = Aco::new(
             &g,
             AcoOptions {
-                iterations: Iterations::Fixed(split),
+                stop: Stop::budget(u64::from(split)),
                 ..o.clone()
             },
             Backend::Cpu,
@@ -173,11 +196,14 @@ fn checkpoint_files_are_written_and_resume() {
     // stopped by its token during the run (a few ms an iteration): the file holds its last
     // iteration
     let o = AcoOptions {
-        checkpoint: Some(Checkpointing::new(
-            path.clone(),
-            Some(Duration::from_nanos(1)),
-        )),
-        stop_token: Some(token.clone()),
+        stop: Stop {
+            checkpoint: Some(Checkpointing::new(
+                path.clone(),
+                Some(Duration::from_nanos(1)),
+            )),
+            token: Some(token.clone()),
+            ..Stop::budget(120)
+        },
         ..options(120)
     };
     let mut a = Aco::new(&g, o, Backend::Cpu).unwrap();
@@ -222,12 +248,16 @@ fn mismatched_and_damaged_states_are_refused() {
     )
     .unwrap();
     assert!(arg_error(b.load_state(&state), "state").contains("option seed was 3; this run has 4"));
-    // a larger budget, a stagnation stop and a time limit are not part of it
+    // a larger budget, a stagnation stop, a time limit and a target are not part of it
     let mut c = Aco::new(
         &g,
         AcoOptions {
             max_no_improve: Some(50),
-            time_limit: Some(Duration::from_secs(60)),
+            stop: Stop {
+                time_limit: Some(Duration::from_secs(60)),
+                target: Some(1.0),
+                ..Stop::budget(10)
+            },
             ..options(10)
         },
         Backend::Cpu,
