@@ -662,11 +662,11 @@ typedef enum MetaoptSpMethod {
  */
 typedef enum MetaoptAcoDeposit {
   /**
-   * Every ant that reached the target (the thesis).
+   * Every ant that reached the target (the thesis; the default).
    */
   METAOPT_ACO_DEPOSIT_ALL = 0,
   /**
-   * Only the iteration's best ant (the default).
+   * Only the iteration's best ant.
    */
   METAOPT_ACO_DEPOSIT_ITERATION_BEST = 1,
 } MetaoptAcoDeposit;
@@ -3200,7 +3200,8 @@ extern "C" {
 
 /**
  * The library's defaults (`AcoOptions::default()`: 64 ants, alpha 1, beta 2, evaporation 0.1,
- * 100 iterations, MAX-MIN 0.01, iteration-best deposit, roulette, seed 0) on the device in use.
+ * 100 iterations, MAX-MIN 0.01, every successful ant deposits, roulette, seed 0) on the device
+ * in use.
  */
 struct MetaoptAcoOptions metaopt_aco_default_options(void);
 

@@ -527,7 +527,14 @@ impl Aco {
         });
         let engine: Box<dyn Engine> = match backend {
             Backend::Cpu => Box::new(cpu::CpuEngine::new(setup.clone())),
-            Backend::Device(_) => Box::new(device::DeviceEngine::new(setup.clone(), backend)?),
+            // the program's build counts in a run's time limit (counted from here at the
+            // latest) and answers its stop token
+            Backend::Device(_) => setup
+                .opts
+                .stop
+                .cut(std::time::Instant::now())
+                .during_setup(|| device::DeviceEngine::new(setup.clone(), backend))
+                .map(|e| Box::new(e) as Box<dyn Engine>)?,
         };
         Ok(Aco {
             setup,

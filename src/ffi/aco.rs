@@ -23,9 +23,9 @@ use std::ptr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
 pub enum MetaoptAcoDeposit {
-    /// Every ant that reached the target (the thesis).
+    /// Every ant that reached the target (the thesis; the default).
     MetaoptAcoDepositAll = 0,
-    /// Only the iteration's best ant (the default).
+    /// Only the iteration's best ant.
     MetaoptAcoDepositIterationBest = 1,
 }
 
@@ -163,7 +163,8 @@ owned_result!(MetaoptAcoRunResult: frees path, pheromone_path, backend; zeroes p
 plain_result!(MetaoptAcoOptions);
 
 /// The library's defaults (`AcoOptions::default()`: 64 ants, alpha 1, beta 2, evaporation 0.1,
-/// 100 iterations, MAX-MIN 0.01, iteration-best deposit, roulette, seed 0) on the device in use.
+/// 100 iterations, MAX-MIN 0.01, every successful ant deposits, roulette, seed 0) on the device
+/// in use.
 #[no_mangle]
 pub extern "C" fn metaopt_aco_default_options() -> MetaoptAcoOptions {
     ffi_boundary!({
