@@ -186,7 +186,10 @@ fn catch_signals() {
                 metaopt::interrupt::interrupt();
             } else {
                 out::discard_output();
-                std::process::exit(signal_status(sig) as i32);
+                // at once: not even waiting for a kernel build in flight (`_exit` runs no exit
+                // handler, so none can tear the compiler down under it)
+                // SAFETY: ends the process; nothing of it is used after
+                unsafe { libc::_exit(signal_status(sig) as i32) };
             }
         }
     });
@@ -282,7 +285,7 @@ fn main() -> ExitCode {
         }
     };
     let sig = FIRST_SIGNAL.load(Ordering::SeqCst);
-    if sig != 0 {
+    let code = if sig != 0 {
         if let Err(e) = &result {
             eprintln!("error: {e}");
         }
@@ -290,15 +293,25 @@ fn main() -> ExitCode {
             "interrupted ({}): what was printed is the best found before it",
             signal_name(sig)
         );
-        return ExitCode::from(signal_status(sig));
-    }
-    match result {
-        Ok(()) => ExitCode::from(status),
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_ERROR)
+        ExitCode::from(signal_status(sig))
+    } else {
+        match result {
+            Ok(()) => ExitCode::from(status),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(EXIT_ERROR)
+            }
         }
+    };
+    if metaopt::device::builds_in_flight() > 0 {
+        // a build its limit or a signal cut: finished before the process ends, so that the
+        // driver caches the program for the next run (the library would wait at exit anyway)
+        eprintln!(
+            "note: finishing the kernel build the run stopped waiting for, so that the next run finds it in the driver's cache (Ctrl-C to skip)"
+        );
+        metaopt::device::finish_builds();
     }
+    code
 }
 
 #[cfg(test)]

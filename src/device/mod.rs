@@ -43,7 +43,7 @@ mod source;
 pub mod tuning;
 
 pub use buffer::{check_fits, host_memory_available, output_vec, ClScalar, DeviceBuffer};
-pub use program::ProgramSpec;
+pub use program::{builds_in_flight, finish_builds, ProgramSpec};
 pub use source::{embedded_source, kernel_source, source_dir};
 pub use tuning::Tuning;
 

@@ -274,6 +274,55 @@ impl Programs {
     }
 }
 
+/// The builds running on their threads, process-wide. A process must not end while one runs:
+/// the OpenCL driver's exit handlers would tear the compiler down under it (a crash at exit),
+/// and the program would not reach the driver's on-disk cache, so that every later run with the
+/// same short time limit would be cut in its build again. The first build registers an exit
+/// handler that waits for them ([`finish_builds`]); being registered after the driver's, it
+/// runs before them.
+struct InFlight;
+
+static IN_FLIGHT: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+impl InFlight {
+    fn enter() {
+        static AT_EXIT: std::sync::Once = std::sync::Once::new();
+        AT_EXIT.call_once(|| {
+            extern "C" fn at_exit() {
+                finish_builds();
+            }
+            // SAFETY: registering a plain function with no arguments; if it cannot be
+            // registered, the process may end during a build as it could before.
+            unsafe {
+                libc::atexit(at_exit);
+            }
+        });
+        *IN_FLIGHT.0.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+    }
+
+    fn leave() {
+        let mut n = IN_FLIGHT.0.lock().unwrap_or_else(|e| e.into_inner());
+        *n = n.saturating_sub(1);
+        IN_FLIGHT.1.notify_all();
+    }
+}
+
+/// How many device program builds are running on their threads (builds whose callers stopped
+/// waiting for them, or being waited for).
+pub fn builds_in_flight() -> usize {
+    *IN_FLIGHT.0.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Waits until no device program build runs: what a process does before it ends (the library
+/// does it at exit by itself), so that the compiler is not torn down under a build and the
+/// program reaches the driver's cache for the next run.
+pub fn finish_builds() {
+    let mut n = IN_FLIGHT.0.lock().unwrap_or_else(|e| e.into_inner());
+    while *n > 0 {
+        n = IN_FLIGHT.1.wait(n).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
 /// One compilation, run on a thread of its own.
 struct Job {
     programs: Programs,
@@ -294,17 +343,20 @@ impl Job {
         let take =
             |s: &Mutex<Option<(Job, Program)>>| s.lock().unwrap_or_else(|e| e.into_inner()).take();
         let theirs = slot.clone();
+        InFlight::enter();
         let spawned = std::thread::Builder::new()
             .name("metaopt-build".into())
             .spawn(move || {
                 if let Some((job, program)) = take(&theirs) {
                     job.run(program);
                 }
+                InFlight::leave();
             });
         if spawned.is_err() {
             if let Some((job, program)) = take(&slot) {
                 job.run(program);
             }
+            InFlight::leave();
         }
     }
 

@@ -226,6 +226,10 @@ fn a_build_stops_waiting_when_its_setup_is_cut_and_finishes_for_the_next_call() 
     let waited = t.elapsed();
     assert!(matches!(e, Error::TimeLimit(_)), "{e}");
     assert!(e.to_string().contains("building the device program"), "{e}");
+    assert!(
+        builds_in_flight() >= 1,
+        "the build goes on in the background"
+    );
     // the compiler went on: the next call waits for that build rather than starting another
     let t = Instant::now();
     let a = ctx.build(&spec).unwrap();
