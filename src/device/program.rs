@@ -10,7 +10,6 @@
 use super::{cl_error, kernel_source, DeviceContext};
 use crate::error::{Error, Result};
 use crate::run::cancel::{setup_cut, Clock, Cut, Watch};
-use crate::run::StopReason;
 use opencl3::error_codes::ClError;
 use opencl3::program::Program;
 use opencl3::types::cl_device_id;
@@ -199,16 +198,22 @@ struct Build {
 }
 
 impl Build {
-    /// The outcome, waited for while `cut` is not due (asked every few milliseconds).
+    /// The outcome, waited for while `cut` is not due (asked every few milliseconds). A stop
+    /// requested before the wait began is left to the solver, which answers it after its
+    /// set-up as it always does (with its result), so that such a call does not depend on
+    /// whether its program happened to be cached; a stop requested during the wait and the
+    /// time limit end it.
     fn wait(&self, cut: &Cut) -> Result<Arc<Program>> {
+        let stopped_before = cut.watch.stopped();
         let mut out = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if let Some(o) = &*out {
                 return o.clone().map_err(|f| f.error());
             }
-            if let Some(r) = cut.reason() {
+            let interrupted = !stopped_before && cut.watch.stopped();
+            if interrupted || cut.clock.expired() {
                 return Err(Error::cut_short(
-                    r == StopReason::Interrupted,
+                    interrupted,
                     "the set-up (building the device program)",
                 ));
             }

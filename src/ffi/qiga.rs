@@ -409,7 +409,7 @@ pub unsafe extern "C" fn metaopt_qiga_run(
             q.load_state(bytes)?;
         }
         let r = q.run()?;
-        k.qiga_last = q.take_saved();
+        k.qiga_last = q.take_saved()?;
         run_result(&r)?
     })
 }

@@ -546,6 +546,9 @@ struct Book {
     chunks: Vec<(usize, Chunk, bool)>,
     n: usize,
     slots: Vec<Option<Running>>,
+    /// Whether an engine's slot is a placeholder for the chunk the engine still holds (its
+    /// populations read only when the state is asked for).
+    live: Vec<bool>,
 }
 
 impl QigaParts {
@@ -798,7 +801,16 @@ pub struct Qiga {
     /// A checkpoint the next run continues from ([`Qiga::load_state`]).
     resume: Option<Vec<u8>>,
     /// The last run's header and state, for [`Qiga::save_state`].
-    last: Option<(Header, QigaState)>,
+    last: Option<Last>,
+}
+
+/// A run's last state, with the chunks its engines still hold not read yet.
+struct Last {
+    header: Header,
+    state: QigaState,
+    /// (index in `state.running`, engine): a chunk cut short with no checkpoint plan, whose
+    /// populations the engine holds until its next run.
+    live: Vec<(usize, usize)>,
 }
 
 /// Most items (the kernel's order indices are 16-bit).
@@ -1082,10 +1094,24 @@ impl Qiga {
     }
 
     /// The last run's state, taken away (for a caller that keeps it after the solver is gone).
-    pub fn take_saved(&mut self) -> Option<QigaSaved> {
-        self.last
-            .take()
-            .map(|(header, state)| QigaSaved { header, state })
+    pub fn take_saved(&mut self) -> Result<Option<QigaSaved>> {
+        self.read_live()?;
+        Ok(self.last.take().map(|l| QigaSaved {
+            header: l.header,
+            state: l.state,
+        }))
+    }
+
+    /// Reads the populations of the last run's chunks that its engines still hold into its
+    /// state.
+    fn read_live(&mut self) -> Result<()> {
+        let Some(last) = &mut self.last else {
+            return Ok(());
+        };
+        for (k, e) in std::mem::take(&mut last.live) {
+            last.state.running[k].pops = self.engines[e].snapshot()?;
+        }
+        Ok(())
     }
 
     /// Checks checkpoint `bytes` against a run on `problem` before the run's options are known:
@@ -1110,9 +1136,10 @@ impl Qiga {
     /// The last run's whole state (the finished populations' outcomes; the Q-bit angles, best
     /// strings, values and generations of the populations begun and not finished; the time
     /// taken) as checkpoint bytes, from which [`load_state`](Self::load_state) continues it.
-    pub fn save_state(&self) -> Result<Vec<u8>> {
+    pub fn save_state(&mut self) -> Result<Vec<u8>> {
+        self.read_live()?;
         match &self.last {
-            Some((h, st)) => checkpoint::encode(h, st),
+            Some(l) => checkpoint::encode(&l.header, &l.state),
             None => Err(Error::arg(
                 "state",
                 "no run has run on this solver: nothing to save",
@@ -1284,6 +1311,7 @@ impl Qiga {
             chunks: Vec::new(),
             n: 0,
             slots: (0..self.engines.len()).map(|_| None).collect(),
+            live: vec![false; self.engines.len()],
         };
         // the checkpoint's populations: the finished ones as taken chunks, the begun ones first
         // in line, the others not begun
@@ -1335,6 +1363,8 @@ impl Qiga {
         let jobs = Mutex::new(jobs);
         let schedule = Mutex::new(Schedule::new(o.stop.checkpoint.as_ref()));
         let fixed_chunk = o.launch_populations;
+        // a checkpoint plan writes the run's last state: the chunks a cut leaves are read then
+        let plan = o.stop.checkpoint.is_some();
         let gens = self.setup.generations.saturating_add(1);
         let due = || cut.reason();
         let stop = |r: StopReason| {
@@ -1439,7 +1469,7 @@ impl Qiga {
                     let r = due();
                     let halted = halt.load(Ordering::Relaxed);
                     let mut sched = schedule.lock().unwrap();
-                    if r.is_some() || halted || sched.due() {
+                    if sched.due() || ((r.is_some() || halted) && plan) {
                         // the chunk as it stands, for this checkpoint or the run's last
                         let pops = engine.snapshot()?;
                         book.lock().unwrap().slots[e] = Some(Running {
@@ -1447,6 +1477,16 @@ impl Qiga {
                             next: g,
                             pops,
                         });
+                    } else if r.is_some() || halted {
+                        // no file wants it now: the engine keeps the chunk, read only if the
+                        // state is asked for (`Qiga::save_state`), so that a cut ends at once
+                        let mut d = book.lock().unwrap();
+                        d.slots[e] = Some(Running {
+                            offset,
+                            next: g,
+                            pops: Vec::new(),
+                        });
+                        d.live[e] = true;
                     }
                     if let Some(r) = r {
                         // the chunk's populations report their best so far
@@ -1522,7 +1562,26 @@ impl Qiga {
             .unwrap()
             .write(|| checkpoint::encode(&header, &last))?;
         let work_seconds = last.work_seconds;
-        self.last = Some((header, last));
+        // the slots come first in the state, in engine order (`state_now`)
+        let live = {
+            let bk = book.lock().unwrap();
+            let mut k = 0;
+            let mut live = Vec::new();
+            for (e, slot) in bk.slots.iter().enumerate() {
+                if slot.is_some() {
+                    if bk.live[e] {
+                        live.push((k, e));
+                    }
+                    k += 1;
+                }
+            }
+            live
+        };
+        self.last = Some(Last {
+            header,
+            state: last,
+            live,
+        });
         self.resume = None;
         let book = book.into_inner().unwrap();
         let n = book.n;

@@ -241,15 +241,33 @@ fn a_build_stops_waiting_when_its_setup_is_cut_and_finishes_for_the_next_call() 
         "the first call waited {waited:?}, the build needed {rest:?} more"
     );
 
-    // a stop token of the set-up cuts a build just as well, and the scope ends with its call
-    let spec = slow_program(&unique_tag());
+    // a token requested before the build is the solver's to answer after its set-up (so that
+    // such a call does not depend on the cache): the build is awaited
     let token = StopToken::new();
     token.request();
+    let before = Cut {
+        clock: Clock::new(None),
+        watch: Watch::new(Some(&token)),
+    };
+    let spec = slow_program(&unique_tag());
+    assert!(before.during_setup(|| ctx.build(&spec)).is_ok());
+
+    // a token requested while the caller waits cuts the wait, and the scope ends with its call
+    let spec = slow_program(&unique_tag());
+    let token = StopToken::new();
     let cut = Cut {
         clock: Clock::new(None),
         watch: Watch::new(Some(&token)),
     };
+    let requester = {
+        let token = token.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            token.request();
+        })
+    };
     let e = cut.during_setup(|| ctx.build(&spec)).unwrap_err();
+    requester.join().unwrap();
     assert!(matches!(e, Error::Interrupted(_)), "{e}");
     assert!(
         ctx.build(&spec).is_ok(),
