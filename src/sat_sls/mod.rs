@@ -517,16 +517,26 @@ impl Engine {
         }
     }
 
+    /// The walks and the found flag of a checkpoint, each walk checked by
+    /// [`Walk::from_state`](cpu::Walk::from_state).
     fn set_states(
         &mut self,
         f: &SlsFormula,
         p: &WalkParams,
-        walks: &[WalkState],
+        states: &[WalkState],
         found: u32,
     ) -> Result<()> {
+        let walks = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| cpu::Walk::from_state(f, p, i as u32, s, "state"))
+            .collect::<Result<Vec<_>>>()?;
         match self {
-            Engine::Cpu(c) => c.set_states(f, p, walks, found),
-            Engine::Device(d) => d.set_states(f, p, walks, found),
+            Engine::Cpu(c) => {
+                c.set_walks(walks, found);
+                Ok(())
+            }
+            Engine::Device(d) => d.set_states(f, p.persist, states, &walks, found),
         }
     }
 }
