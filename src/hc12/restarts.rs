@@ -455,7 +455,7 @@ where
 /// ([`Checkpoints::load`]), and its last search's course with the checkpoint header
 /// ([`Checkpoints::save`]).
 #[derive(Debug)]
-pub struct Checkpoints<B, V> {
+pub(crate) struct Checkpoints<B, V> {
     resume: Option<Course<B, V>>,
     saved: Option<(Header, Course<B, V>)>,
 }
@@ -494,7 +494,7 @@ impl<B: Serialize + DeserializeOwned, V: StateValue> Checkpoints<B, V> {
 
 /// A landscape whose solver keeps [`Checkpoints`] of its searches
 /// ([`resumable_restarts`]).
-pub trait Resumable: Landscape {
+pub(crate) trait Resumable: Landscape {
     fn checkpoints(&mut self) -> &mut Checkpoints<Self::Best, Self::Value>;
 }
 
@@ -502,7 +502,7 @@ pub trait Resumable: Landscape {
 /// stream 0 of `seed`; whatever ends the search, its course and `header` become the ones
 /// `l`'s [`Checkpoints::save`] writes.
 #[allow(clippy::too_many_arguments)]
-pub fn resumable_restarts<L>(
+pub(crate) fn resumable_restarts<L>(
     l: &mut L,
     stop: &Stop,
     max_iterations: u32,
