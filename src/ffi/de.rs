@@ -5,7 +5,7 @@
 
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
-use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
+use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
     str_arg, CArray, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective,
@@ -712,14 +712,8 @@ pub unsafe extern "C" fn metaopt_de_load_state(
     data: *const u8,
     length: usize,
 ) -> MetaoptInt32Result {
-    ffi_boundary!({
-        // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle::get(h, "h")? };
-        // SAFETY: the caller's contract.
-        let bytes = unsafe { state_arg(data, length, "data")? };
-        h.solver.load_state(&bytes)?;
-        MetaoptInt32Result::ok(0)
-    })
+    // SAFETY: the caller's contract.
+    unsafe { load_state_call(h, "h", data, length, |h, bytes| h.solver.load_state(&bytes)) }
 }
 
 /// Every member of every population, `islands * members * dims` values, row

@@ -6,7 +6,7 @@ use super::boundary::not_one_of;
 use super::handle;
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::{CostFields, MetaoptQapInstance};
-use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
+use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
 use super::MetaoptInt32Result;
 use super::{c_string, ffi_boundary, free_result, owned_result, plain_result, CArray};
 use crate::error::{Error, Result};
@@ -344,12 +344,10 @@ pub unsafe extern "C" fn metaopt_qap_ts_load_state(
     data: *const u8,
     length: usize,
 ) -> MetaoptInt32Result {
-    ffi_boundary!({
-        // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle::get(instance, "instance")? };
-        // SAFETY: the caller's contract.
-        let bytes = unsafe { state_arg(data, length, "data")? };
-        h.ts()?.load_state(bytes)?;
-        MetaoptInt32Result::ok(0)
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        load_state_call(instance, "instance", data, length, |h, bytes| {
+            h.ts()?.load_state(bytes)
+        })
+    }
 }

@@ -6,7 +6,7 @@ use super::boundary::not_one_of;
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::knapsack::{self, MetaoptKnapsack};
 use super::qap::MetaoptBackend;
-use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
+use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
 use super::MetaoptInt32Result;
 use super::{
     c_string, copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
@@ -466,13 +466,12 @@ pub unsafe extern "C" fn metaopt_qiga_load_state(
     data: *const u8,
     length: usize,
 ) -> MetaoptInt32Result {
-    ffi_boundary!({
-        // SAFETY: the caller's contract; checked.
-        let mut k = unsafe { knapsack::get(knapsack, "knapsack")? };
-        // SAFETY: the caller's contract.
-        let bytes = unsafe { state_arg(data, length, "data")? };
-        Qiga::check_state_for(&k, &bytes)?;
-        k.qiga_resume = Some(bytes);
-        MetaoptInt32Result::ok(0)
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        load_state_call(knapsack, "knapsack", data, length, |k, bytes| {
+            Qiga::check_state_for(k, &bytes)?;
+            k.qiga_resume = Some(bytes);
+            Ok(())
+        })
+    }
 }

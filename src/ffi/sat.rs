@@ -7,7 +7,7 @@
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
 use super::qap::MetaoptBackend;
-use super::state::{checkpoint_plan, state_arg, MetaoptBytesResult};
+use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
     MetaoptInt32Result,
@@ -967,21 +967,21 @@ pub unsafe extern "C" fn metaopt_sat_load_state(
     data: *const u8,
     length: usize,
 ) -> MetaoptInt32Result {
-    ffi_boundary!({
-        // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle::get(h, "h")? };
-        // SAFETY: the caller's contract.
-        let bytes = unsafe { state_arg(data, length, "data")? };
-        // checked now on walks over the formula (any count, any backend: the header is the same)
-        let mut probe = SatSls::new(h.cnf.clone(), Some(1), Backend::Cpu).map_err(|e| match e {
-            Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
-            e => e,
-        })?;
-        probe.load_state(bytes.clone())?;
-        if let Some((_, _, s)) = h.sls.as_mut() {
-            s.take_loaded_state();
-        }
-        h.sls_resume = Some(bytes);
-        MetaoptInt32Result::ok(0)
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        load_state_call(h, "h", data, length, |h, bytes| {
+            // checked now on walks over the formula (any count, any backend: the header is the same)
+            let mut probe =
+                SatSls::new(h.cnf.clone(), Some(1), Backend::Cpu).map_err(|e| match e {
+                    Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
+                    e => e,
+                })?;
+            probe.load_state(bytes.clone())?;
+            if let Some((_, _, s)) = h.sls.as_mut() {
+                s.take_loaded_state();
+            }
+            h.sls_resume = Some(bytes);
+            Ok(())
+        })
+    }
 }

@@ -4,7 +4,10 @@
 //! ([`checkpoint_plan`]). Each solver's `metaopt_<solver>_load_state` takes the bytes back.
 
 use super::boundary::{copy_in, str_arg};
-use super::{ffi_boundary, free_result, owned_result, CArray, MetaoptStringResult};
+use super::handle::{self, OpaqueHandle};
+use super::{
+    ffi_boundary, free_result, owned_result, CArray, MetaoptInt32Result, MetaoptStringResult,
+};
 use crate::error::{Error, Result};
 use crate::run::checkpoint::{self, Checkpointing};
 use std::ffi::c_char;
@@ -64,6 +67,29 @@ pub(crate) unsafe fn state_arg(
     }
     // SAFETY: the caller's contract.
     unsafe { copy_in(data.cast(), length, arg) }
+}
+
+/// The body of a `metaopt_*_load_state` entry point: `load` gives the object behind handle `h`
+/// (named `h_arg` in errors) the state that `data` holds (`length` bytes, [`state_arg`]);
+/// `result` is 0 on success.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+pub(crate) unsafe fn load_state_call<H: OpaqueHandle>(
+    h: *const H,
+    h_arg: &'static str,
+    data: *const u8,
+    length: usize,
+    load: impl FnOnce(&mut H::Target, Vec<u8>) -> Result<()>,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, h_arg)? };
+        // SAFETY: the caller's contract.
+        let bytes = unsafe { state_arg(data, length, "data")? };
+        load(&mut h, bytes)?;
+        MetaoptInt32Result::ok(0)
+    })
 }
 
 /// What a state is of, as one line of JSON: the library version that wrote it, the solver, the

@@ -298,16 +298,16 @@ mod tests {
         let fresh = || Course::new(crate::rng::Philox::new(1, 0));
         // runs from 0, 7 and 4 on the line
         let s = from_starts(&Stop::budget(3), &mut fresh());
-        assert_eq!((s.runs, s.best, s.value), (3, 6, 0));
-        assert_eq!(s.per_run, vec![(3, 3), (0, 2), (0, 3)]);
-        assert_eq!(s.best_run_iterations, 2);
+        assert_eq!((s.course.runs, s.best, s.value), (3, 6, 0));
+        assert_eq!(s.course.per_run, vec![(3, 3), (0, 2), (0, 3)]);
+        assert_eq!(s.course.best_run_iterations, 2);
         assert_eq!(s.stop, StopReason::Budget);
         let stop = Stop {
             target: Some(0.0),
             ..Stop::default()
         };
         let s = from_starts(&stop, &mut fresh());
-        assert_eq!((s.runs, s.target_reached), (2, true));
+        assert_eq!((s.course.runs, s.target_reached()), (2, true));
         assert_eq!(s.stop, StopReason::Target);
         // a target alone may never be reached: it needs a time limit or a stop token besides
         let e = check(&stop, "runs").unwrap_err().to_string();
@@ -365,7 +365,7 @@ mod tests {
         let whole = from_starts(&Stop::budget(5), &mut fresh());
         let mut c = fresh();
         let first = from_starts(&Stop::budget(2), &mut c);
-        assert_eq!((first.runs, c.runs), (2, 2));
+        assert_eq!((first.course.runs, c.runs), (2, 2));
         // through the checkpoint's bytes
         let h = crate::run::checkpoint::Header::new("line", "a line".into());
         let bytes = crate::hc12::restarts::encode_course(&h, &c).unwrap();
@@ -374,25 +374,28 @@ mod tests {
         let rest = from_starts(&Stop::budget(5), &mut back);
         assert_eq!(
             (
-                rest.runs,
+                rest.course.runs,
                 rest.best,
                 rest.value,
-                rest.iterations,
-                rest.evaluations
+                rest.course.iterations,
+                rest.course.evaluations
             ),
             (
-                whole.runs,
+                whole.course.runs,
                 whole.best,
                 whole.value,
-                whole.iterations,
-                whole.evaluations
+                whole.course.iterations,
+                whole.course.evaluations
             )
         );
-        assert_eq!(rest.per_run, whole.per_run);
-        assert_eq!(rest.best_run_iterations, whole.best_run_iterations);
+        assert_eq!(rest.course.per_run, whole.course.per_run);
+        assert_eq!(
+            rest.course.best_run_iterations,
+            whole.course.best_run_iterations
+        );
         // a course its stop already ends makes no run
         let again = from_starts(&Stop::budget(5), &mut back);
-        assert_eq!((again.runs, again.stop), (5, StopReason::Budget));
+        assert_eq!((again.course.runs, again.stop), (5, StopReason::Budget));
         // a value of another type is refused
         let e = crate::hc12::restarts::decode_course::<usize, f64>(&bytes, &h, |_| true)
             .unwrap_err()

@@ -72,21 +72,19 @@ pub struct RunReport<V> {
 pub struct Search<B, V> {
     pub best: B,
     pub value: V,
-    pub runs: u32,
-    /// Iterations over all runs.
-    pub iterations: u64,
-    /// Iterations of the best run.
-    pub best_run_iterations: u32,
-    /// Rows evaluated over all runs.
-    pub evaluations: u64,
-    pub seconds: f64,
-    /// Seconds until the best was first found.
-    pub seconds_to_best: f64,
-    pub target_reached: bool,
     /// Why the search ended.
     pub stop: StopReason,
-    /// Every run's best value and iterations, in order.
-    pub per_run: Vec<(V, u32)>,
+    /// The course the search ended with, a run cut short included: its runs, iterations over
+    /// all runs, rows evaluated, the best run's iterations and time, every run's figures; its
+    /// `seconds` are the search's.
+    pub course: Course<B, V>,
+}
+
+impl<B, V> Search<B, V> {
+    /// The target ended the search.
+    pub fn target_reached(&self) -> bool {
+        self.stop == StopReason::Target
+    }
 }
 
 /// A search's course after its last whole run: what a checkpoint holds and what a continued
@@ -158,22 +156,16 @@ impl<B: Clone, V: Copy> Course<B, V> {
     }
 
     /// The search's result from this course, ended by `stop` after `seconds`.
-    fn result(self, stop: StopReason, seconds: f64) -> Result<Search<B, V>> {
-        let Some((best, value)) = self.best else {
+    fn result(mut self, stop: StopReason, seconds: f64) -> Result<Search<B, V>> {
+        let Some((best, value)) = self.best.clone() else {
             return Err(Error::arg("state", "a checkpoint of a search with no run"));
         };
+        self.seconds = seconds;
         Ok(Search {
             best,
             value,
-            runs: self.runs,
-            iterations: self.iterations,
-            best_run_iterations: self.best_run_iterations,
-            evaluations: self.evaluations,
-            seconds,
-            seconds_to_best: self.seconds_to_best,
-            target_reached: stop == StopReason::Target,
             stop,
-            per_run: self.per_run,
+            course: self,
         })
     }
 }
@@ -457,6 +449,95 @@ where
     }
     cut.unwrap_or_else(|| course.clone())
         .result(reason, seconds)
+}
+
+/// A solver's checkpoint slots: the course its next search continues
+/// ([`Checkpoints::load`]), and its last search's course with the checkpoint header
+/// ([`Checkpoints::save`]).
+#[derive(Debug)]
+pub(crate) struct Checkpoints<B, V> {
+    resume: Option<Course<B, V>>,
+    saved: Option<(Header, Course<B, V>)>,
+}
+
+impl<B, V> Default for Checkpoints<B, V> {
+    fn default() -> Self {
+        Checkpoints {
+            resume: None,
+            saved: None,
+        }
+    }
+}
+
+impl<B: Serialize + DeserializeOwned, V: StateValue> Checkpoints<B, V> {
+    /// The last search's whole state as checkpoint bytes; with no search yet, an error naming
+    /// `state` that says `nothing` (the solver's words: "no solve has run on this solver: ...").
+    pub fn save(&self, nothing: &str) -> Result<Vec<u8>> {
+        let Some((h, c)) = &self.saved else {
+            return Err(Error::arg("state", nothing));
+        };
+        encode_course(h, c)
+    }
+
+    /// The next search continues the course checkpoint `bytes` holds, its header checked
+    /// against `header` and its bests by `valid` ([`decode_course`]).
+    pub fn load(
+        &mut self,
+        bytes: &[u8],
+        header: &Header,
+        valid: impl Fn(&B) -> bool,
+    ) -> Result<()> {
+        self.resume = Some(decode_course(bytes, header, valid)?);
+        Ok(())
+    }
+}
+
+/// A landscape whose solver keeps [`Checkpoints`] of its searches
+/// ([`resumable_restarts`]).
+pub(crate) trait Resumable: Landscape {
+    fn checkpoints(&mut self) -> &mut Checkpoints<Self::Best, Self::Value>;
+}
+
+/// [`restarts`] on the course `l` loaded, else on a new one whose restart policy draws from
+/// stream 0 of `seed`; whatever ends the search, its course and `header` become the ones
+/// `l`'s [`Checkpoints::save`] writes.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn resumable_restarts<L>(
+    l: &mut L,
+    stop: &Stop,
+    max_iterations: u32,
+    tabu: Option<&TabuConfig>,
+    header: Header,
+    seed: u64,
+    next_start: impl FnMut(
+        &mut L,
+        u32,
+        Option<&Climb<L::Best, L::Value>>,
+        &mut Philox,
+    ) -> Result<L::Start>,
+    on_run: impl FnMut(&RunReport<L::Value>),
+) -> Result<Search<L::Best, L::Value>>
+where
+    L: Resumable + ?Sized,
+    L::Best: Serialize,
+    L::Value: StateValue,
+{
+    let mut course = match l.checkpoints().resume.take() {
+        Some(c) => c,
+        None => Course::new(Philox::new(seed, 0)),
+    };
+    let out = restarts(
+        l,
+        stop,
+        max_iterations,
+        tabu,
+        &mut course,
+        Some(&header),
+        next_start,
+        on_run,
+    );
+    l.checkpoints().saved = Some((header, course));
+    out
 }
 
 /// Reports the course's last run to `on_run`.

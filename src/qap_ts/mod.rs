@@ -38,6 +38,7 @@ use crate::problem::qap::{check_perm, Cost, QapProblem};
 use crate::rng::Philox;
 use crate::run::checkpoint::{self, Header, Schedule};
 use crate::run::Stop;
+use crate::run_checks::{check_counted_stop, check_resumable};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Instant;
@@ -146,13 +147,11 @@ impl QapTsOptions {
         if self.launch_iterations == 0 {
             return Err(Error::arg("launch_iterations", "0; expected at least 1"));
         }
-        self.stop.check("max_iterations")?;
-        if self.stop.evaluations.is_some() {
-            return Err(Error::arg(
-                "evaluations",
-                "the tabu search counts iterations, not evaluations: give max_iterations",
-            ));
-        }
+        check_counted_stop(
+            &self.stop,
+            "max_iterations",
+            "the tabu search counts iterations",
+        )?;
         if let Some(h) = self.aspiration_horizon {
             if h == 0 {
                 return Err(Error::arg("aspiration_horizon", "0; expected at least 1"));
@@ -466,19 +465,7 @@ impl QapTs {
     /// a checkpoint file) instead of starting afresh. Checked now: the file's frame, version,
     /// solver and problem; the options when the solve starts (errors name `state`).
     pub fn load_state(&mut self, bytes: Vec<u8>) -> Result<()> {
-        let h = checkpoint::header(&bytes, "state")?;
-        let mine = Header {
-            options: h.options.clone(),
-            rank: h.rank,
-            ranks: h.ranks,
-            ..self.header(&QapTsOptions::default())
-        };
-        if let Some(why) = mine.mismatch(&h) {
-            return Err(Error::arg(
-                "state",
-                format!("cannot resume from this checkpoint: {why}"),
-            ));
-        }
+        check_resumable(&bytes, self.header(&QapTsOptions::default()))?;
         self.resume = Some(bytes);
         Ok(())
     }

@@ -67,18 +67,24 @@ pub struct Walk {
 
 impl Walk {
     pub(crate) fn new(f: &SlsFormula, index: u32) -> Self {
+        Walk::with_state(f, index, WalkState::fresh(f.words()))
+    }
+
+    /// Walk `index` with the counters, assignments, flip log and start flag of `s` (not
+    /// checked), its clause state still to build (the unsatisfied count unknown).
+    fn with_state(f: &SlsFormula, index: u32, s: WalkState) -> Self {
         let m = f.num_clauses();
         Walk {
             index,
-            flips: 0,
-            since_restart: 0,
-            restarts: 0,
-            best_unsatisfied: u32::MAX,
+            flips: s.flips,
+            since_restart: s.since_restart,
+            restarts: s.restarts,
+            best_unsatisfied: s.best_unsatisfied,
             unsatisfied: u32::MAX,
-            started: false,
-            x: vec![0; f.words()],
-            best: vec![0; f.words()],
-            log: None,
+            started: s.started,
+            x: s.x,
+            best: s.best,
+            log: s.log,
             count: vec![0; m],
             crit: vec![0; m],
             pos: vec![0; m],
@@ -263,14 +269,6 @@ impl Walk {
         {
             return Err(bad("bits set beyond the formula's variables".into()));
         }
-        let mut w = Walk::new(f, index);
-        w.flips = s.flips;
-        w.since_restart = s.since_restart;
-        w.restarts = s.restarts;
-        w.best_unsatisfied = s.best_unsatisfied;
-        w.started = s.started;
-        w.x.copy_from_slice(&s.x);
-        w.best.copy_from_slice(&s.best);
         if let Some(log) = &s.log {
             if log.len() > p.log_capacity || log.iter().any(|&v| v as usize >= n) {
                 return Err(bad(format!(
@@ -280,7 +278,7 @@ impl Walk {
                 )));
             }
         }
-        w.log = s.log.clone();
+        let mut w = Walk::with_state(f, index, s.clone());
         if !s.started {
             if s.list.is_some() || s.best_unsatisfied != u32::MAX {
                 return Err(bad("a walk not started with a state of one".into()));
@@ -446,21 +444,10 @@ impl CpuWalks {
         self.walks.iter().map(|w| w.state(persist)).collect()
     }
 
-    /// The walks and the found flag of a checkpoint (checked, as [`Walk::from_state`]).
-    pub fn set_states(
-        &mut self,
-        f: &SlsFormula,
-        p: &WalkParams,
-        states: &[WalkState],
-        found: u32,
-    ) -> Result<()> {
-        self.walks = states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| Walk::from_state(f, p, i as u32, s, "state"))
-            .collect::<Result<_>>()?;
+    /// The walks (checked, as [`Walk::from_state`]) and the found flag of a checkpoint.
+    pub fn set_walks(&mut self, walks: Vec<Walk>, found: u32) {
+        self.walks = walks;
         self.found.store(found, Ordering::Relaxed);
-        Ok(())
     }
 }
 

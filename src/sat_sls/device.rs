@@ -329,26 +329,27 @@ impl DeviceWalks {
         Ok((out, flag[0]))
     }
 
-    /// The walks and the found flag of a checkpoint (`walks` checked by [`Walk::from_state`]).
+    /// The walks and the found flag of a checkpoint: `states`, with `walks` made of them by
+    /// [`Walk::from_state`] (which checked them); `persist`: the walks' state persists.
     pub fn set_states(
         &mut self,
         f: &SlsFormula,
-        p: &WalkParams,
+        persist: bool,
         states: &[WalkState],
+        walks: &[Walk],
         found: u32,
     ) -> Result<()> {
         let words = self.words as usize;
         let rw = HEAD + 2 * words + self.log_capacity;
         let mut rec = fresh_records(rw, self.walks);
-        let keep = p.persist && !self.local;
+        let keep = persist && !self.local;
         let sw = self.stride as usize;
         let mut state = if keep {
             vec![0u32; sw * self.walks as usize]
         } else {
             Vec::new()
         };
-        for (i, s) in states.iter().enumerate() {
-            let w = Walk::from_state(f, p, i as u32, s, "state")?;
+        for (i, (s, w)) in states.iter().zip(walks).enumerate() {
             let r = &mut rec[i * rw..(i + 1) * rw];
             r[0] = s.flips as u32;
             r[1] = (s.flips >> 32) as u32;
@@ -365,7 +366,7 @@ impl DeviceWalks {
                 r[HEAD + 2 * words..HEAD + 2 * words + l.len()].copy_from_slice(l);
             }
             if keep && s.started {
-                state[i * sw..(i + 1) * sw].copy_from_slice(&pack_state(f, &w));
+                state[i * sw..(i + 1) * sw].copy_from_slice(&pack_state(f, w));
             }
         }
         self.rec.write(&self.queue, &rec)?;

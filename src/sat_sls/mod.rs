@@ -27,6 +27,7 @@ use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
 use crate::run::checkpoint::{self, le_bytes, Header, Schedule};
 use crate::run::{Progress, Stop};
+use crate::run_checks::{check_counted_stop, check_resumable};
 use cpu::CpuWalks;
 use device::DeviceWalks;
 use serde::{Deserialize, Serialize};
@@ -328,13 +329,7 @@ impl SlsOptions {
         if self.flips_per_launch == 0 {
             return Err(Error::arg("flips_per_launch", "0; expected at least 1"));
         }
-        self.stop.check("max_flips")?;
-        if self.stop.evaluations.is_some() {
-            return Err(Error::arg(
-                "evaluations",
-                "the walks count flips, not evaluations: give max_flips",
-            ));
-        }
+        check_counted_stop(&self.stop, "max_flips", "the walks count flips")?;
         if self.stop.target.is_some() {
             return Err(Error::arg(
                 "target",
@@ -517,16 +512,26 @@ impl Engine {
         }
     }
 
+    /// The walks and the found flag of a checkpoint, each walk checked by
+    /// [`Walk::from_state`](cpu::Walk::from_state).
     fn set_states(
         &mut self,
         f: &SlsFormula,
         p: &WalkParams,
-        walks: &[WalkState],
+        states: &[WalkState],
         found: u32,
     ) -> Result<()> {
+        let walks = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| cpu::Walk::from_state(f, p, i as u32, s, "state"))
+            .collect::<Result<Vec<_>>>()?;
         match self {
-            Engine::Cpu(c) => c.set_states(f, p, walks, found),
-            Engine::Device(d) => d.set_states(f, p, walks, found),
+            Engine::Cpu(c) => {
+                c.set_walks(walks, found);
+                Ok(())
+            }
+            Engine::Device(d) => d.set_states(f, p.persist, states, &walks, found),
         }
     }
 }
@@ -670,20 +675,8 @@ impl SatSls {
     /// a checkpoint file) instead of starting afresh. Checked now: the file's frame, version,
     /// solver and formula; the options when the solve starts (errors name `state`).
     pub fn load_state(&mut self, bytes: Vec<u8>) -> Result<()> {
-        let h = checkpoint::header(&bytes, "state")?;
         let opts = SlsOptions::default();
-        let mine = Header {
-            options: h.options.clone(),
-            rank: h.rank,
-            ranks: h.ranks,
-            ..self.header(&opts, &self.params(&opts))
-        };
-        if let Some(why) = mine.mismatch(&h) {
-            return Err(Error::arg(
-                "state",
-                format!("cannot resume from this checkpoint: {why}"),
-            ));
-        }
+        check_resumable(&bytes, self.header(&opts, &self.params(&opts)))?;
         self.resume = Some(bytes);
         Ok(())
     }

@@ -5,13 +5,12 @@
 use super::params::{Coding, Domain, Hc12Params, Profile, Sense};
 use crate::device::{cl_error, event_ns, Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{Error, Result};
-use crate::hc12::restarts::Course;
+use crate::hc12::restarts::Checkpoints;
 use crate::hc12::rows::RowSearch;
 use crate::hc12::tabu::{tabu_defines, TabuConfig};
 use crate::hc12::{binary_to_gray, gray_to_binary, Neighbourhood};
 use crate::objective::{fp_bytes, fp_values as fp_from_bytes, Objective};
 use crate::rng::Philox;
-use crate::run::checkpoint::Header;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use std::sync::Arc;
 
@@ -42,8 +41,7 @@ pub struct Hc12 {
     pub(super) cur: f64,
     /// The course the next run continues ([`Hc12::load_state`]), and the last run's course
     /// with its checkpoint header ([`Hc12::save_state`]).
-    pub(super) resume: Option<Course<Vec<u32>, f64>>,
-    pub(super) saved: Option<(Header, Course<Vec<u32>, f64>)>,
+    pub(super) checkpoints: Checkpoints<Vec<u32>, f64>,
 }
 
 /// The most bits of a general HC12 string (all parameters together).
@@ -204,8 +202,7 @@ impl Hc12 {
             sense: Sense::Min,
             k: Vec::new(),
             cur: 0.0,
-            resume: None,
-            saved: None,
+            checkpoints: Checkpoints::default(),
         };
         // build now, so that a user source that does not compile fails here
         s.kernels(Coding::Gray, Sense::Min)?;

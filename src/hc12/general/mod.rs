@@ -32,7 +32,7 @@ pub use self::params::{
 };
 use crate::error::{Error, Result};
 use crate::hc12::climb::Climb;
-use crate::hc12::restarts::{decode_course, encode_course, restarts, Course, RunReport};
+use crate::hc12::restarts::{resumable_restarts, Checkpoints, Resumable, RunReport};
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, TabuQuery};
 use crate::objective::Objective;
@@ -61,10 +61,6 @@ impl Hc12 {
         self.sense = opts.sense;
         let tabu = self.tabu.clone();
         let header = self.header(opts);
-        let mut course = match self.resume.take() {
-            Some(c) => c,
-            None => Course::new(Philox::new(opts.seed, 0)),
-        };
         let next_start = |s: &mut Self,
                           run: u32,
                           _: Option<&Climb<Vec<u32>, f64>>,
@@ -78,22 +74,20 @@ impl Hc12 {
                 _ => s.random_string(&mut rng),
             })
         };
-        let out = restarts(
+        let out = resumable_restarts(
             self,
             &opts.stop,
             opts.max_iterations,
             tabu.as_ref(),
-            &mut course,
-            Some(&header),
+            header,
+            opts.seed,
             next_start,
             on_run,
-        );
-        self.saved = Some((header, course));
-        let out = out?;
+        )?;
         if !out.value.is_finite() && out.stop != crate::interrupt::StopReason::Interrupted {
             return Err(Error::NonFiniteObjective(format!(
                 "the general HC12 evaluated {} strings in {} runs and none had a finite value",
-                out.evaluations, out.runs
+                out.course.evaluations, out.course.runs
             )));
         }
         let (integers, reals) = self.decode(&out.best, opts.coding);
@@ -102,10 +96,11 @@ impl Hc12 {
             string: out.best,
             integers,
             reals,
-            iterations: out.best_run_iterations,
-            evaluations: out.evaluations,
-            seconds: out.seconds,
+            iterations: out.course.best_run_iterations,
+            evaluations: out.course.evaluations,
+            seconds: out.course.seconds,
             runs: out
+                .course
                 .per_run
                 .iter()
                 .map(|&(value, iterations)| RunFigures { value, iterations })
@@ -162,13 +157,8 @@ impl Hc12 {
     /// continues it. The state is taken between runs: a run cut short is not in it (a
     /// continued run climbs it again).
     pub fn save_state(&self) -> Result<Vec<u8>> {
-        let Some((h, c)) = &self.saved else {
-            return Err(Error::arg(
-                "state",
-                "no run has been made on this solver: nothing to save",
-            ));
-        };
-        encode_course(h, c)
+        self.checkpoints
+            .save("no run has been made on this solver: nothing to save")
     }
 
     /// The next [`run`](Self::run) with options `opts` continues the search that checkpoint
@@ -177,9 +167,15 @@ impl Hc12 {
     /// differs (the objective, a parameter, an option) or that the file is damaged.
     pub fn load_state(&mut self, bytes: &[u8], opts: &RunOptions) -> Result<()> {
         let n = self.params.n_param as usize;
-        let c = decode_course(bytes, &self.header(opts), |k: &Vec<u32>| k.len() == n)?;
-        self.resume = Some(c);
-        Ok(())
+        let header = self.header(opts);
+        self.checkpoints
+            .load(bytes, &header, |k: &Vec<u32>| k.len() == n)
+    }
+}
+
+impl Resumable for Hc12 {
+    fn checkpoints(&mut self) -> &mut Checkpoints<Vec<u32>, f64> {
+        &mut self.checkpoints
     }
 }
 

@@ -92,11 +92,7 @@ pub struct QapHc12 {
     st: Option<IterState>,
     /// The course the next solve continues (`load_state`), and the last solve's course with
     /// its checkpoint header (`save_state`).
-    pub(crate) resume: Option<crate::hc12::restarts::Course<IterState, Cost>>,
-    pub(crate) saved: Option<(
-        crate::run::checkpoint::Header,
-        crate::hc12::restarts::Course<IterState, Cost>,
-    )>,
+    checkpoints: crate::hc12::restarts::Checkpoints<IterState, Cost>,
 }
 
 /// Bits per parameter of an n-element problem: ceil(log2 n).
@@ -201,8 +197,7 @@ impl QapHc12 {
             trace: None,
             base: Vec::new(),
             st: None,
-            resume: None,
-            saved: None,
+            checkpoints: Default::default(),
         })
     }
 

@@ -8,7 +8,7 @@ use super::IterState;
 use super::QapHc12;
 use crate::error::{Error, Result};
 use crate::hc12::climb::Climb;
-use crate::hc12::restarts::{decode_course, encode_course, restarts, Course, RunReport};
+use crate::hc12::restarts::{resumable_restarts, Checkpoints, Resumable, RunReport};
 use crate::interrupt::StopReason;
 use crate::problem::qap::{check_perm, gilmore_lawler, lower_bound, Cost, LowerBound, QapInstance};
 use crate::rng::Philox;
@@ -161,11 +161,6 @@ pub fn solve(
         check_perm(p, n, "start permutation")?;
     }
     let header = solver.header(opts);
-    // stream 0 of the seed gives the random starts, in order (the course keeps its position)
-    let mut course = match solver.resume.take() {
-        Some(c) => c,
-        None => Course::new(Philox::new(opts.seed, 0)),
-    };
     let zero = solver.zero_string();
     let (n_param, nbit) = (
         solver.neighbourhood().n_param as usize,
@@ -188,13 +183,14 @@ pub fn solve(
     };
     let tabu = solver.tabu_config().cloned();
     let max_iterations = solver.max_iterations;
-    let out = restarts(
+    // stream 0 of the seed gives the random starts, in order (the course keeps its position)
+    let out = resumable_restarts(
         solver,
         &opts.stop,
         max_iterations,
         tabu.as_ref(),
-        &mut course,
-        Some(&header),
+        header,
+        opts.seed,
         |_, _, last: Option<&Climb<IterState, Cost>>, rng: &mut Philox| {
             Ok(match last {
                 None => {
@@ -240,21 +236,25 @@ pub fn solve(
             })
         },
         progress,
-    );
-    solver.saved = Some((header, course));
-    let out = out?;
+    )?;
     Ok(QapSolveResult {
         cost: out.value,
         permutation: out.best.cur.iter().map(|&v| v as usize).collect(),
-        runs: out.runs,
-        iterations: out.iterations,
-        best_run_iterations: out.best_run_iterations,
-        evaluations: out.evaluations,
-        seconds: out.seconds,
-        seconds_to_best: out.seconds_to_best,
-        target_reached: out.target_reached,
+        runs: out.course.runs,
+        iterations: out.course.iterations,
+        best_run_iterations: out.course.best_run_iterations,
+        evaluations: out.course.evaluations,
+        seconds: out.course.seconds,
+        seconds_to_best: out.course.seconds_to_best,
+        target_reached: out.target_reached(),
         stop: out.stop,
     })
+}
+
+impl Resumable for QapHc12 {
+    fn checkpoints(&mut self) -> &mut Checkpoints<IterState, Cost> {
+        &mut self.checkpoints
+    }
 }
 
 impl QapHc12 {
@@ -295,13 +295,8 @@ impl QapHc12 {
     /// from which [`load_state`](Self::load_state) continues it. The state is taken between
     /// runs: a run cut short is not in it (a continued solve climbs it again).
     pub fn save_state(&self) -> Result<Vec<u8>> {
-        let Some((h, c)) = &self.saved else {
-            return Err(Error::arg(
-                "state",
-                "no solve has run on this solver: nothing to save",
-            ));
-        };
-        encode_course(h, c)
+        self.checkpoints
+            .save("no solve has run on this solver: nothing to save")
     }
 
     /// The next [`solve`] with options `opts` continues the search that checkpoint `bytes` (of
@@ -311,10 +306,9 @@ impl QapHc12 {
     pub fn load_state(&mut self, bytes: &[u8], opts: &QapSolveOptions) -> Result<()> {
         let n = self.problem().n;
         let params = self.neighbourhood().n_param as usize;
-        let c = decode_course(bytes, &self.header(opts), |b: &IterState| {
+        let header = self.header(opts);
+        self.checkpoints.load(bytes, &header, |b: &IterState| {
             b.cur.len() == n && b.base.len() == n && b.k.len() == params
-        })?;
-        self.resume = Some(c);
-        Ok(())
+        })
     }
 }

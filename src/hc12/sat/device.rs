@@ -114,8 +114,7 @@ impl SatSolver {
             tenure: 0,
             cc: None,
             held_until: Vec::new(),
-            resume: None,
-            saved: None,
+            checkpoints: Default::default(),
         })
     }
 

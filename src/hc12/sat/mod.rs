@@ -26,7 +26,7 @@ mod device;
 use crate::device::{DeviceBuffer, Queue};
 use crate::error::{Error, Result};
 use crate::hc12::climb::Climb;
-use crate::hc12::restarts::{decode_course, encode_course, restarts, Course, RunReport};
+use crate::hc12::restarts::{resumable_restarts, Checkpoints, Resumable, RunReport};
 use crate::hc12::rows::RowSearch;
 use crate::hc12::tabu::TabuConfig;
 use crate::hc12::{Landscape, Neighbourhood, TabuQuery};
@@ -124,8 +124,7 @@ pub struct SatSolver {
     held_until: Vec<u32>,
     /// The course the next solve continues (`load_state`), and the last solve's course with
     /// its checkpoint header (`save_state`).
-    resume: Option<Course<Assignment, i64>>,
-    saved: Option<(Header, Course<Assignment, i64>)>,
+    checkpoints: Checkpoints<Assignment, i64>,
 }
 
 impl SatSolver {
@@ -171,10 +170,6 @@ impl SatSolver {
         self.tenure = opts.tenure;
         let n = self.cnf.num_vars;
         let header = self.header(opts);
-        let mut course = match self.resume.take() {
-            Some(c) => c,
-            None => Course::new(Philox::new(opts.seed, 0)),
-        };
         // each run's start from a stream of its own
         let next_start = |_: &mut Self,
                           run: u32,
@@ -189,18 +184,16 @@ impl SatSolver {
             // what is left of it; zero still makes one run, which stops before its first step
             stop.time_limit = Some(limit.saturating_sub(since.elapsed()));
         }
-        let out = restarts(
+        let out = resumable_restarts(
             self,
             &stop,
             u32::MAX,
             opts.tabu.as_ref(),
-            &mut course,
-            Some(&header),
+            header,
+            opts.seed,
             next_start,
             on_run,
-        );
-        self.saved = Some((header, course));
-        let out = out?;
+        )?;
         let best_unsat = out.value as u32;
         let model = if best_unsat == 0 {
             Some(Model::verified(&self.cnf, out.best.clone())?)
@@ -212,10 +205,10 @@ impl SatSolver {
             model,
             best_unsatisfied: best_unsat,
             best: out.best,
-            runs: out.runs,
-            iterations: out.iterations,
-            evaluations: out.evaluations,
-            seconds: out.seconds,
+            runs: out.course.runs,
+            iterations: out.course.iterations,
+            evaluations: out.course.evaluations,
+            seconds: out.course.seconds,
             stop: out.stop,
         })
     }
@@ -246,13 +239,8 @@ impl SatSolver {
     /// [`load_state`](Self::load_state) continues it. The state is taken between runs: a run
     /// cut short is not in it (a continued solve climbs it again).
     pub fn save_state(&self) -> Result<Vec<u8>> {
-        let Some((h, c)) = &self.saved else {
-            return Err(Error::arg(
-                "state",
-                "no solve has run on this solver: nothing to save",
-            ));
-        };
-        encode_course(h, c)
+        self.checkpoints
+            .save("no solve has run on this solver: nothing to save")
     }
 
     /// The next [`solve`](Self::solve) with options `opts` continues the search that
@@ -262,15 +250,20 @@ impl SatSolver {
     pub fn load_state(&mut self, bytes: &[u8], opts: &SatOptions) -> Result<()> {
         let n = self.cnf.num_vars;
         let words = Assignment::words_for(n);
-        let c = decode_course(bytes, &self.header(opts), |a: &Assignment| {
+        let header = self.header(opts);
+        self.checkpoints.load(bytes, &header, |a: &Assignment| {
             a.num_vars() == n && a.words().len() == words
-        })?;
-        self.resume = Some(c);
-        Ok(())
+        })
     }
 
     fn counts_now(&self) -> &ClauseCounts {
         self.cc.as_ref().expect("a run has started")
+    }
+}
+
+impl Resumable for SatSolver {
+    fn checkpoints(&mut self) -> &mut Checkpoints<Assignment, i64> {
+        &mut self.checkpoints
     }
 }
 
