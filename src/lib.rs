@@ -33,7 +33,6 @@
 //! | [`error`] | the one [`Error`] type |
 //! | [`interrupt`](mod@interrupt) | cancellation: the process-wide interrupt, stop tokens, clocks |
 //! | [`run`] | the run contract: one [`StopReason`], the [`run::Driver`] that decides when a run stops and sizes its launches, atomic outputs |
-//! | `run_checks` | checks several solvers make of their [`run::Stop`] and of the checkpoints they are given |
 //! | [`precision`] | [`Precision`]: single, double, or double where the device has it |
 //! | [`rng`] | the counter-based random numbers host and kernels share |
 //! | [`qap`] | the former path of [`qap_ts`] (`qap::ts`), kept for one release |
@@ -106,7 +105,6 @@ pub mod qap_ts;
 pub mod qiga;
 pub mod rng;
 pub mod run;
-mod run_checks;
 pub mod sat;
 pub mod sat_sls;
 pub mod sp;

@@ -38,7 +38,7 @@ use crate::problem::qap::{check_perm, Cost, QapProblem};
 use crate::rng::Philox;
 use crate::run::checkpoint::{self, Header, Schedule};
 use crate::run::Stop;
-use crate::run_checks::{check_counted_stop, check_resumable};
+use crate::run::checks::{check_counted_stop, check_resumable};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Instant;

@@ -14,8 +14,10 @@
 //! | `driver` | [`Driver`]: when a run stops, the size of its next launch, progress |
 //! | [`output`] | outputs checked before a run and written atomically |
 //! | [`checkpoint`] | a run's state in a versioned, checksummed file, and when to write it |
+//! | `checks` | checks several solvers make of their [`Stop`] and of the checkpoints they are given |
 
 pub mod cancel;
+pub(crate) mod checks;
 pub mod checkpoint;
 mod driver;
 mod limits;

@@ -27,7 +27,7 @@ use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
 use crate::run::checkpoint::{self, le_bytes, Header, Schedule};
 use crate::run::{Progress, Stop};
-use crate::run_checks::{check_counted_stop, check_resumable};
+use crate::run::checks::{check_counted_stop, check_resumable};
 use cpu::CpuWalks;
 use device::DeviceWalks;
 use serde::{Deserialize, Serialize};
