@@ -17,8 +17,8 @@
 //! | `checks` | checks several solvers make of their [`Stop`] and of the checkpoints they are given |
 
 pub mod cancel;
-pub(crate) mod checks;
 pub mod checkpoint;
+pub(crate) mod checks;
 mod driver;
 mod limits;
 pub mod output;
