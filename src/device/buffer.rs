@@ -358,6 +358,18 @@ impl<T: ClScalar> DeviceBuffer<T> {
         out: &mut [U],
         f: impl Fn(T) -> U + Sync,
     ) -> Result<()> {
+        self.read_converted_until(q, out, f, || None)
+    }
+
+    /// [`read_converted`](Self::read_converted), asking `stop` between its pieces (a staging
+    /// buffer's worth each): the error it gives ends the read, `out` then partly written.
+    pub fn read_converted_until<U: Send>(
+        &self,
+        q: &Queue,
+        out: &mut [U],
+        f: impl Fn(T) -> U + Sync,
+        stop: impl Fn() -> Option<Error>,
+    ) -> Result<()> {
         use rayon::prelude::*;
         if out.len() > self.len {
             return Err(Error::Panic(format!(
@@ -426,6 +438,10 @@ impl<T: ClScalar> DeviceBuffer<T> {
                 break;
             }
             if i + 1 < chunks {
+                if let Some(e) = stop() {
+                    result = Err(e);
+                    break;
+                }
                 pending = Some(enqueue(i + 1));
             }
             let start = i * chunk;

@@ -7,7 +7,7 @@
 //! launches its sources in pieces sized the same way; the call's cut is asked between them. The
 //! pieces change neither the rounds counted (whole batches) nor the distances.
 
-use super::{check, SpMethod, SpOptions};
+use super::{check, stopped, SpMethod, SpOptions};
 use crate::device::{
     cl_error, output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
 };
@@ -482,7 +482,7 @@ impl DeviceSp {
         let n = g.n();
         if self.uses_local(o, sources.len(), n) {
             let (dist, pred, rounds, outs) = self.run_local(n, sources, o, cut)?;
-            return self.read_back(n, sources.len(), dist, pred, rounds, outs);
+            return self.read_back(n, sources.len(), dist, pred, rounds, outs, cut);
         }
         let k = sources.len();
         let total = k * n;
@@ -684,7 +684,7 @@ impl DeviceSp {
                 Arg::Uint(n32),
             ],
         )?;
-        self.read_back(n, k, dist, pred, rounds, outs)
+        self.read_back(n, k, dist, pred, rounds, outs, cut)
     }
 
     /// Zeroed result vectors of `total` entries with their pages in (`output_vec`).
@@ -711,8 +711,11 @@ impl DeviceSp {
         pred: DeviceBuffer<u32>,
         rounds: u64,
         outs: Outputs,
+        cut: &Cut,
     ) -> Result<Run> {
         let q = &self.queue;
+        // the copies of a large result answer the cut between their pieces
+        let stop = || cut.due().then(|| stopped(cut));
         // 32-bit integer distances (the local path's): unreachable is u32::MAX
         let narrow = matches!(dist, DBuf::B32(_)) && self.kind != 2;
         // spans of at least 64 vertices per work-item, so one row of a large graph fills the device
@@ -749,16 +752,21 @@ impl DeviceSp {
             dist: mut d,
             pred: mut p,
         } = outs;
-        pred.read_converted(q, &mut p, |x| x)?;
+        pred.read_converted_until(q, &mut p, |x| x, stop)?;
         match (dist, &mut d) {
-            (DBuf::B32(b), Distances::U64(x)) if narrow => {
-                b.read_converted(q, x, |b| if b == u32::MAX { u64::MAX } else { b as u64 })?
-            }
+            (DBuf::B32(b), Distances::U64(x)) if narrow => b.read_converted_until(
+                q,
+                x,
+                |b| if b == u32::MAX { u64::MAX } else { b as u64 },
+                stop,
+            )?,
             (DBuf::B32(b), Distances::F64(x)) => {
-                b.read_converted(q, x, |b| f32::from_bits(b) as f64)?
+                b.read_converted_until(q, x, |b| f32::from_bits(b) as f64, stop)?
             }
-            (DBuf::B64(b), Distances::F64(x)) => b.read_converted(q, x, f64::from_bits)?,
-            (DBuf::B64(b), Distances::U64(x)) => b.read_converted(q, x, |b| b)?,
+            (DBuf::B64(b), Distances::F64(x)) => {
+                b.read_converted_until(q, x, f64::from_bits, stop)?
+            }
+            (DBuf::B64(b), Distances::U64(x)) => b.read_converted_until(q, x, |b| b, stop)?,
             _ => {
                 return Err(Error::Panic(
                     "distance buffer and result of different kinds".into(),
