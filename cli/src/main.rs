@@ -304,8 +304,15 @@ fn main() -> ExitCode {
         }
     };
     if metaopt::device::builds_in_flight() > 0 {
-        // a build its limit or a signal cut: finished before the process ends, so that the
-        // driver caches the program for the next run (the library would wait at exit anyway)
+        if sig != 0 {
+            // a signal asked to stop: the process ends now, without the build (`_exit` runs
+            // no exit handler, so none tears the compiler down under it)
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            // SAFETY: ends the process; nothing of it is used after
+            unsafe { libc::_exit(signal_status(sig) as i32) };
+        }
+        // a build its limit cut: finished before the process ends, so that the driver caches
+        // the program for the next run (the library would wait at exit anyway)
         eprintln!(
             "note: finishing the kernel build the run stopped waiting for, so that the next run finds it in the driver's cache (Ctrl-C to skip)"
         );

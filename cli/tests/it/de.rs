@@ -371,7 +371,16 @@ fn de_writes_the_plot_and_the_history() {
     );
     assert!(j["minimum"].is_null());
     // stopped by the clock (the time also holds PoCL's first compilation of the kernels for
-    // their launch sizes, so no convergence is asked for), with a record interval
+    // their launch sizes, so no convergence is asked for), with a record interval; the
+    // programs of a run under a time limit are built first by one that ends by its budget (a
+    // build the short limit overtakes would end the run with no result)
+    json(
+        &[
+            &user[..],
+            &["--time-limit", "600", "--generations", "2", "--json"],
+        ]
+        .concat(),
+    );
     let j = json(
         &[
             &user[..],
