@@ -482,7 +482,7 @@ impl DeviceSp {
         let n = g.n();
         if self.uses_local(o, sources.len(), n) {
             let (dist, pred, rounds, outs) = self.run_local(n, sources, o, cut)?;
-            return self.read_back(n, sources.len(), dist, pred, rounds, outs, cut);
+            return self.read_back((n, sources.len()), dist, pred, rounds, outs, cut);
         }
         let k = sources.len();
         let total = k * n;
@@ -684,7 +684,7 @@ impl DeviceSp {
                 Arg::Uint(n32),
             ],
         )?;
-        self.read_back(n, k, dist, pred, rounds, outs, cut)
+        self.read_back((n, k), dist, pred, rounds, outs, cut)
     }
 
     /// Zeroed result vectors of `total` entries with their pages in (`output_vec`).
@@ -703,10 +703,10 @@ impl DeviceSp {
     /// Counts each row's reached vertices and traversed edges (`sp_stats`), then reads the k x n
     /// distances and predecessors (through pinned staging: `read_converted`, into vectors that
     /// ask for huge pages).
+    /// `shape`: (vertices, sources).
     fn read_back(
         &self,
-        n: usize,
-        k: usize,
+        (n, k): (usize, usize),
         dist: DBuf,
         pred: DeviceBuffer<u32>,
         rounds: u64,
