@@ -336,6 +336,7 @@ impl AwvdDevice {
                     .collect::<Vec<_>>(),
             );
             check_cut(cut)?;
+            super::trace::check_crowded(ctx)?;
             return Ok(pairs);
         }
     }
@@ -747,6 +748,7 @@ impl AwvdDevice {
 fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions, cut: &Cut) -> Result<AwvdResult> {
     let clock = Instant::now();
     let ctx = Ctx::new(balls, opts.cell);
+    super::trace::check_crowded_first(&ctx)?;
     let resident = dev.upload(&ctx)?;
     check_cut(cut)?;
     let mut res = AwvdResult {

@@ -30,6 +30,9 @@ pub struct Ctx<'a> {
     /// Set by a search whose start sphere touches more than [`MAX_ON_SPHERE`] balls; the
     /// diagram is then refused after the level.
     pub degenerate: AtomicBool,
+    /// Set by `loose_of` for a ball with more than [`MAX_NEAR`] near balls; the diagram is
+    /// then refused ([`check_crowded`]).
+    pub crowded: AtomicBool,
 }
 
 impl<'a> Ctx<'a> {
@@ -42,6 +45,7 @@ impl<'a> Ctx<'a> {
             grid,
             hidden,
             degenerate: AtomicBool::new(false),
+            crowded: AtomicBool::new(false),
         }
     }
 }
@@ -666,6 +670,7 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
     }
     let clock = Instant::now();
     let ctx = Ctx::new(balls, opts.cell);
+    check_crowded_first(&ctx)?;
     let grid_s = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let mut t = Tables::new(balls);
@@ -857,7 +862,68 @@ fn loose_contacts(ctx: &Ctx, cut: &Cut) -> Result<Vec<(u32, u32)>> {
         })
         .collect();
     check_cut(cut)?;
+    check_crowded(ctx)?;
     Ok(pairs)
+}
+
+/// The most near balls (j > i within r_i + r_j + 2 r_max) of one ball in the vertex-free
+/// contacts, whose triples take the square of their number, each with an emptiness check:
+/// atoms have a few hundred at most (hydrogens included); 1,000 balls overlapping in a cube of
+/// 1 Å took 11 s.
+pub const MAX_NEAR: usize = 1024;
+
+/// The diagram's error when a ball had more than [`MAX_NEAR`] near balls (`loose_of`).
+pub fn check_crowded(ctx: &Ctx) -> Result<()> {
+    if ctx.crowded.load(Ordering::Relaxed) {
+        return Err(crate::error::Error::arg(
+            "balls",
+            format!(
+                "a ball has more than {MAX_NEAR} others within its reach of vertex-free \
+                 contacts (balls crowded far beyond atoms' packing); not supported"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Sets `ctx.crowded` and returns [`check_crowded`]'s error when a ball (not hidden) has more
+/// than [`MAX_NEAR`] near balls after it, as `loose_of` would find at the end: asked before
+/// tracing, so that such input costs a scan that stops at the bound, not the tracing too.
+pub fn check_crowded_first(ctx: &Ctx) -> Result<()> {
+    let (b, g, rm) = (ctx.balls, &ctx.grid, ctx.grid.rmax);
+    let over = (0..b.len()).into_par_iter().any(|i| {
+        if ctx.hidden[i] {
+            return false;
+        }
+        let bi = b[i];
+        let (lo, hi) = g.cell_box(bi.c, bi.r + 3.0 * rm);
+        let mut n = 0usize;
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                let row = (z * g.dims[1] + y) * g.dims[0];
+                let (s, e) = (
+                    g.start[row + lo[0]] as usize,
+                    g.start[row + hi[0] + 1] as usize,
+                );
+                for &j in &g.items[s..e] {
+                    let bj = &b[j as usize];
+                    let d = sub(bj.c, bi.c);
+                    let lim = bi.r + bj.r + 2.0 * rm;
+                    if j as usize > i && !ctx.hidden[j as usize] && dot(d, d) <= lim * lim {
+                        n += 1;
+                        if n > MAX_NEAR {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    });
+    if over {
+        ctx.crowded.store(true, Ordering::Relaxed);
+    }
+    check_crowded(ctx)
 }
 
 /// `loose_contacts` of ball i: the pairs of the triples (i, j, k), i < j < k.
@@ -870,7 +936,7 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
     };
     let bi = b[i];
     let mut nb: Vec<u32> = Vec::new();
-    if ctx.hidden[i] {
+    if ctx.hidden[i] || ctx.crowded.load(Ordering::Relaxed) {
         return Vec::new();
     }
     ctx.grid.for_each(bi.c, bi.r + 3.0 * rm, |j| {
@@ -878,6 +944,10 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
             nb.push(j);
         }
     });
+    if nb.len() > MAX_NEAR {
+        ctx.crowded.store(true, Ordering::Relaxed);
+        return Vec::new();
+    }
     nb.sort_unstable();
     let mut out = Vec::new();
     for (x, &j) in nb.iter().enumerate() {

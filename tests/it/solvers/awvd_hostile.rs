@@ -352,3 +352,30 @@ fn awvd_balls_on_one_sphere_are_refused() {
     let b = ubq();
     assert!(cpu(&b).unwrap().vertices.len() * 4 < awvd::max_vertices(b.len()));
 }
+
+#[test]
+fn awvd_crowded_balls_are_refused_before_tracing() {
+    // 3,000 distinct balls overlapping in a cube of 1 Å: each has thousands of near balls, whose
+    // triples the vertex-free contacts would check (minutes); refused after one bounded scan
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let b: Vec<Ball> = (0..3000)
+        .map(|_| ball(next(), next(), next(), 1.0 + 0.5 * next()))
+        .collect();
+    let t = Instant::now();
+    let e = cpu(&b).unwrap_err().to_string();
+    assert!(e.contains("balls") && e.contains("within its reach"), "{e}");
+    assert!(t.elapsed().as_secs_f64() < 5.0);
+    // atoms are far below the bound
+    let balls = awvd::read_structure(
+        common::data_dir().join("pdb").join("1igy.pdb"),
+        &AtomSelection::default(),
+    )
+    .unwrap();
+    assert!(cpu(&balls).is_ok());
+}
