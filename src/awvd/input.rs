@@ -231,6 +231,10 @@ fn check_coordinate(v: f64, what: &str, tok: &str, path: &Path, no: usize) -> Re
     Ok(())
 }
 
+/// The longest PDB coordinate record taken (its columns end at 80; longer lines are not records
+/// of the format and would only cost pdbtbx memory).
+const MAX_RECORD: usize = 1024;
+
 /// The coordinate records of a PDB text (`ATOM`, `HETATM`, `MODEL`, `ENDMDL`, `TER`, `END`),
 /// checked: printable ASCII, and in atoms finite coordinates (within `MAX_COORD`), occupancy
 /// and temperature factor where they are numbers.
@@ -247,6 +251,18 @@ fn pdb_atoms(text: &str, path: &Path) -> Result<String> {
     for (i, line) in text.lines().enumerate() {
         if !(KEEP.iter().any(|k| line.starts_with(k)) || line.starts_with("END")) {
             continue;
+        }
+        if line.len() > MAX_RECORD {
+            return Err(Error::parse(
+                path,
+                i + 1,
+                format!(
+                    "a coordinate record of {} characters (PDB records have 80; at most \
+                     {MAX_RECORD} taken): `{}`",
+                    line.len(),
+                    quote(line)
+                ),
+            ));
         }
         check_printable(line, path, i + 1)?;
         if line.starts_with("ATOM  ") || line.starts_with("HETATM") {

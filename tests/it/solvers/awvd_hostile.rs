@@ -151,6 +151,15 @@ fn awvd_pdb_reader_refuses_what_pdbtbx_cannot_take() {
     let p = write(dir.path(), "y.pdb", &pdb_atoms(["1.000", "nan", "0.000"]));
     let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
     assert!(e.contains("y.pdb:5") && e.contains('y'), "{e}");
+    // a coordinate record of a megabyte: refused, quoted in 80 characters
+    let long = pdb_atoms(["1.000", "1.000", "1.000"])
+        .replace("C  \nEND", &format!("C{}\nEND", " 9".repeat(1 << 19)));
+    let p = write(dir.path(), "long.pdb", &long);
+    let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
+    assert!(
+        e.contains("long.pdb:5") && e.contains("characters") && e.len() < 400,
+        "{e}"
+    );
     // an invalid space group: the header is not read
     let text = format!(
         "CRYST1   50.000   50.000   50.000  90.00  90.00  90.00 Q 9 9 9        4\n{}",
