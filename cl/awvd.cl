@@ -1196,7 +1196,8 @@ __kernel void awvd_loose(__global const double4* balls, uint end, __global const
                          uint dz, double rmax, __global uint* count, __global uint4* out, uint cap, __global uint* host,
                          uint first) {
     uint i = first + get_global_id(0);
-    if (i >= end) return;
+    // host[i] != 0 on entry: a hidden ball (trace.rs `hidden`), which has no contact
+    if (i >= end || host[i] != 0) return;
     Grid G = grid_of(balls, cell_start, cell_items, lox, loy, loz, cell, dx, dy, dz, rmax);
     double4 bi = balls[i];
     uint nb[AWVD_NB];

@@ -161,3 +161,27 @@ def test_a_diagram_cut_short_raises_and_gives_nothing():
         with pytest.raises(metaopt.Interrupted) as e:
             awvd(balls, cpu=True, stop_token=token)
         assert time.monotonic() - t0 < 1.3 and e.value.result is None
+
+
+def test_hostile_balls_are_errors_or_quick_diagrams(tmp_path):
+    good = np.array([[0, 0, 0, 1.0], [3, 0, 0, 1.2], [0, 3, 0, 0.8], [0, 0, 3, 1.1], [1, 1, 1, 0.5]])
+    # finite but huge: refused by the library naming the coordinate (a panic in its grid before)
+    for k, v in [(0, 1e300), (1, -1e300), (2, 1e20)]:
+        bad = good.copy()
+        bad[2, k] = v
+        with pytest.raises(MetaoptError) as e:
+            awvd(bad, cpu=True)
+        assert e.value.code == ErrorCode.INVALID_ARGUMENT and "ball 2" in e.value.message
+    # a tiny cell is widened, the diagram unchanged
+    np.testing.assert_array_equal(awvd(good, cpu=True, cell=1e-300).quadruples, awvd(good, cpu=True).quadruples)
+    # equal balls: the later copies left out, the indices the first copy's
+    twice = np.vstack([good, good])
+    np.testing.assert_array_equal(awvd(twice, cpu=True).quadruples, awvd(good, cpu=True).quadruples)
+    # a PDB atom with a `nan` coordinate is an error naming the line
+    p = tmp_path / "nan.pdb"
+    p.write_text(
+        "ATOM      1  CA  GLY A   1         nan   0.000   0.000  1.00  0.00           C  \nEND\n"
+    )
+    with pytest.raises(MetaoptError) as e:
+        read_balls(p)
+    assert e.value.code == ErrorCode.PARSE and "nan.pdb:1" in e.value.message

@@ -35,7 +35,6 @@
 //! between them, between levels and between restarts.
 
 use super::geom::{Sphere, Trisector};
-use super::grid::Grid;
 use super::trace::{finish, make_vertex, search_edges, Ctx, Edge, Restarts};
 use super::{check_cut, AwvdOptions, AwvdResult, Ball, Vertex};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
@@ -280,7 +279,9 @@ impl AwvdDevice {
         loop {
             let b_count: DeviceBuffer<u32> = q.buffer_from(&[0u32], "loose count")?;
             let b_out: DeviceBuffer<u32> = q.buffer(4 * cap, "loose triples")?;
-            let b_host: DeviceBuffer<u32> = q.buffer_from(&vec![0u32; n], "loose host flags")?;
+            // hidden balls are flagged on entry: the kernel skips them, `loose_of` gives none
+            let flags: Vec<u32> = ctx.hidden.iter().map(|&h| u32::from(h)).collect();
+            let b_host: DeviceBuffer<u32> = q.buffer_from(&flags, "loose host flags")?;
             let capu = cap as u32;
             let mut first = 0usize;
             while first < n {
@@ -327,7 +328,7 @@ impl AwvdDevice {
                 .chunks_exact(4)
                 .flat_map(|t| [(t[0], t[1]), (t[0], t[2]), (t[1], t[2])])
                 .collect();
-            let flagged: Vec<usize> = (0..n).filter(|&i| host[i] != 0).collect();
+            let flagged: Vec<usize> = (0..n).filter(|&i| host[i] != 0 && !ctx.hidden[i]).collect();
             pairs.extend(
                 flagged
                     .par_iter()
@@ -335,6 +336,7 @@ impl AwvdDevice {
                     .collect::<Vec<_>>(),
             );
             check_cut(cut)?;
+            super::trace::check_crowded(ctx)?;
             return Ok(pairs);
         }
     }
@@ -637,6 +639,7 @@ impl AwvdDevice {
                     let mut refs = vec![0u32; host];
                     t.batch.hostlist.read(q, &mut refs)?;
                     let rows = self.host_searches(ctx, &t, &refs, cut)?;
+                    super::trace::check_degenerate(ctx, 0)?;
                     self.write_batch(&mut t, cur, &rows)?;
                     self.begin(&t, 1 << CNT_CAND)?;
                     self.absorb(&t, cur, rows.len())?;
@@ -654,10 +657,12 @@ impl AwvdDevice {
             t.touched.read(q, &mut touched)?;
             loop {
                 check_cut(cut)?;
-                let Some(b) = restarts.next(|i| touched[i] != 0) else {
+                let Some(b) = restarts.next(|i| touched[i] != 0 || ctx.hidden[i]) else {
                     break 'trace;
                 };
-                let Some(v) = Restarts::vertex(ctx, b) else {
+                let v = Restarts::vertex(ctx, b);
+                super::trace::check_degenerate(ctx, 0)?;
+                let Some(v) = v else {
                     continue;
                 };
                 res.restarts += 1;
@@ -717,31 +722,33 @@ pub fn awvd_device(
 ) -> Result<AwvdResult> {
     // the clock starts before the program build and the upload: they count in the limit
     let cut = opts.cut()?;
-    if balls.len() < 4 {
-        return Ok(AwvdResult::default());
-    }
-    let dev = cut.during_setup(|| AwvdDevice::new(backend, double, opts.suspect_bound))?;
-    check_cut(&cut)?;
-    diagram(&dev, balls, opts, &cut)
+    super::prepared(balls, opts, |balls| {
+        if balls.len() < 4 {
+            return Ok(AwvdResult::default());
+        }
+        let dev = cut.during_setup(|| AwvdDevice::new(backend, double, opts.suspect_bound))?;
+        check_cut(&cut)?;
+        diagram(&dev, balls, opts, &cut)
+    })
 }
 
 impl AwvdDevice {
     /// The diagram of `balls` (at least four; fewer give the empty diagram).
     pub fn diagram(&self, balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
         let cut = opts.cut()?;
-        if balls.len() < 4 {
-            return Ok(AwvdResult::default());
-        }
-        diagram(self, balls, opts, &cut)
+        super::prepared(balls, opts, |balls| {
+            if balls.len() < 4 {
+                return Ok(AwvdResult::default());
+            }
+            diagram(self, balls, opts, &cut)
+        })
     }
 }
 
 fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions, cut: &Cut) -> Result<AwvdResult> {
     let clock = Instant::now();
-    let ctx = Ctx {
-        balls,
-        grid: Grid::new(balls, opts.cell),
-    };
+    let ctx = Ctx::new(balls, opts.cell);
+    super::trace::check_crowded_first(&ctx)?;
     let resident = dev.upload(&ctx)?;
     check_cut(cut)?;
     let mut res = AwvdResult {
@@ -760,6 +767,8 @@ fn diagram(dev: &AwvdDevice, balls: &[Ball], opts: &AwvdOptions, cut: &Cut) -> R
             res = r;
             break x;
         }
+        // a table past the diagram's vertex bound is a degenerate input, not a small table
+        super::trace::check_degenerate(&ctx, cap.saturating_add(1))?;
         cap = cap
             .checked_mul(2)
             .filter(|&c| c < i32::MAX as usize / 4)

@@ -18,6 +18,13 @@ pub struct Grid {
     pub cl_sphere: Vec<([f64; 3], f64)>,
 }
 
+/// The most cells of the grid of `n` balls: 8 per ball and 4096 more. A protein's default grid
+/// (cells of twice the largest radius) has fewer than one cell per atom; far-apart balls or a
+/// tiny requested cell get wider cells instead of more.
+pub fn max_cells(n: usize) -> usize {
+    8 * n + 4096
+}
+
 /// Cells per axis of a cluster.
 pub const CLUSTER: usize = 3;
 
@@ -33,12 +40,7 @@ impl Grid {
             }
             rmax = rmax.max(b.r);
         }
-        let cell = if cell > 0.0 {
-            cell
-        } else {
-            (2.0 * rmax).max(1.0)
-        };
-        let dims = [0, 1, 2].map(|k| (((hi[k] - lo[k]) / cell).floor() as usize + 1).min(1024));
+        let (cell, dims) = Self::size(lo, hi, rmax, cell, balls.len());
         let ncell = dims[0] * dims[1] * dims[2];
         let mut count = vec![0u32; ncell + 1];
         let cells: Vec<usize> = balls
@@ -110,6 +112,30 @@ impl Grid {
             cl_start,
             cl_items,
             cl_sphere,
+        }
+    }
+
+    /// The cell side and the cells per axis: `cell` (0: twice the largest radius, at least 1),
+    /// widened until the grid has at most [`max_cells`] cells, so that its memory follows the
+    /// number of balls, not their spread. The corners `lo`, `hi` must be finite.
+    fn size(lo: [f64; 3], hi: [f64; 3], rmax: f64, cell: f64, n: usize) -> (f64, [usize; 3]) {
+        let mut cell = if cell > 0.0 {
+            cell
+        } else {
+            (2.0 * rmax).max(1.0)
+        };
+        let cap = max_cells(n) as f64;
+        // cells per axis in f64 (an extent over a tiny cell exceeds usize); each step widens
+        // the cell by the cube root of the excess (the excess's log shrinks by a third even
+        // when the balls lie on a line), at least by a tenth
+        let per_axis = |cell: f64| [0, 1, 2].map(|k| ((hi[k] - lo[k]) / cell).floor() + 1.0);
+        loop {
+            let d = per_axis(cell);
+            let total = d[0] * d[1] * d[2];
+            if total <= cap {
+                return (cell, d.map(|x| x as usize));
+            }
+            cell *= (total / cap).cbrt().max(1.1);
         }
     }
 

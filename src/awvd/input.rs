@@ -53,46 +53,44 @@ fn is_hydrogen(atom: &pdbtbx::Atom) -> bool {
 }
 
 /// The balls of a PDB or mmCIF file (the format by its extension, `.gz` allowed), in file order
-/// (by atom serial number within a model).
+/// (by atom serial number within a model). Only the coordinate records (PDB `ATOM`, `HETATM`,
+/// `MODEL`, `ENDMDL`, `TER`, `END`; the mmCIF `_atom_site` loop) reach pdbtbx, checked first
+/// (printable ASCII, finite coordinates within [`MAX_COORD`](super::MAX_COORD), the columns
+/// pdbtbx needs), so that no header record and no malformed atom can stop it.
 pub fn read_structure(path: impl AsRef<Path>, sel: &AtomSelection) -> Result<Vec<Ball>> {
     let path = path.as_ref();
-    let name = path
-        .to_str()
-        .ok_or_else(|| Error::arg("path", "not valid UTF-8"))?;
+    let text = read_text(path)?;
+    let lower = path.to_string_lossy().to_lowercase();
+    let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
+    let (format, atoms) = if lower.ends_with(".cif") || lower.ends_with(".mmcif") {
+        (pdbtbx::Format::Mmcif, mmcif_atoms(&text, path)?)
+    } else {
+        (pdbtbx::Format::Pdb, pdb_atoms(&text, path)?)
+    };
+    drop(text);
     let mut opts = pdbtbx::ReadOptions::new();
     opts.set_level(pdbtbx::StrictnessLevel::Loose)
-        .set_only_first_model(!sel.all_models);
-    let (pdb, _warnings) = match opts.read(name) {
-        Ok(p) => p,
-        Err(errs) => {
+        .set_only_first_model(!sel.all_models)
+        .set_format(format);
+    let (pdb, _warnings) = opts
+        .read_raw(std::io::BufReader::new(std::io::Cursor::new(
+            atoms.into_bytes(),
+        )))
+        .map_err(|errs| {
             let msg = errs
                 .iter()
-                .map(|e| e.to_string())
+                .take(3)
+                .map(|e| {
+                    format!(
+                        "{}: {}",
+                        clip(e.short_description(), 200),
+                        clip(e.long_description(), 200)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("; ");
-            // header records pdbtbx rejects even when loose (e.g. SEQADV of 1IGY) hold no atoms:
-            // a PDB file is read again from its coordinate records only
-            let lower = name.to_ascii_lowercase();
-            if !(lower.ends_with(".pdb") || lower.ends_with(".ent")) {
-                return Err(Error::parse(path, 0, msg));
-            }
-            let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
-                path: path.to_path_buf(),
-                source: e,
-            })?;
-            let keep = ["ATOM  ", "HETATM", "MODEL ", "ENDMDL", "TER", "END"];
-            let coords: String = text
-                .lines()
-                .filter(|l| keep.iter().any(|k| l.starts_with(k)))
-                .flat_map(|l| [l, "\n"])
-                .collect();
-            opts.set_format(pdbtbx::Format::Pdb);
-            opts.read_raw(std::io::BufReader::new(std::io::Cursor::new(
-                coords.into_bytes(),
-            )))
-            .map_err(|_| Error::parse(path, 0, msg))?
-        }
-    };
+            Error::parse(path, 0, msg)
+        })?;
     let mut balls = Vec::new();
     for model in pdb.models() {
         let mut atoms: Vec<(usize, Ball)> = Vec::new();
@@ -130,6 +128,471 @@ pub fn read_structure(path: impl AsRef<Path>, sel: &AtomSelection) -> Result<Vec
     Ok(balls)
 }
 
+/// At most this many characters of input are quoted in an error message.
+pub const QUOTE_CHARS: usize = 80;
+
+/// `s` for an error message: its first [`QUOTE_CHARS`] characters, control characters (and
+/// quotes, backslashes) escaped, `...` where cut.
+pub fn quote(s: &str) -> String {
+    clip(s, QUOTE_CHARS)
+}
+
+fn clip(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (k, c) in s.chars().enumerate() {
+        if k == max {
+            out.push_str("...");
+            break;
+        }
+        out.extend(c.escape_debug());
+    }
+    out
+}
+
+/// The most bytes a `.gz` input may decompress to: 64 MiB plus 100 times its compressed size
+/// (coordinate files compress about 4 to 8 times), and 2 GiB in all.
+pub fn max_decompressed(compressed: u64) -> u64 {
+    (64u64 << 20)
+        .saturating_add(compressed.saturating_mul(100))
+        .min(2u64 << 30)
+}
+
+/// The text of a file, decompressed when its name ends in `.gz` (bounded by
+/// [`max_decompressed`]); errors name the file.
+pub fn read_text(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let gz = path.to_string_lossy().to_lowercase().ends_with(".gz");
+    let bytes = if gz {
+        let file = std::fs::File::open(path).map_err(io)?;
+        let limit = max_decompressed(file.metadata().map_err(io)?.len());
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(file)
+            .take(limit + 1)
+            .read_to_end(&mut out)
+            .map_err(io)?;
+        if out.len() as u64 > limit {
+            return Err(Error::parse(
+                path,
+                0,
+                format!(
+                    "decompresses to more than {limit} bytes (the limit: 64 MiB plus 100 times \
+                     the compressed size)"
+                ),
+            ));
+        }
+        out
+    } else {
+        std::fs::read(path).map_err(io)?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::parse(path, line, "not UTF-8 text")
+    })
+}
+
+fn printable(c: char) -> bool {
+    (' '..='~').contains(&c)
+}
+
+/// The first character of `line` that is not printable ASCII, as an error of line `no`.
+fn check_printable(line: &str, path: &Path, no: usize) -> Result<()> {
+    match line.chars().find(|&c| !printable(c)) {
+        Some(c) => Err(Error::parse(
+            path,
+            no,
+            format!(
+                "character {} in a coordinate record `{}`; expected printable ASCII",
+                c.escape_debug(),
+                quote(line)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A number of a coordinate field, checked: finite and within `MAX_COORD`.
+fn check_coordinate(v: f64, what: &str, tok: &str, path: &Path, no: usize) -> Result<()> {
+    if v.is_nan() || v.abs() > super::MAX_COORD {
+        return Err(Error::parse(
+            path,
+            no,
+            format!(
+                "{what} `{}`; expected finite, within +-{:e}",
+                quote(tok),
+                super::MAX_COORD
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The longest PDB coordinate record taken (its columns end at 80; longer lines are not records
+/// of the format and would only cost pdbtbx memory).
+const MAX_RECORD: usize = 1024;
+
+/// The coordinate records of a PDB text (`ATOM`, `HETATM`, `MODEL`, `ENDMDL`, `TER`, `END`),
+/// checked: printable ASCII, and in atoms finite coordinates (within `MAX_COORD`), occupancy
+/// and temperature factor where they are numbers.
+fn pdb_atoms(text: &str, path: &Path) -> Result<String> {
+    const KEEP: [&str; 5] = ["ATOM  ", "HETATM", "MODEL ", "ENDMDL", "TER"];
+    const FIELDS: [(&str, usize, usize); 5] = [
+        ("x", 30, 38),
+        ("y", 38, 46),
+        ("z", 46, 54),
+        ("occupancy", 54, 60),
+        ("temperature factor", 60, 66),
+    ];
+    let mut out = String::new();
+    for (i, line) in text.lines().enumerate() {
+        if !(KEEP.iter().any(|k| line.starts_with(k)) || line.starts_with("END")) {
+            continue;
+        }
+        if line.len() > MAX_RECORD {
+            return Err(Error::parse(
+                path,
+                i + 1,
+                format!(
+                    "a coordinate record of {} characters (PDB records have 80; at most \
+                     {MAX_RECORD} taken): `{}`",
+                    line.len(),
+                    quote(line)
+                ),
+            ));
+        }
+        check_printable(line, path, i + 1)?;
+        if line.starts_with("ATOM  ") || line.starts_with("HETATM") {
+            for (what, a, b) in FIELDS {
+                let Some(f) = line.get(a..b.min(line.len())) else {
+                    continue;
+                };
+                let f = f.trim();
+                if let Ok(v) = f.parse::<f64>() {
+                    let limit = if a < 54 { super::MAX_COORD } else { f64::MAX };
+                    if v.is_nan() || v.abs() > limit {
+                        check_coordinate(f64::NAN, what, f, path, i + 1)?;
+                    }
+                }
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// One token of a CIF text: its text (quotes included), its line, and whether it was quoted
+/// (or a text field).
+struct CifToken<'a> {
+    text: &'a str,
+    line: usize,
+    quoted: bool,
+}
+
+/// The tokens of a CIF text (comments dropped; a `;` text field is one quoted token).
+fn cif_tokens<'a>(text: &'a str, path: &Path) -> Result<Vec<CifToken<'a>>> {
+    let mut toks = Vec::new();
+    let mut lines = text.split('\n').enumerate().peekable();
+    let mut offset = 0usize;
+    while let Some((i, line)) = lines.next() {
+        let start = offset;
+        offset += line.len() + 1;
+        if line.starts_with(';') {
+            // a text field runs to the next line starting with ';'
+            loop {
+                match lines.next() {
+                    Some((_, l)) => {
+                        offset += l.len() + 1;
+                        if l.starts_with(';') {
+                            break;
+                        }
+                    }
+                    None => {
+                        return Err(Error::parse(path, i + 1, "text field (`;`) not closed"));
+                    }
+                }
+            }
+            toks.push(CifToken {
+                text: &text[start..(offset - 1).min(text.len())],
+                line: i + 1,
+                quoted: true,
+            });
+            continue;
+        }
+        let b = line.as_bytes();
+        let mut p = 0;
+        while p < b.len() {
+            if b[p].is_ascii_whitespace() {
+                p += 1;
+                continue;
+            }
+            if b[p] == b'#' {
+                break;
+            }
+            let q = b[p];
+            let (end, quoted) = if q == b'\'' || q == b'"' {
+                // a quote closes where followed by whitespace or the line's end
+                let mut j = p + 1;
+                while j < b.len()
+                    && !(b[j] == q && (j + 1 == b.len() || b[j + 1].is_ascii_whitespace()))
+                {
+                    j += 1;
+                }
+                if j >= b.len() {
+                    return Err(Error::parse(
+                        path,
+                        i + 1,
+                        format!("quoted value not closed: `{}`", quote(&line[p..])),
+                    ));
+                }
+                (j + 1, true)
+            } else {
+                let mut j = p;
+                while j < b.len() && !b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                (j, false)
+            };
+            toks.push(CifToken {
+                text: &line[p..end],
+                line: i + 1,
+                quoted,
+            });
+            p = end;
+        }
+    }
+    Ok(toks)
+}
+
+/// A CIF token that pdbtbx reads as a number (sign, digits, fraction, exponent; `t` without its
+/// uncertainty): None when it is not one; Some(None) when pdbtbx would misread it (more than 9
+/// integer digits wrap its integer, more than 2 exponent digits may overflow its power) or it is
+/// not finite; else its value.
+fn cif_number(t: &str) -> Option<Option<f64>> {
+    let b = t.as_bytes();
+    let mut p = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let digits = |p: &mut usize| {
+        let s = *p;
+        while *p < b.len() && b[*p].is_ascii_digit() {
+            *p += 1;
+        }
+        (s, *p)
+    };
+    let (s, e) = digits(&mut p);
+    let int_digits = t[s..e].trim_start_matches('0').len();
+    let mut n = e - s;
+    if p < b.len() && b[p] == b'.' {
+        p += 1;
+        let (s, e) = digits(&mut p);
+        n += e - s;
+    }
+    if n == 0 {
+        return None;
+    }
+    let mut exp_digits = 0;
+    if p < b.len() && matches!(b[p], b'e' | b'E') {
+        p += 1;
+        if p < b.len() && matches!(b[p], b'+' | b'-') {
+            p += 1;
+        }
+        let (s, e) = digits(&mut p);
+        exp_digits = e - s;
+        if exp_digits == 0 {
+            return None;
+        }
+    }
+    if p != b.len() {
+        return None;
+    }
+    if int_digits > 9 || exp_digits > 2 {
+        return Some(None);
+    }
+    Some(t.parse::<f64>().ok().filter(|v| v.is_finite()))
+}
+
+/// The `_atom_site` loops of the first data block of an mmCIF text, alone in a new text:
+/// checked for what pdbtbx needs (printable ASCII, no blank quoted value, the element, atom,
+/// residue and chain names known, the atom id an unsigned integer, finite coordinates within
+/// `MAX_COORD`, finite occupancy and B factor where numbers).
+fn mmcif_atoms(text: &str, path: &Path) -> Result<String> {
+    let toks = cif_tokens(text, path)?;
+    let is_kw = |t: &CifToken, kw: &str| {
+        !t.quoted && t.text.len() >= kw.len() && t.text[..kw.len()].eq_ignore_ascii_case(kw)
+    };
+    let Some(first) = toks.iter().position(|t| is_kw(t, "data_")) else {
+        return Err(Error::parse(path, 0, "no `data_` block"));
+    };
+    let name = &toks[first].text[5..];
+    let name = if !name.is_empty() && name.chars().all(printable) {
+        name
+    } else {
+        "input"
+    };
+    let mut out = format!("data_{name}\n");
+    let mut k = first + 1;
+    while k < toks.len() && !is_kw(&toks[k], "data_") {
+        if !is_kw(&toks[k], "loop_") {
+            k += 1;
+            continue;
+        }
+        let mut e = k + 1;
+        while e < toks.len() && !toks[e].quoted && toks[e].text.starts_with('_') {
+            e += 1;
+        }
+        let tags = &toks[k + 1..e];
+        let mut v = e;
+        while v < toks.len()
+            && (toks[v].quoted
+                || !(toks[v].text.starts_with('_')
+                    || is_kw(&toks[v], "loop_")
+                    || is_kw(&toks[v], "data_")
+                    || is_kw(&toks[v], "save_")
+                    || is_kw(&toks[v], "global_")
+                    || is_kw(&toks[v], "stop_")))
+        {
+            v += 1;
+        }
+        let atom_site = !tags.is_empty()
+            && tags
+                .iter()
+                .all(|t| t.text.to_ascii_lowercase().starts_with("_atom_site."));
+        if atom_site {
+            check_atom_site(tags, &toks[e..v], path)?;
+            out.push_str("loop_\n");
+            for t in tags {
+                out.push_str(t.text);
+                out.push('\n');
+            }
+            for row in toks[e..v].chunks(tags.len()) {
+                let row: Vec<&str> = row.iter().map(|t| t.text).collect();
+                out.push_str(&row.join(" "));
+                out.push('\n');
+            }
+        }
+        k = v;
+    }
+    Ok(out)
+}
+
+/// The checks of an `_atom_site` loop (`mmcif_atoms`).
+fn check_atom_site(tags: &[CifToken], vals: &[CifToken], path: &Path) -> Result<()> {
+    let col = |name: &str| {
+        tags.iter()
+            .position(|t| t.text.eq_ignore_ascii_case(&format!("_atom_site.{name}")))
+    };
+    if !vals.len().is_multiple_of(tags.len()) {
+        let line = vals.last().map_or(tags[0].line, |t| t.line);
+        return Err(Error::parse(
+            path,
+            line,
+            format!(
+                "the `_atom_site` loop has {} values, not a multiple of its {} columns",
+                vals.len(),
+                tags.len()
+            ),
+        ));
+    }
+    let unknown = |t: &CifToken| !t.quoted && (t.text == "?" || t.text == ".");
+    let text_cols = ["type_symbol", "label_atom_id", "label_comp_id"].map(|n| (n, col(n)));
+    let (auth_asym, label_asym) = (col("auth_asym_id"), col("label_asym_id"));
+    let id = col("id");
+    let coords = ["Cartn_x", "Cartn_y", "Cartn_z"].map(|n| (n, col(n)));
+    let extra = ["occupancy", "B_iso_or_equiv"].map(|n| (n, col(n)));
+    for row in vals.chunks(tags.len()) {
+        for t in row {
+            if let Some(c) = t.text.chars().find(|&c| !printable(c)) {
+                return Err(Error::parse(
+                    path,
+                    t.line,
+                    format!(
+                        "character {} in `_atom_site` value `{}`; expected printable ASCII",
+                        c.escape_debug(),
+                        quote(t.text)
+                    ),
+                ));
+            }
+            if t.quoted && t.text[1..t.text.len() - 1].trim().is_empty() {
+                return Err(Error::parse(
+                    path,
+                    t.line,
+                    "blank quoted `_atom_site` value",
+                ));
+            }
+        }
+        let line = row[0].line;
+        let missing = |what: &str| {
+            Error::parse(
+                path,
+                line,
+                format!("`_atom_site.{what}` unknown (`?` or `.`) in an atom row"),
+            )
+        };
+        for (n, c) in text_cols {
+            if c.is_some_and(|c| unknown(&row[c])) {
+                return Err(missing(n));
+            }
+        }
+        let known = |c: Option<usize>| c.is_some_and(|c| !unknown(&row[c]));
+        if (auth_asym.is_some() || label_asym.is_some()) && !known(auth_asym) && !known(label_asym)
+        {
+            return Err(missing("label_asym_id"));
+        }
+        if let Some(c) = id {
+            let t = &row[c];
+            if t.quoted
+                || t.text.is_empty()
+                || t.text.len() > 9
+                || !t.text.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(Error::parse(
+                    path,
+                    t.line,
+                    format!(
+                        "`_atom_site.id` `{}`; expected an unsigned integer",
+                        quote(t.text)
+                    ),
+                ));
+            }
+        }
+        for (n, c) in coords {
+            let Some(c) = c else { continue };
+            let t = &row[c];
+            let what = format!("`_atom_site.{n}`");
+            match cif_number(t.text).filter(|_| !t.quoted) {
+                Some(Some(v)) => check_coordinate(v, &what, t.text, path, t.line)?,
+                Some(None) => check_coordinate(f64::NAN, &what, t.text, path, t.line)?,
+                None => {
+                    return Err(Error::parse(
+                        path,
+                        t.line,
+                        format!("{what} `{}`; expected a number", quote(t.text)),
+                    ))
+                }
+            }
+        }
+        for (n, c) in extra {
+            let Some(c) = c else { continue };
+            let t = &row[c];
+            let plain = t.text.split('(').next().unwrap_or("");
+            if !t.quoted && cif_number(plain) == Some(None) {
+                return Err(Error::parse(
+                    path,
+                    t.line,
+                    format!(
+                        "`_atom_site.{n}` `{}`; expected a finite number",
+                        quote(t.text)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Balls from text: one `x y z r` per line (anything after the four numbers, e.g. Voronota's
 /// `# annotations`, is ignored; blank lines and lines starting with `#` are skipped). `path`
 /// names the source in errors, which carry its 1-based line.
@@ -150,11 +613,22 @@ pub fn parse_balls(text: &str, path: &Path) -> Result<Vec<Ball>> {
                     format!("expected `x y z r`, found {k} numbers"),
                 )
             })?;
-            *slot = tok
-                .parse::<f64>()
-                .map_err(|_| Error::parse(path, i + 1, format!("`{tok}` is not a number")))?;
+            *slot = tok.parse::<f64>().map_err(|_| {
+                Error::parse(path, i + 1, format!("`{}` is not a number", quote(tok)))
+            })?;
             if !slot.is_finite() {
-                return Err(Error::parse(path, i + 1, format!("`{tok}` is not finite")));
+                return Err(Error::parse(
+                    path,
+                    i + 1,
+                    format!("`{}` is not finite", quote(tok)),
+                ));
+            }
+            if slot.abs() > super::MAX_COORD {
+                return Err(Error::parse(
+                    path,
+                    i + 1,
+                    format!("{}; expected within +-{:e}", quote(tok), super::MAX_COORD),
+                ));
             }
         }
         if v[3] < 0.0 {
@@ -178,11 +652,7 @@ pub fn parse_balls(text: &str, path: &Path) -> Result<Vec<Ball>> {
 /// Balls from a plain `x y z r` file (Voronota's balls format).
 pub fn read_balls(path: impl AsRef<Path>) -> Result<Vec<Ball>> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
-        path: path.to_path_buf(),
-        source: e,
-    })?;
-    parse_balls(&text, path)
+    parse_balls(&read_text(path)?, path)
 }
 
 /// Balls from any input: `.pdb`, `.ent`, `.cif`, `.mmcif` (optionally `.gz`) as structures,

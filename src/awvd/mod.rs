@@ -130,6 +130,10 @@ pub struct AwvdResult {
     /// The part of `trace_s` spent in the batches of end-vertex searches (device launches and
     /// reads, or the CPU searches).
     pub search_s: f64,
+    /// Balls equal to an earlier ball (same centre and radius), left out of the diagram: the
+    /// vertices and contacts hold the first of equal balls only (Voronota's
+    /// `--exclude-hidden-balls` does so).
+    pub merged: u64,
 }
 
 impl AwvdResult {
@@ -174,5 +178,113 @@ fn lines<T: Sync>(
 
 /// The diagram of `balls` on the rayon CPU backend.
 pub fn awvd_cpu(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
-    trace::trace(balls, opts)
+    prepared(balls, opts, |b| trace::trace(b, opts))
+}
+
+/// The most balls tangent to one sphere (within 1e-7 Å) that a search accepts: more are
+/// refused ([`degenerate`]), for the quadruples of such a sphere grow as the fourth power of
+/// their number (centres on one sphere: 100 balls of a sphere gave 87,112 vertices).
+pub const MAX_ON_SPHERE: usize = 64;
+
+/// The most vertices of a diagram of `n` balls: 64 per ball and 4096 more (molecules have
+/// about seven, the surplus quadruples of a cubic lattice fewer than 30). Past it the diagram
+/// is refused ([`degenerate`]).
+pub fn max_vertices(n: usize) -> usize {
+    64 * n + 4096
+}
+
+/// The error of a degenerate input: many balls tangent to one empty sphere.
+pub(crate) fn degenerate(what: &str) -> Error {
+    Error::arg(
+        "balls",
+        format!(
+            "{what}: many balls touch one empty sphere (e.g. centres on one sphere), whose \
+             surplus quadruples grow as the fourth power of their number; not supported"
+        ),
+    )
+}
+
+/// The largest magnitude of a coordinate or radius (Å). A double carries about 1e-7 Å there,
+/// the order of the tangency tolerances; beyond, the squares in the geometry lose the balls.
+pub const MAX_COORD: f64 = 1e9;
+
+/// The balls and options are usable: finite centres and radii within [`MAX_COORD`], no
+/// negative radius, and a finite cell of at least 0. Errors name the coordinate (`x`, `y`, `z`,
+/// `r`) and the ball, or `cell`.
+pub fn check_input(balls: &[Ball], opts: &AwvdOptions) -> Result<()> {
+    if !(opts.cell.is_finite() && opts.cell >= 0.0) {
+        return Err(Error::arg(
+            "cell",
+            format!(
+                "{}; expected finite and >= 0 (0: the library's choice)",
+                opts.cell
+            ),
+        ));
+    }
+    for (i, b) in balls.iter().enumerate() {
+        for (k, name) in ["x", "y", "z"].into_iter().enumerate() {
+            if b.c[k].is_nan() || b.c[k].abs() > MAX_COORD {
+                return Err(Error::arg(
+                    name,
+                    format!(
+                        "ball {i}: {}; expected finite, within +-{MAX_COORD:e}",
+                        b.c[k]
+                    ),
+                ));
+            }
+        }
+        if !(b.r >= 0.0 && b.r <= MAX_COORD) {
+            return Err(Error::arg(
+                "r",
+                format!("ball {i}: radius {}; expected in [0, {MAX_COORD:e}]", b.r),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The diagram of checked `balls` by `diagram`, with balls equal to an earlier one left out
+/// (counted in `merged`; the result's indices are the input's).
+pub(crate) fn prepared(
+    balls: &[Ball],
+    opts: &AwvdOptions,
+    diagram: impl FnOnce(&[Ball]) -> Result<AwvdResult>,
+) -> Result<AwvdResult> {
+    check_input(balls, opts)?;
+    let keep = distinct(balls);
+    if keep.len() == balls.len() {
+        return diagram(balls);
+    }
+    let unique: Vec<Ball> = keep.iter().map(|&i| balls[i as usize]).collect();
+    let mut res = diagram(&unique)?;
+    // `keep` grows, so sorted quadruples and pairs stay sorted
+    for v in &mut res.vertices {
+        v.q = v.q.map(|i| keep[i as usize]);
+    }
+    for c in &mut res.contacts {
+        *c = (keep[c.0 as usize], keep[c.1 as usize]);
+    }
+    res.merged = (balls.len() - keep.len()) as u64;
+    Ok(res)
+}
+
+/// The indices of the balls not equal to an earlier ball (same centre and radius, `-0.0`
+/// equal to `0.0`), ascending.
+fn distinct(balls: &[Ball]) -> Vec<u32> {
+    let bits = |b: &Ball| [b.c[0], b.c[1], b.c[2], b.r].map(|x| (x + 0.0).to_bits());
+    let mut order: Vec<([u64; 4], u32)> = balls
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (bits(b), i as u32))
+        .collect();
+    order.sort_unstable();
+    let mut first = vec![true; balls.len()];
+    for w in order.windows(2) {
+        if w[0].0 == w[1].0 {
+            first[w[1].1 as usize] = false;
+        }
+    }
+    (0..balls.len() as u32)
+        .filter(|&i| first[i as usize])
+        .collect()
 }

@@ -9,18 +9,88 @@
 
 use super::geom::{dot, norm, sub, tangent_spheres, CurvePoint, Sphere, Tangent, Trisector};
 use super::grid::Grid;
-use super::{check_cut, AwvdOptions, AwvdResult, Ball, Vertex};
+use super::{
+    check_cut, degenerate, max_vertices, AwvdOptions, AwvdResult, Ball, Vertex, MAX_ON_SPHERE,
+};
 use crate::error::Result;
 use crate::interrupt::Cut;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What the searches share.
 pub struct Ctx<'a> {
     pub balls: &'a [Ball],
     pub grid: Grid,
+    /// Balls found inside another ball (`hidden`): they have no vertex and no contact, so no
+    /// restart and no vertex-free contact starts from them.
+    pub hidden: Vec<bool>,
+    /// Set by a search whose start sphere touches more than [`MAX_ON_SPHERE`] balls; the
+    /// diagram is then refused after the level.
+    pub degenerate: AtomicBool,
+    /// Set by `loose_of` for a ball with more than [`MAX_NEAR`] near balls; the diagram is
+    /// then refused ([`check_crowded`]).
+    pub crowded: AtomicBool,
+}
+
+impl<'a> Ctx<'a> {
+    /// The grid of `balls` (`cell`: [`Grid::new`]) and their hidden balls.
+    pub fn new(balls: &'a [Ball], cell: f64) -> Ctx<'a> {
+        let grid = Grid::new(balls, cell);
+        let hidden = hidden(balls, &grid);
+        Ctx {
+            balls,
+            grid,
+            hidden,
+            degenerate: AtomicBool::new(false),
+            crowded: AtomicBool::new(false),
+        }
+    }
+}
+
+/// Balls inside another ball with a margin (`|c_i - c_j| + r_i <= r_j - 1e-8`), found by the
+/// largest ball of each cell around them (only where at most 125 cells lie within the largest
+/// radius): a sphere tangent to such a ball from outside is deeper than the emptiness
+/// tolerance in its container, so the ball has no vertex and no face. Concentric balls are
+/// found whatever their number; a ball not found only costs its restart and its triples.
+pub fn hidden(balls: &[Ball], g: &Grid) -> Vec<bool> {
+    let ncell = g.start.len() - 1;
+    let mut big = vec![u32::MAX; ncell];
+    for (c, b) in big.iter_mut().enumerate() {
+        for &j in &g.items[g.start[c] as usize..g.start[c + 1] as usize] {
+            if *b == u32::MAX || balls[j as usize].r > balls[*b as usize].r {
+                *b = j;
+            }
+        }
+    }
+    let span = (2.0 * g.rmax / g.cell).ceil() + 1.0;
+    if span * span * span > 125.0 {
+        return vec![false; balls.len()];
+    }
+    balls
+        .par_iter()
+        .enumerate()
+        .map(|(i, bi)| {
+            let (lo, hi) = g.cell_box(bi.c, g.rmax);
+            for z in lo[2]..=hi[2] {
+                for y in lo[1]..=hi[1] {
+                    for x in lo[0]..=hi[0] {
+                        let j = big[(z * g.dims[1] + y) * g.dims[0] + x];
+                        if j == u32::MAX || j as usize == i {
+                            continue;
+                        }
+                        let bj = balls[j as usize];
+                        if norm(sub(bi.c, bj.c)) + bi.r <= bj.r - 1e-8 {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        })
+        .collect()
 }
 
 /// One end-vertex search: the edge of three gate balls leaving the start vertex (tangent to the
@@ -164,15 +234,23 @@ pub fn search_edge(
     };
     // a first candidate from the cells around the start sphere, widened twice
     let mut rad = e.start.r.max(0.0) + g.rmax;
-    for _round in 0..3 {
+    let mut on_sphere = 0usize;
+    for round in 0..3 {
         g.for_each(m, rad + g.rmax, |j| {
             // only balls that reach the sphere (m, rad): this pass just finds some candidate
             let b = &ctx.balls[j as usize];
             let d = sub(b.c, m);
             if dot(d, d) <= (rad + b.r) * (rad + b.r) {
+                if round == 0 && (dot(d, d).sqrt() - e.start.r - b.r).abs() <= 1e-7 {
+                    on_sphere += 1;
+                }
                 visit(&mut st, j);
             }
         });
+        if on_sphere > MAX_ON_SPHERE {
+            ctx.degenerate.store(true, Ordering::Relaxed);
+            return None;
+        }
         if st.1.is_some() {
             break;
         }
@@ -565,9 +643,23 @@ impl Restarts {
         Some(b)
     }
 
-    /// A first vertex touching ball `b` (trace.rs `first_vertex` over its 24 nearest balls).
+    /// A first vertex touching ball `b` (trace.rs `first_vertex` over its 24 nearest balls);
+    /// None, with `ctx.degenerate` set, where its sphere touches more than [`MAX_ON_SPHERE`]
+    /// balls (the callers then ask [`check_degenerate`]).
     pub fn vertex(ctx: &Ctx, b: usize) -> Option<Vertex> {
-        first_vertex(ctx, b as u32, 24)
+        let v = first_vertex(ctx, b as u32, 24)?;
+        let mut on = 0usize;
+        ctx.grid.for_each(v.s.c, v.s.r + ctx.grid.rmax, |j| {
+            let bj = &ctx.balls[j as usize];
+            if (norm(sub(bj.c, v.s.c)) - v.s.r - bj.r).abs() <= 1e-7 {
+                on += 1;
+            }
+        });
+        if on > MAX_ON_SPHERE {
+            ctx.degenerate.store(true, Ordering::Relaxed);
+            return None;
+        }
+        Some(v)
     }
 }
 
@@ -577,10 +669,8 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
         return Ok(AwvdResult::default());
     }
     let clock = Instant::now();
-    let ctx = Ctx {
-        balls,
-        grid: Grid::new(balls, opts.cell),
-    };
+    let ctx = Ctx::new(balls, opts.cell);
+    check_crowded_first(&ctx)?;
     let grid_s = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let mut t = Tables::new(balls);
@@ -597,18 +687,22 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
             let c = Instant::now();
             let found = search_edges(&ctx, &edges, &cut)?;
             res.search_s += c.elapsed().as_secs_f64();
+            check_degenerate(&ctx, t.verts.len())?;
             if !edges.is_empty() {
                 res.levels += 1;
                 t.absorb(balls, &level, &edges, &found);
             }
+            check_degenerate(&ctx, t.verts.len())?;
         }
         // restart from the next ball no vertex touches
         check_cut(&cut)?;
-        let touched = &t.touched;
-        let Some(b) = restarts.next(|i| touched[i]) else {
+        let (touched, hidden) = (&t.touched, &ctx.hidden);
+        let Some(b) = restarts.next(|i| touched[i] || hidden[i]) else {
             break;
         };
-        if let Some(v) = Restarts::vertex(&ctx, b) {
+        let v = Restarts::vertex(&ctx, b);
+        check_degenerate(&ctx, 0)?;
+        if let Some(v) = v {
             res.restarts += 1;
             if t.id(&v).is_none() {
                 t.insert_new(&[v]);
@@ -618,6 +712,21 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
     res.trace_s = clock.elapsed().as_secs_f64();
     res.grid_s = grid_s;
     finish(&ctx, t.verts, t.adj, |c| loose_contacts(c, &cut), res)
+}
+
+/// The diagram's error when a search met more than [`MAX_ON_SPHERE`] balls on its start
+/// sphere, or when it has more than [`max_vertices`] vertices.
+pub fn check_degenerate(ctx: &Ctx, vertices: usize) -> Result<()> {
+    if ctx.degenerate.load(Ordering::Relaxed) {
+        return Err(degenerate(&format!(
+            "more than {MAX_ON_SPHERE} balls touch the sphere of a vertex"
+        )));
+    }
+    let most = max_vertices(ctx.balls.len());
+    if vertices > most {
+        return Err(degenerate(&format!("more than {most} vertices")));
+    }
+    Ok(())
 }
 
 /// The end-vertex searches of `edges` (one rayon task each), or the call's error when its cut
@@ -753,7 +862,68 @@ fn loose_contacts(ctx: &Ctx, cut: &Cut) -> Result<Vec<(u32, u32)>> {
         })
         .collect();
     check_cut(cut)?;
+    check_crowded(ctx)?;
     Ok(pairs)
+}
+
+/// The most near balls (j > i within r_i + r_j + 2 r_max) of one ball in the vertex-free
+/// contacts, whose triples take the square of their number, each with an emptiness check:
+/// atoms have a few hundred at most (hydrogens included); 1,000 balls overlapping in a cube of
+/// 1 Å took 11 s.
+pub const MAX_NEAR: usize = 1024;
+
+/// The diagram's error when a ball had more than [`MAX_NEAR`] near balls (`loose_of`).
+pub fn check_crowded(ctx: &Ctx) -> Result<()> {
+    if ctx.crowded.load(Ordering::Relaxed) {
+        return Err(crate::error::Error::arg(
+            "balls",
+            format!(
+                "a ball has more than {MAX_NEAR} others within its reach of vertex-free \
+                 contacts (balls crowded far beyond atoms' packing); not supported"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Sets `ctx.crowded` and returns [`check_crowded`]'s error when a ball (not hidden) has more
+/// than [`MAX_NEAR`] near balls after it, as `loose_of` would find at the end: asked before
+/// tracing, so that such input costs a scan that stops at the bound, not the tracing too.
+pub fn check_crowded_first(ctx: &Ctx) -> Result<()> {
+    let (b, g, rm) = (ctx.balls, &ctx.grid, ctx.grid.rmax);
+    let over = (0..b.len()).into_par_iter().any(|i| {
+        if ctx.hidden[i] {
+            return false;
+        }
+        let bi = b[i];
+        let (lo, hi) = g.cell_box(bi.c, bi.r + 3.0 * rm);
+        let mut n = 0usize;
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                let row = (z * g.dims[1] + y) * g.dims[0];
+                let (s, e) = (
+                    g.start[row + lo[0]] as usize,
+                    g.start[row + hi[0] + 1] as usize,
+                );
+                for &j in &g.items[s..e] {
+                    let bj = &b[j as usize];
+                    let d = sub(bj.c, bi.c);
+                    let lim = bi.r + bj.r + 2.0 * rm;
+                    if j as usize > i && !ctx.hidden[j as usize] && dot(d, d) <= lim * lim {
+                        n += 1;
+                        if n > MAX_NEAR {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    });
+    if over {
+        ctx.crowded.store(true, Ordering::Relaxed);
+    }
+    check_crowded(ctx)
 }
 
 /// `loose_contacts` of ball i: the pairs of the triples (i, j, k), i < j < k.
@@ -766,11 +936,18 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
     };
     let bi = b[i];
     let mut nb: Vec<u32> = Vec::new();
+    if ctx.hidden[i] || ctx.crowded.load(Ordering::Relaxed) {
+        return Vec::new();
+    }
     ctx.grid.for_each(bi.c, bi.r + 3.0 * rm, |j| {
-        if j as usize > i && near(&bi, &b[j as usize]) {
+        if j as usize > i && !ctx.hidden[j as usize] && near(&bi, &b[j as usize]) {
             nb.push(j);
         }
     });
+    if nb.len() > MAX_NEAR {
+        ctx.crowded.store(true, Ordering::Relaxed);
+        return Vec::new();
+    }
     nb.sort_unstable();
     let mut out = Vec::new();
     for (x, &j) in nb.iter().enumerate() {
@@ -798,10 +975,7 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
 /// The largest tangency error over vertices and the number of vertices whose sphere another
 /// ball penetrates by more than `tol` (double, through the grid).
 pub fn check(balls: &[Ball], vertices: &[Vertex], tol: f64) -> (f64, usize) {
-    let ctx = Ctx {
-        balls,
-        grid: Grid::new(balls, 0.0),
-    };
+    let ctx = Ctx::new(balls, 0.0);
     vertices
         .par_iter()
         .map(|v| {

@@ -2903,6 +2903,19 @@ static void awvd_args(void) {
     AWVD_NEW("metaopt_awvd_build/negative radius", metaopt_awvd_build(x, y, z, rneg, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
     AWVD_NEW("metaopt_awvd_build/NaN radius", metaopt_awvd_build(x, y, z, rnan, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
     AWVD_NEW("metaopt_awvd_build/infinite x", metaopt_awvd_build(xinf, y, z, r, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    /* finite but huge coordinates and radii: refused naming the coordinate, no grid of 2^64 cells */
+    double xbig[5] = {0, 3, 1e300, 0, 1}, ybig[5] = {0, 0, 3, -1e300, 1}, zbig[5] = {0, 0, 0, 3, 1e20};
+    double rbig[5] = {1, 1.2, 0.8, 1e300, 0.5};
+    AWVD_NEW("metaopt_awvd_build/x 1e300", metaopt_awvd_build(xbig, y, z, r, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_build/y -1e300", metaopt_awvd_build(x, ybig, z, r, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_build/z 1e20", metaopt_awvd_build(x, y, zbig, r, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    AWVD_NEW("metaopt_awvd_build/r 1e300", metaopt_awvd_build(x, y, z, rbig, 5, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    /* four balls a million apart and a tiny cell: a grid in proportion to the balls */
+    double xfar[5] = {0, 1e6, 1e6, 0, 5e5}, yfar[5] = {0, 1e6, 0, 1e6, 5e5}, zfar[5] = {0, 1e6, 0, 0, 1};
+    AWVD_NEW("metaopt_awvd_build/far apart", metaopt_awvd_build(xfar, yfar, zfar, r, 5, &o), 0);
+    MetaoptAwvdOptions otiny = o;
+    otiny.cell = 1e-300;
+    AWVD_NEW("metaopt_awvd_build/cell 1e-300", metaopt_awvd_build(x, y, z, r, 5, &otiny), 0);
     MetaoptAwvdOptions ox[8];
     for (int i = 0; i < 8; i++) ox[i] = o;
     ox[0].cell = NAN;

@@ -131,6 +131,8 @@ fn write_to(path: &Path, text: &str, flag: &str) -> CliResult {
 struct Report<'a> {
     file: String,
     balls: usize,
+    /// Balls equal to an earlier ball, left out of the diagram.
+    merged: u64,
     vertices: usize,
     contacts: usize,
     unbounded_edges: usize,
@@ -179,6 +181,7 @@ pub fn run(a: &AwvdArgs) -> CliResult {
     let r = Report {
         file: a.file.display().to_string(),
         balls: balls.len(),
+        merged: d.merged,
         vertices: d.vertices.len(),
         contacts: d.contacts.len(),
         unbounded_edges: d.edges.iter().flatten().filter(|&&n| n < 0).count(),
@@ -197,6 +200,12 @@ pub fn run(a: &AwvdArgs) -> CliResult {
         finish_s: d.finish_s,
         output_s,
     };
+    if d.merged > 0 && !a.json.quiet {
+        eprintln!(
+            "note: {} balls equal to an earlier ball (same centre and radius) left out",
+            d.merged
+        );
+    }
     if a.json.json {
         return out::print_json(&r);
     }

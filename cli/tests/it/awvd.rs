@@ -265,3 +265,114 @@ fn a_diagram_cut_short_writes_nothing() {
     assert!(err.contains("error: interrupted"), "{err}");
     assert!(!out.exists());
 }
+
+/// Hostile inputs: errors with status 2 naming the argument or the line (never an internal
+/// error), diagrams of far-apart, equal and concentric balls at once, and balls on one sphere
+/// refused.
+#[test]
+fn hostile_input_is_an_error_or_a_quick_diagram() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_string_lossy().into_owned()
+    };
+    let four = "0 0 0 1\n3 0 0 1\n0 3 0 1\n";
+    let far = file("far.balls", &format!("{four}1e20 0 0 1\n"));
+    fails(&["awvd", &far, "--cpu"], "far.balls:4");
+    let b = file("b.balls", &format!("{four}0 0 3 1\n"));
+    for cell in ["1e-300", "0.000001"] {
+        let out = ok(&["awvd", &b, "--cpu", "--json", "--cell", cell]);
+        assert!(out.contains("\"vertices\":1"), "{out}");
+    }
+    fails(&["awvd", &b, "--cpu", "--cell", "inf"], "--cell");
+    fails(&["awvd", &b, "--cpu", "--cell", "nan"], "--cell");
+    // four balls a million Å apart: a small grid, at once
+    let spread = file(
+        "spread.balls",
+        "0 0 0 0.1\n1000000 1000000 1000000 0.1\n1000000 0 0 0.1\n0 1000000 0 0.1\n",
+    );
+    let t = std::time::Instant::now();
+    let out = ok(&["awvd", &spread, "--cpu", "--json"]);
+    assert!(out.contains("\"vertices\":1"), "{out}");
+    assert!(t.elapsed().as_secs_f64() < 10.0);
+    // a PDB atom with a `nan` coordinate, an invalid space group, mmCIF's unknown cell
+    let atom = |n: usize, x: &str| {
+        format!(
+            "ATOM  {n:>5}  CA  GLY A{n:>4}    {x:>8}{:>8}{:>8}  1.00  0.00           C  \n",
+            "0.000", "0.000"
+        )
+    };
+    let nan = file(
+        "nan.pdb",
+        &format!("{}{}END\n", atom(1, "1.000"), atom(2, "nan")),
+    );
+    fails(&["awvd", &nan, "--cpu"], "nan.pdb:2");
+    let cryst = file(
+        "cryst.pdb",
+        &format!(
+            "CRYST1   50.000   50.000   50.000  90.00  90.00  90.00 Q 9 9 9        4\n{}{}END\n",
+            atom(1, "1.000"),
+            atom(2, "3.000")
+        ),
+    );
+    let out = ok(&["awvd", &cryst, "--cpu", "--json"]);
+    assert!(out.contains("\"balls\":2"), "{out}");
+    let cif = file(
+        "cell.cif",
+        "data_x\n_cell.length_a ?\nloop_\n_atom_site.group_PDB\n_atom_site.id\n\
+         _atom_site.type_symbol\n_atom_site.label_atom_id\n_atom_site.label_comp_id\n\
+         _atom_site.label_asym_id\n_atom_site.label_seq_id\n_atom_site.Cartn_x\n\
+         _atom_site.Cartn_y\n_atom_site.Cartn_z\n\
+         ATOM 1 C CA GLY A 1 0.0 0.0 0.0\nATOM 2 C CA GLY A 2 3.0 0.0 0.0\n",
+    );
+    let out = ok(&["awvd", &cif, "--cpu", "--json"]);
+    assert!(out.contains("\"balls\":2"), "{out}");
+    // control characters are escaped, long input cut
+    let ctl = file("ctl.balls", &format!("\x1b[2J{} 0 0 1\n", "7".repeat(500)));
+    let o = run::metaopt(&["awvd", &ctl, "--cpu"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        !err.contains('\x1b') && err.contains("\\u{1b}") && err.len() < 300,
+        "{err}"
+    );
+    // equal balls merged with a note, concentric ones hidden
+    let text: String = (0..3).map(|_| format!("{four}0 0 3 1\n")).collect();
+    let eq = file("eq.balls", &text);
+    let o = run::metaopt(&["awvd", &eq, "--cpu", "--json"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(
+        out.contains("\"merged\":8") && out.contains("\"vertices\":1"),
+        "{out}"
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("8 balls equal"));
+    let conc: String = (0..100_000)
+        .map(|i| format!("1 2 3 {}\n", 1.0 + i as f64 * 1e-5))
+        .collect();
+    let conc = file("conc.balls", &conc);
+    for backend in [&["--cpu"][..], &[]] {
+        let t = std::time::Instant::now();
+        let out = ok(&[&["awvd", &conc, "--json"][..], backend].concat());
+        assert!(out.contains("\"vertices\":0"), "{out}");
+        assert!(t.elapsed().as_secs_f64() < 30.0);
+    }
+    // balls on one sphere: refused on both backends
+    let sphere: String = (0..2000)
+        .map(|i| {
+            let z = 1.0 - 2.0 * (i as f64 + 0.5) / 2000.0;
+            let r = (1.0 - z * z).sqrt();
+            let t = i as f64 * std::f64::consts::PI * (3.0 - 5f64.sqrt());
+            format!(
+                "{} {} {} 0.01\n",
+                10. * r * t.cos(),
+                10. * r * t.sin(),
+                10. * z
+            )
+        })
+        .collect();
+    let sphere = file("sphere.balls", &sphere);
+    fails(&["awvd", &sphere, "--cpu"], "touch one empty sphere");
+    fails(&["awvd", &sphere], "touch one empty sphere");
+}

@@ -740,10 +740,7 @@ fn same_on_device(balls: &[Ball], cpu: &AwvdResult) {
 /// Ball pairs (i < j, centres within r_i + r_j + 2 `reach`) whose apex sphere (tangent to both
 /// on the segment of their centres) is empty: each shares a face.
 fn empty_apex_pairs(balls: &[Ball], reach: f64) -> Vec<(u32, u32)> {
-    let ctx = awvd::trace::Ctx {
-        balls,
-        grid: awvd::grid::Grid::new(balls, 0.0),
-    };
+    let ctx = awvd::trace::Ctx::new(balls, 0.0);
     let mut out = Vec::new();
     for (i, bi) in balls.iter().enumerate() {
         ctx.grid

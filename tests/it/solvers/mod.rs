@@ -2,6 +2,7 @@
 
 mod aco;
 mod awvd;
+mod awvd_hostile;
 mod bh;
 mod de;
 mod hc12;
