@@ -232,7 +232,7 @@ def test_resumed_walks_end_as_the_uninterrupted_ones(tmp_path):
 def test_bad_walk_states_are_refused(tmp_path):
     path = satlib("uuf50-218/uuf50-01.cnf")
     with SAT.from_file(path) as s:
-        with pytest.raises(MetaoptError, match="no walk search"):
+        with pytest.raises(MetaoptError, match="no search has run"):
             s.state()
         _walks(s, 1000)
         state = s.state()

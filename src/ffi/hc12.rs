@@ -803,7 +803,9 @@ pub unsafe extern "C" fn metaopt_hc12_run(
 /// # Safety
 /// `h` must be NULL or a handle pointer (checked).
 #[no_mangle]
-pub unsafe extern "C" fn metaopt_hc12_save_state(h: *mut MetaoptHc12Instance) -> MetaoptBytesResult {
+pub unsafe extern "C" fn metaopt_hc12_save_state(
+    h: *mut MetaoptHc12Instance,
+) -> MetaoptBytesResult {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let h = unsafe { handle::get(h, "h")? };

@@ -2120,7 +2120,7 @@ static void sat_args(void) {
     MetaoptSatParseResult other = metaopt_sat_from_clauses(2, other_lits, 5);
     if (other.error_code == 0) {
         I32("metaopt_sat_load_state/another formula", metaopt_sat_load_state(other.instance, g_sat_state, g_sat_state_len), ERR);
-        OWNED("metaopt_sat_save_state/no walk search", MetaoptBytesResult, metaopt_sat_save_state(other.instance),
+        OWNED("metaopt_sat_save_state/no search", MetaoptBytesResult, metaopt_sat_save_state(other.instance),
               metaopt_bytes_free_result, ERR);
         metaopt_sat_free(other.instance);
     }

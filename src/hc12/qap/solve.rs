@@ -316,7 +316,6 @@ impl QapHc12 {
     /// frame, library version, solver and problem (the options when the solve starts). Errors
     /// name `arg`.
     pub fn check_state(&self, bytes: &[u8], arg: &'static str) -> Result<()> {
-        checkpoint::check_problem(bytes, &self.header(&QapSolveOptions::default()), arg)
-            .map(|_| ())
+        checkpoint::check_problem(bytes, &self.header(&QapSolveOptions::default()), arg).map(|_| ())
     }
 }

@@ -219,9 +219,9 @@ impl SatSolver {
     fn header(&self, opts: &SatOptions) -> Header {
         formula_header(&self.cnf)
             .option("mask_order", self.nb.mask_order)
-        .option("tabu", format!("{:?}", opts.tabu))
-        .option("tenure", opts.tenure)
-        .option("seed", opts.seed)
+            .option("tabu", format!("{:?}", opts.tabu))
+            .option("tenure", opts.tenure)
+            .option("seed", opts.seed)
     }
 
     /// The last solve's whole state (runs made, counters, the best assignment and every run's

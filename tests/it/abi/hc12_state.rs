@@ -230,7 +230,8 @@ fn hc12_states_are_checked() {
         let bits = 8u32;
         let dod = [-5.0, 5.0];
         let real = MetaoptDomain::MetaoptDomainReal as i32;
-        let r = unsafe { metaopt_hc12_params(2, &bits, 1, dod.as_ptr(), 2, 1, 0, 0, real, 0, &obj) };
+        let r =
+            unsafe { metaopt_hc12_params(2, &bits, 1, dod.as_ptr(), 2, 1, 0, 0, real, 0, &obj) };
         assert_eq!(r.error_code, OK);
         r.instance
     };
@@ -252,7 +253,11 @@ fn hc12_states_are_checked() {
     let st = bytes(unsafe { metaopt_hc12_save_state(h) });
     unsafe {
         expect_i32_error(metaopt_hc12_load_state(h, ptr::null(), 8), NULL, "`data`");
-        expect_i32_error(metaopt_hc12_load_state(h, st.as_ptr(), 0), INVALID, "`data`");
+        expect_i32_error(
+            metaopt_hc12_load_state(h, st.as_ptr(), 0),
+            INVALID,
+            "`data`",
+        );
         expect_i32_error(
             metaopt_hc12_load_state(h, st.as_ptr(), st.len() / 2),
             INVALID,
@@ -298,13 +303,7 @@ fn hc12_states_are_checked() {
         // another tabu list than the saved run's: refused when the run starts
         expect_ok(metaopt_hc12_load_state(h, st.as_ptr(), st.len()));
         expect_ok(metaopt_hc12_init_tabu_list(h, 10));
-        let mut r = metaopt_hc12_run(
-            h,
-            &MetaoptHc12RunOptions {
-                taboo: 1,
-                ..o
-            },
-        );
+        let mut r = metaopt_hc12_run(h, &MetaoptHc12RunOptions { taboo: 1, ..o });
         expect_error(r.error_code, r.error_message, INVALID, "`state`");
         r.error_message = ptr::null_mut();
         metaopt_hc12_free_run_result(&mut r);
@@ -316,7 +315,12 @@ fn hc12_states_are_checked() {
                 ..o
             },
         );
-        expect_error(r.error_code, r.error_message, INVALID, "`checkpoint_every_s`");
+        expect_error(
+            r.error_code,
+            r.error_message,
+            INVALID,
+            "`checkpoint_every_s`",
+        );
         r.error_message = ptr::null_mut();
         metaopt_hc12_free_run_result(&mut r);
         metaopt_hc12_free(h);
@@ -467,7 +471,11 @@ type SatOut = (u32, Vec<u32>, u32, u64, u64);
 fn sat_solve(h: *mut MetaoptSatInstance, o: &MetaoptSatSolveOptions) -> Result<SatOut, String> {
     let mut r = unsafe { metaopt_sat_solve(h, o) };
     if r.error_code != OK {
-        return Err(format!("{} {}", r.error_code, take_message(r.error_message)));
+        return Err(format!(
+            "{} {}",
+            r.error_code,
+            take_message(r.error_message)
+        ));
     }
     let out = (
         r.best_unsatisfied,
@@ -524,7 +532,10 @@ fn sat_hc12_stopped_saved_loaded_and_continued_ends_as_the_uninterrupted_solve()
         ..metaopt_sat_default_solve_options()
     };
     let e = sat_solve(h, &walks).unwrap_err();
-    assert!(e.starts_with(&INVALID.to_string()) && e.contains("`state`"), "{e}");
+    assert!(
+        e.starts_with(&INVALID.to_string()) && e.contains("`state`"),
+        "{e}"
+    );
     sat_solve(h, &walks).unwrap();
     // the state saved now is the walks' (the last search), which HC12 refuses
     let walk_state = bytes(unsafe { metaopt_sat_save_state(h) });
@@ -533,14 +544,7 @@ fn sat_hc12_stopped_saved_loaded_and_continued_ends_as_the_uninterrupted_solve()
     assert!(e.contains("`state`") && e.contains("walk"), "{e}");
     // an HC12 state of other options
     expect_ok(unsafe { metaopt_sat_load_state(h, saved.as_ptr(), saved.len()) });
-    let e = sat_solve(
-        h,
-        &MetaoptSatSolveOptions {
-            seed: 6,
-            ..opts(6)
-        },
-    )
-    .unwrap_err();
+    let e = sat_solve(h, &MetaoptSatSolveOptions { seed: 6, ..opts(6) }).unwrap_err();
     assert!(e.contains("`state`") && e.contains("seed"), "{e}");
     // damaged bytes and another formula: refused when loaded
     unsafe {
