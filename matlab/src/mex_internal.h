@@ -315,6 +315,7 @@ void mode_params_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qap_ts_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_qap_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_hc12.c; hc12_params, hc12_run and hc12_set_tabu_list are the general HC12 forms */
 void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

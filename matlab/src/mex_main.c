@@ -13,7 +13,7 @@
  *   devices       get-device, set-device, devices, mem-space-valid             (mex_device.c)
  *   QAP (Tab. 2)  params (swaps, nElements, nBitParam, DF, [nSlices, maskOrder, startBit,
  *                 bitLength]), params-file, set-tabu-list, run (instance, initOrder,
- *                 initKernel), solve, qap-ts-solve (robust tabu search), info, free
+ *                 initKernel), solve, qap-save-state, qap-ts-solve (robust tabu search), info, free
  *                                                                                (mex_qap.c)
  *   HC12 (Tab. 1) params / params:noR (nParam, nBitParam, dodParam, [maskOrder, startBit,
  *                 bitLength]), set-tabu-list, run / run:taboo,consts_reload (instance, mCode,
@@ -212,6 +212,7 @@ static const struct {
     {"solve", mode_solve, 1, 2, "instance, opts"},
     {"qap-ts-solve", mode_qap_ts_solve, 1, 2, "instance, opts"},
     {"qap-ts-save-state", mode_qap_ts_save_state, 1, 1, "instance"},
+    {"qap-save-state", mode_qap_save_state, 1, 1, "instance"},
     {"func-data", mode_func_data, 0, 3, "instance, funcName, data"},
     {"func-data-clean", mode_func_data_clean, 0, 2, "instance, funcName"},
     {"kernel-verbose", mode_kernel_verbose, 0, 2, "instance, verbose"},

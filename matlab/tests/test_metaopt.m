@@ -280,6 +280,29 @@ metaopt_qap_ts_solve(h, setfield(ck, 'iterations', 10)); % the state above was l
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, setfield(ck, 'resume', 3))), 'metaopt:badArgument'), 'qap-ts-solve: resume of the wrong type');
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, setfield(ck, 'checkpointEvery', 1))), 'metaopt:badArgument'), ...
       'qap-ts-solve: checkpointEvery without checkpoint');
+% the iterated HC12 solve's checkpoints: 4 runs saved and resumed end as the 10 runs that never
+% stopped, from the saved bytes and from a checkpoint file
+hk = struct('seed', 11);
+hwhole = metaopt_qap_solve(h, setfield(hk, 'runs', 10));
+hpart = metaopt_qap_solve(h, setfield(hk, 'runs', 4));
+hst = metaopt_qap_save_state(h);
+check(isa(hst, 'uint8') && numel(hst) > 50 && hpart.runs == 4, 'qap-save-state: the bytes of a state');
+res = metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', hst));
+check(res.cost == hwhole.cost && isequal(res.permutation, hwhole.permutation) && res.runs == 10 && ...
+      res.iterations == hwhole.iterations, 'solve: resumed from the saved bytes, as the uninterrupted solve');
+ckfile = [tempname() '.state'];
+metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 4), 'checkpoint', ckfile));
+res = metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', ckfile));
+check(res.cost == hwhole.cost && isequal(res.permutation, hwhole.permutation), 'solve: resumed from a checkpoint file');
+delete(ckfile);
+[cid, cmsg] = error_of(@() metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', hst(1:end-3))));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'truncated')), 'solve: a truncated state is refused');
+[cid, cmsg] = error_of(@() metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', st)));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'qap_ts')), 'solve: a tabu search state is refused');
+[cid, cmsg] = error_of(@() metaopt_qap_solve(h, setfield(setfield(setfield(hk, 'seed', 12), 'runs', 10), 'resume', hst)));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'option seed')), 'solve: a state of another seed is refused');
+check(strcmp(error_id(@() metaopt_qap_solve(h, setfield(hk, 'checkpointEvery', 1))), 'metaopt:badArgument'), ...
+      'solve: checkpointEvery without checkpoint');
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('launchIterations', 3, 'iterations', 10, 'eliteSize', 1, ...
       'stagnation', 1, 'perturbation', [1 1], 'cpu', true, 'target', -1, 'chains', 2, 'seed', 1, 'timeLimit', 1, 'tenure', 'cubic'))), ''), ...
       'qap-ts-solve: every option at once');
