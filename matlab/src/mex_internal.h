@@ -326,6 +326,7 @@ void mode_func_data_clean(int nlhs, mxArray **plhs, int nrhs, const mxArray **pr
 void mode_kernel_verbose(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_profiler_on(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_profiler_output(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_hc12_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_cancel.c */
 void mode_interrupt(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

@@ -19,7 +19,7 @@
  *                 bitLength]), set-tabu-list, run / run:taboo,consts_reload (instance, mCode,
  *                 nRuns, startSeed, funName, funOpt, [activationLimit, limitRows], name/value
  *                 options), func-data, func-data-clean, kernel-verbose, profiler-on,
- *                 profiler-output, info, free                                   (mex_hc12.c)
+ *                 profiler-output, hc12-save-state, info, free                  (mex_hc12.c)
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
  *   knapsack,     knapsack-file, knapsack-arrays, knapsack-generate, knapsack-data,
  *   QIGA          knapsack-optimum, knapsack-evaluate, qiga-run, info, free     (mex_qiga.c)
@@ -218,6 +218,7 @@ static const struct {
     {"kernel-verbose", mode_kernel_verbose, 0, 2, "instance, verbose"},
     {"profiler-on", mode_profiler_on, 0, 1, "instance"},
     {"profiler-output", mode_profiler_output, 1, 1, "instance"},
+    {"hc12-save-state", mode_hc12_save_state, 1, 1, "instance"},
     {"info", mode_info, 1, 1, "instance"},
     {"free", mode_free, 0, 1, "instance"},
     {"live", mode_live, 1, 0, NULL},
