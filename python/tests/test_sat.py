@@ -245,7 +245,8 @@ def test_bad_walk_states_are_refused(tmp_path):
             s.load_state(state[: len(state) // 2])
         with pytest.raises(MetaoptError, match="checksum"):
             s.load_state(state[:40] + bytes([state[40] ^ 1]) + state[41:])
-        with pytest.raises(ValueError, match="resume does not apply"):
+        # a walk state is for a walk search: an HC12 search refuses it, naming the state
+        with pytest.raises(MetaoptError, match="`state`: the loaded state is of a walk search"):
             s.solve(method="hc12", runs=1, resume=state)
         with pytest.raises(ValueError, match="checkpoint_every needs"):
             _walks(s, 1000, checkpoint_every=1)
