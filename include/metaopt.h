@@ -1940,6 +1940,16 @@ typedef struct MetaoptHc12RunOptions {
    * the best so far, stopped by `METAOPT_STOP_TIME_LIMIT`.
    */
   double time_limit_s;
+  /**
+   * NULL, or a file the runs write their whole state to (atomically) when the call ends and
+   * every `checkpoint_every_s` seconds (between runs); `metaopt_hc12_load_state` with its
+   * bytes continues them.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the call ends.
+   */
+  double checkpoint_every_s;
 } MetaoptHc12RunOptions;
 
 /**
@@ -2331,6 +2341,16 @@ typedef struct MetaoptQapSolveOptions {
    * stops the call as `metaopt_interrupt` does.
    */
   const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a file the solve writes its whole state to (atomically) when it ends and every
+   * `checkpoint_every_s` seconds (between runs); `metaopt_qap_load_state` with its bytes
+   * continues it.
+   */
+  const char *checkpoint_path;
+  /**
+   * Seconds between two checkpoints; 0: only when the solve ends.
+   */
+  double checkpoint_every_s;
 } MetaoptQapSolveOptions;
 
 /**
@@ -2985,9 +3005,9 @@ typedef struct MetaoptSatSolveOptions {
    */
   uint32_t start_count;
   /**
-   * NULL, or a file the walks write their whole state to (atomically) when the search ends
-   * and every `checkpoint_every_s` seconds; `metaopt_sat_load_state` with its bytes
-   * continues it. Not for HC12.
+   * NULL, or a file the search (any method; HC12 between its runs) writes its whole state to
+   * (atomically) when it ends and every `checkpoint_every_s` seconds;
+   * `metaopt_sat_load_state` with its bytes continues it.
    */
   const char *checkpoint_path;
   /**
@@ -4073,6 +4093,34 @@ struct MetaoptHc12RunResult metaopt_hc12_run(struct MetaoptHc12Instance *h,
                                              const struct MetaoptHc12RunOptions *opts);
 
 /**
+ * The whole state of the last `metaopt_hc12_run` on `h` (runs made, counters, the best string
+ * and every run's figures, the random restarts' position, the seconds taken) as checkpoint
+ * bytes, the caller's to free with `metaopt_bytes_free_result`. The state is taken between
+ * runs: a run cut short is not in it (a continued call climbs it again). An error naming
+ * `state` if no run has been made on `h`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_hc12_save_state(struct MetaoptHc12Instance *h);
+
+/**
+ * The next `metaopt_hc12_run` on `h` continues the runs whose state `data` holds (`length`
+ * bytes of `metaopt_hc12_save_state` or of a checkpoint file) instead of starting afresh, and
+ * ends as they would have: its options and tabu list must be those of the saved call (its run
+ * count and time limit may be larger; they count the work already done). Checked now: the
+ * bytes' frame and checksum, the library version, the solver and the objective with its
+ * parameters (errors name `data`); the options when the run starts (errors name `state`), and
+ * that run uses the state up, failing or not. `result` is 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_hc12_load_state(struct MetaoptHc12Instance *h,
+                                                  const uint8_t *data,
+                                                  size_t length);
+
+/**
  * Frees the arrays and the message of a `MetaoptHc12RunResult` and sets them to NULL and their
  * lengths to 0 (so a second call is harmless); the struct itself belongs to the caller. NULL is
  * a no-op.
@@ -4576,6 +4624,36 @@ struct MetaoptQapSolveResult metaopt_qap_solve(struct MetaoptQapInstance *h,
                                                const struct MetaoptQapSolveOptions *opts);
 
 /**
+ * The whole state of the instance's last `metaopt_qap_solve` (runs made, counters, the best
+ * permutation and every run's figures, the last run, the random restarts' position, the
+ * seconds taken) as checkpoint bytes, the caller's to free with `metaopt_bytes_free_result`.
+ * The state is taken between runs: a run cut short is not in it (a continued solve climbs it
+ * again). An error naming `state` if no solve has run on the instance since it was made or its
+ * solver rebuilt (`metaopt_qap_set_backend`, `metaopt_qap_set_bits_per_param`).
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_qap_save_state(struct MetaoptQapInstance *h);
+
+/**
+ * The next `metaopt_qap_solve` on the instance continues the solve whose state `data` holds
+ * (`length` bytes of `metaopt_qap_save_state` or of a checkpoint file) instead of starting
+ * afresh, and ends as it would have: its options, the string's shape (bits, mask order,
+ * window) and the tabu list must be those of the saved solve (its run count and time limit may
+ * be larger; they count the work already done). Checked now: the bytes' frame and checksum, the
+ * library version, the solver and the problem (errors name `data`); the options when the solve
+ * starts (errors name `state`), and that solve uses the state up, failing or not. `result` is 0
+ * on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_qap_load_state(struct MetaoptQapInstance *h,
+                                                 const uint8_t *data,
+                                                 size_t length);
+
+/**
  * Frees the permutation and the message of a `MetaoptQapSolveResult` and sets them to NULL (so a
  * second call is harmless); the struct itself belongs to the caller. NULL is a no-op.
  *
@@ -4852,10 +4930,12 @@ void metaopt_sat_free_solve_result(struct MetaoptSatSolveResult *r);
 void metaopt_sat_free(struct MetaoptSatInstance *h);
 
 /**
- * The whole state of the last probSAT or WalkSAT search on `h` (every walk's assignment, best
- * assignment, flip log and counters, the unsatisfied lists of walks whose state persists, the
- * launches and the time taken) as checkpoint bytes, the caller's to free with
- * `metaopt_bytes_free_result`. An error if no walk search has run on `h`.
+ * The whole state of the last search on `h`, whichever its method: of probSAT or WalkSAT
+ * (every walk's assignment, best assignment, flip log and counters, the unsatisfied lists of
+ * walks whose state persists, the launches and the time taken) or of HC12 (runs made,
+ * counters, the best assignment and every run's figures, the seconds taken; taken between
+ * runs) as checkpoint bytes, the caller's to free with `metaopt_bytes_free_result`. An error
+ * if no search has run on `h`.
  *
  * # Safety
  * `h` must be NULL or a handle pointer (checked).
@@ -4863,13 +4943,14 @@ void metaopt_sat_free(struct MetaoptSatInstance *h);
 struct MetaoptBytesResult metaopt_sat_save_state(struct MetaoptSatInstance *h);
 
 /**
- * The next probSAT or WalkSAT `metaopt_sat_solve` on `h` continues the search whose state
- * `data` holds (`length` bytes of `metaopt_sat_save_state` or of a checkpoint file) instead of
- * starting afresh, as if it had never stopped: its options must be those of the saved search
- * (its flip budget and time limit may be larger; they count the work already done). Checked
- * now: the bytes' frame and checksum, the library version, the solver and the formula; the
- * options when the search starts (errors name `state`), and that search uses the state up,
- * failing or not. `result` is 0 on success.
+ * The next `metaopt_sat_solve` on `h` continues the search whose state `data` holds (`length`
+ * bytes of `metaopt_sat_save_state` or of a checkpoint file) instead of starting afresh, as if
+ * it had never stopped: it must be of the state's method (probSAT or WalkSAT for a walk state,
+ * HC12 for an HC12 state; else it fails naming `state`) and its options those of the saved
+ * search (its flip or run budget and time limit may be larger; they count the work already
+ * done). Checked now: the bytes' frame and checksum, the library version, the solver and the
+ * formula; the options when the search starts (errors name `state`), and that search uses the
+ * state up, failing or not. `result` is 0 on success.
  *
  * # Safety
  * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.

@@ -4,7 +4,11 @@ function [value, x, result] = metaopt_hc12_run(h, fun, opts)
 %   values; '@NAME' for a catalogue function ('@F1', '@CEC05t'), or '@FILE.cl' for OpenCL C.
 %   opts (all optional): coding 'GC'|'BC', runs (1), start ([] random, 'bit-zeros' or a vector
 %   of nParam reals), sense 'min'|'max', taboo (false), activationLimit, limitRows (tabu list
-%   length, 100), seed (1), maxIterations, aspiration, tabuIterations, noImprove.
+%   length, 100), seed (1), maxIterations, aspiration, tabuIterations, noImprove, timeLimit;
+%   checkpoint (a file the runs write their whole state to, between runs, when the call ends
+%   and every checkpointEvery seconds), checkpointEvery, resume (such a file's path or the bytes
+%   of metaopt_hc12_save_state: the runs continue the saved ones, whose options they must have;
+%   runs and timeLimit may be larger).
 %   value: the best objective value; x: its reals (real domain) or integers (noR);
 %   result: string (K_GC), integers, reals, iterations, evaluations, seconds, runValues, ...,
 %   precision. Compatibility form ([value, x, result]); metaopt.HC12 returns [x, fval, info].
@@ -15,7 +19,8 @@ function [value, x, result] = metaopt_hc12_run(h, fun, opts)
   if get('taboo', false), mode = 'run:taboo'; end
   args = {h, get('coding', 'GC'), get('runs', 1), get('start', []), fun, get('sense', 'min'), ...
           get('activationLimit', []), get('limitRows', [])};
-  names = {'seed', 'maxIterations', 'aspiration', 'tabuIterations', 'noImprove'};
+  names = {'seed', 'maxIterations', 'aspiration', 'tabuIterations', 'noImprove', 'timeLimit', ...
+           'checkpoint', 'checkpointEvery', 'resume'};
   for k = 1:numel(names)
     if isfield(opts, names{k})
       args(end+1:end+2) = {names{k}, opts.(names{k})};

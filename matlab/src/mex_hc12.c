@@ -229,7 +229,10 @@ static void hc12_run_body(void *arg) {
 
 /* 'run' / 'run:taboo,consts_reload', instance, mCode, nRuns, startSeed, funName, funOpt,
  * [activationLimit, limitRows], then name/value options 'seed', 'maxIterations', 'aspiration',
- * 'tabuIterations', 'noImprove', 'timeLimit' (seconds, checked before every climb step)
+ * 'tabuIterations', 'noImprove', 'timeLimit' (seconds, checked before every climb step),
+ * 'checkpoint' (a file the runs write their state to, between runs, when the call ends and
+ * every 'checkpointEvery' seconds), 'checkpointEvery', 'resume' (a checkpoint file's path, or
+ * the uint8 vector of 'hc12-save-state': the runs continue it)
  * -> [value, x, result]. Ctrl-C stops it (mex_cancel.c):
  * `metaopt:interrupted` with the best so far in the message; stopped by a request from
  * elsewhere, result.stopReason is 'interrupted'. */
@@ -282,6 +285,7 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
     int i = 7;
     MetaoptTabuOptions tabu = h->tabu;
     uint32_t limit_rows = 0;
+    const mxArray *resume = NULL;
     if (i < nrhs && !mxIsChar(prhs[i])) {
         if (!mxIsEmpty(prhs[i])) {
             double a = real_scalar(prhs[i], "activationLimit");
@@ -313,10 +317,24 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
             tabu.max_no_improve = (uint32_t)int_scalar(v, "noImprove", 1, 4294967295.0);
         else if (strcmp(name, "timeLimit") == 0)
             o.time_limit_s = real_scalar(v, "timeLimit");
+        else if (strcmp(name, "checkpoint") == 0)
+            o.checkpoint_path = string_arg(v, "checkpoint");
+        else if (strcmp(name, "checkpointEvery") == 0)
+            o.checkpoint_every_s = real_scalar(v, "checkpointEvery");
+        else if (strcmp(name, "resume") == 0)
+            resume = v;
         else
-            fail("badOption", "unknown option '%s' (seed, maxIterations, aspiration, tabuIterations, noImprove, timeLimit)",
+            fail("badOption",
+                 "unknown option '%s' (seed, maxIterations, aspiration, tabuIterations, noImprove, timeLimit, "
+                 "checkpoint, checkpointEvery, resume)",
                  given_name);
     }
+    if (o.checkpoint_every_s != 0 && !o.checkpoint_path)
+        fail("badArgument", "checkpointEvery needs checkpoint");
+    if (!(o.checkpoint_every_s >= 0))
+        fail("badArgument", "checkpointEvery must be positive, got %g", o.checkpoint_every_s);
+    size_t resume_len = 0;
+    uint8_t *resume_bytes = resume ? state_bytes(resume, "resume", &resume_len) : NULL;
     hc12_ensure_instance(e, fun, has_option(options, "consts_reload"));
     if (has_option(options, "taboo")) {
         /* limitRows, else the list there, else the thesis's default of 100 strings; kept only
@@ -328,6 +346,8 @@ void hc12_run(Entry *e, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
         h->tabu = tabu;
         o.taboo = 1;
     }
+    if (resume_bytes)
+        hc12_check(h, "metaopt_hc12_load_state", metaopt_hc12_load_state(h->hc12, resume_bytes, resume_len));
     /* an m-function objective runs on this thread (it sees Ctrl-C itself); else a worker */
     int callback = h->objective_key && h->objective_key[0] == '<';
     MetaoptStopToken *token = callback ? NULL : cancel_token();
@@ -448,6 +468,19 @@ void mode_profiler_output(int nlhs, mxArray **plhs, int nrhs, const mxArray **pr
         fail("badArgument", "the profiler is off: call 'profiler-on' first");
     plhs[0] = h->hc12 ? string_result("metaopt_hc12_profiler_output", metaopt_hc12_profiler_output(h->hc12))
                       : mxCreateString("");
+}
+
+/* 'hc12-save-state', instance -> uint8 column vector: the whole state of the instance's last
+ * 'run' (metaopt_hc12_save_state), for the 'resume' option of a later 'run'. */
+void mode_hc12_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Hc12State *h = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_hc12)->state;
+    if (!h->hc12)
+        fail("badArgument", "no run has been made on this instance: nothing to save");
+    MetaoptBytesResult r = metaopt_hc12_save_state(h->hc12);
+    CHECK_RESULT(NULL, "metaopt_hc12_save_state", r, metaopt_bytes_free_result);
+    plhs[0] = bytes_column(r.data, r.length);
+    metaopt_bytes_free_result(&r);
 }
 
 static mxArray *hc12_info(Entry *e) {

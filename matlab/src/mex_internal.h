@@ -315,6 +315,7 @@ void mode_params_file(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_qap_ts_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_qap_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_hc12.c; hc12_params, hc12_run and hc12_set_tabu_list are the general HC12 forms */
 void hc12_params(mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
@@ -325,6 +326,7 @@ void mode_func_data_clean(int nlhs, mxArray **plhs, int nrhs, const mxArray **pr
 void mode_kernel_verbose(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_profiler_on(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_profiler_output(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_hc12_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_cancel.c */
 void mode_interrupt(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

@@ -13,13 +13,13 @@
  *   devices       get-device, set-device, devices, mem-space-valid             (mex_device.c)
  *   QAP (Tab. 2)  params (swaps, nElements, nBitParam, DF, [nSlices, maskOrder, startBit,
  *                 bitLength]), params-file, set-tabu-list, run (instance, initOrder,
- *                 initKernel), solve, qap-ts-solve (robust tabu search), info, free
+ *                 initKernel), solve, qap-save-state, qap-ts-solve (robust tabu search), info, free
  *                                                                                (mex_qap.c)
  *   HC12 (Tab. 1) params / params:noR (nParam, nBitParam, dodParam, [maskOrder, startBit,
  *                 bitLength]), set-tabu-list, run / run:taboo,consts_reload (instance, mCode,
  *                 nRuns, startSeed, funName, funOpt, [activationLimit, limitRows], name/value
  *                 options), func-data, func-data-clean, kernel-verbose, profiler-on,
- *                 profiler-output, info, free                                   (mex_hc12.c)
+ *                 profiler-output, hc12-save-state, info, free                  (mex_hc12.c)
  *   SAT           sat-parse, sat-clauses, sat-evaluate, sat-solve, info, free    (mex_sat.c)
  *   knapsack,     knapsack-file, knapsack-arrays, knapsack-generate, knapsack-data,
  *   QIGA          knapsack-optimum, knapsack-evaluate, qiga-run, info, free     (mex_qiga.c)
@@ -212,11 +212,13 @@ static const struct {
     {"solve", mode_solve, 1, 2, "instance, opts"},
     {"qap-ts-solve", mode_qap_ts_solve, 1, 2, "instance, opts"},
     {"qap-ts-save-state", mode_qap_ts_save_state, 1, 1, "instance"},
+    {"qap-save-state", mode_qap_save_state, 1, 1, "instance"},
     {"func-data", mode_func_data, 0, 3, "instance, funcName, data"},
     {"func-data-clean", mode_func_data_clean, 0, 2, "instance, funcName"},
     {"kernel-verbose", mode_kernel_verbose, 0, 2, "instance, verbose"},
     {"profiler-on", mode_profiler_on, 0, 1, "instance"},
     {"profiler-output", mode_profiler_output, 1, 1, "instance"},
+    {"hc12-save-state", mode_hc12_save_state, 1, 1, "instance"},
     {"info", mode_info, 1, 1, "instance"},
     {"free", mode_free, 0, 1, "instance"},
     {"live", mode_live, 1, 0, NULL},

@@ -237,13 +237,17 @@ static void qap_best(char *out, size_t cap, double cost, uint8_t has_bks, double
 }
 
 /* 'solve', instance, [opts: runs, timeLimit, seed, start ('random' | 'identity' | 'glb' |
- * 'hrw' | 'pe' | 'ab' (projected from a lower bound, thesis Table 5) | a 1-based permutation), restart ('rebase' | 'random'), target] -> result struct (stopReason:
+ * 'hrw' | 'pe' | 'ab' (projected from a lower bound, thesis Table 5) | a 1-based permutation), restart ('rebase' | 'random'), target,
+ * checkpoint (a file the solve writes its state to, between runs, when it ends and every
+ * checkpointEvery seconds), checkpointEvery, resume (a checkpoint file's path, or the uint8
+ * vector of 'qap-save-state': the solve continues it)] -> result struct (stopReason:
  * 'target', 'time_limit', 'budget' (the runs), 'interrupted'). Ctrl-C stops it (mex_cancel.c). */
 void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
     QapState *q = e->state;
-    static const char *known[] = {"runs", "timeLimit", "seed", "start", "restart", "target", NULL};
+    static const char *known[] = {"runs",   "timeLimit",  "seed",           "start",  "restart",
+                                  "target", "checkpoint", "checkpointEvery", "resume", NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known);
     MetaoptQapSolveOptions o = metaopt_qap_default_solve_options();
     const mxArray *v;
@@ -287,6 +291,16 @@ void mode_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const 
             o.start = METAOPT_QAP_START_GIVEN;
             o.start_order = permutation_arg(v, "opts.start", q->n);
         }
+    }
+    checkpoint_opts(s, &o.checkpoint_path, &o.checkpoint_every_s);
+    if (o.checkpoint_every_s != 0 && !o.checkpoint_path)
+        fail("badArgument", "opts.checkpointEvery needs opts.checkpoint");
+    if (!(o.checkpoint_every_s >= 0))
+        fail("badArgument", "opts.checkpointEvery must be positive, got %g", o.checkpoint_every_s);
+    if ((v = opt(s, "resume"))) {
+        size_t len;
+        uint8_t *bytes = state_bytes(v, "opts.resume", &len);
+        check_int("metaopt_qap_load_state", metaopt_qap_load_state(q->qap, bytes, len));
     }
     MetaoptStopToken *token = cancel_token();
     o.stop_token = token;
@@ -503,6 +517,18 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     plhs[0] = out;
     if (outcome == CANCEL_STOPPED)
         warn_stopped();
+}
+
+/* 'qap-save-state', instance -> uint8 column vector: the whole state of the instance's last
+ * iterated solve ('solve', metaopt_qap_save_state), for opts.resume of a later 'solve'. */
+void mode_qap_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_qap);
+    QapState *q = e->state;
+    MetaoptBytesResult r = metaopt_qap_save_state(q->qap);
+    CHECK_RESULT(NULL, "metaopt_qap_save_state", r, metaopt_bytes_free_result);
+    plhs[0] = bytes_column(r.data, r.length);
+    metaopt_bytes_free_result(&r);
 }
 
 /* 'qap-ts-save-state', instance -> uint8 column vector: the whole state of the instance's last

@@ -280,6 +280,29 @@ metaopt_qap_ts_solve(h, setfield(ck, 'iterations', 10)); % the state above was l
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, setfield(ck, 'resume', 3))), 'metaopt:badArgument'), 'qap-ts-solve: resume of the wrong type');
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, setfield(ck, 'checkpointEvery', 1))), 'metaopt:badArgument'), ...
       'qap-ts-solve: checkpointEvery without checkpoint');
+% the iterated HC12 solve's checkpoints: 4 runs saved and resumed end as the 10 runs that never
+% stopped, from the saved bytes and from a checkpoint file
+hk = struct('seed', 11);
+hwhole = metaopt_qap_solve(h, setfield(hk, 'runs', 10));
+hpart = metaopt_qap_solve(h, setfield(hk, 'runs', 4));
+hst = metaopt_qap_save_state(h);
+check(isa(hst, 'uint8') && numel(hst) > 50 && hpart.runs == 4, 'qap-save-state: the bytes of a state');
+res = metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', hst));
+check(res.cost == hwhole.cost && isequal(res.permutation, hwhole.permutation) && res.runs == 10 && ...
+      res.iterations == hwhole.iterations, 'solve: resumed from the saved bytes, as the uninterrupted solve');
+ckfile = [tempname() '.state'];
+metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 4), 'checkpoint', ckfile));
+res = metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', ckfile));
+check(res.cost == hwhole.cost && isequal(res.permutation, hwhole.permutation), 'solve: resumed from a checkpoint file');
+delete(ckfile);
+[cid, cmsg] = error_of(@() metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', hst(1:end-3))));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'truncated')), 'solve: a truncated state is refused');
+[cid, cmsg] = error_of(@() metaopt_qap_solve(h, setfield(setfield(hk, 'runs', 10), 'resume', st)));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'qap_ts')), 'solve: a tabu search state is refused');
+[cid, cmsg] = error_of(@() metaopt_qap_solve(h, setfield(setfield(setfield(hk, 'seed', 12), 'runs', 10), 'resume', hst)));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'option seed')), 'solve: a state of another seed is refused');
+check(strcmp(error_id(@() metaopt_qap_solve(h, setfield(hk, 'checkpointEvery', 1))), 'metaopt:badArgument'), ...
+      'solve: checkpointEvery without checkpoint');
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('launchIterations', 3, 'iterations', 10, 'eliteSize', 1, ...
       'stagnation', 1, 'perturbation', [1 1], 'cpu', true, 'target', -1, 'chains', 2, 'seed', 1, 'timeLimit', 1, 'tenure', 'cubic'))), ''), ...
       'qap-ts-solve: every option at once');
@@ -324,6 +347,26 @@ check(numel(r.runValues) == 2 && v == min(r.runValues) && r.objectiveCalls >= su
 check(v2 == v && isequal(x2, x), 'an m-function by name gives the same run');
 [v3, x3] = metaopt_mex('run', g, 'GC', 2, [], '@F1', 'min', 'seed', 3);
 check(abs(v3 - v) < 1e-12 && isequal(x3, x), 'the catalogue F1 on the device gives the same run');
+% checkpoints: 3 runs saved and resumed end as the 7 runs that never stopped
+gk = struct('seed', 3, 'maxIterations', 30);
+[wv, wx, wr] = metaopt_hc12_run(g, '@F1', setfield(gk, 'runs', 7));
+metaopt_hc12_run(g, '@F1', setfield(gk, 'runs', 3));
+gst = metaopt_hc12_save_state(g);
+check(isa(gst, 'uint8') && numel(gst) > 50, 'hc12-save-state: the bytes of a state');
+[rv, rx, rr] = metaopt_hc12_run(g, '@F1', setfield(setfield(gk, 'runs', 7), 'resume', gst));
+check(rv == wv && isequal(rx, wx) && isequal(rr.runValues, wr.runValues) && isequal(rr.runIterations, wr.runIterations), ...
+      'hc12 run: resumed from the saved bytes, as the uninterrupted runs');
+ckfile = [tempname() '.state'];
+metaopt_hc12_run(g, '@F1', setfield(setfield(gk, 'runs', 3), 'checkpoint', ckfile));
+[rv, rx] = metaopt_hc12_run(g, '@F1', setfield(setfield(gk, 'runs', 7), 'resume', ckfile));
+check(rv == wv && isequal(rx, wx), 'hc12 run: resumed from a checkpoint file');
+delete(ckfile);
+[cid, cmsg] = error_of(@() metaopt_hc12_run(g, '@F1', setfield(setfield(setfield(gk, 'seed', 4), 'runs', 7), 'resume', gst)));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'option seed')), 'hc12 run: a state of another seed is refused');
+[cid, cmsg] = error_of(@() metaopt_hc12_run(g, '@F1', setfield(setfield(gk, 'runs', 7), 'resume', gst(1:end-3))));
+check(strcmp(cid, 'metaopt:invalidArgument') && ~isempty(strfind(cmsg, 'truncated')), 'hc12 run: a truncated state is refused');
+check(strcmp(error_id(@() metaopt_hc12_run(g, '@F1', setfield(gk, 'checkpointEvery', 1))), 'metaopt:badArgument'), ...
+      'hc12 run: checkpointEvery without checkpoint');
 [v4, x4] = metaopt_mex('run', g, 'BC', 1, 'bit-zeros', @(R) -sum(R, 2), 'max');
 check(abs(v4 - 5 * 5.12) < 1e-9 && all(abs(x4 + 5.12) < 1e-9), 'maximising from bit-zeros');
 [v5, x5, r5] = metaopt_mex('run', g, 'GC', 1, [0.3 -0.2 0 0 0], @(R) sum(R .^ 2, 2), 'min');

@@ -655,6 +655,8 @@ class MetaoptHc12RunOptions(Structure):
         ("taboo", c_uint8),
         ("stop_token", MetaoptStopToken_p),
         ("time_limit_s", c_double),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -779,6 +781,8 @@ class MetaoptQapSolveOptions(Structure):
         ("has_target", c_uint8),
         ("target", c_double),
         ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
     ]
 
 
@@ -1585,6 +1589,14 @@ SIGNATURES = {
         MetaoptHc12Instance_p,  # h
         POINTER(MetaoptHc12RunOptions),  # opts
     ]),
+    "metaopt_hc12_save_state": (MetaoptBytesResult, [
+        MetaoptHc12Instance_p,  # h
+    ]),
+    "metaopt_hc12_load_state": (MetaoptInt32Result, [
+        MetaoptHc12Instance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
+    ]),
     "metaopt_hc12_free_run_result": (None, [
         POINTER(MetaoptHc12RunResult),  # r
     ]),
@@ -1767,6 +1779,14 @@ SIGNATURES = {
     "metaopt_qap_solve": (MetaoptQapSolveResult, [
         MetaoptQapInstance_p,  # h
         POINTER(MetaoptQapSolveOptions),  # opts
+    ]),
+    "metaopt_qap_save_state": (MetaoptBytesResult, [
+        MetaoptQapInstance_p,  # h
+    ]),
+    "metaopt_qap_load_state": (MetaoptInt32Result, [
+        MetaoptQapInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
     ]),
     "metaopt_qap_free_solve_result": (None, [
         POINTER(MetaoptQapSolveResult),  # r

@@ -6,7 +6,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _checks, _ffi, _interrupt, _lib, _precision
+from . import _checks, _ffi, _interrupt, _lib, _precision, _state
 from ._errors import check, check_int, take_string
 from ._handle import Instance
 from ._result import ArrayEq
@@ -134,7 +134,7 @@ class HC12(Instance):
             check_int(_lib.lib().metaopt_hc12_set_tabu_options(h, ctypes.byref(o)), "metaopt_hc12_set_tabu_options")
 
     def run(self, runs=1, coding="GC", sense="min", start=None, seed=1, max_iterations=1_000_000, taboo=False,
-            stop_token=None, time_limit=None):
+            stop_token=None, time_limit=None, checkpoint=None, checkpoint_every=None, resume=None):
         """``runs`` runs (the first from ``start``: None = random, ``"zeros"`` = the thesis's
         bit-zeros, or a vector of ``n_param`` reals), the best of them as ``HC12Result``.
 
@@ -142,8 +142,16 @@ class HC12(Instance):
         runs between climb steps: the result is the best so far with ``stop == "interrupted"``;
         ``time_limit`` (seconds) likewise, with ``stop == "time_limit"``.
         Ctrl-C does the same and raises ``metaopt.Interrupted`` (a ``KeyboardInterrupt``) whose
-        ``result`` is that ``HC12Result``."""
+        ``result`` is that ``HC12Result``.
+
+        Checkpoints: ``checkpoint`` a file the runs write their whole state to (between runs)
+        when the call ends (interrupted or not) and every ``checkpoint_every`` seconds;
+        ``resume`` (a ``metaopt.State`` of ``state()``, its bytes, or a checkpoint file's path)
+        continues the runs as if they had never stopped: the options and the tabu list must be
+        the saved call's (``runs`` and ``time_limit`` may be larger; they count the work already
+        done)."""
         stop_token = _interrupt.token_arg(stop_token)
+        resume = _state.resume_arg(resume)
         L = _lib.lib()
         o = L.metaopt_hc12_default_run_options()
         if coding in ("GCi", "gci"):
@@ -167,7 +175,11 @@ class HC12(Instance):
             vec = _checks.vector("start", start, np.float64, length=self.n_param, finite=True)
             o.start = _ffi.METAOPT_HC12_START_VECTOR
             o.start_vector = vec.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        keep_path = []
+        _state.set_checkpoint(o, checkpoint, checkpoint_every, keep_path)
         with self._use("run") as h:
+            if resume is not None:
+                _state.load(L.metaopt_hc12_load_state, h, resume, "metaopt_hc12_load_state")
             r, caught = _interrupt.run(L.metaopt_hc12_run, (h, ctypes.byref(o)), o, stop_token, "HC12.run")
             try:
                 self._check(r, "metaopt_hc12_run", interrupted_ok=True)
@@ -193,6 +205,22 @@ class HC12(Instance):
         if caught is not None:
             _interrupt.raise_interrupted(caught, result, "HC12.run")
         return result
+
+    def state(self):
+        """The whole state of the last ``run`` (runs made, counters, the best string and every
+        run's figures, the random restarts' position, time taken) as a ``metaopt.State``, from
+        which ``run(resume=...)`` continues it. Taken between runs: a run cut short is climbed
+        again."""
+        L = _lib.lib()
+        with self._use("state") as h:
+            return _state.saved(L, L.metaopt_hc12_save_state, h, "metaopt_hc12_save_state")
+
+    def load_state(self, state):
+        """The next ``run`` continues the runs saved in ``state`` (a ``metaopt.State``, its
+        bytes, or a checkpoint file's path)."""
+        L = _lib.lib()
+        with self._use("load_state") as h:
+            _state.load(L.metaopt_hc12_load_state, h, state, "metaopt_hc12_load_state")
 
     def func_data(self, data):
         """The thesis's ``func-data``: the ``data`` buffer of a ``Source`` objective (bytes, or

@@ -293,7 +293,7 @@ class HC12QAP(Instance):
 
     # --- beyond the thesis ---
     def solve(self, runs=100, time_limit=None, seed=1, start="random", restart="rebase", target=None,
-              stop_token=None):
+              stop_token=None, checkpoint=None, checkpoint_every=None, resume=None):
         """The iterated solve: up to ``runs`` runs (0 = no limit), ``time_limit`` seconds,
         stopping at ``target``; ``start`` is "random", "identity", a permutation projected from a
         lower bound ("glb": Gilmore-Lawler; "hrw": eigenvalue bound; "pe": projected eigenvalue
@@ -301,8 +301,16 @@ class HC12QAP(Instance):
         Anstreicher and Brixius; instances from a file only) or a 0-based permutation; ``restart`` "rebase" or "random". ``stop_token`` (a ``metaopt.StopToken``)
         requested, or ``metaopt.interrupt()``, stops it with the best so far (``stop ==
         "interrupted"``); Ctrl-C too, raising ``metaopt.Interrupted`` with that
-        ``QAPSolution`` as its ``result``."""
+        ``QAPSolution`` as its ``result``.
+
+        Checkpoints: ``checkpoint`` a file the solve writes its whole state to (between runs)
+        when it ends (interrupted or not) and every ``checkpoint_every`` seconds; ``resume`` (a
+        ``metaopt.State`` of ``state()``, its bytes, or a checkpoint file's path) continues a
+        solve as if it had never stopped: the options and the instance's settings must be the
+        saved solve's (``runs`` and ``time_limit`` may be larger; they count the work already
+        done)."""
         stop_token = _interrupt.token_arg(stop_token)
+        resume = _state.resume_arg(resume)
         L = _lib.lib()
         o = L.metaopt_qap_default_solve_options()
         o.runs = _checks.integer("runs", runs, 0, 2**32 - 1)
@@ -328,7 +336,11 @@ class HC12QAP(Instance):
         if target is not None:
             o.has_target = 1
             o.target = _checks.real("target", target)
+        keep_path = []
+        _state.set_checkpoint(o, checkpoint, checkpoint_every, keep_path)
         with self._use("solve") as h:
+            if resume is not None:
+                _state.load(L.metaopt_qap_load_state, h, resume, "metaopt_qap_load_state")
             r, caught = _interrupt.run(L.metaopt_qap_solve, (h, ctypes.byref(o)), o, stop_token, "HC12QAP.solve")
             try:
                 check(r, "metaopt_qap_solve", interrupted_ok=True)
@@ -453,6 +465,23 @@ class HC12QAP(Instance):
         if caught is not None:
             _interrupt.raise_interrupted(caught, result, "HC12QAP.solve_ts")
         return result
+
+    def state(self):
+        """The whole state of the last ``solve`` (runs made, counters, the best permutation and
+        every run's figures, the random restarts' position, time taken) as a ``metaopt.State``,
+        from which ``solve(resume=...)`` continues it. Taken between runs: a run cut short is
+        climbed again. Rebuilding the solver (``set_backend``, ``set_bits_per_param``) drops
+        it."""
+        L = _lib.lib()
+        with self._use("state") as h:
+            return _state.saved(L, L.metaopt_qap_save_state, h, "metaopt_qap_save_state")
+
+    def load_state(self, state):
+        """The next ``solve`` continues the solve saved in ``state`` (a ``metaopt.State``, its
+        bytes, or a checkpoint file's path)."""
+        L = _lib.lib()
+        with self._use("load_state") as h:
+            _state.load(L.metaopt_qap_load_state, h, state, "metaopt_qap_load_state")
 
     def ts_state(self):
         """The whole state of the last ``solve_ts`` (chains, tabu matrices, elite pool, random

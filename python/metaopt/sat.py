@@ -186,11 +186,14 @@ class SAT(Instance):
 
         The walks only: ``start`` a warm start, one assignment (``num_vars`` bools or 0/1) from
         which every walk starts, or several rows (at most the walks) from which the first walks
-        start, the others at random. ``checkpoint`` a file the walks write their whole state to
-        when the search ends (interrupted or not) and every ``checkpoint_every`` seconds;
+        start, the others at random.
+
+        Any method: ``checkpoint`` a file the search writes its whole state to (HC12: between
+        runs) when it ends (interrupted or not) and every ``checkpoint_every`` seconds;
         ``resume`` (a ``metaopt.State`` of ``state()``, its bytes, or a checkpoint file's path)
-        continues a search as if it had never stopped: the options must be the saved search's
-        (``max_flips`` and ``time_limit`` may be larger; they count the work already done)."""
+        continues a search of the state's method as if it had never stopped: the options must be
+        the saved search's (``max_flips``, ``runs`` and ``time_limit`` may be larger; they count
+        the work already done)."""
         stop_token = _interrupt.token_arg(stop_token)
         resume = _state.resume_arg(resume)
         if method not in METHODS:
@@ -198,8 +201,7 @@ class SAT(Instance):
         hc12 = {"runs": runs, "mask_order": mask_order, "tabu_length": tabu_length, "tabu_max_iterations": tabu_max_iterations,
                 "tabu_max_no_improve": tabu_max_no_improve, "tenure": tenure}
         walk = {"walks": walks, "cb": cb, "eps": eps, "noise": noise, "restart_flips": restart_flips,
-                "flips_per_launch": flips_per_launch, "max_flips": max_flips, "cpu": cpu or None, "start": start,
-                "checkpoint": checkpoint, "checkpoint_every": checkpoint_every, "resume": resume}
+                "flips_per_launch": flips_per_launch, "max_flips": max_flips, "cpu": cpu or None, "start": start}
         other = walk if method == "hc12" else hc12
         for name, value in other.items():
             if value is not None:
@@ -278,16 +280,18 @@ class SAT(Instance):
         return result
 
     def state(self):
-        """The whole state of the last probSAT or WalkSAT ``solve`` (every walk's assignment,
-        best assignment, flip log and counters, the launches and the time taken) as a
-        ``metaopt.State``, from which ``solve(resume=...)`` continues it."""
+        """The whole state of the last ``solve``, whichever its method: of the walks (every
+        walk's assignment, best assignment, flip log and counters, the launches and the time
+        taken) or of HC12 (runs made, counters, the best assignment and every run's figures, the
+        time taken; taken between runs) as a ``metaopt.State``, from which ``solve(resume=...)``
+        with that method continues it."""
         L = _lib.lib()
         with self._use("state") as h:
             return _state.saved(L, L.metaopt_sat_save_state, h, "metaopt_sat_save_state")
 
     def load_state(self, state):
-        """The next walk ``solve`` continues the search saved in ``state`` (a ``metaopt.State``,
-        its bytes, or a checkpoint file's path). A ``SAT`` is rebuilt from its formula, so
+        """The next ``solve`` continues the search saved in ``state`` (a ``metaopt.State``, its
+        bytes, or a checkpoint file's path); it must be of the state's method. A ``SAT`` is rebuilt from its formula, so
         ``SAT.from_file(path).load_state(state)`` is the way to continue in a new process."""
         L = _lib.lib()
         with self._use("load_state") as h:
@@ -304,8 +308,9 @@ def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float
     seconds (library default 10 s), ``runs`` (HC12; default: until a model or the time limit),
     ``seed`` (None: the library's default, 1), and ``SAT.solve``'s other options (``method``;
     the walks' ``walks``, ``cb``, ``eps``, ``noise``, ``restart_flips``, ``flips_per_launch``,
-    ``max_flips``, ``cpu``, ``start``, ``checkpoint``, ``checkpoint_every``, ``resume``; HC12's ``mask_order``, ``tabu_length``, ``tabu_max_iterations``,
-    ``tabu_max_no_improve``, ``tenure``).
+    ``max_flips``, ``cpu``, ``start``; HC12's ``mask_order``, ``tabu_length``, ``tabu_max_iterations``,
+    ``tabu_max_no_improve``, ``tenure``; any method's ``checkpoint``, ``checkpoint_every``,
+    ``resume``).
 
     Returns a ``SATResult``: ``.satisfied`` (a model was found and verified against every clause;
     False proves nothing), ``.model`` and ``.literals`` (with a model), ``.assignment`` (the best

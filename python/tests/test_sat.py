@@ -232,7 +232,7 @@ def test_resumed_walks_end_as_the_uninterrupted_ones(tmp_path):
 def test_bad_walk_states_are_refused(tmp_path):
     path = satlib("uuf50-218/uuf50-01.cnf")
     with SAT.from_file(path) as s:
-        with pytest.raises(MetaoptError, match="no walk search"):
+        with pytest.raises(MetaoptError, match="no search has run"):
             s.state()
         _walks(s, 1000)
         state = s.state()
@@ -245,7 +245,8 @@ def test_bad_walk_states_are_refused(tmp_path):
             s.load_state(state[: len(state) // 2])
         with pytest.raises(MetaoptError, match="checksum"):
             s.load_state(state[:40] + bytes([state[40] ^ 1]) + state[41:])
-        with pytest.raises(ValueError, match="resume does not apply"):
+        # a walk state is for a walk search: an HC12 search refuses it, naming the state
+        with pytest.raises(MetaoptError, match="`state`: the loaded state is of a walk search"):
             s.solve(method="hc12", runs=1, resume=state)
         with pytest.raises(ValueError, match="checkpoint_every needs"):
             _walks(s, 1000, checkpoint_every=1)

@@ -5,6 +5,7 @@
 
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptPrecision, MetaoptStopToken};
+use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray,
     MetaoptInt32Result, MetaoptStringResult, MetaoptTabuOptions,
@@ -178,6 +179,12 @@ pub struct MetaoptHc12RunOptions {
     /// Seconds the call may take (0: no limit), checked before every climb step: the result is
     /// the best so far, stopped by `METAOPT_STOP_TIME_LIMIT`.
     pub time_limit_s: f64,
+    /// NULL, or a file the runs write their whole state to (atomically) when the call ends and
+    /// every `checkpoint_every_s` seconds (between runs); `metaopt_hc12_load_state` with its
+    /// bytes continues them.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the call ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// The result of `metaopt_hc12_run`: the best over all runs. Every array is owned by the caller:
@@ -234,6 +241,8 @@ pub(crate) struct Handle {
     objective: String,
     /// Bytes of the current func-data buffer (user sources only).
     func_data: usize,
+    /// A state of `metaopt_hc12_load_state` that the next run continues.
+    resume: Option<Vec<u8>>,
 }
 
 /// The caller's callback and user pointer, called by the solver during runs.
@@ -545,6 +554,7 @@ pub unsafe extern "C" fn metaopt_hc12_params_on_device(
             tabu: None,
             objective: description,
             func_data: 0,
+            resume: None,
         });
         MetaoptHc12ParamsResult {
             error_code: 0,
@@ -634,6 +644,8 @@ pub extern "C" fn metaopt_hc12_default_run_options() -> MetaoptHc12RunOptions {
             taboo: 0,
             stop_token: ptr::null(),
             time_limit_s: 0.0,
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         }
     })
 }
@@ -641,7 +653,8 @@ pub extern "C" fn metaopt_hc12_default_run_options() -> MetaoptHc12RunOptions {
 /// The Rust options of C options.
 ///
 /// # Safety
-/// `o.start_vector` must be NULL or hold `n` values.
+/// `o.start_vector` must be NULL or hold `n` values; `o.checkpoint_path` NULL or a
+/// NUL-terminated string.
 unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions> {
     let coding = match o.coding {
         0 => Coding::Gray,
@@ -699,6 +712,8 @@ unsafe fn run_options(o: &MetaoptHc12RunOptions, n: usize) -> Result<RunOptions>
             budget: (o.runs != 0).then_some(u64::from(o.runs)),
             token,
             time_limit: crate::interrupt::time_limit_from_secs(o.time_limit_s, "time_limit_s")?,
+            // SAFETY: the caller's contract: NULL or a string.
+            checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
             ..Stop::default()
         },
         start,
@@ -740,6 +755,10 @@ pub unsafe extern "C" fn metaopt_hc12_run(
         } else {
             h.solver.clear_tabu_list();
         }
+        // a loaded state is used up by this run, which fails if its options differ
+        if let Some(bytes) = h.resume.take() {
+            h.solver.load_state(&bytes, &run)?;
+        }
         let r = h.solver.run(&run)?;
         let values: Vec<f64> = r.runs.iter().map(|f| f.value).collect();
         let iterations: Vec<u32> = r.runs.iter().map(|f| f.iterations).collect();
@@ -773,6 +792,52 @@ pub unsafe extern "C" fn metaopt_hc12_run(
             precision: r.precision.code(),
         }
     })
+}
+
+/// The whole state of the last `metaopt_hc12_run` on `h` (runs made, counters, the best string
+/// and every run's figures, the random restarts' position, the seconds taken) as checkpoint
+/// bytes, the caller's to free with `metaopt_bytes_free_result`. The state is taken between
+/// runs: a run cut short is not in it (a continued call climbs it again). An error naming
+/// `state` if no run has been made on `h`.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_hc12_save_state(
+    h: *mut MetaoptHc12Instance,
+) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle::get(h, "h")? };
+        let bytes = h.solver.save_state()?;
+        MetaoptBytesResult::ok(&bytes)?
+    })
+}
+
+/// The next `metaopt_hc12_run` on `h` continues the runs whose state `data` holds (`length`
+/// bytes of `metaopt_hc12_save_state` or of a checkpoint file) instead of starting afresh, and
+/// ends as they would have: its options and tabu list must be those of the saved call (its run
+/// count and time limit may be larger; they count the work already done). Checked now: the
+/// bytes' frame and checksum, the library version, the solver and the objective with its
+/// parameters (errors name `data`); the options when the run starts (errors name `state`), and
+/// that run uses the state up, failing or not. `result` is 0 on success.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_hc12_load_state(
+    h: *mut MetaoptHc12Instance,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        load_state_call(h, "h", data, length, |h, bytes| {
+            h.solver.check_state(&bytes, "data")?;
+            h.resume = Some(bytes);
+            Ok(())
+        })
+    }
 }
 
 /// Frees the arrays and the message of a `MetaoptHc12RunResult` and sets them to NULL and their

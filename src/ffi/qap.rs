@@ -4,6 +4,7 @@
 use super::boundary::not_one_of;
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
+use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
     MetaoptInt32Result,
@@ -181,6 +182,12 @@ pub struct MetaoptQapSolveOptions {
     /// NULL, or a token of `metaopt_stop_token_create` (borrowed for the call): requesting it
     /// stops the call as `metaopt_interrupt` does.
     pub stop_token: *const MetaoptStopToken,
+    /// NULL, or a file the solve writes its whole state to (atomically) when it ends and every
+    /// `checkpoint_every_s` seconds (between runs); `metaopt_qap_load_state` with its bytes
+    /// continues it.
+    pub checkpoint_path: *const c_char,
+    /// Seconds between two checkpoints; 0: only when the solve ends.
+    pub checkpoint_every_s: f64,
 }
 
 /// The result of `metaopt_qap_solve`: the best over all runs. The cost sits in the field that
@@ -334,6 +341,8 @@ pub(crate) struct Handle {
     /// The robust tabu search of `metaopt_qap_ts_solve`, kept between calls for its state
     /// (`metaopt_qap_ts_save_state`, `metaopt_qap_ts_load_state`).
     ts: Option<crate::qap_ts::QapTs>,
+    /// A state of `metaopt_qap_load_state` that the next `metaopt_qap_solve` continues.
+    resume: Option<Vec<u8>>,
 }
 
 impl Handle {
@@ -384,6 +393,7 @@ fn new_handle(
         instance,
         bks,
         ts: None,
+        resume: None,
     }))
 }
 
@@ -1067,6 +1077,8 @@ pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions 
             has_target: 0,
             target: 0.0,
             stop_token: ptr::null(),
+            checkpoint_path: ptr::null(),
+            checkpoint_every_s: 0.0,
         }
     })
 }
@@ -1074,7 +1086,8 @@ pub extern "C" fn metaopt_qap_default_solve_options() -> MetaoptQapSolveOptions 
 /// The Rust options of C options.
 ///
 /// # Safety
-/// `o.start_order` must be NULL or hold `n` entries.
+/// `o.start_order` must be NULL or hold `n` entries; `o.checkpoint_path` NULL or a
+/// NUL-terminated string.
 unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolveOptions> {
     let start = match o.start {
         0 => Start::Random,
@@ -1106,6 +1119,8 @@ unsafe fn solve_options(o: &MetaoptQapSolveOptions, n: usize) -> Result<QapSolve
             time_limit,
             target: (o.has_target != 0).then_some(o.target),
             token: unsafe { token_arg(o.stop_token, "stop_token")? },
+            // SAFETY: the caller's contract: NULL or a string.
+            checkpoint: unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s)? },
             ..Stop::default()
         },
         seed: o.seed,
@@ -1136,6 +1151,10 @@ pub unsafe extern "C" fn metaopt_qap_solve(
         // SAFETY: the caller's contract.
         let opts = unsafe { solve_options(o, n)? };
         let h = &mut *h;
+        // a loaded state is used up by this solve, which fails if its options differ
+        if let Some(bytes) = h.resume.take() {
+            h.solver.load_state(&bytes, &opts)?;
+        }
         let r = solve(&mut h.solver, &opts, h.instance.as_ref(), |_| {})?;
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
@@ -1167,6 +1186,52 @@ pub unsafe extern "C" fn metaopt_qap_solve(
             stop_reason: r.stop.code(),
         }
     })
+}
+
+/// The whole state of the instance's last `metaopt_qap_solve` (runs made, counters, the best
+/// permutation and every run's figures, the last run, the random restarts' position, the
+/// seconds taken) as checkpoint bytes, the caller's to free with `metaopt_bytes_free_result`.
+/// The state is taken between runs: a run cut short is not in it (a continued solve climbs it
+/// again). An error naming `state` if no solve has run on the instance since it was made or its
+/// solver rebuilt (`metaopt_qap_set_backend`, `metaopt_qap_set_bits_per_param`).
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_qap_save_state(h: *mut MetaoptQapInstance) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let h = unsafe { handle::get(h, "h")? };
+        let bytes = h.solver.save_state()?;
+        MetaoptBytesResult::ok(&bytes)?
+    })
+}
+
+/// The next `metaopt_qap_solve` on the instance continues the solve whose state `data` holds
+/// (`length` bytes of `metaopt_qap_save_state` or of a checkpoint file) instead of starting
+/// afresh, and ends as it would have: its options, the string's shape (bits, mask order,
+/// window) and the tabu list must be those of the saved solve (its run count and time limit may
+/// be larger; they count the work already done). Checked now: the bytes' frame and checksum, the
+/// library version, the solver and the problem (errors name `data`); the options when the solve
+/// starts (errors name `state`), and that solve uses the state up, failing or not. `result` is 0
+/// on success.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_qap_load_state(
+    h: *mut MetaoptQapInstance,
+    data: *const u8,
+    length: usize,
+) -> MetaoptInt32Result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        load_state_call(h, "h", data, length, |h, bytes| {
+            h.solver.check_state(&bytes, "data")?;
+            h.resume = Some(bytes);
+            Ok(())
+        })
+    }
 }
 
 /// Frees the permutation and the message of a `MetaoptQapSolveResult` and sets them to NULL (so a

@@ -144,9 +144,9 @@ pub struct MetaoptSatSolveOptions {
     pub start: *const u32,
     /// Assignments in `start`.
     pub start_count: u32,
-    /// NULL, or a file the walks write their whole state to (atomically) when the search ends
-    /// and every `checkpoint_every_s` seconds; `metaopt_sat_load_state` with its bytes
-    /// continues it. Not for HC12.
+    /// NULL, or a file the search (any method; HC12 between its runs) writes its whole state to
+    /// (atomically) when it ends and every `checkpoint_every_s` seconds;
+    /// `metaopt_sat_load_state` with its bytes continues it.
     pub checkpoint_path: *const c_char,
     /// Seconds between two checkpoints; 0: only when the search ends.
     pub checkpoint_every_s: f64,
@@ -219,6 +219,10 @@ pub(crate) struct Handle {
     sls: Option<(Option<u32>, Backend, SatSls)>,
     /// A state of `metaopt_sat_load_state` that the next walk search continues.
     sls_resume: Option<Vec<u8>>,
+    /// An HC12 state of `metaopt_sat_load_state` that the next HC12 search continues.
+    hc12_resume: Option<Vec<u8>>,
+    /// Whether the last search on the handle was HC12 (`metaopt_sat_save_state` saves it).
+    last_hc12: bool,
 }
 
 impl Handle {
@@ -265,6 +269,8 @@ fn instance(cnf: Cnf) -> Result<MetaoptSatParseResult> {
         solver: None,
         sls: None,
         sls_resume: None,
+        hc12_resume: None,
+        last_hc12: false,
     });
     Ok(MetaoptSatParseResult {
         error_code: 0,
@@ -537,7 +543,8 @@ fn default_solve_options() -> MetaoptSatSolveOptions {
 /// The Rust options of C ones.
 ///
 /// # Safety
-/// `o.stop_token` must be NULL or a stop token (unregistered pointers are errors).
+/// `o.stop_token` must be NULL or a stop token (unregistered pointers are errors);
+/// `o.checkpoint_path` NULL or a NUL-terminated string.
 unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
     let tabu = if o.tabu_length == 0 {
         None
@@ -586,6 +593,8 @@ unsafe fn solve_options(o: &MetaoptSatSolveOptions) -> Result<SatOptions> {
             target: None,
             // SAFETY: the caller's contract.
             token: unsafe { token_arg(o.stop_token, "opts.stop_token")? },
+            // SAFETY: the caller's contract.
+            checkpoint: unsafe { checkpoint_plan_arg(o)? },
             ..Stop::default()
         },
         since: None,
@@ -642,16 +651,7 @@ unsafe fn walk_options(
         start: unsafe { start_arg(o.start, o.start_count, cnf.num_vars)? },
     };
     // SAFETY: the caller's contract.
-    opts.stop.checkpoint = unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s) }
-        .map_err(|e| {
-            renamed_opt(
-                e,
-                &[
-                    ("checkpoint_path", "opts.checkpoint_path"),
-                    ("checkpoint_every_s", "opts.checkpoint_every_s"),
-                ],
-            )
-        })?;
+    opts.stop.checkpoint = unsafe { checkpoint_plan_arg(o)? };
     opts.check().map_err(|e| match e {
         Error::InvalidArgument { arg, msg } => Error::arg(
             match arg {
@@ -669,6 +669,25 @@ unsafe fn walk_options(
         e => e,
     })?;
     Ok((opts, backend))
+}
+
+/// The checkpoint plan of the options (errors name the fields).
+///
+/// # Safety
+/// `o.checkpoint_path` must be NULL or a NUL-terminated string.
+unsafe fn checkpoint_plan_arg(
+    o: &MetaoptSatSolveOptions,
+) -> Result<Option<crate::run::checkpoint::Checkpointing>> {
+    // SAFETY: the caller's contract.
+    unsafe { checkpoint_plan(o.checkpoint_path, o.checkpoint_every_s) }.map_err(|e| {
+        renamed_opt(
+            e,
+            &[
+                ("checkpoint_path", "opts.checkpoint_path"),
+                ("checkpoint_every_s", "opts.checkpoint_every_s"),
+            ],
+        )
+    })
 }
 
 /// `e` with its argument renamed by `table`.
@@ -792,6 +811,22 @@ pub unsafe extern "C" fn metaopt_sat_solve(
                 ))
             }
         };
+        // a loaded state is used up by the next search, which must be of its method
+        let pending_hc12 = h.hc12_resume.take();
+        let mismatch = match method {
+            Some(_) => pending_hc12.is_some(),
+            None => h.sls_resume.take().is_some(),
+        };
+        if mismatch {
+            return Err(Error::arg(
+                "state",
+                if method.is_some() {
+                    "the loaded state is of an hc12 search; this search is probsat or walksat"
+                } else {
+                    "the loaded state is of a walk search (probsat, walksat); this search is hc12"
+                },
+            ));
+        }
         if let Some(method) = method {
             // SAFETY: the caller's contract for `o.stop_token`.
             let (mut options, backend) = unsafe { walk_options(o, method, &h.cnf)? };
@@ -803,6 +838,7 @@ pub unsafe extern "C" fn metaopt_sat_solve(
                 ));
             }
             let walks = (o.walks > 0).then_some(o.walks);
+            h.last_hc12 = false;
             let sls = h.sls(walks, backend)?;
             let r = sls.solve(&options);
             // a loaded state is used up by this search, which fails if its options differ
@@ -824,13 +860,9 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             clock: crate::interrupt::Clock::since(t0, options.stop.time_limit),
             watch: crate::interrupt::Watch::new(options.stop.token.as_ref()),
         };
-        if !o.start.is_null() || o.start_count != 0 || !o.checkpoint_path.is_null() {
+        if !o.start.is_null() || o.start_count != 0 {
             return Err(Error::arg(
-                if o.checkpoint_path.is_null() {
-                    "opts.start"
-                } else {
-                    "opts.checkpoint_path"
-                },
+                "opts.start",
                 "applies to the walks (probsat, walksat), not hc12",
             ));
         }
@@ -853,7 +885,11 @@ pub unsafe extern "C" fn metaopt_sat_solve(
             )?;
             h.solver = Some((options.mask_order, tabu_len, backend, solver));
         }
+        h.last_hc12 = true;
         let (_, _, _, solver) = h.solver.as_mut().expect("made above");
+        if let Some(bytes) = pending_hc12 {
+            solver.load_state(&bytes, &options)?;
+        }
         let r = solver.solve(&options)?;
         let common = common_fields!(r)?;
         MetaoptSatSolveResult {
@@ -928,10 +964,12 @@ pub unsafe extern "C" fn metaopt_sat_free(h: *mut MetaoptSatInstance) {
     })
 }
 
-/// The whole state of the last probSAT or WalkSAT search on `h` (every walk's assignment, best
-/// assignment, flip log and counters, the unsatisfied lists of walks whose state persists, the
-/// launches and the time taken) as checkpoint bytes, the caller's to free with
-/// `metaopt_bytes_free_result`. An error if no walk search has run on `h`.
+/// The whole state of the last search on `h`, whichever its method: of probSAT or WalkSAT
+/// (every walk's assignment, best assignment, flip log and counters, the unsatisfied lists of
+/// walks whose state persists, the launches and the time taken) or of HC12 (runs made,
+/// counters, the best assignment and every run's figures, the seconds taken; taken between
+/// runs) as checkpoint bytes, the caller's to free with `metaopt_bytes_free_result`. An error
+/// if no search has run on `h`.
 ///
 /// # Safety
 /// `h` must be NULL or a handle pointer (checked).
@@ -940,24 +978,37 @@ pub unsafe extern "C" fn metaopt_sat_save_state(h: *mut MetaoptSatInstance) -> M
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
-        let Some((_, _, s)) = h.sls.as_mut() else {
-            return Err(Error::arg(
-                "h",
-                "no walk search (probsat, walksat) has run on this instance: nothing to save",
-            ));
+        let bytes = if h.last_hc12 {
+            match h.solver.as_ref() {
+                Some((_, _, _, s)) => s.save_state()?,
+                None => {
+                    return Err(Error::arg(
+                        "h",
+                        "no search has run on this instance: nothing to save",
+                    ))
+                }
+            }
+        } else {
+            let Some((_, _, s)) = h.sls.as_mut() else {
+                return Err(Error::arg(
+                    "h",
+                    "no search has run on this instance: nothing to save",
+                ));
+            };
+            s.save_state()?
         };
-        let bytes = s.save_state()?;
         MetaoptBytesResult::ok(&bytes)?
     })
 }
 
-/// The next probSAT or WalkSAT `metaopt_sat_solve` on `h` continues the search whose state
-/// `data` holds (`length` bytes of `metaopt_sat_save_state` or of a checkpoint file) instead of
-/// starting afresh, as if it had never stopped: its options must be those of the saved search
-/// (its flip budget and time limit may be larger; they count the work already done). Checked
-/// now: the bytes' frame and checksum, the library version, the solver and the formula; the
-/// options when the search starts (errors name `state`), and that search uses the state up,
-/// failing or not. `result` is 0 on success.
+/// The next `metaopt_sat_solve` on `h` continues the search whose state `data` holds (`length`
+/// bytes of `metaopt_sat_save_state` or of a checkpoint file) instead of starting afresh, as if
+/// it had never stopped: it must be of the state's method (probSAT or WalkSAT for a walk state,
+/// HC12 for an HC12 state; else it fails naming `state`) and its options those of the saved
+/// search (its flip or run budget and time limit may be larger; they count the work already
+/// done). Checked now: the bytes' frame and checksum, the library version, the solver and the
+/// formula; the options when the search starts (errors name `state`), and that search uses the
+/// state up, failing or not. `result` is 0 on success.
 ///
 /// # Safety
 /// `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
@@ -970,17 +1021,29 @@ pub unsafe extern "C" fn metaopt_sat_load_state(
     // SAFETY: the caller's contract.
     unsafe {
         load_state_call(h, "h", data, length, |h, bytes| {
-            // checked now on walks over the formula (any count, any backend: the header is the same)
-            let mut probe =
-                SatSls::new(h.cnf.clone(), Some(1), Backend::Cpu).map_err(|e| match e {
-                    Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
-                    e => e,
-                })?;
-            probe.load_state(bytes.clone())?;
+            let hc12 = crate::run::checkpoint::header(&bytes, "data")?.solver == "sat_hc12";
+            if hc12 {
+                crate::hc12::sat::check_state(&h.cnf, &bytes, "data")?;
+            } else {
+                // checked now on walks over the formula (any count, any backend: the header is
+                // the same)
+                let mut probe =
+                    SatSls::new(h.cnf.clone(), Some(1), Backend::Cpu).map_err(|e| match e {
+                        Error::InvalidArgument { arg: "cnf", msg } => Error::arg("h", msg),
+                        e => e,
+                    })?;
+                probe.load_state(bytes.clone())?;
+            }
             if let Some((_, _, s)) = h.sls.as_mut() {
                 s.take_loaded_state();
             }
-            h.sls_resume = Some(bytes);
+            if hc12 {
+                h.sls_resume = None;
+                h.hc12_resume = Some(bytes);
+            } else {
+                h.hc12_resume = None;
+                h.sls_resume = Some(bytes);
+            }
             Ok(())
         })
     }

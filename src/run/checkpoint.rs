@@ -233,6 +233,27 @@ pub fn header(bytes: &[u8], arg: &'static str) -> Result<Header> {
     Ok(h)
 }
 
+/// The header of checkpoint `bytes` (its frame checked) when it is of `expect`'s library
+/// version, solver and problem; its options are checked when the run starts. Errors name `arg`
+/// and say what differs.
+pub fn check_problem(bytes: &[u8], expect: &Header, arg: &'static str) -> Result<Header> {
+    let h = header(bytes, arg)?;
+    let probe = Header {
+        options: h.options.clone(),
+        devices: h.devices,
+        rank: h.rank,
+        ranks: h.ranks,
+        ..expect.clone()
+    };
+    if let Some(why) = probe.mismatch(&h) {
+        return Err(Error::arg(
+            arg,
+            format!("cannot resume from this checkpoint: {why}"),
+        ));
+    }
+    Ok(h)
+}
+
 /// The state of a checkpoint whose header agrees with `expect` ([`Header::mismatch`]); errors
 /// name `arg` and say what differs.
 pub fn decode<S: DeserializeOwned>(bytes: &[u8], expect: &Header, arg: &'static str) -> Result<S> {

@@ -737,6 +737,111 @@ static int w_sat_load_state(void *h) {
     return c;
 }
 
+/* the HC12 checkpoints: a state of the handle's last run (one is made first where none has
+   been), and that state loaded back and continued by a run of the same options */
+static int w_hc12_save_state(void *h) {
+    MetaoptBytesResult r = metaopt_hc12_save_state(h);
+    if (r.error_code == METAOPT_ERR_INVALID_ARGUMENT && r.error_message && strstr(r.error_message, "no run")) {
+        metaopt_bytes_free_result(&r);
+        int c = w_hc12_run(h);
+        if (c != 0) return c;
+        metaopt_pointer_free(g_msg);
+        g_msg = NULL;
+        r = metaopt_hc12_save_state(h);
+    }
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_bytes_free_result(&r);
+    return c;
+}
+static int w_hc12_load_state(void *h) {
+    MetaoptBytesResult st = metaopt_hc12_save_state(h);
+    if (st.error_code != 0) {
+        int c = KEEP(st);
+        st.error_message = NULL;
+        metaopt_bytes_free_result(&st);
+        return c;
+    }
+    MetaoptInt32Result r = metaopt_hc12_load_state(h, st.data, st.length);
+    metaopt_bytes_free_result(&st);
+    if (r.error_code != 0) return KEEP(r);
+    return w_hc12_run(h);
+}
+static int w_qap_save_state(void *h) {
+    MetaoptBytesResult r = metaopt_qap_save_state(h);
+    if (r.error_code == METAOPT_ERR_INVALID_ARGUMENT && r.error_message && strstr(r.error_message, "no solve")) {
+        metaopt_bytes_free_result(&r);
+        int c = w_qap_solve(h);
+        if (c != 0) return c;
+        metaopt_pointer_free(g_msg);
+        g_msg = NULL;
+        r = metaopt_qap_save_state(h);
+    }
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_bytes_free_result(&r);
+    return c;
+}
+static int w_qap_load_state(void *h) {
+    MetaoptBytesResult st = metaopt_qap_save_state(h);
+    if (st.error_code != 0) {
+        int c = KEEP(st);
+        st.error_message = NULL;
+        metaopt_bytes_free_result(&st);
+        return c;
+    }
+    MetaoptInt32Result r = metaopt_qap_load_state(h, st.data, st.length);
+    metaopt_bytes_free_result(&st);
+    if (r.error_code != 0) return KEEP(r);
+    return w_qap_solve(h);
+}
+
+/* damaged and foreign states refused by a load function (`load`) of handle h, whose own state
+   `st` (`len` bytes) is loaded at the end; `foreign` is a state of another solver or problem */
+typedef MetaoptInt32Result (*LoadStateFn)(void *, const uint8_t *, size_t);
+static MetaoptInt32Result load_hc12(void *h, const uint8_t *d, size_t n) { return metaopt_hc12_load_state(h, d, n); }
+static MetaoptInt32Result load_qap(void *h, const uint8_t *d, size_t n) { return metaopt_qap_load_state(h, d, n); }
+static MetaoptInt32Result load_sat(void *h, const uint8_t *d, size_t n) { return metaopt_sat_load_state(h, d, n); }
+static void damaged_states(const char *name, LoadStateFn load, void *h, const uint8_t *st, size_t len,
+                           const uint8_t *foreign, size_t foreign_len) {
+    char label[160];
+    uint8_t junk[64];
+    memset(junk, 0xA5, sizeof junk);
+    snprintf(label, sizeof label, "%s/NULL data", name);
+    I32(label, load(h, NULL, 16), METAOPT_ERR_NULL_POINTER);
+    snprintf(label, sizeof label, "%s/NULL data, huge length", name);
+    I32(label, load(h, NULL, SIZE_MAX), ERR);
+    snprintf(label, sizeof label, "%s/0 bytes", name);
+    I32(label, load(h, junk, 0), ERR);
+    snprintf(label, sizeof label, "%s/garbage", name);
+    I32(label, load(h, junk, sizeof junk), ERR);
+    snprintf(label, sizeof label, "%s/NULL handle", name);
+    I32(label, load(NULL, st, len), METAOPT_ERR_NULL_POINTER);
+    if (foreign) {
+        snprintf(label, sizeof label, "%s/a state of another solver or problem", name);
+        I32(label, load(h, foreign, foreign_len), METAOPT_ERR_INVALID_ARGUMENT);
+    }
+    snprintf(label, sizeof label, "%s/truncated", name);
+    for (size_t cut = 1; cut < len; cut += 1 + len / 16) I32(label, load(h, st, cut), ERR);
+    uint8_t *cp = malloc(len);
+    require(cp != NULL, "malloc");
+    snprintf(label, sizeof label, "%s/a flipped bit", name);
+    for (size_t at = 0; at < len; at += 1 + len / 16) {
+        memcpy(cp, st, len);
+        cp[at] ^= 0x10;
+        I32(label, load(h, cp, len), ERR);
+    }
+    memcpy(cp, st, len);
+    if (len > 20) {
+        memset(cp + 12, 0xFF, 8);
+        snprintf(label, sizeof label, "%s/huge length", name);
+        I32(label, load(h, cp, len), METAOPT_ERR_INVALID_ARGUMENT);
+    }
+    free(cp);
+    snprintf(label, sizeof label, "%s/its own state", name);
+    I32(label, load(h, st, len), 0);
+}
+
 static int w_token_request(void *h) { MetaoptInt32Result r = metaopt_stop_token_request(h); return KEEP(r); }
 static int w_token_reset(void *h) { MetaoptInt32Result r = metaopt_stop_token_reset(h); return KEEP(r); }
 
@@ -851,6 +956,10 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_de_set_population", w_de_set_population, 0},
     {"metaopt_sat_save_state", w_sat_save_state, 3},
     {"metaopt_sat_load_state", w_sat_load_state, 3},
+    {"metaopt_hc12_save_state", w_hc12_save_state, 1},
+    {"metaopt_hc12_load_state", w_hc12_load_state, 1},
+    {"metaopt_qap_save_state", w_qap_save_state, 2},
+    {"metaopt_qap_load_state", w_qap_load_state, 2},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -1453,6 +1562,51 @@ static void hc12_args(void) {
     I32("metaopt_hc12_profiler_on/twice", metaopt_hc12_profiler_on(h), 0);
     STR("metaopt_hc12_profiler_output/on", metaopt_hc12_profiler_output(h), 0);
     STR("metaopt_hc12_info/live", metaopt_hc12_info(h), 0);
+    /* checkpoints: a state of a run, damaged copies, a state of another problem or options,
+       hostile checkpoint fields */
+    MetaoptHc12Instance *fresh = new_hc12(catalogue("F1"));
+    OWNED("metaopt_hc12_save_state/no run", MetaoptBytesResult, metaopt_hc12_save_state(fresh), metaopt_bytes_free_result,
+          METAOPT_ERR_INVALID_ARGUMENT);
+    OWNED("metaopt_hc12_save_state/NULL", MetaoptBytesResult, metaopt_hc12_save_state(NULL), metaopt_bytes_free_result,
+          METAOPT_ERR_NULL_POINTER);
+    MetaoptHc12RunOptions so = metaopt_hc12_default_run_options();
+    so.max_iterations = 3, so.runs = 2;
+    OWNED("metaopt_hc12_run/for a state", MetaoptHc12RunResult, metaopt_hc12_run(fresh, &so), metaopt_hc12_free_run_result, 0);
+    MetaoptBytesResult hs = metaopt_hc12_save_state(fresh);
+    require(hs.error_code == 0 && hs.length > 0, "metaopt_hc12_save_state");
+    MetaoptQapInstance *q = new_qap();
+    MetaoptQapSolveOptions qo = metaopt_qap_default_solve_options();
+    qo.runs = 1;
+    OWNED("metaopt_qap_solve/for a state", MetaoptQapSolveResult, metaopt_qap_solve(q, &qo), metaopt_qap_free_solve_result, 0);
+    MetaoptBytesResult qs = metaopt_qap_save_state(q);
+    require(qs.error_code == 0 && qs.length > 0, "metaopt_qap_save_state");
+    damaged_states("metaopt_hc12_load_state", load_hc12, fresh, hs.data, hs.length, qs.data, qs.length);
+    so.seed = 2;
+    OWNED("metaopt_hc12_run/a state of other options", MetaoptHc12RunResult, metaopt_hc12_run(fresh, &so),
+          metaopt_hc12_free_run_result, METAOPT_ERR_INVALID_ARGUMENT);
+    so.seed = 1, so.runs = 3;
+    I32("metaopt_hc12_load_state/again", metaopt_hc12_load_state(fresh, hs.data, hs.length), 0);
+    OWNED("metaopt_hc12_run/continued", MetaoptHc12RunResult, metaopt_hc12_run(fresh, &so), metaopt_hc12_free_run_result, 0);
+    MetaoptHc12Instance *other = new_hc12(catalogue("F2"));
+    I32("metaopt_hc12_load_state/another objective", metaopt_hc12_load_state(other, hs.data, hs.length),
+        METAOPT_ERR_INVALID_ARGUMENT);
+    metaopt_hc12_free(other);
+    MetaoptHc12RunOptions co[4];
+    for (int i = 0; i < 4; i++) {
+        co[i] = metaopt_hc12_default_run_options();
+        co[i].max_iterations = 3;
+    }
+    co[0].checkpoint_path = g_long;
+    co[1].checkpoint_every_s = NAN;
+    co[2].checkpoint_path = write_tmp("hc12.ckpt", "", 0), co[2].checkpoint_every_s = -1;
+    co[3].checkpoint_path = g_bad_utf8[0];
+    for (int i = 0; i < 4; i++)
+        OWNED("metaopt_hc12_run/hostile checkpoint fields", MetaoptHc12RunResult, metaopt_hc12_run(fresh, &co[i]),
+              metaopt_hc12_free_run_result, ERR);
+    metaopt_bytes_free_result(&hs);
+    metaopt_bytes_free_result(&qs);
+    metaopt_qap_free(q);
+    metaopt_hc12_free(fresh);
 }
 
 static void qap_args(void) {
@@ -1757,6 +1911,54 @@ static void qap_args(void) {
     }
     metaopt_stop_token_free(req);
     I32("metaopt_qap_init_tabu_list/off", metaopt_qap_init_tabu_list(h, 0), 0);
+    /* the iterated HC12 solve's state: damaged copies, a state of another solver, of other
+       options, of another problem, hostile checkpoint fields */
+    {
+        MetaoptQapInstance *q = new_qap();
+        OWNED("metaopt_qap_save_state/no solve", MetaoptBytesResult, metaopt_qap_save_state(q), metaopt_bytes_free_result,
+              METAOPT_ERR_INVALID_ARGUMENT);
+        OWNED("metaopt_qap_save_state/NULL", MetaoptBytesResult, metaopt_qap_save_state(NULL), metaopt_bytes_free_result,
+              METAOPT_ERR_NULL_POINTER);
+        MetaoptQapSolveOptions so = metaopt_qap_default_solve_options();
+        so.runs = 2;
+        OWNED("metaopt_qap_solve/for a state", MetaoptQapSolveResult, metaopt_qap_solve(q, &so), metaopt_qap_free_solve_result, 0);
+        MetaoptBytesResult qs = metaopt_qap_save_state(q);
+        require(qs.error_code == 0 && qs.length > 0, "metaopt_qap_save_state");
+        MetaoptQapTsOptions to = metaopt_qap_ts_default_options();
+        to.chains = 1, to.max_iterations = 10, to.launch_iterations = 10;
+        OWNED("metaopt_qap_ts_solve/for a state", MetaoptQapTsSolveResult, metaopt_qap_ts_solve(q, &to),
+              metaopt_qap_ts_free_solve_result, 0);
+        MetaoptBytesResult ts = metaopt_qap_ts_save_state(q);
+        require(ts.error_code == 0 && ts.length > 0, "metaopt_qap_ts_save_state");
+        damaged_states("metaopt_qap_load_state", load_qap, q, qs.data, qs.length, ts.data, ts.length);
+        I32("metaopt_qap_ts_load_state/a state of the HC12 solve", metaopt_qap_ts_load_state(q, qs.data, qs.length),
+            METAOPT_ERR_INVALID_ARGUMENT);
+        so.restart = METAOPT_QAP_RESTART_RANDOM;
+        OWNED("metaopt_qap_solve/a state of other options", MetaoptQapSolveResult, metaopt_qap_solve(q, &so),
+              metaopt_qap_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+        so.restart = METAOPT_QAP_RESTART_REBASE, so.runs = 3;
+        I32("metaopt_qap_load_state/again", metaopt_qap_load_state(q, qs.data, qs.length), 0);
+        OWNED("metaopt_qap_solve/continued", MetaoptQapSolveResult, metaopt_qap_solve(q, &so), metaopt_qap_free_solve_result, 0);
+        MetaoptQapParamsResult o3 = metaopt_qap_params(3, QN, 1, g_df, "int32", 2, 0, 0);
+        if (o3.error_code == 0) {
+            I32("metaopt_qap_load_state/another string shape", metaopt_qap_load_state(o3.instance, qs.data, qs.length), 0);
+            OWNED("metaopt_qap_solve/a state of another string shape", MetaoptQapSolveResult, metaopt_qap_solve(o3.instance, &so),
+                  metaopt_qap_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+            metaopt_qap_free(o3.instance);
+        }
+        metaopt_pointer_free(o3.error_message);
+        MetaoptQapSolveOptions co[3];
+        for (int i = 0; i < 3; i++) co[i] = metaopt_qap_default_solve_options(), co[i].runs = 1;
+        co[0].checkpoint_path = g_long;
+        co[1].checkpoint_every_s = INFINITY;
+        co[2].checkpoint_path = g_bad_utf8[1];
+        for (int i = 0; i < 3; i++)
+            OWNED("metaopt_qap_solve/hostile checkpoint fields", MetaoptQapSolveResult, metaopt_qap_solve(q, &co[i]),
+                  metaopt_qap_free_solve_result, ERR);
+        metaopt_bytes_free_result(&qs);
+        metaopt_bytes_free_result(&ts);
+        metaopt_qap_free(q);
+    }
 }
 
 static void sat_args(void) {
@@ -1918,7 +2120,7 @@ static void sat_args(void) {
     MetaoptSatParseResult other = metaopt_sat_from_clauses(2, other_lits, 5);
     if (other.error_code == 0) {
         I32("metaopt_sat_load_state/another formula", metaopt_sat_load_state(other.instance, g_sat_state, g_sat_state_len), ERR);
-        OWNED("metaopt_sat_save_state/no walk search", MetaoptBytesResult, metaopt_sat_save_state(other.instance),
+        OWNED("metaopt_sat_save_state/no search", MetaoptBytesResult, metaopt_sat_save_state(other.instance),
               metaopt_bytes_free_result, ERR);
         metaopt_sat_free(other.instance);
     }
@@ -1944,6 +2146,40 @@ static void sat_args(void) {
     MetaoptSatSolveOptions hx = metaopt_sat_default_solve_options();
     hx.method = METAOPT_SAT_HC12, hx.runs = 1, hx.start = st, hx.start_count = 1;
     OWNED("metaopt_sat_solve/hc12 with a start", MetaoptSatSolveResult, metaopt_sat_solve(h, &hx), metaopt_sat_free_solve_result, ERR);
+    /* HC12 states: saved after an HC12 search, damaged copies, a walk state refused by an
+       HC12 search and an HC12 state by a walk search */
+    {
+        MetaoptSatInstance *s = new_sat();
+        MetaoptSatSolveOptions ho = metaopt_sat_default_solve_options();
+        ho.method = METAOPT_SAT_HC12, ho.runs = 2, ho.time_limit_s = 120;
+        OWNED("metaopt_sat_solve/hc12 for a state", MetaoptSatSolveResult, metaopt_sat_solve(s, &ho), metaopt_sat_free_solve_result, 0);
+        MetaoptBytesResult hs = metaopt_sat_save_state(s);
+        require(hs.error_code == 0 && hs.length > 0, "metaopt_sat_save_state after hc12");
+        damaged_states("metaopt_sat_load_state (hc12)", load_sat, s, hs.data, hs.length, NULL, 0);
+        MetaoptSatSolveOptions wo = sat_state_options();
+        OWNED("metaopt_sat_solve/walks after an hc12 state", MetaoptSatSolveResult, metaopt_sat_solve(s, &wo),
+              metaopt_sat_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+        I32("metaopt_sat_load_state/a walk state", metaopt_sat_load_state(s, g_sat_state, g_sat_state_len), 0);
+        OWNED("metaopt_sat_solve/hc12 after a walk state", MetaoptSatSolveResult, metaopt_sat_solve(s, &ho),
+              metaopt_sat_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+        I32("metaopt_sat_load_state/hc12 again", metaopt_sat_load_state(s, hs.data, hs.length), 0);
+        ho.seed = 9;
+        OWNED("metaopt_sat_solve/hc12, a state of other options", MetaoptSatSolveResult, metaopt_sat_solve(s, &ho),
+              metaopt_sat_free_solve_result, METAOPT_ERR_INVALID_ARGUMENT);
+        ho.checkpoint_every_s = -1;
+        OWNED("metaopt_sat_solve/hc12, hostile checkpoint fields", MetaoptSatSolveResult, metaopt_sat_solve(s, &ho),
+              metaopt_sat_free_solve_result, ERR);
+        int32_t lits2[] = {1, -2, 0, 2, 0};
+        MetaoptSatParseResult o2 = metaopt_sat_from_clauses(2, lits2, 5);
+        if (o2.error_code == 0) {
+            I32("metaopt_sat_load_state/hc12, another formula", metaopt_sat_load_state(o2.instance, hs.data, hs.length),
+                METAOPT_ERR_INVALID_ARGUMENT);
+            metaopt_sat_free(o2.instance);
+        }
+        metaopt_pointer_free(o2.error_message);
+        metaopt_bytes_free_result(&hs);
+        metaopt_sat_free(s);
+    }
     VOID("metaopt_bytes_free_result/NULL", metaopt_bytes_free_result(NULL));
     MetaoptBytesResult zb;
     memset(&zb, 0, sizeof zb);

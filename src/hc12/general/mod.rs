@@ -173,6 +173,15 @@ impl Hc12 {
     }
 }
 
+impl Hc12 {
+    /// Checks now what can be checked of a state before the run that continues it: its frame,
+    /// library version, solver and objective (the options when the run starts). Errors name
+    /// `arg`.
+    pub fn check_state(&self, bytes: &[u8], arg: &'static str) -> Result<()> {
+        checkpoint::check_problem(bytes, &self.header(&RunOptions::default()), arg).map(|_| ())
+    }
+}
+
 impl Resumable for Hc12 {
     fn checkpoints(&mut self) -> &mut Checkpoints<Vec<u32>, f64> {
         &mut self.checkpoints

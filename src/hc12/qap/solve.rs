@@ -311,4 +311,11 @@ impl QapHc12 {
             b.cur.len() == n && b.base.len() == n && b.k.len() == params
         })
     }
+
+    /// Checks now what can be checked of a state before the solve that continues it: its
+    /// frame, library version, solver and problem (the options when the solve starts). Errors
+    /// name `arg`.
+    pub fn check_state(&self, bytes: &[u8], arg: &'static str) -> Result<()> {
+        checkpoint::check_problem(bytes, &self.header(&QapSolveOptions::default()), arg).map(|_| ())
+    }
 }

@@ -217,21 +217,11 @@ impl SatSolver {
     /// the neighbourhood, and the options that shape the course (tabu list, tenure, seed). Not
     /// the stops: a continued solve may have more runs or time.
     fn header(&self, opts: &SatOptions) -> Header {
-        let c = &self.cnf;
-        let lits = le_bytes(&c.literals, i32::to_le_bytes);
-        let offs = le_bytes(&c.offsets, u32::to_le_bytes);
-        Header::new(
-            "sat_hc12",
-            checkpoint::fingerprint(
-                "SAT",
-                &format!("{} variables, {} clauses", c.num_vars, c.num_clauses()),
-                &[&lits, &offs],
-            ),
-        )
-        .option("mask_order", self.nb.mask_order)
-        .option("tabu", format!("{:?}", opts.tabu))
-        .option("tenure", opts.tenure)
-        .option("seed", opts.seed)
+        formula_header(&self.cnf)
+            .option("mask_order", self.nb.mask_order)
+            .option("tabu", format!("{:?}", opts.tabu))
+            .option("tenure", opts.tenure)
+            .option("seed", opts.seed)
     }
 
     /// The last solve's whole state (runs made, counters, the best assignment and every run's
@@ -259,6 +249,27 @@ impl SatSolver {
     fn counts_now(&self) -> &ClauseCounts {
         self.cc.as_ref().expect("a run has started")
     }
+}
+
+/// The header of an HC12 state of formula `c`, without its options.
+fn formula_header(c: &Cnf) -> Header {
+    let lits = le_bytes(&c.literals, i32::to_le_bytes);
+    let offs = le_bytes(&c.offsets, u32::to_le_bytes);
+    Header::new(
+        "sat_hc12",
+        checkpoint::fingerprint(
+            "SAT",
+            &format!("{} variables, {} clauses", c.num_vars, c.num_clauses()),
+            &[&lits, &offs],
+        ),
+    )
+}
+
+/// Checks now what can be checked of an HC12 state of formula `cnf` before the solve that
+/// continues it: its frame, library version, solver and formula (the options when the solve
+/// starts). Errors name `arg`.
+pub fn check_state(cnf: &Cnf, bytes: &[u8], arg: &'static str) -> Result<()> {
+    checkpoint::check_problem(bytes, &formula_header(cnf), arg).map(|_| ())
 }
 
 impl Resumable for SatSolver {

@@ -8,6 +8,7 @@ mod de;
 mod de_batch;
 mod functions;
 mod hc12;
+mod hc12_state;
 mod header;
 mod interrupt;
 mod knapsack;
