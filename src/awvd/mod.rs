@@ -182,13 +182,13 @@ pub fn awvd_cpu(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
 }
 
 /// The most balls tangent to one sphere (within 1e-7 Å) that a search accepts: more are
-/// refused ([`degenerate`]), for the quadruples of such a sphere grow as the fourth power of
+/// refused as degenerate, for the quadruples of such a sphere grow as the fourth power of
 /// their number (centres on one sphere: 100 balls of a sphere gave 87,112 vertices).
 pub const MAX_ON_SPHERE: usize = 64;
 
 /// The most vertices of a diagram of `n` balls: 64 per ball and 4096 more (molecules have
 /// about seven, the surplus quadruples of a cubic lattice fewer than 30). Past it the diagram
-/// is refused ([`degenerate`]).
+/// is refused as degenerate.
 pub fn max_vertices(n: usize) -> usize {
     64 * n + 4096
 }
