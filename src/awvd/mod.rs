@@ -183,7 +183,7 @@ pub fn awvd_cpu(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
 
 /// The most balls tangent to one sphere (within 1e-7 Å) that a search accepts: more are
 /// refused as degenerate, for the quadruples of such a sphere grow as the fourth power of
-/// their number (centres on one sphere: 100 balls of a sphere gave 87,112 vertices).
+/// their number (with centres on one sphere every quadruple is a vertex).
 pub const MAX_ON_SPHERE: usize = 64;
 
 /// The most vertices of a diagram of `n` balls: 64 per ball and 4096 more (molecules have
