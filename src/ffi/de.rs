@@ -5,7 +5,7 @@
 
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
-use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
+use super::state::{checkpoint_plan, load_state_call, save_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
     str_arg, CArray, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective,
@@ -687,12 +687,8 @@ pub unsafe extern "C" fn metaopt_de_free(h: *mut MetaoptDeInstance) {
 /// `h` must be NULL or a handle pointer (checked).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_save_state(h: *mut MetaoptDeInstance) -> MetaoptBytesResult {
-    ffi_boundary!({
-        // SAFETY: the caller's contract; checked.
-        let mut h = unsafe { handle::get(h, "h")? };
-        let bytes = h.solver.save_state()?;
-        MetaoptBytesResult::ok(&bytes)?
-    })
+    // SAFETY: the caller's contract.
+    unsafe { save_state_call(h, "h", |h| h.solver.save_state()) }
 }
 
 /// Continues from the state `data` holds (`length` bytes of `metaopt_de_save_state` or of a

@@ -5,7 +5,7 @@
 
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptPrecision, MetaoptStopToken};
-use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
+use super::state::{checkpoint_plan, load_state_call, save_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, owned_result, plain_result, str_arg, CArray,
     MetaoptInt32Result, MetaoptStringResult, MetaoptTabuOptions,
@@ -806,12 +806,8 @@ pub unsafe extern "C" fn metaopt_hc12_run(
 pub unsafe extern "C" fn metaopt_hc12_save_state(
     h: *mut MetaoptHc12Instance,
 ) -> MetaoptBytesResult {
-    ffi_boundary!({
-        // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle::get(h, "h")? };
-        let bytes = h.solver.save_state()?;
-        MetaoptBytesResult::ok(&bytes)?
-    })
+    // SAFETY: the caller's contract.
+    unsafe { save_state_call(h, "h", |h| h.solver.save_state()) }
 }
 
 /// The next `metaopt_hc12_run` on `h` continues the runs whose state `data` holds (`length`

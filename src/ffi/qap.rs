@@ -4,7 +4,7 @@
 use super::boundary::not_one_of;
 use super::handle::{self, opaque_handle};
 use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
-use super::state::{checkpoint_plan, load_state_call, MetaoptBytesResult};
+use super::state::{checkpoint_plan, load_state_call, save_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, owned_result, plain_result, str_arg, CArray,
     MetaoptInt32Result,
@@ -1199,12 +1199,8 @@ pub unsafe extern "C" fn metaopt_qap_solve(
 /// `h` must be NULL or a handle pointer (checked).
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_save_state(h: *mut MetaoptQapInstance) -> MetaoptBytesResult {
-    ffi_boundary!({
-        // SAFETY: the caller's contract; checked.
-        let h = unsafe { handle::get(h, "h")? };
-        let bytes = h.solver.save_state()?;
-        MetaoptBytesResult::ok(&bytes)?
-    })
+    // SAFETY: the caller's contract.
+    unsafe { save_state_call(h, "h", |h| h.solver.save_state()) }
 }
 
 /// The next `metaopt_qap_solve` on the instance continues the solve whose state `data` holds

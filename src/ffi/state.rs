@@ -69,6 +69,25 @@ pub(crate) unsafe fn state_arg(
     unsafe { copy_in(data.cast(), length, arg) }
 }
 
+/// The body of a `metaopt_*_save_state` entry point: the state `save` gives of the object
+/// behind handle `h` (named `h_arg` in errors), as bytes the caller frees with
+/// `metaopt_bytes_free_result`.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer (checked).
+pub(crate) unsafe fn save_state_call<H: OpaqueHandle>(
+    h: *const H,
+    h_arg: &'static str,
+    save: impl FnOnce(&mut H::Target) -> Result<Vec<u8>>,
+) -> MetaoptBytesResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, h_arg)? };
+        let bytes = save(&mut h)?;
+        MetaoptBytesResult::ok(&bytes)?
+    })
+}
+
 /// The body of a `metaopt_*_load_state` entry point: `load` gives the object behind handle `h`
 /// (named `h_arg` in errors) the state that `data` holds (`length` bytes, [`state_arg`]);
 /// `result` is 0 on success.

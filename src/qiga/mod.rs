@@ -546,8 +546,9 @@ struct Book {
     chunks: Vec<(usize, Chunk, bool)>,
     n: usize,
     slots: Vec<Option<Running>>,
-    /// Whether an engine's slot is a placeholder for the chunk the engine still holds (its
-    /// populations read only when the state is asked for).
+    /// Whether an engine's slot stands for the chunk the engine still holds: its offset and
+    /// next generation are set, its populations are read from the engine only when the state
+    /// is asked for ([`Qiga::save_state`]).
     live: Vec<bool>,
 }
 
