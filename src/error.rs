@@ -56,7 +56,8 @@ pub enum Error {
         source: std::io::Error,
     },
 
-    /// A file was read but its content is malformed.
+    /// A file was read but its content is malformed: at line `line` (from 1), or with `line`
+    /// 0 in the file as a whole (no line is at fault: no atoms, no balls, a block missing).
     #[error("{path}:{line}: {msg}")]
     Parse {
         path: PathBuf,

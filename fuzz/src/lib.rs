@@ -41,6 +41,7 @@ pub const TARGETS: &[(&str, Driver)] = &[
     ("double_double", double_double),
     ("option_names", option_names),
     ("checkpoint", checkpoint),
+    ("awvd_input", awvd_input),
 ];
 
 /// What every error must satisfy: a parse error names a line from 1 on (and at most
@@ -482,4 +483,40 @@ pub fn checkpoint_seeds() -> Vec<Vec<u8>> {
             ts.save_state().expect("saves")
         })
         .collect()
+}
+
+/// The Voronoi diagram's inputs: the bytes as a balls file (`parse_balls`), and written to a
+/// file read as PDB and as mmCIF (`read_any`, pdbtbx behind the library's own checks). On
+/// success every ball is finite, within `MAX_COORD`, with a radius >= 0; an error formats.
+pub fn awvd_input(data: &[u8]) {
+    use metaopt::awvd::{parse_balls, read_any, AtomSelection, MAX_COORD};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let check = |r: metaopt::Result<Vec<metaopt::awvd::Ball>>| match r {
+        Ok(balls) => {
+            for b in balls {
+                assert!(b.c.iter().all(|x| x.is_finite() && x.abs() <= MAX_COORD));
+                assert!(b.r.is_finite() && b.r >= 0.0 && b.r <= MAX_COORD, "{b:?}");
+            }
+        }
+        // a whole-file error (no atoms, no balls) names line 0; any other a line of the input
+        Err(e) => match &e {
+            Error::Parse { line: 0, .. } => {
+                let _ = e.to_string();
+            }
+            _ => check_error(&e, Some(data.split(|&b| b == b'\n').count())),
+        },
+    };
+    check(parse_balls(
+        &String::from_utf8_lossy(data),
+        Path::new("fuzz.balls"),
+    ));
+    let dir = std::env::temp_dir();
+    let k = N.fetch_add(1, Ordering::Relaxed);
+    for ext in ["pdb", "cif"] {
+        let path = dir.join(format!("metaopt-fuzz-{}-{k}.{ext}", std::process::id()));
+        std::fs::write(&path, data).expect("a temporary file");
+        check(read_any(&path, &AtomSelection::default()));
+        let _ = std::fs::remove_file(&path);
+    }
 }

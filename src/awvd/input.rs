@@ -266,6 +266,20 @@ fn pdb_atoms(text: &str, path: &Path) -> Result<String> {
         }
         check_printable(line, path, i + 1)?;
         if line.starts_with("ATOM  ") || line.starts_with("HETATM") {
+            // pdbtbx takes a record without a residue name (columns 18-20) for a bug of its own
+            if line
+                .get(17..20.min(line.len()))
+                .is_none_or(|r| r.trim().is_empty())
+            {
+                return Err(Error::parse(
+                    path,
+                    i + 1,
+                    format!(
+                        "an atom record without a residue name (columns 18-20): `{}`",
+                        quote(line)
+                    ),
+                ));
+            }
             for (what, a, b) in FIELDS {
                 let Some(f) = line.get(a..b.min(line.len())) else {
                     continue;
@@ -421,7 +435,10 @@ fn cif_number(t: &str) -> Option<Option<f64>> {
 fn mmcif_atoms(text: &str, path: &Path) -> Result<String> {
     let toks = cif_tokens(text, path)?;
     let is_kw = |t: &CifToken, kw: &str| {
-        !t.quoted && t.text.len() >= kw.len() && t.text[..kw.len()].eq_ignore_ascii_case(kw)
+        !t.quoted
+            && t.text
+                .get(..kw.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(kw))
     };
     let Some(first) = toks.iter().position(|t| is_kw(t, "data_")) else {
         return Err(Error::parse(path, 0, "no `data_` block"));

@@ -218,4 +218,5 @@ corpus_tests!(
     functions_fixture,
     double_double,
     option_names,
+    awvd_input,
 );
