@@ -51,17 +51,26 @@ fn key(r: &[BatchResult]) -> Vec<(f64, Vec<f64>, u64, Option<StopReason>)> {
         .collect()
 }
 
-/// A run cut by time limits at several moments, saved, loaded into a new batch and run on:
-/// the uninterrupted results.
-fn resumed_equals_uninterrupted(backend: Backend, limits_ms: &[u64]) {
+/// A run cut by time limits at several fractions of an uninterrupted run's time, saved, loaded
+/// into a new batch and run on: the uninterrupted results. The limits follow the machine's
+/// speed, so that some of them cut the batch on a fast machine as on a slow one.
+fn resumed_equals_uninterrupted(backend: Backend, fractions: &[f64]) {
+    // The first run builds the device program; the second one is timed.
     let whole = batch(backend).run(&Stop::default()).unwrap();
     assert!(whole.iter().all(|r| r.stop.is_some()));
+    let started = std::time::Instant::now();
+    assert_eq!(
+        key(&batch(backend).run(&Stop::default()).unwrap()),
+        key(&whole)
+    );
+    let took = started.elapsed();
     let mut cut_seen = false;
-    for &ms in limits_ms {
+    for &f in fractions {
+        let limit = took.mul_f64(f).max(Duration::from_micros(200));
         let mut first = batch(backend);
         let part = first
             .run(&Stop {
-                time_limit: Some(Duration::from_millis(ms)),
+                time_limit: Some(limit),
                 ..Stop::default()
             })
             .unwrap();
@@ -69,19 +78,19 @@ fn resumed_equals_uninterrupted(backend: Backend, limits_ms: &[u64]) {
         let mut second = batch(backend);
         second.load_state(&first.save_state().unwrap()).unwrap();
         let rest = second.run(&Stop::default()).unwrap();
-        assert_eq!(key(&rest), key(&whole), "{backend:?} cut after {ms} ms");
+        assert_eq!(key(&rest), key(&whole), "{backend:?} cut after {limit:?}");
     }
     assert!(cut_seen, "no time limit cut the batch");
 }
 
 #[test]
 fn a_resumed_cpu_batch_ends_as_the_uninterrupted_one() {
-    resumed_equals_uninterrupted(Backend::Cpu, &[5, 30, 80]);
+    resumed_equals_uninterrupted(Backend::Cpu, &[0.05, 0.3, 0.7]);
 }
 
 #[test]
 fn a_resumed_device_batch_ends_as_the_uninterrupted_one() {
-    resumed_equals_uninterrupted(Backend::Device(None), &[50, 300]);
+    resumed_equals_uninterrupted(Backend::Device(None), &[0.1, 0.5]);
 }
 
 #[test]
