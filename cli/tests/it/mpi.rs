@@ -353,6 +353,17 @@ mod with_mpi {
             ))
         };
         assert!(rank_file(0, false).exists() && rank_file(1, false).exists());
+        // the ranks write every checkpoint at one step: a job whose rank 1 was killed while
+        // renaming its last checkpoint (its file gone, the previous one left) resumes from the
+        // previous step of both, to the same result (ranks that wrote at steps of their own
+        // would have no step in common)
+        assert!(
+            rank_file(0, true).exists() && rank_file(1, true).exists(),
+            "{base:?}: fewer than two checkpoints; give the job more work"
+        );
+        std::fs::remove_file(rank_file(1, false)).unwrap();
+        let renaming = job(2, &with(&whole, &["--resume", state_s]));
+        check(&renaming, "resumed with rank 1 killed while renaming");
         for f in [
             rank_file(0, false),
             rank_file(1, false),
