@@ -3780,6 +3780,19 @@ struct MetaoptInt32Result metaopt_device_set_number(int32_t n);
 struct MetaoptInt32Result metaopt_device_reset(void);
 
 /**
+ * Waits until no device program build runs; the result is the number of builds that were
+ * running. A call cut by its time limit or an interrupt while its program was being built
+ * returns at once and leaves the compiler to finish in the background (OpenCL cannot cancel
+ * it). A process must not end during such a build: the driver's exit handlers, some of them
+ * registered during the build, would tear the compiler down under it (a crash at exit). The
+ * library waits by itself in an exit handler, but handlers registered after it run first, so a
+ * host that ends its process (an interpreter's exit hook, a MEX file's `mexAtExit`, a C
+ * program before `exit`) calls this first. The error message, if any, is the caller's to free
+ * with `metaopt_pointer_free`.
+ */
+struct MetaoptInt32Result metaopt_device_finish_builds(void);
+
+/**
  * The number of OpenCL devices of all platforms (0 when a driver reports none). The error
  * message, if any (no OpenCL loader at all), is the caller's to free with `metaopt_pointer_free`.
  */

@@ -81,10 +81,25 @@ uint32_t entry_live_count(const EntryKind *kind) {
     return n;
 }
 
-Entry *entry_new(const EntryKind *kind, mxArray **out) {
+/* When the MEX file is cleared or the interpreter ends: the device program builds still
+ * running first (a call cut in its build leaves the compiler running, and the process must not
+ * end under it), then every instance. */
+static void at_exit(void) {
+    MetaoptInt32Result r = metaopt_device_finish_builds();
+    metaopt_pointer_free(r.error_message);
+    free_all();
+}
+
+void register_at_exit(void) {
     if (!g_atexit) {
-        mexAtExit(free_all);
+        mexAtExit(at_exit);
         g_atexit = 1;
+    }
+}
+
+Entry *entry_new(const EntryKind *kind, mxArray **out) {
+    if (!g_first_serial) {
+        register_at_exit();
         g_first_serial = g_next_serial = ((uint64_t)time(NULL) << 20) ^ ((uint64_t)clock() << 40) ^ (uint64_t)(uintptr_t)&g_mode;
         g_first_serial = g_next_serial = (g_next_serial & 0x7fffffffffffffffull) | 1;
     }

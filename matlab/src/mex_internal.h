@@ -186,6 +186,9 @@ struct Entry {
 const char *kind_name(uint32_t id);
 
 /* A new instance of `kind` with a zeroed state; its instance array (token) is written to *out. */
+/* Registers, once, what the gateway does when it is cleared or the interpreter ends: it waits
+ * for the device program builds still running, then frees every instance. */
+void register_at_exit(void);
 Entry *entry_new(const EntryKind *kind, mxArray **out);
 
 /* The entry behind an instance array, checked (size, magic, check word, serial, kind, not

@@ -261,6 +261,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     /* the mode string lives in this call's frame: a nested call (from an m-function objective)
      * has its own, and the outer call's is put back when the objective returns */
     char mode[256];
+    register_at_exit();
     g_mode = "";
     if (nrhs < 1 || !mxIsChar(prhs[0]))
         mexErrMsgIdAndTxt("metaopt:usage", "metaopt_mex(mode, ...): the first argument must be a mode string such as "

@@ -2,6 +2,7 @@
 
 import numbers
 import os
+import time
 
 import numpy as np
 
@@ -36,6 +37,19 @@ def real(name, value, finite=True):
     if finite and v in (float("inf"), float("-inf")):
         raise ValueError(f"{name} must be finite, got {v}")
     return v
+
+
+def time_left(time_limit, started):
+    """``time_limit`` seconds less those since ``started`` (a ``time.perf_counter()`` reading):
+    the limit left to the run of a one-call function after its set-up, which counts. None and
+    values the run refuses or reads as no limit (0, negative) pass unchanged; a spent limit is a
+    nanosecond, so the run ends at once with what it has."""
+    if time_limit is None:
+        return None
+    limit = real("time_limit", time_limit)
+    if limit <= 0:
+        return time_limit
+    return max(limit - (time.perf_counter() - started), 1e-9)
 
 
 def flag(name, value):

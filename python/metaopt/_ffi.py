@@ -1462,6 +1462,7 @@ SIGNATURES = {
         c_int32,  # n
     ]),
     "metaopt_device_reset": (MetaoptInt32Result, []),
+    "metaopt_device_finish_builds": (MetaoptInt32Result, []),
     "metaopt_device_count": (MetaoptInt32Result, []),
     "metaopt_device_info": (MetaoptInt32Result, [
         c_int32,  # n

@@ -11,6 +11,7 @@ After a change of the header, rerun ``python3 scripts/gen_python_ffi.py``
 (``python/tests/test_ffi_generated.py`` fails until then).
 """
 
+import atexit
 import ctypes
 import os
 import platform
@@ -51,6 +52,13 @@ def _declare(lib):
         f.argtypes = argtypes
 
 
+def _finish_builds(handle):
+    """Waits for the device program builds still running (``metaopt_device_finish_builds``)."""
+    r = handle.metaopt_device_finish_builds()
+    if r.error_message:
+        handle.metaopt_pointer_free(r.error_message)
+
+
 def lib():
     """The loaded library (loaded and declared on first use)."""
     global _lib, _lib_path
@@ -68,6 +76,9 @@ def lib():
             except AttributeError as e:
                 raise OSError(f"metaopt: {path} ({origin}) lacks a function of this package: {e}; is it an older build?") from e
             _lib, _lib_path = handle, path
+            # a call cut in its device program's build leaves the compiler running; the process
+            # must not end under it (the library's own exit handler runs too late for that)
+            atexit.register(_finish_builds, handle)
             return _lib
         tried.append(f"{path} ({origin})")
         if origin == "METAOPT_LIB":

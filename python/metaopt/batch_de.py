@@ -4,6 +4,7 @@ dimensions, bounds, members, F, CR, mutation, bound correction, seed, generation
 target; one fused kernel runs K generations of every problem per launch (or the CPU backend)."""
 
 import ctypes
+import time
 from dataclasses import dataclass, field
 from typing import List
 
@@ -304,9 +305,11 @@ class BatchDE(Instance):
 def run(function, dims, lower, upper, time_limit=None, stop_token=None, checkpoint=None, checkpoint_every=None,
         resume=None, **options) -> BatchDEResult:
     """``BatchDE(...).run(time_limit, stop_token, checkpoint, checkpoint_every, resume)`` in one
-    call, the batch freed after."""
+    call, the batch freed after. ``time_limit`` counts the batch's set-up (building its device
+    program) too."""
+    started = time.perf_counter()
     with BatchDE(function, dims, lower, upper, **options) as b:
-        return b.run(time_limit=time_limit, stop_token=stop_token, checkpoint=checkpoint,
+        return b.run(time_limit=_checks.time_left(time_limit, started), stop_token=stop_token, checkpoint=checkpoint,
                      checkpoint_every=checkpoint_every, resume=resume)
 
 

@@ -3,6 +3,7 @@ assignments at once, and the search for a model: many probSAT (the default) or W
 the device or the CPU backend, or the HC12 local search."""
 
 import ctypes
+import time
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -325,6 +326,7 @@ def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float
     """
     import os  # noqa: PLC0415
 
+    started = time.perf_counter()  # reading the formula counts in the time limit
     if isinstance(formula, (str, os.PathLike)):
         if num_vars is not None:
             raise TypeError("num_vars is for a list of clauses; a DIMACS file names its own")
@@ -332,7 +334,7 @@ def solve(formula, num_vars: Optional[int] = None, *, time_limit: Optional[float
     else:
         inst = SAT(formula, num_vars)
     with inst:
-        return inst.solve(time_limit=time_limit, runs=runs, seed=seed, **options)
+        return inst.solve(time_limit=_checks.time_left(time_limit, started), runs=runs, seed=seed, **options)
 
 
 # --- host helpers (no library) ---

@@ -2,6 +2,8 @@
 heterogeneous dims and per-problem settings, a run that goes on, time limits and stop tokens,
 and errors naming the argument."""
 
+import time
+
 import numpy as np
 import pytest
 
@@ -158,3 +160,19 @@ def test_library_errors_name_the_argument_and_the_problem(kw, needle):
     with pytest.raises(MetaoptError, match=needle) as e:
         BatchDE(**args)
     assert e.value.code == metaopt.ErrorCode.INVALID_ARGUMENT
+
+
+def test_the_one_call_run_counts_the_set_up_in_its_time_limit(monkeypatch):
+    # a set-up that takes longer than the limit leaves the run a spent limit: it ends at once
+    made = metaopt.batch_de.BatchDE.__init__
+
+    def slow(self, *a, **k):
+        made(self, *a, **k)
+        time.sleep(1.0)
+
+    monkeypatch.setattr(metaopt.batch_de.BatchDE, "__init__", slow)
+    t = time.perf_counter()
+    r = metaopt.batch_de.run("F1", 5, -5, 5, generations=10**9, time_limit=0.8)
+    # (a run given the whole limit after the set-up would end after 1.8 s)
+    assert time.perf_counter() - t < 1.0 + 0.5
+    assert list(r.stop) == ["time_limit"]

@@ -287,3 +287,21 @@ def test_interrupted_is_a_keyboard_interrupt_with_the_result():
     e = metaopt.Interrupted("partial", "X.run")
     assert isinstance(e, KeyboardInterrupt) and e.result == "partial" and "X.run" in str(e)
     assert int(metaopt.ErrorCode.INTERRUPTED) == 16
+
+
+def test_the_interpreter_ends_cleanly_after_a_call_cut_in_its_build():
+    # a limit that passes during the device program's build: the call returns, the compiler
+    # goes on in the background, and the interpreter's exit waits for it instead of tearing it
+    # down (PoCL's cache is off so that the program is built afresh)
+    code = "import sys\nsys.path.insert(0, %r)\nimport metaopt\n" % str(PYDIR)
+    code += textwrap.dedent("""
+        try:
+            r = metaopt.sat.solve(%r, time_limit=1e-9)
+            print("RESULT", r.stop, flush=True)
+        except metaopt.MetaoptError as e:
+            print("ERROR", e.code.name, flush=True)
+    """ % str(satlib("uf50-218/uf50-01.cnf")))
+    env = dict(os.environ, POCL_KERNEL_CACHE="0")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "ERROR TIME_LIMIT" in p.stdout or "RESULT time_limit" in p.stdout, p.stdout + p.stderr

@@ -283,8 +283,10 @@ impl Programs {
 /// the OpenCL driver's exit handlers would tear the compiler down under it (a crash at exit),
 /// and the program would not reach the driver's on-disk cache, so that every later run with the
 /// same short time limit would be cut in its build again. The first build registers an exit
-/// handler that waits for them ([`finish_builds`]); being registered after the driver's, it
-/// runs before them.
+/// handler that waits for them ([`finish_builds`]); registered after the driver was loaded, it
+/// runs before the driver's own handlers, but not before those the compiler registers during a
+/// build: a host that ends its process calls [`finish_builds`] first (the CLI before it returns,
+/// the Python module in its exit hook, the MEX gateway in `mexAtExit`).
 struct InFlight;
 
 static IN_FLIGHT: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());

@@ -167,6 +167,24 @@ pub extern "C" fn metaopt_device_reset() -> MetaoptInt32Result {
     })
 }
 
+/// Waits until no device program build runs; the result is the number of builds that were
+/// running. A call cut by its time limit or an interrupt while its program was being built
+/// returns at once and leaves the compiler to finish in the background (OpenCL cannot cancel
+/// it). A process must not end during such a build: the driver's exit handlers, some of them
+/// registered during the build, would tear the compiler down under it (a crash at exit). The
+/// library waits by itself in an exit handler, but handlers registered after it run first, so a
+/// host that ends its process (an interpreter's exit hook, a MEX file's `mexAtExit`, a C
+/// program before `exit`) calls this first. The error message, if any, is the caller's to free
+/// with `metaopt_pointer_free`.
+#[no_mangle]
+pub extern "C" fn metaopt_device_finish_builds() -> MetaoptInt32Result {
+    ffi_boundary!({
+        let running = device::builds_in_flight();
+        device::finish_builds();
+        MetaoptInt32Result::ok(running.min(i32::MAX as usize) as i32)
+    })
+}
+
 /// The number of OpenCL devices of all platforms (0 when a driver reports none). The error
 /// message, if any (no OpenCL loader at all), is the caller's to free with `metaopt_pointer_free`.
 #[no_mangle]

@@ -1157,6 +1157,7 @@ static void devices(void) {
     if (count > 0 && now.result != before) fail("metaopt_device_get_number", "device changed to %d", NULL, now.result);
     metaopt_pointer_free(now.error_message);
     I32("metaopt_device_count/value", metaopt_device_count(), ANY);
+    I32("metaopt_device_finish_builds/value", metaopt_device_finish_builds(), ANY);
     begin("metaopt_device_is_mem_space_valid/value");
     uint8_t valid = metaopt_device_is_mem_space_valid();
     end();
