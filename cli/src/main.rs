@@ -36,7 +36,7 @@ mod plot;
 
 use bench::BenchCommand;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use cmd::{awvd, de, devices, hc12, knapsack, qap, qiga, sat, sp};
+use cmd::{awvd, bh, de, devices, hc12, knapsack, qap, qiga, sat, sp};
 use experiment::ExperimentCommand;
 use metaopt::StopToken;
 use std::process::ExitCode;
@@ -95,6 +95,9 @@ enum Command {
     Hc12(Box<hc12::Hc12Args>),
     /// Island differential evolution on a catalogue function or a user OpenCL objective
     De(Box<de::DeArgs>),
+    /// Basin hopping (monotonic, a (1+1)-ES local search), many chains side by side, on a
+    /// catalogue function or a user OpenCL objective
+    Bh(Box<bh::BhArgs>),
     /// Quantum-inspired genetic algorithm (Han & Kim) on a 0-1 knapsack, many populations at once
     Qiga(Box<qiga::QigaCmdArgs>),
     /// Shortest paths on graphs: exact SSSP from one, several or all sources; ACO for one pair
@@ -250,6 +253,7 @@ fn main() -> ExitCode {
         Command::Functions(a) => cmd::functions::run(&a),
         Command::Hc12(a) => hc12::run(&a),
         Command::De(a) => de::run(&a),
+        Command::Bh(a) => bh::run(&a),
         Command::Qiga(a) => qiga::run(&a),
         Command::Sp(sp::SpCommand::Sssp(a)) => sp::sssp(&a),
         Command::Sp(sp::SpCommand::Aco(a)) => sp::aco(&a),

@@ -40,7 +40,7 @@ use crate::device::Backend;
 use crate::error::{Error, Result};
 use crate::objective::Objective;
 use crate::run::checkpoint::{self, Header, Schedule};
-use crate::run::{Stop, StopReason};
+use crate::run::{Progress, Stop, StopReason};
 use cpu::CpuBh;
 use device::DeviceBh;
 use serde::{Deserialize, Serialize};
@@ -141,14 +141,16 @@ impl BhParams {
     }
 }
 
-/// How [`BasinHopping::solve`] runs the chains and when it stops. The chains run in launches
-/// that end at multiples of `launch_steps` steps since the start (the last one cut to the
-/// budget), never sized by the clock, and share their lowest anchor only at those multiples, so
-/// a seed and these options give one course whatever the machine and however a solve is split
-/// into continued solves; the stops are asked between launches.
+/// How [`BasinHopping::solve`] runs the chains and when it stops. The chains share their lowest
+/// anchor only at multiples of `launch_steps` steps since the start; launches never cross such
+/// a multiple and are sized by the clock within it (so that a time limit or an interrupt ends a
+/// solve within a short launch), so a seed and these options give one course whatever the
+/// machine and however a solve is split into continued solves; the stops are asked between
+/// launches.
 #[derive(Clone, Debug)]
 pub struct BhRun {
-    /// Steps between two looks at the anchors (at least 1).
+    /// Steps between two shares of the lowest anchor, and the most steps of one launch (at
+    /// least 1).
     pub launch_steps: u32,
     /// Every `launch_steps` steps every chain's anchor moves to the lowest one when it is lower
     /// than the shared anchor (what a caller does to pool the chains); false: the chains stay
@@ -175,12 +177,16 @@ impl Default for BhRun {
     }
 }
 
+/// Steps of the first launch of a solve, from which the clock sizes the next ones.
+const FIRST_LAUNCH: u64 = 8;
+
 /// What [`BasinHopping::solve`] returns: the best anchor and why the solve ended.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BhResult {
     pub value: f64,
     pub x: Vec<f64>,
-    /// Steps of every chain since [`BasinHopping::start`], launches, evaluations (the starting
+    /// Steps of every chain since [`BasinHopping::start`], launches (as many as the clock made:
+    /// not part of the course), evaluations (the starting
     /// point's included).
     pub steps: u64,
     pub launches: u64,
@@ -471,6 +477,18 @@ impl BasinHopping {
     /// covers more than the solve passes its own start). A continued solve's clock also counts
     /// the seconds the solve had taken before.
     pub fn solve_since(&mut self, run: &BhRun, start: Instant) -> Result<BhResult> {
+        self.solve_observed(run, start, |_| true)
+    }
+
+    /// [`solve_since`](Self::solve_since), reporting to `progress` before every launch and at
+    /// the end ([`Progress`]: seconds, steps as the work, evaluations, the best so far); false
+    /// from it ends the solve with its best so far, stopped by the budget.
+    pub fn solve_observed(
+        &mut self,
+        run: &BhRun,
+        start: Instant,
+        progress: impl FnMut(&Progress) -> bool,
+    ) -> Result<BhResult> {
         if run.launch_steps == 0 {
             return Err(Error::arg("launch_steps", "0; at least 1"));
         }
@@ -482,7 +500,7 @@ impl BasinHopping {
             ));
         };
         // the course stays with the chains whatever happens, an error included
-        let r = self.solve_course(run, start, &mut course);
+        let r = self.solve_course(run, start, &mut course, progress);
         self.course = Some(course);
         r
     }
@@ -492,23 +510,26 @@ impl BasinHopping {
         run: &BhRun,
         start: Instant,
         course: &mut Course,
+        progress: impl FnMut(&Progress) -> bool,
     ) -> Result<BhResult> {
         let start = checkpoint::resumed_start(start, course.seconds);
-        let mut driver = run.stop.driver(start);
+        let mut driver = run.stop.driver(start).on_progress(progress);
         let header = run.stop.checkpoint.as_ref().map(|_| self.header(run));
         let mut schedule = Schedule::new(run.stop.checkpoint.as_ref());
         let stop = loop {
             if let Some(why) = driver.check(course.steps, self.evaluations, course.best) {
                 break why;
             }
-            // launches end at multiples of `launch_steps` (the budget may end one sooner), so
-            // the shares fall on the same steps however the solve was split
+            // a launch never crosses a multiple of `launch_steps`, where the shares fall, so
+            // they fall on the same steps however the clock sizes the launches and however the
+            // solve was split; the clock ends a launch sooner when the time left is short
             let every = u64::from(run.launch_steps);
             let mut k = every - course.steps % every;
             if let Some(b) = run.stop.budget {
                 k = k.min(b - course.steps);
             }
-            self.run(k as u32)?;
+            let k = driver.next_size(FIRST_LAUNCH.min(k), k, course.steps);
+            driver.step(k, |k| self.run(k as u32))?;
             course.steps += k;
             course.launches += 1;
             let share = run.share && course.steps.is_multiple_of(every);

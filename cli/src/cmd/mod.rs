@@ -6,6 +6,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`awvd`] | `metaopt awvd` |
+//! | [`bh`] | `metaopt bh` |
 //! | [`de`] | `metaopt de` |
 //! | [`devices`] | `metaopt devices` |
 //! | [`functions`] | `metaopt functions` |
@@ -17,6 +18,7 @@
 //! | [`sp`] | `metaopt sp` |
 
 pub mod awvd;
+pub mod bh;
 pub mod de;
 pub mod devices;
 pub mod functions;

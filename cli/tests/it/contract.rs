@@ -63,7 +63,22 @@ fn every_solver_names_its_stop_with_one_key_and_one_vocabulary() {
     let sat = root().join("data/satlib/uf20-91/uf20-01.cnf");
     let knapsack = root().join("data/knapsack/knapsack-100.txt");
     let (sat, knapsack) = (sat.to_str().unwrap(), knapsack.to_str().unwrap());
-    let runs: [(&[&str], &str); 9] = [
+    let runs: [(&[&str], &str); 10] = [
+        (
+            &[
+                "bh",
+                "--function",
+                "F1",
+                "--dims",
+                "3",
+                "--cpu",
+                "--chains",
+                "8",
+                "--max-steps",
+                "5",
+            ],
+            "budget",
+        ),
         (
             &[
                 "qap",
@@ -301,6 +316,20 @@ fn unwritable_outputs_fail_before_the_work_naming_the_flag() {
             vec!["bench".into(), "qiga".into(), "--csv".into(), m("b.csv")],
             "--csv",
         ),
+        (
+            vec![
+                "bh".into(),
+                "--function".into(),
+                "F1".into(),
+                "--dims".into(),
+                "50".into(),
+                "--time-limit".into(),
+                "5".into(),
+                "--checkpoint".into(),
+                m("bh.state"),
+            ],
+            "--checkpoint",
+        ),
     ];
     for (args, flag) in cases {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -440,7 +469,12 @@ fn sigterm_and_sigint_stop_a_solve_with_its_best_so_far() {
     let unsat = unsat.to_string_lossy().into_owned();
     let knapsack = root().join("data/knapsack/knapsack-250.txt");
     let knapsack = knapsack.to_str().unwrap();
-    let runs: [(&str, Vec<&str>, &str); 4] = [
+    let runs: [(&str, Vec<&str>, &str); 5] = [
+        (
+            "bh",
+            vec!["bh", "--function", "F1", "--dims", "50", "--cpu"],
+            "value",
+        ),
         (
             "qap",
             vec!["qap", "solve", "data/qaplib/tai50a.dat", "--cpu"],

@@ -6,6 +6,7 @@ mod common;
 mod run;
 
 mod awvd;
+mod bh;
 mod commands;
 mod contract;
 mod convergence;

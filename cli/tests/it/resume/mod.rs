@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod aco;
+mod bh;
 mod de;
 mod hc12;
 mod qap_ts;
