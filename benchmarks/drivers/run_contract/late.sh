@@ -33,9 +33,10 @@ CMD[aco]="sp aco --grid 300x300 --source 0 --target 89999 --iterations 100000000
 SOURCES=$(python3 -c 'print(",".join(str(i * 62497) for i in range(64)))')
 CMD[sssp]="sp sssp --grid 2000x2000 --sources $SOURCES"
 CMD[awvd]="awvd /tmp/balls.txt"
+CMD[bh]="bh --function F8 --dims 100 --chains 65536 --max-steps 100000000"
 echo "solver,mode,run,limit_s,wall_s,late_s,exit,stopped_by" > "$R/late.csv"
 now() { date +%s.%N; }
-for s in ${SOLVERS:-qap_ts qap_hc12 de_island de_jade de_batch hc12 sat_walks sat_hc12 qiga aco sssp awvd}; do
+for s in ${SOLVERS:-qap_ts qap_hc12 de_island de_jade de_batch hc12 sat_walks sat_hc12 qiga aco sssp awvd bh}; do
   for run in 1 2; do
     t0=$(now); timeout -k 5 60 $M ${CMD[$s]} --time-limit 1 --json > "$R/$s.limit.$run.json" 2> "$R/$s.limit.$run.err"; rc=$?; t1=$(now)
     by=$(python3 -c "import json,sys;print(json.load(open(sys.argv[1])).get('stopped_by',''))" "$R/$s.limit.$run.json" 2>/dev/null)
