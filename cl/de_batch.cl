@@ -1112,10 +1112,11 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
                       __global const uint *meta, __global const ulong *meta64, __global const FP *fpar,
                       __global uint *state, __global ulong *gens, __global FP *JF, __global ulong *JST,
                       __global FP *BX, __global FP *BF, __global FP *AM, __global FP *AA, __global uint *AU,
-                      uint k_gens, __local FP *lx, __local FPF *lfx, __local FPF *rv, __local uint *ri,
-                      __local FP *ly, __local FPF *lfy, __local FP *ls)
+                      uint k_gens, uint first, __local FP *lx, __local FPF *lfx, __local FPF *rv,
+                      __local uint *ri, __local FP *ly, __local FPF *lfy, __local FP *ls)
 {
-    uint b = get_group_id(0);
+    // one work-group a problem, from problem `first` (a launch may take a block of them)
+    uint b = first + get_group_id(0);
     uint lid = get_local_id(0), wg = get_local_size(0);
     uint status = state[2 * b];
     if (status >= DEB_TARGET) return; // finished: frozen

@@ -25,8 +25,9 @@ use crate::interrupt::check_time_limit;
 use crate::objective::{check_intervals, fp_bytes, fp_values, Objective};
 use crate::precision::Precision;
 use crate::problem::functions::{self, FunctionInfo};
+use crate::run::cancel::Cut;
 use crate::run::checkpoint::{self, Header, Schedule};
-use crate::run::{Progress, Stop, StopReason};
+use crate::run::{Progress, Stop, StopReason, STEP_SECONDS};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -1003,7 +1004,9 @@ impl DeviceBatch {
         })
     }
 
-    fn launch(&mut self, problems: usize, k: u32) -> Result<()> {
+    /// `k` generations of the problems `first..first + problems`.
+    fn launch(&mut self, first: usize, problems: usize, k: u32) -> Result<()> {
+        let first = first as u32;
         let mut e = ExecuteKernel::new(&self.kernel);
         // SAFETY: the arguments match `deb_run`; the buffers are fields that outlive the launch
         // (the queue is finished below).
@@ -1027,7 +1030,8 @@ impl DeviceBatch {
             e.set_arg(self.am.cl())
                 .set_arg(self.aa.cl())
                 .set_arg(self.au.cl())
-                .set_arg(&k);
+                .set_arg(&k)
+                .set_arg(&first);
             e.set_arg_local_buffer(self.lx)
                 .set_arg_local_buffer(self.lfx);
             e.set_arg_local_buffer(self.wg * self.fp)
@@ -1143,6 +1147,9 @@ pub struct BatchDe {
     inner: Inner,
     double: bool,
     k: u32,
+    /// Problems per launch while one generation of all of them is longer than a launch should
+    /// be (sized by the clock; all of them at first).
+    block: usize,
     /// Stop reasons of the problems stopped by time or interruption (None: by status).
     cut: Vec<Option<StopReason>>,
     /// The problems as given and the placement, for a checkpoint's header.
@@ -1228,6 +1235,7 @@ impl BatchDe {
             inner,
             double,
             k: options.generations_per_launch,
+            block: usize::MAX,
             cut: vec![None; n],
             given: problems,
             placement: options.placement,
@@ -1294,6 +1302,7 @@ impl BatchDe {
             inner: Inner::Split(parts, ranges),
             double,
             k: options.generations_per_launch,
+            block: usize::MAX,
             cut: vec![None; n],
             given: problems,
             placement: options.placement,
@@ -1348,23 +1357,50 @@ impl BatchDe {
         }
     }
 
-    fn step(&mut self, k: u32) -> Result<()> {
+    /// `k` generations of every problem. A launch of one generation of every problem that takes
+    /// much longer than a launch should (a large batch on a slow device) is split into blocks
+    /// of problems sized by the clock, and `cut` is asked between them: the problems are
+    /// independent, so a problem's course does not depend on the blocks, and a limit that
+    /// passes leaves the later blocks a generation behind, as a limit between launches would.
+    fn step(&mut self, k: u32, cut: &Cut) -> Result<()> {
         let n = self.probs.len();
-        match &mut self.inner {
-            Inner::Cpu(states) => {
-                let (probs, double) = (&self.probs, self.double);
-                states
-                    .par_iter_mut()
-                    .zip(probs.par_iter())
-                    .try_for_each(|(s, p)| p.advance(s, k as u64, double))
+        if let Inner::Split(parts, ranges) = &mut self.inner {
+            // each device its block, from its own thread
+            let mut slots = vec![(); ranges.last().map_or(0, |r| r.end)];
+            return crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.step(k, cut))
+                .map(|_| ());
+        }
+        let mut from = 0;
+        while from < n {
+            let count = if k == 1 {
+                self.block.min(n - from)
+            } else {
+                n - from
+            };
+            let t = Instant::now();
+            match &mut self.inner {
+                Inner::Cpu(states) => {
+                    let (probs, double) = (&self.probs[from..from + count], self.double);
+                    states[from..from + count]
+                        .par_iter_mut()
+                        .zip(probs.par_iter())
+                        .try_for_each(|(s, p)| p.advance(s, k as u64, double))?
+                }
+                Inner::Device(d) => d.launch(from, count, k)?,
+                Inner::Split(..) => unreachable!("handled above"),
             }
-            Inner::Device(d) => d.launch(n, k),
-            Inner::Split(parts, ranges) => {
-                // each device its block, from its own thread
-                let mut slots = vec![(); ranges.last().map_or(0, |r| r.end)];
-                crate::multi::run_blocks(parts, ranges, &mut slots, |p, _, _| p.step(k)).map(|_| ())
+            let seconds = t.elapsed().as_secs_f64();
+            if k == 1 && (seconds > 2.0 * STEP_SECONDS || count < n) {
+                // the problems a launch of about a step's length takes
+                let rate = count as f64 / seconds.max(1e-6);
+                self.block = ((rate * STEP_SECONDS) as usize).clamp(1, n);
+            }
+            from += count;
+            if from < n && cut.reason().is_some() {
+                break;
             }
         }
+        Ok(())
     }
 
     /// What a checkpoint of this batch is checked against: every problem as given (function,
@@ -1574,6 +1610,12 @@ impl BatchDe {
                 })
             });
         }
+        // what a step asks between its blocks of problems; under a time limit the first block
+        // is a sixteenth of the problems, timed (a generation of them all may be long)
+        let cut = driver.cut().clone();
+        if stop.time_limit.is_some() {
+            self.block = self.block.min(problems.div_ceil(16));
+        }
         let mut schedule = Schedule::new(stop.checkpoint.as_ref());
         let first = if stop.time_limit.is_some() {
             1
@@ -1604,7 +1646,7 @@ impl BatchDe {
                 break;
             }
             let k = driver.next_size(first as u64, self.k as u64, 0) as u32;
-            driver.step(k as u64, |k| self.step(k as u32))?;
+            driver.step(k as u64, |k| self.step(k as u32, &cut))?;
             (st, gens) = self.statuses()?;
             if schedule.due() {
                 self.elapsed = t0.elapsed().as_secs_f64();

@@ -350,6 +350,53 @@ fn run_observed_reports_the_batch_and_may_stop_it() {
     }
 }
 
+/// A batch whose one generation is long on a slow backend: a limit that passes inside a
+/// generation ends the run after a block of problems (not after the whole generation), and the
+/// run continued from there ends as the uninterrupted one.
+#[test]
+fn a_long_generation_is_cut_between_blocks_of_problems() {
+    let problems = || {
+        (0..256)
+            .map(|i| {
+                let mut p = BatchProblem::new("F8", 100, -600.0, 600.0);
+                p.members = 256;
+                p.seed = 5 + i as u64;
+                p.max_generations = 2;
+                p
+            })
+            .collect::<Vec<_>>()
+    };
+    let key = |r: &[BatchResult]| {
+        r.iter()
+            .map(|r| (r.best_value.to_bits(), r.generations, r.stop))
+            .collect::<Vec<_>>()
+    };
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let o = opts(Precision::Double, 1, Placement::Auto);
+        let mut de = BatchDe::new(problems(), backend, o.clone()).unwrap();
+        let t = Instant::now();
+        let whole = de.run(&Stop::default()).unwrap();
+        // the initial population and two generations
+        let generation = t.elapsed() / 3;
+        let mut de = BatchDe::new(problems(), backend, o.clone()).unwrap();
+        let limit = generation / 4;
+        let t = Instant::now();
+        let part = de.run(&Stop::time_limit(limit)).unwrap();
+        let late = t.elapsed().saturating_sub(limit);
+        assert!(part.iter().all(|r| r.stop == Some(StopReason::TimeLimit)));
+        // where a generation is long enough to tell (not on a fast GPU), the run ends well
+        // before the generation would
+        if generation > Duration::from_secs(1) {
+            assert!(
+                late < generation / 2,
+                "{backend:?}: {late:?} late; a generation takes {generation:?}"
+            );
+        }
+        let rest = de.run(&Stop::default()).unwrap();
+        assert_eq!(key(&rest), key(&whole), "{backend:?}");
+    }
+}
+
 #[test]
 fn time_limit_and_stop_token() {
     for backend in [Backend::DEVICE, Backend::Cpu] {
