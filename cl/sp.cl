@@ -322,10 +322,8 @@ typedef uint LB_T;
 #define LADD(du, w) ((du) + (uint)(w))
 #endif
 #define LAMIN(p, b) atomic_min((volatile __local uint *)(p), (b))
-// other work-items lower distances with atomics during a round: reads are atomic too (a plain
-// read beside them is a data race), and every candidate takes the atomic minimum
-#define LLOAD(p) atomic_or((volatile __local uint *)(p), 0u)
-#define LPEEK(p) L_INF
+#define LLOAD(p) (*(volatile __local uint *)(p))
+#define LPEEK(p) (*(volatile __local uint *)(p))
 #elif SP_LOCAL == 2
 typedef ulong LB_T;
 #define L_INF B_INF
