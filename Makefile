@@ -3,8 +3,11 @@
 #
 #   make run     build, list the OpenCL devices, solve the bundled nug12 on the default device
 #   make test    build, run every test (cargo test --release --workspace; the CLI's --mpi tests with
-#                the `mpi` feature where mpicc and mpirun exist), make doc, build the C examples, then the
-#                Python (test-python) and Octave (test-octave) front ends' tests
+#                the `mpi` feature where mpicc and mpirun exist), every kernel under Oclgrind
+#                (test-oclgrind), make doc, build the C examples, then the Python (test-python) and
+#                Octave (test-octave) front ends' tests
+#   make test-oclgrind   every kernel of cl/ on a small case under Oclgrind (memory errors, data
+#                races, uninitialised values: scripts/oclgrind-check.py; skipped without Oclgrind)
 #   make test-python   pytest of python/metaopt with Debian's /usr/bin/python3 (PYTHON=...)
 #   make test-octave   build the MEX gateway with mkoctfile --mex and run its Octave tests
 #   make bench   the QAP throughput benchmark (tho150, 15 swaps) as CSV in target/bench-qap.csv
@@ -25,6 +28,7 @@ RUN_SECONDS ?= 60
 # whatever python3 or octave comes first on the PATH
 PYTHON ?= /usr/bin/python3
 OCTAVE ?= octave-cli
+OCLGRIND_RUN = $(PYTHON) scripts/oclgrind-check.py --cargo $(CARGO)
 PYTEST_RUN = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 OCTAVE_RUN = cd matlab && $(OCTAVE) --quiet --no-history --norc \
 	--eval "build_octave(); run('tests/test_metaopt.m')" && $(OCTAVE) --quiet --no-history --norc \
@@ -50,7 +54,7 @@ VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 SONAME := libmetaopt.so.$(VERSION_MAJOR)
 LIB_FILE := libmetaopt.so.$(VERSION)
 
-.PHONY: all deps build release run test test-python test-octave bench clippy lint doc install uninstall clean help fuzz
+.PHONY: all deps build release run test test-oclgrind test-python test-octave bench clippy lint doc install uninstall clean help fuzz
 
 all: build
 
@@ -67,10 +71,14 @@ run: build
 test: build lint
 	$(CARGO) test --release --workspace
 	if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then $(CARGO) test --release -p metaopt-cli --features mpi --test it mpi::; else echo "make test: no mpicc/mpirun, the --mpi tests are skipped"; fi
+	$(OCLGRIND_RUN)
 	$(MAKE) doc
 	if [ -f c_examples/Makefile ]; then $(MAKE) -C c_examples; fi
 	$(PYTEST_RUN)
 	$(OCTAVE_RUN)
+
+test-oclgrind: build
+	$(OCLGRIND_RUN)
 
 test-python: build
 	$(PYTEST_RUN)
@@ -145,4 +153,4 @@ clean:
 	rm -rf matlab/metaopt_mex.mex python/build python/metaopt.egg-info
 
 help:
-	@sed -n '1,16p' Makefile
+	@sed -n '1,20p' Makefile

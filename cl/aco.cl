@@ -129,7 +129,8 @@ __kernel void aco_ants(__global const ulong *offsets, __global const uint *targe
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         chosen = pick[0];
-        barrier(CLK_LOCAL_MEM_FENCE);
+        // the global fence too: every work-item's reads of vis come before lid 0 marks d
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 #else
         // pass 1: the largest weight
         double pm = 0.0;
@@ -197,7 +198,8 @@ __kernel void aco_ants(__global const ulong *offsets, __global const uint *targe
                     break;
             }
             chosen = pick[0];
-            barrier(CLK_LOCAL_MEM_FENCE);
+            // the global fence too: every work-item's reads of vis come before lid 0 marks d
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         }
 #endif
         if (chosen == ACO_NONE)

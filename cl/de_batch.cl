@@ -1298,6 +1298,8 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
     for (uint i = lid; i < np * nn; i += wg) X[xoff + i] = xs[i];
     for (uint m = lid; m < np; m += wg) Fx[foff + m] = fxs[m];
 #endif
+    // every work-item read state and gens at the start: lid 0 writes them after all have
+    barrier(CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) {
         state[2 * b] = status;
         state[2 * b + 1] = best;

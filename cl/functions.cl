@@ -630,8 +630,31 @@ FP mo_f9(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 MO_PLAIN(mo_f10, mo_ackley)
 
 // F11 Langermann: sum_k c_k exp(-S_k / pi) cos(pi S_k), S_k = sum_j (x_j - A[k][j mod 2])^2.
-__constant FP MO_LANGERMANN_A[5][2] = {{3, 5}, {5, 2}, {2, 1}, {1, 4}, {7, 9}};
-__constant FP MO_LANGERMANN_C[5] = {1, 2, 5, 2, 3};
+// A = {{3, 5}, {5, 2}, {2, 1}, {1, 4}, {7, 9}}, c = {1, 2, 5, 2, 3}, as code rather than
+// initialised arrays, which become program-scope constants: the catalogue's programs then have
+// none (Oclgrind's uninitialised-value check cannot build a program that has them on a thread
+// other than the one that made its context).
+FP mo_langermann_a(uint k, uint i)
+{
+    switch (k) {
+    case 0: return i ? 5 : 3;
+    case 1: return i ? 2 : 5;
+    case 2: return i ? 1 : 2;
+    case 3: return i ? 4 : 1;
+    default: return i ? 9 : 7;
+    }
+}
+
+FP mo_langermann_c(uint k)
+{
+    switch (k) {
+    case 0: return 1;
+    case 1: return 2;
+    case 2: return 5;
+    case 3: return 2;
+    default: return 3;
+    }
+}
 
 FP mo_f11(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
 {
@@ -642,7 +665,7 @@ FP mo_f11(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
         mo_acc_init(&s);
         for (uint j = 0; j < dims; ++j) {
             FP e;
-            FP d = mo_two_sum(x[(size_t)j * stride], -MO_LANGERMANN_A[k][j & 1u], &e);
+            FP d = mo_two_sum(x[(size_t)j * stride], -mo_langermann_a(k, j & 1u), &e);
             mo_acc_add_prod(&s, d, d);
             s.c += (FP)2 * d * e;
         }
@@ -652,7 +675,7 @@ FP mo_f11(MO_XS const FP *x, uint dims, uint stride, __global const FP *data)
         FP t = mo_div_pi(sh, sl, &tl);
         FP ex = exp(-t);
         ex -= ex * tl;
-        mo_acc_add_prod(&f, MO_LANGERMANN_C[k] * ex, mo_cospi2(sh, sl));
+        mo_acc_add_prod(&f, mo_langermann_c(k) * ex, mo_cospi2(sh, sl));
     }
     return mo_acc_sum(&f);
 }

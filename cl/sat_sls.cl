@@ -277,7 +277,7 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
     __global uint* L = B + words;
     if (lid == 0) {
         sh[1] = 0;
-        sh[2] = *found;
+        sh[2] = atomic_or(found, 0u);
     }
     barrier(SLS_FENCE);
     if (sh[2]) return;
@@ -312,7 +312,7 @@ void sat_sls_run(const __global uint* off, const __global int* lit, const __glob
         if (nu == 0 || i >= flips) break;
         if (!again) {
             if ((i & (SLS_POLL - 1u)) == 0 && i > 0) {
-                if (lid == 0) sh[2] = *found;
+                if (lid == 0) sh[2] = atomic_or(found, 0u);
                 barrier(SLS_FENCE);
                 if (sh[2]) break;
             }

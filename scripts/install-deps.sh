@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages that building and testing metaopt need, on Debian and Ubuntu:
 # the OpenCL loader and headers, PoCL (OpenCL on the CPU, so everything runs without a GPU),
-# clinfo, valgrind (the C example's memory check), a C toolchain, Python 3 with NumPy, pytest,
+# clinfo, valgrind (the C example's memory check), Oclgrind (the kernels' check), a C toolchain, Python 3 with NumPy, pytest,
 # setuptools-rust, build and SciPy (the Python package's wheel and tests), GNU Octave with mkoctfile (the MEX gateway's tests)
 # and Open MPI with libclang (the CLI's `--mpi`).
 # Rust itself is not installed here: cargo must already be on the PATH.
@@ -17,6 +17,7 @@ PACKAGES=(
     clinfo
     voronota            # the reference Voronoi vertices of the AWVD tests (issue 20)
     valgrind
+    oclgrind            # the kernels' memory, race and uninitialised-value check (scripts/oclgrind-check.py)
     gcc
     g++                 # the MEX gateway's small C++ part (catches Octave's interrupt)
     libc6-dev

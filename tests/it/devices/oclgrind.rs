@@ -1,0 +1,211 @@
+//! Tiny cases of the kernels that no `metaopt` command launches (the Philox check, the tabu
+//! list's batched look-up, basin hopping, host callbacks of DE and HC12, the catalogue's
+//! evaluation kernels, MCSX, the QIGA repair of given strings), for `scripts/oclgrind-check.py`,
+//! which runs each alone under Oclgrind. Ignored in the ordinary run: the solvers' own tests
+//! cover the same paths on larger cases; `cargo test --release --test it devices::oclgrind --
+//! --ignored` runs them on the default device.
+
+use metaopt::bh::{BasinHopping, BhParams};
+use metaopt::de::{BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation};
+use metaopt::device::{Backend, DeviceContext, ProgramSpec};
+use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
+use metaopt::hc12::tabu::{CpuTabu, DeviceTabu};
+use metaopt::objective::{evaluate_catalogue, evaluate_points, HostCallback, Objective};
+use metaopt::problem::knapsack::Knapsack;
+use metaopt::problem::sat::{Assignment, Cnf};
+use metaopt::qiga::{repair_strings, Items, Repair, RepairCall};
+use metaopt::rng::rng4;
+use metaopt::run::Stop;
+use metaopt::sat::eval::DeviceSat;
+use std::sync::Arc;
+
+fn sphere_callback() -> Objective {
+    Objective::Callback(HostCallback {
+        f: Arc::new(|x: &[f64], rows: usize, dims: usize, out: &mut [f64]| {
+            for r in 0..rows {
+                out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
+            }
+            Ok(())
+        }),
+    })
+}
+
+/// `rng_fill` (common.cl): the device's Philox words are the host's.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn rng_fill() {
+    let ctx = DeviceContext::current().unwrap();
+    let q = ctx.queue().unwrap();
+    let prog = ctx.build(&ProgramSpec::files(&["common.cl"])).unwrap();
+    let k = q.kernel(&prog, "rng_fill").unwrap();
+    let count = 8u32;
+    let out = q.buffer::<u32>(4 * count as usize, "out").unwrap();
+    let (seed, stream) = (0x0123_4567_89ab_cdefu64, 3u32);
+    // SAFETY: the arguments of rng_fill in type and order; `out` holds 4 words per work-item.
+    unsafe {
+        opencl3::kernel::ExecuteKernel::new(&k)
+            .set_arg(&seed)
+            .set_arg(&stream)
+            .set_arg(out.cl())
+            .set_arg(&count)
+            .set_global_work_size(count as usize)
+            .enqueue_nd_range(q.cl())
+            .unwrap();
+    }
+    q.finish().unwrap();
+    let dev = out.to_vec(&q).unwrap();
+    for i in 0..count as usize {
+        assert_eq!(&dev[4 * i..4 * i + 4], &rng4(seed, stream, i as u64), "{i}");
+    }
+}
+
+/// `tabu_prepare`, `tabu_update` and `tabu_find_many` (tabu.cl): a list of 3 two-word strings
+/// after 5 inserts (two evicted, one duplicate) answers as the host's ordered set.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn tabu_find_many() {
+    let ctx = DeviceContext::current().unwrap();
+    let q = ctx.queue().unwrap();
+    let mut dev = DeviceTabu::standalone(&ctx, &q, 3, 2).unwrap();
+    let mut host = CpuTabu::new(3);
+    let strings = [[5u32, 1], [2, 9], [5, 0], [2, 9], [7, 7], [1, 1]];
+    for s in &strings {
+        let b = q.buffer_from(s, "v").unwrap();
+        dev.insert(&q, &b, 0).unwrap();
+        host.insert(s);
+    }
+    assert_eq!(dev.len(&q).unwrap(), host.len());
+    let queries: Vec<u32> = strings.iter().flatten().copied().chain([0, 0]).collect();
+    let (found, pos) = dev.find_many(&q, &queries).unwrap();
+    for (i, s) in queries.chunks(2).enumerate() {
+        assert_eq!((found[i], pos[i]), host.find(s), "{s:?}");
+    }
+}
+
+/// `bh_steps` (bh.cl): in double on F1 the device's chains take the CPU twin's steps.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn bh_steps() {
+    let obj = Objective::catalogue("F1").unwrap();
+    let (lo, hi) = (vec![-5.12; 2], vec![5.12; 2]);
+    let p = BhParams {
+        chains: 2,
+        seed: 5,
+        ..BhParams::default()
+    };
+    let anchors = |backend| {
+        let mut bh = BasinHopping::new(&obj, &lo, &hi, &p, backend).unwrap();
+        bh.start(&[3.0, -2.0], None).unwrap();
+        bh.run(3).unwrap();
+        assert_eq!(bh.evaluations(), 1 + 3 * 2);
+        bh.anchors().unwrap()
+    };
+    assert_eq!(anchors(Backend::DEVICE), anchors(Backend::Cpu));
+}
+
+/// `de_select` (de.cl): island DE whose values come from a host callback.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn de_host_callback() {
+    let mut p = DeParams::new(2, 8, 2, -5.0, 5.0, BoundsCorrection::Saturation);
+    p.options.double = true;
+    let mut de = DeMultiPop::new(&p, Backend::DEVICE).unwrap();
+    de.init(&sphere_callback(), Mutation::Rand1, Migration::NONE)
+        .unwrap();
+    let r = de.run(&Stop::budget(2)).unwrap();
+    assert_eq!(r.generations, 2);
+    assert!(r.value.is_finite() && r.value >= 0.0, "{}", r.value);
+    let at_best: f64 = r.x.iter().map(|v| v * v).sum();
+    assert_eq!(r.value, at_best);
+}
+
+/// `hc12g_decode` (hc12_eval.cl): HC12 on a host callback runs as on the catalogue's F1.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn hc12_host_callback() {
+    let mut p = Hc12Params::real(2, 4, -5.12, 5.12);
+    p.double = true;
+    let opts = RunOptions {
+        stop: Stop::budget(1),
+        seed: 3,
+        ..Default::default()
+    };
+    let run = |obj| {
+        Hc12::new(p.clone(), obj, Backend::DEVICE)
+            .unwrap()
+            .run(&opts)
+            .unwrap()
+    };
+    let want = run(Objective::catalogue("F1").unwrap());
+    let got = run(sphere_callback());
+    assert_eq!(
+        (got.value, &got.string, got.iterations),
+        (want.value, &want.string, want.iterations)
+    );
+}
+
+/// `functions_eval` and `functions_eval_id` (functions.cl): F1 and Rastrigin at integer points,
+/// where both are the sum of squares.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn functions_eval() {
+    let points = [1.0, -2.0, 0.0, 3.0, 2.0, 2.0];
+    let want = [5.0, 9.0, 8.0];
+    let f1 = evaluate_points(&Objective::catalogue("F1").unwrap(), &points, 2, true, None).unwrap();
+    assert_eq!(f1, want);
+    let f6 = evaluate_catalogue("F6", &points, 2, true, None).unwrap();
+    for (got, want) in f6.iter().zip(want) {
+        assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+    }
+}
+
+/// `sat_mcsx_count` and `sat_mcsx_reduce` (sat.cl): the satisfied clauses of one assignment.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn sat_mcsx() {
+    let clauses: [&[i32]; 5] = [&[1, -2], &[2, 3], &[-1, -3], &[-2], &[1, 2, 3]];
+    let cnf = Cnf::from_clauses("tiny", 3, clauses).unwrap();
+    let mut ds = DeviceSat::new(&cnf).unwrap();
+    for bits in [
+        [true, false, true],
+        [false, true, false],
+        [true, true, true],
+    ] {
+        let a = Assignment::from_bools(&bits);
+        let r = ds.mcsx(&a, true).unwrap();
+        let want = cnf.satisfied_count(&a);
+        assert_eq!(r.satisfied, want, "{bits:?}");
+        assert_eq!(r.all, want as usize == clauses.len());
+        let counts = r.counts.unwrap();
+        assert_eq!(counts.len(), clauses.len());
+    }
+}
+
+/// `qiga_repair_strings` (qiga.cl): the device repairs given strings as the CPU twin does.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn qiga_repair_strings() {
+    let k = Knapsack::from_integers("tiny", &[3, 1, 4, 1, 5], &[9, 2, 6, 5, 3], 6).unwrap();
+    let items = Items::of(&k);
+    let input: Vec<u8> = [
+        [1, 1, 1, 1, 1],
+        [1, 0, 1, 0, 0],
+        [0, 1, 0, 1, 1],
+        [0, 0, 0, 0, 0],
+    ]
+    .concat();
+    for repair in [Repair::Index, Repair::Random, Repair::Greedy] {
+        let call = RepairCall {
+            individuals: 2,
+            repair,
+            seed: 7,
+            pop_offset: 1,
+            generation: 2,
+        };
+        let mut dev = input.clone();
+        let mut cpu = input.clone();
+        let dv = repair_strings(&items, call, &mut dev, Backend::DEVICE).unwrap();
+        let cv = repair_strings(&items, call, &mut cpu, Backend::Cpu).unwrap();
+        assert_eq!((dev, dv), (cpu, cv), "{repair:?}");
+    }
+}
