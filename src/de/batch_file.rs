@@ -75,6 +75,10 @@ pub struct BatchFileProblem {
     pub name: String,
 }
 
+/// What serves the files a batch file names ([`parse_batch_file`]): `(key, rel, max)` to the
+/// bytes of `rel`, at most `max`, or why not.
+pub type BatchFiles<'a> = dyn FnMut(&str, &str, u64) -> std::result::Result<Vec<u8>, String> + 'a;
+
 /// The bytes of the regular file `p`, at most `max` of them; errors name `key` and the path.
 fn read_regular(p: &Path, key: &str, max: u64) -> std::result::Result<Vec<u8>, String> {
     use std::io::Read;
@@ -126,7 +130,7 @@ pub fn read_batch_file(path: &Path) -> Result<Vec<BatchFileProblem>> {
 pub fn parse_batch_file(
     text: &str,
     path: &Path,
-    files: &mut dyn FnMut(&str, &str, u64) -> std::result::Result<Vec<u8>, String>,
+    files: &mut BatchFiles<'_>,
 ) -> Result<Vec<BatchFileProblem>> {
     let specs: Vec<ProblemSpec> = serde_json::from_str(text).map_err(|e| {
         Error::parse(
