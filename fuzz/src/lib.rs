@@ -42,6 +42,7 @@ pub const TARGETS: &[(&str, Driver)] = &[
     ("option_names", option_names),
     ("checkpoint", checkpoint),
     ("awvd_input", awvd_input),
+    ("batch_file", batch_file),
 ];
 
 /// What every error must satisfy: a parse error names a line from 1 on (and at most
@@ -518,5 +519,55 @@ pub fn awvd_input(data: &[u8]) {
         std::fs::write(&path, data).expect("a temporary file");
         check(read_any(&path, &AtomSelection::default()));
         let _ = std::fs::remove_file(&path);
+    }
+}
+
+/// A batch file of the batched DE (`de::batch_file::parse_batch_file`, as `read_batch_file`
+/// after it read the file), the files it names served from memory: `k.cl` a small objective,
+/// `d.bin` 64 bytes of data, `big.cl` a file past every bound, any other name missing. On success
+/// every problem has its name, a source at most `MAX_SOURCE_BYTES`, and the batch's memory
+/// estimate (`batch_footprint`) is made on both backends; an error is a parse error of the batch
+/// file, at a line of the input or at line 0 (a problem's key).
+pub fn batch_file(data: &[u8]) {
+    use metaopt::de::batch_file::{parse_batch_file, MAX_SOURCE_BYTES};
+    use metaopt::de::{batch_footprint, BatchFunction};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut files = |key: &str, rel: &str, max: u64| -> Result<Vec<u8>, String> {
+        let bytes = match rel {
+            "k.cl" => b"FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) { return x[0]; }".to_vec(),
+            "d.bin" => vec![7u8; 64],
+            "big.cl" => return Err(format!("{key}: {rel} holds more than {max} bytes")),
+            _ => return Err(format!("{key}: cannot read {rel}")),
+        };
+        if bytes.len() as u64 > max {
+            return Err(format!("{key}: {rel} holds more than {max} bytes"));
+        }
+        Ok(bytes)
+    };
+    match parse_batch_file(text, Path::new("fuzz.json"), &mut files) {
+        Ok(problems) => {
+            assert!(!problems.is_empty());
+            for p in &problems {
+                if let BatchFunction::Name(_) = &p.problem.function {
+                    assert!(!p.name.is_empty());
+                }
+                if let BatchFunction::Source { code, .. } = &p.problem.function {
+                    assert!(code.len() as u64 <= MAX_SOURCE_BYTES);
+                }
+            }
+            for (double, device) in [(true, false), (false, true), (true, true)] {
+                let f = batch_footprint(problems.iter().map(|p| (&p.problem, 1)), double, device);
+                assert!(f.largest_buffer <= f.device || !device);
+            }
+        }
+        Err(e) => match &e {
+            Error::Parse { line: 0, .. } => {
+                let _ = e.to_string();
+            }
+            // serde_json counts the line after a final newline
+            _ => check_error(&e, Some(text.split('\n').count())),
+        },
     }
 }

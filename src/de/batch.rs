@@ -18,7 +18,8 @@ use super::config::{Algorithm, BoundsCorrection, Mutation, Selection};
 use super::jde::{self, JdeState};
 use super::ops;
 use crate::device::{
-    check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+    bytes, check_fits, covering_group, Backend, DeviceBuffer, DeviceContext, Footprint,
+    ProgramSpec, Queue,
 };
 use crate::error::{Error, Result};
 use crate::interrupt::check_time_limit;
@@ -234,6 +235,84 @@ struct BatchSaved {
     state: BatchState,
     cut: Vec<Option<StopReason>>,
     elapsed: f64,
+}
+
+/// The memory of a batch (docs/specs/DE.md "Batched DE: memory"): `problems` gives each
+/// problem with how many times it repeats (sizes alike), `double` the precision on a device
+/// (the CPU backend computes in f64), `device` whether the batch runs on a device. Host: each
+/// problem's bounds, function data and result, and on the CPU backend its population, values,
+/// jDE100's F and CR, archive and best row, with a working copy of the largest population per
+/// rayon thread; on a device the uploads' host copies. Device: two copies of every population
+/// (X and the trials Y), six values per member (Fx, Fy, jDE100's F, CR and trials'), the
+/// archives, the ranks, the best rows, the bounds and the data. Sizes saturate at `u64::MAX`.
+pub fn batch_footprint<'a>(
+    problems: impl IntoIterator<Item = (&'a BatchProblem, u64)>,
+    double: bool,
+    device: bool,
+) -> Footprint {
+    let fpd: u64 = if double { 8 } else { 4 };
+    let mut f = Footprint::default();
+    // the device buffers that hold every problem: X (and Y), the data, the archives, F and CR
+    let (mut xs, mut data, mut arcs, mut jfs) = (0u64, 0u64, 0u64, 0u64);
+    let mut largest_x = 0u64;
+    for (p, k) in problems {
+        let (np, nn) = (u64::from(p.members), u64::from(p.dims));
+        let x = bytes(&[np, nn]);
+        largest_x = largest_x.max(x);
+        let d = match &p.function {
+            BatchFunction::Source { data, .. } => data.len() as u64,
+            other => match other.info() {
+                Ok(Some(info)) if info.is_transformed() => {
+                    bytes(&[nn, nn, 8]).saturating_add(8 * nn)
+                }
+                _ => 0,
+            },
+        };
+        let (h, acap) = match p.algorithm {
+            Algorithm::De | Algorithm::Jde100 => (0, 0),
+            a => {
+                let par = super::adapt::Params::of(a, p.members);
+                (par.h as u64, par.archive_size(p.members) as u64)
+            }
+        };
+        // the data as the device holds it: at an offset aligned to 16 bytes
+        let d16 = d.saturating_add(15) / 16 * 16;
+        let jde = matches!(p.algorithm, Algorithm::Jde100) as u64;
+        // bounds (given and expanded), function data (the problem's and the batch's copy), the
+        // result's best row, the structs of the problem, its state and its results
+        // a sum of terms, saturating: sizes near the limits multiply past 64 bits
+        let sum = |terms: &[u64]| terms.iter().fold(0u64, |a, &t| a.saturating_add(t));
+        let arc = bytes(&[acap, nn]);
+        f.host(&[k, sum(&[40 * nn, d, d, 1024])]);
+        if device {
+            f.host(&[k, sum(&[3 * nn * fpd, nn, d])]);
+            f.device(&[k, 2, x, fpd])
+                .device(&[k, sum(&[6 * np * fpd, 8 * np])])
+                .device(&[
+                    k,
+                    sum(&[bytes(&[sum(&[arc, 3 * nn, 2 * h, 64]), fpd]), nn, d16, 256]),
+                ]);
+            xs = xs.saturating_add(bytes(&[k, x, fpd]));
+            data = data.saturating_add(bytes(&[k, d16]));
+            arcs = arcs.saturating_add(bytes(&[k, arc, fpd]));
+            jfs = jfs.saturating_add(bytes(&[k, 4, np, fpd]));
+        } else {
+            f.host(&[
+                k,
+                sum(&[
+                    bytes(&[sum(&[x, np, 2 * jde * np, arc, nn, 2 * h]), 8]),
+                    512,
+                ]),
+            ]);
+        }
+    }
+    if device {
+        f.largest_buffer = xs.max(data).max(arcs).max(jfs);
+    } else {
+        // each rayon thread's trials of the problem it advances
+        f.host(&[rayon::current_num_threads() as u64, largest_x, 16]);
+    }
+    f
 }
 
 /// A batch's figures between two launches, as [`BatchDe::run_observed`] reports them.
@@ -544,20 +623,21 @@ impl Prob {
             return Ok(());
         }
         if s.status == NEW {
-            s.x = (0..np * nn)
-                .map(|i| {
-                    ops::initial(
-                        self.seeds[0],
-                        0,
-                        (i / nn) as u32,
-                        (i % nn) as u32,
-                        np as u32,
-                        nn as u32,
-                        self.lo[i % nn],
-                        self.hi[i % nn],
-                    )
-                })
-                .collect();
+            // the population and its trials are fallible: memory given away since the batch was
+            // made is an error, not an abort
+            s.x = crate::error::try_vec(np * nn, "members")?;
+            s.x.extend((0..np * nn).map(|i| {
+                ops::initial(
+                    self.seeds[0],
+                    0,
+                    (i / nn) as u32,
+                    (i % nn) as u32,
+                    np as u32,
+                    nn as u32,
+                    self.lo[i % nn],
+                    self.hi[i % nn],
+                )
+            }));
             s.fx = self.eval_rows(&s.x, double)?;
             s.best = ops::best_member(&s.fx).unwrap_or(0);
             s.gen = 0;
@@ -575,7 +655,7 @@ impl Prob {
         if let Some(shape) = &self.ade {
             return self.advance_ade(s, k, shape, double);
         }
-        let mut y = vec![0.0; np * nn];
+        let mut y = crate::error::try_filled(np * nn, 0.0, "members")?;
         for _ in 0..k {
             if s.status != RUNNING {
                 break;
@@ -1191,6 +1271,12 @@ impl BatchDe {
                 c.require_fp64()?;
             }
         }
+        // the whole batch's memory, before anything is allocated
+        batch_footprint(problems.iter().map(|p| (p, 1)), double, ctx.is_some()).check(
+            "problems",
+            &format!("a batch of {} problems", problems.len()),
+            ctx.as_ref().map(|c| &c.info),
+        )?;
         let mut sources = Vec::new();
         let probs = problems
             .iter()
@@ -1269,14 +1355,33 @@ impl BatchDe {
             ));
         }
         let mut fp64 = true;
+        // a CPU device's buffers are host memory
+        let mut cpu_device = false;
         for &d in devices {
-            fp64 &= Backend::Device(Some(d)).context("batched DE")?.info.fp64;
+            let info = &Backend::Device(Some(d)).context("batched DE")?.info;
+            fp64 &= info.fp64;
+            cpu_device |= info.kind == crate::device::DeviceKind::Cpu;
         }
         let options = BatchOptions {
             precision: options.precision.resolve(false, fp64),
             ..options
         };
         let double = options.precision.is_double();
+        // the whole batch's host memory first; each device's block is checked against its
+        // device as it is made
+        let mut whole = batch_footprint(problems.iter().map(|p| (p, 1)), double, true);
+        if cpu_device {
+            whole.host = whole.host.saturating_add(whole.device);
+        }
+        Footprint {
+            host: whole.host,
+            ..Footprint::default()
+        }
+        .check(
+            "problems",
+            &format!("a batch of {} problems", problems.len()),
+            None,
+        )?;
         // every problem validated first, so an error names its global index
         let mut sources = Vec::new();
         let probs = problems
@@ -1309,6 +1414,33 @@ impl BatchDe {
             elapsed: 0.0,
             resumed: false,
         })
+    }
+
+    /// What [`BatchDe::new`] checks before it allocates, for a caller that has not made its
+    /// problems yet: a batch of `count` problems of the sizes of `problem` (as `--problems`
+    /// makes) on `backend` fits its device and the host ([`batch_footprint`]), with
+    /// `caller_bytes` more host bytes per problem that the caller holds beside the batch (its
+    /// copies of the problems, its rows of results). Errors name `problems`.
+    pub fn check_repeated(
+        problem: &BatchProblem,
+        count: u64,
+        caller_bytes: u64,
+        backend: Backend,
+        options: &BatchOptions,
+    ) -> Result<()> {
+        let ctx = match backend {
+            Backend::Cpu => None,
+            Backend::Device(_) => Some(backend.context("batched DE")?),
+        };
+        let fp64 = ctx.as_ref().is_none_or(|c| c.info.fp64);
+        let double = options.precision.resolve(false, fp64).is_double();
+        let mut f = batch_footprint([(problem, count)], double, ctx.is_some());
+        f.host(&[count, caller_bytes]);
+        f.check(
+            "problems",
+            &format!("a batch of {count} problems"),
+            ctx.as_ref().map(|c| &c.info),
+        )
     }
 
     /// Whether the batch computes in double.

@@ -37,11 +37,13 @@
 //! | [`ade`] | the SHADE family on the device (`cl/de_batch.cl`) and its host twin |
 //! | [`jde`] | jDE100 on the device and its host twin |
 //! | [`batch`] | batched DE: many independent problems, one work-group each (`cl/de_batch.cl`) |
+//! | [`batch_file`] | batch files: the JSON problems of `de --batch`, the files they name read within bounds |
 //! | [`state`] | checkpoints (`save_state`, `load_state`) and warm starts (`set_population`) |
 
 pub mod adapt;
 pub mod ade;
 pub mod batch;
+pub mod batch_file;
 pub mod config;
 pub mod cpu;
 pub mod device;
@@ -53,8 +55,10 @@ pub mod pace;
 pub mod state;
 
 pub use self::batch::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, Placement,
+    batch_footprint, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress,
+    BatchResult, Placement,
 };
+pub use self::batch_file::{read_batch_file, BatchFileProblem};
 pub use self::config::{
     Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind,
     Mutation, Selection,

@@ -33,16 +33,19 @@
 //! | module | what |
 //! |---|---|
 //! | `buffer` | typed device buffers; large reads through pinned staging, uploads queued without a wait |
+//! | `footprint` | [`Footprint`]: the bytes a run will hold on the host and the device, checked before it allocates |
 //! | [`program`] | [`ProgramSpec`] (files, extra source, defines) and the program cache |
 //! | `source` | kernel lookup: `METAOPT_CL_DIR`, `cl/` beside the library, the source tree, the embedded copy |
 //! | [`tuning`] | work-group caps, tiles and other launch constants per device kind |
 
 mod buffer;
+mod footprint;
 pub mod program;
 mod source;
 pub mod tuning;
 
 pub use buffer::{check_fits, host_memory_available, output_vec, ClScalar, DeviceBuffer};
+pub use footprint::{bytes, Footprint};
 pub use program::{builds_in_flight, finish_builds, ProgramSpec};
 pub use source::{embedded_source, kernel_source, source_dir};
 pub use tuning::Tuning;

@@ -33,7 +33,8 @@
 pub mod cpu;
 pub mod device;
 
-use crate::error::{Error, Result};
+use crate::device::{bytes, Footprint};
+use crate::error::{try_filled, Error, Result};
 use crate::interrupt::{Clock, Cut, StopReason, Watch};
 use crate::problem::knapsack::Knapsack;
 use crate::run::checkpoint::{self, Header, Schedule};
@@ -926,6 +927,12 @@ impl Qiga {
                 "too many generations for this many individuals and items",
             ));
         }
+        // the whole run's memory, before anything is allocated
+        Qiga::footprint(m, o).check(
+            "populations",
+            &format!("a QIGA run of {} populations", o.populations),
+            None,
+        )?;
         let pops_per_table = if o.pops_per_table == 0 {
             o.populations.div_ceil(o.tables.len())
         } else {
@@ -976,6 +983,35 @@ impl Qiga {
         };
         qiga.warm_starts()?;
         Ok(qiga)
+    }
+
+    /// The host memory a run of `options` on `items` items holds at its peak
+    /// (docs/specs/QIGA.md "Memory"): for each population that runs (all, or those of
+    /// `options.only`) its best string three times (the run's strings, the last state kept for
+    /// [`Qiga::save_state`], the C ABI's copy) and 128 bytes of outcomes, and for each engine its
+    /// begun chunk of populations (their Q-bit angles, observed strings and best strings).
+    /// [`Qiga::new`] refuses options whose footprint the host cannot hold.
+    pub fn footprint(items: usize, options: &QigaOptions) -> Footprint {
+        let o = options;
+        let (m, n) = (items as u64, o.individuals as u64);
+        let total = o.only.as_ref().map_or(o.populations, |r| r.len()) as u64;
+        let mut f = Footprint::default();
+        f.host(&[total, m.saturating_mul(3).saturating_add(128)]);
+        // a begun population: angles (2 bytes a Q-bit), observed strings, best string
+        let per = bytes(&[n, m, 3]).saturating_add(m).saturating_add(64);
+        let chunk = match (o.devices.is_empty(), o.backend) {
+            (true, Backend::Cpu) => o
+                .launch_populations
+                .unwrap_or(rayon::current_num_threads() * 8)
+                .clamp(
+                    1,
+                    ((256usize << 20) / (items * (o.individuals * 2 + 1)).max(1)).max(1),
+                ),
+            _ => o.launch_populations.unwrap_or(1 << 16).clamp(1, 1 << 16),
+        } as u64;
+        let engines = o.devices.len().max(1) as u64;
+        f.host(&[engines, chunk.min(total), per]);
+        f
     }
 
     /// The warm start's populations (checked: each string `items` bytes of 0/1 within the
@@ -1307,7 +1343,11 @@ impl Qiga {
         // back, so the copy overlaps the other devices' work instead of following the run (a
         // million populations of 250 items are 250 MB); zeroed pages are mapped at first touch
         let m = self.setup.items.weights.len();
-        let mut bits_v = vec![0u8; crate::error::size_product("populations", &[total, m])?];
+        let mut bits_v = try_filled(
+            crate::error::size_product("populations", &[total, m])?,
+            0u8,
+            "populations",
+        )?;
         let mut book = Book {
             chunks: Vec::new(),
             n: 0,
@@ -1322,7 +1362,7 @@ impl Qiga {
             at: 0,
         };
         if let Some(st) = resumed {
-            let mut begun = vec![false; total];
+            let mut begun = try_filled(total, false, "populations")?;
             for f in st.finished {
                 let c = f.best_value.len();
                 bits_v[(f.offset - first) * m..(f.offset - first + c) * m]

@@ -23,7 +23,7 @@ pub(crate) struct WalkRecord {
 }
 
 /// Words of a walk's record (`SLS_HEAD`, 2 assignments and the flip log).
-fn record_words(f: &SlsFormula, log_capacity: usize) -> usize {
+pub(crate) fn record_words(f: &SlsFormula, log_capacity: usize) -> usize {
     HEAD + 2 * f.words() + log_capacity
 }
 

@@ -21,7 +21,7 @@
 pub mod cpu;
 mod device;
 
-use crate::device::Backend;
+use crate::device::{Backend, Footprint};
 use crate::error::{Error, Result};
 use crate::interrupt::StopReason;
 use crate::problem::sat::{Assignment, Cnf, Model, Occurrences};
@@ -138,6 +138,54 @@ pub fn persists(f: &SlsFormula) -> bool {
 /// replay costs no more than a copy of the assignment.
 pub fn log_capacity(f: &SlsFormula) -> usize {
     f.words().max(64)
+}
+
+/// The memory of `walks` walks over `f` (see [`SatSls::footprint`]): `device` `None` on the CPU
+/// backend, else whether the walks' state is in local memory (`Some(false)`: in a global buffer,
+/// which the estimate assumes unless local memory is forced).
+fn footprint(
+    f: &SlsFormula,
+    walks: u32,
+    device: Option<bool>,
+    log_capacity: usize,
+    checkpoint: bool,
+) -> Footprint {
+    let w = walks as u64;
+    let (n, m) = (f.num_vars as u64, f.num_clauses() as u64);
+    let (lits, words) = (f.literals.len() as u64, f.words() as u64);
+    // an assignment as a report holds it (its words and the vector)
+    let assignment = words * 4 + 32;
+    let mut fp = Footprint::default();
+    // each walk's report: its assignment and best, and the best beside it; 128 bytes of counters
+    fp.host(&[w, assignment * 3 + 128]);
+    if checkpoint {
+        // the state written: assignment, best, flip log and unsatisfied list
+        fp.host(&[w, 2 * assignment + 4 * log_capacity as u64 + 4 * m + 128]);
+    }
+    match device {
+        None => {
+            // a walk: counts, critical variables, positions and list per clause, break values,
+            // assignment and best, its flip log
+            fp.host(&[
+                w,
+                16 * m + 4 * n + 2 * assignment + 4 * log_capacity as u64 + 256,
+            ]);
+        }
+        Some(local) => {
+            let rec = device::record_words(f, log_capacity) as u64 * 4;
+            let state = if local {
+                0
+            } else {
+                device::state_words(f) as u64 * 4
+            };
+            // the formula, the records and the states; their host copies (made fresh, read back)
+            fp.device(&[4 * (2 * lits + m + 2 * n + 2)])
+                .device(&[w, rec])
+                .device(&[w, state]);
+            fp.host(&[w, 2 * rec + state]);
+        }
+    }
+    fp
 }
 
 /// The rule that picks the variable of an unsatisfied clause.
@@ -582,6 +630,11 @@ impl SatSls {
         let (walks, description) = match backend {
             Backend::Cpu => {
                 let w = walks.unwrap_or(rayon::current_num_threads() as u32);
+                footprint(&f, w, None, log_capacity(&f), false).check(
+                    "walks",
+                    &format!("a solve of {w} walks"),
+                    None,
+                )?;
                 (w, backend.describe())
             }
             Backend::Device(_) => {
@@ -597,6 +650,11 @@ impl SatSls {
                         i.global_mem_bytes,
                     ));
                 }
+                footprint(&f, w, Some(false), log_capacity(&f), false).check(
+                    "walks",
+                    &format!("a solve of {w} walks"),
+                    Some(i),
+                )?;
                 (w, i.describe())
             }
         };
@@ -611,6 +669,44 @@ impl SatSls {
             resume: None,
             last: None,
         })
+    }
+
+    /// The memory a solve with `opts` holds at its peak (docs/specs/SAT_SLS.md "Memory"): the
+    /// formula, and for each walk its state, record, flip log, reports and, under a checkpoint
+    /// plan, its checkpointed state. [`SatSls::new`] and every solve refuse walks whose
+    /// footprint the device or the host cannot hold.
+    pub fn footprint(&self, opts: &SlsOptions) -> Footprint {
+        let p = self.params(opts);
+        footprint(
+            &self.f,
+            self.walks,
+            match self.backend {
+                Backend::Cpu => None,
+                Backend::Device(_) => Some(self.local == Some(true)),
+            },
+            p.log_capacity,
+            opts.stop.checkpoint.is_some(),
+        )
+    }
+
+    /// [`SatSls::footprint`] against the backend's device and the host (errors name `walks`).
+    fn check_footprint(&self, opts: &SlsOptions, p: &WalkParams) -> Result<()> {
+        let device = match self.backend {
+            Backend::Cpu => None,
+            b => Some(b.context("the SAT walks")?),
+        };
+        footprint(
+            &self.f,
+            self.walks,
+            device.as_ref().map(|_| self.local == Some(true)),
+            p.log_capacity,
+            opts.stop.checkpoint.is_some(),
+        )
+        .check(
+            "walks",
+            &format!("a solve of {} walks", self.walks),
+            device.as_ref().map(|c| &c.info),
+        )
     }
 
     /// The walks' parameters of `opts` on this formula.
@@ -780,6 +876,7 @@ impl SatSls {
             .on_progress(progress);
         // the last solve's engine goes before a new one is made
         self.last = None;
+        self.check_footprint(opts, &params)?;
         let setup = driver.cut().setup_scope();
         let mut engine = match self.backend {
             Backend::Cpu => Engine::Cpu(CpuWalks::new(&self.f, self.walks)),

@@ -2611,10 +2611,10 @@ static void knapsack_args(void) {
     const char *utf8_table[] = {g_bad_utf8[0]};
     uint32_t dev_far[1] = {1000000}, dev_twice[2] = {0, 0};
     MetaoptStopToken *req = requested_token();
-    MetaoptQigaOptions qo[26];
-    for (int i = 0; i < 26; i++) qo[i] = tiny_qiga();
-    int qe[26];
-    for (int i = 0; i < 26; i++) qe[i] = ERR;
+    MetaoptQigaOptions qo[28];
+    for (int i = 0; i < 28; i++) qo[i] = tiny_qiga();
+    int qe[28];
+    for (int i = 0; i < 28; i++) qe[i] = ERR;
     qo[0].populations = 0;
     qo[1].individuals = 0;
     qo[2].individuals = UINT32_MAX;
@@ -2641,7 +2641,12 @@ static void knapsack_args(void) {
     qo[23].tables = good_tables, qo[23].tables_count = 2, qo[23].pops_per_table = UINT32_MAX, qo[23].pole_signs_random = 1, qe[23] = 0;
     qo[24].has_target = 1, qo[24].target = -1e308, qo[24].seed = UINT64_MAX, qo[24].repair = 2, qe[24] = 0;
     qo[25].populations = 100000000, qo[25].time_limit_s = 0.2, qe[25] = ANY;
-    for (int i = 0; i < 26; i++)
+    /* the whole run's memory is estimated before anything is allocated: out of host memory on any
+       host with less than about half a terabyte free, else a run cut by its time limit */
+    qo[26] = tiny_qiga(), qo[26].populations = UINT32_MAX, qo[26].time_limit_s = 0.2, qe[26] = ANY;
+    qo[27] = tiny_qiga(), qo[27].populations = UINT32_MAX, qo[27].individuals = 1024, qo[27].launch_populations = UINT32_MAX,
+    qo[27].time_limit_s = 0.2, qe[27] = ANY;
+    for (int i = 0; i < 28; i++)
         OWNED("metaopt_qiga_run/hostile options", MetaoptQigaRunResult, metaopt_qiga_run(k, &qo[i]), metaopt_qiga_free_run_result,
               qe[i]);
     if (!g_valgrind)
@@ -3334,6 +3339,20 @@ static void batch_de_args(void) {
     bo[4].backend = METAOPT_BACKEND_DEVICE, bo[4].precision = 1, bo[4].placement = 2;
     for (int i = 0; i < 4; i++) BDE_CREATE("metaopt_batch_de_create/hostile options", good, 2, &bo[i], METAOPT_ERR_INVALID_ARGUMENT);
     if (!g_valgrind) BDE_CREATE("metaopt_batch_de_create/device", good, 2, &bo[4], ANY);
+    /* huge sizes: each problem fits alone, the batch as a whole is estimated (host and device
+       buffers) at creation: out of memory where it cannot fit, never an abort at the first run */
+    {
+        enum { MANY = 10000 };
+        MetaoptBatchDeProblem *many = malloc(MANY * sizeof *many);
+        require(many != NULL, "malloc");
+        for (int i = 0; i < MANY; i++) many[i] = tiny_bde(), many[i].members = 1000, many[i].dims = 1000;
+        BDE_CREATE("metaopt_batch_de_create/10000 problems of 10^6 values", many, MANY, &cpu, ANY);
+        if (!g_valgrind) BDE_CREATE("metaopt_batch_de_create/10000 problems of 10^6 values, device", many, MANY, &bo[4], ANY);
+        /* one problem of 2^31 values, the most a problem may hold */
+        many[0].members = 1u << 16, many[0].dims = 1u << 15;
+        BDE_CREATE("metaopt_batch_de_create/one problem of 2^31 values", many, 1, &cpu, ANY);
+        free(many);
+    }
 
     MetaoptBatchDeCreateResult c = metaopt_batch_de_create(good, 2, &cpu);
     require(c.error_code == 0, "metaopt_batch_de_create");

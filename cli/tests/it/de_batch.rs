@@ -434,3 +434,66 @@ fn batch_problems_run_the_adaptive_variants() {
     args.extend(["--problems", "2", "--algorithm", "jdee"]);
     fails(&args, "--algorithm");
 }
+
+#[test]
+fn a_batch_the_host_cannot_hold_is_an_error_before_its_problems_are_made() {
+    for backend in [&["--cpu"][..], &[][..]] {
+        let mut args = vec![
+            "de",
+            "--problems",
+            "4000000000",
+            "--function",
+            "F1",
+            "--dims",
+            "2",
+        ];
+        args.extend_from_slice(backend);
+        run::out_of_memory_in_4gb(&args, "--problems");
+    }
+}
+
+#[test]
+fn batch_file_paths_must_be_regular_files_of_bounded_size() {
+    let dir = tempfile::tempdir().unwrap();
+    // /dev/zero named relative to the batch file's folder: a device, never read
+    let up = "../".repeat(dir.path().components().count() + 2);
+    let cases = [
+        (
+            format!(r#"[{{"source": "{up}dev/zero", "dims": 2}}]"#),
+            "not a regular file",
+        ),
+        (
+            r#"[{"source": ".", "dims": 2}]"#.to_string(),
+            "not a regular file",
+        ),
+        (
+            format!(r#"[{{"source": "k.cl", "data": "{up}dev/zero", "dims": 2}}]"#),
+            "not a regular file",
+        ),
+        (
+            r#"[{"source": "none.cl", "dims": 2}]"#.to_string(),
+            "cannot read",
+        ),
+        (
+            r#"[{"source": "big.cl", "dims": 2}]"#.to_string(),
+            "more than",
+        ),
+    ];
+    write(dir.path(), "k.cl", "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) { return x[0] * x[0]; }");
+    let big = std::fs::File::create(dir.path().join("big.cl")).unwrap();
+    // a sparse file past the bound of a source
+    big.set_len(17 << 20).unwrap();
+    for (i, (text, needle)) in cases.iter().enumerate() {
+        let f = write(dir.path(), &format!("b{i}.json"), text);
+        let (code, err) = run::metaopt_in_4gb(&["de", "--batch", &f, "--cpu"]);
+        assert_eq!(code, Some(2), "{text}: {err}");
+        assert!(
+            err.contains("--batch") && err.contains(needle),
+            "{text}: expected `{needle}` in {err}"
+        );
+    }
+    // the batch file itself must be a regular file
+    let (code, err) = run::metaopt_in_4gb(&["de", "--batch", "/dev/zero", "--cpu"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+}

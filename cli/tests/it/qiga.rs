@@ -185,3 +185,18 @@ fn bench_qiga_prints_the_table() {
     assert_eq!(rows.len(), 3 + 6 + 2, "{out}");
     assert!(rows.iter().all(|r| r[13].len() > 3));
 }
+
+#[test]
+fn populations_the_host_cannot_hold_are_an_error_not_an_abort() {
+    run::out_of_memory_in_4gb(
+        &[
+            "qiga",
+            "--knapsack",
+            "data/knapsack/knapsack-100.txt",
+            "--populations",
+            "300000000",
+            "--cpu",
+        ],
+        "populations",
+    );
+}

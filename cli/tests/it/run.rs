@@ -44,3 +44,40 @@ pub fn fails(args: &[&str], needle: &str) {
         "metaopt {args:?}: expected `{needle}` in: {err}"
     );
 }
+
+/// `metaopt args` under a 4 GB address-space limit (`ulimit -v 4000000`, through bash), from the
+/// repository root: a size the host cannot hold must end with an error and an exit status, never
+/// an abort or a kill. Returns the exit status (None: killed by a signal) and standard error.
+pub fn metaopt_in_4gb(args: &[&str]) -> (Option<i32>, String) {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 4000000 && exec {} {}",
+            env!("CARGO_BIN_EXE_metaopt"),
+            quoted.join(" ")
+        ))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("METAOPT_DEVICE")
+        .output()
+        .expect("bash runs");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// [`metaopt_in_4gb`] of a run too large for the host: an exit status other than 0 and an
+/// out-of-memory error that names `needle` (the flag).
+pub fn out_of_memory_in_4gb(args: &[&str], needle: &str) {
+    let (code, err) = metaopt_in_4gb(args);
+    assert!(
+        code.is_some_and(|c| c != 0),
+        "metaopt {args:?}: status {code:?}: {err}"
+    );
+    assert!(
+        (err.contains("out of host memory") || err.contains("out of device memory"))
+            && err.contains(needle),
+        "metaopt {args:?}: expected an out-of-memory error naming `{needle}`: {err}"
+    );
+}

@@ -589,3 +589,20 @@ fn generate_writes_random_ksat_that_solve_reads() {
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--k"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn walks_the_host_cannot_hold_are_an_error_not_an_abort() {
+    for backend in [&["--cpu"][..], &[][..]] {
+        let mut args = vec![
+            "sat",
+            "solve",
+            "data/satlib/uf50-218/uf50-01.cnf",
+            "--walks",
+            "100000000",
+            "--max-flips",
+            "10",
+        ];
+        args.extend_from_slice(backend);
+        crate::run::out_of_memory_in_4gb(&args, "walks");
+    }
+}

@@ -219,4 +219,5 @@ corpus_tests!(
     double_double,
     option_names,
     awvd_input,
+    batch_file,
 );

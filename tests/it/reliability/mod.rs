@@ -6,5 +6,6 @@ mod fuzz_regressions;
 mod hostile;
 mod interrupt;
 mod limits;
+mod memory;
 mod resume;
 mod sp_aco_awvd_stops;

@@ -6,163 +6,30 @@ use crate::args::parse_numbers;
 use crate::convergence::ConvergenceArgs;
 use crate::out::{self, flag_error, CliResult, Failure};
 use metaopt::de::{
-    BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress, BatchResult, FMode,
-    Placement,
+    read_batch_file, BatchDe, BatchFileProblem as Named, BatchFunction, BatchOptions, BatchProblem,
+    BatchProgress, BatchResult, FMode, Placement,
 };
 use metaopt::problem::functions;
 use metaopt::run::Stop;
 use metaopt::StopReason;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
 
-/// One problem of a `--batch` file; absent keys take `BatchProblem::new`'s defaults, and the
-/// bounds the function's domain.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProblemSpec {
-    function: Option<String>,
-    /// A user OpenCL source file (relative to the JSON file), instead of `function`.
-    source: Option<String>,
-    /// Raw bytes for the source's `data` argument (a file relative to the JSON file).
-    data: Option<String>,
-    dims: u32,
-    lower: Option<Bound>,
-    upper: Option<Bound>,
-    members: Option<u32>,
-    f: Option<f64>,
-    cr: Option<f64>,
-    mutation: Option<String>,
-    bounds: Option<String>,
-    seed: Option<u64>,
-    generations: Option<u64>,
-    target: Option<f64>,
-    /// `de` (the default), `jade`, `shade`, `lshade`, `jso` (docs/specs/DE.md "Adaptive DE, on
-    /// the device") or `jde100` (docs/specs/DE.md "jDE100"; `generations` are its cycles)
-    algorithm: Option<String>,
-    /// jDE100's small population (default 25; `members` = big + small)
-    jde_small: Option<u32>,
-    /// L-SHADE's and jSO's evaluation budget (default members x (generations + 1))
-    lshade_budget: Option<u64>,
-}
-
-/// A bound: one number for every dimension, or one per dimension.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Bound {
-    One(f64),
-    Each(Vec<f64>),
-}
-
-impl Bound {
-    fn values(self) -> Vec<f64> {
-        match self {
-            Bound::One(v) => vec![v],
-            Bound::Each(v) => v,
-        }
-    }
-}
-
-/// The name a problem's rows show.
-struct Named {
-    problem: BatchProblem,
-    name: String,
-}
-
+/// A batch file's problems: `metaopt::de::read_batch_file`, its errors under `--batch`.
 fn read_batch(path: &Path) -> CliResult<Vec<Named>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure(format!("--batch: cannot read {}: {e}", path.display())))?;
-    let specs: Vec<ProblemSpec> = serde_json::from_str(&text).map_err(|e| {
-        Failure(format!(
-            "--batch: {}: {e} (expected a JSON array of problem objects)",
-            path.display()
-        ))
-    })?;
-    if specs.is_empty() {
-        return Err(format!("--batch: {}: no problems", path.display()).into());
-    }
-    let dir = path.parent().unwrap_or(Path::new("."));
-    specs
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let at = |msg: String| Failure(format!("--batch: problem {i}: {msg}"));
-            let (function, name, domain) = match (s.function, s.source) {
-                (Some(f), None) => {
-                    let info = functions::lookup(&f).map_err(|e| at(e.to_string()))?;
-                    (BatchFunction::Name(f), info.name.to_string(), info.domain)
-                }
-                (None, Some(src)) => {
-                    let p = dir.join(&src);
-                    let code = std::fs::read_to_string(&p)
-                        .map_err(|e| at(format!("source: cannot read {}: {e}", p.display())))?;
-                    let data = match &s.data {
-                        Some(d) => {
-                            let p = dir.join(d);
-                            std::fs::read(&p).map_err(|e| {
-                                at(format!("data: cannot read {}: {e}", p.display()))
-                            })?
-                        }
-                        None => Vec::new(),
-                    };
-                    (BatchFunction::source(code, data), src, (0.0, 1.0))
-                }
-                (Some(_), Some(_)) => return Err(at("give function or source, not both".into())),
-                (None, None) => {
-                    return Err(at(
-                        "give function (a catalogue name) or source (a file)".into()
-                    ))
-                }
-            };
-            if s.data.is_some() && !matches!(function, BatchFunction::Source { .. }) {
-                return Err(at("data needs source".into()));
-            }
-            let mut p = BatchProblem::new(function, s.dims, domain.0, domain.1);
-            if let Some(l) = s.lower {
-                p.lower = l.values();
-            }
-            if let Some(u) = s.upper {
-                p.upper = u.values();
-            }
-            if let Some(m) = s.members {
-                p.members = m;
-            }
-            if let Some(f) = s.f {
-                p.f = f;
-            }
-            if let Some(cr) = s.cr {
-                p.cr = cr;
-            }
-            if let Some(m) = s.mutation {
-                p.mutation = m.parse().map_err(|e: metaopt::Error| at(e.to_string()))?;
-            }
-            if let Some(b) = s.bounds {
-                p.bounds = b.parse().map_err(|e: metaopt::Error| at(e.to_string()))?;
-            }
-            if let Some(seed) = s.seed {
-                p.seed = seed;
-            }
-            if let Some(g) = s.generations {
-                p.max_generations = g;
-            }
-            p.target = s.target;
-            if let Some(a) = s.algorithm {
-                p.algorithm = a.parse().map_err(|e: metaopt::Error| at(e.to_string()))?;
-            }
-            if let Some(n) = s.jde_small {
-                p.jde_small = n;
-            }
-            if let Some(b) = s.lshade_budget {
-                p.lshade_budget = b;
-            }
-            Ok(Named { problem: p, name })
-        })
-        .collect()
+    read_batch_file(path).map_err(|e| Failure(format!("--batch: {e}")))
 }
 
 /// `--problems B`: B problems from the island flags, problem i with seed S + i and F as island
-/// i would have it.
-fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
+/// i would have it; the batch's memory is checked (`BatchDe::check_repeated`, errors naming
+/// `--problems`) before any of them is made.
+fn from_flags(
+    a: &DeArgs,
+    count: u32,
+    backend: metaopt::device::Backend,
+    options: &BatchOptions,
+) -> CliResult<Vec<Named>> {
     let dims = a.dims.ok_or("--dims is required with --problems")?;
     let obj = a.objective.resolve()?;
     if let Some(info) = obj.info {
@@ -207,6 +74,28 @@ fn from_flags(a: &DeArgs, count: u32) -> CliResult<Vec<Named>> {
         .algorithm
         .parse()
         .map_err(|e| flag_error("--algorithm", e))?;
+    let mut template = BatchProblem::new(function.clone(), dims, lo, hi);
+    template.members = a.members;
+    template.algorithm = algorithm;
+    template.jde_small = a.jde_small;
+    // this command's own copies of each problem (the named list, the batch's input, a result
+    // row) and its function
+    let text = match &function {
+        BatchFunction::Source { code, data } => code.len() + data.len(),
+        _ => 0,
+    };
+    let caller = 3 * std::mem::size_of::<BatchProblem>()
+        + std::mem::size_of::<Named>()
+        + 2 * text
+        + obj.name.len()
+        + 256;
+    let devices = a.devices.list_for(a.backend.cpu)?;
+    let check_on = match devices.first() {
+        Some(&d) => metaopt::device::Backend::Device(Some(d)),
+        None => backend,
+    };
+    BatchDe::check_repeated(&template, count.into(), caller as u64, check_on, options)
+        .map_err(|e| flag_error("--problems", e))?;
     Ok((0..count as usize)
         .map(|i| {
             let mut p = BatchProblem::new(function.clone(), dims, lo, hi);
@@ -365,11 +254,6 @@ pub fn run(a: &DeArgs) -> CliResult {
     if a.init.is_some() {
         return Err("--init: island DE only, not with --batch or --problems".into());
     }
-    let named = match (&a.batch, a.problems) {
-        (Some(p), _) => read_batch(p)?,
-        (None, Some(b)) => from_flags(a, b)?,
-        (None, None) => unreachable!("batch::run without --batch or --problems"),
-    };
     let placement = match a.placement.to_ascii_lowercase().as_str() {
         "auto" => Placement::Auto,
         "local" => Placement::Local,
@@ -388,6 +272,11 @@ pub fn run(a: &DeArgs) -> CliResult {
         precision,
         generations_per_launch: a.generations_per_launch,
         placement,
+    };
+    let named = match (&a.batch, a.problems) {
+        (Some(p), _) => read_batch(p)?,
+        (None, Some(b)) => from_flags(a, b, backend, &options)?,
+        (None, None) => unreachable!("batch::run without --batch or --problems"),
     };
     let devices = a.devices.list_for(a.backend.cpu)?;
     // with --mpi, this rank's block of the problems (each problem draws from its own seed, so
