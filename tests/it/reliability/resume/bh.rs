@@ -156,7 +156,8 @@ fn checkpoint_files_are_written_and_resume() {
     let r = a.solve(&o).unwrap();
     t.join().unwrap();
     assert_eq!(r.stop, StopReason::Interrupted);
-    assert!(r.steps < total && r.steps.is_multiple_of(100));
+    // (the clock sizes the launches: the token may land between two shares)
+    assert!(r.steps > 0 && r.steps < total);
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(bytes, a.save_state(&o).unwrap());
     // the whole solve to the same step count, and the interrupted one continued to it
