@@ -219,4 +219,7 @@ corpus_tests!(
     double_double,
     option_names,
     awvd_input,
+    graph_dimacs,
+    graph_matrix_market,
+    graph_osm_pbf,
 );
