@@ -87,7 +87,7 @@ pub(super) fn run(g: &Graph, sources: &[u32], cut: &Cut) -> Result<(Distances, V
 /// Steps from `source` over open 4-neighbours (u32::MAX: unreachable or an obstacle).
 pub(super) fn lee_bfs(grid: &Grid, source: u32, cut: &Cut) -> Result<Vec<u32>> {
     let (w, h) = (grid.width, grid.height);
-    let mut d = vec![u32::MAX; w * h];
+    let mut d = crate::error::try_filled(w * h, u32::MAX, "grid")?;
     let mut queue = std::collections::VecDeque::new();
     d[source as usize] = 0;
     queue.push_back(source as usize);

@@ -862,7 +862,7 @@ pub(super) fn lee_wave(
     let ly = (cap / lx).clamp(1, h.next_power_of_two());
     let blocked: Vec<u8> = grid.blocked.iter().map(|&b| b as u8).collect();
     let blocked = q.buffer_from(&blocked, "blocked")?;
-    let mut init = vec![u32::MAX; n];
+    let mut init = crate::error::try_filled(n, u32::MAX, "grid")?;
     init[source as usize] = 0;
     let dist = q.buffer_from(&init, "steps")?;
     let changed = q.buffer_from(&[0u32], "changed")?;

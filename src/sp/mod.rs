@@ -549,7 +549,7 @@ pub fn lee_wave_within(
         b => device::lee_wave(grid, source, b, rounds_per_check, &cut)?,
     };
     let (w, h) = (grid.width, grid.height);
-    let mut pred = vec![NO_PRED; n];
+    let mut pred = crate::error::try_filled(n, NO_PRED, "grid")?;
     for c in 0..n {
         let d = steps[c];
         if d == u32::MAX || d == 0 {
@@ -574,10 +574,12 @@ pub fn lee_wave_within(
             .find(|&t| !grid.blocked[t] && steps[t] == d - 1)
             .map_or(NO_PRED, |t| t as u32);
     }
-    let dist: Vec<u64> = steps
-        .iter()
-        .map(|&d| if d == u32::MAX { u64::MAX } else { d as u64 })
-        .collect();
+    let mut dist = crate::error::try_vec::<u64>(n, "grid")?;
+    dist.extend(
+        steps
+            .iter()
+            .map(|&d| if d == u32::MAX { u64::MAX } else { d as u64 }),
+    );
     let reached = dist.iter().filter(|&&d| d != u64::MAX).count();
     let dist = Distances::U64(dist);
     let edges = traversed_edges(&grid.graph, &dist, 0);
