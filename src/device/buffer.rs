@@ -140,15 +140,12 @@ pub fn try_output_vec<U: ClScalar>(len: usize, arg: &'static str) -> Result<Vec<
 /// Advises `v`'s pages as huge pages and faults them in on rayon threads (one write a page).
 fn fault_in<U: Clone + Default + Send + Sync>(v: &mut [U]) {
     use rayon::prelude::*;
-    let len = v.len();
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
+        let bytes = std::mem::size_of_val(v);
         let start = v.as_mut_ptr() as usize;
-        let (a, b) = (
-            start.next_multiple_of(HUGE),
-            (start + len * std::mem::size_of::<U>()) / HUGE * HUGE,
-        );
+        let (a, b) = (start.next_multiple_of(HUGE), (start + bytes) / HUGE * HUGE);
         if b > a {
             // SAFETY: [a, b) lies inside the vector's allocation; the advice changes no contents.
             unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
