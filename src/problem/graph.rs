@@ -1350,6 +1350,28 @@ impl Graph {
         use osmpbf::{Element, ElementReader};
         osm_check_sizes(path)?;
         let pbf_err = |e: osmpbf::Error| Error::parse(path, 0, format!("OpenStreetMap PBF: {e}"));
+        // one pass of the decoder: its error, or a panic of its own on malformed data (an
+        // arithmetic overflow where overflow checks are on), as the file's parse error
+        let decode = |pass: &mut dyn FnMut() -> Result<std::result::Result<(), osmpbf::Error>>| {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(pass)) {
+                Ok(r) => r?.map_err(pbf_err),
+                Err(p) => {
+                    let why = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(Error::parse(
+                        path,
+                        0,
+                        format!(
+                            "OpenStreetMap PBF: the decoder failed on malformed data ({})",
+                            super::quote(&why)
+                        ),
+                    ))
+                }
+            }
+        };
         let open = || -> Result<ElementReader<std::io::BufReader<std::fs::File>>> {
             let f = std::fs::File::open(path).map_err(|source| Error::Io {
                 path: path.to_path_buf(),
@@ -1359,8 +1381,8 @@ impl Graph {
         };
         // pass 1: the ways and their direction (+1 forward, -1 backward, 0 both)
         let mut ways: Vec<(Vec<i64>, i8)> = Vec::new();
-        open()?
-            .for_each(|el| {
+        decode(&mut || {
+            Ok(open()?.for_each(|el| {
                 if let Element::Way(w) = el {
                     let (mut highway, mut oneway, mut roundabout) = (None, None, false);
                     for (k, v) in w.tags() {
@@ -1387,8 +1409,8 @@ impl Graph {
                         ways.push((w.refs().collect(), dir));
                     }
                 }
-            })
-            .map_err(pbf_err)?;
+            }))
+        })?;
         if ways.is_empty() {
             // an empty file reads as no blocks at all: a graph of no vertex is never what was meant
             return Err(Error::parse(path, 0, "OpenStreetMap PBF: no way with a `highway` tag of the selected kinds (an empty or non-OSM file?)"));
@@ -1398,8 +1420,8 @@ impl Graph {
             .flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN))))
             .collect();
         // pass 2: the coordinates of the nodes those ways use
-        open()?
-            .for_each(|el| {
+        decode(&mut || {
+            Ok(open()?.for_each(|el| {
                 let (id, lat, lon) = match el {
                     Element::Node(n) => (n.id(), n.lat(), n.lon()),
                     Element::DenseNode(n) => (n.id(), n.lat(), n.lon()),
@@ -1408,8 +1430,8 @@ impl Graph {
                 if let Some(c) = coord.get_mut(&id) {
                     *c = (lat, lon);
                 }
-            })
-            .map_err(pbf_err)?;
+            }))
+        })?;
         coord.retain(|_, c| !c.0.is_nan());
         let mut id_arcs: Vec<(i64, i64, f64)> = Vec::new();
         for (refs, dir) in &ways {
