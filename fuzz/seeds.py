@@ -222,3 +222,118 @@ for name, text in [
     ("crlf.txt", GQA2000.replace("\n", "\r\n")),
 ]:
     put("qiga_table", name, text)
+
+# ---- graphs: DIMACS .gr, MatrixMarket .mtx (text) and OpenStreetMap .osm.pbf (binary)
+for name, text in [
+    ("small.gr", "c a small graph\np sp 4 5\na 1 2 3\na 2 3 4\na 1 3 9\na 3 4 1\na 4 1 2\n"),
+    ("real.gr", "p sp 3 3\na 1 2 2.5\na 2 3 0.25\na 1 3 3\n"),
+    ("u64.gr", "p sp 3 2\na 1 2 9223372036854775807\na 2 3 9223372036854775807\n"),
+    ("u64-max.gr", "p sp 3 2\na 1 2 18446744073709551615\na 2 3 1\n"),
+    ("f64-overflow.gr", "p sp 3 2\na 1 2 1e308\na 2 3 1e308\n"),
+    ("vertices-unbacked.gr", "p sp 600000000 1\na 1 2 3\n"),
+    ("isolated.gr", "p sp 1048578 1\na 1 2 3\n"),
+    ("loops-duplicates.gr", "p sp 3 4\na 1 1 5\na 1 2 7\na 1 2 4\na 2 3 0\n"),
+    ("bad-weights.gr", "p sp 3 3\na 1 2 nan\na 2 3 -1\na 1 3 inf\n"),
+    ("crlf.gr", "p sp 2 1\r\na 1 2 1\r\n"),
+    ("long-token.gr", "p sp 2 1\na 1 2 " + "9" * 300 + "x\n"),
+    ("control.gr", "p sp 2 1\na 1 2 \x1b[31m\x07\n"),
+]:
+    put("graph_dimacs", name, text)
+
+for name, text in [
+    ("general.mtx", "%%MatrixMarket matrix coordinate real general\n% a comment\n3 3 4\n1 2 1.5\n2 3 2\n3 1 0.5\n1 3 9\n"),
+    ("symmetric.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n2 1 4\n3 2 5\n"),
+    ("pattern.mtx", "%%MatrixMarket matrix coordinate pattern general\n4 4 3\n1 2\n2 3\n3 4\n"),
+    ("overflow.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1e308\n2 3 1e308\n"),
+    ("unbacked.mtx", "%%MatrixMarket matrix coordinate real general\n600000000 600000000 1\n1 2 1\n"),
+    ("bad-values.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 nan\n2 1 -3\n"),
+    ("array.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n"),
+    ("not-square.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 1\n1 2 1\n"),
+]:
+    put("graph_matrix_market", name, text)
+
+
+def varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def zigzag(v):
+    return (v << 1) ^ (v >> 63)
+
+
+def field(num, wire, payload):
+    key = varint(num << 3 | wire)
+    if wire == 0:
+        return key + varint(payload)
+    return key + varint(len(payload)) + payload
+
+
+def packed(values, signed=False, delta=False):
+    out, prev = bytearray(), 0
+    for v in values:
+        x = v - prev if delta else v
+        prev = v
+        out += varint(zigzag(x) if signed else x)
+    return bytes(out)
+
+
+def blob(kind, data, compress):
+    import zlib
+    if compress:
+        body = field(2, 0, len(data)) + field(3, 2, zlib.compress(data))
+    else:
+        body = field(1, 2, data)
+    header = field(1, 2, kind.encode()) + field(3, 0, len(body))
+    return len(header).to_bytes(4, "big") + header + body
+
+
+def osm_pbf(nodes, ways, compress=False, dense=True):
+    """nodes: [(id, lat, lon)], ways: [(id, [refs], {tag: value})] -> .osm.pbf bytes."""
+    strings = [""]
+
+    def s(x):
+        if x not in strings:
+            strings.append(x)
+        return strings.index(x)
+
+    way_msgs = []
+    for wid, refs, tags in ways:
+        keys = [s(k) for k in tags]
+        vals = [s(v) for v in tags.values()]
+        way_msgs.append(field(1, 0, wid) + field(2, 2, packed(keys)) + field(3, 2, packed(vals))
+                        + field(8, 2, packed(refs, signed=True, delta=True)))
+    # granularity 100 nanodegrees: lat = 1e-9 * 100 * value
+    lat = [round(n[1] * 1e7) for n in nodes]
+    lon = [round(n[2] * 1e7) for n in nodes]
+    if dense:
+        group_nodes = field(2, 2, field(1, 2, packed([n[0] for n in nodes], True, True))
+                            + field(8, 2, packed(lat, True, True)) + field(9, 2, packed(lon, True, True)))
+    else:
+        group_nodes = b"".join(field(1, 2, field(1, 0, zigzag(n[0])) + field(8, 0, zigzag(a)) + field(9, 0, zigzag(o)))
+                               for n, a, o in zip(nodes, lat, lon))
+    table = field(1, 2, b"".join(field(1, 2, x.encode()) for x in strings))
+    block = table + field(2, 2, group_nodes) + field(2, 2, b"".join(field(3, 2, w) for w in way_msgs))
+    header = field(4, 2, b"OsmSchema-V0.6") + field(4, 2, b"DenseNodes")
+    return blob("OSMHeader", header, compress) + blob("OSMData", block, compress)
+
+
+NODES = [(1, 60.1700, 24.9400), (2, 60.1710, 24.9410), (3, 60.1720, 24.9400), (5, 60.1705, 24.9420)]
+WAYS = [
+    (10, [1, 2, 3], {"highway": "residential"}),
+    (11, [3, 5], {"highway": "footway", "oneway": "yes"}),
+    (12, [5, 1, 2], {"highway": "primary", "junction": "roundabout"}),
+    (13, [2, 9], {"highway": "service"}),  # node 9 is not in the file
+]
+put("graph_osm_pbf", "small.osm.pbf", osm_pbf(NODES, WAYS))
+put("graph_osm_pbf", "small-zlib.osm.pbf", osm_pbf(NODES, WAYS, compress=True))
+put("graph_osm_pbf", "small-nodes.osm.pbf", osm_pbf(NODES, WAYS, dense=False))
+put("graph_osm_pbf", "no-highway.osm.pbf", osm_pbf(NODES, [(10, [1, 2], {"name": "x"})]))
+put("graph_osm_pbf", "empty.osm.pbf", b"")

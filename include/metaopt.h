@@ -617,7 +617,8 @@ typedef enum MetaoptWeightType {
  */
 typedef enum MetaoptGraphFormat {
   /**
-   * By the file name: `.gr` DIMACS, `.mtx` MatrixMarket, `.osm.pbf` (or `.pbf`) OpenStreetMap.
+   * By the file name: `.gr` DIMACS, `.mtx` MatrixMarket (either optionally `.gz`), `.osm.pbf`
+   * (or `.pbf`) OpenStreetMap.
    */
   METAOPT_GRAPH_FORMAT_AUTO = 0,
   /**
@@ -3913,9 +3914,13 @@ struct MetaoptGraphResult metaopt_graph_from_dense(uint32_t n,
 
 /**
  * Reads a graph file in the `MetaoptGraphFormat` `format` (`METAOPT_GRAPH_FORMAT_AUTO`: by the
- * extension). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
- * `METAOPT_ERR_PARSE` naming the path and the 1-based line (0 for `.osm.pbf`). On success
- * `graph` is a new handle the caller releases with `metaopt_graph_free`.
+ * extension; `.gr.gz` and `.mtx.gz` are decompressed, bounded to 64 MiB plus 100 times the
+ * file's size). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
+ * `METAOPT_ERR_PARSE` naming the path and the 1-based line (0 for `.osm.pbf`), quoting at most
+ * 80 characters of it: among them a negative, NaN or infinite weight, and a vertex count beyond
+ * twice the arcs plus 2^20 (the arrays of a graph are backed by its file), and an `.osm.pbf`
+ * whose blocks decompress to more than 8 MiB plus 20 times its size. On success `graph` is a
+ * new handle the caller releases with `metaopt_graph_free`.
  *
  * # Safety
  * `path` must be NULL or a NUL-terminated string.

@@ -43,6 +43,9 @@ pub const TARGETS: &[(&str, Driver)] = &[
     ("checkpoint", checkpoint),
     ("awvd_input", awvd_input),
     ("batch_file", batch_file),
+    ("graph_dimacs", graph_dimacs),
+    ("graph_matrix_market", graph_matrix_market),
+    ("graph_osm_pbf", graph_osm_pbf),
 ];
 
 /// What every error must satisfy: a parse error names a line from 1 on (and at most
@@ -570,4 +573,158 @@ pub fn batch_file(data: &[u8]) {
             _ => check_error(&e, Some(text.split('\n').count())),
         },
     }
+}
+/// What every graph a reader returns satisfies (`problem::graph`'s guarantees): CSR offsets from
+/// 0 to m, non-decreasing; targets in range, rows strictly increasing (no duplicate), no
+/// self-loop; weights non-negative and finite; at most `max_n` vertices. Up to 4096 vertices,
+/// host Dijkstra from vertex 0 and the CPU backend of `Sssp` agree, and every predecessor closes a
+/// tight arc (or both refuse an overflow, naming `weights`).
+fn check_graph(g: &metaopt::problem::graph::Graph, max_n: usize) {
+    use metaopt::problem::graph::{dijkstra, Weights, NO_PRED};
+    let (n, m) = (g.n(), g.m());
+    assert!(n <= max_n, "{n} vertices; at most {max_n} for this input");
+    let off = g.offsets();
+    assert_eq!(off.len(), n + 1);
+    assert_eq!(off[0], 0);
+    assert_eq!(off[n] as usize, m);
+    assert_eq!(g.weights().len(), m);
+    for u in 0..n {
+        assert!(off[u] <= off[u + 1]);
+        let row = &g.targets()[g.arcs_of(u)];
+        assert!(
+            row.windows(2).all(|p| p[0] < p[1]),
+            "row {u} not strictly sorted"
+        );
+        assert!(row.iter().all(|&v| (v as usize) < n && v as usize != u));
+    }
+    for e in 0..m {
+        let w = g.weights().get_f64(e);
+        assert!(w.is_finite() && w >= 0.0, "weight {w}");
+    }
+    if n == 0 || n > 4096 {
+        return;
+    }
+    let host = dijkstra(g, 0);
+    let cpu = metaopt::sp::Sssp::new(
+        g,
+        metaopt::sp::SpOptions {
+            backend: metaopt::device::Backend::Cpu,
+            ..Default::default()
+        },
+    )
+    .and_then(|mut s| s.sssp(0));
+    match (host, cpu) {
+        (Ok(h), Ok(c)) => {
+            assert_eq!(h.dist, c.dist, "host Dijkstra and the CPU backend differ");
+            for v in 1..n {
+                let p = c.pred[v];
+                if !c.dist.reachable(v) {
+                    assert_eq!(p, NO_PRED);
+                    continue;
+                }
+                let e = g
+                    .find_arc(p as usize, v as u32)
+                    .expect("the predecessor's arc");
+                let tight = match (&c.dist, g.weights()) {
+                    (metaopt::problem::graph::Distances::F64(d), w) => {
+                        d[p as usize] + w.get_f64(e) == d[v]
+                    }
+                    (metaopt::problem::graph::Distances::U64(d), Weights::U32(w)) => {
+                        d[p as usize] + w[e] as u64 == d[v]
+                    }
+                    (metaopt::problem::graph::Distances::U64(d), Weights::U64(w)) => {
+                        d[p as usize] + w[e] == d[v]
+                    }
+                    _ => panic!("distances of the wrong type"),
+                };
+                assert!(tight, "predecessor {p} of {v} is not tight");
+            }
+        }
+        (Err(a), Err(b)) => {
+            for e in [a, b] {
+                assert!(
+                    matches!(&e, Error::InvalidArgument { arg: "weights", .. }),
+                    "{e}"
+                );
+            }
+        }
+        (Err(e), Ok(_)) => {
+            // the CPU backend refuses u64 totals up front; host Dijkstra only what overflows
+            panic!("host Dijkstra refused what the CPU backend solved: {e}")
+        }
+        (Ok(_), Err(e)) => assert!(
+            matches!(&e, Error::InvalidArgument { arg: "weights", .. }),
+            "{e}"
+        ),
+    }
+}
+
+/// The most vertices a text of `len` bytes may give: twice the arcs it can declare (at most one
+/// per byte) plus the isolated vertices a file may declare.
+fn max_vertices(len: usize) -> usize {
+    2 * (len + 1) + metaopt::problem::graph::MAX_ISOLATED_VERTICES
+}
+
+/// DIMACS `.gr` text (`Graph::parse_dimacs`; `from_dimacs` reads the file, lossy UTF-8).
+pub fn graph_dimacs(data: &[u8]) {
+    use metaopt::problem::graph::Graph;
+    let text = String::from_utf8_lossy(data);
+    match Graph::parse_dimacs(&text, Path::new("fuzz.gr")) {
+        Ok(g) => check_graph(&g, max_vertices(data.len())),
+        Err(e) => {
+            check_error(&e, Some(last_line(&text)));
+            assert!(e.to_string().len() < 600, "a long message: {e}");
+        }
+    }
+}
+
+/// MatrixMarket text (`Graph::parse_matrix_market`; `from_matrix_market` reads the file).
+pub fn graph_matrix_market(data: &[u8]) {
+    use metaopt::problem::graph::Graph;
+    let text = String::from_utf8_lossy(data);
+    match Graph::parse_matrix_market(&text, Path::new("fuzz.mtx")) {
+        Ok(g) => check_graph(&g, max_vertices(data.len())),
+        Err(e) => {
+            check_error(&e, Some(last_line(&text)));
+            assert!(e.to_string().len() < 600, "a long message: {e}");
+        }
+    }
+}
+
+/// OpenStreetMap PBF bytes (`Graph::from_osm_pbf` on a temporary file, both highway selections
+/// and both weight kinds): a graph whose vertices carry coordinates and strictly increasing node
+/// ids, or an error naming the file (line 0: a binary file has no lines).
+pub fn graph_osm_pbf(data: &[u8]) {
+    use metaopt::problem::graph::{Graph, OsmHighways, OsmOptions, OsmWeights};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let k = N.fetch_add(1, Ordering::Relaxed);
+    let path =
+        std::env::temp_dir().join(format!("metaopt-fuzz-{}-{k}.osm.pbf", std::process::id()));
+    std::fs::write(&path, data).expect("a temporary file");
+    for (weights, highways) in [
+        (OsmWeights::Metres, OsmHighways::All),
+        (OsmWeights::RoundedMetres, OsmHighways::Roads),
+    ] {
+        match Graph::from_osm_pbf(&path, OsmOptions { weights, highways }) {
+            Ok(g) => {
+                // every vertex is a node reference of a way (at least a byte of the blocks, which
+                // decompress to at most max_osm_decompressed of the file)
+                let most = metaopt::problem::graph::max_osm_decompressed(data.len() as u64);
+                check_graph(&g, most as usize);
+                let ids = g.osm_ids().expect("OSM ids");
+                assert_eq!(ids.len(), g.n());
+                assert!(ids.windows(2).all(|p| p[0] < p[1]));
+                assert_eq!(g.coords().expect("coordinates").len(), g.n());
+            }
+            Err(e) => {
+                let _ = e.to_string();
+                assert!(
+                    matches!(&e, Error::Parse { line: 0, .. } | Error::Io { .. }),
+                    "{e}"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&path);
 }

@@ -174,9 +174,11 @@ class Graph(Instance):
 
     @classmethod
     def from_file(cls, path, format="auto"):  # noqa: A002 - the file format
-        """Reads a DIMACS ``.gr``, a MatrixMarket ``.mtx`` or an OpenStreetMap ``.osm.pbf`` file
-        (``format``: ``"auto"`` by the extension, ``"dimacs"``, ``"mtx"``, ``"osm"`` (every
-        highway, metres as float64) or ``"osm-roads-rounded"`` (roads, whole metres, uint32))."""
+        """Reads a DIMACS ``.gr``, a MatrixMarket ``.mtx`` (either optionally gzip, ``.gz``) or an
+        OpenStreetMap ``.osm.pbf`` file (``format``: ``"auto"`` by the extension, ``"dimacs"``,
+        ``"mtx"``, ``"osm"`` (every highway, metres as float64) or ``"osm-roads-rounded"`` (roads,
+        whole metres, uint32)). A header must back its vertex count with arcs (at most twice the
+        arcs plus 2^20), and NaN, infinite or negative weights are refused naming the line."""
         p = _checks.c_string("path", path, path=True)
         f = _checks.choice("format", format, FORMATS)
         return cls._make(_lib.lib().metaopt_graph_from_file(p, f), "metaopt_graph_from_file")

@@ -128,66 +128,13 @@ pub fn read_structure(path: impl AsRef<Path>, sel: &AtomSelection) -> Result<Vec
     Ok(balls)
 }
 
-/// At most this many characters of input are quoted in an error message.
-pub const QUOTE_CHARS: usize = 80;
-
-/// `s` for an error message: its first [`QUOTE_CHARS`] characters, control characters (and
-/// quotes, backslashes) escaped, `...` where cut.
-pub fn quote(s: &str) -> String {
-    clip(s, QUOTE_CHARS)
-}
-
-fn clip(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (k, c) in s.chars().enumerate() {
-        if k == max {
-            out.push_str("...");
-            break;
-        }
-        out.extend(c.escape_debug());
-    }
-    out
-}
-
-/// The most bytes a `.gz` input may decompress to: 64 MiB plus 100 times its compressed size
-/// (coordinate files compress about 4 to 8 times), and 2 GiB in all.
-pub fn max_decompressed(compressed: u64) -> u64 {
-    (64u64 << 20)
-        .saturating_add(compressed.saturating_mul(100))
-        .min(2u64 << 30)
-}
+use crate::problem::clip;
+pub use crate::problem::{max_decompressed, quote, QUOTE_CHARS};
 
 /// The text of a file, decompressed when its name ends in `.gz` (bounded by
 /// [`max_decompressed`]); errors name the file.
 pub fn read_text(path: &Path) -> Result<String> {
-    use std::io::Read;
-    let io = |e: std::io::Error| Error::Io {
-        path: path.to_path_buf(),
-        source: e,
-    };
-    let gz = path.to_string_lossy().to_lowercase().ends_with(".gz");
-    let bytes = if gz {
-        let file = std::fs::File::open(path).map_err(io)?;
-        let limit = max_decompressed(file.metadata().map_err(io)?.len());
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(file)
-            .take(limit + 1)
-            .read_to_end(&mut out)
-            .map_err(io)?;
-        if out.len() as u64 > limit {
-            return Err(Error::parse(
-                path,
-                0,
-                format!(
-                    "decompresses to more than {limit} bytes (the limit: 64 MiB plus 100 times \
-                     the compressed size)"
-                ),
-            ));
-        }
-        out
-    } else {
-        std::fs::read(path).map_err(io)?
-    };
+    let bytes = crate::problem::read_bytes_maybe_gz(path)?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;

@@ -106,16 +106,46 @@ const PINNED_CHUNK: usize = 32 << 20;
 /// threads fault the pages in, so a caller that makes its outputs while the device computes
 /// (after a flush) has that cost hidden.
 pub fn output_vec<U: Clone + Default + Send + Sync>(len: usize) -> Vec<U> {
-    use rayon::prelude::*;
     let mut v = vec![U::default(); len];
+    fault_in(&mut v);
+    v
+}
+
+/// [`output_vec`] for the numeric scalars, fallible: a vector the host cannot allocate is
+/// [`Error::OutOfHostMemory`] naming `arg`, not an abort (its pages come zeroed from the
+/// allocator, untouched, as those of `vec!` of zeros).
+pub fn try_output_vec<U: ClScalar>(len: usize, arg: &'static str) -> Result<Vec<U>> {
+    let oom = || {
+        Error::OutOfHostMemory(format!(
+            "`{arg}`: {len} values ({} bytes) cannot be allocated on the host",
+            len.saturating_mul(std::mem::size_of::<U>())
+        ))
+    };
+    if len == 0 || std::mem::size_of::<U>() == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<U>(len).map_err(|_| oom())?;
+    // SAFETY: the layout has a non-zero size (checked above).
+    let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut U;
+    if p.is_null() {
+        return Err(oom());
+    }
+    // SAFETY: `p` comes from the global allocator with the layout of `len` values of `U`, and is
+    // zeroed: every `ClScalar` is a plain number whose all-zero bits are a valid value (0).
+    let mut v = unsafe { Vec::from_raw_parts(p, len, len) };
+    fault_in(&mut v);
+    Ok(v)
+}
+
+/// Advises `v`'s pages as huge pages and faults them in on rayon threads (one write a page).
+fn fault_in<U: Clone + Default + Send + Sync>(v: &mut [U]) {
+    use rayon::prelude::*;
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
+        let bytes = std::mem::size_of_val(v);
         let start = v.as_mut_ptr() as usize;
-        let (a, b) = (
-            start.next_multiple_of(HUGE),
-            (start + len * std::mem::size_of::<U>()) / HUGE * HUGE,
-        );
+        let (a, b) = (start.next_multiple_of(HUGE), (start + bytes) / HUGE * HUGE);
         if b > a {
             // SAFETY: [a, b) lies inside the vector's allocation; the advice changes no contents.
             unsafe { libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE) };
@@ -128,7 +158,6 @@ pub fn output_vec<U: Clone + Default + Send + Sync>(len: usize) -> Vec<U> {
     v.par_chunks_mut(page)
         .with_min_len(64)
         .for_each(|c| c[0] = zero.clone());
-    v
 }
 
 /// The pinned staging pair of a device context (`DeviceContext::staging`): `PINNED_CHUNK`

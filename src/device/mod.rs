@@ -44,7 +44,9 @@ pub mod program;
 mod source;
 pub mod tuning;
 
-pub use buffer::{check_fits, host_memory_available, output_vec, ClScalar, DeviceBuffer};
+pub use buffer::{
+    check_fits, host_memory_available, output_vec, try_output_vec, ClScalar, DeviceBuffer,
+};
 pub use footprint::{bytes, Footprint};
 pub use program::{builds_in_flight, finish_builds, ProgramSpec};
 pub use source::{embedded_source, kernel_source, source_dir};

@@ -61,7 +61,8 @@ pub enum MetaoptWeightType {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
 pub enum MetaoptGraphFormat {
-    /// By the file name: `.gr` DIMACS, `.mtx` MatrixMarket, `.osm.pbf` (or `.pbf`) OpenStreetMap.
+    /// By the file name: `.gr` DIMACS, `.mtx` MatrixMarket (either optionally `.gz`), `.osm.pbf`
+    /// (or `.pbf`) OpenStreetMap.
     MetaoptGraphFormatAuto = 0,
     /// The 9th DIMACS challenge's `.gr` (`p sp n m`, `a u v w` lines, 1-based vertices).
     MetaoptGraphFormatDimacs = 1,
@@ -315,9 +316,13 @@ pub unsafe extern "C" fn metaopt_graph_from_dense(
 }
 
 /// Reads a graph file in the `MetaoptGraphFormat` `format` (`METAOPT_GRAPH_FORMAT_AUTO`: by the
-/// extension). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
-/// `METAOPT_ERR_PARSE` naming the path and the 1-based line (0 for `.osm.pbf`). On success
-/// `graph` is a new handle the caller releases with `metaopt_graph_free`.
+/// extension; `.gr.gz` and `.mtx.gz` are decompressed, bounded to 64 MiB plus 100 times the
+/// file's size). A file that cannot be read is `METAOPT_ERR_IO`; malformed content
+/// `METAOPT_ERR_PARSE` naming the path and the 1-based line (0 for `.osm.pbf`), quoting at most
+/// 80 characters of it: among them a negative, NaN or infinite weight, and a vertex count beyond
+/// twice the arcs plus 2^20 (the arrays of a graph are backed by its file), and an `.osm.pbf`
+/// whose blocks decompress to more than 8 MiB plus 20 times its size. On success `graph` is a
+/// new handle the caller releases with `metaopt_graph_free`.
 ///
 /// # Safety
 /// `path` must be NULL or a NUL-terminated string.
@@ -329,20 +334,16 @@ pub unsafe extern "C" fn metaopt_graph_from_file(
     ffi_boundary!({
         // SAFETY: the caller's contract.
         let path = Path::new(unsafe { str_arg(path, "path")? });
-        let name = path.to_string_lossy().to_ascii_lowercase();
         let format = match format {
-            0 if name.ends_with(".gr") => 1,
-            0 if name.ends_with(".mtx") => 2,
-            0 if name.ends_with(".pbf") => 3,
-            0 => {
-                return Err(Error::arg(
-                    "format",
-                    format!(
-                    "cannot tell the format of {} by its extension (.gr, .mtx, .osm.pbf); give it",
-                    path.display()
-                ),
-                ))
-            }
+            0 => match graph::GraphFormat::of(path) {
+                Ok(graph::GraphFormat::Dimacs) => 1,
+                Ok(graph::GraphFormat::MatrixMarket) => 2,
+                Ok(graph::GraphFormat::OsmPbf) => 3,
+                Err(Error::InvalidArgument { msg, .. }) => {
+                    return Err(Error::arg("format", format!("{msg}; or give the format")))
+                }
+                Err(e) => return Err(e),
+            },
             f => f,
         };
         let g = match format {

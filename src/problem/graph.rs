@@ -37,11 +37,19 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::error::{try_vec, Error, Result};
+use super::quote;
+use crate::error::{try_filled, try_vec, Error, Result};
 use crate::rng::Philox;
 
 /// Largest vertex count: targets are `u32` and `u32::MAX` is the "no predecessor" sentinel.
 pub const MAX_VERTICES: usize = u32::MAX as usize;
+
+/// The most vertices a graph file may declare beyond twice its arcs (each arc touches two
+/// vertices; any others have no arc at all). A header's vertex count must be backed by the file:
+/// every per-vertex array of the graph and of a search costs memory that a file of a few bytes
+/// must not claim (`p sp 600000000 1` with one arc would ask for gigabytes), while a real graph
+/// with many isolated vertices is still read up to this many of them.
+pub const MAX_ISOLATED_VERTICES: usize = 1 << 20;
 
 /// Predecessor of the source and of unreachable vertices in [`ShortestPaths::pred`] (-1 as `i32`).
 pub const NO_PRED: u32 = u32::MAX;
@@ -121,13 +129,19 @@ impl Weights {
             None
         }
     }
-    fn permuted(&self, order: &[usize]) -> Weights {
-        match self {
-            Weights::U32(w) => Weights::U32(order.iter().map(|&e| w[e]).collect()),
-            Weights::U64(w) => Weights::U64(order.iter().map(|&e| w[e]).collect()),
-            Weights::F32(w) => Weights::F32(order.iter().map(|&e| w[e]).collect()),
-            Weights::F64(w) => Weights::F64(order.iter().map(|&e| w[e]).collect()),
+    /// The weights in `order` (fallible: a failed allocation names `graph`).
+    fn permuted(&self, order: &[usize]) -> Result<Weights> {
+        fn pick<T: Copy>(w: &[T], order: &[usize]) -> Result<Vec<T>> {
+            let mut out = try_vec(order.len(), "graph")?;
+            out.extend(order.iter().map(|&e| w[e]));
+            Ok(out)
         }
+        Ok(match self {
+            Weights::U32(w) => Weights::U32(pick(w, order)?),
+            Weights::U64(w) => Weights::U64(pick(w, order)?),
+            Weights::F32(w) => Weights::F32(pick(w, order)?),
+            Weights::F64(w) => Weights::F64(pick(w, order)?),
+        })
     }
 }
 
@@ -454,22 +468,66 @@ impl Graph {
 
     /// The transposed graph (arc `v -> u` of weight w for every arc `u -> v`), built on first use
     /// and cached. Its rows (the in-arcs of each vertex) are sorted by source.
+    ///
+    /// # Panics
+    /// When the host cannot allocate the transposed arrays (about the graph's own size);
+    /// [`Graph::try_reverse`] returns that as an error instead.
     pub fn reverse(&self) -> &Graph {
-        self.reverse.get_or_init(|| Box::new(self.transpose()))
+        match self.try_reverse() {
+            Ok(r) => r,
+            Err(e) => panic!("the reverse graph: {e}"),
+        }
     }
 
-    fn transpose(&self) -> Graph {
+    /// [`Graph::reverse`], with a failed allocation an [`Error::OutOfHostMemory`] naming `graph`.
+    pub fn try_reverse(&self) -> Result<&Graph> {
+        if let Some(r) = self.reverse.get() {
+            return Ok(r);
+        }
+        let r = Box::new(self.transpose()?);
+        // another thread may have set it meanwhile: either copy is the same graph
+        let _ = self.reverse.set(r);
+        Ok(self.reverse.get().expect("set above"))
+    }
+
+    /// Whether the reverse graph is built (cached) already.
+    pub fn reverse_built(&self) -> bool {
+        self.reverse.get().is_some()
+    }
+
+    /// Host bytes of the reverse graph ([`Graph::try_reverse`]) and of the scratch it needs
+    /// while it is built, for the memory estimates made before anything is allocated.
+    pub fn reverse_bytes(&self) -> u64 {
+        let (n, m) = (self.n as u64, self.m() as u64);
+        let w = self.weight_bytes() as u64;
+        let own = 8 * (n + 1) + (4 + w) * m;
+        let extra = self.coords.as_ref().map_or(0, |c| 16 * c.len() as u64)
+            + self.osm_ids.as_ref().map_or(0, |c| 8 * c.len() as u64);
+        // the build's scratch: the next free slot per vertex and the arcs' order
+        own + extra + 8 * n + 8 * m
+    }
+
+    /// Bytes per weight (4 or 8).
+    pub fn weight_bytes(&self) -> usize {
+        match self.weights.kind() {
+            WeightKind::U32 | WeightKind::F32 => 4,
+            WeightKind::U64 | WeightKind::F64 => 8,
+        }
+    }
+
+    fn transpose(&self) -> Result<Graph> {
         let (n, m) = (self.n, self.m());
-        let mut offsets = vec![0u64; n + 1];
+        let mut offsets = try_filled(n + 1, 0u64, "graph")?;
         for &v in &self.targets {
             offsets[v as usize + 1] += 1;
         }
         for i in 0..n {
             offsets[i + 1] += offsets[i];
         }
-        let mut next: Vec<u64> = offsets[..n].to_vec();
-        let mut targets = vec![0u32; m];
-        let mut order = vec![0usize; m];
+        let mut next = try_vec::<u64>(n, "graph")?;
+        next.extend_from_slice(&offsets[..n]);
+        let mut targets = try_filled(m, 0u32, "graph")?;
+        let mut order = try_filled(m, 0usize, "graph")?;
         // sources in increasing order, so each reversed row comes out sorted
         for u in 0..n {
             for e in self.arcs_of(u) {
@@ -480,15 +538,27 @@ impl Graph {
                 order[p] = e;
             }
         }
-        Graph {
+        drop(next);
+        let weights = self.weights.permuted(&order)?;
+        drop(order);
+        fn copy<T: Copy>(v: &Option<Vec<T>>) -> Result<Option<Vec<T>>> {
+            v.as_ref()
+                .map(|c| {
+                    let mut out = try_vec(c.len(), "graph")?;
+                    out.extend_from_slice(c);
+                    Ok(out)
+                })
+                .transpose()
+        }
+        Ok(Graph {
             n,
             offsets,
             targets,
-            weights: self.weights.permuted(&order),
-            coords: self.coords.clone(),
-            osm_ids: self.osm_ids.clone(),
+            weights,
+            coords: copy(&self.coords)?,
+            osm_ids: copy(&self.osm_ids)?,
             reverse: OnceLock::new(),
-        }
+        })
     }
 }
 
@@ -507,25 +577,35 @@ fn parse_weight(tok: &str, path: &Path, line: usize, integer_only: bool) -> Resu
     if let Ok(i) = tok.parse::<u64>() {
         return Ok(Num::Int(i));
     }
-    if tok.starts_with('-') && tok[1..].parse::<u64>().is_ok() {
+    if tok
+        .strip_prefix('-')
+        .is_some_and(|t| t.parse::<u64>().is_ok())
+    {
         return Err(Error::parse(
             path,
             line,
-            format!("negative weight {tok} (shortest paths here need weights >= 0)"),
+            format!(
+                "negative weight {} (shortest paths here need weights >= 0)",
+                quote(tok)
+            ),
         ));
     }
     if integer_only {
         return Err(Error::parse(
             path,
             line,
-            format!("weight `{tok}` is not a non-negative integer"),
+            format!("weight `{}` is not a non-negative integer", quote(tok)),
         ));
     }
-    let x: f64 = tok
-        .parse()
-        .map_err(|_| Error::parse(path, line, format!("weight `{tok}` is not a number")))?;
+    let x: f64 = tok.parse().map_err(|_| {
+        Error::parse(
+            path,
+            line,
+            format!("weight `{}` is not a number", quote(tok)),
+        )
+    })?;
     if let Some(why) = float_invalid(x) {
-        return Err(Error::parse(path, line, format!("{why} ({tok})")));
+        return Err(Error::parse(path, line, format!("{why} ({})", quote(tok))));
     }
     Ok(Num::Real(x))
 }
@@ -576,7 +656,7 @@ fn parse_vertex(tok: &str, n: usize, path: &Path, line: usize) -> Result<u32> {
         Error::parse(
             path,
             line,
-            format!("vertex `{tok}` is not a positive integer"),
+            format!("vertex `{}` is not a positive integer", quote(tok)),
         )
     })?;
     if v == 0 || v > n as u64 {
@@ -587,6 +667,27 @@ fn parse_vertex(tok: &str, n: usize, path: &Path, line: usize) -> Result<u32> {
         ));
     }
     Ok((v - 1) as u32)
+}
+
+/// Bound on the vertex count a file header declares: at most twice the arcs it declares (each
+/// arc touches two vertices) plus [`MAX_ISOLATED_VERTICES`], so that the per-vertex arrays are
+/// backed by the file (the arc count itself is bounded by the file's size, `check_declared`).
+fn check_vertices(n: u64, arcs: usize, what: &str, path: &Path, line: usize) -> Result<()> {
+    let most = (arcs as u64)
+        .saturating_mul(2)
+        .saturating_add(MAX_ISOLATED_VERTICES as u64);
+    if n > most {
+        return Err(Error::parse(
+            path,
+            line,
+            format!(
+                "{n} vertices declared for {arcs} {what}: a file may declare at most twice its \
+                 {what} plus {MAX_ISOLATED_VERTICES} vertices (vertices without any arc), {most} \
+                 here"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Bound on counts declared in a file header: no more arcs than the file could hold (each needs a
@@ -608,13 +709,83 @@ fn check_declared(
     Ok(count as usize)
 }
 
+/// The text of a graph file (gzip-decompressed and bounded when its name ends in `.gz`), bytes
+/// that are not UTF-8 replaced (they then fail as tokens, naming their line).
+fn read_text_maybe_gz(path: &Path) -> Result<String> {
+    let bytes = super::read_bytes_maybe_gz(path)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// The format of a graph file, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphFormat {
+    /// `.gr` or `.gr.gz`: [`Graph::from_dimacs`].
+    Dimacs,
+    /// `.mtx` or `.mtx.gz`: [`Graph::from_matrix_market`].
+    MatrixMarket,
+    /// `.osm.pbf` or `.pbf`: [`Graph::from_osm_pbf`].
+    OsmPbf,
+}
+
+impl GraphFormat {
+    /// The format of `path` by its extension (any case; `.gz` after `.gr` or `.mtx`), or an
+    /// error naming `path` that lists the formats (and says that a gzip `.pbf` is not read: its
+    /// blocks are compressed already).
+    pub fn of(path: &Path) -> Result<GraphFormat> {
+        let name = path.to_string_lossy().to_lowercase();
+        let plain = name.strip_suffix(".gz").unwrap_or(&name);
+        if plain.ends_with(".gr") {
+            Ok(GraphFormat::Dimacs)
+        } else if plain.ends_with(".mtx") {
+            Ok(GraphFormat::MatrixMarket)
+        } else if name.ends_with(".pbf") {
+            Ok(GraphFormat::OsmPbf)
+        } else if plain.ends_with(".pbf") {
+            Err(Error::arg(
+                "path",
+                format!(
+                    "{}: gzip is not supported for OpenStreetMap .osm.pbf files (their blocks are \
+                     compressed already); give the .osm.pbf itself",
+                    path.display()
+                ),
+            ))
+        } else {
+            Err(Error::arg(
+                "path",
+                format!(
+                    "{}: unknown graph format (by the extension); expected a DIMACS .gr, a \
+                     MatrixMarket .mtx (either optionally .gz) or an OpenStreetMap .osm.pbf",
+                    path.display()
+                ),
+            ))
+        }
+    }
+}
+
 impl Graph {
+    /// Reads a graph file in `format` (OpenStreetMap files with `osm`).
+    pub fn from_file(path: &Path, format: GraphFormat, osm: OsmOptions) -> Result<Graph> {
+        match format {
+            GraphFormat::Dimacs => Graph::from_dimacs(path),
+            GraphFormat::MatrixMarket => Graph::from_matrix_market(path),
+            GraphFormat::OsmPbf => Graph::from_osm_pbf(path, osm),
+        }
+    }
+
     /// Reads a DIMACS shortest-path file (9th DIMACS Implementation Challenge `.gr`): `c` comment
     /// lines, one `p sp n m` line before the arcs, then `m` lines `a u v w` (vertices 1-based).
     /// Blank lines are skipped. Weights: non-negative integers (`u32` when all fit, else `u64`);
-    /// a file with a real weight (`2.5`) gives `f64` weights. Errors name the file and line.
+    /// a file with a real weight (`2.5`) gives `f64` weights; a negative, NaN or infinite weight
+    /// (`1e400` included) is refused naming its line. The vertex count must be backed by the
+    /// arcs: at most twice the declared arcs plus [`MAX_ISOLATED_VERTICES`]. A name ending in
+    /// `.gz` is decompressed first, bounded by [`max_decompressed`](super::max_decompressed).
+    /// Errors name the file and line, quoting at most [`QUOTE_CHARS`](super::QUOTE_CHARS)
+    /// characters of it.
     pub fn from_dimacs(path: &Path) -> Result<Graph> {
-        let text = super::read_text(path)?;
+        let text = read_text_maybe_gz(path)?;
         Self::parse_dimacs(&text, path)
     }
 
@@ -636,21 +807,30 @@ impl Graph {
                         return Err(Error::parse(
                             path,
                             ln,
-                            format!("expected `p sp <vertices> <arcs>`, found `{}`", raw.trim()),
+                            format!(
+                                "expected `p sp <vertices> <arcs>`, found `{}`",
+                                quote(raw.trim())
+                            ),
                         ));
                     }
                     let n: u64 = toks[2].parse().map_err(|_| {
                         Error::parse(
                             path,
                             ln,
-                            format!("vertex count `{}` is not a non-negative integer", toks[2]),
+                            format!(
+                                "vertex count `{}` is not a non-negative integer",
+                                quote(toks[2])
+                            ),
                         )
                     })?;
                     let m: u64 = toks[3].parse().map_err(|_| {
                         Error::parse(
                             path,
                             ln,
-                            format!("arc count `{}` is not a non-negative integer", toks[3]),
+                            format!(
+                                "arc count `{}` is not a non-negative integer",
+                                quote(toks[3])
+                            ),
                         )
                     })?;
                     if n > MAX_VERTICES as u64 {
@@ -661,6 +841,7 @@ impl Graph {
                         ));
                     }
                     let m = check_declared(m, text.len(), "arcs", path, ln)?;
+                    check_vertices(n, m, "arcs", path, ln)?;
                     arcs = try_vec(m, "arcs")?;
                     lines = try_vec(m, "arcs")?;
                     header = Some((n as usize, m, ln));
@@ -673,7 +854,10 @@ impl Graph {
                         return Err(Error::parse(
                             path,
                             ln,
-                            format!("expected `a <from> <to> <weight>`, found `{}`", raw.trim()),
+                            format!(
+                                "expected `a <from> <to> <weight>`, found `{}`",
+                                quote(raw.trim())
+                            ),
                         ));
                     }
                     if arcs.len() == m {
@@ -693,7 +877,7 @@ impl Graph {
                     return Err(Error::parse(
                         path,
                         ln,
-                        format!("unknown line type `{t}` (expected c, p or a)"),
+                        format!("unknown line type `{}` (expected c, p or a)", quote(t)),
                     ))
                 }
             }
@@ -725,9 +909,12 @@ impl Graph {
     /// entry, 1-based. Entry (i, j) is the arc i -> j. An explicit 0 is an arc of weight 0 (the
     /// format stores its non-zeros; unlike the dense builder). Integer fields give `u32` weights
     /// (`u64` when one does not fit), `real` gives `f64`. `array` (dense), `complex`, `hermitian`
-    /// and `skew-symmetric` are refused. Errors name the file and line.
+    /// and `skew-symmetric` are refused. A negative, NaN or infinite value is refused naming its
+    /// line; the vertex count must be at most twice the declared entries plus
+    /// [`MAX_ISOLATED_VERTICES`]. A name ending in `.gz` is decompressed first, bounded as in
+    /// [`Graph::from_dimacs`]. Errors name the file and line.
     pub fn from_matrix_market(path: &Path) -> Result<Graph> {
-        let text = super::read_text(path)?;
+        let text = read_text_maybe_gz(path)?;
         Self::parse_matrix_market(&text, path)
     }
 
@@ -747,7 +934,7 @@ impl Graph {
                 hl,
                 format!(
                     "expected `%%MatrixMarket matrix coordinate <field> <symmetry>`, found `{}`",
-                    head.trim()
+                    quote(head.trim())
                 ),
             ));
         }
@@ -755,7 +942,10 @@ impl Graph {
             return Err(Error::parse(
                 path,
                 hl,
-                format!("format `{}` not supported (only `coordinate`)", h[2]),
+                format!(
+                    "format `{}` not supported (only `coordinate`)",
+                    quote(&h[2])
+                ),
             ));
         }
         let (pattern, integer) = match h[3].as_str() {
@@ -766,7 +956,10 @@ impl Graph {
                 return Err(Error::parse(
                     path,
                     hl,
-                    format!("field `{f}` not supported (real, integer or pattern)"),
+                    format!(
+                        "field `{}` not supported (real, integer or pattern)",
+                        quote(f)
+                    ),
                 ))
             }
         };
@@ -777,7 +970,10 @@ impl Graph {
                 return Err(Error::parse(
                     path,
                     hl,
-                    format!("symmetry `{s}` not supported (general or symmetric)"),
+                    format!(
+                        "symmetry `{}` not supported (general or symmetric)",
+                        quote(s)
+                    ),
                 ))
             }
         };
@@ -796,7 +992,10 @@ impl Graph {
                     return Err(Error::parse(
                         path,
                         ln,
-                        format!("expected the size line `rows cols entries`, found `{t}`"),
+                        format!(
+                            "expected the size line `rows cols entries`, found `{}`",
+                            quote(t)
+                        ),
                     ));
                 }
                 let mut v = [0u64; 3];
@@ -805,7 +1004,7 @@ impl Graph {
                         Error::parse(
                             path,
                             ln,
-                            format!("size `{tok}` is not a non-negative integer"),
+                            format!("size `{}` is not a non-negative integer", quote(tok)),
                         )
                     })?;
                 }
@@ -832,6 +1031,7 @@ impl Graph {
                 } else {
                     nnz
                 };
+                check_vertices(v[0], nnz, "entries", path, ln)?;
                 arcs = try_vec(cap, "entries")?;
                 lines = try_vec(cap, "entries")?;
                 size = Some((v[0] as usize, nnz, ln));
@@ -842,7 +1042,7 @@ impl Graph {
                 return Err(Error::parse(
                     path,
                     ln,
-                    format!("expected {want} values per entry, found `{t}`"),
+                    format!("expected {want} values per entry, found `{}`", quote(t)),
                 ));
             }
             if entries == nnz {
@@ -989,6 +1189,143 @@ pub enum OsmWeights {
     RoundedMetres,
 }
 
+/// The most bytes the blocks of an OpenStreetMap PBF file may decompress to, in all: 8 MiB plus
+/// 20 times the file's size, and 8 GiB at most. PBF blocks hold delta-coded varints and compress
+/// about 2 to 4 times; the bound keeps a small file of highly compressible blocks (a zlib bomb)
+/// from making the reader decode and hold gigabytes.
+pub fn max_osm_decompressed(file_bytes: u64) -> u64 {
+    (8u64 << 20)
+        .saturating_add(file_bytes.saturating_mul(20))
+        .min(8u64 << 30)
+}
+
+/// The largest blob header and blob of a PBF file (the format's own limits, which `osmpbf`
+/// keeps too: a blob decodes to at most 32 MiB).
+const PBF_MAX_HEADER: u64 = 64 << 10;
+const PBF_MAX_BLOB: u64 = 32 << 20;
+
+/// The fields of a protocol-buffers message: (field number, wire type, varint value or length,
+/// bytes of a length-delimited field). Stops at the first malformed field (the decoder that
+/// reads the file afterwards reports it).
+fn pb_fields(mut b: &[u8]) -> Vec<(u64, u8, u64, &[u8])> {
+    fn varint(b: &mut &[u8]) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let (&x, rest) = b.split_first()?;
+            *b = rest;
+            v |= ((x & 0x7f) as u64) << shift;
+            if x & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    }
+    let mut out = Vec::new();
+    while let Some(key) = varint(&mut b) {
+        let (field, wire) = (key >> 3, (key & 7) as u8);
+        let (value, bytes): (u64, &[u8]) = match wire {
+            0 => match varint(&mut b) {
+                Some(v) => (v, &[]),
+                None => break,
+            },
+            1 | 5 => {
+                let k = if wire == 1 { 8 } else { 4 };
+                if b.len() < k {
+                    break;
+                }
+                b = &b[k..];
+                (0, &[])
+            }
+            2 => match varint(&mut b) {
+                Some(l) if l <= b.len() as u64 => {
+                    let (x, rest) = b.split_at(l as usize);
+                    b = rest;
+                    (l, x)
+                }
+                _ => break,
+            },
+            _ => break,
+        };
+        out.push((field, wire, value, bytes));
+    }
+    out
+}
+
+/// Checks that the blobs of a PBF file decompress to at most [`max_osm_decompressed`] bytes in
+/// all, reading the framing itself (a 4-byte length, a `BlobHeader` whose field 3 is the blob's
+/// size, the `Blob` whose field 1 is raw data and field 3 zlib data) and counting what each zlib
+/// stream gives, without keeping it. Framing errors are left to the reader that follows.
+fn osm_check_sizes(path: &Path) -> Result<()> {
+    use std::io::Read;
+    let io = |source: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let limit = max_osm_decompressed(file.metadata().map_err(io)?.len());
+    let mut r = std::io::BufReader::new(file);
+    let mut total = 0u64;
+    let mut buf = Vec::new();
+    // exactly `len` bytes into `buf`, or false at the end of the file
+    let read = |r: &mut std::io::BufReader<std::fs::File>, buf: &mut Vec<u8>, len: u64| {
+        buf.clear();
+        let got = r.by_ref().take(len).read_to_end(buf).map_err(io)?;
+        Ok::<bool, Error>(got as u64 == len)
+    };
+    loop {
+        if !read(&mut r, &mut buf, 4)? {
+            return Ok(());
+        }
+        let hlen = u32::from_be_bytes([buf[0], buf[1], buf[2], buf[3]]) as u64;
+        if hlen >= PBF_MAX_HEADER {
+            return Err(Error::parse(
+                path,
+                0,
+                format!("OpenStreetMap PBF: a blob header of {hlen} bytes (at most 64 KiB)"),
+            ));
+        }
+        if !read(&mut r, &mut buf, hlen)? {
+            return Ok(());
+        }
+        let size = pb_fields(&buf)
+            .into_iter()
+            .find(|f| f.0 == 3 && f.1 == 0)
+            .map_or(0, |f| f.2);
+        if size > PBF_MAX_BLOB {
+            return Err(Error::parse(
+                path,
+                0,
+                format!("OpenStreetMap PBF: a blob of {size} bytes (at most 32 MiB)"),
+            ));
+        }
+        if !read(&mut r, &mut buf, size)? {
+            return Ok(());
+        }
+        for (field, wire, len, bytes) in pb_fields(&buf) {
+            total += match (field, wire) {
+                (1, 2) => len,
+                // at most one byte past the blob limit: the decoder stops there too
+                (3, 2) => std::io::copy(
+                    &mut flate2::read::ZlibDecoder::new(bytes).take(PBF_MAX_BLOB + 1),
+                    &mut std::io::sink(),
+                )
+                .unwrap_or(0),
+                _ => 0,
+            };
+        }
+        if total > limit {
+            return Err(Error::parse(
+                path,
+                0,
+                format!(
+                    "OpenStreetMap PBF: its blocks decompress to more than {limit} bytes (the \
+                     limit: 8 MiB plus 20 times the file's size, at most 8 GiB)"
+                ),
+            ));
+        }
+    }
+}
+
 impl Graph {
     /// Reads the road network of an OpenStreetMap `.osm.pbf` file (through the `osmpbf` crate).
     ///
@@ -1006,10 +1343,35 @@ impl Graph {
     /// - Duplicate arcs keep the shortest; a node repeated in a row (self-loop) is dropped.
     ///
     /// A malformed file is an [`Error::Parse`] naming the file at line 0 (a binary file has no
-    /// lines); an unreadable one names the file too.
+    /// lines); an unreadable one names the file too. Before anything is decoded, the blobs'
+    /// decompressed sizes are counted: more than [`max_osm_decompressed`] of the file's size in
+    /// all is refused, naming the file.
     pub fn from_osm_pbf(path: &Path, options: OsmOptions) -> Result<Graph> {
         use osmpbf::{Element, ElementReader};
+        osm_check_sizes(path)?;
         let pbf_err = |e: osmpbf::Error| Error::parse(path, 0, format!("OpenStreetMap PBF: {e}"));
+        // one pass of the decoder: its error, or a panic of its own on malformed data (an
+        // arithmetic overflow where overflow checks are on), as the file's parse error
+        let decode = |pass: &mut dyn FnMut() -> Result<std::result::Result<(), osmpbf::Error>>| {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(pass)) {
+                Ok(r) => r?.map_err(pbf_err),
+                Err(p) => {
+                    let why = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(Error::parse(
+                        path,
+                        0,
+                        format!(
+                            "OpenStreetMap PBF: the decoder failed on malformed data ({})",
+                            super::quote(&why)
+                        ),
+                    ))
+                }
+            }
+        };
         let open = || -> Result<ElementReader<std::io::BufReader<std::fs::File>>> {
             let f = std::fs::File::open(path).map_err(|source| Error::Io {
                 path: path.to_path_buf(),
@@ -1019,8 +1381,8 @@ impl Graph {
         };
         // pass 1: the ways and their direction (+1 forward, -1 backward, 0 both)
         let mut ways: Vec<(Vec<i64>, i8)> = Vec::new();
-        open()?
-            .for_each(|el| {
+        decode(&mut || {
+            Ok(open()?.for_each(|el| {
                 if let Element::Way(w) = el {
                     let (mut highway, mut oneway, mut roundabout) = (None, None, false);
                     for (k, v) in w.tags() {
@@ -1047,8 +1409,8 @@ impl Graph {
                         ways.push((w.refs().collect(), dir));
                     }
                 }
-            })
-            .map_err(pbf_err)?;
+            }))
+        })?;
         if ways.is_empty() {
             // an empty file reads as no blocks at all: a graph of no vertex is never what was meant
             return Err(Error::parse(path, 0, "OpenStreetMap PBF: no way with a `highway` tag of the selected kinds (an empty or non-OSM file?)"));
@@ -1058,8 +1420,8 @@ impl Graph {
             .flat_map(|w| w.0.iter().map(|&id| (id, (f64::NAN, f64::NAN))))
             .collect();
         // pass 2: the coordinates of the nodes those ways use
-        open()?
-            .for_each(|el| {
+        decode(&mut || {
+            Ok(open()?.for_each(|el| {
                 let (id, lat, lon) = match el {
                     Element::Node(n) => (n.id(), n.lat(), n.lon()),
                     Element::DenseNode(n) => (n.id(), n.lat(), n.lon()),
@@ -1068,8 +1430,8 @@ impl Graph {
                 if let Some(c) = coord.get_mut(&id) {
                     *c = (lat, lon);
                 }
-            })
-            .map_err(pbf_err)?;
+            }))
+        })?;
         coord.retain(|_, c| !c.0.is_nan());
         let mut id_arcs: Vec<(i64, i64, f64)> = Vec::new();
         for (refs, dir) in &ways {
@@ -1342,7 +1704,8 @@ impl pathfinding::num_traits::Zero for OrdF64 {
 /// Host Dijkstra from `source` (the `pathfinding` crate's `dijkstra_all`): the reference of the
 /// device solvers. Integer weights are summed in `u64` (an overflowing path is an error naming
 /// `weights`; a `u32` graph cannot overflow below 2^32 arcs per path); `f32` weights are summed
-/// in `f64`. Ties between shortest paths are broken by the heap's order: the predecessors form a
+/// in `f64`, and a real distance that overflows to infinity is an error naming `weights` too
+/// (it would read as unreachable). Ties between shortest paths are broken by the heap's order: the predecessors form a
 /// shortest-path tree, not a canonical one.
 pub fn dijkstra(g: &Graph, source: u32) -> Result<ShortestPaths> {
     dijkstra_until(g, source, || false).map(|p| p.expect("a search that is never stopped ends"))
@@ -1370,20 +1733,22 @@ pub fn dijkstra_until(
         *settled = settled.wrapping_add(1);
         settled.is_multiple_of(4096) && stop()
     }
-    let mut pred = vec![NO_PRED; n];
+    let mut pred = try_filled(n, NO_PRED, "graph")?;
     let dist = match g.weights() {
         Weights::U32(_) | Weights::U64(_) => {
-            let w: Vec<u64> = match g.weights() {
-                Weights::U32(w) => w.iter().map(|&x| x as u64).collect(),
-                Weights::U64(w) => w.clone(),
-                _ => unreachable!(),
+            let w = |e: usize| -> u128 {
+                match g.weights() {
+                    Weights::U32(w) => w[e] as u128,
+                    Weights::U64(w) => w[e] as u128,
+                    _ => 0,
+                }
             };
             // u128 sums cannot overflow; a distance above u64::MAX - 1 is refused afterwards
             let (parents, cut) = dijkstra_partial(
                 &source,
                 |&u| {
                     g.arcs_of(u as usize)
-                        .map(|e| (g.targets[e], w[e] as u128))
+                        .map(|e| (g.targets[e], w(e)))
                         .collect::<Vec<_>>()
                 },
                 |_| every(&mut settled, &mut stop),
@@ -1391,7 +1756,7 @@ pub fn dijkstra_until(
             if cut.is_some() {
                 return Ok(None);
             }
-            let mut d = vec![u64::MAX; n];
+            let mut d = try_filled(n, u64::MAX, "graph")?;
             d[source as usize] = 0;
             for (v, (p, c)) in parents {
                 if c >= u64::MAX as u128 {
@@ -1418,9 +1783,15 @@ pub fn dijkstra_until(
             if cut.is_some() {
                 return Ok(None);
             }
-            let mut d = vec![f64::INFINITY; n];
+            let mut d = try_filled(n, f64::INFINITY, "graph")?;
             d[source as usize] = 0.0;
             for (v, (p, c)) in parents {
+                if !c.0.is_finite() {
+                    return Err(Error::arg(
+                        "weights",
+                        format!("the distance to vertex {v} overflows to infinity (f64)"),
+                    ));
+                }
                 d[v as usize] = c.0;
                 pred[v as usize] = p;
             }

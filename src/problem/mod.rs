@@ -25,3 +25,73 @@ pub(crate) fn read_text(path: &std::path::Path) -> crate::error::Result<String> 
     })?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
+
+/// At most this many characters of input are quoted in an error message.
+pub const QUOTE_CHARS: usize = 80;
+
+/// `s` for an error message: its first [`QUOTE_CHARS`] characters, control characters (and
+/// quotes, backslashes) escaped, `...` where cut. Every reader quotes input through it, so that
+/// a line of megabytes or of terminal escapes never reaches a message whole.
+pub fn quote(s: &str) -> String {
+    clip(s, QUOTE_CHARS)
+}
+
+/// The first `max` characters of `s`, escaped as [`quote`] escapes them.
+pub(crate) fn clip(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (k, c) in s.chars().enumerate() {
+        if k == max {
+            out.push_str("...");
+            break;
+        }
+        out.extend(c.escape_debug());
+    }
+    out
+}
+
+/// The most bytes a `.gz` input may decompress to: 64 MiB plus 100 times its compressed size
+/// (text files compress about 4 to 8 times), and 2 GiB in all.
+pub fn max_decompressed(compressed: u64) -> u64 {
+    (64u64 << 20)
+        .saturating_add(compressed.saturating_mul(100))
+        .min(2u64 << 30)
+}
+
+/// Whether `path`'s name ends in `.gz` (any case).
+pub(crate) fn is_gzip_name(path: &std::path::Path) -> bool {
+    path.to_string_lossy().to_lowercase().ends_with(".gz")
+}
+
+/// The bytes of a file, decompressed when its name ends in `.gz` (gzip, several members
+/// allowed), bounded by [`max_decompressed`] of the file's size: past the bound the read stops
+/// and the error names the file, so a small compressed file cannot fill the memory. An I/O
+/// error (a corrupt gzip stream included) names the file too.
+pub fn read_bytes_maybe_gz(path: &std::path::Path) -> crate::error::Result<Vec<u8>> {
+    use crate::error::Error;
+    use std::io::Read;
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    if !is_gzip_name(path) {
+        return std::fs::read(path).map_err(io);
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let limit = max_decompressed(file.metadata().map_err(io)?.len());
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(file)
+        .take(limit + 1)
+        .read_to_end(&mut out)
+        .map_err(io)?;
+    if out.len() as u64 > limit {
+        return Err(Error::parse(
+            path,
+            0,
+            format!(
+                "decompresses to more than {limit} bytes (the limit: 64 MiB plus 100 times \
+                 the compressed size)"
+            ),
+        ));
+    }
+    Ok(out)
+}

@@ -4,80 +4,90 @@
 //! inside each search (`dijkstra_until`) and before each row of predecessors.
 
 use super::{check, stopped};
+use crate::device::try_output_vec;
 use crate::error::Result;
 use crate::interrupt::Cut;
 use crate::problem::graph::{dijkstra_until, Distances, Graph, Grid, Weights, NO_PRED};
 use rayon::prelude::*;
 
-/// Distances (k x n), predecessors (k x n) and rounds (0) from each source.
+/// Distances (k x n), predecessors (k x n) and rounds (0) from each source: the k x n result is
+/// allocated first (fallibly, naming `sources`) and each rayon task writes its rows in place.
 pub(super) fn run(g: &Graph, sources: &[u32], cut: &Cut) -> Result<(Distances, Vec<u32>, u64)> {
+    let n = g.n();
+    let total = crate::error::size_product("sources", &[sources.len(), n])?;
+    let rev = g.try_reverse()?;
+    let mut pred: Vec<u32> = try_output_vec(total, "sources")?;
+    let real = matches!(g.weights(), Weights::F32(_) | Weights::F64(_));
+    let mut dist = if real {
+        Distances::F64(try_output_vec(total, "sources")?)
+    } else {
+        Distances::U64(try_output_vec(total, "sources")?)
+    };
     // a search cut short gives the call's error, which ends the other tasks at their next ask
-    let rows: Vec<Distances> = sources
-        .par_iter()
-        .map(|&s| match dijkstra_until(g, s, || cut.due())? {
+    let search = |s: u32| -> Result<Distances> {
+        match dijkstra_until(g, s, || cut.due())? {
             Some(p) => Ok(p.dist),
             None => Err(stopped(cut)),
-        })
-        .collect::<Result<_>>()?;
-    let n = g.n();
-    let rev = g.reverse();
-    let pred_row = |d: &Distances, s: u32| -> Vec<u32> {
-        (0..n)
-            .map(|v| {
-                if v == s as usize || !d.reachable(v) {
-                    return NO_PRED;
+        }
+    };
+    let n1 = n.max(1);
+    match &mut dist {
+        Distances::U64(d) => d
+            .par_chunks_mut(n1)
+            .zip(pred.par_chunks_mut(n1))
+            .zip(sources)
+            .try_for_each(|((row, prow), &s)| {
+                if let Distances::U64(x) = search(s)? {
+                    row.copy_from_slice(&x);
                 }
-                let tight = |e: usize| {
-                    let u = rev.targets()[e] as usize;
-                    d.reachable(u)
-                        && match d {
-                            Distances::U64(x) => x[u] + weight_u64(rev.weights(), e) == x[v],
-                            Distances::F64(x) => x[u] + rev.weights().get_f64(e) == x[v],
-                        }
-                };
-                rev.arcs_of(v)
-                    .find(|&e| tight(e))
-                    .map_or(NO_PRED, |e| rev.targets()[e])
-            })
-            .collect()
-    };
-    let pred: Vec<Vec<u32>> = rows
-        .par_iter()
-        .zip(sources)
-        .map(|(d, &s)| check(cut).map(|_| pred_row(d, s)))
-        .collect::<Result<_>>()?;
-    let pred = pred.concat();
-    let dist = match rows.first() {
-        Some(Distances::F64(_)) => Distances::F64(
-            rows.into_iter()
-                .flat_map(|d| {
-                    if let Distances::F64(x) = d {
-                        x
+                check(cut)?;
+                for (v, p) in prow.iter_mut().enumerate() {
+                    *p = if v == s as usize || row[v] == u64::MAX {
+                        NO_PRED
                     } else {
-                        Vec::new()
-                    }
-                })
-                .collect(),
-        ),
-        _ => Distances::U64(
-            rows.into_iter()
-                .flat_map(|d| {
-                    if let Distances::U64(x) = d {
-                        x
+                        // the smallest tight tail (sums below 2^64 - 1: Sssp::new's check)
+                        rev.arcs_of(v)
+                            .find(|&e| {
+                                let u = rev.targets()[e] as usize;
+                                row[u] != u64::MAX
+                                    && row[u] + weight_u64(rev.weights(), e) == row[v]
+                            })
+                            .map_or(NO_PRED, |e| rev.targets()[e])
+                    };
+                }
+                Ok(())
+            })?,
+        Distances::F64(d) => d
+            .par_chunks_mut(n1)
+            .zip(pred.par_chunks_mut(n1))
+            .zip(sources)
+            .try_for_each(|((row, prow), &s)| {
+                if let Distances::F64(x) = search(s)? {
+                    row.copy_from_slice(&x);
+                }
+                check(cut)?;
+                for (v, p) in prow.iter_mut().enumerate() {
+                    *p = if v == s as usize || !row[v].is_finite() {
+                        NO_PRED
                     } else {
-                        Vec::new()
-                    }
-                })
-                .collect(),
-        ),
-    };
+                        rev.arcs_of(v)
+                            .find(|&e| {
+                                let u = rev.targets()[e] as usize;
+                                row[u].is_finite() && row[u] + rev.weights().get_f64(e) == row[v]
+                            })
+                            .map_or(NO_PRED, |e| rev.targets()[e])
+                    };
+                }
+                Ok(())
+            })?,
+    }
     Ok((dist, pred, 0))
 }
 
 /// Steps from `source` over open 4-neighbours (u32::MAX: unreachable or an obstacle).
 pub(super) fn lee_bfs(grid: &Grid, source: u32, cut: &Cut) -> Result<Vec<u32>> {
     let (w, h) = (grid.width, grid.height);
-    let mut d = vec![u32::MAX; w * h];
+    let mut d = crate::error::try_filled(w * h, u32::MAX, "grid")?;
     let mut queue = std::collections::VecDeque::new();
     d[source as usize] = 0;
     queue.push_back(source as usize);

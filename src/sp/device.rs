@@ -9,7 +9,8 @@
 
 use super::{check, stopped, SpMethod, SpOptions};
 use crate::device::{
-    cl_error, output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
+    cl_error, try_output_vec, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec,
+    Queue,
 };
 use crate::error::{Error, Result};
 use crate::interrupt::Cut;
@@ -212,6 +213,8 @@ pub(super) struct DeviceSp {
     rw: WBuf,
     delta: f64,
     local: Option<LocalPlan>,
+    /// Device bytes of the graph and its reverse.
+    upload: u64,
 }
 
 /// Graphs up to this many vertices take the local-memory path even for fewer sources than
@@ -312,7 +315,20 @@ impl DeviceSp {
                 have,
             }
         });
-        let rev = g.reverse();
+        let rev = g.try_reverse()?;
+        // the graph and its reverse on the device, before any of it is uploaded
+        let upload = 2 * (8 * (g.n() as u64 + 1) + (4 + g.weight_bytes() as u64) * g.m() as u64);
+        let have = ctx.info.global_mem_bytes;
+        if have > 0 && upload > have {
+            return Err(Error::OutOfDeviceMemory(format!(
+                "`graph`: {} vertices and {} arcs (and their reverse) need {upload} bytes on \
+                 device {} ({}); it has {have} (CL_DEVICE_GLOBAL_MEM_SIZE)",
+                g.n(),
+                g.m(),
+                ctx.info.index,
+                ctx.info.name
+            )));
+        }
         let delta = match o.method {
             SpMethod::NearFar { delta: Some(d) } => d,
             _ => default_delta(g),
@@ -331,7 +347,43 @@ impl DeviceSp {
             kind,
             delta,
             local,
+            upload,
         })
+    }
+
+    /// Device bytes a call of `k` sources allocates besides the graph: per (source, vertex) the
+    /// distances (two copies for Bellman-Ford), the predecessors and, for the pushing methods,
+    /// the stamps, the two queues and near-far's three far piles.
+    fn call_bytes(&self, o: &SpOptions, k: usize, n: usize) -> u64 {
+        let total = k as u64 * n as u64;
+        let d = if self.kind == 2 { 4 } else { 8 };
+        let per = if self.uses_local(o, k, n) {
+            self.local.as_ref().map_or(8, |l| l.bytes as u64) + 4
+        } else {
+            match o.method {
+                SpMethod::BellmanFordPull => 2 * d + 4,
+                SpMethod::Frontier => d + 4 + 8 + 8,
+                SpMethod::NearFar { .. } => d + 4 + 8 + 8 + 12,
+            }
+        };
+        total.saturating_mul(per).saturating_add(4 * k as u64)
+    }
+
+    /// [`Error::OutOfDeviceMemory`] naming `sources` when a call of `k` sources cannot fit the
+    /// device's global memory beside the graph.
+    fn check_call(&self, o: &SpOptions, k: usize, n: usize) -> Result<()> {
+        let info = &self.queue.ctx().info;
+        let need = self.call_bytes(o, k, n);
+        let have = info.global_mem_bytes;
+        if have > 0 && need.saturating_add(self.upload) > have {
+            return Err(Error::OutOfDeviceMemory(format!(
+                "`sources`: {k} sources x {n} vertices need about {need} bytes on device {} ({}) \
+                 besides the graph's {}; it has {have} (CL_DEVICE_GLOBAL_MEM_SIZE): use fewer \
+                 sources per call",
+                info.index, info.name, self.upload
+            )));
+        }
+        Ok(())
     }
 
     pub(super) fn describe(&self) -> String {
@@ -425,7 +477,7 @@ impl DeviceSp {
             if outs.is_none() {
                 // the result's pages are faulted in while the device searches
                 q.flush()?;
-                outs = Some(self.outputs(total));
+                outs = Some(self.outputs(total)?);
             }
             if done < k {
                 q.finish()?;
@@ -480,6 +532,7 @@ impl DeviceSp {
         cut: &Cut,
     ) -> Result<Run> {
         let n = g.n();
+        self.check_call(o, sources.len(), n)?;
         if self.uses_local(o, sources.len(), n) {
             let (dist, pred, rounds, outs) = self.run_local(n, sources, o, cut)?;
             return self.read_back((n, sources.len()), dist, pred, rounds, outs, cut);
@@ -516,7 +569,7 @@ impl DeviceSp {
         )?;
         q.flush()?;
         // the result's pages are faulted in while the device searches
-        let outs = self.outputs(total);
+        let outs = self.outputs(total)?;
         let r = o.rounds_per_check as u64;
         let changed: DeviceBuffer<u32> = q.buffer_from(&[0u32], "changed")?;
         let (dist, rounds) = if !pushes {
@@ -687,17 +740,18 @@ impl DeviceSp {
         self.read_back((n, k), dist, pred, rounds, outs, cut)
     }
 
-    /// Zeroed result vectors of `total` entries with their pages in (`output_vec`).
-    fn outputs(&self, total: usize) -> Outputs {
+    /// Zeroed result vectors of `total` entries with their pages in (`try_output_vec`; a failed
+    /// allocation names `sources`).
+    fn outputs(&self, total: usize) -> Result<Outputs> {
         let dist = if self.kind >= 2 {
-            Distances::F64(output_vec(total))
+            Distances::F64(try_output_vec(total, "sources")?)
         } else {
-            Distances::U64(output_vec(total))
+            Distances::U64(try_output_vec(total, "sources")?)
         };
-        Outputs {
+        Ok(Outputs {
             dist,
-            pred: output_vec(total),
-        }
+            pred: try_output_vec(total, "sources")?,
+        })
     }
 
     /// Counts each row's reached vertices and traversed edges (`sp_stats`), then reads the k x n
@@ -739,7 +793,7 @@ impl DeviceSp {
                 Arg::Local(2 * wg * 8),
             ],
         )?;
-        let mut st = vec![0u64; 2 * k * spans];
+        let mut st = crate::error::try_filled(2 * k * spans, 0u64, "sources")?;
         stats.read(q, &mut st)?;
         let rows = st
             .chunks(2 * spans)
@@ -808,7 +862,7 @@ pub(super) fn lee_wave(
     let ly = (cap / lx).clamp(1, h.next_power_of_two());
     let blocked: Vec<u8> = grid.blocked.iter().map(|&b| b as u8).collect();
     let blocked = q.buffer_from(&blocked, "blocked")?;
-    let mut init = vec![u32::MAX; n];
+    let mut init = crate::error::try_filled(n, u32::MAX, "grid")?;
     init[source as usize] = 0;
     let dist = q.buffer_from(&init, "steps")?;
     let changed = q.buffer_from(&[0u32], "changed")?;

@@ -20,6 +20,22 @@
 //! rows. Distances that are not final are no result: the call returns
 //! [`Error::TimeLimit`] or [`Error::Interrupted`] and nothing else.
 //!
+//! Memory: before anything is allocated, [`Sssp::new`] estimates the host bytes of the reverse
+//! graph (and a device engine the bytes of the upload), and each call the bytes of its k x n
+//! distances and predecessors on the host and of its buffers on the device; an estimate above
+//! what the host has available ([`host_memory_available`]) is [`Error::OutOfHostMemory`], above
+//! the device's global memory [`Error::OutOfDeviceMemory`], both naming the argument (`graph`,
+//! `sources`). The large host vectors are allocated fallibly besides, so what the estimate
+//! misses is the same error, never an abort.
+//!
+//! Overflow: a distance that does not fit its type is an error naming `weights`, never an
+//! unreachable vertex: u64 weights whose total reaches 2^64 - 1 are refused by [`Sssp::new`];
+//! real distances that overflow to infinity (f64 sums, or f32 sums on a device) are found after
+//! the search (a vertex at infinity with an in-arc from a vertex at a finite distance) whenever
+//! the weights' total could overflow at all.
+//!
+//! [`host_memory_available`]: crate::device::host_memory_available
+//!
 //! # Modules
 //!
 //! | module | what |
@@ -30,7 +46,7 @@
 mod cpu;
 mod device;
 
-use crate::device::Backend;
+use crate::device::{host_memory_available, Backend};
 use crate::error::{Error, Result};
 use crate::interrupt::Cut;
 use crate::problem::graph::{Distances, Graph, Grid, Weights, NO_PRED};
@@ -182,6 +198,56 @@ pub struct Sssp<'g> {
     options: SpOptions,
     /// One engine, or one per device of `options.devices`.
     engines: Vec<Engine>,
+    /// Whether a device's real sums could overflow to infinity (then each call looks for it).
+    real_overflow: bool,
+}
+
+/// [`Error::OutOfHostMemory`] naming `arg` when `bytes` (an estimate made before allocating)
+/// exceed what the host has available.
+fn check_host(bytes: u64, arg: &'static str, what: &str) -> Result<()> {
+    if let Some(avail) = host_memory_available() {
+        if bytes > avail {
+            return Err(Error::OutOfHostMemory(format!(
+                "`{arg}`: {what} need about {bytes} bytes of host memory; {avail} are available \
+                 (MemAvailable and the address-space limit RLIMIT_AS)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether every sum of real weights along a path is finite in a type of unit roundoff `unit`
+/// and largest value `max`: the weights' total (in f64) grown by the rounding of at most
+/// min(n - 1, m) additions, `(1 + unit)^L <= e^(L unit)`, stays below `max`.
+fn real_sums_fit(g: &Graph, unit: f64, max: f64) -> bool {
+    let total: f64 = (0..g.m()).map(|e| g.weights().get_f64(e)).sum();
+    let adds = g.n().saturating_sub(1).min(g.m()) as f64;
+    total.is_finite() && total * (adds * unit).exp() * (1.0 + 1e-9) < max
+}
+
+/// The error of a real distance that overflowed to infinity: a vertex at infinity with an in-arc
+/// from a vertex at a finite distance (searched row by row of `dist`, `n` vertices a row).
+fn check_real_overflow(rev: &Graph, dist: &Distances, sources: &[u32], n: usize) -> Result<()> {
+    let Distances::F64(d) = dist else {
+        return Ok(());
+    };
+    d.par_chunks(n.max(1))
+        .zip(sources)
+        .try_for_each(|(row, &s)| {
+            for v in 0..n {
+                if row[v].is_infinite()
+                    && rev
+                        .arcs_of(v)
+                        .any(|e| row[rev.targets()[e] as usize].is_finite())
+                {
+                    return Err(Error::arg(
+                        "weights",
+                        format!("the distance from source {s} to vertex {v} overflows to infinity"),
+                    ));
+                }
+            }
+            Ok(())
+        })
 }
 
 enum Engine {
@@ -221,6 +287,18 @@ impl<'g> Sssp<'g> {
                 ));
             }
         }
+        // real sums: a device adds f32 weights in f32 and f64 in f64 (the CPU backend's host
+        // Dijkstra checks its own f64 sums)
+        let real_overflow = match graph.weights() {
+            Weights::F32(_) => !real_sums_fit(graph, f32::EPSILON as f64 / 2.0, f32::MAX as f64),
+            Weights::F64(_) => !real_sums_fit(graph, f64::EPSILON / 2.0, f64::MAX),
+            _ => false,
+        };
+        // the reverse graph (every engine reads it) before it is built
+        if !graph.reverse_built() {
+            check_host(graph.reverse_bytes(), "graph", "the reverse graph")?;
+            graph.try_reverse()?;
+        }
         // a call's time limit counts from before this set-up; a kernel build that the limit
         // or the stop token overtakes stops waiting
         let setup = options.stop.cut(Instant::now());
@@ -238,6 +316,7 @@ impl<'g> Sssp<'g> {
             graph,
             options,
             engines,
+            real_overflow,
         })
     }
 
@@ -300,7 +379,23 @@ impl<'g> Sssp<'g> {
                 format!("sources[{i}] = {s}; the graph has {n} vertices"),
             ));
         }
-        crate::error::size_product("sources", &[sources.len(), n, 8])?;
+        let total = crate::error::size_product("sources", &[sources.len(), n])?;
+        crate::error::size_product("sources", &[total, 12])?;
+        // the k x n distances (8 bytes) and predecessors (4) the call returns, and on the CPU
+        // backend each running Dijkstra's own (its map of settled vertices, its rows)
+        let searches = if self.engines.iter().any(|e| matches!(e, Engine::Cpu)) {
+            rayon::current_num_threads().min(sources.len()) as u64 * 112 * n as u64
+        } else {
+            0
+        };
+        check_host(
+            total as u64 * 12 + searches,
+            "sources",
+            &format!(
+                "{} sources x {n} vertices (distances and predecessors)",
+                sources.len()
+            ),
+        )?;
         check(&cut)?;
         let (graph, options, cut) = (self.graph, &self.options, &cut);
         // a block of sources per engine (one engine: all of them), gathered in source order
@@ -315,17 +410,32 @@ impl<'g> Sssp<'g> {
             })?;
         let mut parts = parts.into_iter().flatten();
         let (mut dist, mut pred, mut rounds, mut rows) = parts.next().expect("at least one source");
+        let grow = |len: usize| {
+            Error::OutOfHostMemory(format!(
+                "`sources`: {len} more values cannot be allocated on the host"
+            ))
+        };
         for (d, p, r, w) in parts {
             match (&mut dist, d) {
-                (Distances::U64(a), Distances::U64(b)) => a.extend_from_slice(&b),
-                (Distances::F64(a), Distances::F64(b)) => a.extend_from_slice(&b),
+                (Distances::U64(a), Distances::U64(b)) => {
+                    a.try_reserve_exact(b.len()).map_err(|_| grow(b.len()))?;
+                    a.extend_from_slice(&b)
+                }
+                (Distances::F64(a), Distances::F64(b)) => {
+                    a.try_reserve_exact(b.len()).map_err(|_| grow(b.len()))?;
+                    a.extend_from_slice(&b)
+                }
                 _ => unreachable!("one graph gives one distance type"),
             }
+            pred.try_reserve_exact(p.len()).map_err(|_| grow(p.len()))?;
             pred.extend_from_slice(&p);
             rounds = rounds.max(r);
             rows.extend(w);
         }
         let (reached, edges) = rows.into_iter().unzip();
+        if self.real_overflow {
+            check_real_overflow(self.graph.try_reverse()?, &dist, sources, n)?;
+        }
         Ok(SpSsspMultiResult {
             sources: sources.to_vec(),
             n,
@@ -439,7 +549,7 @@ pub fn lee_wave_within(
         b => device::lee_wave(grid, source, b, rounds_per_check, &cut)?,
     };
     let (w, h) = (grid.width, grid.height);
-    let mut pred = vec![NO_PRED; n];
+    let mut pred = crate::error::try_filled(n, NO_PRED, "grid")?;
     for c in 0..n {
         let d = steps[c];
         if d == u32::MAX || d == 0 {
@@ -464,10 +574,12 @@ pub fn lee_wave_within(
             .find(|&t| !grid.blocked[t] && steps[t] == d - 1)
             .map_or(NO_PRED, |t| t as u32);
     }
-    let dist: Vec<u64> = steps
-        .iter()
-        .map(|&d| if d == u32::MAX { u64::MAX } else { d as u64 })
-        .collect();
+    let mut dist = crate::error::try_vec::<u64>(n, "grid")?;
+    dist.extend(
+        steps
+            .iter()
+            .map(|&d| if d == u32::MAX { u64::MAX } else { d as u64 }),
+    );
     let reached = dist.iter().filter(|&&d| d != u64::MAX).count();
     let dist = Distances::U64(dist);
     let edges = traversed_edges(&grid.graph, &dist, 0);

@@ -2837,10 +2837,19 @@ static void graph_args(void) {
         {"g10.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n"},
         {"g11.osm.pbf", "not a pbf"},
         {"g12.osm.pbf", "\x00\x00\x00\x0d\x0a\x09OSMHeader\x18\xff\xff\xff\x0f"},
+        {"g13.gr", "p sp 600000000 1\na 1 2 3\n"}, /* vertices the file does not back */
+        {"g14.gr", "p sp 2 1\na 1 2 1e400\n"},
+        {"g15.gr", "p sp 2 1\na 1 2 inf\n"},
+        {"g16.mtx", "%%MatrixMarket matrix coordinate real general\n600000000 600000000 1\n1 2 1\n"},
+        {"g17.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -inf\n"},
+        {"g18.gr.gz", "\x1f\x8b\x08\x00 not a gzip stream"},
+        {"g19.osm.pbf.gz", "\x1f\x8b\x08\x00"},
+        {"g20.osm.pbf", "\x00\x01\x11\x70"}, /* a blob header of 70,000 bytes */
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t len = strlen(files[i].text);
         if (strcmp(files[i].name, "g12.osm.pbf") == 0) len = 20;
+        if (strcmp(files[i].name, "g20.osm.pbf") == 0) len = 4;
         const char *p = write_tmp(files[i].name, files[i].text, len);
         char label[96];
         snprintf(label, sizeof label, "metaopt_graph_from_file/malformed %s", files[i].name);
@@ -2933,6 +2942,38 @@ static void graph_args(void) {
     for (int i = 0; i < 16; i++)
         OWNED("metaopt_sp_sssp/hostile options", MetaoptSpResult, metaopt_sp_sssp(g, 0, &sx[i]), metaopt_sp_free_result, se[i]);
     metaopt_stop_token_free(sp_req);
+    /* distances that overflow to infinity: an error naming weights, never "unreachable" */
+    uint32_t os[2] = {0, 1}, ot[2] = {1, 2};
+    double ow[2] = {1e308, 1e308};
+    float of[2] = {3e38f, 3e38f};
+    MetaoptGraphResult og = metaopt_graph_from_edges(3, 2, os, ot, ow, METAOPT_WEIGHT_F64);
+    require(og.error_code == 0, "metaopt_graph_from_edges (f64 overflow)");
+    OWNED("metaopt_sp_sssp/f64 distance overflows", MetaoptSpResult, metaopt_sp_sssp(og.graph, 0, &so), metaopt_sp_free_result,
+          METAOPT_ERR_INVALID_ARGUMENT);
+    OWNED("metaopt_sp_sssp_multi/f64 distance overflows", MetaoptSpResult, metaopt_sp_sssp_multi(og.graph, os, 2, &so),
+          metaopt_sp_free_result, METAOPT_ERR_INVALID_ARGUMENT);
+    metaopt_graph_free(og.graph);
+    MetaoptGraphResult fg = metaopt_graph_from_edges(3, 2, os, ot, of, METAOPT_WEIGHT_F32);
+    require(fg.error_code == 0, "metaopt_graph_from_edges (f32 overflow)");
+    /* the CPU backend sums f32 weights in double: finite */
+    OWNED("metaopt_sp_sssp/f32 sums, CPU", MetaoptSpResult, metaopt_sp_sssp(fg.graph, 0, &so), metaopt_sp_free_result, 0);
+    if (!g_valgrind) {
+        MetaoptSpOptions d = metaopt_sp_default_options();
+        OWNED("metaopt_sp_sssp/f32 sums overflow on the device", MetaoptSpResult, metaopt_sp_sssp(fg.graph, 0, &d),
+              metaopt_sp_free_result, METAOPT_ERR_INVALID_ARGUMENT);
+    }
+    metaopt_graph_free(fg.graph);
+    if (!g_valgrind && guard("metaopt_graph_from_edges/n 200000000, one arc")) {
+        /* a graph of 200 million vertices (1.6 GB of offsets), its reverse and a search: each
+           either fits or is an out-of-memory error, never an abort */
+        begin("metaopt_graph_from_edges/n 200000000, one arc");
+        MetaoptGraphResult hg = metaopt_graph_from_edges(200000000u, 1, os, ot, ow, METAOPT_WEIGHT_F64);
+        end();
+        check("metaopt_graph_from_edges/n 200000000, one arc", hg.error_code, hg.error_message, ANY);
+        if (hg.error_code == 0)
+            OWNED("metaopt_sp_sssp/n 200000000", MetaoptSpResult, metaopt_sp_sssp(hg.graph, 0, &so), metaopt_sp_free_result, ANY);
+        metaopt_graph_free(hg.graph);
+    }
     if (!g_valgrind) {
         /* the device methods, with tiny and huge rounds per check and a round limit */
         for (int m = 0; m < 3; m++) {

@@ -11,8 +11,8 @@ use clap::{Args, Subcommand};
 use metaopt::aco::{Aco, AcoOptions, AcoRunResult, Deposit, Selection};
 use metaopt::device::Backend;
 use metaopt::problem::graph::{
-    self, dijkstra, Distances, Graph, Grid, OsmHighways, OsmOptions, OsmWeights, WeightKind,
-    NO_PRED,
+    self, dijkstra, Distances, Graph, GraphFormat, Grid, OsmHighways, OsmOptions, OsmWeights,
+    WeightKind, NO_PRED,
 };
 use metaopt::sp::{lee_wave_within, SpMethod, SpOptions, SpSsspMultiResult, Sssp};
 use serde::Serialize;
@@ -130,21 +130,14 @@ impl OsmArgs {
     }
 }
 
-/// A graph file by its extension: `.gr` (DIMACS), `.mtx` (Matrix Market), `.osm.pbf` / `.pbf`.
+/// A graph file by its extension: `.gr` (DIMACS), `.mtx` (Matrix Market), either optionally
+/// `.gz`, `.osm.pbf` / `.pbf`.
 pub fn read_graph(path: &Path, osm: &OsmArgs) -> CliResult<Graph> {
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    if name.ends_with(".gr") {
-        Ok(Graph::from_dimacs(path)?)
-    } else if name.ends_with(".mtx") {
-        Ok(Graph::from_matrix_market(path)?)
-    } else if name.ends_with(".pbf") {
-        Ok(Graph::from_osm_pbf(path, osm.options())?)
-    } else {
-        Err(Failure(format!(
-            "{}: unknown graph format; expected a DIMACS .gr, a Matrix Market .mtx or an OpenStreetMap .osm.pbf file",
-            path.display()
-        )))
-    }
+    let format = GraphFormat::of(path).map_err(|e| match e {
+        metaopt::Error::InvalidArgument { msg, .. } => Failure(msg),
+        e => e.into(),
+    })?;
+    Ok(Graph::from_file(path, format, osm.options())?)
 }
 
 /// The graph of `sp sssp` and `sp aco`: a file, or a generator.
@@ -300,7 +293,9 @@ fn sources_of(source: Option<u32>, sources: &Option<String>, n: usize) -> CliRes
         return Ok(vec![source.unwrap_or(0)]);
     };
     if list.trim().eq_ignore_ascii_case("all") {
-        return Ok((0..n as u32).collect());
+        let mut all = metaopt::error::try_vec(n, "sources")?;
+        all.extend(0..n as u32);
+        return Ok(all);
     }
     let mut v = Vec::new();
     for t in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {

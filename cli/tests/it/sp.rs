@@ -556,3 +556,100 @@ fn sssp_time_limit_fails_with_no_result() {
     ]);
     assert!(out.contains("check: equal to host Dijkstra"), "{out}");
 }
+
+/// `metaopt ARGS` under a `ulimit -v` address-space limit (KB), through bash.
+fn limited(kb: u64, args: &str) -> std::process::Output {
+    std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {kb} && exec {} {args}",
+            env!("CARGO_BIN_EXE_metaopt")
+        ))
+        .output()
+        .expect("bash runs")
+}
+
+/// The command failed with an exit status (no abort, no panic) and a message holding `needles`.
+fn failed_with(o: &std::process::Output, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code().is_some_and(|c| c != 0), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{err}"
+    );
+    for n in needles {
+        assert!(err.contains(n), "no `{n}` in:\n{err}");
+    }
+}
+
+#[test]
+fn a_header_of_600_million_vertices_under_a_memory_limit_is_a_clean_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let gr = dir.path().join("big.gr");
+    std::fs::write(&gr, "p sp 600000000 1\na 1 2 3\n").unwrap();
+    for backend in ["--cpu", ""] {
+        let t = std::time::Instant::now();
+        let o = limited(8_000_000, &format!("sp sssp {} {backend}", gr.display()));
+        failed_with(&o, &["big.gr:1", "600000000 vertices declared for 1 arcs"]);
+        assert!(t.elapsed().as_secs_f64() < 10.0, "{:?}", t.elapsed());
+    }
+}
+
+#[test]
+fn all_sources_of_a_grid_under_a_memory_limit_is_a_clean_error() {
+    // 40,000 x 40,000 distances and predecessors: 19.2 GB in an 8 GB address space
+    let o = limited(8_000_000, "sp sssp --grid 200x200 --sources all --cpu");
+    failed_with(
+        &o,
+        &[
+            "out of host memory",
+            "sources",
+            "40000 sources x 40000 vertices",
+        ],
+    );
+}
+
+#[test]
+fn distances_that_overflow_f64_are_an_error_not_unreachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let gr = dir.path().join("overflow.gr");
+    std::fs::write(&gr, "p sp 3 2\na 1 2 1e308\na 2 3 1e308\n").unwrap();
+    let gr = gr.to_str().unwrap();
+    fails(
+        &["sp", "sssp", gr, "--cpu", "--check"],
+        "overflows to infinity",
+    );
+    fails(&["sp", "sssp", gr, "--check"], "overflows to infinity");
+    fails(
+        &["sp", "sssp", gr, "--method", "pull", "--check"],
+        "overflows to infinity",
+    );
+}
+
+#[test]
+fn gzip_graphs_are_read_and_a_gzip_pbf_is_refused() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("small.gr.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(b"p sp 3 2\na 1 2 4\na 2 3 1\n").unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    let out = ok(&["sp", "sssp", gz.to_str().unwrap(), "--cpu", "--check"]);
+    assert!(out.contains("3 vertices, 2 arcs, u32 weights"), "{out}");
+    let pbf = dir.path().join("x.osm.pbf.gz");
+    std::fs::write(&pbf, b"\x1f\x8b").unwrap();
+    fails(
+        &["sp", "sssp", pbf.to_str().unwrap()],
+        "gzip is not supported",
+    );
+    // a weight of a megabyte is quoted short
+    let long = dir.path().join("long.gr");
+    std::fs::write(&long, format!("p sp 2 1\na 1 2 {}x\n", "9".repeat(1 << 20))).unwrap();
+    let o = limited(8_000_000, &format!("sp sssp {} --cpu", long.display()));
+    failed_with(&o, &["long.gr:2", "..."]);
+    assert!(
+        o.stderr.len() < 400,
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

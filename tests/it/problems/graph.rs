@@ -179,8 +179,19 @@ fn dimacs_errors_name_file_and_line() {
         ("p sp 2 1\nx 1 2 1\n", 2, "unknown line type"),
         ("c only comments\n", 1, "no `p sp"),
         ("p sp 2 99999999\n", 1, "more than the file"),
-        // more vertices than half the memory holds offsets for: an error, not 32 GiB filled
-        ("p sp 4294967294 1\na 1 2 3\n", 2, "bytes of offsets"),
+        // more vertices than the arcs back: an error at the `p` line, not 32 GiB filled
+        (
+            "p sp 4294967294 1\na 1 2 3\n",
+            1,
+            "vertices declared for 1 arcs",
+        ),
+        (
+            "p sp 1048579 1\na 1 2 3\n",
+            1,
+            "at most twice its arcs plus 1048576",
+        ),
+        // a line of control characters and megabytes is quoted short and escaped
+        ("p sp 2 1\na 1 2 \u{1b}[31m\n", 2, "\\u{1b}[31m"),
     ];
     for &(text, line, what) in cases {
         let (path, l, msg) =

@@ -220,4 +220,7 @@ corpus_tests!(
     option_names,
     awvd_input,
     batch_file,
+    graph_dimacs,
+    graph_matrix_market,
+    graph_osm_pbf,
 );

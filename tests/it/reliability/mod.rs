@@ -3,6 +3,7 @@
 
 mod fuzz_corpus;
 mod fuzz_regressions;
+mod graph_input;
 mod hostile;
 mod interrupt;
 mod limits;
