@@ -74,8 +74,11 @@ def qiga(limit=None, token=None):
 
 def sssp(limit=None, token=None):
     g = sp.Graph.grid(2000, 2000)
-    r = call(sp.sssp, g, list(range(0, 4_000_000, 62497)), time_limit=limit, stop_token=token)
-    return r.stop
+    try:
+        call(sp.sssp, g, list(range(0, 4_000_000, 62497)), time_limit=limit, stop_token=token)
+        return "done"  # an exact result: complete, or an error
+    except metaopt.MetaoptError as e:
+        return e.code.name
 
 
 def awvd(limit=None, token=None):
