@@ -64,7 +64,18 @@ impl Cost for f64 {
 pub(crate) struct ByWeight(Vec<u32>, Vec<u32>);
 
 impl ByWeight {
+    /// [`try_new`](Self::try_new) where the host can hold the reverse graph (panics where it
+    /// cannot: [`local_search`]'s own use on a graph of the caller's).
     pub(crate) fn new(g: &Graph) -> ByWeight {
+        match Self::try_new(g) {
+            Ok(b) => b,
+            Err(e) => panic!("the local search's reverse graph: {e}"),
+        }
+    }
+
+    /// The out- and in-arcs of every vertex by weight; the reverse graph is built fallibly
+    /// (`Error::OutOfHostMemory` naming `graph` where the host cannot hold it).
+    pub(crate) fn try_new(g: &Graph) -> crate::error::Result<ByWeight> {
         let sorted = |g: &Graph| {
             let mut v: Vec<u32> = (0..g.m() as u32).collect();
             let w = g.weights();
@@ -78,7 +89,7 @@ impl ByWeight {
             }
             v
         };
-        ByWeight(sorted(g), sorted(g.reverse()))
+        Ok(ByWeight(sorted(g), sorted(g.try_reverse()?)))
     }
     /// `u`'s out-arcs by weight.
     fn of(&self, g: &Graph, u: usize) -> impl Iterator<Item = usize> + '_ {

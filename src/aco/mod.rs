@@ -516,7 +516,13 @@ impl Aco {
         // q <= 2^b per neighbour and the sum over max_degree neighbours below 2^63
         let bits = 63 - (usize::BITS - max_degree.max(1).leading_zeros()) as i32 - 1;
         let qscale = 2f64.powi(bits.clamp(1, 52));
-        let by_weight = options.local_search.then(|| local::ByWeight::new(graph));
+        // the reverse graph of the local search, built fallibly: a graph the host cannot hold
+        // twice is an error here, not an abort or a panic
+        let by_weight = if options.local_search {
+            Some(local::ByWeight::try_new(graph)?)
+        } else {
+            None
+        };
         let setup = Arc::new(Setup {
             graph: graph.clone(),
             eta,
