@@ -55,3 +55,47 @@ pub fn arg_error<T>(r: metaopt::Result<T>, name: &str) -> String {
         Ok(_) => panic!("expected an error naming `{name}`"),
     }
 }
+
+/// The sphere (F1) as a host callback: each row's sum of squares.
+pub fn sphere_callback() -> metaopt::objective::Objective {
+    use metaopt::objective::{HostCallback, Objective};
+    Objective::Callback(HostCallback {
+        f: std::sync::Arc::new(|x: &[f64], rows: usize, dims: usize, out: &mut [f64]| {
+            for r in 0..rows {
+                out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
+            }
+            Ok(())
+        }),
+    })
+}
+
+/// `rng_fill` (common.cl) on the current device for `count` work-items: each one's four Philox
+/// words are the host's `rng4(seed, stream, i)`.
+pub fn assert_rng_fill_equals_host(count: u32, seed: u64, stream: u32) {
+    use metaopt::device::{DeviceContext, ProgramSpec};
+    let ctx = DeviceContext::current().unwrap();
+    let q = ctx.queue().unwrap();
+    let prog = ctx.build(&ProgramSpec::files(&["common.cl"])).unwrap();
+    let k = q.kernel(&prog, "rng_fill").unwrap();
+    let out = q.buffer::<u32>(4 * count as usize, "out").unwrap();
+    // SAFETY: the arguments of rng_fill in type and order; `out` holds 4 words per work-item.
+    unsafe {
+        opencl3::kernel::ExecuteKernel::new(&k)
+            .set_arg(&seed)
+            .set_arg(&stream)
+            .set_arg(out.cl())
+            .set_arg(&count)
+            .set_global_work_size(count as usize)
+            .enqueue_nd_range(q.cl())
+            .unwrap();
+    }
+    q.finish().unwrap();
+    let dev = out.to_vec(&q).unwrap();
+    for i in 0..count as usize {
+        assert_eq!(
+            &dev[4 * i..4 * i + 4],
+            &metaopt::rng::rng4(seed, stream, i as u64),
+            "counter {i}"
+        );
+    }
+}

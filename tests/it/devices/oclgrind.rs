@@ -5,58 +5,24 @@
 //! cover the same paths on larger cases; `cargo test --release --test it devices::oclgrind --
 //! --ignored` runs them on the default device.
 
+use crate::common::{assert_rng_fill_equals_host, sphere_callback};
 use metaopt::bh::{BasinHopping, BhParams};
 use metaopt::de::{BoundsCorrection, DeMultiPop, DeParams, Migration, Mutation};
-use metaopt::device::{Backend, DeviceContext, ProgramSpec};
+use metaopt::device::{Backend, DeviceContext};
 use metaopt::hc12::general::{Hc12, Hc12Params, RunOptions};
 use metaopt::hc12::tabu::{CpuTabu, DeviceTabu};
-use metaopt::objective::{evaluate_catalogue, evaluate_points, HostCallback, Objective};
+use metaopt::objective::{evaluate_catalogue, evaluate_points, Objective};
 use metaopt::problem::knapsack::Knapsack;
 use metaopt::problem::sat::{Assignment, Cnf};
 use metaopt::qiga::{repair_strings, Items, Repair, RepairCall};
-use metaopt::rng::rng4;
 use metaopt::run::Stop;
 use metaopt::sat::eval::DeviceSat;
-use std::sync::Arc;
-
-fn sphere_callback() -> Objective {
-    Objective::Callback(HostCallback {
-        f: Arc::new(|x: &[f64], rows: usize, dims: usize, out: &mut [f64]| {
-            for r in 0..rows {
-                out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
-            }
-            Ok(())
-        }),
-    })
-}
 
 /// `rng_fill` (common.cl): the device's Philox words are the host's.
 #[test]
 #[ignore = "tiny cases for scripts/oclgrind-check.py"]
 fn rng_fill() {
-    let ctx = DeviceContext::current().unwrap();
-    let q = ctx.queue().unwrap();
-    let prog = ctx.build(&ProgramSpec::files(&["common.cl"])).unwrap();
-    let k = q.kernel(&prog, "rng_fill").unwrap();
-    let count = 8u32;
-    let out = q.buffer::<u32>(4 * count as usize, "out").unwrap();
-    let (seed, stream) = (0x0123_4567_89ab_cdefu64, 3u32);
-    // SAFETY: the arguments of rng_fill in type and order; `out` holds 4 words per work-item.
-    unsafe {
-        opencl3::kernel::ExecuteKernel::new(&k)
-            .set_arg(&seed)
-            .set_arg(&stream)
-            .set_arg(out.cl())
-            .set_arg(&count)
-            .set_global_work_size(count as usize)
-            .enqueue_nd_range(q.cl())
-            .unwrap();
-    }
-    q.finish().unwrap();
-    let dev = out.to_vec(&q).unwrap();
-    for i in 0..count as usize {
-        assert_eq!(&dev[4 * i..4 * i + 4], &rng4(seed, stream, i as u64), "{i}");
-    }
+    assert_rng_fill_equals_host(8, 0x0123_4567_89ab_cdef, 3);
 }
 
 /// `tabu_prepare`, `tabu_update` and `tabu_find_many` (tabu.cl): a list of 3 two-word strings

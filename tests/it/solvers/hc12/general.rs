@@ -1,6 +1,7 @@
 //! The general HC12 solver: catalogue functions reach their minima to the resolution of their
 //! bits, and user sources, host callbacks and the catalogue give the same runs.
 
+use crate::common::sphere_callback;
 use metaopt::device::Backend;
 use metaopt::hc12::general::*;
 use metaopt::hc12::tabu::TabuConfig;
@@ -70,17 +71,6 @@ FP objective(__global const FP *x, uint dims, uint stride, __global const void *
 }
 "#;
 
-fn f1_callback() -> Objective {
-    Objective::Callback(HostCallback {
-        f: Arc::new(|x: &[f64], rows: usize, dims: usize, out: &mut [f64]| {
-            for r in 0..rows {
-                out[r] = x[r * dims..(r + 1) * dims].iter().map(|v| v * v).sum();
-            }
-            Ok(())
-        }),
-    })
-}
-
 #[test]
 fn user_source_and_host_callback_give_the_catalogue_run() {
     let mut p = Hc12Params::real(6, 12, -5.12, 5.12);
@@ -109,7 +99,7 @@ fn user_source_and_host_callback_give_the_catalogue_run() {
         (got.value, &got.string, got.iterations),
         (want.value, &want.string, want.iterations)
     );
-    let cb = Hc12::new(p, f1_callback(), Backend::DEVICE)
+    let cb = Hc12::new(p, sphere_callback(), Backend::DEVICE)
         .unwrap()
         .run(&opts)
         .unwrap();

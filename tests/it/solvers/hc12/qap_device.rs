@@ -1,10 +1,9 @@
 //! The qapswap2 solver on an OpenCL device (PoCL in CI) against the host and CPU references.
 
 use crate::common::*;
-use metaopt::device::{DeviceContext, ProgramSpec, Queue};
 use metaopt::hc12::qap::*;
 use metaopt::problem::qap::{Cost, ElemType, QapMatrices, QapProblem};
-use metaopt::rng::{rng4, Philox};
+use metaopt::rng::Philox;
 use std::sync::Arc;
 
 fn solver(p: &Arc<QapProblem>, swaps: u32, backend: Backend, form: CostForm) -> QapHc12 {
@@ -17,32 +16,7 @@ fn dev() -> Backend {
 
 #[test]
 fn device_rng_equals_host_rng() {
-    let ctx = DeviceContext::current().unwrap();
-    let q: Queue = ctx.queue().unwrap();
-    let prog = ctx.build(&ProgramSpec::files(&["common.cl"])).unwrap();
-    let k = q.kernel(&prog, "rng_fill").unwrap();
-    let count = 1000u32;
-    let out = q.buffer::<u32>(4 * count as usize, "out").unwrap();
-    let (seed, stream) = (0x1234_5678_9abc_def0u64, 7u32);
-    unsafe {
-        opencl3::kernel::ExecuteKernel::new(&k)
-            .set_arg(&seed)
-            .set_arg(&stream)
-            .set_arg(out.cl())
-            .set_arg(&count)
-            .set_global_work_size(count as usize)
-            .enqueue_nd_range(q.cl())
-            .unwrap();
-    }
-    q.finish().unwrap();
-    let dev = out.to_vec(&q).unwrap();
-    for i in 0..count as usize {
-        assert_eq!(
-            &dev[4 * i..4 * i + 4],
-            &rng4(seed, stream, i as u64),
-            "counter {i}"
-        );
-    }
+    assert_rng_fill_equals_host(1000, 0x1234_5678_9abc_def0, 7);
 }
 
 #[test]
