@@ -719,6 +719,13 @@ typedef struct MetaoptAwvd MetaoptAwvd;
 typedef struct MetaoptBatchDeInstance MetaoptBatchDeInstance;
 
 /**
+ * Chains of basin hopping over a box, with their objective and device buffers. Opaque: made by
+ * `metaopt_bh_create`, released by `metaopt_bh_free`. A handle may be used by one thread at a
+ * time.
+ */
+typedef struct MetaoptBhInstance MetaoptBhInstance;
+
+/**
  * An island DE instance: populations, settings, objective and device buffers. Opaque: made by
  * `metaopt_de_create`, released by `metaopt_de_free`. A handle may be used by one thread at a
  * time.
@@ -1219,6 +1226,205 @@ typedef struct MetaoptStringResult {
 } MetaoptStringResult;
 
 /**
+ * Options of `metaopt_bh_create`; start from `metaopt_bh_default_options()` and change fields.
+ * They are fixed for the instance (a saved state is checked against them).
+ */
+typedef struct MetaoptBhOptions {
+  /**
+   * Chains side by side, each with its own random numbers (default 4096).
+   */
+  uint32_t chains;
+  /**
+   * The smallest and largest hop, fractions of each dimension's width (defaults 1e-6 and
+   * 0.015): `hop_scales` values spaced evenly in log between them (default 16), one drawn
+   * per hop.
+   */
+  double hop_min;
+  double hop_max;
+  uint32_t hop_scales;
+  /**
+   * The local search's first step and the step at which it ends, fractions of the widths
+   * (defaults 0.0015 and 5e-17).
+   */
+  double step0;
+  double step_stop;
+  /**
+   * The local search also ends after this many steps (default 20000).
+   */
+  uint32_t max_search;
+  /**
+   * Seed of the chains' random numbers (default 1).
+   */
+  uint64_t seed;
+  /**
+   * A `MetaoptPrecision`: 0 auto (the default: double where the device has `cl_khr_fp64`,
+   * and on the CPU backend; else single), 1 single (a device only), 2 double.
+   */
+  int32_t precision;
+  /**
+   * A `MetaoptBackend`: 0 the OpenCL device, 1 the rayon CPU backend (catalogue functions
+   * and host callbacks; a source runs on a device, a host callback on the CPU backend).
+   */
+  int32_t backend;
+  /**
+   * The device number (`metaopt_device_count`), or -1 (the default) for the device in use.
+   */
+  int32_t device;
+  /**
+   * Steps between two shares of the lowest anchor, and the most steps of one launch
+   * (default 250).
+   */
+  uint32_t launch_steps;
+  /**
+   * Nonzero (the default): every `launch_steps` steps every chain's anchor moves to the
+   * lowest one; 0: the chains stay independent and a solve reports the lowest anchor.
+   */
+  uint8_t share;
+} MetaoptBhOptions;
+
+/**
+ * When `metaopt_bh_solve` stops (at least one of `steps`, `evaluations`, a target or a time
+ * limit); `metaopt_bh_default_stop()` has none set.
+ */
+typedef struct MetaoptBhStop {
+  /**
+   * Steps of every chain since `metaopt_bh_start` (0: no limit).
+   */
+  uint64_t steps;
+  /**
+   * Objective evaluations, the starting point's included (0: no limit).
+   */
+  uint64_t evaluations;
+  /**
+   * Nonzero: stop once the best value is at most `target`.
+   */
+  uint8_t has_target;
+  double target;
+  /**
+   * Seconds of the solve (0: no limit; a continued solve counts the saved one's seconds).
+   */
+  double time_limit;
+  /**
+   * NULL, or a token whose request stops the solve (as `metaopt_interrupt` does).
+   */
+  const struct MetaoptStopToken *stop_token;
+  /**
+   * NULL, or a checkpoint file written (atomically) every `checkpoint_every_s` seconds and
+   * when the solve ends; 0 seconds: only at the end.
+   */
+  const char *checkpoint_path;
+  double checkpoint_every_s;
+} MetaoptBhStop;
+
+/**
+ * `MetaoptBhCreateResult.instance` of a failed call is NULL; on success it is a new handle
+ * owned by the caller, who releases it with `metaopt_bh_free`.
+ */
+typedef struct MetaoptBhCreateResult {
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+  /**
+   * The new instance, or NULL on error.
+   */
+  struct MetaoptBhInstance *instance;
+} MetaoptBhCreateResult;
+
+/**
+ * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
+ * `0..rows`. `x` holds `rows * dims` values, row `r` at `x[r * dims]`: the reals R, or for the
+ * integer and binary domains the integers I or the bit strings B as doubles (exact). Both
+ * arrays belong to the library and are valid during the call only. Returns 0 on success; any
+ * other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
+ */
+typedef int32_t (*MetaoptObjectiveCallback)(const double *x,
+                                            uint32_t rows,
+                                            uint32_t dims,
+                                            double *f,
+                                            void *user_data);
+
+/**
+ * The objective of `metaopt_hc12_params`. The strings are borrowed for that call only (the
+ * library keeps copies); `callback` and `user_data` are kept and used by every
+ * `metaopt_hc12_run` of the instance until `metaopt_hc12_free`, after which the callback is
+ * never called.
+ */
+typedef struct MetaoptObjective {
+  /**
+   * A `MetaoptObjectiveKind` value.
+   */
+  int32_t kind;
+  /**
+   * The catalogue function's name (`METAOPT_OBJECTIVE_CATALOGUE`, required); for the other
+   * kinds an optional label (NULL or a name) that `metaopt_hc12_info` shows.
+   */
+  const char *function_name;
+  /**
+   * `METAOPT_OBJECTIVE_SOURCE`: OpenCL C defining
+   * `FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)`
+   * (component j of the point at `x[j * stride]`; `data` is the buffer of
+   * `metaopt_hc12_func_data`), or `objective_u` over `__global const uint *` for the integer
+   * and binary domains. Ignored for the other kinds.
+   */
+  const char *source;
+  /**
+   * `METAOPT_OBJECTIVE_HOST_CALLBACK`: the function. Ignored for the other kinds.
+   */
+  MetaoptObjectiveCallback callback;
+  /**
+   * Passed unchanged to every call of `callback`; the library never reads or frees it.
+   */
+  void *user_data;
+} MetaoptObjective;
+
+/**
+ * The result of `metaopt_bh_solve`. `x` is owned by the caller: free it with
+ * `metaopt_bh_free_solve_result`. On error `x` is NULL and the numbers 0.
+ */
+typedef struct MetaoptBhSolveResult {
+  /**
+   * The best anchor's value and point (`dims` entries).
+   */
+  double value;
+  double *x;
+  uint32_t dims;
+  /**
+   * Steps of every chain since `metaopt_bh_start`, launches, evaluations (the starting
+   * point's included).
+   */
+  uint64_t steps;
+  uint64_t launches;
+  uint64_t evaluations;
+  /**
+   * Seconds since the start (of every solve continuing it), and until the best was found.
+   */
+  double seconds;
+  double seconds_to_best;
+  /**
+   * A `MetaoptStopReason`: why the solve stopped.
+   */
+  int32_t stop_reason;
+  /**
+   * The `MetaoptPrecision` used: 1 single or 2 double.
+   */
+  int32_t precision;
+  /**
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the best so far) or another
+   * `MetaoptErrorCode` (an error: the result is empty).
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptBhSolveResult;
+
+/**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
  * `OptionsDict`, Table 3); start from `metaopt_de_default_options()` and change fields.
  */
@@ -1393,53 +1599,6 @@ typedef struct MetaoptDeCreateResult {
    */
   struct MetaoptDeInstance *instance;
 } MetaoptDeCreateResult;
-
-/**
- * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
- * `0..rows`. `x` holds `rows * dims` values, row `r` at `x[r * dims]`: the reals R, or for the
- * integer and binary domains the integers I or the bit strings B as doubles (exact). Both
- * arrays belong to the library and are valid during the call only. Returns 0 on success; any
- * other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
- */
-typedef int32_t (*MetaoptObjectiveCallback)(const double *x,
-                                            uint32_t rows,
-                                            uint32_t dims,
-                                            double *f,
-                                            void *user_data);
-
-/**
- * The objective of `metaopt_hc12_params`. The strings are borrowed for that call only (the
- * library keeps copies); `callback` and `user_data` are kept and used by every
- * `metaopt_hc12_run` of the instance until `metaopt_hc12_free`, after which the callback is
- * never called.
- */
-typedef struct MetaoptObjective {
-  /**
-   * A `MetaoptObjectiveKind` value.
-   */
-  int32_t kind;
-  /**
-   * The catalogue function's name (`METAOPT_OBJECTIVE_CATALOGUE`, required); for the other
-   * kinds an optional label (NULL or a name) that `metaopt_hc12_info` shows.
-   */
-  const char *function_name;
-  /**
-   * `METAOPT_OBJECTIVE_SOURCE`: OpenCL C defining
-   * `FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)`
-   * (component j of the point at `x[j * stride]`; `data` is the buffer of
-   * `metaopt_hc12_func_data`), or `objective_u` over `__global const uint *` for the integer
-   * and binary domains. Ignored for the other kinds.
-   */
-  const char *source;
-  /**
-   * `METAOPT_OBJECTIVE_HOST_CALLBACK`: the function. Ignored for the other kinds.
-   */
-  MetaoptObjectiveCallback callback;
-  /**
-   * Passed unchanged to every call of `callback`; the library never reads or frees it.
-   */
-  void *user_data;
-} MetaoptObjective;
 
 /**
  * The result of `metaopt_de_run`. `x` is owned by the caller: free it with
@@ -3416,6 +3575,116 @@ void metaopt_awvd_free_edges(struct MetaoptAwvdEdges *r);
  * `r` must be NULL or point to a result of this library (or one already freed here).
  */
 void metaopt_awvd_free_contacts(struct MetaoptAwvdContacts *r);
+
+/**
+ * The library's defaults (`BhParams::default()`, 250 steps a launch, shared anchors), auto
+ * precision, the device backend, the device in use.
+ */
+struct MetaoptBhOptions metaopt_bh_default_options(void);
+
+/**
+ * No limits: set at least one field before `metaopt_bh_solve`.
+ */
+struct MetaoptBhStop metaopt_bh_default_stop(void);
+
+/**
+ * Creates chains over the box `lo[j]`..`hi[j]` (`dims` finite intervals, lo < hi) of
+ * `objective` (a catalogue function, an OpenCL source with `data_bytes` bytes of `data` as its
+ * data buffer, or a host callback called with one point at a time on the CPU backend).
+ * `options` may be NULL for `metaopt_bh_default_options()`. A source is compiled now
+ * (`METAOPT_ERR_KERNEL_BUILD` with the log). Nothing runs until `metaopt_bh_start`. Errors name
+ * the argument (`lo`, `hi`, `dims`, `objective`, `options.<field>`).
+ *
+ * # Safety
+ * `objective` NULL or valid (its callback valid until the instance is freed); `lo` and `hi`
+ * NULL or `dims` values; `data` NULL or `data_bytes` bytes; `options` NULL or valid.
+ */
+struct MetaoptBhCreateResult metaopt_bh_create(const struct MetaoptObjective *objective,
+                                               const double *lo,
+                                               const double *hi,
+                                               uint32_t dims,
+                                               const void *data,
+                                               uint64_t data_bytes,
+                                               const struct MetaoptBhOptions *options);
+
+/**
+ * Every chain starts anew from `x` (`dims` values inside the box), evaluated here: the next
+ * `metaopt_bh_solve` counts its steps, time and best from this point. The result is 0.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `x` NULL or `dims` values.
+ */
+struct MetaoptInt32Result metaopt_bh_start(struct MetaoptBhInstance *h,
+                                           const double *x,
+                                           uint32_t dims);
+
+/**
+ * Runs the chains from where `metaopt_bh_start`, `metaopt_bh_load_state` or the last solve left
+ * them until a condition of `stop` holds (borrowed for the call); launches are sized to the
+ * time left, and `metaopt_interrupt` or the stop token ends the solve within one launch with
+ * `METAOPT_INTERRUPTED` and the best so far. Free the result with
+ * `metaopt_bh_free_solve_result`. A failing host callback ends the call with
+ * `METAOPT_ERR_CALLBACK`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `stop` NULL or valid, its `stop_token` NULL
+ * or a token, its `checkpoint_path` NULL or NUL-terminated.
+ */
+struct MetaoptBhSolveResult metaopt_bh_solve(struct MetaoptBhInstance *h,
+                                             const struct MetaoptBhStop *stop);
+
+/**
+ * Frees the point and the message of a `MetaoptBhSolveResult` and sets them to NULL (a second
+ * call is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_bh_solve` (or one already freed here).
+ */
+void metaopt_bh_free_solve_result(struct MetaoptBhSolveResult *r);
+
+/**
+ * The whole state (every chain's anchor, search point, step and search length, the step and
+ * evaluation counters, the solve's best, steps, launches and seconds) as checkpoint bytes, the
+ * caller's to free with `metaopt_bytes_free_result`. Needs `metaopt_bh_start` (or a loaded
+ * state).
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptBytesResult metaopt_bh_save_state(struct MetaoptBhInstance *h);
+
+/**
+ * Continues from the state `data` holds (`length` bytes of `metaopt_bh_save_state` or of a
+ * checkpoint file): on an instance created with the saved one's objective, box and options,
+ * the chains, counters and the solve's course become the saved ones, and the next
+ * `metaopt_bh_solve` continues the saved solve as if it had never stopped (the device and the
+ * CPU backend take the same steps in double). Refused (naming `state`, saying what differs):
+ * another library version, objective, box or option, a corrupt or truncated state. `result` is
+ * 0 on success.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked); `data` NULL or `length` bytes.
+ */
+struct MetaoptInt32Result metaopt_bh_load_state(struct MetaoptBhInstance *h,
+                                                const uint8_t *data,
+                                                size_t length);
+
+/**
+ * A description of the instance: dimensions, chains, objective, precision, backend, steps and
+ * evaluations so far. Free the text with `metaopt_pointer_free`.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+struct MetaoptStringResult metaopt_bh_info(const struct MetaoptBhInstance *h);
+
+/**
+ * Releases an instance and its device buffers; NULL and already freed handles are ignored.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer (checked).
+ */
+void metaopt_bh_free(struct MetaoptBhInstance *h);
 
 /**
  * The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own

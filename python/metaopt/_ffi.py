@@ -231,6 +231,13 @@ class MetaoptBatchDeInstance(Structure):
 MetaoptBatchDeInstance_p = POINTER(MetaoptBatchDeInstance)
 
 
+class MetaoptBhInstance(Structure):
+    """Opaque handle: ``struct MetaoptBhInstance *``."""
+
+
+MetaoptBhInstance_p = POINTER(MetaoptBhInstance)
+
+
 class MetaoptDeInstance(Structure):
     """Opaque handle: ``struct MetaoptDeInstance *``."""
 
@@ -429,6 +436,76 @@ class MetaoptStringResult(Structure):
     ]
 
 
+class MetaoptBhOptions(Structure):
+    _fields_ = [
+        ("chains", c_uint32),
+        ("hop_min", c_double),
+        ("hop_max", c_double),
+        ("hop_scales", c_uint32),
+        ("step0", c_double),
+        ("step_stop", c_double),
+        ("max_search", c_uint32),
+        ("seed", c_uint64),
+        ("precision", c_int32),
+        ("backend", c_int32),
+        ("device", c_int32),
+        ("launch_steps", c_uint32),
+        ("share", c_uint8),
+    ]
+
+
+class MetaoptBhStop(Structure):
+    _fields_ = [
+        ("steps", c_uint64),
+        ("evaluations", c_uint64),
+        ("has_target", c_uint8),
+        ("target", c_double),
+        ("time_limit", c_double),
+        ("stop_token", MetaoptStopToken_p),
+        ("checkpoint_path", c_char_p),
+        ("checkpoint_every_s", c_double),
+    ]
+
+
+class MetaoptBhCreateResult(Structure):
+    _fields_ = [
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+        ("instance", MetaoptBhInstance_p),
+    ]
+
+
+# int32_t (*MetaoptObjectiveCallback)(const double * x, uint32_t rows, uint32_t dims, double * f, void * user_data)
+MetaoptObjectiveCallback = CFUNCTYPE(c_int32, POINTER(c_double), c_uint32, c_uint32, POINTER(c_double), c_void_p)
+
+
+class MetaoptObjective(Structure):
+    _fields_ = [
+        ("kind", c_int32),
+        ("function_name", c_char_p),
+        ("source", c_char_p),
+        ("callback", MetaoptObjectiveCallback),
+        ("user_data", c_void_p),
+    ]
+
+
+class MetaoptBhSolveResult(Structure):
+    _fields_ = [
+        ("value", c_double),
+        ("x", POINTER(c_double)),
+        ("dims", c_uint32),
+        ("steps", c_uint64),
+        ("launches", c_uint64),
+        ("evaluations", c_uint64),
+        ("seconds", c_double),
+        ("seconds_to_best", c_double),
+        ("stop_reason", c_int32),
+        ("precision", c_int32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 class MetaoptDeOptions(Structure):
     _fields_ = [
         ("f_const", c_uint8),
@@ -474,20 +551,6 @@ class MetaoptDeCreateResult(Structure):
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
         ("instance", MetaoptDeInstance_p),
-    ]
-
-
-# int32_t (*MetaoptObjectiveCallback)(const double * x, uint32_t rows, uint32_t dims, double * f, void * user_data)
-MetaoptObjectiveCallback = CFUNCTYPE(c_int32, POINTER(c_double), c_uint32, c_uint32, POINTER(c_double), c_void_p)
-
-
-class MetaoptObjective(Structure):
-    _fields_ = [
-        ("kind", c_int32),
-        ("function_name", c_char_p),
-        ("source", c_char_p),
-        ("callback", MetaoptObjectiveCallback),
-        ("user_data", c_void_p),
     ]
 
 
@@ -1223,10 +1286,14 @@ STRUCTS = {
     "MetaoptAwvdEdges": MetaoptAwvdEdges,
     "MetaoptAwvdContacts": MetaoptAwvdContacts,
     "MetaoptStringResult": MetaoptStringResult,
+    "MetaoptBhOptions": MetaoptBhOptions,
+    "MetaoptBhStop": MetaoptBhStop,
+    "MetaoptBhCreateResult": MetaoptBhCreateResult,
+    "MetaoptObjective": MetaoptObjective,
+    "MetaoptBhSolveResult": MetaoptBhSolveResult,
     "MetaoptDeOptions": MetaoptDeOptions,
     "MetaoptDeStop": MetaoptDeStop,
     "MetaoptDeCreateResult": MetaoptDeCreateResult,
-    "MetaoptObjective": MetaoptObjective,
     "MetaoptDeRunResult": MetaoptDeRunResult,
     "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
     "MetaoptBatchDeProblem": MetaoptBatchDeProblem,
@@ -1267,6 +1334,7 @@ STRUCTS = {
 OPAQUE = {
     "MetaoptAwvd": MetaoptAwvd,
     "MetaoptBatchDeInstance": MetaoptBatchDeInstance,
+    "MetaoptBhInstance": MetaoptBhInstance,
     "MetaoptDeInstance": MetaoptDeInstance,
     "MetaoptGraph": MetaoptGraph,
     "MetaoptHc12Instance": MetaoptHc12Instance,
@@ -1346,6 +1414,43 @@ SIGNATURES = {
     ]),
     "metaopt_awvd_free_contacts": (None, [
         POINTER(MetaoptAwvdContacts),  # r
+    ]),
+    "metaopt_bh_default_options": (MetaoptBhOptions, []),
+    "metaopt_bh_default_stop": (MetaoptBhStop, []),
+    "metaopt_bh_create": (MetaoptBhCreateResult, [
+        POINTER(MetaoptObjective),  # objective
+        POINTER(c_double),  # lo
+        POINTER(c_double),  # hi
+        c_uint32,  # dims
+        c_void_p,  # data
+        c_uint64,  # data_bytes
+        POINTER(MetaoptBhOptions),  # options
+    ]),
+    "metaopt_bh_start": (MetaoptInt32Result, [
+        MetaoptBhInstance_p,  # h
+        POINTER(c_double),  # x
+        c_uint32,  # dims
+    ]),
+    "metaopt_bh_solve": (MetaoptBhSolveResult, [
+        MetaoptBhInstance_p,  # h
+        POINTER(MetaoptBhStop),  # stop
+    ]),
+    "metaopt_bh_free_solve_result": (None, [
+        POINTER(MetaoptBhSolveResult),  # r
+    ]),
+    "metaopt_bh_save_state": (MetaoptBytesResult, [
+        MetaoptBhInstance_p,  # h
+    ]),
+    "metaopt_bh_load_state": (MetaoptInt32Result, [
+        MetaoptBhInstance_p,  # h
+        POINTER(c_uint8),  # data
+        c_size_t,  # length
+    ]),
+    "metaopt_bh_info": (MetaoptStringResult, [
+        MetaoptBhInstance_p,  # h
+    ]),
+    "metaopt_bh_free": (None, [
+        MetaoptBhInstance_p,  # h
     ]),
     "metaopt_de_default_options": (MetaoptDeOptions, []),
     "metaopt_de_default_stop": (MetaoptDeStop, []),

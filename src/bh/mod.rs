@@ -36,7 +36,7 @@
 mod cpu;
 mod device;
 
-use crate::device::Backend;
+use crate::device::{bytes, Backend, Footprint};
 use crate::error::{Error, Result};
 use crate::objective::Objective;
 use crate::run::checkpoint::{self, Header, Schedule};
@@ -294,6 +294,15 @@ impl BasinHopping {
         }
         objective.check_dims(dims)?;
         p.check()?;
+        let device = match backend {
+            Backend::Cpu => None,
+            Backend::Device(_) => Some(backend.context("basin hopping")?),
+        };
+        Self::footprint(dims, p, device.is_some()).check(
+            "chains",
+            "basin hopping",
+            device.as_ref().map(|c| &c.info),
+        )?;
         let hops = p.hops();
         let engine = match backend {
             Backend::Cpu => Engine::Cpu(CpuBh::new(objective, dims, p.chains)?),
@@ -331,6 +340,25 @@ impl BasinHopping {
             evaluations: 0,
             engine,
         })
+    }
+
+    /// What chains of `p` over `dims` dimensions hold at their peak: on the CPU backend the
+    /// columns (anchors, search points, their values, steps, search lengths) and the chain-major
+    /// copies a launch works on; on a device its buffers in `p`'s precision, and on the host the
+    /// columns read back for a checkpoint.
+    pub fn footprint(dims: usize, p: &BhParams, on_device: bool) -> Footprint {
+        let (d, c) = (dims as u64, p.chains as u64);
+        let mut f = Footprint::default();
+        // two points (anchor, search) and per chain three numbers and a search length
+        let per_chain = |fp: u64| bytes(&[2, d, fp]).saturating_add(3 * fp + 4);
+        if on_device {
+            let fp = if p.double { 8 } else { 4 };
+            f.device(&[c, d, fp]).device(&[c, d, fp]).device(&[c, 3 * fp + 4]);
+            f.host(&[c, per_chain(8)]);
+        } else {
+            f.host(&[c, per_chain(8), 2]);
+        }
+        f
     }
 
     /// Every chain starts anew from `x` (its value `fx`, or evaluated when None): the anchor
@@ -459,6 +487,11 @@ impl BasinHopping {
     /// Evaluations so far (the chains' steps and the starting points evaluated here).
     pub fn evaluations(&self) -> u64 {
         self.evaluations
+    }
+
+    /// Chains side by side.
+    pub fn chains(&self) -> usize {
+        self.chains
     }
 
     /// Steps so far (every chain has taken each).

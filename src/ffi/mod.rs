@@ -4,8 +4,8 @@
 //! Layout: `boundary.rs` (the one panic boundary and the checks of the caller's pointers),
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
-//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `sat.rs`, `knapsack.rs` with `qiga.rs`, `graph.rs` with `sp.rs` and
-//! `aco.rs`, `awvd.rs`), `functions.rs` (catalogue functions evaluated by name), `device.rs` and
+//! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `bh.rs`, `sat.rs`,
+//! `knapsack.rs` with `qiga.rs`, `graph.rs` with `sp.rs` and `aco.rs`, `awvd.rs`), `functions.rs` (catalogue functions evaluated by name), `device.rs` and
 //! `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
@@ -47,6 +47,7 @@
 //! | `qap_ts` | the QAP robust tabu search |
 //! | `hc12` | the general HC12 solver |
 //! | `de` | island DE |
+//! | `bh` | basin hopping |
 //! | `de_batch` | batched DE |
 //! | `sat` | SAT formulas, evaluation and search |
 //! | `knapsack` | knapsack instances |
@@ -58,6 +59,7 @@
 
 mod aco;
 mod awvd;
+mod bh;
 pub(crate) mod boundary;
 mod de;
 mod de_batch;
@@ -80,6 +82,7 @@ mod version;
 
 pub use aco::*;
 pub use awvd::*;
+pub use bh::*;
 pub use de::*;
 pub use de_batch::*;
 pub use device::*;

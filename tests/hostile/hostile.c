@@ -3288,6 +3288,206 @@ static void bde_with(void *h, const char *what, int expect) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* basin hopping: options with every field hostile, calls on NULL, freed and wrong-kind handles */
+
+static const double g_bh_lo[2] = {-5.0, -5.0}, g_bh_hi[2] = {5.0, 5.0};
+
+static MetaoptBhOptions cpu_bh(void) {
+    MetaoptBhOptions o = metaopt_bh_default_options();
+    o.backend = METAOPT_BACKEND_CPU;
+    o.chains = 4;
+    o.launch_steps = 5;
+    o.max_search = 20;
+    return o;
+}
+
+#define BH_CREATE(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptBhCreateResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.instance != NULL)) fail(label, "instance and code %d disagree", NULL, r_.error_code); \
+        check(label, r_.error_code, r_.error_message, expect); \
+        metaopt_bh_free(r_.instance); \
+    } while (0)
+
+static MetaoptInt32Result load_bh(void *h, const uint8_t *d, size_t n) { return metaopt_bh_load_state(h, d, n); }
+
+/* every basin-hopping function that takes a handle, with handle h */
+static void bh_with(void *h, const char *what, int expect) {
+    char label[160];
+    double x[2] = {1.0, -1.0};
+    snprintf(label, sizeof label, "metaopt_bh_start/%s", what);
+    I32(label, metaopt_bh_start(h, x, 2), expect);
+    MetaoptBhStop s = metaopt_bh_default_stop();
+    s.steps = 10;
+    snprintf(label, sizeof label, "metaopt_bh_solve/%s", what);
+    OWNED(label, MetaoptBhSolveResult, metaopt_bh_solve(h, &s), metaopt_bh_free_solve_result, expect);
+    snprintf(label, sizeof label, "metaopt_bh_info/%s", what);
+    STR(label, metaopt_bh_info(h), expect);
+    snprintf(label, sizeof label, "metaopt_bh_save_state/%s", what);
+    OWNED(label, MetaoptBytesResult, metaopt_bh_save_state(h), metaopt_bytes_free_result, expect);
+    static const uint8_t junk[4] = {1, 2, 3, 4};
+    MetaoptBytesResult st = metaopt_bh_save_state(h);
+    snprintf(label, sizeof label, "metaopt_bh_load_state/%s", what);
+    I32(label, st.error_code == 0 ? metaopt_bh_load_state(h, st.data, st.length) : metaopt_bh_load_state(h, junk, 4),
+        expect);
+    metaopt_bytes_free_result(&st);
+}
+
+static void bh_args(void) {
+    VOID("metaopt_bh_default_options/value", (void)metaopt_bh_default_options());
+    VOID("metaopt_bh_default_stop/value", (void)metaopt_bh_default_stop());
+    VOID("metaopt_bh_free/NULL", metaopt_bh_free(NULL));
+    VOID("metaopt_bh_free/forged", metaopt_bh_free((void *)(uintptr_t)1));
+    VOID("metaopt_bh_free_solve_result/NULL", metaopt_bh_free_solve_result(NULL));
+    MetaoptBhSolveResult zr;
+    memset(&zr, 0, sizeof zr);
+    VOID("metaopt_bh_free_solve_result/zeroed", metaopt_bh_free_solve_result(&zr));
+    for (int kind = 0; kind < 5; kind++) VOID("metaopt_bh_free/wrong kind (ignored)", metaopt_bh_free(live_of_kind(kind)));
+
+    MetaoptObjective f1 = catalogue("F1"), f5 = catalogue("F5"), cb = callback(cb_sphere, NULL);
+    MetaoptObjective fail_cb = callback(cb_fail, NULL), nan_cb = callback(cb_nan, NULL);
+    MetaoptBhOptions o = cpu_bh();
+    const double *lo = g_bh_lo, *hi = g_bh_hi;
+    static const double nan2[2] = {NAN, 0}, inf2[2] = {0, INFINITY};
+    static const uint8_t data[16] = {0};
+    BH_CREATE("metaopt_bh_create/live", metaopt_bh_create(&f1, lo, hi, 2, NULL, 0, &o), 0);
+    BH_CREATE("metaopt_bh_create/NULL options", metaopt_bh_create(&cb, lo, hi, 2, NULL, 0, NULL), ERR);
+    BH_CREATE("metaopt_bh_create/callback", metaopt_bh_create(&cb, lo, hi, 2, NULL, 0, &o), 0);
+    BH_CREATE("metaopt_bh_create/NULL objective", metaopt_bh_create(NULL, lo, hi, 2, NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
+    BH_CREATE("metaopt_bh_create/NULL lo", metaopt_bh_create(&f1, NULL, hi, 2, NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
+    BH_CREATE("metaopt_bh_create/NULL hi", metaopt_bh_create(&f1, lo, NULL, 2, NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
+    BH_CREATE("metaopt_bh_create/NULL lo, huge dims", metaopt_bh_create(&f1, NULL, NULL, UINT32_MAX, NULL, 0, &o),
+              METAOPT_ERR_NULL_POINTER);
+    BH_CREATE("metaopt_bh_create/dims 0", metaopt_bh_create(&f1, lo, hi, 0, NULL, 0, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    BH_CREATE("metaopt_bh_create/lo > hi", metaopt_bh_create(&f1, hi, lo, 2, NULL, 0, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    BH_CREATE("metaopt_bh_create/NaN lo", metaopt_bh_create(&f1, nan2, hi, 2, NULL, 0, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    BH_CREATE("metaopt_bh_create/infinite hi", metaopt_bh_create(&f1, lo, inf2, 2, NULL, 0, &o), METAOPT_ERR_INVALID_ARGUMENT);
+    BH_CREATE("metaopt_bh_create/F5 in 1 dimension", metaopt_bh_create(&f5, lo, hi, 1, NULL, 0, &o), ERR);
+    BH_CREATE("metaopt_bh_create/data for a catalogue function", metaopt_bh_create(&f1, lo, hi, 2, data, 16, &o),
+              METAOPT_ERR_INVALID_ARGUMENT);
+    BH_CREATE("metaopt_bh_create/NULL data, 16 bytes", metaopt_bh_create(&f1, lo, hi, 2, NULL, 16, &o), ERR);
+    MetaoptObjective bad[5] = {catalogue(NULL), catalogue("F13"), catalogue(g_bad_utf8[0]), catalogue(g_long), f1};
+    bad[4].kind = 9;
+    for (int i = 0; i < 5; i++)
+        BH_CREATE("metaopt_bh_create/bad objective", metaopt_bh_create(&bad[i], lo, hi, 2, NULL, 0, &o), ERR);
+    MetaoptObjective nocb = callback(NULL, NULL);
+    BH_CREATE("metaopt_bh_create/NULL callback", metaopt_bh_create(&nocb, lo, hi, 2, NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
+    enum { NO = 17 };
+    MetaoptBhOptions ho[NO];
+    for (int i = 0; i < NO; i++) ho[i] = cpu_bh();
+    ho[0].chains = 0;
+    ho[1].hop_min = 0;
+    ho[2].hop_min = 0.5, ho[2].hop_max = 0.1;
+    ho[3].hop_max = NAN;
+    ho[4].hop_max = INFINITY;
+    ho[5].hop_scales = 0;
+    ho[6].hop_scales = UINT32_MAX;
+    ho[7].step0 = NAN;
+    ho[8].step_stop = 1.0;
+    ho[9].step_stop = -1.0;
+    ho[10].max_search = 0;
+    ho[11].launch_steps = 0;
+    ho[12].precision = 7;
+    ho[13].precision = METAOPT_PRECISION_SINGLE; /* single on the CPU backend */
+    ho[14].backend = 5;
+    ho[15].device = -2;
+    ho[16].backend = METAOPT_BACKEND_DEVICE, ho[16].device = INT32_MAX;
+    for (int i = 0; i < NO; i++)
+        BH_CREATE("metaopt_bh_create/hostile options", metaopt_bh_create(&f1, lo, hi, 2, NULL, 0, &ho[i]), METAOPT_ERR_INVALID_ARGUMENT);
+    if (!g_valgrind) {
+        MetaoptBhOptions dev = cpu_bh();
+        dev.backend = METAOPT_BACKEND_DEVICE;
+        BH_CREATE("metaopt_bh_create/a callback on the device", metaopt_bh_create(&cb, lo, hi, 2, NULL, 0, &dev),
+                  METAOPT_ERR_INVALID_ARGUMENT);
+        MetaoptObjective src = {METAOPT_OBJECTIVE_SOURCE, "bad", "this is not OpenCL C", NULL, NULL};
+        BH_CREATE("metaopt_bh_create/a source that does not build", metaopt_bh_create(&src, lo, hi, 2, data, 16, &dev), ERR);
+    }
+    /* huge chains: refused or built, never an abort */
+    MetaoptBhOptions big = cpu_bh();
+    big.chains = UINT32_MAX;
+    BH_CREATE("metaopt_bh_create/2^32 - 1 chains", metaopt_bh_create(&f1, lo, hi, 2, NULL, 0, &big), ANY);
+
+    MetaoptBhCreateResult c = metaopt_bh_create(&f1, lo, hi, 2, NULL, 0, &o);
+    require(c.error_code == 0, c.error_message ? c.error_message : "metaopt_bh_create");
+    MetaoptBhInstance *h = c.instance;
+    MetaoptBhStop s = metaopt_bh_default_stop();
+    s.steps = 10;
+    OWNED("metaopt_bh_solve/before start", MetaoptBhSolveResult, metaopt_bh_solve(h, &s), metaopt_bh_free_solve_result,
+          METAOPT_ERR_INVALID_ARGUMENT);
+    OWNED("metaopt_bh_save_state/before start", MetaoptBytesResult, metaopt_bh_save_state(h), metaopt_bytes_free_result,
+          METAOPT_ERR_INVALID_ARGUMENT);
+    double x[2] = {1.0, -1.0}, out[2] = {9.0, 0.0}, xnan[2] = {NAN, 0.0};
+    I32("metaopt_bh_start/NULL x", metaopt_bh_start(h, NULL, 2), METAOPT_ERR_NULL_POINTER);
+    I32("metaopt_bh_start/dims 3", metaopt_bh_start(h, x, 3), METAOPT_ERR_INVALID_ARGUMENT);
+    I32("metaopt_bh_start/outside the box", metaopt_bh_start(h, out, 2), METAOPT_ERR_INVALID_ARGUMENT);
+    I32("metaopt_bh_start/NaN", metaopt_bh_start(h, xnan, 2), METAOPT_ERR_INVALID_ARGUMENT);
+    I32("metaopt_bh_start/live", metaopt_bh_start(h, x, 2), 0);
+    OWNED("metaopt_bh_solve/NULL stop", MetaoptBhSolveResult, metaopt_bh_solve(h, NULL), metaopt_bh_free_solve_result,
+          METAOPT_ERR_NULL_POINTER);
+    enum { NS = 9 };
+    MetaoptBhStop st[NS];
+    int se[NS] = {ERR, ERR, ERR, ERR, ERR, ERR, METAOPT_INTERRUPTED, METAOPT_ERR_INVALID_ARGUMENT, 0};
+    for (int i = 0; i < NS; i++) st[i] = metaopt_bh_default_stop(), st[i].steps = 10;
+    st[0].steps = 0; /* no stop condition */
+    st[1].time_limit = NAN;
+    st[2].time_limit = -1;
+    st[3].stop_token = (const MetaoptStopToken *)h;
+    st[4].checkpoint_path = "/nonexistent/dir/bh.ckpt";
+    st[5].checkpoint_every_s = 1.0; /* without a path */
+    MetaoptStopToken *req = requested_token();
+    st[6].stop_token = req;
+    st[7].has_target = 1, st[7].target = NAN;
+    st[8].has_target = 1, st[8].target = -1.0; /* with the 10 steps */
+    for (int i = 0; i < NS; i++)
+        OWNED("metaopt_bh_solve/hostile stop", MetaoptBhSolveResult, metaopt_bh_solve(h, &st[i]),
+              metaopt_bh_free_solve_result, se[i]);
+    metaopt_stop_token_free(req);
+    bh_with(h, "live handle", 0);
+
+    /* damaged and foreign states: a state of other options is refused */
+    MetaoptBytesResult own = metaopt_bh_save_state(h);
+    require(own.error_code == 0, "metaopt_bh_save_state");
+    MetaoptBhOptions other = cpu_bh();
+    other.chains = 5;
+    MetaoptBhCreateResult c2 = metaopt_bh_create(&f1, lo, hi, 2, NULL, 0, &other);
+    require(c2.error_code == 0, "metaopt_bh_create");
+    MetaoptInt32Result r2 = metaopt_bh_start(c2.instance, x, 2);
+    require(r2.error_code == 0, "metaopt_bh_start");
+    MetaoptBytesResult foreign = metaopt_bh_save_state(c2.instance);
+    require(foreign.error_code == 0, "metaopt_bh_save_state");
+    damaged_states("metaopt_bh_load_state", load_bh, h, own.data, own.length, foreign.data, foreign.length);
+    metaopt_bytes_free_result(&foreign);
+    metaopt_bytes_free_result(&own);
+    metaopt_bh_free(c2.instance);
+
+    /* host callbacks that fail or return NaN */
+    MetaoptBhCreateResult cf = metaopt_bh_create(&fail_cb, lo, hi, 2, NULL, 0, &o);
+    require(cf.error_code == 0, "metaopt_bh_create");
+    I32("metaopt_bh_start/a failing callback", metaopt_bh_start(cf.instance, x, 2), METAOPT_ERR_CALLBACK);
+    metaopt_bh_free(cf.instance);
+    MetaoptBhCreateResult cn = metaopt_bh_create(&nan_cb, lo, hi, 2, NULL, 0, &o);
+    require(cn.error_code == 0, "metaopt_bh_create");
+    I32("metaopt_bh_start/a callback returning NaN", metaopt_bh_start(cn.instance, x, 2), ANY);
+    OWNED("metaopt_bh_solve/a callback returning NaN", MetaoptBhSolveResult, metaopt_bh_solve(cn.instance, &s),
+          metaopt_bh_free_solve_result, ANY);
+    metaopt_bh_free(cn.instance);
+
+    /* forged, NULL and wrong-kind handles, then freed */
+    bh_with(NULL, "NULL", METAOPT_ERR_NULL_POINTER);
+    bh_with((void *)(uintptr_t)1, "forged 0x1", METAOPT_ERR_INVALID_ARGUMENT);
+    bh_with((char *)h + 8, "live handle + 8", METAOPT_ERR_INVALID_ARGUMENT);
+    for (int kind = 0; kind < 5; kind++) bh_with(live_of_kind(kind), "wrong kind", METAOPT_ERR_INVALID_ARGUMENT);
+    for (size_t i = 0; i < NWRAP; i++) with_handle(&WRAPPERS[i], h, "a basin-hopping handle (wrong kind)", METAOPT_ERR_INVALID_ARGUMENT);
+    for (int f = 0; f < 5; f++) free_any(f, h, "a basin-hopping handle (ignored)");
+    bh_with(h, "live after the wrong-kind frees", 0);
+    metaopt_bh_free(h);
+    bh_with(h, "freed", METAOPT_ERR_INVALID_ARGUMENT);
+    VOID("metaopt_bh_free/double free", metaopt_bh_free(h));
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* catalogue functions evaluated by name                                                       */
 
 static void function_evaluate_args(void) {
@@ -3603,6 +3803,7 @@ int main(int argc, char **argv) {
     graph_args();
     awvd_args();
     batch_de_args();
+    bh_args();
     function_evaluate_args();
     device_numbers();
     if (!only) {
