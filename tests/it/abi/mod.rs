@@ -2,6 +2,7 @@
 //! devices), the generated header, the compatibility names and the installed package.
 
 mod awvd;
+mod bh;
 mod basics;
 mod compat_names;
 mod de;
