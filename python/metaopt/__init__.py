@@ -21,6 +21,7 @@ collected): ``HC12QAP`` (QAP, the thesis's class, with ``solve_ts``: the robust 
 differential evolution, the thesis's ``DEMultiPop``, with the same objectives), ``SAT`` and
 ``Knapsack`` (0/1 knapsack instances, solved by ``QIGA``: many quantum-inspired GA populations),
 ``BatchDE`` (many independent DE problems in one batch, per-problem settings as NumPy arrays),
+``BasinHopping`` (chains of monotonic basin hopping over a box; ``bh.solve`` in one call),
 ``Graph`` (a directed graph from CSR arrays, scipy.sparse, networkx, a dense matrix or a
 ``.gr``/``.mtx``/``.osm.pbf`` file) with ``sssp(graph, sources)`` (exact shortest paths, NumPy
 ``dist`` and ``pred``) and ``aco_shortest_path(graph, s, t, ...)`` (the ant colony).
@@ -49,7 +50,7 @@ one at a time. A Python objective must not call its own instance (``free`` inclu
 ``MetaoptError`` with code ``ErrorCode.BUSY``.
 """
 
-from . import batch_de, catalogue, knapsack, qap, qiga, sat, sp, voronoi
+from . import batch_de, bh, catalogue, knapsack, qap, qiga, sat, sp, voronoi
 from ._errors import ErrorCode, MetaoptError
 from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path
@@ -87,6 +88,7 @@ from .sat import SAT, SATResult, read_dimacs, unsatisfied_clauses
 from .knapsack import Knapsack, KnapsackEvaluation, KnapsackOptimum
 from .qiga import QIGA, QIGAResult, QIGAStats
 from .batch_de import BatchDE, BatchDEResult
+from .bh import BasinHopping, BHResult
 from .sp import AcoResult, Graph, SsspResult, aco_shortest_path, sssp
 from .voronoi import AwvdResult, awvd, read_balls
 
@@ -104,6 +106,7 @@ __all__ = [
     "SAT", "SATResult", "read_dimacs", "unsatisfied_clauses",
     "knapsack", "qiga", "Knapsack", "KnapsackOptimum", "KnapsackEvaluation", "QIGA", "QIGAResult", "QIGAStats",
     "batch_de", "BatchDE", "BatchDEResult",
+    "bh", "BasinHopping", "BHResult",
     "sp", "Graph", "SsspResult", "AcoResult", "sssp", "aco_shortest_path",
     "catalogue", "evaluate", "geatbx_cec_bundle",
 ]

@@ -130,3 +130,25 @@ def c_string(name, value, path=False):
         raise ValueError(f"{name} contains a NUL character (at byte {nul}), where the library would "
                          f"end it: {shown}")
     return b
+
+
+def box(bounds):
+    """(n, 2) float64 from ``bounds``, a sequence of (min, max) pairs or an object with
+    ``lb``/``ub`` (``scipy.optimize.Bounds``): finite, min < max, errors naming ``bounds``."""
+    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):
+        lb, ub = np.atleast_1d(np.asarray(bounds.lb, dtype=float)), np.atleast_1d(np.asarray(bounds.ub, dtype=float))
+        lb, ub = np.broadcast_arrays(lb, ub)
+        b = np.stack([lb, ub], axis=1)
+    else:
+        if bounds is None or isinstance(bounds, (str, bytes)):
+            raise TypeError(f"bounds must be a sequence of (min, max) pairs, got {type(bounds).__name__}")
+        b = numeric_array("bounds", bounds).astype(np.float64)
+        if b.ndim != 2 or b.shape[1] != 2 or b.shape[0] < 1:
+            raise ValueError(f"bounds must be a sequence of (min, max) pairs, one per dimension, got shape {b.shape}")
+    if not np.all(np.isfinite(b)):
+        raise ValueError("bounds must be finite")
+    bad = np.flatnonzero(b[:, 0] >= b[:, 1])
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"bounds[{i}] is ({b[i, 0]}, {b[i, 1]}); expected min < max")
+    return np.ascontiguousarray(b)

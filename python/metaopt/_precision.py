@@ -48,7 +48,7 @@ def from_info(text: str) -> Optional[str]:
     """The precision an instance's info text names (``precision: double``, or DE's
     ``..., double, F ...`` and ``..., double (fitness float), F ...``), as
     ``"single"``/``"double"``; None when it names none."""
-    m = re.search(r"precision: (double|float)\b", text) or re.search(r"dimensions, (double|float)[, ]", text)
+    m = re.search(r"precision: (double|float|single)\b", text) or re.search(r"dimensions, (double|float)[, ]", text)
     if m is None:
         return None
     return "double" if m.group(1) == "double" else "single"

@@ -71,28 +71,6 @@ class OptimizeResult(dict):
         return list(self.keys()) + list(super().__dir__())
 
 
-def _bounds(bounds) -> np.ndarray:
-    """(n, 2) float64 from a sequence of (min, max) pairs or an object with ``lb``/``ub``
-    (``scipy.optimize.Bounds``)."""
-    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):
-        lb, ub = np.atleast_1d(np.asarray(bounds.lb, dtype=float)), np.atleast_1d(np.asarray(bounds.ub, dtype=float))
-        lb, ub = np.broadcast_arrays(lb, ub)
-        b = np.stack([lb, ub], axis=1)
-    else:
-        if bounds is None or isinstance(bounds, (str, bytes)):
-            raise TypeError(f"bounds must be a sequence of (min, max) pairs, got {type(bounds).__name__}")
-        b = _checks.numeric_array("bounds", bounds).astype(np.float64)
-        if b.ndim != 2 or b.shape[1] != 2 or b.shape[0] < 1:
-            raise ValueError(f"bounds must be a sequence of (min, max) pairs, one per dimension, got shape {b.shape}")
-    if not np.all(np.isfinite(b)):
-        raise ValueError("bounds must be finite")
-    bad = np.flatnonzero(b[:, 0] >= b[:, 1])
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"bounds[{i}] is ({b[i, 0]}, {b[i, 1]}); expected min < max")
-    return np.ascontiguousarray(b)
-
-
 class _Objective:
     """The user's function as the library's batch objective: rows of points in, values out,
     counting evaluations and remembering the last batch (the DE population is followed from it)."""
@@ -291,7 +269,7 @@ def minimize(
         args = (args,)
     if args and not callable(fun):
         raise ValueError("args are for a Python fun; a catalogue or Source objective takes none")
-    b = _bounds(bounds)
+    b = _checks.box(bounds)
     dims = b.shape[0]
     vectorized = _checks.flag("vectorized", vectorized)
     tol = _checks.real("tol", tol)

@@ -103,6 +103,18 @@ CHILD = {
             assert all(s == "interrupted" for s in r.stop) and np.all(r.generations > 0) and len(r.best) == 64
             print("STATE", int(r.generations[0]), flush=True)
     """,
+    "bh": """
+        with metaopt.BasinHopping("F8", [(-600, 600)] * 10, chains=1024) as bh:
+            bh.solve(steps=2, x0=[100] * 10)  # builds the kernels
+            print("READY", flush=True)
+            try:
+                bh.solve(steps=10**15)
+            except metaopt.Interrupted as e:
+                r = e.result
+                print("CAUGHT", r.value, r.stop, flush=True)
+                assert r.steps > 2 and not r.success and r.x.shape == (10,)
+                print("STATE", r.steps, flush=True)
+    """,
     "minimize": """
         metaopt.minimize("F1", [(-100, 100)] * 20, maxiter=2, popsize=50)  # builds the kernels
         print("READY", flush=True)
@@ -162,7 +174,7 @@ def test_ctrl_c_stops_a_long_call_within_a_second_with_the_best_so_far(case):
     assert seconds < 1.0, f"{case}: KeyboardInterrupt came {seconds:.2f} s after SIGINT\n{out}"
 
 
-@pytest.mark.parametrize("case", ["hc12", "qap_hc12", "sat", "qiga", "batch_de", "minimize"])
+@pytest.mark.parametrize("case", ["hc12", "qap_hc12", "sat", "qiga", "batch_de", "bh", "minimize"])
 def test_ctrl_c_stops_the_other_long_calls(case):
     seconds, (value, stop), out = run_child(case, delay=0.5)
     assert stop == "interrupted" and math.isfinite(float(value)), out

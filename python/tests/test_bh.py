@@ -1,0 +1,109 @@
+"""Basin hopping from Python (``metaopt.BasinHopping``, ``metaopt.bh.solve``): the device
+against the CPU backend, a Python objective, states that continue a solve exactly (in memory,
+pickled, from a checkpoint file), the stops, and errors naming the argument."""
+
+import pickle
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import metaopt
+from metaopt import BasinHopping
+
+BOX = [(-5.12, 5.12)] * 3
+X0 = [3.1, -2.4, 4.9]
+SMALL = dict(chains=64, max_search=200, seed=7, launch_steps=50)
+
+
+def test_the_device_takes_the_cpu_backends_steps_in_double():
+    out = []
+    for backend in ("device", "cpu"):
+        with BasinHopping("F6", BOX, backend=backend, precision="double", **SMALL) as bh:
+            assert bh.precision == "double"
+            out.append(bh.solve(steps=200, x0=X0))
+    assert out[0] == out[1]
+    assert out[0].steps == 200 and out[0].evaluations == 1 + 200 * 64 and out[0].stop == "budget"
+
+
+def test_a_python_objective_is_minimised_and_its_exception_reraised():
+    calls = []
+
+    def sphere(X):
+        calls.append(len(X))
+        return (X**2).sum(axis=1)
+
+    r = metaopt.bh.solve(sphere, [(-5, 5)] * 2, x0=[1, 1], steps=1000, chains=16, backend="cpu", max_search=100)
+    assert r.value < 1e-9 and r.success and sum(calls) == r.evaluations
+    np.testing.assert_allclose(r.x, 0, atol=1e-4)
+
+    def broken(X):
+        raise ZeroDivisionError("inside the objective")
+
+    with BasinHopping(broken, [(-5, 5)] * 2, chains=4, backend="cpu") as bh:
+        with pytest.raises(ZeroDivisionError, match="inside the objective"):
+            bh.start([1, 1])
+
+
+def test_a_state_continues_the_solve_exactly(tmp_path):
+    with BasinHopping("F8", BOX, backend="cpu", **SMALL) as bh:
+        whole = bh.solve(steps=400, x0=X0)
+    with BasinHopping("F8", BOX, backend="cpu", **SMALL) as bh:
+        first = bh.solve(steps=170, x0=X0, checkpoint=tmp_path / "bh.ckpt")
+        st = bh.state()
+    assert first.steps == 170
+    assert st.info()["solver"] == "basin_hopping"
+    # from the State, its pickle and the checkpoint file
+    for saved in (st, pickle.loads(pickle.dumps(st)), tmp_path / "bh.ckpt"):
+        with BasinHopping.from_state("F8", BOX, saved, backend="cpu", **SMALL) as bh:
+            assert bh.solve(steps=400) == whole
+    with BasinHopping("F8", BOX, backend="cpu", **SMALL) as bh:
+        assert bh.solve(steps=400, resume=st) == whole
+    # other options are refused, naming what differs
+    with BasinHopping("F8", BOX, backend="cpu", **dict(SMALL, seed=8)) as bh:
+        with pytest.raises(metaopt.MetaoptError, match="seed"):
+            bh.load_state(st)
+
+
+def test_a_time_limit_and_a_stop_token_end_an_unbounded_solve():
+    t0 = time.perf_counter()
+    r = metaopt.bh.solve("F8", [(-600, 600)] * 10, time_limit=0.5, chains=1024, backend="cpu")
+    took = time.perf_counter() - t0
+    assert r.stop == "time_limit" and np.isfinite(r.value)
+    assert took < 0.5 + 1.0, f"a 0.5 s limit, set-up included, took {took:.2f} s"
+
+    token = metaopt.StopToken()
+    with BasinHopping("F8", [(-600, 600)] * 10, chains=1024, backend="cpu") as bh:
+        t = threading.Timer(0.3, token.request)
+        t.start()
+        t0 = time.perf_counter()
+        r = bh.solve(time_limit=60, x0=[100] * 10, stop_token=token)
+        took = time.perf_counter() - t0
+        t.join()
+    assert r.stop == "interrupted" and not r.success and np.isfinite(r.value)
+    assert took < 0.3 + 1.0, f"a request at 0.3 s ended the solve at {took:.2f} s"
+
+
+def test_errors_name_the_argument():
+    with pytest.raises(ValueError, match="bounds"):
+        BasinHopping("F1", [(1, 0)])
+    with pytest.raises(metaopt.MetaoptError, match="options.chains"):
+        BasinHopping("F1", BOX, chains=0, backend="cpu")
+    with pytest.raises(metaopt.MetaoptError, match="options.precision"):
+        BasinHopping("F1", BOX, precision="single", backend="cpu")
+    with pytest.raises(metaopt.MetaoptError, match="data"):
+        BasinHopping("F1", BOX, data=b"12345678", backend="cpu")
+    with pytest.raises(metaopt.MetaoptError, match="objective"):
+        BasinHopping(lambda X: X.sum(axis=1), BOX, backend="device")
+    with BasinHopping("F1", BOX, backend="cpu", chains=4) as bh:
+        with pytest.raises(ValueError, match="x0"):
+            bh.solve(steps=5)
+        with pytest.raises(ValueError, match="no stop condition"):
+            bh.solve(x0=X0)
+        with pytest.raises(metaopt.MetaoptError, match="outside"):
+            bh.start([9, 0, 0])
+        with pytest.raises(ValueError, match="x0"):
+            bh.start([1, 2])
+        with pytest.raises(metaopt.MetaoptError, match="state"):
+            bh.load_state(b"not a state")
