@@ -3590,7 +3590,8 @@ struct MetaoptBhStop metaopt_bh_default_stop(void);
 /**
  * Creates chains over the box `lo[j]`..`hi[j]` (`dims` finite intervals, lo < hi) of
  * `objective` (a catalogue function, an OpenCL source with `data_bytes` bytes of `data` as its
- * data buffer, or a host callback called with one point at a time on the CPU backend).
+ * data buffer, or a host callback on the CPU backend, called on the solving thread with every
+ * chain's trial point of a step in one call: `chains` rows).
  * `options` may be NULL for `metaopt_bh_default_options()`. A source is compiled now
  * (`METAOPT_ERR_KERNEL_BUILD` with the log). Nothing runs until `metaopt_bh_start`. Errors name
  * the argument (`lo`, `hi`, `dims`, `objective`, `options.<field>`).

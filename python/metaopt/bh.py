@@ -58,8 +58,8 @@ class BasinHopping(Instance):
     """Chains of basin hopping over the box ``bounds`` (a sequence of ``(min, max)`` pairs, one
     per dimension, or a ``scipy.optimize.Bounds``) of ``objective``: a catalogue function name
     (``"F8"``, ``"CEC08t"``, ...), a ``metaopt.Source`` of OpenCL C (on a device; ``data``, bytes
-    or a NumPy array, is its data buffer) or a Python callable ``f(X) -> F`` given rows of points
-    (one row a call; on the CPU backend, from several threads one at a time).
+    or a NumPy array, is its data buffer) or a Python callable ``f(X) -> F`` (on the CPU backend) given the
+    ``(chains, dims)`` trial points of one step, returning their values.
 
     Options, fixed for the instance (a saved state is checked against them): ``chains`` side by
     side, each with its own random numbers; hops from ``hop_min`` to ``hop_max`` (fractions of

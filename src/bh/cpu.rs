@@ -1,5 +1,6 @@
-//! The CPU twin of the chains: one rayon task a chain, the same words and the same arithmetic as
-//! `bh_steps` in `cl/bh.cl`.
+//! The CPU twin of the chains: the chains step together on rayon, with the same words and the
+//! same arithmetic as `bh_steps` in `cl/bh.cl`; a host callback gets every chain's trial of a
+//! step in one call, on the calling thread.
 
 use super::{BhParams, StepArgs};
 use crate::error::{Error, Result};
@@ -96,6 +97,27 @@ impl CpuBh {
         Ok(if v.is_finite() { v } else { f64::INFINITY })
     }
 
+    /// The values of the points `x` (rows of `dims`) in `out`, a non-finite one as +inf: a
+    /// catalogue function in parallel, a host callback in one call on this thread.
+    fn eval_rows(&self, x: &[f64], out: &mut [f64]) -> Result<()> {
+        match &self.f {
+            HostObjective::Catalogue { info, data } => out
+                .par_iter_mut()
+                .zip(x.par_chunks(self.dims))
+                .try_for_each(|(f, t)| -> Result<()> {
+                    *f = info.eval_with_data(t, data)?;
+                    Ok(())
+                })?,
+            HostObjective::Callback(cb) => cb.call(x, out.len(), self.dims, out)?,
+        }
+        for f in out.iter_mut() {
+            if !f.is_finite() {
+                *f = f64::INFINITY;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn run(
         &mut self,
         lo: &[f64],
@@ -119,18 +141,25 @@ impl CpuBh {
                 )
             })
             .collect();
-        let this = &*self;
-        rows.par_iter_mut().enumerate().try_for_each(
-            |(c, (x, fx, y, fy, s, l))| -> Result<()> {
-                let mut t = vec![0.0; dims];
-                for step in k.step0..k.step0 + k.steps as u64 {
-                    let hop = *s <= p.step_stop || *l >= p.max_search;
+        // the chains go step by step together: every chain's trial, then all trials evaluated
+        // (a host callback in one call on this thread, with a row per chain), then every
+        // chain's selection; each chain takes the arithmetic of `bh_steps` in its order
+        let mut trials = vec![0.0; chains * dims];
+        let mut hops_now = vec![false; chains];
+        let mut ft = vec![0.0; chains];
+        for step in k.step0..k.step0 + k.steps as u64 {
+            rows.par_iter_mut()
+                .zip(trials.par_chunks_mut(dims))
+                .zip(hops_now.par_iter_mut())
+                .enumerate()
+                .for_each(|(c, (((x, fx, y, fy, s, l), t), hop))| {
+                    *hop = *s <= p.step_stop || *l >= p.max_search;
                     // the search is over: monotonic acceptance, then a hop from the anchor
-                    if hop && *fy < *fx {
+                    if *hop && *fy < *fx {
                         x.clone_from(y);
                         *fx = *fy;
                     }
-                    let (scale, from) = if hop {
+                    let (scale, from) = if *hop {
                         let w = word(p.seed, step, chains, c, dims, 2 * dims);
                         (hops[((w as u64 * hops.len() as u64) >> 32) as usize], &*x)
                     } else {
@@ -142,11 +171,16 @@ impl CpuBh {
                             .max(lo[j])
                             .min(hi[j]);
                     }
-                    let ft = this.eval(&t)?;
+                });
+            self.eval_rows(&trials, &mut ft)?;
+            rows.par_iter_mut()
+                .zip(trials.par_chunks(dims))
+                .zip(hops_now.par_iter().zip(ft.par_iter()))
+                .for_each(|((( _x, _fx, y, fy, s, l), t), (&hop, &ft))| {
                     // a tie moves the search and shrinks the step (bh_steps)
                     let (ok, better) = (ft <= *fy, ft < *fy);
                     if hop || ok {
-                        y.clone_from(&t);
+                        y.copy_from_slice(t);
                         *fy = ft;
                     }
                     *s = if hop {
@@ -157,10 +191,8 @@ impl CpuBh {
                         *s * k.down
                     };
                     *l = if hop { 0 } else { *l + 1 };
-                }
-                Ok(())
-            },
-        )?;
+                });
+        }
         for (c, (x, fx, y, fy, s, l)) in rows.into_iter().enumerate() {
             for j in 0..dims {
                 self.x[j * chains + c] = x[j];
