@@ -8,9 +8,9 @@
 //! | [`batch`] | `de --batch` and `de --problems`: the batched DE |
 
 use crate::args::{
-    parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, DevicesArg,
-    FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs,
-    StopArgs,
+    parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs,
+    DeAlgorithmArgs, DevicesArg, FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs,
+    Precision, PrecisionArgs, StopArgs,
 };
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::out::{stats, Stats};
@@ -170,22 +170,8 @@ pub struct DeArgs {
     /// DEMULTIPOP_FITNESS_COPY_BETTER_Y2X)
     #[arg(long, default_value = "ties", value_name = "RULE")]
     selection: String,
-    /// The DE algorithm: de (the thesis's fixed F and CR per island, the default), or a
-    /// self-adapting variant with its paper's defaults: jade, shade, lshade, jso (current-to-pbest/1
-    /// with an archive), jde100 (a big and a small population per island, self-adaptive F and CR
-    /// per member, restarts; --members = big + --jde-small); --mutation, --F-* and --CR are then
-    /// not used
-    #[arg(long, default_value = "de", value_name = "NAME")]
-    algorithm: String,
-    /// L-SHADE's and jSO's budget: evaluations per island over which the population shrinks
-    /// linearly to 4 members [default: --evaluations / --islands + --members, else
-    /// --max-generations x --members; with --problems --members x (generations + 1)]
-    #[arg(long, value_name = "N")]
-    lshade_budget: Option<u64>,
-    /// jDE100: members of each island's small population (the paper's 25); the other
-    /// --members - N are the big population (the paper's 1000: --members 1025)
-    #[arg(long, default_value_t = 25, value_name = "N")]
-    jde_small: u32,
+    #[command(flatten)]
+    algorithm: DeAlgorithmArgs,
     /// jDE100: a population restarts when more than 25 % (and more than 2) of its members are
     /// within this absolute difference of the best value
     #[arg(long, default_value_t = 1e-16, value_name = "EPS")]
@@ -426,11 +412,8 @@ pub fn run(a: &DeArgs) -> CliResult {
         .selection
         .parse()
         .map_err(|e| flag_error("--selection", e))?;
-    let algorithm: Algorithm = a
-        .algorithm
-        .parse()
-        .map_err(|e| flag_error("--algorithm", e))?;
-    let lshade_budget = match a.lshade_budget {
+    let algorithm = a.algorithm.algorithm()?;
+    let lshade_budget = match a.algorithm.lshade_budget {
         Some(b) => b,
         None if algorithm.reduces() => match (a.evaluations, a.max_generations.max_generations) {
             (Some(e), _) => e / a.islands.max(1) as u64 + a.members as u64,
@@ -475,7 +458,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         selection,
         algorithm,
         lshade_budget,
-        jde_small: a.jde_small,
+        jde_small: a.algorithm.jde_small,
         jde_eps: a.jde_eps,
         jde_age: a.jde_age,
     };

@@ -70,14 +70,11 @@ fn from_flags(
         .max_generations
         .max_generations
         .unwrap_or(DEFAULT_GENERATIONS);
-    let algorithm = a
-        .algorithm
-        .parse()
-        .map_err(|e| flag_error("--algorithm", e))?;
+    let algorithm = a.algorithm.algorithm()?;
     let mut template = BatchProblem::new(function.clone(), dims, lo, hi);
     template.members = a.members;
     template.algorithm = algorithm;
-    template.jde_small = a.jde_small;
+    template.jde_small = a.algorithm.jde_small;
     // this command's own copies of each problem (the named list, the batch's input, a result
     // row) and its function
     let text = match &function {
@@ -112,8 +109,8 @@ fn from_flags(
             p.max_generations = generations;
             p.target = a.stop.target;
             p.algorithm = algorithm;
-            p.jde_small = a.jde_small;
-            p.lshade_budget = a.lshade_budget.unwrap_or(0);
+            p.jde_small = a.algorithm.jde_small;
+            p.lshade_budget = a.algorithm.lshade_budget.unwrap_or(0);
             Named {
                 problem: p,
                 name: obj.name.clone(),
