@@ -402,6 +402,36 @@ impl FitnessPrecisionArg {
 /// outputs name it.
 pub use metaopt::Precision;
 
+/// The precision flags of the island DE: `--single` / `--double` (the storage) and
+/// `--fitness-precision`.
+#[derive(Args, Clone, Debug)]
+pub struct DePrecisionArgs {
+    #[command(flatten)]
+    pub storage: PrecisionArgs,
+    #[command(flatten)]
+    pub fitness: FitnessPrecisionArg,
+}
+
+impl DePrecisionArgs {
+    /// The storage precision on `backend` ([`PrecisionArgs::resolve`]).
+    pub fn resolve(&self, backend: Backend, quiet: bool) -> CliResult<Precision> {
+        self.storage.resolve(backend, quiet)
+    }
+
+    /// Sets the precision options of `o` for a run in `precision` (single or double, as
+    /// [`Self::resolve`] gives it): the storage named, not `Auto` (which would be double on a
+    /// device with fp64 whatever --single said), and the fitness precision of the flag.
+    pub fn set_options(&self, precision: Precision, o: &mut metaopt::de::DeOptions) {
+        o.double = precision.is_double();
+        o.precision = if precision.is_double() {
+            Precision::Double
+        } else {
+            Precision::Single
+        };
+        o.fitness_precision = self.fitness.option();
+    }
+}
+
 impl PrecisionArgs {
     /// Double unless `--single`, or the device has no fp64: then single, with a note on stderr
     /// (unless `quiet`). The CPU backend computes in double. `--double` on a device without
@@ -529,6 +559,27 @@ impl DeAlgorithmArgs {
         self.algorithm
             .parse()
             .map_err(|e| flag_error("--algorithm", e))
+    }
+}
+
+/// `--CR`: the island DE's crossover rate, one value or a comma-separated list. The help is
+/// `de`'s; another command states its own default and meaning with `mut_arg("cr", ...)`.
+#[derive(Args, Clone, Debug)]
+pub struct CrArg {
+    /// Crossover rate: one value, or a comma list with one per population
+    #[arg(
+        long = "CR",
+        visible_alias = "cr",
+        default_value = "0.5",
+        value_name = "CR[,CR...]"
+    )]
+    pub cr: String,
+}
+
+impl CrArg {
+    /// The values of `--CR` (an error names the flag).
+    pub fn values(&self) -> CliResult<Vec<f64>> {
+        parse_numbers("--CR", &self.cr)
     }
 }
 

@@ -8,8 +8,8 @@
 //! by reading the island bests back so that the device has finished them.
 
 use crate::args::{
-    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_numbers,
-    parse_seconds, BackendArgs, BenchIoArgs, CsvArg, DeAlgorithmArgs,
+    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_seconds, BackendArgs,
+    BenchIoArgs, CrArg, CsvArg, DeAlgorithmArgs,
 };
 use crate::cmd::de::de_error;
 use crate::experiment::de_stats::{digits_run, DigitsSetup};
@@ -207,6 +207,9 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
         "L-SHADE's and jSO's evaluations per island and run [default: 10000 x D, CEC's budget]"
     )),
     mut_arg("jde_small", |a| a.help("jDE100's small population per island (the paper's 25)")),
+    mut_arg("cr", |a| a
+        .default_value("0.9,0.5,0.1,0.97")
+        .help("CR values repeated over the islands")),
 )]
 pub struct BenchDigitsArgs {
     /// Time budget per function in seconds
@@ -257,14 +260,8 @@ pub struct BenchDigitsArgs {
         value_name = "F"
     )]
     f_max: f64,
-    /// CR values repeated over the islands
-    #[arg(
-        long = "CR",
-        visible_alias = "cr",
-        default_value = "0.9,0.5,0.1,0.97",
-        value_name = "CR[,CR...]"
-    )]
-    cr: String,
+    #[command(flatten)]
+    cr: CrArg,
     /// A run restarts with new seeds after this many generations without improvement
     #[arg(long, default_value_t = 3000, value_name = "G")]
     stall: u64,
@@ -358,7 +355,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     } else {
         0
     };
-    let cr = parse_numbers("--CR", &a.cr)?;
+    let cr = a.cr.values()?;
     let backend = a.backend.backend()?;
     // basin hopping's settings, checked now (they are used only once a DE run stalls) by the
     // library's own rules, each error naming its flag (`chains` -> `--bh-chains`, ...)

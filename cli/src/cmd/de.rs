@@ -8,9 +8,8 @@
 //! | [`batch`] | `de --batch` and `de --problems`: the batched DE |
 
 use crate::args::{
-    parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs,
-    DeAlgorithmArgs, DevicesArg, FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs,
-    Precision, PrecisionArgs, StopArgs,
+    parse_bounds, parse_migration, parse_mutation, seeds, BackendArgs, CrArg, DeAlgorithmArgs,
+    DePrecisionArgs, DevicesArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, StopArgs,
 };
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::out::{stats, Stats};
@@ -144,14 +143,8 @@ pub struct DeArgs {
         value_name = "MODE"
     )]
     f_mode: String,
-    /// Crossover rate: one value, or a comma list with one per population
-    #[arg(
-        long = "CR",
-        visible_alias = "cr",
-        default_value = "0.5",
-        value_name = "CR[,CR...]"
-    )]
-    cr: String,
+    #[command(flatten)]
+    cr: CrArg,
     /// Seeds S, S+1, S+2, S+3 for initialisation, mutation, crossover and migration
     /// [default: the thesis's 123, 345, 457, 581; with --problems 1]
     #[arg(long, value_name = "S")]
@@ -190,9 +183,7 @@ pub struct DeArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     record_every: Option<u64>,
     #[command(flatten)]
-    precision: PrecisionArgs,
-    #[command(flatten)]
-    fitness_precision: FitnessPrecisionArg,
+    precision: DePrecisionArgs,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -407,7 +398,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     let bounds = parse_bounds(&a.bounds)?;
     let kind = parse_migration(&a.migration)?;
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
-    let cr = parse_numbers("--CR", &a.cr)?;
+    let cr = a.cr.values()?;
     let selection: Selection = a
         .selection
         .parse()
@@ -436,7 +427,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     let (objective, name, info) = (obj.objective, obj.name, obj.info);
     let (lo, hi) = a.objective.interval(info);
     let seeds = seeds(a.seed);
-    let options = DeOptions {
+    let mut options = DeOptions {
         f_mode,
         f_min: a.f_min,
         f_max: a.f_max,
@@ -445,13 +436,6 @@ pub fn run(a: &DeArgs) -> CliResult {
         mutation_seed: seeds[1],
         crossover_seed: seeds[2],
         migration_seed: seeds[3],
-        double: precision.is_double(),
-        precision: if precision.is_double() {
-            metaopt::Precision::Double
-        } else {
-            metaopt::Precision::Single
-        },
-        fitness_precision: a.fitness_precision.option(),
         shared_random: a.shared_random,
         fused: !a.unfused,
         wide: a.wide.option(),
@@ -461,7 +445,9 @@ pub fn run(a: &DeArgs) -> CliResult {
         jde_small: a.algorithm.jde_small,
         jde_eps: a.jde_eps,
         jde_age: a.jde_age,
+        ..DeOptions::default()
     };
+    a.precision.set_options(precision, &mut options);
     let params = DeParams {
         limits: vec![(lo, hi)],
         bounds,
@@ -734,7 +720,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         } else {
             String::new()
         },
-        a.cr,
+        a.cr.cr,
         seeds.map(|s| s.to_string()).join(","),
         a.selection
             .parse::<Selection>()
