@@ -3,7 +3,9 @@
 //!
 //! A flag keeps its own definition in a command where its meaning differs there (`de --csv` is
 //! the convergence history, `functions --json` is an array, `qap solve --target` also takes
-//! `bks`, `bench tabu --tabu` is not optional, the DE parameters have per-command defaults).
+//! `bks`, `bench tabu --tabu` is not optional, `--F-min`/`--F-max` have per-command defaults).
+//! Where only the default or the wording differs, the group is shared and the command restates
+//! its help and default with `mut_arg` ([`CrArg`], [`DeAlgorithmArgs`], [`TimedCallsArgs`]).
 //!
 //! Stop options: every solver command takes `--time-limit S` ([`TimeLimitArg`], one validator:
 //! [`parse_duration`]) and, but `qap solve`, `--target V` ([`StopArgs`]); the count cap is named
