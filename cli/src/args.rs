@@ -3,7 +3,9 @@
 //!
 //! A flag keeps its own definition in a command where its meaning differs there (`de --csv` is
 //! the convergence history, `functions --json` is an array, `qap solve --target` also takes
-//! `bks`, `bench tabu --tabu` is not optional, the DE parameters have per-command defaults).
+//! `bks`, `bench tabu --tabu` is not optional, `--F-min`/`--F-max` have per-command defaults).
+//! Where only the default or the wording differs, the group is shared and the command restates
+//! its help and default with `mut_arg` ([`CrArg`], [`DeAlgorithmArgs`], [`TimedCallsArgs`]).
 //!
 //! Stop options: every solver command takes `--time-limit S` ([`TimeLimitArg`], one validator:
 //! [`parse_duration`]) and, but `qap solve`, `--target V` ([`StopArgs`]); the count cap is named
@@ -297,6 +299,46 @@ pub struct MaxIterationsArg {
     pub max_iterations: Option<u64>,
 }
 
+/// `--iterations N` and `--seconds S` of the benchmarks that time repeated calls of one operation
+/// after a warm-up call ([`crate::out::timed`]): whichever is reached first ends the timed calls.
+/// The command states what one call is and its default of `--seconds` (taken when neither flag
+/// is given) with `mut_arg("iterations", ...)` and `mut_arg("seconds", ...)`, from
+/// [`TimedCallsArgs::iterations_help`] and [`TimedCallsArgs::seconds_help`].
+#[derive(Args, Clone, Copy, Debug)]
+pub struct TimedCallsArgs {
+    /// Timed calls (after one warm-up call); with --seconds, whichever ends first
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: Option<u64>,
+    /// Seconds of timed calls (at least one call)
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub seconds: Option<f64>,
+}
+
+impl TimedCallsArgs {
+    /// The help of `--iterations`: timed calls `per` (e.g. "per evaluator") after `warm_up`
+    /// (e.g. "the warm-up call").
+    pub fn iterations_help(per: &str, warm_up: &str) -> String {
+        format!("Timed calls {per} (after {warm_up}); with --seconds, whichever ends first")
+    }
+
+    /// The help of `--seconds`, with its default when neither flag is given.
+    pub fn seconds_help(per: &str, default_seconds: f64) -> String {
+        format!(
+            "Seconds of timed calls {per} (at least one call) [default: {default_seconds} unless \
+             --iterations]"
+        )
+    }
+
+    /// The limits of [`crate::out::timed`]: `--iterations` and `--seconds` as given, and
+    /// `default_seconds` when neither is.
+    pub fn limits(&self, default_seconds: f64) -> (Option<u64>, Option<f64>) {
+        match (self.iterations, self.seconds) {
+            (None, None) => (None, Some(default_seconds)),
+            given => given,
+        }
+    }
+}
+
 /// A finite number (a target value).
 pub fn parse_target(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -361,6 +403,36 @@ impl FitnessPrecisionArg {
 /// The precision a command computed in (single or double, never auto), as the text and JSON
 /// outputs name it.
 pub use metaopt::Precision;
+
+/// The precision flags of the island DE: `--single` / `--double` (the storage) and
+/// `--fitness-precision`.
+#[derive(Args, Clone, Debug)]
+pub struct DePrecisionArgs {
+    #[command(flatten)]
+    pub storage: PrecisionArgs,
+    #[command(flatten)]
+    pub fitness: FitnessPrecisionArg,
+}
+
+impl DePrecisionArgs {
+    /// The storage precision on `backend` ([`PrecisionArgs::resolve`]).
+    pub fn resolve(&self, backend: Backend, quiet: bool) -> CliResult<Precision> {
+        self.storage.resolve(backend, quiet)
+    }
+
+    /// Sets the precision options of `o` for a run in `precision` (single or double, as
+    /// [`Self::resolve`] gives it): the storage named, not `Auto` (which would be double on a
+    /// device with fp64 whatever --single said), and the fitness precision of the flag.
+    pub fn set_options(&self, precision: Precision, o: &mut metaopt::de::DeOptions) {
+        o.double = precision.is_double();
+        o.precision = if precision.is_double() {
+            Precision::Double
+        } else {
+            Precision::Single
+        };
+        o.fitness_precision = self.fitness.option();
+    }
+}
 
 impl PrecisionArgs {
     /// Double unless `--single`, or the device has no fp64: then single, with a note on stderr
@@ -457,6 +529,59 @@ pub fn seeds(seed: Option<u64>) -> [u64; 4] {
     match seed {
         Some(s) => [s, s.wrapping_add(1), s.wrapping_add(2), s.wrapping_add(3)],
         None => THESIS_SEEDS,
+    }
+}
+
+/// `--algorithm`, `--lshade-budget` and `--jde-small`: the island DE's algorithm and the two
+/// settings of its variants. The help is `de`'s; another command that takes the group states its
+/// own defaults with `mut_arg`.
+#[derive(Args, Clone, Debug)]
+pub struct DeAlgorithmArgs {
+    /// The DE algorithm: de (the thesis's fixed F and CR per island, the default), or a
+    /// self-adapting variant with its paper's defaults: jade, shade, lshade, jso (current-to-pbest/1
+    /// with an archive), jde100 (a big and a small population per island, self-adaptive F and CR
+    /// per member, restarts; --members = big + --jde-small); --mutation, --F-* and --CR are then
+    /// not used
+    #[arg(long, default_value = "de", value_name = "NAME")]
+    pub algorithm: String,
+    /// L-SHADE's and jSO's budget: evaluations per island over which the population shrinks
+    /// linearly to 4 members [default: --evaluations / --islands + --members, else
+    /// --max-generations x --members; with --problems --members x (generations + 1)]
+    #[arg(long, value_name = "N")]
+    pub lshade_budget: Option<u64>,
+    /// jDE100: members of each island's small population (the paper's 25); the other
+    /// --members - N are the big population (the paper's 1000: --members 1025)
+    #[arg(long, default_value_t = 25, value_name = "N")]
+    pub jde_small: u32,
+}
+
+impl DeAlgorithmArgs {
+    /// `--algorithm`, parsed (an error names the flag).
+    pub fn algorithm(&self) -> CliResult<metaopt::de::Algorithm> {
+        self.algorithm
+            .parse()
+            .map_err(|e| flag_error("--algorithm", e))
+    }
+}
+
+/// `--CR`: the island DE's crossover rate, one value or a comma-separated list. The help is
+/// `de`'s; another command states its own default and meaning with `mut_arg("cr", ...)`.
+#[derive(Args, Clone, Debug)]
+pub struct CrArg {
+    /// Crossover rate: one value, or a comma list with one per population
+    #[arg(
+        long = "CR",
+        visible_alias = "cr",
+        default_value = "0.5",
+        value_name = "CR[,CR...]"
+    )]
+    pub cr: String,
+}
+
+impl CrArg {
+    /// The values of `--CR` (an error names the flag).
+    pub fn values(&self) -> CliResult<Vec<f64>> {
+        parse_numbers("--CR", &self.cr)
     }
 }
 

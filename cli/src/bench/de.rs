@@ -8,8 +8,8 @@
 //! by reading the island bests back so that the device has finished them.
 
 use crate::args::{
-    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_numbers,
-    parse_seconds, BackendArgs, BenchIoArgs, CsvArg,
+    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_seconds, BackendArgs,
+    BenchIoArgs, CrArg, CsvArg, DeAlgorithmArgs,
 };
 use crate::cmd::de::de_error;
 use crate::experiment::de_stats::{digits_run, DigitsSetup};
@@ -197,6 +197,20 @@ pub fn throughput(a: &BenchDeArgs) -> CliResult {
 }
 
 #[derive(Args)]
+#[command(
+    mut_arg("algorithm", |a| a.help(
+        "The DE algorithm: de (the default, fixed F and CR per island) or an adaptive variant with \
+         its paper's defaults: jade, shade, lshade, jso, jde100 (lshade, jso and jde100 run without \
+         migration; jde100's islands are --members = big + --jde-small, the paper's 1025)"
+    )),
+    mut_arg("lshade_budget", |a| a.help(
+        "L-SHADE's and jSO's evaluations per island and run [default: 10000 x D, CEC's budget]"
+    )),
+    mut_arg("jde_small", |a| a.help("jDE100's small population per island (the paper's 25)")),
+    mut_arg("cr", |a| a
+        .default_value("0.9,0.5,0.1,0.97")
+        .help("CR values repeated over the islands")),
+)]
 pub struct BenchDigitsArgs {
     /// Time budget per function in seconds
     #[arg(long, default_value_t = 60.0, value_name = "S", value_parser = parse_seconds)]
@@ -246,14 +260,8 @@ pub struct BenchDigitsArgs {
         value_name = "F"
     )]
     f_max: f64,
-    /// CR values repeated over the islands
-    #[arg(
-        long = "CR",
-        visible_alias = "cr",
-        default_value = "0.9,0.5,0.1,0.97",
-        value_name = "CR[,CR...]"
-    )]
-    cr: String,
+    #[command(flatten)]
+    cr: CrArg,
     /// A run restarts with new seeds after this many generations without improvement
     #[arg(long, default_value_t = 3000, value_name = "G")]
     stall: u64,
@@ -263,17 +271,8 @@ pub struct BenchDigitsArgs {
     /// Single precision on the device (the challenge needs double; for comparison only)
     #[arg(long)]
     float: bool,
-    /// The DE algorithm: de (the default, fixed F and CR per island) or an adaptive variant with
-    /// its paper's defaults: jade, shade, lshade, jso, jde100 (lshade, jso and jde100 run without
-    /// migration; jde100's islands are --members = big + --jde-small, the paper's 1025)
-    #[arg(long, default_value = "de", value_name = "NAME")]
-    algorithm: String,
-    /// L-SHADE's and jSO's evaluations per island and run [default: 10000 x D, CEC's budget]
-    #[arg(long, value_name = "N")]
-    lshade_budget: Option<u64>,
-    /// jDE100's small population per island (the paper's 25)
-    #[arg(long, default_value_t = 25, value_name = "N")]
-    jde_small: u32,
+    #[command(flatten)]
+    algorithm: DeAlgorithmArgs,
     /// Once the first DE run stalls (or after --bh-after), basin hopping from its best point for
     /// the rest of the time (chains of a (1+1)-ES local search from hops of 1e-6 to 1.5e-2 of
     /// the domain, sharing the lowest anchor) instead of DE restarts
@@ -343,10 +342,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
     if bounds.len() != 1 {
         return Err("--bounds: give one bound correction".into());
     }
-    let algorithm: metaopt::de::Algorithm = a
-        .algorithm
-        .parse()
-        .map_err(|e| flag_error("--algorithm", e))?;
+    let algorithm = a.algorithm.algorithm()?;
     // L-SHADE and jSO shrink their islands, which migration would refill
     let independent = algorithm.reduces() || algorithm == metaopt::de::Algorithm::Jde100;
     let kind = if independent {
@@ -355,11 +351,11 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
         parse_migration(&a.migration)?
     };
     let lshade_budget = if algorithm.reduces() {
-        a.lshade_budget.unwrap_or(10_000 * a.dims as u64)
+        a.algorithm.lshade_budget.unwrap_or(10_000 * a.dims as u64)
     } else {
         0
     };
-    let cr = parse_numbers("--CR", &a.cr)?;
+    let cr = a.cr.values()?;
     let backend = a.backend.backend()?;
     // basin hopping's settings, checked now (they are used only once a DE run stalls) by the
     // library's own rules, each error naming its flag (`chains` -> `--bh-chains`, ...)
@@ -420,7 +416,7 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             seed: a.seed,
             algorithm,
             lshade_budget,
-            jde_small: a.jde_small,
+            jde_small: a.algorithm.jde_small,
             basin_hopping: bh.clone(),
             bh_after: Duration::from_secs_f64(a.bh_after.unwrap_or(a.seconds / 10.0)),
             ..DigitsSetup::new(name, Duration::from_secs_f64(a.seconds))

@@ -9,7 +9,7 @@
 //! iterations or seconds, timed by the wall clock. Every call must return the same best row and
 //! cost: the data are integers, so the evaluators agree exactly or one of them is wrong.
 
-use crate::args::{parse_seconds, CsvArg, DeviceArg};
+use crate::args::{CsvArg, DeviceArg, TimedCallsArgs};
 use crate::out::timed;
 use crate::out::{self, csv_error, CliResult, Failure};
 use clap::{Args, ValueEnum};
@@ -61,7 +61,14 @@ impl Which {
     }
 }
 
+/// Seconds of timed calls per evaluator when neither --iterations nor --seconds is given.
+const DEFAULT_SECONDS: f64 = 3.0;
+
 #[derive(Args)]
+#[command(
+    mut_arg("iterations", |a| a.help(TimedCallsArgs::iterations_help("per evaluator", "the warm-up call"))),
+    mut_arg("seconds", |a| a.help(TimedCallsArgs::seconds_help("per evaluator", DEFAULT_SECONDS))),
+)]
 pub struct BenchQapArgs {
     /// QAPLIB instance [default: data/qaplib/tho150.dat]
     #[arg(long, value_name = "PATH")]
@@ -72,12 +79,8 @@ pub struct BenchQapArgs {
     /// Mask order of HC12 (1 to 3)
     #[arg(long, default_value_t = 2, value_name = "ORDER")]
     mask_order: u32,
-    /// Timed calls per evaluator (after the warm-up call); with --seconds, whichever ends first
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    iterations: Option<u64>,
-    /// Seconds of timed calls per evaluator (at least one call) [default: 3 unless --iterations]
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
-    seconds: Option<f64>,
+    #[command(flatten)]
+    timed: TimedCallsArgs,
     #[command(flatten)]
     device: DeviceArg,
     /// Evaluators to time, comma-separated
@@ -134,10 +137,7 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
     let path = out::default_file(&a.instance, DEFAULT_INSTANCE, "instance", "--instance PATH")?;
     let inst = QapInstance::from_dat(&path)?;
     a.device.select()?;
-    let seconds = match (a.iterations, a.seconds) {
-        (None, None) => Some(3.0),
-        (_, s) => s,
-    };
+    let (iterations, seconds) = a.timed.limits(DEFAULT_SECONDS);
     let mut which: Vec<Which> = Vec::new();
     for &w in &a.evaluators {
         if !which.contains(&w) {
@@ -158,7 +158,7 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
     let st = reference.state(&base, &reference.zero_string())?;
     let rows = reference.rows();
     drop(reference);
-    let how = match (a.iterations, seconds) {
+    let how = match (iterations, seconds) {
         (Some(n), Some(s)) => format!("{n} calls or {s} s"),
         (Some(n), None) => format!("{n} calls"),
         (None, Some(s)) => format!("{s} s"),
@@ -191,15 +191,15 @@ pub fn run(a: &BenchQapArgs) -> CliResult {
                     .build()
                     .map_err(|e| Failure(format!("a rayon pool of one thread: {e}")))?;
                 let (i, s, b, c) =
-                    pool.install(|| time_evaluator(&mut ev, &st, a.iterations, seconds))?;
+                    pool.install(|| time_evaluator(&mut ev, &st, iterations, seconds))?;
                 (i, s, b, c, Some(1))
             }
             Some(_) => {
-                let (i, s, b, c) = time_evaluator(&mut ev, &st, a.iterations, seconds)?;
+                let (i, s, b, c) = time_evaluator(&mut ev, &st, iterations, seconds)?;
                 (i, s, b, c, Some(rayon::current_num_threads()))
             }
             None => {
-                let (i, s, b, c) = time_evaluator(&mut ev, &st, a.iterations, seconds)?;
+                let (i, s, b, c) = time_evaluator(&mut ev, &st, iterations, seconds)?;
                 (i, s, b, c, None)
             }
         };

@@ -8,9 +8,8 @@
 //! | [`batch`] | `de --batch` and `de --problems`: the batched DE |
 
 use crate::args::{
-    parse_bounds, parse_migration, parse_mutation, parse_numbers, seeds, BackendArgs, DevicesArg,
-    FitnessPrecisionArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, PrecisionArgs,
-    StopArgs,
+    parse_bounds, parse_migration, parse_mutation, seeds, BackendArgs, CrArg, DeAlgorithmArgs,
+    DePrecisionArgs, DevicesArg, JsonArg, MaxGenerationsArg, ObjectiveArgs, Precision, StopArgs,
 };
 use crate::out::{self, flag_error, CliResult, Failure};
 use crate::out::{stats, Stats};
@@ -144,14 +143,8 @@ pub struct DeArgs {
         value_name = "MODE"
     )]
     f_mode: String,
-    /// Crossover rate: one value, or a comma list with one per population
-    #[arg(
-        long = "CR",
-        visible_alias = "cr",
-        default_value = "0.5",
-        value_name = "CR[,CR...]"
-    )]
-    cr: String,
+    #[command(flatten)]
+    cr: CrArg,
     /// Seeds S, S+1, S+2, S+3 for initialisation, mutation, crossover and migration
     /// [default: the thesis's 123, 345, 457, 581; with --problems 1]
     #[arg(long, value_name = "S")]
@@ -170,22 +163,8 @@ pub struct DeArgs {
     /// DEMULTIPOP_FITNESS_COPY_BETTER_Y2X)
     #[arg(long, default_value = "ties", value_name = "RULE")]
     selection: String,
-    /// The DE algorithm: de (the thesis's fixed F and CR per island, the default), or a
-    /// self-adapting variant with its paper's defaults: jade, shade, lshade, jso (current-to-pbest/1
-    /// with an archive), jde100 (a big and a small population per island, self-adaptive F and CR
-    /// per member, restarts; --members = big + --jde-small); --mutation, --F-* and --CR are then
-    /// not used
-    #[arg(long, default_value = "de", value_name = "NAME")]
-    algorithm: String,
-    /// L-SHADE's and jSO's budget: evaluations per island over which the population shrinks
-    /// linearly to 4 members [default: --evaluations / --islands + --members, else
-    /// --max-generations x --members; with --problems --members x (generations + 1)]
-    #[arg(long, value_name = "N")]
-    lshade_budget: Option<u64>,
-    /// jDE100: members of each island's small population (the paper's 25); the other
-    /// --members - N are the big population (the paper's 1000: --members 1025)
-    #[arg(long, default_value_t = 25, value_name = "N")]
-    jde_small: u32,
+    #[command(flatten)]
+    algorithm: DeAlgorithmArgs,
     /// jDE100: a population restarts when more than 25 % (and more than 2) of its members are
     /// within this absolute difference of the best value
     #[arg(long, default_value_t = 1e-16, value_name = "EPS")]
@@ -204,9 +183,7 @@ pub struct DeArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     record_every: Option<u64>,
     #[command(flatten)]
-    precision: PrecisionArgs,
-    #[command(flatten)]
-    fitness_precision: FitnessPrecisionArg,
+    precision: DePrecisionArgs,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -421,16 +398,13 @@ pub fn run(a: &DeArgs) -> CliResult {
     let bounds = parse_bounds(&a.bounds)?;
     let kind = parse_migration(&a.migration)?;
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
-    let cr = parse_numbers("--CR", &a.cr)?;
+    let cr = a.cr.values()?;
     let selection: Selection = a
         .selection
         .parse()
         .map_err(|e| flag_error("--selection", e))?;
-    let algorithm: Algorithm = a
-        .algorithm
-        .parse()
-        .map_err(|e| flag_error("--algorithm", e))?;
-    let lshade_budget = match a.lshade_budget {
+    let algorithm = a.algorithm.algorithm()?;
+    let lshade_budget = match a.algorithm.lshade_budget {
         Some(b) => b,
         None if algorithm.reduces() => match (a.evaluations, a.max_generations.max_generations) {
             (Some(e), _) => e / a.islands.max(1) as u64 + a.members as u64,
@@ -453,7 +427,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     let (objective, name, info) = (obj.objective, obj.name, obj.info);
     let (lo, hi) = a.objective.interval(info);
     let seeds = seeds(a.seed);
-    let options = DeOptions {
+    let mut options = DeOptions {
         f_mode,
         f_min: a.f_min,
         f_max: a.f_max,
@@ -462,23 +436,18 @@ pub fn run(a: &DeArgs) -> CliResult {
         mutation_seed: seeds[1],
         crossover_seed: seeds[2],
         migration_seed: seeds[3],
-        double: precision.is_double(),
-        precision: if precision.is_double() {
-            metaopt::Precision::Double
-        } else {
-            metaopt::Precision::Single
-        },
-        fitness_precision: a.fitness_precision.option(),
         shared_random: a.shared_random,
         fused: !a.unfused,
         wide: a.wide.option(),
         selection,
         algorithm,
         lshade_budget,
-        jde_small: a.jde_small,
+        jde_small: a.algorithm.jde_small,
         jde_eps: a.jde_eps,
         jde_age: a.jde_age,
+        ..DeOptions::default()
     };
+    a.precision.set_options(precision, &mut options);
     let params = DeParams {
         limits: vec![(lo, hi)],
         bounds,
@@ -751,7 +720,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         } else {
             String::new()
         },
-        a.cr,
+        a.cr.cr,
         seeds.map(|s| s.to_string()).join(","),
         a.selection
             .parse::<Selection>()

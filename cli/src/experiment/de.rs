@@ -6,8 +6,8 @@ use super::de_stats::{
     self as ex, f_groups, group_history, island_f, thesis_worst_interval, within, Setup,
 };
 use crate::args::{
-    catalogue_function, catalogue_functions, parse_bounds, parse_mutation, parse_numbers, seeds,
-    BackendArgs, FitnessPrecisionArg, MaxGenerationsArg, Precision, PrecisionArgs, QuietArg,
+    catalogue_function, catalogue_functions, parse_bounds, parse_mutation, seeds, BackendArgs,
+    CrArg, DePrecisionArgs, MaxGenerationsArg, Precision, QuietArg,
 };
 use crate::cmd::de::de_error;
 use crate::out::{self, flag_error, stats, CliResult, Failure, Stats};
@@ -21,9 +21,14 @@ use std::time::Instant;
 /// The DE settings both experiments share (the thesis's: Np = 256, CR = 0.7,
 /// F = linspace(0.001, 2), DE/rand/1, 10 dimensions).
 #[derive(Args)]
-#[command(mut_arg("max_generations", |a| a.help(format!(
-    "Stop after G generations [default: {DEFAULT_GENERATIONS}]"
-))))]
+#[command(
+    mut_arg("max_generations", |a| a.help(format!(
+        "Stop after G generations [default: {DEFAULT_GENERATIONS}]"
+    ))),
+    mut_arg("cr", |a| a
+        .default_value("0.7")
+        .help("Crossover rate: one value, or one per population")),
+)]
 pub struct CommonArgs {
     /// Output folder (created if missing)
     #[arg(long, value_name = "DIR")]
@@ -60,14 +65,8 @@ pub struct CommonArgs {
         value_name = "F"
     )]
     f_max: f64,
-    /// Crossover rate: one value, or one per population
-    #[arg(
-        long = "CR",
-        visible_alias = "cr",
-        default_value = "0.7",
-        value_name = "CR[,CR...]"
-    )]
-    cr: String,
+    #[command(flatten)]
+    cr: CrArg,
     /// Seeds S..S+3 [default: the thesis's 123, 345, 457, 581]
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
@@ -80,9 +79,7 @@ pub struct CommonArgs {
     #[arg(long)]
     shared_random: bool,
     #[command(flatten)]
-    precision: PrecisionArgs,
-    #[command(flatten)]
-    fitness_precision: FitnessPrecisionArg,
+    precision: DePrecisionArgs,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -115,7 +112,7 @@ impl CommonArgs {
         s.mutation = parse_mutation(&self.mutation)?;
         s.options.f_min = self.f_min;
         s.options.f_max = self.f_max;
-        s.options.cr = parse_numbers("--CR", &self.cr)?;
+        s.options.cr = self.cr.values()?;
         let seeds = seeds(self.seed);
         (
             s.options.init_seed,
@@ -128,14 +125,7 @@ impl CommonArgs {
             .parse()
             .map_err(|e| flag_error("--selection", e))?;
         s.options.shared_random = self.shared_random;
-        s.options.double = precision.is_double();
-        // named, not Auto: Auto would be double on a device with fp64 whatever --single said
-        s.options.precision = if precision.is_double() {
-            metaopt::Precision::Double
-        } else {
-            metaopt::Precision::Single
-        };
-        s.options.fitness_precision = self.fitness_precision.option();
+        self.precision.set_options(precision, &mut s.options);
         s.backend = backend;
         Ok(s)
     }
@@ -143,7 +133,7 @@ impl CommonArgs {
     /// The precisions as the summaries print them: `single` or `double`, with the fitness
     /// precision when --fitness-precision names another (`single storage, double fitness`).
     fn precision_text(&self, precision: Precision) -> String {
-        match self.fitness_precision.fitness_precision {
+        match self.precision.fitness.fitness_precision {
             Some(f) if f != precision => format!("{precision} storage, {f} fitness"),
             _ => format!("{precision} precision"),
         }
@@ -380,7 +370,7 @@ pub fn de_sdis(a: &DeSdisArgs) -> CliResult {
         let png = c.out.join(format!("de_sdis_{}.png", file_part(function)));
         let title = format!(
             "{function}, D = {}: {} islands x {} members, CR {}, F linspace({}, {}), no migration",
-            c.dims, c.islands, c.members, c.cr, c.f_min, c.f_max
+            c.dims, c.islands, c.members, c.cr.cr, c.f_min, c.f_max
         );
         plot::write_png(&png, &title, &panels, 3.min(panels.len()), (620, 440))?;
     }
@@ -715,7 +705,7 @@ pub fn de_migration(a: &DeMigrationArgs) -> CliResult {
         bounds[0],
         c.islands,
         c.members,
-        c.cr,
+        c.cr.cr,
         c.f_min,
         c.f_max,
         generations,

@@ -4,7 +4,7 @@
 //! Each writes a CSV and a PNG into `--out` (docs/specs/QAP.md, "Figures 19 and 20").
 
 use super::table4::{hc12_series, wilson, Z95};
-use crate::args::{parse_seconds, BackendArgs, DeviceArg, SeedArg};
+use crate::args::{BackendArgs, DeviceArg, SeedArg, TimedCallsArgs};
 use crate::out::stats;
 use crate::out::{self, CliResult, Failure};
 use crate::out::{default_file, timed};
@@ -59,7 +59,14 @@ impl Form {
     }
 }
 
+/// Seconds of timed calls per point when neither --iterations nor --seconds is given.
+const LOAD_DEFAULT_SECONDS: f64 = 2.0;
+
 #[derive(Args)]
+#[command(
+    mut_arg("iterations", |a| a.help(TimedCallsArgs::iterations_help("per point", "one warm-up call"))),
+    mut_arg("seconds", |a| a.help(TimedCallsArgs::seconds_help("per point", LOAD_DEFAULT_SECONDS))),
+)]
 pub struct QapLoadArgs {
     /// Output folder (created if missing): qap_load.csv and qap_load.png
     #[arg(long, value_name = "DIR")]
@@ -87,12 +94,8 @@ pub struct QapLoadArgs {
     /// Mask order of HC12 (1 to 3)
     #[arg(long, default_value_t = 2, value_name = "ORDER")]
     mask_order: u32,
-    /// Timed calls per point (after one warm-up call); with --seconds, whichever ends first
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    iterations: Option<u64>,
-    /// Seconds of timed calls per point (at least one call) [default: 2 unless --iterations]
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
-    seconds: Option<f64>,
+    #[command(flatten)]
+    timed: TimedCallsArgs,
     /// Seed of the random permutation and swap string the neighbourhood is taken around
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
@@ -125,10 +128,7 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
     if forms.is_empty() {
         return Err("--forms: none given".into());
     }
-    let seconds = match (a.iterations, a.seconds) {
-        (None, None) => Some(2.0),
-        (_, s) => s,
-    };
+    let (iterations, seconds) = a.timed.limits(LOAD_DEFAULT_SECONDS);
     create_out(&a.out)?;
     let problem = Arc::new(QapProblem::from_instance(&inst));
     let t0 = Instant::now();
@@ -157,7 +157,7 @@ pub fn qap_load(a: &QapLoadArgs) -> CliResult {
             let rows = ev.rows();
             // the warm-up call's kernel time is dropped with the call itself
             let mut best = None;
-            let (calls, wall) = timed(a.iterations, seconds, |i| {
+            let (calls, wall) = timed(iterations, seconds, |i| {
                 let r = ev.best_row(&st)?;
                 if i == 0 {
                     best = Some(r);

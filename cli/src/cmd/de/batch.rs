@@ -2,7 +2,6 @@
 //! (`metaopt::de::BatchDe`): many independent problems in one batch, one row per problem.
 
 use super::{de_error, DeArgs, DEFAULT_GENERATIONS};
-use crate::args::parse_numbers;
 use crate::convergence::ConvergenceArgs;
 use crate::out::{self, flag_error, CliResult, Failure};
 use metaopt::de::{
@@ -57,7 +56,7 @@ fn from_flags(
         );
     }
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
-    let cr = parse_numbers("--CR", &a.cr)?;
+    let cr = a.cr.values()?;
     if cr.len() != 1 && cr.len() != count as usize {
         return Err(format!(
             "--CR: {} values; expected 1 or one per problem ({count})",
@@ -70,14 +69,11 @@ fn from_flags(
         .max_generations
         .max_generations
         .unwrap_or(DEFAULT_GENERATIONS);
-    let algorithm = a
-        .algorithm
-        .parse()
-        .map_err(|e| flag_error("--algorithm", e))?;
+    let algorithm = a.algorithm.algorithm()?;
     let mut template = BatchProblem::new(function.clone(), dims, lo, hi);
     template.members = a.members;
     template.algorithm = algorithm;
-    template.jde_small = a.jde_small;
+    template.jde_small = a.algorithm.jde_small;
     // this command's own copies of each problem (the named list, the batch's input, a result
     // row) and its function
     let text = match &function {
@@ -112,8 +108,8 @@ fn from_flags(
             p.max_generations = generations;
             p.target = a.stop.target;
             p.algorithm = algorithm;
-            p.jde_small = a.jde_small;
-            p.lshade_budget = a.lshade_budget.unwrap_or(0);
+            p.jde_small = a.algorithm.jde_small;
+            p.lshade_budget = a.algorithm.lshade_budget.unwrap_or(0);
             Named {
                 problem: p,
                 name: obj.name.clone(),
@@ -261,9 +257,9 @@ pub fn run(a: &DeArgs) -> CliResult {
         p => return Err(format!("--placement: `{p}`; expected auto, local or global").into()),
     };
     let backend = a.backend.backend()?;
-    let precision = if a.precision.single {
+    let precision = if a.precision.storage.single {
         metaopt::Precision::Single
-    } else if a.precision.double {
+    } else if a.precision.storage.double {
         metaopt::Precision::Double
     } else {
         metaopt::Precision::Auto
