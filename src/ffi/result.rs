@@ -256,11 +256,7 @@ impl<T: Copy> CArray<T> {
         T: Send,
     {
         use rayon::prelude::*;
-        let bytes = v
-            .len()
-            .checked_mul(std::mem::size_of::<T>())
-            .unwrap_or(usize::MAX)
-            .max(1);
+        let bytes = v.len().saturating_mul(std::mem::size_of::<T>()).max(1);
         // SAFETY: malloc aligns for any scalar type; `bytes` holds `v.len()` values of `T`.
         let p = unsafe { libc::malloc(bytes) } as *mut T;
         if p.is_null() {
