@@ -19,7 +19,7 @@ import numpy as np
 from . import _checks, _ffi, _interrupt, _lib, _state
 from ._errors import ErrorCode, check, take_string
 from ._handle import Instance
-from ._result import ArrayEq
+from ._result import ArrayEq, LibraryOwned
 
 # MetaoptWeightType by NumPy dtype
 _WEIGHT_TYPES = {
@@ -320,6 +320,9 @@ def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_ch
     with graph._use("sssp") as h:
         r, caught = _interrupt.run(L.metaopt_sp_sssp_multi, (h, s.ctypes.data_as(_U32), s.size, ctypes.byref(o)), o,
                                    stop_token, "sssp")
+        # the k x n tables stay in the library's buffers, which the arrays view (no copy of
+        # what can be gigabytes); the result is freed once no array of it is left
+        owner = LibraryOwned(r, L.metaopt_sp_free_result)
         try:
             if r.error_code == ErrorCode.INTERRUPTED:
                 # stopped: no distances to give (the result is empty)
@@ -329,9 +332,9 @@ def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_ch
             check(r, "metaopt_sp_sssp_multi")
             k, n = int(r.k), int(r.n)
             shape = (n,) if single else (k, n)
-            dist = np.ctypeslib.as_array(r.dist, shape=(k * n,)).copy().reshape(shape)
-            pred = np.ctypeslib.as_array(r.pred, shape=(k * n,)).copy().reshape(shape)
-            dist_int = np.ctypeslib.as_array(r.dist_int, shape=(k * n,)).copy().reshape(shape) if r.dist_int else None
+            dist = owner.array(r.dist, shape, np.float64)
+            pred = owner.array(r.pred, shape, np.int32)
+            dist_int = owner.array(r.dist_int, shape, np.uint64) if r.dist_int else None
             result = SsspResult(
                 sources=np.ctypeslib.as_array(r.sources, shape=(k,)).copy(),
                 dist=dist,
@@ -343,8 +346,10 @@ def sssp(graph, sources, method="near-far", delta=None, cpu=False, rounds_per_ch
                 elapsed=float(r.elapsed_s),
                 backend=ctypes.string_at(r.backend).decode("utf-8", errors="replace") if r.backend else "",
             )
-        finally:
-            L.metaopt_sp_free_result(ctypes.byref(r))
+        except BaseException:
+            owner.free()
+            raise
+        del owner
     if caught is not None:
         # Ctrl-C came as the call finished: its complete result goes with the exception
         _interrupt.raise_interrupted(caught, result, "sssp")

@@ -81,6 +81,45 @@ def test_integer_weights_are_exact_and_equal_scipy():
     assert np.array_equal(sssp(g, 3, method="near-far", delta=500).pred, r.pred)
 
 
+def test_the_tables_view_the_library_buffers_and_outlive_the_result():
+    # the distance and predecessor tables are NumPy views of the library's result, freed when
+    # the last of them goes: each kept alone, through garbage collection, still reads right
+    import gc
+    import weakref
+
+    a = random_graph(300, 0.02, 5)
+    g = Graph.from_csr(a.indptr, a.indices, a.data.astype(np.uint32))
+    sources = [0, 7, 299]
+    want = csgraph.dijkstra(a, indices=sources)
+    for cpu in (False, True):
+        r = sssp(g, sources, cpu=cpu)
+        dist, pred, dist_int = r.dist, r.pred, r.dist_int
+        assert not dist.flags.owndata and dist.shape == (3, 300)
+        assert np.array_equal(dist, want)
+        ref = weakref.ref(r)
+        del r
+        gc.collect()
+        assert ref() is None
+        keep_pred = pred.copy()
+        del pred, dist_int
+        gc.collect()
+        # only the distances are left: their buffer is still the library's, unchanged
+        np.testing.assert_array_equal(dist, want)
+        d1 = dist[1].copy()
+        del dist
+        gc.collect()
+        # a fresh call (which may reuse the freed memory) gives the same tables
+        r = sssp(g, sources, cpu=cpu)
+        np.testing.assert_array_equal(r.dist[1], d1)
+        np.testing.assert_array_equal(r.pred, keep_pred)
+        check_tree(a, r.dist, r.pred, sources)
+        one = sssp(g, 7, cpu=cpu)
+        row = one.dist
+        del one
+        gc.collect()
+        np.testing.assert_array_equal(row, want[1])
+
+
 def test_helsinki_equals_scipy():
     g = Graph.from_file(HELSINKI)
     assert (g.n, g.m, g.weight_type) == (6906, 15314, "float64")

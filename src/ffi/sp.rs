@@ -165,28 +165,21 @@ pub(crate) unsafe fn sp_options(o: &MetaoptSpOptions) -> Result<SpOptions> {
 
 fn sp_result(r: &SpSsspMultiResult, elapsed_s: f64, backend: &str) -> Result<MetaoptSpResult> {
     let total = r.pred.len();
+    // written straight into the caller's arrays (no intermediate copies of the k x n tables)
     let (dist, dist_int) = match &r.dist {
-        Distances::U64(d) => {
-            let f: Vec<f64> = d
-                .iter()
-                .map(|&x| {
-                    if x == u64::MAX {
-                        f64::INFINITY
-                    } else {
-                        x as f64
-                    }
-                })
-                .collect();
-            (CArray::from_slice(&f)?, Some(CArray::from_slice(d)?))
-        }
-        Distances::F64(d) => (CArray::from_slice(d)?, None),
+        Distances::U64(d) => (
+            CArray::from_map(d, |x| {
+                if x == u64::MAX {
+                    f64::INFINITY
+                } else {
+                    x as f64
+                }
+            })?,
+            Some(CArray::from_map(d, |x| x)?),
+        ),
+        Distances::F64(d) => (CArray::from_map(d, |x| x)?, None),
     };
-    let pred: Vec<i32> = r
-        .pred
-        .iter()
-        .map(|&p| if p == NO_PRED { -1 } else { p as i32 })
-        .collect();
-    let pred = CArray::from_slice(&pred)?;
+    let pred = CArray::from_map(&r.pred, |p| if p == NO_PRED { -1 } else { p as i32 })?;
     let sources = CArray::from_slice(&r.sources)?;
     let reached: Vec<u64> = r.reached.iter().map(|&x| x as u64).collect();
     let reached = CArray::from_slice(&reached)?;

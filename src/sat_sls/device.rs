@@ -223,7 +223,10 @@ impl DeviceWalks {
             occ: queue.buffer_from(&nz(&f.occ_clauses), "occurrences")?,
             tab: queue.buffer_from(table, "break table")?,
             rec: queue.buffer_from(&fresh_records(rw, walks), "walk records")?,
-            state: queue.buffer_from(&vec![0u32; state_len.max(1)], "walk states")?,
+            // not written here: a walk's state is built by the kernel at the walk's start (or
+            // written by `set_states`) before anything reads it, so the states, which can take
+            // gigabytes, cost no host copy and no upload in the set-up
+            state: queue.buffer(state_len, "walk states")?,
             found: queue.buffer_from(&[0u32, u32::MAX], "found flag")?,
             queue,
             kernel,

@@ -38,6 +38,10 @@ pub use cpu::SlsTracker;
 /// Flips between two reads of the stop flag (a power of two).
 pub const POLL: u32 = 64;
 
+/// Flips per walk of a solve's first launch where launches are sized by the clock: a walk's
+/// start (its state built) is in it, so its rate is a low estimate and the next launch is short.
+const FIRST_LAUNCH: u64 = POLL as u64;
+
 /// The default of [`SlsOptions::restart_flips`]: no restarts (probSAT's default).
 pub const NO_RESTARTS: u64 = u64::MAX;
 
@@ -946,12 +950,15 @@ impl SatSls {
             if let Some(r) = r {
                 break r;
             }
-            // launches of the chosen size (so a seed gives the same walks), shorter only where
-            // the time left asks for it
+            // launches of at most the chosen size; under a time limit sized to end before the
+            // time left, and under a stop token sized to about `STEP_SECONDS` where the walks
+            // persist (their course does not depend on the launches), so that the token is
+            // honoured within one short launch. Walks rebuilt at every launch keep launches of
+            // the chosen size without a time limit, so that a seed gives the same walks
             let done = s.done;
             let mut flips = opts.flips_per_launch as u64;
-            if opts.stop.time_limit.is_some() {
-                flips = driver.next_size(flips.min(POLL as u64), flips, done);
+            if opts.stop.time_limit.is_some() || (params.persist && driver.watch().has_token()) {
+                flips = driver.next_size(flips.min(FIRST_LAUNCH), flips, done);
             } else if let Some(b) = opts.stop.budget {
                 flips = flips.min(b - done);
             }

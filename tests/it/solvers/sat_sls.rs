@@ -602,6 +602,89 @@ fn break_tables() {
 }
 
 #[test]
+fn a_time_limit_and_a_token_end_a_large_persisting_run_promptly() {
+    // walks whose state persists across launches (1 MB each) and launches of up to a billion
+    // flips: a time limit and a token requested mid-run both end the run within one short
+    // launch, the set-up (no upload of the states) and the reading of the walks included
+    let cnf = Cnf::random_ksat(20_000, 4.26, 3, 7).unwrap();
+    let walks = 64;
+    for backend in [Backend::Cpu, Backend::DEVICE] {
+        // the program is built (and cached) before the clock starts
+        solve(
+            &cnf,
+            backend,
+            Some(walks),
+            &SlsOptions {
+                stop: Stop {
+                    budget: Some(1),
+                    time_limit: None,
+                    ..Stop::default()
+                },
+                ..SlsOptions::default()
+            },
+        );
+        let limit = Duration::from_millis(500);
+        let mut s = SatSls::new(cnf.clone(), Some(walks), backend).unwrap();
+        assert!(s.state_persists());
+        let t = std::time::Instant::now();
+        let r = s
+            .solve(&SlsOptions {
+                flips_per_launch: 1_000_000_000,
+                stop: Stop {
+                    time_limit: Some(limit),
+                    ..Stop::default()
+                },
+                ..SlsOptions::default()
+            })
+            .unwrap();
+        let took = t.elapsed();
+        assert!(took < limit + MARGIN, "{backend:?}: time limit, {took:?}");
+        assert_eq!(r.stop, StopReason::TimeLimit, "{backend:?}");
+        assert!(
+            r.launches >= 2 && r.flips > 0,
+            "{backend:?}: {} launches, {} flips",
+            r.launches,
+            r.flips
+        );
+
+        let token = metaopt::interrupt::StopToken::new();
+        let at = Duration::from_millis(400);
+        let t = std::time::Instant::now();
+        let r = std::thread::scope(|sc| {
+            let tk = token.clone();
+            sc.spawn(move || {
+                std::thread::sleep(at);
+                tk.request();
+            });
+            s.solve(&SlsOptions {
+                flips_per_launch: 1_000_000_000,
+                stop: Stop {
+                    token: Some(token.clone()),
+                    time_limit: None,
+                    ..Stop::default()
+                },
+                ..SlsOptions::default()
+            })
+            .unwrap()
+        });
+        let took = t.elapsed();
+        assert!(took < at + MARGIN, "{backend:?}: token, {took:?}");
+        assert_eq!(r.stop, StopReason::Interrupted, "{backend:?}");
+        assert!(
+            r.launches >= 2 && r.flips > 0,
+            "{backend:?}: {} launches, {} flips",
+            r.launches,
+            r.flips
+        );
+        assert_eq!(r.best_unsatisfied, cnf.unsatisfied_count(&r.best));
+    }
+}
+
+/// The time a stopped run may take beyond its stop on PoCL: one short launch, the reading of
+/// the walks and the slack of a CPU device shared with other tests.
+const MARGIN: Duration = Duration::from_secs(2);
+
+#[test]
 fn a_requested_stop_token_ends_with_interrupted() {
     let cnf = Cnf::from_file(&family("uuf75-325")[0]).unwrap();
     let token = metaopt::interrupt::StopToken::new();
