@@ -246,7 +246,6 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
  * FILE.cl), or a struct with field `source` (OpenCL C code) and optional `name` (its label). */
 void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)plhs, (void)options;
-    static const char *source_fields[] = {"source", "name", NULL};
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
     DeState *d = e->state;
     const mxArray *fun = arg(nrhs, prhs, 2, "objective");
@@ -262,52 +261,10 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
             opts.precision = resolve_precision(precision); /* the library refuses a change */
     }
     MetaoptObjective o;
-    memset(&o, 0, sizeof o);
-    char label[512] = "";
-    int callback = 0;
-    if (mxIsFunctionHandle(fun)) {
-        callback = 1;
-        snprintf(label, sizeof label, "function handle");
-    } else if (mxIsStruct(fun)) {
-        if (mxGetNumberOfElements(fun) != 1)
-            fail("badArgument", "an objective struct must be 1x1 with fields source and name");
-        check_fields(fun, "objective", source_fields);
-        const mxArray *code = mxGetField(fun, 0, "source");
-        if (!code)
-            fail("badArgument", "an objective struct needs the field source (OpenCL C code)");
-        o.kind = METAOPT_OBJECTIVE_SOURCE;
-        o.source = string_arg(code, "objective.source");
-        const mxArray *name = mxGetField(fun, 0, "name");
-        if (name && !mxIsEmpty(name))
-            o.function_name = string_arg(name, "objective.name");
-    } else if (mxIsChar(fun)) {
-        char *name = string_arg(fun, "objective");
-        if (!name[0])
-            fail("badArgument", "objective is empty");
-        if (name[0] != '@') {
-            callback = 1;
-            snprintf(label, sizeof label, "m-function %s", name);
-        } else {
-            size_t len = strlen(name + 1);
-            if (len > 3 && strcmp(name + 1 + len - 3, ".cl") == 0) {
-                o.kind = METAOPT_OBJECTIVE_SOURCE;
-                o.source = read_file(name + 1);
-                o.function_name = name + 1;
-            } else {
-                o.kind = METAOPT_OBJECTIVE_CATALOGUE;
-                o.function_name = name + 1;
-            }
-        }
-    } else {
-        fail("badArgument", "objective must be a function handle, an m-function name, '@CATALOGUE', '@FILE.cl' or a "
-                            "struct with field source (OpenCL C code), got a %s", mxGetClassName(fun));
-    }
+    char label[512];
+    int callback = objective_arg(fun, e, &o, label, sizeof label);
     mxArray *copy = NULL;
     if (callback) {
-        o.kind = METAOPT_OBJECTIVE_HOST_CALLBACK;
-        o.callback = mex_objective;
-        o.user_data = e;
-        o.function_name = label;
         /* the library calls it again in later MEX calls ('de-iteration', 'de-run') */
         copy = mxDuplicateArray(fun);
         mexMakeArrayPersistent(copy);

@@ -144,7 +144,7 @@ mxArray *string_result(const char *call, MetaoptStringResult r);
 
 /* The kind an instance array says (struct Token in mex_handles.c): these numbers are part of
  * the array, so they never change. */
-enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4, KIND_KNAPSACK = 5, KIND_BDE = 6, KIND_GRAPH = 7 };
+enum { KIND_QAP = 1, KIND_HC12 = 2, KIND_SAT = 3, KIND_DE = 4, KIND_KNAPSACK = 5, KIND_BDE = 6, KIND_GRAPH = 7, KIND_BH = 8 };
 
 typedef struct Entry Entry;
 
@@ -158,7 +158,7 @@ typedef struct EntryKind {
     mxArray *(*info)(Entry *e);     /* the result of 'info' */
 } EntryKind;
 
-extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de, kind_knapsack, kind_bde, kind_graph;
+extern const EntryKind kind_qap, kind_hc12, kind_sat, kind_de, kind_knapsack, kind_bde, kind_graph, kind_bh;
 
 /* Every kind, NULL-terminated (mex_main.c). */
 extern const EntryKind *const mex_kinds[];
@@ -213,6 +213,12 @@ void call_end(Entry *e);
 /* The host callback of m-function objectives (MetaoptObjective.callback; user_data: the Entry,
  * whose running call, begun by call_begin, names the m-function). */
 int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data);
+/* The objective `fun` of instance entry e into *o: a function handle or m-function name (a host
+ * callback calling it through mex_objective, labelled in `label`, cap bytes), '@NAME' (a
+ * catalogue function), '@FILE.cl' (OpenCL C read from FILE.cl) or a struct with field source
+ * (OpenCL C code) and optional name (its label). Returns 1 for a host callback (the caller keeps
+ * a persistent copy of fun for the calls), else 0; strings are mxMalloc'ed with the MEX call. */
+int objective_arg(const mxArray *fun, Entry *e, MetaoptObjective *o, char *label, size_t cap);
 
 /* Raises the error of a failed library call on `e`: the objective's failure, if it failed,
  * else the library's (freeing its message). `e` NULL: the library's error (fail_library). */
@@ -368,6 +374,9 @@ void mode_awvd(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const c
 /* batched DE (mex_bde.c) */
 void mode_bde_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_bh_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_bh_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_bh_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_de.c */
 void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

@@ -28,6 +28,8 @@
  *   AWVD          awvd (balls n x 4 or a PDB/mmCIF/balls path, [opts])          (mex_awvd.c)
  *   batched DE    bde-create (problems struct array, [opts]), bde-run (instance or
  *                 problems, [opts]), info, free                                 (mex_bde.c)
+ *   basin         bh-create (objective, bounds, [opts]), bh-solve (instance, [opts]),
+ *   hopping       bh-save-state, info, free                                     (mex_bh.c)
  *   shared        live (the live instances), options (option names: the alias table of
  *                 mex_args.c)
  *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
@@ -139,7 +141,7 @@ static void mode_free(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     entry_free(entry_get(arg(nrhs, prhs, 1, "instance"), NULL));
 }
 
-/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de, knapsack, bde, graph) */
+/* 'live' -> struct: the number of live instances, total and per kind (qap, hc12, sat, de, knapsack, bde, graph, bh) */
 static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)nrhs, (void)prhs, (void)options;
     mxArray *s = empty_struct();
@@ -151,6 +153,7 @@ static void mode_live(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, 
     set_num(s, "knapsack", entry_live_count(&kind_knapsack));
     set_num(s, "bde", entry_live_count(&kind_bde));
     set_num(s, "graph", entry_live_count(&kind_graph));
+    set_num(s, "bh", entry_live_count(&kind_bh));
     plhs[0] = s;
 }
 
@@ -192,7 +195,7 @@ static void mode_options(int nlhs, mxArray **plhs, int nrhs, const mxArray **prh
 /* the kinds of instance and the modes                                                      */
 
 /* Every kind of instance (mex_handles.c names a kind by its number through this list). */
-const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, &kind_knapsack, &kind_bde, &kind_graph, NULL};
+const EntryKind *const mex_kinds[] = {&kind_qap, &kind_hc12, &kind_sat, &kind_de, &kind_knapsack, &kind_bde, &kind_graph, &kind_bh, NULL};
 
 static const struct {
     const char *name;
@@ -246,6 +249,9 @@ static const struct {
     {"awvd", mode_awvd, 1, 2, "balls or path, opts"},
     {"bde-create", mode_bde_create, 1, 2, "problems, opts"},
     {"bde-run", mode_bde_run, 1, 2, "instance or problems, opts"},
+    {"bh-create", mode_bh_create, 1, 3, "objective, bounds, opts"},
+    {"bh-solve", mode_bh_solve, 1, 2, "instance, opts"},
+    {"bh-save-state", mode_bh_save_state, 1, 1, "instance"},
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
     {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
     {"de-iteration", mode_de_iteration, 1, 1, "instance"},

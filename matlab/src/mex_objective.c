@@ -20,6 +20,60 @@
 #include "mex_trap.h"
 
 /* ---------------------------------------------------------------------------------------- */
+/* an objective argument                                                                    */
+
+int objective_arg(const mxArray *fun, Entry *e, MetaoptObjective *o, char *label, size_t cap) {
+    static const char *source_fields[] = {"source", "name", NULL};
+    memset(o, 0, sizeof *o);
+    label[0] = '\0';
+    int callback = 0;
+    if (mxIsFunctionHandle(fun)) {
+        callback = 1;
+        snprintf(label, cap, "function handle");
+    } else if (mxIsStruct(fun)) {
+        if (mxGetNumberOfElements(fun) != 1)
+            fail("badArgument", "an objective struct must be 1x1 with fields source and name");
+        check_fields(fun, "objective", source_fields);
+        const mxArray *code = mxGetField(fun, 0, "source");
+        if (!code)
+            fail("badArgument", "an objective struct needs the field source (OpenCL C code)");
+        o->kind = METAOPT_OBJECTIVE_SOURCE;
+        o->source = string_arg(code, "objective.source");
+        const mxArray *name = mxGetField(fun, 0, "name");
+        if (name && !mxIsEmpty(name))
+            o->function_name = string_arg(name, "objective.name");
+    } else if (mxIsChar(fun)) {
+        char *name = string_arg(fun, "objective");
+        if (!name[0])
+            fail("badArgument", "objective is empty");
+        if (name[0] != '@') {
+            callback = 1;
+            snprintf(label, cap, "m-function %s", name);
+        } else {
+            size_t len = strlen(name + 1);
+            if (len > 3 && strcmp(name + 1 + len - 3, ".cl") == 0) {
+                o->kind = METAOPT_OBJECTIVE_SOURCE;
+                o->source = read_file(name + 1);
+                o->function_name = name + 1;
+            } else {
+                o->kind = METAOPT_OBJECTIVE_CATALOGUE;
+                o->function_name = name + 1;
+            }
+        }
+    } else {
+        fail("badArgument", "objective must be a function handle, an m-function name, '@CATALOGUE', '@FILE.cl' or a "
+                            "struct with field source (OpenCL C code), got a %s", mxGetClassName(fun));
+    }
+    if (callback) {
+        o->kind = METAOPT_OBJECTIVE_HOST_CALLBACK;
+        o->callback = mex_objective;
+        o->user_data = e;
+        o->function_name = label;
+    }
+    return callback;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* the host callback                                                                        */
 
 /* A struct error {message, identifier} for `rethrow`. */

@@ -1369,6 +1369,53 @@ g = metaopt_mex('params', 3, 8, [-1 1]);
 check(strcmp(r.stopReason, 'budget'), 'HC12 run: stopReason budget (the runs)');
 metaopt_free(g);
 
+% --- basin hopping ('bh-create', 'bh-solve', 'bh-save-state') ---
+box = repmat([-5.12 5.12], 3, 1);
+bo = struct('chains', 64, 'maxSearch', 200, 'seed', 7, 'launchSteps', 50);
+hd = metaopt_bh_create('@F6', box, setfield(bo, 'precision', 'double'));
+hc = metaopt_bh_create('@F6', box, setfield(bo, 'cpu', true));
+rd = metaopt_bh_solve(hd, struct('x0', [3.1 -2.4 4.9], 'maxSteps', 200));
+rc = metaopt_bh_solve(hc, struct('x0', [3.1 -2.4 4.9], 'maxSteps', 200));
+check(rd.value == rc.value && isequal(rd.x, rc.x) && rd.steps == 200 && rd.evaluations == 1 + 200 * 64 && ...
+      strcmp(rd.stopReason, 'budget') && strcmp(rd.precision, 'double'), 'bh-solve: the device takes the CPU backend''s steps');
+metaopt_free(hd);
+% a saved state (bytes and checkpoint file) continues the solve exactly
+ckpt = [tempname() '.ckpt'];
+first = metaopt_bh_solve(hc, struct('x0', [3.1 -2.4 4.9], 'maxSteps', 70, 'checkpoint', ckpt));
+bst = metaopt_bh_save_state(hc);
+whole = metaopt_bh_solve(hc, struct('maxSteps', 300));
+h2 = metaopt_bh_create('@F6', box, setfield(bo, 'cpu', true));
+again = metaopt_bh_solve(h2, struct('resume', bst, 'maxSteps', 300));
+h3 = metaopt_bh_create('@F6', box, setfield(bo, 'cpu', true));
+fromfile = metaopt_bh_solve(h3, struct('resume', ckpt, 'maxSteps', 300));
+check(first.steps == 70 && isa(bst, 'uint8') && again.value == whole.value && isequal(again.x, whole.x) && ...
+      fromfile.value == whole.value && again.evaluations == whole.evaluations, 'bh-solve: a saved state continues exactly');
+delete(ckpt);
+metaopt_free(h2); metaopt_free(h3);
+h4 = metaopt_bh_create('@F6', box, setfield(setfield(bo, 'cpu', true), 'seed', 8));
+check(strcmp(error_id(@() metaopt_bh_solve(h4, struct('resume', bst, 'maxSteps', 10))), 'metaopt:invalidArgument'), ...
+      'bh-solve: a state of other options is refused');
+metaopt_free(h4);
+% an m-function objective on the CPU backend, one call a step with every chain's trial
+hm = metaopt_bh_create(@(X) sum(X .^ 2, 2), [-5 5; -5 5], struct('cpu', true, 'chains', 16, 'maxSearch', 100));
+rm = metaopt_bh_solve(hm, struct('x0', [1 1], 'maxSteps', 1000));
+check(rm.value < 1e-9 && all(abs(rm.x) < 1e-4), 'bh-solve: an m-function objective is minimised');
+t1 = tic;
+rt = metaopt_bh_solve(hc, struct('timeLimit', 0.3));
+check(strcmp(rt.stopReason, 'time_limit') && toc(t1) < 1.3, 'bh-solve: a time limit ends an unbounded solve');
+info = metaopt_info(hc);
+check(~isempty(strfind(info, 'basin hopping')) && ~isempty(strfind(info, '64 chains')), 'bh: info describes the chains');
+check(strcmp(error_id(@() metaopt_bh_solve(hm, struct('maxSteps', 10, 'x0', [9 0]))), 'metaopt:invalidArgument'), ...
+      'bh-solve: a starting point outside the box is refused');
+check(strcmp(error_id(@() metaopt_bh_create('@F1', [1 0; 0 1])), 'metaopt:invalidArgument'), 'bh-create: lower >= upper is refused');
+check(strcmp(error_id(@() metaopt_bh_create('@F1', box, struct('chains', 0, 'cpu', true))), 'metaopt:invalidArgument'), ...
+      'bh-create: chains 0 is refused');
+check(strcmp(error_id(@() metaopt_bh_create('@F1', box, struct('colour', 1))), 'metaopt:badOption'), 'bh-create: an unknown option');
+check(strcmp(error_id(@() metaopt_bh_solve(hc, struct())), 'metaopt:invalidArgument'), 'bh-solve: no stop condition is refused');
+check(strcmp(error_id(@() metaopt_bh_solve(hd, struct('maxSteps', 1))), 'metaopt:freedHandle'), 'bh-solve: a freed instance');
+check(strcmp(error_id(@() metaopt_bh_solve(uint8(1:8), struct('maxSteps', 1))), 'metaopt:badHandle'), 'bh-solve: a forged instance');
+metaopt_free(hm); metaopt_free(hc);
+
 % --- the README's Octave examples (QAP and HC12; island DE), as README.md shows them ---
 readme = fileread(fullfile(root, 'README.md'));
 examples = {'octave-example', 'readme_ok'; 'octave-de-example', 'readme_de_ok'};
