@@ -92,9 +92,12 @@ pub fn read_regular(path: &std::path::Path, max: u64) -> std::result::Result<Vec
     use std::io::Read;
     let (file, len) = open_regular(path, max)?;
     let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(len as usize)
-        .map_err(|e| ReadFailure::Io(std::io::Error::new(std::io::ErrorKind::OutOfMemory, e)))?;
+    bytes.try_reserve_exact(len as usize).map_err(|_| {
+        ReadFailure::Io(std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("the host cannot hold its {len} bytes"),
+        ))
+    })?;
     file.take(max.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(ReadFailure::Io)?;
