@@ -23,7 +23,7 @@ use metaopt::hc12::tabu::TabuConfig;
 use metaopt::objective::Objective;
 use metaopt::problem::functions::{self, FunctionInfo};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 // ---- device group ------------------------------------------------------------------------
@@ -109,6 +109,28 @@ impl BackendArgs {
 
 // ---- objective group ---------------------------------------------------------------------
 
+/// The most bytes of a `--source` file (as of a batch file's `source`).
+pub const MAX_SOURCE_BYTES: u64 = metaopt::de::batch_file::MAX_SOURCE_BYTES;
+/// The most bytes of a `--data` file.
+pub const MAX_DATA_BYTES: u64 = 1 << 30;
+/// The most bytes of the other text files flags name (`--init`, `--start`, the assignments of
+/// `sat eval`).
+pub const MAX_FLAG_FILE_BYTES: u64 = 1 << 30;
+
+/// The bytes of `path`, a regular file of at most `max` bytes that `flag` names (never a device
+/// or a pipe, never more than `max + 1` bytes read); errors name the flag.
+pub fn read_flag_file(flag: &str, path: &Path, max: u64) -> CliResult<Vec<u8>> {
+    metaopt::problem::read_regular(path, max)
+        .map_err(|e| Failure(format!("{flag}: {}", e.message(path))))
+}
+
+/// The text of `path` as [`read_flag_file`] reads it; bytes that are not UTF-8 are an error
+/// naming the flag.
+pub fn read_flag_text(flag: &str, path: &Path, max: u64) -> CliResult<String> {
+    String::from_utf8(read_flag_file(flag, path, max)?)
+        .map_err(|_| Failure(format!("{flag}: {} is not UTF-8 text", path.display())))
+}
+
 /// The objective of the continuous solvers (`hc12`, `de`): a catalogue function or a user
 /// OpenCL source with its `data` buffer, and the search interval.
 #[derive(Args)]
@@ -117,10 +139,11 @@ pub struct ObjectiveArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "source")]
     pub function: Option<String>,
     /// A user objective: OpenCL C defining `FP objective(__global const FP *x, uint dims,
-    /// uint stride, __global const void *data)`
+    /// uint stride, __global const void *data)`; a regular file of at most 16 MiB
     #[arg(long, value_name = "FILE.cl")]
     pub source: Option<PathBuf>,
-    /// Raw bytes for the user objective's `data` buffer (the thesis's func-data)
+    /// Raw bytes for the user objective's `data` buffer (the thesis's func-data); a regular
+    /// file of at most 1 GiB
     #[arg(long, value_name = "FILE", requires = "source")]
     pub data: Option<PathBuf>,
     /// Lower end of every interval [default: the function's domain; 0 for --source]
@@ -153,15 +176,7 @@ impl ObjectiveArgs {
                 })
             }
             (None, Some(path)) => {
-                let code = std::fs::read_to_string(path).map_err(|e| {
-                    Failure(format!("--source: cannot read {}: {e}", path.display()))
-                })?;
-                let data = match &self.data {
-                    Some(d) => std::fs::read(d).map_err(|e| {
-                        Failure(format!("--data: cannot read {}: {e}", d.display()))
-                    })?,
-                    None => Vec::new(),
-                };
+                let (code, data) = self.read_source()?;
                 Ok(ResolvedObjective {
                     objective: Objective::source(code, data),
                     name: path.display().to_string(),
@@ -170,6 +185,21 @@ impl ObjectiveArgs {
             }
             (None, None) => Err("give --function NAME or --source FILE.cl".into()),
         }
+    }
+
+    /// The text of `--source` and the bytes of `--data` (none without it): regular files of at
+    /// most [`MAX_SOURCE_BYTES`] and [`MAX_DATA_BYTES`]; errors name the flag.
+    pub fn read_source(&self) -> CliResult<(String, Vec<u8>)> {
+        let path = self
+            .source
+            .as_ref()
+            .ok_or("give --function NAME or --source FILE.cl")?;
+        let code = read_flag_text("--source", path, MAX_SOURCE_BYTES)?;
+        let data = match &self.data {
+            Some(d) => read_flag_file("--data", d, MAX_DATA_BYTES)?,
+            None => Vec::new(),
+        };
+        Ok((code, data))
     }
 
     /// `--lower`/`--upper`, else the function's domain, else [0, 1].

@@ -26,6 +26,7 @@
 //! same walks, so they still agree bit for bit.
 
 use super::NONE;
+use crate::error::{try_vec, Error, Result};
 use crate::problem::graph::{Graph, Weights};
 use std::ops::{Add, Sub};
 
@@ -64,20 +65,12 @@ impl Cost for f64 {
 pub(crate) struct ByWeight(Vec<u32>, Vec<u32>);
 
 impl ByWeight {
-    /// [`try_new`](Self::try_new) where the host can hold the reverse graph (panics where it
-    /// cannot: [`local_search`]'s own use on a graph of the caller's).
-    pub(crate) fn new(g: &Graph) -> ByWeight {
-        match Self::try_new(g) {
-            Ok(b) => b,
-            Err(e) => panic!("the local search's reverse graph: {e}"),
-        }
-    }
-
-    /// The out- and in-arcs of every vertex by weight; the reverse graph is built fallibly
-    /// (`Error::OutOfHostMemory` naming `graph` where the host cannot hold it).
+    /// The out- and in-arcs of every vertex by weight; the reverse graph and the two orders are
+    /// built fallibly (`Error::OutOfHostMemory` naming `graph` where the host cannot hold them).
     pub(crate) fn try_new(g: &Graph) -> crate::error::Result<ByWeight> {
-        let sorted = |g: &Graph| {
-            let mut v: Vec<u32> = (0..g.m() as u32).collect();
+        let sorted = |g: &Graph| -> crate::error::Result<Vec<u32>> {
+            let mut v: Vec<u32> = try_vec(g.m(), "graph")?;
+            v.extend(0..g.m() as u32);
             let w = g.weights();
             for u in 0..g.n() {
                 let r = g.arcs_of(u);
@@ -87,9 +80,9 @@ impl ByWeight {
                         .then(a.cmp(&b))
                 });
             }
-            v
+            Ok(v)
         };
-        Ok(ByWeight(sorted(g), sorted(g.try_reverse()?)))
+        Ok(ByWeight(sorted(g)?, sorted(g.try_reverse()?)?))
     }
     /// `u`'s out-arcs by weight.
     fn of(&self, g: &Graph, u: usize) -> impl Iterator<Item = usize> + '_ {
@@ -116,6 +109,19 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
+    /// Scratch space for a graph of `n` vertices, allocated fallibly (`Error::OutOfHostMemory`
+    /// naming `graph` where the host cannot hold it), so that the search never grows it.
+    fn try_for(n: usize) -> Result<Scratch> {
+        let mut sc = Scratch {
+            pos: try_vec(n, "graph")?,
+            ..Scratch::default()
+        };
+        for k in 0..DEPTH {
+            sc.budget[k] = try_vec(n, "graph")?;
+        }
+        Ok(sc)
+    }
+
     fn offer(&mut self, k: usize, u: u32, b: f64, next: u32) {
         let slot = &mut self.budget[k][u as usize];
         match slot {
@@ -421,10 +427,51 @@ pub(crate) fn improve(g: &Graph, bw: &ByWeight, path: &mut Vec<u32>, sc: &mut Sc
 
 /// The local search of a path (see the module's description): a simple path of `g`'s arcs in,
 /// a simple path between the same end points, never longer, out.
-pub fn local_search(g: &Graph, path: &[u32]) -> Vec<u32> {
-    let mut p = path.to_vec();
-    improve(g, &ByWeight::new(g), &mut p, &mut Scratch::default());
-    p
+///
+/// Errors: [`Error::InvalidArgument`] naming `path` where it is empty, names a vertex not in
+/// `g`, repeats a vertex or has two consecutive vertices without an arc between them;
+/// [`Error::OutOfHostMemory`] naming `graph` where the host cannot hold the search's working
+/// set (the reverse graph, the arcs by weight and a few values a vertex), which is allocated
+/// fallibly before the search.
+pub fn local_search(g: &Graph, path: &[u32]) -> Result<Vec<u32>> {
+    let n = g.n();
+    if path.is_empty() {
+        return Err(Error::arg("path", "empty; give at least one vertex"));
+    }
+    if let Some((i, &v)) = path.iter().enumerate().find(|(_, &v)| v as usize >= n) {
+        return Err(Error::arg(
+            "path",
+            format!("vertex {v} at position {i}; the graph has {n} vertices"),
+        ));
+    }
+    for (i, w) in path.windows(2).enumerate() {
+        if g.find_arc(w[0] as usize, w[1]).is_none() {
+            return Err(Error::arg(
+                "path",
+                format!("no arc {} -> {} (positions {i} and {})", w[0], w[1], i + 1),
+            ));
+        }
+    }
+    let mut p = try_vec(path.len(), "path")?;
+    p.extend_from_slice(path);
+    let mut sorted = try_vec(path.len(), "path")?;
+    sorted.extend_from_slice(path);
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::arg(
+            "path",
+            format!(
+                "vertex {} appears more than once (a simple path is expected)",
+                w[0]
+            ),
+        ));
+    }
+    drop(sorted);
+    let bw = ByWeight::try_new(g)?;
+    let mut sc = Scratch::try_for(n)?;
+    sc.hops = try_vec(path.len(), "path")?;
+    improve(g, &bw, &mut p, &mut sc);
+    Ok(p)
 }
 
 /// Improves the path of an ant that reached `t` from `s`, given by its successor row (the index

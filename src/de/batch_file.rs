@@ -79,36 +79,19 @@ pub struct BatchFileProblem {
 /// bytes of `rel`, at most `max`, or why not.
 pub type BatchFiles<'a> = dyn FnMut(&str, &str, u64) -> std::result::Result<Vec<u8>, String> + 'a;
 
-/// The bytes of the regular file `p`, at most `max` of them; errors name `key` and the path.
+/// The bytes of the regular file `p`, at most `max` of them ([`crate::problem::read_regular`]);
+/// errors name `key` and the path.
 fn read_regular(p: &Path, key: &str, max: u64) -> std::result::Result<Vec<u8>, String> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| format!("{key}: cannot read {}: {e}", p.display());
-    let file = std::fs::File::open(p).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(format!(
-            "{key}: {} is not a regular file (not a device, a pipe or a folder)",
-            p.display()
-        ));
-    }
-    let too_large = || {
-        format!(
+    use crate::problem::ReadFailure;
+    crate::problem::read_regular(p, max).map_err(|e| match e {
+        ReadFailure::TooLarge(_) => format!(
             "{key}: {} holds more than {max} bytes (at most {MAX_SOURCE_BYTES} bytes a source, \
              {MAX_FILES_BYTES} bytes a batch file and {MAX_FILES_BYTES} bytes of its sources and \
              data together)",
             p.display()
-        )
-    };
-    if meta.len() > max {
-        return Err(too_large());
-    }
-    // the file may grow after its size was read: never more than the bound
-    let mut bytes = Vec::new();
-    file.take(max + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > max {
-        return Err(too_large());
-    }
-    Ok(bytes)
+        ),
+        e => format!("{key}: {}", e.message(p)),
+    })
 }
 
 /// Reads the batch file `path` (a regular file of at most [`MAX_FILES_BYTES`]) and the files its

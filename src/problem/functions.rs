@@ -1082,11 +1082,7 @@ pub type FixtureFunction = (String, (f64, f64), Vec<(f64, f64)>);
 impl ReferenceFixture {
     /// Reads the fixture format of `scripts/mpmath_reference.py`.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
-            path: path.to_path_buf(),
-            source: e,
-        })?;
-        Self::parse(&text, path)
+        Self::parse(&super::read_text(path)?, path)
     }
 
     /// Parses the text of a fixture as [`ReferenceFixture::load`] reads it; `path` only labels

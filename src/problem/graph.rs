@@ -1204,65 +1204,209 @@ pub fn max_osm_decompressed(file_bytes: u64) -> u64 {
 const PBF_MAX_HEADER: u64 = 64 << 10;
 const PBF_MAX_BLOB: u64 = 32 << 20;
 
-/// The fields of a protocol-buffers message: (field number, wire type, varint value or length,
-/// bytes of a length-delimited field). Stops at the first malformed field (the decoder that
-/// reads the file afterwards reports it).
-fn pb_fields(mut b: &[u8]) -> Vec<(u64, u8, u64, &[u8])> {
-    fn varint(b: &mut &[u8]) -> Option<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let (&x, rest) = b.split_first()?;
-            *b = rest;
-            v |= ((x & 0x7f) as u64) << shift;
-            if x & 0x80 == 0 {
-                return Some(v);
-            }
+/// A protocol-buffers varint taken from the front of `b`, or None where it is cut or too long.
+fn pb_varint(b: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&x, rest) = b.split_first()?;
+        *b = rest;
+        v |= ((x & 0x7f) as u64) << shift;
+        if x & 0x80 == 0 {
+            return Some(v);
         }
-        None
     }
-    let mut out = Vec::new();
-    while let Some(key) = varint(&mut b) {
+    None
+}
+
+/// The fields of a protocol-buffers message ([`pb_fields`]).
+struct PbFields<'a>(&'a [u8]);
+
+impl<'a> Iterator for PbFields<'a> {
+    type Item = (u64, u8, u64, &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = &mut self.0;
+        let key = pb_varint(b)?;
         let (field, wire) = (key >> 3, (key & 7) as u8);
-        let (value, bytes): (u64, &[u8]) = match wire {
-            0 => match varint(&mut b) {
-                Some(v) => (v, &[]),
-                None => break,
-            },
+        if field == 0 {
+            return None;
+        }
+        let item = match wire {
+            0 => (field, wire, pb_varint(b)?, &[][..]),
             1 | 5 => {
                 let k = if wire == 1 { 8 } else { 4 };
                 if b.len() < k {
-                    break;
+                    return None;
                 }
-                b = &b[k..];
-                (0, &[])
+                *b = &b[k..];
+                (field, wire, 0, &[][..])
             }
-            2 => match varint(&mut b) {
+            2 => match pb_varint(b) {
                 Some(l) if l <= b.len() as u64 => {
                     let (x, rest) = b.split_at(l as usize);
-                    b = rest;
-                    (l, x)
+                    *b = rest;
+                    (field, wire, l, x)
                 }
-                _ => break,
+                _ => return None,
             },
-            _ => break,
+            _ => return None,
         };
-        out.push((field, wire, value, bytes));
+        Some(item)
     }
-    out
 }
 
-/// Checks that the blobs of a PBF file decompress to at most [`max_osm_decompressed`] bytes in
-/// all, reading the framing itself (a 4-byte length, a `BlobHeader` whose field 3 is the blob's
-/// size, the `Blob` whose field 1 is raw data and field 3 zlib data) and counting what each zlib
-/// stream gives, without keeping it. Framing errors are left to the reader that follows.
+/// The fields of a protocol-buffers message: (field number, wire type, varint value or length,
+/// bytes of a length-delimited field). Stops at the first malformed field (the decoder that
+/// reads the file afterwards reports it). Nothing is copied or collected.
+fn pb_fields(b: &[u8]) -> PbFields<'_> {
+    PbFields(b)
+}
+
+/// The values of the repeated integer field `num` of the messages `msgs` (several occurrences
+/// of a message merge, as the decoder merges them), packed or not, in order.
+fn pb_repeated<'a>(msgs: &'a [&'a [u8]], num: u64) -> impl Iterator<Item = u64> + 'a {
+    msgs.iter()
+        .flat_map(move |m| pb_fields(m).filter(move |f| f.0 == num))
+        .flat_map(|(_, wire, v, bytes)| {
+            let single = (wire == 0).then_some(v);
+            let mut packed = if wire == 2 { bytes } else { &[][..] };
+            single
+                .into_iter()
+                .chain(std::iter::from_fn(move || pb_varint(&mut packed)))
+        })
+}
+
+/// A zigzag-coded `sint64`.
+fn pb_sint64(v: u64) -> i64 {
+    (v >> 1) as i64 ^ -((v & 1) as i64)
+}
+
+/// A zigzag-coded `sint32` (the varint cut to 32 bits, as decoders do).
+fn pb_sint32(v: u64) -> i32 {
+    let v = v as u32;
+    (v >> 1) as i32 ^ -((v & 1) as i32)
+}
+
+/// Checks the numbers of an OpenStreetMap `PrimitiveBlock` that the decoder computes without
+/// overflow checks, before it decodes them: the block's granularity (at least 1), every
+/// delta-coded sum (node ids, way refs, relation members, dense nodes' latitudes, longitudes,
+/// timestamps, changesets, users) in range of its type, and every coordinate, `offset +
+/// granularity x value` nanodegrees, in range of `i64` and within -90..90 degrees of latitude
+/// and -180..180 of longitude. The reason of the first failure, or Ok.
+fn osm_check_block(block: &[u8]) -> std::result::Result<(), String> {
+    let (mut gran, mut lat_off, mut lon_off) = (100i64, 0i64, 0i64);
+    for (f, w, v, _) in pb_fields(block) {
+        match (f, w) {
+            (17, 0) => gran = i64::from(v as i32),
+            (19, 0) => lat_off = v as i64,
+            (20, 0) => lon_off = v as i64,
+            _ => {}
+        }
+    }
+    if gran < 1 {
+        return Err(format!("a block's granularity of {gran} (at least 1)"));
+    }
+    // nanodegrees of a coordinate value
+    let coord = |c: i64, lat: bool| -> std::result::Result<(), String> {
+        let (off, deg, what) = if lat {
+            (lat_off, 90i64, "latitude")
+        } else {
+            (lon_off, 180, "longitude")
+        };
+        let lim = deg * 1_000_000_000;
+        match c.checked_mul(gran).and_then(|n| n.checked_add(off)) {
+            Some(n) if (-lim..=lim).contains(&n) => Ok(()),
+            _ => Err(format!(
+                "a {what} of {off} + {gran} x {c} nanodegrees, outside -{deg}..{deg} degrees"
+            )),
+        }
+    };
+    // the running sums of a delta-coded field, each given to `each`
+    fn sums(
+        vals: impl Iterator<Item = i64>,
+        what: &str,
+        mut each: impl FnMut(i64) -> std::result::Result<(), String>,
+    ) -> std::result::Result<(), String> {
+        let mut sum = 0i64;
+        for d in vals {
+            sum = sum
+                .checked_add(d)
+                .ok_or_else(|| format!("delta-coded {what} that overflow 64 bits"))?;
+            each(sum)?;
+        }
+        Ok(())
+    }
+    let ok = |_| Ok(());
+    for (_, _, _, group) in pb_fields(block).filter(|f| f.0 == 2 && f.1 == 2) {
+        let mut dense = Vec::new();
+        for (f, w, _, m) in pb_fields(group) {
+            match (f, w) {
+                (1, 2) => {
+                    let one = [m];
+                    for v in pb_repeated(&one, 8) {
+                        coord(pb_sint64(v), true)?;
+                    }
+                    for v in pb_repeated(&one, 9) {
+                        coord(pb_sint64(v), false)?;
+                    }
+                }
+                (2, 2) => dense.push(m),
+                (3, 2) => {
+                    let one = [m];
+                    sums(pb_repeated(&one, 8).map(pb_sint64), "way refs", ok)?;
+                    sums(pb_repeated(&one, 9).map(pb_sint64), "way latitudes", |c| {
+                        coord(c, true)
+                    })?;
+                    sums(
+                        pb_repeated(&one, 10).map(pb_sint64),
+                        "way longitudes",
+                        |c| coord(c, false),
+                    )?;
+                }
+                (4, 2) => sums(pb_repeated(&[m], 9).map(pb_sint64), "relation members", ok)?,
+                _ => {}
+            }
+        }
+        sums(pb_repeated(&dense, 1).map(pb_sint64), "node ids", ok)?;
+        sums(pb_repeated(&dense, 8).map(pb_sint64), "latitudes", |c| {
+            coord(c, true)
+        })?;
+        sums(pb_repeated(&dense, 9).map(pb_sint64), "longitudes", |c| {
+            coord(c, false)
+        })?;
+        let info: Vec<&[u8]> = dense
+            .iter()
+            .flat_map(|d| pb_fields(d).filter(|f| f.0 == 5 && f.1 == 2).map(|f| f.3))
+            .collect();
+        sums(pb_repeated(&info, 2).map(pb_sint64), "timestamps", ok)?;
+        sums(pb_repeated(&info, 3).map(pb_sint64), "changesets", ok)?;
+        for (num, what) in [(4, "user ids"), (5, "user names")] {
+            let mut sum = 0i32;
+            for d in pb_repeated(&info, num).map(pb_sint32) {
+                sum = sum
+                    .checked_add(d)
+                    .ok_or_else(|| format!("delta-coded {what} that overflow 32 bits"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the blobs of a PBF file (a regular file) decompress to at most
+/// [`max_osm_decompressed`] bytes in all, reading the framing itself (a 4-byte length, a
+/// `BlobHeader` whose field 1 is the blob's type and field 3 its size, the `Blob` whose field 1
+/// is raw data and field 3 zlib data) and counting what each zlib stream gives, one blob held at
+/// a time; and that each `OSMData` block's numbers decode without overflow
+/// ([`osm_check_block`]). Framing errors are left to the reader that follows.
 fn osm_check_sizes(path: &Path) -> Result<()> {
     use std::io::Read;
     let io = |source: std::io::Error| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let limit = max_osm_decompressed(file.metadata().map_err(io)?.len());
+    // a regular file of any size: what it decompresses to is bounded below
+    let (file, len) = super::open_regular(path, u64::MAX).map_err(|e| e.into_error(path))?;
+    let limit = max_osm_decompressed(len);
     let mut r = std::io::BufReader::new(file);
     let mut total = 0u64;
     let mut buf = Vec::new();
@@ -1287,10 +1431,14 @@ fn osm_check_sizes(path: &Path) -> Result<()> {
         if !read(&mut r, &mut buf, hlen)? {
             return Ok(());
         }
-        let size = pb_fields(&buf)
-            .into_iter()
-            .find(|f| f.0 == 3 && f.1 == 0)
-            .map_or(0, |f| f.2);
+        let (mut size, mut data) = (0, false);
+        for f in pb_fields(&buf) {
+            match (f.0, f.1) {
+                (1, 2) => data = f.3 == b"OSMData",
+                (3, 0) => size = f.2,
+                _ => {}
+            }
+        }
         if size > PBF_MAX_BLOB {
             return Err(Error::parse(
                 path,
@@ -1301,27 +1449,42 @@ fn osm_check_sizes(path: &Path) -> Result<()> {
         if !read(&mut r, &mut buf, size)? {
             return Ok(());
         }
-        for (field, wire, len, bytes) in pb_fields(&buf) {
-            total += match (field, wire) {
-                (1, 2) => len,
-                // at most one byte past the blob limit: the decoder stops there too
-                (3, 2) => std::io::copy(
-                    &mut flate2::read::ZlibDecoder::new(bytes).take(PBF_MAX_BLOB + 1),
-                    &mut std::io::sink(),
-                )
-                .unwrap_or(0),
-                _ => 0,
+        for (field, wire, _, bytes) in pb_fields(&buf) {
+            let zlib;
+            let block = match (field, wire) {
+                (1, 2) => bytes,
+                (3, 2) => {
+                    // at most one byte past the blob limit: the decoder stops there too
+                    let mut out = Vec::new();
+                    let whole = flate2::read::ZlibDecoder::new(bytes)
+                        .take(PBF_MAX_BLOB + 1)
+                        .read_to_end(&mut out)
+                        .is_ok();
+                    total += out.len() as u64;
+                    // a corrupt stream is the decoder's to report
+                    zlib = if whole { out } else { Vec::new() };
+                    &zlib[..]
+                }
+                _ => continue,
             };
-        }
-        if total > limit {
-            return Err(Error::parse(
-                path,
-                0,
-                format!(
-                    "OpenStreetMap PBF: its blocks decompress to more than {limit} bytes (the \
-                     limit: 8 MiB plus 20 times the file's size, at most 8 GiB)"
-                ),
-            ));
+            if field == 1 {
+                total += block.len() as u64;
+            }
+            if total > limit {
+                return Err(Error::parse(
+                    path,
+                    0,
+                    format!(
+                        "OpenStreetMap PBF: its blocks decompress to more than {limit} bytes \
+                         (the limit: 8 MiB plus 20 times the file's size, at most 8 GiB)"
+                    ),
+                ));
+            }
+            if data && block.len() as u64 <= PBF_MAX_BLOB {
+                osm_check_block(block).map_err(|why| {
+                    Error::parse(path, 0, format!("OpenStreetMap PBF: malformed data: {why}"))
+                })?;
+            }
         }
     }
 }
@@ -1343,9 +1506,12 @@ impl Graph {
     /// - Duplicate arcs keep the shortest; a node repeated in a row (self-loop) is dropped.
     ///
     /// A malformed file is an [`Error::Parse`] naming the file at line 0 (a binary file has no
-    /// lines); an unreadable one names the file too. Before anything is decoded, the blobs'
-    /// decompressed sizes are counted: more than [`max_osm_decompressed`] of the file's size in
-    /// all is refused, naming the file.
+    /// lines); an unreadable one, or one that is not a regular file, names the file too. Before
+    /// anything is decoded, the blobs' decompressed sizes are counted: more than
+    /// [`max_osm_decompressed`] of the file's size in all is refused, naming the file; and every
+    /// block's granularity, offsets, delta-coded sums and coordinates are checked (a granularity
+    /// of at least 1, no overflow, latitudes within -90..90 and longitudes -180..180 degrees), so
+    /// that the decoder's unchecked arithmetic never overflows.
     pub fn from_osm_pbf(path: &Path, options: OsmOptions) -> Result<Graph> {
         use osmpbf::{Element, ElementReader};
         osm_check_sizes(path)?;

@@ -274,21 +274,17 @@ pub fn decode<S: DeserializeOwned>(bytes: &[u8], expect: &Header, arg: &'static 
     Ok(state)
 }
 
-/// Reads a checkpoint file (at most [`MAX_BODY`] bytes of state); errors name `arg`.
+/// Reads a checkpoint file, a regular file (at most [`MAX_BODY`] bytes of state); errors name
+/// `arg`.
 pub fn read(path: &Path, arg: &'static str) -> Result<Vec<u8>> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Error::arg(arg, format!("cannot read {}: {e}", path.display())))?;
-    if meta.len() > MAX_BODY + LEAD as u64 + 4 {
-        return Err(Error::arg(
+    use crate::problem::ReadFailure;
+    crate::problem::read_regular(path, MAX_BODY + LEAD as u64 + 4).map_err(|e| match e {
+        ReadFailure::TooLarge(_) => Error::arg(
             arg,
-            format!(
-                "{} is {} bytes, larger than any checkpoint",
-                path.display(),
-                meta.len()
-            ),
-        ));
-    }
-    std::fs::read(path).map_err(|e| Error::arg(arg, format!("cannot read {}: {e}", path.display())))
+            format!("{} is larger than any checkpoint", path.display()),
+        ),
+        e => Error::arg(arg, e.message(path)),
+    })
 }
 
 /// Where and how often a run writes its checkpoint.

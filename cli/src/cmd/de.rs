@@ -211,7 +211,7 @@ pub struct DeArgs {
     /// Start from the points of FILE, one per line (numbers separated by commas or white space;
     /// lines starting with # are comments): they replace the first members, in the order island
     /// by island (one line: member 0 of island 0, as scipy's x0; islands x members lines: the
-    /// whole population); each within --lower/--upper
+    /// whole population); each within --lower/--upper; a regular file of at most 1 GiB
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     init: Option<PathBuf>,
 }
@@ -219,8 +219,7 @@ pub struct DeArgs {
 /// The points of `--init FILE`: rows of `dims` numbers (commas or white space between them),
 /// blank lines and lines starting with `#` skipped.
 fn read_points(path: &Path, dims: usize) -> CliResult<Vec<f64>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("--init: cannot read {}: {e}", path.display()))?;
+    let text = crate::args::read_flag_text("--init", path, crate::args::MAX_FLAG_FILE_BYTES)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -209,15 +209,7 @@ const MAX_START_FILE_BYTES: u64 = 64 << 20;
 /// The permutations of a `--start` file, 0-based, for an instance of `n` units.
 fn read_starts(path: &Path, n: usize, base: usize) -> CliResult<Vec<Vec<usize>>> {
     let fail = |m: String| Failure(format!("--start: {}: {m}", path.display()));
-    let len = std::fs::metadata(path)
-        .map_err(|e| fail(e.to_string()))?
-        .len();
-    if len > MAX_START_FILE_BYTES {
-        return Err(fail(format!(
-            "{len} bytes; at most {MAX_START_FILE_BYTES} are read"
-        )));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let text = crate::args::read_flag_text("--start", path, MAX_START_FILE_BYTES)?;
     let mut starts = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -331,7 +323,7 @@ pub struct SolveArgs {
     /// Where the search starts: random, identity, glb, hrw, pe, ab (hc12's first run), or a FILE
     /// of permutations, one per line ("3 10 11 ..." or "3,10,11,...", 1-based unless
     /// --zero-based; '#' lines are comments): ts starts its first chains from them, hc12 its
-    /// first run from the first [default: random]
+    /// first run from the first (a regular file of at most 64 MiB) [default: random]
     #[arg(long, value_name = "KIND|FILE", value_parser = parse_start, conflicts_with = "start_permutation")]
     start: Option<StartSpec>,
     /// The first chain's (ts) or the first run's (hc12) start as a permutation "3,10,11,..."

@@ -27,8 +27,8 @@ pub struct QigaArgs {
     )]
     pub generations: u32,
     /// Rotation table: gqa2000 (Han & Kim 2000, the paper's), qea2002, or a table file (lines `x b
-    /// better steps s1 s2 s3 s4`); several (comma-separated) make a tuning run, one table per
-    /// group of populations
+    /// better steps s1 s2 s3 s4`, a regular file of at most 1 MiB); several (comma-separated)
+    /// make a tuning run, one table per group of populations
     #[arg(
         long,
         value_delimiter = ',',
@@ -55,13 +55,16 @@ pub struct QigaArgs {
     pub group_size: Option<usize>,
 }
 
+/// The most bytes of a `--table` file (a table is a few lines).
+const MAX_TABLE_BYTES: u64 = 1 << 20;
+
 impl QigaArgs {
     pub fn tables(&self) -> CliResult<Vec<RotationTable>> {
         let mut v = Vec::new();
         for t in &self.table {
-            let table = if Path::new(t).is_file() {
-                let text = std::fs::read_to_string(t)
-                    .map_err(|e| Failure(format!("--table: cannot read {t}: {e}")))?;
+            // a path that exists is a table file (one that is not a regular file is refused)
+            let table = if Path::new(t).exists() {
+                let text = crate::args::read_flag_text("--table", Path::new(t), MAX_TABLE_BYTES)?;
                 RotationTable::parse(&text).map_err(|e| flag_error("--table", e))?
             } else {
                 RotationTable::preset(t).map_err(|e| flag_error("--table", e))?
@@ -152,7 +155,8 @@ pub struct QigaCmdArgs {
     convergence: ConvergenceArgs,
     /// Start every population from a best string in FILE: one line of 0/1 per string, one
     /// character per item (spaces ignored; `#` starts a comment); population q starts from
-    /// string q mod the strings, its Q-bits leaning toward the string's bits
+    /// string q mod the strings, its Q-bits leaning toward the string's bits; a regular file of
+    /// at most 1 GiB
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
     /// checkpoints of every population (finished outcomes, the angles and bests of those begun)
@@ -167,8 +171,7 @@ pub struct QigaCmdArgs {
 
 /// The strings of `--start FILE` for a knapsack of `items` items.
 fn read_start(path: &Path, items: usize) -> CliResult<Vec<Vec<u8>>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure(format!("--start: cannot read {}: {e}", path.display())))?;
+    let text = crate::args::read_flag_text("--start", path, crate::args::MAX_FLAG_FILE_BYTES)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");

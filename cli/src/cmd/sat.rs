@@ -62,7 +62,8 @@ pub struct EvalArgs {
     cnf: PathBuf,
     /// File of assignments (`-` for standard input): SAT competition output (`s` and `v` lines,
     /// the `v` lines up to their final 0 one assignment), or one assignment per line as signed
-    /// literals or a 0/1 string; lines starting with `c` are comments
+    /// literals or a 0/1 string; lines starting with `c` are comments; a regular file of at
+    /// most 1 GiB
     assignments: PathBuf,
     #[command(flatten)]
     backend: BackendArgs,
@@ -81,11 +82,25 @@ struct EvalJson {
 pub fn eval(a: &EvalArgs) -> CliResult {
     let cnf = Cnf::from_file(&a.cnf)?;
     let text = if a.assignments == Path::new("-") {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| Failure(format!("cannot read standard input: {e}")))?
+        use std::io::Read;
+        let max = crate::args::MAX_FLAG_FILE_BYTES;
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(max + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;
+        if bytes.len() as u64 > max {
+            return Err(Failure(format!(
+                "standard input holds more than {max} bytes of assignments"
+            )));
+        }
+        String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8 text")?
     } else {
-        std::fs::read_to_string(&a.assignments)
-            .map_err(|e| Failure(format!("cannot read {}: {e}", a.assignments.display())))?
+        crate::args::read_flag_text(
+            "ASSIGNMENTS",
+            &a.assignments,
+            crate::args::MAX_FLAG_FILE_BYTES,
+        )?
     };
     let source = if a.assignments == Path::new("-") {
         Path::new("<stdin>")
@@ -201,7 +216,7 @@ pub struct SolveArgs {
     /// (probsat, walksat) Start the walks from the assignment in FILE: a model line as `sat
     /// solve` prints it (`v 1 -2 3 ... 0`), signed literals on one line or one per line, or a
     /// 0/1 string; several assignments (one per line) start the first walks, the others
-    /// starting at random
+    /// starting at random; a regular file of at most 1 GiB
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
     /// (probsat, walksat) checkpoints of every walk (assignment, best, flip log, counters);
@@ -531,8 +546,7 @@ fn solve_walks(a: &SolveArgs, cnf: Cnf, method: SlsMethod) -> CliResult<bool> {
 /// assignment per line as signed literals or a 0/1 string), or one literal per line (a lone
 /// `0` ending them), which is one assignment.
 fn read_start(path: &Path, num_vars: usize) -> CliResult<Vec<Assignment>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure(format!("--start: cannot read {}: {e}", path.display())))?;
+    let text = crate::args::read_flag_text("--start", path, crate::args::MAX_FLAG_FILE_BYTES)?;
     let plain: Vec<&str> = text
         .lines()
         .map(str::trim)

@@ -170,3 +170,191 @@ fn f5_a_kernel_build_longer_than_the_time_limit_does_not_hold_the_command() {
     );
     assert!(err.contains("finishing the kernel build"), "{err}");
 }
+
+/// `metaopt args` that must end within `secs` seconds (killed and failed past them, so a read
+/// that hangs fails the test instead of holding it): the status and standard error.
+fn metaopt_within(args: &[&str], secs: u64) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_metaopt"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("METAOPT_DEVICE")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the metaopt binary runs");
+    let t = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t.elapsed() > Duration::from_secs(secs) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("metaopt {args:?} still ran after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status, err)
+}
+
+/// A clean, quick refusal: an exit status other than 0 (no signal), an `error:` line naming
+/// `flag` and containing `needle`, no panic.
+fn refused_quickly(args: &[&str], flag: &str, needle: &str) {
+    let (status, err) = metaopt_within(args, 60);
+    assert!(
+        status.code().is_some_and(|c| c != 0),
+        "metaopt {args:?}: {status:?} {err}"
+    );
+    assert!(
+        err.contains("error") && err.contains(flag) && err.contains(needle),
+        "metaopt {args:?}: expected `{flag}` and `{needle}` in: {err}"
+    );
+    assert!(!err.contains("panic"), "metaopt {args:?}: {err}");
+}
+
+#[test]
+fn f6_files_named_by_flags_are_bounded_reads_of_regular_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let src = path("ok.cl");
+    std::fs::write(
+        &src,
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n\
+         { return x[0]; }\n",
+    )
+    .unwrap();
+    // FIFOs with no writer: opening one would block for ever
+    let mkfifo = |name: &str| {
+        let p = path(name);
+        let c = std::ffi::CString::new(p.as_str()).unwrap();
+        // SAFETY: mkfifo reads the NUL-terminated path it is given.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        p
+    };
+    let fifo = mkfifo("fifo");
+    let fifo_gr = mkfifo("fifo.gr");
+    let fifo_pbf = mkfifo("fifo.osm.pbf");
+    // sparse files just past the bounds: nothing is read of them
+    let sparse = |name: &str, len: u64| {
+        let p = path(name);
+        std::fs::File::create(&p).unwrap().set_len(len).unwrap();
+        p
+    };
+    let big_src = sparse("big.cl", (16 << 20) + 1);
+    let big_data = sparse("big.bin", (1 << 30) + 1);
+    let big_text = sparse("big.txt", (1 << 30) + 1);
+    let t = Instant::now();
+    let folder = dir.path().to_str().unwrap();
+    let regular = "not a regular file";
+    let cases: [(&[&str], &str, &str); 7] = [
+        (&["--source", "/dev/zero"], "--source", regular),
+        (&["--source", &fifo], "--source", regular),
+        (&["--source", folder], "--source", regular),
+        (
+            &["--source", &big_src],
+            "--source",
+            "holds more than 16777216 bytes",
+        ),
+        (
+            &["--source", &src, "--data", "/dev/zero"],
+            "--data",
+            regular,
+        ),
+        (&["--source", &src, "--data", &fifo], "--data", regular),
+        (
+            &["--source", &src, "--data", &big_data],
+            "--data",
+            "holds more than 1073741824 bytes",
+        ),
+    ];
+    // hc12 runs on the device: the files are refused before it is opened
+    for base in [
+        &["de", "--dims", "2", "--cpu"][..],
+        &["hc12", "--dims", "2"],
+    ] {
+        for (extra, flag, needle) in &cases {
+            let mut a = base.to_vec();
+            a.extend_from_slice(extra);
+            refused_quickly(&a, flag, needle);
+        }
+    }
+    // the batched DE (--problems) reads them the same way
+    refused_quickly(
+        &[
+            "de",
+            "--problems",
+            "2",
+            "--dims",
+            "2",
+            "--cpu",
+            "--source",
+            &fifo,
+        ],
+        "--source",
+        "not a regular file",
+    );
+    // the other files flags name
+    let cnf = "data/satlib/uf20-91/uf20-01.cnf";
+    let knapsack = "data/knapsack/knapsack-100.txt";
+    for (args, flag) in [
+        (
+            vec!["de", "--function", "F1", "--dims", "2", "--cpu", "--init"],
+            "--init",
+        ),
+        (vec!["sat", "solve", cnf, "--cpu", "--start"], "--start"),
+        (
+            vec!["qiga", "--knapsack", knapsack, "--cpu", "--start"],
+            "--start",
+        ),
+        (
+            vec!["qiga", "--knapsack", knapsack, "--cpu", "--table"],
+            "--table",
+        ),
+        (
+            vec!["qap", "solve", "data/qaplib/nug12.dat", "--cpu", "--start"],
+            "--start",
+        ),
+        (vec!["sat", "eval", cnf], "ASSIGNMENTS"),
+    ] {
+        for file in ["/dev/zero", fifo.as_str()] {
+            let mut a = args.clone();
+            a.push(file);
+            refused_quickly(&a, flag, "not a regular file");
+        }
+    }
+    refused_quickly(
+        &[
+            "de",
+            "--function",
+            "F1",
+            "--dims",
+            "2",
+            "--cpu",
+            "--init",
+            &big_text,
+        ],
+        "--init",
+        "holds more than 1073741824 bytes",
+    );
+    // input files of the readers: the error names the file
+    for (args, file) in [
+        (vec!["sat", "solve", "/dev/zero", "--cpu"], "/dev/zero"),
+        (vec!["sat", "solve", &fifo, "--cpu"], &fifo),
+        (vec!["qiga", "--knapsack", &fifo, "--cpu"], &fifo),
+        (vec!["qap", "solve", &fifo, "--cpu"], &fifo),
+        (vec!["sp", "sssp", &fifo_gr, "--cpu"], &fifo_gr),
+        (vec!["sp", "sssp", &fifo_pbf, "--cpu"], &fifo_pbf),
+    ] {
+        refused_quickly(&args, file, "not a regular file");
+    }
+    assert!(t.elapsed() < Duration::from_secs(120), "{:?}", t.elapsed());
+}

@@ -682,11 +682,11 @@ pub fn parse_sln(text: &str, path: &Path, base: usize, inverse: bool) -> Result<
     Ok(QapSolution { n, value, perm })
 }
 
+/// The text of `path`, a regular file of at most [`crate::problem::MAX_INPUT_BYTES`]; bytes
+/// that are not UTF-8 are an error naming it.
 fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    String::from_utf8(read_bytes(path)?)
+        .map_err(|_| Error::parse(path, 0, "not UTF-8 text".to_string()))
 }
 
 fn file_stem(path: &Path) -> Option<String> {
@@ -705,11 +705,10 @@ fn insert_unique<T>(
     Ok(())
 }
 
+/// The bytes of `path`, a regular file of at most [`crate::problem::MAX_INPUT_BYTES`].
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    crate::problem::read_regular(path, crate::problem::MAX_INPUT_BYTES)
+        .map_err(|e| e.into_error(path))
 }
 
 /// Reads the bytes of a CSV file (`path` labels errors) with a header row, deserialising each

@@ -124,6 +124,59 @@ fn shortest_paths_on_a_graph_the_host_cannot_reverse_are_an_error_not_an_abort()
 }
 
 #[test]
+fn aco_local_search_where_the_host_cannot_hold_its_working_set_is_an_error_not_an_abort() {
+    own_process!();
+    // a 1.5 GB address space: the graph's 1.2 GB of offsets fit, the search's reverse graph
+    // (another 1.2 GB) and its 7.2 GB of budgets do not
+    let limit = libc::rlimit {
+        rlim_cur: 1_500_000_000,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: setrlimit reads the struct it is given; this process is the test's own.
+    assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
+    let g = match Graph::from_edges(150_000_000, &[(0u32, 1u32, 3u32)]) {
+        Ok(g) => g,
+        Err(Error::OutOfHostMemory(msg)) => return eprintln!("the graph itself: {msg}"),
+        Err(e) => panic!("{e:?}"),
+    };
+    match metaopt::aco::local_search(&g, &[0, 1]) {
+        Err(Error::OutOfHostMemory(msg)) => assert!(msg.contains("`graph`"), "{msg}"),
+        r => panic!("the local search's working set fit a 1.5 GB address space: {r:?}"),
+    }
+}
+
+#[test]
+fn aco_local_search_refuses_a_path_that_is_not_a_simple_path_of_the_graph() {
+    use metaopt::aco::local_search;
+    let g = Graph::from_edges(4, &[(0u32, 1u32, 3u32), (1, 2, 3), (2, 3, 3), (0, 3, 5)]).unwrap();
+    for (path, needle) in [
+        (&[][..], "empty"),
+        (&[0, 1, 9][..], "vertex 9 at position 2"),
+        (&[0, u32::MAX][..], "the graph has 4 vertices"),
+        (&[0, 2][..], "no arc 0 -> 2"),
+        (&[0, 1, 2, 3, 3][..], "no arc 3 -> 3"),
+    ] {
+        match local_search(&g, path) {
+            Err(Error::InvalidArgument { arg: "path", msg }) => {
+                assert!(msg.contains(needle), "{path:?}: {msg}")
+            }
+            r => panic!("{path:?}: {r:?}"),
+        }
+    }
+    // a repeated vertex joined by arcs both ways
+    let g = Graph::from_edges(3, &[(0u32, 1u32, 1u32), (1, 0, 1), (1, 2, 1)]).unwrap();
+    match local_search(&g, &[0, 1, 0, 1, 2]) {
+        Err(Error::InvalidArgument { arg: "path", msg }) => {
+            assert!(msg.contains("more than once"), "{msg}")
+        }
+        r => panic!("{r:?}"),
+    }
+    // a single vertex is a path of no arc, and stays one
+    assert_eq!(local_search(&g, &[2]).unwrap(), vec![2]);
+    assert_eq!(local_search(&g, &[0, 1, 2]).unwrap(), vec![0, 1, 2]);
+}
+
+#[test]
 fn a_distance_table_the_host_cannot_hold_is_refused_before_the_search() {
     // 40,000 sources x 40,000 vertices: 19.2 GB of distances and predecessors
     let grid = grid(200, 200, 100, 0.0, 1).unwrap();
@@ -340,6 +393,180 @@ fn pbf_blob(kind: &str, raw: &[u8]) -> Vec<u8> {
     out.extend(head);
     out.extend(body);
     out
+}
+
+/// Protocol-buffers varints, back to back (a packed repeated field).
+fn varints(vals: &[u64]) -> Vec<u8> {
+    vals.iter()
+        .flat_map(|&v| {
+            // a field's own encoding, less its key
+            let f = pb(1, 0, &[], v);
+            f[1..].to_vec()
+        })
+        .collect()
+}
+
+/// Zigzag `sint64`s, packed.
+fn sints(vals: &[i64]) -> Vec<u8> {
+    varints(
+        &vals
+            .iter()
+            .map(|&v| ((v << 1) ^ (v >> 63)) as u64)
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// An OpenStreetMap PBF file of one `OSMData` block: two dense nodes (delta-coded ids `ids`,
+/// latitudes `lats`, longitudes `lons`), one residential way through `refs` (delta-coded),
+/// optional plain nodes `(id, lat, lon)`, and the block's `extra` fields (granularity, offsets).
+fn osm_file(
+    ids: &[i64],
+    lats: &[i64],
+    lons: &[i64],
+    refs: &[i64],
+    nodes: &[(i64, i64, i64)],
+    extra: &[u8],
+) -> Vec<u8> {
+    let mut strings = pb(1, 2, b"", 0);
+    strings.extend(pb(1, 2, b"highway", 0));
+    strings.extend(pb(1, 2, b"residential", 0));
+    let mut dense = pb(1, 2, &sints(ids), 0);
+    dense.extend(pb(8, 2, &sints(lats), 0));
+    dense.extend(pb(9, 2, &sints(lons), 0));
+    let mut way = pb(1, 0, &[], 1);
+    way.extend(pb(2, 2, &varints(&[1]), 0));
+    way.extend(pb(3, 2, &varints(&[2]), 0));
+    way.extend(pb(8, 2, &sints(refs), 0));
+    let mut group = pb(2, 2, &dense, 0);
+    for &(id, lat, lon) in nodes {
+        let zz = |v: i64| ((v << 1) ^ (v >> 63)) as u64;
+        let mut n = pb(1, 0, &[], zz(id));
+        n.extend(pb(8, 0, &[], zz(lat)));
+        n.extend(pb(9, 0, &[], zz(lon)));
+        group.extend(pb(1, 2, &n, 0));
+    }
+    let mut block = pb(1, 2, &strings, 0);
+    block.extend(pb(2, 2, &group, 0));
+    block.extend(pb(2, 2, &pb(3, 2, &way, 0), 0));
+    block.extend_from_slice(extra);
+    pbf_blob("OSMData", &block)
+}
+
+#[test]
+fn an_osm_pbf_whose_numbers_overflow_is_refused_before_it_is_decoded() {
+    let dir = tempfile::tempdir().unwrap();
+    // 60.17 and 24.94 degrees in units of the default granularity (100 nanodegrees)
+    let (lat, lon) = (601_700_000i64, 249_400_000i64);
+    let good = osm_file(&[1, 1], &[lat, 1000], &[lon, 1000], &[1, 1], &[], &[]);
+    let p = write(dir.path(), "good.osm.pbf", &good);
+    let g = Graph::from_osm_pbf(&p, OsmOptions::default()).unwrap();
+    assert_eq!((g.n(), g.m()), (2, 2));
+    let c = g.coords().unwrap()[0];
+    assert!(
+        (c.0 - 60.17).abs() < 1e-9 && (c.1 - 24.94).abs() < 1e-9,
+        "{c:?}"
+    );
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "sum",
+            osm_file(&[1, 1], &[lat, i64::MAX], &[lon, 0], &[1, 1], &[], &[]),
+            "latitudes that overflow",
+        ),
+        (
+            "granularity",
+            osm_file(
+                &[1, 1],
+                &[lat, 0],
+                &[lon, 0],
+                &[1, 1],
+                &[],
+                &pb(17, 0, &[], 0),
+            ),
+            "granularity of 0",
+        ),
+        (
+            "negative-granularity",
+            osm_file(
+                &[1, 1],
+                &[lat, 0],
+                &[lon, 0],
+                &[1, 1],
+                &[],
+                &pb(17, 0, &[], u64::MAX),
+            ),
+            "granularity of -1",
+        ),
+        (
+            "offset",
+            osm_file(
+                &[1, 1],
+                &[lat, 0],
+                &[lon, 0],
+                &[1, 1],
+                &[],
+                &pb(19, 0, &[], i64::MAX as u64),
+            ),
+            "latitude of 9223372036854775807 + 100",
+        ),
+        (
+            "lon-offset",
+            osm_file(
+                &[1, 1],
+                &[lat, 0],
+                &[lon, 0],
+                &[1, 1],
+                &[],
+                &pb(20, 0, &[], (i64::MIN + 5) as u64),
+            ),
+            "longitude",
+        ),
+        (
+            "ids",
+            osm_file(&[i64::MAX, 1], &[lat, 0], &[lon, 0], &[1, 1], &[], &[]),
+            "node ids that overflow",
+        ),
+        (
+            "refs",
+            osm_file(&[1, 1], &[lat, 0], &[lon, 0], &[i64::MIN, -1], &[], &[]),
+            "way refs that overflow",
+        ),
+        (
+            "node",
+            osm_file(
+                &[1, 1],
+                &[lat, 0],
+                &[lon, 0],
+                &[1, 1],
+                &[(7, i64::MAX / 50, 0)],
+                &[],
+            ),
+            "latitude",
+        ),
+        (
+            "range",
+            osm_file(&[1, 1], &[lat, 400_000_000], &[lon, 0], &[1, 1], &[], &[]),
+            "outside -90..90 degrees",
+        ),
+    ];
+    for (name, file, needle) in cases {
+        let p = write(dir.path(), &format!("{name}.osm.pbf"), &file);
+        match Graph::from_osm_pbf(&p, OsmOptions::default()) {
+            Err(Error::Parse { path, line, msg }) => {
+                assert!(path.ends_with(format!("{name}.osm.pbf")), "{path:?}");
+                assert_eq!(line, 0);
+                assert!(
+                    msg.contains("malformed data") && msg.contains(needle),
+                    "{name}: {msg}"
+                );
+            }
+            r => panic!("{name}: {r:?}"),
+        }
+    }
+    // a pipe or a device is refused, never read
+    match Graph::from_osm_pbf(Path::new("/dev/zero"), OsmOptions::default()) {
+        Err(Error::Parse { msg, .. }) => assert!(msg.contains("not a regular file"), "{msg}"),
+        r => panic!("{r:?}"),
+    }
 }
 
 #[test]

@@ -737,7 +737,7 @@ fn local_search_keeps_paths_simple_valid_and_never_longer() {
     for seed in 0..40u64 {
         let g = thesis_random(6, 1 + (seed % 16) as u32, seed).unwrap();
         let p = random_walk(&g, (seed % 64) as u32, 5 + (seed as usize * 7) % 60, seed);
-        let q = local_search(&g, &p);
+        let q = local_search(&g, &p).unwrap();
         assert_eq!((q[0], q.last()), (p[0], p.last()), "same end points");
         let mut seen = std::collections::HashSet::new();
         assert!(
@@ -749,7 +749,7 @@ fn local_search_keeps_paths_simple_valid_and_never_longer() {
         assert!(lq <= lp, "{lq} above {lp}");
         improved += (lq < lp) as usize;
         // a local optimum: searching again changes nothing
-        assert_eq!(local_search(&g, &q), q);
+        assert_eq!(local_search(&g, &q).unwrap(), q);
     }
     assert!(improved > 30, "improved {improved}/40 random walks");
     // real weights: never longer either
@@ -766,7 +766,7 @@ fn local_search_keeps_paths_simple_valid_and_never_longer() {
     }
     let g = Graph::from_edges(base.n(), &edges).unwrap();
     let p = random_walk(&g, 3, 40, 1);
-    let q = local_search(&g, &p);
+    let q = local_search(&g, &p).unwrap();
     assert!(path_length(&g, &q).unwrap().0 <= path_length(&g, &p).unwrap().0);
 }
 
@@ -775,15 +775,15 @@ fn local_search_moves() {
     use metaopt::aco::local_search;
     // shortcut: 0 -> 1 -> 2 -> 3 (3 + 3 + 3) with 0 -> 3 of 5
     let g = Graph::from_edges(4, &[(0u32, 1u32, 3u32), (1, 2, 3), (2, 3, 3), (0, 3, 5)]).unwrap();
-    assert_eq!(local_search(&g, &[0, 1, 2, 3]), vec![0, 3]);
+    assert_eq!(local_search(&g, &[0, 1, 2, 3]).unwrap(), vec![0, 3]);
     // insertion: 0 -> 1 (10) becomes 0 -> 2 -> 1 (3 + 3)
     let g = Graph::from_edges(3, &[(0u32, 1u32, 10u32), (0, 2, 3), (2, 1, 3)]).unwrap();
-    assert_eq!(local_search(&g, &[0, 1]), vec![0, 2, 1]);
+    assert_eq!(local_search(&g, &[0, 1]).unwrap(), vec![0, 2, 1]);
     // replacement: 0 -> 1 -> 3 (5 + 5) becomes 0 -> 2 -> 3 (2 + 2); equal lengths are kept
     let g = Graph::from_edges(4, &[(0u32, 1u32, 5u32), (1, 3, 5), (0, 2, 2), (2, 3, 2)]).unwrap();
-    assert_eq!(local_search(&g, &[0, 1, 3]), vec![0, 2, 3]);
+    assert_eq!(local_search(&g, &[0, 1, 3]).unwrap(), vec![0, 2, 3]);
     let g = Graph::from_edges(4, &[(0u32, 1u32, 5u32), (1, 3, 5), (0, 2, 5), (2, 3, 5)]).unwrap();
-    assert_eq!(local_search(&g, &[0, 1, 3]), vec![0, 1, 3]);
+    assert_eq!(local_search(&g, &[0, 1, 3]).unwrap(), vec![0, 1, 3]);
     // two-vertex detour (no shortcut or one-vertex move helps): 0 -> 1 -> 4 (10 + 10) becomes
     // 0 -> 2 -> 3 -> 4 (1 + 1 + 1); 2 and 3 each reach the path only through each other
     let g = Graph::from_edges(
@@ -797,10 +797,10 @@ fn local_search_moves() {
         ],
     )
     .unwrap();
-    assert_eq!(local_search(&g, &[0, 1, 4]), vec![0, 2, 3, 4]);
+    assert_eq!(local_search(&g, &[0, 1, 4]).unwrap(), vec![0, 2, 3, 4]);
     // two-vertex insertion on one arc: 0 -> 1 (10) becomes 0 -> 2 -> 3 -> 1 (1 + 1 + 1)
     let g = Graph::from_edges(4, &[(0u32, 1u32, 10u32), (0, 2, 1), (2, 3, 1), (3, 1, 1)]).unwrap();
-    assert_eq!(local_search(&g, &[0, 1]), vec![0, 2, 3, 1]);
+    assert_eq!(local_search(&g, &[0, 1]).unwrap(), vec![0, 2, 3, 1]);
     // three-vertex detour: 0 -> 1 -> 5 (10 + 10) becomes 0 -> 2 -> 3 -> 4 -> 5 (1 + 1 + 1 + 1)
     let g = Graph::from_edges(
         6,
@@ -814,7 +814,7 @@ fn local_search_moves() {
         ],
     )
     .unwrap();
-    assert_eq!(local_search(&g, &[0, 1, 5]), vec![0, 2, 3, 4, 5]);
+    assert_eq!(local_search(&g, &[0, 1, 5]).unwrap(), vec![0, 2, 3, 4, 5]);
     // a heavier two-vertex detour is not taken
     let g = Graph::from_edges(
         5,
@@ -827,7 +827,7 @@ fn local_search_moves() {
         ],
     )
     .unwrap();
-    assert_eq!(local_search(&g, &[0, 1, 4]), vec![0, 1, 4]);
+    assert_eq!(local_search(&g, &[0, 1, 4]).unwrap(), vec![0, 1, 4]);
 }
 
 /// The Helsinki road graph (6,906 vertices, f64 metres): valid paths, and the gap stated.

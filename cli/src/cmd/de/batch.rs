@@ -39,12 +39,7 @@ fn from_flags(
     let function = match (&a.objective.function, &a.objective.source) {
         (Some(f), _) => BatchFunction::Name(f.clone()),
         _ => {
-            let code = std::fs::read_to_string(a.objective.source.as_ref().expect("resolved"))
-                .map_err(|e| Failure(format!("--source: {e}")))?;
-            let data = match &a.objective.data {
-                Some(d) => std::fs::read(d).map_err(|e| Failure(format!("--data: {e}")))?,
-                None => Vec::new(),
-            };
+            let (code, data) = a.objective.read_source()?;
             BatchFunction::source(code, data)
         }
     };
