@@ -93,8 +93,13 @@ def awvd(limit=None, token=None):
         return e.code.name
 
 
+def bh(limit=None, token=None):
+    with metaopt.BasinHopping("F8", [(-600, 600)] * 100, chains=65536) as b:
+        return call(b.solve, steps=10**12, x0=[100] * 100, time_limit=limit, stop_token=token).stop
+
+
 CASES = {"island_de": island_de, "island_jade": island_jade, "batched_de": batched, "minimize": minimize,
-         "hc12": hc12, "qap_ts": qap_ts, "sat_walks": sat_walks, "qiga": qiga, "sssp": sssp, "awvd": awvd}
+         "hc12": hc12, "qap_ts": qap_ts, "sat_walks": sat_walks, "qiga": qiga, "sssp": sssp, "awvd": awvd, "bh": bh}
 
 
 def timed(f, **kw):
