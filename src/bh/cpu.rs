@@ -176,7 +176,7 @@ impl CpuBh {
             rows.par_iter_mut()
                 .zip(trials.par_chunks(dims))
                 .zip(hops_now.par_iter().zip(ft.par_iter()))
-                .for_each(|((( _x, _fx, y, fy, s, l), t), (&hop, &ft))| {
+                .for_each(|(((_x, _fx, y, fy, s, l), t), (&hop, &ft))| {
                     // a tie moves the search and shrinks the step (bh_steps)
                     let (ok, better) = (ft <= *fy, ft < *fy);
                     if hop || ok {

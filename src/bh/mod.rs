@@ -353,7 +353,9 @@ impl BasinHopping {
         let per_chain = |fp: u64| bytes(&[2, d, fp]).saturating_add(3 * fp + 4);
         if on_device {
             let fp = if p.double { 8 } else { 4 };
-            f.device(&[c, d, fp]).device(&[c, d, fp]).device(&[c, 3 * fp + 4]);
+            f.device(&[c, d, fp])
+                .device(&[c, d, fp])
+                .device(&[c, 3 * fp + 4]);
             f.host(&[c, per_chain(8)]);
         } else {
             f.host(&[c, per_chain(8), 2]);

@@ -4,8 +4,8 @@
 //! docs/specs/DE.md, "Basin hopping").
 
 use super::handle::{self, opaque_handle};
-use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
-use super::state::{checkpoint_plan, load_state_call, save_state_call, MetaoptBytesResult};
+use super::interrupt::{c_stop, stop_status, MetaoptStopToken};
+use super::state::{load_state_call, save_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
     CArray, MetaoptInt32Result, MetaoptObjective, MetaoptStringResult,
@@ -168,18 +168,9 @@ pub extern "C" fn metaopt_bh_default_options() -> MetaoptBhOptions {
 /// No limits: set at least one field before `metaopt_bh_solve`.
 #[no_mangle]
 pub extern "C" fn metaopt_bh_default_stop() -> MetaoptBhStop {
-    ffi_boundary!({
-        MetaoptBhStop {
-            steps: 0,
-            evaluations: 0,
-            has_target: 0,
-            target: 0.0,
-            time_limit: 0.0,
-            stop_token: ptr::null(),
-            checkpoint_path: ptr::null(),
-            checkpoint_every_s: 0.0,
-        }
-    })
+    // SAFETY: a plain C struct of integers, floats and pointers: all zero (NULL pointers) is
+    // valid, and it is the documented "no limit" of every field.
+    ffi_boundary!({ unsafe { std::mem::zeroed::<MetaoptBhStop>() } })
 }
 
 /// Creates chains over the box `lo[j]`..`hi[j]` (`dims` finite intervals, lo < hi) of
@@ -242,9 +233,7 @@ pub unsafe extern "C" fn metaopt_bh_create(
                 ))
             }
             Backend::Cpu => Precision::Double,
-            Backend::Device(_) => {
-                asked.resolve(false, backend.context("basin hopping")?.info.fp64)
-            }
+            Backend::Device(_) => asked.resolve(false, backend.context("basin hopping")?.info.fp64),
         };
         let params = BhParams {
             chains: c.chains as usize,
@@ -347,27 +336,8 @@ pub unsafe extern "C" fn metaopt_bh_solve(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
-        let time_limit = crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?;
-        // a stop token alone does not end a call of the C ABI (the front ends pass one to
-        // every call for Ctrl-C), so a call without a limit would run until interrupted
-        if s.steps == 0 && s.evaluations == 0 && s.has_target == 0 && time_limit.is_none() {
-            return Err(Error::arg(
-                "stop",
-                "no stop condition; give steps, evaluations, a target or a time limit",
-            ));
-        }
         let run = BhRun {
-            stop: Stop {
-                budget: (s.steps > 0).then_some(s.steps),
-                evaluations: (s.evaluations > 0).then_some(s.evaluations),
-                target: (s.has_target != 0).then_some(s.target),
-                time_limit,
-                record_every: 0,
-                // SAFETY: the caller's contract: NULL or a stop token.
-                token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },
-                // SAFETY: the caller's contract: NULL or a string.
-                checkpoint: unsafe { checkpoint_plan(s.checkpoint_path, s.checkpoint_every_s)? },
-            },
+            stop: c_stop!(s, steps),
             ..h.run.clone()
         };
         let r = h.solver.solve(&run).map_err(|e| match e {

@@ -4,8 +4,8 @@
 //! functions (docs/specs/API.md, docs/specs/DE.md).
 
 use super::handle::{self, opaque_handle};
-use super::interrupt::{stop_status, token_arg, MetaoptStopToken};
-use super::state::{checkpoint_plan, load_state_call, save_state_call, MetaoptBytesResult};
+use super::interrupt::{c_stop, stop_status, MetaoptStopToken};
+use super::state::{load_state_call, save_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
     str_arg, CArray, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective,
@@ -17,7 +17,6 @@ use crate::de::{
 };
 use crate::error::{Error, Result};
 use crate::precision::Precision;
-use crate::run::Stop;
 use std::ffi::{c_char, c_void};
 use std::ptr;
 
@@ -520,26 +519,7 @@ pub unsafe extern "C" fn metaopt_de_run(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let s = unsafe { stop.as_ref() }.ok_or(Error::NullPointer("stop"))?;
-        let time_limit = crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?;
-        // a stop token alone does not end a call of the C ABI: the front ends pass one to
-        // every call (for Ctrl-C), so a call without a limit would run until interrupted
-        if s.generations == 0 && s.evaluations == 0 && s.has_target == 0 && time_limit.is_none() {
-            return Err(Error::arg(
-                "stop",
-                "no stop condition; give generations, evaluations, a target or a time limit",
-            ));
-        }
-        let stop = Stop {
-            budget: (s.generations > 0).then_some(s.generations),
-            evaluations: (s.evaluations > 0).then_some(s.evaluations),
-            target: (s.has_target != 0).then_some(s.target),
-            time_limit,
-            record_every: 0,
-            // SAFETY: the caller's contract: NULL or a stop token.
-            token: unsafe { token_arg(s.stop_token, "stop.stop_token")? },
-            // SAFETY: the caller's contract: NULL or a string.
-            checkpoint: unsafe { checkpoint_plan(s.checkpoint_path, s.checkpoint_every_s)? },
-        };
+        let stop = c_stop!(s, generations);
         let r = h.solver.run(&stop)?;
         let x = CArray::from_slice(&r.x)?;
         let (error_code, error_message) =

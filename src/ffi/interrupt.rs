@@ -212,3 +212,41 @@ pub(crate) fn stop_status(interrupted: bool, what: &str) -> (i32, *mut c_char) {
         (0, ptr::null_mut())
     }
 }
+
+/// The library's [`crate::run::Stop`] of a C stop struct `$s` whose budget field is `$budget` (a
+/// count, 0: none) and whose other fields are the ones every C stop struct has: `evaluations`,
+/// `has_target`, `target`, `time_limit`, `stop_token`, `checkpoint_path`, `checkpoint_every_s`.
+/// A struct with no stop condition is refused naming `stop`: a stop token alone does not end a
+/// call of the C ABI (the front ends pass one to every call, for Ctrl-C), so such a call would
+/// run until interrupted. Used inside an `ffi_boundary!` body (it returns the error); the caller
+/// answers for the pointers of `$s` (NULL or a token, NULL or a string).
+macro_rules! c_stop {
+    ($s:expr, $budget:ident) => {{
+        let s = $s;
+        let time_limit = $crate::interrupt::time_limit_from_secs(s.time_limit, "stop.time_limit")?;
+        if s.$budget == 0 && s.evaluations == 0 && s.has_target == 0 && time_limit.is_none() {
+            return Err($crate::error::Error::arg(
+                "stop",
+                concat!(
+                    "no stop condition; give ",
+                    stringify!($budget),
+                    ", evaluations, a target or a time limit"
+                ),
+            ));
+        }
+        $crate::run::Stop {
+            budget: (s.$budget > 0).then_some(s.$budget),
+            evaluations: (s.evaluations > 0).then_some(s.evaluations),
+            target: (s.has_target != 0).then_some(s.target),
+            time_limit,
+            record_every: 0,
+            // SAFETY: the caller's contract: NULL or a stop token.
+            token: unsafe { $crate::ffi::interrupt::token_arg(s.stop_token, "stop.stop_token")? },
+            // SAFETY: the caller's contract: NULL or a string.
+            checkpoint: unsafe {
+                $crate::ffi::state::checkpoint_plan(s.checkpoint_path, s.checkpoint_every_s)?
+            },
+        }
+    }};
+}
+pub(crate) use c_stop;

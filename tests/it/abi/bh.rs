@@ -40,17 +40,7 @@ fn options(backend: i32) -> MetaoptBhOptions {
 }
 
 fn create(o: &MetaoptObjective, opts: &MetaoptBhOptions) -> MetaoptBhCreateResult {
-    unsafe {
-        metaopt_bh_create(
-            o,
-            LO.as_ptr(),
-            HI.as_ptr(),
-            3,
-            ptr::null(),
-            0,
-            opts,
-        )
-    }
+    unsafe { metaopt_bh_create(o, LO.as_ptr(), HI.as_ptr(), 3, ptr::null(), 0, opts) }
 }
 
 fn instance(r: MetaoptBhCreateResult) -> *mut MetaoptBhInstance {
@@ -220,7 +210,10 @@ fn a_c_callback_is_called_for_every_evaluation_with_its_user_pointer() {
     let mut info = unsafe { metaopt_bh_info(h) };
     assert_eq!(info.error_code, OK);
     let text = take_message(std::mem::replace(&mut info.text, ptr::null_mut()));
-    assert!(text.contains("host callback `sphere`") && text.contains("64 chains"), "{text}");
+    assert!(
+        text.contains("host callback `sphere`") && text.contains("64 chains"),
+        "{text}"
+    );
     unsafe { metaopt_bh_free(h) };
 
     // a callback on the device is refused, naming the objective
@@ -265,7 +258,10 @@ fn a_time_limit_and_a_stop_token_end_an_unbounded_solve() {
     assert_eq!(code, MetaoptErrorCode::MetaoptInterrupted as i32);
     assert_eq!(why, StopReason::Interrupted.code());
     assert!(value.is_finite());
-    assert!(took < 0.3 + 1.0, "a request at 0.3 s ended the solve at {took} s");
+    assert!(
+        took < 0.3 + 1.0,
+        "a request at 0.3 s ended the solve at {took} s"
+    );
     unsafe { metaopt_stop_token_free(token) };
     unsafe { metaopt_bh_free(h) };
 }
@@ -275,7 +271,13 @@ fn errors_name_the_argument() {
     let _g = shared();
     let name = CString::new("F1").unwrap();
     let obj = catalogue(&name);
-    let r = create(&obj, &MetaoptBhOptions { chains: 0, ..options(1) });
+    let r = create(
+        &obj,
+        &MetaoptBhOptions {
+            chains: 0,
+            ..options(1)
+        },
+    );
     expect_error(r.error_code, r.error_message, INVALID, "options.chains");
     let r = create(
         &obj,

@@ -2,8 +2,8 @@
 //! devices), the generated header, the compatibility names and the installed package.
 
 mod awvd;
-mod bh;
 mod basics;
+mod bh;
 mod compat_names;
 mod de;
 mod de_batch;
