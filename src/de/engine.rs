@@ -345,7 +345,7 @@ impl DeMultiPop {
 
     /// [`DeMultiPop::init_with`] under a time limit counted from this call and a stop token
     /// (a large initial population in many dimensions can take minutes on a CPU device). With either, the initial values and the evaluation come
-    /// in launches of about 0.1 s, and the clock and the token are asked between them. Returns
+    /// in launches of about `PIECE_SECONDS`, and the clock and the token are asked between them. Returns
     /// the members evaluated: all of them, or when the limit passed (or the stop came) during
     /// the evaluation only the first ones, the rest keeping +inf (a run that follows ends at
     /// once, with the time limit, and reports the best of those evaluated; one that goes on
@@ -584,12 +584,12 @@ impl DeMultiPop {
     /// On a device whose engine is fused ([`Engine::fused`]: `DeOptions::fused` and an island that
     /// fits one work-group), the generations up to the next migration, record or budget run in
     /// launches of the fused kernel, each sized by the run's [`Driver`](crate::run::Driver) to
-    /// take about 0.1 s (never more than the time left under a limit); the stop conditions are
+    /// take about `PIECE_SECONDS` (never more than the time left under a limit); the stop conditions are
     /// asked between launches, through the driver. With a target a launch
     /// is one generation, so the run stops at the generation that reached it, as on the
     /// per-phase path and the CPU backend. The numbers are those of the per-phase path.
     ///
-    /// With a time limit or a stop token, a generation comes in launches of about 0.1 s
+    /// With a time limit or a stop token, a generation comes in launches of about `PIECE_SECONDS`
     /// (`pace.rs`) and the clock and the token are asked between them: a generation the limit
     /// (or the stop) cuts is left with its evaluations counted and the trials selected so far
     /// kept (each is a valid DE move), the population ranked again; the result reports the

@@ -12,8 +12,8 @@ use crate::error::Result;
 pub use crate::interrupt::Cut;
 use std::time::Instant;
 
-/// The time one piece aims at.
-pub const PIECE_SECONDS: f64 = 0.1;
+/// The time one piece aims at: the run contract's launch ([`crate::run::STEP_SECONDS`]).
+pub const PIECE_SECONDS: f64 = crate::run::STEP_SECONDS;
 
 /// Units per second of a phase, measured on earlier pieces and kept between generations.
 #[derive(Clone, Copy, Debug, Default)]

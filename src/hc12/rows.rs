@@ -47,8 +47,9 @@ pub struct RowSearch {
 }
 
 /// The time one launch of a deadline-bound search aims at: the search returns within its
-/// deadline plus about this (a neighbourhood of 10^8 rows is minutes on a CPU device).
-const LAUNCH_SECONDS: f64 = 0.1;
+/// deadline plus about this (a neighbourhood of 10^8 rows is minutes on a CPU device): the run
+/// contract's launch ([`crate::run::STEP_SECONDS`]).
+const LAUNCH_SECONDS: f64 = crate::run::STEP_SECONDS;
 /// Groups of the first launch of a deadline-bound search, which is timed to size the others.
 const FIRST_CHUNK_GROUPS: usize = 16;
 

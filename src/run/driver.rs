@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// The time one launch aims at under a time limit or a stop token, so that a run stops within
 /// about one launch of either.
-pub const STEP_SECONDS: f64 = 0.1;
+pub const STEP_SECONDS: f64 = 0.05;
 
 /// A run's figures between two steps, as the driver and a progress callback see them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
