@@ -31,6 +31,7 @@
 //! | [`device`] | OpenCL devices, contexts, programs and the [`device::Backend`] every solver takes |
 //! | [`ffi`] | the C ABI of `libmetaopt.so` (header `include/metaopt.h`) |
 //! | [`error`] | the one [`Error`] type |
+//! | [`files`] | reading the files a caller names: regular files of a bounded size |
 //! | [`interrupt`](mod@interrupt) | cancellation: the process-wide interrupt, stop tokens, clocks |
 //! | [`run`] | the run contract: one [`StopReason`], the [`run::Driver`] that decides when a run stops and sizes its launches, atomic outputs |
 //! | [`precision`] | [`Precision`]: single, double, or double where the device has it |
@@ -88,6 +89,7 @@ pub mod de;
 pub mod device;
 pub mod error;
 pub mod ffi;
+pub mod files;
 pub mod hc12;
 /// Cancellation: the process-wide interrupt, stop tokens, clocks ([`run::cancel`]) and the stop
 /// reason, under the path every solver and front end names.

@@ -120,7 +120,7 @@ pub const MAX_FLAG_FILE_BYTES: u64 = 1 << 30;
 /// The bytes of `path`, a regular file of at most `max` bytes that `flag` names (never a device
 /// or a pipe, never more than `max + 1` bytes read); errors name the flag.
 pub fn read_flag_file(flag: &str, path: &Path, max: u64) -> CliResult<Vec<u8>> {
-    metaopt::problem::read_regular(path, max)
+    metaopt::files::read_regular(path, max)
         .map_err(|e| Failure(format!("{flag}: {}", e.message(path))))
 }
 

@@ -79,11 +79,11 @@ pub struct BatchFileProblem {
 /// bytes of `rel`, at most `max`, or why not.
 pub type BatchFiles<'a> = dyn FnMut(&str, &str, u64) -> std::result::Result<Vec<u8>, String> + 'a;
 
-/// The bytes of the regular file `p`, at most `max` of them ([`crate::problem::read_regular`]);
+/// The bytes of the regular file `p`, at most `max` of them ([`crate::files::read_regular`]);
 /// errors name `key` and the path.
 fn read_regular(p: &Path, key: &str, max: u64) -> std::result::Result<Vec<u8>, String> {
-    use crate::problem::ReadFailure;
-    crate::problem::read_regular(p, max).map_err(|e| match e {
+    use crate::files::ReadFailure;
+    crate::files::read_regular(p, max).map_err(|e| match e {
         ReadFailure::TooLarge(_) => format!(
             "{key}: {} holds more than {max} bytes (at most {MAX_SOURCE_BYTES} bytes a source, \
              {MAX_FILES_BYTES} bytes a batch file and {MAX_FILES_BYTES} bytes of its sources and \

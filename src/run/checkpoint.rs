@@ -277,8 +277,8 @@ pub fn decode<S: DeserializeOwned>(bytes: &[u8], expect: &Header, arg: &'static 
 /// Reads a checkpoint file, a regular file (at most [`MAX_BODY`] bytes of state); errors name
 /// `arg`.
 pub fn read(path: &Path, arg: &'static str) -> Result<Vec<u8>> {
-    use crate::problem::ReadFailure;
-    crate::problem::read_regular(path, MAX_BODY + LEAD as u64 + 4).map_err(|e| match e {
+    use crate::files::ReadFailure;
+    crate::files::read_regular(path, MAX_BODY + LEAD as u64 + 4).map_err(|e| match e {
         ReadFailure::TooLarge(_) => Error::arg(
             arg,
             format!("{} is larger than any checkpoint", path.display()),

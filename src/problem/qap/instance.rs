@@ -682,7 +682,7 @@ pub fn parse_sln(text: &str, path: &Path, base: usize, inverse: bool) -> Result<
     Ok(QapSolution { n, value, perm })
 }
 
-/// The text of `path`, a regular file of at most [`crate::problem::MAX_INPUT_BYTES`]; bytes
+/// The text of `path`, a regular file of at most [`crate::files::MAX_INPUT_BYTES`]; bytes
 /// that are not UTF-8 are an error naming it.
 fn read_text(path: &Path) -> Result<String> {
     String::from_utf8(read_bytes(path)?)
@@ -705,9 +705,9 @@ fn insert_unique<T>(
     Ok(())
 }
 
-/// The bytes of `path`, a regular file of at most [`crate::problem::MAX_INPUT_BYTES`].
+/// The bytes of `path`, a regular file of at most [`crate::files::MAX_INPUT_BYTES`].
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    crate::problem::read_regular(path, crate::problem::MAX_INPUT_BYTES)
+    crate::files::read_regular(path, crate::files::MAX_INPUT_BYTES)
         .map_err(|e| e.into_error(path))
 }
 
