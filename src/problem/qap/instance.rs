@@ -707,8 +707,7 @@ fn insert_unique<T>(
 
 /// The bytes of `path`, a regular file of at most [`crate::files::MAX_INPUT_BYTES`].
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    crate::files::read_regular(path, crate::files::MAX_INPUT_BYTES)
-        .map_err(|e| e.into_error(path))
+    crate::files::read_regular(path, crate::files::MAX_INPUT_BYTES).map_err(|e| e.into_error(path))
 }
 
 /// Reads the bytes of a CSV file (`path` labels errors) with a header row, deserialising each
