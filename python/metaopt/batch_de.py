@@ -36,8 +36,8 @@ STOP_WORDS = {
 
 @dataclass(eq=False)
 class BatchDEResult(ArrayEq):
-    """Per-problem results in problem order: ``best_values`` (float64; +inf for a problem not
-    started), ``generations`` (uint64, after the initial population), ``stop`` (``"running"``,
+    """Per-problem results in problem order: ``best_values`` (float64; +inf for a problem whose
+    initial population the stop came before, its ``best`` then NaN), ``generations`` (uint64, after the initial population), ``stop`` (``"running"``,
     ``"target"``, ``"budget"``, ``"time_limit"`` or ``"interrupted"``, one per problem), ``best``
     (a list of float64 vectors, one per problem, of its own dims), ``precision`` and
     ``seconds``."""

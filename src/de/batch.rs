@@ -365,7 +365,8 @@ fn check_stop(stop: &Stop) -> Result<()> {
 
 type ProgressFn<'a> = &'a mut (dyn FnMut(&BatchProgress) -> bool + Send);
 
-/// A problem's result.
+/// A problem's result: its best value and point, +inf and NaN where the stop came before its
+/// initial population was evaluated.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BatchResult {
     pub best_value: f64,
