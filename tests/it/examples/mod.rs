@@ -2,6 +2,7 @@
 //! `c_examples/`, one module per solver, each also under valgrind's memcheck where installed.
 
 mod awvd;
+mod bh;
 mod cpp;
 mod de;
 mod de_batch;
