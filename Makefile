@@ -17,7 +17,8 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the library (libmetaopt.so.X.Y.Z, SONAME
 #                libmetaopt.so.X), include/metaopt.h and metaopt.hpp, metaopt.pc and the metaopt binary
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]  removes what install installed
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS=...]  libFuzzer over every file reader (fuzz/README.md)
+#   make fuzz [FUZZ_RUNS=N] [FUZZ_SECONDS=60] [FUZZ_TARGETS=...]  libFuzzer over every file reader,
+#                no cargo-fuzz needed (scripts/fuzz.sh, fuzz/README.md)
 
 CARGO ?= cargo
 BIN := target/release/metaopt
@@ -116,23 +117,22 @@ uninstall:
 release:
 	$(CARGO) build --release
 
-# The fuzz targets (fuzz/README.md): cargo-fuzz on a nightly toolchain, both installed when
-# missing; each target runs FUZZ_SECONDS from its committed corpus (fuzz/corpus/<target>, read
-# only) and keeps what it finds in fuzz/corpus-work/<target>; a crash stops the loop and leaves
-# its input in fuzz/artifacts/<target>/. `make test` runs the corpora on stable
+# The fuzz targets (fuzz/README.md), built and run by scripts/fuzz.sh on a nightly toolchain
+# (installed when missing; no cargo-fuzz needed): each target runs FUZZ_RUNS executions and/or
+# FUZZ_SECONDS (60 when neither is set) from its committed corpus (fuzz/corpus/<target>, read
+# only), keeps what it finds in fuzz/corpus-work/<target> and any failing input in
+# fuzz/artifacts/<target>/; fuzz/report.csv has each target's executions, seconds and result,
+# and any failure makes the step fail. `make test` runs the corpora on stable
 # (tests/it/reliability/fuzz_corpus.rs).
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?=
+FUZZ_RUNS ?=
 FUZZ_TOOLCHAIN ?= nightly
-FUZZ_TARGETS ?= $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs)))
-FUZZ_BUILD_FLAGS ?= --sanitizer none --debug-assertions
-FUZZ_RUN_FLAGS ?= -print_final_stats=1
+FUZZ_TARGETS ?=
+FUZZ_RUN_FLAGS ?=
 
 fuzz:
-	rustup run $(FUZZ_TOOLCHAIN) rustc --version >/dev/null 2>&1 || rustup toolchain install $(FUZZ_TOOLCHAIN) --profile minimal
-	$(CARGO) fuzz --version >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
-	cd fuzz && for t in $(FUZZ_TARGETS); do mkdir -p corpus-work/$$t && \
-		$(CARGO) +$(FUZZ_TOOLCHAIN) fuzz run $(FUZZ_BUILD_FLAGS) $$t corpus-work/$$t corpus/$$t -- \
-		-max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_FLAGS) || exit 1; done
+	FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_TOOLCHAIN='$(FUZZ_TOOLCHAIN)' \
+		FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_RUN_FLAGS='$(FUZZ_RUN_FLAGS)' scripts/fuzz.sh
 
 clippy:
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings

@@ -213,11 +213,9 @@ fn pdb_atoms(text: &str, path: &Path) -> Result<String> {
         }
         check_printable(line, path, i + 1)?;
         if line.starts_with("ATOM  ") || line.starts_with("HETATM") {
-            // pdbtbx takes a record without a residue name (columns 18-20) for a bug of its own
-            if line
-                .get(17..20.min(line.len()))
-                .is_none_or(|r| r.trim().is_empty())
-            {
+            // pdbtbx takes a record without a residue name (columns 18-20) for a bug of its own;
+            // it reads the name as empty when the record ends before column 20
+            if line.get(17..20).is_none_or(|r| r.trim().is_empty()) {
                 return Err(Error::parse(
                     path,
                     i + 1,
@@ -442,6 +440,74 @@ fn mmcif_atoms(text: &str, path: &Path) -> Result<String> {
     Ok(out)
 }
 
+/// How pdbtbx's mmCIF lexer reads an unquoted value as a number.
+#[derive(Debug, PartialEq, Eq)]
+enum PdbtbxNumber {
+    /// A number, the whole value.
+    Number,
+    /// Not a number (text), or a number followed by more characters.
+    Text,
+    /// A run of digits it reads into a `u32` is past `u32::MAX`: it overflows.
+    Overflows,
+}
+
+/// pdbtbx reads `[sign] digits [. digits] [e|E [sign] digits] [( digits )]` from the start of an
+/// unquoted value, the integer part, the exponent and the uncertainty each into a `u32` (the
+/// decimals into an `f64`); the value is a number when that is all of it and it has a digit
+/// before the exponent.
+fn pdbtbx_number(text: &str) -> PdbtbxNumber {
+    let b = text.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    // the run of digits from `i`, moved past it: (whether it has a digit, whether it overflows)
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        (*i > start, text[start..*i].parse::<u32>().is_err())
+    };
+    let (integer, overflow) = digits(&mut i);
+    if integer && overflow {
+        return PdbtbxNumber::Overflows;
+    }
+    let mut decimals = false;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        decimals = i > start;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if i == b.len() {
+            return PdbtbxNumber::Text;
+        }
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if let (true, true) = digits(&mut i) {
+            return PdbtbxNumber::Overflows;
+        }
+    }
+    if b.get(i) == Some(&b'(') {
+        i += 1;
+        if let (true, true) = digits(&mut i) {
+            return PdbtbxNumber::Overflows;
+        }
+        if b.get(i) != Some(&b')') {
+            return PdbtbxNumber::Text;
+        }
+        i += 1;
+    }
+    if (integer || decimals) && i == b.len() {
+        PdbtbxNumber::Number
+    } else {
+        PdbtbxNumber::Text
+    }
+}
+
 /// The checks of an `_atom_site` loop (`mmcif_atoms`).
 fn check_atom_site(tags: &[CifToken], vals: &[CifToken], path: &Path) -> Result<()> {
     let col = |name: &str| {
@@ -484,6 +550,26 @@ fn check_atom_site(tags: &[CifToken], vals: &[CifToken], path: &Path) -> Result<
                     path,
                     t.line,
                     "blank quoted `_atom_site` value",
+                ));
+            }
+            let problem = match pdbtbx_number(t.text) {
+                _ if t.quoted => None,
+                PdbtbxNumber::Overflows => Some(format!(
+                    "a number whose integer part, exponent or uncertainty is past {}",
+                    u32::MAX
+                )),
+                // pdbtbx reads a leading `.` or `?` as a value of its own and the rest as the
+                // next item, which may be a data name outside the loop
+                PdbtbxNumber::Text if t.text.len() > 1 && t.text.starts_with(['.', '?']) => {
+                    Some("starts with `.` or `?` but is neither".to_string())
+                }
+                PdbtbxNumber::Number | PdbtbxNumber::Text => None,
+            };
+            if let Some(problem) = problem {
+                return Err(Error::parse(
+                    path,
+                    t.line,
+                    format!("`_atom_site` value `{}`: {problem}", quote(t.text)),
                 ));
             }
         }

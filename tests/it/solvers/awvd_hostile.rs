@@ -167,6 +167,20 @@ fn awvd_pdb_reader_refuses_what_pdbtbx_cannot_take() {
     );
     let p = write(dir.path(), "cryst.pdb", &text);
     assert_eq!(awvd::read_structure(&p, &sel).unwrap().len(), 5);
+    // an atom record that ends inside its residue name (columns 18-20): pdbtbx reads the name
+    // as empty and panicked
+    for short in [
+        "ATOM  1N N MEdata_x",
+        "ATOM      1  N   G",
+        "HETATM    1  O   HO",
+    ] {
+        let p = write(dir.path(), "short.pdb", &format!("{short}\nEND\n"));
+        let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
+        assert!(
+            e.contains("short.pdb:1") && e.contains("residue name"),
+            "{e}"
+        );
+    }
     // a control character in an atom record
     let p = write(
         dir.path(),
@@ -233,6 +247,13 @@ fn awvd_mmcif_reader_refuses_what_pdbtbx_cannot_take() {
         ("1e20", "5", "Cartn_x"),
         ("1.0", "?", "_atom_site.id"),
         ("1.0", "x", "_atom_site.id"),
+        // pdbtbx read these digits into a u32 and overflowed
+        ("4294967296", "5", "4294967296"),
+        ("-1e99999999999", "5", "1e99999999999"),
+        ("1.0(4294967296)", "5", "4294967296"),
+        // pdbtbx split these into `.` or `?` and a data name of its own
+        ("._cell.length_a", "5", "._cell.length_a"),
+        ("?_cell.length_a", "5", "?_cell.length_a"),
     ] {
         let p = write(dir.path(), "bad.cif", &cif("50.0", x, id));
         let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
@@ -245,6 +266,12 @@ fn awvd_mmcif_reader_refuses_what_pdbtbx_cannot_take() {
     );
     let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
     assert!(e.contains("type_symbol"), "{e}");
+    // numbers pdbtbx reads whole stay: long decimals (read into an f64), a leading `.`, a sign
+    // and an exponent
+    for x in ["1.00000000000000000001", ".5", "+1.0e0"] {
+        let p = write(dir.path(), "dec.cif", &cif("50.0", x, "5"));
+        assert_eq!(awvd::read_structure(&p, &sel).unwrap().len(), 5, "{x}");
+    }
 }
 
 #[test]
