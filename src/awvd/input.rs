@@ -423,6 +423,17 @@ fn mmcif_atoms(text: &str, path: &Path) -> Result<String> {
                 .iter()
                 .all(|t| t.text.to_ascii_lowercase().starts_with("_atom_site."));
         if atom_site {
+            // pdbtbx's lexer slices identifiers by characters as if they were bytes
+            if let Some(t) = tags.iter().find(|t| !t.text.chars().all(printable)) {
+                return Err(Error::parse(
+                    path,
+                    t.line,
+                    format!(
+                        "tag {} holds a character that is not printable ASCII",
+                        crate::problem::quote(t.text)
+                    ),
+                ));
+            }
             check_atom_site(tags, &toks[e..v], path)?;
             out.push_str("loop_\n");
             for t in tags {
