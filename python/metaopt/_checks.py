@@ -152,3 +152,21 @@ def box(bounds):
         i = int(bad[0])
         raise ValueError(f"bounds[{i}] is ({b[i, 0]}, {b[i, 1]}); expected min < max")
     return np.ascontiguousarray(b)
+
+
+def stop(s, budget_name, budget, evaluations, target, time_limit):
+    """Sets the common fields of a solver's C stop struct ``s`` (``metaopt_<solver>_default_stop()``):
+    its budget field ``budget_name`` (generations, steps), ``evaluations``, ``has_target`` and
+    ``target``, ``time_limit``; None leaves a field unset. Errors name the argument."""
+    if budget is not None:
+        setattr(s, budget_name, integer(budget_name, budget, 1, 2**64 - 1))
+    if evaluations is not None:
+        s.evaluations = integer("evaluations", evaluations, 1, 2**64 - 1)
+    if target is not None:
+        s.has_target = 1
+        s.target = real("target", target, finite=False)
+    if time_limit is not None:
+        s.time_limit = real("time_limit", time_limit, finite=False)
+        if s.time_limit <= 0:
+            raise ValueError(f"time_limit must be > 0 seconds, got {s.time_limit}")
+    return s

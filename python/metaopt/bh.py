@@ -151,18 +151,7 @@ class BasinHopping(Instance):
         if x0 is not None and resume is not None:
             raise ValueError("x0 and resume both say where the chains start; give one")
         L = _lib.lib()
-        s = L.metaopt_bh_default_stop()
-        if steps is not None:
-            s.steps = _checks.integer("steps", steps, 1, U64)
-        if evaluations is not None:
-            s.evaluations = _checks.integer("evaluations", evaluations, 1, U64)
-        if target is not None:
-            s.has_target = 1
-            s.target = _checks.real("target", target, finite=False)
-        if time_limit is not None:
-            s.time_limit = _checks.real("time_limit", time_limit, finite=False)
-            if not s.time_limit > 0:
-                raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        s = _checks.stop(L.metaopt_bh_default_stop(), "steps", steps, evaluations, target, time_limit)
         if not (s.steps or s.evaluations or s.has_target or s.time_limit):
             raise ValueError("no stop condition: give steps, evaluations, target or time_limit")
         keep_path = []

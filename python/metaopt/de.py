@@ -340,18 +340,7 @@ class IslandDE(Instance):
         stop_token = _interrupt.token_arg(stop_token)
         resume = _state.resume_arg(resume)
         L = _lib.lib()
-        s = L.metaopt_de_default_stop()
-        if generations is not None:
-            s.generations = _checks.integer("generations", generations, 1, U64)
-        if evaluations is not None:
-            s.evaluations = _checks.integer("evaluations", evaluations, 1, U64)
-        if target is not None:
-            s.has_target = 1
-            s.target = _checks.real("target", target, finite=False)
-        if time_limit is not None:
-            s.time_limit = _checks.real("time_limit", time_limit, finite=False)
-            if s.time_limit <= 0:
-                raise ValueError(f"time_limit must be > 0 seconds, got {s.time_limit}")
+        s = _checks.stop(L.metaopt_de_default_stop(), "generations", generations, evaluations, target, time_limit)
         keep_path = []
         _state.set_checkpoint(s, checkpoint, checkpoint_every, keep_path)
         if resume is not None:
