@@ -599,12 +599,7 @@ impl DeAlgorithmArgs {
 #[derive(Args, Clone, Debug)]
 pub struct CrArg {
     /// Crossover rate: one value, or a comma list with one per population
-    #[arg(
-        long = "CR",
-        visible_alias = "cr",
-        default_value = "0.5",
-        value_name = "CR[,CR...]"
-    )]
+    #[arg(long = "CR", visible_alias = "cr", default_value = "0.5", value_name = "CR[,CR...]")]
     pub cr: String,
 }
 
@@ -648,6 +643,40 @@ pub fn catalogue_functions(
         .iter()
         .map(|f| catalogue_function(flag, f, dims))
         .collect()
+}
+
+/// `--functions` of the benchmarks that score against each function's known minimum (`bench
+/// digits`, `bench de-table`): CEC 2019's shifted functions by default.
+#[derive(Args, Clone, Debug)]
+pub struct KnownMinimaArg {
+    /// Functions, comma-separated (each must have a known minimum in D dimensions)
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t",
+        value_name = "NAMES"
+    )]
+    pub functions: Vec<String>,
+}
+
+impl KnownMinimaArg {
+    /// Each named function in `dims` dimensions with its known minimum; a function without one
+    /// is an error naming --functions.
+    pub fn resolve(&self, dims: u32) -> CliResult<Vec<(&'static FunctionInfo, f64)>> {
+        self.functions
+            .iter()
+            .map(|f| {
+                let info = catalogue_function("--functions", f, dims)?;
+                let min = info.minimum(dims as usize).ok_or_else(|| {
+                    Failure(format!(
+                        "--functions: {} has no known minimum in D = {dims}",
+                        info.name
+                    ))
+                })?;
+                Ok((info, min.value))
+            })
+            .collect()
+    }
 }
 
 /// The catalogue function named by `flag`, checked for `dims` dimensions (an error names --dims).

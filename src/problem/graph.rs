@@ -1456,13 +1456,20 @@ fn osm_check_sizes(path: &Path) -> Result<()> {
                 (3, 2) => {
                     // at most one byte past the blob limit: the decoder stops there too
                     let mut out = Vec::new();
-                    let whole = flate2::read::ZlibDecoder::new(bytes)
+                    let read = flate2::read::ZlibDecoder::new(bytes)
                         .take(PBF_MAX_BLOB + 1)
-                        .read_to_end(&mut out)
-                        .is_ok();
+                        .read_to_end(&mut out);
+                    // a corrupt stream is refused here: the decoder reads a stream's data
+                    // without its checksum, so it would decode what this check had not seen
+                    if let Err(e) = read {
+                        return Err(Error::parse(
+                            path,
+                            0,
+                            format!("OpenStreetMap PBF: a corrupt zlib stream ({e})"),
+                        ));
+                    }
                     total += out.len() as u64;
-                    // a corrupt stream is the decoder's to report
-                    zlib = if whole { out } else { Vec::new() };
+                    zlib = out;
                     &zlib[..]
                 }
                 _ => continue,

@@ -36,20 +36,10 @@ pub struct BenchBdeArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "1024x32x10,16384x64x10", value_name = "BxNMxD,...")]
     sizes: Vec<(u32, u32, u32)>,
     /// Objectives (catalogue), comma-separated
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "F6,CEC07t",
-        value_name = "NAMES"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "F6,CEC07t", value_name = "NAMES")]
     functions: Vec<String>,
     /// Precisions, comma-separated: float, double (double is skipped on a device without fp64)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "float,double",
-        value_name = "NAMES"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "float,double", value_name = "NAMES")]
     precisions: Vec<String>,
     /// Timed generations per row
     #[arg(long, default_value_t = 100, value_name = "G", value_parser = clap::value_parser!(u64).range(1..))]

@@ -8,8 +8,8 @@
 //! by reading the island bests back so that the device has finished them.
 
 use crate::args::{
-    catalogue_function, parse_bounds, parse_migration, parse_mutation, parse_seconds, BackendArgs,
-    BenchIoArgs, CrArg, CsvArg, DeAlgorithmArgs,
+    parse_bounds, parse_migration, parse_mutation, parse_seconds, BackendArgs, BenchIoArgs, CrArg,
+    CsvArg, DeAlgorithmArgs,
 };
 use crate::cmd::de::de_error;
 use crate::experiment::de_stats::{digits_run, DigitsSetup};
@@ -62,20 +62,10 @@ pub struct BenchDeArgs {
     /// Algorithms to time, comma-separated: de (the thesis's fixed F and CR), jade, shade,
     /// lshade, jso (L-SHADE and jSO with a budget so large that the population keeps its size),
     /// jde100 (a generation is a cycle: one of the big population and ceil(big / 25) of the small)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "de",
-        value_name = "NAMES"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "de", value_name = "NAMES")]
     algorithms: Vec<String>,
     /// Backends to time, comma-separated: device, cpu
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "device,cpu",
-        value_name = "NAMES"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "device,cpu", value_name = "NAMES")]
     backends: Vec<String>,
     #[command(flatten)]
     io: BenchIoArgs,
@@ -215,14 +205,8 @@ pub struct BenchDigitsArgs {
     /// Time budget per function in seconds
     #[arg(long, default_value_t = 60.0, value_name = "S", value_parser = parse_seconds)]
     seconds: f64,
-    /// Functions, comma-separated (each must have a known minimum in D dimensions)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t",
-        value_name = "NAMES"
-    )]
-    functions: Vec<String>,
+    #[command(flatten)]
+    functions: crate::args::KnownMinimaArg,
     /// Dimensions
     #[arg(long, default_value_t = 10, value_name = "D")]
     dims: u32,
@@ -245,20 +229,10 @@ pub struct BenchDigitsArgs {
     #[arg(long, default_value = "COTN", value_name = "NAME")]
     bounds: String,
     /// F spread over the islands from --F-min to --F-max
-    #[arg(
-        long = "F-min",
-        visible_alias = "f-min",
-        default_value_t = 0.3,
-        value_name = "F"
-    )]
+    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.3, value_name = "F")]
     f_min: f64,
     /// Largest F of the linspace over the islands
-    #[arg(
-        long = "F-max",
-        visible_alias = "f-max",
-        default_value_t = 0.9,
-        value_name = "F"
-    )]
+    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 0.9, value_name = "F")]
     f_max: f64,
     #[command(flatten)]
     cr: CrArg,
@@ -279,37 +253,17 @@ pub struct BenchDigitsArgs {
     #[arg(long)]
     basin_hopping: bool,
     /// Basin hopping's chains side by side
-    #[arg(
-        long,
-        default_value_t = 4096,
-        value_name = "N",
-        requires = "basin_hopping"
-    )]
+    #[arg(long, default_value_t = 4096, value_name = "N", requires = "basin_hopping")]
     bh_chains: usize,
     /// Basin hopping's smallest hop, a fraction of the domain's width (one of 16 scales spaced
     /// evenly in log up to --bh-hop-max is drawn per hop)
-    #[arg(
-        long,
-        default_value_t = 1e-6,
-        value_name = "H",
-        requires = "basin_hopping"
-    )]
+    #[arg(long, default_value_t = 1e-6, value_name = "H", requires = "basin_hopping")]
     bh_hop_min: f64,
     /// Basin hopping's largest hop, a fraction of the domain's width
-    #[arg(
-        long,
-        default_value_t = 0.015,
-        value_name = "H",
-        requires = "basin_hopping"
-    )]
+    #[arg(long, default_value_t = 0.015, value_name = "H", requires = "basin_hopping")]
     bh_hop_max: f64,
     /// Basin hopping's local search ends when its step is below this fraction of the width
-    #[arg(
-        long,
-        default_value_t = 5e-17,
-        value_name = "S",
-        requires = "basin_hopping"
-    )]
+    #[arg(long, default_value_t = 5e-17, value_name = "S", requires = "basin_hopping")]
     bh_step_stop: f64,
     /// Basin hopping starts once the first DE run stalls or after this many seconds of it
     /// [default: a tenth of --seconds]
@@ -382,17 +336,12 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
             }
         }
     }
-    let mut names = Vec::new();
-    for f in &a.functions {
-        let info = catalogue_function("--functions", f, a.dims)?;
-        if info.minimum(a.dims as usize).is_none() {
-            return Err(Failure(format!(
-                "--functions: {} has no known minimum in D = {}",
-                info.name, a.dims
-            )));
-        }
-        names.push(info.name);
-    }
+    let names: Vec<&str> = a
+        .functions
+        .resolve(a.dims)?
+        .iter()
+        .map(|f| f.0.name)
+        .collect();
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut score = 0;
     eprintln!(
@@ -447,7 +396,10 @@ pub fn digits(a: &BenchDigitsArgs) -> CliResult {
         })
         .map_err(csv_error)?;
     }
-    eprintln!("score {score} digits over {} functions", a.functions.len());
+    eprintln!(
+        "score {score} digits over {} functions",
+        a.functions.functions.len()
+    );
     out::finish_csv(w, a.csv.path())
 }
 

@@ -13,9 +13,7 @@
 //! exactly that budget. No target stops a run early; errors below 1e-8 count as 0, as the CEC
 //! rules say.
 
-use crate::args::{
-    catalogue_function, parse_bounds, parse_mutation, parse_seconds, BackendArgs, CsvArg,
-};
+use crate::args::{parse_bounds, parse_mutation, parse_seconds, BackendArgs, CsvArg};
 use crate::cmd::de::de_error;
 use crate::experiment::de_stats::correct_digits;
 use crate::out::{self, csv_error, flag_error, CliResult, Failure};
@@ -29,24 +27,16 @@ use std::time::{Duration, Instant};
 /// Errors below this count as 0 (CEC's rule).
 const ZERO_ERROR: f64 = 1e-8;
 
+/// The algorithms `--algorithms` names by default: every one.
+const ALGORITHMS: &str = "de,jade,shade,lshade,jso,jde100";
+
 #[derive(Args)]
 pub struct BenchDeTableArgs {
-    /// Functions, comma-separated (each must have a known minimum in D dimensions)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "CEC04t,CEC05t,CEC06t,CEC07t,CEC08t,CEC09t,CEC10t",
-        value_name = "NAMES"
-    )]
-    functions: Vec<String>,
+    #[command(flatten)]
+    functions: crate::args::KnownMinimaArg,
     /// Algorithms, comma-separated: de (fixed --F and --CR), jade, shade, lshade, jso, jde100
     /// (its big population --members less the small one of 25)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "de,jade,shade,lshade,jso,jde100",
-        value_name = "NAMES"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = ALGORITHMS, value_name = "NAMES")]
     algorithms: Vec<String>,
     /// Dimensions
     #[arg(long, default_value_t = 10, value_name = "D")]
@@ -65,20 +55,10 @@ pub struct BenchDeTableArgs {
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     time_limit: Option<f64>,
     /// F of the fixed DE (every run)
-    #[arg(
-        long = "F",
-        visible_alias = "f",
-        default_value_t = 0.5,
-        value_name = "F"
-    )]
+    #[arg(long = "F", visible_alias = "f", default_value_t = 0.5, value_name = "F")]
     f: f64,
     /// CR of the fixed DE (every run)
-    #[arg(
-        long = "CR",
-        visible_alias = "cr",
-        default_value_t = 0.9,
-        value_name = "CR"
-    )]
+    #[arg(long = "CR", visible_alias = "cr", default_value_t = 0.9, value_name = "CR")]
     cr: f64,
     /// Mutation strategy of the fixed DE
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
@@ -192,20 +172,7 @@ pub fn table(a: &BenchDeTableArgs) -> CliResult {
             a.members
         )));
     }
-    let mut functions = Vec::new();
-    for f in &a.functions {
-        let info = catalogue_function("--functions", f, a.dims)?;
-        let optimum = info
-            .minimum(a.dims as usize)
-            .ok_or_else(|| {
-                Failure(format!(
-                    "--functions: {} has no known minimum in D = {}",
-                    info.name, a.dims
-                ))
-            })?
-            .value;
-        functions.push((info, optimum));
-    }
+    let functions = a.functions.resolve(a.dims)?;
     let backend = a.backend.backend()?;
     let mut w = csv::Writer::from_writer(Vec::new());
     eprintln!(

@@ -23,6 +23,9 @@ use std::sync::Arc;
 /// The instance of the thesis's benchmark, relative to the working directory.
 const DEFAULT_INSTANCE: &str = "data/qaplib/tho150.dat";
 
+/// The evaluators `--evaluators` times by default: every one.
+const EVALUATORS: &str = "device-full,device-delta,cpu-delta,cpu-full,cpu1-delta,cpu1-full";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Which {
     /// The device kernel that sums the whole O(n^2) cost per row (the thesis's)
@@ -84,12 +87,7 @@ pub struct BenchQapArgs {
     #[command(flatten)]
     device: DeviceArg,
     /// Evaluators to time, comma-separated
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "device-full,device-delta,cpu-delta,cpu-full,cpu1-delta,cpu1-full"
-    )]
+    #[arg(long, value_enum, value_delimiter = ',', default_value = EVALUATORS)]
     evaluators: Vec<Which>,
     /// Seed of the random permutation the neighbourhood is taken around
     #[arg(long, default_value_t = 1, value_name = "N")]

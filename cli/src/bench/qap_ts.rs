@@ -110,12 +110,7 @@ pub struct BenchQapTsArgs {
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     iterations: u64,
     /// Backends to time, comma-separated
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "device,cpu,cpu1"
-    )]
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "device,cpu,cpu1")]
     backends: Vec<Which>,
     /// Seed of the starts
     #[arg(long, default_value_t = 1, value_name = "N")]

@@ -16,6 +16,9 @@ use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The SATLIB families `--families` takes by default: uniform random 3-SAT, 100 to 250 variables.
+const FAMILIES: &str = "uf100-430,uf125-538,uf150-645,uf200-860,uf250-1065";
+
 /// Where `bench sat-solve` runs the walks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Where {
@@ -60,11 +63,7 @@ pub struct BenchSatSolveArgs {
     #[arg(long, value_name = "DIR")]
     satlib: Option<PathBuf>,
     /// Families (comma-separated)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "uf100-430,uf125-538,uf150-645,uf200-860,uf250-1065"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = FAMILIES)]
     families: Vec<String>,
     /// Instances per family (the first N by name)
     #[arg(long, default_value_t = 20, value_name = "N")]
@@ -83,12 +82,7 @@ pub struct BenchSatSolveArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     walks: Option<u32>,
     /// Backends of the walks (comma-separated; HC12 runs on the device only)
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "device,cpu,cpu1"
-    )]
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "device,cpu,cpu1")]
     backends: Vec<Where>,
     #[command(flatten)]
     seed: SeedArg,

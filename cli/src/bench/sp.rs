@@ -55,6 +55,9 @@ fn parse_js(s: &str) -> Result<Vec<u32>, String> {
     Ok(v)
 }
 
+/// The device methods `--methods` times by default.
+const METHODS: &str = "auto,frontier,near-far";
+
 #[derive(Args)]
 pub struct BenchSpArgs {
     /// Single-source SSSP: device methods beside the CPU backend on --grid and --file graphs
@@ -67,12 +70,7 @@ pub struct BenchSpArgs {
     #[arg(long, value_name = "FILE")]
     file: Vec<PathBuf>,
     /// Device methods, comma-separated: auto (the local-memory path where it fits), pull, frontier, near-far, lee (grids only)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "auto,frontier,near-far",
-        value_name = "NAMES"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = METHODS, value_name = "NAMES")]
     methods: Vec<String>,
     /// Near-far's bucket width [default: the library's rule]
     #[arg(long, value_name = "D")]
@@ -99,12 +97,7 @@ pub struct BenchSpArgs {
     #[arg(long)]
     aco: bool,
     /// Vertex counts of the thesis's graphs (powers of two)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "256,1024",
-        value_name = "V,..."
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "256,1024", value_name = "V,...")]
     vs: Vec<u32>,
     /// Weight bits j of the thesis's graphs (weights below 2^j): a list or a range, e.g. 16 or 1..16
     #[arg(long, default_value = "16", value_name = "J|A..B", value_parser = parse_js)]

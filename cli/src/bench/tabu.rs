@@ -13,6 +13,9 @@ use metaopt::hc12::tabu::TabuConfig;
 use metaopt::problem::qap::{find_bks, QapInstance};
 use std::path::PathBuf;
 
+/// The modes `--modes` times by default: both.
+const MODES: &str = "plain,tabu";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Mode {
     /// Plain HC12 (the thesis's Table 4)
@@ -34,13 +37,7 @@ pub struct BenchTabuArgs {
     #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
     /// Modes to run, comma-separated: plain HC12, HC12 with the tabu list
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "plain,tabu",
-        value_name = "MODES"
-    )]
+    #[arg(long, value_enum, value_delimiter = ',', default_value = MODES, value_name = "MODES")]
     modes: Vec<Mode>,
     /// Length of the tabu list
     #[arg(long, default_value_t = 100, value_name = "N")]

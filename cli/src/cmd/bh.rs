@@ -43,12 +43,7 @@ pub struct BhArgs {
     dims: u32,
     /// The starting point: one value for every dimension or D comma-separated values [default:
     /// a point drawn uniformly in the box from --seed]
-    #[arg(
-        long,
-        value_name = "V,..",
-        value_delimiter = ',',
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "V,..", value_delimiter = ',', allow_hyphen_values = true)]
     x0: Vec<f64>,
     /// Chains side by side, each with its own random numbers [default: 4096]
     #[arg(long, value_name = "N")]

@@ -19,22 +19,12 @@ pub struct QigaArgs {
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub individuals: usize,
     /// Generations after the initial one
-    #[arg(
-        long,
-        default_value_t = 500,
-        value_name = "G",
-        visible_alias = "max-generations"
-    )]
+    #[arg(long, default_value_t = 500, value_name = "G", visible_alias = "max-generations")]
     pub generations: u32,
     /// Rotation table: gqa2000 (Han & Kim 2000, the paper's), qea2002, or a table file (lines `x b
     /// better steps s1 s2 s3 s4`, a regular file of at most 1 MiB); several (comma-separated)
     /// make a tuning run, one table per group of populations
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "gqa2000",
-        value_name = "TABLE"
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "gqa2000", value_name = "TABLE")]
     pub table: Vec<String>,
     /// The sign of the sources' ±1 cells at the poles: fixed (+1, the authors' code) or random
     #[arg(long, default_value = "fixed", value_parser = ["fixed", "random"])]

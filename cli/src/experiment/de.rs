@@ -50,20 +50,10 @@ pub struct CommonArgs {
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
     mutation: String,
     /// Smallest F of the linspace over the populations
-    #[arg(
-        long = "F-min",
-        visible_alias = "f-min",
-        default_value_t = 0.001,
-        value_name = "F"
-    )]
+    #[arg(long = "F-min", visible_alias = "f-min", default_value_t = 0.001, value_name = "F")]
     f_min: f64,
     /// Largest F of the linspace over the populations
-    #[arg(
-        long = "F-max",
-        visible_alias = "f-max",
-        default_value_t = 2.0,
-        value_name = "F"
-    )]
+    #[arg(long = "F-max", visible_alias = "f-max", default_value_t = 2.0, value_name = "F")]
     f_max: f64,
     #[command(flatten)]
     cr: CrArg,
@@ -193,12 +183,7 @@ pub struct DeMigrationArgs {
     #[command(flatten)]
     common: CommonArgs,
     /// Migration periods, comma-separated
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "1,2,5,10,20,50,100",
-        value_name = "K,..."
-    )]
+    #[arg(long, value_delimiter = ',', default_value = "1,2,5,10,20,50,100", value_name = "K,...")]
     periods: Vec<u32>,
     /// Migration strategies, comma-separated
     #[arg(

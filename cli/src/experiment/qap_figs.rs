@@ -42,6 +42,12 @@ fn swap_list(swaps: &[u32]) -> CliResult<Vec<u32>> {
 
 // ---- Fig. 19 ---------------------------------------------------------------------------------
 
+/// The swap counts of the thesis's figure.
+const SWAPS: &str = "15,20,25,30,35,40,45,50,55,60";
+
+/// The kernel forms `--forms` times by default: both.
+const FORMS: &str = "full,delta";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Form {
     /// The thesis's kernel: the whole O(n^2) cost per row
@@ -75,21 +81,10 @@ pub struct QapLoadArgs {
     #[arg(long, value_name = "PATH")]
     instance: Option<PathBuf>,
     /// Swap counts, comma-separated (the thesis: 15 to 60, 28,921 to 461,281 rows on tho150)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "15,20,25,30,35,40,45,50,55,60",
-        value_name = "N,..."
-    )]
+    #[arg(long, value_delimiter = ',', default_value = SWAPS, value_name = "N,...")]
     swaps: Vec<u32>,
     /// Kernel forms, comma-separated
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "full,delta",
-        value_name = "FORMS"
-    )]
+    #[arg(long, value_enum, value_delimiter = ',', default_value = FORMS, value_name = "FORMS")]
     forms: Vec<Form>,
     /// Mask order of HC12 (1 to 3)
     #[arg(long, default_value_t = 2, value_name = "ORDER")]

@@ -607,4 +607,13 @@ fn an_osm_pbf_zlib_bomb_is_refused_before_it_is_decoded() {
         .unwrap_err()
         .to_string();
     assert!(msg.contains("a blob of 1073741824 bytes"), "{msg}");
+    // a stream whose checksum fails: the decoder would take its data unchecked
+    let mut bad = pbf_blob("OSMData", b"\x0a\x00");
+    *bad.last_mut().unwrap() ^= 0xff;
+    let p = write(dir.path(), "checksum.osm.pbf", &bad);
+    let msg = Graph::from_osm_pbf(&p, OsmOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("corrupt zlib stream"), "{msg}");
+    assert!(msg.contains("checksum.osm.pbf"), "{msg}");
 }
