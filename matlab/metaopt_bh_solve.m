@@ -1,7 +1,7 @@
 function result = metaopt_bh_solve(h, opts)
 % METAOPT_BH_SOLVE  Runs the chains of metaopt_bh_create until a stop: opts.maxSteps (steps of
-%   every chain since the start), opts.maxEvaluations, opts.target, opts.timeLimit (at least
-%   one), Ctrl-C (metaopt:interrupted, the chains kept). opts.x0 starts every chain anew at a
+%   every chain since the start), opts.maxEvaluations, opts.target, opts.timeLimit (seconds
+%   from this call, the start at opts.x0 included; at least one of these), Ctrl-C (metaopt:interrupted, the chains kept). opts.x0 starts every chain anew at a
 %   point (needed before the first solve); without it the solve continues. opts.checkpoint (a
 %   file the solve writes its whole state to when it ends and every opts.checkpointEvery
 %   seconds) and opts.resume (such a file, or the bytes of metaopt_bh_save_state: the solve

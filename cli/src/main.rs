@@ -115,8 +115,13 @@ enum Command {
 /// and calls [`metaopt::interrupt::interrupt`], so every solve of this process stops at its next
 /// check between launches, generations or runs and returns its best so far, which the command
 /// prints and writes; the binary then exits with 128 + the signal's number. A second signal
-/// exits at once.
+/// exits at once, unless it repeats the first within [`SIGNAL_ECHO`].
 static FIRST_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// How soon after the first signal the same signal again counts as the same request: coreutils'
+/// `timeout` (without `--foreground`), a scheduler or `kill -INT -PGID` after a direct `kill`
+/// deliver one signal both to the process and to its group, which no one meant as "quit now".
+const SIGNAL_ECHO: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// The exit status after Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -170,11 +175,19 @@ fn catch_signals() {
     };
     let token = stop_token();
     std::thread::spawn(move || {
+        let mut first_at = None;
         for sig in signals.forever() {
             let first = FIRST_SIGNAL
                 .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok();
+            let echo = !first
+                && FIRST_SIGNAL.load(Ordering::SeqCst) == sig
+                && first_at.is_some_and(|t: std::time::Instant| t.elapsed() < SIGNAL_ECHO);
+            if echo {
+                continue;
+            }
             if first {
+                first_at = Some(std::time::Instant::now());
                 eprintln!(
                     "\ninterrupted ({}): stopping at the next check with the best so far (a second signal quits at once)",
                     signal_name(sig)

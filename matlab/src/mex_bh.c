@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mex_internal.h"
 
@@ -120,8 +121,18 @@ static void bh_solve_body(void *arg) {
  * -> struct value, x, steps, launches, evaluations, seconds, secondsToBest, stopReason,
  * precision. Ctrl-C stops it within one launch (mex_cancel.c): `metaopt:interrupted`, the
  * instance keeping its chains. */
+/* Seconds of the calendar clock (C11, on every platform MATLAB runs on). */
+static double now_seconds(void) {
+    struct timespec ts;
+    if (!timespec_get(&ts, TIME_UTC))
+        return 0.0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void mode_bh_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
+    /* the time limit counts from this call: the start at x0 or the loading of a state included */
+    double called = now_seconds();
     static const char *known[] = {"x0",        "maxSteps",   "maxEvaluations",  "target", "timeLimit",
                                   "checkpoint", "checkpointEvery", "resume", NULL};
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_bh);
@@ -160,6 +171,10 @@ void mode_bh_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
         MetaoptInt32Result sr = metaopt_bh_start(b->bh, x, b->dims);
         call_end(e);
         check_call(e, "metaopt_bh_start", sr);
+    }
+    if (st.time_limit > 0) {
+        double left = st.time_limit - (now_seconds() - called);
+        st.time_limit = left > 1e-9 ? left : 1e-9;
     }
     /* an m-function objective runs on this thread (it sees Ctrl-C itself); else a worker */
     MetaoptStopToken *token = b->fun ? NULL : cancel_token();

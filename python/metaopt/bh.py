@@ -10,6 +10,7 @@ x0, ...)`` does all of it in one call, its time limit counting the set-up.
 """
 
 import ctypes
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -134,8 +135,9 @@ class BasinHopping(Instance):
               checkpoint=None, checkpoint_every=None, resume=None):
         """Runs the chains until one condition holds (at least one is needed): ``steps`` of
         every chain since the start, ``evaluations`` (the starting point's included), the best
-        value at most ``target``, ``time_limit`` seconds (a continued solve counts the saved
-        one's), or a stop request: ``stop_token``, ``metaopt.interrupt()`` (then ``stop ==
+        value at most ``target``, ``time_limit`` seconds from this call (the start at ``x0`` or
+        the loading of ``resume`` included; a continued solve counts the saved one's), or a
+        stop request: ``stop_token``, ``metaopt.interrupt()`` (then ``stop ==
         "interrupted"``). ``x0`` first starts the chains there (as ``start``); without it the
         solve continues from the last ``start``, solve or loaded state.
 
@@ -146,6 +148,7 @@ class BasinHopping(Instance):
 
         Ctrl-C stops the solve within one launch and raises ``metaopt.Interrupted`` whose
         ``result`` is the ``BHResult`` so far."""
+        started = time.perf_counter()  # starting at x0 or loading a state counts in the limit
         stop_token = _interrupt.token_arg(stop_token)
         resume = _state.resume_arg(resume)
         if x0 is not None and resume is not None:
@@ -162,6 +165,8 @@ class BasinHopping(Instance):
             self.start(x0)
         elif not self._started:
             raise ValueError("x0: no starting point; pass x0= (or call start(x0), or resume=)")
+        if s.time_limit > 0 and math.isfinite(s.time_limit):
+            s.time_limit = _checks.time_left(s.time_limit, started)
         with self._use("solve") as h:
             r, caught = _interrupt.run(L.metaopt_bh_solve, (h, ctypes.byref(s)), s, stop_token, "BasinHopping.solve")
             try:

@@ -85,6 +85,26 @@ def test_a_time_limit_and_a_stop_token_end_an_unbounded_solve():
     assert took < 0.3 + 1.0, f"a request at 0.3 s ended the solve at {took:.2f} s"
 
 
+def test_the_start_at_x0_counts_in_the_time_limit():
+    # the objective's first call (x0's evaluation, made by the start) takes 1 s: a 1.5 s limit
+    # then leaves about 0.5 s to the steps, not 1.5 s
+    first = [True]
+
+    def slow_start(X):
+        if first[0]:
+            first[0] = False
+            time.sleep(1.0)
+        return (X**2).sum(axis=1)
+
+    with BasinHopping(slow_start, [(-5, 5)] * 2, chains=16, backend="cpu") as bh:
+        t0 = time.perf_counter()
+        r = bh.solve(time_limit=1.5, x0=[1, 1])
+        took = time.perf_counter() - t0
+    assert not first[0] and r.stop == "time_limit"
+    assert 1.0 <= took < 1.5 + 0.5, f"a 1.5 s limit with a 1 s start took {took:.2f} s"
+    assert r.seconds < 1.0, f"the solve itself ran {r.seconds:.2f} s of a 1.5 s limit after a 1 s start"
+
+
 def test_errors_name_the_argument():
     with pytest.raises(ValueError, match="bounds"):
         BasinHopping("F1", [(1, 0)])

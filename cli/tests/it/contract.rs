@@ -550,4 +550,28 @@ fn sigterm_and_sigint_stop_a_solve_with_its_best_so_far() {
     );
     assert!(!out.exists(), "a second signal writes nothing");
     no_part_files(dir.path());
+    // the same signal twice at once (coreutils' `timeout` sends it to the process and to its
+    // group) is one request: the best so far is still written
+    let child = spawn(&[
+        "qap",
+        "solve",
+        "data/qaplib/tai50a.dat",
+        "--cpu",
+        "--time-limit",
+        "120",
+        "--launch-iterations",
+        "100000",
+        "--json",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    std::thread::sleep(Duration::from_millis(1000));
+    kill(&child, "INT");
+    kill(&child, "INT");
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let j = json(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(j["stopped_by"], "interrupted", "{j}");
+    no_part_files(dir.path());
 }
