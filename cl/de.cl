@@ -406,6 +406,26 @@ __kernel void de_view(__global const FP *X, __global const FPF *Fx, __global uch
     }
 }
 
+// The moments of each population's values fx[0..nm) (not its best slot) for the convergence
+// test of src/de/ops.rs `spread`: the mean at S[2p] and the sum of squared deviations from it at
+// S[2p + 1], two passes in member order as the host computes them (a non-finite value makes both
+// non-finite). A few values per population instead of every value. One work-item per population.
+__kernel void de_moments(__global const FPF *Fx, __global FPF *S, uint np, uint nm)
+{
+    uint p = get_global_id(0);
+    if (p >= np) return;
+    __global const FPF *fx = Fx + (size_t)p * (nm + 1);
+    FPF sum = 0;
+    for (uint m = 0; m < nm; ++m) sum += fx[m];
+    FPF mean = sum / (FPF)nm, m2 = 0;
+    for (uint m = 0; m < nm; ++m) {
+        FPF d = fx[m] - mean;
+        m2 += d * d;
+    }
+    S[2 * p] = mean;
+    S[2 * p + 1] = m2;
+}
+
 // The migrants' export (src/de/multi.rs): population idx[k]'s best row into R[k * nn ..] and
 // its value into FR[k], for the migrants that leave this device. One work-item per migrant.
 __kernel void de_export(__global const FP *X, __global const FPF *Fx, __global const uint *idx, __global FP *R,

@@ -3793,6 +3793,18 @@ void metaopt_de_free_run_result(struct MetaoptDeRunResult *r);
 struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct MetaoptDeInstance *h);
 
 /**
+ * The mean and the standard deviation (over N, as numpy's `std`) of every member's value, 2
+ * entries `[mean, std]`: scipy's convergence test is `std <= atol + tol * |mean|`. On a device
+ * each population's moments are computed there and only they are read. Non-finite when a
+ * value is.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
+ */
+struct MetaoptDoubleArrayResult metaopt_de_spread(struct MetaoptDeInstance *h);
+
+/**
  * The best member of population `island`, `dims` entries (the thesis's `getBest`).
  *
  * # Safety

@@ -1131,6 +1131,11 @@ template <typename FP, typename FPf> class DEMultiPop {
     std::vector<FPf> getBestsFitness() {
         return detail::check<FPf>("metaopt_de_bests_fitness", metaopt_de_bests_fitness(h_.get()));
     }
+    /* The mean and the standard deviation of every member's value, {mean, std}: scipy's
+       convergence test is std <= atol + tol * |mean|. */
+    std::vector<double> getSpread() {
+        return detail::check<double>("metaopt_de_spread", metaopt_de_spread(h_.get()));
+    }
     /* The best member of population p. */
     std::vector<FP> getBest(unsigned p) { return detail::check<FP>("metaopt_de_best", metaopt_de_best(h_.get(), p)); }
     /* Member m of population p. */

@@ -1484,6 +1484,9 @@ SIGNATURES = {
     "metaopt_de_bests_fitness": (MetaoptDoubleArrayResult, [
         MetaoptDeInstance_p,  # h
     ]),
+    "metaopt_de_spread": (MetaoptDoubleArrayResult, [
+        MetaoptDeInstance_p,  # h
+    ]),
     "metaopt_de_best": (MetaoptDoubleArrayResult, [
         MetaoptDeInstance_p,  # h
         c_uint32,  # island

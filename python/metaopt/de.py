@@ -424,6 +424,14 @@ class IslandDE(Instance):
         with self._use("bests_fitness") as h:
             return _doubles(_lib.lib().metaopt_de_bests_fitness(h), "metaopt_de_bests_fitness")
 
+    def spread(self):
+        """``(mean, std)`` of every member's value (numpy's ``std``, over N; the islands' best
+        slots left out): scipy's convergence test is ``std <= atol + tol * abs(mean)``. On a
+        device each island's moments are computed there and only they are read."""
+        with self._use("spread") as h:
+            mean, std = _doubles(_lib.lib().metaopt_de_spread(h), "metaopt_de_spread")
+            return float(mean), float(std)
+
     def print_bests(self, file=None):
         """Prints the best value of every population and the best solution over all (the
         thesis's ``printBests``; the format of ``metaopt.hpp``'s ``DEMultiPop::printBests``):

@@ -198,10 +198,10 @@ def minimize(
         The same seed gives the same result (on one device); None draws fresh seeds
         (``result.seed`` holds the one used).
     tol, atol : float
-        DE with a Python ``fun``: scipy's convergence test, stop when
-        ``std(E) <= atol + tol * |mean(E)|`` over the energies ``E`` of every member (followed
-        exactly through selection and migration). DE with a catalogue/Source objective: the same
-        test over the islands' best values. HC12: stop after ``patience`` (default 3)
+        DE: scipy's convergence test, stop when ``std(E) <= atol + tol * |mean(E)|`` over the
+        energies ``E`` of every member of every island (for a Python ``fun`` followed exactly
+        through selection and migration; for a catalogue/Source objective reduced on the device,
+        ``IslandDE.spread``). HC12: stop after ``patience`` (default 3)
         consecutive runs that improve the best by no more than ``atol + tol * |best|``.
         ``tol=0`` and ``atol=0`` turn the test off.
     callback : callable, optional
@@ -472,11 +472,13 @@ def _de_loop(st, de, objective, follow, maxiter, islands, members, migration, pe
                     E, X = _after_migration(de, islands, members, E, X)
                 st["E"], st["X"] = E, X
                 energies = E
+                mean, spread = float(np.mean(E)), float(np.std(E))
             else:
+                # every member's value counts, not the islands' bests alone; the device
+                # reduces them where they are
                 energies = de.bests_fitness()
+                mean, spread = de.spread()
             best = float(energies.min())
-            mean = float(np.mean(energies))
-            spread = float(np.std(energies))
             convergence = spread / abs(mean) if mean != 0 else (0.0 if spread == 0 else math.inf)
             st["convergence"] = convergence
             if target is not None and best <= target:

@@ -109,6 +109,22 @@ def test_a_catalogue_objective_runs_on_the_device():
     assert "population" not in r and r.nfev == r.islands * r.members * (r.nit + 1)
 
 
+def test_no_success_short_of_convergence_on_the_device():
+    # the islands' bests agree long before the members do: success only when every member's
+    # value passes scipy's test, which the population read back confirms
+    r = metaopt.minimize("F5", [(-2.048, 2.048)] * 10, seed=1)
+    assert r.nit > 20
+    assert not (r.success and r.fun > 1e-6), (r.fun, r.nit, r.message)
+    with metaopt.IslandDE(4, 8, 3, (-5.12, 5.12), backend="device") as de:
+        de.init("F6")
+        for _ in range(5):
+            de.iteration()
+        E = metaopt.evaluate("F6", de.population(), cpu=True)
+        mean, std = de.spread()
+        np.testing.assert_allclose([mean, std], [np.mean(E), np.std(E)], rtol=1e-9)
+        assert std > 1e-3 * abs(mean)
+
+
 def test_callback_gets_intermediate_results_and_can_stop():
     seen = []
 

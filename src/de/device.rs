@@ -27,6 +27,7 @@ struct Kernels {
     import: Kernel,
     view: Kernel,
     export: Kernel,
+    moments: Kernel,
     wg1: usize,
     /// The group of `de_init` (exact: it is not capped by the kernel's limit).
     init_wg: usize,
@@ -200,6 +201,8 @@ pub struct DeviceDe {
     wide_x: Option<DeviceBuffer<u8>>,
     wide_fx: Option<DeviceBuffer<u8>>,
     wide_best: Option<DeviceBuffer<u32>>,
+    /// Each island's moments (`de_moments`), two FPF values per island.
+    moments: Option<DeviceBuffer<u8>>,
 }
 
 /// Argument index of gen0 in `ADE_ARGS` (`cl/de_batch.cl`): what the wide kernels' launches change.
@@ -294,6 +297,7 @@ impl DeviceDe {
             wide_x: None,
             wide_fx: None,
             wide_best: None,
+            moments: None,
         })
     }
 
@@ -546,6 +550,7 @@ impl DeviceDe {
             import: self.queue.kernel(&program, "de_import")?,
             view: self.queue.kernel(&program, "de_view")?,
             export: self.queue.kernel(&program, "de_export")?,
+            moments: self.queue.kernel(&program, "de_moments")?,
             fused,
             ade_trial: self.queue.kernel(&program, "ade_trial")?,
             ade_eval: if external {
@@ -1619,6 +1624,37 @@ impl Engine for DeviceDe {
 
     fn export_bests(&mut self) -> Result<Vec<f64>> {
         Ok(self.read_view(true)?.rows)
+    }
+
+    fn moments(&mut self, nm: usize) -> Result<Vec<f64>> {
+        if self.ade.is_some() {
+            // the adaptive variants' host-kept values
+            return Ok(super::ops::moments(&self.fitness()?, nm));
+        }
+        let (np, nm, _) = self.sizes();
+        let bytes = 2 * np as usize * if self.cfg.fitness_double() { 8 } else { 4 };
+        let q = &self.queue;
+        fitted(q, &mut self.moments, bytes, "moments")?;
+        let k = self.k()?;
+        let out = self.moments.as_ref().expect("fitted");
+        let mut e = ExecuteKernel::new(&k.moments);
+        // SAFETY: arguments match `de_moments`; `out` holds two values per island.
+        unsafe {
+            e.set_arg(self.fx.cl())
+                .set_arg(out.cl())
+                .set_arg(&np)
+                .set_arg(&nm);
+        }
+        launch(
+            &self.queue,
+            &mut e,
+            &[np as usize],
+            None,
+            "clEnqueueNDRangeKernel(de_moments)",
+        )?;
+        let mut host = vec![0u8; bytes];
+        out.read(&self.queue, &mut host)?;
+        Ok(fp_values(&host, self.cfg.fitness_double()))
     }
 
     fn best_rows(&mut self, islands: &[u32]) -> Result<(Vec<f64>, Vec<f64>)> {

@@ -98,6 +98,12 @@ pub trait Engine: Send {
     fn next_migration(&mut self, _worst: Option<usize>) {}
     /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
     fn fitness(&mut self) -> Result<Vec<f64>>;
+    /// `[mean, sum of squared deviations]` of each population's members' values
+    /// ([`ops::moments`]), for the convergence test; a device computes them where the values
+    /// are and reads two numbers a population.
+    fn moments(&mut self, nm: usize) -> Result<Vec<f64>> {
+        Ok(ops::moments(&self.fitness()?, nm))
+    }
     /// Applies migration moves and re-ranks. A move's member may be [`ops::WORST`] (the
     /// receiver's worst member now; one such move per receiver at most).
     fn migrate(&mut self, moves: &[ops::Move]) -> Result<()>;
@@ -857,6 +863,16 @@ impl DeMultiPop {
         let fx = self.engine.fitness()?;
         let s = self.cfg.nm as usize + 1;
         Ok(fx.chunks_exact(s).map(|c| c[s - 1]).collect())
+    }
+
+    /// The mean and standard deviation of every member's value (the populations' best slots
+    /// left out): scipy's convergence test, `spread().converged(tol, atol)`. A device computes
+    /// each population's moments where the values are (`de_moments`) and the host combines
+    /// them, so the populations are not read.
+    pub fn spread(&mut self) -> Result<ops::Spread> {
+        self.running()?;
+        let nm = self.cfg.nm as usize;
+        Ok(ops::spread(&self.engine.moments(nm)?, nm))
     }
 
     /// The population holding the best value, and the value (ties: lowest population).

@@ -621,6 +621,11 @@ impl Engine for MultiEngine {
         Ok(fx)
     }
 
+    fn moments(&mut self, nm: usize) -> Result<Vec<f64>> {
+        let local = self.each(|e, _| e.moments(nm))?.concat();
+        self.gather(local, 2, None)
+    }
+
     fn export_bests(&mut self) -> Result<Vec<f64>> {
         let local = self.each(|e, _| e.export_bests())?.concat();
         self.gather(local, self.cfg.nn as usize, None)

@@ -19,6 +19,7 @@
 
 use super::config::{BoundsCorrection, MigrationKind, Mutation};
 use crate::rng::{rng4, Philox};
+use serde::Serialize;
 
 /// A uniform value in (0, 1) from one word.
 pub fn unit(w: u32) -> f64 {
@@ -637,9 +638,77 @@ pub fn best_member(fx: &[f64]) -> Option<usize> {
     best
 }
 
+/// The mean and the standard deviation (numpy's `std`, over N) of every member's value: what
+/// scipy's convergence test `std(E) <= atol + tol * |mean(E)|` reads
+/// ([`DeMultiPop::spread`](super::DeMultiPop::spread)). A non-finite value makes both
+/// non-finite, so the test never holds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Spread {
+    pub mean: f64,
+    pub std: f64,
+}
+
+impl Spread {
+    /// Whether scipy's test holds: `std <= atol + tol * |mean|` (false when either is NaN).
+    pub fn converged(&self, tol: f64, atol: f64) -> bool {
+        self.std <= atol + tol * self.mean.abs()
+    }
+}
+
+/// The moments of each population of `fx` (population p's members at `p * (nm + 1) + m`, its
+/// best at `m = nm`, which is left out): `[mean, sum of squared deviations]` per population,
+/// two passes in member order, as `de_moments` computes them on a device.
+pub fn moments(fx: &[f64], nm: usize) -> Vec<f64> {
+    fx.chunks_exact(nm + 1)
+        .flat_map(|c| {
+            let v = &c[..nm];
+            let mean = v.iter().sum::<f64>() / nm as f64;
+            let m2 = v.iter().map(|&f| (f - mean) * (f - mean)).sum::<f64>();
+            [mean, m2]
+        })
+        .collect()
+}
+
+/// The spread of the whole population from the [`moments`] of its populations of `nm`
+/// members each (Chan et al.'s pairwise update: exact whatever the number of populations).
+pub fn spread(moments: &[f64], nm: usize) -> Spread {
+    let islands = moments.len() / 2;
+    let n = (islands * nm) as f64;
+    let mean = moments.chunks_exact(2).map(|c| c[0]).sum::<f64>() * nm as f64 / n;
+    let m2 = moments
+        .chunks_exact(2)
+        .map(|c| c[1] + nm as f64 * (c[0] - mean) * (c[0] - mean))
+        .sum::<f64>();
+    Spread {
+        mean,
+        std: (m2 / n).sqrt(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spread_is_numpys_over_the_members_without_the_best_slots() {
+        // two populations of three members, each with its best slot (which must not count)
+        let fx = [1.0, 2.0, 3.0, -99.0, 10.0, 10.0, 10.0, 99.0];
+        let s = spread(&moments(&fx, 3), 3);
+        let all = [1.0, 2.0, 3.0, 10.0, 10.0, 10.0];
+        let mean = all.iter().sum::<f64>() / 6.0;
+        let std = (all.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 6.0).sqrt();
+        assert!(
+            (s.mean - mean).abs() < 1e-12 && (s.std - std).abs() < 1e-12,
+            "{s:?}"
+        );
+        assert!(!s.converged(0.01, 0.0) && s.converged(0.0, std + 1e-9));
+        // equal values converge; an infinite one never does
+        let s = spread(&moments(&[5.0, 5.0, 0.0, 5.0, 5.0, 0.0], 2), 2);
+        assert_eq!((s.mean, s.std), (5.0, 0.0));
+        assert!(s.converged(0.01, 0.0));
+        let s = spread(&moments(&[5.0, f64::INFINITY, 0.0], 2), 2);
+        assert!(!s.converged(0.01, 1e300), "{s:?}");
+    }
 
     #[test]
     fn worst_first_orders_nan_then_descending() {

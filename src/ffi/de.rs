@@ -569,6 +569,24 @@ pub unsafe extern "C" fn metaopt_de_bests_fitness(
     })
 }
 
+/// The mean and the standard deviation (over N, as numpy's `std`) of every member's value, 2
+/// entries `[mean, std]`: scipy's convergence test is `std <= atol + tol * |mean|`. On a device
+/// each population's moments are computed there and only they are read. Non-finite when a
+/// value is.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_spread(h: *mut MetaoptDeInstance) -> MetaoptDoubleArrayResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        let s = h.solver.spread()?;
+        MetaoptDoubleArrayResult::ok(&[s.mean, s.std])?
+    })
+}
+
 /// The best member of population `island`, `dims` entries (the thesis's `getBest`).
 ///
 /// # Safety

@@ -472,6 +472,13 @@ static int w_de_bests_fitness(void *h) {
     metaopt_double_array_free_result(&r);
     return c;
 }
+static int w_de_spread(void *h) {
+    MetaoptDoubleArrayResult r = metaopt_de_spread(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_double_array_free_result(&r);
+    return c;
+}
 static int w_de_best(void *h) {
     MetaoptDoubleArrayResult r = metaopt_de_best(h, 0);
     int c = KEEP(r);
@@ -938,6 +945,7 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_sat_solve", w_sat_solve_hc12, 3},
     {"metaopt_sat_solve", w_sat_solve_walks_cpu, 3},
     /* added later, after the entries that tests index (WRAPPERS[7], [16], [21], [25]) */
+    {"metaopt_de_spread", w_de_spread, 0},
     {"metaopt_qap_set_bits_per_param", w_qap_set_bits_per_param, 2},
     {"metaopt_stop_token_request", w_token_request, 4},
     {"metaopt_stop_token_reset", w_token_reset, 4},
@@ -1258,6 +1266,7 @@ static void de_args(void) {
     st.generations = 1;
     OWNED("metaopt_de_run/before init", MetaoptDeRunResult, metaopt_de_run(h, &st), metaopt_de_free_run_result, ERR);
     DARR("metaopt_de_bests_fitness/before init", metaopt_de_bests_fitness(h), ERR);
+    DARR("metaopt_de_spread/before init", metaopt_de_spread(h), ERR);
     DARR("metaopt_de_best/before init", metaopt_de_best(h, 0), ERR);
     DARR("metaopt_de_x/before init", metaopt_de_x(h, 0, 0), ANY);
     STR("metaopt_de_info/before init", metaopt_de_info(h), 0);
@@ -1400,6 +1409,7 @@ static void de_args(void) {
     I32("metaopt_de_init/NaN callback", metaopt_de_init(h, &cn, "DE/rand/1", NULL, 1, NULL), ANY);
     OWNED("metaopt_de_run/NaN callback", MetaoptDeRunResult, metaopt_de_run(h, &s), metaopt_de_free_run_result, ANY);
     DARR("metaopt_de_bests_fitness/NaN callback", metaopt_de_bests_fitness(h), ANY);
+    DARR("metaopt_de_spread/NaN callback", metaopt_de_spread(h), ANY);
     metaopt_de_free(h);
 
     /* re-entry from the handle's own callback: busy, and a free there waits for the call */

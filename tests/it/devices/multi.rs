@@ -565,6 +565,17 @@ fn island_de_callback_and_time_limit_on_several_devices() {
         ));
     }
     assert_eq!(runs[0], runs[1], "a host callback on two devices");
+    // the spread of the islands of both devices is the one device's
+    let spreads: Vec<_> = [vec![0], vec![0, 1]]
+        .iter()
+        .map(|devs| {
+            let mut de = DeMultiPop::on_devices(&p, devs).unwrap();
+            de.init(&sphere, Mutation::Best1, migration).unwrap();
+            de.run(&Stop::budget(5)).unwrap();
+            de.spread().unwrap()
+        })
+        .collect();
+    assert_eq!(spreads[0], spreads[1]);
     assert!(runs[0].0 < 1e-3, "sphere: {}", runs[0].0);
 
     let big = island_params(4, 32, 8, false, true);

@@ -69,7 +69,7 @@ fn bh_steps() {
     assert_eq!(anchors(Backend::DEVICE), anchors(Backend::Cpu));
 }
 
-/// `de_select` (de.cl): island DE whose values come from a host callback.
+/// `de_select` (de.cl): island DE whose values come from a host callback; and `de_moments`.
 #[test]
 #[ignore = "tiny cases for scripts/oclgrind-check.py"]
 fn de_host_callback() {
@@ -83,6 +83,10 @@ fn de_host_callback() {
     assert!(r.value.is_finite() && r.value >= 0.0, "{}", r.value);
     let at_best: f64 = r.x.iter().map(|v| v * v).sum();
     assert_eq!(r.value, at_best);
+    // `de_moments` (de.cl): the spread the device reduces is the host's over the same values
+    let fx = de.fitness().unwrap();
+    let host = metaopt::de::ops::spread(&metaopt::de::ops::moments(&fx, 8), 8);
+    assert_eq!(de.spread().unwrap(), host);
 }
 
 /// `hc12g_decode` (hc12_eval.cl): HC12 on a host callback runs as on the catalogue's F1.

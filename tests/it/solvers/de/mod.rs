@@ -302,6 +302,54 @@ fn cpu_backend_follows_the_device_run() {
     }
 }
 
+/// The spread (scipy's convergence test) is over every member, the islands' best slots left
+/// out: on the device its moments computed there equal the host's two passes over the values
+/// it holds (in double exactly; in float to float's precision), and the result is numpy's
+/// mean and std of the members.
+#[test]
+fn spread_is_every_members_on_the_device_and_the_cpu() {
+    let nm = 13;
+    for double in [true, false] {
+        let p = params(5, nm, 4, -5.12, 5.12, BoundsCorrection::Cotn, double);
+        for backend in [Backend::DEVICE, Backend::Cpu] {
+            let migration = Migration::new(MigrationKind::PermuteN, 3);
+            let mut de = solver(&p, backend, "F6", Mutation::Rand1, migration);
+            for _ in 0..7 {
+                de.iteration().unwrap();
+            }
+            let fx = de.fitness().unwrap();
+            let got = de.spread().unwrap();
+            let host = ops::spread(&ops::moments(&fx, nm as usize), nm as usize);
+            if double || backend == Backend::Cpu {
+                assert_eq!(got, host, "{backend:?} double {double}");
+            } else {
+                assert!(
+                    (got.mean - host.mean).abs() <= 1e-5 * host.mean.abs(),
+                    "{got:?} {host:?}"
+                );
+                assert!(
+                    (got.std - host.std).abs() <= 1e-4 * host.std,
+                    "{got:?} {host:?}"
+                );
+            }
+            let members: Vec<f64> = fx
+                .chunks_exact(nm as usize + 1)
+                .flat_map(|c| c[..nm as usize].to_vec())
+                .collect();
+            let n = members.len() as f64;
+            let mean = members.iter().sum::<f64>() / n;
+            let std = (members.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
+            assert!(
+                (host.mean - mean).abs() <= 1e-12 * mean.abs(),
+                "{host:?} {mean}"
+            );
+            assert!((host.std - std).abs() <= 1e-9 * std, "{host:?} {std}");
+            // the members still differ: the islands' bests alone would say otherwise
+            assert!(!got.converged(1e-6, 0.0) && std > 0.0);
+        }
+    }
+}
+
 /// What a comparison of two runs reads: every call's (best, vector, generations, evaluations,
 /// every value, every island's best), the last trials and their values, the last member.
 type Recorded = (
