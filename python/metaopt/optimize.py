@@ -13,6 +13,7 @@ stops the solver by returning True or raising ``StopIteration``.
 import inspect
 import math
 import numbers
+import re
 import time
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
@@ -27,7 +28,23 @@ from .hc12 import HC12
 
 __all__ = ["OptimizeResult", "minimize"]
 
-_METHODS = ("de", "hc12")
+_METHODS = ("de", "jade", "shade", "lshade", "jso", "jde100", "hc12")
+# scipy's strategies with a mutation of the library (binomial crossover); the exponential ones and
+# randtobest1 have none
+_STRATEGIES = {"rand1bin": "DE/rand/1", "rand2bin": "DE/rand/2", "best1bin": "DE/best/1",
+               "best2bin": "DE/best/2", "currenttobest1bin": "DE/current-to-best/1"}
+# scipy's arguments that minimize takes only at the value it implements, and why
+_SCIPY_ONLY = {
+    "workers": (1, "the objective is called once per generation with every point of it; pass "
+                   "vectorized=True and evaluate the points in parallel yourself, or use a catalogue "
+                   "function or a metaopt.Source, which run on the device"),
+    "updating": ("deferred", "the islands' generations are synchronous: every trial of a generation is "
+                             "made from the previous one, as scipy's updating='deferred'"),
+    "polish": (False, "there is no local polish of the best point yet; polish it with "
+                      "scipy.optimize.minimize(fun, result.x, method='L-BFGS-B', bounds=bounds)"),
+    "constraints": ((), "constraints are not supported yet; add a penalty to fun"),
+    "integrality": (None, "integer variables are not supported yet"),
+}
 _DE_OPTIONS = ("islands", "members", "mutation", "migration", "period", "bounds_correction", "f_mode", "f_min",
                "f_max", "cr", "shared_random", "target", "time_limit")
 _HC12_OPTIONS = ("runs", "bits", "mask_order", "coding", "taboo", "tabu_length", "patience", "target", "time_limit")
@@ -165,6 +182,8 @@ def minimize(
     atol: float = 0.0,
     stop_token: Optional[_interrupt.StopToken] = None,
     init=None,
+    strategy: Optional[str] = None,
+    recombination: Optional[float] = None,
     **options: Any,
 ) -> OptimizeResult:
     """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
@@ -180,8 +199,11 @@ def minimize(
         the device instead (``args`` must then be empty).
     bounds : sequence of (min, max) pairs, or scipy.optimize.Bounds
         One finite interval per dimension.
-    method : "de" or "hc12"
-        Island differential evolution, or HC12 (a hill climber over a binary grid with restarts).
+    method : "de", "jade", "shade", "lshade", "jso", "jde100" or "hc12"
+        Island differential evolution (``"de"``: F and CR fixed per island), one of its adaptive
+        variants (JADE, SHADE, L-SHADE, jSO: F and CR per member with current-to-pbest/1 and an
+        archive; jDE100: F and CR self-adapted per member, a big and a small population), or HC12
+        (a hill climber over a binary grid with restarts).
     x0 : array-like, optional
         HC12: the start of the first run. DE: it replaces the first member of the initial
         population (as scipy's ``differential_evolution``), so the result is at least as good.
@@ -194,9 +216,10 @@ def minimize(
         DE: scipy's multiplier, the total population is ``popsize * len(bounds)`` (default 15)
         spread over ``islands`` populations (at least 4 members each). Not an option of HC12
         (its neighbourhood size follows from ``bits`` and ``mask_order``).
-    seed : int, optional
-        The same seed gives the same result (on one device); None draws fresh seeds
-        (``result.seed`` holds the one used).
+    seed : int, numpy.random.Generator or RandomState, optional
+        The same seed gives the same result (on one device); None draws fresh seeds, a
+        ``Generator`` (or ``RandomState``) draws the seed from itself (``result.seed`` holds the
+        integer used).
     tol, atol : float
         DE: scipy's convergence test, stop when ``std(E) <= atol + tol * |mean(E)|`` over the
         energies ``E`` of every member of every island (for a Python ``fun`` followed exactly
@@ -223,6 +246,21 @@ def minimize(
         ``(islands * members, dims)`` (row ``p * members + m``) or ``(members, dims)`` (every
         island starts from it); points outside ``bounds`` are clipped to them, as scipy clips
         its ``init`` array. With ``x0`` too, ``x0`` then replaces the first member.
+    strategy : str, optional
+        scipy's name of the DE strategy: ``"best1bin"``, ``"rand1bin"``, ``"rand2bin"``,
+        ``"best2bin"``, ``"currenttobest1bin"`` (the library's ``DE/best/1``, ...; binomial
+        crossover). ``"randtobest1bin"`` and the exponential-crossover names are refused: the
+        library has no such operators. Default: ``"rand1bin"`` (scipy's is ``"best1bin"``).
+    recombination : float, optional
+        scipy's name of the crossover rate CR, in [0, 1] (the ``cr`` option).
+    mutation : float or str, optional
+        scipy's F, a number in [0, 2] for every island (``f_min``/``f_max`` spread F evenly over
+        the islands instead); scipy's ``(lo, hi)`` dithering is refused. A string is the
+        library's strategy name (``"DE/rand/1"``, ...), as ``strategy``.
+    workers, updating, polish, constraints, integrality
+        scipy's arguments, taken only at what minimize does (``workers=1``,
+        ``updating="deferred"``, ``polish=False``, no constraints, no integers); any other value
+        is refused with the reason.
     stop_token : metaopt.StopToken, optional
         Requested from another thread (``stop_token.request()``), or ``metaopt.interrupt()``
         called, it stops the solver at its next generation / climb step: the result is the best
@@ -259,10 +297,16 @@ def minimize(
     (True, 'double')
     """
     if not isinstance(method, str):
-        raise TypeError(f"method must be 'de' or 'hc12' (a str), got {type(method).__name__}")
+        raise TypeError(f"method must be one of {', '.join(_METHODS)} (a str), got {type(method).__name__}")
     method = method.lower()
     if method not in _METHODS:
-        raise ValueError(f"method must be one of 'de', 'hc12', got {method!r}")
+        raise ValueError(f"method must be one of {', '.join(repr(m) for m in _METHODS)}, got {method!r}")
+    for name, (only, why) in _SCIPY_ONLY.items():
+        if name in options:
+            value = options.pop(name)
+            if not _is_default(value, only):
+                raise ValueError(f"{name}={value!r} is not supported: {why}")
+    _scipy_de_options(method, strategy, recombination, options)
     if not (callable(fun) or isinstance(fun, (str, Source))):
         raise TypeError(f"fun must be callable, a catalogue name (str) or a metaopt.Source, got {type(fun).__name__}")
     if not isinstance(args, tuple):
@@ -282,14 +326,18 @@ def minimize(
     call_back = _callback_caller(callback)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**63)
+    elif isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(0, 2**63))
+    elif isinstance(seed, np.random.RandomState):
+        seed = int(seed.randint(0, 2**63, dtype=np.int64))
     seed = _checks.integer("seed", seed, 0, None)
     if x0 is not None:
         x0 = _checks.vector("x0", x0, np.float64, length=dims, finite=True)
         if np.any(x0 < b[:, 0]) or np.any(x0 > b[:, 1]):
             raise ValueError("x0 must lie within bounds")
-    if init is not None and method != "de":
-        raise ValueError("init (an initial population) is for method='de'")
-    allowed = _DE_OPTIONS if method == "de" else _HC12_OPTIONS
+    if init is not None and method == "hc12":
+        raise ValueError("init (an initial population) is for DE, not method='hc12'")
+    allowed = _DE_OPTIONS if method != "hc12" else _HC12_OPTIONS
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise TypeError(f"minimize(method={method!r}) got unexpected option(s) {', '.join(unknown)}; "
@@ -298,8 +346,8 @@ def minimize(
     # the device is the instance's own (per-handle devices): the process default is left alone,
     # so minimize calls on different devices may run from different threads
     try:
-        solve = _minimize_de if method == "de" else _minimize_hc12
-        extra = dict(init=init) if method == "de" else {}
+        solve = _minimize_de if method != "hc12" else _minimize_hc12
+        extra = dict(init=init, method=method) if method != "hc12" else {}
         res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
                     _Stopper(stop_token), device=number, **extra)
     except Interrupted as e:
@@ -308,6 +356,58 @@ def minimize(
         raise
     res["device"] = _device_label(number, cpu)
     return res
+
+
+def _is_default(value, default) -> bool:
+    """Whether a scipy argument asks for what minimize does anyway."""
+    if default == ():
+        return value is None or (hasattr(value, "__len__") and len(value) == 0)
+    if default is None:  # integrality: None, or no variable an integer
+        return value is None or not np.any(np.asarray(value, dtype=bool))
+    if isinstance(default, bool):
+        return isinstance(value, (bool, np.bool_)) and bool(value) == default
+    return value == default
+
+
+def _scipy_de_options(method, strategy, recombination, options):
+    """scipy's ``strategy``, ``recombination`` and numeric ``mutation`` as the library's options
+    (``mutation``, ``cr``, ``f_mode``/``f_min``); errors name the argument."""
+    if method == "hc12":
+        for name, v in (("strategy", strategy), ("recombination", recombination)):
+            if v is not None:
+                raise ValueError(f"{name} is for DE, not method='hc12'")
+        return
+    mutation = options.get("mutation")
+    if strategy is not None:
+        if not isinstance(strategy, str):
+            raise TypeError(f"strategy must be one of scipy's names (a str), got {type(strategy).__name__}")
+        name = _STRATEGIES.get(strategy.lower())
+        if name is None:
+            why = ("exponential crossover is not implemented (use the 'bin' form)" if strategy.lower().endswith("exp")
+                   else "the library has no such mutation")
+            raise ValueError(f"strategy={strategy!r} is not supported: {why}; the supported ones are "
+                             f"{', '.join(_STRATEGIES)}")
+        if isinstance(mutation, str):
+            raise ValueError("strategy and a mutation name both set the strategy; give one")
+        options["mutation"] = name
+    if mutation is not None and not isinstance(mutation, str):
+        if isinstance(mutation, (tuple, list, np.ndarray)):
+            raise ValueError(f"mutation={tuple(mutation)!r}: scipy's dithering (F drawn anew each generation) is not "
+                             "supported; give one F, or f_min and f_max to spread F evenly over the islands")
+        f = _checks.real("mutation", mutation)
+        if not 0 <= f <= 2:
+            raise ValueError(f"mutation (F) must be in [0, 2], got {f}")
+        if "f_min" in options or "f_max" in options or "f_mode" in options:
+            raise ValueError("mutation (one F) and f_min/f_max/f_mode both set F; give one")
+        options.pop("mutation")
+        options.update(f_mode="const", f_min=f, f_max=f)
+    if recombination is not None:
+        cr = _checks.real("recombination", recombination)
+        if not 0 <= cr <= 1:
+            raise ValueError(f"recombination (CR) must be in [0, 1], got {cr}")
+        if "cr" in options:
+            raise ValueError("recombination and cr both set CR; give one")
+        options["cr"] = cr
 
 
 class _Stopper:
@@ -371,7 +471,7 @@ def _init_population(init, islands, members, dims):
 
 
 def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper,
-                 device=None, init=None):
+                 device=None, init=None, method="de"):
     dims = b.shape[0]
     maxiter = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
     popsize = 15 if popsize is None else _checks.integer("popsize", popsize, 1, None)
@@ -380,7 +480,10 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
     if members is None:
         members = max(4, math.ceil(popsize * dims / islands))
     members = _checks.integer("members", members, 3, 2**32 - 1)
-    migration = options.get("migration", "PermuteN")
+    # L-SHADE and jSO shrink their populations, which a migration cannot follow; jDE100's
+    # islands are independent runs
+    shrinks = method in ("lshade", "jso")
+    migration = options.get("migration", "None" if shrinks or method == "jde100" else "PermuteN")
     migration = "None" if migration is None or islands == 1 else migration
     period = _checks.integer("period", options.get("period", 10), 1, 2**32 - 1)
     target = options.get("target")
@@ -397,8 +500,15 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         f_mode=options.get("f_mode", "linspace"), f_min=options.get("f_min", 0.5), f_max=options.get("f_max", 0.9),
         cr=options.get("cr", 0.9), seeds=de_seeds(seed), precision=precision,
         shared_random=options.get("shared_random", False), backend="cpu" if cpu else "device", device=device,
+        method=method, lshade_budget=maxiter * members if shrinks else 0,
+        # jDE100's small population: its paper's 25 where the island holds it and a big one of
+        # at least 4, else a quarter of the island
+        jde_small=25 if members >= 29 else max(4, members // 4),
     )
-    follow = isinstance(objective, _Objective)
+    # a Python fun's values are followed through the classic DE's selection and migration; the
+    # adaptive variants (archives, shrinking populations) are asked for their spread instead
+    counted = isinstance(objective, _Objective)
+    follow = counted and method == "de"
     with de:
         de.init(objective, options.get("mutation", "DE/rand/1"), migration, period)
         # the given initial population, then x0 as its first member (scipy's x0): every member
@@ -425,18 +535,19 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         p = int(np.argmin(bests))
         x, value = de.best(p), float(bests[p])
         precision_used, note = de.precision, de.precision_note
+        # the library's count, and the given initial population evaluated once more
+        given = islands * members * (population is not None or x0 is not None)
+        made = _evaluations(de, islands * members * (gen + 1)) + given
     res = OptimizeResult(x=x, fun=value)
-    # the library's initial population, and the given one evaluated once more
-    made = islands * members * (gen + 1 + (population is not None or x0 is not None))
     res.update(
-        nfev=objective.nfev if follow else made, nit=gen, convergence=convergence,
+        nfev=objective.nfev if counted else made, nit=gen, convergence=convergence,
         precision=precision_used, precision_note=note, seconds=time.perf_counter() - start, seed=seed,
         islands=islands, members=members,
     )
     if follow:
         res["population"] = X.copy()
         res["population_energies"] = E.copy()
-    res = _finish(res, stop, "de")
+    res = _finish(res, stop, method)
     if caught is not None:
         _interrupt.raise_interrupted(caught, res, "minimize")
     return res
@@ -444,9 +555,15 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
 
 def _generation(de, fallback):
     """The generation count of the instance (its info text), else ``fallback``."""
-    import re  # noqa: PLC0415
-
     m = re.search(r"^generation (\d+),", de.info(), flags=re.M)
+    return int(m.group(1)) if m else fallback
+
+
+def _evaluations(de, fallback):
+    """The evaluations the instance counted (its info text: the adaptive variants' shrinking
+    populations and jDE100's two populations evaluate fewer than islands x members a
+    generation), else ``fallback``."""
+    m = re.search(r"^generation \d+, (\d+) evaluations", de.info(), flags=re.M)
     return int(m.group(1)) if m else fallback
 
 
@@ -493,7 +610,7 @@ def _de_loop(st, de, objective, follow, maxiter, islands, members, migration, pe
             if call_back is not None:
                 p = int(np.argmin(energies)) // members if follow else int(np.argmin(energies))
                 xb = X[int(np.argmin(E))].copy() if follow else de.best(p)
-                nfev = objective.nfev if follow else islands * members * (gen + 1)
+                nfev = objective.nfev if isinstance(objective, _Objective) else islands * members * (gen + 1)
                 if call_back(OptimizeResult(x=xb, fun=best, nit=gen, nfev=nfev, convergence=convergence)):
                     st["stop"] = "callback"
                     break

@@ -125,6 +125,50 @@ def test_no_success_short_of_convergence_on_the_device():
         assert std > 1e-3 * abs(mean)
 
 
+@pytest.mark.parametrize("method", ["jade", "shade", "lshade", "jso", "jde100"])
+def test_the_adaptive_variants_are_methods_of_minimize(method):
+    sphere = lambda x: float((x**2).sum())  # noqa: E731
+    r = metaopt.minimize(sphere, [(-5, 5)] * 4, method=method, seed=2, maxiter=400, device="cpu")
+    assert r.method == method and r.fun < 1e-6, (r.fun, r.message)
+    assert r.nfev > 0 and r.nit <= 400
+    # the catalogue path counts what the library evaluated, as the Python path does
+    c = metaopt.minimize("F1", [(-5, 5)] * 4, method=method, seed=2, maxiter=50, tol=0, device="cpu")
+    p = metaopt.minimize(sphere, [(-5, 5)] * 4, method=method, seed=2, maxiter=50, tol=0, device="cpu")
+    assert c.nfev == p.nfev and c.nit == p.nit == 50
+
+
+def test_scipys_de_arguments():
+    rng = np.random.default_rng(7)
+    r = metaopt.minimize("F1", [(-5, 5)] * 3, strategy="best1bin", mutation=0.6, recombination=0.7, seed=rng,
+                         maxiter=300, device="cpu")
+    assert r.fun < 1e-8 and isinstance(r.seed, int)
+    # a Generator in the same state gives the same run
+    a = metaopt.minimize("F1", [(-5, 5)] * 3, seed=np.random.default_rng(11), maxiter=20, tol=0, device="cpu")
+    b = metaopt.minimize("F1", [(-5, 5)] * 3, seed=np.random.default_rng(11), maxiter=20, tol=0, device="cpu")
+    assert a.seed == b.seed and a.fun == b.fun
+    # scipy's arguments at what minimize does are taken
+    metaopt.minimize("F1", [(-5, 5)] * 2, maxiter=5, device="cpu", workers=1, updating="deferred", polish=False,
+                     constraints=(), integrality=[False, False])
+    refused = {
+        "exponential crossover": dict(strategy="rand1exp"),
+        "no such mutation": dict(strategy="randtobest1bin"),
+        "dithering": dict(mutation=(0.5, 1.0)),
+        "vectorized": dict(workers=-1),
+        "deferred": dict(updating="immediate"),
+        "L-BFGS-B": dict(polish=True),
+        "penalty": dict(constraints=[{"type": "ineq", "fun": lambda x: x[0]}]),
+        "integer": dict(integrality=[True, False]),
+        "give one": dict(strategy="best1bin", mutation="DE/rand/1"),
+        r"\[0, 1\]": dict(recombination=1.5),
+        r"\[0, 2\]": dict(mutation=3.0),
+    }
+    for why, kw in refused.items():
+        with pytest.raises(ValueError, match=why):
+            metaopt.minimize("F1", [(-5, 5)] * 2, maxiter=5, device="cpu", **kw)
+    with pytest.raises(ValueError, match="for DE"):
+        metaopt.minimize("F1", [(-5, 5)] * 2, method="hc12", strategy="best1bin")
+
+
 def test_callback_gets_intermediate_results_and_can_stop():
     seen = []
 
