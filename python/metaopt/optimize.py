@@ -23,6 +23,7 @@ from . import _checks, _interrupt, _precision
 from ._interrupt import Interrupted
 from ._objective import Source
 from .de import IslandDE, de_seeds
+from .catalogue import evaluate as _evaluate
 from .device import device_info, get_device_number
 from .hc12 import HC12
 
@@ -40,8 +41,6 @@ _SCIPY_ONLY = {
                    "function or a metaopt.Source, which run on the device"),
     "updating": ("deferred", "the islands' generations are synchronous: every trial of a generation is "
                              "made from the previous one, as scipy's updating='deferred'"),
-    "polish": (False, "there is no local polish of the best point yet; polish it with "
-                      "scipy.optimize.minimize(fun, result.x, method='L-BFGS-B', bounds=bounds)"),
     "constraints": ((), "constraints are not supported yet; add a penalty to fun"),
     "integrality": (None, "integer variables are not supported yet"),
 }
@@ -184,6 +183,7 @@ def minimize(
     init=None,
     strategy: Optional[str] = None,
     recombination: Optional[float] = None,
+    polish: Optional[bool] = None,
     **options: Any,
 ) -> OptimizeResult:
     """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
@@ -257,10 +257,18 @@ def minimize(
         scipy's F, a number in [0, 2] for every island (``f_min``/``f_max`` spread F evenly over
         the islands instead); scipy's ``(lo, hi)`` dithering is refused. A string is the
         library's strategy name (``"DE/rand/1"``, ...), as ``strategy``.
-    workers, updating, polish, constraints, integrality
+    polish : bool, optional
+        DE: after the generations, scipy's L-BFGS-B from the best point within ``bounds`` (as
+        scipy's ``polish=True``), taken when it is lower; ``result.polished`` says whether it
+        ran and ``nfev`` counts its evaluations. A catalogue function is then evaluated by the
+        library's host code (``metaopt.evaluate(..., cpu=True)``); a ``metaopt.Source`` cannot
+        be evaluated outside the device's DE and is not polished. Default (None): polish where
+        scipy is installed, except after a time limit, a target, a callback's stop or an
+        interrupt. ``True`` without scipy is an ImportError.
+    workers, updating, constraints, integrality
         scipy's arguments, taken only at what minimize does (``workers=1``,
-        ``updating="deferred"``, ``polish=False``, no constraints, no integers); any other value
-        is refused with the reason.
+        ``updating="deferred"``, no constraints, no integers); any other value is refused with
+        the reason.
     stop_token : metaopt.StopToken, optional
         Requested from another thread (``stop_token.request()``), or ``metaopt.interrupt()``
         called, it stops the solver at its next generation / climb step: the result is the best
@@ -307,6 +315,10 @@ def minimize(
             if not _is_default(value, only):
                 raise ValueError(f"{name}={value!r} is not supported: {why}")
     _scipy_de_options(method, strategy, recombination, options)
+    if polish is not None:
+        polish = _checks.flag("polish", polish)
+        if polish and method == "hc12":
+            raise ValueError("polish is for DE, not method='hc12'")
     if not (callable(fun) or isinstance(fun, (str, Source))):
         raise TypeError(f"fun must be callable, a catalogue name (str) or a metaopt.Source, got {type(fun).__name__}")
     if not isinstance(args, tuple):
@@ -350,12 +362,49 @@ def minimize(
         extra = dict(init=init, method=method) if method != "hc12" else {}
         res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
                     _Stopper(stop_token), device=number, **extra)
+        if method != "hc12":
+            _polish(res, objective, b, polish)
     except Interrupted as e:
         if isinstance(e.result, OptimizeResult):
             e.result["device"] = _device_label(number, cpu)
         raise
     res["device"] = _device_label(number, cpu)
     return res
+
+
+def _polish(res, objective, b, polish):
+    """scipy's polish of a DE result in place: L-BFGS-B from ``res.x`` within the box ``b``,
+    taken when lower (``polish`` None: where scipy is installed and the run ended of itself)."""
+    # converged, or maxiter spent (status 1 with the budget word; a callback's stop is status 2)
+    ended = res.stop == "converged" or (res.stop == "budget" and res.status == 1)
+    if polish is None:
+        try:
+            import scipy.optimize  # noqa: F401, PLC0415
+        except ImportError:
+            polish = False
+        else:
+            polish = ended
+    res["polished"] = False
+    if not polish or isinstance(objective, Source):
+        return
+    try:
+        from scipy.optimize import minimize as local  # noqa: PLC0415
+    except ImportError as e:
+        raise ImportError("polish=True needs scipy (its L-BFGS-B): pip install scipy") from e
+    if isinstance(objective, _Objective):
+        def f(x):
+            return float(objective(np.asarray(x, dtype=np.float64)[None, :])[0])
+    else:
+        def f(x):
+            return float(_evaluate(objective, np.asarray(x, dtype=np.float64), cpu=True))
+    r = local(f, np.asarray(res.x, dtype=np.float64), method="L-BFGS-B", bounds=b)
+    if not isinstance(objective, _Objective):
+        res["nfev"] += int(r.nfev)
+    else:
+        res["nfev"] = objective.nfev
+    res["polished"] = True
+    if np.isfinite(r.fun) and r.fun < res.fun:
+        res.update(x=np.clip(r.x, b[:, 0], b[:, 1]), fun=float(r.fun))
 
 
 def _is_default(value, default) -> bool:

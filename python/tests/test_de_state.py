@@ -145,7 +145,7 @@ def test_minimize_init_is_the_initial_population():
         metaopt.minimize("F1", [(-5, 5)] * 3, init=np.zeros((5, 3)), islands=4, members=6, device="cpu")
     with pytest.raises(ValueError, match="init contains NaN"):
         metaopt.minimize("F1", [(-5, 5)] * 3, init=np.full((6, 3), np.nan), islands=4, members=6, device="cpu")
-    with pytest.raises(ValueError, match="init .* is for method='de'"):
+    with pytest.raises(ValueError, match="init .* is for DE, not method='hc12'"):
         metaopt.minimize("F1", [(-5, 5)] * 3, method="hc12", init=np.zeros((6, 3)))
 
 

@@ -27,7 +27,7 @@ def rosen_vectorized(X):
 
 
 def test_de_finds_the_sphere_minimum_and_reports_a_scipy_shaped_result():
-    r = metaopt.minimize(sphere, [(-5, 5)] * 4, seed=42)
+    r = metaopt.minimize(sphere, [(-5, 5)] * 4, seed=42, polish=False)
     assert isinstance(r, metaopt.OptimizeResult) and isinstance(r, dict)
     for key in ("x", "fun", "nfev", "nit", "success", "status", "message", "precision", "device", "stop"):
         assert key in r and r[key] is getattr(r, key)
@@ -39,8 +39,12 @@ def test_de_finds_the_sphere_minimum_and_reports_a_scipy_shaped_result():
     assert r.nfev == r.islands * r.members * (r.nit + 1) and 0 < r.nit <= 1000
     assert r.population.shape == (r.islands * r.members, 4) and r.population_energies.min() == r.fun
     # the same seed gives the same run
-    again = metaopt.minimize(sphere, [(-5, 5)] * 4, seed=42)
+    again = metaopt.minimize(sphere, [(-5, 5)] * 4, seed=42, polish=False)
     assert again.fun == r.fun and np.array_equal(again.x, r.x) and again.nit == r.nit
+    # by default (scipy installed) L-BFGS-B polishes the same run's best, never for the worse
+    p = metaopt.minimize(sphere, [(-5, 5)] * 4, seed=42)
+    assert p.polished and not r.polished and p.nit == r.nit and p.fun <= r.fun and p.nfev > r.nfev
+    assert abs(p.fun - sphere(p.x)) < 1e-12 and p.success == r.success
 
 
 def test_de_finds_the_rosenbrock_minimum_with_args_and_vectorized():
@@ -149,13 +153,23 @@ def test_scipys_de_arguments():
     # scipy's arguments at what minimize does are taken
     metaopt.minimize("F1", [(-5, 5)] * 2, maxiter=5, device="cpu", workers=1, updating="deferred", polish=False,
                      constraints=(), integrality=[False, False])
+    # polish: on a catalogue function through the library's host code; never after a time limit
+    # unless asked; not a Source's
+    d = metaopt.minimize("F5", [(-2.048, 2.048)] * 3, seed=3, maxiter=60, tol=0, device="cpu", polish=False)
+    p = metaopt.minimize("F5", [(-2.048, 2.048)] * 3, seed=3, maxiter=60, tol=0, device="cpu")
+    assert p.polished and p.fun <= d.fun and p.nfev > d.nfev
+    assert abs(p.fun - metaopt.evaluate("F5", p.x, cpu=True)) <= 1e-12 * max(1.0, p.fun)
+    t = metaopt.minimize("F5", [(-2.048, 2.048)] * 3, maxiter=10**6, tol=0, device="cpu", time_limit=0.3)
+    assert t.stop == "time_limit" and not t.polished
+    src = metaopt.Source("FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)"
+                         " { return x[0] * x[0]; }")
+    assert not metaopt.minimize(src, [(-1, 1)], maxiter=5).polished
     refused = {
         "exponential crossover": dict(strategy="rand1exp"),
         "no such mutation": dict(strategy="randtobest1bin"),
         "dithering": dict(mutation=(0.5, 1.0)),
         "vectorized": dict(workers=-1),
         "deferred": dict(updating="immediate"),
-        "L-BFGS-B": dict(polish=True),
         "penalty": dict(constraints=[{"type": "ineq", "fun": lambda x: x[0]}]),
         "integer": dict(integrality=[True, False]),
         "give one": dict(strategy="best1bin", mutation="DE/rand/1"),
