@@ -255,6 +255,9 @@ static void de() {
     check(bests.size() == 4 && *std::min_element(bests.begin(), bests.end()) == r.value,
           "getBestsFitness: 4 populations, the least is run()'s best");
     check(de.getBest(r.island) == r.x && de.getX(0, 0).size() == 4, "getBest and getX");
+    std::vector<double> spread = de.getSpread();
+    check(spread.size() == 2 && spread[0] >= r.value && spread[1] >= 0.0,
+          "getSpread: the members' mean is at least the best, their deviation at least 0");
     de.printBests(std::cout);
 
     // strict selection (the thesis's f(trial) < f(target)) as an OptionsDict field

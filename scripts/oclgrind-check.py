@@ -58,7 +58,7 @@ RACES_OFF = {
                   "stale value can only be larger, which sends the candidate to the atomic), and "
                   "a relaxed vertex's distance likewise (one lowered meanwhile is marked and "
                   "relaxed again next round): races by the memory model, kept because the atomic "
-                  "for every candidate made the local path about 2.7 times slower on PoCL",
+                  "for every candidate made the local path several times slower",
 }
 # what makes a line of Oclgrind's on standard error (a fatal error, a message without OCLGRIND_LOG)
 OCLGRIND_STDERR = re.compile(

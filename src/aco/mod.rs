@@ -308,7 +308,7 @@ impl AcoOptions {
     /// Checks every option; errors name the option.
     pub fn validate(&self) -> Result<()> {
         if self.ants == 0 || self.ants > u32::MAX as usize {
-            return Err(Error::arg("ants", format!("{}; at least 1", self.ants)));
+            return Err(Error::arg("ants", format!("{}; 1 to 2^32 - 1", self.ants)));
         }
         let fin = |v: f64| v.is_finite() && v >= 0.0;
         check("alpha", self.alpha, fin(self.alpha), "a finite number >= 0")?;

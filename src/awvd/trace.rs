@@ -868,8 +868,8 @@ fn loose_contacts(ctx: &Ctx, cut: &Cut) -> Result<Vec<(u32, u32)>> {
 
 /// The most near balls (j > i within r_i + r_j + 2 r_max) of one ball in the vertex-free
 /// contacts, whose triples take the square of their number, each with an emptiness check:
-/// atoms have a few hundred at most (hydrogens included); 1,000 balls overlapping in a cube of
-/// 1 Å took 11 s.
+/// atoms have a few hundred at most (hydrogens included), while a thousand balls overlapping in
+/// a cube of 1 Å cost seconds.
 pub const MAX_NEAR: usize = 1024;
 
 /// The diagram's error when a ball had more than [`MAX_NEAR`] near balls (`loose_of`).
