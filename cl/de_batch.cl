@@ -1306,6 +1306,24 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
         gens[b] = gen;
     }
 }
+
+// The results' read (src/de/batch.rs `results`): problem b's best member (its state's best index)
+// into R at its bounds' offset and its value into RF[b], so that these rows are read back rather
+// than every population. One work-item per problem; a problem not yet started is left out.
+__kernel void deb_results(__global const FP *X, __global const FPF *Fx, __global const uint *meta,
+                       __global const ulong *meta64, __global const uint *state, __global FP *R,
+                       __global FPF *RF, uint count)
+{
+    uint b = get_global_id(0);
+    if (b >= count || state[2 * b] == DEB_NEW) return;
+    __global const uint *mt = meta + (size_t)b * DEB_M;
+    __global const ulong *mt64 = meta64 + (size_t)b * DEB_M64;
+    uint nn = mt[DEB_DIMS], np = mt[DEB_NP], best = state[2 * b + 1];
+    __global const FP *x = X + mt64[DEB_XOFF];
+    __global FP *r = R + mt64[DEB_BOFF];
+    for (uint n = 0; n < nn; ++n) r[n] = x[(size_t)n * np + best];
+    RF[b] = Fx[mt64[DEB_FOFF] + best];
+}
 #endif
 
 #ifdef DEB_ISLANDS

@@ -807,6 +807,10 @@ impl Prob {
 struct DeviceBatch {
     queue: Queue,
     kernel: Kernel,
+    /// `deb_results`: each problem's best row and value into `rows` and `values`, for the results.
+    best: Kernel,
+    rows: DeviceBuffer<u8>,
+    values: DeviceBuffer<u8>,
     wg: usize,
     /// Bytes of FP.
     fp: usize,
@@ -1030,6 +1034,7 @@ impl DeviceBatch {
             .file("de_batch.cl");
         let program = ctx.build(&spec)?;
         let kernel = queue.kernel(&program, "deb_run")?;
+        let best = queue.kernel(&program, "deb_results")?;
         wg = covering_group(wg, kernel.get_work_group_size(info.cl_id()).unwrap_or(1));
         let state = vec![0u32; 2 * b];
         Ok(DeviceBatch {
@@ -1062,6 +1067,8 @@ impl DeviceBatch {
             ls: if ade { ade::SUMS * wg * fp } else { fp },
             bx: queue.buffer(bt.max(1) * fp, "best")?,
             bf: queue.buffer(b.max(1) * fp, "best")?,
+            rows: queue.buffer(bt.max(1) * fp, "results")?,
+            values: queue.buffer(b.max(1) * fp, "results")?,
             boff: probs
                 .iter()
                 .scan(0usize, |acc, p| {
@@ -1077,12 +1084,43 @@ impl DeviceBatch {
             trial_local,
             queue,
             kernel,
+            best,
             wg,
             fp,
             local,
             xoff,
             foff,
         })
+    }
+
+    /// Every problem's best row (at its bounds' offset, `boff`) and value, gathered on the
+    /// device (`deb_results`) so that only these are read; a problem not yet started has none.
+    fn best_rows(&self, double: bool) -> Result<(Vec<f64>, Vec<f64>)> {
+        let count = self.xoff.len() as u32;
+        let mut e = ExecuteKernel::new(&self.best);
+        // SAFETY: the arguments match `deb_results`; `rows` holds every problem's row at its
+        // bounds' offset and `values` one value a problem; the reads below finish the queue.
+        unsafe {
+            e.set_arg(self.x.cl())
+                .set_arg(self.fx.cl())
+                .set_arg(self.meta.cl())
+                .set_arg(self.meta64.cl())
+                .set_arg(self.state.cl())
+                .set_arg(self.rows.cl())
+                .set_arg(self.values.cl())
+                .set_arg(&count);
+        }
+        crate::device::launch(
+            &self.queue,
+            &mut e,
+            &[count.max(1) as usize],
+            None,
+            "clEnqueueNDRangeKernel(deb_results)",
+        )?;
+        Ok((
+            fp_values(&self.rows.to_vec(&self.queue)?, double),
+            fp_values(&self.values.to_vec(&self.queue)?, double),
+        ))
     }
 
     /// `k` generations of the problems `first..first + problems`.
@@ -1876,8 +1914,7 @@ impl BatchDe {
                 Ok(r)
             }
             Inner::Device(d) => {
-                let x = fp_values(&d.x.to_vec(&d.queue)?, self.double);
-                let fx = fp_values(&d.fx.to_vec(&d.queue)?, self.double);
+                let (rows, values) = d.best_rows(self.double)?;
                 let (st, gens) = d.states()?;
                 let jde = self.probs.iter().any(|p| p.jde.is_some());
                 let (bx, bf) = if jde {
@@ -1891,7 +1928,7 @@ impl BatchDe {
                 Ok((0..self.probs.len())
                     .map(|i| {
                         let p = &self.probs[i];
-                        let (s, best) = (st[2 * i], st[2 * i + 1] as usize);
+                        let s = st[2 * i];
                         if s == NEW {
                             return BatchResult {
                                 best_value: f64::INFINITY,
@@ -1909,9 +1946,10 @@ impl BatchDe {
                                 stop: reason(s, i),
                             };
                         }
+                        let o = d.boff[i];
                         BatchResult {
-                            best_value: fx[d.foff[i] + best],
-                            best: (0..p.nn).map(|n| x[d.xoff[i] + n * p.np + best]).collect(),
+                            best_value: values[i],
+                            best: rows[o..o + p.nn].to_vec(),
                             generations: gens[i],
                             stop: reason(s, i),
                         }
