@@ -659,6 +659,10 @@ fn check_graph(g: &metaopt::problem::graph::Graph, max_n: usize) {
     }
 }
 
+/// The longest error message a reader may give: its own words and at most 80 characters of the
+/// input, each escaped to at most 10 bytes (`\u{10ffff}`).
+const MAX_MESSAGE: usize = 400 + 80 * 10;
+
 /// The most vertices a text of `len` bytes may give: twice the arcs it can declare (at most one
 /// per byte) plus the isolated vertices a file may declare.
 fn max_vertices(len: usize) -> usize {
@@ -673,7 +677,7 @@ pub fn graph_dimacs(data: &[u8]) {
         Ok(g) => check_graph(&g, max_vertices(data.len())),
         Err(e) => {
             check_error(&e, Some(last_line(&text)));
-            assert!(e.to_string().len() < 600, "a long message: {e}");
+            assert!(e.to_string().len() < MAX_MESSAGE, "a long message: {e}");
         }
     }
 }
@@ -686,7 +690,7 @@ pub fn graph_matrix_market(data: &[u8]) {
         Ok(g) => check_graph(&g, max_vertices(data.len())),
         Err(e) => {
             check_error(&e, Some(last_line(&text)));
-            assert!(e.to_string().len() < 600, "a long message: {e}");
+            assert!(e.to_string().len() < MAX_MESSAGE, "a long message: {e}");
         }
     }
 }
