@@ -377,19 +377,14 @@ def _polish(res, objective, b, polish):
     taken when lower (``polish`` None: where scipy is installed and the run ended of itself)."""
     # converged, or maxiter spent (status 1 with the budget word; a callback's stop is status 2)
     ended = res.stop == "converged" or (res.stop == "budget" and res.status == 1)
-    if polish is None:
-        try:
-            import scipy.optimize  # noqa: F401, PLC0415
-        except ImportError:
-            polish = False
-        else:
-            polish = ended
     res["polished"] = False
-    if not polish or isinstance(objective, Source):
+    if polish is False or isinstance(objective, Source) or (polish is None and not ended):
         return
     try:
         from scipy.optimize import minimize as local  # noqa: PLC0415
     except ImportError as e:
+        if polish is None:  # the default polishes where scipy is installed
+            return
         raise ImportError("polish=True needs scipy (its L-BFGS-B): pip install scipy") from e
     if isinstance(objective, _Objective):
         def f(x):
@@ -432,7 +427,7 @@ def _scipy_de_options(method, strategy, recombination, options):
             raise TypeError(f"strategy must be one of scipy's names (a str), got {type(strategy).__name__}")
         name = _STRATEGIES.get(strategy.lower())
         if name is None:
-            why = ("exponential crossover is not implemented (use the 'bin' form)" if strategy.lower().endswith("exp")
+            why = ("the library's crossover is binomial (use the 'bin' form)" if strategy.lower().endswith("exp")
                    else "the library has no such mutation")
             raise ValueError(f"strategy={strategy!r} is not supported: {why}; the supported ones are "
                              f"{', '.join(_STRATEGIES)}")

@@ -165,7 +165,7 @@ def test_scipys_de_arguments():
                          " { return x[0] * x[0]; }")
     assert not metaopt.minimize(src, [(-1, 1)], maxiter=5).polished
     refused = {
-        "exponential crossover": dict(strategy="rand1exp"),
+        "binomial": dict(strategy="rand1exp"),
         "no such mutation": dict(strategy="randtobest1bin"),
         "dithering": dict(mutation=(0.5, 1.0)),
         "vectorized": dict(workers=-1),

@@ -1631,7 +1631,7 @@ impl Engine for DeviceDe {
             // the adaptive variants' host-kept values
             return Ok(super::ops::moments(&self.fitness()?, nm));
         }
-        let (np, nm, _) = self.sizes();
+        let (np, nm32, _) = self.sizes();
         let bytes = 2 * np as usize * if self.cfg.fitness_double() { 8 } else { 4 };
         let q = &self.queue;
         fitted(q, &mut self.moments, bytes, "moments")?;
@@ -1643,7 +1643,7 @@ impl Engine for DeviceDe {
             e.set_arg(self.fx.cl())
                 .set_arg(out.cl())
                 .set_arg(&np)
-                .set_arg(&nm);
+                .set_arg(&nm32);
         }
         launch(
             &self.queue,

@@ -525,23 +525,27 @@ fn sigterm_and_sigint_stop_a_solve_with_its_best_so_far() {
     // the first signal is where the best so far is asked for; the second one quits at once
     // (with its own status) and leaves no temporary file
     let out = dir.path().join("twice.json");
-    let child = spawn(&[
-        "qap",
-        "solve",
-        "data/qaplib/tai50a.dat",
-        "--cpu",
-        "--time-limit",
-        "120",
-        "--launch-iterations",
-        "100000",
-        "--json",
-        "--output",
-        out.to_str().unwrap(),
-    ]);
-    std::thread::sleep(Duration::from_millis(1000));
-    kill(&child, "INT");
-    kill(&child, "TERM");
-    let o = child.wait_with_output().unwrap();
+    // a long QAP solve writing JSON to `out`, sent `first` then `second` a second after its start
+    let twice = |first: &str, second: &str| {
+        let child = spawn(&[
+            "qap",
+            "solve",
+            "data/qaplib/tai50a.dat",
+            "--cpu",
+            "--time-limit",
+            "120",
+            "--launch-iterations",
+            "100000",
+            "--json",
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        std::thread::sleep(Duration::from_millis(1000));
+        kill(&child, first);
+        kill(&child, second);
+        child.wait_with_output().unwrap()
+    };
+    let o = twice("INT", "TERM");
     assert_eq!(
         o.status.code(),
         Some(143),
@@ -552,23 +556,7 @@ fn sigterm_and_sigint_stop_a_solve_with_its_best_so_far() {
     no_part_files(dir.path());
     // the same signal twice at once (coreutils' `timeout` sends it to the process and to its
     // group) is one request: the best so far is still written
-    let child = spawn(&[
-        "qap",
-        "solve",
-        "data/qaplib/tai50a.dat",
-        "--cpu",
-        "--time-limit",
-        "120",
-        "--launch-iterations",
-        "100000",
-        "--json",
-        "--output",
-        out.to_str().unwrap(),
-    ]);
-    std::thread::sleep(Duration::from_millis(1000));
-    kill(&child, "INT");
-    kill(&child, "INT");
-    let o = child.wait_with_output().unwrap();
+    let o = twice("INT", "INT");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
     let j = json(&std::fs::read_to_string(&out).unwrap());
