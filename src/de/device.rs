@@ -177,7 +177,8 @@ pub struct DeviceDe {
     kinds: DeviceBuffer<u8>,
     f: DeviceBuffer<u8>,
     crt: DeviceBuffer<u64>,
-    data: DeviceBuffer<u8>,
+    /// The objective's data (`put_func_data`; none only where making its replacement failed).
+    data: Option<DeviceBuffer<u8>>,
     kernels: Option<Kernels>,
     callback: Option<HostCallback>,
     mutation: Mutation,
@@ -241,6 +242,16 @@ fn launch_at(
     launch(q, e, global, local, name)
 }
 
+/// The objective's data of `DeviceDe::data` (a field's borrow, beside other fields').
+fn func_data(data: &Option<DeviceBuffer<u8>>) -> Result<&DeviceBuffer<u8>> {
+    data.as_ref().ok_or_else(|| {
+        Error::arg(
+            "init",
+            "the objective's data is not on the device; call init again",
+        )
+    })
+}
+
 fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m) * m
 }
@@ -280,7 +291,7 @@ impl DeviceDe {
             kinds: queue.buffer_from(&kinds, "bounds")?,
             f: queue.buffer_from(&fp_bytes(&cfg.f, double), "F")?,
             crt: queue.buffer_from(&crt, "CR")?,
-            data: queue.buffer_from(&[0u8; 8], "func-data")?,
+            data: Some(queue.buffer_from(&[0u8; 8], "func-data")?),
             cfg,
             queue,
             tile,
@@ -569,6 +580,31 @@ impl DeviceDe {
             .ok_or_else(|| Error::arg("init", "the solver has no objective yet; call init first"))
     }
 
+    /// The objective's data into `data` (8 zero bytes where it has none): into the buffer there
+    /// when it has that length (`block`'s placeholder, for most objectives), else into a new one
+    /// made after the old one's release, so that no buffer made later takes a released one's
+    /// number. The Oclgrind check cannot follow that: its uninitialised-value plugin leaves a
+    /// released buffer's shadow (length, written bytes) to the next buffer given its number, then
+    /// loses the kernels' stores past that length and reports their loads there as uninitialised
+    /// (the wide generation's second X, the adaptive variants' archive). The new buffer here,
+    /// written whole at creation, gets a shadow of its own.
+    fn put_func_data(&mut self, data: &[u8]) -> Result<()> {
+        let bytes = if data.is_empty() { &[0u8; 8][..] } else { data };
+        match &mut self.data {
+            Some(d) if d.len() == bytes.len() => d.write(&self.queue, bytes),
+            _ => {
+                self.data = None;
+                self.data = Some(self.queue.buffer_from(bytes, "func-data")?);
+                Ok(())
+            }
+        }
+    }
+
+    /// The objective's data on the device.
+    fn data(&self) -> Result<&DeviceBuffer<u8>> {
+        func_data(&self.data)
+    }
+
     fn sizes(&self) -> (u32, u32, u32) {
         (self.cfg.np, self.cfg.nm, self.cfg.nn)
     }
@@ -659,7 +695,7 @@ impl DeviceDe {
                 &self.fy,
                 &self.x,
                 &self.fx,
-                &self.data,
+                self.data()?,
             );
             in_pieces(
                 (count - from) as u64,
@@ -915,7 +951,7 @@ impl DeviceDe {
                     .set_arg(self.kinds.cl());
                 e.set_arg(self.f.cl())
                     .set_arg(self.crt.cl())
-                    .set_arg(self.data.cl())
+                    .set_arg(self.data()?.cl())
                     .set_arg(b.cl());
                 e.set_arg(&np)
                     .set_arg(&nm)
@@ -980,6 +1016,7 @@ impl DeviceDe {
             .as_ref()
             .and_then(|k| k.fused.as_ref())
             .expect("the adaptive variants' fused kernel");
+        let data = func_data(&self.data)?;
         let a = self.adef.as_mut().expect("ade_fused started");
         let (np, nm, nn) = (self.cfg.np, self.cfg.nm, self.cfg.nn);
         let s = &a.shape;
@@ -1010,7 +1047,7 @@ impl DeviceDe {
                     .set_arg(a.af.cl())
                     .set_arg(a.au.cl())
                     .set_arg(a.st.cl())
-                    .set_arg(self.data.cl());
+                    .set_arg(data.cl());
                 e.set_arg(&np)
                     .set_arg(&nm)
                     .set_arg(&nn)
@@ -1142,7 +1179,9 @@ impl DeviceDe {
                 e.set_arg(self.lo.cl())
                     .set_arg(self.hi.cl())
                     .set_arg(self.kinds.cl());
-                e.set_arg(jf.cl()).set_arg(st.cl()).set_arg(self.data.cl());
+                e.set_arg(jf.cl())
+                    .set_arg(st.cl())
+                    .set_arg(self.data()?.cl());
                 e.set_arg(&np).set_arg(&nm).set_arg(&nn).set_arg(&nb);
                 e.set_arg(&g)
                     .set_arg(&k)
@@ -1272,14 +1311,7 @@ impl Engine for DeviceDe {
             _ => None,
         };
         let data = objective.data_bytes(self.cfg.nn as usize, self.cfg.options.double)?;
-        self.data = self.queue.buffer_from(
-            if data.is_empty() {
-                &[0u8; 8][..]
-            } else {
-                &data
-            },
-            "func-data",
-        )?;
+        self.put_func_data(&data)?;
         self.kernels = Some(self.build(objective)?);
         self.mutation = mutation;
         let (np, nm, nn) = self.sizes();
@@ -1536,7 +1568,7 @@ impl Engine for DeviceDe {
                     .set_arg(self.kinds.cl());
                 e.set_arg(self.f.cl())
                     .set_arg(self.crt.cl())
-                    .set_arg(self.data.cl());
+                    .set_arg(self.data()?.cl());
                 e.set_arg(&np)
                     .set_arg(&nm)
                     .set_arg(&nn)
@@ -1788,10 +1820,7 @@ impl Engine for DeviceDe {
     fn set_func_data(&mut self, data: &[u8]) -> Result<()> {
         self.forget_fitness();
         self.queue.finish()?;
-        self.data = self.queue.buffer_from(
-            if data.is_empty() { &[0u8; 8][..] } else { data },
-            "func-data",
-        )?;
+        self.put_func_data(data)?;
         // The population's fitness came from the old data: evaluate every member again.
         self.evaluate_population(None).map(|_| ())
     }
@@ -2153,7 +2182,7 @@ impl AdaptBackend for AdeDevice<'_> {
         unsafe {
             e.set_arg(de.y.cl())
                 .set_arg(de.fy.cl())
-                .set_arg(de.data.cl())
+                .set_arg(de.data()?.cl())
                 .set_arg(self.na.cl());
             e.set_arg(&np).set_arg(&nm).set_arg(&nn);
         }
