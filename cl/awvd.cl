@@ -37,7 +37,8 @@
 #define CNT_OVERFLOW 4
 #define CNT_RECHECK 5
 #define CNT_REPLACED 6
-#define CNT_COUNT 7
+#define CNT_DEGENERATE 7
+#define CNT_COUNT 8
 
 typedef struct {
     double ca[3], ra, p0[3], p1[3], n[3], al, be, ga;
@@ -839,7 +840,9 @@ static uint make_vertex(__global const double4* balls, uint q[4], double4 approx
         if (jj == ed.x || jj == ed.y || jj == ed.z || (int)jj == j) continue;                     \
         double4 b = balls[jj];                                                                    \
         double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];                                 \
-        if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;                        \
+        double d_ = sqrt(qx * qx + qy * qy + qz * qz);                                            \
+        if (d_ < h.r + b.w - 1e-7) bad = 1;                                                       \
+        if (fabs(d_ - h.r - b.w) <= AWVD_ON_SPHERE_TOL) onsph++;                            \
     }
 
 __kernel void awvd_level(__global const double4* balls,
@@ -938,7 +941,9 @@ __kernel void awvd_level(__global const double4* balls,
     double4 bw = balls[found ? j : ed.x];
     double tx = x[0] - bw.x, ty = x[1] - bw.y, tz = x[2] - bw.z;
     found = found && fabs(sqrt(tx * tx + ty * ty + tz * tz) - (h.r + bw.w)) <= 1e-6;
-    uint bad = 0;
+    // bad: a ball inside the sphere; onsph: the other balls on it (src/awvd/mod.rs
+    // ON_SPHERE_TOL, MAX_ON_SPHERE), counted for the degenerate input's refusal
+    uint bad = 0, onsph = 0;
     // a sphere wider than the far-arc bound is checked cluster by cluster (a lane per cluster):
     // a ball of cluster k (centre within cs.w - r of the cluster's centre) can reach into the
     // sphere only when the cluster's centre lies within h.r + cs.w of the sphere's
@@ -947,7 +952,9 @@ __kernel void awvd_level(__global const double4* balls,
         if (jj != ed.x && jj != ed.y && jj != ed.z && (int)jj != j) {
             double4 b = balls[jj];
             double qx = b.x - x[0], qy = b.y - x[1], qz = b.z - x[2];
-            if (sqrt(qx * qx + qy * qy + qz * qz) < h.r + b.w - 1e-7) bad = 1;
+            double d = sqrt(qx * qx + qy * qy + qz * qz);
+            if (d < h.r + b.w - 1e-7) bad = 1;
+            if (fabs(d - h.r - b.w) <= AWVD_ON_SPHERE_TOL) onsph++;
         }
     FOR_BALLS_END
     // (listed as in search_clusters, then scanned a lane per ball)
@@ -977,6 +984,15 @@ __kernel void awvd_level(__global const double4* balls,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     found = found && lj[0] == 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    lj[get_local_id(0)] = (int)onsph;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (get_local_id(0) < s) lj[get_local_id(0)] += lj[get_local_id(0) + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // the sphere's own four balls and the others on it
+    int degen = found && 4 + lj[0] > AWVD_MAX_ON_SPHERE;
 #ifdef AWVD_HOST_EVERY
     // a test's hook (src/awvd/device.rs `AwvdDevice::host_every`): every AWVD_HOST_EVERY-th edge
     // reference goes to the host's search
@@ -1001,6 +1017,7 @@ __kernel void awvd_level(__global const double4* balls,
         if (!found && phase != 7) hostlist[atomic_inc(&cnt[CNT_HOST])] = ref;
         if (rechecks) atomic_add(&cnt[CNT_RECHECK], rechecks);
         if (replaced) atomic_add(&cnt[CNT_REPLACED], replaced);
+        if (degen) atomic_inc(&cnt[CNT_DEGENERATE]);
     }
 }
 

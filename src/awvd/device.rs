@@ -36,7 +36,7 @@
 
 use super::geom::{Sphere, Trisector};
 use super::trace::{finish, make_vertex, search_edges, Ctx, Edge, Restarts};
-use super::{check_cut, AwvdOptions, AwvdResult, Ball, Vertex};
+use super::{check_cut, AwvdOptions, AwvdResult, Ball, Vertex, MAX_ON_SPHERE, ON_SPHERE_TOL};
 use crate::device::{Backend, DeviceBuffer, ProgramSpec, Queue};
 use crate::error::{Error, Result};
 use crate::interrupt::Cut;
@@ -44,6 +44,7 @@ use crate::run::Pacer;
 use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use rayon::prelude::*;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Lanes of the work-group of one edge: the diagram got faster up to 128 lanes, and capping
@@ -71,7 +72,8 @@ const CNT_HOST: usize = 3;
 const CNT_OVERFLOW: usize = 4;
 const CNT_RECHECK: usize = 5;
 const CNT_REPLACED: usize = 6;
-const CNT_COUNT: usize = 7;
+const CNT_DEGENERATE: usize = 7;
+const CNT_COUNT: usize = 8;
 /// A batch row without an edge (a restart's vertex).
 const NO_EDGE: u32 = u32::MAX;
 
@@ -210,7 +212,9 @@ impl AwvdDevice {
         let mut spec = ProgramSpec::files(&["awvd.cl"])
             .define("AWVD_DOUBLE", u32::from(double))
             .define("AWVD_BOUND", format!("{bound:e}"))
-            .define("AWVD_FAR_CELLS", format!("{FAR_CELLS:.1}"));
+            .define("AWVD_FAR_CELLS", format!("{FAR_CELLS:.1}"))
+            .define("AWVD_ON_SPHERE_TOL", format!("{ON_SPHERE_TOL:e}"))
+            .define("AWVD_MAX_ON_SPHERE", MAX_ON_SPHERE);
         if let Some(n) = host_every {
             spec = spec.define("AWVD_HOST_EVERY", format!("{n}u"));
         }
@@ -480,6 +484,15 @@ impl AwvdDevice {
     }
 
     /// The counters (blocking: every launch so far has run).
+    /// [`super::trace::check_degenerate`]'s error once a search of the level found more than
+    /// [`MAX_ON_SPHERE`] balls on its vertex's sphere.
+    fn check_degenerate(&self, ctx: &Ctx, t: &Tables) -> Result<()> {
+        if self.counters(t)?[CNT_DEGENERATE] != 0 {
+            ctx.degenerate.store(true, Ordering::Relaxed);
+        }
+        super::trace::check_degenerate(ctx, 0)
+    }
+
     fn counters(&self, t: &Tables) -> Result<[u32; CNT_COUNT]> {
         let mut c = [0u32; CNT_COUNT];
         t.cnt.read(&self.queue, &mut c)?;
@@ -621,12 +634,17 @@ impl AwvdDevice {
                     pacer.record(c as u64, crate::device::event_ns(&ev) as f64 * 1e-9);
                     events.push(ev);
                     check_cut(cut)?;
+                    self.check_degenerate(ctx, &t)?;
                 };
                 self.absorb(&t, cur, p)?;
                 let c = self.counters(&t)?;
                 // the counters' read waited for the level's last piece
                 pacer.record(last as u64, crate::device::event_ns(&ev) as f64 * 1e-9);
                 events.push(ev);
+                if c[CNT_DEGENERATE] != 0 {
+                    ctx.degenerate.store(true, Ordering::Relaxed);
+                    super::trace::check_degenerate(ctx, 0)?;
+                }
                 if c[CNT_OVERFLOW] != 0 {
                     return Ok(None);
                 }

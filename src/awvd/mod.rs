@@ -181,10 +181,20 @@ pub fn awvd_cpu(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
     prepared(balls, opts, |b| trace::trace(b, opts))
 }
 
-/// The most balls tangent to one sphere (within 1e-7 Å) that a search accepts: more are
-/// refused as degenerate, for the quadruples of such a sphere grow as the fourth power of
-/// their number (with centres on one sphere every quadruple is a vertex).
+/// The most balls on one vertex's sphere (tangent within [`ON_SPHERE_TOL`]) that a search
+/// accepts: more are refused as degenerate. With centres exactly on one sphere every quadruple
+/// is a vertex, so the quadruples grow as the fourth power of their number; with centres on one
+/// sphere up to rounding (coordinates printed to a few decimals) the vertices are few, but each
+/// search from one of their spheres meets every ball of the shell, so tracing grows as the
+/// square of the number of balls. Atoms are far from it: a vertex of a molecule has its four
+/// balls on its sphere and rarely a fifth.
 pub const MAX_ON_SPHERE: usize = 64;
+
+/// How near to tangent a ball counts as on a vertex's sphere for [`MAX_ON_SPHERE`] (Å): four
+/// times the largest rounding error of coordinates printed to three decimals, as PDB files
+/// print them. A tolerance relative to the sphere would grow with it, and the wide spheres of
+/// the outer vertices pass near many surface atoms. The same value in `cl/awvd.cl`.
+pub const ON_SPHERE_TOL: f64 = 2e-3;
 
 /// The most vertices of a diagram of `n` balls: 64 per ball and 4096 more (molecules have
 /// about seven, the surplus quadruples of a cubic lattice fewer than 30). Past it the diagram
@@ -198,8 +208,9 @@ pub(crate) fn degenerate(what: &str) -> Error {
     Error::arg(
         "balls",
         format!(
-            "{what}: many balls touch one empty sphere (e.g. centres on one sphere), whose \
-             surplus quadruples grow as the fourth power of their number; not supported"
+            "{what}: many balls touch one empty sphere, exactly or up to rounding (e.g. \
+             centres on one sphere), whose quadruples grow as the fourth power of their number \
+             or whose searches each meet them all; not supported"
         ),
     )
 }

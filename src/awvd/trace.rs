@@ -11,6 +11,7 @@ use super::geom::{dot, norm, sub, tangent_spheres, CurvePoint, Sphere, Tangent, 
 use super::grid::Grid;
 use super::{
     check_cut, degenerate, max_vertices, AwvdOptions, AwvdResult, Ball, Vertex, MAX_ON_SPHERE,
+    ON_SPHERE_TOL,
 };
 use crate::error::Result;
 use crate::interrupt::Cut;
@@ -241,7 +242,7 @@ pub fn search_edge(
             let b = &ctx.balls[j as usize];
             let d = sub(b.c, m);
             if dot(d, d) <= (rad + b.r) * (rad + b.r) {
-                if round == 0 && (dot(d, d).sqrt() - e.start.r - b.r).abs() <= 1e-7 {
+                if round == 0 && (dot(d, d).sqrt() - e.start.r - b.r).abs() <= ON_SPHERE_TOL {
                     on_sphere += 1;
                 }
                 visit(&mut st, j);
@@ -332,17 +333,26 @@ fn search_clusters(
 /// Whether no ball other than `q` penetrates sphere `s` (double, through the grid), with
 /// tolerance `tol`.
 pub fn is_empty(ctx: &Ctx, s: &Sphere, q: &[u32], tol: f64) -> bool {
-    let mut ok = true;
-    ctx.grid.for_each(s.c, s.r + ctx.grid.rmax, |j| {
-        if !ok || q.contains(&j) {
-            return;
+    blocker(ctx, s, q, tol).is_none()
+}
+
+/// A ball (not of `q`) that penetrates the sphere by more than `tol`: the first the grid
+/// gives, or None when the sphere is empty.
+fn blocker(ctx: &Ctx, s: &Sphere, q: &[u32], tol: f64) -> Option<u32> {
+    let mut found = None;
+    ctx.grid.any(s.c, s.r + ctx.grid.rmax, |j| {
+        let hit = !q.contains(&j) && penetrates(&ctx.balls[j as usize], s, tol);
+        if hit {
+            found = Some(j);
         }
-        let b = &ctx.balls[j as usize];
-        if norm(sub(b.c, s.c)) < s.r + b.r - tol {
-            ok = false;
-        }
+        hit
     });
-    ok
+    found
+}
+
+/// Whether ball `b` reaches into the sphere by more than `tol`.
+fn penetrates(b: &Ball, s: &Sphere, tol: f64) -> bool {
+    norm(sub(b.c, s.c)) < s.r + b.r - tol
 }
 
 /// The vertex of quadruple `q` nearest the sphere `approx`: (sorted quadruple, which, sphere).
@@ -651,7 +661,7 @@ impl Restarts {
         let mut on = 0usize;
         ctx.grid.for_each(v.s.c, v.s.r + ctx.grid.rmax, |j| {
             let bj = &ctx.balls[j as usize];
-            if (norm(sub(bj.c, v.s.c)) - v.s.r - bj.r).abs() <= 1e-7 {
+            if (norm(sub(bj.c, v.s.c)) - v.s.r - bj.r).abs() <= ON_SPHERE_TOL {
                 on += 1;
             }
         });
@@ -719,7 +729,8 @@ pub fn trace(balls: &[Ball], opts: &AwvdOptions) -> Result<AwvdResult> {
 pub fn check_degenerate(ctx: &Ctx, vertices: usize) -> Result<()> {
     if ctx.degenerate.load(Ordering::Relaxed) {
         return Err(degenerate(&format!(
-            "more than {MAX_ON_SPHERE} balls touch the sphere of a vertex"
+            "more than {MAX_ON_SPHERE} balls touch the sphere of a vertex (within \
+             {ON_SPHERE_TOL} Å)"
         )));
     }
     let most = max_vertices(ctx.balls.len());
@@ -739,7 +750,8 @@ pub fn search_edges(
     let found = edges
         .par_iter()
         .map(|e| {
-            if cut.due() {
+            // a search that met a degenerate sphere ends the level: the diagram is refused
+            if cut.due() || ctx.degenerate.load(Ordering::Relaxed) {
                 None
             } else {
                 search_edge(ctx, e, None)
@@ -950,6 +962,9 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
     }
     nb.sort_unstable();
     let mut out = Vec::new();
+    // the last ball that filled a triple's sphere, tried first on the next: crowded balls
+    // fill most spheres, often with the same ball
+    let mut last: Option<u32> = None;
     for (x, &j) in nb.iter().enumerate() {
         for &k in &nb[x + 1..] {
             let (bj, bk) = (b[j as usize], b[k as usize]);
@@ -964,8 +979,16 @@ pub fn loose_of(ctx: &Ctx, i: usize) -> Vec<(u32, u32)> {
             };
             let s = tri.point(CurvePoint { r: rc - rr, t: 0.0 });
             let ra = bi.r.min(bj.r).min(bk.r);
-            if s.r + ra >= 0.0 && s.r <= rm && is_empty(ctx, &s, &[i as u32, j, k], 1e-9) {
-                out.extend([(i as u32, j), (i as u32, k), (j, k)]);
+            if s.r + ra < 0.0 || s.r > rm {
+                continue;
+            }
+            let q = [i as u32, j, k];
+            if last.is_some_and(|m| !q.contains(&m) && penetrates(&b[m as usize], &s, 1e-9)) {
+                continue;
+            }
+            match blocker(ctx, &s, &q, 1e-9) {
+                Some(m) => last = Some(m),
+                None => out.extend([(i as u32, j), (i as u32, k), (j, k)]),
             }
         }
     }

@@ -389,6 +389,58 @@ fn awvd_balls_on_one_sphere_are_refused() {
     assert!(cpu(&b).unwrap().vertices.len() * 4 < awvd::max_vertices(b.len()));
 }
 
+/// `n` balls of radius 0.5 with centres on a sphere of radius 10, printed to `decimals` as a
+/// file would hold them, from a fixed pseudo-random sequence.
+fn on_sphere_rounded(n: usize, decimals: usize) -> Vec<Ball> {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let round = |x: f64| format!("{x:.decimals$}").parse::<f64>().unwrap();
+    (0..n)
+        .map(|_| {
+            let z = 2.0 * next() - 1.0;
+            let t = std::f64::consts::TAU * next();
+            let r = (1.0 - z * z).sqrt();
+            ball(round(10. * r * t.cos()), round(10. * r * t.sin()), round(10. * z), 0.5)
+        })
+        .collect()
+}
+
+#[test]
+fn awvd_balls_on_one_sphere_up_to_rounding_are_refused() {
+    // rounded to 6 or 3 decimals the balls are no longer tangent to one sphere within 1e-7, but
+    // every search from a sphere inside the shell meets them all (the square of their number);
+    // 100,000 on that sphere overlap so much that they are refused as crowded first
+    for (n, decimals) in [(1_000usize, 6usize), (20_000, 3), (100_000, 3)] {
+        let b = on_sphere_rounded(n, decimals);
+        let t = Instant::now();
+        let e = cpu(&b).unwrap_err().to_string();
+        let why = if n > 50_000 { "within its reach" } else { "touch one empty sphere" };
+        assert!(e.contains(why), "{n} {decimals}: {e}");
+        assert!(t.elapsed().as_secs_f64() < 10.0, "{n}");
+    }
+    // a ball outside the shell first: its first vertex is not degenerate, so the refusal comes
+    // from the searches (the device's own count on the device path)
+    let mut b = vec![ball(0., 0., 10.8, 0.1)];
+    b.extend(on_sphere_rounded(4_000, 3));
+    let e = cpu(&b).unwrap_err().to_string();
+    assert!(e.contains("touch one empty sphere"), "{e}");
+    match awvd::device::awvd_device(
+        &b,
+        &AwvdOptions::default(),
+        metaopt::device::Backend::Device(None),
+        false,
+    ) {
+        Err(metaopt::Error::NoDevice(m)) => eprintln!("no OpenCL device: skipped ({m})"),
+        Err(e) => assert!(e.to_string().contains("touch one empty sphere"), "{e}"),
+        Ok(d) => panic!("a degenerate diagram of {} vertices", d.vertices.len()),
+    }
+}
+
 #[test]
 fn awvd_crowded_balls_are_refused_before_tracing() {
     // 3,000 distinct balls overlapping in a cube of 1 Å: each has thousands of near balls, whose
