@@ -70,6 +70,10 @@
 #define DE_X(p, m, n) X[((size_t)(n) * (nm + 1) + (m)) * np + (p)]
 
 // A uniform value in (0, 1) from one word; the host computes ((double)w + 0.5) * 2^-32.
+// The random stream of the dithered F (src/de/ops.rs DITHER_STREAM) beside the index choice (0)
+// and COTN (1) of the mutation seed.
+#define DE_DITHER_STREAM 2u
+
 inline FP de_unit(uint w)
 {
     return ((FP)w + (FP)0.5) * (FP)2.3283064365386963e-10;
@@ -214,7 +218,10 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
     ulong t = (gen * npk + pk) * nm + m;
     FP xi = DE_X(p, m, n);
     if (!(n == jrand || (ulong)de_cross_word(seed_cross, t, n, nn) < crt[p])) return xi;
-    FP f = F[p];
+    // F holds each island's F, then each one's dither width: this generation's F
+    // (src/de/ops.rs `dithered_f`)
+    FP f = F[p], fd = F[np + p];
+    if (fd != (FP)0) f = f + fd * de_unit(metaopt_rng4(seed_mut, DE_DITHER_STREAM, gen * npk + pk).x);
     FP v;
     switch (mutation) {
     case DE_RAND_1:

@@ -201,7 +201,8 @@ typedef struct {
     // whether islands share the random numbers
     uint p, npop, shared;
     uint has_target;
-    FP f, target;
+    // F, and its dither width (src/de/ops.rs `dithered_f`; 0: F itself every generation)
+    FP f, fd, target;
     ulong crt, s_mut, s_cross, max_gen;
     // member k's component n of X at xs[n * sn + k * sm]; trial (n, k) at ys[n * yn + k]
     ulong sn, sm, yn;
@@ -217,6 +218,8 @@ inline FPF deb_trial(deb_pop q, ulong g, uint m, uint b, DEB_SPACE const FP *xs,
     uint nn = q.nn, np = q.np;
     ulong pk = q.shared ? 0 : q.p;
     ulong npk = q.shared ? 1 : q.npop;
+    // this generation's F (ops::dithered_f)
+    if (q.fd != (FP)0) q.f = q.f + q.fd * de_unit(metaopt_rng4(q.s_mut, DE_DITHER_STREAM, g * npk + pk).x);
     // crossover words: one Philox call per four components (de_cross_word); the first
     // block's call comes before the index choice, independent of it, so that the two
     // overlap (the generator's latency is most of a small population's generation)
@@ -1136,6 +1139,7 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
     q.crt = mt64[DEB_CRT];
     q.max_gen = mt64[DEB_MAXGEN];
     q.f = fpar[DEB_FP * b];
+    q.fd = (FP)0;
     q.target = fpar[DEB_FP * b + 1];
     q.sn = q.np;
     q.sm = 1;
@@ -1393,7 +1397,9 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
     q.npop = npg;
     q.shared = shared;
     q.has_target = 0;
+    // F holds each island's F, then each one's dither width
     q.f = F[p];
+    q.fd = F[npop + p];
     q.target = 0;
     q.crt = crt[p];
     q.s_mut = seed_mut;
@@ -1477,6 +1483,7 @@ __kernel void de_fused(__global FP *X, __global FPF *Fx, __global FP *Y, __globa
     q.shared = shared;                                                                         \
     q.has_target = 0;                                                                          \
     q.f = F[p];                                                                                \
+    q.fd = F[npop + p];                                                                        \
     q.target = 0;                                                                              \
     q.crt = crt[p];                                                                            \
     q.s_mut = seed_mut;                                                                        \

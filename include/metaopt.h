@@ -1430,8 +1430,10 @@ typedef struct MetaoptBhSolveResult {
  */
 typedef struct MetaoptDeOptions {
   /**
-   * Nonzero: F is `f_min` for every population (`const`); 0: F_p evenly from `f_min` to
-   * `f_max` over the populations (`linspace`, the default).
+   * 0: F_p evenly from `f_min` to `f_max` over the populations (`linspace`, the default);
+   * 2: each generation, each population draws its F uniformly in
+   * [`f_min`, `f_max`) (`dither`, as scipy's `mutation=(lo, hi)`; the classic DE only); any
+   * other value: F is `f_min` for every population (`const`).
    */
   uint8_t f_const;
   /**

@@ -4,8 +4,8 @@ classdef DE < metaopt.Instance
 %
 %   d = metaopt.DE(islands, members, dims, limits)  limits [a b] or a dims x 2 matrix
 %   d = metaopt.DE(..., name, value) or (..., opts): bounds ('COTN', 'sat', 'mir', 'tor',
-%       'HVB', 'uni' or a cell array of dims names), fCoefsMode ('linspace', 'const_min' or
-%       its alias 'const'), crCoefsMode ('const', the thesis's only mode), selection ('ties':
+%       'HVB', 'uni' or a cell array of dims names), fCoefsMode ('linspace', 'const_min',
+%       its alias 'const', or 'dither': F drawn in [fCoefsMin, fCoefsMax) each generation), crCoefsMode ('const', the thesis's only mode), selection ('ties':
 %       a trial replaces its target when f(trial) <= f(target), the default; 'strict': only
 %       when f(trial) < f(target), the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X),
 %       fCoefsMin (0.1), fCoefsMax (1.5), cr (0.5, or one per island), initRngSeed (123),

@@ -55,8 +55,11 @@ static void de_options(const mxArray *s, uint32_t np, MetaoptDeOptions *o, int *
             o->f_const = 0;
         else if (strcmp(m, "const_min") == 0 || strcmp(m, "const") == 0)
             o->f_const = 1;
+        else if (strcmp(m, "dither") == 0)
+            o->f_const = 2; /* each generation, each island draws F in [F_coefs_min, F_coefs_max) */
         else
-            fail("badArgument", "opts.fCoefsMode (F_coefs_mode) must be 'linspace' or 'const_min' (alias 'const'), got '%s'",
+            fail("badArgument",
+                 "opts.fCoefsMode (F_coefs_mode) must be 'linspace', 'const_min' (alias 'const') or 'dither', got '%s'",
                  m);
     }
     /* the thesis's CR_coefs_mode has one mode, 'const' (CR_coef_const, or CR per island) */
@@ -155,7 +158,7 @@ static void de_keep_options(DeState *d, const MetaoptDeOptions *o) {
 }
 
 /* 'de-params', islands, members, dims, limits ([a b] or dims x 2), bounds (a name or a cell
- * array of dims names), [opts: F_coefs_mode ('linspace' | 'const_min', alias 'const'), F_coefs_min,
+ * array of dims names), [opts: F_coefs_mode ('linspace' | 'const_min', alias 'const' | 'dither'), F_coefs_min,
  * F_coefs_max, CR_coefs_mode ('const'), CR (alias CR_coef_const; one value or one per island),
  * init_rng_seed, mutation_rng_seed, crossover_rng_seed, migration_rng_seed, double,
  * shared_random, cpu, selection ('ties' | 'strict'), fitness_precision ('single' | 'double'; unset:

@@ -853,6 +853,19 @@ txt = metaopt_info(d);
 check(~isempty(strfind(txt, 'bounds: sat,mir,HVB')) && ~isempty(strfind(txt, 'CR 0.9 (per population)')) && ...
       ~isempty(strfind(txt, 'CPU backend')) && ~isempty(strfind(txt, 'F const 0.6')), 'de-params options reach the instance');
 check(xd(1) >= -2 && xd(1) <= 2 && xd(2) >= -1 && xd(2) <= 1 && xd(3) >= 0 && xd(3) <= 3 && vd >= 0, 'per-dimension limits');
+% a dithered F (scipy's mutation=(min, max)): the device and the CPU backend draw alike
+o = struct('F_coefs_mode', 'dither', 'F_coefs_min', 0.5, 'F_coefs_max', 1, 'double', true);
+dd = metaopt_de_params(4, 12, 3, [-2 2], 'sat', o);
+o.cpu = true;
+dc = metaopt_de_params(4, 12, 3, [-2 2], 'sat', o);
+metaopt_de_init(dd, '@F1', 'DE/rand/1');
+metaopt_de_init(dc, '@F1', 'DE/rand/1');
+v1 = metaopt_de_run(dd, 30);
+v2 = metaopt_de_run(dc, 30);
+check(abs(v1 - v2) <= 1e-9 * max(abs(v1), 1e-3) && ~isempty(strfind(metaopt_info(dd), 'F dither 0.5..1')), ...
+      'a dithered F on the device and the CPU backend');
+metaopt_free(dd);
+metaopt_free(dc);
 % errors: library errors naming the argument, gateway errors for shapes
 check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'bounce')), 'metaopt:invalidArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'bounds')), 'an unknown bound correction');

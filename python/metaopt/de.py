@@ -15,7 +15,7 @@ from ._objective import as_bytes, make_objective
 from ._result import ArrayEq
 
 # F_coefs_mode: the thesis's `const_min` and its short form `const`
-_F_MODES = {"linspace": 0, "const_min": 1, "const": 1}
+_F_MODES = {"linspace": 0, "const_min": 1, "const": 1, "dither": 2}
 # MetaoptDeSelection: f(trial) <= f(target) (ties, the default) or < (strict, the thesis's)
 _SELECTIONS = {"ties": _ffi.METAOPT_DE_SELECTION_TIES, "strict": _ffi.METAOPT_DE_SELECTION_STRICT}
 # MetaoptDeAlgorithm: the thesis's DE and the adaptive variants (docs/specs/DE.md, "Adaptive DE")
@@ -125,7 +125,9 @@ class IslandDE(Instance):
     with one interval per dimension. ``bounds``: the bound correction (``"sat"``, ``"mir"``,
     ``"tor"``, ``"HVB"``, ``"uni"``, ``"COTN"``), one name or a list of ``dims`` names.
     Options (the thesis's Table 3): ``f_mode`` ``"linspace"`` (F_p evenly from ``f_min`` to
-    ``f_max`` over the populations) or ``"const_min"`` (alias ``"const"``: ``f_min`` for all);
+    ``f_max`` over the populations), ``"const_min"`` (alias ``"const"``: ``f_min`` for all) or
+    ``"dither"`` (each generation, each population draws its F in [``f_min``, ``f_max``), as
+    scipy's ``mutation=(min, max)``; the classic DE only);
     ``cr`` one value (a number or a list of one) or a list of one per population; ``seeds``
     (init, mutation, crossover, migration), or one integer from which the four are derived.
     The thesis's own names are accepted as keywords too: ``F_coefs_mode``, ``F_coefs_min``,

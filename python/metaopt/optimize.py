@@ -255,8 +255,10 @@ def minimize(
         scipy's name of the crossover rate CR, in [0, 1] (the ``cr`` option).
     mutation : float or str, optional
         scipy's F, a number in [0, 2] for every island (``f_min``/``f_max`` spread F evenly over
-        the islands instead); scipy's ``(lo, hi)`` dithering is refused. A string is the
-        library's strategy name (``"DE/rand/1"``, ...), as ``strategy``.
+        the islands instead), or scipy's ``(min, max)`` dithering, both in [0, 2): each
+        generation, each island draws its F uniformly in [min, max) (``f_mode="dither"``; the
+        classic DE only, the adaptive methods adapt their own F). A string is the library's
+        strategy name (``"DE/rand/1"``, ...), as ``strategy``.
     polish : bool, optional
         DE: after the generations, scipy's L-BFGS-B from the best point within ``bounds`` (as
         scipy's ``polish=True``), taken when it is lower; ``result.polished`` says whether it
@@ -435,14 +437,24 @@ def _scipy_de_options(method, strategy, recombination, options):
             raise ValueError("strategy and a mutation name both set the strategy; give one")
         options["mutation"] = name
     if mutation is not None and not isinstance(mutation, str):
+        if "f_min" in options or "f_max" in options or "f_mode" in options:
+            raise ValueError("mutation (F) and f_min/f_max/f_mode both set F; give one")
         if isinstance(mutation, (tuple, list, np.ndarray)):
-            raise ValueError(f"mutation={tuple(mutation)!r}: scipy's dithering (F drawn anew each generation) is not "
-                             "supported; give one F, or f_min and f_max to spread F evenly over the islands")
+            # scipy's dithering: F drawn anew each generation in [lo, hi), the pair sorted
+            pair = [_checks.real("mutation", v) for v in np.ravel(np.asarray(mutation, dtype=object))]
+            if len(pair) != 2 or not all(0 <= v < 2 for v in pair):
+                raise ValueError(f"mutation={tuple(mutation)!r}: dithering takes (min, max), both in [0, 2)")
+            if method != "de":
+                raise ValueError(f"mutation={tuple(mutation)!r}: dithering is for the classic DE; method={method!r} "
+                                 "adapts its own F")
+            lo, hi = sorted(pair)
+            options.pop("mutation")
+            options.update(f_mode="dither", f_min=lo, f_max=hi)
+            mutation = None
+    if mutation is not None and not isinstance(mutation, str):
         f = _checks.real("mutation", mutation)
         if not 0 <= f <= 2:
             raise ValueError(f"mutation (F) must be in [0, 2], got {f}")
-        if "f_min" in options or "f_max" in options or "f_mode" in options:
-            raise ValueError("mutation (one F) and f_min/f_max/f_mode both set F; give one")
         options.pop("mutation")
         options.update(f_mode="const", f_min=f, f_max=f)
     if recombination is not None:

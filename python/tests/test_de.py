@@ -443,9 +443,9 @@ def test_option_names_strings_and_objective_values_are_checked():
     # option values that are no name, unhashable ones included: the argument and its choices
     with pytest.raises(TypeError, match=r"backend must be one of 'device', 'cpu' \(a str\), got list \['cpu'\]"):
         IslandDE(2, 8, 3, (-1, 1), backend=["cpu"])
-    with pytest.raises(TypeError, match=r"f_mode must be one of 'linspace', 'const_min', 'const' \(a str\), got dict"):
+    with pytest.raises(TypeError, match=r"f_mode must be one of 'linspace', 'const_min', 'const', 'dither' \(a str\), got dict"):
         IslandDE(2, 8, 3, (-1, 1), f_mode={})
-    with pytest.raises(ValueError, match=r"f_mode must be one of 'linspace', 'const_min', 'const', got 'Const'"):
+    with pytest.raises(ValueError, match=r"f_mode must be one of 'linspace', 'const_min', 'const', 'dither', got 'Const'"):
         IslandDE(2, 8, 3, (-1, 1), f_mode="Const")
     # a NUL would end the C string early
     with pytest.raises(ValueError, match=r"bounds contains a NUL character \(at byte 3\)"):

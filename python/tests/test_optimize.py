@@ -167,7 +167,10 @@ def test_scipys_de_arguments():
     refused = {
         "binomial": dict(strategy="rand1exp"),
         "no such mutation": dict(strategy="randtobest1bin"),
-        "dithering": dict(mutation=(0.5, 1.0)),
+        "both in": dict(mutation=(0.5, 2.0)),
+        "dithering": dict(mutation=(0.5, 0.7, 0.9)),
+        "adapts its own F": dict(mutation=(0.5, 1.0), method="jade"),
+        "both set F": dict(mutation=(0.5, 1.0), f_min=0.3),
         "vectorized": dict(workers=-1),
         "deferred": dict(updating="immediate"),
         "penalty": dict(constraints=[{"type": "ineq", "fun": lambda x: x[0]}]),
@@ -179,6 +182,15 @@ def test_scipys_de_arguments():
     for why, kw in refused.items():
         with pytest.raises(ValueError, match=why):
             metaopt.minimize("F1", [(-5, 5)] * 2, maxiter=5, device="cpu", **kw)
+    # scipy's dithering: the pair in either order is one run, the device's and the CPU's agree,
+    # and it is not the fixed F of either end
+    kw = dict(seed=4, maxiter=40, tol=0, polish=False)
+    dither = metaopt.minimize("F5", [(-2.048, 2.048)] * 4, mutation=(0.5, 1.0), device="cpu", **kw)
+    assert metaopt.minimize("F5", [(-2.048, 2.048)] * 4, mutation=(1.0, 0.5), device="cpu", **kw).fun == dither.fun
+    on_device = metaopt.minimize("F5", [(-2.048, 2.048)] * 4, mutation=(0.5, 1.0), **kw)
+    assert on_device.fun == pytest.approx(dither.fun, rel=1e-9, abs=1e-12)
+    for f in (0.5, 1.0):
+        assert metaopt.minimize("F5", [(-2.048, 2.048)] * 4, mutation=f, device="cpu", **kw).fun != dither.fun
     with pytest.raises(ValueError, match="for DE"):
         metaopt.minimize("F1", [(-5, 5)] * 2, method="hc12", strategy="best1bin")
 

@@ -261,6 +261,10 @@ pub enum FMode {
     Linspace,
     /// `f_min` for every population.
     Const,
+    /// Dithered, as scipy's `mutation=(lo, hi)`: each generation, each population draws its F
+    /// uniformly in [`f_min`, `f_max`) (the classic DE only; islands that share their random
+    /// numbers draw the same F).
+    Dither,
 }
 
 impl FMode {
@@ -268,6 +272,7 @@ impl FMode {
         match self {
             FMode::Linspace => "linspace",
             FMode::Const => "const",
+            FMode::Dither => "dither",
         }
     }
 }
@@ -278,9 +283,10 @@ impl FromStr for FMode {
         match s.trim().to_ascii_lowercase().as_str() {
             "linspace" => Ok(FMode::Linspace),
             "const" | "const_min" => Ok(FMode::Const),
+            "dither" => Ok(FMode::Dither),
             _ => Err(Error::arg(
                 "f_mode",
-                format!("`{s}`; expected `linspace` or `const_min` (alias `const`)"),
+                format!("`{s}`; expected `linspace`, `const_min` (alias `const`) or `dither`"),
             )),
         }
     }
@@ -582,6 +588,9 @@ pub struct Config {
     /// F and CR of each population.
     pub f: Vec<f64>,
     pub cr: Vec<f64>,
+    /// Each population's dither width: its F of generation g is `f + fd u` with u uniform in
+    /// [0, 1) ([`super::ops::dithered_f`]); 0 without dithering.
+    pub fd: Vec<f64>,
     pub options: DeOptions,
 }
 
@@ -650,8 +659,26 @@ impl Config {
             }
         }
         let np = p.islands as usize;
+        if o.f_mode == FMode::Dither {
+            if o.algorithm.adaptive() {
+                return Err(Error::arg(
+                    "f_mode",
+                    format!("dither is for the classic DE; {} adapts its own F", o.algorithm),
+                ));
+            }
+            if o.f_max < o.f_min {
+                return Err(Error::arg(
+                    "f_max",
+                    format!("{} below f_min {}; dither draws F in [f_min, f_max)", o.f_max, o.f_min),
+                ));
+            }
+        }
+        let fd = match o.f_mode {
+            FMode::Dither => vec![o.f_max - o.f_min; np],
+            _ => vec![0.0; np],
+        };
         let f = match o.f_mode {
-            FMode::Const => vec![o.f_min; np],
+            FMode::Const | FMode::Dither => vec![o.f_min; np],
             FMode::Linspace if np == 1 => vec![o.f_min],
             FMode::Linspace => (0..np)
                 .map(|i| o.f_min + i as f64 * (o.f_max - o.f_min) / (np - 1) as f64)
@@ -711,8 +738,14 @@ impl Config {
             kinds,
             f,
             cr,
+            fd,
             options,
         })
+    }
+
+    /// The kernels' F buffer: each population's F, then each one's dither width.
+    pub fn f_and_dither(&self) -> Vec<f64> {
+        self.f.iter().chain(&self.fd).copied().collect()
     }
 
     /// This configuration with other options (the thesis's `optionsUpdate` of `init`): F, CR

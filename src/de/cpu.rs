@@ -256,6 +256,15 @@ impl CpuDe {
                     nn: c.nn,
                     shared: o.shared_random,
                 };
+                let f = ops::dithered_f(
+                    c.f[p],
+                    c.fd[p],
+                    o.mutation_seed,
+                    gen,
+                    p as u32,
+                    np,
+                    o.shared_random,
+                );
                 ops::trial(
                     out,
                     key,
@@ -265,7 +274,7 @@ impl CpuDe {
                     &c.hi,
                     |n| c.kinds[n],
                     |n| {
-                        ops::mutant(mutation, c.f[p], &r, m as u32, c.nm, |k| {
+                        ops::mutant(mutation, f, &r, m as u32, c.nm, |k| {
                             xp[k as usize * nn + n]
                         })
                     },

@@ -289,7 +289,7 @@ impl DeviceDe {
             lo: queue.buffer_from(&fp_bytes(&cfg.lo, double), "limits")?,
             hi: queue.buffer_from(&fp_bytes(&cfg.hi, double), "limits")?,
             kinds: queue.buffer_from(&kinds, "bounds")?,
-            f: queue.buffer_from(&fp_bytes(&cfg.f, double), "F")?,
+            f: queue.buffer_from(&fp_bytes(&cfg.f_and_dither(), double), "F")?,
             crt: queue.buffer_from(&crt, "CR")?,
             data: Some(queue.buffer_from(&[0u8; 8], "func-data")?),
             cfg,
@@ -2044,7 +2044,7 @@ impl Engine for DeviceDe {
         self.queue.finish()?;
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
         self.f
-            .write(&self.queue, &fp_bytes(&cfg.f, cfg.options.double))?;
+            .write(&self.queue, &fp_bytes(&cfg.f_and_dither(), cfg.options.double))?;
         self.crt.write(&self.queue, &crt)?;
         self.cfg = cfg.clone();
         Ok(())

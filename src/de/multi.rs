@@ -156,12 +156,13 @@ type Migrants = (Vec<(u32, u32)>, Vec<f64>, Vec<f64>);
 /// migrant's index in that engine's export, and the receiving slot (population, member).
 type Arrival = (usize, usize, (u32, u32));
 
-/// `cfg` restricted to the islands `r`: their count, F and CR.
+/// `cfg` restricted to the islands `r`: their count, F, CR and dither widths.
 fn slice(cfg: &Config, r: &Range<usize>) -> Config {
     let mut c = cfg.clone();
     c.np = r.len() as u32;
     c.f = cfg.f[r.clone()].to_vec();
     c.cr = cfg.cr[r.clone()].to_vec();
+    c.fd = cfg.fd[r.clone()].to_vec();
     c
 }
 

@@ -26,6 +26,22 @@ pub fn unit(w: u32) -> f64 {
     (w as f64 + 0.5) * (1.0 / 4_294_967_296.0)
 }
 
+/// The random stream of the dithered F ([`dithered_f`]), beside the index choice (0) and the
+/// COTN correction (1) of the same seed.
+pub const DITHER_STREAM: u32 = 2;
+
+/// The F of population `p` (of `np`) in generation `gen` under dithering: `f + fd u`, u uniform
+/// in [0, 1) from the mutation seed, one draw per population and generation (one per generation
+/// when the populations share their random numbers), as the kernels draw it (`deb_trial`,
+/// `de_trial_component`); `f` itself where `fd` is 0.
+pub fn dithered_f(f: f64, fd: f64, seed: u64, gen: u64, p: u32, np: u32, shared: bool) -> f64 {
+    if fd == 0.0 {
+        return f;
+    }
+    let (pk, npk) = if shared { (0, 1) } else { (u64::from(p), u64::from(np)) };
+    f + fd * unit(rng4(seed, DITHER_STREAM, gen * npk + pk)[0])
+}
+
 /// A value in 0..n from one word by multiply-shift.
 pub fn below(w: u32, n: u32) -> u32 {
     ((w as u64 * n as u64) >> 32) as u32

@@ -41,13 +41,18 @@ pub struct MetaoptDeCreateResult {
     pub instance: *mut MetaoptDeInstance,
 }
 
+/// `MetaoptDeOptions::f_const` for a dithered F.
+const F_DITHER: u8 = 2;
+
 /// Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
 /// `OptionsDict`, Table 3); start from `metaopt_de_default_options()` and change fields.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MetaoptDeOptions {
-    /// Nonzero: F is `f_min` for every population (`const`); 0: F_p evenly from `f_min` to
-    /// `f_max` over the populations (`linspace`, the default).
+    /// 0: F_p evenly from `f_min` to `f_max` over the populations (`linspace`, the default);
+    /// 2: each generation, each population draws its F uniformly in
+    /// [`f_min`, `f_max`) (`dither`, as scipy's `mutation=(lo, hi)`; the classic DE only); any
+    /// other value: F is `f_min` for every population (`const`).
     pub f_const: u8,
     /// F of the first population, or of all with `f_const` (default 0.1).
     pub f_min: f64,
@@ -378,10 +383,10 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         }
     };
     Ok(DeOptions {
-        f_mode: if o.f_const != 0 {
-            FMode::Const
-        } else {
-            FMode::Linspace
+        f_mode: match o.f_const {
+            0 => FMode::Linspace,
+            F_DITHER => FMode::Dither,
+            _ => FMode::Const,
         },
         f_min: o.f_min,
         f_max: o.f_max,

@@ -126,7 +126,7 @@ pub struct DeArgs {
         allow_negative_numbers = true
     )]
     f_min: f64,
-    /// Largest F (--F-mode linspace)
+    /// Largest F (--F-mode linspace or dither)
     #[arg(
         long = "F-max",
         visible_alias = "f-max",
@@ -135,7 +135,9 @@ pub struct DeArgs {
         allow_negative_numbers = true
     )]
     f_max: f64,
-    /// linspace: F evenly from --F-min to --F-max over the populations; const: --F-min for all
+    /// linspace: F evenly from --F-min to --F-max over the populations; const: --F-min for all;
+    /// dither: each generation, each population draws its F in [--F-min, --F-max) (scipy's
+    /// dithering; not with --problems or an adaptive --algorithm)
     #[arg(
         long = "F-mode",
         visible_alias = "f-mode",
@@ -714,7 +716,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         "parameters   F {} {}{}, CR {}, seeds {}, selection {}\n",
         f_mode.name(),
         out::float(a.f_min),
-        if f_mode == FMode::Linspace {
+        if f_mode != FMode::Const {
             format!("..{}", out::float(a.f_max))
         } else {
             String::new()

@@ -51,6 +51,11 @@ fn from_flags(
         );
     }
     let f_mode: FMode = a.f_mode.parse().map_err(|e| flag_error("--F-mode", e))?;
+    if f_mode == FMode::Dither {
+        return Err(Failure(
+            "--F-mode: dither is for island DE; a batch gives each problem its own fixed F".into(),
+        ));
+    }
     let cr = a.cr.values()?;
     if cr.len() != 1 && cr.len() != count as usize {
         return Err(format!(

@@ -1735,3 +1735,68 @@ fn fitness_precision_is_fixed_at_creation() {
         Precision::Single
     );
 }
+
+/// scipy's dithering (`FMode::Dither`): each generation, each island draws its F in
+/// [f_min, f_max) from the mutation seed; the device's fused, per-phase and wide paths and the
+/// CPU backend draw the same F, so the runs agree as without dithering, and the draws differ
+/// from a fixed F.
+#[test]
+fn dithered_f_is_drawn_alike_on_every_path() {
+    use metaopt::de::ops::dithered_f;
+    // the draws: inside the interval, one per island and generation, shared when asked
+    let draws: Vec<f64> = (0..200u64)
+        .flat_map(|g| (0..4).map(move |p| dithered_f(0.5, 0.5, 345, g, p, 4, false)))
+        .collect();
+    assert!(draws.iter().all(|f| (0.5..1.0).contains(f)), "{draws:?}");
+    let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+    assert!((mean - 0.75).abs() < 0.03, "{mean}");
+    assert_eq!(dithered_f(0.7, 0.0, 345, 9, 2, 4, false), 0.7);
+    assert_eq!(
+        dithered_f(0.5, 0.5, 345, 9, 0, 4, true),
+        dithered_f(0.5, 0.5, 345, 9, 3, 4, true)
+    );
+    assert_ne!(
+        dithered_f(0.5, 0.5, 345, 9, 0, 4, false),
+        dithered_f(0.5, 0.5, 345, 9, 3, 4, false)
+    );
+    let mut p = params(4, 16, 6, -2.048, 2.048, BoundsCorrection::Cotn, true);
+    p.options.f_mode = FMode::Dither;
+    p.options.f_min = 0.5;
+    p.options.f_max = 1.0;
+    p.options.cr = vec![0.9];
+    let obj = Objective::catalogue("F5").unwrap();
+    let migration = Migration::new(MigrationKind::PermuteN, 5);
+    fused_equals_unfused(&p, &obj, Mutation::Rand1, migration, 20, 0.0);
+    wide_equals_fused(&p, &obj, Mutation::CurrentToBest1, migration, 20, 0.0);
+    // the CPU backend follows the device as without dithering (the objective's own rounding
+    // aside, as `cpu_backend_follows_the_device_run`)
+    let mut dev = solver(&p, Backend::DEVICE, "F5", Mutation::Rand1, migration);
+    let mut cpu = solver(&p, Backend::Cpu, "F5", Mutation::Rand1, migration);
+    let (a, b) = (
+        dev.run(&Stop::budget(40)).unwrap(),
+        cpu.run(&Stop::budget(40)).unwrap(),
+    );
+    let close = |u: f64, v: f64| (u - v).abs() <= 1e-9 * u.abs().max(1e-3);
+    assert!(close(a.value, b.value), "{} {}", a.value, b.value);
+    assert!(a.x.iter().zip(&b.x).all(|(u, v)| close(*u, *v)));
+    let (fa, fb) = (dev.fitness().unwrap(), cpu.fitness().unwrap());
+    assert!(fa.iter().zip(&fb).all(|(u, v)| close(*u, *v)));
+    // a fixed F of the interval's lower end gives another run
+    let mut q = p.clone();
+    q.options.f_mode = FMode::Const;
+    let mut fixed = solver(&q, Backend::Cpu, "F5", Mutation::Rand1, migration);
+    assert_ne!(
+        fixed.run(&Stop::budget(40)).unwrap().x,
+        a.x,
+        "dithering changed nothing"
+    );
+    // refused: an adaptive algorithm, which adapts its own F, and an empty interval
+    let mut q = p.clone();
+    q.options.algorithm = metaopt::de::Algorithm::Jade;
+    let e = DeMultiPop::new(&q, Backend::Cpu).err().unwrap().to_string();
+    assert!(e.contains("f_mode") && e.contains("adapts its own F"), "{e}");
+    let mut q = p.clone();
+    q.options.f_max = 0.4;
+    let e = DeMultiPop::new(&q, Backend::Cpu).err().unwrap().to_string();
+    assert!(e.contains("f_max"), "{e}");
+}
