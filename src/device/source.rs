@@ -32,6 +32,7 @@ const EMBEDDED: &[(&str, &str)] = embedded![
     "sp.cl",
     "awvd.cl",
     "bh.cl",
+    "cec2006.cl",
 ];
 
 /// The folder of the shared object (or executable) this code was loaded from.

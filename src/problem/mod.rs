@@ -5,11 +5,13 @@
 //!
 //! | module | what |
 //! |---|---|
+//! | [`cec2006`] | the CEC 2006 constrained set G01..G24: bounds, best known points, evaluation |
 //! | [`functions`] | the continuous test-function catalogue (GEATbx F1..F12, CEC 2019) |
 //! | [`qap`] | QAP instances, element and cost types, full and delta cost, readers and lower bounds |
 //! | [`sat`] | DIMACS CNF formulas, bit-packed assignments, host references and verified models |
 //! | [`knapsack`] | 0-1 knapsack instances, readers, generators and the exact optimum |
 //! | [`graph`] | directed graphs in CSR form, readers, generators and host Dijkstra |
+pub mod cec2006;
 pub mod functions;
 pub mod graph;
 pub mod knapsack;

@@ -1,6 +1,7 @@
 //! The problems and their host references: the function catalogue, graphs, knapsack, the QAP
 //! lower bounds, SAT evaluation.
 
+mod cec2006;
 mod functions;
 mod graph;
 mod knapsack;
