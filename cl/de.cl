@@ -66,6 +66,11 @@
 #define DE_HVB 3
 #define DE_UNI 4
 #define DE_COTN 5
+// The kinds byte of an integer dimension has this bit too (src/de/device.rs): each component
+// made in it (initial, trial) is rounded to the nearest integer (halfway away from zero, as the
+// host's f64::round; src/de/config.rs `rounded`).
+#define DE_INTEGRAL 0x80u
+#define DE_ROUND(kind, y) (((kind) & DE_INTEGRAL) ? round(y) : (y))
 
 #define DE_X(p, m, n) X[((size_t)(n) * (nm + 1) + (m)) * np + (p)]
 
@@ -194,6 +199,7 @@ inline FP de_correct(uint kind, FP v, FP x, FP a, FP b, uint w1, uint w2)
 // stream 1, counter t * Nn + n (src/de/ops.rs).
 inline FP de_correct_at(uint kind, FP v, FP x, FP a, FP b, ulong seed, ulong t, uint n, uint nn)
 {
+    kind &= ~DE_INTEGRAL;
     uint w1 = 0, w2 = 0;
     if ((kind == DE_UNI || kind == DE_COTN) && (v < a || v > b)) {
         uint4 w = metaopt_rng4(seed, 1u, t * nn + n);
@@ -247,7 +253,7 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
         v = v + f * (DE_X(p, r[0], n) - DE_X(p, r[1], n));
         break;
     }
-    return de_correct_at(kinds[n], v, xi, lo[n], hi[n], seed_cross, t, n, nn);
+    return DE_ROUND(kinds[n], de_correct_at(kinds[n], v, xi, lo[n], hi[n], seed_cross, t, n, nn));
 }
 
 // The per-phase kernels; a program that wants only the helpers above (de_batch.cl's) defines
@@ -257,7 +263,7 @@ inline FP de_trial_component(__global const FP *X, uint np, uint nm, uint nn, ui
 // Initial population: uniform in [lo, hi] per dimension, one work-item per (p, m, n) with n
 // fastest; every Fx (the best rows' too) starts at +infinity, so the first selection takes all.
 __kernel void de_init(__global FP *X, __global FPF *Fx, __global const FP *lo, __global const FP *hi,
-                      uint np, uint nm, uint nn, ulong seed, uint p0)
+                      __global const uchar *kinds, uint np, uint nm, uint nn, ulong seed, uint p0)
 {
     size_t i = get_global_id(0);
     if (i >= (size_t)np * nm * nn) return;
@@ -266,7 +272,7 @@ __kernel void de_init(__global FP *X, __global FPF *Fx, __global const FP *lo, _
     uint p = i / ((size_t)nn * nm);
     // keyed by the global island p0 + p (src/de/multi.rs)
     uint4 w = metaopt_rng4(seed, 0u, (ulong)i + (ulong)p0 * nm * nn);
-    DE_X(p, m, n) = lo[n] + de_unit(w.x) * (hi[n] - lo[n]);
+    DE_X(p, m, n) = DE_ROUND(kinds[n], lo[n] + de_unit(w.x) * (hi[n] - lo[n]));
     if (n == 0) {
         Fx[(size_t)p * (nm + 1) + m] = INFINITY;
         if (m == 0) Fx[(size_t)p * (nm + 1) + nm] = INFINITY;
@@ -493,7 +499,7 @@ __kernel void ade_trial(__global const FP *X, __global const FP *A, __global FP 
     if (n == id[5] || (ulong)de_cross_word(seed_cross, t, n, nn) < crt[r]) {
         FP v = ADE_X(id[0]) + Fw[r] * (ADE_X(id[1]) - ADE_X(id[2]));
         v = v + Fm[r] * (ADE_X(id[3]) - ADE_X(id[4]));
-        y = de_correct_at(kinds[n], v, xi, lo[n], hi[n], seed_cross, t, n, nn);
+        y = DE_ROUND(kinds[n], de_correct_at(kinds[n], v, xi, lo[n], hi[n], seed_cross, t, n, nn));
     }
     Y[((size_t)n * np + p) * nm + m] = y;
 }

@@ -244,7 +244,7 @@ inline FPF deb_trial(deb_pop q, ulong g, uint m, uint b, DEB_SPACE const FP *xs,
         FP a_ = lo[n_], b_ = hi[n_];                                                           \
         FP y = cross ? v : xi;                                                                 \
         if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[n_], v, xi, a_, b_, q.s_cross, t, n_, nn); \
-        gy[DEB_YI(n_, m, q.yn)] = y;                                                           \
+        gy[DEB_YI(n_, m, q.yn)] = DE_ROUND(kinds[n_], y);                                      \
     }
     uint n0 = 0;
     for (; n0 + 4 <= nn; n0 += 4) {
@@ -436,7 +436,8 @@ inline void jde_keep_best(jde_pop q, uint base, uint n, DEB_SPACE FP *xs, DEB_SP
 // value over member base. No barrier: the caller makes one after.
 inline void jde_reinit(jde_pop q, ulong G, uint base, uint n, uint skip, int due, int copy, uint from, FPF fb,
                        DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, DEB_YSPACE FP *gy, __global FP *jf, __global const FP *lo,
-                       __global const FP *hi, __global const uchar *data, uint lid, uint wg)
+                       __global const FP *hi, __global const uchar *kinds, __global const uchar *data, uint lid,
+                       uint wg)
 {
     uint nn = q.nn, nm = q.nb + q.ns;
     for (uint i = lid; i < n && due; i += wg) {
@@ -445,7 +446,7 @@ inline void jde_reinit(jde_pop q, ulong G, uint base, uint n, uint skip, int due
         ulong c = ((G * q.npop + q.p) * nm + m) * nn;
         for (uint j = 0; j < nn; ++j) {
             uint4 w = metaopt_rng4(q.s_init, 1u, c + j);
-            FP v = lo[j] + de_unit(w.x) * (hi[j] - lo[j]);
+            FP v = DE_ROUND(kinds[j], lo[j] + de_unit(w.x) * (hi[j] - lo[j]));
             xs[DEB_XI(j, m, q.sn, q.sm)] = v;
             gy[DEB_YI(j, m, q.yn)] = v;
         }
@@ -492,7 +493,7 @@ inline void jde_generation(jde_pop q, ulong G, uint base, uint n, FP fl, FP crl,
             FP a_ = lo[j], b_ = hi[j];
             FP y = cross ? v : xi;
             if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[j], v, xi, a_, b_, q.s_cross, t, j, nn);
-            gy[DEB_YI(j, m, q.yn)] = y;
+            gy[DEB_YI(j, m, q.yn)] = DE_ROUND(kinds[j], y);
         }
         FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
         gfy[m] = isfinite(v) ? v : (FPF)INFINITY;
@@ -543,7 +544,7 @@ inline void jde_cycle(jde_pop q, ulong g, DEB_SPACE FP *xs, DEB_SPACE FPF *fxs, 
         // the best is copied (row, value) over the small population's first member
         int due = s == 0 ? (many || (q.age_limit > 0 && st[0] > q.age_limit)) : (s == 1 && b >= nb && many);
         int copy = s == 1 && b < nb;
-        jde_reinit(q, G0 + s, base, n, s ? b : nm, due, copy, b, fb, xs, fxs, gy, jf, lo, hi, data, lid, wg);
+        jde_reinit(q, G0 + s, base, n, s ? b : nm, due, copy, b, fb, xs, fxs, gy, jf, lo, hi, kinds, data, lid, wg);
         barrier(DEB_FENCE);
         if (due) {
             st[1] += s ? n - 1 : n;
@@ -924,7 +925,7 @@ inline void ade_member_trial(ade_pop q, ulong g, uint m, uint na, uint alen, ulo
         FP a_ = lo[j], b_ = hi[j];
         FP y = cross ? v : xi;
         if (cross && (v < a_ || v > b_)) y = de_correct_at(kinds[j], v, xi, a_, b_, q.s_cross, t, j, nn);
-        gy[DEB_YI(j, m, q.yn)] = y;
+        gy[DEB_YI(j, m, q.yn)] = DE_ROUND(kinds[j], y);
     }
     FPF v = (FPF)DEB_EVAL(q.func, gy + m, nn, (uint)q.yn, data);
     FPF fv = isfinite(v) ? v : (FPF)INFINITY;

@@ -1541,6 +1541,13 @@ typedef struct MetaoptDeOptions {
    * last improved exceed this (default 0: no age limit).
    */
   uint64_t jde_age;
+  /**
+   * NULL, or `dims` flags (borrowed for the call): nonzero makes the dimension an integer
+   * variable, as scipy's `integrality` (its limits become the integers inside them and every
+   * component made is rounded, so the points evaluated and returned are integral). Read by
+   * `metaopt_de_create` only: the integer dimensions are fixed with the instance.
+   */
+  const uint8_t *integrality;
 } MetaoptDeOptions;
 
 /**

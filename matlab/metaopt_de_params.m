@@ -7,7 +7,9 @@ function h = metaopt_de_params(islands, members, dims, limits, bounds, opts)
 %   F_coefs_mode 'linspace' (F evenly from F_coefs_min to F_coefs_max over the islands),
 %   'const_min' (alias 'const': F_coefs_min for all) or 'dither' (each generation, each island
 %   draws its F in [F_coefs_min, F_coefs_max), as scipy's mutation=(min, max); the classic DE
-%   only), F_coefs_min (0.1), F_coefs_max (1.5),
+%   only), F_coefs_min (0.1), F_coefs_max (1.5), integrality (one flag or one per dimension:
+%   integer variables, as scipy's; their limits become the integers inside them and every point
+%   made is rounded there),
 %   CR_coefs_mode ('const', the thesis's only mode), CR_coef_const or CR (0.5, or one value
 %   per island), selection ('ties', the default: a trial replaces its target when f(trial) <=
 %   f(target); 'strict': only when f(trial) < f(target), the thesis's rule), init_rng_seed (123), mutation_rng_seed (345), crossover_rng_seed (457),

@@ -40,7 +40,7 @@ static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoef
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
                                               "precision", "double", "sharedRandom", "fused", "cpu", "device", "crCoefsMode",
                                               "selection", "fitnessPrecision", "algorithm", "lshadeBudget", "jdeSmall",
-                                              "jdeEps", "jdeAge", "x0", "init", NULL};
+                                              "jdeEps", "jdeAge", "x0", "init", "integrality", NULL};
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
@@ -155,6 +155,7 @@ static void de_keep_options(DeState *d, const MetaoptDeOptions *o) {
     d->cr = cr;
     d->opts = *o;
     d->opts.cr_per_island = cr;
+    d->opts.integrality = NULL; /* fixed with the instance */
 }
 
 /* 'de-params', islands, members, dims, limits ([a b] or dims x 2), bounds (a name or a cell
@@ -225,6 +226,19 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     MetaoptDeOptions o = metaopt_de_default_options();
     int precision;
     de_options(s, np, &o, &precision);
+    /* integer variables (scipy's integrality): one flag or one per dimension, read by
+     * metaopt_de_create only */
+    const mxArray *iv = s ? opt(s, "integrality") : NULL;
+    if (iv) {
+        check_real_numeric(iv, "opts.integrality", "one flag or one per dimension (logical or 0/1)");
+        size_t k = mxGetNumberOfElements(iv);
+        if (k != 1 && k != nn)
+            fail("badArgument", "opts.integrality must hold 1 or dims = %u flags, got %zu", nn, k);
+        uint8_t *flags = mxMalloc(nn ? nn : 1);
+        for (uint32_t j = 0; j < nn; ++j)
+            flags[j] = elem(iv, k == 1 ? 0 : j) != 0;
+        o.integrality = flags;
+    }
     /* the library's choice (double where the backend has it) unless one is asked for
      * (README.md, "Precision"); de-run reports the one used */
     o.double_precision = 0;
@@ -257,6 +271,8 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
     uint32_t period = given(nrhs, prhs, 5) ? (uint32_t)int_scalar(prhs[5], "period", 0, 4294967295.0) : 10;
     const mxArray *update = options_struct(nrhs, prhs, 6, de_option_fields);
     MetaoptDeOptions opts = d->opts;
+    if (update && opt(update, "integrality"))
+        fail("badOption", "integrality is fixed when the instance is created: give it to de-params");
     if (update) {
         int precision;
         de_options(update, d->islands, &opts, &precision);

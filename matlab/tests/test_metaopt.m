@@ -866,6 +866,16 @@ check(abs(v1 - v2) <= 1e-9 * max(abs(v1), 1e-3) && ~isempty(strfind(metaopt_info
       'a dithered F on the device and the CPU backend');
 metaopt_free(dd);
 metaopt_free(dc);
+% integer variables (scipy's integrality): every member integral, the limits the integers inside
+di = metaopt_de_params(4, 12, 3, [-3.7 4.2], 'mir', struct('integrality', [true false true], 'cpu', true));
+metaopt_de_init(di, '@F1', 'DE/rand/1');
+[vi, xi] = metaopt_de_run(di, 60);
+check(xi(1) == round(xi(1)) && xi(3) == round(xi(3)) && xi(1) >= -3 && xi(3) <= 4 && vi >= 0, 'integer dimensions');
+check(strcmp(error_id(@() metaopt_de_init(di, '@F1', 'DE/rand/1', 'None', 10, struct('integrality', true))), ...
+             'metaopt:badOption'), 'integrality is fixed with the instance');
+metaopt_free(di);
+check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [0.2 0.8], 'sat', struct('integrality', true))), ...
+             'metaopt:invalidArgument') && ~isempty(strfind(LAST_MESSAGE, 'integrality')), 'limits without an integer');
 % errors: library errors naming the argument, gateway errors for shapes
 check(strcmp(error_id(@() metaopt_de_params(4, 10, 3, [-1 1], 'bounce')), 'metaopt:invalidArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'bounds')), 'an unknown bound correction');

@@ -530,6 +530,7 @@ class MetaoptDeOptions(Structure):
         ("jde_small", c_uint32),
         ("jde_eps", c_double),
         ("jde_age", c_uint64),
+        ("integrality", POINTER(c_uint8)),
     ]
 
 

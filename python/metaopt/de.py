@@ -180,7 +180,7 @@ class IslandDE(Instance):
                  backend: str = "device", fused: bool = True, selection: str = "ties",
                  fitness_precision: Optional[str] = None, method: str = "de", lshade_budget: int = 0,
                  jde_small: int = 25, jde_eps: float = 1e-16, jde_age: int = 0,
-                 device: Optional[int] = None, **thesis_options):
+                 device: Optional[int] = None, integrality=None, **thesis_options):
         given = {k for k, v, d in (("f_mode", f_mode, "linspace"), ("f_min", f_min, 0.1), ("f_max", f_max, 1.5),
                                    ("cr", cr, 0.5), ("seeds", seeds, (123, 345, 457, 581)))
                  if not (isinstance(v, (str, numbers.Real, tuple)) and v == d)}
@@ -202,12 +202,20 @@ class IslandDE(Instance):
                                                jde_small=jde_small, jde_eps=jde_eps, jde_age=jde_age),
                                           **thesis))
         o, cr_values = self._options(self._settings)
+        # scipy's integrality: one flag per dimension (or one for all), fixed with the solver
+        flags = None
+        if integrality is not None:
+            given = _checks.vector("integrality", np.atleast_1d(integrality), np.float64, lengths=(1, self.dims))
+            flags = np.ascontiguousarray(np.broadcast_to(given != 0, (self.dims,)).astype(np.uint8))
+            o.integrality = flags.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8))
+        #: the integer dimensions (None: none)
+        self.integrality = None if flags is None else flags.astype(bool)
         r = _lib.lib().metaopt_de_create(
             self.islands, self.members, self.dims,
             self.limits.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), self.limits.size,
             _checks.c_string("bounds", ",".join(self.bounds)), ctypes.byref(o),
         )
-        del cr_values  # copied by the library
+        del cr_values, flags  # copied by the library
         # the callbacks of Python objectives, kept as long as the handle (the list fills in init)
         self._callbacks = []
         self._adopt(check(r, "metaopt_de_create").instance, "metaopt_de_free", keep=self._callbacks)

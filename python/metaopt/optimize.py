@@ -42,7 +42,6 @@ _SCIPY_ONLY = {
     "updating": ("deferred", "the islands' generations are synchronous: every trial of a generation is "
                              "made from the previous one, as scipy's updating='deferred'"),
     "constraints": ((), "constraints are not supported yet; add a penalty to fun"),
-    "integrality": (None, "integer variables are not supported yet"),
 }
 _DE_OPTIONS = ("islands", "members", "mutation", "migration", "period", "bounds_correction", "f_mode", "f_min",
                "f_max", "cr", "shared_random", "target", "time_limit")
@@ -184,6 +183,7 @@ def minimize(
     strategy: Optional[str] = None,
     recombination: Optional[float] = None,
     polish: Optional[bool] = None,
+    integrality=None,
     **options: Any,
 ) -> OptimizeResult:
     """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
@@ -267,10 +267,15 @@ def minimize(
         be evaluated outside the device's DE and is not polished. Default (None): polish where
         scipy is installed, except after a time limit, a target, a callback's stop or an
         interrupt. ``True`` without scipy is an ImportError.
-    workers, updating, constraints, integrality
+    integrality : array-like of bool, optional
+        scipy's integer variables: one flag per dimension (or one for all). DE only; an integer
+        dimension's bounds become the integers inside them and every point made is rounded on
+        every path (device and CPU, every method), so the points evaluated and ``res.x`` are
+        integral there; ``x0`` and ``init`` are rounded (and clipped into the bounds). No
+        polish with integer variables (L-BFGS-B would leave the integers).
+    workers, updating, constraints
         scipy's arguments, taken only at what minimize does (``workers=1``,
-        ``updating="deferred"``, no constraints, no integers); any other value is refused with
-        the reason.
+        ``updating="deferred"``, no constraints); any other value is refused with the reason.
     stop_token : metaopt.StopToken, optional
         Requested from another thread (``stop_token.request()``), or ``metaopt.interrupt()``
         called, it stops the solver at its next generation / climb step: the result is the best
@@ -351,6 +356,11 @@ def minimize(
             raise ValueError("x0 must lie within bounds")
     if init is not None and method == "hc12":
         raise ValueError("init (an initial population) is for DE, not method='hc12'")
+    ints = _integrality(integrality, b, method, polish)
+    if ints is not None:
+        polish = False
+        if x0 is not None:
+            x0 = _rounded(x0, ints, b)
     allowed = _DE_OPTIONS if method != "hc12" else _HC12_OPTIONS
     unknown = sorted(set(options) - set(allowed))
     if unknown:
@@ -361,7 +371,7 @@ def minimize(
     # so minimize calls on different devices may run from different threads
     try:
         solve = _minimize_de if method != "hc12" else _minimize_hc12
-        extra = dict(init=init, method=method) if method != "hc12" else {}
+        extra = dict(init=init, method=method, integrality=ints) if method != "hc12" else {}
         res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
                     _Stopper(stop_token), device=number, **extra)
         if method != "hc12":
@@ -526,8 +536,36 @@ def _init_population(init, islands, members, dims):
     return np.ascontiguousarray(np.tile(a, (islands, 1)) if a.shape[0] == members else a)
 
 
+def _integrality(integrality, b, method, polish):
+    """scipy's ``integrality`` as one flag per dimension, or None when no variable is an
+    integer; errors name the argument."""
+    if integrality is None:
+        return None
+    dims = b.shape[0]
+    given = _checks.vector("integrality", np.atleast_1d(integrality), np.float64, lengths=(1, dims))
+    flags = np.broadcast_to(given != 0, (dims,)).copy()
+    if not flags.any():
+        return None
+    if method == "hc12":
+        raise ValueError("integrality is for DE, not method='hc12'")
+    empty = np.flatnonzero(flags & (np.ceil(b[:, 0]) > np.floor(b[:, 1])))
+    if empty.size:
+        j = int(empty[0])
+        raise ValueError(f"integrality: dimension {j} is an integer but its bounds [{b[j, 0]}, {b[j, 1]}] hold none")
+    if polish:
+        raise ValueError("polish=True with integer variables: L-BFGS-B would leave the integers")
+    return flags
+
+
+def _rounded(points, ints, b):
+    """``points`` (one point or rows) with the integer dimensions rounded into their bounds."""
+    out = np.array(points, dtype=np.float64)
+    out[..., ints] = np.clip(np.round(out[..., ints]), np.ceil(b[ints, 0]), np.floor(b[ints, 1]))
+    return out
+
+
 def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper,
-                 device=None, init=None, method="de"):
+                 device=None, init=None, method="de", integrality=None):
     dims = b.shape[0]
     maxiter = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
     popsize = 15 if popsize is None else _checks.integer("popsize", popsize, 1, None)
@@ -550,6 +588,8 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         if time_limit <= 0:
             raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
     population = None if init is None else _init_population(init, islands, members, dims)
+    if population is not None and integrality is not None:
+        population = _rounded(population, integrality, b)
     start = time.perf_counter()
     de = IslandDE(
         islands, members, dims, b, options.get("bounds_correction", "COTN"),
@@ -559,7 +599,7 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         method=method, lshade_budget=maxiter * members if shrinks else 0,
         # jDE100's small population: its paper's 25 where the island holds it and a big one of
         # at least 4, else a quarter of the island
-        jde_small=25 if members >= 29 else max(4, members // 4),
+        jde_small=25 if members >= 29 else max(4, members // 4), integrality=integrality,
     )
     # a Python fun's values are followed through the classic DE's selection and migration; the
     # adaptive variants (archives, shrinking populations) are asked for their spread instead

@@ -174,14 +174,19 @@ def test_scipys_de_arguments():
         "vectorized": dict(workers=-1),
         "deferred": dict(updating="immediate"),
         "penalty": dict(constraints=[{"type": "ineq", "fun": lambda x: x[0]}]),
-        "integer": dict(integrality=[True, False]),
+        "hold none": dict(integrality=[True, False], bounds=[(0.2, 0.8), (-5, 5)]),
+        "leave the integers": dict(integrality=[True, False], polish=True),
+        "integrality must have": dict(integrality=[True, False, True]),
         "give one": dict(strategy="best1bin", mutation="DE/rand/1"),
         r"\[0, 1\]": dict(recombination=1.5),
         r"\[0, 2\]": dict(mutation=3.0),
     }
     for why, kw in refused.items():
+        kw = dict(kw)
         with pytest.raises(ValueError, match=why):
-            metaopt.minimize("F1", [(-5, 5)] * 2, maxiter=5, device="cpu", **kw)
+            metaopt.minimize("F1", kw.pop("bounds", [(-5, 5)] * 2), maxiter=5, device="cpu", **kw)
+    with pytest.raises(ValueError, match="for DE"):
+        metaopt.minimize("F1", [(-5, 5)] * 2, method="hc12", integrality=True)
     # scipy's dithering: the pair in either order is one run, the device's and the CPU's agree,
     # and it is not the fixed F of either end
     kw = dict(seed=4, maxiter=40, tol=0, polish=False)
@@ -388,3 +393,31 @@ def test_help_shows_the_public_api():
         assert word in doc, word
     for f in (metaopt.qap.solve, metaopt.sat.solve, metaopt.IslandDE, metaopt.HC12, metaopt.devices):
         assert f.__doc__ and len(f.__doc__) > 40, f
+
+
+def test_integrality_rounds_every_point_as_scipy():
+    # sum of (x - 0.3)^2 with dimensions 0 and 2 integers: 0 there, 0.3 elsewhere
+    def f(x):
+        return float(((x - 0.3) ** 2).sum())
+
+    bounds = [(-3.7, 4.2)] * 4
+    ints = [True, False, True, False]
+    seen = []
+
+    def g(x):
+        seen.append(np.array(x))
+        return f(x)
+
+    for method in ("de", "jade"):
+        r = metaopt.minimize(g, bounds, method=method, integrality=ints, seed=2, maxiter=200, tol=0,
+                             x0=[3.6, 0.0, -3.7, 1.0])
+        assert r.x[0] == 0 and r.x[2] == 0 and abs(r.x[1] - 0.3) < 1e-3 and abs(r.fun - 0.18) < 1e-3, r.x
+        assert not r.polished
+        pts = np.array(seen)
+        assert np.all(pts[:, [0, 2]] == np.round(pts[:, [0, 2]])), "a point evaluated off the integers"
+        assert pts[:, [0, 2]].min() >= -3 and pts[:, [0, 2]].max() <= 4
+        assert any(np.array_equal(p, [4, 0, -3, 1]) for p in seen)  # x0, rounded into the bounds
+        seen.clear()
+    # a catalogue function on the device: the same rounding there
+    d = metaopt.minimize("F1", [(-5.5, 5.5)] * 3, integrality=True, seed=1, maxiter=50)
+    assert np.all(d.x == np.round(d.x)) and d.fun == 0

@@ -360,6 +360,7 @@ pub fn generation(
                 bounds.lo,
                 bounds.hi,
                 |j| bounds.kinds[j],
+                bounds.integral,
                 |j| (x[i + j] + d.fw * (x[pb + j] - x[i + j])) + d.f * (x[r1 + j] - x2(j)),
                 |j| x[i + j],
             );

@@ -692,6 +692,7 @@ impl Prob {
                     &self.lo,
                     &self.hi,
                     |_| self.kind,
+                    &[],
                     |n| {
                         ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| {
                             s.x[k as usize * nn + n]
@@ -730,6 +731,7 @@ impl Prob {
             lo: &self.lo,
             hi: &self.hi,
             kinds: &kinds,
+            integral: &[],
         };
         let st = s.ade.get_or_insert_with(|| ade::State::new(shape));
         for _ in 0..k {
@@ -774,6 +776,7 @@ impl Prob {
             lo: &self.lo,
             hi: &self.hi,
             kinds: &kinds,
+            integral: &[],
         };
         for _ in 0..k {
             if s.status != RUNNING {

@@ -453,6 +453,11 @@ impl fmt::Display for Algorithm {
 /// precision and whether populations share random numbers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DeOptions {
+    /// Integer variables, as scipy's `integrality`: empty (none), one flag for every dimension,
+    /// or one per dimension. An integer dimension's limits become the integers inside them,
+    /// each component made (initial, trial) is rounded to the nearest integer, so the point
+    /// evaluated, kept and returned is integral ([`Config::integral`]).
+    pub integrality: Vec<bool>,
     pub f_mode: FMode,
     pub f_min: f64,
     pub f_max: f64,
@@ -518,6 +523,7 @@ pub struct DeOptions {
 impl Default for DeOptions {
     fn default() -> Self {
         DeOptions {
+            integrality: Vec::new(),
             f_mode: FMode::Linspace,
             f_min: 0.1,
             f_max: 1.5,
@@ -588,10 +594,47 @@ pub struct Config {
     /// F and CR of each population.
     pub f: Vec<f64>,
     pub cr: Vec<f64>,
+    /// Whether each dimension is an integer (`DeOptions::integrality`): its limits here are
+    /// those of [`integer_limits`], and its components are rounded where they are made.
+    pub integral: Vec<bool>,
     /// Each population's dither width: its F of generation g is `f + fd u` with u uniform in
     /// [0, 1) ([`super::ops::dithered_f`]); 0 without dithering.
     pub fd: Vec<f64>,
     pub options: DeOptions,
+}
+
+/// The limits of the integer dimensions as scipy widens them: from just above ceil(a) - 0.5 to
+/// just below floor(b) + 0.5, so that a uniform draw rounds to each integer of [a, b] alike and
+/// every corrected component rounds into [ceil(a), floor(b)]. Other dimensions keep theirs.
+pub fn integer_limits(limits: &[(f64, f64)], integral: &[bool]) -> Result<Vec<(f64, f64)>> {
+    limits
+        .iter()
+        .zip(integral)
+        .enumerate()
+        .map(|(n, (&(a, b), &int))| {
+            if !int {
+                return Ok((a, b));
+            }
+            let (lo, hi) = (a.ceil(), b.floor());
+            if lo > hi {
+                return Err(Error::arg(
+                    "integrality",
+                    format!("dimension {n} is an integer but its limits [{a}, {b}] hold none"),
+                ));
+            }
+            Ok(((lo - 0.5).next_up(), (hi + 0.5).next_down()))
+        })
+        .collect()
+}
+
+/// `x` rounded to the nearest integer (halfway cases away from zero, as the kernels' `round`)
+/// where `integral`, else `x`.
+pub fn rounded(x: f64, integral: bool) -> f64 {
+    if integral {
+        x.round()
+    } else {
+        x
+    }
 }
 
 fn per_dim<T: Copy>(v: &[T], n: usize, arg: &'static str) -> Result<Vec<T>> {
@@ -651,6 +694,11 @@ impl Config {
             options.fitness_precision = options.precision;
         }
         crate::objective::check_intervals("limits", &limits, options.double)?;
+        let integral = match options.integrality.len() {
+            0 => vec![false; nn],
+            _ => per_dim(&options.integrality, nn, "integrality")?,
+        };
+        let limits = integer_limits(&limits, &integral)?;
         let kinds = per_dim(&p.bounds, nn, "bounds")?;
         let o = &p.options;
         for (name, v) in [("f_min", o.f_min), ("f_max", o.f_max)] {
@@ -663,13 +711,19 @@ impl Config {
             if o.algorithm.adaptive() {
                 return Err(Error::arg(
                     "f_mode",
-                    format!("dither is for the classic DE; {} adapts its own F", o.algorithm),
+                    format!(
+                        "dither is for the classic DE; {} adapts its own F",
+                        o.algorithm
+                    ),
                 ));
             }
             if o.f_max < o.f_min {
                 return Err(Error::arg(
                     "f_max",
-                    format!("{} below f_min {}; dither draws F in [f_min, f_max)", o.f_max, o.f_min),
+                    format!(
+                        "{} below f_min {}; dither draws F in [f_min, f_max)",
+                        o.f_max, o.f_min
+                    ),
                 ));
             }
         }
@@ -739,6 +793,7 @@ impl Config {
             f,
             cr,
             fd,
+            integral,
             options,
         })
     }
@@ -779,6 +834,8 @@ impl Config {
             ));
         }
         let mut options = options.clone();
+        // the integer dimensions are fixed when the solver is created, as the precision
+        options.integrality = self.integral.clone();
         options.double = self.options.double;
         options.precision = self.options.precision;
         options.fitness_precision = self.options.fitness_precision;

@@ -8,7 +8,7 @@
 
 use super::ade;
 use super::config::Algorithm;
-use super::config::{Config, Mutation};
+use super::config::{rounded, Config, Mutation};
 use super::engine::{Engine, EngineState, Start};
 use super::jde::{self, JdeState};
 use super::ops::{self, Move};
@@ -273,11 +273,8 @@ impl CpuDe {
                     &c.lo,
                     &c.hi,
                     |n| c.kinds[n],
-                    |n| {
-                        ops::mutant(mutation, f, &r, m as u32, c.nm, |k| {
-                            xp[k as usize * nn + n]
-                        })
-                    },
+                    &c.integral,
+                    |n| ops::mutant(mutation, f, &r, m as u32, c.nm, |k| xp[k as usize * nn + n]),
                     |n| xp[m * nn + n],
                 );
             });
@@ -300,6 +297,7 @@ impl CpuDe {
                 lo: &c.lo,
                 hi: &c.hi,
                 kinds: &c.kinds,
+                integral: &c.integral,
             };
             let this = &*self;
             let mut eval = |rows: &[f64]| -> Result<Vec<f64>> {
@@ -387,7 +385,10 @@ impl Engine for CpuDe {
                     let r = a + i;
                     let (p, m) = ((r / nm) as u32, (r % nm) as u32);
                     for (n, v) in row.iter_mut().enumerate() {
-                        *v = ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]);
+                        *v = rounded(
+                            ops::initial(seed, p, m, n as u32, c.nm, c.nn, c.lo[n], c.hi[n]),
+                            c.integral[n],
+                        );
                     }
                 });
             Ok(())

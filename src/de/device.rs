@@ -163,6 +163,9 @@ fn fitted<'a, T: crate::device::ClScalar>(
     Ok(b.as_mut().expect("made above"))
 }
 
+/// The kinds byte's flag of an integer dimension (`cl/de.cl` DE_INTEGRAL).
+const INTEGRAL: u8 = 0x80;
+
 /// The device engine.
 pub struct DeviceDe {
     cfg: Config,
@@ -280,7 +283,13 @@ impl DeviceDe {
         let fpf = if cfg.fitness_double() { 8 } else { 4 };
         let (np, nm, nn) = (cfg.np as usize, cfg.nm as usize, cfg.nn as usize);
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
-        let kinds: Vec<u8> = cfg.kinds.iter().map(|&k| k as u8).collect();
+        // the kernels' kinds byte: the bound correction, with DE_INTEGRAL for an integer
+        let kinds: Vec<u8> = cfg
+            .kinds
+            .iter()
+            .zip(&cfg.integral)
+            .map(|(&k, &int)| k as u8 | if int { INTEGRAL } else { 0 })
+            .collect();
         Ok(DeviceDe {
             x: queue.buffer(np * (nm + 1) * nn * fp, "X")?,
             fx: queue.buffer(np * (nm + 1) * fpf, "Fx")?,
@@ -1321,6 +1330,7 @@ impl Engine for DeviceDe {
         let total = np as usize * nm as usize * nn as usize;
         let wg = k.init_wg;
         let (q, x, fx, lo, hi) = (&self.queue, &self.x, &self.fx, &self.lo, &self.hi);
+        let kinds = &self.kinds;
         let mut rate = self.rates[0];
         // a group of values per dimension and member: pieces of about a member's values
         let first = (nn as u64).div_ceil(wg as u64) * wg as u64;
@@ -1337,7 +1347,8 @@ impl Engine for DeviceDe {
                     e.set_arg(x.cl())
                         .set_arg(fx.cl())
                         .set_arg(lo.cl())
-                        .set_arg(hi.cl());
+                        .set_arg(hi.cl())
+                        .set_arg(kinds.cl());
                     e.set_arg(&np)
                         .set_arg(&nm)
                         .set_arg(&nn)
@@ -2043,8 +2054,10 @@ impl Engine for DeviceDe {
         self.forget_fitness();
         self.queue.finish()?;
         let crt: Vec<u64> = cfg.cr.iter().map(|&c| cr_threshold(c)).collect();
-        self.f
-            .write(&self.queue, &fp_bytes(&cfg.f_and_dither(), cfg.options.double))?;
+        self.f.write(
+            &self.queue,
+            &fp_bytes(&cfg.f_and_dither(), cfg.options.double),
+        )?;
         self.crt.write(&self.queue, &crt)?;
         self.cfg = cfg.clone();
         Ok(())

@@ -221,6 +221,8 @@ pub struct Bounds<'a> {
     pub lo: &'a [f64],
     pub hi: &'a [f64],
     pub kinds: &'a [BoundsCorrection],
+    /// The integer dimensions (empty: none), rounded where components are made.
+    pub integral: &'a [bool],
 }
 
 /// Rows to evaluate: every island's in one call (values already in the fitness precision, a
@@ -355,6 +357,7 @@ fn restart(
                     bounds.lo[j],
                     bounds.hi[j],
                 );
+                let v = super::config::rounded(v, bounds.integral.get(j) == Some(&true));
                 isl.x[m * nn + j] = v;
                 rows.push(v);
             }
@@ -406,6 +409,7 @@ fn generation(
                 bounds.lo,
                 bounds.hi,
                 |j| bounds.kinds[j],
+                bounds.integral,
                 |j| x[a0 * nn + j] + f * (x[a1 * nn + j] - x[a2 * nn + j]),
                 |j| x[m * nn + j],
             );

@@ -17,7 +17,7 @@
 //! where (Np', p') is (Np, p), or (1, 0) when the populations share their random numbers (the
 //! thesis's choice: coalesced reads of X, correlated populations).
 
-use super::config::{BoundsCorrection, MigrationKind, Mutation};
+use super::config::{rounded, BoundsCorrection, MigrationKind, Mutation};
 use crate::rng::{rng4, Philox};
 use serde::Serialize;
 
@@ -38,7 +38,11 @@ pub fn dithered_f(f: f64, fd: f64, seed: u64, gen: u64, p: u32, np: u32, shared:
     if fd == 0.0 {
         return f;
     }
-    let (pk, npk) = if shared { (0, 1) } else { (u64::from(p), u64::from(np)) };
+    let (pk, npk) = if shared {
+        (0, 1)
+    } else {
+        (u64::from(p), u64::from(np))
+    };
     f + fd * unit(rng4(seed, DITHER_STREAM, gen * npk + pk)[0])
 }
 
@@ -220,8 +224,9 @@ impl TrialKey {
 }
 
 /// The trial of one target into `out` (Nn values), as the kernels make it: component n is the
-/// mutant's (`mutant(n)`) corrected into [lo, hi] by `kind(n)` when n is j_rand or its crossover
-/// word is below `crt`, else the target's (`target(n)`). The words are drawn as the kernels draw
+/// mutant's (`mutant(n)`) corrected into [lo, hi] by `kind(n)` (and rounded where `integral`
+/// says, an empty slice for none) when n is j_rand or its crossover word is below `crt`, else
+/// the target's (`target(n)`). The words are drawn as the kernels draw
 /// them: one Philox call per four crossover tests, the bound words only when the correction
 /// uses them.
 #[allow(clippy::too_many_arguments)]
@@ -233,6 +238,7 @@ pub fn trial(
     lo: &[f64],
     hi: &[f64],
     kind: impl Fn(usize) -> BoundsCorrection,
+    integral: &[bool],
     mutant: impl Fn(usize) -> f64,
     target: impl Fn(usize) -> f64,
 ) {
@@ -262,7 +268,10 @@ pub fn trial(
             } else {
                 [0, 0]
             };
-            correct(kd, v, xi, a, b, w[0], w[1])
+            rounded(
+                correct(kd, v, xi, a, b, w[0], w[1]),
+                integral.get(n) == Some(&true),
+            )
         } else {
             xi
         };

@@ -123,6 +123,11 @@ pub struct MetaoptDeOptions {
     /// jDE100: the big population also restarts when its evaluations since the island's best
     /// last improved exceed this (default 0: no age limit).
     pub jde_age: u64,
+    /// NULL, or `dims` flags (borrowed for the call): nonzero makes the dimension an integer
+    /// variable, as scipy's `integrality` (its limits become the integers inside them and every
+    /// component made is rounded, so the points evaluated and returned are integral). Read by
+    /// `metaopt_de_create` only: the integer dimensions are fixed with the instance.
+    pub integrality: *const u8,
 }
 
 /// DE algorithms (`MetaoptDeOptions.algorithm`).
@@ -276,6 +281,7 @@ fn default_options() -> MetaoptDeOptions {
         jde_small: d.jde_small,
         jde_eps: d.jde_eps,
         jde_age: d.jde_age,
+        integrality: std::ptr::null(),
     }
 }
 
@@ -349,7 +355,12 @@ pub unsafe extern "C" fn metaopt_de_create(
             limits: lim.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
             bounds,
             // SAFETY: the caller's contract for `cr_per_island`.
-            options: unsafe { de_options(&o, islands)? },
+            options: DeOptions {
+                // SAFETY: the caller's contract for `integrality`: NULL or `dims` flags.
+                integrality: unsafe { integrality(&o, dims)? },
+                // SAFETY: the caller's contract for `cr_per_island`.
+                ..unsafe { de_options(&o, islands)? }
+            },
         };
         let solver = DeMultiPop::new(&params, backend)?;
         let instance = handle::insert(Handle {
@@ -365,7 +376,21 @@ pub unsafe extern "C" fn metaopt_de_create(
     })
 }
 
-/// `DeOptions` from the C options (the backend aside).
+/// The integer dimensions of the C options: none for a NULL `integrality`.
+///
+/// # Safety
+/// `o.integrality` must be NULL or hold `dims` values.
+unsafe fn integrality(o: &MetaoptDeOptions, dims: u32) -> Result<Vec<bool>> {
+    if o.integrality.is_null() {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the caller's contract: `dims` values.
+    let flags =
+        unsafe { copy_in::<u8>(o.integrality.cast(), dims as usize, "options.integrality")? };
+    Ok(flags.into_iter().map(|f| f != 0).collect())
+}
+
+/// `DeOptions` from the C options (the backend aside; `integrality` empty, see [`integrality`]).
 ///
 /// # Safety
 /// `o.cr_per_island` must be NULL or hold `islands` values.
@@ -383,6 +408,7 @@ unsafe fn de_options(o: &MetaoptDeOptions, islands: u32) -> Result<DeOptions> {
         }
     };
     Ok(DeOptions {
+        integrality: Vec::new(),
         f_mode: match o.f_const {
             0 => FMode::Linspace,
             F_DITHER => FMode::Dither,

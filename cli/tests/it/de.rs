@@ -437,11 +437,21 @@ fn de_errors_name_the_flag() {
     }
     let with = |extra: &[&'static str]| with(&base, extra);
     // a dithered F: over islands, not over a batch's problems nor an adaptive algorithm's
-    let dithered = ok(&with(&["--F-mode", "dither", "--F-min", "0.5", "--F-max", "1"]));
+    let dithered = ok(&with(&[
+        "--F-mode", "dither", "--F-min", "0.5", "--F-max", "1",
+    ]));
     assert!(dithered.contains("F dither 0.5..1"), "{dithered}");
     fails(
         &[
-            "de", "--function", "F1", "--dims", "3", "--problems", "2", "--F-mode", "dither",
+            "de",
+            "--function",
+            "F1",
+            "--dims",
+            "3",
+            "--problems",
+            "2",
+            "--F-mode",
+            "dither",
         ],
         "--F-mode: dither is for island DE",
     );

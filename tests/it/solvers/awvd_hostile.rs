@@ -405,7 +405,12 @@ fn on_sphere_rounded(n: usize, decimals: usize) -> Vec<Ball> {
             let z = 2.0 * next() - 1.0;
             let t = std::f64::consts::TAU * next();
             let r = (1.0 - z * z).sqrt();
-            ball(round(10. * r * t.cos()), round(10. * r * t.sin()), round(10. * z), 0.5)
+            ball(
+                round(10. * r * t.cos()),
+                round(10. * r * t.sin()),
+                round(10. * z),
+                0.5,
+            )
         })
         .collect()
 }
@@ -419,7 +424,11 @@ fn awvd_balls_on_one_sphere_up_to_rounding_are_refused() {
         let b = on_sphere_rounded(n, decimals);
         let t = Instant::now();
         let e = cpu(&b).unwrap_err().to_string();
-        let why = if n > 50_000 { "within its reach" } else { "touch one empty sphere" };
+        let why = if n > 50_000 {
+            "within its reach"
+        } else {
+            "touch one empty sphere"
+        };
         assert!(e.contains(why), "{n} {decimals}: {e}");
         assert!(t.elapsed().as_secs_f64() < 10.0, "{n}");
     }

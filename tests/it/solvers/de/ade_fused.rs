@@ -152,6 +152,7 @@ fn scripted(
         lo: &[LIM[0]; 2],
         hi: &[LIM[1]; 2],
         kinds: &kinds,
+        integral: &[],
     };
     let mut trials = Vec::new();
     let mut eval = |rows: &[f64]| -> metaopt::Result<Vec<f64>> {

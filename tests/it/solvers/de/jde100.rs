@@ -172,6 +172,7 @@ impl Scripted {
             lo: &lo,
             hi: &hi,
             kinds: &kinds,
+            integral: &[],
         };
         let calls = &mut self.calls;
         let mut island = [IslandMut {

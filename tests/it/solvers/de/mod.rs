@@ -1794,9 +1794,90 @@ fn dithered_f_is_drawn_alike_on_every_path() {
     let mut q = p.clone();
     q.options.algorithm = metaopt::de::Algorithm::Jade;
     let e = DeMultiPop::new(&q, Backend::Cpu).err().unwrap().to_string();
-    assert!(e.contains("f_mode") && e.contains("adapts its own F"), "{e}");
+    assert!(
+        e.contains("f_mode") && e.contains("adapts its own F"),
+        "{e}"
+    );
     let mut q = p.clone();
     q.options.f_max = 0.4;
     let e = DeMultiPop::new(&q, Backend::Cpu).err().unwrap().to_string();
     assert!(e.contains("f_max"), "{e}");
+}
+
+/// Integer variables (`DeOptions::integrality`, scipy's `integrality`): every member and the
+/// best are integral on every island DE path (fused, per-phase, wide, JADE, jDE100, the CPU
+/// backend), the limits become the integers inside them, and the paths agree as without.
+#[test]
+fn integer_dimensions_are_rounded_on_every_path() {
+    use metaopt::de::Algorithm;
+    // sum of (x_j - 0.3)^2: the continuous optimum 0.3, the integer one 0 (0.09 a dimension)
+    let src = "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) {
+        FP s = 0; for (uint j = 0; j < dims; ++j) { FP d = x[j * stride] - (FP)0.3; s += d * d; } return s; }";
+    let obj = Objective::Source {
+        code: src.into(),
+        data: Vec::new(),
+    };
+    let base = |algorithm: Algorithm| {
+        let mut p = params(4, 16, 4, -3.7, 4.2, BoundsCorrection::Mirror, true);
+        p.options.integrality = vec![true, false, true, false];
+        p.options.algorithm = algorithm;
+        p.options.cr = vec![0.9];
+        p.options.f_mode = FMode::Const;
+        p.options.f_min = 0.6;
+        if algorithm == Algorithm::Jde100 {
+            p.options.jde_small = 6;
+        }
+        p
+    };
+    let integral = |de: &mut DeMultiPop, what: &str| {
+        for p in 0..4 {
+            for m in 0..16 {
+                let x = de.x(p, m).unwrap();
+                for j in [0, 2] {
+                    assert_eq!(x[j], x[j].round(), "{what}: member {m} of {p}: {x:?}");
+                    assert!((-3.0..=4.0).contains(&x[j]), "{what}: {x:?}");
+                }
+            }
+        }
+    };
+    for algorithm in [Algorithm::De, Algorithm::Jade, Algorithm::Jde100] {
+        let p = base(algorithm);
+        let mut runs = Vec::new();
+        for backend in [Backend::DEVICE, Backend::Cpu] {
+            let mut de = DeMultiPop::new(&p, backend).unwrap();
+            let migration = match algorithm {
+                Algorithm::Jde100 => Migration::NONE,
+                _ => Migration::new(MigrationKind::PermuteN, 5),
+            };
+            de.init(&obj, Mutation::Rand1, migration).unwrap();
+            let r = de.run(&Stop::budget(150)).unwrap();
+            integral(&mut de, &format!("{algorithm} {backend:?}"));
+            assert_eq!((r.x[0], r.x[2]), (0.0, 0.0), "{algorithm}: {:?}", r.x);
+            assert!(
+                (r.x[1] - 0.3).abs() < 1e-2 && (r.x[3] - 0.3).abs() < 1e-2,
+                "{:?}",
+                r.x
+            );
+            runs.push(r);
+        }
+        let (a, b) = (&runs[0], &runs[1]);
+        assert!(
+            (a.value - b.value).abs() <= 1e-9 * a.value.abs().max(1e-3),
+            "{algorithm}"
+        );
+        assert!((a.value - 0.18).abs() < 1e-3, "{algorithm}: {}", a.value);
+    }
+    // the fused kernel, the per-phase launches and the wide generation make the same run
+    let p = base(Algorithm::De);
+    fused_equals_unfused(&p, &obj, Mutation::CurrentToBest1, Migration::NONE, 20, 0.0);
+    wide_equals_fused(&p, &obj, Mutation::Rand1, Migration::NONE, 20, 0.0);
+    // refused: limits that hold no integer, a flag list of the wrong length
+    let mut q = base(Algorithm::De);
+    q.limits = vec![(0.2, 0.8)];
+    let e = DeMultiPop::new(&q, Backend::Cpu).err().unwrap().to_string();
+    assert!(e.contains("integrality") && e.contains("hold none"), "{e}");
+    let mut q = base(Algorithm::De);
+    q.options.integrality = vec![true, false];
+    let e = DeMultiPop::new(&q, Backend::Cpu).err().unwrap().to_string();
+    assert!(e.contains("integrality"), "{e}");
 }
