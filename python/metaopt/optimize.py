@@ -184,6 +184,7 @@ def minimize(
     recombination: Optional[float] = None,
     polish: Optional[bool] = None,
     integrality=None,
+    basin_hopping: bool = False,
     **options: Any,
 ) -> OptimizeResult:
     """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
@@ -273,6 +274,16 @@ def minimize(
         every path (device and CPU, every method), so the points evaluated and ``res.x`` are
         integral there; ``x0`` and ``init`` are rounded (and clipped into the bounds). No
         polish with integer variables (L-BFGS-B would leave the integers).
+    basin_hopping : bool, optional
+        True: basin hopping (``metaopt.BasinHopping``) instead of DE, from ``x0`` (default the
+        middle of the box) for ``maxiter`` steps of every chain (default 1000), ``seed``, and
+        its options ``chains``, ``hop_min``, ``hop_max``, ``hop_scales``, ``step0``,
+        ``step_stop``, ``max_search``, ``launch_steps``, ``share``, ``target``, ``time_limit``.
+        A Python ``fun`` runs on the CPU backend (called with every chain's point of a step).
+        Basin hopping has no convergence test: ``success`` is True only when ``target`` was
+        reached; ``nit`` counts the steps, ``nfev`` the evaluations. DE's arguments
+        (``method``, ``init``, ``strategy``, ``recombination``, ``polish``, ``integrality``,
+        ``callback``, ``popsize``) are refused with it.
     workers, updating, constraints
         scipy's arguments, taken only at what minimize does (``workers=1``,
         ``updating="deferred"``, no constraints); any other value is refused with the reason.
@@ -321,6 +332,16 @@ def minimize(
             value = options.pop(name)
             if not _is_default(value, only):
                 raise ValueError(f"{name}={value!r} is not supported: {why}")
+    basin_hopping = _checks.flag("basin_hopping", basin_hopping)
+    if basin_hopping:
+        given = dict(method=None if method == "de" else method, init=init, strategy=strategy,
+                     recombination=recombination, polish=polish, integrality=integrality, callback=callback,
+                     popsize=popsize)
+        for name, v in given.items():
+            if v is not None:
+                raise ValueError(f"{name} is for DE, not basin_hopping=True")
+        return _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, precision, stop_token,
+                            options)
     _scipy_de_options(method, strategy, recombination, options)
     if polish is not None:
         polish = _checks.flag("polish", polish)
@@ -534,6 +555,58 @@ def _init_population(init, islands, members, dims):
         r, c = (int(v[0]) for v in np.nonzero(~np.isfinite(a)))
         raise ValueError(f"init contains NaN or infinite values (row {r}, dimension {c})")
     return np.ascontiguousarray(np.tile(a, (islands, 1)) if a.shape[0] == members else a)
+
+
+_BH_OPTIONS = ("chains", "hop_min", "hop_max", "hop_scales", "step0", "step_stop", "max_search", "launch_steps",
+               "share", "target", "time_limit")
+
+
+def _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, precision, stop_token, options):
+    """``minimize(basin_hopping=True)``: one ``metaopt.bh.solve`` as an OptimizeResult."""
+    from . import bh as _bh  # noqa: PLC0415 - the module imports this one's helpers
+
+    unknown = sorted(set(options) - set(_BH_OPTIONS))
+    if unknown:
+        raise TypeError(f"minimize(basin_hopping=True) got unexpected option(s) {', '.join(unknown)}; "
+                        f"its options are {', '.join(_BH_OPTIONS)}")
+    if not (callable(fun) or isinstance(fun, (str, Source))):
+        raise TypeError(f"fun must be callable, a catalogue name (str) or a metaopt.Source, got {type(fun).__name__}")
+    if not isinstance(args, tuple):
+        args = (args,)
+    if args and not callable(fun):
+        raise ValueError("args are for a Python fun; a catalogue or Source objective takes none")
+    b = _checks.box(bounds)
+    dims = b.shape[0]
+    steps = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**31)
+    elif isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(0, 2**31))
+    elif isinstance(seed, np.random.RandomState):
+        seed = int(seed.randint(0, 2**31))
+    seed = _checks.integer("seed", seed, 0, None)
+    if x0 is not None:
+        x0 = _checks.vector("x0", x0, np.float64, length=dims, finite=True)
+        if np.any(x0 < b[:, 0]) or np.any(x0 > b[:, 1]):
+            raise ValueError("x0 must lie within bounds")
+    number, cpu = _device(device)
+    objective = fun
+    counted = callable(fun) and not isinstance(fun, Source)
+    if counted:
+        objective = _Objective(fun, args, _checks.flag("vectorized", vectorized), dims)
+        cpu = True  # a Python objective runs on the CPU backend
+    target, time_limit = options.pop("target", None), options.pop("time_limit", None)
+    r = _bh.solve(objective, b, x0, steps=steps, target=target, time_limit=time_limit, stop_token=stop_token,
+                  seed=seed, precision=precision, backend="cpu" if cpu else "device", device=number, **options)
+    res = OptimizeResult(x=np.asarray(r.x, dtype=np.float64), fun=float(r.value))
+    res.update(nit=int(r.steps), nfev=objective.nfev if counted else int(r.evaluations), seconds=r.seconds,
+               seed=seed, precision=r.precision, device=_device_label(number, cpu), basin_hopping=True)
+    stop = {"budget": "maxiter", "evaluations": "maxiter"}.get(r.stop, r.stop)
+    res = _finish(res, stop, "basin_hopping")
+    res["stop"] = r.stop
+    if r.stop == "budget":
+        res["message"] = f"Basin hopping ran its {r.steps} steps (it has no convergence test)."
+    return res
 
 
 def _integrality(integrality, b, method, polish):

@@ -421,3 +421,20 @@ def test_integrality_rounds_every_point_as_scipy():
     # a catalogue function on the device: the same rounding there
     d = metaopt.minimize("F1", [(-5.5, 5.5)] * 3, integrality=True, seed=1, maxiter=50)
     assert np.all(d.x == np.round(d.x)) and d.fun == 0
+
+
+def test_basin_hopping_from_minimize():
+    # a catalogue function on the device, a Python fun on the CPU backend; no false success
+    r = metaopt.minimize("F1", [(-5, 5)] * 4, basin_hopping=True, seed=3, maxiter=200, chains=64)
+    assert r.basin_hopping and r.nit == 200 and r.fun < 1e-6 and not r.success and r.stop == "budget"
+    assert "no convergence test" in r.message and r.status == 1
+    t = metaopt.minimize(sphere, [(-5, 5)] * 3, basin_hopping=True, seed=3, maxiter=10**6, chains=16,
+                         x0=[1, 2, 3], target=1e-6)
+    assert t.success and t.stop == "target" and t.fun <= 1e-6 and t.nfev > 0
+    # DE's arguments are refused with it, and unknown options name the accepted ones
+    for kw in (dict(method="jade"), dict(strategy="best1bin"), dict(polish=True), dict(integrality=True),
+               dict(popsize=5), dict(callback=lambda intermediate_result: False)):
+        with pytest.raises(ValueError, match="not basin_hopping=True"):
+            metaopt.minimize("F1", [(-5, 5)] * 2, basin_hopping=True, maxiter=5, **kw)
+    with pytest.raises(TypeError, match="hop_max"):
+        metaopt.minimize("F1", [(-5, 5)] * 2, basin_hopping=True, maxiter=5, islands=4)
