@@ -304,13 +304,13 @@ fn main() -> ExitCode {
             "interrupted ({}): what was printed is the best found before it",
             signal_name(sig)
         );
-        ExitCode::from(signal_status(sig))
+        signal_status(sig)
     } else {
         match result {
-            Ok(()) => ExitCode::from(status),
+            Ok(()) => status,
             Err(e) => {
                 eprintln!("error: {e}");
-                ExitCode::from(EXIT_ERROR)
+                EXIT_ERROR
             }
         }
     };
@@ -329,7 +329,14 @@ fn main() -> ExitCode {
         );
         metaopt::device::finish_builds();
     }
-    code
+    // Everything is written and renamed, and an MPI job's ranks finalised inside their command:
+    // the process ends now. A normal exit would run the OpenCL drivers' exit handlers, whose
+    // teardown of the device contexts made a GPU run end well after its time limit.
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: ends the process; nothing of it is used after
+    unsafe { libc::_exit(i32::from(code)) }
 }
 
 #[cfg(test)]
