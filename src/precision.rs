@@ -88,6 +88,33 @@ impl std::str::FromStr for Precision {
     }
 }
 
+/// `values` as little-endian float (`!double`) or double bytes, the layout of an FP buffer.
+pub fn fp_bytes(values: &[f64], double: bool) -> Vec<u8> {
+    if double {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    } else {
+        values
+            .iter()
+            .flat_map(|&v| (v as f32).to_le_bytes())
+            .collect()
+    }
+}
+
+/// The inverse of [`fp_bytes`].
+pub fn fp_values(bytes: &[u8], double: bool) -> Vec<f64> {
+    if double {
+        bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect()
+    } else {
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

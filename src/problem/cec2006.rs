@@ -32,7 +32,7 @@
 
 use crate::device::{cl_error, work_group_size, Backend, ProgramSpec};
 use crate::error::{Error, Result};
-use crate::objective::{fp_bytes, fp_values};
+use crate::precision::{fp_bytes, fp_values};
 use opencl3::kernel::ExecuteKernel;
 
 /// The report's tolerance of an equality constraint: h_j is satisfied when |h_j| <= 1e-4.
