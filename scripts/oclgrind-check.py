@@ -53,6 +53,10 @@ UNINIT_OFF = {
                       "context",
     "awvd": "the plugin aborts on awvd_level (\"Unsupported pointer size\": the structures it "
             "passes by value)",
+    "it-cec06_eval_tables": "the plugin crashes (SIGSEGV in Uninitialized::hostMemoryStore, from "
+                            "Program::allocateProgramScopeVars) building a program with program-scope "
+                            "__constant tables (G14, G16, G19, G20's data) on a thread other than the "
+                            "one that made its context, before any kernel runs",
     "sssp-near-far": "64-bit distances: atom_or and atom_min, which the plugin does not model (it "
                      "knows the atomic_* names only)",
 }
@@ -158,7 +162,8 @@ def cases(metaopt, work):
         Case(f"it-{t}", [IT_BIN, "--ignored", "--exact", f"devices::oclgrind::{t}",
                          "--test-threads", "1", "-q"])
         for t in ["rng_fill", "tabu_find_many", "bh_steps", "de_host_callback",
-                  "hc12_host_callback", "functions_eval", "sat_mcsx", "qiga_repair_strings"]
+                  "hc12_host_callback", "functions_eval", "sat_mcsx", "qiga_repair_strings", "cec06_eval",
+                  "cec06_eval_tables"]
     ]
 
 

@@ -179,3 +179,32 @@ fn qiga_repair_strings() {
         assert_eq!((dev, dv), (cpu, cv), "{repair:?}");
     }
 }
+
+/// `cec06_eval` (cec2006.cl) on problems `names` at their best-known points, as the host twin
+/// gives them.
+fn cec06_at_best(names: &[&str]) {
+    use metaopt::problem::cec2006;
+    for &name in names {
+        let info = cec2006::info(name).unwrap();
+        let x = info.best_x.expect("a best-known point").to_vec();
+        let (f, v) = cec2006::evaluate_device(Backend::DEVICE, name, &x, 1).unwrap();
+        let (hf, c) = cec2006::eval(name, &x).unwrap();
+        let hv = cec2006::violation(&info, &c);
+        assert!((f[0] - hf).abs() <= 1e-9 * hf.abs().max(1.0), "{name}: {} vs {hf}", f[0]);
+        assert!((v[0] - hv).abs() <= 1e-12, "{name}: {} vs {hv}", v[0]);
+    }
+}
+
+/// `cec06_eval` on a linear, a trigonometric-equality and a piecewise problem.
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn cec06_eval() {
+    cec06_at_best(&["G01", "G05", "G17"]);
+}
+
+/// `cec06_eval` on the problems whose data are program-scope tables (G14, G16, G19, G20).
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn cec06_eval_tables() {
+    cec06_at_best(&["G14", "G16", "G19"]);
+}
