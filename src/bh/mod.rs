@@ -177,8 +177,9 @@ impl Default for BhRun {
     }
 }
 
-/// Steps of the first launch of a solve, from which the clock sizes the next ones.
-const FIRST_LAUNCH: u64 = 8;
+/// Steps of the first launch of a solve, from which the clock sizes the next ones: one, since a
+/// step of many chains on a CPU device can take a large part of a short time limit.
+const FIRST_LAUNCH: u64 = 1;
 
 /// What [`BasinHopping::solve`] returns: the best anchor and why the solve ended.
 #[derive(Clone, Debug, PartialEq, Serialize)]
