@@ -154,29 +154,48 @@ pub fn stop_token() -> StopToken {
 /// The exit status of a signal: 128 + its number.
 fn signal_status(sig: i32) -> u8 {
     match sig {
-        signal_hook::consts::SIGTERM => EXIT_TERMINATED,
+        libc::SIGTERM => EXIT_TERMINATED,
         _ => EXIT_INTERRUPTED,
     }
 }
 
 fn signal_name(sig: i32) -> &'static str {
     match sig {
-        signal_hook::consts::SIGTERM => "SIGTERM",
+        libc::SIGTERM => "SIGTERM",
         _ => "Ctrl-C",
     }
 }
 
-/// SIGINT and SIGTERM, handled alike by a thread of their own ([`FIRST_SIGNAL`]).
+/// SIGINT and SIGTERM, handled alike by a thread of their own ([`FIRST_SIGNAL`]). They are
+/// blocked in the main thread before any other thread exists, so in every thread made after it
+/// (the OpenCL drivers' and MPI's included), and the thread takes them with `sigwait`: no
+/// signal handler runs for them, ours or a library's. A GPU driver's SIGINT handler, installed
+/// after ours, reset the default action and ended the process (status 130, no output) when a
+/// signal came twice, as coreutils' `timeout` delivers it. Child processes start with an empty
+/// mask (the standard library resets it).
 fn catch_signals() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    // without a handler (no signal support) the signals keep their default
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
-        return;
+    // SAFETY: sigset_t is plain data that sigemptyset initialises; the calls only read and
+    // write it and this thread's mask
+    let set = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            // the signals keep their default action
+            return;
+        }
+        set
     };
     let token = stop_token();
     std::thread::spawn(move || {
         let mut first_at = None;
-        for sig in signals.forever() {
+        loop {
+            let mut sig = 0;
+            // SAFETY: `set` is initialised above and `sig` a valid place for the result
+            if unsafe { libc::sigwait(&set, &mut sig) } != 0 {
+                continue;
+            }
             let first = FIRST_SIGNAL
                 .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok();
@@ -329,14 +348,7 @@ fn main() -> ExitCode {
         );
         metaopt::device::finish_builds();
     }
-    // Everything is written and renamed, and an MPI job's ranks finalised inside their command:
-    // the process ends now. A normal exit would run the OpenCL drivers' exit handlers, whose
-    // teardown of the device contexts made a GPU run end well after its time limit.
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().flush();
-    // SAFETY: ends the process; nothing of it is used after
-    unsafe { libc::_exit(i32::from(code)) }
+    ExitCode::from(code)
 }
 
 #[cfg(test)]

@@ -170,6 +170,31 @@ fn enumerate() -> Result<Vec<DeviceInfo>> {
                 .into(),
         ));
     }
+    // PoCL's ICD sets OCL_ICD_FILENAMES to itself while it loads, which a child process of
+    // this one (the CLI started from a Python program using the library) then inherits: its
+    // loader lists PoCL alone and the GPU platform is gone. The loader reads the variable once,
+    // at this first enumeration, so it is put back as the caller had it after this.
+    let icd_files = std::env::var_os(ICD_FILENAMES);
+    let all = platform_devices();
+    if std::env::var_os(ICD_FILENAMES) != icd_files {
+        // SAFETY: the variable was changed by a driver during this call and is restored before
+        // anything of this library reads the environment again; the variable belongs to the
+        // OpenCL loader, which has read it already
+        unsafe {
+            match &icd_files {
+                Some(v) => std::env::set_var(ICD_FILENAMES, v),
+                None => std::env::remove_var(ICD_FILENAMES),
+            }
+        }
+    }
+    all
+}
+
+/// The OpenCL ICD loader's list of driver libraries to load (beside OCL_ICD_VENDORS).
+const ICD_FILENAMES: &str = "OCL_ICD_FILENAMES";
+
+/// Every device of every platform, GPUs first, numbered.
+fn platform_devices() -> Result<Vec<DeviceInfo>> {
     let platforms = match opencl3::platform::get_platforms() {
         Ok(p) => p,
         // -1001 (CL_PLATFORM_NOT_FOUND_KHR): a loader without any driver

@@ -8,6 +8,7 @@ Usage, from the repository root (METAOPT_LIB naming the library, PYTHONPATH=pyth
     python3 benchmarks/drivers/run_contract/diag_child_device.py path/to/metaopt
 """
 
+import os
 import subprocess
 import sys
 
@@ -29,8 +30,23 @@ for p in ps:
 """
 
 
+START_ENV = dict(os.environ)
+
+
+def env_changes():
+    """The environment a child inherits now against this process's at its start (native code
+    may change the C environment, which children inherit)."""
+    out = subprocess.run(["env", "-0"], capture_output=True).stdout.decode(errors="replace")
+    now = dict(kv.split("=", 1) for kv in out.split("\0") if "=" in kv)
+    changed = {k: v for k, v in now.items() if START_ENV.get(k) != v}
+    gone = sorted(set(START_ENV) - set(now))
+    return changed, gone
+
+
 def children(exe, when):
     print(f"--- {when}", flush=True)
+    changed, gone = env_changes()
+    print("environment changed since this process started:", changed or "nothing", "removed:", gone or "nothing")
     for args in ([sys.executable, "-c", PROBE], [exe, "devices"]):
         p = subprocess.run(args, capture_output=True, text=True)
         print(f"$ {' '.join(args[:2]) if args[0] == exe else 'probe'}: rc {p.returncode}")

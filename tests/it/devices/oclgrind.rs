@@ -190,7 +190,11 @@ fn cec06_at_best(names: &[&str]) {
         let (f, v) = cec2006::evaluate_device(Backend::DEVICE, name, &x, 1).unwrap();
         let (hf, c) = cec2006::eval(name, &x).unwrap();
         let hv = cec2006::violation(&info, &c);
-        assert!((f[0] - hf).abs() <= 1e-9 * hf.abs().max(1.0), "{name}: {} vs {hf}", f[0]);
+        assert!(
+            (f[0] - hf).abs() <= 1e-9 * hf.abs().max(1.0),
+            "{name}: {} vs {hf}",
+            f[0]
+        );
         assert!((v[0] - hv).abs() <= 1e-12, "{name}: {} vs {hv}", v[0]);
     }
 }
