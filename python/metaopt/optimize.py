@@ -364,17 +364,8 @@ def minimize(
     stop_token = _interrupt.token_arg(stop_token)
     number, cpu = _device(device)
     call_back = _callback_caller(callback)
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % 2**63)
-    elif isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(0, 2**63))
-    elif isinstance(seed, np.random.RandomState):
-        seed = int(seed.randint(0, 2**63, dtype=np.int64))
-    seed = _checks.integer("seed", seed, 0, None)
-    if x0 is not None:
-        x0 = _checks.vector("x0", x0, np.float64, length=dims, finite=True)
-        if np.any(x0 < b[:, 0]) or np.any(x0 > b[:, 1]):
-            raise ValueError("x0 must lie within bounds")
+    seed = _seed(seed, 2**63)
+    x0 = _x0(x0, b)
     if init is not None and method == "hc12":
         raise ValueError("init (an initial population) is for DE, not method='hc12'")
     ints = _integrality(integrality, b, method, polish)
@@ -557,6 +548,28 @@ def _init_population(init, islands, members, dims):
     return np.ascontiguousarray(np.tile(a, (islands, 1)) if a.shape[0] == members else a)
 
 
+def _seed(seed, bound):
+    """scipy's ``seed`` (None, an integer, a ``Generator`` or ``RandomState``) as an integer in
+    [0, bound) for the library; errors name the argument."""
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % bound)
+    elif isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(0, bound))
+    elif isinstance(seed, np.random.RandomState):
+        seed = int(seed.randint(0, bound, dtype=np.int64))
+    return _checks.integer("seed", seed, 0, None)
+
+
+def _x0(x0, b):
+    """``x0`` checked as a finite point inside the box ``b`` (None stays None)."""
+    if x0 is None:
+        return None
+    x0 = _checks.vector("x0", x0, np.float64, length=b.shape[0], finite=True)
+    if np.any(x0 < b[:, 0]) or np.any(x0 > b[:, 1]):
+        raise ValueError("x0 must lie within bounds")
+    return x0
+
+
 _BH_OPTIONS = ("chains", "hop_min", "hop_max", "hop_scales", "step0", "step_stop", "max_search", "launch_steps",
                "share", "target", "time_limit")
 
@@ -578,17 +591,8 @@ def _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, preci
     b = _checks.box(bounds)
     dims = b.shape[0]
     steps = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % 2**31)
-    elif isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(0, 2**31))
-    elif isinstance(seed, np.random.RandomState):
-        seed = int(seed.randint(0, 2**31))
-    seed = _checks.integer("seed", seed, 0, None)
-    if x0 is not None:
-        x0 = _checks.vector("x0", x0, np.float64, length=dims, finite=True)
-        if np.any(x0 < b[:, 0]) or np.any(x0 > b[:, 1]):
-            raise ValueError("x0 must lie within bounds")
+    seed = _seed(seed, 2**31)
+    x0 = _x0(x0, b)
     number, cpu = _device(device)
     objective = fun
     counted = callable(fun) and not isinstance(fun, Source)

@@ -185,18 +185,9 @@ impl Grid {
 
     /// Calls `f` with every ball whose centre lies in the cells covering the sphere (c, rad).
     pub fn for_each(&self, c: [f64; 3], rad: f64, mut f: impl FnMut(u32)) {
-        let (lo, hi) = self.cell_box(c, rad);
-        for z in lo[2]..=hi[2] {
-            for y in lo[1]..=hi[1] {
-                let row = (z * self.dims[1] + y) * self.dims[0];
-                let (s, e) = (
-                    self.start[row + lo[0]] as usize,
-                    self.start[row + hi[0] + 1] as usize,
-                );
-                for &i in &self.items[s..e] {
-                    f(i);
-                }
-            }
-        }
+        self.any(c, rad, |i| {
+            f(i);
+            false
+        });
     }
 }

@@ -590,7 +590,8 @@ impl DeviceDe {
     }
 
     /// The objective's data into `data` (8 zero bytes where it has none): into the buffer there
-    /// when it has that length (`block`'s placeholder, for most objectives), else into a new one
+    /// when it has that length (the 8 bytes `block` makes before any objective, for most
+    /// objectives), else into a new one
     /// made after the old one's release, so that no buffer made later takes a released one's
     /// number. The Oclgrind check cannot follow that: its uninitialised-value plugin leaves a
     /// released buffer's shadow (length, written bytes) to the next buffer given its number, then
