@@ -768,6 +768,9 @@ void constraints(CEC06_ARGS, FP *c)
 }
 #endif
 
+// (X is the problems' shorthand only: a program goes on after this file)
+#undef X
+
 // ---- the mean violation and the evaluation kernel -----------------------------------------------
 
 // The report's mean violation of constraint values c (CEC06_NG g's, then CEC06_NH h's).

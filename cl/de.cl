@@ -51,6 +51,65 @@
 #define DE_REPLACES(f, fx) ((f) <= (fx))
 #endif
 
+// Constraints (docs/specs/DE.md, Constraints): with DE_CONSTRAINED 1 every value of Fx and Fy
+// has a violation beside it, in the second half of its buffer (Fx: Np (Nm + 1) values, their
+// violations, then the comparison's level; Fy: Np Nm values, then their violations), and the
+// comparisons are Takahama and Sakai's epsilon-level comparisons at the level the host writes
+// (0: Deb's feasibility rules). A compiled objective then defines
+//   void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)
+// writing DE_NG inequality values g (satisfied when g <= 0), then DE_NC - DE_NG equality values h
+// (satisfied when |h| <= DE_EQ_TOL); with DE_EXTERNAL_F the host writes the violations.
+#ifndef DE_CONSTRAINED
+#define DE_CONSTRAINED 0
+#endif
+#if DE_CONSTRAINED
+#define DE_VX(i) Fx[(size_t)np * (nm + 1) + (i)]
+#define DE_VY(i) Fy[(size_t)np * nm + (i)]
+#define DE_LEVEL(Fx) ((Fx)[(size_t)2 * np * (nm + 1)])
+#else
+#define DE_VX(i) ((FPF)0)
+#define DE_VY(i) ((FPF)0)
+#define DE_LEVEL(Fx) ((FPF)0)
+#endif
+
+// Whether (f, v) is strictly better than (g, w) at level e: both violations within e, or equal,
+// compare the values; otherwise the smaller violation wins.
+inline int de_better(FPF f, FPF v, FPF g, FPF w, FPF e)
+{
+    if ((v <= e && w <= e) || v == w) return f < g;
+    return v < w;
+}
+
+// Whether trial (f, v) replaces target (g, w) at level e: as de_better, with DE_REPLACES for
+// the values (ties replace unless DE_STRICT).
+inline int de_replaces(FPF f, FPF v, FPF g, FPF w, FPF e)
+{
+    if ((v <= e && w <= e) || v == w) return DE_REPLACES(f, g);
+    return v < w;
+}
+
+#if DE_CONSTRAINED && defined(DE_NC) && DE_NC > 0 && !defined(DE_EXTERNAL_F)
+// The violation of the point at x: the sum of the inequalities' positive values and of the
+// equalities' absolute values beyond DE_EQ_TOL (a NaN value makes it NaN).
+inline FPF de_violation(__global const FP *x, uint dims, uint stride, __global const void *data)
+{
+    FP c[DE_NC];
+    constraints(x, dims, stride, data, c);
+    FP s = (FP)0;
+    for (uint i = 0; i < DE_NC; ++i) {
+        FP a = c[i];
+        if (i < DE_NG)
+            s += (a <= (FP)0) ? (FP)0 : a;
+        else
+            s += (fabs(a) <= (FP)DE_EQ_TOL) ? (FP)0 : fabs(a);
+    }
+    return (FPF)s;
+}
+#define DE_VIOLATION(x, dims, stride, data) de_violation(x, dims, stride, data)
+#else
+#define DE_VIOLATION(x, dims, stride, data) ((FPF)0)
+#endif
+
 // Mutation strategies (src/de/mod.rs `Mutation` uses the same numbers).
 #define DE_RAND_1 1
 #define DE_RAND_2 2
@@ -275,7 +334,15 @@ __kernel void de_init(__global FP *X, __global FPF *Fx, __global const FP *lo, _
     DE_X(p, m, n) = DE_ROUND(kinds[n], lo[n] + de_unit(w.x) * (hi[n] - lo[n]));
     if (n == 0) {
         Fx[(size_t)p * (nm + 1) + m] = INFINITY;
-        if (m == 0) Fx[(size_t)p * (nm + 1) + nm] = INFINITY;
+#if DE_CONSTRAINED
+        DE_VX((size_t)p * (nm + 1) + m) = INFINITY;
+#endif
+        if (m == 0) {
+            Fx[(size_t)p * (nm + 1) + nm] = INFINITY;
+#if DE_CONSTRAINED
+            DE_VX((size_t)p * (nm + 1) + nm) = INFINITY;
+#endif
+        }
     }
 }
 
@@ -312,14 +379,19 @@ void de_trial(__global const FP *X, __global FP *Y, __global const FP *lo, __glo
 
 // Greedy selection of trial (p, m) with value f (the thesis's DEMULTIPOP_FITNESS_COPY_BETTER_Y2X):
 // the trial replaces the target when DE_REPLACES(f, Fx) (f <= Fx, or f < Fx under DE_STRICT).
+// With constraints, (f, v) replaces the target by de_replaces at the level in Fx.
 inline void de_select_one(__global const FP *Y, __global FP *X, __global FPF *Fx, uint np, uint nm,
-                          uint nn, uint p, uint m, FPF f)
+                          uint nn, uint p, uint m, FPF f, FPF v)
 {
     size_t fx = (size_t)p * (nm + 1) + m;
     // a non-finite value is worse than every finite one (docs/ARCHITECTURE.md, Reliability)
     if (!isfinite(f)) f = INFINITY;
-    if (DE_REPLACES(f, Fx[fx])) {
+    if (!(v < INFINITY)) v = INFINITY;
+    if (de_replaces(f, v, Fx[fx], DE_VX(fx), DE_LEVEL(Fx))) {
         Fx[fx] = f;
+#if DE_CONSTRAINED
+        DE_VX(fx) = v;
+#endif
         for (uint n = 0; n < nn; ++n) DE_X(p, m, n) = Y[((size_t)n * np + p) * nm + m];
     }
 }
@@ -333,8 +405,12 @@ __kernel void de_eval_select(__global const FP *Y, __global FPF *Fy, __global FP
     if (i >= (size_t)np * nm) return;
     uint m = i % nm, p = i / nm;
     FPF f = (FPF)objective(Y + (size_t)p * nm + m, nn, np * nm, data);
+    FPF v = DE_VIOLATION(Y + (size_t)p * nm + m, nn, np * nm, data);
     Fy[i] = f;
-    de_select_one(Y, X, Fx, np, nm, nn, p, m, f);
+#if DE_CONSTRAINED
+    DE_VY(i) = v;
+#endif
+    de_select_one(Y, X, Fx, np, nm, nn, p, m, f, v);
 }
 #endif
 
@@ -344,7 +420,7 @@ __kernel void de_select(__global const FP *Y, __global const FPF *Fy, __global F
 {
     size_t i = get_global_id(0);
     if (i >= (size_t)np * nm) return;
-    de_select_one(Y, X, Fx, np, nm, nn, i / nm, i % nm, Fy[i]);
+    de_select_one(Y, X, Fx, np, nm, nn, i / nm, i % nm, Fy[i], DE_VY(i));
 }
 
 // The best member of each population (lowest value, ties to the lowest index; NaN never best)
@@ -353,17 +429,24 @@ __kernel void de_best(__global FP *X, __global FPF *Fx, uint np, uint nm, uint n
 {
     uint p = get_global_id(0);
     if (p >= np) return;
-    __global FPF *fx = Fx + (size_t)p * (nm + 1);
+    size_t o = (size_t)p * (nm + 1);
+    __global FPF *fx = Fx + o;
+    FPF e = DE_LEVEL(Fx);
     uint best = nm;
-    FPF bf = INFINITY;
+    FPF bf = INFINITY, bv = INFINITY;
     for (uint m = 0; m < nm; ++m) {
-        if (fx[m] < bf || (best == nm && fx[m] == bf)) {
-            bf = fx[m];
+        FPF f = fx[m], v = DE_VX(o + m);
+        if (best == nm ? !isnan(f) : de_better(f, v, bf, bv, e)) {
+            bf = f;
+            bv = v;
             best = m;
         }
     }
     if (best == nm) return; // every value NaN: keep the old copy
     fx[nm] = bf;
+#if DE_CONSTRAINED
+    DE_VX(o + nm) = bv;
+#endif
     for (uint n = 0; n < nn; ++n) DE_X(p, nm, n) = DE_X(p, best, n);
 }
 
@@ -373,14 +456,18 @@ __kernel void de_best(__global FP *X, __global FPF *Fx, uint np, uint nm, uint n
 // A migrant's member meaning "the receiver's worst member now" (src/de/ops.rs WORST).
 #define DE_WORST 0xffffffffu
 
-// The worst member of a population's values fx[0..nm): NaN first (the highest-index NaN), else
-// the largest value, ties to the higher index (src/de/ops.rs worst_one).
-inline uint de_worst(__global const FPF *fx, uint nm)
+// The worst member of population p (values Fx[p (Nm + 1) ..][0..nm)): NaN first (the
+// highest-index NaN), else the largest value, ties to the higher index (src/de/ops.rs
+// worst_one); with constraints, the worst by de_better at the level in Fx.
+inline uint de_worst(__global const FPF *Fx, uint p, uint np, uint nm)
 {
+    size_t o = (size_t)p * (nm + 1);
+    __global const FPF *fx = Fx + o;
+    FPF e = DE_LEVEL(Fx);
     uint w = 0;
     for (uint m = 1; m < nm; ++m) {
         FPF a = fx[m], b = fx[w];
-        if (isnan(a) || (!isnan(b) && a >= b)) w = m;
+        if (isnan(a) || (!isnan(b) && !de_better(a, DE_VX(o + m), b, DE_VX(o + w), e))) w = m;
     }
     return w;
 }
@@ -396,9 +483,12 @@ __kernel void de_migrate(__global FP *X, __global FPF *Fx, __global const uint *
     uint k = get_global_id(0);
     if (k >= count) return;
     uint src = moves[3 * k], dst = moves[3 * k + 1], dm = moves[3 * k + 2];
-    if (dm == DE_WORST) dm = de_worst(Fx + (size_t)dst * (nm + 1), nm);
+    if (dm == DE_WORST) dm = de_worst(Fx, dst, np, nm);
     for (uint n = 0; n < nn; ++n) DE_X(dst, dm, n) = DE_X(src, nm, n);
     Fx[(size_t)dst * (nm + 1) + dm] = Fx[(size_t)src * (nm + 1) + nm];
+#if DE_CONSTRAINED
+    DE_VX((size_t)dst * (nm + 1) + dm) = DE_VX((size_t)src * (nm + 1) + nm);
+#endif
 }
 
 // What a migration plan reads (src/de/ops.rs MigrationView), into V, one work-item per
@@ -412,7 +502,7 @@ __kernel void de_view(__global const FP *X, __global const FPF *Fx, __global uch
     if (p >= np) return;
     __global const FPF *fx = Fx + (size_t)p * (nm + 1);
     ((__global FPF *)V)[p] = fx[nm];
-    ((__global uint *)(V + o_w))[p] = de_worst(fx, nm);
+    ((__global uint *)(V + o_w))[p] = de_worst(Fx, p, np, nm);
     if (rows) {
         __global FP *R = (__global FP *)(V + o_r);
         for (uint n = 0; n < nn; ++n) R[(size_t)p * nn + n] = DE_X(p, nm, n);
@@ -435,6 +525,12 @@ __kernel void de_moments(__global const FPF *Fx, __global FPF *S, uint np, uint 
         FPF d = fx[m] - mean;
         m2 += d * d;
     }
+#if DE_CONSTRAINED
+    // a population with an infeasible member has not converged (as scipy, whose infeasible
+    // members' energies are infinite)
+    for (uint m = 0; m < nm; ++m)
+        if (!(DE_VX((size_t)p * (nm + 1) + m) <= (FPF)0)) mean = m2 = INFINITY;
+#endif
     S[2 * p] = mean;
     S[2 * p + 1] = m2;
 }
@@ -460,7 +556,7 @@ __kernel void de_import(__global FP *X, __global FPF *Fx, __global const uint *m
     uint k = get_global_id(0);
     if (k >= count) return;
     uint dst = moves[2 * k], dm = moves[2 * k + 1];
-    if (dm == DE_WORST) dm = de_worst(Fx + (size_t)dst * (nm + 1), nm);
+    if (dm == DE_WORST) dm = de_worst(Fx, dst, np, nm);
     for (uint n = 0; n < nn; ++n) DE_X(dst, dm, n) = V[(size_t)k * nn + n];
     Fx[(size_t)dst * (nm + 1) + dm] = FV[k];
 }
@@ -515,10 +611,17 @@ __kernel void ade_eval(__global const FP *Y, __global FPF *Fy, __global const vo
     uint m = i % nm, p = i / nm;
     if (m >= na[p]) {
         Fy[i] = INFINITY;
+#if DE_CONSTRAINED
+        DE_VY(i) = INFINITY;
+#endif
         return;
     }
     FPF f = (FPF)objective(Y + (size_t)p * nm + m, nn, np * nm, data);
     Fy[i] = isfinite(f) ? f : INFINITY;
+#if DE_CONSTRAINED
+    FPF v = DE_VIOLATION(Y + (size_t)p * nm + m, nn, np * nm, data);
+    DE_VY(i) = v < INFINITY ? v : INFINITY;
+#endif
 }
 #endif
 
@@ -541,6 +644,6 @@ __kernel void ade_select(__global const FP *Y, __global const FPF *Fy, __global 
     if (i >= (size_t)np * nm) return;
     uint m = i % nm, p = i / nm;
     if (m >= na[p]) return;
-    de_select_one(Y, X, Fx, np, nm, nn, p, m, Fy[i]);
+    de_select_one(Y, X, Fx, np, nm, nn, p, m, Fy[i], DE_VY(i));
 }
 #endif // DE_NO_KERNELS

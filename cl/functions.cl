@@ -778,6 +778,20 @@ __kernel void functions_eval(__global const FP *X, uint dims, uint count, __glob
 }
 #endif
 
+// The MO_NC values of `constraints` (a user's source defining it beside `objective`: cl/de.cl,
+// Constraints) at `count` points in the same layout, point i's at out[i * MO_NC ..].
+#if defined(MO_EVAL_KERNEL) && defined(MO_NC)
+__kernel void functions_constraints(__global const FP *X, uint dims, uint count, __global const void *data,
+                                    __global FP *out)
+{
+    uint i = get_global_id(0);
+    if (i >= count) return;
+    FP c[MO_NC];
+    constraints(X + i, dims, count, data, c);
+    for (uint k = 0; k < MO_NC; ++k) out[(size_t)i * MO_NC + k] = c[k];
+}
+#endif
+
 // Evaluates catalogue function number `which` (MO_CATALOGUE) in the same layout: one program
 // serves the whole catalogue (accuracy tables, tests).
 #ifdef MO_EVAL_ALL

@@ -292,7 +292,63 @@ pub fn evaluate_points(
     }
     let program = ctx.build(&spec)?;
     let data = obj.data_bytes(dims, double)?;
-    run_eval(&ctx, &program, None, points, dims, count, &data, double)
+    run_eval(
+        &ctx, &program, None, points, dims, count, &data, double, None,
+    )
+}
+
+/// The values of a compiled objective's `constraints` (`count` of them per point: the
+/// inequalities, then the equalities; see `cl/de.cl`, Constraints) at the points `points` (row
+/// by row), point i's at `i * count ..`: what the CPU backend of a constrained DE compares.
+pub fn constraint_values(
+    obj: &Objective,
+    points: &[f64],
+    dims: usize,
+    count: u32,
+    double: bool,
+    device: Option<usize>,
+) -> Result<Vec<f64>> {
+    let rows = point_count(points, dims)?;
+    if let Objective::Callback(_) | Objective::Catalogue { .. } = obj {
+        return Err(Error::arg(
+            "constraints",
+            "only an OpenCL source objective computes constraint values (a host callback gives violations)",
+        ));
+    }
+    if count == 0 || count > crate::de::constraints::MAX_CONSTRAINTS {
+        return Err(Error::arg(
+            "constraints",
+            format!(
+                "{count} constraint values per point; expected 1 to {}",
+                crate::de::constraints::MAX_CONSTRAINTS
+            ),
+        ));
+    }
+    let spec = obj
+        .add_to(ProgramSpec::files(&["common.cl"]), double)?
+        .define("MO_EVAL_KERNEL", 1)
+        .define("MO_NC", count)
+        .file("functions.cl");
+    let ctx = context(device)?;
+    if double {
+        ctx.require_fp64()?;
+    }
+    if rows == 0 {
+        return Ok(Vec::new());
+    }
+    let program = ctx.build(&spec)?;
+    let data = obj.data_bytes(dims, double)?;
+    run_eval(
+        &ctx,
+        &program,
+        None,
+        points,
+        dims,
+        rows,
+        &data,
+        double,
+        Some(count as usize),
+    )
 }
 
 /// Values of catalogue function `name` at `count` points (row by row), through one program that
@@ -329,6 +385,7 @@ pub fn evaluate_catalogue(
         count,
         &data,
         double,
+        None,
     )
 }
 
@@ -400,7 +457,10 @@ fn run_eval(
     count: usize,
     data: &[u8],
     double: bool,
+    constraints: Option<usize>,
 ) -> Result<Vec<f64>> {
+    // `functions_constraints` writes `width` values per point
+    let width = constraints.unwrap_or(1);
     let q = ctx.queue()?;
     let mut cols = vec![0.0; points.len()];
     for (i, row) in points.chunks_exact(dims).enumerate() {
@@ -411,9 +471,11 @@ fn run_eval(
     let size = if double { 8 } else { 4 };
     let x = q.buffer_from(&fp_bytes(&cols, double), "points")?;
     let data = q.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "data")?;
-    let out = q.buffer::<u8>(count * size, "values")?;
+    let out = q.buffer::<u8>(count * width * size, "values")?;
     let name = if which.is_some() {
         "functions_eval_id"
+    } else if constraints.is_some() {
+        "functions_constraints"
     } else {
         "functions_eval"
     };
@@ -443,5 +505,5 @@ fn run_eval(
     }
     q.finish()?;
     let bytes = out.to_vec(&q)?;
-    Ok(fp_values(&bytes[..count * size], double))
+    Ok(fp_values(&bytes[..count * width * size], double))
 }

@@ -331,6 +331,18 @@ impl Selection {
             Selection::Strict => f < fx,
         }
     }
+
+    /// Whether a trial `(f, v)` replaces a target `(fx, vx)` (values and constraint
+    /// violations) at level `e` (`constraints.rs`; `cl/de.cl` `de_replaces`): both violations
+    /// within `e`, or equal, by value as [`Selection::replaces`]; else the smaller violation.
+    #[inline]
+    pub fn replaces_at(self, f: f64, v: f64, fx: f64, vx: f64, e: f64) -> bool {
+        if (v <= e && vx <= e) || v == vx {
+            self.replaces(f, fx)
+        } else {
+            v < vx
+        }
+    }
 }
 
 impl FromStr for Selection {

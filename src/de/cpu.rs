@@ -9,6 +9,7 @@
 use super::ade;
 use super::config::Algorithm;
 use super::config::{rounded, Config, Mutation};
+use super::constraints::{self, Constraints};
 use super::engine::{Engine, EngineState, Start};
 use super::jde::{self, JdeState};
 use super::ops::{self, Move};
@@ -43,6 +44,18 @@ pub struct CpuDe {
     /// jDE100 (`jde.rs`): F and CR of member m of population p at `p * Nm + m`, and each
     /// population's counters.
     jde: Option<JdeCpu>,
+    /// A constrained run's constraints and levels, and the violations beside `fx` and `fy`
+    /// (`constraints.rs`; empty without constraints).
+    cons: Option<Cons>,
+    vx: Vec<f64>,
+    vy: Vec<f64>,
+}
+
+/// A constrained run's constraints, initial level and level now.
+struct Cons {
+    c: Constraints,
+    e0: f64,
+    level: f64,
 }
 
 struct JdeCpu {
@@ -88,7 +101,44 @@ impl CpuDe {
             rates: [Rate::default(); 3],
             ade: None,
             jde: None,
+            cons: None,
+            vx: Vec::new(),
+            vy: Vec::new(),
         })
+    }
+
+    /// The level of the comparisons (0 without constraints).
+    fn level_now(&self) -> f64 {
+        self.cons.as_ref().map_or(0.0, |c| c.level)
+    }
+
+    /// The violations of points `rows` (row by row) of a constrained run.
+    fn violations_of(&self, rows: &[f64]) -> Result<Vec<f64>> {
+        let nn = self.cfg.nn as usize;
+        let cons = &self.cons.as_ref().expect("constrained").c;
+        let count = rows.len() / nn;
+        if let Some(cb) = &cons.violation {
+            let mut out = vec![0.0; count];
+            cb.call(rows, count, nn, &mut out)?;
+            return Ok(out);
+        }
+        let obj = match (self.eval.as_ref().expect("started"), &self.func_data) {
+            (Eval::Other(Objective::Source { code, .. }), Some(d)) => {
+                Objective::source(code.clone(), d.clone())
+            }
+            (Eval::Other(o), _) => o.clone(),
+            (Eval::Catalogue(_), _) => unreachable!("refused by check_run"),
+        };
+        let nc = cons.count() as usize;
+        let c = crate::objective::constraint_values(
+            &obj,
+            rows,
+            nn,
+            cons.count(),
+            self.cfg.options.double,
+            None,
+        )?;
+        Ok(c.chunks_exact(nc).map(|c| cons.violation_of(c)).collect())
     }
 
     fn values(&self, rows: &[f64]) -> Result<Vec<f64>> {
@@ -133,6 +183,31 @@ impl CpuDe {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let (y, fy) = (&self.y, &self.fy);
         let selection = self.cfg.options.selection;
+        if self.cons.is_some() {
+            let (vy, e) = (&self.vy, self.level_now());
+            self.x
+                .par_chunks_mut((nm + 1) * nn)
+                .zip(self.fx.par_chunks_mut(nm + 1))
+                .zip(self.vx.par_chunks_mut(nm + 1))
+                .enumerate()
+                .for_each(|(p, ((xp, fxp), vxp))| {
+                    let (from, to) = (
+                        rows.start.clamp(p * nm, (p + 1) * nm),
+                        rows.end.clamp(p * nm, (p + 1) * nm),
+                    );
+                    for m in from - p * nm..to - p * nm {
+                        let f = fy[p * nm + m];
+                        let f = if f.is_finite() { f } else { f64::INFINITY };
+                        let v = constraints::sanitized(vy[p * nm + m]);
+                        if selection.replaces_at(f, v, fxp[m], vxp[m], e) {
+                            (fxp[m], vxp[m]) = (f, v);
+                            xp[m * nn..(m + 1) * nn]
+                                .copy_from_slice(&y[(p * nm + m) * nn..(p * nm + m + 1) * nn]);
+                        }
+                    }
+                });
+            return;
+        }
         self.x
             .par_chunks_mut((nm + 1) * nn)
             .zip(self.fx.par_chunks_mut(nm + 1))
@@ -160,6 +235,14 @@ impl CpuDe {
         let nm = self.cfg.nm as usize;
         if m == ops::WORST {
             let at = p as usize * (nm + 1);
+            if self.cons.is_some() {
+                let k = constraints::keys(
+                    &self.fx[at..at + nm],
+                    &self.vx[at..at + nm],
+                    self.level_now(),
+                );
+                return ops::worst_one(&k) as usize;
+            }
             return ops::worst_one(&self.fx[at..at + nm]) as usize;
         }
         m as usize
@@ -167,6 +250,31 @@ impl CpuDe {
 
     fn rank(&mut self) {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        if self.cons.is_some() {
+            let e = self.level_now();
+            self.x
+                .par_chunks_mut((nm + 1) * nn)
+                .zip(self.fx.par_chunks_mut(nm + 1))
+                .zip(self.vx.par_chunks_mut(nm + 1))
+                .for_each(|((xp, fxp), vxp)| {
+                    // as `de_best`: the first non-NaN member, then any strictly better one
+                    let mut best: Option<usize> = None;
+                    for m in 0..nm {
+                        let take = match best {
+                            None => !fxp[m].is_nan(),
+                            Some(b) => constraints::better(fxp[m], vxp[m], fxp[b], vxp[b], e),
+                        };
+                        if take {
+                            best = Some(m);
+                        }
+                    }
+                    if let Some(b) = best {
+                        (fxp[nm], vxp[nm]) = (fxp[b], vxp[b]);
+                        xp.copy_within(b * nn..(b + 1) * nn, nm * nn);
+                    }
+                });
+            return;
+        }
         self.x
             .par_chunks_mut((nm + 1) * nn)
             .zip(self.fx.par_chunks_mut(nm + 1))
@@ -216,6 +324,12 @@ impl CpuDe {
         }
         self.fy = fy;
         let done = done? as usize;
+        if self.cons.is_some() && done > from {
+            let v = self.violations_of(&self.y[from * nn..done * nn])?;
+            for (k, v) in v.into_iter().enumerate() {
+                self.vy[from + k] = self.cfg.fitness_value(constraints::sanitized(v));
+            }
+        }
         self.select(from..done);
         Ok(done as u64)
     }
@@ -362,6 +476,16 @@ impl CpuDe {
 impl Engine for CpuDe {
     fn start(&mut self, s: &Start<'_>) -> Result<Option<u64>> {
         let (objective, mutation, cut) = (s.objective, s.mutation, s.cut);
+        constraints::check_run(s.constraints, objective, &self.cfg)?;
+        self.cons = s.constraints.map(|c| Cons {
+            c: c.clone(),
+            e0: 0.0,
+            level: 0.0,
+        });
+        let constrained = self.cons.is_some();
+        let (npc, nmc) = (self.cfg.np as usize, self.cfg.nm as usize);
+        self.vx = vec![f64::INFINITY; if constrained { npc * (nmc + 1) } else { 0 }];
+        self.vy = vec![f64::INFINITY; if constrained { npc * nmc } else { 0 }];
         self.eval = Some(match objective {
             Objective::Catalogue { name } => {
                 Eval::Catalogue(crate::problem::functions::lookup(name)?)
@@ -423,6 +547,15 @@ impl Engine for CpuDe {
         });
         self.jde = None;
         let evaluated = self.evaluate(cut)?;
+        if let Some(c) = self.cons.as_mut() {
+            let members: Vec<f64> = self
+                .vx
+                .chunks_exact(nm + 1)
+                .flat_map(|c| c[..nm].iter().copied())
+                .collect();
+            c.e0 = c.c.handling.initial_level(&members);
+            c.level = c.c.handling.level(c.e0, 0);
+        }
         if self.cfg.options.algorithm == Algorithm::Jde100 {
             let n = self.cfg.np as usize * nm;
             self.jde = Some(JdeCpu {
@@ -446,6 +579,9 @@ impl Engine for CpuDe {
             self.ade_generation(gen)?;
             return Ok(n);
         }
+        if let Some(c) = self.cons.as_mut() {
+            c.level = c.c.handling.level(c.e0, gen);
+        }
         let count = self.fy.len();
         let mut rate = self.rates[1];
         // every trial is made from the previous generation before any selection writes X
@@ -464,6 +600,28 @@ impl Engine for CpuDe {
         Ok(self.fx.clone())
     }
 
+    fn violations(&mut self) -> Result<Option<Vec<f64>>> {
+        Ok(self.cons.as_ref().map(|_| self.vx.clone()))
+    }
+
+    fn level(&self) -> f64 {
+        self.level_now()
+    }
+
+    fn moments(&mut self, nm: usize) -> Result<Vec<f64>> {
+        let mut m = ops::moments(&self.fx, nm);
+        if self.cons.is_some() {
+            // a population with an infeasible member has not converged (`de_moments`)
+            for (p, v) in self.vx.chunks_exact(nm + 1).enumerate() {
+                if v[..nm].iter().any(|&v| !(v <= 0.0)) {
+                    m[2 * p] = f64::INFINITY;
+                    m[2 * p + 1] = f64::INFINITY;
+                }
+            }
+        }
+        Ok(m)
+    }
+
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         for mv in moves {
@@ -473,6 +631,9 @@ impl Engine for CpuDe {
             let dst = (d * (nm + 1) + m) * nn;
             self.x.copy_within(src..src + nn, dst);
             self.fx[d * (nm + 1) + m] = self.fx[s * (nm + 1) + nm];
+            if self.cons.is_some() {
+                self.vx[d * (nm + 1) + m] = self.vx[s * (nm + 1) + nm];
+            }
         }
         self.rank();
         Ok(())
@@ -515,6 +676,7 @@ impl Engine for CpuDe {
             row.copy_from_slice(&x[at..at + nn]);
         });
         self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
+        self.vx.iter_mut().for_each(|v| *v = f64::INFINITY);
         self.evaluate(None).map(|_| ())
     }
 
@@ -554,9 +716,15 @@ impl Engine for CpuDe {
         } else {
             (Vec::new(), Vec::new())
         };
+        // with constraints, the violations and the levels after the values (as a device's Fx)
+        let mut fx = self.fx.clone();
+        if let Some(c) = &self.cons {
+            fx.extend(&self.vx);
+            fx.extend([c.level, c.e0]);
+        }
         Ok(EngineState::Cpu {
             x: self.x.clone(),
-            fx: self.fx.clone(),
+            fx,
             y,
             fy,
             ade: self.ade.as_ref().map(|(_, st)| st.clone()),
@@ -580,7 +748,12 @@ impl Engine for CpuDe {
             return Err(super::state::refused("the CPU backend", &state));
         };
         let (np, nm) = (self.cfg.np as usize, self.cfg.nm as usize);
-        if x.len() != self.x.len() || fx.len() != self.fx.len() {
+        let extra = if self.cons.is_some() {
+            self.vx.len() + 2
+        } else {
+            0
+        };
+        if x.len() != self.x.len() || fx.len() != self.fx.len() + extra {
             return Err(super::state::corrupt("populations"));
         }
         if !y.is_empty() && (y.len() != self.y.len() || fy.len() != self.fy.len()) {
@@ -614,6 +787,14 @@ impl Engine for CpuDe {
             _ => return Err(super::state::corrupt("jde100 states")),
         }
         self.x = x;
+        let mut fx = fx;
+        if let Some(c) = self.cons.as_mut() {
+            let n = self.fx.len();
+            (c.level, c.e0) = (fx[fx.len() - 2], fx[fx.len() - 1]);
+            let nv = self.vx.len();
+            self.vx.copy_from_slice(&fx[n..n + nv]);
+            fx.truncate(n);
+        }
         self.fx = fx;
         if !y.is_empty() {
             self.y = y;
@@ -646,6 +827,7 @@ impl Engine for CpuDe {
             .zip(x.par_chunks(nm * nn))
             .for_each(|(xp, rows)| xp[..nm * nn].copy_from_slice(rows));
         self.fx.iter_mut().for_each(|v| *v = f64::INFINITY);
+        self.vx.iter_mut().for_each(|v| *v = f64::INFINITY);
         self.evaluate(None).map(|_| ())
     }
 

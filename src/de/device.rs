@@ -5,6 +5,7 @@
 use super::adapt::{self, AdaptBackend, Adaptive, ArchiveMove, Plan};
 use super::config::Algorithm;
 use super::config::{Config, Mutation, Selection};
+use super::constraints::{self, Constraints};
 use super::engine::{Engine, EngineState, Start};
 use super::jde::{self, JdeState};
 use super::ops::{cr_threshold, MigrationView, Move};
@@ -207,6 +208,17 @@ pub struct DeviceDe {
     wide_best: Option<DeviceBuffer<u32>>,
     /// Each island's moments (`de_moments`), two FPF values per island.
     moments: Option<DeviceBuffer<u8>>,
+    /// The run's constraints (`constraints.rs`): Fx and Fy then hold the violations in their
+    /// second halves, and Fx the comparison's level and the initial level after them.
+    cons: Option<Cons>,
+}
+
+/// A constrained run's constraints and levels (`cl/de.cl`, Constraints).
+struct Cons {
+    c: Constraints,
+    /// The initial level and the level of the comparisons now (both 0 under Deb's rules).
+    e0: f64,
+    level: f64,
 }
 
 /// Argument index of gen0 in `ADE_ARGS` (`cl/de_batch.cl`): what the wide kernels' launches change.
@@ -318,7 +330,67 @@ impl DeviceDe {
             wide_fx: None,
             wide_best: None,
             moments: None,
+            cons: None,
         })
+    }
+
+    /// Values in Fx and in Fy: Np (Nm + 1) and Np Nm, twice with constraints, and two more in
+    /// Fx (the level, the initial level).
+    fn fitness_lens(&self) -> (usize, usize) {
+        let (np, nm) = (self.cfg.np as usize, self.cfg.nm as usize);
+        match self.cons {
+            Some(_) => (2 * np * (nm + 1) + 2, 2 * np * nm),
+            None => (np * (nm + 1), np * nm),
+        }
+    }
+
+    /// Fx and Fy sized for the constraints of the run `start` begins (`c`): made anew when
+    /// their size changes.
+    fn fit_fitness(&mut self, c: Option<&Constraints>) -> Result<()> {
+        self.cons = c.map(|c| Cons {
+            c: c.clone(),
+            e0: 0.0,
+            level: 0.0,
+        });
+        let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
+        let (lx, ly) = self.fitness_lens();
+        if self.fx.len() != lx * fpf {
+            self.fx = self.queue.buffer(lx * fpf, "Fx")?;
+            self.fy = self.queue.buffer(ly * fpf, "Fy")?;
+        }
+        Ok(())
+    }
+
+    /// Writes the comparisons' level for generation `gen` (epsilon-DE's falls each generation)
+    /// where it changed.
+    fn put_level(&mut self, gen: u64) -> Result<()> {
+        let Some(cons) = self.cons.as_mut() else {
+            return Ok(());
+        };
+        let level = cons.c.handling.level(cons.e0, gen);
+        if level == cons.level {
+            return Ok(());
+        }
+        cons.level = level;
+        let tail = [level, cons.e0];
+        let fd = self.cfg.fitness_double();
+        let (lx, _) = self.fitness_lens();
+        let at = (lx - 2) * if fd { 8 } else { 4 };
+        self.fx.write_at(&self.queue, at, &fp_bytes(&tail, fd))
+    }
+
+    /// The violations of every member (in [`Engine::fitness`]'s layout), `None` without
+    /// constraints.
+    fn read_violations(&self) -> Result<Option<Vec<f64>>> {
+        if self.cons.is_none() {
+            return Ok(None);
+        }
+        let fd = self.cfg.fitness_double();
+        let w = if fd { 8 } else { 4 };
+        let n = self.cfg.np as usize * (self.cfg.nm as usize + 1);
+        let mut out = vec![0u8; n * w];
+        self.fx.read_at(&self.queue, n * w, &mut out)?;
+        Ok(Some(fp_values(&out, fd)))
     }
 
     fn build(&mut self, objective: &Objective) -> Result<Kernels> {
@@ -333,6 +405,21 @@ impl DeviceDe {
             .define("FPF_DOUBLE", fdouble as u8)
             .define("DE_TILE", self.tile)
             .define("DE_STRICT", strict);
+        // constraints: the violations beside the values, and a compiled objective's counts
+        let constrained = self.cons.is_some();
+        let spec = match &self.cons {
+            Some(c) => {
+                let spec = spec.define("DE_CONSTRAINED", 1);
+                if external {
+                    spec
+                } else {
+                    spec.define("DE_NC", c.c.count())
+                        .define("DE_NG", c.c.inequalities)
+                        .define("DE_EQ_TOL", format!("{:e}", c.c.eq_tol))
+                }
+            }
+            None => spec,
+        };
         // a host callback fills Fy itself: no objective is compiled
         let spec = if external {
             spec.define("DE_EXTERNAL_F", 1)
@@ -390,7 +477,8 @@ impl DeviceDe {
             // JADE, SHADE, L-SHADE and jSO too (`ade_fused`; with a host callback, or unfused,
             // they stay host-planned: `adapt.rs`)
             let sums = if ade { super::ade::SUMS } else { 0 };
-            (self.cfg.options.fused && !external)
+            // (constrained runs take the per-phase launches, which compare violations)
+            (self.cfg.options.fused && !external && !constrained)
                 .then(|| {
                     fused_shape(
                         nm,
@@ -420,6 +508,7 @@ impl DeviceDe {
                     (wide_ok
                         && self.cfg.options.fused
                         && !external
+                        && !constrained
                         && nm > ctx.info.max_work_group_size)
                         .then(|| FusedShape {
                             wg: covering_group(
@@ -654,6 +743,9 @@ impl DeviceDe {
                 nn as usize,
             );
             let mut out = vec![f64::INFINITY; count];
+            // with constraints, the violations' callback beside the objective's
+            let vcb = self.cons.as_ref().and_then(|c| c.c.violation.clone());
+            let mut vout = vec![f64::INFINITY; if vcb.is_some() { count } else { 0 }];
             let nnu = nn as usize;
             // the callback gets the whole generation in one call unless a time limit needs pieces
             let done = in_pieces(
@@ -667,11 +759,16 @@ impl DeviceDe {
                         a as usize + from,
                         (a as usize + from + len as usize).min(count),
                     );
-                    cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])
+                    cb.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut out[a..b])?;
+                    if let Some(v) = &vcb {
+                        v.call(&rows[a * nnu..b * nnu], b - a, nnu, &mut vout[a..b])?;
+                    }
+                    Ok(())
                 },
                 || Ok(()),
             )? as usize
                 + from;
+            out.extend(vout.iter().map(|&v| constraints::sanitized(v)));
             self.fy
                 .write(&self.queue, &fp_bytes(&out, self.cfg.fitness_double()))?;
             let k = self.k()?;
@@ -790,7 +887,13 @@ impl DeviceDe {
     /// the members evaluated (the others keep +inf, which any finite trial replaces).
     fn evaluate_population(&mut self, cut: Option<&Cut>) -> Result<Option<u64>> {
         let (np, nm, nn) = self.sizes();
-        let inf = vec![f64::INFINITY; np as usize * (nm as usize + 1)];
+        // +inf values (and violations), the level kept
+        let mut inf = vec![f64::INFINITY; self.fitness_lens().0];
+        if let Some(c) = &self.cons {
+            let n = inf.len();
+            inf[n - 2] = if c.level.is_nan() { 0.0 } else { c.level };
+            inf[n - 1] = c.e0;
+        }
         self.fx
             .write(&self.queue, &fp_bytes(&inf, self.cfg.fitness_double()))?;
         let mut rate = self.rates[1];
@@ -1320,6 +1423,8 @@ impl Engine for DeviceDe {
             Objective::Callback(cb) => Some(cb.clone()),
             _ => None,
         };
+        constraints::check_run(s.constraints, objective, &self.cfg)?;
+        self.fit_fitness(s.constraints)?;
         let data = objective.data_bytes(self.cfg.nn as usize, self.cfg.options.double)?;
         self.put_func_data(&data)?;
         self.kernels = Some(self.build(objective)?);
@@ -1433,6 +1538,19 @@ impl Engine for DeviceDe {
         }
         self.jde = None;
         let done = self.evaluate_population(cut)?;
+        if done.is_some() && self.cons.is_some() {
+            let v = self.read_violations()?.unwrap_or_default();
+            let nm = nm as usize;
+            let members: Vec<f64> = v
+                .chunks_exact(nm + 1)
+                .flat_map(|c| c[..nm].iter().copied())
+                .collect();
+            if let Some(c) = self.cons.as_mut() {
+                c.e0 = c.c.handling.initial_level(&members);
+                c.level = f64::NAN;
+            }
+            self.put_level(0)?;
+        }
         if self.cfg.options.algorithm == Algorithm::Jde100 && done.is_some() {
             let (np, nm) = (np as usize, nm as usize);
             let mut jf = Vec::with_capacity(np * 4 * nm);
@@ -1487,6 +1605,7 @@ impl Engine for DeviceDe {
             self.ade = Some(st);
             return done;
         }
+        self.put_level(gen)?;
         let (np, nm, nn) = self.sizes();
         let k = self.k()?;
         let o = &self.cfg.options;
@@ -1611,10 +1730,22 @@ impl Engine for DeviceDe {
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {
-        Ok(fp_values(
-            &self.fx.to_vec(&self.queue)?,
-            self.cfg.fitness_double(),
-        ))
+        let fd = self.cfg.fitness_double();
+        if self.cons.is_some() {
+            let n = self.cfg.np as usize * (self.cfg.nm as usize + 1);
+            let mut out = vec![0u8; n * if fd { 8 } else { 4 }];
+            self.fx.read(&self.queue, &mut out)?;
+            return Ok(fp_values(&out, fd));
+        }
+        Ok(fp_values(&self.fx.to_vec(&self.queue)?, fd))
+    }
+
+    fn violations(&mut self) -> Result<Option<Vec<f64>>> {
+        self.read_violations()
+    }
+
+    fn level(&self) -> f64 {
+        self.cons.as_ref().map_or(0.0, |c| c.level)
     }
 
     fn migrate(&mut self, moves: &[Move]) -> Result<()> {
@@ -1659,8 +1790,9 @@ impl Engine for DeviceDe {
     }
 
     fn migration_view(&mut self, k: usize, rows: bool) -> Result<MigrationView> {
-        if k > 1 || self.ade.is_some() {
-            // several worst members (N2One, N2N), or the adaptive variants' host-kept values
+        if k > 1 || self.ade.is_some() || self.cons.is_some() {
+            // several worst members (N2One, N2N), the adaptive variants' host-kept values, or
+            // constrained values (compared with their violations)
             return super::engine::view_from_values(self, k, rows);
         }
         self.read_view(rows)
@@ -1817,7 +1949,9 @@ impl Engine for DeviceDe {
     fn trials(&mut self) -> Result<(Vec<f64>, Vec<f64>)> {
         let d = self.cfg.options.double;
         let y = fp_values(&self.y.to_vec(&self.queue)?, d);
-        let fy = fp_values(&self.fy.to_vec(&self.queue)?, self.cfg.fitness_double());
+        let mut fy = fp_values(&self.fy.to_vec(&self.queue)?, self.cfg.fitness_double());
+        // (the values, not the violations after them)
+        fy.truncate(self.cfg.np as usize * self.cfg.nm as usize);
         Ok((
             y_rows(
                 &y,
@@ -1998,6 +2132,11 @@ impl Engine for DeviceDe {
         }
         self.x.write(q, &x)?;
         self.fx.write(q, &fx)?;
+        if let Some(c) = self.cons.as_mut() {
+            // the levels after the values and violations
+            let v = fp_values(&fx, self.cfg.fitness_double());
+            (c.level, c.e0) = (v[v.len() - 2], v[v.len() - 1]);
+        }
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 //! named here: `DeMultiPop::new` (in `mod.rs`) picks one.
 
 use super::config::{Config, DeOptions, Migration, MigrationKind, Mutation};
+use super::constraints::{self, Constraints};
 use super::ops;
 use super::pace::{Cut, PIECE_SECONDS};
 use crate::error::{Error, Result};
@@ -29,6 +30,8 @@ pub struct Start<'a> {
     pub objective: &'a Objective,
     pub mutation: Mutation,
     pub cut: Option<&'a Cut>,
+    /// The run's constraints (`constraints.rs`), if any.
+    pub constraints: Option<&'a Constraints>,
 }
 
 /// What an engine keeps between generations ([`Engine::save`]).
@@ -98,6 +101,16 @@ pub trait Engine: Send {
     fn next_migration(&mut self, _worst: Option<usize>) {}
     /// Every value: population p's members at `p * (Nm + 1) + m`, its best at m = Nm.
     fn fitness(&mut self) -> Result<Vec<f64>>;
+    /// With constraints, every value's violation in [`Engine::fitness`]'s layout; `None`
+    /// without.
+    fn violations(&mut self) -> Result<Option<Vec<f64>>> {
+        Ok(None)
+    }
+    /// The level of the comparisons now (`constraints.rs`; 0 under Deb's rules and without
+    /// constraints).
+    fn level(&self) -> f64 {
+        0.0
+    }
     /// `[mean, sum of squared deviations]` of each population's members' values
     /// ([`ops::moments`]), for the convergence test; a device computes them where the values
     /// are and reads two numbers a population.
@@ -207,7 +220,11 @@ pub fn view_from_values<E: Engine + ?Sized>(
     rows: bool,
 ) -> Result<ops::MigrationView> {
     let (np, nm) = e.shape();
-    let fx = e.fitness()?;
+    let mut fx = e.fitness()?;
+    if let Some(vx) = e.violations()? {
+        // constrained: each value's rank in the order of the comparisons
+        fx = super::constraints::keys(&fx, &vx, e.level());
+    }
     let mut v = ops::MigrationView::from_fitness(&fx, np, nm, k);
     if rows {
         v.rows = e.export_bests()?;
@@ -243,8 +260,12 @@ pub struct Record {
 /// The result of [`DeMultiPop::run`].
 #[derive(Clone, Debug, Serialize)]
 pub struct DeRunResult {
-    /// The best value over all populations, and where.
+    /// The best value over all populations, and where (with constraints the best by Deb's
+    /// rules: the best feasible point, or the least violation when none is feasible).
     pub value: f64,
+    /// The best point's constraint violation (`constraints.rs`): 0 when it is feasible, and
+    /// without constraints.
+    pub violation: f64,
     pub x: Vec<f64>,
     pub island: u32,
     /// Totals since `init`.
@@ -301,6 +322,8 @@ pub struct DeMultiPop {
     pub(super) last_call: Option<CallState>,
     /// A run of a loaded state that the next [`DeMultiPop::run_observed`] continues.
     pub(super) resume: Option<CallState>,
+    /// The constraints the next `init` starts with ([`DeMultiPop::set_constraints`]).
+    pub(super) constraints: Option<Constraints>,
 }
 
 impl DeMultiPop {
@@ -317,6 +340,7 @@ impl DeMultiPop {
             partial: None,
             last_call: None,
             resume: None,
+            constraints: None,
         }
     }
 
@@ -432,6 +456,7 @@ impl DeMultiPop {
             objective,
             mutation,
             cut: cut.as_ref(),
+            constraints: self.constraints.as_ref(),
         }) {
             Ok(Some(evaluated)) => Ok(evaluated),
             Ok(None) => {
@@ -691,9 +716,7 @@ impl DeMultiPop {
             // the bests are read (a device read) only for a target; any island reaching it ends
             // the run
             let best = if stop.target.is_some() {
-                self.bests_fitness()?
-                    .into_iter()
-                    .fold(f64::INFINITY, f64::min)
+                self.target_best()?
             } else {
                 f64::INFINITY
             };
@@ -831,7 +854,7 @@ impl DeMultiPop {
             record(self, &mut history, &mut observe)?;
         }
         let seconds = t0.elapsed().as_secs_f64();
-        let (island, value) = self.best_island()?;
+        let (island, member, value, violation) = self.best_point()?;
         if !value.is_finite() && stopped_by != StopReason::Interrupted {
             return Err(Error::NonFiniteObjective(format!(
                 "island DE made {} evaluations and none had a finite value",
@@ -840,7 +863,8 @@ impl DeMultiPop {
         }
         Ok(DeRunResult {
             value,
-            x: self.best(island)?,
+            violation,
+            x: self.engine.member(island, member)?,
             island,
             generations: self.generation,
             evaluations: self.evaluations,
@@ -875,6 +899,62 @@ impl DeMultiPop {
         Ok(ops::spread(&self.engine.moments(nm)?, nm))
     }
 
+    /// The constraints of the runs from the next `init` on (`None`: unconstrained). They need
+    /// the fixed DE on one device or the CPU backend; a host callback objective takes them as
+    /// a violation callback, a compiled one as its `constraints` function's counts. Errors name
+    /// `constraints` or `eq_tol`.
+    pub fn set_constraints(&mut self, c: Option<Constraints>) -> Result<()> {
+        if let Some(c) = &c {
+            c.check()?;
+        }
+        self.constraints = c;
+        Ok(())
+    }
+
+    /// The constraints of the runs ([`DeMultiPop::set_constraints`]).
+    pub fn constraints(&self) -> Option<&Constraints> {
+        self.constraints.as_ref()
+    }
+
+    /// What a target is compared with: the best value, with constraints the best feasible one
+    /// (+inf while none is feasible).
+    fn target_best(&mut self) -> Result<f64> {
+        let b = self.bests_fitness()?;
+        match self.engine.violations()? {
+            None => Ok(b.into_iter().fold(f64::INFINITY, f64::min)),
+            Some(vx) => {
+                let fx = self.engine.fitness()?;
+                Ok(fx
+                    .iter()
+                    .zip(&vx)
+                    .filter(|(_, &v)| v <= 0.0)
+                    .map(|(&f, _)| f)
+                    .fold(f64::INFINITY, f64::min))
+            }
+        }
+    }
+
+    /// The best point: its population, member (Nm: the population's best copy), value and
+    /// violation. Without constraints the best island's best ([`DeMultiPop::best_island`]); with
+    /// them the best member by Deb's rules over every population (the populations' own bests
+    /// follow the comparisons' level, which epsilon-DE holds above 0 for a while).
+    pub fn best_point(&mut self) -> Result<(u32, u32, f64, f64)> {
+        self.running()?;
+        let nm = self.cfg.nm;
+        match self.engine.violations()? {
+            None => {
+                let (p, v) = self.best_island()?;
+                Ok((p, nm, v, 0.0))
+            }
+            Some(vx) => {
+                let fx = self.engine.fitness()?;
+                let i = constraints::best_of(&fx, &vx).unwrap_or(nm as usize);
+                let s = nm as usize + 1;
+                Ok(((i / s) as u32, (i % s) as u32, fx[i], vx[i]))
+            }
+        }
+    }
+
     /// The population holding the best value, and the value (ties: lowest population).
     pub fn best_island(&mut self) -> Result<(u32, f64)> {
         let b = self.bests_fitness()?;
@@ -904,6 +984,13 @@ impl DeMultiPop {
     pub fn fitness(&mut self) -> Result<Vec<f64>> {
         self.running()?;
         self.engine.fitness()
+    }
+
+    /// With constraints, every value's violation in [`DeMultiPop::fitness`]'s layout; `None`
+    /// without.
+    pub fn violations(&mut self) -> Result<Option<Vec<f64>>> {
+        self.running()?;
+        self.engine.violations()
     }
 
     /// The trials of the last generation (row `p * Nm + m`) and their values.

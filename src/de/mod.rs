@@ -45,6 +45,7 @@ pub mod ade;
 pub mod batch;
 pub mod batch_file;
 pub mod config;
+pub mod constraints;
 pub mod cpu;
 pub mod device;
 pub mod engine;
@@ -63,6 +64,7 @@ pub use self::config::{
     Algorithm, BoundsCorrection, Config, DeOptions, DeParams, FMode, Migration, MigrationKind,
     Mutation, Selection,
 };
+pub use self::constraints::{Constraints, Handling as ConstraintHandling};
 pub use self::engine::EngineState;
 pub use self::engine::{DeMultiPop, DeRunResult, Engine, Pace, Record, StopReason};
 pub use self::multi::IslandExchange;

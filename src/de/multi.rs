@@ -454,6 +454,12 @@ impl Engine for MultiEngine {
     fn start(&mut self, s: &Start<'_>) -> Result<Option<u64>> {
         self.forget();
         refuse_callback(&self.cfg, s.objective, self.split())?;
+        if s.constraints.is_some() {
+            return Err(Error::arg(
+                "constraints",
+                "island DE over several devices or processes does not take constraints; run on one device or the CPU backend",
+            ));
+        }
         if self.exchange.is_some() {
             // across processes the phases are whole (a cut due on one process and not on
             // another would part them); every process makes its islands, and all learn whether

@@ -339,6 +339,37 @@ impl<T: ClScalar> DeviceBuffer<T> {
         })
     }
 
+    /// Blocking copy of `data` into the elements from `offset` on.
+    pub fn write_at(&mut self, q: &Queue, offset: usize, data: &[T]) -> Result<()> {
+        if offset.saturating_add(data.len()) > self.len {
+            return Err(Error::Panic(format!(
+                "write of {} elements at {} into buffer `{}` of {}",
+                data.len(),
+                offset,
+                self.what,
+                self.len
+            )));
+        }
+        self.settle();
+        q.check_valid()?;
+        // SAFETY: the write is blocking, so `data` outlives it; the range is checked above.
+        unsafe {
+            q.cl().enqueue_write_buffer(
+                &mut self.buf,
+                CL_BLOCKING,
+                offset * std::mem::size_of::<T>(),
+                data,
+                &[],
+            )
+        }
+        .map(|_| ())
+        .map_err(|e| {
+            let e = cl_error("clEnqueueWriteBuffer")(e);
+            note_failure(q, &e);
+            e
+        })
+    }
+
     /// Blocking copy of the start of the buffer into `out`.
     pub fn read(&self, q: &Queue, out: &mut [T]) -> Result<()> {
         self.read_at(q, 0, out)

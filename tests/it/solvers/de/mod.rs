@@ -6,6 +6,7 @@
 mod adaptive;
 mod ade_fused;
 mod batch;
+mod constrained;
 mod jde100;
 
 use crate::common::arg_error;
@@ -974,6 +975,7 @@ fn device_tile_transposition_puts_every_component_in_place() {
             objective: &Objective::catalogue("F1").unwrap(),
             mutation: Mutation::Rand1,
             cut: None,
+            constraints: None,
         })
         .unwrap();
         let (x, y) = dev.raw_matrices().unwrap();
