@@ -1425,6 +1425,45 @@ typedef struct MetaoptBhSolveResult {
 } MetaoptBhSolveResult;
 
 /**
+ * The constraints of an island DE instance (`metaopt_de_set_constraints`): inequalities
+ * `g(x) <= 0` and equalities `|h(x)| <= eq_tol`. A point's violation is the sum of its
+ * inequalities' positive values and of its equalities' absolute values beyond `eq_tol`.
+ */
+typedef struct MetaoptDeConstraints {
+  /**
+   * For an OpenCL source objective: the counts of the values its function
+   * `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
+   * writes (the inequalities, then the equalities; at most 256 in all). Both 0 with a
+   * violation callback.
+   */
+  uint32_t inequalities;
+  uint32_t equalities;
+  /**
+   * The equalities' tolerance (default 1e-4).
+   */
+  double eq_tol;
+  /**
+   * For a host callback objective: a function of the objective callback's signature that
+   * writes each point's violation (0 feasible, > 0 infeasible; NaN counts as infinite).
+   * NULL for a source objective.
+   */
+  MetaoptObjectiveCallback violation;
+  /**
+   * Passed unchanged to every call of `violation`.
+   */
+  void *user_data;
+  /**
+   * 0: Deb's feasibility rules (the default); 1: the epsilon level of epsilon-DE, starting at
+   * the violation of the initial population's member at quantile `epsilon_theta` and falling
+   * as `(1 - t / epsilon_tc)^epsilon_cp` to 0 at generation `epsilon_tc`.
+   */
+  int32_t handling;
+  double epsilon_theta;
+  uint64_t epsilon_tc;
+  double epsilon_cp;
+} MetaoptDeConstraints;
+
+/**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
  * `OptionsDict`, Table 3); start from `metaopt_de_default_options()` and change fields.
  */
@@ -1663,6 +1702,12 @@ typedef struct MetaoptDeRunResult {
    * A `MetaoptStopReason`: why the run stopped.
    */
   int32_t stop_reason;
+  /**
+   * The best point's constraint violation (`metaopt_de_set_constraints`): 0 when it is
+   * feasible, and without constraints. With constraints `value` and `x` are the best point
+   * by Deb's rules: the best feasible one, else the least violation.
+   */
+  double violation;
 } MetaoptDeRunResult;
 
 /**
@@ -3697,6 +3742,26 @@ struct MetaoptStringResult metaopt_bh_info(const struct MetaoptBhInstance *h);
 void metaopt_bh_free(struct MetaoptBhInstance *h);
 
 /**
+ * No constraint counts, tolerance 1e-4, Deb's rules, and epsilon-DE's published settings
+ * (theta 0.2, tc 1000, cp 5) for `handling` 1.
+ */
+struct MetaoptDeConstraints metaopt_de_default_constraints(void);
+
+/**
+ * Sets the constraints of the runs from the next `metaopt_de_init` on (NULL: none). They need
+ * the fixed DE (`algorithm` 0) on one device or the CPU backend; a source objective computes
+ * them with its `constraints` function, a host callback objective takes `violation`.
+ * `METAOPT_ERR_INVALID_ARGUMENT` names `constraints`, `eq_tol` or the epsilon settings; the
+ * pairing with the objective is checked at init. The result is 0.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks; `c` NULL or valid, its
+ * `violation` and `user_data` valid until the instance is freed or its constraints replaced.
+ */
+struct MetaoptInt32Result metaopt_de_set_constraints(struct MetaoptDeInstance *h,
+                                                     const struct MetaoptDeConstraints *c);
+
+/**
  * The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own
  * random numbers per population, the device backend.
  */
@@ -3800,6 +3865,17 @@ void metaopt_de_free_run_result(struct MetaoptDeRunResult *r);
  * handles are errors).
  */
 struct MetaoptDoubleArrayResult metaopt_de_bests_fitness(struct MetaoptDeInstance *h);
+
+/**
+ * The best point, 4 entries `[island, member, value, violation]` (`member` = `members`: the
+ * island's best copy, `metaopt_de_best`; else `metaopt_de_x`). Without constraints the best
+ * island's best (violation 0); with them the best member by Deb's rules over every island.
+ *
+ * # Safety
+ * `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+ * handles are errors).
+ */
+struct MetaoptDoubleArrayResult metaopt_de_best_point(struct MetaoptDeInstance *h);
 
 /**
  * The mean and the standard deviation (over N, as numpy's `std`) of every member's value, 2

@@ -506,6 +506,20 @@ class MetaoptBhSolveResult(Structure):
     ]
 
 
+class MetaoptDeConstraints(Structure):
+    _fields_ = [
+        ("inequalities", c_uint32),
+        ("equalities", c_uint32),
+        ("eq_tol", c_double),
+        ("violation", MetaoptObjectiveCallback),
+        ("user_data", c_void_p),
+        ("handling", c_int32),
+        ("epsilon_theta", c_double),
+        ("epsilon_tc", c_uint64),
+        ("epsilon_cp", c_double),
+    ]
+
+
 class MetaoptDeOptions(Structure):
     _fields_ = [
         ("f_const", c_uint8),
@@ -570,6 +584,7 @@ class MetaoptDeRunResult(Structure):
         ("precision", c_int32),
         ("fitness_precision", c_int32),
         ("stop_reason", c_int32),
+        ("violation", c_double),
     ]
 
 
@@ -1292,6 +1307,7 @@ STRUCTS = {
     "MetaoptBhCreateResult": MetaoptBhCreateResult,
     "MetaoptObjective": MetaoptObjective,
     "MetaoptBhSolveResult": MetaoptBhSolveResult,
+    "MetaoptDeConstraints": MetaoptDeConstraints,
     "MetaoptDeOptions": MetaoptDeOptions,
     "MetaoptDeStop": MetaoptDeStop,
     "MetaoptDeCreateResult": MetaoptDeCreateResult,
@@ -1453,6 +1469,11 @@ SIGNATURES = {
     "metaopt_bh_free": (None, [
         MetaoptBhInstance_p,  # h
     ]),
+    "metaopt_de_default_constraints": (MetaoptDeConstraints, []),
+    "metaopt_de_set_constraints": (MetaoptInt32Result, [
+        MetaoptDeInstance_p,  # h
+        POINTER(MetaoptDeConstraints),  # c
+    ]),
     "metaopt_de_default_options": (MetaoptDeOptions, []),
     "metaopt_de_default_stop": (MetaoptDeStop, []),
     "metaopt_de_create": (MetaoptDeCreateResult, [
@@ -1483,6 +1504,9 @@ SIGNATURES = {
         POINTER(MetaoptDeRunResult),  # r
     ]),
     "metaopt_de_bests_fitness": (MetaoptDoubleArrayResult, [
+        MetaoptDeInstance_p,  # h
+    ]),
+    "metaopt_de_best_point": (MetaoptDoubleArrayResult, [
         MetaoptDeInstance_p,  # h
     ]),
     "metaopt_de_spread": (MetaoptDoubleArrayResult, [

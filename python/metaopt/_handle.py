@@ -102,6 +102,9 @@ class Instance:
         except MetaoptError as err:
             if self._callback is not None:
                 self._callback.raise_pending(err)
+            violation = getattr(self, "_violation", None)
+            if violation is not None:
+                violation.raise_pending(err)
             raise
 
     @property

@@ -36,8 +36,9 @@ class CallbackState:
     the exception of the last failed call. It holds no reference to the owner, so the owner
     can still be collected (and its handle freed)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, what="objective"):
         self.fn = fn
+        self.what = what
         self.error = None
         self.calls = 0
         self.c_callback = _ffi.MetaoptObjectiveCallback(self._call)
@@ -49,13 +50,13 @@ class CallbackState:
                 return 0
             X = np.ctypeslib.as_array(x, shape=(rows, dims)).copy()
             # real numbers only: no silent parsing of strings or dropping of imaginary parts
-            F = _checks.numeric_array("the objective's return value", self.fn(X)).astype(np.float64)
+            F = _checks.numeric_array(f"the {self.what}'s return value", self.fn(X)).astype(np.float64)
             if F.shape not in ((rows,), (rows, 1)):
-                raise ValueError(f"objective must return {rows} values (one per row of its ({rows}, {dims}) argument), got shape {F.shape}")
+                raise ValueError(f"{self.what} must return {rows} values (one per row of its ({rows}, {dims}) argument), got shape {F.shape}")
             F = F.reshape(rows)
             bad = np.flatnonzero(np.isnan(F))
             if bad.size:
-                raise ValueError(f"objective returned NaN for row {int(bad[0])} (x = {X[bad[0]].tolist()})")
+                raise ValueError(f"{self.what} returned NaN for row {int(bad[0])} (x = {X[bad[0]].tolist()})")
             np.ctypeslib.as_array(f, shape=(rows,))[:] = F
             return 0
         except BaseException as e:  # noqa: B036 - re-raised by raise_pending, KeyboardInterrupt included

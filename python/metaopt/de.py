@@ -11,7 +11,7 @@ import numpy as np
 from . import _checks, _ffi, _interrupt, _lib, _precision, _state
 from ._errors import MetaoptError, check, check_int, take_string
 from ._handle import Instance
-from ._objective import as_bytes, make_objective
+from ._objective import CallbackState, as_bytes, make_objective
 from ._result import ArrayEq
 
 # F_coefs_mode: the thesis's `const_min` and its short form `const`
@@ -56,6 +56,9 @@ class DEResult(ArrayEq):
     precision: str = "double"
     #: "double" or "single": the precision of the fitness values (the thesis's FPf)
     fitness_precision: str = "double"
+    #: the best point's constraint violation (0: feasible; ``set_constraints``); with
+    #: constraints ``value`` and ``x`` are the best point by Deb's rules
+    violation: float = 0.0
 
     @property
     def stopped_by(self) -> str:
@@ -319,9 +322,61 @@ class IslandDE(Instance):
                 raise
             # the library holds only the new objective now, and the updated options
             self._settings = settings
-            self._callbacks[:] = [state] if state is not None else []
+            violation = getattr(self, "_violation", None)
+            self._callbacks[:] = [c for c in (state, violation) if c is not None]
             self._callback = state
             self.objective = objective
+
+    def set_constraints(self, violation=None, *, inequalities=0, equalities=0, eq_tol=1e-4, epsilon=None):
+        """The constraints of the runs from the next ``init`` on; ``set_constraints()`` clears them.
+
+        For a Python callable objective: ``violation(X) -> V``, called beside it with the same
+        ``(rows, dims)`` points, returns each point's violation (0 feasible, > 0 infeasible;
+        NaN counts as infinite). For a ``metaopt.Source``: ``inequalities`` and ``equalities``
+        count the values its ``void constraints(x, dims, stride, data, FP *c)`` writes (the
+        inequalities ``g <= 0`` first, then the equalities ``|h| <= eq_tol``), and the violation
+        is the sum of the violated values. Points are compared by Deb's feasibility rules, or
+        with ``epsilon=True`` (epsilon-DE's settings) or ``epsilon=(theta, tc, cp)`` by the
+        epsilon level of epsilon-DE. They need ``method="de"`` on one device or the CPU
+        backend."""
+        L = _lib.lib()
+        c = L.metaopt_de_default_constraints()
+        state = None
+        if violation is not None:
+            if not callable(violation):
+                raise TypeError(f"violation must be a callable violation(X) -> V, got {type(violation).__name__}")
+            if inequalities or equalities:
+                raise ValueError("give a violation callable (for a Python objective) or the counts "
+                                 "inequalities/equalities (for a metaopt.Source), not both")
+
+            def finite(X, fn=violation):
+                v = np.asarray(fn(X), dtype=np.float64)
+                return np.where(np.isnan(v), np.inf, v)
+
+            state = CallbackState(finite, "violation")
+            c.violation = state.c_callback
+        c.inequalities = _checks.integer("inequalities", inequalities, 0, U32)
+        c.equalities = _checks.integer("equalities", equalities, 0, U32)
+        c.eq_tol = _checks.real("eq_tol", eq_tol)
+        if epsilon is not None and epsilon is not False:
+            c.handling = 1
+            if epsilon is not True:
+                theta, tc, cp = epsilon
+                c.epsilon_theta = _checks.real("epsilon theta", theta)
+                c.epsilon_tc = _checks.integer("epsilon tc", tc, 0, 2**64 - 1)
+                c.epsilon_cp = _checks.real("epsilon cp", cp)
+        with self._use("set_constraints") as h:
+            none = violation is None and not inequalities and not equalities and epsilon is None
+            r = L.metaopt_de_set_constraints(h, None if none else ctypes.byref(c))
+            check_int(r, "metaopt_de_set_constraints")
+            # the library holds the violation callback until the next set_constraints: kept
+            # with the objective's (as long as the handle)
+            old = getattr(self, "_violation", None)
+            if old is not None and old in self._callbacks:
+                self._callbacks.remove(old)
+            if state is not None:
+                self._callbacks.append(state)
+            self._violation = state
 
     def iteration(self):
         """One generation (trials, evaluation, selection, migration when its period comes);
@@ -370,6 +425,7 @@ class IslandDE(Instance):
                     precision=_precision.name(r.precision) if r.precision else self.precision,
                     fitness_precision=(_precision.name(r.fitness_precision) if r.fitness_precision
                                        else self.fitness_precision),
+                    violation=float(r.violation),
                 )
             finally:
                 L.metaopt_de_free_run_result(ctypes.byref(r))
@@ -433,6 +489,16 @@ class IslandDE(Instance):
         """The best value of every population (the thesis's ``getBestsFitness``), ``(islands,)``."""
         with self._use("bests_fitness") as h:
             return _doubles(_lib.lib().metaopt_de_bests_fitness(h), "metaopt_de_bests_fitness")
+
+    def best_point(self):
+        """``(x, value, violation)`` of the best point: without constraints the best island's
+        best; with them (``set_constraints``) the best member by Deb's rules over every island
+        (the best feasible one, else the least violation)."""
+        with self._use("best_point") as h:
+            p, m, value, violation = _doubles(_lib.lib().metaopt_de_best_point(h), "metaopt_de_best_point")
+        p, m = int(p), int(m)
+        x = self.best(p) if m == self.members else self.x(p, m)
+        return x, float(value), float(violation)
 
     def spread(self):
         """``(mean, std)`` of every member's value (numpy's ``std``, over N; the islands' best

@@ -41,10 +41,9 @@ _SCIPY_ONLY = {
                    "function or a metaopt.Source, which run on the device"),
     "updating": ("deferred", "the islands' generations are synchronous: every trial of a generation is "
                              "made from the previous one, as scipy's updating='deferred'"),
-    "constraints": ((), "constraints are not supported yet; add a penalty to fun"),
 }
 _DE_OPTIONS = ("islands", "members", "mutation", "migration", "period", "bounds_correction", "f_mode", "f_min",
-               "f_max", "cr", "shared_random", "target", "time_limit")
+               "f_max", "cr", "shared_random", "target", "time_limit", "eq_tol", "epsilon")
 _HC12_OPTIONS = ("runs", "bits", "mask_order", "coding", "taboo", "tabu_length", "patience", "target", "time_limit")
 
 
@@ -185,6 +184,7 @@ def minimize(
     polish: Optional[bool] = None,
     integrality=None,
     basin_hopping: bool = False,
+    constraints=(),
     **options: Any,
 ) -> OptimizeResult:
     """Minimises ``fun`` over the box ``bounds`` with island DE (``method="de"``, the default) or
@@ -284,9 +284,22 @@ def minimize(
         reached; ``nit`` counts the steps, ``nfev`` the evaluations. DE's arguments
         (``method``, ``init``, ``strategy``, ``recombination``, ``polish``, ``integrality``,
         ``callback``, ``popsize``) are refused with it.
-    workers, updating, constraints
+    constraints : constraint or sequence of them, optional
+        scipy's ``NonlinearConstraint``, ``LinearConstraint`` and ``Bounds``, and the dict form
+        of ``scipy.optimize.minimize`` (``{'type': 'ineq' | 'eq', 'fun': f, 'args': ...}``),
+        refused as scipy refuses them (``method="de"`` with a Python ``fun``). A point's
+        violation is the sum of each component's distance outside its bounds (scipy's per
+        constraint violation, summed); an equality component within ``eq_tol`` (option, default
+        0 as scipy) counts 0. Points are compared by Deb's feasibility rules (option
+        ``epsilon=True`` or ``(theta, tc, cp)``: the epsilon level of epsilon-DE). For a
+        ``metaopt.Source`` give ``{"inequalities": ng, "equalities": nh}``: its OpenCL
+        ``void constraints(x, dims, stride, data, FP *c)`` writes the ng values ``g <= 0``, then
+        the nh values ``|h| <= eq_tol`` (default 1e-4 there). ``res.constr_violation`` is the
+        result's violation; an infeasible result has ``success`` False, as scipy's. No polish
+        with constraints.
+    workers, updating
         scipy's arguments, taken only at what minimize does (``workers=1``,
-        ``updating="deferred"``, no constraints); any other value is refused with the reason.
+        ``updating="deferred"``); any other value is refused with the reason.
     stop_token : metaopt.StopToken, optional
         Requested from another thread (``stop_token.request()``), or ``metaopt.interrupt()``
         called, it stops the solver at its next generation / climb step: the result is the best
@@ -368,6 +381,11 @@ def minimize(
     x0 = _x0(x0, b)
     if init is not None and method == "hc12":
         raise ValueError("init (an initial population) is for DE, not method='hc12'")
+    cons = _constraints(constraints, fun, method, b, vectorized, options)
+    if cons is not None:
+        if polish:
+            raise ValueError("polish is not supported with constraints")
+        polish = False
     ints = _integrality(integrality, b, method, polish)
     if ints is not None:
         polish = False
@@ -383,7 +401,7 @@ def minimize(
     # so minimize calls on different devices may run from different threads
     try:
         solve = _minimize_de if method != "hc12" else _minimize_hc12
-        extra = dict(init=init, method=method, integrality=ints) if method != "hc12" else {}
+        extra = dict(init=init, method=method, integrality=ints, constraints=cons) if method != "hc12" else {}
         res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
                     _Stopper(stop_token), device=number, **extra)
         if method != "hc12":
@@ -641,8 +659,35 @@ def _rounded(points, ints, b):
     return out
 
 
+def _constraints(constraints, fun, method, b, vectorized, options):
+    """minimize's ``constraints`` as the keywords of ``IslandDE.set_constraints``, or None."""
+    eq_tol = options.pop("eq_tol", None)
+    epsilon = options.pop("epsilon", None)
+    if constraints is None or (isinstance(constraints, (list, tuple)) and len(constraints) == 0):
+        if eq_tol is not None or epsilon is not None:
+            raise ValueError("eq_tol and epsilon are options of constraints; none were given")
+        return None
+    if method != "de":
+        raise ValueError(f"constraints need method='de' (the fixed DE), not method={method!r}")
+    if isinstance(fun, Source):
+        if not (isinstance(constraints, dict) and "type" not in constraints
+                and set(constraints) <= {"inequalities", "equalities"}):
+            raise ValueError("a metaopt.Source takes constraints={'inequalities': ng, 'equalities': nh}: "
+                             "the counts of what its OpenCL constraints() writes")
+        return dict(inequalities=constraints.get("inequalities", 0), equalities=constraints.get("equalities", 0),
+                    eq_tol=1e-4 if eq_tol is None else eq_tol, epsilon=epsilon)
+    if not callable(fun):
+        raise ValueError(f"constraints need a Python fun or a metaopt.Source; the catalogue function {fun!r} has none")
+    from ._constraints import violation_function
+
+    mid = (b[:, 0] + b[:, 1]) / 2
+    fn, _count = violation_function(constraints, b.shape[0], eq_tol=0.0 if eq_tol is None else eq_tol,
+                                    vectorized=vectorized, x_probe=mid)
+    return dict(violation=fn, epsilon=epsilon)
+
+
 def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options, stopper,
-                 device=None, init=None, method="de", integrality=None):
+                 device=None, init=None, method="de", integrality=None, constraints=None):
     dims = b.shape[0]
     maxiter = 1000 if maxiter is None else _checks.integer("maxiter", maxiter, 1, None)
     popsize = 15 if popsize is None else _checks.integer("popsize", popsize, 1, None)
@@ -681,8 +726,11 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
     # a Python fun's values are followed through the classic DE's selection and migration; the
     # adaptive variants (archives, shrinking populations) are asked for their spread instead
     counted = isinstance(objective, _Objective)
-    follow = counted and method == "de"
+    # (constrained selections follow Deb's rules, which the host does not repeat)
+    follow = counted and method == "de" and constraints is None
     with de:
+        if constraints is not None:
+            de.set_constraints(**constraints)
         de.init(objective, options.get("mutation", "DE/rand/1"), migration, period)
         # the given initial population, then x0 as its first member (scipy's x0): every member
         # evaluated afresh, so the energies below are the population's
@@ -699,14 +747,18 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         caught = None
         try:
             _de_loop(st, de, objective, follow, maxiter, islands, members, migration, period, target, tol, atol,
-                     time_limit, start, call_back, stopper)
+                     time_limit, start, call_back, stopper, constraints is not None)
         except KeyboardInterrupt as e:  # between or inside generations: the state of the last whole one
             caught, st["stop"] = e, "interrupted"
             st["gen"] = _generation(de, st["gen"])
         gen, stop, convergence, E, X = st["gen"], st["stop"], st["convergence"], st["E"], st["X"]
-        bests = de.bests_fitness()
-        p = int(np.argmin(bests))
-        x, value = de.best(p), float(bests[p])
+        violation = 0.0
+        if constraints is not None:
+            x, value, violation = de.best_point()
+        else:
+            bests = de.bests_fitness()
+            p = int(np.argmin(bests))
+            x, value = de.best(p), float(bests[p])
         precision_used, note = de.precision, de.precision_note
         # the library's count, and the given initial population evaluated once more
         given = islands * members * (population is not None or x0 is not None)
@@ -721,6 +773,11 @@ def _minimize_de(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back,
         res["population"] = X.copy()
         res["population_energies"] = E.copy()
     res = _finish(res, stop, method)
+    if constraints is not None:
+        res["constr_violation"] = res["maxcv"] = violation
+        if violation > 0:
+            # as scipy: an infeasible result is no success
+            res.update(success=False, message=f"The solution does not satisfy the constraints, violation = {violation}")
     if caught is not None:
         _interrupt.raise_interrupted(caught, res, "minimize")
     return res
@@ -741,7 +798,7 @@ def _evaluations(de, fallback):
 
 
 def _de_loop(st, de, objective, follow, maxiter, islands, members, migration, period, target, tol, atol, time_limit,
-             start, call_back, stopper):
+             start, call_back, stopper, constrained=False):
     """The generations of minimize's DE. ``st`` (gen, stop, convergence, E, X) is updated in
     place, so that a KeyboardInterrupt leaves it at the last whole generation."""
     gen = 0
@@ -769,6 +826,11 @@ def _de_loop(st, de, objective, follow, maxiter, islands, members, migration, pe
                 energies = de.bests_fitness()
                 mean, spread = de.spread()
             best = float(energies.min())
+            xb = None
+            if constrained:
+                # the best feasible value (Deb's rules); +inf while none is feasible
+                xb, value, violation = de.best_point()
+                best = value if violation == 0 else math.inf
             convergence = spread / abs(mean) if mean != 0 else (0.0 if spread == 0 else math.inf)
             st["convergence"] = convergence
             if target is not None and best <= target:
@@ -782,7 +844,8 @@ def _de_loop(st, de, objective, follow, maxiter, islands, members, migration, pe
                 break
             if call_back is not None:
                 p = int(np.argmin(energies)) // members if follow else int(np.argmin(energies))
-                xb = X[int(np.argmin(E))].copy() if follow else de.best(p)
+                if xb is None:
+                    xb = X[int(np.argmin(E))].copy() if follow else de.best(p)
                 nfev = objective.nfev if isinstance(objective, _Objective) else islands * members * (gen + 1)
                 if call_back(OptimizeResult(x=xb, fun=best, nit=gen, nfev=nfev, convergence=convergence)):
                     st["stop"] = "callback"

@@ -9,8 +9,9 @@ use super::state::{load_state_call, save_state_call, MetaoptBytesResult};
 use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
     str_arg, CArray, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective,
-    MetaoptStringResult,
+    MetaoptObjectiveCallback, MetaoptStringResult,
 };
+use crate::de::constraints::{Constraints, Handling};
 use crate::de::{
     BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection,
     StopReason,
@@ -236,11 +237,117 @@ pub struct MetaoptDeRunResult {
     pub fitness_precision: i32,
     /// A `MetaoptStopReason`: why the run stopped.
     pub stop_reason: i32,
+    /// The best point's constraint violation (`metaopt_de_set_constraints`): 0 when it is
+    /// feasible, and without constraints. With constraints `value` and `x` are the best point
+    /// by Deb's rules: the best feasible one, else the least violation.
+    pub violation: f64,
+}
+
+/// The constraints of an island DE instance (`metaopt_de_set_constraints`): inequalities
+/// `g(x) <= 0` and equalities `|h(x)| <= eq_tol`. A point's violation is the sum of its
+/// inequalities' positive values and of its equalities' absolute values beyond `eq_tol`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptDeConstraints {
+    /// For an OpenCL source objective: the counts of the values its function
+    /// `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
+    /// writes (the inequalities, then the equalities; at most 256 in all). Both 0 with a
+    /// violation callback.
+    pub inequalities: u32,
+    pub equalities: u32,
+    /// The equalities' tolerance (default 1e-4).
+    pub eq_tol: f64,
+    /// For a host callback objective: a function of the objective callback's signature that
+    /// writes each point's violation (0 feasible, > 0 infeasible; NaN counts as infinite).
+    /// NULL for a source objective.
+    pub violation: MetaoptObjectiveCallback,
+    /// Passed unchanged to every call of `violation`.
+    pub user_data: *mut c_void,
+    /// 0: Deb's feasibility rules (the default); 1: the epsilon level of epsilon-DE, starting at
+    /// the violation of the initial population's member at quantile `epsilon_theta` and falling
+    /// as `(1 - t / epsilon_tc)^epsilon_cp` to 0 at generation `epsilon_tc`.
+    pub handling: i32,
+    pub epsilon_theta: f64,
+    pub epsilon_tc: u64,
+    pub epsilon_cp: f64,
+}
+
+/// No constraint counts, tolerance 1e-4, Deb's rules, and epsilon-DE's published settings
+/// (theta 0.2, tc 1000, cp 5) for `handling` 1.
+#[no_mangle]
+pub extern "C" fn metaopt_de_default_constraints() -> MetaoptDeConstraints {
+    ffi_boundary!({
+        let Handling::Epsilon { theta, tc, cp } = Handling::EPSILON_DEFAULT else {
+            unreachable!("the default epsilon handling")
+        };
+        MetaoptDeConstraints {
+            inequalities: 0,
+            equalities: 0,
+            eq_tol: 1e-4,
+            violation: None,
+            user_data: ptr::null_mut(),
+            handling: 0,
+            epsilon_theta: theta,
+            epsilon_tc: tc,
+            epsilon_cp: cp,
+        }
+    })
+}
+
+/// Sets the constraints of the runs from the next `metaopt_de_init` on (NULL: none). They need
+/// the fixed DE (`algorithm` 0) on one device or the CPU backend; a source objective computes
+/// them with its `constraints` function, a host callback objective takes `violation`.
+/// `METAOPT_ERR_INVALID_ARGUMENT` names `constraints`, `eq_tol` or the epsilon settings; the
+/// pairing with the objective is checked at init. The result is 0.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer, which the library checks; `c` NULL or valid, its
+/// `violation` and `user_data` valid until the instance is freed or its constraints replaced.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_set_constraints(
+    h: *mut MetaoptDeInstance,
+    c: *const MetaoptDeConstraints,
+) -> MetaoptInt32Result {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        // SAFETY: NULL or valid by the caller's contract.
+        let cons = match unsafe { c.as_ref() } {
+            None => None,
+            Some(c) => {
+                let handling = match c.handling {
+                    0 => Handling::Deb,
+                    1 => Handling::Epsilon {
+                        theta: c.epsilon_theta,
+                        tc: c.epsilon_tc,
+                        cp: c.epsilon_cp,
+                    },
+                    k => {
+                        return Err(Error::arg(
+                            "constraints.handling",
+                            format!("{k}; expected 0 (Deb's rules) or 1 (epsilon level)"),
+                        ))
+                    }
+                };
+                Some(Constraints {
+                    inequalities: c.inequalities,
+                    equalities: c.equalities,
+                    eq_tol: c.eq_tol,
+                    violation: c
+                        .violation
+                        .map(|f| super::hc12::host_callback(f, c.user_data)),
+                    handling,
+                })
+            }
+        };
+        h.solver.set_constraints(cons)?;
+        MetaoptInt32Result::ok(0)
+    })
 }
 
 owned_result!(MetaoptDeCreateResult);
 owned_result!(MetaoptDeRunResult: frees x; zeroes dims);
-plain_result!(MetaoptDeOptions, MetaoptDeStop);
+plain_result!(MetaoptDeOptions, MetaoptDeStop, MetaoptDeConstraints);
 
 pub(crate) struct Handle {
     solver: DeMultiPop,
@@ -569,6 +676,7 @@ pub unsafe extern "C" fn metaopt_de_run(
             error_message,
             precision: r.precision.code(),
             fitness_precision: r.fitness_precision.code(),
+            violation: r.violation,
         }
     })
 }
@@ -597,6 +705,25 @@ pub unsafe extern "C" fn metaopt_de_bests_fitness(
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         MetaoptDoubleArrayResult::ok(&h.solver.bests_fitness()?)?
+    })
+}
+
+/// The best point, 4 entries `[island, member, value, violation]` (`member` = `members`: the
+/// island's best copy, `metaopt_de_best`; else `metaopt_de_x`). Without constraints the best
+/// island's best (violation 0); with them the best member by Deb's rules over every island.
+///
+/// # Safety
+/// `h` must be NULL or a handle pointer, which the library checks (freed, forged and wrong-kind
+/// handles are errors).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_de_best_point(
+    h: *mut MetaoptDeInstance,
+) -> MetaoptDoubleArrayResult {
+    ffi_boundary!({
+        // SAFETY: the caller's contract; checked.
+        let mut h = unsafe { handle::get(h, "h")? };
+        let (p, m, f, v) = h.solver.best_point()?;
+        MetaoptDoubleArrayResult::ok(&[p as f64, m as f64, f, v])?
     })
 }
 

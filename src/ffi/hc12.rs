@@ -245,6 +245,20 @@ pub(crate) struct Handle {
     resume: Option<Vec<u8>>,
 }
 
+/// The caller's function and user pointer as a [`HostCallback`] (an objective's, or a
+/// constraint violation's): called from the thread running the instance, one call at a time.
+pub(crate) fn host_callback(
+    f: unsafe extern "C" fn(*const f64, u32, u32, *mut f64, *mut c_void) -> i32,
+    user_data: *mut c_void,
+) -> HostCallback {
+    let cb = CCallback { f, user_data };
+    HostCallback {
+        f: Arc::new(
+            move |x: &[f64], rows: usize, dims: usize, out: &mut [f64]| cb.call(x, rows, dims, out),
+        ),
+    }
+}
+
 /// The caller's callback and user pointer, called by the solver during runs.
 struct CCallback {
     f: unsafe extern "C" fn(*const f64, u32, u32, *mut f64, *mut c_void) -> i32,
@@ -339,16 +353,7 @@ pub(crate) unsafe fn objective_arg(o: &MetaoptObjective) -> Result<(Objective, S
                 Some(l) => format!("host callback `{l}`"),
                 None => "host callback".to_string(),
             };
-            let cb = CCallback {
-                f,
-                user_data: o.user_data,
-            };
-            let f = Arc::new(
-                move |x: &[f64], rows: usize, dims: usize, out: &mut [f64]| {
-                    cb.call(x, rows, dims, out)
-                },
-            );
-            Ok((Objective::Callback(HostCallback { f }), what))
+            Ok((Objective::Callback(host_callback(f, o.user_data)), what))
         }
         k => Err(Error::arg(
             "objective.kind",

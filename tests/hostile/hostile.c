@@ -532,6 +532,19 @@ static int w_de_set_population(void *h) {
     return KEEP(r);
 }
 
+static int w_de_best_point(void *h) {
+    MetaoptDoubleArrayResult r = metaopt_de_best_point(h);
+    int c = KEEP(r);
+    r.error_message = NULL;
+    metaopt_double_array_free_result(&r);
+    return c;
+}
+static int w_de_set_constraints(void *h) {
+    /* NULL: no constraints, a valid call on a live handle */
+    MetaoptInt32Result r = metaopt_de_set_constraints(h, NULL);
+    return KEEP(r);
+}
+
 static int w_hc12_init_tabu_list(void *h) { MetaoptInt32Result r = metaopt_hc12_init_tabu_list(h, 4); return KEEP(r); }
 static int w_hc12_set_tabu_options(void *h) {
     MetaoptTabuOptions o = metaopt_tabu_default_options();
@@ -968,6 +981,8 @@ static const Wrapper WRAPPERS[] = {
     {"metaopt_hc12_load_state", w_hc12_load_state, 1},
     {"metaopt_qap_save_state", w_qap_save_state, 2},
     {"metaopt_qap_load_state", w_qap_load_state, 2},
+    {"metaopt_de_best_point", w_de_best_point, 0},
+    {"metaopt_de_set_constraints", w_de_set_constraints, 0},
 };
 #define NWRAP (sizeof WRAPPERS / sizeof WRAPPERS[0])
 
@@ -1187,6 +1202,7 @@ static void de_args(void) {
     o.backend = METAOPT_BACKEND_CPU;
     VOID("metaopt_de_default_options/value", (void)metaopt_de_default_options());
     VOID("metaopt_de_default_stop/value", (void)metaopt_de_default_stop());
+    VOID("metaopt_de_default_constraints/value", (void)metaopt_de_default_constraints());
     DE_NEW("metaopt_de_create/NULL limits", metaopt_de_create(2, 4, 2, NULL, 2, "sat", &o), METAOPT_ERR_NULL_POINTER);
     DE_NEW("metaopt_de_create/NULL bounds", metaopt_de_create(2, 4, 2, lim, 2, NULL, &o), METAOPT_ERR_NULL_POINTER);
     DE_NEW("metaopt_de_create/NULL options (device)", metaopt_de_create(2, 4, 2, lim, 2, "sat", NULL), ANY);
@@ -1267,6 +1283,27 @@ static void de_args(void) {
     OWNED("metaopt_de_run/before init", MetaoptDeRunResult, metaopt_de_run(h, &st), metaopt_de_free_run_result, ERR);
     DARR("metaopt_de_bests_fitness/before init", metaopt_de_bests_fitness(h), ERR);
     DARR("metaopt_de_spread/before init", metaopt_de_spread(h), ERR);
+    DARR("metaopt_de_best_point/before init", metaopt_de_best_point(h), ERR);
+    /* constraints: settings out of range are errors; a catalogue objective has none (init) */
+    {
+        MetaoptDeConstraints dc = metaopt_de_default_constraints();
+        I32("metaopt_de_set_constraints/no counts", metaopt_de_set_constraints(h, &dc), ERR);
+        MetaoptDeConstraints bc[6];
+        for (int i = 0; i < 6; i++) bc[i] = dc, bc[i].inequalities = 1;
+        bc[0].eq_tol = NAN;
+        bc[1].eq_tol = -1;
+        bc[2].handling = 7;
+        bc[3].handling = 1, bc[3].epsilon_theta = NAN;
+        bc[4].handling = 1, bc[4].epsilon_tc = 0;
+        bc[5].inequalities = UINT32_MAX, bc[5].equalities = UINT32_MAX;
+        for (int i = 0; i < 6; i++)
+            I32("metaopt_de_set_constraints/bad", metaopt_de_set_constraints(h, &bc[i]), ERR);
+        dc.inequalities = 1;
+        I32("metaopt_de_set_constraints/good", metaopt_de_set_constraints(h, &dc), 0);
+        MetaoptObjective g1 = catalogue("F1");
+        I32("metaopt_de_init/catalogue with constraints", metaopt_de_init(h, &g1, "DE/rand/1", NULL, 1, NULL), ERR);
+        I32("metaopt_de_set_constraints/NULL clears", metaopt_de_set_constraints(h, NULL), 0);
+    }
     DARR("metaopt_de_best/before init", metaopt_de_best(h, 0), ERR);
     DARR("metaopt_de_x/before init", metaopt_de_x(h, 0, 0), ANY);
     STR("metaopt_de_info/before init", metaopt_de_info(h), 0);
