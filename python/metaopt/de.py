@@ -317,8 +317,9 @@ class IslandDE(Instance):
             try:
                 check_int(r, "metaopt_de_init")
             except MetaoptError as err:
-                if state is not None:
-                    state.raise_pending(err)
+                for st in (state, getattr(self, "_violation", None)):
+                    if st is not None:
+                        st.raise_pending(err)
                 raise
             # the library holds only the new objective now, and the updated options
             self._settings = settings

@@ -173,7 +173,7 @@ def test_scipys_de_arguments():
         "both set F": dict(mutation=(0.5, 1.0), f_min=0.3),
         "vectorized": dict(workers=-1),
         "deferred": dict(updating="immediate"),
-        "penalty": dict(constraints=[{"type": "ineq", "fun": lambda x: x[0]}]),
+        "has none": dict(constraints=[{"type": "ineq", "fun": lambda x: x[0]}]),
         "hold none": dict(integrality=[True, False], bounds=[(0.2, 0.8), (-5, 5)]),
         "leave the integers": dict(integrality=[True, False], polish=True),
         "integrality must have": dict(integrality=[True, False, True]),
@@ -438,3 +438,98 @@ def test_basin_hopping_from_minimize():
             metaopt.minimize("F1", [(-5, 5)] * 2, basin_hopping=True, maxiter=5, **kw)
     with pytest.raises(TypeError, match="hop_max"):
         metaopt.minimize("F1", [(-5, 5)] * 2, basin_hopping=True, maxiter=5, islands=4)
+
+
+LINEAR_SOURCE = """
+FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)
+{
+    return x[0] * x[0] + x[stride] * x[stride] + x[2 * stride] * x[2 * stride];
+}
+void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *g)
+{
+    g[0] = (FP)3 - x[0] - x[stride] - x[2 * stride];
+    g[1] = x[0] - x[stride] - (FP)0.5;
+}
+"""
+
+
+@pytest.mark.parametrize("device", [None, "cpu"])
+def test_constraints_in_scipys_forms(device):
+    from scipy.optimize import LinearConstraint, NonlinearConstraint
+
+    def f(x):
+        return float(np.sum(x ** 2))
+
+    # min |x|^2 subject to x0 + x1 >= 1: (0.5, 0.5), f = 0.5 (scipy finds 0.5000)
+    lc = LinearConstraint([[1, 1]], 1, np.inf)
+    r = metaopt.minimize(f, [(-2, 2)] * 2, constraints=lc, seed=1, device=device, maxiter=400, tol=0)
+    assert r.constr_violation == 0 and r.x.sum() >= 1 - 1e-12
+    assert r.fun == pytest.approx(0.5, abs=1e-6)
+    # with scipy's tol the run converges: every member feasible and close
+    c = metaopt.minimize(f, [(-2, 2)] * 2, constraints=lc, seed=1, device=device)
+    assert c.success and c.stop == "converged" and c.constr_violation == 0 and c.fun == pytest.approx(0.5, abs=1e-3)
+    # the same as a dict ('ineq': fun >= 0) and as a NonlinearConstraint, under the epsilon level
+    d = {"type": "ineq", "fun": lambda x: x[0] + x[1] - 1}
+    r = metaopt.minimize(f, [(-2, 2)] * 2, constraints=[d], seed=1, device=device, maxiter=400, tol=0,
+                         epsilon=True)
+    assert r.constr_violation == 0 and r.fun == pytest.approx(0.5, abs=1e-6)
+    # an equality within eq_tol: |x|^2 = 2 on the line x0 = x1 minimising x0 + x1 -> (-1, -1)
+    nl = NonlinearConstraint(lambda x: [x[0] ** 2 + x[1] ** 2, x[0] - x[1]], [2, 0], [2, 0])
+    r = metaopt.minimize(lambda x: float(x[0] + x[1]), [(-2, 2)] * 2, constraints=nl, seed=2, device=device,
+                         maxiter=1500, tol=0, eq_tol=1e-6, epsilon=(0.2, 300, 5))
+    assert r.constr_violation == 0 and r.fun == pytest.approx(-2.0, abs=1e-5), r
+
+
+def test_an_infeasible_result_is_no_success_as_scipy():
+    from scipy.optimize import LinearConstraint
+
+    r = metaopt.minimize(lambda x: float(x @ x), [(-1, 1)] * 2, constraints=LinearConstraint([[1, 0]], 10, np.inf),
+                         seed=1, maxiter=30, device="cpu")
+    assert not r.success and "does not satisfy the constraints" in r.message
+    # the least violation: x0 at its upper bound
+    assert r.constr_violation == pytest.approx(9.0, abs=1e-6) and r.x[0] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_a_source_computes_its_own_constraints():
+    src = metaopt.Source(LINEAR_SOURCE)
+    for device in (None, "cpu"):
+        r = metaopt.minimize(src, [(-5, 5)] * 3, constraints={"inequalities": 1, "equalities": 1}, eq_tol=1e-6,
+                             seed=3, maxiter=2000, tol=0, device=device)
+        assert r.constr_violation == 0 and r.fun == pytest.approx(3.125, abs=1e-5), r
+
+
+def test_constraints_refusals():
+    from scipy.optimize import LinearConstraint
+
+    lc = LinearConstraint([[1, 1]], 1, np.inf)
+    f = lambda x: float(x @ x)  # noqa: E731
+    for why, kw in {
+        "method='de'": dict(method="jade"),
+        "polish": dict(polish=True),
+        "unknown type": dict(constraints=[object()]),
+        "columns|shape": dict(constraints=LinearConstraint([[1, 1, 1]], 1, 2)),
+    }.items():
+        kw = {"constraints": lc, **kw}
+        with pytest.raises(ValueError, match=why):
+            metaopt.minimize(f, [(-2, 2)] * 2, maxiter=5, device="cpu", **kw)
+    with pytest.raises(ValueError, match="inequalities"):
+        metaopt.minimize(metaopt.Source(LINEAR_SOURCE), [(-5, 5)] * 3, constraints=lc, maxiter=5)
+    with pytest.raises(ValueError, match="options of constraints"):
+        metaopt.minimize(f, [(-2, 2)] * 2, maxiter=5, device="cpu", eq_tol=1e-3)
+
+
+def test_island_de_takes_a_violation_callable_and_its_exception_propagates():
+    de = metaopt.IslandDE(2, 10, 2, [(-4, 4)] * 2, backend="cpu", double=True)
+    de.set_constraints(lambda X: np.maximum(X.sum(axis=1) - 2, 0))
+    de.init(lambda X: ((X - 2) ** 2).sum(axis=1), "DE/rand/1")
+    r = de.run(generations=300)
+    assert r.violation == 0 and r.value == pytest.approx(2.0, abs=1e-6)
+    x, value, violation = de.best_point()
+    assert value == r.value and violation == 0 and np.array_equal(x, r.x)
+
+    def bad(X):
+        raise RuntimeError("no violation today")
+
+    de.set_constraints(bad)
+    with pytest.raises(RuntimeError, match="no violation today"):
+        de.init(lambda X: (X ** 2).sum(axis=1))
