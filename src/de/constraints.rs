@@ -20,6 +20,7 @@ use std::cmp::Ordering;
 
 /// How constrained points are compared.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Handling {
     /// Deb's feasibility rules: a feasible point beats an infeasible one, two feasible points
     /// compare by value, two infeasible ones by violation.

@@ -16,10 +16,12 @@ use crate::out::{stats, Stats};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
+use metaopt::de::constraints::{self, Constraints, Handling};
 use metaopt::de::{
     Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration,
     MigrationKind, Record, Selection,
 };
+use metaopt::objective::Objective;
 use metaopt::run::Stop;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -216,6 +218,107 @@ pub struct DeArgs {
     /// whole population); each within --lower/--upper; a regular file of at most 1 GiB
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     init: Option<PathBuf>,
+    /// Constraints of the --source objective: its OpenCL
+    /// `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
+    /// writes NG inequality values g (satisfied when g <= 0), then NH equality values h
+    /// (satisfied when |h| <= --eq-tol). The CEC 2006 problems (--function G01 .. G24) have their
+    /// own. The fixed DE on one device or --cpu; the result is the best feasible point, else the
+    /// least violation
+    #[arg(long, value_name = "NG,NH", conflicts_with_all = ["batch", "problems"])]
+    constraints: Option<String>,
+    /// The equalities' tolerance [default: 1e-4]
+    #[arg(long, value_name = "TOL", allow_negative_numbers = true)]
+    eq_tol: Option<f64>,
+    /// How constrained points compare: deb (Deb's feasibility rules) or epsilon (the epsilon
+    /// level of epsilon-DE: from the initial population's 0.2-quantile violation to 0 at
+    /// generation 1000 as (1 - t/1000)^5), or epsilon:THETA,TC,CP
+    #[arg(long, value_name = "RULE", default_value = "deb")]
+    constraint_handling: String,
+}
+
+/// The constrained run `a` asks for: the CEC 2006 problem named by `--function` (its objective,
+/// per-dimension limits and constraints), or `--constraints NG,NH` of a `--source`; `None`
+/// without constraints.
+fn constrained(a: &DeArgs) -> CliResult<Option<(Objective, Vec<(f64, f64)>, Constraints)>> {
+    let handling = parse_handling(&a.constraint_handling)?;
+    let cec = a
+        .objective
+        .function
+        .as_deref()
+        .filter(|f| metaopt::problem::cec2006::info(*f).is_ok());
+    let mut c = match (cec, &a.constraints) {
+        (Some(f), None) => {
+            if a.objective.lower.is_some() || a.objective.upper.is_some() {
+                return Err(format!("--lower/--upper: {f} has its own box").into());
+            }
+            let (obj, bounds, c) =
+                constraints::cec2006(f).map_err(|e| flag_error("--function", e))?;
+            Some((obj, bounds, c))
+        }
+        (Some(f), Some(_)) => {
+            return Err(format!("--constraints: {f} has its own constraints").into())
+        }
+        (None, Some(spec)) => {
+            if a.objective.source.is_none() {
+                return Err("--constraints: for a --source objective (a catalogue function has none; the CEC 2006 problems G01 .. G24 have their own)".into());
+            }
+            let counts: Vec<u32> = spec
+                .split(',')
+                .map(|w| w.trim().parse::<u32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("--constraints: `{spec}`; expected NG,NH (two counts)"))?;
+            let [ng, nh] = counts[..] else {
+                return Err(format!("--constraints: `{spec}`; expected NG,NH (two counts)").into());
+            };
+            let (code, data) = a.objective.read_source()?;
+            let (lo, hi) = a.objective.interval(None);
+            let dims = a.dims.unwrap_or(1) as usize;
+            Some((
+                Objective::source(code, data),
+                vec![(lo, hi); dims],
+                Constraints::compiled(ng, nh),
+            ))
+        }
+        (None, None) => {
+            if a.eq_tol.is_some() || a.constraint_handling != "deb" {
+                return Err("--eq-tol and --constraint-handling: for a constrained run (--constraints, or a CEC 2006 problem as --function)".into());
+            }
+            None
+        }
+    };
+    if let Some((_, _, c)) = c.as_mut() {
+        c.handling = handling;
+        if let Some(t) = a.eq_tol {
+            c.eq_tol = t;
+        }
+        c.check().map_err(|e| Failure(e.to_string()))?;
+    }
+    Ok(c)
+}
+
+/// `--constraint-handling`: `deb`, `epsilon` or `epsilon:THETA,TC,CP`.
+fn parse_handling(s: &str) -> CliResult<Handling> {
+    let bad = || {
+        Failure(format!(
+            "--constraint-handling: `{s}`; expected deb, epsilon or epsilon:THETA,TC,CP"
+        ))
+    };
+    match s.trim().to_ascii_lowercase().as_str() {
+        "deb" => Ok(Handling::Deb),
+        "epsilon" => Ok(Handling::EPSILON_DEFAULT),
+        w => {
+            let rest = w.strip_prefix("epsilon:").ok_or_else(bad)?;
+            let p: Vec<&str> = rest.split(',').map(str::trim).collect();
+            let [t, tc, cp] = p[..] else {
+                return Err(bad());
+            };
+            Ok(Handling::Epsilon {
+                theta: t.parse().map_err(|_| bad())?,
+                tc: tc.parse().map_err(|_| bad())?,
+                cp: cp.parse().map_err(|_| bad())?,
+            })
+        }
+    }
 }
 
 /// The points of `--init FILE`: rows of `dims` numbers (commas or white space between them),
@@ -299,6 +402,19 @@ struct DeJson<'a> {
     stopped_by: &'static str,
     minimum: Option<f64>,
     error: Option<f64>,
+    /// with constraints: their counts and handling, and the best point's violation (0 feasible)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constraints: Option<ConstraintsJson>,
+}
+
+#[derive(Serialize)]
+struct ConstraintsJson {
+    inequalities: u32,
+    equalities: u32,
+    eq_tol: f64,
+    handling: Handling,
+    violation: f64,
+    feasible: bool,
 }
 
 pub fn write_history_csv(path: &Path, history: &[Record]) -> CliResult {
@@ -420,12 +536,33 @@ pub fn run(a: &DeArgs) -> CliResult {
     let backend = a.backend.backend()?;
     let precision = a.precision.resolve(backend, a.json.quiet || a.json.json)?;
     let single = !precision.is_double();
-    let obj = a.objective.resolve()?;
-    if let Some(info) = obj.info {
-        info.check_dims(dims as usize)
-            .map_err(|e| flag_error("--dims", e))?;
-    }
-    let (objective, name, info) = (obj.objective, obj.name, obj.info);
+    let cons = constrained(a)?;
+    let (objective, name, info, limits, cons) = match cons {
+        Some((objective, limits, c)) => {
+            if limits.len() != dims as usize {
+                return Err(format!(
+                    "--dims: {dims}; {} has {} variables",
+                    a.objective.function.as_deref().unwrap_or("the problem"),
+                    limits.len()
+                )
+                .into());
+            }
+            let name = match (&a.objective.function, &a.objective.source) {
+                (Some(f), _) => f.to_ascii_uppercase(),
+                (None, Some(p)) => p.display().to_string(),
+                (None, None) => String::new(),
+            };
+            (objective, name, None, Some(limits), Some(c))
+        }
+        None => {
+            let obj = a.objective.resolve()?;
+            if let Some(info) = obj.info {
+                info.check_dims(dims as usize)
+                    .map_err(|e| flag_error("--dims", e))?;
+            }
+            (obj.objective, obj.name, obj.info, None, None)
+        }
+    };
     let (lo, hi) = a.objective.interval(info);
     let seeds = seeds(a.seed);
     let mut options = DeOptions {
@@ -450,7 +587,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     };
     a.precision.set_options(precision, &mut options);
     let params = DeParams {
-        limits: vec![(lo, hi)],
+        limits: limits.clone().unwrap_or_else(|| vec![(lo, hi)]),
         bounds,
         options,
         ..DeParams::new(a.islands, a.members, dims, lo, hi, BoundsCorrection::Cotn)
@@ -493,6 +630,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         }
         .map_err(de_error)
     })())?;
+    de.set_constraints(cons.clone()).map_err(de_error)?;
     let time_limit = a.stop.time_limit();
     // the limit and Ctrl-C bound the set-up too: the initial population comes in short launches
     let init = de
@@ -662,14 +800,38 @@ pub fn run(a: &DeArgs) -> CliResult {
             stopped_by: r.stopped_by.word(),
             minimum,
             error: minimum.map(|m| r.value - m),
+            constraints: cons.as_ref().map(|c| ConstraintsJson {
+                inequalities: c.inequalities,
+                equalities: c.equalities,
+                eq_tol: c.eq_tol,
+                handling: c.handling,
+                violation: r.violation,
+                feasible: r.violation == 0.0,
+            }),
         });
     }
-    let mut t = format!(
-        "objective    {name} ({} dimensions, [{}, {}])\n",
-        dims,
-        out::float(lo),
-        out::float(hi)
-    );
+    let mut t = match &limits {
+        Some(_) => format!("objective    {name} ({dims} dimensions, a box per variable)\n"),
+        None => format!(
+            "objective    {name} ({} dimensions, [{}, {}])\n",
+            dims,
+            out::float(lo),
+            out::float(hi)
+        ),
+    };
+    if let Some(c) = &cons {
+        t += &format!(
+            "constraints  {} inequalities, {} equalities (tolerance {:e}), {}\n",
+            c.inequalities,
+            c.equalities,
+            c.eq_tol,
+            match c.handling {
+                Handling::Deb => "Deb's feasibility rules".to_string(),
+                Handling::Epsilon { theta, tc, cp } =>
+                    format!("epsilon level (theta {theta}, tc {tc}, cp {cp})"),
+            }
+        );
+    }
     t += &format!("device       {device}\n");
     if fitness_precision == precision {
         t += &format!("precision    {precision}\n");
@@ -728,6 +890,17 @@ pub fn run(a: &DeArgs) -> CliResult {
             .map_or("ties", |s| s.name()),
     );
     t += &format!("best value   {}\n", out::value(r.value, fsingle));
+    if cons.is_some() {
+        t += &format!(
+            "violation    {}{}\n",
+            r.violation,
+            if r.violation == 0.0 {
+                " (feasible)"
+            } else {
+                " (no feasible point found: the least violation)"
+            }
+        );
+    }
     if let Some(m) = minimum {
         t += &format!(
             "minimum      {} (error {})\n",

@@ -1370,3 +1370,168 @@ fn de_jde100_by_name() {
         "{text}"
     );
 }
+
+/// Constrained runs: a CEC 2006 problem by name (G06 under Deb's rules, G11 under the epsilon
+/// level) reaches its best-known value feasibly on the device and the CPU backend; a --source
+/// with --constraints NG,NH; the text and JSON report the violation; the flags' errors.
+#[test]
+fn de_constrained_problems_and_sources() {
+    let base = |f: &'static str| {
+        vec![
+            "de",
+            "--function",
+            f,
+            "--dims",
+            "2",
+            "--islands",
+            "4",
+            "--members",
+            "40",
+            "--migration",
+            "PermuteN",
+            "--max-generations",
+            "1500",
+        ]
+    };
+    for cpu in [false, true] {
+        let mut a = base("G06");
+        if cpu {
+            a.push("--cpu");
+        }
+        let j = json(&[a.as_slice(), &["--json"]].concat());
+        let v = j["value"].as_f64().unwrap();
+        assert!((v + 6961.81387558015).abs() < 1e-3, "{j}");
+        assert_eq!(j["constraints"]["violation"], 0.0, "{j}");
+        assert_eq!(j["constraints"]["inequalities"], 2);
+        assert_eq!(j["constraints"]["handling"], "deb");
+        let mut a = base("G11");
+        a.extend(["--constraint-handling", "epsilon:0.2,200,5"]);
+        if cpu {
+            a.push("--cpu");
+        }
+        let t = ok(&a);
+        assert!(t.contains("violation    0 (feasible)"), "{t}");
+        assert!(t.contains("best value   0.7499"), "{t}");
+        assert!(
+            t.contains("1 equalities (tolerance 1e-4), epsilon level"),
+            "{t}"
+        );
+    }
+    // a source with its own constraints: min |x|^2 subject to x0 + x1 >= 1
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("c.cl");
+    std::fs::write(
+        &src,
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n\
+         { return x[0] * x[0] + x[stride] * x[stride]; }\n\
+         void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)\n\
+         { c[0] = (FP)1 - x[0] - x[stride]; }\n",
+    )
+    .unwrap();
+    let s = src.to_str().unwrap();
+    let j = json(&[
+        "de",
+        "--source",
+        s,
+        "--dims",
+        "2",
+        "--lower",
+        "-2",
+        "--upper",
+        "2",
+        "--constraints",
+        "1,0",
+        "--islands",
+        "4",
+        "--members",
+        "20",
+        "--max-generations",
+        "600",
+        "--double",
+        "--json",
+    ]);
+    assert!((j["value"].as_f64().unwrap() - 0.5).abs() < 1e-6, "{j}");
+    assert_eq!(j["constraints"]["violation"], 0.0);
+    // errors name the flag
+    for (args, why) in [
+        (vec!["de", "--function", "G06", "--dims", "3"], "--dims"),
+        (
+            vec!["de", "--function", "G06", "--dims", "2", "--lower", "0"],
+            "--lower",
+        ),
+        (
+            vec![
+                "de",
+                "--function",
+                "G06",
+                "--dims",
+                "2",
+                "--constraints",
+                "1,0",
+            ],
+            "--constraints",
+        ),
+        (
+            vec![
+                "de",
+                "--function",
+                "F1",
+                "--dims",
+                "2",
+                "--constraints",
+                "1,0",
+            ],
+            "--constraints",
+        ),
+        (
+            vec!["de", "--source", s, "--dims", "2", "--constraints", "1"],
+            "--constraints",
+        ),
+        (
+            vec![
+                "de",
+                "--source",
+                s,
+                "--dims",
+                "2",
+                "--constraints",
+                "1,0",
+                "--constraint-handling",
+                "greedy",
+            ],
+            "--constraint-handling",
+        ),
+        (
+            vec!["de", "--function", "F1", "--dims", "2", "--eq-tol", "0.1"],
+            "--eq-tol",
+        ),
+        (
+            vec![
+                "de",
+                "--source",
+                s,
+                "--dims",
+                "2",
+                "--constraints",
+                "1,0",
+                "--eq-tol",
+                "-1",
+            ],
+            "eq_tol",
+        ),
+        (
+            vec![
+                "de",
+                "--function",
+                "G06",
+                "--dims",
+                "2",
+                "--algorithm",
+                "jade",
+            ],
+            "constraints",
+        ),
+    ] {
+        fails(&args, why);
+    }
+}
