@@ -225,10 +225,13 @@ pub fn check_run(c: Option<&Constraints>, objective: &Objective, cfg: &Config) -
     }
 }
 
+/// A constrained run's objective, box (one interval per variable) and constraints.
+pub type ConstrainedRun = (Objective, Vec<(f64, f64)>, Constraints);
+
 /// CEC 2006 problem `problem` (`"G06"` or 6: [`crate::problem::cec2006`]) as a constrained
 /// run: its objective (`cl/cec2006.cl` built for it, as an OpenCL source), its box, and its
 /// constraints (the report's counts and equality tolerance, Deb's rules).
-pub fn cec2006(problem: &str) -> Result<(Objective, Vec<(f64, f64)>, Constraints)> {
+pub fn cec2006(problem: &str) -> Result<ConstrainedRun> {
     let p = crate::problem::cec2006::info(problem)?;
     let code = format!(
         "#define CEC06_ID {}\n{}",

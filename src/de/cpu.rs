@@ -613,7 +613,7 @@ impl Engine for CpuDe {
         if self.cons.is_some() {
             // a population with an infeasible member has not converged (`de_moments`)
             for (p, v) in self.vx.chunks_exact(nm + 1).enumerate() {
-                if v[..nm].iter().any(|&v| !(v <= 0.0)) {
+                if v[..nm].iter().any(|&v| v > 0.0 || v.is_nan()) {
                     m[2 * p] = f64::INFINITY;
                     m[2 * p + 1] = f64::INFINITY;
                 }

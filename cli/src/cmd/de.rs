@@ -16,7 +16,7 @@ use crate::out::{stats, Stats};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
-use metaopt::de::constraints::{self, Constraints, Handling};
+use metaopt::de::constraints::{self, ConstrainedRun, Constraints, Handling};
 use metaopt::de::{
     Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration,
     MigrationKind, Record, Selection,
@@ -239,7 +239,7 @@ pub struct DeArgs {
 /// The constrained run `a` asks for: the CEC 2006 problem named by `--function` (its objective,
 /// per-dimension limits and constraints), or `--constraints NG,NH` of a `--source`; `None`
 /// without constraints.
-fn constrained(a: &DeArgs) -> CliResult<Option<(Objective, Vec<(f64, f64)>, Constraints)>> {
+fn constrained(a: &DeArgs) -> CliResult<Option<ConstrainedRun>> {
     let handling = parse_handling(&a.constraint_handling)?;
     let cec = a
         .objective
