@@ -13,6 +13,11 @@ function metaopt_de_init(h, objective, mutation, migration, period, opts)
 %   instance's current ones for this and later runs; double and cpu are fixed at creation; x0
 %   (one point: the first member, as scipy's x0) and init (points, one per row: the first
 %   members, island by island; clipped to the limits) start the populations from given points.
+%   Constraints of an OpenCL source objective: constraints [NG NH] (its
+%   void constraints(x, dims, stride, data, FP *c) writes NG inequalities g <= 0, then NH
+%   equalities |h| <= eqTol), eqTol (1e-4), constraintHandling ('deb': Deb's feasibility rules,
+%   the default; 'epsilon' or [theta tc cp]: the epsilon level of epsilon-DE). The result is then
+%   the best feasible point, else the least violation (metaopt.DE's run: info.violation).
   if nargin < 3, mutation = []; end
   if nargin < 4, migration = []; end
   if nargin < 5, period = []; end

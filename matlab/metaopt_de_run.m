@@ -7,7 +7,8 @@ function [value, x, result] = metaopt_de_run(h, stop)
 %   file whose run this one continues). Compatibility wrapper ([value, x,
 %   result]); metaopt.DE's run returns [x, fval, info].
 %   value: the best value over all islands; x: its vector; result: island (1-based),
-%   generations and evaluations since metaopt_de_init, seconds of this call, stoppedBy
+%   generations and evaluations since metaopt_de_init, seconds of this call, violation (of
+%   the best point under constraints: 0 feasible; metaopt_de_init's opts.constraints), stoppedBy
 %   (the library's word: 'budget' (the generations ran), 'evaluations', 'target', 'time_limit',
 %   or 'interrupted': stopped by a stop
 %   request from elsewhere, with the warning metaopt:interrupted). Ctrl-C raises
@@ -15,7 +16,8 @@ function [value, x, result] = metaopt_de_run(h, stop)
   if ~isstruct(stop)
     stop = struct('generations', stop);
   end
-  [value, x, island, generations, evaluations, seconds, stoppedBy] = metaopt_mex('de-run', h, stop);
+  [value, x, island, generations, evaluations, seconds, stoppedBy, ~, ~, violation] = metaopt_mex('de-run', h, stop);
   result = struct('value', value, 'x', x, 'island', island, 'generations', generations, ...
-                  'evaluations', evaluations, 'seconds', seconds, 'stoppedBy', stoppedBy);
+                  'evaluations', evaluations, 'seconds', seconds, 'stoppedBy', stoppedBy, ...
+                  'violation', violation);
 end

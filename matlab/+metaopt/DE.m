@@ -69,11 +69,11 @@ classdef DE < metaopt.Instance
       else
         stop = metaopt.Instance.options(varargin{:});
       end
-      [fval, x, island, generations, evaluations, seconds, why, precision, fitness] = ...
+      [fval, x, island, generations, evaluations, seconds, why, precision, fitness, violation] = ...
           metaopt_mex('de-run', obj.token(), stop);
       info = struct('island', island, 'generations', generations, 'evaluations', evaluations, ...
                     'seconds', seconds, 'stopReason', why, 'precision', precision, ...
-                    'fitnessPrecision', fitness);
+                    'fitnessPrecision', fitness, 'violation', violation);
     end
 
     function generation = iterate(obj)

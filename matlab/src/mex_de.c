@@ -40,7 +40,62 @@ static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoef
                                               "mutationRngSeed", "crossoverRngSeed", "migrationRngSeed",
                                               "precision", "double", "sharedRandom", "fused", "cpu", "device", "crCoefsMode",
                                               "selection", "fitnessPrecision", "algorithm", "lshadeBudget", "jdeSmall",
-                                              "jdeEps", "jdeAge", "x0", "init", "integrality", NULL};
+                                              "jdeEps", "jdeAge", "x0", "init", "integrality", "constraints", "eqTol",
+                                              "constraintHandling", NULL};
+
+/* de-init's constraint options of a source objective: constraints [NG NH] (the counts of what
+ * its OpenCL `constraints` writes: NG inequalities g <= 0, then NH equalities |h| <= eqTol),
+ * eqTol (1e-4), constraintHandling ('deb', 'epsilon', or [theta tc cp] for the epsilon level).
+ * Sets the instance's constraints (none when no field is given: the earlier ones are cleared). */
+static void de_constraints(Entry *e, DeState *d, const mxArray *s, int callback) {
+    const mxArray *counts = s ? opt(s, "constraints") : NULL;
+    const mxArray *tol = s ? opt(s, "eqTol") : NULL;
+    const mxArray *rule = s ? opt(s, "constraintHandling") : NULL;
+    if (!counts) {
+        if (tol || rule)
+            fail("badOption", "eqTol and constraintHandling go with constraints [NG NH]");
+        MetaoptInt32Result r = metaopt_de_set_constraints(d->de, NULL);
+        check_call(e, "metaopt_de_set_constraints", r);
+        return;
+    }
+    if (callback)
+        fail("badOption", "constraints [NG NH] are computed by an OpenCL source objective's constraints function, not by an m-function");
+    check_real_numeric(counts, "opts.constraints", "[NG NH]");
+    if (mxGetNumberOfElements(counts) != 2)
+        fail("badArgument", "opts.constraints must be [NG NH] (two counts), got %zu values", mxGetNumberOfElements(counts));
+    MetaoptDeConstraints c = metaopt_de_default_constraints();
+    double ng = elem(counts, 0), nh = elem(counts, 1);
+    if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
+        fail("badArgument", "opts.constraints must be two whole counts >= 0, got [%g %g]", ng, nh);
+    c.inequalities = (uint32_t)ng;
+    c.equalities = (uint32_t)nh;
+    if (tol)
+        c.eq_tol = real_scalar(tol, "opts.eqTol");
+    if (rule) {
+        if (mxIsChar(rule)) {
+            char *w = string_arg(rule, "opts.constraintHandling");
+            if (strcmp(w, "deb") == 0)
+                c.handling = 0;
+            else if (strcmp(w, "epsilon") == 0)
+                c.handling = 1;
+            else
+                fail("badOption", "opts.constraintHandling must be 'deb', 'epsilon' or [theta tc cp], got '%s'", w);
+        } else {
+            check_real_numeric(rule, "opts.constraintHandling", "[theta tc cp]");
+            if (mxGetNumberOfElements(rule) != 3)
+                fail("badArgument", "opts.constraintHandling must be 'deb', 'epsilon' or [theta tc cp]");
+            double tc = elem(rule, 1);
+            if (!(tc >= 0 && tc <= 1.8e19 && tc == floor(tc)))
+                fail("badArgument", "opts.constraintHandling: tc must be a whole number of generations, got %g", tc);
+            c.handling = 1;
+            c.epsilon_theta = elem(rule, 0);
+            c.epsilon_tc = (uint64_t)tc;
+            c.epsilon_cp = elem(rule, 2);
+        }
+    }
+    MetaoptInt32Result r = metaopt_de_set_constraints(d->de, &c);
+    check_call(e, "metaopt_de_set_constraints", r);
+}
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
  * island are left in mxMalloc'ed memory that *o points to (freed with the MEX call). The
@@ -223,6 +278,8 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     const mxArray *s = options_struct(nrhs, prhs, 6, de_option_fields);
     if (s && (opt(s, "x0") || opt(s, "init")))
         fail("badOption", "x0 and init (a warm start) are options of de-init, which makes the first populations");
+    if (s && (opt(s, "constraints") || opt(s, "eqTol") || opt(s, "constraintHandling")))
+        fail("badOption", "constraints, eqTol and constraintHandling are options of de-init, with the objective");
     MetaoptDeOptions o = metaopt_de_default_options();
     int precision;
     de_options(s, np, &o, &precision);
@@ -260,7 +317,9 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
  * objective: a function handle or m-function name (called with the (islands * members) x dims
  * trials of a generation, row (p - 1) * members + m for island p and member m, returning their
  * values), '@NAME' (a catalogue function on the device), '@FILE.cl' (OpenCL C read from
- * FILE.cl), or a struct with field `source` (OpenCL C code) and optional `name` (its label). */
+ * FILE.cl), or a struct with field `source` (OpenCL C code) and optional `name` (its label).
+ * A source's constraints: opts.constraints [NG NH], opts.eqTol, opts.constraintHandling
+ * (de_constraints); without them the instance has none. */
 void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)plhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
@@ -288,6 +347,7 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         copy = mxDuplicateArray(fun);
         mexMakeArrayPersistent(copy);
     }
+    de_constraints(e, d, update, callback);
     call_begin(e, copy);
     MetaoptInt32Result r = metaopt_de_init(d->de, &o, mutation, migration, period, update ? &opts : NULL);
     call_end(e);
@@ -488,6 +548,8 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
         plhs[7] = mxCreateString(precision_name(r.precision));
     if (nlhs > 8)
         plhs[8] = mxCreateString(precision_name(r.fitness_precision));
+    if (nlhs > 9)
+        plhs[9] = mxCreateDoubleScalar(r.violation);
     metaopt_de_free_run_result(&r);
     if (outcome == CANCEL_STOPPED)
         warn_stopped();

@@ -255,7 +255,7 @@ static const struct {
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
     {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
     {"de-iteration", mode_de_iteration, 1, 1, "instance"},
-    {"de-run", mode_de_run, 9, -1, NULL},
+    {"de-run", mode_de_run, 10, -1, NULL},
     {"de-bests", mode_de_bests, 1, 1, "instance"},
     {"de-best", mode_de_best, 1, 2, "instance, island"},
     {"de-x", mode_de_x, 1, 3, "instance, island, member"},
