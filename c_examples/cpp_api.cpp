@@ -298,6 +298,27 @@ static void de() {
     std::cout << '\n';
     check(d.value < 1e-4 && at_one, "DEMultiPop<float> with an OpenCL source reaches the optimum 0 at (1, ..., 1)");
     check(dev.info().find("shifted sphere (OpenCL C)") != std::string::npos, "info() names the objective");
+
+    // a constrained source: min |x|^2 subject to x0 + x1 >= 1 (g = 1 - x0 - x1 <= 0) gives
+    // (0.5, 0.5), f = 0.5, feasible
+    DEMultiPop<double, double> con(4, 20, 2, {{-2.0, 2.0}}, {DEBoundsCorrection::Saturation}, de_options());
+    MetaoptDeConstraints c = metaopt_de_default_constraints();
+    c.inequalities = 1;
+    con.setConstraints(c);
+    con.init(std::make_unique<DeviceFitness<double, double>>(
+                 "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n"
+                 "{ return x[0] * x[0] + x[stride] * x[stride]; }\n"
+                 "void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)\n"
+                 "{ c[0] = (FP)1 - x[0] - x[stride]; }\n",
+                 "constrained sphere"),
+             DEMutation_by_name("DE/rand/1"), DEMigration(10, DEMigration_by_name("PermuteN")));
+    DEResult<double, double> k = con.run(600);
+    std::cout << "de constrained best: " << k.value << " (violation " << k.violation << ")\n";
+    check(std::fabs(k.value - 0.5) < 1e-6 && k.violation == 0 && k.x[0] + k.x[1] >= 1 - 1e-12,
+          "DEMultiPop with constraints reaches (0.5, 0.5) feasibly");
+    con.clearConstraints();
+    expect_error(METAOPT_ERR_INVALID_ARGUMENT, "constraints with no counts",
+                 [&] { con.setConstraints(metaopt_de_default_constraints()); });
 }
 
 // ---- errors --------------------------------------------------------------------------------

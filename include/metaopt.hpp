@@ -1002,6 +1002,7 @@ template <typename FP, typename FPf> struct DEResult {
     double seconds = 0;
     int32_t stopped_by = 0;   // a MetaoptDeStopReason
     bool interrupted = false;
+    double violation = 0;     // the best point's constraint violation (0: feasible; setConstraints)
 };
 
 /* The thesis's island DE (metaopt_de_*): n_populations populations of n_members members in n_dims
@@ -1117,6 +1118,7 @@ template <typename FP, typename FPf> class DEMultiPop {
         out.seconds = r.seconds;
         out.stopped_by = r.stopped_by;
         out.interrupted = r.error_code == METAOPT_INTERRUPTED;
+        out.violation = r.violation;
         metaopt_de_free_run_result(&r);
         return out;
     }
@@ -1125,6 +1127,19 @@ template <typename FP, typename FPf> class DEMultiPop {
         MetaoptDeStop s = defaultStop();
         s.generations = generations;
         return run(s);
+    }
+
+    /* The constraints of a DeviceFitness (a library addition; metaopt_de_set_constraints), from
+     * the next init on: its OpenCL `void constraints(x, dims, stride, data, FP *c)` writes
+     * c.inequalities values g <= 0, then c.equalities values |h| <= c.eq_tol; c.handling 0 is
+     * Deb's feasibility rules, 1 the epsilon level (start from metaopt_de_default_constraints()).
+     * run() then returns the best feasible point, else the least violation, with its violation. */
+    void setConstraints(const MetaoptDeConstraints &c) {
+        detail::check("metaopt_de_set_constraints", metaopt_de_set_constraints(h_.get(), &c));
+    }
+    /* No constraints from the next init on. */
+    void clearConstraints() {
+        detail::check("metaopt_de_set_constraints", metaopt_de_set_constraints(h_.get(), nullptr));
     }
 
     /* The best fitness of every population. */

@@ -27,6 +27,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`config`] | the strategies, options and parameters, validated into a [`Config`] |
+//! | [`constraints`] | inequality and equality constraints: violations, Deb's rules and the epsilon level, the CEC 2006 problems as runs |
 //! | [`engine`] | the [`Engine`] both backends implement, and [`DeMultiPop`] over it |
 //! | [`ops`] | the operators and random numbers both backends draw, so on one seed they follow the same run |
 //! | [`device`] | the OpenCL engine (`cl/de.cl`) |
